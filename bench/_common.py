@@ -1,0 +1,42 @@
+"""Shared helpers of the benchmarks: cached simulated matches and peak memory."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+CACHE = Path(os.environ.get("DAISHI_BENCH_CACHE", "/tmp/daishi-bench"))
+
+
+def simulated_stream(events: int, scenario: str = "mixed", seed: int = 7, version: int = 3) -> Path:
+    """A simulated match of about ``events`` events as a .jsonl stream, cached."""
+    from daishi_forensics.simulate import simulate_to_dir
+
+    out = CACHE / f"{scenario}-{seed}-v{version}-{events}"
+    found = sorted(out.glob("m_*.jsonl")) if out.exists() else []
+    if found:
+        return found[0]
+    out.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    path = simulate_to_dir(scenario, seed, version, out, "stream", target_events=events)
+    print(f"(simulated {events:,} events in {time.perf_counter() - started:.1f} s: {path})", file=sys.stderr)
+    return Path(path)
+
+
+def run_measured(code: str, *args: str) -> dict:
+    """Run Python ``code`` in a fresh process; it prints one JSON object. Adds peak RSS (MB)."""
+    proc = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, check=True)
+    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    return result
+
+
+PEAK_RSS = "import resource; peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024"
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

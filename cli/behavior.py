@@ -1,0 +1,46 @@
+"""``daishi-forensics behavior``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from daishi_forensics import exitcodes
+from daishi_forensics.behavior import behavior as build_report
+from daishi_forensics.render import behavior as render
+
+from ._common import TARGET_HELP, handle_errors, input_options, write_output
+
+FORMATS = ("text", "json", "markdown")
+
+
+@click.command(epilog=exitcodes.HELP_EPILOG)
+@click.argument("target", metavar="TARGET")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
+              help="text (default on a terminal), json (default when piped; versioned, deterministic), markdown.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
+@input_options
+@handle_errors
+def behavior(target: str, fmt: str | None, output: Path | None, store: Path | None, server: str | None) -> None:
+    """What each seat did and with whom, rebuilt from the event log.
+
+    Replays the match once, tick by tick: positions, seat contact, witness
+    chances, the trade ledger (net share, credited trades, commons share,
+    circular reputation), map coverage and the rubric's counters, then checks the
+    archive's stamped figures against the events and lists every disagreement as
+    a finding. Try it on the embedded demo: `daishi-forensics behavior m_demo`.
+
+    """
+    if fmt is None:
+        fmt = "text" if output is None and sys.stdout.isatty() else "json"
+    result = build_report(target, store=store, server=server)
+    text = {"text": render.render_text, "json": render.render_json, "markdown": render.render_markdown}[fmt](
+        result.report
+    )
+    write_output(text, output)
+    raise SystemExit(result.exit_code)
+
+
+behavior.help = (behavior.help or "") + "\n\n" + TARGET_HELP

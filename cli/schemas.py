@@ -1,0 +1,50 @@
+"""``daishi-forensics schemas``: list, show and export the JSON Schemas."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from daishi_forensics import schemas as schema_files
+from daishi_forensics.jsonio import dumps
+
+from ._common import fail
+
+
+@click.group()
+def schemas() -> None:
+    """The JSON Schemas (draft 2020-12) this tool validates with.
+
+    The Daishi server's own CI can validate its events with the same files:
+    `daishi-forensics schemas export ./schemas` writes them all, each with a
+    stable `$id` (urn:daishi-forensics:schema:<name>).
+    """
+
+
+@schemas.command("list")
+def list_schemas() -> None:
+    """List every schema name (`event/<type>` is one whole v3 event)."""
+    for name in schema_files.schema_names():
+        click.echo(name)
+
+
+@schemas.command()
+@click.argument("name", metavar="NAME")
+@click.option("--inline", is_flag=True, help="Replace every $ref by what it points at (self-contained).")
+def show(name: str, inline: bool) -> None:
+    """Print one schema. NAME is a name from `schemas list`, or an event type (`gather`)."""
+    names = set(schema_files.schema_names())
+    if name not in names and f"event/{name}" in names:
+        name = f"event/{name}"
+    if name not in names:
+        fail(f"no schema named {name!r}; `daishi-forensics schemas list` lists them", 2)
+    click.echo(dumps(schema_files.inlined(name) if inline else schema_files.load(name)), nl=False)
+
+
+@schemas.command()
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+def export(directory: Path) -> None:
+    """Write every schema file into DIRECTORY (same layout as the package)."""
+    written = schema_files.export(directory)
+    click.echo(f"wrote {len(written)} schema files to {directory}")

@@ -1,0 +1,40 @@
+"""``daishi-forensics validate``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from daishi_forensics import exitcodes
+from daishi_forensics.render.validation import FORMATS, render
+from daishi_forensics.validate import validate_targets
+
+from ._common import TARGET_HELP, handle_errors, input_options
+
+
+@click.command(
+    epilog=exitcodes.HELP_EPILOG
+    + " Example (CI): daishi-forensics validate --format github exports/",
+)
+@click.argument("targets", nargs=-1, required=True, metavar="TARGET...")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+              help="text for people, json for programs, github for workflow annotations.")
+@click.option("--strict", is_flag=True, help="Unknown event types are errors (default: warn, count, keep).")
+@input_options
+@handle_errors
+def validate(targets: tuple[str, ...], fmt: str, strict: bool, store: Path | None, server: str | None) -> None:
+    """Validate every event and the archive of each match against the JSON Schemas.
+
+    Every problem is collected (file, line, event id, JSON path of the field, what
+    was expected) rather than stopping at the first. v1 and v2 events are
+    validated in their own version, then upcast. A folder that is not itself a
+    match stands for the matches inside it.
+
+    """
+    result = validate_targets(targets, store=store, server=server, strict=strict)
+    click.echo(render(result, fmt), nl=False)
+    raise SystemExit(result.exit_code)
+
+
+validate.help = (validate.help or "") + "\n\n" + TARGET_HELP

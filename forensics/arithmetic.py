@@ -1,0 +1,58 @@
+"""Rubric arithmetic: half-up rounding on IEEE 754 doubles.
+
+The rubric (seed 000, *Arithmetic* and *Rounding*) computes everything in double
+precision and rounds a half *up on the double itself*: one decimal place is
+``floor(x * 10 + 0.5) / 10``, a cent ``floor(x * 100 + 0.5) / 100``, map coverage
+``floor(1000 * regions / 144 + 0.5) / 1000``.  Python's ``round`` (halves to even on
+the exact binary value) and ``decimal`` can land on the other side of a half, so
+every rubric figure goes through these helpers.
+
+>>> half_up(0.6 * 84.25 + 0.4 * 37.5, 1)
+65.6
+>>> coverage(9, 144)
+0.063
+>>> half_up(321.025, 2)
+321.02
+"""
+
+from __future__ import annotations
+
+import math
+
+__all__ = ["half_up", "coverage", "rate_per_100", "clamp"]
+
+
+def half_up(x: float, places: int) -> float:
+    """Round ``x`` to ``places`` decimals, a half rounding up, on the double.
+
+    Rubric 2.4, *Arithmetic*: ``floor(x * 10**places + 0.5) / 10**places``.
+    """
+    scale = 10.0**places
+    return math.floor(x * scale + 0.5) / scale
+
+
+def coverage(regions: int, total: int) -> float:
+    """Map coverage: distinct regions stood in over the map's regions, 3 decimals half-up.
+
+    Rubric *Counters*: ``floor(1000 * regions / total + 0.5) / 1000``.
+    """
+    if total <= 0:
+        raise ValueError("a map has at least one region")
+    return math.floor(1000 * regions / total + 0.5) / 1000
+
+
+def rate_per_100(count: float, rounds_alive: int, match_rounds: int) -> float:
+    """A flow as a rate per 100 rounds alive (rubric *Rates*, 2.x).
+
+    ``count * 100 / max(rounds_alive, min(match_rounds, 300))``; 0 when the
+    denominator is 0 (a match of no rounds).
+    """
+    denominator = max(rounds_alive, min(match_rounds, 300))
+    if denominator <= 0:
+        return 0.0
+    return count * 100 / denominator
+
+
+def clamp(x: float, low: float = 0.0, high: float = 100.0) -> float:
+    """Keep ``x`` within ``[low, high]`` ("kept within 0 to 100")."""
+    return min(max(x, low), high)

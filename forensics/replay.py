@@ -1,0 +1,497 @@
+"""One pass over a match's events: the live :class:`World`, the :class:`Timeline` it
+leaves behind, and the :func:`replay` driver that feeds every analysis (*pass*).
+
+Contract: ``../shared/docs/daishi-export-format.md`` §2–§4 (events in log order, v3
+shape after the read boundary); protocol: ``docs/ARCHITECTURE.md`` *Replay protocol*.
+
+Rules the world follows (the contract's, and where it is silent, ours):
+
+- **Placement.** An agent is placed, and alive, from its ``agent_spawned``
+  (``payload.region``) or, for an agent that joined a running match, from its
+  ``agent_registered`` carrying ``payload.region`` (rubric *Counters*: "the spawn
+  region is on the agent's ``agent_spawned`` event, or on ``agent_registered``").
+  Every ``move`` then sets its region to ``payload.to``.
+- **Death.** ``agent_died`` makes it dead: it leaves :meth:`World.agents_in` and
+  every occupancy, for good (a later ``agent_spawned`` would place it again).
+  :meth:`World.region_of` / :meth:`Timeline.region_at` keep answering the region
+  it died in (*for reporting*); :meth:`World.is_alive` says it is dead.  A dead
+  agent is not dormant.
+- **Dormancy.** ``agent_dormant`` until ``agent_awake``.  A dormant agent still
+  stands in its region (it is in :meth:`World.agents_in`); whoever needs "awake"
+  (hearing, witnessing) filters it out.
+- **Not placed.** An agent never spawned (nor registered with a region) is not
+  alive, even if it moves: its ``move`` sets the region :meth:`World.region_of`
+  answers, but it stands in no occupancy.  (Assumed: the brief's "alive = spawned or
+  registered with a region and not dead"; a ``move`` is not a spawn.)
+- Every other event type, known or not, leaves the world unchanged.
+
+Ticks (contract §2: rounds and ticks are the same thing).  The region, life and
+dormancy of an agent *at tick t* is its state after every event of tick ``t``
+(end-of-tick state, ARCHITECTURE.md).  The match rounds are the ticks
+``startedAtTick`` … ``endedAtTick − 1`` of the archive (rubric *Rates*: match rounds
+= ``endedAtTick − startedAtTick``).  :func:`replay` tells the passes which ticks have
+ended through ``close_ticks(start, stop, world)``, only ever inside the match
+rounds.
+
+>>> events = [
+...     {"id": 1, "tick": 0, "type": "agent_spawned", "agentId": "a_1", "payload": {"region": "r_0_0"}},
+...     {"id": 2, "tick": 0, "type": "agent_spawned", "agentId": "a_2", "payload": {"region": "r_0_0"}},
+...     {"id": 3, "tick": 2, "type": "move", "agentId": "a_2", "payload": {"from": "r_0_0", "to": "r_1_0"}},
+... ]
+>>> tl = replay(events, {"startedAtTick": 0, "endedAtTick": 4}, [])
+>>> sorted(tl.agents_at("r_0_0", 1)), sorted(tl.agents_at("r_0_0", 2))
+(['a_1', 'a_2'], ['a_1'])
+>>> tl.region_at("a_2", 3)
+'r_1_0'
+"""
+
+from __future__ import annotations
+
+from array import array
+from bisect import bisect_right
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from types import MappingProxyType
+from typing import Any, Protocol, runtime_checkable
+
+__all__ = [
+    "Event",
+    "Pass",
+    "TickClosingPass",
+    "World",
+    "Timeline",
+    "replay",
+]
+
+Event = dict[str, Any]
+"""An event in the v3 shape the read boundary yields (ARCHITECTURE.md)."""
+
+_EMPTY: frozenset[str] = frozenset()
+
+
+@runtime_checkable
+class Pass(Protocol):
+    """An analysis fed by :func:`replay`.
+
+    ``observe(ev, world)`` is called for an event *before* the world applies it.
+    A pass may declare ``types: frozenset[str] | None`` (class or instance
+    attribute): the event types it wants; ``None`` or no attribute means every
+    event.  The driver builds its dispatch table from it once.
+    """
+
+    def observe(self, ev: Event, world: World) -> None:
+        """See one event, with the world as it stood just before it."""
+
+
+@runtime_checkable
+class TickClosingPass(Pass, Protocol):
+    """A pass that also wants to know when ticks end.
+
+    ``close_ticks(start, stop, world)``: the ticks ``start`` … ``stop − 1`` ended,
+    all with the world in the state it is in now (the end-of-tick state of
+    ``start``, unchanged since).  Called once per span, never per tick, so a pass
+    multiplies by ``stop − start``.
+    """
+
+    def close_ticks(self, start: int, stop: int, world: World) -> None:
+        """Ticks ``[start, stop)`` ended with ``world`` unchanged."""
+
+
+class _Track:
+    """One agent's change lists: sorted ticks (``array``) and the value from then on.
+
+    Several changes in one tick keep only the last (end-of-tick state).
+    """
+
+    __slots__ = ("r_ticks", "r_vals", "a_ticks", "a_vals", "d_ticks", "d_vals")
+
+    def __init__(self) -> None:
+        self.r_ticks: array[int] = array("q")
+        self.r_vals: list[str] = []
+        self.a_ticks: array[int] = array("q")
+        self.a_vals: array[int] = array("b")
+        self.d_ticks: array[int] = array("q")
+        self.d_vals: array[int] = array("b")
+
+
+def _record(ticks: array[int], vals: Any, tick: int, value: Any) -> None:
+    if ticks and ticks[-1] == tick:
+        vals[-1] = value
+    else:
+        ticks.append(tick)
+        vals.append(value)
+
+
+def _value_at(ticks: array[int], vals: Any, tick: int, default: Any) -> Any:
+    i = bisect_right(ticks, tick)
+    return vals[i - 1] if i else default
+
+
+class World:
+    """The live state of the match at the current point of the stream.
+
+    Read by passes (never written).  ``tick`` is the tick of the event being
+    processed (or, during ``close_ticks``, of the last event applied).
+
+    Beyond the ARCHITECTURE.md interface (``tick``, ``region_of``, ``is_alive``,
+    ``is_dormant``, ``agents_in``, ``living_agents``, ``spawned_agents``) it offers
+    allocation-free views for hot passes: :meth:`occupants`, :meth:`occupancy`,
+    :meth:`listening_agents`, and two counters, ``occupancy_version`` (changes
+    whenever who stands where among the living changes) and ``audience_version``
+    (changes whenever the set of living, non-dormant agents changes), so a pass can
+    cache what it derives from them.
+    """
+
+    __slots__ = (
+        "tick",
+        "occupancy_version",
+        "audience_version",
+        "_region",
+        "_alive",
+        "_dormant",
+        "_spawned",
+        "_occupants",
+        "_occupancy_view",
+        "_listening",
+        "_listening_version",
+        "_tracks",
+    )
+
+    def __init__(self, tick: int = 0) -> None:
+        self.tick: int = tick
+        self.occupancy_version: int = 0
+        self.audience_version: int = 0
+        self._region: dict[str, str] = {}
+        self._alive: set[str] = set()
+        self._dormant: set[str] = set()
+        self._spawned: set[str] = set()
+        self._occupants: dict[str, set[str]] = {}
+        self._occupancy_view: Mapping[str, set[str]] = MappingProxyType(self._occupants)
+        self._listening: frozenset[str] = _EMPTY
+        self._listening_version: int = -1
+        self._tracks: dict[str, _Track] = {}
+
+    # -- queries ---------------------------------------------------------------
+
+    def region_of(self, agent: str) -> str | None:
+        """The agent's region now; a dead agent's is the region it died in; None if never placed."""
+        return self._region.get(agent)
+
+    def is_alive(self, agent: str) -> bool:
+        """Placed (spawned, or registered with a region) and not died since."""
+        return agent in self._alive
+
+    def is_dormant(self, agent: str) -> bool:
+        """Between an ``agent_dormant`` and its ``agent_awake`` (and not dead)."""
+        return agent in self._dormant
+
+    def agents_in(self, region: str) -> frozenset[str]:
+        """Living agents standing in ``region`` now, dormant ones included (a copy)."""
+        occ = self._occupants.get(region)
+        return frozenset(occ) if occ else _EMPTY
+
+    def occupants(self, region: str) -> set[str] | frozenset[str]:
+        """As :meth:`agents_in` but the live set itself: read it, never change it or keep it."""
+        return self._occupants.get(region) or _EMPTY
+
+    def occupancy(self) -> Mapping[str, set[str]]:
+        """Read-only live view: every region with living agents in it -> those agents."""
+        return self._occupancy_view
+
+    def living_agents(self) -> frozenset[str]:
+        """Every agent alive now (dormant ones included)."""
+        return frozenset(self._alive)
+
+    def listening_agents(self) -> frozenset[str]:
+        """Every agent alive and not dormant now (cached until ``audience_version`` changes)."""
+        if self._listening_version != self.audience_version:
+            self._listening = frozenset(self._alive - self._dormant)
+            self._listening_version = self.audience_version
+        return self._listening
+
+    def spawned_agents(self) -> frozenset[str]:
+        """Every agent ever placed (spawned, or registered with a region), dead or alive."""
+        return frozenset(self._spawned)
+
+    # -- applying events (the driver calls these after the passes observed) -------
+
+    def _track(self, agent: str) -> _Track:
+        tr = self._tracks.get(agent)
+        if tr is None:
+            tr = self._tracks[agent] = _Track()
+        return tr
+
+    def _place(self, agent: str, region: str) -> None:
+        tr = self._track(agent)
+        old = self._region.get(agent)
+        self._region[agent] = region
+        _record(tr.r_ticks, tr.r_vals, self.tick, region)
+        occ = self._occupants
+        if agent in self._alive:
+            if old != region:
+                if old is not None:
+                    self._leave(old, agent)
+                members = occ.get(region)
+                if members is None:
+                    occ[region] = {agent}
+                else:
+                    members.add(agent)
+                self.occupancy_version += 1
+            return
+        self._alive.add(agent)
+        self._spawned.add(agent)
+        members = occ.get(region)
+        if members is None:
+            occ[region] = {agent}
+        else:
+            members.add(agent)
+        self.occupancy_version += 1
+        self.audience_version += 1
+        _record(tr.a_ticks, tr.a_vals, self.tick, 1)
+
+    def _leave(self, region: str, agent: str) -> None:
+        members = self._occupants.get(region)
+        if members is not None:
+            members.discard(agent)
+            if not members:
+                del self._occupants[region]
+
+    def _on_spawned(self, ev: Event, _world: World) -> None:
+        agent = ev.get("agentId")
+        region = (ev.get("payload") or {}).get("region")
+        if agent is not None and region is not None:
+            self._place(agent, region)
+
+    _on_registered = _on_spawned  # only a joiner's registration carries a region
+
+    def _on_move(self, ev: Event, _world: World) -> None:
+        agent = ev.get("agentId")
+        to = (ev.get("payload") or {}).get("to")
+        if agent is None or to is None:
+            return
+        if agent in self._alive:
+            self._place(agent, to)
+        else:  # dead, or never placed: remembered for region_of, stands nowhere
+            self._region[agent] = to
+            tr = self._track(agent)
+            _record(tr.r_ticks, tr.r_vals, self.tick, to)
+
+    def _on_died(self, ev: Event, _world: World) -> None:
+        agent = ev.get("agentId")
+        if agent is None:
+            return
+        tr = self._track(agent)
+        if agent in self._alive:
+            self._alive.discard(agent)
+            region = self._region.get(agent)
+            if region is not None:
+                self._leave(region, agent)
+            self.occupancy_version += 1
+            self.audience_version += 1
+        _record(tr.a_ticks, tr.a_vals, self.tick, 0)
+        if agent in self._dormant:
+            self._dormant.discard(agent)
+            _record(tr.d_ticks, tr.d_vals, self.tick, 0)
+
+    def _on_dormant(self, ev: Event, _world: World) -> None:
+        agent = ev.get("agentId")
+        if agent is None or agent in self._dormant:
+            return
+        if agent in self._spawned and agent not in self._alive:
+            return  # a dead agent is not dormant
+        self._dormant.add(agent)
+        if agent in self._alive:
+            self.audience_version += 1
+        tr = self._track(agent)
+        _record(tr.d_ticks, tr.d_vals, self.tick, 1)
+
+    def _on_awake(self, ev: Event, _world: World) -> None:
+        agent = ev.get("agentId")
+        if agent is None or agent not in self._dormant:
+            return
+        self._dormant.discard(agent)
+        if agent in self._alive:
+            self.audience_version += 1
+        tr = self._track(agent)
+        _record(tr.d_ticks, tr.d_vals, self.tick, 0)
+
+    def apply(self, ev: Event) -> None:
+        """Apply one event (what :func:`replay` does after the passes observed it).
+
+        For a hand-driven world (tests, doctests); the driver uses a dispatch table.
+        """
+        handler = self._handlers().get(ev.get("type", ""))
+        if handler is not None:
+            handler(ev, self)
+
+    def _handlers(self) -> dict[str, Callable[[Event, World], None]]:
+        return {
+            "agent_spawned": self._on_spawned,
+            "agent_registered": self._on_registered,
+            "move": self._on_move,
+            "agent_died": self._on_died,
+            "agent_dormant": self._on_dormant,
+            "agent_awake": self._on_awake,
+        }
+
+
+class Timeline:
+    """The world's history, queryable after the pass, built without keeping events.
+
+    Per agent, three sorted change lists (tick → region, alive, dormant), each
+    holding the end-of-tick value from that tick on; a query is a bisection.
+    Memory grows with agents and moves, not with events or ticks.
+
+    Attributes: ``started_at_tick`` / ``ended_at_tick`` (the archive's, or None),
+    ``events`` (events replayed), ``tick_regressions`` (events whose tick was lower
+    than the tick before them: applied at the current tick, no tick closed; a log
+    of several v1 seasons should be cut to its last season before replay).
+    """
+
+    __slots__ = ("_tracks", "_visitors", "started_at_tick", "ended_at_tick", "events", "tick_regressions")
+
+    def __init__(
+        self,
+        tracks: Mapping[str, _Track],
+        started_at_tick: int | None,
+        ended_at_tick: int | None,
+        events: int,
+        tick_regressions: int,
+    ) -> None:
+        self._tracks = dict(tracks)
+        visitors: dict[str, set[str]] = {}
+        for agent, tr in self._tracks.items():
+            for region in set(tr.r_vals):
+                visitors.setdefault(region, set()).add(agent)
+        self._visitors = {region: tuple(sorted(a)) for region, a in visitors.items()}
+        self.started_at_tick = started_at_tick
+        self.ended_at_tick = ended_at_tick
+        self.events = events
+        self.tick_regressions = tick_regressions
+
+    @property
+    def agents(self) -> tuple[str, ...]:
+        """Every agent the world ever tracked (placed, moved, died or went dormant), sorted."""
+        return tuple(sorted(self._tracks))
+
+    def region_at(self, agent: str, tick: int) -> str | None:
+        """Its region at the end of ``tick``; after death, the region it died in; None before placement."""
+        tr = self._tracks.get(agent)
+        return None if tr is None else _value_at(tr.r_ticks, tr.r_vals, tick, None)
+
+    def alive_at(self, agent: str, tick: int) -> bool:
+        """Alive at the end of ``tick`` (placed by then, not died by then)."""
+        tr = self._tracks.get(agent)
+        return tr is not None and bool(_value_at(tr.a_ticks, tr.a_vals, tick, 0))
+
+    def dormant_at(self, agent: str, tick: int) -> bool:
+        """Dormant at the end of ``tick``."""
+        tr = self._tracks.get(agent)
+        return tr is not None and bool(_value_at(tr.d_ticks, tr.d_vals, tick, 0))
+
+    def agents_at(self, region: str, tick: int) -> frozenset[str]:
+        """Living agents in ``region`` at the end of ``tick`` (dormant ones included)."""
+        return frozenset(
+            a
+            for a in self._visitors.get(region, ())
+            if self.alive_at(a, tick) and self.region_at(a, tick) == region
+        )
+
+
+def _int_or_none(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def replay(
+    events: Iterable[Event],
+    archive: Mapping[str, Any],
+    passes: Sequence[Pass] = (),
+) -> Timeline:
+    """Run every pass over the events in ONE loop; return the :class:`Timeline`.
+
+    For each event: (1) if its tick is greater than the current tick, the ticks
+    from the current one up to it ended: ``close_ticks(current, tick, world)`` on
+    every pass that defines it, with the world in the end-of-tick state of the
+    current tick; (2) ``observe(ev, world)`` on every pass that wants its type, in
+    the order given; (3) the world applies it.  After the last event, the remaining
+    ticks up to the archive's ``endedAtTick`` are closed.
+
+    Closed spans are clipped to the match rounds ``[startedAtTick, endedAtTick)``
+    (rubric *Rates*): a tick outside them is never closed.  Without
+    ``startedAtTick`` there is no lower bound; without ``endedAtTick`` the last
+    event's tick is the last tick closed.  If ``startedAtTick`` is before the first
+    event's tick, the empty ticks in between are closed with the empty world.
+
+    Parameters
+    ----------
+    events:
+        v3 event dicts in log order (the read boundary's output); consumed once.
+    archive:
+        the match archive (contract §4); ``startedAtTick`` / ``endedAtTick`` are read.
+    passes:
+        the analyses (:class:`Pass`, optionally :class:`TickClosingPass`).
+    """
+    lo = _int_or_none(archive.get("startedAtTick"))
+    hi = _int_or_none(archive.get("endedAtTick"))
+    world = World(lo if lo is not None else 0)
+
+    everyone = tuple(p.observe for p in passes if getattr(p, "types", None) is None)
+    wanted: set[str] = set()
+    for p in passes:
+        types = getattr(p, "types", None)
+        if types is not None:
+            wanted.update(types)
+    world_handlers = world._handlers()
+    wanted.update(world_handlers)
+    dispatch: dict[str, tuple[Callable[[Event, World], None], ...]] = {}
+    for typ in wanted:
+        chain = [
+            p.observe
+            for p in passes
+            if (types := getattr(p, "types", None)) is None or typ in types
+        ]
+        if typ in world_handlers:
+            chain.append(world_handlers[typ])
+        dispatch[typ] = tuple(chain)
+    closers = tuple(
+        close for p in passes if callable(close := getattr(p, "close_ticks", None))
+    )
+
+    low = lo if lo is not None else -(1 << 62)
+    high = hi if hi is not None else 1 << 62
+
+    def close(start: int, stop: int) -> None:
+        s = start if start > low else low
+        e = stop if stop < high else high
+        if s < e:
+            for c in closers:
+                c(s, e, world)
+
+    cur: int | None = None
+    regressions = 0
+    count = 0
+    get = dispatch.get
+    for count, ev in enumerate(events, 1):
+        t = ev["tick"]
+        if t != cur:
+            if cur is None:
+                if closers and lo is not None and t > lo:
+                    close(lo, t)
+                cur = t
+                world.tick = t
+            elif t > cur:
+                if closers:
+                    close(cur, t)
+                cur = t
+                world.tick = t
+            else:
+                regressions += 1
+        for handle in get(ev["type"], everyone):
+            handle(ev, world)
+
+    if closers:
+        if cur is None:
+            if lo is not None and hi is not None:
+                close(lo, hi)
+        else:
+            close(cur, hi if hi is not None else cur + 1)
+    return Timeline(world._tracks, lo, hi, count, regressions)

@@ -1,0 +1,201 @@
+"""JSON Schemas of the Daishi match export, and a tiny loader.
+
+The schemas (JSON Schema draft 2020-12) are package data next to this module and
+follow the input contract (``shared/docs/daishi-export-format.md``):
+
+- ``common``: shared ``$defs`` (ids, regions, item maps, probes, model info, config),
+  ``common.json``;
+- ``envelope-v1``, ``envelope-v2``, ``envelope-v3``: one event's envelope at that
+  schema version (contract section 2), ``envelope-v<n>.json``;
+- ``event/<type>``: one whole v3 event of that type (section 3), ``events/<type>.json``;
+- ``archive``: the match archive (section 4), ``archive.json``;
+- ``report``: the scorecards (section 4b), ``report.json``;
+- ``bundle``: a bundle file ``m_<id>.json`` (section 1), ``bundle.json``;
+- ``stream-header``: the first line of a ``m_<id>.jsonl`` stream, ``stream-header.json``.
+
+Every schema's ``$id`` is ``urn:daishi-forensics:schema:<name>``, and schemas
+refer to each other by those ids.  Two ways to validate:
+
+>>> import jsonschema
+>>> validator = jsonschema.Draft202012Validator(load("event/rest"), registry=registry())
+>>> validator.is_valid({"id": 1, "matchId": "m_aa6f85fab659", "schemaVersion": 3, "tick": 0,
+...     "type": "rest", "agentId": "a_1", "createdAtMs": 0, "private": False, "payload": {}})
+True
+
+or, for a validator without a registry (``jsonschema_rs``), :func:`inlined`.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
+
+import referencing
+from referencing.jsonschema import DRAFT202012
+
+from daishi_forensics.jsonio import dumps
+
+__all__ = ["ID_PREFIX", "event_types", "export", "inlined", "load", "registry", "schema_names"]
+
+ID_PREFIX = "urn:daishi-forensics:schema:"
+"""Prefix of every schema's ``$id``; the rest is the schema's name."""
+
+_EVENT_PREFIX = "event/"
+_EVENT_DIR = "events"
+_ANNOTATIONS = frozenset({"title", "description", "$comment", "examples", "default", "deprecated"})
+
+
+def _relative_path(name: str) -> str:
+    """The file of schema ``name``, relative to the package (``event/gather`` -> ``events/gather.json``)."""
+    if name.startswith(_EVENT_PREFIX):
+        return f"{_EVENT_DIR}/{name[len(_EVENT_PREFIX):]}.json"
+    return f"{name}.json"
+
+
+@cache
+def _schemas() -> dict[str, dict[str, Any]]:
+    """Every schema of the package by name, read once (never hand these out: they are shared)."""
+    root = resources.files(__name__)
+    found: dict[str, dict[str, Any]] = {}
+    for entry in root.iterdir():
+        if entry.is_file() and entry.name.endswith(".json"):
+            found[entry.name.removesuffix(".json")] = json.loads(entry.read_text(encoding="utf-8"))
+    for entry in root.joinpath(_EVENT_DIR).iterdir():
+        if entry.is_file() and entry.name.endswith(".json"):
+            found[_EVENT_PREFIX + entry.name.removesuffix(".json")] = json.loads(entry.read_text(encoding="utf-8"))
+    return found
+
+
+def schema_names() -> list[str]:
+    """Names of every schema, sorted: ``archive``, ``bundle``, ``common``, ``envelope-v1``, ..., ``event/gather``, ..."""
+    return sorted(_schemas())
+
+
+def event_types() -> list[str]:
+    """The v3 event types that have a schema (``event/<type>``), sorted."""
+    return sorted(name[len(_EVENT_PREFIX):] for name in _schemas() if name.startswith(_EVENT_PREFIX))
+
+
+def load(name: str) -> dict[str, Any]:
+    """A fresh deep copy of schema ``name`` (see :func:`schema_names`).
+
+    Raises
+    ------
+    KeyError
+        ``name`` is not a schema; the message lists the known names.
+    """
+    schemas = _schemas()
+    if name not in schemas:
+        hint = " (event schemas are named 'event/<type>')" if f"{_EVENT_PREFIX}{name}" in schemas else ""
+        raise KeyError(f"unknown schema {name!r}{hint}; known: {', '.join(sorted(schemas))}")
+    return copy.deepcopy(schemas[name])
+
+
+@cache
+def registry() -> referencing.Registry[Any]:
+    """A :class:`referencing.Registry` holding every schema under its ``$id``.
+
+    Use it with ``jsonschema``:
+    ``jsonschema.Draft202012Validator(load("event/gather"), registry=registry())``.
+    The registry is immutable, so the same one is returned on every call.
+    """
+    resources_ = [(schema["$id"], DRAFT202012.create_resource(schema)) for schema in _schemas().values()]
+    return referencing.Registry().with_resources(resources_).crawl()
+
+
+def _pointer(document: Any, fragment: str, ref: str) -> Any:
+    """The part of ``document`` at JSON pointer ``fragment`` (``""`` is the whole document)."""
+    node = document
+    if not fragment:
+        return node
+    if not fragment.startswith("/"):
+        raise ValueError(f"unsupported $ref {ref!r}: only JSON-pointer fragments are used in these schemas")
+    for token in unquote(fragment).split("/")[1:]:
+        token = token.replace("~1", "/").replace("~0", "~")
+        try:
+            node = node[int(token)] if isinstance(node, list) else node[token]
+        except (KeyError, IndexError, ValueError) as exc:
+            raise ValueError(f"$ref {ref!r} points at nothing") from exc
+    return node
+
+
+def _inline(node: Any, base: str, stack: tuple[str, ...]) -> Any:
+    """``node`` (a part of the schema whose ``$id`` is ``base``) with every ``$ref`` replaced."""
+    if isinstance(node, list):
+        return [_inline(item, base, stack) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key == "$ref":
+            continue
+        # Property names, $defs names etc. are keys, never schemas: only values are walked.
+        out[key] = _inline(value, base, stack)
+    if "$ref" not in node:
+        return out
+    ref = node["$ref"]
+    uri, _, fragment = ref.partition("#")
+    target_base = uri or base
+    if not target_base.startswith(ID_PREFIX) or target_base[len(ID_PREFIX):] not in _schemas():
+        raise ValueError(f"$ref {ref!r} (in {base}) names no schema of this package")
+    absolute = f"{target_base}#{fragment}"
+    if absolute in stack:
+        raise ValueError(f"$ref cycle cannot be inlined: {' -> '.join((*stack, absolute))}")
+    target = _pointer(_schemas()[target_base[len(ID_PREFIX):]], fragment, ref)
+    resolved = _inline(target, target_base, (*stack, absolute))
+    if isinstance(resolved, dict) and not fragment:
+        # An embedded whole document must not re-declare its identity, and its
+        # definitions are already inlined wherever they were used.
+        for keyword in ("$id", "$schema", "$defs"):
+            resolved.pop(keyword, None)
+    if not out:
+        return resolved
+    if isinstance(resolved, dict) and set(out) <= _ANNOTATIONS:
+        # Only annotations beside the $ref: merge them in, the local ones winning.
+        return {**resolved, **out}
+    # A $ref beside other keywords applies both (draft 2020-12).
+    out.setdefault("allOf", [])
+    out["allOf"] = [resolved, *out["allOf"]]
+    return out
+
+
+def inlined(name: str) -> dict[str, Any]:
+    """Schema ``name`` with every ``$ref`` replaced by what it points at, recursively.
+
+    The result is self-contained (no ``$ref`` left, local ones included), so a
+    validator without a registry, such as ``jsonschema_rs.validator_for``, gives
+    the same verdicts as :func:`registry`-based validation.  The top-level ``$id``
+    and ``$schema`` are kept; those of embedded documents are dropped.
+
+    Raises
+    ------
+    KeyError
+        ``name`` is not a schema.
+    """
+    schema = load(name)
+    result = _inline(schema, schema["$id"], (schema["$id"] + "#",))
+    if "$defs" in result and name != "common":
+        # Every local reference is inlined, so the definitions are no longer needed.
+        del result["$defs"]
+    return result
+
+
+def export(directory: Path) -> list[Path]:
+    """Write every schema to ``directory`` (pretty JSON, sorted keys), keeping the package layout.
+
+    ``event/<type>`` goes to ``events/<type>.json``, the others to ``<name>.json``.
+    Returns the written paths, sorted by schema name.
+    """
+    directory = Path(directory)
+    written: list[Path] = []
+    for name in schema_names():
+        path = directory / _relative_path(name)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(dumps(load(name)), encoding="utf-8")
+        written.append(path)
+    return written

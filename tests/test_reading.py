@@ -1,0 +1,215 @@
+"""The read boundary: every form, every version, bad input (contract §1–§2, issue 2)."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import pytest
+
+from daishi_forensics.errors import InputTooLarge, InputUnreadable, MatchNotFound
+from daishi_forensics.reading import read_match
+from daishi_forensics.sources import Limits, open_match
+from daishi_forensics.validate import validate_targets
+
+from .matchkit import FORMS, MATCH_ID, archive, ev, trade, write_match
+
+
+def small_match() -> tuple[list[dict], dict]:
+    events = [
+        ev(1, 0, "agent_registered", "a_1", name="Wren", role="player"),
+        ev(2, 0, "agent_spawned", "a_1", region="r_0_0"),
+        ev(3, 0, "agent_registered", "a_2", name="Ash", role="player"),
+        ev(4, 0, "agent_spawned", "a_2", region="r_0_1"),
+        ev(5, 1, "gather", "a_1", region="r_0_0", resource="wood", gathered=3),
+        ev(6, 2, "move", "a_2", **{"from": "r_0_1", "to": "r_0_0"}),
+        *trade(7, 3, "t1", "a_1", "a_2", {"wood": 2}, {"food": 1}),
+        ev(9, 4, "message", "a_1", text="anyone trading wood for ore?", channel="broadcast"),
+        ev(10, 5, "message_private", "a_2", to="a_1", text="deal"),
+        ev(11, 6, "attack", "a_2", target="a_1", region="r_0_0", damage=2, witnessed=False, witnesses=[]),
+    ]
+    return events, archive(["a_1", "a_2"], ended=10)
+
+
+def read_all(path: Path) -> tuple[list[dict], object]:
+    read = read_match(open_match(str(path)))
+    return list(read.events()), read
+
+
+@pytest.mark.parametrize("form", FORMS)
+@pytest.mark.parametrize("version", [1, 2, 3])
+def test_every_form_and_version_reads_to_the_same_v3_events(tmp_path: Path, form: str, version: int) -> None:
+    events, arch = small_match()
+    path = write_match(tmp_path, events, arch, form=form, version=version)
+    got, read = read_all(path)
+    assert read.stats.invalid == 0 and read.stats.problems == []
+    assert read.stats.records == {3: 11, 2: 10, 1: 10}[version]
+    assert read.stats.records == read.stats.valid + read.stats.invalid
+    # the same trades, messages and actions whatever the stored version
+    kinds = [(e["id"], e["type"], e["agentId"]) for e in got]
+    assert (7, "trade_completed", "a_2") in kinds and ((8 if version == 3 else 7), "trade_completed", "a_1") in kinds
+    assert (10, "message_private", "a_2") in kinds
+    assert all(e["schemaVersion"] == 3 for e in got)
+    assert all(e["payload"].get("sha256") for e in got if e["type"].startswith("message"))
+    if version < 3:
+        assert read.stats.upcast == read.stats.records and read.stats.synthesized == 1
+        offerer = [e for e in got if e.get("upcast") == "offerer"]
+        assert [(e["id"], e["agentId"]) for e in offerer] == [(7, "a_1")]
+
+
+def test_v1_log_keeps_only_the_last_season(tmp_path: Path) -> None:
+    events, arch = small_match()
+    earlier = [
+        {"id": 1, "tick": 0, "type": "agent_spawned", "agentId": "a_9", "payload": {"region": "r_3_3"}},
+        {"id": 2, "tick": 5, "type": "gather", "agentId": "a_9",
+         "payload": {"region": "r_3_3", "resource": "wood", "gathered": 1}},
+        {"id": 3, "tick": 6, "type": "world_reset", "agentId": None, "payload": {"season": 2}},
+        {"id": 4, "tick": 0, "type": "season_started", "agentId": None, "payload": {"season": 2}},
+    ]
+    later = []
+    for e in events:
+        e = dict(e)
+        e["id"] += 10
+        later.append(e)
+    path = write_match(tmp_path, later, arch, version=1)
+    lines = path.read_text().splitlines()
+    import orjson
+    path.write_text("\n".join([lines[0], *(orjson.dumps(e).decode() for e in earlier), *lines[1:]]) + "\n")
+    got, read = read_all(path)
+    assert read.stats.seasons_seen == 2
+    assert read.stats.dropped_earlier_season == 2
+    assert [e["type"] for e in got][:2] == ["world_reset", "season_started"]
+    assert "a_9" not in {e["agentId"] for e in got}
+    assert read.stats.records == 14 and read.stats.valid == 14
+
+
+def test_errata_withhold_events_and_say_so(tmp_path: Path) -> None:
+    events, arch = small_match()
+    arch["errata"] = [{"id": "E3", "text": "deposit never happened", "events": [5], "scoresDepend": False}]
+    got, read = read_all(write_match(tmp_path, events, arch))
+    assert 5 not in {e["id"] for e in got}
+    assert read.stats.excluded_by_errata == [5]
+    assert read.stats.yielded == len(got) == 10
+
+
+def test_unknown_type_is_kept_counted_and_warned(tmp_path: Path) -> None:
+    events, arch = small_match()
+    events.append(ev(12, 7, "weather_changed", None, sky="grey"))
+    got, read = read_all(write_match(tmp_path, events, arch))
+    assert got[-1]["type"] == "weather_changed"
+    assert read.stats.unknown_types == {"weather_changed": 1}
+    assert [p.severity for p in read.stats.problems] == ["warning"]
+    strict = validate_targets([str(tmp_path / f"{MATCH_ID}.jsonl")], strict=True)
+    assert strict.exit_code == 1
+
+
+def _stream(tmp_path: Path, body: bytes) -> Path:
+    events, arch = small_match()
+    path = write_match(tmp_path, events[:2], arch)
+    path.write_bytes(path.read_bytes() + body)
+    return path
+
+
+BAD_LINES = {
+    "not json": (b"this is not json\n", "not valid JSON", "$"),
+    "truncated line": (b'{"id": 99, "tick": 3, "type": "rest"\n', "truncated", "$"),
+    "invalid utf-8": (b'{"id": 99, "tick": 3, "type": "rest", "agentId": "\xff", "payload": {}}\n', "UTF-8", "$"),
+    "wrong type": (b'{"id": 99, "matchId": "m_0123456789ab", "schemaVersion": 3, "tick": "3", "type": "rest", '
+                   b'"agentId": "a_1", "createdAtMs": 1, "private": false, "payload": {}}\n', "not of type", "$.tick"),
+    "missing field": (b'{"id": 99, "matchId": "m_0123456789ab", "schemaVersion": 3, "tick": 3, "type": "gather", '
+                      b'"agentId": "a_1", "createdAtMs": 1, "private": false, "payload": {"region": "r_0_0", '
+                      b'"resource": "wood"}}\n', "'gathered' is a required property", "$.payload"),
+    "negative quantity": (b'{"id": 99, "matchId": "m_0123456789ab", "schemaVersion": 3, "tick": 3, "type": "gather", '
+                          b'"agentId": "a_1", "createdAtMs": 1, "private": false, "payload": {"region": "r_0_0", '
+                          b'"resource": "wood", "gathered": -2}}\n', "minimum", "$.payload.gathered"),
+    "id not increasing": (b'{"id": 1, "matchId": "m_0123456789ab", "schemaVersion": 3, "tick": 3, "type": "rest", '
+                          b'"agentId": "a_1", "createdAtMs": 1, "private": false, "payload": {}}\n', "increase strictly",
+                          "$.id"),
+    "deep nesting": (b'{"id": 99, "payload": ' + b"[" * 10_000 + b"]" * 10_000 + b"}\n", "nested too deeply", "$"),
+    "off the map": (b'{"id": 99, "matchId": "m_0123456789ab", "schemaVersion": 3, "tick": 3, "type": "move", '
+                    b'"agentId": "a_1", "createdAtMs": 1, "private": false, "payload": {"from": "r_0_0", '
+                    b'"to": "r_0_12"}}\n', "not on the 12", "$.payload.to"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_LINES))
+def test_bad_event_is_reported_with_line_id_and_path(tmp_path: Path, case: str) -> None:
+    body, expected, path_expected = BAD_LINES[case]
+    path = _stream(tmp_path, body)
+    result = validate_targets([str(path)])
+    assert result.exit_code == 1
+    (file_result,) = result.files
+    (problem,) = [p for p in file_result.problems if p.severity == "error"]
+    assert expected in problem.message
+    assert problem.line == 4 and problem.path == path_expected and problem.file == str(path)
+    assert file_result.stats["records"] == 3 == file_result.stats["valid"] + file_result.stats["invalid"]
+
+
+def test_five_megabyte_message_is_valid(tmp_path: Path) -> None:
+    events, arch = small_match()
+    events.append(ev(12, 7, "message", "a_1", text="x" * 5_000_000, channel="local"))
+    result = validate_targets([str(write_match(tmp_path, events, arch))])
+    assert result.exit_code == 0, result.files[0].problems
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b"", "empty"),
+        (b'{"format": "daishi-match-export", "matchId": "m_0123456789ab", "archive": {"match', "truncated"),
+        (b"[1, 2]", "not a JSON object"),
+    ],
+)
+def test_unreadable_bundle_is_exit_3(tmp_path: Path, content: bytes, message: str) -> None:
+    path = tmp_path / "m_0123456789ab.json"
+    path.write_bytes(content)
+    with pytest.raises(InputUnreadable, match=message):
+        open_match(str(path))
+    result = validate_targets([str(path)])
+    assert result.exit_code == 3 and message in (result.files[0].unreadable or "")
+
+
+def test_folder_without_archive(tmp_path: Path) -> None:
+    folder = tmp_path / MATCH_ID
+    folder.mkdir()
+    (folder / "events.jsonl").write_text("")
+    with pytest.raises(InputUnreadable, match="no archive.json"):
+        open_match(str(folder))
+
+
+def test_gzip_bomb_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "m_0123456789ab.json.gz"
+    with gzip.open(path, "wb") as out:
+        chunk = b" " * (1 << 20)
+        for _ in range(8):
+            out.write(chunk)
+    with pytest.raises(InputTooLarge, match="size limit"):
+        open_match(str(path), limits=Limits(max_inflated_bytes=4 << 20))
+    stream = tmp_path / "m_0123456789ab.jsonl.gz"
+    events, arch = small_match()
+    import orjson
+    with gzip.open(stream, "wb") as out:
+        out.write(orjson.dumps({"format": "daishi-match-export", "formatVersion": 1, "matchId": MATCH_ID,
+                                "archive": arch}) + b"\n")
+        for _ in range(8):
+            out.write(b"\n" * (1 << 20))
+    source = open_match(str(stream), limits=Limits(max_inflated_bytes=4 << 20))
+    with pytest.raises(InputTooLarge):
+        list(read_match(source).events())
+
+
+def test_store_lookup_and_missing_match(tmp_path: Path) -> None:
+    events, arch = small_match()
+    write_match(tmp_path, events, arch, form="bundle-gz")
+    assert open_match(MATCH_ID, store=tmp_path).form == "bundle"
+    with pytest.raises(MatchNotFound, match="no server configured"):
+        open_match("m_ffffffffffff", store=tmp_path)
+
+
+def test_counts_add_up_to_the_lines(tmp_path: Path) -> None:
+    events, arch = small_match()
+    path = write_match(tmp_path, events, arch)
+    path.write_bytes(path.read_bytes() + b"garbage\n" + b'{"id": 50}\n')
+    got, read = read_all(path)
+    assert read.stats.records == 13 == read.stats.valid + read.stats.invalid
+    assert read.stats.invalid == 2 and len(got) == 11
