@@ -173,10 +173,11 @@ class ContactPass:
     cross within a tick but end it apart did not stand together
     (ARCHITECTURE.md).  Dormant agents still stand where they are and count.
 
-    Messages are counted as they are observed, with :func:`hearers`' rules;
-    broadcasts are tallied per sender while the audience is unchanged
-    (``world.audience_version``) and spread over that audience in bulk, which gives
-    the same numbers as calling :func:`hearers` on each.
+    Messages are counted as they are observed, with :func:`hearers`' rules.
+    Broadcasts cost O(1) each: the pass keeps each sender's running count, notes
+    it when a listener joins the audience (living, not dormant; seen through
+    ``world.audience_version``) and credits the difference when it leaves or at
+    the end, which gives the same numbers as calling :func:`hearers` on each.
     """
 
     types: frozenset[str] | None = frozenset({"message", "message_private"})
@@ -185,9 +186,12 @@ class ContactPass:
         self._tallies: dict[tuple[str, str], _Tally] = {}
         self._pairs_version = -1
         self._pairs: list[_Tally] = []
+        # broadcasts: cumulative count per sender, and per listener the counts when it
+        # joined the audience; a listener's share is settled when it leaves (or at the end)
         self._bc_version = -1
         self._bc_audience: frozenset[str] = _EMPTY
-        self._bc_pending: dict[str, int] = {}
+        self._bc_sent: dict[str, int] = {}
+        self._bc_base: dict[str, dict[str, int]] = {}
 
     def _tally(self, x: str, y: str) -> _Tally:
         key = (x, y) if x < y else (y, x)
@@ -233,11 +237,10 @@ class ContactPass:
         channel = (ev.get("payload") or {}).get("channel")
         if channel == "broadcast":
             if world.audience_version != self._bc_version:
-                self._flush_broadcasts()
+                self._audience_changed(world.listening_agents())
                 self._bc_version = world.audience_version
-                self._bc_audience = world.listening_agents()
-            pending = self._bc_pending
-            pending[sender] = pending.get(sender, 0) + 1
+            sent = self._bc_sent
+            sent[sender] = sent.get(sender, 0) + 1
         elif channel == "local":
             for h in hearers(ev, world):
                 t = self._tally(sender, h)
@@ -246,22 +249,40 @@ class ContactPass:
                 else:
                     t.local_ba += 1
 
-    def _flush_broadcasts(self) -> None:
-        audience = self._bc_audience
-        for sender, n in self._bc_pending.items():
-            for h in audience:
-                if h == sender:
-                    continue
-                t = self._tally(sender, h)
-                if sender < h:
-                    t.broadcast_ab += n
+    def _audience_changed(self, audience: frozenset[str]) -> None:
+        old = self._bc_audience
+        if audience == old:
+            return
+        for h in old - audience:
+            self._settle(h)
+            del self._bc_base[h]
+        joined = audience - old
+        if joined:
+            snapshot = dict(self._bc_sent)  # shared, never changed
+            for h in joined:
+                self._bc_base[h] = snapshot
+        self._bc_audience = audience
+
+    def _settle(self, hearer: str) -> None:
+        """Credit ``hearer`` with the broadcasts sent since it joined the audience."""
+        base = self._bc_base[hearer]
+        for sender, n in self._bc_sent.items():
+            if sender == hearer:
+                continue
+            heard = n - base.get(sender, 0)
+            if heard:
+                t = self._tally(sender, hearer)
+                if sender < hearer:
+                    t.broadcast_ab += heard
                 else:
-                    t.broadcast_ba += n
-        self._bc_pending = {}
+                    t.broadcast_ba += heard
 
     def result(self) -> Contact:
-        """The pairs, sorted by ``(a, b)``."""
-        self._flush_broadcasts()
+        """The pairs, sorted by ``(a, b)`` (may be called again after more events)."""
+        snapshot = dict(self._bc_sent)
+        for h in sorted(self._bc_audience):
+            self._settle(h)
+            self._bc_base[h] = snapshot
         return Contact(
             tuple(
                 PairContact(a, b, t.together, t.first, t.direct_ab, t.direct_ba,

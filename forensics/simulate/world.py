@@ -234,7 +234,7 @@ class Agent:
         "project", "want", "rivals", "no_attack", "enemies", "favour",
         "incoming", "outgoing", "tasks", "force_goal", "avoid", "avoid_until",
         "follow", "last_ms", "visited", "metrics", "kills_allowed", "tags",
-        "heard", "llm",
+        "heard", "llm", "aggression", "reputation", "hostile", "rival_p", "raider_of",
     )
 
     def __init__(self, agent_id: str, seat: int, name: str, role: str, model: dict[str, Any], operator: str,
@@ -285,6 +285,11 @@ class Agent:
         self.tags: list[str] = []
         self.heard = False
         self.llm = role == "player"
+        self.aggression = 0
+        self.reputation = 0
+        self.hostile = 0.0
+        self.rival_p = 0.0
+        self.raider_of: Agent | None = None
 
     @property
     def active(self) -> bool:
