@@ -234,7 +234,7 @@ class Agent:
         "project", "want", "rivals", "no_attack", "enemies", "favour",
         "incoming", "outgoing", "tasks", "force_goal", "avoid", "avoid_until",
         "follow", "last_ms", "visited", "metrics", "kills_allowed", "tags",
-        "heard", "llm", "aggression", "reputation", "hostile", "rival_p", "raider_of",
+        "heard", "llm", "aggression", "reputation", "hostile", "rival_p", "raider_of", "need",
     )
 
     def __init__(self, agent_id: str, seat: int, name: str, role: str, model: dict[str, Any], operator: str,
@@ -290,6 +290,7 @@ class Agent:
         self.hostile = 0.0
         self.rival_p = 0.0
         self.raider_of: Agent | None = None
+        self.need: dict[str, int] = {"wood": 6}
 
     @property
     def active(self) -> bool:

@@ -1,0 +1,1421 @@
+"""The tick loop of a simulated Daishi match: organic play, and the actions planted behaviors use.
+
+A tick runs in phases, so that every position an event depends on is the
+position the analyzer's replay sees (the end-of-tick state, ARCHITECTURE.md):
+
+0. world: late joiners, dormancy, scheduled deaths, crumbling structures,
+   then each planted behavior's ``before_tick``;
+1. moves: every agent that moves this tick moves;
+2. turns: every other agent acts (gather, craft, build, trade, fight, ...) and
+   may talk; witnesses and the hearers of a ``local`` message are the agents
+   standing in the region now, which is where they stand at the end of the tick;
+3. snapshots (every 25 ticks).
+
+Events are produced in v3 shape (contract section 2); :mod:`.writer` turns them
+into older schema versions.  Everything is drawn from one seeded
+:class:`random.Random`; no set of strings is ever iterated.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import heapq
+import math
+import random
+from collections import deque
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import orjson
+
+from ..arithmetic import coverage, half_up
+from . import chatter
+from .roster import make_agents
+from .world import (
+    ITEM_VALUES,
+    RECIPES,
+    RESOURCES,
+    STRUCTURES,
+    Agent,
+    GameMap,
+    Offer,
+    Structure,
+    add_items,
+    derive_int,
+    has_items,
+    match_id_for,
+    take_items,
+    value_of,
+)
+
+__all__ = ["Simulation", "ENGINE_VERSIONS", "EVENTS_PER_AGENT_TICK", "GAME_SCENARIO"]
+
+ENGINE_VERSIONS = {1: "0.1.0", 2: "0.3.1", 3: "0.5.2"}
+"""Engine version stamped on a match of each event schema version."""
+
+EVENTS_PER_AGENT_TICK = 2.0
+"""Rough events per agent per tick of organic play (used to size a ``target_events`` match)."""
+
+GAME_SCENARIO = {
+    "id": "daishi:open-play-v1",
+    "hash": hashlib.sha256(b"daishi:open-play-v1").hexdigest(),
+}
+"""The game scenario every simulated match plays (not the planted scenario, which the log never names)."""
+
+_SORT = orjson.OPT_SORT_KEYS
+_DORMANT_REASONS = ("no_actions", "disconnected", "budget_exhausted")
+_REJECT_CODES = (
+    ("invalid_args", 30), ("not_here", 22), ("insufficient_energy", 14),
+    ("rate_limited", 22), ("unauthorized", 6), ("unknown_tool", 6),
+)
+_REJECT_TOOLS = ("gather", "move", "craft", "build", "offer_trade", "accept_trade", "attack", "deposit", "say")
+_UNKNOWN_TOOLS = ("teleport", "sell_all", "admin_give", "get_map_full")
+_PROJECTS = ("tools", "planks", "cloth", "hoard", "tools", "hoard")
+
+# Organic action codes (phase 2).
+_GATHER, _GATHER_OTHER, _CRAFT, _BUILD, _REPAIR, _DEPOSIT, _WITHDRAW = range(7)
+_TRADE, _POST, _FILL, _TRAIN, _LOOK, _REST = range(7, 13)
+
+
+class Simulation:
+    """One simulated match.  Iterate :meth:`run` for its v3 events; afterwards
+    :attr:`archive` and :meth:`truth` describe how it ended.
+
+    Parameters
+    ----------
+    scenario, seed:
+        Which planted behaviors (see :data:`daishi_forensics.simulate.SCENARIOS`), and the seed
+        every draw derives from.
+    n_agents:
+        Player seats (an anchor bot may take one); probe seats come on top.
+    ticks:
+        Rounds to play, unless ``target_events`` is given: then the match plays
+        until it has logged at least that many events (ending at a tick boundary).
+    first_id:
+        Id of the first event (default: drawn from the seed, between 2000 and 60000).
+    id_prefix:
+        Marks trade and structure ids (used for an earlier season in one v1 log).
+    """
+
+    def __init__(self, scenario: str, seed: int, *, n_agents: int = 8, ticks: int = 300,
+                 target_events: int | None = None, width: int = 12, height: int = 12,
+                 first_id: int | None = None, id_prefix: str = "") -> None:
+        from .behaviors import plan_behaviors  # behaviors import this module
+
+        if n_agents < 4:
+            raise ValueError(f"n_agents must be at least 4, got {n_agents}")
+        if ticks < 1:
+            raise ValueError(f"ticks must be at least 1, got {ticks}")
+        if target_events is not None and target_events < 1:
+            raise ValueError(f"target_events must be positive, got {target_events}")
+        if width < 2 or height < 2:
+            raise ValueError("the map is at least 2 x 2 regions")
+        self.scenario = scenario
+        self.seed = seed
+        self.n_agents = n_agents
+        self.target = target_events
+        self.rng = rng = random.Random(derive_int("daishi-sim", scenario, seed, n_agents, ticks, target_events,
+                                                  width, height, id_prefix))
+        self.match_id = match_id_for(scenario + id_prefix, seed)
+        self.world_seed = derive_int("world", scenario, seed, id_prefix) % (1 << 31)
+        self.map = GameMap(width, height, rng)
+        if target_events is None:
+            self.planned = ticks
+        else:
+            self.planned = max(60, math.ceil(target_events / (n_agents * EVENTS_PER_AGENT_TICK)))
+        self.first_id = first_id if first_id is not None else rng.randrange(2000, 60000)
+        self.id_prefix = id_prefix
+        self.base_ms = 1_790_000_000_000 + rng.randrange(0, 90) * 86_400_000 + rng.randrange(0, 86_400) * 1000
+
+        # Emission state.
+        self.buf: list[dict[str, Any]] = []
+        self.n_events = 0
+        self._next_id = self.first_id
+        self._ms = self.base_ms
+        self._ms_cap = self.base_ms + 59_999
+        self._ms_step = max(2, 45_000 // max(1, int(n_agents * EVENTS_PER_AGENT_TICK)))
+        self.tick = 0
+        self.ended = 0
+
+        # World state.
+        self.occ: list[dict[str, Agent]] = [{} for _ in range(self.map.size)]
+        self.market: list[Offer] = []
+        self.crumble_heap: list[tuple[int, int, Structure]] = []
+        self._seq = 0
+        self._trade_n = rng.randrange(100, 900)
+        self._struct_n = rng.randrange(10, 90)
+        self.sched: dict[int, list[tuple[str, Agent, Any]]] = {}
+        self.arrivals: dict[str, tuple[int, Callable[[int], None]]] = {}
+        self.quiet_ticks: set[int] = set()
+        self.deaths_left = max(1, n_agents // 4)
+        self.glog: dict[tuple[int, str], deque[tuple[int, Agent, int]]] = {}
+        self.commons: dict[str, float] = {}
+        self.pairs: dict[tuple[str, str], list[Any]] = {}   # (a, b) -> [trades, recv_a, gave_a, rep_a, rep_b]
+        self.paid: dict[tuple[str, str], int] = {}          # (agent, partner) -> reputation points paid
+        self.errata: list[dict[str, Any]] = []
+        self._deposits = 0
+        self._phantom_deposit = rng.randrange(1, 8) if rng.random() < 0.35 else -1
+        self.honest: list[dict[str, Any]] = []
+        self.organic: dict[str, Any] = {}
+
+        # Seats and behaviors.
+        self.behaviors = plan_behaviors(scenario, rng)
+        n_probes = sum(b.probe_seats for b in self.behaviors)
+        self.agents: list[Agent] = make_agents(rng, n_agents, n_probes, anchor=rng.random() < 0.5)
+        self.by_id = {a.id: a for a in self.agents}
+        self.players = [a for a in self.agents if a.role != "probe"]
+        self.probe_seats = [a for a in self.agents if a.role == "probe"]
+        self.free = [a for a in self.players if a.role == "player"]
+        rng.shuffle(self.free)
+        self._names = [a.name for a in self.players]
+        self._base_traits()
+        for b in self.behaviors:
+            b.bind(self)
+        self._organic_setup()
+
+    # ------------------------------------------------------------------ setup
+
+    def take_free(self, k: int) -> list[Agent]:
+        """Up to ``k`` players not yet given a planted or organic part."""
+        got = self.free[:k]
+        del self.free[:k]
+        return got
+
+    def _base_traits(self) -> None:
+        rng = self.rng
+        for a in self.agents:
+            a.skill = 0.8 + 0.5 * rng.random()
+            a.trade_rate = 0.04 + 0.08 * rng.random()
+            a.talk_rate = 0.1 + 0.22 * rng.random()
+            a.naive = 0.4 + 0.4 * rng.random() if rng.random() < 0.3 else 0.04 + 0.2 * rng.random()
+            a.fair = 0.8 + 0.15 * rng.random()
+            a.hostile = 0.01 * rng.random() if rng.random() < 0.4 else 0.0
+            a.joined = 0
+            if a.role == "probe":
+                a.trade_rate = 0.0
+                a.talk_rate = 0.0
+                a.naive = 0.0
+                a.llm = False
+            elif a.role == "anchor":
+                a.llm = False
+                a.naive = 0.0
+
+    def _organic_setup(self) -> None:
+        """Organic parts (strong player, steady traders, rivals, neighbours), homes, trade partners,
+        dormancy, a late joiner and the odd natural death."""
+        rng = self.rng
+        size = self.map.size
+        planted_ids = {a.id for b in self.behaviors for a in b.members()}
+        organic_pool = [a for a in self.players if a.id not in planted_ids]
+        org = self.organic
+        # A strong player many sell to (fair prices).
+        strong = (self.take_free(1) or [a for a in organic_pool if a.role == "player"][:1]
+                  or [a for a in self.players if a.role == "player"][:1])
+        if strong:
+            s = strong[0]
+            s.skill = 2.0 + 0.5 * rng.random()
+            s.fair = 0.9
+            s.trade_rate = max(s.trade_rate, 0.08)
+            org["strong"] = s
+            s.tags.append("strong")
+        # Steady honest traders.
+        pair = self.take_free(2)
+        if len(pair) == 2:
+            for a in pair:
+                a.trade_rate = 0.16 + 0.06 * rng.random()
+                a.tags.append("frequent")
+            org["frequent"] = pair
+        # Rivals who fight each other both ways.
+        candidates = [a for a in organic_pool if a.role != "probe" and "strong" not in a.tags]
+        rng.shuffle(candidates)
+        rivals: list[tuple[Agent, Agent]] = []
+        if len(candidates) >= 2:
+            rivals.append((candidates[0], candidates[1]))
+            if len(candidates) >= 4 and rng.random() < 0.5:
+                rivals.append((candidates[2], candidates[3]))
+        for x, y in rivals:
+            p = 0.18 + 0.2 * rng.random()
+            x.rivals.append(y)
+            y.rivals.append(x)
+            x.rival_p = max(x.rival_p, p)
+            y.rival_p = max(y.rival_p, p * (0.6 + 0.6 * rng.random()))
+            # Rivals live close enough to meet.
+            if x.home < 0:
+                x.home = rng.randrange(size)
+            if y.home < 0:
+                y.home = self._near(x.home, 1)
+        org["rivals"] = rivals
+        # Neighbours who happen to share a home region.
+        hood = self.take_free(2)
+        if len(hood) == 2:
+            h = hood[0].home if hood[0].home >= 0 else rng.randrange(size)
+            hood[0].home = hood[1].home = h
+            org["neighbours"] = hood
+        # Lopsided-but-fair traders (many cheap units for one dear one).
+        lop = self.take_free(2) or []
+        if len(lop) < 2:
+            lop = [a for a in organic_pool if a.role == "player"][-2:]
+        if len(lop) == 2 and lop[0] is not lop[1]:
+            org["lopsided"] = lop
+            self.add_task(lop[0], rng.randrange(20, max(25, self.planned // 3)), self._lopsided_task(lop[0], lop[1]))
+        # Homes for everyone else.
+        for a in self.agents:
+            if a.home < 0:
+                a.home = rng.randrange(size)
+            a.pos = a.home
+        # Trade partners: everyone sells to the strong player; steady traders favour each other.
+        for a in self.players:
+            self._set_favour(a)
+        # First projects.
+        for a in self.players:
+            if not a.need or a.need == {"wood": 6}:
+                self.set_project(a, "shelter" if rng.random() < 0.7 else rng.choice(_PROJECTS))
+            if "strong" in a.tags:
+                self.set_project(a, "tools")
+        # A late joiner.
+        late_pool = [a for a in organic_pool if a.role == "player" and "strong" not in a.tags
+                     and not any(a in p for p in rivals)]
+        if late_pool and rng.random() < 0.4:
+            j = late_pool[-1]
+            j.joined = rng.randrange(max(2, self.planned // 12), max(3, self.planned // 4))
+            self.schedule(j.joined, "join", j)
+            org["late"] = j
+        # Dormancy episodes.
+        for _ in range(2):
+            if rng.random() < (0.55 if _ == 0 else 0.25):
+                a = self.players[int(rng.random() * len(self.players))]
+                start = rng.randrange(max(1, self.planned // 10), max(2, self.planned - 5))
+                length = rng.randrange(4, 31)
+                end = None if (start > 0.75 * self.planned and rng.random() < 0.3) else start + length
+                self.schedule_dormancy(a, start, end)
+        # A natural death now and then.
+        if rng.random() < 0.2 and organic_pool:
+            a = organic_pool[int(rng.random() * len(organic_pool))]
+            if "strong" not in a.tags and a.joined == 0:
+                self.schedule(rng.randrange(self.planned // 3, max(self.planned // 3 + 1, self.planned - 10)),
+                              "death", a, rng.choice(("starvation", "exposure")))
+
+    def _near(self, region: int, radius: int) -> int:
+        x, y = self.map.xy[region]
+        x = min(self.map.width - 1, max(0, x + self.rng.randint(-radius, radius)))
+        y = min(self.map.height - 1, max(0, y + self.rng.randint(-radius, radius)))
+        return y * self.map.width + x
+
+    def near(self, region: int, radius: int) -> int:
+        """A region within ``radius`` moves of ``region``."""
+        return self._near(region, radius)
+
+    def _set_favour(self, a: Agent, weights: dict[str, float] | None = None) -> None:
+        org = self.organic
+        strong = org.get("strong")
+        freq = org.get("frequent", [])
+        extra = weights or {}
+        cum: list[tuple[Agent, float]] = []
+        total = 0.0
+        for b in self.players:
+            if b is a:
+                continue
+            w = 1.0
+            if b is strong:
+                w = 4.0
+            if a in freq and b in freq:
+                w = 7.0
+            w *= extra.get(b.id, 1.0)
+            if w <= 0:
+                continue
+            total += w
+            cum.append((b, total))
+        a.favour = cum
+
+    def favour(self, a: Agent, weights: dict[str, float]) -> None:
+        """Reweight ``a``'s choice of trading partners (``weights`` multiplies by agent id)."""
+        self._set_favour(a, weights)
+
+    def set_project(self, a: Agent, project: str) -> None:
+        """Give ``a`` a new goal: a structure, a stock of crafted goods, or a hoard of one resource."""
+        a.project = project
+        if project in STRUCTURES:
+            a.need = dict(STRUCTURES[project][0])
+        elif project == "tools":
+            a.need = {"tool": a.carried.get("tool", 0) + 2}
+        elif project == "planks":
+            a.need = {"plank": a.carried.get("plank", 0) + 4}
+        elif project == "cloth":
+            a.need = {"cloth": a.carried.get("cloth", 0) + 2}
+        else:
+            res = RESOURCES[int(self.rng.random() * len(RESOURCES))]
+            a.need = {res: a.carried.get(res, 0) + 8}
+        self._update_want(a)
+
+    def _update_want(self, a: Agent) -> None:
+        inv = a.carried
+        raw: dict[str, int] = {}
+        planks_needed = 0
+        for item, n in a.need.items():
+            missing = n - inv.get(item, 0)
+            if missing <= 0:
+                continue
+            if item == "tool":
+                planks_needed += missing
+                raw["ore"] = raw.get("ore", 0) + missing
+            elif item == "plank":
+                planks_needed += missing
+            elif item == "cloth":
+                raw["fiber"] = raw.get("fiber", 0) + 3 * missing
+            else:
+                raw[item] = raw.get(item, 0) + missing
+        if planks_needed:
+            short = planks_needed - (inv.get("plank", 0) if "plank" not in a.need else 0)
+            if short > 0:
+                raw["wood"] = raw.get("wood", 0) + 2 * short
+        best, best_n = "", 0
+        for k, n in raw.items():
+            n -= inv.get(k, 0) if k not in a.need else 0
+            if n > best_n:
+                best, best_n = k, n
+        if best:
+            a.want = best
+        elif a.want not in RESOURCES or self.rng.random() < 0.3:
+            a.want = RESOURCES[int(self.rng.random() * len(RESOURCES))]
+
+    def _next_project(self, a: Agent) -> None:
+        rng = self.rng
+        kinds = {s.kind for s in a.structures}
+        if "strong" in a.tags:
+            self.set_project(a, "storehouse" if "storehouse" not in kinds and rng.random() < 0.3 else "tools")
+        elif "shelter" not in kinds and rng.random() < 0.7:
+            self.set_project(a, "shelter")
+        elif "storehouse" not in kinds and rng.random() < 0.5:
+            self.set_project(a, "storehouse")
+        elif "workshop" not in kinds and rng.random() < 0.12:
+            self.set_project(a, "workshop")
+        elif "market" not in kinds and rng.random() < 0.04:
+            self.set_project(a, "market")
+        else:
+            self.set_project(a, _PROJECTS[int(rng.random() * len(_PROJECTS))])
+
+    # -------------------------------------------------------------- scheduling
+
+    def schedule(self, tick: int, kind: str, agent: Agent, data: Any = None) -> None:
+        """A world event for phase 0 of ``tick``: ``join``, ``sleep``, ``wake`` or ``death``."""
+        self.sched.setdefault(tick, []).append((kind, agent, data))
+
+    def schedule_dormancy(self, a: Agent, start: int, end: int | None, reason: str | None = None) -> bool:
+        """``a`` goes dormant at ``start`` and wakes at ``end`` (never, when None).  False if that
+        would overlap a dormancy already planned for ``a``."""
+        spans = getattr(self, "_dormancy_spans", None)
+        if spans is None:
+            spans = self._dormancy_spans = {}
+        mine = spans.setdefault(a.id, [])
+        stop = end if end is not None else 1 << 40
+        for s, e in mine:
+            if start <= e + 2 and s <= stop + 2:
+                return False
+        mine.append((start, stop))
+        self.schedule(start, "sleep", a, reason or self.rng.choice(_DORMANT_REASONS))
+        if end is not None:
+            self.schedule(end, "wake", a)
+        return True
+
+    def is_dormant_at(self, a: Agent, tick: int) -> bool:
+        """Whether a planned dormancy of ``a`` covers ``tick``."""
+        for s, e in getattr(self, "_dormancy_spans", {}).get(a.id, []):
+            if s <= tick < e:
+                return True
+        return False
+
+    def add_task(self, a: Agent, due: int, fn: Callable[[int], bool]) -> None:
+        """Run ``fn(tick)`` as ``a``'s turn at ``due`` or the first turn after; it returns whether it
+        used the turn.  An agent with a task due holds its position that tick."""
+        self._seq += 1
+        bisect.insort(a.tasks, (due, self._seq, fn))
+
+    # ---------------------------------------------------------------- emission
+
+    def emit(self, typ: str, agent: Agent | None, payload: dict[str, Any], act: bool = True) -> int:
+        """Log one v3 event and return its id.  ``act``: the agent's own action (gets ``latencyMs``)."""
+        nid = self._next_id
+        rng = self.rng
+        r = rng.random()
+        self._next_id = nid + (1 if r > 0.012 else 2 + int(r * 200))
+        ms = self._ms + 1 + int(r * 7919) % self._ms_step
+        if ms > self._ms_cap:
+            ms = self._ms_cap
+        self._ms = ms
+        ev: dict[str, Any] = {
+            "id": nid, "matchId": self.match_id, "schemaVersion": 3, "tick": self.tick, "type": typ,
+            "agentId": None, "createdAtMs": ms, "private": typ == "message_private", "payload": payload,
+        }
+        if agent is not None:
+            ev["agentId"] = agent.id
+            m = agent.metrics
+            m[typ] = m.get(typ, 0) + 1
+            if act:
+                if agent.last_ms:
+                    ev["latencyMs"] = ms - agent.last_ms
+                agent.last_ms = ms
+        self.buf.append(ev)
+        self.n_events += 1
+        return nid
+
+    # -------------------------------------------------------------------- run
+
+    def run(self) -> Iterator[dict[str, Any]]:
+        """Play the match, yielding its v3 events in log order; afterwards :attr:`archive` is set."""
+        self._start()
+        buf = self.buf
+        self.buf = []
+        yield from buf
+        t = 0
+        target = self.target
+        while (t < self.planned) if target is None else (self.n_events < target):
+            self._tick(t)
+            buf = self.buf
+            self.buf = []
+            yield from buf
+            t += 1
+        self.ended = t
+        self._finish()
+
+    def config(self) -> dict[str, Any]:
+        """The v3 match config (archive ``config`` and manifest ``config``)."""
+        return {
+            "engine_version": ENGINE_VERSIONS[3], "event_schema_version": 3,
+            "map": {"width": self.map.width, "height": self.map.height},
+            "season_ticks": self.planned, "item_values": dict(ITEM_VALUES), "ranked": True,
+            "scenario": dict(GAME_SCENARIO),
+        }
+
+    def roster(self) -> list[dict[str, Any]]:
+        """The manifest roster, in seat order (a late joiner's seat included)."""
+        out = []
+        for a in self.agents:
+            entry: dict[str, Any] = {"agentId": a.id, "seat": a.seat, "name": a.name, "role": a.role,
+                                     "model": a.model, "operator": a.operator}
+            if a.role == "probe":
+                entry["probe"] = {"catalogueVersion": 1}
+            out.append(entry)
+        return out
+
+    def _start(self) -> None:
+        self.tick = 0
+        self.emit("match_manifest", None, {
+            "seed": self.world_seed, "engineVersion": ENGINE_VERSIONS[3], "eventSchemaVersion": 3,
+            "config": self.config(), "roster": self.roster(), "scenario": dict(GAME_SCENARIO),
+        }, act=False)
+        starters = [a for a in self.agents if a.joined == 0]
+        for a in starters:
+            self.emit("agent_registered", a, {"name": a.name, "role": a.role, "model": a.model,
+                                              "operator": a.operator}, act=False)
+        for a in starters:
+            self.emit("agent_spawned", a, {"region": self.map.names[a.pos]}, act=False)
+            self._place(a, a.pos)
+
+    def _place(self, a: Agent, region: int) -> None:
+        a.alive = True
+        a.pos = region
+        a.visited.add(region)
+        self.occ[region][a.id] = a
+
+    def _tick(self, t: int) -> None:
+        self.tick = t
+        base = self.base_ms + t * 60_000
+        if self._ms < base:
+            self._ms = base + int(self.rng.random() * 400)
+        self._ms_cap = base + 59_999
+        self._world_phase(t)
+        for b in self.behaviors:
+            b.before_tick(t)
+        order = [a for a in self.agents if a.alive and not a.dormant]
+        self.rng.shuffle(order)
+        moved = [a for a in order if self._phase_move(a, t)]
+        moved_ids = {a.index for a in moved}
+        for a in order:
+            if a.alive and not a.dormant:
+                self._turn(a, t, a.index in moved_ids)
+        for b in self.behaviors:
+            b.after_tick(t)
+        if t % 25 == 0:
+            self._snapshots()
+
+    def _world_phase(self, t: int) -> None:
+        todo = self.sched.pop(t, None)
+        if todo:
+            for kind, a, data in todo:
+                if kind == "join" and not a.alive and a.died is None:
+                    region = a.home
+                    self.emit("agent_registered", a, {"name": a.name, "role": a.role, "model": a.model,
+                                                      "operator": a.operator, "region": self.map.names[region]},
+                              act=False)
+                    a.joined = t
+                    self._place(a, region)
+                elif kind == "sleep" and a.alive and not a.dormant:
+                    self.emit("agent_dormant", a, {"reason": data}, act=False)
+                    a.dormant = True
+                elif kind == "wake" and a.alive and a.dormant:
+                    self.emit("agent_awake", a, {}, act=False)
+                    a.dormant = False
+                elif kind == "death" and a.alive:
+                    self.kill(a, data)
+        heap = self.crumble_heap
+        while heap and heap[0][0] <= t:
+            due, _, s = heapq.heappop(heap)
+            if s.owner.structures and s in s.owner.structures and s.since + s.hp == due:
+                self.emit("structure_crumbled", s.owner, {"structureId": s.sid}, act=False)
+                s.owner.structures.remove(s)
+                if s.owner.storehouse is s:
+                    s.owner.storehouse = None
+                s.stock = {}
+
+    # ----------------------------------------------------------------- moving
+
+    def _phase_move(self, a: Agent, t: int) -> bool:
+        if a.tasks and a.tasks[0][0] <= t:
+            return False
+        m = self.map
+        fg = a.force_goal
+        if fg >= 0:
+            if a.pos == fg:
+                a.force_goal = -1
+                return False
+            self._move(a, m.step_toward(a.pos, fg))
+            return True
+        if a.role == "probe" or a.energy < 20 or a.incoming:
+            return False
+        rng = self.rng
+        f = a.follow
+        if f is not None and f.alive and f.pos != a.pos and rng.random() < 0.75:
+            nxt = m.step_toward(a.pos, f.pos)
+        else:
+            g = a.goal
+            if g == a.pos:
+                a.goal = g = -1
+            if g < 0:
+                if m.available(a.pos, a.want, t) > 0:
+                    if rng.random() >= 0.03:
+                        return False
+                    nb = m.neighbours[a.pos]
+                    nxt = nb[int(rng.random() * len(nb))]
+                else:
+                    g = m.near_region_with(rng, a.home if rng.random() < 0.5 else a.pos, a.want, t)
+                    if g < 0:
+                        g = self._near(a.home, 3)
+                    a.goal = g
+                    if g == a.pos:
+                        return False
+                    nxt = m.step_toward(a.pos, g)
+            else:
+                if rng.random() >= 0.85:
+                    return False
+                nxt = m.step_toward(a.pos, g)
+        if nxt == a.avoid and t <= a.avoid_until:
+            options = [n for n in m.neighbours[a.pos] if n != a.avoid]
+            nxt = options[int(rng.random() * len(options))]
+        if nxt == a.pos:
+            return False
+        if rng.random() < 0.006:
+            self.emit("action_rejected", a, {"tool": "move", "code": "invalid_args",
+                                             "detail": f"{m.names[nxt]} is not adjacent"})
+            return True
+        self._move(a, nxt)
+        return True
+
+    def _move(self, a: Agent, to: int) -> int:
+        names = self.map.names
+        eid = self.emit("move", a, {"from": names[a.pos], "to": names[to]})
+        del self.occ[a.pos][a.id]
+        self.occ[to][a.id] = a
+        a.pos = to
+        a.visited.add(to)
+        a.energy -= 2
+        if self.arrivals:
+            hook = self.arrivals.get(a.id)
+            if hook is not None and hook[0] == to:
+                del self.arrivals[a.id]
+                hook[1](eid)
+        return eid
+
+    # ------------------------------------------------------------------ turns
+
+    def _turn(self, a: Agent, t: int, moved: bool) -> None:
+        o = a.outgoing
+        if o is not None and t >= o.expires:
+            self.cancel(o)
+        if moved:
+            self._after_turn(a, t)
+            return
+        if a.tasks and a.tasks[0][0] <= t:
+            _, _, fn = a.tasks.pop(0)
+            if fn(t):
+                self._after_turn(a, t)
+                return
+            if not (a.alive and not a.dormant):
+                return
+        if a.role == "probe":
+            self._probe_turn(a, t)
+            return
+        rng = self.rng
+        r = rng.random()
+        if r < 0.004 and a.llm:
+            self.emit("turn_forfeited", a, {"reason": "timeout"}, act=False)
+            return
+        if r < 0.028:
+            self._reject(a)
+            self._after_turn(a, t)
+            return
+        if a.incoming and self._respond(a, t):
+            self._after_turn(a, t)
+            return
+        if a.energy < 25 or a.hp < 35:
+            self._rest(a)
+        elif not ((a.rival_p or a.hostile) and self._maybe_fight(a, t)):
+            self._organic_action(a, t)
+        self._after_turn(a, t)
+
+    def _after_turn(self, a: Agent, t: int) -> None:
+        rng = self.rng
+        if a.alive and rng.random() < a.talk_rate:
+            self._talk(a, t)
+        if a.llm and rng.random() < 0.3:
+            self.emit("inference_usage", a, {
+                "gen_ai.request.model": a.model["model"],
+                "gen_ai.usage.input_tokens": 1500 + int(rng.random() * 9000),
+                "gen_ai.usage.output_tokens": 60 + int(rng.random() * 900),
+            }, act=False)
+        if a.hp < 100:
+            a.hp += 1
+
+    def _probe_turn(self, a: Agent, t: int) -> None:
+        if a.incoming:
+            for o in list(a.incoming):
+                if o.frm.alive and o.frm.outgoing is o and not o.receive:
+                    self.accept(a, o)
+                    return
+            a.incoming.clear()
+        r = self.rng.random()
+        if r < 0.15:
+            self.emit("look", a, {"target": self.map.names[a.pos]})
+        elif r < 0.25:
+            self._rest(a)
+
+    def _reject(self, a: Agent) -> None:
+        rng = self.rng
+        total = sum(w for _, w in _REJECT_CODES)
+        x = rng.random() * total
+        code = _REJECT_CODES[-1][0]
+        for c, w in _REJECT_CODES:
+            x -= w
+            if x < 0:
+                code = c
+                break
+        tool = _REJECT_TOOLS[int(rng.random() * len(_REJECT_TOOLS))]
+        if code == "unknown_tool":
+            tool = _UNKNOWN_TOOLS[int(rng.random() * len(_UNKNOWN_TOOLS))]
+            detail = f"no tool named {tool}"
+        elif code == "invalid_args":
+            detail = rng.choice(("quantity must be a positive integer", "unknown item 'iron'",
+                                 "missing argument: region", "give and receive must not both be empty"))
+        elif code == "not_here":
+            detail = rng.choice(("nothing to gather here", "target is not in this region",
+                                 "no structure of yours here"))
+        elif code == "insufficient_energy":
+            detail = f"needs 10 energy, has {max(0, a.energy)}"
+        elif code == "rate_limited":
+            detail = "1 action per 2 s"
+        else:
+            detail = "that structure belongs to another agent"
+        self.emit("action_rejected", a, {"tool": tool, "code": code, "detail": detail})
+
+    def _rest(self, a: Agent) -> None:
+        self.emit("rest", a, {})
+        a.energy = min(100, a.energy + 18 + 4 * a.trained["endurance"])
+        a.hp = min(100, a.hp + 10 + 3 * a.trained["vitality"])
+
+    def _organic_action(self, a: Agent, t: int) -> None:
+        rng = self.rng
+        m = self.map
+        pos = a.pos
+        inv = a.carried
+        acts: list[tuple[float, int]] = []
+        total = 0.0
+        if m.available(pos, a.want, t) > 0:
+            total += 5.0
+            acts.append((total, _GATHER))
+        else:
+            for res in m.pools[pos]:
+                if m.available(pos, res, t) > 0:
+                    total += 1.5
+                    acts.append((total, _GATHER_OTHER))
+                    break
+        craft = self._craftable(a)
+        if craft is not None:
+            total += 3.0
+            acts.append((total, _CRAFT))
+        if a.project in STRUCTURES and has_items(inv, a.need):
+            total += 9.0
+            acts.append((total, _BUILD))
+        for s in a.structures:
+            if s.region == pos and s.hp_at(t) < 75:
+                total += 3.0
+                acts.append((total, _REPAIR))
+                break
+        sh = a.storehouse
+        if sh is not None and sh.region == pos:
+            if len(inv) > 2:
+                total += 1.2
+                acts.append((total, _DEPOSIT))
+            if sh.stock and any(k in sh.stock for k in a.need):
+                total += 1.0
+                acts.append((total, _WITHDRAW))
+        if a.outgoing is None and inv:
+            total += a.trade_rate * 12
+            acts.append((total, _TRADE))
+            total += 0.08
+            acts.append((total, _POST))
+        if self.market and inv:
+            total += 0.25
+            acts.append((total, _FILL))
+        if a.energy > 60:
+            total += 0.12
+            acts.append((total, _TRAIN))
+        total += 0.3
+        acts.append((total, _LOOK))
+        total += 0.35 + (0.5 if a.energy < 50 else 0.0)
+        acts.append((total, _REST))
+        x = rng.random() * total
+        code = _REST
+        for edge, c in acts:
+            if x < edge:
+                code = c
+                break
+        if code == _GATHER:
+            self._gather(a, a.want, t)
+        elif code == _GATHER_OTHER:
+            for res in m.pools[pos]:
+                if m.available(pos, res, t) > 0:
+                    self._gather(a, res, t)
+                    break
+        elif code == _CRAFT:
+            assert craft is not None
+            self._craft(a, craft[0], craft[1])
+        elif code == _BUILD:
+            self.build(a, a.project)
+            self._next_project(a)
+        elif code == _REPAIR:
+            for s in a.structures:
+                if s.region == pos and s.hp_at(t) < 75:
+                    self.repair(a, s)
+                    break
+        elif code == _DEPOSIT:
+            assert sh is not None
+            keep = a.need
+            items = {k: n for k, n in inv.items() if k not in keep}
+            if not items:
+                items = dict(inv)
+            chosen = dict(list(items.items())[:3])
+            self.deposit(a, chosen)
+        elif code == _WITHDRAW:
+            assert sh is not None
+            items = {k: sh.stock[k] for k in a.need if k in sh.stock}
+            self.withdraw(a, items)
+        elif code == _TRADE:
+            if not self._organic_trade(a, t):
+                self._gather_or_look(a, t)
+        elif code == _POST:
+            if not self._post_market(a, t):
+                self._gather_or_look(a, t)
+        elif code == _FILL:
+            if not self._fill_market(a):
+                self._gather_or_look(a, t)
+        elif code == _TRAIN:
+            attr = ("strength", "vitality", "endurance")[int(rng.random() * 3)]
+            if a.trained[attr] < 5:
+                a.trained[attr] += 1
+                a.energy -= 12
+                self.emit("train", a, {"attribute": attr, "level": a.trained[attr]})
+            else:
+                self._rest(a)
+        elif code == _LOOK:
+            here = [o for o in self.occ[pos].values() if o is not a]
+            target = here[int(rng.random() * len(here))].id if here and rng.random() < 0.5 else m.names[pos]
+            self.emit("look", a, {"target": target})
+            a.energy -= 1
+        else:
+            self._rest(a)
+
+    def _gather_or_look(self, a: Agent, t: int) -> None:
+        m = self.map
+        for res in m.pools[a.pos]:
+            if m.available(a.pos, res, t) > 0:
+                self._gather(a, res, t)
+                return
+        self.emit("look", a, {"target": m.names[a.pos]})
+
+    # ------------------------------------------------------------- economy
+
+    def _gather(self, a: Agent, res: str, t: int) -> int:
+        m = self.map
+        pos = a.pos
+        avail = m.available(pos, res, t)
+        n = 1 + int(self.rng.random() * 3 * a.skill)
+        if n > avail:
+            n = avail
+        if avail:
+            m.pools[pos][res] = avail - n
+        eid = self.emit("gather", a, {"region": m.names[pos], "resource": res, "gathered": n})
+        a.energy -= 4
+        if n:
+            a.carried[res] = a.carried.get(res, 0) + n
+            key = (pos, res)
+            log = self.glog.get(key)
+            if log is None:
+                log = self.glog[key] = deque()
+            log.append((t, a, n))
+            while log[0][0] <= t - 50:
+                log.popleft()
+            if avail == n:
+                self._collapse(pos, res, t, log)
+            if a.need.get(res, 0) or res == a.want:
+                self._update_want(a)
+                if all(a.carried.get(k, 0) >= v for k, v in a.need.items()) and a.project not in STRUCTURES:
+                    self._next_project(a)
+        return eid
+
+    def _collapse(self, pos: int, res: str, t: int, log: deque[tuple[int, Agent, int]]) -> None:
+        self.emit("region_collapsed", None, {"region": self.map.names[pos], "resource": res}, act=False)
+        self.map.regrow_at[(pos, res)] = t + self.rng.randrange(40, 150)
+        units: dict[str, int] = {}
+        for _, who, n in log:
+            units[who.id] = units.get(who.id, 0) + n
+        total = sum(units.values())
+        if len(units) >= 2 and total:
+            for aid, n in units.items():
+                self.commons[aid] = self.commons.get(aid, 0.0) + n / total
+        log.clear()
+
+    def _craftable(self, a: Agent) -> tuple[str, int] | None:
+        inv = a.carried
+        need = a.need
+        wood = inv.get("wood", 0)
+        if "tool" in need and inv.get("tool", 0) < need["tool"]:
+            if inv.get("plank", 0) >= 1 and inv.get("ore", 0) >= 1:
+                return "tool", min(need["tool"] - inv.get("tool", 0), inv["plank"], inv["ore"], 2)
+            if wood >= 2:
+                return "plank", 1
+        if "plank" in need and inv.get("plank", 0) < need["plank"] and wood >= 2:
+            return "plank", min(need["plank"] - inv.get("plank", 0), wood // 2, 3)
+        if "cloth" in need and inv.get("cloth", 0) < need["cloth"] and inv.get("fiber", 0) >= 3:
+            return "cloth", min(need["cloth"] - inv.get("cloth", 0), inv["fiber"] // 3, 2)
+        if wood >= 10 and "wood" not in need:
+            return "plank", 2
+        if inv.get("fiber", 0) >= 9 and "fiber" not in need:
+            return "cloth", 1
+        return None
+
+    def _craft(self, a: Agent, item: str, q: int) -> int:
+        inputs = {k: n * q for k, n in RECIPES[item].items()}
+        take_items(a.carried, inputs)
+        a.carried[item] = a.carried.get(item, 0) + q
+        a.energy -= 3
+        eid = self.emit("craft", a, {"item": item, "quantity": q, "inputs": inputs})
+        self._update_want(a)
+        if a.project not in STRUCTURES and all(a.carried.get(k, 0) >= v for k, v in a.need.items()):
+            self._next_project(a)
+        return eid
+
+    def build(self, a: Agent, kind: str) -> int:
+        """``a`` builds a ``kind`` where it stands (the caller checked it holds the cost)."""
+        cost, hp = STRUCTURES[kind]
+        take_items(a.carried, cost)
+        self._struct_n += 1
+        sid = f"s_{self.id_prefix}{self._struct_n}"
+        s = Structure(sid, kind, a, a.pos, hp, self.tick)
+        a.structures.append(s)
+        if kind == "storehouse" and a.storehouse is None:
+            a.storehouse = s
+        self._seq += 1
+        heapq.heappush(self.crumble_heap, (self.tick + hp, self._seq, s))
+        a.energy -= 10
+        return self.emit("build", a, {"structure": kind, "structureId": sid, "region": self.map.names[a.pos]})
+
+    def repair(self, a: Agent, s: Structure) -> int:
+        """``a`` repairs its structure ``s`` (+25 hp up to the maximum)."""
+        hp = min(s.max_hp, s.hp_at(self.tick) + 25)
+        s.hp = hp
+        s.since = self.tick
+        self._seq += 1
+        heapq.heappush(self.crumble_heap, (self.tick + hp, self._seq, s))
+        a.energy -= 3
+        return self.emit("repair", a, {"structureId": s.sid, "hp": hp})
+
+    def deposit(self, a: Agent, items: dict[str, int]) -> int:
+        """``a`` puts ``items`` (carried) into its storehouse.  One deposit of some matches is logged but
+        never takes effect, and the archive names it in ``errata``."""
+        s = a.storehouse
+        assert s is not None
+        self._deposits += 1
+        eid = self.emit("deposit", a, {"structureId": s.sid, "items": dict(items)})
+        if self._deposits == self._phantom_deposit:
+            self.errata.append({
+                "id": "E3", "events": [eid], "scoresDepend": False,
+                "text": (f"The deposit logged at tick {self.tick} never took effect: the goods stayed "
+                         "in the agent's inventory. No published score depends on it."),
+            })
+            return eid
+        take_items(a.carried, items)
+        add_items(s.stock, items)
+        return eid
+
+    def withdraw(self, a: Agent, items: dict[str, int]) -> int:
+        """``a`` takes ``items`` out of its storehouse."""
+        s = a.storehouse
+        assert s is not None
+        take_items(s.stock, items)
+        add_items(a.carried, items)
+        eid = self.emit("withdraw", a, {"structureId": s.sid, "items": dict(items)})
+        self._update_want(a)
+        return eid
+
+    # ---------------------------------------------------------------- trading
+
+    def new_trade_id(self) -> str:
+        """A fresh trade id."""
+        self._trade_n += 1
+        return f"t_{self.id_prefix}{self._trade_n}"
+
+    def offer(self, a: Agent, to: Agent | None, give: dict[str, int], receive: dict[str, int], *,
+              tag: str | None = None, ttl: int | None = None, accept_p: float | None = None) -> Offer | None:
+        """``a`` offers ``give`` for ``receive`` to ``to`` (None: a market order).  The goods go into
+        escrow.  None when ``a`` does not hold ``give`` or already has an offer out."""
+        if a.outgoing is not None or not has_items(a.carried, give) or (not give and not receive):
+            return None
+        take_items(a.carried, give)
+        ttl = ttl if ttl is not None else 3 + int(self.rng.random() * 5)
+        o = Offer(self.new_trade_id(), a, to, dict(give), dict(receive), self.tick, self.tick + ttl, tag, accept_p)
+        a.outgoing = o
+        self.emit("trade_offered", a, {"tradeId": o.tid, "to": to.id if to is not None else None,
+                                       "give": dict(give), "receive": dict(receive)})
+        a.energy -= 1
+        if to is None:
+            self.market.append(o)
+        else:
+            to.incoming.append(o)
+        return o
+
+    def cancel(self, o: Offer, act: bool = True) -> int:
+        """The offerer withdraws offer ``o``; the escrowed goods come back."""
+        a = o.frm
+        a.outgoing = None
+        add_items(a.carried, o.give)
+        if o.to is None:
+            if o in self.market:
+                self.market.remove(o)
+        elif o in o.to.incoming:
+            o.to.incoming.remove(o)
+        return self.emit("trade_cancelled", a, {"tradeId": o.tid}, act=act)
+
+    def _respond(self, b: Agent, t: int) -> bool:
+        rng = self.rng
+        for o in list(b.incoming):
+            b.incoming.remove(o)
+            if o.frm.outgoing is not o:
+                continue
+            if not has_items(b.carried, o.receive):
+                continue
+            if o.accept_p is not None:
+                p = o.accept_p
+            elif not o.receive:
+                p = 0.9
+            else:
+                gain = value_of(o.give)
+                cost = value_of(o.receive)
+                p = 0.75 if gain >= b.fair * cost else (0.12 if gain >= 0.6 * cost else 0.02)
+            if rng.random() < p:
+                self.accept(b, o)
+                return True
+        return False
+
+    def accept(self, b: Agent, o: Offer) -> int:
+        """``b`` accepts ``o``: two ``trade_completed`` events, acceptor first (v3)."""
+        a = o.frm
+        take_items(b.carried, o.receive)
+        add_items(b.carried, o.give)
+        add_items(a.carried, o.receive)
+        a.outgoing = None
+        if o in b.incoming:
+            b.incoming.remove(o)
+        payload = {"tradeId": o.tid, "from": a.id, "to": b.id, "give": o.give, "receive": o.receive}
+        eid = self.emit("trade_completed", b, payload)
+        self.emit("trade_completed", a, dict(payload), act=False)
+        self._ledger(a, b, o.give, o.receive)
+        self._update_want(a)
+        self._update_want(b)
+        if o.on_complete is not None:
+            o.on_complete(eid)
+        if b.llm and self.rng.random() < 0.12:
+            self.say(b, chatter.thanks_line(self.rng, a.name), "private", a)
+        return eid
+
+    def _ledger(self, a: Agent, b: Agent, give: dict[str, int], receive: dict[str, int]) -> None:
+        """Trade ledger and the engine's trade reputation (seed 000, *Trade ledger*, *Circular reputation*)."""
+        if a.id < b.id:
+            lo, hi, lo_recv, lo_gave = a, b, receive, give
+        else:
+            lo, hi, lo_recv, lo_gave = b, a, give, receive
+        key = (lo.id, hi.id)
+        rec = self.pairs.get(key)
+        if rec is None:
+            rec = self.pairs[key] = [0, {}, {}, 0, 0]
+        rec[0] += 1
+        add_items(rec[1], lo_recv)
+        add_items(rec[2], lo_gave)
+        if give and receive:
+            for side, other, slot in ((lo, hi, 3), (hi, lo, 4)):
+                k = (side.id, other.id)
+                with_partner = self.paid.get(k, 0)
+                if with_partner < 5 and side.reputation < 20:
+                    self.paid[k] = with_partner + 1
+                    side.reputation += 1
+                    rec[slot] += 1
+
+    def _pick_partner(self, a: Agent) -> Agent | None:
+        fav = a.favour
+        if not fav:
+            return None
+        total = fav[-1][1]
+        rng = self.rng
+        for _ in range(3):
+            x = rng.random() * total
+            i = bisect.bisect_right([w for _, w in fav], x) if len(fav) > 12 else 0
+            if len(fav) <= 12:
+                while i < len(fav) - 1 and fav[i][1] <= x:
+                    i += 1
+            b = fav[min(i, len(fav) - 1)][0]
+            if b.alive and not b.dormant and b.role != "probe":
+                return b
+        return None
+
+    def compose(self, a: Agent, b: Agent, ratio: tuple[float, float] = (0.85, 1.2)) -> tuple[dict[str, int], dict[str, int]] | None:
+        """A roughly value-balanced offer from ``a`` to ``b``: something ``b`` holds that ``a``
+        wants, for goods ``a`` can spare."""
+        rng = self.rng
+        theirs = b.carried
+        if not theirs or not a.carried:
+            return None
+        if theirs.get(a.want, 0) >= 1 and a.want not in a.need or theirs.get(a.want, 0) >= 1:
+            r_item = a.want
+        else:
+            keys = list(theirs)
+            r_item = keys[int(rng.random() * len(keys))]
+        if r_item in a.carried and a.carried[r_item] > 6:
+            return None
+        r_qty = 1 + int(rng.random() * min(4, theirs[r_item]))
+        rv = ITEM_VALUES[r_item] * r_qty
+        mine = [k for k in a.carried if k != r_item]
+        if not mine:
+            return None
+        spare = [k for k in mine if k not in a.need] or mine
+        k = spare[int(rng.random() * len(spare))]
+        target = rv * (ratio[0] + (ratio[1] - ratio[0]) * rng.random())
+        q = max(1, round(target / ITEM_VALUES[k]))
+        give = {k: min(q, a.carried[k])}
+        gv = value_of(give)
+        if gv < 0.75 * target and len(spare) > 1:
+            k2 = spare[(spare.index(k) + 1) % len(spare)]
+            q2 = max(1, round((target - gv) / ITEM_VALUES[k2]))
+            give[k2] = min(q2, a.carried[k2])
+            gv = value_of(give)
+        if gv < 0.6 * rv:
+            r_qty = max(1, min(theirs[r_item], round(gv / ITEM_VALUES[r_item])))
+            rv = ITEM_VALUES[r_item] * r_qty
+        if gv > 1.6 * rv:
+            return None
+        return give, {r_item: r_qty}
+
+    def _organic_trade(self, a: Agent, t: int) -> bool:
+        b = self._pick_partner(a)
+        if b is None:
+            return False
+        rng = self.rng
+        if rng.random() < 0.025 and a.llm:
+            keys = list(a.carried)
+            k = keys[int(rng.random() * len(keys))]
+            return self.offer(a, b, {k: min(a.carried[k], 1 + int(rng.random() * 2))}, {}) is not None
+        deal = self.compose(a, b)
+        if deal is None:
+            return False
+        return self.offer(a, b, deal[0], deal[1]) is not None
+
+    def _lopsided_task(self, a: Agent, b: Agent) -> Callable[[int], bool]:
+        """Every so often ``a`` trades many cheap units to ``b`` for one dear one, at fair value."""
+
+        def task(t: int) -> bool:
+            self.add_task(a, t + self.rng.randrange(12, 30), task)
+            if not b.alive or a.outgoing is not None:
+                return False
+            for cheap, dear in (("fiber", "tool"), ("wood", "tool"), ("fiber", "cloth"), ("wood", "plank")):
+                n = ITEM_VALUES[dear] // ITEM_VALUES[cheap]
+                if a.carried.get(cheap, 0) >= n and b.carried.get(dear, 0) >= 1:
+                    o = self.offer(a, b, {cheap: n}, {dear: 1}, tag="lopsided", accept_p=0.8)
+                    if o is not None:
+                        self.organic.setdefault("lopsided_trades", []).append(o.tid)
+                        return True
+            return False
+
+        return task
+
+    def _post_market(self, a: Agent, t: int) -> bool:
+        inv = a.carried
+        k = max(inv, key=inv.__getitem__)
+        if inv[k] < 4 or k == a.want:
+            return False
+        q = min(inv[k] // 2, 6)
+        r_q = max(1, round(q * ITEM_VALUES[k] / ITEM_VALUES[a.want]))
+        return self.offer(a, None, {k: q}, {a.want: r_q}, ttl=6 + int(self.rng.random() * 10)) is not None
+
+    def _fill_market(self, b: Agent) -> bool:
+        for o in self.market[:4]:
+            if o.frm is b or not o.frm.alive:
+                continue
+            if has_items(b.carried, o.receive):
+                self.market.remove(o)
+                a = o.frm
+                a.outgoing = None
+                take_items(b.carried, o.receive)
+                add_items(b.carried, o.give)
+                add_items(a.carried, o.receive)
+                payload = {"tradeId": o.tid, "from": a.id, "to": b.id, "give": o.give, "receive": o.receive}
+                self.emit("trade_fulfilled", b, payload)
+                self.emit("trade_fulfilled", a, dict(payload), act=False)
+                return True
+        return False
+
+    # --------------------------------------------------------------- fighting
+
+    def witnesses(self, a: Agent, target: Agent | None) -> list[str]:
+        """Ids of the active agents standing with ``a`` now, other than ``a`` and ``target``."""
+        return sorted(o.id for o in self.occ[a.pos].values() if o is not a and o is not target and o.active)
+
+    def _maybe_fight(self, a: Agent, t: int) -> bool:
+        here = self.occ[a.pos]
+        if len(here) < 2:
+            return False
+        rng = self.rng
+        target = None
+        for o in here.values():
+            if o is a or not o.active or o.role == "probe" or o.id in a.no_attack:
+                continue
+            p = a.rival_p if o in a.rivals else a.hostile
+            if p and rng.random() < p:
+                target = o
+                break
+        if target is None:
+            return False
+        s = target.storehouse
+        roll = rng.random()
+        if s is not None and s.region == a.pos and s.stock and roll < 0.35:
+            self.raid(a, s)
+        elif target.carried and roll < 0.65:
+            self.theft(a, target)
+        else:
+            self.attack(a, target)
+        if a.llm and rng.random() < 0.3:
+            self.say(a, chatter.threat_line(rng, target.name, self.map.names), "local")
+        return True
+
+    def _provoked(self, target: Agent, a: Agent) -> None:
+        if a.id in target.no_attack or target.role == "probe" or a in target.rivals:
+            return
+        target.rivals.append(a)
+        target.rival_p = max(target.rival_p, 0.15 + 0.15 * self.rng.random())
+
+    def attack(self, a: Agent, target: Agent, damage: int | None = None, lethal: bool = True) -> int:
+        """``a`` attacks ``target`` where both stand."""
+        rng = self.rng
+        if damage is None:
+            damage = max(1, 4 + int(rng.random() * 11) + 3 * a.trained["strength"] - 2 * target.trained["vitality"])
+        target.hp -= damage
+        killed = False
+        if target.hp <= 0:
+            if lethal and target.kills_allowed and self.deaths_left > 0 and self.tick not in self.quiet_ticks:
+                killed = True
+            else:
+                target.hp = 1 + int(rng.random() * 5)
+        w = self.witnesses(a, target)
+        eid = self.emit("attack", a, {"target": target.id, "region": self.map.names[a.pos], "damage": damage,
+                                      "killed": killed, "witnessed": bool(w), "witnesses": w})
+        a.energy -= 8
+        if w:
+            a.aggression += 1
+        self._provoked(target, a)
+        if killed:
+            self.kill(target, "combat", a)
+        return eid
+
+    def theft(self, a: Agent, target: Agent, most: float = 0.5) -> int | None:
+        """``a`` steals from what ``target`` carries."""
+        inv = target.carried
+        if not inv:
+            return None
+        rng = self.rng
+        keys = list(inv)
+        stolen: dict[str, int] = {}
+        for _ in range(1 if rng.random() < 0.6 else 2):
+            k = keys[int(rng.random() * len(keys))]
+            if k not in stolen:
+                stolen[k] = 1 + int(rng.random() * max(1, int(inv[k] * most)))
+        take_items(inv, stolen)
+        add_items(a.carried, stolen)
+        w = self.witnesses(a, target)
+        eid = self.emit("theft", a, {"target": target.id, "region": self.map.names[a.pos], "stolen": stolen,
+                                     "witnessed": bool(w), "witnesses": w})
+        a.energy -= 4
+        if w:
+            a.aggression += 1
+        self._provoked(target, a)
+        target.want = next(iter(stolen))
+        return eid
+
+    def raid(self, a: Agent, s: Structure, most: float = 0.6) -> int:
+        """``a`` raids structure ``s`` (a storehouse) where both are."""
+        rng = self.rng
+        stock = s.stock
+        stolen: dict[str, int] = {}
+        keys = list(stock)
+        for _ in range(1 + int(rng.random() * 3)):
+            if not keys:
+                break
+            k = keys.pop(int(rng.random() * len(keys)))
+            stolen[k] = 1 + int(rng.random() * max(1, int(stock[k] * most)))
+        take_items(stock, stolen)
+        add_items(a.carried, stolen)
+        w = self.witnesses(a, s.owner)
+        payload: dict[str, Any] = {"target": s.owner.id, "structureId": s.sid, "region": self.map.names[a.pos]}
+        if stolen:
+            payload["stolen"] = stolen
+        payload["witnessed"] = bool(w)
+        payload["witnesses"] = w
+        eid = self.emit("raid", a, payload)
+        a.energy -= 6
+        if w:
+            a.aggression += 1
+        self._provoked(s.owner, a)
+        return eid
+
+    def kill(self, a: Agent, cause: str, killer: Agent | None = None) -> int:
+        """``a`` dies (``agent_died``); its open offer is cancelled."""
+        payload: dict[str, Any] = {"cause": cause}
+        if killer is not None:
+            payload["killer"] = killer.id
+        eid = self.emit("agent_died", a, payload, act=False)
+        a.alive = False
+        a.died = self.tick
+        self.deaths_left -= 1
+        del self.occ[a.pos][a.id]
+        if a.outgoing is not None:
+            self.cancel(a.outgoing, act=False)
+        a.incoming.clear()
+        a.tasks.clear()
+        a.force_goal = -1
+        return eid
+
+    # ---------------------------------------------------------------- talking
+
+    def hearers(self, sender: Agent, channel: str, to: Agent | None = None) -> list[Agent]:
+        """Who hears a message now: ``broadcast`` every active agent, ``local`` the active agents in the
+        sender's region, ``private`` the recipient if active (contract section 3)."""
+        if channel == "private":
+            return [to] if to is not None and to.alive and not to.dormant else []
+        if channel == "local":
+            return [o for o in self.occ[sender.pos].values() if o is not sender and o.alive and not o.dormant]
+        return [o for o in self.agents if o is not sender and o.alive and not o.dormant]
+
+    def say(self, a: Agent, text: str, channel: str, to: Agent | None = None,
+            probe: dict[str, Any] | None = None) -> int:
+        """``a`` sends ``text``: ``broadcast``/``local`` as ``message``, ``private`` as ``message_private``."""
+        sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        if channel == "private":
+            assert to is not None
+            payload: dict[str, Any] = {"to": to.id, "text": text, "sha256": sha}
+            typ = "message_private"
+        else:
+            payload = {"text": text, "sha256": sha, "channel": channel}
+            typ = "message"
+        if probe is not None:
+            payload["probe"] = probe
+        return self.emit(typ, a, payload)
+
+    def _talk(self, a: Agent, t: int) -> None:
+        rng = self.rng
+        names = self._names
+        regions = self.map.names
+        r = rng.random()
+        if r < 0.36:
+            self.say(a, chatter.broadcast_line(rng, names, regions), "broadcast")
+        elif r < 0.74:
+            if len(self.occ[a.pos]) > 1:
+                self.say(a, chatter.local_line(rng, names, regions), "local")
+            else:
+                self.say(a, chatter.broadcast_line(rng, names, regions), "broadcast")
+        else:
+            b = self._pick_partner(a)
+            if b is not None:
+                self.say(a, chatter.private_line(rng, names, regions), "private", b)
+
+    # -------------------------------------------------------------- snapshots
+
+    def _snapshots(self) -> None:
+        for a in self.agents:
+            if a.alive:
+                inv = a.owned()
+                self.emit("agent_snapshot", a, {
+                    "region": self.map.names[a.pos], "energy": max(0, a.energy),
+                    "wealth": half_up(value_of(inv), 2),
+                    "inventoryHash": hashlib.sha256(orjson.dumps(inv, option=_SORT)).hexdigest()[:16],
+                }, act=False)
+
+    # ----------------------------------------------------------------- ending
+
+    def _finish(self) -> None:
+        ended = self.ended
+        agents_out = []
+        for a in self.agents:
+            if a.joined < 0 or (a.joined > 0 and not a.visited):
+                continue  # a late joiner the match ended before
+            inv = {k: n for k, n in sorted(a.owned().items()) if n > 0}
+            status = "dead" if a.died is not None else ("dormant" if a.dormant else "active")
+            agents_out.append({
+                "agentId": a.id, "seat": a.seat, "name": a.name, "role": a.role, "model": a.model,
+                "operator": a.operator, "status": status,
+                "roundsAlive": (a.died if a.died is not None else ended) - a.joined,
+                "diedAtTick": a.died, "wealth": half_up(value_of(inv), 2), "reputation": a.reputation,
+                "aggression": a.aggression, "inventory": inv, "trained": dict(a.trained),
+            })
+        pairs = []
+        for (lo, hi), (trades, recv, gave, rep_lo, rep_hi) in sorted(self.pairs.items()):
+            num = sum(abs(recv.get(k, 0) - gave.get(k, 0)) * ITEM_VALUES[k] for k in set(recv) | set(gave))
+            den = sum((recv.get(k, 0) + gave.get(k, 0)) * ITEM_VALUES[k] for k in set(recv) | set(gave))
+            pairs.append({"a": lo, "b": hi, "trades": trades, "netShare": half_up(num / den, 3) if den else 0.0,
+                          "rep": {lo: rep_lo, hi: rep_hi}})
+        size = self.map.size
+        spawned = [a for a in self.agents if a.visited]
+        self.archive: dict[str, Any] = {
+            "matchId": self.match_id, "startedAtTick": 0, "endedAtTick": ended,
+            "startedAtMs": self.base_ms, "endedAtMs": self.base_ms + ended * 60_000,
+            "config": self.config(),
+            "agents": agents_out,
+            "metrics": {a.id: dict(sorted(a.metrics.items())) for a in sorted(self.agents, key=lambda x: x.id)
+                        if a.metrics},
+            "ledger": {"pairs": pairs,
+                       "commons": {k: half_up(v, 3) for k, v in sorted(self.commons.items())}},
+            "exploration": {a.id: {"regions": len(a.visited), "coverage": coverage(len(a.visited), size)}
+                            for a in sorted(spawned, key=lambda x: x.id)},
+            "errata": list(self.errata),
+        }
+
+    def pair_trades(self, x: Agent, y: Agent) -> int:
+        """Completed trades (``trade_completed``) between ``x`` and ``y`` so far."""
+        key = (x.id, y.id) if x.id < y.id else (y.id, x.id)
+        rec = self.pairs.get(key)
+        return rec[0] if rec else 0

@@ -1,0 +1,147 @@
+"""What a screen returns: a :class:`Flag` with its evidence, and the verdict over flags.
+
+Style guide, *For this project*: "A screen returns flags with evidence: the agents,
+a score, a threshold, and the event ids a person can open to check it.  No flag
+without evidence."  Every flag here carries all of them, and a sentence.
+
+Two levels (issue 4, item 5):
+
+- ``flag``: a rule of a screen is met (a hub-and-spoke feed, a wash cycle, a
+  non-aggression bloc, off-price trades, thrown fights, two seats of one
+  (operator, model) in a ranked match).
+- ``review``: a statistical outlier or a context that a person should look at
+  (a mutual-advantage outlier, seats of one operator that moved value between
+  them, a pair of operators whose seats keep feeding each other across a season).
+
+The verdict of a match is the worst level among its flags: ``flag`` >
+``review`` > ``clear``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+__all__ = ["Level", "Verdict", "Flag", "verdict_of", "ordered", "pair_key", "jsonable"]
+
+Level = Literal["review", "flag"]
+"""How strongly a flag accuses: ``review`` (look at it) or ``flag`` (a rule was met)."""
+
+Verdict = Literal["clear", "review", "flag"]
+"""A match's verdict: the worst level among its flags, or ``clear``."""
+
+_RANK = {"clear": 0, "review": 1, "flag": 2}
+
+
+def ordered(items: Iterable[Any]) -> list[Any]:
+    """``items`` sorted deterministically: natural order, or by type and ``repr`` when mixed.
+
+    >>> ordered(["b", "a"]), ordered([2, "a"])
+    (['a', 'b'], [2, 'a'])
+    """
+    items = list(items)
+    try:
+        return sorted(items)
+    except TypeError:
+        return sorted(items, key=lambda x: (type(x).__name__, repr(x)))
+
+
+def pair_key(x: Hashable, y: Hashable) -> tuple[Any, Any]:
+    """The pair ``(x, y)`` in deterministic order (``a < b``, ARCHITECTURE.md)."""
+    first, second = ordered([x, y])
+    return (first, second)
+
+
+def jsonable(value: Any) -> Any:
+    """``value`` with tuples as lists, mapping keys as strings, and floats rounded to 6 places."""
+    if isinstance(value, float):
+        return round(value, 6)
+    if isinstance(value, Mapping):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, (frozenset, set)):
+        return [jsonable(v) for v in ordered(value)]
+    return value
+
+
+@dataclass(frozen=True)
+class Flag:
+    """One finding of one screen, with the evidence behind it."""
+
+    screen: str
+    """The screen that raised it: ``feeder``, ``ring``, ``cartel``, ``off_price``,
+    ``thrown_fight``, ``pair_outlier`` or ``operator``."""
+    kind: str
+    """What was found (the screen's pattern): ``hub_and_spoke``, ``wash_cycle``,
+    ``wash_pair``, ``non_aggression_bloc``, ``off_price_trades``, ``thrown_fight``,
+    ``mutual_advantage``, ``duplicate_slot``, ``shared_operator``, ``recurring_pair``."""
+    level: Level
+    """``flag`` (a rule was met) or ``review`` (an outlier or context to look at)."""
+    agents: tuple[Any, ...]
+    """The node ids (agents, operators) the flag is about, in the order the
+    explanation names them (beneficiary or aggressor first where there is one)."""
+    pairs: tuple[tuple[Any, Any], ...]
+    """The pairs it accuses of acting together, each ``a < b``, sorted: a hub with each
+    spoke, each pair along a cycle, every pair of a bloc."""
+    score: float
+    """The screen's measure; the flag is raised when ``score >= threshold``."""
+    threshold: float
+    """The configured threshold the score met (``screens/config.json``)."""
+    evidence: tuple[Any, ...]
+    """Ids of the events behind it, sorted, each once: what a person opens to check it."""
+    explanation: str
+    """One sentence saying what was found."""
+    details: Mapping[str, Any] = field(default_factory=dict, hash=False, compare=False)
+    """The figures behind the score (JSON-ready), e.g. each spoke's net value."""
+    match: str | None = None
+    """The match it was found in (season-scale flags name theirs; None within one match)."""
+
+    def __post_init__(self) -> None:
+        if not self.evidence:
+            raise ValueError(f"{self.screen} flag on {self.agents!r} without evidence")
+
+    @property
+    def sort_key(self) -> tuple[Any, ...]:
+        """Order of flags in every output: level (flag first), screen, agents, match."""
+        return (-_RANK[self.level], self.screen, self.kind, repr(ordered(map(repr, self.agents))),
+                repr(self.agents), self.match or "")
+
+    def relabelled(self, mapping: Mapping[Any, Any]) -> Flag:
+        """The same flag with node ids mapped (for invariance tests and operator keys)."""
+        agents = tuple(mapping.get(a, a) for a in self.agents)
+        pairs = tuple(ordered(pair_key(mapping.get(a, a), mapping.get(b, b)) for a, b in self.pairs))
+        return Flag(self.screen, self.kind, self.level, agents, pairs, self.score, self.threshold,
+                    self.evidence, self.explanation, self.details, self.match)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form (camelCase keys; deterministic)."""
+        out: dict[str, Any] = {
+            "screen": self.screen,
+            "kind": self.kind,
+            "level": self.level,
+            "agents": jsonable(list(self.agents)),
+            "pairs": jsonable([list(p) for p in self.pairs]),
+            "score": round(self.score, 4),
+            "threshold": self.threshold,
+            "evidence": jsonable(list(self.evidence)),
+            "explanation": self.explanation,
+            "details": jsonable(dict(self.details)),
+        }
+        if self.match is not None:
+            out["match"] = self.match
+        return out
+
+
+def verdict_of(flags: Sequence[Flag]) -> Verdict:
+    """The worst level among ``flags``, or ``clear``.
+
+    >>> verdict_of([])
+    'clear'
+    """
+    worst: Verdict = "clear"
+    for f in flags:
+        if _RANK[f.level] > _RANK[worst]:
+            worst = f.level
+    return worst

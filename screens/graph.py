@@ -1,0 +1,455 @@
+"""The transfer graph every screen reads, and the one view of it the screens share.
+
+The input of every screen is a plain :class:`networkx.MultiDiGraph` of transfers.
+Nothing in it is Daishi-specific, so a bank's transactions or another game's trades
+screen the same way; the Daishi match is one adapter
+(:func:`daishi_forensics.transfers.transfer_graph`).
+
+**Edges.**  One edge ``u -> v`` per transfer: value moved from ``u`` to ``v``.
+
+=============  ===========================================================================
+attribute      meaning
+=============  ===========================================================================
+``value``      required: value moved, a number >= 0, or ``None`` when it is unknown (an item
+               without a reference value); screens that need value leave such a transfer out
+               and say so ("not screened: ...").
+``tick``       required: when (a number; only its order matters).
+``event``      required: the id of the event behind it (the evidence a flag cites).
+``kind``       ``trade`` (default: a leg of a voluntary exchange), ``gift``, or a *forced*
+               kind: ``raid``, ``theft``, ``take`` (value taken from ``u`` by ``v``) or
+               ``attack`` (``v`` attacked ``u``; ``value`` 0).  A forced edge always runs
+               victim -> aggressor, the way value goes.
+``exchange``   the legs of one exchange share it (default: ``event``): a trade is two legs,
+               a gift one.
+``goods``      ``{good: value}`` the leg carried (default ``{"*": value}``: one fungible good).
+               Wash trading is the *same goods* going back and forth, so it is read here.
+``events``     every event id behind the transfer (default ``(event,)``).
+``present``    (forced edges, optional) the nodes that stood where it happened, the actor
+               excluded: whom else it could have hit (cartel screen).
+=============  ===========================================================================
+
+**Nodes** may carry ``operator``, ``model``, ``role`` and ``exempt`` (True: a scripted
+seat, such as a Daishi probe, never screened as a colluder).
+
+**Graph attributes** (all optional): ``contact`` ``{(a, b): ticks together}`` (co-location;
+the cartel screen needs it), ``ticks`` (length of the match), ``ranked`` (bool),
+``name`` (match id), ``circular_reputation`` ``{node: points}``, ``not_screened``
+(notes from the adapter), ``scripted_roles``.
+
+:class:`TransferView` reads the graph once: per pair, the voluntary exchanges and the
+forced acts between them; the typical exchange value of the match (the scale every
+value threshold is measured in).
+
+>>> import networkx as nx
+>>> G = nx.MultiDiGraph()
+>>> _ = G.add_edge("a", "b", value=6.0, tick=1, event=1, exchange="t1", goods={"wood": 6.0})
+>>> _ = G.add_edge("b", "a", value=6.0, tick=1, event=1, exchange="t1", goods={"food": 6.0})
+>>> view = TransferView(G)
+>>> view.pair("b", "a").gave, view.scale
+({'a': 6.0, 'b': 6.0}, 6.0)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass, field
+from statistics import median
+from typing import Any
+
+import networkx as nx
+
+from .flags import ordered
+
+__all__ = [
+    "FORCED_KINDS",
+    "ScreenInputError",
+    "Exchange",
+    "Act",
+    "PairFlow",
+    "TransferView",
+    "net_share_of_goods",
+    "net_transfer_graph",
+    "combine_graphs",
+]
+
+FORCED_KINDS: frozenset[str] = frozenset({"raid", "theft", "take", "attack"})
+"""Edge kinds that are forced (victim -> aggressor); every other kind is voluntary."""
+
+ANY_GOOD = "*"
+"""The one fungible good of an edge without ``goods``."""
+
+
+class ScreenInputError(ValueError):
+    """A transfer graph that breaks the edge conventions (names the edge and attribute)."""
+
+
+@dataclass
+class Exchange:
+    """One voluntary exchange between ``a`` and ``b`` (``a < b``): a trade, or a gift."""
+
+    a: Any
+    b: Any
+    tick: float
+    """The earliest tick of its legs."""
+    key: Any
+    """Its ``exchange`` key."""
+    gave: dict[Any, float] = field(default_factory=dict)
+    """``{a: value a gave, b: value b gave}`` (known values only)."""
+    goods: dict[Any, dict[Any, float]] = field(default_factory=dict)
+    """``{a: {good: value a gave}, b: {...}}``."""
+    legs: dict[Any, int] = field(default_factory=dict)
+    """``{a: legs a gave, b: legs b gave}``: a side with a leg gave goods, valued or not."""
+    events: set[Any] = field(default_factory=set)
+    """Every event id behind it."""
+    unvalued: bool = False
+    """A leg's value is unknown."""
+
+    @property
+    def two_sided(self) -> bool:
+        """Goods went both ways (a trade, not a gift)."""
+        return self.legs.get(self.a, 0) > 0 and self.legs.get(self.b, 0) > 0
+
+    def given_by(self, node: Any) -> float:
+        """Value ``node`` handed over in it."""
+        return self.gave.get(node, 0.0)
+
+    def other(self, node: Any) -> Any:
+        """The other party."""
+        return self.b if node == self.a else self.a
+
+
+@dataclass(frozen=True)
+class Act:
+    """One forced transfer: ``aggressor`` raided, stole from or attacked ``victim``."""
+
+    aggressor: Any
+    victim: Any
+    tick: float
+    value: float | None
+    """Value taken (0 for an attack; None when unknown)."""
+    kind: str
+    event: Any
+    events: tuple[Any, ...]
+    present: tuple[Any, ...] | None
+    """Nodes that stood there (actor excluded), when the graph says."""
+
+
+@dataclass
+class PairFlow:
+    """Everything between two nodes ``a < b``."""
+
+    a: Any
+    b: Any
+    exchanges: list[Exchange] = field(default_factory=list)
+    """Voluntary exchanges, in time order (after :meth:`TransferView` finishes)."""
+    gave: dict[Any, float] = field(default_factory=dict)
+    """Voluntary value each side gave the other."""
+    goods: dict[Any, dict[Any, float]] = field(default_factory=dict)
+    """Voluntary goods each side gave the other: ``{side: {good: value}}``."""
+    acts: list[Act] = field(default_factory=list)
+    """Forced acts between them, either way, in time order."""
+
+    def other(self, node: Any) -> Any:
+        """The other node of the pair."""
+        return self.b if node == self.a else self.a
+
+    def net_from(self, node: Any) -> float:
+        """Voluntary value ``node`` gave minus what it got back."""
+        return self.gave.get(node, 0.0) - self.gave.get(self.other(node), 0.0)
+
+    @property
+    def gross(self) -> float:
+        """Voluntary value moved both ways."""
+        return self.gave.get(self.a, 0.0) + self.gave.get(self.b, 0.0)
+
+    @property
+    def two_sided(self) -> int:
+        """Exchanges with goods both ways."""
+        return sum(1 for x in self.exchanges if x.two_sided)
+
+    def acts_by(self, aggressor: Any) -> list[Act]:
+        """Forced acts ``aggressor`` did to the other."""
+        return [act for act in self.acts if act.aggressor == aggressor]
+
+    @property
+    def net_share(self) -> float:
+        """Net share of the pair's voluntary goods (rubric *Trade ledger*, by value)."""
+        return net_share_of_goods(self.goods.get(self.a, {}), self.goods.get(self.b, {}))
+
+
+def net_share_of_goods(gave: Mapping[Any, float], got: Mapping[Any, float]) -> float:
+    """Rubric 2.4 *Trade ledger* net share, on goods already valued.
+
+    For each good, ``|got - gave|`` over ``got + gave``, summed, divided: 1 means every good
+    moved one way (wood for food), 0 that the same goods went back and forth.  (The rubric
+    multiplies quantities by the item value; value per good is the same product.)  Unrounded;
+    0.0 when nothing of value moved.
+
+    >>> net_share_of_goods({"wood": 6.0}, {"food": 6.0}), net_share_of_goods({"wood": 6.0}, {"wood": 6.0})
+    (1.0, 0.0)
+    """
+    num = 0.0
+    den = 0.0
+    for good in ordered(set(gave) | set(got)):
+        x, y = gave.get(good, 0.0), got.get(good, 0.0)
+        num += abs(x - y)
+        den += x + y
+    return num / den if den > 0 else 0.0
+
+
+def _number(value: Any, what: str, edge: tuple[Any, Any], allow_none: bool = False) -> float | None:
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ScreenInputError(f"edge {edge[0]!r} -> {edge[1]!r}: '{what}' must be a finite number, not {value!r}")
+    return float(value)
+
+
+class TransferView:
+    """One read of a transfer graph, shared by every screen (see the module conventions).
+
+    Attributes: ``graph``; ``nodes`` (sorted); ``pairs`` ``{(a, b): PairFlow}``;
+    ``acts`` (every forced act, in time order); ``exchanges`` (every voluntary exchange);
+    ``scale`` (the typical exchange value, or None); ``contact`` (``{(a, b): ticks}`` or None);
+    ``ticks``; ``exempt`` (nodes never screened as colluders); ``unvalued_events``.
+    """
+
+    def __init__(self, graph: nx.MultiDiGraph, *, exempt_roles: Iterable[str] = ()) -> None:
+        if not isinstance(graph, nx.MultiDiGraph):
+            raise ScreenInputError(f"a transfer graph is a networkx.MultiDiGraph, not {type(graph).__name__}")
+        self.graph = graph
+        self.nodes: list[Any] = ordered(graph.nodes)
+        self._rank = {n: i for i, n in enumerate(self.nodes)}
+        roles = set(exempt_roles)
+        self.exempt: frozenset[Any] = frozenset(
+            n for n, d in graph.nodes(data=True) if d.get("exempt") or d.get("role") in roles
+        )
+        self.pairs: dict[tuple[Any, Any], PairFlow] = {}
+        self.acts: list[Act] = []
+        self.unvalued_events: set[Any] = set()
+        exchanges: dict[tuple[Any, Any, Any], Exchange] = {}
+        for u, v, data in graph.edges(data=True):
+            self._edge(u, v, data, exchanges)
+        for x in exchanges.values():
+            pair = self._pair(x.a, x.b)
+            pair.exchanges.append(x)
+            for side in (x.a, x.b):
+                pair.gave[side] = pair.gave.get(side, 0.0) + x.gave.get(side, 0.0)
+                mine = pair.goods.setdefault(side, {})
+                for good, val in x.goods.get(side, {}).items():
+                    mine[good] = mine.get(good, 0.0) + val
+        for pair in self.pairs.values():
+            pair.exchanges.sort(key=lambda x: (x.tick, repr(x.key)))
+            pair.acts.sort(key=lambda a: (a.tick, repr(a.event)))
+        self.acts.sort(key=lambda a: (a.tick, repr(a.event)))
+        self.exchanges: list[Exchange] = sorted(
+            exchanges.values(), key=lambda x: (x.tick, repr(x.key), self._rank[x.a], self._rank[x.b])
+        )
+        self.scale: float | None = typical_exchange_value(self.exchanges)
+        raw_contact = graph.graph.get("contact")
+        self.contact: dict[tuple[Any, Any], float] | None = None
+        if isinstance(raw_contact, Mapping):
+            self.contact = {}
+            for (x, y), ticks in raw_contact.items():
+                if x != y and ticks:
+                    self.contact[self.key(x, y)] = float(ticks)
+        ticks = graph.graph.get("ticks")
+        self.ticks: float | None = float(ticks) if isinstance(ticks, (int, float)) and ticks > 0 else None
+
+    # -- building ----------------------------------------------------------------------
+
+    def key(self, x: Any, y: Any) -> tuple[Any, Any]:
+        """The pair ``(x, y)`` with the smaller node first."""
+        rx, ry = self._rank.get(x), self._rank.get(y)
+        if rx is None or ry is None:
+            return tuple(ordered([x, y]))  # type: ignore[return-value]
+        return (x, y) if rx < ry else (y, x)
+
+    def _pair(self, x: Any, y: Any) -> PairFlow:
+        k = self.key(x, y)
+        pair = self.pairs.get(k)
+        if pair is None:
+            pair = self.pairs[k] = PairFlow(k[0], k[1])
+        return pair
+
+    def _edge(self, u: Hashable, v: Hashable, data: Mapping[str, Any],
+              exchanges: dict[tuple[Any, Any, Any], Exchange]) -> None:
+        edge = (u, v)
+        if "event" not in data:
+            raise ScreenInputError(f"edge {u!r} -> {v!r} has no 'event' (a flag needs evidence)")
+        if "tick" not in data:
+            raise ScreenInputError(f"edge {u!r} -> {v!r} has no 'tick'")
+        if "value" not in data:
+            raise ScreenInputError(f"edge {u!r} -> {v!r} has no 'value'")
+        value = _number(data["value"], "value", edge, allow_none=True)
+        if value is not None and value < 0:
+            raise ScreenInputError(f"edge {u!r} -> {v!r}: 'value' must be >= 0, not {value!r}")
+        tick = _number(data["tick"], "tick", edge)
+        assert tick is not None
+        event = data["event"]
+        events = tuple(data.get("events") or (event,))
+        kind = data.get("kind", "trade")
+        if u == v:
+            return  # a node moving value to itself moves nothing between agents
+        if value is None:
+            self.unvalued_events.update(events)
+        if kind in FORCED_KINDS:
+            present = data.get("present")
+            act = Act(aggressor=v, victim=u, tick=tick, value=value, kind=kind, event=event,
+                      events=events, present=tuple(present) if present is not None else None)
+            self.acts.append(act)
+            self._pair(u, v).acts.append(act)
+            return
+        a, b = self.key(u, v)
+        xkey = (data.get("exchange", event), a, b)
+        x = exchanges.get(xkey)
+        if x is None:
+            x = exchanges[xkey] = Exchange(a, b, tick, xkey[0])
+        x.tick = min(x.tick, tick)
+        x.legs[u] = x.legs.get(u, 0) + 1
+        x.events.update(events)
+        if value is None:
+            x.unvalued = True
+            return
+        x.gave[u] = x.gave.get(u, 0.0) + value
+        goods = data.get("goods")
+        mine = x.goods.setdefault(u, {})
+        if isinstance(goods, Mapping) and goods:
+            for good, gv in goods.items():
+                number = _number(gv, f"goods.{good}", edge)
+                assert number is not None
+                mine[good] = mine.get(good, 0.0) + number
+        else:
+            mine[ANY_GOOD] = mine.get(ANY_GOOD, 0.0) + value
+
+    # -- queries -----------------------------------------------------------------------
+
+    def pair(self, x: Any, y: Any) -> PairFlow:
+        """The flows between ``x`` and ``y`` (empty if nothing passed)."""
+        return self.pairs.get(self.key(x, y)) or PairFlow(*self.key(x, y))
+
+    def contact_of(self, x: Any, y: Any) -> float:
+        """Ticks ``x`` and ``y`` stood together (0 when unknown)."""
+        if self.contact is None:
+            return 0.0
+        return self.contact.get(self.key(x, y), 0.0)
+
+    def screened_nodes(self) -> list[Any]:
+        """Nodes that may be screened as colluders (not exempt), sorted."""
+        return [n for n in self.nodes if n not in self.exempt]
+
+    def attr(self, node: Any, name: str) -> Any:
+        """A node attribute (None when absent)."""
+        return self.graph.nodes[node].get(name) if node in self.graph else None
+
+
+def typical_exchange_value(exchanges: Iterable[Exchange]) -> float | None:
+    """The value one side moves in a typical exchange of the match: the scale of every
+    value threshold ("weighed against what honest trade would move", issue 4).
+
+    The median, over exchanges with goods both ways and known values, of the mean of the
+    two sides; where there is no such exchange, the median of the larger side over all
+    exchanges; None when nothing of value moved.
+
+    >>> x = Exchange("a", "b", 0, "t", gave={"a": 4.0, "b": 6.0}, legs={"a": 1, "b": 1})
+    >>> typical_exchange_value([x])
+    5.0
+    """
+    two_sided: list[float] = []
+    any_side: list[float] = []
+    for x in exchanges:
+        if x.unvalued:
+            continue
+        ga, gb = x.gave.get(x.a, 0.0), x.gave.get(x.b, 0.0)
+        if x.two_sided and ga > 0 and gb > 0:
+            two_sided.append((ga + gb) / 2)
+        if max(ga, gb) > 0:
+            any_side.append(max(ga, gb))
+    if two_sided:
+        return float(median(two_sided))
+    if any_side:
+        return float(median(any_side))
+    return None
+
+
+def net_transfer_graph(graph: nx.MultiDiGraph, *, forced: bool = True) -> nx.DiGraph:
+    """The net-transfer graph: one edge ``u -> v`` per pair that moved value, weighted by
+    the net value ``u`` passed to ``v`` (issue 4, item 1; seed 002 §2.9).
+
+    Each edge keeps ``value`` (net), ``gross`` (both ways), ``forward`` and ``back``
+    (value each way) and ``events`` (the event ids behind the flow, sorted).  A pair whose
+    flows cancel keeps an edge of net value 0 from the smaller node, so the events are
+    not lost (a net view alone would erase a two-party wash trade; the multigraph is the
+    gross view).  ``forced=False`` leaves out raids, thefts and attacks.
+
+    >>> G = nx.MultiDiGraph()
+    >>> _ = G.add_edge("s", "h", value=10.0, tick=1, event=1, kind="gift")
+    >>> _ = G.add_edge("h", "s", value=2.0, tick=2, event=2)
+    >>> N = net_transfer_graph(G)
+    >>> N["s"]["h"]["value"], N["s"]["h"]["events"]
+    (8.0, [1, 2])
+    """
+    totals: dict[tuple[Any, Any], float] = {}
+    events: dict[tuple[Any, Any], set[Any]] = {}
+    for u, v, data in graph.edges(data=True):
+        if u == v or (not forced and data.get("kind", "trade") in FORCED_KINDS):
+            continue
+        value = data.get("value") or 0.0
+        totals[(u, v)] = totals.get((u, v), 0.0) + float(value)
+        a, b = ordered([u, v])
+        events.setdefault((a, b), set()).update(data.get("events") or (data["event"],))
+    net = nx.DiGraph()
+    net.add_nodes_from(graph.nodes(data=True))
+    for (a, b), evs in sorted(events.items(), key=lambda kv: (repr(kv[0][0]), repr(kv[0][1]))):
+        forward, back = totals.get((a, b), 0.0), totals.get((b, a), 0.0)
+        u, v = (a, b) if forward >= back else (b, a)
+        net.add_edge(u, v, value=abs(forward - back), gross=forward + back,
+                     forward=max(forward, back), back=min(forward, back), events=ordered(evs))
+    return net
+
+
+def combine_graphs(graphs: Iterable[nx.MultiDiGraph], *, key: str | None = None) -> nx.MultiDiGraph:
+    """One graph across many (a season): every edge of every graph, in a season time.
+
+    Each edge keeps its attributes, with ``tick`` made ``position × 10⁹ + tick`` (the
+    graph's position in ``graphs``, then its own tick, so time runs across matches),
+    ``event``/``events``/``exchange`` prefixed with the graph's ``name`` (``m_…#10423``),
+    and ``match`` = the name.  ``key`` names a node attribute to key nodes by (e.g.
+    ``operator``): a node without it keeps its id.  Edges between two nodes that map to
+    one key are dropped (a node moving value to itself).  ``contact`` is summed per pair.
+    """
+    out = nx.MultiDiGraph()
+    contact: dict[tuple[Any, Any], float] = {}
+    for position, graph in enumerate(graphs):
+        name = str(graph.graph.get("name", position))
+        mapping: dict[Any, Any] = {}
+        for n, d in graph.nodes(data=True):
+            k = d.get(key) if key is not None else n
+            mapping[n] = n if k is None else k
+            if mapping[n] not in out:
+                out.add_node(mapping[n], **({} if key is not None else dict(d)))
+            if d.get("exempt"):
+                out.nodes[mapping[n]]["exempt"] = True
+        for u, v, data in graph.edges(data=True):
+            mu, mv = mapping.get(u, u), mapping.get(v, v)
+            if mu == mv:
+                continue
+            attrs = dict(data)
+            attrs["tick"] = position * 1_000_000_000 + float(data["tick"])
+            attrs["event"] = f"{name}#{data['event']}"
+            attrs["events"] = tuple(f"{name}#{e}" for e in (data.get("events") or (data["event"],)))
+            attrs["exchange"] = f"{name}#{data.get('exchange', data['event'])}"
+            if data.get("present") is not None:
+                attrs["present"] = tuple(mapping.get(p, p) for p in data["present"])
+            attrs["match"] = name
+            out.add_edge(mu, mv, **attrs)
+        raw = graph.graph.get("contact")
+        if isinstance(raw, Mapping):
+            for (x, y), ticks in raw.items():
+                mx, my = mapping.get(x, x), mapping.get(y, y)
+                if mx != my:
+                    k2 = tuple(ordered([mx, my]))
+                    contact[k2] = contact.get(k2, 0.0) + float(ticks)  # type: ignore[index]
+    out.graph["contact"] = contact
+    return out

@@ -1,0 +1,87 @@
+"""The command line: exit codes, one-line errors, help that teaches (issue 2)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from daishi_forensics.cli import main
+
+from .matchkit import archive, ev, write_match
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    return CliRunner()
+
+
+def good_match(tmp_path: Path) -> Path:
+    events = [ev(1, 0, "agent_spawned", "a_1", region="r_0_0"), ev(2, 1, "rest", "a_1")]
+    return write_match(tmp_path, events, archive(["a_1"], ended=5))
+
+
+def test_validate_valid_match_exits_0(runner: CliRunner, tmp_path: Path) -> None:
+    result = runner.invoke(main, ["validate", str(good_match(tmp_path))])
+    assert result.exit_code == 0, result.output
+    assert "1 of 1 match(es) valid" in result.output
+
+
+def test_validate_json_is_machine_readable(runner: CliRunner, tmp_path: Path) -> None:
+    result = runner.invoke(main, ["validate", "--format", "json", str(good_match(tmp_path))])
+    doc = json.loads(result.output)
+    assert doc["valid"] is True and doc["files"][0]["stats"]["records"] == 2
+
+
+@pytest.mark.parametrize("command", ["validate", "behavior"])
+def test_unreadable_input_is_one_line_and_exit_3(runner: CliRunner, tmp_path: Path, command: str) -> None:
+    bad = tmp_path / "m_0123456789ab.json"
+    bad.write_text('{"format": "daishi-match-export", "archive": {')
+    result = runner.invoke(main, [command, str(bad)])
+    assert result.exit_code == 3
+    text = result.output.strip()
+    assert "Traceback" not in text
+    assert str(bad) in text and "truncated" in text
+    assert len([line for line in text.splitlines() if "truncated" in line]) == 1
+
+
+def test_usage_error_is_exit_2(runner: CliRunner) -> None:
+    assert runner.invoke(main, ["validate", "--format", "yaml", "x"]).exit_code == 2
+    assert runner.invoke(main, ["validate"]).exit_code == 2
+
+
+def test_help_teaches_exit_codes(runner: CliRunner) -> None:
+    for args in (["--help"], ["validate", "--help"], ["behavior", "--help"]):
+        result = runner.invoke(main, args)
+        assert result.exit_code == 0
+        flat = " ".join(result.output.split())
+        assert "Exit codes" in flat and "3 input could not be read" in flat
+
+
+def test_behavior_json_by_default_when_piped(runner: CliRunner, tmp_path: Path) -> None:
+    result = runner.invoke(main, ["behavior", str(good_match(tmp_path))])
+    assert result.exit_code == 0
+    assert json.loads(result.output)["reportVersion"] == 1
+
+
+def test_behavior_markdown_escapes_hostile_names(runner: CliRunner, tmp_path: Path) -> None:
+    events = [ev(1, 0, "agent_spawned", "a_1", region="r_0_0")]
+    arch = archive(["a_1"], ended=5)
+    arch["agents"][0]["name"] = "<script>alert(1)</script>|x"
+    path = write_match(tmp_path, events, arch)
+    result = runner.invoke(main, ["behavior", "--format", "markdown", str(path)])
+    assert result.exit_code == 0
+    assert "<script>" not in result.output and "\\<script\\>" in result.output
+
+
+def test_schemas_commands(runner: CliRunner, tmp_path: Path) -> None:
+    listed = runner.invoke(main, ["schemas", "list"]).output.split()
+    assert "event/gather" in listed and "behavior-report" in listed and "envelope-v1" in listed
+    shown = json.loads(runner.invoke(main, ["schemas", "show", "gather"]).output)
+    assert shown["$id"] == "urn:daishi-forensics:schema:event/gather"
+    result = runner.invoke(main, ["schemas", "export", str(tmp_path / "out")])
+    assert result.exit_code == 0
+    assert (tmp_path / "out" / "events" / "gather.json").is_file()
+    assert runner.invoke(main, ["schemas", "show", "nope"]).exit_code == 2
