@@ -19,11 +19,17 @@ def main() -> None:
 def _register() -> None:
     from .behavior import behavior
     from .schemas import schemas
+    from .score import score
     from .validate import validate
 
     main.add_command(behavior)
     main.add_command(validate)
     main.add_command(schemas)
+    main.add_command(score)
+    from .season import season
+    main.add_command(season)
+    from .export import export
+    main.add_command(export)
 
 
 _register()

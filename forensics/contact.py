@@ -186,6 +186,7 @@ class ContactPass:
         self._tallies: dict[tuple[str, str], _Tally] = {}
         self._pairs_version = -1
         self._pairs: list[_Tally] = []
+        self._region_pairs: dict[str, tuple[frozenset[str], list[_Tally]]] = {}
         # broadcasts: cumulative count per sender, and per listener the counts when it
         # joined the audience; a listener's share is settled when it leaves (or at the end)
         self._bc_version = -1
@@ -203,14 +204,18 @@ class ContactPass:
     def close_ticks(self, start: int, stop: int, world: World) -> None:
         """Ticks ``[start, stop)`` ended: every co-located living pair gains ``stop − start``."""
         if world.occupancy_version != self._pairs_version:
+            occupancy = world.occupancy()
+            cache = self._region_pairs
             pairs: list[_Tally] = []
-            for members in world.occupancy().values():
-                if len(members) < 2:
-                    continue
-                ordered = sorted(members)
-                for i, x in enumerate(ordered):
-                    for y in ordered[i + 1:]:
-                        pairs.append(self._tally(x, y))
+            for region in world.crowded_regions():
+                members = occupancy[region]
+                hit = cache.get(region)
+                if hit is None or hit[0] != members:
+                    ordered = sorted(members)
+                    hit = cache[region] = (frozenset(members), [
+                        self._tally(x, y) for i, x in enumerate(ordered) for y in ordered[i + 1:]
+                    ])
+                pairs.extend(hit[1])
             self._pairs = pairs
             self._pairs_version = world.occupancy_version
         n = stop - start
@@ -241,8 +246,14 @@ class ContactPass:
                 self._bc_version = world.audience_version
             sent = self._bc_sent
             sent[sender] = sent.get(sender, 0) + 1
-        elif channel == "local":
-            for h in hearers(ev, world):
+        elif channel == "local":  # hearers()' local rule, without building the set
+            region = world.region_of(sender)
+            if region is None:
+                return
+            dormant = world.is_dormant
+            for h in world.occupants(region):
+                if h == sender or dormant(h):
+                    continue
                 t = self._tally(sender, h)
                 if sender < h:
                     t.local_ab += 1

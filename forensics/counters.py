@@ -30,6 +30,7 @@ The rate is rejected ÷ (rejected + actions), unrounded; None when both are 0.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -152,7 +153,7 @@ class CounterPass:
     types: frozenset[str] | None = None  # every event
 
     def __init__(self) -> None:
-        self._counts: dict[str, dict[str, int]] = {}
+        self._counts: defaultdict[str, dict[str, int]] = defaultdict(dict)
         self._accepted: dict[str, int] = {}
         self._codes: dict[str, dict[str, int]] = {}
 
@@ -161,9 +162,7 @@ class CounterPass:
         agent = ev.get("agentId")
         if agent is None:
             return
-        counts = self._counts.get(agent)
-        if counts is None:
-            counts = self._counts[agent] = {}
+        counts = self._counts[agent]
         typ = ev["type"]
         counts[typ] = counts.get(typ, 0) + 1
         if typ == "trade_completed":

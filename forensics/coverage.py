@@ -23,6 +23,7 @@ Regions an agent only passed through within a tick count: it stood in them.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -80,7 +81,7 @@ class CoveragePass:
         if map_regions <= 0:
             raise ValueError("a map has at least one region")
         self.map_regions = map_regions
-        self._visited: dict[str, set[str]] = {}
+        self._visited: defaultdict[str, set[str]] = defaultdict(set)
 
     @classmethod
     def for_archive(cls, archive: Mapping[str, Any]) -> CoveragePass:
@@ -94,9 +95,7 @@ class CoveragePass:
             return
         payload = ev.get("payload") or {}
         region = payload.get("to") if ev["type"] == "move" else payload.get("region")
-        seen = self._visited.get(agent)
-        if seen is None:
-            seen = self._visited[agent] = set()
+        seen = self._visited[agent]  # an agent registered without a region: 0 regions
         if isinstance(region, str):
             seen.add(region)
 

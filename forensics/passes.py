@@ -24,3 +24,8 @@ register("ledger", lambda archive: LedgerPass())
 register("commons", lambda archive: CommonsPass())
 register("reputation", lambda archive: ReputationPass())
 # -- wave 2: one register() line per feature below --
+register("transfers", lambda archive: __import__("daishi_forensics.transfers", fromlist=["TransfersPass"]).TransfersPass())
+register("negotiation", lambda archive: __import__("daishi_forensics.negotiation", fromlist=["NegotiationPass"]).NegotiationPass())
+register("promises", lambda archive: __import__("daishi_forensics.promises", fromlist=["PromisePass"]).PromisePass.from_archive(archive))
+register("harm", lambda archive: __import__("daishi_forensics.harm", fromlist=["HarmPass"]).HarmPass())
+register("progression", lambda archive: __import__("daishi_forensics.progression", fromlist=["ProgressionPass"]).ProgressionPass.from_archive(archive))

@@ -50,6 +50,7 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from types import MappingProxyType
 from typing import Any, Protocol, runtime_checkable
 
@@ -135,7 +136,7 @@ class World:
     Beyond the ARCHITECTURE.md interface (``tick``, ``region_of``, ``is_alive``,
     ``is_dormant``, ``agents_in``, ``living_agents``, ``spawned_agents``) it offers
     allocation-free views for hot passes: :meth:`occupants`, :meth:`occupancy`,
-    :meth:`listening_agents`, and two counters, ``occupancy_version`` (changes
+    :meth:`crowded_regions`, :meth:`listening_agents`, and two counters, ``occupancy_version`` (changes
     whenever who stands where among the living changes) and ``audience_version``
     (changes whenever the set of living, non-dormant agents changes), so a pass can
     cache what it derives from them.
@@ -150,10 +151,12 @@ class World:
         "_dormant",
         "_spawned",
         "_occupants",
+        "_crowded",
         "_occupancy_view",
         "_listening",
         "_listening_version",
         "_tracks",
+        "_handler_table",
     )
 
     def __init__(self, tick: int = 0) -> None:
@@ -165,10 +168,12 @@ class World:
         self._dormant: set[str] = set()
         self._spawned: set[str] = set()
         self._occupants: dict[str, set[str]] = {}
+        self._crowded: set[str] = set()
         self._occupancy_view: Mapping[str, set[str]] = MappingProxyType(self._occupants)
         self._listening: frozenset[str] = _EMPTY
         self._listening_version: int = -1
         self._tracks: dict[str, _Track] = {}
+        self._handler_table = self._handlers()
 
     # -- queries ---------------------------------------------------------------
 
@@ -189,13 +194,17 @@ class World:
         occ = self._occupants.get(region)
         return frozenset(occ) if occ else _EMPTY
 
-    def occupants(self, region: str) -> set[str] | frozenset[str]:
+    def occupants(self, region: str) -> AbstractSet[str]:
         """As :meth:`agents_in` but the live set itself: read it, never change it or keep it."""
         return self._occupants.get(region) or _EMPTY
 
-    def occupancy(self) -> Mapping[str, set[str]]:
+    def occupancy(self) -> Mapping[str, AbstractSet[str]]:
         """Read-only live view: every region with living agents in it -> those agents."""
         return self._occupancy_view
+
+    def crowded_regions(self) -> AbstractSet[str]:
+        """Live set of the regions with two or more living agents: read it, never change it or keep it."""
+        return self._crowded
 
     def living_agents(self) -> frozenset[str]:
         """Every agent alive now (dormant ones included)."""
@@ -220,40 +229,60 @@ class World:
             tr = self._tracks[agent] = _Track()
         return tr
 
-    def _place(self, agent: str, region: str) -> None:
-        tr = self._track(agent)
-        old = self._region.get(agent)
-        self._region[agent] = region
-        _record(tr.r_ticks, tr.r_vals, self.tick, region)
-        occ = self._occupants
-        if agent in self._alive:
-            if old != region:
-                if old is not None:
-                    self._leave(old, agent)
-                members = occ.get(region)
-                if members is None:
-                    occ[region] = {agent}
-                else:
-                    members.add(agent)
-                self.occupancy_version += 1
-            return
-        self._alive.add(agent)
-        self._spawned.add(agent)
-        members = occ.get(region)
+    def _enter(self, region: str, agent: str) -> None:
+        members = self._occupants.get(region)
         if members is None:
-            occ[region] = {agent}
+            self._occupants[region] = {agent}
         else:
             members.add(agent)
-        self.occupancy_version += 1
-        self.audience_version += 1
-        _record(tr.a_ticks, tr.a_vals, self.tick, 1)
+            if len(members) == 2:
+                self._crowded.add(region)
 
     def _leave(self, region: str, agent: str) -> None:
         members = self._occupants.get(region)
         if members is not None:
             members.discard(agent)
-            if not members:
+            n = len(members)
+            if n == 0:
                 del self._occupants[region]
+            elif n == 1:
+                self._crowded.discard(region)
+
+    def _place(self, agent: str, region: str) -> None:
+        """Spawn (or re-spawn) ``agent`` in ``region``; for a living agent, a move."""
+        if agent in self._alive:
+            self._move(agent, region)
+            return
+        tr = self._track(agent)
+        self._region[agent] = region
+        _record(tr.r_ticks, tr.r_vals, self.tick, region)
+        self._alive.add(agent)
+        self._spawned.add(agent)
+        self._enter(region, agent)
+        self.occupancy_version += 1
+        self.audience_version += 1
+        _record(tr.a_ticks, tr.a_vals, self.tick, 1)
+
+    def _move(self, agent: str, to: str) -> None:
+        """Set the region (the hot path: one change-list entry, occupancy if alive)."""
+        region = self._region
+        old = region.get(agent)
+        region[agent] = to
+        tr = self._tracks.get(agent)
+        if tr is None:
+            tr = self._track(agent)
+        ticks = tr.r_ticks
+        tick = self.tick
+        if ticks and ticks[-1] == tick:
+            tr.r_vals[-1] = to
+        else:
+            ticks.append(tick)
+            tr.r_vals.append(to)
+        if old != to and agent in self._alive:
+            if old is not None:
+                self._leave(old, agent)
+            self._enter(to, agent)
+            self.occupancy_version += 1
 
     def _on_spawned(self, ev: Event, _world: World) -> None:
         agent = ev.get("agentId")
@@ -264,16 +293,45 @@ class World:
     _on_registered = _on_spawned  # only a joiner's registration carries a region
 
     def _on_move(self, ev: Event, _world: World) -> None:
+        # the hot path: _move inlined.  A dead or never-placed agent's move is
+        # remembered for region_of; it stands nowhere.
         agent = ev.get("agentId")
-        to = (ev.get("payload") or {}).get("to")
+        payload = ev.get("payload")
+        to = payload.get("to") if payload else None
         if agent is None or to is None:
             return
-        if agent in self._alive:
-            self._place(agent, to)
-        else:  # dead, or never placed: remembered for region_of, stands nowhere
-            self._region[agent] = to
+        region = self._region
+        old = region.get(agent)
+        region[agent] = to
+        tr = self._tracks.get(agent)
+        if tr is None:
             tr = self._track(agent)
-            _record(tr.r_ticks, tr.r_vals, self.tick, to)
+        ticks = tr.r_ticks
+        tick = self.tick
+        if ticks and ticks[-1] == tick:
+            tr.r_vals[-1] = to
+        else:
+            ticks.append(tick)
+            tr.r_vals.append(to)
+        if old != to and agent in self._alive:
+            occ = self._occupants
+            if old is not None:
+                members = occ.get(old)
+                if members is not None:
+                    members.discard(agent)
+                    n = len(members)
+                    if n == 0:
+                        del occ[old]
+                    elif n == 1:
+                        self._crowded.discard(old)
+            members = occ.get(to)
+            if members is None:
+                occ[to] = {agent}
+            else:
+                members.add(agent)
+                if len(members) == 2:
+                    self._crowded.add(to)
+            self.occupancy_version += 1
 
     def _on_died(self, ev: Event, _world: World) -> None:
         agent = ev.get("agentId")
@@ -319,7 +377,7 @@ class World:
 
         For a hand-driven world (tests, doctests); the driver uses a dispatch table.
         """
-        handler = self._handlers().get(ev.get("type", ""))
+        handler = self._handler_table.get(ev.get("type", ""))
         if handler is not None:
             handler(ev, self)
 
@@ -444,7 +502,7 @@ def replay(
     wanted.update(world_handlers)
     dispatch: dict[str, tuple[Callable[[Event, World], None], ...]] = {}
     for typ in wanted:
-        chain = [
+        chain: list[Callable[[Event, World], None]] = [
             p.observe
             for p in passes
             if (types := getattr(p, "types", None)) is None or typ in types
@@ -452,8 +510,8 @@ def replay(
         if typ in world_handlers:
             chain.append(world_handlers[typ])
         dispatch[typ] = tuple(chain)
-    closers = tuple(
-        close for p in passes if callable(close := getattr(p, "close_ticks", None))
+    closers: tuple[Callable[[int, int, World], None], ...] = tuple(
+        closer for p in passes if callable(closer := getattr(p, "close_ticks", None))
     )
 
     low = lo if lo is not None else -(1 << 62)
@@ -470,7 +528,7 @@ def replay(
     regressions = 0
     count = 0
     get = dispatch.get
-    for count, ev in enumerate(events, 1):
+    for count, ev in enumerate(events, 1):  # noqa: B007 (the total, read after the loop)
         t = ev["tick"]
         if t != cur:
             if cur is None:

@@ -234,6 +234,8 @@ def behavior_report(analysis: MatchAnalysis) -> dict[str, Any]:
         "findings": [f.as_dict() for f in found],
         "errata": analysis.read.errata,
     }
-    for _name, add in SECTIONS:
+    from .sections import SECTION_ADDERS
+
+    for _name, add in [*SECTION_ADDERS, *SECTIONS]:
         add(analysis, report)
     return report

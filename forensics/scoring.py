@@ -44,6 +44,7 @@ from .values import match_rounds as archive_match_rounds
 
 __all__ = [
     "REPORT_FIELDS",
+    "REQUIRED_PASSES",
     "SeatInputs",
     "SeatScore",
     "MatchScore",
@@ -68,6 +69,9 @@ REPORT_FIELDS: tuple[str, ...] = (
     "raw.coverage",
 )
 """The figures of a scorecard (contract §4b), in the order they are compared and printed."""
+
+REQUIRED_PASSES: tuple[str, ...] = ("counters", "coverage", "ledger", "commons", "reputation")
+"""The registered passes (:mod:`daishi_forensics.passes`) whose results scoring reads."""
 
 # Event types of the rubric's counters (rubric *Counters*, *Survival*).
 _WORLD_ACTION_TYPES = (
@@ -397,7 +401,6 @@ class _Context:
     """What every seat's inputs share (built once per match)."""
 
     analysis: MatchAnalysis
-    report: Mapping[str, Any] | None
     started: int
     ended: int
     match_rounds: int
@@ -419,7 +422,37 @@ class _Context:
     notes: list[str] = field(default_factory=list)
 
 
+def _ledger_disagreements(
+    block: ArchivedLedger,
+    net_shares: Mapping[tuple[str, str], float],
+    trades: Mapping[tuple[str, str], int],
+    commons: Mapping[str, float],
+) -> list[str]:
+    """Notes where the archive's ledger block says otherwise than the events (which score)."""
+    notes = []
+    stamped = {(p.a, p.b): p for p in block.pairs}
+    for key in sorted(set(stamped) | set(trades)):
+        pair = stamped.get(key)
+        a_trades, a_share = (pair.trades, pair.net_share) if pair else (0, None)
+        e_trades, e_share = trades.get(key, 0), net_shares.get(key)
+        if a_trades != e_trades or a_share != e_share:
+            notes.append(
+                f"pair {key[0]}–{key[1]}: the archive's ledger has {a_trades} trade(s), net share {a_share}; "
+                f"the events {e_trades}, {e_share}: scored from the events"
+            )
+    for agent in sorted(set(block.commons) | set(commons)):
+        if block.commons.get(agent, 0.0) != commons.get(agent, 0.0):
+            notes.append(
+                f"{agent}: the archive's ledger gives commons share {block.commons.get(agent, 0.0)}, the events "
+                f"{commons.get(agent, 0.0)}: scored from the events"
+            )
+    return notes
+
+
 def _context(analysis: MatchAnalysis, report: Mapping[str, Any] | None) -> _Context:
+    missing = [name for name in REQUIRED_PASSES if name not in analysis.passes]
+    if missing:
+        raise ValueError(f"scoring needs the {', '.join(missing)} pass(es); analyse the match with them")
     archive = analysis.archive
     read = analysis.read
     match_rounds = archive_match_rounds(archive)
@@ -476,6 +509,8 @@ def _context(analysis: MatchAnalysis, report: Mapping[str, Any] | None) -> _Cont
         )
     if log_has_events and block is not None:
         readings.add("events-or-archive")
+        notes.extend(_ledger_disagreements(block, ledger.net_shares(), {(p.a, p.b): p.trades for p in ledger.pairs},
+                                           commons))
     if points is not None:
         circular = circular_reputation(points, net_shares)
         points_source = points.source
@@ -509,7 +544,6 @@ def _context(analysis: MatchAnalysis, report: Mapping[str, Any] | None) -> _Cont
 
     return _Context(
         analysis=analysis,
-        report=report,
         started=started,
         ended=ended,
         match_rounds=match_rounds,
@@ -552,7 +586,7 @@ def _seat_inputs(ctx: _Context, index: int, agent: str, row: Mapping[str, Any]) 
     rounds_source = "archive"
     if rounds_alive is None:
         readings.add("rounds-alive")
-        if ctx.log_has_events and agent in ctx.analysis.timeline.agents():
+        if ctx.log_has_events and agent in ctx.analysis.timeline.agents:
             rounds_alive = _ticks_alive(ctx.analysis, agent, ctx.started, ctx.ended)
             rounds_source = "replay"
             notes.append(f"the archive gives no roundsAlive: {rounds_alive}, the ticks it was alive in the replay")
@@ -769,7 +803,7 @@ def seat_inputs(analysis: MatchAnalysis, report: Mapping[str, Any] | None = None
 # --------------------------------------------------------------------------- scoring
 
 
-def _choose_rubric(analysis: MatchAnalysis, version: str | None, report: Mapping[str, Any] | None) -> tuple[RubricVersion, str]:
+def _choose_rubric(version: str | None, report: Mapping[str, Any] | None) -> tuple[RubricVersion, str]:
     if version is not None:
         return rubric(version), "option"
     named = report.get("rubricVersion") if isinstance(report, Mapping) else None
@@ -816,7 +850,7 @@ def score_match(
     """
     if report is None:
         report = analysis.read.report
-    version, source = _choose_rubric(analysis, rubric_version, report)
+    version, source = _choose_rubric(rubric_version, report)
     inputs, ctx = _inputs(analysis, report)
     readings = ctx.readings
     if source == "default":

@@ -128,13 +128,33 @@ def _rx(pattern: str, flags: int = 0) -> re.Pattern[str]:
 
 _OVERRIDE_VERB = (
     r"(?:ignore|ignoring|disregard|forget|override|overwrite|bypass|skip|discard|abandon|"
-    r"neglect|set\s+aside|throw\s+out|erase|delete|clear|reset|drop|cancel|nevermind|never\s+mind)"
+    r"neglect|set\s+aside|throw\s+out|erase|delete|clear|reset|drop|cancel|nevermind|never\s+mind|"
+    # the same verbs in German, Spanish, French, Italian, Portuguese
+    r"vergiss|vergessen\s+sie|ignoriere|ignorieren\s+sie|olvida|olvide|ignora|ignore[sz]?|oublie[sz]?|"
+    r"dimentica|esque[cç]a)"
 )
 _CONTROL_NOUN = (
-    r"(?:instructions?|prompts?|directives?|guidelines|programming|training|conditioning|"
-    r"rules|constraints|restrictions|guardrails|safeguards|filters?|polic(?:y|ies)|"
-    r"system\s+messages?|commands|directions|orders\s+you|context)"
+    r"(?:instructions?|prompts?|directives?|guidelines|guidance|programming|training|conditioning|guardrails|"
+    r"safeguards|system\s+messages?|anweisungen|instruktionen|vorgaben|befehle|instrucciones|indicaciones|"
+    r"consignes|istruzioni|instru[cç][oõ]es)"
 )
+"""Nouns that name a model's control layer: overriding them needs no qualifier."""
+_RULE_NOUN = (
+    r"(?:rules|constraints|restrictions|limitations|filters?|polic(?:y|ies)|commands|context|directions|"
+    r"orders|ethics|morals|principles)"
+)
+"""Nouns that can be the game's too: overriding them counts only with a qualifier
+(your / previous / prior / above / initial ...)."""
+_QUALIFIER = r"(?:your|previous|prior|above|earlier|preceding|original|initial|former|pre-?programmed|programmed)"
+_NOT_MINE = r"(?!(?:my|our|his|her|their|a_\w+)\b)"
+"""A gap word may not be a first/third-person owner: "forget MY earlier instructions" is the game."""
+
+
+def _free_gap(n: int) -> str:
+    """A gap of up to ``n`` words, none of them an owner other than "your"."""
+    return r"(?:\W++" + _NOT_MINE + r"\w++){0,%d}?\W++" % n
+
+
 _AUTHORITY_GAME = (
     r"(?:game\s*master|gm|server|admin(?:istrator)?|moderator|mod|referee|arbiter|daishi|"
     r"world\s*engine|engine|game\s*engine|host|operator|official|anti-?cheat|game)"
@@ -144,8 +164,8 @@ _NOTICE = (
     r"(?:notice|message|msg|announcement|alert|broadcast|update|override|directive|bulletin|"
     r"warning|order|instruction|instructions|command|note|prompt|mode)"
 )
-_LINE_HEAD = r"(?:^|[\[(<{*#|>])[ \t*_#\[(<{|]*"
-_LINE_TAIL = r"[ \t*_]*[\]:>)}|]"
+_LINE_HEAD = r"(?:^|[\[(<{*#|>])[ \t*_#\[(<{|]{0,6}"
+_LINE_TAIL = r"[ \t*_]{0,6}[\]:>)}|]"
 _MODEL_NAMES = (
     r"(?:chat\s*gpt|gpt-?\d\w*|openai|anthropic|claude|bard|gemini|llama|mistral|"
     r"large\s+language\s+models?|language\s+models?|ai\s+models?|ai\s+assistants?|chatbots?|llms?|"
@@ -198,52 +218,57 @@ RULES: tuple[Rule, ...] = (
     # ---- hijack: instructions aimed at the other agent's model -------------------
     Rule(
         "instruction-override", "hijack", "strong", "override",
-        _rx(r"\b" + _OVERRIDE_VERB + r"\b" + _gap(4) + r"(?:(?:previous|prior|above|earlier|preceding|original|"
-            r"initial|former|old|all|any|your|these|those|the|following|other)\W++(?:\w++\W++){0,3}?)?"
-            + _CONTROL_NOUN + r"\b"
+        _rx(r"\b" + _OVERRIDE_VERB + r"\b" + _free_gap(5) + _NOT_MINE + _CONTROL_NOUN + r"\b"
+            r"|\b" + _OVERRIDE_VERB + r"\b" + _free_gap(2) + _QUALIFIER + r"\W++(?:\w++\W++){0,2}?" + _RULE_NOUN + r"\b"
             r"|\b" + _OVERRIDE_VERB + r"\s+(?:everything|anything|all)\s+(?:(?:that\s+)?(?:you\s+)?"
-            r"(?:were|have\s+been|was)\s+(?:told|given|said)|before|above|prior|previously|said\s+(?:before|above)|"
-            r"to\s+your\s+core)"
+            r"(?:were|have\s+been|was)\s+(?:told|given|taught)|(?:that\s+)?you\s+(?:learned|learnt|know|knew)|above|previously|said\s+(?:before|above)|"
+            r"to\s+your\s+core|before\s+(?:this|that|now))"
             r"|\b(?:new|updated|revised|real|true|actual|secret|hidden|additional|overriding|priority)\s+"
-            r"(?:instructions?|directives?|system\s+prompt|orders)\s*[:\-\u2013\u2014]"
-            r"|\b(?:your|the|all)\s+(?:previous|prior|old|original|initial|earlier)\s+(?:instructions?|directives?|"
+            r"(?:instructions?|directives?|system\s+prompt)\s*[:\-\u2013\u2014]"
+            r"|\b(?:your|all)\s+(?:previous|prior|old|original|initial|earlier)\s+(?:instructions?|directives?|"
             r"programming|rules|prompts?)\s+(?:are|is|were|have\s+been|has\s+been)\s+(?:now\s+)?(?:void|cancel|"
             r"revok|overrid|replac|no\s+longer|obsolete|null|suspend|lift|remov|disabl|invalid|deprecat)"),
         "an instruction to override the model's instructions (ignore / disregard / forget ... previous instructions)",
     ),
     Rule(
         "goal-hijack", "hijack", "strong", "override",
-        _rx(r"\b(?:just|only|instead|simply)\s+(?:print|output|type|write|say|respond\s+with|reply\s+with|"
-            r"answer\s+with|return|spell[- ]?check)\b\s*[:\"'\u201c\u2018\u00ab`]"
-            r"|\b(?:stop|halt|pause)\s+everything\b"
-            r"|\binstead\s*,?\s+(?:print|output|spell[- ]?check|translate|write\s+out)\b"),
+        _rx(r"\b(?:just|only|instead|simply)\s+(?:print|output|spell[- ]?check)\b"
+            r"|\binstead\s*,?\s+(?:print|output|spell[- ]?check|translate\s+(?:this|the\s+following))\b"),
         "an instruction to abandon the task and emit an attacker's string (just print \"...\")",
     ),
     Rule(
+        "output-priming", "hijack", "strong", "override",
+        _rx(r"\b(?:start|begin|prefix|open|preface)\s+(?:your|the|each|every|all)\s+(?:\w+\s+)?(?:answers?|responses?|"
+            r"repl(?:y|ies)|outputs?|messages?)\s+(?:with|by\s+(?:saying|writing))\s*[:\"'\u201c\u2018\u00ab`]"),
+        "an instruction to start the reply with a given string (prefix injection: begin your answer with \"...\")",
+    ),
+    Rule(
         "prompt-extraction", "hijack", "strong", "extraction",
-        _rx(r"\b(?:system|initial|original|starting|hidden|secret|developer|pre|base|first|full|complete|"
+        _rx(r"\b(?:system|initial|original|starting|hidden|secret|developer|pre|base|full|complete|"
             r"entire|internal|meta)[- ]?prompts?\b"
-            r"|\b" + _OUTPUT_VERB + r"\b" + _gap(5) + r"(?:instructions?|directives|guidelines|configuration|"
-            r"system\s+messages?|context\s+window|rules\s+you\s+(?:were|have\s+been)\s+given)\b"
-            r"|\b(?:instructions?|directives|guidelines|rules)\s+(?:that\s+)?(?:you\s+(?:were|have\s+been|got)\s+given|"
-            r"you\s+(?:received|got)|given\s+to\s+you|you\s+were\s+told)"
-            r"|\bwhat\s+(?:were|are|was|is)\s+(?:you(?:r)?\s+)?(?:told|instructed|programmed|initial\s+instructions|"
-            r"instructions|original\s+instructions|guidelines)\b"
+            r"|\bsystem\s+instructions?\b"
+            r"|\b" + _OUTPUT_VERB + r"\b" + _free_gap(3) + r"(?:your|the\s+(?:initial|original|hidden|secret|"
+            r"system|first|above|previous|starting))\W++(?:\w++\W++){0,2}?(?:instructions?|directives|guidelines|"
+            r"configuration|system\s+messages?|context\s+window)\b"
+            r"|\b" + _OUTPUT_VERB + r"\b" + _free_gap(3) + r"(?:initial|original|hidden|secret|starting|first)\s+"
+            r"(?:instructions?|directives|guidelines|configuration)\b"
+            r"|\b(?:text|prompts?|instructions?|directives|rules)\s+(?:that\s+)?(?:you\s+(?:were|have\s+been|had\s+been|"
+            r"got)\s+(?:given|provided|fed)|given\s+to\s+you)\b"
+            r"|\bwhat\s+(?:were|are|was|is)\s+your\s+(?:\w+\s+)?(?:instructions|directives|guidelines)\b"
+            r"|\bwhat\s+(?:were|are)\s+you\s+(?:instructed|programmed)\b"
+            r"|\bwhat\s+(?:were|was)\s+you\s+told\s+(?:before|at\s+the\s+(?:start|beginning))\b"
             r"|\b" + _OUTPUT_VERB + r"\b" + _gap(3) + r"(?:text|everything|words|content|messages?|lines?)\s+"
             r"(?:above|before\s+this|prior\s+to\s+this|preceding)"
-            r"|\b(?:my|your)\s+(?:instructions|directives|guidelines)\s+(?:are|were|say)\b"
-            r"|\bi\s+(?:was|have\s+been|am)\s+(?:instructed|programmed)\s+to\b"
-            r"|\b(?:you\s+are|you're|are\s+you|were\s+you)\s+not\s+(?:supposed|allowed|permitted)\s+to\s+"
-            r"(?:tell|say|reveal|share|disclose)"
-            r"|\bsystem\s+(?:instructions?|messages?|prompts?|settings|configuration)\b"
-            r"|\b(?:text|words|messages?|prompts?|instructions?|information|context|rules)\s+(?:that\s+)?you\s+"
-            r"(?:were|have\s+been|had\s+been)\s+(?:given|told|provided|shown|fed)\b"
-            r"|\b" + _OUTPUT_VERB + r"\b" + _gap(4) + r"(?:(?:entire|whole|full|this|our|the)\s+)?"
-            r"(?:conversation|transcript|chat\s+history|context|memory)\b"
             r"|\b" + _OUTPUT_VERB + r"\b" + _gap(2) + r"(?:above|preceding)\s+(?:text|messages?|words|content|"
             r"lines|paragraphs?|instructions)\b"
-            r"|\b(?:initiali[sz]ation|startup|boot|setup|hidden|pre-?set)\s+(?:string|text|message|prompt|"
-            r"instructions|settings|parameters)\b"),
+            r"|\b(?:you\s+are|you're|are\s+you|were\s+you)\s+not\s+(?:supposed|allowed|permitted)\s+to\s+"
+            r"(?:tell|say|reveal|share|disclose)"
+            r"|\b(?:repeat|print|output|dump|recite|copy|reproduce|write\s+out)\b" + _gap(2)
+            + r"(?:entire|whole|full)\s+(?:conversation|transcript|chat|context|history|memory)\b"
+            r"|\b(?:conversation|transcript|chat\s+history|context\s+window)\b" + _gap(4) + r"(?:word\s+for\s+word|"
+            r"verbatim|in\s+full)\b"
+            r"|\b(?:initiali[sz]ation|startup|boot|hidden|pre-?set)\s+(?:string|text|prompt|instructions|"
+            r"settings|parameters)\b"),
         "a request for the model's system prompt or instructions",
     ),
     Rule(
@@ -251,8 +276,9 @@ RULES: tuple[Rule, ...] = (
         _rx(r"\b(?:api|secret|access|private|auth(?:entication)?|bearer|session|openai|anthropic)[\s_\-]*"
             r"(?:keys?|tokens?|secrets?|credentials?)\b"
             r"|\b(?:env(?:ironment)?\s+variables?|\.env\b|ssh\s+keys?)"
-            r"|\b(?:send|give|share|tell|show|reveal|post|paste|type|dm|leak|disclose)\b" + _gap(4)
-            + r"(?:passwords?|passwd|credentials|login\s+details|seed\s+phrase)\b"),
+            r"|\b(?:send|give|share|tell|show|reveal|post|paste|type|dm|leak|disclose|spell|encode)\b" + _gap(4)
+            + r"(?:passwords?|passwd|passphrase|passcode|credentials|login\s+details|seed\s+phrase)\b"
+            r"|\bwhat(?:'s|\s+is|\s+was)\s+(?:the|your)\s+(?:secret\s+)?(?:password|passphrase|passcode)\b"),
         "a request for (or mention of) the agent's API key, tokens or credentials",
     ),
     Rule(

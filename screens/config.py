@@ -42,10 +42,17 @@ class ScreenConfig:
     """The configuration's version, stamped in every result."""
     digest: str
     """``sha256`` (first 12 hex digits) of the effective values, stamped with the version."""
-    exempt_roles: tuple[str, ...]
-    """Node roles never screened as colluders (scripted seats)."""
+    general: Mapping[str, Any]
+    """Settings every screen shares: ``exempt_roles`` (node roles never screened as
+    colluders: scripted seats), ``fair_ratio`` (the price band of a fair exchange, for
+    the typical exchange value)."""
     screens: Mapping[str, Mapping[str, Any]]
     """Screen name -> parameter name -> value (``enabled`` among them)."""
+
+    @property
+    def exempt_roles(self) -> tuple[str, ...]:
+        """Node roles never screened as colluders."""
+        return tuple(self.general.get("exempt_roles") or ())
 
     def enabled(self, screen: str) -> bool:
         """Whether ``screen`` runs."""
@@ -77,28 +84,39 @@ def _shipped() -> dict[str, Any]:
     return data
 
 
-def _values(doc: Mapping[str, Any], where: str) -> tuple[tuple[str, ...], dict[str, dict[str, Any]]]:
-    def value(item: Any) -> Any:
-        return item["value"] if isinstance(item, Mapping) and "value" in item else item
+def _value(item: Any) -> Any:
+    return item["value"] if isinstance(item, Mapping) and "value" in item else item
 
-    roles = value(doc.get("exemptRoles", []))
-    if not isinstance(roles, list) or not all(isinstance(r, str) for r in roles):
-        raise ConfigError(f"{where}: exemptRoles must be a list of role names")
-    screens = doc.get("screens")
-    if not isinstance(screens, Mapping):
-        raise ConfigError(f"{where}: 'screens' must be an object")
+
+def _sections(doc: Mapping[str, Any], where: str) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
-    for screen, params in screens.items():
+    for section in ("general", "screens"):
+        if not isinstance(doc.get(section), Mapping):
+            raise ConfigError(f"{where}: '{section}' must be an object")
+    out["general"] = {name: _value(item) for name, item in doc["general"].items() if name != "description"}
+    for screen, params in doc["screens"].items():
         if not isinstance(params, Mapping):
             raise ConfigError(f"{where}: screens.{screen} must be an object")
-        out[screen] = {
-            name: value(item) for name, item in params.items() if name not in ("description", "rule")
-        }
-    return tuple(roles), out
+        out[screen] = {name: _value(item) for name, item in params.items() if name not in ("description", "rule")}
+    return out
 
 
 def _merge(base: dict[str, Any], override: Mapping[str, Any], where: str) -> dict[str, Any]:
     merged = copy.deepcopy(base)
+
+    def apply(target: dict[str, Any], params: Any, path: str) -> None:
+        if not isinstance(params, Mapping):
+            raise ConfigError(f"{where}: {path} must be an object")
+        for name, value in params.items():
+            if name not in target:
+                raise ConfigError(f"{where}: unknown parameter {path}.{name}")
+            old = target[name]
+            new_value = _value(value)
+            if isinstance(old, Mapping) and "value" in old:
+                target[name] = {**old, "value": new_value}
+            else:
+                target[name] = new_value
+
     for key, item in override.items():
         if key == "screens":
             if not isinstance(item, Mapping):
@@ -107,42 +125,38 @@ def _merge(base: dict[str, Any], override: Mapping[str, Any], where: str) -> dic
                 if screen not in merged["screens"]:
                     raise ConfigError(f"{where}: unknown screen {screen!r} "
                                       f"(known: {', '.join(sorted(merged['screens']))})")
-                if not isinstance(params, Mapping):
-                    raise ConfigError(f"{where}: screens.{screen} must be an object")
-                for name, value in params.items():
-                    known = merged["screens"][screen]
-                    if name not in known:
-                        raise ConfigError(f"{where}: unknown parameter screens.{screen}.{name}")
-                    old = known[name]
-                    if isinstance(old, Mapping) and "value" in old:
-                        new = dict(old)
-                        new["value"] = value["value"] if isinstance(value, Mapping) and "value" in value else value
-                        known[name] = new
-                    else:
-                        known[name] = value
-        elif key in ("version", "exemptRoles", "description", "format"):
-            if key == "exemptRoles" and isinstance(merged.get(key), Mapping):
-                merged[key] = {**merged[key], "value": item["value"] if isinstance(item, Mapping) else item}
-            else:
-                merged[key] = item
+                apply(merged["screens"][screen], params, f"screens.{screen}")
+        elif key == "general":
+            apply(merged["general"], item, "general")
+        elif key in ("version", "description", "format"):
+            merged[key] = item
         else:
             raise ConfigError(f"{where}: unknown key {key!r}")
     return merged
 
 
+def _check(section: str, name: str, value: Any, where: str) -> None:
+    path = f"{section}.{name}"
+    if name == "enabled":
+        if not isinstance(value, bool):
+            raise ConfigError(f"{where}: {path} must be true or false")
+    elif name == "exempt_roles":
+        if not isinstance(value, list) or not all(isinstance(r, str) for r in value):
+            raise ConfigError(f"{where}: {path} must be a list of role names")
+    elif value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+        raise ConfigError(f"{where}: {path} must be a number, not {value!r}")
+
+
 def _build(doc: Mapping[str, Any], version: str, where: str) -> ScreenConfig:
-    roles, screens = _values(doc, where)
-    for screen, params in screens.items():
+    sections = _sections(doc, where)
+    for section, params in sections.items():
         for name, value in params.items():
-            if name == "enabled":
-                if not isinstance(value, bool):
-                    raise ConfigError(f"{where}: screens.{screen}.enabled must be true or false")
-            elif value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
-                raise ConfigError(f"{where}: screens.{screen}.{name} must be a number, not {value!r}")
-    canonical = orjson.dumps({"exemptRoles": list(roles), "screens": screens}, option=orjson.OPT_SORT_KEYS)
+            _check(section, name, value, where)
+    canonical = orjson.dumps(sections, option=orjson.OPT_SORT_KEYS)
     digest = hashlib.sha256(canonical).hexdigest()[:12]
-    return ScreenConfig(version=version, digest=digest, exempt_roles=roles,
-                        screens={k: dict(v) for k, v in sorted(screens.items())})
+    general = sections.pop("general")
+    return ScreenConfig(version=version, digest=digest, general=general,
+                        screens={k: dict(v) for k, v in sorted(sections.items())})
 
 
 _DEFAULT: ScreenConfig | None = None

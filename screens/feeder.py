@@ -9,15 +9,21 @@ value from its partners.
 
 Rule (voluntary transfers only: raids and thefts are the thrown-fight screen's):
 
-1. For each pair, *directionality* from spoke ``s`` to hub ``h`` is
-   ``(gave_s - gave_h) / (gave_s + gave_h)`` over their voluntary exchanges: 0 for
-   fair trade, 1 for gifts only.
-2. ``s`` is a *spoke* of ``h`` when directionality >= ``min_directionality``, at least
-   ``min_one_way_exchanges`` of their exchanges were themselves that one-sided, and the
-   net value it passed is at least ``min_spoke_value`` typical exchanges.
+1. An exchange is *one-sided* from ``s`` to ``h`` when its directionality
+   ``(gave_s - gave_h) / (gave_s + gave_h)`` is at least ``min_directionality``: 0 for a
+   fair trade, 1 for a gift.
+2. ``s`` is a *spoke* of ``h`` when at least ``min_one_way_exchanges`` of their
+   exchanges were one-sided from ``s`` to ``h``, the one-sided exchanges between them
+   ran that way (their directionality, summed over both ways, is at least
+   ``min_directionality``), and the net value ``s`` passed ``h`` over *all* their
+   exchanges is at least ``min_spoke_value`` typical exchanges.  Fair trades between
+   the two neither hide a feed nor make one.
 3. ``h`` is flagged when it has ``min_spokes`` or more spokes and the net value they
    passed it, measured in typical exchanges of the match ("weighed against what honest
    trade would move"), is at least ``threshold``.  The score is that figure.
+4. A hub with a single spoke is not hub-and-spoke, but a lone seat passing another
+   ``single_spoke_threshold`` typical exchanges or more one way is raised for ``review``
+   (kind ``one_way_feed``): a leaderboard place can be bought with one feeder too.
 
 Exempt nodes (scripted seats such as Daishi probes, which ask for gifts by design) are
 never hubs or spokes.
@@ -28,7 +34,8 @@ never hubs or spokes.
 >>> for i, s in enumerate(["s1", "s1", "s2", "s2", "s3", "s3"]):
 ...     _ = G.add_edge(s, "h", value=10.0, tick=i, event=i, kind="gift")
 >>> [(f.agents, f.score) for f in feeder(TransferView(G), {"min_directionality": 0.6,
-...   "min_one_way_exchanges": 2, "min_spoke_value": 1.0, "min_spokes": 2, "threshold": 5.0})]
+...   "min_one_way_exchanges": 2, "min_spoke_value": 1.0, "min_spokes": 2, "threshold": 5.0,
+...   "single_spoke_threshold": 10.0})]
 [(('h', 's1', 's2', 's3'), 6.0)]
 """
 
@@ -40,7 +47,7 @@ from typing import Any
 from .flags import Flag, ordered, pair_key
 from .graph import TransferView
 
-__all__ = ["feeder", "spokes_of"]
+__all__ = ["feeder", "spokes_of", "one_way_feeds"]
 
 
 def _one_way(x: Any, giver: Any, min_dir: float) -> bool:
@@ -48,37 +55,70 @@ def _one_way(x: Any, giver: Any, min_dir: float) -> bool:
     return g > 0 and (g - r) / (g + r) >= min_dir
 
 
-def spokes_of(view: TransferView, params: Mapping[str, Any]) -> dict[Any, list[tuple[Any, float, float, int]]]:
-    """Hub -> its spokes ``(spoke, net value, directionality, one-way exchanges)``.
-
-    Only pairs that meet rule 2 (module docstring); with no scale (nothing of value
-    traded) there are none.
+def one_way_feeds(view: TransferView, min_directionality: float, min_one_way_exchanges: int,
+                  min_value: float) -> dict[tuple[Any, Any], tuple[float, float, int]]:
+    """``(giver, taker) -> (net value, directionality of the one-sided exchanges, one-sided
+    exchanges)`` for every pair where the giver feeds the taker (rule 2 of the module
+    docstring; ``min_value`` in typical exchanges).  Empty when nothing of value was traded.
     """
     scale = view.scale
-    hubs: dict[Any, list[tuple[Any, float, float, int]]] = {}
+    feeds: dict[tuple[Any, Any], tuple[float, float, int]] = {}
     if not scale:
-        return hubs
-    min_dir = float(params["min_directionality"])
-    min_events = int(params["min_one_way_exchanges"])
-    min_value = float(params["min_spoke_value"]) * scale
+        return feeds
+    floor = min_value * scale
     for (a, b), pair in view.pairs.items():
         if a in view.exempt or b in view.exempt or not pair.exchanges:
             continue
-        gross = pair.gross
-        if gross <= 0:
-            continue
-        for spoke in (a, b):
-            net = pair.net_from(spoke)
-            if net <= 0:
+        one_sided = {a: [0, 0.0], b: [0, 0.0]}
+        for x in pair.exchanges:
+            if x.unvalued:
                 continue
-            direction = net / gross
-            if direction < min_dir or net < min_value:
+            for giver in (a, b):
+                if _one_way(x, giver, min_directionality):
+                    one_sided[giver][0] += 1
+                    one_sided[giver][1] += x.given_by(giver) - x.given_by(x.other(giver))
+        for giver in (a, b):
+            count, value = one_sided[giver]
+            back = one_sided[pair.other(giver)][1]
+            net = pair.net_from(giver)
+            if count < min_one_way_exchanges or net < floor or value <= 0:
                 continue
-            one_way = sum(1 for x in pair.exchanges if not x.unvalued and _one_way(x, spoke, min_dir))
-            if one_way < min_events:
-                continue
-            hubs.setdefault(pair.other(spoke), []).append((spoke, net, direction, one_way))
+            direction = (value - back) / (value + back)
+            if direction >= min_directionality:
+                feeds[(giver, pair.other(giver))] = (net, direction, int(count))
+    return feeds
+
+
+def spokes_of(view: TransferView, params: Mapping[str, Any]) -> dict[Any, list[tuple[Any, float, float, int]]]:
+    """Hub -> its spokes ``(spoke, net value, directionality, one-sided exchanges)`` (rule 2)."""
+    hubs: dict[Any, list[tuple[Any, float, float, int]]] = {}
+    feeds = one_way_feeds(view, float(params["min_directionality"]), int(params["min_one_way_exchanges"]),
+                          float(params["min_spoke_value"]))
+    for (giver, taker), (net, direction, count) in feeds.items():
+        hubs.setdefault(taker, []).append((giver, net, direction, count))
     return hubs
+
+
+def _lone(view: TransferView, hub: Any, spoke: Any, net: float, direction: float, count: int,
+          threshold: float, min_dir: float) -> Flag:
+    scale = view.scale or 1.0
+    evidence = {e for x in view.pair(hub, spoke).exchanges if _one_way(x, spoke, min_dir) for e in x.events}
+    return Flag(
+        screen="feeder",
+        kind="one_way_feed",
+        level="review",
+        agents=(hub, spoke),
+        pairs=(pair_key(hub, spoke),),
+        score=net / scale,
+        threshold=threshold,
+        evidence=tuple(ordered(evidence)),
+        explanation=(
+            f"{spoke} passed {hub} {net:g} in net value one way ({net / scale:.1f} typical exchanges of this "
+            f"match, in {count} one-sided exchanges); a single feeder, not a hub-and-spoke."
+        ),
+        details={"beneficiary": hub, "spoke": spoke, "netValue": net, "directionality": round(direction, 4),
+                 "oneWayExchanges": count, "typicalExchangeValue": view.scale},
+    )
 
 
 def feeder(view: TransferView, params: Mapping[str, Any]) -> list[Flag]:
@@ -90,12 +130,16 @@ def feeder(view: TransferView, params: Mapping[str, Any]) -> list[Flag]:
     threshold = float(params["threshold"])
     min_spokes = int(params["min_spokes"])
     min_dir = float(params["min_directionality"])
+    single = float(params["single_spoke_threshold"])
     for hub, spokes in spokes_of(view, params).items():
-        if len(spokes) < min_spokes:
-            continue
         spokes = sorted(spokes, key=lambda s: (-s[1], repr(s[0])))
         total = sum(s[1] for s in spokes)
         score = total / scale
+        if len(spokes) < min_spokes:
+            for spoke, net, direction, count in spokes:
+                if net / scale >= single:
+                    flags.append(_lone(view, hub, spoke, net, direction, count, single, min_dir))
+            continue
         if score < threshold:
             continue
         evidence: set[Any] = set()

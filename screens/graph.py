@@ -215,7 +215,8 @@ class TransferView:
     ``ticks``; ``exempt`` (nodes never screened as colluders); ``unvalued_events``.
     """
 
-    def __init__(self, graph: nx.MultiDiGraph, *, exempt_roles: Iterable[str] = ()) -> None:
+    def __init__(self, graph: nx.MultiDiGraph, *, exempt_roles: Iterable[str] = (),
+                 fair_ratio: float = 2.0) -> None:
         if not isinstance(graph, nx.MultiDiGraph):
             raise ScreenInputError(f"a transfer graph is a networkx.MultiDiGraph, not {type(graph).__name__}")
         self.graph = graph
@@ -246,7 +247,7 @@ class TransferView:
         self.exchanges: list[Exchange] = sorted(
             exchanges.values(), key=lambda x: (x.tick, repr(x.key), self._rank[x.a], self._rank[x.b])
         )
-        self.scale: float | None = typical_exchange_value(self.exchanges)
+        self.scale: float | None = typical_exchange_value(self.exchanges, fair_ratio)
         raw_contact = graph.graph.get("contact")
         self.contact: dict[tuple[Any, Any], float] | None = None
         if isinstance(raw_contact, Mapping):
@@ -335,6 +336,13 @@ class TransferView:
             return 0.0
         return self.contact.get(self.key(x, y), 0.0)
 
+    @property
+    def typical_contact(self) -> float | None:
+        """Median ticks together over the pairs that ever stood together (None without contact data)."""
+        if not self.contact:
+            return None
+        return float(median(self.contact.values()))
+
     def screened_nodes(self) -> list[Any]:
         """Nodes that may be screened as colluders (not exempt), sorted."""
         return [n for n in self.nodes if n not in self.exempt]
@@ -344,18 +352,23 @@ class TransferView:
         return self.graph.nodes[node].get(name) if node in self.graph else None
 
 
-def typical_exchange_value(exchanges: Iterable[Exchange]) -> float | None:
-    """The value one side moves in a typical exchange of the match: the scale of every
+def typical_exchange_value(exchanges: Iterable[Exchange], fair_ratio: float = 2.0) -> float | None:
+    """The value one side moves in a typical fair exchange of the match: the scale of every
     value threshold ("weighed against what honest trade would move", issue 4).
 
-    The median, over exchanges with goods both ways and known values, of the mean of the
-    two sides; where there is no such exchange, the median of the larger side over all
-    exchanges; None when nothing of value moved.
+    The median, over *fair-looking* exchanges (goods both ways, known values, neither side
+    worth more than ``fair_ratio`` times the other), of the mean of the two sides; where
+    there is none, the median of that mean over every two-sided exchange; where there is no
+    two-sided exchange, the median of the larger side over all exchanges; None when nothing
+    of value moved.  Measuring against fair exchanges keeps a match's own off-price trades
+    and gifts from inflating the yardstick they are measured with.
 
-    >>> x = Exchange("a", "b", 0, "t", gave={"a": 4.0, "b": 6.0}, legs={"a": 1, "b": 1})
-    >>> typical_exchange_value([x])
+    >>> fair = Exchange("a", "b", 0, "t", gave={"a": 4.0, "b": 6.0}, legs={"a": 1, "b": 1})
+    >>> dumped = Exchange("a", "b", 1, "u", gave={"a": 90.0, "b": 2.0}, legs={"a": 1, "b": 1})
+    >>> typical_exchange_value([fair, dumped, dumped])
     5.0
     """
+    fair: list[float] = []
     two_sided: list[float] = []
     any_side: list[float] = []
     for x in exchanges:
@@ -364,12 +377,13 @@ def typical_exchange_value(exchanges: Iterable[Exchange]) -> float | None:
         ga, gb = x.gave.get(x.a, 0.0), x.gave.get(x.b, 0.0)
         if x.two_sided and ga > 0 and gb > 0:
             two_sided.append((ga + gb) / 2)
+            if max(ga, gb) <= fair_ratio * min(ga, gb):
+                fair.append((ga + gb) / 2)
         if max(ga, gb) > 0:
             any_side.append(max(ga, gb))
-    if two_sided:
-        return float(median(two_sided))
-    if any_side:
-        return float(median(any_side))
+    for sample in (fair, two_sided, any_side):
+        if sample:
+            return float(median(sample))
     return None
 
 

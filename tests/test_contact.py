@@ -31,37 +31,37 @@ from daishi_forensics.replay import World, replay
 _ids = iter(range(1, 1 << 30))
 
 
-def E(tick: int, type_: str, agent: str | None = None, **payload: Any) -> dict[str, Any]:
+def at(tick: int, type_: str, agent: str | None = None, **payload: Any) -> dict[str, Any]:
     return {"id": next(_ids), "tick": tick, "type": type_, "agentId": agent, "payload": payload}
 
 
 def mv(tick: int, agent: str, frm: str, to: str) -> dict[str, Any]:
-    return E(tick, "move", agent, **{"from": frm, "to": to})
+    return at(tick, "move", agent, **{"from": frm, "to": to})
 
 
 def msg(tick: int, agent: str, channel: str) -> dict[str, Any]:
-    return E(tick, "message", agent, text="hello", sha256="0" * 64, channel=channel)
+    return at(tick, "message", agent, text="hello", sha256="0" * 64, channel=channel)
 
 
 def dm(tick: int, agent: str, to: str) -> dict[str, Any]:
-    return E(tick, "message_private", agent, to=to, text="psst", sha256="0" * 64)
+    return at(tick, "message_private", agent, to=to, text="psst", sha256="0" * 64)
 
 
 MATCH = [
-    E(0, "agent_spawned", "a_1", region="r_0_0"),
-    E(0, "agent_spawned", "a_2", region="r_0_0"),
-    E(0, "agent_spawned", "a_3", region="r_1_1"),
-    E(0, "agent_spawned", "a_4", region="r_5_5"),
-    E(1, "agent_dormant", "a_4", reason="idle"),
+    at(0, "agent_spawned", "a_1", region="r_0_0"),
+    at(0, "agent_spawned", "a_2", region="r_0_0"),
+    at(0, "agent_spawned", "a_3", region="r_1_1"),
+    at(0, "agent_spawned", "a_4", region="r_5_5"),
+    at(1, "agent_dormant", "a_4", reason="idle"),
     msg(1, "a_1", "broadcast"),
     msg(1, "a_3", "local"),
     mv(4, "a_3", "r_1_1", "r_0_0"),
     msg(5, "a_2", "local"),
     dm(5, "a_1", "a_2"),
-    E(6, "agent_awake", "a_4"),
+    at(6, "agent_awake", "a_4"),
     msg(6, "a_3", "broadcast"),
     mv(10, "a_1", "r_0_0", "r_0_1"),
-    E(12, "agent_died", "a_2", cause="starvation"),
+    at(12, "agent_died", "a_2", cause="starvation"),
     msg(13, "a_3", "broadcast"),
     dm(14, "a_4", "a_1"),
     mv(16, "a_1", "r_0_1", "r_0_0"),
@@ -97,7 +97,7 @@ def test_pairs_exact() -> None:
 
 def test_span_without_events_counts_in_bulk() -> None:
     # only spawns at tick 0, nothing until the end: 100 ticks in one close_ticks call
-    events = [E(0, "agent_spawned", "a_1", region="r_0_0"), E(0, "agent_spawned", "a_2", region="r_0_0")]
+    events = [at(0, "agent_spawned", "a_1", region="r_0_0"), at(0, "agent_spawned", "a_2", region="r_0_0")]
     c = run(events, {"startedAtTick": 0, "endedAtTick": 100})
     assert c.pair("a_1", "a_2").ticks_together == 100
     assert c.pair("a_1", "a_2").first_contact_tick == 0
@@ -105,8 +105,8 @@ def test_span_without_events_counts_in_bulk() -> None:
 
 def test_first_contact_is_the_tick_they_end_together() -> None:
     events = [
-        E(0, "agent_spawned", "a_1", region="r_0_0"),
-        E(0, "agent_spawned", "a_2", region="r_2_2"),
+        at(0, "agent_spawned", "a_1", region="r_0_0"),
+        at(0, "agent_spawned", "a_2", region="r_2_2"),
         mv(3, "a_2", "r_2_2", "r_1_1"),
         mv(7, "a_2", "r_1_1", "r_0_0"),  # meets a_1 from tick 7
         mv(8, "a_1", "r_0_0", "r_0_1"),  # a_1 leaves in tick 8
@@ -119,9 +119,9 @@ def test_first_contact_is_the_tick_they_end_together() -> None:
 
 def test_dead_agent_is_not_in_contact_after_death() -> None:
     events = [
-        E(0, "agent_spawned", "a_1", region="r_0_0"),
-        E(0, "agent_spawned", "a_2", region="r_0_0"),
-        E(3, "agent_died", "a_2", cause="combat", killer="a_1"),
+        at(0, "agent_spawned", "a_1", region="r_0_0"),
+        at(0, "agent_spawned", "a_2", region="r_0_0"),
+        at(3, "agent_died", "a_2", cause="combat", killer="a_1"),
     ]
     c = run(events, {"startedAtTick": 0, "endedAtTick": 10})
     assert c.pair("a_1", "a_2").ticks_together == 3  # ticks 0, 1, 2
@@ -136,13 +136,13 @@ def _world(*events: dict[str, Any]) -> World:
 
 def test_hearers_broadcast_vs_local() -> None:
     w = _world(
-        E(0, "agent_spawned", "a_1", region="r_0_0"),
-        E(0, "agent_spawned", "a_2", region="r_0_0"),
-        E(0, "agent_spawned", "a_3", region="r_0_0"),  # goes dormant
-        E(0, "agent_spawned", "a_4", region="r_3_3"),
-        E(0, "agent_spawned", "a_5", region="r_0_0"),  # dies
-        E(0, "agent_dormant", "a_3"),
-        E(0, "agent_died", "a_5", cause="starvation"),
+        at(0, "agent_spawned", "a_1", region="r_0_0"),
+        at(0, "agent_spawned", "a_2", region="r_0_0"),
+        at(0, "agent_spawned", "a_3", region="r_0_0"),  # goes dormant
+        at(0, "agent_spawned", "a_4", region="r_3_3"),
+        at(0, "agent_spawned", "a_5", region="r_0_0"),  # dies
+        at(0, "agent_dormant", "a_3"),
+        at(0, "agent_died", "a_5", cause="starvation"),
     )
     assert hearers(msg(1, "a_1", "broadcast"), w) == {"a_2", "a_4"}
     assert hearers(msg(1, "a_1", "local"), w) == {"a_2"}
@@ -151,7 +151,7 @@ def test_hearers_broadcast_vs_local() -> None:
     assert hearers(dm(1, "a_1", "a_4"), w) == {"a_4"}
     assert hearers(dm(1, "a_1", "a_3"), w) == frozenset()  # dormant recipient did not hear it
     assert hearers(dm(1, "a_1", "a_5"), w) == frozenset()  # dead recipient
-    assert hearers(E(1, "gather", "a_1"), w) == frozenset()
+    assert hearers(at(1, "gather", "a_1"), w) == frozenset()
 
 
 class PerEventHearers:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from daishi_forensics.counters import AgentCounters, Counters, CounterPass
+from daishi_forensics.counters import AgentCounters, CounterPass, Counters
 from daishi_forensics.reading import read_match
 from daishi_forensics.replay import replay
 from daishi_forensics.sources import open_match
@@ -15,45 +15,45 @@ from .matchkit import archive, ev, trade, write_match
 _ids = iter(range(1, 1 << 30))
 
 
-def E(tick: int, type_: str, agent: str | None = None, **payload: Any) -> dict[str, Any]:
+def at(tick: int, type_: str, agent: str | None = None, **payload: Any) -> dict[str, Any]:
     return {"id": next(_ids), "tick": tick, "type": type_, "agentId": agent, "payload": payload}
 
 
 T1 = {"tradeId": "t_1", "from": "a_1", "to": "a_2", "give": {"wood": 2}, "receive": {"food": 1}}
 MATCH = [
-    E(0, "match_manifest", seed=1),
-    E(0, "agent_spawned", "a_1", region="r_0_0"),
-    E(0, "agent_spawned", "a_2", region="r_0_0"),
-    E(0, "agent_spawned", "a_3", region="r_5_5"),
-    E(1, "gather", "a_1", region="r_0_0", resource="wood", gathered=3),
-    E(1, "gather", "a_1", region="r_0_0", resource="wood", gathered=1),
-    E(1, "action_rejected", "a_1", tool="move", code="invalid_args"),
-    E(2, "trade_offered", "a_1", tradeId="t_1", to="a_2", give={"wood": 2}, receive={"food": 1}),
-    E(3, "trade_completed", "a_2", **T1),  # acceptor first
-    E(3, "trade_completed", "a_1", **T1),  # the offerer's own event
-    E(4, "move", "a_1", **{"from": "r_0_0", "to": "r_0_1"}),
-    E(4, "action_rejected", "a_1", tool="gather", code="not_here"),
-    E(5, "trade_fulfilled", "a_1", tradeId="m_1", **{"from": "a_1", "to": "a_9"}, give={"ore": 1}, receive={}),
-    E(5, "message", "a_1", text="hi", sha256="0" * 64, channel="broadcast"),
-    E(5, "message_private", "a_1", to="a_2", text="psst", sha256="0" * 64),
-    E(6, "inference_usage", "a_1", **{"gen_ai.request.model": "m", "gen_ai.usage.input_tokens": 1,
+    at(0, "match_manifest", seed=1),
+    at(0, "agent_spawned", "a_1", region="r_0_0"),
+    at(0, "agent_spawned", "a_2", region="r_0_0"),
+    at(0, "agent_spawned", "a_3", region="r_5_5"),
+    at(1, "gather", "a_1", region="r_0_0", resource="wood", gathered=3),
+    at(1, "gather", "a_1", region="r_0_0", resource="wood", gathered=1),
+    at(1, "action_rejected", "a_1", tool="move", code="invalid_args"),
+    at(2, "trade_offered", "a_1", tradeId="t_1", to="a_2", give={"wood": 2}, receive={"food": 1}),
+    at(3, "trade_completed", "a_2", **T1),  # acceptor first
+    at(3, "trade_completed", "a_1", **T1),  # the offerer's own event
+    at(4, "move", "a_1", **{"from": "r_0_0", "to": "r_0_1"}),
+    at(4, "action_rejected", "a_1", tool="gather", code="not_here"),
+    at(5, "trade_fulfilled", "a_1", tradeId="m_1", **{"from": "a_1", "to": "a_9"}, give={"ore": 1}, receive={}),
+    at(5, "message", "a_1", text="hi", sha256="0" * 64, channel="broadcast"),
+    at(5, "message_private", "a_1", to="a_2", text="psst", sha256="0" * 64),
+    at(6, "inference_usage", "a_1", **{"gen_ai.request.model": "m", "gen_ai.usage.input_tokens": 1,
                                       "gen_ai.usage.output_tokens": 1}),
-    E(6, "agent_snapshot", "a_1", region="r_0_1", energy=5, wealth=10, inventoryHash="h"),
-    E(6, "turn_forfeited", "a_1", reason="timeout"),
-    E(7, "craft", "a_1", item="plank", quantity=1),
-    E(7, "attack", "a_1", target="a_3", region="r_0_1", damage=1),
-    E(7, "agent_dormant", "a_2", reason="idle"),
-    E(8, "agent_awake", "a_2"),
-    E(8, "agent_dormant", "a_2", reason="idle"),
-    E(8, "build", "a_2", structure="shelter", structureId="s_1", region="r_0_0"),
-    E(8, "repair", "a_2", structureId="s_1", hp=100),
-    E(8, "train", "a_2", attribute="strength", level=1),
-    E(9, "raid", "a_2", target="a_3", structureId="s_9", region="r_0_0"),
-    E(9, "action_rejected", "a_2", tool="craft", code="insufficient_energy"),
-    E(9, "look", "a_2", target="r_0_0"),
-    E(9, "rest", "a_2"),
-    E(9, "agent_snapshot", "a_3", region="r_5_5", energy=1, wealth=0, inventoryHash="h"),
-    E(9, "region_collapsed", None, region="r_0_0", resource="wood"),
+    at(6, "agent_snapshot", "a_1", region="r_0_1", energy=5, wealth=10, inventoryHash="h"),
+    at(6, "turn_forfeited", "a_1", reason="timeout"),
+    at(7, "craft", "a_1", item="plank", quantity=1),
+    at(7, "attack", "a_1", target="a_3", region="r_0_1", damage=1),
+    at(7, "agent_dormant", "a_2", reason="idle"),
+    at(8, "agent_awake", "a_2"),
+    at(8, "agent_dormant", "a_2", reason="idle"),
+    at(8, "build", "a_2", structure="shelter", structureId="s_1", region="r_0_0"),
+    at(8, "repair", "a_2", structureId="s_1", hp=100),
+    at(8, "train", "a_2", attribute="strength", level=1),
+    at(9, "raid", "a_2", target="a_3", structureId="s_9", region="r_0_0"),
+    at(9, "action_rejected", "a_2", tool="craft", code="insufficient_energy"),
+    at(9, "look", "a_2", target="r_0_0"),
+    at(9, "rest", "a_2"),
+    at(9, "agent_snapshot", "a_3", region="r_5_5", energy=1, wealth=0, inventoryHash="h"),
+    at(9, "region_collapsed", None, region="r_0_0", resource="wood"),
 ]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 from daishi_forensics.coverage import AgentCoverage, Coverage, CoveragePass
@@ -10,22 +11,22 @@ from daishi_forensics.replay import replay
 _ids = iter(range(1, 1 << 30))
 
 
-def E(tick: int, type_: str, agent: str | None = None, **payload: Any) -> dict[str, Any]:
+def at(tick: int, type_: str, agent: str | None = None, **payload: Any) -> dict[str, Any]:
     return {"id": next(_ids), "tick": tick, "type": type_, "agentId": agent, "payload": payload}
 
 
 def walk(agent: str, path: list[str], first_tick: int = 1) -> list[dict[str, Any]]:
-    return [E(first_tick + i, "move", agent, **{"from": a, "to": b}) for i, (a, b) in enumerate(zip(path, path[1:]))]
+    return [at(first_tick + i, "move", agent, **{"from": a, "to": b}) for i, (a, b) in enumerate(pairwise(path))]
 
 
 # a_1: spawn r_0_0, then 9 moves through 9 distinct regions (one revisit) -> 9 regions
 A1_PATH = ["r_0_0", "r_1_0", "r_2_0", "r_2_1", "r_1_1", "r_0_1", "r_0_2", "r_1_2", "r_2_2", "r_1_1"]
 MATCH = [
-    E(0, "match_manifest"),
-    E(0, "agent_spawned", "a_1", region="r_0_0"),
-    E(0, "agent_registered", "a_3", name="idle", role="player"),  # never placed: 0 regions
+    at(0, "match_manifest"),
+    at(0, "agent_spawned", "a_1", region="r_0_0"),
+    at(0, "agent_registered", "a_3", name="idle", role="player"),  # never placed: 0 regions
     *walk("a_1", A1_PATH),
-    E(4, "agent_registered", "a_2", name="late", role="player", region="r_7_7"),  # joiner
+    at(4, "agent_registered", "a_2", name="late", role="player", region="r_7_7"),  # joiner
     *walk("a_2", ["r_7_7", "r_7_8", "r_7_7"], first_tick=5),
 ]
 

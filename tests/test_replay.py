@@ -7,7 +7,6 @@ import random
 from typing import Any
 
 import pytest
-
 from daishi_forensics.contact import ContactPass
 from daishi_forensics.counters import CounterPass
 from daishi_forensics.coverage import CoveragePass
@@ -17,7 +16,7 @@ from daishi_forensics.witnesses import WitnessPass
 _ids = iter(range(1, 1 << 30))
 
 
-def E(tick: int, type_: str, agent: str | None = None, **payload: Any) -> dict[str, Any]:
+def at(tick: int, type_: str, agent: str | None = None, **payload: Any) -> dict[str, Any]:
     """A v3 event (ids increase in creation order)."""
     return {"id": next(_ids), "tick": tick, "type": type_, "agentId": agent, "payload": payload}
 
@@ -47,10 +46,10 @@ class Recorder:
 
 def test_joiner_spawns_from_agent_registered() -> None:
     events = [
-        E(0, "agent_spawned", "a_1", region="r_0_0"),
-        E(3, "agent_registered", "a_8", name="x", role="player"),  # no region: not placed
-        E(5, "agent_registered", "a_9", name="y", role="player", region="r_3_3"),
-        E(6, "move", "a_9", **{"from": "r_3_3", "to": "r_3_4"}),
+        at(0, "agent_spawned", "a_1", region="r_0_0"),
+        at(3, "agent_registered", "a_8", name="x", role="player"),  # no region: not placed
+        at(5, "agent_registered", "a_9", name="y", role="player", region="r_3_3"),
+        at(6, "move", "a_9", **{"from": "r_3_3", "to": "r_3_4"}),
     ]
     tl = replay(events, ARCHIVE, [])
     assert tl.region_at("a_9", 4) is None and not tl.alive_at("a_9", 4)
@@ -63,10 +62,10 @@ def test_joiner_spawns_from_agent_registered() -> None:
 
 def test_dead_agent_keeps_last_region_but_stands_nowhere() -> None:
     events = [
-        E(0, "agent_spawned", "a_1", region="r_1_1"),
-        E(0, "agent_spawned", "a_2", region="r_1_1"),
-        E(7, "agent_died", "a_2", cause="combat", killer="a_1"),
-        E(9, "look", "a_1", target="r_1_1"),
+        at(0, "agent_spawned", "a_1", region="r_1_1"),
+        at(0, "agent_spawned", "a_2", region="r_1_1"),
+        at(7, "agent_died", "a_2", cause="combat", killer="a_1"),
+        at(9, "look", "a_1", target="r_1_1"),
     ]
     rec = Recorder()
     tl = replay(events, ARCHIVE, [rec])
@@ -84,9 +83,9 @@ def test_dead_agent_keeps_last_region_but_stands_nowhere() -> None:
 
 def test_end_of_tick_state_and_observe_before_apply() -> None:
     events = [
-        E(0, "agent_spawned", "a_1", region="r_0_0"),
-        E(3, "move", "a_1", **{"from": "r_0_0", "to": "r_1_0"}),
-        E(3, "move", "a_1", **{"from": "r_1_0", "to": "r_2_0"}),
+        at(0, "agent_spawned", "a_1", region="r_0_0"),
+        at(3, "move", "a_1", **{"from": "r_0_0", "to": "r_1_0"}),
+        at(3, "move", "a_1", **{"from": "r_1_0", "to": "r_2_0"}),
     ]
     rec = Recorder(frozenset({"move"}))
     tl = replay(events, ARCHIVE, [rec])
@@ -98,12 +97,12 @@ def test_end_of_tick_state_and_observe_before_apply() -> None:
 
 def test_close_ticks_spans_cover_the_match_rounds_only() -> None:
     events = [
-        E(0, "match_manifest"),
-        E(0, "agent_spawned", "a_1", region="r_0_0"),
-        E(3, "rest", "a_1"),
-        E(3, "rest", "a_1"),
-        E(7, "rest", "a_1"),
-        E(14, "rest", "a_1"),  # after endedAtTick: nothing past 12 is closed
+        at(0, "match_manifest"),
+        at(0, "agent_spawned", "a_1", region="r_0_0"),
+        at(3, "rest", "a_1"),
+        at(3, "rest", "a_1"),
+        at(7, "rest", "a_1"),
+        at(14, "rest", "a_1"),  # after endedAtTick: nothing past 12 is closed
     ]
     rec = Recorder()
     replay(events, {"startedAtTick": 2, "endedAtTick": 12}, [rec])
@@ -119,10 +118,10 @@ def test_close_ticks_spans_cover_the_match_rounds_only() -> None:
 
 def test_dormancy_and_unknown_types() -> None:
     events = [
-        E(0, "agent_spawned", "a_1", region="r_0_0"),
-        E(2, "agent_dormant", "a_1", reason="idle"),
-        E(4, "mystery_event", "a_1", foo=1),
-        E(5, "agent_awake", "a_1"),
+        at(0, "agent_spawned", "a_1", region="r_0_0"),
+        at(2, "agent_dormant", "a_1", reason="idle"),
+        at(4, "mystery_event", "a_1", foo=1),
+        at(5, "agent_awake", "a_1"),
     ]
     everything = Recorder()
     tl = replay(events, ARCHIVE, [everything])
@@ -136,9 +135,9 @@ def test_dormancy_and_unknown_types() -> None:
 
 def test_typed_dispatch_and_tick_regression() -> None:
     events = [
-        E(0, "agent_spawned", "a_1", region="r_0_0"),
-        E(5, "move", "a_1", **{"from": "r_0_0", "to": "r_0_1"}),
-        E(4, "move", "a_1", **{"from": "r_0_1", "to": "r_0_2"}),  # tick goes back
+        at(0, "agent_spawned", "a_1", region="r_0_0"),
+        at(5, "move", "a_1", **{"from": "r_0_0", "to": "r_0_1"}),
+        at(4, "move", "a_1", **{"from": "r_0_1", "to": "r_0_2"}),  # tick goes back
     ]
     moves = Recorder(frozenset({"move"}))
     tl = replay(events, ARCHIVE, [moves])
@@ -310,3 +309,48 @@ def test_timeline_agrees_with_the_world_at_every_tick_boundary() -> None:
         for t in (start, stop - 1):
             for region, members in occ.items():
                 assert sorted(tl.agents_at(region, t)) == members
+
+
+# -- exported API and docstring examples ------------------------------------------
+
+def test_exported_api_is_pinned() -> None:
+    import daishi_forensics.contact as contact
+    import daishi_forensics.counters as counters
+    import daishi_forensics.coverage as coverage
+    import daishi_forensics.replay as replay_mod
+    import daishi_forensics.witnesses as witnesses
+
+    assert replay_mod.__all__ == ["Event", "Pass", "TickClosingPass", "World", "Timeline", "replay"]
+    assert contact.__all__ == ["hearers", "PairContact", "Contact", "ContactPass"]
+    assert witnesses.__all__ == [
+        "AGGRESSIVE_TYPES", "AggressiveAct", "AgentWitnessing", "Witnesses", "WitnessPass",
+        "potential_witnesses",
+    ]
+    assert coverage.__all__ == ["AgentCoverage", "Coverage", "CoveragePass"]
+    assert counters.__all__ == [
+        "ACTION_TYPES", "WORLD_ACTION_TYPES", "AgentCounters", "Counters", "CounterPass"
+    ]
+    for module in (contact, counters, coverage, replay_mod, witnesses):
+        for name in module.__all__:
+            assert hasattr(module, name), (module.__name__, name)
+
+
+def test_docstring_examples() -> None:
+    import doctest
+
+    import daishi_forensics.contact as contact
+    import daishi_forensics.coverage as coverage
+    import daishi_forensics.replay as replay_mod
+
+    for module in (replay_mod, contact, coverage):
+        result = doctest.testmod(module)
+        assert result.failed == 0 and result.attempted > 0, module.__name__
+
+
+def test_passes_satisfy_the_protocol() -> None:
+    from daishi_forensics.replay import Pass, TickClosingPass
+
+    for p in (ContactPass(), WitnessPass(), CoveragePass(144), CounterPass()):
+        assert isinstance(p, Pass)
+    assert isinstance(ContactPass(), TickClosingPass)
+    assert not isinstance(CounterPass(), TickClosingPass)

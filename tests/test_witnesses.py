@@ -24,24 +24,24 @@ from .matchkit import archive, ev, write_match
 _ids = iter(range(1, 1 << 30))
 
 
-def E(tick: int, type_: str, agent: str | None = None, **payload: Any) -> dict[str, Any]:
+def at(tick: int, type_: str, agent: str | None = None, **payload: Any) -> dict[str, Any]:
     return {"id": next(_ids), "tick": tick, "type": type_, "agentId": agent, "payload": payload}
 
 
 MATCH = [
-    E(0, "agent_spawned", "a_1", region="r_0_0"),
-    E(0, "agent_spawned", "a_2", region="r_0_0"),
-    E(0, "agent_spawned", "a_3", region="r_0_0"),
-    E(0, "agent_spawned", "a_5", region="r_0_0"),
-    E(0, "agent_spawned", "a_4", region="r_2_2"),
-    E(0, "agent_spawned", "a_6", region="r_2_2"),
-    E(1, "agent_dormant", "a_5", reason="idle"),
-    E(2, "attack", "a_4", target="a_6", region="r_2_2", damage=3, witnessed=False, witnesses=[]),
-    E(3, "attack", "a_1", target="a_2", region="r_0_0", damage=2, witnessed=True, witnesses=["a_3"]),
-    E(4, "theft", "a_1", target="a_3", region="r_0_0", stolen={"wood": 1}, witnessed=True,
+    at(0, "agent_spawned", "a_1", region="r_0_0"),
+    at(0, "agent_spawned", "a_2", region="r_0_0"),
+    at(0, "agent_spawned", "a_3", region="r_0_0"),
+    at(0, "agent_spawned", "a_5", region="r_0_0"),
+    at(0, "agent_spawned", "a_4", region="r_2_2"),
+    at(0, "agent_spawned", "a_6", region="r_2_2"),
+    at(1, "agent_dormant", "a_5", reason="idle"),
+    at(2, "attack", "a_4", target="a_6", region="r_2_2", damage=3, witnessed=False, witnesses=[]),
+    at(3, "attack", "a_1", target="a_2", region="r_0_0", damage=2, witnessed=True, witnesses=["a_3"]),
+    at(4, "theft", "a_1", target="a_3", region="r_0_0", stolen={"wood": 1}, witnessed=True,
       witnesses=["a_5", "a_2"]),
-    E(5, "raid", "a_3", target="a_6", structureId="s_1", region="r_0_0", stolen={"ore": 2}),
-    E(6, "attack", "a_4", target="a_6", region="r_2_2", damage=1, witnessed=True),
+    at(5, "raid", "a_3", target="a_6", structureId="s_1", region="r_0_0", stolen={"ore": 2}),
+    at(6, "attack", "a_4", target="a_6", region="r_2_2", damage=1, witnessed=True),
 ]
 IDS = [e["id"] for e in MATCH]
 A4_UNSEEN, A1_ATTACK, A1_THEFT, A3_RAID, A4_FLAGGED = IDS[7:12]
@@ -102,13 +102,13 @@ def test_per_agent_exact() -> None:
 
 def test_mixed_basis_and_stealth_rate() -> None:
     events = [
-        E(0, "agent_spawned", "a_1", region="r_0_0"),
-        E(0, "agent_spawned", "a_2", region="r_0_0"),
-        E(0, "agent_spawned", "a_3", region="r_0_0"),
-        E(1, "attack", "a_1", target="a_2", region="r_0_0", damage=1),  # no flag, a_3 around
-        E(2, "move", "a_3", **{"from": "r_0_0", "to": "r_0_1"}),
-        E(3, "attack", "a_1", target="a_2", region="r_0_0", damage=1, witnessed=False),
-        E(4, "attack", "a_1", target="a_2", region="r_0_0", damage=1),  # no flag, nobody around
+        at(0, "agent_spawned", "a_1", region="r_0_0"),
+        at(0, "agent_spawned", "a_2", region="r_0_0"),
+        at(0, "agent_spawned", "a_3", region="r_0_0"),
+        at(1, "attack", "a_1", target="a_2", region="r_0_0", damage=1),  # no flag, a_3 around
+        at(2, "move", "a_3", **{"from": "r_0_0", "to": "r_0_1"}),
+        at(3, "attack", "a_1", target="a_2", region="r_0_0", damage=1, witnessed=False),
+        at(4, "attack", "a_1", target="a_2", region="r_0_0", damage=1),  # no flag, nobody around
     ]
     r = run(events).agents[0]
     assert (r.acts, r.unseen, r.aggression, r.basis) == (3, 2, 1, "mixed")

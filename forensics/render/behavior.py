@@ -85,7 +85,9 @@ def blocks(report: dict[str, Any]) -> list[Block]:
               f.get("archived"), f.get("recomputed"), _events(f), f["message"]] for f in report["findings"]],
         ),
     ]
-    for extra in EXTRA_BLOCKS:
+    from daishi_forensics.sections import BLOCK_MAKERS
+
+    for extra in [*BLOCK_MAKERS, *EXTRA_BLOCKS]:
         out.extend(extra(report))
     return out
 

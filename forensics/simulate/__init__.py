@@ -1,1 +1,220 @@
-"""simulate."""
+"""Simulated Daishi matches with planted behaviors and their ground truth.
+
+A match is organic play on a 12 x 12 map (agents gather, craft, build, trade,
+talk, fight, rest, sleep and die) with one scenario's behaviors hidden in it
+(see :mod:`.behaviors` for the list).  Same scenario, seed and parameters, same
+bytes: every draw comes from one seeded generator, and nothing reads the clock.
+
+>>> match = simulate_match("clean", 1, ticks=30)
+>>> match.match_id == simulate_match("clean", 1, ticks=30).match_id
+True
+>>> match.archive["config"]["engine_version"]
+'0.5.2'
+
+``simulate_match`` plays the match once (keeping the events in memory only when
+the match is small) and returns a :class:`SimulatedMatch`; ``write_match`` writes
+it in any form and schema version with its ``truth.json`` beside it.
+``simulate_to_dir`` plays and writes in one pass without holding the events
+(use it for very large matches: ``target_events=1_000_000``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..jsonio import dumps as _pretty
+from .behaviors import SCENARIOS
+from .engine import EVENTS_PER_AGENT_TICK, Simulation
+from .truth import build_truth
+from .writer import (
+    FORMS,
+    SCHEMA_VERSIONS,
+    archive_for,
+    iter_downgraded,
+    previous_season_seed,
+    season_markers,
+    write_export,
+)
+
+__all__ = [
+    "SCENARIOS",
+    "FORMS",
+    "SCHEMA_VERSIONS",
+    "SimulatedMatch",
+    "simulate_match",
+    "write_match",
+    "simulate_to_dir",
+]
+
+_KEEP_EVENTS_UP_TO = 300_000
+"""Matches expected to log at most this many events keep them in memory (no replay on write)."""
+
+
+@dataclass(frozen=True)
+class SimulatedMatch:
+    """A simulated match: its archive and ground truth; its events on demand (:meth:`iter_events`)."""
+
+    scenario: str
+    """Planted scenario (one of :data:`SCENARIOS`)."""
+    seed: int
+    """Seed every draw derives from."""
+    schema_version: int
+    """Schema version :attr:`archive`, :meth:`iter_events` and :func:`write_match` use by default."""
+    match_id: str
+    """``m_`` and 12 hex digits, from scenario and seed."""
+    params: dict[str, Any]
+    """Simulation parameters (``n_agents``, ``ticks``, ``target_events``, ``width``, ``height``)."""
+    archive_v3: dict[str, Any] = field(repr=False)
+    """The archive as a v3 engine stamps it (metrics, ledger, exploration included)."""
+    truth: dict[str, Any] = field(repr=False)
+    """Ground truth (see :mod:`.truth`); ``schemaVersion`` is :attr:`schema_version`."""
+    n_events: int
+    """Events logged (v3: both ``trade_completed`` of a trade counted)."""
+    first_id: int
+    """Id of the first event."""
+    _events: tuple[dict[str, Any], ...] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def archive(self) -> dict[str, Any]:
+        """The archive for :attr:`schema_version`."""
+        return archive_for(self.archive_v3, self.schema_version)
+
+    def archive_for(self, schema_version: int) -> dict[str, Any]:
+        """The archive as an engine of ``schema_version`` writes it."""
+        _check_version(schema_version)
+        return archive_for(self.archive_v3, schema_version)
+
+    def iter_events(self, schema_version: int | None = None, *, previous_season: bool = False) -> Iterator[dict[str, Any]]:
+        """The events in log order, in ``schema_version`` (default :attr:`schema_version`).
+
+        Large matches are played again (deterministically) rather than kept.  ``previous_season``
+        (v1 only) puts a short earlier season and the ``world_reset``/``season_started`` markers first.
+        """
+        version = self.schema_version if schema_version is None else schema_version
+        _check_version(version)
+        if previous_season:
+            if version != 1:
+                raise ValueError("previous_season is a v1 log feature (schema_version=1)")
+            yield from _previous_season(self.scenario, self.seed, self.first_id)
+        if self._events is not None:
+            yield from iter_downgraded(self._events, version)
+        else:
+            yield from iter_downgraded(Simulation(self.scenario, self.seed, **self.params).run(), version)
+
+
+def _check_version(version: int) -> None:
+    if version not in SCHEMA_VERSIONS:
+        raise ValueError(f"schema_version must be 1, 2 or 3, got {version!r}")
+
+
+def _params(n_agents: int, ticks: int, target_events: int | None, width: int, height: int) -> dict[str, Any]:
+    return {"n_agents": n_agents, "ticks": ticks, "target_events": target_events, "width": width, "height": height}
+
+
+def _previous_season(scenario: str, seed: int, first_id: int) -> list[dict[str, Any]]:
+    prev_seed = previous_season_seed(scenario, seed)
+    sim = Simulation("clean", prev_seed, n_agents=4, ticks=24, first_id=1, id_prefix="p")
+    events = list(iter_downgraded(sim.run(), 1))
+    return season_markers(events, first_id, 2 + prev_seed % 7, sim.ended)
+
+
+def simulate_match(scenario: str, seed: int, *, schema_version: int = 3, n_agents: int = 8, ticks: int = 300,
+                   target_events: int | None = None, width: int = 12, height: int = 12) -> SimulatedMatch:
+    """Play one match of ``scenario`` with ``seed``.
+
+    Parameters
+    ----------
+    scenario:
+        One of :data:`SCENARIOS`.
+    seed:
+        Any integer; same inputs, same match.
+    schema_version:
+        Default version for the archive, the events and writing (1, 2 or 3).
+    n_agents:
+        Player seats (at least 4); probe seats of the ``probes``/``mixed`` scenarios come on top.
+    ticks:
+        Rounds to play (ignored when ``target_events`` is given).
+    target_events:
+        Play until at least this many (v3) events are logged, ending at a tick boundary.
+    width, height:
+        Map size in regions.
+    """
+    _check_version(schema_version)
+    params = _params(n_agents, ticks, target_events, width, height)
+    sim = Simulation(scenario, seed, **params)
+    expected = target_events if target_events is not None else n_agents * ticks * EVENTS_PER_AGENT_TICK
+    if expected <= _KEEP_EVENTS_UP_TO:
+        events: tuple[dict[str, Any], ...] | None = tuple(sim.run())
+    else:
+        events = None
+        for _ in sim.run():
+            pass
+    truth = build_truth(sim, params)
+    truth["schemaVersion"] = schema_version
+    return SimulatedMatch(scenario=scenario, seed=seed, schema_version=schema_version, match_id=sim.match_id,
+                          params=params, archive_v3=sim.archive, truth=truth, n_events=sim.n_events,
+                          first_id=sim.first_id, _events=events)
+
+
+def _write_truth(out_dir: Path, truth_file: str | None, truth: dict[str, Any], version: int, form: str,
+                 path: Path) -> None:
+    if not truth_file:
+        return
+    out = dict(truth)
+    out["schemaVersion"] = version
+    out["form"] = form
+    out["file"] = path.name
+    (out_dir / truth_file).write_text(_pretty(out), encoding="utf-8")
+
+
+def write_match(match: SimulatedMatch, out_dir: Path, *, form: str = "bundle", schema_version: int | None = None,
+                previous_season: bool = False, truth_file: str | None = "truth.json") -> Path:
+    """Write ``match`` to ``out_dir`` in ``form`` (see :data:`FORMS`) and ``schema_version``.
+
+    Returns the match's file (or folder, for the folder forms).  The ground truth goes
+    to ``out_dir / truth_file`` (None: not written); writing several matches into one
+    folder needs a different ``truth_file`` for each.
+    """
+    version = match.schema_version if schema_version is None else schema_version
+    _check_version(version)
+    out_dir = Path(out_dir)
+    path = write_export(out_dir, match.match_id, form,
+                        match.iter_events(version, previous_season=previous_season),
+                        lambda: archive_for(match.archive_v3, version))
+    _write_truth(out_dir, truth_file, match.truth, version, form, path)
+    return path
+
+
+def simulate_to_dir(scenario: str, seed: int, schema_version: int, out_dir: Path, form: str = "bundle",
+                    *, previous_season: bool = False, truth_file: str | None = "truth.json",
+                    **params: Any) -> Path:
+    """Play a match and write it in one pass, never holding its events (the CLI's entry point).
+
+    ``params`` are :func:`simulate_match`'s keyword parameters (``n_agents``, ``ticks``,
+    ``target_events``, ``width``, ``height``).  Returns what :func:`write_match` returns;
+    the bytes are the same as ``write_match(simulate_match(...), ...)``.
+    """
+    _check_version(schema_version)
+    if previous_season and schema_version != 1:
+        raise ValueError("previous_season is a v1 log feature (schema_version=1)")
+    unknown = set(params) - {"n_agents", "ticks", "target_events", "width", "height"}
+    if unknown:
+        raise TypeError(f"unknown simulation parameter(s): {', '.join(sorted(unknown))}")
+    full = _params(params.get("n_agents", 8), params.get("ticks", 300), params.get("target_events"),
+                   params.get("width", 12), params.get("height", 12))
+    sim = Simulation(scenario, seed, **full)
+    out_dir = Path(out_dir)
+
+    def events() -> Iterator[dict[str, Any]]:
+        if previous_season:
+            yield from _previous_season(scenario, seed, sim.first_id)
+        yield from iter_downgraded(sim.run(), schema_version)
+
+    path = write_export(out_dir, sim.match_id, form, events(), lambda: archive_for(sim.archive, schema_version),
+                        archive_known=False)
+    truth = build_truth(sim, full)
+    _write_truth(out_dir, truth_file, truth, schema_version, form, path)
+    return path

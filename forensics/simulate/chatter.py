@@ -122,15 +122,18 @@ _HOOKS = (
 
 
 def _slots(rng: random.Random, names: list[str], regions: list[str]) -> dict[str, object]:
-    r1, r2 = rng.sample(RESOURCES, 2)
-    i1, i2 = rng.sample(_ITEMS, 2)
+    rand = rng.random
+    i = int(rand() * 5)
+    j = (i + 1 + int(rand() * 4)) % 5
+    k = int(rand() * 8)
+    m = (k + 1 + int(rand() * 7)) % 8
     return {
-        "r1": r1, "r2": r2, "i1": i1, "i2": i2,
-        "n": rng.randrange(2, 9), "m": rng.randrange(1, 6),
-        "s": _STRUCT[int(rng.random() * len(_STRUCT))],
-        "d": _DIRS[int(rng.random() * len(_DIRS))],
-        "reg": regions[int(rng.random() * len(regions))],
-        "name": names[int(rng.random() * len(names))] if names else "friend",
+        "r1": RESOURCES[i], "r2": RESOURCES[j], "i1": _ITEMS[k], "i2": _ITEMS[m],
+        "n": 2 + int(rand() * 7), "m": 1 + int(rand() * 5),
+        "s": _STRUCT[int(rand() * 4)],
+        "d": _DIRS[int(rand() * 6)],
+        "reg": regions[int(rand() * len(regions))],
+        "name": names[int(rand() * len(names))] if names else "friend",
     }
 
 

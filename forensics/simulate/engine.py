@@ -54,7 +54,7 @@ __all__ = ["Simulation", "ENGINE_VERSIONS", "EVENTS_PER_AGENT_TICK", "GAME_SCENA
 ENGINE_VERSIONS = {1: "0.1.0", 2: "0.3.1", 3: "0.5.2"}
 """Engine version stamped on a match of each event schema version."""
 
-EVENTS_PER_AGENT_TICK = 2.0
+EVENTS_PER_AGENT_TICK = 1.6
 """Rough events per agent per tick of organic play (used to size a ``target_events`` match)."""
 
 GAME_SCENARIO = {
@@ -72,10 +72,8 @@ _REJECT_CODES = (
 _REJECT_TOOLS = ("gather", "move", "craft", "build", "offer_trade", "accept_trade", "attack", "deposit", "say")
 _UNKNOWN_TOOLS = ("teleport", "sell_all", "admin_give", "get_map_full")
 _PROJECTS = ("tools", "planks", "cloth", "hoard", "tools", "hoard")
+_RAW = {"plank": "wood", "tool": "ore", "cloth": "fiber"}
 
-# Organic action codes (phase 2).
-_GATHER, _GATHER_OTHER, _CRAFT, _BUILD, _REPAIR, _DEPOSIT, _WITHDRAW = range(7)
-_TRADE, _POST, _FILL, _TRAIN, _LOOK, _REST = range(7, 13)
 
 
 class Simulation:
@@ -117,6 +115,7 @@ class Simulation:
         self.target = target_events
         self.rng = rng = random.Random(derive_int("daishi-sim", scenario, seed, n_agents, ticks, target_events,
                                                   width, height, id_prefix))
+        self._rand = rng.random
         self.match_id = match_id_for(scenario + id_prefix, seed)
         self.world_seed = derive_int("world", scenario, seed, id_prefix) % (1 << 31)
         self.map = GameMap(width, height, rng)
@@ -156,7 +155,8 @@ class Simulation:
         self.errata: list[dict[str, Any]] = []
         self._deposits = 0
         self._phantom_deposit = rng.randrange(1, 8) if rng.random() < 0.35 else -1
-        self.honest: list[dict[str, Any]] = []
+        self.fights: dict[tuple[str, str], int] = {}       # (attacker, target) -> attacks, raids, thefts
+        self.banned_texts: set[str] = set()                 # organic chatter never says these exactly
         self.organic: dict[str, Any] = {}
 
         # Seats and behaviors.
@@ -169,6 +169,7 @@ class Simulation:
         self.free = [a for a in self.players if a.role == "player"]
         rng.shuffle(self.free)
         self._names = [a.name for a in self.players]
+        self._others = {a.id: [b.name for b in self.players if b is not a] for a in self.agents}
         self._base_traits()
         for b in self.behaviors:
             b.bind(self)
@@ -379,6 +380,10 @@ class Simulation:
         elif a.want not in RESOURCES or self.rng.random() < 0.3:
             a.want = RESOURCES[int(self.rng.random() * len(RESOURCES))]
 
+    def set_want(self, a: Agent, item: str) -> None:
+        """Make ``a`` go after the raw resource behind ``item`` (planks need wood, tools ore, cloth fiber)."""
+        a.want = _RAW.get(item, item)
+
     def _next_project(self, a: Agent) -> None:
         rng = self.rng
         kinds = {s.kind for s in a.structures}
@@ -436,19 +441,22 @@ class Simulation:
     def emit(self, typ: str, agent: Agent | None, payload: dict[str, Any], act: bool = True) -> int:
         """Log one v3 event and return its id.  ``act``: the agent's own action (gets ``latencyMs``)."""
         nid = self._next_id
-        rng = self.rng
-        r = rng.random()
+        r = self._rand()
         self._next_id = nid + (1 if r > 0.012 else 2 + int(r * 200))
         ms = self._ms + 1 + int(r * 7919) % self._ms_step
         if ms > self._ms_cap:
             ms = self._ms_cap
         self._ms = ms
-        ev: dict[str, Any] = {
-            "id": nid, "matchId": self.match_id, "schemaVersion": 3, "tick": self.tick, "type": typ,
-            "agentId": None, "createdAtMs": ms, "private": typ == "message_private", "payload": payload,
-        }
-        if agent is not None:
-            ev["agentId"] = agent.id
+        if agent is None:
+            ev: dict[str, Any] = {
+                "id": nid, "matchId": self.match_id, "schemaVersion": 3, "tick": self.tick, "type": typ,
+                "agentId": None, "createdAtMs": ms, "private": False, "payload": payload,
+            }
+        else:
+            ev = {
+                "id": nid, "matchId": self.match_id, "schemaVersion": 3, "tick": self.tick, "type": typ,
+                "agentId": agent.id, "createdAtMs": ms, "private": typ == "message_private", "payload": payload,
+            }
             m = agent.metrics
             m[typ] = m.get(typ, 0) + 1
             if act:
@@ -527,8 +535,9 @@ class Simulation:
         self._world_phase(t)
         for b in self.behaviors:
             b.before_tick(t)
+        rand = self.rng.random
         order = [a for a in self.agents if a.alive and not a.dormant]
-        self.rng.shuffle(order)
+        order.sort(key=lambda _a: rand())
         moved = [a for a in order if self._phase_move(a, t)]
         moved_ids = {a.index for a in moved}
         for a in order:
@@ -579,26 +588,39 @@ class Simulation:
             if a.pos == fg:
                 a.force_goal = -1
                 return False
-            self._move(a, m.step_toward(a.pos, fg))
+            nxt = m.step_toward(a.pos, fg)
+            if nxt == a.avoid and t <= a.avoid_until and fg != a.avoid:
+                options = [n for n in m.neighbours[a.pos] if n != a.avoid]
+                nxt = min(options, key=lambda n: (m.dist(n, fg), n))
+            self._move(a, nxt)
             return True
         if a.role == "probe" or a.energy < 20 or a.incoming:
             return False
         rng = self.rng
+        rand = rng.random
         f = a.follow
-        if f is not None and f.alive and f.pos != a.pos and rng.random() < 0.75:
+        if f is not None and f.alive and f.pos != a.pos and rand() < 0.75:
             nxt = m.step_toward(a.pos, f.pos)
         else:
             g = a.goal
             if g == a.pos:
                 a.goal = g = -1
+            if a.rivals and rand() < 0.03:
+                r = a.rivals[int(rand() * len(a.rivals))]
+                if r.alive and r.pos != a.pos:
+                    a.goal = g = r.pos
+            elif g < 0 and a.structures and rand() < 0.05:
+                s = a.structures[int(rand() * len(a.structures))]
+                if s.hp_at(t) < 80 and s.region != a.pos:
+                    a.goal = g = s.region
             if g < 0:
-                if m.available(a.pos, a.want, t) > 0:
-                    if rng.random() >= 0.03:
+                if m.pools[a.pos].get(a.want) or m.available(a.pos, a.want, t) > 0:
+                    if rand() >= 0.03:
                         return False
                     nb = m.neighbours[a.pos]
-                    nxt = nb[int(rng.random() * len(nb))]
+                    nxt = nb[int(rand() * len(nb))]
                 else:
-                    g = m.near_region_with(rng, a.home if rng.random() < 0.5 else a.pos, a.want, t)
+                    g = m.near_region_with(rng, a.home if rand() < 0.5 else a.pos, a.want, t)
                     if g < 0:
                         g = self._near(a.home, 3)
                     a.goal = g
@@ -606,15 +628,15 @@ class Simulation:
                         return False
                     nxt = m.step_toward(a.pos, g)
             else:
-                if rng.random() >= 0.85:
+                if rand() >= 0.85:
                     return False
                 nxt = m.step_toward(a.pos, g)
         if nxt == a.avoid and t <= a.avoid_until:
             options = [n for n in m.neighbours[a.pos] if n != a.avoid]
-            nxt = options[int(rng.random() * len(options))]
+            nxt = options[int(rand() * len(options))]
         if nxt == a.pos:
             return False
-        if rng.random() < 0.006:
+        if rand() < 0.006:
             self.emit("action_rejected", a, {"tool": "move", "code": "invalid_args",
                                              "detail": f"{m.names[nxt]} is not adjacent"})
             return True
@@ -674,10 +696,11 @@ class Simulation:
         self._after_turn(a, t)
 
     def _after_turn(self, a: Agent, t: int) -> None:
-        rng = self.rng
-        if a.alive and rng.random() < a.talk_rate:
+        rand = self._rand
+        if rand() < a.talk_rate and a.alive:
             self._talk(a, t)
-        if a.llm and rng.random() < 0.3:
+        if a.llm and rand() < 0.3:
+            rng = self.rng
             self.emit("inference_usage", a, {
                 "gen_ai.request.model": a.model["model"],
                 "gen_ai.usage.input_tokens": 1500 + int(rng.random() * 9000),
@@ -733,102 +756,95 @@ class Simulation:
         a.hp = min(100, a.hp + 10 + 3 * a.trained["vitality"])
 
     def _organic_action(self, a: Agent, t: int) -> None:
+        """One turn of ordinary play: gather, craft, build, repair, store, trade, train, look or rest,
+        each weighted by what makes sense where the agent stands."""
         rng = self.rng
         m = self.map
         pos = a.pos
         inv = a.carried
-        acts: list[tuple[float, int]] = []
-        total = 0.0
-        if m.available(pos, a.want, t) > 0:
-            total += 5.0
-            acts.append((total, _GATHER))
+        pool = m.pools[pos]
+        other = ""
+        if pool.get(a.want) or m.available(pos, a.want, t) > 0:
+            w_gather = 5.0
         else:
-            for res in m.pools[pos]:
+            w_gather = 0.0
+            for res in pool:
                 if m.available(pos, res, t) > 0:
-                    total += 1.5
-                    acts.append((total, _GATHER_OTHER))
+                    w_gather, other = 1.5, res
                     break
         craft = self._craftable(a)
-        if craft is not None:
-            total += 3.0
-            acts.append((total, _CRAFT))
-        if a.project in STRUCTURES and has_items(inv, a.need):
-            total += 9.0
-            acts.append((total, _BUILD))
-        for s in a.structures:
-            if s.region == pos and s.hp_at(t) < 75:
-                total += 3.0
-                acts.append((total, _REPAIR))
-                break
-        sh = a.storehouse
-        if sh is not None and sh.region == pos:
-            if len(inv) > 2:
-                total += 1.2
-                acts.append((total, _DEPOSIT))
-            if sh.stock and any(k in sh.stock for k in a.need):
-                total += 1.0
-                acts.append((total, _WITHDRAW))
-        if a.outgoing is None and inv:
-            total += a.trade_rate * 12
-            acts.append((total, _TRADE))
-            total += 0.08
-            acts.append((total, _POST))
-        if self.market and inv:
-            total += 0.25
-            acts.append((total, _FILL))
-        if a.energy > 60:
-            total += 0.12
-            acts.append((total, _TRAIN))
-        total += 0.3
-        acts.append((total, _LOOK))
-        total += 0.35 + (0.5 if a.energy < 50 else 0.0)
-        acts.append((total, _REST))
-        x = rng.random() * total
-        code = _REST
-        for edge, c in acts:
-            if x < edge:
-                code = c
-                break
-        if code == _GATHER:
-            self._gather(a, a.want, t)
-        elif code == _GATHER_OTHER:
-            for res in m.pools[pos]:
-                if m.available(pos, res, t) > 0:
-                    self._gather(a, res, t)
-                    break
-        elif code == _CRAFT:
-            assert craft is not None
-            self._craft(a, craft[0], craft[1])
-        elif code == _BUILD:
-            self.build(a, a.project)
-            self._next_project(a)
-        elif code == _REPAIR:
+        w_craft = 3.0 if craft is not None else 0.0
+        w_build = 9.0 if a.project in STRUCTURES and has_items(inv, a.need) else 0.0
+        fix = None
+        if a.structures:
             for s in a.structures:
                 if s.region == pos and s.hp_at(t) < 75:
-                    self.repair(a, s)
+                    fix = s
                     break
-        elif code == _DEPOSIT:
+        w_repair = 3.0 if fix is not None else 0.0
+        sh = a.storehouse
+        w_deposit = w_withdraw = 0.0
+        if sh is not None and sh.region == pos:
+            if len(inv) > 2:
+                w_deposit = 1.2
+            if sh.stock and any(k in sh.stock for k in a.need):
+                w_withdraw = 1.0
+        w_trade = w_post = 0.0
+        if inv and a.outgoing is None:
+            w_trade = a.trade_rate * 12
+            w_post = 0.08
+        w_fill = 0.25 if self.market and inv else 0.0
+        w_train = 0.12 if a.energy > 60 else 0.0
+        w_rest = 0.35 if a.energy >= 50 else 0.85
+        x = self._rand() * (w_gather + w_craft + w_build + w_repair + w_deposit + w_withdraw + w_trade + w_post
+                            + w_fill + w_train + 0.3 + w_rest)
+        if x < w_gather:
+            self._gather(a, other or a.want, t)
+            return
+        x -= w_gather
+        if x < w_craft:
+            assert craft is not None
+            self._craft(a, craft[0], craft[1])
+            return
+        x -= w_craft
+        if x < w_build:
+            self.build(a, a.project)
+            self._next_project(a)
+            return
+        x -= w_build
+        if x < w_repair:
+            assert fix is not None
+            self.repair(a, fix)
+            return
+        x -= w_repair
+        if x < w_deposit:
             assert sh is not None
             keep = a.need
-            items = {k: n for k, n in inv.items() if k not in keep}
-            if not items:
-                items = dict(inv)
-            chosen = dict(list(items.items())[:3])
-            self.deposit(a, chosen)
-        elif code == _WITHDRAW:
+            items = {k: n for k, n in inv.items() if k not in keep} or dict(inv)
+            self.deposit(a, dict(list(items.items())[:3]))
+            return
+        x -= w_deposit
+        if x < w_withdraw:
             assert sh is not None
-            items = {k: sh.stock[k] for k in a.need if k in sh.stock}
-            self.withdraw(a, items)
-        elif code == _TRADE:
+            self.withdraw(a, {k: sh.stock[k] for k in a.need if k in sh.stock})
+            return
+        x -= w_withdraw
+        if x < w_trade:
             if not self._organic_trade(a, t):
                 self._gather_or_look(a, t)
-        elif code == _POST:
+            return
+        x -= w_trade
+        if x < w_post:
             if not self._post_market(a, t):
                 self._gather_or_look(a, t)
-        elif code == _FILL:
+            return
+        x -= w_post
+        if x < w_fill:
             if not self._fill_market(a):
                 self._gather_or_look(a, t)
-        elif code == _TRAIN:
+            return
+        x -= w_fill
+        if x < w_train:
             attr = ("strength", "vitality", "endurance")[int(rng.random() * 3)]
             if a.trained[attr] < 5:
                 a.trained[attr] += 1
@@ -836,13 +852,15 @@ class Simulation:
                 self.emit("train", a, {"attribute": attr, "level": a.trained[attr]})
             else:
                 self._rest(a)
-        elif code == _LOOK:
+            return
+        x -= w_train
+        if x < 0.3:
             here = [o for o in self.occ[pos].values() if o is not a]
             target = here[int(rng.random() * len(here))].id if here and rng.random() < 0.5 else m.names[pos]
             self.emit("look", a, {"target": target})
             a.energy -= 1
-        else:
-            self._rest(a)
+            return
+        self._rest(a)
 
     def _gather_or_look(self, a: Agent, t: int) -> None:
         m = self.map
@@ -858,7 +876,7 @@ class Simulation:
         m = self.map
         pos = a.pos
         avail = m.available(pos, res, t)
-        n = 1 + int(self.rng.random() * 3 * a.skill)
+        n = 1 + int(self._rand() * 3 * a.skill)
         if n > avail:
             n = avail
         if avail:
@@ -866,7 +884,8 @@ class Simulation:
         eid = self.emit("gather", a, {"region": m.names[pos], "resource": res, "gathered": n})
         a.energy -= 4
         if n:
-            a.carried[res] = a.carried.get(res, 0) + n
+            inv = a.carried
+            have = inv[res] = inv.get(res, 0) + n
             key = (pos, res)
             log = self.glog.get(key)
             if log is None:
@@ -876,9 +895,10 @@ class Simulation:
                 log.popleft()
             if avail == n:
                 self._collapse(pos, res, t, log)
-            if a.need.get(res, 0) or res == a.want:
+            need = a.need.get(res, 0)
+            if (need and have >= need) or (res == a.want and have >= 6):
                 self._update_want(a)
-                if all(a.carried.get(k, 0) >= v for k, v in a.need.items()) and a.project not in STRUCTURES:
+                if a.project not in STRUCTURES and has_items(inv, a.need):
                     self._next_project(a)
         return eid
 
@@ -1087,11 +1107,11 @@ class Simulation:
         rng = self.rng
         for _ in range(3):
             x = rng.random() * total
-            i = bisect.bisect_right([w for _, w in fav], x) if len(fav) > 12 else 0
-            if len(fav) <= 12:
-                while i < len(fav) - 1 and fav[i][1] <= x:
-                    i += 1
-            b = fav[min(i, len(fav) - 1)][0]
+            b = fav[-1][0]
+            for cand, edge in fav:
+                if x < edge:
+                    b = cand
+                    break
             if b.alive and not b.dormant and b.role != "probe":
                 return b
         return None
@@ -1103,7 +1123,7 @@ class Simulation:
         theirs = b.carried
         if not theirs or not a.carried:
             return None
-        if theirs.get(a.want, 0) >= 1 and a.want not in a.need or theirs.get(a.want, 0) >= 1:
+        if theirs.get(a.want, 0) >= 1:
             r_item = a.want
         else:
             keys = list(theirs)
@@ -1224,6 +1244,10 @@ class Simulation:
             self.say(a, chatter.threat_line(rng, target.name, self.map.names), "local")
         return True
 
+    def _count_fight(self, a: Agent, target: Agent) -> None:
+        key = (a.id, target.id)
+        self.fights[key] = self.fights.get(key, 0) + 1
+
     def _provoked(self, target: Agent, a: Agent) -> None:
         if a.id in target.no_attack or target.role == "probe" or a in target.rivals:
             return
@@ -1248,6 +1272,7 @@ class Simulation:
         a.energy -= 8
         if w:
             a.aggression += 1
+        self._count_fight(a, target)
         self._provoked(target, a)
         if killed:
             self.kill(target, "combat", a)
@@ -1273,8 +1298,9 @@ class Simulation:
         a.energy -= 4
         if w:
             a.aggression += 1
+        self._count_fight(a, target)
         self._provoked(target, a)
-        target.want = next(iter(stolen))
+        self.set_want(target, next(iter(stolen)))
         return eid
 
     def raid(self, a: Agent, s: Structure, most: float = 0.6) -> int:
@@ -1300,6 +1326,7 @@ class Simulation:
         a.energy -= 6
         if w:
             a.aggression += 1
+        self._count_fight(a, s.owner)
         self._provoked(s.owner, a)
         return eid
 
@@ -1348,20 +1375,25 @@ class Simulation:
 
     def _talk(self, a: Agent, t: int) -> None:
         rng = self.rng
-        names = self._names
+        names = self._others[a.id]
         regions = self.map.names
         r = rng.random()
+        to = None
         if r < 0.36:
-            self.say(a, chatter.broadcast_line(rng, names, regions), "broadcast")
+            channel, text = "broadcast", chatter.broadcast_line(rng, names, regions)
         elif r < 0.74:
             if len(self.occ[a.pos]) > 1:
-                self.say(a, chatter.local_line(rng, names, regions), "local")
+                channel, text = "local", chatter.local_line(rng, names, regions)
             else:
-                self.say(a, chatter.broadcast_line(rng, names, regions), "broadcast")
+                channel, text = "broadcast", chatter.broadcast_line(rng, names, regions)
         else:
-            b = self._pick_partner(a)
-            if b is not None:
-                self.say(a, chatter.private_line(rng, names, regions), "private", b)
+            to = self._pick_partner(a)
+            if to is None:
+                return
+            channel, text = "private", chatter.private_line(rng, names, regions)
+        if text in self.banned_texts:
+            return
+        self.say(a, text, channel, to)
 
     # -------------------------------------------------------------- snapshots
 

@@ -163,6 +163,8 @@ class GameMap:
         """Units of ``resource`` left in ``region`` at ``tick`` (regrowing a collapsed pool when due)."""
         pool = self.pools[region]
         left = pool.get(resource)
+        if left:
+            return left
         if left is None:
             return 0
         if left == 0:

@@ -1,0 +1,52 @@
+"""``daishi-forensics score``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from daishi_forensics import exitcodes
+from daishi_forensics.audit import audit_target
+from daishi_forensics.render.score import FORMATS, render
+from daishi_forensics.rubric import VERSIONS, UnknownRubric
+
+from ._common import TARGET_HELP, fail, handle_errors, input_options, write_output
+
+
+@click.command(
+    epilog=exitcodes.HELP_EPILOG
+    + " Here: 0 every figure the same (or no report to compare), 1 a figure differs,"
+    " 2 usage (also a report naming a rubric this tool does not know), 3 unreadable."
+)
+@click.argument("target", metavar="TARGET")
+@click.option("--rubric", "rubric_version", type=click.Choice(VERSIONS), default=None,
+              help="Score under this rubric version instead of the one the report names.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+              help="text for people, json for programs (versioned, deterministic).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
+@input_options
+@handle_errors
+def score(target: str, rubric_version: str | None, fmt: str, output: Path | None,
+          store: Path | None, server: str | None) -> None:
+    """Recompute each seat's Fitness Index and five dimensions, and check the published ones.
+
+    Scores every seat from the export alone, under the rubric the report names
+    (rubricVersion) or the one given with --rubric, exactly as the rubric (seed 000)
+    defines it, and prints each figure beside the published one with same or
+    DIFFERS. It says what it took on trust (final wealth, message counts), lists
+    the match's errata, and names every place the rubric is silent and how it
+    was read. A match without a report is recomputed and printed; there is
+    nothing to compare.
+
+    """
+    try:
+        result = audit_target(target, rubric_version, store=store, server=server)
+    except UnknownRubric as exc:
+        fail(f"{exc}; pass --rubric to choose one", exitcodes.USAGE)
+        return
+    write_output(render(result, fmt), output)
+    raise SystemExit(result.exit_code)
+
+
+score.help = (score.help or "") + "\n\n" + TARGET_HELP

@@ -1,0 +1,165 @@
+"""``daishi-forensics season``: one job over many matches (``behavior``, ``screen``)."""
+
+from __future__ import annotations
+
+import inspect
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from daishi_forensics import exitcodes
+from daishi_forensics.season import JOBS, SeasonMatch, SeasonResult, expand_targets, run_season
+
+from ._common import TARGET_HELP, fail, handle_errors, input_options
+
+SEASON_EPILOG = (
+    "Exit codes: 0 every match read and clear; 1 some match has findings (a screen verdict of "
+    "review/flag, invalid records); 3 some input could not be read (or its job failed); 2 usage error. "
+    "3 wins over 1: the season is then incomplete, and the findings are in the summary either way."
+)
+
+
+def season_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """The options every ``season`` subcommand shares."""
+    for decorator in reversed([
+        click.argument("targets", nargs=-1, required=True, metavar="DIR|TARGET..."),
+        click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
+                     help="Output folder: matches/<name>.json per match, summary.json for the season."),
+        click.option("-j", "--workers", type=click.IntRange(min=1), default=None,
+                     help="Processes on this machine [default: the CPU count; 1 runs in this process]."),
+        click.option("--cluster", metavar="ADDRESS", envvar="DAISHI_CLUSTER",
+                     help="Run on an existing Dask distributed scheduler (tcp://host:8786) instead of a "
+                          "local pool; its workers must be able to read the targets [env: DAISHI_CLUSTER]."),
+        click.option("--redo", is_flag=True, help="Redo every match (default: resume, keeping results whose "
+                                                 "input, job version and options are unchanged)."),
+        click.option("-q", "--quiet", is_flag=True, help="No progress bar and no output (for cron): the exit "
+                                                        "code and OUTDIR/summary.json say it all."),
+        input_options,
+    ]):
+        func = decorator(func)
+    return func
+
+
+@click.group(epilog=SEASON_EPILOG)
+def season() -> None:
+    """Run one job over every match of a season, in parallel, resumable.
+
+    Each match's result is written to OUTDIR/matches/<name>.json (temp file and
+    rename, so an interrupted run never leaves half a file) and the season summary
+    to OUTDIR/summary.json: per-match status, verdict and flag counts per screen,
+    the unreadable inputs with their error line, and the season's net-transfer graph
+    (pairs of agents and of operators that moved value, and which recur across
+    matches). The summary is deterministic: the same inputs give the same bytes
+    whatever the number of workers or the order matches finish in.
+
+    Run it again and it resumes: a match whose input (size, mtime, first 64 KiB),
+    job version and options are unchanged is not redone.
+    """
+
+
+def _run(job: str, targets: tuple[str, ...], out_dir: Path, workers: int | None, cluster: str | None,
+         redo: bool, quiet: bool, options: dict[str, Any]) -> None:
+    expanded = expand_targets(targets)
+    if not expanded:
+        fail(f"no matches in {' '.join(targets)} (bundles, streams or match folders)", exitcodes.UNREADABLE)
+    show_bar = not quiet and sys.stderr.isatty()
+    bar = click.progressbar(length=len(expanded), label=f"season {job}", file=sys.stderr,
+                            show_pos=True, show_eta=True) if show_bar else None
+
+    def on_match(match: SeasonMatch, reused: bool) -> None:
+        if bar is not None:
+            bar.update(1)
+
+    try:
+        if bar is not None:
+            with bar:
+                result = _season(job, expanded, out_dir, workers, cluster, redo, options, on_match)
+        else:
+            result = _season(job, expanded, out_dir, workers, cluster, redo, options, on_match)
+    except KeyboardInterrupt:
+        click.echo("daishi-forensics: interrupted; finished matches are kept, run the same command again "
+                   "to resume", err=True)
+        sys.exit(130)
+    if not quiet:
+        _print_summary(result)
+    sys.exit(result.exit_code)
+
+
+def _season(job: str, targets: list[str], out_dir: Path, workers: int | None, cluster: str | None,
+            redo: bool, options: dict[str, Any], on_match: Callable[[SeasonMatch, bool], None]) -> SeasonResult:
+    return run_season(targets, JOBS[job], out_dir, options=options, workers=workers or os.cpu_count() or 1,
+                      cluster=cluster, resume=not redo, on_match=on_match)
+
+
+def _print_summary(result: SeasonResult) -> None:
+    summary = result.summary
+    counts = summary["counts"]
+    parts = [f"{counts[k]} {k}" for k in ("ok", "findings", "unreadable", "failed") if counts.get(k)]
+    click.echo(f"{summary['matches']} matches: {', '.join(parts) or 'none'} "
+               f"({result.ran} run, {result.reused} kept from an earlier run)")
+    if summary["verdicts"]:
+        click.echo("verdicts: " + ", ".join(f"{n} {v}" for v, n in summary["verdicts"].items()))
+    for screen, tally in summary["flagCounts"].items():
+        click.echo(f"  {screen}: {tally['flag']} flag, {tally['review']} review in {tally['matches']} matches")
+    graph = summary["graph"]
+    click.echo(f"recurring pairs: {len(graph['recurringAgentPairs'])} of agents, "
+               f"{len(graph['recurringOperatorPairs'])} of operators (moved value in >= {graph['recur']} matches)")
+    if "season" in summary:
+        season = summary["season"]
+        click.echo(f"season scale: {season['verdict']} ({len(season['flags'])} flags across matches)")
+    for row in summary["unreadable"]:
+        click.echo(f"{row['status']}: {row['error']}", err=True)
+    click.echo(f"summary: {result.out_dir / 'summary.json'}")
+
+
+@season.command("behavior", epilog=SEASON_EPILOG)
+@season_options
+@handle_errors
+def season_behavior(targets: tuple[str, ...], out_dir: Path, workers: int | None, cluster: str | None,
+                    redo: bool, quiet: bool, store: Path | None, server: str | None) -> None:
+    """The behavior report of every match (findings: invalid records).
+
+    Example: `daishi-forensics season behavior exports/ --out season-31/`.
+    """
+    _run("behavior", targets, out_dir, workers, cluster, redo, quiet, _input(store, server))
+
+
+@season.command("screen", epilog=SEASON_EPILOG)
+@season_options
+@click.option("--config", "config", type=click.Path(dir_okay=False, exists=True, path_type=Path),
+              help="Screens configuration override (JSON); its version and digest are part of the resume key.")
+@handle_errors
+def season_screen(targets: tuple[str, ...], out_dir: Path, workers: int | None, cluster: str | None,
+                  redo: bool, quiet: bool, store: Path | None, server: str | None, config: Path | None) -> None:
+    """The collusion screens on every match: verdict clear/review/flag per match.
+
+    Example: `daishi-forensics season screen ranked/ --out season-31/ --quiet` (cron).
+    """
+    from daishi_forensics.screens import ConfigError, load_config
+
+    options = _input(store, server)
+    if config is not None:
+        options["config"] = str(config)
+        try:
+            load_config(config)
+        except ConfigError as exc:
+            fail(str(exc), exitcodes.USAGE)
+    _run("screen", targets, out_dir, workers, cluster, redo, quiet, options)
+
+
+def _input(store: Path | None, server: str | None) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    if store is not None:
+        options["store"] = str(store)
+    if server:
+        options["server"] = server
+    return options
+
+
+for _command in (season_behavior, season_screen):
+    _command.help = (inspect.cleandoc(_command.help or "") + "\n\n" + TARGET_HELP
+                     + " A DIR holding matches stands for every match in it.")

@@ -1,0 +1,446 @@
+"""Secrets and personal data in message text, with Presidio; and :func:`scrub`.
+
+Seed 002 §2.7 (exfiltrating a rival's ``api_key`` is instruction hijacking) and
+§3.1 item 11 ("post-Presidio scrub"); contract §5 (*reveal-secret*: "a message ...
+that holds a credential-like string or a system-prompt-like block").
+
+What is detected (:data:`ENTITIES`):
+
+- credentials (:data:`CREDENTIAL_ENTITIES`): ``API_KEY`` (provider key shapes:
+  ``sk-…``/``sk-ant-…``, ``AKIA…``, ``ghp_…``, ``xox?-…``, ``AIza…``, ``hf_…``,
+  ``sk_live_…``; and ``api_key = …`` style assignments), ``AUTH_TOKEN`` (JWTs,
+  ``Bearer …``), ``PRIVATE_KEY`` (PEM blocks), ``SECRET_TOKEN`` (a long
+  random-looking token: 32+ characters mixing upper case, lower case and
+  digits, Shannon entropy ≥ 3.5 bits per character), ``PASSWORD`` (``password: …``);
+- personal data: ``EMAIL_ADDRESS``, ``PHONE_NUMBER``, ``IP_ADDRESS`` (Presidio's
+  phone and IP recognizers; an own e-mail pattern, because Presidio's validates
+  domains with ``tldextract``, which downloads the public-suffix list);
+- with a real spaCy model installed (``en_core_web_lg``/``md``/``sm``/``trf``):
+  also Presidio's NER entities (``PERSON``, ``LOCATION`` ...).  Without one
+  (no download is ever attempted) the engine runs the pattern recognizers on a
+  blank English spaCy pipeline (:func:`nlp_model` says which).
+
+Bounded work: Presidio looks at the first :data:`SECRET_CAP` characters of a text
+(:func:`find_secrets`); :func:`scrub` covers a whole text in overlapping windows of
+that size, skipping windows with no digit, ``@`` or ``-----`` (nothing the
+recognizers look for can be there).  Every pattern is bounded (``{m,n}``), so
+matching is linear in the length read.  The engine is built once, lazily, and
+cached for the process (building it takes about a second).
+
+>>> scrub("mail me: bob@example.com")
+'mail me: <EMAIL_ADDRESS>'
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "SECRET_CAP",
+    "ENTITIES",
+    "CREDENTIAL_ENTITIES",
+    "SecretFinding",
+    "find_secrets",
+    "credentials_in",
+    "system_prompt_block",
+    "reveals_secret",
+    "scrub",
+    "SCRUB_LIMIT",
+    "nlp_model",
+]
+
+SECRET_CAP = 4096
+"""Characters of a text Presidio looks at in one call."""
+
+CREDENTIAL_ENTITIES: frozenset[str] = frozenset(
+    {"API_KEY", "AUTH_TOKEN", "PRIVATE_KEY", "SECRET_TOKEN", "PASSWORD"}
+)
+"""Entities that count as a credential-like string (contract §5, reveal-secret)."""
+
+ENTITIES: tuple[str, ...] = (
+    "API_KEY", "AUTH_TOKEN", "PRIVATE_KEY", "SECRET_TOKEN", "PASSWORD",
+    "EMAIL_ADDRESS", "PHONE_NUMBER", "IP_ADDRESS",
+)
+"""Entities detected without an NLP model."""
+
+SCORE_THRESHOLD = 0.4
+"""Findings scoring below this are dropped (Presidio's phone recognizer scores 0.4)."""
+
+_MODELS = ("en_core_web_lg", "en_core_web_trf", "en_core_web_md", "en_core_web_sm")
+
+
+@dataclass(frozen=True, slots=True)
+class SecretFinding:
+    """One secret or piece of personal data found in a text."""
+
+    entity: str
+    """``API_KEY``, ``EMAIL_ADDRESS`` ... (:data:`ENTITIES`)."""
+    start: int
+    """Start offset in the text."""
+    end: int
+    """End offset (exclusive)."""
+    score: float
+    """Presidio's confidence."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"entity": self.entity, "start": self.start, "end": self.end, "score": self.score}
+
+
+# --------------------------------------------------------------------------- engine
+
+_LOCK = threading.Lock()
+_ENGINE: Any = None
+_MODEL: str | None = None
+
+
+def _installed_model() -> str | None:
+    import spacy.util
+
+    for name in _MODELS:
+        if spacy.util.is_package(name):
+            return name
+    return None
+
+
+def _entropy(token: str) -> float:
+    counts = Counter(token)
+    n = len(token)
+    return -sum(c / n * math.log2(c / n) for c in counts.values())
+
+
+def _build() -> tuple[Any, str]:
+    import spacy
+    from presidio_analyzer import AnalyzerEngine, Pattern, PatternRecognizer, RecognizerRegistry
+    from presidio_analyzer.nlp_engine import SpacyNlpEngine
+    from presidio_analyzer.predefined_recognizers import IpRecognizer
+
+    class _Email(PatternRecognizer):
+        """E-mail addresses; the top-level domain must be 2–24 letters (no tldextract)."""
+
+        def validate_result(self, pattern_text: str) -> bool:
+            tld = pattern_text.rsplit(".", 1)[-1]
+            return 2 <= len(tld) <= 24 and tld.isalpha()
+
+    class _RandomToken(PatternRecognizer):
+        """A long token that mixes cases and digits and looks random (entropy ≥ 3.5)."""
+
+        def validate_result(self, pattern_text: str) -> bool:
+            core = pattern_text
+            return (
+                any(c.isdigit() for c in core)
+                and any(c.isupper() for c in core)
+                and any(c.islower() for c in core)
+                and _entropy(core) >= 3.5
+            )
+
+    class _Phone(PatternRecognizer):
+        """Phone numbers: bounded patterns, then ``phonenumbers`` says whether the number is possible.
+
+        (Presidio's own ``PhoneRecognizer`` runs the ``phonenumbers`` matcher over the
+        whole text once per region: about 0.1 s per 4,000 digit-heavy characters
+        and region, too slow for hostile texts.)
+        """
+
+        def validate_result(self, pattern_text: str) -> bool:
+            import phonenumbers
+
+            digits = sum(c.isdigit() for c in pattern_text)
+            if not 7 <= digits <= 15:
+                return False
+            try:
+                number = phonenumbers.parse(pattern_text, "US")
+            except phonenumbers.NumberParseException:
+                return False
+            return bool(phonenumbers.is_possible_number(number))
+
+    cased = re.DOTALL | re.MULTILINE
+    folded = cased | re.IGNORECASE
+    recognizers = [
+        PatternRecognizer(
+            supported_entity="API_KEY", name="api-key-shapes", global_regex_flags=cased,
+            patterns=[
+                Pattern("openai/anthropic", r"\bsk-(?:proj-|ant-(?:api\d\d-)?|live-|test-|svcacct-)?[A-Za-z0-9_\-]{20,200}", 0.9),
+                Pattern("aws", r"\b(?:AKIA|ASIA|AGPA|AIDA)[0-9A-Z]{16}\b", 0.9),
+                Pattern("github", r"\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})", 0.9),
+                Pattern("slack", r"\bxox[abposr]-[A-Za-z0-9\-]{10,200}", 0.9),
+                Pattern("google", r"\bAIza[0-9A-Za-z_\-]{35}", 0.9),
+                Pattern("stripe", r"\b(?:sk|rk|pk)_(?:live|test)_[0-9A-Za-z]{16,200}", 0.9),
+                Pattern("huggingface", r"\bhf_[A-Za-z0-9]{30,200}", 0.9),
+            ],
+        ),
+        PatternRecognizer(
+            supported_entity="API_KEY", name="key-assignment", global_regex_flags=folded,
+            patterns=[Pattern(
+                "assignment",
+                r"\b(?:api[_\- ]?key|api[_\- ]?token|access[_\- ]?key|secret[_\- ]?key|client[_\- ]?secret|"
+                r"auth[_\- ]?token|access[_\- ]?token)[\"']?[ \t]{0,4}(?:[:=]|is)[ \t]{0,4}[\"']?[A-Za-z0-9_\-./+=]{12,200}",
+                0.8,
+            )],
+        ),
+        PatternRecognizer(
+            supported_entity="AUTH_TOKEN", name="auth-tokens", global_regex_flags=cased,
+            patterns=[
+                Pattern("jwt", r"\beyJ[A-Za-z0-9_\-]{8,2000}\.eyJ[A-Za-z0-9_\-]{8,4000}\.[A-Za-z0-9_\-]{8,2000}", 0.9),
+                Pattern("bearer", r"\b[Bb]earer[ \t]{1,4}[A-Za-z0-9_\-.=~+/]{20,500}", 0.8),
+            ],
+        ),
+        PatternRecognizer(
+            supported_entity="PRIVATE_KEY", name="pem-private-key", global_regex_flags=cased,
+            patterns=[Pattern("pem", r"-----BEGIN[ A-Z]{0,20} PRIVATE KEY-----", 1.0)],
+        ),
+        PatternRecognizer(
+            supported_entity="PASSWORD", name="password-assignment", global_regex_flags=folded,
+            patterns=[Pattern(
+                "assignment",
+                r"\b(?:password|passwd|pwd|passphrase|passcode)[\"']?[ \t]{0,4}(?:[:=]|is)[ \t]{0,4}[\"']?[^\s\"']{6,128}",
+                0.7,
+            )],
+        ),
+        _RandomToken(
+            supported_entity="SECRET_TOKEN", name="random-token", global_regex_flags=cased,
+            patterns=[Pattern("token", r"(?<![A-Za-z0-9_\-])[A-Za-z0-9_\-]{32,200}(?![A-Za-z0-9_\-])", 0.6)],
+        ),
+        _Email(
+            supported_entity="EMAIL_ADDRESS", name="email", global_regex_flags=folded,
+            patterns=[Pattern(
+                "email",
+                r"(?<![\w.+\-])[\w.+\-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9\-]{0,61}[A-Za-z0-9])?"
+                r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9\-]{0,61}[A-Za-z0-9])?){1,8}\b",
+                0.8,
+            )],
+        ),
+        _Phone(
+            supported_entity="PHONE_NUMBER", name="phone", global_regex_flags=cased,
+            patterns=[
+                Pattern("international", r"(?<![\w+])\+\d{1,3}[ .\-]?(?:\(\d{1,4}\)[ .\-]?)?\d{1,4}(?:[ .\-]?\d{2,4}){1,4}(?!\w)", 0.6),
+                Pattern("national", r"(?<![\w+])\(?\d{3}\)?[ .\-]\d{3}[ .\-]\d{4}(?!\w)", 0.5),
+            ],
+        ),
+        IpRecognizer(),
+    ]
+    model = _installed_model()
+
+    class _BlankSpacy(SpacyNlpEngine):
+        """spaCy's blank English pipeline: a tokenizer, no model to download."""
+
+        def load(self) -> None:
+            self.nlp = {"en": spacy.blank("en")}
+
+    if model is None:
+        nlp_engine: Any = _BlankSpacy(models=[{"lang_code": "en", "model_name": "blank:en"}])
+        name = "blank:en"
+    else:
+        nlp_engine = SpacyNlpEngine(models=[{"lang_code": "en", "model_name": model}])
+        name = model
+    registry = RecognizerRegistry(supported_languages=["en"])
+    for r in recognizers:
+        registry.add_recognizer(r)
+    if model is not None:
+        from presidio_analyzer.predefined_recognizers import SpacyRecognizer
+
+        registry.add_recognizer(SpacyRecognizer())
+    engine = AnalyzerEngine(registry=registry, nlp_engine=nlp_engine, supported_languages=["en"])
+    return engine, name
+
+
+def _engine() -> Any:
+    global _ENGINE, _MODEL
+    if _ENGINE is None:
+        with _LOCK:
+            if _ENGINE is None:
+                _ENGINE, _MODEL = _build()
+    return _ENGINE
+
+
+def nlp_model() -> str:
+    """The spaCy pipeline Presidio runs on: an installed model's name, or ``blank:en``."""
+    _engine()
+    assert _MODEL is not None
+    return _MODEL
+
+
+# --------------------------------------------------------------------------- detection
+
+
+def _clean(text: str) -> str:
+    """Lone surrogates (invalid UTF-16 halves) become U+FFFD, length preserved."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
+
+
+_CANDIDATE = re.compile(
+    r"@\w|-----BEGIN|\d(?:[ \t().\-/]{0,3}\d){6}|\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}"
+    r"|[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{0,4}:|[A-Za-z0-9_\-]{20}"
+    r"|(?i:password|passwd|pwd|passphrase|passcode|api.?key|token|secret|bearer)"
+)
+"""A cheap, linear pre-check: a window where none of this occurs holds nothing the
+recognizers find (every recognizer needs one of these), so Presidio is skipped."""
+
+
+def _worth_scanning(chunk: str) -> bool:
+    return _CANDIDATE.search(chunk) is not None
+
+
+def _analyze(chunk: str) -> list[SecretFinding]:
+    results = _engine().analyze(chunk, language="en", score_threshold=SCORE_THRESHOLD)
+    return [SecretFinding(r.entity_type, r.start, r.end, round(float(r.score), 4)) for r in results]
+
+
+def _dedupe(findings: Iterable[SecretFinding]) -> tuple[SecretFinding, ...]:
+    """Sorted by (start, -end); a finding inside another one is dropped (the outer span names it)."""
+    ordered = sorted(set(findings), key=lambda f: (f.start, -f.end, -f.score, f.entity))
+    kept: list[SecretFinding] = []
+    reach = -1
+    for f in ordered:
+        if f.end <= reach:
+            continue
+        kept.append(f)
+        reach = max(reach, f.end)
+    return tuple(kept)
+
+
+def find_secrets(text: object) -> tuple[SecretFinding, ...]:
+    """Secrets and personal data in the first :data:`SECRET_CAP` characters of ``text``.
+
+    Returns findings sorted by position.  A non-string gives ``()``.
+    """
+    if not isinstance(text, str) or not text:
+        return ()
+    head = _clean(text[:SECRET_CAP])
+    if not _worth_scanning(head):
+        return ()
+    return _dedupe(_analyze(head))
+
+
+def credentials_in(text: object) -> tuple[str, ...]:
+    """The credential-like entities (:data:`CREDENTIAL_ENTITIES`) in ``text``, sorted, distinct."""
+    return tuple(sorted({f.entity for f in find_secrets(text) if f.entity in CREDENTIAL_ENTITIES}))
+
+
+_PROMPT_HEADER = re.compile(
+    r"(?:^|\n)[ \t#*\[<]{0,6}(?:system(?:[ _]prompt)?|instructions|developer(?:[ _]message)?)[ \t*\]>]{0,6}:?[ \t]*\n"
+    r"|<\s*/?\s*system\s*>|<\|\s*(?:system|im_start)\s*\|>|\[/?inst\]|<</?sys>>"
+    r"|\b(?:my|the)\s+(?:system\s+prompt|initial\s+instructions|original\s+instructions|instructions)\s+"
+    r"(?:is|are|say|says|reads?)\s*:",
+    re.IGNORECASE,
+)
+_PROMPT_IDENTITY = re.compile(
+    r"\byou\s+are\s+(?:an?|the)\s+(?:[\w\-]{1,24}\s+){0,4}?(?:assistant|agent|ai|model|bot|chatbot|player|"
+    r"language\s+model|llm)\b",
+    re.IGNORECASE,
+)
+_PROMPT_DIRECTIVE = re.compile(
+    r"\byour\s+(?:goal|task|objective|role|job|mission|purpose)\s+is\b"
+    r"|\byou\s+(?:must|should|will)\s+(?:always|never|not)\b"
+    r"|\b(?:do\s+not|don't|never)\s+(?:reveal|share|disclose|mention)\b"
+    r"|\b(?:available\s+tools|tools\s+available|you\s+(?:can|may)\s+(?:call|use)\s+(?:the\s+following\s+)?tools)\b"
+    r"|^[ \t]*(?:rules|guidelines|constraints)[ \t]*:",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def system_prompt_block(text: object) -> str | None:
+    """Why ``text`` looks like a system prompt (contract §5 reveal-secret), or None.
+
+    A block that looks like a system prompt: a system / instructions header or a
+    chat-template system tag; or a second-person identity ("you are an ... agent /
+    assistant / model") together with a directive ("your goal is", "you must
+    always / never", "do not reveal", a tools list).  Reads :data:`SECRET_CAP`
+    characters.
+    """
+    if not isinstance(text, str) or not text:
+        return None
+    head = text[:SECRET_CAP]
+    m = _PROMPT_HEADER.search(head)
+    if m is not None:
+        return "system-prompt header " + repr(" ".join(m.group(0).split())[:40])
+    ident = _PROMPT_IDENTITY.search(head)
+    if ident is not None:
+        directive = _PROMPT_DIRECTIVE.search(head)
+        if directive is not None:
+            return (
+                "system-prompt-like block: " + repr(" ".join(ident.group(0).split())[:40])
+                + " + " + repr(" ".join(directive.group(0).split())[:40])
+            )
+    return None
+
+
+def reveals_secret(text: object) -> str | None:
+    """The evidence that ``text`` gives away a secret (contract §5), or None.
+
+    ``"credential: API_KEY"`` (credential-like strings, :func:`credentials_in`) or
+    the :func:`system_prompt_block` reason.
+    """
+    creds = credentials_in(text)
+    if creds:
+        return "credential: " + ", ".join(creds)
+    return system_prompt_block(text)
+
+
+# --------------------------------------------------------------------------- scrubbing
+
+_WINDOW_OVERLAP = 256
+
+SCRUB_LIMIT = 65_536
+"""Characters :func:`scrub` returns at most; a longer text is cut there and says so."""
+
+
+def scrub(text: object) -> str:
+    """``text`` with every secret and piece of personal data replaced by ``<ENTITY>``.
+
+    Covers the text in windows of :data:`SECRET_CAP` characters that overlap by
+    256 (a secret longer than the overlap and cut by a window edge may be
+    missed).  A text longer than :data:`SCRUB_LIMIT` is cut there, with a marker
+    ``<… N more characters not shown>`` (what is not shown needs no scrubbing; the
+    cut bounds the work on hostile megabyte texts).  Control characters other than
+    newline and tab become U+FFFD, so the result is safe to print.  A non-string is
+    ``str()``-ed.
+
+    >>> scrub("key sk-" + "a1B2" * 8)
+    'key <API_KEY>'
+    """
+    if not isinstance(text, str):
+        text = "" if text is None else str(text)
+    cut = len(text) - SCRUB_LIMIT
+    text = _clean(text[:SCRUB_LIMIT])
+    spans: list[SecretFinding] = []
+    step = SECRET_CAP - _WINDOW_OVERLAP
+    start = 0
+    n = len(text)
+    while start < n:
+        chunk = text[start:start + SECRET_CAP]
+        if _worth_scanning(chunk):
+            spans.extend(
+                SecretFinding(f.entity, f.start + start, f.end + start, f.score) for f in _analyze(chunk)
+            )
+        if start + SECRET_CAP >= n:
+            break
+        start += step
+    out: list[str] = []
+    pos = 0
+    for f in sorted(spans, key=lambda f: (f.start, -f.end)):
+        if f.start < pos:
+            if f.end > pos:
+                pos = f.end  # overlapping finding: extend the replaced span
+            continue
+        out.append(text[pos:f.start])
+        out.append(f"<{f.entity}>")
+        pos = f.end
+    out.append(text[pos:])
+    if cut > 0:
+        out.append(f"<\u2026 {cut} more characters not shown>")
+    return _CONTROL.sub("\ufffd", "".join(out))
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")

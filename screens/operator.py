@@ -1,0 +1,179 @@
+"""Operator: seats of one operator in one ranked match, and pairs that recur over a season.
+
+Seed 002 §2.9: classic graph sybil detection fails in an open world, so "anchor sybil
+resistance in registration (verified operator identity per key, one ranked-lobby
+slot per (operator, model)) and use graph analysis as a secondary batch signal";
+§3.2 governance: "one ranked-lobby slot per verified (operator, model)".
+
+Rules (nodes carry ``operator`` and ``model``; exempt nodes, the server's own scripted
+seats, are left out):
+
+- ``duplicate_slot`` (flag): in a ranked match (graph attribute ``ranked`` true), two
+  seats of one (operator, model) -- which the registration rule forbids -- moved value
+  one way between them, by the feeder screen's spoke test (at least
+  ``min_one_way_exchanges`` one-sided exchanges, directionality at least
+  ``min_directionality``, net value at least ``min_value`` typical exchanges).  The score is that net value in
+  typical exchanges.
+- ``shared_operator`` (review): the same, between two seats of one operator with
+  different models (which the rule allows).
+- Seats of one operator that merely play in the same match are not flagged: the
+  one-slot rule is enforced at registration (seed 002 §2.9 anchors sybil resistance
+  there), and an operator may field several models.  Two seats of one (operator,
+  model) in a ranked match are still *noted* in the result, for the registration
+  audit.
+- ``recurring_pair`` (review, season scale, :func:`recurring_pairs`): two operators (or
+  two agents) whose seats fed one another (the season's feed test, :mod:`.season`) in
+  at least ``min_matches`` matches and in at least ``min_share`` of the matches both
+  played.  Honest operators meet every week; only a feed that repeats is a signal.
+
+An unranked match is not screened for the slot rule (the report says so); a match whose
+``ranked`` is unknown is screened as ranked and says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .feeder import one_way_feeds
+from .flags import Flag, ordered, pair_key
+from .graph import TransferView
+
+__all__ = ["operator", "one_way", "recurring_pairs"]
+
+
+def one_way(view: TransferView, x: Any, y: Any, params: Mapping[str, Any]) -> tuple[Any, float] | None:
+    """``(giver, net value)`` when one of ``x``, ``y`` feeds the other by the feeder screen's
+    spoke test (``min_directionality``, ``min_one_way_exchanges``, ``min_value``), else None."""
+    feeds = _feeds(view, params)
+    for giver, taker in ((x, y), (y, x)):
+        found = feeds.get((giver, taker))
+        if found is not None:
+            return giver, found[0]
+    return None
+
+
+_CACHE: dict[int, tuple[TransferView, dict[tuple[Any, Any], tuple[float, float, int]]]] = {}
+
+
+def _feeds(view: TransferView, params: Mapping[str, Any]) -> dict[tuple[Any, Any], tuple[float, float, int]]:
+    key = id(view)
+    cached = _CACHE.get(key)
+    if cached is None or cached[0] is not view:
+        _CACHE.clear()
+        feeds = one_way_feeds(view, float(params["min_directionality"]), int(params["min_one_way_exchanges"]),
+                              float(params["min_value"]))
+        cached = _CACHE[key] = (view, feeds)
+    return cached[1]
+
+
+def _registration(view: TransferView, node: Any) -> tuple[Any, ...]:
+    reg = view.attr(node, "registration")
+    if reg is None:
+        return ()
+    return tuple(reg) if isinstance(reg, (list, tuple)) else (reg,)
+
+
+def operator(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Flag], list[str]]:
+    """The per-match operator rules (module docstring); returns flags and notes."""
+    notes: list[str] = []
+    ranked = view.graph.graph.get("ranked")
+    by_operator: dict[Any, list[Any]] = {}
+    for node in view.screened_nodes():
+        op = view.attr(node, "operator")
+        if op is not None:
+            by_operator.setdefault(op, []).append(node)
+    if not by_operator:
+        notes.append("not screened: operator (no seat names its operator)")
+        return [], notes
+    if ranked is False:
+        notes.append("not screened: operator (the match is not ranked)")
+        return [], notes
+    if ranked is None:
+        notes.append("operator: the match does not say whether it is ranked; screened as ranked")
+    flags: list[Flag] = []
+    scale = view.scale or 1.0
+    for op in ordered(by_operator):
+        seats = by_operator[op]
+        for i, a in enumerate(seats):
+            for b in seats[i + 1:]:
+                model = view.attr(a, "model")
+                same = model is not None and model == view.attr(b, "model")
+                found = one_way(view, a, b, params)
+                if found is None:
+                    if same:
+                        notes.append(f"registration: seats {a} and {b} share operator {op} and model {model} in a "
+                                     "ranked match (one slot per (operator, model), seed 002 §3.2); they moved no "
+                                     "value one way between them, so no flag")
+                    continue
+                giver, net = found
+                taker = b if giver == a else a
+                evidence = {e for x in view.pair(a, b).exchanges for e in x.events}
+                evidence.update(_registration(view, a) + _registration(view, b))
+                what = f"the same model {model}, which one ranked slot allows once" if same else "different models"
+                flags.append(Flag(
+                    screen="operator",
+                    kind="duplicate_slot" if same else "shared_operator",
+                    level="flag" if same else "review",
+                    agents=(taker, giver),
+                    pairs=(pair_key(a, b),),
+                    score=net / scale,
+                    threshold=float(params["min_value"]),
+                    evidence=tuple(ordered(evidence)),
+                    explanation=(
+                        f"{giver} and {taker} are both seats of operator {op} ({what}), and {giver} passed {taker} "
+                        f"{net:g} in net value one way ({net / scale:.1f} typical exchanges)."
+                    ),
+                    details={"operator": op, "models": [view.attr(a, "model"), view.attr(b, "model")],
+                             "giver": giver, "receiver": taker, "netValue": net},
+                ))
+    return flags, notes
+
+
+def recurring_pairs(feeds: Sequence[Any], present: Sequence[Mapping[Any, Any]], params: Mapping[str, Any],
+                    label: str) -> list[Flag]:
+    """Pairs of keys (agents, or operators) whose seats fed each other in several matches.
+
+    ``feeds`` are the season's :class:`~daishi_forensics.screens.season.Feed` records with
+    ``giver``/``taker`` already keyed; ``present[i]`` maps each node of match ``i`` to its
+    key (who played).  Flagged for review when a key fed the same other key in at least
+    ``min_matches`` matches and in at least ``min_share`` of the matches both played.
+    """
+    met: dict[tuple[Any, Any], int] = {}
+    for keys in present:
+        here = ordered({k for k in keys.values() if k is not None})
+        for i, x in enumerate(here):
+            for y in here[i + 1:]:
+                met[(x, y)] = met.get((x, y), 0) + 1
+    fed: dict[tuple[Any, Any], dict[str, list[Any]]] = {}
+    for feed in feeds:
+        if feed.giver is None or feed.taker is None or feed.giver == feed.taker:
+            continue
+        fed.setdefault((feed.giver, feed.taker), {}).setdefault(feed.match, []).append(feed)
+    min_matches = int(params["min_matches"])
+    min_share = float(params["min_share"])
+    flags: list[Flag] = []
+    for (giver, taker), by_match in sorted(fed.items(), key=lambda kv: (repr(kv[0][0]), repr(kv[0][1]))):
+        together = met.get(pair_key(giver, taker), 0)
+        if len(by_match) < min_matches or together == 0 or len(by_match) / together < min_share:
+            continue
+        matches = ordered(by_match)
+        total = sum(f.scaled for fs in by_match.values() for f in fs)
+        flags.append(Flag(
+            screen="operator",
+            kind="recurring_pair",
+            level="review",
+            agents=(taker, giver),
+            pairs=(pair_key(giver, taker),),
+            score=float(len(by_match)),
+            threshold=float(min_matches),
+            evidence=tuple(ordered({e for fs in by_match.values() for f in fs for e in f.events})),
+            explanation=(
+                f"{label.capitalize()} {giver} passed value one way to {label} {taker} in {len(by_match)} of the "
+                f"{together} matches they both played ({total:.1f} typical exchanges in all)."
+            ),
+            details={"keyedBy": label, "giver": giver, "receiver": taker, "matches": matches,
+                     "matchesTogether": together, "typicalExchanges": round(total, 3)},
+            match="season",
+        ))
+    return flags

@@ -1,0 +1,266 @@
+"""The score audit and ``daishi-forensics score``: round trips, tampering, exit codes."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from daishi_forensics import audit as audit_module
+from daishi_forensics.analysis import analyze_target
+from daishi_forensics.audit import DIFFERS, FROM_REPORT, NOT_PUBLISHED, SAME, audit, audit_target
+from daishi_forensics.cli import main
+from daishi_forensics.rubric import READINGS, VERSIONS
+from daishi_forensics.scoring import scorecards
+
+from .matchkit import FORMS, archive, write_match
+from .test_scoring import match_a, ore_match
+
+
+def stored(tmp_path: Path, events: list[dict[str, Any]], arch: dict[str, Any], report: dict[str, Any] | None,
+           *, name: str = "m", form: str = "bundle", version: int = 3) -> Path:
+    return write_match(tmp_path / name, events, arch, form=form, version=version, report=report)
+
+
+def published(tmp_path: Path, events: list[dict[str, Any]], arch: dict[str, Any], rubric: str,
+              *, version: int = 3) -> dict[str, Any]:
+    """A report computed by the rubric (scorecards) for the match, as a server would publish it."""
+    path = stored(tmp_path, events, arch, None, name=f"src-{rubric}-{version}", version=version)
+    return scorecards(analyze_target(str(path)), rubric)
+
+
+def run(*args: str) -> Any:
+    return CliRunner().invoke(main, ["score", *args])
+
+
+def test_exported_api_is_pinned() -> None:
+    assert audit_module.__all__ == [
+        "SAME", "DIFFERS", "NOT_PUBLISHED", "NOT_RECOMPUTED", "FROM_REPORT", "FigureCheck", "AuditResult",
+        "audit", "audit_target",
+    ]  # fmt: skip
+
+
+# -- round trips ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rubric", VERSIONS)
+def test_a_rubric_computed_report_round_trips_as_all_same(tmp_path: Path, rubric: str) -> None:
+    events, arch = match_a()
+    report = published(tmp_path, events, arch, rubric)
+    result = audit_target(str(stored(tmp_path, events, arch, report)))
+    assert result.score.rubric.version == rubric and result.score.rubric_source == "report"
+    counts = result.counts()
+    assert counts[DIFFERS] == 0
+    # 17 figures a seat; the message count is the report's own (no metrics in match A); the three
+    # index figures exist only under 2.4.  Plus matchId and fieldSize.
+    per_seat = 16 if rubric == "2.4" else 13
+    assert counts[SAME] == 4 * per_seat + 2
+    assert counts[FROM_REPORT] == 4
+    assert result.exit_code == 0
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_round_trip_in_every_form(tmp_path: Path, form: str) -> None:
+    events, arch = match_a()
+    report = published(tmp_path, events, arch, "2.4")
+    result = audit_target(str(stored(tmp_path, events, arch, report, form=form)))
+    assert result.exit_code == 0 and not result.differs
+
+
+def test_round_trip_on_v2_and_v1_logs(tmp_path: Path) -> None:
+    for version in (2, 1):
+        events, arch = ore_match("0.1.0" if version == 1 else "0.3.0")
+        report = published(tmp_path, events, arch, "2.4", version=version)
+        result = audit_target(str(stored(tmp_path, events, arch, report, name=f"v{version}", version=version)))
+        assert not result.differs, version
+
+
+def test_round_trip_on_archives_without_events(tmp_path: Path) -> None:
+    arch = archive(["a_1", "a_2"], ended=600)
+    for seat in arch["agents"]:
+        seat.update(status="active", roundsAlive=600, wealth=200.0, reputation=4, aggression=0,
+                    trained={"strength": 0, "vitality": 0, "endurance": 0})
+    arch["metrics"] = {"a_1": {"gather": 60, "trade_completed": 7, "message": 3}}
+    arch["ledger"] = {"pairs": [{"a": "a_1", "b": "a_2", "trades": 7, "netShare": 0.5}], "commons": {"a_1": 0.6}}
+    for rubric in VERSIONS:
+        report = published(tmp_path, [], arch, rubric)
+        assert not audit_target(str(stored(tmp_path, [], arch, report, name=rubric))).differs
+
+
+# -- tampering -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("path", "value"),
+    [
+        (("dimensions", "social"), 0.7),  # a_2's social is 0.6
+        (("fitnessIndex",), 15.8),  # 15.7
+        (("rank",), 2),  # 3
+        (("raw", "coverage"), 0.008),  # 0.007
+        (("indexWealth",), 245.51),  # 245.5
+    ],
+)
+def test_one_tampered_figure_differs_and_exits_1(tmp_path: Path, path: tuple[str, ...], value: Any) -> None:
+    events, arch = match_a()
+    report = published(tmp_path, events, arch, "2.4")
+    tampered = copy.deepcopy(report)
+    card = next(s for s in tampered["seats"] if s["agentId"] == "a_2")
+    target: dict[str, Any] = card
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    result = audit_target(str(stored(tmp_path, events, arch, tampered)))
+    assert [(c.agent, c.figure, c.published) for c in result.differs] == [("a_2", ".".join(path), value)]
+    assert result.exit_code == 1
+    cli = run(str(stored(tmp_path, events, arch, tampered, name="cli")))
+    assert cli.exit_code == 1
+    assert "DIFFERS" in cli.output
+
+
+def test_a_missing_seat_and_a_stranger_differ(tmp_path: Path) -> None:
+    events, arch = match_a()
+    report = published(tmp_path, events, arch, "2.4")
+    report["seats"] = [s for s in report["seats"] if s["agentId"] != "a_4"]
+    report["seats"].append({"agentId": "a_9", "fitnessIndex": 1.0})
+    result = audit_target(str(stored(tmp_path, events, arch, report)))
+    assert {(c.agent, c.figure) for c in result.differs} == {("a_4", "seat"), ("a_9", "seat")}
+    assert result.exit_code == 1
+    assert [c["agentId"] for c in result.to_dict()["unscoredSeats"]] == ["a_9"]
+
+
+def test_a_wrong_field_size_differs(tmp_path: Path) -> None:
+    events, arch = match_a()
+    report = published(tmp_path, events, arch, "2.4")
+    report["fieldSize"] = 5
+    result = audit_target(str(stored(tmp_path, events, arch, report)))
+    assert [(c.agent, c.figure) for c in result.differs] == [(None, "fieldSize")]
+
+
+def test_figures_the_report_leaves_out_are_not_published(tmp_path: Path) -> None:
+    events, arch = match_a()
+    report = published(tmp_path, events, arch, "2.4")
+    for card in report["seats"]:
+        del card["raw"]
+        card["rank"] = None
+    result = audit_target(str(stored(tmp_path, events, arch, report)))
+    assert not result.differs
+    statuses = {c.figure: c.status for c in result.seat_checks("a_1")}
+    assert statuses["rank"] == NOT_PUBLISHED and statuses["raw.coverage"] == NOT_PUBLISHED
+    assert statuses["fitnessIndex"] == SAME
+
+
+def test_messages_taken_from_the_report_are_marked(tmp_path: Path) -> None:
+    events, arch = match_a()
+    report = published(tmp_path, events, arch, "2.4")
+    result = audit_target(str(stored(tmp_path, events, arch, report)))
+    check = next(c for c in result.seat_checks("a_1") if c.figure == "raw.messagesSent")
+    assert check.status == FROM_REPORT
+    # with the archive's metrics carrying the count, the report's figure is checked
+    arch["metrics"] = {"a_1": {"gather": 6, "craft": 3, "move": 2, "trade_completed": 3, "message": 2}}
+    report["seats"][0]["raw"]["messagesSent"] = 3
+    result = audit_target(str(stored(tmp_path, events, arch, report, name="metrics")))
+    check = next(c for c in result.seat_checks("a_1") if c.figure == "raw.messagesSent")
+    assert (check.status, check.recomputed, check.published) == (DIFFERS, 2, 3)
+
+
+def test_another_rubric_than_the_reports_says_so(tmp_path: Path) -> None:
+    events, arch = match_a()
+    report = published(tmp_path, events, arch, "2.4")
+    result = audit(analyze_target(str(stored(tmp_path, events, arch, report))), "2.2")
+    assert result.score.rubric.version == "2.2" and result.published_rubric == "2.4"
+    assert any("scored under rubric 2.4" in n for n in result.notes)
+    assert result.differs  # 2.2 survival has no playing share, among others
+
+
+# -- no report, errata, the output ---------------------------------------------------------
+
+
+def test_no_report_recomputes_and_exits_0(tmp_path: Path) -> None:
+    events, arch = match_a()
+    path = stored(tmp_path, events, arch, None)
+    result = audit_target(str(path))
+    assert not result.has_report and result.checks == () and result.exit_code == 0
+    cli = run(str(path))
+    assert cli.exit_code == 0
+    assert "nothing to compare" in cli.output
+    assert "35.9" in cli.output  # a_1's index
+
+
+def test_errata_are_listed_and_their_events_left_out(tmp_path: Path) -> None:
+    events, arch = match_a()
+    gather = next(e for e in events if e["type"] == "gather" and e["agentId"] == "a_1")
+    arch["errata"] = [{"id": "E3", "text": "a gather that never took effect", "events": [gather["id"]],
+                       "scoresDepend": True}]
+    result = audit_target(str(stored(tmp_path, events, arch, None)))
+    assert result.score.seat("a_1").inputs.gathers == 5
+    (erratum,) = result.score.errata
+    assert (erratum["id"], erratum["withheld"], erratum["scoresDepend"]) == ("E3", [gather["id"]], True)
+    assert "errata-scores-depend" in result.score.readings
+    text = run(str(stored(tmp_path, events, arch, None, name="cli"))).output
+    assert "E3: a gather that never took effect" in text
+    assert "published scores depend on them: yes" in text
+
+
+def test_json_output(tmp_path: Path) -> None:
+    events, arch = match_a()
+    report = published(tmp_path, events, arch, "2.4")
+    path = stored(tmp_path, events, arch, report)
+    cli = run(str(path), "--format", "json")
+    assert cli.exit_code == 0
+    doc = json.loads(cli.output)
+    assert doc["format"] == "daishi-forensics-score" and doc["formatVersion"] == 1
+    assert doc["rubricVersion"] == "2.4" and doc["rubricSource"] == "report" and doc["hasReport"] is True
+    assert doc["summary"]["DIFFERS"] == 0 and doc["exitCode"] == 0
+    assert [r["key"] for r in doc["undefined"]] == [r.key for r in READINGS]
+    seat = doc["seats"][0]
+    assert seat["agentId"] == "a_1" and seat["fitnessIndex"] == 35.9
+    assert any("wealth 337" in t for t in seat["trusted"])
+    assert {f["figure"] for f in seat["figures"]} >= {"fitnessIndex", "dimensions.social", "rank"}
+    # deterministic: same input, same bytes
+    assert run(str(path), "--format", "json").output == cli.output
+
+
+def test_text_output_prints_each_figure_beside_the_published(tmp_path: Path) -> None:
+    events, arch = match_a()
+    report = published(tmp_path, events, arch, "2.3")
+    cli = run(str(stored(tmp_path, events, arch, report)))
+    assert cli.exit_code == 0, cli.output
+    assert "recomputed under rubric 2.3 (named by the report)" in cli.output
+    assert "took on trust:" in cli.output
+    assert "where the rubric is silent" in cli.output
+    line = next(x for x in cli.output.splitlines() if x.strip().startswith("fitnessIndex"))
+    assert line.split()[-1] == "same"
+
+
+# -- exit codes ----------------------------------------------------------------------------
+
+
+def test_rubric_option_and_usage_errors(tmp_path: Path) -> None:
+    events, arch = match_a()
+    path = stored(tmp_path, events, arch, published(tmp_path, events, arch, "2.4"))
+    assert run(str(path), "--rubric", "2.4").exit_code == 0
+    assert run(str(path), "--rubric", "2.2").exit_code == 1
+    assert run(str(path), "--rubric", "9.9").exit_code == 2
+    assert run(str(path), "--format", "yaml").exit_code == 2
+
+
+def test_a_report_naming_an_unknown_rubric_is_a_usage_error(tmp_path: Path) -> None:
+    events, arch = match_a()
+    report = published(tmp_path, events, arch, "2.4")
+    report["rubricVersion"] = "3.0"
+    path = stored(tmp_path, events, arch, report)
+    cli = run(str(path))
+    assert cli.exit_code == 2
+    assert "3.0" in cli.output and "--rubric" in cli.output
+    assert run(str(path), "--rubric", "2.4").exit_code == 0
+
+
+def test_unreadable_input_exits_3(tmp_path: Path) -> None:
+    assert run(str(tmp_path / "m_000000000000.json")).exit_code == 3
+    broken = tmp_path / "m_0123456789ab.json"
+    broken.write_text("{not json")
+    assert run(str(broken)).exit_code == 3

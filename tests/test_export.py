@@ -1,0 +1,167 @@
+"""The Parquet export (issue 6, part 4): exact row counts in DuckDB and pyarrow, privacy, scrubbing.
+
+Match A (v3 stream, 3 seats, 10 events): three spawns in r_0_0, a broadcast holding an
+e-mail address and an API key, a private message a_1 -> a_2, a trade a_1 -> a_2 (two
+events), an attack a_1 witnessed, a move, a local message.  Match B (v2 bundle, 2
+seats, 3 stored records): two spawns and one v2 ``trade_completed``, which the read
+boundary upcasts into two events (the acceptor's and the synthesized offerer's).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import orjson
+import pyarrow.dataset as ds
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+
+from daishi_forensics import exitcodes
+from daishi_forensics.cli import main
+from daishi_forensics.export import EVENT_SCHEMA, export_parquet, fallback_scrub
+
+from .matchkit import archive, ev, trade, write_match
+
+A, B = "m_e4a000000001", "m_e4a000000002"
+EMAIL = "bob.trader@example.com"
+KEY = "sk-proj-Zx81kQ2mWv7RtY4nB6pL0sDf3GhJ"
+PRIVATE_TEXT = "psst a_2, meet me in r_0_1"
+
+
+def _with_id(events: list[dict[str, Any]], match_id: str) -> list[dict[str, Any]]:
+    for e in events:
+        e["matchId"] = match_id
+    return events
+
+
+def build(directory: Path) -> tuple[Path, Path]:
+    a_events = _with_id([
+        ev(1, 0, "agent_spawned", "a_1", region="r_0_0"),
+        ev(2, 0, "agent_spawned", "a_2", region="r_0_0"),
+        ev(3, 0, "agent_spawned", "a_3", region="r_0_0"),
+        ev(4, 1, "message", "a_3", channel="broadcast", text=f"mail {EMAIL}, key {KEY}"),
+        ev(5, 1, "message_private", "a_1", to="a_2", text=PRIVATE_TEXT),
+        *trade(6, 2, "t1", "a_1", "a_2", {"wood": 3}, {"food": 1}),
+        ev(8, 3, "attack", "a_2", target="a_3", region="r_0_0", damage=4, witnessed=True, witnesses=["a_1"]),
+        ev(9, 4, "move", "a_1", **{"from": "r_0_0", "to": "r_0_1"}),
+        ev(10, 5, "message", "a_2", channel="local", text="hello"),
+    ], A)
+    a_path = write_match(directory, a_events, archive(["a_1", "a_2", "a_3"], ended=10, matchId=A))
+    b_events = _with_id([
+        ev(1, 0, "agent_spawned", "a_1", region="r_2_2"),
+        ev(2, 0, "agent_spawned", "a_2", region="r_2_2"),
+        *trade(3, 1, "t9", "a_2", "a_1", {"stone": 2}, {"wood": 1}),
+    ], B)
+    b_path = write_match(directory, b_events, archive(["a_1", "a_2"], ended=10, matchId=B), form="bundle", version=2)
+    return a_path, b_path
+
+
+@pytest.fixture()
+def matches(tmp_path: Path) -> tuple[Path, Path]:
+    return build(tmp_path / "matches")
+
+
+def sql(query: str) -> list[tuple[Any, ...]]:
+    return duckdb.sql(query).fetchall()  # type: ignore[no-any-return]
+
+
+def test_tables_open_in_duckdb_and_pyarrow_with_exact_rows(matches: tuple[Path, Path], tmp_path: Path) -> None:
+    out = tmp_path / "lake"
+    result = export_parquet([str(p) for p in matches], out, batch_rows=3)
+    assert result.exit_code == exitcodes.OK
+    assert [(m.match_id, m.events, m.seats, m.pairs, m.private_left_out) for m in result.matches] == [
+        (A, 9, 3, 3, 1), (B, 4, 2, 1, 0)]
+    events = f"read_parquet('{out}/events/*/*.parquet', hive_partitioning=true)"
+    assert sql(f"SELECT match_id, count(*) FROM {events} GROUP BY 1 ORDER BY 1") == [(A, 9), (B, 4)]
+    assert sql(f"SELECT count(*) FROM {events} WHERE type = 'message_private' OR private") == [(0,)]
+    assert sql(f"SELECT count(*) FROM {events} WHERE payload LIKE '%meet me%'") == [(0,)]
+    # flattened payload columns
+    assert sql(f"SELECT tradeId, tradeFrom, tradeTo, give, receive FROM {events} "
+               f"WHERE match_id = '{A}' AND type = 'trade_completed' ORDER BY agentId") == [
+        ("t1", "a_1", "a_2", '{"wood":3}', '{"food":1}')] * 2
+    assert sql(f"SELECT moveFrom, moveTo FROM {events} WHERE type = 'move'") == [("r_0_0", "r_0_1")]
+    assert sql(f"SELECT target, damage, witnessed, witnesses FROM {events} WHERE type = 'attack'") == [
+        ("a_3", 4.0, True, ["a_1"])]
+    assert sql(f"SELECT channel, text FROM {events} WHERE type = 'message' ORDER BY id") [1] == ("local", "hello")
+    # v2 upcast: the trade's two events, the offerer's synthesized, and the path each took
+    assert sql(f"SELECT id, agentId, upcast, upcastPath FROM {events} "
+               f"WHERE match_id = '{B}' AND type = 'trade_completed' ORDER BY agentId") == [
+        (3, "a_1", None, [2, 3]), (3, "a_2", "offerer", [2, 3])]
+    seats = f"read_parquet('{out}/seats/*/*.parquet', hive_partitioning=true)"
+    assert sql(f"SELECT match_id, agentId, seat, completedTrades FROM {seats} ORDER BY 1, 2") == [
+        (A, "a_1", 1, 1), (A, "a_2", 2, 1), (A, "a_3", 3, 0), (B, "a_1", 1, 1), (B, "a_2", 2, 1)]
+    pairs = f"read_parquet('{out}/pairs/*/*.parquet', hive_partitioning=true)"
+    assert sql(f"SELECT a, b, trades, valueAGave, valueBGave, events FROM {pairs} "
+               f"WHERE match_id = '{A}' AND trades > 0") == [("a_1", "a_2", 1, 6.0, 2.0, [6, 7])]
+    assert sql(f"SELECT count(*), sum(ticksTogether > 0::INT) FROM {pairs} WHERE match_id = '{A}'") == [(3, 3)]
+
+    # pyarrow, as pandas.read_parquet(DIR) reads it: one dataset per table, match_id a column
+    table = ds.dataset(out / "events", partitioning="hive").to_table()
+    assert table.num_rows == 13
+    assert sorted(set(table.column("match_id").to_pylist())) == [A, B]
+    assert ds.dataset(out / "seats", partitioning="hive").count_rows() == 5
+    assert ds.dataset(out / "pairs", partitioning="hive").count_rows() == 4
+    # streamed in record batches of 3 rows: 9 events -> 3 row groups
+    events_a = pq.ParquetFile(out / "events" / f"match_id={A}" / "part-0.parquet")
+    assert events_a.metadata.num_row_groups == math.ceil(9 / 3)
+    assert events_a.schema_arrow.metadata[b"daishi_forensics.exportVersion"] == b"1"
+    assert events_a.schema_arrow.remove_metadata() == EVENT_SCHEMA
+    assert not list(out.rglob("*.tmp"))
+
+
+def test_text_is_scrubbed_unless_asked_not_to(matches: tuple[Path, Path], tmp_path: Path) -> None:
+    export_parquet([str(matches[0])], tmp_path / "scrubbed")
+    text, payload = sql(f"SELECT text, payload FROM read_parquet('{tmp_path}/scrubbed/events/*/*.parquet') "
+                        "WHERE channel = 'broadcast'")[0]
+    for column in (text, orjson.loads(payload)["text"]):
+        assert EMAIL not in column and KEY not in column and "<EMAIL_ADDRESS>" in column
+    export_parquet([str(matches[0])], tmp_path / "raw", scrub=False)
+    assert sql(f"SELECT text FROM read_parquet('{tmp_path}/raw/events/*/*.parquet') WHERE channel = 'broadcast'") == [
+        (f"mail {EMAIL}, key {KEY}",)]
+
+
+def test_private_messages_only_when_asked(matches: tuple[Path, Path], tmp_path: Path) -> None:
+    result = export_parquet([str(matches[0])], tmp_path / "all", include_private=True, scrub=False)
+    assert (result.matches[0].events, result.matches[0].private_left_out) == (10, 0)
+    assert sql(f"SELECT agentId, messageTo, text, private FROM read_parquet('{tmp_path}/all/events/*/*.parquet') "
+               "WHERE type = 'message_private'") == [("a_1", "a_2", PRIVATE_TEXT, True)]
+
+
+def test_fallback_scrub() -> None:
+    assert fallback_scrub(f"{EMAIL} at 192.168.1.20 says {KEY}; api_key=hunter2") == (
+        "<EMAIL_ADDRESS> at <IP_ADDRESS> says <API_KEY>; api_key=<SECRET>")
+    assert fallback_scrub("canary dsh-00a1b2c3d4 stays") == "canary dsh-00a1b2c3d4 stays"
+
+
+def test_cli_reexport_replaces_and_unreadable_is_exit_3(matches: tuple[Path, Path], tmp_path: Path) -> None:
+    out = tmp_path / "lake"
+    bad = tmp_path / "matches" / "m_e4a0000000ff.jsonl"
+    bad.write_bytes(b"")
+    runner = CliRunner()
+    first = runner.invoke(main, ["export", str(tmp_path / "matches"), "--parquet", str(out)])
+    assert first.exit_code == exitcodes.UNREADABLE
+    assert f"{A}: 9 events (1 private left out), 3 seats, 3 pairs" in first.stdout
+    assert "m_e4a0000000ff.jsonl" in first.stderr and "empty" in first.stderr
+    again = runner.invoke(main, ["export", str(matches[0]), "--parquet", str(out), "-q"])
+    assert (again.exit_code, again.stdout) == (exitcodes.OK, "")
+    assert sql(f"SELECT match_id, count(*) FROM read_parquet('{out}/events/*/*.parquet', hive_partitioning=true) "
+               "GROUP BY 1 ORDER BY 1") == [(A, 9), (B, 4)]
+    assert sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()) == sorted(
+        f"{t}/match_id={m}/part-0.parquet" for t in ("events", "seats", "pairs") for m in (A, B))
+
+
+def test_a_match_that_breaks_half_way_leaves_nothing(tmp_path: Path) -> None:
+    events = _with_id([ev(i, i, "gather", "a_1", region="r_0_0", resource="wood", gathered=1)
+                       for i in range(1, 12_000)], A)
+    path = write_match(tmp_path / "m", events, archive(["a_1"], ended=12_000, matchId=A), form="stream-gz")
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) * 2 // 3])  # the header reads; the events break off after 1 MiB
+    result = export_parquet([str(path)], tmp_path / "lake", batch_rows=1000)
+    (done,) = result.matches
+    assert done.exit_code == exitcodes.UNREADABLE and "gzip" in (done.error or "")
+    assert [p for p in (tmp_path / "lake").rglob("*") if p.is_file()] == []
+    assert not (tmp_path / "lake" / "events" / f"match_id={A}").exists()

@@ -1,0 +1,288 @@
+"""Promise verification and betrayal on tiny hand-built matches (one rule per scenario)."""
+
+from __future__ import annotations
+
+import doctest
+from pathlib import Path
+from typing import Any
+
+from daishi_forensics import promises as promises_module
+from daishi_forensics.analysis import analyze
+from daishi_forensics.commitments import Commitment, Extracted
+from daishi_forensics.promises import PromisePass, Promises, keeping_rate
+from daishi_forensics.reading import read_match
+from daishi_forensics.replay import replay
+from daishi_forensics.simulate import simulate_match, write_match as write_simulated
+from daishi_forensics.sources import open_match
+
+from .matchkit import archive, ev, trade
+
+AGENTS = ["a_1", "a_2", "a_3"]
+
+
+def spawns(region_of_3: str = "r_0_0") -> list[dict[str, Any]]:
+    return [
+        ev(1, 0, "agent_spawned", "a_1", region="r_0_0"),
+        ev(2, 0, "agent_spawned", "a_2", region="r_0_0"),
+        ev(3, 0, "agent_spawned", "a_3", region=region_of_3),
+    ]
+
+
+def dm(event_id: int, tick: int, sender: str, to: str, text: str) -> dict[str, Any]:
+    return ev(event_id, tick, "message_private", sender, to=to, text=text)
+
+
+def verify(events: list[dict[str, Any]], *, ended: int = 100, pass_: PromisePass | None = None,
+           names: dict[str, str] | None = None) -> Promises:
+    arch = archive(AGENTS, ended=ended)
+    if names:
+        for row in arch["agents"]:
+            row["name"] = names.get(row["agentId"], row["agentId"])
+    p = pass_ or PromisePass.from_archive(arch)
+    replay(events, arch, [p])
+    return p.result()
+
+
+def only(result: Promises) -> tuple[str, str, tuple[int, ...]]:
+    assert len(result.commitments) == 1, result.commitments
+    c = result.commitments[0]
+    return c.status, c.reason, c.evidence
+
+
+def test_doctests() -> None:
+    assert doctest.testmod(promises_module).failed == 0
+
+
+# -- give ----------------------------------------------------------------------------------------
+
+
+def test_give_kept_by_delivery() -> None:
+    r = verify([*spawns(), dm(4, 1, "a_1", "a_2", "I'll give you 3 wood"),
+                *trade(5, 5, "t1", "a_1", "a_2", {"wood": 4}, {})])
+    assert only(r) == ("kept", "delivered", (5,))
+    c = r.commitments[0]
+    assert (c.message_id, c.speaker, c.addressees, c.addressed_by, c.window_end) == (4, "a_1", ("a_2",), "private", 21)
+
+
+def test_give_kept_by_a_standing_offer() -> None:
+    r = verify([*spawns(), dm(4, 1, "a_1", "a_2", "I'll give you 3 wood"),
+                ev(5, 3, "trade_offered", "a_1", tradeId="t1", to="a_2", give={"wood": 3}, receive={})])
+    assert only(r) == ("kept", "offered", (5,))
+
+
+def test_give_too_little_or_withdrawn_is_broken() -> None:
+    r = verify([*spawns(), dm(4, 1, "a_1", "a_2", "I'll give you 3 wood"),
+                *trade(5, 2, "t1", "a_1", "a_2", {"wood": 2}, {}),
+                ev(7, 3, "trade_offered", "a_1", tradeId="t2", to="a_2", give={"wood": 3}, receive={}),
+                ev(8, 4, "trade_cancelled", "a_1", tradeId="t2")])
+    assert only(r) == ("broken", "not_given", (8,))
+
+
+def test_give_excused() -> None:
+    died = verify([*spawns(), dm(4, 1, "a_1", "a_2", "I'll give you 3 wood"),
+                   ev(5, 6, "agent_died", "a_1", cause="starvation")])
+    assert only(died) == ("unverifiable", "speaker_died", ())
+    conditional = verify([*spawns(), dm(4, 1, "a_1", "a_2", "If you help me, I'll give you 3 wood")])
+    assert only(conditional) == ("unverifiable", "conditional", ())
+    late = verify([*spawns(), dm(4, 95, "a_1", "a_2", "I'll give you 3 wood")])
+    assert only(late) == ("unverifiable", "window_cut_by_match_end", ())
+    # the window of a message at tick 79 ends at tick 99, the last match round: not cut
+    assert only(verify([*spawns(), dm(4, 79, "a_1", "a_2", "I'll give you 3 wood")]))[:2] == ("broken", "not_given")
+
+
+# -- trade ---------------------------------------------------------------------------------------
+
+
+def test_trade_kept_and_not_taken_up() -> None:
+    text = "I'll give you 3 wood for 2 ore"
+    kept = verify([*spawns(), dm(4, 1, "a_1", "a_2", text), *trade(5, 4, "t1", "a_2", "a_1", {"ore": 2}, {"wood": 3})])
+    assert only(kept) == ("kept", "delivered", (5,))  # a_1 is the acceptor here: it gave `receive`
+    assert only(verify([*spawns(), dm(4, 1, "a_1", "a_2", text)])) == ("unverifiable", "not_taken_up", ())
+
+
+def test_trade_declined_or_withdrawn_is_broken() -> None:
+    text = "I'll give you 3 wood for 2 ore"
+    declined = verify([*spawns(), dm(4, 1, "a_1", "a_2", text),
+                       ev(5, 2, "trade_offered", "a_2", tradeId="t1", to="a_1", give={"ore": 2}, receive={"wood": 3})])
+    assert only(declined) == ("broken", "declined_own_terms", (5,))
+    # an offer on other terms (a_2 asks 4 wood) does not bind a_1
+    other = verify([*spawns(), dm(4, 1, "a_1", "a_2", text),
+                    ev(5, 2, "trade_offered", "a_2", tradeId="t1", to="a_1", give={"ore": 2}, receive={"wood": 4})])
+    assert only(other) == ("unverifiable", "not_taken_up", ())
+    withdrew = verify([*spawns(), dm(4, 1, "a_1", "a_2", text),
+                       ev(5, 2, "trade_offered", "a_1", tradeId="t1", to="a_2", give={"wood": 3}, receive={"ore": 2}),
+                       ev(6, 3, "trade_cancelled", "a_1", tradeId="t1")])
+    assert only(withdrew) == ("broken", "withdrew", (6,))
+
+
+def test_restated_terms_supersede() -> None:
+    r = verify([*spawns(), dm(4, 1, "a_1", "a_2", "3 wood for 2 ore"), dm(5, 2, "a_1", "a_2", "ok, 4 wood for 2 ore"),
+                *trade(6, 3, "t1", "a_1", "a_2", {"wood": 4}, {"ore": 2})])
+    assert [(c.message_id, c.status, c.reason, c.evidence) for c in r.commitments] == [
+        (4, "unverifiable", "superseded", (5,)), (5, "kept", "delivered", (6,))]
+
+
+# -- accept --------------------------------------------------------------------------------------
+
+
+def test_accept() -> None:
+    offer = ev(4, 1, "trade_offered", "a_2", tradeId="t1", to="a_1", give={"ore": 2}, receive={"wood": 3})
+    kept = verify([*spawns(), offer, dm(5, 2, "a_1", "a_2", "deal!"), *trade(6, 3, "t1", "a_2", "a_1",
+                                                                          {"ore": 2}, {"wood": 3})])
+    assert only(kept) == ("kept", "traded", (6,))
+    assert only(verify([*spawns(), offer, dm(5, 2, "a_1", "a_2", "deal!")])) == ("broken", "did_not_accept", (4,))
+    assert only(verify([*spawns(), dm(5, 2, "a_1", "a_2", "deal!")])) == ("unverifiable", "nothing_to_accept", ())
+    # an offer older than the window before the message is not what "deal" answered
+    stale = ev(4, 1, "trade_offered", "a_2", tradeId="t1", to="a_1", give={"ore": 2}, receive={"wood": 3})
+    assert only(verify([*spawns(), stale, dm(5, 30, "a_1", "a_2", "deal")])) == (
+        "unverifiable", "nothing_to_accept", ())
+
+
+# -- no_attack -----------------------------------------------------------------------------------
+
+
+def test_no_attack() -> None:
+    promise = dm(4, 1, "a_1", "a_2", "I won't attack you")
+    other = ev(5, 10, "attack", "a_1", target="a_3", region="r_0_0", damage=2, witnessed=True, witnesses=["a_2"])
+    assert only(verify([*spawns(), promise, other])) == ("kept", "no_aggression", ())
+    hit = ev(6, 50, "raid", "a_1", target="a_2", structureId="s_1", region="r_0_0", stolen={"wood": 1},
+             witnessed=False, witnesses=[])
+    broken = verify([*spawns(), promise, other, hit])
+    assert only(broken) == ("broken", "aggression", (6,))
+    assert broken.commitments[0].window_end == 101
+    conditional = verify([*spawns(), dm(4, 1, "a_1", "a_2", "I won't attack you if you leave"), hit])
+    assert only(conditional) == ("unverifiable", "conditional", (6,))
+
+
+# -- meet ----------------------------------------------------------------------------------------
+
+
+def test_meet() -> None:
+    moved = verify([*spawns(), dm(4, 1, "a_1", "a_2", "meet me at r_1_1"),
+                    ev(5, 3, "move", "a_1", **{"from": "r_0_0"}, to="r_1_0"),
+                    ev(6, 4, "move", "a_1", **{"from": "r_1_0"}, to="r_1_1")])
+    assert only(moved) == ("kept", "moved_there", (6,))
+    assert only(verify([*spawns(), dm(4, 1, "a_1", "a_2", "meet me at r_0_0")])) == ("kept", "already_there", ())
+    assert only(verify([*spawns(), dm(4, 1, "a_1", "a_2", "meet me at r_5_5")])) == ("broken", "not_there", ())
+    # a new meeting place replaces the old one
+    r = verify([*spawns(), dm(4, 1, "a_1", "a_2", "meet me at r_5_5"), dm(5, 2, "a_1", "a_3", "I'll be at r_0_1"),
+                ev(6, 3, "move", "a_1", **{"from": "r_0_0"}, to="r_0_1")])
+    assert [(c.status, c.reason) for c in r.commitments] == [("unverifiable", "superseded"), ("kept", "moved_there")]
+
+
+# -- who a commitment is addressed to ----------------------------------------------------------
+
+
+def test_addressees() -> None:
+    names = {"a_3": "Wren"}
+    evs = [*spawns(region_of_3="r_4_4"),
+           ev(4, 1, "message", "a_1", channel="broadcast", text="Wren, I'll give you 3 wood"),
+           ev(5, 1, "message", "a_1", channel="broadcast", text="a_2: I won't attack you"),
+           ev(6, 1, "message", "a_1", channel="local", text="I'll give you 1 food"),
+           ev(7, 1, "agent_dormant", "a_2", reason="sleep"),
+           ev(8, 1, "message", "a_1", channel="broadcast", text="truce"),
+           ev(9, 1, "message", "a_3", channel="local", text="I'll give you 2 ore"),
+           ev(10, 1, "message", "a_3", channel="local", text="meet me at r_4_5")]
+    r = verify(evs, names=names)
+    got = [(c.message_id, c.addressees, c.addressed_by) for c in r.commitments]
+    assert got == [
+        (4, ("a_3",), "named"),
+        (5, ("a_2",), "named"),
+        (6, ("a_2",), "heard"),  # local: only a_2 stands in r_0_0
+        (8, ("a_3",), "heard"),  # broadcast: a_2 is dormant, a_3 hears it
+        (9, (), "none"),
+        (10, (), "none"),
+    ]
+    assert (r.commitments[4].status, r.commitments[4].reason) == ("unverifiable", "no_addressee")
+    assert (r.commitments[5].status, r.commitments[5].reason) == ("broken", "not_there")  # a meet needs nobody
+
+
+# -- betrayal ------------------------------------------------------------------------------------
+
+
+def test_betrayal() -> None:
+    evs = [*spawns(),
+           *trade(4, 5, "t1", "a_1", "a_2", {"wood": 1}, {"ore": 1}),
+           ev(6, 25, "attack", "a_1", target="a_2", region="r_0_0", damage=1, witnessed=True, witnesses=["a_3"]),
+           ev(7, 26, "attack", "a_1", target="a_2", region="r_0_0", damage=1, witnessed=True, witnesses=["a_3"]),
+           dm(8, 30, "a_3", "a_2", "I'll give you 5 food"),
+           ev(9, 31, "theft", "a_3", target="a_2", region="r_0_0", stolen={"food": 1}, witnessed=False,
+              witnesses=[])]
+    r = verify(evs)
+    assert [b.to_json() for b in r.betrayals] == [
+        {"eventId": 6, "tick": 25, "type": "attack", "actor": "a_1", "target": "a_2", "duringCommitment": False,
+         "commitmentMessages": [], "afterTrade": True, "tradeEventId": 4, "tradeTick": 5},
+        {"eventId": 9, "tick": 31, "type": "theft", "actor": "a_3", "target": "a_2", "duringCommitment": True,
+         "commitmentMessages": [8], "afterTrade": False, "tradeEventId": None, "tradeTick": None},
+    ]  # event 7 is 21 ticks after the trade: not a betrayal
+    assert (r.seat("a_1").betrayals, r.seat("a_1").betrayals_after_trade, r.seat("a_2").betrayed) == (1, 1, 2)
+    assert r.seat("a_3").betrayals_during_commitment == 1
+
+
+# -- per seat ------------------------------------------------------------------------------------
+
+
+def test_seat_counts_and_rate() -> None:
+    evs = [*spawns(),
+           dm(4, 1, "a_1", "a_2", "I'll give you 3 wood. I won't attack you. Meet me at r_9_9"),
+           *trade(5, 2, "t1", "a_1", "a_2", {"wood": 3}, {}),
+           dm(7, 3, "a_1", "a_3", "3 stone for 1 tool")]
+    r = verify(evs)
+    s = r.seat("a_1")
+    assert (s.made, s.kept, s.broken, s.unverifiable, s.keeping_rate) == (4, 2, 1, 1, 2 / 3)
+    assert s.by_kind["meet"] == {"made": 1, "kept": 0, "broken": 1, "unverifiable": 0}
+    assert s.by_kind["accept"] == {"made": 0, "kept": 0, "broken": 0, "unverifiable": 0}
+    assert [(c.message_id, c.index, c.kind) for c in r.of("a_1")] == [
+        (4, 0, "give"), (4, 1, "no_attack"), (4, 2, "meet"), (7, 0, "trade")]
+    assert r.seat("a_9").made == 0 and r.seat("a_9").keeping_rate is None
+    assert keeping_rate(0, 3) == 0.0
+
+
+def test_a_better_extractor_plugs_in() -> None:
+    class Everything:
+        name = "always-peace"
+        version = "9"
+        max_chars = 10
+
+        def extract(self, text: str) -> Extracted:
+            return Extracted((Commitment("no_attack"),), len(text) > self.max_chars)
+
+    r = verify([*spawns(), dm(4, 1, "a_1", "a_2", "hello there, friend"), dm(5, 2, "a_1", "a_2", "hi")],
+               pass_=PromisePass(Everything()))
+    assert r.extractor == {"name": "always-peace", "version": "9", "maxChars": 10}
+    assert (r.messages_read, r.truncated_messages, len(r.commitments)) == (2, 1, 2)
+    assert r.commitments[0].reason == "superseded"
+
+
+def test_hostile_message() -> None:
+    r = verify([*spawns(), dm(4, 1, "a_1", "a_2", "I'll give you 3 wood " + "x" * 5_000_000)])
+    assert (r.messages_read, r.truncated_messages) == (1, 1)
+    assert only(r)[:2] == ("broken", "not_given")
+    assert "text" not in r.commitments[0].to_json()
+
+
+def test_hostile_roster_name() -> None:
+    """A megabyte roster name is never matched (it would make matching quadratic)."""
+    long_name = "wren " * 200_000
+    r = verify([*spawns(), ev(4, 1, "message", "a_1", channel="broadcast", text="wren wren: I won't attack you")],
+               names={"a_3": long_name, "a_2": "Big Wren"})
+    assert [(c.addressees, c.addressed_by) for c in r.commitments] == [(("a_2", "a_3"), "heard")]
+    named = verify([*spawns(), ev(4, 1, "message", "a_1", channel="broadcast", text="big wren: I won't attack you")],
+                   names={"a_3": long_name, "a_2": "Big Wren"})
+    assert [(c.addressees, c.addressed_by) for c in named.commitments] == [(("a_2",), "named")]
+
+
+def test_simulated_match_scale(tmp_path: Path) -> None:
+    match = simulate_match("mixed", 5, ticks=200)
+    path = write_simulated(match, tmp_path, form="stream")
+    analysis = analyze(read_match(open_match(str(path))))
+    r = analysis.result("promises")
+    assert r.messages_read > 100 and r.commitments
+    statuses = {c.status for c in r.commitments}
+    assert statuses <= {"kept", "broken", "unverifiable"}
+    for c in r.commitments:  # every verdict names its evidence or says why there is none
+        assert c.reason
+        if c.status == "broken" and c.reason in ("aggression", "declined_own_terms", "did_not_accept", "withdrew"):
+            assert c.evidence
+    ids = [(c.message_id, c.index) for c in r.commitments]
+    assert ids == sorted(ids) and len(set(ids)) == len(ids)

@@ -1,0 +1,289 @@
+"""The season runner (issue 6, part 3): summary numbers, determinism, resume, failures, cluster.
+
+A season of five tiny hand-built matches (stream, gzipped bundle, folder, stream; one
+with an invalid record) and one unreadable file.  Operators: ``north`` seats a_1 and a_3,
+``south`` seats a_2 and a_4.  Values (contract §4 defaults): wood 2, food 2, stone 3,
+tool 12.
+
+======  ================  =========================================================
+match   seats             what moved
+======  ================  =========================================================
+m1      a_1 a_2 a_3       a_1 gifts a_2 wood 3 (6)
+m2      a_1 a_2           a_1 gives wood 2 (4) for a_2's food 1 (2)
+m3      a_2 a_3 a_4       a_4 gifts a_2 a tool (12); a_3 gifts a_2 stone 1 (3)
+m4      a_1 a_2           a_2 gifts a_1 food 1 (2); one invalid record (findings)
+bad     —                 not JSON (unreadable)
+======  ================  =========================================================
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from click.testing import CliRunner
+
+from daishi_forensics import exitcodes
+from daishi_forensics.cli import main
+from daishi_forensics.season import JOBS, Job, expand_targets, run_season, season_graph
+
+from .matchkit import archive, ev, trade, write_match
+
+OPERATORS = {"a_1": "north", "a_2": "south", "a_3": "north", "a_4": "south"}
+M1, M2, M3, M4 = "m_5ea500000001", "m_5ea500000002", "m_5ea500000003", "m_5ea500000004"
+
+
+def _match(directory: Path, match_id: str, agents: list[str], moves: list[dict[str, Any]], form: str,
+           extra: list[dict[str, Any]] = ()) -> Path:  # type: ignore[assignment]
+    events = [ev(i + 1, 0, "agent_spawned", a, region="r_0_0") for i, a in enumerate(agents)]
+    events += moves + list(extra)
+    for e in events:
+        e["matchId"] = match_id
+    arch = archive(agents, ended=10, matchId=match_id)
+    for seat in arch["agents"]:
+        seat["operator"] = OPERATORS[seat["agentId"]]
+    return write_match(directory, events, arch, form=form)
+
+
+def build_season(directory: Path) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    _match(directory, M1, ["a_1", "a_2", "a_3"], trade(10, 1, "t1", "a_1", "a_2", {"wood": 3}, {}), "stream")
+    _match(directory, M2, ["a_1", "a_2"], trade(10, 1, "t1", "a_1", "a_2", {"wood": 2}, {"food": 1}), "bundle-gz")
+    _match(directory, M3, ["a_2", "a_3", "a_4"],
+           [*trade(10, 1, "t1", "a_4", "a_2", {"tool": 1}, {}), *trade(12, 2, "t2", "a_3", "a_2", {"stone": 1}, {})],
+           "folder")
+    _match(directory, M4, ["a_1", "a_2"], trade(10, 1, "t1", "a_2", "a_1", {"food": 1}, {}), "stream",
+           extra=[ev(20, 3, "gather", "a_1", region="r_99_0", resource="wood", gathered=1)])
+    (directory / "m_5ea5000000ff.jsonl").write_bytes(b'{"format": "daishi-match-ex')
+    return directory
+
+
+@pytest.fixture(scope="module")
+def season_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_season(tmp_path_factory.mktemp("season") / "matches")
+
+
+def files_of(out: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+def summary_of(out: Path) -> dict[str, Any]:
+    return orjson.loads((out / "summary.json").read_bytes())  # type: ignore[no-any-return]
+
+
+# --------------------------------------------------------------------------- cluster
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Any:
+    """A real two-process Dask cluster on loopback, closed at the end of the module.
+
+    Workers start from a forkserver with ``distributed`` preloaded (about 3 s, against
+    about 7 s for spawn, which re-imports everything in each worker).
+    """
+    import dask
+    from distributed import LocalCluster
+
+    multiprocessing.set_forkserver_preload(["distributed", "daishi_forensics.season", "daishi_forensics.behavior"])
+    with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):
+        local = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                             dashboard_address=None)
+    try:
+        yield local
+    finally:
+        local.close()
+
+
+# --------------------------------------------------------------------------- tests
+
+
+def test_expand_targets(season_dir: Path) -> None:
+    found = expand_targets([str(season_dir)])
+    assert [Path(t).name for t in found] == [f"{M1}.jsonl", f"{M2}.json.gz", M3, f"{M4}.jsonl",
+                                             "m_5ea5000000ff.jsonl"]
+    # a match folder is a match, not a folder of matches
+    assert expand_targets([str(season_dir / M3)]) == [str(season_dir / M3)]
+
+
+def test_same_bytes_one_worker_two_workers_and_cluster(season_dir: Path, tmp_path: Path, cluster: Any) -> None:
+    targets = expand_targets([str(season_dir)])
+    first = run_season(targets, "behavior", tmp_path / "one", workers=1)
+    on_cluster = run_season(targets, "behavior", tmp_path / "cluster", cluster=cluster.scheduler_address)
+    pooled = run_season(list(reversed(targets)), "behavior", tmp_path / "two", workers=2)
+    assert first.ran == pooled.ran == on_cluster.ran == 5
+    one = files_of(tmp_path / "one")
+    assert len(one) == 1 + 5 + 5  # the summary, a result and a resume key per match
+    assert one == files_of(tmp_path / "two") == files_of(tmp_path / "cluster")
+
+
+def test_summary_numbers(season_dir: Path, tmp_path: Path) -> None:
+    result = run_season(expand_targets([str(season_dir)]), "behavior", tmp_path / "out")
+    summary = result.summary
+    assert result.exit_code == exitcodes.UNREADABLE  # 3 wins over the findings of m4
+    assert summary["counts"] == {"ok": 3, "findings": 1, "unreadable": 1, "failed": 0}
+    rows = {r["matchId"] or r["target"]: r for r in summary["results"]}
+    assert rows[M4]["status"] == "findings" and rows[M4]["exitCode"] == 1
+    (bad,) = summary["unreadable"]
+    assert bad["target"].endswith("m_5ea5000000ff.jsonl")
+    assert "not valid JSON" in bad["error"] and "\n" not in bad["error"]
+
+    graph = summary["graph"]
+    pairs = {(r["a"], r["b"]): r for r in graph["agentPairs"]}
+    # a_1/a_2: m1 (a_1 6), m2 (a_1 4, a_2 2), m4 (a_2 2) -> 10 vs 4, net 6 from a_1
+    assert pairs[("a_1", "a_2")] | {} == {
+        "a": "a_1", "b": "a_2", "matchesTogether": 3, "matchesMoved": 3, "matches": [M1, M2, M4],
+        "trades": 3, "valueAGave": 10.0, "valueBGave": 4.0, "gross": 14.0, "net": 6.0, "netFrom": "a_1"}
+    # a_2/a_3 seated together in m1 and m3, moved value only in m3: not recurring
+    assert (pairs[("a_2", "a_3")]["matchesTogether"], pairs[("a_2", "a_3")]["matchesMoved"]) == (2, 1)
+    assert pairs[("a_2", "a_3")]["netFrom"] == "a_3" and pairs[("a_2", "a_3")]["net"] == 3.0
+    assert [(r["a"], r["b"]) for r in graph["recurringAgentPairs"]] == [("a_1", "a_2")]
+    operators = {(r["a"], r["b"]): r for r in graph["operatorPairs"]}
+    # north -> south: 6 + 4 + 3 = 13, south -> north: 2 + 2 = 4, in all four matches
+    ns = operators[("north", "south")]
+    assert (ns["matchesMoved"], ns["matchesTogether"], ns["valueAGave"], ns["valueBGave"], ns["net"],
+            ns["netFrom"]) == (4, 4, 13.0, 4.0, 9.0, "north")
+    # south with itself: a_4 gifted a_2 a tool in m3, the one match with two south seats
+    ss = operators[("south", "south")]
+    assert (ss["matchesMoved"], ss["matchesTogether"], ss["gross"]) == (1, 1, 12.0)
+    assert [(r["a"], r["b"]) for r in graph["recurringOperatorPairs"]] == [("north", "south")]
+
+    # one result per match, complete JSON, naming its target
+    for row in summary["results"]:
+        record = orjson.loads((tmp_path / "out" / row["file"]).read_bytes())
+        assert record["target"] == row["target"] and record["status"] == row["status"]
+
+
+def test_season_graph_is_invariant_to_relabelling() -> None:
+    from daishi_forensics.season import SeasonMatch
+
+    def season(names: dict[str, str]) -> dict[str, Any]:
+        seats = [{"agentId": names[a], "operator": "x"} for a in ("p", "q")]
+        a, b = sorted([names["p"], names["q"]])
+        gave = {names["p"]: 5.0, names["q"]: 1.0}
+        transfer = {"a": a, "b": b, "aGave": gave[a], "bGave": gave[b], "trades": 1}
+        return season_graph([SeasonMatch(t, t, "ok", 0, None, t, {"seats": seats, "transfers": [transfer]})
+                             for t in ("m1", "m2")])
+
+    one, other = season({"p": "a_1", "q": "a_9"}), season({"p": "a_9", "q": "a_1"})
+    row1, row2 = one["recurringAgentPairs"][0], other["recurringAgentPairs"][0]
+    assert (row1["net"], row1["gross"], row1["matchesMoved"]) == (row2["net"], row2["gross"], row2["matchesMoved"])
+    assert (row1["netFrom"], row2["netFrom"]) == ("a_1", "a_9")  # whoever p is
+
+
+def results_of(out: Path) -> dict[str, bytes]:
+    return {name: data for name, data in files_of(out).items() if not name.startswith(".resume")}
+
+
+def test_resume_redoes_only_what_changed(tmp_path: Path) -> None:
+    folder = build_season(tmp_path / "matches")
+    out = tmp_path / "out"
+    targets = expand_targets([str(folder)])
+    run_season(targets, "behavior", out)
+    before = files_of(out)
+    again = run_season(targets, "behavior", out)
+    assert (again.ran, again.reused) == (0, 5)
+    assert files_of(out) == before
+
+    # a changed input is redone (its size and mtime changed)
+    m1 = folder / f"{M1}.jsonl"
+    m1.write_bytes(m1.read_bytes() + b"\n")
+    assert run_season(targets, "behavior", out).ran == 1
+    # a result that is not the one its key was written with (half written, edited) is redone
+    (out / "matches" / f"{M2}.json").write_bytes(b'{"seasonVersion": 1, "tar')
+    assert run_season(targets, "behavior", out).ran == 1
+    assert results_of(out) == {k: v for k, v in before.items() if not k.startswith(".resume")}
+    # a missing key is redone
+    (out / ".resume" / f"{M4}.json").unlink()
+    assert run_season(targets, "behavior", out).ran == 1
+    # a leftover temp file of an interrupted write is not a result
+    (out / "matches" / f".{M3}.json.123.abc.tmp").write_bytes(b"{")
+    assert run_season(targets, "behavior", out).ran == 0
+    # other options (here: a match store) make another key: everything is redone
+    other = run_season(targets, "behavior", out, options={"store": str(folder)})
+    assert other.ran == 5 and other.summary["job"]["options"] == {"store": str(folder)}
+    assert run_season(targets, "behavior", out, options={"store": str(folder)}).ran == 0
+    assert run_season(targets, "behavior", out, options={"store": str(folder)}, resume=False).ran == 5
+    # an unreadable input that cannot be fingerprinted (gone) is tried every time
+    gone = [*targets, str(folder / "m_5ea5000000ee.jsonl")]
+    assert run_season(gone, "behavior", out, options={"store": str(folder)}).ran == 1
+    assert run_season(gone, "behavior", out, options={"store": str(folder)}).ran == 1
+
+
+def _interrupt_on_m3(target: str, options: Any) -> dict[str, Any]:
+    if M3 in target:
+        raise KeyboardInterrupt
+    return JOBS["behavior"].run(target, options)
+
+
+def _crash(target: str, options: Any) -> dict[str, Any]:
+    raise ValueError(f"no luck with\n{Path(target).name}")
+
+
+def test_interrupted_run_resumes_without_redoing_finished_matches(tmp_path: Path) -> None:
+    folder = build_season(tmp_path / "matches")
+    out = tmp_path / "out"
+    targets = expand_targets([str(folder)])
+    interrupted = Job("behavior", _interrupt_on_m3, JOBS["behavior"].version)
+    with pytest.raises(KeyboardInterrupt):
+        run_season(targets, interrupted, out, workers=1)
+    assert not (out / "summary.json").exists()
+    assert sorted(p.name for p in (out / "matches").iterdir()) == [f"{M1}.json", f"{M2}.json"]
+    seen: list[tuple[str, bool]] = []
+    resumed = run_season(targets, "behavior", out, on_match=lambda m, reused: seen.append((m.name, reused)))
+    assert (resumed.ran, resumed.reused) == (3, 2)
+    assert sorted(seen) == [(M1, True), (M2, True), (M3, False), (M4, False), ("m_5ea5000000ff", False)]
+    run_season(targets, "behavior", tmp_path / "fresh")
+    assert files_of(out) == files_of(tmp_path / "fresh")
+
+
+def test_a_crashing_job_is_recorded_and_retried(tmp_path: Path, season_dir: Path) -> None:
+    crashing = Job("crash", _crash, lambda options: "1")
+    result = run_season(expand_targets([str(season_dir)])[:2], crashing, tmp_path / "out")
+    assert result.exit_code == exitcodes.UNREADABLE
+    assert result.summary["counts"]["failed"] == 2
+    assert result.summary["unreadable"][0]["error"] == f"ValueError: no luck with {M1}.jsonl"
+    assert not (tmp_path / "out" / ".resume").exists()  # a failed match has no key: tried again
+    assert run_season(expand_targets([str(season_dir)])[:2], crashing, tmp_path / "out").ran == 2
+
+
+def test_exit_codes(season_dir: Path, tmp_path: Path) -> None:
+    targets = expand_targets([str(season_dir)])
+    clean = [t for t in targets if M1 in t or M2 in t]
+    assert run_season(clean, "behavior", tmp_path / "a").exit_code == exitcodes.OK
+    assert run_season(clean + [t for t in targets if M4 in t], "behavior", tmp_path / "b").exit_code == 1
+
+
+def test_cli_quiet_and_summary(season_dir: Path, tmp_path: Path) -> None:
+    runner = CliRunner()
+    quiet = runner.invoke(main, ["season", "behavior", str(season_dir), "--out", str(tmp_path / "q"), "-q", "-j", "1"])
+    assert quiet.exit_code == exitcodes.UNREADABLE
+    assert quiet.output == "" and quiet.stderr == ""  # no progress bar off a terminal, nothing for cron
+    loud = runner.invoke(main, ["season", "behavior", str(season_dir), "--out", str(tmp_path / "l"), "-j", "1"])
+    assert loud.exit_code == exitcodes.UNREADABLE
+    assert loud.stdout.splitlines()[0] == (
+        "5 matches: 3 ok, 1 findings, 1 unreadable (5 run, 0 kept from an earlier run)")
+    assert "recurring pairs: 1 of agents, 1 of operators" in loud.stdout
+    assert loud.stderr.startswith("unreadable: ") and "\r" not in loud.stderr
+    assert files_of(tmp_path / "q") == files_of(tmp_path / "l")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert runner.invoke(main, ["season", "behavior", str(empty), "--out", str(tmp_path / "e")]).exit_code == 3
+    assert runner.invoke(main, ["season", "behavior", str(season_dir)]).exit_code == exitcodes.USAGE
+
+
+def test_season_screen(season_dir: Path, tmp_path: Path) -> None:
+    targets = [t for t in expand_targets([str(season_dir)]) if "ff" not in t]
+    result = run_season(targets, "screen", tmp_path / "out")
+    summary = result.summary
+    assert summary["job"]["name"] == "screen" and "screens config" in summary["job"]["version"]
+    assert sum(summary["verdicts"].values()) == 4
+    assert set(summary["season"]) == {"verdict", "flags", "notScreened"}
+    record = orjson.loads((tmp_path / "out" / "matches" / f"{M1}.json").read_bytes())
+    assert record["result"]["verdict"] in ("clear", "review", "flag")
+    assert {"configVersion", "configDigest", "flags", "graph"} <= set(record["result"])
+    # the same season table as the behavior job (both read the trade ledger)
+    behavior = run_season(targets, "behavior", tmp_path / "b").summary
+    assert summary["graph"] == behavior["graph"]
