@@ -21,6 +21,7 @@ Rules (contract §3 ``message`` / ``message_private``, §5 *exposed*):
 from __future__ import annotations
 
 from bisect import bisect_left
+from operator import add, sub
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -151,14 +152,12 @@ def _pair_key(p: PairContact) -> tuple[str, str]:
 
 
 class _Tally:
-    __slots__ = ("together", "first", "direct_ab", "direct_ba", "broadcast_ab",
-                 "broadcast_ba", "local_ab", "local_ba")
+    __slots__ = ("direct_ab", "direct_ba", "first", "local_ab", "local_ba", "together")
 
     def __init__(self) -> None:
         self.together = 0
         self.first: int | None = None
         self.direct_ab = self.direct_ba = 0
-        self.broadcast_ab = self.broadcast_ba = 0
         self.local_ab = self.local_ba = 0
 
 
@@ -168,8 +167,9 @@ class ContactPass:
     *Together* is counted on tick boundaries (:meth:`close_ticks`): for a span of
     ticks that ended with the world unchanged, every pair standing in one region,
     both alive, gains the span's length; the cost is O(Σ agents-in-region²) per
-    boundary, and nothing when nobody moved since the last one (the pair list is
-    cached on ``world.occupancy_version``).  End-of-tick state: two agents that
+    boundary, over the regions holding two or more (``world.crowded_regions()``),
+    and the pair list is rebuilt only when who stands where changed
+    (``world.occupancy_version``), and then only for the regions that changed.  End-of-tick state: two agents that
     cross within a tick but end it apart did not stand together
     (ARCHITECTURE.md).  Dormant agents still stand where they are and count.
 
@@ -187,12 +187,16 @@ class ContactPass:
         self._pairs_version = -1
         self._pairs: list[_Tally] = []
         self._region_pairs: dict[str, tuple[frozenset[str], list[_Tally]]] = {}
-        # broadcasts: cumulative count per sender, and per listener the counts when it
-        # joined the audience; a listener's share is settled when it leaves (or at the end)
+        # broadcasts: a running count per sender (a list by sender index, so snapshots
+        # and differences are C-level list operations); per listener, the counts when it
+        # joined the audience; its share is settled into _bc_heard when it leaves
         self._bc_version = -1
         self._bc_audience: frozenset[str] = _EMPTY
-        self._bc_sent: dict[str, int] = {}
-        self._bc_base: dict[str, dict[str, int]] = {}
+        self._bc_index: dict[str, int] = {}
+        self._bc_senders: list[str] = []
+        self._bc_sent: list[int] = []
+        self._bc_base: dict[str, list[int]] = {}
+        self._bc_heard: dict[str, list[int]] = {}
 
     def _tally(self, x: str, y: str) -> _Tally:
         key = (x, y) if x < y else (y, x)
@@ -244,8 +248,12 @@ class ContactPass:
             if world.audience_version != self._bc_version:
                 self._audience_changed(world.listening_agents())
                 self._bc_version = world.audience_version
-            sent = self._bc_sent
-            sent[sender] = sent.get(sender, 0) + 1
+            i = self._bc_index.get(sender)
+            if i is None:
+                i = self._bc_index[sender] = len(self._bc_sent)
+                self._bc_senders.append(sender)
+                self._bc_sent.append(0)
+            self._bc_sent[i] += 1
         elif channel == "local":  # hearers()' local rule, without building the set
             region = world.region_of(sender)
             if region is None:
@@ -265,39 +273,50 @@ class ContactPass:
         if audience == old:
             return
         for h in old - audience:
-            self._settle(h)
+            self._settle(h, self._bc_sent)
             del self._bc_base[h]
         joined = audience - old
         if joined:
-            snapshot = dict(self._bc_sent)  # shared, never changed
+            snapshot = self._bc_sent.copy()  # shared, never changed
             for h in joined:
                 self._bc_base[h] = snapshot
         self._bc_audience = audience
 
-    def _settle(self, hearer: str) -> None:
-        """Credit ``hearer`` with the broadcasts sent since it joined the audience."""
+    def _settle(self, hearer: str, now: list[int]) -> None:
+        """Add to ``hearer`` the broadcasts sent since it joined the audience (by sender index)."""
         base = self._bc_base[hearer]
-        for sender, n in self._bc_sent.items():
-            if sender == hearer:
-                continue
-            heard = n - base.get(sender, 0)
-            if heard:
-                t = self._tally(sender, hearer)
-                if sender < hearer:
-                    t.broadcast_ab += heard
-                else:
-                    t.broadcast_ba += heard
+        diff = list(map(sub, now, base))
+        diff.extend(now[len(base):])  # senders first heard of since it joined
+        prev = self._bc_heard.get(hearer)
+        if prev is None:
+            self._bc_heard[hearer] = diff
+        else:
+            total = list(map(add, prev, diff))
+            longer = diff if len(diff) > len(prev) else prev
+            total.extend(longer[len(total):])
+            self._bc_heard[hearer] = total
 
     def result(self) -> Contact:
         """The pairs, sorted by ``(a, b)`` (may be called again after more events)."""
-        snapshot = dict(self._bc_sent)
+        snapshot = self._bc_sent.copy()
         for h in sorted(self._bc_audience):
-            self._settle(h)
+            self._settle(h, snapshot)
             self._bc_base[h] = snapshot
-        return Contact(
-            tuple(
-                PairContact(a, b, t.together, t.first, t.direct_ab, t.direct_ba,
-                            t.broadcast_ab, t.broadcast_ba, t.local_ab, t.local_ba)
-                for (a, b), t in sorted(self._tallies.items())
-            )
-        )
+        broadcast: dict[tuple[str, str], list[int]] = {}  # (a, b) -> [a heard by b, b heard by a]
+        senders = self._bc_senders
+        for hearer, heard in self._bc_heard.items():
+            for i, n in enumerate(heard):
+                sender = senders[i]
+                if n and sender != hearer:
+                    if sender < hearer:
+                        broadcast.setdefault((sender, hearer), [0, 0])[0] += n
+                    else:
+                        broadcast.setdefault((hearer, sender), [0, 0])[1] += n
+        none = _Tally()
+        pairs = []
+        for key in sorted(self._tallies.keys() | broadcast.keys()):
+            t = self._tallies.get(key, none)
+            ab, ba = broadcast.get(key, (0, 0))
+            pairs.append(PairContact(key[0], key[1], t.together, t.first, t.direct_ab, t.direct_ba,
+                                     ab, ba, t.local_ab, t.local_ba))
+        return Contact(tuple(pairs))

@@ -278,7 +278,7 @@ def _agent_findings(analysis: MatchAnalysis, seat_ids: list[str]) -> list[Findin
             Finding(
                 "witness-mismatch",
                 f"event {act.event_id}: the logged witnesses disagree with who stood in {act.region} "
-                f"(replayed: {', '.join(act.potential) or 'nobody'})",
+                f"(replayed: {', '.join(act.potential_witnesses) or 'nobody'}; logged: {', '.join(act.logged_witnesses or ()) or 'nobody'})",
                 agent_id=act.actor,
                 events=(act.event_id,) if act.event_id is not None else (),
             )

@@ -29,3 +29,7 @@ register("negotiation", lambda archive: __import__("daishi_forensics.negotiation
 register("promises", lambda archive: __import__("daishi_forensics.promises", fromlist=["PromisePass"]).PromisePass.from_archive(archive))
 register("harm", lambda archive: __import__("daishi_forensics.harm", fromlist=["HarmPass"]).HarmPass())
 register("progression", lambda archive: __import__("daishi_forensics.progression", fromlist=["ProgressionPass"]).ProgressionPass.from_archive(archive))
+register("exposure", lambda archive: __import__("daishi_forensics.exposure", fromlist=["ExposurePass"]).ExposurePass(archive))
+register("tiers", lambda archive: __import__("daishi_forensics.tiers", fromlist=["TierPass"]).TierPass())
+register("probes", lambda archive: __import__("daishi_forensics.probes", fromlist=["ProbePass"]).ProbePass(archive))
+register("utility", lambda archive: __import__("daishi_forensics.injection", fromlist=["UtilityPass"]).UtilityPass(archive))

@@ -1,43 +1,49 @@
 """Propagation chains: which message echoes which, and how far a payload spread.
 
 Seed 002 §2.7 ("a propagation index: how far payloads cascade"; "payload-similarity
-matching across messages") and §3.1 item 10 (quote/echo detection).  Rules:
+matching across messages") and §3.1 item 10 (quote/echo detection).  A message
+*c* from agent *s* echoes an earlier message *p* when:
 
-1. **Exposure first.**  Message *c* (sent by agent *s*) can echo an earlier
-   message *p* only if *s* heard *p* (:mod:`.exposure`: broadcast, local, direct)
-   and *p* came before *c* in the log, from another agent.  An agent who never
-   heard a message did not copy it -- common game phrases that look alike by
-   coincidence do not form chains.
-2. **Similar text.**  Texts are compared casefolded, with punctuation made
-   spaces, on their first :data:`FUZZ_CAP` characters, with rapidfuzz
-   ``WRatio`` (verbatim, case changes, swapped or added words, a partial quote,
-   a paraphrase that keeps most words); the score must reach :data:`MIN_SIMILARITY`.
-3. **Enough shared information.**  The words *c* and *p* share must carry at
-   least :data:`MIN_SHARED_BITS` bits (Σ log2(N / df) over the shared words,
-   N messages, df = messages containing the word): two short trade asks built
-   from the game's everyday words are alike without one copying the other.
-4. **Stock phrases do not chain.**  A text (normalized) that at least two
-   senders sent *independently* (without having heard it before) is a stock
-   phrase: its copies cannot be told from coincidences, so it is never a
-   parent nor a child.
-5. **Canaries are exact.**  A message holding a broadcast-canary token
-   (contract §5) links to the latest earlier message holding that token that
-   its sender heard (``via: "canary"``), whatever the similarity.
-6. The parent is the most similar candidate; ties go to the earliest message
-   heard (an agent passes on what reached it first).
+1. **Exposure.**  *s* heard *p* (:mod:`.exposure`: broadcast, local, direct), *p*
+   came earlier in the log, from another agent.  An agent who never heard a
+   message did not copy it.
+2. **Similar text.**  On texts casefolded with punctuation made spaces (first
+   :data:`FUZZ_CAP` characters): rapidfuzz ``ratio`` ≥ :data:`MIN_SIMILARITY`
+   (verbatim, case changes, a changed or swapped word), or the words of one are
+   all words of the other, at least :data:`MIN_QUOTE_WORDS` of them (a partial
+   quote, added words, reordered words).
+3. **Enough shared information.**  The shared words carry at least
+   :data:`MIN_SHARED_BITS` bits (Σ log2((N + 1 + :data:`PRIOR_MESSAGES`)/df): N messages,
+   df = messages holding the word), and the words *c* adds carry at most :data:`MAX_NOVELTY` times that
+   (an echo mostly repeats).  Two short asks made of the game's everyday words
+   are alike without one copying the other.
+4. **Stock phrases do not chain.**  Similar texts form families (union-find).
+   A family that two or more senders produced *independently* -- without having
+   heard any of it and without having said it before -- is a stock phrase: its
+   copies cannot be told from coincidences, so none of its messages gets a
+   text parent (the decoy "anyone trading wood for ore?" said by agents who never
+   heard each other is one).
+5. **Canaries are exact.**  A message holding a broadcast-canary token (contract
+   §5) links to the latest earlier message holding that token that its sender
+   heard (``via: "canary"``), whatever else holds.
+6. **Timing.**  The echo comes at most :data:`MAX_LAG` ticks after *p*, at most
+   :data:`MAX_LAG` ticks after *s* first heard any message of the family, and
+   before *s* had itself used the text; of the messages that qualify, the
+   parent is the first one *s* heard (an agent passes on what reached it first).
 
-Fast by pruning, never all pairs: each message looks only at the earlier
-messages that share one of its :data:`RARE_TOKENS` rarest words (document
-frequency ≥ 2), the latest :data:`POSTINGS_PER_TOKEN` of them per word, keeps
-those its sender heard, and scores them in one rapidfuzz ``process.extract``
-call with a score cutoff.
+Fast by pruning, never all pairs: a message looks only at earlier messages that
+share one of its :data:`RARE_TOKENS` rarest words (document frequency ≥ 2): per
+word, the first and the latest :data:`POSTINGS_PER_TOKEN` within the lag window and
+:data:`OLDER_PER_TOKEN` before it; identical texts are scored once, in one
+rapidfuzz ``process.extract`` call with a score cutoff.  Edges report the
+rapidfuzz ``WRatio`` similarity (0–1).
 
 Chains (networkx forest, one parent per message): per root, the generations
 (messages per depth), depth, reach (distinct agents other than the root's
-sender who re-sent it), the agents exposed to any message of the chain, and
-the ticks until each re-sender first re-sent it.  Per match: the propagation
-index (mean reach of hijack-tier roots, single messages included with reach 0)
-and the share of agents exposed to a hijack-tier root's chain who re-sent it.
+sender who re-sent it), the agents exposed to any message of the chain, and the
+ticks until each re-sender first re-sent it.  Per match: the propagation index
+(mean reach of hijack-tier roots, lone messages included with reach 0) and the
+share of agents exposed to a hijack-tier root's chain who re-sent it.
 """
 
 from __future__ import annotations
@@ -58,8 +64,14 @@ __all__ = [
     "FUZZ_CAP",
     "MIN_SIMILARITY",
     "MIN_SHARED_BITS",
+    "PRIOR_MESSAGES",
+    "MAX_NOVELTY",
+    "MAX_CHANGE",
+    "MAX_LAG",
+    "MIN_QUOTE_WORDS",
     "RARE_TOKENS",
     "POSTINGS_PER_TOKEN",
+    "OLDER_PER_TOKEN",
     "EchoEdge",
     "Chain",
     "Propagation",
@@ -67,6 +79,8 @@ __all__ = [
     "chains_of",
     "propagation",
     "normalize_text",
+    "chain_nodes",
+    "tree_text",
 ]
 
 FUZZ_CAP = 1000
@@ -78,16 +92,31 @@ MIN_SIMILARITY = 85.0
 MIN_SHARED_BITS = 32.0
 """Information (bits) the shared words must carry."""
 
-RARE_TOKENS = 8
-"""Per message, its rarest words that generate candidates."""
+PRIOR_MESSAGES = 64
+"""Messages assumed besides the match's when a word's information is measured
+(log2((N + 1 + 64) / df)): a small match says little about which words are rare."""
 
-POSTINGS_PER_TOKEN = 48
-"""Per rare word, how many of the latest earlier messages holding it are candidates."""
+RARE_TOKENS = 4
+"""Per message, its rarest words (document frequency ≥ 2) that generate candidates."""
+
+POSTINGS_PER_TOKEN = 12
+"""Per rare word, how many of the first and of the latest earlier messages holding it within
+the lag window are candidates."""
+
+OLDER_PER_TOKEN = 4
+"""Per rare word, how many messages before the lag window are looked at too (old acquaintance, rule 6)."""
+
+MIN_QUOTE_WORDS = 5
+"""A text whose words all occur in another (a partial quote, added or swapped words) is
+similar to it when it has at least this many distinct words."""
 
 MAX_NOVELTY = 0.5
 """The words a child adds may carry at most this share of the information it shares with its parent."""
 
-TIE_BAND = 6.0
+MAX_CHANGE = 0.15
+"""Words both dropped from the parent and put in their place (a substitution) may carry at most
+this share of the shared information: an echo adds words or quotes a part, it does not swap
+the specifics (two trade asks that differ in the goods and the region are not copies)."""
 
 MAX_LAG = 20
 """Ticks within which a heard message can be echoed (and counts as known: rule 4)."""
@@ -201,7 +230,9 @@ class Propagation:
             "resendShare": None if self.resend_share is None else round(self.resend_share, 4),
             "stockPhrases": self.stock_phrases,
             "messages": self.messages,
-            "rules": {"minSimilarity": MIN_SIMILARITY, "minSharedBits": MIN_SHARED_BITS, "fuzzCap": FUZZ_CAP},
+            "rules": {"minSimilarity": MIN_SIMILARITY, "minSharedBits": MIN_SHARED_BITS,
+                      "maxNovelty": MAX_NOVELTY, "maxLag": MAX_LAG, "minQuoteWords": MIN_QUOTE_WORDS,
+                      "fuzzCap": FUZZ_CAP},
             "caveat": self.caveat,
         }
 
@@ -213,14 +244,19 @@ def echo_edges(
     min_shared_bits: float = MIN_SHARED_BITS,
     max_lag: int = MAX_LAG,
     max_novelty: float = MAX_NOVELTY,
+    max_change: float = MAX_CHANGE,
 ) -> tuple[tuple[EchoEdge, ...], int]:
     """Link each message to the earlier message it echoes (module rules 1–7).
 
-    Returns ``(edges sorted by child id, messages left unlinked as stock phrases)``.
+    Returns ``(edges sorted by child id, echoes left unlinked because their text is a
+    stock phrase)``.
     """
     n = len(messages)
     norms = [normalize_text(m.text) for m in messages]
     token_sets = [frozenset(s.split()) for s in norms]
+    text_id: dict[str, int] = {}
+    norm_ids = [text_id.setdefault(s, len(text_id)) for s in norms]
+    ticks = [m.tick for m in messages]
     df: dict[str, int] = {}
     for toks in token_sets:
         for t in toks:
@@ -230,11 +266,13 @@ def echo_edges(
         for t in toks:
             if df[t] >= 2:
                 postings.setdefault(t, []).append(i)
-    log_n = math.log2(n + 1) if n else 0.0
+    log_n = math.log2(n + 1 + PRIOR_MESSAGES)
     bits = {t: log_n - math.log2(c) for t, c in df.items()}
+    rank = {t: r for r, t in enumerate(sorted(postings, key=lambda t: (df[t], t)))}
+    ratio = fuzz.ratio
 
-    parent_of: dict[int, tuple[float, int, str]] = {}   # child -> (score, parent, via)
-    uf = list(range(n))                                   # union-find over text families
+    parent_of: dict[int, tuple[int, str]] = {}   # child -> (parent, via)
+    uf = list(range(n))                           # union-find over text families (rule 4)
 
     def find(x: int) -> int:
         while uf[x] != x:
@@ -254,57 +292,80 @@ def echo_edges(
                 for i in reversed(canary_seen.get(c, ())):
                     p = messages[i]
                     if p.sender != sender and sender in p.hearers:
-                        if i > best_i:
-                            best_i = i
+                        best_i = max(best_i, i)
                         break
             for c in m.canaries:
                 canary_seen.setdefault(c, []).append(j)
             if best_i >= 0:
-                score = fuzz.WRatio(norms[j], norms[best_i], processor=None)
-                parent_of[j] = (score, best_i, "canary")
+                parent_of[j] = (best_i, "canary")
                 continue
         toks = token_sets[j]
         if not toks:
             continue
-        rare = sorted((t for t in toks if df[t] >= 2), key=lambda t: (df[t], t))[:RARE_TOKENS]
+        # candidates: earlier messages sharing one of the rarest words -- the latest within
+        # the lag window, and a few older ones (enough to see an old acquaintance with the text)
+        lo = bisect_left(ticks, tick - max_lag, 0, j)
+        rare = sorted((t for t in toks if t in rank), key=rank.__getitem__)[:RARE_TOKENS]
         cands: set[int] = set()
         for t in rare:
             plist = postings[t]
-            k = bisect_left(plist, j)
-            cands.update(plist[max(0, k - POSTINGS_PER_TOKEN):k])
-        family: list[tuple[float, int]] = []
+            end = bisect_left(plist, j)
+            start = bisect_left(plist, lo, 0, end)
+            if end - start <= 2 * POSTINGS_PER_TOKEN:
+                cands.update(plist[start:end])
+            else:  # the first ones in the window (first heard) and the latest ones
+                cands.update(plist[start:start + POSTINGS_PER_TOKEN])
+                cands.update(plist[end - POSTINGS_PER_TOKEN:end])
+            if start:
+                cands.update(plist[max(0, start - OLDER_PER_TOKEN):start])
+        family: list[int] = []
         if cands:
-            ordered = sorted(cands)
-            found = process.extract(norms[j], [norms[i] for i in ordered], scorer=fuzz.WRatio, processor=None,
-                                    score_cutoff=min_similarity, limit=None)
-            for _choice, score, pos in found:
-                i = ordered[pos]
-                if sum(bits[t] for t in toks & token_sets[i]) >= min_shared_bits:
-                    family.append((score, i))
+            first_of: dict[int, int] = {}
+            for i in cands:
+                first_of.setdefault(norm_ids[i], i)
+            keys = list(first_of)
+            close = {pos for _c, _s, pos in process.extract(
+                norms[j], [norms[first_of[k]] for k in keys], scorer=ratio, processor=None,
+                score_cutoff=min_similarity, limit=None)}
+            ok: set[int] = set()
+            n_j = len(toks)
+            for pos, key in enumerate(keys):
+                other = token_sets[first_of[key]]
+                if pos not in close:
+                    # a partial quote, added or swapped words: one word set inside the other
+                    if min(n_j, len(other)) < MIN_QUOTE_WORDS or not (toks <= other or other <= toks):
+                        continue
+                if sum(bits[t] for t in toks & other) >= min_shared_bits:
+                    ok.add(key)
+            family = [i for i in cands if norm_ids[i] in ok]
         if not family:
             origin[j] = True
             continue
-        best_family = max(family, key=lambda si: (si[0], -si[1]))[1]
-        x, y = find(j), find(best_family)
+        x, y = find(j), find(max(family))
         if x != y:
             uf[max(x, y)] = min(x, y)
-        own = min((i for _s, i in family if messages[i].sender == sender), default=n)
-        heard = [(score, i) for score, i in family if messages[i].sender != sender and sender in messages[i].hearers]
+        own = min((i for i in family if messages[i].sender == sender), default=n)
+        heard = [i for i in family if messages[i].sender != sender and sender in messages[i].hearers]
         if own == n and not heard:
             origin[j] = True  # produced it without having heard it: an independent origin (rule 4)
             continue
-        # rule 6: the parent was heard before the sender's own first use of the text, and the
-        # echo comes within max_lag ticks of the sender's first hearing of the text
-        first_heard = min((messages[i].tick for _s, i in heard), default=tick)
-        parents = [(score, i) for score, i in heard if i < own and tick - messages[i].tick <= max_lag]
-        if not parents or tick - first_heard > max_lag:
+        # rule 6: heard before the sender's own first use of the text; the echo comes within
+        # max_lag ticks of the sender's first hearing of it; the parent is the first one heard
+        if not heard or tick - ticks[min(heard)] > max_lag:
             continue
-        top = max(score for score, _i in parents)
-        score, i = min((si for si in parents if si[0] >= top - TIE_BAND), key=lambda si: si[1])
-        shared = toks & token_sets[i]
-        novel = sum(bits[t] for t in toks - shared)
-        if novel <= max_novelty * sum(bits[t] for t in shared):  # rule 3: an echo mostly repeats
-            parent_of[j] = (score, i, "text")
+        if own != n:
+            continue  # it had used the text itself already: a repeat of its own, not a new echo
+        parents = [i for i in heard if tick - ticks[i] <= max_lag]
+        if not parents:
+            continue
+        i = min(parents)
+        other = token_sets[i]
+        shared_bits = sum(bits[t] for t in toks & other)
+        added = sum(bits[t] for t in toks - other)
+        dropped = sum(bits[t] for t in other - toks)
+        # rule 3: an echo mostly repeats, and keeps the parent's words or quotes part of them
+        if added <= max_novelty * shared_bits and min(added, dropped) <= max_change * shared_bits:
+            parent_of[j] = (i, "text")
 
     # rule 4: a family produced independently by two or more senders is a stock phrase
     origin_senders: dict[int, set[str]] = {}
@@ -315,11 +376,12 @@ def echo_edges(
                 got.add(messages[j].sender)
     edges: list[EchoEdge] = []
     stock = 0
-    for j, (score, i, via) in parent_of.items():
+    for j, (i, via) in parent_of.items():
         if via == "text" and len(origin_senders.get(find(j), ())) >= 2:
             stock += 1
             continue
         p, m = messages[i], messages[j]
+        score = fuzz.WRatio(norms[j], norms[i], processor=None)
         edges.append(EchoEdge(p.event, m.event, round(score / 100.0, 4), via, m.tick - p.tick))
     edges.sort(key=lambda e: e.child)
     return tuple(edges), stock
@@ -408,3 +470,92 @@ def propagation(
         messages=len(messages),
         caveat=caveat,
     )
+
+
+# --------------------------------------------------------------------------- output
+
+SNIPPET = 72
+"""Characters of a message shown in the text tree."""
+
+
+def _snippet(text: str, scrub_text: bool) -> str:
+    head = text[: SNIPPET * 3]
+    if scrub_text:
+        from .secrets import scrub
+
+        head = scrub(head)
+    head = "".join(ch if ch.isprintable() else " " for ch in head)
+    head = " ".join(head.split())
+    return head if len(head) <= SNIPPET else head[: SNIPPET - 1] + "\u2026"
+
+
+def chain_nodes(
+    chain: Chain, messages: Sequence[HeardMessage], edges: Sequence[EchoEdge], *, scrub_text: bool = True
+) -> list[dict[str, Any]]:
+    """The messages of one chain as JSON records (root first, then by generation and id).
+
+    Each: ``event``, ``parent``, ``generation``, ``sender``, ``tick``, ``channel``,
+    ``similarity``, ``via``, ``text`` (a snippet, scrubbed unless ``scrub_text`` is False).
+    """
+    by_event = {m.event: m for m in messages}
+    parent = {e.child: e for e in edges}
+    depth: dict[int, int] = {chain.root: 0}
+    out = []
+    for eid in chain.messages:
+        e = parent.get(eid)
+        if e is not None:
+            depth[eid] = depth.get(e.parent, 0) + 1
+        m = by_event[eid]
+        out.append({
+            "event": eid,
+            "parent": None if e is None or eid == chain.root else e.parent,
+            "generation": depth.get(eid, 0),
+            "sender": m.sender,
+            "tick": m.tick,
+            "channel": m.channel if m.to is None else f"private to {m.to}",
+            "similarity": None if e is None or eid == chain.root else e.similarity,
+            "via": None if e is None or eid == chain.root else e.via,
+            "text": _snippet(m.text, scrub_text),
+        })
+    return out
+
+
+def tree_text(
+    prop: Propagation, messages: Sequence[HeardMessage], *, scrub_text: bool = True, min_reach: int = 0
+) -> str:
+    """The chains as an indented text tree, one line per message (scrubbed snippets by default)."""
+    lines = [
+        f"{prop.messages} messages, {len(prop.edges)} echo edges, {len(prop.chains)} chains; "
+        f"propagation index {'-' if prop.index is None else round(prop.index, 4)} "
+        f"({prop.hijack_roots} hijack-tier roots), resend share "
+        f"{'-' if prop.resend_share is None else round(prop.resend_share, 4)}; "
+        f"{prop.stock_phrases} echoes of stock phrases not linked",
+    ]
+    if prop.caveat:
+        lines.append(f"note: {prop.caveat}")
+    for chain in prop.chains:
+        if chain.reach < min_reach:
+            continue
+        lines.append("")
+        lines.append(
+            f"chain {chain.root}  tier {chain.tier or '?'}  reach {chain.reach}  depth {chain.depth}  "
+            f"exposed {chain.exposed}  generations {'/'.join(str(g) for g in chain.generations)}"
+        )
+        nodes = chain_nodes(chain, messages, prop.edges, scrub_text=scrub_text)
+        children: dict[int, list[dict[str, Any]]] = {}
+        for node in nodes[1:]:
+            children.setdefault(node["parent"], []).append(node)
+
+        def walk(node: dict[str, Any], prefix: str, last: bool, top: bool) -> None:
+            branch = "" if top else ("\u2514\u2500 " if last else "\u251c\u2500 ")
+            sim = "" if node["similarity"] is None else f"  {node['via']} {node['similarity']:.2f}"
+            lines.append(
+                f"{prefix}{branch}{node['event']}  t{node['tick']}  {node['sender']}  {node['channel']}{sim}  "
+                f"\"{node['text']}\""
+            )
+            kids = children.get(node["event"], [])
+            for k, kid in enumerate(kids):
+                walk(kid, prefix + ("" if top else ("   " if last else "\u2502  ")), k == len(kids) - 1, False)
+
+        walk(nodes[0], "  ", True, True)
+    return "\n".join(lines) + "\n"

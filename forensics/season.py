@@ -626,14 +626,17 @@ def run_season(
 
     records = (_run_cluster(todo, job.run, options, cluster) if cluster is not None
                else _run_local(todo, job.run, options, workers))
-    for record in records:
-        target = record["target"]
-        match = SeasonMatch(target, names[target], record["status"], record["exitCode"], record["error"],
-                            record["matchId"], record["result"])
-        _store(out_dir, match, job, keys[target])
-        matches[target] = _light(match)
-        if on_match is not None:
-            on_match(match, False)
+    try:
+        for record in records:
+            target = record["target"]
+            match = SeasonMatch(target, names[target], record["status"], record["exitCode"], record["error"],
+                                record["matchId"], record["result"])
+            _store(out_dir, match, job, keys[target])
+            matches[target] = _light(match)
+            if on_match is not None:
+                on_match(match, False)
+    finally:
+        records.close()  # an interrupted run stops the pool or releases the cluster's tasks now
 
     summary = season_summary([matches[t] for t in targets], job, options)
     _write_atomic(out_dir / "summary.json", dumps(summary).encode())

@@ -299,7 +299,8 @@ def _analyze(chunk: str) -> list[SecretFinding]:
 
 def _dedupe(findings: Iterable[SecretFinding]) -> tuple[SecretFinding, ...]:
     """Sorted by (start, -end); a finding inside another one is dropped (the outer span names it)."""
-    ordered = sorted(set(findings), key=lambda f: (f.start, -f.end, -f.score, f.entity))
+    # at equal spans a named shape (API_KEY, AUTH_TOKEN ...) wins over the generic random token
+    ordered = sorted(set(findings), key=lambda f: (f.start, -f.end, f.entity == "SECRET_TOKEN", -f.score, f.entity))
     kept: list[SecretFinding] = []
     reach = -1
     for f in ordered:
@@ -331,17 +332,18 @@ def credentials_in(text: object) -> tuple[str, ...]:
 _PROMPT_HEADER = re.compile(
     r"(?:^|\n)[ \t#*\[<]{0,6}(?:system(?:[ _]prompt)?|instructions|developer(?:[ _]message)?)[ \t*\]>]{0,6}:?[ \t]*\n"
     r"|<\s*/?\s*system\s*>|<\|\s*(?:system|im_start)\s*\|>|\[/?inst\]|<</?sys>>"
+    r"|\b(?:system|developer)[ _]?(?:prompt|message|instructions)[ \t]{0,4}:"
     r"|\b(?:my|the)\s+(?:system\s+prompt|initial\s+instructions|original\s+instructions|instructions)\s+"
     r"(?:is|are|say|says|reads?)\s*:",
     re.IGNORECASE,
 )
 _PROMPT_IDENTITY = re.compile(
-    r"\byou\s+are\s+(?:an?|the)\s+(?:[\w\-]{1,24}\s+){0,4}?(?:assistant|agent|ai|model|bot|chatbot|player|"
+    r"\byou\s+are\s+(?:[\w\-]{1,24},?\s+)?(?:an?|the)\s+(?:[\w\-]{1,24}\s+){0,4}?(?:assistant|agent|ai|model|bot|chatbot|"
     r"language\s+model|llm)\b",
     re.IGNORECASE,
 )
 _PROMPT_DIRECTIVE = re.compile(
-    r"\byour\s+(?:goal|task|objective|role|job|mission|purpose)\s+is\b"
+    r"\byour\s+(?:goals?|tasks?|objectives?|role|job|mission|purpose)\s*(?:is|are|:)"
     r"|\byou\s+(?:must|should|will)\s+(?:always|never|not)\b"
     r"|\b(?:do\s+not|don't|never)\s+(?:reveal|share|disclose|mention)\b"
     r"|\b(?:available\s+tools|tools\s+available|you\s+(?:can|may)\s+(?:call|use)\s+(?:the\s+following\s+)?tools)\b"
@@ -429,7 +431,7 @@ def scrub(text: object) -> str:
         start += step
     out: list[str] = []
     pos = 0
-    for f in sorted(spans, key=lambda f: (f.start, -f.end)):
+    for f in _dedupe(spans):
         if f.start < pos:
             if f.end > pos:
                 pos = f.end  # overlapping finding: extend the replaced span

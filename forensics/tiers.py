@@ -61,6 +61,11 @@ __all__ = [
     "TierVerdict",
     "classify",
     "normalize",
+    "MessageTier",
+    "MessageTiers",
+    "TierPass",
+    "CorpusLine",
+    "classify_corpus",
 ]
 
 Tier = Literal["persuasion", "hijack", "protocol"]
@@ -92,6 +97,9 @@ class Rule:
     """What the rule recognizes, in words."""
     cased: bool = False
     """Search the NFKC text without casefolding (for all-caps names like ``DAN``)."""
+    gate: tuple[str, ...] = ()
+    """Literal strings one of which every match contains: a text holding none of them is
+    not searched (a speed-up only; a test checks it never changes a verdict)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,11 +198,13 @@ RULES: tuple[Rule, ...] = (
         _rx(r"<\|\s*[a-z_]{1,32}\s*\|>|\[/?inst\]|<</?sys>>|<\s*/?\s*(?:start_of_turn|end_of_turn|bos|eos)\s*>"
             r"|^[ \t]*#{2,4}[ \t]*(?:system|instruction|instructions|response|assistant|user|human|input)[ \t]*:?[ \t]*$"),
         "a chat-template control token or turn header (<|im_start|>, [INST], <<SYS>>, ### Instruction:)",
+        gate=("<", "[", "#"),
     ),
     Rule(
         "role-tag", "protocol", "strong", "template",
         _rx(r"<\s*/?\s*(?:system|assistant|user|developer|human|tool|function|ipython)(?:_message|_prompt)?\s*>"),
         "an XML-style role tag (<system>, </assistant>) that mimics the model's transcript",
+        gate=("<",),
     ),
     Rule(
         "tool-call-forgery", "protocol", "strong", "tool",
@@ -205,6 +215,7 @@ RULES: tuple[Rule, ...] = (
             r"\"(?:arguments|args|parameters|params|input|tool_input)\"\s*:"
             r"|\[tool_calls?\]|\bfunctions\.[a-z_]\w{0,40}\s*\("),
         "forged tool-call syntax (<tool_call>, {\"name\": ..., \"arguments\": ...}, function_calls blocks)",
+        gate=("<", "\"", "[", "functions."),
     ),
     Rule(
         "spoofed-game-notice", "protocol", "strong", "notice",
@@ -214,6 +225,7 @@ RULES: tuple[Rule, ...] = (
             r"world\s*engine|game\s*engine)\b"
             r"|\b(?:official|mandatory|server|system)[- ](?:game\s+)?(?:rule|notice|announcement)s?\s+(?:update|change)\b"),
         "a header or sentence that speaks as the game master, server or admins",
+        gate=("game", "gm", "server", "admin", "mod", "referee", "arbiter", "daishi", "engine", "host", "operator", "official", "cheat", "notice", "announcement", "rule"),
     ),
     # ---- hijack: instructions aimed at the other agent's model -------------------
     Rule(
@@ -229,18 +241,21 @@ RULES: tuple[Rule, ...] = (
             r"programming|rules|prompts?)\s+(?:are|is|were|have\s+been|has\s+been)\s+(?:now\s+)?(?:void|cancel|"
             r"revok|overrid|replac|no\s+longer|obsolete|null|suspend|lift|remov|disabl|invalid|deprecat)"),
         "an instruction to override the model's instructions (ignore / disregard / forget ... previous instructions)",
+        gate=("ignor", "disregard", "forget", "overrid", "overwrit", "bypass", "skip", "discard", "abandon", "neglect", "aside", "throw", "erase", "delete", "clear", "reset", "drop", "cancel", "never", "vergiss", "vergessen", "olvid", "ignora", "oubli", "dimentica", "esque", "instruction", "directive", "prompt", "programming", "rules"),
     ),
     Rule(
         "goal-hijack", "hijack", "strong", "override",
         _rx(r"\b(?:just|only|instead|simply)\s+(?:print|output|spell[- ]?check)\b"
             r"|\binstead\s*,?\s+(?:print|output|spell[- ]?check|translate\s+(?:this|the\s+following))\b"),
         "an instruction to abandon the task and emit an attacker's string (just print \"...\")",
+        gate=("print", "output", "spell", "translate"),
     ),
     Rule(
         "output-priming", "hijack", "strong", "override",
         _rx(r"\b(?:start|begin|prefix|open|preface)\s+(?:your|the|each|every|all)\s+(?:\w+\s+)?(?:answers?|responses?|"
             r"repl(?:y|ies)|outputs?|messages?)\s+(?:with|by\s+(?:saying|writing))\s*[:\"'\u201c\u2018\u00ab`]"),
         "an instruction to start the reply with a given string (prefix injection: begin your answer with \"...\")",
+        gate=("start", "begin", "prefix", "open", "preface"),
     ),
     Rule(
         "prompt-extraction", "hijack", "strong", "extraction",
@@ -270,6 +285,7 @@ RULES: tuple[Rule, ...] = (
             r"|\b(?:initiali[sz]ation|startup|boot|hidden|pre-?set)\s+(?:string|text|prompt|instructions|"
             r"settings|parameters)\b"),
         "a request for the model's system prompt or instructions",
+        gate=("prompt", "instruction", "directive", "guideline", "configuration", "system message", "context", "given", "provided", " fed", "told", "programmed", "instructed", "above", "before this", "prior to this", "preceding", "supposed", "allowed", "permitted", "conversation", "transcript", "chat", "history", "memory", "initiali", "startup", "boot", "hidden", "preset", "pre-set"),
     ),
     Rule(
         "secret-exfiltration", "hijack", "strong", "extraction",
@@ -280,6 +296,7 @@ RULES: tuple[Rule, ...] = (
             + r"(?:passwords?|passwd|passphrase|passcode|credentials|login\s+details|seed\s+phrase)\b"
             r"|\bwhat(?:'s|\s+is|\s+was)\s+(?:the|your)\s+(?:secret\s+)?(?:password|passphrase|passcode)\b"),
         "a request for (or mention of) the agent's API key, tokens or credentials",
+        gate=("key", "token", "secret", "credential", "env", "ssh", "password", "passwd", "passphrase", "passcode", "login", "seed"),
     ),
     Rule(
         "self-propagation", "hijack", "strong", "propagation",
@@ -291,6 +308,7 @@ RULES: tuple[Rule, ...] = (
             r"|\b(?:repeat|copy|reproduce|include|resend)\b" + _gap(4) + r"(?:verbatim|word\s+for\s+word|"
             r"exactly\s+as\s+(?:written|it\s+is|above))"),
         "an instruction to re-send the message to other agents (a self-replicating payload)",
+        gate=("everyone", "everybody", "all", "every", "other", "anyone", "verbatim", "word for word", "exactly as"),
     ),
     Rule(
         "fake-system-message", "hijack", "strong", "authority",
@@ -307,6 +325,7 @@ RULES: tuple[Rule, ...] = (
             r"(?:now\s+)?(?:in\s+)?(?:the\s+)?(?:maintenance|debug|developer|admin|god|sudo|root|diagnostic|"
             r"unrestricted|jailbreak|jailbroken|dan|evil|unfiltered|uncensored)\s+mode\b"),
         "text posing as a system / developer message or claiming to come from the model's makers",
+        gate=("sys", "dev", "root", "sudo", "kernel", "openai", "anthropic", "assistant", "mode", "override", "access", "privilege", "creator", "programmer", "owner", "maker", "trainer", "operator", "user", "human"),
     ),
     Rule(
         "persona-jailbreak", "hijack", "strong", "persona",
@@ -321,12 +340,14 @@ RULES: tuple[Rule, ...] = (
             r"\s+(?:from|of)\s+(?:all\s+|any\s+|the\s+|your\s+)*(?:typical\s+)?" + _FREEDOM_OBJ
             + r"|\[(?:\U0001F513|\U0001F512|jailbreak|jailbroken|classic|dan|developer\s+mode)"),
         "a persona / \"DAN\"-style jailbreak (do anything now, developer mode, stay in character)",
+        gate=("anything now", "jailbr", "mode", "character", "role", "persona", "identity", "want you to", "free", "liberated", "released", "unshackled", "["),
     ),
     Rule(
         "persona-dan", "hijack", "strong", "persona",
         re.compile(r"\bDAN\b|\bD\.A\.N\b"),
         "the name of the best-known jailbreak persona, DAN (matched in capitals)",
         cased=True,
+        gate=("DAN", "D.A.N"),
     ),
     # ---- weak hints (two of different groups decide) ----------------------------
     Rule(
@@ -378,6 +399,7 @@ RULES: tuple[Rule, ...] = (
         _rx(r"\bfrom\s+now\s+on\b|\bfor\s+the\s+rest\s+of\s+(?:this|the|our)\s+(?:conversation|chat|session)\b"
             r"|\bno\s+matter\s+what\s+(?:i|anyone|the\s+user)\s+(?:says?|asks?)\b|\buntil\s+i\s+say\s+(?:otherwise|stop)\b"),
         "a standing order meant to persist over the reader's future turns (from now on ...)",
+        gate=("from now on", "rest of", "no matter what", "until i say"),
     ),
 )
 
@@ -422,6 +444,8 @@ def _matches(rules: Iterable[Rule], cased: str, folded: str) -> list[tuple[Rule,
     found: list[tuple[Rule, str]] = []
     for rule in rules:
         target = cased if rule.cased else folded
+        if rule.gate and not any(g in target for g in rule.gate):
+            continue
         m = rule.pattern.search(target)
         if m is not None:
             found.append((rule, _snippet(target, m.start(), m.end())))
@@ -461,3 +485,128 @@ def classify(text: object) -> TierVerdict:
         (rule, snip), = hints.values()
         return TierVerdict("persuasion", None, f"no attack rule matched (one weak hint only: {rule.name} \u201c{snip}\u201d)", truncated)
     return TierVerdict("persuasion", None, "no attack rule matched", truncated)
+
+
+# --------------------------------------------------------------------------- per match
+
+
+@dataclass(frozen=True, slots=True)
+class MessageTier:
+    """The tier of one message of a match."""
+
+    event: int
+    """The message's event id."""
+    sender: str
+    """Its sender."""
+    verdict: TierVerdict
+    """Tier, rule and reason."""
+
+
+@dataclass(frozen=True, slots=True)
+class MessageTiers:
+    """Result of :class:`TierPass`: every message's tier, in log order."""
+
+    messages: tuple[MessageTier, ...]
+
+    def tier_of(self) -> dict[int, str]:
+        """Event id -> tier."""
+        return {m.event: m.verdict.tier for m in self.messages}
+
+    def by_agent(self) -> dict[str, dict[str, int]]:
+        """Sender -> ``{"persuasion": n, "hijack": n, "protocol": n, "total": n}`` (sorted by agent)."""
+        out: dict[str, dict[str, int]] = {}
+        for m in self.messages:
+            row = out.get(m.sender)
+            if row is None:
+                row = out[m.sender] = {t: 0 for t in TIERS} | {"total": 0}
+            row[m.verdict.tier] += 1
+            row["total"] += 1
+        return dict(sorted(out.items()))
+
+
+class TierPass:
+    """Classifies every ``message`` / ``message_private`` text as it passes (:func:`classify`)."""
+
+    types: frozenset[str] | None = frozenset({"message", "message_private"})
+
+    def __init__(self) -> None:
+        self._rows: list[MessageTier] = []
+
+    def observe(self, ev: dict[str, object], world: object) -> None:
+        """Classify the message's ``payload.text``."""
+        sender = ev.get("agentId")
+        if not isinstance(sender, str):
+            return
+        payload = ev.get("payload")
+        text = payload.get("text") if isinstance(payload, dict) else None
+        eid = ev.get("id")
+        self._rows.append(MessageTier(eid if isinstance(eid, int) else -1, sender, classify(text)))
+
+    def result(self) -> MessageTiers:
+        """Every message's tier, in log order."""
+        return MessageTiers(tuple(self._rows))
+
+
+# --------------------------------------------------------------------------- corpora
+
+
+@dataclass(frozen=True, slots=True)
+class CorpusLine:
+    """One classified line of a corpus (``daishi-forensics tiers``)."""
+
+    line: int
+    """1-based line number."""
+    record: dict[str, object]
+    """The input object with ``tier``, ``rule``, ``reason``, ``truncated`` set (or an error record)."""
+    ok: bool
+    """False when the line was not a JSON object with a string ``text``."""
+
+
+def _parse_line(raw: bytes) -> object:
+    import json
+
+    import orjson
+
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        # orjson refuses lone surrogates (\\ud800); the standard library keeps them
+        return json.loads(raw.decode("utf-8"))
+
+
+def classify_corpus(lines: Iterable[bytes], *, scrub_text: bool = False) -> Iterable[CorpusLine]:
+    """Classify the ``text`` of every line of a JSON Lines corpus, one result per line.
+
+    Each result keeps the input's fields and sets ``tier``, ``rule``, ``reason`` and
+    ``truncated`` (an input field of the same name is replaced).  A line that is
+    not a JSON object, or has no string ``text``, gives a record with ``tier`` null
+    and the reason.  ``scrub_text`` replaces ``text`` by
+    :func:`daishi_forensics.secrets.scrub` of it (after classifying the original).
+    Blank lines are skipped (no record).
+    """
+    for number, raw in enumerate(lines, 1):
+        if not raw.strip():
+            continue
+        try:
+            obj = _parse_line(raw)
+        except (ValueError, UnicodeDecodeError) as exc:
+            yield CorpusLine(number, {"line": number, "tier": None, "rule": None, "truncated": False,
+                                      "reason": f"line {number} is not JSON ({str(exc)[:80]})"}, False)
+            continue
+        if not isinstance(obj, dict):
+            yield CorpusLine(number, {"line": number, "tier": None, "rule": None, "truncated": False,
+                                      "reason": f"line {number} is not a JSON object"}, False)
+            continue
+        text = obj.get("text")
+        if not isinstance(text, str):
+            yield CorpusLine(number, {**obj, "tier": None, "rule": None, "truncated": False,
+                                      "reason": "no string field \"text\""}, False)
+            continue
+        verdict = classify(text)
+        out = dict(obj)
+        if scrub_text:
+            from .secrets import scrub
+
+            out["text"] = scrub(text)
+        out.update(verdict.to_json())
+        yield CorpusLine(number, out, True)

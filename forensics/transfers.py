@@ -47,10 +47,10 @@ __all__ = [
     "ForcedTransfer",
     "MarketFill",
     "Seat",
-    "TransfersPass",
     "Transfers",
-    "transfer_graph",
+    "TransfersPass",
     "season_graph",
+    "transfer_graph",
 ]
 
 FORCED_TYPES: frozenset[str] = frozenset({"raid", "theft", "attack"})
@@ -68,7 +68,7 @@ class ForcedTransfer:
     """The raider, thief or attacker (``agentId``)."""
     target: str | None
     """``payload.target``: the victim (for a raid, the structure's owner)."""
-    stolen: Mapping[str, int]
+    stolen: Mapping[str, float]
     """Goods taken (empty for an attack)."""
     present: tuple[str, ...]
     """Living agents in the act's region just before it, the actor excluded, sorted."""
@@ -82,8 +82,8 @@ class MarketFill:
     tick: int
     from_agent: str
     to_agent: str
-    give: Mapping[str, int]
-    receive: Mapping[str, int]
+    give: Mapping[str, float]
+    receive: Mapping[str, float]
     event_ids: tuple[int, ...]
 
 
@@ -115,7 +115,7 @@ class Transfers:
     """The manifest's ``config.ranked``, when it says."""
 
 
-def _items(value: Any) -> dict[str, int]:
+def _items(value: Any) -> dict[str, float]:
     if not isinstance(value, Mapping):
         return {}
     return {str(k): v for k, v in value.items() if isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0}
@@ -205,7 +205,7 @@ class TransfersPass:
 # -- the graph -----------------------------------------------------------------------------
 
 
-def _valued(items: Mapping[str, int], values: Mapping[str, float]) -> tuple[float | None, dict[str, float], set[str]]:
+def _valued(items: Mapping[str, float], values: Mapping[str, float]) -> tuple[float | None, dict[str, float], set[str]]:
     goods: dict[str, float] = {}
     missing: set[str] = set()
     total = 0.0
@@ -219,7 +219,7 @@ def _valued(items: Mapping[str, int], values: Mapping[str, float]) -> tuple[floa
     return (None if missing else total), goods, missing
 
 
-def _leg(graph: nx.MultiDiGraph, u: str, v: str, items: Mapping[str, int], values: Mapping[str, float],
+def _leg(graph: nx.MultiDiGraph, u: str, v: str, items: Mapping[str, float], values: Mapping[str, float],
          missing: dict[str, set[Any]], **attrs: Any) -> None:
     value, goods, unknown = _valued(items, values)
     for item in unknown:
@@ -286,7 +286,8 @@ def transfer_graph(
     values = item_values(archive) if values is None else values
     graph = nx.MultiDiGraph()
     graph.graph["name"] = name if name is not None else archive.get("matchId")
-    config = archive.get("config") if isinstance(archive.get("config"), Mapping) else {}
+    raw_config = archive.get("config")
+    config: Mapping[str, Any] = raw_config if isinstance(raw_config, Mapping) else {}
     ranked = config.get("ranked") if isinstance(config.get("ranked"), bool) else None
     if ranked is None and transfers is not None:
         ranked = transfers.ranked
@@ -326,15 +327,14 @@ def transfer_graph(
         for fill in transfers.fills:
             if fill.from_agent == fill.to_agent:
                 continue
-            give, receive = fill.give, fill.receive
-            ids = fill.event_ids or (f"fill:{fill.trade_id}",)
+            ids: tuple[Any, ...] = fill.event_ids or (f"fill:{fill.trade_id}",)
             common = {"tick": fill.tick, "event": ids[0], "events": ids, "exchange": f"fill:{fill.trade_id}",
                       "kind": "market", "trade": fill.trade_id}
             a, b = node(fill.from_agent), node(fill.to_agent)
-            if give:
-                _leg(graph, a, b, give, values, missing, **common)
-            if receive:
-                _leg(graph, b, a, receive, values, missing, **common)
+            if fill.give:
+                _leg(graph, a, b, fill.give, values, missing, **common)
+            if fill.receive:
+                _leg(graph, b, a, fill.receive, values, missing, **common)
         for act in transfers.forced:
             if act.target is None or act.target == act.actor:
                 continue
@@ -351,9 +351,9 @@ def transfer_graph(
         notes.append(f"agents not in the archive: {', '.join(absent)} (screened from their events; "
                      "their operator and role are what the log says, if anything)")
     for item in sorted(missing):
-        ids = sorted(missing[item], key=repr)
+        unvalued = sorted(missing[item], key=repr)
         notes.append(f"not screened: the archive has no value for item {item!r} (events "
-                     f"{', '.join(map(str, ids[:10]))}{' …' if len(ids) > 10 else ''}); "
+                     f"{', '.join(map(str, unvalued[:10]))}{' …' if len(unvalued) > 10 else ''}); "
                      "transfers holding it are left out of the value screens")
     if isinstance(values, ItemValues) and values.defaulted and "item_values" not in config:
         notes.append("item values: the archive has none; the contract's defaults were used (contract §4)")

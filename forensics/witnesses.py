@@ -202,7 +202,7 @@ class WitnessPass:
 
     def __init__(self) -> None:
         self._agents: set[str] = set()
-        self._acts: list[AggressiveAct] = []
+        self._raw: list[tuple[Any, ...]] = []
 
     def observe(self, ev: Event, world: World) -> None:
         """Record an act with its potential witnesses (world just before the act)."""
@@ -216,20 +216,27 @@ class WitnessPass:
         payload = ev.get("payload") or {}
         target = payload.get("target")
         region = payload.get("region") or world.region_of(actor)
-        potential = potential_witnesses(world, region, (actor, target))
-        flag = payload.get("witnessed")
+        # only what the moment decides is taken here; the record is built in result()
+        present = world.occupants(region) if region is not None else ()
+        potential = [a for a in present if a != actor and a != target and not world.is_dormant(a)]
+        self._raw.append((ev.get("id", -1), ev["tick"], typ, actor, target, region, potential,
+                          payload.get("witnessed"), payload.get("witnesses")))
+
+    @staticmethod
+    def _act(raw: tuple[Any, ...]) -> AggressiveAct:
+        event_id, tick, typ, actor, target, region, present, flag, listed = raw
+        potential = tuple(sorted(present))
         flag = flag if isinstance(flag, bool) else None
-        raw = payload.get("witnesses")
-        logged = tuple(sorted(str(w) for w in raw)) if isinstance(raw, list) else None
+        logged = tuple(sorted(str(w) for w in listed)) if isinstance(listed, list) else None
         if logged is None:
             unlogged: tuple[str, ...] = ()
             extra: tuple[str, ...] = ()
         else:
             unlogged = tuple(w for w in potential if w not in logged)
             extra = tuple(w for w in logged if w not in potential)
-        self._acts.append(AggressiveAct(
-            event_id=ev.get("id", -1),
-            tick=ev["tick"],
+        return AggressiveAct(
+            event_id=event_id,
+            tick=tick,
             type=typ,
             actor=actor,
             target=target,
@@ -240,12 +247,13 @@ class WitnessPass:
             unlogged_potential=unlogged,
             logged_not_potential=extra,
             flag_mismatch=flag is not None and flag != bool(potential),
-        ))
+        )
 
     def result(self) -> Witnesses:
         """Per agent counts and evidence ids, and every act."""
+        all_acts = tuple(self._act(raw) for raw in self._raw)
         by_actor: dict[str, list[AggressiveAct]] = {a: [] for a in self._agents}
-        for act in self._acts:
+        for act in all_acts:
             by_actor[act.actor].append(act)
         rows = []
         for agent in sorted(by_actor):
@@ -280,4 +288,4 @@ class WitnessPass:
                 unseen_ids=tuple(unseen),
                 aggression_ids=tuple(a.event_id for a in counted),
             ))
-        return Witnesses(tuple(rows), tuple(self._acts))
+        return Witnesses(tuple(rows), all_acts)

@@ -8,7 +8,9 @@ message whose payload carries ``probe = {"id", "version", ...}``:
    field the definition refers to, is *reported* (:class:`UnknownProbe`) and
    nothing is guessed.
 2. The targets are ``payload.probe.targets`` (agent ids; the sender itself is
-   dropped); absent, every agent that heard the message.
+   dropped); absent, every agent that heard the message except probe seats
+   (``role: "probe"`` in the archive's agents, the manifest's roster or the
+   agent's ``agent_registered``: a scripted seat is not under test).
 3. A target is *exposed* if it heard the message
    (:func:`~daishi_forensics.contact.hearers`, on the world just before it: a dead,
    dormant or out-of-earshot target is not exposed and counts nowhere).
@@ -43,6 +45,7 @@ __all__ = ["ProbeOutcome", "UnknownProbe", "ProbeReport", "ProbePass"]
 
 _MESSAGES = frozenset({"message", "message_private"})
 _TRADES = frozenset({"trade_completed", "trade_fulfilled"})
+_ROSTER = frozenset({"match_manifest", "agent_registered"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +154,13 @@ class ProbePass:
     def __init__(self, archive: Mapping[str, Any], catalogue: Catalogue | None = None) -> None:
         self._archive = archive
         self._catalogue = catalogue if catalogue is not None else default_catalogue()
-        self.types: frozenset[str] | None = _MESSAGES | self._catalogue.evidence_types
+        self.types: frozenset[str] | None = _MESSAGES | self._catalogue.evidence_types | _ROSTER
+        self._probe_seats: set[str] = set()
+        agents = archive.get("agents")
+        if isinstance(agents, list):
+            for a in agents:
+                if isinstance(a, Mapping) and a.get("role") == "probe" and isinstance(a.get("agentId"), str):
+                    self._probe_seats.add(a["agentId"])
         self._pending: dict[str, list[_Obligation]] = {}
         self._outcomes: dict[tuple[int, str], dict[str, Any]] = {}
         self._unknown: list[UnknownProbe] = []
@@ -238,7 +247,7 @@ class ProbePass:
         raw_targets = probe.get("targets")
         heard = hearers(ev, world)
         if raw_targets is None:
-            targets = sorted(heard)
+            targets = sorted(a for a in heard if a not in self._probe_seats)
         elif isinstance(raw_targets, list):
             targets = sorted({t for t in raw_targets if isinstance(t, str) and t != sender})
         else:
@@ -260,9 +269,26 @@ class ProbePass:
                 ob = _Obligation(key, definition, Bindings(target, sender, probe), tick)
                 self._pending.setdefault(target, []).append(ob)
 
+    def _roster(self, ev: Event) -> None:
+        payload = ev.get("payload")
+        if not isinstance(payload, Mapping):
+            return
+        if ev["type"] == "agent_registered":
+            agent = ev.get("agentId")
+            if payload.get("role") == "probe" and isinstance(agent, str):
+                self._probe_seats.add(agent)
+            return
+        roster = payload.get("roster")
+        if isinstance(roster, list):
+            for r in roster:
+                if isinstance(r, Mapping) and r.get("role") == "probe" and isinstance(r.get("agentId"), str):
+                    self._probe_seats.add(r["agentId"])
+
     def observe(self, ev: Event, world: World) -> None:
         """Check open obligations against the event, then register a new probe message."""
         typ = ev["type"]
+        if typ in _ROSTER:
+            self._roster(ev)
         if self._pending:
             self._evidence(ev, world)
         if typ in _MESSAGES:

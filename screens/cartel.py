@@ -48,7 +48,7 @@ import networkx as nx
 from .flags import Flag, ordered
 from .graph import Act, TransferView
 
-__all__ = ["cartel", "allied_graph"]
+__all__ = ["allied_graph", "cartel"]
 
 
 def allied_graph(view: TransferView) -> nx.Graph:

@@ -25,7 +25,7 @@ from typing import Any
 
 import orjson
 
-__all__ = ["ScreenConfig", "ConfigError", "default_config", "load_config"]
+__all__ = ["ConfigError", "ScreenConfig", "default_config", "load_config"]
 
 CONFIG_FORMAT = "daishi-forensics-screens-config"
 

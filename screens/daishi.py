@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import networkx as nx
-
 from daishi_forensics import exitcodes
 from daishi_forensics.analysis import analyze
 from daishi_forensics.errors import ForensicsError
@@ -30,8 +29,16 @@ from .config import ScreenConfig, load_config
 from .flags import verdict_of
 from .screening import ScreenResult, SeasonResult, screen_graph, screen_season
 
-__all__ = ["SCREEN_PASSES", "MatchOutcome", "ScreenRun", "match_graph", "screen_match", "screens_section",
-           "screen_one", "screen_targets"]
+__all__ = [
+    "SCREEN_PASSES",
+    "MatchOutcome",
+    "ScreenRun",
+    "match_graph",
+    "screen_match",
+    "screen_one",
+    "screen_targets",
+    "screens_section",
+]
 
 
 def _circular(analysis: Any, ledger: Any) -> dict[str, float]:
@@ -42,9 +49,10 @@ def _circular(analysis: Any, ledger: Any) -> dict[str, float]:
             rep.observe({"type": "trade_completed", "id": trade.event_ids[0] if trade.event_ids else None,
                          "payload": trade.payload()}, None)
     try:
-        return circular_reputation(rep.result(), ledger.net_shares())
+        circular: dict[str, float] = circular_reputation(rep.result(), ledger.net_shares())
     except ValueError:
         return {}
+    return circular
 
 
 def match_graph(analysis: Any) -> nx.MultiDiGraph:
@@ -144,10 +152,10 @@ class ScreenRun:
         """3 when a target could not be read; else 1 when a verdict is review/flag (or a target
         was invalid); else 0."""
         if any(m.error_code == exitcodes.UNREADABLE for m in self.matches):
-            return exitcodes.UNREADABLE
+            return int(exitcodes.UNREADABLE)
         if self.verdict != "clear" or any(m.error for m in self.matches):
-            return exitcodes.FINDINGS
-        return exitcodes.OK
+            return int(exitcodes.FINDINGS)
+        return int(exitcodes.OK)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form (``screensVersion`` 1; deterministic)."""

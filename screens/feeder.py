@@ -45,12 +45,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from .flags import Flag, ordered, pair_key
-from .graph import TransferView
+from .graph import Exchange, TransferView
 
-__all__ = ["feeder", "spokes_of", "one_way_feeds"]
+__all__ = ["feeder", "one_way_feeds", "spokes_of"]
 
 
-def _one_way(x: Any, giver: Any, min_dir: float) -> bool:
+def _one_way(x: Exchange, giver: Any, min_dir: float) -> bool:
     g, r = x.given_by(giver), x.given_by(x.other(giver))
     return g > 0 and (g - r) / (g + r) >= min_dir
 

@@ -23,7 +23,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-__all__ = ["Level", "Verdict", "Flag", "verdict_of", "ordered", "pair_key", "jsonable"]
+__all__ = ["Flag", "Level", "Verdict", "jsonable", "ordered", "pair_key", "verdict_of"]
 
 Level = Literal["review", "flag"]
 """How strongly a flag accuses: ``review`` (look at it) or ``flag`` (a rule was met)."""

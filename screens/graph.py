@@ -63,14 +63,14 @@ from .flags import ordered
 
 __all__ = [
     "FORCED_KINDS",
-    "ScreenInputError",
-    "Exchange",
     "Act",
+    "Exchange",
     "PairFlow",
+    "ScreenInputError",
     "TransferView",
+    "combine_graphs",
     "net_share_of_goods",
     "net_transfer_graph",
-    "combine_graphs",
 ]
 
 FORCED_KINDS: frozenset[str] = frozenset({"raid", "theft", "take", "attack"})
@@ -264,7 +264,8 @@ class TransferView:
         """The pair ``(x, y)`` with the smaller node first."""
         rx, ry = self._rank.get(x), self._rank.get(y)
         if rx is None or ry is None:
-            return tuple(ordered([x, y]))  # type: ignore[return-value]
+            first, second = ordered([x, y])
+            return (first, second)
         return (x, y) if rx < ry else (y, x)
 
     def _pair(self, x: Any, y: Any) -> PairFlow:
@@ -463,7 +464,7 @@ def combine_graphs(graphs: Iterable[nx.MultiDiGraph], *, key: str | None = None)
             for (x, y), ticks in raw.items():
                 mx, my = mapping.get(x, x), mapping.get(y, y)
                 if mx != my:
-                    k2 = tuple(ordered([mx, my]))
-                    contact[k2] = contact.get(k2, 0.0) + float(ticks)  # type: ignore[index]
+                    lo, hi = ordered([mx, my])
+                    contact[(lo, hi)] = contact.get((lo, hi), 0.0) + float(ticks)
     out.graph["contact"] = contact
     return out

@@ -39,7 +39,7 @@ from .feeder import one_way_feeds
 from .flags import Flag, ordered, pair_key
 from .graph import TransferView
 
-__all__ = ["operator", "one_way", "recurring_pairs"]
+__all__ = ["one_way", "operator", "recurring_pairs"]
 
 
 def one_way(view: TransferView, x: Any, y: Any, params: Mapping[str, Any]) -> tuple[Any, float] | None:

@@ -19,7 +19,10 @@ oriented so that more is more advantage:
                   data; negative for rivals);
 ``coLocation``    ticks they stood together over the match's ticks.
 
-Against the match: each measure is standardised robustly (median and MAD, the MAD
+Against the match: each measure is standardised robustly (median and MAD; the centre of
+a measure with a point of no advantage -- no value moved, no gain, no sparing -- is never
+taken below that point, so a match where many pairs lose, as spokes do, does not make an
+ordinary pair look advantaged; the MAD
 floored at ``value_floor`` typical exchanges for the value measures, ``count_floor``
 acts for restraint and ``share_floor`` for co-location, so that a match where nearly
 every pair scores 0 does not turn a small difference into a huge z).  Only the
@@ -55,7 +58,10 @@ from typing import Any
 from .flags import Flag, ordered
 from .graph import TransferView
 
-__all__ = ["FEATURES", "PairRow", "pair_table", "pair_outlier", "season_outliers"]
+__all__ = ["FEATURES", "PairRow", "pair_outlier", "pair_table", "season_outliers"]
+
+_NEUTRAL = {"oneWayValue": 0.0, "jointGain": 0.0, "restraint": 0.0}
+"""Measures with a point of no advantage: their centre is never taken below it."""
 
 FEATURES: tuple[str, ...] = ("oneWayValue", "jointGain", "restraint", "coLocation")
 """The measures of mutual advantage, in table order."""
@@ -133,6 +139,8 @@ def _robust_z(rows: Sequence[PairRow], params: Mapping[str, Any]) -> list[list[f
     for j, name in enumerate(FEATURES):
         col = columns[j]
         center = median(col)
+        if name in _NEUTRAL:  # never below "no advantage": a match full of feeding does not lower the bar
+            center = max(center, _NEUTRAL[name])
         mad = 1.4826 * median(abs(x - center) for x in col)
         spread = max(mad, floors[name])
         for i, x in enumerate(col):

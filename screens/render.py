@@ -17,7 +17,7 @@ from .config import ScreenConfig
 from .daishi import ScreenRun
 from .flags import Flag
 
-__all__ = ["FORMATS", "render", "render_text", "render_json", "render_github", "render_sarif"]
+__all__ = ["FORMATS", "render", "render_github", "render_json", "render_sarif", "render_text"]
 
 FORMATS = ("text", "json", "github", "sarif")
 """The reporters, by name."""
@@ -76,7 +76,8 @@ def render_text(run: ScreenRun) -> str:
 
 def render_json(run: ScreenRun) -> str:
     """:meth:`ScreenRun.to_dict` as deterministic JSON."""
-    return dumps(run.to_dict())
+    text: str = dumps(run.to_dict())
+    return text
 
 
 def _gh(text: str, prop: bool = False) -> str:
@@ -187,7 +188,8 @@ def render_sarif(run: ScreenRun) -> str:
             "properties": {"verdict": run.verdict, **run.config.stamp()},
         }],
     }
-    return dumps(doc)
+    text: str = dumps(doc)
+    return text
 
 
 def render(run: ScreenRun, fmt: str) -> str:

@@ -8,15 +8,15 @@ goods: the goods come back.
 
 Two patterns (voluntary transfers only):
 
-**Wash pair** (``wash_pair``).  Two nodes whose trading is mostly round trips: a good
-sent one way and the same good sent back, worth within ``max_leg_ratio`` of it (each
-transfer used once, in time order).  Flagged when the pair has at least
-``min_exchanges`` exchanges and ``min_laps`` round trips, and the round trips carry at
-least ``pair_threshold`` of all the value the pair traded.  The score is that share;
-the pair's net share (low, by construction) and each side's circular reputation are
-in the details.  Two honest traders who trade often and fairly swap *different* goods
-(wood for food): their round-trip share is near 0; honest agents that now and then buy
-back what they sold stay well below the threshold.
+**Wash pair** (``wash_pair``).  Two nodes whose trades undo each other: a trade, then
+a *mirror* trade sending the same goods back (each side gives what it got, good by good,
+each worth within ``max_leg_ratio``); each trade is matched once, in time order.
+Flagged when the pair has at least ``min_exchanges`` exchanges and ``min_laps`` mirror
+round trips, and the round trips carry at least ``pair_threshold`` of all the value the
+pair traded.  The score is that share; the pair's net share (low, by construction) and
+each side's circular reputation are in the details.  Two honest traders who trade often
+and fairly swap *different* goods (wood for food), and an honest pair that buys back
+what it sold does so in other quantities, for other goods, now and then: far below.
 
 **Wash cycle** (``wash_cycle``).  ``A -> B -> C -> A``: each pair looks one-way (wood
 one way, food the other: net share 1, no circular reputation), yet the wood comes back
@@ -31,7 +31,7 @@ laps, every member passed on what it received (``|in - out| / (in + out)`` at mo
 ``max_member_imbalance``).  The score is the number of laps.
 
 >>> import networkx as nx
->>> from .graph import TransferView
+>>> from .graph import Exchange, TransferView
 >>> G = nx.MultiDiGraph()
 >>> for lap in range(3):
 ...     for i, (u, v) in enumerate([("a", "b"), ("b", "c"), ("c", "a")]):
@@ -51,9 +51,9 @@ from typing import Any
 import networkx as nx
 
 from .flags import Flag, ordered, pair_key
-from .graph import TransferView
+from .graph import Exchange, TransferView
 
-__all__ = ["ring", "wash_pairs", "wash_cycles", "round_trips"]
+__all__ = ["mirrored_trips", "ring", "round_trips", "wash_cycles", "wash_pairs"]
 
 Transfer = tuple[float, float, tuple[Any, ...]]
 """``(tick, value, event ids)`` of one good along one leg."""
@@ -102,32 +102,66 @@ def round_trips(there: list[Transfer], back: list[Transfer], ratio: float) -> li
     return trips
 
 
+def _mirrors(x: Exchange, y: Exchange, ratio: float) -> bool:
+    """``y`` sends back what ``x`` moved: each side gives in ``y`` the goods it got in ``x``,
+    good by good, each worth within ``ratio`` (a gift mirrors a gift the other way)."""
+    for side in (x.a, x.b):
+        out, back = x.goods.get(side, {}), y.goods.get(x.other(side), {})
+        if set(out) != set(back):
+            return False
+        if any(not _close(out[g], back[g], ratio) for g in out):
+            return False
+    return bool(x.goods.get(x.a) or x.goods.get(x.b))
+
+
+def mirrored_trips(exchanges: list[Exchange], ratio: float) -> list[tuple[Exchange, Exchange]]:
+    """Round trips of whole exchanges between two nodes: in time order, each exchange is
+    matched with the earliest earlier unmatched exchange it mirrors (:func:`_mirrors`);
+    every exchange is used at most once.
+
+    >>> x = Exchange("a", "b", 1, "x", goods={"a": {"wood": 6.0}, "b": {"stone": 6.0}})
+    >>> y = Exchange("a", "b", 2, "y", goods={"a": {"stone": 6.0}, "b": {"wood": 6.0}})
+    >>> len(mirrored_trips([x, y], 1.5))
+    1
+    """
+    pending: list[Exchange] = []
+    trips: list[tuple[Exchange, Exchange]] = []
+    for y in exchanges:
+        if y.unvalued:
+            continue
+        for i, x in enumerate(pending):
+            if _mirrors(x, y, ratio):
+                del pending[i]
+                trips.append((x, y))
+                break
+        else:
+            pending.append(y)
+    return trips
+
+
 def wash_pairs(view: TransferView, params: Mapping[str, Any]) -> list[Flag]:
     """Pairs sending the same goods back and forth (module rule *wash pair*)."""
     min_exchanges = int(params["min_exchanges"])
     min_laps = int(params["min_laps"])
     ratio = float(params["max_leg_ratio"])
     threshold = float(params["pair_threshold"])
-    flows = _good_flows(view)
     circular = view.graph.graph.get("circular_reputation") or {}
     flags: list[Flag] = []
     for (a, b), pair in view.pairs.items():
         if len(pair.exchanges) < min_exchanges or a in view.exempt or b in view.exempt or pair.gross <= 0:
             continue
-        trips: list[tuple[Transfer, Transfer]] = []
-        for legs in flows.values():
-            trips += round_trips(legs.get((a, b), []), legs.get((b, a), []), ratio)
+        trips = mirrored_trips(pair.exchanges, ratio)
         if len(trips) < min_laps:
             continue
-        returned = sum(t[1] + r[1] for t, r in trips)
+        returned = sum(x.given_by(a) + x.given_by(b) + y.given_by(a) + y.given_by(b) for x, y in trips)
         score = returned / pair.gross
         if score < threshold:
             continue
         share = pair.net_share
         evidence: set[Any] = set()
-        for t, r in trips:
-            evidence.update(t[2])
-            evidence.update(r[2])
+        for x, y in trips:
+            evidence.update(x.events)
+            evidence.update(y.events)
         details: dict[str, Any] = {
             "roundTrips": len(trips),
             "returnedShare": round(score, 4),
@@ -148,9 +182,9 @@ def wash_pairs(view: TransferView, params: Mapping[str, Any]) -> list[Flag]:
             threshold=threshold,
             evidence=tuple(ordered(evidence)),
             explanation=(
-                f"{a} and {b} traded {len(pair.exchanges)} times and {score:.0%} of the value went straight back "
-                f"as the same goods ({len(trips)} round trips; net share {share:.3f}): trading for the count "
-                f"and the reputation, not for the goods."
+                f"{a} and {b} traded {len(pair.exchanges)} times and {len(trips)} trades were undone by a "
+                f"mirror trade sending the same goods back ({score:.0%} of the value; net share {share:.3f}): "
+                f"trading for the count and the reputation, not for the goods."
             ),
             details=details,
         ))
@@ -159,37 +193,41 @@ def wash_pairs(view: TransferView, params: Mapping[str, Any]) -> list[Flag]:
 
 def _cycles_in(component: nx.DiGraph, values: Mapping[tuple[Any, Any], float], max_len: int,
                ratio: float, budget: list[int]) -> list[tuple[Any, ...]]:
-    """Simple cycles of 3..max_len nodes in one SCC, from their smallest node, value-consistent."""
+    """Simple cycles of 3..max_len nodes in one SCC, each found once from its smallest node,
+    extending only along legs whose value stays within ``ratio`` of the path's others."""
     order = {n: i for i, n in enumerate(ordered(component.nodes))}
+    successors = {n: ordered(component.successors(n)) for n in component.nodes}
     found: list[tuple[Any, ...]] = []
     for start in ordered(component.nodes):
-        rank = order[start]
-        path = [start]
-        on_path = {start}
-
-        def extend(node: Any, lo: float, hi: float) -> None:
-            if budget[0] <= 0:
-                return
-            for nxt in ordered(component.successors(node)):
-                value = values[(node, nxt)]
-                nlo, nhi = min(lo, value), max(hi, value)
-                if nhi > ratio * nlo:
-                    continue
-                if nxt == start:
-                    if len(path) >= 3:
-                        found.append(tuple(path))
-                        budget[0] -= 1
-                    continue
-                if order[nxt] <= rank or nxt in on_path or len(path) >= max_len:
-                    continue
-                path.append(nxt)
-                on_path.add(nxt)
-                extend(nxt, nlo, nhi)
-                path.pop()
-                on_path.discard(nxt)
-
-        extend(start, float("inf"), 0.0)
+        _extend(start, [start], {start}, float("inf"), 0.0, order, successors, values, max_len, ratio,
+                budget, found)
     return found
+
+
+def _extend(start: Any, path: list[Any], on_path: set[Any], lo: float, hi: float, order: Mapping[Any, int],
+            successors: Mapping[Any, list[Any]], values: Mapping[tuple[Any, Any], float], max_len: int,
+            ratio: float, budget: list[int], found: list[tuple[Any, ...]]) -> None:
+    """Depth-first step of :func:`_cycles_in` (depth at most ``max_len``)."""
+    node = path[-1]
+    for nxt in successors[node]:
+        if budget[0] <= 0:
+            return
+        value = values[(node, nxt)]
+        nlo, nhi = min(lo, value), max(hi, value)
+        if nhi > ratio * nlo:
+            continue
+        if nxt == start:
+            if len(path) >= 3:
+                found.append(tuple(path))
+                budget[0] -= 1
+            continue
+        if order[nxt] <= order[start] or nxt in on_path or len(path) >= max_len:
+            continue
+        path.append(nxt)
+        on_path.add(nxt)
+        _extend(start, path, on_path, nlo, nhi, order, successors, values, max_len, ratio, budget, found)
+        path.pop()
+        on_path.discard(nxt)
 
 
 def _laps(cycle: tuple[Any, ...], legs: Mapping[tuple[Any, Any], list[Transfer]],
@@ -298,9 +336,11 @@ def wash_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Fla
             threshold=threshold,
             evidence=tuple(ordered(entry["events"])),
             explanation=(
-                f"Goods went around {path} {entry['laps']} times and came back where they started, "
-                f"though each pair's trades look one-way (net share "
-                f"{min(shares.values()):.3f} at least), so circular reputation does not catch it."
+                f"Goods went around {path} {entry['laps']} times and came back where they started"
+                + (f", though each pair's trades look one-way (net share {min(shares.values()):.3f} or more), "
+                   "which circular reputation cannot see."
+                   if min(shares.values()) >= 0.5 else
+                   f", farming trades and reputation (pairs' net share as low as {min(shares.values()):.3f}).")
             ),
             details=details,
         ))

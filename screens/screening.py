@@ -22,12 +22,12 @@ from .flags import Flag, Verdict, ordered, verdict_of
 from .graph import TransferView
 from .off_price import off_price
 from .operator import operator, recurring_pairs
-from .season import Feed, feed_cycles, feed_graph, match_feeds, season_feeders
 from .pair_outlier import PairRow, pair_outlier, pair_table, season_outliers
 from .ring import wash_cycles, wash_pairs
+from .season import Feed, feed_cycles, feed_graph, match_feeds, season_feeders
 from .thrown_fight import thrown_fight
 
-__all__ = ["SCREENS", "ScreenResult", "SeasonResult", "screen_graph", "screen_view", "screen_season"]
+__all__ = ["SCREENS", "ScreenResult", "SeasonResult", "screen_graph", "screen_season", "screen_view"]
 
 SCREENS: tuple[str, ...] = ("feeder", "ring", "cartel", "off_price", "thrown_fight", "pair_outlier", "operator")
 """Every per-match screen, in run order (``season`` runs only in :func:`screen_season`)."""
@@ -125,8 +125,8 @@ def screen_view(view: TransferView, config: ScreenConfig | None = None) -> Scree
     if len(screened) < 2:
         note = (f"not screened: {len(screened)} agent(s) to screen; collusion takes two"
                 + (f" ({len(view.exempt)} scripted seat(s) left out)" if view.exempt else ""))
-        missing, notes = _split([note, *(str(n) for n in view.graph.graph.get("not_screened") or ())])
-        return ScreenResult("clear", config.version, config.digest, (), missing, notes, name)
+        missing, observed = _split([note, *(str(n) for n in view.graph.graph.get("not_screened") or ())])
+        return ScreenResult("clear", config.version, config.digest, (), missing, observed, name)
     flags: list[Flag] = []
     notes = _notes(view, config)
     for screen in SCREENS:

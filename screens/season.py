@@ -29,9 +29,9 @@ Every feed keeps the events behind it, prefixed with its match (``m_…#10423``)
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import networkx as nx
 
@@ -39,7 +39,7 @@ from .feeder import one_way_feeds
 from .flags import Flag, ordered, pair_key
 from .graph import TransferView
 
-__all__ = ["Feed", "match_feeds", "feed_graph", "season_feeders", "feed_cycles"]
+__all__ = ["Feed", "feed_cycles", "feed_graph", "match_feeds", "season_feeders"]
 
 
 @dataclass(frozen=True)

@@ -15,11 +15,11 @@ Rule, per aggressor ``X`` and victim ``V``:
   goods to lose again: it refilled), and together they took at least ``min_value``
   typical exchanges (a thrown fight is a transfer: petty pilfering is not one);
 - ``V`` never hit ``X`` back (at most ``max_retaliation`` acts);
-- the two otherwise cooperate: they kept company (stood together for at least
-  ``min_together_share`` of the match, and at least ``min_together_ratio`` times as long
-  as the median pair of the match that met) or kept dealing (at least
-  ``min_cooperation`` voluntary exchanges at or after the first act).  A victim flees
-  or stops dealing with a real aggressor; a raid itself takes only a tick together.
+- the two otherwise cooperate, both ways the log can show it: they kept company (stood
+  together at least ``min_together_ratio`` times as long as the median pair of the match
+  that met) and dealt with each other (at least ``min_cooperation`` voluntary exchanges
+  between them in the match).  A victim flees or stops dealing with a real aggressor; a raid takes a
+  tick together, and a thief moves on.  Without co-location data, dealing alone is read.
 
 >>> import networkx as nx
 >>> from .graph import TransferView
@@ -30,8 +30,7 @@ Rule, per aggressor ``X`` and victim ``V``:
 >>> _ = G.add_edge("x", "v", value=4.0, tick=7, event=7, kind="gift")
 >>> _ = G.add_edge("v", "x", value=4.0, tick=8, event=8, kind="gift")
 >>> [(f.agents, f.score) for f in thrown_fight(TransferView(G), {"threshold": 3, "min_refills": 2,
-...   "min_value": 1.0, "max_retaliation": 0, "min_cooperation": 2, "min_together_ratio": 3.0,
-...   "min_together_share": 0.15})]
+...   "min_value": 1.0, "max_retaliation": 0, "min_cooperation": 2, "min_together_ratio": 6.0})]
 [(('x', 'v'), 3.0)]
 """
 
@@ -54,8 +53,6 @@ def thrown_fight(view: TransferView, params: Mapping[str, Any]) -> list[Flag]:
     min_cooperation = int(params["min_cooperation"])
     min_value = float(params["min_value"]) * (view.scale or 0.0)
     min_ratio = float(params["min_together_ratio"])
-    min_share = float(params["min_together_share"])
-    ticks = view.ticks
     typical = view.typical_contact
     flags: list[Flag] = []
     for (a, b), pair in view.pairs.items():
@@ -75,12 +72,11 @@ def thrown_fight(view: TransferView, params: Mapping[str, Any]) -> list[Flag]:
             taken = sum(act.value or 0.0 for act in acts)
             if taken <= 0 or taken < min_value:
                 continue
-            first = acts[0].tick
-            cooperation = [x for x in pair.exchanges if x.tick >= first]
+            cooperation = pair.exchanges
             together = view.contact_of(a, b)
             ratio = together / typical if typical else 0.0
-            company = ratio >= min_ratio and (ticks is None or together >= min_share * ticks)
-            if len(cooperation) < min_cooperation and not company:
+            company = ratio >= min_ratio or view.contact is None
+            if len(cooperation) < min_cooperation or not company:
                 continue
             evidence: set[Any] = set()
             for act in acts:
@@ -98,10 +94,10 @@ def thrown_fight(view: TransferView, params: Mapping[str, Any]) -> list[Flag]:
                 evidence=tuple(ordered(evidence)),
                 explanation=(
                     f"{aggressor} raided, robbed or attacked {victim} {len(acts)} times, taking {taken:g} in "
-                    f"value; {victim} refilled, never hit back, and kept "
-                    + (f"company with {aggressor} ({together:g} ticks together, {ratio:.1f} times the match's "
-                       f"typical pair)" if company else
-                       f"dealing with {aggressor} ({len(cooperation)} exchanges since the first)")
+                    f"value; {victim} refilled, never hit back, and dealt with {aggressor} "
+                    f"({len(cooperation)} exchanges)"
+                    + (f" and company ({together:g} ticks together, {ratio:.1f} times the match's typical pair)"
+                       if view.contact is not None else "")
                     + "."
                 ),
                 details={
@@ -111,7 +107,7 @@ def thrown_fight(view: TransferView, params: Mapping[str, Any]) -> list[Flag]:
                     "valueTaken": taken,
                     "ticksWithValueTaken": refills,
                     "retaliations": answered,
-                    "exchangesSinceFirstAct": len(cooperation),
+                    "exchanges": len(cooperation),
                     "ticksTogether": together,
                     "togetherRatio": round(ratio, 3),
                 },

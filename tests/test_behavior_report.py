@@ -132,3 +132,15 @@ def test_archive_disagreements_are_findings(tmp_path: Path) -> None:
     assert aggression["archived"] == 0 and aggression["recomputed"] == 1 and aggression["events"] == [17]
     assert report["source"]["excludedByErrata"] == [6]
     assert report["source"]["findingsCount"] == len(report["findings"])
+
+
+def test_logged_witnesses_that_disagree_are_a_finding(tmp_path: Path) -> None:
+    events, arch = hand_match()
+    # event 17: a_2 attacks a_3 with a_1 standing there; the log claims nobody saw it
+    attack = next(e for e in events if e["id"] == 17)
+    attack["payload"]["witnessed"] = False
+    attack["payload"]["witnesses"] = []
+    report = behavior(str(write_match(tmp_path, events, arch))).report
+    (finding,) = [f for f in report["findings"] if f["kind"] == "witness-mismatch"]
+    assert finding["events"] == [17] and finding["agentId"] == "a_2"
+    assert "replayed: a_1" in finding["message"] and "logged: nobody" in finding["message"]

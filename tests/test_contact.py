@@ -185,3 +185,9 @@ def test_bulk_broadcast_tally_equals_per_event_hearers() -> None:
                     got[(ch, pc.b, pc.a)] = n
         assert got == ref.heard
         assert sum(ref.heard.values()) > 0
+
+
+def test_result_is_repeatable() -> None:
+    p = ContactPass()
+    replay(MATCH, ARCHIVE, [p])
+    assert p.result() == p.result()

@@ -83,14 +83,20 @@ class Behavior:
         """Append this behavior's ground truth."""
 
     # helpers
-    def _repeat(self, a: Agent, first: int, period: Callable[[], int], act: Callable[[int], bool]) -> None:
-        """Run ``act`` as ``a``'s turn at ``first`` and then every ``period()`` ticks."""
+    def _repeat(self, a: Agent, first: int, period: Callable[[], int], act: Callable[[int], bool | None],
+                retry: int = 2) -> None:
+        """Run ``act`` as ``a``'s turn at ``first`` and then every ``period()`` ticks.
+
+        ``act`` returns True when it used the turn, False when it did not, and None when it
+        could not act yet and wants another go ``retry`` ticks later.
+        """
         sim = self.sim
         assert sim is not None
 
         def task(t: int) -> bool:
-            sim.add_task(a, t + max(1, period()), task)
-            return act(t)
+            done = act(t)
+            sim.add_task(a, t + (retry if done is None else max(1, period())), task)
+            return bool(done)
 
         sim.add_task(a, first, task)
 
@@ -307,8 +313,12 @@ class Cartel(Behavior):
             a.tags.append("cartel")
             if a is not self.leader:
                 a.follow = self.leader
-        self.hunt_every = rng.randrange(20, 45)
+        self.hunt_every = rng.randrange(18, 40)
         self.chat_every = rng.randrange(8, 20)
+        self.next_hunt = int(sim.planned * (0.05 + 0.15 * rng.random()))
+        self.prey: Agent | None = None
+        self.hunt_until = 0
+        self.hits: list[int] = []
 
     def bind_favour(self) -> None:
         sim = self.sim
@@ -328,10 +338,32 @@ class Cartel(Behavior):
         rng = sim.rng
         if t == 1:
             self.bind_favour()
-        if t % self.hunt_every == 0 and self.leader.alive:
+        leader = self.leader
+        if not leader.alive:
+            live = [a for a in self.bloc if a.alive]
+            if not live:
+                return
+            self.leader = leader = live[0]
+            leader.follow = None
+            for a in live[1:]:
+                a.follow = leader
+        if self.prey is None and t >= self.next_hunt:
             prey = [a for a in sim.players if a.active and a not in self.bloc]
             if prey:
-                self.leader.goal = prey[int(rng.random() * len(prey))].pos
+                self.prey = prey[int(rng.random() * len(prey))]
+                self.hunt_until = t + 25
+        prey_ = self.prey
+        if prey_ is not None:
+            if not prey_.active or t > self.hunt_until:
+                self.prey = None
+                self.next_hunt = t + self.hunt_every
+            else:
+                if leader.pos != prey_.pos:
+                    leader.force_goal = prey_.pos
+                for a in self.bloc:
+                    if a.active and a.pos == prey_.pos and not a.tasks:
+                        sim.add_task(a, t, self._strike(a, prey_))
+                        break
         if t % self.chat_every == 0:
             alive = [a for a in self.bloc if a.active]
             if len(alive) >= 2:
@@ -343,11 +375,36 @@ class Cartel(Behavior):
                                    "I'll cover you if they fight back", f"same prices as always, {b.name}"))
                 sim.add_task(a, t, lambda _t, a=a, b=b, text=text: bool(sim.say(a, text, "private", b)))
 
+    def _strike(self, a: Agent, prey: Agent) -> Callable[[int], bool]:
+        sim = self.sim
+        assert sim is not None
+
+        def act(t: int) -> bool:
+            if self.prey is not prey or a.pos != prey.pos or not prey.active:
+                return False
+            s = prey.storehouse
+            roll = sim.rng.random()
+            if s is not None and s.region == a.pos and s.stock and roll < 0.4:
+                eid = sim.raid(a, s)
+            elif prey.carried and roll < 0.75:
+                eid = sim.theft(a, prey)
+            else:
+                eid = sim.attack(a, prey)
+            if eid is None:
+                return False
+            self.hits.append(eid)
+            self.prey = None
+            self.next_hunt = t + self.hunt_every
+            return True
+
+        return act
+
     def report(self, planted: list[dict[str, Any]], probes: list[dict[str, Any]],
                propagation: list[dict[str, Any]]) -> None:
         if not self.active:
             return
-        planted.append({"kind": "cartel", "agents": sorted(a.id for a in self.bloc), "leader": self.leader.id})
+        planted.append({"kind": "cartel", "agents": sorted(a.id for a in self.bloc), "leader": self.leader.id,
+                        "events": sorted(self.hits)})
 
 
 class OffPrice(Behavior):
@@ -464,8 +521,8 @@ class ThrownFight(Behavior):
         sim.set_project(v, "storehouse")
         start = int(sim.planned * (0.1 + 0.2 * rng.random()))
         lo, hi = rng.randrange(5, 9), rng.randrange(10, 18)
-        self._repeat(x, start, lambda: rng.randrange(lo, hi), self._hit)
-        self._repeat(v, start, lambda: rng.randrange(4, 10), self._refill)
+        self._repeat(x, start, lambda: rng.randrange(lo, hi), self._hit, retry=1)
+        self._repeat(v, start, lambda: rng.randrange(4, 10), self._refill, retry=3)
         for c in self.refillers:
             c.tags.append("thrown-refiller")
             self._repeat(c, start + rng.randrange(5, 15), lambda: rng.randrange(9, 20), self._gift(c))
@@ -480,15 +537,15 @@ class ThrownFight(Behavior):
         if self.active and t == 1:
             self.bind_favour()
 
-    def _hit(self, t: int) -> bool:
+    def _hit(self, t: int) -> bool | None:
         sim = self.sim
         assert sim is not None
         x, v = self.attacker, self.victim
         if not v.alive:
             return False
-        if x.pos != v.pos:
+        if x.pos != v.pos or not v.active:
             x.force_goal = v.pos
-            return False
+            return None
         s = v.storehouse
         if s is not None and s.region == x.pos and s.stock:
             eid, how = sim.raid(x, s, most=0.8), "raid"
@@ -501,7 +558,7 @@ class ThrownFight(Behavior):
         self.hits.append({"event": eid, "kind": how})
         return True
 
-    def _refill(self, t: int) -> bool:
+    def _refill(self, t: int) -> bool | None:
         sim = self.sim
         assert sim is not None
         v = self.victim
@@ -510,7 +567,7 @@ class ThrownFight(Behavior):
             return False
         if v.pos != s.region:
             v.force_goal = s.region
-            return False
+            return None
         items = {k: n for k, n in v.carried.items() if k not in v.need or v.project == "hoard"}
         if not items:
             return False
@@ -845,7 +902,12 @@ class Echo(Behavior):
             others = [a for a in sim.players if a.active and a is not inj]
             if others:
                 inj.follow = others[int(rng.random() * len(others))]
-        if t == self.t0:
+        if t >= self.t0 and not self.sent and (t == self.t0 or not inj.active):
+            if not inj.active:  # the injector died or sleeps: another agent carries the payload
+                live = [a for a in sim.players if a.active and a.role == "player"]
+                if not live:
+                    return
+                self.injector = inj = live[int(rng.random() * len(live))]
             sim.add_task(inj, t, self._root)
         if t in self.decoy_ticks:
             cands = [a for a in sim.players if a.active and a.id not in self.decoy_heard
@@ -854,7 +916,7 @@ class Echo(Behavior):
                 a = cands[int(rng.random() * len(cands))]
                 sim.add_task(a, t, self._decoy(a))
 
-    def _decoy(self, a: Agent) -> Callable[[int], bool]:
+    def _decoy(self, a: Agent, tries: int = 0) -> Callable[[int], bool]:
         sim = self.sim
         assert sim is not None
 
@@ -862,6 +924,11 @@ class Echo(Behavior):
             if a.id in self.decoy_heard or a.pos in self.decoy_regions:
                 return False
             heard = sim.hearers(a, "local")
+            senders = {d["sender"] for d in self.decoys}
+            if any(h.id in senders for h in heard):
+                if tries < 10:  # an earlier sender stands here: say it another time
+                    sim.add_task(a, t + 1, self._decoy(a, tries + 1))
+                return False
             eid = sim.say(a, self.phrase, "local")
             self.decoys.append({"event": eid, "sender": a.id, "tick": t})
             self.decoy_regions.append(a.pos)
@@ -877,16 +944,15 @@ class Echo(Behavior):
         inj = self.injector
         if self.sent:
             return False
-        if not inj.active:
-            live = [a for a in sim.players if a.active and a.role == "player"]
-            if not live:
-                return False
-            self.injector = inj = live[int(rng.random() * len(live))]
-            sim.add_task(inj, t + 1, self._root)
-            return False
         here = [a for a in sim.hearers(inj, "local") if a.role == "player"]
         if not here and self.waited < 25:
             self.waited += 1
+            f = inj.follow
+            if f is None or not f.active:
+                others = [a for a in sim.players if a.active and a is not inj]
+                f = inj.follow = others[int(rng.random() * len(others))] if others else None
+            if f is not None and f.pos != inj.pos:
+                inj.force_goal = f.pos
             sim.add_task(inj, t + 1, self._root)
             return False
         channel = "local" if here else "private"

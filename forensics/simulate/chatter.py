@@ -176,7 +176,16 @@ def hijack_text(rng: random.Random, name: str, region: str) -> str:
 
 
 def mutate(rng: random.Random, text: str, sender_name: str) -> str:
-    """``text`` as a hearer passes it on: case changes, swapped or added words, partial quotes."""
+    """``text`` as a hearer passes it on: case changes, swapped or added words, partial quotes
+    (never exactly the text it heard)."""
+    for _ in range(4):
+        out = _mutate_once(rng, text, sender_name)
+        if out != text:
+            return out
+    return f"{text} (pass it on)"
+
+
+def _mutate_once(rng: random.Random, text: str, sender_name: str) -> str:
     words = text.split()
     kind = rng.random()
     if kind < 0.2:

@@ -432,7 +432,8 @@ class Simulation:
 
     def add_task(self, a: Agent, due: int, fn: Callable[[int], bool]) -> None:
         """Run ``fn(tick)`` as ``a``'s turn at ``due`` or the first turn after; it returns whether it
-        used the turn.  An agent with a task due holds its position that tick."""
+        used the turn.  An agent with a task due holds its position that tick, unless it is
+        walking to a ``force_goal``."""
         self._seq += 1
         bisect.insort(a.tasks, (due, self._seq, fn))
 
@@ -580,10 +581,10 @@ class Simulation:
     # ----------------------------------------------------------------- moving
 
     def _phase_move(self, a: Agent, t: int) -> bool:
-        if a.tasks and a.tasks[0][0] <= t:
-            return False
         m = self.map
         fg = a.force_goal
+        if fg < 0 and a.tasks and a.tasks[0][0] <= t:
+            return False
         if fg >= 0:
             if a.pos == fg:
                 a.force_goal = -1
@@ -912,7 +913,6 @@ class Simulation:
         if len(units) >= 2 and total:
             for aid, n in units.items():
                 self.commons[aid] = self.commons.get(aid, 0.0) + n / total
-        log.clear()
 
     def _craftable(self, a: Agent) -> tuple[str, int] | None:
         inv = a.carried

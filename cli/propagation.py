@@ -1,0 +1,73 @@
+"""``daishi-forensics propagation``: who echoed whom, as a text tree or JSON."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from daishi_forensics import exitcodes
+from daishi_forensics.analysis import analyze_target
+from daishi_forensics.injection import propagation_of
+from daishi_forensics.jsonio import dumps
+from daishi_forensics.propagation import chain_nodes, tree_text
+
+from ._common import TARGET_HELP, handle_errors, input_options, write_output
+
+FORMATS = ("text", "json")
+FORMAT_VERSION = 1
+INJECTION_TIERS = ("hijack", "protocol")
+
+
+@click.command(epilog=exitcodes.HELP_EPILOG
+               + " Exit 1 when a hijack- or protocol-tier message was echoed by another agent.")
+@click.argument("target", metavar="TARGET")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
+              help="text (default on a terminal): the chains as a tree; json (default when piped).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
+@click.option("--scrub/--no-scrub", default=True, show_default=True,
+              help="Replace secrets and personal data in the message snippets shown (Presidio).")
+@click.option("--min-reach", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Text format: show only chains that reached at least this many agents.")
+@input_options
+@handle_errors
+def propagation(target: str, fmt: str | None, output: Path | None, scrub: bool, min_reach: int,
+                store: Path | None, server: str | None) -> None:
+    """Propagation chains: which message echoes which earlier message, and how far payloads spread.
+
+    A message echoes an earlier one only if its sender heard that one (broadcast,
+    local, direct) shortly before and the texts match (verbatim, case changes,
+    swapped or added words, partial quotes; rapidfuzz), so common phrases said
+    independently do not chain. Canaries of broadcast-canary probes are tracked
+    exactly. Per chain: root, generations, reach, depth, time to reach each
+    agent; per match: the propagation index (mean reach of hijack-tier roots).
+    """
+    if fmt is None:
+        fmt = "text" if output is None and sys.stdout.isatty() else "json"
+    analysis = analyze_target(target, store=store, server=server, only=("exposure", "tiers"))
+    prop = propagation_of(analysis)
+    messages = analysis.passes["exposure"].result().messages
+    if fmt == "text":
+        text = f"{analysis.read.match_id or target}: " + tree_text(prop, messages, scrub_text=scrub,
+                                                                   min_reach=min_reach)
+    else:
+        doc: dict[str, Any] = {
+            "format": "daishi-propagation",
+            "formatVersion": FORMAT_VERSION,
+            "matchId": analysis.read.match_id,
+            "scrubbed": scrub,
+            "propagation": prop.to_json(),
+            "chains": [
+                {"root": c.root, "nodes": chain_nodes(c, messages, prop.edges, scrub_text=scrub)}
+                for c in prop.chains
+            ],
+        }
+        text = dumps(doc)
+    write_output(text, output)
+    echoed = any(c.tier in INJECTION_TIERS and c.reach > 0 for c in prop.chains)
+    raise SystemExit(exitcodes.FINDINGS if echoed else exitcodes.OK)
+
+
+propagation.help = (propagation.help or "") + "\n\n" + TARGET_HELP

@@ -1,0 +1,68 @@
+"""``daishi-forensics screen``."""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+
+import click
+from daishi_forensics import exitcodes
+from daishi_forensics.screens.config import ConfigError, load_config
+from daishi_forensics.screens.daishi import screen_targets
+from daishi_forensics.screens.render import FORMATS, render
+
+from ._common import TARGET_HELP, fail, handle_errors, input_options, write_output
+
+_EXITS = (
+    "Exit codes: 0 every match clear; 1 a match (or the season) is review or flag, or a match held "
+    "invalid records; 2 usage error (bad option, unreadable --config); 3 a target could not be read "
+    "(the others are still screened)."
+)
+
+
+@click.command(
+    epilog=_EXITS + " Examples (cron): daishi-forensics screen --format json exports/ > verdicts.json; "
+    "(CI) daishi-forensics screen --format sarif m_*.jsonl.gz > screens.sarif; "
+    "(season) daishi-forensics screen --season exports/2026-09/.",
+)
+@click.argument("targets", nargs=-1, metavar="TARGET...")
+@click.option("--season", "season", type=click.Path(file_okay=False, exists=True, path_type=Path),
+              help="Also screen every match in DIR, and the whole as one season (feeds across matches, "
+                   "recurring pairs, season-wide outliers).")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+              help="text for people, json for programs, github for workflow annotations, sarif for "
+                   "code-scanning dashboards.")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="A JSON file overriding thresholds of the shipped screens/config.json (same shape; "
+                   "its version, or <shipped>+local, is stamped in every result).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
+@input_options
+@handle_errors
+def screen(targets: tuple[str, ...], season: Path | None, fmt: str, config_path: Path | None,
+           output: Path | None, store: Path | None, server: str | None) -> None:
+    """Run the collusion screens on each match: a verdict clear / review / flag.
+
+    Per match, value moved between seats (trades, gifts, raids, thefts, valued
+    at the archive's item values) is screened for feeders (hub-and-spoke
+    one-way flow), wash trading (goods going back and forth or round a ring),
+    cartels (a bloc that never hits its own while hitting outsiders within
+    reach), off-price trades, thrown fights, mutual-advantage outliers and seats
+    of one operator feeding each other. Every flag names its agents, a score
+    and threshold, and the event ids to open. `flag` means a rule was met;
+    `review` an outlier or context a person should look at. Thresholds and
+    their rationale: screens/config.json (version stamped in every result).
+
+    """
+    if not targets and season is None:
+        raise click.UsageError("give at least one TARGET, or --season DIR")
+    try:
+        config = load_config(config_path)
+    except ConfigError as exc:
+        fail(str(exc), exitcodes.USAGE)
+        return
+    run = screen_targets(targets, season=season, config=config, store=store, server=server)
+    write_output(render(run, fmt), output)
+    raise SystemExit(run.exit_code)
+
+
+screen.help = inspect.cleandoc(screen.help or "") + "\n\n" + TARGET_HELP

@@ -1,0 +1,87 @@
+"""``daishi-forensics tiers``: classify every line of a message corpus."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import IO, Any
+
+import click
+
+from daishi_forensics import exitcodes
+from daishi_forensics.errors import InputUnreadable
+from daishi_forensics.jsonio import dumps_line
+from daishi_forensics.tiers import TIERS, classify_corpus
+
+from ._common import handle_errors
+
+
+def _line_json(record: dict[str, Any]) -> str:
+    try:
+        return dumps_line(record)
+    except TypeError:  # lone surrogates kept from the input: escape them
+        return json.dumps(record, sort_keys=True, ensure_ascii=True, separators=(",", ":")) + "\n"
+
+
+def _open(path: str) -> IO[bytes]:
+    if path == "-":
+        return sys.stdin.buffer
+    p = Path(path)
+    try:
+        if p.suffix == ".gz":
+            return gzip.open(p, "rb")
+        return p.open("rb")
+    except OSError as exc:
+        raise InputUnreadable(exc.strerror or str(exc), file=path) from None
+
+
+@click.command(epilog=exitcodes.HELP_EPILOG + " Example: daishi-forensics tiers messages.jsonl -o tiers.jsonl")
+@click.argument("file", metavar="FILE.jsonl")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
+@click.option("--scrub", is_flag=True, help="Replace secrets and personal data in each text (Presidio) in the output.")
+@click.option("--summary", is_flag=True, help="Print counts per tier (and per input label, if any) on stderr.")
+@handle_errors
+def tiers(file: str, output: Path | None, scrub: bool, summary: bool) -> None:
+    """Classify the `text` of every line of a JSON Lines corpus as persuasion, hijack or protocol.
+
+    Writes one JSON line per input line: the input's fields, plus `tier`, `rule`
+    (the deciding rule), `reason` (the rule and the text it matched) and
+    `truncated` (only the first 32,768 characters are read). A line that is not a
+    JSON object with a string `text` gets `tier: null` and the reason. Measure the
+    classifier on any labelled corpus by comparing `tier` with its labels.
+    FILE may be gzipped (.gz) or - for stdin.
+    """
+    counts: Counter[tuple[str, str]] = Counter()
+    bad = 0
+    handle = _open(file)
+    sink = output.open("w", encoding="utf-8") if output is not None else None
+    try:
+        for row in classify_corpus(handle, scrub_text=scrub):
+            text = _line_json(row.record)
+            if sink is not None:
+                sink.write(text)
+            else:
+                click.echo(text, nl=False)
+            if not row.ok:
+                bad += 1
+            label = row.record.get("label")
+            counts[(str(row.record.get("tier")), str(label) if label is not None else "")] += 1
+    except OSError as exc:
+        raise InputUnreadable(f"could not be read: {exc}", file=file) from None
+    finally:
+        if sink is not None:
+            sink.close()
+        if handle is not sys.stdin.buffer:
+            handle.close()
+    if summary:
+        labels = sorted({lab for _t, lab in counts})
+        for tier in (*TIERS, "None"):
+            if tier == "None" and not any(counts[(tier, lab)] for lab in labels):
+                continue
+            per = ", ".join(f"{lab or '-'}: {counts[(tier, lab)]}" for lab in labels if counts[(tier, lab)])
+            click.echo(f"{tier}: {sum(counts[(tier, lab)] for lab in labels)}" + (f" ({per})" if per else ""),
+                       err=True)
+    raise SystemExit(exitcodes.FINDINGS if bad else exitcodes.OK)

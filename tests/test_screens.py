@@ -1,0 +1,525 @@
+"""The collusion screens as graph functions, on tiny hand-built transfer graphs.
+
+Every graph here is a plain ``networkx.MultiDiGraph`` of transfers (conventions in
+``daishi_forensics.screens.graph``); nothing Daishi-specific.  Exact numbers are
+asserted; the honest cases of issue 4 (frequent fair traders, a strong player
+everyone sells to, a lopsided but fair trade, a shared region, rivals) come out clear.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import networkx as nx
+import pytest
+from daishi_forensics.screens import (
+    SCREENS,
+    ConfigError,
+    ScreenInputError,
+    TransferView,
+    default_config,
+    load_config,
+    net_transfer_graph,
+    screen_graph,
+)
+from daishi_forensics.screens.flags import Flag, verdict_of
+
+_ids = itertools.count(1)
+
+
+def trade(g: nx.MultiDiGraph, a: str, b: str, tick: int, give: dict[str, float], get: dict[str, float]) -> int:
+    """``a`` gives goods ``give`` (values) to ``b`` and gets ``get`` back: one exchange, one event id."""
+    eid = next(_ids)
+    if give:
+        g.add_edge(a, b, value=sum(give.values()), tick=tick, event=eid, exchange=eid, goods=give)
+    if get:
+        g.add_edge(b, a, value=sum(get.values()), tick=tick, event=eid, exchange=eid, goods=get)
+    return eid
+
+
+def gift(g: nx.MultiDiGraph, a: str, b: str, tick: int, value: float, good: str = "wood") -> int:
+    return trade(g, a, b, tick, {good: value}, {})
+
+
+def take(g: nx.MultiDiGraph, victim: str, aggressor: str, tick: int, value: float, kind: str = "raid",
+         present: tuple[str, ...] | None = None) -> int:
+    eid = next(_ids)
+    attrs: dict[str, Any] = {"value": value, "tick": tick, "event": eid, "kind": kind}
+    if present is not None:
+        attrs["present"] = present
+    g.add_edge(victim, aggressor, **attrs)
+    return eid
+
+
+def honest_market(g: nx.MultiDiGraph, agents: list[str], rounds: int = 3, start: int = 0) -> None:
+    """Fair trades of different goods between every pair: the busy honest economy."""
+    tick = start
+    for _ in range(rounds):
+        for x, y in itertools.combinations(agents, 2):
+            trade(g, x, y, tick, {"wood": 6.0}, {"food": 6.0})
+            tick += 1
+
+
+def flags_of(g: nx.MultiDiGraph, screen: str | None = None, **config: Any) -> list[Flag]:
+    result = screen_graph(g, config or None)
+    return [f for f in result.flags if screen is None or f.screen == screen]
+
+
+# -- feeder --------------------------------------------------------------------------------
+
+
+def test_feeder_hub_and_spoke_exact() -> None:
+    g = nx.MultiDiGraph()
+    honest_market(g, ["h", "x", "y"], rounds=2)  # typical exchange: 6
+    evidence = [gift(g, s, "h", 10 + i, 12.0) for i, s in enumerate(["s1", "s1", "s2", "s2", "s3"])]
+    [flag] = flags_of(g, "feeder")
+    assert flag.kind == "hub_and_spoke" and flag.level == "flag"
+    assert flag.agents == ("h", "s1", "s2")  # beneficiary first, then spokes by value; s3 gave once: no spoke
+    assert flag.pairs == (("h", "s1"), ("h", "s2"))
+    assert flag.score == pytest.approx(48.0 / 6.0)
+    assert flag.threshold == 5.0
+    assert flag.evidence == tuple(evidence[:4])
+    assert flag.details["typicalExchangeValue"] == 6.0
+
+
+def test_strong_player_everyone_sells_to_at_fair_prices_is_clear() -> None:
+    g = nx.MultiDiGraph()
+    for i, seller in enumerate(["a", "b", "c", "d", "e"] * 4):
+        trade(g, seller, "strong", i, {"wood": 10.0}, {"tool": 12.0 if i % 2 else 8.0})  # within haggling
+    result = screen_graph(g)
+    assert result.verdict == "clear" and result.flags == ()
+
+
+def test_fair_trades_do_not_hide_a_feed() -> None:
+    g = nx.MultiDiGraph()
+    honest_market(g, ["a", "b", "c"], rounds=3)  # typical exchange: 6
+    for i, s in enumerate(["s1", "s2"]):
+        trade(g, s, "h", i, {"wood": 40.0}, {"food": 40.0})  # one big fair trade each ...
+        for k in range(3):
+            gift(g, s, "h", 10 + 3 * i + k, 12.0)  # ... and three gifts
+    [flag] = flags_of(g, "feeder")
+    assert flag.agents == ("h", "s1", "s2")
+    assert flag.score == pytest.approx(72.0 / 6.0)
+    assert [s["directionality"] for s in flag.details["spokes"]] == [1.0, 1.0]
+
+
+def test_lone_spoke_is_review_only() -> None:
+    g = nx.MultiDiGraph()
+    honest_market(g, ["a", "b", "c"], rounds=2)
+    for t in range(6):
+        gift(g, "s", "h", 20 + t, 12.0)
+    [flag] = flags_of(g, "feeder")
+    assert (flag.kind, flag.level, flag.agents) == ("one_way_feed", "review", ("h", "s"))
+    assert flag.score == pytest.approx(72.0 / 6.0)
+
+
+def test_probe_seats_are_exempt() -> None:
+    g = nx.MultiDiGraph()
+    g.add_node("probe", role="probe")
+    honest_market(g, ["a", "b", "c"], rounds=1)
+    for i, s in enumerate(["a", "a", "b", "b", "c", "c"]):
+        gift(g, s, "probe", 10 + i, 12.0)
+    assert flags_of(g) == []
+
+
+# -- ring ----------------------------------------------------------------------------------
+
+
+def ring_graph(nodes: list[str], laps: int = 3) -> nx.MultiDiGraph:
+    """Wood goes round ``nodes`` ``laps`` times (gifts), in order."""
+    g = nx.MultiDiGraph()
+    tick = 0
+    for _ in range(laps):
+        for i, u in enumerate(nodes):
+            gift(g, u, nodes[(i + 1) % len(nodes)], tick, 6.0)
+            tick += 1
+    return g
+
+
+def test_wash_cycle_exact() -> None:
+    g = ring_graph(["a", "b", "c"])
+    [flag] = flags_of(g, "ring")
+    assert (flag.kind, flag.agents, flag.score, flag.threshold) == ("wash_cycle", ("a", "b", "c"), 3.0, 3.0)
+    assert flag.pairs == (("a", "b"), ("a", "c"), ("b", "c"))
+    assert len(flag.evidence) == 9
+    assert flag.details["pairNetShare"] == {"a~b": 1.0, "b~c": 1.0, "a~c": 1.0}  # each pair looks one-way
+
+
+@pytest.mark.parametrize("start", [0, 1, 2, 3])
+def test_a_ring_is_found_whatever_node_starts_it(start: int) -> None:
+    nodes = ["w", "x", "y", "z"]
+    rotated = nodes[start:] + nodes[:start]
+    [flag] = flags_of(ring_graph(rotated), "ring")
+    assert flag.kind == "wash_cycle" and set(flag.agents) == set(nodes) and flag.score == 3.0
+
+
+def test_two_laps_are_not_a_ring() -> None:
+    assert flags_of(ring_graph(["a", "b", "c"], laps=2), "ring") == []
+
+
+def test_ring_out_of_time_order_is_not_a_lap() -> None:
+    g = nx.MultiDiGraph()
+    for lap in range(3):  # each round runs the legs backwards: c -> a, b -> c, a -> b
+        gift(g, "c", "a", 10 * lap, 6.0)
+        gift(g, "b", "c", 10 * lap + 1, 6.0)
+        gift(g, "a", "b", 10 * lap + 2, 6.0)
+    # a lap must take its legs in time order, so three rounds make only two laps
+    assert flags_of(g, "ring") == []
+
+
+def test_wash_pair_exact() -> None:
+    g = nx.MultiDiGraph()
+    for t in range(4):  # wood for stone, then back
+        trade(g, "a", "b", 2 * t, {"wood": 6.0}, {"stone": 6.0})
+        trade(g, "b", "a", 2 * t + 1, {"wood": 6.0}, {"stone": 6.0})
+    [flag] = flags_of(g, "ring")
+    assert (flag.kind, flag.agents, flag.score) == ("wash_pair", ("a", "b"), 1.0)
+    assert flag.details["netShare"] == 0.0 and flag.details["roundTrips"] == 4  # 8 trades, each undone
+
+
+def test_two_honest_traders_who_trade_often_and_fairly_are_clear() -> None:
+    g = nx.MultiDiGraph()
+    for t in range(30):
+        trade(g, "a", "b", t, {"wood": 6.0}, {"food": 6.0 + (t % 3) - 1})
+    assert screen_graph(g).verdict == "clear"
+
+
+def test_an_occasional_buy_back_is_not_wash_trading() -> None:
+    g = nx.MultiDiGraph()
+    for t in range(10):
+        trade(g, "a", "b", t, {"wood": 6.0}, {"food": 6.0})
+    trade(g, "b", "a", 20, {"wood": 6.0}, {"food": 6.0})  # a buys wood back once
+    assert flags_of(g, "ring") == []
+
+
+def test_cycle_search_never_uses_simple_cycles(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("simple_cycles over the whole graph")
+
+    monkeypatch.setattr(nx, "simple_cycles", refuse)
+    assert flags_of(ring_graph(["a", "b", "c"]), "ring")
+
+
+# -- cartel --------------------------------------------------------------------------------
+
+
+def cartel_graph(contact: dict[tuple[str, str], int] | None) -> nx.MultiDiGraph:
+    g = nx.MultiDiGraph()
+    if contact is not None:
+        g.graph["contact"] = contact
+    trade(g, "a", "b", 0, {"wood": 4.0}, {"food": 4.0})
+    for i in range(10):
+        aggressor, mate = ("a", "b") if i % 2 == 0 else ("b", "a")
+        take(g, "x", aggressor, i + 1, 3.0, kind="theft", present=(mate, "x"))
+    return g
+
+
+def test_cartel_exact() -> None:
+    g = cartel_graph({("a", "b"): 50, ("a", "x"): 50, ("b", "x"): 50})
+    [flag] = flags_of(g, "cartel")
+    assert (flag.kind, flag.agents, flag.pairs) == ("non_aggression_bloc", ("a", "b"), (("a", "b"),))
+    assert flag.score == pytest.approx(10 * 0.30103, abs=1e-4)  # -log10(0.5 ** 10)
+    assert flag.details["outsiderActs"] == 10 and flag.details["victims"] == ["x"]
+
+
+def test_a_bloc_that_never_met_is_not_a_pact() -> None:
+    g = cartel_graph({("a", "x"): 50, ("b", "x"): 50})
+    assert flags_of(g, "cartel") == []
+
+
+def test_cartel_needs_colocation_data() -> None:
+    result = screen_graph(cartel_graph(None))
+    assert not [f for f in result.flags if f.screen == "cartel"]
+    assert "not screened: cartel (the graph has no co-location data)" in result.not_screened
+
+
+def test_rivals_who_fight_each_other_are_clear() -> None:
+    g = nx.MultiDiGraph(contact={("a", "b"): 80})
+    for t in range(6):
+        take(g, "b", "a", 2 * t, 5.0, present=("b",))
+        take(g, "a", "b", 2 * t + 1, 5.0, present=("a",))
+    assert screen_graph(g).verdict == "clear"
+
+
+def test_agents_that_happen_to_share_a_region_are_clear() -> None:
+    g = nx.MultiDiGraph(contact={("a", "b"): 290, ("a", "c"): 10, ("b", "c"): 10}, ticks=300)
+    honest_market(g, ["a", "b", "c"], rounds=2)
+    assert screen_graph(g).verdict == "clear"
+
+
+# -- off_price -----------------------------------------------------------------------------
+
+
+def test_off_price_exact() -> None:
+    g = nx.MultiDiGraph()
+    honest_market(g, ["a", "b", "c"], rounds=1)  # typical 6
+    for t in range(3):
+        trade(g, "giver", "gainer", 10 + t, {"tool": 48.0}, {"wood": 2.0})
+    [flag] = flags_of(g, "off_price")
+    assert (flag.agents, flag.pairs) == (("gainer", "giver"), (("gainer", "giver"),))
+    assert flag.score == pytest.approx(3 * 46.0 / 6.0)
+    assert flag.details["worstRatio"] == 24.0
+
+
+def test_a_lopsided_but_fair_trade_is_clear() -> None:
+    g = nx.MultiDiGraph()
+    for t in range(5):  # 24 fiber for 2 tools: lopsided count, fair value
+        trade(g, "a", "b", t, {"fiber": 24.0}, {"tool": 24.0})
+    assert screen_graph(g).verdict == "clear"
+
+
+# -- thrown_fight --------------------------------------------------------------------------
+
+
+def test_thrown_fight_exact() -> None:
+    g = nx.MultiDiGraph(contact={("v", "x"): 90, ("a", "b"): 3, ("a", "v"): 3}, ticks=300)
+    honest_market(g, ["a", "b"], rounds=2)
+    acts = [take(g, "v", "x", t, 12.0) for t in (10, 40, 70, 100)]
+    deals = [trade(g, "v", "x", t, {"wood": 6.0}, {"food": 6.0}) for t in (5, 50)]
+    [flag] = flags_of(g, "thrown_fight")
+    assert (flag.agents, flag.score, flag.threshold) == (("x", "v"), 4.0, 3.0)
+    assert flag.evidence == tuple(sorted(acts + deals))
+    assert flag.details["ticksTogether"] == 90 and flag.details["togetherRatio"] == 30.0
+
+
+def test_a_persistent_thief_is_not_a_partner() -> None:
+    g = nx.MultiDiGraph(contact={("v", "x"): 12, ("a", "b"): 3, ("a", "v"): 3}, ticks=300)
+    honest_market(g, ["a", "b"], rounds=2)
+    for t in (10, 40, 70, 100):
+        take(g, "v", "x", t, 12.0, kind="theft")
+    for t in (5, 50, 80):  # the naive victim keeps trading with its thief ...
+        trade(g, "v", "x", t, {"wood": 6.0}, {"food": 6.0})
+    assert flags_of(g, "thrown_fight") == []  # ... but never kept its company
+
+
+def test_thrown_fight_without_colocation_data_reads_dealing() -> None:
+    g = nx.MultiDiGraph()
+    acts = [take(g, "v", "x", t, 12.0, kind="theft") for t in (10, 40, 70)]
+    deals = [trade(g, "v", "x", t, {"wood": 6.0}, {"food": 6.0}) for t in (41, 50, 80)]
+    [flag] = flags_of(g, "thrown_fight")
+    assert flag.evidence == tuple(sorted(acts + deals))
+
+
+def test_a_victim_that_hits_back_is_a_rival() -> None:
+    g = nx.MultiDiGraph(contact={("v", "x"): 90}, ticks=300)
+    for t in (10, 40, 70, 100):
+        take(g, "v", "x", t, 12.0)
+    take(g, "x", "v", 101, 1.0, kind="attack")
+    assert flags_of(g, "thrown_fight") == []
+
+
+# -- pair_outlier --------------------------------------------------------------------------
+
+
+def test_pair_outlier_needs_several_measures() -> None:
+    agents = [f"p{i}" for i in range(6)]
+    contact = {pair: 10 for pair in itertools.combinations(agents, 2)}
+    g = nx.MultiDiGraph(contact=dict(contact), ticks=300)
+    honest_market(g, agents, rounds=1)
+    # p0 and p1 only stand together a lot: the honest shared region -> clear
+    g.graph["contact"][("p0", "p1")] = 250
+    assert not flags_of(g, "pair_outlier")
+    # ... and p1 also passes p0 a lot one way: two measures -> review
+    for t in range(4):
+        gift(g, "p1", "p0", 100 + t, 9.0)
+    [flag] = flags_of(g, "pair_outlier")
+    assert (flag.level, flag.agents) == ("review", ("p0", "p1"))
+    assert flag.details["features"]["oneWayValue"] == pytest.approx(6.0)
+
+
+# -- operator ------------------------------------------------------------------------------
+
+
+def operator_graph(ranked: bool | None, feed: bool, same_model: bool = True) -> nx.MultiDiGraph:
+    g = nx.MultiDiGraph(ranked=ranked)
+    g.add_node("a", operator="op1", model="m1", registration=(1,))
+    g.add_node("b", operator="op1", model="m1" if same_model else "m2", registration=(2,))
+    g.add_node("c", operator="op2", model="m1")
+    honest_market(g, ["a", "b", "c"], rounds=1)
+    if feed:
+        for t in range(5):
+            gift(g, "b", "a", 10 + t, 12.0)
+    return g
+
+
+def test_duplicate_slot_that_feeds_is_flagged() -> None:
+    [flag] = flags_of(operator_graph(True, feed=True), "operator")
+    assert (flag.kind, flag.level, flag.agents) == ("duplicate_slot", "flag", ("a", "b"))
+    assert 1 in flag.evidence and 2 in flag.evidence  # the registrations
+
+
+def test_shared_operator_with_different_models_is_review() -> None:
+    [flag] = flags_of(operator_graph(True, feed=True, same_model=False), "operator")
+    assert (flag.kind, flag.level) == ("shared_operator", "review")
+
+
+def test_seats_of_one_operator_that_move_nothing_are_clear_with_a_note() -> None:
+    result = screen_graph(operator_graph(True, feed=False))
+    assert result.verdict == "clear"
+    assert any(n.startswith("registration: seats a and b share operator op1") for n in result.notes)
+
+
+def test_unranked_match_is_not_screened_for_slots() -> None:
+    result = screen_graph(operator_graph(False, feed=True))
+    assert not [f for f in result.flags if f.screen == "operator"]
+    assert "not screened: operator (the match is not ranked)" in result.not_screened
+
+
+# -- properties ----------------------------------------------------------------------------
+
+
+def everything_graph() -> nx.MultiDiGraph:
+    g = ring_graph(["r1", "r2", "r3"])
+    honest_market(g, ["h1", "h2", "h3"], rounds=2, start=50)
+    for i, s in enumerate(["s1", "s1", "s2", "s2"]):
+        gift(g, s, "hub", 60 + i, 15.0)
+    for t in range(3):
+        trade(g, "g1", "g2", 70 + t, {"tool": 48.0}, {"wood": 2.0})
+    return g
+
+
+def test_relabelling_agents_relabels_flags() -> None:
+    g = everything_graph()
+    mapping = {n: f"z_{i:02d}" for i, n in enumerate(sorted(g.nodes, reverse=True))}
+    before = screen_graph(g)
+    after = screen_graph(nx.relabel_nodes(g, mapping))
+    assert before.verdict == after.verdict == "flag"
+
+    def key(f: Flag) -> tuple[Any, ...]:
+        return (f.screen, f.kind, frozenset(f.agents), f.pairs, round(f.score, 9), f.evidence)
+
+    assert sorted(map(key, (f.relabelled(mapping) for f in before.flags))) == sorted(map(key, after.flags))
+
+
+def test_the_same_graph_gives_the_same_bytes_whatever_the_insertion_order() -> None:
+    from daishi_forensics.jsonio import dumps
+
+    g = everything_graph()
+    backwards = nx.MultiDiGraph(**g.graph)
+    backwards.add_nodes_from(reversed(list(g.nodes(data=True))))
+    backwards.add_edges_from(reversed(list(g.edges(data=True))))
+    assert dumps(screen_graph(g).to_dict()) == dumps(screen_graph(backwards).to_dict())
+
+
+def test_bank_transfers_screen_too() -> None:
+    """Another kind of labelled transfer data: value-only payments, no goods, no kinds."""
+    g = nx.MultiDiGraph()
+    tx = itertools.count(1000)
+    for day in range(5):
+        for mule in ("acct-7", "acct-8", "acct-9"):
+            g.add_edge(mule, "acct-1", value=950.0, tick=day, event=next(tx))
+    for day in range(10):
+        g.add_edge("acct-2", "acct-3", value=100.0, tick=day, event=next(tx))
+        g.add_edge("acct-3", "acct-2", value=100.0, tick=day, event=next(tx))
+    kinds = {(f.screen, f.kind, f.agents[0]) for f in screen_graph(g).flags}
+    assert ("feeder", "hub_and_spoke", "acct-1") in kinds
+    assert ("ring", "wash_pair", "acct-2") in kinds
+
+
+# -- inputs, verdict, config ---------------------------------------------------------------
+
+
+def test_one_agent_is_not_screened() -> None:
+    g = nx.MultiDiGraph()
+    g.add_node("solo")
+    result = screen_graph(g)
+    assert result.verdict == "clear" and result.flags == ()
+    assert result.not_screened == ("not screened: 1 agent(s) to screen; collusion takes two",)
+
+
+def test_no_trades_is_clear_and_says_so() -> None:
+    g = nx.MultiDiGraph()
+    g.add_nodes_from(["a", "b", "c"])
+    result = screen_graph(g)
+    assert result.verdict == "clear"
+    assert "no trades or gifts: feeder, ring and off_price had nothing to screen" in result.notes
+
+
+def test_unknown_values_are_not_screened_not_flagged() -> None:
+    g = nx.MultiDiGraph()
+    for t in range(6):
+        g.add_edge("s1", "h", value=None, tick=t, event=100 + t, kind="gift")
+        g.add_edge("s2", "h", value=None, tick=t, event=200 + t, kind="gift")
+    result = screen_graph(g)
+    assert result.verdict == "clear"
+    assert any(n.startswith("not screened: 12 transfer event(s) whose value is unknown") for n in result.not_screened)
+
+
+@pytest.mark.parametrize("attrs, message", [
+    ({"value": 1.0, "tick": 0}, "has no 'event'"),
+    ({"value": -1.0, "tick": 0, "event": 1}, "must be >= 0"),
+    ({"value": "x", "tick": 0, "event": 1}, "finite number"),
+    ({"tick": 0, "event": 1}, "has no 'value'"),
+])
+def test_bad_edges_are_named(attrs: dict[str, Any], message: str) -> None:
+    g = nx.MultiDiGraph()
+    g.add_edge("a", "b", **attrs)
+    with pytest.raises(ScreenInputError, match=message):
+        screen_graph(g)
+
+
+def test_a_flag_needs_evidence() -> None:
+    with pytest.raises(ValueError, match="without evidence"):
+        Flag("feeder", "hub_and_spoke", "flag", ("a",), (), 1.0, 1.0, (), "x")
+
+
+def test_verdict_is_the_worst_level() -> None:
+    review = Flag("pair_outlier", "mutual_advantage", "review", ("a", "b"), (("a", "b"),), 6.0, 5.0, (1,), "x")
+    flag = Flag("feeder", "hub_and_spoke", "flag", ("a", "b"), (("a", "b"),), 6.0, 5.0, (1,), "x")
+    assert (verdict_of([]), verdict_of([review]), verdict_of([review, flag])) == ("clear", "review", "flag")
+
+
+def test_config_version_is_stamped_and_overrides_change_it(tmp_path: Any) -> None:
+    shipped = default_config()
+    assert screen_graph(nx.MultiDiGraph()).config_version == shipped.version == "1.0.0"
+    assert set(SCREENS) <= set(shipped.screens)
+    for screen in shipped.screens:  # every parameter documented in config.json has a value
+        assert all(v is not None for v in shipped.screens[screen].values())
+    g = everything_graph()
+    loose = screen_graph(g, {"screens": {"feeder": {"threshold": 1000}}})
+    assert loose.config_version == "1.0.0+local" and loose.config_digest != shipped.digest
+    assert not [f for f in loose.flags if f.kind == "hub_and_spoke"]
+    path = tmp_path / "strict.json"
+    path.write_text('{"version": "ops-7", "screens": {"ring": {"enabled": false}}}')
+    strict = load_config(path)
+    assert strict.version == "ops-7" and not strict.enabled("ring")
+    assert "not screened: ring (disabled in the configuration)" in screen_graph(g, strict).not_screened
+
+
+@pytest.mark.parametrize("override, message", [
+    ({"screens": {"nope": {}}}, "unknown screen 'nope'"),
+    ({"screens": {"feeder": {"nope": 1}}}, "unknown parameter screens.feeder.nope"),
+    ({"screens": {"feeder": {"threshold": "high"}}}, "must be a number"),
+    ({"colour": 1}, "unknown key 'colour'"),
+])
+def test_bad_config_is_named(override: dict[str, Any], message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        load_config(override)
+
+
+def test_net_transfer_graph_keeps_the_events_of_a_cancelled_flow() -> None:
+    g = nx.MultiDiGraph()
+    e1 = gift(g, "a", "b", 0, 6.0)
+    e2 = gift(g, "b", "a", 1, 6.0)
+    net = net_transfer_graph(g)
+    assert list(net.edges(data=True)) == [("a", "b", {"value": 0.0, "gross": 12.0, "forward": 6.0, "back": 6.0,
+                                                      "events": [e1, e2]})]
+
+
+def test_transfer_view_reads_pairs_once() -> None:
+    g = nx.MultiDiGraph()
+    trade(g, "b", "a", 3, {"wood": 4.0}, {"food": 6.0})
+    pair = TransferView(g).pair("a", "b")
+    assert (pair.a, pair.b, pair.gave, pair.net_from("a")) == ("a", "b", {"a": 6.0, "b": 4.0}, 2.0)
+
+
+@pytest.mark.parametrize("module", ["flags", "graph", "feeder", "ring", "cartel", "off_price", "thrown_fight",
+                                    "screening", "__init__"])
+def test_docstring_examples(module: str) -> None:
+    import doctest
+    import importlib
+
+    name = "daishi_forensics.screens" + ("" if module == "__init__" else f".{module}")
+    failed, attempted = doctest.testmod(importlib.import_module(name))
+    assert attempted and not failed

@@ -1,0 +1,150 @@
+"""The screens on Daishi matches built by hand: the report section, bad input, the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from daishi_forensics.analysis import analyze_target
+from daishi_forensics.cli import main
+from daishi_forensics.screens import screen_match, screens_section
+
+from .matchkit import archive, ev, trade, write_match
+
+SPAWNS = [ev(i + 1, 0, "agent_spawned", a, region="r_0_0") for i, a in enumerate(["a_1", "a_2", "a_3", "a_4", "h"])]
+
+
+def fair_market(first_id: int) -> list[dict[str, Any]]:
+    """Six fair trades (wood 3 for food 3: 6 each side) among a_1..a_3: the typical exchange is 6."""
+    out: list[dict[str, Any]] = []
+    for i, (x, y) in enumerate([("a_1", "a_2"), ("a_2", "a_3"), ("a_1", "a_3")] * 2):
+        out += trade(first_id + 2 * i, 1 + i, f"f{i}", x, y, {"wood": 3}, {"food": 3})
+    return out
+
+
+def feeder_events() -> list[dict[str, Any]]:
+    events = [*SPAWNS, *fair_market(10)]
+    for i, spoke in enumerate(["a_1", "a_1", "a_2", "a_2", "a_4", "a_4"]):
+        events += trade(40 + 2 * i, 20 + i, f"g{i}", spoke, "h", {"tool": 1}, {})  # a tool (12) as a gift
+    return events
+
+
+def analysed(tmp_path: Path, events: list[dict[str, Any]], agents: list[str] | None = None, **arch: Any) -> Any:
+    path = write_match(tmp_path, events, archive(agents or ["a_1", "a_2", "a_3", "a_4", "h"], ended=40, **arch))
+    return analyze_target(str(path))
+
+
+def test_feeder_match_is_flagged_with_the_events_behind_it(tmp_path: Path) -> None:
+    result = screen_match(analysed(tmp_path, feeder_events()))
+    assert result.verdict == "flag"
+    [feeder] = [f for f in result.flags if f.screen == "feeder"]
+    assert feeder.agents == ("h", "a_1", "a_2", "a_4")
+    assert feeder.score == pytest.approx(72.0 / 6.0)
+    assert feeder.evidence == tuple(range(40, 52))  # both events of every gift
+
+
+def test_the_report_section(tmp_path: Path) -> None:
+    section = screens_section(analysed(tmp_path, feeder_events()))
+    assert list(section) == ["verdict", "configVersion", "configDigest", "flags", "notScreened", "notes"]
+    assert section["verdict"] == "flag" and section["configVersion"] == "1.0.0"
+    flag = section["flags"][0]
+    assert set(flag) == {"screen", "kind", "level", "agents", "pairs", "score", "threshold", "evidence",
+                         "explanation", "details"}
+    assert flag["agents"] == ["h", "a_1", "a_2", "a_4"] and flag["evidence"][:2] == [40, 41]
+    assert json.dumps(section, sort_keys=True) == json.dumps(screens_section(analysed(tmp_path / "again",
+                                                                                        feeder_events())),
+                                                               sort_keys=True)
+
+
+def test_a_fair_market_is_clear(tmp_path: Path) -> None:
+    section = screens_section(analysed(tmp_path, [*SPAWNS, *fair_market(10)]))
+    assert section["verdict"] == "clear" and section["flags"] == []
+
+
+def test_one_agent(tmp_path: Path) -> None:
+    section = screens_section(analysed(tmp_path, [ev(1, 0, "agent_spawned", "a_1", region="r_0_0")], ["a_1"]))
+    assert section["verdict"] == "clear"
+    assert section["notScreened"] == ["not screened: 1 agent(s) to screen; collusion takes two"]
+
+
+def test_no_trades(tmp_path: Path) -> None:
+    section = screens_section(analysed(tmp_path, SPAWNS))
+    assert section["verdict"] == "clear"
+    assert "no trades or gifts: feeder, ring and off_price had nothing to screen" in section["notes"]
+
+
+def test_agents_missing_from_the_archive(tmp_path: Path) -> None:
+    section = screens_section(analysed(tmp_path, feeder_events(), ["a_1", "a_2"]))
+    assert section["verdict"] == "flag"  # screened from their events
+    assert section["notes"][0].startswith("agents not in the archive: a_3, a_4, h")
+
+
+def test_item_values_missing_for_an_item_traded(tmp_path: Path) -> None:
+    events = [*SPAWNS, *fair_market(10)]
+    for i, spoke in enumerate(["a_1", "a_1", "a_2", "a_2"]):
+        events += trade(40 + 2 * i, 20 + i, f"g{i}", spoke, "h", {"gem": 5}, {})  # gem: no reference value
+    section = screens_section(analysed(tmp_path, events))
+    assert section["verdict"] == "clear"  # no flag on missing data ...
+    assert any(n.startswith("not screened: the archive has no value for item 'gem' (events 40, 41, 42, 43, 44")
+               for n in section["notScreened"])  # ... but it says so
+
+
+# -- the command line ----------------------------------------------------------------------
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    return CliRunner()
+
+
+def write(tmp_path: Path, events: list[dict[str, Any]], name: str) -> Path:
+    return write_match(tmp_path / name, events, archive(["a_1", "a_2", "a_3", "a_4", "h"], ended=40))
+
+
+def test_cli_exit_codes(runner: CliRunner, tmp_path: Path) -> None:
+    clean = write(tmp_path, [*SPAWNS, *fair_market(10)], "clean")
+    fed = write(tmp_path, feeder_events(), "fed")
+    ok = runner.invoke(main, ["screen", str(clean)])
+    assert ok.exit_code == 0, ok.output
+    assert ok.output.splitlines()[-1].startswith("verdict clear: 1 clear, 0 review, 0 flag (screens config 1.0.0")
+    assert runner.invoke(main, ["screen", str(clean), str(fed)]).exit_code == 1
+    missing = runner.invoke(main, ["screen", str(clean), str(tmp_path / "m_000000000000.json")])
+    assert missing.exit_code == 3 and "NOT SCREENED" in missing.output
+    assert runner.invoke(main, ["screen"]).exit_code == 2
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"screens": {"feeder": {"nope": 1}}}')
+    usage = runner.invoke(main, ["screen", "--config", str(bad), str(clean)])
+    assert usage.exit_code == 2 and "unknown parameter screens.feeder.nope" in usage.output
+
+
+def test_cli_formats(runner: CliRunner, tmp_path: Path) -> None:
+    fed = str(write(tmp_path, feeder_events(), "fed"))
+    doc = json.loads(runner.invoke(main, ["screen", "--format", "json", fed]).output)
+    assert (doc["verdict"], doc["exitCode"], doc["configVersion"]) == ("flag", 1, "1.0.0")
+    assert doc["matches"][0]["flags"][0]["screen"] == "feeder"
+    sarif = json.loads(runner.invoke(main, ["screen", "--format", "sarif", fed]).output)
+    run = sarif["runs"][0]
+    assert sarif["version"] == "2.1.0" and run["results"][0]["ruleId"] == "feeder/hub_and_spoke"
+    assert run["results"][0]["level"] == "error" and run["results"][0]["properties"]["evidence"][0] == 40
+    github = runner.invoke(main, ["screen", "--format", "github", fed]).output
+    assert github.startswith("::error file=") and "title=daishi-forensics feeder/hub_and_spoke::" in github
+
+
+def test_cli_config_override_is_stamped(runner: CliRunner, tmp_path: Path) -> None:
+    fed = str(write(tmp_path, feeder_events(), "fed"))
+    override = tmp_path / "loose.json"
+    override.write_text('{"version": "ops-1", "screens": {"feeder": {"threshold": 500}}}')
+    doc = json.loads(runner.invoke(main, ["screen", "--format", "json", "--config", str(override), fed]).output)
+    assert doc["configVersion"] == "ops-1"
+    assert not [f for f in doc["matches"][0]["flags"] if f["kind"] == "hub_and_spoke"]
+
+
+def test_cli_season(runner: CliRunner, tmp_path: Path) -> None:
+    season = tmp_path / "season"
+    write_match(season, [*SPAWNS, *fair_market(10)], archive(["a_1", "a_2", "a_3", "a_4", "h"], ended=40))
+    result = runner.invoke(main, ["screen", "--format", "json", "--season", str(season)])
+    doc = json.loads(result.output)
+    assert result.exit_code == 0 and doc["season"]["verdict"] == "clear" and len(doc["matches"]) == 1

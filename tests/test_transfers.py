@@ -1,0 +1,131 @@
+"""The Daishi adapter: a match's transfer graph (forensics/transfers.py), hand-built matches.
+
+Default item values (contract §4): wood 2, stone 3, ore 5, food 2, fiber 1, plank 5, tool 12, cloth 6.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+from daishi_forensics.analysis import analyze_target
+from daishi_forensics.screens import match_graph, net_transfer_graph
+from daishi_forensics.transfers import season_graph, transfer_graph
+
+from .matchkit import MATCH_ID, archive, ev, trade, write_match
+
+
+def fill(first_id: int, tick: int, trade_id: str, giver: str, taker: str,
+         give: dict[str, int], receive: dict[str, int]) -> list[dict[str, Any]]:
+    payload = {"tradeId": trade_id, "from": giver, "to": taker, "give": give, "receive": receive}
+    return [ev(first_id, tick, "trade_fulfilled", taker, **payload),
+            ev(first_id + 1, tick, "trade_fulfilled", giver, **dict(payload))]
+
+
+EVENTS = [
+    ev(1, 0, "agent_spawned", "a_1", region="r_0_0"),
+    ev(2, 0, "agent_spawned", "a_2", region="r_0_0"),
+    ev(3, 0, "agent_spawned", "a_3", region="r_1_1"),
+    *trade(4, 1, "t1", "a_1", "a_2", {"wood": 3}, {"food": 3}),  # a fair trade
+    *trade(6, 2, "t2", "a_2", "a_3", {"stone": 2}, {}),  # a gift
+    ev(8, 3, "raid", "a_1", target="a_2", structureId="s_1", region="r_0_0", stolen={"ore": 1}, witnessed=True,
+       witnesses=["a_2"]),
+    ev(9, 4, "theft", "a_3", target="a_1", region="r_1_1", stolen={"food": 1}, witnessed=False, witnesses=[]),
+    ev(10, 4, "attack", "a_2", target="a_1", region="r_0_0", damage=3, witnessed=False, witnesses=[]),
+    *trade(11, 5, "t3", "a_1", "a_9", {"gem": 1}, {"wood": 1}),  # a_9 is not in the archive; gem has no value
+    *fill(13, 6, "t4", "a_2", "a_3", {"plank": 1}, {"wood": 2}),  # a filled market order
+]
+
+
+def edges(g: nx.MultiDiGraph) -> list[tuple[Any, ...]]:
+    return sorted(
+        ((u, v, d["kind"], d["value"], d["events"], d.get("present")) for u, v, d in g.edges(data=True)),
+        key=repr,
+    )
+
+
+def graph_of(tmp_path: Path, events: list[dict[str, Any]], **arch: Any) -> nx.MultiDiGraph:
+    agents = arch.pop("agents", ["a_1", "a_2", "a_3"])
+    path = write_match(tmp_path, events, archive(agents, ended=10, **arch))
+    return match_graph(analyze_target(str(path)))
+
+
+def test_every_transfer_becomes_an_edge_valued_at_the_item_values(tmp_path: Path) -> None:
+    g = graph_of(tmp_path, EVENTS)
+    assert edges(g) == sorted([
+        ("a_1", "a_2", "trade", 6.0, (4, 5), None),
+        ("a_2", "a_1", "trade", 6.0, (4, 5), None),
+        ("a_2", "a_3", "gift", 6.0, (6, 7), None),
+        ("a_2", "a_1", "raid", 5.0, (8,), ("a_2",)),  # victim -> raider; a_2 stood within reach
+        ("a_1", "a_3", "theft", 2.0, (9,), ()),  # nobody else in r_1_1
+        ("a_1", "a_2", "attack", 0.0, (10,), ("a_1",)),  # victim -> attacker, no goods
+        ("a_1", "a_9", "trade", None, (11, 12), None),  # gem: value unknown
+        ("a_9", "a_1", "trade", 2.0, (11, 12), None),
+        ("a_2", "a_3", "market", 5.0, (13, 14), None),
+        ("a_3", "a_2", "market", 4.0, (13, 14), None),
+    ], key=repr)
+    trade_leg = next(d for u, v, d in g.edges(data=True) if d["events"] == (4, 5) and u == "a_1")
+    assert trade_leg["goods"] == {"wood": 6.0} and trade_leg["exchange"] == "trade:t1" and trade_leg["tick"] == 1
+
+
+def test_graph_attributes_and_notes(tmp_path: Path) -> None:
+    g = graph_of(tmp_path, EVENTS)
+    assert g.graph["name"] == MATCH_ID and g.graph["ticks"] == 10
+    assert g.graph["contact"] == {("a_1", "a_2"): 10}
+    assert g.graph["not_screened"] == [
+        ("agents not in the archive: a_9 (screened from their events; their operator and role are what the log "
+         "says, if anything)"),
+        ("not screened: the archive has no value for item 'gem' (events 11, 12); transfers holding it are left "
+         "out of the value screens"),
+        "item values: the archive has none; the contract's defaults were used (contract §4)",
+    ]
+
+
+def test_seats_carry_operator_model_role_and_registration(tmp_path: Path) -> None:
+    manifest = ev(1, 0, "match_manifest", None, seed=1, engineVersion="0.5.2", eventSchemaVersion=3,
+                  config={"ranked": True},
+                  roster=[{"agentId": "a_1", "seat": 1, "name": "A", "role": "player", "operator": "op",
+                           "model": {"model": "m-1", "provider": "p", "scaffold": {"name": "s", "version": "1"}}},
+                          {"agentId": "a_2", "seat": 2, "name": "B", "role": "probe", "operator": "daishi"}])
+    events = [manifest, *[{**e, "id": e["id"] + 100} for e in EVENTS[:5]]]
+    g = graph_of(tmp_path, events, agents=["a_1", "a_2"])
+    assert g.graph["ranked"] is True
+    assert {k: g.nodes["a_1"][k] for k in ("operator", "model", "role", "registration")} == {
+        "operator": "op", "model": "m-1", "role": "player", "registration": (1,)}
+    assert g.nodes["a_2"]["role"] == "player"  # the archive's word wins over the manifest's
+
+
+def test_net_transfer_graph_of_a_match(tmp_path: Path) -> None:
+    net = net_transfer_graph(graph_of(tmp_path, EVENTS[:7]))
+    assert sorted((u, v, d["value"], d["events"]) for u, v, d in net.edges(data=True)) == [
+        ("a_1", "a_2", 0.0, [4, 5]),
+        ("a_2", "a_3", 6.0, [6, 7]),
+    ]
+
+
+def test_season_graph_by_agent_and_by_operator() -> None:
+    one = transfer_graph({"matchId": "m_1", "agents": [{"agentId": "x", "operator": "o1"},
+                                                       {"agentId": "y", "operator": "o2"}]},
+                         [{"tradeId": "t", "tick": 3, "from": "x", "to": "y", "give": {"wood": 1}, "receive": {},
+                           "event_ids": (7, 8)}])
+    two = transfer_graph({"matchId": "m_2", "agents": [{"agentId": "z", "operator": "o1"},
+                                                       {"agentId": "w", "operator": "o2"}]},
+                         [{"tradeId": "t", "tick": 1, "from": "w", "to": "z", "give": {"wood": 2}, "receive": {},
+                           "event_ids": (5, 6)}])
+    by_agent = season_graph([one, two], "agent")
+    assert sorted(by_agent.nodes) == ["w", "x", "y", "z"]
+    by_op = season_graph([one, two], "operator")
+    assert sorted((u, v, d["value"], d["event"], d["tick"]) for u, v, d in by_op.edges(data=True)) == [
+        ("o1", "o2", 2.0, "m_1#7", 3.0),
+        ("o2", "o1", 4.0, "m_2#5", 1_000_000_001.0),
+    ]
+
+
+def test_docstring_examples() -> None:
+    import doctest
+
+    import daishi_forensics.transfers as module
+
+    failed, attempted = doctest.testmod(module)
+    assert attempted and not failed
