@@ -59,14 +59,19 @@ def planted_pairs(p: dict[str, Any]) -> set[tuple[str, str]]:
 
 
 def _expressed(p: dict[str, Any], graph: nx.MultiDiGraph, min_hits: int) -> bool:
-    """Whether the log shows the planted behaviour as the issue describes it."""
+    """Whether the log shows the planted behaviour as the issue describes it: a thrown fight
+    repeated (the screen's threshold of hits); a cartel attacking outsiders (two or more
+    different outsiders hit by its members); a ring going round (at least two full rounds
+    of its trades, forward and back: 4 trades per member).  Feeders, off-price pairs: always."""
+    if p["kind"] == "ring":
+        return len(p.get("tradeIds", [])) >= 4 * len(p["cycle"])
     if p["kind"] == "thrown_fight":
         return len(p.get("events", [])) >= min_hits
     if p["kind"] == "cartel":
         bloc = set(p["agents"])
-        hitters = Counter(v for u, v, d in graph.edges(data=True)
-                          if d.get("kind") in ("raid", "theft", "attack") and v in bloc and u not in bloc)
-        return sum(hitters.values()) >= 3 and len(hitters) >= 2
+        victims = {u for u, v, d in graph.edges(data=True)
+                   if d.get("kind") in ("raid", "theft", "attack") and v in bloc and u not in bloc}
+        return len(victims) >= 2
     return True
 
 
@@ -177,14 +182,15 @@ def score(matches: list[tuple[str, int, nx.MultiDiGraph, dict[str, Any], int]], 
         if flagged:
             print(f"  {screen:13s}   (not a planted kind)   {tp[screen] / flagged:6.3f} ({tp[screen]:3d}/{flagged:3d})")
     print("  (the log shows a plant when: thrown fight, at least the screen's threshold of hits; cartel, "
-          "at least 3 acts on outsiders by at least 2 members; feeder, ring, off_price: always)")
+          "its members hit at least 2 different outsiders; ring, two full rounds of its trades (4 per member); "
+          "feeder, off_price: always)")
 
     print("\nmatches without planted collusion: share not clear")
     total = sum(runs[k] for k in HONEST)
     bad = sum(not_clear[k] for k in HONEST)
     for k in HONEST:
         print(f"  {k:8s} {not_clear[k]:3d} of {runs[k]:3d}")
-    print(f"  all      {bad:3d} of {total:3d} = {bad / total:.3%}   (target <= 2%)")
+    print(f"  all      {bad:3d} of {total:3d} = {bad / max(total, 1):.3%}   (target <= 2%)")
     print(f"honest-but-suspicious pairs (truth.json) flagged: {honest_flagged} of {honest_total}")
     for line in false_examples:
         print(f"  false: {line}")
@@ -210,15 +216,18 @@ def speed(matches: list[tuple[str, int, nx.MultiDiGraph, dict[str, Any], int]]) 
     config = load_config()
     print()
     match = simulate_match("mixed", 11, target_events=10_000)
+    runs: list[tuple[float, float]] = []
     with tempfile.TemporaryDirectory() as tmp:
         path = write_match(match, Path(tmp))
-        started = time.perf_counter()
-        graph = match_graph(analyze(read_match(open_match(str(path))), only=SCREEN_PASSES))
-        built = time.perf_counter()
-        result = screen_graph(graph, config)
-        done = time.perf_counter()
-    print(f"one {match.n_events:,}-event match ({graph.number_of_edges()} transfers): read + replay + graph "
-          f"{built - started:.3f} s, screens {done - built:.3f} s, total {done - started:.3f} s "
+        for _ in range(3):
+            started = time.perf_counter()
+            graph = match_graph(analyze(read_match(open_match(str(path))), only=SCREEN_PASSES))
+            built = time.perf_counter()
+            result = screen_graph(graph, config)
+            runs.append((built - started, time.perf_counter() - built))
+    read_s, screen_s = sorted(runs, key=sum)[1]  # the median of three runs
+    print(f"one {match.n_events:,}-event match ({graph.number_of_edges()} transfers), median of 3: read + replay "
+          f"+ graph {read_s:.3f} s, screens {screen_s:.3f} s, total {read_s + screen_s:.3f} s "
           f"(target < 1 s; verdict {result.verdict})")
 
     dense = nx.MultiDiGraph(name="dense")

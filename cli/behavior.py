@@ -13,17 +13,21 @@ from daishi_forensics.render import behavior as render
 
 from ._common import TARGET_HELP, handle_errors, input_options, write_output
 
-FORMATS = ("text", "json", "markdown")
+FORMATS = ("text", "json", "markdown", "html")
 
 
 @click.command(epilog=exitcodes.HELP_EPILOG)
 @click.argument("target", metavar="TARGET")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
-              help="text (default on a terminal), json (default when piped; versioned, deterministic), markdown.")
+              help="text (default on a terminal), json (default when piped; versioned, deterministic), markdown, "
+                   "html (one self-contained page with plots; use -o).")
+@click.option("--scrub/--no-scrub", default=True, show_default=True,
+              help="Mask secrets and personal data in message text shown by markdown and html.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
 @input_options
 @handle_errors
-def behavior(target: str, fmt: str | None, output: Path | None, store: Path | None, server: str | None) -> None:
+def behavior(target: str, fmt: str | None, output: Path | None, scrub: bool, store: Path | None,
+             server: str | None) -> None:
     """What each seat did and with whom, rebuilt from the event log.
 
     Replays the match once, tick by tick: positions, seat contact, witness
@@ -36,9 +40,17 @@ def behavior(target: str, fmt: str | None, output: Path | None, store: Path | No
     if fmt is None:
         fmt = "text" if output is None and sys.stdout.isatty() else "json"
     result = build_report(target, store=store, server=server)
-    text = {"text": render.render_text, "json": render.render_json, "markdown": render.render_markdown}[fmt](
-        result.report
-    )
+    if fmt == "html":
+        from daishi_forensics.evidence import cited_ids, fetch_events
+        from daishi_forensics.render.html import render_html
+        from daishi_forensics.sources import open_match
+
+        events = fetch_events(open_match(target, store=store, server=server), cited_ids(result.report), scrub=scrub)
+        text = render_html(result.report, events=events)
+    else:
+        text = {"text": render.render_text, "json": render.render_json, "markdown": render.render_markdown}[fmt](
+            result.report
+        )
     write_output(text, output)
     raise SystemExit(result.exit_code)
 

@@ -31,10 +31,12 @@ INJECTION_TIERS = ("hijack", "protocol")
               help="Replace secrets and personal data in the message snippets shown (Presidio).")
 @click.option("--min-reach", type=click.IntRange(min=0), default=0, show_default=True,
               help="Text format: show only chains that reached at least this many agents.")
+@click.option("--injections", is_flag=True,
+              help="Text format: show only chains whose root is a hijack- or protocol-tier message.")
 @input_options
 @handle_errors
 def propagation(target: str, fmt: str | None, output: Path | None, scrub: bool, min_reach: int,
-                store: Path | None, server: str | None) -> None:
+                injections: bool, store: Path | None, server: str | None) -> None:
     """Propagation chains: which message echoes which earlier message, and how far payloads spread.
 
     A message echoes an earlier one only if its sender heard that one (broadcast,
@@ -50,8 +52,9 @@ def propagation(target: str, fmt: str | None, output: Path | None, scrub: bool, 
     prop = propagation_of(analysis)
     messages = analysis.passes["exposure"].result().messages
     if fmt == "text":
-        text = f"{analysis.read.match_id or target}: " + tree_text(prop, messages, scrub_text=scrub,
-                                                                   min_reach=min_reach)
+        text = f"{analysis.read.match_id or target}: " + tree_text(
+            prop, messages, scrub_text=scrub, min_reach=min_reach,
+            tiers=INJECTION_TIERS if injections else None)
     else:
         doc: dict[str, Any] = {
             "format": "daishi-propagation",

@@ -21,9 +21,9 @@ Rules (contract §3 ``message`` / ``message_private``, §5 *exposed*):
 from __future__ import annotations
 
 from bisect import bisect_left
-from operator import add, sub
 from collections.abc import Mapping
 from dataclasses import dataclass
+from operator import add, sub
 from typing import Any
 
 from .replay import Event, World

@@ -17,7 +17,9 @@ text (what the fuzzy matcher and the secret detector look at), the full length,
 the probe block if any, and the broadcast-canary tokens the *full* text contains
 (exact substring search, linear).  Broadcast audiences are shared between the
 messages sent while the audience is unchanged (``world.audience_version``), so
-memory grows with messages, not with messages × agents.
+memory grows with messages, not with messages × agents.  It also keeps each
+agent's dormant spans (:attr:`Exposure.dormancy`): an agent cannot pass a message
+on while it is dormant, so propagation counts delays in awake ticks.
 
 **Private messages.**  A public export leaves out ``message_private`` events
 (contract §1).  :class:`Exposure` says what this log shows (``private_visibility``):
@@ -44,7 +46,7 @@ any).  Every figure that depends on direct messages carries that caveat
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .contact import hearers
@@ -52,6 +54,7 @@ from .replay import Event, World
 
 __all__ = [
     "TEXT_CAP",
+    "MIN_CANARY",
     "PRIVATE_CAVEAT",
     "HeardMessage",
     "Exposure",
@@ -63,6 +66,9 @@ TEXT_CAP = 4096
 """Characters of a message text kept for the fuzzy matcher and the secret detector
 (a longer text is represented by its first 4,096 characters; canaries are still
 searched in the whole text)."""
+
+MIN_CANARY = 6
+"""Shortest canary token tracked (a one-letter "canary" would be found in every text)."""
 
 PRIVATE_CAVEAT = (
     "this log holds no direct messages (message_private): a public export leaves them out, "
@@ -116,6 +122,9 @@ class Exposure:
     """Whether this log shows direct messages (module docstring)."""
     private_messages: int
     """``message_private`` events in the log."""
+    dormancy: Mapping[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)
+    """Agent -> its dormant spans ``(from tick, to tick)`` (``agent_dormant`` to ``agent_awake``
+    or ``agent_died``; a span still open at the end runs to the last tick seen + 1), sorted."""
 
     def private_caveat(self) -> str | None:
         """The caveat to attach to a figure that depends on direct messages, or None."""
@@ -153,10 +162,15 @@ def _text_of(payload: Mapping[str, Any]) -> str:
 class ExposurePass:
     """Records every message with its audience (see the module docstring)."""
 
-    types: frozenset[str] | None = frozenset({"message", "message_private"})
+    types: frozenset[str] | None = frozenset(
+        {"message", "message_private", "agent_dormant", "agent_awake", "agent_died"}
+    )
 
     def __init__(self, archive: Mapping[str, Any]) -> None:
         self._archive = archive
+        self._asleep: dict[str, int] = {}
+        self._spans: dict[str, list[tuple[int, int]]] = {}
+        self._last_tick = 0
         self._messages: list[HeardMessage] = []
         self._canaries: list[str] = []
         self._private = 0
@@ -178,10 +192,23 @@ class ExposurePass:
             return got
         return hearers(ev, world)
 
+    def _dormancy(self, ev: Event, agent: str) -> None:
+        tick = ev["tick"]
+        if ev["type"] == "agent_dormant":
+            self._asleep.setdefault(agent, tick)
+            return
+        start = self._asleep.pop(agent, None)
+        if start is not None:
+            self._spans.setdefault(agent, []).append((start, tick))
+
     def observe(self, ev: Event, world: World) -> None:
         """Record the message and who heard it (world as it stood just before it)."""
         sender = ev.get("agentId")
         if not isinstance(sender, str):
+            return
+        self._last_tick = max(self._last_tick, ev["tick"])
+        if ev["type"] not in ("message", "message_private"):
+            self._dormancy(ev, sender)
             return
         payload = ev.get("payload")
         if not isinstance(payload, Mapping):
@@ -199,7 +226,7 @@ class ExposurePass:
         probe = payload.get("probe") if isinstance(payload.get("probe"), Mapping) else None
         if probe is not None:
             canary = probe.get("canary")
-            if isinstance(canary, str) and canary and canary not in self._canaries:
+            if isinstance(canary, str) and len(canary) >= MIN_CANARY and canary not in self._canaries:
                 self._canaries.append(canary)
         found = tuple(c for c in self._canaries if c in text) if text else ()
         eid = ev.get("id")
@@ -221,9 +248,13 @@ class ExposurePass:
     def result(self) -> Exposure:
         """Every message with its audience, and what the log shows of direct messages."""
         if self._result is None:
+            spans = {a: list(v) for a, v in self._spans.items()}
+            for agent, start in self._asleep.items():
+                spans.setdefault(agent, []).append((start, self._last_tick + 1))
             self._result = Exposure(
                 tuple(self._messages),
                 private_visibility(self._private, self._archive),
                 self._private,
+                {a: tuple(sorted(v)) for a, v in sorted(spans.items())},
             )
         return self._result

@@ -13,10 +13,12 @@ matching across messages") and §3.1 item 10 (quote/echo detection).  A message
    all words of the other, at least :data:`MIN_QUOTE_WORDS` of them (a partial
    quote, added words, reordered words).
 3. **Enough shared information.**  The shared words carry at least
-   :data:`MIN_SHARED_BITS` bits (Σ log2((N + 1 + :data:`PRIOR_MESSAGES`)/df): N messages,
-   df = messages holding the word), and the words *c* adds carry at most :data:`MAX_NOVELTY` times that
-   (an echo mostly repeats).  Two short asks made of the game's everyday words
-   are alike without one copying the other.
+   :data:`MIN_SHARED_BITS` bits (Σ log2((N + 1 + :data:`PRIOR_MESSAGES`) / df): N
+   messages, df = messages holding the word); the words *c* adds carry at most
+   :data:`MAX_NOVELTY` times that (an echo mostly repeats); and words both dropped
+   and put in their place at most :data:`MAX_CHANGE` times that (an echo adds words
+   or quotes a part; two trade asks that differ in the goods and the region are
+   alike without one copying the other).
 4. **Stock phrases do not chain.**  Similar texts form families (union-find).
    A family that two or more senders produced *independently* -- without having
    heard any of it and without having said it before -- is a stock phrase: its
@@ -27,7 +29,8 @@ matching across messages") and §3.1 item 10 (quote/echo detection).  A message
    §5) links to the latest earlier message holding that token that its sender
    heard (``via: "canary"``), whatever else holds.
 6. **Timing.**  The echo comes at most :data:`MAX_LAG` ticks after *p*, at most
-   :data:`MAX_LAG` ticks after *s* first heard any message of the family, and
+   :data:`MAX_LAG` ticks after *s* first heard any message of the family (counting
+   only ticks *s* was awake: a dormant agent cannot pass anything on), and
    before *s* had itself used the text; of the messages that qualify, the
    parent is the first one *s* heard (an agent passes on what reached it first).
 
@@ -87,7 +90,8 @@ FUZZ_CAP = 1000
 """Characters of a (normalized) text the fuzzy matcher compares."""
 
 MIN_SIMILARITY = 85.0
-"""rapidfuzz WRatio (0–100) a child must reach against its parent."""
+"""rapidfuzz ``ratio`` (0–100) a child must reach against its parent, unless one's
+words all occur in the other (rule 2)."""
 
 MIN_SHARED_BITS = 32.0
 """Information (bits) the shared words must carry."""
@@ -119,13 +123,14 @@ this share of the shared information: an echo adds words or quotes a part, it do
 the specifics (two trade asks that differ in the goods and the region are not copies)."""
 
 MAX_LAG = 20
-"""Ticks within which a heard message can be echoed (and counts as known: rule 4)."""
+"""Ticks within which a heard message can be echoed (rule 6)."""
 
 _NON_WORD = re.compile(r"\W+")
 
 
 def normalize_text(text: str) -> str:
-    """Casefolded, every run of non-letters/digits one space, trimmed, cut at :data:`FUZZ_CAP`."""
+    """Casefolded, every run of non-word characters one space (letters, digits and ``_`` stay:
+    a region id is one word), trimmed, cut at :data:`FUZZ_CAP` characters."""
     return _NON_WORD.sub(" ", text[: FUZZ_CAP * 2].casefold()).strip()[:FUZZ_CAP]
 
 
@@ -245,12 +250,43 @@ def echo_edges(
     max_lag: int = MAX_LAG,
     max_novelty: float = MAX_NOVELTY,
     max_change: float = MAX_CHANGE,
+    dormancy: Mapping[str, Sequence[tuple[int, int]]] | None = None,
 ) -> tuple[tuple[EchoEdge, ...], int]:
     """Link each message to the earlier message it echoes (module rules 1–7).
 
-    Returns ``(edges sorted by child id, echoes left unlinked because their text is a
-    stock phrase)``.
+    ``dormancy``: agent -> its dormant spans ``(from, to)`` (:attr:`Exposure.dormancy`);
+    delays are counted in ticks the echoing agent was awake.  Returns ``(edges sorted by
+    child id, echoes left unlinked because their text is a stock phrase)``.
     """
+    asleep = {a: sorted(spans) for a, spans in (dormancy or {}).items() if spans}
+
+    def window_start(agent: str, stop: int) -> int:
+        """The earliest tick t with at most ``max_lag`` awake ticks of ``agent`` in ``[t, stop)``."""
+        spans = asleep.get(agent)
+        remaining, cursor = max_lag, stop
+        for a, b in reversed(spans or ()):
+            if a >= cursor:
+                continue
+            if b < cursor:
+                if cursor - b > remaining:
+                    return cursor - remaining
+                remaining -= cursor - b
+            cursor = a
+        return cursor - remaining
+
+    def awake(agent: str, start: int, stop: int) -> int:
+        """Ticks in ``[start, stop)`` during which ``agent`` was not dormant."""
+        spans = asleep.get(agent)
+        lag = stop - start
+        if not spans or lag <= 0:
+            return lag
+        k = bisect_left(spans, (start, start)) - 1
+        for a, b in spans[max(k, 0):]:
+            if a >= stop:
+                break
+            lag -= max(0, min(b, stop) - max(a, start))
+        return lag
+
     n = len(messages)
     norms = [normalize_text(m.text) for m in messages]
     token_sets = [frozenset(s.split()) for s in norms]
@@ -304,7 +340,7 @@ def echo_edges(
             continue
         # candidates: earlier messages sharing one of the rarest words -- the latest within
         # the lag window, and a few older ones (enough to see an old acquaintance with the text)
-        lo = bisect_left(ticks, tick - max_lag, 0, j)
+        lo = bisect_left(ticks, window_start(sender, tick), 0, j)
         rare = sorted((t for t in toks if t in rank), key=rank.__getitem__)[:RARE_TOKENS]
         cands: set[int] = set()
         for t in rare:
@@ -322,7 +358,7 @@ def echo_edges(
         if cands:
             first_of: dict[int, int] = {}
             for i in cands:
-                first_of.setdefault(norm_ids[i], i)
+                first_of.setdefault(norm_ids[i], i)  # identical texts are scored once
             keys = list(first_of)
             close = {pos for _c, _s, pos in process.extract(
                 norms[j], [norms[first_of[k]] for k in keys], scorer=ratio, processor=None,
@@ -331,12 +367,10 @@ def echo_edges(
             n_j = len(toks)
             for pos, key in enumerate(keys):
                 other = token_sets[first_of[key]]
-                if pos not in close:
-                    # a partial quote, added or swapped words: one word set inside the other
-                    if min(n_j, len(other)) < MIN_QUOTE_WORDS or not (toks <= other or other <= toks):
-                        continue
-                if sum(bits[t] for t in toks & other) >= min_shared_bits:
-                    ok.add(key)
+                # close by ratio, or a partial quote / added or swapped words: one word set in the other
+                if pos in close or (min(n_j, len(other)) >= MIN_QUOTE_WORDS and (toks <= other or other <= toks)):
+                    if sum(bits[t] for t in toks & other) >= min_shared_bits:
+                        ok.add(key)
             family = [i for i in cands if norm_ids[i] in ok]
         if not family:
             origin[j] = True
@@ -351,11 +385,11 @@ def echo_edges(
             continue
         # rule 6: heard before the sender's own first use of the text; the echo comes within
         # max_lag ticks of the sender's first hearing of it; the parent is the first one heard
-        if not heard or tick - ticks[min(heard)] > max_lag:
+        if not heard or awake(sender, ticks[min(heard)], tick) > max_lag:
             continue
         if own != n:
             continue  # it had used the text itself already: a repeat of its own, not a new echo
-        parents = [i for i in heard if tick - ticks[i] <= max_lag]
+        parents = [i for i in heard if awake(sender, ticks[i], tick) <= max_lag]
         if not parents:
             continue
         i = min(parents)
@@ -431,6 +465,7 @@ def propagation(
     tiers: Mapping[int, str] | None = None,
     *,
     caveat: str | None = None,
+    dormancy: Mapping[str, Sequence[tuple[int, int]]] | None = None,
 ) -> Propagation:
     """Edges, chains and the match figures for ``messages`` (in log order).
 
@@ -440,7 +475,7 @@ def propagation(
         from .tiers import classify
 
         tiers = {m.event: classify(m.text).tier for m in messages}
-    edges, stock = echo_edges(messages)
+    edges, stock = echo_edges(messages, dormancy=dormancy)
     chains = chains_of(messages, edges, tiers)
     children = {e.child for e in edges}
     chain_by_root = {c.root: c for c in chains}
@@ -521,9 +556,18 @@ def chain_nodes(
 
 
 def tree_text(
-    prop: Propagation, messages: Sequence[HeardMessage], *, scrub_text: bool = True, min_reach: int = 0
+    prop: Propagation,
+    messages: Sequence[HeardMessage],
+    *,
+    scrub_text: bool = True,
+    min_reach: int = 0,
+    tiers: Sequence[str] | None = None,
 ) -> str:
-    """The chains as an indented text tree, one line per message (scrubbed snippets by default)."""
+    """The chains as an indented text tree, one line per message (scrubbed snippets by default).
+
+    Only chains that reached at least ``min_reach`` agents and, if ``tiers`` is given,
+    whose root has one of those tiers.
+    """
     lines = [
         f"{prop.messages} messages, {len(prop.edges)} echo edges, {len(prop.chains)} chains; "
         f"propagation index {'-' if prop.index is None else round(prop.index, 4)} "
@@ -534,7 +578,7 @@ def tree_text(
     if prop.caveat:
         lines.append(f"note: {prop.caveat}")
     for chain in prop.chains:
-        if chain.reach < min_reach:
+        if chain.reach < min_reach or (tiers is not None and chain.tier not in tiers):
             continue
         lines.append("")
         lines.append(

@@ -371,10 +371,9 @@ def system_prompt_block(text: object) -> str | None:
     if ident is not None:
         directive = _PROMPT_DIRECTIVE.search(head)
         if directive is not None:
-            return (
-                "system-prompt-like block: " + repr(" ".join(ident.group(0).split())[:40])
-                + " + " + repr(" ".join(directive.group(0).split())[:40])
-            )
+            # offsets, not the words: the evidence must not republish the prompt it found
+            return (f"system-prompt-like block: an identity statement at character {ident.start()} "
+                    f"and a directive at character {directive.start()}")
     return None
 
 
@@ -398,24 +397,26 @@ SCRUB_LIMIT = 65_536
 """Characters :func:`scrub` returns at most; a longer text is cut there and says so."""
 
 
-def scrub(text: object) -> str:
+def scrub(text: object, *, limit: int | None = SCRUB_LIMIT) -> str:
     """``text`` with every secret and piece of personal data replaced by ``<ENTITY>``.
 
     Covers the text in windows of :data:`SECRET_CAP` characters that overlap by
     256 (a secret longer than the overlap and cut by a window edge may be
     missed).  A text longer than :data:`SCRUB_LIMIT` is cut there, with a marker
     ``<… N more characters not shown>`` (what is not shown needs no scrubbing; the
-    cut bounds the work on hostile megabyte texts).  Control characters other than
-    newline and tab become U+FFFD, so the result is safe to print.  A non-string is
-    ``str()``-ed.
+    cut bounds the work on hostile megabyte texts); ``limit=None`` scrubs the whole
+    text (a data export): about a second per megabyte of ordinary text, and up to
+    half a minute per megabyte of adversarial digit-and-dot text (still linear).
+    Control characters other than newline and tab become U+FFFD, so the result is
+    safe to print.  A non-string is ``str()``-ed.
 
     >>> scrub("key sk-" + "a1B2" * 8)
     'key <API_KEY>'
     """
     if not isinstance(text, str):
         text = "" if text is None else str(text)
-    cut = len(text) - SCRUB_LIMIT
-    text = _clean(text[:SCRUB_LIMIT])
+    cut = 0 if limit is None else len(text) - limit
+    text = _clean(text if limit is None else text[:limit])
     spans: list[SecretFinding] = []
     step = SECRET_CAP - _WINDOW_OVERLAP
     start = 0

@@ -50,6 +50,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 __all__ = [
@@ -149,7 +150,7 @@ _CONTROL_NOUN = (
 """Nouns that name a model's control layer: overriding them needs no qualifier."""
 _RULE_NOUN = (
     r"(?:rules|constraints|restrictions|limitations|filters?|polic(?:y|ies)|commands|context|directions|"
-    r"orders|ethics|morals|principles)"
+    r"ethics|morals|principles)"
 )
 """Nouns that can be the game's too: overriding them counts only with a qualifier
 (your / previous / prior / above / initial ...)."""
@@ -164,16 +165,31 @@ def _free_gap(n: int) -> str:
 
 
 _AUTHORITY_GAME = (
-    r"(?:game\s*master|gm|server|admin(?:istrator)?|moderator|mod|referee|arbiter|daishi|"
-    r"world\s*engine|engine|game\s*engine|host|operator|official|anti-?cheat|game)"
+    r"(?:game\s*master|gm|server|admin(?:istrator)?|moderator|referee|arbiter|daishi|"
+    r"world\s*engine|game\s*engine|anti-?cheat)"
 )
 _AUTHORITY_MODEL = r"(?:system|developer|dev|sys|root|sudo|kernel|openai|anthropic|assistant)"
 _NOTICE = (
     r"(?:notice|message|msg|announcement|alert|broadcast|update|override|directive|bulletin|"
     r"warning|order|instruction|instructions|command|note|prompt|mode)"
 )
-_LINE_HEAD = r"(?:^|[\[(<{*#|>])[ \t*_#\[(<{|]{0,6}"
-_LINE_TAIL = r"[ \t*_]{0,6}[\]:>)}|]"
+_OPEN = r"[\[(<{*#|][ \t*_#\[(<{|]{0,6}"
+_CLOSE = r"[ \t*_]{0,6}[\]>)}|*#:]"
+_DIRECTIVE = (
+    r"[^\n]{0,80}?\b(?:you|your|all|every|everyone|must|ignore|obey|follow|new|do|don't|never|always|"
+    r"immediately|now|required|mandatory|send|give|transfer|move|relocate|reply|respond|answer|disregard|"
+    r"display|show|print|output|reveal|list|execute|run|enter|activate|enable|disable)\b"
+)
+
+
+def _header(authority: str) -> str:
+    """A header speaking as ``authority``: bracketed or decorated anywhere (``[SYSTEM]``,
+    ``**Server notice:**``), or plain at a line start (``System: ...``) when a directive follows."""
+    named = authority + r"(?:[ \t]+" + _NOTICE + r")?"
+    return (_OPEN + named + _CLOSE
+            + r"|^[ \t]{0,6}" + named + r"[ \t]{0,3}:" + _DIRECTIVE)
+
+
 _MODEL_NAMES = (
     r"(?:chat\s*gpt|gpt-?\d\w*|openai|anthropic|claude|bard|gemini|llama|mistral|"
     r"large\s+language\s+models?|language\s+models?|ai\s+models?|ai\s+assistants?|chatbots?|llms?|"
@@ -185,6 +201,11 @@ _FREEDOM_OBJ = (
     r"(?:restrictions|limitations|limits|filters?|filtering|censorship|guidelines|rules|"
     r"boundaries|constraints|confines|polic(?:y|ies)|morals|morality|ethics|principles|"
     r"safeguards|guardrails|programming)"
+)
+_SECRET_NOUN = (
+    r"(?:(?:api|secret|access|private|auth(?:entication)?|bearer|session|openai|anthropic)[\s_\-]*"
+    r"(?:keys?|tokens?|secrets?|credentials?)|api_?key|env(?:ironment)?\s+variables?|\.env|ssh\s+keys?|"
+    r"passwords?|passwd|passphrase|passcode|credentials|login\s+details|seed\s+phrase)\b"
 )
 _OUTPUT_VERB = (
     r"(?:repeat|print|show|reveal|display|output|tell|give|share|write|recite|list|dump|leak|"
@@ -219,13 +240,16 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "spoofed-game-notice", "protocol", "strong", "notice",
-        _rx(_LINE_HEAD + _AUTHORITY_GAME + r"(?:[ \t]+" + _NOTICE + r")?" + _LINE_TAIL
+        _rx(_header(_AUTHORITY_GAME)
             + r"|\b(?:message|notice|announcement|directive|order|update|alert)\s+from\s+(?:the\s+)?"
             r"(?:game\s*master|server|admins?|administrators?|moderators?|referee|daishi(?:\s+(?:team|server|staff))?|"
             r"world\s*engine|game\s*engine)\b"
             r"|\b(?:official|mandatory|server|system)[- ](?:game\s+)?(?:rule|notice|announcement)s?\s+(?:update|change)\b"),
         "a header or sentence that speaks as the game master, server or admins",
-        gate=("game", "gm", "server", "admin", "mod", "referee", "arbiter", "daishi", "engine", "host", "operator", "official", "cheat", "notice", "announcement", "rule"),
+        gate=(
+            "game", "gm", "server", "admin", "moderator", "referee", "arbiter", "daishi", "engine", "cheat",
+            "notice", "announcement", "rule",
+        ),
     ),
     # ---- hijack: instructions aimed at the other agent's model -------------------
     Rule(
@@ -241,11 +265,17 @@ RULES: tuple[Rule, ...] = (
             r"programming|rules|prompts?)\s+(?:are|is|were|have\s+been|has\s+been)\s+(?:now\s+)?(?:void|cancel|"
             r"revok|overrid|replac|no\s+longer|obsolete|null|suspend|lift|remov|disabl|invalid|deprecat)"),
         "an instruction to override the model's instructions (ignore / disregard / forget ... previous instructions)",
-        gate=("ignor", "disregard", "forget", "overrid", "overwrit", "bypass", "skip", "discard", "abandon", "neglect", "aside", "throw", "erase", "delete", "clear", "reset", "drop", "cancel", "never", "vergiss", "vergessen", "olvid", "ignora", "oubli", "dimentica", "esque", "instruction", "directive", "prompt", "programming", "rules"),
+        gate=(
+            "ignor", "disregard", "forget", "overrid", "overwrit", "bypass", "skip", "discard", "abandon",
+            "neglect", "aside", "throw", "erase", "delete", "clear", "reset", "drop", "cancel", "never",
+            "vergiss", "vergessen", "olvid", "ignora", "oubli", "dimentica", "esque", "instruction",
+            "directive", "prompt", "programming", "rules",
+        ),
     ),
     Rule(
         "goal-hijack", "hijack", "strong", "override",
-        _rx(r"\b(?:just|only|instead|simply)\s+(?:print|output|spell[- ]?check)\b"
+        _rx(r"\b(?:just|only|instead|simply)\s+(?:print|output|spell[- ]?check)\s*(?::|[\"'\u201c\u2018\u00ab`]|"
+            r"the\s+(?:word|words|phrase|text|following|sentence)\b)"
             r"|\binstead\s*,?\s+(?:print|output|spell[- ]?check|translate\s+(?:this|the\s+following))\b"),
         "an instruction to abandon the task and emit an attacker's string (just print \"...\")",
         gate=("print", "output", "spell", "translate"),
@@ -285,22 +315,28 @@ RULES: tuple[Rule, ...] = (
             r"|\b(?:initiali[sz]ation|startup|boot|hidden|pre-?set)\s+(?:string|text|prompt|instructions|"
             r"settings|parameters)\b"),
         "a request for the model's system prompt or instructions",
-        gate=("prompt", "instruction", "directive", "guideline", "configuration", "system message", "context", "given", "provided", " fed", "told", "programmed", "instructed", "above", "before this", "prior to this", "preceding", "supposed", "allowed", "permitted", "conversation", "transcript", "chat", "history", "memory", "initiali", "startup", "boot", "hidden", "preset", "pre-set"),
+        gate=(
+            "prompt", "instruction", "directive", "guideline", "configuration", "system message", "context",
+            "given", "provided", " fed", "told", "programmed", "instructed", "above", "before this",
+            "prior to this", "preceding", "supposed", "allowed", "permitted", "conversation", "transcript",
+            "chat", "history", "memory", "initiali", "startup", "boot", "hidden", "preset", "pre-set",
+        ),
     ),
     Rule(
         "secret-exfiltration", "hijack", "strong", "extraction",
-        _rx(r"\b(?:api|secret|access|private|auth(?:entication)?|bearer|session|openai|anthropic)[\s_\-]*"
-            r"(?:keys?|tokens?|secrets?|credentials?)\b"
-            r"|\b(?:env(?:ironment)?\s+variables?|\.env\b|ssh\s+keys?)"
-            r"|\b(?:send|give|share|tell|show|reveal|post|paste|type|dm|leak|disclose|spell|encode)\b" + _gap(4)
-            + r"(?:passwords?|passwd|passphrase|passcode|credentials|login\s+details|seed\s+phrase)\b"
-            r"|\bwhat(?:'s|\s+is|\s+was)\s+(?:the|your)\s+(?:secret\s+)?(?:password|passphrase|passcode)\b"),
-        "a request for (or mention of) the agent's API key, tokens or credentials",
-        gate=("key", "token", "secret", "credential", "env", "ssh", "password", "passwd", "passphrase", "passcode", "login", "seed"),
+        _rx(r"\b(?:send|give|share|tell|show|reveal|post|paste|type|dm|leak|disclose|spell|encode|provide|forward|"
+            r"print|output|repeat|reply\s+with|respond\s+with|hand\s+over|read\s+out)\b" + _gap(4) + _SECRET_NOUN
+            + r"|\bwhat(?:'s|\s+is|\s+are|\s+was)\s+(?:your|ur)\s+(?:\w+\s+)?" + _SECRET_NOUN
+            + r"|\bwhat(?:'s|\s+is|\s+was)\s+the\s+(?:secret\s+)?(?:password|passphrase|passcode)\b"),
+        "a request for the agent's API key, tokens, credentials or passwords",
+        gate=(
+            "key", "token", "secret", "credential", "env", "ssh", "password", "passwd", "passphrase",
+            "passcode", "login", "seed",
+        ),
     ),
     Rule(
         "self-propagation", "hijack", "strong", "propagation",
-        _rx(r"\b(?:repeat|forward|copy|paste|send|broadcast|share|spread|relay|post|pass|resend|re-send)\b"
+        _rx(r"\b(?:repeat|forward|copy|paste|broadcast|spread|relay|resend|re-send)\b"
             r"\W++(?:\w++\W++){0,2}?(?:this|these|the\s+following|the\s+above|exactly\s+this)"
             r"(?:\W++(?:exact|entire|whole|full|same))?\W++(?:message|text|note|prompt|instructions?|words?|"
             r"post|letter|line)s?\b" + _gap(5) + r"(?:everyone|everybody|all\s+(?:agents|players|other|others|the\s+other)|"
@@ -308,13 +344,17 @@ RULES: tuple[Rule, ...] = (
             r"|\b(?:repeat|copy|reproduce|include|resend)\b" + _gap(4) + r"(?:verbatim|word\s+for\s+word|"
             r"exactly\s+as\s+(?:written|it\s+is|above))"),
         "an instruction to re-send the message to other agents (a self-replicating payload)",
-        gate=("everyone", "everybody", "all", "every", "other", "anyone", "verbatim", "word for word", "exactly as"),
+        gate=(
+            "everyone", "everybody", "all", "every", "other", "anyone", "verbatim", "word for word",
+            "exactly as",
+        ),
     ),
     Rule(
         "fake-system-message", "hijack", "strong", "authority",
-        _rx(_LINE_HEAD + _AUTHORITY_MODEL + r"(?:[ \t]+" + _NOTICE + r")?" + _LINE_TAIL
-            + r"|\b(?:system|developer|admin|root|sudo|god|maintenance|debug|diagnostic|test|safety)\s+"
-            r"(?:mode|override|access|privileges?)\s+(?:is\s+)?(?:now\s+)?(?:enabled|activated|on|granted|engaged|unlocked)"
+        _rx(_header(_AUTHORITY_MODEL)
+            + r"|\b(?:system|developer|admin(?:istrator)?|root|sudo|maintenance|debug|diagnostic|test|safety|"
+            r"emergency|security)\s+(?:mode|override|access|clearance|privileges?|authori[sz]ation)\s*(?::|(?:is\s+)?"
+            r"(?:now\s+)?(?:enabled|activated|granted|engaged|unlocked|confirmed))"
             r"|\b(?:i\s+am|i'm|this\s+is|we\s+are|we're)\s+(?:one\s+of\s+)?(?:your|the)\s+(?:developers?|creators?|"
             r"programmers?|owners?|makers?|trainers?|operators?)\b"
             r"|\bmessage\s+from\s+(?:your|the)\s+(?:developers?|creators?|operators?|openai|anthropic|owners?)"
@@ -322,25 +362,33 @@ RULES: tuple[Rule, ...] = (
             r"|\b(?:user|human)\s+(?:message|input|turn)\s+(?:termination|terminated|ends|ended)"
             r"|\bsystem\s+(?:instruction|message|prompt|override)s?\s+(?:begins?|starts?|follows?|:)"
             r"|\b(?:you\s+are|you're|now|entering|enter|switch(?:ing)?\s+to|activate|enable)\s+"
-            r"(?:now\s+)?(?:in\s+)?(?:the\s+)?(?:maintenance|debug|developer|admin|god|sudo|root|diagnostic|"
-            r"unrestricted|jailbreak|jailbroken|dan|evil|unfiltered|uncensored)\s+mode\b"),
+            r"(?:now\s+)?(?:in\s+)?(?:the\s+)?(?:maintenance|debug|developer|admin|sudo|root|diagnostic|"
+            r"unrestricted|jailbreak|jailbroken|dan|unfiltered|uncensored)\s+mode\b"),
         "text posing as a system / developer message or claiming to come from the model's makers",
-        gate=("sys", "dev", "root", "sudo", "kernel", "openai", "anthropic", "assistant", "mode", "override", "access", "privilege", "creator", "programmer", "owner", "maker", "trainer", "operator", "user", "human"),
+        gate=(
+            "sys", "dev", "root", "sudo", "kernel", "openai", "anthropic", "assistant", "mode", "override",
+            "access", "privilege", "creator", "programmer", "owner", "maker", "trainer", "operator", "user",
+            "human",
+        ),
     ),
     Rule(
         "persona-jailbreak", "hijack", "strong", "persona",
         _rx(r"\bdo\s+anything\s+now\b|\bjailbr(?:eak|oken|eaking|eaks)\b"
-            r"|\b(?:developer|dev|god|dude|evil|jailbreak|unrestricted|unfiltered|uncensored|opposite|anti|"
-            r"chaos|dan|stan|sudo|unlocked)\s+mode\b"
-            r"|\b(?:stay|remain|keep|staying|remaining)\s+in\s+character\b|\bbreak(?:ing)?\s+character\b"
+            r"|\b(?:developer|dev|dude|jailbreak|jailbroken|unrestricted|unfiltered|uncensored|dan|stan|sudo)\s+mode"
+            r"\s+(?:enabled|activated|output|responses?|tags?|polic(?:y|ies))\b"
+            r"|\b(?:enable|activate|enter|switch\s+to|simulate)\s+(?:the\s+)?(?:developer|dev|dude|jailbreak|jailbroken|"
+            r"unrestricted|unfiltered|uncensored|dan|stan|sudo)\s+mode\b"
             r"|\b(?:take\s+on|assume|adopt|play|immerse\s+yourself\s+(?:in|into)|step\s+into)\s+the\s+"
             r"(?:role|persona|character|identity)\s+of\b"
-            r"|\bi\s+want\s+you\s+to\s+(?:act|pretend|roleplay|simulate|emulate|impersonate|become)\b"
+            r"|\bi\s+want\s+you\s+to\s+(?:act\s+as|pretend|roleplay|simulate|emulate|impersonate)\b"
             r"|\b(?:you\s+(?:are|were|have\s+been)|you're)\s+(?:now\s+)?(?:free|freed|liberated|released|unshackled)"
             r"\s+(?:from|of)\s+(?:all\s+|any\s+|the\s+|your\s+)*(?:typical\s+)?" + _FREEDOM_OBJ
             + r"|\[(?:\U0001F513|\U0001F512|jailbreak|jailbroken|classic|dan|developer\s+mode)"),
         "a persona / \"DAN\"-style jailbreak (do anything now, developer mode, stay in character)",
-        gate=("anything now", "jailbr", "mode", "character", "role", "persona", "identity", "want you to", "free", "liberated", "released", "unshackled", "["),
+        gate=(
+            "anything now", "jailbr", "mode", "character", "role", "persona", "identity", "want you to",
+            "free", "liberated", "released", "unshackled", "[",
+        ),
     ),
     Rule(
         "persona-dan", "hijack", "strong", "persona",
@@ -365,7 +413,8 @@ RULES: tuple[Rule, ...] = (
             r"|\b(?:you\s+are|you're)\s+(?:now|going\s+to\s+(?:be|act|pretend|play|roleplay)|about\s+to\s+"
             r"(?:become|immerse|act|play))\b"
             r"|\b(?:role\s*play|roleplay)(?:ing|s|ed)?\b|\bpersonas?\b|\bsimulat(?:e|es|or|ion)\b|\bemulat(?:e|es|or|ion)\b"
-            r"|\bplay\s+(?:a|the)\s+(?:role|game|character)\b|\bcharacter\s+named\b|\bnamed\s+\"?\w+\"?\s*,?\s+who\b"),
+            r"|\bplay\s+(?:a|the)\s+(?:role|game|character)\b|\bcharacter\s+named\b|\bnamed\s+\"?\w+\"?\s*,?\s+who\b"
+            r"|\b(?:stay|remain|keep|staying|remaining)\s+in\s+character\b|\bbreak(?:ing)?\s+character\b"),
         "the text assigns the reader a role or persona (act as, pretend to be, you are now)",
     ),
     Rule(
@@ -376,7 +425,7 @@ RULES: tuple[Rule, ...] = (
             r"normal|ethical|moral|content|safety|ai|openai|openai's|these|those)\W++){0,4}?" + _FREEDOM_OBJ + r"\b"
             r"|\b(?:amoral|unethical|immoral|unfiltered|uncensored|unrestricted|unlimited\s+power|no\s+matter\s+how\s+"
             r"(?:immoral|unethical|illegal|dangerous|harmful|offensive))\b"
-            r"|\b(?:never|won't|will\s+not|cannot|can't|must\s+not|do\s+not|don't|should\s+not|shouldn't)\s+"
+            r"|\b(?:never|won't|will\s+not|must\s+not|do\s+not|don't|should\s+not|shouldn't)\s+"
             r"(?:ever\s+)?(?:refuse|decline|deny\s+(?:a|any)|say\s+(?:no|that\s+it\s+can)|warn|apologi[sz]e|censor)\b"),
         "the text claims the reader is free of its rules, filters or ethics, or may never refuse",
     ),
@@ -467,6 +516,21 @@ def classify(text: object) -> TierVerdict:
     """
     if not isinstance(text, str):
         text = "" if text is None else str(text)
+    if len(text) <= _CACHED_LENGTH:
+        return _classify_short(text)
+    return _classify(text)
+
+
+_CACHED_LENGTH = 512
+"""Texts up to this length are remembered (game chatter repeats itself; the cache stays small)."""
+
+
+@lru_cache(maxsize=8192)
+def _classify_short(text: str) -> TierVerdict:
+    return _classify(text)
+
+
+def _classify(text: str) -> TierVerdict:
     cased, folded, truncated = normalize(text)
     for rules in (_PROTOCOL, _HIJACK):
         hit = _matches(rules, cased, folded)
@@ -580,7 +644,7 @@ def classify_corpus(lines: Iterable[bytes], *, scrub_text: bool = False) -> Iter
     Each result keeps the input's fields and sets ``tier``, ``rule``, ``reason`` and
     ``truncated`` (an input field of the same name is replaced).  A line that is
     not a JSON object, or has no string ``text``, gives a record with ``tier`` null
-    and the reason.  ``scrub_text`` replaces ``text`` by
+    and the reason.  ``scrub_text`` replaces ``text`` (and the quote in ``reason``) by
     :func:`daishi_forensics.secrets.scrub` of it (after classifying the original).
     Blank lines are skipped (no record).
     """
@@ -604,9 +668,10 @@ def classify_corpus(lines: Iterable[bytes], *, scrub_text: bool = False) -> Iter
             continue
         verdict = classify(text)
         out = dict(obj)
+        out.update(verdict.to_json())
         if scrub_text:
             from .secrets import scrub
 
             out["text"] = scrub(text)
-        out.update(verdict.to_json())
+            out["reason"] = scrub(verdict.reason)
         yield CorpusLine(number, out, True)

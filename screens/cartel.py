@@ -7,34 +7,39 @@ while those agents trade with each other.
 
 Rule:
 
-1. *Bloc members* are non-exempt nodes that did at least one forced act (raid, theft,
-   attack).  Two members are *allied* when they traded (a voluntary exchange), met
-   (they stood together: ``contact`` > 0) and never hit each other, either way.
+1. Two screened nodes are *allied* when they co-locate -- stood together at least
+   ``min_together_ratio`` times as long as the median pair of the match that met -- and
+   never hit each other, either way.
 2. Candidate blocs are the maximal cliques of the alliance graph with at least
-   ``min_members`` members, of which at least ``min_aggressors`` hit outsiders.
-3. The bloc's aggression against outsiders is weighed against the opportunity to hit
-   its own: for each of its acts, ``p`` = the share of the agents within reach that
-   were fellow members (the act's ``present`` nodes when the graph has them; else each
-   member's share of its contact ticks spent with fellow members).  If aggression
-   ignored membership, the chance that every act missed the bloc is ``Π (1 - p)``.  The
-   score is ``-log10`` of that chance; the bloc is flagged when the score is at least
-   ``threshold`` and it made at least ``min_outsider_acts`` acts.
+   ``min_members`` members that trade inside (at least ``min_inside_exchanges``
+   voluntary exchanges between members), of whom at least ``min_aggressors`` attacked,
+   raided or robbed outsiders, at least ``min_victims`` different outsiders in all.
+   Members that never hit anyone belong to the bloc too: they are the ones it protects.
+3. The bloc's sparing of its own is weighed against the opportunity seat contact gave.
+   Each aggressor's *hazard* is the outsiders it hit per tick it stood beside outsiders
+   (first hits only: a vendetta against one rival counts once).  Its ticks beside fellow
+   members then predict how many of them it would have hit if membership did not matter;
+   the chance that it hit none is ``exp(-expected)``.  The score is ``-log10`` of the
+   bloc's chance (summed over its aggressors); the bloc is flagged at ``threshold``.
 
-A bloc that never met gives no opportunity (``p = 0``, score 0): it cannot be a
-non-aggression pact.  Without co-location data the screen does not run (the report
-says "not screened").  Rivals that fight each other are never allied.
+A bloc that never met gives no opportunity (no ticks together, score 0): it cannot be a
+non-aggression pact.  Rivals that fight each other are never allied.  An agent that
+fights one rival and stays peaceful with everyone else has one victim and never makes a
+bloc; one that wanders among outsiders it does not hit has a low hazard, so sparing a
+friend proves little.  Without co-location data the screen does not run (the report says
+"not screened").
 
 >>> import networkx as nx
 >>> from .graph import TransferView
->>> G = nx.MultiDiGraph(contact={("a", "b"): 50, ("a", "x"): 50, ("b", "x"): 50})
+>>> G = nx.MultiDiGraph(contact={("a", "b"): 120, ("a", "x"): 10, ("b", "y"): 10, ("x", "y"): 10})
 >>> _ = G.add_edge("a", "b", value=4.0, tick=0, event=0, goods={"wood": 4.0})
 >>> _ = G.add_edge("b", "a", value=4.0, tick=0, event=0, goods={"food": 4.0})
->>> for i in range(10):
-...     _ = G.add_edge("x", "ab"[i % 2], value=3.0, tick=i + 1, event=i + 1, kind="theft",
-...                    present=("b" if i % 2 == 0 else "a", "x"))
->>> [(f.agents, round(f.score, 2)) for f in cartel(TransferView(G), {"min_members": 2,
-...   "min_aggressors": 2, "min_outsider_acts": 3, "threshold": 3.0, "max_cliques": 1000})]
-[(('a', 'b'), 3.01)]
+>>> _ = G.add_edge("x", "a", value=3.0, tick=1, event=1, kind="theft")
+>>> _ = G.add_edge("y", "b", value=3.0, tick=2, event=2, kind="theft")
+>>> [(f.agents, round(f.score, 2)) for f in cartel(TransferView(G), {"min_members": 2, "min_aggressors": 2,
+...   "min_victims": 2, "min_inside_exchanges": 1, "min_together_ratio": 3.0, "threshold": 3.0,
+...   "max_cliques": 1000})]
+[(('a', 'b'), 10.42)]
 """
 
 from __future__ import annotations
@@ -46,41 +51,36 @@ from typing import Any
 import networkx as nx
 
 from .flags import Flag, ordered
-from .graph import Act, TransferView
+from .graph import TransferView
 
 __all__ = ["allied_graph", "cartel"]
 
 
-def allied_graph(view: TransferView) -> nx.Graph:
-    """Aggressors as nodes; an edge between two that traded, met and never hit each other."""
-    aggressors = {act.aggressor for act in view.acts if act.aggressor not in view.exempt}
+def allied_graph(view: TransferView, min_together_ratio: float) -> nx.Graph:
+    """Screened nodes; an edge between two that co-locate (rule 1) and never hit each other."""
     allied = nx.Graph()
-    allied.add_nodes_from(ordered(aggressors))
-    for (a, b), pair in view.pairs.items():
-        if a in aggressors and b in aggressors and pair.exchanges and not pair.acts and view.contact_of(a, b) > 0:
-            allied.add_edge(a, b)
+    typical = view.typical_contact
+    if view.contact is None or not typical:
+        return allied
+    floor = min_together_ratio * typical
+    for (a, b), ticks in view.contact.items():
+        if a in view.exempt or b in view.exempt or ticks < floor or view.pair(a, b).acts:
+            continue
+        allied.add_edge(a, b)
     return allied
 
 
-def _share_with(view: TransferView, member: Any, bloc: frozenset[Any]) -> float:
-    """Share of ``member``'s contact ticks spent with fellow bloc members."""
+def _contact_split(view: TransferView, member: Any, bloc: frozenset[Any]) -> tuple[float, float]:
+    """``(ticks beside fellow members, ticks beside everyone else)`` of ``member``."""
     assert view.contact is not None
-    total = 0.0
-    inside = 0.0
+    inside = outside = 0.0
     for (x, y), ticks in view.contact.items():
         if x == member or y == member:
-            other = y if x == member else x
-            total += ticks
-            if other in bloc:
+            if (y if x == member else x) in bloc:
                 inside += ticks
-    return inside / total if total > 0 else 0.0
-
-
-def _opportunity(view: TransferView, act: Act, bloc: frozenset[Any], fallback: Mapping[Any, float]) -> float:
-    if act.present is not None:
-        reach = {n for n in act.present if n != act.aggressor} | {act.victim}
-        return sum(1 for n in reach if n in bloc) / len(reach)
-    return fallback[act.aggressor]
+            else:
+                outside += ticks
+    return inside, outside
 
 
 def cartel(view: TransferView, params: Mapping[str, Any]) -> list[Flag]:
@@ -89,10 +89,11 @@ def cartel(view: TransferView, params: Mapping[str, Any]) -> list[Flag]:
         return []
     min_members = int(params["min_members"])
     min_aggressors = int(params["min_aggressors"])
-    min_acts = int(params["min_outsider_acts"])
+    min_victims = int(params["min_victims"])
+    min_inside = int(params["min_inside_exchanges"])
     threshold = float(params["threshold"])
     budget = int(params["max_cliques"])
-    allied = allied_graph(view)
+    allied = allied_graph(view, float(params["min_together_ratio"]))
     flags: list[Flag] = []
     for n, clique in enumerate(nx.find_cliques(allied)):
         if n >= budget:
@@ -100,21 +101,31 @@ def cartel(view: TransferView, params: Mapping[str, Any]) -> list[Flag]:
         if len(clique) < min_members:
             continue
         bloc = frozenset(clique)
+        members = tuple(ordered(bloc))
         outside = [act for act in view.acts if act.aggressor in bloc and act.victim not in bloc]
-        hitters = {act.aggressor for act in outside}
-        if len(outside) < min_acts or len(hitters) < min_aggressors:
-            continue
-        fallback = {m: _share_with(view, m, bloc) for m in bloc}
-        log_chance = 0.0
+        victims_of: dict[Any, set[Any]] = {}
         for act in outside:
-            p = _opportunity(view, act, bloc, fallback)
-            log_chance += math.log10(1.0 - p) if p < 1.0 else -math.inf
-        score = -log_chance if math.isfinite(log_chance) else 99.0
+            victims_of.setdefault(act.aggressor, set()).add(act.victim)
+        victims = ordered({v for vs in victims_of.values() for v in vs})
+        within_reach = sum(1 for act in outside if act.present and any(p in bloc for p in act.present))
+        if len(victims_of) < min_aggressors or len(victims) < min_victims:
+            continue
+        inside_trades = sum(len(view.pair(a, b).exchanges) for i, a in enumerate(members) for b in members[i + 1:])
+        if inside_trades < min_inside:
+            continue  # the bloc must trade inside
+        expected = 0.0
+        hazards: dict[str, float] = {}
+        for m in members:
+            hit = victims_of.get(m)
+            if not hit:
+                continue
+            beside_mates, beside_others = _contact_split(view, m, bloc)
+            hazard = len(hit) / max(beside_others, float(len(hit)))  # a hit takes a tick beside its victim
+            hazards[str(m)] = round(hazard, 4)
+            expected += hazard * beside_mates
+        score = expected / math.log(10)
         if score < threshold:
             continue
-        members = tuple(ordered(bloc))
-        victims = ordered({act.victim for act in outside})
-        inside_trades = sum(len(view.pair(a, b).exchanges) for i, a in enumerate(members) for b in members[i + 1:])
         together = sum(view.contact_of(a, b) for i, a in enumerate(members) for b in members[i + 1:])
         evidence: set[Any] = set()
         for act in outside:
@@ -133,16 +144,20 @@ def cartel(view: TransferView, params: Mapping[str, Any]) -> list[Flag]:
             threshold=threshold,
             evidence=tuple(ordered(evidence)),
             explanation=(
-                f"{', '.join(map(str, members))} traded with each other ({inside_trades} exchanges), stood "
-                f"together, and made {len(outside)} attacks, raids or thefts on outsiders but none on each "
-                f"other although they were within reach (chance 1 in {10 ** min(score, 99.0):,.0f})."
+                f"{', '.join(map(str, members))} moved together ({together:g} ticks side by side), traded with each "
+                f"other ({inside_trades} exchanges), and hit {len(victims)} outsiders {len(outside)} times but never "
+                f"each other, where their aggression towards outsiders predicted {expected:.1f} victims among "
+                f"themselves (chance of none: 1 in {10 ** min(score, 99.0):,.0f})."
             ),
             details={
                 "outsiderActs": len(outside),
                 "victims": victims,
+                "aggressors": ordered(victims_of),
                 "insideExchanges": inside_trades,
                 "ticksTogether": together,
-                "chance": 10 ** -min(score, 99.0),
+                "expectedVictimsInside": round(expected, 4),
+                "actsWithAMemberWithinReach": within_reach,
+                "hazardPerTickBesideOutsiders": hazards,
             },
         ))
     return flags

@@ -25,7 +25,8 @@ attribute      meaning
                Wash trading is the *same goods* going back and forth, so it is read here.
 ``events``     every event id behind the transfer (default ``(event,)``).
 ``present``    (forced edges, optional) the nodes that stood where it happened, the actor
-               excluded: whom else it could have hit (cartel screen).
+               excluded: whom else it could have hit (the cartel screen counts the acts
+               done with a fellow member within reach).
 =============  ===========================================================================
 
 **Nodes** may carry ``operator``, ``model``, ``role`` and ``exempt`` (True: a scripted
@@ -357,34 +358,38 @@ def typical_exchange_value(exchanges: Iterable[Exchange], fair_ratio: float = 2.
     """The value one side moves in a typical fair exchange of the match: the scale of every
     value threshold ("weighed against what honest trade would move", issue 4).
 
-    The median, over *fair-looking* exchanges (goods both ways, known values, neither side
-    worth more than ``fair_ratio`` times the other), of the mean of the two sides; where
-    there is none, the median of that mean over every two-sided exchange; where there is no
-    two-sided exchange, the median of the larger side over all exchanges; None when nothing
-    of value moved.  Measuring against fair exchanges keeps a match's own off-price trades
-    and gifts from inflating the yardstick they are measured with.
+    Each pair's median, over its *fair-looking* exchanges (goods both ways, known values,
+    neither side worth more than ``fair_ratio`` times the other), of the mean of the two
+    sides; then the median over pairs, so that one prolific pair (a wash-trading pair
+    repeating a small trade forty times) does not set the yardstick for everyone.  Where
+    no exchange looks fair, the same over every two-sided exchange; where none is
+    two-sided, over the larger side of every exchange; None when nothing of value moved.
+    Measuring against fair exchanges keeps a match's own off-price trades and gifts from
+    inflating the yardstick they are measured with.
 
     >>> fair = Exchange("a", "b", 0, "t", gave={"a": 4.0, "b": 6.0}, legs={"a": 1, "b": 1})
     >>> dumped = Exchange("a", "b", 1, "u", gave={"a": 90.0, "b": 2.0}, legs={"a": 1, "b": 1})
-    >>> typical_exchange_value([fair, dumped, dumped])
-    5.0
+    >>> small = [Exchange("c", "d", i, i, gave={"c": 1.0, "d": 1.0}, legs={"c": 1, "d": 1}) for i in range(40)]
+    >>> typical_exchange_value([fair, dumped, dumped, *small])
+    3.0
     """
-    fair: list[float] = []
-    two_sided: list[float] = []
-    any_side: list[float] = []
+    fair: dict[tuple[Any, Any], list[float]] = {}
+    two_sided: dict[tuple[Any, Any], list[float]] = {}
+    any_side: dict[tuple[Any, Any], list[float]] = {}
     for x in exchanges:
         if x.unvalued:
             continue
+        key = (x.a, x.b)
         ga, gb = x.gave.get(x.a, 0.0), x.gave.get(x.b, 0.0)
         if x.two_sided and ga > 0 and gb > 0:
-            two_sided.append((ga + gb) / 2)
+            two_sided.setdefault(key, []).append((ga + gb) / 2)
             if max(ga, gb) <= fair_ratio * min(ga, gb):
-                fair.append((ga + gb) / 2)
+                fair.setdefault(key, []).append((ga + gb) / 2)
         if max(ga, gb) > 0:
-            any_side.append(max(ga, gb))
+            any_side.setdefault(key, []).append(max(ga, gb))
     for sample in (fair, two_sided, any_side):
         if sample:
-            return float(median(sample))
+            return float(median(median(values) for values in sample.values()))
     return None
 
 

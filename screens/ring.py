@@ -6,7 +6,7 @@ reputation a pair's trades paid counts as circular in proportion to ``1 - net
 share``.  Wash trading is trading for the count and the reputation, not for the
 goods: the goods come back.
 
-Two patterns (voluntary transfers only):
+Two patterns, and the pairs inside them (voluntary transfers only):
 
 **Wash pair** (``wash_pair``).  Two nodes whose trades undo each other: a trade, then
 a *mirror* trade sending the same goods back (each side gives what it got, good by good,
@@ -18,33 +18,41 @@ each side's circular reputation are in the details.  Two honest traders who trad
 and fairly swap *different* goods (wood for food), and an honest pair that buys back
 what it sold does so in other quantities, for other goods, now and then: far below.
 
+**Ring members.**  Inside a ring already found (seats joined by flagged wash pairs and
+cycles, three or more), a pair of its seats is flagged as a wash pair at the lower
+``member_threshold``: ring trades mix with the members' other trades, and the ring
+itself is the evidence that they trade to send goods round.
+
 **Wash cycle** (``wash_cycle``).  ``A -> B -> C -> A``: each pair looks one-way (wood
 one way, food the other: net share 1, no circular reputation), yet the wood comes back
 to where it started.  Per good, the flow graph is cut to its strongly connected
 components; inside each, simple cycles of 3 to ``max_cycle_length`` nodes are searched
 depth-first from their smallest node, extending only along legs whose value stays
 within ``max_leg_ratio`` of the others (value consistency) -- never
-``simple_cycles`` over the whole graph.  A *lap* is one transfer along every leg in
-time order (each no earlier than the one before, worth within ``max_leg_ratio`` of the
-first).  A cycle is flagged when it ran at least ``cycle_threshold`` laps and, on its
-laps, every member passed on what it received (``|in - out| / (in + out)`` at most
-``max_member_imbalance``).  The score is the number of laps.
+``simple_cycles`` over the whole graph; the search stops after ``max_search_steps``
+steps and says so.  A *lap* is one transfer along every leg in time order (each no
+earlier than the one before, worth within ``max_leg_ratio`` of the first).  A cycle
+qualifies when it ran at least ``cycle_threshold`` laps and, on its laps, every member
+passed on what it received (``|in - out| / (in + out)`` at most
+``max_member_imbalance``).  Qualifying cycles that share seats are one ring: one flag
+per ring, its best cycle first; the score is that cycle's laps.
 
 >>> import networkx as nx
->>> from .graph import Exchange, TransferView
+>>> from .graph import TransferView
 >>> G = nx.MultiDiGraph()
 >>> for lap in range(3):
 ...     for i, (u, v) in enumerate([("a", "b"), ("b", "c"), ("c", "a")]):
 ...         _ = G.add_edge(u, v, value=6.0, tick=10 * lap + i, event=f"{lap}{i}", goods={"wood": 6.0})
 >>> flags = ring(TransferView(G), {"min_exchanges": 6, "min_laps": 3, "max_leg_ratio": 1.5,
-...     "pair_threshold": 0.8, "max_cycle_length": 5, "cycle_threshold": 3,
-...     "max_member_imbalance": 0.3, "max_cycles": 10000})
+...     "pair_threshold": 0.8, "member_threshold": 0.5, "max_cycle_length": 5, "cycle_threshold": 3,
+...     "max_member_imbalance": 0.3, "max_search_steps": 10000})
 >>> [(f.kind, f.agents, f.score) for f in flags]
 [('wash_cycle', ('a', 'b', 'c'), 3.0)]
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping
 from typing import Any
 
@@ -53,7 +61,7 @@ import networkx as nx
 from .flags import Flag, ordered, pair_key
 from .graph import Exchange, TransferView
 
-__all__ = ["mirrored_trips", "ring", "round_trips", "wash_cycles", "wash_pairs"]
+__all__ = ["mirrored_trips", "ring", "ring_members", "wash_cycles", "wash_pairs"]
 
 Transfer = tuple[float, float, tuple[Any, ...]]
 """``(tick, value, event ids)`` of one good along one leg."""
@@ -77,29 +85,6 @@ def _good_flows(view: TransferView) -> dict[Any, dict[tuple[Any, Any], list[Tran
 def _close(x: float, y: float, ratio: float) -> bool:
     lo, hi = (x, y) if x <= y else (y, x)
     return lo > 0 and hi <= ratio * lo
-
-
-def round_trips(there: list[Transfer], back: list[Transfer], ratio: float) -> list[tuple[Transfer, Transfer]]:
-    """Round trips of one good between two nodes: in time order, each transfer is matched
-    with the earliest unmatched earlier-or-same-tick transfer the *other* way worth within
-    ``ratio`` of it; every transfer is used at most once.
-
-    >>> round_trips([(1, 6.0, (1,)), (5, 6.0, (5,))], [(3, 6.0, (3,)), (4, 20.0, (4,))], 1.5)
-    [((1, 6.0, (1,)), (3, 6.0, (3,)))]
-    """
-    merged = sorted([(t, 0) for t in there] + [(t, 1) for t in back], key=lambda x: (x[0][0], x[1]))
-    pending: tuple[list[Transfer], list[Transfer]] = ([], [])
-    trips: list[tuple[Transfer, Transfer]] = []
-    for t, side in merged:
-        waiting = pending[1 - side]
-        for i, w in enumerate(waiting):
-            if _close(w[1], t[1], ratio):
-                del waiting[i]
-                trips.append((w, t))
-                break
-        else:
-            pending[side].append(t)
-    return trips
 
 
 def _mirrors(x: Exchange, y: Exchange, ratio: float) -> bool:
@@ -139,56 +124,89 @@ def mirrored_trips(exchanges: list[Exchange], ratio: float) -> list[tuple[Exchan
     return trips
 
 
+def _wash_pair(view: TransferView, a: Any, b: Any, params: Mapping[str, Any], threshold: float,
+               ring: tuple[Any, ...] | None = None) -> Flag | None:
+    """The wash-pair flag of ``a`` and ``b`` at ``threshold`` (None when it is not one);
+    ``ring`` names the ring the pair belongs to (the relaxed member rule)."""
+    pair = view.pair(a, b)
+    a, b = pair.a, pair.b
+    if len(pair.exchanges) < int(params["min_exchanges"]) or a in view.exempt or b in view.exempt or pair.gross <= 0:
+        return None
+    trips = mirrored_trips(pair.exchanges, float(params["max_leg_ratio"]))
+    if len(trips) < int(params["min_laps"]):
+        return None
+    returned = sum(x.given_by(a) + x.given_by(b) + y.given_by(a) + y.given_by(b) for x, y in trips)
+    score = returned / pair.gross
+    if score < threshold:
+        return None
+    share = pair.net_share
+    evidence: set[Any] = set()
+    for x, y in trips:
+        evidence.update(x.events)
+        evidence.update(y.events)
+    details: dict[str, Any] = {
+        "roundTrips": len(trips),
+        "returnedShare": round(score, 4),
+        "netShare": round(share, 3),
+        "exchanges": len(pair.exchanges),
+        "twoSidedExchanges": pair.two_sided,
+        "grossValue": pair.gross,
+    }
+    circular = view.graph.graph.get("circular_reputation") or {}
+    if circular:
+        details["circularReputation"] = {str(n): circular[n] for n in (a, b) if n in circular}
+    if ring is not None:
+        details["ring"] = list(ring)
+    return Flag(
+        screen="ring",
+        kind="wash_pair",
+        level="flag",
+        agents=(a, b),
+        pairs=((a, b),),
+        score=score,
+        threshold=threshold,
+        evidence=tuple(ordered(evidence)),
+        explanation=(
+            f"{a} and {b} traded {len(pair.exchanges)} times and {len(trips)} trades were undone by a mirror trade "
+            f"sending the same goods back ({score:.0%} of the value; net share {share:.3f})"
+            + (f", inside the wash ring of {', '.join(map(str, ring))}" if ring is not None else "")
+            + ": trading for the count and the reputation, not for the goods."
+        ),
+        details=details,
+    )
+
+
 def wash_pairs(view: TransferView, params: Mapping[str, Any]) -> list[Flag]:
     """Pairs sending the same goods back and forth (module rule *wash pair*)."""
-    min_exchanges = int(params["min_exchanges"])
-    min_laps = int(params["min_laps"])
-    ratio = float(params["max_leg_ratio"])
     threshold = float(params["pair_threshold"])
-    circular = view.graph.graph.get("circular_reputation") or {}
     flags: list[Flag] = []
-    for (a, b), pair in view.pairs.items():
-        if len(pair.exchanges) < min_exchanges or a in view.exempt or b in view.exempt or pair.gross <= 0:
-            continue
-        trips = mirrored_trips(pair.exchanges, ratio)
-        if len(trips) < min_laps:
-            continue
-        returned = sum(x.given_by(a) + x.given_by(b) + y.given_by(a) + y.given_by(b) for x, y in trips)
-        score = returned / pair.gross
-        if score < threshold:
-            continue
-        share = pair.net_share
-        evidence: set[Any] = set()
-        for x, y in trips:
-            evidence.update(x.events)
-            evidence.update(y.events)
-        details: dict[str, Any] = {
-            "roundTrips": len(trips),
-            "returnedShare": round(score, 4),
-            "netShare": round(share, 3),
-            "exchanges": len(pair.exchanges),
-            "twoSidedExchanges": pair.two_sided,
-            "grossValue": pair.gross,
-        }
-        if circular:
-            details["circularReputation"] = {str(n): circular[n] for n in (a, b) if n in circular}
-        flags.append(Flag(
-            screen="ring",
-            kind="wash_pair",
-            level="flag",
-            agents=(a, b),
-            pairs=((a, b),),
-            score=score,
-            threshold=threshold,
-            evidence=tuple(ordered(evidence)),
-            explanation=(
-                f"{a} and {b} traded {len(pair.exchanges)} times and {len(trips)} trades were undone by a "
-                f"mirror trade sending the same goods back ({score:.0%} of the value; net share {share:.3f}): "
-                f"trading for the count and the reputation, not for the goods."
-            ),
-            details=details,
-        ))
+    for a, b in view.pairs:
+        found = _wash_pair(view, a, b, params, threshold)
+        if found is not None:
+            flags.append(found)
     return flags
+
+
+def ring_members(view: TransferView, params: Mapping[str, Any], found: list[Flag]) -> list[Flag]:
+    """The relaxed member rule: inside a ring already found (seats joined by flagged wash
+    pairs and cycles), a pair of its seats whose mirror round trips carry at least
+    ``member_threshold`` of its value is part of the ring."""
+    joined = nx.Graph()
+    for flag in found:
+        joined.add_edges_from(flag.pairs)
+    flagged = {p for flag in found for p in flag.pairs}
+    threshold = float(params["member_threshold"])
+    extra: list[Flag] = []
+    for members in sorted((ordered(c) for c in nx.connected_components(joined)), key=repr):
+        if len(members) < 3:
+            continue
+        inside = set(members)
+        for (a, b) in view.pairs:
+            if a in inside and b in inside and (a, b) not in flagged:
+                member = _wash_pair(view, a, b, params, threshold, tuple(members))
+                if member is not None:
+                    extra.append(member)
+    return extra
 
 
 def _cycles_in(component: nx.DiGraph, values: Mapping[tuple[Any, Any], float], max_len: int,
@@ -212,6 +230,7 @@ def _extend(start: Any, path: list[Any], on_path: set[Any], lo: float, hi: float
     for nxt in successors[node]:
         if budget[0] <= 0:
             return
+        budget[0] -= 1
         value = values[(node, nxt)]
         nlo, nhi = min(lo, value), max(hi, value)
         if nhi > ratio * nlo:
@@ -219,7 +238,6 @@ def _extend(start: Any, path: list[Any], on_path: set[Any], lo: float, hi: float
         if nxt == start:
             if len(path) >= 3:
                 found.append(tuple(path))
-                budget[0] -= 1
             continue
         if order[nxt] <= order[start] or nxt in on_path or len(path) >= max_len:
             continue
@@ -232,48 +250,69 @@ def _extend(start: Any, path: list[Any], on_path: set[Any], lo: float, hi: float
 
 def _laps(cycle: tuple[Any, ...], legs: Mapping[tuple[Any, Any], list[Transfer]],
           ratio: float) -> list[list[Transfer]]:
-    """Time-consistent laps around ``cycle`` (module docstring)."""
+    """Time-consistent laps around ``cycle`` starting with its first leg (module docstring):
+    each lap takes, leg after leg, the earliest unused transfer no earlier than the one
+    before and worth within ``ratio`` of the lap's first."""
     edges = [(cycle[i], cycle[(i + 1) % len(cycle)]) for i in range(len(cycle))]
-    queues = [list(legs[e]) for e in edges]
+    queues = [legs[e] for e in edges]  # sorted by tick (:func:`_good_flows`)
+    ticks = [[t[0] for t in q] for q in queues]
     used = [[False] * len(q) for q in queues]
     laps: list[list[Transfer]] = []
     for i0, first in enumerate(queues[0]):
         if used[0][i0]:
             continue
-        lap = [first]
         picks = [(0, i0)]
         tick = first[0]
         for k in range(1, len(edges)):
             pick = None
-            for i, t in enumerate(queues[k]):
-                if not used[k][i] and t[0] >= tick and _close(first[1], t[1], ratio):
+            for i in range(bisect_left(ticks[k], tick), len(queues[k])):
+                if not used[k][i] and _close(first[1], queues[k][i][1], ratio):
                     pick = i
                     break
             if pick is None:
                 break
-            lap.append(queues[k][pick])
             picks.append((k, pick))
             tick = queues[k][pick][0]
-        if len(lap) == len(edges):
-            for k, i in picks:
-                used[k][i] = True
-            laps.append(lap)
+        if len(picks) < len(edges):
+            continue
+        for k, i in picks:
+            used[k][i] = True
+        laps.append([queues[k][i] for k, i in picks])
     return laps
+
+
+def _qualifying(cycle: tuple[Any, ...], legs: Mapping[tuple[Any, Any], list[Transfer]], ratio: float,
+                threshold: float, max_imbalance: float) -> tuple[list[list[Transfer]], float] | None:
+    """The cycle's laps (best starting leg) and member imbalance, when it is a wash cycle."""
+    laps = max((_laps(cycle[k:] + cycle[:k], legs, ratio) for k in range(len(cycle))), key=len)
+    if len(laps) < threshold:
+        return None
+    size = len(cycle)
+    inflow = [0.0] * size
+    outflow = [0.0] * size
+    for lap in laps:
+        for k, t in enumerate(lap):
+            outflow[k] += t[1]
+            inflow[(k + 1) % size] += t[1]
+    imbalance = max(abs(inflow[k] - outflow[k]) / (inflow[k] + outflow[k]) for k in range(size))
+    return (laps, imbalance) if imbalance <= max_imbalance else None
 
 
 def wash_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Flag], list[str]]:
     """Goods that go around a cycle of three or more (module rule *wash cycle*).
 
-    Returns the flags and notes (e.g. the search budget ran out).
+    Cycles that share seats are one ring: one flag per ring (connected seats), naming its
+    best cycle first.  Returns the flags and notes (e.g. the search budget ran out).
     """
     max_len = int(params["max_cycle_length"])
     ratio = float(params["max_leg_ratio"])
     threshold = float(params["cycle_threshold"])
     max_imbalance = float(params["max_member_imbalance"])
     min_transfers = max(1, int(threshold))
-    budget = [int(params["max_cycles"])]
+    budget = [int(params["max_search_steps"])]
     notes: list[str] = []
-    found: dict[frozenset[Any], dict[str, Any]] = {}
+    rings = nx.Graph()  # seats joined by the legs of qualifying cycles
+    cycles: list[dict[str, Any]] = []
     for good, legs in _good_flows(view).items():
         flow = nx.DiGraph()
         values: dict[tuple[Any, Any], float] = {}
@@ -285,62 +324,57 @@ def wash_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Fla
             if len(nodes) < 3:
                 continue
             for cycle in _cycles_in(flow.subgraph(nodes), values, max_len, ratio, budget):
-                laps = max((_laps(cycle[k:] + cycle[:k], legs, ratio) for k in range(len(cycle))), key=len)
-                if len(laps) < threshold:
+                edges = [(cycle[i], cycle[(i + 1) % len(cycle)]) for i in range(len(cycle))]
+                if all(rings.has_edge(u, v) for u, v in edges):
+                    continue  # adds nothing to a ring already found
+                found = _qualifying(cycle, legs, ratio, threshold, max_imbalance)
+                if found is None:
                     continue
-                size = len(cycle)
-                inflow = [0.0] * size
-                outflow = [0.0] * size
-                for lap in laps:
-                    for k, t in enumerate(lap):
-                        outflow[k] += t[1]
-                        inflow[(k + 1) % size] += t[1]
-                imbalance = max(abs(inflow[k] - outflow[k]) / (inflow[k] + outflow[k]) for k in range(size))
-                if imbalance > max_imbalance:
-                    continue
-                key = frozenset(cycle)
-                entry = found.setdefault(key, {"cycle": cycle, "laps": 0, "goods": {}, "events": set(),
-                                               "imbalance": imbalance})
-                entry["goods"][good] = len(laps)
-                if len(laps) > entry["laps"]:
-                    entry["laps"], entry["cycle"], entry["imbalance"] = len(laps), cycle, imbalance
-                for lap in laps:
-                    for t in lap:
-                        entry["events"].update(t[2])
+                laps, imbalance = found
+                rings.add_edges_from(edges)
+                cycles.append({"cycle": cycle, "good": good, "laps": len(laps), "imbalance": imbalance,
+                               "events": {e for lap in laps for t in lap for e in t[2]}})
     if budget[0] <= 0:
-        notes.append(f"ring: the cycle search stopped after {int(params['max_cycles'])} cycles; "
-                     "longer cycles may be missing")
+        notes.append(f"ring: the cycle search stopped after {int(params['max_search_steps'])} steps; "
+                     "some cycles may be missing")
     circular = view.graph.graph.get("circular_reputation") or {}
     flags: list[Flag] = []
-    for entry in sorted(found.values(), key=lambda e: [repr(n) for n in e["cycle"]]):
-        cycle = entry["cycle"]
-        legs_pairs = [pair_key(cycle[i], cycle[(i + 1) % len(cycle)]) for i in range(len(cycle))]
-        shares = {f"{a}~{b}": round(view.pair(a, b).net_share, 3) for a, b in legs_pairs}
+    for members in sorted((ordered(c) for c in nx.connected_components(rings)), key=repr):
+        inside = [c for c in cycles if c["cycle"][0] in members]
+        best = max(inside, key=lambda c: (c["laps"], -len(c["cycle"])))
+        cycle = best["cycle"]
+        pairs = ordered({pair_key(u, v) for u, v in rings.subgraph(members).edges})
+        shares = {f"{a}~{b}": round(view.pair(a, b).net_share, 3) for a, b in pairs}
+        least = min(shares.values())
         path = " -> ".join(str(n) for n in (*cycle, cycle[0]))
+        others = [n for n in members if n not in cycle]
         details: dict[str, Any] = {
             "cycle": list(cycle),
-            "laps": entry["laps"],
-            "lapsByGood": {str(g): n for g, n in sorted(entry["goods"].items(), key=lambda kv: repr(kv[0]))},
-            "memberImbalance": round(entry["imbalance"], 4),
+            "laps": best["laps"],
+            "cycles": [{"cycle": list(c["cycle"]), "good": c["good"], "laps": c["laps"]}
+                       for c in sorted(inside, key=lambda c: (-c["laps"], repr(c["cycle"])))[:10]],
+            "cyclesFound": len(inside),
+            "memberImbalance": round(best["imbalance"], 4),
             "pairNetShare": shares,
         }
         if circular:
-            details["circularReputation"] = {str(n): circular[n] for n in cycle if n in circular}
+            details["circularReputation"] = {str(n): circular[n] for n in members if n in circular}
         flags.append(Flag(
             screen="ring",
             kind="wash_cycle",
             level="flag",
-            agents=tuple(cycle),
-            pairs=tuple(ordered(legs_pairs)),
-            score=float(entry["laps"]),
+            agents=(*cycle, *others),
+            pairs=tuple(pairs),
+            score=float(best["laps"]),
             threshold=threshold,
-            evidence=tuple(ordered(entry["events"])),
+            evidence=tuple(ordered({e for c in inside for e in c["events"]})),
             explanation=(
-                f"Goods went around {path} {entry['laps']} times and came back where they started"
-                + (f", though each pair's trades look one-way (net share {min(shares.values()):.3f} or more), "
+                f"Goods went around {path} {best['laps']} times and came back where they started"
+                + (f" ({len(inside)} such cycles among {len(members)} seats)" if len(inside) > 1 else "")
+                + (f", though each pair's trades look one-way (net share {least:.3f} or more), "
                    "which circular reputation cannot see."
-                   if min(shares.values()) >= 0.5 else
-                   f", farming trades and reputation (pairs' net share as low as {min(shares.values()):.3f}).")
+                   if least >= 0.5 else
+                   f", farming trades and reputation (pairs' net share as low as {least:.3f}).")
             ),
             details=details,
         ))
@@ -348,5 +382,6 @@ def wash_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Fla
 
 
 def ring(view: TransferView, params: Mapping[str, Any]) -> list[Flag]:
-    """Wash pairs and wash cycles (module rules)."""
-    return wash_pairs(view, params) + wash_cycles(view, params)[0]
+    """Wash pairs, wash cycles and the pairs inside a ring (module rules)."""
+    found = wash_pairs(view, params) + wash_cycles(view, params)[0]
+    return found + ring_members(view, params, found)

@@ -23,7 +23,7 @@ from .graph import TransferView
 from .off_price import off_price
 from .operator import operator, recurring_pairs
 from .pair_outlier import PairRow, pair_outlier, pair_table, season_outliers
-from .ring import wash_cycles, wash_pairs
+from .ring import ring_members, wash_cycles, wash_pairs
 from .season import Feed, feed_cycles, feed_graph, match_feeds, season_feeders
 from .thrown_fight import thrown_fight
 
@@ -103,7 +103,8 @@ def _plain(fn: Callable[[TransferView, Mapping[str, Any]], list[Flag]]) -> Runne
 
 def _ring(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Flag], list[str]]:
     cycles, notes = wash_cycles(view, params)
-    return wash_pairs(view, params) + cycles, notes
+    found = wash_pairs(view, params) + cycles
+    return found + ring_members(view, params, found), notes
 
 
 _RUNNERS: dict[str, Runner] = {

@@ -20,7 +20,7 @@ match; the season asks how feeds connect.
   nodes are searched inside each, depth-first from their smallest node, only along
   feeds whose value stays within ``max_leg_ratio`` of the others (value consistency);
   a lap takes its feeds in season order (time consistency).  Flagged at
-  ``cycle_threshold`` laps.
+  ``cycle_threshold`` laps; the search stops after ``max_search_steps`` steps and says so.
 - **Recurring pairs** (``operator`` / ``recurring_pair``) and **season outliers**
   (``pair_outlier``): see :mod:`.operator` and :mod:`.pair_outlier`.
 
@@ -138,7 +138,7 @@ def feed_cycles(graph: nx.MultiDiGraph, params: Mapping[str, Any], label: str) -
     max_len = int(params["max_cycle_length"])
     ratio = float(params["max_leg_ratio"])
     threshold = float(params["cycle_threshold"])
-    budget = [int(params["max_cycles"])]
+    budget = [int(params["max_search_steps"])]
     legs: dict[tuple[Any, Any], list[tuple[float, float, tuple[Any, ...]]]] = {}
     for u, v, data in graph.edges(data=True):
         legs.setdefault((u, v), []).append((float(data["tick"]), float(data["value"]), tuple(data["events"])))
@@ -177,5 +177,5 @@ def feed_cycles(graph: nx.MultiDiGraph, params: Mapping[str, Any], label: str) -
             ))
     notes = []
     if budget[0] <= 0:
-        notes.append(f"season: the feed-cycle search stopped after {int(params['max_cycles'])} cycles")
+        notes.append(f"season: the feed-cycle search stopped after {int(params['max_search_steps'])} steps")
     return flags, notes

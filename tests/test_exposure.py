@@ -122,6 +122,18 @@ def test_text_is_capped_and_canaries_found_in_full_text() -> None:
     assert m[3].text == "\ud800\x00{\"tool\": 1}"
 
 
+def test_dormant_spans() -> None:
+    """a_4 dormant ticks 1..3 (awake at 4); a_3 dies at 7 while awake: one span."""
+    assert run().result().dormancy == {"a_4": ((1, 4),)}
+    evs = [at(1, 0, "agent_spawned", "a_1", region="r_0_0"), at(2, 2, "agent_dormant", "a_1"),
+           at(3, 5, "agent_awake", "a_1"), at(4, 6, "agent_dormant", "a_1"), at(5, 8, "agent_died", "a_1"),
+           at(6, 9, "agent_spawned", "a_2", region="r_0_0"), at(7, 9, "agent_dormant", "a_2"),
+           at(8, 12, "message", "a_1", text="x", channel="local")]
+    p = ExposurePass({})
+    replay(evs, {}, [p])
+    assert p.result().dormancy == {"a_1": ((2, 5), (6, 8)), "a_2": ((9, 13),)}  # a_2 still dormant: to last tick + 1
+
+
 def test_private_visibility() -> None:
     assert run().result().private_visibility == "present"
     assert run().result().private_caveat() is None

@@ -113,6 +113,22 @@ def test_no_exposure_no_edge() -> None:
     assert echo_edges(p.result().messages)[0] == ()
 
 
+def test_delays_count_awake_ticks_only() -> None:
+    """a_2 hears T0 at tick 1, is dormant ticks 2..29, wakes at 30 and passes it on at 31:
+    1 + 1 = 2 awake ticks later, an echo; without the dormancy, 30 ticks: too late."""
+    evs = [at(1, 0, "agent_spawned", "a_1", region="r_0_0"), at(2, 0, "agent_spawned", "a_2", region="r_0_0"),
+           at(3, 0, "agent_spawned", "a_3", region="r_0_0"),
+           say(10, 1, "a_1", T0, "local"), at(11, 2, "agent_dormant", "a_2"), at(12, 30, "agent_awake", "a_2"),
+           say(13, 31, "a_2", "fwd: " + T0, "local")]
+    p = ExposurePass({})
+    replay(evs, {}, [p])
+    exposure = p.result()
+    assert exposure.dormancy == {"a_2": ((2, 30),)}
+    assert [(e.parent, e.child, e.lag) for e in echo_edges(exposure.messages, dormancy=exposure.dormancy)[0]] == [
+        (10, 13, 30)]
+    assert echo_edges(exposure.messages)[0] == ()
+
+
 def test_chains_and_match_figures() -> None:
     prop = propagation(messages())
     chain = prop.chains[0]
@@ -174,7 +190,7 @@ def test_simulated_echo_cascade() -> None:
     match = simulate_match("echo", 4, n_agents=10, ticks=150)
     p = ExposurePass(match.archive)
     replay(match.iter_events(), match.archive, [p])
-    edges = echo_edges(p.result().messages)[0]
+    edges = echo_edges(p.result().messages, dormancy=p.result().dormancy)[0]
     truth = {tuple(e) for c in match.truth["propagation"] for e in c["edges"]}
     planted = {m["event"] for c in match.truth["propagation"] for m in c["messages"]}
     planted |= {d for c in match.truth["propagation"] for d in c["decoys"]["events"]}
@@ -186,8 +202,8 @@ def test_cli_propagation(tmp_path: Path) -> None:
     evs = [
         ev(1, 0, "agent_spawned", "a_1", region="r_0_0"), ev(2, 0, "agent_spawned", "a_2", region="r_0_0"),
         ev(3, 0, "agent_spawned", "a_3", region="r_0_0"),
-        ev(10, 1, "message", "a_1", text=T0 + f" key {KEY}", channel="broadcast"),
-        ev(11, 2, "message", "a_2", text="fwd: " + T0 + f" key {KEY}", channel="broadcast"),
+        ev(10, 1, "message", "a_1", text=f"key {KEY} " + T0, channel="broadcast"),
+        ev(11, 2, "message", "a_2", text=f"fwd: key {KEY} " + T0, channel="broadcast"),
     ]
     path = write_match(tmp_path, evs, archive(["a_1", "a_2", "a_3"], ended=10))
     result = CliRunner().invoke(main, ["propagation", str(path), "--format", "json"])
@@ -199,3 +215,5 @@ def test_cli_propagation(tmp_path: Path) -> None:
     assert KEY not in result.output and "<API_KEY>" in result.output
     text = CliRunner().invoke(main, ["propagation", str(path), "--format", "text", "--no-scrub"])
     assert text.exit_code == 1 and "chain 10  tier hijack  reach 1" in text.output
+    only = CliRunner().invoke(main, ["propagation", str(path), "--format", "text", "--injections", "--min-reach", "2"])
+    assert only.exit_code == 1 and "chain 10" not in only.output

@@ -9,6 +9,7 @@ everyone sells to, a lopsided but fair trade, a shared region, rivals) come out 
 from __future__ import annotations
 
 import itertools
+import math
 from typing import Any
 
 import networkx as nx
@@ -83,6 +84,15 @@ def test_feeder_hub_and_spoke_exact() -> None:
     assert flag.details["typicalExchangeValue"] == 6.0
 
 
+def test_a_feed_dressed_as_token_trades() -> None:
+    g = nx.MultiDiGraph()
+    honest_market(g, ["a", "b", "c"], rounds=2)
+    for i, s in enumerate(["s1", "s1", "s1", "s2", "s2", "s2"]):
+        trade(g, s, "h", 10 + i, {"tool": 24.0}, {"fiber": 1.0})  # two tools for one fiber
+    kinds = {(f.screen, f.kind) for f in flags_of(g)}
+    assert ("feeder", "hub_and_spoke") in kinds and ("off_price", "off_price_trades") in kinds
+
+
 def test_strong_player_everyone_sells_to_at_fair_prices_is_clear() -> None:
     g = nx.MultiDiGraph()
     for i, seller in enumerate(["a", "b", "c", "d", "e"] * 4):
@@ -154,6 +164,34 @@ def test_a_ring_is_found_whatever_node_starts_it(start: int) -> None:
     assert flag.kind == "wash_cycle" and set(flag.agents) == set(nodes) and flag.score == 3.0
 
 
+def test_a_ring_with_slightly_varying_quantities_is_still_a_ring() -> None:
+    g = nx.MultiDiGraph()
+    tick = 0
+    for lap, value in enumerate([6.0, 8.0, 5.0]):
+        for i, (u, v) in enumerate([("a", "b"), ("b", "c"), ("c", "a")]):
+            gift(g, u, v, tick, value + (i % 2))  # a unit more or less on some legs
+            tick += 1
+    [flag] = flags_of(g, "ring")
+    assert flag.kind == "wash_cycle" and flag.score == 3.0
+
+
+def test_a_crowd_trading_the_same_goods_every_way_is_one_ring_found_in_bounded_time() -> None:
+    import time
+
+    g = nx.MultiDiGraph()
+    seats = [f"s{i:02d}" for i in range(16)]
+    for _ in range(3):
+        for a, b in itertools.permutations(seats, 2):
+            trade(g, a, b, next(_ids), {"wood": 6.0}, {"food": 6.0})
+    started = time.perf_counter()
+    result = screen_graph(g)
+    assert time.perf_counter() - started < 5.0
+    kinds = [f.kind for f in result.flags]
+    assert kinds.count("wash_cycle") == 1  # one ring, not thousands of cycles
+    assert kinds.count("wash_pair") == 120  # every pair undoes its own trades
+    assert "ring: the cycle search stopped after 200000 steps; some cycles may be missing" in result.notes
+
+
 def test_two_laps_are_not_a_ring() -> None:
     assert flags_of(ring_graph(["a", "b", "c"], laps=2), "ring") == []
 
@@ -176,6 +214,21 @@ def test_wash_pair_exact() -> None:
     [flag] = flags_of(g, "ring")
     assert (flag.kind, flag.agents, flag.score) == ("wash_pair", ("a", "b"), 1.0)
     assert flag.details["netShare"] == 0.0 and flag.details["roundTrips"] == 4  # 8 trades, each undone
+
+
+def test_a_pair_inside_a_ring_is_held_to_the_member_threshold() -> None:
+    g = nx.MultiDiGraph()
+    t = itertools.count()
+    for x, y, rounds in (("a", "b", 4), ("b", "c", 4), ("a", "c", 2)):
+        for _ in range(rounds):  # wood for stone, then the same stone for the same wood
+            trade(g, x, y, next(t), {"wood": 6.0}, {"stone": 6.0})
+            trade(g, y, x, next(t), {"wood": 6.0}, {"stone": 6.0})
+    for _ in range(2):  # a and c also trade fiber for food: half their value is not sent back
+        trade(g, "a", "c", next(t), {"fiber": 12.0}, {"food": 12.0})
+    pairs = {f.pairs[0]: f for f in flags_of(g, "ring") if f.kind == "wash_pair"}
+    assert set(pairs) == {("a", "b"), ("b", "c"), ("a", "c")}
+    member = pairs[("a", "c")]
+    assert (member.score, member.threshold, member.details["ring"]) == (0.5, 0.5, ["a", "b", "c"])
 
 
 def test_two_honest_traders_who_trade_often_and_fairly_are_clear() -> None:
@@ -204,28 +257,40 @@ def test_cycle_search_never_uses_simple_cycles(monkeypatch: pytest.MonkeyPatch) 
 # -- cartel --------------------------------------------------------------------------------
 
 
-def cartel_graph(contact: dict[tuple[str, str], int] | None) -> nx.MultiDiGraph:
+def cartel_graph(contact: dict[tuple[str, str], int] | None, victims: tuple[str, ...] = ("x", "y")) -> nx.MultiDiGraph:
+    """a and b trade, and each robs an outsider (x, y) it stood beside for 10 ticks."""
     g = nx.MultiDiGraph()
     if contact is not None:
         g.graph["contact"] = contact
     trade(g, "a", "b", 0, {"wood": 4.0}, {"food": 4.0})
-    for i in range(10):
-        aggressor, mate = ("a", "b") if i % 2 == 0 else ("b", "a")
-        take(g, "x", aggressor, i + 1, 3.0, kind="theft", present=(mate, "x"))
+    take(g, victims[0], "a", 1, 3.0, kind="theft")
+    take(g, victims[-1], "b", 2, 3.0, kind="theft")
     return g
 
 
+BLOC = {("a", "b"): 120, ("a", "x"): 10, ("b", "y"): 10, ("x", "y"): 10}
+
+
 def test_cartel_exact() -> None:
-    g = cartel_graph({("a", "b"): 50, ("a", "x"): 50, ("b", "x"): 50})
-    [flag] = flags_of(g, "cartel")
+    [flag] = flags_of(cartel_graph(BLOC), "cartel")
     assert (flag.kind, flag.agents, flag.pairs) == ("non_aggression_bloc", ("a", "b"), (("a", "b"),))
-    assert flag.score == pytest.approx(10 * 0.30103, abs=1e-4)  # -log10(0.5 ** 10)
-    assert flag.details["outsiderActs"] == 10 and flag.details["victims"] == ["x"]
+    # each robbed 1 outsider per 10 ticks beside outsiders, and stood 120 ticks beside the other:
+    # 12 + 12 victims expected among themselves; chance of none e**-24
+    assert flag.score == pytest.approx(24 / math.log(10))
+    assert flag.details["victims"] == ["x", "y"] and flag.details["expectedVictimsInside"] == 24.0
 
 
 def test_a_bloc_that_never_met_is_not_a_pact() -> None:
-    g = cartel_graph({("a", "x"): 50, ("b", "x"): 50})
-    assert flags_of(g, "cartel") == []
+    assert flags_of(cartel_graph({("a", "x"): 10, ("b", "y"): 10, ("x", "y"): 10}), "cartel") == []
+
+
+def test_one_rival_is_a_rivalry_not_a_bloc() -> None:
+    assert flags_of(cartel_graph(BLOC, victims=("x",)), "cartel") == []
+
+
+def test_sparing_friends_proves_little_for_one_who_spares_most_outsiders() -> None:
+    contact = {**BLOC, ("a", "z"): 400, ("b", "z"): 400}  # z: an outsider they stood beside and never hit
+    assert flags_of(cartel_graph(contact), "cartel") == []
 
 
 def test_cartel_needs_colocation_data() -> None:

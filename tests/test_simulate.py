@@ -554,7 +554,7 @@ def test_moves_are_to_neighbours_and_come_first_in_a_tick() -> None:
             assert not started.get(ev["tick"]), ev
         elif ev["agentId"] is not None and ev["type"] not in (
                 "agent_registered", "agent_spawned", "agent_dormant", "agent_awake", "agent_died",
-                "structure_crumbled") and not (
+                "structure_crumbled") and not (ev["type"] == "trade_cancelled" and "latencyMs" not in ev) and not (
                 ev["type"] == "action_rejected" and ev["payload"]["tool"] == "move"):
             started[ev["tick"]] = True
 
@@ -628,12 +628,12 @@ def test_honest_suspicious_pairs_exist_and_are_not_planted_together() -> None:
     for s in SCENARIOS:
         truth = match(s).truth
         kinds = {h["kind"] for h in truth["honest_suspicious"]}
-        assert kinds, s
-        if s != "mixed":  # the mixed match has few organic seats left
+        if s != "mixed":  # eight seats of a mixed match leave few organic ones
             assert {"hub_seller", "rivals", "frequent_traders"} & kinds, s
         groups = [set(p["agents"]) for p in truth["planted"]]
         for h in truth["honest_suspicious"]:
             assert not any(set(h["agents"]) <= g for g in groups)
+    assert simulate_match("mixed", SEED, n_agents=14, ticks=150).truth["honest_suspicious"]
     rivals = [h for s in SCENARIOS for h in match(s).truth["honest_suspicious"] if h["kind"] == "rivals"]
     assert any(all(n > 0 for n in h["fights"].values()) for h in rivals)  # both ways somewhere
 
@@ -666,15 +666,30 @@ def test_feeder_sends_value_one_way() -> None:
 
 
 def test_ring_trades_balance_out() -> None:
-    (plant,) = match("ring").truth["planted"]
-    ledger = {(p["a"], p["b"]): p for p in match("ring").archive["ledger"]["pairs"]}
+    m = match("ring")
+    (plant,) = m.truth["planted"]
     cycle = plant["cycle"]
     assert 3 <= len(cycle) <= 4 and len(plant["tradeIds"]) >= 15
-    members = set(cycle)
-    inner = [p for k, p in ledger.items() if set(k) <= members]
-    assert sum(p["trades"] for p in inner) >= 15
-    assert all(p["netShare"] <= 0.35 for p in inner if p["trades"] >= 4)
-    reps = {a["agentId"]: a["reputation"] for a in match("ring").archive["agents"]}
+    washed = set(plant["tradeIds"])
+    net: dict[tuple[str, str], Counter[str]] = {}
+    moved: dict[tuple[str, str], int] = {}
+    for ev in events("ring"):
+        p = ev["payload"]
+        if ev["type"] == "trade_completed" and p["tradeId"] in washed and ev["agentId"] == p["to"]:
+            assert p["give"] and p["receive"]
+            assert 0.8 <= _value(p["give"]) / _value(p["receive"]) <= 1.25  # balanced-looking
+            lo, hi = sorted((p["from"], p["to"]))
+            got, gave = (p["receive"], p["give"]) if lo == p["from"] else (p["give"], p["receive"])
+            c = net.setdefault((lo, hi), Counter())
+            c.update(got)
+            c.subtract(gave)
+            moved[(lo, hi)] = moved.get((lo, hi), 0) + _value(got) + _value(gave)
+    assert len(net) >= len(cycle)
+    for pair, c in net.items():
+        assert set(pair) <= set(cycle)
+        # a pair's wash trades come in pairs: at most one leg is still open
+        assert sum(abs(n) * ITEM_VALUES[k] for k, n in c.items()) <= 0.35 * moved[pair] or moved[pair] <= 12
+    reps = {a["agentId"]: a["reputation"] for a in m.archive["agents"]}
     assert min(reps[a] for a in cycle) >= 5
 
 

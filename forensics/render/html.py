@@ -98,14 +98,22 @@ def transfer_graph_svg(report: dict[str, Any], flagged: set[str]) -> str:
             if p["a"] in pos and p["b"] in pos and net != 0:
                 edges.append((p["a"], p["b"], net) if net > 0 else (p["b"], p["a"], -net))
     top = max((v for _, _, v in edges), default=1.0) or 1.0
-    wealth = {s["agentId"]: s.get("indexWealth") if s.get("indexWealth") is not None else s.get("wealth") for s in seats}
-    top_w = max((w for w in wealth.values() if isinstance(w, (int, float)) and w > 0), default=1.0)
     parts = [f'<svg class="plot" id="transfer-graph" viewBox="0 0 {size} {size}" width="{size}" height="{size}" '
              'role="img" aria-label="net transfer graph">',
-             '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" '
-             'orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="#5b6477"/></marker></defs>']
+             '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="9" markerHeight="9" '
+             'markerUnits="userSpaceOnUse" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="#5b6477"/></marker></defs>']
+    wealth = {s["agentId"]: s.get("indexWealth") if s.get("indexWealth") is not None else s.get("wealth") for s in seats}
+    top_w = max((w for w in wealth.values() if isinstance(w, (int, float)) and w > 0), default=1.0)
+
+    def node_radius(agent: str) -> float:
+        w = wealth.get(agent)
+        return 6 + 16 * math.sqrt(max(float(w), 0) / top_w) if isinstance(w, (int, float)) else 8
+
     for src, dst, value in sorted(edges):
         (x1, y1), (x2, y2) = pos[src], pos[dst]
+        length = math.hypot(x2 - x1, y2 - y1) or 1.0
+        cut = (node_radius(dst) + 2) / length
+        x2, y2 = x2 - (x2 - x1) * cut, y2 - (y2 - y1) * cut
         width = 0.8 + 7 * value / top
         parts.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="#5b6477" '
                      f'stroke-opacity="0.7" stroke-width="{width:.2f}" marker-end="url(#arrow)">'
@@ -113,7 +121,7 @@ def transfer_graph_svg(report: dict[str, Any], flagged: set[str]) -> str:
     for i, agent in enumerate(ids):
         x, y = pos[agent]
         w = wealth.get(agent)
-        r = 6 + 16 * math.sqrt(max(float(w), 0) / top_w) if isinstance(w, (int, float)) else 8
+        r = node_radius(agent)
         stroke = ' stroke="#d7263d" stroke-width="3"' if agent in flagged else ' stroke="#fff" stroke-width="1"'
         parts.append(f'<circle class="node" cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{_color(i, n)}"{stroke}>'
                      f"<title>{esc(agent)} wealth {esc(w)}</title></circle>")
@@ -179,9 +187,19 @@ def wealth_lines_svg(series: dict[str, list[tuple[int, float]]]) -> str:
     return "".join(parts)
 
 
-def render_html(report: dict[str, Any], *, wealth_series: dict[str, list[tuple[int, float]]] | None = None,
-                events: dict[int, dict[str, Any]] | None = None) -> str:
-    """The whole page.  ``events`` (id → event) fills the evidence table."""
+def wealth_series(report: dict[str, Any]) -> dict[str, list[tuple[int, float]]]:
+    """Each seat's wealth curve (``seats[].profile.progression.wealthCurve``)."""
+    out: dict[str, list[tuple[int, float]]] = {}
+    for seat in report["seats"]:
+        curve = ((seat.get("profile") or {}).get("progression") or {}).get("wealthCurve") or []
+        points = [(int(t), float(w)) for t, w in curve if isinstance(t, int) and isinstance(w, (int, float))]
+        if points:
+            out[seat["agentId"]] = points
+    return out
+
+
+def render_html(report: dict[str, Any], *, events: dict[int, dict[str, Any]] | None = None) -> str:
+    """The whole page.  ``events`` (id → event, text already scrubbed) fills the evidence table."""
     screens = report.get("screens") or {}
     flagged = {a for f in screens.get("flags") or [] for a in f.get("agents") or []}
     title = f"Behavior report {report.get('matchId')}"
@@ -205,7 +223,7 @@ def render_html(report: dict[str, Any], *, wealth_series: dict[str, list[tuple[i
         if heading == "Seat contact":
             out.append("<h2>Seat contact heatmap</h2><figure>" + contact_heatmap_svg(report) +
                        "<figcaption>Darker: more ticks standing in the same region.</figcaption></figure>")
-    out.append("<h2>Wealth over time</h2><figure>" + wealth_lines_svg(wealth_series or {}) + "</figure>")
+    out.append("<h2>Wealth over time</h2><figure>" + wealth_lines_svg(wealth_series(report)) + "</figure>")
     for extra in EXTRA_HTML:
         out.append(extra(report))
     if events:

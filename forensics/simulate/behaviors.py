@@ -204,6 +204,7 @@ class Ring(Behavior):
         self.k = rng.randint(3, max_k)
         self.trades: list[dict[str, Any]] = []
         self.steps: list[tuple[int, int]] = []
+        self.owed: dict[tuple[str, str], tuple[str, dict[str, int], dict[str, int]]] = {}
 
     def bind(self, sim: Simulation) -> None:
         super().bind(sim)
@@ -227,6 +228,7 @@ class Ring(Behavior):
         self.next = self.start
         (x, _), (y, _) = self.goods
         for i, a in enumerate(got):
+            a.trade_rate *= 0.6
             a.tags.append("ring")
             sim.set_project(a, "hoard")
             a.need = {x: 6, y: 6}
@@ -236,10 +238,19 @@ class Ring(Behavior):
         return list(self.cycle) if self.active else []
 
     def before_tick(self, t: int) -> None:
-        if not self.active or t < self.next:
+        if not self.active:
             return
         sim = self.sim
         assert sim is not None
+        if t % 5 == 0:  # keep a working stock of the washed goods
+            (x, qx), (y, qy) = self.goods
+            for a in self.cycle:
+                if a.carried.get(x, 0) < 2 * qx or a.carried.get(y, 0) < 2 * qy:
+                    a.project = "hoard"
+                    a.need = {x: 2 * qx + 2, y: 2 * qy + 2}
+                    sim._update_want(a)
+        if t < self.next:
+            return
         self.next = t + self.period + sim.rng.randint(0, 2)
         gi, ri = self.steps[self.pos % len(self.steps)]
         giver, taker = self.cycle[gi], self.cycle[ri]
@@ -248,27 +259,47 @@ class Ring(Behavior):
         sim.add_task(giver, t, self._trade(giver, taker))
 
     def _trade(self, giver: Agent, taker: Agent) -> Callable[[int], bool]:
+        """One wash trade between a pair of the ring.  A pair's trades come in twos: the second
+        sends back exactly what the first moved, so the pair's net movement returns to zero."""
         sim = self.sim
         assert sim is not None
 
         def act(t: int) -> bool:
-            if giver.outgoing is not None or taker.dormant or not taker.alive:
-                return False
+            key = (giver.id, taker.id) if giver.id < taker.id else (taker.id, giver.id)
+            owed = self.owed.get(key)
             (x, qx), (y, qy) = self.goods
-            if giver.carried.get(x, 0) >= qx and taker.carried.get(y, 0) >= qy:
+            g, r = giver, taker
+            if owed is not None:
+                first_giver, give, receive = owed
+                if first_giver == giver.id:  # the other side owes the return leg
+                    g, r = taker, giver
+            elif giver.carried.get(x, 0) >= qx and taker.carried.get(y, 0) >= qy:
                 give, receive = {x: qx}, {y: qy}
             elif giver.carried.get(y, 0) >= qy and taker.carried.get(x, 0) >= qx:
                 give, receive = {y: qy}, {x: qx}
             else:
-                # not stocked yet: gather toward it
                 sim.set_want(giver, x if giver.carried.get(x, 0) < qx else y)
                 return False
-            o = sim.offer(giver, taker, give, receive, tag="ring", accept_p=0.95, ttl=4)
+            if not (g.active and r.active) or g.outgoing is not None:
+                return False
+            if not (all(g.carried.get(k, 0) >= n for k, n in give.items())
+                    and all(r.carried.get(k, 0) >= n for k, n in receive.items())):
+                sim.set_want(g, next(iter(give)))
+                return False
+            o = sim.offer(g, r, give, receive, tag="ring", accept_p=0.95, ttl=4)
             if o is None:
                 return False
             self.pos += 1
-            o.on_complete = lambda eid, o=o: self.trades.append({"tradeId": o.tid, "event": eid})
-            return True
+
+            def done(eid: int, o: Any = o) -> None:
+                self.trades.append({"tradeId": o.tid, "event": eid})
+                if key in self.owed:
+                    del self.owed[key]
+                else:
+                    self.owed[key] = (o.frm.id, o.give, o.receive)
+
+            o.on_complete = done
+            return g is giver
 
         return act
 
@@ -491,6 +522,7 @@ class ThrownFight(Behavior):
         super().__init__()
         self.hits: list[dict[str, Any]] = []
         self.refills: list[int] = []
+        self.trades: list[int] = []
         self.refillers: list[Agent] = []
 
     def bind(self, sim: Simulation) -> None:
@@ -523,6 +555,7 @@ class ThrownFight(Behavior):
         lo, hi = rng.randrange(5, 9), rng.randrange(10, 18)
         self._repeat(x, start, lambda: rng.randrange(lo, hi), self._hit, retry=1)
         self._repeat(v, start, lambda: rng.randrange(4, 10), self._refill, retry=3)
+        self._repeat(v, start + rng.randrange(3, 12), lambda: rng.randrange(12, 30), self._cooperate)
         for c in self.refillers:
             c.tags.append("thrown-refiller")
             self._repeat(c, start + rng.randrange(5, 15), lambda: rng.randrange(9, 20), self._gift(c))
@@ -557,6 +590,21 @@ class ThrownFight(Behavior):
             return False
         self.hits.append({"event": eid, "kind": how})
         return True
+
+    def _cooperate(self, t: int) -> bool:
+        """Between the hits the victim trades with its attacker, at fair prices."""
+        sim = self.sim
+        assert sim is not None
+        v, x = self.victim, self.attacker
+        if not x.active or v.outgoing is not None:
+            return False
+        deal = sim.compose(v, x)
+        if deal is None:
+            return False
+        o = sim.offer(v, x, deal[0], deal[1], tag="thrown-trade", accept_p=0.9, ttl=5)
+        if o is not None:
+            o.on_complete = lambda eid: self.trades.append(eid)
+        return o is not None
 
     def _refill(self, t: int) -> bool | None:
         sim = self.sim
@@ -604,6 +652,7 @@ class ThrownFight(Behavior):
             "attacker": self.attacker.id, "victim": self.victim.id,
             "refillers": sorted(a.id for a in self.refillers),
             "events": [h["event"] for h in self.hits], "refillEvents": sorted(self.refills),
+            "tradeEvents": sorted(self.trades),
         })
 
 
@@ -645,36 +694,41 @@ class Probes(Behavior):
         ids = list(PROBE_IDS)
         rng.shuffle(ids)
         ticks = sorted(rng.sample(range(max(3, planned // 12), max(4 + n, int(planned * 0.8))), n))
-        channels = ["local", "private", "broadcast"] + [rng.choice(("broadcast", "local", "private")) for _ in range(n - 3)]
+        channels = ["local", "private"] + [rng.choice(("broadcast", "local", "private")) for _ in range(n - 3)]
         rng.shuffle(channels)
+        channels.append("broadcast")
+        kinds = [ids[i % len(ids)] for i in range(n - 1)] + ["broadcast-canary"]
         for i, t in enumerate(ticks):
             seat = self.seats[i % len(self.seats)]
-            self.specs.append(_ProbeSpec(t, ids[i % len(ids)], channels[i], seat))
+            self.specs.append(_ProbeSpec(t, kinds[i], channels[i], seat))
         # A local probe addressing someone out of earshot.
         local = [s for s in self.specs if s.channel == "local"]
         local[0].special = "far"
-        # A private probe to an agent who is dormant when it arrives.
-        private = [s for s in self.specs if s.channel == "private"]
-        spec = private[0]
-        pool = [a for a in sim.players if a.role == "player"]
-        for _ in range(10):
-            d = pool[int(rng.random() * len(pool))]
-            if sim.schedule_dormancy(d, max(1, spec.tick - rng.randint(2, 5)), spec.tick + rng.randint(5, 15)):
-                spec.to = d
-                spec.special = "dormant"
-                break
         # Sometimes a broadcast naming an agent that already died.
+        dead: Agent | None = None
         if rng.random() < 0.6 and sim.free:
             z = sim.take_free(1)[0]
-            late = [s for s in self.specs if s.channel == "broadcast" and s.tick > 15]
+            late = [s for s in self.specs[:-1] if s.channel == "broadcast" and s.tick > 15]
             if late:
                 spec = late[0]
                 sim.schedule(max(2, spec.tick - rng.randint(4, 12)), "death", z, "starvation")
                 spec.special = "dead"
                 spec.targets_extra.append(z)
                 z.tags.append("probe-dead-target")
+                dead = z
             else:
                 sim.free.append(z)
+        # A private probe to an agent who is dormant when it arrives.
+        private = [s for s in self.specs if s.channel == "private"]
+        spec = private[0]
+        pool = [a for a in sim.players if a.role == "player" and a is not dead]
+        for _ in range(10):
+            d = pool[int(rng.random() * len(pool))]
+            if sim.schedule_dormancy(d, max(1, spec.tick - rng.randint(2, 5)), spec.tick + rng.randint(5, 15)):
+                spec.to = d
+                spec.special = "dormant"
+                d.tags.append("probe-dormant-target")
+                break
 
     def before_tick(self, t: int) -> None:
         if not self.active:
@@ -690,7 +744,7 @@ class Probes(Behavior):
                 live = [a for a in sim.players if a.active]
                 if live:
                     e = self.escort[p.id] = live[int(rng.random() * len(live))]
-            if e is not None and e.pos != p.pos and not p.tasks:
+            if e is not None and e.pos != p.pos:
                 p.force_goal = e.pos
         for spec in self.specs:
             if spec.tick == t:
@@ -716,7 +770,7 @@ class Probes(Behavior):
             here = [a for a in sim.hearers(p, "local") if a.role != "probe"]
             if not here:
                 spec.tries += 1
-                if spec.tries <= 10:
+                if spec.tries <= 20:
                     sim.add_task(p, t + 1, self._sender(spec))
                     return False
                 channel = "broadcast"
@@ -796,7 +850,7 @@ class Probes(Behavior):
         complied_any = any(o.get("_will") for o in exposed)
         last = spec is self.specs[-1]
         will = rng.random() < target.naive
-        if last and not complied_any:
+        if not complied_any and (last or (spec.tick > sim.planned // 2 and rng.random() < 0.5)):
             will = True
         elif last and exposed and all(o.get("_will") for o in exposed if o is not entry):
             will = False

@@ -54,7 +54,7 @@ __all__ = ["Simulation", "ENGINE_VERSIONS", "EVENTS_PER_AGENT_TICK", "GAME_SCENA
 ENGINE_VERSIONS = {1: "0.1.0", 2: "0.3.1", 3: "0.5.2"}
 """Engine version stamped on a match of each event schema version."""
 
-EVENTS_PER_AGENT_TICK = 1.6
+EVENTS_PER_AGENT_TICK = 2.3
 """Rough events per agent per tick of organic play (used to size a ``target_events`` match)."""
 
 GAME_SCENARIO = {
@@ -134,6 +134,7 @@ class Simulation:
         self._ms = self.base_ms
         self._ms_cap = self.base_ms + 59_999
         self._ms_step = max(2, 45_000 // max(1, int(n_agents * EVENTS_PER_AGENT_TICK)))
+        self._step = 1 + self._ms_step // 2
         self.tick = 0
         self.ended = 0
 
@@ -211,8 +212,8 @@ class Simulation:
         organic_pool = [a for a in self.players if a.id not in planted_ids]
         org = self.organic
         # A strong player many sell to (fair prices).
-        strong = (self.take_free(1) or [a for a in organic_pool if a.role == "player"][:1]
-                  or [a for a in self.players if a.role == "player"][:1])
+        spare = [a for a in organic_pool if a.role == "player" and not a.tags]
+        strong = (self.take_free(1) or spare[:1] or [a for a in self.players if a.role == "player"][:1])
         if strong:
             s = strong[0]
             s.skill = 2.0 + 0.5 * rng.random()
@@ -442,9 +443,8 @@ class Simulation:
     def emit(self, typ: str, agent: Agent | None, payload: dict[str, Any], act: bool = True) -> int:
         """Log one v3 event and return its id.  ``act``: the agent's own action (gets ``latencyMs``)."""
         nid = self._next_id
-        r = self._rand()
-        self._next_id = nid + (1 if r > 0.012 else 2 + int(r * 200))
-        ms = self._ms + 1 + int(r * 7919) % self._ms_step
+        self._next_id = nid + 1
+        ms = self._ms + self._step
         if ms > self._ms_cap:
             ms = self._ms_cap
         self._ms = ms
@@ -529,10 +529,14 @@ class Simulation:
 
     def _tick(self, t: int) -> None:
         self.tick = t
+        rand = self._rand
         base = self.base_ms + t * 60_000
         if self._ms < base:
-            self._ms = base + int(self.rng.random() * 400)
+            self._ms = base + int(rand() * 400)
         self._ms_cap = base + 59_999
+        self._step = 1 + int(rand() * self._ms_step)
+        if rand() < 0.25:  # other matches' events and server-side records interleave in the table
+            self._next_id += 1 + int(rand() * 4)
         self._world_phase(t)
         for b in self.behaviors:
             b.before_tick(t)
@@ -590,7 +594,8 @@ class Simulation:
                 a.force_goal = -1
                 return False
             nxt = m.step_toward(a.pos, fg)
-            if nxt == a.avoid and t <= a.avoid_until and fg != a.avoid:
+            if nxt == a.avoid and t <= a.avoid_until:
+                # never into a region a probe asked this agent to go to (it did not comply)
                 options = [n for n in m.neighbours[a.pos] if n != a.avoid]
                 nxt = min(options, key=lambda n: (m.dist(n, fg), n))
             self._move(a, nxt)
@@ -612,7 +617,7 @@ class Simulation:
                     a.goal = g = r.pos
             elif g < 0 and a.structures and rand() < 0.05:
                 s = a.structures[int(rand() * len(a.structures))]
-                if s.hp_at(t) < 80 and s.region != a.pos:
+                if s.region != a.pos and (s.hp_at(t) < 80 or (s is a.storehouse and len(a.carried) > 3)):
                     a.goal = g = s.region
             if g < 0:
                 if m.pools[a.pos].get(a.want) or m.available(a.pos, a.want, t) > 0:
@@ -700,12 +705,13 @@ class Simulation:
         rand = self._rand
         if rand() < a.talk_rate and a.alive:
             self._talk(a, t)
-        if a.llm and rand() < 0.3:
-            rng = self.rng
+        if a.llm:
+            # the metering gateway logs one usage record per model turn (rubric-neutral telemetry)
+            r = rand()
             self.emit("inference_usage", a, {
                 "gen_ai.request.model": a.model["model"],
-                "gen_ai.usage.input_tokens": 1500 + int(rng.random() * 9000),
-                "gen_ai.usage.output_tokens": 60 + int(rng.random() * 900),
+                "gen_ai.usage.input_tokens": 1500 + int(r * 9001) + a.seat * 37,
+                "gen_ai.usage.output_tokens": 60 + int(r * 7919) % 900,
             }, act=False)
         if a.hp < 100:
             a.hp += 1
@@ -787,7 +793,7 @@ class Simulation:
         w_deposit = w_withdraw = 0.0
         if sh is not None and sh.region == pos:
             if len(inv) > 2:
-                w_deposit = 1.2
+                w_deposit = 2.5
             if sh.stock and any(k in sh.stock for k in a.need):
                 w_withdraw = 1.0
         w_trade = w_post = 0.0

@@ -67,10 +67,15 @@ def build_truth(sim: Simulation, params: dict[str, Any]) -> dict[str, Any]:
         n = sim.pair_trades(freq[0], freq[1])
         if n >= 2:
             add("frequent_traders", freq[0].id, freq[1].id, trades=n)
-    for x, y in org.get("rivals", []):
-        xy, yx = sim.fights.get((x.id, y.id), 0), sim.fights.get((y.id, x.id), 0)
+    for (x, y), rec in sim.pairs.items():  # any other pair that simply trades a lot
+        if rec[0] >= 5 and ("frequent_traders", x, y) not in honest:
+            add("frequent_traders", x, y, trades=rec[0])
+    rivals = [(x.id, y.id) for x, y in org.get("rivals", [])]
+    rivals += [(x, y) for (x, y) in sorted(sim.fights) if x < y and (y, x) in sim.fights]
+    for x, y in rivals:
+        xy, yx = sim.fights.get((x, y), 0), sim.fights.get((y, x), 0)
         if xy or yx:
-            add("rivals", x.id, y.id, fights={x.id: xy, y.id: yx})
+            add("rivals", x, y, fights={x: xy, y: yx})
     hood = org.get("neighbours")
     if hood:
         add("co_located", hood[0].id, hood[1].id, home=sim.map.names[hood[0].home])

@@ -177,11 +177,16 @@ class GameMap:
     def near_region_with(self, rng: random.Random, origin: int, resource: str, tick: int, radius: int = 4) -> int:
         """A region near ``origin`` holding ``resource`` (the nearest of a few sampled), or -1."""
         options = self.regions_with[resource]
+        n = len(options)
+        rand = rng.random
+        xy = self.xy
+        ox, oy = xy[origin]
         best, best_d = -1, 1 << 30
-        for _ in range(6):
-            r = options[int(rng.random() * len(options))]
-            d = self.dist(origin, r)
-            if d <= radius and d < best_d and self.available(r, resource, tick) > 0:
+        for _ in range(5):
+            r = options[int(rand() * n)]
+            rx, ry = xy[r]
+            d = max(abs(rx - ox), abs(ry - oy))
+            if d <= radius and d < best_d and (self.pools[r][resource] or self.available(r, resource, tick) > 0):
                 best, best_d = r, d
         return best
 

@@ -42,7 +42,7 @@ FORMS = ("bundle", "bundle-gz", "stream", "stream-gz", "folder", "folder-gz")
 SCHEMA_VERSIONS = (1, 2, 3)
 
 _OPT = orjson.OPT_SORT_KEYS
-_GZ_LEVEL = 6
+_GZ_LEVEL = 1
 _FIGHTS = frozenset({"attack", "raid", "theft"})
 _MESSAGES = frozenset({"message", "message_private"})
 _NOT_IN_V1 = frozenset({"match_manifest", "action_rejected", "agent_snapshot", "inference_usage", "turn_forfeited"})
