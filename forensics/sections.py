@@ -11,7 +11,7 @@ from typing import Any
 
 from .analysis import MatchAnalysis
 
-__all__ = ["add_injection", "add_profile", "injection_blocks", "profile_report_blocks", "SECTION_ADDERS", "BLOCK_MAKERS"]
+__all__ = ["add_screens", "screens_blocks", "add_injection", "add_profile", "injection_blocks", "profile_report_blocks", "SECTION_ADDERS", "BLOCK_MAKERS"]
 
 
 def add_profile(analysis: MatchAnalysis, report: dict[str, Any]) -> None:
@@ -22,6 +22,33 @@ def add_profile(analysis: MatchAnalysis, report: dict[str, Any]) -> None:
     for seat in report["seats"]:
         seat["profile"] = seats.get(seat["agentId"])
     report["match"]["profile"] = match
+
+
+def add_screens(analysis: MatchAnalysis, report: dict[str, Any]) -> None:
+    """``screens: {verdict, configVersion, flags[]}`` (issue 4)."""
+    from daishi_forensics.screens import screens_section
+
+    report["screens"] = screens_section(analysis)
+
+
+def screens_blocks(report: dict[str, Any]) -> list[tuple[str, str, list[str], list[list[Any]]]]:
+    screens = report.get("screens")
+    if screens is None:
+        return []
+    intro = (f"Verdict: {screens.get('verdict')} (screens configuration {screens.get('configVersion')}). "
+             "Each flag names its agents, the score against its threshold and the events to open.")
+    for reason in screens.get("notScreened") or []:
+        intro += f" Not screened: {reason if isinstance(reason, str) else reason.get('reason', reason)}."
+    rows = [[f.get("screen"), f.get("kind"), f.get("level"), ", ".join(f.get("agents") or []), f.get("score"),
+             f.get("threshold"), _ids(f.get("evidence") or []), f.get("explanation")]
+            for f in screens.get("flags") or []]
+    return [("Collusion screens", intro,
+             ["screen", "kind", "level", "agents", "score", "threshold", "evidence", "explanation"], rows)]
+
+
+def _ids(ids: list[int], shown: int = 8) -> str:
+    text = ", ".join(str(i) for i in ids[:shown])
+    return text + (f" (+{len(ids) - shown})" if len(ids) > shown else "")
 
 
 def add_injection(analysis: MatchAnalysis, report: dict[str, Any]) -> None:
@@ -86,5 +113,5 @@ def profile_report_blocks(report: dict[str, Any]) -> list[tuple[str, str, list[s
     return profile_blocks(seats, match)
 
 
-SECTION_ADDERS = [("injection", add_injection), ("profile", add_profile)]
-BLOCK_MAKERS = [injection_blocks, profile_report_blocks]
+SECTION_ADDERS = [("screens", add_screens), ("injection", add_injection), ("profile", add_profile)]
+BLOCK_MAKERS = [screens_blocks, injection_blocks, profile_report_blocks]
