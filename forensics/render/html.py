@@ -198,6 +198,69 @@ def wealth_series(report: dict[str, Any]) -> dict[str, list[tuple[int, float]]]:
     return out
 
 
+MAX_CHAIN_TREES = 20
+
+
+def chain_trees_html(report: dict[str, Any], events: dict[int, dict[str, Any]]) -> str:
+    """Each propagation chain as a tree over time: x is the tick, one row per message in
+    depth-first order, a line from each message to the one it echoed.  The widest
+    chains first (at most :data:`MAX_CHAIN_TREES`)."""
+    prop = report.get("propagation") or {}
+    chains = sorted(prop.get("chains") or [], key=lambda c: (-(c.get("reach") or 0), c.get("root") or 0))
+    if not chains:
+        return "<p>No message echoed an earlier message its sender had heard.</p>"
+    parent_of = {e["child"]: e["parent"] for e in prop.get("edges") or [] if "child" in e and "parent" in e}
+    out = []
+    for chain in chains[:MAX_CHAIN_TREES]:
+        messages = [m for m in chain.get("messages") or [] if isinstance(m, int)]
+        children: dict[int, list[int]] = {}
+        for m in messages:
+            if m in parent_of:
+                children.setdefault(parent_of[m], []).append(m)
+        order: list[tuple[int, int]] = []
+        stack = [(chain.get("root"), 0)]
+        seen: set[int] = set()
+        while stack:
+            node, depth = stack.pop()
+            if not isinstance(node, int) or node in seen:
+                continue
+            seen.add(node)
+            order.append((node, depth))
+            stack.extend((c, depth + 1) for c in sorted(children.get(node, []), reverse=True))
+        ticks = {m: (events.get(m) or {}).get("tick") for m, _ in order}
+        known = [t for t in ticks.values() if isinstance(t, int)]
+        t0, t1 = (min(known), max(known)) if known else (0, 1)
+        span = max(t1 - t0, 1)
+        width, row, pad = 640, 22, 70
+        height = pad // 2 + row * len(order) + 10
+        rows = {m: i for i, (m, _) in enumerate(order)}
+
+        def x(m: int) -> float:
+            t = ticks.get(m)
+            return pad + (width - pad - 150) * ((t - t0) / span if isinstance(t, int) else 0)
+
+        parts = [f'<svg class="plot chain" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
+                 f'role="img" aria-label="propagation chain {esc(chain.get("root"))}">',
+                 f'<text x="{pad}" y="14">tick {t0}</text><text x="{width - 150}" y="14" text-anchor="end">'
+                 f"tick {t1}</text>"]
+        for m, _depth in order:
+            y = pad // 2 + row * rows[m]
+            if m in parent_of and parent_of[m] in rows:
+                p = parent_of[m]
+                py = pad // 2 + row * rows[p]
+                parts.append(f'<path d="M{x(p):.1f},{py} V{y} H{x(m):.1f}" fill="none" stroke="#8a93a6"/>')
+            sender = (events.get(m) or {}).get("agentId")
+            parts.append(f'<circle class="msg-node" cx="{x(m):.1f}" cy="{y}" r="5" fill="#3d6bd6">'
+                         f"<title>event {m} by {esc(sender)} at tick {esc(ticks.get(m))}</title></circle>")
+            parts.append(f'<text x="{x(m) + 8:.1f}" y="{y + 4}">{esc(sender)} · '
+                         f'<a href="#ev-{m}">{m}</a></text>')
+        parts.append("</svg>")
+        out.append(f"<figure>{''.join(parts)}<figcaption>Chain from event {esc(chain.get('root'))} "
+                   f"({esc(chain.get('tier'))}): reach {esc(chain.get('reach'))}, depth {esc(chain.get('depth'))}."
+                   "</figcaption></figure>")
+    return "".join(out)
+
+
 def render_html(report: dict[str, Any], *, events: dict[int, dict[str, Any]] | None = None) -> str:
     """The whole page.  ``events`` (id → event, text already scrubbed) fills the evidence table."""
     screens = report.get("screens") or {}
@@ -224,6 +287,8 @@ def render_html(report: dict[str, Any], *, events: dict[int, dict[str, Any]] | N
             out.append("<h2>Seat contact heatmap</h2><figure>" + contact_heatmap_svg(report) +
                        "<figcaption>Darker: more ticks standing in the same region.</figcaption></figure>")
     out.append("<h2>Wealth over time</h2><figure>" + wealth_lines_svg(wealth_series(report)) + "</figure>")
+    if "propagation" in report:
+        out.append("<h2>Propagation trees</h2>" + chain_trees_html(report, events or {}))
     for extra in EXTRA_HTML:
         out.append(extra(report))
     if events:
