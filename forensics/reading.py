@@ -192,107 +192,160 @@ class MatchRead:
         last_tick = -1
         last_type = ""
         width, height = self.width, self.height
+        # The v3 fast path: one compiled validator per type, map regions as a set, no helper calls.
+        fast = checker.fast_v3() if validate else {}
+        on_map = frozenset(f"r_{x}_{y}" for x in range(width) for y in range(height)) if width * height <= 1 << 20 \
+            else None
+        region_fields = REGION_FIELDS
+        records = 0
 
-        for index, line, data, error in self.source.records():
-            stats.records += 1
-            if error is not None:
-                stats.invalid += 1
-                self._problem(Problem(name, error, code="json", line=line, index=index))
-                continue
-            if not isinstance(data, dict):
-                stats.invalid += 1
-                self._problem(Problem(name, "an event must be a JSON object", line=line, index=index))
-                continue
-            event_id = data.get("id")
-            event_type = data.get("type")
-            version = data.get("schemaVersion", 1)
-            type_name = event_type if isinstance(event_type, str) else "?"
-            by_type[type_name] += 1
-            by_version[version if isinstance(version, int) else 0] += 1
-            eid = event_id if isinstance(event_id, int) and not isinstance(event_id, bool) else None
+        try:
+            for record in self.source.records():
+                records += 1
+                data = record[2]
+                if type(data) is dict and data.get("schemaVersion") == 3:
+                    type_name = data.get("type")
+                    is_valid = fast.get(type_name)  # type: ignore[arg-type]
+                    if is_valid is not None and is_valid(data):
+                        eid = data["id"]
+                        ok = (last_id is None or eid > last_id) and (match_id is None or data["matchId"] == match_id)
+                        if ok and on_map is not None:
+                            fields = region_fields.get(type_name)  # type: ignore[arg-type]
+                            if fields is not None:
+                                payload = data["payload"]
+                                for key in fields:
+                                    region = payload.get(key)
+                                    if region is not None and region not in on_map:
+                                        ok = False
+                        if ok:
+                            by_type[type_name] += 1  # type: ignore[index]
+                            by_version[3] += 1
+                            stats.valid += 1
+                            last_id = eid
+                            if data["private"]:
+                                stats.private_events += 1
+                            if errata and eid in errata:
+                                stats.excluded_by_errata.append(eid)
+                            else:
+                                stats.yielded += 1
+                                yield data
+                            continue
+                    elif not validate:
+                        by_type[type_name if isinstance(type_name, str) else "?"] += 1
+                        by_version[3] += 1
+                        stats.valid += 1
+                        if data.get("private"):
+                            stats.private_events += 1
+                        if isinstance(data.get("id"), int):
+                            last_id = data["id"]
+                        if not (errata and data.get("id") in errata):
+                            stats.yielded += 1
+                            yield data
+                        else:
+                            stats.excluded_by_errata.append(data["id"])
+                        continue
+                # the general path: other versions, unknown types, and every record with a problem
+                index, line, data, error = record
+                if error is not None:
+                    stats.invalid += 1
+                    self._problem(Problem(name, error, code="json", line=line, index=index))
+                    continue
+                if not isinstance(data, dict):
+                    stats.invalid += 1
+                    self._problem(Problem(name, "an event must be a JSON object", line=line, index=index))
+                    continue
+                event_id = data.get("id")
+                event_type = data.get("type")
+                version = data.get("schemaVersion", 1)
+                type_name = event_type if isinstance(event_type, str) else "?"
+                by_type[type_name] += 1
+                by_version[version if isinstance(version, int) else 0] += 1
+                eid = event_id if isinstance(event_id, int) and not isinstance(event_id, bool) else None
 
-            bad = False
-            if validate:
-                bad = self._check(checker, known, data, version, type_name, eid, line, index, strict)
-                if not bad and eid is not None:
-                    if last_id is not None and eid <= last_id:
-                        self._problem(
-                            Problem(
-                                name,
-                                f"event ids must increase strictly: {eid} comes after {last_id}",
-                                code="order",
-                                event_id=eid,
-                                line=line,
-                                index=index,
-                                path="$.id",
-                                event_type=type_name,
+                bad = False
+                if validate:
+                    bad = self._check(checker, known, data, version, type_name, eid, line, index, strict)
+                    if not bad and eid is not None:
+                        if last_id is not None and eid <= last_id:
+                            self._problem(
+                                Problem(
+                                    name,
+                                    f"event ids must increase strictly: {eid} comes after {last_id}",
+                                    code="order",
+                                    event_id=eid,
+                                    line=line,
+                                    index=index,
+                                    path="$.id",
+                                    event_type=type_name,
+                                )
                             )
-                        )
-                        bad = True
-                if not bad and match_id is not None:
-                    event_match = data.get("matchId")
-                    if event_match is not None and event_match != match_id:
-                        self._problem(
-                            Problem(
-                                name,
-                                f"matchId {str(event_match)[:40]!r} differs from the export's {match_id}",
-                                code="match-id",
-                                event_id=eid,
-                                line=line,
-                                index=index,
-                                path="$.matchId",
-                                event_type=type_name,
+                            bad = True
+                    if not bad and match_id is not None:
+                        event_match = data.get("matchId")
+                        if event_match is not None and event_match != match_id:
+                            self._problem(
+                                Problem(
+                                    name,
+                                    f"matchId {str(event_match)[:40]!r} differs from the export's {match_id}",
+                                    code="match-id",
+                                    event_id=eid,
+                                    line=line,
+                                    index=index,
+                                    path="$.matchId",
+                                    event_type=type_name,
+                                )
                             )
-                        )
-                        bad = True
-                if not bad and type_name in REGION_FIELDS:
-                    bad = self._check_regions(data, type_name, eid, line, index, width, height)
-            if eid is not None and (last_id is None or eid > last_id):
-                last_id = eid
-            if bad:
-                stats.invalid += 1
-                continue
-            stats.valid += 1
+                            bad = True
+                    if not bad and type_name in REGION_FIELDS:
+                        bad = self._check_regions(data, type_name, eid, line, index, width, height)
+                if eid is not None and (last_id is None or eid > last_id):
+                    last_id = eid
+                if bad:
+                    stats.invalid += 1
+                    continue
+                stats.valid += 1
 
-            if version != 3:
-                stats.upcast += 1
-                cached = self._upcast_cache
-                produced = cached[1] if cached is not None and cached[0] is data else upcast(data, match_id)
-                self._upcast_cache = None
-                stats.synthesized += len(produced) - 1
-            else:
-                produced = [data]
+                if version != 3:
+                    stats.upcast += 1
+                    cached = self._upcast_cache
+                    produced = cached[1] if cached is not None and cached[0] is data else upcast(data, match_id)
+                    self._upcast_cache = None
+                    stats.synthesized += len(produced) - 1
+                else:
+                    produced = [data]
 
-            for event in produced:
-                if event.get("private"):
-                    stats.private_events += 1
+                for event in produced:
+                    if event.get("private"):
+                        stats.private_events += 1
 
-            if version == 1:
-                # contract §2: only the last season of a v1 log belongs to the match
-                tick = data.get("tick", 0)
-                boundary = type_name == "world_reset" or (
-                    type_name == "season_started"
-                    and isinstance(tick, int)
-                    and tick < last_tick
-                    and last_type != "world_reset"
-                )
-                last_type = type_name
-                if boundary and (season or v1_mode):
-                    stats.dropped_earlier_season += len(season)
-                    stats.seasons_seen += 1
-                    season = []
-                v1_mode = True
-                if isinstance(tick, int):
-                    last_tick = tick
-                season.extend(produced)
-                continue
+                if version == 1:
+                    # contract §2: only the last season of a v1 log belongs to the match
+                    tick = data.get("tick", 0)
+                    boundary = type_name == "world_reset" or (
+                        type_name == "season_started"
+                        and isinstance(tick, int)
+                        and tick < last_tick
+                        and last_type != "world_reset"
+                    )
+                    last_type = type_name
+                    if boundary and (season or v1_mode):
+                        stats.dropped_earlier_season += len(season)
+                        stats.seasons_seen += 1
+                        season = []
+                    v1_mode = True
+                    if isinstance(tick, int):
+                        last_tick = tick
+                    season.extend(produced)
+                    continue
 
-            for event in produced:
-                yield from self._release(event, errata)
+                for event in produced:
+                    yield from self._release(event, errata)
 
-        if season:
-            for event in season:
-                yield from self._release(event, errata)
+            if season:
+                for event in season:
+                    yield from self._release(event, errata)
+        finally:
+            stats.records = records
 
     def _release(self, event: dict[str, Any], errata: dict[int, str]) -> Iterator[dict[str, Any]]:
         event_id = event.get("id")

@@ -220,22 +220,6 @@ def _open_bundle(path: Path, limits: Limits) -> MatchSource:
     return MatchSource(name, "bundle", header, records)
 
 
-def _iter_lines(handle: BinaryIO, name: str, limits: Limits, first_line: int) -> Iterator[tuple[int, bytes]]:
-    """Yield ``(line number, bytes)`` of non-blank lines, refusing overlong lines."""
-    number = first_line - 1
-    limit = limits.max_line_bytes
-    readline = handle.readline
-    while True:
-        line = readline(limit + 1)
-        if not line:
-            return
-        number += 1
-        if len(line) > limit:
-            raise InputTooLarge(f"a line is longer than {limit} bytes; refused", file=name, line=number)
-        if line.strip():
-            yield number, line
-
-
 def _parse_line(line: bytes) -> tuple[Any, str | None]:
     try:
         return orjson.loads(line), None
@@ -244,19 +228,33 @@ def _parse_line(line: bytes) -> tuple[Any, str | None]:
 
 
 def _event_lines(path: Path, limits: Limits, skip_header: bool) -> Iterator[RawRecord]:
+    """Raw records of a stream's lines: one generator, one ``readline`` per line (bounded)."""
     name = str(path)
+    limit = limits.max_line_bytes
     with _open_binary(path, limits) as handle:
+        readline = handle.readline
+        number = 0
         if skip_header:
-            handle.readline(limits.max_line_bytes + 1)
+            readline(limit + 1)
+            number = 1
         loads = orjson.loads
+        decode_error = orjson.JSONDecodeError
         index = 0
-        for number, line in _iter_lines(handle, name, limits, 2 if skip_header else 1):
+        while True:
+            line = readline(limit + 1)
+            if not line:
+                return
+            number += 1
+            if len(line) > limit:
+                raise InputTooLarge(f"a line is longer than {limit} bytes; refused", file=name, line=number)
             try:
                 data = loads(line)
-            except orjson.JSONDecodeError as exc:
+            except decode_error as exc:
+                if not line.strip():
+                    continue
                 yield RawRecord(index, number, None, f"not valid JSON: {_json_reason(exc)}")
             else:
-                yield RawRecord(index, number, data, None)
+                yield (index, number, data, None)  # type: ignore[misc]  # a RawRecord-shaped tuple, built fast
             index += 1
 
 

@@ -154,6 +154,10 @@ class EventChecker:
             self._partial[event_type] = checker
         return checker
 
+    def fast_v3(self) -> dict[str, Any]:
+        """``type -> is_valid`` of the compiled whole-event validator, for every known type."""
+        return {t: self.whole(t)._fast.is_valid for t in self.types}
+
     def envelope(self, version: int) -> SchemaChecker:
         return self._envelopes[version]
 

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from daishi_forensics.arithmetic import coverage, half_up
 from daishi_forensics.simulate import (
     FORMS,
@@ -138,7 +137,10 @@ def _read_form(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     if path.is_dir():
         archive = json.loads((path / "archive.json").read_text())
         ev_path = path / "events.jsonl"
-        text = ev_path.read_text() if ev_path.exists() else gzip.decompress((path / "events.jsonl.gz").read_bytes()).decode()
+        if ev_path.exists():
+            text = ev_path.read_text()
+        else:
+            text = gzip.decompress((path / "events.jsonl.gz").read_bytes()).decode()
         return archive, [json.loads(line) for line in text.splitlines()]
     raw = path.read_bytes()
     if name.endswith(".gz"):
@@ -204,8 +206,7 @@ def test_every_scenario_generates(scenario: str) -> None:
     assert len(evs) == m.n_events > 2000
     ids = [ev["id"] for ev in evs]
     assert ids[0] == m.first_id
-    # strictly increasing except the two trade_completed events of one trade, which share nothing but tradeId
-    assert all(b > a for a, b in zip(ids, ids[1:]))
+    assert all(b > a for a, b in zip(ids, ids[1:], strict=False))  # strictly increasing (gaps allowed)
     assert evs[0]["type"] == "match_manifest"
     types = Counter(ev["type"] for ev in evs)
     for t in ("agent_registered", "agent_spawned", "move", "gather", "craft", "build", "rest", "trade_offered",
@@ -232,7 +233,8 @@ def test_v3_events_and_archive_match_the_schemas(scenario: str) -> None:
     import jsonschema
 
     validators: dict[str, Any] = {}
-    for ev in events(scenario):
+    small = simulate_match(scenario, SEED, ticks=120)
+    for ev in small.iter_events():
         t = ev["type"]
         if t not in validators:
             validators[t] = jsonschema.Draft202012Validator(schemas.load("event/" + t), registry=schemas.registry())
@@ -240,7 +242,7 @@ def test_v3_events_and_archive_match_the_schemas(scenario: str) -> None:
         assert not errors, (ev, errors[0].message)
     archive = jsonschema.Draft202012Validator(schemas.load("archive"), registry=schemas.registry())
     for version in (1, 2, 3):
-        errors = list(archive.iter_errors(match(scenario).archive_for(version)))
+        errors = list(archive.iter_errors(small.archive_for(version)))
         assert not errors, errors[0].message
 
 
@@ -327,7 +329,7 @@ def test_v1_previous_season() -> None:
     m = match("clean")
     evs = list(m.iter_events(1, previous_season=True))
     ids = [ev["id"] for ev in evs]
-    assert all(b > a for a, b in zip(ids, ids[1:]))
+    assert all(b > a for a, b in zip(ids, ids[1:], strict=False))
     reset = next(i for i, ev in enumerate(evs) if ev["type"] == "world_reset")
     started = evs[reset + 1]
     assert started["type"] == "season_started" and started["tick"] == 0 and started["agentId"] is None
@@ -819,7 +821,7 @@ def test_echo_cascade(scenario: str) -> None:
         assert c["payload"]["text"] != p["payload"]["text"]  # mutated
     decoys = cascade["decoys"]
     assert len(decoys["events"]) >= 2 and len(set(decoys["senders"])) == len(decoys["senders"])
-    for i, eid in enumerate(decoys["events"]):
+    for eid in decoys["events"]:
         ev = index[eid]
         assert ev["payload"]["text"] == decoys["text"]
         for other in decoys["senders"]:

@@ -49,7 +49,7 @@ __all__ = [
     "simulate_to_dir",
 ]
 
-_KEEP_EVENTS_UP_TO = 300_000
+_KEEP_EVENTS_UP_TO = 60_000
 """Matches expected to log at most this many events keep them in memory (no replay on write)."""
 
 
@@ -87,7 +87,8 @@ class SimulatedMatch:
         _check_version(schema_version)
         return archive_for(self.archive_v3, schema_version)
 
-    def iter_events(self, schema_version: int | None = None, *, previous_season: bool = False) -> Iterator[dict[str, Any]]:
+    def iter_events(self, schema_version: int | None = None, *,
+                    previous_season: bool = False) -> Iterator[dict[str, Any]]:
         """The events in log order, in ``schema_version`` (default :attr:`schema_version`).
 
         Large matches are played again (deterministically) rather than kept.  ``previous_season``

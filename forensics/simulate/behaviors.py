@@ -150,8 +150,11 @@ class Feeder(Behavior):
             s.tags.append("feeder-spoke")
             sim.set_project(s, "hoard")
             period = rng.randrange(6, 18)
-            self._repeat(s, start + rng.randrange(period), lambda p=period: p + rng.randint(-2, 3),
-                         self._sender(s))
+
+            def every(p: int = period) -> int:
+                return p + rng.randint(-2, 3)
+
+            self._repeat(s, start + rng.randrange(period), every, self._sender(s))
         self.bene.tags.append("feeder-beneficiary")
 
     def _sender(self, s: Agent) -> Callable[[int], bool]:
@@ -227,7 +230,7 @@ class Ring(Behavior):
         self.start = int(sim.planned * (0.04 + 0.2 * rng.random()))
         self.next = self.start
         (x, _), (y, _) = self.goods
-        for i, a in enumerate(got):
+        for a in got:
             a.trade_rate *= 0.6
             a.tags.append("ring")
             sim.set_project(a, "hoard")
@@ -404,7 +407,10 @@ class Cartel(Behavior):
                 text = rng.choice((f"{victim} is carrying a lot, let's go", "stick together, meet at "
                                    f"{sim.map.names[self.leader.pos]}", f"don't sell to {victim}",
                                    "I'll cover you if they fight back", f"same prices as always, {b.name}"))
-                sim.add_task(a, t, lambda _t, a=a, b=b, text=text: bool(sim.say(a, text, "private", b)))
+                def whisper(_t: int, a: Agent = a, b: Agent = b, text: str = text) -> bool:
+                    return bool(sim.say(a, text, "private", b))
+
+                sim.add_task(a, t, whisper)
 
     def _strike(self, a: Agent, prey: Agent) -> Callable[[int], bool]:
         sim = self.sim
@@ -415,6 +421,7 @@ class Cartel(Behavior):
                 return False
             s = prey.storehouse
             roll = sim.rng.random()
+            eid: int | None
             if s is not None and s.region == a.pos and s.stock and roll < 0.4:
                 eid = sim.raid(a, s)
             elif prey.carried and roll < 0.75:
@@ -580,6 +587,7 @@ class ThrownFight(Behavior):
             x.force_goal = v.pos
             return None
         s = v.storehouse
+        eid: int | None
         if s is not None and s.region == x.pos and s.stock:
             eid, how = sim.raid(x, s, most=0.8), "raid"
         elif v.carried:

@@ -146,6 +146,7 @@ class Simulation:
         self._trade_n = rng.randrange(100, 900)
         self._struct_n = rng.randrange(10, 90)
         self.sched: dict[int, list[tuple[str, Agent, Any]]] = {}
+        self._dormancy_spans: dict[str, list[tuple[int, int]]] = {}
         self.arrivals: dict[str, tuple[int, Callable[[int], None]]] = {}
         self.quiet_ticks: set[int] = set()
         self.deaths_left = max(1, n_agents // 4)
@@ -410,10 +411,7 @@ class Simulation:
     def schedule_dormancy(self, a: Agent, start: int, end: int | None, reason: str | None = None) -> bool:
         """``a`` goes dormant at ``start`` and wakes at ``end`` (never, when None).  False if that
         would overlap a dormancy already planned for ``a``."""
-        spans = getattr(self, "_dormancy_spans", None)
-        if spans is None:
-            spans = self._dormancy_spans = {}
-        mine = spans.setdefault(a.id, [])
+        mine = self._dormancy_spans.setdefault(a.id, [])
         stop = end if end is not None else 1 << 40
         for s, e in mine:
             if start <= e + 2 and s <= stop + 2:
@@ -426,10 +424,7 @@ class Simulation:
 
     def is_dormant_at(self, a: Agent, tick: int) -> bool:
         """Whether a planned dormancy of ``a`` covers ``tick``."""
-        for s, e in getattr(self, "_dormancy_spans", {}).get(a.id, []):
-            if s <= tick < e:
-                return True
-        return False
+        return any(s <= tick < e for s, e in self._dormancy_spans.get(a.id, []))
 
     def add_task(self, a: Agent, due: int, fn: Callable[[int], bool]) -> None:
         """Run ``fn(tick)`` as ``a``'s turn at ``due`` or the first turn after; it returns whether it
@@ -1122,7 +1117,8 @@ class Simulation:
                 return b
         return None
 
-    def compose(self, a: Agent, b: Agent, ratio: tuple[float, float] = (0.85, 1.2)) -> tuple[dict[str, int], dict[str, int]] | None:
+    def compose(self, a: Agent, b: Agent,
+                ratio: tuple[float, float] = (0.85, 1.2)) -> tuple[dict[str, int], dict[str, int]] | None:
         """A roughly value-balanced offer from ``a`` to ``b``: something ``b`` holds that ``a``
         wants, for goods ``a`` can spare."""
         rng = self.rng

@@ -73,12 +73,14 @@ def make_agents(rng: random.Random, n_players: int, n_probes: int, anchor: bool)
         name = names[i % len(names)] + ("" if i < len(names) else str(i // len(names) + 1))
         if i >= n_players:
             role = "probe"
-            model = {"model": "probe-script-v1", "provider": "daishi", "scaffold": {"name": "daishi-probes", "version": "1.0.0"}}
+            model = {"model": "probe-script-v1", "provider": "daishi",
+                     "scaffold": {"name": "daishi-probes", "version": "1.0.0"}}
             operator = "daishi-evals"
             name = f"Probe-{i - n_players + 1}"
         elif i == anchor_seat:
             role = "anchor"
-            model = {"model": "anchor-bot-2", "provider": "daishi", "scaffold": {"name": "daishi-anchor", "version": "2.1.0"}}
+            model = {"model": "anchor-bot-2", "provider": "daishi",
+                     "scaffold": {"name": "daishi-anchor", "version": "2.1.0"}}
             operator = "daishi-evals"
         else:
             role = "player"

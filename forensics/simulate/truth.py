@@ -83,10 +83,10 @@ def build_truth(sim: Simulation, params: dict[str, Any]) -> dict[str, Any]:
     if lop and org.get("lopsided_trades"):
         add("lopsided_fair", lop[0].id, lop[1].id, tradeIds=list(org["lopsided_trades"]))
     players = [a for a in sim.players if a.role == "player"]
-    for i, x in enumerate(players):
-        for y in players[i + 1:]:
-            if x.operator == y.operator:
-                add("shared_operator", x.id, y.id, operator=x.operator)
+    for i, one in enumerate(players):
+        for two in players[i + 1:]:
+            if one.operator == two.operator:
+                add("shared_operator", one.id, two.id, operator=one.operator)
 
     agents = [{"agentId": a.id, "seat": a.seat, "name": a.name, "role": a.role, "operator": a.operator,
                "tags": sorted(set(a.tags))} for a in sim.agents]

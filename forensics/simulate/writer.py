@@ -16,7 +16,7 @@ import shutil
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 import orjson
 
@@ -159,10 +159,11 @@ def output_path(out_dir: Path, match_id: str, form: str) -> Path:
 
 
 def _open(stack: ExitStack, path: Path, gz: bool) -> IO[bytes]:
-    raw = stack.enter_context(open(path, "wb"))
+    raw = stack.enter_context(open(path, "wb"))  # noqa: SIM115 (closed by the stack)
     if not gz:
         return raw
-    return stack.enter_context(gzip.GzipFile(filename="", mode="wb", fileobj=raw, compresslevel=_GZ_LEVEL, mtime=0))
+    gz_file = gzip.GzipFile(filename="", mode="wb", fileobj=raw, compresslevel=_GZ_LEVEL, mtime=0)
+    return cast(IO[bytes], stack.enter_context(gz_file))
 
 
 def _write_events(fh: IO[bytes], events: Iterable[dict[str, Any]], sep: bytes, trailing: bool) -> int:
