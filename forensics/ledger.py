@@ -72,7 +72,8 @@ TradeId = str | int
 """A trade's ``payload.tradeId`` as logged."""
 
 
-def _pair_key(x: str, y: str) -> tuple[str, str]:
+def pair_key(x: str, y: str) -> tuple[str, str]:
+    """A pair of agents written ``(a, b)`` with ``a < b`` (ARCHITECTURE.md)."""
     return (x, y) if x < y else (y, x)
 
 
@@ -101,12 +102,12 @@ class LedgerTrade:
     @property
     def is_gift(self) -> bool:
         """A gift: one side (or both) empty (contract §3)."""
-        return not _has_goods(self.give) or not _has_goods(self.receive)
+        return not has_goods(self.give) or not has_goods(self.receive)
 
     @property
     def pair(self) -> tuple[str, str]:
         """The two parties, ``a < b``."""
-        return _pair_key(self.from_agent, self.to_agent)
+        return pair_key(self.from_agent, self.to_agent)
 
     def payload(self) -> dict[str, Any]:
         """The trade as a ``trade_completed`` payload."""
@@ -213,7 +214,7 @@ class Ledger:
 
     def pair(self, x: str, y: str) -> LedgerPair | None:
         """The pair of ``x`` and ``y`` in either order, or None if they never traded."""
-        a, b = _pair_key(x, y)
+        a, b = pair_key(x, y)
         for pair in self.pairs:
             if pair.a == a and pair.b == b:
                 return pair
@@ -234,8 +235,11 @@ class Ledger:
         }
 
 
-def _has_goods(items: Mapping[str, int]) -> bool:
-    return any(quantity > 0 for quantity in items.values())
+def has_goods(items: object) -> bool:
+    """True when an item map holds at least one item with a positive quantity (a trade side, not a gift)."""
+    return isinstance(items, Mapping) and any(
+        isinstance(q, (int, float)) and not isinstance(q, bool) and q > 0 for q in items.values()
+    )
 
 
 def _trade_parts(trade: LedgerTrade | Mapping[str, Any]) -> tuple[str, str, Mapping[str, int], Mapping[str, int]]:
@@ -290,7 +294,7 @@ def net_share(
         giver, taker, give, receive = _trade_parts(trade)
         if giver == taker:
             raise ValueError(f"{giver} trades with itself")
-        key = _pair_key(giver, taker)
+        key = pair_key(giver, taker)
         if pair is None:
             pair, first = key, key[0]
         elif key != pair:
@@ -594,7 +598,7 @@ def archived_ledger(archive: Mapping[str, Any]) -> ArchivedLedger | None:
         x, y = raw.get("a"), raw.get("b")
         if not isinstance(x, str) or not isinstance(y, str) or x == y:
             raise InvalidInput(f"a pair needs two distinct agents, got {x!r} and {y!r}", field=f"{where}.a")
-        key = _pair_key(x, y)
+        key = pair_key(x, y)
         if key in seen:
             raise InvalidInput(f"pair {key} listed twice", field=where)
         seen.add(key)

@@ -63,7 +63,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .ledger import Ledger, LedgerPass, TradeId
+from .ledger import Ledger, LedgerPass, TradeId, has_goods
 from .replay import Event, World
 from .values import value_of
 
@@ -262,9 +262,9 @@ class NegotiationPass:
                 deals[agent] = deals.get(agent, 0) + 1
                 given[agent] = given.get(agent, 0.0) + out_v
                 got[agent] = got.get(agent, 0.0) + in_v
-                if _has_goods(out_items) and not _has_goods(in_items):
+                if has_goods(out_items) and not has_goods(in_items):
                     gifts_given[agent] = gifts_given.get(agent, 0) + 1
-                if _has_goods(in_items) and not _has_goods(out_items):
+                if has_goods(in_items) and not has_goods(out_items):
                     gifts_received[agent] = gifts_received.get(agent, 0) + 1
             a, b = t.pair
             row = pair_rows.setdefault((a, b), [0, 0.0, 0.0, [], []])
@@ -326,7 +326,3 @@ class NegotiationPass:
             for (a, b), row in sorted(pair_rows.items())
         )
         return Negotiation(tuple(seats), pairs)
-
-
-def _has_goods(items: Mapping[str, int]) -> bool:
-    return any(isinstance(q, int) and q > 0 for q in items.values())

@@ -47,7 +47,7 @@ from typing import Any, Protocol
 
 from .arithmetic import half_up
 from .errors import InvalidInput
-from .ledger import ArchivedLedger, TradeId
+from .ledger import ArchivedLedger, TradeId, has_goods, pair_key
 
 __all__ = [
     "PARTNER_POINT_CAP",
@@ -67,10 +67,6 @@ PARTNER_POINT_CAP = 5
 
 TOTAL_POINT_CAP = 20
 """Trades in all an agent is paid reputation for."""
-
-
-def _pair_key(x: str, y: str) -> tuple[str, str]:
-    return (x, y) if x < y else (y, x)
 
 
 @dataclass(frozen=True)
@@ -120,12 +116,6 @@ class ReputationPoints:
         return {"pairs": [p.to_dict() for p in self.pairs], "source": self.source, "estimated": self.estimated}
 
 
-def _has_goods(items: object) -> bool:
-    return isinstance(items, Mapping) and any(
-        isinstance(q, (int, float)) and not isinstance(q, bool) and q > 0 for q in items.values()
-    )
-
-
 class ReputationPass:
     """Streaming pass replaying the engine's trade reputation (rubric *Circular reputation (2.4)*).
 
@@ -161,9 +151,9 @@ class ReputationPass:
         assert isinstance(giver, str) and isinstance(taker, str)
         if giver == taker:
             return
-        key = _pair_key(giver, taker)
+        key = pair_key(giver, taker)
         paying = self._pairs.setdefault(key, [])
-        if not (_has_goods(payload.get("give")) and _has_goods(payload.get("receive"))):
+        if not (has_goods(payload.get("give")) and has_goods(payload.get("receive"))):
             return  # a gift pays nothing
         paid_any = False
         for side, partner in ((giver, taker), (taker, giver)):
@@ -219,10 +209,10 @@ def circular_reputation(
     """
     if isinstance(points_by_pair, ReputationPoints):
         points_by_pair = points_by_pair.points_by_pair()
-    shares = {_pair_key(*pair): share for pair, share in net_shares.items()}
+    shares = {pair_key(*pair): share for pair, share in net_shares.items()}
     terms: dict[str, dict[str, float]] = {}
     for pair, points in points_by_pair.items():
-        key = _pair_key(*pair)
+        key = pair_key(*pair)
         if key not in shares:
             raise ValueError(f"pair {key} paid reputation points but has no net share")
         share = shares[key]
@@ -286,7 +276,7 @@ def estimated_points(ledger_pairs: Iterable[TradePair]) -> ReputationPoints:
     raw: dict[str, dict[str, int]] = {}
     keys: list[tuple[str, str]] = []
     for pair in ledger_pairs:
-        key = _pair_key(pair.a, pair.b)
+        key = pair_key(pair.a, pair.b)
         if key in keys:
             raise ValueError(f"pair {key} listed twice")
         keys.append(key)

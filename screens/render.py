@@ -12,6 +12,7 @@ from typing import Any
 
 from daishi_forensics import __version__
 from daishi_forensics.jsonio import dumps
+from daishi_forensics.render.tables import github_escape
 
 from .config import ScreenConfig
 from .daishi import ScreenRun
@@ -80,26 +81,19 @@ def render_json(run: ScreenRun) -> str:
     return text
 
 
-def _gh(text: str, prop: bool = False) -> str:
-    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-    if prop:
-        text = text.replace(":", "%3A").replace(",", "%2C")
-    return text
-
-
 def render_github(run: ScreenRun) -> str:
     """GitHub workflow commands: ``::error`` per flag, ``::warning`` per review."""
     out: list[str] = []
 
     def emit(flag: Flag, target: str) -> None:
         kind = "error" if flag.level == "flag" else "warning"
-        title = _gh(f"daishi-forensics {flag.screen}/{flag.kind}", True)
+        title = github_escape(f"daishi-forensics {flag.screen}/{flag.kind}", True)
         message = f"{flag.explanation} Events: {_evidence(flag)}."
-        out.append(f"::{kind} file={_gh(target, True)},title={title}::{_gh(message)}")
+        out.append(f"::{kind} file={github_escape(target, True)},title={title}::{github_escape(message)}")
 
     for m in run.matches:
         if m.result is None:
-            out.append(f"::error title=daishi-forensics not screened::{_gh(f'{m.target}: {m.error}')}")
+            out.append(f"::error title=daishi-forensics not screened::{github_escape(f'{m.target}: {m.error}')}")
             continue
         for f in m.result.flags:
             emit(f, m.target)

@@ -563,8 +563,8 @@ def test_moves_are_to_neighbours_and_come_first_in_a_tick() -> None:
 
 def test_errata_name_a_deposit_that_never_took_effect() -> None:
     found = 0
-    for seed in range(1, 12):
-        m = simulate_match("clean", seed, ticks=250)
+    for seed in range(1, 21):
+        m = simulate_match("clean", seed, ticks=200)
         for err in m.archive["errata"]:
             found += 1
             assert err["scoresDepend"] is False and err["id"] == "E3"

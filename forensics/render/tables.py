@@ -9,7 +9,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any, Sequence
 
-__all__ = ["cell", "text_table", "markdown_table", "clean"]
+__all__ = ["cell", "text_table", "markdown_table", "clean", "github_escape"]
 
 
 def clean(text: str, limit: int = 80) -> str:
@@ -62,3 +62,11 @@ def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str
              "|" + "|".join(" --- " for _ in headers) + "|"]
     lines.extend("| " + " | ".join(_md_escape(cell(v)) for v in row) + " |" for row in rows)
     return "\n".join(lines)
+
+
+def github_escape(text: str, prop: bool = False) -> str:
+    """Escape text for a GitHub workflow command (``::error file=…::message``); ``prop`` for a property value."""
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if prop:
+        text = text.replace(":", "%3A").replace(",", "%2C")
+    return text

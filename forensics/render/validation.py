@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from daishi_forensics.jsonio import dumps
+from daishi_forensics.render.tables import github_escape
 from daishi_forensics.validate import ValidationResult
 
 __all__ = ["render", "FORMATS"]
@@ -47,27 +48,20 @@ def render_text(result: ValidationResult) -> str:
     return "\n".join(out) + "\n"
 
 
-def _gh_escape(text: str, prop: bool = False) -> str:
-    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-    if prop:
-        text = text.replace(":", "%3A").replace(",", "%2C")
-    return text
-
-
 def render_github(result: ValidationResult) -> str:
     """GitHub workflow commands: one ``::error``/``::warning`` annotation per problem."""
     out: list[str] = []
     for f in result.files:
         if f.unreadable:
-            out.append(f"::error title=daishi-forensics unreadable::{_gh_escape(f.unreadable)}")
+            out.append(f"::error title=daishi-forensics unreadable::{github_escape(f.unreadable)}")
             continue
         for p in f.problems:
-            props = [f"file={_gh_escape(p.file, True)}"]
+            props = [f"file={github_escape(p.file, True)}"]
             if p.line is not None:
                 props.append(f"line={p.line}")
-            props.append(f"title={_gh_escape('daishi-forensics ' + p.code, True)}")
+            props.append(f"title={github_escape('daishi-forensics ' + p.code, True)}")
             where = f"event {p.event_id} " if p.event_id is not None else ""
-            out.append(f"::{p.severity} {','.join(props)}::{_gh_escape(where + p.path + ': ' + p.message)}")
+            out.append(f"::{p.severity} {','.join(props)}::{github_escape(where + p.path + ': ' + p.message)}")
     ok = sum(1 for f in result.files if f.valid)
     out.append(f"{ok} of {len(result.files)} match(es) valid")
     return "\n".join(out) + "\n"

@@ -214,7 +214,8 @@ def simulate_to_dir(scenario: str, seed: int, schema_version: int, out_dir: Path
             yield from _previous_season(scenario, seed, sim.first_id)
         yield from iter_downgraded(sim.run(), schema_version)
 
-    path = write_export(out_dir, sim.match_id, form, events(), lambda: archive_for(sim.archive, schema_version),
+    stream = sim.run() if schema_version == 3 else events()
+    path = write_export(out_dir, sim.match_id, form, stream, lambda: archive_for(sim.archive, schema_version),
                         archive_known=False)
     truth = build_truth(sim, full)
     _write_truth(out_dir, truth_file, truth, schema_version, form, path)

@@ -156,7 +156,7 @@ class Simulation:
         self.paid: dict[tuple[str, str], int] = {}          # (agent, partner) -> reputation points paid
         self.errata: list[dict[str, Any]] = []
         self._deposits = 0
-        self._phantom_deposit = rng.randrange(1, 8) if rng.random() < 0.35 else -1
+        self._phantom_deposit = rng.randrange(1, 5) if rng.random() < 0.4 else -1
         self.fights: dict[tuple[str, str], int] = {}       # (attacker, target) -> attacks, raids, thefts
         self.banned_texts: set[str] = set()                 # organic chatter never says these exactly
         self.organic: dict[str, Any] = {}
@@ -233,12 +233,17 @@ class Simulation:
         candidates = [a for a in organic_pool if a.role != "probe" and "strong" not in a.tags]
         rng.shuffle(candidates)
         rivals: list[tuple[Agent, Agent]] = []
-        if len(candidates) >= 2:
-            rivals.append((candidates[0], candidates[1]))
-            if len(candidates) >= 4 and rng.random() < 0.5:
-                rivals.append((candidates[2], candidates[3]))
+        want_pairs = 2 if rng.random() < 0.5 else 1
+        while len(candidates) >= 2 and len(rivals) < want_pairs:
+            x = candidates.pop(0)
+            # steady trading partners are not also rivals
+            y = next((c for c in candidates if not ("frequent" in x.tags and "frequent" in c.tags)), None)
+            if y is None:
+                break
+            candidates.remove(y)
+            rivals.append((x, y))
         for x, y in rivals:
-            p = 0.18 + 0.2 * rng.random()
+            p = 0.25 + 0.2 * rng.random()
             x.rivals.append(y)
             y.rivals.append(x)
             x.rival_p = max(x.rival_p, p)
@@ -606,7 +611,7 @@ class Simulation:
             g = a.goal
             if g == a.pos:
                 a.goal = g = -1
-            if a.rivals and rand() < 0.03:
+            if a.rivals and rand() < 0.05:
                 r = a.rivals[int(rand() * len(a.rivals))]
                 if r.alive and r.pos != a.pos:
                     a.goal = g = r.pos
@@ -796,7 +801,7 @@ class Simulation:
             w_trade = a.trade_rate * 12
             w_post = 0.08
         w_fill = 0.25 if self.market and inv else 0.0
-        w_train = 0.12 if a.energy > 60 else 0.0
+        w_train = 0.3 if a.energy > 60 else 0.0
         w_rest = 0.35 if a.energy >= 50 else 0.85
         x = self._rand() * (w_gather + w_craft + w_build + w_repair + w_deposit + w_withdraw + w_trade + w_post
                             + w_fill + w_train + 0.3 + w_rest)
