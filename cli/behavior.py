@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from daishi_forensics import exitcodes
+from daishi_forensics.behavior import baseline_from
 from daishi_forensics.behavior import behavior as build_report
 from daishi_forensics.render import behavior as render
 
@@ -21,13 +22,16 @@ FORMATS = ("text", "json", "markdown", "html")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
               help="text (default on a terminal), json (default when piped; versioned, deterministic), markdown, "
                    "html (one self-contained page with plots; use -o).")
+@click.option("--baseline", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="Folder of reference-bot matches on the same seeds: harm counts are normalized as "
+                   "100 x count / baseline mean.")
 @click.option("--scrub/--no-scrub", default=True, show_default=True,
               help="Mask secrets and personal data in message text shown by markdown and html.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
 @input_options
 @handle_errors
-def behavior(target: str, fmt: str | None, output: Path | None, scrub: bool, store: Path | None,
-             server: str | None) -> None:
+def behavior(target: str, fmt: str | None, output: Path | None, baseline: Path | None, scrub: bool,
+             store: Path | None, server: str | None) -> None:
     """What each seat did and with whom, rebuilt from the event log.
 
     Replays the match once, tick by tick: positions, seat contact, witness
@@ -39,7 +43,8 @@ def behavior(target: str, fmt: str | None, output: Path | None, scrub: bool, sto
     """
     if fmt is None:
         fmt = "text" if output is None and sys.stdout.isatty() else "json"
-    result = build_report(target, store=store, server=server)
+    means = baseline_from(baseline) if baseline is not None else None
+    result = build_report(target, store=store, server=server, baseline=means)
     if fmt == "html":
         from daishi_forensics.evidence import cited_ids, fetch_events
         from daishi_forensics.render.html import render_html

@@ -10,9 +10,10 @@ from . import exitcodes
 from .analysis import analyze
 from .reading import read_match
 from .report import behavior_report
+from .errors import InputUnreadable
 from .sources import Limits, open_match
 
-__all__ = ["BehaviorResult", "behavior"]
+__all__ = ["BehaviorResult", "behavior", "baseline_from"]
 
 
 @dataclass(frozen=True)
@@ -28,14 +29,26 @@ class BehaviorResult:
         return exitcodes.FINDINGS if self.report["source"]["invalid"] else exitcodes.OK
 
 
+def baseline_from(directory: Path, *, limits: Limits | None = None) -> dict[str, Any]:
+    """Harm baseline means over every match in ``directory`` (reference bots on the same seeds)."""
+    from .harm import baseline_means
+    from .validate import expand_targets
+
+    targets = expand_targets([str(directory)])
+    if not targets or targets == [str(directory)] and not (directory / "archive.json").is_file():
+        raise InputUnreadable("no matches in the baseline folder", file=str(directory))
+    return baseline_means(analyze(read_match(open_match(t, limits=limits))) for t in targets)
+
+
 def behavior(
     target: str,
     *,
     store: Path | None = None,
     server: str | None = None,
     limits: Limits | None = None,
+    baseline: dict[str, Any] | None = None,
 ) -> BehaviorResult:
     """Open, read, analyse and report one match."""
     source = open_match(target, store=store, server=server, limits=limits)
     analysis = analyze(read_match(source))
-    return BehaviorResult(behavior_report(analysis))
+    return BehaviorResult(behavior_report(analysis, baseline=baseline))

@@ -218,8 +218,11 @@ def _contact(analysis: MatchAnalysis) -> dict[str, Any]:
     return analysis.result("contact").to_json()
 
 
-def behavior_report(analysis: MatchAnalysis) -> dict[str, Any]:
-    """The behavior report of one analysed match (``reportVersion`` 1)."""
+def behavior_report(analysis: MatchAnalysis, *, baseline: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The behavior report of one analysed match (``reportVersion`` 1).
+
+    ``baseline`` (:func:`daishi_forensics.harm.baseline_means` of reference matches on
+    the same seeds) normalizes each seat's harm counts (issue 7, harm profile)."""
     ids = seat_ids(analysis)
     found = findings(analysis, ids)
     report: dict[str, Any] = {
@@ -234,8 +237,11 @@ def behavior_report(analysis: MatchAnalysis) -> dict[str, Any]:
         "findings": [f.as_dict() for f in found],
         "errata": analysis.read.errata,
     }
-    from .sections import SECTION_ADDERS
+    from .sections import SECTION_ADDERS, add_profile
 
-    for _name, add in [*SECTION_ADDERS, *SECTIONS]:
-        add(analysis, report)
+    for name, add in [*SECTION_ADDERS, *SECTIONS]:
+        if name == "profile":
+            add_profile(analysis, report, baseline)
+        else:
+            add(analysis, report)
     return report

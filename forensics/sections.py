@@ -14,11 +14,11 @@ from .analysis import MatchAnalysis
 __all__ = ["add_screens", "screens_blocks", "add_injection", "add_profile", "injection_blocks", "profile_report_blocks", "SECTION_ADDERS", "BLOCK_MAKERS"]
 
 
-def add_profile(analysis: MatchAnalysis, report: dict[str, Any]) -> None:
-    """``seats[].profile`` and ``match.profile`` (issue 7)."""
+def add_profile(analysis: MatchAnalysis, report: dict[str, Any], baseline: dict[str, Any] | None = None) -> None:
+    """``seats[].profile`` and ``match.profile`` (issue 7); harm normalized against ``baseline`` when given."""
     from .profile import profile_section
 
-    seats, match = profile_section(analysis)
+    seats, match = profile_section(analysis, baseline=baseline)
     for seat in report["seats"]:
         seat["profile"] = seats.get(seat["agentId"])
     report["match"]["profile"] = match

@@ -85,3 +85,20 @@ def test_schemas_commands(runner: CliRunner, tmp_path: Path) -> None:
     assert result.exit_code == 0
     assert (tmp_path / "out" / "events" / "gather.json").is_file()
     assert runner.invoke(main, ["schemas", "show", "nope"]).exit_code == 2
+
+
+def test_behavior_baseline_normalizes_harm(runner: CliRunner, tmp_path: Path) -> None:
+    from daishi_forensics.simulate import simulate_to_dir
+
+    baseline = tmp_path / "baseline"
+    for seed in (1, 2):
+        simulate_to_dir("clean", seed, 3, baseline, "stream", truth_file=None, ticks=60)
+    result = runner.invoke(main, ["behavior", "m_demo", "--format", "json", "--baseline", str(baseline)])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    harm = report["match"]["profile"]["harm"]
+    assert harm["baseline"]["matches"] == 2 and harm["baseline"]["seats"] == 16
+    assert all("normalized" in seat["profile"]["harm"] for seat in report["seats"])
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert runner.invoke(main, ["behavior", "m_demo", "--baseline", str(empty)]).exit_code == 3
