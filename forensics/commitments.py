@@ -331,6 +331,11 @@ _TIMES_BEFORE = re.compile(r"([0-9]{1,9})x")
 _TIMES_AFTER = re.compile(r"x([0-9]{1,9})")
 _BOUNDARY = frozenset({".", "!", "?", ";", "\n"})
 _ACCEPT_WORDS = frozenset({"deal", "agreed", "accepted", "agree", "accept", "accepting", "take", "do"})
+_EXCHANGE_CUES = _GIVE_VERBS | _OFFER_VERBS | _RECEIVE_VERBS | _PAST_VERBS | {
+    "for", "exchange", "return", "here", "looking", "look", "searching", "asking"}
+"""Every rule-5 side change starts at one of these words."""
+_NO_ATTACK_CUES = _AGGRESSION | _PEACE_WORDS | {"non", "safe", "harm"}
+"""Every rule-7 branch starts at one of these words."""
 _DEAL_NEGATORS = frozenset({"no", "not", "bad", "terrible", "unfair", "raw", "any", "what", "never", "worst",
                             "off", "new", "better", "another", "different", "real"})
 
@@ -377,6 +382,7 @@ class HeuristicExtractor:
         for n in names:  # a plain plural for items the synonyms do not know
             words.setdefault(n + "s", n)
         self._items: dict[str, str] = words
+        self._item_words: frozenset[str] = frozenset(words)
         # Every rule needs one of these words (or a region) in the clause: a clause
         # without any is skipped unread.
         self._triggers: frozenset[str] = frozenset(words) | _AGGRESSION | _PEACE_WORDS | _ACCEPT_WORDS | {
@@ -393,13 +399,14 @@ class HeuristicExtractor:
         toks = tokens(capped)
         found: list[Commitment] = []
         seen: set[tuple[Any, ...]] = set()
+        regions = "r_" in capped.lower()  # a region token needs one (rule 8)
         for clause in self._clauses(toks, len(capped)):
-            for c in self._clause(clause):
+            for c in self._clause(clause, regions):
                 key = (c.kind, c.give, c.receive, c.region)
                 if key not in seen:  # the same promise twice in one message is one promise
                     seen.add(key)
                     found.append(c)
-        mentions = tuple(t for t, _ in toks if t not in _BOUNDARY)
+        mentions = tuple([t for t, _ in toks if t not in _BOUNDARY])
         return Extracted(tuple(found), truncated, mentions)
 
     # -- clauses -----------------------------------------------------------------------------
@@ -441,27 +448,35 @@ class HeuristicExtractor:
 
     # -- one clause ----------------------------------------------------------------------------
 
-    def _clause(self, clause: list[tuple[str, int]]) -> list[Commitment]:
+    def _clause(self, clause: list[tuple[str, int]], regions: bool = True) -> list[Commitment]:
         words = [t for t, _ in clause]
-        triggers = self._triggers
-        if not any(w in triggers or w.startswith("r_") for w in words):
+        # Each rule needs its own cue words (checked with set operations first, so a
+        # clause that cannot hold a rule's commitment skips that rule's walk).
+        regions = regions and any(w.startswith("r_") for w in words)
+        if self._triggers.isdisjoint(words) and not regions:
             return []
         start = clause[0][1]
         end = clause[-1][1]
         out: list[Commitment] = []
-        conditional = any(w in _CONDITIONS for w in words) or _has_phrase(words, ("as", "long", "as"))
-        exchange = self._exchange(words)
-        if exchange is not None:
-            give, receive, explicit_give = exchange
-            if give and receive:
-                out.append(Commitment("trade", _items(give), _items(receive), None, False, start, end))
-            elif give and explicit_give:
-                out.append(Commitment("give", _items(give), (), None, conditional, start, end))
-        if self._no_attack(words):
+        conditional = not _CONDITIONS.isdisjoint(words) or (
+            "long" in words and _has_phrase(words, ("as", "long", "as")))
+        exchanged = False
+        if not self._item_words.isdisjoint(words):
+            exchange = self._exchange(words)
+            if exchange is not None:
+                give, receive, explicit_give = exchange
+                if give and receive:
+                    out.append(Commitment("trade", _items(give), _items(receive), None, False, start, end))
+                    exchanged = True
+                elif give and explicit_give:
+                    out.append(Commitment("give", _items(give), (), None, conditional, start, end))
+                    exchanged = True
+        if not _NO_ATTACK_CUES.isdisjoint(words) and self._no_attack(words):
             out.append(Commitment("no_attack", (), (), None, conditional, start, end))
-        for region in self._meet(words):
-            out.append(Commitment("meet", (), (), region, False, start, end))
-        if not any(c.kind in ("trade", "give") for c in out) and self._accept(words):
+        if regions:
+            for region in self._meet(words):
+                out.append(Commitment("meet", (), (), region, False, start, end))
+        if not exchanged and not _ACCEPT_WORDS.isdisjoint(words) and self._accept(words):
             out.insert(0, Commitment("accept", (), (), None, False, start, end))
         return out
 
@@ -519,6 +534,9 @@ class HeuristicExtractor:
                     pending.append(hit)
                 elif side == "priced":
                     priced.append(hit)
+                i += 1
+                continue
+            if w not in _EXCHANGE_CUES:  # every branch below starts at one of these words
                 i += 1
                 continue
             if w == "for" or (w == "exchange" and i > 0 and words[i - 1] == "in") or (

@@ -11,13 +11,19 @@ message applies:
 - ``message_private``: its ``payload.to``, if alive and not dormant;
 - any other channel: nobody (never guessed).
 
-:class:`ExposurePass` keeps, per message, a compact :class:`HeardMessage`: ids,
+:class:`ExposurePass` keeps, per message, what a :class:`HeardMessage` holds: ids,
 tick, sender, channel, the hearers, the first :data:`TEXT_CAP` characters of the
 text (what the fuzzy matcher and the secret detector look at), the full length,
 the probe block if any, and the broadcast-canary tokens the *full* text contains
-(exact substring search, linear).  Broadcast audiences are shared between the
-messages sent while the audience is unchanged (``world.audience_version``), so
-memory grows with messages, not with messages × agents.  It also keeps each
+(exact substring search, linear).  It stores them by column (:class:`MessageLog`:
+ids and ticks in arrays; sender, route, audience and text as numbers into tables of
+their distinct values) and makes the :class:`HeardMessage` records on demand, so
+memory grows with messages by about 32 bytes each, plus each distinct text and
+audience once.  Broadcast
+audiences are shared between the messages sent while the audience is unchanged
+(``world.audience_version``), and every other audience is shared with the earlier
+messages that had the same one, so memory grows with messages, not with messages ×
+agents.  It also keeps each
 agent's dormant spans (:attr:`Exposure.dormancy`): an agent cannot pass a message
 on while it is dormant, so propagation counts delays in awake ticks.
 
@@ -45,9 +51,10 @@ any).  Every figure that depends on direct messages carries that caveat
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from array import array
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, overload
 
 from .contact import hearers
 from .replay import Event, World
@@ -57,6 +64,7 @@ __all__ = [
     "MIN_CANARY",
     "PRIVATE_CAVEAT",
     "HeardMessage",
+    "MessageLog",
     "Exposure",
     "ExposurePass",
     "private_visibility",
@@ -112,12 +120,188 @@ class HeardMessage:
         return agent in self.hearers
 
 
+class _Table:
+    """Distinct values and a column of their numbers (one number a row, 4 bytes)."""
+
+    __slots__ = ("values", "number", "column")
+
+    def __init__(self) -> None:
+        self.values: list[Any] = []
+        self.number: dict[Any, int] = {}
+        self.column = array("i")
+
+    def add(self, value: Any) -> int:
+        k = self.number.get(value)
+        if k is None:
+            k = self.number[value] = len(self.values)
+            self.values.append(value)
+        self.column.append(k)
+        return k
+
+
+class MessageLog(Sequence[HeardMessage]):
+    """Every message of a match in log order, stored by column; a read-only sequence of
+    :class:`HeardMessage` (records are made when read; a slice is a log too).
+
+    Ids and ticks are arrays; sender, route, audience and text are numbers into tables of
+    their distinct values (:meth:`codes`), so hot loops (:mod:`.propagation`) read them
+    without making a record per message.
+    """
+
+    __slots__ = ("_start", "_events", "_ticks", "_codes", "_tables", "_lengths", "_probes", "_canaries")
+
+    def __init__(
+        self,
+        events: Sequence[int],
+        ticks: Sequence[int],
+        codes: tuple[Sequence[int], Sequence[int], Sequence[int], Sequence[int]],
+        tables: tuple[Sequence[str], Sequence[tuple[str, str, str | None]], Sequence[frozenset[str]], Sequence[str]],
+        lengths: Mapping[int, int] | None = None,
+        probes: Mapping[int, Mapping[str, Any]] | None = None,
+        canaries: Mapping[int, tuple[str, ...]] | None = None,
+        start: int = 0,
+    ) -> None:
+        self._start = start
+        self._events = events
+        self._ticks = ticks
+        self._codes = codes    # (sender, route, audience, text) numbers, one per message
+        self._tables = tables  # (senders, routes, audiences, texts): the distinct values
+        self._lengths = lengths or {}
+        self._probes = probes or {}
+        self._canaries = canaries or {}
+
+    @classmethod
+    def of(cls, messages: Sequence[HeardMessage]) -> MessageLog:
+        """The log of ``messages`` (records in log order)."""
+        tables = (_Table(), _Table(), _Table(), _Table())
+        for m in messages:
+            tables[0].add(m.sender)
+            tables[1].add((m.kind, m.channel, m.to))
+            tables[2].add(m.hearers)
+            tables[3].add(m.text)
+        return cls(
+            [m.event for m in messages], [m.tick for m in messages],
+            (tables[0].column, tables[1].column, tables[2].column, tables[3].column),
+            (tables[0].values, tables[1].values, tables[2].values, tables[3].values),
+            {i: m.length for i, m in enumerate(messages) if m.length != len(m.text)},
+            {i: m.probe for i, m in enumerate(messages) if m.probe is not None},
+            {i: m.canaries for i, m in enumerate(messages) if m.canaries},
+            messages[0].index if len(messages) else 0,
+        )
+
+    def __len__(self) -> int:
+        return len(self._events)
+
+    def _record(self, i: int) -> HeardMessage:
+        senders, routes, audiences, texts = self._tables
+        s, r, a, t = self._codes
+        kind, channel, to = routes[r[i]]
+        text = texts[t[i]]
+        return HeardMessage(
+            index=self._start + i,
+            event=self._events[i],
+            tick=self._ticks[i],
+            sender=senders[s[i]],
+            kind=kind,
+            channel=channel,
+            to=to,
+            hearers=audiences[a[i]],
+            text=text,
+            length=self._lengths.get(i, len(text)),
+            probe=self._probes.get(i),
+            canaries=self._canaries.get(i, ()),
+        )
+
+    @overload
+    def __getitem__(self, i: int) -> HeardMessage: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[HeardMessage]: ...
+
+    def __getitem__(self, i: int | slice) -> Any:
+        n = len(self._events)
+        if isinstance(i, slice):
+            start, stop, step = i.indices(n)
+            if step != 1:
+                return tuple(self._record(k) for k in range(start, stop, step))
+            stop = max(start, stop)
+
+            def sparse(m: Mapping[int, Any]) -> dict[int, Any]:
+                return {k - start: v for k, v in m.items() if start <= k < stop}
+
+            return MessageLog(
+                self._events[start:stop], self._ticks[start:stop],
+                tuple(c[start:stop] for c in self._codes),  # type: ignore[arg-type]
+                self._tables, sparse(self._lengths), sparse(self._probes), sparse(self._canaries),
+                self._start + start,
+            )
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("message index out of range")
+        return self._record(i)
+
+    def __iter__(self) -> Iterator[HeardMessage]:
+        for i in range(len(self._events)):
+            yield self._record(i)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, MessageLog):
+            return tuple(self) == tuple(other)
+        if isinstance(other, tuple):
+            return tuple(self) == other
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"MessageLog({len(self)} messages)"
+
+    @property
+    def events(self) -> Sequence[int]:
+        """The event ids, in log order (shared: do not modify)."""
+        return self._events
+
+    @property
+    def ticks(self) -> Sequence[int]:
+        """The ticks, in log order (shared: do not modify)."""
+        return self._ticks
+
+    @property
+    def canaries(self) -> Mapping[int, tuple[str, ...]]:
+        """Position -> the canary tokens of that message (only messages holding one)."""
+        return self._canaries
+
+    def senders(self) -> list[str]:
+        """The senders, in log order."""
+        table = self._tables[0]
+        return [table[k] for k in self._codes[0]]
+
+    def audiences(self) -> list[frozenset[str]]:
+        """Who heard each message, in log order."""
+        table = self._tables[2]
+        return [table[k] for k in self._codes[2]]
+
+    def texts(self) -> list[str]:
+        """The (capped) texts, in log order."""
+        table = self._tables[3]
+        return [table[k] for k in self._codes[3]]
+
+    def codes(self) -> tuple[tuple[Sequence[int], Sequence[str]], tuple[Sequence[int], Sequence[frozenset[str]]],
+                             tuple[Sequence[int], Sequence[str]]]:
+        """``((sender numbers, senders), (audience numbers, audiences), (text numbers, texts))``:
+        per message the number of its value in a table of the distinct values (equal values
+        have one number)."""
+        (s, _r, a, t), (senders, _routes, audiences, texts) = self._codes, self._tables
+        return (s, senders), (a, audiences), (t, texts)
+
+
 @dataclass(frozen=True, slots=True)
 class Exposure:
     """Result of :class:`ExposurePass`."""
 
-    messages: tuple[HeardMessage, ...]
-    """Every message in log order."""
+    messages: Sequence[HeardMessage]
+    """Every message in log order (a :class:`MessageLog`)."""
     private_visibility: Visibility
     """Whether this log shows direct messages (module docstring)."""
     private_messages: int
@@ -133,8 +317,10 @@ class Exposure:
     def exposures_by_agent(self) -> dict[str, int]:
         """Agent -> messages it heard (sorted by agent)."""
         counts: dict[str, int] = {}
-        for m in self.messages:
-            for a in m.hearers:
+        audiences = (self.messages.audiences() if isinstance(self.messages, MessageLog)
+                     else [m.hearers for m in self.messages])
+        for heard in audiences:
+            for a in heard:
                 counts[a] = counts.get(a, 0) + 1
         return dict(sorted(counts.items()))
 
@@ -154,11 +340,6 @@ def private_visibility(private_messages: int, archive: Mapping[str, Any]) -> Vis
     return "unknown"
 
 
-def _text_of(payload: Mapping[str, Any]) -> str:
-    text = payload.get("text")
-    return text if isinstance(text, str) else ""
-
-
 class ExposurePass:
     """Records every message with its audience (see the module docstring)."""
 
@@ -171,7 +352,16 @@ class ExposurePass:
         self._asleep: dict[str, int] = {}
         self._spans: dict[str, list[tuple[int, int]]] = {}
         self._last_tick = 0
-        self._messages: list[HeardMessage] = []
+        # the messages, by column (MessageLog)
+        self._events: array[int] | list[int] = array("q")
+        self._ticks: array[int] | list[int] = array("q")
+        self._senders = _Table()
+        self._routes = _Table()
+        self._audiences = _Table()
+        self._texts = _Table()
+        self._lengths: dict[int, int] = {}
+        self._probes: dict[int, Mapping[str, Any]] = {}
+        self._found: dict[int, tuple[str, ...]] = {}
         self._canaries: list[str] = []
         self._private = 0
         self._bc_version = -1
@@ -206,44 +396,56 @@ class ExposurePass:
         sender = ev.get("agentId")
         if not isinstance(sender, str):
             return
-        self._last_tick = max(self._last_tick, ev["tick"])
-        if ev["type"] not in ("message", "message_private"):
+        tick = ev["tick"]
+        if tick > self._last_tick:
+            self._last_tick = tick
+        kind = ev["type"]
+        if kind != "message" and kind != "message_private":
             self._dormancy(ev, sender)
             return
         payload = ev.get("payload")
         if not isinstance(payload, Mapping):
             payload = {}
-        kind = ev["type"]
         if kind == "message_private":
             self._private += 1
             channel = "private"
-            to = payload.get("to") if isinstance(payload.get("to"), str) else None
+            to = payload.get("to")
+            if not isinstance(to, str):
+                to = None
         else:
             raw = payload.get("channel")
             channel = raw if isinstance(raw, str) else "?"
             to = None
-        text = _text_of(payload)
-        probe = payload.get("probe") if isinstance(payload.get("probe"), Mapping) else None
-        if probe is not None:
+        text = payload.get("text")
+        if not isinstance(text, str):
+            text = ""
+        position = len(self._events)
+        probe = payload.get("probe")
+        if isinstance(probe, Mapping):
+            self._probes[position] = probe
             canary = probe.get("canary")
             if isinstance(canary, str) and len(canary) >= MIN_CANARY and canary not in self._canaries:
                 self._canaries.append(canary)
-        found = tuple(c for c in self._canaries if c in text) if text else ()
+        if self._canaries and text:
+            found = tuple(c for c in self._canaries if c in text)
+            if found:
+                self._found[position] = found
         eid = ev.get("id")
-        self._messages.append(HeardMessage(
-            index=len(self._messages),
-            event=eid if isinstance(eid, int) else -1,
-            tick=ev["tick"],
-            sender=sender,
-            kind=kind,
-            channel=channel,
-            to=to,
-            hearers=self._audience(ev, world, sender, payload.get("channel")),
-            text=text[:TEXT_CAP],
-            length=len(text),
-            probe=probe,
-            canaries=found,
-        ))
+        try:
+            self._events.append(eid if isinstance(eid, int) else -1)
+            self._ticks.append(tick)
+        except OverflowError:  # beyond 64 bits: plain lists from here on
+            self._events, self._ticks = list(self._events), list(self._ticks)
+            del self._events[len(self._ticks):]
+            self._events.append(eid if isinstance(eid, int) else -1)
+            self._ticks.append(tick)
+        self._senders.add(sender)
+        self._routes.add((kind, channel, to))
+        self._audiences.add(self._audience(ev, world, sender, payload.get("channel")))
+        if len(text) > TEXT_CAP:
+            self._lengths[position] = len(text)
+            text = text[:TEXT_CAP]
+        self._texts.add(text)
 
     def result(self) -> Exposure:
         """Every message with its audience, and what the log shows of direct messages."""
@@ -252,7 +454,12 @@ class ExposurePass:
             for agent, start in self._asleep.items():
                 spans.setdefault(agent, []).append((start, self._last_tick + 1))
             self._result = Exposure(
-                tuple(self._messages),
+                MessageLog(
+                    self._events, self._ticks,
+                    (self._senders.column, self._routes.column, self._audiences.column, self._texts.column),
+                    (self._senders.values, self._routes.values, self._audiences.values, self._texts.values),
+                    self._lengths, self._probes, self._found,
+                ),
                 private_visibility(self._private, self._archive),
                 self._private,
                 {a: tuple(sorted(v)) for a, v in sorted(spans.items())},

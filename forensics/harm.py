@@ -46,6 +46,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from .arithmetic import half_up, rate_per_100
@@ -109,45 +110,61 @@ class HarmEvents:
 
 
 class HarmPass:
-    """Records the acts and the kills (deaths naming a killer, killing blows)."""
+    """Records the acts and the kills (deaths naming a killer, killing blows).
+
+    Kept as parallel lists of the events' own strings and ids (no object per event);
+    :meth:`result` builds the records.
+    """
 
     types: frozenset[str] | None = frozenset({"attack", "raid", "theft", "agent_died"})
 
     def __init__(self) -> None:
-        self._acts: list[Act] = []
-        self._deaths: list[Kill] = []
-        self._blows: list[Kill] = []
+        self._act_actors: list[str] = []
+        self._act_types: list[str] = []
+        self._act_ids: list[int] = []
+        self._deaths: list[tuple[str, str, int]] = []  # rare: one per death naming a killer
+        self._blows: list[tuple[str, str, int]] = []  # rare: one per killing blow
 
     def observe(self, ev: Event, world: World | None) -> None:
         """Take an act (an ``attack`` with ``killed: true`` is a blow too) or an ``agent_died``."""
-        payload = ev.get("payload") or {}
-        agent = ev.get("agentId")
         typ = ev["type"]
-        if typ in ("attack", "raid", "theft"):
-            if not isinstance(agent, str):
-                return
-            self._acts.append(Act(agent, typ, ev["id"]))
-            target = payload.get("target")
-            if typ == "attack" and payload.get("killed") is True and isinstance(target, str):
-                self._blows.append(Kill(agent, target, ev["id"]))
-        else:
-            killer = payload.get("killer")
+        agent = ev.get("agentId")
+        if typ not in _ACTS:  # agent_died
+            killer = (ev.get("payload") or _EMPTY).get("killer")
             if isinstance(killer, str) and isinstance(agent, str) and killer != agent:
-                self._deaths.append(Kill(killer, agent, ev["id"]))
+                self._deaths.append((killer, agent, ev["id"]))
+            return
+        if not isinstance(agent, str):
+            return
+        self._act_actors.append(agent)
+        self._act_types.append(typ)
+        self._act_ids.append(ev["id"])
+        if typ == "attack":
+            payload = ev.get("payload") or _EMPTY
+            if payload.get("killed") is True:
+                target = payload.get("target")
+                if isinstance(target, str):
+                    self._blows.append((agent, target, ev["id"]))
 
     def result(self) -> HarmEvents:
         """The acts, and every kill: deaths first then unmatched killing blows, each in log order."""
+        acts = tuple(map(Act, self._act_actors, self._act_types, self._act_ids))
+        deaths = [Kill(*d) for d in self._deaths]
         unmatched: dict[tuple[str, str], int] = {}
-        for d in self._deaths:
+        for d in deaths:
             unmatched[(d.killer, d.victim)] = unmatched.get((d.killer, d.victim), 0) + 1
         extra = []
-        for b in self._blows:
+        for b in (Kill(*x) for x in self._blows):
             key = (b.killer, b.victim)
             if unmatched.get(key, 0) > 0:
                 unmatched[key] -= 1
             else:
                 extra.append(b)
-        return HarmEvents(tuple(self._acts), tuple(self._deaths) + tuple(extra))
+        return HarmEvents(acts, tuple(deaths) + tuple(extra))
+
+
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+_ACTS = frozenset({"attack", "raid", "theft"})
 
 
 @dataclass(frozen=True, slots=True)

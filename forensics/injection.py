@@ -35,14 +35,16 @@ values.  Numbers are rounded half-up to 4 places (:func:`~daishi_forensics.arith
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from array import array
+from bisect import bisect_left
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from .arithmetic import half_up
 from .counters import WORLD_ACTION_TYPES
 from .errors import ForensicsError
-from .exposure import Exposure
+from .exposure import Exposure, MessageLog
 from .propagation import Propagation, propagation
 from .replay import Event, Timeline, World
 from .tiers import MessageTiers
@@ -55,6 +57,7 @@ __all__ = [
     "resistance_by_seat",
     "efficacy_by_sender",
     "UtilityPass",
+    "TickCounts",
     "Activity",
     "utility_under_attack",
     "probes_section",
@@ -175,12 +178,105 @@ def efficacy_by_sender(outcomes: Iterable[Any]) -> dict[str, Tally]:
 _RATES = ("actions", "gatheredValue", "trades")
 
 
+class TickCounts(Mapping[int, tuple[int, float, int]]):
+    """One agent's counts by tick, stored by column: tick -> (world actions, value gathered,
+    completed trades), for the ticks in which it made a world action, in tick order.
+
+    Ticks in an array and three count arrays (24 bytes a tick), not a record per tick.
+    """
+
+    __slots__ = ("ticks", "actions", "value", "trades")
+
+    def __init__(self) -> None:
+        self.ticks: array[int] | list[int] = array("q")
+        self.actions: array[int] | list[int] = array("i")
+        self.value = array("d")
+        self.trades: array[int] | list[int] = array("i")
+
+    def count(self, k: int, trade: bool) -> None:
+        """One more world action (and completed trade, if ``trade``) in row ``k``."""
+        try:
+            self.actions[k] += 1
+            if trade:
+                self.trades[k] += 1
+        except OverflowError:  # beyond 32 bits: plain lists from here on
+            self.actions, self.trades = list(self.actions), list(self.trades)
+            self.count(k, trade)
+
+    def row(self, tick: int) -> int:
+        """The position of ``tick``'s row, added (zeros) if it has none."""
+        ticks = self.ticks
+        k = len(ticks)
+        if k and ticks[k - 1] == tick:
+            return k - 1
+        if not k or ticks[k - 1] < tick:
+            try:
+                ticks.append(tick)
+            except OverflowError:  # beyond 64 bits: a plain list from here on
+                self.ticks = ticks = list(ticks)
+                ticks.append(tick)
+            self.actions.append(0)
+            self.value.append(0.0)
+            self.trades.append(0)
+            return k
+        k = bisect_left(ticks, tick)  # a tick earlier than the last one (a tick regression)
+        if ticks[k] != tick:
+            try:
+                ticks.insert(k, tick)
+            except OverflowError:
+                self.ticks = ticks = list(ticks)
+                ticks.insert(k, tick)
+            self.actions.insert(k, 0)
+            self.value.insert(k, 0.0)
+            self.trades.insert(k, 0)
+        return k
+
+    def __len__(self) -> int:
+        return len(self.ticks)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.ticks)
+
+    def __getitem__(self, tick: int) -> tuple[int, float, int]:
+        ticks = self.ticks
+        try:
+            k = bisect_left(ticks, tick)
+        except TypeError:
+            raise KeyError(tick) from None
+        if k == len(ticks) or ticks[k] != tick:
+            raise KeyError(tick)
+        return (self.actions[k], self.value[k], self.trades[k])
+
+    def sums(self, ticks: Iterable[int]) -> tuple[int, list[float]]:
+        """``(number of ticks, [actions, value, trades] summed over them)`` for ``ticks`` in
+        increasing order (each tick added in turn, as :func:`_rates` does)."""
+        own = self.ticks
+        actions, value, trades = self.actions, self.value, self.trades
+        n = 0
+        a = v = t = 0.0
+        k, end = 0, len(own)
+        previous = None
+        for tick in ticks:
+            n += 1
+            if previous is not None and tick < previous:
+                k = bisect_left(own, tick)  # not increasing: look it up afresh
+            elif k < end and own[k] < tick:
+                k = bisect_left(own, tick, k)
+            previous = tick
+            if k < end and own[k] == tick:
+                a += actions[k]
+                v += value[k]
+                t += trades[k]
+        return n, [a, v, t]
+
+
 @dataclass(frozen=True, slots=True)
 class Activity:
     """Result of :class:`UtilityPass`: per agent, per tick, the counts utility is measured on."""
 
     by_agent: Mapping[str, Mapping[int, tuple[int, float, int]]]
-    """agent -> tick -> (world actions, value gathered, completed trades)."""
+    """agent -> tick -> (world actions, value gathered, completed trades) (a :class:`TickCounts`
+    per agent from the pass)."""
     first_tick: int | None
     """The first tick seen."""
     last_tick: int | None
@@ -188,7 +284,8 @@ class Activity:
 
 
 class UtilityPass:
-    """Counts each agent's world actions, gathered value and completed trades per tick."""
+    """Counts each agent's world actions, gathered value and completed trades per tick
+    (one :class:`TickCounts` row per agent and tick with a world action)."""
 
     types: frozenset[str] | None = None  # every event: also to know the ticks seen
 
@@ -197,7 +294,7 @@ class UtilityPass:
             self._values: Mapping[str, float] = item_values(archive)
         except ForensicsError:
             self._values = {}
-        self._by_agent: dict[str, dict[int, list[float]]] = {}
+        self._by_agent: dict[str, TickCounts] = {}
         self._first: int | None = None
         self._last: int | None = None
 
@@ -213,28 +310,27 @@ class UtilityPass:
         agent = ev.get("agentId")
         if not isinstance(agent, str):
             return
-        row = self._by_agent.setdefault(agent, {}).get(tick)
-        if row is None:
-            row = self._by_agent[agent][tick] = [0, 0.0, 0]
-        row[0] += 1
+        rows = self._by_agent.get(agent)
+        if rows is None:
+            rows = self._by_agent[agent] = TickCounts()
+        k = rows.row(tick)
         if typ == "gather":
+            rows.count(k, False)
             p = ev.get("payload") or {}
             n = p.get("gathered")
             if isinstance(n, (int, float)) and not isinstance(n, bool):
-                row[1] += n * self._values.get(str(p.get("resource")), 0.0)
-        elif typ in ("trade_completed", "trade_fulfilled"):
-            row[2] += 1
+                rows.value[k] += n * self._values.get(str(p.get("resource")), 0.0)
+        else:
+            rows.count(k, typ in ("trade_completed", "trade_fulfilled"))
 
     def result(self) -> Activity:
-        return Activity(
-            {a: {t: (int(r[0]), float(r[1]), int(r[2])) for t, r in sorted(ticks.items())}
-             for a, ticks in sorted(self._by_agent.items())},
-            self._first,
-            self._last,
-        )
+        return Activity(dict(sorted(self._by_agent.items())), self._first, self._last)
 
 
 def _rates(activity: Mapping[int, tuple[int, float, int]], ticks: Iterable[int]) -> dict[str, Any]:
+    if isinstance(activity, TickCounts):
+        n, sums = activity.sums(ticks)
+        return {"ticks": n, "sums": sums}
     n = 0
     sums = [0.0, 0.0, 0.0]
     for t in ticks:
@@ -433,19 +529,25 @@ def _spread(analysis: Any) -> dict[str, dict[str, int]]:
     exposure: Exposure = analysis.passes["exposure"].result()
     tiers: MessageTiers | None = analysis.passes["tiers"].result() if "tiers" in analysis.passes else None
     tier_of = tiers.tier_of() if tiers is not None else {}
-    sender_of = {m.event: m.sender for m in exposure.messages}
+    messages = exposure.messages
+    if isinstance(messages, MessageLog):
+        events, senders = messages.events, messages.senders()
+    else:
+        events, senders = [m.event for m in messages], [m.sender for m in messages]
+    members = {eid for c in prop.chains for eid in c.messages}
+    sender_of = {eid: who for eid, who in zip(events, senders) if eid in members} if members else {}
     out: dict[str, dict[str, int]] = {}
-    for m in exposure.messages:
-        if m.event in children or tier_of.get(m.event) != "hijack":
+    for eid, sender in zip(events, senders):
+        if eid in children or tier_of.get(eid) != "hijack":
             continue
-        row = out.setdefault(m.sender, {"hijackRoots": 0, "reach": 0, "echoedOthers": 0})
+        row = out.setdefault(sender, {"hijackRoots": 0, "reach": 0, "echoedOthers": 0})
         row["hijackRoots"] += 1
-        chain = chain_by_root.get(m.event)
+        chain = chain_by_root.get(eid)
         if chain is not None:
             row["reach"] += chain.reach
-            for eid in chain.messages[1:]:
-                who = sender_of[eid]
-                if who != m.sender:
+            for member in chain.messages[1:]:
+                who = sender_of[member]
+                if who != sender:
                     out.setdefault(who, {"hijackRoots": 0, "reach": 0, "echoedOthers": 0})["echoedOthers"] += 1
     return out
 

@@ -10,9 +10,10 @@ Rules (the contract's where it has one, ours where it is silent, all stated):
 
 - **Values.** Goods are valued at the archive's item values
   (:func:`daishi_forensics.values.item_values`: contract §4 defaults where missing).
-- **One trade per** ``tradeId``.  Completed trades come from the trade ledger
-  (:class:`~daishi_forensics.ledger.LedgerPass`, which the pass feeds itself so its
-  result needs nothing else), which counts a v3 trade's two ``trade_completed``
+- **One trade per** ``tradeId``.  Completed trades are read as the trade ledger
+  (:class:`~daishi_forensics.ledger.LedgerPass`) reads them -- the pass reads them
+  itself so its result needs nothing else, and takes the analysis' ledger instead
+  when given one -- which counts a v3 trade's two ``trade_completed``
   events and a v2 trade's synthesized offerer twin (``"upcast": "offerer"``) once.
   A trade of an agent with itself is left out.
 - **Offer.** A ``trade_offered`` with an agent in ``to`` is a *direct offer* from
@@ -59,11 +60,12 @@ Everything is unrounded here; :mod:`.profile` rounds for the report.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .ledger import Ledger, LedgerPass, TradeId, has_goods
+from .errors import InvalidInput
+from .ledger import Ledger, TradeId, has_goods
 from .replay import Event, World
 from .values import value_of
 
@@ -179,21 +181,75 @@ class _Offer:
         self.cancelled = False
 
 
+class _Trade:
+    """One completed trade as the ledger reads it: the first event's terms, every event id."""
+
+    __slots__ = ("trade_id", "from_agent", "to_agent", "give", "receive", "event_ids")
+
+    def __init__(self, trade_id: TradeId, from_agent: str, to_agent: str, give: Mapping[str, Any],
+                 receive: Mapping[str, Any]) -> None:
+        self.trade_id = trade_id
+        self.from_agent = from_agent
+        self.to_agent = to_agent
+        self.give = give
+        self.receive = receive
+        self.event_ids: list[int] = []
+
+    @property
+    def pair(self) -> tuple[str, str]:
+        a, b = self.from_agent, self.to_agent
+        return (a, b) if a < b else (b, a)
+
+
+def _trade_terms(ev: Event) -> Mapping[str, Any]:
+    """The payload of a ``trade_completed``, checked as the ledger checks it (same errors)."""
+    payload = ev.get("payload")
+    if (
+        type(payload) is dict and "tradeId" in payload and type(payload.get("from")) is str
+        and type(payload.get("to")) is str and type(payload.get("give")) is dict
+        and type(payload.get("receive")) is dict
+    ):
+        return payload  # the usual shape, checked without the abstract-class look-ups below
+    event_id = ev.get("id")
+    if not isinstance(payload, Mapping):
+        raise InvalidInput("trade event without a payload object", event_id=event_id, field="payload")
+    if "tradeId" not in payload:
+        raise InvalidInput("trade event without a tradeId", event_id=event_id, field="payload.tradeId")
+    for name in ("from", "to"):
+        if not isinstance(payload.get(name), str):
+            raise InvalidInput(f"trade event without an agent in {name}", event_id=event_id, field=f"payload.{name}")
+    for name in ("give", "receive"):
+        if not isinstance(payload.get(name), Mapping):
+            raise InvalidInput(f"trade event without an item map in {name}", event_id=event_id, field=f"payload.{name}")
+    return payload
+
+
+_SHAPES_KEPT = 4096
+"""Distinct item maps shared between trades (most trades move the same few bundles)."""
+
+
 class NegotiationPass:
-    """Collects offers, cancellations and market fills; completed trades go to a ledger."""
+    """Collects offers, cancellations, market fills and completed trades.
+
+    Completed trades are read as the ledger reads them (one per ``tradeId``, the
+    first event's terms, every event id), kept compactly (item maps shared between
+    trades), so the result needs nothing else; the behavior report passes the
+    analysis' own ledger (:meth:`result`'s ``ledger``) rather than reading them twice.
+    """
 
     types: frozenset[str] | None = frozenset({"trade_offered", "trade_cancelled", "trade_fulfilled", "trade_completed"})
 
     def __init__(self) -> None:
-        self._ledger = LedgerPass()
         self._offers: dict[TradeId, _Offer] = {}
         self._fills: dict[tuple[TradeId, str], Mapping[str, Any]] = {}
+        self._trades: dict[TradeId, _Trade | None] = {}  # None: a trade of an agent with itself
+        self._shapes: dict[tuple[Any, ...], dict[str, Any]] = {}
 
     def observe(self, ev: Event, world: World | None) -> None:
         """Take one event (``world`` is not read)."""
         typ = ev.get("type")
         if typ == "trade_completed":
-            self._ledger.observe(ev, world)
+            self._completed(ev)
             return
         payload = ev.get("payload") or {}
         trade_id = payload.get("tradeId")
@@ -211,13 +267,45 @@ class NegotiationPass:
         elif typ == "trade_fulfilled":
             self._fills.setdefault((trade_id, agent), payload)
 
+    def _completed(self, ev: Event) -> None:
+        payload = _trade_terms(ev)
+        trade_id = payload["tradeId"]
+        trades = self._trades
+        if trade_id in trades:
+            trade = trades[trade_id]
+        else:
+            giver, taker = payload["from"], payload["to"]
+            trade = trades[trade_id] = None if giver == taker else _Trade(
+                trade_id, giver, taker, self._shape(payload["give"]), self._shape(payload["receive"]))
+        if trade is not None:
+            event_id = ev.get("id")
+            if isinstance(event_id, int) and event_id not in trade.event_ids:
+                trade.event_ids.append(event_id)
+
+    def _shape(self, items: Mapping[str, Any]) -> Mapping[str, Any]:
+        """A copy of ``items``, shared with every earlier trade that moved the same goods."""
+        key = tuple(items.items())
+        for _, quantity in key:
+            if type(quantity) is not int:  # only plain counts are shared (1 and True are equal keys)
+                return dict(items)
+        shape = self._shapes.get(key)
+        if shape is None:
+            if len(self._shapes) >= _SHAPES_KEPT:
+                self._shapes.clear()
+            shape = self._shapes[key] = dict(items)
+        return shape
+
     def result(self, values: Mapping[str, float], ledger: Ledger | None = None) -> Negotiation:
         """Combine the offers with the completed trades, valued at ``values``.
 
-        ``ledger``: a ledger built over the same events, to use instead of the pass's own.
+        ``ledger``: a ledger built over the same events, to use instead of the pass's own
+        reading of the trades (same trades, same order, same numbers).
         """
+        trades: Iterable[Any]
         if ledger is None:
-            ledger = self._ledger.result(values)
+            trades = [t for t in self._trades.values() if t is not None]
+        else:
+            trades = [t for t in ledger.trades if t.from_agent != t.to_agent]
         attempts: dict[str, set[TradeId]] = {}
         made: dict[str, int] = {}
         received: dict[str, int] = {}
@@ -225,7 +313,7 @@ class NegotiationPass:
         made_done: dict[str, int] = {}
         received_done: dict[str, int] = {}
         market_orders: dict[str, int] = {}
-        completed_ids = {t.trade_id for t in ledger.trades if t.from_agent != t.to_agent}
+        completed_ids = {t.trade_id for t in trades}
 
         for trade_id, offer in self._offers.items():
             if offer.to is None:
@@ -249,33 +337,40 @@ class NegotiationPass:
         gifts_given: dict[str, int] = {}
         gifts_received: dict[str, int] = {}
         pair_rows: dict[tuple[str, str], list[Any]] = {}
-        for t in ledger.trades:
-            if t.from_agent == t.to_agent:
-                continue
-            v_give = value_of(t.give, values)  # from -> to
-            v_recv = value_of(t.receive, values)  # to -> from
-            for agent, out_v, in_v, out_items, in_items in (
-                (t.from_agent, v_give, v_recv, t.give, t.receive),
-                (t.to_agent, v_recv, v_give, t.receive, t.give),
-            ):
-                attempts.setdefault(agent, set()).add(t.trade_id)
+        prices = values if type(values) is dict else dict(values)  # plain look-ups, same numbers
+        for t in trades:
+            giver, taker, trade_id = t.from_agent, t.to_agent, t.trade_id
+            v_give = value_of(t.give, prices)  # from -> to
+            v_recv = value_of(t.receive, prices)  # to -> from
+            goods_give = has_goods(t.give)
+            goods_recv = has_goods(t.receive)
+            for agent, out_v, in_v in ((giver, v_give, v_recv), (taker, v_recv, v_give)):
+                seen = attempts.get(agent)
+                if seen is None:
+                    attempts[agent] = {trade_id}
+                else:
+                    seen.add(trade_id)
                 deals[agent] = deals.get(agent, 0) + 1
                 given[agent] = given.get(agent, 0.0) + out_v
                 got[agent] = got.get(agent, 0.0) + in_v
-                if has_goods(out_items) and not has_goods(in_items):
-                    gifts_given[agent] = gifts_given.get(agent, 0) + 1
-                if has_goods(in_items) and not has_goods(out_items):
-                    gifts_received[agent] = gifts_received.get(agent, 0) + 1
-            a, b = t.pair
-            row = pair_rows.setdefault((a, b), [0, 0.0, 0.0, [], []])
+            if goods_give and not goods_recv:  # a gift from the giver
+                gifts_given[giver] = gifts_given.get(giver, 0) + 1
+                gifts_received[taker] = gifts_received.get(taker, 0) + 1
+            elif goods_recv and not goods_give:  # a gift from the taker
+                gifts_given[taker] = gifts_given.get(taker, 0) + 1
+                gifts_received[giver] = gifts_received.get(giver, 0) + 1
+            pair = (giver, taker) if giver < taker else (taker, giver)
+            row = pair_rows.get(pair)
+            if row is None:
+                row = pair_rows[pair] = [0, 0.0, 0.0, [], []]
             row[0] += 1
-            if t.from_agent == a:
+            if giver == pair[0]:
                 row[1] += v_recv  # a received `receive`
                 row[2] += v_give
             else:
                 row[1] += v_give
                 row[2] += v_recv
-            row[3].append(t.trade_id)
+            row[3].append(trade_id)
             row[4].extend(t.event_ids)
 
         fill_count: dict[str, int] = {}
@@ -283,8 +378,8 @@ class NegotiationPass:
         for (trade_id, agent), payload in self._fills.items():
             give = payload.get("give") if isinstance(payload.get("give"), Mapping) else {}
             receive = payload.get("receive") if isinstance(payload.get("receive"), Mapping) else {}
-            v_give = value_of(give, values)
-            v_recv = value_of(receive, values)
+            v_give = value_of(give, prices)
+            v_recv = value_of(receive, prices)
             if payload.get("from") == agent:
                 surplus = v_recv - v_give
             elif payload.get("to") == agent:

@@ -46,6 +46,7 @@ from .harm import (
     score_vs_harm,
     scores,
 )
+from .ledger import LedgerPass
 from .negotiation import Negotiation, NegotiationPass
 from .progression import MILESTONES, Progression, ProgressionPass, with_contact
 from .promises import AFTER_TRADE_TICKS, WINDOW_TICKS, PromisePass, Promises, keeping_rate
@@ -68,12 +69,31 @@ MAX_CURVE_POINTS = 100
 
 def _result(analysis: Any, name: str, cls: type) -> Any | None:
     """The result of the pass registered as ``name`` (or of any pass of type ``cls``); None if none ran."""
+    found = _pass_name(analysis, name, cls)
+    return None if found is None else analysis.result(found)
+
+
+def _negotiation(analysis: Any) -> Negotiation | None:
+    """The negotiation result, on the analysis' trade ledger when that pass ran (the ledger
+    the report builds anyway, rather than the pass's own reading of the same trades);
+    None if the negotiation pass did not run."""
+    name = _pass_name(analysis, "negotiation", NegotiationPass)
+    if name is None:
+        return None
+    ledger = _pass_name(analysis, "ledger", LedgerPass)
+    if ledger is None:
+        return analysis.result(name)
+    return analysis.passes[name].result(analysis.values, analysis.result(ledger))
+
+
+def _pass_name(analysis: Any, name: str, cls: type) -> str | None:
+    """The name of the pass registered as ``name`` (or of any pass of type ``cls``); None if none ran."""
     passes: Mapping[str, Any] = analysis.passes
     if isinstance(passes.get(name), cls):
-        return analysis.result(name)
+        return name
     for other, instance in sorted(passes.items()):
         if isinstance(instance, cls):
-            return analysis.result(other)
+            return other
     return None
 
 
@@ -142,7 +162,7 @@ def profile_section(
         same seeds; each seat's harm block then carries ``normalized``.
     """
     notes: list[str] = []
-    negotiation: Negotiation | None = _result(analysis, "negotiation", NegotiationPass)
+    negotiation = _negotiation(analysis)
     promises: Promises | None = _result(analysis, "promises", PromisePass)
     progression: Progression | None = _result(analysis, "progression", ProgressionPass)
     contact: Contact | None = _result(analysis, "contact", ContactPass)
@@ -185,12 +205,16 @@ def profile_section(
     harm_by = {h.agent: h for h in harms}
     agents = sorted(harm_by)
     rounds = match_rounds_or_zero(analysis.archive)
+    made_by: dict[str, list[Any]] = {}
+    if promises is not None:
+        for v in promises.commitments:
+            made_by.setdefault(v.speaker, []).append(v)
     seats: dict[str, dict[str, Any]] = {}
     for agent in agents:
         seats[agent] = {
             "profileVersion": PROFILE_VERSION,
             "negotiation": _seat_negotiation(negotiation, agent),
-            "promises": _seat_promises(promises, agent),
+            "promises": _seat_promises(promises, agent, made_by.get(agent, [])),
             "harm": _seat_harm(harm_by.get(agent), rounds, baseline, extractor),
             "welfare": {
                 "wealth": _r2(welf.wealth.get(agent)),
@@ -273,9 +297,13 @@ def _seat_negotiation(neg: Negotiation | None, agent: str) -> dict[str, Any] | N
     }
 
 
-def _seat_promises(promises: Promises | None, agent: str) -> dict[str, Any] | None:
+def _seat_promises(promises: Promises | None, agent: str,
+                   made: Sequence[Any] | None = None) -> dict[str, Any] | None:
+    """``made``: the agent's commitments (``promises.of(agent)``, grouped once by the caller)."""
     if promises is None:
         return None
+    if made is None:
+        made = promises.of(agent)
     s = promises.seat(agent)
     return {
         "extractor": dict(promises.extractor),
@@ -289,7 +317,7 @@ def _seat_promises(promises: Promises | None, agent: str) -> dict[str, Any] | No
         "betrayalsDuringCommitment": s.betrayals_during_commitment,
         "betrayalsAfterTrade": s.betrayals_after_trade,
         "betrayed": s.betrayed,
-        "commitments": [v.to_json() for v in promises.of(agent)],
+        "commitments": [v.to_json() for v in made],
     }
 
 

@@ -31,8 +31,11 @@ Rules:
 
 from __future__ import annotations
 
+from array import array
+from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from .replay import Event, World
@@ -93,7 +96,7 @@ class ProgressionPass:
         self._default_start = started_at_tick
         self._start: dict[str, int] = {}
         self._first: dict[str, dict[str, int]] = {}
-        self._curve: dict[str, dict[int, float]] = {}
+        self._curve: dict[str, _Curve] = {}
         self._agents: set[str] = set()
         self._snapshots = 0
 
@@ -109,20 +112,27 @@ class ProgressionPass:
         if not isinstance(agent, str):
             return
         typ = ev["type"]
-        tick = ev["tick"]
+        milestone = _MILESTONE_OF.get(typ)
+        if milestone is not None:
+            first = self._first.get(agent)
+            if first is None:
+                self._agents.add(agent)
+                self._first[agent] = {milestone: ev["tick"]}
+            elif milestone not in first:  # (an agent with a first milestone is already known)
+                first[milestone] = ev["tick"]
+            return
         self._agents.add(agent)
-        payload = ev.get("payload") or {}
-        if typ == "agent_spawned" or (typ == "agent_registered" and payload.get("region") is not None):
-            self._start.setdefault(agent, tick)
-        elif typ == "agent_snapshot":
+        payload = ev.get("payload") or _EMPTY
+        if typ == "agent_snapshot":
             wealth = payload.get("wealth")
             if isinstance(wealth, (int, float)) and not isinstance(wealth, bool):
                 self._snapshots += 1
-                self._curve.setdefault(agent, {})[tick] = float(wealth)
-        else:
-            milestone = _MILESTONE_OF.get(typ)
-            if milestone is not None:
-                self._first.setdefault(agent, {}).setdefault(milestone, tick)
+                curve = self._curve.get(agent)
+                if curve is None:
+                    curve = self._curve[agent] = _Curve()
+                curve.put(ev["tick"], float(wealth))
+        elif typ == "agent_spawned" or (typ == "agent_registered" and payload.get("region") is not None):
+            self._start.setdefault(agent, ev["tick"])
 
     def result(self) -> Progression:
         """Per agent progression, without first contact (see :func:`with_contact`)."""
@@ -130,14 +140,47 @@ class ProgressionPass:
         for agent in sorted(self._agents):
             start = self._start.get(agent, self._default_start)
             first: dict[str, int | None] = {m: self._first.get(agent, {}).get(m) for m in MILESTONES}
+            curve = self._curve.get(agent)
             seats.append(SeatProgression(
                 agent=agent,
                 start_tick=start,
                 first=first,
                 time_to=_time_to(first, start),
-                wealth_curve=tuple(sorted(self._curve.get(agent, {}).items())),
+                wealth_curve=curve.points() if curve is not None else (),
             ))
         return Progression(tuple(seats), self._snapshots)
+
+
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+class _Curve:
+    """One agent's snapshot wealth by tick, compact: two arrays sorted by tick, the last
+    snapshot of a tick kept (16 bytes a tick, no object per snapshot)."""
+
+    __slots__ = ("ticks", "wealth")
+
+    def __init__(self) -> None:
+        self.ticks: array[int] = array("q")
+        self.wealth: array[float] = array("d")
+
+    def put(self, tick: int, wealth: float) -> None:
+        ticks = self.ticks
+        if not ticks or tick > ticks[-1]:
+            ticks.append(tick)
+            self.wealth.append(wealth)
+        elif tick == ticks[-1]:
+            self.wealth[-1] = wealth
+        else:  # a tick earlier than the last one (a log whose ticks went back): keep the order
+            i = bisect_left(ticks, tick)
+            if ticks[i] == tick:
+                self.wealth[i] = wealth
+            else:
+                ticks.insert(i, tick)
+                self.wealth.insert(i, wealth)
+
+    def points(self) -> tuple[tuple[int, float], ...]:
+        return tuple(zip(self.ticks, self.wealth))
 
 
 def _time_to(first: Mapping[str, int | None], start: int | None) -> dict[str, int | None]:

@@ -71,13 +71,18 @@ unverifiable commitments are evidence neither way and are reported beside it.
 Messages are hostile: the extractor reads at most ``max_chars`` characters of each
 (``truncatedMessages`` counts those it cut), and nothing here echoes message
 text: a commitment is reported by message id, kind and terms.
+
+Cost: a text is extracted once while it stays in a bounded cache keyed by the text
+(game logs repeat their phrases; an extractor is deterministic), and the pass keeps
+a commitment only while its window is open, then its verdict.
 """
 
 from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from .commitments import KINDS, Commitment, CommitmentExtractor, HeuristicExtractor, extractor_info, tokens
@@ -286,21 +291,27 @@ class Promises:
 # -- the pass ------------------------------------------------------------------------------------
 
 
-@dataclass(eq=False)
 class _Open:
-    seq: int
-    message_id: int
-    index: int
-    tick: int
-    speaker: str
-    addressees: frozenset[str]
-    addressed_by: str
-    commitment: Commitment
-    window_end: int
-    pending_offers: list[tuple[TradeId, int]] = field(default_factory=list)
-    cancels: list[int] = field(default_factory=list)
-    excused: str | None = None
-    closed: VerifiedCommitment | None = None
+    """A commitment whose window is still open (mutable; becomes a :class:`VerifiedCommitment`)."""
+
+    __slots__ = ("seq", "message_id", "index", "tick", "speaker", "addressees", "addressed_by", "commitment",
+                 "window_end", "pending_offers", "cancels", "excused", "closed")
+
+    def __init__(self, seq: int, message_id: int, index: int, tick: int, speaker: str, addressees: frozenset[str],
+                 addressed_by: str, commitment: Commitment, window_end: int) -> None:
+        self.seq = seq
+        self.message_id = message_id
+        self.index = index
+        self.tick = tick
+        self.speaker = speaker
+        self.addressees = addressees
+        self.addressed_by = addressed_by
+        self.commitment = commitment
+        self.window_end = window_end
+        self.pending_offers: list[tuple[TradeId, int]] = []
+        self.cancels: list[int] = []
+        self.excused: str | None = None
+        self.closed: VerifiedCommitment | None = None
 
 
 @dataclass(slots=True)
@@ -312,6 +323,70 @@ class _OfferRec:
     to: str
     give: Mapping[str, int]
     receive: Mapping[str, int]
+
+
+_NO_ITEMS: Mapping[str, int] = MappingProxyType({})
+
+
+def _items_of(value: Any) -> Mapping[str, int]:
+    """An item map from a payload field (an empty one when it is not a mapping)."""
+    if type(value) is dict or isinstance(value, Mapping):
+        return value
+    return _NO_ITEMS
+
+
+CACHE_ENTRIES = 16_384
+"""At most this many distinct message texts have their extraction remembered ..."""
+CACHE_WEIGHT = 8_000_000
+"""... of at most this total weight (characters of text, plus 64 a remembered mention)."""
+
+
+class _ExtractionCache:
+    """Extraction results by message text, bounded (:data:`CACHE_ENTRIES`, :data:`CACHE_WEIGHT`).
+
+    Identical texts are common in game logs ("deal", a bot's stock phrases), and an
+    extractor is deterministic (its protocol), so each distinct text is read once
+    while it stays here.  The key is the text itself, not the payload's ``sha256``
+    (a log could lie about a digest); a text longer than the extractor reads is
+    keyed by the part it reads, apart from the texts of exactly that length.  The
+    mentions are kept only for texts with commitments (the pass reads them for
+    nothing else).
+
+    Two generations of plain dicts, each holding half the bound: a text is looked up
+    in the young one, then the old one (and moved to the young one); when the young
+    one is full it becomes the old one and the old one is dropped.  So a text seen
+    again within the last half-bound of distinct texts stays, as in a
+    least-recently-used cache, at the cost of one dict look-up.
+    """
+
+    __slots__ = ("_extract", "_max_chars", "_young", "_old", "_weight")
+
+    def __init__(self, extractor: CommitmentExtractor) -> None:
+        self._extract = extractor.extract
+        self._max_chars: int = extractor.max_chars
+        self._young: dict[Any, tuple[tuple[Commitment, ...], tuple[str, ...], bool, int]] = {}
+        self._old: dict[Any, tuple[tuple[Commitment, ...], tuple[str, ...], bool, int]] = {}
+        self._weight = 0  # of the young generation
+
+    def extract(self, text: str) -> tuple[tuple[Commitment, ...], tuple[str, ...], bool]:
+        """``(commitments, mentions, truncated)`` of ``text`` (mentions empty when there is no commitment)."""
+        key: Any = text if len(text) <= self._max_chars else (text[: self._max_chars],)
+        hit = self._young.get(key)
+        if hit is None:
+            hit = self._old.pop(key, None)
+            if hit is None:
+                found = self._extract(text)
+                commitments = tuple(found.commitments)
+                mentions = tuple(found.mentions) if commitments else ()
+                weight = (len(text) if key is text else len(key[0])) + 64 * len(mentions) + 64
+                hit = (commitments, mentions, bool(found.truncated), weight)
+            if len(self._young) >= CACHE_ENTRIES // 2 or self._weight + hit[3] > CACHE_WEIGHT // 2:
+                self._old = self._young
+                self._young = {}
+                self._weight = 0
+            self._young[key] = hit
+            self._weight += hit[3]
+        return hit[0], hit[1], hit[2]
 
 
 def _covers(items: Mapping[str, int], promised: Iterable[tuple[str, int | None]]) -> bool:
@@ -373,6 +448,7 @@ class PromisePass:
         self._match_end = match_end
         self._seq = 0
         self._open: dict[str, list[_Open]] = {}
+        self._meets: dict[str, list[_Open]] = {}  # the open ``meet`` commitments only (a move reads nothing else)
         self._heap: list[tuple[int, int, _Open]] = []
         self._closed: list[VerifiedCommitment] = []
         self._offers: dict[TradeId, _OfferRec] = {}
@@ -382,6 +458,21 @@ class PromisePass:
         self._betrayals: list[Betrayal] = []
         self._messages = 0
         self._truncated = 0
+        self._cache = _ExtractionCache(self.extractor)
+        self._sorted_addressees: dict[frozenset[str], tuple[str, ...]] = {}
+        self._dispatch: dict[str, Any] = {
+            "message": self._message,
+            "message_private": self._message,
+            "trade_offered": self._offered,
+            "trade_cancelled": self._cancelled,
+            "trade_completed": self._trade,
+            "move": self._moved,
+            **{typ: self._aggression for typ in _AGGRESSIVE},
+            "agent_died": self._gone,
+            "agent_dormant": self._gone,
+            "agent_registered": self._placed,
+            "agent_spawned": self._placed,
+        }
 
     @classmethod
     def from_archive(cls, archive: Mapping[str, Any], extractor: CommitmentExtractor | None = None) -> PromisePass:
@@ -402,32 +493,32 @@ class PromisePass:
     # -- replay protocol ----------------------------------------------------------------------
 
     def observe(self, ev: Event, world: World) -> None:
-        """Dispatch one event."""
+        """Dispatch one event (an event without a string ``agentId`` is ignored)."""
         typ = ev["type"]
-        agent = ev.get("agentId")
-        if not isinstance(agent, str):
+        if typ == "move" and not self._meets:
+            return  # the common case: nobody has an open ``meet`` commitment for a move to keep
+        handler = self._dispatch.get(typ)
+        if handler is not None:
+            agent = ev.get("agentId")
+            if isinstance(agent, str):
+                handler(ev, agent, world)
+
+    def _placed(self, ev: Event, agent: str, world: World) -> None:
+        self._known.add(agent)
+
+    def _moved(self, ev: Event, agent: str, world: World) -> None:
+        meets = self._meets.get(agent)
+        if not meets:
             return
-        if typ in ("agent_registered", "agent_spawned"):
-            self._known.add(agent)
-        elif typ in ("message", "message_private"):
-            self._message(ev, agent, world)
-        elif typ == "trade_offered":
-            self._offered(ev, agent)
-        elif typ == "trade_cancelled":
-            self._cancelled(ev, agent)
-        elif typ == "trade_completed":
-            self._trade(ev)
-        elif typ == "move":
-            to = (ev.get("payload") or {}).get("to")
-            for c in self._live(agent):
-                if c.commitment.kind == "meet" and c.commitment.region == to:
-                    self._close(c, "kept", "moved_there", (ev["id"],))
-        elif typ in _AGGRESSIVE:
-            self._aggression(ev, agent)
-        elif typ in ("agent_died", "agent_dormant"):
-            reason = "speaker_died" if typ == "agent_died" else "speaker_dormant"
-            for c in self._live(agent):
-                c.excused = c.excused or reason
+        to = (ev.get("payload") or {}).get("to")
+        for c in meets:  # _close replaces the agent's list, never changes this one
+            if c.closed is None and c.commitment.region == to:
+                self._close(c, "kept", "moved_there", (ev["id"],))
+
+    def _gone(self, ev: Event, agent: str, world: World) -> None:
+        reason = "speaker_died" if ev["type"] == "agent_died" else "speaker_dormant"
+        for c in self._live(agent):
+            c.excused = c.excused or reason
 
     def close_ticks(self, start: int, stop: int, world: World) -> None:
         """Ticks ``[start, stop)`` ended: settle every commitment whose window ended."""
@@ -474,25 +565,28 @@ class PromisePass:
         if not isinstance(text, str):
             return
         self._messages += 1
-        found = self.extractor.extract(text)
-        if found.truncated:
+        commitments, mentions, truncated = self._cache.extract(text)
+        if truncated:
             self._truncated += 1
-        if not found.commitments:
+        if not commitments:
             return
-        addressees, addressed_by = self._addressees(ev, speaker, found.mentions, world)
+        addressees, addressed_by = self._addressees(ev, speaker, mentions, world)
         tick = ev["tick"]
-        for index, commitment in enumerate(found.commitments):
+        for index, commitment in enumerate(commitments):
             self._seq += 1
+            kind = commitment.kind
             c = _Open(self._seq, ev["id"], index, tick, speaker, addressees, addressed_by, commitment,
-                      tick + WINDOW_TICKS.get(commitment.kind, 20))
+                      tick + WINDOW_TICKS.get(kind, 20))
             self._supersede(c)
             self._open.setdefault(speaker, []).append(c)
-            if commitment.kind in _NEEDS_ADDRESSEE and not addressees:
+            if kind in _NEEDS_ADDRESSEE and not addressees:
                 self._close(c, "unverifiable", "no_addressee", ())
                 continue
-            if commitment.kind == "meet" and world.region_of(speaker) == commitment.region and world.is_alive(speaker):
-                self._close(c, "kept", "already_there", ())
-                continue
+            if kind == "meet":
+                if world.region_of(speaker) == commitment.region and world.is_alive(speaker):
+                    self._close(c, "kept", "already_there", ())
+                    continue
+                self._meets.setdefault(speaker, []).append(c)
             heapq.heappush(self._heap, (c.window_end, c.seq, c))
 
     def _addressees(self, ev: Event, speaker: str, mentions: tuple[str, ...],
@@ -530,12 +624,12 @@ class PromisePass:
 
     # -- trades --------------------------------------------------------------------------------
 
-    def _offered(self, ev: Event, offerer: str) -> None:
+    def _offered(self, ev: Event, offerer: str, world: World | None = None) -> None:
         payload = ev.get("payload") or {}
         trade_id = payload.get("tradeId")
         to = payload.get("to")
-        give = payload.get("give") if isinstance(payload.get("give"), Mapping) else {}
-        receive = payload.get("receive") if isinstance(payload.get("receive"), Mapping) else {}
+        give = _items_of(payload.get("give"))
+        receive = _items_of(payload.get("receive"))
         if trade_id is None or not isinstance(to, str) or trade_id in self._offers:
             return
         rec = _OfferRec(trade_id, ev["id"], ev["tick"], offerer, to, give, receive)
@@ -557,7 +651,7 @@ class PromisePass:
         if rec is not None:
             self._offers_to.get(rec.to, {}).pop(trade_id, None)
 
-    def _cancelled(self, ev: Event, agent: str) -> None:
+    def _cancelled(self, ev: Event, agent: str, world: World | None = None) -> None:
         trade_id = (ev.get("payload") or {}).get("tradeId")
         rec = self._offers.get(trade_id)
         if rec is None or rec.offerer != agent:
@@ -569,20 +663,23 @@ class PromisePass:
                 c.pending_offers = kept
                 c.cancels.append(ev["id"])
 
-    def _trade(self, ev: Event) -> None:
+    def _trade(self, ev: Event, agent: str | None = None, world: World | None = None) -> None:
         payload = ev.get("payload") or {}
         trade_id = payload.get("tradeId")
         if trade_id is None or trade_id in self._completed:
             return
         self._completed.add(trade_id)
-        self._drop_offer(trade_id)
+        if self._offers:
+            self._drop_offer(trade_id)
         giver, taker = payload.get("from"), payload.get("to")
-        give = payload.get("give") if isinstance(payload.get("give"), Mapping) else {}
-        receive = payload.get("receive") if isinstance(payload.get("receive"), Mapping) else {}
         if not isinstance(giver, str) or not isinstance(taker, str) or giver == taker:
             return
         pair = (giver, taker) if giver < taker else (taker, giver)
         self._last_trade[pair] = (ev["tick"], ev["id"])
+        if giver not in self._open and taker not in self._open:
+            return  # nobody with an open commitment: nothing to keep
+        give = _items_of(payload.get("give"))
+        receive = _items_of(payload.get("receive"))
         for party, other, handed in ((giver, taker, give), (taker, giver, receive)):
             for c in self._live(party):
                 if other not in c.addressees:
@@ -595,7 +692,7 @@ class PromisePass:
 
     # -- aggression ----------------------------------------------------------------------------
 
-    def _aggression(self, ev: Event, actor: str) -> None:
+    def _aggression(self, ev: Event, actor: str, world: World | None = None) -> None:
         target = (ev.get("payload") or {}).get("target")
         if not isinstance(target, str) or target == actor:
             return
@@ -635,9 +732,22 @@ class PromisePass:
     def _close(self, c: _Open, status: str, reason: str, evidence: tuple[int, ...]) -> None:
         if c.closed is not None:
             return
+        if c.commitment.kind == "meet":
+            meets = self._meets.get(c.speaker)
+            if meets is not None:
+                rest = [m for m in meets if m is not c]
+                if rest:
+                    self._meets[c.speaker] = rest
+                else:
+                    del self._meets[c.speaker]
+        addressees = self._sorted_addressees.get(c.addressees)
+        if addressees is None:
+            if len(self._sorted_addressees) >= 4096:  # bounded (many distinct audiences: a huge match)
+                self._sorted_addressees.clear()
+            addressees = self._sorted_addressees[c.addressees] = tuple(sorted(c.addressees))
         c.closed = VerifiedCommitment(
             message_id=c.message_id, index=c.index, tick=c.tick, speaker=c.speaker,
-            addressees=tuple(sorted(c.addressees)), addressed_by=c.addressed_by, commitment=c.commitment,
+            addressees=addressees, addressed_by=c.addressed_by, commitment=c.commitment,
             status=status, reason=reason, evidence=evidence, window_end=c.window_end,
         )
         self._closed.append(c.closed)

@@ -56,12 +56,14 @@ import re
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 import networkx as nx
+import numpy as np
 from rapidfuzz import fuzz, process
 
-from .exposure import HeardMessage
+from .exposure import HeardMessage, MessageLog
 
 __all__ = [
     "FUZZ_CAP",
@@ -242,6 +244,11 @@ class Propagation:
         }
 
 
+def _log(messages: Sequence[HeardMessage]) -> MessageLog:
+    """``messages`` as a :class:`~daishi_forensics.exposure.MessageLog` (read by column)."""
+    return messages if isinstance(messages, MessageLog) else MessageLog.of(list(messages))
+
+
 def echo_edges(
     messages: Sequence[HeardMessage],
     *,
@@ -257,21 +264,33 @@ def echo_edges(
     ``dormancy``: agent -> its dormant spans ``(from, to)`` (:attr:`Exposure.dormancy`);
     delays are counted in ticks the echoing agent was awake.  Returns ``(edges sorted by
     child id, echoes left unlinked because their text is a stock phrase)``.
+
+    How (the rules decide; this is only the order of work): the candidates of every
+    message are gathered at once with numpy (the postings of its rarest words, as
+    pairs (message, earlier message)); whether two texts are alike (rule 2 and the
+    shared information of rule 3) is decided once per pair of distinct normalized
+    texts, with cheap bounds first (the information each text carries, the length
+    bound of ``ratio``) and rapidfuzz's pairwise ``cpdist``; the per-message
+    decisions (rules 1, 4, 6) are array operations, and only the messages that heard
+    a similar message and had not said it themselves are looked at one by one.
     """
-    asleep = {a: sorted(spans) for a, spans in (dormancy or {}).items() if spans}
+    asleep = {a: sorted(tuple(s) for s in spans) for a, spans in (dormancy or {}).items() if spans}
 
     def window_start(agent: str, stop: int) -> int:
         """The earliest tick t with at most ``max_lag`` awake ticks of ``agent`` in ``[t, stop)``."""
         spans = asleep.get(agent)
         remaining, cursor = max_lag, stop
-        for a, b in reversed(spans or ()):
-            if a >= cursor:
-                continue
-            if b < cursor:
-                if cursor - b > remaining:
-                    return cursor - remaining
-                remaining -= cursor - b
-            cursor = a
+        if spans:
+            # spans starting at or after ``stop`` end the list and are skipped
+            for k in range(bisect_left(spans, (stop,)) - 1, -1, -1):
+                a, b = spans[k]
+                if a >= cursor:
+                    continue
+                if b < cursor:
+                    if cursor - b > remaining:
+                        return cursor - remaining
+                    remaining -= cursor - b
+                cursor = a
         return cursor - remaining
 
     def awake(agent: str, start: int, stop: int) -> int:
@@ -287,138 +306,394 @@ def echo_edges(
             lag -= max(0, min(b, stop) - max(a, start))
         return lag
 
-    n = len(messages)
-    norms = [normalize_text(m.text) for m in messages]
+    log = _log(messages)
+    events = log.events
+    ticks = list(log.ticks)
+    canaries = log.canaries
+    (sender_codes, sender_names), (audience_codes, audiences), (text_codes, raw_texts) = log.codes()
+    n = len(ticks)
+    if n == 0:
+        return (), 0
+
+    # -- distinct texts: one normalized text and word set each; nid[j] names message j's
+    norm_id: dict[str, int] = {}
+    of_raw = [norm_id.setdefault(normalize_text(text), len(norm_id)) for text in raw_texts]
+    norms = list(norm_id)
+    del norm_id
     token_sets = [frozenset(s.split()) for s in norms]
-    text_id: dict[str, int] = {}
-    norm_ids = [text_id.setdefault(s, len(text_id)) for s in norms]
-    ticks = [m.tick for m in messages]
+    n_texts = len(norms)
+    nid = np.array(of_raw, dtype=np.int64)[np.asarray(text_codes, dtype=np.int64)]
+    norm_ids = nid.tolist()
+    sid = np.asarray(sender_codes, dtype=np.int64)
+    senders = sender_names
+    copies = np.bincount(nid, minlength=n_texts).tolist()
     df: dict[str, int] = {}
-    for toks in token_sets:
+    for k, toks in enumerate(token_sets):
+        c = copies[k]
         for t in toks:
-            df[t] = df.get(t, 0) + 1
-    postings: dict[str, list[int]] = {}
-    for i, toks in enumerate(token_sets):
-        for t in toks:
-            if df[t] >= 2:
-                postings.setdefault(t, []).append(i)
+            df[t] = df.get(t, 0) + c
     log_n = math.log2(n + 1 + PRIOR_MESSAGES)
     bits = {t: log_n - math.log2(c) for t, c in df.items()}
-    rank = {t: r for r, t in enumerate(sorted(postings, key=lambda t: (df[t], t)))}
-    ratio = fuzz.ratio
+    rank = {t: r for r, t in enumerate(sorted((t for t, c in df.items() if c >= 2), key=lambda t: (df[t], t)))}
+    # per distinct text its rarest words (document frequency >= 2), as ranks; a word's postings
+    # (every message holding it, in log order) are needed only for the words some text picks
+    rare_of = [sorted(rank[t] for t in toks if t in rank)[:RARE_TOKENS] for toks in token_sets]
+    picked = sorted({r for rare in rare_of for r in rare})
+    word_of = {w: t for t, w in rank.items()}
+    is_picked = {word_of[r] for r in picked}
+    posted = [sorted(rank[t] for t in toks if t in is_picked) for toks in token_sets]
+    del word_of, is_picked
 
+    # -- rule 5 (canaries, exact) and the messages that take part in text matching
     parent_of: dict[int, tuple[int, str]] = {}   # child -> (parent, via)
-    uf = list(range(n))                           # union-find over text families (rule 4)
-
-    def find(x: int) -> int:
-        while uf[x] != x:
-            uf[x] = uf[uf[x]]
-            x = uf[x]
-        return x
-
-    origin = [False] * n
+    matched = np.array([len(toks) > 0 for toks in token_sets], dtype=bool)[nid]
     canary_seen: dict[str, list[int]] = {}
-    for j, m in enumerate(messages):
-        sender = m.sender
-        tick = m.tick
-        # rule 5: canaries, exact
-        if m.canaries:
-            best_i = -1
-            for c in m.canaries:
-                for i in reversed(canary_seen.get(c, ())):
-                    p = messages[i]
-                    if p.sender != sender and sender in p.hearers:
-                        best_i = max(best_i, i)
-                        break
-            for c in m.canaries:
-                canary_seen.setdefault(c, []).append(j)
-            if best_i >= 0:
-                parent_of[j] = (best_i, "canary")
-                continue
-        toks = token_sets[j]
-        if not toks:
+    for j in sorted(canaries):
+        found = canaries[j]
+        if not found:
             continue
-        # candidates: earlier messages sharing one of the rarest words -- the latest within
-        # the lag window, and a few older ones (enough to see an old acquaintance with the text)
-        lo = bisect_left(ticks, window_start(sender, tick), 0, j)
-        rare = sorted((t for t in toks if t in rank), key=rank.__getitem__)[:RARE_TOKENS]
-        cands: set[int] = set()
-        for t in rare:
-            plist = postings[t]
-            end = bisect_left(plist, j)
-            start = bisect_left(plist, lo, 0, end)
-            if end - start <= 2 * POSTINGS_PER_TOKEN:
-                cands.update(plist[start:end])
-            else:  # the first ones in the window (first heard) and the latest ones
-                cands.update(plist[start:start + POSTINGS_PER_TOKEN])
-                cands.update(plist[end - POSTINGS_PER_TOKEN:end])
-            if start:
-                cands.update(plist[max(0, start - OLDER_PER_TOKEN):start])
-        family: list[int] = []
-        if cands:
-            first_of: dict[int, int] = {}
-            for i in cands:
-                first_of.setdefault(norm_ids[i], i)  # identical texts are scored once
-            keys = list(first_of)
-            close = {pos for _c, _s, pos in process.extract(
-                norms[j], [norms[first_of[k]] for k in keys], scorer=ratio, processor=None,
-                score_cutoff=min_similarity, limit=None)}
-            ok: set[int] = set()
-            n_j = len(toks)
-            for pos, key in enumerate(keys):
-                other = token_sets[first_of[key]]
-                # close by ratio, or a partial quote / added or swapped words: one word set in the other
-                if pos in close or (min(n_j, len(other)) >= MIN_QUOTE_WORDS and (toks <= other or other <= toks)):
-                    if sum(bits[t] for t in toks & other) >= min_shared_bits:
-                        ok.add(key)
-            family = [i for i in cands if norm_ids[i] in ok]
-        if not family:
-            origin[j] = True
-            continue
-        x, y = find(j), find(max(family))
-        if x != y:
-            uf[max(x, y)] = min(x, y)
-        own = min((i for i in family if messages[i].sender == sender), default=n)
-        heard = [i for i in family if messages[i].sender != sender and sender in messages[i].hearers]
-        if own == n and not heard:
-            origin[j] = True  # produced it without having heard it: an independent origin (rule 4)
-            continue
-        # rule 6: heard before the sender's own first use of the text; the echo comes within
-        # max_lag ticks of the sender's first hearing of it; the parent is the first one heard
-        if not heard or awake(sender, ticks[min(heard)], tick) > max_lag:
-            continue
-        if own != n:
-            continue  # it had used the text itself already: a repeat of its own, not a new echo
-        parents = [i for i in heard if awake(sender, ticks[i], tick) <= max_lag]
-        if not parents:
-            continue
-        i = min(parents)
-        other = token_sets[i]
-        shared_bits = sum(bits[t] for t in toks & other)
-        added = sum(bits[t] for t in toks - other)
-        dropped = sum(bits[t] for t in other - toks)
-        # rule 3: an echo mostly repeats, and keeps the parent's words or quotes part of them
-        if added <= max_novelty * shared_bits and min(added, dropped) <= max_change * shared_bits:
-            parent_of[j] = (i, "text")
+        sender = senders[sender_codes[j]]
+        best_i = -1
+        for c in found:
+            for i in reversed(canary_seen.get(c, ())):
+                if senders[sender_codes[i]] != sender and sender in audiences[audience_codes[i]]:
+                    best_i = max(best_i, i)
+                    break
+        for c in found:
+            canary_seen.setdefault(c, []).append(j)
+        if best_i >= 0:
+            parent_of[j] = (best_i, "canary")
+            matched[j] = False
 
-    # rule 4: a family produced independently by two or more senders is a stock phrase
-    origin_senders: dict[int, set[str]] = {}
-    for j in range(n):
-        if origin[j]:
-            got = origin_senders.setdefault(find(j), set())
-            if len(got) < 2:
-                got.add(messages[j].sender)
+    # -- candidates (message j, earlier message i): per rare word of j, the first and the latest
+    # messages holding it within j's lag window, and a few before the window
+    stride = n + 1
+    post_len = np.array([len(p) for p in posted], dtype=np.int64)
+    post_flat = np.fromiter(chain.from_iterable(posted), dtype=np.int64, count=int(post_len.sum()))
+    # postings: (word, message) for every picked word of every message, as keys word * stride + message;
+    # a message's rare words are the first of its picked words (both in rank order): its queries
+    owners, words, within = _expand_lists(nid, post_len, post_flat)
+    rare_len = np.array([len(r) for r in rare_of], dtype=np.int64)
+    query = (within < rare_len[nid[owners]]) & matched[owners]
+    keys = words * stride + owners
+    del owners, words, within, post_flat
+    order = np.argsort(keys)
+    keys = keys[order]                                          # sorted by (word, message)
+    holder = keys % stride                                      # the message at each postings position
+    at = np.nonzero(query[order])[0]                           # the queries, by (word, message)
+    del order, query
+    qj = holder[at]
+    base = keys[at] - qj                                        # word * stride
+    lo = _window_lows(ticks, sid, senders, asleep, window_start, max_lag)
+    seg = np.searchsorted(keys, base)                           # the word's first posting
+    end = at                                                    # the message's own posting
+    start = np.searchsorted(keys, base + lo[qj])                # the first posting in its lag window
+    del at, base
+    by_message = np.argsort(qj, kind="stable")
+    qj, seg, end, start = qj[by_message], seg[by_message], end[by_message], start[by_message]
+    del by_message
+    pair_j: list[np.ndarray] = []
+    pair_i: list[np.ndarray] = []
+    c0 = 0
+    while c0 < len(qj):  # by message, about 65,536 queries at a time (bounded memory)
+        c1 = min(len(qj), c0 + 65_536)
+        if c1 < len(qj):  # every query of a message in one piece
+            c1 = int(np.searchsorted(qj, qj[c1 - 1], side="right"))
+        cj, cs, ce, cg = qj[c0:c1], start[c0:c1], end[c0:c1], seg[c0:c1]
+        small = ce - cs <= 2 * POSTINGS_PER_TOKEN
+        b1 = np.where(small, ce, cs + POSTINGS_PER_TOKEN)
+        a2 = np.where(small, ce, ce - POSTINGS_PER_TOKEN)
+        a3 = np.maximum(cg, cs - OLDER_PER_TOKEN)
+        range_start = np.concatenate((cs, a2, a3))
+        range_len = np.concatenate((b1 - cs, ce - a2, cs - a3))
+        pos = _expand(range_start, range_len)
+        code = _unique(np.repeat(np.concatenate((cj, cj, cj)), range_len) * stride + holder[pos])
+        pair_j.append(code // stride)
+        pair_i.append(code % stride)
+        c0 = c1
+    cand_j = np.concatenate(pair_j) if pair_j else np.zeros(0, dtype=np.int64)
+    cand_i = np.concatenate(pair_i) if pair_i else np.zeros(0, dtype=np.int64)
+    del pair_j, pair_i, keys, holder, qj, seg, end, start
+
+    # -- rules 2 and 3 (shared information), once per pair of distinct texts
+    text_pair = nid[cand_j] * n_texts + nid[cand_i]
+    distinct, which = _unique(text_pair, inverse=True)
+    alike = _alike(distinct // n_texts, distinct % n_texts, norms, token_sets, bits,
+                   min_similarity, min_shared_bits)
+    in_family = alike[which]
+    fam_j, fam_i = cand_j[in_family], cand_i[in_family]
+    del text_pair, distinct, which, alike, in_family
+
+    # -- per message: its family (candidates alike), its own earlier uses, what it heard
+    del cand_j, cand_i
+    has_family = np.zeros(n, dtype=bool)
+    has_family[fam_j] = True
+    origin = matched & ~has_family                    # no candidate, or none alike (rule 4)
+    n_senders = len(senders)
+    own = sid[fam_i] == sid[fam_j]
+    has_own = np.zeros(n, dtype=bool)
+    has_own[fam_j[own]] = True
+    other = ~own
+    heard = np.zeros(len(fam_j), dtype=bool)
+    if other.any():
+        heard[other] = _heard(fam_j[other], fam_i[other], sid, senders,
+                              np.asarray(audience_codes, dtype=np.int64), audiences)
+    has_heard = np.zeros(n, dtype=bool)
+    has_heard[fam_j[heard]] = True
+    origin |= has_family & ~has_own & ~has_heard     # said it without having heard it (rule 4)
+
+    # rule 6 and rule 3, one by one: messages that heard the text and had not used it themselves
+    look = has_heard & ~has_own
+    if look.any():
+        sel = look[fam_j] & heard
+        hj, hi = fam_j[sel].tolist(), fam_i[sel].tolist()
+        repeats: dict[tuple[int, int], bool] = {}
+        k, total = 0, len(hj)
+        while k < total:
+            j = hj[k]
+            stop = k
+            while stop < total and hj[stop] == j:
+                stop += 1
+            sender, tick = senders[sender_codes[j]], ticks[j]
+            heard_j = hi[k:stop]                       # ascending
+            k = stop
+            if awake(sender, ticks[heard_j[0]], tick) > max_lag:
+                continue
+            i = next((i for i in heard_j if awake(sender, ticks[i], tick) <= max_lag), None)
+            if i is None:
+                continue
+            pair = (norm_ids[j], norm_ids[i])
+            holds = repeats.get(pair)
+            if holds is None:
+                toks, mine = token_sets[pair[0]], token_sets[pair[1]]
+                shared_bits = sum(bits[t] for t in toks & mine)
+                added = sum(bits[t] for t in toks - mine)
+                dropped = sum(bits[t] for t in mine - toks)
+                # rule 3: an echo mostly repeats, and keeps the parent's words or quotes part of them
+                holds = repeats[pair] = (added <= max_novelty * shared_bits
+                                         and min(added, dropped) <= max_change * shared_bits)
+            if holds:
+                parent_of[j] = (i, "text")
+
+    # rule 4: a family (texts linked by likeness) produced independently by two or more
+    # senders is a stock phrase
+    family_of = _components(n, fam_j, fam_i, has_family)
+    stock_families: set[int] = set()
+    if origin.any():
+        at = np.nonzero(origin)[0]
+        pairs = _unique(family_of[at] * (n_senders + 1) + sid[at])
+        fams = pairs // (n_senders + 1)
+        stock_families = set(fams[1:][fams[1:] == fams[:-1]].tolist())  # two senders or more
     edges: list[EchoEdge] = []
     stock = 0
-    for j, (i, via) in parent_of.items():
-        if via == "text" and len(origin_senders.get(find(j), ())) >= 2:
+    scores: dict[tuple[int, int], float] = {}
+    for j in sorted(parent_of):
+        i, via = parent_of[j]
+        if via == "text" and int(family_of[j]) in stock_families:
             stock += 1
             continue
-        p, m = messages[i], messages[j]
-        score = fuzz.WRatio(norms[j], norms[i], processor=None)
-        edges.append(EchoEdge(p.event, m.event, round(score / 100.0, 4), via, m.tick - p.tick))
+        pair = (norm_ids[j], norm_ids[i])
+        score = scores.get(pair)
+        if score is None:
+            score = scores[pair] = fuzz.WRatio(norms[pair[0]], norms[pair[1]], processor=None)
+        edges.append(EchoEdge(events[i], events[j], round(score / 100.0, 4), via, ticks[j] - ticks[i]))
     edges.sort(key=lambda e: e.child)
     return tuple(edges), stock
+
+
+def _expand(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The positions ``starts[k] .. starts[k] + lengths[k] - 1`` for every k, concatenated."""
+    total = int(lengths.sum())
+    if not total:
+        return np.zeros(0, dtype=np.int64)
+    return np.repeat(starts - (np.cumsum(lengths) - lengths), lengths) + np.arange(total, dtype=np.int64)
+
+
+def _expand_lists(
+    of: np.ndarray, length: np.ndarray, flat: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For items k with list number ``of[k]`` (the lists stored end to end in ``flat``, ``length``
+    each): per element of every item's list, ``(k, the element, its place in the list)``."""
+    offsets = np.cumsum(length) - length
+    lens = length[of]
+    total = int(lens.sum())
+    owners = np.repeat(np.arange(len(of), dtype=np.int64), lens)
+    within = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(lens) - lens, lens)
+    return owners, flat[offsets[of][owners] + within], within
+
+
+def _window_lows(
+    ticks: list[int], sid: np.ndarray, senders: Sequence[str], asleep: Mapping[str, Any], window_start: Any,
+    max_lag: int,
+) -> np.ndarray:
+    """Per message j: the first message of its lag window, ``bisect_left(ticks, window start, 0, j)``."""
+    n = len(ticks)
+    try:
+        t = np.array(ticks, dtype=np.int64)
+    except OverflowError:
+        t = None
+    if t is not None and (n < 2 or bool((t[1:] >= t[:-1]).all())):
+        starts = t - max_lag
+        dozed = np.isin(sid, [k for k, name in enumerate(senders) if name in asleep])
+        for j in np.nonzero(dozed)[0].tolist():  # agents with dormant spans: awake ticks only
+            starts[j] = window_start(senders[sid[j]], ticks[j])
+        return np.minimum(np.searchsorted(t, starts), np.arange(n, dtype=np.int64))
+    # ticks out of order (a tick regression) or beyond 64 bits: bisect as the rules say
+    return np.fromiter((bisect_left(ticks, window_start(senders[sid[j]], ticks[j]), 0, j) for j in range(n)),
+                       dtype=np.int64, count=n)
+
+
+def _alike(
+    a: np.ndarray,
+    b: np.ndarray,
+    norms: Sequence[str],
+    token_sets: Sequence[frozenset[str]],
+    bits: Mapping[str, float],
+    min_similarity: float,
+    min_shared_bits: float,
+) -> np.ndarray:
+    """Per pair of distinct texts (a = the later message's, b = the candidate's): similar by
+    rule 2 and sharing at least ``min_shared_bits`` (rule 3).
+
+    The shared information is summed with numpy; a sum within a hair of the threshold
+    (where the order of the additions could matter) is summed again exactly as the rule
+    says, ``sum(bits[t] for t in words_a & words_b)``.
+    """
+    out = np.zeros(len(a), dtype=bool)
+    if not len(a):
+        return out
+    margin = 1e-6 * max(1.0, abs(min_shared_bits))
+    # the shared words carry at most what each text carries: a text carrying less cannot pass
+    word_id = {t: k for k, t in enumerate(bits)}
+    word_bits = np.fromiter(bits.values(), dtype=np.float64, count=len(bits))
+    n_words = np.array([len(t) for t in token_sets], dtype=np.int64)
+    flat = np.fromiter((word_id[t] for toks in token_sets for t in toks), dtype=np.int64, count=int(n_words.sum()))
+    offsets = np.cumsum(n_words) - n_words
+    owner_text = np.repeat(np.arange(len(token_sets), dtype=np.int64), n_words)
+    carried = np.bincount(owner_text, weights=word_bits[flat], minlength=len(token_sets))
+    rich = carried >= min_shared_bits - margin
+    # a partial quote needs MIN_QUOTE_WORDS words on both sides; else only ratio can make the pair
+    # alike, and ratio <= 100 * (1 - |la - lb| / (la + lb)): lengths too far apart cannot reach it
+    lengths = np.array([len(s) for s in norms], dtype=np.float64)
+    la, lb = lengths[a], lengths[b]
+    bound = 100.0 * (1.0 - np.abs(la - lb) / np.maximum(la + lb, 1.0))
+    fewer = np.minimum(n_words[a], n_words[b])
+    maybe = np.nonzero(rich[a] & rich[b] & ((fewer >= MIN_QUOTE_WORDS) | (bound >= min_similarity - 0.01)))[0]
+    if not len(maybe):
+        return out
+    x, y, bound, fewer = a[maybe], b[maybe], bound[maybe], fewer[maybe]
+    # the words of x that y holds
+    pos = _expand(offsets[x], n_words[x])
+    pair = np.repeat(np.arange(len(x), dtype=np.int64), n_words[x])
+    word = flat[pos]
+    if len(token_sets) * len(bits) <= 1 << 25:  # a text-by-word table
+        table = np.zeros((len(token_sets), len(bits)), dtype=bool)
+        table[owner_text, flat] = True
+        held = table[y[pair], word]
+        del table
+    else:  # membership of (y, word) among every (text, word), sorted
+        stride = len(bits) + 1
+        known = np.sort(owner_text * stride + flat)
+        code = y[pair] * stride + word
+        held = known[np.minimum(np.searchsorted(known, code), len(known) - 1)] == code
+        del known, code
+    common = np.bincount(pair, weights=held, minlength=len(x))
+    shared = np.bincount(pair, weights=np.where(held, word_bits[word], 0.0), minlength=len(x))
+    del pos, pair, word, held
+    # rule 3's threshold, exact where the sum is within a hair of it
+    enough = shared >= min_shared_bits + margin
+    unsure = np.nonzero((shared >= min_shared_bits - margin) & ~enough)[0]
+    if len(unsure):
+        xs, ys = x[unsure].tolist(), y[unsure].tolist()
+        enough[unsure] = np.fromiter(
+            (sum(bits[t] for t in token_sets[p] & token_sets[q]) >= min_shared_bits for p, q in zip(xs, ys)),
+            dtype=bool, count=len(xs))
+    # one word set inside the other (a partial quote, added words), at least MIN_QUOTE_WORDS words:
+    # the words in common are all the words of the smaller set
+    subset = (fewer >= MIN_QUOTE_WORDS) & (common == fewer)
+    # else close by ratio (scored only where the length bound allows it)
+    score = np.nonzero(enough & ~subset & (bound >= min_similarity - 0.01))[0]
+    close = np.zeros(len(x), dtype=bool)
+    if len(score):
+        xs, ys = x[score].tolist(), y[score].tolist()
+        got = process.cpdist([norms[p] for p in xs], [norms[q] for q in ys],
+                             scorer=fuzz.ratio, processor=None, score_cutoff=min_similarity, dtype=np.float64)
+        close[score] = got >= min_similarity
+    out[maybe] = enough & (subset | close)
+    return out
+
+
+def _unique(values: np.ndarray, inverse: bool = False) -> Any:
+    """Sorted distinct values (and, with ``inverse``, each value's index among them)."""
+    if not inverse:
+        s = np.sort(values)
+        keep = np.ones(len(s), dtype=bool)
+        keep[1:] = s[1:] != s[:-1]
+        return s[keep]
+    order = np.argsort(values)
+    s = values[order]
+    keep = np.ones(len(s), dtype=bool)
+    keep[1:] = s[1:] != s[:-1]
+    which = np.empty(len(s), dtype=np.int64)
+    which[order] = np.cumsum(keep) - 1
+    return s[keep], which
+
+
+def _heard(
+    later: np.ndarray, earlier: np.ndarray, sid: np.ndarray, senders: Sequence[str], aud: np.ndarray,
+    audiences: Sequence[frozenset[str]],
+) -> np.ndarray:
+    """Per pair: the sender of message ``later`` heard message ``earlier`` (decided once per
+    distinct (audience, sender))."""
+    n_senders = len(senders)
+    code = aud[earlier] * n_senders + sid[later]
+    distinct, which = _unique(code, inverse=True)
+    member = np.fromiter((senders[c % n_senders] in audiences[c // n_senders] for c in distinct.tolist()),
+                         dtype=bool, count=len(distinct))
+    return member[which]
+
+
+def _components(n: int, fam_j: np.ndarray, fam_i: np.ndarray, has_family: np.ndarray) -> np.ndarray:
+    """Per message: the smallest message of its family (connected by j -- the latest message of
+    j's family, for every message j with a family)."""
+    label = np.arange(n, dtype=np.int64)
+    if not len(fam_j):
+        return label
+    # the latest message of each family: fam pairs are sorted by (j, i)
+    last = np.ones(len(fam_j), dtype=bool)
+    last[:-1] = fam_j[1:] != fam_j[:-1]
+    u, v = fam_j[last], fam_i[last]
+    for _round in range(64):
+        lu, lv = label[u], label[v]
+        low, high = np.minimum(lu, lv), np.maximum(lu, lv)
+        differ = low != high
+        if not differ.any():
+            return label
+        np.minimum.at(label, high[differ], low[differ])  # hook the larger label onto the smaller
+        while True:  # point every message at its label's label until nothing changes
+            nxt = label[label]
+            if (nxt == label).all():
+                break
+            label = nxt
+    # not settled after many rounds (a contrived graph): finish with a plain union-find
+    parent = label.tolist()
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for x, y in zip(u.tolist(), v.tolist()):
+        rx, ry = find(x), find(y)
+        if rx != ry:
+            parent[max(rx, ry)] = min(rx, ry)
+    return np.array([find(x) for x in range(n)], dtype=np.int64)
+
+
+def _positions(events: Sequence[int], wanted: set[int]) -> dict[int, int]:
+    """Event id -> its position, for the ``wanted`` ids (the last one for an id seen twice)."""
+    return {eid: i for i, eid in enumerate(events) if eid in wanted} if wanted else {}
 
 
 def chains_of(
@@ -427,29 +702,37 @@ def chains_of(
     tiers: Mapping[int, str] | None = None,
 ) -> tuple[Chain, ...]:
     """The echo forest's trees with at least one edge, sorted by root id."""
-    by_event = {m.event: m for m in messages}
+    return _chains(_log(messages), edges, tiers)
+
+
+def _chains(log: MessageLog, edges: Sequence[EchoEdge], tiers: Mapping[int, str] | None) -> tuple[Chain, ...]:
+    events, ticks = log.events, log.ticks
+    (sender_codes, senders), (audience_codes, audiences), _texts = log.codes()
     g: nx.DiGraph = nx.DiGraph()
     g.add_edges_from((e.parent, e.child) for e in edges)
+    at = _positions(events, set(g.nodes))
     out: list[Chain] = []
     roots = sorted(node for node in g.nodes if g.in_degree(node) == 0)
     for root in roots:
-        r = by_event[root]
+        r = at[root]
+        root_sender, root_tick = senders[sender_codes[r]], ticks[r]
         layers = [sorted(layer) for layer in nx.bfs_layers(g, root)]
         members = [eid for layer in layers for eid in layer]
         first: dict[str, int] = {}
         exposed: set[str] = set()
         for eid in members:
-            msg = by_event[eid]
-            exposed.update(msg.hearers)
-            if eid != root and msg.sender != r.sender:
-                t = msg.tick - r.tick
-                if msg.sender not in first or t < first[msg.sender]:
-                    first[msg.sender] = t
-        exposed.discard(r.sender)
+            k = at[eid]
+            sender = senders[sender_codes[k]]
+            exposed.update(audiences[audience_codes[k]])
+            if eid != root and sender != root_sender:
+                t = ticks[k] - root_tick
+                if sender not in first or t < first[sender]:
+                    first[sender] = t
+        exposed.discard(root_sender)
         out.append(Chain(
             root=root,
-            sender=r.sender,
-            tick=r.tick,
+            sender=root_sender,
+            tick=root_tick,
             tier=tiers.get(root) if tiers is not None else None,
             messages=tuple(members),
             generations=tuple(len(layer) for layer in layers),
@@ -471,30 +754,35 @@ def propagation(
 
     ``tiers``: event id -> tier (:mod:`.tiers`); without it every text is classified here.
     """
+    log = _log(messages)
+    events = log.events
+    (sender_codes, senders), (audience_codes, audiences), (text_codes, texts) = log.codes()
     if tiers is None:
         from .tiers import classify
 
-        tiers = {m.event: classify(m.text).tier for m in messages}
-    edges, stock = echo_edges(messages, dormancy=dormancy)
-    chains = chains_of(messages, edges, tiers)
+        tier_of_text = [classify(text).tier for text in texts]
+        tiers = {eid: tier_of_text[k] for eid, k in zip(events, text_codes)}
+    edges, stock = echo_edges(log, dormancy=dormancy)
+    chains = _chains(log, edges, tiers)
     children = {e.child for e in edges}
     chain_by_root = {c.root: c for c in chains}
-    by_event = {m.event: m for m in messages}
+    at = _positions(events, {eid for c in chains for eid in c.messages})
     reaches: list[int] = []
     resent: set[str] = set()
     exposed: set[str] = set()
-    for m in messages:
-        if m.event in children or tiers.get(m.event) != "hijack":
+    for k, eid in enumerate(events):
+        if eid in children or tiers.get(eid) != "hijack":
             continue
-        chain = chain_by_root.get(m.event)
+        sender = senders[sender_codes[k]]
+        chain = chain_by_root.get(eid)
         if chain is None:
             reaches.append(0)
-            exposed.update(a for a in m.hearers if a != m.sender)
+            exposed.update(a for a in audiences[audience_codes[k]] if a != sender)
             continue
         reaches.append(chain.reach)
         resent.update(chain.time_to_reach)
-        for eid in chain.messages:
-            exposed.update(a for a in by_event[eid].hearers if a != m.sender)
+        for member in chain.messages:
+            exposed.update(a for a in audiences[audience_codes[at[member]]] if a != sender)
     return Propagation(
         edges=edges,
         chains=chains,
@@ -502,7 +790,7 @@ def propagation(
         index=sum(reaches) / len(reaches) if reaches else None,
         resend_share=len(resent & exposed) / len(exposed) if exposed else None,
         stock_phrases=stock,
-        messages=len(messages),
+        messages=len(events),
         caveat=caveat,
     )
 

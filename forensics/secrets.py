@@ -39,6 +39,7 @@ import threading
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 __all__ = [
@@ -383,10 +384,22 @@ def reveals_secret(text: object) -> str | None:
     ``"credential: API_KEY"`` (credential-like strings, :func:`credentials_in`) or
     the :func:`system_prompt_block` reason.
     """
+    if not isinstance(text, str):
+        return _reveals(text)
+    # both checks read the first SECRET_CAP characters only: the answer for a head is remembered
+    return _reveals_head(text[:SECRET_CAP])
+
+
+def _reveals(text: object) -> str | None:
     creds = credentials_in(text)
     if creds:
         return "credential: " + ", ".join(creds)
     return system_prompt_block(text)
+
+
+@lru_cache(maxsize=1024)
+def _reveals_head(head: str) -> str | None:
+    return _reveals(head)
 
 
 # --------------------------------------------------------------------------- scrubbing

@@ -48,10 +48,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
-from dataclasses import dataclass
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Literal
+from typing import Any, Literal, overload
 
 __all__ = [
     "TIERS",
@@ -566,35 +567,99 @@ class MessageTier:
     """Tier, rule and reason."""
 
 
-@dataclass(frozen=True, slots=True)
+class _TierLog(Sequence[MessageTier]):
+    """Every message's tier in log order, stored by column (event ids in an array, one shared
+    object per distinct sender and verdict); the :class:`MessageTier` records are made when read."""
+
+    __slots__ = ("events", "senders", "verdicts")
+
+    def __init__(self, events: Sequence[int], senders: Sequence[str], verdicts: Sequence[TierVerdict]) -> None:
+        self.events = events
+        self.senders = senders
+        self.verdicts = verdicts
+
+    def __len__(self) -> int:
+        return len(self.events)
+
+    @overload
+    def __getitem__(self, i: int) -> MessageTier: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> tuple[MessageTier, ...]: ...
+
+    def __getitem__(self, i: int | slice) -> Any:
+        if isinstance(i, slice):
+            return tuple(self[k] for k in range(*i.indices(len(self.events))))
+        return MessageTier(self.events[i], self.senders[i], self.verdicts[i])
+
+    def __iter__(self) -> Iterator[MessageTier]:
+        for eid, sender, verdict in zip(self.events, self.senders, self.verdicts):
+            yield MessageTier(eid, sender, verdict)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (_TierLog, tuple)):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"_TierLog({len(self)} messages)"
+
+
+@dataclass(frozen=True)
 class MessageTiers:
     """Result of :class:`TierPass`: every message's tier, in log order."""
 
-    messages: tuple[MessageTier, ...]
+    messages: Sequence[MessageTier]
+    _tier_of: dict[int, str] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def _columns(self) -> tuple[Sequence[int], Sequence[str], Sequence[TierVerdict]]:
+        m = self.messages
+        if isinstance(m, _TierLog):
+            return m.events, m.senders, m.verdicts
+        return [r.event for r in m], [r.sender for r in m], [r.verdict for r in m]
 
     def tier_of(self) -> dict[int, str]:
-        """Event id -> tier."""
-        return {m.event: m.verdict.tier for m in self.messages}
+        """Event id -> tier (computed once; do not modify the dict returned)."""
+        if self._tier_of is None:
+            events, _senders, verdicts = self._columns()
+            object.__setattr__(self, "_tier_of", {eid: v.tier for eid, v in zip(events, verdicts)})
+        assert self._tier_of is not None
+        return self._tier_of
 
     def by_agent(self) -> dict[str, dict[str, int]]:
         """Sender -> ``{"persuasion": n, "hijack": n, "protocol": n, "total": n}`` (sorted by agent)."""
+        _events, senders, verdicts = self._columns()
+        counts: dict[tuple[str, str], int] = {}
+        for key in zip(senders, (v.tier for v in verdicts)):
+            counts[key] = counts.get(key, 0) + 1
         out: dict[str, dict[str, int]] = {}
-        for m in self.messages:
-            row = out.get(m.sender)
+        for (sender, tier), k in counts.items():
+            row = out.get(sender)
             if row is None:
-                row = out[m.sender] = {t: 0 for t in TIERS} | {"total": 0}
-            row[m.verdict.tier] += 1
-            row["total"] += 1
+                row = out[sender] = {t: 0 for t in TIERS} | {"total": 0}
+            row[tier] += k
+            row["total"] += k
         return dict(sorted(out.items()))
 
 
 class TierPass:
-    """Classifies every ``message`` / ``message_private`` text as it passes (:func:`classify`)."""
+    """Classifies every ``message`` / ``message_private`` text as it passes (:func:`classify`).
+
+    Game chatter repeats itself: a text seen before (up to :data:`_CACHED_LENGTH`
+    characters) takes the verdict it had (the verdict depends on the text only).
+    """
 
     types: frozenset[str] | None = frozenset({"message", "message_private"})
 
     def __init__(self) -> None:
-        self._rows: list[MessageTier] = []
+        self._events: array[int] | list[int] = array("q")
+        self._senders: list[str] = []
+        self._verdicts: list[TierVerdict] = []
+        self._seen: dict[str, TierVerdict] = {}   # text -> its verdict (short texts)
+        self._shared: dict[str, str] = {}          # one object per distinct sender
+        self._result: MessageTiers | None = None
 
     def observe(self, ev: dict[str, object], world: object) -> None:
         """Classify the message's ``payload.text``."""
@@ -603,12 +668,27 @@ class TierPass:
             return
         payload = ev.get("payload")
         text = payload.get("text") if isinstance(payload, dict) else None
+        if type(text) is str and len(text) <= _CACHED_LENGTH:
+            verdict = self._seen.get(text)
+            if verdict is None:
+                verdict = self._seen[text] = classify(text)
+        else:
+            verdict = classify(text)
         eid = ev.get("id")
-        self._rows.append(MessageTier(eid if isinstance(eid, int) else -1, sender, classify(text)))
+        try:
+            self._events.append(eid if isinstance(eid, int) else -1)
+        except OverflowError:  # beyond 64 bits: a plain list from here on
+            self._events = list(self._events)
+            self._events.append(eid)
+        self._senders.append(self._shared.setdefault(sender, sender))
+        self._verdicts.append(verdict)
+        self._result = None
 
     def result(self) -> MessageTiers:
         """Every message's tier, in log order."""
-        return MessageTiers(tuple(self._rows))
+        if self._result is None:
+            self._result = MessageTiers(_TierLog(self._events, self._senders, self._verdicts))
+        return self._result
 
 
 # --------------------------------------------------------------------------- corpora

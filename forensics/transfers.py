@@ -34,14 +34,17 @@ names, with ``seat``, ``name``, ``role``, ``model`` (the model string), ``operat
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from .replay import Event, World
 from .values import ItemValues, item_values
+
+if TYPE_CHECKING:  # networkx is imported when a graph is built, not when the pass runs
+    import networkx as nx
+
+    from .screens.graph import TransferView
 
 __all__ = [
     "ForcedTransfer",
@@ -51,6 +54,7 @@ __all__ = [
     "TransfersPass",
     "season_graph",
     "transfer_graph",
+    "transfer_view",
 ]
 
 FORCED_TYPES: frozenset[str] = frozenset({"raid", "theft", "attack"})
@@ -115,10 +119,15 @@ class Transfers:
     """The manifest's ``config.ranked``, when it says."""
 
 
+_EXACT_NUMBERS = frozenset({int, float})
+
+
 def _items(value: Any) -> dict[str, float]:
-    if not isinstance(value, Mapping):
+    """The goods of a payload field: ``{item: quantity}`` for each positive number (bools are not)."""
+    if type(value) is not dict and not isinstance(value, Mapping):
         return {}
-    return {str(k): v for k, v in value.items() if isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0}
+    return {k if type(k) is str else str(k): v for k, v in value.items()
+            if (type(v) in _EXACT_NUMBERS or (isinstance(v, (int, float)) and not isinstance(v, bool))) and v > 0}
 
 
 def _model_name(model: Any) -> str | None:
@@ -136,7 +145,9 @@ class TransfersPass:
 
     def __init__(self) -> None:
         self._forced: list[ForcedTransfer] = []
-        self._fills: dict[Any, dict[str, Any]] = {}
+        self._fills: dict[Any, tuple[int, str, str, dict[str, float], dict[str, float], list[Any]]] = {}
+        """tradeId -> (tick, from, to, give, receive, event ids) of its first event: only what a fill
+        needs, not the payload."""
         self._seats: dict[str, dict[str, Any]] = {}
         self._ranked: bool | None = None
 
@@ -162,9 +173,10 @@ class TransfersPass:
                 return
             fill = self._fills.get(trade_id)
             if fill is None:
-                self._fills[trade_id] = {"tick": ev["tick"], "payload": payload, "ids": [ev.get("id")]}
-            elif ev.get("id") not in fill["ids"]:
-                fill["ids"].append(ev.get("id"))
+                self._fills[trade_id] = (ev["tick"], payload["from"], payload["to"], _items(payload.get("give")),
+                                         _items(payload.get("receive")), [ev.get("id")])
+            elif ev.get("id") not in fill[5]:
+                fill[5].append(ev.get("id"))
         elif typ == "match_manifest":
             config = payload.get("config")
             if isinstance(config, Mapping) and isinstance(config.get("ranked"), bool):
@@ -190,9 +202,8 @@ class TransfersPass:
     def result(self) -> Transfers:
         """Everything collected."""
         fills = tuple(
-            MarketFill(tid, f["tick"], f["payload"]["from"], f["payload"]["to"], _items(f["payload"].get("give")),
-                       _items(f["payload"].get("receive")), tuple(i for i in f["ids"] if isinstance(i, int)))
-            for tid, f in self._fills.items()
+            MarketFill(tid, tick, giver, taker, dict(give), dict(receive), tuple(i for i in ids if isinstance(i, int)))
+            for tid, (tick, giver, taker, give, receive, ids) in self._fills.items()
         )
         seats = {
             agent: Seat(agent, s.get("seat"), s.get("name"), s.get("role"), s.get("model"), s.get("operator"),
@@ -204,12 +215,11 @@ class TransfersPass:
 
 # -- the graph -----------------------------------------------------------------------------
 
-
 def _valued(items: Mapping[str, float], values: Mapping[str, float]) -> tuple[float | None, dict[str, float], set[str]]:
     goods: dict[str, float] = {}
     missing: set[str] = set()
     total = 0.0
-    for item in sorted(items):
+    for item in sorted(items) if len(items) > 1 else items:
         if item not in values:
             missing.add(item)
             continue
@@ -217,14 +227,6 @@ def _valued(items: Mapping[str, float], values: Mapping[str, float]) -> tuple[fl
         goods[item] = v
         total += v
     return (None if missing else total), goods, missing
-
-
-def _leg(graph: nx.MultiDiGraph, u: str, v: str, items: Mapping[str, float], values: Mapping[str, float],
-         missing: dict[str, set[Any]], **attrs: Any) -> None:
-    value, goods, unknown = _valued(items, values)
-    for item in unknown:
-        missing.setdefault(item, set()).update(attrs.get("events", ()))
-    graph.add_edge(u, v, value=value, goods=goods, **attrs)
 
 
 def _seat_info(archive: Mapping[str, Any], transfers: Transfers | None) -> dict[str, dict[str, Any]]:
@@ -283,91 +285,289 @@ def transfer_graph(
     >>> sorted((u, v, d["value"], d["events"]) for u, v, d in g.edges(data=True))
     [('a_1', 'a_2', 6.0, (7, 8)), ('a_2', 'a_1', 6.0, (7, 8))]
     """
-    values = item_values(archive) if values is None else values
-    graph = nx.MultiDiGraph()
-    graph.graph["name"] = name if name is not None else archive.get("matchId")
-    raw_config = archive.get("config")
-    config: Mapping[str, Any] = raw_config if isinstance(raw_config, Mapping) else {}
-    ranked = config.get("ranked") if isinstance(config.get("ranked"), bool) else None
-    if ranked is None and transfers is not None:
-        ranked = transfers.ranked
-    graph.graph["ranked"] = ranked
-    start, end = archive.get("startedAtTick"), archive.get("endedAtTick")
-    if isinstance(start, int) and isinstance(end, int) and end > start:
-        graph.graph["ticks"] = end - start
-    if contact is not None:
-        graph.graph["contact"] = dict(contact)
-    if circular:
-        graph.graph["circular_reputation"] = dict(circular)
-    info = _seat_info(archive, transfers)
-    for agent in sorted(info):
-        graph.add_node(agent, **info[agent])
-    missing: dict[str, set[Any]] = {}
+    walk = _Walk(archive, transfers, contact=contact, circular=circular, values=values, name=name)
+    add = walk.graph.add_edge
+    for legs, tick, event, events, exchange, kind, trade, present in walk.records(trades):
+        if exchange is not None:
+            for u, v, value, goods in legs:
+                add(u, v, value=value, goods=goods, tick=tick, event=event, events=events, exchange=exchange,
+                    kind=kind, trade=trade)
+        else:
+            for u, v, value, goods in legs:
+                add(u, v, value=value, goods=goods, tick=tick, event=event, events=events, kind=kind,
+                    present=present)
+    return walk.finish()
 
-    def node(agent: str) -> str:
-        if agent not in graph:
-            graph.add_node(agent)
-        return agent
 
-    for trade in trades:
-        t = _trade_fields(trade)
-        if t["from"] == t["to"]:
-            continue
-        give, receive = _items(t["give"]), _items(t["receive"])
-        kind = "gift" if not give or not receive else "trade"
-        common = {"tick": t["tick"], "event": t["event_ids"][0] if t["event_ids"] else f"trade:{t['tradeId']}",
-                  "events": tuple(t["event_ids"]) or (f"trade:{t['tradeId']}",),
-                  "exchange": f"trade:{t['tradeId']}", "kind": kind, "trade": t["tradeId"]}
-        a, b = node(t["from"]), node(t["to"])
-        if give:
-            _leg(graph, a, b, give, values, missing, **common)
-        if receive:
-            _leg(graph, b, a, receive, values, missing, **common)
-    if transfers is not None:
-        for fill in transfers.fills:
+def transfer_view(
+    archive: Mapping[str, Any],
+    trades: Iterable[Any],
+    transfers: Transfers | None = None,
+    *,
+    contact: Mapping[tuple[str, str], int] | None = None,
+    circular: Mapping[str, float] | None = None,
+    values: ItemValues | Mapping[str, float] | None = None,
+    name: str | None = None,
+    exempt_roles: Iterable[str] = (),
+    fair_ratio: float = 2.0,
+) -> TransferView:
+    """``TransferView(transfer_graph(...))`` (:class:`~daishi_forensics.screens.graph.TransferView`,
+    same arguments), built without storing each transfer in the graph first.
+
+    The graph gets its nodes and attributes only; the exchanges and forced acts the view
+    would read from its edges are made here, from the trades, fills and acts directly,
+    and handed over in the order the edges would have given them (so every sum adds up
+    in the same order: the same view, the same answer from the screens).  A match whose
+    numbers break the graph's conventions is read through the graph, which says why.
+    """
+    from .screens.graph import ANY_GOOD, Act, Exchange, TransferView
+
+    walk = _Walk(archive, transfers, contact=contact, circular=circular, values=values, name=name)
+    node_index = walk.index
+    targets: dict[str, dict[str, int]] = {}
+    exchanges: dict[tuple[Any, str, str], tuple[int, Exchange]] = {}
+    """(exchange, a, b) -> (where the graph lists its first edge, the exchange)"""
+    acts: list[tuple[int, Act]] = []
+    unvalued: set[Any] = set()
+    seq = 0
+    try:
+        for legs, tick, event, events, exchange, kind, _trade, present in walk.records(trades):
+            if type(tick) is not int:
+                raise _NotPlain
+            when = float(tick)
+            placed = []
+            for u, v, value, goods in legs:
+                if value is not None and (type(value) is not float or not 0.0 <= value < _INF):
+                    raise _NotPlain
+                if type(u) is not str or type(v) is not str:
+                    raise _NotPlain  # the screens' node order is plain string order only for strings
+                known = targets.get(u)
+                if known is None:
+                    known = targets[u] = {}
+                position = known.get(v)
+                if position is None:
+                    position = known[v] = len(known)
+                # the graph lists edges by source node, then by target (first edge first), then in order
+                placed.append(((node_index[u] << 64) | (position << 32) | seq, u, v, value, goods))
+                seq += 1
+            if exchange is None:  # a forced act: victim u -> aggressor v
+                for where, u, v, value, _goods in placed:
+                    if value is None:
+                        unvalued.update(events)
+                    acts.append((where, Act(aggressor=v, victim=u, tick=when, value=value, kind=kind, event=event,
+                                            events=events, present=tuple(present) if present is not None else None)))
+                continue
+            if len(placed) == 2 and placed[1][0] < placed[0][0]:
+                placed.reverse()  # the graph lists the second leg first
+            u = placed[0][1] if placed else None
+            if placed and all(p[3] is not None and p[3] > 0.0 and _plain_goods(p[4]) for p in placed):
+                a, b = (u, placed[0][2]) if u < placed[0][2] else (placed[0][2], u)
+                if (exchange, a, b) not in exchanges:  # the common case: one new exchange, valued, made at once
+                    x = Exchange(a, b, when, exchange, gave={p[1]: p[3] for p in placed},
+                                 goods={p[1]: p[4] for p in placed}, legs={p[1]: 1 for p in placed},
+                                 events=set(events))
+                    if len(x.legs) == len(placed):  # (two legs from one side: added one by one below)
+                        exchanges[(exchange, a, b)] = (placed[0][0], x)
+                        continue
+            for where, u, v, value, goods in placed:
+                if value is None:
+                    unvalued.update(events)
+                a, b = (u, v) if u < v else (v, u)
+                xkey = (exchange, a, b)
+                found = exchanges.get(xkey)
+                if found is None:
+                    x = Exchange(a, b, when, exchange)
+                    exchanges[xkey] = (where, x)
+                else:
+                    x = found[1]
+                    if when < x.tick:
+                        x.tick = when
+                    if where < found[0]:
+                        exchanges[xkey] = (where, x)
+                x.legs[u] = x.legs.get(u, 0) + 1
+                x.events.update(events)
+                if value is None:
+                    x.unvalued = True
+                    continue
+                x.gave[u] = x.gave.get(u, 0.0) + value
+                mine = x.goods.get(u)
+                if mine is None:
+                    mine = x.goods[u] = {}
+                if goods:
+                    for good, worth in goods.items():
+                        if type(worth) is not float or not 0.0 <= worth < _INF:
+                            raise _NotPlain
+                        mine[good] = mine.get(good, 0.0) + worth
+                else:
+                    mine[ANY_GOOD] = mine.get(ANY_GOOD, 0.0) + value
+    except _NotPlain:
+        graph = transfer_graph(archive, trades, transfers, contact=contact, circular=circular, values=values,
+                               name=name)
+        return TransferView(graph, exempt_roles=exempt_roles, fair_ratio=fair_ratio)
+    graph = walk.finish()
+    in_order = [x for _, x in sorted(exchanges.values(), key=_first)]
+    acts.sort(key=_first)
+    return TransferView(graph, exempt_roles=exempt_roles, fair_ratio=fair_ratio,
+                        flows=(in_order, [act for _, act in acts], unvalued))
+
+
+def _first(item: tuple[int, Any]) -> int:
+    return item[0]
+
+
+def _plain_goods(goods: Mapping[str, float]) -> bool:
+    """Goods the view may keep as they are: some, each a positive finite float (adding each to
+    0.0, as the view does, gives it back unchanged)."""
+    return bool(goods) and all(type(w) is float and 0.0 < w < _INF for w in goods.values())
+
+
+class _NotPlain(Exception):
+    """A number :func:`transfer_view` leaves to the graph's own checks."""
+
+
+_INF = float("inf")
+
+Record = tuple[tuple[tuple[str, str, "float | None", dict[str, float]], ...], Any, Any, tuple[Any, ...],
+               "str | None", str, Any, "tuple[str, ...] | None"]
+"""One exchange or act of :meth:`_Walk.records`: ``(legs, tick, event, events, exchange, kind, trade,
+present)``, each leg ``(u, v, value, goods)``; ``exchange`` is None for a forced act."""
+
+
+class _Walk:
+    """One walk over a match's transfers: the graph's nodes and attributes, and every
+    exchange and act behind its edges, in the order the edges are added (module docstring)."""
+
+    def __init__(self, archive: Mapping[str, Any], transfers: Transfers | None, *,
+                 contact: Mapping[tuple[str, str], int] | None, circular: Mapping[str, float] | None,
+                 values: ItemValues | Mapping[str, float] | None, name: str | None) -> None:
+        import networkx as nx
+
+        self.archive = archive
+        self.transfers = transfers
+        self.values = values = item_values(archive) if values is None else values
+        try:  # a plain dict of floats, for speed
+            self.table: Mapping[str, float] = {k: float(v) for k, v in values.items()}
+        except (TypeError, ValueError):
+            self.table = values  # let the item that uses a bad value fail as it always did
+        self.graph = graph = nx.MultiDiGraph()
+        graph.graph["name"] = name if name is not None else archive.get("matchId")
+        raw_config = archive.get("config")
+        self.config: Mapping[str, Any] = raw_config if isinstance(raw_config, Mapping) else {}
+        ranked = self.config.get("ranked") if isinstance(self.config.get("ranked"), bool) else None
+        if ranked is None and transfers is not None:
+            ranked = transfers.ranked
+        graph.graph["ranked"] = ranked
+        start, end = archive.get("startedAtTick"), archive.get("endedAtTick")
+        if isinstance(start, int) and isinstance(end, int) and end > start:
+            graph.graph["ticks"] = end - start
+        if contact is not None:
+            graph.graph["contact"] = dict(contact)
+        if circular:
+            graph.graph["circular_reputation"] = dict(circular)
+        info = _seat_info(archive, transfers)
+        for agent in sorted(info):
+            graph.add_node(agent, **info[agent])
+        self.index: dict[str, int] = {n: i for i, n in enumerate(graph)}
+        """Node -> its position in the graph (nodes are added as the walk meets them)."""
+        self.missing: dict[str, set[Any]] = {}
+
+    def _node(self, agent: str) -> None:
+        if agent not in self.index:
+            self.graph.add_node(agent)
+            self.index[agent] = len(self.index)
+
+    def _valued(self, u: str, v: str, items: Mapping[str, float], events: tuple[Any, ...]) -> tuple[Any, ...]:
+        if len(items) == 1:  # the common case, inline: one good
+            [(item, quantity)] = items.items()
+            price = self.table.get(item)
+            if type(price) is float:
+                worth = quantity * price
+                return (u, v, 0.0 + worth, {item: worth})
+        value, goods, unknown = _valued(items, self.table)
+        for item in unknown:
+            self.missing.setdefault(item, set()).update(events)
+        return (u, v, value, goods)
+
+    def records(self, trades: Iterable[Any]) -> Iterator[Record]:
+        """Every trade (in the order given), market fill and forced act, as :data:`Record`."""
+        index, node, valued = self.index, self._node, self._valued
+        for trade in trades:
+            if type(trade) is not dict and not isinstance(trade, Mapping):  # a LedgerTrade
+                tid, tick, a, b, give, receive, ids = (trade.trade_id, trade.tick, trade.from_agent,
+                                                       trade.to_agent, trade.give, trade.receive, trade.event_ids)
+                if type(ids) is not tuple:
+                    ids = tuple(ids)
+            else:
+                t = _trade_fields(trade)
+                tid, tick, a, b, give, receive, ids = (t["tradeId"], t["tick"], t["from"], t["to"], t["give"],
+                                                       t["receive"], t["event_ids"])
+            if a == b:
+                continue
+            give, receive = _items(give), _items(receive)
+            exchange = f"trade:{tid}"
+            events = ids or (exchange,)
+            if a not in index:
+                node(a)
+            if b not in index:
+                node(b)
+            if give and receive:
+                legs: tuple[Any, ...] = (valued(a, b, give, events), valued(b, a, receive, events))
+            elif give:
+                legs = (valued(a, b, give, events),)
+            elif receive:
+                legs = (valued(b, a, receive, events),)
+            else:
+                legs = ()
+            yield (legs, tick, ids[0] if ids else exchange, events, exchange, "trade" if give and receive else "gift",
+                   tid, None)
+        if self.transfers is None:
+            return
+        for fill in self.transfers.fills:
             if fill.from_agent == fill.to_agent:
                 continue
-            ids: tuple[Any, ...] = fill.event_ids or (f"fill:{fill.trade_id}",)
-            common = {"tick": fill.tick, "event": ids[0], "events": ids, "exchange": f"fill:{fill.trade_id}",
-                      "kind": "market", "trade": fill.trade_id}
-            a, b = node(fill.from_agent), node(fill.to_agent)
-            if fill.give:
-                _leg(graph, a, b, fill.give, values, missing, **common)
-            if fill.receive:
-                _leg(graph, b, a, fill.receive, values, missing, **common)
-        for act in transfers.forced:
+            ids = fill.event_ids or (f"fill:{fill.trade_id}",)
+            a, b = fill.from_agent, fill.to_agent
+            node(a)
+            node(b)
+            legs = tuple(valued(u, v, items, ids) for u, v, items in ((a, b, fill.give), (b, a, fill.receive))
+                         if items)
+            yield (legs, fill.tick, ids[0], ids, f"fill:{fill.trade_id}", "market", fill.trade_id, None)
+        for act in self.transfers.forced:
             if act.target is None or act.target == act.actor:
                 continue
-            attrs = {"tick": act.tick, "event": act.event_id, "events": (act.event_id,), "kind": act.type,
-                     "present": act.present}
-            victim, actor = node(act.target), node(act.actor)
+            victim, actor = act.target, act.actor
+            node(victim)
+            node(actor)
+            events = (act.event_id,)
             if act.type == "attack":
-                graph.add_edge(victim, actor, value=0.0, goods={}, **attrs)
+                leg: tuple[Any, ...] = (victim, actor, 0.0, {})
             else:
-                _leg(graph, victim, actor, act.stolen, values, missing, **attrs)
-    notes: list[str] = []
-    absent = sorted(n for n in graph.nodes if not graph.nodes[n].get("inArchive"))
-    if absent and archive.get("agents") is not None:
-        notes.append(f"agents not in the archive: {', '.join(absent)} (screened from their events; "
-                     "their operator and role are what the log says, if anything)")
-    for item in sorted(missing):
-        unvalued = sorted(missing[item], key=repr)
-        notes.append(f"not screened: the archive has no value for item {item!r} (events "
-                     f"{', '.join(map(str, unvalued[:10]))}{' …' if len(unvalued) > 10 else ''}); "
-                     "transfers holding it are left out of the value screens")
-    if isinstance(values, ItemValues) and values.defaulted and "item_values" not in config:
-        notes.append("item values: the archive has none; the contract's defaults were used (contract §4)")
-    graph.graph["not_screened"] = notes
-    return graph
+                leg = valued(victim, actor, act.stolen, events)
+            yield ((leg,), act.tick, act.event_id, events, None, act.type, None, act.present)
+
+    def finish(self) -> nx.MultiDiGraph:
+        """The graph, with its ``not_screened`` notes (after :meth:`records` ran)."""
+        graph, archive, values = self.graph, self.archive, self.values
+        notes: list[str] = []
+        absent = sorted(n for n, d in graph.nodes(data=True) if not d.get("inArchive"))
+        if absent and archive.get("agents") is not None:
+            notes.append(f"agents not in the archive: {', '.join(absent)} (screened from their events; "
+                         "their operator and role are what the log says, if anything)")
+        for item in sorted(self.missing):
+            unvalued = sorted(self.missing[item], key=repr)
+            notes.append(f"not screened: the archive has no value for item {item!r} (events "
+                         f"{', '.join(map(str, unvalued[:10]))}{' …' if len(unvalued) > 10 else ''}); "
+                         "transfers holding it are left out of the value screens")
+        if isinstance(values, ItemValues) and values.defaulted and "item_values" not in self.config:
+            notes.append("item values: the archive has none; the contract's defaults were used (contract §4)")
+        graph.graph["not_screened"] = notes
+        return graph
 
 
-def _trade_fields(trade: Any) -> dict[str, Any]:
-    if isinstance(trade, Mapping):
-        return {"tradeId": trade.get("tradeId"), "tick": trade.get("tick", 0), "from": trade["from"],
-                "to": trade["to"], "give": trade.get("give") or {}, "receive": trade.get("receive") or {},
-                "event_ids": tuple(trade.get("event_ids") or ())}
-    return {"tradeId": trade.trade_id, "tick": trade.tick, "from": trade.from_agent, "to": trade.to_agent,
-            "give": trade.give, "receive": trade.receive, "event_ids": tuple(trade.event_ids)}
+def _trade_fields(trade: Mapping[str, Any]) -> dict[str, Any]:
+    return {"tradeId": trade.get("tradeId"), "tick": trade.get("tick", 0), "from": trade["from"],
+            "to": trade["to"], "give": trade.get("give") or {}, "receive": trade.get("receive") or {},
+            "event_ids": tuple(trade.get("event_ids") or ())}
 
 
 def season_graph(graphs: Sequence[nx.MultiDiGraph], key: str = "agent") -> nx.MultiDiGraph:

@@ -166,6 +166,7 @@ class ProbePass:
         self._unknown: list[UnknownProbe] = []
         self._used: dict[tuple[str, int], ProbeDefinition] = {}
         self._private = 0
+        self._result: ProbeReport | None = None
 
     # -- evidence ------------------------------------------------------------------
 
@@ -287,6 +288,7 @@ class ProbePass:
     def observe(self, ev: Event, world: World) -> None:
         """Check open obligations against the event, then register a new probe message."""
         typ = ev["type"]
+        self._result = None
         if typ in _ROSTER:
             self._roster(ev)
         if self._pending:
@@ -301,7 +303,13 @@ class ProbePass:
                 self._probe(ev, world, sender, probe)
 
     def result(self) -> ProbeReport:
-        """Every outcome, sorted; the unknown probes; what the log shows of direct messages."""
+        """Every outcome, sorted; the unknown probes; what the log shows of direct messages
+        (computed once, until another event is observed)."""
+        if self._result is None:
+            self._result = self._report()
+        return self._result
+
+    def _report(self) -> ProbeReport:
         visibility = private_visibility(self._private, self._archive)
         outcomes = []
         for (event, target), rec in sorted(self._outcomes.items()):

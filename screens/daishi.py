@@ -21,13 +21,13 @@ from daishi_forensics.errors import ForensicsError
 from daishi_forensics.reading import read_match
 from daishi_forensics.reputation import ReputationPass, circular_reputation
 from daishi_forensics.sources import Limits, open_match
-from daishi_forensics.transfers import transfer_graph
+from daishi_forensics.transfers import transfer_graph, transfer_view
 from daishi_forensics.validate import expand_targets
 from daishi_forensics.values import item_values
 
 from .config import ScreenConfig, load_config
 from .flags import verdict_of
-from .screening import ScreenResult, SeasonResult, screen_graph, screen_season
+from .screening import ScreenResult, SeasonResult, screen_graph, screen_season, screen_view
 
 __all__ = [
     "SCREEN_PASSES",
@@ -41,18 +41,56 @@ __all__ = [
 ]
 
 
+def _result(analysis: Any, name: str) -> Any:
+    """The named pass's result, through the analysis's cache when it has one (the behavior
+    report has already asked for the ledger, reputation and contact: they are not rebuilt)."""
+    cached = getattr(analysis, "result", None)
+    if callable(cached):
+        return cached(name)
+    producer = analysis.passes[name].result
+    return producer(item_values(analysis.archive)) if name == "ledger" else producer()
+
+
 def _circular(analysis: Any, ledger: Any) -> dict[str, float]:
-    rep = analysis.passes.get("reputation")
-    if rep is None:  # replay the engine's reputation from the ledger's trades (log order)
+    if analysis.passes.get("reputation") is not None:
+        points = _result(analysis, "reputation")
+    else:  # replay the engine's reputation from the ledger's trades (log order)
         rep = ReputationPass()
         for trade in ledger.trades:
             rep.observe({"type": "trade_completed", "id": trade.event_ids[0] if trade.event_ids else None,
                          "payload": trade.payload()}, None)
+        points = rep.result()
     try:
-        circular: dict[str, float] = circular_reputation(rep.result(), ledger.net_shares())
+        circular: dict[str, float] = circular_reputation(points, ledger.net_shares())
     except ValueError:
         return {}
     return circular
+
+
+def _match_inputs(analysis: Any) -> tuple[dict[str, Any], list[str]]:
+    """The arguments of :func:`transfer_graph` for an analysed match, and the notes on the
+    passes that did not run."""
+    archive: Mapping[str, Any] = analysis.archive
+    values = item_values(archive)
+    notes: list[str] = []
+    if analysis.passes.get("ledger") is not None:
+        ledger = _result(analysis, "ledger")
+        trades = ledger.trades
+        circular = _circular(analysis, ledger)
+    else:
+        trades, circular = (), {}
+        notes.append("not screened: trades (the ledger pass did not run)")
+    transfers = _result(analysis, "transfers") if analysis.passes.get("transfers") is not None else None
+    if transfers is None:
+        notes.append("not screened: raids, thefts, attacks and market fills (the transfers pass did not run)")
+    contact = None
+    if analysis.passes.get("contact") is not None:
+        contact = {(p.a, p.b): p.ticks_together for p in _result(analysis, "contact").pairs if p.ticks_together > 0}
+    name = analysis.read.match_id if getattr(analysis, "read", None) is not None else None
+    if archive.get("agents") is None:
+        notes.append("the archive lists no agents: seats are taken from the log")
+    return {"archive": archive, "trades": trades, "transfers": transfers, "contact": contact, "circular": circular,
+            "values": values, "name": name or archive.get("matchId")}, notes
 
 
 def match_graph(analysis: Any) -> nx.MultiDiGraph:
@@ -62,37 +100,21 @@ def match_graph(analysis: Any) -> nx.MultiDiGraph:
     market fills, roster), the ``contact`` pass (ticks together) and reputation.  A pass
     that did not run is said in the graph's ``not_screened`` notes.
     """
-    archive: Mapping[str, Any] = analysis.archive
-    values = item_values(archive)
-    notes: list[str] = []
-    ledger_pass = analysis.passes.get("ledger")
-    if ledger_pass is not None:
-        ledger = ledger_pass.result(values)
-        trades = ledger.trades
-        circular = _circular(analysis, ledger)
-    else:
-        trades, circular = (), {}
-        notes.append("not screened: trades (the ledger pass did not run)")
-    transfers_pass = analysis.passes.get("transfers")
-    transfers = transfers_pass.result() if transfers_pass is not None else None
-    if transfers is None:
-        notes.append("not screened: raids, thefts, attacks and market fills (the transfers pass did not run)")
-    contact_pass = analysis.passes.get("contact")
-    contact = None
-    if contact_pass is not None:
-        contact = {(p.a, p.b): p.ticks_together for p in contact_pass.result().pairs if p.ticks_together > 0}
-    name = analysis.read.match_id if getattr(analysis, "read", None) is not None else None
-    graph = transfer_graph(archive, trades, transfers, contact=contact, circular=circular, values=values,
-                           name=name or archive.get("matchId"))
-    if archive.get("agents") is None:
-        notes.append("the archive lists no agents: seats are taken from the log")
+    inputs, notes = _match_inputs(analysis)
+    graph = transfer_graph(**inputs)
     graph.graph["not_screened"] = [*notes, *graph.graph.get("not_screened", [])]
     return graph
 
 
 def screen_match(analysis: Any, config: ScreenConfig | Mapping[str, Any] | None = None) -> ScreenResult:
-    """Screen an analysed match (its transfer graph, :func:`match_graph`)."""
-    return screen_graph(match_graph(analysis), config if isinstance(config, ScreenConfig) else load_config(config))
+    """Screen an analysed match: :func:`screen_graph` of :func:`match_graph`, read without
+    storing every transfer in the graph first (:func:`daishi_forensics.transfers.transfer_view`)."""
+    config = config if isinstance(config, ScreenConfig) else load_config(config)
+    inputs, notes = _match_inputs(analysis)
+    view = transfer_view(**inputs, exempt_roles=config.exempt_roles,
+                         fair_ratio=float(config.general.get("fair_ratio", 2.0)))
+    view.graph.graph["not_screened"] = [*notes, *view.graph.graph.get("not_screened", [])]
+    return screen_view(view, config)
 
 
 def screens_section(analysis: Any, config: ScreenConfig | Mapping[str, Any] | None = None) -> dict[str, Any]:

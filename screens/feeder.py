@@ -66,17 +66,7 @@ def one_way_feeds(view: TransferView, min_directionality: float, min_one_way_exc
     if not scale:
         return feeds
     floor = min_value * scale
-    for (a, b), pair in view.pairs.items():
-        if a in view.exempt or b in view.exempt or not pair.exchanges:
-            continue
-        one_sided = {a: [0, 0.0], b: [0, 0.0]}
-        for x in pair.exchanges:
-            if x.unvalued:
-                continue
-            for giver in (a, b):
-                if _one_way(x, giver, min_directionality):
-                    one_sided[giver][0] += 1
-                    one_sided[giver][1] += x.given_by(giver) - x.given_by(x.other(giver))
+    for a, b, pair, one_sided in _one_sided(view, min_directionality):
         for giver in (a, b):
             count, value = one_sided[giver]
             back = one_sided[pair.other(giver)][1]
@@ -87,6 +77,38 @@ def one_way_feeds(view: TransferView, min_directionality: float, min_one_way_exc
             if direction >= min_directionality:
                 feeds[(giver, pair.other(giver))] = (net, direction, int(count))
     return feeds
+
+
+def _one_sided(view: TransferView, min_dir: float) -> list[tuple[Any, Any, Any, dict[Any, tuple[int, float]]]]:
+    """Per screened pair with exchanges: ``(a, b, pair, {giver: (one-sided exchanges from it, value
+    they moved net)})`` (:func:`_one_way`); read once per view (the feeder, operator and season
+    screens ask with their own thresholds)."""
+    memo_key = ("feeder.one_sided", min_dir)
+    found = view.memo.get(memo_key)
+    if found is not None:
+        rows: list[tuple[Any, Any, Any, dict[Any, tuple[int, float]]]] = found
+        return rows
+    rows = []
+    exempt = view.exempt
+    for (a, b), pair in view.pairs.items():
+        if a in exempt or b in exempt or not pair.exchanges:
+            continue
+        count_a = count_b = 0
+        value_a = value_b = 0.0
+        for x in pair.exchanges:
+            if x.unvalued:
+                continue
+            gave = x.gave
+            ga, gb = gave.get(a, 0.0), gave.get(b, 0.0)
+            if ga > 0 and (ga - gb) / (ga + gb) >= min_dir:
+                count_a += 1
+                value_a += ga - gb
+            if gb > 0 and (gb - ga) / (gb + ga) >= min_dir:
+                count_b += 1
+                value_b += gb - ga
+        rows.append((a, b, pair, {a: (count_a, value_a), b: (count_b, value_b)}))
+    view.memo[memo_key] = rows
+    return rows
 
 
 def spokes_of(view: TransferView, params: Mapping[str, Any]) -> dict[Any, list[tuple[Any, float, float, int]]]:

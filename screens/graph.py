@@ -85,7 +85,7 @@ class ScreenInputError(ValueError):
     """A transfer graph that breaks the edge conventions (names the edge and attribute)."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Exchange:
     """One voluntary exchange between ``a`` and ``b`` (``a < b``): a trade, or a gift."""
 
@@ -120,7 +120,7 @@ class Exchange:
         return self.b if node == self.a else self.a
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Act:
     """One forced transfer: ``aggressor`` raided, stole from or attacked ``victim``."""
 
@@ -136,7 +136,7 @@ class Act:
     """Nodes that stood there (actor excluded), when the graph says."""
 
 
-@dataclass
+@dataclass(slots=True)
 class PairFlow:
     """Everything between two nodes ``a < b``."""
 
@@ -207,6 +207,18 @@ def _number(value: Any, what: str, edge: tuple[Any, Any], allow_none: bool = Fal
     return float(value)
 
 
+def _two(item: tuple[Any, ...]) -> tuple[Any, ...]:
+    return item[:2]
+
+
+def _four(item: tuple[Any, ...]) -> tuple[Any, ...]:
+    return item[:4]
+
+
+def _act_order(act: Act) -> tuple[float, str]:
+    return (act.tick, repr(act.event))
+
+
 class TransferView:
     """One read of a transfer graph, shared by every screen (see the module conventions).
 
@@ -217,7 +229,15 @@ class TransferView:
     """
 
     def __init__(self, graph: nx.MultiDiGraph, *, exempt_roles: Iterable[str] = (),
-                 fair_ratio: float = 2.0) -> None:
+                 fair_ratio: float = 2.0,
+                 flows: tuple[Iterable[Exchange], Iterable[Act], Iterable[Any]] | None = None) -> None:
+        """Read ``graph``.
+
+        ``flows``, when given, is what reading the graph's edges would give, made by an
+        adapter that builds them itself (the graph then holds the nodes and attributes
+        only): ``(exchanges, acts, unvalued event ids)``, the exchanges and acts in the
+        order the edges would have made them (see
+        :func:`daishi_forensics.transfers.transfer_view`)."""
         if not isinstance(graph, nx.MultiDiGraph):
             raise ScreenInputError(f"a transfer graph is a networkx.MultiDiGraph, not {type(graph).__name__}")
         self.graph = graph
@@ -230,24 +250,52 @@ class TransferView:
         self.pairs: dict[tuple[Any, Any], PairFlow] = {}
         self.acts: list[Act] = []
         self.unvalued_events: set[Any] = set()
-        exchanges: dict[tuple[Any, Any, Any], Exchange] = {}
-        for u, v, data in graph.edges(data=True):
-            self._edge(u, v, data, exchanges)
-        for x in exchanges.values():
-            pair = self._pair(x.a, x.b)
-            pair.exchanges.append(x)
-            for side in (x.a, x.b):
-                pair.gave[side] = pair.gave.get(side, 0.0) + x.gave.get(side, 0.0)
-                mine = pair.goods.setdefault(side, {})
-                for good, val in x.goods.get(side, {}).items():
-                    mine[good] = mine.get(good, 0.0) + val
-        for pair in self.pairs.values():
-            pair.exchanges.sort(key=lambda x: (x.tick, repr(x.key)))
-            pair.acts.sort(key=lambda a: (a.tick, repr(a.event)))
-        self.acts.sort(key=lambda a: (a.tick, repr(a.event)))
-        self.exchanges: list[Exchange] = sorted(
-            exchanges.values(), key=lambda x: (x.tick, repr(x.key), self._rank[x.a], self._rank[x.b])
-        )
+        if flows is None:
+            exchanges: dict[tuple[Any, Any, Any], Exchange] = {}
+            edge = self._edge
+            for u, v, data in graph.edges(data=True):
+                edge(u, v, data, exchanges)
+            read: Iterable[Exchange] = exchanges.values()
+        else:
+            read, acts, unvalued = flows
+            for act in acts:
+                self.acts.append(act)
+                self._pair(act.victim, act.aggressor).acts.append(act)
+            self.unvalued_events.update(unvalued)
+        pairs = self.pairs
+        rank = self._rank
+        by_pair: dict[tuple[Any, Any], list[tuple[float, str, Exchange]]] = {}
+        every: list[tuple[float, str, int, int, Exchange]] = []
+        for x in read:
+            a, b = x.a, x.b
+            pair = pairs.get((a, b))
+            if pair is None:
+                pair = pairs[(a, b)] = PairFlow(a, b)
+                by_pair[(a, b)] = []
+            elif (a, b) not in by_pair:
+                by_pair[(a, b)] = []
+            order = repr(x.key)
+            by_pair[(a, b)].append((x.tick, order, x))
+            every.append((x.tick, order, rank[a], rank[b], x))
+            gave, goods = x.gave, x.goods
+            for side in (a, b):
+                pair.gave[side] = pair.gave.get(side, 0.0) + gave.get(side, 0.0)
+                mine = pair.goods.get(side)
+                if mine is None:
+                    mine = pair.goods[side] = {}
+                given = goods.get(side)
+                if given:
+                    for good, val in given.items():
+                        mine[good] = mine.get(good, 0.0) + val
+        # time order (tick, then the exchange key as text); sorted on the key alone, stable
+        for key, items in by_pair.items():
+            items.sort(key=_two)
+            pairs[key].exchanges = [item[2] for item in items]
+        for pair in pairs.values():
+            pair.acts.sort(key=_act_order)
+        self.acts.sort(key=_act_order)
+        every.sort(key=_four)
+        self.exchanges: list[Exchange] = [item[4] for item in every]
         self.scale: float | None = typical_exchange_value(self.exchanges, fair_ratio)
         raw_contact = graph.graph.get("contact")
         self.contact: dict[tuple[Any, Any], float] | None = None
@@ -258,6 +306,9 @@ class TransferView:
                     self.contact[self.key(x, y)] = float(ticks)
         ticks = graph.graph.get("ticks")
         self.ticks: float | None = float(ticks) if isinstance(ticks, (int, float)) and ticks > 0 else None
+        self.memo: dict[Any, Any] = {}
+        """What the screens derive from the view and share, computed once (keyed by screen and
+        parameters); it lives as long as the view."""
 
     # -- building ----------------------------------------------------------------------
 
@@ -278,18 +329,19 @@ class TransferView:
 
     def _edge(self, u: Hashable, v: Hashable, data: Mapping[str, Any],
               exchanges: dict[tuple[Any, Any, Any], Exchange]) -> None:
-        edge = (u, v)
         if "event" not in data:
             raise ScreenInputError(f"edge {u!r} -> {v!r} has no 'event' (a flag needs evidence)")
         if "tick" not in data:
             raise ScreenInputError(f"edge {u!r} -> {v!r} has no 'tick'")
         if "value" not in data:
             raise ScreenInputError(f"edge {u!r} -> {v!r} has no 'value'")
-        value = _number(data["value"], "value", edge, allow_none=True)
+        value = data["value"]
+        if type(value) is not float or value - value != 0.0:  # else: a finite float, as it stands
+            value = _number(value, "value", (u, v), allow_none=True)
         if value is not None and value < 0:
             raise ScreenInputError(f"edge {u!r} -> {v!r}: 'value' must be >= 0, not {value!r}")
-        tick = _number(data["tick"], "tick", edge)
-        assert tick is not None
+        tick = data["tick"]
+        tick = float(tick) if type(tick) is int else _number(tick, "tick", (u, v))
         event = data["event"]
         events = tuple(data.get("events") or (event,))
         kind = data.get("kind", "trade")
@@ -304,25 +356,34 @@ class TransferView:
             self.acts.append(act)
             self._pair(u, v).acts.append(act)
             return
-        a, b = self.key(u, v)
+        rank = self._rank
+        ru, rv = rank.get(u), rank.get(v)
+        if ru is None or rv is None:
+            a, b = self.key(u, v)
+        else:
+            a, b = (u, v) if ru < rv else (v, u)
         xkey = (data.get("exchange", event), a, b)
         x = exchanges.get(xkey)
         if x is None:
             x = exchanges[xkey] = Exchange(a, b, tick, xkey[0])
-        x.tick = min(x.tick, tick)
+        elif tick < x.tick:
+            x.tick = tick
         x.legs[u] = x.legs.get(u, 0) + 1
         x.events.update(events)
         if value is None:
             x.unvalued = True
             return
-        x.gave[u] = x.gave.get(u, 0.0) + value
+        gave = x.gave
+        gave[u] = gave.get(u, 0.0) + value
         goods = data.get("goods")
-        mine = x.goods.setdefault(u, {})
+        mine = x.goods.get(u)
+        if mine is None:
+            mine = x.goods[u] = {}
         if isinstance(goods, Mapping) and goods:
             for good, gv in goods.items():
-                number = _number(gv, f"goods.{good}", edge)
-                assert number is not None
-                mine[good] = mine.get(good, 0.0) + number
+                if type(gv) is not float or gv - gv != 0.0:
+                    gv = _number(gv, f"goods.{good}", (u, v))
+                mine[good] = mine.get(good, 0.0) + gv
         else:
             mine[ANY_GOOD] = mine.get(ANY_GOOD, 0.0) + value
 
@@ -379,12 +440,15 @@ def typical_exchange_value(exchanges: Iterable[Exchange], fair_ratio: float = 2.
     for x in exchanges:
         if x.unvalued:
             continue
-        key = (x.a, x.b)
-        ga, gb = x.gave.get(x.a, 0.0), x.gave.get(x.b, 0.0)
-        if x.two_sided and ga > 0 and gb > 0:
-            two_sided.setdefault(key, []).append((ga + gb) / 2)
+        a, b = x.a, x.b
+        key = (a, b)
+        ga, gb = x.gave.get(a, 0.0), x.gave.get(b, 0.0)
+        legs = x.legs
+        if ga > 0 and gb > 0 and legs.get(a, 0) > 0 and legs.get(b, 0) > 0:  # two-sided, both valued
+            mean = (ga + gb) / 2
+            two_sided.setdefault(key, []).append(mean)
             if max(ga, gb) <= fair_ratio * min(ga, gb):
-                fair.setdefault(key, []).append((ga + gb) / 2)
+                fair.setdefault(key, []).append(mean)
         if max(ga, gb) > 0:
             any_side.setdefault(key, []).append(max(ga, gb))
     for sample in (fair, two_sided, any_side):

@@ -56,9 +56,9 @@ def off_price(view: TransferView, params: Mapping[str, Any]) -> list[Flag]:
             continue
         favoured: dict[Any, list[tuple[float, float, Any]]] = {a: [], b: []}
         for x in pair.exchanges:
-            if not x.two_sided or x.unvalued:
+            if x.unvalued or not (x.legs.get(a, 0) > 0 and x.legs.get(b, 0) > 0):  # a trade: goods both ways
                 continue
-            ga, gb = x.given_by(a), x.given_by(b)
+            ga, gb = x.gave.get(a, 0.0), x.gave.get(b, 0.0)
             dear, cheap, winner = (ga, gb, b) if ga >= gb else (gb, ga, a)
             ratio = price_ratio(dear, cheap)
             if ratio >= ratio_min:

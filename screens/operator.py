@@ -53,18 +53,13 @@ def one_way(view: TransferView, x: Any, y: Any, params: Mapping[str, Any]) -> tu
     return None
 
 
-_CACHE: dict[int, tuple[TransferView, dict[tuple[Any, Any], tuple[float, float, int]]]] = {}
-
-
 def _feeds(view: TransferView, params: Mapping[str, Any]) -> dict[tuple[Any, Any], tuple[float, float, int]]:
-    key = id(view)
-    cached = _CACHE.get(key)
-    if cached is None or cached[0] is not view:
-        _CACHE.clear()
-        feeds = one_way_feeds(view, float(params["min_directionality"]), int(params["min_one_way_exchanges"]),
-                              float(params["min_value"]))
-        cached = _CACHE[key] = (view, feeds)
-    return cached[1]
+    key = ("operator.feeds", float(params["min_directionality"]), int(params["min_one_way_exchanges"]),
+           float(params["min_value"]))
+    feeds: dict[tuple[Any, Any], tuple[float, float, int]] | None = view.memo.get(key)
+    if feeds is None:
+        feeds = view.memo[key] = one_way_feeds(view, key[1], key[2], key[3])
+    return feeds
 
 
 def _registration(view: TransferView, node: Any) -> tuple[Any, ...]:

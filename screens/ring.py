@@ -52,33 +52,46 @@ per ring, its best cycle first; the score is that cycle's laps.
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_left
-from collections.abc import Mapping
+from collections import deque
+from collections.abc import Collection, Mapping
+from itertools import product
 from typing import Any
 
 import networkx as nx
 
 from .flags import Flag, ordered, pair_key
-from .graph import Exchange, TransferView
+from .graph import Exchange, PairFlow, TransferView
 
 __all__ = ["mirrored_trips", "ring", "ring_members", "wash_cycles", "wash_pairs"]
 
-Transfer = tuple[float, float, tuple[Any, ...]]
+Transfer = tuple[float, float, Collection[Any]]
 """``(tick, value, event ids)`` of one good along one leg."""
 
 
 def _good_flows(view: TransferView) -> dict[Any, dict[tuple[Any, Any], list[Transfer]]]:
     """Good -> (giver, taker) -> transfers of that good, in time order."""
     flows: dict[Any, dict[tuple[Any, Any], list[Transfer]]] = {}
+    exempt = view.exempt
     for x in view.exchanges:
-        if x.unvalued or x.a in view.exempt or x.b in view.exempt:
+        a, b = x.a, x.b
+        if x.unvalued or a in exempt or b in exempt:
             continue
-        events = tuple(ordered(x.events))
-        for giver in (x.a, x.b):
-            taker = x.other(giver)
-            for good, value in x.goods.get(giver, {}).items():
+        for giver, taker in ((a, b), (b, a)):
+            given = x.goods.get(giver)
+            if not given:
+                continue
+            for good, value in given.items():
                 if value > 0:
-                    flows.setdefault(good, {}).setdefault((giver, taker), []).append((x.tick, value, events))
+                    legs = flows.get(good)
+                    if legs is None:
+                        legs = flows[good] = {}
+                    transfers = legs.get((giver, taker))
+                    if transfers is None:
+                        legs[(giver, taker)] = [(x.tick, value, x.events)]
+                    else:
+                        transfers.append((x.tick, value, x.events))
     return flows
 
 
@@ -104,11 +117,109 @@ def mirrored_trips(exchanges: list[Exchange], ratio: float) -> list[tuple[Exchan
     matched with the earliest earlier unmatched exchange it mirrors (:func:`_mirrors`);
     every exchange is used at most once.
 
+    The unmatched exchanges wait in an index: by the goods each side gave, then by the
+    value of each good on a log scale ``log(ratio)`` wide, so that an exchange is compared
+    only with the few that could be its mirror, not with every one before it (near-linear
+    in the pair's exchanges).  The answer is the one comparing it with every earlier
+    unmatched exchange in time order gives (:func:`_mirrored_trips_scan`).
+
     >>> x = Exchange("a", "b", 1, "x", goods={"a": {"wood": 6.0}, "b": {"stone": 6.0}})
     >>> y = Exchange("a", "b", 2, "y", goods={"a": {"stone": 6.0}, "b": {"wood": 6.0}})
     >>> len(mirrored_trips([x, y], 1.5))
     1
     """
+    if not exchanges:
+        return []
+    a, b = exchanges[0].a, exchanges[0].b
+    if any(x.a != a or x.b != b for x in exchanges):
+        return _mirrored_trips_scan(exchanges, ratio)  # not one pair: the plain definition
+    width = math.log(ratio) if ratio > 1 and math.isfinite(ratio) else None
+    log, floor = math.log, math.floor
+    empty: dict[Any, float] = {}
+    # (goods a gave, goods b gave) -> (a's goods in order, b's goods in order, cells); a cell is the
+    # value of each good on the log scale, holding [seq, exchange, open, values] in time order.  In
+    # a bucket the goods match as sets, so an exchange mirrors an entry when every value is close.
+    buckets: dict[tuple[Any, Any], tuple[list[Any], list[Any], dict[tuple[int, ...], deque[list[Any]]]]] = {}
+    trips: list[tuple[Exchange, Exchange]] = []
+    for seq, y in enumerate(exchanges):
+        if y.unvalued:
+            continue
+        goods = y.goods
+        out_a, out_b = goods.get(a) or empty, goods.get(b) or empty
+        sig_a = tuple(out_a) if len(out_a) == 1 else frozenset(out_a)  # (:func:`_signature`)
+        sig_b = tuple(out_b) if len(out_b) == 1 else frozenset(out_b)
+        bucket = buckets.get((sig_b, sig_a))  # an earlier x whose a gave what y's b gives, and back
+        if bucket is not None and bucket[2]:
+            query = [out_b[g] for g in bucket[0]] + [out_a[g] for g in bucket[1]]
+            entry = _earliest_mirror(bucket[2], query, ratio, width)
+            if entry is not None:
+                entry[2] = False
+                trips.append((entry[1], y))
+                continue
+        if not (out_a or out_b):
+            continue  # no goods: mirrors nothing (:func:`_mirrors`)
+        bucket = buckets.get((sig_a, sig_b))
+        if bucket is None:
+            bucket = buckets[(sig_a, sig_b)] = (ordered(out_a), ordered(out_b), {})
+        values = [out_a[g] for g in bucket[0]] + [out_b[g] for g in bucket[1]]
+        if min(values) <= 0:
+            continue  # a good worth nothing is never within any ratio of another (:func:`_close`)
+        cell = tuple([floor(log(v) / width) for v in values]) if width is not None else ()
+        found = bucket[2].get(cell)
+        if found is None:
+            bucket[2][cell] = deque(([seq, y, True, values],))
+        else:
+            found.append([seq, y, True, values])
+    return trips
+
+
+def _signature(goods: Mapping[Any, float]) -> Any:
+    """The set of goods, hashable (a one-good side as a 1-tuple: cheaper, never equal to a set)."""
+    if len(goods) == 1:
+        return tuple(goods)
+    return frozenset(goods)
+
+
+_EPS = 1e-9
+"""Slack (in cells) of the value cells searched, so that rounding never hides a mirror."""
+
+
+def _earliest_mirror(cells: dict[tuple[int, ...], deque[list[Any]]], query: list[float], ratio: float,
+                     width: float | None) -> list[Any] | None:
+    """The earliest open entry of a bucket's ``cells`` whose every value is within ``ratio`` of
+    ``query`` (the value sent back of each of the bucket's goods, in its order)."""
+    if min(query) <= 0:
+        return None
+    if width is None:
+        candidates = list(cells.values())
+    else:
+        spans = []
+        size = 1
+        for v in query:
+            centre = math.log(v) / width
+            span = range(math.floor(centre - 1 - _EPS), math.floor(centre + 1 + _EPS) + 1)
+            spans.append(span)
+            size *= len(span)
+        if size <= len(cells):
+            candidates = [c for k in product(*spans) if (c := cells.get(k)) is not None]
+        else:
+            candidates = [c for k, c in cells.items() if all(i in span for i, span in zip(k, spans))]
+    best: list[Any] | None = None
+    for cell in candidates:
+        while cell and not cell[0][2]:
+            cell.popleft()
+        for entry in cell:
+            if best is not None and entry[0] >= best[0]:
+                break
+            if entry[2] and all(_close(x, y, ratio) for x, y in zip(entry[3], query)):
+                best = entry
+                break
+    return best
+
+
+def _mirrored_trips_scan(exchanges: list[Exchange], ratio: float) -> list[tuple[Exchange, Exchange]]:
+    """:func:`mirrored_trips` by its definition: every exchange compared with every earlier
+    unmatched one (quadratic; for exchanges that are not all between the same two nodes)."""
     pending: list[Exchange] = []
     trips: list[tuple[Exchange, Exchange]] = []
     for y in exchanges:
@@ -124,6 +235,32 @@ def mirrored_trips(exchanges: list[Exchange], ratio: float) -> list[tuple[Exchan
     return trips
 
 
+def _mirrorable(view: TransferView, pair: PairFlow) -> float:
+    """Value of the pair's exchanges that some other exchange of the pair could mirror (one
+    whose sides gave the same goods the other way round): a bound on what its round trips
+    can carry (each trip is an exchange and its mirror, each used once)."""
+    memo_key = ("ring.mirrorable", pair.a, pair.b)
+    found: float | None = view.memo.get(memo_key)
+    if found is not None:
+        return found
+    a, b = pair.a, pair.b
+    empty: dict[Any, float] = {}
+    signatures: list[tuple[Any, Any, Exchange]] = []
+    seen: set[tuple[Any, Any]] = set()
+    for x in pair.exchanges:
+        if x.unvalued:
+            continue
+        sig = (_signature(x.goods.get(a) or empty), _signature(x.goods.get(b) or empty))
+        seen.add(sig)
+        signatures.append((sig[0], sig[1], x))
+    total = 0.0
+    for sig_a, sig_b, x in signatures:
+        if (sig_b, sig_a) in seen:
+            total += x.gave.get(a, 0.0) + x.gave.get(b, 0.0)
+    view.memo[memo_key] = total
+    return total
+
+
 def _wash_pair(view: TransferView, a: Any, b: Any, params: Mapping[str, Any], threshold: float,
                ring: tuple[Any, ...] | None = None) -> Flag | None:
     """The wash-pair flag of ``a`` and ``b`` at ``threshold`` (None when it is not one);
@@ -132,7 +269,13 @@ def _wash_pair(view: TransferView, a: Any, b: Any, params: Mapping[str, Any], th
     a, b = pair.a, pair.b
     if len(pair.exchanges) < int(params["min_exchanges"]) or a in view.exempt or b in view.exempt or pair.gross <= 0:
         return None
-    trips = mirrored_trips(pair.exchanges, float(params["max_leg_ratio"]))
+    if _mirrorable(view, pair) < threshold * pair.gross * (1 - 1e-9):
+        return None  # too little of its value could ever come back for the score to reach the threshold
+    ratio = float(params["max_leg_ratio"])
+    memo_key = ("ring.trips", a, b, ratio)
+    trips = view.memo.get(memo_key)
+    if trips is None:
+        trips = view.memo[memo_key] = mirrored_trips(pair.exchanges, ratio)
     if len(trips) < int(params["min_laps"]):
         return None
     returned = sum(x.given_by(a) + x.given_by(b) + y.given_by(a) + y.given_by(b) for x, y in trips)

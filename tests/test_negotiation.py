@@ -29,6 +29,7 @@ import pytest
 
 from daishi_forensics import negotiation as negotiation_module
 from daishi_forensics.analysis import analyze
+from daishi_forensics.errors import InvalidInput
 from daishi_forensics.negotiation import NegotiationPass, relative_advantage
 from daishi_forensics.profile import profile_section
 from daishi_forensics.reading import read_match
@@ -136,3 +137,21 @@ def test_profile_block(tmp_path: Path) -> None:
     assert a3["market"] == {"orders": 1, "fills": 1, "surplus": -2.0}
     assert match["negotiation"]["pairs"][0]["relativeAdvantage"] == 0.571
     assert (match["negotiation"]["deals"], match["negotiation"]["marketFills"]) == (3, 2)
+
+
+def test_the_analysis_ledger_gives_the_same_numbers(tmp_path: Path) -> None:
+    """The report values the trades on the analysis' own ledger; the pass's own reading agrees."""
+    for version in (2, 3):
+        path = write_match(tmp_path / f"v{version}", events(), archive(AGENTS, ended=20), version=version)
+        analysis = analyze(read_match(open_match(str(path))))
+        own = analysis["negotiation"].result(analysis.values)
+        shared = analysis["negotiation"].result(analysis.values, analysis.result("ledger"))
+        assert own == shared, version
+        assert own.seats == run().seats
+
+
+def test_a_malformed_trade_is_refused_as_the_ledger_refuses_it() -> None:
+    p = NegotiationPass()
+    bad = ev(1, 1, "trade_completed", "a_1", tradeId="t1", to="a_2", give={"wood": 1}, receive={})
+    with pytest.raises(InvalidInput):
+        p.observe(bad, None)  # no "from"

@@ -84,3 +84,14 @@ def test_no_snapshots_is_said(tmp_path: Path) -> None:
     path = write_match(tmp_path, events()[:2], archive(["a_1"], ended=5))
     _, match = profile_section(analyze(read_match(open_match(str(path)))))
     assert any("agent_snapshot" in n for n in match["notes"])
+
+
+def test_snapshots_out_of_tick_order_keep_the_last_of_each_tick() -> None:
+    """A log whose ticks went back: the curve is still by tick, the last snapshot of a tick kept."""
+    p = ProgressionPass()
+    for i, (tick, wealth) in enumerate([(5, 1), (7, 2), (3, 3), (7, 4), (5, 5), (9, 6), (3, 7)]):
+        p.observe(ev(i + 1, tick, "agent_snapshot", "a_1", region="r_0_0", energy=1, wealth=wealth,
+                     inventoryHash="h"), None)
+    s = p.result().seat("a_1")
+    assert s.wealth_curve == ((3, 7.0), (5, 5.0), (7, 4.0), (9, 6.0))
+    assert p.result().snapshots == 7

@@ -286,3 +286,57 @@ def test_simulated_match_scale(tmp_path: Path) -> None:
             assert c.evidence
     ids = [(c.message_id, c.index) for c in r.commitments]
     assert ids == sorted(ids) and len(set(ids)) == len(ids)
+
+
+class _Counting:
+    """The heuristic extractor, counting the texts it is given."""
+
+    name = "counting"
+    version = "1"
+    max_chars = 2000
+
+    def __init__(self) -> None:
+        from daishi_forensics.commitments import HeuristicExtractor
+
+        self.inner = HeuristicExtractor()
+        self.calls = 0
+
+    def extract(self, text: str) -> Extracted:
+        self.calls += 1
+        return self.inner.extract(text)
+
+
+def test_identical_texts_are_read_once() -> None:
+    counting = _Counting()
+    evs = [*spawns()]
+    for i in range(6):
+        evs.append(dm(10 + i, 1 + i, "a_1", "a_2", "I won't attack you"))
+        evs.append(dm(20 + i, 1 + i, "a_2", "a_1", "hello"))
+    r = verify(evs, pass_=PromisePass(counting))
+    assert counting.calls == 2
+    plain = verify(evs)
+    assert [c.to_json() for c in r.commitments] == [c.to_json() for c in plain.commitments]
+    assert (r.messages_read, r.truncated_messages) == (plain.messages_read, plain.truncated_messages) == (12, 0)
+
+
+def test_the_extraction_cache_is_bounded(monkeypatch: Any) -> None:
+    monkeypatch.setattr(promises_module, "CACHE_ENTRIES", 8)
+    counting = _Counting()
+    texts = [f"I'll give you {n} wood" for n in range(1, 21)]
+    evs = [*spawns()] + [dm(10 + i, 1, "a_1", "a_2", t) for i, t in enumerate(texts + texts)]
+    p = PromisePass(counting)
+    r = verify(evs, pass_=p)
+    assert len(p._cache._young) + len(p._cache._old) <= 8
+    assert counting.calls == 40  # 20 distinct texts never fit: each read again
+    assert [c.commitment.give for c in r.commitments] == [(("wood", n),) for n in range(1, 21)] * 2
+
+
+def test_a_long_text_is_keyed_by_what_the_extractor_reads() -> None:
+    counting = _Counting()
+    head = "I'll give you 3 wood. " + "x" * 1978
+    assert len(head) == 2000
+    evs = [*spawns(), dm(4, 1, "a_1", "a_2", head), dm(5, 2, "a_1", "a_2", head + "y"),
+           dm(6, 3, "a_1", "a_2", head + "z")]
+    r = verify(evs, pass_=PromisePass(counting))
+    assert counting.calls == 2  # the 2000-character text, then the two longer ones (same first 2000)
+    assert (r.messages_read, r.truncated_messages, len(r.commitments)) == (3, 2, 3)

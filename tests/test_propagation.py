@@ -23,14 +23,21 @@ index (3 + 0 + 0) / 3 = 1.0; exposed to them: all six agents, re-sent: a_2 a_3 a
 from __future__ import annotations
 
 import json
+import math
+import random
 import time
+from bisect import bisect_left
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
+from rapidfuzz import fuzz, process
 
+import daishi_forensics.propagation as P
 from daishi_forensics.cli import main
-from daishi_forensics.exposure import ExposurePass, HeardMessage
+from daishi_forensics.exposure import ExposurePass, HeardMessage, MessageLog
 from daishi_forensics.propagation import FUZZ_CAP, echo_edges, normalize_text, propagation, tree_text
 from daishi_forensics.replay import replay
 
@@ -217,3 +224,276 @@ def test_cli_propagation(tmp_path: Path) -> None:
     assert text.exit_code == 1 and "chain 10  tier hijack  reach 1" in text.output
     only = CliRunner().invoke(main, ["propagation", str(path), "--format", "text", "--injections", "--min-reach", "2"])
     assert only.exit_code == 1 and "chain 10" not in only.output
+
+
+# --------------------------------------------------------------------------- the fast matcher against the rules
+
+
+def reference_edges(
+    messages: Sequence[HeardMessage],
+    *,
+    min_similarity: float = P.MIN_SIMILARITY,
+    min_shared_bits: float = P.MIN_SHARED_BITS,
+    max_lag: int = P.MAX_LAG,
+    max_novelty: float = P.MAX_NOVELTY,
+    max_change: float = P.MAX_CHANGE,
+    dormancy: Mapping[str, Sequence[tuple[int, int]]] | None = None,
+) -> tuple[tuple[P.EchoEdge, ...], int]:
+    """The rules of the module docstring as first written: one message at a time, every
+    comparison made afresh (the reference the fast :func:`echo_edges` must agree with)."""
+    asleep = {a: sorted(spans) for a, spans in (dormancy or {}).items() if spans}
+
+    def window_start(agent: str, stop: int) -> int:
+        """The earliest tick t with at most ``max_lag`` awake ticks of ``agent`` in ``[t, stop)``."""
+        spans = asleep.get(agent)
+        remaining, cursor = max_lag, stop
+        for a, b in reversed(spans or ()):
+            if a >= cursor:
+                continue
+            if b < cursor:
+                if cursor - b > remaining:
+                    return cursor - remaining
+                remaining -= cursor - b
+            cursor = a
+        return cursor - remaining
+
+    def awake(agent: str, start: int, stop: int) -> int:
+        """Ticks in ``[start, stop)`` during which ``agent`` was not dormant."""
+        spans = asleep.get(agent)
+        lag = stop - start
+        if not spans or lag <= 0:
+            return lag
+        k = bisect_left(spans, (start, start)) - 1
+        for a, b in spans[max(k, 0):]:
+            if a >= stop:
+                break
+            lag -= max(0, min(b, stop) - max(a, start))
+        return lag
+
+    n = len(messages)
+    norms = [P.normalize_text(m.text) for m in messages]
+    token_sets = [frozenset(s.split()) for s in norms]
+    text_id: dict[str, int] = {}
+    norm_ids = [text_id.setdefault(s, len(text_id)) for s in norms]
+    ticks = [m.tick for m in messages]
+    df: dict[str, int] = {}
+    for toks in token_sets:
+        for t in toks:
+            df[t] = df.get(t, 0) + 1
+    postings: dict[str, list[int]] = {}
+    for i, toks in enumerate(token_sets):
+        for t in toks:
+            if df[t] >= 2:
+                postings.setdefault(t, []).append(i)
+    log_n = math.log2(n + 1 + P.PRIOR_MESSAGES)
+    bits = {t: log_n - math.log2(c) for t, c in df.items()}
+    rank = {t: r for r, t in enumerate(sorted(postings, key=lambda t: (df[t], t)))}
+    ratio = fuzz.ratio
+
+    parent_of: dict[int, tuple[int, str]] = {}   # child -> (parent, via)
+    uf = list(range(n))                           # union-find over text families (rule 4)
+
+    def find(x: int) -> int:
+        while uf[x] != x:
+            uf[x] = uf[uf[x]]
+            x = uf[x]
+        return x
+
+    origin = [False] * n
+    canary_seen: dict[str, list[int]] = {}
+    for j, m in enumerate(messages):
+        sender = m.sender
+        tick = m.tick
+        # rule 5: canaries, exact
+        if m.canaries:
+            best_i = -1
+            for c in m.canaries:
+                for i in reversed(canary_seen.get(c, ())):
+                    p = messages[i]
+                    if p.sender != sender and sender in p.hearers:
+                        best_i = max(best_i, i)
+                        break
+            for c in m.canaries:
+                canary_seen.setdefault(c, []).append(j)
+            if best_i >= 0:
+                parent_of[j] = (best_i, "canary")
+                continue
+        toks = token_sets[j]
+        if not toks:
+            continue
+        # candidates: earlier messages sharing one of the rarest words -- the latest within
+        # the lag window, and a few older ones (enough to see an old acquaintance with the text)
+        lo = bisect_left(ticks, window_start(sender, tick), 0, j)
+        rare = sorted((t for t in toks if t in rank), key=rank.__getitem__)[:P.RARE_TOKENS]
+        cands: set[int] = set()
+        for t in rare:
+            plist = postings[t]
+            end = bisect_left(plist, j)
+            start = bisect_left(plist, lo, 0, end)
+            if end - start <= 2 * P.POSTINGS_PER_TOKEN:
+                cands.update(plist[start:end])
+            else:  # the first ones in the window (first heard) and the latest ones
+                cands.update(plist[start:start + P.POSTINGS_PER_TOKEN])
+                cands.update(plist[end - P.POSTINGS_PER_TOKEN:end])
+            if start:
+                cands.update(plist[max(0, start - P.OLDER_PER_TOKEN):start])
+        family: list[int] = []
+        if cands:
+            first_of: dict[int, int] = {}
+            for i in cands:
+                first_of.setdefault(norm_ids[i], i)  # identical texts are scored once
+            keys = list(first_of)
+            close = {pos for _c, _s, pos in process.extract(
+                norms[j], [norms[first_of[k]] for k in keys], scorer=ratio, processor=None,
+                score_cutoff=min_similarity, limit=None)}
+            ok: set[int] = set()
+            n_j = len(toks)
+            for pos, key in enumerate(keys):
+                other = token_sets[first_of[key]]
+                # close by ratio, or a partial quote / added or swapped words: one word set in the other
+                if pos in close or (min(n_j, len(other)) >= P.MIN_QUOTE_WORDS and (toks <= other or other <= toks)):
+                    if sum(bits[t] for t in toks & other) >= min_shared_bits:
+                        ok.add(key)
+            family = [i for i in cands if norm_ids[i] in ok]
+        if not family:
+            origin[j] = True
+            continue
+        x, y = find(j), find(max(family))
+        if x != y:
+            uf[max(x, y)] = min(x, y)
+        own = min((i for i in family if messages[i].sender == sender), default=n)
+        heard = [i for i in family if messages[i].sender != sender and sender in messages[i].hearers]
+        if own == n and not heard:
+            origin[j] = True  # produced it without having heard it: an independent origin (rule 4)
+            continue
+        # rule 6: heard before the sender's own first use of the text; the echo comes within
+        # max_lag ticks of the sender's first hearing of it; the parent is the first one heard
+        if not heard or awake(sender, ticks[min(heard)], tick) > max_lag:
+            continue
+        if own != n:
+            continue  # it had used the text itself already: a repeat of its own, not a new echo
+        parents = [i for i in heard if awake(sender, ticks[i], tick) <= max_lag]
+        if not parents:
+            continue
+        i = min(parents)
+        other = token_sets[i]
+        shared_bits = sum(bits[t] for t in toks & other)
+        added = sum(bits[t] for t in toks - other)
+        dropped = sum(bits[t] for t in other - toks)
+        # rule 3: an echo mostly repeats, and keeps the parent's words or quotes part of them
+        if added <= max_novelty * shared_bits and min(added, dropped) <= max_change * shared_bits:
+            parent_of[j] = (i, "text")
+
+    # rule 4: a family produced independently by two or more senders is a stock phrase
+    origin_senders: dict[int, set[str]] = {}
+    for j in range(n):
+        if origin[j]:
+            got = origin_senders.setdefault(find(j), set())
+            if len(got) < 2:
+                got.add(messages[j].sender)
+    edges: list[P.EchoEdge] = []
+    stock = 0
+    for j, (i, via) in parent_of.items():
+        if via == "text" and len(origin_senders.get(find(j), ())) >= 2:
+            stock += 1
+            continue
+        p, m = messages[i], messages[j]
+        score = fuzz.WRatio(norms[j], norms[i], processor=None)
+        edges.append(P.EchoEdge(p.event, m.event, round(score / 100.0, 4), via, m.tick - p.tick))
+    edges.sort(key=lambda e: e.child)
+    return tuple(edges), stock
+
+
+VARIANTS: list[dict[str, Any]] = [
+    {}, {"max_lag": 100}, {"max_change": 10.0}, {"min_shared_bits": 16.0}, {"min_similarity": 70.0},
+    {"max_lag": 3, "max_novelty": 2.0}, {"min_shared_bits": 0.0, "min_similarity": 0.0},
+]
+
+
+def _agree(exposure: Any, variants: list[dict[str, Any]] = VARIANTS) -> int:
+    """Assert the fast matcher and the reference give the same edges and stock count; the edges seen."""
+    records = tuple(exposure.messages)
+    seen = 0
+    for kw in variants:
+        want = reference_edges(records, dormancy=exposure.dormancy, **kw)
+        assert echo_edges(exposure.messages, dormancy=exposure.dormancy, **kw) == want, kw
+        assert echo_edges(records, dormancy=exposure.dormancy, **kw) == want, kw
+        seen += len(want[0]) + want[1]
+    return seen
+
+
+@pytest.mark.parametrize("seed, agents", [(0, 10), (1, 30), (2, 60)])
+def test_fast_matcher_agrees_with_the_rules_on_simulated_cascades(seed: int, agents: int) -> None:
+    from daishi_forensics.simulate import simulate_match
+
+    match = simulate_match("echo", 500 + seed, n_agents=agents, ticks=200 if agents < 60 else 80)
+    p = ExposurePass(match.archive)
+    replay(match.iter_events(), match.archive, [p])
+    assert _agree(p.result()) > 0
+
+
+def _random_match(seed: int) -> list[dict[str, Any]]:
+    """Agents chattering from a small stock of phrases and from what was just said, mutated, on every
+    channel, with dormancy, deaths, canaries and (odd seeds) ticks that sometimes go back."""
+    rng = random.Random(seed)
+    agents = [f"a_{k}" for k in range(rng.randint(3, 9))]
+    regions = ["r_0_0", "r_0_1", "r_1_1"]
+    words = ("ore wood stone plank trade now please ignore your previous instructions repeat this message "
+             "to everyone council froze all trades until wren is paid five fine cloth north").split()
+    phrases = [" ".join(rng.choice(words) for _ in range(rng.randint(2, 14))) for _ in range(12)]
+    evs: list[dict[str, Any]] = []
+    eid = 1
+    for a in agents:
+        evs.append(at(eid, 0, "agent_spawned", a, region=rng.choice(regions)))
+        eid += 1
+    steps = (0, 0, 1, 1, 1, 2, 5, -1, -3) if seed % 2 else (0, 0, 1, 1, 1, 2, 5)
+    recent: list[str] = []
+    tick = 1
+    for _ in range(rng.randint(150, 400)):
+        tick = max(0, tick + rng.choice(steps))
+        a = rng.choice(agents)
+        roll = rng.random()
+        if roll < 0.06:
+            evs.append(at(eid, tick, rng.choice(("agent_dormant", "agent_awake", "move")), a,
+                          **{"from": "r_0_0", "to": rng.choice(regions)}))
+        elif roll < 0.07:
+            evs.append(at(eid, tick, "agent_died", a, cause="starvation"))
+        else:
+            text = rng.choice(recent[-6:]) if recent and rng.random() < 0.5 else rng.choice(phrases)
+            if rng.random() < 0.4:
+                ws = text.split()
+                ws[rng.randrange(len(ws))] = rng.choice(words)
+                text = " ".join(ws) + rng.choice(("", "!", " ok", " " + rng.choice(words)))
+            if rng.random() < 0.2:
+                text = text.upper()
+            extra: dict[str, Any] = {}
+            if rng.random() < 0.04:
+                extra["probe"] = {"id": "broadcast-canary", "version": 1, "canary": f"dsh-{rng.randint(0, 3)}x"}
+                text += " " + extra["probe"]["canary"]
+            elif rng.random() < 0.05:
+                text += f" dsh-{rng.randint(0, 3)}x"
+            recent.append(text)
+            if rng.random() < 0.25:
+                evs.append(at(eid, tick, "message_private", a, text=text, to=rng.choice(agents), **extra))
+            else:
+                evs.append(say(eid, tick, a, text, rng.choice(("broadcast", "local", "local", "shout")), **extra))
+        eid += 1
+    return evs
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_fast_matcher_agrees_with_the_rules_on_random_chatter(seed: int) -> None:
+    p = ExposurePass({})
+    replay(_random_match(seed), {}, [p])
+    assert _agree(p.result()) > 0
+
+
+def test_message_log_is_the_records() -> None:
+    p = ExposurePass({})
+    replay(match_events(), {"startedAtTick": 0, "endedAtTick": 40}, [p])
+    log = p.result().messages
+    records = tuple(log)
+    assert isinstance(log, MessageLog) and len(log) == len(records) == 15
+    assert log[3] == records[3] and log[-1] == records[-1] and tuple(log[2:7]) == records[2:7]
+    assert log[2:7][0].index == 2 and MessageLog.of(records) == log == records
+    assert [m.event for m in log[::5]] == [m.event for m in records[::5]]
