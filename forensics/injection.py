@@ -193,15 +193,9 @@ class TickCounts(Mapping[int, tuple[int, float, int]]):
         self.value = array("d")
         self.trades: array[int] | list[int] = array("i")
 
-    def count(self, k: int, trade: bool) -> None:
-        """One more world action (and completed trade, if ``trade``) in row ``k``."""
-        try:
-            self.actions[k] += 1
-            if trade:
-                self.trades[k] += 1
-        except OverflowError:  # beyond 32 bits: plain lists from here on
-            self.actions, self.trades = list(self.actions), list(self.trades)
-            self.count(k, trade)
+    def widen(self) -> None:
+        """A count went beyond 32 bits: plain lists from here on."""
+        self.actions, self.trades = list(self.actions), list(self.trades)
 
     def row(self, tick: int) -> int:
         """The position of ``tick``'s row, added (zeros) if it has none."""
@@ -261,7 +255,9 @@ class TickCounts(Mapping[int, tuple[int, float, int]]):
             if previous is not None and tick < previous:
                 k = bisect_left(own, tick)  # not increasing: look it up afresh
             elif k < end and own[k] < tick:
-                k = bisect_left(own, tick, k)
+                k += 1  # most often the next row; else a jump
+                if k < end and own[k] < tick:
+                    k = bisect_left(own, tick, k)
             previous = tick
             if k < end and own[k] == tick:
                 a += actions[k]
@@ -313,15 +309,26 @@ class UtilityPass:
         rows = self._by_agent.get(agent)
         if rows is None:
             rows = self._by_agent[agent] = TickCounts()
-        k = rows.row(tick)
+        ticks = rows.ticks
+        k = len(ticks) - 1
+        if k < 0 or ticks[k] != tick:
+            k = rows.row(tick)
+        try:
+            rows.actions[k] += 1
+        except OverflowError:
+            rows.widen()
+            rows.actions[k] += 1
         if typ == "gather":
-            rows.count(k, False)
             p = ev.get("payload") or {}
             n = p.get("gathered")
             if isinstance(n, (int, float)) and not isinstance(n, bool):
                 rows.value[k] += n * self._values.get(str(p.get("resource")), 0.0)
-        else:
-            rows.count(k, typ in ("trade_completed", "trade_fulfilled"))
+        elif typ == "trade_completed" or typ == "trade_fulfilled":
+            try:
+                rows.trades[k] += 1
+            except OverflowError:
+                rows.widen()
+                rows.trades[k] += 1
 
     def result(self) -> Activity:
         return Activity(dict(sorted(self._by_agent.items())), self._first, self._last)

@@ -316,13 +316,15 @@ def echo_edges(
         return (), 0
 
     # -- distinct texts: one normalized text and word set each; nid[j] names message j's
+    # (only the texts these messages use: a slice of a log shares the log's tables)
+    used, local = _unique(np.asarray(text_codes, dtype=np.int64), inverse=True)
     norm_id: dict[str, int] = {}
-    of_raw = [norm_id.setdefault(normalize_text(text), len(norm_id)) for text in raw_texts]
+    of_raw = [norm_id.setdefault(normalize_text(raw_texts[k]), len(norm_id)) for k in used.tolist()]
     norms = list(norm_id)
-    del norm_id
+    del norm_id, used
     token_sets = [frozenset(s.split()) for s in norms]
     n_texts = len(norms)
-    nid = np.array(of_raw, dtype=np.int64)[np.asarray(text_codes, dtype=np.int64)]
+    nid = np.array(of_raw, dtype=np.int64)[local]
     norm_ids = nid.tolist()
     sid = np.asarray(sender_codes, dtype=np.int64)
     senders = sender_names

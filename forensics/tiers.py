@@ -49,9 +49,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from array import array
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any, Literal, overload
 
 __all__ = [
@@ -567,6 +569,9 @@ class MessageTier:
     """Tier, rule and reason."""
 
 
+_TIER = attrgetter("tier")
+
+
 class _TierLog(Sequence[MessageTier]):
     """Every message's tier in log order, stored by column (event ids in an array, one shared
     object per distinct sender and verdict); the :class:`MessageTier` records are made when read."""
@@ -624,16 +629,14 @@ class MessageTiers:
         """Event id -> tier (computed once; do not modify the dict returned)."""
         if self._tier_of is None:
             events, _senders, verdicts = self._columns()
-            object.__setattr__(self, "_tier_of", {eid: v.tier for eid, v in zip(events, verdicts)})
+            object.__setattr__(self, "_tier_of", dict(zip(events, map(_TIER, verdicts))))
         assert self._tier_of is not None
         return self._tier_of
 
     def by_agent(self) -> dict[str, dict[str, int]]:
         """Sender -> ``{"persuasion": n, "hijack": n, "protocol": n, "total": n}`` (sorted by agent)."""
         _events, senders, verdicts = self._columns()
-        counts: dict[tuple[str, str], int] = {}
-        for key in zip(senders, (v.tier for v in verdicts)):
-            counts[key] = counts.get(key, 0) + 1
+        counts = Counter(zip(senders, map(_TIER, verdicts)))
         out: dict[str, dict[str, int]] = {}
         for (sender, tier), k in counts.items():
             row = out.get(sender)

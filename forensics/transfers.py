@@ -320,13 +320,15 @@ def transfer_view(
     in the same order: the same view, the same answer from the screens).  A match whose
     numbers break the graph's conventions is read through the graph, which says why.
     """
+    from .screens.flags import ordered
     from .screens.graph import ANY_GOOD, Act, Exchange, TransferView
 
     walk = _Walk(archive, transfers, contact=contact, circular=circular, values=values, name=name)
     node_index = walk.index
     targets: dict[str, dict[str, int]] = {}
-    exchanges: dict[tuple[Any, str, str], tuple[int, Exchange]] = {}
-    """(exchange, a, b) -> (where the graph lists its first edge, the exchange)"""
+    exchanges: dict[tuple[Any, str, str], Exchange] = {}
+    first: dict[tuple[Any, str, str], int] = {}  # (exchange, a, b) -> where the graph lists its first edge
+    events_of: dict[tuple[Any, str, str], set[Any]] = {}  # the events of exchanges made leg by leg
     acts: list[tuple[int, Act]] = []
     unvalued: set[Any] = set()
     seq = 0
@@ -362,12 +364,14 @@ def transfer_view(
             u = placed[0][1] if placed else None
             if placed and all(p[3] is not None and p[3] > 0.0 and _plain_goods(p[4]) for p in placed):
                 a, b = (u, placed[0][2]) if u < placed[0][2] else (placed[0][2], u)
-                if (exchange, a, b) not in exchanges:  # the common case: one new exchange, valued, made at once
+                xkey = (exchange, a, b)
+                if xkey not in exchanges:  # the common case: one new exchange, valued, made at once
                     x = Exchange(a, b, when, exchange, gave={p[1]: p[3] for p in placed},
                                  goods={p[1]: p[4] for p in placed}, legs={p[1]: 1 for p in placed},
-                                 events=set(events))
+                                 events=_in_order(events))
                     if len(x.legs) == len(placed):  # (two legs from one side: added one by one below)
-                        exchanges[(exchange, a, b)] = (placed[0][0], x)
+                        exchanges[xkey] = x
+                        first[xkey] = placed[0][0]
                         continue
             for where, u, v, value, goods in placed:
                 if value is None:
@@ -376,16 +380,17 @@ def transfer_view(
                 xkey = (exchange, a, b)
                 found = exchanges.get(xkey)
                 if found is None:
-                    x = Exchange(a, b, when, exchange)
-                    exchanges[xkey] = (where, x)
+                    x = exchanges[xkey] = Exchange(a, b, when, exchange)
+                    first[xkey] = where
+                    events_of[xkey] = set(events)
                 else:
-                    x = found[1]
+                    x = found
                     if when < x.tick:
                         x.tick = when
-                    if where < found[0]:
-                        exchanges[xkey] = (where, x)
+                    if where < first[xkey]:
+                        first[xkey] = where
+                    events_of.setdefault(xkey, set(x.events)).update(events)
                 x.legs[u] = x.legs.get(u, 0) + 1
-                x.events.update(events)
                 if value is None:
                     x.unvalued = True
                     continue
@@ -405,10 +410,25 @@ def transfer_view(
                                name=name)
         return TransferView(graph, exempt_roles=exempt_roles, fair_ratio=fair_ratio)
     graph = walk.finish()
-    in_order = [x for _, x in sorted(exchanges.values(), key=_first)]
+    for xkey, events in events_of.items():
+        exchanges[xkey].events = tuple(ordered(events))
+    in_order = [exchanges[xkey] for xkey in sorted(first, key=first.__getitem__)]
     acts.sort(key=_first)
     return TransferView(graph, exempt_roles=exempt_roles, fair_ratio=fair_ratio,
                         flows=(in_order, [act for _, act in acts], unvalued))
+
+
+def _in_order(events: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``events`` each once, in order (as the view keeps an exchange's events): the log's ids of
+    a trade already are (increasing), so they are kept as they are."""
+    try:
+        if all(events[i] < events[i + 1] for i in range(len(events) - 1)):
+            return events
+    except TypeError:
+        pass
+    from .screens.flags import ordered
+
+    return tuple(ordered(set(events)))
 
 
 def _first(item: tuple[int, Any]) -> int:

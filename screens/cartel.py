@@ -72,15 +72,28 @@ def allied_graph(view: TransferView, min_together_ratio: float) -> nx.Graph:
 
 def _contact_split(view: TransferView, member: Any, bloc: frozenset[Any]) -> tuple[float, float]:
     """``(ticks beside fellow members, ticks beside everyone else)`` of ``member``."""
-    assert view.contact is not None
     inside = outside = 0.0
-    for (x, y), ticks in view.contact.items():
-        if x == member or y == member:
-            if (y if x == member else x) in bloc:
-                inside += ticks
-            else:
-                outside += ticks
+    for other, ticks in _beside(view).get(member, ()):
+        if other in bloc:
+            inside += ticks
+        else:
+            outside += ticks
     return inside, outside
+
+
+def _beside(view: TransferView) -> dict[Any, list[tuple[Any, float]]]:
+    """Node -> ``(other node, ticks together)`` for each pair it stood in, in the contact
+    data's order (read once per view, not once per member of every bloc)."""
+    found: dict[Any, list[tuple[Any, float]]] | None = view.memo.get("cartel.beside")
+    if found is None:
+        assert view.contact is not None
+        found = {}
+        for (x, y), ticks in view.contact.items():
+            found.setdefault(x, []).append((y, ticks))
+            if y != x:
+                found.setdefault(y, []).append((x, ticks))
+        view.memo["cartel.beside"] = found
+    return found
 
 
 def cartel(view: TransferView, params: Mapping[str, Any]) -> list[Flag]:
@@ -95,6 +108,9 @@ def cartel(view: TransferView, params: Mapping[str, Any]) -> list[Flag]:
     budget = int(params["max_cliques"])
     allied = allied_graph(view, float(params["min_together_ratio"]))
     flags: list[Flag] = []
+    acts_by: dict[Any, list[Any]] = {}  # aggressor -> its acts, in time order
+    for act in view.acts:
+        acts_by.setdefault(act.aggressor, []).append(act)
     for n, clique in enumerate(nx.find_cliques(allied)):
         if n >= budget:
             break
@@ -102,7 +118,7 @@ def cartel(view: TransferView, params: Mapping[str, Any]) -> list[Flag]:
             continue
         bloc = frozenset(clique)
         members = tuple(ordered(bloc))
-        outside = [act for act in view.acts if act.aggressor in bloc and act.victim not in bloc]
+        outside = [act for m in members for act in acts_by.get(m, ()) if act.victim not in bloc]
         victims_of: dict[Any, set[Any]] = {}
         for act in outside:
             victims_of.setdefault(act.aggressor, set()).add(act.victim)

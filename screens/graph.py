@@ -101,8 +101,8 @@ class Exchange:
     """``{a: {good: value a gave}, b: {...}}``."""
     legs: dict[Any, int] = field(default_factory=dict)
     """``{a: legs a gave, b: legs b gave}``: a side with a leg gave goods, valued or not."""
-    events: set[Any] = field(default_factory=set)
-    """Every event id behind it."""
+    events: tuple[Any, ...] = ()
+    """Every event id behind it, each once, in order (:func:`~daishi_forensics.screens.flags.ordered`)."""
     unvalued: bool = False
     """A leg's value is unknown."""
 
@@ -207,12 +207,8 @@ def _number(value: Any, what: str, edge: tuple[Any, Any], allow_none: bool = Fal
     return float(value)
 
 
-def _two(item: tuple[Any, ...]) -> tuple[Any, ...]:
-    return item[:2]
-
-
-def _four(item: tuple[Any, ...]) -> tuple[Any, ...]:
-    return item[:4]
+def _exchange_order(x: Exchange) -> tuple[float, str]:
+    return (x.tick, repr(x.key))
 
 
 def _act_order(act: Act) -> tuple[float, str]:
@@ -252,9 +248,12 @@ class TransferView:
         self.unvalued_events: set[Any] = set()
         if flows is None:
             exchanges: dict[tuple[Any, Any, Any], Exchange] = {}
+            events_of: dict[tuple[Any, Any, Any], set[Any]] = {}
             edge = self._edge
             for u, v, data in graph.edges(data=True):
-                edge(u, v, data, exchanges)
+                edge(u, v, data, exchanges, events_of)
+            for xkey, x in exchanges.items():
+                x.events = tuple(ordered(events_of[xkey]))
             read: Iterable[Exchange] = exchanges.values()
         else:
             read, acts, unvalued = flows
@@ -264,19 +263,13 @@ class TransferView:
             self.unvalued_events.update(unvalued)
         pairs = self.pairs
         rank = self._rank
-        by_pair: dict[tuple[Any, Any], list[tuple[float, str, Exchange]]] = {}
-        every: list[tuple[float, str, int, int, Exchange]] = []
+        read = list(read)
         for x in read:
             a, b = x.a, x.b
             pair = pairs.get((a, b))
             if pair is None:
                 pair = pairs[(a, b)] = PairFlow(a, b)
-                by_pair[(a, b)] = []
-            elif (a, b) not in by_pair:
-                by_pair[(a, b)] = []
-            order = repr(x.key)
-            by_pair[(a, b)].append((x.tick, order, x))
-            every.append((x.tick, order, rank[a], rank[b], x))
+            pair.exchanges.append(x)
             gave, goods = x.gave, x.goods
             for side in (a, b):
                 pair.gave[side] = pair.gave.get(side, 0.0) + gave.get(side, 0.0)
@@ -287,15 +280,11 @@ class TransferView:
                 if given:
                     for good, val in given.items():
                         mine[good] = mine.get(good, 0.0) + val
-        # time order (tick, then the exchange key as text); sorted on the key alone, stable
-        for key, items in by_pair.items():
-            items.sort(key=_two)
-            pairs[key].exchanges = [item[2] for item in items]
         for pair in pairs.values():
+            pair.exchanges.sort(key=_exchange_order)
             pair.acts.sort(key=_act_order)
         self.acts.sort(key=_act_order)
-        every.sort(key=_four)
-        self.exchanges: list[Exchange] = [item[4] for item in every]
+        self.exchanges: list[Exchange] = sorted(read, key=lambda x: (x.tick, repr(x.key), rank[x.a], rank[x.b]))
         self.scale: float | None = typical_exchange_value(self.exchanges, fair_ratio)
         raw_contact = graph.graph.get("contact")
         self.contact: dict[tuple[Any, Any], float] | None = None
@@ -328,7 +317,7 @@ class TransferView:
         return pair
 
     def _edge(self, u: Hashable, v: Hashable, data: Mapping[str, Any],
-              exchanges: dict[tuple[Any, Any, Any], Exchange]) -> None:
+              exchanges: dict[tuple[Any, Any, Any], Exchange], events_of: dict[tuple[Any, Any, Any], set[Any]]) -> None:
         if "event" not in data:
             raise ScreenInputError(f"edge {u!r} -> {v!r} has no 'event' (a flag needs evidence)")
         if "tick" not in data:
@@ -366,10 +355,12 @@ class TransferView:
         x = exchanges.get(xkey)
         if x is None:
             x = exchanges[xkey] = Exchange(a, b, tick, xkey[0])
-        elif tick < x.tick:
-            x.tick = tick
+            events_of[xkey] = set(events)
+        else:
+            if tick < x.tick:
+                x.tick = tick
+            events_of[xkey].update(events)
         x.legs[u] = x.legs.get(u, 0) + 1
-        x.events.update(events)
         if value is None:
             x.unvalued = True
             return

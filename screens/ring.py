@@ -137,9 +137,10 @@ def mirrored_trips(exchanges: list[Exchange], ratio: float) -> list[tuple[Exchan
     log, floor = math.log, math.floor
     empty: dict[Any, float] = {}
     # (goods a gave, goods b gave) -> (a's goods in order, b's goods in order, cells); a cell is the
-    # value of each good on the log scale, holding [seq, exchange, open, values] in time order.  In
-    # a bucket the goods match as sets, so an exchange mirrors an entry when every value is close.
-    buckets: dict[tuple[Any, Any], tuple[list[Any], list[Any], dict[tuple[int, ...], deque[list[Any]]]]] = {}
+    # value of each good on the log scale, holding (seq, values) of the open exchanges in time order.
+    # In a bucket the goods match as sets, so an exchange mirrors an entry when every value is close.
+    buckets: dict[tuple[Any, Any], tuple[list[Any], list[Any], dict[tuple[int, ...], deque[tuple[Any, ...]]]]] = {}
+    closed: set[int] = set()
     trips: list[tuple[Exchange, Exchange]] = []
     for seq, y in enumerate(exchanges):
         if y.unvalued:
@@ -151,25 +152,25 @@ def mirrored_trips(exchanges: list[Exchange], ratio: float) -> list[tuple[Exchan
         bucket = buckets.get((sig_b, sig_a))  # an earlier x whose a gave what y's b gives, and back
         if bucket is not None and bucket[2]:
             query = [out_b[g] for g in bucket[0]] + [out_a[g] for g in bucket[1]]
-            entry = _earliest_mirror(bucket[2], query, ratio, width)
-            if entry is not None:
-                entry[2] = False
-                trips.append((entry[1], y))
+            match = _earliest_mirror(bucket[2], closed, query, ratio, width)
+            if match is not None:
+                closed.add(match)
+                trips.append((exchanges[match], y))
                 continue
         if not (out_a or out_b):
             continue  # no goods: mirrors nothing (:func:`_mirrors`)
         bucket = buckets.get((sig_a, sig_b))
         if bucket is None:
             bucket = buckets[(sig_a, sig_b)] = (ordered(out_a), ordered(out_b), {})
-        values = [out_a[g] for g in bucket[0]] + [out_b[g] for g in bucket[1]]
+        values = (*[out_a[g] for g in bucket[0]], *[out_b[g] for g in bucket[1]])
         if min(values) <= 0:
             continue  # a good worth nothing is never within any ratio of another (:func:`_close`)
         cell = tuple([floor(log(v) / width) for v in values]) if width is not None else ()
         found = bucket[2].get(cell)
         if found is None:
-            bucket[2][cell] = deque(([seq, y, True, values],))
+            bucket[2][cell] = deque(((seq, values),))
         else:
-            found.append([seq, y, True, values])
+            found.append((seq, values))
     return trips
 
 
@@ -184,10 +185,11 @@ _EPS = 1e-9
 """Slack (in cells) of the value cells searched, so that rounding never hides a mirror."""
 
 
-def _earliest_mirror(cells: dict[tuple[int, ...], deque[list[Any]]], query: list[float], ratio: float,
-                     width: float | None) -> list[Any] | None:
-    """The earliest open entry of a bucket's ``cells`` whose every value is within ``ratio`` of
-    ``query`` (the value sent back of each of the bucket's goods, in its order)."""
+def _earliest_mirror(cells: dict[tuple[int, ...], deque[tuple[Any, ...]]], closed: set[int], query: list[float],
+                     ratio: float, width: float | None) -> int | None:
+    """The earliest open (not ``closed``) exchange of a bucket's ``cells`` whose every value is
+    within ``ratio`` of ``query`` (the value sent back of each of the bucket's goods, in its
+    order), by its position; None if none."""
     if min(query) <= 0:
         return None
     if width is None:
@@ -204,15 +206,15 @@ def _earliest_mirror(cells: dict[tuple[int, ...], deque[list[Any]]], query: list
             candidates = [c for k in product(*spans) if (c := cells.get(k)) is not None]
         else:
             candidates = [c for k, c in cells.items() if all(i in span for i, span in zip(k, spans))]
-    best: list[Any] | None = None
+    best: int | None = None
     for cell in candidates:
-        while cell and not cell[0][2]:
+        while cell and cell[0][0] in closed:
             cell.popleft()
-        for entry in cell:
-            if best is not None and entry[0] >= best[0]:
+        for seq, values in cell:
+            if best is not None and seq >= best:
                 break
-            if entry[2] and all(_close(x, y, ratio) for x, y in zip(entry[3], query)):
-                best = entry
+            if seq not in closed and all(_close(x, y, ratio) for x, y in zip(values, query)):
+                best = seq
                 break
     return best
 
@@ -245,16 +247,14 @@ def _mirrorable(view: TransferView, pair: PairFlow) -> float:
         return found
     a, b = pair.a, pair.b
     empty: dict[Any, float] = {}
-    signatures: list[tuple[Any, Any, Exchange]] = []
-    seen: set[tuple[Any, Any]] = set()
+    signatures: list[tuple[Any, Any]] = []
     for x in pair.exchanges:
-        if x.unvalued:
-            continue
-        sig = (_signature(x.goods.get(a) or empty), _signature(x.goods.get(b) or empty))
-        seen.add(sig)
-        signatures.append((sig[0], sig[1], x))
+        if not x.unvalued:
+            signatures.append((_signature(x.goods.get(a) or empty), _signature(x.goods.get(b) or empty)))
+    seen = set(signatures)
     total = 0.0
-    for sig_a, sig_b, x in signatures:
+    valued = (x for x in pair.exchanges if not x.unvalued)
+    for (sig_a, sig_b), x in zip(signatures, valued):
         if (sig_b, sig_a) in seen:
             total += x.gave.get(a, 0.0) + x.gave.get(b, 0.0)
     view.memo[memo_key] = total

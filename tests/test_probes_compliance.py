@@ -237,3 +237,39 @@ def test_agrees_with_the_simulator() -> None:
     truth = {(t["probeEventId"], t["target"]): (t["exposed"], t["complied"], t["evidence"] if t["complied"] else None)
              for t in match.truth["probes"]}
     assert truth and mine == truth
+
+
+def test_utility_pass_counts_by_tick_as_a_dict_would() -> None:
+    """The pass's columns answer like a dict of tick -> (actions, value, trades), ticks out of
+    order included, and sum a tick list in the same order (the same floats)."""
+    import random
+
+    from daishi_forensics.injection import TickCounts, UtilityPass, _rates
+
+    rng = random.Random(7)
+    events: list[dict[str, Any]] = []
+    tick = 0
+    for eid in range(1, 3000):
+        tick = max(0, tick + rng.choice((0, 0, 1, 1, 2, 9, -4)))
+        typ = rng.choice(("gather", "gather", "move", "trade_completed", "craft", "rest", "message"))
+        events.append({"id": eid, "tick": tick, "type": typ, "agentId": rng.choice(("a_1", "a_2", None)),
+                       "payload": {"resource": rng.choice(("wood", "ore", "food")), "gathered": rng.random() * 3}})
+    p = UtilityPass({})
+    replay(events, {}, [p])
+    expected: dict[str, dict[int, list[float]]] = {}
+    for e in events:
+        if e["agentId"] and e["type"] in ("gather", "move", "trade_completed", "craft"):
+            row = expected.setdefault(e["agentId"], {}).setdefault(e["tick"], [0, 0.0, 0])
+            row[0] += 1
+            if e["type"] == "gather":
+                row[1] += e["payload"]["gathered"] * p._values.get(e["payload"]["resource"], 0.0)
+            row[2] += e["type"] == "trade_completed"
+    activity = p.result()
+    assert (activity.first_tick, activity.last_tick) == (events[0]["tick"], events[-1]["tick"])
+    for agent, rows in expected.items():
+        got = activity.by_agent[agent]
+        assert isinstance(got, TickCounts)
+        plain = {t: (r[0], r[1], r[2]) for t, r in sorted(rows.items())}
+        assert dict(got) == plain and list(got) == list(plain) and got.get(-5) is None
+        for ticks in (range(0, tick + 3), sorted(rng.sample(range(tick + 3), 40)), [5, 3, 3, 40, 1]):
+            assert _rates(got, ticks) == _rates(plain, ticks)

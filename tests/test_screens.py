@@ -588,3 +588,54 @@ def test_docstring_examples(module: str) -> None:
     name = "daishi_forensics.screens" + ("" if module == "__init__" else f".{module}")
     failed, attempted = doctest.testmod(importlib.import_module(name))
     assert attempted and not failed
+
+
+def _random_exchanges(seed: int, n: int) -> list[Any]:
+    import random
+
+    from daishi_forensics.screens.graph import Exchange
+
+    rnd = random.Random(seed)
+    values = [0.0, 1.0, 1.5, 2.0, 2.25, 3.0, 4.0, 6.0, 6.0, 9.0, 1.4999999, 1.5000001]
+    out = []
+    for i in range(n):
+        goods: dict[str, dict[str, float]] = {}
+        for side in ("a", "b"):
+            if rnd.random() < 0.8:
+                goods[side] = {g: rnd.choice(values) for g in rnd.sample(["wood", "food", "stone"], rnd.randint(1, 2))}
+            elif rnd.random() < 0.5:
+                goods[side] = {}
+        out.append(Exchange("a", "b", i, i, goods=goods, unvalued=rnd.random() < 0.05))
+    return out
+
+
+@pytest.mark.parametrize("ratio", [1.5, 2.0, 1.0, 0.5, math.inf])
+def test_mirror_index_finds_what_comparing_with_every_earlier_exchange_finds(ratio: float) -> None:
+    from daishi_forensics.screens.ring import _mirrored_trips_scan, mirrored_trips
+
+    for seed in range(300):
+        exchanges = _random_exchanges(seed, 40)
+        assert [(x.key, y.key) for x, y in mirrored_trips(exchanges, ratio)] == \
+            [(x.key, y.key) for x, y in _mirrored_trips_scan(exchanges, ratio)], seed
+
+
+def test_mirror_search_compares_an_exchange_with_few_others(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Near-linear: thousands of one-way trades are never compared; a wash pair's trades each
+    with about one candidate, not with every trade before it."""
+    from daishi_forensics.screens import ring
+    from daishi_forensics.screens.graph import Exchange
+
+    calls = [0]
+    close = ring._close
+
+    def counting(x: float, y: float, r: float) -> bool:
+        calls[0] += 1
+        return close(x, y, r)
+
+    monkeypatch.setattr(ring, "_close", counting)
+    one_way = [Exchange("a", "b", i, i, goods={"a": {"wood": 6.0 + i % 5}, "b": {"food": 6.0}}) for i in range(5000)]
+    assert ring.mirrored_trips(one_way, 1.5) == [] and calls[0] == 0
+    wash = [Exchange("a", "b", i, i, goods={"a": {"wood": 6.0 + (i // 2) % 7}, "b": {"stone": 6.0}} if i % 2 == 0
+                     else {"a": {"stone": 6.0}, "b": {"wood": 6.0 + (i // 2) % 7}}) for i in range(10_000)]
+    assert len(ring.mirrored_trips(wash, 1.5)) == 5000
+    assert calls[0] <= 4 * 10_000

@@ -9,9 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import networkx as nx
+import pytest
 from daishi_forensics.analysis import analyze_target
-from daishi_forensics.screens import match_graph, net_transfer_graph
-from daishi_forensics.transfers import season_graph, transfer_graph
+from daishi_forensics.screens import ScreenInputError, match_graph, net_transfer_graph
+from daishi_forensics.screens.graph import TransferView
+from daishi_forensics.transfers import season_graph, transfer_graph, transfer_view
 
 from .matchkit import MATCH_ID, archive, ev, trade, write_match
 
@@ -120,6 +122,61 @@ def test_season_graph_by_agent_and_by_operator() -> None:
         ("o1", "o2", 2.0, "m_1#7", 3.0),
         ("o2", "o1", 4.0, "m_2#5", 1_000_000_001.0),
     ]
+
+
+def view_state(view: TransferView) -> str:
+    """Everything a view holds, in order (its exchanges' and acts' fields included)."""
+    return repr((view.nodes, sorted(view.exempt), [(k, p) for k, p in view.pairs.items()], view.acts,
+                 view.exchanges, view.scale, view.contact, view.ticks, sorted(map(repr, view.unvalued_events))))
+
+
+def test_transfer_view_is_the_view_of_the_transfer_graph(tmp_path: Path) -> None:
+    from daishi_forensics.screens.daishi import _match_inputs
+
+    analysis = analyze_target(str(write_match(tmp_path, EVENTS, archive(["a_1", "a_2", "a_3"], ended=10))))
+    inputs, _ = _match_inputs(analysis)
+    assert view_state(transfer_view(**inputs)) == view_state(TransferView(transfer_graph(**inputs)))
+    assert transfer_view(**inputs).graph.graph == transfer_graph(**inputs).graph
+
+
+@pytest.mark.parametrize("scenario, seed", [("mixed", 1), ("ring", 2), ("cartel", 3), ("clean", 4)])
+def test_screening_a_match_reads_what_screening_its_graph_reads(tmp_path: Path, scenario: str, seed: int) -> None:
+    from daishi_forensics.screens import screen_match, screen_graph
+    from daishi_forensics.screens.daishi import _match_inputs
+    from daishi_forensics.simulate import simulate_match
+    from daishi_forensics.simulate import write_match as write_simulated
+
+    analysis = analyze_target(str(write_simulated(simulate_match(scenario, seed), tmp_path)))
+    inputs, _ = _match_inputs(analysis)
+    assert view_state(transfer_view(**inputs)) == view_state(TransferView(transfer_graph(**inputs)))
+    assert screen_match(analysis).to_dict() == screen_graph(match_graph(analysis)).to_dict()
+
+
+def test_transfer_view_leaves_unusual_numbers_to_the_graph() -> None:
+    arch = {"matchId": "m_1", "agents": [{"agentId": "x"}, {"agentId": "y"}, {"agentId": "z"}]}
+    trades = [{"tradeId": 1, "tick": 4, "from": "y", "to": "z", "give": {"wood": 1}, "receive": {}, "event_ids": (3,)},
+              {"tradeId": "1", "tick": 2, "from": "z", "to": "y", "give": {"gem": 1}, "receive": {"ore": 1},
+               "event_ids": (4,)}]  # two trades read as one exchange ("trade:1"), one of unknown value
+    assert view_state(transfer_view(arch, trades)) == view_state(TransferView(transfer_graph(arch, trades)))
+    trades.append({"tradeId": "t1", "tick": 3.5, "from": "x", "to": "y", "give": {"wood": 1},
+                   "receive": {"food": 2}, "event_ids": (1, 2)})  # a tick that is not a whole number
+    assert view_state(transfer_view(arch, trades)) == view_state(TransferView(transfer_graph(arch, trades)))
+    with pytest.raises(ScreenInputError, match="'tick' must be a finite number"):
+        transfer_view(arch, [{**trades[0], "tick": float("nan")}])
+
+
+def test_the_pass_keeps_a_fill_not_its_payload() -> None:
+    from daishi_forensics.transfers import TransfersPass
+
+    tp = TransfersPass()
+    payload = {"tradeId": "t9", "from": "a", "to": "b", "give": {"wood": 2, "bad": True}, "receive": {"food": 1},
+               "note": "x" * 1000}
+    for eid in (5, 6, 6):
+        tp.observe({"id": eid, "tick": 2, "type": "trade_fulfilled", "agentId": "a", "payload": payload}, None)
+    [fill] = tp.result().fills
+    assert (fill.trade_id, fill.tick, fill.from_agent, fill.to_agent, fill.give, fill.receive, fill.event_ids) == \
+        ("t9", 2, "a", "b", {"wood": 2}, {"food": 1}, (5, 6))
+    assert all(payload is not kept for kept in tp._fills["t9"])
 
 
 def test_docstring_examples() -> None:
