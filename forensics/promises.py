@@ -341,6 +341,11 @@ CACHE_WEIGHT = 8_000_000
 """... of at most this total weight (characters of text, plus 64 a remembered mention)."""
 
 
+_Extraction = tuple[tuple[Commitment, ...], tuple[str, ...], bool, int]
+"""What the cache keeps of a text: its commitments, mentions (only with a commitment),
+whether it was cut, and its weight."""
+
+
 class _ExtractionCache:
     """Extraction results by message text, bounded (:data:`CACHE_ENTRIES`, :data:`CACHE_WEIGHT`).
 
@@ -359,19 +364,19 @@ class _ExtractionCache:
     least-recently-used cache, at the cost of one dict look-up.
     """
 
-    __slots__ = ("_extract", "_max_chars", "_young", "_old", "_weight")
+    __slots__ = ("_extract", "_max_chars", "young", "_old", "_weight")
 
     def __init__(self, extractor: CommitmentExtractor) -> None:
         self._extract = extractor.extract
         self._max_chars: int = extractor.max_chars
-        self._young: dict[Any, tuple[tuple[Commitment, ...], tuple[str, ...], bool, int]] = {}
-        self._old: dict[Any, tuple[tuple[Commitment, ...], tuple[str, ...], bool, int]] = {}
+        self.young: dict[Any, _Extraction] = {}  # a text up to max_chars long is its own key: look it up here first
+        self._old: dict[Any, _Extraction] = {}
         self._weight = 0  # of the young generation
 
-    def extract(self, text: str) -> tuple[tuple[Commitment, ...], tuple[str, ...], bool]:
-        """``(commitments, mentions, truncated)`` of ``text`` (mentions empty when there is no commitment)."""
+    def extract(self, text: str) -> _Extraction:
+        """``(commitments, mentions, truncated, weight)`` of ``text`` (mentions empty when there is no commitment)."""
         key: Any = text if len(text) <= self._max_chars else (text[: self._max_chars],)
-        hit = self._young.get(key)
+        hit = self.young.get(key)
         if hit is None:
             hit = self._old.pop(key, None)
             if hit is None:
@@ -380,13 +385,13 @@ class _ExtractionCache:
                 mentions = tuple(found.mentions) if commitments else ()
                 weight = (len(text) if key is text else len(key[0])) + 64 * len(mentions) + 64
                 hit = (commitments, mentions, bool(found.truncated), weight)
-            if len(self._young) >= CACHE_ENTRIES // 2 or self._weight + hit[3] > CACHE_WEIGHT // 2:
-                self._old = self._young
-                self._young = {}
+            if len(self.young) >= CACHE_ENTRIES // 2 or self._weight + hit[3] > CACHE_WEIGHT // 2:
+                self._old = self.young
+                self.young = {}
                 self._weight = 0
-            self._young[key] = hit
+            self.young[key] = hit
             self._weight += hit[3]
-        return hit[0], hit[1], hit[2]
+        return hit
 
 
 def _covers(items: Mapping[str, int], promised: Iterable[tuple[str, int | None]]) -> bool:
@@ -565,7 +570,10 @@ class PromisePass:
         if not isinstance(text, str):
             return
         self._messages += 1
-        commitments, mentions, truncated = self._cache.extract(text)
+        found = self._cache.young.get(text)  # the usual case: a text seen lately
+        if found is None:
+            found = self._cache.extract(text)
+        commitments, mentions, truncated, _ = found
         if truncated:
             self._truncated += 1
         if not commitments:

@@ -308,7 +308,7 @@ def echo_edges(
 
     log = _log(messages)
     events = log.events
-    ticks = list(log.ticks)
+    ticks = log.ticks
     canaries = log.canaries
     (sender_codes, sender_names), (audience_codes, audiences), (text_codes, raw_texts) = log.codes()
     n = len(ticks)
@@ -322,10 +322,11 @@ def echo_edges(
     of_raw = [norm_id.setdefault(normalize_text(raw_texts[k]), len(norm_id)) for k in used.tolist()]
     norms = list(norm_id)
     del norm_id, used
-    token_sets = [frozenset(s.split()) for s in norms]
+    word: dict[str, str] = {}  # one string object per distinct word
+    token_sets = [frozenset([word.setdefault(w, w) for w in s.split()]) for s in norms]
+    del word
     n_texts = len(norms)
     nid = np.array(of_raw, dtype=np.int64)[local]
-    norm_ids = nid.tolist()
     sid = np.asarray(sender_codes, dtype=np.int64)
     senders = sender_names
     copies = np.bincount(nid, minlength=n_texts).tolist()
@@ -396,9 +397,10 @@ def echo_edges(
     del by_message
     pair_j: list[np.ndarray] = []
     pair_i: list[np.ndarray] = []
+    small_index = np.int32 if n < 1 << 31 else np.int64
     c0 = 0
-    while c0 < len(qj):  # by message, about 65,536 queries at a time (bounded memory)
-        c1 = min(len(qj), c0 + 65_536)
+    while c0 < len(qj):  # by message, about 16,384 queries at a time (bounded memory)
+        c1 = min(len(qj), c0 + 16_384)
         if c1 < len(qj):  # every query of a message in one piece
             c1 = int(np.searchsorted(qj, qj[c1 - 1], side="right"))
         cj, cs, ce, cg = qj[c0:c1], start[c0:c1], end[c0:c1], seg[c0:c1]
@@ -410,8 +412,8 @@ def echo_edges(
         range_len = np.concatenate((b1 - cs, ce - a2, cs - a3))
         pos = _expand(range_start, range_len)
         code = _unique(np.repeat(np.concatenate((cj, cj, cj)), range_len) * stride + holder[pos])
-        pair_j.append(code // stride)
-        pair_i.append(code % stride)
+        pair_j.append((code // stride).astype(small_index))
+        pair_i.append((code % stride).astype(small_index))
         c0 = c1
     cand_j = np.concatenate(pair_j) if pair_j else np.zeros(0, dtype=np.int64)
     cand_i = np.concatenate(pair_i) if pair_i else np.zeros(0, dtype=np.int64)
@@ -419,15 +421,16 @@ def echo_edges(
 
     # -- rules 2 and 3 (shared information), once per pair of distinct texts
     text_pair = nid[cand_j] * n_texts + nid[cand_i]
-    distinct, which = _unique(text_pair, inverse=True)
+    distinct = _unique(text_pair)
+    which = np.searchsorted(distinct, text_pair)
+    del text_pair
     alike = _alike(distinct // n_texts, distinct % n_texts, norms, token_sets, bits,
                    min_similarity, min_shared_bits)
     in_family = alike[which]
-    fam_j, fam_i = cand_j[in_family], cand_i[in_family]
-    del text_pair, distinct, which, alike, in_family
+    fam_j, fam_i = cand_j[in_family], cand_i[in_family]       # sorted by (j, i)
+    del distinct, which, alike, in_family, cand_j, cand_i
 
     # -- per message: its family (candidates alike), its own earlier uses, what it heard
-    del cand_j, cand_i
     has_family = np.zeros(n, dtype=bool)
     has_family[fam_j] = True
     origin = matched & ~has_family                    # no candidate, or none alike (rule 4)
@@ -464,7 +467,7 @@ def echo_edges(
             i = next((i for i in heard_j if awake(sender, ticks[i], tick) <= max_lag), None)
             if i is None:
                 continue
-            pair = (norm_ids[j], norm_ids[i])
+            pair = (int(nid[j]), int(nid[i]))
             holds = repeats.get(pair)
             if holds is None:
                 toks, mine = token_sets[pair[0]], token_sets[pair[1]]
@@ -479,7 +482,7 @@ def echo_edges(
 
     # rule 4: a family (texts linked by likeness) produced independently by two or more
     # senders is a stock phrase
-    family_of = _components(n, fam_j, fam_i, has_family)
+    family_of = _components(n, fam_j, fam_i)
     stock_families: set[int] = set()
     if origin.any():
         at = np.nonzero(origin)[0]
@@ -494,7 +497,7 @@ def echo_edges(
         if via == "text" and int(family_of[j]) in stock_families:
             stock += 1
             continue
-        pair = (norm_ids[j], norm_ids[i])
+        pair = (int(nid[j]), int(nid[i]))
         score = scores.get(pair)
         if score is None:
             score = scores[pair] = fuzz.WRatio(norms[pair[0]], norms[pair[1]], processor=None)
@@ -525,7 +528,7 @@ def _expand_lists(
 
 
 def _window_lows(
-    ticks: list[int], sid: np.ndarray, senders: Sequence[str], asleep: Mapping[str, Any], window_start: Any,
+    ticks: Sequence[int], sid: np.ndarray, senders: Sequence[str], asleep: Mapping[str, Any], window_start: Any,
     max_lag: int,
 ) -> np.ndarray:
     """Per message j: the first message of its lag window, ``bisect_left(ticks, window start, 0, j)``."""
@@ -541,6 +544,7 @@ def _window_lows(
             starts[j] = window_start(senders[sid[j]], ticks[j])
         return np.minimum(np.searchsorted(t, starts), np.arange(n, dtype=np.int64))
     # ticks out of order (a tick regression) or beyond 64 bits: bisect as the rules say
+    ticks = list(ticks)
     return np.fromiter((bisect_left(ticks, window_start(senders[sid[j]], ticks[j]), 0, j) for j in range(n)),
                        dtype=np.int64, count=n)
 
@@ -559,69 +563,78 @@ def _alike(
 
     The shared information is summed with numpy; a sum within a hair of the threshold
     (where the order of the additions could matter) is summed again exactly as the rule
-    says, ``sum(bits[t] for t in words_a & words_b)``.
+    says, ``sum(bits[t] for t in words_a & words_b)``.  Pairs are taken 32,768 at a time
+    (bounded memory).
     """
     out = np.zeros(len(a), dtype=bool)
     if not len(a):
         return out
     margin = 1e-6 * max(1.0, abs(min_shared_bits))
-    # the shared words carry at most what each text carries: a text carrying less cannot pass
     word_id = {t: k for k, t in enumerate(bits)}
     word_bits = np.fromiter(bits.values(), dtype=np.float64, count=len(bits))
     n_words = np.array([len(t) for t in token_sets], dtype=np.int64)
     flat = np.fromiter((word_id[t] for toks in token_sets for t in toks), dtype=np.int64, count=int(n_words.sum()))
+    del word_id
     offsets = np.cumsum(n_words) - n_words
     owner_text = np.repeat(np.arange(len(token_sets), dtype=np.int64), n_words)
+    # the shared words carry at most what each text carries: a text carrying less cannot pass
     carried = np.bincount(owner_text, weights=word_bits[flat], minlength=len(token_sets))
     rich = carried >= min_shared_bits - margin
-    # a partial quote needs MIN_QUOTE_WORDS words on both sides; else only ratio can make the pair
-    # alike, and ratio <= 100 * (1 - |la - lb| / (la + lb)): lengths too far apart cannot reach it
     lengths = np.array([len(s) for s in norms], dtype=np.float64)
-    la, lb = lengths[a], lengths[b]
-    bound = 100.0 * (1.0 - np.abs(la - lb) / np.maximum(la + lb, 1.0))
-    fewer = np.minimum(n_words[a], n_words[b])
-    maybe = np.nonzero(rich[a] & rich[b] & ((fewer >= MIN_QUOTE_WORDS) | (bound >= min_similarity - 0.01)))[0]
-    if not len(maybe):
-        return out
-    x, y, bound, fewer = a[maybe], b[maybe], bound[maybe], fewer[maybe]
-    # the words of x that y holds
-    pos = _expand(offsets[x], n_words[x])
-    pair = np.repeat(np.arange(len(x), dtype=np.int64), n_words[x])
-    word = flat[pos]
-    if len(token_sets) * len(bits) <= 1 << 25:  # a text-by-word table
-        table = np.zeros((len(token_sets), len(bits)), dtype=bool)
+    if len(token_sets) * len(bits) <= 1 << 24:  # a text-by-word table answers "does y hold the word"
+        table: np.ndarray | None = np.zeros((len(token_sets), len(bits)), dtype=bool)
         table[owner_text, flat] = True
-        held = table[y[pair], word]
-        del table
-    else:  # membership of (y, word) among every (text, word), sorted
+        known = None
+        stride = 0
+    else:  # else membership of (y, word) among every (text, word), sorted
+        table = None
         stride = len(bits) + 1
         known = np.sort(owner_text * stride + flat)
-        code = y[pair] * stride + word
-        held = known[np.minimum(np.searchsorted(known, code), len(known) - 1)] == code
-        del known, code
-    common = np.bincount(pair, weights=held, minlength=len(x))
-    shared = np.bincount(pair, weights=np.where(held, word_bits[word], 0.0), minlength=len(x))
-    del pos, pair, word, held
-    # rule 3's threshold, exact where the sum is within a hair of it
-    enough = shared >= min_shared_bits + margin
-    unsure = np.nonzero((shared >= min_shared_bits - margin) & ~enough)[0]
-    if len(unsure):
-        xs, ys = x[unsure].tolist(), y[unsure].tolist()
-        enough[unsure] = np.fromiter(
-            (sum(bits[t] for t in token_sets[p] & token_sets[q]) >= min_shared_bits for p, q in zip(xs, ys)),
-            dtype=bool, count=len(xs))
-    # one word set inside the other (a partial quote, added words), at least MIN_QUOTE_WORDS words:
-    # the words in common are all the words of the smaller set
-    subset = (fewer >= MIN_QUOTE_WORDS) & (common == fewer)
-    # else close by ratio (scored only where the length bound allows it)
-    score = np.nonzero(enough & ~subset & (bound >= min_similarity - 0.01))[0]
-    close = np.zeros(len(x), dtype=bool)
-    if len(score):
-        xs, ys = x[score].tolist(), y[score].tolist()
-        got = process.cpdist([norms[p] for p in xs], [norms[q] for q in ys],
-                             scorer=fuzz.ratio, processor=None, score_cutoff=min_similarity, dtype=np.float64)
-        close[score] = got >= min_similarity
-    out[maybe] = enough & (subset | close)
+    del owner_text
+    for c0 in range(0, len(a), 32_768):
+        ca, cb = a[c0:c0 + 32_768], b[c0:c0 + 32_768]
+        # a partial quote needs MIN_QUOTE_WORDS words on both sides; else only ratio can make the
+        # pair alike, and ratio <= 100 * (1 - |la - lb| / (la + lb)): lengths too far apart cannot
+        la, lb = lengths[ca], lengths[cb]
+        bound = 100.0 * (1.0 - np.abs(la - lb) / np.maximum(la + lb, 1.0))
+        fewer = np.minimum(n_words[ca], n_words[cb])
+        maybe = np.nonzero(rich[ca] & rich[cb] & ((fewer >= MIN_QUOTE_WORDS) | (bound >= min_similarity - 0.01)))[0]
+        if not len(maybe):
+            continue
+        x, y, bound, fewer = ca[maybe], cb[maybe], bound[maybe], fewer[maybe]
+        # the words of x that y holds
+        pair = np.repeat(np.arange(len(x), dtype=np.int64), n_words[x])
+        word = flat[_expand(offsets[x], n_words[x])]
+        if table is not None:
+            held = table[y[pair], word]
+        else:
+            assert known is not None
+            code = y[pair] * stride + word
+            held = known[np.minimum(np.searchsorted(known, code), len(known) - 1)] == code
+            del code
+        common = np.bincount(pair, weights=held, minlength=len(x))
+        shared = np.bincount(pair, weights=np.where(held, word_bits[word], 0.0), minlength=len(x))
+        del pair, word, held
+        # rule 3's threshold, exact where the sum is within a hair of it
+        enough = shared >= min_shared_bits + margin
+        unsure = np.nonzero((shared >= min_shared_bits - margin) & ~enough)[0]
+        if len(unsure):
+            xs, ys = x[unsure].tolist(), y[unsure].tolist()
+            enough[unsure] = np.fromiter(
+                (sum(bits[t] for t in token_sets[p] & token_sets[q]) >= min_shared_bits for p, q in zip(xs, ys)),
+                dtype=bool, count=len(xs))
+        # one word set inside the other (a partial quote, added words), at least MIN_QUOTE_WORDS words:
+        # the words in common are all the words of the smaller set
+        subset = (fewer >= MIN_QUOTE_WORDS) & (common == fewer)
+        # else close by ratio (scored only where the length bound allows it)
+        score = np.nonzero(enough & ~subset & (bound >= min_similarity - 0.01))[0]
+        close = np.zeros(len(x), dtype=bool)
+        if len(score):
+            xs, ys = x[score].tolist(), y[score].tolist()
+            got = process.cpdist([norms[p] for p in xs], [norms[q] for q in ys],
+                                 scorer=fuzz.ratio, processor=None, score_cutoff=min_similarity, dtype=np.float64)
+            close[score] = got >= min_similarity
+        out[c0 + maybe] = enough & (subset | close)
     return out
 
 
@@ -655,7 +668,7 @@ def _heard(
     return member[which]
 
 
-def _components(n: int, fam_j: np.ndarray, fam_i: np.ndarray, has_family: np.ndarray) -> np.ndarray:
+def _components(n: int, fam_j: np.ndarray, fam_i: np.ndarray) -> np.ndarray:
     """Per message: the smallest message of its family (connected by j -- the latest message of
     j's family, for every message j with a family)."""
     label = np.arange(n, dtype=np.int64)

@@ -329,8 +329,9 @@ class TransferView:
             value = _number(value, "value", (u, v), allow_none=True)
         if value is not None and value < 0:
             raise ScreenInputError(f"edge {u!r} -> {v!r}: 'value' must be >= 0, not {value!r}")
-        tick = data["tick"]
-        tick = float(tick) if type(tick) is int else _number(tick, "tick", (u, v))
+        raw_tick = data["tick"]
+        tick = float(raw_tick) if type(raw_tick) is int else _number(raw_tick, "tick", (u, v))
+        assert tick is not None
         event = data["event"]
         events = tuple(data.get("events") or (event,))
         kind = data.get("kind", "trade")

@@ -326,7 +326,7 @@ def test_the_extraction_cache_is_bounded(monkeypatch: Any) -> None:
     evs = [*spawns()] + [dm(10 + i, 1, "a_1", "a_2", t) for i, t in enumerate(texts + texts)]
     p = PromisePass(counting)
     r = verify(evs, pass_=p)
-    assert len(p._cache._young) + len(p._cache._old) <= 8
+    assert len(p._cache.young) + len(p._cache._old) <= 8
     assert counting.calls == 40  # 20 distinct texts never fit: each read again
     assert [c.commitment.give for c in r.commitments] == [(("wood", n),) for n in range(1, 21)] * 2
 
