@@ -19,13 +19,10 @@ the probe block if any, and the broadcast-canary tokens the *full* text contains
 ids and ticks in arrays; sender, route, audience and text as numbers into tables of
 their distinct values) and makes the :class:`HeardMessage` records on demand, so
 memory grows with messages by about 32 bytes each, plus each distinct text and
-audience once.  Broadcast
-audiences are shared between the messages sent while the audience is unchanged
-(``world.audience_version``), and every other audience is shared with the earlier
-messages that had the same one, so memory grows with messages, not with messages ×
-agents.  It also keeps each
-agent's dormant spans (:attr:`Exposure.dormancy`): an agent cannot pass a message
-on while it is dormant, so propagation counts delays in awake ticks.
+audience once, not with messages × agents.  (Broadcast audiences are computed once
+per sender while the audience is unchanged, ``world.audience_version``.)  It also
+keeps each agent's dormant spans (:attr:`Exposure.dormancy`): an agent cannot pass
+a message on while it is dormant, so propagation counts delays in awake ticks.
 
 **Private messages.**  A public export leaves out ``message_private`` events
 (contract §1).  :class:`Exposure` says what this log shows (``private_visibility``):
@@ -131,11 +128,17 @@ class _Table:
         self.column = array("i")
 
     def add(self, value: Any) -> int:
+        """Append ``value``'s number to the column (numbering it if new)."""
         k = self.number.get(value)
         if k is None:
-            k = self.number[value] = len(self.values)
-            self.values.append(value)
+            k = self.new(value)
         self.column.append(k)
+        return k
+
+    def new(self, value: Any) -> int:
+        """Number a value not seen before (the column is left as it is)."""
+        k = self.number[value] = len(self.values)
+        self.values.append(value)
         return k
 
 
@@ -148,7 +151,7 @@ class MessageLog(Sequence[HeardMessage]):
     without making a record per message.
     """
 
-    __slots__ = ("_start", "_events", "_ticks", "_codes", "_tables", "_lengths", "_probes", "_canaries")
+    __slots__ = ("_start", "_events", "_ticks", "_codes", "_tables", "_lengths", "_probes", "_canaries", "_indexes")
 
     def __init__(
         self,
@@ -160,8 +163,10 @@ class MessageLog(Sequence[HeardMessage]):
         probes: Mapping[int, Mapping[str, Any]] | None = None,
         canaries: Mapping[int, tuple[str, ...]] | None = None,
         start: int = 0,
+        indexes: Sequence[int] | None = None,
     ) -> None:
         self._start = start
+        self._indexes = indexes  # each record's index, when not start, start + 1, ...
         self._events = events
         self._ticks = ticks
         self._codes = codes    # (sender, route, audience, text) numbers, one per message
@@ -172,8 +177,10 @@ class MessageLog(Sequence[HeardMessage]):
 
     @classmethod
     def of(cls, messages: Sequence[HeardMessage]) -> MessageLog:
-        """The log of ``messages`` (records in log order)."""
+        """The log of ``messages`` (records in log order; reading it gives the same records)."""
         tables = (_Table(), _Table(), _Table(), _Table())
+        indexes = [m.index for m in messages]
+        start = indexes[0] if indexes else 0
         for m in messages:
             tables[0].add(m.sender)
             tables[1].add((m.kind, m.channel, m.to))
@@ -186,7 +193,8 @@ class MessageLog(Sequence[HeardMessage]):
             {i: m.length for i, m in enumerate(messages) if m.length != len(m.text)},
             {i: m.probe for i, m in enumerate(messages) if m.probe is not None},
             {i: m.canaries for i, m in enumerate(messages) if m.canaries},
-            messages[0].index if len(messages) else 0,
+            start,
+            None if indexes == list(range(start, start + len(indexes))) else indexes,
         )
 
     def __len__(self) -> int:
@@ -198,7 +206,7 @@ class MessageLog(Sequence[HeardMessage]):
         kind, channel, to = routes[r[i]]
         text = texts[t[i]]
         return HeardMessage(
-            index=self._start + i,
+            index=self._start + i if self._indexes is None else self._indexes[i],
             event=self._events[i],
             tick=self._ticks[i],
             sender=senders[s[i]],
@@ -233,7 +241,7 @@ class MessageLog(Sequence[HeardMessage]):
                 self._events[start:stop], self._ticks[start:stop],
                 tuple(c[start:stop] for c in self._codes),  # type: ignore[arg-type]
                 self._tables, sparse(self._lengths), sparse(self._probes), sparse(self._canaries),
-                self._start + start,
+                self._start + start, None if self._indexes is None else self._indexes[start:stop],
             )
         if i < 0:
             i += n
@@ -370,18 +378,6 @@ class ExposurePass:
         self.memo: dict[str, Any] = {}
         """Results derived from this exposure (propagation...), computed once per analysis."""
 
-    def _audience(self, ev: Event, world: World, sender: str, channel: Any) -> frozenset[str]:
-        if ev["type"] == "message" and channel == "broadcast":
-            # same answer as hearers(); shared while the audience is unchanged
-            if world.audience_version != self._bc_version:
-                self._bc_version = world.audience_version
-                self._bc_cache = {}
-            got = self._bc_cache.get(sender)
-            if got is None:
-                got = self._bc_cache[sender] = hearers(ev, world)
-            return got
-        return hearers(ev, world)
-
     def _dormancy(self, ev: Event, agent: str) -> None:
         tick = ev["tick"]
         if ev["type"] == "agent_dormant":
@@ -404,24 +400,35 @@ class ExposurePass:
             self._dormancy(ev, sender)
             return
         payload = ev.get("payload")
-        if not isinstance(payload, Mapping):
+        if type(payload) is not dict and not isinstance(payload, Mapping):
             payload = {}
+        raw = payload.get("channel")
         if kind == "message_private":
             self._private += 1
             channel = "private"
             to = payload.get("to")
             if not isinstance(to, str):
                 to = None
+            heard = hearers(ev, world)
         else:
-            raw = payload.get("channel")
             channel = raw if isinstance(raw, str) else "?"
             to = None
+            if raw == "broadcast":
+                # same answer as hearers(); computed once per sender while the audience is unchanged
+                if world.audience_version != self._bc_version:
+                    self._bc_version = world.audience_version
+                    self._bc_cache = {}
+                heard = self._bc_cache.get(sender)  # type: ignore[assignment]
+                if heard is None:
+                    heard = self._bc_cache[sender] = hearers(ev, world)
+            else:
+                heard = hearers(ev, world)
         text = payload.get("text")
         if not isinstance(text, str):
             text = ""
         position = len(self._events)
         probe = payload.get("probe")
-        if isinstance(probe, Mapping):
+        if probe is not None and (type(probe) is dict or isinstance(probe, Mapping)):
             self._probes[position] = probe
             canary = probe.get("canary")
             if isinstance(canary, str) and len(canary) >= MIN_CANARY and canary not in self._canaries:
@@ -439,13 +446,23 @@ class ExposurePass:
             del self._events[len(self._ticks):]
             self._events.append(eid if isinstance(eid, int) else -1)
             self._ticks.append(tick)
-        self._senders.add(sender)
-        self._routes.add((kind, channel, to))
-        self._audiences.add(self._audience(ev, world, sender, payload.get("channel")))
         if len(text) > TEXT_CAP:
             self._lengths[position] = len(text)
             text = text[:TEXT_CAP]
-        self._texts.add(text)
+        # the numbers of sender, route, audience and text in their tables (inline: the hot path)
+        table = self._senders
+        k = table.number.get(sender)
+        table.column.append(table.new(sender) if k is None else k)
+        route = (kind, channel, to)
+        table = self._routes
+        k = table.number.get(route)
+        table.column.append(table.new(route) if k is None else k)
+        table = self._audiences
+        k = table.number.get(heard)
+        table.column.append(table.new(heard) if k is None else k)
+        table = self._texts
+        k = table.number.get(text)
+        table.column.append(table.new(text) if k is None else k)
 
     def result(self) -> Exposure:
         """Every message with its audience, and what the log shows of direct messages."""

@@ -835,7 +835,10 @@ def chain_nodes(
     Each: ``event``, ``parent``, ``generation``, ``sender``, ``tick``, ``channel``,
     ``similarity``, ``via``, ``text`` (a snippet, scrubbed unless ``scrub_text`` is False).
     """
-    by_event = {m.event: m for m in messages}
+    if isinstance(messages, MessageLog):  # only the chain's records
+        by_event = {eid: messages[k] for eid, k in _positions(messages.events, set(chain.messages)).items()}
+    else:
+        by_event = {m.event: m for m in messages}
     parent = {e.child: e for e in edges}
     depth: dict[int, int] = {chain.root: 0}
     out = []

@@ -527,6 +527,15 @@ def classify(text: object) -> TierVerdict:
 _CACHED_LENGTH = 512
 """Texts up to this length are remembered (game chatter repeats itself; the cache stays small)."""
 
+_SEEN_SHORT = 65_536
+"""Verdicts of short texts a :class:`TierPass` remembers."""
+
+_SEEN_LENGTH = 4096
+"""Longest text whose verdict a :class:`TierPass` remembers (the exposure record keeps as much)."""
+
+_SEEN_LONG = 1024
+"""Verdicts of texts longer than :data:`_CACHED_LENGTH` a :class:`TierPass` remembers."""
+
 
 @lru_cache(maxsize=8192)
 def _classify_short(text: str) -> TierVerdict:
@@ -650,8 +659,11 @@ class MessageTiers:
 class TierPass:
     """Classifies every ``message`` / ``message_private`` text as it passes (:func:`classify`).
 
-    Game chatter repeats itself: a text seen before (up to :data:`_CACHED_LENGTH`
-    characters) takes the verdict it had (the verdict depends on the text only).
+    Chatter repeats itself (stock phrases, a pasted payload): a text seen before takes
+    the verdict it had (a verdict depends on the text only).  The verdicts remembered
+    are bounded: :data:`_SEEN_SHORT` texts of up to :data:`_CACHED_LENGTH` characters
+    and :data:`_SEEN_LONG` longer ones up to :data:`_SEEN_LENGTH`; when either is full it
+    starts afresh.
     """
 
     types: frozenset[str] | None = frozenset({"message", "message_private"})
@@ -660,9 +672,21 @@ class TierPass:
         self._events: array[int] | list[int] = array("q")
         self._senders: list[str] = []
         self._verdicts: list[TierVerdict] = []
-        self._seen: dict[str, TierVerdict] = {}   # text -> its verdict (short texts)
-        self._shared: dict[str, str] = {}          # one object per distinct sender
+        self._seen: dict[str, TierVerdict] = {}        # short text -> its verdict
+        self._seen_long: dict[str, TierVerdict] = {}   # longer text -> its verdict
+        self._shared: dict[str, str] = {}              # one object per distinct sender
         self._result: MessageTiers | None = None
+
+    def _verdict(self, text: object) -> TierVerdict:
+        if type(text) is not str or len(text) > _SEEN_LENGTH:
+            return classify(text)
+        seen, bound = (self._seen, _SEEN_SHORT) if len(text) <= _CACHED_LENGTH else (self._seen_long, _SEEN_LONG)
+        verdict = seen.get(text)
+        if verdict is None:
+            if len(seen) >= bound:
+                seen.clear()
+            verdict = seen[text] = classify(text)
+        return verdict
 
     def observe(self, ev: dict[str, object], world: object) -> None:
         """Classify the message's ``payload.text``."""
@@ -670,13 +694,7 @@ class TierPass:
         if not isinstance(sender, str):
             return
         payload = ev.get("payload")
-        text = payload.get("text") if isinstance(payload, dict) else None
-        if type(text) is str and len(text) <= _CACHED_LENGTH:
-            verdict = self._seen.get(text)
-            if verdict is None:
-                verdict = self._seen[text] = classify(text)
-        else:
-            verdict = classify(text)
+        verdict = self._verdict(payload.get("text") if isinstance(payload, dict) else None)
         eid = ev.get("id")
         try:
             self._events.append(eid if isinstance(eid, int) else -1)

@@ -362,7 +362,12 @@ def transfer_view(
             if len(placed) == 2 and placed[1][0] < placed[0][0]:
                 placed.reverse()  # the graph lists the second leg first
             u = placed[0][1] if placed else None
-            if placed and all(p[3] is not None and p[3] > 0.0 and _plain_goods(p[4]) for p in placed):
+            plain = True
+            for p in placed:
+                if p[3] is None or not p[3] > 0.0 or not _plain_goods(p[4]):
+                    plain = False
+                    break
+            if placed and plain:
                 a, b = (u, placed[0][2]) if u < placed[0][2] else (placed[0][2], u)
                 xkey = (exchange, a, b)
                 if xkey not in exchanges:  # the common case: one new exchange, valued, made at once
@@ -422,7 +427,10 @@ def _in_order(events: tuple[Any, ...]) -> tuple[Any, ...]:
     """``events`` each once, in order (as the view keeps an exchange's events): the log's ids of
     a trade already are (increasing), so they are kept as they are."""
     try:
-        if all(events[i] < events[i + 1] for i in range(len(events) - 1)):
+        if len(events) == 2:
+            if events[0] < events[1]:
+                return events
+        elif len(events) < 2 or all(events[i] < events[i + 1] for i in range(len(events) - 1)):
             return events
     except TypeError:
         pass
@@ -438,7 +446,16 @@ def _first(item: tuple[int, Any]) -> int:
 def _plain_goods(goods: Mapping[str, float]) -> bool:
     """Goods the view may keep as they are: some, each a positive finite float (adding each to
     0.0, as the view does, gives it back unchanged)."""
-    return bool(goods) and all(type(w) is float and 0.0 < w < _INF for w in goods.values())
+    if not goods:
+        return False
+    for w in goods.values():
+        if type(w) is not float or not 0.0 < w < _INF:
+            return False
+    return True
+
+
+_MAPPING_TYPES: dict[type, bool] = {dict: True}
+"""Whether a trade's type is a mapping (asked once per type, not once per trade)."""
 
 
 class _NotPlain(Exception):
@@ -512,7 +529,11 @@ class _Walk:
         """Every trade (in the order given), market fill and forced act, as :data:`Record`."""
         index, node, valued = self.index, self._node, self._valued
         for trade in trades:
-            if type(trade) is not dict and not isinstance(trade, Mapping):  # a LedgerTrade
+            kind = type(trade)
+            mapping = _MAPPING_TYPES.get(kind)
+            if mapping is None:
+                mapping = _MAPPING_TYPES[kind] = issubclass(kind, Mapping)
+            if not mapping:  # a LedgerTrade
                 tid, tick, a, b, give, receive, ids = (trade.trade_id, trade.tick, trade.from_agent,
                                                        trade.to_agent, trade.give, trade.receive, trade.event_ids)
                 if type(ids) is not tuple:

@@ -297,9 +297,9 @@ class ProbePass:
             if typ == "message_private":
                 self._private += 1
             payload = ev.get("payload")
-            probe = payload.get("probe") if isinstance(payload, Mapping) else None
+            probe = payload.get("probe") if type(payload) is dict or isinstance(payload, Mapping) else None
             sender = ev.get("agentId")
-            if isinstance(probe, Mapping) and isinstance(sender, str):
+            if probe is not None and isinstance(probe, Mapping) and isinstance(sender, str):
                 self._probe(ev, world, sender, probe)
 
     def result(self) -> ProbeReport:

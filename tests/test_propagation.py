@@ -497,6 +497,7 @@ def test_message_log_is_the_records() -> None:
     assert log[3] == records[3] and log[-1] == records[-1] and tuple(log[2:7]) == records[2:7]
     assert log[2:7][0].index == 2 and MessageLog.of(records) == log == records
     assert [m.event for m in log[::5]] == [m.event for m in records[::5]]
+    assert MessageLog.of(records[::3]) == records[::3] and MessageLog.of(records[::3])[1:3] == records[3:9:3]
     for part in (slice(2, 9), slice(8, None), slice(0, 0)):
         assert echo_edges(log[part]) == echo_edges(records[part]) == reference_edges(records[part])
         assert propagation(log[part]) == propagation(records[part])
