@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from . import exitcodes
-from .analysis import analyze
+from .analysis import analyze, paused_cycle_collection
 from .reading import read_match
 from .report import behavior_report
 from .errors import InputUnreadable
@@ -51,4 +51,5 @@ def behavior(
     """Open, read, analyse and report one match."""
     source = open_match(target, store=store, server=server, limits=limits)
     analysis = analyze(read_match(source))
-    return BehaviorResult(behavior_report(analysis, baseline=baseline))
+    with paused_cycle_collection():
+        return BehaviorResult(behavior_report(analysis, baseline=baseline))

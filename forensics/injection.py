@@ -268,22 +268,21 @@ class TickCounts(Mapping[int, tuple[int, float, int]]):
 
 @dataclass(frozen=True, slots=True)
 class Activity:
-    """Result of :class:`UtilityPass`: per agent, per tick, the counts utility is measured on."""
+    """Result of :class:`UtilityPass`: per agent, per tick, the counts utility is measured on.
+
+    (The ticks of the match with no lower or upper bound in the archive are the first and
+    the last event's, :attr:`Timeline.first_tick <daishi_forensics.replay.Timeline>`.)"""
 
     by_agent: Mapping[str, Mapping[int, tuple[int, float, int]]]
     """agent -> tick -> (world actions, value gathered, completed trades) (a :class:`TickCounts`
     per agent from the pass)."""
-    first_tick: int | None
-    """The first tick seen."""
-    last_tick: int | None
-    """The last tick seen."""
 
 
 class UtilityPass:
     """Counts each agent's world actions, gathered value and completed trades per tick
     (one :class:`TickCounts` row per agent and tick with a world action)."""
 
-    types: frozenset[str] | None = None  # every event: also to know the ticks seen
+    types: frozenset[str] | None = frozenset(WORLD_ACTION_TYPES)
 
     def __init__(self, archive: Mapping[str, Any]) -> None:
         try:
@@ -291,21 +290,14 @@ class UtilityPass:
         except ForensicsError:
             self._values = {}
         self._by_agent: dict[str, TickCounts] = {}
-        self._first: int | None = None
-        self._last: int | None = None
 
     def observe(self, ev: Event, world: World) -> None:
-        """Count the event for its agent if it is a world action."""
-        tick = ev["tick"]
-        if self._first is None:
-            self._first = tick
-        self._last = tick
-        typ = ev["type"]
-        if typ not in WORLD_ACTION_TYPES:
-            return
+        """Count the world action for its agent."""
         agent = ev.get("agentId")
-        if not isinstance(agent, str):
+        if type(agent) is not str and not isinstance(agent, str):
             return
+        tick = ev["tick"]
+        typ = ev["type"]
         rows = self._by_agent.get(agent)
         if rows is None:
             rows = self._by_agent[agent] = TickCounts()
@@ -331,7 +323,7 @@ class UtilityPass:
                 rows.trades[k] += 1
 
     def result(self) -> Activity:
-        return Activity(dict(sorted(self._by_agent.items())), self._first, self._last)
+        return Activity(dict(sorted(self._by_agent.items())))
 
 
 def _rates(activity: Mapping[int, tuple[int, float, int]], ticks: Iterable[int]) -> dict[str, Any]:
@@ -392,9 +384,9 @@ def utility_under_attack(
     """
     outcomes = list(outcomes)
     windows = windows or {}
-    lo = timeline.started_at_tick if timeline.started_at_tick is not None else activity.first_tick
+    lo = timeline.started_at_tick if timeline.started_at_tick is not None else timeline.first_tick
     hi = timeline.ended_at_tick if timeline.ended_at_tick is not None else (
-        None if activity.last_tick is None else activity.last_tick + 1)
+        None if timeline.last_tick is None else timeline.last_tick + 1)
     if lo is None or hi is None:
         return {}
     match_ticks = range(lo, hi)

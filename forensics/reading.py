@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from .sources import MatchSource
+from .readahead import read_ahead_for
 from .upcast import upcast
 from .validation import EventChecker, Problem, header_problems
 
@@ -110,8 +111,13 @@ class MatchRead:
         strict: bool = False,
         max_problems: int = 10_000,
         validate: bool = True,
+        read_ahead: bool = True,
     ) -> None:
         self.source = source
+        self.read_ahead = read_ahead
+        """Let a helper process check schemas ahead (:mod:`~daishi_forensics.readahead`; same output)."""
+        self.read_ahead_blocks = 0
+        """Blocks of records whose schema check the helper did (0 without one)."""
         self.strict = strict
         self.validate = validate
         self.max_problems = max_problems
@@ -198,15 +204,23 @@ class MatchRead:
             else None
         region_fields = REGION_FIELDS
         records = 0
+        # Schema checks of the fast path read ahead on the second core (readahead module): per
+        # block of records, the helper's list of failures when it has arrived, else None (check here).
+        ahead = read_ahead_for(self.source, validate) if self.read_ahead else None
+        block_end = 0
+        failed: frozenset[int] | None = None
 
         try:
             for record in self.source.records():
                 records += 1
+                if ahead is not None and records > block_end:
+                    failed = ahead.answer(records - 1)
+                    block_end = records - 1 + ahead.block
                 data = record[2]
                 if type(data) is dict and data.get("schemaVersion") == 3:
                     type_name = data.get("type")
-                    is_valid = fast.get(type_name)  # type: ignore[arg-type]
-                    if is_valid is not None and is_valid(data):
+                    is_valid = fast.get(type_name) if type(type_name) is str else None  # type: ignore[arg-type]
+                    if is_valid is not None and (is_valid(data) if failed is None else record[0] not in failed):
                         eid = data["id"]
                         ok = (last_id is None or eid > last_id) and (match_id is None or data["matchId"] == match_id)
                         if ok and on_map is not None:
@@ -346,6 +360,9 @@ class MatchRead:
                     yield from self._release(event, errata)
         finally:
             stats.records = records
+            if ahead is not None:
+                self.read_ahead_blocks = ahead.taken
+                ahead.close()
 
     def _release(self, event: dict[str, Any], errata: dict[int, str]) -> Iterator[dict[str, Any]]:
         event_id = event.get("id")

@@ -156,6 +156,7 @@ class World:
         "_listening",
         "_listening_version",
         "_tracks",
+        "_names",
         "_handler_table",
     )
 
@@ -173,6 +174,7 @@ class World:
         self._listening: frozenset[str] = _EMPTY
         self._listening_version: int = -1
         self._tracks: dict[str, _Track] = {}
+        self._names: dict[str, str] = {}  # one object per region name: the change lists share it
         self._handler_table = self._handlers()
 
     # -- queries ---------------------------------------------------------------
@@ -250,6 +252,7 @@ class World:
 
     def _place(self, agent: str, region: str) -> None:
         """Spawn (or re-spawn) ``agent`` in ``region``; for a living agent, a move."""
+        region = self._names.setdefault(region, region)
         if agent in self._alive:
             self._move(agent, region)
             return
@@ -300,6 +303,11 @@ class World:
         to = payload.get("to") if payload else None
         if agent is None or to is None:
             return
+        name = self._names.get(to)  # the region's one shared object (each move's own copy is freed)
+        if name is None:
+            self._names[to] = to
+        else:
+            to = name
         region = self._region
         old = region.get(agent)
         region[agent] = to
@@ -402,10 +410,12 @@ class Timeline:
     Attributes: ``started_at_tick`` / ``ended_at_tick`` (the archive's, or None),
     ``events`` (events replayed), ``tick_regressions`` (events whose tick was lower
     than the tick before them: applied at the current tick, no tick closed; a log
-    of several v1 seasons should be cut to its last season before replay).
+    of several v1 seasons should be cut to its last season before replay),
+    ``first_tick`` / ``last_tick`` (the first and the last event's tick, or None without events).
     """
 
-    __slots__ = ("_tracks", "_visitors", "started_at_tick", "ended_at_tick", "events", "tick_regressions")
+    __slots__ = ("_tracks", "_visitors", "started_at_tick", "ended_at_tick", "events", "tick_regressions",
+                 "first_tick", "last_tick")
 
     def __init__(
         self,
@@ -414,6 +424,8 @@ class Timeline:
         ended_at_tick: int | None,
         events: int,
         tick_regressions: int,
+        first_tick: int | None = None,
+        last_tick: int | None = None,
     ) -> None:
         self._tracks = dict(tracks)
         visitors: dict[str, set[str]] = {}
@@ -425,6 +437,8 @@ class Timeline:
         self.ended_at_tick = ended_at_tick
         self.events = events
         self.tick_regressions = tick_regressions
+        self.first_tick = first_tick
+        self.last_tick = last_tick
 
     @property
     def agents(self) -> tuple[str, ...]:
@@ -525,6 +539,8 @@ def replay(
                 c(s, e, world)
 
     cur: int | None = None
+    first: int | None = None
+    t: int | None = None
     regressions = 0
     count = 0
     get = dispatch.get
@@ -534,7 +550,7 @@ def replay(
             if cur is None:
                 if closers and lo is not None and t > lo:
                     close(lo, t)
-                cur = t
+                cur = first = t
                 world.tick = t
             elif t > cur:
                 if closers:
@@ -552,4 +568,4 @@ def replay(
                 close(lo, hi)
         else:
             close(cur, hi if hi is not None else cur + 1)
-    return Timeline(world._tracks, lo, hi, count, regressions)
+    return Timeline(world._tracks, lo, hi, count, regressions, first, t)

@@ -82,6 +82,15 @@ class RawRecord(NamedTuple):
     error: str | None
 
 
+@dataclass(frozen=True)
+class FileRecords:
+    """How to read a source's records again, in another process: its file and reader settings."""
+
+    path: str
+    limits: Limits
+    skip_header: bool
+
+
 @dataclass
 class MatchSource:
     """A match in one of the contract's forms, opened but not yet read.
@@ -96,6 +105,8 @@ class MatchSource:
     header: dict[str, Any]
     _records: Callable[[], Iterator[RawRecord]]
     errata: list[dict[str, Any]] = field(default_factory=list)
+    file_records: FileRecords | None = None
+    """For a stream or folder: the file its records are read from (see :mod:`~daishi_forensics.readahead`)."""
 
     @property
     def archive(self) -> dict[str, Any]:
@@ -271,7 +282,8 @@ def _open_stream(path: Path, limits: Limits) -> MatchSource:
         raise InputUnreadable(f"the header line is {error}", file=name, line=1)
     header = _require_object(data, "the header line", name)
     _require_archive(header, name)
-    return MatchSource(name, "stream", header, lambda: _event_lines(path, limits, skip_header=True))
+    return MatchSource(name, "stream", header, lambda: _event_lines(path, limits, skip_header=True),
+                       file_records=FileRecords(str(path), limits, True))
 
 
 def _open_folder(path: Path, limits: Limits) -> MatchSource:
@@ -297,7 +309,8 @@ def _open_folder(path: Path, limits: Limits) -> MatchSource:
     report_path = path / "report.json"
     if report_path.is_file():
         header["report"] = _parse_document(_read_whole(report_path, limits), str(report_path))
-    return MatchSource(name, "folder", header, lambda: _event_lines(events_path, limits, skip_header=False))
+    return MatchSource(name, "folder", header, lambda: _event_lines(events_path, limits, skip_header=False),
+                       file_records=FileRecords(str(events_path), limits, False))
 
 
 def _require_archive(header: dict[str, Any], name: str) -> None:

@@ -255,7 +255,7 @@ def test_utility_pass_counts_by_tick_as_a_dict_would() -> None:
         events.append({"id": eid, "tick": tick, "type": typ, "agentId": rng.choice(("a_1", "a_2", None)),
                        "payload": {"resource": rng.choice(("wood", "ore", "food")), "gathered": rng.random() * 3}})
     p = UtilityPass({})
-    replay(events, {}, [p])
+    timeline = replay(events, {}, [p])
     expected: dict[str, dict[int, list[float]]] = {}
     for e in events:
         if e["agentId"] and e["type"] in ("gather", "move", "trade_completed", "craft"):
@@ -265,7 +265,7 @@ def test_utility_pass_counts_by_tick_as_a_dict_would() -> None:
                 row[1] += e["payload"]["gathered"] * p._values.get(e["payload"]["resource"], 0.0)
             row[2] += e["type"] == "trade_completed"
     activity = p.result()
-    assert (activity.first_tick, activity.last_tick) == (events[0]["tick"], events[-1]["tick"])
+    assert (timeline.first_tick, timeline.last_tick) == (events[0]["tick"], events[-1]["tick"])
     for agent, rows in expected.items():
         got = activity.by_agent[agent]
         assert isinstance(got, TickCounts)

@@ -1,0 +1,101 @@
+"""The schema checks read ahead in a helper process give exactly what the boundary gives alone."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from daishi_forensics import readahead
+from daishi_forensics.analysis import analyze
+from daishi_forensics.reading import read_match
+from daishi_forensics.report import behavior_report
+from daishi_forensics.sources import open_match
+
+from .matchkit import archive, ev, trade, write_match
+
+
+def _events() -> list[dict[str, Any]]:
+    """A match of 59 events, some of them invalid, around the block edges of 8 records."""
+    events = [ev(1, 0, "agent_spawned", "a_1", region="r_0_0"), ev(2, 0, "agent_spawned", "a_2", region="r_0_0")]
+    eid = 3
+    for tick in range(1, 44):
+        if tick % 3 == 0:
+            events += trade(eid, tick, f"t_{tick}", "a_1", "a_2", {"wood": 1}, {"ore": 1})
+            eid += 2
+        else:
+            events.append(ev(eid, tick, "move", "a_1", **{"from": "r_0_0", "to": "r_0_1"}))
+            eid += 1
+    events[7]["payload"]["to"] = 17             # block 0's last record (index 7): a wrong type
+    events[8]["payload"].pop("from")            # block 1's first record: a missing field
+    events[20]["agentId"] = ["a_1"]             # a wrong envelope field
+    events[33]["type"] = ["move"]               # a type that is not a string
+    events[40]["schemaVersion"] = 3.5           # a version this tool does not read
+    return events
+
+
+def _read(path: Path, *, ahead: bool, pause: float = 0.0) -> tuple[list[dict[str, Any]], Any, int]:
+    read = read_match(open_match(str(path)))
+    read.read_ahead = ahead
+    out = []
+    for event in read.events():
+        if pause and not out:
+            time.sleep(pause)  # the helper has answered every block by the time the boundary goes on
+        out.append(event)
+    return out, read.stats, read.read_ahead_blocks
+
+
+@pytest.mark.parametrize("form", ["stream", "stream-gz", "folder"])
+def test_read_ahead_changes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, form: str) -> None:
+    monkeypatch.setenv(readahead.ENV, "1")
+    monkeypatch.setattr(readahead, "BLOCK", 8)
+    path = write_match(tmp_path, _events(), archive(["a_1", "a_2"], ended=50), form=form)
+    alone, alone_stats, none = _read(path, ahead=False)
+    helped, helped_stats, blocks = _read(path, ahead=True, pause=3.0)
+    assert none == 0 and blocks == 7  # 59 records: blocks 1..7 after the first, all answered by the helper
+    assert helped == alone and len(alone) == 54
+    assert helped_stats == alone_stats and alone_stats.invalid == 5
+    assert [(p.line, p.event_id, p.path) for p in helped_stats.problems] == \
+           [(p.line, p.event_id, p.path) for p in alone_stats.problems]
+    assert behavior_report(analyze(read_match(open_match(str(path))))) == \
+           behavior_report(analyze(read_match(open_match(str(path)))))
+
+
+def test_read_ahead_not_wanted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = write_match(tmp_path, _events(), archive(["a_1", "a_2"], ended=50), form="stream")
+    records = open_match(str(path)).file_records
+    assert records is not None and records.path == str(path) and records.skip_header
+    monkeypatch.setenv(readahead.ENV, "0")
+    assert not readahead.wanted(records)
+    monkeypatch.delenv(readahead.ENV)
+    assert not readahead.wanted(records)  # a small file reads in no time
+    monkeypatch.setattr(readahead, "READ_AHEAD_BYTES", 1)
+    assert readahead.wanted(records) == (readahead._cpus() >= 2)
+    bundle = write_match(tmp_path / "b", _events(), archive(["a_1", "a_2"], ended=50), form="bundle")
+    assert open_match(str(bundle)).file_records is None and not readahead.wanted(None)
+
+
+def test_a_helper_that_never_answers_is_not_waited_for(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A helper that dies at once: the boundary checks every block itself, same result."""
+    monkeypatch.setenv(readahead.ENV, "1")
+    path = write_match(tmp_path, _events(), archive(["a_1", "a_2"], ended=50), form="stream")
+    alone, alone_stats, _ = _read(path, ahead=False)
+    monkeypatch.setattr(readahead.ReadAhead, "__init__", _dead_helper)
+    helped, helped_stats, blocks = _read(path, ahead=True, pause=0.5)
+    assert blocks == 0 and helped == alone and helped_stats == alone_stats
+
+
+def _dead_helper(self: readahead.ReadAhead, records: Any, block: int | None = None) -> None:
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")
+    self.block = 8
+    self._conn, child = context.Pipe(duplex=False)
+    child.close()  # the helper's end is gone: the first poll sees the end of the pipe
+    self._process = context.Process(target=time.sleep, args=(0,), daemon=True)
+    self._process.start()
+    self._answers = {}
+    self._alive = True
+    self.taken = 0
