@@ -11,6 +11,9 @@ Prints, each measured in this one run:
 - matches without planted collusion (``clean``, ``clean`` on a crowded 6 x 6 map with 12
   seats for busy honest trade, ``probes``, ``echo``): the share not ``clear``, and
   honest-but-suspicious pairs (truth.json) flagged;
+- short rings: each planted ring cut to its first 1, 1.5 and 2 rounds of trades (a round:
+  every pair of the ring trades once and once back), the rest of the match, ordinary trade
+  included, left as played: pair-level recall and precision of the ring screen;
 - seconds to screen one 10,000-event match (replaying the screens' passes + building
   the graph, and the screens alone), and a season of 1,000 matches' graphs.
 
@@ -114,8 +117,68 @@ def detection(seeds: int, clean: int, workers: int,
         if stored is not None:
             stored.parent.mkdir(parents=True, exist_ok=True)
             stored.write_bytes(pickle.dumps(matches))
-    score(matches, load_config())
+    config = load_config()
+    score(matches, config)
+    short_rings(matches, config)
     return matches
+
+
+SHORT_ROUNDS = (1.0, 1.5, 2.0)
+"""Rounds of its trades each planted ring keeps in :func:`short_rings`."""
+
+
+def shortened(graph: nx.MultiDiGraph, plant: dict[str, Any], rounds: float) -> tuple[nx.MultiDiGraph, set[Any]]:
+    """``graph`` with the planted ring's trades after its first ``rounds`` rounds removed (a round
+    is each pair of the cycle trading once and once back: 2 trades per pair), and the ids of
+    the ring trades kept.  Every other transfer stays as played."""
+    cycle = plant["cycle"]
+    per_round = 2 * len(cycle) + (2 if len(cycle) == 4 else 0)  # the simulator's 4-rings add a cross pair
+    ring_events = set(plant["events"])
+    ring_edges = [(u, v, k, d) for u, v, k, d in graph.edges(keys=True, data=True)
+                  if set(d.get("events") or (d["event"],)) & ring_events]
+    trades = sorted({(d["tick"], d["event"]) for *_, d in ring_edges})
+    keep = {e for _, e in trades[:int(round(rounds * per_round))]}
+    out = graph.copy()
+    for u, v, k, d in ring_edges:
+        if d["event"] not in keep:
+            out.remove_edge(u, v, k)
+    return out, keep
+
+
+def short_rings(matches: list[tuple[str, int, nx.MultiDiGraph, dict[str, Any], int]], config: Any) -> None:
+    """Ring recall and precision on the planted rings cut short (:func:`shortened`)."""
+    from daishi_forensics.screens import screen_graph
+
+    print("\nshort rings: each planted ring cut to its first R rounds of trades, the rest of the match as played")
+    print("  rounds   recall              recall, rings the log shows   precision")
+    for rounds in SHORT_ROUNDS:
+        planted_n = found = shown_n = shown_found = tp = flagged = 0
+        for _label, _seed, graph, truth, _n in matches:
+            for p in truth["planted"]:
+                if p["kind"] != "ring":
+                    continue
+                short, keep = shortened(graph, p, rounds)
+                result = screen_graph(short, config)
+                ring_pairs = {_pair(a, b) for f in result.flags if f.screen == "ring" for a, b in f.pairs}
+                pairs = planted_pairs(p)
+                hit = len(pairs & ring_pairs)
+                planted_n += len(pairs)
+                found += hit
+                members = set(p["agents"])
+                tp += sum(1 for a, b in ring_pairs if a in members and b in members)
+                flagged += len(ring_pairs)
+                kept = {q: 0 for q in pairs}  # the log shows the ring when every pair traded and traded back
+                for u, v, d in short.edges(data=True):
+                    if d["event"] in keep and _pair(u, v) in kept and u < v:
+                        kept[_pair(u, v)] += 1
+                if all(n >= 2 for n in kept.values()):
+                    shown_n += len(pairs)
+                    shown_found += hit
+        print(f"  {rounds:4.1f}     {found / planted_n:6.3f} ({found:3d}/{planted_n:3d})   "
+              f"{shown_found / max(shown_n, 1):6.3f} ({shown_found:3d}/{shown_n:3d})             "
+              f"{tp / max(flagged, 1):6.3f} ({tp:3d}/{flagged:3d})")
+    print("  (a round: every pair of the ring trades once and once back; the log shows the ring when every pair of "
+          "its cycle kept two trades or more)")
 
 
 def score(matches: list[tuple[str, int, nx.MultiDiGraph, dict[str, Any], int]], config: Any) -> None:

@@ -6,7 +6,9 @@ from the behaviour the seeds describe (seed 002 §2.8-§2.9, seed 000 *Trade led
 *Circular reputation*), never from a simulator's constants.
 
 A run stamps ``version`` and ``digest`` (a hash of the effective values) in every
-result, so a verdict can be reproduced later with the same configuration.  An
+result, so a verdict can be reproduced later with the same configuration.  The file's
+``changes`` list says, newest first, what each version changed and why (a rule or a
+value that changes bumps the version).  An
 override (``--config FILE``) is a JSON object of the same shape holding only what
 it changes; a bare value stands for ``{"value": …}``.  An override that does not set
 its own ``version`` is stamped ``<shipped version>+local``; the digest tells any two
@@ -128,7 +130,7 @@ def _merge(base: dict[str, Any], override: Mapping[str, Any], where: str) -> dic
                 apply(merged["screens"][screen], params, f"screens.{screen}")
         elif key == "general":
             apply(merged["general"], item, "general")
-        elif key in ("version", "description", "format"):
+        elif key in ("version", "description", "format", "changes"):
             merged[key] = item
         else:
             raise ConfigError(f"{where}: unknown key {key!r}")

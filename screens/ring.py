@@ -6,7 +6,7 @@ reputation a pair's trades paid counts as circular in proportion to ``1 - net
 share``.  Wash trading is trading for the count and the reputation, not for the
 goods: the goods come back.
 
-Two patterns, and the pairs inside them (voluntary transfers only):
+Three patterns, and the pairs inside them (voluntary transfers only):
 
 **Wash pair** (``wash_pair``).  Two nodes whose trades undo each other: a trade, then
 a *mirror* trade sending the same goods back (each side gives what it got, good by good,
@@ -34,8 +34,41 @@ steps and says so.  A *lap* is one transfer along every leg in time order (each 
 earlier than the one before, worth within ``max_leg_ratio`` of the first).  A cycle
 qualifies when it ran at least ``cycle_threshold`` laps and, on its laps, every member
 passed on what it received (``|in - out| / (in + out)`` at most
-``max_member_imbalance``).  Qualifying cycles that share seats are one ring: one flag
-per ring, its best cycle first; the score is that cycle's laps.
+``max_member_imbalance``) and ended where it started: its net share over the exchanges
+that carried the laps, every good they moved counted, is at most ``max_member_imbalance``
+too: the goods came back and nothing moved.  Food going round an honest triangle as a
+currency, paying for wood, stone and fiber that move for good, leaves each member's
+goods changed (net share about 0.5): trade, not a wash.  Qualifying cycles that share
+seats are one ring: one flag per ring, its best cycle first; the score is that cycle's
+laps.
+
+**Round-trip ring** (``wash_ring``).  A short ring -- goods sent round once or twice and
+then back, or swapped and swapped back pair after pair round a cycle, mixed with the
+members' ordinary trade -- makes too few laps for the cycle rule and too few round trips
+per pair for the pair rule, yet it is the same behaviour: the goods come back, nothing
+moves, and every trade pays reputation.  Seats ``A, B, C (, ...)`` form one when, along a
+cycle of 3 to ``max_cycle_length`` of them, every pair made at least ``ring_trips`` mirror
+round trips (as above: a trade, then one sending the same goods back; here each return is
+matched with the latest trade it undoes, the tightest reading in time) and one round trip
+per pair can be chosen that are
+
+- *value-consistent*: each worth within ``max_leg_ratio`` of the others (one parcel);
+- *the same goods*: a good that every one of them carried;
+- *time-consistent*: all under way together -- at some tick every pair of the ring had
+  sent its goods and not yet had them back (buy-backs at different times are not a ring);
+
+and, over the pairs of the cycle, the trade went back and forth: the *circular share*
+``1 - sum(net share x value) / sum(value)`` (seed 000 *Trade ledger*: net share 0 is "the
+same goods went back and forth"; *Circular reputation* pays in proportion to
+``1 - net share``) is at least ``ring_threshold``.  An honest triangle trades goods that
+move for good (net share near 1 on every pair): it has no round trips to choose, or, with
+the odd buy-back, a circular share far below.  When the chosen round trips also pass the
+good hand to hand once round the cycle in time order (a lap), the flag says so.  The
+cycles are searched depth-first, bounded, in the biconnected components of the graph of
+pairs with round trips, pruning on the three consistencies as the path grows (never
+``simple_cycles``), skipping components whose every pair is a wash pair or in a wash
+cycle already; qualifying cycles that share seats are one ring, scored by the circular
+share of all its pairs.
 
 >>> import networkx as nx
 >>> from .graph import TransferView
@@ -45,9 +78,23 @@ per ring, its best cycle first; the score is that cycle's laps.
 ...         _ = G.add_edge(u, v, value=6.0, tick=10 * lap + i, event=f"{lap}{i}", goods={"wood": 6.0})
 >>> flags = ring(TransferView(G), {"min_exchanges": 6, "min_laps": 3, "max_leg_ratio": 1.5,
 ...     "pair_threshold": 0.8, "member_threshold": 0.5, "max_cycle_length": 5, "cycle_threshold": 3,
-...     "max_member_imbalance": 0.3, "max_search_steps": 10000})
+...     "max_member_imbalance": 0.3, "max_search_steps": 10000, "ring_trips": 1, "ring_threshold": 0.5})
 >>> [(f.kind, f.agents, f.score) for f in flags]
 [('wash_cycle', ('a', 'b', 'c'), 3.0)]
+
+One lap and back: wood for stone round ``a -> b -> c``, each trade then undone.
+
+>>> G = nx.MultiDiGraph()
+>>> for t, (u, v, out, back) in enumerate([("a", "b", "wood", "stone"), ("b", "c", "wood", "stone"),
+...         ("c", "a", "wood", "stone"), ("a", "c", "wood", "stone"), ("c", "b", "wood", "stone"),
+...         ("b", "a", "wood", "stone")]):
+...     _ = G.add_edge(u, v, value=6.0, tick=t, event=f"t{t}", exchange=t, goods={out: 6.0})
+...     _ = G.add_edge(v, u, value=6.0, tick=t, event=f"t{t}", exchange=t, goods={back: 6.0})
+>>> flags = ring(TransferView(G), {"min_exchanges": 4, "min_laps": 2, "max_leg_ratio": 1.5,
+...     "pair_threshold": 0.85, "member_threshold": 0.5, "max_cycle_length": 5, "cycle_threshold": 3,
+...     "max_member_imbalance": 0.3, "max_search_steps": 10000, "ring_trips": 1, "ring_threshold": 0.5})
+>>> [(f.kind, f.agents, f.score, f.details["allUnderWayAtTick"]) for f in flags]
+[('wash_ring', ('a', 'b', 'c'), 1.0, 2.0)]
 """
 
 from __future__ import annotations
@@ -64,14 +111,16 @@ import networkx as nx
 from .flags import Flag, ordered, pair_key
 from .graph import Exchange, PairFlow, TransferView
 
-__all__ = ["mirrored_trips", "ring", "ring_members", "wash_cycles", "wash_pairs"]
+__all__ = ["mirrored_trips", "ring", "ring_members", "round_trip_rings", "wash_cycles", "wash_pairs"]
 
-Transfer = tuple[float, float, Collection[Any]]
-"""``(tick, value, event ids)`` of one good along one leg."""
+Transfer = tuple[Any, ...]
+"""``(tick, value, event ids)`` of one good along one leg; here also the :class:`Exchange`
+that carried it (4th), whose other goods tell whether the members' positions changed."""
 
 
 def _good_flows(view: TransferView) -> dict[Any, dict[tuple[Any, Any], list[Transfer]]]:
-    """Good -> (giver, taker) -> transfers of that good, in time order."""
+    """Good -> (giver, taker) -> transfers of that good ``(tick, value, events, exchange)``,
+    in time order."""
     flows: dict[Any, dict[tuple[Any, Any], list[Transfer]]] = {}
     exempt = view.exempt
     for x in view.exchanges:
@@ -89,9 +138,9 @@ def _good_flows(view: TransferView) -> dict[Any, dict[tuple[Any, Any], list[Tran
                         legs = flows[good] = {}
                     transfers = legs.get((giver, taker))
                     if transfers is None:
-                        legs[(giver, taker)] = [(x.tick, value, x.events)]
+                        legs[(giver, taker)] = [(x.tick, value, x.events, x)]
                     else:
-                        transfers.append((x.tick, value, x.events))
+                        transfers.append((x.tick, value, x.events, x))
     return flows
 
 
@@ -112,10 +161,13 @@ def _mirrors(x: Exchange, y: Exchange, ratio: float) -> bool:
     return bool(x.goods.get(x.a) or x.goods.get(x.b))
 
 
-def mirrored_trips(exchanges: list[Exchange], ratio: float) -> list[tuple[Exchange, Exchange]]:
+def mirrored_trips(exchanges: list[Exchange], ratio: float, *, latest: bool = False) -> list[tuple[Exchange, Exchange]]:
     """Round trips of whole exchanges between two nodes: in time order, each exchange is
     matched with the earliest earlier unmatched exchange it mirrors (:func:`_mirrors`);
-    every exchange is used at most once.
+    every exchange is used at most once.  ``latest``: with the latest such exchange instead
+    (a trade undoes the one just made: the tightest round trips in time, what the
+    round-trip ring rule reads; the number of round trips can differ only where values
+    straddle ``ratio``).
 
     The unmatched exchanges wait in an index: by the goods each side gave, then by the
     value of each good on a log scale ``log(ratio)`` wide, so that an exchange is compared
@@ -132,7 +184,7 @@ def mirrored_trips(exchanges: list[Exchange], ratio: float) -> list[tuple[Exchan
         return []
     a, b = exchanges[0].a, exchanges[0].b
     if any(x.a != a or x.b != b for x in exchanges):
-        return _mirrored_trips_scan(exchanges, ratio)  # not one pair: the plain definition
+        return _mirrored_trips_scan(exchanges, ratio, latest=latest)  # not one pair: the plain definition
     width = math.log(ratio) if ratio > 1 and math.isfinite(ratio) else None
     log, floor = math.log, math.floor
     empty: dict[Any, float] = {}
@@ -152,7 +204,7 @@ def mirrored_trips(exchanges: list[Exchange], ratio: float) -> list[tuple[Exchan
         bucket = buckets.get((sig_b, sig_a))  # an earlier x whose a gave what y's b gives, and back
         if bucket is not None and bucket[2]:
             query = [out_b[g] for g in bucket[0]] + [out_a[g] for g in bucket[1]]
-            match = _earliest_mirror(bucket[2], closed, query, ratio, width)
+            match = _earliest_mirror(bucket[2], closed, query, ratio, width, latest)
             if match is not None:
                 closed.add(match)
                 trips.append((exchanges[match], y))
@@ -186,10 +238,10 @@ _EPS = 1e-9
 
 
 def _earliest_mirror(cells: dict[tuple[int, ...], deque[tuple[Any, ...]]], closed: set[int], query: list[float],
-                     ratio: float, width: float | None) -> int | None:
-    """The earliest open (not ``closed``) exchange of a bucket's ``cells`` whose every value is
-    within ``ratio`` of ``query`` (the value sent back of each of the bucket's goods, in its
-    order), by its position; None if none."""
+                     ratio: float, width: float | None, latest: bool = False) -> int | None:
+    """The earliest (``latest``: the latest) open (not ``closed``) exchange of a bucket's
+    ``cells`` whose every value is within ``ratio`` of ``query`` (the value sent back of each
+    of the bucket's goods, in its order), by its position; None if none."""
     if min(query) <= 0:
         return None
     if width is None:
@@ -207,6 +259,17 @@ def _earliest_mirror(cells: dict[tuple[int, ...], deque[tuple[Any, ...]]], close
         else:
             candidates = [c for k, c in cells.items() if all(i in span for i, span in zip(k, spans))]
     best: int | None = None
+    if latest:
+        for cell in candidates:
+            while cell and cell[-1][0] in closed:
+                cell.pop()
+            for seq, values in reversed(cell):
+                if best is not None and seq <= best:
+                    break
+                if seq not in closed and all(_close(x, y, ratio) for x, y in zip(values, query)):
+                    best = seq
+                    break
+        return best
     for cell in candidates:
         while cell and cell[0][0] in closed:
             cell.popleft()
@@ -219,7 +282,8 @@ def _earliest_mirror(cells: dict[tuple[int, ...], deque[tuple[Any, ...]]], close
     return best
 
 
-def _mirrored_trips_scan(exchanges: list[Exchange], ratio: float) -> list[tuple[Exchange, Exchange]]:
+def _mirrored_trips_scan(exchanges: list[Exchange], ratio: float, *,
+                         latest: bool = False) -> list[tuple[Exchange, Exchange]]:
     """:func:`mirrored_trips` by its definition: every exchange compared with every earlier
     unmatched one (quadratic; for exchanges that are not all between the same two nodes)."""
     pending: list[Exchange] = []
@@ -227,7 +291,9 @@ def _mirrored_trips_scan(exchanges: list[Exchange], ratio: float) -> list[tuple[
     for y in exchanges:
         if y.unvalued:
             continue
-        for i, x in enumerate(pending):
+        order = range(len(pending) - 1, -1, -1) if latest else range(len(pending))
+        for i in order:
+            x = pending[i]
             if _mirrors(x, y, ratio):
                 del pending[i]
                 trips.append((x, y))
@@ -438,11 +504,45 @@ def _qualifying(cycle: tuple[Any, ...], legs: Mapping[tuple[Any, Any], list[Tran
             outflow[k] += t[1]
             inflow[(k + 1) % size] += t[1]
     imbalance = max(abs(inflow[k] - outflow[k]) / (inflow[k] + outflow[k]) for k in range(size))
-    return (laps, imbalance) if imbalance <= max_imbalance else None
+    if imbalance > max_imbalance:
+        return None
+    moved = _members_net_share([t[3] for lap in laps for t in lap if len(t) > 3])
+    if moved > max_imbalance:
+        return None  # the goods came back, but what paid for them moved for good: trade, not a wash
+    return laps, max(imbalance, moved)
+
+
+def _members_net_share(exchanges: list[Exchange]) -> float:
+    """The largest member's net share over ``exchanges`` (each counted once): per member, for
+    each good, ``|received - given|`` summed over ``received + given`` summed (seed 000 *Trade
+    ledger*, taken over a member's side of the lap exchanges).  0 when every member got back
+    what it handed on -- the goods went round, nothing moved; about 0.5 when a currency went
+    round paying for goods that moved for good (wood for food, food for fiber)."""
+    gave: dict[tuple[Any, Any], float] = {}  # (member, good) -> value handed over
+    got: dict[tuple[Any, Any], float] = {}
+    for x in {id(x): x for x in exchanges}.values():  # each exchange once
+        a, b = x.a, x.b
+        for giver, taker in ((a, b), (b, a)):
+            given = x.goods.get(giver)
+            if given:
+                for good, value in given.items():
+                    k = (giver, good)
+                    gave[k] = gave.get(k, 0.0) + value
+                    k = (taker, good)
+                    got[k] = got.get(k, 0.0) + value
+    moved: dict[Any, float] = {}
+    total: dict[Any, float] = {}
+    for k in [*gave, *(k for k in got if k not in gave)]:  # in a fixed order: sums reproduce exactly
+        out, back = gave.get(k, 0.0), got.get(k, 0.0)
+        member = k[0]
+        moved[member] = moved.get(member, 0.0) + abs(back - out)
+        total[member] = total.get(member, 0.0) + back + out
+    return max((moved[m] / total[m] for m in total if total[m] > 0), default=0.0)
 
 
 def wash_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Flag], list[str]]:
-    """Goods that go around a cycle of three or more (module rule *wash cycle*).
+    """Goods that go around a cycle of three or more: module rules *wash cycle*, then
+    *round-trip ring* (:func:`round_trip_rings`) for what the laps' rings do not cover.
 
     Cycles that share seats are one ring: one flag per ring (connected seats), naming its
     best cycle first.  Returns the flags and notes (e.g. the search budget ran out).
@@ -521,10 +621,329 @@ def wash_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Fla
             ),
             details=details,
         ))
+    covered = {p for flag in flags for p in flag.pairs}
+    more, more_notes = round_trip_rings(view, params, covered)
+    return flags + more, notes + more_notes
+
+
+Intervals = list[tuple[float, float]]
+"""Sorted, disjoint closed intervals."""
+
+
+class _Trip:
+    """One mirror round trip of a pair, as the round-trip ring rule reads it."""
+
+    __slots__ = ("value", "start", "end", "goods", "givers", "events")
+
+    def __init__(self, x: Exchange, y: Exchange) -> None:
+        self.value = sum(x.gave.values())
+        """Value of the first trade (both sides): the parcel's size."""
+        self.start = x.tick
+        """When the goods went (the first trade)."""
+        self.end = y.tick
+        """When they came back (the mirror trade)."""
+        givers: dict[Any, set[Any]] = {}
+        for side, given in x.goods.items():
+            for good in given:
+                givers.setdefault(good, set()).add(side)
+        self.givers = givers
+        """Good -> who handed it over in the first trade (the other hands it back in the mirror)."""
+        self.goods = frozenset(givers)
+        self.events = (*x.events, *y.events)
+
+    def hand_off(self, good: Any, giver: Any) -> float | None:
+        """When ``giver`` handed ``good`` to the other side in this round trip: in the first
+        trade, or in the mirror sending it back; None if it never did."""
+        first = self.givers.get(good)
+        if not first:
+            return None
+        return self.start if giver in first else self.end
+
+
+def _merged(intervals: list[tuple[float, float]]) -> Intervals:
+    out: Intervals = []
+    for lo, hi in sorted(intervals):
+        if out and lo <= out[-1][1]:
+            if hi > out[-1][1]:
+                out[-1] = (out[-1][0], hi)
+        else:
+            out.append((lo, hi))
+    return out
+
+
+def _intersect(xs: Intervals, ys: Intervals) -> Intervals:
+    """Where both interval sets hold (each sorted and disjoint)."""
+    out: Intervals = []
+    i = j = 0
+    while i < len(xs) and j < len(ys):
+        lo, hi = max(xs[i][0], ys[j][0]), min(xs[i][1], ys[j][1])
+        if lo <= hi:
+            out.append((lo, hi))
+        if xs[i][1] < ys[j][1]:
+            i += 1
+        else:
+            j += 1
+    return out
+
+
+class _Leg:
+    """A pair of the trip graph: its round trips and what any choice among them can satisfy."""
+
+    __slots__ = ("trips", "sizes", "goods", "times")
+
+    def __init__(self, trips: list[_Trip], ratio: float) -> None:
+        self.trips = trips
+        self.sizes = _merged([(t.value / ratio, t.value) for t in trips])
+        """Window floors ``w`` for which some trip is worth within ``[w, ratio * w]``."""
+        self.goods = frozenset().union(*(t.goods for t in trips))
+        self.times = _merged([(t.start, t.end) for t in trips])
+        """Ticks at which some round trip was under way."""
+
+
+class _Episode:
+    """When a round-trip ring was under way: its round trips, the good, and the lap, if any."""
+
+    __slots__ = ("tick", "good", "trips", "path", "hand_offs")
+
+    def __init__(self, tick: float, good: Any, trips: list[_Trip], path: list[Any] | None,
+                 hand_offs: list[float] | None) -> None:
+        self.tick = tick
+        """The earliest tick at which every chosen round trip was under way."""
+        self.good = good
+        """A good every chosen round trip carried."""
+        self.trips = trips
+        """One round trip per pair of the cycle, in the cycle's order."""
+        self.path = path
+        """The seats in the order the good went once round (hand to hand, in time order), the
+        first one first; None when it went back and forth on each pair without a lap."""
+        self.hand_offs = hand_offs
+        """The tick of each hand-off along ``path``."""
+
+
+def _together(cycle: tuple[Any, ...], legs: list[_Leg], ratio: float) -> _Episode | None:
+    """The round-trip ring test of ``cycle`` (``legs[i]`` the pair of ``cycle[i]`` and the next):
+    one round trip per pair, each worth within ``ratio`` of the others, all carrying one good,
+    all under way at one tick.  The earliest such tick, for a good that went round the cycle
+    (a lap, :func:`_lap_of`) if one did; None when there is none."""
+    best: _Episode | None = None
+    anchors = ordered({(t.value, g) for leg in legs for t in leg.trips for g in t.goods})
+    for floor_value, good in anchors:  # the cheapest chosen round trip, and the good they all carry
+        ceiling = floor_value * ratio * (1 + 1e-12)
+        fits: list[list[_Trip]] = []
+        for leg in legs:
+            fit = [t for t in leg.trips if floor_value <= t.value <= ceiling and good in t.goods]
+            if not fit:
+                break
+            fits.append(fit)
+        else:
+            for tick in ordered({t.start for fit in fits for t in fit}):  # when the last of them set out
+                under_way = [[t for t in fit if t.start <= tick <= t.end] for fit in fits]
+                if not all(under_way):
+                    continue
+                lap = _lap_of(cycle, under_way, good)
+                if lap is not None:
+                    found = _Episode(tick, good, *lap)
+                else:
+                    found = _Episode(tick, good, [min(u, key=lambda t: (t.start, t.end)) for u in under_way],
+                                     None, None)
+                if best is None or (found.path is None, found.tick) < (best.path is None, best.tick):
+                    best = found  # the earliest, one whose good went round first
+                break
+    return best
+
+
+def _lap_of(cycle: tuple[Any, ...], under_way: list[list[_Trip]],
+            good: Any) -> tuple[list[_Trip], list[Any], list[float]] | None:
+    """A lap of ``good`` round ``cycle`` through one of each pair's ``under_way`` round trips
+    (its first trade or the mirror): either way round, from any seat, each hand-off no
+    earlier than the one before (the earliest possible at each step, which finds a lap
+    whenever there is one).  ``(trips, path, hand-off ticks)``; None if there is none."""
+    size = len(cycle)
+    for forward in (True, False):
+        # the hops in the order the good goes: (pair index, giver)
+        if forward:
+            hops = [(i, cycle[i]) for i in range(size)]
+        else:
+            hops = [(i, cycle[(i + 1) % size]) for i in reversed(range(size))]
+        for first in range(size):
+            picks: dict[int, _Trip] = {}
+            ticks: list[float] = []
+            previous = -math.inf
+            for step in range(size):
+                i, giver = hops[(first + step) % size]
+                options = [(h, t.start, t.end, t) for t in under_way[i]
+                           if (h := t.hand_off(good, giver)) is not None and h >= previous]
+                if not options:
+                    break
+                previous, *_, picks[i] = min(options, key=lambda o: o[:3])
+                ticks.append(previous)
+            else:
+                path = [hops[(first + step) % size][1] for step in range(size)]
+                return [picks[i] for i in range(size)], path, ticks
+    return None
+
+
+def _circular_share(view: TransferView, pairs: Collection[tuple[Any, Any]]) -> float:
+    """``1 - sum(net share x value) / sum(value)`` over ``pairs``: the share of their trade that
+    went back and forth (seed 000 *Trade ledger*, *Circular reputation*)."""
+    gross = moved = 0.0
+    for a, b in pairs:
+        pair = view.pair(a, b)
+        gross += pair.gross
+        moved += pair.net_share * pair.gross
+    return 1 - moved / gross if gross > 0 else 0.0
+
+
+def _ring_search(start: Any, path: list[Any], on_path: set[Any], sizes: Intervals, goods: frozenset[Any],
+                 times: Intervals, order: Mapping[Any, int], neighbours: Mapping[Any, list[Any]],
+                 legs: Mapping[tuple[Any, Any], _Leg], key: Any, max_len: int, budget: list[int],
+                 found: list[tuple[Any, ...]]) -> None:
+    """Depth-first step of :func:`round_trip_rings`: simple cycles from their smallest node, each
+    once (its second node smaller than its last), extended only while some choice of round
+    trips can still be value-consistent, share a good and be under way together."""
+    node = path[-1]
+    for nxt in neighbours[node]:
+        if budget[0] <= 0:
+            return
+        budget[0] -= 1
+        if nxt == start:
+            if len(path) < 3 or order[path[1]] > order[node]:
+                continue
+        elif order[nxt] <= order[start] or nxt in on_path or len(path) >= max_len:
+            continue
+        leg = legs[key(node, nxt)]
+        nsizes = _intersect(sizes, leg.sizes)
+        ngoods = goods & leg.goods
+        ntimes = _intersect(times, leg.times)
+        if not (nsizes and ngoods and ntimes):
+            continue
+        if nxt == start:
+            found.append(tuple(path))
+            continue
+        path.append(nxt)
+        on_path.add(nxt)
+        _ring_search(start, path, on_path, nsizes, ngoods, ntimes, order, neighbours, legs, key, max_len,
+                     budget, found)
+        path.pop()
+        on_path.discard(nxt)
+
+
+def round_trip_rings(view: TransferView, params: Mapping[str, Any],
+                     covered: Collection[tuple[Any, Any]] = ()) -> tuple[list[Flag], list[str]]:
+    """Short wash rings: round trips on every pair of a cycle, together (module rule
+    *round-trip ring*).  ``covered`` holds pairs (``a < b``) of rings already found; with
+    the wash pairs (:func:`wash_pairs`), a cycle whose pairs are all covered adds nothing
+    and is not searched for.  Returns the flags and notes."""
+    ratio = float(params["max_leg_ratio"])
+    min_trips = max(1, int(params["ring_trips"]))
+    threshold = float(params["ring_threshold"])
+    max_len = int(params["max_cycle_length"])
+    steps = int(params["max_search_steps"])
+    exempt = view.exempt
+    legs: dict[tuple[Any, Any], _Leg] = {}
+    trips_graph = nx.Graph()
+    for (a, b), pair in view.pairs.items():
+        if a in exempt or b in exempt or len(pair.exchanges) < 2 * min_trips or pair.gross <= 0:
+            continue
+        if _mirrorable(view, pair) <= 0:
+            continue  # no exchange of the pair could be mirrored by another
+        trips = mirrored_trips(pair.exchanges, ratio, latest=True)  # each undoing the trade just made
+        if len(trips) >= min_trips:
+            legs[(a, b)] = _Leg([_Trip(x, y) for x, y in trips], ratio)
+            trips_graph.add_edge(a, b)
+    if trips_graph.number_of_nodes() < 3:
+        return [], []
+    trips_graph = nx.k_core(trips_graph, 2)  # a seat on a cycle has two partners on it
+    covered = {pair_key(a, b) for a, b in covered}
+    pair_threshold = float(params["pair_threshold"])
+    for a, b in trips_graph.edges:  # a wash pair on its own is already found
+        if pair_key(a, b) not in covered and _wash_pair(view, a, b, params, pair_threshold) is not None:
+            covered.add(pair_key(a, b))
+    budget = [steps]
+    rings = nx.Graph()  # seats joined by the pairs of qualifying cycles
+    cycles: list[dict[str, Any]] = []
+    everything: Intervals = [(-math.inf, math.inf)]
+    for component in sorted((ordered(c) for c in nx.biconnected_components(trips_graph) if len(c) >= 3),
+                            key=repr):
+        sub = trips_graph.subgraph(component)
+        if all(pair_key(a, b) in covered for a, b in sub.edges):
+            continue  # every ring in it would add nothing
+        order = {n: i for i, n in enumerate(component)}
+        neighbours = {n: ordered(sub.neighbors(n)) for n in component}
+        for start in component:
+            found: list[tuple[Any, ...]] = []
+            _ring_search(start, [start], {start}, everything, frozenset().union(*(
+                legs[view.key(start, n)].goods for n in neighbours[start])), everything, order, neighbours,
+                legs, view.key, max_len, budget, found)
+            for cycle in found:
+                pairs = [view.key(cycle[i], cycle[(i + 1) % len(cycle)]) for i in range(len(cycle))]
+                if all(pair_key(*p) in covered or rings.has_edge(*p) for p in pairs):
+                    continue  # adds nothing to a ring already found
+                share = _circular_share(view, pairs)
+                if share < threshold:
+                    continue
+                episode = _together(cycle, [legs[p] for p in pairs], ratio)
+                if episode is None:
+                    continue
+                rings.add_edges_from(pairs)
+                cycles.append({"cycle": cycle, "episode": episode})
+    notes: list[str] = []
+    if budget[0] <= 0:
+        notes.append(f"ring: the round-trip ring search stopped after {steps} steps; some rings may be missing")
+    circular = view.graph.graph.get("circular_reputation") or {}
+    flags: list[Flag] = []
+    for members in sorted((ordered(c) for c in nx.connected_components(rings)), key=repr):
+        inside = [c for c in cycles if c["cycle"][0] in members]
+        pairs = ordered({pair_key(u, v) for u, v in rings.subgraph(members).edges})
+        score = _circular_share(view, pairs)
+        first = min(inside, key=lambda c: (c["episode"].path is None, c["episode"].tick, len(c["cycle"]),
+                                           repr(c["cycle"])))
+        cycle = first["cycle"]
+        episode: _Episode = first["episode"]
+        shares = {f"{a}~{b}": round(view.pair(a, b).net_share, 3) for a, b in pairs}
+        round_trips = {f"{a}~{b}": len(legs[view.key(a, b)].trips) for a, b in pairs}
+        evidence = {e for a, b in pairs for t in legs[view.key(a, b)].trips for e in t.events}
+        others = [n for n in members if n not in cycle]
+        details: dict[str, Any] = {
+            "cycle": list(cycle),
+            "good": episode.good,
+            "allUnderWayAtTick": episode.tick,
+            "lap": list(episode.path) if episode.path is not None else None,
+            "handOffTicks": list(episode.hand_offs) if episode.hand_offs is not None else None,
+            "circularShare": round(score, 4),
+            "roundTrips": round_trips,
+            "pairNetShare": shares,
+            "cyclesFound": len(inside),
+        }
+        if episode.path is not None:
+            path = " -> ".join(str(n) for n in (*episode.path, episode.path[0]))
+            story = f"{episode.good} went round {path} and every pair sent it back"
+        else:
+            seats = ", ".join(str(n) for n in cycle[:-1]) + f" and {cycle[-1]}"
+            story = f"{seats}, each with the next, traded {episode.good} and sent it back"
+        if circular:
+            details["circularReputation"] = {str(n): circular[n] for n in members if n in circular}
+        flags.append(Flag(
+            screen="ring",
+            kind="wash_ring",
+            level="flag",
+            agents=(*cycle, *others),
+            pairs=tuple(pairs),
+            score=score,
+            threshold=threshold,
+            evidence=tuple(ordered(evidence)),
+            explanation=(
+                f"{story}, all under way together at tick {episode.tick:g}, each leg of one value: "
+                f"{score:.0%} of their trade went back and forth "
+                f"(net share as low as {min(shares.values()):.3f}), trading for the count and the reputation, "
+                "not for the goods."
+            ),
+            details=details,
+        ))
     return flags, notes
 
 
 def ring(view: TransferView, params: Mapping[str, Any]) -> list[Flag]:
-    """Wash pairs, wash cycles and the pairs inside a ring (module rules)."""
+    """Wash pairs, wash cycles, round-trip rings and the pairs inside a ring (module rules)."""
     found = wash_pairs(view, params) + wash_cycles(view, params)[0]
     return found + ring_members(view, params, found)

@@ -246,6 +246,149 @@ def test_an_occasional_buy_back_is_not_wash_trading() -> None:
     assert flags_of(g, "ring") == []
 
 
+def short_ring(g: nx.MultiDiGraph, nodes: list[str], laps: int, tick: int, value: float = 6.0,
+               ordinary: dict[int, tuple[str, str, dict[str, float], dict[str, float]]] | None = None) -> list[int]:
+    """``laps`` times: wood for stone round ``nodes`` (each to the next), then every one of those
+    trades undone by a trade sending the same goods back, last first.  ``ordinary`` trades
+    ``(a, b, give, get)`` are made at the given steps in between (one tick per step).  Returns
+    the ring's event ids."""
+    k = len(nodes)
+    steps: list[tuple[str, str]] = []
+    for _ in range(laps):
+        steps += [(nodes[i], nodes[(i + 1) % k]) for i in range(k)]
+        steps += [(nodes[(i + 1) % k], nodes[i]) for i in reversed(range(k))]  # the same goods back
+    ordinary = ordinary or {}
+    ring_events = []
+    for step, (u, v) in enumerate(steps):
+        if step in ordinary:
+            a, b, give, get = ordinary[step]
+            trade(g, a, b, tick, give, get)
+            tick += 1
+        ring_events.append(trade(g, u, v, tick, {"wood": value}, {"stone": value}))
+        tick += 1
+    return ring_events
+
+
+def ordinary_market(g: nx.MultiDiGraph, start: int) -> None:
+    """Outsiders trading fairly with the ring's seats and each other: goods that move for good."""
+    for t, (a, b) in enumerate([("x", "a"), ("y", "b"), ("x", "c"), ("y", "a"), ("x", "y"), ("y", "c")]):
+        trade(g, a, b, start + t, {"fiber": 6.0}, {"food": 6.0})
+
+
+def test_a_one_lap_ring_mixed_with_ordinary_trade_is_flagged() -> None:
+    g = nx.MultiDiGraph()
+    ordinary_market(g, 0)
+    # once round a -> b -> c -> a and back, a and b also trading fiber for food in between
+    events = short_ring(g, ["a", "b", "c"], laps=1, tick=10, ordinary={3: ("a", "b", {"fiber": 6.0}, {"food": 6.0})})
+    ordinary_market(g, 30)
+    [flag] = flags_of(g, "ring")
+    assert (flag.kind, flag.agents, flag.pairs) == ("wash_ring", ("a", "b", "c"), (("a", "b"), ("a", "c"), ("b", "c")))
+    # a~b: 36 traded, net share 1/3 (the fiber and food moved); a~c and b~c: 24 each, net share 0
+    assert flag.score == pytest.approx(1 - 12 / 84) and flag.threshold == 0.4
+    assert flag.evidence == tuple(events)  # the six ring trades, not the ordinary ones
+    assert flag.details["roundTrips"] == {"a~b": 1, "a~c": 1, "b~c": 1}
+    assert flag.details["pairNetShare"] == {"a~b": 0.333, "a~c": 0.0, "b~c": 0.0}
+    assert (flag.details["good"], flag.details["lap"], flag.details["handOffTicks"]) == \
+        ("wood", ["a", "b", "c"], [10.0, 11.0, 12.0])
+    assert flag.details["allUnderWayAtTick"] == 12.0
+    assert flag.explanation.startswith("wood went round a -> b -> c -> a and every pair sent it back, all under way "
+                                       "together at tick 12, each leg of one value: 86% of their trade went back")
+    assert screen_graph(g).verdict == "flag" and [f.screen for f in screen_graph(g).flags] == ["ring"]
+
+
+def test_a_one_lap_ring_was_missed_by_the_lap_and_pair_rules() -> None:
+    g = nx.MultiDiGraph()
+    short_ring(g, ["a", "b", "c"], laps=1, tick=10)
+    assert flags_of(g, "ring", screens={"ring": {"ring_threshold": 1.01}}) == []  # the round-trip ring rule off
+    assert [f.kind for f in flags_of(g, "ring")] == ["wash_ring"]
+
+
+def test_a_two_lap_ring_mixed_with_ordinary_trade_is_flagged() -> None:
+    g = nx.MultiDiGraph()
+    ordinary_market(g, 0)
+    ordinary = {1: ("a", "b", {"fiber": 6.0}, {"food": 6.0}), 5: ("b", "c", {"plank": 6.0}, {"ore": 6.0}),
+                8: ("c", "a", {"cloth": 12.0}, {"tool": 12.0})}
+    events = short_ring(g, ["a", "b", "c"], laps=2, tick=10, ordinary=ordinary)
+    ordinary_market(g, 40)
+    [flag] = flags_of(g, "ring")
+    assert (flag.kind, flag.agents, flag.pairs) == ("wash_ring", ("a", "b", "c"), (("a", "b"), ("a", "c"), ("b", "c")))
+    # a~b and b~c: 60 traded, 12 moved for good each; a~c: 72 traded, 24 moved
+    assert flag.score == pytest.approx(1 - 48 / 192) and flag.evidence == tuple(events)
+    assert flag.details["roundTrips"] == {"a~b": 2, "a~c": 2, "b~c": 2}
+    # two laps, two round trips a pair mixed with other trade: neither the lap nor the pair rule sees it
+    assert flags_of(g, "ring", screens={"ring": {"ring_threshold": 1.01}}) == []
+
+
+def test_an_honest_triangle_of_fair_trade_is_clear() -> None:
+    """Three producers: food pays for wood, stone and fiber, which move for good.  The food goes
+    round the triangle lap after lap, and each pair even buys back once, all at the same time,
+    in the same food and of the same value; yet every pair's trade moved goods (net share
+    well above 0) and each seat ends with other goods than it started with."""
+    g = nx.MultiDiGraph()
+    t = 0
+    for _ in range(6):
+        trade(g, "a", "b", t, {"wood": 6.0}, {"food": 6.0})  # b buys a's wood with food
+        trade(g, "b", "c", t + 1, {"stone": 6.0}, {"food": 6.0})  # c buys b's stone
+        trade(g, "c", "a", t + 2, {"fiber": 6.0}, {"food": 6.0})  # a buys c's fiber
+        t += 3
+    # a buy-back on every pair, under way together (a changed mind each, on the same day)
+    trade(g, "b", "a", 30, {"wood": 6.0}, {"food": 6.0})
+    trade(g, "c", "b", 31, {"stone": 6.0}, {"food": 6.0})
+    trade(g, "a", "c", 32, {"fiber": 6.0}, {"food": 6.0})
+    trade(g, "a", "b", 33, {"wood": 6.0}, {"food": 6.0})
+    trade(g, "b", "c", 34, {"stone": 6.0}, {"food": 6.0})
+    trade(g, "c", "a", 35, {"fiber": 6.0}, {"food": 6.0})
+    result = screen_graph(g)
+    assert result.verdict == "clear", [f.explanation for f in result.flags]
+    view = TransferView(g)
+    assert view.pair("a", "b").net_share == pytest.approx(0.75)  # 12 of 16 trades' goods moved for good
+
+
+def test_a_currency_going_round_an_honest_triangle_is_not_a_wash_cycle() -> None:
+    g = nx.MultiDiGraph()
+    for lap in range(6):  # food goes round a -> c -> b -> a six times, paying for goods that move
+        trade(g, "a", "b", 3 * lap, {"wood": 6.0}, {"food": 6.0})
+        trade(g, "b", "c", 3 * lap + 1, {"stone": 6.0}, {"food": 6.0})
+        trade(g, "c", "a", 3 * lap + 2, {"fiber": 6.0}, {"food": 6.0})
+    assert screen_graph(g).verdict == "clear"
+    g2 = nx.MultiDiGraph()
+    for lap in range(6):  # the same laps, paid back in the goods that went round the other way: a wash
+        trade(g2, "a", "b", 3 * lap, {"wood": 6.0}, {"food": 6.0})
+        trade(g2, "b", "c", 3 * lap + 1, {"wood": 6.0}, {"food": 6.0})
+        trade(g2, "c", "a", 3 * lap + 2, {"wood": 6.0}, {"food": 6.0})
+    [flag] = flags_of(g2, "ring")
+    assert (flag.kind, flag.score, flag.details["memberImbalance"]) == ("wash_cycle", 6.0, 0.0)
+
+
+def test_round_trips_at_different_times_are_not_a_ring() -> None:
+    g = nx.MultiDiGraph()
+    for t, (u, v) in enumerate([("a", "b"), ("b", "c"), ("c", "a")]):  # three buy-backs, one after another
+        trade(g, u, v, 10 * t, {"wood": 6.0}, {"stone": 6.0})
+        trade(g, v, u, 10 * t + 5, {"wood": 6.0}, {"stone": 6.0})
+    assert flags_of(g, "ring") == []
+    trade(g, "a", "b", 2, {"fiber": 6.0}, {"food": 6.0})  # nor are they, with anything else in between
+    assert flags_of(g, "ring") == []
+
+
+def test_round_trips_of_different_parcels_are_not_a_ring() -> None:
+    g = nx.MultiDiGraph()
+    short_ring(g, ["a", "b", "c"], laps=1, tick=0)
+    assert flags_of(g, "ring")
+    g = nx.MultiDiGraph()
+    for t, (u, v, value, good) in enumerate([("a", "b", 6.0, "wood"), ("b", "c", 30.0, "wood"),
+                                             ("c", "a", 6.0, "wood")]):
+        trade(g, u, v, t, {good: value}, {"stone": value})
+    for t, (u, v, value) in enumerate([("a", "c", 6.0), ("c", "b", 30.0), ("b", "a", 6.0)]):
+        trade(g, u, v, 3 + t, {"wood": value}, {"stone": value})
+    assert flags_of(g, "ring") == []  # the b~c round trip is five times the others: another parcel
+    g = nx.MultiDiGraph()
+    for t, (u, v, good) in enumerate([("a", "b", "wood"), ("b", "c", "fiber"), ("c", "a", "wood")]):
+        trade(g, u, v, t, {good: 6.0}, {"ore" if good == "fiber" else "stone": 6.0})
+    for t, (u, v, good) in enumerate([("a", "c", "wood"), ("c", "b", "fiber"), ("b", "a", "wood")]):
+        trade(g, u, v, 3 + t, {good: 6.0}, {"ore" if good == "fiber" else "stone": 6.0})
+    assert flags_of(g, "ring") == []  # no good goes all round: each pair swapped its own
+
+
 def test_cycle_search_never_uses_simple_cycles(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("simple_cycles over the whole graph")
@@ -537,13 +680,13 @@ def test_verdict_is_the_worst_level() -> None:
 
 def test_config_version_is_stamped_and_overrides_change_it(tmp_path: Any) -> None:
     shipped = default_config()
-    assert screen_graph(nx.MultiDiGraph()).config_version == shipped.version == "1.0.0"
+    assert screen_graph(nx.MultiDiGraph()).config_version == shipped.version == "1.1.0"
     assert set(SCREENS) <= set(shipped.screens)
     for screen in shipped.screens:  # every parameter documented in config.json has a value
         assert all(v is not None for v in shipped.screens[screen].values())
     g = everything_graph()
     loose = screen_graph(g, {"screens": {"feeder": {"threshold": 1000}}})
-    assert loose.config_version == "1.0.0+local" and loose.config_digest != shipped.digest
+    assert loose.config_version == "1.1.0+local" and loose.config_digest != shipped.digest
     assert not [f for f in loose.flags if f.kind == "hub_and_spoke"]
     path = tmp_path / "strict.json"
     path.write_text('{"version": "ops-7", "screens": {"ring": {"enabled": false}}}')
@@ -609,14 +752,27 @@ def _random_exchanges(seed: int, n: int) -> list[Any]:
     return out
 
 
+@pytest.mark.parametrize("latest", [False, True])
 @pytest.mark.parametrize("ratio", [1.5, 2.0, 1.0, 0.5, math.inf])
-def test_mirror_index_finds_what_comparing_with_every_earlier_exchange_finds(ratio: float) -> None:
+def test_mirror_index_finds_what_comparing_with_every_earlier_exchange_finds(ratio: float, latest: bool) -> None:
     from daishi_forensics.screens.ring import _mirrored_trips_scan, mirrored_trips
 
     for seed in range(300):
         exchanges = _random_exchanges(seed, 40)
-        assert [(x.key, y.key) for x, y in mirrored_trips(exchanges, ratio)] == \
-            [(x.key, y.key) for x, y in _mirrored_trips_scan(exchanges, ratio)], seed
+        assert [(x.key, y.key) for x, y in mirrored_trips(exchanges, ratio, latest=latest)] == \
+            [(x.key, y.key) for x, y in _mirrored_trips_scan(exchanges, ratio, latest=latest)], seed
+
+
+def test_a_return_undoes_the_latest_trade_for_the_round_trip_ring() -> None:
+    from daishi_forensics.screens.graph import Exchange
+    from daishi_forensics.screens.ring import mirrored_trips
+
+    def x(tick: int, give: str, get: str) -> Exchange:
+        return Exchange("a", "b", tick, tick, goods={"a": {give: 6.0}, "b": {get: 6.0}})
+
+    sold = [x(1, "wood", "food"), x(50, "wood", "food"), x(52, "food", "wood")]  # a buy-back of the second
+    assert [(p.key, q.key) for p, q in mirrored_trips(sold, 1.5)] == [(1, 52)]
+    assert [(p.key, q.key) for p, q in mirrored_trips(sold, 1.5, latest=True)] == [(50, 52)]
 
 
 def test_mirror_search_compares_an_exchange_with_few_others(monkeypatch: pytest.MonkeyPatch) -> None:

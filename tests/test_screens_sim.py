@@ -44,3 +44,29 @@ def test_planted_pairs_are_found_and_nothing_else(tmp_path: Path, scenario: str,
     assert all(a in group and b in group for a, b in flagged_pairs(result))  # every accused pair is planted
     honest = {tuple(h["agents"]) for h in truth["honest_suspicious"]}
     assert not honest & flagged_pairs(result)
+
+
+def test_a_planted_ring_cut_to_its_first_round_is_still_found(tmp_path: Path) -> None:
+    """The log keeps only the ring's first round (each pair trades once, then sends the goods
+    back), amid the match's ordinary trade: too few laps for the cycle rule, too few round
+    trips for the pair rule; the round-trip ring rule finds it (bench/screens.py measures
+    1, 1.5 and 2 rounds on every seed)."""
+    match = simulate_match("ring", 2)
+    graph = match_graph(analyze_target(str(write_match(match, tmp_path))))
+    [planted] = match.truth["planted"]
+    cycle = planted["cycle"]
+    assert len(cycle) == 3
+    ring_events = set(planted["events"])
+    ring_edges = [(u, v, k, d) for u, v, k, d in graph.edges(keys=True, data=True) if d["event"] in ring_events]
+    first_round = {e for _, e in sorted({(d["tick"], d["event"]) for *_, d in ring_edges})[:6]}
+    for u, v, k, d in ring_edges:
+        if d["event"] not in first_round:
+            graph.remove_edge(u, v, k)
+    kept_events = {e for *_, d in ring_edges if d["event"] in first_round for e in d["events"]}
+    result = screen_graph(graph)
+    pairs = {tuple(sorted((cycle[i], cycle[(i + 1) % 3]))) for i in range(3)}
+    [flag] = [f for f in result.flags if f.screen == "ring"]
+    assert (flag.kind, set(flag.pairs), set(flag.evidence)) == ("wash_ring", pairs, kept_events)
+    assert all(a in cycle and b in cycle for a, b in flagged_pairs(result))  # nobody else accused
+    old_rule = screen_graph(graph, {"screens": {"ring": {"ring_threshold": 1.01}}})  # without the new rule
+    assert not flagged_pairs(old_rule, "ring")
