@@ -182,19 +182,21 @@ class TickCounts(Mapping[int, tuple[int, float, int]]):
     """One agent's counts by tick, stored by column: tick -> (world actions, value gathered,
     completed trades), for the ticks in which it made a world action, in tick order.
 
-    Ticks in an array and three count arrays (24 bytes a tick), not a record per tick.
+    Ticks in an array and three count arrays (16 bytes a tick: 32-bit ticks, 16-bit counts
+    and the value as a double), not a record per tick; an array that overflows becomes a
+    plain list (ticks past 2**31, over 65,535 actions of one agent in one tick).
     """
 
     __slots__ = ("ticks", "actions", "value", "trades")
 
     def __init__(self) -> None:
-        self.ticks: array[int] | list[int] = array("q")
-        self.actions: array[int] | list[int] = array("i")
+        self.ticks: array[int] | list[int] = array("i")
+        self.actions: array[int] | list[int] = array("H")
         self.value = array("d")
-        self.trades: array[int] | list[int] = array("i")
+        self.trades: array[int] | list[int] = array("H")
 
     def widen(self) -> None:
-        """A count went beyond 32 bits: plain lists from here on."""
+        """A count went beyond 16 bits: plain lists from here on."""
         self.actions, self.trades = list(self.actions), list(self.trades)
 
     def row(self, tick: int) -> int:
@@ -206,7 +208,7 @@ class TickCounts(Mapping[int, tuple[int, float, int]]):
         if not k or ticks[k - 1] < tick:
             try:
                 ticks.append(tick)
-            except OverflowError:  # beyond 64 bits: a plain list from here on
+            except OverflowError:  # beyond 32 bits: a plain list from here on
                 self.ticks = ticks = list(ticks)
                 ticks.append(tick)
             self.actions.append(0)

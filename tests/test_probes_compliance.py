@@ -273,3 +273,16 @@ def test_utility_pass_counts_by_tick_as_a_dict_would() -> None:
         assert dict(got) == plain and list(got) == list(plain) and got.get(-5) is None
         for ticks in (range(0, tick + 3), sorted(rng.sample(range(tick + 3), 40)), [5, 3, 3, 40, 1]):
             assert _rates(got, ticks) == _rates(plain, ticks)
+
+
+def test_utility_counts_past_the_compact_arrays() -> None:
+    """A tick past 2**31 and 70,000 world actions of one agent in one tick are counted exactly."""
+    from daishi_forensics.injection import UtilityPass
+
+    far = 2**40
+    events = [{"id": i, "tick": 5 if i <= 70_000 else far, "type": "gather", "agentId": "a_1",
+               "payload": {"resource": "wood", "gathered": 1}} for i in range(1, 70_003)]
+    p = UtilityPass({"item_values": {"wood": 2.0}})
+    replay(events, {}, [p])
+    got = p.result().by_agent["a_1"]
+    assert dict(got) == {5: (70_000, 140_000.0, 0), far: (2, 4.0, 0)}
