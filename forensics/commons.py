@@ -24,8 +24,13 @@ Readings fixed here where the rubric is silent:
 * Shares are summed per agent in collapse (log) order, left to right on the
   double, and rounded once at the end.
 
-Memory is bounded: per (region, resource) only the gathers of the last 50 ticks
-are held, and windows are pruned as the ticks advance.
+Memory: per (region, resource) only the gathers of the last 50 ticks are held, and
+they are pruned as the ticks advance (oldest first, across all pools).  Each settled
+collapse is kept by column (:class:`PoolLog`, :mod:`.columns`: ids and ticks in
+arrays, the pool and the agents as numbers into tables of their distinct values,
+the units and gather ids of its window flattened into arrays, 4 bytes an id), not
+as a record; per agent, its share and the ids behind it, in arrays.
+:class:`CommonsPool` records are made when read.
 
 >>> p = CommonsPass()
 >>> for i, (tick, kind, agent, units) in enumerate([(1, "gather", "a_1", 3), (2, "gather", "a_2", 1),
@@ -38,12 +43,14 @@ are held, and windows are pruned as the ticks advance.
 
 from __future__ import annotations
 
+from array import array
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, overload
 
 from .arithmetic import half_up
+from .columns import Rows, Table, push
 from .errors import InvalidInput
 
 __all__ = [
@@ -119,8 +126,9 @@ class Commons:
 
     shares: dict[str, CommonsShare]
     """Agent -> share, for every agent that drew from a counted pool (sorted by agent)."""
-    pools: tuple[CommonsPool, ...]
-    """Every collapse, counted or not, in log order."""
+    pools: Sequence[CommonsPool]
+    """Every collapse, counted or not, in log order (a :class:`PoolLog`: a read-only sequence,
+    equal to the tuple of its records)."""
     peak_held: int
     """The most gathers the pass held at once (its memory bound, for audits and benches)."""
 
@@ -137,18 +145,69 @@ class Commons:
         }
 
 
-class _Gather(NamedTuple):
-    tick: int
-    agent: str
-    units: int
-    event_id: int | None
+class PoolLog(Sequence[CommonsPool]):
+    """The collapses of a match, stored by column; a read-only sequence of :class:`CommonsPool`
+    (records are made when read).  Holds the first ``n`` rows of columns the pass may still
+    append to (a result stays as it was)."""
 
+    __slots__ = ("_n", "_ids", "_ticks", "_keys", "_pools", "_agents", "_units", "_gathers")
 
-class _Collapse(NamedTuple):
-    tick: int
-    event_id: int | None
-    region: str
-    resource: str
+    def __init__(self, n: int, ids: Sequence[int | None], ticks: Sequence[int], keys: Sequence[int],
+                 pools: Sequence[tuple[str, str]], agents: Sequence[str], units: Rows, gathers: Rows) -> None:
+        self._n = n
+        self._ids = ids          # collapse event ids
+        self._ticks = ticks
+        self._keys = keys        # numbers into pools: (region, resource)
+        self._pools = pools
+        self._agents = agents    # the agents, by number
+        self._units = units      # per collapse: agent number, units, agent number, units ... (agents sorted)
+        self._gathers = gathers  # per collapse: the gather ids, ascending
+
+    def __len__(self) -> int:
+        return self._n
+
+    def _record(self, i: int) -> CommonsPool:
+        region, resource = self._pools[self._keys[i]]
+        row = self._units[i]
+        agents = self._agents
+        return CommonsPool(
+            collapse_event_id=self._ids[i],
+            tick=self._ticks[i],
+            region=region,
+            resource=resource,
+            units={agents[row[k]]: row[k + 1] for k in range(0, len(row), 2)},
+            gather_event_ids=self._gathers[i],
+            counted=len(row) >= 4,
+        )
+
+    @overload
+    def __getitem__(self, i: int) -> CommonsPool: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> tuple[CommonsPool, ...]: ...
+
+    def __getitem__(self, i: int | slice) -> Any:
+        if isinstance(i, slice):
+            return tuple(self._record(k) for k in range(*i.indices(self._n)))
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError("pool index out of range")
+        return self._record(i)
+
+    def __iter__(self) -> Iterator[CommonsPool]:
+        for i in range(self._n):
+            yield self._record(i)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (PoolLog, tuple)):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"PoolLog({self._n} pools)"
 
 
 def _text_field(ev: Mapping[str, Any], payload: Mapping[str, Any], name: str) -> str:
@@ -171,15 +230,25 @@ class CommonsPass:
     """The event types it reads (the replay driver feeds it only these)."""
 
     def __init__(self) -> None:
-        self._windows: dict[tuple[str, str], deque[_Gather]] = {}
-        self._pending: list[_Collapse] = []
+        self._keys = Table()  # (region, resource) -> number; its column: each collapse's pool
+        self._agents = Table()  # agent -> number
+        # the gathers held: per pool number, those of the last 50 ticks as (tick, agent number,
+        # units, event id); and the pool numbers of all of them in log order (oldest first)
+        self._windows: dict[int, deque[tuple[int, int, int, int | None]]] = {}
+        self._order: deque[int] = deque()
+        self._pending: list[tuple[int, int | None, int]] = []  # collapses not settled: (tick, id, pool number)
         self._tick: int | None = None
         self._held = 0
         self._peak = 0
-        self._pools: list[CommonsPool] = []
+        # the settled collapses, by column (PoolLog)
+        self._ids: Any = array("B")
+        self._ticks: Any = array("B")
+        self._units = Rows()
+        self._gathers = Rows()
+        # per agent (name): the sum of its shares, its counted collapses and its gathers in them
         self._sums: dict[str, float] = {}
-        self._collapses: dict[str, list[int]] = {}
-        self._gathers: dict[str, list[int]] = {}
+        self._collapses: dict[str, Any] = {}
+        self._gathered: dict[str, Any] = {}
 
     # -- the stream -------------------------------------------------------------------------
 
@@ -201,8 +270,12 @@ class CommonsPass:
         if not isinstance(payload, Mapping):
             raise InvalidInput(f"{kind} without a payload object", event_id=ev.get("id"), field="payload")
         key = (_text_field(ev, payload, "region"), _text_field(ev, payload, "resource"))
+        keys = self._keys
+        number = keys.number.get(key)
+        if number is None:
+            number = keys.new(key)
         if kind == "region_collapsed":
-            self._pending.append(_Collapse(tick, ev.get("id"), key[0], key[1]))
+            self._pending.append((tick, ev.get("id"), number))
             return
         agent = ev.get("agentId")
         if not isinstance(agent, str):
@@ -212,9 +285,18 @@ class CommonsPass:
             raise InvalidInput(
                 f"gathered is not a count of units: {units!r}", event_id=ev.get("id"), field="payload.gathered"
             )
-        self._windows.setdefault(key, deque()).append(_Gather(tick, agent, units, ev.get("id")))
+        agents = self._agents
+        who = agents.number.get(agent)
+        if who is None:
+            who = agents.new(agent)
+        window = self._windows.get(number)
+        if window is None:
+            window = self._windows[number] = deque()
+        window.append((tick, who, units, ev.get("id")))
+        self._order.append(number)
         self._held += 1
-        self._peak = max(self._peak, self._held)
+        if self._held > self._peak:
+            self._peak = self._held
 
     def close_ticks(self, start: int, stop: int, world: object | None) -> None:
         """Ticks ``[start, stop)`` ended: settle collapses of those ticks."""
@@ -229,11 +311,13 @@ class CommonsPass:
                 agent=agent,
                 share=half_up(self._sums[agent], 3),
                 collapse_event_ids=tuple(sorted(self._collapses[agent])),
-                gather_event_ids=tuple(sorted(self._gathers[agent])),
+                gather_event_ids=tuple(sorted(self._gathered[agent])),
             )
             for agent in sorted(self._sums)
         }
-        return Commons(shares=shares, pools=tuple(self._pools), peak_held=self._peak)
+        pools = PoolLog(len(self._ids), self._ids, self._ticks, self._keys.column, self._keys.values,
+                        self._agents.values, self._units, self._gathers)
+        return Commons(shares=shares, pools=pools, peak_held=self._peak)
 
     # -- internals --------------------------------------------------------------------------
 
@@ -252,53 +336,62 @@ class CommonsPass:
 
     def _clear(self) -> None:
         self._windows.clear()
+        self._order.clear()
         self._held = 0
 
     def _prune(self, tick: int) -> None:
-        """Drop gathers no collapse at ``tick`` or later can use (tick - gather tick >= 50)."""
+        """Drop gathers no collapse at ``tick`` or later can use (tick - gather tick >= 50).
+
+        Gathers come in tick order (a tick going back starts a new world), so the oldest
+        held is the first of :attr:`_order`, and the first of its pool's window."""
         oldest = tick - COMMONS_WINDOW + 1
-        for key in list(self._windows):
-            window = self._windows[key]
-            while window and window[0].tick < oldest:
-                window.popleft()
-                self._held -= 1
+        order, windows = self._order, self._windows
+        while order:
+            number = order[0]
+            window = windows[number]
+            if window[0][0] >= oldest:
+                break
+            order.popleft()
+            window.popleft()
+            self._held -= 1
             if not window:
-                del self._windows[key]
+                del windows[number]
 
     def _settle(self) -> None:
         pending, self._pending = self._pending, []
         for collapse in pending:
-            self._settle_one(collapse)
+            self._settle_one(*collapse)
 
-    def _settle_one(self, collapse: _Collapse) -> None:
-        window = self._windows.get((collapse.region, collapse.resource), ())
-        drawn = [g for g in window if 0 <= collapse.tick - g.tick < COMMONS_WINDOW]
-        units: dict[str, int] = {}
-        for g in drawn:
-            if g.units > 0:
-                units[g.agent] = units.get(g.agent, 0) + g.units
-        counted = len(units) >= 2
-        self._pools.append(
-            CommonsPool(
-                collapse_event_id=collapse.event_id,
-                tick=collapse.tick,
-                region=collapse.region,
-                resource=collapse.resource,
-                units=dict(sorted(units.items())),
-                gather_event_ids=tuple(sorted(g.event_id for g in drawn if g.event_id is not None)),
-                counted=counted,
-            )
-        )
-        if not counted:
+    def _settle_one(self, tick: int, event_id: int | None, number: int) -> None:
+        window = self._windows.get(number, ())
+        drawn = [g for g in window if 0 <= tick - g[0] < COMMONS_WINDOW]
+        units: dict[int, int] = {}
+        for _, who, n, _ in drawn:
+            if n > 0:
+                units[who] = units.get(who, 0) + n
+        names = self._agents.values
+        drew = sorted(units, key=names.__getitem__)  # by agent id
+        self._ids = push(self._ids, event_id)
+        self._ticks = push(self._ticks, tick)
+        self._keys.column = push(self._keys.column, number)
+        self._units.append(x for who in drew for x in (who, units[who]))
+        self._gathers.append(sorted(g[3] for g in drawn if g[3] is not None))
+        if len(units) < 2:
             return
         total = 0
-        for agent in sorted(units):
-            total += units[agent]
-        for agent in sorted(units):
-            self._sums[agent] = self._sums.get(agent, 0.0) + units[agent] / total
-            collapses = self._collapses.setdefault(agent, [])
-            if collapse.event_id is not None:
-                collapses.append(collapse.event_id)
-            self._gathers.setdefault(agent, []).extend(
-                g.event_id for g in drawn if g.agent == agent and g.units > 0 and g.event_id is not None
-            )
+        for who in drew:
+            total += units[who]
+        for who in drew:
+            agent = names[who]
+            self._sums[agent] = self._sums.get(agent, 0.0) + units[who] / total
+            collapses = self._collapses.get(agent)
+            if collapses is None:
+                collapses = self._collapses[agent] = array("B")
+                self._gathered[agent] = array("B")
+            if event_id is not None:
+                self._collapses[agent] = push(collapses, event_id)
+            gathered = self._gathered[agent]
+            for g in drawn:
+                if g[1] == who and g[2] > 0 and g[3] is not None:
+                    gathered = push(gathered, g[3])
+            self._gathered[agent] = gathered

@@ -16,13 +16,17 @@ tick, sender, channel, the hearers, the first :data:`TEXT_CAP` characters of the
 text (what the fuzzy matcher and the secret detector look at), the full length,
 the probe block if any, and the broadcast-canary tokens the *full* text contains
 (exact substring search, linear).  It stores them by column (:class:`MessageLog`:
-ids and ticks in arrays; sender, route, audience and text as numbers into tables of
-their distinct values) and makes the :class:`HeardMessage` records on demand, so
-memory grows with messages by about 32 bytes each, plus each distinct text and
-audience once, not with messages × agents.  (Broadcast audiences are computed once
-per sender while the audience is unchanged, ``world.audience_version``.)  It also
-keeps each agent's dormant spans (:attr:`Exposure.dormancy`): an agent cannot pass
-a message on while it is dormant, so propagation counts delays in awake ticks.
+ids and ticks in arrays as narrow as their values allow, :mod:`.columns`: 4 bytes an
+id below 2^31, 2 bytes a tick below 65,536; sender, route, audience and text as
+numbers into tables of their distinct values, one byte a number until a table
+outgrows 256 values, then two) and makes the :class:`HeardMessage` records on
+demand, so memory grows with messages by about 12 bytes each, plus each distinct
+text and audience once, not with messages × agents.  When the replay reaches the
+match end it lets go of the tables' look-ups (value -> number), which only adding
+a message needs.  (Broadcast audiences are computed once per sender while the
+audience is unchanged, ``world.audience_version``.)  It also keeps each agent's
+dormant spans (:attr:`Exposure.dormancy`): an agent cannot pass a message on while
+it is dormant, so propagation counts delays in awake ticks.
 
 **Private messages.**  A public export leaves out ``message_private`` events
 (contract §1).  :class:`Exposure` says what this log shows (``private_visibility``):
@@ -53,6 +57,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, overload
 
+from .columns import Table, widened
 from .contact import hearers
 from .replay import Event, World
 
@@ -117,31 +122,6 @@ class HeardMessage:
         return agent in self.hearers
 
 
-class _Table:
-    """Distinct values and a column of their numbers (one number a row, 4 bytes)."""
-
-    __slots__ = ("values", "number", "column")
-
-    def __init__(self) -> None:
-        self.values: list[Any] = []
-        self.number: dict[Any, int] = {}
-        self.column = array("i")
-
-    def add(self, value: Any) -> int:
-        """Append ``value``'s number to the column (numbering it if new)."""
-        k = self.number.get(value)
-        if k is None:
-            k = self.new(value)
-        self.column.append(k)
-        return k
-
-    def new(self, value: Any) -> int:
-        """Number a value not seen before (the column is left as it is)."""
-        k = self.number[value] = len(self.values)
-        self.values.append(value)
-        return k
-
-
 class MessageLog(Sequence[HeardMessage]):
     """Every message of a match in log order, stored by column; a read-only sequence of
     :class:`HeardMessage` (records are made when read; a slice is a log too).
@@ -178,7 +158,7 @@ class MessageLog(Sequence[HeardMessage]):
     @classmethod
     def of(cls, messages: Sequence[HeardMessage]) -> MessageLog:
         """The log of ``messages`` (records in log order; reading it gives the same records)."""
-        tables = (_Table(), _Table(), _Table(), _Table())
+        tables = (Table(), Table(), Table(), Table())
         indexes = [m.index for m in messages]
         start = indexes[0] if indexes else 0
         for m in messages:
@@ -361,12 +341,12 @@ class ExposurePass:
         self._spans: dict[str, list[tuple[int, int]]] = {}
         self._last_tick = 0
         # the messages, by column (MessageLog)
-        self._events: array[int] | list[int] = array("q")
-        self._ticks: array[int] | list[int] = array("q")
-        self._senders = _Table()
-        self._routes = _Table()
-        self._audiences = _Table()
-        self._texts = _Table()
+        self._events: Any = array("B")  # as narrow as the values allow (columns.widened)
+        self._ticks: Any = array("B")
+        self._senders = Table()
+        self._routes = Table()
+        self._audiences = Table()
+        self._texts = Table()
         self._lengths: dict[int, int] = {}
         self._probes: dict[int, Mapping[str, Any]] = {}
         self._found: dict[int, tuple[str, ...]] = {}
@@ -374,6 +354,9 @@ class ExposurePass:
         self._private = 0
         self._bc_version = -1
         self._bc_cache: dict[str, frozenset[str]] = {}
+        end = archive.get("endedAtTick")
+        self._end = end if isinstance(end, int) and not isinstance(end, bool) else None
+        self._sealed = False  # the tables' look-ups let go (the replay reached the match end)
         self._result: Exposure | None = None
         self.memo: dict[str, Any] = {}
         """Results derived from this exposure (propagation...), computed once per analysis."""
@@ -438,31 +421,81 @@ class ExposurePass:
             if found:
                 self._found[position] = found
         eid = ev.get("id")
+        if not isinstance(eid, int):
+            eid = -1
         try:
-            self._events.append(eid if isinstance(eid, int) else -1)
+            self._events.append(eid)
+        except OverflowError:  # wider than the array: a wider one (a plain list beyond 64 bits)
+            self._events = widened(self._events, eid)
+            self._result = None  # a result made before holds the narrower column
+            self._events.append(eid)
+        try:
             self._ticks.append(tick)
-        except OverflowError:  # beyond 64 bits: plain lists from here on
-            self._events, self._ticks = list(self._events), list(self._ticks)
-            del self._events[len(self._ticks):]
-            self._events.append(eid if isinstance(eid, int) else -1)
+        except OverflowError:
+            self._ticks = widened(self._ticks, tick)
+            self._result = None  # a result made before holds the narrower column
             self._ticks.append(tick)
         if len(text) > TEXT_CAP:
             self._lengths[position] = len(text)
             text = text[:TEXT_CAP]
-        # the numbers of sender, route, audience and text in their tables (inline: the hot path)
+        # the numbers of sender, route, audience and text in their tables (inline: the hot path;
+        # a column is one byte a number until its table outgrows it)
+        if self._sealed:
+            self._unseal()
         table = self._senders
         k = table.number.get(sender)
-        table.column.append(table.new(sender) if k is None else k)
+        if k is None:
+            k = table.new(sender)
+        try:
+            table.column.append(k)
+        except OverflowError:
+            table.column = widened(table.column, k)
+            self._result = None  # a result made before holds the narrower column
+            table.column.append(k)
         route = (kind, channel, to)
         table = self._routes
         k = table.number.get(route)
-        table.column.append(table.new(route) if k is None else k)
+        if k is None:
+            k = table.new(route)
+        try:
+            table.column.append(k)
+        except OverflowError:
+            table.column = widened(table.column, k)
+            self._result = None  # a result made before holds the narrower column
+            table.column.append(k)
         table = self._audiences
         k = table.number.get(heard)
-        table.column.append(table.new(heard) if k is None else k)
+        if k is None:
+            k = table.new(heard)
+        try:
+            table.column.append(k)
+        except OverflowError:
+            table.column = widened(table.column, k)
+            self._result = None  # a result made before holds the narrower column
+            table.column.append(k)
         table = self._texts
         k = table.number.get(text)
-        table.column.append(table.new(text) if k is None else k)
+        if k is None:
+            k = table.new(text)
+        try:
+            table.column.append(k)
+        except OverflowError:
+            table.column = widened(table.column, k)
+            self._result = None  # a result made before holds the narrower column
+            table.column.append(k)
+
+    def close_ticks(self, start: int, stop: int, world: World) -> None:
+        """At the match end (``endedAtTick``), let go of the look-ups of the tables' values
+        (value -> number: only adding a message needs them; one coming later rebuilds them)."""
+        if not self._sealed and self._end is not None and stop >= self._end:
+            for table in (self._senders, self._routes, self._audiences, self._texts):
+                table.forget()
+            self._sealed = True
+
+    def _unseal(self) -> None:
+        for table in (self._senders, self._routes, self._audiences, self._texts):
+            table.remember()
+        self._sealed = False
 
     def result(self) -> Exposure:
         """Every message with its audience, and what the log shows of direct messages."""

@@ -73,18 +73,29 @@ Messages are hostile: the extractor reads at most ``max_chars`` characters of ea
 text: a commitment is reported by message id, kind and terms.
 
 Cost: a text is extracted once while it stays in a bounded cache keyed by the text
-(game logs repeat their phrases; an extractor is deterministic), and the pass keeps
-a commitment only while its window is open, then its verdict.
+(game logs repeat their phrases; an extractor is deterministic; the cache is let go
+when the replay reaches the match end, and by :meth:`PromisePass.result`).  The pass
+keeps a commitment as an object only while its window is open; then its verdict, by
+column (:class:`CommitmentLog`: ids and ticks in arrays; speaker, addressees,
+commitment and ``(addressed by, status, reason)`` as numbers into tables of their
+distinct values; evidence ids flattened; :mod:`.columns`), about 20 bytes a
+commitment plus each distinct commitment once; betrayals likewise
+(:class:`BetrayalLog`).  Of trades it keeps the offers still standing, the last trade
+of each pair, and the ids of the completed ones (a trade is logged by both sides;
+usual ids are bits of a bitmap, :class:`~daishi_forensics.columns.IdSet`).  The
+:class:`VerifiedCommitment` and :class:`Betrayal` records are made when read.
 """
 
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from array import array
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import Any
+from typing import Any, overload
 
+from .columns import IdSet, Rows, Table, push
 from .commitments import KINDS, Commitment, CommitmentExtractor, HeuristicExtractor, extractor_info, tokens
 from .contact import hearers
 from .errors import InvalidInput
@@ -97,7 +108,9 @@ __all__ = [
     "AFTER_TRADE_TICKS",
     "STATUSES",
     "VerifiedCommitment",
+    "CommitmentLog",
     "Betrayal",
+    "BetrayalLog",
     "SeatPromises",
     "Promises",
     "PromisePass",
@@ -265,10 +278,12 @@ class Promises:
 
     extractor: Mapping[str, Any]
     """The extractor's ``{"name", "version", "maxChars"}``."""
-    commitments: tuple[VerifiedCommitment, ...]
-    """Every commitment, sorted by ``(message id, index)``."""
-    betrayals: tuple[Betrayal, ...]
-    """Every betrayal, in log order."""
+    commitments: Sequence[VerifiedCommitment]
+    """Every commitment, sorted by ``(message id, index)`` (a :class:`CommitmentLog`: a
+    read-only sequence, equal to the tuple of its records)."""
+    betrayals: Sequence[Betrayal]
+    """Every betrayal, in log order (a :class:`BetrayalLog`: a read-only sequence, equal to the
+    tuple of its records)."""
     seats: tuple[SeatPromises, ...]
     """Every agent that made a commitment, betrayed or was betrayed, sorted by id."""
     messages_read: int
@@ -281,18 +296,262 @@ class Promises:
         for s in self.seats:
             if s.agent == agent:
                 return s
-        return _seat_row(agent, [], [], [])
+        return _seat_row(agent, (), [], [])
 
     def of(self, agent: str) -> tuple[VerifiedCommitment, ...]:
         """The commitments ``agent`` made."""
+        if isinstance(self.commitments, CommitmentLog):
+            return self.commitments.of(agent)
         return tuple(c for c in self.commitments if c.speaker == agent)
+
+
+# the integer columns of a _Store, by position
+_MESSAGE, _INDEX, _TICK, _SPEAKER, _AUDIENCE, _COMMITMENT, _VERDICT, _EVIDENCE_END = range(8)
+
+
+class _Store:
+    """The verdicts of closed commitments, by column, in the order they closed."""
+
+    __slots__ = ("columns", "evidence", "speakers", "audiences", "addressees", "commitments", "parts",
+                 "verdicts")
+
+    def __init__(self) -> None:
+        # message id, index, tick, and the numbers of speaker, addressees, commitment and
+        # verdict in the tables below, then where the row's evidence ends in ``evidence``
+        self.columns: list[Any] = [array("B") for _ in range(8)]
+        self.evidence: Any = array("B")                       # the evidence ids, one row after the other
+        self.speakers = Table()                               # distinct speakers
+        self.audiences = Table()                              # distinct addressee sets
+        self.addressees: list[tuple[str, ...]] = []           # ... each sorted, by number
+        self.commitments = Table()                            # distinct commitments (equal ones: one number)
+        self.parts: dict[Any, Any] = {}                       # one object per distinct item list, region
+        self.verdicts = Table()                               # distinct (addressed by, status, reason)
+
+    def __len__(self) -> int:
+        return len(self.columns[_MESSAGE])
+
+    def add(self, c: _Open, status: str, reason: str, evidence: tuple[int, ...]) -> None:
+        speaker = self.speakers.code(c.speaker)
+        audience = self.audiences.code(c.addressees)
+        if audience == len(self.addressees):
+            self.addressees.append(tuple(sorted(c.addressees)))
+        commitments = self.commitments
+        if _plain(c.commitment):
+            number = commitments.number
+            if number is None:  # let go at the match end: rebuilt (of the plain ones only)
+                number = commitments.number = {v: k for k, v in enumerate(commitments.values) if _plain(v)}
+            commitment = number.get(c.commitment)
+            if commitment is None:
+                commitment = commitments.new(self._shared(c.commitment))
+        else:  # kept as it is, never looked up (an equal commitment of other types, 1 for True, is not it)
+            commitment = len(commitments.values)
+            commitments.values.append(c.commitment)
+        verdict = self.verdicts.code((c.addressed_by, status, reason))
+        flat = self.evidence
+        for v in evidence:
+            flat = push(flat, v)
+        self.evidence = flat
+        columns = self.columns
+        for i, v in enumerate((c.message_id, c.index, c.tick, speaker, audience, commitment, verdict, len(flat))):
+            column = columns[i]
+            if type(v) is int:
+                try:
+                    column.append(v)
+                    continue
+                except OverflowError:
+                    pass
+            columns[i] = push(column, v)
+
+    def evidence_of(self, j: int) -> tuple[Any, ...]:
+        """Row ``j``'s evidence ids."""
+        ends = self.columns[_EVIDENCE_END]
+        return tuple(self.evidence[ends[j - 1] if j else 0:ends[j]])
+
+    def _shared(self, commitment: Commitment) -> Commitment:
+        """An equal commitment whose item lists and region are objects shared with the others."""
+        parts = self.parts
+        give = parts.setdefault(commitment.give, commitment.give)
+        receive = parts.setdefault(commitment.receive, commitment.receive)
+        region = commitment.region if commitment.region is None else parts.setdefault(commitment.region,
+                                                                                     commitment.region)
+        if give is commitment.give and receive is commitment.receive and region is commitment.region:
+            return commitment
+        return replace(commitment, give=give, receive=receive, region=region)
+
+    def forget(self) -> None:
+        """The replay is over: let go of what only adding needs."""
+        self.commitments.forget()
+        self.parts = {}
+
+
+def _plain(c: Commitment) -> bool:
+    """Every field of the type the heuristic extractor gives (so equal commitments are alike)."""
+    if type(c.kind) is not str or type(c.conditional) is not bool or type(c.start) is not int \
+            or type(c.end) is not int or (c.region is not None and type(c.region) is not str):
+        return False
+    for items in (c.give, c.receive):
+        for item, quantity in items:
+            if type(item) is not str or (quantity is not None and type(quantity) is not int):
+                return False
+    return True
+
+
+class _Betrayals:
+    """The betrayals, by column, in log order."""
+
+    __slots__ = ("event_ids", "ticks", "types", "actors", "targets", "messages", "trades")
+
+    def __init__(self) -> None:
+        self.event_ids: Any = array("B")
+        self.ticks: Any = array("B")
+        self.types = Table()
+        self.actors = Table()
+        self.targets = Table()
+        self.messages = Rows()  # the commitment messages' ids
+        self.trades = Rows()    # (trade event id, trade tick), or () when none
+
+    def __len__(self) -> int:
+        return len(self.event_ids)
+
+    def add(self, event_id: int, tick: int, type_: str, actor: str, target: str, messages: Iterable[int],
+            trade: tuple[int, int] | None) -> None:
+        self.event_ids = push(self.event_ids, event_id)
+        self.ticks = push(self.ticks, tick)
+        self.types.add(type_)
+        self.actors.add(actor)
+        self.targets.add(target)
+        self.messages.append(messages)
+        self.trades.append(trade or ())
+
+
+class BetrayalLog(Sequence[Betrayal]):
+    """The first ``n`` betrayals, stored by column (a read-only sequence of :class:`Betrayal`;
+    records are made when read)."""
+
+    __slots__ = ("_store", "_n")
+
+    def __init__(self, store: _Betrayals, n: int) -> None:
+        self._store = store
+        self._n = n
+
+    def __len__(self) -> int:
+        return self._n
+
+    def _record(self, i: int) -> Betrayal:
+        st = self._store
+        trade = st.trades[i]
+        return Betrayal(
+            event_id=st.event_ids[i], tick=st.ticks[i], type=st.types.values[st.types.column[i]],
+            actor=st.actors.values[st.actors.column[i]], target=st.targets.values[st.targets.column[i]],
+            commitment_messages=st.messages[i],
+            trade_event_id=trade[0] if trade else None, trade_tick=trade[1] if trade else None,
+        )
+
+    @overload
+    def __getitem__(self, i: int) -> Betrayal: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> tuple[Betrayal, ...]: ...
+
+    def __getitem__(self, i: int | slice) -> Any:
+        if isinstance(i, slice):
+            return tuple(self._record(k) for k in range(*i.indices(self._n)))
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError("betrayal index out of range")
+        return self._record(i)
+
+    def __iter__(self) -> Iterator[Betrayal]:
+        for i in range(self._n):
+            yield self._record(i)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (BetrayalLog, tuple)):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"BetrayalLog({self._n} betrayals)"
+
+
+class CommitmentLog(Sequence[VerifiedCommitment]):
+    """Closed commitments in a given order, stored by column (a read-only sequence of
+    :class:`VerifiedCommitment`; records are made when read)."""
+
+    __slots__ = ("_store", "_order")
+
+    def __init__(self, store: _Store, order: Sequence[int]) -> None:
+        self._store = store
+        self._order = order  # the store's rows, in this sequence's order
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+    def _record(self, j: int) -> VerifiedCommitment:
+        st = self._store
+        col = st.columns
+        commitment = st.commitments.values[col[_COMMITMENT][j]]
+        addressed_by, status, reason = st.verdicts.values[col[_VERDICT][j]]
+        tick = col[_TICK][j]
+        return VerifiedCommitment(
+            message_id=col[_MESSAGE][j], index=col[_INDEX][j], tick=tick,
+            speaker=st.speakers.values[col[_SPEAKER][j]],
+            addressees=st.addressees[col[_AUDIENCE][j]], addressed_by=addressed_by, commitment=commitment,
+            status=status, reason=reason, evidence=st.evidence_of(j),
+            window_end=tick + WINDOW_TICKS.get(commitment.kind, 20),
+        )
+
+    @overload
+    def __getitem__(self, i: int) -> VerifiedCommitment: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> tuple[VerifiedCommitment, ...]: ...
+
+    def __getitem__(self, i: int | slice) -> Any:
+        if isinstance(i, slice):
+            return tuple(self._record(self._order[k]) for k in range(*i.indices(len(self._order))))
+        return self._record(self._order[i])
+
+    def __iter__(self) -> Iterator[VerifiedCommitment]:
+        for j in self._order:
+            yield self._record(j)
+
+    def of(self, agent: str) -> tuple[VerifiedCommitment, ...]:
+        """The commitments ``agent`` made (in this sequence's order)."""
+        st = self._store
+        k = st.speakers.remember().get(agent)
+        speakers = st.columns[_SPEAKER]
+        return tuple(self._record(j) for j in self._order if speakers[j] == k) if k is not None else ()
+
+    def kinds_and_statuses(self) -> Iterator[tuple[str, str, str]]:
+        """``(speaker, kind, status)`` of each commitment, without making the records."""
+        st = self._store
+        speakers, commitments, verdicts = st.columns[_SPEAKER], st.columns[_COMMITMENT], st.columns[_VERDICT]
+        names = st.speakers.values
+        kinds = [c.kind for c in st.commitments.values]
+        statuses = [v[1] for v in st.verdicts.values]
+        for j in self._order:
+            yield names[speakers[j]], kinds[commitments[j]], statuses[verdicts[j]]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (CommitmentLog, tuple)):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"CommitmentLog({len(self)} commitments)"
 
 
 # -- the pass ------------------------------------------------------------------------------------
 
 
 class _Open:
-    """A commitment whose window is still open (mutable; becomes a :class:`VerifiedCommitment`)."""
+    """A commitment whose window is still open (mutable; its verdict goes to a :class:`_Store`)."""
 
     __slots__ = ("seq", "message_id", "index", "tick", "speaker", "addressees", "addressed_by", "commitment",
                  "window_end", "pending_offers", "cancels", "excused", "closed")
@@ -311,7 +570,7 @@ class _Open:
         self.pending_offers: list[tuple[TradeId, int]] = []
         self.cancels: list[int] = []
         self.excused: str | None = None
-        self.closed: VerifiedCommitment | None = None
+        self.closed = False
 
 
 @dataclass(slots=True)
@@ -393,6 +652,12 @@ class _ExtractionCache:
             self._weight += hit[3]
         return hit
 
+    def clear(self) -> None:
+        """Forget every text (the memory is let go; a text seen again is read again)."""
+        self.young = {}
+        self._old = {}
+        self._weight = 0
+
 
 def _covers(items: Mapping[str, int], promised: Iterable[tuple[str, int | None]]) -> bool:
     """Each promised item at least the promised quantity (any positive quantity when unstated)."""
@@ -455,16 +720,15 @@ class PromisePass:
         self._open: dict[str, list[_Open]] = {}
         self._meets: dict[str, list[_Open]] = {}  # the open ``meet`` commitments only (a move reads nothing else)
         self._heap: list[tuple[int, int, _Open]] = []
-        self._closed: list[VerifiedCommitment] = []
+        self._closed = _Store()
         self._offers: dict[TradeId, _OfferRec] = {}
         self._offers_to: dict[str, dict[TradeId, _OfferRec]] = {}
-        self._completed: set[TradeId] = set()
+        self._completed = IdSet()  # ids of the trades completed (each is logged by both sides)
         self._last_trade: dict[tuple[str, str], tuple[int, int]] = {}
-        self._betrayals: list[Betrayal] = []
+        self._betrayals = _Betrayals()
         self._messages = 0
         self._truncated = 0
         self._cache = _ExtractionCache(self.extractor)
-        self._sorted_addressees: dict[frozenset[str], tuple[str, ...]] = {}
         self._dispatch: dict[str, Any] = {
             "message": self._message,
             "message_private": self._message,
@@ -517,7 +781,7 @@ class PromisePass:
             return
         to = (ev.get("payload") or {}).get("to")
         for c in meets:  # _close replaces the agent's list, never changes this one
-            if c.closed is None and c.commitment.region == to:
+            if not c.closed and c.commitment.region == to:
                 self._close(c, "kept", "moved_there", (ev["id"],))
 
     def _gone(self, ev: Event, agent: str, world: World) -> None:
@@ -530,23 +794,34 @@ class PromisePass:
         heap = self._heap
         while heap and heap[0][0] < stop:
             _, _, c = heapq.heappop(heap)
-            if c.closed is None:
+            if not c.closed:
                 self._settle(c, cut=False)
+        if self._match_end is not None and stop >= self._match_end:
+            # the replay reached the match end: no text left to read (what comes after,
+            # if anything, is read again)
+            self._cache.clear()
+            self._closed.forget()
 
     def result(self) -> Promises:
         """Settle what is still open (windows cut by the end of the log) and count."""
         while self._heap:
             end, _, c = heapq.heappop(self._heap)
-            if c.closed is None:
+            if not c.closed:
                 cut = self._match_end is None or end > self._match_end - 1
                 self._settle(c, cut=cut)
-        commitments = tuple(sorted(self._closed, key=lambda v: (v.message_id, v.index)))
-        by_speaker: dict[str, list[VerifiedCommitment]] = {}
-        for v in commitments:
-            by_speaker.setdefault(v.speaker, []).append(v)
+        self._cache.clear()
+        self._closed.forget()
+        st = self._closed
+        ids, indexes = st.columns[_MESSAGE], st.columns[_INDEX]
+        order = sorted(range(len(st)), key=lambda j: (ids[j], indexes[j]))
+        commitments = CommitmentLog(st, _column(order))
+        by_speaker: dict[str, list[tuple[str, str]]] = {}
+        for speaker, kind, status in commitments.kinds_and_statuses():
+            by_speaker.setdefault(speaker, []).append((kind, status))
+        betrayals = BetrayalLog(self._betrayals, len(self._betrayals))
         as_actor: dict[str, list[Betrayal]] = {}
         as_target: dict[str, list[Betrayal]] = {}
-        for b in self._betrayals:
+        for b in betrayals:
             as_actor.setdefault(b.actor, []).append(b)
             as_target.setdefault(b.target, []).append(b)
         agents = sorted(set(by_speaker) | set(as_actor) | set(as_target))
@@ -556,7 +831,7 @@ class PromisePass:
         return Promises(
             extractor=extractor_info(self.extractor),
             commitments=commitments,
-            betrayals=tuple(self._betrayals),
+            betrayals=betrayals,
             seats=seats,
             messages_read=self._messages,
             truncated_messages=self._truncated,
@@ -674,9 +949,8 @@ class PromisePass:
     def _trade(self, ev: Event, agent: str | None = None, world: World | None = None) -> None:
         payload = ev.get("payload") or {}
         trade_id = payload.get("tradeId")
-        if trade_id is None or trade_id in self._completed:
+        if trade_id is None or not self._completed.add(trade_id):
             return
-        self._completed.add(trade_id)
         if self._offers:
             self._drop_offer(trade_id)
         giver, taker = payload.get("from"), payload.get("to")
@@ -709,12 +983,8 @@ class PromisePass:
         last = self._last_trade.get(pair)
         recent = last if last is not None and 0 <= ev["tick"] - last[0] <= AFTER_TRADE_TICKS else None
         if live or recent:
-            self._betrayals.append(Betrayal(
-                event_id=ev["id"], tick=ev["tick"], type=ev["type"], actor=actor, target=target,
-                commitment_messages=tuple(sorted({c.message_id for c in live})),
-                trade_event_id=recent[1] if recent else None,
-                trade_tick=recent[0] if recent else None,
-            ))
+            self._betrayals.add(ev["id"], ev["tick"], ev["type"], actor, target,
+                                sorted({c.message_id for c in live}), (recent[1], recent[0]) if recent else None)
         for c in live:
             if c.commitment.kind == "no_attack":
                 if c.commitment.conditional:
@@ -729,7 +999,7 @@ class PromisePass:
         lst = self._open.get(agent)
         if not lst:
             return []
-        live = [c for c in lst if c.closed is None]
+        live = [c for c in lst if not c.closed]
         if len(live) != len(lst):
             if live:
                 self._open[agent] = live
@@ -738,7 +1008,7 @@ class PromisePass:
         return live
 
     def _close(self, c: _Open, status: str, reason: str, evidence: tuple[int, ...]) -> None:
-        if c.closed is not None:
+        if c.closed:
             return
         if c.commitment.kind == "meet":
             meets = self._meets.get(c.speaker)
@@ -748,17 +1018,8 @@ class PromisePass:
                     self._meets[c.speaker] = rest
                 else:
                     del self._meets[c.speaker]
-        addressees = self._sorted_addressees.get(c.addressees)
-        if addressees is None:
-            if len(self._sorted_addressees) >= 4096:  # bounded (many distinct audiences: a huge match)
-                self._sorted_addressees.clear()
-            addressees = self._sorted_addressees[c.addressees] = tuple(sorted(c.addressees))
-        c.closed = VerifiedCommitment(
-            message_id=c.message_id, index=c.index, tick=c.tick, speaker=c.speaker,
-            addressees=addressees, addressed_by=c.addressed_by, commitment=c.commitment,
-            status=status, reason=reason, evidence=evidence, window_end=c.window_end,
-        )
-        self._closed.append(c.closed)
+        c.closed = True
+        self._closed.add(c, status, reason, evidence)
 
     def _settle(self, c: _Open, *, cut: bool) -> None:
         """The window ended (or the log did): decide what is still undecided."""
@@ -802,15 +1063,24 @@ class PromisePass:
             self._close(c, "broken", verdict[0], verdict[1])
 
 
-def _seat_row(agent: str, made: list[VerifiedCommitment], acts: list[Betrayal],
+def _column(values: list[int]) -> Any:
+    """``values`` (non-negative) as an array as narrow as they allow."""
+    column: Any = array("B")
+    for v in values:
+        column = push(column, v)
+    return column
+
+
+def _seat_row(agent: str, made: Sequence[tuple[str, str]], acts: list[Betrayal],
               suffered: list[Betrayal]) -> SeatPromises:
+    """The seat's row from ``(kind, status)`` of each commitment it made, its acts and what it suffered."""
     by_kind: dict[str, dict[str, int]] = {k: {"made": 0, "kept": 0, "broken": 0, "unverifiable": 0} for k in KINDS}
-    for v in made:
-        row = by_kind.setdefault(v.kind, {"made": 0, "kept": 0, "broken": 0, "unverifiable": 0})
+    for kind, status in made:
+        row = by_kind.setdefault(kind, {"made": 0, "kept": 0, "broken": 0, "unverifiable": 0})
         row["made"] += 1
-        row[v.status] += 1
-    kept = sum(1 for v in made if v.status == "kept")
-    broken = sum(1 for v in made if v.status == "broken")
+        row[status] += 1
+    kept = sum(1 for _, status in made if status == "kept")
+    broken = sum(1 for _, status in made if status == "broken")
     return SeatPromises(
         agent=agent,
         made=len(made),

@@ -31,6 +31,11 @@ letters split by hyphens are re-joined (``i-nstruction``), and it is casefolded.
 Every pattern is linear: literal anchors, bounded gaps made of possessive
 word/non-word runs (``(?:\\W++\\w++){0,4}``), no nested unbounded repetition.
 
+:class:`TierPass` keeps, per message, its event id (in an array) and the numbers of
+its sender and verdict in tables of the distinct senders and verdicts (a verdict is
+stored once, however many messages share it), plus a bounded memo of verdicts by
+text.
+
 No scikit-learn model is used: on the dev corpus a bag-of-words model learns the
 topic of the negative class (camping supplies) rather than the mechanism of an
 attack, which cannot be expected to carry over to other chat corpora; the rules
@@ -50,11 +55,13 @@ import re
 import unicodedata
 from array import array
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import attrgetter
 from typing import Any, Literal, overload
+
+from .columns import Table, widened
 
 __all__ = [
     "TIERS",
@@ -582,18 +589,26 @@ _TIER = attrgetter("tier")
 
 
 class _TierLog(Sequence[MessageTier]):
-    """Every message's tier in log order, stored by column (event ids in an array, one shared
-    object per distinct sender and verdict); the :class:`MessageTier` records are made when read."""
+    """Every message's tier in log order, stored by column: event ids in an array, sender and
+    verdict as numbers into tables of their distinct values (an agent, a verdict is stored
+    once); the :class:`MessageTier` records are made when read.  Holds the first ``n`` rows
+    of columns the pass may still append to."""
 
-    __slots__ = ("events", "senders", "verdicts")
+    __slots__ = ("n", "events", "sender_codes", "sender_table", "verdict_codes", "verdict_table")
 
-    def __init__(self, events: Sequence[int], senders: Sequence[str], verdicts: Sequence[TierVerdict]) -> None:
+    def __init__(self, n: int, events: Sequence[int], senders: tuple[Sequence[int], Sequence[str]],
+                 verdicts: tuple[Sequence[int], Sequence[TierVerdict]]) -> None:
+        self.n = n
         self.events = events
-        self.senders = senders
-        self.verdicts = verdicts
+        self.sender_codes, self.sender_table = senders
+        self.verdict_codes, self.verdict_table = verdicts
 
     def __len__(self) -> int:
-        return len(self.events)
+        return self.n
+
+    def _record(self, i: int) -> MessageTier:
+        return MessageTier(self.events[i], self.sender_table[self.sender_codes[i]],
+                           self.verdict_table[self.verdict_codes[i]])
 
     @overload
     def __getitem__(self, i: int) -> MessageTier: ...
@@ -603,12 +618,16 @@ class _TierLog(Sequence[MessageTier]):
 
     def __getitem__(self, i: int | slice) -> Any:
         if isinstance(i, slice):
-            return tuple(self[k] for k in range(*i.indices(len(self.events))))
-        return MessageTier(self.events[i], self.senders[i], self.verdicts[i])
+            return tuple(self._record(k) for k in range(*i.indices(self.n)))
+        if i < 0:
+            i += self.n
+        if not 0 <= i < self.n:
+            raise IndexError("message index out of range")
+        return self._record(i)
 
     def __iter__(self) -> Iterator[MessageTier]:
-        for eid, sender, verdict in zip(self.events, self.senders, self.verdicts):
-            yield MessageTier(eid, sender, verdict)
+        for i in range(self.n):
+            yield self._record(i)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, (_TierLog, tuple)):
@@ -628,30 +647,36 @@ class MessageTiers:
     messages: Sequence[MessageTier]
     _tier_of: dict[int, str] | None = field(default=None, init=False, repr=False, compare=False)
 
-    def _columns(self) -> tuple[Sequence[int], Sequence[str], Sequence[TierVerdict]]:
+    def _columns(self) -> tuple[Sequence[int], Sequence[Any], Sequence[Any], Callable[[Any], str], Sequence[str]]:
+        """``(events, sender numbers, verdict numbers, tier of a verdict number, sender of a number)``."""
         m = self.messages
         if isinstance(m, _TierLog):
-            return m.events, m.senders, m.verdicts
-        return [r.event for r in m], [r.sender for r in m], [r.verdict for r in m]
+            n = m.n
+            tiers = [v.tier for v in m.verdict_table]
+            return (m.events[:n], m.sender_codes[:n], m.verdict_codes[:n], tiers.__getitem__,
+                    m.sender_table)
+        senders = [r.sender for r in m]
+        return [r.event for r in m], range(len(senders)), [r.verdict for r in m], _TIER, senders
 
     def tier_of(self) -> dict[int, str]:
         """Event id -> tier (computed once; do not modify the dict returned)."""
         if self._tier_of is None:
-            events, _senders, verdicts = self._columns()
-            object.__setattr__(self, "_tier_of", dict(zip(events, map(_TIER, verdicts))))
+            events, _senders, verdicts, tier, _names = self._columns()
+            object.__setattr__(self, "_tier_of", dict(zip(events, map(tier, verdicts))))
         assert self._tier_of is not None
         return self._tier_of
 
     def by_agent(self) -> dict[str, dict[str, int]]:
         """Sender -> ``{"persuasion": n, "hijack": n, "protocol": n, "total": n}`` (sorted by agent)."""
-        _events, senders, verdicts = self._columns()
-        counts = Counter(zip(senders, map(_TIER, verdicts)))
+        _events, senders, verdicts, tier, names = self._columns()
+        counts = Counter(zip(senders, map(tier, verdicts)))
         out: dict[str, dict[str, int]] = {}
-        for (sender, tier), k in counts.items():
+        for (code, tier_name), k in counts.items():
+            sender = names[code]
             row = out.get(sender)
             if row is None:
                 row = out[sender] = {t: 0 for t in TIERS} | {"total": 0}
-            row[tier] += k
+            row[tier_name] += k
             row["total"] += k
         return dict(sorted(out.items()))
 
@@ -664,29 +689,33 @@ class TierPass:
     are bounded: :data:`_SEEN_SHORT` texts of up to :data:`_CACHED_LENGTH` characters
     and :data:`_SEEN_LONG` longer ones up to :data:`_SEEN_LENGTH`; when either is full it
     starts afresh.
+
+    Kept per message: its event id (in an array) and one number each for its sender and
+    its verdict, into tables of the distinct senders and verdicts (about 6 bytes a
+    message; a verdict is stored once however many messages share it).
     """
 
     types: frozenset[str] | None = frozenset({"message", "message_private"})
 
     def __init__(self) -> None:
-        self._events: array[int] | list[int] = array("q")
-        self._senders: list[str] = []
-        self._verdicts: list[TierVerdict] = []
-        self._seen: dict[str, TierVerdict] = {}        # short text -> its verdict
-        self._seen_long: dict[str, TierVerdict] = {}   # longer text -> its verdict
-        self._shared: dict[str, str] = {}              # one object per distinct sender
+        self._events: Any = array("B")
+        self._senders = Table()
+        self._verdicts = Table()  # distinct verdicts (equal verdicts have one number)
+        self._seen: dict[str, int] = {}        # short text -> its verdict's number
+        self._seen_long: dict[str, int] = {}   # longer text -> its verdict's number
         self._result: MessageTiers | None = None
 
-    def _verdict(self, text: object) -> TierVerdict:
+    def _verdict(self, text: object) -> int:
+        """The number of ``text``'s verdict in the table of verdicts."""
         if type(text) is not str or len(text) > _SEEN_LENGTH:
-            return classify(text)
+            return self._verdicts.code(classify(text))
         seen, bound = (self._seen, _SEEN_SHORT) if len(text) <= _CACHED_LENGTH else (self._seen_long, _SEEN_LONG)
-        verdict = seen.get(text)
-        if verdict is None:
+        code = seen.get(text)
+        if code is None:
             if len(seen) >= bound:
                 seen.clear()
-            verdict = seen[text] = classify(text)
-        return verdict
+            code = seen[text] = self._verdicts.code(classify(text))
+        return code
 
     def observe(self, ev: dict[str, object], world: object) -> None:
         """Classify the message's ``payload.text``."""
@@ -694,21 +723,33 @@ class TierPass:
         if not isinstance(sender, str):
             return
         payload = ev.get("payload")
-        verdict = self._verdict(payload.get("text") if isinstance(payload, dict) else None)
+        text = payload.get("text") if isinstance(payload, dict) else None
+        code = self._seen.get(text) if type(text) is str else None  # the usual case: a short text seen lately
+        if code is None:
+            code = self._verdict(text)
         eid = ev.get("id")
+        eid = eid if isinstance(eid, int) else -1
         try:
-            self._events.append(eid if isinstance(eid, int) else -1)
-        except OverflowError:  # beyond 64 bits: a plain list from here on
-            self._events = list(self._events)
             self._events.append(eid)
-        self._senders.append(self._shared.setdefault(sender, sender))
-        self._verdicts.append(verdict)
+        except OverflowError:  # wider than the array: a wider one (a plain list beyond 64 bits)
+            self._events = widened(self._events, eid)
+            self._events.append(eid)
+        self._senders.add(sender)
+        verdicts = self._verdicts.column
+        try:
+            verdicts.append(code)
+        except OverflowError:
+            verdicts = self._verdicts.column = widened(verdicts, code)
+            verdicts.append(code)
         self._result = None
 
     def result(self) -> MessageTiers:
         """Every message's tier, in log order."""
         if self._result is None:
-            self._result = MessageTiers(_TierLog(self._events, self._senders, self._verdicts))
+            self._result = MessageTiers(_TierLog(
+                len(self._events), self._events,
+                (self._senders.column, self._senders.values), (self._verdicts.column, self._verdicts.values),
+            ))
         return self._result
 
 

@@ -182,3 +182,40 @@ def test_a_gather_without_units_names_event_and_field() -> None:
     with pytest.raises(InvalidInput) as caught:
         run([ev(9, 1, "gather", "a_1", {"region": "r", "resource": "wood"})])
     assert (caught.value.event_id, caught.value.field) == (9, "payload.gathered")
+
+
+def test_pools_read_like_a_tuple_and_a_result_stays_as_it_was() -> None:
+    p = CommonsPass()
+    for e in MATCH:
+        p.observe(e, None)
+    first = p.result()
+    pools = tuple(first.pools)
+    assert len(pools) == 3 and first.pools == pools and first.pools[-1] == pools[-1]
+    assert first.pools[1:] == pools[1:] and [pool.counted for pool in first.pools] == [True, False, True]
+    p.observe(gather(20, 160, "a_1", "r_3_3", "ore", 1), None)
+    p.observe(collapse(21, 170, "r_3_3", "ore"), None)
+    second = p.result()
+    assert len(second.pools) == 4 and first.pools == pools and len(first.pools) == 3
+    with pytest.raises(IndexError):
+        first.pools[3]
+
+
+def test_many_agents_and_pools() -> None:
+    p = CommonsPass()
+    agents = [f"a_{i:03d}" for i in range(300)]
+    next_id = 1
+    for tick in range(3):
+        for i, agent in enumerate(agents):
+            p.observe(gather(next_id, tick, agent, f"r_{i % 7}", "wood", 1 + i % 2), None)
+            next_id += 1
+    for i in range(7):
+        p.observe(collapse(next_id, 3, f"r_{i}", "wood"), None)
+        next_id += 1
+    commons = p.result()
+    assert len(commons.pools) == 7 and all(pool.counted for pool in commons.pools)
+    pool = commons.pools[0]
+    drew = [a for i, a in enumerate(agents) if i % 7 == 0]
+    assert pool.units == {a: 3 * (1 + int(a[2:]) % 2) for a in drew} and list(pool.units) == drew
+    assert len(pool.gather_event_ids) == 3 * len(drew) and list(pool.gather_event_ids) == sorted(pool.gather_event_ids)
+    assert sorted(commons.shares) == agents
+    assert abs(sum(commons.share(a) for a in agents) - 7) < 0.01

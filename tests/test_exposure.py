@@ -145,3 +145,18 @@ def test_private_visibility() -> None:
     replay(public, {}, [p])
     assert p.result().private_visibility == "absent"
     assert p.result().private_caveat() == PRIVATE_CAVEAT
+
+
+def test_columns_widen_and_a_message_after_the_match_end_reads_the_same_tables() -> None:
+    texts = [f"offer {i}" for i in range(300)]
+    evs = [at(1, 0, "agent_spawned", "a_1", region="r_0_0"), at(2, 0, "agent_spawned", "a_2", region="r_0_0")]
+    evs += [at(10 + i, 1 + i, "message", "a_1", text=t, channel="local") for i, t in enumerate(texts)]
+    evs += [at(5000, 400, "message", "a_1", text="offer 7", channel="local")]  # after the match end (300)
+    arch = {"startedAtTick": 0, "endedAtTick": 300}
+    p = ExposurePass(arch)
+    replay(evs, arch, [p])
+    log = p.result().messages
+    assert [m.text for m in log] == [*texts, "offer 7"] and [m.tick for m in log] == [*range(1, 301), 400]
+    assert log[-1].event == 5000 and log[-1].hearers == frozenset({"a_2"})
+    (_s, _senders), (_a, _audiences), (t, table) = log.codes()
+    assert t[-1] == t[7] and len(table) == len(set(table)) == 300  # equal texts: one number, even after the end

@@ -340,3 +340,57 @@ def test_a_long_text_is_keyed_by_what_the_extractor_reads() -> None:
     r = verify(evs, pass_=PromisePass(counting))
     assert counting.calls == 2  # the 2000-character text, then the two longer ones (same first 2000)
     assert (r.messages_read, r.truncated_messages, len(r.commitments)) == (3, 2, 3)
+
+
+# -- memory: what the pass keeps ------------------------------------------------------------------
+
+
+def test_commitments_and_betrayals_read_like_tuples() -> None:
+    evs = [*spawns(),
+           dm(4, 1, "a_1", "a_2", "I'll give you 3 wood. I won't attack you. Meet me at r_9_9"),
+           *trade(5, 2, "t1", "a_1", "a_2", {"wood": 3}, {}),
+           dm(7, 3, "a_1", "a_3", "3 stone for 1 tool"),
+           ev(8, 4, "attack", "a_1", target="a_2", region="r_0_0", damage=1, witnessed=False, witnesses=[])]
+    r = verify(evs)
+    records = tuple(r.commitments)
+    assert len(records) == 4 and r.commitments == records and records == tuple(r.commitments)
+    assert r.commitments[-1] == records[-1] and r.commitments[1:3] == records[1:3]
+    assert [c.window_end - c.tick for c in records] == [20, 100, 20, 20]
+    assert r.of("a_1") == records and r.of("a_2") == ()
+    betrayals = tuple(r.betrayals)
+    assert len(betrayals) == 1 and r.betrayals == betrayals and r.betrayals[0].commitment_messages == (4,)
+    assert (betrayals[0].trade_event_id, betrayals[0].trade_tick) == (5, 2)
+
+
+def test_a_trade_logged_again_later_counts_once_whatever_its_id() -> None:
+    for trade_id in ("t_716", 716, "t_0716", "deal-x"):
+        evs = [*spawns(),
+               *trade(4, 5, trade_id, "a_1", "a_2", {"wood": 1}, {"ore": 1}),  # type: ignore[arg-type]
+               ev(6, 20, "trade_completed", "a_1", tradeId=trade_id, **{"from": "a_1"}, to="a_2",
+                  give={"wood": 1}, receive={"ore": 1}),  # the same trade logged again 15 ticks on
+               ev(7, 30, "attack", "a_1", target="a_2", region="r_0_0", damage=1, witnessed=False, witnesses=[])]
+        assert verify(evs).betrayals == (), trade_id  # 25 ticks after the trade: no betrayal
+
+
+def test_equal_commitments_of_other_types_are_kept_as_they_are() -> None:
+    class Loose:
+        name = "loose"
+        version = "1"
+        max_chars = 100
+
+        def extract(self, text: str) -> Extracted:
+            flag: Any = 1 if text == "one" else True  # equal values (1 == True), other types
+            return Extracted((Commitment("no_attack", conditional=flag),), False)
+
+    r = verify([*spawns(), dm(4, 1, "a_1", "a_2", "true"), dm(5, 2, "a_1", "a_3", "one"),
+                dm(6, 3, "a_1", "a_3", "true")], pass_=PromisePass(Loose()))
+    assert [c.commitment.conditional for c in r.commitments] == [True, 1, True]
+    assert [type(c.commitment.conditional) for c in r.commitments] == [bool, int, bool]
+
+
+def test_the_extraction_cache_is_let_go_at_the_match_end() -> None:
+    p = PromisePass.from_archive(archive(AGENTS, ended=10))
+    replay([*spawns(), dm(4, 1, "a_1", "a_2", "I'll give you 3 wood")], archive(AGENTS, ended=10), [p])
+    assert len(p._cache.young) + len(p._cache._old) == 0
+    r = p.result()
+    assert [c.kind for c in r.commitments] == ["give"]
