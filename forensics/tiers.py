@@ -55,7 +55,8 @@ import re
 import unicodedata
 from array import array
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from bisect import bisect_left
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import attrgetter
@@ -640,12 +641,37 @@ class _TierLog(Sequence[MessageTier]):
         return f"_TierLog({len(self)} messages)"
 
 
+class _TierLookup(Mapping[int, str]):
+    """Event id -> tier over a message log's columns (ids increasing): found by bisection."""
+
+    __slots__ = ("_events", "_verdicts", "_tier")
+
+    def __init__(self, events: Sequence[int], verdicts: Sequence[Any], tier: Callable[[Any], str]) -> None:
+        self._events, self._verdicts, self._tier = events, verdicts, tier
+
+    def __getitem__(self, event: int) -> str:
+        events = self._events
+        try:
+            k = bisect_left(events, event)
+        except TypeError:
+            raise KeyError(event) from None
+        if k == len(events) or events[k] != event:
+            raise KeyError(event)
+        return self._tier(self._verdicts[k])
+
+    def __len__(self) -> int:
+        return len(self._events)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._events)
+
+
 @dataclass(frozen=True)
 class MessageTiers:
     """Result of :class:`TierPass`: every message's tier, in log order."""
 
     messages: Sequence[MessageTier]
-    _tier_of: dict[int, str] | None = field(default=None, init=False, repr=False, compare=False)
+    _tier_of: Mapping[int, str] | None = field(default=None, init=False, repr=False, compare=False)
 
     def _columns(self) -> tuple[Sequence[int], Sequence[Any], Sequence[Any], Callable[[Any], str], Sequence[str]]:
         """``(events, sender numbers, verdict numbers, tier of a verdict number, sender of a number)``."""
@@ -658,11 +684,17 @@ class MessageTiers:
         senders = [r.sender for r in m]
         return [r.event for r in m], range(len(senders)), [r.verdict for r in m], _TIER, senders
 
-    def tier_of(self) -> dict[int, str]:
-        """Event id -> tier (computed once; do not modify the dict returned)."""
+    def tier_of(self) -> Mapping[int, str]:
+        """Event id -> tier (made once; read-only).  Over the columns, looked up by bisection
+        when the ids increase (as the read boundary guarantees), so it costs no record per
+        message; a dict otherwise."""
         if self._tier_of is None:
             events, _senders, verdicts, tier, _names = self._columns()
-            object.__setattr__(self, "_tier_of", dict(zip(events, map(tier, verdicts))))
+            if all(events[k] < events[k + 1] for k in range(len(events) - 1)):
+                lookup: Mapping[int, str] = _TierLookup(events, verdicts, tier)
+            else:
+                lookup = dict(zip(events, map(tier, verdicts)))
+            object.__setattr__(self, "_tier_of", lookup)
         assert self._tier_of is not None
         return self._tier_of
 
