@@ -11,8 +11,7 @@ the match keeps it by column, not as one object per record:
   their distinct values, one object each;
 - variable-length rows of integers (the evidence of a verdict, the gathers of a pool)
   flattened in a :class:`Rows`;
-- sets of ids (trade ids) in an :class:`IdSet`: ids of the usual form (``t_716``)
-  as bits.
+- (sets of trade ids: :class:`daishi_forensics.compact.TradeIdSet`).
 
 Records are made when read.  Each structure answers exactly what a list, a dict or a
 set of the same values would.
@@ -24,11 +23,6 @@ set of the same values would.
 >>> rows.append((3, 5)); rows.append(()); rows.append((2 ** 70, True))
 >>> rows[0], rows[1], rows[2], len(rows)
 ((3, 5), (), (1180591620717411303424, True), 3)
->>> ids = IdSet()
->>> [ids.add(x) for x in ("t_716", 3, "x", 3.0)]
-[True, True, True, False]
->>> "t_716" in ids, "t_715" in ids, 3 in ids, 3.0 in ids, "3" in ids, "x" in ids, len(ids)
-(True, False, True, True, False, True, 3)
 """
 
 from __future__ import annotations
@@ -37,7 +31,7 @@ from array import array
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-__all__ = ["widened", "Table", "Rows", "IdSet"]
+__all__ = ["widened", "Table", "Rows"]
 
 _CODES = ("B", "b", "H", "h", "I", "i", "Q", "q")
 """Integer array types, narrowest first."""
@@ -167,89 +161,3 @@ _DIGITS = "0123456789"
 _SLACK_BYTES = 4096
 
 
-class IdSet:
-    """A set of ids, compact for the usual ones.
-
-    An id of the form ``<prefix><number>`` (``t_716``: a prefix not ending in a digit,
-    then a number written without leading zeros, below 10^18) is a bit in that
-    prefix's bitmap, and so is a non-negative int (an int-valued float or a bool is the
-    int it equals, as in a set); the bitmaps together grow to at most 8 bytes per id
-    they hold, plus 4 KiB, so a far-off number goes, like any other id, to a plain set.
-    For ids as JSON gives them (strings, numbers, booleans, null), membership is a
-    set's: ``x in ids`` after ``ids.add(y)`` exactly when ``x == y`` for some ``y``.
-    """
-
-    __slots__ = ("_bits", "_other", "_count", "_bytes")
-
-    def __init__(self) -> None:
-        self._bits: dict[str | None, bytearray] = {}
-        self._other: set[Any] = set()
-        self._count = 0  # ids held in bitmaps
-        self._bytes = 0  # bytes of all bitmaps
-
-    @staticmethod
-    def _split(x: Any) -> tuple[str | None, int] | None:
-        """``(prefix, number)`` of an id a bitmap can hold (one way only: the id is
-        ``prefix + str(number)``, or the int ``number`` when the prefix is None)."""
-        t = type(x)
-        if t is str:
-            prefix = x.rstrip(_DIGITS)
-            n = len(x) - len(prefix)
-            if 0 < n <= 18 and (n == 1 or x[len(prefix)] != "0"):
-                return prefix, int(x[len(prefix):])
-            return None
-        if t is int or t is bool:
-            return (None, int(x)) if x >= 0 else None
-        if t is float and x.is_integer() and x >= 0:
-            return None, int(x)
-        return None
-
-    def __contains__(self, x: Any) -> bool:
-        split = self._split(x)
-        if split is not None:
-            bits = self._bits.get(split[0])
-            n = split[1]
-            if bits is not None and (n >> 3) < len(bits) and bits[n >> 3] & (1 << (n & 7)):
-                return True
-        return bool(self._other) and x in self._other
-
-    def add(self, x: Any) -> bool:
-        """Add ``x``; False if an equal id was in already (nothing changes then)."""
-        if type(x) is str:  # the usual case, inline (as _split)
-            prefix = x.rstrip(_DIGITS)
-            at = len(prefix)
-            n = len(x) - at
-            split = (prefix, int(x[at:])) if 0 < n <= 18 and (n == 1 or x[at] != "0") else None
-        else:
-            split = self._split(x)
-        if split is None:
-            if x in self._other:
-                return False
-            self._other.add(x)
-            return True
-        prefix, n = split
-        byte = n >> 3
-        mask = 1 << (n & 7)
-        bits = self._bits.get(prefix)
-        size = 0 if bits is None else len(bits)
-        if byte < size and bits[byte] & mask:  # type: ignore[index]
-            return False
-        if self._other and x in self._other:  # put there while its bitmap was too small for it
-            return False
-        if byte >= size:
-            limit = 8 * (self._count + 1) + _SLACK_BYTES - self._bytes + size  # this bitmap's most
-            if byte >= limit:
-                self._other.add(x)
-                return True
-            grown = min(max(byte + 1, size + size // 2), limit)
-            if bits is None:
-                bits = self._bits[prefix] = bytearray(grown)
-            else:
-                bits.extend(bytes(grown - size))
-            self._bytes += grown - size
-        bits[byte] |= mask  # type: ignore[index]
-        self._count += 1
-        return True
-
-    def __len__(self) -> int:
-        return self._count + len(self._other)

@@ -29,6 +29,12 @@ Reading the log (ARCHITECTURE.md, contract §2-§3):
   a party event logged twice, an event whose ``agentId`` is not a party, and a
   trade of an agent with itself are kept as :class:`LedgerAnomaly` records.
 
+Memory: the result lists every trade, so the pass keeps each one -- as a row of a few
+bytes (:class:`TradeTable`: the trade id as its number, agents and item maps as numbers
+into tables kept once, the tick, the event ids, flags), not as parsed objects; besides,
+one counter per agent and the anomalies.  The :class:`LedgerTrade` records are built by
+:meth:`LedgerPass.result`, trades that moved the same goods sharing one item map.
+
 >>> p = LedgerPass()
 >>> p.observe({"id": 1, "tick": 3, "type": "trade_completed", "agentId": "a_2",
 ...            "payload": {"tradeId": "t1", "from": "a_1", "to": "a_2",
@@ -40,12 +46,14 @@ Reading the log (ARCHITECTURE.md, contract §2-§3):
 
 from __future__ import annotations
 
+from array import array
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .arithmetic import half_up
+from .compact import _RECENT, _SERIALS, IntColumn, Interner, ShapeTable, TradeIndex, append_code
 from .errors import InvalidInput
 from .values import unvalued_items, value_of
 
@@ -77,9 +85,12 @@ def pair_key(x: str, y: str) -> tuple[str, str]:
     return (x, y) if x < y else (y, x)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LedgerTrade:
-    """One completed trade, as the first ``trade_completed`` for its ``tradeId`` logged it."""
+    """One completed trade, as the first ``trade_completed`` for its ``tradeId`` logged it.
+
+    The ledger's records share one ``give``/``receive`` dict between the trades that moved
+    the same goods: read them, do not change them."""
 
     trade_id: TradeId
     """``payload.tradeId``."""
@@ -166,7 +177,7 @@ class LedgerPair:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LedgerAnomaly:
     """Something in the trade events the ledger did not count as it stands."""
 
@@ -305,12 +316,18 @@ def net_share(
         else:
             gave.update(receive)
             received.update(give)
+    return _net_share_of(received, gave, values)
+
+
+def _net_share_of(received: Mapping[str, Any], gave: Mapping[str, Any], values: Mapping[str, float]) -> float:
+    """:func:`net_share` from the totals one agent of the pair received and gave, per item."""
     numerator = 0.0
     denominator = 0.0
     for item in sorted(set(received) | set(gave)):
         value = values.get(item, 0.0)
-        numerator += abs(received[item] - gave[item]) * value
-        denominator += (received[item] + gave[item]) * value
+        got, out = received.get(item, 0), gave.get(item, 0)
+        numerator += abs(got - out) * value
+        denominator += (got + out) * value
     if denominator <= 0.0:
         return 0.0
     return half_up(numerator / denominator, 3)
@@ -356,46 +373,198 @@ def credited_trades(agent: str, pairs: Iterable[SharedPair]) -> float:
     return half_up(total, 3)
 
 
-class _OpenTrade:
-    """A trade being collected (mutable; becomes a :class:`LedgerTrade`)."""
+_EVENTS = 0b11
+"""Flag bits 0-1 of a :class:`TradeTable` row: how many event ids its two columns hold."""
 
-    __slots__ = ("trade_id", "tick", "from_agent", "to_agent", "give", "receive", "event_ids", "upcast_twin")
 
-    def __init__(self, trade_id: TradeId, tick: int, payload: Mapping[str, Any]) -> None:
-        self.trade_id = trade_id
-        self.tick = tick
-        self.from_agent: str = payload["from"]
-        self.to_agent: str = payload["to"]
-        self.give = dict(payload["give"])
-        self.receive = dict(payload["receive"])
-        self.event_ids: list[int] = []
-        self.upcast_twin = False
+class TradeTable:
+    """Completed trades as the ledger reads them, a few bytes per trade.
 
-    def same_as(self, payload: Mapping[str, Any]) -> bool:
+    One row per ``tradeId``, in the order first seen: the first event's ``from``,
+    ``to``, ``give`` and ``receive`` and the ids of every event logged for it, each
+    once.  Kept in columns (:mod:`.compact`): the trade id as its number, the two
+    agents as numbers into :attr:`agents`, the item maps as numbers into
+    :attr:`shapes` (each distinct bundle kept once), the first two event ids in
+    integer columns (a third and later in :attr:`more_events`, rare).  Row flags
+    bits 0-1 count the event ids held; bits 2-7 are the owning pass's to use.
+    """
+
+    __slots__ = ("ids", "agents", "shapes", "giver", "taker", "give", "receive", "first_event", "second_event",
+                 "more_events", "flags")
+
+    def __init__(self) -> None:
+        self.ids = TradeIndex()
+        self.agents = Interner()
+        self.shapes = ShapeTable()
+        self.giver: array[int] = array("B")  # agent numbers (widened past 255 agents)
+        self.taker: array[int] = array("B")
+        self.give: array[int] = array("H")  # item map numbers
+        self.receive: array[int] = array("H")
+        self.first_event = IntColumn()
+        self.second_event = IntColumn()
+        self.more_events: dict[int, list[Any]] = {}
+        self.flags = bytearray()
+
+    def __len__(self) -> int:
+        return len(self.flags)
+
+    def row(self, trade_id: TradeId, payload: Mapping[str, Any], event_id: object = None) -> tuple[int, bool]:
+        """``(row, True)`` after adding the trade with ``payload``'s terms (a checked
+        ``trade_completed`` payload); ``(row, False)`` when the ``tradeId`` has one already.
+        ``event_id`` (the event's ``id``) is noted for the row when it is an ``int``."""
+        ids = self.ids  # TradeIndex.index, written out for the usual twin and the usual new id
+        recent = ids.recent
+        row = recent.get(trade_id)
+        if row is None:
+            n = _SERIALS.get(trade_id)
+            slots = ids.slots
+            if n is not None and 0 <= n < len(slots) and slots[n] < 0 and not ids.others:
+                row = slots[n] = ids.count
+                ids.count = row + 1
+                if len(recent) >= _RECENT:
+                    recent.clear()
+                recent[trade_id] = row
+                new = True
+            else:
+                row, new = ids.index(trade_id)
+        else:
+            new = False
+        if not new:
+            flags, first, second = self.flags, self.first_event, self.second_event
+            if (
+                flags[row] & _EVENTS == 1 and type(event_id) is int and 0 <= event_id < second.limit
+                and first.others is None and second.others is None and event_id != first.values[row]
+            ):  # the usual twin: a second event id, without the general add_event
+                second.values[row] = event_id
+                flags[row] += 1
+            elif isinstance(event_id, int):
+                self.add_event(row, event_id)
+            return row, False
+        agents = self.agents.codes
+        giver = agents.get(payload["from"])
+        if giver is None:
+            giver = self.agents.code(payload["from"])
+        taker = agents.get(payload["to"])
+        if taker is None:
+            taker = self.agents.code(payload["to"])
+        shapes = self.shapes
+        codes = shapes.codes
+        items = payload["give"]  # ShapeTable.code, written out for the usual whole-count map
+        key = tuple(items.items())
+        for name, quantity in key:
+            if type(quantity) is not int or type(name) is not str:
+                give = shapes.code(items)
+                break
+        else:
+            give = codes.get(key)
+            if give is None:
+                give = shapes.code(items)
+        items = payload["receive"]
+        key = tuple(items.items())
+        for name, quantity in key:
+            if type(quantity) is not int or type(name) is not str:
+                receive = shapes.code(items)
+                break
+        else:
+            receive = codes.get(key)
+            if receive is None:
+                receive = shapes.code(items)
+        try:
+            self.giver.append(giver)
+            self.taker.append(taker)
+            self.give.append(give)
+            self.receive.append(receive)
+        except OverflowError:  # past 255 agents or 65535 item maps: wider columns
+            for name, code in (("giver", giver), ("taker", taker), ("give", give), ("receive", receive)):
+                column = getattr(self, name)
+                if len(column) == row:
+                    setattr(self, name, append_code(column, code))
+        first = self.first_event
+        if type(event_id) is int and 0 <= event_id < first.limit:
+            first.values.append(event_id)
+            self.flags.append(1)
+        else:
+            first.values.append(0)
+            self.flags.append(0)
+            if isinstance(event_id, int):
+                self.add_event(row, event_id)
+        self.second_event.values.append(0)
+        return row, True
+
+    def same_terms(self, row: int, payload: Mapping[str, Any]) -> bool:
+        """True when ``payload``'s from/to/give/receive equal the row's."""
+        names, shapes = self.agents.names, self.shapes
+        give, receive = self.give[row], self.receive[row]
+        kept_give, kept_receive = shapes.shapes[give], shapes.shapes[receive]
         return (
-            payload["from"] == self.from_agent
-            and payload["to"] == self.to_agent
-            and dict(payload["give"]) == self.give
-            and dict(payload["receive"]) == self.receive
+            payload["from"] == names[self.giver[row]]
+            and payload["to"] == names[self.taker[row]]
+            # the same item tuple is the same map; anything else is compared as dicts compare
+            and ((type(kept_give) is tuple and tuple(payload["give"].items()) == kept_give)
+                 or shapes.equals(give, payload["give"]))
+            and ((type(kept_receive) is tuple and tuple(payload["receive"].items()) == kept_receive)
+                 or shapes.equals(receive, payload["receive"]))
         )
 
-    def frozen(self) -> LedgerTrade:
-        return LedgerTrade(
-            trade_id=self.trade_id,
-            tick=self.tick,
-            from_agent=self.from_agent,
-            to_agent=self.to_agent,
-            give=dict(self.give),
-            receive=dict(self.receive),
-            event_ids=tuple(self.event_ids),
-            upcast_twin=self.upcast_twin,
-        )
+    def add_event(self, row: int, event_id: int) -> None:
+        """Note an event id of the row, unless noted already."""
+        flags = self.flags
+        held = flags[row] & _EVENTS
+        if held == 0:
+            column = self.first_event
+        elif event_id == (self.first_event.values[row] if self.first_event.others is None else self.first_event[row]):
+            return
+        elif held == 1:
+            column = self.second_event
+        else:
+            if event_id != self.second_event[row]:
+                more = self.more_events.setdefault(row, [])
+                if event_id not in more:
+                    more.append(event_id)
+            return
+        if type(event_id) is int and 0 <= event_id < column.limit and column.others is None:
+            column.values[row] = event_id  # the usual case, without the general setter
+        else:
+            column[row] = event_id
+        flags[row] += 1
+
+    def event_ids(self, row: int) -> tuple[int, ...]:
+        """The row's event ids, in the order noted."""
+        held = self.flags[row] & _EVENTS
+        if held == 2:
+            ids: tuple[int, ...] = (self.first_event[row], self.second_event[row])
+            more = self.more_events.get(row) if self.more_events else None
+            return ids + tuple(more) if more else ids
+        return (self.first_event[row],) if held else ()
+
+    def item_maps(self) -> list[dict[str, Any]]:
+        """A new dict per kept item map (code -> map), shared by the rows that moved it."""
+        mapping = self.shapes.mapping
+        return [mapping(code) for code in range(len(self.shapes))]
+
+    def rows(
+        self, item_maps: list[dict[str, Any]] | None = None
+    ) -> Iterator[tuple[TradeId, str, str, dict[str, Any], dict[str, Any], tuple[int, ...]]]:
+        """``(trade id, from, to, give, receive, event ids)`` per row, in order; the item maps
+        are ``item_maps`` (default :meth:`item_maps`), shared between rows."""
+        maps = self.item_maps() if item_maps is None else item_maps
+        names, event_ids = self.agents.names, self.event_ids
+        for row, (trade_id, giver, taker, give, receive) in enumerate(
+            zip(self.ids, self.giver, self.taker, self.give, self.receive)
+        ):
+            yield trade_id, names[giver], names[taker], maps[give], maps[receive], event_ids(row)
 
 
-def _trade_payload(ev: Mapping[str, Any]) -> Mapping[str, Any]:
+def trade_payload(ev: Mapping[str, Any]) -> Mapping[str, Any]:
     """The payload of a trade event, checked for the fields the ledger reads."""
-    event_id = ev.get("id")
     payload = ev.get("payload")
+    if (
+        type(payload) is dict and "tradeId" in payload and type(payload.get("from")) is str
+        and type(payload.get("to")) is str and type(payload.get("give")) is dict
+        and type(payload.get("receive")) is dict
+    ):
+        return payload  # the usual shape, checked without the abstract-class look-ups below
+    event_id = ev.get("id")
     if not isinstance(payload, Mapping):
         raise InvalidInput("trade event without a payload object", event_id=event_id, field="payload")
     if "tradeId" not in payload:
@@ -409,19 +578,42 @@ def _trade_payload(ev: Mapping[str, Any]) -> Mapping[str, Any]:
     return payload
 
 
+def _totals(times: Mapping[int, int], by_id: Mapping[int, Mapping[str, int]]) -> dict[str, int]:
+    """Item -> quantity over the item maps (by ``id``) moved the given number of times."""
+    totals: dict[str, int] = {}
+    for key, n in times.items():
+        for item, quantity in by_id[key].items():
+            totals[item] = totals.get(item, 0) + quantity * n
+    return totals
+
+
+_UPCAST = 0b100
+"""Row flag: one of the trade's events is a synthesized v2 offerer twin."""
+_FROM_COUNTED = 0b1000
+"""Row flag: the event of the trade's ``from`` agent was counted."""
+_TO_COUNTED = 0b10000
+"""Row flag: the event of the trade's ``to`` agent was counted."""
+
+
 class LedgerPass:
     """Streaming pass building the :class:`Ledger` (replay protocol, ARCHITECTURE.md).
 
     Feed every event in log order to :meth:`observe`; call :meth:`result` once the
-    stream ends.  Holds one record per trade and one counter per agent.
+    stream ends.  Holds one counter per agent and, per trade, a row of a few bytes
+    (:class:`TradeTable`: numbers into tables of agents and of distinct item maps,
+    the tick, the event ids, and flags for the upcast twin and the parties counted);
+    a party event of an agent that is neither ``from`` nor ``to`` is remembered apart
+    (rare), as are the anomalies.  :meth:`result` builds the :class:`LedgerTrade`
+    records from the rows, the item maps shared between trades that moved the same goods.
     """
 
     types: frozenset[str] = frozenset({"trade_completed", "trade_fulfilled"})
     """The event types it reads (the replay driver feeds it only these)."""
 
     def __init__(self) -> None:
-        self._trades: dict[TradeId, _OpenTrade] = {}
-        self._party_events: set[tuple[TradeId, str]] = set()
+        self._table = TradeTable()
+        self._ticks = IntColumn()
+        self._other_parties: set[tuple[int, str]] = set()
         self._completed: Counter[str] = Counter()
         self._anomalies: list[LedgerAnomaly] = []
 
@@ -429,7 +621,13 @@ class LedgerPass:
         """Take one event (``world`` is not read)."""
         kind = ev.get("type")
         if kind == "trade_completed":
-            self._trade_completed(ev)
+            payload = ev.get("payload")
+            if not (
+                type(payload) is dict and "tradeId" in payload and type(payload.get("from")) is str
+                and type(payload.get("to")) is str and type(payload.get("give")) is dict
+                and type(payload.get("receive")) is dict
+            ):  # the usual shape is checked here; anything else as trade_payload checks it
+                payload = trade_payload(ev)
         elif kind == "trade_fulfilled":
             agent = ev.get("agentId")
             if isinstance(agent, str):
@@ -438,53 +636,79 @@ class LedgerPass:
                 payload = ev.get("payload")
                 trade_id = payload.get("tradeId") if isinstance(payload, Mapping) else None
                 self._anomaly(ev.get("id"), trade_id, "no_agent", "trade_fulfilled without an agentId")
+            return
+        else:
+            return
 
-    def _anomaly(self, event_id: int | None, trade_id: TradeId | None, kind: str, detail: str) -> None:
-        self._anomalies.append(LedgerAnomaly(event_id, trade_id, kind, detail))
-
-    def _trade_completed(self, ev: Mapping[str, Any]) -> None:
-        payload = _trade_payload(ev)
         event_id = ev.get("id")
         trade_id: TradeId = payload["tradeId"]
-        trade = self._trades.get(trade_id)
-        if trade is None:
-            trade = _OpenTrade(trade_id, ev.get("tick", 0), payload)
-            self._trades[trade_id] = trade
-            if trade.from_agent == trade.to_agent:
-                self._anomaly(event_id, trade_id, "self_trade", f"{trade.from_agent} trades with itself")
-        elif not trade.same_as(payload):
+        table = self._table
+        row, new = table.row(trade_id, payload, event_id)
+        if new:
+            tick, ticks = ev.get("tick", 0), self._ticks
+            if type(tick) is int and 0 <= tick < ticks.limit:
+                ticks.values.append(tick)  # the usual case, without the general append
+            else:
+                ticks.append(tick)
+            if payload["from"] == payload["to"]:
+                self._anomaly(event_id, trade_id, "self_trade", f"{payload['from']} trades with itself")
+        elif not table.same_terms(row, payload):
             self._anomaly(
                 event_id,
                 trade_id,
                 "twin_differs",
                 "this event's from/to/give/receive differ from the trade's first event; the first counts",
             )
-        if isinstance(event_id, int) and event_id not in trade.event_ids:
-            trade.event_ids.append(event_id)
+        flags = table.flags
         if ev.get("upcast") == "offerer":
-            trade.upcast_twin = True
+            flags[row] |= _UPCAST
 
         agent = ev.get("agentId")
         if not isinstance(agent, str):
             self._anomaly(event_id, trade_id, "no_agent", "trade_completed without an agentId")
             return
-        if (trade_id, agent) in self._party_events:
+        names = table.agents.names
+        if agent == names[table.giver[row]]:
+            counted = _FROM_COUNTED
+        elif agent == names[table.taker[row]]:
+            counted = _TO_COUNTED
+        else:
+            counted = 0
+        if counted & flags[row] or (not counted and (row, agent) in self._other_parties):
             self._anomaly(
                 event_id, trade_id, "duplicate_party_event", f"{agent}'s event for this trade logged again; counted once"
             )
             return
-        self._party_events.add((trade_id, agent))
+        if counted:
+            flags[row] |= counted
+        else:
+            self._other_parties.add((row, agent))
         self._completed[agent] += 1
         if agent not in (payload["from"], payload["to"]):
             self._anomaly(event_id, trade_id, "agent_not_party", f"{agent} is neither from nor to")
 
+    def _anomaly(self, event_id: int | None, trade_id: TradeId | None, kind: str, detail: str) -> None:
+        self._anomalies.append(LedgerAnomaly(event_id, trade_id, kind, detail))
+
     def result(self, values: Mapping[str, float]) -> Ledger:
         """The ledger, valuing goods with ``values`` (:func:`daishi_forensics.values.item_values`)."""
-        trades = tuple(open_trade.frozen() for open_trade in self._trades.values())
-        by_pair: dict[tuple[str, str], list[LedgerTrade]] = {}
+        table = self._table
+        item_maps = table.item_maps()
+        flags = table.flags
+        trades = tuple(
+            LedgerTrade(trade_id, tick, giver, taker, give, receive, event_ids, bool(flags[row] & _UPCAST))
+            for row, ((trade_id, giver, taker, give, receive, event_ids), tick) in enumerate(
+                zip(table.rows(item_maps), self._ticks)
+            )
+        )
         unvalued: set[str] = set()
+        for items in item_maps:  # every kept map is some trade's give or receive
+            unvalued |= unvalued_items(items, values)
+        worth = {id(items): value_of(items, values) for items in item_maps}
+        goods = {id(items): has_goods(items) for items in item_maps}
+        counts_only = {id(items): items for code, items in enumerate(item_maps) if table.shapes.shared(code)}
+        by_pair: dict[tuple[str, str], list[LedgerTrade]] = {}
         for trade in trades:
-            unvalued |= unvalued_items(trade.give, values) | unvalued_items(trade.receive, values)
             if trade.from_agent == trade.to_agent:
                 continue
             by_pair.setdefault(trade.pair, []).append(trade)
@@ -493,22 +717,36 @@ class LedgerPass:
         for (a, b), pair_trades in sorted(by_pair.items()):
             value_a_gave = 0.0
             value_b_gave = 0.0
+            gifts = 0
+            a_gave: dict[int, int] = {}  # id(item map) -> times a gave it
+            a_got: dict[int, int] = {}
             for trade in pair_trades:
-                value_from = value_of(trade.give, values)
-                value_to = value_of(trade.receive, values)
+                give, receive = id(trade.give), id(trade.receive)
+                value_from = worth[give]
+                value_to = worth[receive]
                 if trade.from_agent == a:
                     value_a_gave += value_from
                     value_b_gave += value_to
                 else:
                     value_a_gave += value_to
                     value_b_gave += value_from
+                    give, receive = receive, give
+                a_gave[give] = a_gave.get(give, 0) + 1
+                a_got[receive] = a_got.get(receive, 0) + 1
+                if not goods[id(trade.give)] or not goods[id(trade.receive)]:
+                    gifts += 1  # LedgerTrade.is_gift
+            if counts_only.keys() >= a_gave.keys() and counts_only.keys() >= a_got.keys():
+                # whole counts only: the per-item totals do not depend on the order they are summed in
+                share = _net_share_of(_totals(a_got, counts_only), _totals(a_gave, counts_only), values)
+            else:
+                share = net_share(pair_trades, values)
             pairs.append(
                 LedgerPair(
                     a=a,
                     b=b,
                     trades=len(pair_trades),
-                    net_share=net_share(pair_trades, values),
-                    gifts=sum(1 for trade in pair_trades if trade.is_gift),
+                    net_share=share,
+                    gifts=gifts,
                     value_a_gave=value_a_gave,
                     value_b_gave=value_b_gave,
                     trade_ids=tuple(trade.trade_id for trade in pair_trades),

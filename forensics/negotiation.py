@@ -40,6 +40,11 @@ Rules (the contract's where it has one, ours where it is silent, all stated):
 
 Everything is unrounded here; :mod:`.profile` rounds for the report.
 
+Memory: the pass keeps a few bytes per completed trade (a
+:class:`~daishi_forensics.ledger.TradeTable` row), per offer (its trade id's number, the
+two agents' numbers, a cancelled flag) and per market fill (the agent's number, its side,
+the item maps' numbers); agents and item maps are kept once, in tables.
+
 >>> neg = NegotiationPass()
 >>> evs = [
 ...   {"id": 1, "tick": 1, "type": "trade_offered", "agentId": "a_1",
@@ -60,12 +65,13 @@ Everything is unrounded here; :mod:`.profile` rounds for the report.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from array import array
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import InvalidInput
-from .ledger import Ledger, TradeId, has_goods
+from .compact import TradeIndex, append_code
+from .ledger import Ledger, TradeId, TradeTable, has_goods, trade_payload
 from .replay import Event, World
 from .values import value_of
 
@@ -172,84 +178,42 @@ class Negotiation:
         return SeatNegotiation(agent, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0.0, 0.0, None, None, None, 0, 0, 0.0)
 
 
-class _Offer:
-    __slots__ = ("offerer", "to", "cancelled")
-
-    def __init__(self, offerer: str, to: str | None) -> None:
-        self.offerer = offerer
-        self.to = to
-        self.cancelled = False
-
-
-class _Trade:
-    """One completed trade as the ledger reads it: the first event's terms, every event id."""
-
-    __slots__ = ("trade_id", "from_agent", "to_agent", "give", "receive", "event_ids")
-
-    def __init__(self, trade_id: TradeId, from_agent: str, to_agent: str, give: Mapping[str, Any],
-                 receive: Mapping[str, Any]) -> None:
-        self.trade_id = trade_id
-        self.from_agent = from_agent
-        self.to_agent = to_agent
-        self.give = give
-        self.receive = receive
-        self.event_ids: list[int] = []
-
-    @property
-    def pair(self) -> tuple[str, str]:
-        a, b = self.from_agent, self.to_agent
-        return (a, b) if a < b else (b, a)
-
-
-def _trade_terms(ev: Event) -> Mapping[str, Any]:
-    """The payload of a ``trade_completed``, checked as the ledger checks it (same errors)."""
-    payload = ev.get("payload")
-    if (
-        type(payload) is dict and "tradeId" in payload and type(payload.get("from")) is str
-        and type(payload.get("to")) is str and type(payload.get("give")) is dict
-        and type(payload.get("receive")) is dict
-    ):
-        return payload  # the usual shape, checked without the abstract-class look-ups below
-    event_id = ev.get("id")
-    if not isinstance(payload, Mapping):
-        raise InvalidInput("trade event without a payload object", event_id=event_id, field="payload")
-    if "tradeId" not in payload:
-        raise InvalidInput("trade event without a tradeId", event_id=event_id, field="payload.tradeId")
-    for name in ("from", "to"):
-        if not isinstance(payload.get(name), str):
-            raise InvalidInput(f"trade event without an agent in {name}", event_id=event_id, field=f"payload.{name}")
-    for name in ("give", "receive"):
-        if not isinstance(payload.get(name), Mapping):
-            raise InvalidInput(f"trade event without an item map in {name}", event_id=event_id, field=f"payload.{name}")
-    return payload
-
-
-_SHAPES_KEPT = 4096
-"""Distinct item maps shared between trades (most trades move the same few bundles)."""
-
-
 class NegotiationPass:
     """Collects offers, cancellations, market fills and completed trades.
 
     Completed trades are read as the ledger reads them (one per ``tradeId``, the
-    first event's terms, every event id), kept compactly (item maps shared between
-    trades), so the result needs nothing else; the behavior report passes the
-    analysis' own ledger (:meth:`result`'s ``ledger``) rather than reading them twice.
+    first event's terms, every event id) into a :class:`~daishi_forensics.ledger.TradeTable`
+    (a few bytes per trade: agents and item maps as numbers into tables kept once),
+    so the result needs nothing else; the behavior report passes the analysis' own
+    ledger (:meth:`result`'s ``ledger``) rather than reading them twice.  An offer is
+    kept as its trade id's number, the offerer's and addressee's numbers and a
+    cancelled flag; a market fill as its sign for the agent and its item maps' numbers.
     """
 
     types: frozenset[str] | None = frozenset({"trade_offered", "trade_cancelled", "trade_fulfilled", "trade_completed"})
 
     def __init__(self) -> None:
-        self._offers: dict[TradeId, _Offer] = {}
-        self._fills: dict[tuple[TradeId, str], Mapping[str, Any]] = {}
-        self._trades: dict[TradeId, _Trade | None] = {}  # None: a trade of an agent with itself
-        self._shapes: dict[tuple[Any, ...], dict[str, Any]] = {}
+        self._trades = TradeTable()
+        self._offer_ids = TradeIndex()
+        self._offerer: array[int] = array("B")  # agent number (widened past 255)
+        self._offered_to: array[int] = array("B")  # agent number + 1; 0 for a market order (``to`` null)
+        self._cancelled = bytearray()
+        self._fill_ids = TradeIndex()
+        self._filled: set[int] = set()  # (trade id number << 32) | agent number, per market fill counted
+        self._fills = array("I")  # per fill, in order: agent number, side + 1, give map number, receive map number
 
     def observe(self, ev: Event, world: World | None) -> None:
         """Take one event (``world`` is not read)."""
         typ = ev.get("type")
         if typ == "trade_completed":
-            self._completed(ev)
+            payload = ev.get("payload")
+            if not (
+                type(payload) is dict and "tradeId" in payload and type(payload.get("from")) is str
+                and type(payload.get("to")) is str and type(payload.get("give")) is dict
+                and type(payload.get("receive")) is dict
+            ):  # the usual shape is checked here; anything else as the ledger checks it
+                payload = trade_payload(ev)
+            self._trades.row(payload["tradeId"], payload, ev.get("id"))
             return
         payload = ev.get("payload") or {}
         trade_id = payload.get("tradeId")
@@ -257,43 +221,46 @@ class NegotiationPass:
         if trade_id is None or not isinstance(agent, str):
             return
         if typ == "trade_offered":
-            if trade_id not in self._offers:
+            _, new = self._offer_ids.index(trade_id)
+            if new:
+                agents = self._trades.agents
                 to = payload.get("to")
-                self._offers[trade_id] = _Offer(agent, to if isinstance(to, str) else None)
+                offerer = agents.codes.get(agent)
+                if offerer is None:
+                    offerer = agents.code(agent)
+                if isinstance(to, str):
+                    offered_to = agents.codes.get(to)
+                    offered_to = (agents.code(to) if offered_to is None else offered_to) + 1
+                else:
+                    offered_to = 0
+                try:
+                    self._offerer.append(offerer)
+                except OverflowError:
+                    self._offerer = append_code(self._offerer, offerer)
+                try:
+                    self._offered_to.append(offered_to)
+                except OverflowError:
+                    self._offered_to = append_code(self._offered_to, offered_to)
+                self._cancelled.append(0)
         elif typ == "trade_cancelled":
-            offer = self._offers.get(trade_id)
-            if offer is not None and offer.offerer == agent:
-                offer.cancelled = True
+            offer = self._offer_ids.find(trade_id)
+            if offer >= 0 and self._trades.agents.names[self._offerer[offer]] == agent:
+                self._cancelled[offer] = 1
         elif typ == "trade_fulfilled":
-            self._fills.setdefault((trade_id, agent), payload)
-
-    def _completed(self, ev: Event) -> None:
-        payload = _trade_terms(ev)
-        trade_id = payload["tradeId"]
-        trades = self._trades
-        if trade_id in trades:
-            trade = trades[trade_id]
-        else:
-            giver, taker = payload["from"], payload["to"]
-            trade = trades[trade_id] = None if giver == taker else _Trade(
-                trade_id, giver, taker, self._shape(payload["give"]), self._shape(payload["receive"]))
-        if trade is not None:
-            event_id = ev.get("id")
-            if isinstance(event_id, int) and event_id not in trade.event_ids:
-                trade.event_ids.append(event_id)
-
-    def _shape(self, items: Mapping[str, Any]) -> Mapping[str, Any]:
-        """A copy of ``items``, shared with every earlier trade that moved the same goods."""
-        key = tuple(items.items())
-        for _, quantity in key:
-            if type(quantity) is not int:  # only plain counts are shared (1 and True are equal keys)
-                return dict(items)
-        shape = self._shapes.get(key)
-        if shape is None:
-            if len(self._shapes) >= _SHAPES_KEPT:
-                self._shapes.clear()
-            shape = self._shapes[key] = dict(items)
-        return shape
+            code = self._trades.agents.code(agent)
+            key = (self._fill_ids.add(trade_id) << 32) | code  # agent numbers stay far below 2**32
+            if key not in self._filled:
+                self._filled.add(key)
+                give = payload.get("give") if isinstance(payload.get("give"), Mapping) else {}
+                receive = payload.get("receive") if isinstance(payload.get("receive"), Mapping) else {}
+                if payload.get("from") == agent:
+                    side = 1  # surplus: value received - value given
+                elif payload.get("to") == agent:
+                    side = -1
+                else:
+                    side = 0
+                shape = self._trades.shapes.code
+                self._fills.extend((code, side + 1, shape(give), shape(receive)))
 
     def result(self, values: Mapping[str, float], ledger: Ledger | None = None) -> Negotiation:
         """Combine the offers with the completed trades, valued at ``values``.
@@ -301,11 +268,12 @@ class NegotiationPass:
         ``ledger``: a ledger built over the same events, to use instead of the pass's own
         reading of the trades (same trades, same order, same numbers).
         """
-        trades: Iterable[Any]
+        trades: list[tuple[TradeId, str, str, Mapping[str, Any], Mapping[str, Any], tuple[int, ...]]]
         if ledger is None:
-            trades = [t for t in self._trades.values() if t is not None]
+            trades = [row for row in self._trades.rows() if row[1] != row[2]]
         else:
-            trades = [t for t in ledger.trades if t.from_agent != t.to_agent]
+            trades = [(t.trade_id, t.from_agent, t.to_agent, t.give, t.receive, t.event_ids)
+                      for t in ledger.trades if t.from_agent != t.to_agent]
         attempts: dict[str, set[TradeId]] = {}
         made: dict[str, int] = {}
         received: dict[str, int] = {}
@@ -313,23 +281,28 @@ class NegotiationPass:
         made_done: dict[str, int] = {}
         received_done: dict[str, int] = {}
         market_orders: dict[str, int] = {}
-        completed_ids = {t.trade_id for t in trades}
+        completed_ids = {row[0] for row in trades}
 
-        for trade_id, offer in self._offers.items():
-            if offer.to is None:
-                market_orders[offer.offerer] = market_orders.get(offer.offerer, 0) + 1
+        names = self._trades.agents.names
+        for trade_id, offerer_code, to_code, was_cancelled in zip(
+            self._offer_ids, self._offerer, self._offered_to, self._cancelled
+        ):
+            offerer = names[offerer_code]
+            if not to_code:
+                market_orders[offerer] = market_orders.get(offerer, 0) + 1
                 continue
-            if offer.to == offer.offerer:
+            to = names[to_code - 1]
+            if to == offerer:
                 continue
-            made[offer.offerer] = made.get(offer.offerer, 0) + 1
-            received[offer.to] = received.get(offer.to, 0) + 1
-            attempts.setdefault(offer.offerer, set()).add(trade_id)
-            attempts.setdefault(offer.to, set()).add(trade_id)
-            if offer.cancelled:
-                cancelled[offer.offerer] = cancelled.get(offer.offerer, 0) + 1
+            made[offerer] = made.get(offerer, 0) + 1
+            received[to] = received.get(to, 0) + 1
+            attempts.setdefault(offerer, set()).add(trade_id)
+            attempts.setdefault(to, set()).add(trade_id)
+            if was_cancelled:
+                cancelled[offerer] = cancelled.get(offerer, 0) + 1
             if trade_id in completed_ids:
-                made_done[offer.offerer] = made_done.get(offer.offerer, 0) + 1
-                received_done[offer.to] = received_done.get(offer.to, 0) + 1
+                made_done[offerer] = made_done.get(offerer, 0) + 1
+                received_done[to] = received_done.get(to, 0) + 1
 
         deals: dict[str, int] = {}
         given: dict[str, float] = {}
@@ -338,12 +311,16 @@ class NegotiationPass:
         gifts_received: dict[str, int] = {}
         pair_rows: dict[tuple[str, str], list[Any]] = {}
         prices = values if type(values) is dict else dict(values)  # plain look-ups, same numbers
-        for t in trades:
-            giver, taker, trade_id = t.from_agent, t.to_agent, t.trade_id
-            v_give = value_of(t.give, prices)  # from -> to
-            v_recv = value_of(t.receive, prices)  # to -> from
-            goods_give = has_goods(t.give)
-            goods_recv = has_goods(t.receive)
+        worth: dict[int, tuple[float, bool]] = {}  # id(item map) -> (value, has goods); the maps stay alive in trades
+        for trade_id, giver, taker, give, receive, event_ids in trades:
+            known = worth.get(id(give))
+            if known is None:
+                known = worth[id(give)] = (value_of(give, prices), has_goods(give))
+            v_give, goods_give = known  # from -> to
+            known = worth.get(id(receive))
+            if known is None:
+                known = worth[id(receive)] = (value_of(receive, prices), has_goods(receive))
+            v_recv, goods_recv = known  # to -> from
             for agent, out_v, in_v in ((giver, v_give, v_recv), (taker, v_recv, v_give)):
                 seen = attempts.get(agent)
                 if seen is None:
@@ -371,18 +348,19 @@ class NegotiationPass:
                 row[1] += v_give
                 row[2] += v_recv
             row[3].append(trade_id)
-            row[4].extend(t.event_ids)
+            row[4].extend(event_ids)
 
         fill_count: dict[str, int] = {}
         fill_surplus: dict[str, float] = {}
-        for (trade_id, agent), payload in self._fills.items():
-            give = payload.get("give") if isinstance(payload.get("give"), Mapping) else {}
-            receive = payload.get("receive") if isinstance(payload.get("receive"), Mapping) else {}
-            v_give = value_of(give, prices)
-            v_recv = value_of(receive, prices)
-            if payload.get("from") == agent:
+        mapping = self._trades.shapes.mapping
+        fills = self._fills
+        for i in range(0, len(fills), 4):
+            agent, side, give_code, receive_code = names[fills[i]], fills[i + 1] - 1, fills[i + 2], fills[i + 3]
+            v_give = value_of(mapping(give_code), prices)
+            v_recv = value_of(mapping(receive_code), prices)
+            if side > 0:
                 surplus = v_recv - v_give
-            elif payload.get("to") == agent:
+            elif side < 0:
                 surplus = v_give - v_recv
             else:
                 surplus = 0.0

@@ -82,7 +82,7 @@ distinct values; evidence ids flattened; :mod:`.columns`), about 20 bytes a
 commitment plus each distinct commitment once; betrayals likewise
 (:class:`BetrayalLog`).  Of trades it keeps the offers still standing, the last trade
 of each pair, and the ids of the completed ones (a trade is logged by both sides;
-usual ids are bits of a bitmap, :class:`~daishi_forensics.columns.IdSet`).  The
+usual ids are bits of a bitmap, :class:`~daishi_forensics.compact.TradeIdSet`).  The
 :class:`VerifiedCommitment` and :class:`Betrayal` records are made when read.
 """
 
@@ -95,7 +95,8 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any, overload
 
-from .columns import IdSet, Rows, Table, push
+from .columns import Rows, Table, push
+from .compact import TradeIdSet
 from .commitments import KINDS, Commitment, CommitmentExtractor, HeuristicExtractor, extractor_info, tokens
 from .contact import hearers
 from .errors import InvalidInput
@@ -723,7 +724,7 @@ class PromisePass:
         self._closed = _Store()
         self._offers: dict[TradeId, _OfferRec] = {}
         self._offers_to: dict[str, dict[TradeId, _OfferRec]] = {}
-        self._completed = IdSet()  # ids of the trades completed (each is logged by both sides)
+        self._completed = TradeIdSet()  # ids of the trades completed (each is logged by both sides)
         self._last_trade: dict[tuple[str, str], tuple[int, int]] = {}
         self._betrayals = _Betrayals()
         self._messages = 0

@@ -306,3 +306,30 @@ def test_archived_ledger_block() -> None:
     with pytest.raises(InvalidInput) as caught:
         archived_ledger({"ledger": {"pairs": [{"a": "a_1", "b": "a_2", "trades": 1, "netShare": "x"}]}})
     assert caught.value.field == "ledger.pairs[0].netShare"
+
+
+def test_pair_figures_equal_the_rule_over_the_trades_whatever_the_counts() -> None:
+    """The pass sums whole counts per bundle (order does not matter for them) and replays
+    fractional ones trade by trade: both give :func:`net_share` over the pair's trades."""
+    bundles = [{"wood": 3}, {"food": 1, "ore": 2}, {}, {"stone": 1.5}, {"wood": 0.1}, {"food": 7}]
+    events = []
+    for i in range(60):
+        giver, taker = ("a_1", "a_2") if i % 3 else ("a_2", "a_1")
+        if i % 7 == 0:
+            giver, taker = "a_1", "a_3"
+        payload = trade(f"t_{i}", giver, taker, dict(bundles[i % 6]), dict(bundles[(i * 5 + 1) % 6]))
+        events.append(ev(2 * i, i, "trade_completed", taker, payload))
+        events.append(ev(2 * i + 1, i, "trade_completed", giver, payload))
+    values = {"wood": 0.7, "food": 2.0, "ore": 5.0, "stone": 3.3}
+    whole = [e for e in events if all(type(q) is int for m in ("give", "receive") for q in e["payload"][m].values())]
+    for log in (events, whole):
+        ledger = run(log, values)
+        for pair in ledger.pairs:
+            trades = [t for t in ledger.trades if {t.from_agent, t.to_agent} == {pair.a, pair.b}]
+            assert pair.net_share == net_share(trades, values)
+            assert pair.trades == len(trades) and pair.trade_ids == tuple(t.trade_id for t in trades)
+        assert [t.trade_id for t in ledger.trades] == list(dict.fromkeys(e["payload"]["tradeId"] for e in log))
+    # trades that moved the same goods share one item map
+    ledger = run(whole, values)
+    woods = [t.give for t in ledger.trades if t.give == {"wood": 3}]
+    assert len(woods) > 1 and all(w is woods[0] for w in woods)
