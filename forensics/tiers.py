@@ -659,6 +659,18 @@ class _TierLookup(Mapping[int, str]):
             raise KeyError(event)
         return self._tier(self._verdicts[k])
 
+    def get(self, event: int, default: Any = None) -> Any:
+        """The tier of ``event``, or ``default`` (the lookup inlined: propagation asks it of
+        every message)."""
+        events = self._events
+        try:
+            k = bisect_left(events, event)
+        except TypeError:
+            return default
+        if k == len(events) or events[k] != event:
+            return default
+        return self._tier(self._verdicts[k])
+
     def __len__(self) -> int:
         return len(self._events)
 

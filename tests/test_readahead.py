@@ -88,14 +88,45 @@ def test_a_helper_that_never_answers_is_not_waited_for(tmp_path: Path, monkeypat
 
 
 def _dead_helper(self: readahead.ReadAhead, records: Any, block: int | None = None) -> None:
-    import multiprocessing
+    import os
+    import subprocess
+    import sys
 
-    context = multiprocessing.get_context("spawn")
     self.block = 8
-    self._conn, child = context.Pipe(duplex=False)
-    child.close()  # the helper's end is gone: the first poll sees the end of the pipe
-    self._process = context.Process(target=time.sleep, args=(0,), daemon=True)
-    self._process.start()
+    self._process = subprocess.Popen([sys.executable, "-c", "pass"], stdout=subprocess.PIPE)  # ends at once
+    self._fd = self._process.stdout.fileno()  # type: ignore[union-attr]
+    os.set_blocking(self._fd, False)
+    self._pending = b""
     self._answers = {}
     self._alive = True
     self.taken = 0
+
+
+def test_an_unguarded_caller_script_is_not_run_again(tmp_path: Path) -> None:
+    """A library user's script without a ``__main__`` guard runs once: the helper is a plain
+    child interpreter, not multiprocessing's spawn (which re-imports the main script)."""
+    import subprocess
+    import sys
+
+    path = write_match(tmp_path, _events(), archive(["a_1", "a_2"], ended=50), form="stream")
+    marks = tmp_path / "marks"
+    script = tmp_path / "audit.py"
+    script.write_text(
+        "import time\n"
+        "from daishi_forensics.reading import read_match\n"
+        "from daishi_forensics.sources import open_match\n"
+        f"open({str(marks)!r}, 'a').write('ran\\n')\n"
+        f"read = read_match(open_match({str(path)!r}))\n"
+        "events = read.events()\n"
+        "first = next(events)\n"
+        "time.sleep(2.0)\n"
+        "rest = list(events)\n"
+        "print(len(rest) + 1, read.read_ahead_blocks)\n"
+    )
+    import os
+
+    env = {**os.environ, readahead.ENV: "1"}
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["54", "0"]  # 59 records, 5 invalid; one block of 4096: checked here
+    assert marks.read_text() == "ran\n"
