@@ -305,13 +305,21 @@ class UtilityPass:
             rows = self._by_agent[agent] = TickCounts()
         ticks = rows.ticks
         k = len(ticks) - 1
-        if k < 0 or ticks[k] != tick:
-            k = rows.row(tick)
-        try:
-            rows.actions[k] += 1
-        except OverflowError:
-            rows.widen()
-            rows.actions[k] += 1
+        if k >= 0 and ticks[k] < tick and type(tick) is int and tick <= 0x7FFF_FFFF:
+            # the usual case, a new row after the last one, made with its action counted (inline)
+            ticks.append(tick)
+            rows.actions.append(1)
+            rows.value.append(0.0)
+            rows.trades.append(0)
+            k += 1
+        else:
+            if k < 0 or ticks[k] != tick:
+                k = rows.row(tick)
+            try:
+                rows.actions[k] += 1
+            except OverflowError:
+                rows.widen()
+                rows.actions[k] += 1
         if typ == "gather":
             p = ev.get("payload") or {}
             n = p.get("gathered")
