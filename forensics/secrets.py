@@ -283,10 +283,14 @@ def _clean(text: str) -> str:
 _CANDIDATE = re.compile(
     r"@\w|-----BEGIN|\d(?:[ \t().\-/]{0,3}\d){6}|\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}"
     r"|[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{0,4}:|[A-Za-z0-9_\-]{20}"
-    r"|(?i:password|passwd|pwd|passphrase|passcode|api.?key|token|secret|bearer)"
+    r"|(?i:(?:pass(?:word|wd|phrase|code)|pwd|key|token|secret)[\"']?[ \t]{0,4}(?:[:=]|is)|bearer[ \t]|xox[abposr]-|eyJ)"
 )
 """A cheap, linear pre-check: a window where none of this occurs holds nothing the
-recognizers find (every recognizer needs one of these), so Presidio is skipped."""
+recognizers find (every recognizer needs one of these), so Presidio is skipped.  The
+word branch is what the assignment recognizers need (a key or password word, then
+``:``, ``=`` or ``is``): a text that only says "secret" or "token" is not scanned; the
+short shapes (a Slack ``xox?-`` token, a JWT's ``eyJ``) are here because they can be
+shorter than the 20-character run."""
 
 
 def _worth_scanning(chunk: str) -> bool:

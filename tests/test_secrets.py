@@ -116,3 +116,23 @@ def test_hostile_texts_stay_fast() -> None:
         t = time.perf_counter()
         find_secrets(text)
         assert time.perf_counter() - t < 2.0, text[:20]
+
+
+def test_pre_check_scans_what_a_recognizer_needs_and_skips_mere_words() -> None:
+    """A text that only mentions a secret or a token is not scanned; short Slack tokens and JWTs
+    (under the 20-character run) and every assignment form are, and are found."""
+    from daishi_forensics.secrets import _worth_scanning, find_secrets
+
+    for text in ("keep the secret safe", "tokens of goodwill", "Password protected? no"):
+        assert not _worth_scanning(text) and find_secrets(text) == ()
+    found = {
+        "xoxb-abcdefghij": "API_KEY",
+        "eyJabcdefgh.eyJabcdefgh.abcdefgh": "AUTH_TOKEN",
+        "Bearer abc.def/ghi+jkl~mno=pqr": "AUTH_TOKEN",
+        "the password is hunter22x": "PASSWORD",
+        "PWD='hunter22x'": "PASSWORD",
+        'api_key" = abcdefghijklmnop': "API_KEY",
+    }
+    for text, entity in found.items():
+        assert _worth_scanning(text), text
+        assert [f.entity for f in find_secrets(text)] == [entity], text
