@@ -209,6 +209,8 @@ class MatchRead:
         ahead = read_ahead_for(self.source, validate) if self.read_ahead else None
         block_end = 0
         failed: frozenset[int] | None = None
+        fast_valid = 0  # records the fast path passed on (each: valid, v3)
+        fast_yielded = 0  # ... and yielded (not withheld by an erratum)
 
         try:
             for record in self.source.records():
@@ -233,15 +235,14 @@ class MatchRead:
                                         ok = False
                         if ok:
                             by_type[type_name] += 1  # type: ignore[index]
-                            by_version[3] += 1
-                            stats.valid += 1
+                            fast_valid += 1  # counted into the stats in one go (finally, below)
                             last_id = eid
                             if data["private"]:
                                 stats.private_events += 1
                             if errata and eid in errata:
                                 stats.excluded_by_errata.append(eid)
                             else:
-                                stats.yielded += 1
+                                fast_yielded += 1
                                 yield data
                             continue
                     elif not validate:
@@ -360,6 +361,11 @@ class MatchRead:
                     yield from self._release(event, errata)
         finally:
             stats.records = records
+            by_version[3] += fast_valid
+            stats.valid += fast_valid
+            stats.yielded += fast_yielded
+            if by_version[3] == 0:
+                del by_version[3]  # as a Counter that never counted it
             if ahead is not None:
                 self.read_ahead_blocks = ahead.taken
                 ahead.close()
