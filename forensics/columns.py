@@ -28,10 +28,12 @@ set of the same values would.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable, Iterator
-from typing import Any
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, TypeVar, overload
 
-__all__ = ["widened", "Table", "Rows"]
+T = TypeVar("T")
+
+__all__ = ["widened", "push", "Table", "Rows", "RecordLog"]
 
 _CODES = ("B", "b", "H", "h", "I", "i", "Q", "q")
 """Integer array types, narrowest first."""
@@ -161,3 +163,47 @@ _DIGITS = "0123456789"
 _SLACK_BYTES = 4096
 
 
+
+
+class RecordLog(Sequence[T]):
+    """A read-only sequence of records stored by column, each record made when read.
+
+    A subclass gives ``__len__`` and ``_record(i)`` (the record at position ``i``, 0 to
+    ``len - 1``); indexing (negative too), slicing (a tuple of records), iteration and
+    equality with a tuple of the same records (or another log) come from here.
+    """
+
+    __slots__ = ()
+
+    def _record(self, i: int) -> T:
+        raise NotImplementedError
+
+    @overload
+    def __getitem__(self, i: int) -> T: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> tuple[T, ...]: ...
+
+    def __getitem__(self, i: int | slice) -> Any:
+        n = len(self)
+        if isinstance(i, slice):
+            return tuple(self._record(k) for k in range(*i.indices(n)))
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(f"{type(self).__name__} index out of range")
+        return self._record(i)
+
+    def __iter__(self) -> Iterator[T]:
+        for i in range(len(self)):
+            yield self._record(i)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (RecordLog, tuple)):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({len(self)} records)"

@@ -45,12 +45,12 @@ from __future__ import annotations
 
 from array import array
 from collections import deque
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, overload
+from typing import Any
 
 from .arithmetic import half_up
-from .columns import Rows, Table, push
+from .columns import RecordLog, Rows, Table, push
 from .errors import InvalidInput
 
 __all__ = [
@@ -145,7 +145,7 @@ class Commons:
         }
 
 
-class PoolLog(Sequence[CommonsPool]):
+class PoolLog(RecordLog[CommonsPool]):
     """The collapses of a match, stored by column; a read-only sequence of :class:`CommonsPool`
     (records are made when read).  Holds the first ``n`` rows of columns the pass may still
     append to (a result stays as it was)."""
@@ -179,35 +179,6 @@ class PoolLog(Sequence[CommonsPool]):
             gather_event_ids=self._gathers[i],
             counted=len(row) >= 4,
         )
-
-    @overload
-    def __getitem__(self, i: int) -> CommonsPool: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> tuple[CommonsPool, ...]: ...
-
-    def __getitem__(self, i: int | slice) -> Any:
-        if isinstance(i, slice):
-            return tuple(self._record(k) for k in range(*i.indices(self._n)))
-        if i < 0:
-            i += self._n
-        if not 0 <= i < self._n:
-            raise IndexError("pool index out of range")
-        return self._record(i)
-
-    def __iter__(self) -> Iterator[CommonsPool]:
-        for i in range(self._n):
-            yield self._record(i)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, (PoolLog, tuple)):
-            return tuple(self) == tuple(other)
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"PoolLog({self._n} pools)"
 
 
 def _text_field(ev: Mapping[str, Any], payload: Mapping[str, Any], name: str) -> str:

@@ -57,7 +57,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, overload
 
-from .columns import Table, widened
+from .columns import Table, push
 from .contact import hearers
 from .replay import Event, World
 
@@ -423,66 +423,20 @@ class ExposurePass:
         eid = ev.get("id")
         if not isinstance(eid, int):
             eid = -1
-        try:
-            self._events.append(eid)
-        except OverflowError:  # wider than the array: a wider one (a plain list beyond 64 bits)
-            self._events = widened(self._events, eid)
-            self._result = None  # a result made before holds the narrower column
-            self._events.append(eid)
-        try:
-            self._ticks.append(tick)
-        except OverflowError:
-            self._ticks = widened(self._ticks, tick)
-            self._result = None  # a result made before holds the narrower column
-            self._ticks.append(tick)
+        self._result = None  # a new message: a result made before is stale
+        self._events = push(self._events, eid)
+        self._ticks = push(self._ticks, tick)
         if len(text) > TEXT_CAP:
             self._lengths[position] = len(text)
             text = text[:TEXT_CAP]
-        # the numbers of sender, route, audience and text in their tables (inline: the hot path;
-        # a column is one byte a number until its table outgrows it)
+        # the numbers of sender, route, audience and text in their tables (each column one byte a
+        # number until its table outgrows it)
         if self._sealed:
             self._unseal()
-        table = self._senders
-        k = table.number.get(sender)
-        if k is None:
-            k = table.new(sender)
-        try:
-            table.column.append(k)
-        except OverflowError:
-            table.column = widened(table.column, k)
-            self._result = None  # a result made before holds the narrower column
-            table.column.append(k)
-        route = (kind, channel, to)
-        table = self._routes
-        k = table.number.get(route)
-        if k is None:
-            k = table.new(route)
-        try:
-            table.column.append(k)
-        except OverflowError:
-            table.column = widened(table.column, k)
-            self._result = None  # a result made before holds the narrower column
-            table.column.append(k)
-        table = self._audiences
-        k = table.number.get(heard)
-        if k is None:
-            k = table.new(heard)
-        try:
-            table.column.append(k)
-        except OverflowError:
-            table.column = widened(table.column, k)
-            self._result = None  # a result made before holds the narrower column
-            table.column.append(k)
-        table = self._texts
-        k = table.number.get(text)
-        if k is None:
-            k = table.new(text)
-        try:
-            table.column.append(k)
-        except OverflowError:
-            table.column = widened(table.column, k)
-            self._result = None  # a result made before holds the narrower column
-            table.column.append(k)
+        self._senders.add(sender)
+        self._routes.add((kind, channel, to))
+        self._audiences.add(heard)
+        self._texts.add(text)
 
     def close_ticks(self, start: int, stop: int, world: World) -> None:
         """At the match end (``endedAtTick``), let go of the look-ups of the tables' values

@@ -93,9 +93,9 @@ from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import Any, overload
+from typing import Any
 
-from .columns import Rows, Table, push
+from .columns import RecordLog, Rows, Table, push
 from .compact import TradeIdSet
 from .commitments import KINDS, Commitment, CommitmentExtractor, HeuristicExtractor, extractor_info, tokens
 from .contact import hearers
@@ -425,7 +425,7 @@ class _Betrayals:
         self.trades.append(trade or ())
 
 
-class BetrayalLog(Sequence[Betrayal]):
+class BetrayalLog(RecordLog[Betrayal]):
     """The first ``n`` betrayals, stored by column (a read-only sequence of :class:`Betrayal`;
     records are made when read)."""
 
@@ -448,37 +448,8 @@ class BetrayalLog(Sequence[Betrayal]):
             trade_event_id=trade[0] if trade else None, trade_tick=trade[1] if trade else None,
         )
 
-    @overload
-    def __getitem__(self, i: int) -> Betrayal: ...
 
-    @overload
-    def __getitem__(self, i: slice) -> tuple[Betrayal, ...]: ...
-
-    def __getitem__(self, i: int | slice) -> Any:
-        if isinstance(i, slice):
-            return tuple(self._record(k) for k in range(*i.indices(self._n)))
-        if i < 0:
-            i += self._n
-        if not 0 <= i < self._n:
-            raise IndexError("betrayal index out of range")
-        return self._record(i)
-
-    def __iter__(self) -> Iterator[Betrayal]:
-        for i in range(self._n):
-            yield self._record(i)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, (BetrayalLog, tuple)):
-            return tuple(self) == tuple(other)
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"BetrayalLog({self._n} betrayals)"
-
-
-class CommitmentLog(Sequence[VerifiedCommitment]):
+class CommitmentLog(RecordLog[VerifiedCommitment]):
     """Closed commitments in a given order, stored by column (a read-only sequence of
     :class:`VerifiedCommitment`; records are made when read)."""
 
@@ -491,7 +462,11 @@ class CommitmentLog(Sequence[VerifiedCommitment]):
     def __len__(self) -> int:
         return len(self._order)
 
-    def _record(self, j: int) -> VerifiedCommitment:
+    def _record(self, i: int) -> VerifiedCommitment:
+        return self._row(self._order[i])
+
+    def _row(self, j: int) -> VerifiedCommitment:
+        """The record of the store's row ``j``."""
         st = self._store
         col = st.columns
         commitment = st.commitments.values[col[_COMMITMENT][j]]
@@ -505,27 +480,12 @@ class CommitmentLog(Sequence[VerifiedCommitment]):
             window_end=tick + WINDOW_TICKS.get(commitment.kind, 20),
         )
 
-    @overload
-    def __getitem__(self, i: int) -> VerifiedCommitment: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> tuple[VerifiedCommitment, ...]: ...
-
-    def __getitem__(self, i: int | slice) -> Any:
-        if isinstance(i, slice):
-            return tuple(self._record(self._order[k]) for k in range(*i.indices(len(self._order))))
-        return self._record(self._order[i])
-
-    def __iter__(self) -> Iterator[VerifiedCommitment]:
-        for j in self._order:
-            yield self._record(j)
-
     def of(self, agent: str) -> tuple[VerifiedCommitment, ...]:
         """The commitments ``agent`` made (in this sequence's order)."""
         st = self._store
         k = st.speakers.remember().get(agent)
         speakers = st.columns[_SPEAKER]
-        return tuple(self._record(j) for j in self._order if speakers[j] == k) if k is not None else ()
+        return tuple(self._row(j) for j in self._order if speakers[j] == k) if k is not None else ()
 
     def kinds_and_statuses(self) -> Iterator[tuple[str, str, str]]:
         """``(speaker, kind, status)`` of each commitment, without making the records."""
@@ -536,16 +496,6 @@ class CommitmentLog(Sequence[VerifiedCommitment]):
         statuses = [v[1] for v in st.verdicts.values]
         for j in self._order:
             yield names[speakers[j]], kinds[commitments[j]], statuses[verdicts[j]]
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, (CommitmentLog, tuple)):
-            return tuple(self) == tuple(other)
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"CommitmentLog({len(self)} commitments)"
 
 
 # -- the pass ------------------------------------------------------------------------------------

@@ -60,9 +60,9 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import attrgetter
-from typing import Any, Literal, overload
+from typing import Any, Literal
 
-from .columns import Table, widened
+from .columns import RecordLog, Table, widened
 
 __all__ = [
     "TIERS",
@@ -589,7 +589,7 @@ class MessageTier:
 _TIER = attrgetter("tier")
 
 
-class _TierLog(Sequence[MessageTier]):
+class _TierLog(RecordLog[MessageTier]):
     """Every message's tier in log order, stored by column: event ids in an array, sender and
     verdict as numbers into tables of their distinct values (an agent, a verdict is stored
     once); the :class:`MessageTier` records are made when read.  Holds the first ``n`` rows
@@ -610,35 +610,6 @@ class _TierLog(Sequence[MessageTier]):
     def _record(self, i: int) -> MessageTier:
         return MessageTier(self.events[i], self.sender_table[self.sender_codes[i]],
                            self.verdict_table[self.verdict_codes[i]])
-
-    @overload
-    def __getitem__(self, i: int) -> MessageTier: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> tuple[MessageTier, ...]: ...
-
-    def __getitem__(self, i: int | slice) -> Any:
-        if isinstance(i, slice):
-            return tuple(self._record(k) for k in range(*i.indices(self.n)))
-        if i < 0:
-            i += self.n
-        if not 0 <= i < self.n:
-            raise IndexError("message index out of range")
-        return self._record(i)
-
-    def __iter__(self) -> Iterator[MessageTier]:
-        for i in range(self.n):
-            yield self._record(i)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, (_TierLog, tuple)):
-            return tuple(self) == tuple(other)
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"_TierLog({len(self)} messages)"
 
 
 class _TierLookup(Mapping[int, str]):
