@@ -12,8 +12,7 @@ arrays of machine integers and tables of the few values that repeat:
   written ``t_<n>`` (the engine's form) is kept as the number ``n`` and written
   back identically; any other id is kept as given.  :class:`TradeIdSet` -- a set of
   trade ids, kept the same way.
-* :class:`Interner` -- strings that repeat (agent ids) to small numbers, each
-  string kept once.
+* (strings that repeat, such as agent ids: :class:`daishi_forensics.columns.Table`.)
 * :class:`ShapeTable` -- item maps (``{"wood": 3}``) to small numbers, each
   distinct map kept once (most trades move one of a few bundles).
 
@@ -28,7 +27,7 @@ from array import array
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-__all__ = ["IntColumn", "TradeIndex", "TradeIdSet", "Interner", "ShapeTable", "append_code"]
+__all__ = ["IntColumn", "TradeIndex", "TradeIdSet", "ShapeTable", "append_code"]
 
 _WIDER = {"B": "H", "H": "I", "I": "Q"}
 """The next wider unsigned type code of an :class:`IntColumn`."""
@@ -317,23 +316,6 @@ def append_code(column: array[int], code: int) -> array[int]:
             return column
         except OverflowError:
             column = array(_WIDER[column.typecode], column)
-
-
-class Interner:
-    """Strings (agent ids) -> ``0, 1, 2 ...``, each kept once (:attr:`names`)."""
-
-    __slots__ = ("codes", "names")
-
-    def __init__(self) -> None:
-        self.codes: dict[str, int] = {}
-        self.names: list[str] = []
-
-    def code(self, name: str) -> int:
-        code = self.codes.get(name)
-        if code is None:
-            code = self.codes[name] = len(self.names)
-            self.names.append(name)
-        return code
 
 
 class ShapeTable:

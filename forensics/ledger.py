@@ -53,7 +53,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .arithmetic import half_up
-from .compact import _RECENT, _SERIALS, IntColumn, Interner, ShapeTable, TradeIndex, append_code
+from .columns import Table
+from .compact import _RECENT, _SERIALS, IntColumn, ShapeTable, TradeIndex, append_code
 from .errors import InvalidInput
 from .values import unvalued_items, value_of
 
@@ -394,7 +395,7 @@ class TradeTable:
 
     def __init__(self) -> None:
         self.ids = TradeIndex()
-        self.agents = Interner()
+        self.agents = Table()  # agent ids, each kept once (values); never forgotten
         self.shapes = ShapeTable()
         self.giver: array[int] = array("B")  # agent numbers (widened past 255 agents)
         self.taker: array[int] = array("B")
@@ -440,35 +441,10 @@ class TradeTable:
             elif isinstance(event_id, int):
                 self.add_event(row, event_id)
             return row, False
-        agents = self.agents.codes
-        giver = agents.get(payload["from"])
-        if giver is None:
-            giver = self.agents.code(payload["from"])
-        taker = agents.get(payload["to"])
-        if taker is None:
-            taker = self.agents.code(payload["to"])
-        shapes = self.shapes
-        codes = shapes.codes
-        items = payload["give"]  # ShapeTable.code, written out for the usual whole-count map
-        key = tuple(items.items())
-        for name, quantity in key:
-            if type(quantity) is not int or type(name) is not str:
-                give = shapes.code(items)
-                break
-        else:
-            give = codes.get(key)
-            if give is None:
-                give = shapes.code(items)
-        items = payload["receive"]
-        key = tuple(items.items())
-        for name, quantity in key:
-            if type(quantity) is not int or type(name) is not str:
-                receive = shapes.code(items)
-                break
-        else:
-            receive = codes.get(key)
-            if receive is None:
-                receive = shapes.code(items)
+        giver = self.agents.code(payload["from"])
+        taker = self.agents.code(payload["to"])
+        give = self.shapes.code(payload["give"])
+        receive = self.shapes.code(payload["receive"])
         try:
             self.giver.append(giver)
             self.taker.append(taker)
@@ -493,7 +469,7 @@ class TradeTable:
 
     def same_terms(self, row: int, payload: Mapping[str, Any]) -> bool:
         """True when ``payload``'s from/to/give/receive equal the row's."""
-        names, shapes = self.agents.names, self.shapes
+        names, shapes = self.agents.values, self.shapes
         give, receive = self.give[row], self.receive[row]
         kept_give, kept_receive = shapes.shapes[give], shapes.shapes[receive]
         return (
@@ -548,7 +524,7 @@ class TradeTable:
         """``(trade id, from, to, give, receive, event ids)`` per row, in order; the item maps
         are ``item_maps`` (default :meth:`item_maps`), shared between rows."""
         maps = self.item_maps() if item_maps is None else item_maps
-        names, event_ids = self.agents.names, self.event_ids
+        names, event_ids = self.agents.values, self.event_ids
         for row, (trade_id, giver, taker, give, receive) in enumerate(
             zip(self.ids, self.giver, self.taker, self.give, self.receive)
         ):
@@ -667,7 +643,7 @@ class LedgerPass:
         if not isinstance(agent, str):
             self._anomaly(event_id, trade_id, "no_agent", "trade_completed without an agentId")
             return
-        names = table.agents.names
+        names = table.agents.values
         if agent == names[table.giver[row]]:
             counted = _FROM_COUNTED
         elif agent == names[table.taker[row]]:

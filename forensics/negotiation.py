@@ -225,12 +225,9 @@ class NegotiationPass:
             if new:
                 agents = self._trades.agents
                 to = payload.get("to")
-                offerer = agents.codes.get(agent)
-                if offerer is None:
-                    offerer = agents.code(agent)
+                offerer = agents.code(agent)
                 if isinstance(to, str):
-                    offered_to = agents.codes.get(to)
-                    offered_to = (agents.code(to) if offered_to is None else offered_to) + 1
+                    offered_to = agents.code(to) + 1
                 else:
                     offered_to = 0
                 try:
@@ -244,7 +241,7 @@ class NegotiationPass:
                 self._cancelled.append(0)
         elif typ == "trade_cancelled":
             offer = self._offer_ids.find(trade_id)
-            if offer >= 0 and self._trades.agents.names[self._offerer[offer]] == agent:
+            if offer >= 0 and self._trades.agents.values[self._offerer[offer]] == agent:
                 self._cancelled[offer] = 1
         elif typ == "trade_fulfilled":
             code = self._trades.agents.code(agent)
@@ -283,7 +280,7 @@ class NegotiationPass:
         market_orders: dict[str, int] = {}
         completed_ids = {row[0] for row in trades}
 
-        names = self._trades.agents.names
+        names = self._trades.agents.values
         for trade_id, offerer_code, to_code, was_cancelled in zip(
             self._offer_ids, self._offerer, self._offered_to, self._cancelled
         ):

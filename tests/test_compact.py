@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from daishi_forensics.compact import IntColumn, Interner, ShapeTable, TradeIdSet, TradeIndex
+from daishi_forensics.compact import IntColumn, ShapeTable, TradeIdSet, TradeIndex
 
 
 def test_int_column_gives_back_exactly_what_was_stored() -> None:
@@ -89,12 +89,6 @@ def test_trade_id_set() -> None:
     assert "t_20001" not in seen and seen.add("t_20001")
     assert not seen.add("t_2999") and "t_3000" not in seen
     assert len(seen) == 3_005
-
-
-def test_interner() -> None:
-    names = Interner()
-    assert [names.code(x) for x in ("a_1", "a_2", "a_1")] == [0, 1, 0]
-    assert names.names == ["a_1", "a_2"]
 
 
 def test_shape_table_shares_whole_count_maps_and_copies_the_others() -> None:
