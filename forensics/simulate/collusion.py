@@ -32,11 +32,9 @@ class Feeder(Behavior):
     def bind(self, sim: Simulation) -> None:
         super().bind(sim)
         rng = sim.rng
-        got = sim.take_free(self.k + 1)
-        if len(got) < 3:
-            sim.free[:0] = got
+        got = self.claim(sim, self.k + 1, least=3)
+        if not got:
             return
-        self.active = True
         self.bene, self.spokes = got[0], got[1:]
         self.shared_operator = rng.random() < 0.7
         if self.shared_operator:
@@ -116,11 +114,9 @@ class Ring(Behavior):
     def bind(self, sim: Simulation) -> None:
         super().bind(sim)
         rng = sim.rng
-        got = sim.take_free(self.k)
-        if len(got) < 3:
-            sim.free[:0] = got
+        got = self.claim(sim, self.k, least=3)
+        if not got:
             return
-        self.active = True
         self.cycle = got
         self.goods = self._GOODS[int(rng.random() * len(self._GOODS))]
         k = len(got)
@@ -233,11 +229,9 @@ class Cartel(Behavior):
     def bind(self, sim: Simulation) -> None:
         super().bind(sim)
         rng = sim.rng
-        got = sim.take_free(self.k)
-        if len(got) < 3:
-            sim.free[:0] = got
+        got = self.claim(sim, self.k, least=3)
+        if not got:
             return
-        self.active = True
         self.bloc = got
         self.leader = got[0]
         home = rng.randrange(sim.map.size)
@@ -365,11 +359,9 @@ class OffPrice(Behavior):
     def bind(self, sim: Simulation) -> None:
         super().bind(sim)
         rng = sim.rng
-        got = sim.take_free(2)
-        if len(got) < 2:
-            sim.free[:0] = got
+        got = self.claim(sim, 2, least=2)
+        if not got:
             return
-        self.active = True
         self.gainer, self.giver = got
         self.pattern = self._PATTERNS[int(rng.random() * len(self._PATTERNS))]
         self.giver.skill = max(self.giver.skill, 1.4)
@@ -439,11 +431,9 @@ class ThrownFight(Behavior):
     def bind(self, sim: Simulation) -> None:
         super().bind(sim)
         rng = sim.rng
-        got = sim.take_free(2)
-        if len(got) < 2:
-            sim.free[:0] = got
+        got = self.claim(sim, 2, least=2)
+        if not got:
             return
-        self.active = True
         self.attacker, self.victim = x, v = got
         if len(sim.free) >= 3 and rng.random() < 0.5:
             self.refillers = sim.take_free(1)

@@ -28,6 +28,16 @@ class Behavior:
         """Pick seats and schedule the first actions."""
         self.sim = sim
 
+    def claim(self, sim: Simulation, k: int, *, least: int) -> list[Agent]:
+        """Up to ``k`` free seats for this behavior, or none (given back) if fewer than
+        ``least`` are free; with seats it becomes :attr:`active`."""
+        got = sim.take_free(k)
+        if len(got) < least:
+            sim.free[:0] = got
+            return []
+        self.active = True
+        return got
+
     def members(self) -> list[Agent]:
         """The seats this behavior plays (kept out of the organic parts)."""
         return []
