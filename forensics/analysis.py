@@ -106,15 +106,42 @@ class paused_cycle_collection:
             gc.enable()
 
 
+HELPER_PASSES: tuple[str, ...] = ("promises",)
+"""The passes a read-ahead helper runs, when the read has one (the message passes: a fifth of
+the work on a large match).  The helper replays the same events through the same boundary in
+its own process and hands the passes back; see :mod:`~daishi_forensics.readahead`."""
+
+
 def analyze(read: MatchRead, *, only: tuple[str, ...] | None = None) -> MatchAnalysis:
-    """Run every registered pass (or those named in ``only``) in one replay."""
+    """Run every registered pass (or those named in ``only``) in one replay.
+
+    When the read gets a read-ahead helper (a large file and a second CPU), the passes in
+    :data:`HELPER_PASSES` run there, over the same events, while this process runs the rest;
+    if the helper fails they run here after all, over a second read of the file.  Either way
+    every pass has seen the same events: the result is the same."""
     _load_builtin()
     archive = read.archive
     names = [n for n in _REGISTRY if only is None or n in only]
+    delegated = read.delegate(tuple(n for n in names if n in HELPER_PASSES))
+    instances = {name: _REGISTRY[name](archive) for name in names if name not in delegated}
+    try:
+        with paused_cycle_collection():
+            timeline = replay(read.events(), archive, list(instances.values()))
+            if delegated:
+                instances.update(read.delegated_passes() or _replay_again(read, delegated))
+    finally:
+        read.close_read_ahead()
+    return MatchAnalysis(read=read, timeline=timeline, passes={name: instances[name] for name in names})
+
+
+def _replay_again(read: MatchRead, names: tuple[str, ...]) -> dict[str, Any]:
+    """The named passes over a second read of the match (the helper that ran them failed)."""
+    again = MatchRead(read.source, strict=read.strict, validate=read.validate, max_problems=read.max_problems,
+                      read_ahead=False)
+    archive = read.archive
     instances = {name: _REGISTRY[name](archive) for name in names}
-    with paused_cycle_collection():
-        timeline = replay(read.events(), archive, list(instances.values()))
-    return MatchAnalysis(read=read, timeline=timeline, passes=instances)
+    replay(again.events(), archive, list(instances.values()))
+    return instances
 
 
 def analyze_target(

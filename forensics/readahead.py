@@ -34,10 +34,12 @@ import dataclasses
 import json
 import multiprocessing
 import os
+import pickle
 import subprocess
 import sys
+import threading
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from .sources import FileRecords, Limits, MatchSource
 
@@ -108,13 +110,76 @@ def _check_ahead(records: FileRecords, out: BinaryIO, block: int) -> None:
         send()
 
 
+class _Announcer:
+    """Stands in the helper's own boundary where a helper's answers would be read (so it never
+    starts a helper itself): asked for the answer of the block starting at record ``start``, it
+    has finished every record before it, and sends the indexes of that block's records its
+    fast path did not take; :meth:`close` (the read ended) sends the last block's."""
+
+    taken = 0
+
+    def __init__(self, out: BinaryIO, block: int, slow: list[int]) -> None:
+        self.block = block
+        self._out = out
+        self._slow = slow
+        self._start = 0
+
+    def answer(self, start: int) -> None:
+        if start > self._start:
+            self._send()
+            self._start = start
+        return None  # the helper checks every record itself
+
+    def _send(self) -> None:
+        out = self._out
+        out.write(b" ".join(str(k).encode() for k in (self._start, *self._slow)) + b"\n")
+        out.flush()
+        self._slow.clear()
+
+    def close(self) -> None:
+        self._send()
+
+
+def _analyse_ahead(records: FileRecords, context: dict[str, Any], out: BinaryIO, block: int) -> None:
+    """The helper that also runs passes: the whole read boundary on the same file (its own schema
+    checks), writing per block the indexes of the records the boundary's fast path did not take
+    (a record that failed its schema, and any other the general path must look at); then a replay
+    of the named passes over the boundary's events, and the passes themselves, pickled, after a
+    line ``R <bytes>``."""
+    from .analysis import _REGISTRY, _load_builtin, paused_cycle_collection
+    from .reading import MatchRead
+    from .replay import replay
+    from .sources import MatchSource, _event_lines
+
+    _load_builtin()
+    path, limits, skip = Path(records.path), records.limits, records.skip_header
+    source = MatchSource(context["name"], context["form"], context["header"],
+                         lambda: _event_lines(path, limits, skip), errata=list(context["errata"]))
+    read = MatchRead(source, strict=bool(context["strict"]), read_ahead=False)
+    read.slow_records = []
+    read._ahead = _Announcer(out, block, read.slow_records)  # type: ignore[assignment]
+    archive = source.archive
+    passes = {name: _REGISTRY[name](archive) for name in context["passes"]}
+    with paused_cycle_collection():
+        replay(read.events(), archive, list(passes.values()))
+    payload = pickle.dumps(passes, protocol=pickle.HIGHEST_PROTOCOL)
+    out.write(b"R %d\n" % len(payload))
+    out.write(payload)
+    out.flush()
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python -m daishi_forensics.readahead SPEC`` (SPEC: JSON of the file, reader settings and
     block size; the boundary starts this, nobody else needs to)."""
     spec = json.loads((argv if argv is not None else sys.argv[1:])[0])
     records = FileRecords(spec["path"], Limits(**spec["limits"]), spec["skip_header"])
     try:
-        _check_ahead(records, sys.stdout.buffer, int(spec["block"]))
+        if spec.get("passes"):
+            # the match's header, errata and settings come on stdin (pickled by the boundary)
+            context = pickle.load(sys.stdin.buffer)
+            _analyse_ahead(records, context, sys.stdout.buffer, int(spec["block"]))
+        else:
+            _check_ahead(records, sys.stdout.buffer, int(spec["block"]))
     except (BrokenPipeError, OSError):
         return 0  # the boundary stopped reading
     except Exception:  # noqa: BLE001 (the boundary meets the same input and reports it itself)
@@ -123,31 +188,73 @@ def main(argv: list[str] | None = None) -> int:
 
 
 class ReadAhead:
-    """The boundary's side of the helper: answers per block, when they have arrived."""
+    """The boundary's side of the helper: answers per block, when they have arrived; and, when
+    the helper runs passes too (``context``), those passes after the read (:meth:`passes`)."""
 
-    def __init__(self, records: FileRecords, block: int | None = None) -> None:
+    def __init__(self, records: FileRecords, block: int | None = None,
+                 context: dict[str, Any] | None = None) -> None:
         self.block = block = block or BLOCK
         spec = json.dumps({"path": records.path, "limits": dataclasses.asdict(records.limits),
-                           "skip_header": records.skip_header, "block": block})
+                           "skip_header": records.skip_header, "block": block,
+                           "passes": bool(context and context.get("passes"))})
+        feed = pickle.dumps(context, protocol=pickle.HIGHEST_PROTOCOL) if context and context.get("passes") else None
         # A plain child interpreter running this module: unlike multiprocessing's spawn it never
         # re-imports the caller's script (a library user's unguarded script would run twice).
         self._process = subprocess.Popen(
             [sys.executable, "-m", "daishi_forensics.readahead", spec],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            stdin=subprocess.PIPE if feed is not None else subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             env={**os.environ, ENV: "0"},
         )
+        if feed is not None:
+            # written by a short-lived thread: a header larger than the pipe holds would otherwise
+            # keep the boundary waiting until the child has started and read it
+            threading.Thread(target=_feed, args=(self._process.stdin, feed), daemon=True).start()
         assert self._process.stdout is not None
         self._fd = self._process.stdout.fileno()
         os.set_blocking(self._fd, False)
         self._pending = b""
         self._answers: dict[int, frozenset[int]] = {}
         self._alive = True
+        self._payload: bytearray | None = None  # the pickled passes, once their line has come
+        self._payload_size = -1
         self.taken = 0
         """Blocks whose answer came from the helper (the rest the boundary checked itself)."""
 
+    def _take(self, data: bytes, start: int) -> None:
+        """Take the helper's output: block lines, then (with passes) ``R <bytes>`` and the payload."""
+        if self._payload is not None:
+            self._payload += data
+            return
+        data = self._pending + data
+        at = 0
+        while True:
+            end = data.find(b"\n", at)
+            if end < 0:
+                break
+            line = data[at:end]
+            at = end + 1
+            if line.startswith(b"R "):
+                try:
+                    self._payload_size = int(line[2:])
+                except ValueError:
+                    self._alive = False
+                    return
+                self._payload = bytearray(data[at:])
+                self._pending = b""
+                return
+            try:
+                first, *failed = (int(x) for x in line.split())
+            except ValueError:
+                self._alive = False  # not the helper's answer: stop listening
+                return
+            if first >= start:
+                self._answers[first] = frozenset(failed)
+        self._pending = data[at:]
+
     def _drain(self, start: int) -> None:
         """Read what the helper has written so far (never waiting)."""
-        chunks = [self._pending]
+        chunks = []
         while True:
             try:
                 chunk = os.read(self._fd, 1 << 16)
@@ -160,17 +267,8 @@ class ReadAhead:
                 self._alive = False
                 break
             chunks.append(chunk)
-        data = b"".join(chunks)
-        cut = data.rfind(b"\n") + 1
-        self._pending = data[cut:]
-        for line in data[:cut].splitlines():
-            try:
-                first, *failed = (int(x) for x in line.split())
-            except ValueError:
-                self._alive = False  # not the helper's answer: stop listening
-                return
-            if first >= start:
-                self._answers[first] = frozenset(failed)
+        if chunks:
+            self._take(b"".join(chunks), start)
 
     def answer(self, start: int) -> frozenset[int] | None:
         """The indexes that failed in the block starting at record ``start``, if the helper's
@@ -185,6 +283,29 @@ class ReadAhead:
         if got is not None:
             self.taken += 1
         return got
+
+    def passes(self) -> dict[str, Any] | None:
+        """The passes the helper ran, waiting for it to finish them; None if it failed (it died,
+        or wrote something that is not its answer)."""
+        try:
+            os.set_blocking(self._fd, True)
+            while self._alive:
+                chunk = os.read(self._fd, 1 << 20)
+                if not chunk:
+                    break
+                self._take(chunk, 1 << 62)
+        except OSError:
+            return None
+        finally:
+            self._alive = False
+        payload = self._payload
+        if payload is None or len(payload) != self._payload_size or self._process.wait() != 0:
+            return None
+        try:
+            got = pickle.loads(payload)
+        except Exception:  # noqa: BLE001 (a truncated or foreign payload: the caller runs the passes itself)
+            return None
+        return got if isinstance(got, dict) else None
 
     def close(self) -> None:
         """Stop the helper (idempotent)."""
@@ -201,14 +322,28 @@ class ReadAhead:
             process.stdout.close()
 
 
-def read_ahead_for(source: MatchSource, validate: bool) -> ReadAhead | None:
-    """A started helper for reading ``source``, or None when the module rules say no."""
+def _feed(pipe: Any, data: bytes) -> None:
+    try:
+        pipe.write(data)
+        pipe.close()
+    except OSError:  # the helper is gone: the boundary finds out by itself
+        pass
+
+
+def read_ahead_for(source: MatchSource, validate: bool, *, passes: tuple[str, ...] = (),
+                   strict: bool = False) -> ReadAhead | None:
+    """A started helper for reading ``source``, or None when the module rules say no.  With
+    ``passes``, the helper also runs those (registered) passes over the same events."""
     records = source.file_records
     if not validate or not wanted(records):
         return None
+    context = None
+    if passes:
+        context = {"passes": list(passes), "name": source.name, "form": source.form, "header": source.header,
+                   "errata": source.errata, "strict": strict}
     try:
-        return ReadAhead(records)  # type: ignore[arg-type]
-    except (OSError, RuntimeError, ValueError):  # no interpreter to start: check here
+        return ReadAhead(records, context=context)  # type: ignore[arg-type]
+    except (OSError, RuntimeError, ValueError, pickle.PicklingError):  # no interpreter to start: check here
         return None
 
 

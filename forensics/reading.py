@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from .sources import MatchSource
-from .readahead import read_ahead_for
+from .readahead import ReadAhead, read_ahead_for
 from .upcast import upcast
 from .validation import EventChecker, Problem, header_problems
 
@@ -118,6 +118,14 @@ class MatchRead:
         """Let a helper process check schemas ahead (:mod:`~daishi_forensics.readahead`; same output)."""
         self.read_ahead_blocks = 0
         """Blocks of records whose schema check the helper did (0 without one)."""
+        self.slow_records: list[int] | None = None
+        """When a list: the index of every record the fast path did not take is appended to it
+        (the helper tells the boundary these; :mod:`~daishi_forensics.readahead`)."""
+        self.helped = False
+        """Whether a read-ahead helper was started: a large file with a second CPU to spare
+        (the report's builder then also uses the second CPU; :mod:`~daishi_forensics.aside`)."""
+        self._ahead: ReadAhead | None = None
+        self._delegated: tuple[str, ...] = ()
         self.strict = strict
         self.validate = validate
         self.max_problems = max_problems
@@ -206,7 +214,11 @@ class MatchRead:
         records = 0
         # Schema checks of the fast path read ahead on the second core (readahead module): per
         # block of records, the helper's list of failures when it has arrived, else None (check here).
-        ahead = read_ahead_for(self.source, validate) if self.read_ahead else None
+        ahead = self._ahead
+        if ahead is None and self.read_ahead:
+            ahead = self._ahead = read_ahead_for(self.source, validate)
+        self.helped = self.helped or ahead is not None
+        slow = self.slow_records
         block_end = 0
         failed: frozenset[int] | None = None
         fast_valid = 0  # records the fast path passed on (each: valid, v3)
@@ -261,6 +273,8 @@ class MatchRead:
                         continue
                 # the general path: other versions, unknown types, and every record with a problem
                 index, line, data, error = record
+                if slow is not None:
+                    slow.append(index)
                 if error is not None:
                     stats.invalid += 1
                     self._problem(Problem(name, error, code="json", line=line, index=index))
@@ -368,7 +382,38 @@ class MatchRead:
                 del by_version[3]  # as a Counter that never counted it
             if ahead is not None:
                 self.read_ahead_blocks = ahead.taken
-                ahead.close()
+                if not self._delegated:
+                    self.close_read_ahead()  # (a helper running passes goes on: delegated_passes)
+
+    # ------------------------------------------------------------------ passes in the helper
+
+    def delegate(self, names: tuple[str, ...]) -> tuple[str, ...]:
+        """Ask for a read-ahead helper that also runs these registered passes over the same
+        events (:mod:`~daishi_forensics.readahead`); the names it took, () when no helper starts
+        (the module's rules: a large file, two CPUs, ...).  Call before :meth:`events`."""
+        if not names or self._consumed or self._ahead is not None or not (self.read_ahead and self.validate):
+            return ()
+        self._ahead = read_ahead_for(self.source, True, passes=names, strict=self.strict)
+        self._delegated = names if self._ahead is not None else ()
+        return self._delegated
+
+    def delegated_passes(self) -> dict[str, Any] | None:
+        """The delegated passes after their replay in the helper (waiting for it), or None if it
+        failed; the helper is stopped either way."""
+        ahead = self._ahead
+        if ahead is None or not self._delegated:
+            return None
+        try:
+            got = ahead.passes()
+        finally:
+            self.close_read_ahead()
+        return got if got is not None and sorted(got) == sorted(self._delegated) else None
+
+    def close_read_ahead(self) -> None:
+        """Stop the read-ahead helper, if any (idempotent)."""
+        ahead, self._ahead = self._ahead, None
+        if ahead is not None:
+            ahead.close()
 
     def _release(self, event: dict[str, Any], errata: dict[int, str]) -> Iterator[dict[str, Any]]:
         event_id = event.get("id")

@@ -18,6 +18,7 @@ from typing import Any, Callable
 
 from . import __version__
 from .analysis import MatchAnalysis
+from .aside import aside
 from .arithmetic import half_up
 from .crosscheck import findings
 from .reputation import circular_reputation, index_reputation_and_wealth
@@ -237,11 +238,19 @@ def behavior_report(analysis: MatchAnalysis, *, baseline: dict[str, Any] | None 
         "findings": [f.as_dict() for f in found],
         "errata": analysis.read.errata,
     }
-    from .sections import SECTION_ADDERS, add_profile
+    from .sections import SECTION_ADDERS, add_profile, screens_section_of
 
+    # On a large match the screens section (the slowest) is computed aside on the second CPU
+    # while this process builds the others (module aside: the same function, the same answer).
+    screens = aside(lambda: screens_section_of(analysis)) if analysis.read.helped else None
     for name, add in [*SECTION_ADDERS, *SECTIONS]:
         if name == "profile":
             add_profile(analysis, report, baseline)
+        elif name == "screens" and screens is not None:
+            report["screens"] = None  # its place in the report; filled in below
         else:
             add(analysis, report)
+    if screens is not None:
+        done, section = screens.result()
+        report["screens"] = section if done else screens_section_of(analysis)
     return report

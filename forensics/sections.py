@@ -11,7 +11,7 @@ from typing import Any
 
 from .analysis import MatchAnalysis
 
-__all__ = ["add_screens", "screens_blocks", "add_injection", "add_profile", "injection_blocks", "profile_report_blocks", "SECTION_ADDERS", "BLOCK_MAKERS"]
+__all__ = ["add_screens", "screens_section_of", "screens_blocks", "add_injection", "add_profile", "injection_blocks", "profile_report_blocks", "SECTION_ADDERS", "BLOCK_MAKERS"]
 
 
 def add_profile(analysis: MatchAnalysis, report: dict[str, Any], baseline: dict[str, Any] | None = None) -> None:
@@ -24,11 +24,16 @@ def add_profile(analysis: MatchAnalysis, report: dict[str, Any], baseline: dict[
     report["match"]["profile"] = match
 
 
-def add_screens(analysis: MatchAnalysis, report: dict[str, Any]) -> None:
-    """``screens: {verdict, configVersion, flags[]}`` (issue 4)."""
+def screens_section_of(analysis: MatchAnalysis) -> dict[str, Any]:
+    """The ``screens`` section: ``{verdict, configVersion, flags[]}`` (issue 4)."""
     from daishi_forensics.screens import screens_section
 
-    report["screens"] = screens_section(analysis)
+    return screens_section(analysis)
+
+
+def add_screens(analysis: MatchAnalysis, report: dict[str, Any]) -> None:
+    """``screens: {verdict, configVersion, flags[]}`` (issue 4)."""
+    report["screens"] = screens_section_of(analysis)
 
 
 def screens_blocks(report: dict[str, Any]) -> list[tuple[str, str, list[str], list[list[Any]]]]:

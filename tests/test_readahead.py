@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 
+from daishi_forensics import analysis as analysis_module
 from daishi_forensics import readahead
-from daishi_forensics.analysis import analyze
-from daishi_forensics.reading import read_match
+from daishi_forensics.analysis import HELPER_PASSES, analyze
+from daishi_forensics.reading import MatchRead, read_match
 from daishi_forensics.report import behavior_report
 from daishi_forensics.sources import open_match
 
@@ -87,19 +88,26 @@ def test_a_helper_that_never_answers_is_not_waited_for(tmp_path: Path, monkeypat
     assert blocks == 0 and helped == alone and helped_stats == alone_stats
 
 
-def _dead_helper(self: readahead.ReadAhead, records: Any, block: int | None = None) -> None:
+def _fake_helper(self: readahead.ReadAhead, code: str) -> None:
+    """The boundary's side of a helper whose child runs ``code`` instead of the helper."""
     import os
     import subprocess
     import sys
 
     self.block = 8
-    self._process = subprocess.Popen([sys.executable, "-c", "pass"], stdout=subprocess.PIPE)  # ends at once
+    self._process = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE)
     self._fd = self._process.stdout.fileno()  # type: ignore[union-attr]
     os.set_blocking(self._fd, False)
     self._pending = b""
     self._answers = {}
     self._alive = True
+    self._payload = None
+    self._payload_size = -1
     self.taken = 0
+
+
+def _dead_helper(self: readahead.ReadAhead, records: Any, block: int | None = None, context: Any = None) -> None:
+    _fake_helper(self, "pass")  # ends at once
 
 
 def test_an_unguarded_caller_script_is_not_run_again(tmp_path: Path) -> None:
@@ -130,3 +138,105 @@ def test_an_unguarded_caller_script_is_not_run_again(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["54", "0"]  # 59 records, 5 invalid; one block of 4096: checked here
     assert marks.read_text() == "ran\n"
+
+
+# --------------------------------------------------------------------------- passes in the helper
+
+
+def _talking_events() -> list[dict[str, Any]]:
+    """The 59 records above plus promises made, kept and broken, so the promises pass has work."""
+    events = _events()
+    eid = 1000
+    for tick, text in ((44, "a_2: I'll give you 1 wood"), (45, "a_2, I won't attack you"), (46, "deal")):
+        events.append(ev(eid, tick, "message_private", "a_1", to="a_2", text=text))
+        eid += 1
+    events += trade(eid, 47, "t_late", "a_1", "a_2", {"wood": 1}, {"ore": 1})
+    events.append(ev(eid + 2, 48, "attack", "a_1", target="a_2", region="r_0_0", damage=3, witnessed=False))
+    return events
+
+
+def _report(path: Path) -> dict[str, Any]:
+    analysis = analyze(read_match(open_match(str(path))))
+    return behavior_report(analysis)
+
+
+@pytest.mark.parametrize("form", ["stream", "folder"])
+def test_passes_run_in_the_helper_give_the_same_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       form: str) -> None:
+    path = write_match(tmp_path, _talking_events(), archive(["a_1", "a_2"], ended=60), form=form)
+    monkeypatch.setenv(readahead.ENV, "0")
+    alone = _report(path)
+    assert alone["source"]["invalid"] == 5
+    assert any(s["profile"]["promises"]["made"] for s in alone["seats"] if s.get("profile"))
+    monkeypatch.setenv(readahead.ENV, "1")
+    monkeypatch.setattr(readahead, "BLOCK", 8)
+    got: list[Any] = []
+    real = MatchRead.delegated_passes
+
+    def spy(self: MatchRead) -> Any:
+        result = real(self)
+        got.append(result)
+        return result
+
+    monkeypatch.setattr(MatchRead, "delegated_passes", spy)
+    helped = _report(path)
+    assert len(got) == 1 and got[0] is not None and sorted(got[0]) == sorted(HELPER_PASSES)  # from the helper
+    assert helped == alone
+
+
+def test_a_helper_that_fails_its_passes_leaves_them_to_the_boundary(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The helper dies before it sends its passes (or sends something else): they run here, same report."""
+    path = write_match(tmp_path, _talking_events(), archive(["a_1", "a_2"], ended=60), form="stream")
+    monkeypatch.setenv(readahead.ENV, "0")
+    alone = _report(path)
+    monkeypatch.setenv(readahead.ENV, "1")
+    monkeypatch.setattr(readahead.ReadAhead, "__init__", _dead_helper)
+    again: list[tuple[str, ...]] = []
+    real = analysis_module._replay_again
+    monkeypatch.setattr(analysis_module, "_replay_again",
+                        lambda read, names: again.append(names) or real(read, names))
+    assert _report(path) == alone and again == [HELPER_PASSES]
+    monkeypatch.setattr(readahead.ReadAhead, "__init__", _garbling_helper)
+    assert _report(path) == alone and again == [HELPER_PASSES, HELPER_PASSES]
+
+
+def _garbling_helper(self: readahead.ReadAhead, records: Any, block: int | None = None, context: Any = None) -> None:
+    """A helper that announces its passes, then sends bytes that are not a pickle of them (and no
+    block's answer: the boundary checks every record itself)."""
+    _fake_helper(self, "import sys; sys.stdout.write('R 5\\nnope!')")
+
+
+def test_the_announcing_helper_names_the_records_the_fast_path_left(tmp_path: Path) -> None:
+    """The helper's own boundary tells, per block, every record its fast path did not take."""
+    import io
+
+    path = write_match(tmp_path, _events(), archive(["a_1", "a_2"], ended=50), form="stream")
+    source = open_match(str(path))
+    out = io.BytesIO()
+    context = {"passes": ["promises"], "name": source.name, "form": source.form, "header": source.header,
+               "errata": source.errata, "strict": False}
+    readahead._analyse_ahead(source.file_records, context, out, 8)  # type: ignore[arg-type]
+    lines, _, rest = out.getvalue().partition(b"R ")
+    assert lines.splitlines() == [b"0 7", b"8 8", b"16 20", b"24", b"32 33", b"40 40", b"48", b"56"]
+    size, _, payload = rest.partition(b"\n")
+    assert int(size) == len(payload)
+
+
+def test_a_part_computed_aside_is_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from daishi_forensics import aside
+
+    part = aside.aside(lambda: {"verdict": "clear", "scores": [0.1, 1 / 3]})
+    assert part is not None and part.result() == (True, {"verdict": "clear", "scores": [0.1, 1 / 3]})
+    failing = aside.aside(lambda: 1 / 0)
+    assert failing is not None and failing.result() == (False, None)
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert aside.aside(lambda: 1) is None  # another thread is running: no fork
+    finally:
+        stop.set()
+        other.join()
