@@ -18,6 +18,18 @@ again and reports the problem with its file, line, event id and JSON path as alw
 The helper never blocks the boundary: if it is slow, dies, or cannot start, the
 boundary simply keeps checking by itself.
 
+**Passes in the helper.**  :func:`~daishi_forensics.analysis.analyze` also hands the helper
+the passes in :data:`~daishi_forensics.analysis.HELPER_PASSES` (the promises pass: about a
+fifth of the replay's work on a large match).  The helper then runs the whole read boundary
+itself (its own schema checks; per block it tells the indexes of the records its fast path
+did not take, which the boundary then checks on its general path), replays the same events
+through those passes, and sends them back pickled after a line ``R <bytes>``; the boundary's
+process runs every other pass meanwhile, and leaves those to the helper.  Both boundaries are
+the same code over the same file, so the passes see exactly the events they would have seen
+here.  If the helper fails (it dies, or sends something that is not its answer), the
+analysis runs those passes itself over a second read of the file: slower, the same result.
+The helper is handed the match's header, errata and settings on its stdin.
+
 When the helper is used: ``DAISHI_FORENSICS_READ_AHEAD=0`` never, ``=1`` always
 (for a file source; tests use it), unset: for files of at least
 :data:`READ_AHEAD_BYTES`, with two CPUs available to this process, outside a daemonic

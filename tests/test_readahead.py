@@ -163,10 +163,11 @@ def _report(path: Path) -> dict[str, Any]:
 @pytest.mark.parametrize("form", ["stream", "folder"])
 def test_passes_run_in_the_helper_give_the_same_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                        form: str) -> None:
-    path = write_match(tmp_path, _talking_events(), archive(["a_1", "a_2"], ended=60), form=form)
+    erratum = {"id": "E9", "text": "a promise that was never sent", "events": [1001], "scoresDepend": False}
+    path = write_match(tmp_path, _talking_events(), archive(["a_1", "a_2"], ended=60, errata=[erratum]), form=form)
     monkeypatch.setenv(readahead.ENV, "0")
     alone = _report(path)
-    assert alone["source"]["invalid"] == 5
+    assert alone["source"]["invalid"] == 5 and alone["errata"] == [erratum]
     assert any(s["profile"]["promises"]["made"] for s in alone["seats"] if s.get("profile"))
     monkeypatch.setenv(readahead.ENV, "1")
     monkeypatch.setattr(readahead, "BLOCK", 8)
