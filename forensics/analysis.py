@@ -107,9 +107,11 @@ class paused_cycle_collection:
 
 
 HELPER_PASSES: tuple[str, ...] = ("promises",)
-"""The passes a read-ahead helper runs, when the read has one (the message passes: a fifth of
-the work on a large match).  The helper replays the same events through the same boundary in
-its own process and hands the passes back; see :mod:`~daishi_forensics.readahead`."""
+"""The passes a read-ahead helper runs, when the read has one: the promises pass, about a fifth
+of the replay's work on a large match, and as much as the helper can take on top of its schema
+checks while still staying ahead of the boundary.  The helper replays the same events through
+the same boundary in its own process and hands the passes back; see
+:mod:`~daishi_forensics.readahead`."""
 
 
 def analyze(read: MatchRead, *, only: tuple[str, ...] | None = None) -> MatchAnalysis:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import signal
 import sys
 import threading
 from typing import Any, Callable
@@ -63,6 +64,16 @@ class Aside:
             return True, pickle.loads(b"".join(chunks))
         except Exception:  # noqa: BLE001 (a truncated answer: the caller computes it itself)
             return False, None
+
+
+    def cancel(self) -> None:
+        """Stop the child and forget its answer (the caller is giving up)."""
+        try:
+            os.kill(self._pid, signal.SIGKILL)
+        except OSError:
+            pass
+        os.close(self._fd)
+        os.waitpid(self._pid, 0)
 
 
 def aside(fn: Callable[[], Any]) -> Aside | None:

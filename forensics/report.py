@@ -242,14 +242,19 @@ def behavior_report(analysis: MatchAnalysis, *, baseline: dict[str, Any] | None 
 
     # On a large match the screens section (the slowest) is computed aside on the second CPU
     # while this process builds the others (module aside: the same function, the same answer).
-    screens = aside(lambda: screens_section_of(analysis)) if analysis.read.helped else None
-    for name, add in [*SECTION_ADDERS, *SECTIONS]:
-        if name == "profile":
-            add_profile(analysis, report, baseline)
-        elif name == "screens" and screens is not None:
-            report["screens"] = None  # its place in the report; filled in below
-        else:
-            add(analysis, report)
+    screens = aside(lambda: screens_section_of(analysis)) if getattr(analysis.read, "helped", False) else None
+    try:
+        for name, add in [*SECTION_ADDERS, *SECTIONS]:
+            if name == "profile":
+                add_profile(analysis, report, baseline)
+            elif name == "screens" and screens is not None:
+                report["screens"] = None  # its place in the report; filled in below
+            else:
+                add(analysis, report)
+    except BaseException:
+        if screens is not None:
+            screens.cancel()
+        raise
     if screens is not None:
         done, section = screens.result()
         report["screens"] = section if done else screens_section_of(analysis)

@@ -241,3 +241,22 @@ def test_a_part_computed_aside_is_the_same(monkeypatch: pytest.MonkeyPatch) -> N
     finally:
         stop.set()
         other.join()
+
+
+def test_a_part_aside_is_cancelled_when_the_rest_fails() -> None:
+    import os
+    import time
+
+    from daishi_forensics import aside
+
+    part = aside.aside(lambda: time.sleep(60))
+    assert part is not None
+    started = time.monotonic()
+    part.cancel()
+    assert time.monotonic() - started < 10
+    try:
+        os.kill(part._pid, 0)
+    except ProcessLookupError:
+        pass  # reaped: no zombie left
+    else:
+        raise AssertionError("the child is still there")
