@@ -213,3 +213,20 @@ def test_counts_add_up_to_the_lines(tmp_path: Path) -> None:
     got, read = read_all(path)
     assert read.stats.records == 13 == read.stats.valid + read.stats.invalid
     assert read.stats.invalid == 2 and len(got) == 11
+
+
+def test_stream_lines_blank_bad_and_too_long(tmp_path: Path) -> None:
+    """Blank lines count as lines, not records; a bad line is a record with its error; a line
+    longer than the limit (its newline counted) is refused with its line number, after every
+    record before it."""
+    from daishi_forensics.sources import _event_lines
+
+    path = tmp_path / "events.jsonl"
+    path.write_bytes(b'{"h":1}\n{"a":1}\n\n  \r\nnope\n' + b'"' + b"x" * 21 + b'"\n' + b'{"b":2}\n' +
+                     b'"' + b"y" * 22 + b'"\n{"c":3}\n')
+    got: list[tuple[int, int, object, bool]] = []
+    with pytest.raises(InputTooLarge, match="longer than 24 bytes") as refused:
+        for index, number, data, error in _event_lines(path, Limits(max_line_bytes=24), True):
+            got.append((index, number, data, error is not None))
+    assert got == [(0, 2, {"a": 1}, False), (1, 5, None, True), (2, 6, "x" * 21, False), (3, 7, {"b": 2}, False)]
+    assert refused.value.line == 8
