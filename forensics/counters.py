@@ -164,7 +164,10 @@ class CounterPass:
             return
         counts = self._counts[agent]
         typ = ev["type"]
-        counts[typ] = counts.get(typ, 0) + 1
+        try:
+            counts[typ] += 1
+        except KeyError:  # the agent's first event of this type
+            counts[typ] = 1
         if typ == "trade_completed":
             if (ev.get("payload") or {}).get("to") == agent:
                 self._accepted[agent] = self._accepted.get(agent, 0) + 1

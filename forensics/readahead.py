@@ -232,6 +232,9 @@ class ReadAhead:
         self._payload_size = -1
         self.taken = 0
         """Blocks whose answer came from the helper (the rest the boundary checked itself)."""
+        self.vouches = feed is not None
+        """The helper runs the whole boundary (with passes): its answer for a block names every
+        record the boundary's fast path would not take, not only those that failed a schema."""
 
     def _take(self, data: bytes, start: int) -> None:
         """Take the helper's output: block lines, then (with passes) ``R <bytes>`` and the payload."""

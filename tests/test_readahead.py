@@ -152,6 +152,12 @@ def _talking_events() -> list[dict[str, Any]]:
         eid += 1
     events += trade(eid, 47, "t_late", "a_1", "a_2", {"wood": 1}, {"ore": 1})
     events.append(ev(eid + 2, 48, "attack", "a_1", target="a_2", region="r_0_0", damage=3, witnessed=False))
+    # valid against their schemas, refused all the same: an id going back, another match's, off the map
+    events.append(ev(999, 48, "move", "a_2", **{"from": "r_0_0", "to": "r_0_1"}))
+    foreign = ev(eid + 3, 49, "move", "a_2", **{"from": "r_0_0", "to": "r_0_1"})
+    foreign["matchId"] = "m_ffffffffffff"
+    events += [foreign, ev(eid + 4, 49, "move", "a_1", **{"from": "r_0_0", "to": "r_99_99"}),
+               ev(eid + 5, 50, "move", "a_1", **{"from": "r_0_0", "to": "r_1_0"})]
     return events
 
 
@@ -167,7 +173,7 @@ def test_passes_run_in_the_helper_give_the_same_report(tmp_path: Path, monkeypat
     path = write_match(tmp_path, _talking_events(), archive(["a_1", "a_2"], ended=60, errata=[erratum]), form=form)
     monkeypatch.setenv(readahead.ENV, "0")
     alone = _report(path)
-    assert alone["source"]["invalid"] == 5 and alone["errata"] == [erratum]
+    assert alone["source"]["invalid"] == 8 and alone["errata"] == [erratum]
     assert any(s["profile"]["promises"]["made"] for s in alone["seats"] if s.get("profile"))
     monkeypatch.setenv(readahead.ENV, "1")
     monkeypatch.setattr(readahead, "BLOCK", 8)
@@ -176,12 +182,23 @@ def test_passes_run_in_the_helper_give_the_same_report(tmp_path: Path, monkeypat
 
     def spy(self: MatchRead) -> Any:
         result = real(self)
-        got.append(result)
+        got.append((result, self.read_ahead_blocks))
         return result
 
     monkeypatch.setattr(MatchRead, "delegated_passes", spy)
+    real_events = MatchRead.events
+
+    def pausing(self: MatchRead) -> Any:
+        for i, event in enumerate(real_events(self)):
+            if i == 0:
+                time.sleep(3.0)  # the helper has answered every block by the time the boundary goes on
+            yield event
+
+    monkeypatch.setattr(MatchRead, "events", pausing)
     helped = _report(path)
-    assert len(got) == 1 and got[0] is not None and sorted(got[0]) == sorted(HELPER_PASSES)  # from the helper
+    (passes, blocks), = got
+    assert passes is not None and sorted(passes) == sorted(HELPER_PASSES)  # the passes came from the helper
+    assert blocks == 8  # 69 records: blocks 1..8 after the first, each vouched for by the helper
     assert helped == alone
 
 
