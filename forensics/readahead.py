@@ -26,7 +26,9 @@ did not take, which the boundary then checks on its general path), replays the s
 through those passes, and sends them back pickled after a line ``R <bytes>``; the boundary's
 process runs every other pass meanwhile, and leaves those to the helper.  Both boundaries are
 the same code over the same file, so the passes see exactly the events they would have seen
-here.  If the helper fails (it dies, or sends something that is not its answer), the
+here.  For the same reason such a helper's answer vouches for every other record of its block
+(v3, a known type, valid, in order, this match's, on the map: each check the fast path makes),
+and the boundary takes those records without checking them again (``ReadAhead.vouches``).  If the helper fails (it dies, or sends something that is not its answer), the
 analysis runs those passes itself over a second read of the file: slower, the same result.
 The helper is handed the match's header, errata and settings on its stdin.
 
