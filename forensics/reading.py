@@ -239,23 +239,12 @@ class MatchRead:
                     block_end = records - 1 + ahead.block
                     vouched = failed if vouches else None
                 data = record[2]
+                ok = False
                 if vouched is not None and record[0] not in vouched:
+                    ok = True  # the helper made every check below on this very record
                     type_name = data["type"]
-                    try:
-                        fast_types[type_name] += 1
-                    except KeyError:
-                        fast_types[type_name] = 1
-                    fast_valid += 1
-                    eid = last_id = data["id"]
-                    if data["private"]:
-                        stats.private_events += 1
-                    if errata and eid in errata:
-                        stats.excluded_by_errata.append(eid)
-                    else:
-                        fast_yielded += 1
-                        yield data
-                    continue
-                if type(data) is dict and data.get("schemaVersion") == 3:
+                    eid = data["id"]
+                elif type(data) is dict and data.get("schemaVersion") == 3:
                     type_name = data.get("type")
                     is_valid = fast.get(type_name) if type(type_name) is str else None  # type: ignore[arg-type]
                     if is_valid is not None and (is_valid(data) if failed is None else record[0] not in failed):
@@ -269,21 +258,6 @@ class MatchRead:
                                     region = payload.get(key)
                                     if region is not None and region not in on_map:
                                         ok = False
-                        if ok:
-                            try:  # counted in a plain dict, into the stats in one go (finally, below)
-                                fast_types[type_name] += 1  # type: ignore[index]
-                            except KeyError:
-                                fast_types[type_name] = 1  # type: ignore[index]
-                            fast_valid += 1  # counted into the stats in one go (finally, below)
-                            last_id = eid
-                            if data["private"]:
-                                stats.private_events += 1
-                            if errata and eid in errata:
-                                stats.excluded_by_errata.append(eid)
-                            else:
-                                fast_yielded += 1
-                                yield data
-                            continue
                     elif not validate:
                         by_type[type_name if isinstance(type_name, str) else "?"] += 1
                         by_version[3] += 1
@@ -298,6 +272,21 @@ class MatchRead:
                         else:
                             stats.excluded_by_errata.append(data["id"])
                         continue
+                if ok:
+                    try:  # counted in a plain dict, into the stats in one go (finally, below)
+                        fast_types[type_name] += 1  # type: ignore[index]
+                    except KeyError:
+                        fast_types[type_name] = 1  # type: ignore[index]
+                    fast_valid += 1  # counted into the stats in one go (finally, below)
+                    last_id = eid
+                    if data["private"]:
+                        stats.private_events += 1
+                    if errata and eid in errata:
+                        stats.excluded_by_errata.append(eid)
+                    else:
+                        fast_yielded += 1
+                        yield data
+                    continue
                 # the general path: other versions, unknown types, and every record with a problem
                 index, line, data, error = record
                 if slow is not None:
