@@ -9,11 +9,11 @@ Prints, measured in this one run:
   whole one (target: peak < 500 MB).
 
 On a second core, a helper process checks schemas ahead of the read boundary and runs
-the promises pass over the same events (module ``readahead``), and a forked child builds
-the report's screens section while this process builds the rest (module ``aside``); the
-output is the same bytes either way.  So that nothing is hidden, the CPU seconds of all
-processes and the children's peak memory are printed too, and the run is repeated with
-the second core's help switched off (``DAISHI_FORENSICS_READ_AHEAD=0``).
+the promises pass over the same events (module ``readahead``), and forked children build
+the report's screens and injection sections while this process builds the rest (module
+``aside``); the output is the same bytes either way.  So that nothing is hidden, the CPU
+seconds of all processes and the children's peak memory are printed too, and the run is
+repeated with the second core's help switched off (``DAISHI_FORENSICS_READ_AHEAD=0``).
 
 Each way runs ROUNDS times, interleaved, and the best time of each counts.
 
@@ -89,7 +89,7 @@ def main() -> None:
     print(f"ratio  ours time / floor    {big['seconds'] / floor:>12.2f}x   (target <= 3x)")
     print(f"cpu    all processes        {big['cpu'] + big['helper_cpu']:>12.1f} s   "
           f"(this process {big['cpu']:.1f} s; on the second core {big['helper_cpu']:.1f} s: schema checks, "
-          f"the promises pass, the screens section)")
+          f"the promises pass, the screens and injection sections)")
     print(f"alone  one core only        {alone['records'] / alone['seconds']:>12,.0f} events/s  "
           f"({alone['seconds']:.1f} s, ratio {alone['seconds'] / floor:.2f}x)")
     print(f"peak   memory, whole match  {big['peak_mb']:>12,.0f} MB  (target < 500 MB; "

@@ -2,8 +2,8 @@
 
 The behavior report's sections are pure functions of the finished analysis.  On a large
 match (the same rule that starts the read-ahead helper: :mod:`~daishi_forensics.readahead`)
-the screens section, the slowest one, is computed by a forked copy of this process on the
-second CPU while this one builds the other sections; the child sends its answer back
+the screens and injection sections, the slowest ones, are each computed by a forked copy of
+this process while this one builds the other sections; each child sends its answer back
 pickled through a pipe.  A fork shares the analysis as it stands (copy on write): nothing
 is sent to the child and nothing is computed twice in sequence.
 

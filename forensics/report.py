@@ -238,23 +238,33 @@ def behavior_report(analysis: MatchAnalysis, *, baseline: dict[str, Any] | None 
         "findings": [f.as_dict() for f in found],
         "errata": analysis.read.errata,
     }
-    from .sections import SECTION_ADDERS, add_profile, screens_section_of
+    from .sections import (SECTION_ADDERS, add_profile, apply_injection, injection_parts, injection_places,
+                           screens_section_of)
 
-    # On a large match the screens section (the slowest) is computed aside on the second CPU
-    # while this process builds the others (module aside: the same function, the same answer).
-    screens = aside(lambda: screens_section_of(analysis)) if getattr(analysis.read, "helped", False) else None
+    # On a large match the screens and injection sections (the slowest) are computed aside on
+    # the second CPU while this process builds the others (module aside: the same functions,
+    # the same answers); their keys take their places now and are filled in below.
+    parallel = getattr(analysis.read, "helped", False)
+    screens = aside(lambda: screens_section_of(analysis)) if parallel else None
+    injection = aside(lambda: injection_parts(analysis)) if parallel else None
     try:
         for name, add in [*SECTION_ADDERS, *SECTIONS]:
             if name == "profile":
                 add_profile(analysis, report, baseline)
             elif name == "screens" and screens is not None:
-                report["screens"] = None  # its place in the report; filled in below
+                report["screens"] = None
+            elif name == "injection" and injection is not None:
+                apply_injection(report, injection_places())
             else:
                 add(analysis, report)
     except BaseException:
-        if screens is not None:
-            screens.cancel()
+        for part in (screens, injection):
+            if part is not None:
+                part.cancel()
         raise
+    if injection is not None:
+        done, parts = injection.result()
+        apply_injection(report, parts if done else injection_parts(analysis))
     if screens is not None:
         done, section = screens.result()
         report["screens"] = section if done else screens_section_of(analysis)

@@ -11,7 +11,7 @@ from typing import Any
 
 from .analysis import MatchAnalysis
 
-__all__ = ["add_screens", "screens_section_of", "screens_blocks", "add_injection", "add_profile", "injection_blocks", "profile_report_blocks", "SECTION_ADDERS", "BLOCK_MAKERS"]
+__all__ = ["add_screens", "screens_section_of", "injection_parts", "injection_places", "apply_injection", "screens_blocks", "add_injection", "add_profile", "injection_blocks", "profile_report_blocks", "SECTION_ADDERS", "BLOCK_MAKERS"]
 
 
 def add_profile(analysis: MatchAnalysis, report: dict[str, Any], baseline: dict[str, Any] | None = None) -> None:
@@ -56,19 +56,35 @@ def _ids(ids: list[int], shown: int = 8) -> str:
     return text + (f" (+{len(ids) - shown})" if len(ids) > shown else "")
 
 
-def add_injection(analysis: MatchAnalysis, report: dict[str, Any]) -> None:
-    """``probes[]``, ``seats[].injection``, ``propagation``, ``messages`` (issue 5)."""
+def injection_parts(analysis: MatchAnalysis) -> dict[str, Any]:
+    """What :func:`add_injection` adds, computed (a pure function of the analysis)."""
     from .injection import message_tiers, probes_section, propagation_section, seat_injection, unknown_probes
 
-    report["probes"] = probes_section(analysis)
-    report["unknownProbes"] = unknown_probes(analysis)
-    by_seat = seat_injection(analysis)
-    tiers = message_tiers(analysis)
+    return {"probes": probes_section(analysis), "unknownProbes": unknown_probes(analysis),
+            "bySeat": seat_injection(analysis), "tiers": message_tiers(analysis),
+            "propagation": propagation_section(analysis)}
+
+
+def apply_injection(report: dict[str, Any], parts: dict[str, Any]) -> None:
+    """Put :func:`injection_parts` in their places in the report."""
+    report["probes"] = parts["probes"]
+    report["unknownProbes"] = parts["unknownProbes"]
+    by_seat, tiers = parts["bySeat"], parts["tiers"]
     for seat in report["seats"]:
         seat["injection"] = by_seat.get(seat["agentId"])
         seat["messages"] = tiers.get(seat["agentId"], {"persuasion": 0, "hijack": 0, "protocol": 0, "total": 0})
-    report["propagation"] = propagation_section(analysis)
+    report["propagation"] = parts["propagation"]
     report["messages"] = {"bySeat": tiers}
+
+
+def injection_places() -> dict[str, Any]:
+    """Parts that only take the places (key order) of :func:`injection_parts`, filled in later."""
+    return {"probes": None, "unknownProbes": None, "bySeat": {}, "tiers": {}, "propagation": None}
+
+
+def add_injection(analysis: MatchAnalysis, report: dict[str, Any]) -> None:
+    """``probes[]``, ``seats[].injection``, ``propagation``, ``messages`` (issue 5)."""
+    apply_injection(report, injection_parts(analysis))
 
 
 def injection_blocks(report: dict[str, Any]) -> list[tuple[str, str, list[str], list[list[Any]]]]:

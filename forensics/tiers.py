@@ -504,8 +504,12 @@ def _matches(rules: Iterable[Rule], cased: str, folded: str) -> list[tuple[Rule,
     found: list[tuple[Rule, str]] = []
     for rule in rules:
         target = cased if rule.cased else folded
-        if rule.gate and not any(g in target for g in rule.gate):
-            continue
+        if rule.gate:
+            for g in rule.gate:
+                if g in target:
+                    break
+            else:  # none of the gate's words: the pattern cannot match
+                continue
         m = rule.pattern.search(target)
         if m is not None:
             found.append((rule, _snippet(target, m.start(), m.end())))
