@@ -50,4 +50,4 @@ register("progression", _lazy("progression:ProgressionPass.from_archive", takes_
 register("exposure", _lazy("exposure:ExposurePass", takes_archive=True))
 register("tiers", _lazy("tiers:TierPass", takes_archive=False))
 register("probes", _lazy("probes:ProbePass", takes_archive=True))
-register("utility", _lazy("injection:UtilityPass", takes_archive=True))
+register("utility", _lazy("utility:UtilityPass", takes_archive=True))
