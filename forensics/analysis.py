@@ -18,14 +18,14 @@ import inspect
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from .reading import MatchRead, read_match
 from .replay import Pass, Timeline, replay
 from .sources import Limits, open_match
 from .values import ItemValues, item_values
 
-__all__ = ["MatchAnalysis", "analyze", "analyze_target", "register", "registered"]
+__all__ = ["MatchAnalysis", "analyze", "build_passes", "analyze_target", "register", "registered"]
 
 PassFactory = Callable[[Mapping[str, Any]], Pass]
 _REGISTRY: dict[str, PassFactory] = {}
@@ -106,6 +106,12 @@ class paused_cycle_collection:
             gc.enable()
 
 
+def build_passes(names: Iterable[str], archive: Mapping[str, Any]) -> dict[str, Pass]:
+    """One instance of each named registered pass for a match's archive, by name."""
+    _load_builtin()
+    return {name: _REGISTRY[name](archive) for name in names}
+
+
 HELPER_PASSES: tuple[str, ...] = ("promises",)
 """The passes a read-ahead helper runs, when the read has one: the promises pass, about a fifth
 of the replay's work on a large match, and as much as the helper can take on top of its schema
@@ -125,7 +131,7 @@ def analyze(read: MatchRead, *, only: tuple[str, ...] | None = None) -> MatchAna
     archive = read.archive
     names = [n for n in _REGISTRY if only is None or n in only]
     delegated = read.delegate(tuple(n for n in names if n in HELPER_PASSES))
-    instances = {name: _REGISTRY[name](archive) for name in names if name not in delegated}
+    instances = build_passes((n for n in names if n not in delegated), archive)
     try:
         with paused_cycle_collection():
             timeline = replay(read.events(), archive, list(instances.values()))
@@ -140,9 +146,8 @@ def _replay_again(read: MatchRead, names: tuple[str, ...]) -> dict[str, Any]:
     """The named passes over a second read of the match (the helper that ran them failed)."""
     again = MatchRead(read.source, strict=read.strict, validate=read.validate, max_problems=read.max_problems,
                       read_ahead=False)
-    archive = read.archive
-    instances = {name: _REGISTRY[name](archive) for name in names}
-    replay(again.events(), archive, list(instances.values()))
+    instances = build_passes(names, read.archive)
+    replay(again.events(), read.archive, list(instances.values()))
     return instances
 
 

@@ -28,12 +28,13 @@ set of the same values would.
 from __future__ import annotations
 
 from array import array
+from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, TypeVar, overload
 
 T = TypeVar("T")
 
-__all__ = ["widened", "push", "Table", "Rows", "RecordLog"]
+__all__ = ["widened", "push", "position", "Table", "Rows", "RecordLog"]
 
 _CODES = ("B", "b", "H", "h", "I", "i", "Q", "q")
 """Integer array types, narrowest first."""
@@ -78,6 +79,16 @@ def push(column: Any, value: Any) -> Any:
     column = widened(column, value)
     column.append(value)
     return column
+
+def position(column: Sequence[Any], key: Any) -> int:
+    """Where ``key`` stands in the increasing ``column`` (a bisection), or -1 when it is not there
+    (or cannot be compared with the column's values)."""
+    try:
+        k = bisect_left(column, key)
+    except TypeError:
+        return -1
+    return k if k < len(column) and column[k] == key else -1
+
 
 
 class Table:

@@ -53,6 +53,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from collections.abc import Iterable
 from typing import Any, BinaryIO
 
 from .sources import FileRecords, Limits, MatchSource
@@ -93,6 +94,12 @@ def wanted(records: FileRecords | None) -> bool:
     return size >= READ_AHEAD_BYTES and _cpus() >= 2
 
 
+def _send_block(out: BinaryIO, start: int, indexes: Iterable[int]) -> None:
+    """One block's answer: its first record's index, then the indexes named (``b"4096 5000 5012\\n"``)."""
+    out.write(b" ".join(str(k).encode() for k in (start, *indexes)) + b"\n")
+    out.flush()
+
+
 def _check_ahead(records: FileRecords, out: BinaryIO, block: int) -> None:
     """The helper: read the file, check each v3 record of a known type, and write one line per
     block: its first record's index, then the indexes that failed (``b"4096 5000 5012\\n"``)."""
@@ -103,11 +110,6 @@ def _check_ahead(records: FileRecords, out: BinaryIO, block: int) -> None:
     bad: list[int] = []
     start = 0
     n = 0
-
-    def send() -> None:
-        out.write(b" ".join(str(k).encode() for k in (start, *bad)) + b"\n")
-        out.flush()
-
     for index, _line, data, _error in _event_lines(Path(records.path), records.limits, records.skip_header):
         if type(data) is dict and data.get("schemaVersion") == 3:
             name = data.get("type")
@@ -116,12 +118,12 @@ def _check_ahead(records: FileRecords, out: BinaryIO, block: int) -> None:
                 bad.append(index)
         n += 1
         if n == block:
-            send()
+            _send_block(out, start, bad)
             start += block
             n = 0
             bad = []
     if n:
-        send()
+        _send_block(out, start, bad)
 
 
 class _Announcer:
@@ -145,9 +147,7 @@ class _Announcer:
         return None  # the helper checks every record itself
 
     def _send(self) -> None:
-        out = self._out
-        out.write(b" ".join(str(k).encode() for k in (self._start, *self._slow)) + b"\n")
-        out.flush()
+        _send_block(self._out, self._start, self._slow)
         self._slow.clear()
 
     def close(self) -> None:
@@ -160,12 +160,11 @@ def _analyse_ahead(records: FileRecords, context: dict[str, Any], out: BinaryIO,
     (a record that failed its schema, and any other the general path must look at); then a replay
     of the named passes over the boundary's events, and the passes themselves, pickled, after a
     line ``R <bytes>``."""
-    from .analysis import _REGISTRY, _load_builtin, paused_cycle_collection
+    from .analysis import build_passes, paused_cycle_collection
     from .reading import MatchRead
     from .replay import replay
     from .sources import MatchSource, _event_lines
 
-    _load_builtin()
     path, limits, skip = Path(records.path), records.limits, records.skip_header
     source = MatchSource(context["name"], context["form"], context["header"],
                          lambda: _event_lines(path, limits, skip), errata=list(context["errata"]))
@@ -173,7 +172,7 @@ def _analyse_ahead(records: FileRecords, context: dict[str, Any], out: BinaryIO,
     read.slow_records = []
     read._ahead = _Announcer(out, block, read.slow_records)  # type: ignore[assignment]
     archive = source.archive
-    passes = {name: _REGISTRY[name](archive) for name in context["passes"]}
+    passes = build_passes(context["passes"], archive)
     with paused_cycle_collection():
         replay(read.events(), archive, list(passes.values()))
     payload = pickle.dumps(passes, protocol=pickle.HIGHEST_PROTOCOL)

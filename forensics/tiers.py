@@ -55,14 +55,13 @@ import re
 import unicodedata
 from array import array
 from collections import Counter
-from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import attrgetter
 from typing import Any, Literal
 
-from .columns import RecordLog, Table, widened
+from .columns import RecordLog, Table, position, widened
 
 __all__ = [
     "TIERS",
@@ -625,26 +624,15 @@ class _TierLookup(Mapping[int, str]):
         self._events, self._verdicts, self._tier = events, verdicts, tier
 
     def __getitem__(self, event: int) -> str:
-        events = self._events
-        try:
-            k = bisect_left(events, event)
-        except TypeError:
-            raise KeyError(event) from None
-        if k == len(events) or events[k] != event:
+        k = position(self._events, event)
+        if k < 0:
             raise KeyError(event)
         return self._tier(self._verdicts[k])
 
     def get(self, event: int, default: Any = None) -> Any:
-        """The tier of ``event``, or ``default`` (the lookup inlined: propagation asks it of
-        every message)."""
-        events = self._events
-        try:
-            k = bisect_left(events, event)
-        except TypeError:
-            return default
-        if k == len(events) or events[k] != event:
-            return default
-        return self._tier(self._verdicts[k])
+        """The tier of ``event``, or ``default``."""
+        k = position(self._events, event)
+        return default if k < 0 else self._tier(self._verdicts[k])
 
     def __len__(self) -> int:
         return len(self._events)

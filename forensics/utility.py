@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .columns import position
 from .counters import WORLD_ACTION_TYPES
 from .errors import ForensicsError
 from .replay import Event, World
@@ -78,12 +79,8 @@ class TickCounts(Mapping[int, tuple[int, float, int]]):
         return iter(self.ticks)
 
     def __getitem__(self, tick: int) -> tuple[int, float, int]:
-        ticks = self.ticks
-        try:
-            k = bisect_left(ticks, tick)
-        except TypeError:
-            raise KeyError(tick) from None
-        if k == len(ticks) or ticks[k] != tick:
+        k = position(self.ticks, tick)
+        if k < 0:
             raise KeyError(tick)
         return (self.actions[k], self.value[k], self.trades[k])
 

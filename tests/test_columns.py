@@ -82,3 +82,13 @@ def test_idset_stays_small_for_far_off_and_scattered_ids() -> None:
     ids.add("t_99999999")
     assert len(ids) == 502 and "p\u4e00_30000" in ids and 10**17 in ids and "p\u4e00_29999" not in ids
     assert "t_99999999" in ids and "t_99999998" not in ids and len(ids.flags) <= 4096
+
+def test_position_in_an_increasing_column() -> None:
+    from array import array
+
+    from daishi_forensics.columns import position
+
+    column = array("i", [2, 5, 5, 9])
+    assert [position(column, k) for k in (1, 2, 5, 6, 9, 10)] == [-1, 0, 1, -1, 3, -1]
+    assert position([], 3) == -1
+    assert position(["a", "c"], 3) == -1  # a key the values cannot be compared with: not there
