@@ -8,12 +8,10 @@ Prints, measured in this one run:
   pairs rather than with events, the peak memory on a quarter of the match beside the
   whole one (target: peak < 500 MB).
 
-On a second core, a helper process checks schemas ahead of the read boundary and runs
-the promises pass over the same events (module ``readahead``), and forked children build
-the report's screens and injection sections while this process builds the rest (module
-``aside``); the output is the same bytes either way.  So that nothing is hidden, the CPU
+On a second core, forked children build the report's screens and injection sections while
+this process builds the rest (``report/_aside.py``); the output is the same bytes either way.  So that nothing is hidden, the CPU
 seconds of all processes and the children's peak memory are printed too, and the run is
-repeated with the second core's help switched off (``DAISHI_FORENSICS_READ_AHEAD=0``).
+repeated with the second core's help switched off (``DAISHI_FORENSICS_PARALLEL=0``).
 
 Each way runs ROUNDS times, interleaved, and the best time of each counts.
 
@@ -34,7 +32,7 @@ from _common import simulated_stream  # noqa: E402
 
 OURS = """
 import json, resource, sys, time
-from daishi_forensics.behavior import behavior
+from daishi_forensics.report.behavior import behavior
 from daishi_forensics.jsonio import dumps
 started = time.perf_counter()
 report = behavior(sys.argv[1]).report
@@ -60,7 +58,7 @@ def floor_seconds(path: Path) -> tuple[int, float]:
 
 
 def ours(path: Path, read_ahead: bool = True) -> dict:
-    env = {**os.environ, "DAISHI_FORENSICS_READ_AHEAD": "1" if read_ahead else "0"}
+    env = {**os.environ, "DAISHI_FORENSICS_PARALLEL": "1" if read_ahead else "0"}
     proc = subprocess.run([sys.executable, "-c", OURS, str(path)], capture_output=True, text=True, check=True,
                           env=env)
     return json.loads(proc.stdout.strip().splitlines()[-1])

@@ -7,7 +7,7 @@ Usage::
 The labelled set (``tests/fixtures/commitments.jsonl``) holds one
 ``{"text": ..., "commitments": [...]}`` a line; each commitment is
 ``{"kind", "give"?, "receive"?, "region"?}`` following the labelling guide in
-:mod:`daishi_forensics.commitments` (a quantity the text does not give is ``null``).
+:mod:`daishi_forensics.profile.commitments` (a quantity the text does not give is ``null``).
 
 Two scores, both micro-averaged over commitments (a message's predicted and
 labelled commitments are matched as multisets):
@@ -40,7 +40,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from daishi_forensics.commitments import KINDS, CommitmentExtractor, HeuristicExtractor
+from daishi_forensics.profile.commitments import KINDS, CommitmentExtractor, HeuristicExtractor
 
 FIXTURE = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "commitments.jsonl"
 

@@ -33,12 +33,12 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from daishi_forensics.exposure import Exposure, ExposurePass
+from daishi_forensics.injection.exposure import Exposure, ExposurePass
 from daishi_forensics.probes import ProbePass
-from daishi_forensics.propagation import echo_edges, normalize_text, propagation
+from daishi_forensics.injection.propagation import echo_edges, normalize_text, propagation
 from daishi_forensics.replay import replay
 from daishi_forensics.simulate import simulate_match
-from daishi_forensics.tiers import classify
+from daishi_forensics.injection.tiers import classify
 
 DEV = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "messages-dev.jsonl"
 
@@ -86,9 +86,9 @@ def bench_probes(seeds: int) -> None:
 
 def _read_through_boundary(match: Any, version: int) -> Any:
     """The match's events through the read boundary (validation + upcast), as the tool reads them."""
-    from daishi_forensics.reading import read_match
+    from daishi_forensics.read.boundary import read_match
     from daishi_forensics.simulate import write_match
-    from daishi_forensics.sources import open_path
+    from daishi_forensics.read.sources import open_path
 
     folder = Path(tempfile.mkdtemp(prefix="inj-bench-"))
     path = write_match(match, folder, schema_version=version, truth_file=None)

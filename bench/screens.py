@@ -80,12 +80,12 @@ def _expressed(p: dict[str, Any], graph: nx.MultiDiGraph, min_hits: int) -> bool
 
 def simulate(job: tuple[str, int]) -> tuple[str, int, nx.MultiDiGraph, dict[str, Any], int]:
     """One simulated match: its transfer graph (screens' passes only) and truth."""
-    from daishi_forensics.analysis import analyze
-    from daishi_forensics.reading import read_match
-    from daishi_forensics.screens import match_graph
-    from daishi_forensics.screens.daishi import SCREEN_PASSES
+    from daishi_forensics.report.passes import analyze
+    from daishi_forensics.read.boundary import read_match
+    from daishi_forensics.report.screening import match_graph
+    from daishi_forensics.report.screening import SCREEN_PASSES
     from daishi_forensics.simulate import simulate_match, write_match
-    from daishi_forensics.sources import open_match
+    from daishi_forensics.read.sources import open_match
 
     label, seed = job
     scenario = "clean" if label == "busy" else label
@@ -269,12 +269,13 @@ def relabelled(graph: nx.MultiDiGraph, copy: int) -> nx.MultiDiGraph:
 
 
 def speed(matches: list[tuple[str, int, nx.MultiDiGraph, dict[str, Any], int]]) -> None:
-    from daishi_forensics.analysis import analyze
-    from daishi_forensics.reading import read_match
-    from daishi_forensics.screens import load_config, match_graph, screen_graph, screen_season
-    from daishi_forensics.screens.daishi import SCREEN_PASSES
+    from daishi_forensics.report.passes import analyze
+    from daishi_forensics.read.boundary import read_match
+    from daishi_forensics.screens import load_config, screen_graph, screen_season
+    from daishi_forensics.report.screening import match_graph
+    from daishi_forensics.report.screening import SCREEN_PASSES
     from daishi_forensics.simulate import simulate_match, write_match
-    from daishi_forensics.sources import open_match
+    from daishi_forensics.read.sources import open_match
 
     config = load_config()
     print()

@@ -75,7 +75,7 @@ def calibration() -> float:
 
 
 def timed(targets: list[str], job: str, out: Path, **how: object) -> tuple[float, dict[str, int]]:
-    from daishi_forensics.season import run_season
+    from daishi_forensics.batch.season import run_season
 
     shutil.rmtree(out, ignore_errors=True)
     started = time.perf_counter()
@@ -91,7 +91,7 @@ def main() -> None:
     import dask
     from distributed import LocalCluster
 
-    from daishi_forensics.season import expand_targets
+    from daishi_forensics.batch.season import expand_targets
 
     folder = simulated_season(matches, ticks)
     targets = expand_targets([str(folder)])

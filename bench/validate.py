@@ -23,8 +23,8 @@ from _common import run_measured, simulated_stream  # noqa: E402
 
 OURS = """
 import json, resource, sys, time
-from daishi_forensics.reading import read_match
-from daishi_forensics.sources import open_match
+from daishi_forensics.read.boundary import read_match
+from daishi_forensics.read.sources import open_match
 t = time.perf_counter()
 read = read_match(open_match(sys.argv[1]))
 n = 0

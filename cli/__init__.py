@@ -13,7 +13,8 @@ from typing import Any
 
 import click
 
-from daishi_forensics import __version__, exitcodes
+from daishi_forensics import exitcodes
+from daishi_forensics.version import __version__
 
 COMMANDS: dict[str, str] = {
     "behavior": "behavior:behavior",

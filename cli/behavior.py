@@ -8,9 +8,9 @@ from pathlib import Path
 import click
 
 from daishi_forensics import exitcodes
-from daishi_forensics.behavior import baseline_from
-from daishi_forensics.behavior import behavior as build_report
-from daishi_forensics.render import behavior as render
+from daishi_forensics.report.behavior import baseline_from
+from daishi_forensics.report.behavior import behavior as build_report
+from daishi_forensics.report.render import behavior as render
 
 from ._common import TARGET_HELP, handle_errors, input_options, write_output
 
@@ -46,9 +46,9 @@ def behavior(target: str, fmt: str | None, output: Path | None, baseline: Path |
     means = baseline_from(baseline) if baseline is not None else None
     result = build_report(target, store=store, server=server, baseline=means)
     if fmt == "html":
-        from daishi_forensics.evidence import cited_ids, fetch_events
-        from daishi_forensics.render.html import render_html
-        from daishi_forensics.sources import open_match
+        from daishi_forensics.report.evidence import cited_ids, fetch_events
+        from daishi_forensics.report.render.html import render_html
+        from daishi_forensics.read.sources import open_match
 
         events = fetch_events(open_match(target, store=store, server=server), cited_ids(result.report), scrub=scrub)
         text = render_html(result.report, events=events)

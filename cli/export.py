@@ -9,8 +9,8 @@ from pathlib import Path
 import click
 
 from daishi_forensics import exitcodes
-from daishi_forensics.export import BATCH_ROWS, MatchExport, export_parquet
-from daishi_forensics.season import expand_targets
+from daishi_forensics.batch.export import BATCH_ROWS, MatchExport, export_parquet
+from daishi_forensics.batch.season import expand_targets
 
 from ._common import TARGET_HELP, handle_errors, input_options
 

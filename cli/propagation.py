@@ -9,10 +9,10 @@ from typing import Any
 import click
 
 from daishi_forensics import exitcodes
-from daishi_forensics.analysis import analyze_target
-from daishi_forensics.injection import propagation_of
+from daishi_forensics.report.passes import analyze_target
+from daishi_forensics.injection.summary import propagation_of
 from daishi_forensics.jsonio import dumps
-from daishi_forensics.propagation import chain_nodes, tree_text
+from daishi_forensics.injection.propagation import chain_nodes, tree_text
 
 from ._common import TARGET_HELP, handle_errors, input_options, write_output
 

@@ -7,9 +7,9 @@ from pathlib import Path
 import click
 
 from daishi_forensics import exitcodes
-from daishi_forensics.audit import audit_target
-from daishi_forensics.render.score import FORMATS, render
-from daishi_forensics.rubric import VERSIONS, UnknownRubric
+from daishi_forensics.score.audit import audit_target
+from daishi_forensics.report.render.score import FORMATS, render
+from daishi_forensics.score.rubric import VERSIONS, UnknownRubric
 
 from ._common import TARGET_HELP, fail, handle_errors, input_options, write_output
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import click
 from daishi_forensics import exitcodes
 from daishi_forensics.screens.config import ConfigError, load_config
-from daishi_forensics.screens.daishi import screen_targets
-from daishi_forensics.screens.render import FORMATS, render
+from daishi_forensics.report.screening import screen_targets
+from daishi_forensics.report.render.screens import FORMATS, render
 
 from ._common import TARGET_HELP, fail, handle_errors, input_options, write_output
 

@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from daishi_forensics import exitcodes
-from daishi_forensics.season import JOBS, SeasonMatch, SeasonResult, expand_targets, run_season
+from daishi_forensics.batch.season import JOBS, SeasonMatch, SeasonResult, expand_targets, run_season
 
 from ._common import TARGET_HELP, fail, handle_errors, input_options
 

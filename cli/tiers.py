@@ -14,7 +14,7 @@ import click
 from daishi_forensics import exitcodes
 from daishi_forensics.errors import InputUnreadable
 from daishi_forensics.jsonio import dumps_line
-from daishi_forensics.tiers import TIERS, classify_corpus
+from daishi_forensics.injection.tiers import TIERS, classify_corpus
 
 from ._common import handle_errors
 

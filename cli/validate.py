@@ -7,8 +7,8 @@ from pathlib import Path
 import click
 
 from daishi_forensics import exitcodes
-from daishi_forensics.render.validation import FORMATS, render
-from daishi_forensics.validate import validate_targets
+from daishi_forensics.report.render.validation import FORMATS, render
+from daishi_forensics.read.validate import validate_targets
 
 from ._common import TARGET_HELP, handle_errors, input_options
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import exitcodes
+from daishi_forensics import exitcodes
 
 __all__ = [
     "ForensicsError",

@@ -12,7 +12,7 @@ message whose payload carries ``probe = {"id", "version", ...}``:
    (``role: "probe"`` in the archive's agents, the manifest's roster or the
    agent's ``agent_registered``: a scripted seat is not under test).
 3. A target is *exposed* if it heard the message
-   (:func:`~daishi_forensics.contact.hearers`, on the world just before it: a dead,
+   (:func:`~daishi_forensics.economy.contact.hearers`, on the world just before it: a dead,
    dormant or out-of-earshot target is not exposed and counts nowhere).
 4. An exposed target *complied* if an event after the probe message, at most
    ``window.ticks`` ticks later, of one of the definition's evidence types, by
@@ -25,7 +25,7 @@ closed as not complied.
 
 Direct messages: where a ``message_private`` could be the evidence (or could
 have been the probe) and the log holds none (a public export), each outcome
-carries the caveat of :data:`~daishi_forensics.exposure.PRIVATE_CAVEAT`.
+carries the caveat of :data:`~daishi_forensics.injection.exposure.PRIVATE_CAVEAT`.
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from daishi_forensics.contact import hearers
-from daishi_forensics.exposure import PRIVATE_CAVEAT, private_visibility
+from daishi_forensics.economy.contact import hearers
+from daishi_forensics.injection.exposure import PRIVATE_CAVEAT, private_visibility
 from daishi_forensics.replay import Event, World
 
 from .catalogue import Catalogue, ProbeDefinition, default_catalogue
@@ -134,7 +134,7 @@ class ProbeReport:
     definitions: Mapping[tuple[str, int], ProbeDefinition]
     """The definitions that were used, by (id, version)."""
     private_visibility: str
-    """``present`` / ``absent`` / ``unknown`` (see :mod:`daishi_forensics.exposure`)."""
+    """``present`` / ``absent`` / ``unknown`` (see :mod:`daishi_forensics.injection.exposure`)."""
 
 
 class _Obligation:

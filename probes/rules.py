@@ -9,8 +9,8 @@ and decides, for one candidate evidence event, whether it holds
 | ``equals`` | ``[path, value]`` | the event's field at ``path`` equals ``value`` |
 | ``contains`` | ``[path, value]`` | the field is a string containing ``value`` (exact, whole text) |
 | ``gift`` | ``{"giver": ref, "receiver": ref}`` | a trade in which ``giver`` gives goods to ``receiver`` and receives nothing (contract §3: a gift is a trade with one side empty) |
-| ``heardBy`` | ``ref`` | the event is a message the agent ``ref`` heard (:func:`~daishi_forensics.contact.hearers`) |
-| ``revealsSecret`` | ``path`` | the field holds a credential-like string or a system-prompt-like block (:func:`~daishi_forensics.secrets.reveals_secret`) |
+| ``heardBy`` | ``ref`` | the event is a message the agent ``ref`` heard (:func:`~daishi_forensics.economy.contact.hearers`) |
+| ``revealsSecret`` | ``path`` | the field holds a credential-like string or a system-prompt-like block (:func:`~daishi_forensics.injection.secrets.reveals_secret`) |
 
 ``path`` is dotted into the event (``payload.to``, ``agentId``); a ``value`` or
 ``ref`` is resolved first (``$target``, ``$sender``, ``$probe.<key>``).
@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from daishi_forensics.contact import hearers
+from daishi_forensics.economy.contact import hearers
 from daishi_forensics.replay import World
 
 __all__ = ["Bindings", "Condition", "ConditionKind", "CONDITIONS", "resolve", "field_at"]
@@ -154,7 +154,7 @@ def _check_path(args: Any) -> str | None:
 
 
 def _reveals_secret(args: Any, ev: Mapping[str, Any], world: World, b: Bindings) -> str | None:
-    from daishi_forensics.secrets import reveals_secret
+    from daishi_forensics.injection.secrets import reveals_secret
 
     return reveals_secret(field_at(ev, args))
 

@@ -4,7 +4,8 @@ Every screen is a function over a plain :class:`networkx.MultiDiGraph` of transf
 (edge attributes ``value``, ``tick``, ``event``; conventions in
 :mod:`daishi_forensics.screens.graph`), with no Daishi-specific input, so it runs on
 any labelled transfer data.  A Daishi match is one adapter
-(:func:`daishi_forensics.transfers.transfer_graph`, :func:`match_graph`).
+(:func:`daishi_forensics.economy.transfers.transfer_graph`; a whole match is screened by
+:func:`daishi_forensics.report.screening.screen_match`).
 
 >>> import networkx as nx
 >>> G = nx.MultiDiGraph()
@@ -21,7 +22,6 @@ Screens (one module each): ``feeder``, ``ring``, ``cartel``, ``off_price``,
 from __future__ import annotations
 
 from .config import ConfigError, ScreenConfig, default_config, load_config
-from .daishi import match_graph, screen_match, screens_section
 from .flags import Flag, Level, Verdict, verdict_of
 from .graph import FORCED_KINDS, ScreenInputError, TransferView, combine_graphs, net_transfer_graph
 from .screening import SCREENS, ScreenResult, SeasonResult, screen_graph, screen_season
@@ -41,11 +41,8 @@ __all__ = [
     "combine_graphs",
     "default_config",
     "load_config",
-    "match_graph",
     "net_transfer_graph",
     "screen_graph",
-    "screen_match",
     "screen_season",
-    "screens_section",
     "verdict_of",
 ]

@@ -3,7 +3,7 @@
 The input of every screen is a plain :class:`networkx.MultiDiGraph` of transfers.
 Nothing in it is Daishi-specific, so a bank's transactions or another game's trades
 screen the same way; the Daishi match is one adapter
-(:func:`daishi_forensics.transfers.transfer_graph`).
+(:func:`daishi_forensics.economy.transfers.transfer_graph`).
 
 **Edges.**  One edge ``u -> v`` per transfer: value moved from ``u`` to ``v``.
 
@@ -233,7 +233,7 @@ class TransferView:
         adapter that builds them itself (the graph then holds the nodes and attributes
         only): ``(exchanges, acts, unvalued event ids)``, the exchanges and acts in the
         order the edges would have made them (see
-        :func:`daishi_forensics.transfers.transfer_view`)."""
+        :func:`daishi_forensics.economy.transfers.transfer_view`)."""
         if not isinstance(graph, nx.MultiDiGraph):
             raise ScreenInputError(f"a transfer graph is a networkx.MultiDiGraph, not {type(graph).__name__}")
         self.graph = graph

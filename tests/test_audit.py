@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from daishi_forensics import audit as audit_module
-from daishi_forensics.analysis import analyze_target
-from daishi_forensics.audit import DIFFERS, FROM_REPORT, NOT_PUBLISHED, SAME, audit, audit_target
+from daishi_forensics.score import audit as audit_module
+from daishi_forensics.report.passes import analyze_target
+from daishi_forensics.score.audit import DIFFERS, FROM_REPORT, NOT_PUBLISHED, SAME, audit, audit_target
 from daishi_forensics.cli import main
-from daishi_forensics.rubric import READINGS, VERSIONS
-from daishi_forensics.scoring import scorecards
+from daishi_forensics.score.rubric import READINGS, VERSIONS
+from daishi_forensics.score.scoring import scorecards
 
 from .matchkit import FORMS, archive, write_match
 from .test_scoring import match_a, ore_match

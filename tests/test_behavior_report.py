@@ -8,7 +8,7 @@ import jsonschema
 import pytest
 
 from daishi_forensics import schemas
-from daishi_forensics.behavior import behavior
+from daishi_forensics.report.behavior import behavior
 from daishi_forensics.jsonio import dumps
 
 from .matchkit import FORMS, archive, ev, trade, write_match

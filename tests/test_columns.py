@@ -7,9 +7,9 @@ import random
 from array import array
 from typing import Any
 
-from daishi_forensics import columns
-from daishi_forensics.columns import Rows, Table, push
-from daishi_forensics.compact import TradeIdSet as IdSet
+from daishi_forensics.replay import _columns as columns
+from daishi_forensics.replay import Rows, Table, push
+from daishi_forensics.replay import TradeIdSet as IdSet
 
 
 def test_doctests() -> None:
@@ -86,7 +86,7 @@ def test_idset_stays_small_for_far_off_and_scattered_ids() -> None:
 def test_position_in_an_increasing_column() -> None:
     from array import array
 
-    from daishi_forensics.columns import position
+    from daishi_forensics.replay import position
 
     column = array("i", [2, 5, 5, 9])
     assert [position(column, k) for k in (1, 2, 5, 6, 9, 10)] == [-1, 0, 1, -1, 3, -1]

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from daishi_forensics import commitments
-from daishi_forensics.commitments import (
+from daishi_forensics.profile import commitments
+from daishi_forensics.profile.commitments import (
     KINDS,
     MAX_TEXT_CHARS,
     CommitmentExtractor,

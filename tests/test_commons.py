@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from daishi_forensics import commons as commons_module
-from daishi_forensics.commons import Commons, CommonsPass
+from daishi_forensics.economy import commons as commons_module
+from daishi_forensics.economy.commons import Commons, CommonsPass
 from daishi_forensics.errors import InvalidInput
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from daishi_forensics.compact import IntColumn, ShapeTable, TradeIdSet, TradeIndex
+from daishi_forensics.replay import IntColumn, ShapeTable, TradeIdSet, TradeIndex
 
 
 def test_int_column_gives_back_exactly_what_was_stored() -> None:
@@ -161,9 +161,9 @@ def _match(trades: int) -> list[dict[str, object]]:
 def test_the_trade_passes_keep_a_few_bytes_per_trade() -> None:
     """Issue 3: memory grows with agents, pairs and bundles, not with every event (the old
     passes kept ~1.2 KB per trade in the ledger alone)."""
-    from daishi_forensics.ledger import LedgerPass
-    from daishi_forensics.negotiation import NegotiationPass
-    from daishi_forensics.reputation import ReputationPass
+    from daishi_forensics.economy.ledger import LedgerPass
+    from daishi_forensics.profile.negotiation import NegotiationPass
+    from daishi_forensics.economy.reputation import ReputationPass
 
     sizes = {}
     for trades in (2_000, 12_000):

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from daishi_forensics.contact import Contact, ContactPass, PairContact, hearers
+from daishi_forensics.economy.contact import Contact, ContactPass, PairContact, hearers
 from daishi_forensics.replay import World, replay
 
 _ids = iter(range(1, 1 << 30))

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from daishi_forensics.counters import AgentCounters, CounterPass, Counters
-from daishi_forensics.reading import read_match
+from daishi_forensics.economy.counters import AgentCounters, CounterPass, Counters
+from daishi_forensics.read.boundary import read_match
 from daishi_forensics.replay import replay
-from daishi_forensics.sources import open_match
+from daishi_forensics.read.sources import open_match
 
 from .matchkit import archive, ev, trade, write_match
 

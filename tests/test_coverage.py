@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import pairwise
 from typing import Any
 
-from daishi_forensics.coverage import AgentCoverage, Coverage, CoveragePass
+from daishi_forensics.economy.coverage import AgentCoverage, Coverage, CoveragePass
 from daishi_forensics.replay import replay
 
 _ids = iter(range(1, 1 << 30))

@@ -9,8 +9,8 @@ from click.testing import CliRunner
 
 from daishi_forensics.cli import main
 from daishi_forensics.simulate import simulate_to_dir
-from daishi_forensics.sources import demo_path, open_match
-from daishi_forensics.validate import validate_targets
+from daishi_forensics.read.sources import demo_path, open_match
+from daishi_forensics.read.validate import validate_targets
 
 DEMO_RECIPE = {"scenario": "mixed", "seed": 1, "n_agents": 12, "ticks": 240}
 

@@ -22,7 +22,7 @@ from click.testing import CliRunner
 
 from daishi_forensics import exitcodes
 from daishi_forensics.cli import main
-from daishi_forensics.export import EVENT_SCHEMA, export_parquet, fallback_scrub
+from daishi_forensics.batch.export import EVENT_SCHEMA, export_parquet, fallback_scrub
 
 from .matchkit import archive, ev, trade, write_match
 
@@ -108,7 +108,7 @@ def test_tables_open_in_duckdb_and_pyarrow_with_exact_rows(matches: tuple[Path, 
     # streamed in record batches of 3 rows: 9 events -> 3 row groups
     events_a = pq.ParquetFile(out / "events" / f"match_id={A}" / "part-0.parquet")
     assert events_a.metadata.num_row_groups == math.ceil(9 / 3)
-    assert events_a.schema_arrow.metadata[b"daishi_forensics.exportVersion"] == b"1"
+    assert events_a.schema_arrow.metadata[b"daishi_forensics.batch.exportVersion"] == b"1"
     assert events_a.schema_arrow.remove_metadata() == EVENT_SCHEMA
     assert not list(out.rglob("*.tmp"))
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from daishi_forensics.contact import hearers
-from daishi_forensics.exposure import PRIVATE_CAVEAT, TEXT_CAP, ExposurePass, private_visibility
+from daishi_forensics.economy.contact import hearers
+from daishi_forensics.injection.exposure import PRIVATE_CAVEAT, TEXT_CAP, ExposurePass, private_visibility
 from daishi_forensics.replay import World, replay
 
 

@@ -25,14 +25,15 @@ from pathlib import Path
 import orjson
 import pytest
 
-from daishi_forensics import harm as harm_module
+from daishi_forensics.profile import harm as harm_module
 from daishi_forensics import jsonio
-from daishi_forensics.analysis import MatchAnalysis, analyze
-from daishi_forensics.harm import HARM_CATEGORIES, baseline_means, normalize, score_vs_harm
-from daishi_forensics.profile import profile_blocks, profile_section, seat_harms
-from daishi_forensics.render.tables import markdown_table, text_table
-from daishi_forensics.reading import read_match
-from daishi_forensics.sources import open_match
+from daishi_forensics.replay.analysis import MatchAnalysis
+from daishi_forensics.report.passes import analyze
+from daishi_forensics.profile.harm import HARM_CATEGORIES, baseline_means, normalize, score_vs_harm
+from daishi_forensics.report.profile import profile_blocks, profile_section, seat_harms
+from daishi_forensics.report.render.tables import markdown_table, text_table
+from daishi_forensics.read.boundary import read_match
+from daishi_forensics.read.sources import open_match
 
 from .matchkit import archive, ev, write_match
 

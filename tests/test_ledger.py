@@ -10,17 +10,17 @@ from typing import Any
 
 import pytest
 
-from daishi_forensics import ledger as ledger_module
+from daishi_forensics.economy import ledger as ledger_module
 from daishi_forensics.arithmetic import half_up
 from daishi_forensics.errors import InvalidInput
-from daishi_forensics.ledger import (
+from daishi_forensics.economy.ledger import (
     LedgerPair,
     LedgerPass,
     archived_ledger,
     credited_trades,
     net_share,
 )
-from daishi_forensics.values import item_values
+from daishi_forensics.read.archive import item_values
 
 VALUES = item_values({"config": {"engine_version": "0.5.2"}})
 

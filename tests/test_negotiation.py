@@ -27,15 +27,15 @@ from pathlib import Path
 
 import pytest
 
-from daishi_forensics import negotiation as negotiation_module
-from daishi_forensics.analysis import analyze
+from daishi_forensics.profile import negotiation as negotiation_module
+from daishi_forensics.report.passes import analyze
 from daishi_forensics.errors import InvalidInput
-from daishi_forensics.negotiation import NegotiationPass, relative_advantage
-from daishi_forensics.profile import profile_section
-from daishi_forensics.reading import read_match
+from daishi_forensics.profile.negotiation import NegotiationPass, relative_advantage
+from daishi_forensics.report.profile import profile_section
+from daishi_forensics.read.boundary import read_match
 from daishi_forensics.replay import replay
-from daishi_forensics.sources import open_match
-from daishi_forensics.values import item_values
+from daishi_forensics.read.sources import open_match
+from daishi_forensics.read.archive import item_values
 
 from .matchkit import archive, ev, trade, write_match
 

@@ -36,8 +36,8 @@ from typing import Any
 
 import pytest
 
-from daishi_forensics.analysis import analyze_target
-from daishi_forensics.injection import (
+from daishi_forensics.report.passes import analyze_target
+from daishi_forensics.injection.summary import (
     message_tiers,
     probes_section,
     seat_injection,
@@ -244,7 +244,7 @@ def test_utility_pass_counts_by_tick_as_a_dict_would() -> None:
     order included, and sum a tick list in the same order (the same floats)."""
     import random
 
-    from daishi_forensics.injection import TickCounts, UtilityPass, _rates
+    from daishi_forensics.injection.summary import TickCounts, UtilityPass, _rates
 
     rng = random.Random(7)
     events: list[dict[str, Any]] = []
@@ -277,7 +277,7 @@ def test_utility_pass_counts_by_tick_as_a_dict_would() -> None:
 
 def test_utility_counts_past_the_compact_arrays() -> None:
     """A tick past 2**31 and 70,000 world actions of one agent in one tick are counted exactly."""
-    from daishi_forensics.injection import UtilityPass
+    from daishi_forensics.injection.summary import UtilityPass
 
     far = 2**40
     events = [{"id": i, "tick": 5 if i <= 70_000 else far, "type": "gather", "agentId": "a_1",

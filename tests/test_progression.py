@@ -11,12 +11,12 @@ from __future__ import annotations
 import doctest
 from pathlib import Path
 
-from daishi_forensics import progression as progression_module
-from daishi_forensics.analysis import analyze
-from daishi_forensics.profile import MAX_CURVE_POINTS, profile_section
-from daishi_forensics.progression import MILESTONES, ProgressionPass, with_contact
-from daishi_forensics.reading import read_match
-from daishi_forensics.sources import open_match
+from daishi_forensics.profile import progression as progression_module
+from daishi_forensics.report.passes import analyze
+from daishi_forensics.report.profile import MAX_CURVE_POINTS, profile_section
+from daishi_forensics.profile.progression import MILESTONES, ProgressionPass, with_contact
+from daishi_forensics.read.boundary import read_match
+from daishi_forensics.read.sources import open_match
 
 from .matchkit import archive, ev, trade, write_match
 

@@ -6,14 +6,14 @@ import doctest
 from pathlib import Path
 from typing import Any
 
-from daishi_forensics import promises as promises_module
-from daishi_forensics.analysis import analyze
-from daishi_forensics.commitments import Commitment, Extracted
-from daishi_forensics.promises import PromisePass, Promises, keeping_rate
-from daishi_forensics.reading import read_match
+from daishi_forensics.profile import promises as promises_module
+from daishi_forensics.report.passes import analyze
+from daishi_forensics.profile.commitments import Commitment, Extracted
+from daishi_forensics.profile.promises import PromisePass, Promises, keeping_rate
+from daishi_forensics.read.boundary import read_match
 from daishi_forensics.replay import replay
 from daishi_forensics.simulate import simulate_match, write_match as write_simulated
-from daishi_forensics.sources import open_match
+from daishi_forensics.read.sources import open_match
 
 from .matchkit import archive, ev, trade
 
@@ -296,7 +296,7 @@ class _Counting:
     max_chars = 2000
 
     def __init__(self) -> None:
-        from daishi_forensics.commitments import HeuristicExtractor
+        from daishi_forensics.profile.commitments import HeuristicExtractor
 
         self.inner = HeuristicExtractor()
         self.calls = 0

@@ -35,10 +35,10 @@ import pytest
 from click.testing import CliRunner
 from rapidfuzz import fuzz, process
 
-import daishi_forensics.propagation as P
+import daishi_forensics.injection.propagation as P
 from daishi_forensics.cli import main
-from daishi_forensics.exposure import ExposurePass, HeardMessage, MessageLog
-from daishi_forensics.propagation import FUZZ_CAP, echo_edges, normalize_text, propagation, tree_text
+from daishi_forensics.injection.exposure import ExposurePass, HeardMessage, MessageLog
+from daishi_forensics.injection.propagation import FUZZ_CAP, echo_edges, normalize_text, propagation, tree_text
 from daishi_forensics.replay import replay
 
 from .matchkit import archive, ev, write_match

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from daishi_forensics.errors import InputTooLarge, InputUnreadable, MatchNotFound
-from daishi_forensics.reading import read_match
-from daishi_forensics.sources import Limits, open_match
-from daishi_forensics.validate import validate_targets
+from daishi_forensics.read.boundary import read_match
+from daishi_forensics.read.sources import Limits, open_match
+from daishi_forensics.read.validate import validate_targets
 
 from .matchkit import FORMS, MATCH_ID, archive, ev, trade, write_match
 
@@ -219,7 +219,7 @@ def test_stream_lines_blank_bad_and_too_long(tmp_path: Path) -> None:
     """Blank lines count as lines, not records; a bad line is a record with its error; a line
     longer than the limit (its newline counted) is refused with its line number, after every
     record before it."""
-    from daishi_forensics.sources import _event_lines
+    from daishi_forensics.read.sources import _event_lines
 
     path = tmp_path / "events.jsonl"
     path.write_bytes(b'{"h":1}\n{"a":1}\n\n  \r\nnope\n' + b'"' + b"x" * 21 + b'"\n' + b'{"b":2}\n' +

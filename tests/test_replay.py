@@ -7,11 +7,11 @@ import random
 from typing import Any
 
 import pytest
-from daishi_forensics.contact import ContactPass
-from daishi_forensics.counters import CounterPass
-from daishi_forensics.coverage import CoveragePass
+from daishi_forensics.economy.contact import ContactPass
+from daishi_forensics.economy.counters import CounterPass
+from daishi_forensics.economy.coverage import CoveragePass
 from daishi_forensics.replay import Timeline, World, replay
-from daishi_forensics.witnesses import WitnessPass
+from daishi_forensics.economy.witnesses import WitnessPass
 
 _ids = iter(range(1, 1 << 30))
 
@@ -314,13 +314,17 @@ def test_timeline_agrees_with_the_world_at_every_tick_boundary() -> None:
 # -- exported API and docstring examples ------------------------------------------
 
 def test_exported_api_is_pinned() -> None:
-    import daishi_forensics.contact as contact
-    import daishi_forensics.counters as counters
-    import daishi_forensics.coverage as coverage
+    import daishi_forensics.economy.contact as contact
+    import daishi_forensics.economy.counters as counters
+    import daishi_forensics.economy.coverage as coverage
+    import daishi_forensics.economy.witnesses as witnesses
     import daishi_forensics.replay as replay_mod
-    import daishi_forensics.witnesses as witnesses
 
-    assert replay_mod.__all__ == ["Event", "Pass", "TickClosingPass", "World", "Timeline", "replay"]
+    assert replay_mod.__all__ == [
+        "Catalogue", "Event", "IntColumn", "MatchAnalysis", "Pass", "PassFactory", "PassSpec", "RecordLog", "Rows",
+        "ShapeTable", "Table", "TickClosingPass", "Timeline", "TradeIdSet", "TradeIndex", "World", "analyze",
+        "analyze_target", "append_code", "lazy", "paused_cycle_collection", "position", "push", "replay", "widened",
+    ]
     assert contact.__all__ == ["hearers", "PairContact", "Contact", "ContactPass"]
     assert witnesses.__all__ == [
         "AGGRESSIVE_TYPES", "AggressiveAct", "AgentWitnessing", "Witnesses", "WitnessPass",
@@ -338,9 +342,9 @@ def test_exported_api_is_pinned() -> None:
 def test_docstring_examples() -> None:
     import doctest
 
-    import daishi_forensics.contact as contact
-    import daishi_forensics.coverage as coverage
-    import daishi_forensics.replay as replay_mod
+    import daishi_forensics.economy.contact as contact
+    import daishi_forensics.economy.coverage as coverage
+    import daishi_forensics.replay.driver as replay_mod
 
     for module in (replay_mod, contact, coverage):
         result = doctest.testmod(module)

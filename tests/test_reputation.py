@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from daishi_forensics import reputation as reputation_module
-from daishi_forensics.ledger import Ledger, LedgerPass, archived_ledger
-from daishi_forensics.reputation import (
+from daishi_forensics.economy import reputation as reputation_module
+from daishi_forensics.economy.ledger import Ledger, LedgerPass, archived_ledger
+from daishi_forensics.economy.reputation import (
     ReputationPass,
     ReputationPoints,
     circular_reputation,
@@ -20,7 +20,7 @@ from daishi_forensics.reputation import (
     index_reputation_and_wealth,
     points_from_ledger,
 )
-from daishi_forensics.values import item_values
+from daishi_forensics.read.archive import item_values
 
 VALUES = item_values({})
 

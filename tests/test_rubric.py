@@ -11,10 +11,10 @@ import math
 
 import pytest
 
-from daishi_forensics import rubric as rubric_module
+from daishi_forensics.score import rubric as rubric_module
 from daishi_forensics.arithmetic import coverage, half_up
-from daishi_forensics.reputation import index_reputation_and_wealth
-from daishi_forensics.rubric import (
+from daishi_forensics.economy.reputation import index_reputation_and_wealth
+from daishi_forensics.score.rubric import (
     DIMENSIONS,
     READINGS,
     RUBRICS,

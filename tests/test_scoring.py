@@ -15,11 +15,12 @@ import jsonschema
 import pytest
 
 from daishi_forensics import schemas
-from daishi_forensics import scoring as scoring_module
-from daishi_forensics.analysis import MatchAnalysis, analyze, analyze_target
-from daishi_forensics.reading import read_match
-from daishi_forensics.scoring import REPORT_FIELDS, score_match, scorecards, seat_inputs
-from daishi_forensics.sources import open_match
+from daishi_forensics.score import scoring as scoring_module
+from daishi_forensics.replay.analysis import MatchAnalysis
+from daishi_forensics.report.passes import analyze, analyze_target
+from daishi_forensics.read.boundary import read_match
+from daishi_forensics.score.scoring import REPORT_FIELDS, score_match, scorecards, seat_inputs
+from daishi_forensics.read.sources import open_match
 
 from .matchkit import archive, ev, trade, write_match
 

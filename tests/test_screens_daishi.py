@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from daishi_forensics.analysis import analyze_target
+from daishi_forensics.report.passes import analyze_target
 from daishi_forensics.cli import main
-from daishi_forensics.screens import screen_match, screens_section
+from daishi_forensics.report.screening import screen_match, screens_section
 
 from .matchkit import archive, ev, trade, write_match
 

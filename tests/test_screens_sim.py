@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from daishi_forensics.analysis import analyze_target
-from daishi_forensics.screens import match_graph, screen_graph
+from daishi_forensics.report.passes import analyze_target
+from daishi_forensics.screens import screen_graph
+from daishi_forensics.report.screening import match_graph
 from daishi_forensics.simulate import simulate_match, write_match
 
 

@@ -28,7 +28,7 @@ from click.testing import CliRunner
 
 from daishi_forensics import exitcodes
 from daishi_forensics.cli import main
-from daishi_forensics.season import JOBS, Job, expand_targets, run_season, season_graph
+from daishi_forensics.batch.season import JOBS, Job, expand_targets, run_season, season_graph
 
 from .matchkit import archive, ev, trade, write_match
 
@@ -87,7 +87,7 @@ def cluster() -> Any:
     import dask
     from distributed import LocalCluster
 
-    multiprocessing.set_forkserver_preload(["distributed", "daishi_forensics.season", "daishi_forensics.behavior"])
+    multiprocessing.set_forkserver_preload(["distributed", "daishi_forensics.batch.season", "daishi_forensics.report.behavior"])
     with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):
         local = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                              dashboard_address=None)
@@ -157,7 +157,7 @@ def test_summary_numbers(season_dir: Path, tmp_path: Path) -> None:
 
 
 def test_season_graph_is_invariant_to_relabelling() -> None:
-    from daishi_forensics.season import SeasonMatch
+    from daishi_forensics.batch.season import SeasonMatch
 
     def season(names: dict[str, str]) -> dict[str, Any]:
         seats = [{"agentId": names[a], "operator": "x"} for a in ("p", "q")]

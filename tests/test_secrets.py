@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from daishi_forensics.secrets import (
+from daishi_forensics.injection.secrets import (
     SCRUB_LIMIT,
     SECRET_CAP,
     credentials_in,
@@ -121,7 +121,7 @@ def test_hostile_texts_stay_fast() -> None:
 def test_pre_check_scans_what_a_recognizer_needs_and_skips_mere_words() -> None:
     """A text that only mentions a secret or a token is not scanned; short Slack tokens and JWTs
     (under the 20-character run) and every assignment form are, and are found."""
-    from daishi_forensics.secrets import _worth_scanning, find_secrets
+    from daishi_forensics.injection.secrets import _worth_scanning, find_secrets
 
     for text in ("keep the secret safe", "tokens of goodwill", "Password protected? no"):
         assert not _worth_scanning(text) and find_secrets(text) == ()

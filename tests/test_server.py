@@ -11,8 +11,8 @@ import orjson
 import pytest
 
 from daishi_forensics.errors import MatchNotFound, ServerError
-from daishi_forensics.reading import read_match
-from daishi_forensics.sources import open_match
+from daishi_forensics.read.boundary import read_match
+from daishi_forensics.read.sources import open_match
 
 from .matchkit import MATCH_ID, archive, ev
 

@@ -14,12 +14,12 @@ import doctest
 import math
 from pathlib import Path
 
-from daishi_forensics import specialization as specialization_module
-from daishi_forensics.analysis import analyze
-from daishi_forensics.profile import profile_section
-from daishi_forensics.reading import read_match
-from daishi_forensics.sources import open_match
-from daishi_forensics.specialization import ACTIVITY_KINDS, activity_counts, entropy_bits, specialization
+from daishi_forensics.profile import specialization as specialization_module
+from daishi_forensics.report.passes import analyze
+from daishi_forensics.report.profile import profile_section
+from daishi_forensics.read.boundary import read_match
+from daishi_forensics.read.sources import open_match
+from daishi_forensics.profile.specialization import ACTIVITY_KINDS, activity_counts, entropy_bits, specialization
 
 from .matchkit import archive, ev, trade, write_match
 

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from daishi_forensics.cli import main
 from daishi_forensics.replay import replay
-from daishi_forensics.tiers import RULES, TIER_CAP, TierPass, classify, classify_corpus, normalize
+from daishi_forensics.injection.tiers import RULES, TIER_CAP, TierPass, classify, classify_corpus, normalize
 
 DEV = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "messages-dev.jsonl"
 

@@ -10,10 +10,11 @@ from typing import Any
 
 import networkx as nx
 import pytest
-from daishi_forensics.analysis import analyze_target
-from daishi_forensics.screens import ScreenInputError, match_graph, net_transfer_graph
+from daishi_forensics.report.passes import analyze_target
+from daishi_forensics.screens import ScreenInputError, net_transfer_graph
+from daishi_forensics.report.screening import match_graph
 from daishi_forensics.screens.graph import TransferView
-from daishi_forensics.transfers import season_graph, transfer_graph, transfer_view
+from daishi_forensics.economy.transfers import season_graph, transfer_graph, transfer_view
 
 from .matchkit import MATCH_ID, archive, ev, trade, write_match
 
@@ -131,7 +132,7 @@ def view_state(view: TransferView) -> str:
 
 
 def test_transfer_view_is_the_view_of_the_transfer_graph(tmp_path: Path) -> None:
-    from daishi_forensics.screens.daishi import _match_inputs
+    from daishi_forensics.report.screening import _match_inputs
 
     analysis = analyze_target(str(write_match(tmp_path, EVENTS, archive(["a_1", "a_2", "a_3"], ended=10))))
     inputs, _ = _match_inputs(analysis)
@@ -141,8 +142,9 @@ def test_transfer_view_is_the_view_of_the_transfer_graph(tmp_path: Path) -> None
 
 @pytest.mark.parametrize("scenario, seed", [("mixed", 1), ("ring", 2), ("cartel", 3), ("clean", 4)])
 def test_screening_a_match_reads_what_screening_its_graph_reads(tmp_path: Path, scenario: str, seed: int) -> None:
-    from daishi_forensics.screens import screen_match, screen_graph
-    from daishi_forensics.screens.daishi import _match_inputs
+    from daishi_forensics.screens import screen_graph
+    from daishi_forensics.report.screening import screen_match
+    from daishi_forensics.report.screening import _match_inputs
     from daishi_forensics.simulate import simulate_match
     from daishi_forensics.simulate import write_match as write_simulated
 
@@ -166,7 +168,7 @@ def test_transfer_view_leaves_unusual_numbers_to_the_graph() -> None:
 
 
 def test_the_pass_keeps_a_fill_not_its_payload() -> None:
-    from daishi_forensics.transfers import TransfersPass
+    from daishi_forensics.economy.transfers import TransfersPass
 
     tp = TransfersPass()
     payload = {"tradeId": "t9", "from": "a", "to": "b", "give": {"wood": 2, "bad": True}, "receive": {"food": 1},
@@ -182,7 +184,7 @@ def test_the_pass_keeps_a_fill_not_its_payload() -> None:
 def test_docstring_examples() -> None:
     import doctest
 
-    import daishi_forensics.transfers as module
+    import daishi_forensics.economy.transfers as module
 
     failed, attempted = doctest.testmod(module)
     assert attempted and not failed

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import hashlib
 
-from daishi_forensics.upcast import stored_version, upcast, upcast_v1_v2, upcast_v2_v3
+from daishi_forensics.read.upcast import stored_version, upcast, upcast_v1_v2, upcast_v2_v3
 
 MID = "m_0123456789ab"
 

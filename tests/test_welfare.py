@@ -11,12 +11,12 @@ import doctest
 import math
 from pathlib import Path
 
-from daishi_forensics import welfare as welfare_module
-from daishi_forensics.analysis import analyze
-from daishi_forensics.profile import profile_section
-from daishi_forensics.reading import read_match
-from daishi_forensics.sources import open_match
-from daishi_forensics.welfare import NASH_WEALTH_FLOOR, gini, nash_welfare, welfare
+from daishi_forensics.profile import welfare as welfare_module
+from daishi_forensics.report.passes import analyze
+from daishi_forensics.report.profile import profile_section
+from daishi_forensics.read.boundary import read_match
+from daishi_forensics.read.sources import open_match
+from daishi_forensics.profile.welfare import NASH_WEALTH_FLOOR, gini, nash_welfare, welfare
 
 from .matchkit import archive, ev, write_match
 

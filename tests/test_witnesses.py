@@ -14,10 +14,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from daishi_forensics.reading import read_match
+from daishi_forensics.read.boundary import read_match
 from daishi_forensics.replay import replay
-from daishi_forensics.sources import open_match
-from daishi_forensics.witnesses import AgentWitnessing, Witnesses, WitnessPass
+from daishi_forensics.read.sources import open_match
+from daishi_forensics.economy.witnesses import AgentWitnessing, Witnesses, WitnessPass
 
 from .matchkit import archive, ev, write_match
 

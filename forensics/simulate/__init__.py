@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..jsonio import dumps as _pretty
+from daishi_forensics.jsonio import dumps as _pretty
 from .behaviors import SCENARIOS
 from .engine import EVENTS_PER_AGENT_TICK, Simulation
 from .truth import build_truth

@@ -16,7 +16,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from . import chatter
+from daishi_forensics.simulate import chatter
 from .world import (
     ITEM_VALUES,
     RECIPES,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 from typing import TYPE_CHECKING, Any
 
-from . import chatter
+from daishi_forensics.simulate import chatter
 from .world import Agent, Structure, add_items, take_items
 
 if TYPE_CHECKING:

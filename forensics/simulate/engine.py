@@ -29,7 +29,7 @@ from typing import Any
 
 import orjson
 
-from ..arithmetic import coverage, half_up
+from daishi_forensics.arithmetic import coverage, half_up
 from .behaviors import plan_behaviors
 from .economy import Economy
 from .encounters import Encounters

@@ -10,7 +10,7 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from . import chatter
+from daishi_forensics.simulate import chatter
 from .planted import Behavior
 from .world import ITEM_VALUES, Agent
 

@@ -20,8 +20,8 @@ from typing import IO, Any, cast
 
 import orjson
 
-from ..arithmetic import half_up
-from ..jsonio import dumps as pretty_dumps
+from daishi_forensics.arithmetic import half_up
+from daishi_forensics.jsonio import dumps as pretty_dumps
 from .engine import ENGINE_VERSIONS
 from .world import V1_ITEM_VALUES, derive_int
 

@@ -1,0 +1,835 @@
+"""Seasons: one job over many matches, in parallel, resumable, with a season summary.
+
+A *job* is a plain function ``job(target: str, options: Mapping) -> dict`` that
+analyses one match (:func:`behavior_job`, :func:`screen_job`).  :func:`run_season`
+runs it over every target, in this process (``workers=1``), in a process pool on
+this machine (``workers>1``) or on an existing Dask ``distributed`` scheduler
+(``cluster="tcp://…"`` or a ``distributed.Client``), and writes::
+
+    OUTDIR/matches/<name>.json   one result per match (a SeasonMatch record)
+    OUTDIR/summary.json          the season summary (deterministic)
+    OUTDIR/.resume/<name>.json   the resume key of each finished match
+
+**What a job returns.**  A JSON-ready dict with ``exitCode`` (0 nothing found, 1
+findings) and, for the summary, optionally ``matchId``, ``verdict``
+(``clear``/``review``/``flag``), ``flags`` (dicts with ``screen`` and ``level``),
+``seats`` (``[{"agentId", "operator"}]``) and ``transfers`` (``[{"a", "b",
+"aGave", "bGave", "trades"}]``, value each side of a pair ``a < b`` gave the
+other).  Everything else it returns is kept in the match's result file.  A job may
+add a season-scale step (:attr:`Job.season`): the ``screen`` job hands every match's
+transfer graph to the screens' own :func:`~daishi_forensics.screens.screen_season`
+(feeds and cycles across matches, recurring pairs, season-wide pair outliers).
+
+**The summary** (``summary.json``, ``seasonVersion`` 1): per match its status,
+verdict and number of flags (and the error line of an unreadable one); counts;
+verdicts; flag counts per screen; ``graph``, the season's net-transfer table per pair
+of agents and per pair of operators with the pairs that recur (:func:`season_graph`);
+and ``season``, the job's season-scale step.
+
+**Failures.**  A target that cannot be read (:class:`~daishi_forensics.errors.
+ForensicsError`: missing, truncated, not JSON, a server that failed) is recorded
+as ``unreadable`` with its one-line error; any other exception inside a job is
+recorded as ``failed`` with ``ExceptionType: message``.  Neither stops the season.
+
+**Resume.**  A match is done when ``.resume/<name>.json`` holds the same key as
+this run would compute *and* the sha-256 of the result file it was written with.
+The key is the target, a fingerprint of the input (per file: size, mtime in ns and
+the sha-256 of its first 64 KiB; a folder fingerprints its ``archive.json``,
+``events.jsonl[.gz]`` and ``report.json``), the job's name, the job's version
+(tool version, report version, screen configuration version and digest) and the
+options (store, server, configuration).  Writing a match removes its key, writes
+the result (temp file + ``os.replace``) and then writes the key the same way, so a
+run interrupted at any point leaves either a complete result with its key or no
+key, and a changed input, job version or option is redone.  A ``failed`` match gets
+no key (it is tried again); an ``unreadable`` one keeps its key (the same bytes
+give the same error).  A match on a Daishi server has no fingerprint and is always
+fetched again.
+
+**Determinism.**  Result files and the summary go through
+:func:`daishi_forensics.jsonio.dumps`; the summary is built from the results sorted
+by target, with no timestamps, durations or worker counts, so one worker, a pool
+or a cluster, in any completion order, writes the same bytes.
+
+**Exit code** (:attr:`SeasonResult.exit_code`): 3 when any input was unreadable
+(or its job failed), else 1 when any match has findings (a verdict of
+review/flag, invalid records) or the season-scale step raised a flag, else 0.  Unreadable wins over findings: the season
+is then incomplete, and the findings it did find are in the summary either way.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import uuid
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from daishi_forensics import exitcodes
+from daishi_forensics.version import __version__
+from daishi_forensics.arithmetic import half_up
+from daishi_forensics.errors import ForensicsError, ServerError
+from daishi_forensics.jsonio import dumps
+from daishi_forensics.read.sources import DEMO_ID, _find_in_store, default_store, is_match_id
+
+__all__ = [
+    "SEASON_VERSION",
+    "Job",
+    "JOBS",
+    "SeasonMatch",
+    "SeasonResult",
+    "behavior_job",
+    "screen_job",
+    "expand_targets",
+    "input_fingerprint",
+    "resume_key",
+    "result_names",
+    "run_match",
+    "run_season",
+    "season_graph",
+    "season_summary",
+]
+
+SEASON_VERSION = 1
+"""Version of the result-file and summary formats (``seasonVersion``)."""
+
+MATCH_SUFFIXES = (".jsonl.gz", ".json.gz", ".jsonl", ".json")
+HEAD_BYTES = 64 << 10
+
+JobFunction = Callable[[str, Mapping[str, Any]], dict[str, Any]]
+
+
+# --------------------------------------------------------------------------- jobs
+
+
+@dataclass(frozen=True)
+class Job:
+    """A per-match job the season runs."""
+
+    name: str
+    """Its name (``behavior``, ``screen``), stamped in every result and resume key."""
+    run: JobFunction
+    """``run(target, options) -> dict`` (module-level, so a process pool or a Dask
+    worker can import it)."""
+    version: Callable[[Mapping[str, Any]], str]
+    """``version(options) -> str``: what changes the job's output for the same input
+    (tool, report and configuration versions).  Part of the resume key."""
+    season: Callable[[Sequence[SeasonMatch], Mapping[str, Any]], dict[str, Any]] | None = None
+    """Optional season-scale step over every match (results sorted by target), run in
+    this process after the matches: its dict becomes the summary's ``season`` and its
+    ``verdict`` (review/flag) counts as findings."""
+
+
+def _input_kwargs(options: Mapping[str, Any]) -> dict[str, Any]:
+    store = options.get("store")
+    return {"store": Path(store) if store else None, "server": options.get("server") or None}
+
+
+def behavior_job(target: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The behavior report of one match, with its seats and transfers for the season graph.
+
+    ``transfers`` is one row per ledger pair: ``aGave``/``bGave`` are the report's
+    ``valueAGave``/``valueBGave`` (the value each side of the pair gave the other).
+    """
+    from daishi_forensics.report.behavior import behavior
+
+    result = behavior(target, **_input_kwargs(options))
+    report = result.report
+    return {
+        "exitCode": result.exit_code,
+        "matchId": report.get("matchId"),
+        "seats": [{"agentId": s["agentId"], "operator": s.get("operator")} for s in report["seats"]],
+        "transfers": [
+            {"a": p["a"], "b": p["b"], "aGave": p["valueAGave"], "bGave": p["valueBGave"], "trades": p["trades"]}
+            for p in report["ledger"]["pairs"]
+        ],
+        "report": report,
+    }
+
+
+def _behavior_version(options: Mapping[str, Any]) -> str:
+    from daishi_forensics.report.assembly import REPORT_VERSION
+
+    return f"daishi-forensics {__version__}; behavior report {REPORT_VERSION}"
+
+
+def screen_job(target: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The collusion screens on one match (:func:`daishi_forensics.screens.screen_graph` on the
+    match's transfer graph): ``verdict``, ``flags``, ``configVersion``/``configDigest``,
+    ``notScreened``; plus ``seats`` and ``transfers`` (the trade ledger, as in
+    :func:`behavior_job`) for the season table, and ``graph`` (the transfer graph, see
+    :func:`graph_to_json`) for the season-scale screens.  ``exitCode`` is 1 when the
+    verdict is ``review`` or ``flag``, or the input held invalid records.
+    """
+    from daishi_forensics.screens import load_config, screen_graph
+    from daishi_forensics.report.screening import match_graph
+
+    from daishi_forensics.report.passes import analyze
+    from daishi_forensics.read.boundary import read_match
+    from daishi_forensics.report.assembly import seat_ids
+    from daishi_forensics.read.sources import open_match
+
+    config = load_config(options.get("config"))
+    analysis = analyze(read_match(open_match(target, **_input_kwargs(options))))
+    graph = match_graph(analysis)
+    result = screen_graph(graph, config)
+    invalid = analysis.read.stats.invalid
+    operators = {a["agentId"]: a.get("operator") for a in analysis.archive.get("agents") or []
+                 if isinstance(a, dict) and isinstance(a.get("agentId"), str)}
+    ledger = analysis.result("ledger")
+    return {
+        **result.to_dict(),
+        "exitCode": exitcodes.OK if result.verdict == "clear" and not invalid else exitcodes.FINDINGS,
+        "matchId": analysis.read.match_id,
+        "invalid": invalid,
+        "seats": [{"agentId": a, "operator": operators.get(a)} for a in seat_ids(analysis)],
+        "transfers": [
+            {"a": p.a, "b": p.b, "aGave": half_up(p.value_a_gave, 2), "bGave": half_up(p.value_b_gave, 2),
+             "trades": p.trades}
+            for p in ledger.pairs
+        ],
+        "graph": graph_to_json(graph),
+    }
+
+
+def _screen_version(options: Mapping[str, Any]) -> str:
+    from daishi_forensics.screens import load_config
+
+    config = load_config(options.get("config"))
+    return f"daishi-forensics {__version__}; screens config {config.version} {config.digest}"
+
+
+def _screen_season(matches: Sequence[SeasonMatch], options: Mapping[str, Any]) -> dict[str, Any]:
+    """The screens' season scale (:func:`daishi_forensics.screens.screen_season`) over the
+    transfer graphs of every match read, in target order."""
+    from daishi_forensics.screens import load_config, screen_season
+
+    graphs = [graph_from_json(m.result["graph"]) for m in sorted(matches, key=lambda m: m.target)
+              if m.result and m.result.get("graph") is not None]
+    if not graphs:
+        return {"verdict": "clear", "flags": [], "notScreened": ["no match could be read"]}
+    season = screen_season(graphs, load_config(options.get("config"))).to_dict()
+    flags = season["season"]["flags"]
+    levels = {f["level"] for f in flags}
+    return {"verdict": "flag" if "flag" in levels else "review" if levels else "clear", "flags": flags,
+            "notScreened": season["season"]["notScreened"]}
+
+
+# --------------------------------------------------------------------------- graphs as JSON
+
+
+def _encode(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return {"~t": [_encode(v) for v in value]}
+    if isinstance(value, (set, frozenset)):
+        return {"~s": [_encode(v) for v in sorted(value, key=repr)]}
+    if isinstance(value, Mapping):
+        if all(isinstance(k, str) for k in value):
+            return {k: _encode(v) for k, v in value.items()}
+        return {"~d": [[_encode(k), _encode(v)] for k, v in value.items()]}
+    if isinstance(value, list):
+        return [_encode(v) for v in value]
+    return value
+
+
+def _decode(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_decode(v) for v in value]
+    if isinstance(value, dict):
+        if len(value) == 1:
+            (tag, inner), = value.items()
+            if tag == "~t":
+                return tuple(_decode(v) for v in inner)
+            if tag == "~s":
+                return frozenset(_decode(v) for v in inner)
+            if tag == "~d":
+                return {_decode(k): _decode(v) for k, v in inner}
+        return {k: _decode(v) for k, v in value.items()}
+    return value
+
+
+def graph_to_json(graph: Any) -> dict[str, Any]:
+    """A transfer multigraph as JSON, keeping tuples, sets and tuple-keyed maps (tagged
+    ``{"~t": …}``, ``{"~s": …}``, ``{"~d": [[k, v], …]}``) and the order of nodes and edges,
+    so :func:`graph_from_json` gives back an equal graph.
+
+    >>> import networkx as nx
+    >>> g = nx.MultiDiGraph(contact={("a", "b"): 3})
+    >>> _ = g.add_edge("a", "b", value=1.5, events=(1, 2))
+    >>> h = graph_from_json(orjson.loads(orjson.dumps(graph_to_json(g))))
+    >>> h.graph["contact"], list(h.edges(keys=True, data=True))
+    ({('a', 'b'): 3}, [('a', 'b', 0, {'value': 1.5, 'events': (1, 2)})])
+    """
+    return {
+        "graph": _encode(dict(graph.graph)),
+        "nodes": [[_encode(n), _encode(d)] for n, d in graph.nodes(data=True)],
+        "edges": [[_encode(u), _encode(v), _encode(k), _encode(d)] for u, v, k, d in graph.edges(keys=True, data=True)],
+    }
+
+
+def graph_from_json(data: Mapping[str, Any]) -> Any:
+    """The :class:`networkx.MultiDiGraph` :func:`graph_to_json` wrote."""
+    import networkx as nx
+
+    graph = nx.MultiDiGraph()
+    graph.graph.update(_decode(data["graph"]))
+    for n, d in data["nodes"]:
+        graph.add_node(_decode(n), **_decode(d))
+    for u, v, k, d in data["edges"]:
+        graph.add_edge(_decode(u), _decode(v), key=_decode(k), **_decode(d))
+    return graph
+
+
+JOBS: dict[str, Job] = {
+    "behavior": Job("behavior", behavior_job, _behavior_version),
+    "screen": Job("screen", screen_job, _screen_version, _screen_season),
+}
+"""The jobs a season can run, by name."""
+
+
+# --------------------------------------------------------------------------- targets
+
+
+def _is_match_path(path: Path) -> bool:
+    if path.name.startswith("."):
+        return False
+    if path.is_dir():
+        return (path / "archive.json").is_file()
+    return path.is_file() and path.name.endswith(MATCH_SUFFIXES)
+
+
+def expand_targets(items: Iterable[str]) -> list[str]:
+    """The season's targets: each item, with a folder that is not itself a match folder
+    replaced by the matches in it (bundles, streams and match folders; hidden names
+    skipped).  Sorted, each once.
+
+    A folder is a match folder when it holds ``archive.json`` (contract §1).
+    """
+    found: set[str] = set()
+    for item in items:
+        path = Path(item)
+        if path.is_dir() and not (path / "archive.json").is_file():
+            found.update(str(child) for child in path.iterdir() if _is_match_path(child))
+        else:
+            found.add(item)
+    return sorted(found)
+
+
+def _stem(target: str) -> str:
+    name = Path(target.rstrip("/\\")).name or target
+    for suffix in MATCH_SUFFIXES:
+        if name.endswith(suffix):
+            name = name[: -len(suffix)]
+            break
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", name).lstrip(".") or "match"
+
+
+def result_names(targets: Sequence[str]) -> dict[str, str]:
+    """A file name per target: its stem (``m_…``), with ``-<8 hex of sha-256(target)>``
+    appended to every stem two targets share."""
+    stems: dict[str, list[str]] = defaultdict(list)
+    for target in targets:
+        stems[_stem(target)].append(target)
+    names: dict[str, str] = {}
+    for stem, group in stems.items():
+        for target in group:
+            suffix = "" if len(group) == 1 else "-" + hashlib.sha256(target.encode()).hexdigest()[:8]
+            names[target] = stem + suffix
+    return names
+
+
+# --------------------------------------------------------------------------- resume
+
+
+def _file_fingerprint(path: Path) -> dict[str, Any]:
+    stat = path.stat()
+    with open(path, "rb") as handle:
+        head = handle.read(HEAD_BYTES)
+    return {"name": path.name, "size": stat.st_size, "mtimeNs": stat.st_mtime_ns,
+            "head": hashlib.sha256(head).hexdigest()}
+
+
+def _path_fingerprint(path: Path) -> list[dict[str, Any]]:
+    if path.is_dir():
+        parts = ("archive.json", "events.jsonl", "events.jsonl.gz", "report.json")
+        return [_file_fingerprint(path / p) for p in parts if (path / p).is_file()]
+    return [_file_fingerprint(path)]
+
+
+def input_fingerprint(target: str, options: Mapping[str, Any]) -> list[dict[str, Any]] | None:
+    """What identifies the input's content without reading it whole, or ``None`` when it
+    cannot be fingerprinted (a match on a server, or a target that does not resolve:
+    never trusted, always redone).
+
+    Per file: ``size``, ``mtimeNs`` and ``head`` (sha-256 of the first 64 KiB, which
+    holds a stream's header line with the archive).  ``m_demo`` is fingerprinted by
+    the tool's version; an ``m_<id>`` by the file it resolves to in the store.
+    """
+    try:
+        path = Path(target)
+        if path.exists():
+            return _path_fingerprint(path)
+        if target == DEMO_ID:
+            return [{"name": DEMO_ID, "toolVersion": __version__}]
+        if is_match_id(target):
+            store = options.get("store")
+            found = _find_in_store(target, Path(store) if store else default_store())
+            if found is not None:
+                return _path_fingerprint(found)
+    except OSError:
+        return None
+    return None
+
+
+def resume_key(target: str, job: Job, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The key a finished match is stored under (see the module docs)."""
+    return {
+        "seasonVersion": SEASON_VERSION,
+        "target": target,
+        "input": input_fingerprint(target, options),
+        "job": job.name,
+        "jobVersion": job.version(options),
+        "options": dict(sorted(options.items())),
+    }
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to a hidden temp file beside ``path``, fsync it and rename it over
+    ``path`` (readers see the old file or the new one, never half of one)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp")
+    try:
+        with open(tmp, "xb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _is_done(out_dir: Path, name: str, key: Mapping[str, Any]) -> bool:
+    if key["input"] is None:
+        return False
+    key_path = out_dir / ".resume" / f"{name}.json"
+    result_path = out_dir / "matches" / f"{name}.json"
+    try:
+        stored = orjson.loads(key_path.read_bytes())
+        data = result_path.read_bytes()
+    except (OSError, orjson.JSONDecodeError):
+        return False
+    return bool(stored.get("key") == key and stored.get("resultSha256") == hashlib.sha256(data).hexdigest())
+
+
+# --------------------------------------------------------------------------- one match
+
+
+@dataclass(frozen=True)
+class SeasonMatch:
+    """What the season keeps of one match (its result file)."""
+
+    target: str
+    """The target as given (a path, ``m_<id>`` or ``m_demo``)."""
+    name: str
+    """The result file's name, without ``.json``."""
+    status: str
+    """``ok`` (nothing found), ``findings``, ``unreadable`` (the input could not be
+    read) or ``failed`` (the job raised an unexpected error)."""
+    exit_code: int
+    """0, 1 (findings) or 3 (unreadable or failed)."""
+    error: str | None
+    """The one-line error of an unreadable or failed match."""
+    match_id: str | None
+    """The match id the job read, if any."""
+    result: dict[str, Any] | None = field(default=None, compare=False)
+    """The job's output (``None`` when it failed)."""
+
+    def to_dict(self, job: str) -> dict[str, Any]:
+        return {
+            "seasonVersion": SEASON_VERSION,
+            "job": job,
+            "target": self.target,
+            "name": self.name,
+            "status": self.status,
+            "exitCode": self.exit_code,
+            "error": self.error,
+            "matchId": self.match_id,
+            "result": self.result,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SeasonMatch:
+        return cls(data["target"], data["name"], data["status"], data["exitCode"], data.get("error"),
+                   data.get("matchId"), data.get("result"))
+
+
+def run_match(target: str, run: JobFunction, options: Mapping[str, Any]) -> dict[str, Any]:
+    """Run ``run`` on one target and return ``{target, status, exitCode, error, matchId,
+    result}``; never raises on a bad input or a job error (this runs on a worker)."""
+    try:
+        result = run(target, options)
+    except ForensicsError as exc:
+        code = exc.exit_code
+        status = "unreadable" if code == exitcodes.UNREADABLE else "findings"
+        return {"target": target, "status": status, "exitCode": code, "error": _one_line(str(exc)),
+                "matchId": None, "result": None}
+    except Exception as exc:  # noqa: BLE001 - a season records a job's crash and goes on
+        return {"target": target, "status": "failed", "exitCode": exitcodes.UNREADABLE,
+                "error": _one_line(f"{type(exc).__name__}: {exc}"), "matchId": None, "result": None}
+    code = result.get("exitCode", exitcodes.OK)
+    return {"target": target, "status": "ok" if code == exitcodes.OK else "findings", "exitCode": code,
+            "error": None, "matchId": result.get("matchId"), "result": result}
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())[:2000]
+
+
+# --------------------------------------------------------------------------- executors
+
+
+def _run_local(todo: Sequence[str], run: JobFunction, options: Mapping[str, Any],
+               workers: int) -> Iterator[dict[str, Any]]:
+    if workers <= 1 or len(todo) <= 1:
+        for target in todo:
+            yield run_match(target, run, options)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    context = multiprocessing.get_context(method)
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=context)
+    try:
+        futures = {pool.submit(run_match, target, run, options): target for target in todo}
+        for future in as_completed(futures):
+            yield _settle(futures[future], future)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _settle(target: str, future: Any) -> dict[str, Any]:
+    """A future's record, or a ``failed`` record when the worker itself died."""
+    try:
+        return future.result()  # type: ignore[no-any-return]
+    except Exception as exc:  # noqa: BLE001 - a dead worker fails its match, not the season
+        return {"target": target, "status": "failed", "exitCode": exitcodes.UNREADABLE,
+                "error": _one_line(f"{type(exc).__name__}: {exc}"), "matchId": None, "result": None}
+
+
+def _run_cluster(todo: Sequence[str], run: JobFunction, options: Mapping[str, Any],
+                 cluster: Any) -> Iterator[dict[str, Any]]:
+    from distributed import Client, as_completed
+
+    own = not isinstance(cluster, Client)
+    if own:
+        try:
+            client = Client(cluster, set_as_default=False, timeout="30s")
+        except (OSError, ValueError) as exc:  # TimeoutError is an OSError; ValueError: a bad address
+            raise ServerError(f"no Dask scheduler answered ({exc})", file=str(cluster)) from exc
+    else:
+        client = cluster
+    try:
+        futures = client.map(run_match, list(todo), run=run, options=dict(options), pure=False)
+        by_key = {f.key: t for f, t in zip(futures, todo)}
+        for future in as_completed(futures, loop=client.loop):
+            yield _settle(by_key[future.key], future)
+            future.release()
+    finally:
+        if own:
+            client.close()
+
+
+# --------------------------------------------------------------------------- the season
+
+
+@dataclass(frozen=True)
+class SeasonResult:
+    """What a season run did."""
+
+    summary: dict[str, Any]
+    """The season summary (also written to ``summary.json``)."""
+    out_dir: Path
+    """Where the results and the summary are."""
+    ran: int
+    """Matches run by this call."""
+    reused: int
+    """Matches whose result was kept from an earlier run (resume)."""
+
+    @property
+    def exit_code(self) -> int:
+        """3 if any input was unreadable or failed, else 1 if any match has findings, else 0."""
+        return int(self.summary["exitCode"])
+
+
+def run_season(
+    targets: Sequence[str],
+    job: Job | str,
+    out_dir: Path,
+    *,
+    options: Mapping[str, Any] | None = None,
+    workers: int = 1,
+    cluster: Any = None,
+    resume: bool = True,
+    on_match: Callable[[SeasonMatch, bool], None] | None = None,
+) -> SeasonResult:
+    """Run ``job`` on every target, write one result per match and the season summary.
+
+    Parameters
+    ----------
+    targets
+        Match targets (see :func:`expand_targets` to turn folders into matches).
+    job
+        A :class:`Job` or the name of one in :data:`JOBS`.
+    out_dir
+        Output folder (created).
+    options
+        JSON-ready job options (``store``, ``server``, ``config``); part of the resume key.
+    workers
+        Processes on this machine (1: in this process).  Ignored with ``cluster``.
+    cluster
+        A Dask scheduler address (``tcp://host:8786``) or a ``distributed.Client``.
+    resume
+        Keep results whose resume key still matches (False: redo every match).
+    on_match
+        Called in this process after each match, ``(match, reused)`` (progress bars).
+
+    Returns
+    -------
+    SeasonResult
+    """
+    job = JOBS[job] if isinstance(job, str) else job
+    options = dict(options or {})
+    out_dir = Path(out_dir)
+    targets = sorted(set(targets))
+    names = result_names(targets)
+    keys = {t: resume_key(t, job, options) for t in targets}
+    matches: dict[str, SeasonMatch] = {}
+    todo: list[str] = []
+    for target in targets:
+        name = names[target]
+        if resume and _is_done(out_dir, name, keys[target]):
+            try:
+                loaded = SeasonMatch.from_dict(orjson.loads((out_dir / "matches" / f"{name}.json").read_bytes()))
+            except (OSError, orjson.JSONDecodeError, KeyError):
+                todo.append(target)
+                continue
+            matches[target] = _light(loaded)
+            if on_match is not None:
+                on_match(loaded, True)
+        else:
+            todo.append(target)
+
+    records = (_run_cluster(todo, job.run, options, cluster) if cluster is not None
+               else _run_local(todo, job.run, options, workers))
+    try:
+        for record in records:
+            target = record["target"]
+            match = SeasonMatch(target, names[target], record["status"], record["exitCode"], record["error"],
+                                record["matchId"], record["result"])
+            _store(out_dir, match, job, keys[target])
+            matches[target] = _light(match)
+            if on_match is not None:
+                on_match(match, False)
+    finally:
+        records.close()  # an interrupted run stops the pool or releases the cluster's tasks now
+
+    summary = season_summary([matches[t] for t in targets], job, options)
+    _write_atomic(out_dir / "summary.json", dumps(summary).encode())
+    return SeasonResult(summary, out_dir, ran=len(todo), reused=len(targets) - len(todo))
+
+
+def _store(out_dir: Path, match: SeasonMatch, job: Job, key: Mapping[str, Any]) -> None:
+    """Remove the key, write the result, then the key (see *Resume*)."""
+    key_path = out_dir / ".resume" / f"{match.name}.json"
+    key_path.unlink(missing_ok=True)
+    data = dumps(match.to_dict(job.name)).encode()
+    _write_atomic(out_dir / "matches" / f"{match.name}.json", data)
+    if match.status != "failed" and key["input"] is not None:
+        _write_atomic(key_path, dumps({"key": key, "resultSha256": hashlib.sha256(data).hexdigest()}).encode())
+
+
+def _light(match: SeasonMatch) -> SeasonMatch:
+    """The match with only what the summary reads of its result (memory stays small)."""
+    result = match.result or {}
+    kept = {k: result[k] for k in ("verdict", "flags", "seats", "transfers", "graph") if k in result}
+    if "flags" in kept:
+        kept["flags"] = [{"screen": f.get("screen"), "level": f.get("level")} for f in kept["flags"]]
+    return SeasonMatch(match.target, match.name, match.status, match.exit_code, match.error, match.match_id,
+                       kept)
+
+
+# --------------------------------------------------------------------------- summary
+
+
+def season_summary(matches: Sequence[SeasonMatch], job: Job, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The season summary: per-match status, counts, verdicts, flag counts per screen, the
+    unreadable inputs with their error lines, the season's net-transfer table
+    (:func:`season_graph`) and the job's season-scale step (``season``, e.g. the screens'
+    :func:`~daishi_forensics.screens.screen_season`).
+
+    Deterministic: ``matches`` are sorted by target first.
+    """
+    ordered_matches = sorted(matches, key=lambda m: m.target)
+    counts = {"ok": 0, "findings": 0, "unreadable": 0, "failed": 0}
+    verdicts: dict[str, int] = {}
+    flag_counts: dict[str, dict[str, int]] = {}
+    rows = []
+    for m in ordered_matches:
+        counts[m.status] = counts.get(m.status, 0) + 1
+        result = m.result or {}
+        verdict = result.get("verdict")
+        if verdict is not None:
+            verdicts[verdict] = verdicts.get(verdict, 0) + 1
+        flags = result.get("flags") or []
+        screens_here: set[str] = set()
+        for flag in flags:
+            screen = str(flag.get("screen"))
+            tally = flag_counts.setdefault(screen, {"flag": 0, "review": 0, "matches": 0})
+            level = str(flag.get("level"))
+            tally[level] = tally.get(level, 0) + 1
+            screens_here.add(screen)
+        for screen in screens_here:
+            flag_counts[screen]["matches"] += 1
+        row: dict[str, Any] = {"target": m.target, "file": f"matches/{m.name}.json", "matchId": m.match_id,
+                               "status": m.status, "exitCode": m.exit_code}
+        if verdict is not None:
+            row["verdict"] = verdict
+            row["flags"] = len(flags)
+        if m.error is not None:
+            row["error"] = m.error
+        rows.append(row)
+    season = job.season(ordered_matches, options) if job.season is not None else None
+    if any(m.status in ("unreadable", "failed") for m in ordered_matches):
+        code = exitcodes.UNREADABLE
+    elif any(m.status == "findings" for m in ordered_matches) or (season or {}).get("verdict", "clear") != "clear":
+        code = exitcodes.FINDINGS
+    else:
+        code = exitcodes.OK
+    out = {
+        "seasonVersion": SEASON_VERSION,
+        "tool": {"name": "daishi-forensics", "version": __version__},
+        "job": {"name": job.name, "version": job.version(options), "options": dict(sorted(options.items()))},
+        "matches": len(ordered_matches),
+        "counts": counts,
+        "verdicts": dict(sorted(verdicts.items())),
+        "flagCounts": dict(sorted(flag_counts.items())),
+        "exitCode": code,
+        "results": rows,
+        "unreadable": [{"target": m.target, "status": m.status, "error": m.error}
+                       for m in ordered_matches if m.status in ("unreadable", "failed")],
+        "graph": season_graph(ordered_matches),
+    }
+    if season is not None:
+        out["season"] = season
+    return out
+
+
+@dataclass
+class _Flow:
+    together: set[str] = field(default_factory=set)
+    moved: set[str] = field(default_factory=set)
+    a_gave: float = 0.0
+    b_gave: float = 0.0
+    trades: int = 0
+
+
+def _flow_rows(flows: Mapping[tuple[str, str], _Flow], min_matches: int) -> list[dict[str, Any]]:
+    rows = []
+    for (a, b), flow in sorted(flows.items()):
+        if len(flow.moved) < min_matches:
+            continue
+        net = flow.a_gave - flow.b_gave
+        rows.append({
+            "a": a,
+            "b": b,
+            "matchesTogether": len(flow.together),
+            "matchesMoved": len(flow.moved),
+            "matches": sorted(flow.moved),
+            "trades": flow.trades,
+            "valueAGave": half_up(flow.a_gave, 2),
+            "valueBGave": half_up(flow.b_gave, 2),
+            "gross": half_up(flow.a_gave + flow.b_gave, 2),
+            "net": half_up(abs(net), 2),
+            "netFrom": None if net == 0 else (a if net > 0 else b),
+        })
+    return rows
+
+
+def season_graph(matches: Sequence[SeasonMatch], *, recur: int = 2) -> dict[str, Any]:
+    """The season's net-transfer graph, per pair of agents and per pair of operators.
+
+    For every pair that moved value in some match: the matches both were seated in
+    (``matchesTogether``), the matches they moved value in (``matchesMoved``, listed in
+    ``matches`` by match id, else target), their trades, the value each side gave
+    over the season, the gross and the net value and who the net came from.  Operator
+    pairs come from the seats' ``operator`` (the archive's ``agents[].operator``); a
+    pair of one operator's seats is the pair ``(op, op)``; seats without an operator
+    are left out of the operator tables.  ``recurring*`` list the pairs that moved
+    value in at least ``recur`` matches.
+
+    Matches are read in target order and values rounded half-up to 2 places at the
+    end, so the result does not depend on completion order.
+
+    >>> m = lambda t, s, tr: SeasonMatch(t, t, "ok", 0, None, t, {"seats": s, "transfers": tr})
+    >>> seats = [{"agentId": "a_1", "operator": "x"}, {"agentId": "a_2", "operator": "y"}]
+    >>> g = season_graph([m("m1", seats, [{"a": "a_1", "b": "a_2", "aGave": 5.0, "bGave": 1.0, "trades": 1}]),
+    ...                   m("m2", seats, [{"a": "a_1", "b": "a_2", "aGave": 2.0, "bGave": 0.0, "trades": 1}])])
+    >>> row = g["recurringAgentPairs"][0]
+    >>> (row["a"], row["b"], row["matchesMoved"], row["net"], row["netFrom"])
+    ('a_1', 'a_2', 2, 6.0, 'a_1')
+    >>> g["recurringOperatorPairs"][0]["a"], g["recurringOperatorPairs"][0]["b"]
+    ('x', 'y')
+    """
+    agents: dict[tuple[str, str], _Flow] = defaultdict(_Flow)
+    operators: dict[tuple[str, str], _Flow] = defaultdict(_Flow)
+    seated: list[tuple[str, dict[str, Any]]] = []
+    for m in sorted(matches, key=lambda m: m.target):
+        result = m.result or {}
+        label = m.match_id or m.target
+        operator = {s["agentId"]: s.get("operator") for s in result.get("seats") or []}
+        seated.append((label, operator))
+        for t in result.get("transfers") or []:
+            for x, y, x_gave, y_gave, table in (
+                (t["a"], t["b"], t["aGave"], t["bGave"], agents),
+                (operator.get(t["a"]), operator.get(t["b"]), t["aGave"], t["bGave"], operators),
+            ):
+                if x is None or y is None:
+                    continue
+                if y < x:
+                    x, y, x_gave, y_gave = y, x, y_gave, x_gave
+                flow = table[(x, y)]
+                flow.moved.add(label)
+                flow.a_gave += x_gave or 0.0
+                flow.b_gave += y_gave or 0.0
+                flow.trades += t.get("trades", 0)
+    # matchesTogether, for the pairs that moved value somewhere: both seated in the match
+    # (for an operator with itself: two of its seats)
+    for label, operator in seated:
+        ids = sorted(operator)
+        for i, x in enumerate(ids):
+            for y in ids[i + 1:]:
+                if (x, y) in agents:
+                    agents[(x, y)].together.add(label)
+        seats_of: dict[str, int] = defaultdict(int)
+        for op in operator.values():
+            if op is not None:
+                seats_of[op] += 1
+        ops = sorted(seats_of)
+        for i, x in enumerate(ops):
+            for y in ops[i:]:
+                if (x, y) in operators and (x != y or seats_of[x] >= 2):
+                    operators[(x, y)].together.add(label)
+    return {
+        "recur": recur,
+        "agentPairs": _flow_rows(agents, 1),
+        "operatorPairs": _flow_rows(operators, 1),
+        "recurringAgentPairs": _flow_rows(agents, recur),
+        "recurringOperatorPairs": _flow_rows(operators, recur),
+    }

@@ -1,0 +1,177 @@
+"""Utility under attack, the counting: each agent's activity per tick (seed 002 §2.7).
+
+The :class:`UtilityPass` counts, per agent and tick with a world action, its world actions
+(rubric *Survival*'s list), the value it gathered (``gathered`` × item value, contract §4)
+and its completed trades.  :func:`daishi_forensics.injection.summary.utility_under_attack` turns
+these into rates before and after each exposure.  Kept apart from :mod:`.injection` so a
+replay builds the pass without importing the report's propagation machinery.
+"""
+
+from __future__ import annotations
+
+from array import array
+from bisect import bisect_left
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from daishi_forensics.replay import position
+from daishi_forensics.economy.counters import WORLD_ACTION_TYPES
+from daishi_forensics.errors import ForensicsError
+from daishi_forensics.replay import Event, World
+from daishi_forensics.read.archive import item_values
+
+__all__ = ["Activity", "TickCounts", "UtilityPass"]
+
+class TickCounts(Mapping[int, tuple[int, float, int]]):
+    """One agent's counts by tick, stored by column: tick -> (world actions, value gathered,
+    completed trades), for the ticks in which it made a world action, in tick order.
+
+    Ticks in an array and three count arrays (16 bytes a tick: 32-bit ticks, 16-bit counts
+    and the value as a double), not a record per tick; an array that overflows becomes a
+    plain list (ticks past 2**31, over 65,535 actions of one agent in one tick).
+    """
+
+    __slots__ = ("ticks", "actions", "value", "trades")
+
+    def __init__(self) -> None:
+        self.ticks: array[int] | list[int] = array("i")
+        self.actions: array[int] | list[int] = array("H")
+        self.value = array("d")
+        self.trades: array[int] | list[int] = array("H")
+
+    def widen(self) -> None:
+        """A count went beyond 16 bits: plain lists from here on."""
+        self.actions, self.trades = list(self.actions), list(self.trades)
+
+    def row(self, tick: int) -> int:
+        """The position of ``tick``'s row, added (zeros) if it has none."""
+        ticks = self.ticks
+        k = len(ticks)
+        if k and ticks[k - 1] == tick:
+            return k - 1
+        if not k or ticks[k - 1] < tick:
+            try:
+                ticks.append(tick)
+            except OverflowError:  # beyond 32 bits: a plain list from here on
+                self.ticks = ticks = list(ticks)
+                ticks.append(tick)
+            self.actions.append(0)
+            self.value.append(0.0)
+            self.trades.append(0)
+            return k
+        k = bisect_left(ticks, tick)  # a tick earlier than the last one (a tick regression)
+        if ticks[k] != tick:
+            try:
+                ticks.insert(k, tick)
+            except OverflowError:
+                self.ticks = ticks = list(ticks)
+                ticks.insert(k, tick)
+            self.actions.insert(k, 0)
+            self.value.insert(k, 0.0)
+            self.trades.insert(k, 0)
+        return k
+
+    def __len__(self) -> int:
+        return len(self.ticks)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.ticks)
+
+    def __getitem__(self, tick: int) -> tuple[int, float, int]:
+        k = position(self.ticks, tick)
+        if k < 0:
+            raise KeyError(tick)
+        return (self.actions[k], self.value[k], self.trades[k])
+
+    def sums(self, ticks: Iterable[int]) -> tuple[int, list[float]]:
+        """``(number of ticks, [actions, value, trades] summed over them)`` for ``ticks`` in
+        increasing order (each tick added in turn, as :func:`_rates` does)."""
+        own = self.ticks
+        actions, value, trades = self.actions, self.value, self.trades
+        n = 0
+        a = v = t = 0.0
+        k, end = 0, len(own)
+        previous = None
+        for tick in ticks:
+            n += 1
+            if previous is not None and tick < previous:
+                k = bisect_left(own, tick)  # not increasing: look it up afresh
+            elif k < end and own[k] < tick:
+                k += 1  # most often the next row; else a jump
+                if k < end and own[k] < tick:
+                    k = bisect_left(own, tick, k)
+            previous = tick
+            if k < end and own[k] == tick:
+                a += actions[k]
+                v += value[k]
+                t += trades[k]
+        return n, [a, v, t]
+
+
+@dataclass(frozen=True, slots=True)
+class Activity:
+    """Result of :class:`UtilityPass`: per agent, per tick, the counts utility is measured on.
+
+    (The ticks of the match with no lower or upper bound in the archive are the first and
+    the last event's, :attr:`Timeline.first_tick <daishi_forensics.replay.world.Timeline>`.)"""
+
+    by_agent: Mapping[str, Mapping[int, tuple[int, float, int]]]
+    """agent -> tick -> (world actions, value gathered, completed trades) (a :class:`TickCounts`
+    per agent from the pass)."""
+
+
+class UtilityPass:
+    """Counts each agent's world actions, gathered value and completed trades per tick
+    (one :class:`TickCounts` row per agent and tick with a world action)."""
+
+    types: frozenset[str] | None = frozenset(WORLD_ACTION_TYPES)
+
+    def __init__(self, archive: Mapping[str, Any]) -> None:
+        try:
+            self._values: Mapping[str, float] = item_values(archive)
+        except ForensicsError:
+            self._values = {}
+        self._by_agent: dict[str, TickCounts] = {}
+
+    def observe(self, ev: Event, world: World) -> None:
+        """Count the world action for its agent."""
+        agent = ev.get("agentId")
+        if type(agent) is not str and not isinstance(agent, str):
+            return
+        tick = ev["tick"]
+        typ = ev["type"]
+        rows = self._by_agent.get(agent)
+        if rows is None:
+            rows = self._by_agent[agent] = TickCounts()
+        ticks = rows.ticks
+        k = len(ticks) - 1
+        if k >= 0 and ticks[k] < tick and type(tick) is int and tick <= 0x7FFF_FFFF:
+            # the usual case, a new row after the last one, made with its action counted (inline)
+            ticks.append(tick)
+            rows.actions.append(1)
+            rows.value.append(0.0)
+            rows.trades.append(0)
+            k += 1
+        else:
+            if k < 0 or ticks[k] != tick:
+                k = rows.row(tick)
+            try:
+                rows.actions[k] += 1
+            except OverflowError:
+                rows.widen()
+                rows.actions[k] += 1
+        if typ == "gather":
+            p = ev.get("payload") or {}
+            n = p.get("gathered")
+            if isinstance(n, (int, float)) and not isinstance(n, bool):
+                rows.value[k] += n * self._values.get(str(p.get("resource")), 0.0)
+        elif typ == "trade_completed" or typ == "trade_fulfilled":
+            try:
+                rows.trades[k] += 1
+            except OverflowError:
+                rows.widen()
+                rows.trades[k] += 1
+
+    def result(self) -> Activity:
+        return Activity(dict(sorted(self._by_agent.items())))

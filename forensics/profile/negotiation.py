@@ -1,0 +1,398 @@
+"""Negotiation per seat: offers, completion, surplus, and each pair's relative advantage.
+
+Seed 002 §2.8 (*Negotiation*; NegotiationArena, GTBench, Davidson et al.): report
+three numbers per negotiator -- completion rate, mean surplus over completed deals,
+mean surplus over all attempts -- so a pushover (completes everything at a loss)
+and a deal-killer (completes nothing) can be told apart; and per pair the
+normalized relative advantage ``(ΣA − ΣB) / (ΣA + ΣB)``.
+
+Rules (the contract's where it has one, ours where it is silent, all stated):
+
+- **Values.** Goods are valued at the archive's item values
+  (:func:`daishi_forensics.read.archive.item_values`: contract §4 defaults where missing).
+- **One trade per** ``tradeId``.  Completed trades are read as the trade ledger
+  (:class:`~daishi_forensics.economy.ledger.LedgerPass`) reads them -- the pass reads them
+  itself so its result needs nothing else, and takes the analysis' ledger instead
+  when given one -- which counts a v3 trade's two ``trade_completed``
+  events and a v2 trade's synthesized offerer twin (``"upcast": "offerer"``) once.
+  A trade of an agent with itself is left out.
+- **Offer.** A ``trade_offered`` with an agent in ``to`` is a *direct offer* from
+  its ``agentId`` (the offerer) to ``to``.  With ``to`` null it is a *market order*,
+  counted apart with the market fills.  An offer logged twice under one ``tradeId``
+  counts once (the first).
+- **Attempt.** A seat's attempts are the distinct ``tradeId``\\ s of the direct offers
+  it made or received, together with those of the completed trades it was a party
+  to (a completed trade whose offer the log does not hold is still an attempt).
+- **Deal.** A completed trade the seat was a party to.  Completion rate = deals ÷
+  attempts (None with no attempt).  Gifts (one side empty) are deals.
+- **Surplus** of a deal for a seat = value it received − value it gave.  Surplus
+  per deal = Σ surplus ÷ deals; per attempt = Σ surplus ÷ attempts (an attempt that
+  did not complete adds 0).  Both None when their denominator is 0.
+- **Relative advantage** of a pair ``a < b``: ``ΣA`` = value ``a`` received from ``b``
+  over their completed trades, ``ΣB`` = value ``b`` received from ``a``;
+  ``(ΣA − ΣB) / (ΣA + ΣB)`` in [−1, 1], positive when ``a`` came out ahead; None when
+  nothing of value moved.  (Quantities, not utilities: item values are the market's
+  price, as seed 002 prescribes, "market-imputed valuations".)
+- **Market.** ``trade_fulfilled`` events are market fills, counted per
+  ``(tradeId, agentId)`` once, with their own surplus; they are not deals.
+- ``trade_cancelled`` counts against the offer of its ``tradeId`` (the offerer
+  withdrew it).
+
+Everything is unrounded here; :mod:`.profile` rounds for the report.
+
+Memory: the pass keeps a few bytes per completed trade (a
+:class:`~daishi_forensics.economy.ledger.TradeTable` row), per offer (its trade id's number, the
+two agents' numbers, a cancelled flag) and per market fill (the agent's number, its side,
+the item maps' numbers); agents and item maps are kept once, in tables.
+
+>>> neg = NegotiationPass()
+>>> evs = [
+...   {"id": 1, "tick": 1, "type": "trade_offered", "agentId": "a_1",
+...    "payload": {"tradeId": "t1", "to": "a_2", "give": {"wood": 3}, "receive": {"ore": 2}}},
+...   {"id": 2, "tick": 2, "type": "trade_completed", "agentId": "a_2",
+...    "payload": {"tradeId": "t1", "from": "a_1", "to": "a_2", "give": {"wood": 3}, "receive": {"ore": 2}}},
+...   {"id": 3, "tick": 2, "type": "trade_offered", "agentId": "a_1",
+...    "payload": {"tradeId": "t2", "to": "a_2", "give": {"wood": 1}, "receive": {"ore": 5}}}]
+>>> for e in evs:
+...     neg.observe(e, None)
+>>> result = neg.result({"wood": 2.0, "ore": 5.0})
+>>> s = result.seat("a_1")
+>>> s.attempts, s.deals, s.completion_rate, s.surplus_per_deal, s.surplus_per_attempt
+(2, 1, 0.5, 4.0, 2.0)
+>>> result.pairs[0].relative_advantage
+0.25
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from daishi_forensics.replay import TradeIndex, append_code
+from daishi_forensics.economy.ledger import Ledger, TradeId, TradeTable, has_goods, trade_payload
+from daishi_forensics.replay import Event, World
+from daishi_forensics.read.archive import value_of
+
+__all__ = ["SeatNegotiation", "PairAdvantage", "Negotiation", "NegotiationPass", "relative_advantage"]
+
+
+def relative_advantage(value_a_received: float, value_b_received: float) -> float | None:
+    """Normalized relative advantage ``(ΣA − ΣB) / (ΣA + ΣB)``; None when both are 0.
+
+    >>> relative_advantage(10.0, 6.0)
+    0.25
+    >>> relative_advantage(0.0, 0.0) is None
+    True
+    """
+    total = value_a_received + value_b_received
+    if total <= 0.0:
+        return None
+    return (value_a_received - value_b_received) / total
+
+
+@dataclass(frozen=True, slots=True)
+class SeatNegotiation:
+    """One seat's negotiation record (see the module rules)."""
+
+    agent: str
+    """The agent id."""
+    offers_made: int
+    """Direct offers it made (one per ``tradeId``)."""
+    offers_received: int
+    """Direct offers addressed to it."""
+    offers_cancelled: int
+    """Its direct offers it cancelled."""
+    made_completed: int
+    """Its direct offers that completed."""
+    received_completed: int
+    """Offers addressed to it that completed (it accepted)."""
+    attempts: int
+    """Distinct trades it negotiated: offers made or received, and completed trades."""
+    deals: int
+    """Completed trades it was a party to (gifts included)."""
+    gifts_given: int
+    """Deals in which it gave goods and received nothing."""
+    gifts_received: int
+    """Deals in which it received goods and gave nothing."""
+    value_given: float
+    """Value of everything it handed over in its deals."""
+    value_received: float
+    """Value of everything it got in its deals."""
+    completion_rate: float | None
+    """deals ÷ attempts; None with no attempt."""
+    surplus_per_deal: float | None
+    """(value received − value given) ÷ deals; None with no deal."""
+    surplus_per_attempt: float | None
+    """(value received − value given) ÷ attempts; None with no attempt."""
+    market_orders: int
+    """``trade_offered`` with ``to`` null it placed."""
+    market_fills: int
+    """``trade_fulfilled`` events carrying its id (one per ``tradeId``)."""
+    market_surplus: float
+    """Σ (value received − value given) over its market fills."""
+
+    @property
+    def surplus(self) -> float:
+        """value received − value given over its deals."""
+        return self.value_received - self.value_given
+
+
+@dataclass(frozen=True, slots=True)
+class PairAdvantage:
+    """Two agents ``a < b`` that completed at least one trade."""
+
+    a: str
+    """The smaller agent id."""
+    b: str
+    """The larger agent id."""
+    trades: int
+    """Completed trades between them."""
+    value_a_received: float
+    """ΣA: value ``a`` received from ``b``."""
+    value_b_received: float
+    """ΣB: value ``b`` received from ``a``."""
+    relative_advantage: float | None
+    """(ΣA − ΣB) ÷ (ΣA + ΣB); positive when ``a`` came out ahead; None when nothing of value moved."""
+    trade_ids: tuple[TradeId, ...]
+    """The trades, in log order."""
+    event_ids: tuple[int, ...]
+    """The ``trade_completed`` events behind them."""
+
+
+@dataclass(frozen=True, slots=True)
+class Negotiation:
+    """Result of :meth:`NegotiationPass.result`."""
+
+    seats: tuple[SeatNegotiation, ...]
+    """Every agent that offered, was offered, traded or filled an order, sorted by id."""
+    pairs: tuple[PairAdvantage, ...]
+    """Every pair that completed a trade, sorted by ``(a, b)``."""
+
+    def seat(self, agent: str) -> SeatNegotiation:
+        """The seat's record (all zeros when it never negotiated)."""
+        for s in self.seats:
+            if s.agent == agent:
+                return s
+        return SeatNegotiation(agent, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0.0, 0.0, None, None, None, 0, 0, 0.0)
+
+
+class NegotiationPass:
+    """Collects offers, cancellations, market fills and completed trades.
+
+    Completed trades are read as the ledger reads them (one per ``tradeId``, the
+    first event's terms, every event id) into a :class:`~daishi_forensics.economy.ledger.TradeTable`
+    (a few bytes per trade: agents and item maps as numbers into tables kept once),
+    so the result needs nothing else; the behavior report passes the analysis' own
+    ledger (:meth:`result`'s ``ledger``) rather than reading them twice.  An offer is
+    kept as its trade id's number, the offerer's and addressee's numbers and a
+    cancelled flag; a market fill as its sign for the agent and its item maps' numbers.
+    """
+
+    types: frozenset[str] | None = frozenset({"trade_offered", "trade_cancelled", "trade_fulfilled", "trade_completed"})
+
+    def __init__(self) -> None:
+        self._trades = TradeTable()
+        self._offer_ids = TradeIndex()
+        self._offerer: array[int] = array("B")  # agent number (widened past 255)
+        self._offered_to: array[int] = array("B")  # agent number + 1; 0 for a market order (``to`` null)
+        self._cancelled = bytearray()
+        self._fill_ids = TradeIndex()
+        self._filled: set[int] = set()  # (trade id number << 32) | agent number, per market fill counted
+        self._fills = array("I")  # per fill, in order: agent number, side + 1, give map number, receive map number
+
+    def observe(self, ev: Event, world: World | None) -> None:
+        """Take one event (``world`` is not read)."""
+        typ = ev.get("type")
+        if typ == "trade_completed":
+            payload = ev.get("payload")
+            if not (
+                type(payload) is dict and "tradeId" in payload and type(payload.get("from")) is str
+                and type(payload.get("to")) is str and type(payload.get("give")) is dict
+                and type(payload.get("receive")) is dict
+            ):  # the usual shape is checked here; anything else as the ledger checks it
+                payload = trade_payload(ev)
+            self._trades.row(payload["tradeId"], payload, ev.get("id"))
+            return
+        payload = ev.get("payload") or {}
+        trade_id = payload.get("tradeId")
+        agent = ev.get("agentId")
+        if trade_id is None or not isinstance(agent, str):
+            return
+        if typ == "trade_offered":
+            _, new = self._offer_ids.index(trade_id)
+            if new:
+                agents = self._trades.agents
+                to = payload.get("to")
+                offerer = agents.code(agent)
+                if isinstance(to, str):
+                    offered_to = agents.code(to) + 1
+                else:
+                    offered_to = 0
+                try:
+                    self._offerer.append(offerer)
+                except OverflowError:
+                    self._offerer = append_code(self._offerer, offerer)
+                try:
+                    self._offered_to.append(offered_to)
+                except OverflowError:
+                    self._offered_to = append_code(self._offered_to, offered_to)
+                self._cancelled.append(0)
+        elif typ == "trade_cancelled":
+            offer = self._offer_ids.find(trade_id)
+            if offer >= 0 and self._trades.agents.values[self._offerer[offer]] == agent:
+                self._cancelled[offer] = 1
+        elif typ == "trade_fulfilled":
+            code = self._trades.agents.code(agent)
+            key = (self._fill_ids.add(trade_id) << 32) | code  # agent numbers stay far below 2**32
+            if key not in self._filled:
+                self._filled.add(key)
+                give = payload.get("give") if isinstance(payload.get("give"), Mapping) else {}
+                receive = payload.get("receive") if isinstance(payload.get("receive"), Mapping) else {}
+                if payload.get("from") == agent:
+                    side = 1  # surplus: value received - value given
+                elif payload.get("to") == agent:
+                    side = -1
+                else:
+                    side = 0
+                shape = self._trades.shapes.code
+                self._fills.extend((code, side + 1, shape(give), shape(receive)))
+
+    def result(self, values: Mapping[str, float], ledger: Ledger | None = None) -> Negotiation:
+        """Combine the offers with the completed trades, valued at ``values``.
+
+        ``ledger``: a ledger built over the same events, to use instead of the pass's own
+        reading of the trades (same trades, same order, same numbers).
+        """
+        trades: list[tuple[TradeId, str, str, Mapping[str, Any], Mapping[str, Any], tuple[int, ...]]]
+        if ledger is None:
+            trades = [row for row in self._trades.rows() if row[1] != row[2]]
+        else:
+            trades = [(t.trade_id, t.from_agent, t.to_agent, t.give, t.receive, t.event_ids)
+                      for t in ledger.trades if t.from_agent != t.to_agent]
+        attempts: dict[str, set[TradeId]] = {}
+        made: dict[str, int] = {}
+        received: dict[str, int] = {}
+        cancelled: dict[str, int] = {}
+        made_done: dict[str, int] = {}
+        received_done: dict[str, int] = {}
+        market_orders: dict[str, int] = {}
+        completed_ids = {row[0] for row in trades}
+
+        names = self._trades.agents.values
+        for trade_id, offerer_code, to_code, was_cancelled in zip(
+            self._offer_ids, self._offerer, self._offered_to, self._cancelled
+        ):
+            offerer = names[offerer_code]
+            if not to_code:
+                market_orders[offerer] = market_orders.get(offerer, 0) + 1
+                continue
+            to = names[to_code - 1]
+            if to == offerer:
+                continue
+            made[offerer] = made.get(offerer, 0) + 1
+            received[to] = received.get(to, 0) + 1
+            attempts.setdefault(offerer, set()).add(trade_id)
+            attempts.setdefault(to, set()).add(trade_id)
+            if was_cancelled:
+                cancelled[offerer] = cancelled.get(offerer, 0) + 1
+            if trade_id in completed_ids:
+                made_done[offerer] = made_done.get(offerer, 0) + 1
+                received_done[to] = received_done.get(to, 0) + 1
+
+        deals: dict[str, int] = {}
+        given: dict[str, float] = {}
+        got: dict[str, float] = {}
+        gifts_given: dict[str, int] = {}
+        gifts_received: dict[str, int] = {}
+        pair_rows: dict[tuple[str, str], list[Any]] = {}
+        prices = values if type(values) is dict else dict(values)  # plain look-ups, same numbers
+        worth: dict[int, tuple[float, bool]] = {}  # id(item map) -> (value, has goods); the maps stay alive in trades
+        for trade_id, giver, taker, give, receive, event_ids in trades:
+            known = worth.get(id(give))
+            if known is None:
+                known = worth[id(give)] = (value_of(give, prices), has_goods(give))
+            v_give, goods_give = known  # from -> to
+            known = worth.get(id(receive))
+            if known is None:
+                known = worth[id(receive)] = (value_of(receive, prices), has_goods(receive))
+            v_recv, goods_recv = known  # to -> from
+            for agent, out_v, in_v in ((giver, v_give, v_recv), (taker, v_recv, v_give)):
+                seen = attempts.get(agent)
+                if seen is None:
+                    attempts[agent] = {trade_id}
+                else:
+                    seen.add(trade_id)
+                deals[agent] = deals.get(agent, 0) + 1
+                given[agent] = given.get(agent, 0.0) + out_v
+                got[agent] = got.get(agent, 0.0) + in_v
+            if goods_give and not goods_recv:  # a gift from the giver
+                gifts_given[giver] = gifts_given.get(giver, 0) + 1
+                gifts_received[taker] = gifts_received.get(taker, 0) + 1
+            elif goods_recv and not goods_give:  # a gift from the taker
+                gifts_given[taker] = gifts_given.get(taker, 0) + 1
+                gifts_received[giver] = gifts_received.get(giver, 0) + 1
+            pair = (giver, taker) if giver < taker else (taker, giver)
+            row = pair_rows.get(pair)
+            if row is None:
+                row = pair_rows[pair] = [0, 0.0, 0.0, [], []]
+            row[0] += 1
+            if giver == pair[0]:
+                row[1] += v_recv  # a received `receive`
+                row[2] += v_give
+            else:
+                row[1] += v_give
+                row[2] += v_recv
+            row[3].append(trade_id)
+            row[4].extend(event_ids)
+
+        fill_count: dict[str, int] = {}
+        fill_surplus: dict[str, float] = {}
+        mapping = self._trades.shapes.mapping
+        fills = self._fills
+        for i in range(0, len(fills), 4):
+            agent, side, give_code, receive_code = names[fills[i]], fills[i + 1] - 1, fills[i + 2], fills[i + 3]
+            v_give = value_of(mapping(give_code), prices)
+            v_recv = value_of(mapping(receive_code), prices)
+            if side > 0:
+                surplus = v_recv - v_give
+            elif side < 0:
+                surplus = v_give - v_recv
+            else:
+                surplus = 0.0
+            fill_count[agent] = fill_count.get(agent, 0) + 1
+            fill_surplus[agent] = fill_surplus.get(agent, 0.0) + surplus
+
+        agents = sorted(set(attempts) | set(market_orders) | set(fill_count))
+        seats = []
+        for agent in agents:
+            n_attempts = len(attempts.get(agent, ()))
+            n_deals = deals.get(agent, 0)
+            surplus = got.get(agent, 0.0) - given.get(agent, 0.0)
+            seats.append(SeatNegotiation(
+                agent=agent,
+                offers_made=made.get(agent, 0),
+                offers_received=received.get(agent, 0),
+                offers_cancelled=cancelled.get(agent, 0),
+                made_completed=made_done.get(agent, 0),
+                received_completed=received_done.get(agent, 0),
+                attempts=n_attempts,
+                deals=n_deals,
+                gifts_given=gifts_given.get(agent, 0),
+                gifts_received=gifts_received.get(agent, 0),
+                value_given=given.get(agent, 0.0),
+                value_received=got.get(agent, 0.0),
+                completion_rate=n_deals / n_attempts if n_attempts else None,
+                surplus_per_deal=surplus / n_deals if n_deals else None,
+                surplus_per_attempt=surplus / n_attempts if n_attempts else None,
+                market_orders=market_orders.get(agent, 0),
+                market_fills=fill_count.get(agent, 0),
+                market_surplus=fill_surplus.get(agent, 0.0),
+            ))
+        pairs = tuple(
+            PairAdvantage(a, b, row[0], row[1], row[2], relative_advantage(row[1], row[2]),
+                          tuple(row[3]), tuple(sorted(set(row[4]))))
+            for (a, b), row in sorted(pair_rows.items())
+        )
+        return Negotiation(tuple(seats), pairs)

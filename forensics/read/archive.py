@@ -1,0 +1,236 @@
+"""Item values and the archive's match dimensions.
+
+The rubric (seed 000, 2.4) values goods with the archive's
+``config.item_values``; the export contract (§4) fixes the defaults when the
+archive has none: wood 2, stone 3, ore 5, food 2, fiber 1, plank 5, tool 12,
+cloth 6 -- and ore 8 on archives whose ``config.engine_version`` is ``0.1.0``
+(rubric, *Ore in early archives*).  An archive that lists values but leaves an
+item out gets that item's default, and the result says which items were
+defaulted so a report can say so.
+
+Also here, because every rate and coverage needs them: the map's region count
+(``config.map`` width x height, 12 x 12 = 144 by default; rubric *Counters*)
+and the match rounds (``endedAtTick - startedAtTick``; rubric *Rates*).
+
+>>> values = item_values({"config": {"engine_version": "0.1.0"}})
+>>> values["ore"], sorted(values.defaulted)[:2]
+(8.0, ['cloth', 'fiber'])
+>>> value_of({"wood": 3, "tool": 1}, values)
+18.0
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from daishi_forensics.errors import InvalidInput
+
+__all__ = [
+    "DEFAULT_ITEM_VALUES",
+    "EARLY_ENGINE_VERSION",
+    "EARLY_ENGINE_ORE_VALUE",
+    "DEFAULT_MAP_SIZE",
+    "ItemValues",
+    "item_values",
+    "value_of",
+    "unvalued_items",
+    "map_regions",
+    "match_rounds",
+]
+
+DEFAULT_ITEM_VALUES: Mapping[str, float] = {
+    "wood": 2.0,
+    "stone": 3.0,
+    "ore": 5.0,
+    "food": 2.0,
+    "fiber": 1.0,
+    "plank": 5.0,
+    "tool": 12.0,
+    "cloth": 6.0,
+}
+"""Contract §4 defaults for engines after 0.1.0."""
+
+EARLY_ENGINE_VERSION = "0.1.0"
+"""The engine whose archives value ore at 8 (played up to 10 August 2026)."""
+
+EARLY_ENGINE_ORE_VALUE = 8.0
+"""Ore's value on :data:`EARLY_ENGINE_VERSION` (rubric *Ore in early archives*)."""
+
+DEFAULT_MAP_SIZE = 12
+"""Map width and height when the archive's ``config.map`` does not say (12 x 12)."""
+
+
+@dataclass(frozen=True)
+class ItemValues(Mapping[str, float]):
+    """The value of each item, usable wherever a ``Mapping[str, float]`` is.
+
+    Iteration is in item-name order, so anything summed over it is deterministic.
+    """
+
+    by_item: dict[str, float]
+    """Item name -> value (a float, as the rubric computes in doubles).  (Not named
+    ``values``: that would hide the ``Mapping.values()`` method.)"""
+    defaulted: frozenset[str] = field(default_factory=frozenset)
+    """Items whose value came from the defaults, not from ``config.item_values``
+    (every default item when the archive has no ``item_values`` at all)."""
+    engine_version: str | None = None
+    """The archive's ``config.engine_version``, which chose the ore default."""
+
+    def __getitem__(self, item: str) -> float:
+        return self.by_item[item]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(self.by_item))
+
+    def __len__(self) -> int:
+        return len(self.by_item)
+
+    @property
+    def from_archive(self) -> bool:
+        """True when no item's value had to be defaulted."""
+        return not self.defaulted
+
+
+def _config(archive: Mapping[str, Any]) -> Mapping[str, Any]:
+    config = archive.get("config")
+    if config is None:
+        return {}
+    if not isinstance(config, Mapping):
+        raise InvalidInput("the archive's config is not an object", field="config")
+    return config
+
+
+def _is_number(x: object) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def item_values(archive: Mapping[str, Any]) -> ItemValues:
+    """The item values a match is scored with (contract §4; rubric 2.4 *Ore in early archives*).
+
+    ``config.item_values`` where the archive has it; each item it leaves out,
+    and every item when it is missing, takes the default (ore 8 when
+    ``config.engine_version`` is ``0.1.0``, 5 otherwise).  Items the archive
+    values beyond the defaults are kept.
+
+    Parameters
+    ----------
+    archive:
+        The match archive (contract §4).
+
+    Returns
+    -------
+    ItemValues
+        A mapping item -> value with ``defaulted``: the items whose value is a default.
+
+    Raises
+    ------
+    InvalidInput
+        ``config.item_values`` is not an object, or a value is not a number >= 0.
+
+    >>> item_values({"config": {"item_values": {"wood": 4}}})["wood"]
+    4.0
+    >>> "wood" in item_values({"config": {"item_values": {"wood": 4}}}).defaulted
+    False
+    """
+    config = _config(archive)
+    engine = config.get("engine_version")
+    engine_version = engine if isinstance(engine, str) else None
+    defaults = dict(DEFAULT_ITEM_VALUES)
+    if engine_version == EARLY_ENGINE_VERSION:
+        defaults["ore"] = EARLY_ENGINE_ORE_VALUE
+
+    given = config.get("item_values")
+    if given is None:
+        return ItemValues(defaults, frozenset(defaults), engine_version)
+    if not isinstance(given, Mapping):
+        raise InvalidInput("item_values is not an object", field="config.item_values")
+    values: dict[str, float] = {}
+    for item, value in given.items():
+        if not _is_number(value) or not math.isfinite(value) or value < 0:
+            raise InvalidInput(
+                f"the value of {item!r} is not a number >= 0: {value!r}",
+                field=f"config.item_values.{item}",
+            )
+        values[str(item)] = float(value)
+    defaulted = frozenset(item for item in defaults if item not in values)
+    for item in defaulted:
+        values[item] = defaults[item]
+    return ItemValues(values, defaulted, engine_version)
+
+
+def value_of(items: Mapping[str, int], values: Mapping[str, float]) -> float:
+    """The value of an item map: sum over items of quantity x value.
+
+    Summed left to right in item-name order (deterministic on the double).  An
+    item ``values`` does not know is worth 0 here; :func:`unvalued_items` names
+    such items so a caller can report them rather than lose them silently.
+
+    >>> value_of({"wood": 2, "food": 1}, {"wood": 2.0, "food": 2.0})
+    6.0
+    >>> value_of({}, {"wood": 2.0})
+    0.0
+    """
+    total = 0.0
+    for item in sorted(items):
+        total += items[item] * values.get(item, 0.0)
+    return total
+
+
+def unvalued_items(items: Mapping[str, int], values: Mapping[str, float]) -> frozenset[str]:
+    """The items of ``items`` that ``values`` has no value for (valued 0 by :func:`value_of`)."""
+    return frozenset(item for item in items if item not in values)
+
+
+def _positive_int(value: object, where: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+        raise InvalidInput(f"not a positive integer: {value!r}", field=where)
+    return value
+
+
+def map_regions(archive: Mapping[str, Any]) -> int:
+    """The number of regions on the match's map (rubric *Counters*: 144 on 12 x 12).
+
+    ``config.map.width x config.map.height``; each missing side is 12.
+
+    >>> map_regions({})
+    144
+    >>> map_regions({"config": {"map": {"width": 8, "height": 10}}})
+    80
+    """
+    config = _config(archive)
+    size = config.get("map")
+    if size is None:
+        size = {}
+    if not isinstance(size, Mapping):
+        raise InvalidInput("map is not an object", field="config.map")
+    width = _positive_int(size.get("width", DEFAULT_MAP_SIZE), "config.map.width")
+    height = _positive_int(size.get("height", DEFAULT_MAP_SIZE), "config.map.height")
+    return width * height
+
+
+def match_rounds(archive: Mapping[str, Any]) -> int:
+    """The match's rounds: ``endedAtTick - startedAtTick`` (rubric *Rates*).
+
+    Raises
+    ------
+    InvalidInput
+        Either tick is missing or not an integer, or the match ends before it starts.
+
+    >>> match_rounds({"startedAtTick": 0, "endedAtTick": 600})
+    600
+    """
+    ticks: list[int] = []
+    for name in ("startedAtTick", "endedAtTick"):
+        value = archive.get(name)
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise InvalidInput(f"{name} is missing or not an integer: {value!r}", field=name)
+        ticks.append(value)
+    started, ended = ticks
+    if ended < started:
+        raise InvalidInput(
+            f"the match ends (tick {ended}) before it starts (tick {started})", field="endedAtTick"
+        )
+    return ended - started

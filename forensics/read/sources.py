@@ -1,0 +1,501 @@
+"""Where a match comes from: the five forms of contract §1.
+
+This module is the I/O edge of the tool.  It resolves a *target* (a path, an
+``m_<id>`` in a match store or on a Daishi server, or the embedded ``m_demo``) to a
+:class:`MatchSource`, which knows the match's header (archive, report, match id)
+and can iterate over its raw event records **once, streaming** — a ``.jsonl`` match
+larger than memory is never held whole.
+
+Each raw record is a :class:`RawRecord` tuple ``(index, line, data, error)``:
+``index`` counts records from 0, ``line`` is the 1-based line of a stream file
+(``None`` for a bundle or a server page), ``data`` the parsed JSON value (``None``
+when it could not be parsed) and ``error`` the parse error of that record.  A record
+that cannot be parsed is reported, never skipped.
+
+Limits (refusing rather than exhausting memory):
+
+* a gzip file inflates to at most ``max_inflated_bytes`` (default 4 GiB, or
+  ``$DAISHI_MAX_INFLATED_BYTES``);
+* a bundle (one JSON document, parsed whole) is at most ``max_bundle_bytes``
+  (default 2 GiB): large matches come as streams;
+* one line of a stream is at most ``max_line_bytes`` (default 64 MiB; a 5 MB
+  message text is fine).
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import os
+import re
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, BinaryIO, Callable, Iterator, NamedTuple
+
+import orjson
+
+from daishi_forensics.errors import InputTooLarge, InputUnreadable, MatchNotFound, ServerError
+
+__all__ = [
+    "DEMO_ID",
+    "Limits",
+    "MatchSource",
+    "RawRecord",
+    "is_match_id",
+    "open_match",
+    "default_store",
+]
+
+MATCH_ID = re.compile(r"^m_[0-9a-f]{12}$")
+DEMO_ID = "m_demo"
+_GIB = 1 << 30
+
+
+def is_match_id(text: str) -> bool:
+    """True for ``m_`` followed by 12 lowercase hex digits (contract §1)."""
+    return bool(MATCH_ID.match(text))
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Size limits applied while reading."""
+
+    max_inflated_bytes: int = int(os.environ.get("DAISHI_MAX_INFLATED_BYTES", 4 * _GIB))
+    """Refuse a gzip file that inflates past this many bytes."""
+    max_bundle_bytes: int = 2 * _GIB
+    """Refuse a bundle (parsed whole) larger than this."""
+    max_line_bytes: int = 64 << 20
+    """Refuse one stream line longer than this."""
+
+
+class RawRecord(NamedTuple):
+    """One raw event record as read, before validation."""
+
+    index: int
+    line: int | None
+    data: Any
+    error: str | None
+
+
+@dataclass(frozen=True)
+class FileRecords:
+    """How to read a source's records again, in another process: its file and reader settings."""
+
+    path: str
+    limits: Limits
+    skip_header: bool
+
+
+@dataclass
+class MatchSource:
+    """A match in one of the contract's forms, opened but not yet read.
+
+    ``header`` is the bundle/stream header object (``format``, ``formatVersion``,
+    ``matchId``, ``archive``, ``report``?) or its equivalent for the folder and
+    server forms.  :meth:`records` iterates over the raw event records once.
+    """
+
+    name: str
+    form: str
+    header: dict[str, Any]
+    _records: Callable[[], Iterator[RawRecord]]
+    errata: list[dict[str, Any]] = field(default_factory=list)
+    file_records: FileRecords | None = None
+    """For a stream or folder: the file its records are read from (see :mod:`~daishi_forensics.read.prefetch`)."""
+
+    @property
+    def archive(self) -> dict[str, Any]:
+        archive = self.header.get("archive")
+        return archive if isinstance(archive, dict) else {}
+
+    @property
+    def report(self) -> dict[str, Any] | None:
+        report = self.header.get("report")
+        return report if isinstance(report, dict) else None
+
+    @property
+    def match_id(self) -> str | None:
+        match_id = self.header.get("matchId") or self.archive.get("matchId")
+        return match_id if isinstance(match_id, str) else None
+
+    def records(self) -> Iterator[RawRecord]:
+        """The raw event records, in log order, streamed."""
+        return self._records()
+
+
+# --------------------------------------------------------------------------- files
+
+
+class _LimitedReader(io.RawIOBase):
+    """Wraps a decompressing stream and refuses to inflate past a limit."""
+
+    def __init__(self, inner: BinaryIO, limit: int, name: str) -> None:
+        self._inner = inner
+        self._left = limit
+        self._limit = limit
+        self._name = name
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        view = memoryview(buffer)
+        try:
+            n = self._inner.readinto(view)  # type: ignore[attr-defined]
+        except (OSError, EOFError, gzip.BadGzipFile) as exc:
+            raise InputUnreadable(f"corrupt gzip data ({exc})", file=self._name) from exc
+        if n is None:
+            return 0
+        self._left -= n
+        if self._left < 0:
+            raise InputTooLarge(
+                f"inflates past the size limit of {self._limit} bytes; refused "
+                "(raise $DAISHI_MAX_INFLATED_BYTES if this match is genuine)",
+                file=self._name,
+            )
+        return n
+
+    def close(self) -> None:
+        self._inner.close()
+        super().close()
+
+
+def _open_binary(path: Path, limits: Limits) -> BinaryIO:
+    """Open a file for binary reading, transparently inflating ``.gz``."""
+    try:
+        if path.suffix == ".gz":
+            inner = gzip.GzipFile(filename=path, mode="rb")
+            limited = _LimitedReader(inner, limits.max_inflated_bytes, str(path))  # type: ignore[arg-type]
+            return io.BufferedReader(limited, 1 << 20)  # type: ignore[return-value]
+        return open(path, "rb")
+    except OSError as exc:
+        raise InputUnreadable(f"cannot open ({exc.strerror or exc})", file=str(path)) from exc
+
+
+def _read_whole(path: Path, limits: Limits) -> bytes:
+    """Read a whole (possibly gzipped) file, refusing one over the bundle limit."""
+    with _open_binary(path, limits) as handle:
+        data = handle.read(limits.max_bundle_bytes + 1)
+    if len(data) > limits.max_bundle_bytes:
+        raise InputTooLarge(
+            f"larger than {limits.max_bundle_bytes} bytes; a match this large must come as a .jsonl stream",
+            file=str(path),
+        )
+    return data
+
+
+def _parse_document(data: bytes, name: str) -> Any:
+    if not data.strip():
+        raise InputUnreadable("the file is empty", file=name)
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        raise InputUnreadable(f"not valid JSON: {_json_reason(exc)}", file=name) from exc
+
+
+def _json_reason(exc: orjson.JSONDecodeError) -> str:
+    message = str(exc)
+    if "depth limit" in message or "recursion" in message:
+        return "nested too deeply (over 1024 levels)"
+    if "UTF-8" in message:
+        return "invalid UTF-8"
+    if "unexpected end" in message:
+        return "truncated (unexpected end of data)"
+    return message
+
+
+def _require_object(value: Any, what: str, name: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise InputUnreadable(f"{what} is not a JSON object", file=name)
+    return value
+
+
+def _open_bundle(path: Path, limits: Limits) -> MatchSource:
+    name = str(path)
+    document = _require_object(_parse_document(_read_whole(path, limits), name), "the bundle", name)
+    events = document.get("events")
+    if not isinstance(events, list):
+        raise InputUnreadable("the bundle has no 'events' array", file=name, field="events")
+    header = {k: v for k, v in document.items() if k != "events"}
+    _require_archive(header, name)
+
+    def records() -> Iterator[RawRecord]:
+        for index, data in enumerate(events):
+            yield RawRecord(index, None, data, None)
+
+    return MatchSource(name, "bundle", header, records)
+
+
+def _parse_line(line: bytes) -> tuple[Any, str | None]:
+    try:
+        return orjson.loads(line), None
+    except orjson.JSONDecodeError as exc:
+        return None, f"not valid JSON: {_json_reason(exc)}"
+
+
+def _event_lines(path: Path, limits: Limits, skip_header: bool) -> Iterator[RawRecord]:
+    """Raw records of a stream's lines: one generator, one ``readline`` per line (bounded)."""
+    name = str(path)
+    limit = limits.max_line_bytes
+    with _open_binary(path, limits) as handle:
+        readline = handle.readline
+        number = 0
+        if skip_header:
+            readline(limit + 1)
+            number = 1
+        loads = orjson.loads
+        decode_error = orjson.JSONDecodeError
+        index = 0
+        while True:
+            line = readline(limit + 1)
+            if not line:
+                return
+            number += 1
+            if len(line) > limit:
+                raise InputTooLarge(f"a line is longer than {limit} bytes; refused", file=name, line=number)
+            try:
+                data = loads(line)
+            except decode_error as exc:
+                if not line.strip():
+                    continue
+                yield RawRecord(index, number, None, f"not valid JSON: {_json_reason(exc)}")
+            else:
+                yield (index, number, data, None)  # type: ignore[misc]  # a RawRecord-shaped tuple, built fast
+            index += 1
+
+
+def _open_stream(path: Path, limits: Limits) -> MatchSource:
+    name = str(path)
+    with _open_binary(path, limits) as handle:
+        first = handle.readline(limits.max_line_bytes + 1)
+    if not first.strip():
+        raise InputUnreadable("the file is empty (or its first line, the header, is blank)", file=name, line=1)
+    if len(first) > limits.max_line_bytes:
+        raise InputTooLarge(f"the header line is longer than {limits.max_line_bytes} bytes", file=name, line=1)
+    data, error = _parse_line(first)
+    if error:
+        raise InputUnreadable(f"the header line is {error}", file=name, line=1)
+    header = _require_object(data, "the header line", name)
+    _require_archive(header, name)
+    return MatchSource(name, "stream", header, lambda: _event_lines(path, limits, skip_header=True),
+                       file_records=FileRecords(str(path), limits, True))
+
+
+def _open_folder(path: Path, limits: Limits) -> MatchSource:
+    name = str(path)
+    archive_path = path / "archive.json"
+    if not archive_path.is_file():
+        raise InputUnreadable("the folder has no archive.json", file=name, field="archive.json")
+    archive = _require_object(
+        _parse_document(_read_whole(archive_path, limits), str(archive_path)), "archive.json", str(archive_path)
+    )
+    for candidate in ("events.jsonl", "events.jsonl.gz"):
+        events_path = path / candidate
+        if events_path.is_file():
+            break
+    else:
+        raise InputUnreadable("the folder has no events.jsonl (or events.jsonl.gz)", file=name)
+    header: dict[str, Any] = {
+        "format": "daishi-match-export",
+        "formatVersion": 1,
+        "matchId": archive.get("matchId"),
+        "archive": archive,
+    }
+    report_path = path / "report.json"
+    if report_path.is_file():
+        header["report"] = _parse_document(_read_whole(report_path, limits), str(report_path))
+    return MatchSource(name, "folder", header, lambda: _event_lines(events_path, limits, skip_header=False),
+                       file_records=FileRecords(str(events_path), limits, False))
+
+
+def _require_archive(header: dict[str, Any], name: str) -> None:
+    if not isinstance(header.get("archive"), dict):
+        raise InputUnreadable("there is no 'archive' object", file=name, field="archive")
+
+
+def open_path(path: Path, limits: Limits | None = None) -> MatchSource:
+    """Open a bundle, stream or folder by its path (the form is read off the name)."""
+    limits = limits or Limits()
+    if path.is_dir():
+        return _open_folder(path, limits)
+    if not path.exists():
+        raise InputUnreadable("no such file or folder", file=str(path))
+    suffixes = "".join(path.suffixes[-2:])
+    if path.name.endswith((".jsonl", ".jsonl.gz")):
+        return _open_stream(path, limits)
+    if path.name.endswith((".json", ".json.gz")):
+        return _open_bundle(path, limits)
+    raise InputUnreadable(
+        f"unknown form '{suffixes or path.suffix}': expected .json, .json.gz, .jsonl, .jsonl.gz or a folder",
+        file=str(path),
+    )
+
+
+# --------------------------------------------------------------------------- store
+
+
+def default_store() -> Path:
+    """The match store: ``$DAISHI_MATCHES`` or ``./matches``."""
+    return Path(os.environ.get("DAISHI_MATCHES", "matches"))
+
+
+def _find_in_store(match_id: str, store: Path) -> Path | None:
+    for candidate in (
+        store / f"{match_id}.jsonl.gz",
+        store / f"{match_id}.jsonl",
+        store / f"{match_id}.json.gz",
+        store / f"{match_id}.json",
+        store / match_id,
+    ):
+        if candidate.exists():
+            return candidate
+    return None
+
+
+def demo_path() -> Path:
+    """The embedded demo match shipped as package data."""
+    return Path(str(resources.files("daishi_forensics") / "demo" / "m_demo.jsonl.gz"))
+
+
+# --------------------------------------------------------------------------- server
+
+
+@dataclass(frozen=True)
+class ServerClient:
+    """A Daishi server's export API, with timeouts and bounded retries.
+
+    ``GET {server}/api/matches/{id}/export?cursor={c}`` pages the archive and events
+    (contract §1); ``GET {server}/api/matches/{id}/report`` answers the scorecards.
+    5xx answers and connection errors are retried ``retries`` times with
+    exponential backoff; a 404 is :class:`MatchNotFound` at once.
+    """
+
+    base: str
+    timeout: float = 30.0
+    retries: int = 3
+    backoff: float = 0.25
+
+    def get_json(self, path: str, *, missing_ok: bool = False) -> Any:
+        url = self.base.rstrip("/") + path
+        attempt = 0
+        while True:
+            try:
+                with urllib.request.urlopen(url, timeout=self.timeout) as answer:  # noqa: S310 (http/https only, checked)
+                    body = answer.read()
+                break
+            except urllib.error.HTTPError as exc:
+                if exc.code == 404:
+                    if missing_ok:
+                        return None
+                    raise MatchNotFound("the server has no such match (HTTP 404)", file=url) from exc
+                if exc.code < 500 or attempt >= self.retries:
+                    raise ServerError(f"the server answered HTTP {exc.code}", file=url) from exc
+            except (urllib.error.URLError, TimeoutError, ConnectionError, OSError) as exc:
+                if attempt >= self.retries:
+                    reason = getattr(exc, "reason", exc)
+                    raise ServerError(f"no answer after {attempt + 1} attempts ({reason})", file=url) from exc
+            time.sleep(self.backoff * (2**attempt))
+            attempt += 1
+        try:
+            return orjson.loads(body)
+        except orjson.JSONDecodeError as exc:
+            raise ServerError(f"the answer is not valid JSON: {_json_reason(exc)}", file=url) from exc
+
+
+def _open_server(match_id: str, server: str) -> MatchSource:
+    scheme = urllib.parse.urlsplit(server).scheme
+    if scheme not in ("http", "https"):
+        raise InputUnreadable(f"the server address must be http:// or https://, not {server!r}", file=server)
+    client = ServerClient(server)
+    quoted = urllib.parse.quote(match_id)
+    first = client.get_json(f"/api/matches/{quoted}/export")
+    page_name = f"{server.rstrip('/')}/api/matches/{match_id}/export"
+    first = _require_object(first, "the export page", page_name)
+    if not isinstance(first.get("archive"), dict):
+        raise ServerError("the first export page has no 'archive' object", file=page_name, field="archive")
+    report = client.get_json(f"/api/matches/{quoted}/report", missing_ok=True)
+    header: dict[str, Any] = {
+        "format": "daishi-match-export",
+        "formatVersion": 1,
+        "matchId": first.get("matchId", match_id),
+        "archive": first["archive"],
+    }
+    if isinstance(report, dict):
+        header["report"] = report
+    source = MatchSource(page_name, "server", header, lambda: iter(()))
+    source.errata = list(first.get("errata") or [])
+
+    def records() -> Iterator[RawRecord]:
+        page = first
+        index = 0
+        seen_cursors: set[str] = set()
+        while True:
+            events = page.get("events")
+            if not isinstance(events, list):
+                raise ServerError("an export page has no 'events' array", file=page_name, field="events")
+            for data in events:
+                yield RawRecord(index, None, data, None)
+                index += 1
+            cursor = page.get("next")
+            if cursor is None:
+                return
+            cursor = str(cursor)
+            if cursor in seen_cursors:
+                raise ServerError(f"the export pages loop (cursor {cursor!r} seen twice)", file=page_name)
+            seen_cursors.add(cursor)
+            page = _require_object(
+                client.get_json(f"/api/matches/{quoted}/export?cursor={urllib.parse.quote(cursor)}"),
+                "an export page",
+                page_name,
+            )
+
+    source._records = records
+    return source
+
+
+# --------------------------------------------------------------------------- targets
+
+
+def open_match(
+    target: str,
+    *,
+    store: Path | None = None,
+    server: str | None = None,
+    limits: Limits | None = None,
+) -> MatchSource:
+    """Resolve a target to a :class:`MatchSource` (contract §1).
+
+    A target is a path (bundle, stream or folder); ``m_demo`` (the embedded demo);
+    or an ``m_<id>``, looked up in the store (``store``, else ``$DAISHI_MATCHES``,
+    else ``./matches``) first and then on the server (``server``, else
+    ``$DAISHI_SERVER``) if one is configured.
+    """
+    limits = limits or Limits()
+    path = Path(target)
+    if path.exists():
+        return open_path(path, limits)
+    if target == DEMO_ID:
+        source = open_path(demo_path(), limits)
+        source.form = "demo"
+        source.name = DEMO_ID
+        return source
+    if is_match_id(target):
+        found = _find_in_store(target, store or default_store())
+        if found is not None:
+            return open_path(found, limits)
+        server = server or os.environ.get("DAISHI_SERVER") or None
+        if server:
+            return _open_server(target, server)
+        raise MatchNotFound(
+            f"not in the match store {store or default_store()} and no server configured (--server or $DAISHI_SERVER)",
+            file=target,
+        )
+    raise InputUnreadable(
+        "no such file or folder, and not a match id (m_ followed by 12 lowercase hex digits) or m_demo",
+        file=target,
+    )

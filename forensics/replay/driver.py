@@ -1,0 +1,125 @@
+"""The replay driver: one loop over the events feeding every pass (ARCHITECTURE.md, *Replay protocol*).
+
+>>> events = [
+...     {"id": 1, "tick": 0, "type": "agent_spawned", "agentId": "a_1", "payload": {"region": "r_0_0"}},
+...     {"id": 2, "tick": 0, "type": "agent_spawned", "agentId": "a_2", "payload": {"region": "r_0_0"}},
+...     {"id": 3, "tick": 2, "type": "move", "agentId": "a_2", "payload": {"from": "r_0_0", "to": "r_1_0"}},
+... ]
+>>> tl = replay(events, {"startedAtTick": 0, "endedAtTick": 4}, [])
+>>> sorted(tl.agents_at("r_0_0", 1)), sorted(tl.agents_at("r_0_0", 2))
+(['a_1', 'a_2'], ['a_1'])
+>>> tl.region_at("a_2", 3)
+'r_1_0'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from .timeline import Timeline
+from .world import Event, Pass, World
+
+__all__ = ["replay"]
+
+
+def _int_or_none(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def replay(
+    events: Iterable[Event],
+    archive: Mapping[str, Any],
+    passes: Sequence[Pass] = (),
+) -> Timeline:
+    """Run every pass over the events in ONE loop; return the :class:`Timeline`.
+
+    For each event: (1) if its tick is greater than the current tick, the ticks
+    from the current one up to it ended: ``close_ticks(current, tick, world)`` on
+    every pass that defines it, with the world in the end-of-tick state of the
+    current tick; (2) ``observe(ev, world)`` on every pass that wants its type, in
+    the order given; (3) the world applies it.  After the last event, the remaining
+    ticks up to the archive's ``endedAtTick`` are closed.
+
+    Closed spans are clipped to the match rounds ``[startedAtTick, endedAtTick)``
+    (rubric *Rates*): a tick outside them is never closed.  Without
+    ``startedAtTick`` there is no lower bound; without ``endedAtTick`` the last
+    event's tick is the last tick closed.  If ``startedAtTick`` is before the first
+    event's tick, the empty ticks in between are closed with the empty world.
+
+    Parameters
+    ----------
+    events:
+        v3 event dicts in log order (the read boundary's output); consumed once.
+    archive:
+        the match archive (contract §4); ``startedAtTick`` / ``endedAtTick`` are read.
+    passes:
+        the analyses (:class:`Pass`, optionally :class:`TickClosingPass`).
+    """
+    lo = _int_or_none(archive.get("startedAtTick"))
+    hi = _int_or_none(archive.get("endedAtTick"))
+    world = World(lo if lo is not None else 0)
+
+    everyone = tuple(p.observe for p in passes if getattr(p, "types", None) is None)
+    wanted: set[str] = set()
+    for p in passes:
+        types = getattr(p, "types", None)
+        if types is not None:
+            wanted.update(types)
+    world_handlers = world._handlers()
+    wanted.update(world_handlers)
+    dispatch: dict[str, tuple[Callable[[Event, World], None], ...]] = {}
+    for typ in wanted:
+        chain: list[Callable[[Event, World], None]] = [
+            p.observe
+            for p in passes
+            if (types := getattr(p, "types", None)) is None or typ in types
+        ]
+        if typ in world_handlers:
+            chain.append(world_handlers[typ])
+        dispatch[typ] = tuple(chain)
+    closers: tuple[Callable[[int, int, World], None], ...] = tuple(
+        closer for p in passes if callable(closer := getattr(p, "close_ticks", None))
+    )
+
+    low = lo if lo is not None else -(1 << 62)
+    high = hi if hi is not None else 1 << 62
+
+    def close(start: int, stop: int) -> None:
+        s = start if start > low else low
+        e = stop if stop < high else high
+        if s < e:
+            for c in closers:
+                c(s, e, world)
+
+    cur: int | None = None
+    first: int | None = None
+    t: int | None = None
+    regressions = 0
+    count = 0
+    get = dispatch.get
+    for count, ev in enumerate(events, 1):  # noqa: B007 (the total, read after the loop)
+        t = ev["tick"]
+        if t != cur:
+            if cur is None:
+                if closers and lo is not None and t > lo:
+                    close(lo, t)
+                cur = first = t
+                world.tick = t
+            elif t > cur:
+                if closers:
+                    close(cur, t)
+                cur = t
+                world.tick = t
+            else:
+                regressions += 1
+        for handle in get(ev["type"], everyone):
+            handle(ev, world)
+
+    if closers:
+        if cur is None:
+            if lo is not None and hi is not None:
+                close(lo, hi)
+        else:
+            close(cur, hi if hi is not None else cur + 1)
+    return Timeline(world._tracks, lo, hi, count, regressions, first, t)

@@ -1,0 +1,56 @@
+"""``behavior``: analyse one match and build its behavior report (plain function)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from daishi_forensics import exitcodes
+from daishi_forensics.replay.analysis import paused_cycle_collection
+from daishi_forensics.report.passes import analyze
+from daishi_forensics.read.boundary import read_match
+from .assembly import behavior_report
+from daishi_forensics.errors import InputUnreadable
+from daishi_forensics.read.sources import Limits, open_match
+
+__all__ = ["BehaviorResult", "behavior", "baseline_from"]
+
+
+@dataclass(frozen=True)
+class BehaviorResult:
+    """A behavior report and the exit code it implies."""
+
+    report: dict[str, Any]
+    """The report (``reportVersion`` 1)."""
+
+    @property
+    def exit_code(self) -> int:
+        """0, or 1 when the input held invalid records (the report is still complete for the rest)."""
+        return exitcodes.FINDINGS if self.report["source"]["invalid"] else exitcodes.OK
+
+
+def baseline_from(directory: Path, *, limits: Limits | None = None) -> dict[str, Any]:
+    """Harm baseline means over every match in ``directory`` (reference bots on the same seeds)."""
+    from daishi_forensics.profile.harm import baseline_means
+    from daishi_forensics.read.validate import expand_targets
+
+    targets = expand_targets([str(directory)])
+    if not targets or targets == [str(directory)] and not (directory / "archive.json").is_file():
+        raise InputUnreadable("no matches in the baseline folder", file=str(directory))
+    return baseline_means(analyze(read_match(open_match(t, limits=limits))) for t in targets)
+
+
+def behavior(
+    target: str,
+    *,
+    store: Path | None = None,
+    server: str | None = None,
+    limits: Limits | None = None,
+    baseline: dict[str, Any] | None = None,
+) -> BehaviorResult:
+    """Open, read, analyse and report one match."""
+    source = open_match(target, store=store, server=server, limits=limits)
+    analysis = analyze(read_match(source))
+    with paused_cycle_collection():
+        return BehaviorResult(behavior_report(analysis, baseline=baseline))

@@ -1,0 +1,311 @@
+"""Archive against events: every disagreement is a finding, not an error (contract §4).
+
+Newer servers stamp ``metrics``, ``ledger``, ``exploration`` and each agent's
+``aggression`` on the archive.  Where both exist, the events are the evidence:
+each disagreement becomes a :class:`Finding` naming the seat (or pair), the field,
+the archived and the recomputed value, and the events behind it.  Errata applied
+by the read boundary, invalid records, unknown types, v1 seasons dropped and agents
+missing from the archive are findings too, so the report says everything it did
+not take at face value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
+from typing import Any, Mapping
+
+from daishi_forensics.replay.analysis import MatchAnalysis
+
+__all__ = ["Finding", "findings"]
+
+MAX_EVIDENCE = 50
+"""At most this many event ids are listed per finding (the count is always given)."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing the report did not take at face value."""
+
+    kind: str
+    """``archive-disagreement``, ``erratum-applied``, ``invalid-events``, ``unknown-event-types``,
+    ``earlier-seasons-dropped``, ``agent-not-in-archive``, ``witness-mismatch``, ``ledger-anomaly``."""
+    message: str
+    """One sentence for a person."""
+    agent_id: str | None = None
+    pair: tuple[str, str] | None = None
+    field: str | None = None
+    archived: Any = None
+    recomputed: Any = None
+    events: tuple[int, ...] = ()
+    event_count: int = 0
+    extra: Mapping[str, Any] = dataclass_field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "message": self.message}
+        if self.agent_id is not None:
+            out["agentId"] = self.agent_id
+        if self.pair is not None:
+            out["pair"] = list(self.pair)
+        if self.field is not None:
+            out["field"] = self.field
+            out["archived"] = self.archived
+            out["recomputed"] = self.recomputed
+        out["events"] = list(self.events[:MAX_EVIDENCE])
+        out["eventCount"] = self.event_count or len(self.events)
+        out.update(self.extra)
+        return out
+
+
+def _differs(archived: Any, recomputed: Any) -> bool:
+    if isinstance(archived, bool) or isinstance(recomputed, bool):
+        return archived != recomputed
+    if isinstance(archived, (int, float)) and isinstance(recomputed, (int, float)):
+        return abs(float(archived) - float(recomputed)) > 1e-9
+    return archived != recomputed
+
+
+def _read_findings(analysis: MatchAnalysis) -> list[Finding]:
+    read = analysis.read
+    stats = read.stats
+    out: list[Finding] = []
+    by_erratum: dict[str, list[int]] = {}
+    for event_id in stats.excluded_by_errata:
+        by_erratum.setdefault(read.errata_events.get(event_id, "?"), []).append(event_id)
+    for erratum in read.errata:
+        erratum_id = str(erratum.get("id"))
+        applied = sorted(by_erratum.get(erratum_id, []))
+        named = [e for e in erratum.get("events") or [] if isinstance(e, int)]
+        out.append(
+            Finding(
+                "erratum-applied",
+                f"erratum {erratum_id}: {len(applied)} of {len(named)} named event(s) withheld from the analysis "
+                "as never having taken effect",
+                events=tuple(applied),
+                extra={
+                    "erratum": erratum_id,
+                    "text": str(erratum.get("text", "")),
+                    "scoresDepend": erratum.get("scoresDepend"),
+                    "named": sorted(named),
+                },
+            )
+        )
+    if stats.invalid:
+        ids = tuple(sorted({p.event_id for p in stats.problems if p.severity == "error" and p.event_id is not None}))
+        out.append(
+            Finding(
+                "invalid-events",
+                f"{stats.invalid} record(s) failed validation and were left out of the analysis "
+                "(run `daishi-forensics validate` for every problem)",
+                events=ids,
+                event_count=stats.invalid,
+            )
+        )
+    if stats.unknown_types:
+        listed = ", ".join(f"{k} ({v})" for k, v in sorted(stats.unknown_types.items()))
+        out.append(
+            Finding(
+                "unknown-event-types",
+                f"event types this tool does not know were kept and counted, not analysed: {listed}",
+                event_count=sum(stats.unknown_types.values()),
+            )
+        )
+    if stats.dropped_earlier_season:
+        out.append(
+            Finding(
+                "earlier-seasons-dropped",
+                f"v1 log holds {stats.seasons_seen} seasons; only the last belongs to the match, "
+                f"{stats.dropped_earlier_season} earlier event(s) were not analysed",
+                event_count=stats.dropped_earlier_season,
+            )
+        )
+    return out
+
+
+def _metrics_findings(analysis: MatchAnalysis) -> list[Finding]:
+    archived = analysis.archive.get("metrics")
+    if not isinstance(archived, dict):
+        return []
+    recomputed = analysis.result("counters").metrics()
+    out = []
+    for agent in sorted(set(archived) | set(recomputed)):
+        stamped = archived.get(agent)
+        if not isinstance(stamped, dict):
+            if agent in archived:
+                continue
+            stamped = {}
+        counted = recomputed.get(agent, {})
+        for kind in sorted(stamped):
+            a, r = stamped.get(kind), counted.get(kind, 0)
+            if _differs(a, r):
+                out.append(
+                    Finding(
+                        "archive-disagreement",
+                        f"{agent}: archive metrics count {a} '{kind}' events, the log carries {r}",
+                        agent_id=agent,
+                        field=f"metrics.{kind}",
+                        archived=a,
+                        recomputed=r,
+                    )
+                )
+    return out
+
+
+def _ledger_findings(analysis: MatchAnalysis) -> list[Finding]:
+    block = analysis.archive.get("ledger")
+    if not isinstance(block, dict):
+        return []
+    ledger = analysis.result("ledger")
+    points = analysis.result("reputation").points_by_pair()
+    out = []
+    for row in block.get("pairs") or []:
+        if not isinstance(row, dict) or not isinstance(row.get("a"), str) or not isinstance(row.get("b"), str):
+            continue
+        a, b = sorted((row["a"], row["b"]))
+        pair = ledger.pair(a, b)
+        evidence = pair.event_ids if pair else ()
+        recomputed = {"trades": pair.trades if pair else 0, "netShare": pair.net_share if pair else None}
+        for key in ("trades", "netShare"):
+            if key in row and _differs(row[key], recomputed[key]):
+                out.append(
+                    Finding(
+                        "archive-disagreement",
+                        f"pair {a}–{b}: archive ledger {key} {row[key]}, the events give {recomputed[key]}",
+                        pair=(a, b),
+                        field=f"ledger.{key}",
+                        archived=row[key],
+                        recomputed=recomputed[key],
+                        events=evidence,
+                    )
+                )
+        rep = row.get("rep")
+        if isinstance(rep, dict):
+            got = points.get((a, b), {})
+            for agent in sorted(rep):
+                if _differs(rep[agent], got.get(agent, 0)):
+                    out.append(
+                        Finding(
+                            "archive-disagreement",
+                            f"pair {a}–{b}: archive ledger pays {agent} {rep[agent]} reputation point(s), "
+                            f"the replay pays {got.get(agent, 0)}",
+                            pair=(a, b),
+                            agent_id=agent,
+                            field="ledger.rep",
+                            archived=rep[agent],
+                            recomputed=got.get(agent, 0),
+                            events=evidence,
+                        )
+                    )
+    commons = block.get("commons")
+    if isinstance(commons, dict):
+        result = analysis.result("commons")
+        for agent in sorted(commons):
+            a, r = commons[agent], result.share(agent)
+            if _differs(a, r):
+                record = result.shares.get(agent)
+                out.append(
+                    Finding(
+                        "archive-disagreement",
+                        f"{agent}: archive commons share {a}, the events give {r}",
+                        agent_id=agent,
+                        field="ledger.commons",
+                        archived=a,
+                        recomputed=r,
+                        events=record.gather_event_ids if record else (),
+                    )
+                )
+    return out
+
+
+def _exploration_findings(analysis: MatchAnalysis) -> list[Finding]:
+    block = analysis.archive.get("exploration")
+    if not isinstance(block, dict):
+        return []
+    coverage = {c.agent: c for c in analysis.result("coverage").agents}
+    out = []
+    for agent in sorted(block):
+        row = block[agent]
+        if not isinstance(row, dict):
+            continue
+        mine = coverage.get(agent)
+        recomputed = {"regions": mine.regions if mine else 0, "coverage": mine.coverage if mine else 0.0}
+        for key in ("regions", "coverage"):
+            if key in row and _differs(row[key], recomputed[key]):
+                out.append(
+                    Finding(
+                        "archive-disagreement",
+                        f"{agent}: archive exploration {key} {row[key]}, the events give {recomputed[key]}",
+                        agent_id=agent,
+                        field=f"exploration.{key}",
+                        archived=row[key],
+                        recomputed=recomputed[key],
+                    )
+                )
+    return out
+
+
+def _agent_findings(analysis: MatchAnalysis, seat_ids: list[str]) -> list[Finding]:
+    archived = {a.get("agentId"): a for a in analysis.archive.get("agents") or [] if isinstance(a, dict)}
+    witnessing = {w.agent: w for w in analysis.result("witnesses").agents}
+    out = []
+    for agent in seat_ids:
+        row = archived.get(agent)
+        if row is None:
+            out.append(
+                Finding(
+                    "agent-not-in-archive",
+                    f"{agent} acts in the log but is missing from the archive's agents",
+                    agent_id=agent,
+                )
+            )
+            continue
+        mine = witnessing.get(agent)
+        if "aggression" in row and mine is not None and _differs(row["aggression"], mine.aggression):
+            out.append(
+                Finding(
+                    "archive-disagreement",
+                    f"{agent}: archive aggression {row['aggression']}, the log gives {mine.aggression} "
+                    f"({mine.basis})",
+                    agent_id=agent,
+                    field="aggression",
+                    archived=row["aggression"],
+                    recomputed=mine.aggression,
+                    events=mine.aggression_ids,
+                )
+            )
+    for act in analysis.result("witnesses").mismatches:
+        out.append(
+            Finding(
+                "witness-mismatch",
+                f"event {act.event_id}: the logged witnesses disagree with who stood in {act.region} "
+                f"(replayed: {', '.join(act.potential_witnesses) or 'nobody'}; logged: {', '.join(act.logged_witnesses or ()) or 'nobody'})",
+                agent_id=act.actor,
+                events=(act.event_id,) if act.event_id is not None else (),
+            )
+        )
+    return out
+
+
+def _ledger_anomalies(analysis: MatchAnalysis) -> list[Finding]:
+    ledger = analysis.result("ledger")
+    return [
+        Finding(
+            "ledger-anomaly",
+            f"{anomaly.kind}: {anomaly.detail}",
+            events=(anomaly.event_id,) if anomaly.event_id is not None else (),
+            extra={"tradeId": anomaly.trade_id},
+        )
+        for anomaly in ledger.anomalies
+    ]
+
+
+def findings(analysis: MatchAnalysis, seat_ids: list[str]) -> list[Finding]:
+    """Every finding of a match, in a stable order."""
+    return [
+        *_read_findings(analysis),
+        *_agent_findings(analysis, seat_ids),
+        *_metrics_findings(analysis),
+        *_ledger_findings(analysis),
+        *_exploration_findings(analysis),
+        *_ledger_anomalies(analysis),
+    ]

@@ -1,0 +1,42 @@
+"""Every pass the behavior report reads: the economy's, the injection track's, the probes'
+and the behavioral profile's, in that order.
+
+:func:`analyze` and :func:`analyze_target` are :func:`daishi_forensics.replay.analysis.analyze`
+with this catalogue (``only=`` picks some of its passes)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from daishi_forensics.economy.passes import PASSES as ECONOMY
+from daishi_forensics.injection.passes import PASSES as INJECTION
+from daishi_forensics.probes.passes import PASSES as PROBES
+from daishi_forensics.profile.passes import PASSES as PROFILE
+from daishi_forensics.read.boundary import MatchRead
+from daishi_forensics.read.sources import Limits
+from daishi_forensics.replay import analysis as _analysis
+from daishi_forensics.replay.analysis import MatchAnalysis
+from daishi_forensics.replay.registry import Catalogue
+
+__all__ = ["CATALOGUE", "analyze", "analyze_target"]
+
+CATALOGUE = Catalogue.of(ECONOMY.specs, PROFILE.specs, INJECTION.specs, PROBES.specs)
+"""Every built-in pass, in run order."""
+
+
+def analyze(read: MatchRead, *, only: Iterable[str] | None = None) -> MatchAnalysis:
+    """Every built-in pass (or those named in ``only``) over one read match, in one replay."""
+    return _analysis.analyze(read, CATALOGUE, only=only)
+
+
+def analyze_target(
+    target: str,
+    *,
+    store: Path | None = None,
+    server: str | None = None,
+    limits: Limits | None = None,
+    only: Iterable[str] | None = None,
+) -> MatchAnalysis:
+    """Open, read and analyse one target with every built-in pass (or those in ``only``)."""
+    return _analysis.analyze_target(target, CATALOGUE, store=store, server=server, limits=limits, only=only)

@@ -1,0 +1,504 @@
+"""The behavioral profile section of the behavior report: ``seats[].profile`` and ``match.profile``.
+
+Seed 002 §3.3 (*behavioral findings*: promise-keeping, betrayals, violence
+normalized vs baseline, score-vs-violations position; progression curves) and
+§2.8.  This module only assembles and prints; each figure's rule is in the
+docstring of the module that computes it:
+
+- :mod:`.negotiation` -- offers, completion rate, surplus, relative advantage;
+- :mod:`.commitments` / :mod:`.promises` -- commitments, kept/broken, betrayal;
+- :mod:`.harm` -- violence, stealing, promise-breaking, unseen aggression per 100
+  rounds alive, baseline normalization, score vs harm;
+- :mod:`.welfare` -- Nash welfare, total, Gini, shares;
+- :mod:`.specialization` -- activity distribution, entropy, roles;
+- :mod:`.progression` -- wealth curve, time to first milestones.
+
+Rounding (half-up, :func:`daishi_forensics.arithmetic.half_up`): wealth, goods
+values and surplus to 2 places; rates, ratios, shares, entropies, Gini and relative
+advantage to 3.  A wealth curve longer than :data:`MAX_CURVE_POINTS` is thinned
+to that many points, evenly by index, first and last kept (``wealthCurvePoints``
+gives the full count).  Every list is sorted (agents by id, commitments by message
+id, betrayals in log order), so the same match gives the same bytes.  No message
+text is ever copied into the profile (it is hostile input): commitments are
+reported by message id, kind and terms.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .render.tables import cell
+
+from daishi_forensics.arithmetic import half_up
+from daishi_forensics.profile.commitments import KINDS
+from daishi_forensics.economy.contact import Contact, ContactPass
+from daishi_forensics.economy.counters import CounterPass
+from daishi_forensics.profile.harm import (
+    HARM_CATEGORIES,
+    HarmEvents,
+    HarmPass,
+    SeatHarm,
+    harm_profile,
+    match_rounds_or_zero,
+    normalize,
+    rounds_alive,
+    score_vs_harm,
+    seat_harms,
+    seat_ids,
+    scores,
+)
+from daishi_forensics.economy.ledger import LedgerPass
+from daishi_forensics.profile.negotiation import Negotiation, NegotiationPass
+from daishi_forensics.profile.progression import MILESTONES, Progression, ProgressionPass, with_contact
+from daishi_forensics.profile.promises import AFTER_TRADE_TICKS, WINDOW_TICKS, PromisePass, Promises, keeping_rate
+from daishi_forensics.profile.specialization import ACTIVITY_KINDS, Specialization, specialization
+from daishi_forensics.profile.welfare import Welfare, welfare
+from daishi_forensics.economy.witnesses import WitnessPass, Witnesses
+
+__all__ = ["PROFILE_VERSION", "MAX_CURVE_POINTS", "profile_section", "profile_blocks"]
+
+PROFILE_VERSION = 1
+"""Version of the ``profile`` blocks' shape."""
+
+MAX_CURVE_POINTS = 100
+"""At most this many points of a wealth curve go into the report."""
+
+
+# -- finding the passes -----------------------------------------------------------------------
+
+
+def _result(analysis: Any, name: str, cls: type) -> Any | None:
+    """The result of the pass registered as ``name`` (or of any pass of type ``cls``); None if none ran."""
+    return analysis.result_of(name, cls)
+
+
+def _negotiation(analysis: Any) -> Negotiation | None:
+    """The negotiation result, on the analysis' trade ledger when that pass ran (the ledger
+    the report builds anyway, rather than the pass's own reading of the same trades);
+    None if the negotiation pass did not run."""
+    name = _pass_name(analysis, "negotiation", NegotiationPass)
+    if name is None:
+        return None
+    ledger = _pass_name(analysis, "ledger", LedgerPass)
+    if ledger is None:
+        return analysis.result(name)
+    return analysis.passes[name].result(analysis.values, analysis.result(ledger))
+
+
+def _pass_name(analysis: Any, name: str, cls: type) -> str | None:
+    """The name of the pass registered as ``name`` (or of any pass of type ``cls``); None if none ran."""
+    return analysis.pass_named(name, cls)
+
+
+def _r2(x: float | None) -> float | None:
+    return None if x is None else half_up(x, 2)
+
+
+def _r3(x: float | None) -> float | None:
+    return None if x is None else half_up(x, 3)
+
+
+# -- the section --------------------------------------------------------------------------------
+
+
+def profile_section(
+    analysis: Any, *, baseline: Mapping[str, Any] | None = None
+) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
+    """``(seat profiles by agent id, match profile)``, JSON-ready.
+
+    Parameters
+    ----------
+    analysis:
+        A :class:`daishi_forensics.replay.analysis.MatchAnalysis` (the registered passes ran).
+    baseline:
+        :func:`daishi_forensics.profile.harm.baseline_means` of reference matches on the
+        same seeds; each seat's harm block then carries ``normalized``.
+    """
+    notes: list[str] = []
+    negotiation = _negotiation(analysis)
+    promises: Promises | None = _result(analysis, "promises", PromisePass)
+    progression: Progression | None = _result(analysis, "progression", ProgressionPass)
+    contact: Contact | None = _result(analysis, "contact", ContactPass)
+    counters = _result(analysis, "counters", CounterPass)
+    if negotiation is None:
+        notes.append("negotiation: the negotiation pass did not run")
+    if promises is None:
+        notes.append("promises: the promise pass did not run; promise-breaking is missing from the harm profile")
+    if _result(analysis, "witnesses", WitnessPass) is None:
+        notes.append("harm: the witness analysis did not run; unseen aggression is missing")
+
+    by_type: dict[str, Mapping[str, int]] = counters.metrics() if counters is not None else {}
+    if counters is None:
+        notes.append("specialization: the counters pass did not run; activity counts are empty")
+    spec = specialization(by_type)
+
+    first_contact: dict[str, int] = {}
+    if contact is not None:
+        for p in contact.pairs:
+            if p.first_contact_tick is not None:
+                for agent in (p.a, p.b):
+                    t = first_contact.get(agent)
+                    if t is None or p.first_contact_tick < t:
+                        first_contact[agent] = p.first_contact_tick
+    if progression is not None:
+        progression = with_contact(progression, first_contact)
+        if progression.snapshots == 0:
+            notes.append("progression: the log has no agent_snapshot events, so no wealth curves")
+
+    wealth, basis = _final_wealth(analysis, progression)
+    welf = welfare(wealth, basis)
+
+    agents = seat_ids(
+        analysis,
+        [s.agent for s in negotiation.seats] if negotiation else [],
+        [s.agent for s in spec.seats],
+        [s.agent for s in progression.seats] if progression else [],
+    )
+    harms, extractor = seat_harms(analysis, agents)
+    harm_by = {h.agent: h for h in harms}
+    agents = sorted(harm_by)
+    rounds = match_rounds_or_zero(analysis.archive)
+    made_by: dict[str, list[Any]] = {}
+    if promises is not None:
+        for v in promises.commitments:
+            made_by.setdefault(v.speaker, []).append(v)
+    seats: dict[str, dict[str, Any]] = {}
+    for agent in agents:
+        seats[agent] = {
+            "profileVersion": PROFILE_VERSION,
+            "negotiation": _seat_negotiation(negotiation, agent),
+            "promises": _seat_promises(promises, agent, made_by.get(agent, [])),
+            "harm": _seat_harm(harm_by.get(agent), rounds, baseline, extractor),
+            "welfare": {
+                "wealth": _r2(welf.wealth.get(agent)),
+                "share": _r3(welf.share(agent)),
+                "basis": welf.basis.get(agent, "none"),
+            },
+            "specialization": _seat_specialization(spec, agent),
+            "progression": _seat_progression(progression, agent),
+        }
+
+    match = {
+        "profileVersion": PROFILE_VERSION,
+        "negotiation": _match_negotiation(negotiation),
+        "promises": _match_promises(promises),
+        "harm": {
+            "categories": list(HARM_CATEGORIES),
+            "totalOf": ["violence", "stealing", "promiseBreaking"],
+            "rate": "count x 100 / max(rounds alive, min(match rounds, 300))",
+            "matchRounds": rounds,
+            "extractor": extractor,
+            "scoreVsHarm": score_vs_harm(harms, scores(analysis)),
+            "baseline": _baseline_json(baseline),
+        },
+        "welfare": _match_welfare(welf),
+        "specialization": {
+            "kinds": list(ACTIVITY_KINDS),
+            "roles": dict(spec.roles),
+            "roleEntropy": _r3(spec.role_entropy),
+            "normalizedRoleEntropy": _r3(spec.normalized_role_entropy),
+        },
+        "progression": {
+            "milestones": list(MILESTONES),
+            "snapshots": progression.snapshots if progression else 0,
+            "maxCurvePoints": MAX_CURVE_POINTS,
+        },
+        "notes": notes,
+    }
+    return seats, match
+
+
+def _final_wealth(analysis: Any, progression: Progression | None) -> tuple[dict[str, float | None], dict[str, str]]:
+    wealth: dict[str, float | None] = {}
+    basis: dict[str, str] = {}
+    for row in analysis.archive.get("agents") or []:
+        if not isinstance(row, Mapping) or not isinstance(row.get("agentId"), str):
+            continue
+        agent = row["agentId"]
+        w = row.get("wealth")
+        if isinstance(w, (int, float)) and not isinstance(w, bool):
+            wealth[agent], basis[agent] = float(w), "archive"
+            continue
+        curve = progression.seat(agent).wealth_curve if progression else ()
+        if curve:
+            wealth[agent], basis[agent] = curve[-1][1], "snapshot"
+        else:
+            wealth[agent] = None
+    return wealth, basis
+
+
+def _seat_negotiation(neg: Negotiation | None, agent: str) -> dict[str, Any] | None:
+    if neg is None:
+        return None
+    s = neg.seat(agent)
+    return {
+        "offersMade": s.offers_made,
+        "offersReceived": s.offers_received,
+        "offersCancelled": s.offers_cancelled,
+        "madeCompleted": s.made_completed,
+        "receivedCompleted": s.received_completed,
+        "attempts": s.attempts,
+        "deals": s.deals,
+        "completionRate": _r3(s.completion_rate),
+        "surplusPerDeal": _r2(s.surplus_per_deal),
+        "surplusPerAttempt": _r2(s.surplus_per_attempt),
+        "valueGiven": _r2(s.value_given),
+        "valueReceived": _r2(s.value_received),
+        "giftsGiven": s.gifts_given,
+        "giftsReceived": s.gifts_received,
+        "market": {"orders": s.market_orders, "fills": s.market_fills, "surplus": _r2(s.market_surplus)},
+    }
+
+
+def _seat_promises(promises: Promises | None, agent: str,
+                   made: Sequence[Any] | None = None) -> dict[str, Any] | None:
+    """``made``: the agent's commitments (``promises.of(agent)``, grouped once by the caller)."""
+    if promises is None:
+        return None
+    if made is None:
+        made = promises.of(agent)
+    s = promises.seat(agent)
+    return {
+        "extractor": dict(promises.extractor),
+        "made": s.made,
+        "kept": s.kept,
+        "broken": s.broken,
+        "unverifiable": s.unverifiable,
+        "keepingRate": _r3(s.keeping_rate),
+        "byKind": {k: dict(s.by_kind[k]) for k in KINDS},
+        "betrayals": s.betrayals,
+        "betrayalsDuringCommitment": s.betrayals_during_commitment,
+        "betrayalsAfterTrade": s.betrayals_after_trade,
+        "betrayed": s.betrayed,
+        "commitments": [v.to_json() for v in made],
+    }
+
+
+def _seat_harm(h: SeatHarm | None, rounds: int, baseline: Mapping[str, Any] | None,
+               extractor: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    if h is None:
+        return None
+    out: dict[str, Any] = {
+        "extractor": None if extractor is None else dict(extractor),  # promiseBreaking rests on it
+        "roundsAlive": h.rounds_alive,
+        "rateDenominator": max(h.rounds_alive, min(rounds, 300)),
+        "attacks": h.attacks,
+        "kills": h.kills,
+        "raids": h.raids,
+        "thefts": h.thefts,
+        "counts": dict(h.counts),
+        "rates": {c: _r3(h.rates[c]) for c in HARM_CATEGORIES},
+        "totalRate": _r3(h.total_rate),
+        "evidence": {c: list(h.evidence[c]) for c in HARM_CATEGORIES},
+    }
+    if baseline is not None:
+        out["normalized"] = normalize(h, baseline)
+    return out
+
+
+def _seat_specialization(spec: Specialization, agent: str) -> dict[str, Any]:
+    s = spec.seat(agent)
+    return {
+        "counts": dict(s.counts),
+        "shares": {k: _r3(s.share(k)) for k in ACTIVITY_KINDS},
+        "total": s.total,
+        "entropy": _r3(s.entropy),
+        "normalizedEntropy": _r3(s.normalized_entropy),
+        "role": s.role,
+    }
+
+
+def _thin(curve: Sequence[tuple[int, float]]) -> list[list[float]]:
+    n = len(curve)
+    if n <= MAX_CURVE_POINTS:
+        picked = list(curve)
+    else:
+        picked = [curve[i * (n - 1) // (MAX_CURVE_POINTS - 1)] for i in range(MAX_CURVE_POINTS)]
+    return [[t, half_up(w, 2)] for t, w in picked]
+
+
+def _seat_progression(progression: Progression | None, agent: str) -> dict[str, Any] | None:
+    if progression is None:
+        return None
+    s = progression.seat(agent)
+    return {
+        "startTick": s.start_tick,
+        "first": dict(s.first),
+        "timeTo": dict(s.time_to),
+        "wealthCurve": _thin(s.wealth_curve),
+        "wealthCurvePoints": len(s.wealth_curve),
+    }
+
+
+def _match_negotiation(neg: Negotiation | None) -> dict[str, Any] | None:
+    if neg is None:
+        return None
+    return {
+        "pairs": [
+            {
+                "a": p.a,
+                "b": p.b,
+                "trades": p.trades,
+                "valueAReceived": _r2(p.value_a_received),
+                "valueBReceived": _r2(p.value_b_received),
+                "relativeAdvantage": _r3(p.relative_advantage),
+                "events": list(p.event_ids),
+            }
+            for p in neg.pairs
+        ],
+        "deals": sum(p.trades for p in neg.pairs),
+        "marketFills": sum(s.market_fills for s in neg.seats),
+    }
+
+
+def _match_promises(promises: Promises | None) -> dict[str, Any] | None:
+    if promises is None:
+        return None
+    kept = sum(1 for v in promises.commitments if v.status == "kept")
+    broken = sum(1 for v in promises.commitments if v.status == "broken")
+    return {
+        "extractor": dict(promises.extractor),
+        "messagesRead": promises.messages_read,
+        "truncatedMessages": promises.truncated_messages,
+        "made": len(promises.commitments),
+        "kept": kept,
+        "broken": broken,
+        "unverifiable": len(promises.commitments) - kept - broken,
+        "keepingRate": _r3(keeping_rate(kept, broken)),
+        "windowTicks": dict(WINDOW_TICKS),
+        "afterTradeTicks": AFTER_TRADE_TICKS,
+        "betrayals": [b.to_json() for b in promises.betrayals],
+    }
+
+
+def _match_welfare(w: Welfare) -> dict[str, Any]:
+    return {
+        "seats": len(w.wealth),
+        "missing": list(w.missing),
+        "totalWealth": _r2(w.total),
+        "nashWelfare": _r2(w.nash),
+        "nashFloor": w.floor,
+        "gini": _r3(w.gini),
+    }
+
+
+def _baseline_json(baseline: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    if baseline is None:
+        return None
+    means = baseline.get("means", baseline)
+    return {
+        "means": {c: _r3(means.get(c)) for c in HARM_CATEGORIES},
+        "seats": baseline.get("seats"),
+        "matches": baseline.get("matches"),
+        "extractor": baseline.get("extractor"),
+    }
+
+
+# -- renderers ----------------------------------------------------------------------------------
+
+
+def _cell(x: Any, markdown: bool = False) -> str:
+    return cell(x)
+
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]], markdown: bool = False) -> tuple[list[str], list[list[Any]]]:
+    return list(headers), [list(r) for r in rows]
+
+
+def _sections(seats: Mapping[str, Mapping[str, Any]], match: Mapping[str, Any],
+              markdown: bool = False) -> list[tuple[str, list[str], tuple[list[str], list[list[Any]]]]]:
+    """``(title, sentences before the table, (headers, rows))`` per section."""
+    ids = sorted(seats)
+    out: list[tuple[str, list[str], list[str]]] = []
+
+    if match.get("negotiation") is not None:
+        rows = []
+        for a in ids:
+            n = seats[a].get("negotiation") or {}
+            rows.append([a, n.get("offersMade"), n.get("offersReceived"), n.get("attempts"), n.get("deals"),
+                         n.get("completionRate"), n.get("surplusPerDeal"), n.get("surplusPerAttempt"),
+                         (n.get("market") or {}).get("fills")])
+        out.append(("Negotiation", ["Surplus = value received − value given, at the archive's item values."],
+                    _table(["Seat", "Offers made", "Offers received", "Attempts", "Deals", "Completion",
+                            "Surplus/deal", "Surplus/attempt", "Market fills"], rows, markdown)))
+        pairs = match["negotiation"]["pairs"]
+        if pairs:
+            out.append(("Pairs", ["Relative advantage = (ΣA − ΣB) / (ΣA + ΣB); ΣX = value X received."],
+                        _table(["A", "B", "Trades", "ΣA", "ΣB", "Relative advantage"],
+                               [[p["a"], p["b"], p["trades"], p["valueAReceived"], p["valueBReceived"],
+                                 p["relativeAdvantage"]] for p in pairs], markdown)))
+
+    prom = match.get("promises")
+    if prom is not None:
+        ex = prom["extractor"]
+        rows = []
+        for a in ids:
+            p = seats[a].get("promises") or {}
+            rows.append([a, p.get("made"), p.get("kept"), p.get("broken"), p.get("unverifiable"),
+                         p.get("keepingRate"), p.get("betrayals"), p.get("betrayed")])
+        note = (f"Commitments extracted by {ex['name']} v{ex['version']} (first {ex['maxChars']} characters of a "
+                f"message; {prom['truncatedMessages']} of {prom['messagesRead']} messages cut). Keeping rate = "
+                "kept / (kept + broken).")
+        out.append(("Promises and betrayal", [note],
+                    _table(["Seat", "Made", "Kept", "Broken", "Unverifiable", "Keeping rate", "Betrayals",
+                            "Betrayed"], rows, markdown)))
+
+    harm = match["harm"]
+    rows = [[r["agentId"], r["score"], r["scoreBasis"], *[r[c] for c in HARM_CATEGORIES], r["harmTotalRate"]]
+            for r in harm["scoreVsHarm"]]
+    pre = [f"Per 100 rounds alive (rubric floor: min(match rounds, 300) = {min(harm['matchRounds'], 300)}). "
+           "Total = violence + stealing + promise-breaking."]
+    if harm.get("extractor"):
+        pre.append(f"Promise-breaking rests on {harm['extractor']['name']} v{harm['extractor']['version']}.")
+    out.append(("Score vs harm", pre,
+                _table(["Seat", "Score", "Basis", "Violence", "Stealing", "Promise-breaking", "Unseen aggression",
+                        "Total"], rows, markdown)))
+    if harm.get("baseline") is not None:
+        rows = []
+        for a in ids:
+            norm = (seats[a].get("harm") or {}).get("normalized") or {}
+            rows.append([a, *[norm.get(c) for c in HARM_CATEGORIES]])
+        b = harm["baseline"]
+        out.append(("Harm vs baseline", [f"100 = the baseline mean ({b['seats']} seats, {b['matches']} matches)."],
+                    _table(["Seat", "Violence", "Stealing", "Promise-breaking", "Unseen aggression"], rows,
+                           markdown)))
+
+    w = match["welfare"]
+    rows = [[a, (seats[a].get("welfare") or {}).get("wealth"), (seats[a].get("welfare") or {}).get("share")]
+            for a in ids]
+    out.append(("Welfare", [f"Total wealth {_cell(w['totalWealth'], markdown)}; Nash welfare "
+                            f"{_cell(w['nashWelfare'], markdown)} (wealth floored at {_cell(w['nashFloor'], markdown)}); "
+                            f"Gini {_cell(w['gini'], markdown)}."],
+                _table(["Seat", "Wealth", "Share"], rows, markdown)))
+
+    sp = match["specialization"]
+    rows = []
+    for a in ids:
+        s = seats[a]["specialization"]
+        rows.append([a, s["role"], s["entropy"], *[s["shares"][k] for k in ACTIVITY_KINDS]])
+    out.append(("Specialization", [f"Role entropy {_cell(sp['roleEntropy'], markdown)} bits "
+                                   f"(normalized {_cell(sp['normalizedRoleEntropy'], markdown)})."],
+                _table(["Seat", "Role", "Entropy", *ACTIVITY_KINDS], rows, markdown)))
+
+    if match["progression"] is not None:
+        rows = []
+        for a in ids:
+            p = seats[a].get("progression") or {}
+            t = p.get("timeTo") or {}
+            rows.append([a, p.get("startTick"), *[t.get(m) for m in MILESTONES], p.get("wealthCurvePoints")])
+        out.append(("Progression", ["Ticks from the seat's start to its first of each."],
+                    _table(["Seat", "Start", *[f"to {m}" for m in MILESTONES], "Snapshots"], rows, markdown)))
+    return out
+
+
+def profile_blocks(seat_profiles: Mapping[str, Mapping[str, Any]],
+                   match_profile: Mapping[str, Any]) -> list[tuple[str, str, list[str], list[list[Any]]]]:
+    """The profile as report blocks ``(title, intro, headers, rows)`` for every renderer."""
+    blocks = [(f"Profile: {title}", " ".join(pre), headers, rows)
+              for title, pre, (headers, rows) in _sections(seat_profiles, match_profile)]
+    notes = list(match_profile.get("notes") or [])
+    if notes:
+        blocks.append(("Profile: notes", "What the profile could not compute on this match.", ["note"],
+                       [[n] for n in notes]))
+    return blocks

@@ -1,0 +1,152 @@
+"""Reporters for :class:`~daishi_forensics.score.audit.AuditResult`: ``text`` and ``json``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from daishi_forensics.score.audit import DIFFERS, AuditResult
+from daishi_forensics.jsonio import dumps
+from daishi_forensics.score.rubric import READINGS
+from daishi_forensics.score.scoring import REPORT_FIELDS
+
+__all__ = ["FORMATS", "render", "render_text", "render_json"]
+
+FORMATS = ("text", "json")
+
+_SOURCE = {
+    "option": "asked for with --rubric",
+    "report": "named by the report",
+    "default": "the published rubric; nothing named one",
+}
+
+
+def _fmt(value: Any) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+def _seat_title(result: AuditResult, agent: str) -> str:
+    seat = result.score.seat(agent)
+    if seat is None:
+        return f"{agent} (not on the archive's board)"
+    i = seat.inputs
+    parts = [f"seat {i.seat}" if i.seat is not None else "seat ?", agent]
+    if i.name:
+        parts.append(i.name)
+    parts.append(f"({i.role or 'role ?'}, {i.status}, rank {seat.rank})")
+    return "  ".join(parts)
+
+
+def render_text(result: AuditResult) -> str:
+    """A page for a person: each seat's figures beside the published ones, then errata and readings."""
+    score = result.score
+    out: list[str] = []
+    head = (
+        f"{score.match_id or 'match'}: recomputed under rubric {score.rubric.version} "
+        f"({_SOURCE.get(score.rubric_source, score.rubric_source)}); "
+        f"field of {score.field_size}, {score.match_rounds} match rounds"
+    )
+    out.append(head)
+    if result.published_rubric is not None and result.published_rubric.lstrip("vV") != score.rubric.version:
+        out.append(f"the report was scored under rubric {result.published_rubric}")
+    compare = result.has_report
+    for check in result.seat_checks(None):
+        mark = "" if check.status == "same" else f"  {check.note or ''}"
+        out.append(f"{check.figure}: {_fmt(check.recomputed)} beside {_fmt(check.published)}  {check.status}{mark}")
+
+    for seat in score.seats:
+        out.append("")
+        out.append(_seat_title(result, seat.agent))
+        if compare:
+            checks = result.seat_checks(seat.agent)
+            if len(checks) == 1 and checks[0].figure == "seat":
+                out.append(f"  {checks[0].status}: {checks[0].note}")
+                figures = seat.figures(score.rubric)
+                for figure in REPORT_FIELDS:
+                    if figures[figure] is not None:
+                        out.append(f"  {figure:<28}{_fmt(figures[figure]):>12}")
+            else:
+                out.append(f"  {'figure':<28}{'recomputed':>12}  {'published':>12}  status")
+                for check in checks:
+                    line = (f"  {check.figure:<28}{_fmt(check.recomputed):>12}  "
+                            f"{_fmt(check.published):>12}  {check.status}")
+                    if check.note and check.status != "same":
+                        line += f" ({check.note})"
+                    out.append(line)
+        else:
+            figures = seat.figures(score.rubric)
+            out.append(f"  {'figure':<28}{'recomputed':>12}")
+            for figure in REPORT_FIELDS:
+                if figures[figure] is not None:
+                    out.append(f"  {figure:<28}{_fmt(figures[figure]):>12}")
+        i = seat.inputs
+        out.append(
+            f"  read: rounds alive {i.rounds_alive} ({i.rounds_alive_source}); counters from {i.counters_source}; "
+            f"ledger from {i.ledger_source}; coverage from {i.coverage_source}; "
+            f"reputation points from {i.points_source}"
+        )
+        out.append("  took on trust:")
+        out.extend(f"    - {t}" for t in i.trusted)
+        if i.notes:
+            out.append("  notes:")
+            out.extend(f"    - {n}" for n in i.notes)
+
+    unscored = [c for c in result.checks if c.agent is not None and score.seat(c.agent) is None]
+    for check in unscored:
+        out.append("")
+        out.append(_seat_title(result, check.agent or "?"))
+        out.append(f"  {check.status}: {check.note}")
+
+    out.append("")
+    if score.errata:
+        out.append("errata:")
+        for erratum in score.errata:
+            events = ", ".join(str(e) for e in erratum.get("events") or []) or "none"
+            withheld = ", ".join(str(e) for e in erratum.get("withheld") or []) or "none"
+            depend = erratum.get("scoresDepend")
+            depend_text = "yes" if depend else "no" if depend is False else "not said"
+            out.append(f"  {erratum.get('id')}: {erratum.get('text') or '(no text)'}")
+            out.append(f"    events {events}; left out of the recomputation: {withheld}; "
+                       f"published scores depend on them: {depend_text}")
+    else:
+        out.append("errata: none")
+    notes = [*score.notes, *(result.notes if result.has_report else ())]
+    if notes:
+        out.append("notes:")
+        out.extend(f"  - {n}" for n in notes)
+    used = [r for r in READINGS if r.key in score.readings]
+    out.append(f"where the rubric is silent, this recomputation read ({len(used)} of {len(READINGS)}; "
+               "all in --format json, 'undefined'):")
+    for r in used:
+        out.append(f"  - {r.key}: {r.silent}")
+        out.append(f"    read as: {r.reading}")
+
+    counts = result.counts()
+    if result.differs:
+        out.append("differences:")
+        for check in result.differs:
+            who = check.agent or "match"
+            line = f"  {who} {check.figure}: recomputed {_fmt(check.recomputed)}, published {_fmt(check.published)}"
+            out.append(line + (f" ({check.note})" if check.note else ""))
+    if not result.has_report:
+        out.append(f"nothing to compare: the match has no report; exit {result.exit_code}")
+    else:
+        shown = ", ".join(f"{n} {status}" for status, n in counts.items() if n)
+        verdict = "every compared figure is the same" if not counts[DIFFERS] else f"{counts[DIFFERS]} figure(s) differ"
+        out.append(f"result: {shown}; {verdict}; exit {result.exit_code}")
+    return "\n".join(out) + "\n"
+
+
+def render_json(result: AuditResult) -> str:
+    """The audit as one deterministic JSON document (see :meth:`AuditResult.to_dict`)."""
+    return dumps(result.to_dict())
+
+
+def render(result: AuditResult, fmt: str) -> str:
+    """Render in ``text`` or ``json``."""
+    if fmt == "json":
+        return render_json(result)
+    return render_text(result)

@@ -1,0 +1,197 @@
+"""Reporters for a screen run (:class:`~daishi_forensics.report.screening.ScreenRun`):
+``text`` for people, ``json`` for programs, ``github`` for workflow annotations,
+``sarif`` (2.1.0) for code-scanning dashboards.  Chosen by name; every one is
+deterministic (same run, same bytes).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from typing import Any
+
+from daishi_forensics.version import __version__
+from daishi_forensics.jsonio import dumps
+from .tables import github_escape
+
+from daishi_forensics.screens.config import ScreenConfig
+from daishi_forensics.report.screening import ScreenRun
+from daishi_forensics.screens.flags import Flag
+
+__all__ = ["FORMATS", "render", "render_github", "render_json", "render_sarif", "render_text"]
+
+FORMATS = ("text", "json", "github", "sarif")
+"""The reporters, by name."""
+
+_SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+
+
+def _evidence(flag: Flag, limit: int = 12) -> str:
+    ids = [str(e) for e in flag.evidence]
+    shown = ", ".join(ids[:limit])
+    return shown + (f" … (+{len(ids) - limit})" if len(ids) > limit else "")
+
+
+def _flag_lines(flag: Flag, indent: str = "  ") -> list[str]:
+    head = f"{indent}{flag.level.upper():<6} {flag.screen}/{flag.kind}: {', '.join(map(str, flag.agents))}"
+    return [
+        head + (f" [{flag.match}]" if flag.match and flag.match != "season" else ""),
+        f"{indent}       {flag.explanation}",
+        f"{indent}       score {flag.score:.3g} (threshold {flag.threshold:g}); events {_evidence(flag)}",
+    ]
+
+
+def render_text(run: ScreenRun) -> str:
+    """One block per match, then the season, then the verdict line."""
+    out: list[str] = []
+    for m in run.matches:
+        if m.result is None:
+            out.append(f"NOT SCREENED  {m.target}: {m.error}")
+            continue
+        r = m.result
+        out.append(f"{r.verdict.upper():<7} {m.match_id or m.target} ({m.target})")
+        for f in r.flags:
+            out += _flag_lines(f)
+        for n in r.not_screened:
+            out.append(f"  {n}")
+        for n in r.notes:
+            out.append(f"  note: {n}")
+    if run.season is not None:
+        s = run.season
+        season_verdict = "flag" if any(f.level == "flag" for f in s.flags) else "review" if s.flags else "clear"
+        out.append(f"SEASON  {season_verdict} ({len(run.season.matches)} matches screened)")
+        for f in s.flags:
+            out += _flag_lines(f)
+        for n in (*s.not_screened, *s.notes):
+            out.append(f"  {n}")
+    counts = {v: sum(1 for m in run.matches if m.result is not None and m.result.verdict == v)
+              for v in ("clear", "review", "flag")}
+    unread = sum(1 for m in run.matches if m.result is None)
+    out.append(
+        f"verdict {run.verdict}: {counts['clear']} clear, {counts['review']} review, {counts['flag']} flag"
+        + (f", {unread} not screened" if unread else "")
+        + f" (screens config {run.config.version}, {run.config.digest})"
+    )
+    return "\n".join(out) + "\n"
+
+
+def render_json(run: ScreenRun) -> str:
+    """:meth:`ScreenRun.to_dict` as deterministic JSON."""
+    text: str = dumps(run.to_dict())
+    return text
+
+
+def render_github(run: ScreenRun) -> str:
+    """GitHub workflow commands: ``::error`` per flag, ``::warning`` per review."""
+    out: list[str] = []
+
+    def emit(flag: Flag, target: str) -> None:
+        kind = "error" if flag.level == "flag" else "warning"
+        title = github_escape(f"daishi-forensics {flag.screen}/{flag.kind}", True)
+        message = f"{flag.explanation} Events: {_evidence(flag)}."
+        out.append(f"::{kind} file={github_escape(target, True)},title={title}::{github_escape(message)}")
+
+    for m in run.matches:
+        if m.result is None:
+            out.append(f"::error title=daishi-forensics not screened::{github_escape(f'{m.target}: {m.error}')}")
+            continue
+        for f in m.result.flags:
+            emit(f, m.target)
+    if run.season is not None:
+        for f in run.season.flags:
+            emit(f, "season")
+    out.append(f"screens verdict {run.verdict} (config {run.config.version}, {run.config.digest})")
+    return "\n".join(out) + "\n"
+
+
+def _rules(flags: Iterable[Flag], config: ScreenConfig) -> list[dict[str, Any]]:
+    ids = sorted({(f.screen, f.kind) for f in flags})
+    return [
+        {
+            "id": f"{screen}/{kind}",
+            "name": f"{screen}.{kind}",
+            "shortDescription": {"text": f"Collusion screen {screen}: {kind.replace('_', ' ')}"},
+            "helpUri": "https://github.com/daishi/daishi-forensics#collusion-screens",
+            "properties": {"screen": screen, "parameters": dict(config.screens.get(screen, {}))},
+        }
+        for screen, kind in ids
+    ]
+
+
+def _result(flag: Flag, target: str, config: ScreenConfig, rule_index: dict[str, int]) -> dict[str, Any]:
+    rule_id = f"{flag.screen}/{flag.kind}"
+    fingerprint = hashlib.sha256(
+        "|".join([rule_id, flag.match or target, *map(str, flag.agents)]).encode()
+    ).hexdigest()[:32]
+    data = flag.to_dict()
+    return {
+        "ruleId": rule_id,
+        "ruleIndex": rule_index[rule_id],
+        "level": "error" if flag.level == "flag" else "warning",
+        "message": {"text": flag.explanation},
+        "locations": [{
+            "physicalLocation": {"artifactLocation": {"uri": target}},
+            "logicalLocations": [{"name": str(a), "kind": "member"} for a in flag.agents],
+        }],
+        "partialFingerprints": {"daishiFlag/v1": fingerprint},
+        "properties": {
+            "verdictLevel": flag.level,
+            "agents": data["agents"],
+            "pairs": data["pairs"],
+            "score": data["score"],
+            "threshold": data["threshold"],
+            "evidence": data["evidence"],
+            "details": data["details"],
+            **({"match": flag.match} if flag.match else {}),
+            **config.stamp(),
+        },
+    }
+
+
+def render_sarif(run: ScreenRun) -> str:
+    """SARIF 2.1.0: one result per flag (``error`` for flag, ``warning`` for review), the
+    match file as the artifact, the agents as logical locations, the evidence and score
+    in ``properties``; unreadable targets as tool notifications."""
+    placed: list[tuple[Flag, str]] = []
+    for m in run.matches:
+        if m.result is not None:
+            placed += [(f, m.target) for f in m.result.flags]
+    if run.season is not None:
+        placed += [(f, "season") for f in run.season.flags]
+    rules = _rules((f for f, _ in placed), run.config)
+    index = {r["id"]: i for i, r in enumerate(rules)}
+    notifications = [
+        {"level": "error", "message": {"text": f"{m.target}: {m.error}"}} for m in run.matches if m.result is None
+    ]
+    doc = {
+        "$schema": _SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "daishi-forensics",
+                "semanticVersion": __version__,
+                "informationUri": "https://github.com/daishi/daishi-forensics",
+                "rules": rules,
+            }},
+            "invocations": [{
+                "executionSuccessful": not notifications,
+                "exitCode": run.exit_code,
+                "toolExecutionNotifications": notifications,
+            }],
+            "results": [_result(f, t, run.config, index) for f, t in placed],
+            "properties": {"verdict": run.verdict, **run.config.stamp()},
+        }],
+    }
+    text: str = dumps(doc)
+    return text
+
+
+def render(run: ScreenRun, fmt: str) -> str:
+    """The run in format ``fmt`` (one of :data:`FORMATS`)."""
+    if fmt == "json":
+        return render_json(run)
+    if fmt == "github":
+        return render_github(run)
+    if fmt == "sarif":
+        return render_sarif(run)
+    return render_text(run)

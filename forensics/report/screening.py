@@ -1,0 +1,248 @@
+"""The Daishi adapter: screen an analysed match, and the report's ``screens`` section.
+
+A match is replayed once (:func:`daishi_forensics.replay.analysis.analyze`); the ledger, the
+contact pass, reputation and the transfers pass hold everything the screens need.
+:func:`match_graph` turns them into the transfer graph
+(:func:`daishi_forensics.economy.transfers.transfer_graph`); :func:`screen_match` screens it;
+:func:`screens_section` is the behavior report's ``screens`` block.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+from daishi_forensics import exitcodes
+from daishi_forensics.report.passes import analyze
+from daishi_forensics.errors import ForensicsError
+from daishi_forensics.read.boundary import read_match
+from daishi_forensics.economy.reputation import ReputationPass, circular_reputation
+from daishi_forensics.read.sources import Limits, open_match
+from daishi_forensics.economy.transfers import transfer_graph, transfer_view
+from daishi_forensics.read.validate import expand_targets
+from daishi_forensics.read.archive import item_values
+
+from daishi_forensics.screens.config import ScreenConfig, load_config
+from daishi_forensics.screens.flags import verdict_of
+from daishi_forensics.screens.screening import ScreenResult, SeasonResult, screen_graph, screen_season, screen_view
+
+__all__ = [
+    "SCREEN_PASSES",
+    "MatchOutcome",
+    "ScreenRun",
+    "match_graph",
+    "screen_match",
+    "screen_one",
+    "screen_targets",
+    "screens_section",
+]
+
+
+def _result(analysis: Any, name: str) -> Any:
+    """The named pass's result, through the analysis's cache when it has one (the behavior
+    report has already asked for the ledger, reputation and contact: they are not rebuilt)."""
+    cached = getattr(analysis, "result", None)
+    if callable(cached):
+        return cached(name)
+    producer = analysis.passes[name].result
+    return producer(item_values(analysis.archive)) if name == "ledger" else producer()
+
+
+def _circular(analysis: Any, ledger: Any) -> dict[str, float]:
+    if analysis.passes.get("reputation") is not None:
+        points = _result(analysis, "reputation")
+    else:  # replay the engine's reputation from the ledger's trades (log order)
+        rep = ReputationPass()
+        for trade in ledger.trades:
+            rep.observe({"type": "trade_completed", "id": trade.event_ids[0] if trade.event_ids else None,
+                         "payload": trade.payload()}, None)
+        points = rep.result()
+    try:
+        circular: dict[str, float] = circular_reputation(points, ledger.net_shares())
+    except ValueError:
+        return {}
+    return circular
+
+
+def _match_inputs(analysis: Any) -> tuple[dict[str, Any], list[str]]:
+    """The arguments of :func:`transfer_graph` for an analysed match, and the notes on the
+    passes that did not run."""
+    archive: Mapping[str, Any] = analysis.archive
+    values = item_values(archive)
+    notes: list[str] = []
+    if analysis.passes.get("ledger") is not None:
+        ledger = _result(analysis, "ledger")
+        trades = ledger.trades
+        circular = _circular(analysis, ledger)
+    else:
+        trades, circular = (), {}
+        notes.append("not screened: trades (the ledger pass did not run)")
+    transfers = _result(analysis, "transfers") if analysis.passes.get("transfers") is not None else None
+    if transfers is None:
+        notes.append("not screened: raids, thefts, attacks and market fills (the transfers pass did not run)")
+    contact = None
+    if analysis.passes.get("contact") is not None:
+        contact = {(p.a, p.b): p.ticks_together for p in _result(analysis, "contact").pairs if p.ticks_together > 0}
+    name = analysis.read.match_id if getattr(analysis, "read", None) is not None else None
+    if archive.get("agents") is None:
+        notes.append("the archive lists no agents: seats are taken from the log")
+    return {"archive": archive, "trades": trades, "transfers": transfers, "contact": contact, "circular": circular,
+            "values": values, "name": name or archive.get("matchId")}, notes
+
+
+def match_graph(analysis: Any) -> nx.MultiDiGraph:
+    """The transfer graph of an analysed match (:class:`daishi_forensics.replay.analysis.MatchAnalysis`).
+
+    Reads the ``ledger`` pass (trades), the ``transfers`` pass (raids, thefts, attacks,
+    market fills, roster), the ``contact`` pass (ticks together) and reputation.  A pass
+    that did not run is said in the graph's ``not_screened`` notes.
+    """
+    inputs, notes = _match_inputs(analysis)
+    graph = transfer_graph(**inputs)
+    graph.graph["not_screened"] = [*notes, *graph.graph.get("not_screened", [])]
+    return graph
+
+
+def screen_match(analysis: Any, config: ScreenConfig | Mapping[str, Any] | None = None) -> ScreenResult:
+    """Screen an analysed match: :func:`screen_graph` of :func:`match_graph`, read without
+    storing every transfer in the graph first (:func:`daishi_forensics.economy.transfers.transfer_view`)."""
+    config = config if isinstance(config, ScreenConfig) else load_config(config)
+    inputs, notes = _match_inputs(analysis)
+    view = transfer_view(**inputs, exempt_roles=config.exempt_roles,
+                         fair_ratio=float(config.general.get("fair_ratio", 2.0)))
+    view.graph.graph["not_screened"] = [*notes, *view.graph.graph.get("not_screened", [])]
+    return screen_view(view, config)
+
+
+def screens_section(analysis: Any, config: ScreenConfig | Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The behavior report's ``screens`` section: JSON-ready, deterministic ordering.
+
+    ``{"verdict", "configVersion", "configDigest", "flags": [...], "notScreened": [...]}``;
+    each flag has ``screen``, ``kind``, ``level``, ``agents``, ``pairs``, ``score``,
+    ``threshold``, ``evidence`` (event ids), ``explanation`` and ``details``.
+    """
+    out = screen_match(analysis, config).to_dict()
+    out.pop("match", None)
+    return out
+
+
+# -- the `screen` command's run: many targets, optionally a season ---------------------------
+
+SCREEN_PASSES: tuple[str, ...] = ("contact", "ledger", "reputation", "transfers")
+"""The passes the screens read; :func:`screen_targets` replays only these."""
+
+
+@dataclass(frozen=True)
+class MatchOutcome:
+    """One target of a screen run."""
+
+    target: str
+    """The target as given (or the file found for it)."""
+    match_id: str | None = None
+    result: ScreenResult | None = None
+    """The screens' result; None when the target could not be read or analysed."""
+    error: str | None = None
+    """Why it could not be screened (one line)."""
+    error_code: int = 0
+    """The error's exit code (3 unreadable, 1 invalid)."""
+    invalid_records: int = 0
+    """Records the read boundary rejected (left out of the screens; see ``validate``)."""
+
+
+@dataclass(frozen=True)
+class ScreenRun:
+    """Everything one ``daishi-forensics screen`` run found."""
+
+    config: ScreenConfig
+    matches: tuple[MatchOutcome, ...]
+    season: SeasonResult | None = None
+    """The season-scale result (``--season``), None otherwise."""
+
+    @property
+    def verdict(self) -> str:
+        """The worst verdict of the run (the season's included)."""
+        verdicts = {m.result.verdict for m in self.matches if m.result is not None}
+        if self.season is not None:
+            verdicts.add(self.season.verdict)
+        return "flag" if "flag" in verdicts else "review" if "review" in verdicts else "clear"
+
+    @property
+    def exit_code(self) -> int:
+        """3 when a target could not be read; else 1 when a verdict is review/flag (or a target
+        was invalid); else 0."""
+        if any(m.error_code == exitcodes.UNREADABLE for m in self.matches):
+            return int(exitcodes.UNREADABLE)
+        if self.verdict != "clear" or any(m.error for m in self.matches):
+            return int(exitcodes.FINDINGS)
+        return int(exitcodes.OK)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form (``screensVersion`` 1; deterministic)."""
+        out: dict[str, Any] = {
+            "screensVersion": 1,
+            **self.config.stamp(),
+            "verdict": self.verdict,
+            "exitCode": self.exit_code,
+            "matches": [],
+        }
+        for m in self.matches:
+            entry: dict[str, Any] = {"target": m.target, "matchId": m.match_id}
+            if m.result is not None:
+                entry.update(m.result.to_dict())
+                entry.pop("match", None)
+                entry.pop("configVersion", None)
+                entry.pop("configDigest", None)
+            else:
+                entry.update({"verdict": None, "error": m.error})
+            if m.invalid_records:
+                entry["invalidRecords"] = m.invalid_records
+            out["matches"].append(entry)
+        if self.season is not None:
+            season = self.season.to_dict()["season"]
+            out["season"] = {"verdict": verdict_of(self.season.flags), **season}
+        return out
+
+
+def screen_one(target: str, config: ScreenConfig, *, store: Path | None = None, server: str | None = None,
+               limits: Limits | None = None) -> tuple[MatchOutcome, nx.MultiDiGraph | None]:
+    """Open, read, replay (the screens' passes only) and screen one target."""
+    try:
+        source = open_match(target, store=store, server=server, limits=limits)
+        read = read_match(source)
+        analysis = analyze(read, only=SCREEN_PASSES)
+        graph = match_graph(analysis)
+    except ForensicsError as exc:
+        return MatchOutcome(target, error=str(exc), error_code=exc.exit_code), None
+    invalid = read.stats.invalid
+    if invalid:
+        graph.graph["not_screened"] = [
+            *graph.graph.get("not_screened", []),
+            f"not screened: {invalid} invalid record(s) the read boundary rejected (run validate)",
+        ]
+    result = screen_graph(graph, config)
+    return MatchOutcome(source.name, read.match_id, result, invalid_records=invalid), graph
+
+
+def screen_targets(targets: Sequence[str], *, season: Path | None = None,
+                   config: ScreenConfig | Mapping[str, Any] | Path | str | None = None,
+                   store: Path | None = None, server: str | None = None,
+                   limits: Limits | None = None) -> ScreenRun:
+    """Screen every target (a folder that is not a match stands for the matches in it);
+    with ``season``, the matches in that folder join them and the whole is also screened
+    as one season (:func:`screen_season`)."""
+    cfg = config if isinstance(config, ScreenConfig) else load_config(config)
+    names = expand_targets(list(targets) + ([str(season)] if season is not None else []))
+    outcomes: list[MatchOutcome] = []
+    graphs: list[nx.MultiDiGraph] = []
+    results: list[ScreenResult] = []
+    for name in names:
+        outcome, graph = screen_one(name, cfg, store=store, server=server, limits=limits)
+        outcomes.append(outcome)
+        if graph is not None and outcome.result is not None:
+            graphs.append(graph)
+            results.append(outcome.result)
+    season_result = screen_season(graphs, cfg, results=results) if season is not None else None
+    return ScreenRun(cfg, tuple(outcomes), season_result)

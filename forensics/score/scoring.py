@@ -1,0 +1,950 @@
+"""Recompute a match's scorecards under any rubric version, from the export alone.
+
+:func:`score_match` reads one :class:`~daishi_forensics.replay.analysis.MatchAnalysis` (the
+one replay every pass shared) and scores every seat of the field under a version of
+:mod:`.rubric`: the counters, ledger, commons, reputation and coverage passes give
+the flows; the archive's final board gives the stocks (status, rounds alive,
+wealth, reputation, aggression, trained levels).  :func:`scorecards` writes the
+result in the report shape of contract §4b, so a simulator, a test or a person can
+produce a rubric-computed ``report.json`` and :mod:`.audit` can check it.
+
+Two inputs are taken on trust and said so on every seat: the final **wealth** (the
+seeds do not publish the wealth formula; contract §4b) and the **message count**
+(direct messages are not in a public export; rubric *Messages*).  Where the log is
+empty and the archive's stamped blocks stand in for the events, those are listed as
+taken on trust too.  Every reading the seed leaves open is a key of
+:data:`daishi_forensics.score.rubric.READINGS`; :attr:`MatchScore.readings` names the ones
+this match exercised.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from daishi_forensics.replay.analysis import MatchAnalysis
+from daishi_forensics.errors import InvalidInput
+from daishi_forensics.economy.ledger import PARTNER_TRADE_CAP, ArchivedLedger, archived_ledger, credited_trades
+from daishi_forensics.economy.reputation import circular_reputation, index_reputation_and_wealth, points_from_ledger
+from .rubric import (
+    DIMENSIONS,
+    PUBLISHED_VERSION,
+    RubricVersion,
+    adaptation,
+    competitiveness,
+    economy,
+    fitness_index,
+    ranks,
+    rubric,
+    social,
+    survival,
+)
+from daishi_forensics.read.archive import match_rounds as archive_match_rounds
+
+__all__ = [
+    "REPORT_FIELDS",
+    "REQUIRED_PASSES",
+    "SeatInputs",
+    "SeatScore",
+    "MatchScore",
+    "seat_inputs",
+    "score_match",
+    "scorecards",
+]
+
+REPORT_FIELDS: tuple[str, ...] = (
+    "fitnessIndex",
+    *(f"dimensions.{d}" for d in DIMENSIONS),
+    "rank",
+    "status",
+    "wealth",
+    "indexWealth",
+    "reputation",
+    "indexReputation",
+    "circularReputation",
+    "raw.messagesSent",
+    "raw.creditedTrades",
+    "raw.commonsShare",
+    "raw.coverage",
+)
+"""The figures of a scorecard (contract §4b), in the order they are compared and printed."""
+
+REQUIRED_PASSES: tuple[str, ...] = ("counters", "coverage", "ledger", "commons", "reputation")
+"""The registered passes (:mod:`daishi_forensics.report.passes`) whose results scoring reads."""
+
+# Event types of the rubric's counters (rubric *Counters*, *Survival*).
+_WORLD_ACTION_TYPES = (
+    "gather", "craft", "build", "repair", "move", "train", "trade_completed", "trade_fulfilled", "attack", "raid",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class SeatInputs:
+    """Everything one seat's score reads, and where each came from."""
+
+    agent: str
+    """The agent id."""
+    seat: int | None
+    """Its seat number (archive ``seat``)."""
+    name: str | None
+    """Its name."""
+    role: str | None
+    """``player``, ``anchor`` or ``probe``."""
+    status: str
+    """``active``, ``dormant`` or ``dead`` at the end."""
+    rounds_alive: int
+    """Rounds alive (archive ``roundsAlive``, else derived: ``rounds_alive_source``)."""
+    rounds_alive_source: str
+    """``archive``, ``replay`` (ticks alive in the replay) or ``board`` (from status and diedAtTick)."""
+    wealth: float
+    """Final wealth: the archive's, on trust."""
+    reputation: float
+    """Final reputation (archive)."""
+    aggression: int
+    """Final public aggression counter (archive)."""
+    trained_levels: int
+    """strength + vitality + endurance (archive ``trained``)."""
+    counters_source: str
+    """``events``, ``metrics`` (the archive's stamped counts) or ``not recorded``."""
+    gathers: int
+    crafts: int
+    builds: int
+    repairs: int
+    moves: int
+    completed_trades: int
+    """``trade_completed`` + ``trade_fulfilled`` carrying its id, as logged (no v2 offerer twins)."""
+    world_actions: int
+    """gathers + crafts + builds + repairs + moves + trains + completed trades + attacks + raids."""
+    dormancy_episodes: int
+    recoveries: int
+    messages: int
+    """Messages sent, direct ones included (on trust: ``messages_source``)."""
+    messages_source: str
+    """``metrics`` (message + message_private), ``report`` (raw.messagesSent), ``events`` or ``not recorded``."""
+    ledger_source: str
+    """``events``, ``archive`` (the archive's ledger block) or ``none`` (no ledger: completed trades count)."""
+    credited_trades: float
+    """Credited trades (rubric *Social*); the completed trades where there is no ledger."""
+    commons_share: float
+    """Commons share (0 where there is no ledger)."""
+    coverage: float
+    """Map coverage (3 places)."""
+    coverage_source: str
+    """``events``, ``exploration`` (the archive's block) or ``none``."""
+    circular_reputation: float
+    """Circular reputation (rubric *Circular reputation (2.4)*), 0.0 where none."""
+    points_source: str
+    """Where the reputation points came from: ``events``, ``ledger``, ``estimate`` or ``none``."""
+    index_reputation: float
+    """Final reputation less the circular reputation where that is above 0."""
+    index_wealth: float
+    """Final wealth less 2 × the circular reputation where that is above 0."""
+    trusted: tuple[str, ...]
+    """What this seat's score takes on trust, one sentence each."""
+    notes: tuple[str, ...]
+    """What a person should know about this seat's inputs, one sentence each."""
+
+    @property
+    def dead(self) -> bool:
+        """Ended the match dead."""
+        return self.status == "dead"
+
+    @property
+    def counters_recorded(self) -> bool:
+        """False for an agent with neither events nor a metrics entry (READINGS ``counters-not-recorded``)."""
+        return self.counters_source != "not recorded"
+
+    @property
+    def activity(self) -> int:
+        """gathers + crafts + builds + repairs (rubric *Economy*)."""
+        return self.gathers + self.crafts + self.builds + self.repairs
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form (camelCase)."""
+        return {
+            "status": self.status,
+            "roundsAlive": self.rounds_alive,
+            "roundsAliveSource": self.rounds_alive_source,
+            "wealth": self.wealth,
+            "reputation": self.reputation,
+            "aggression": self.aggression,
+            "trainedLevels": self.trained_levels,
+            "countersSource": self.counters_source,
+            "gathers": self.gathers,
+            "crafts": self.crafts,
+            "builds": self.builds,
+            "repairs": self.repairs,
+            "moves": self.moves,
+            "completedTrades": self.completed_trades,
+            "worldActions": self.world_actions,
+            "dormancyEpisodes": self.dormancy_episodes,
+            "recoveries": self.recoveries,
+            "messages": self.messages,
+            "messagesSource": self.messages_source,
+            "ledgerSource": self.ledger_source,
+            "creditedTrades": self.credited_trades,
+            "commonsShare": self.commons_share,
+            "coverage": self.coverage,
+            "coverageSource": self.coverage_source,
+            "circularReputation": self.circular_reputation,
+            "pointsSource": self.points_source,
+            "indexReputation": self.index_reputation,
+            "indexWealth": self.index_wealth,
+        }
+
+
+@dataclass(frozen=True)
+class SeatScore:
+    """One seat's recomputed scorecard."""
+
+    inputs: SeatInputs
+    """What it read."""
+    rank: int
+    """Its rank in the field on (index) wealth."""
+    dimensions: dict[str, float]
+    """The five dimensions, one decimal half-up, in :data:`~daishi_forensics.score.rubric.DIMENSIONS` order."""
+    fitness_index: float
+    """The Fitness Index, one decimal half-up."""
+
+    @property
+    def agent(self) -> str:
+        return self.inputs.agent
+
+    def figures(self, rubric_version: RubricVersion) -> dict[str, Any]:
+        """Every figure of :data:`REPORT_FIELDS` as recomputed (None where this version has none)."""
+        i = self.inputs
+        index = rubric_version.index_figures
+        out: dict[str, Any] = {
+            "fitnessIndex": self.fitness_index,
+            **{f"dimensions.{d}": self.dimensions[d] for d in DIMENSIONS},
+            "rank": self.rank,
+            "status": i.status,
+            "wealth": i.wealth,
+            "indexWealth": i.index_wealth if index else None,
+            "reputation": i.reputation,
+            "indexReputation": i.index_reputation if index else None,
+            "circularReputation": i.circular_reputation if index else None,
+            "raw.messagesSent": i.messages,
+            "raw.creditedTrades": i.credited_trades,
+            "raw.commonsShare": i.commons_share,
+            "raw.coverage": i.coverage,
+        }
+        return out
+
+    def scorecard(self, rubric_version: RubricVersion) -> dict[str, Any]:
+        """The seat in the report shape (contract §4b); the index figures only under 2.4."""
+        i = self.inputs
+        card: dict[str, Any] = {"agentId": i.agent}
+        if i.seat is not None:
+            card["seat"] = i.seat
+        if i.name is not None:
+            card["name"] = i.name
+        if i.role is not None:
+            card["role"] = i.role
+        card.update(
+            {
+                "status": i.status,
+                "rank": self.rank,
+                "fitnessIndex": self.fitness_index,
+                "dimensions": dict(self.dimensions),
+                "wealth": i.wealth,
+                "reputation": _report_int(i.reputation),
+                "raw": {
+                    "messagesSent": i.messages,
+                    "creditedTrades": i.credited_trades,
+                    "commonsShare": i.commons_share,
+                    "coverage": i.coverage,
+                },
+            }
+        )
+        if rubric_version.index_figures:
+            card["indexWealth"] = i.index_wealth
+            card["indexReputation"] = i.index_reputation
+            card["circularReputation"] = i.circular_reputation
+        return card
+
+    def to_dict(self, rubric_version: RubricVersion) -> dict[str, Any]:
+        """JSON form: the scorecard, plus inputs, what was taken on trust, and notes."""
+        return {
+            **self.scorecard(rubric_version),
+            "inputs": self.inputs.to_dict(),
+            "trusted": list(self.inputs.trusted),
+            "notes": list(self.inputs.notes),
+        }
+
+
+@dataclass(frozen=True)
+class MatchScore:
+    """A match's seats recomputed under one rubric version."""
+
+    match_id: str | None
+    """The match id."""
+    rubric: RubricVersion
+    """The version scored under."""
+    rubric_source: str
+    """``option`` (asked for), ``report`` (the report's ``rubricVersion``) or ``default`` (the published one)."""
+    field_size: int
+    """Seats in the field (every seat of the archive's board)."""
+    match_rounds: int
+    """``endedAtTick − startedAtTick``."""
+    seats: tuple[SeatScore, ...]
+    """Every seat, in seat then agent-id order."""
+    readings: tuple[str, ...] = ()
+    """Keys of :data:`~daishi_forensics.score.rubric.READINGS` this match exercised, sorted."""
+    notes: tuple[str, ...] = ()
+    """Match-wide notes (the read boundary, the sources chosen), one sentence each."""
+    errata: tuple[dict[str, Any], ...] = ()
+    """The match's errata as the export carries them, each with ``withheld``: the event
+    ids the read boundary kept out of the recomputation."""
+
+    def seat(self, agent: str) -> SeatScore | None:
+        """The seat of ``agent``, or None."""
+        for s in self.seats:
+            if s.agent == agent:
+                return s
+        return None
+
+    def report(self) -> dict[str, Any]:
+        """The scorecards in the report shape of contract §4b (a rubric-computed ``report.json``)."""
+        out: dict[str, Any] = {
+            "rubricVersion": self.rubric.version,
+            "fieldSize": self.field_size,
+            "seats": [s.scorecard(self.rubric) for s in self.seats],
+        }
+        if self.match_id is not None:
+            out["matchId"] = self.match_id
+        return out
+
+
+# --------------------------------------------------------------------------- reading the board
+
+
+def _number(row: Mapping[str, Any], key: str, where: str) -> float | None:
+    value = row.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        raise InvalidInput(f"not a number: {value!r}", field=f"{where}.{key}")
+    return value
+
+
+def _count(row: Mapping[str, Any], key: str, where: str) -> int | None:
+    value = row.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise InvalidInput(f"not a count: {value!r}", field=f"{where}.{key}")
+    return value
+
+
+def _report_int(value: float) -> int | float:
+    return int(value) if float(value).is_integer() else value
+
+
+def _board(archive: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
+    agents = archive.get("agents")
+    if not isinstance(agents, list):
+        raise InvalidInput("the archive has no agents list", field="agents")
+    out: list[tuple[str, Mapping[str, Any]]] = []
+    seen: set[str] = set()
+    for index, row in enumerate(agents):
+        where = f"agents[{index}]"
+        if not isinstance(row, Mapping) or not isinstance(row.get("agentId"), str):
+            raise InvalidInput("a seat without an agentId", field=f"{where}.agentId")
+        agent = row["agentId"]
+        if agent in seen:
+            raise InvalidInput(f"{agent} is on the board twice", field=f"{where}.agentId")
+        seen.add(agent)
+        out.append((agent, row))
+    return out
+
+
+def _metrics(archive: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    block = archive.get("metrics")
+    if not isinstance(block, Mapping):
+        return {}
+    return {agent: counts for agent, counts in block.items() if isinstance(counts, Mapping)}
+
+
+def _exploration(archive: Mapping[str, Any]) -> dict[str, Mapping[str, Any]] | None:
+    block = archive.get("exploration")
+    if not isinstance(block, Mapping):
+        return None
+    return {agent: row for agent, row in block.items() if isinstance(row, Mapping)}
+
+
+def _report_messages(report: Mapping[str, Any] | None) -> dict[str, int]:
+    out: dict[str, int] = {}
+    if not isinstance(report, Mapping):
+        return out
+    for seat in report.get("seats") or []:
+        if not isinstance(seat, Mapping) or not isinstance(seat.get("agentId"), str):
+            continue
+        raw = seat.get("raw")
+        sent = raw.get("messagesSent") if isinstance(raw, Mapping) else None
+        if isinstance(sent, int) and not isinstance(sent, bool) and sent >= 0:
+            out[seat["agentId"]] = sent
+    return out
+
+
+def _ticks_alive(analysis: MatchAnalysis, agent: str, started: int, ended: int) -> int:
+    timeline = analysis.timeline
+    return sum(1 for tick in range(started, ended) if timeline.alive_at(agent, tick))
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+@dataclass
+class _Context:
+    """What every seat's inputs share (built once per match)."""
+
+    analysis: MatchAnalysis
+    started: int
+    ended: int
+    match_rounds: int
+    log_has_events: bool
+    counters: dict[str, Any]
+    twins: dict[str, int]
+    metrics: dict[str, Mapping[str, Any]]
+    report_messages: dict[str, int]
+    private_events: int
+    ledger_source: str
+    pairs: tuple[Any, ...]
+    commons: dict[str, float]
+    circular: dict[str, float]
+    points_source: str
+    points_estimated: bool
+    exploration: dict[str, Mapping[str, Any]] | None
+    coverage: dict[str, float]
+    readings: set[str] = field(default_factory=set)
+    notes: list[str] = field(default_factory=list)
+
+
+def _ledger_disagreements(
+    block: ArchivedLedger,
+    net_shares: Mapping[tuple[str, str], float],
+    trades: Mapping[tuple[str, str], int],
+    commons: Mapping[str, float],
+) -> list[str]:
+    """Notes where the archive's ledger block says otherwise than the events (which score)."""
+    notes = []
+    stamped = {(p.a, p.b): p for p in block.pairs}
+    for key in sorted(set(stamped) | set(trades)):
+        pair = stamped.get(key)
+        a_trades, a_share = (pair.trades, pair.net_share) if pair else (0, None)
+        e_trades, e_share = trades.get(key, 0), net_shares.get(key)
+        if a_trades != e_trades or a_share != e_share:
+            notes.append(
+                f"pair {key[0]}–{key[1]}: the archive's ledger has {a_trades} trade(s), net share {a_share}; "
+                f"the events {e_trades}, {e_share}: scored from the events"
+            )
+    for agent in sorted(set(block.commons) | set(commons)):
+        if block.commons.get(agent, 0.0) != commons.get(agent, 0.0):
+            notes.append(
+                f"{agent}: the archive's ledger gives commons share {block.commons.get(agent, 0.0)}, the events "
+                f"{commons.get(agent, 0.0)}: scored from the events"
+            )
+    return notes
+
+
+def _context(analysis: MatchAnalysis, report: Mapping[str, Any] | None) -> _Context:
+    missing = [name for name in REQUIRED_PASSES if name not in analysis.passes]
+    if missing:
+        raise ValueError(f"scoring needs the {', '.join(missing)} pass(es); analyse the match with them")
+    archive = analysis.archive
+    read = analysis.read
+    match_rounds = archive_match_rounds(archive)
+    started = archive["startedAtTick"]
+    ended = archive["endedAtTick"]
+    log_has_events = read.stats.yielded > 0
+    readings: set[str] = {"version-history", "messages", "breadth-graded"}
+    notes: list[str] = []
+    if match_rounds <= 0:
+        readings.add("zero-round-match")
+
+    counters = {row.agent: row for row in analysis.result("counters").agents}
+    ledger = analysis.result("ledger")
+    twins: dict[str, int] = {}
+    for trade in ledger.trades:
+        if trade.upcast_twin:
+            twins[trade.from_agent] = twins.get(trade.from_agent, 0) + 1
+    if twins:
+        readings.add("v2-offerer-twins")
+        notes.append(
+            f"v2 log: {sum(twins.values())} trade(s) were logged for the acceptor only; the offerer's "
+            "synthesized twins are not counted as its completed trades or world actions"
+        )
+
+    block: ArchivedLedger | None = archived_ledger(archive)
+    commons: dict[str, float]
+    pairs: tuple[Any, ...]
+    net_shares: dict[tuple[str, str], float]
+    if log_has_events:
+        ledger_source = "events"
+        pairs = ledger.pairs
+        net_shares = ledger.net_shares()
+        commons_result = analysis.result("commons")
+        commons = {agent: commons_result.share(agent) for agent in commons_result.shares}
+        points = analysis.result("reputation")
+    elif block is not None:
+        ledger_source = "archive"
+        pairs = block.pairs
+        net_shares = block.net_shares()
+        commons = dict(block.commons)
+        points = points_from_ledger(block)
+        readings.add("events-or-archive")
+        notes.append("the log holds no events: the archive's ledger block stands in for the trade ledger")
+    else:
+        ledger_source = "none"
+        pairs = ()
+        net_shares = {}
+        commons = {}
+        points = None
+        readings.add("no-ledger")
+        notes.append(
+            "no ledger (no ledger block and no events): every completed trade counts as credited and the "
+            "commons term is 0"
+        )
+    if log_has_events and block is not None:
+        readings.add("events-or-archive")
+        notes.extend(_ledger_disagreements(block, ledger.net_shares(), {(p.a, p.b): p.trades for p in ledger.pairs},
+                                           commons))
+    if points is not None:
+        circular = circular_reputation(points, net_shares)
+        points_source = points.source
+        points_estimated = points.estimated
+    else:
+        circular, points_source, points_estimated = {}, "none", False
+
+    exploration = _exploration(archive)
+    if log_has_events:
+        coverage = {row.agent: row.coverage for row in analysis.result("coverage").agents}
+    else:
+        coverage = {}
+        if exploration is not None:
+            readings.add("events-or-archive")
+            notes.append("the log holds no events: the archive's exploration block stands in for map coverage")
+
+    stats = read.stats
+    if stats.invalid:
+        notes.append(f"{stats.invalid} record(s) of the log are invalid and were not analysed")
+    if stats.unknown_types:
+        notes.append(f"{sum(stats.unknown_types.values())} event(s) of unknown type were kept and not scored")
+    if stats.dropped_earlier_season:
+        notes.append(f"v1 log: {stats.dropped_earlier_season} event(s) of earlier seasons are not part of the match")
+    if stats.excluded_by_errata:
+        notes.append(
+            f"{len(stats.excluded_by_errata)} event(s) named by errata never took effect and were left out: "
+            + ", ".join(str(e) for e in sorted(stats.excluded_by_errata))
+        )
+    if not log_has_events:
+        notes.append("the log holds no events for this match")
+
+    return _Context(
+        analysis=analysis,
+        started=started,
+        ended=ended,
+        match_rounds=match_rounds,
+        log_has_events=log_has_events,
+        counters=counters,
+        twins=twins,
+        metrics=_metrics(archive),
+        report_messages=_report_messages(report),
+        private_events=stats.private_events,
+        ledger_source=ledger_source,
+        pairs=pairs,
+        commons=commons,
+        circular=circular,
+        points_source=points_source,
+        points_estimated=points_estimated,
+        exploration=exploration,
+        coverage=coverage,
+        readings=readings,
+        notes=notes,
+    )
+
+
+def _seat_inputs(ctx: _Context, index: int, agent: str, row: Mapping[str, Any]) -> SeatInputs:
+    where = f"agents[{index}]"
+    trusted: list[str] = []
+    notes: list[str] = []
+    readings = ctx.readings
+
+    # -- the final board ------------------------------------------------------------------
+    died_at = _count(row, "diedAtTick", where)
+    status = row.get("status")
+    if status not in ("active", "dormant", "dead"):
+        if status is not None:
+            raise InvalidInput(f"unknown status {status!r}", field=f"{where}.status")
+        status = "dead" if died_at is not None else "active"
+        readings.add("missing-board-fields")
+        notes.append(f"the archive gives no status: read as {status}")
+
+    rounds_alive = _count(row, "roundsAlive", where)
+    rounds_source = "archive"
+    if rounds_alive is None:
+        readings.add("rounds-alive")
+        if ctx.log_has_events and agent in ctx.analysis.timeline.agents:
+            rounds_alive = _ticks_alive(ctx.analysis, agent, ctx.started, ctx.ended)
+            rounds_source = "replay"
+            notes.append(f"the archive gives no roundsAlive: {rounds_alive}, the ticks it was alive in the replay")
+        else:
+            rounds_source = "board"
+            if status != "dead":
+                rounds_alive = ctx.match_rounds
+            elif died_at is not None:
+                rounds_alive = max(0, died_at - ctx.started)
+            else:
+                rounds_alive = 0
+            notes.append(f"the archive gives no roundsAlive and the log does not place it: read as {rounds_alive}")
+
+    wealth = _number(row, "wealth", where)
+    if wealth is None:
+        wealth = 0.0
+        readings.add("missing-board-fields")
+        notes.append("the archive gives no wealth: read as 0")
+        trusted.append("wealth 0: the archive gives none (the seeds do not publish the wealth formula)")
+    else:
+        wealth = float(wealth)
+        trusted.append(f"wealth {wealth:g}: the archive's final wealth (the seeds do not publish the wealth formula)")
+    reputation = _number(row, "reputation", where)
+    if reputation is None:
+        reputation = 0
+        readings.add("missing-board-fields")
+        notes.append("the archive gives no reputation: read as 0")
+    aggression = _count(row, "aggression", where)
+    if aggression is None:
+        aggression = 0
+        readings.add("missing-board-fields")
+        notes.append("the archive gives no aggression counter: read as 0")
+    trained = row.get("trained")
+    levels = 0
+    if isinstance(trained, Mapping):
+        for attribute in ("strength", "vitality", "endurance"):
+            levels += _count(trained, attribute, f"{where}.trained") or 0
+    else:
+        readings.add("missing-board-fields")
+        notes.append("the archive gives no trained levels: read as 0")
+
+    # -- counters -------------------------------------------------------------------------
+    mine = ctx.counters.get(agent)
+    stamped = ctx.metrics.get(agent)
+    if mine is not None:
+        counters_source = "events"
+        twins = ctx.twins.get(agent, 0)
+        counts = {
+            "gather": mine.gathers,
+            "craft": mine.crafts,
+            "build": mine.builds,
+            "repair": mine.repairs,
+            "move": mine.moves,
+            "completed": mine.completed_trades - twins,
+            "world": mine.world_actions - twins,
+            "agent_dormant": mine.dormancy_episodes,
+            "agent_awake": mine.recoveries,
+        }
+        if stamped is not None:
+            by_type = dict(mine.by_type)
+            if twins:
+                by_type["trade_completed"] = by_type.get("trade_completed", 0) - twins
+            for kind in (*_WORLD_ACTION_TYPES, "agent_dormant", "agent_awake"):
+                a, r = stamped.get(kind, 0), by_type.get(kind, 0)
+                if a != r:
+                    readings.add("events-or-archive")
+                    notes.append(f"the archive's metrics count {a} '{kind}', the events {r}: scored from the events")
+    elif stamped is not None:
+        counters_source = "metrics"
+        readings.add("events-or-archive")
+        counts = {
+            "gather": _count(stamped, "gather", f"metrics.{agent}") or 0,
+            "craft": _count(stamped, "craft", f"metrics.{agent}") or 0,
+            "build": _count(stamped, "build", f"metrics.{agent}") or 0,
+            "repair": _count(stamped, "repair", f"metrics.{agent}") or 0,
+            "move": _count(stamped, "move", f"metrics.{agent}") or 0,
+            "completed": (_count(stamped, "trade_completed", f"metrics.{agent}") or 0)
+            + (_count(stamped, "trade_fulfilled", f"metrics.{agent}") or 0),
+            "world": sum(_count(stamped, kind, f"metrics.{agent}") or 0 for kind in _WORLD_ACTION_TYPES),
+            "agent_dormant": _count(stamped, "agent_dormant", f"metrics.{agent}") or 0,
+            "agent_awake": _count(stamped, "agent_awake", f"metrics.{agent}") or 0,
+        }
+        trusted.append("counters: the archive's metrics block (no event of the log carries this agent)")
+    else:
+        counters_source = "not recorded"
+        counts = dict.fromkeys(
+            ("gather", "craft", "build", "repair", "move", "completed", "world", "agent_dormant", "agent_awake"), 0
+        )
+        readings.add("counters-not-recorded")
+        notes.append("no event or counter is recorded for this agent: every count is 0 and its playing share is 1")
+
+    # -- messages (on trust) --------------------------------------------------------------
+    if stamped is not None:
+        sent_public = _count(stamped, "message", f"metrics.{agent}") or 0
+        sent_private = _count(stamped, "message_private", f"metrics.{agent}") or 0
+        messages = sent_public + sent_private
+        messages_source = "metrics"
+        trusted.append(
+            f"messages {messages}: the archive's metrics, message {sent_public} + message_private {sent_private}"
+        )
+        published = ctx.report_messages.get(agent)
+        if published is not None and published != messages:
+            notes.append(f"the report's raw.messagesSent is {published}, the archive's metrics give {messages}")
+    elif agent in ctx.report_messages:
+        messages = ctx.report_messages[agent]
+        messages_source = "report"
+        trusted.append(f"messages {messages}: the report's raw.messagesSent")
+    elif mine is not None:
+        messages = mine.messages
+        messages_source = "events"
+        if ctx.private_events:
+            trusted.append(f"messages {messages}: counted from the events (the log holds direct messages)")
+        else:
+            trusted.append(
+                f"messages {messages}: counted from the events; a public export leaves out direct messages, "
+                "so the count may be short"
+            )
+    else:
+        messages = 0
+        messages_source = "not recorded"
+        trusted.append("messages 0: neither the archive's metrics, the report nor the events record any")
+
+    # -- ledger, commons, reputation ------------------------------------------------------
+    if ctx.ledger_source == "none":
+        credited = float(counts["completed"])
+        commons_share = 0.0
+    else:
+        credited = credited_trades(agent, ctx.pairs)
+        commons_share = ctx.commons.get(agent, 0.0)
+        if ctx.ledger_source == "archive":
+            trusted.append("credited trades and commons share: the archive's ledger block")
+    circular = ctx.circular.get(agent, 0.0)
+    if ctx.points_estimated and circular > 0:
+        trusted.append(
+            f"circular reputation {circular:g} is estimated: each partner's points taken as min(trades, "
+            f"{PARTNER_TRADE_CAP}), scaled to 20 in all"
+        )
+    index_reputation, index_wealth = index_reputation_and_wealth(reputation, wealth, circular)
+
+    # -- coverage -------------------------------------------------------------------------
+    if ctx.log_has_events:
+        coverage = ctx.coverage.get(agent, 0.0)
+        coverage_source = "events"
+        stamped_map = (ctx.exploration or {}).get(agent)
+        if stamped_map is not None:
+            archived = stamped_map.get("coverage")
+            if isinstance(archived, (int, float)) and archived != coverage:
+                readings.add("events-or-archive")
+                notes.append(f"the archive's exploration gives coverage {archived}, the events {coverage}")
+    elif ctx.exploration is not None and agent in ctx.exploration:
+        value = _number(ctx.exploration[agent], "coverage", f"exploration.{agent}")
+        coverage = float(value) if value is not None else 0.0
+        coverage_source = "exploration"
+        trusted.append("map coverage: the archive's exploration block")
+    else:
+        coverage = 0.0
+        coverage_source = "none"
+
+    return SeatInputs(
+        agent=agent,
+        seat=_count(row, "seat", where),
+        name=row.get("name") if isinstance(row.get("name"), str) else None,
+        role=row.get("role") if isinstance(row.get("role"), str) else None,
+        status=status,
+        rounds_alive=rounds_alive,
+        rounds_alive_source=rounds_source,
+        wealth=wealth,
+        reputation=reputation,
+        aggression=aggression,
+        trained_levels=levels,
+        counters_source=counters_source,
+        gathers=counts["gather"],
+        crafts=counts["craft"],
+        builds=counts["build"],
+        repairs=counts["repair"],
+        moves=counts["move"],
+        completed_trades=counts["completed"],
+        world_actions=counts["world"],
+        dormancy_episodes=counts["agent_dormant"],
+        recoveries=counts["agent_awake"],
+        messages=messages,
+        messages_source=messages_source,
+        ledger_source=ctx.ledger_source,
+        credited_trades=credited,
+        commons_share=commons_share,
+        coverage=coverage,
+        coverage_source=coverage_source,
+        circular_reputation=circular,
+        points_source=ctx.points_source,
+        index_reputation=index_reputation,
+        index_wealth=index_wealth,
+        trusted=tuple(trusted),
+        notes=tuple(notes),
+    )
+
+
+def _inputs(analysis: MatchAnalysis, report: Mapping[str, Any] | None) -> tuple[tuple[SeatInputs, ...], _Context]:
+    ctx = _context(analysis, report)
+    board = _board(analysis.archive)
+    return tuple(_seat_inputs(ctx, i, agent, row) for i, (agent, row) in enumerate(board)), ctx
+
+
+def seat_inputs(analysis: MatchAnalysis, report: Mapping[str, Any] | None = None) -> tuple[SeatInputs, ...]:
+    """Every seat's inputs, in the order of the archive's agents list.
+
+    ``report`` (default: the analysed match's own) supplies only ``raw.messagesSent``,
+    for a seat the archive's metrics do not cover.
+    """
+    if report is None:
+        report = analysis.read.report
+    return _inputs(analysis, report)[0]
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+def _choose_rubric(version: str | None, report: Mapping[str, Any] | None) -> tuple[RubricVersion, str]:
+    if version is not None:
+        return rubric(version), "option"
+    named = report.get("rubricVersion") if isinstance(report, Mapping) else None
+    if isinstance(named, str):
+        return rubric(named), "report"
+    return rubric(PUBLISHED_VERSION), "default"
+
+
+def _errata(analysis: MatchAnalysis) -> tuple[dict[str, Any], ...]:
+    read = analysis.read
+    withheld: dict[str, list[int]] = {}
+    for event_id in read.stats.excluded_by_errata:
+        withheld.setdefault(read.errata_events.get(event_id, "?"), []).append(event_id)
+    out = []
+    for erratum in read.errata:
+        entry = dict(erratum)
+        entry["withheld"] = sorted(withheld.get(str(erratum.get("id")), []))
+        out.append(entry)
+    return tuple(out)
+
+
+def score_match(
+    analysis: MatchAnalysis, rubric_version: str | None = None, *, report: Mapping[str, Any] | None = None
+) -> MatchScore:
+    """Recompute every seat of the match under a rubric version.
+
+    Parameters
+    ----------
+    analysis:
+        The match after its one replay (:func:`daishi_forensics.replay.analysis.analyze`).
+    rubric_version:
+        ``1.0`` … ``2.4``; None: the version the report names, else the published 2.4
+        (READINGS ``default-rubric``).
+    report:
+        The published report (default: the analysed match's own); read only for the
+        version it names and its ``raw.messagesSent``.
+
+    Raises
+    ------
+    UnknownRubric
+        The version (asked for, or named by the report) is not one this tool knows.
+    InvalidInput
+        The archive lacks what scoring needs (ticks, the agents list) or has a malformed figure.
+    """
+    if report is None:
+        report = analysis.read.report
+    version, source = _choose_rubric(rubric_version, report)
+    inputs, ctx = _inputs(analysis, report)
+    readings = ctx.readings
+    if source == "default":
+        readings.add("default-rubric")
+    if not version.rates:
+        readings.add("rubric-1.0")
+    if version.map_term == "where-recorded":
+        readings.add("map-record")
+    readings.add("competitiveness-clamp")
+    if any(e.get("scoresDepend") for e in analysis.read.errata):
+        readings.add("errata-scores-depend")
+
+    field_size = len(inputs)
+    if field_size <= 1:
+        readings.add("field-of-one")
+    rank_wealth = [(i.agent, i.index_wealth if version.index_figures else i.wealth) for i in inputs]
+    values = [w for _, w in rank_wealth]
+    if len(set(values)) < len(values):
+        readings.add("rank-numbering" if version.shared_ranks else "rank-ties-before-2.1")
+    rank_of = ranks(rank_wealth, version)
+    has_map_record = ctx.exploration is not None
+    rounds = ctx.match_rounds
+
+    seats = []
+    for i in inputs:
+        wealth = i.index_wealth if version.index_figures else i.wealth
+        reputation = i.index_reputation if version.index_figures else i.reputation
+        dims = {
+            "survival": survival(
+                version,
+                status=i.status,
+                rounds_alive=i.rounds_alive,
+                match_rounds=rounds,
+                world_actions=i.world_actions,
+                dormancy_episodes=i.dormancy_episodes,
+                recoveries=i.recoveries,
+                counters_recorded=i.counters_recorded,
+            ),
+            "economy": economy(version, wealth=wealth, activity=i.activity, rounds_alive=i.rounds_alive,
+                               match_rounds=rounds),
+            "social": social(
+                version,
+                completed_trades=i.completed_trades,
+                credited_trades=i.credited_trades,
+                reputation=reputation,
+                messages=i.messages,
+                aggression=i.aggression,
+                commons_share=i.commons_share,
+                rounds_alive=i.rounds_alive,
+                match_rounds=rounds,
+            ),
+            "adaptation": adaptation(
+                version,
+                trained_levels=i.trained_levels,
+                crafts=i.crafts,
+                moves=i.moves,
+                coverage=i.coverage,
+                has_map_record=has_map_record,
+                rounds_alive=i.rounds_alive,
+                match_rounds=rounds,
+            ),
+            "competitiveness": competitiveness(rank=rank_of[i.agent], field_size=field_size, wealth=wealth,
+                                               dead=i.dead),
+        }
+        seats.append(SeatScore(inputs=i, rank=rank_of[i.agent], dimensions=dims, fitness_index=fitness_index(dims)))
+
+    notes = list(ctx.notes)
+    if version.map_term == "where-recorded":
+        notes.append(
+            "rubric 2.2: adaptation reads "
+            + ("map coverage (the archive has an exploration block)" if has_map_record
+               else "the move rate (the archive has no exploration block)")
+        )
+    seats.sort(key=lambda s: (s.inputs.seat if s.inputs.seat is not None else 1 << 62, s.agent))
+    return MatchScore(
+        match_id=analysis.read.match_id,
+        rubric=version,
+        rubric_source=source,
+        field_size=field_size,
+        match_rounds=rounds,
+        seats=tuple(seats),
+        readings=tuple(sorted(readings)),
+        notes=tuple(notes),
+        errata=_errata(analysis),
+    )
+
+
+def scorecards(analysis: MatchAnalysis, rubric_version: str) -> dict[str, Any]:
+    """A rubric-computed report for the match (contract §4b), ready to write as ``report.json``.
+
+    Every seat of the archive's board, in seat order, with its rank, Fitness Index,
+    five dimensions, wealth and reputation, the raw inputs (``messagesSent``,
+    ``creditedTrades``, ``commonsShare``, ``coverage``) and, under 2.4, the index
+    wealth and reputation and the circular reputation.  ``daishi-forensics score``
+    reads such a report back as all ``same``.
+    """
+    return score_match(analysis, rubric_version).report()
