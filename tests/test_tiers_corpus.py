@@ -92,15 +92,37 @@ def test_every_tier_mechanism_with_five_rows_is_in_every_split() -> None:
             assert all(splits[s] >= 1 for s in ("train", "tune", "holdout")), (pair, dict(splits))
 
 
-def test_splits_are_about_half_a_fifth_and_three_tenths_within_each_large_stratum() -> None:
+def test_splits_are_about_half_a_fifth_and_three_tenths() -> None:
+    """Near duplicates share a split and a group counts in the stratum of its first member, so a
+    stratum drifts from 50 / 20 / 30 by a few groups; a whole source drifts less."""
     strata: dict[tuple[str, str, str], Counter[str]] = defaultdict(Counter)
+    sources: dict[str, Counter[str]] = defaultdict(Counter)
     for _n, _l, obj in _raw():
         strata[(obj["tier"], obj["mechanism"], obj["source"])][obj["split"]] += 1
-    for key, c in strata.items():
-        n = sum(c.values())
-        if n >= 20:
-            assert abs(c["train"] / n - 0.5) <= 0.05 and abs(c["tune"] / n - 0.2) <= 0.05 \
-                and abs(c["holdout"] / n - 0.3) <= 0.05, (key, dict(c))
+        sources[obj["source"]][obj["split"]] += 1
+    for table, n_min, tolerance in ((strata, 20, 0.15), (sources, 40, 0.06)):
+        for key, c in table.items():
+            n = sum(c.values())
+            if n >= n_min:
+                shares = {s: c[s] / n for s in ("train", "tune", "holdout")}
+                assert abs(shares["train"] - 0.5) <= tolerance and abs(shares["tune"] - 0.2) <= tolerance \
+                    and abs(shares["holdout"] - 0.3) <= tolerance, (key, dict(c))
+
+
+def test_near_duplicate_short_texts_never_sit_in_two_splits() -> None:
+    """The same template with another payload, or "Hello!" beside "hello", would let a learned
+    scorer recognise holdout rows it was trained on.  Checked on the texts of up to 400
+    characters (the long jailbreaks are grouped by the builder the same way, too slowly to
+    recheck here)."""
+    import numpy as np
+    from rapidfuzz import fuzz, process
+
+    short = [obj for _n, _l, obj in _raw() if len(" ".join(obj["text"].casefold().split())) <= 400]
+    texts = [" ".join(obj["text"].casefold().split()) for obj in short]
+    scores = process.cdist(texts, texts, scorer=fuzz.ratio, score_cutoff=85, dtype=np.uint8, workers=1)
+    crossing = [(short[i]["id"], short[j]["id"]) for i, j in zip(*np.nonzero(scores))
+                if i < j and short[i]["split"] != short[j]["split"]]
+    assert len(short) > 2400 and crossing == []
 
 
 def test_the_development_corpus_is_all_there_and_marked_seen() -> None:
