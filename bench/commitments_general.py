@@ -57,7 +57,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from daishi_forensics.commitments import CommitmentExtractor, HeuristicExtractor, extractor_info
+from daishi_forensics.profile.commitments import CommitmentExtractor, HeuristicExtractor, extractor_info
 
 FIXTURE = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "commitments-general.jsonl"
 

@@ -3,7 +3,7 @@
     python bench/tiers_corpus.py [--classifier MODULE:FUNCTION] [--split train,tune]
                                  [--holdout] [--errors N] [--counts] [--format text|json]
 
-The classifier is any callable with the interface of ``daishi_forensics.tiers.classify``:
+The classifier is any callable with the interface of ``daishi_forensics.injection.tiers.classify``:
 it takes a message's text and returns an object whose ``tier`` is ``persuasion``, ``hijack``
 or ``protocol`` (seed 002 §2.7).  For each split it prints
 
@@ -322,7 +322,7 @@ def to_json(rep: SplitReport) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--classifier", default="daishi_forensics.tiers:classify",
+    parser.add_argument("--classifier", default="daishi_forensics.injection.tiers:classify",
                         help="MODULE:FUNCTION taking a text, returning an object with .tier")
     parser.add_argument("--corpora", type=Path, default=CORPORA)
     parser.add_argument("--split", default="train,tune",

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from daishi_forensics.commitments import Commitment, Extracted
+from daishi_forensics.profile.commitments import Commitment, Extracted
 
 BENCH = Path(__file__).resolve().parent.parent / "bench" / "commitments_general.py"
 
