@@ -191,7 +191,7 @@ EVENT_COLUMNS = ("rests", "looks", "moves", "gathers", "crafts", "builds", "repa
                  "attacks", "raids", "thefts", "deposits", "withdrawals", "messages", "dormancies", "recoveries")
 """The event counts the host stamped on the archive, rests first, dormancy episodes and recoveries last."""
 BEHAVIOR_COLUMNS = ("aggression", "credited_trades", "commons_share")
-"""The behavior figures (reading ``behavior-columns``); map coverage follows them."""
+"""The behavior figures (reading ``file-columns``); map coverage follows them."""
 
 SEAT_COLUMNS: tuple[Column, ...] = _columns(
     ("study", _text, REQUIRED),
