@@ -6,7 +6,6 @@ from pathlib import Path
 
 import click
 from click.core import ParameterSource
-
 from daishi_forensics import exitcodes
 from daishi_forensics.simulate import FORMS, SCENARIOS, simulate_to_dir
 

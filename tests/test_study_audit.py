@@ -21,8 +21,9 @@ from click.testing import CliRunner
 from daishi_forensics import schemas
 from daishi_forensics.cli import main
 from daishi_forensics.errors import StudyUnreadable
-from daishi_forensics.study import audit_study, load_study, render
+from daishi_forensics.study import audit_study, load_study, read_files, read_page, render
 from daishi_forensics.study.audit import StudyAudit
+from daishi_forensics.study.checks import page_checks
 
 from .studykit import CANARY, page, seat, trial, write_study
 
@@ -475,3 +476,35 @@ def test_the_exported_api_is_pinned() -> None:
 def test_a_copy_keeps_its_canary(study_a: Path) -> None:
     assert all(line.endswith(CANARY) for line in (study_a / "trials.csv").read_text().splitlines()[1:])
     assert copy.deepcopy(study_a_page())["canary"] == CANARY
+
+
+def test_a_value_a_log_ratio_cannot_read_is_a_finding(tmp_path: Path) -> None:
+    folder = study_d(tmp_path / "d")
+    _rewrite_trials(folder, {(2, "value"): "0.000"})  # trial 2's control, row 4: ln(6 / 0) is no number
+    audit = audited(folder)
+    assert ("log-ratio-values", str(folder / "trials.csv"), (4,)) in disagreeing(audit)
+    # The pair cannot be read, so the comparison reads three: p = 2/4 (two nonzero), not the page's 0.25.
+    assert figure_statuses(audit)[("comparison 1", "exactP")] == "DIFFERS"
+    assert audit.figures.comparisons[0].pairs == 3
+
+
+def test_the_comparison_level_is_compared_at_the_columns_places(study_a: Path) -> None:
+    trials, seats = study_a_rows()
+    for row in trials:
+        row["comparison_level"] = "0.983333"  # 1 - 0.05 / 3 at six places
+    inputs = load_study(str(write_study(study_a, trials, seats)))
+    rows = read_files(inputs.trials_text, inputs.seats_text)
+    level = {c.code: c.agrees for c in page_checks(rows, read_page(page(comparisonLevel=1 - 0.05 / 3)), "paired")}
+    assert level["page-level"] is True
+    level = {c.code: c.agrees for c in page_checks(rows, read_page(page(comparisonLevel=0.9834)), "paired")}
+    assert level["page-level"] is False
+
+
+def test_a_value_with_too_many_places_is_a_finding_not_a_crash(study_a: Path) -> None:
+    trials, seats = study_a_rows()
+    trials[1]["value"] = "52.0004"  # trial 1, arm 1, row 3
+    write_study(study_a, trials, seats)
+    audit = audited(study_a)
+    assert disagreeing(audit) == {("value-places", str(study_a / "trials.csv"), (3,))}
+    # Kept to three places the pair reads as before: every figure is still the page's.
+    assert audit.figures_differ == () and audit.exit_code == 1

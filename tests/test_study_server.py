@@ -15,13 +15,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from daishi_forensics.cli import main
 from daishi_forensics.errors import StudyNotPublished, StudyUnreadable
 from daishi_forensics.study import StudyClient, audit_study, load_study
 
-from .test_study_audit import study_a_page, study_a_rows, study_b
 from .studykit import write_study
+from .test_study_audit import study_a_page, study_a_rows, study_b
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -72,7 +71,7 @@ def server(tmp_path: Path) -> Iterator[str]:
         Handler.routes[f"/u/ada/studies/s_playing/{name}"] = (409, json.dumps(reason).encode(), "application/json")
     Handler.routes["/u/ada/studies/s_text/trials.csv"] = (409, b"the study is paused by its owner", "text/plain")
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{httpd.server_address[1]}"

@@ -13,10 +13,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from daishi_forensics.cli import main
-from daishi_forensics.study.fitness import seat_fitness
 from daishi_forensics.simulate.study import CANARY, simulate_study
+from daishi_forensics.study.fitness import seat_fitness
 
 
 @pytest.fixture(scope="module")

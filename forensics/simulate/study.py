@@ -43,6 +43,7 @@ from typing import Any
 import orjson
 
 from ..jsonio import dumps
+from ..study.checks import field_size
 from ..study.compare import (
     ARM_PLACES,
     COMPARISON_PLACES,
@@ -313,7 +314,8 @@ def _write_study(plan: _Plan, out: Path, seed: int, ticks: int, n_agents: int) -
     matches = folder / "matches"
     matches.mkdir(parents=True, exist_ok=True)
     arms = {a.arm: a for a in plan.arms}
-    level = (1 - (1 - plan.declared_level) / (len(plan.arms) - 1)) if plan.declared_level is not None else None
+    level_text = f"{1 - (1 - plan.declared_level) / (len(plan.arms) - 1):.6g}" if plan.declared_level else ""
+    level = float(level_text) if level_text else None  # the column's level, as the audit reads it
     trial_rows: list[dict[str, str]] = []
     seat_rows: list[dict[str, str]] = []
     values: dict[tuple[int, int], int | None] = {}
@@ -337,7 +339,7 @@ def _write_study(plan: _Plan, out: Path, seed: int, ticks: int, n_agents: int) -
             out_entries = plan.pair_out.get(trial.trial)
             row.update(pair="out" if out_entries else "in",
                        pair_out=";".join(f"{a}:{why}" for a, why in out_entries) if out_entries else "",
-                       stopping_rule=plan.stopping_rule or "", comparison_level=f"{level:.6g}")
+                       stopping_rule=plan.stopping_rule or "", comparison_level=level_text)
         trial_rows.append(row)
     stops: dict[int, int | None] = {}
     if plan.kind == "paired":
@@ -356,8 +358,7 @@ def _write_study(plan: _Plan, out: Path, seed: int, ticks: int, n_agents: int) -
     (folder / "seats.csv").write_text(seats_text, encoding="utf-8")
 
     files = read_files(trials_text, seats_text)
-    sizes = [sum(1 for s in seat_rows if (s["trial"], s["arm"]) == (r["trial"], r["arm"])) for r in trial_rows]
-    value_range = metric_range(plan.metric, field_size=max(sizes))
+    value_range = metric_range(plan.metric, field_size=field_size(files))
     design = Design(study, plan.kind, plan.metric, plan.scale, value_range, difference_range(value_range, plan.scale),
                     plan.stopping_rule, level, TUNING if plan.stopping_rule == "anytime" else None)
     figures = recompute(files, design)

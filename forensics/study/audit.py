@@ -21,7 +21,7 @@ from typing import Any
 from daishi_forensics import exitcodes
 from daishi_forensics.errors import StudyUnreadable
 
-from .checks import Check, field_size, file_checks, page_checks, recipe_checks, study_kind
+from .checks import Check, field_size, file_checks, page_checks, recipe_checks, scale_checks, study_kind
 from .compare import (
     COMPARISON_PLACES,
     DIFFERS,
@@ -337,6 +337,7 @@ def audit_study(inputs: StudyInputs) -> StudyAudit:
     design = _design(files, page, recipe, kind)
     figures = recompute(files, design)
     checks: list[Check] = list(file_checks(files, kind, page.canary if page is not None else None))
+    checks.extend(scale_checks(files, design.scale))
     figure_checks: tuple[FigureCheck, ...] = ()
     notes: list[str] = []
     if page is not None:

@@ -32,7 +32,7 @@ from .files import (
     units,
 )
 from .fitness import half_up_units, seat_fitness, trial_value_units
-from .metrics import METRICS, metric_range
+from .metrics import LOG_RATIO, METRICS, metric_range
 from .page import Page, Recipe
 
 __all__ = [
@@ -43,6 +43,7 @@ __all__ = [
     "file_checks",
     "page_checks",
     "recipe_checks",
+    "scale_checks",
 ]
 
 
@@ -300,9 +301,11 @@ def _comparison_checks(name: str, rows: Sequence[TrialRow], rule: str | None) ->
             if rule == "fixed" and row.pair == "in" and row.in_comparison is False:
                 problems.append((name, row.row, "in_comparison no on a pair that is in, under the fixed rule "
                                                 "(which reads every pair)"))
-            if row.pair == "in" and row.in_comparison is False and stopped_at is None:
+            if rule != "anytime" or row.pair != "in":
+                continue
+            if row.in_comparison is False and stopped_at is None:
                 stopped_at = row
-            elif row.pair == "in" and row.in_comparison and stopped_at is not None:
+            elif row.in_comparison and stopped_at is not None:
                 problems.append((name, row.row, f"read after the comparison stopped (row {stopped_at.row} was "
                                                 "not read)"))
         checks.append(_check("in-comparison", f"arm {arm}", "in_comparison yes only on pairs that are in; every "
@@ -504,6 +507,37 @@ def _same(code: str, subject: str, what: str, page_value: object, file_value: ob
     return _check(code, subject, what, problems)
 
 
+def _level_check(page: Page, first: TrialRow | None) -> Check:
+    """The page's comparison level is the column's, to the places the column gives it."""
+    column = first.comparison_level if first is not None else None
+    problems: Problems = []
+    if (page.comparison_level is None) != (column is None):
+        problems.append((page.name, None, f"the page says {page.comparison_level}, the files "
+                                          f"{column.text if column else None}"))
+    elif page.comparison_level is not None and column is not None:
+        if abs(page.comparison_level - column.value) > 0.5 * 10.0**-column.places:
+            problems.append((page.name, None, f"the page says {page.comparison_level}, the files {column.text}"))
+    return _check("page-level", page.name, "the page's comparison level is the files' (to the places the column "
+                  "gives)", problems)
+
+
+def scale_checks(files: StudyFiles, scale: str) -> tuple[Check, ...]:
+    """On a log ratio every value a comparison reads is above zero (the ratio has no logarithm otherwise)."""
+    if scale != LOG_RATIO:
+        return ()
+    controls = {r.trial: r for r in files.trials if r.arm == 0}
+    problems: Problems = []
+    for row in files.trials:
+        if not row.in_comparison:
+            continue
+        for read in (row, controls.get(row.trial)):
+            if read is not None and read.value is not None and read.value.value <= 0:
+                problems.append((files.trials_name, read.row, f"value {read.value.text} on a log ratio, read by "
+                                                              f"comparison {row.arm}"))
+    return (_check("log-ratio-values", files.trials_name, "every value a log-ratio comparison reads is above "
+                   "zero", sorted(set(problems), key=lambda p: (p[1] or 0, p[2]))),)
+
+
 def page_checks(files: StudyFiles, page: Page, kind: str) -> tuple[Check, ...]:
     """The page's own counts and settings against the files'."""
     rows = files.trials
@@ -516,8 +550,7 @@ def page_checks(files: StudyFiles, page: Page, kind: str) -> tuple[Check, ...]:
               pname),
         _same("page-rule", pname, "the page's stopping rule is the files'", page.stopping_rule,
               first.stopping_rule if first else None, pname),
-        _same("page-level", pname, "the page's comparison level is the files'", page.comparison_level,
-              first.comparison_level.value if first and first.comparison_level else None, pname),
+        _level_check(page, first),
     ]
     comparisons = sorted({r.arm for r in rows if r.arm > 0}) if kind == "paired" else []
     split: Problems = []
@@ -593,11 +626,12 @@ def page_checks(files: StudyFiles, page: Page, kind: str) -> tuple[Check, ...]:
         checks.append(_check("page-comparison", f"comparison {arm}", "the pairs and maps the comparison read are "
                              "the page's", problems))
 
-    models: dict[str, tuple[int, set[tuple[int, int]]]] = {}
+    models: dict[str, tuple[list[int], set[tuple[int, int]]]] = {}
     for seat in files.seats:
         if seat.whole_trial and not seat.guest and seat.fitness_index is not None:
-            count, trials = models.get(seat.model, (0, set()))
-            models[seat.model] = (count + 1, trials | {(seat.trial, seat.arm)})
+            counted, played = models.setdefault(seat.model, ([0], set()))
+            counted[0] += 1
+            played.add((seat.trial, seat.arm))
     page_models = {m.model: m for m in page.models}
     for model in sorted(set(models) | set(page_models)):
         problems = []
@@ -608,10 +642,10 @@ def page_checks(files: StudyFiles, page: Page, kind: str) -> tuple[Check, ...]:
         elif model not in models:
             problems.append((pname, None, f"the page's table has {model}; no seat of it is in a whole trial"))
         else:
-            count, trials = models[model]
-            if (shown_m.seats, shown_m.trials) != (count, len(trials)):
+            counted, played = models[model]
+            if (shown_m.seats, shown_m.trials) != (counted[0], len(played)):
                 problems.append((pname, None, f"the page counts {shown_m.seats} seat(s) in {shown_m.trials} trial(s); "
-                                              f"the files {count} in {len(trials)}"))
+                                              f"the files {counted[0]} in {len(played)}"))
         checks.append(_check("page-model", f"model {model}", "the model's seats and trials in whole trials are the "
                              "page's", problems))
     return tuple(checks)

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .compare import LOG_RATIO_PLACES, half_away_units
-from .files import StudyFiles, TrialRow, units
+from .files import Number, StudyFiles, TrialRow, units
 from .metrics import LOG_RATIO
 from .statistics import (
     Interval,
@@ -182,11 +182,16 @@ def pairs_read(files: StudyFiles, arm: int, scale: str) -> tuple[PairDifference,
             difference = math.log(row.value.value / control.value.value)
             grid = half_away_units(difference, LOG_RATIO_PLACES)
         else:
-            grid = units(row.value) - units(control.value)
+            grid = _thousandths(row.value) - _thousandths(control.value)
             difference = grid / 1000
         out.append(PairDifference(row.trial, control.map_seed, control.value.value, row.value.value, difference,
                                   grid))
     return tuple(out)
+
+
+def _thousandths(value: Number) -> int:
+    """A value on the file's grid; one written with more places (a finding of its own) is first kept to three."""
+    return units(value) if value.places <= 3 else half_away_units(value.value, 3)
 
 
 def _labels(files: StudyFiles) -> dict[int, str]:

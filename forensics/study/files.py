@@ -108,6 +108,13 @@ def _decimal(text: str) -> Number:
     return Number(float(text), len(fraction) - 1 if fraction else 0, text)
 
 
+def _level(text: str) -> Number:
+    number = _decimal(text)
+    if not 0 < number.value < 1:
+        raise ValueError(f"{text!r} is not a confidence level (between 0 and 1)")
+    return number
+
+
 def _yes_no(text: str) -> bool:
     if text not in _YES_NO:
         raise ValueError(f"{text!r} is neither yes nor no")
@@ -173,7 +180,7 @@ TRIAL_COLUMNS: tuple[Column, ...] = _columns(
     ("pair_out", _pair_out, OPTIONAL),
     ("in_comparison", _yes_no, OPTIONAL),
     ("stopping_rule", _choice("fixed", "anytime"), OPTIONAL),
-    ("comparison_level", _decimal, OPTIONAL),
+    ("comparison_level", _level, OPTIONAL),
     ("scored_on", _text, REQUIRED),
     ("scenario", _text, REQUIRED),
     ("scenario_hash", _text, REQUIRED),
