@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "validate": "validate:validate",
     "screen": "screen:screen",
     "score": "score:score",
+    "study": "study:study",
     "propagation": "propagation:propagation",
     "tiers": "tiers:tiers",
     "season": "season:season",

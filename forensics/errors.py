@@ -6,7 +6,10 @@ The tree, drawn once::
     ├── InputUnreadable            exit 3: the input cannot be read at all
     │   ├── MatchNotFound          no such match in the store / on the server
     │   ├── InputTooLarge          a gzip member inflates past the limit, a line too long
-    │   └── ServerError            the server failed after bounded retries
+    │   ├── ServerError            the server failed after bounded retries
+    │   └── StudyUnreadable        exit 2 (``study audit`` only): a study's files or page
+    │       │                      cannot be read, or are malformed (every problem listed)
+    │       └── StudyNotPublished  the server answered 409: the study is still playing
     └── InvalidInput               exit 1: the input was read but violates the contract
                                    (raised only where an analysis cannot go on;
                                    validation collects problems instead of raising)
@@ -27,6 +30,8 @@ __all__ = [
     "InputTooLarge",
     "ServerError",
     "InvalidInput",
+    "StudyUnreadable",
+    "StudyNotPublished",
 ]
 
 
@@ -76,3 +81,14 @@ class InvalidInput(ForensicsError):
     """The input was read but an analysis cannot proceed on it (exit 1)."""
 
     exit_code = exitcodes.FINDINGS
+
+
+class StudyUnreadable(InputUnreadable):
+    """A study's files or page cannot be read (``study audit`` exits 2, as the study recompute
+    script does: seed 000, *Recomputing a study yourself*)."""
+
+    exit_code = exitcodes.STUDY_UNREADABLE
+
+
+class StudyNotPublished(StudyUnreadable):
+    """The server answered 409: the study's files are not published yet; the message is the page's reason."""

@@ -13,6 +13,7 @@ The rooms, in order (docs/ARCHITECTURE.md draws them):
     probes    the probe catalogue and compliance
     profile   negotiation, commitments, promises, harm, welfare, specialization, progression
     score     rubric, scoring, audit
+    study     study audits: two files read strictly, the page recomputed (and simulated studies)
     report    assembly, sections, crosscheck, evidence, screening, renderers
     batch     seasons and Parquet export (many matches)
     cli       the commands
@@ -37,7 +38,7 @@ FOLDERS = {"daishi_forensics": ROOT / "forensics", "daishi_forensics.schemas": R
            "daishi_forensics.cli": ROOT / "cli"}
 BASE_MODULES = {"errors", "exitcodes", "arithmetic", "jsonio", "version"}
 ORDER = ["base", "screens", "simulate", "read", "replay", "economy", "injection", "probes", "profile", "score",
-         "report", "batch", "cli"]
+         "study", "report", "batch", "cli"]
 RANK = {room: k for k, room in enumerate(ORDER)}
 LAZY = re.compile(r"[\"'](daishi_forensics(?:\.\w+)+):")
 
