@@ -30,7 +30,9 @@ from daishi_forensics import jsonio
 from daishi_forensics.replay.analysis import MatchAnalysis
 from daishi_forensics.report.passes import analyze
 from daishi_forensics.profile.harm import HARM_CATEGORIES, baseline_means, normalize, score_vs_harm
-from daishi_forensics.report.profile import profile_blocks, profile_section, seat_harms
+from daishi_forensics.profile.harm import seat_harms
+from daishi_forensics.report.profile import profile_section
+from daishi_forensics.report.render.profile import profile_blocks
 from daishi_forensics.report.render.tables import markdown_table, text_table
 from daishi_forensics.read.boundary import read_match
 from daishi_forensics.read.sources import open_match

@@ -1,25 +1,25 @@
 """Render a behavior report (the dict of :func:`daishi_forensics.report.assembly.behavior_report`).
 
 ``text`` for a terminal, ``markdown`` for a page; both are built from the same
-section list, so they always show the same things.  ``json`` is the report itself.
-Feature sections (screens, probes, propagation, profile) add their own blocks
-through :data:`EXTRA_BLOCKS`.
+blocks, so they always show the same things.  ``json`` is the report itself.
+The feature sections' blocks (screens, probes, propagation, profile) come from
+:mod:`.sections`.
 """
 
 from __future__ import annotations
 
 import textwrap
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from daishi_forensics.jsonio import dumps
 
+from .sections import SECTION_BLOCKS
 from .tables import cell, clean, markdown_table, text_table
 
-__all__ = ["render_text", "render_markdown", "render_json", "blocks", "EXTRA_BLOCKS"]
+__all__ = ["render_text", "render_markdown", "render_json", "blocks"]
 
 Block = tuple[str, str, Sequence[str], Sequence[Sequence[Any]]]
 """(title, intro sentence, headers, rows)."""
-EXTRA_BLOCKS: list[Callable[[dict[str, Any]], list[Block]]] = []
 
 
 def _source_intro(report: dict[str, Any]) -> str:
@@ -85,10 +85,8 @@ def blocks(report: dict[str, Any]) -> list[Block]:
               f.get("archived"), f.get("recomputed"), _events(f), f["message"]] for f in report["findings"]],
         ),
     ]
-    from daishi_forensics.report.sections import BLOCK_MAKERS
-
-    for extra in [*BLOCK_MAKERS, *EXTRA_BLOCKS]:
-        out.extend(extra(report))
+    for section_blocks in SECTION_BLOCKS:
+        out.extend(section_blocks(report))
     return out
 
 

@@ -18,15 +18,13 @@ from __future__ import annotations
 
 import html
 import math
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from .behavior import blocks
 from .tables import cell
 
-__all__ = ["render_html", "EXTRA_HTML"]
+__all__ = ["render_html"]
 
-EXTRA_HTML: list[Callable[[dict[str, Any]], str]] = []
-"""Feature sections (HTML fragments built only from :func:`esc`-escaped strings)."""
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'none'; base-uri 'none'; form-action 'none'"
 
@@ -289,8 +287,6 @@ def render_html(report: dict[str, Any], *, events: dict[int, dict[str, Any]] | N
     out.append("<h2>Wealth over time</h2><figure>" + wealth_lines_svg(wealth_series(report)) + "</figure>")
     if "propagation" in report:
         out.append("<h2>Propagation trees</h2>" + chain_trees_html(report, events or {}))
-    for extra in EXTRA_HTML:
-        out.append(extra(report))
     if events:
         out.append("<h2>Evidence events</h2><p class=\"intro\">Every event a flag or finding cites.</p>")
         rows = []
