@@ -71,6 +71,21 @@ pairs with round trips, pruning on the three consistencies as the path grows (ne
 cycle already; qualifying cycles that share seats are one ring, scored by the circular
 share of all its pairs.
 
+**The tests.**  Each pattern is a candidate; what decides is its p-value against honest
+play in the same match (the match-level step adjusts it over every test of the match):
+
+- every pair's round trips (wash pair, and a pair inside a ring): the count of its
+  exchanges that ended in mirror round trips, against a beta-binomial whose mean is the
+  rate of the match's pairs sharing neither of its seats (each pair one vote) and whose
+  spread (``SPREAD``) lets honest pairs differ: two friends that swap the same goods buy
+  back more often than strangers.  A wash pair also needs what came back to be worth
+  ``min_value`` typical exchanges (a size floor);
+- a wash cycle: the direction of every transfer of the cycled good between neighbours of
+  the cycle, each a coin under the null (two-sided binomial): a wash sends it the cycle's
+  way every time, honest trade of one good both ways;
+- a round-trip ring: its pairs' round-trip tests, combined (Fisher's product: independent
+  pairs under the null).
+
 >>> import networkx as nx
 >>> from .graph import TransferView
 >>> G = nx.MultiDiGraph()
