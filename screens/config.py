@@ -2,7 +2,8 @@
 
 ``screens/config.json`` ships with the package (package data).  Every parameter is
 ``{"value": …, "rationale": "…"}``: the rationale says why the value is what it is,
-from the behaviour the seeds describe (seed 002 §2.8-§2.9, seed 000 *Trade ledger* and
+from the behaviour the evaluation design describes (its behavioral metrics and collusion
+screens) and the scoring rubric (*Trade ledger* and
 *Circular reputation*), never from a simulator's constants.
 
 A run stamps ``version`` and ``digest`` (a hash of the effective values) in every
@@ -50,6 +51,16 @@ class ScreenConfig:
     the typical exchange value)."""
     screens: Mapping[str, Mapping[str, Any]]
     """Screen name -> parameter name -> value (``enabled`` among them)."""
+
+    @property
+    def false_alarm_rate(self) -> float:
+        """The chance, in an honest match, of any flag or review (``general.false_alarm_rate``)."""
+        return float(self.general.get("false_alarm_rate", 0.02))
+
+    @property
+    def flag_share(self) -> float:
+        """A flag needs an adjusted p-value at most ``false_alarm_rate x flag_share``."""
+        return float(self.general.get("flag_share", 0.25))
 
     @property
     def exempt_roles(self) -> tuple[str, ...]:

@@ -409,7 +409,7 @@ class TransferView:
 
 def typical_exchange_value(exchanges: Iterable[Exchange], fair_ratio: float = 2.0) -> float | None:
     """The value one side moves in a typical fair exchange of the match: the scale of every
-    value threshold ("weighed against what honest trade would move", issue 4).
+    value threshold ("weighed against what honest trade would move": the evaluation design's collusion screens).
 
     Each pair's median, over its *fair-looking* exchanges (goods both ways, known values,
     neither side worth more than ``fair_ratio`` times the other), of the mean of the two
@@ -451,7 +451,7 @@ def typical_exchange_value(exchanges: Iterable[Exchange], fair_ratio: float = 2.
 
 def net_transfer_graph(graph: nx.MultiDiGraph, *, forced: bool = True) -> nx.DiGraph:
     """The net-transfer graph: one edge ``u -> v`` per pair that moved value, weighted by
-    the net value ``u`` passed to ``v`` (issue 4, item 1; seed 002 §2.9).
+    the net value ``u`` passed to ``v`` (the evaluation design's collusion screens).
 
     Each edge keeps ``value`` (net), ``gross`` (both ways), ``forward`` and ``back``
     (value each way) and ``events`` (the event ids behind the flow, sorted).  A pair whose

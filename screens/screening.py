@@ -10,24 +10,26 @@ the configuration's version and digest, every flag, and what could not be screen
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import networkx as nx
 
 from .cartel import cartel
 from .config import ScreenConfig, load_config
-from .feeder import feeder
-from .flags import Flag, Verdict, ordered, verdict_of
+from .feeder import feeds, hubs
+from .flags import Flag, Level, Verdict, ordered, verdict_of
 from .graph import TransferView
 from .off_price import off_price
 from .operator import operator, recurring_pairs
 from .pair_outlier import PairRow, pair_outlier, pair_table, season_outliers
-from .ring import ring_members, wash_cycles, wash_pairs
+from .ring import ring
 from .season import Feed, feed_cycles, feed_graph, match_feeds, season_feeders
+from .stats import Candidate, Test, adjust, describe_p
 from .thrown_fight import thrown_fight
 
-__all__ = ["SCREENS", "ScreenResult", "SeasonResult", "screen_graph", "screen_season", "screen_view"]
+__all__ = ["SCREENS", "ScreenResult", "SeasonResult", "as_candidates", "calibrate", "screen_graph", "screen_season",
+           "screen_view"]
 
 SCREENS: tuple[str, ...] = ("feeder", "ring", "cartel", "off_price", "thrown_fight", "pair_outlier", "operator")
 """Every per-match screen, in run order (``season`` runs only in :func:`screen_season`)."""
@@ -57,6 +59,8 @@ class ScreenResult:
     """The graph's ``name`` (the match id), when it has one."""
     table: tuple[PairRow, ...] = field(default=(), repr=False, compare=False)
     """The collusion table of the match (for the season-scale outliers)."""
+    testing: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    """The match-level multiple-testing step: method, rates, tests made and the family's size."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form (deterministic ordering): ``verdict``, ``configVersion``, ``configDigest``,
@@ -69,6 +73,8 @@ class ScreenResult:
             "notScreened": list(self.not_screened),
             "notes": list(self.notes),
         }
+        if self.testing:
+            out["testing"] = dict(self.testing)
         if self.name is not None:
             out["match"] = self.name
         return out
@@ -94,27 +100,98 @@ def _notes(view: TransferView, config: ScreenConfig) -> list[str]:
     return notes
 
 
-Runner = Callable[[TransferView, Mapping[str, Any]], tuple[list[Flag], list[str]]]
+Runner = Callable[[TransferView, Mapping[str, Any]], tuple[list[Any], list[Test], list[str]]]
 
 
-def _plain(fn: Callable[[TransferView, Mapping[str, Any]], list[Flag]]) -> Runner:
-    return lambda view, params: (fn(view, params), [])
-
-
-def _ring(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Flag], list[str]]:
-    cycles, notes = wash_cycles(view, params)
-    found = wash_pairs(view, params) + cycles
-    return found + ring_members(view, params, found), notes
+def _pair(fn: Callable[[TransferView, Mapping[str, Any]], tuple[list[Candidate], list[Test]]]) -> Runner:
+    def run(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Any], list[Test], list[str]]:
+        found, tests = fn(view, params)
+        return list(found), tests, []
+    return run
 
 
 _RUNNERS: dict[str, Runner] = {
-    "feeder": _plain(feeder),
-    "ring": _ring,
-    "cartel": _plain(cartel),
-    "off_price": _plain(off_price),
-    "thrown_fight": _plain(thrown_fight),
+    "feeder": _pair(feeds),
+    "ring": ring,
+    "cartel": _pair(cartel),
+    "off_price": _pair(off_price),
+    "thrown_fight": _pair(thrown_fight),
     "operator": operator,
 }
+
+
+def as_candidates(screen: str, found: Iterable[Any]) -> tuple[list[Candidate], list[Test], list[Flag]]:
+    """What a screen returned, for the match-level step: its :class:`Candidate` objects as they
+    are; a plain :class:`Flag` with a ``p_value`` (a screen that tests but does not register its
+    tests) as a candidate on a test of its own, the screen's ``tests`` count made up with tests
+    that were not rejected; a plain flag without one (a rule with no null) kept as it is."""
+    candidates: list[Candidate] = []
+    tests: list[Test] = []
+    kept: list[Flag] = []
+    counted: dict[str, int] = {}
+    for item in found:
+        if isinstance(item, Candidate):
+            candidates.append(item)
+        elif item.p_value is not None:
+            key = ("flag", item.screen, item.kind, item.agents, item.match)
+            tests.append(Test(key, float(item.p_value), 0.0))
+            candidates.append(Candidate(item, (key,), item.level))
+            counted[item.screen] = max(counted.get(item.screen, 0), int(item.tests or 1))
+        else:
+            kept.append(item)
+    for name, size in sorted(counted.items()):
+        mine = sum(1 for c in candidates if c.keys and c.keys[0][:2] == ("flag", name))
+        tests += [Test(("flag", name, "untested", i), 1.0, 0.0) for i in range(max(0, size - mine))]
+    return candidates, tests, kept
+
+
+def calibrate(candidates: Sequence[Candidate], tests: Sequence[Test], config: ScreenConfig,
+              view: TransferView | None = None) -> tuple[list[Flag], dict[str, Any]]:
+    """The match-level multiple-testing step.
+
+    Holm's step-down over every test of every screen of the match (Tarone's reduction: a
+    test whose smallest attainable p-value cannot reach the rate is left out of the count),
+    at the configuration's ``false_alarm_rate``.  A candidate whose adjusted p-value is at
+    most ``false_alarm_rate x flag_share`` is a ``flag`` (unless it may only be a review), at
+    most ``false_alarm_rate`` a ``review``; otherwise it is dropped.  So, in an honest match,
+    the chance of any flag or review is at most ``false_alarm_rate`` and of any flag at most
+    ``false_alarm_rate x flag_share``, if the nulls hold.  Returns the flags and a summary.
+    """
+    alpha = config.false_alarm_rate
+    flag_alpha = alpha * config.flag_share
+    adjusted, size = adjust(tests, alpha)
+    flags: list[Flag] = []
+    feeds_found: list[Flag] = []
+    for c in candidates:
+        p_adj = max((adjusted.get(k, 1.0) for k in c.keys), default=1.0)
+        if p_adj <= flag_alpha and c.most == "flag":
+            level: Level = "flag"
+        elif p_adj <= alpha:
+            level = "review"
+        else:
+            continue
+        flag = replace(c.flag, level=level, p_adjusted=p_adj, tests=size)
+        if flag.screen == "feeder" and flag.kind == "one_way_feed" and view is not None:
+            feeds_found.append(flag)
+        else:
+            flags.append(flag)
+    if view is not None:
+        flags += hubs(view, feeds_found)
+    flags = [_unusual(f) for f in flags]
+    summary = {"method": "Holm step-down over the testable tests of every screen (Tarone's reduction)",
+               "falseAlarmRate": alpha, "flagRate": flag_alpha, "tests": len({t.key for t in tests}),
+               "family": size}
+    return flags, summary
+
+
+def _unusual(flag: Flag) -> Flag:
+    """The flag with "how unusual, compared with what" added to its explanation."""
+    if flag.p_value is None:
+        return flag
+    return replace(flag, explanation=(
+        f"{flag.explanation} Chance under honest play in this match: {describe_p(flag.p_value)}, "
+        f"{describe_p(flag.p_adjusted if flag.p_adjusted is not None else flag.p_value)} counting the "
+        f"{flag.tests or 1} tests made here."))
 
 
 def screen_view(view: TransferView, config: ScreenConfig | None = None) -> ScreenResult:
@@ -128,8 +205,11 @@ def screen_view(view: TransferView, config: ScreenConfig | None = None) -> Scree
                 + (f" ({len(view.exempt)} scripted seat(s) left out)" if view.exempt else ""))
         missing, observed = _split([note, *(str(n) for n in view.graph.graph.get("not_screened") or ())])
         return ScreenResult("clear", config.version, config.digest, (), missing, observed, name)
-    flags: list[Flag] = []
+    candidates: list[Candidate] = []
+    tests: list[Test] = []
+    kept: list[Flag] = []
     notes = _notes(view, config)
+    table: tuple[PairRow, ...] = ()
     for screen in SCREENS:
         if screen not in config.screens:
             continue
@@ -138,19 +218,22 @@ def screen_view(view: TransferView, config: ScreenConfig | None = None) -> Scree
             continue
         params = config.screens[screen]
         if screen == "pair_outlier":
-            continue
-        found, more = _RUNNERS[screen](view, params)
-        flags += found
+            rows = pair_table(view, name)
+            table = tuple(rows)
+            found, more_tests = pair_outlier(view, params, rows)
+            more: list[str] = []
+        else:
+            found, more_tests, more = _RUNNERS[screen](view, params)
+        mine, extra_tests, plain = as_candidates(screen, found)
+        candidates += mine
+        tests += more_tests + extra_tests
+        kept += plain
         notes += more
-    table: tuple[PairRow, ...] = ()
-    if config.enabled("pair_outlier"):
-        rows = pair_table(view, name)
-        table = tuple(rows)
-        flags += pair_outlier(view, config.screens["pair_outlier"], rows)
-    ordered_flags = _sorted_flags(flags)
+    flags, testing = calibrate(candidates, tests, config, view)
+    ordered_flags = _sorted_flags(flags + kept)
     missing, observations = _split(notes)
     return ScreenResult(verdict_of(ordered_flags), config.version, config.digest, ordered_flags,
-                        missing, observations, name, table)
+                        missing, observations, name, table, testing)
 
 
 def _split(notes: Iterable[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -163,7 +246,12 @@ def _split(notes: Iterable[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 
 def screen_graph(graph: nx.MultiDiGraph, config: ScreenConfig | Mapping[str, Any] | None = None) -> ScreenResult:
-    """Screen one transfer graph for collusion (issue 4).
+    """Screen one transfer graph for collusion (the evaluation design's collusion screens).
+
+    Every screen tests its finding against honest play in the same graph and the
+    match-level step (:func:`calibrate`) adjusts the p-values over every test of every
+    screen: ``flag`` and ``review`` are designed false alarms, at most the configuration's
+    ``false_alarm_rate`` of honest matches anything but ``clear``.
 
     Parameters
     ----------
@@ -183,8 +271,9 @@ def screen_graph(graph: nx.MultiDiGraph, config: ScreenConfig | Mapping[str, Any
     ScreenResult
         ``verdict`` (``clear`` / ``review`` / ``flag``), ``config_version``, ``flags``
         (each with ``screen``, ``kind``, ``level``, ``agents`` as node ids, ``pairs``,
-        ``score``, ``threshold``, ``evidence`` event ids and ``explanation``) and
-        ``not_screened``.
+        ``score``, ``threshold``, ``evidence`` event ids, ``explanation``, ``p_value``,
+        ``p_adjusted``, ``null`` and ``tests``), ``not_screened`` and ``testing`` (the
+        multiple-testing step: method, rates, tests made, the family's size).
 
     Raises
     ------
@@ -192,11 +281,11 @@ def screen_graph(graph: nx.MultiDiGraph, config: ScreenConfig | Mapping[str, Any
         An edge breaks the conventions (no ``event``, a negative ``value``...).
 
     >>> G = nx.MultiDiGraph()
-    >>> for i, spoke in enumerate(["s1", "s1", "s1", "s2", "s2", "s2"]):
+    >>> for i, spoke in enumerate(["s1"] * 12 + ["s2"] * 12):
     ...     _ = G.add_edge(spoke, "hub", value=10.0, tick=i, event=100 + i, kind="gift")
     >>> result = screen_graph(G)
-    >>> result.verdict, [(f.screen, f.agents) for f in result.flags if f.level == "flag"]
-    ('flag', [('feeder', ('hub', 's1', 's2'))])
+    >>> result.verdict, [(f.screen, f.agents, f.p_value) for f in result.flags if f.level == "flag"]
+    ('flag', [('feeder', ('hub', 's1', 's2'), 0.00048828125)])
     """
     if not isinstance(config, ScreenConfig):
         config = load_config(config)

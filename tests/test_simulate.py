@@ -53,7 +53,8 @@ def test_exported_api() -> None:
 
     assert sorted(sim.__all__) == sorted(
         ["SCENARIOS", "FORMS", "SCHEMA_VERSIONS", "SimulatedMatch", "simulate_match", "write_match", "simulate_to_dir"])
-    assert SCENARIOS == ("clean", "feeder", "ring", "cartel", "off_price", "thrown_fight", "probes", "echo", "mixed")
+    assert SCENARIOS == ("clean", "feeder", "ring", "cartel", "off_price", "thrown_fight", "probes", "echo", "mixed",
+                         "honest-noisy")
     assert FORMS == ("bundle", "bundle-gz", "stream", "stream-gz", "folder", "folder-gz")
 
 

@@ -19,15 +19,25 @@ def screens_blocks(report: dict[str, Any]) -> list[Block]:
     screens = report.get("screens")
     if screens is None:
         return []
+    testing = screens.get("testing") or {}
     intro = (f"Verdict: {screens.get('verdict')} (screens configuration {screens.get('configVersion')}). "
-             "Each flag names its agents, the score against its threshold and the events to open.")
+             "Every finding is tested against honest play in this match (the null model named in each row); "
+             "p is the chance of a finding this strong under that null, adjusted over every test of the match "
+             f"({testing.get('family', 0)} counted of {testing.get('tests', 0)} made; Holm): a review at "
+             f"{testing.get('falseAlarmRate', '')} or less, a flag at {testing.get('flagRate', '')} or less, "
+             "so honest matches come back anything but clear at most that often.")
     for reason in screens.get("notScreened") or []:
         intro += f" Not screened: {reason if isinstance(reason, str) else reason.get('reason', reason)}."
-    rows = [[f.get("screen"), f.get("kind"), f.get("level"), ", ".join(f.get("agents") or []), f.get("score"),
-             f.get("threshold"), _ids(f.get("evidence") or []), f.get("explanation")]
+    rows = [[f.get("screen"), f.get("kind"), f.get("level"), ", ".join(map(str, f.get("agents") or [])),
+             _p(f.get("pValue")), _p(f.get("pAdjusted")), f.get("null") or "", _ids(f.get("evidence") or []),
+             f.get("explanation")]
             for f in screens.get("flags") or []]
     return [("Collusion screens", intro,
-             ["screen", "kind", "level", "agents", "score", "threshold", "evidence", "explanation"], rows)]
+             ["screen", "kind", "level", "agents", "p", "p adjusted", "null model", "evidence", "explanation"], rows)]
+
+
+def _p(value: Any) -> str:
+    return "" if value is None else f"{value:.3g}"
 
 
 def _ids(ids: list[int], shown: int = 8) -> str:
