@@ -7,9 +7,14 @@ The tree, drawn once::
     │   ├── MatchNotFound          no such match in the store / on the server
     │   ├── InputTooLarge          a gzip member inflates past the limit, a line too long
     │   └── ServerError            the server failed after bounded retries
-    └── InvalidInput               exit 1: the input was read but violates the contract
-                                   (raised only where an analysis cannot go on;
-                                   validation collects problems instead of raising)
+    ├── InvalidInput               exit 1: the input was read but violates the contract
+    │                              (raised only where an analysis cannot go on;
+    │                              validation collects problems instead of raising)
+    ├── BadSetting                 exit 2: an option, environment variable, configuration
+    │                              key or address the user gave cannot be used
+    ├── DuplicateMatch             exit 2: two targets of one command are the same match
+    └── OutputError                exit 74: the output could not be written (the file
+                                   that was there before is left untouched)
 
 Every error names the file, and where there is one the event id, line and field.
 """
@@ -27,6 +32,9 @@ __all__ = [
     "InputTooLarge",
     "ServerError",
     "InvalidInput",
+    "BadSetting",
+    "DuplicateMatch",
+    "OutputError",
 ]
 
 
@@ -76,3 +84,21 @@ class InvalidInput(ForensicsError):
     """The input was read but an analysis cannot proceed on it (exit 1)."""
 
     exit_code = exitcodes.FINDINGS
+
+
+class BadSetting(ForensicsError):
+    """A setting the user gave cannot be used (exit 2): ``file`` names the option or variable."""
+
+    exit_code = exitcodes.USAGE
+
+
+class DuplicateMatch(ForensicsError):
+    """Two targets of one command are the same match (exit 2): ``file`` names the second."""
+
+    exit_code = exitcodes.USAGE
+
+
+class OutputError(ForensicsError):
+    """The output could not be written (exit 74); ``file`` names where it was going."""
+
+    exit_code = exitcodes.OUTPUT

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from daishi_forensics import exitcodes
-from daishi_forensics.errors import ForensicsError
+from daishi_forensics.errors import BadSetting, ForensicsError
 from .boundary import read_match
 from .sources import Limits, open_match
 from .validation import Problem
@@ -117,6 +117,8 @@ def validate_one(
         header = read.header_problems()
         for _ in read.events():
             pass
+    except BadSetting:
+        raise  # the command line's fault, not this target's
     except ForensicsError as exc:
         return FileResult(target=target, unreadable=str(exc))
     problems = tuple(header) + tuple(read.stats.problems)
