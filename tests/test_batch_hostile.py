@@ -108,6 +108,9 @@ def test_a_byte_order_mark_is_read_and_said(tmp_path: Path, form: str) -> None:
     report = CliRunner().invoke(main, ["behavior", "--format", "json", str(path)])
     notes = [f for f in orjson.loads(report.stdout)["findings"] if f["kind"] == "input-note"]
     assert len(notes) == 1 and "byte-order mark" in notes[0]["message"]
+    validated = CliRunner().invoke(main, ["validate", str(path)])
+    assert validated.exit_code == exitcodes.OK  # said as a warning: the events are valid
+    assert "warning:" in validated.stdout and "byte-order mark" in validated.stdout
 
 
 def test_a_byte_order_mark_elsewhere_is_named(tmp_path: Path) -> None:

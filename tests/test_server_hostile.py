@@ -254,6 +254,8 @@ def test_a_failing_report_is_a_finding_not_a_failure(server: str, routes: dict[s
     findings = orjson.loads(result.stdout)["findings"]
     unread = [f for f in findings if f["kind"] == "report-unreadable"]
     assert len(unread) == 1 and "published scorecards (the match's report) could not be read" in unread[0]["message"]
+    validated = runner.invoke(main, ["validate", MATCH_ID], env=env)
+    assert validated.exit_code == 0 and "warning:" in validated.stdout and "report could not be read" in validated.stdout
     scored = runner.invoke(main, ["score", "--format", "text", MATCH_ID], env=env)
     assert scored.exit_code == 1, scored.output
     assert "nothing to compare" in scored.stdout and "could not be read" in scored.stdout

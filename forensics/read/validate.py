@@ -121,7 +121,11 @@ def validate_one(
         raise  # the command line's fault, not this target's
     except ForensicsError as exc:
         return FileResult(target=target, unreadable=str(exc))
-    problems = tuple(header) + tuple(read.stats.problems)
+    said = [Problem(source.name, note, severity="warning", code="header") for note in source.notes]
+    if source.report_error is not None:
+        said.append(Problem(source.name, f"the match's report could not be read: {source.report_error}",
+                            severity="warning", code="report"))
+    problems = tuple(said) + tuple(header) + tuple(read.stats.problems)
     return FileResult(
         target=source.name,
         form=source.form,
