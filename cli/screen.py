@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 from pathlib import Path
 
 import click
@@ -11,12 +10,13 @@ from daishi_forensics.screens.config import ConfigError, load_config
 from daishi_forensics.report.screening import screen_targets
 from daishi_forensics.report.render.screens import FORMATS, render
 
-from ._common import TARGET_HELP, fail, handle_errors, input_options, write_output
+from ._common import TARGET_HELP, fail, handle_errors, input_options, set_help, write_output
 
-_EXITS = (
-    "Exit codes: 0 every match clear; 1 a match (or the season) is review or flag, or a match held "
-    "invalid records; 2 usage error (bad option, unreadable --config); 3 a target could not be read "
-    "(the others are still screened)."
+_EXITS = exitcodes.epilog(
+    ok="every match clear",
+    findings="a match (or the season) is review or flag, or a match held invalid records",
+    usage="usage error (bad option, unusable --config)",
+    unreadable="a target could not be read (the others are still screened)",
 )
 
 
@@ -70,4 +70,4 @@ def screen(targets: tuple[str, ...], season: Path | None, fmt: str, config_path:
     raise SystemExit(run.exit_code)
 
 
-screen.help = inspect.cleandoc(screen.help or "") + "\n\n" + TARGET_HELP
+set_help(screen, TARGET_HELP)

@@ -149,14 +149,16 @@ def _merge(base: dict[str, Any], override: Mapping[str, Any], where: str) -> dic
 
 
 def _check(section: str, name: str, value: Any, where: str) -> None:
-    path = f"{section}.{name}"
+    path = f"{section}.{name}" if section == "general" else f"screens.{section}.{name}"
     if name == "enabled":
         if not isinstance(value, bool):
             raise ConfigError(f"{where}: {path} must be true or false")
     elif name == "exempt_roles":
         if not isinstance(value, list) or not all(isinstance(r, str) for r in value):
             raise ConfigError(f"{where}: {path} must be a list of role names")
-    elif value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+    elif value is None:
+        raise ConfigError(f"{where}: {path} must be a number, not null")
+    elif isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ConfigError(f"{where}: {path} must be a number, not {value!r}")
 
 

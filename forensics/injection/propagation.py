@@ -63,6 +63,8 @@ import networkx as nx
 import numpy as np
 from rapidfuzz import fuzz, process
 
+from daishi_forensics.textsafe import shown
+
 from .exposure import HeardMessage, MessageLog
 
 __all__ = [
@@ -822,8 +824,7 @@ def _snippet(text: str, scrub_text: bool) -> str:
         from .secrets import scrub
 
         head = scrub(head)
-    head = "".join(ch if ch.isprintable() else " " for ch in head)
-    head = " ".join(head.split())
+    head = " ".join(shown(head).split())
     return head if len(head) <= SNIPPET else head[: SNIPPET - 1] + "\u2026"
 
 
@@ -908,4 +909,4 @@ def tree_text(
                 walk(kid, prefix + ("" if top else ("   " if last else "\u2502  ")), k == len(kids) - 1, False)
 
         walk(nodes[0], "  ", True, True)
-    return "\n".join(lines) + "\n"
+    return "\n".join(shown(line) for line in lines) + "\n"

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from daishi_forensics.jsonio import dumps as _pretty
+from daishi_forensics.outputs import write_file
 from .behaviors import SCENARIOS
 from .engine import EVENTS_PER_AGENT_TICK, Simulation
 from .truth import build_truth
@@ -176,7 +177,7 @@ def _write_truth(out_dir: Path, truth_file: str | None, truth: dict[str, Any], v
     out["schemaVersion"] = version
     out["form"] = form
     out["file"] = path.name
-    (out_dir / truth_file).write_text(_pretty(out), encoding="utf-8")
+    write_file(out_dir / truth_file, _pretty(out))
 
 
 def write_match(match: SimulatedMatch, out_dir: Path, *, form: str = "bundle", schema_version: int | None = None,

@@ -124,7 +124,7 @@ class Simulation(Economy, Encounters, HonestNoise):
         self.rng = rng = random.Random(derive_int("daishi-sim", scenario, seed, n_agents, ticks, target_events,
                                                   width, height, id_prefix))
         self._rand = rng.random
-        self.match_id = match_id_for(scenario + id_prefix, seed)
+        self.match_id = match_id_for(scenario + id_prefix, seed, n_agents, ticks, target_events, width, height)
         self.world_seed = derive_int("world", scenario, seed, id_prefix) % (1 << 31)
         self.map = GameMap(width, height, rng)
         if target_events is None:

@@ -12,6 +12,7 @@ import textwrap
 from typing import Any, Sequence
 
 from daishi_forensics.jsonio import dumps
+from daishi_forensics.textsafe import shown
 
 from .sections import SECTION_BLOCKS
 from .tables import cell, clean, markdown_table, text_table
@@ -92,16 +93,16 @@ def blocks(report: dict[str, Any]) -> list[Block]:
 
 def _events(finding: dict[str, Any]) -> str:
     ids = finding.get("events") or []
-    shown = ", ".join(map(str, ids[:5]))
+    listed = ", ".join(map(str, ids[:5]))
     more = finding.get("eventCount", len(ids)) - min(len(ids), 5)
-    return shown + (f" (+{more})" if more > 0 else "")
+    return listed + (f" (+{more})" if more > 0 else "")
 
 
 def render_text(report: dict[str, Any]) -> str:
-    out = [f"daishi-forensics behavior report — {report['matchId']} (report v{report['reportVersion']})", ""]
+    out = [shown(f"daishi-forensics behavior report — {report['matchId']} (report v{report['reportVersion']})"), ""]
     for title, intro, headers, rows in blocks(report):
-        out.append(f"== {title} ==")
-        out.append(textwrap.fill(intro, 100))
+        out.append(f"== {shown(title)} ==")
+        out.append(textwrap.fill(shown(intro), 100))
         out.append(text_table(headers, rows) if rows else "(none)")
         out.append("")
     return "\n".join(out)
@@ -111,7 +112,7 @@ def render_markdown(report: dict[str, Any]) -> str:
     out = [f"# Behavior report: {clean(str(report['matchId']))}", "",
            f"Report version {report['reportVersion']}, daishi-forensics {report['tool']['version']}.", ""]
     for title, intro, headers, rows in blocks(report):
-        out.append(f"## {title}")
+        out.append(f"## {_md_text(title)}")
         out.append("")
         out.append(_md_text(intro))
         out.append("")
@@ -121,7 +122,8 @@ def render_markdown(report: dict[str, Any]) -> str:
 
 
 def _md_text(text: str) -> str:
-    """Escape a sentence for Markdown: no raw HTML, no emphasis or links from data."""
+    """Escape a sentence for Markdown: no raw HTML, no emphasis or links from data, no control characters."""
+    text = shown(text)
     for ch in "\\`*_[]<>#|":
         text = text.replace(ch, "\\" + ch)
     return text

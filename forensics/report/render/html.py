@@ -5,7 +5,11 @@ fonts, scripts or images.  Message text and every other string from the log is
 hostile (agents send injections on purpose), so:
 
 * every string goes through :func:`html.escape` (quotes included) before it
-  reaches the page, including attribute values;
+  reaches the page, including attribute values; its control characters are written
+  out (:func:`daishi_forensics.textsafe.shown_lines`: a bidirectional override cannot
+  reorder what the reader sees, an ESC cannot reach a terminal the page is printed on)
+  and its newlines become ``&#10;`` (the same newline on the page, but no line of the
+  file starts with the data: a page printed in a CI log forges no annotation);
 * no string from the log is ever placed in a URL, a ``<script>``, a ``style`` or an
   event-handler attribute;
 * a Content-Security-Policy ``<meta>`` allows no script at all, no network, and
@@ -19,6 +23,8 @@ from __future__ import annotations
 import html
 import math
 from typing import Any, Iterable, Sequence
+
+from daishi_forensics.textsafe import shown_lines
 
 from .behavior import blocks
 from .tables import cell
@@ -46,7 +52,8 @@ svg text{font:11px system-ui,sans-serif;fill:#1d2330}
 
 def esc(value: Any) -> str:
     """Escape anything for HTML text or a quoted attribute."""
-    return html.escape(cell(value) if not isinstance(value, str) else value, quote=True)
+    text = cell(value) if not isinstance(value, str) else shown_lines(value)
+    return html.escape(text, quote=True).replace("\n", "&#10;")
 
 
 def _table(headers: Sequence[str], rows: Iterable[Sequence[Any]], row_ids: Sequence[str] | None = None) -> str:

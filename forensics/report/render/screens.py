@@ -12,6 +12,7 @@ from typing import Any
 
 from daishi_forensics.version import __version__
 from daishi_forensics.jsonio import dumps
+from daishi_forensics.textsafe import shown
 from .tables import github_escape
 
 from daishi_forensics.screens.config import ScreenConfig
@@ -87,7 +88,7 @@ def render_text(run: ScreenRun) -> str:
         f"{run.config.false_alarm_rate:g} of honest matches review or flag, "
         f"{run.config.false_alarm_rate * run.config.flag_share:g} flag)"
     )
-    return "\n".join(out) + "\n"
+    return "\n".join(shown(line) for line in out) + "\n"
 
 
 def render_json(run: ScreenRun) -> str:
@@ -118,7 +119,7 @@ def render_github(run: ScreenRun) -> str:
     if run.season is not None:
         for f in run.season.flags:
             emit(f, "season")
-    out.append(f"screens verdict {run.verdict} (config {run.config.version}, {run.config.digest})")
+    out.append(shown(f"screens verdict {run.verdict} (config {run.config.version}, {run.config.digest})"))
     return "\n".join(out) + "\n"
 
 
