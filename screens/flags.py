@@ -97,6 +97,14 @@ class Flag:
     """The figures behind the score (JSON-ready), e.g. each spoke's net value."""
     match: str | None = None
     """The match it was found in (season-scale flags name theirs; None within one match)."""
+    p_value: float | None = None
+    """The chance, under ``null``, of a finding at least this strong for this candidate (raw:
+    not adjusted for ``tests``); None for a screen that does not test against a null."""
+    null: str | None = None
+    """What the statistic was compared with, in words (None with ``p_value``)."""
+    tests: int | None = None
+    """How many candidates the screen tested in this graph: the count a family-wise or
+    false-discovery step across screens divides by (None with ``p_value``)."""
 
     def __post_init__(self) -> None:
         if not self.evidence:
@@ -113,7 +121,7 @@ class Flag:
         agents = tuple(mapping.get(a, a) for a in self.agents)
         pairs = tuple(ordered(pair_key(mapping.get(a, a), mapping.get(b, b)) for a, b in self.pairs))
         return Flag(self.screen, self.kind, self.level, agents, pairs, self.score, self.threshold,
-                    self.evidence, self.explanation, self.details, self.match)
+                    self.evidence, self.explanation, self.details, self.match, self.p_value, self.null, self.tests)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form (camelCase keys; deterministic)."""
@@ -131,6 +139,12 @@ class Flag:
         }
         if self.match is not None:
             out["match"] = self.match
+        if self.p_value is not None:
+            out["pValue"] = float(f"{self.p_value:.6g}")
+        if self.null is not None:
+            out["null"] = self.null
+        if self.tests is not None:
+            out["tests"] = self.tests
         return out
 
 

@@ -17,6 +17,7 @@ import networkx as nx
 
 from .cartel import cartel
 from .config import ScreenConfig, load_config
+from .fans import fans
 from .feeder import feeder
 from .flags import Flag, Verdict, ordered, verdict_of
 from .graph import TransferView
@@ -24,12 +25,15 @@ from .off_price import off_price
 from .operator import operator, recurring_pairs
 from .pair_outlier import PairRow, pair_outlier, pair_table, season_outliers
 from .ring import ring_members, wash_cycles, wash_pairs
+from .scatter_gather import gather_scatter, scatter_gather
 from .season import Feed, feed_cycles, feed_graph, match_feeds, season_feeders
 from .thrown_fight import thrown_fight
+from .value_cycles import value_cycles
 
 __all__ = ["SCREENS", "ScreenResult", "SeasonResult", "screen_graph", "screen_season", "screen_view"]
 
-SCREENS: tuple[str, ...] = ("feeder", "ring", "cartel", "off_price", "thrown_fight", "pair_outlier", "operator")
+SCREENS: tuple[str, ...] = ("feeder", "ring", "cartel", "off_price", "thrown_fight", "pair_outlier", "operator",
+                             "fans", "scatter_gather", "value_cycles")
 """Every per-match screen, in run order (``season`` runs only in :func:`screen_season`)."""
 
 RESULT_VERSION = 1
@@ -114,6 +118,9 @@ _RUNNERS: dict[str, Runner] = {
     "off_price": _plain(off_price),
     "thrown_fight": _plain(thrown_fight),
     "operator": operator,
+    "fans": _plain(fans),
+    "scatter_gather": _plain(scatter_gather),
+    "value_cycles": value_cycles,
 }
 
 
@@ -140,6 +147,8 @@ def screen_view(view: TransferView, config: ScreenConfig | None = None) -> Scree
         if screen == "pair_outlier":
             continue
         found, more = _RUNNERS[screen](view, params)
+        if screen == "scatter_gather" and "fans" in config.screens:  # gather-scatter reads the fan boxes
+            found = found + gather_scatter(view, params, config.screens["fans"])
         flags += found
         notes += more
     table: tuple[PairRow, ...] = ()
