@@ -20,16 +20,20 @@ geometric grid), ``r`` over ``tight_ratio`` and ``loose_ratio``.
 
 **The null** (:mod:`~daishi_forensics.screens.transfer_arrays`): ticks and values shuffled
 among all the graph's transfers.  A counterparty with ``m`` transfers to the node then
-lands in the box, one-off, with chance about ``q_t ** m * min(1, m * q_x)``, where ``q_t`` is
-the share of the graph's transfers with a tick in the window and ``q_x`` the share with a
-value in the band -- or the share *of this node's own transfers* with a value in the band,
-whichever is larger (a shop that sells at one price has alike amounts by nature).  The
-expected count is the sum over the node's other counterparties, ``lambda``; the p-value of
-the box is the Poisson tail ``P(X >= k - 1)``.  The node's p-value is the smallest over its
-boxes, times the number of boxes it could have chosen (its transfers in that direction,
-times the grid): Bonferroni inside the node.  ``tests`` is the number of nodes with at least
-``min_fan`` counterparties in that direction; a node is flagged when its p-value is at most
-``alpha / tests`` (family-wise error at most ``alpha`` over the nodes of the graph).
+lands in the box, one-off, with chance about ``q_t ** m * min(1, m * q_x)``.  ``q_t`` is the
+share of the graph's transfers with a tick in the window -- or the share of the node's
+*other* dealings (its transfers either way, the box's own left out) that fall in the
+window, whichever is larger: a node busy then for its own reasons (a burst of income it
+passes on) is measured against its own rhythm.  ``q_x`` is the share of the graph's
+transfers with a value in the band -- or the share of this node's own transfers in that
+direction, whichever is larger: a shop that sells at one price has alike amounts by
+nature.  The expected count is the sum over the node's other counterparties,
+``lambda``; the box's p-value is the Poisson tail ``P(X >= k - 1)``.  The node's p-value is
+the smallest over its boxes, each times the number of boxes of its cell (the node's
+anchors for that window) and the number of cells of the grid: Bonferroni inside the
+node.  ``tests`` is the number of nodes with at least ``min_fan`` counterparties in that
+direction; a node is flagged when its p-value is at most ``alpha / tests`` (family-wise
+error at most ``alpha`` over the nodes of the graph, per direction).
 
 >>> import networkx as nx
 >>> from .graph import TransferView
@@ -58,7 +62,7 @@ from .transfer_arrays import TransferArrays, poisson_tail, transfer_arrays
 __all__ = ["DEFAULTS", "FanBox", "arrays_of", "fan_boxes", "fan_boxes_of", "fan_flag", "fans", "window_grid"]
 
 DEFAULTS: Mapping[str, Any] = {
-    "alpha": 0.01, "min_fan": 3, "min_window": 0.005, "max_window": 0.1, "window_steps": 3,
+    "alpha": 0.01, "min_fan": 3, "min_window": 0.005, "max_window": 0.1, "window_steps": 4,
     "tight_ratio": 1.05, "loose_ratio": 2.0,
 }
 """The shipped parameters (``screens/config.json``), for doctests and callers without a config."""
@@ -168,6 +172,10 @@ def fan_boxes(arrays: TransferArrays, direction: str, params: Mapping[str, Any])
     grid = len(windows) * len(ratios)
     stride_t = arrays.span * 2 + max(windows) + 2
     t0 = float(arrays.sorted_ticks[0])
+    # every transfer of each node, either direction, by (node, tick): the node's own activity
+    ends = np.concatenate([arrays.src, arrays.dst])
+    activity_key = np.sort(ends * stride_t + (np.concatenate([arrays.tick, arrays.tick]) - t0))
+    activity = np.bincount(ends, minlength=n_nodes)
     best_p = np.ones(n_nodes)
     best: dict[int, tuple[float, float, int, int, float, float, float]] = {}
     for w in windows:
@@ -180,6 +188,9 @@ def fan_boxes(arrays: TransferArrays, direction: str, params: Mapping[str, Any])
         end = np.searchsorted(key, key + w, side="right")
         span_len = end - np.arange(pts.shape[0])
         q_t = arrays.tick_mass(p_tick, p_tick + w)
+        anchors = np.bincount(p_hub, minlength=n_nodes)
+        busy = (np.searchsorted(activity_key, key + w, side="right")
+                - np.searchsorted(activity_key, key, side="left"))
         for r in ratios:
             band = math.log(r) + 1e-12
             count = np.ones(pts.shape[0], dtype=np.int64)
@@ -202,14 +213,18 @@ def fan_boxes(arrays: TransferArrays, direction: str, params: Mapping[str, Any])
             q_own = (np.searchsorted(own_key, hi_key, side="right") - np.searchsorted(own_key, lo_key, side="left")) \
                 / edges_of[c_hub]
             q_x = np.maximum(q_glob, q_own)
-            qt = q_t[cand]
+            # the node's other dealings (its transfers beyond the box's) in the window, as a share of all
+            # of them: a node busy then for its own reasons is measured against its own rhythm
+            others = activity[c_hub] - count[cand]
+            own_t = np.where(others > 0, (busy[cand] - count[cand]) / np.maximum(others, 1), 0.0)
+            qt = np.maximum(q_t[cand], np.clip(own_t, 0.0, 1.0))
             lam = np.zeros(cand.shape[0])
             for m in range(1, _M_BUCKETS + 1):
                 lam += by_m[m, c_hub] * qt ** m * np.minimum(1.0, m * q_x)
             m_a = np.minimum(pair_m[p_pair[cand]], _M_BUCKETS)
             lam = np.maximum(lam - qt ** m_a * np.minimum(1.0, m_a * q_x), 0.0)
             raw = poisson_tail(count[cand] - 1, lam)
-            adj = np.minimum(1.0, raw * edges_of[c_hub] * grid)
+            adj = np.minimum(1.0, raw * anchors[c_hub] * grid)
             for i in _improving(adj, c_hub, best_p, best):
                 h = int(c_hub[i])
                 best_p[h] = adj[i]

@@ -18,16 +18,21 @@ once per set of accounts, from its first payer in time: whichever account one st
 reading it from, the money entered at the earliest hop.
 
 **The null** (:mod:`~daishi_forensics.screens.transfer_arrays`): ticks and values
-shuffled among all the graph's transfers.  Given hop ``i - 1``, hop ``i`` is as tight as it
-is by chance with probability ``q_i`` = (share of the graph's transfers with a tick between
-the two hops' ticks) x (share with a value between hop ``i``'s and hop ``i - 1``'s): the
-observed gap and the observed cut, not the limits.  A pair that made ``m`` transfers had
-``m`` chances: ``1 - (1 - q_i) ** m``.  The cycle's p-value is the product over its hops.
-``tests`` is the number of candidate cycles: closed walks of 3 to ``max_length`` steps on
+shuffled among all the graph's transfers.  A cycle is priced in a grid of limits: windows
+(``window_steps`` of them from ``min_window`` to ``max_window`` of the span, geometric) times
+cuts (``tight_cut`` and ``max_cut``).  In a cell whose limits the cycle keeps, hop ``i`` falls
+inside them by chance with probability ``q_i`` = (share of the graph's transfers with a
+tick within the window after hop ``i - 1``) x (share with a value between ``1 - cut`` times
+hop ``i - 1``'s and hop ``i - 1``'s); a pair that made ``m`` transfers had ``m`` chances,
+``1 - (1 - q_i) ** m``.  The chance of the whole cycle is the product over its hops after
+the first (an exact probability of the event, not a product of p-values); the cycle's
+p-value is the smallest over the cells that contain it, times the number of cells.
+``tests``: the candidate cycles of each length ``L`` are the closed walks of ``L`` steps on
 the graph of paying pairs, the first step counted once per transfer (every choice of
-first transfer is a candidate), estimated with a fixed-seed trace estimator (an upper
-bound on the simple cycles, so the count errs on the strict side).  A cycle is flagged
-when its p-value is at most ``alpha / tests``.
+first transfer is a candidate), counted exactly (:func:`candidate_cycles`; a walk may
+repeat an account, so the count errs on the strict side).  The error ``alpha`` is shared
+equally among the lengths: a cycle of length ``L`` is flagged when its p-value is at most
+``alpha / (lengths x candidates of length L)``, and that product is its ``tests``.
 
 >>> import networkx as nx
 >>> from .graph import TransferView
@@ -54,15 +59,12 @@ from .flags import Flag, ordered, pair_key
 from .graph import TransferView
 from .transfer_arrays import TransferArrays
 
-__all__ = ["DEFAULTS", "ValueCycle", "candidate_cycles", "find_value_cycles", "value_cycles"]
+__all__ = ["DEFAULTS", "ValueCycle", "candidate_cycles", "cycle_p_value", "find_value_cycles", "limit_grid",
+           "value_cycles"]
 
-DEFAULTS: Mapping[str, Any] = {"alpha": 0.01, "max_length": 6, "max_window": 0.1, "max_cut": 0.2,
-                               "max_states": 2_000_000, "trace_probes": 64}
+DEFAULTS: Mapping[str, Any] = {"alpha": 0.01, "max_length": 6, "min_window": 0.005, "max_window": 0.1,
+                               "window_steps": 3, "tight_cut": 0.05, "max_cut": 0.2, "max_states": 2_000_000}
 """The shipped parameters (``screens/config.json``)."""
-
-_SEED = 20240607
-"""Seed of the trace estimator's probe vectors (fixed: the same count on every run)."""
-
 
 @dataclass(frozen=True)
 class ValueCycle:
@@ -89,7 +91,7 @@ def find_value_cycles(arrays: TransferArrays, params: Mapping[str, Any]) -> tupl
     stopped at ``max_states``."""
     if arrays.size < 3 or arrays.span <= 0:
         return [], False
-    window = float(params["max_window"]) * arrays.span
+    window = max(w for w, _ in limit_grid(arrays.span, params))
     cut = float(params["max_cut"])
     max_len = int(params["max_length"])
     max_states = int(params["max_states"])
@@ -102,10 +104,10 @@ def find_value_cycles(arrays: TransferArrays, params: Mapping[str, Any]) -> tupl
     # level 0: every transfer starts a chain
     state_row = np.arange(arrays.size)
     path = np.stack([src, dst], axis=1)
-    logp = np.zeros(arrays.size)
     parents: list[np.ndarray] = []
     rows_at: list[np.ndarray] = [state_row]
     found: list[tuple[float, tuple[int, ...], tuple[int, ...]]] = []
+    grid = limit_grid(arrays.span, params)
     truncated = False
     total_states = arrays.size
     for hops in range(1, max_len):
@@ -126,15 +128,11 @@ def find_value_cycles(arrays: TransferArrays, params: Mapping[str, Any]) -> tupl
         to = dst[nxt]
         closes = to == path[parent, 0]
         revisit = (path[parent, 1:] == to[:, None]).any(axis=1)
-        q = arrays.tick_mass(tick[state_row[parent]], tick[nxt]) \
-            * arrays.value_mass(value[nxt], value[state_row[parent]])
-        hop_logp = np.log(np.maximum(-np.expm1(multiplicity[nxt] * np.log1p(-np.minimum(q, 1 - 1e-16))), 1e-300))
-        new_logp = logp[parent] + hop_logp
         if hops >= 2:
             for i in np.flatnonzero(closes):
                 rows = _walk_back(parents, rows_at, int(parent[i])) + (int(nxt[i]),)
                 nodes = tuple(int(src[r]) for r in rows)
-                found.append((float(new_logp[i]), rows, nodes))
+                found.append((cycle_p_value(arrays, rows, multiplicity, grid), rows, nodes))
         keep = ~closes & ~revisit
         if hops == max_len - 1:
             break
@@ -145,14 +143,13 @@ def find_value_cycles(arrays: TransferArrays, params: Mapping[str, Any]) -> tupl
         state_row = nxt[keep]
         rows_at.append(state_row)
         path = np.concatenate([path[parent[keep]], to[keep][:, None]], axis=1)
-        logp = new_logp[keep]
         total_states += state_row.shape[0]
     best: dict[frozenset[int], tuple[float, tuple[int, ...], tuple[int, ...]]] = {}
     for lp, rows, nodes in found:
         k = frozenset(nodes)
         if k not in best or (lp, rows) < (best[k][0], best[k][1]):
             best[k] = (lp, rows, nodes)
-    cycles = [ValueCycle(rows, nodes, math.exp(lp)) for lp, rows, nodes in sorted(best.values())]
+    cycles = [ValueCycle(rows, nodes, p) for p, rows, nodes in sorted(best.values())]
     return cycles, truncated
 
 
@@ -165,38 +162,85 @@ def _walk_back(parents: list[np.ndarray], rows_at: list[np.ndarray], state: int)
     return tuple(reversed(rows))
 
 
-def candidate_cycles(arrays: TransferArrays, max_length: int, probes: int) -> int:
-    """About how many candidate cycles a search up to ``max_length`` hops tests: closed walks
-    of 3 to ``max_length`` steps on the graph of paying pairs, the first step weighted by the
-    pair's transfers (module rule), by a Hutchinson trace estimate with ``probes`` fixed-seed
-    sign vectors; at least 1.
+def candidate_cycles(arrays: TransferArrays, max_length: int) -> dict[int, int]:
+    """How many candidate cycles of each length 3 to ``max_length`` a search tests: closed
+    walks of that many steps on the graph of paying pairs, the first step counted once per
+    transfer (every choice of first transfer is a candidate): ``trace(W A^(L-1))`` with ``A``
+    the pairs' adjacency and ``W`` their transfer counts, computed exactly with sparse
+    products (meeting in the middle: no power above ``A^3`` for loops of up to seven).  A
+    closed walk may repeat an account, so this counts at least every simple cycle: the
+    test count errs on the strict side.  At least 1 per length.
 
     >>> import networkx as nx
     >>> from .transfer_arrays import transfer_arrays
-    >>> G = nx.MultiDiGraph([("a", "b"), ("b", "c"), ("c", "a")])
+    >>> G = nx.MultiDiGraph([("a", "b"), ("b", "c"), ("c", "a"), ("c", "a")])
     >>> for i, (u, v, k) in enumerate(G.edges(keys=True)):
     ...     G.edges[u, v, k].update(value=1.0, tick=i, event=i)
-    >>> candidate_cycles(transfer_arrays(G), 3, 64)
-    3
+    >>> candidate_cycles(transfer_arrays(G), 4)
+    {3: 4, 4: 1}
     """
     from scipy.sparse import csr_matrix
 
     n = len(arrays.nodes)
+    out = {length: 1 for length in range(3, max_length + 1)}
     if arrays.size == 0 or max_length < 3:
-        return 1
+        return out
     weights = csr_matrix((np.ones(arrays.size), (arrays.src, arrays.dst)), shape=(n, n))
     weights.sum_duplicates()
     adjacency = weights.copy()
     adjacency.data[:] = 1.0
-    rng = np.random.default_rng(_SEED)
-    z = rng.choice([-1.0, 1.0], size=(n, max(int(probes), 1)))
-    y = z.copy()
-    total = 0.0
-    for steps in range(1, max_length):
-        y = adjacency @ y  # A^steps z
-        if steps >= 2:
-            total += float(np.einsum("ij,ij->", z, weights @ y)) / z.shape[1]
-    return max(1, int(round(total)))
+    powers = {0: None, 1: adjacency}
+    weighted = {0: weights}
+    for length in range(3, max_length + 1):
+        steps = length - 1
+        right = (steps + 1) // 2
+        left = steps - right
+        for k in range(2, right + 1):
+            if k not in powers:
+                powers[k] = powers[k - 1] @ adjacency
+        for k in range(1, left + 1):
+            if k not in weighted:
+                weighted[k] = weighted[k - 1] @ adjacency
+        closed = weighted[left].multiply(powers[right].T).sum()
+        out[length] = max(1, int(round(float(closed))))
+    return out
+
+
+def limit_grid(span: float, params: Mapping[str, Any]) -> list[tuple[float, float]]:
+    """The (window in ticks, cut) cells a cycle is priced in: ``window_steps`` windows from
+    ``min_window`` to ``max_window`` of ``span`` (geometric) times the cuts ``tight_cut`` and
+    ``max_cut``.
+
+    >>> limit_grid(200.0, DEFAULTS)
+    [(1.0, 0.05), (1.0, 0.2), (4.472136, 0.05), (4.472136, 0.2), (20.0, 0.05), (20.0, 0.2)]
+    """
+    lo, hi = float(params["min_window"]), float(params["max_window"])
+    steps = max(int(params["window_steps"]), 1)
+    windows = [round(span * hi, 6)] if steps == 1 else \
+        [round(span * lo * (hi / lo) ** (i / (steps - 1)), 6) for i in range(steps)]
+    cuts = sorted({float(params["tight_cut"]), float(params["max_cut"])})
+    return [(w, c) for w in windows for c in cuts]
+
+
+def cycle_p_value(arrays: TransferArrays, rows: tuple[int, ...], multiplicity: np.ndarray,
+                  grid: list[tuple[float, float]]) -> float:
+    """The cycle's p-value (module rule): the smallest over the cells that contain it of the
+    chance that every hop after the first falls inside the cell's limits, times the cells."""
+    tick, value = arrays.tick, arrays.value
+    gaps = [tick[rows[i]] - tick[rows[i - 1]] for i in range(1, len(rows))]
+    cuts = [1.0 - value[rows[i]] / value[rows[i - 1]] for i in range(1, len(rows))]
+    best = 1.0
+    for w, c in grid:
+        if max(gaps) > w + 1e-9 or max(cuts) > c + 1e-9:
+            continue
+        p = 1.0
+        for i in range(1, len(rows)):
+            prev = rows[i - 1]
+            q = float(arrays.tick_mass(tick[prev], tick[prev] + w)) \
+                * float(arrays.value_mass(value[prev] * (1.0 - c), value[prev]))
+            p *= -math.expm1(float(multiplicity[rows[i]]) * math.log1p(-min(q, 1 - 1e-16)))
+        best = min(best, p)
+    return min(1.0, best * len(grid))
 
 
 _NULL = ("the graph's own transfers with ticks and amounts shuffled among them: the chance that each hop "
@@ -213,9 +257,13 @@ def value_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Fl
                      "longer cycles may be missed")
     if not cycles:
         return [], notes
-    tests = max(candidate_cycles(arrays, int(params["max_length"]), int(params["trace_probes"])), len(cycles))
+    counts = candidate_cycles(arrays, int(params["max_length"]))
     alpha = float(params["alpha"])
-    flags = [_flag(arrays, c, tests, alpha) for c in cycles if c.p_value <= alpha / tests]
+    flags = []
+    for c in cycles:
+        tests = len(counts) * counts[len(c.rows)]
+        if c.p_value <= alpha / tests:
+            flags.append(_flag(arrays, c, tests, alpha))
     return flags, notes
 
 
@@ -238,7 +286,8 @@ def _flag(arrays: TransferArrays, cycle: ValueCycle, tests: int, alpha: float) -
         explanation=(
             f"{values[0]:g} went round {route} from tick {ticks[0]:g} to {ticks[-1]:g}, each hop soon after the one "
             f"before and keeping at most {max(cuts):.0%} of it, and {values[-1]:g} came back; chance under "
-            f"shuffled ticks and amounts p = {cycle.p_value:.2g} (about {tests} candidate cycles)."
+            f"shuffled ticks and amounts p = {cycle.p_value:.2g} ({tests} candidate cycles of its length and "
+            f"the other lengths' share of the error)."
         ),
         details={"values": values, "ticks": ticks, "cuts": [round(c, 6) for c in cuts], "hops": len(values)},
         p_value=cycle.p_value,
