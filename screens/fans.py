@@ -32,8 +32,10 @@ nature.  The expected count is the sum over the node's other counterparties,
 the smallest over its boxes, each times the number of boxes of its cell (the node's
 anchors for that window) and the number of cells of the grid: Bonferroni inside the
 node.  ``tests`` is the number of nodes with at least ``min_fan`` counterparties in that
-direction; a node is flagged when its p-value is at most ``alpha / tests`` (family-wise
-error at most ``alpha`` over the nodes of the graph, per direction).
+direction; nodes are flagged by the Benjamini-Hochberg step-up rule over those tests at
+level ``alpha`` (:func:`~daishi_forensics.screens.transfer_arrays.step_up_cutoff`): the
+false-discovery rate is at most ``alpha`` per direction, and on a graph with nothing to
+find the chance of any flag is at most ``alpha``.  The flag's threshold is the cut-off.
 
 >>> import networkx as nx
 >>> from .graph import TransferView
@@ -57,7 +59,7 @@ import numpy as np
 
 from .flags import Flag, ordered, pair_key
 from .graph import TransferView
-from .transfer_arrays import TransferArrays, poisson_tail, transfer_arrays
+from .transfer_arrays import TransferArrays, poisson_tail, step_up_cutoff, transfer_arrays
 
 __all__ = ["DEFAULTS", "FanBox", "arrays_of", "fan_boxes", "fan_boxes_of", "fan_flag", "fans", "window_grid"]
 
@@ -268,7 +270,7 @@ def _box(arrays: TransferArrays, direction: str, h: int, rows: np.ndarray, pair:
     return FanBox(h, direction, adj_p, raw_p, k, lam, w, r, float(t_a), tuple(members), tuple(sorted(picked)), total)
 
 
-def fan_flag(arrays: TransferArrays, box: FanBox, tests: int, alpha: float, kind: str | None = None) -> Flag:
+def fan_flag(arrays: TransferArrays, box: FanBox, tests: int, cutoff: float, kind: str | None = None) -> Flag:
     """The flag of one fan box."""
     nodes = arrays.nodes
     hub = nodes[box.hub]
@@ -282,7 +284,7 @@ def fan_flag(arrays: TransferArrays, box: FanBox, tests: int, alpha: float, kind
         agents=(hub, *members),
         pairs=tuple(ordered(pair_key(hub, m) for m in members)),
         score=-math.log10(max(box.p_value, 1e-300)),
-        threshold=-math.log10(alpha / tests),
+        threshold=-math.log10(cutoff),
         evidence=tuple(ordered({arrays.event[i] for i in box.rows})),
         explanation=(
             f"{hub} {verb} {box.count} counterparties with no other dealings with it in {box.window:g} ticks "
@@ -324,7 +326,8 @@ def fans(view: TransferView, params: Mapping[str, Any]) -> list[Flag]:
     found = fan_boxes_of(view, params)
     for direction in ("in", "out"):
         boxes, tests = found[direction]
+        cutoff = step_up_cutoff([b.p_value for b in boxes if b.count >= int(params["min_fan"])], tests, alpha)
         for box in boxes:
-            if box.p_value <= alpha / tests:
-                flags.append(fan_flag(arrays, box, tests, alpha))
+            if box.p_value <= cutoff:
+                flags.append(fan_flag(arrays, box, tests, cutoff))
     return flags

@@ -15,7 +15,9 @@ graph's transfers with a tick in ``[t, t + window]``) x (share with a value in
 ``[x (1 - max_cut), x]``), once for each transfer ``m -> d``; summing over every account that
 both ``s`` pays and pays ``d`` gives the expected count ``lambda``, and the p-value is the
 Poisson tail ``P(X >= k)``.  ``tests`` is the number of pairs ``(s, d)`` with at least
-``min_relays`` common intermediaries in the structure; flagged when ``p <= alpha / tests``.
+``min_relays`` common intermediaries in the structure; flagged by the Benjamini-Hochberg
+step-up rule at level ``alpha`` over those tests (false-discovery rate at most ``alpha``; on
+a graph with nothing to find, any flag at all has chance at most ``alpha``).
 
 **Gather-scatter rule.**  A node whose best fan-in box and best fan-out box
 (:mod:`~daishi_forensics.screens.fans`, the same windows and bands) follow each other --
@@ -23,7 +25,7 @@ the fan-out starting no earlier than the fan-in and within the fan-in's window p
 ``max_window`` after it -- and pass the value on (paid out between ``1 - max_cut`` and
 ``1 + max_cut`` times what came in).  Under the null the two boxes are independent, so the
 p-value is the product of the two (each already adjusted for the node's boxes);
-``tests`` is the number of nodes tested for both; flagged when ``p <= alpha / tests``.
+``tests`` is the number of nodes tested for both; flagged by the same step-up rule.
 
 >>> import networkx as nx
 >>> from .graph import TransferView
@@ -48,7 +50,7 @@ import numpy as np
 from .fans import arrays_of, fan_boxes_of
 from .flags import Flag, ordered, pair_key
 from .graph import TransferView
-from .transfer_arrays import TransferArrays, poisson_tail
+from .transfer_arrays import TransferArrays, poisson_tail, step_up_cutoff
 
 __all__ = ["DEFAULTS", "gather_scatter", "relays", "scatter_gather"]
 
@@ -119,6 +121,7 @@ def scatter_gather(view: TransferView, params: Mapping[str, Any]) -> list[Flag]:
             in_count[key] = in_count.get(key, 0) + 1
     pair_of = (s * n + d)
     flags: list[Flag] = []
+    scored: list[tuple[float, int, np.ndarray, list[int], int, float]] = []
     for code in candidates.tolist():
         src_node, dst_node = divmod(int(code), n)
         lam = 0.0
@@ -133,8 +136,12 @@ def scatter_gather(view: TransferView, params: Mapping[str, Any]) -> list[Flag]:
         mids = ordered({int(x) for x in m[picked]})
         count = len(mids)
         p = float(poisson_tail(count, lam))
-        if p > alpha / tests:
+        scored.append((p, code, picked, mids, count, lam))
+    cutoff = step_up_cutoff([x[0] for x in scored], tests, alpha)
+    for p, code, picked, mids, count, lam in scored:
+        if p > cutoff:
             continue
+        src_node, dst_node = divmod(int(code), n)
         rows = sorted({int(r) for r in first[picked]} | {int(r) for r in second[picked]})
         nodes = arrays.nodes
         source, sink = nodes[src_node], nodes[dst_node]
@@ -148,7 +155,7 @@ def scatter_gather(view: TransferView, params: Mapping[str, Any]) -> list[Flag]:
             agents=(source, sink, *members),
             pairs=tuple(ordered({pair_key(source, x) for x in members} | {pair_key(x, sink) for x in members})),
             score=-math.log10(max(p, 1e-300)),
-            threshold=-math.log10(alpha / tests),
+            threshold=-math.log10(cutoff),
             evidence=tuple(ordered({arrays.event[r] for r in rows})),
             explanation=(
                 f"{source} paid {sent:g} through {count} intermediaries ({', '.join(map(str, members))}), each of "
@@ -186,14 +193,17 @@ def gather_scatter(view: TransferView, params: Mapping[str, Any], fan_params: Ma
     window = float(params["max_window"]) * arrays.span
     cut = float(params["max_cut"])
     flags: list[Flag] = []
+    pairs_found = []
     for hub in sorted(set(ins) & set(outs)):
         b_in, b_out = ins[hub], outs[hub]
         if not (b_in.start <= b_out.start <= b_in.start + b_in.window + window):
             continue
         if not ((1.0 - cut) * b_in.value <= b_out.value <= (1.0 + cut) * b_in.value):
             continue
-        p = b_in.p_value * b_out.p_value
-        if p > alpha / both:
+        pairs_found.append((b_in.p_value * b_out.p_value, hub, b_in, b_out))
+    cutoff = step_up_cutoff([x[0] for x in pairs_found], both, alpha)
+    for p, hub, b_in, b_out in pairs_found:
+        if p > cutoff:
             continue
         nodes = arrays.nodes
         name = nodes[hub]
@@ -207,7 +217,7 @@ def gather_scatter(view: TransferView, params: Mapping[str, Any], fan_params: Ma
             agents=(name, *payers, *[x for x in payees if x not in payers]),
             pairs=tuple(ordered({pair_key(name, x) for x in payers} | {pair_key(name, x) for x in payees})),
             score=-math.log10(max(p, 1e-300)),
-            threshold=-math.log10(alpha / both),
+            threshold=-math.log10(cutoff),
             evidence=tuple(ordered({arrays.event[r] for r in rows})),
             explanation=(
                 f"{name} collected {b_in.value:g} from {b_in.count} one-off payers from tick {b_in.start:g} and paid "

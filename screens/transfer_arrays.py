@@ -40,7 +40,7 @@ import numpy as np
 
 from .graph import ScreenInputError
 
-__all__ = ["TransferArrays", "poisson_tail", "transfer_arrays"]
+__all__ = ["TransferArrays", "poisson_tail", "step_up_cutoff", "transfer_arrays"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -142,3 +142,23 @@ def poisson_tail(k: Any, lam: Any) -> np.ndarray:
     lam_arr = np.maximum(np.asarray(lam, dtype=np.float64), 1e-300)
     out = np.where(k_arr <= 0, 1.0, pdtrc(np.maximum(k_arr - 1, 0), lam_arr))
     return np.asarray(out, dtype=np.float64)
+
+
+def step_up_cutoff(p_values: Iterable[float], tests: int, alpha: float) -> float:
+    """The Benjamini-Hochberg cut-off: the largest ``alpha * k / tests`` that the ``k``-th smallest
+    p-value meets (0.0 when none does).  Flagging every candidate at or below it keeps the
+    false-discovery rate at most ``alpha`` over ``tests`` tests (candidates not listed had
+    larger p-values); where nothing is to be found, the chance of any flag is at most
+    ``alpha``, as with Bonferroni.
+
+    >>> step_up_cutoff([0.001, 0.004, 0.2], tests=10, alpha=0.05)
+    0.01
+    >>> step_up_cutoff([0.02], tests=10, alpha=0.05)
+    0.0
+    """
+    ranked = sorted(float(p) for p in p_values)
+    cutoff = 0.0
+    for k, p in enumerate(ranked, start=1):
+        if p <= alpha * k / max(tests, 1):
+            cutoff = alpha * k / max(tests, 1)
+    return cutoff

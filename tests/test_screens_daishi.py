@@ -49,7 +49,7 @@ def test_feeder_match_is_flagged_with_the_events_behind_it(tmp_path: Path) -> No
 def test_the_report_section(tmp_path: Path) -> None:
     section = screens_section(analysed(tmp_path, feeder_events()))
     assert list(section) == ["verdict", "configVersion", "configDigest", "flags", "notScreened", "notes"]
-    assert section["verdict"] == "flag" and section["configVersion"] == "1.1.0"
+    assert section["verdict"] == "flag" and section["configVersion"] == "1.2.0"
     flag = section["flags"][0]
     assert set(flag) == {"screen", "kind", "level", "agents", "pairs", "score", "threshold", "evidence",
                          "explanation", "details"}
@@ -109,7 +109,7 @@ def test_cli_exit_codes(runner: CliRunner, tmp_path: Path) -> None:
     fed = write(tmp_path, feeder_events(), "fed")
     ok = runner.invoke(main, ["screen", str(clean)])
     assert ok.exit_code == 0, ok.output
-    assert ok.output.splitlines()[-1].startswith("verdict clear: 1 clear, 0 review, 0 flag (screens config 1.1.0")
+    assert ok.output.splitlines()[-1].startswith("verdict clear: 1 clear, 0 review, 0 flag (screens config 1.2.0")
     assert runner.invoke(main, ["screen", str(clean), str(fed)]).exit_code == 1
     missing = runner.invoke(main, ["screen", str(clean), str(tmp_path / "m_000000000000.json")])
     assert missing.exit_code == 3 and "NOT SCREENED" in missing.output
@@ -123,7 +123,7 @@ def test_cli_exit_codes(runner: CliRunner, tmp_path: Path) -> None:
 def test_cli_formats(runner: CliRunner, tmp_path: Path) -> None:
     fed = str(write(tmp_path, feeder_events(), "fed"))
     doc = json.loads(runner.invoke(main, ["screen", "--format", "json", fed]).output)
-    assert (doc["verdict"], doc["exitCode"], doc["configVersion"]) == ("flag", 1, "1.1.0")
+    assert (doc["verdict"], doc["exitCode"], doc["configVersion"]) == ("flag", 1, "1.2.0")
     assert doc["matches"][0]["flags"][0]["screen"] == "feeder"
     sarif = json.loads(runner.invoke(main, ["screen", "--format", "sarif", fed]).output)
     run = sarif["runs"][0]
