@@ -14,7 +14,9 @@ any labelled transfer data.  A Daishi match is one adapter
 'clear'
 
 Screens (one module each): ``feeder``, ``ring``, ``cartel``, ``off_price``,
-``thrown_fight``, ``pair_outlier``, ``operator``.  Thresholds: ``config.json``
+``thrown_fight``, ``pair_outlier``, ``operator``; and the money-laundering typologies,
+which need only ``value`` and ``tick`` and test each candidate against a null built from
+the same graph: ``fans``, ``scatter_gather``, ``value_cycles``.  Thresholds: ``config.json``
 (versioned; the version and digest are stamped in every result).
 """
 

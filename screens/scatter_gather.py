@@ -35,7 +35,7 @@ p-value is the product of the two (each already adjusted for the node's boxes);
 >>> for i in range(4):  # s splits 400 over four mules, each passes it on to d a tick later, less 5%
 ...     _ = G.add_edge("s", f"m{i}", value=100.0 + i, tick=200, event=f"a{i}")
 ...     _ = G.add_edge(f"m{i}", "d", value=(100.0 + i) * 0.95, tick=201, event=f"b{i}")
->>> [(f.kind, f.agents) for f in scatter_gather(TransferView(G), DEFAULTS)]
+>>> [(f.kind, f.agents) for f in scatter_gather(TransferView(G), DEFAULTS)[0]]
 [('scatter_gather', ('s', 'd', 'm0', 'm1', 'm2', 'm3'))]
 """
 
@@ -54,12 +54,15 @@ from .transfer_arrays import TransferArrays, poisson_tail, step_up_cutoff
 
 __all__ = ["DEFAULTS", "gather_scatter", "relays", "scatter_gather"]
 
-DEFAULTS: Mapping[str, Any] = {"alpha": 0.01, "min_relays": 3, "max_window": 0.1, "max_cut": 0.2}
+DEFAULTS: Mapping[str, Any] = {"alpha": 0.01, "min_relays": 3, "max_window": 0.1, "max_cut": 0.2,
+                               "max_pairs": 2_000_000}
 """The shipped parameters (``screens/config.json``)."""
 
 
-def relays(arrays: TransferArrays, window: float, cut: float) -> tuple[np.ndarray, np.ndarray]:
-    """Every relay (module rule) as rows ``(first, second)``, vectorised."""
+def relays(arrays: TransferArrays, window: float, cut: float,
+           limit: int | None = None) -> tuple[np.ndarray, np.ndarray] | None:
+    """Every relay (module rule) as rows ``(first, second)``, vectorised; None when more than
+    ``limit`` pairs of transfers would have to be compared."""
     src, dst, tick, value = arrays.src, arrays.dst, arrays.tick, arrays.value
     order = np.lexsort((np.arange(arrays.size), tick, src))
     stride = arrays.span * 2 + window + 2
@@ -69,6 +72,8 @@ def relays(arrays: TransferArrays, window: float, cut: float) -> tuple[np.ndarra
     lo = np.searchsorted(key, head * stride + (tick - t0), side="left")
     hi = np.searchsorted(key, head * stride + (tick + window - t0), side="right")
     lengths = hi - lo
+    if limit is not None and int(lengths.sum()) > limit:
+        return None
     first = np.repeat(np.arange(arrays.size), lengths)
     offset = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
     second = order[lo[first] + offset]
@@ -88,24 +93,29 @@ def _structural_pairs(arrays: TransferArrays, min_relays: int) -> int:
     return int(((two.data >= min_relays) & (two.row != two.col)).sum())
 
 
-def scatter_gather(view: TransferView, params: Mapping[str, Any]) -> list[Flag]:
-    """Scatter-gather flags (module rule), one per (source, destination)."""
+def scatter_gather(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Flag], list[str]]:
+    """Scatter-gather flags (module rule), one per (source, destination); and a note when the
+    graph has more than ``max_pairs`` pairs of transfers to compare."""
     arrays = arrays_of(view)
     if arrays.size < 2 or arrays.span <= 0:
-        return []
+        return [], []
     window = float(params["max_window"]) * arrays.span
     cut = float(params["max_cut"])
     min_relays = int(params["min_relays"])
-    first, second = relays(arrays, window, cut)
+    found = relays(arrays, window, cut, int(params["max_pairs"]))
+    if found is None:
+        return [], [f"not screened: scatter_gather (more than {int(params['max_pairs'])} pairs of transfers "
+                    "within the window of each other to compare)"]
+    first, second = found
     if first.shape[0] == 0:
-        return []
+        return [], []
     n = len(arrays.nodes)
     s, m, d = arrays.src[first], arrays.dst[first], arrays.dst[second]
     triple = np.unique((s * n + d) * n + m)
     pair_code, k = np.unique(triple // n, return_counts=True)
     candidates = pair_code[k >= min_relays]
     if candidates.shape[0] == 0:
-        return []
+        return [], []
     tests = max(_structural_pairs(arrays, min_relays), int(candidates.shape[0]))
     alpha = float(params["alpha"])
     q_lim = arrays.tick_mass(arrays.tick, arrays.tick + window) \
@@ -169,7 +179,7 @@ def scatter_gather(view: TransferView, params: Mapping[str, Any]) -> list[Flag]:
             null=_NULL_SG,
             tests=tests,
         ))
-    return flags
+    return flags, []
 
 
 _NULL_SG = ("the graph's own transfers with ticks and amounts shuffled among them: the chance count of "

@@ -119,7 +119,7 @@ _RUNNERS: dict[str, Runner] = {
     "thrown_fight": _plain(thrown_fight),
     "operator": operator,
     "fans": _plain(fans),
-    "scatter_gather": _plain(scatter_gather),
+    "scatter_gather": scatter_gather,
     "value_cycles": value_cycles,
 }
 

@@ -13,7 +13,7 @@ the graph's time span) after the previous one (same tick allowed), each worth be
 distinct accounts; it is a *value cycle* when the last one pays the first payer, with
 ``3 <= L <= max_length``.  Chains are grown from every transfer, breadth first and
 vectorised over all of them at once, never by enumerating the graph's structural cycles;
-the search stops after ``max_states`` partial chains and says so.  A cycle is reported
+the search stops before holding more than ``max_states`` candidate extensions and says so.  A cycle is reported
 once per set of accounts, from its first payer in time: whichever account one starts
 reading it from, the money entered at the earliest hop.
 
@@ -59,11 +59,11 @@ from .flags import Flag, ordered, pair_key
 from .graph import TransferView
 from .transfer_arrays import TransferArrays
 
-__all__ = ["DEFAULTS", "ValueCycle", "candidate_cycles", "cycle_p_value", "find_value_cycles", "limit_grid",
+__all__ = ["DEFAULTS", "ValueCycle", "candidate_cycles", "cycle_p_values", "find_value_cycles", "limit_grid",
            "value_cycles"]
 
 DEFAULTS: Mapping[str, Any] = {"alpha": 0.01, "max_length": 6, "min_window": 0.005, "max_window": 0.1,
-                               "window_steps": 3, "tight_cut": 0.05, "max_cut": 0.2, "max_states": 2_000_000}
+                               "window_steps": 3, "tight_cut": 0.05, "max_cut": 0.2, "max_states": 1_000_000}
 """The shipped parameters (``screens/config.json``)."""
 
 @dataclass(frozen=True)
@@ -88,10 +88,13 @@ def _pair_counts(arrays: TransferArrays) -> np.ndarray:
 
 def find_value_cycles(arrays: TransferArrays, params: Mapping[str, Any]) -> tuple[list[ValueCycle], bool]:
     """Every value cycle (module rule), the best per set of accounts; and whether the search
-    stopped at ``max_states``."""
+    stopped before holding more than ``max_states`` partial chains.  Vectorised level by level: each partial chain
+    is a row of a matrix of transfer rows, extended by every transfer its last payee made
+    within the window and the cut."""
     if arrays.size < 3 or arrays.span <= 0:
         return [], False
-    window = max(w for w, _ in limit_grid(arrays.span, params))
+    grid = limit_grid(arrays.span, params)
+    window = max(w for w, _ in grid)
     cut = float(params["max_cut"])
     max_len = int(params["max_length"])
     max_states = int(params["max_states"])
@@ -101,65 +104,56 @@ def find_value_cycles(arrays: TransferArrays, params: Mapping[str, Any]) -> tupl
     stride = arrays.span * 2 + window + 2
     t0 = float(arrays.sorted_ticks[0])
     key = src[order] * stride + (tick[order] - t0)
-    # level 0: every transfer starts a chain
-    state_row = np.arange(arrays.size)
-    path = np.stack([src, dst], axis=1)
-    parents: list[np.ndarray] = []
-    rows_at: list[np.ndarray] = [state_row]
-    found: list[tuple[float, tuple[int, ...], tuple[int, ...]]] = []
-    grid = limit_grid(arrays.span, params)
+    chains = np.arange(arrays.size)[:, None]  # level 0: every transfer starts a chain
+    closed: list[np.ndarray] = []
     truncated = False
     total_states = arrays.size
     for hops in range(1, max_len):
-        if state_row.shape[0] == 0:
+        if chains.shape[0] == 0:
             break
-        head, t_prev, x_prev = dst[state_row], tick[state_row], value[state_row]
+        last = chains[:, -1]
+        head, t_prev, x_prev = dst[last], tick[last], value[last]
         lo = np.searchsorted(key, head * stride + (t_prev - t0), side="left")
         hi = np.searchsorted(key, head * stride + (t_prev + window - t0), side="right")
         lengths = hi - lo
         n_new = int(lengths.sum())
         if n_new == 0:
             break
-        parent = np.repeat(np.arange(state_row.shape[0]), lengths)
+        if total_states + n_new > max_states:  # bound the work before making the extensions
+            truncated = True
+            break
+        parent = np.repeat(np.arange(chains.shape[0]), lengths)
         offset = np.arange(n_new) - np.repeat(np.cumsum(lengths) - lengths, lengths)
         nxt = order[lo[parent] + offset]
         ok = (value[nxt] <= x_prev[parent]) & (value[nxt] >= x_prev[parent] * (1.0 - cut))
         parent, nxt = parent[ok], nxt[ok]
         to = dst[nxt]
-        closes = to == path[parent, 0]
-        revisit = (path[parent, 1:] == to[:, None]).any(axis=1)
-        if hops >= 2:
-            for i in np.flatnonzero(closes):
-                rows = _walk_back(parents, rows_at, int(parent[i])) + (int(nxt[i]),)
-                nodes = tuple(int(src[r]) for r in rows)
-                found.append((cycle_p_value(arrays, rows, multiplicity, grid), rows, nodes))
+        closes = to == src[chains[parent, 0]]
+        revisit = (dst[chains[parent]] == to[:, None]).any(axis=1)
+        if hops >= 2 and closes.any():
+            closed.append(np.concatenate([chains[parent[closes]], nxt[closes][:, None]], axis=1))
         keep = ~closes & ~revisit
         if hops == max_len - 1:
             break
-        if total_states + int(keep.sum()) > max_states:
-            truncated = True
-            break
-        parents.append(parent[keep])
-        state_row = nxt[keep]
-        rows_at.append(state_row)
-        path = np.concatenate([path[parent[keep]], to[keep][:, None]], axis=1)
-        total_states += state_row.shape[0]
-    best: dict[frozenset[int], tuple[float, tuple[int, ...], tuple[int, ...]]] = {}
-    for lp, rows, nodes in found:
-        k = frozenset(nodes)
-        if k not in best or (lp, rows) < (best[k][0], best[k][1]):
-            best[k] = (lp, rows, nodes)
-    cycles = [ValueCycle(rows, nodes, p) for p, rows, nodes in sorted(best.values())]
-    return cycles, truncated
-
-
-def _walk_back(parents: list[np.ndarray], rows_at: list[np.ndarray], state: int) -> tuple[int, ...]:
-    """The rows of the chain ending at ``state`` of the last level, first hop first."""
-    rows = [int(rows_at[len(parents)][state])]
-    for level in range(len(parents) - 1, -1, -1):
-        state = int(parents[level][state])
-        rows.append(int(rows_at[level][state]))
-    return tuple(reversed(rows))
+        chains = np.concatenate([chains[parent[keep]], nxt[keep][:, None]], axis=1)
+        total_states += chains.shape[0]
+    cycles: list[ValueCycle] = []
+    for rows in closed:
+        p = cycle_p_values(arrays, rows, multiplicity, grid)
+        nodes = src[rows]
+        members = np.sort(nodes, axis=1)
+        # the best (smallest p, then earliest rows) per set of accounts of this length
+        rank = np.lexsort((*[rows[:, j] for j in range(rows.shape[1] - 1, -1, -1)], p,
+                           *[members[:, j] for j in range(members.shape[1] - 1, -1, -1)]))
+        _, first = np.unique(members[rank], axis=0, return_index=True)
+        for i in rank[first]:
+            cycles.append(ValueCycle(tuple(int(r) for r in rows[i]), tuple(int(x) for x in nodes[i]), float(p[i])))
+    best: dict[frozenset[int], ValueCycle] = {}
+    for c in cycles:
+        k = frozenset(c.nodes)
+        if k not in best or (c.p_value, c.rows) < (best[k].p_value, best[k].rows):
+            best[k] = c
+    return sorted(best.values(), key=lambda c: (c.p_value, c.rows)), truncated
 
 
 def candidate_cycles(arrays: TransferArrays, max_length: int) -> dict[int, int]:
@@ -222,25 +216,24 @@ def limit_grid(span: float, params: Mapping[str, Any]) -> list[tuple[float, floa
     return [(w, c) for w in windows for c in cuts]
 
 
-def cycle_p_value(arrays: TransferArrays, rows: tuple[int, ...], multiplicity: np.ndarray,
-                  grid: list[tuple[float, float]]) -> float:
-    """The cycle's p-value (module rule): the smallest over the cells that contain it of the
-    chance that every hop after the first falls inside the cell's limits, times the cells."""
+def cycle_p_values(arrays: TransferArrays, rows: np.ndarray, multiplicity: np.ndarray,
+                   grid: list[tuple[float, float]]) -> np.ndarray:
+    """Each cycle's p-value (module rule; one cycle per row of ``rows``, its hops' transfer
+    rows in order): the smallest over the cells that contain it of the chance that every
+    hop after the first falls inside the cell's limits, times the cells.  Vectorised."""
     tick, value = arrays.tick, arrays.value
-    gaps = [tick[rows[i]] - tick[rows[i - 1]] for i in range(1, len(rows))]
-    cuts = [1.0 - value[rows[i]] / value[rows[i - 1]] for i in range(1, len(rows))]
-    best = 1.0
+    prev, nxt = rows[:, :-1], rows[:, 1:]
+    gaps = (tick[nxt] - tick[prev]).max(axis=1)
+    cuts = (1.0 - value[nxt] / value[prev]).max(axis=1)
+    best = np.ones(rows.shape[0])
     for w, c in grid:
-        if max(gaps) > w + 1e-9 or max(cuts) > c + 1e-9:
+        fits = (gaps <= w + 1e-9) & (cuts <= c + 1e-9)
+        if not fits.any():
             continue
-        p = 1.0
-        for i in range(1, len(rows)):
-            prev = rows[i - 1]
-            q = float(arrays.tick_mass(tick[prev], tick[prev] + w)) \
-                * float(arrays.value_mass(value[prev] * (1.0 - c), value[prev]))
-            p *= -math.expm1(float(multiplicity[rows[i]]) * math.log1p(-min(q, 1 - 1e-16)))
-        best = min(best, p)
-    return min(1.0, best * len(grid))
+        q = arrays.tick_mass(tick[prev], tick[prev] + w) * arrays.value_mass(value[prev] * (1.0 - c), value[prev])
+        chance = -np.expm1(multiplicity[nxt] * np.log1p(-np.minimum(q, 1 - 1e-16)))
+        best = np.where(fits, np.minimum(best, chance.prod(axis=1)), best)
+    return np.minimum(1.0, best * len(grid))
 
 
 _NULL = ("the graph's own transfers with ticks and amounts shuffled among them: the chance that each hop "
@@ -253,8 +246,8 @@ def value_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Fl
     cycles, truncated = find_value_cycles(arrays, params)
     notes = []
     if truncated:
-        notes.append(f"value_cycles: the search stopped at {int(params['max_states'])} partial chains; "
-                     "longer cycles may be missed")
+        notes.append(f"value_cycles: the search stopped before holding more than {int(params['max_states'])} "
+                     "partial chains; longer cycles may be missed")
     if not cycles:
         return [], notes
     counts = candidate_cycles(arrays, int(params["max_length"]))

@@ -178,7 +178,7 @@ def test_scatter_gather_found_and_its_p_value() -> None:
     for i in range(4):
         g.add_edge("s", f"m{i}", value=100.0 + i, tick=200, event=f"a{i}")
         g.add_edge(f"m{i}", "d", value=(100.0 + i) * 0.95, tick=201, event=f"b{i}")
-    flags = scatter_gather(TransferView(g), SG_DEFAULTS)
+    flags, _ = scatter_gather(TransferView(g), SG_DEFAULTS)
     assert [(f.kind, f.agents) for f in flags] == [("scatter_gather", ("s", "d", "m0", "m1", "m2", "m3"))]
     (flag,) = flags
     arrays = transfer_arrays(g)
