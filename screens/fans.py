@@ -25,9 +25,9 @@ share of the graph's transfers with a tick in the window -- or the share of the 
 *other* dealings (its transfers either way, the box's own left out) that fall in the
 window, whichever is larger: a node busy then for its own reasons (a burst of income it
 passes on) is measured against its own rhythm.  ``q_x`` is the share of the graph's
-transfers with a value in the band -- or the share of this node's own transfers in that
-direction, whichever is larger: a shop that sells at one price has alike amounts by
-nature.  The expected count is the sum over the node's other counterparties,
+transfers with a value in the band -- or the share of the node's *other* transfers in
+that direction (the box's left out) in the band, whichever is larger: a shop that sells at
+one price has alike amounts by nature.  The expected count is the sum over the node's other counterparties,
 ``lambda``; the box's p-value is the Poisson tail ``P(X >= k - 1)``.  The node's p-value is
 the smallest over its boxes, each times the number of boxes of its cell (the node's
 anchors for that window) and the number of cells of the grid: Bonferroni inside the
@@ -208,13 +208,15 @@ def fan_boxes(arrays: TransferArrays, direction: str, params: Mapping[str, Any])
             if cand.shape[0] == 0:
                 continue
             c_hub = p_hub[cand]
-            x = np.exp(p_logv[cand])
+            x = value[pts[cand]]
             q_glob = arrays.value_mass(x / r, x * r)
             lo_key = c_hub * stride_v + (p_logv[cand] - band - lmin)
             hi_key = c_hub * stride_v + (p_logv[cand] + band - lmin)
-            q_own = (np.searchsorted(own_key, hi_key, side="right") - np.searchsorted(own_key, lo_key, side="left")) \
-                / edges_of[c_hub]
-            q_x = np.maximum(q_glob, q_own)
+            # the node's other transfers (the box's left out) in the band, as a share of all of them
+            in_band = np.searchsorted(own_key, hi_key, side="right") - np.searchsorted(own_key, lo_key, side="left")
+            rest = edges_of[c_hub] - count[cand]
+            q_own = np.where(rest > 0, (in_band - count[cand]) / np.maximum(rest, 1), 0.0)
+            q_x = np.maximum(q_glob, np.clip(q_own, 0.0, 1.0))
             # the node's other dealings (its transfers beyond the box's) in the window, as a share of all
             # of them: a node busy then for its own reasons is measured against its own rhythm
             others = activity[c_hub] - count[cand]

@@ -137,16 +137,26 @@ def test_fan_in_p_value_is_the_poisson_tail() -> None:
     g = background()
     add_fan_in(g, "hub", 8, [200, 201, 202])
     (flag,) = fans(TransferView(g), FAN_DEFAULTS)
-    # The hub has 8 counterparties, one transfer each: lambda = 7 x q_t x q_x, q_x = 1 (the hub's own
-    # amounts are all in the band), q_t = the larger of the graph's share of ticks in the window and the
-    # hub's own other dealings (none). Then P(X >= 7) x (8 anchors) x (4 windows x 2 bands).
-    g_ticks = sorted(d["tick"] for _, _, d in g.edges(data=True))
-    window = flag.details["window"]
-    q_t = sum(1 for t in g_ticks if 200 <= t <= 200 + window) / len(g_ticks)
-    lam = 7 * q_t
+    # The box starts at the first payment, m0's 100.0 at tick 200. The hub has 8 counterparties, one
+    # transfer each: lambda = 7 x q_t x q_x, where q_t is the graph's share of ticks in the window (the
+    # hub has no other dealings) and q_x the graph's share of amounts in the band (the hub has no other
+    # transfers). Then P(X >= 7), times 8 anchors and 4 windows x 2 bands.
+    window, ratio = flag.details["window"], flag.details["amountRatio"]
+    edges = [d for _, _, d in g.edges(data=True)]
+    q_t = sum(1 for d in edges if 200 <= d["tick"] <= 200 + window) / len(edges)
+    q_x = sum(1 for d in edges if 100.0 / ratio <= d["value"] <= 100.0 * ratio) / len(edges)
+    lam = 7 * q_t * q_x
     tail = 1 - sum(math.exp(-lam) * lam ** j / math.factorial(j) for j in range(7))
+    assert flag.details["expected"] == pytest.approx(lam, rel=1e-9)
     assert flag.details["rawP"] == pytest.approx(tail, rel=1e-6)
     assert flag.p_value == pytest.approx(tail * 8 * 8, rel=1e-6)
+
+
+def test_merchant_at_one_price_with_many_customers_not_found() -> None:
+    g = background()
+    for i in range(40):  # forty one-off customers, ten ticks apart, all paying the one price
+        g.add_edge(f"c{i}", "shop", value=20.0, tick=5 + 10 * i % 400, event=f"s{i}")
+    assert typology_flags(g) == []
 
 
 def test_honest_merchant_with_eight_payments_spread_over_the_period_not_found() -> None:
