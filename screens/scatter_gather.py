@@ -50,7 +50,7 @@ import numpy as np
 from .fans import arrays_of, fan_boxes_of
 from .flags import Flag, ordered, pair_key
 from .graph import TransferView
-from .transfer_arrays import TransferArrays, poisson_tail, step_up_cutoff
+from .transfer_arrays import PaymentIndex, TransferArrays, poisson_tail, step_up_cutoff
 
 __all__ = ["DEFAULTS", "gather_scatter", "relays", "scatter_gather"]
 
@@ -63,20 +63,11 @@ def relays(arrays: TransferArrays, window: float, cut: float,
            limit: int | None = None) -> tuple[np.ndarray, np.ndarray] | None:
     """Every relay (module rule) as rows ``(first, second)``, vectorised; None when more than
     ``limit`` pairs of transfers would have to be compared."""
-    src, dst, tick, value = arrays.src, arrays.dst, arrays.tick, arrays.value
-    order = np.lexsort((np.arange(arrays.size), tick, src))
-    stride = arrays.span * 2 + window + 2
-    t0 = float(arrays.sorted_ticks[0])
-    key = src[order] * stride + (tick[order] - t0)
-    head = dst
-    lo = np.searchsorted(key, head * stride + (tick - t0), side="left")
-    hi = np.searchsorted(key, head * stride + (tick + window - t0), side="right")
-    lengths = hi - lo
-    if limit is not None and int(lengths.sum()) > limit:
+    src, dst, value = arrays.src, arrays.dst, arrays.value
+    found = PaymentIndex(arrays, window).following(np.arange(arrays.size), limit)
+    if found is None:
         return None
-    first = np.repeat(np.arange(arrays.size), lengths)
-    offset = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
-    second = order[lo[first] + offset]
+    first, second = found
     ok = (value[second] <= value[first]) & (value[second] >= value[first] * (1.0 - cut)) & (dst[second] != src[first])
     return first[ok], second[ok]
 

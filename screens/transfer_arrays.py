@@ -40,7 +40,7 @@ import numpy as np
 
 from .graph import ScreenInputError
 
-__all__ = ["TransferArrays", "poisson_tail", "step_up_cutoff", "transfer_arrays"]
+__all__ = ["PaymentIndex", "TransferArrays", "poisson_tail", "step_up_cutoff", "transfer_arrays"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -83,6 +83,37 @@ class TransferArrays:
         """Share of the graph's transfers whose value is in ``[lo, hi]`` (vectorised)."""
         sv = self.sorted_values
         return (np.searchsorted(sv, hi, side="right") - np.searchsorted(sv, lo, side="left")) / max(self.size, 1)
+
+
+class PaymentIndex:
+    """Every transfer by (payer, tick): what an account paid within a window after a tick."""
+
+    def __init__(self, arrays: TransferArrays, window: float) -> None:
+        self.arrays = arrays
+        self.window = window
+        self.order = np.lexsort((np.arange(arrays.size), arrays.tick, arrays.src))
+        self.stride = arrays.span * 2 + window + 2
+        self.t0 = float(arrays.sorted_ticks[0]) if arrays.size else 0.0
+        self.key = arrays.src[self.order] * self.stride + (arrays.tick[self.order] - self.t0)
+
+    def spans(self, payer: np.ndarray, after: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """For each ``(payer, after)``: the positions ``[lo, hi)`` in :attr:`order` of the payer's
+        transfers with a tick in ``[after, after + window]``."""
+        lo = np.searchsorted(self.key, payer * self.stride + (after - self.t0), side="left")
+        hi = np.searchsorted(self.key, payer * self.stride + (after + self.window - self.t0), side="right")
+        return lo, hi
+
+    def following(self, rows: np.ndarray, limit: int | None = None) -> tuple[np.ndarray, np.ndarray] | None:
+        """Every pair ``(i, next)``: ``next`` a transfer paid by the payee of ``rows[i]`` within the window
+        after it (same tick allowed), as index arrays; None when there would be more than ``limit``."""
+        lo, hi = self.spans(self.arrays.dst[rows], self.arrays.tick[rows])
+        lengths = hi - lo
+        total = int(lengths.sum())
+        if limit is not None and total > limit:
+            return None
+        parent = np.repeat(np.arange(rows.shape[0]), lengths)
+        offset = np.arange(total) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+        return parent, self.order[lo[parent] + offset]
 
 
 def transfer_arrays(graph: nx.MultiDiGraph, exempt: Iterable[Any] = ()) -> TransferArrays:

@@ -54,10 +54,10 @@ from typing import Any
 
 import numpy as np
 
-from .fans import arrays_of
+from .fans import arrays_of, window_grid
 from .flags import Flag, ordered, pair_key
 from .graph import TransferView
-from .transfer_arrays import TransferArrays
+from .transfer_arrays import PaymentIndex, TransferArrays
 
 __all__ = ["DEFAULTS", "ValueCycle", "candidate_cycles", "cycle_p_values", "find_value_cycles", "limit_grid",
            "value_cycles"]
@@ -98,12 +98,9 @@ def find_value_cycles(arrays: TransferArrays, params: Mapping[str, Any]) -> tupl
     cut = float(params["max_cut"])
     max_len = int(params["max_length"])
     max_states = int(params["max_states"])
-    src, dst, tick, value = arrays.src, arrays.dst, arrays.tick, arrays.value
+    src, dst, value = arrays.src, arrays.dst, arrays.value
     multiplicity = _pair_counts(arrays).astype(np.float64)
-    order = np.lexsort((np.arange(arrays.size), tick, src))
-    stride = arrays.span * 2 + window + 2
-    t0 = float(arrays.sorted_ticks[0])
-    key = src[order] * stride + (tick[order] - t0)
+    index = PaymentIndex(arrays, window)
     chains = np.arange(arrays.size)[:, None]  # level 0: every transfer starts a chain
     closed: list[np.ndarray] = []
     truncated = False
@@ -112,19 +109,14 @@ def find_value_cycles(arrays: TransferArrays, params: Mapping[str, Any]) -> tupl
         if chains.shape[0] == 0:
             break
         last = chains[:, -1]
-        head, t_prev, x_prev = dst[last], tick[last], value[last]
-        lo = np.searchsorted(key, head * stride + (t_prev - t0), side="left")
-        hi = np.searchsorted(key, head * stride + (t_prev + window - t0), side="right")
-        lengths = hi - lo
-        n_new = int(lengths.sum())
-        if n_new == 0:
-            break
-        if total_states + n_new > max_states:  # bound the work before making the extensions
+        x_prev = value[last]
+        extended = index.following(last, max_states - total_states)  # bound the work before making them
+        if extended is None:
             truncated = True
             break
-        parent = np.repeat(np.arange(chains.shape[0]), lengths)
-        offset = np.arange(n_new) - np.repeat(np.cumsum(lengths) - lengths, lengths)
-        nxt = order[lo[parent] + offset]
+        parent, nxt = extended
+        if nxt.shape[0] == 0:
+            break
         ok = (value[nxt] <= x_prev[parent]) & (value[nxt] >= x_prev[parent] * (1.0 - cut))
         parent, nxt = parent[ok], nxt[ok]
         to = dst[nxt]
@@ -208,10 +200,7 @@ def limit_grid(span: float, params: Mapping[str, Any]) -> list[tuple[float, floa
     >>> limit_grid(200.0, DEFAULTS)
     [(1.0, 0.05), (1.0, 0.2), (4.472136, 0.05), (4.472136, 0.2), (20.0, 0.05), (20.0, 0.2)]
     """
-    lo, hi = float(params["min_window"]), float(params["max_window"])
-    steps = max(int(params["window_steps"]), 1)
-    windows = [round(span * hi, 6)] if steps == 1 else \
-        [round(span * lo * (hi / lo) ** (i / (steps - 1)), 6) for i in range(steps)]
+    windows = window_grid(span, params)
     cuts = sorted({float(params["tight_cut"]), float(params["max_cut"])})
     return [(w, c) for w in windows for c in cuts]
 
