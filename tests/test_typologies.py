@@ -287,3 +287,15 @@ def test_generated_graph_typologies_found_and_honest_graph_quiet() -> None:
     assert len(found & truth) / len(truth) >= 0.5
     honest = simulate_transfers(TransferSettings(accounts=1500, seed=101, cases_per_typology=0.0))
     assert typology_flags(honest.graph) == []
+
+
+@pytest.mark.parametrize("module", ["daishi_forensics.screens.transfer_arrays", "daishi_forensics.screens.fans",
+                                    "daishi_forensics.screens.scatter_gather",
+                                    "daishi_forensics.screens.value_cycles",
+                                    "daishi_forensics.simulate.transfers"])
+def test_docstring_examples(module: str) -> None:
+    import doctest
+    import importlib
+
+    failed, attempted = doctest.testmod(importlib.import_module(module))
+    assert attempted and not failed
