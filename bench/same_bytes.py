@@ -110,7 +110,10 @@ def built(rev: str, under: Path) -> Path:
     subprocess.run(["tar", "-x", "-C", str(home / "src")], input=archive, check=True)
     subprocess.run([sys.executable, "-m", "venv", str(home / "venv")], check=True)
     print(f"(installing {rev} = {sha[:12]} into {home})", file=sys.stderr)
-    subprocess.run([str(home / "venv" / "bin" / "pip"), "install", "-q", str(home / "src")], check=True)
+    pip = subprocess.run([str(home / "venv" / "bin" / "pip"), "install", "-q", str(home / "src")],
+                         capture_output=True, text=True)
+    if pip.returncode:
+        sys.exit(f"installing {rev} failed:\n{pip.stderr[-4000:]}")
     return exe
 
 
