@@ -25,8 +25,8 @@ Readings fixed here where the rubric is silent:
   double, and rounded once at the end.
 
 Memory: per (region, resource) only the gathers of the last 50 ticks are held, and
-they are pruned as the ticks advance (oldest first, across all pools).  Each settled
-collapse is kept by column (:class:`PoolLog`: its id and tick in integer columns, its
+they are pruned as the ticks advance (oldest first, across all pools).  The result lists
+every collapse with its evidence, so each settled collapse is kept, by column (:class:`PoolLog`: its id and tick in integer columns, its
 pool as a code into a table of the distinct pools, the gather ids of its window
 flattened in a :class:`~daishi_forensics.replay.Rows`, and its drawers' units as one
 tuple of ``(agent code, units)``: a sum of gathers, which no schema bounds, so kept

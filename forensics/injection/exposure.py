@@ -11,20 +11,21 @@ message applies:
 - ``message_private``: its ``payload.to``, if alive and not dormant;
 - any other channel: nobody (never guessed).
 
-:class:`ExposurePass` keeps, per message, what a :class:`HeardMessage` holds: ids,
-tick, sender, channel, the hearers, the first :data:`TEXT_CAP` characters of the
-text (what the fuzzy matcher and the secret detector look at), the full length,
-the probe block if any, and the broadcast-canary tokens the *full* text contains
-(exact substring search, linear).  It stores them by column (:class:`MessageLog`:
-ids and ticks in integer columns, 8 bytes each; sender, route, audience and text as
-codes into tables of their distinct values, 4 bytes each) and makes the
-:class:`HeardMessage` records on demand, so memory grows with messages by about 32
-bytes each, plus each distinct text and audience once, not with messages × agents.  When the replay reaches the
-match end it lets go of the tables' look-ups (value -> number), which only adding
-a message needs.  (Broadcast audiences are computed once per sender while the
-audience is unchanged, ``world.audience_version``.)  It also keeps each agent's
-dormant spans (:attr:`Exposure.dormancy`): an agent cannot pass a message on while
-it is dormant, so propagation counts delays in awake ticks.
+:class:`ExposurePass` keeps every message, because the propagation chains (and the
+injection summary built on them) read them all after the replay: per message, what a
+:class:`HeardMessage` holds: ids, tick, sender, channel, the hearers, the first
+:data:`TEXT_CAP` characters of the text (what the fuzzy matcher and the secret
+detector look at), the full length, the probe block if any, and the broadcast-canary
+tokens the *full* text contains (exact substring search, linear).  It stores them by
+column (:class:`MessageLog`: ids and ticks in integer columns, 8 bytes each; sender,
+route, audience and text as codes into tables of their distinct values, 4 bytes each)
+and makes the :class:`HeardMessage` records on demand, so memory grows with messages
+by about 32 bytes each, plus each distinct text and audience once, not with messages
+× agents.  When the replay reaches the match end it lets go of the tables' look-ups
+(value -> code), which only adding a message needs.  (Broadcast audiences are
+computed once per sender while the audience is unchanged, ``world.audience_version``.)
+It also keeps each agent's dormant spans (:attr:`Exposure.dormancy`): an agent cannot
+pass a message on while it is dormant, so propagation counts delays in awake ticks.
 
 **Private messages.**  A public export leaves out ``message_private`` events
 (contract §1).  :class:`Exposure` says what this log shows (``private_visibility``):
