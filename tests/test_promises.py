@@ -394,3 +394,34 @@ def test_the_extraction_cache_is_let_go_at_the_match_end() -> None:
     assert len(p._cache.young) + len(p._cache._old) == 0
     r = p.result()
     assert [c.kind for c in r.commitments] == ["give"]
+
+
+def test_the_verdict_store_keeps_each_plain_commitment_once_and_others_apart() -> None:
+    """The pass's store, by hand: codes into tables, rows sorted by message, a commitment that is
+    equal but not plain (``1`` for ``True``) never shares a code, even after the look-up is let go."""
+    from daishi_forensics.profile._promise_store import BetrayalStore, VerdictStore
+
+    store = VerdictStore()
+    give = Commitment("give", give=(("wood", 3),))
+    loose = Commitment("no_attack", conditional=1)  # type: ignore[arg-type]
+    store.add(9, 0, 4, "a_1", frozenset({"a_3", "a_2"}), "heard", give, "kept", "delivered", (12,))
+    store.add(7, 1, 2, "a_2", frozenset({"a_1"}), "private", loose, "kept", "no_aggression", ())
+    store.forget()
+    store.add(7, 0, 2, "a_2", frozenset({"a_1"}), "private", Commitment("no_attack", conditional=True),
+              "broken", "aggression", (15, 16))
+    store.add(9, 1, 4, "a_1", frozenset({"a_2", "a_3"}), "heard", Commitment("give", give=(("wood", 3),)),
+              "kept", "delivered", (13,))
+    assert len(store) == 4 and list(store.commitment) == [0, 1, 2, 0] and len(store.commitments) == 3
+    assert list(store.audience) == [0, 1, 1, 0] and store.addressees == [("a_2", "a_3"), ("a_1",)]
+    assert list(store.by_message()) == [2, 1, 0, 3]
+    assert store.fields(2) == (7, 0, 2, "a_2", ("a_1",), "private", Commitment("no_attack", conditional=True),
+                               "broken", "aggression", (15, 16))
+    assert type(store.fields(1)[6].conditional) is int and type(store.fields(2)[6].conditional) is bool
+    assert list(store.rows_of("a_1", store.by_message())) == [0, 3] and list(store.rows_of("a_9", [0])) == []
+    assert list(store.kinds_and_statuses([2, 0])) == [("a_2", "no_attack", "broken"), ("a_1", "give", "kept")]
+
+    betrayals = BetrayalStore()
+    betrayals.add(30, 8, "raid", "a_1", "a_2", [7, 9], (20, 6))
+    betrayals.add(31, 9, "attack", "a_1", "a_3", [], None)
+    assert [betrayals.fields(i) for i in range(len(betrayals))] == [
+        (30, 8, "raid", "a_1", "a_2", (7, 9), 20, 6), (31, 9, "attack", "a_1", "a_3", (), None, None)]

@@ -75,34 +75,30 @@ text: a commitment is reported by message id, kind and terms.
 Cost: a text is extracted once while it stays in a bounded cache keyed by the text
 (game logs repeat their phrases; an extractor is deterministic; the cache is let go
 when the replay reaches the match end, and by :meth:`PromisePass.result`).  The pass
-keeps a commitment as an object only while its window is open; then its verdict, by
-column (:class:`CommitmentLog`: ids and ticks in arrays; speaker, addressees,
-commitment and ``(addressed by, status, reason)`` as numbers into tables of their
-distinct values; evidence ids flattened; :mod:`.columns`), about 20 bytes a
-commitment plus each distinct commitment once; betrayals likewise
-(:class:`BetrayalLog`).  Of trades it keeps the offers still standing, the last trade
-of each pair, and the ids of the completed ones (a trade is logged by both sides;
-usual ids are bits of a bitmap, :class:`~daishi_forensics.replay._compact.TradeIdSet`).  The
-:class:`VerifiedCommitment` and :class:`Betrayal` records are made when read.
+keeps a commitment as an object only while its window is open; then its verdict and
+every betrayal go to the pass's store, by column (:mod:`._promise_store` says what it
+keeps), and the :class:`VerifiedCommitment` and :class:`Betrayal` records are made when
+read (:class:`CommitmentLog`, :class:`BetrayalLog`).  Of trades it keeps the offers
+still standing, the last trade of each pair, and the ids of the completed ones (a set:
+a trade is logged by both sides).
 """
 
 from __future__ import annotations
 
 import heapq
-from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from daishi_forensics.replay import RecordLog, Rows, Table, push
-from daishi_forensics.replay import TradeIdSet
-from .commitments import KINDS, Commitment, CommitmentExtractor, HeuristicExtractor, extractor_info, tokens
 from daishi_forensics.economy.contact import hearers
-from daishi_forensics.errors import InvalidInput
 from daishi_forensics.economy.ledger import TradeId
-from daishi_forensics.replay import Event, World
+from daishi_forensics.errors import InvalidInput
 from daishi_forensics.read.archive import item_values
+from daishi_forensics.replay import Event, RecordLog, World
+
+from ._promise_store import BetrayalStore, VerdictStore
+from .commitments import KINDS, Commitment, CommitmentExtractor, HeuristicExtractor, extractor_info, tokens
 
 __all__ = [
     "WINDOW_TICKS",
@@ -306,132 +302,13 @@ class Promises:
         return tuple(c for c in self.commitments if c.speaker == agent)
 
 
-# the integer columns of a _Store, by position
-_MESSAGE, _INDEX, _TICK, _SPEAKER, _AUDIENCE, _COMMITMENT, _VERDICT, _EVIDENCE_END = range(8)
-
-
-class _Store:
-    """The verdicts of closed commitments, by column, in the order they closed."""
-
-    __slots__ = ("columns", "evidence", "speakers", "audiences", "addressees", "commitments", "parts",
-                 "verdicts")
-
-    def __init__(self) -> None:
-        # message id, index, tick, and the numbers of speaker, addressees, commitment and
-        # verdict in the tables below, then where the row's evidence ends in ``evidence``
-        self.columns: list[Any] = [array("B") for _ in range(8)]
-        self.evidence: Any = array("B")                       # the evidence ids, one row after the other
-        self.speakers = Table()                               # distinct speakers
-        self.audiences = Table()                              # distinct addressee sets
-        self.addressees: list[tuple[str, ...]] = []           # ... each sorted, by number
-        self.commitments = Table()                            # distinct commitments (equal ones: one number)
-        self.parts: dict[Any, Any] = {}                       # one object per distinct item list, region
-        self.verdicts = Table()                               # distinct (addressed by, status, reason)
-
-    def __len__(self) -> int:
-        return len(self.columns[_MESSAGE])
-
-    def add(self, c: _Open, status: str, reason: str, evidence: tuple[int, ...]) -> None:
-        speaker = self.speakers.code(c.speaker)
-        audience = self.audiences.code(c.addressees)
-        if audience == len(self.addressees):
-            self.addressees.append(tuple(sorted(c.addressees)))
-        commitments = self.commitments
-        if _plain(c.commitment):
-            number = commitments.number
-            if number is None:  # let go at the match end: rebuilt (of the plain ones only)
-                number = commitments.number = {v: k for k, v in enumerate(commitments.values) if _plain(v)}
-            commitment = number.get(c.commitment)
-            if commitment is None:
-                commitment = commitments.new(self._shared(c.commitment))
-        else:  # kept as it is, never looked up (an equal commitment of other types, 1 for True, is not it)
-            commitment = len(commitments.values)
-            commitments.values.append(c.commitment)
-        verdict = self.verdicts.code((c.addressed_by, status, reason))
-        flat = self.evidence
-        for v in evidence:
-            flat = push(flat, v)
-        self.evidence = flat
-        columns = self.columns
-        for i, v in enumerate((c.message_id, c.index, c.tick, speaker, audience, commitment, verdict, len(flat))):
-            column = columns[i]
-            if type(v) is int:
-                try:
-                    column.append(v)
-                    continue
-                except OverflowError:
-                    pass
-            columns[i] = push(column, v)
-
-    def evidence_of(self, j: int) -> tuple[Any, ...]:
-        """Row ``j``'s evidence ids."""
-        ends = self.columns[_EVIDENCE_END]
-        return tuple(self.evidence[ends[j - 1] if j else 0:ends[j]])
-
-    def _shared(self, commitment: Commitment) -> Commitment:
-        """An equal commitment whose item lists and region are objects shared with the others."""
-        parts = self.parts
-        give = parts.setdefault(commitment.give, commitment.give)
-        receive = parts.setdefault(commitment.receive, commitment.receive)
-        region = commitment.region if commitment.region is None else parts.setdefault(commitment.region,
-                                                                                     commitment.region)
-        if give is commitment.give and receive is commitment.receive and region is commitment.region:
-            return commitment
-        return replace(commitment, give=give, receive=receive, region=region)
-
-    def forget(self) -> None:
-        """The replay is over: let go of what only adding needs."""
-        self.commitments.forget()
-        self.parts = {}
-
-
-def _plain(c: Commitment) -> bool:
-    """Every field of the type the heuristic extractor gives (so equal commitments are alike)."""
-    if type(c.kind) is not str or type(c.conditional) is not bool or type(c.start) is not int \
-            or type(c.end) is not int or (c.region is not None and type(c.region) is not str):
-        return False
-    for items in (c.give, c.receive):
-        for item, quantity in items:
-            if type(item) is not str or (quantity is not None and type(quantity) is not int):
-                return False
-    return True
-
-
-class _Betrayals:
-    """The betrayals, by column, in log order."""
-
-    __slots__ = ("event_ids", "ticks", "types", "actors", "targets", "messages", "trades")
-
-    def __init__(self) -> None:
-        self.event_ids: Any = array("B")
-        self.ticks: Any = array("B")
-        self.types = Table()
-        self.actors = Table()
-        self.targets = Table()
-        self.messages = Rows()  # the commitment messages' ids
-        self.trades = Rows()    # (trade event id, trade tick), or () when none
-
-    def __len__(self) -> int:
-        return len(self.event_ids)
-
-    def add(self, event_id: int, tick: int, type_: str, actor: str, target: str, messages: Iterable[int],
-            trade: tuple[int, int] | None) -> None:
-        self.event_ids = push(self.event_ids, event_id)
-        self.ticks = push(self.ticks, tick)
-        self.types.add(type_)
-        self.actors.add(actor)
-        self.targets.add(target)
-        self.messages.append(messages)
-        self.trades.append(trade or ())
-
-
 class BetrayalLog(RecordLog[Betrayal]):
-    """The first ``n`` betrayals, stored by column (a read-only sequence of :class:`Betrayal`;
-    records are made when read)."""
+    """The first ``n`` betrayals of a store (a read-only sequence of :class:`Betrayal`; records
+    are made when read)."""
 
     __slots__ = ("_store", "_n")
 
-    def __init__(self, store: _Betrayals, n: int) -> None:
+    def __init__(self, store: BetrayalStore, n: int) -> None:
         self._store = store
         self._n = n
 
@@ -439,23 +316,16 @@ class BetrayalLog(RecordLog[Betrayal]):
         return self._n
 
     def _record(self, i: int) -> Betrayal:
-        st = self._store
-        trade = st.trades[i]
-        return Betrayal(
-            event_id=st.event_ids[i], tick=st.ticks[i], type=st.types.values[st.types.column[i]],
-            actor=st.actors.values[st.actors.column[i]], target=st.targets.values[st.targets.column[i]],
-            commitment_messages=st.messages[i],
-            trade_event_id=trade[0] if trade else None, trade_tick=trade[1] if trade else None,
-        )
+        return Betrayal(*self._store.fields(i))
 
 
 class CommitmentLog(RecordLog[VerifiedCommitment]):
-    """Closed commitments in a given order, stored by column (a read-only sequence of
+    """Closed commitments of a store in a given order (a read-only sequence of
     :class:`VerifiedCommitment`; records are made when read)."""
 
     __slots__ = ("_store", "_order")
 
-    def __init__(self, store: _Store, order: Sequence[int]) -> None:
+    def __init__(self, store: VerdictStore, order: Sequence[int]) -> None:
         self._store = store
         self._order = order  # the store's rows, in this sequence's order
 
@@ -466,43 +336,29 @@ class CommitmentLog(RecordLog[VerifiedCommitment]):
         return self._row(self._order[i])
 
     def _row(self, j: int) -> VerifiedCommitment:
-        """The record of the store's row ``j``."""
-        st = self._store
-        col = st.columns
-        commitment = st.commitments.values[col[_COMMITMENT][j]]
-        addressed_by, status, reason = st.verdicts.values[col[_VERDICT][j]]
-        tick = col[_TICK][j]
+        """The record of the store's row ``j`` (its window ends :data:`WINDOW_TICKS` after its tick)."""
+        message_id, index, tick, speaker, addressees, addressed_by, commitment, status, reason, evidence = \
+            self._store.fields(j)
         return VerifiedCommitment(
-            message_id=col[_MESSAGE][j], index=col[_INDEX][j], tick=tick,
-            speaker=st.speakers.values[col[_SPEAKER][j]],
-            addressees=st.addressees[col[_AUDIENCE][j]], addressed_by=addressed_by, commitment=commitment,
-            status=status, reason=reason, evidence=st.evidence_of(j),
+            message_id=message_id, index=index, tick=tick, speaker=speaker, addressees=addressees,
+            addressed_by=addressed_by, commitment=commitment, status=status, reason=reason, evidence=evidence,
             window_end=tick + WINDOW_TICKS.get(commitment.kind, 20),
         )
 
     def of(self, agent: str) -> tuple[VerifiedCommitment, ...]:
         """The commitments ``agent`` made (in this sequence's order)."""
-        st = self._store
-        k = st.speakers.remember().get(agent)
-        speakers = st.columns[_SPEAKER]
-        return tuple(self._row(j) for j in self._order if speakers[j] == k) if k is not None else ()
+        return tuple(self._row(j) for j in self._store.rows_of(agent, self._order))
 
     def kinds_and_statuses(self) -> Iterator[tuple[str, str, str]]:
         """``(speaker, kind, status)`` of each commitment, without making the records."""
-        st = self._store
-        speakers, commitments, verdicts = st.columns[_SPEAKER], st.columns[_COMMITMENT], st.columns[_VERDICT]
-        names = st.speakers.values
-        kinds = [c.kind for c in st.commitments.values]
-        statuses = [v[1] for v in st.verdicts.values]
-        for j in self._order:
-            yield names[speakers[j]], kinds[commitments[j]], statuses[verdicts[j]]
+        return self._store.kinds_and_statuses(self._order)
 
 
 # -- the pass ------------------------------------------------------------------------------------
 
 
 class _Open:
-    """A commitment whose window is still open (mutable; its verdict goes to a :class:`_Store`)."""
+    """A commitment whose window is still open (mutable; its verdict goes to a :class:`VerdictStore`)."""
 
     __slots__ = ("seq", "message_id", "index", "tick", "speaker", "addressees", "addressed_by", "commitment",
                  "window_end", "pending_offers", "cancels", "excused", "closed")
@@ -671,12 +527,12 @@ class PromisePass:
         self._open: dict[str, list[_Open]] = {}
         self._meets: dict[str, list[_Open]] = {}  # the open ``meet`` commitments only (a move reads nothing else)
         self._heap: list[tuple[int, int, _Open]] = []
-        self._closed = _Store()
+        self._closed = VerdictStore()
         self._offers: dict[TradeId, _OfferRec] = {}
         self._offers_to: dict[str, dict[TradeId, _OfferRec]] = {}
-        self._completed = TradeIdSet()  # ids of the trades completed (each is logged by both sides)
+        self._completed: set[TradeId] = set()  # ids of the trades completed (each is logged by both sides)
         self._last_trade: dict[tuple[str, str], tuple[int, int]] = {}
-        self._betrayals = _Betrayals()
+        self._betrayals = BetrayalStore()
         self._messages = 0
         self._truncated = 0
         self._cache = _ExtractionCache(self.extractor)
@@ -762,10 +618,7 @@ class PromisePass:
                 self._settle(c, cut=cut)
         self._cache.clear()
         self._closed.forget()
-        st = self._closed
-        ids, indexes = st.columns[_MESSAGE], st.columns[_INDEX]
-        order = sorted(range(len(st)), key=lambda j: (ids[j], indexes[j]))
-        commitments = CommitmentLog(st, _column(order))
+        commitments = CommitmentLog(self._closed, self._closed.by_message())
         by_speaker: dict[str, list[tuple[str, str]]] = {}
         for speaker, kind, status in commitments.kinds_and_statuses():
             by_speaker.setdefault(speaker, []).append((kind, status))
@@ -900,8 +753,9 @@ class PromisePass:
     def _trade(self, ev: Event, agent: str | None = None, world: World | None = None) -> None:
         payload = ev.get("payload") or {}
         trade_id = payload.get("tradeId")
-        if trade_id is None or not self._completed.add(trade_id):
+        if trade_id is None or trade_id in self._completed:
             return
+        self._completed.add(trade_id)
         if self._offers:
             self._drop_offer(trade_id)
         giver, taker = payload.get("from"), payload.get("to")
@@ -970,7 +824,8 @@ class PromisePass:
                 else:
                     del self._meets[c.speaker]
         c.closed = True
-        self._closed.add(c, status, reason, evidence)
+        self._closed.add(c.message_id, c.index, c.tick, c.speaker, c.addressees, c.addressed_by, c.commitment,
+                         status, reason, evidence)
 
     def _settle(self, c: _Open, *, cut: bool) -> None:
         """The window ended (or the log did): decide what is still undecided."""
@@ -1012,14 +867,6 @@ class PromisePass:
             self._close(c, "unverifiable", excuse, verdict[1])
         else:
             self._close(c, "broken", verdict[0], verdict[1])
-
-
-def _column(values: list[int]) -> Any:
-    """``values`` (non-negative) as an array as narrow as they allow."""
-    column: Any = array("B")
-    for v in values:
-        column = push(column, v)
-    return column
 
 
 def _seat_row(agent: str, made: Sequence[tuple[str, str]], acts: list[Betrayal],
