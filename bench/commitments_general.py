@@ -14,8 +14,10 @@ changed here; the bench only calls it.
 
 **The extractor.** ``--extractor`` names how one is built for a row's vocabulary:
 
-* ``heuristic`` (default): ``HeuristicExtractor(items=<the row's items>)``, the way
-  promise-keeping builds it from an archive's item values;
+* ``heuristic`` (default): ``HeuristicExtractor(<the row's vocabulary>)`` (items,
+  places and players), the way promise-keeping builds it from an archive;
+* ``heuristic-items-only``: ``HeuristicExtractor(items=<the row's items>)``, told the
+  goods and nothing else;
 * ``heuristic-default-items``: ``HeuristicExtractor()``, Daishi's default items;
 * ``module:factory``: any callable ``factory(vocabulary) -> CommitmentExtractor``
   (``vocabulary`` is the row's ``{"items", "places", "agents"}``), so a
@@ -326,7 +328,12 @@ def load(path: Path) -> list[dict[str, Any]]:
 
 
 def heuristic(vocabulary: Mapping[str, Sequence[str]]) -> CommitmentExtractor:
-    """The heuristic extractor told the row's items (as promise-keeping builds it)."""
+    """The heuristic extractor told the row's vocabulary (as promise-keeping builds it from an archive)."""
+    return HeuristicExtractor(vocabulary)
+
+
+def heuristic_items_only(vocabulary: Mapping[str, Sequence[str]]) -> CommitmentExtractor:
+    """The heuristic extractor told the row's items only."""
     return HeuristicExtractor(items=vocabulary["items"])
 
 
@@ -335,7 +342,8 @@ def heuristic_default_items(vocabulary: Mapping[str, Sequence[str]]) -> Commitme
     return HeuristicExtractor()
 
 
-FACTORIES: dict[str, Factory] = {"heuristic": heuristic, "heuristic-default-items": heuristic_default_items}
+FACTORIES: dict[str, Factory] = {"heuristic": heuristic, "heuristic-items-only": heuristic_items_only,
+                                  "heuristic-default-items": heuristic_default_items}
 
 
 def factory_named(name: str) -> Factory:
