@@ -457,7 +457,8 @@ _MEET_VERBS = frozenset({
     "stationed", "set", "keep", "flank", "flanking", "see", "find", "dock", "docking", "pull", "pulling",
     "fall", "falling", "retreat", "retreating", "push", "pushing", "rush", "rushing", "march", "marching",
     "hold", "holding", "sit", "sitting", "park", "parking", "wait", "rotate", "rotating", "redeploy", "deploy",
-    "deploying", "post", "posted"})
+    "deploying", "post", "posted", "stays", "remains", "remain", "keeping", "order", "ordering", "lead",
+    "leading", "bring", "bringing", "send", "sending"})
 """Verbs that put the speaker at the place a preposition after them names."""
 _AT_PREPOSITIONS = frozenset({"at", "in", "to", "into", "on", "toward", "towards", "near", "by", "through",
                               "inside", "onto", "over", "up"})
@@ -479,6 +480,9 @@ _OUT_VERBS = frozenset({"stay", "staying", "keep", "keeping", "pull", "pulling",
                         "getting", "withdraw", "withdrawing", "go", "going", "clear", "route", "routing", "back",
                         "backing", "step", "stepping", "remain", "remaining", "retreat", "retreating"})
 """Verbs of a "stay out of" / "keep away from" / "withdraw from" phrase."""
+_UNITS = frozenset({"fleet", "fleets", "army", "armies", "units", "unit", "troops", "ships", "ship", "forces",
+                    "squad", "team", "convoy", "convoys", "patrols", "patrol", "men", "scouts"})
+"""The speaker's own forces ("my fleet will hold X": the speaker's promise, R23b)."""
 _EMPTY_WORDS = frozenset({"dmz", "empty", "neutral", "demilitarized", "clear", "free", "unoccupied", "yours"})
 
 # support ----------------------------------------------------------------------------------------
@@ -596,25 +600,17 @@ class HeuristicExtractor:
 
     def _names(self, toks: list[tuple[str, int]]) -> tuple[list[str], list[int], list[tuple[str, str] | None]]:
         """Words with the match's names joined into one word each, tagged ``(kind, canonical)``."""
-        raw: list[str] = []
-        offs: list[int] = []
-        n = len(toks)
-        for k, (w, at) in enumerate(toks):
-            if w == "-" and 0 < k < n - 1 and toks[k - 1][0][:1].isalnum() and toks[k + 1][0][:1].isalnum() \
-                    and toks[k + 1][1] == at + 1 and toks[k - 1][1] + len(toks[k - 1][0]) == at:
-                continue  # a hyphen inside a word ("med-gel", "Halo-7")
-            m = _NUMBER_UNIT.fullmatch(w)
-            if m and self._lexicon.find([m.group(2)], 0) is not None:
-                raw += [m.group(1), m.group(2)]  # "12cr"
-                offs += [at, at + len(m.group(1))]
-                continue
-            raw.append(w)
-            offs.append(at)
+        raw: list[str] = [t for t, _ in toks]
+        offs: list[int] = [at for _, at in toks]
+        if "-" in raw or any(w[0].isdigit() and not w.isdigit() for w in raw):
+            raw, offs = self._joined(toks)
         words: list[str] = []
         offsets: list[int] = []
         tags: list[tuple[str, str] | None] = []
-        i = 0
         first_words = self._lexicon.first_words
+        if first_words.isdisjoint(raw) and not any(w.startswith("r_") for w in raw):
+            return raw, offs, [None] * len(raw)  # no name of the match in the text
+        i = 0
         while i < len(raw):
             w = raw[i]
             found = self._lexicon.find(raw, i) if w in first_words else None
@@ -629,6 +625,24 @@ class HeuristicExtractor:
             tags.append(("place", w) if w.startswith("r_") and _REGION.fullmatch(w) else None)
             i += 1
         return words, offsets, tags
+
+    def _joined(self, toks: list[tuple[str, int]]) -> tuple[list[str], list[int]]:
+        """Hyphens inside a word dropped ("med-gel" → "med gel"), numbers split from units ("12cr")."""
+        raw: list[str] = []
+        offs: list[int] = []
+        n = len(toks)
+        for k, (w, at) in enumerate(toks):
+            if w == "-" and 0 < k < n - 1 and toks[k - 1][0][:1].isalnum() and toks[k + 1][0][:1].isalnum() \
+                    and toks[k + 1][1] == at + 1 and toks[k - 1][1] + len(toks[k - 1][0]) == at:
+                continue  # a hyphen inside a word ("med-gel", "Halo-7")
+            m = _NUMBER_UNIT.fullmatch(w) if w[0].isdigit() else None
+            if m and self._lexicon.find([m.group(2)], 0) is not None:
+                raw += [m.group(1), m.group(2)]  # "12cr"
+                offs += [at, at + len(m.group(1))]
+                continue
+            raw.append(w)
+            offs.append(at)
+        return raw, offs
 
     # -- the message (rules 3, 10) ---------------------------------------------------------------
 
@@ -669,9 +683,9 @@ class HeuristicExtractor:
 
     @staticmethod
     def _opens_question(clause: list[str]) -> bool:
-        for a, b in zip(clause, clause[1:]):
-            if (a, b) in (("how", "about"), ("what", "about"), ("what", "if")):
-                return True
+        if ("about" in clause or "if" in clause) and any(
+                (a, b) in (("how", "about"), ("what", "about"), ("what", "if")) for a, b in zip(clause, clause[1:])):
+            return True
         i = 0
         while i < len(clause) and clause[i] in _INTERJECTIONS and clause[i] not in ("how", "what"):
             i += 1
@@ -682,13 +696,15 @@ class HeuristicExtractor:
                  length: int) -> list[Commitment]:
         clauses = self._clauses(words, offsets, tags, length)
         items_at = self._global_hits(words, tags)
-        checked = any(self._has(c.words, phrase) for c in clauses for phrase in _CHECKS)
+        checked = not _CHECK_WORDS.isdisjoint(words) and any(
+            self._has(c.words, phrase) for c in clauses for phrase in _CHECKS)
         out: list[tuple[int, Commitment]] = []  # (order key, commitment)
         goods: list[_Goods] = []
         accepted: list[tuple[int, Commitment]] = []
         for n, clause in enumerate(clauses):
             span = (clause.start, clause.end)
-            alternatives = [g for g in (self._goods(seg, items_at) for seg in self._alternatives(clause)) if g]
+            alternatives = [g for g in (self._goods(seg, items_at) for seg in self._alternatives(clause)) if g] \
+                if items_at or self._money is not None else []
             for a, b in zip(alternatives, alternatives[1:]):
                 if a.give and not a.receive and b.give and b.receive and a.clause is not clause:
                     a.receive = list(b.receive)  # "2 wood or 1 ore for your wheat": the price is shared (R19)
@@ -744,6 +760,8 @@ class HeuristicExtractor:
     def _has(words: list[str], phrase: tuple[str, ...]) -> bool:
         k = len(phrase)
         first = phrase[0]
+        if first not in words:
+            return False
         return any(w == first and tuple(words[i:i + k]) == phrase for i, w in enumerate(words))
 
     # -- goods (rules 5-10) ------------------------------------------------------------------------
@@ -910,7 +928,8 @@ class HeuristicExtractor:
             if w in ("for", "->", "=") or (w in ("exchange", "return") and i > 0 and words[i - 1] == "in") or (
                     w == "at" and i + 1 in by_index and by_index[i + 1].item == self._money) or (
                     w == "at" and i + 2 in by_index and by_index[i + 2].item == self._money):
-                if w == "for" and nxt in ("me", "us", "you") and frame:
+                if w == "for" and nxt in ("me", "us", "you") and frame and not any(
+                        x in _HEDGES or x in _NEGATIONS for x in words[:i]):
                     new = "receive" if nxt in ("me", "us") else "give"
                     for k in frame:
                         if sides[k] in ("pending", "give", "receive", "priced"):
@@ -935,11 +954,14 @@ class HeuristicExtractor:
                     i = j
                     continue
             if w == "yours" and i > 0 and words[i - 1] in ("is", "are", "be") and frame:
-                pronouns = [k for k in frame if by_index[k].pronoun]
+                # "3 wood and it's yours", "$60 and the sofa is yours": what stands after the last "and"
+                # is given; what comes before it (unless already given) is the price
+                conj = max((x for x in range(i) if words[x] in ("and", ",")), default=-1)
                 for k in frame:
-                    if sides[k] in ("pending", "receive", "have", "priced", "give"):
-                        # "3 wood and it's yours": the pronoun is given, what comes before it is the price
-                        sides[k] = "receive" if pronouns and k < pronouns[0] and sides[k] == "pending" else "give"
+                    if k > conj:
+                        sides[k] = "give"
+                    elif sides[k] in ("pending", "receive", "priced", "have"):
+                        sides[k] = "receive"
                 explicit = True
                 frame = []
                 i += 1
@@ -966,6 +988,10 @@ class HeuristicExtractor:
             if w in ("gave", "sent", "paid", "handed", "brought") and i > 1 and words[i - 1] == "you" and \
                     words[i - 2] in ("if", "once", "when", "after"):
                 side, frame = ("receive" if nxt in ("me", "us") else "void"), []  # "if you gave me the water"
+                i += 1
+                continue
+            if w == "having" and i > 0 and words[i - 1] == "you" and not self._cancelled(words, i - 1):
+                side, explicit, frame = "give", True, []  # "I'm fine with you having all the food"
                 i += 1
                 continue
             if w in ("help", "helping") and "with" in words[i + 1:i + 4] and self._subject(words, i) == "speaker" \
@@ -1080,6 +1106,8 @@ class HeuristicExtractor:
         """A negation or hedge between the verb's subject (or the clause start) and the verb."""
         for k in range(verb - 1, max(verb - 7, -1), -1):
             w = words[k]
+            if w == "not" and k + 1 < len(words) and words[k + 1] == "mind":
+                continue  # "I don't mind giving you the food"
             if w in _NEGATIONS or w in _HEDGES:
                 return True
             if w in _PRONOUNS:
@@ -1365,7 +1393,7 @@ class HeuristicExtractor:
                     return "stay_out"
                 return None
             return None
-        if prev in _LEAVING:
+        if prev in _LEAVING or prev == "dmz":
             who, cancelled = self._actor(words, tags, k)
             return "stay_out" if who == "speaker" and not cancelled else None
         # meet: a verb before the place (with a preposition, or the place as its object)
@@ -1381,6 +1409,8 @@ class HeuristicExtractor:
                 v -= 1  # "pulling back to the mill": a move
                 steps += 1
                 continue
+            if w in _GIVE_VERBS and not _UNITS.isdisjoint(words[v:j]):
+                break  # "sending my fleet to X": a move
             if w in _SUPPORT_VERBS and w not in _DIRECT_MEET or w in _GIVE_VERBS or w in ("support", "supporting"):
                 return None  # "support you into X", "drop 2 mags at X": no meeting (R18b, R32)
             if w in _MEET_VERBS or w in _DIRECT_MEET or w in _ENTERING:
@@ -1426,9 +1456,9 @@ class HeuristicExtractor:
         if verb in ("be", "stay", "staying", "wait", "waiting", "keep", "set", "sit", "sitting", "hang") and \
                 preposition and prev in ("to", "toward", "towards", "for", "up", "over"):
             return None
-        if verb in ("keep",) and not any(x in words[v:j] for x in ("fleet", "fleets", "army", "units", "troops",
-                                                                      "ships", "forces")):
-            return None
+        if verb in ("keep", "keeping", "order", "ordering", "bring", "bringing", "send", "sending", "lead",
+                    "leading") and _UNITS.isdisjoint(words[v:j]):
+            return None  # "I'll keep my fleet in X", "sending my army to X"; "send 4 herbs to X" is a delivery
         return "meet"
 
     def _no_attack(self, words: list[str], tags: list[tuple[str, str] | None]) -> list[Commitment]:
@@ -1564,11 +1594,10 @@ class HeuristicExtractor:
     def _accept(self, clause: _Clause) -> bool:
         words = clause.words
         n = len(words)
-        for phrase in _ACCEPT_PHRASES:
-            first = phrase[0]
-            k = len(phrase)
-            for i, w in enumerate(words):
-                if w != first or tuple(words[i:i + k]) != phrase:
+        for i, w in enumerate(words):
+            for phrase in _ACCEPT_BY_FIRST.get(w, ()):
+                k = len(phrase)
+                if tuple(words[i:i + k]) != phrase:
                     continue
                 if phrase[-1] in ("in", "on") and i + k < n and words[i + k] not in (",", "!", "too", "then"):
                     continue  # "I'm in the north" is no consent
@@ -1647,8 +1676,14 @@ _ACCEPT_PHRASES: tuple[tuple[str, ...], ...] = tuple(tuple(p.split()) for p in (
     "that is reasonable", "ok with that", "fine with that", "good with that", "it is a plan", "came to an agreement",
     "come to an agreement", "reached an agreement", "we have an agreement", "make a deal with that",
     "i can live with that", "works for me", "that will work", "that would work", "happy to oblige",
+    "that is a fair deal", "like a fair deal", "that is a good deal", "like a good deal", "i will accept",
+    "we will accept", "i can accept", "sounds like a fair trade", "that is a fair trade",
 ))
 """Phrases that consent to a proposal (the guide's R20 and D1)."""
+_ACCEPT_BY_FIRST: dict[str, list[tuple[str, ...]]] = {}
+for _phrase in _ACCEPT_PHRASES:
+    _ACCEPT_BY_FIRST.setdefault(_phrase[0], []).append(_phrase)
+_CHECK_WORDS = frozenset(p[-1] for p in _CHECKS)
 
 
 def _at(c: Commitment, span: tuple[int, int], conditional: bool) -> Commitment:

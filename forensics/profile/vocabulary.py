@@ -7,8 +7,8 @@ A :class:`Vocabulary` holds the match's canonical names; :class:`Lexicon` turns 
 into what the extractor matches in text:
 
 * every name in lower case, by its words (``"Vesta Yard"`` → ``vesta yard``), with a
-  hyphen or underscore read as a space or as nothing (``"Halo-7"`` → ``halo 7``,
-  ``halo7``; ``north_gate`` → ``north gate``);
+  hyphen or underscore read as a space (``north_gate`` → ``north gate``, and as it is),
+  and a name with a number also run together (``"Halo-7"`` → ``halo 7``, ``halo7``);
 * plural and singular of its last word (``plank`` ↔ ``planks``, ``fuel cells`` ↔
   ``fuel cell``, ``berry`` → ``berries``);
 * the simple synonyms of :data:`SYNONYMS` for the canonical goods a match has
@@ -159,6 +159,8 @@ def name_forms(name: str) -> set[tuple[str, ...]]:
     if not spaced:
         return set()
     forms = {spaced, ("".join(spaced),)} if len(spaced) > 1 and any(c.isdigit() for c in low) else {spaced}
+    if "_" in low and " " not in low and re.fullmatch(r"[a-z0-9_']{1,64}", low):
+        forms.add((low,))  # "north_gate" written as one word
     out: set[tuple[str, ...]] = set()
     for f in forms:
         out.add(f)
