@@ -5,6 +5,7 @@ from __future__ import annotations
 import doctest
 import importlib.util
 import json
+import sys
 import time
 from pathlib import Path
 
@@ -145,9 +146,32 @@ def test_bench_measures_the_extractor() -> None:
     rows = _rows()
     held = bench.score(EX, [r for r in rows if r["split"] == "heldout"])
     dev = bench.score(EX, [r for r in rows if r["split"] == "dev"])
-    # Floors just under the measured figures (held-out 0.881 / 0.868; dev 0.98): a regression guard.
-    assert held["strict"]["precision"] >= 0.85 and held["strict"]["recall"] >= 0.85
-    assert dev["strict"]["precision"] >= 0.95 and dev["strict"]["recall"] >= 0.95
+    # Floors just under the measured figures (version 3: held-out 0.924 / 0.897, version 2 had
+    # 0.881 / 0.868; dev 0.988 / 0.994): a regression guard.
+    assert held["strict"]["precision"] >= 0.90 and held["strict"]["recall"] >= 0.88
+    assert dev["strict"]["precision"] >= 0.97 and dev["strict"]["recall"] >= 0.97
+
+
+GENERAL_BENCH = Path(__file__).resolve().parent.parent / "bench" / "commitments_general.py"
+
+
+def test_general_bench_regression_floors() -> None:
+    """Floors just under version 3's figures on the general set (a guard, not a target: the
+    holdout figure is measured, never tuned on; tune 0.934 / 0.934, holdout 0.841 / 0.772)."""
+    spec = importlib.util.spec_from_file_location("bench_commitments_general", GENERAL_BENCH)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = bench  # its dataclasses look their module up
+    try:
+        spec.loader.exec_module(bench)
+    finally:
+        del sys.modules[spec.name]
+    rows = bench.load(bench.FIXTURE)
+    predicted = bench.predictions(rows, bench.heuristic)
+    tune = bench.score([r for r in rows if r["split"] == "tune"], predicted)
+    holdout = bench.score([r for r in rows if r["split"] == "holdout"], predicted)
+    assert tune.strict.precision.value >= 0.92 and tune.strict.recall.value >= 0.92
+    assert holdout.strict.precision.value >= 0.82 and holdout.strict.recall.value >= 0.75
 
 
 # -- the general grammar: one case per rule of the labelling guide, and near misses -----------------
@@ -310,6 +334,9 @@ GUIDE_CASES = [
 
 
 NEAR_MISSES = [
+    # R11: a per-unit price; R18: "... and it's a deal" after a counter is a demand, not an acceptance
+    (DAISHI, "my price is 5 food per plank, take it or leave it", [T("trade", {"plank": None}, {"food": 5})]),
+    (DAISHI, "too low. 4 wood and it's a deal", []),
     # the guide's R13: having goods is a claim unless the sentence offers them
     (DAISHI, "I have herbs.", []),
     # R14: an ask alone is a request, even across sentences

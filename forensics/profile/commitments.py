@@ -78,7 +78,8 @@ How :class:`HeuristicExtractor` reads (rules, in order):
    I'd like X", "can I have X", "X for me", "looking / hoping for X" put goods on the
    *receive* side.  "for" / "in exchange for" / "->" / "=" / "at" (a price) before
    goods flips the side; goods before any verb followed by "for" are the give side
-   ("3 wood for 2 ore"); "for anything / the rest" names no goods (the offer is a
+   ("3 wood for 2 ore"), goods before "per" the price ("6 food per ore, take it or
+   leave it" sells ore); "for anything / the rest" names no goods (the offer is a
    ``give``).  The subject of a verb is the nearest pronoun before it ("my fleet",
    "mine" are the speaker's; a verb after "and" shares the subject before it); a
    reporting verb in between makes it someone else's; a negation or hedge between
@@ -820,6 +821,8 @@ class HeuristicExtractor:
                     j += 1
                 if j < n and tags[j] is not None:
                     continue  # "3 packages of water": the item's own number
+                if j > i + 1 and words[j - 1] == "of" and j < n and words[j] in ("them", "those", "these", "it"):
+                    j = n  # "you can have 2 of them"
                 if j < n and words[j] not in _BARE_FOLLOWERS and not (
                         words[j] == "a" and j + 1 < n and words[j + 1] in ("unit", "piece", "gram", "pop", "head")):
                     continue
@@ -832,7 +835,8 @@ class HeuristicExtractor:
                 or (i > 0 and words[i - 1] in _GIVE_VERBS | {"have", "take"} and i > 1
                     and words[i - 2] not in ("i", "we", "to", "can", "please"))
             ):
-                own = {h.item for h in every if clause.first <= h.at < clause.first + n}
+                own = {h.item for h in every if clause.first <= h.at < clause.first + n} if words[i + 1:i + 3] in (
+                    ["is", "yours"], ["are", "yours"]) else set()  # "3 wood and it's yours": not the price
                 item = self._antecedent(clause.first + i, [h for h in every if h.item not in own], "", pronoun=True)
                 if item is not None:
                     out.append(_Hit(i, item[0], item[1], True))
@@ -923,6 +927,13 @@ class HeuristicExtractor:
                     by_index[i + 1].item == self._money and (i + 2 == n or words[i + 2] in (",", "and", "firm")):
                 sides[i - 1] = "give"  # "amp is 80": a price list (R12)
                 side, explicit, frame = "receive", True, []
+                i += 1
+                continue
+            if w == "per" and self._item_within(words, i + 1, by_index) and side in (None, "void"):
+                for k, s_ in sides.items():  # "my price is 6 food per ore": the goods before "per" are the price
+                    if s_ == "pending":
+                        sides[k] = "receive"
+                side, explicit, frame = ("give" if side is None else "void"), side is None, []
                 i += 1
                 continue
             if w in ("for", "->", "=") or (w in ("exchange", "return") and i > 0 and words[i - 1] == "in") or (
@@ -1185,6 +1196,8 @@ class HeuristicExtractor:
                     x in words[max(0, i - 3):i] for x in ("you", "if")) and "if" in words[:i] \
                     and self._subject(words, i) == "you":
                 return "void"
+            if any(words[x] in ("not", "never", "no") for x in range(max(0, i - 4), i)):
+                return "void"  # "I don't need much food": no ask
             return "receive"  # the speaker's ask; a hedge on an ask does not make it an offer
         if who is None and w == "take" and not self._cancelled(words, i):
             return "give"  # "take 3 wood": the addressee takes, the speaker gives
