@@ -45,8 +45,8 @@ kind           kept when, in the window                                   broken
 ``accept``     a ``trade_completed`` between ``S`` and some ``a ∈ A``, or      an offer from ``a ∈ A`` to ``S`` (made at most
                an offer from ``S`` to ``a`` left standing                     ``W`` ticks before the message) still stood
                                                                             unaccepted at the window's end
-``no_attack``  no attack, raid or theft by ``S`` on any ``a ∈ A``            such an act (its id is the evidence)
-``no_attack``  (with a ``target`` the text names: no such act on the target either)
+``no_attack``  no attack, raid or theft by ``S`` on any ``a ∈ A`` (or on     such an act (its id is the evidence)
+               the ``target`` the text names)
 ``meet``       ``S`` stands in ``region``: already there when it spoke, or   ``S`` never got there
                a ``move`` of ``S`` to it
 ``stay_out``   ``S`` is not in ``region`` at the window's end and no         a ``move`` of ``S`` into ``region`` (its id is
@@ -55,8 +55,8 @@ kind           kept when, in the window                                   broken
 ``support``    never: the game has no support order (``not_checkable``)
 =============  ========================================================  ==============================================
 
-Anything else is **unverifiable**, with a reason: ``not_checkable`` (a ``support``), ``not_taken_up`` (a trade nobody
-offered back), ``nothing_to_accept``, ``no_addressee``, ``superseded`` (the speaker
+Anything else is **unverifiable**, with a reason: ``not_checkable`` (a ``support``),
+``not_taken_up`` (a trade nobody offered back), ``nothing_to_accept``, ``no_addressee``, ``superseded`` (the speaker
 restated a ``trade``, ``accept``, ``no_attack`` to the same agents, or a ``meet``,
 before the window closed: the newer one is checked), ``conditional`` (the text
 made it depend on something the log cannot check, "if you help me"; such a
@@ -66,7 +66,8 @@ commitment can be kept but never broken), ``speaker_died`` / ``speaker_dormant``
 
 **Betrayal.** An ``attack``, ``raid`` or ``theft`` by ``S`` on target ``V`` is a
 betrayal when, at that moment, ``S`` has an open commitment (any kind) whose
-addressees include ``V`` (``duringCommitment``: rests on extraction), or ``S`` and
+addressees include ``V``, or that names ``V`` as its ``target`` (``duringCommitment``:
+rests on extraction), or ``S`` and
 ``V`` completed a ``trade_completed`` at most :data:`AFTER_TRADE_TICKS` ticks
 before it (``afterTrade``: pure event log; market fills do not count, their
 counterparties did not negotiate).
@@ -103,7 +104,8 @@ from typing import Any
 
 from daishi_forensics.replay import RecordLog, Rows, Table, push
 from daishi_forensics.replay import TradeIdSet
-from .commitments import CHECKABLE_KINDS, KINDS, Commitment, CommitmentExtractor, HeuristicExtractor, extractor_info, tokens
+from .commitments import (CHECKABLE_KINDS, KINDS, Commitment, CommitmentExtractor, HeuristicExtractor,
+                          extractor_info, tokens)
 from .vocabulary import Vocabulary, vocabulary_of
 from daishi_forensics.economy.contact import hearers
 from daishi_forensics.economy.ledger import TradeId
