@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -222,6 +223,31 @@ def test_no_attack_on_a_named_third_party() -> None:
     assert only(r) == ("broken", "aggression", (5,))
     assert r.commitments[0].commitment.target == "a_3"
     assert [(b.actor, b.target, b.commitment_messages) for b in r.betrayals] == [("a_1", "a_3", (4,))]
+
+
+def test_an_extractor_whose_commitments_have_no_target() -> None:
+    @dataclass(frozen=True)
+    class Bare:  # the fields an extractor of the first interface gave
+        kind: str
+        give: tuple = ()
+        receive: tuple = ()
+        region: str | None = None
+        conditional: bool = False
+        start: int = 0
+        end: int = 0
+
+        def to_json(self) -> dict[str, Any]:
+            return {"kind": self.kind}
+
+    class Older:
+        name, version, max_chars = "older", "1", 100
+
+        def extract(self, text: str) -> Extracted:
+            return Extracted((Bare("no_attack"),), False, tuple(text.split()))
+
+    hit = ev(5, 9, "attack", "a_1", target="a_2", region="r_0_0", damage=2, witnessed=True, witnesses=[])
+    r = verify([*spawns(), dm(4, 1, "a_1", "a_2", "peace"), hit], pass_=PromisePass(Older()))
+    assert only(r) == ("broken", "aggression", (5,))
 
 
 def test_vocabulary_from_the_archive() -> None:

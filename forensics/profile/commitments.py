@@ -425,6 +425,9 @@ _QUESTION_OPENERS: tuple[tuple[str, ...], ...] = (
     ("did", "you"), ("can", "we"), ("could", "we"), ("would", "it"), ("wanna",), ("want", "to"), ("how",),
 )
 """A clause opened by these asks, with or without its "?" (the guide's R3)."""
+_OPENERS_BY_FIRST: dict[str, list[tuple[str, ...]]] = {}
+for _opener in _QUESTION_OPENERS:
+    _OPENERS_BY_FIRST.setdefault(_opener[0], []).append(_opener)
 _CHECKS: tuple[tuple[str, ...], ...] = (
     ("am", "i", "correct"), ("am", "i", "right"), ("is", "that", "right"), ("is", "that", "correct"),
     ("did", "i", "get", "that", "right"), ("just", "to", "be", "clear"), ("am", "i", "understanding"),
@@ -691,7 +694,7 @@ class HeuristicExtractor:
         while i < len(clause) and clause[i] in _INTERJECTIONS and clause[i] not in ("how", "what"):
             i += 1
         head = tuple(clause[i:i + 3])
-        return any(head[:len(q)] == q for q in _QUESTION_OPENERS)
+        return bool(head) and any(head[:len(q)] == q for q in _OPENERS_BY_FIRST.get(head[0], ()))
 
     def _message(self, words: list[str], offsets: list[int], tags: list[tuple[str, str] | None],
                  length: int) -> list[Commitment]:

@@ -844,7 +844,7 @@ class PromisePass:
             if kind not in CHECKABLE_KINDS:
                 self._close(c, "unverifiable", "not_checkable", ())
                 continue
-            if kind in _NEEDS_ADDRESSEE and not addressees and not commitment.target:
+            if kind in _NEEDS_ADDRESSEE and not addressees and not getattr(commitment, "target", None):
                 self._close(c, "unverifiable", "no_addressee", ())
                 continue
             if kind == "meet":
@@ -981,7 +981,8 @@ class PromisePass:
         target = (ev.get("payload") or {}).get("target")
         if not isinstance(target, str) or target == actor:
             return
-        live = [c for c in self._live(actor) if target in c.addressees or c.commitment.target == target]
+        live = [c for c in self._live(actor)
+                if target in c.addressees or getattr(c.commitment, "target", None) == target]
         pair = (actor, target) if actor < target else (target, actor)
         last = self._last_trade.get(pair)
         recent = last if last is not None and 0 <= ev["tick"] - last[0] <= AFTER_TRADE_TICKS else None
