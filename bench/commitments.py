@@ -16,8 +16,11 @@ labelled commitments are matched as multisets):
   equal a labelled one;
 * **kind**: kind alone.
 
-Then per kind (strict), message-level accuracy (all of a message's commitments
-right, none extra), and the time the extractor takes on hostile texts (a
+Every precision and recall carries its 95% Wilson interval (the one
+``bench/commitments_general.py`` prints).  Then per kind (strict), the confusion by
+kind (labelled kind × predicted kind, ``none`` for a miss or an invention), message-level
+accuracy (all of a message's commitments right, none extra); the lines are of one style
+(Daishi's own chatter), so there is no per-style block.  Then and the time the extractor takes on hostile texts (a
 megabyte of text, a long run of one character, nested brackets), to show the
 text cap and the linear tokenizer hold.  With ``--stream EVENTS`` it also times the
 extractor on every message text of a simulated match of that many events (the
@@ -50,6 +53,9 @@ from typing import Any
 
 from daishi_forensics.profile.commitments import KINDS, CommitmentExtractor, HeuristicExtractor
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from commitments_general import NONE, confusion_pairs, wilson  # noqa: E402
+
 FIXTURE = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "commitments.jsonl"
 
 
@@ -77,9 +83,11 @@ def score(extractor: CommitmentExtractor, rows: list[dict[str, Any]]) -> dict[st
     per_kind: dict[str, Counter[str]] = {k: Counter() for k in KINDS}
     messages_right = 0
     errors = []
+    confusion: Counter[tuple[str, str]] = Counter()
     for row in rows:
         predicted = [c.to_json() for c in extractor.extract(row["text"]).commitments]
         gold = row["commitments"]
+        confusion.update(confusion_pairs([c["kind"] for c in gold], [c["kind"] for c in predicted]))
         for mode in ("strict", "kind"):
             strict = mode == "strict"
             want = Counter(_key(c, strict) for c in gold)
@@ -107,6 +115,7 @@ def score(extractor: CommitmentExtractor, rows: list[dict[str, Any]]) -> dict[st
         "messagesWithCommitments": sum(1 for r in rows if r["commitments"]),
         "labelled": sum(len(r["commitments"]) for r in rows),
         "messageAccuracy": messages_right / len(rows) if rows else None,
+        "confusion": confusion,
         "errors": errors,
     }
 
@@ -116,7 +125,8 @@ def _ratios(c: Counter[str]) -> dict[str, Any]:
     precision = tp / (tp + fp) if tp + fp else None
     recall = tp / (tp + fn) if tp + fn else None
     f1 = 2 * precision * recall / (precision + recall) if precision and recall else None
-    return {"tp": tp, "fp": fp, "fn": fn, "precision": precision, "recall": recall, "f1": f1}
+    return {"tp": tp, "fp": fp, "fn": fn, "precision": precision, "recall": recall, "f1": f1,
+            "precisionInterval": wilson(tp, tp + fp), "recallInterval": wilson(tp, tp + fn)}
 
 
 def hostile_timings(extractor: CommitmentExtractor) -> list[tuple[str, int, float]]:
@@ -168,6 +178,16 @@ def _fmt(x: float | None) -> str:
     return "n/a" if x is None else f"{x:.3f}"
 
 
+def _with_interval(value: float | None, interval: tuple[float, float] | None) -> str:
+    if value is None or interval is None:
+        return "n/a"
+    return f"{value:.3f} [{interval[0]:.3f}, {interval[1]:.3f}]"
+
+
+_SPLIT_NOTE = {"heldout": "never tuned on: the estimate to quote", "dev": "tuned on: optimistic",
+               "all": "both"}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fixture", type=Path, default=FIXTURE)
@@ -184,16 +204,24 @@ def main(argv: list[str] | None = None) -> int:
     for split in [*splits, "all"] if len(splits) > 1 else splits:
         subset = rows if split == "all" else [r for r in rows if r.get("split", "all") == split]
         result = score(extractor, subset)
-        print(f"\n[{split}] {args.fixture.name}: {result['messages']} messages, "
+        print(f"\n[{split}] ({_SPLIT_NOTE.get(split, split)}) {args.fixture.name}: {result['messages']} messages, "
               f"{result['messagesWithCommitments']} with commitments, {result['labelled']} commitments")
         for mode in ("strict", "kind"):
             r = result[mode]
-            print(f"{mode:>6}: precision {_fmt(r['precision'])}  recall {_fmt(r['recall'])}  f1 {_fmt(r['f1'])}  "
+            print(f"{mode:>6}: precision {_with_interval(r['precision'], r['precisionInterval'])}  "
+                  f"recall {_with_interval(r['recall'], r['recallInterval'])}  f1 {_fmt(r['f1'])}  "
                   f"(tp {r['tp']}, fp {r['fp']}, fn {r['fn']})")
         print("  per kind (strict):")
         for kind, r in result["perKind"].items():
-            print(f"    {kind:<10} precision {_fmt(r['precision'])}  recall {_fmt(r['recall'])}  "
-                  f"(tp {r['tp']}, fp {r['fp']}, fn {r['fn']})")
+            print(f"    {kind:<10} precision {_with_interval(r['precision'], r['precisionInterval'])}  "
+                  f"recall {_with_interval(r['recall'], r['recallInterval'])}  (tp {r['tp']}, fp {r['fp']}, fn {r['fn']})")
+        columns = [*KINDS, NONE]
+        print("  confusion (rows labelled, columns predicted):")
+        print("    " + " " * 10 + "".join(f"{c[:9]:>10}" for c in columns))
+        for a in columns:
+            counts = [result["confusion"].get((a, b), 0) for b in columns]
+            if any(counts):
+                print(f"    {a[:10]:<10}" + "".join(f"{n:>10}" for n in counts))
         print(f"  messages fully right: {_fmt(result['messageAccuracy'])}")
     print()
     print("hostile texts:")
