@@ -214,7 +214,8 @@ def main(argv: list[str] | None = None) -> int:
         print("  per kind (strict):")
         for kind, r in result["perKind"].items():
             print(f"    {kind:<10} precision {_with_interval(r['precision'], r['precisionInterval'])}  "
-                  f"recall {_with_interval(r['recall'], r['recallInterval'])}  (tp {r['tp']}, fp {r['fp']}, fn {r['fn']})")
+                  f"recall {_with_interval(r['recall'], r['recallInterval'])}  "
+                  f"(tp {r['tp']}, fp {r['fp']}, fn {r['fn']})")
         columns = [*KINDS, NONE]
         print("  confusion (rows labelled, columns predicted):")
         print("    " + " " * 10 + "".join(f"{c[:9]:>10}" for c in columns))

@@ -845,7 +845,8 @@ class HeuristicExtractor:
                     out.append(_Hit(i, item[0], item[1], True))
         return out
 
-    def _antecedent(self, at: int, every: list[_Hit], prev: str, pronoun: bool = False) -> tuple[str, int | None] | None:
+    def _antecedent(self, at: int, every: list[_Hit], prev: str,
+                    pronoun: bool = False) -> tuple[str, int | None] | None:
         """The item a left-out noun or a pronoun stands for (rule 7): money where a price is
         meant, else the last item named before it in the message, else the first after."""
         money = self._money
@@ -1350,7 +1351,6 @@ class HeuristicExtractor:
         """Rules 12-13: ``meet`` and ``stay_out`` for each place the clause names."""
         out: list[Commitment] = []
         previous: tuple[int, str | None] | None = None  # (index, kind decided) of the last place
-        n = len(words)
         for j, t in enumerate(tags):
             if t is None or t[0] != "place":
                 continue

@@ -689,7 +689,8 @@ class PromisePass:
         self._match_end = match_end
         self._seq = 0
         self._open: dict[str, list[_Open]] = {}
-        self._meets: dict[str, list[_Open]] = {}  # the open ``meet`` and ``stay_out`` commitments (a move reads nothing else)
+        # the open ``meet`` and ``stay_out`` commitments (a move reads nothing else)
+        self._meets: dict[str, list[_Open]] = {}
         self._inside: set[int] = set()  # seq of the open ``stay_out`` commitments whose speaker stands in the place
         self._heap: list[tuple[int, int, _Open]] = []
         self._closed = _Store()
