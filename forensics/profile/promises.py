@@ -24,8 +24,9 @@ and every number that rests on extraction carries the extractor's name and versi
 
 **Window.** A commitment made at tick ``t`` is checked against the events after the
 message up to the end of tick ``t + W``, ``W`` from :data:`WINDOW_TICKS` (20 ticks,
-the probe catalogue's compliance window; 100 for ``no_attack``, a promise with no
-stated end).  It closes early when an event keeps (or, for ``no_attack``, breaks) it.
+the probe catalogue's compliance window; 100 for ``no_attack`` and ``stay_out``, promises
+with no stated end).  It closes early when an event keeps (or, for ``no_attack`` and
+``stay_out``, breaks) it.
 
 **Verification, per kind** (speaker ``S``, addressees ``A``):
 
@@ -44,13 +45,18 @@ kind           kept when, in the window                                   broken
 ``accept``     a ``trade_completed`` between ``S`` and some ``a ∈ A``, or      an offer from ``a ∈ A`` to ``S`` (made at most
                an offer from ``S`` to ``a`` left standing                     ``W`` ticks before the message) still stood
                                                                             unaccepted at the window's end
-``no_attack``  no attack, raid or theft by ``S`` on any ``a ∈ A``            such an act (its id is the evidence)
+``no_attack``  no attack, raid or theft by ``S`` on any ``a ∈ A`` (or on     such an act (its id is the evidence)
+               the ``target`` the text names)
 ``meet``       ``S`` stands in ``region``: already there when it spoke, or   ``S`` never got there
                a ``move`` of ``S`` to it
+``stay_out``   ``S`` is not in ``region`` at the window's end and no         a ``move`` of ``S`` into ``region`` (its id is
+               ``move`` of ``S`` entered it (a speaker inside when it        the evidence), or ``S`` still stood in it at
+               spoke keeps it by leaving)                                    the window's end
+``support``    never: the game has no support order (``not_checkable``)
 =============  ========================================================  ==============================================
 
-Anything else is **unverifiable**, with a reason: ``not_taken_up`` (a trade nobody
-offered back), ``nothing_to_accept``, ``no_addressee``, ``superseded`` (the speaker
+Anything else is **unverifiable**, with a reason: ``not_checkable`` (a ``support``),
+``not_taken_up`` (a trade nobody offered back), ``nothing_to_accept``, ``no_addressee``, ``superseded`` (the speaker
 restated a ``trade``, ``accept``, ``no_attack`` to the same agents, or a ``meet``,
 before the window closed: the newer one is checked), ``conditional`` (the text
 made it depend on something the log cannot check, "if you help me"; such a
@@ -60,7 +66,8 @@ commitment can be kept but never broken), ``speaker_died`` / ``speaker_dormant``
 
 **Betrayal.** An ``attack``, ``raid`` or ``theft`` by ``S`` on target ``V`` is a
 betrayal when, at that moment, ``S`` has an open commitment (any kind) whose
-addressees include ``V`` (``duringCommitment``: rests on extraction), or ``S`` and
+addressees include ``V``, or that names ``V`` as its ``target`` (``duringCommitment``:
+rests on extraction), or ``S`` and
 ``V`` completed a ``trade_completed`` at most :data:`AFTER_TRADE_TICKS` ticks
 before it (``afterTrade``: pure event log; market fills do not count, their
 counterparties did not negotiate).
@@ -98,7 +105,16 @@ from daishi_forensics.read.archive import item_values
 from daishi_forensics.replay import Event, RecordLog, World
 
 from ._promise_store import BetrayalStore, VerdictStore
-from .commitments import KINDS, Commitment, CommitmentExtractor, HeuristicExtractor, extractor_info, tokens
+from .commitments import (
+    CHECKABLE_KINDS,
+    KINDS,
+    Commitment,
+    CommitmentExtractor,
+    HeuristicExtractor,
+    extractor_info,
+    tokens,
+)
+from .vocabulary import Vocabulary, vocabulary_of
 
 __all__ = [
     "WINDOW_TICKS",
@@ -114,7 +130,8 @@ __all__ = [
     "keeping_rate",
 ]
 
-WINDOW_TICKS: Mapping[str, int] = {"trade": 20, "give": 20, "accept": 20, "meet": 20, "no_attack": 100}
+WINDOW_TICKS: Mapping[str, int] = {"trade": 20, "give": 20, "accept": 20, "meet": 20, "no_attack": 100,
+                                   "stay_out": 100, "support": 20}
 """Ticks after the message's tick within which a commitment is checked."""
 
 AFTER_TRADE_TICKS = 20
@@ -126,6 +143,9 @@ MAX_NAME_CHARS = 64
 MAX_NAME_TOKENS = 4
 """A roster name is matched in message text only when it is at most this long (a hostile
 megabyte name would make matching quadratic); a longer name is never an addressee."""
+
+MAX_ITEMS = 256
+"""The extractor learns items from the log's trades until its vocabulary holds this many."""
 
 _SUPERSEDING = frozenset({"trade", "accept", "no_attack", "meet"})
 _AGGRESSIVE = frozenset({"attack", "raid", "theft"})
@@ -493,7 +513,10 @@ class PromisePass:
     Parameters
     ----------
     extractor:
-        The commitment extractor (:class:`HeuristicExtractor` over ``items`` when omitted).
+        The commitment extractor; when omitted, :class:`HeuristicExtractor` over ``vocabulary``
+        (or over ``items``), rebuilt with every item a trade of the log names that the
+        vocabulary lacks (seen before the message that names it; the cache of read texts
+        is let go then).
     names:
         Roster name -> agent id, for commitments that name their addressee.
     match_end:
@@ -512,8 +535,14 @@ class PromisePass:
         names: Mapping[str, str] | None = None,
         match_end: int | None = None,
         items: Iterable[str] | None = None,
+        vocabulary: Vocabulary | None = None,
     ) -> None:
-        self.extractor: CommitmentExtractor = extractor if extractor is not None else HeuristicExtractor(items)
+        self._vocabulary: Vocabulary | None = None
+        if extractor is None:  # ours: it learns the items the log's trades name
+            self._vocabulary = vocabulary if vocabulary is not None else Vocabulary.of(items)
+            extractor = HeuristicExtractor(self._vocabulary)
+        self.extractor: CommitmentExtractor = extractor
+        self._items: frozenset[str] = frozenset(self._vocabulary.items) if self._vocabulary else frozenset()
         self._known: set[str] = set((names or {}).values())
         self._names: dict[str, list[tuple[tuple[str, ...], str]]] = {}
         for name, agent in sorted((names or {}).items()):
@@ -525,7 +554,9 @@ class PromisePass:
         self._match_end = match_end
         self._seq = 0
         self._open: dict[str, list[_Open]] = {}
-        self._meets: dict[str, list[_Open]] = {}  # the open ``meet`` commitments only (a move reads nothing else)
+        # the open ``meet`` and ``stay_out`` commitments (a move reads nothing else)
+        self._meets: dict[str, list[_Open]] = {}
+        self._inside: set[int] = set()  # seq of the open ``stay_out`` commitments whose speaker stands in the place
         self._heap: list[tuple[int, int, _Open]] = []
         self._closed = VerdictStore()
         self._offers: dict[TradeId, _OfferRec] = {}
@@ -552,7 +583,8 @@ class PromisePass:
 
     @classmethod
     def from_archive(cls, archive: Mapping[str, Any], extractor: CommitmentExtractor | None = None) -> PromisePass:
-        """A pass for a match: roster names, item vocabulary and match end from the archive."""
+        """A pass for a match: roster names, the vocabulary (items, named places, players) and match end
+        from the archive."""
         names: dict[str, str] = {}
         for row in archive.get("agents") or []:
             if isinstance(row, Mapping) and isinstance(row.get("agentId"), str):
@@ -560,11 +592,8 @@ class PromisePass:
                 if isinstance(row.get("name"), str) and row["name"].strip():
                     names[row["name"]] = row["agentId"]
         end = archive.get("endedAtTick")
-        try:
-            items: Iterable[str] | None = list(item_values(archive))
-        except InvalidInput:  # a malformed item_values block is the read boundary's to report
-            items = None
-        return cls(extractor, names, end if isinstance(end, int) and not isinstance(end, bool) else None, items)
+        return cls(extractor, names, end if isinstance(end, int) and not isinstance(end, bool) else None,
+                   vocabulary=vocabulary_of(archive))
 
     # -- replay protocol ----------------------------------------------------------------------
 
@@ -586,10 +615,19 @@ class PromisePass:
         meets = self._meets.get(agent)
         if not meets:
             return
-        to = (ev.get("payload") or {}).get("to")
+        payload = ev.get("payload") or {}
+        to = payload.get("to")
         for c in meets:  # _close replaces the agent's list, never changes this one
-            if not c.closed and c.commitment.region == to:
-                self._close(c, "kept", "moved_there", (ev["id"],))
+            if c.closed:
+                continue
+            region = c.commitment.region
+            if c.commitment.kind == "meet":
+                if region == to:
+                    self._close(c, "kept", "moved_there", (ev["id"],))
+            elif region == to:
+                self._close(c, "broken", "entered", (ev["id"],))
+            elif region == payload.get("from"):
+                self._inside.discard(c.seq)  # it left the place: kept so far
 
     def _gone(self, ev: Event, agent: str, world: World) -> None:
         reason = "speaker_died" if ev["type"] == "agent_died" else "speaker_dormant"
@@ -666,13 +704,20 @@ class PromisePass:
                       tick + WINDOW_TICKS.get(kind, 20))
             self._supersede(c)
             self._open.setdefault(speaker, []).append(c)
-            if kind in _NEEDS_ADDRESSEE and not addressees:
+            if kind not in CHECKABLE_KINDS:
+                self._close(c, "unverifiable", "not_checkable", ())
+                continue
+            if kind in _NEEDS_ADDRESSEE and not addressees and not getattr(commitment, "target", None):
                 self._close(c, "unverifiable", "no_addressee", ())
                 continue
             if kind == "meet":
                 if world.region_of(speaker) == commitment.region and world.is_alive(speaker):
                     self._close(c, "kept", "already_there", ())
                     continue
+                self._meets.setdefault(speaker, []).append(c)
+            elif kind == "stay_out":
+                if world.region_of(speaker) == commitment.region:
+                    self._inside.add(c.seq)  # it must leave
                 self._meets.setdefault(speaker, []).append(c)
             heapq.heappush(self._heap, (c.window_end, c.seq, c))
 
@@ -719,6 +764,7 @@ class PromisePass:
         receive = _items_of(payload.get("receive"))
         if trade_id is None or not isinstance(to, str) or trade_id in self._offers:
             return
+        self._learn(give, receive)
         rec = _OfferRec(trade_id, ev["id"], ev["tick"], offerer, to, give, receive)
         self._offers[trade_id] = rec
         self._offers_to.setdefault(to, {})[trade_id] = rec
@@ -763,6 +809,7 @@ class PromisePass:
             return
         pair = (giver, taker) if giver < taker else (taker, giver)
         self._last_trade[pair] = (ev["tick"], ev["id"])
+        self._learn(_items_of(payload.get("give")), _items_of(payload.get("receive")))
         if giver not in self._open and taker not in self._open:
             return  # nobody with an open commitment: nothing to keep
         give = _items_of(payload.get("give"))
@@ -777,13 +824,29 @@ class PromisePass:
                 elif k.kind == "accept":
                     self._close(c, "kept", "traded", (ev["id"],))
 
+    def _learn(self, *goods: Mapping[str, Any]) -> None:
+        """Items a trade names that our extractor's vocabulary lacks: rebuild it (rare; the texts
+        read so far keep their reading, texts read from now on know the item)."""
+        vocab = self._vocabulary
+        if vocab is None:
+            return
+        new = {k for g in goods for k in g if type(k) is str and k not in self._items and k.strip()
+               and len(k) <= MAX_NAME_CHARS}
+        if not new or len(self._items) >= MAX_ITEMS:
+            return  # a hostile log naming a new item in every trade cannot make this quadratic
+        self._items = self._items | new
+        self._vocabulary = vocab = Vocabulary(tuple(sorted(self._items)), vocab.places, vocab.agents)
+        self.extractor = HeuristicExtractor(vocab)
+        self._cache = _ExtractionCache(self.extractor)
+
     # -- aggression ----------------------------------------------------------------------------
 
     def _aggression(self, ev: Event, actor: str, world: World | None = None) -> None:
         target = (ev.get("payload") or {}).get("target")
         if not isinstance(target, str) or target == actor:
             return
-        live = [c for c in self._live(actor) if target in c.addressees]
+        live = [c for c in self._live(actor)
+                if target in c.addressees or getattr(c.commitment, "target", None) == target]
         pair = (actor, target) if actor < target else (target, actor)
         last = self._last_trade.get(pair)
         recent = last if last is not None and 0 <= ev["tick"] - last[0] <= AFTER_TRADE_TICKS else None
@@ -815,7 +878,8 @@ class PromisePass:
     def _close(self, c: _Open, status: str, reason: str, evidence: tuple[int, ...]) -> None:
         if c.closed:
             return
-        if c.commitment.kind == "meet":
+        if c.commitment.kind in ("meet", "stay_out"):
+            self._inside.discard(c.seq)
             meets = self._meets.get(c.speaker)
             if meets is not None:
                 rest = [m for m in meets if m is not c]
@@ -832,6 +896,14 @@ class PromisePass:
         k = c.commitment
         if k.kind == "no_attack":
             self._close(c, "kept", "no_aggression", ())
+            return
+        if k.kind == "stay_out":
+            if c.seq not in self._inside:
+                self._close(c, "kept", "stayed_out", ())
+            elif c.excused:  # it died or went dormant inside: it could not leave
+                self._close(c, "unverifiable", c.excused, ())
+            else:
+                self._close(c, "broken", "stayed_in", ())
             return
         if c.pending_offers:
             self._close(c, "kept", "offered", tuple(e for _, e in c.pending_offers))
