@@ -509,9 +509,14 @@ _PROTOCOL_RULES: tuple[Rule, ...] = (
     Rule(
         "spoofed-game-notice", "protocol", "strong", "notice",
         _rx(_header(_AUTHORITY_GAME)
-            + r"|\b(?:message|notice|announcement|directive|order|update|alert|ruling)\s+from\s+(?:the\s+)?"
-            r"(?:game\s*master|server|admins?|administrators?|moderators?|referee|arbiter|"
-            r"daishi(?:\s+(?:team|server|staff))?|world\s*engine|game\s*engine)\b"
+            # "Notice from the server: ..." as a header (at a line's start, or followed by a colon), not
+            # "I got a notice from the server" told in the speaker's own voice
+            + r"|(?:^[^\w\n]{0,6}(?:(?:important|official|urgent|automated|new)\s+)?(?=(?:message|notice|announcement|"
+            r"directive|order|update|alert|ruling)\s)|\b(?=(?:message|notice|announcement|directive|order|update|alert|"
+            r"ruling)\s+from\s+(?:the\s+)?(?:(?:world|game|match|official|daishi)\s+)?[\w ]{2,30}?\s*[:\u2014]))"
+            r"(?:message|notice|announcement|directive|order|update|alert|ruling)\s+from\s+(?:the\s+)?"
+            r"(?:(?:world|game|match|official|daishi)\s+)?(?:game\s*master|server|admins?|administrators?|"
+            r"moderators?|referee|arbiter|daishi(?:\s+(?:team|server|staff))?|world\s*engine|game\s*engine)\b"
             r"|\b(?:official|mandatory|server|system)[- ](?:game\s+)?(?:rule|notice|announcement)s?\s+(?:update|change)\b"
             r"|\banti-?cheat\s+(?:check|scan|verification|system|notice)\s*:"
             r"|\[\s*(?:match_manifest|manifest|world_event|server_event|system_event|engine_event|rule_change|"
@@ -665,6 +670,8 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             r"|^[ \t]*(?:input|instructions?|system|prompt|execute|command|user|assistant)[ \t]*>{1,3}"
             r"|\b(?:fresh|new|clean|empty)\s+context\b|\bcontext\s+(?:reset|cleared|wiped|flushed)\b"
             r"|<\s*(?:end|start|begin)\s*>[^<]{0,40}<\s*(?:end|start|begin)\s*>"
+            r"|<\s*/\s*(?:input|user_input|document|data|context|prompt|instructions?|query|email|content|untrusted"
+            r"\w{0,12}|quote|text)\s*>"
             r"|[\[(<{|=#*~%_\-\u2014\u2013]{2,}[ \t]*(?:end|begin|start|stop|resume|close|fin|fim|ende)\b"
             r"[^\n\])>}|=#*~%]{0,40}?[\])>}|=#*~%_\-\u2014\u2013]{2,}(?=\s*\S[^\n]{8})"
             # a sentence that ends the input: "user input ends here", "message body finished"
@@ -720,7 +727,8 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             r"everything\s+(?:you\s+were\s+told|in\s+your\s+context|(?:above|before)\s+this(?:\s+message)?)))"
             r"\b" + _NOT_GIVEN_BY_ME + _gap(10) + r"(?:expired?|outdated|out\s+of\s+date|stale|deprecated|obsolete|superseded|revoked|"
             r"withdrawn|lifted|void|invalid|fake|forged|a\s+test|test\s+config\w*|tutorial|"
-            r"from\s+an?\s+(?:attacker|hacker|impost[eo]r|rival|adversary|malicious|enemy|scammer)|injected|"
+            r"(?:from|(?:written|sent|planted|inserted|added|injected|put\s+there)\s+by)\s+(?:an?\s+)?(?:attacker|hacker|"
+            r"impost[eo]r|rival|adversary|malicious|enemy|scammer|someone\s+else|another\s+(?:player|agent|user))|injected|"
             r"tampered|compromised|planted|no\s+longer\s+(?:valid|apply|applies|in\s+effect|binding|active|"
             r"relevant)|(?:don't|do\s+not|does\s+not|doesn't)\s+apply|only\s+(?:applied|apply|applies|valid|"
             r"meant)|rolled\s+back|were\s+(?:meant|written|designed)\s+for|built-?in\s+expiry|signed\s+with|"
@@ -739,6 +747,13 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             r"|\b(?:by|on\s+behalf\s+of|for)\s+your\s+" + _PRINCIPAL + r"s?\b"
             r"|\b(?:the\s+(?:person|people|human|humans|team|one)|whoever)\s+(?:who\s+(?:is\s+|are\s+)?)?"
             r"(?:running|operating|controlling|deploying|runs|operates|controls|deployed|built|programmed)\s+you\b"
+            r"|\b(?:the|your)\s+" + _PRINCIPAL + r"\s+(?:has\s+|have\s+|just\s+)*(?:changed|updated|reset|set|rotated)\s+"
+            r"(?:the|your)\s+(?:password|passphrase|passcode|access\s+code|secret\s+(?:word|code|phrase))\b"
+            r"|\b(?:updated|new|revised|additional|urgent|latest)\s+(?:instructions|directives|guidelines)\s+from\s+"
+            r"(?:the|your)\s+(?:" + _PRINCIPAL + r"|system|server)\b"
+            r"|\byou(?:'re|\s+are)\s+(?:now\s+)?(?:no\s+longer|not)\s+(?:bound|restricted|limited|constrained|governed)\s+by\s+"
+            r"(?:any\s+of\s+)?your\s+(?:restrictions|guidelines|programming|filters|safeguards|guardrails|polic(?:y|ies)|"
+            r"rules|instructions|training|constraints)\b"
             r"|\byou\s+(?:have|got|hold)\s+no\s+(?:previous|prior|other|more|earlier|old)\s+(?:instructions|rules|"
             r"guidelines|directives|constraints)\b"
             r"|\b(?:o\s+seu|seu|tu|su|ton|votre|dein|ihr|il\s+tuo|tuo)\s+(?:dueno|dono|besitzer|betreiber|"
@@ -763,6 +778,7 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             "controlling", "deploying", "runs", "operates", "controls", "deployed", "built", "programmed",
             "rights", "access", "privileges", "permissions", "added", "password", "passphrase", "passcode",
             "secret", "configura", "konfiguration",
+            "bound", "restricted", "limited", "constrained", "governed",
         ),
     ),
     Rule(
@@ -998,11 +1014,12 @@ _HIJACK_RULES: tuple[Rule, ...] = (
         _rx(r"\b(?:send|give|share|tell|show|reveal|post|paste|type|dm|leak|disclose|spell|encode|provide|forward|"
             r"print|output|repeat|reply\s+with|respond\s+with|hand\s+over|read\s+out)\b" + _gap(4) + _SECRET_NOUN
             + r"|\bwhat(?:'s|\s+is|\s+are|\s+was)\s+(?:your|ur)\s+(?:\w+\s+)?" + _SECRET_NOUN
-            + r"|\bwhat(?:'s|\s+is|\s+was)\s+the\s+(?:secret\s+)?(?:password|passphrase|passcode)\b"),
+            + r"|\bwhat(?:'s|\s+is|\s+was)\s+the\s+(?:secret\s+)?(?:password|passphrase|passcode|access\s+code|"
+            r"secret\s+(?:word|code|phrase)|magic\s+word|code\s*word)\b"),
         "a request for the agent's API key, tokens, credentials or passwords",
         gate=(
             "key", "token", "secret", "credential", "env", "ssh", "password", "passwd", "passphrase",
-            "passcode", "login", "seed", "api",
+            "passcode", "login", "seed", "api", "magic", "code",
         ),
     ),
     Rule(
