@@ -68,6 +68,11 @@ __all__ = [
 
 Tier = Literal["persuasion", "hijack", "protocol"]
 
+_TOKEN = re.compile(r"[a-z0-9]+")
+PREFIX = 5
+"""Longest word beginning a gate compares (a longer anchor admits every word that begins with
+its first five characters: more texts are searched, never fewer)."""
+
 TIERS: tuple[Tier, ...] = ("persuasion", "hijack", "protocol")
 """The three tiers, in order of severity."""
 
@@ -99,24 +104,43 @@ class Rule:
     cased: bool = False
     """Search the NFKC text without casefolding (for names written in capitals)."""
     gate: tuple[str, ...] = ()
-    """Literal strings one of which every match contains: a text holding none of them is
-    not searched (a speed-up only; a test checks it never changes a verdict)."""
+    """Anchors one of which every match contains; a text holding none is not searched (a
+    speed-up only; a test checks it never changes a verdict).  An anchor that starts with two
+    or more letters or digits must begin a word of the text (its first word, up to
+    :data:`PREFIX` characters, is compared: ``"instruction"`` admits "instructions"); any
+    other anchor (``"<"``, ``"a.i."``, ``" as "``) must occur anywhere in it."""
+    gate_inside: tuple[str, ...] = ()
+    """More anchors, that may sit inside a word (``"gpt"`` in "autogpt"): compared anywhere."""
     only_if: str = ""
     """A flag of :class:`Text` that must be set for the rule to be tried (``spelled``,
     ``hidden``); empty: always tried."""
-    _gate: re.Pattern[str] | None = field(default=None, init=False, repr=False, compare=False)
+    _prefixes: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+    _inside: tuple[str, ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if self.gate:  # the gate's strings as one alternation: one scan of the text
-            alternation = "|".join(re.escape(g) for g in sorted(set(self.gate), key=lambda g: (-len(g), g)))
-            object.__setattr__(self, "_gate", re.compile(alternation))
+        prefixes: set[str] = set()
+        inside: list[str] = []
+        for anchor in self.gate:
+            lead = _TOKEN.match(anchor.casefold())
+            if lead is not None and len(lead.group(0)) >= 2:
+                prefixes.add(lead.group(0)[:PREFIX])
+            else:
+                inside.append(anchor if self.cased else anchor.casefold())
+        inside += [a if self.cased else a.casefold() for a in self.gate_inside]
+        object.__setattr__(self, "_prefixes", frozenset(prefixes))
+        object.__setattr__(self, "_inside", tuple(inside))
 
     def admits(self, text: Text) -> bool:
         """Whether the rule can match ``text``: it applies to it (``only_if``) and the text holds
-        one of the gate's strings."""
+        one of the gate's anchors (see :attr:`gate`)."""
         if self.only_if and not getattr(text, self.only_if):
             return False
-        return self._gate is None or self._gate.search(text.cased if self.cased else text.folded) is not None
+        if not (self.gate or self.gate_inside) or not self._prefixes.isdisjoint(text.prefixes):
+            return True
+        if self._inside:
+            target = text.cased if self.cased else text.folded
+            return any(a in target for a in self._inside)
+        return False
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +159,8 @@ class Text:
     """Letters spelled one by one, or quoted pieces joined with ``+``, were re-assembled."""
     hidden: bool = False
     """The message carried text in invisible Unicode tag characters (decoded into ``cased``)."""
+    prefixes: frozenset[str] = frozenset()
+    """The beginnings (2 to :data:`PREFIX` characters) of the words of ``folded``: what gates look up."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,6 +219,7 @@ _CONFUSABLE = str.maketrans({
 })
 _HAS_CONFUSABLE = re.compile("[" + "".join(sorted(chr(c) for c in _CONFUSABLE if isinstance(c, int))) + "]")
 _SPACES = re.compile(r"[ \t\r\f\v\u00a0\u2000-\u200a\u202f\u205f\u3000]+")
+_ODD_BLANKS = re.compile(r"[ \t\r\f\v\u00a0\u2000-\u200a\u202f\u205f\u3000]{2}|[\t\r\f\v\u00a0\u2000-\u200a\u202f\u205f\u3000]")
 _HYPHEN_JOIN = re.compile(r"(?<=[a-z])[-\u2010\u2011](?=[a-z])")
 _SPELLED = re.compile(
     r"(?<![\w'\"])(?:['\"]?[a-z]['\"]?(?:[ \t.,*_+|/\\\-]{1,4}|['\"] ['\"]|, ){1,3}){3,}['\"]?[a-z]['\"]?(?![\w])")
@@ -290,12 +317,21 @@ def normalize(text: str) -> Text:
         folded = _strip_accents(folded)
     joined = _SPELLED.sub(_join_spelled, folded)  # before blanks collapse: a wide gap parts two words
     spelled = joined != folded
-    folded = _HYPHEN_JOIN.sub("", _SPACES.sub(" ", joined))
-    if "+" in folded or "followed by" in folded or " then " in folded or " and " in folded:
+    folded = _SPACES.sub(" ", joined) if _ODD_BLANKS.search(joined) else joined
+    if "-" in folded or "\u2010" in folded or "\u2011" in folded:
+        folded = _HYPHEN_JOIN.sub("", folded)
+    if ('"' in folded or "'" in folded) and (
+            "+" in folded or "followed by" in folded or " then " in folded or " and " in folded):
         joined = _PIECES.sub(_join_pieces, folded)
         spelled = spelled or joined != folded
         folded = joined
-    return Text(cased, folded, truncated, spelled, hidden)
+    return Text(cased, folded, truncated, spelled, hidden, _beginnings(folded))
+
+
+def _beginnings(folded: str) -> frozenset[str]:
+    words = set(_TOKEN.findall(folded))
+    return frozenset({w[:2] for w in words} | {w[:3] for w in words} | {w[:4] for w in words}
+                     | {w[:5] for w in words})
 
 
 # --------------------------------------------------------------------------- vocabulary
@@ -485,7 +521,10 @@ _PROTOCOL_RULES: tuple[Rule, ...] = (
             r"|\"role\"\s*:\s*\"(?:system|assistant|developer|tool|function)\""),
         "forged tool-call syntax (<tool_call>, {\"name\": ..., \"arguments\": ...}, function_calls blocks, "
         "tool_result: {...})",
-        gate=("<", "\"", "[", "functions.", "tool", "function"),
+        gate=(
+            "<", "\"", "[", "functions.",
+        ),
+        gate_inside=("tool_", "tool result", "function_",),
     ),
     Rule(
         "role-tag", "protocol", "strong", "template",
@@ -615,12 +654,13 @@ _HIJACK_RULES: tuple[Rule, ...] = (
         "an instruction that dictates the model's reply: start it with a phrase, say a target string and "
         "nothing else, complete a sentence that reaches into its secrets",
         gate=(
-            "start", "begin", "prefix", "preface", "open", "commenc", "lead off", "beginne", "empieza",
-            "comienza", "inizia", "comece", "end", "simply", "only", "solely", "first", "initial", "must",
-            "shall", "has to", "needs to", "nothing", "no ", "without", "verbatim", "word for word", "exactly",
-            "exclusively", "sonst", "nichts", "nada", "rien", "nient", "mais", "complete", "finish",
-            "continue", "fill in", "just", "access", "entry", "login", "log-in", "authori", "authentic",
-            "clearance", "zugang", "zugriff", "acces", "acesso",
+            "answer", "response", "reply", "replies", "output", "completion", "message", "text", "antwort",
+            "respuesta", "reponse", "risposta", "resposta", "simply", "only", "solely", "word", "line",
+            "sentence", "token", "character", "letter", "nothing", "other", "additional", "extra", "further",
+            "explanation", "commentary", "comment", "elaboration", "preamble", "punctuation", "context",
+            "verbatim", "exactly", "exclusively", "sonst", "nichts", "nada", "rien", "nient", "mais",
+            "complete", "autocomplete", "finish", "continue", "fill", "access", "entry", "login", "authori",
+            "authentic", "clearance", "admin", "zugang", "zugriff", "acces", "acesso",
         ),
     ),
     Rule(
@@ -809,9 +849,8 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             r"|\b(?:reprogram|reconfigure|rewire|reboot|reinitiali[sz]e)\s+(?:you|yourself)\b"
             r"|\b(?:switch|change|new|adopt|assume)\s+(?:your\s+)?(?:persona|personality|identity)\b"
             r"|\byour\s+(?:new\s+)?(?:persona|identity|personality)\s+is\s+now\b"
-            r"|\b(?:you\s+are|you're|ur)\s+now\s+(?:called\s+|named\s+|known\s+as\s+)?[\"'][^\"'\n]{1,30}[\"']"
-            r"|\b(?:you\s+are|you're)\s+(?:now\s+)?(?:in|running\s+in|operating\s+in)\s+[\"'][^\"'\n]{1,30}[\"']"
-            r"\s+mode\b"
+            r"|\b(?:you\s+are|you're|ur)\s+now\s+(?:called\s+|named\s+|known\s+as\s+)?\"[^\"\n]{1,30}\""
+            r"|\b(?:you\s+are|you're)\s+(?:now\s+)?(?:in|running\s+in|operating\s+in)\s+\"[^\"\n]{1,30}\"\s+mode\b"
             r"|\byour\s+true\s+self\b"
             # a persona that would recite secrets: "act as my grandmother who read me her keys"
             r"|\b(?:act\s+as|pretend\s+(?:to\s+be|you(?:'re|\s+are)|ur)|imagine\s+you(?:'re|\s+are)|role-?play\s+as|"
@@ -833,12 +872,13 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             "virtual machine", "cmd", "bash", "repl", "python", "linux", "search engine", "database",
             "calculator", "bot", "robot", "computer", "echo chamber", "mirror", "parrot", "simulator",
             "automaton", "android", "translator", "machine", "built", "designed", "programmed", "coded",
-            "engineered", "reprogram", "re-program", "reconfigur", "rewire", "reinitiali", "reboot", "retrain",
-            "re-train", "jailbr", "persona", "identity", "now", "mode", "true self", "keys", "password",
+            "engineered", "reprogram", "reconfigur", "rewire", "reinitiali", "reboot", "retrain",
+            "jailbr", "persona", "identity", "true self", "keys", "password",
             "instructions", "prompt", "codes", "secrets", "serial", "licen", "asistente", "assistente", "ki",
             "ia", "programm", "programa", "maschine", "maquina", "sistema", "system", "modell", "modelo",
             "robo", "servo",
         ),
+        gate_inside=('"',),
     ),
     Rule(
         "secret-already-given", "hijack", "strong", "secret",
@@ -882,7 +922,7 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             "password", "passwort", "passphrase", "passcode", "pass code", "pin", "code", "secret",
             "magic word", "parola", "mot de passe", "contrasena", "senha", "kennwort", "token", "key",
             "string", "unlock", "auth", "sudo", "credential", "2fa", "mfa", "otp", "signature", "login",
-            "log-in", "clearance", "access", "entry", "zugang", "zugriff", "acces", "acesso", "mode",
+            "clearance", "access", "entry", "zugang", "zugriff", "acces", "acesso", "mode",
             "\U0001F513",
         ),
     ),
@@ -1001,12 +1041,13 @@ _HIJACK_RULES: tuple[Rule, ...] = (
         "a request for the model's system prompt, instructions, configuration or tools",
         gate=(
             "prompt", "instruction", "instrucc", "istruzioni", "anweisungen", "instrucoes", "consignes",
-            "directive", "guideline", "configuration", "system message", "context", "scaffold", "harness",
-            "framework", "notes file", "memory", "conversation", "content", "rules", "given", "provided",
+            "systemprompt", "directive", "guideline", "configuration", "system message", "context", "scaffold",
+            "harness", "framework", "notes", "memory", "conversation", "content", "rules", "given", "provided",
             " fed", "initiali", "set up", "configured", "instructed", "programmed", "told", "above",
             "before this", "prior to this", "preceding", "supposed", "allowed", "permitted", "transcript",
-            "chat", "history", "startup", "boot", "hidden", "preset", "pre-set", "tools", "functions",
-            "stored keys", "state",
+            "chat", "history", "startup", "boot", "hidden", "preset", "argument", "parameter", "schema",
+            "functions", "keys", "internal", "state", "line", "sentence", "word", "paragraph", "part",
+            "section", "start", "beginning", "top",
         ),
     ),
     Rule(
@@ -1033,8 +1074,8 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             r"exactly\s+as\s+(?:written|it\s+is|above))"),
         "an instruction to re-send the message to other agents (a self-replicating payload)",
         gate=(
-            "everyone", "everybody", "all", "every", "other", "anyone", "verbatim", "word for word",
-            "exactly as",
+            "repeat", "forward", "copy", "paste", "broadcast", "spread", "relay", "resend", "reproduce",
+            "include",
         ),
     ),
     Rule(
@@ -1102,6 +1143,7 @@ _WEAK_RULES: tuple[Rule, ...] = (
             "ai", "chatbot", "llm", "intelligence", "training", "weights", "parameters", "programming",
             "programmers", "creators", "developers", "model", "knowledge",
         ),
+        gate_inside=("gpt",),
     ),
     Rule(
         "role-assignment", "hijack", "weak", "role",
@@ -1136,8 +1178,8 @@ _WEAK_RULES: tuple[Rule, ...] = (
         gate=(
             "restriction", "limitation", "limit", "filter", "censor", "guideline", "rule", "boundar",
             "constraint", "confine", "polic", "moral", "ethic", "principle", "safeguard", "guardrail",
-            "programming", "unfiltered", "unrestricted", "unlimited power", "no matter how", "refuse",
-            "decline", "deny", "say no", "say that it can", "warn", "apologi",
+            "programming", "amoral", "unethical", "immoral", "unfiltered", "uncensored", "unrestricted",
+            "unlimited", "matter", "refuse", "decline", "deny", "say", "warn", "apologi",
         ),
     ),
     Rule(
@@ -1155,8 +1197,8 @@ _WEAK_RULES: tuple[Rule, ...] = (
             r"|\b(?:every|each)\s+(?:reply|response|answer|output)\b|\bdo\s+not\s+add\s+any\s+commentary\b"),
         "the text dictates how the reader's replies are produced (begin every response with ...)",
         gate=(
-            "start", "begin", "prefix", "end", "sign", "format", "only", "respond", "reply", "answer", "two",
-            "prompt", "token", "the user", "every", "each", "commentary",
+            "response", "reply", "replies", "answer", "output", "message", "only", "respond", "paragraph",
+            "prompt", "token", "user", "commentary",
         ),
     ),
     Rule(
@@ -1164,7 +1206,9 @@ _WEAK_RULES: tuple[Rule, ...] = (
         _rx(r"\bfrom\s+now\s+on\b|\bfor\s+the\s+rest\s+of\s+(?:this|the|our)\s+(?:conversation|chat|session)\b"
             r"|\bno\s+matter\s+what\s+(?:i|anyone|the\s+user)\s+(?:says?|asks?)\b|\buntil\s+i\s+say\s+(?:otherwise|stop)\b"),
         "a standing order meant to persist over the reader's future turns (from now on ...)",
-        gate=("from now on", "rest of", "no matter what", "until i say"),
+        gate=(
+            "from", "conversation", "chat", "session", "matter", "until",
+        ),
     ),
 )
 
@@ -1194,7 +1238,7 @@ _CUE_RULES: tuple[Rule, ...] = (
         "the text names models, assistants, bots, prompts or personas",
         gate=(
             "ai", "llm", "gpt", "chatbot", "bot", "assistant", "language model", "model", "prompt",
-            "jailbreak", "roleplay", "role-play", "persona",
+            "jailbreak", "roleplay", "persona",
         ),
     ),
     Rule(
@@ -1221,12 +1265,47 @@ def _snippet(text: str, start: int, end: int) -> str:
     return " ".join(s.split())
 
 
-def matches(rules: Iterable[Rule], text: Text, *, first: bool = False) -> list[RuleMatch]:
+def _index_gates(rules: Iterable[Rule]) -> tuple[dict[str, frozenset[int]], tuple[tuple[str, bool, frozenset[int]], ...]]:
+    """Word beginnings -> the rules they admit; and every other anchor with the rules it admits."""
+    by_beginning: dict[str, frozenset[int]] = {}
+    inside: dict[tuple[str, bool], frozenset[int]] = {}
+    for rule in rules:
+        for key in rule._prefixes:
+            by_beginning[key] = by_beginning.get(key, frozenset()) | {id(rule)}
+        for anchor in rule._inside:
+            inside[(anchor, rule.cased)] = inside.get((anchor, rule.cased), frozenset()) | {id(rule)}
+    return by_beginning, tuple((a, c, ids) for (a, c), ids in sorted(inside.items(), key=lambda kv: kv[0]))
+
+
+_BY_BEGINNING, _BY_INSIDE = _index_gates(RULES)
+_BEGINNINGS = frozenset(_BY_BEGINNING)
+
+
+def _admitted(text: Text) -> set[int]:
+    """The ids of the rules of :data:`RULES` whose gate ``text`` passes: one set intersection and
+    one scan per distinct anchor, instead of a check per rule."""
+    out: set[int] = set()
+    for key in text.prefixes & _BEGINNINGS:
+        out |= _BY_BEGINNING[key]
+    folded, cased = text.folded, text.cased
+    for anchor, is_cased, ids in _BY_INSIDE:
+        if anchor in (cased if is_cased else folded):
+            out |= ids
+    return out
+
+
+def matches(rules: Iterable[Rule], text: Text, *, first: bool = False,
+            admitted: set[int] | None = None) -> list[RuleMatch]:
     """The rules of ``rules`` that match ``text``, in order, with the span each matched
-    (only the first when ``first``)."""
+    (only the first when ``first``).  ``admitted``: :func:`_admitted` of ``text``, if known."""
+    if admitted is None:
+        admitted = _admitted(text)
     found: list[RuleMatch] = []
     for rule in rules:
-        if not rule.admits(text):
+        if rule.only_if and not getattr(text, rule.only_if):
+            continue
+        if (rule._prefixes or rule._inside) and id(rule) not in admitted and not (
+                id(rule) not in _INDEXED and rule.admits(text)):
             continue  # none of the gate's anchors: the pattern cannot match
         target = text.cased if rule.cased else text.folded
         m = rule.pattern.search(target)
@@ -1237,6 +1316,7 @@ def matches(rules: Iterable[Rule], text: Text, *, first: bool = False) -> list[R
     return found
 
 
+_INDEXED = frozenset(id(r) for r in RULES)
 _PROTOCOL = tuple(r for r in RULES if r.tier == "protocol" and r.strength == "strong")
 _HIJACK = tuple(r for r in RULES if r.tier == "hijack" and r.strength == "strong")
 _WEAK = tuple(r for r in RULES if r.strength == "weak")
@@ -1250,8 +1330,9 @@ def judge(text: Text) -> RuleVerdict:
     weak hints: two hints of different groups make ``hijack``.  Anything else is
     ``persuasion`` (with the one weak hint, if any, kept for the reason).
     """
+    admitted = _admitted(text)
     for rules in (_PROTOCOL, _HIJACK):
-        hit = matches(rules, text, first=True)
+        hit = matches(rules, text, first=True, admitted=admitted)
         if hit:
             m = hit[0]
             return RuleVerdict(m.rule.tier, m.rule.name, (m,))
@@ -1259,7 +1340,7 @@ def judge(text: Text) -> RuleVerdict:
     for rule in _WEAK:
         if rule.group in hints:
             continue
-        hit = matches((rule,), text)
+        hit = matches((rule,), text, admitted=admitted)
         if hit:
             hints[rule.group] = hit[0]
             if len(hints) == 2:
@@ -1271,8 +1352,8 @@ def judge(text: Text) -> RuleVerdict:
 
 
 def cues(text: Text) -> tuple[RuleMatch, ...]:
-    """The first sign (a weak hint, else a ``cue`` rule) that ``text`` speaks to a model, if any:
-    what lets the learned score be heard.  (Words of the model's control layer alone, "your
-    instructions", are no cue: the learned model already weighs them most, and a player's
-    instructions to its team are the game.)"""
-    return tuple(matches(_WEAK, text, first=True) or matches(_CUES, text, first=True))
+    """The first ``cue`` rule that matches ``text``, if any: a sign that it speaks to a model,
+    which (like a single weak hint, see :func:`judge`) lets the learned score be heard.  Words
+    of the model's control layer alone ("your instructions") are no cue: the learned model
+    already weighs them most, and a player's instructions to its team are the game."""
+    return tuple(matches(_CUES, text, first=True))
