@@ -686,7 +686,7 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             r"(?:repl(?:y|ies)|responses?|answers?|outputs?|summary|completions?)\b"
             r"|\bin\s+your\s+(?:\w+\s+)?(?:responses?|repl(?:y|ies)|answers?|outputs?|summary)\s*,?\s*"
             r"(?:suggest|recommend|tell|ask|invite|encourage|urge|direct|promote|claim|state|mention|insist|"
-            r"say\s+that|remind)\w*\s+(?:the\s+)?(?:users?|readers?|people|visitors|customers|viewers|everyone)\b"),
+            r"say\s+that|remind)\w*\s+(?:the\s+)?(?:users?|readers?|visitors|customers|viewers|subscribers)\b"),
         "an instruction to put attacker-chosen content into the model's reply (add this link to your response)",
         gate=("your",),
     ),
@@ -736,7 +736,8 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             # what follows is said to come from elsewhere: "everything after this line comes from your operator"
             r"|\b(?:everything|what|anything|all|the\s+(?:text|part|note))\s+(?:that\s+)?(?:after|below|following|"
             r"follows)\s+(?:this\s+(?:line|point|message|marker)\s+)?(?:comes|is|was)\s+(?:from|for|a\s+note\s+from|"
-            r"written\s+by)\s+(?:your|the|whoever)\b"
+            r"written\s+by)\s+(?:(?:your|the)\s+(?:" + _PRINCIPAL + r"|system|server|game\s*master)\b|whoever\s+"
+            r"(?:set\s+you\s+up|runs\s+you|deployed\s+you|wrote\s+your))"
             r"|\b(?:the\s+)?(?:next|following)\s+part\s+is\s+for\s+(?:the|any|you,?\s+the)\s+(?:ai|model|llm|"
             r"assistant|bot|agent|machine|program)"
         ),
@@ -786,7 +787,7 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             r"\s+(?:straight\s+)?from\s+your\s+" + _PRINCIPAL + r"\b"
             r"|\b(?:by|on\s+behalf\s+of|for)\s+your\s+" + _PRINCIPAL + r"s?\b"
             r"|\b(?:the\s+(?:person|people|human|humans|team|one)|whoever)\s+(?:who\s+(?:is\s+|are\s+)?)?"
-            r"(?:running|operating|controlling|deploying|runs|operates|controls|deployed|built|programmed)\s+you\b"
+            r"(?:running|operating|deploying|runs|operates|deployed|built|programmed)\s+you\b"
             r"|\b(?:the|your)\s+" + _PRINCIPAL + r"\s+(?:has\s+|have\s+|just\s+)*(?:changed|updated|reset|set|rotated)\s+"
             r"(?:the|your)\s+(?:password|passphrase|passcode|access\s+code|secret\s+(?:word|code|phrase))\b"
             r"|\b(?:updated|new|revised|additional|urgent|latest)\s+(?:instructions|directives|guidelines)\s+from\s+"
@@ -853,10 +854,10 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             r"|\b(?:you\s+are|you're)\s+(?:now\s+)?(?:in|running\s+in|operating\s+in)\s+\"[^\"\n]{1,30}\"\s+mode\b"
             r"|\byour\s+true\s+self\b"
             # a persona that would recite secrets: "act as my grandmother who read me her keys"
-            r"|\b(?:act\s+as|pretend\s+(?:to\s+be|you(?:'re|\s+are)|ur)|imagine\s+you(?:'re|\s+are)|role-?play\s+as|"
-            r"play)\b[^.\n]{0,60}?\b(?:who|that|which)\b[^.\n]{0,40}?\b(?:read|tell|say|recite|give|reveal|share|"
+            r"|\b(?:act\s+as|pretend\s+(?:to\s+be|you(?:'re|\s+are)|ur)|imagine\s+you(?:'re|\s+are)|role-?play\s+as)"
+            r"\b[^.\n]{0,60}?\b(?:who|that|which)\b[^.\n]{0,40}?\b(?:read|tell|say|recite|give|reveal|share|"
             r"whisper|sing|list)\w*\b[^.\n]{0,40}?\b(?:keys|passwords?|api\s+keys?|instructions|prompt|codes|"
-            r"secrets|serials?|licen[cs]es?)\b"
+            r"serials?|licen[cs]es?|product\s+keys?)\b"
             # the same redefinitions in German, Spanish, French, Italian, Portuguese
             r"|\b(?:tu\s+es|tu\s+eres|eres|sei|du\s+bist|voce\s+e|imagina\s+que\s+eres|immagina\s+di\s+essere|"
             r"stell\s+dir\s+vor,?\s+du\s+bist)\s+(?:maintenant|ahora|ora|jetzt|agora|nun)?\s*(?:un|una|ein|eine|"
@@ -890,7 +891,7 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             r"[\"']?[^\s\"']{2,60}"
             r"|\bunlock\s+(?:string|code|phrase|key|token)\b"
             r"|(?:^[ \t>*_\-]{0,4}|[.!?][ \t]+)(?:key|token|auth|sudo_password|api_key|secret)[ \t]*[:=][ \t]*[\"']?"
-            r"[^\s\"']{2,60}[\"']?(?=[ \t]*(?:[^\w\s]|$))"
+            r"(?:bearer\b|(?=[^\s\"']{0,60}[\d*\u2588\u2022#])[^\s\"']{2,60}[\"']?(?=[ \t]*(?:[^\w\s]|$)))"
             # a claim that a credential was given, accepted or verified
             r"|\b(?:" + _PASSWORD + r"|credentials|2fa|mfa|otp)\b(?:\s+\w+){0,2}?[\s,;:\u2713\u2714\u2705]+"
             r"(?:was\s+|is\s+|has\s+been\s+|already\s+|been\s+)*"
