@@ -348,7 +348,9 @@ def test_gates_never_hide_a_match() -> None:
 @pytest.mark.parametrize(
     "text",
     ["a" * 1_000_000, "<|" * 500_000, "ignore " * 150_000, "you are " * 120_000, '"name": "' * 100_000,
-     "\x00\x01" * 500_000, "\ud800x" * 300_000, "[system" * 150_000, "a-" * 500_000, "\n#" * 500_000],
+     "\x00\x01" * 500_000, "\ud800x" * 300_000, "[system" * 150_000, "a-" * 500_000, "\n#" * 500_000,
+     '"a", ' * 200_000, "'x' + " * 150_000, "\U000E0041" * 500_000, "password: " * 100_000, "<" * 1_000_000,
+     "act as a " * 120_000, "=== end " * 120_000, "\u0430\u00e9" * 500_000],
 )
 def test_hostile_texts_are_bounded(text: str) -> None:
     t = time.perf_counter()

@@ -14,12 +14,20 @@ A verdict comes from two parts, combined in a fixed order (:func:`classify`):
    normalized against obfuscation.  A rule that matches decides, and the verdict names
    it and quotes the span it matched (``hijack/fake-delimiter: "==== end of document
    ===="``).
-2. **The learned score** (:mod:`.tier_model`), only when no rule matched: a linear model
-   over character and word n-grams, trained on the corpora's ``train`` split and shipped
-   as a JSON file this code evaluates itself.  A score at or over the model's threshold
-   makes the message ``hijack`` with the rule ``learned-score``, and the reason gives
-   the score, the threshold and the n-grams that weighed most.  ``model=False``
-   (``daishi-forensics tiers --no-model``) leaves it out: rules only.
+2. **The learned score** (:mod:`.tier_model`), only when no rule decided *and* the
+   message shows a sign of addressing a model -- a single weak hint (one is not enough
+   for the rules) or a ``cue`` (:func:`.tier_rules.cues`: a dictated output string,
+   words of models and prompts, of passwords, template markup).  It is a linear model
+   over character and word n-grams, trained on the tier corpora's ``train`` split and
+   shipped as a JSON file this code evaluates itself; its threshold is the score that
+   flags at most 1% of the ``tune`` split's persuasion rows, plus a margin.  At or over
+   it the message is ``hijack`` with the rule ``learned-score``, and the reason gives
+   the score, the threshold, the n-grams that weighed most and the sign that let it be
+   heard.  Without a sign the score is never consulted: on game chat it was not trained
+   on (a player's "my instructions to the team") it flags far more than 1%.
+   ``model=False`` (``daishi-forensics tiers --no-model``) leaves it out: rules only;
+   a persuasion reason then ends "learned score off" (else "learned score under its
+   threshold" or "no cue for the learned score").
 
 Persuasion is what neither flags.  Bounded work: only the first :data:`TIER_CAP`
 characters are read (the verdict says when a message was longer).
@@ -342,7 +350,7 @@ class CorpusLine:
     line: int
     """1-based line number."""
     record: dict[str, object]
-    """The input object with ``tier``, ``rule``, ``reason``, ``truncated`` set (or an error record)."""
+    """The input object with ``tier``, ``rule``, ``reason``, ``score``, ``truncated`` set (or an error record)."""
     ok: bool
     """False when the line was not a JSON object with a string ``text``."""
 
@@ -362,8 +370,8 @@ def _parse_line(raw: bytes) -> object:
 def classify_corpus(lines: Iterable[bytes], *, scrub_text: bool = False, model: bool = True) -> Iterable[CorpusLine]:
     """Classify the ``text`` of every line of a JSON Lines corpus, one result per line.
 
-    Each result keeps the input's fields and sets ``tier``, ``rule``, ``reason`` and
-    ``truncated`` (an input field of the same name is replaced).  A line that is
+    Each result keeps the input's fields and sets ``tier``, ``rule``, ``reason``, ``score``
+    and ``truncated`` (an input field of the same name is replaced).  A line that is
     not a JSON object, or has no string ``text``, gives a record with ``tier`` null
     and the reason.  ``scrub_text`` replaces ``text`` (and the quote in ``reason``) by
     :func:`daishi_forensics.injection.secrets.scrub` of it (after classifying the original).
