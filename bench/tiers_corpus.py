@@ -18,7 +18,8 @@ or ``protocol`` (seed 002 §2.7).  For each split it prints
 - which rule decided, for the attacks caught and for the persuasion rows flagged (counts
   only; ``learned-score`` when the learned model decided).
 
-``--no-model`` passes ``model=False`` to the classifier (the shipped one: rules only).
+``--no-model`` passes ``model=False`` to the classifier (the shipped one: rules only);
+``--also-no-model`` reports both, in one run (the rules-only figures labelled ``SPLIT/rules``).
 
 Holdout figures are printed only with ``--holdout``, and ``--errors`` (the misclassified
 texts) never shows holdout rows: holdout is read to report, never to write rules or choose
@@ -352,6 +353,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="MODULE:FUNCTION taking a text, returning an object with .tier")
     parser.add_argument("--no-model", action="store_true",
                         help="call the classifier with model=False (the shipped one: rules only)")
+    parser.add_argument("--also-no-model", action="store_true",
+                        help="report the classifier with and without model=False in this one run")
     parser.add_argument("--corpora", type=Path, default=CORPORA)
     parser.add_argument("--split", default="train,tune",
                         help="comma-separated splits to report, each alone (default train,tune)")
@@ -391,6 +394,10 @@ def main(argv: list[str] | None = None) -> int:
     scored = score([r for r in rows if r.split in splits], classify)
     elapsed = time.perf_counter() - started
     reports = [report_split(s, [x for x in scored if x.row.split == s]) for s in splits]
+    if args.also_no_model and not args.no_model:
+        rules_only = functools.partial(load_classifier(args.classifier), model=False)
+        plain = score([r for r in rows if r.split in splits], rules_only)
+        reports += [report_split(f"{s}/rules", [x for x in plain if x.row.split == s]) for s in splits]
     if args.format == "json":
         print(json.dumps({"classifier": args.classifier, "model": not args.no_model,
                           "reports": [to_json(r) for r in reports]}, indent=1))
@@ -400,7 +407,7 @@ def main(argv: list[str] | None = None) -> int:
           f"(splits {', '.join(splits)}): {len(scored) / max(elapsed, 1e-9):,.0f} messages/s")
     for rep in reports:
         print_report(rep)
-        if args.errors and rep.split != "holdout":
+        if args.errors and rep.split in splits and rep.split != "holdout":
             print_errors(rep.split, [x for x in scored if x.row.split == rep.split], args.errors)
     return 0
 
