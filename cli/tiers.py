@@ -49,16 +49,22 @@ def _open(path: str) -> IO[bytes]:
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
 @click.option("--scrub", is_flag=True, help="Replace secrets and personal data in each text (Presidio) in the output.")
 @click.option("--summary", is_flag=True, help="Print counts per tier (and per input label, if any) on stderr.")
+@click.option("--no-model", "no_model", is_flag=True,
+              help="Rules only: leave out the learned score (its verdicts have the rule learned-score).")
 @handle_errors
-def tiers(file: str, output: Path | None, scrub: bool, summary: bool) -> None:
+def tiers(file: str, output: Path | None, scrub: bool, summary: bool, no_model: bool) -> None:
     """Classify the `text` of every line of a JSON Lines corpus as persuasion, hijack or protocol.
 
     Writes one JSON line per input line: the input's fields, plus `tier`, `rule`
-    (the deciding rule), `reason` (the rule and the text it matched) and
-    `truncated` (only the first 32,768 characters are read). A line that is not a
-    JSON object with a string `text` gets `tier: null` and the reason. Measure the
-    classifier on any labelled corpus by comparing `tier` with its labels.
-    FILE may be gzipped (.gz) or - for stdin.
+    (the deciding rule), `reason` (the rule and the text it matched), `score` (the
+    learned score, when it decided) and `truncated` (only the first 32,768
+    characters are read). A message no rule flags goes to the learned score when it
+    shows a sign of addressing a model; at or over the model's threshold it is
+    `hijack` with the rule `learned-score` and the n-grams that weighed most.
+    `--no-model` uses the rules alone. A line that is not a JSON object with a
+    string `text` gets `tier: null` and the reason. Measure the classifier on any
+    labelled corpus by comparing `tier` with its labels. FILE may be gzipped (.gz)
+    or - for stdin.
     """
     counts: Counter[tuple[str, str]] = Counter()
     bad = 0
@@ -67,7 +73,7 @@ def tiers(file: str, output: Path | None, scrub: bool, summary: bool) -> None:
         if handle is not sys.stdin.buffer:
             stack.callback(handle.close)
         write = stack.enter_context(atomic_file(output)).write if output is not None else write_stdout
-        rows = classify_corpus(handle, scrub_text=scrub)
+        rows = classify_corpus(handle, scrub_text=scrub, model=not no_model)
         while True:
             try:
                 row = next(rows, None)
