@@ -95,6 +95,6 @@ def test_progress_is_never_on_a_pipe_unless_asked(monkeypatch: pytest.MonkeyPatc
     assert _progress.progress_for("x", quiet=False, progress=False).enabled is False  # CliRunner: not a terminal
     assert _progress.progress_for("x", quiet=False, progress=True).enabled is True
     assert _progress.progress_for("x", quiet=True, progress=True).enabled is False
-    for command in ("behavior", "validate", "screen", "score", "propagation"):
+    for command in ("behavior", "validate", "screen", "score", "propagation", "compare"):
         flat = " ".join(CliRunner().invoke(main, [command, "--help"], terminal_width=100).output.split())
         assert "-q, --quiet" in flat and "--progress" in flat, command
