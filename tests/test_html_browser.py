@@ -132,7 +132,12 @@ def test_demo_first_screen_says_what_the_agent_did_and_why_it_was_flagged(demo_p
              "document.body.setAttribute('data-did', top('#focus h3:nth-of-type(1) + p'));"
              "document.body.setAttribute('data-why', top('#focus ul.flags .why'));"
              "document.body.setAttribute('data-ranks', top('#focus table'));"
-             "document.body.setAttribute('data-plots', String(document.querySelectorAll('svg.plot').length));"
+             "const plots = [...document.querySelectorAll('svg.plot')];"
+             "document.body.setAttribute('data-plots', String(plots.length));"
+             "document.body.setAttribute('data-legends', String(plots.filter(p => p.querySelector("
+             "'g[id$=\"-legend_1\"], g[id$=\"-axes_2\"]')).length));"
+             "document.body.setAttribute('data-drawn', String(plots.filter(p => p.getBoundingClientRect().width > 300)"
+             ".length));"
              "}, 500));</script>")
     copy = tmp_path / "probe.html"
     copy.write_text(re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", page)
@@ -144,6 +149,7 @@ def test_demo_first_screen_says_what_the_agent_did_and_why_it_was_flagged(demo_p
     for what in ("did", "why", "ranks"):
         assert attrs[what] != "none" and int(attrs[what]) <= 900, attrs
     assert int(attrs["plots"]) == 4, attrs  # wealth (in the focus), transfer graph, contact and value heatmaps
+    assert int(attrs["legends"]) == 4 and int(attrs["drawn"]) == 4, attrs  # each drawn, each with its legend
     shots = Path(os.environ.get("DAISHI_SCREENSHOTS") or tmp_path)
     shots.mkdir(parents=True, exist_ok=True)
     for name, size in (("demo-report-first-screen.png", "1280,900"), ("demo-report-page.png", "1280,6000")):
