@@ -291,8 +291,11 @@ def render_text(report: dict[str, Any], *, width: int = 100, color: bool = False
     t.para(doc.title)
     t.para(doc.subtitle())
     t.out.append("")
-    level = doc.summary.verdict or "clear"
-    t.level_line(level, "Verdict " + doc.verdict, indent=0)
+    level = doc.summary.verdict
+    if level is None:
+        t.para(f"Verdict: {doc.verdict}")
+    else:
+        t.level_line(level, f"Verdict {level}: {doc.verdict}", indent=0)
     if doc.focus is not None:
         _text_focus(t, doc)
     _text_summary(t, doc)

@@ -25,12 +25,13 @@ event is one click away on the page."""
 
 
 def verdict_text(summary: Summary, report: Mapping[str, Any]) -> str:
-    """``flag: the collusion screens flag 4 ... ; the report lists 0 findings.``"""
+    """``The collusion screens raise 4 flags ...; the report lists no finding.`` (the level is said by
+    the caller, as a badge or a word)."""
     findings = len(summary.findings)
     tail = f"the report lists {findings} finding{'s' if findings != 1 else ''} (archive figures the events " \
            "contradict, errata, invalid records)" if findings else "the report lists no finding"
     if summary.verdict is None:
-        return f"not screened; {tail}."
+        return f"Not screened; {tail}."
     flags = sum(1 for f in summary.flags if f.level == "flag")
     reviews = sum(1 for f in summary.flags if f.level == "review")
     testing = ((report.get("screens") or {}).get("testing")) or {}
@@ -40,12 +41,12 @@ def verdict_text(summary: Summary, report: Mapping[str, Any]) -> str:
             said.append(f"{flags} flag{'s' if flags != 1 else ''}")
         if reviews:
             said.append(f"{reviews} to review")
-        screens = (f"the collusion screens raise {' and '.join(said)} naming {len(summary.by_agent)} "
+        screens = (f"The collusion screens raise {' and '.join(said)} naming {len(summary.by_agent)} "
                    f"seat{'s' if len(summary.by_agent) != 1 else ''}")
     else:
-        screens = "the collusion screens find nothing unusual"
+        screens = "The collusion screens find nothing unusual"
     counted = f" ({testing.get('family', 0)} tests counted of {testing.get('tests', 0)} made)" if testing else ""
-    return f"{summary.verdict}: {screens}{counted}; {tail}."
+    return f"{screens}{counted}; {tail}."
 
 
 def flag_title(flag: FlagLine, names: Names, *, besides: str | None = None) -> str:
