@@ -15,7 +15,8 @@ any labelled transfer data.  A Daishi match is one adapter
 'clear'
 
 Screens (one module each): ``feeder``, ``ring``, ``cartel``, ``off_price``,
-``thrown_fight``, ``pair_outlier``, ``operator``.  Each tests its findings against honest
+``thrown_fight``, ``pair_outlier``, ``operator``; and the money-laundering typologies,
+which need only ``value`` and ``tick``: ``fans``, ``scatter_gather``, ``value_cycles``.  Each tests its findings against honest
 play in the same graph (:mod:`.stats` holds the tests and the match-level multiple-testing
 step); one setting, ``general.false_alarm_rate`` in ``config.json`` (versioned; the version
 and digest are stamped in every result), sets how often an honest match is not ``clear``.

@@ -63,6 +63,12 @@ class ScreenConfig:
         return float(self.general.get("flag_share", 0.25))
 
     @property
+    def typology_share(self) -> float:
+        """The share of ``false_alarm_rate`` the money-laundering typologies spend (the rest: the
+        Daishi screens' Holm step)."""
+        return float(self.general.get("typology_share", 0.1))
+
+    @property
     def exempt_roles(self) -> tuple[str, ...]:
         """Node roles never screened as colluders."""
         return tuple(self.general.get("exempt_roles") or ())

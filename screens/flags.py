@@ -73,11 +73,13 @@ class Flag:
 
     screen: str
     """The screen that raised it: ``feeder``, ``ring``, ``cartel``, ``off_price``,
-    ``thrown_fight``, ``pair_outlier`` or ``operator``."""
+    ``thrown_fight``, ``pair_outlier``, ``operator``, ``fans``, ``scatter_gather`` or
+    ``value_cycles``."""
     kind: str
     """What was found (the screen's pattern): ``hub_and_spoke``, ``wash_cycle``,
     ``wash_pair``, ``non_aggression_bloc``, ``off_price_trades``, ``thrown_fight``,
-    ``mutual_advantage``, ``duplicate_slot``, ``shared_operator``, ``recurring_pair``."""
+    ``mutual_advantage``, ``duplicate_slot``, ``shared_operator``, ``recurring_pair``,
+    ``fan_in``, ``fan_out``, ``scatter_gather``, ``gather_scatter``, ``value_cycle``."""
     level: Level
     """``flag`` (a rule was met) or ``review`` (an outlier or context to look at)."""
     agents: tuple[Any, ...]

@@ -246,6 +246,11 @@ class TransferView:
         self.pairs: dict[tuple[Any, Any], PairFlow] = {}
         self.acts: list[Act] = []
         self.unvalued_events: set[Any] = set()
+        self.described: bool = False
+        """Whether any voluntary transfer says what it was (``kind``, ``exchange`` or ``goods``):
+        without any, the graph is plain payments, one way by nature, and the screens that read
+        one-way flow between traders (feeder, ring, off_price, pair_outlier, operator) have
+        nothing to read."""
         if flows is None:
             exchanges: dict[tuple[Any, Any, Any], Exchange] = {}
             events_of: dict[tuple[Any, Any, Any], set[Any]] = {}
@@ -257,6 +262,7 @@ class TransferView:
             read: Iterable[Exchange] = exchanges.values()
         else:
             read, acts, unvalued = flows
+            self.described = True  # flows read from a match: every exchange is a trade or a gift
             for act in acts:
                 self.acts.append(act)
                 self._pair(act.victim, act.aggressor).acts.append(act)
@@ -337,6 +343,8 @@ class TransferView:
         kind = data.get("kind", "trade")
         if u == v:
             return  # a node moving value to itself moves nothing between agents
+        if not self.described and ("kind" in data or "exchange" in data or "goods" in data):
+            self.described = kind not in FORCED_KINDS or "exchange" in data or "goods" in data
         if value is None:
             self.unvalued_events.update(events)
         if kind in FORCED_KINDS:

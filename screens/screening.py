@@ -17,6 +17,7 @@ import networkx as nx
 
 from .cartel import cartel
 from .config import ScreenConfig, load_config
+from .fans import fans
 from .feeder import feeds, hubs
 from .flags import Flag, Level, Verdict, ordered, verdict_of
 from .graph import TransferView
@@ -24,14 +25,17 @@ from .off_price import off_price
 from .operator import operator, recurring_pairs
 from .pair_outlier import PairRow, pair_outlier, pair_table, season_outliers
 from .ring import ring
+from .scatter_gather import gather_scatter, scatter_gather
 from .season import Feed, feed_cycles, feed_graph, match_feeds, season_feeders
-from .stats import Candidate, Test, adjust, describe_p
+from .stats import Candidate, Test, adjust, describe_p, testable_family
 from .thrown_fight import thrown_fight
+from .value_cycles import value_cycles
 
 __all__ = ["SCREENS", "ScreenResult", "SeasonResult", "as_candidates", "calibrate", "screen_graph", "screen_season",
            "screen_view"]
 
-SCREENS: tuple[str, ...] = ("feeder", "ring", "cartel", "off_price", "thrown_fight", "pair_outlier", "operator")
+SCREENS: tuple[str, ...] = ("feeder", "ring", "cartel", "off_price", "thrown_fight", "pair_outlier", "operator",
+                             "fans", "scatter_gather", "value_cycles")
 """Every per-match screen, in run order (``season`` runs only in :func:`screen_season`)."""
 
 RESULT_VERSION = 1
@@ -119,6 +123,42 @@ _RUNNERS: dict[str, Runner] = {
     "operator": operator,
 }
 
+TYPOLOGIES: tuple[str, ...] = ("fans", "scatter_gather", "value_cycles")
+
+EXCHANGE_SCREENS: tuple[str, ...] = ("feeder", "ring", "off_price", "pair_outlier", "operator")
+"""The screens that read one-way flow between traders: on plain payments (no transfer says what
+it was) every transfer is one way by nature, so they are not run."""
+"""The money-laundering typologies: each controls its own candidates at its share of the budget."""
+
+_TYPOLOGY_RUNNERS: dict[str, Callable[[TransferView, Mapping[str, Any]], tuple[list[Flag], list[str]]]] = {
+    "fans": lambda view, params: (fans(view, params), []),
+    "scatter_gather": scatter_gather,
+    "value_cycles": value_cycles,
+}
+
+
+def typology_share(config: ScreenConfig, tests: Sequence[Test], typologies: Sequence[str]) -> float:
+    """The share of ``false_alarm_rate`` the enabled money-laundering typologies spend, split
+    evenly among them (a Bonferroni split of the one budget; the rest goes to the Daishi
+    screens' Holm step): ``typology_share``; all of it when no Daishi test of this graph could
+    ever reach the rate (a payment graph without goods or co-location: Tarone's reduction
+    leaves that family empty, which depends on what the tests condition on, never on their
+    outcome); none when no typology is enabled."""
+    if not typologies:
+        return 0.0
+    if not testable_family(tests, config.false_alarm_rate):
+        return 1.0
+    return config.typology_share
+
+
+def _typology_level(flag: Flag, level: float, flag_share: float) -> Flag:
+    """A typology flag's level and adjusted p-value: its p-value times its tests (Bonferroni within
+    the screen); a ``flag`` when that is at most ``level x flag_share``, else a ``review`` (the
+    screen's own step-up rule already kept it at ``level``)."""
+    p_adjusted = min(1.0, float(flag.p_value) * int(flag.tests or 1)) if flag.p_value is not None else None
+    strong = p_adjusted is not None and p_adjusted <= level * flag_share
+    return _unusual(replace(flag, level="flag" if strong else "review", p_adjusted=p_adjusted))
+
 
 def as_candidates(screen: str, found: Iterable[Any]) -> tuple[list[Candidate], list[Test], list[Flag]]:
     """What a screen returned, for the match-level step: its :class:`Candidate` objects as they
@@ -146,18 +186,20 @@ def as_candidates(screen: str, found: Iterable[Any]) -> tuple[list[Candidate], l
 
 
 def calibrate(candidates: Sequence[Candidate], tests: Sequence[Test], config: ScreenConfig,
-              view: TransferView | None = None) -> tuple[list[Flag], dict[str, Any]]:
+              view: TransferView | None = None, *, holm_alpha: float | None = None,
+              typology_alpha: float = 0.0) -> tuple[list[Flag], dict[str, Any]]:
     """The match-level multiple-testing step.
 
-    Holm's step-down over every test of every screen of the match (Tarone's reduction: a
-    test whose smallest attainable p-value cannot reach the rate is left out of the count),
-    at the configuration's ``false_alarm_rate``.  A candidate whose adjusted p-value is at
-    most ``false_alarm_rate x flag_share`` is a ``flag`` (unless it may only be a review), at
-    most ``false_alarm_rate`` a ``review``; otherwise it is dropped.  So, in an honest match,
-    the chance of any flag or review is at most ``false_alarm_rate`` and of any flag at most
-    ``false_alarm_rate x flag_share``, if the nulls hold.  Returns the flags and a summary.
+    Holm's step-down over every test of every Daishi screen of the match (Tarone's reduction:
+    a test whose smallest attainable p-value cannot reach the rate is left out of the count),
+    at ``holm_alpha`` (the configuration's ``false_alarm_rate`` less the typologies' share,
+    :func:`typology_share`; all of it when not given).  A candidate whose adjusted p-value is at
+    most that level ``x flag_share`` is a ``flag`` (unless it may only be a review), at most
+    the level a ``review``; otherwise it is dropped.  With the typologies' share, in an honest
+    match the chance of any flag or review is at most ``false_alarm_rate`` and of any flag at
+    most ``false_alarm_rate x flag_share``, if the nulls hold.  Returns the flags and a summary.
     """
-    alpha = config.false_alarm_rate
+    alpha = config.false_alarm_rate if holm_alpha is None else holm_alpha
     flag_alpha = alpha * config.flag_share
     adjusted, size = adjust(tests, alpha)
     flags: list[Flag] = []
@@ -178,9 +220,10 @@ def calibrate(candidates: Sequence[Candidate], tests: Sequence[Test], config: Sc
     if view is not None:
         flags += hubs(view, feeds_found)
     flags = [_unusual(f) for f in flags]
-    summary = {"method": "Holm step-down over the testable tests of every screen (Tarone's reduction)",
-               "falseAlarmRate": alpha, "flagRate": flag_alpha, "tests": len({t.key for t in tests}),
-               "family": size}
+    summary = {"method": "Holm step-down over the testable tests of every Daishi screen (Tarone's reduction); "
+                         "each money-laundering typology at its own share",
+               "falseAlarmRate": config.false_alarm_rate, "holmRate": alpha, "flagRate": flag_alpha,
+               "typologyRate": typology_alpha, "tests": len({t.key for t in tests}), "family": size}
     return flags, summary
 
 
@@ -210,6 +253,7 @@ def screen_view(view: TransferView, config: ScreenConfig | None = None) -> Scree
     kept: list[Flag] = []
     notes = _notes(view, config)
     table: tuple[PairRow, ...] = ()
+    typologies: list[str] = []
     for screen in SCREENS:
         if screen not in config.screens:
             continue
@@ -217,6 +261,13 @@ def screen_view(view: TransferView, config: ScreenConfig | None = None) -> Scree
             notes.append(f"not screened: {screen} (disabled in the configuration)")
             continue
         params = config.screens[screen]
+        if screen in TYPOLOGIES:
+            typologies.append(screen)
+            continue
+        if screen in EXCHANGE_SCREENS and not view.described and view.exchanges:
+            notes.append(f"not screened: {screen} (plain payments: no transfer says it was a trade or a gift, "
+                         "and a payment is one way by nature)")
+            continue
         if screen == "pair_outlier":
             rows = pair_table(view, name)
             table = tuple(rows)
@@ -229,7 +280,17 @@ def screen_view(view: TransferView, config: ScreenConfig | None = None) -> Scree
         tests += more_tests + extra_tests
         kept += plain
         notes += more
-    flags, testing = calibrate(candidates, tests, config, view)
+    share = typology_share(config, tests, typologies)
+    level = config.false_alarm_rate * share / max(1, len(typologies))
+    for screen in typologies:
+        params = {**config.screens[screen], "alpha": level}
+        found, more = _TYPOLOGY_RUNNERS[screen](view, params)
+        if screen == "scatter_gather" and "fans" in typologies:  # gather-scatter reads the fan boxes
+            found = found + gather_scatter(view, params, {**config.screens["fans"], "alpha": level})
+        kept += [_typology_level(f, level, config.flag_share) for f in found]
+        notes += more
+    flags, testing = calibrate(candidates, tests, config, view, holm_alpha=config.false_alarm_rate * (1.0 - share),
+                               typology_alpha=level if typologies else 0.0)
     ordered_flags = _sorted_flags(flags + kept)
     missing, observations = _split(notes)
     return ScreenResult(verdict_of(ordered_flags), config.version, config.digest, ordered_flags,

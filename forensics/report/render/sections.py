@@ -44,8 +44,10 @@ def screens_blocks(report: dict[str, Any], names: Names, focus: str | None = Non
              "Every finding is tested against honest play in this match (the null model named in each row); "
              "p is the chance of a finding this strong under that null, adjusted over every test of the match "
              f"({testing.get('family', 0)} counted of {testing.get('tests', 0)} made; Holm): a review at "
-             f"{testing.get('falseAlarmRate', '')} or less, a flag at {testing.get('flagRate', '')} or less, "
-             "so honest matches come back anything but clear at most that often.")
+             f"{testing.get('holmRate', testing.get('falseAlarmRate', ''))} or less, a flag at "
+             f"{testing.get('flagRate', '')} or less; the money-laundering typologies each test at "
+             f"{testing.get('typologyRate', '')}; so honest matches come back anything but clear at most "
+             f"{testing.get('falseAlarmRate', '')} of the time.")
     for reason in screens.get("notScreened") or []:
         intro += f" Not screened: {reason if isinstance(reason, str) else reason.get('reason', reason)}."
     flags = list(enumerate(screens.get("flags") or [], 1))
