@@ -22,6 +22,10 @@ from daishi_forensics.outputs import atomic_file, write_stdout
 from ._common import handle_errors, say
 
 
+UNCLASSIFIED = "unclassified"
+"""The summary's row for lines that are not a JSON object with a string text (their tier is null)."""
+
+
 def _line_json(record: dict[str, Any]) -> str:
     try:
         return dumps_line(record)
@@ -85,12 +89,15 @@ def tiers(file: str, output: Path | None, scrub: bool, summary: bool, no_model: 
             if not row.ok:
                 bad += 1
             label = row.record.get("label")
-            counts[(str(row.record.get("tier")), str(label) if label is not None else "")] += 1
+            tier = row.record.get("tier")
+            counts[(str(tier) if tier is not None else UNCLASSIFIED, str(label) if label is not None else "")] += 1
     if summary:
         labels = sorted({lab for _t, lab in counts})
-        for tier in (*TIERS, "None"):
-            if tier == "None" and not any(counts[(tier, lab)] for lab in labels):
+        for tier in (*TIERS, UNCLASSIFIED):
+            if tier == UNCLASSIFIED and not any(counts[(tier, lab)] for lab in labels):
                 continue
-            per = ", ".join(f"{lab or '-'}: {counts[(tier, lab)]}" for lab in labels if counts[(tier, lab)])
-            say(f"{tier}: {sum(counts[(tier, lab)] for lab in labels)}" + (f" ({per})" if per else ""), err=True)
+            per = ", ".join(f"{'labelled ' + lab if lab else 'no label'}: {counts[(tier, lab)]}"
+                            for lab in labels if counts[(tier, lab)])
+            name = ("not classified (not a JSON object with a string text)" if tier == UNCLASSIFIED else tier)
+            say(f"{name}: {sum(counts[(tier, lab)] for lab in labels)}" + (f" ({per})" if per else ""), err=True)
     raise SystemExit(exitcodes.FINDINGS if bad else exitcodes.OK)
