@@ -8,11 +8,12 @@ import click
 from click.core import ParameterSource
 from daishi_forensics import exitcodes
 from daishi_forensics.simulate import FORMS, SCENARIOS, simulate_to_dir
+from daishi_forensics.simulate.noise import NOISE_LEVELS
 
-from ._common import handle_errors
+from ._common import handle_errors, say
 
 
-@click.group(invoke_without_command=True, epilog=exitcodes.HELP_EPILOG)
+@click.group(invoke_without_command=True, epilog=exitcodes.epilog(ok="written", findings=None, unreadable=None))
 @click.option("--scenario", type=click.Choice(sorted(SCENARIOS)), default="clean", show_default=True,
               help="What to plant in otherwise organic play.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same bytes.")
@@ -21,25 +22,35 @@ from ._common import handle_errors
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder to write the match and its ground truth (truth.json) into (required for one match).")
 @click.option("--form", type=click.Choice(sorted(FORMS)), default="stream", show_default=True,
-              help="bundle(-gz), stream(-gz) or folder (contract §1).")
+              help="bundle(-gz), stream(-gz) or folder: the export format's forms.")
 @click.option("--agents", "n_agents", type=click.IntRange(4, 200), default=8, show_default=True,
               help="Player seats (probe seats come on top).")
 @click.option("--ticks", type=click.IntRange(1), default=300, show_default=True, help="Rounds to play.")
 @click.option("--events", "target_events", type=click.IntRange(1), default=None,
               help="Play until about this many events (for benchmarks); overrides --ticks.")
 @click.option("--previous-season", is_flag=True, help="v1 only: prepend an earlier season the reader must drop.")
+@click.option("--noise", type=click.Choice(list(NOISE_LEVELS)), default=None,
+              help="Honest noise: whole-item trades, favoured partners, gifts to the hungry, beggars, buying "
+                   "before a build, market fills, trade with whoever stands near. Default: medium for "
+                   "honest-noisy, none for every other scenario. For calibrating screen settings.")
 @click.pass_context
 @handle_errors
 def simulate(ctx: click.Context, scenario: str, seed: int, schema_version: int, out_dir: Path | None, form: str,
-             n_agents: int, ticks: int, target_events: int | None, previous_season: bool) -> None:
+             n_agents: int, ticks: int, target_events: int | None, previous_season: bool, noise: str | None) -> None:
     """Write a deterministic synthetic match with planted behaviors and a ground-truth sidecar.
 
+    The match id is derived from every parameter (scenario, seed, seats, rounds,
+    events), so two different simulated matches never share one.
+
     Scenarios: clean (busy honest trade), feeder, ring, cartel, off_price,
-    thrown_fight, probes, echo, mixed. The sidecar truth.json names the planted
+    thrown_fight, probes, echo, mixed, honest-noisy (honest play only, with the
+    honest noise --noise adds to any scenario). The sidecar truth.json names the planted
     agents, probe outcomes and propagation edges, so screens and probes can be
     calibrated and measured. Example:
 
-        daishi-forensics simulate --scenario ring --seed 3 --out /tmp/m && daishi-forensics screen /tmp/m
+    \b
+        daishi-forensics simulate --scenario ring --seed 3 --out /tmp/m
+        daishi-forensics screen /tmp/m
 
     `simulate study --out DIR` writes simulated studies instead (see its --help).
     """
@@ -56,11 +67,11 @@ def simulate(ctx: click.Context, scenario: str, seed: int, schema_version: int, 
     if previous_season and schema_version != 1:
         raise click.UsageError("--previous-season needs --schema-version 1 (only v1 logs hold several seasons)")
     path = simulate_to_dir(scenario, seed, schema_version, out_dir, form, previous_season=previous_season,
-                           n_agents=n_agents, ticks=ticks, target_events=target_events)
-    click.echo(str(path))
+                           n_agents=n_agents, ticks=ticks, target_events=target_events, noise=noise)
+    say(str(path))
 
 
-@simulate.command("study", epilog=exitcodes.HELP_EPILOG)
+@simulate.command("study", epilog=exitcodes.epilog(ok="written", findings=None, unreadable=None))
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="Folder to write the studies into (one folder each).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same bytes.")
@@ -90,4 +101,4 @@ def study(out_dir: Path, seed: int, trials: int, ticks: int, n_agents: int) -> N
     from daishi_forensics.study.simulated import simulate_study
 
     for folder in simulate_study(out_dir, seed=seed, trials=trials, ticks=ticks, n_agents=n_agents):
-        click.echo(str(folder))
+        say(str(folder))

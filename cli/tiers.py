@@ -11,12 +11,15 @@ from typing import IO, Any
 
 import click
 
+import contextlib
+
 from daishi_forensics import exitcodes
 from daishi_forensics.errors import InputUnreadable
 from daishi_forensics.jsonio import dumps_line
 from daishi_forensics.injection.tiers import TIERS, classify_corpus
+from daishi_forensics.outputs import atomic_file, write_stdout
 
-from ._common import handle_errors
+from ._common import handle_errors, say
 
 
 def _line_json(record: dict[str, Any]) -> str:
@@ -38,7 +41,10 @@ def _open(path: str) -> IO[bytes]:
         raise InputUnreadable(exc.strerror or str(exc), file=path) from None
 
 
-@click.command(epilog=exitcodes.HELP_EPILOG + " Example: daishi-forensics tiers messages.jsonl -o tiers.jsonl")
+@click.command(epilog=exitcodes.epilog(
+    ok="every line classified",
+    findings="some line is not a JSON object with a string text (it gets tier null and the reason)",
+    unreadable="the corpus could not be read") + " Example: daishi-forensics tiers messages.jsonl -o tiers.jsonl")
 @click.argument("file", metavar="FILE.jsonl")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
 @click.option("--scrub", is_flag=True, help="Replace secrets and personal data in each text (Presidio) in the output.")
@@ -57,31 +63,28 @@ def tiers(file: str, output: Path | None, scrub: bool, summary: bool) -> None:
     counts: Counter[tuple[str, str]] = Counter()
     bad = 0
     handle = _open(file)
-    sink = output.open("w", encoding="utf-8") if output is not None else None
-    try:
-        for row in classify_corpus(handle, scrub_text=scrub):
-            text = _line_json(row.record)
-            if sink is not None:
-                sink.write(text)
-            else:
-                click.echo(text, nl=False)
+    with contextlib.ExitStack() as stack:
+        if handle is not sys.stdin.buffer:
+            stack.callback(handle.close)
+        write = stack.enter_context(atomic_file(output)).write if output is not None else write_stdout
+        rows = classify_corpus(handle, scrub_text=scrub)
+        while True:
+            try:
+                row = next(rows, None)
+            except OSError as exc:
+                raise InputUnreadable(f"could not be read: {exc}", file=file) from None
+            if row is None:
+                break
+            write(_line_json(row.record))
             if not row.ok:
                 bad += 1
             label = row.record.get("label")
             counts[(str(row.record.get("tier")), str(label) if label is not None else "")] += 1
-    except OSError as exc:
-        raise InputUnreadable(f"could not be read: {exc}", file=file) from None
-    finally:
-        if sink is not None:
-            sink.close()
-        if handle is not sys.stdin.buffer:
-            handle.close()
     if summary:
         labels = sorted({lab for _t, lab in counts})
         for tier in (*TIERS, "None"):
             if tier == "None" and not any(counts[(tier, lab)] for lab in labels):
                 continue
             per = ", ".join(f"{lab or '-'}: {counts[(tier, lab)]}" for lab in labels if counts[(tier, lab)])
-            click.echo(f"{tier}: {sum(counts[(tier, lab)] for lab in labels)}" + (f" ({per})" if per else ""),
-                       err=True)
+            say(f"{tier}: {sum(counts[(tier, lab)] for lab in labels)}" + (f" ({per})" if per else ""), err=True)
     raise SystemExit(exitcodes.FINDINGS if bad else exitcodes.OK)

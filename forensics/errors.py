@@ -10,9 +10,14 @@ The tree, drawn once::
     │   └── StudyUnreadable        exit 2 (``study audit`` only): a study's files or page
     │       │                      cannot be read, or are malformed (every problem listed)
     │       └── StudyNotPublished  the server answered 409: the study is still playing
-    └── InvalidInput               exit 1: the input was read but violates the contract
-                                   (raised only where an analysis cannot go on;
-                                   validation collects problems instead of raising)
+    ├── InvalidInput               exit 1: the input was read but violates the contract
+    │                              (raised only where an analysis cannot go on;
+    │                              validation collects problems instead of raising)
+    ├── BadSetting                 exit 2: an option, environment variable, configuration
+    │                              key or address the user gave cannot be used
+    ├── DuplicateMatch             exit 2: two targets of one command are the same match
+    └── OutputError                exit 74: the output could not be written (the file
+                                   that was there before is left untouched)
 
 Every error names the file, and where there is one the event id, line and field.
 """
@@ -32,6 +37,9 @@ __all__ = [
     "InvalidInput",
     "StudyUnreadable",
     "StudyNotPublished",
+    "BadSetting",
+    "DuplicateMatch",
+    "OutputError",
 ]
 
 
@@ -92,3 +100,21 @@ class StudyUnreadable(InputUnreadable):
 
 class StudyNotPublished(StudyUnreadable):
     """The server answered 409: the study's files are not published yet; the message is the page's reason."""
+
+
+class BadSetting(ForensicsError):
+    """A setting the user gave cannot be used (exit 2): ``file`` names the option or variable."""
+
+    exit_code = exitcodes.USAGE
+
+
+class DuplicateMatch(ForensicsError):
+    """Two targets of one command are the same match (exit 2): ``file`` names the second."""
+
+    exit_code = exitcodes.USAGE
+
+
+class OutputError(ForensicsError):
+    """The output could not be written (exit 74); ``file`` names where it was going."""
+
+    exit_code = exitcodes.OUTPUT

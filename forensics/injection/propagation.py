@@ -88,6 +88,7 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
 from daishi_forensics.read.archive import DEFAULT_ITEM_VALUES
+from daishi_forensics.textsafe import shown
 
 from ._pruning import (
     OLDER_PER_TOKEN, POSTINGS_PER_TOKEN, RARE_TOKENS, candidate_pairs, expand, heard_pairs, loosely_alike, unique,
@@ -699,12 +700,8 @@ def prompted_messages(pairs: _Pairs, n: int, log: MessageLog, clock: _Clock
 
 
 def _tick_order(ticks: Sequence[int]) -> np.ndarray:
-    """The ticks as 64-bit integers (ticks beyond that range: their ranks, which keep their order)."""
-    try:
-        return np.asarray(ticks, dtype=np.int64)
-    except OverflowError:
-        _values, rank = unique(np.asarray([int(t) for t in ticks], dtype=object), inverse=True)
-        return rank.astype(np.int64)
+    """The ticks as 64-bit integers (they fit: the schemas bound them below 2**53)."""
+    return np.asarray(ticks, dtype=np.int64)
 
 
 def _window_lows(
@@ -713,17 +710,14 @@ def _window_lows(
 ) -> np.ndarray:
     """Per message j: the first message of its lag window, ``bisect_left(ticks, window start, 0, j)``."""
     n = len(ticks)
-    try:
-        t = np.array(ticks, dtype=np.int64)
-    except OverflowError:
-        t = None
-    if t is not None and (n < 2 or bool((t[1:] >= t[:-1]).all())):
+    t = np.asarray(ticks, dtype=np.int64)  # ticks fit: the schemas bound them below 2**53
+    if n < 2 or bool((t[1:] >= t[:-1]).all()):
         starts = t - max_lag
         dozed = np.isin(sid, [k for k, name in enumerate(senders) if name in asleep])
         for j in np.nonzero(dozed)[0].tolist():  # agents with dormant spans: awake ticks only
             starts[j] = window_start(senders[sid[j]], ticks[j])
         return np.minimum(np.searchsorted(t, starts), np.arange(n, dtype=np.int64))
-    # ticks out of order (a tick regression) or beyond 64 bits: bisect as the rules say
+    # ticks out of order (a tick regression): bisect as the rules say
     ticks = list(ticks)
     return np.fromiter((bisect_left(ticks, window_start(senders[sid[j]], ticks[j]), 0, j) for j in range(n)),
                        dtype=np.int64, count=n)
@@ -1036,8 +1030,7 @@ def _snippet(text: str, scrub_text: bool) -> str:
         from .secrets import scrub
 
         head = scrub(head)
-    head = "".join(ch if ch.isprintable() else " " for ch in head)
-    head = " ".join(head.split())
+    head = " ".join(shown(head).split())
     return head if len(head) <= SNIPPET else head[: SNIPPET - 1] + "\u2026"
 
 
@@ -1129,4 +1122,4 @@ def tree_text(
                 walk(kid, prefix + ("" if top else ("   " if last else "\u2502  ")), k == len(kids) - 1, False)
 
         walk(nodes[0], "  ", True, True)
-    return "\n".join(lines) + "\n"
+    return "\n".join(shown(line) for line in lines) + "\n"

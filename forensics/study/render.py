@@ -10,7 +10,6 @@ The JSON document is the one of the schema ``study-audit``.  Same audit, same by
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 
 from daishi_forensics.jsonio import dumps
@@ -27,6 +26,8 @@ from .compare import (
 )
 from .figures import ComparisonFigures
 from .metrics import LOG_RATIO
+from daishi_forensics.textsafe import shown
+
 from .readings import READINGS
 from .statistics import Interval
 
@@ -36,8 +37,9 @@ FORMATS = ("text", "json", "markdown")
 
 
 def _clean(text: str, limit: int = 80) -> str:
-    out = "".join(" " if unicodedata.category(ch)[0] == "C" else ch for ch in text[: limit * 4])
-    out = " ".join(out.split())
+    """A value from the files, shown on one line: control characters written out (never obeyed),
+    runs of spaces folded, at most ``limit`` characters."""
+    out = " ".join(shown(text[: limit * 4]).split(" "))
     return out if len(out) <= limit else out[: limit - 1] + "…"
 
 

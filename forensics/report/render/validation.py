@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from daishi_forensics.jsonio import dumps
+from daishi_forensics.textsafe import shown
 from .tables import github_escape
 from daishi_forensics.read.validate import ValidationResult
 
@@ -45,7 +46,7 @@ def render_text(result: ValidationResult) -> str:
             out.append(f"  … and {f.problems_not_kept:,} more problems not listed")
     ok = sum(1 for f in result.files if f.valid)
     out.append(f"{ok} of {len(result.files)} match(es) valid")
-    return "\n".join(out) + "\n"
+    return "\n".join(shown(line) for line in out) + "\n"
 
 
 def render_github(result: ValidationResult) -> str:
