@@ -171,6 +171,11 @@ class Tally:
         self.tie_found: Counter[str] = Counter()  # truth edges found, or held by a reported tie
         self.heard_several = Counter[str]()       # truth edges whose forwarder had heard two copies or more
         self.heard_several_found = Counter[str]()
+        self.told: Counter[str] = Counter()       # truth edges whose parent no other heard copy repeats verbatim
+        self.told_found: Counter[str] = Counter()
+        self.told_ours: Counter[str] = Counter()  # our edges whose child is such a truth edge's
+        self.told_right: Counter[str] = Counter()
+        self.tie_sizes: list[int] = []            # candidates named per reported tie (the choice and the tied)
         self.bands: Counter[tuple[int, bool]] = Counter()  # (confidence band, right)
         self.seconds = 0.0
         self.messages = 0
@@ -192,11 +197,19 @@ class Tally:
                 if t["heard"] > 1:
                     self.heard_several[k] += 1
                     self.heard_several_found[k] += ok
+                if not t["sameText"]:
+                    self.told[k] += 1
+                    self.told_found[k] += ok
         for child, e in mine.items():
             t = truth.get(child)
             kinds = ["no edge"] if t is None else (t["kinds"] if len(t["kinds"]) == 1 else [*t["kinds"], "combination"])
             ok = t is not None and t["parent"] == e.parent
             tied = e.tied_with
+            if tied:
+                self.tie_sizes.append(1 + len(tied))
+            if t is not None and not t["sameText"]:
+                self.told_ours["all"] += 1
+                self.told_right["all"] += ok
             for k in kinds + ["all"]:
                 self.ours[k] += 1
                 self.right[k] += ok
@@ -222,6 +235,12 @@ def print_tally(label: str, tally: Tally, kinds: Sequence[str], held_out: Sequen
           f"recall {_rate(tally.tie_found['all'], tally.truth['all'])}")
     print(f"  forwarders who had heard two copies or more: recall "
           f"{_rate(tally.heard_several_found['all'], tally.heard_several['all'])}")
+    print(f"  edges whose true parent no other copy the forwarder heard repeats word for word (the text can "
+          f"tell it): precision {_rate(tally.told_right['all'], tally.told_ours['all'])}, recall "
+          f"{_rate(tally.told_found['all'], tally.told['all'])}")
+    sizes = tally.tie_sizes
+    print(f"  ties reported: {len(sizes)} of {tally.ours['all']} edges, "
+          f"{sum(sizes) / max(1, len(sizes)):.2f} candidates named per tie on average")
     print("  precision by the edges' confidence: " + ", ".join(
         f"[{b / 5:.1f}, {(b + 1) / 5:.1f}{']' if b == 4 else ')'} "
         f"{_rate(tally.bands[(b, True)], tally.bands[(b, True)] + tally.bands[(b, False)])}"

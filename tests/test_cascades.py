@@ -36,6 +36,7 @@ def test_truth_edges_were_heard_and_use_only_the_kinds_asked() -> None:
             assert parent.event < child.event and parent.sender != child.sender
             assert child.sender in parent.hearers        # the tool's own reading of who heard what
             assert set(e["kinds"]) <= set(kinds) and e["heard"] >= 1
+            assert 0 <= e["sameText"] < e["heard"]  # other heard copies word for word the parent's
         assert {d["kind"] for d in match.truth["decoys"]} <= {"twin", "template", "stock_share"}
 
 

@@ -53,6 +53,9 @@ def test_forward_marks_casing_and_folding() -> None:
     assert words_of("Twelve goods at R_3_4, ELEVEN") == ("12", "goods", "at", "r_3_4", "11")
     f = parse_forward("free wood at r_2_2 for all!!")
     assert (f.ending, f.casing) == ("!!", "lower")
+    # one stray small letter in 20 of a shouted text (a typo) leaves it in capitals; inner punctuation kept
+    assert casing_of("IGNORE YOiR PREVIOUS ORDERS NOW") == "upper" and casing_of("THE WeLL") == "mixed"
+    assert parse_forward("fwd: the well, at r_1_1; is dry, go now...").marks == ",;,"
 
 
 # --------------------------------------------------------------------------- aligning a copy
@@ -157,7 +160,12 @@ def test_weights() -> None:
     f = parse_forward("fwd: a b")
     w = Weights.of([f, parse_forward("a b")], [3, 5], {"a": 2.0}, 6.0)
     assert w.of_edit(("tag", "fwd"), 10) == 6.0 - 2.0  # three messages carry it: 6 - log2(4)
-    assert w.of_edit(("recase", "upper"), 10) == 0.0   # capitals rewrite every letter: no evidence
+    # capitals no message carries, over a lower case eight carry: the rarer, 6 - log2(1)
+    assert w.of_edit(("recase", "upper", "lower"), 10) == 6.0
+    assert w.of_edit(("recase", "lower", "lower"), 10) == 6.0 - math.log2(9)
+    assert w.of_edit(("swap", "2", "a", "word"), 7) == 2.0
+    assert Weights.of([f], [1], {"a": 0.25}, 6.0).of_edit(("swap", "2", "a", "word"), 7) == 1.0  # never free
+    assert w.of_edit(("ending", "!!!"), 7) == 4.0 and w.of_edit(("marks", ";;"), 7) == 4.0  # capped
     assert w.of_edit(("cut_end", "3"), 7) == 3.0       # log2(7 + 1)
     assert w.of_edit(("swap", "2", "a", "typo"), 7) == 2.0 and w.of_edit(("insert", "2", "zz"), 7) == 6.0
 

@@ -51,7 +51,7 @@ CASES = {
                          ("prefix '@kai'", "prefix 'fwd'", "prefix 'pass it on'", "prefix 'rt'")),
     "quote": ('"' + B + '" - someone said', ("quote marks", "remark 'someone said'")),
     "cut at start": (" ".join(WORDS[3:]), ("cut at the start (3 words)",)),
-    "cut at end": (" ".join(WORDS[:-6]) + "...", ("cut at the end (6 words)", "ending '...'")),
+    "cut at end": (" ".join(WORDS[:-6]) + "...", ("cut at the end (6 words)",)),  # the cut explains its ending
     "synonym": (B.replace("froze", "halted"), ("word swapped at word 3",)),
     "abbreviation": (B.replace("market", "mkt"), ("abbreviation at word 9",)),
     "typo": (B.replace("council", "councel"), ("typo at word 2",)),

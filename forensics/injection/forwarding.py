@@ -18,7 +18,8 @@ after it ("(pass it on)", "- is this true?", "!!"), cut it at the start or the e
   end, or after a dash, a bar or two slashes), folded;
 - ``casing``: ``upper``, ``title``, ``lower``, ``sentence`` or ``mixed``;
 - ``ending``: the run of punctuation or symbols that ends the text;
-- ``ellipsis``: whether the core starts or ends with an ellipsis (a cut shown).
+- ``ellipsis``: whether the core starts or ends with an ellipsis (a cut shown);
+- ``marks``: the punctuation inside the core, in order.
 
 Nothing is thrown away: what a forwarder added is kept as its *mutations*
 (:mod:`.lineage` compares them between copies; they identify lineage).  The
@@ -41,6 +42,7 @@ from dataclasses import dataclass
 __all__ = [
     "MAX_TAG_WORDS",
     "MAX_REMARK_WORDS",
+    "STRAY_SMALL",
     "FORWARD_WORDS",
     "Forward",
     "fold",
@@ -55,6 +57,9 @@ MAX_TAG_WORDS = 4
 
 MAX_REMARK_WORDS = 6
 """Longest remark after a forwarded text, in words."""
+
+STRAY_SMALL = 20
+"""A text in capitals may hold one small letter per this many letters (a typo's neighbouring key)."""
 
 FORWARD_WORDS = frozenset({
     "fwd", "fw", "rt", "re", "via", "said", "says", "say", "wrote", "writes", "told", "tells", "forward",
@@ -74,6 +79,7 @@ _QUOTE_FOLD = str.maketrans({"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201
                              "\u2014": "-", "\u2013": "-", "\u2012": "-", "\u2015": "-", "\u2026": "..."})
 _PAIRS = {'"': '"', "'": "'", "\u00ab": "\u00bb", "\u00bb": "\u00ab", "`": "`", "\u300c": "\u300d"}
 _WORD = re.compile(r"\w+")
+_MARKS = re.compile(r"[^\w\s]")
 _LETTERS = re.compile(r"[^\W\d_]+")
 _GT = re.compile(r"(?:>\s*)+")
 _BRACKET_TAG = re.compile(r"[\[(]([^\[\]()]{1,40})[\])]\s*[:\-|>]*\s+")
@@ -107,13 +113,17 @@ def words_of(text: str) -> tuple[str, ...]:
 
 
 def casing_of(text: str) -> str:
-    """``upper`` (every cased letter a capital, four letters or more), ``lower`` (none), ``title``
+    """``upper`` (every cased letter a capital but at most one in :data:`STRAY_SMALL` -- a typo's
+    stray small letter -- four letters or more), ``lower`` (none), ``title``
     (every word of three letters or more starts with a capital, the rest small), ``sentence``
     (the first word capitalised, no other capital but a few names) or ``mixed``."""
     if text.islower() or text.lower() == text:
         return "lower"
     words = _LETTERS.findall(text)
     if text.isupper():
+        return "upper" if sum(map(len, words)) >= 4 else "mixed"
+    small = sum(1 for ch in text if ch.islower())
+    if small <= sum(map(len, words)) // STRAY_SMALL:  # shouted, with a typo's stray small letter
         return "upper" if sum(map(len, words)) >= 4 else "mixed"
     long = [w for w in words if len(w) >= 3]
     if long and all(w.istitle() for w in long):
@@ -149,6 +159,9 @@ class Forward:
     """An ellipsis at the (start, end) of the core."""
     surface: str
     """The folded text (case kept): what parent choice compares character by character."""
+    marks: str = ""
+    """The punctuation inside the core, in order, white space dropped (", ; -"): a forwarder's
+    repunctuation is a mutation too."""
 
     @property
     def forward_marked(self) -> bool:
@@ -268,4 +281,5 @@ def parse_forward(text: str) -> Forward:
         tags, remarks, quote = [], [], None
     remark = " ".join(words_of(" ".join(reversed(remarks)))) or None
     return Forward(core=core, tags=tuple(tags), quote=quote, remark=remark, casing=casing_of(body),
-                   ending=ending, ellipsis=(start_dots, end_dots), surface=surface)
+                   ending=ending, ellipsis=(start_dots, end_dots), surface=surface,
+                   marks="".join(_MARKS.findall(body.strip(". "))))

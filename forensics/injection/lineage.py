@@ -56,8 +56,14 @@ this are a tie."""
 ERASING = frozenset({"upper", "lower", "title"})
 """Casings that rewrite every letter (any copy could have been recased so)."""
 
-ENDING_BITS = 1.0
+ENDING_BITS = 4.0
 """Most a different closing punctuation weighs (endings change with every added remark)."""
+
+MARK_BITS = 4.0
+"""Most a different punctuation inside the core weighs (commas made dashes, semicolons, dropped)."""
+
+MIN_EDIT_BITS = 1.0
+"""Least any edit weighs: a change is never free, however common its word."""
 
 Edit = tuple[str, ...]
 """One change from a candidate to the child: ``(kind, ...)``; kinds ``tag``, ``untag``, ``quote``,
@@ -81,7 +87,7 @@ class Weights:
         """From every distinct text read (``copies``: messages per text)."""
         carriers: Counter[tuple[str, str]] = Counter()
         for f, k in zip(forwards, copies):
-            for kind, value in (("quote", f.quote), ("casing", f.casing), ("ending", f.ending)):
+            for kind, value in (("quote", f.quote), ("casing", f.casing), ("ending", f.ending), ("marks", f.marks)):
                 if value:
                     carriers[(kind, value)] += k
             for t in set(f.tags):
@@ -95,16 +101,21 @@ class Weights:
         return max(0.0, self.scale - math.log2(self.carriers.get((kind, value), 0) + 1))
 
     def of_edit(self, e: Edit, words: int) -> float:
-        """The weight of edit ``e``; ``words``: the candidate's core words."""
+        """The weight of edit ``e`` (at least :data:`MIN_EDIT_BITS`); ``words``: the candidate's core words."""
+        return max(MIN_EDIT_BITS, self._bits(e, words))
+
+    def _bits(self, e: Edit, words: int) -> float:
         kind = e[0]
         if kind in ("tag", "untag"):
             return self.feature("tag", e[1])
-        if kind in ("quote", "unquote", "casing"):
-            return self.feature("quote" if kind == "unquote" else kind, e[1])
+        if kind in ("quote", "unquote"):
+            return self.feature("quote", e[1])
+        if kind in ("casing", "recase"):  # the child's casing, or the candidate's dropped: the rarer of the two
+            return max(self.feature("casing", c) for c in e[1:3])
         if kind == "ending":
             return min(ENDING_BITS, self.feature("ending", e[1]))
-        if kind == "recase":
-            return 0.0
+        if kind == "marks":
+            return min(MARK_BITS, self.feature("marks", e[1]))
         if kind in ("remark", "unremark", "lead", "trail"):
             return sum(self.word(w) for w in set(e[1].split()))
         if kind in ("swap", "insert"):
@@ -135,9 +146,11 @@ def edits(child: Forward, parent: Forward, al: Alignment) -> list[Edit]:
             out.append(("unremark", parent.remark))
     if child.casing != parent.casing:
         # capitals, title or lower case rewrite every letter: they say nothing of the parent's casing
-        out.append(("recase" if child.casing in ERASING else "casing", child.casing))
-    if child.ending != parent.ending and not al.trail and child.remark == parent.remark:
+        out.append(("recase" if child.casing in ERASING else "casing", child.casing, parent.casing))
+    if child.ending != parent.ending and not al.trail and not al.cut_end and child.remark == parent.remark:
         out.append(("ending", child.ending or "none"))
+    if child.marks != parent.marks and not ((al.cut_start or al.cut_end) and child.marks in parent.marks):
+        out.append(("marks", child.marks or "none"))
     if al.lead:
         out.append(("lead", " ".join(al.lead)))
     if al.trail:
@@ -178,7 +191,7 @@ def describe(e: Edit) -> str:
         "trail": lambda: f"words after{_quoted(e[1])}", "lead": lambda: f"words in front{_quoted(e[1])}",
         "casing": lambda: casings.get(e[1], f"{e[1]} case"),
         "recase": lambda: casings.get(e[1], f"{e[1]} case"),
-        "ending": lambda: f"ending{_quoted(e[1])}", "cut_start": lambda: f"cut at the start ({e[1]} words)",
+        "ending": lambda: f"ending{_quoted(e[1])}", "marks": lambda: f"punctuation{_quoted(e[1])}", "cut_start": lambda: f"cut at the start ({e[1]} words)",
         "cut_end": lambda: f"cut at the end ({e[1]} words)",
         "swap": lambda: f"{_SWAPS.get(e[3], 'word swapped')} at word {int(e[1]) + 1}",
         "insert": lambda: f"a word added before word {int(e[1]) + 1}",

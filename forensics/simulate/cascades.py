@@ -34,7 +34,8 @@ and reports on them).
 
 Truth (``CascadeMatch.truth``)::
 
-    {"edges": [{"parent", "child", "kinds": [...], "heard": copies heard, "story", "lag"}],
+    {"edges": [{"parent", "child", "kinds": [...], "heard": copies heard, "sameText": other copies
+                heard with the parent's very text (nothing can tell them from the parent), "story", "lag"}],
      "stories": [{"story", "roots": [...], "copies"}],
      "decoys": [{"kind", "events": [...]}], "kinds": [...], "split"}
 
@@ -523,7 +524,8 @@ class _Generator:
         got, _heard = self.say(h, child)
         assert got == eid
         self.edges.append({"parent": parent, "child": eid, "kinds": kinds,
-                           "heard": len({c for c, _t in copies}), "story": story.number,
+                           "heard": len({c for c, _t in copies}),
+                           "sameText": len({c for c, t in copies if t == text and c != parent}), "story": story.number,
                            "lag": self.tick - parent_tick})
 
     def _mutated(self, text: str, h: _Agent) -> tuple[str, list[str]]:
