@@ -8,10 +8,10 @@ from dataclasses import replace
 
 import pytest
 
-from daishi_forensics.injection.copies import CopyEvidence, Swap, align, is_copy, is_specific, swap_kind
-from daishi_forensics.injection.forwarding import casing_of, fold, parse_forward, words_of
-from daishi_forensics.injection.information import NOTHING, Counts, Information, units_of
-from daishi_forensics.injection.lineage import (
+from daishi_forensics.injection._copies import CopyEvidence, Swap, align, is_copy, is_specific, swap_kind
+from daishi_forensics.injection._forwarding import casing_of, fold, parse_forward, words_of
+from daishi_forensics.injection._information import NOTHING, Counts, Information, units_of
+from daishi_forensics.injection._lineage import (
     Candidate, Weights, choose_parent, describe, edits, first_heard_share,
 )
 from daishi_forensics.injection.propagation import GOODS, Spread, _poisson_tail, goods_of

@@ -38,8 +38,8 @@ import numpy as np
 import daishi_forensics.injection.propagation as P
 from daishi_forensics.cli import main
 from daishi_forensics.injection._pruning import OLDER_PER_TOKEN, POSTINGS_PER_TOKEN, RARE_TOKENS, candidate_pairs
-from daishi_forensics.injection.copies import is_specific
-from daishi_forensics.injection.forwarding import parse_forward
+from daishi_forensics.injection._copies import is_specific
+from daishi_forensics.injection._forwarding import parse_forward
 from daishi_forensics.injection.exposure import ExposurePass, HeardMessage, MessageLog
 from daishi_forensics.injection.propagation import FUZZ_CAP, echo_edges, normalize_text, propagation, tree_text
 from daishi_forensics.replay import replay

@@ -2,7 +2,7 @@
 
 Seed 002 §2.7 ("a propagation index: how far payloads cascade"; "payload-similarity
 matching across messages") and §3.1 item 10 (quote/echo detection).  Every text is
-first read the way people forward text (:mod:`.forwarding`): case, Unicode and white
+first read the way people forward text (:mod:`._forwarding`): case, Unicode and white
 space, punctuation runs, tags in front ("fwd:", "RT @kai:", "> ", "pass it on:",
 "someone said:"), quotation marks and remarks after are separated from the core
 words and kept as *mutations*, not thrown away.  A message *c* from agent *s* echoes
@@ -11,7 +11,7 @@ an earlier message *p* when:
 1. **Exposure** (:func:`exposed`).  *s* heard *p* (:mod:`.exposure`: broadcast,
    local, direct), *p* came earlier in the log, from another agent.  An agent who
    never heard a message did not copy it.
-2. **A copy** (:func:`copied`, :mod:`.copies`).  *c*'s core words, aligned on *p*'s
+2. **A copy** (:func:`copied`, :mod:`._copies`).  *c*'s core words, aligned on *p*'s
    (rapidfuzz ``LCSseq``: containment that survives a cut or an added prefix), keep
    at least three of *p*'s words and, word for word, at least half of the distinct
    words of the shorter text; *c* may cut *p* at the start or the end, add words in
@@ -19,7 +19,7 @@ an earlier message *p* when:
    abbreviation; it swaps no specific (a number, an id or region, a good of the
    game) for another specific, and at most one plain word per :data:`SWAP_EVERY`
    kept words (a synonym).
-3. **Enough shared information** (:func:`copied`, :mod:`.information`).  What *c*
+3. **Enough shared information** (:func:`copied`, :mod:`._information`).  What *c*
    keeps carries at least :data:`MIN_SHARED_BITS` bits under a word-pair model of
    the messages written independently of the pair (a word by how rare it is, a next
    word by how rarely it follows the one before: rare shared words carry evidence,
@@ -49,7 +49,7 @@ an earlier message *p* when:
    :data:`MAX_LAG` ticks after *p* and after *s* first heard any text alike to it,
    counting only ticks *s* was awake (a dormant agent cannot pass anything on), and
    before *s* had itself said a text alike to it (its own repeat is no new echo).
-7. **Parent choice** (:func:`choose_parents`, :mod:`.lineage`).  Of the copies *s*
+7. **Parent choice** (:func:`choose_parents`, :mod:`._lineage`).  Of the copies *s*
    heard that qualify, the one whose own mutations *c* inherits (its tag, its
    typo, its cut, its swapped word: seen from each candidate, what *c* still
    changed, weighed in bits), with the copy heard first given the prior this match
@@ -93,11 +93,11 @@ from daishi_forensics.textsafe import shown
 from ._pruning import (
     OLDER_PER_TOKEN, POSTINGS_PER_TOKEN, RARE_TOKENS, candidate_pairs, expand, heard_pairs, loosely_alike, unique,
 )
-from .copies import MIN_COVER, MIN_KEPT_WORDS, Alignment, CopyEvidence, align, copy_evidence, is_copy, is_specific
+from ._copies import MIN_COVER, MIN_KEPT_WORDS, Alignment, CopyEvidence, align, copy_evidence, is_copy, is_specific
 from .exposure import HeardMessage, MessageLog
-from .forwarding import Forward, parse_forward
-from .information import NOTHING, Counts, Information, Unit, units_of
-from .lineage import Candidate, Choice, Weights, candidate, choose_parent, describe, edits, first_heard_share
+from ._forwarding import Forward, parse_forward
+from ._information import NOTHING, Counts, Information, Unit, units_of
+from ._lineage import Candidate, Choice, Weights, candidate, choose_parent, describe, edits, first_heard_share
 
 __all__ = [
     "FUZZ_CAP",
@@ -585,7 +585,7 @@ class _Families:
 def stock_phrase(spread: Spread, child: Forward, inherited_bits: Callable[[], float],
                  alpha: float = STOCK_ALPHA) -> bool:
     """Rule 4: the child's text is a stock phrase (:meth:`Spread.stock`) and the child neither says it
-    passes it on (:attr:`~.forwarding.Forward.forward_marked`) nor carries :data:`FORWARD_EVIDENCE`
+    passes it on (:attr:`~._forwarding.Forward.forward_marked`) nor carries :data:`FORWARD_EVIDENCE`
     bits of its chosen parent's own mutations (``inherited_bits()``)."""
     return spread.stock(alpha) and not (child.forward_marked or inherited_bits() >= FORWARD_EVIDENCE)
 
@@ -730,8 +730,8 @@ def choose_parents(
     log: MessageLog, texts: _Texts, alignments: _Alignments, parents: Mapping[int, Sequence[int]], weights: Weights,
 ) -> dict[int, Choice]:
     """Rule 7: per message with candidates (``parents[position]``: the positions of its qualifying
-    candidates, in the order heard), its :class:`~.lineage.Choice`; the share of first-heard
-    parents learnt from the whole match (:func:`~.lineage.first_heard_share`)."""
+    candidates, in the order heard), its :class:`~._lineage.Choice`; the share of first-heard
+    parents learnt from the whole match (:func:`~._lineage.first_heard_share`)."""
     nid, events = texts.nid, log.events
     pools: dict[int, list[Candidate]] = {}
     for j, cands in parents.items():

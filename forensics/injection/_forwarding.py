@@ -22,7 +22,7 @@ after it ("(pass it on)", "- is this true?", "!!"), cut it at the start or the e
 - ``marks``: the punctuation inside the core, in order.
 
 Nothing is thrown away: what a forwarder added is kept as its *mutations*
-(:mod:`.lineage` compares them between copies; they identify lineage).  The
+(:mod:`._lineage` compares them between copies; they identify lineage).  The
 parse is the same for every copy, so a wrapping the original already had is
 read the same way in all of them.
 

@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .copies import Alignment
+from ._copies import Alignment
 
 __all__ = ["Unit", "units_of", "Counts", "Information", "NOTHING"]
 

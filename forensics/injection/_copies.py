@@ -2,7 +2,7 @@
 added prefix, and the information the kept words carry.
 
 Seed 002 §2.7 ("payload-similarity matching across messages").  The core words of
-the later text (:mod:`.forwarding`) are aligned on the earlier text's by their
+the later text (:mod:`._forwarding`) are aligned on the earlier text's by their
 longest common subsequence (rapidfuzz ``LCSseq``: shingle containment at the word
 level, in order).  :func:`align` reads the alignment the way a forward is made:
 

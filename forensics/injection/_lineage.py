@@ -5,7 +5,7 @@ parent, not only a parent.  A forwarder keeps what it received and adds its own
 changes, so of the copies an agent heard, the one it copied already carries the
 mutations the two share relative to the root text -- its tag in front, its quote
 marks, its remark, its casing, where it was cut, its typo, its swapped word
-(:mod:`.forwarding`, :mod:`.copies`).  Seen from each candidate, what the child
+(:mod:`._forwarding`, :mod:`._copies`).  Seen from each candidate, what the child
 *still* changed is its list of :func:`edits`; each edit weighs the information of
 making it independently (bits):
 
@@ -37,8 +37,8 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
-from .copies import Alignment
-from .forwarding import Forward
+from ._copies import Alignment
+from ._forwarding import Forward
 
 __all__ = ["TIE_RATIO", "ENDING_BITS", "ERASING", "PSEUDO_CHILDREN", "MAX_FRAGMENT", "Edit", "Weights",
            "Candidate", "Choice", "edits", "describe", "candidate", "choose_parent", "first_heard_share", "similarity"]
