@@ -137,6 +137,9 @@ __all__ = [
     "in_time",
     "prompted_messages",
     "choose_parents",
+    "alike_pairs",
+    "qualifying_parents",
+    "linked_edges",
 ]
 
 FUZZ_CAP = 1000
@@ -805,59 +808,42 @@ def _link_confidence(shared_bits: float, min_shared_bits: float) -> float:
     return max(0.0, 1.0 - 0.5 * 2.0 ** (-(shared_bits - min_shared_bits) / 8.0))
 
 
-def echo_edges(
-    messages: Sequence[HeardMessage],
-    *,
-    min_shared_bits: float = MIN_SHARED_BITS,
-    max_lag: int = MAX_LAG,
-    max_novelty: float = MAX_NOVELTY,
-    swap_every: int = SWAP_EVERY,
-    max_specific_swaps: int = 0,
-    stock_alpha: float = STOCK_ALPHA,
-    goods: frozenset[str] = GOODS,
-    dormancy: Mapping[str, Sequence[tuple[int, int]]] | None = None,
-) -> tuple[tuple[EchoEdge, ...], int]:
-    """Link each message to the earlier message it echoes (module rules 1–7).
+def _text_matched(texts: _Texts, canary: Mapping[int, int]) -> np.ndarray:
+    """Per message: read for a text parent (it has words, and no canary parent: rule 5 decides those)."""
+    matched = np.array([len(w) > 0 for w in texts.word_sets], dtype=bool)[texts.nid]
+    matched[list(canary)] = False
+    return matched
 
-    ``dormancy``: agent -> its dormant spans ``(from, to)`` (:attr:`Exposure.dormancy`);
-    delays are counted in ticks the echoing agent was awake.  ``goods``: the goods of the game,
-    and ``max_specific_swaps`` the specifics a copy may swap (rule 2; none).  Returns ``(edges
-    sorted by child id, echoes left unlinked because their text is a stock phrase)``.
-    """
-    log = _log(messages)
-    n = len(log)
-    if n == 0:
-        return (), 0
-    events, ticks = log.events, log.ticks
+
+def alike_pairs(
+    log: MessageLog, texts: _Texts, df: Mapping[str, int], everything: Information, matched: np.ndarray,
+    clock: _Clock, *, max_lag: int, min_shared_bits: float, max_novelty: float, goods: frozenset[str],
+    max_specific_swaps: int,
+) -> tuple[_Pairs, np.ndarray]:
+    """Rules 1-3 read loosely, never over all pairs (:mod:`._pruning`): the pairs (later j, earlier i)
+    sharing one of j's rarest words within j's lag window, whose texts are alike as word sets (rules
+    2-3 on the whole match's counts), with rule 1 per pair; and per pair whether the texts overlap near
+    wholly (rule 4's families).  Only ``matched`` messages (:func:`_text_matched`) are read."""
     (sender_codes, senders), _aud, _texts = log.codes()
     sid = np.asarray(sender_codes, dtype=np.int64)
-    texts = _read_texts(log)
     nid = texts.nid
-    fresh = fresh_messages(texts, log)
-    counts, units, df = word_counts(texts, fresh)
-    everything = Information(counts, NOTHING, PRIOR_MESSAGES)
-    clock = _Clock.of(dormancy, max_lag)
-
-    canary = canary_parents(log)                                                          # rule 5
-    matched = np.array([len(w) > 0 for w in texts.word_sets], dtype=bool)[nid]
-    matched[list(canary)] = False
-    lows = _window_lows(ticks, sid, senders, clock.asleep, clock.window_start, max_lag)
+    lows = _window_lows(log.ticks, sid, senders, clock.asleep, clock.window_start, max_lag)
     cand_j, cand_i = candidate_pairs(nid, texts.word_sets, df, lows, matched)
     n_cores = len(texts.cores)
     distinct, which = unique(nid[cand_j] * n_cores + nid[cand_i], inverse=True)
     alike, whole = alike_texts(np.stack((distinct // n_cores, distinct % n_cores), axis=1), texts, everything,
                                min_shared_bits=min_shared_bits, max_novelty=max_novelty, goods=goods,
-                               max_specific_swaps=max_specific_swaps)                     # rules 2-3
+                               max_specific_swaps=max_specific_swaps)
     keep = alike[which]
     fam_j, fam_i = cand_j[keep], cand_i[keep]
-    pairs = _Pairs(fam_j, fam_i, exposed(fam_j, fam_i, log), sid[fam_j] == sid[fam_i])        # rule 1
-    own, prompted, origin = prompted_messages(pairs, n, log, clock)                       # rule 6
-    families = _Families(pairs, whole[which][keep], log, matched & origin, matched & ~prompted & ~own, prompted,
-                         clock)                                                           # rule 4
-    alignments = _Alignments(texts, goods)
-    exact = _ExactReading(texts, fresh, families, units, counts, alignments, min_shared_bits=min_shared_bits,
-                          max_novelty=max_novelty, swap_every=swap_every, max_specific_swaps=max_specific_swaps)
+    return _Pairs(fam_j, fam_i, exposed(fam_j, fam_i, log), sid[fam_j] == sid[fam_i]), whole[which][keep]
 
+
+def qualifying_parents(
+    pairs: _Pairs, prompted: np.ndarray, log: MessageLog, clock: _Clock, exact: _ExactReading,
+) -> tuple[dict[int, list[int]], dict[tuple[int, int], CopyEvidence]]:
+    """Rules 1, 6 and 2-3 read exactly: per prompted message, the earlier messages its sender heard in
+    time (in the order heard) that it copies with enough shared information, and each pair's evidence."""
     parents: dict[int, list[int]] = {}
     evidence: dict[tuple[int, int], CopyEvidence] = {}
     for j, i in zip(pairs.j[pairs.heard].tolist(), pairs.i[pairs.heard].tolist()):
@@ -866,10 +852,32 @@ def echo_edges(
             if ev is not None:
                 parents.setdefault(j, []).append(i)
                 evidence[(j, i)] = ev
+    return parents, evidence
 
-    weights = Weights.of(texts.forwards, np.bincount(texts.of_message, minlength=len(texts.forwards)).tolist(),
-                         {w: everything.word(w) for w in texts.words}, everything.scale)
-    choices = choose_parents(log, texts, alignments, parents, weights)                   # rule 7
+
+@dataclass(frozen=True)
+class _Linking:
+    """What :func:`linked_edges` needs of the rules' readings of one match."""
+
+    log: MessageLog
+    texts: _Texts
+    families: _Families
+    exact: _ExactReading
+    weights: Weights
+    goods: frozenset[str]
+    stock_alpha: float
+
+
+def linked_edges(
+    linking: _Linking, canary: Mapping[int, int], parents: Mapping[int, Sequence[int]],
+    evidence: Mapping[tuple[int, int], CopyEvidence], choices: Mapping[int, Choice],
+) -> tuple[list[EchoEdge], int]:
+    """The edges, child by child in log order: a canary parent (rule 5) as is; a chosen text parent
+    (rule 7) unless the child's text is a stock phrase it does not say it passes on (rule 4), with its
+    confidence (the link's, :func:`_link_confidence`, times the choice's).  Returns ``(edges, stock
+    echoes left unlinked)``."""
+    log, texts, families, exact = linking.log, linking.texts, linking.families, linking.exact
+    events, ticks = log.events, log.ticks
     parent_of: dict[int, int] = dict(canary)
 
     def root_of(m: int) -> int:
@@ -889,7 +897,8 @@ def echo_edges(
         choice = choices[j]
         i = choice.position
         if stock_phrase(families.spread(families.around(j, i)), texts.forward(j),
-                        lambda: _inherited_bits(j, i, root_of(i), texts, weights, goods), stock_alpha):  # rule 4
+                        lambda: _inherited_bits(j, i, root_of(i), texts, linking.weights, linking.goods),
+                        linking.stock_alpha):
             stock += 1
             continue
         parent_of[j] = i
@@ -897,6 +906,56 @@ def echo_edges(
         edges.append(EchoEdge(events[i], events[j], _wratio(texts, log, j, i, wratio), "text", ticks[j] - ticks[i],
                               confidence, choice.reason, choice.tied, len(parents[j]),
                               tuple(sorted(describe(e) for e in choice.edits))))
+    return edges, stock
+
+
+def echo_edges(
+    messages: Sequence[HeardMessage],
+    *,
+    min_shared_bits: float = MIN_SHARED_BITS,
+    max_lag: int = MAX_LAG,
+    max_novelty: float = MAX_NOVELTY,
+    swap_every: int = SWAP_EVERY,
+    max_specific_swaps: int = 0,
+    stock_alpha: float = STOCK_ALPHA,
+    goods: frozenset[str] = GOODS,
+    dormancy: Mapping[str, Sequence[tuple[int, int]]] | None = None,
+) -> tuple[tuple[EchoEdge, ...], int]:
+    """Link each message to the earlier message it echoes (module rules 1–7), one step per rule:
+    :func:`canary_parents` (5), :func:`alike_pairs` (1-3 read loosely), :func:`prompted_messages` (6),
+    the families of rule 4, :func:`qualifying_parents` (1-3 and 6 exactly), :func:`choose_parents` (7),
+    :func:`linked_edges` (4, and the edges).
+
+    ``dormancy``: agent -> its dormant spans ``(from, to)`` (:attr:`Exposure.dormancy`);
+    delays are counted in ticks the echoing agent was awake.  ``goods``: the goods of the game,
+    and ``max_specific_swaps`` the specifics a copy may swap (rule 2; none).  Returns ``(edges
+    sorted by child id, echoes left unlinked because their text is a stock phrase)``.
+    """
+    log = _log(messages)
+    n = len(log)
+    if n == 0:
+        return (), 0
+    texts = _read_texts(log)
+    fresh = fresh_messages(texts, log)
+    counts, units, df = word_counts(texts, fresh)
+    everything = Information(counts, NOTHING, PRIOR_MESSAGES)
+    clock = _Clock.of(dormancy, max_lag)
+    canary = canary_parents(log)                                                          # rule 5
+    matched = _text_matched(texts, canary)
+    pairs, whole = alike_pairs(log, texts, df, everything, matched, clock, max_lag=max_lag,
+                               min_shared_bits=min_shared_bits, max_novelty=max_novelty, goods=goods,
+                               max_specific_swaps=max_specific_swaps)                     # rules 1-3, loosely
+    own, prompted, origin = prompted_messages(pairs, n, log, clock)                       # rule 6
+    families = _Families(pairs, whole, log, matched & origin, matched & ~prompted & ~own, prompted, clock)  # rule 4
+    alignments = _Alignments(texts, goods)
+    exact = _ExactReading(texts, fresh, families, units, counts, alignments, min_shared_bits=min_shared_bits,
+                          max_novelty=max_novelty, swap_every=swap_every, max_specific_swaps=max_specific_swaps)
+    parents, evidence = qualifying_parents(pairs, prompted, log, clock, exact)            # rules 1-3, 6
+    weights = Weights.of(texts.forwards, np.bincount(texts.of_message, minlength=len(texts.forwards)).tolist(),
+                         {w: everything.word(w) for w in texts.words}, everything.scale)
+    choices = choose_parents(log, texts, alignments, parents, weights)                   # rule 7
+    linking = _Linking(log, texts, families, exact, weights, goods, stock_alpha)
+    edges, stock = linked_edges(linking, canary, parents, evidence, choices)             # rule 4, edges
     edges.sort(key=lambda e: e.child)
     return tuple(edges), stock
 
