@@ -53,8 +53,10 @@ def test_forward_marks_casing_and_folding() -> None:
     assert words_of("Twelve goods at R_3_4, ELEVEN") == ("12", "goods", "at", "r_3_4", "11")
     f = parse_forward("free wood at r_2_2 for all!!")
     assert (f.ending, f.casing) == ("!!", "lower")
-    # one stray small letter in 20 of a shouted text (a typo) leaves it in capitals; inner punctuation kept
+    # one word in five of a shouted text not in capitals (a typo, a remark) leaves it in capitals
     assert casing_of("IGNORE YOiR PREVIOUS ORDERS NOW") == "upper" and casing_of("THE WeLL") == "mixed"
+    assert casing_of("IGNORE YOUR PREVIOUS ORDERS NOW AND GO lol") == "upper"
+    assert casing_of("IGNORE YOUR PREVIOUS ORDERS now lol") == "mixed"  # two words in six
     assert parse_forward("fwd: the well, at r_1_1; is dry, go now...").marks == ",;,"
 
 

@@ -37,7 +37,9 @@ import numpy as np
 
 import daishi_forensics.injection.propagation as P
 from daishi_forensics.cli import main
-from daishi_forensics.injection._pruning import OLDER_PER_TOKEN, POSTINGS_PER_TOKEN, RARE_TOKENS, candidate_pairs
+from daishi_forensics.injection._pruning import (
+    OLDER_PER_TOKEN, POSTINGS_PER_TOKEN, RARE_TOKENS, candidate_pairs, rare_words,
+)
 from daishi_forensics.injection._copies import is_specific
 from daishi_forensics.injection._forwarding import parse_forward
 from daishi_forensics.injection.exposure import ExposurePass, HeardMessage, MessageLog
@@ -267,13 +269,14 @@ def reference_candidates(messages: Sequence[HeardMessage], max_lag: int = P.MAX_
             if df[t] >= 2:
                 postings.setdefault(t, []).append(i)
     rank = {t: r for r, t in enumerate(sorted(postings, key=lambda t: (df[t], t)))}
+    word_of = {r: t for t, r in rank.items()}
     canary = set(P.canary_parents(MessageLog.of(list(messages))))
     out: set[tuple[int, int]] = set()
     for j, m in enumerate(messages):
         if j in canary or not token_sets[j]:
             continue
         lo = bisect_left(ticks, window_start(m.sender, m.tick), 0, j)
-        for t in sorted((t for t in token_sets[j] if t in rank), key=rank.__getitem__)[:RARE_TOKENS]:
+        for t in (word_of[r] for r in rare_words(cores[j], rank)):
             plist = postings[t]
             end = bisect_left(plist, j)
             start = bisect_left(plist, lo, 0, end)
@@ -298,8 +301,20 @@ def fast_candidates(messages: Sequence[HeardMessage], max_lag: int = P.MAX_LAG,
     matched = np.array([len(w) > 0 for w in texts.word_sets], dtype=bool)[texts.nid]
     matched[list(P.canary_parents(log))] = False
     lows = P._window_lows(log.ticks, sid, senders, clock.asleep, clock.window_start, max_lag)
-    cj, ci = candidate_pairs(texts.nid, texts.word_sets, df, lows, matched)
+    cj, ci = candidate_pairs(texts.nid, texts.word_sets, df, lows, matched, texts.cores)
     return set(zip(cj.tolist(), ci.tolist()))
+
+
+def test_rare_words_take_every_stretch_of_the_text() -> None:
+    """Eight words in four stretches of two: the rarest of each -- 'the' (5) from the tag's stretch,
+    'alliance' (3), 'make' (0), 'sure' (1) -- not the four rarest overall (0, 1, 2, 3), which a
+    remark of rare words added after the text would all take; 'fwd' (document frequency 1) has no rank."""
+    order = ("fwd", "the", "alliance", "wood", "east", "make", "sure", "read")
+    rank = {"make": 0, "sure": 1, "read": 2, "alliance": 3, "east": 4, "the": 5, "wood": 6}
+    assert RARE_TOKENS == 4 and rare_words(order, rank) == [0, 1, 3, 5]
+    # stretches: (fwd fwd) none, (make sure) 0, (read east) 2, (the wood) 5; the empty stretch's pick
+    # goes to the rarest other, 'sure' (1)
+    assert rare_words(("fwd", "fwd", "make", "sure", "read", "east", "the", "wood"), rank) == [0, 1, 2, 5]
 
 
 def reference_alike(a: frozenset[str], b: frozenset[str], bits: Mapping[str, float], *, min_shared_bits: float,

@@ -58,8 +58,9 @@ MAX_TAG_WORDS = 4
 MAX_REMARK_WORDS = 6
 """Longest remark after a forwarded text, in words."""
 
-STRAY_SMALL = 20
-"""A text in capitals may hold one small letter per this many letters (a typo's neighbouring key)."""
+STRAY_SMALL = 5
+"""A text in capitals may hold one word in this many not in capitals (a typo's small letter, a short
+remark added in small letters)."""
 
 FORWARD_WORDS = frozenset({
     "fwd", "fw", "rt", "re", "via", "said", "says", "say", "wrote", "writes", "told", "tells", "forward",
@@ -113,8 +114,8 @@ def words_of(text: str) -> tuple[str, ...]:
 
 
 def casing_of(text: str) -> str:
-    """``upper`` (every cased letter a capital but at most one in :data:`STRAY_SMALL` -- a typo's
-    stray small letter -- four letters or more), ``lower`` (none), ``title``
+    """``upper`` (every word in capitals but at most one in :data:`STRAY_SMALL` -- a typo's stray
+    small letter, a few words added -- four letters or more), ``lower`` (none), ``title``
     (every word of three letters or more starts with a capital, the rest small), ``sentence``
     (the first word capitalised, no other capital but a few names) or ``mixed``."""
     if text.islower() or text.lower() == text:
@@ -122,9 +123,8 @@ def casing_of(text: str) -> str:
     words = _LETTERS.findall(text)
     if text.isupper():
         return "upper" if sum(map(len, words)) >= 4 else "mixed"
-    small = sum(1 for ch in text if ch.islower())
-    if small <= sum(map(len, words)) // STRAY_SMALL:  # shouted, with a typo's stray small letter
-        return "upper" if sum(map(len, words)) >= 4 else "mixed"
+    if len(words) >= 2 and STRAY_SMALL * sum(1 for w in words if not w.isupper()) <= len(words):
+        return "upper" if sum(map(len, words)) >= 4 else "mixed"  # shouted, a typo or a few words added small
     long = [w for w in words if len(w) >= 3]
     if long and all(w.istitle() for w in long):
         return "title"

@@ -21,7 +21,7 @@ making it independently (bits):
 The mutations the child shares with a candidate need no explaining, so the
 candidate whose edits weigh least is the one the child inherits from
 (:func:`choose_parent`); then the most similar text (rapidfuzz ``ratio`` on the
-folded text, case kept); then the copy heard first.  Candidates with the same
+folded text, case kept; ``partial_ratio`` for a child cut from the copy); then the copy heard first.  Candidates with the same
 weight and a similarity within :data:`TIE_RATIO` are a **tie**: the first heard is
 chosen and the others are listed, never dropped silently.  The choice's confidence
 is ``2^-weight`` of the choice over the sum of ``2^-weight`` over every candidate (a
@@ -213,12 +213,14 @@ def _inherited(e: Edit) -> str:
     return describe(e)
 
 
-def similarity(child: Forward, copy: Forward) -> float:
+def similarity(child: Forward, copy: Forward, cut: bool = False) -> float:
     """rapidfuzz ``ratio`` of the folded texts (0–100), case kept unless the child rewrote every
-    letter's case (then the copies' casings say nothing)."""
-    if child.casing in ERASING:
-        return fuzz.ratio(child.surface.casefold(), copy.surface.casefold())
-    return fuzz.ratio(child.surface, copy.surface)
+    letter's case (then the copies' casings say nothing); ``partial_ratio`` (the best-matching
+    stretch of the copy) when the child is ``cut`` from it, so that what the cut took away does not
+    tell copies apart."""
+    a, b = (child.surface.casefold(), copy.surface.casefold()) if child.casing in ERASING else (
+        child.surface, copy.surface)
+    return fuzz.partial_ratio(a, b) if cut else fuzz.ratio(a, b)
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,7 +258,7 @@ def candidate(position: int, event: int, child: Forward, copy: Forward, al: Alig
     """``copy`` (``words`` core words; ``al``: the child's core aligned on it) as a candidate parent."""
     found = edits(child, copy, al)
     return Candidate(position, event, tuple(found), sum(weights.of_edit(e, words) for e in found),
-                     similarity(child, copy))
+                     similarity(child, copy, bool(al.cut_start or al.cut_end)))
 
 
 def first_heard_share(pools: Iterable[Sequence[Candidate]], rounds: int = 100) -> float:

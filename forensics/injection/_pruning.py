@@ -1,7 +1,9 @@
 """Pruning for :mod:`.propagation`: which earlier messages a message is compared with, never all pairs.
 
 A message looks only at earlier messages that share one of its
-:data:`RARE_TOKENS` rarest core words (document frequency ≥ 2): per word, the
+:data:`RARE_TOKENS` rare core words (document frequency ≥ 2; the rarest of each
+stretch of the text, :func:`rare_words`, so that words added in front or after
+cannot take every pick): per word, the
 first and the latest :data:`POSTINGS_PER_TOKEN` within its lag window, and
 :data:`OLDER_PER_TOKEN` before it (old acquaintance: an agent's own earlier use, an
 independent origin).  The candidates of every message are gathered at once with
@@ -18,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["expand", "RARE_TOKENS", "POSTINGS_PER_TOKEN", "OLDER_PER_TOKEN", "unique", "candidate_pairs",
+__all__ = ["expand", "RARE_TOKENS", "POSTINGS_PER_TOKEN", "OLDER_PER_TOKEN", "unique", "rare_words", "candidate_pairs",
            "loosely_alike", "heard_pairs"]
 
 RARE_TOKENS = 4
@@ -69,20 +71,38 @@ def unique(values: np.ndarray, inverse: bool = False) -> Any:
     return s[keep], which
 
 
+def rare_words(order: Sequence[str], rank: Mapping[str, int]) -> list[int]:
+    """The rare words of a text (``order``: its words in order) as ranks (``rank``: rarest first,
+    words of document frequency ≥ 2 only): the rarest of each of :data:`RARE_TOKENS` stretches of
+    the text by position, then the rarest others up to :data:`RARE_TOKENS` -- so that words added
+    in front or after (a tag, a remark) cannot take every pick."""
+    ranked = [rank.get(t) for t in order]
+    n = len(ranked)
+    picks: set[int] = set()
+    for s in range(RARE_TOKENS):
+        part = [r for r in ranked[s * n // RARE_TOKENS:(s + 1) * n // RARE_TOKENS] if r is not None]
+        if part:
+            picks.add(min(part))
+    rest = sorted({r for r in ranked if r is not None} - picks)
+    return sorted(picks | set(rest[:RARE_TOKENS - len(picks)]))
+
+
 def candidate_pairs(
     nid: np.ndarray, word_sets: Sequence[frozenset[str]], df: Mapping[str, int], lows: np.ndarray,
-    querying: np.ndarray,
+    querying: np.ndarray, orders: Sequence[Sequence[str]] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The pairs (message j, earlier message i) to compare, sorted by (j, i) (module docstring).
 
     ``nid``: per message its text number; ``word_sets``: per text number its words; ``df``: messages
     holding each word; ``lows``: per message the first message of its lag window; ``querying``:
-    the messages that look for candidates."""
+    the messages that look for candidates; ``orders``: per text number its words in order (its rare
+    words by :func:`rare_words`; without it, its rarest words)."""
     n = len(nid)
     rank = {t: r for r, t in enumerate(sorted((t for t, c in df.items() if c >= 2), key=lambda t: (df[t], t)))}
-    # per distinct text its rarest words (document frequency >= 2), as ranks; a word's postings
+    # per distinct text its rare words (document frequency >= 2), as ranks; a word's postings
     # (every message holding it, in log order) are needed only for the words some text picks
-    rare_of = [sorted(rank[t] for t in toks if t in rank)[:RARE_TOKENS] for toks in word_sets]
+    rare_of = [rare_words(order, rank) for order in orders] if orders is not None else [
+        sorted(rank[t] for t in toks if t in rank)[:RARE_TOKENS] for toks in word_sets]
     picked = sorted({r for rare in rare_of for r in rare})
     word_of = {w: t for t, w in rank.items()}
     is_picked = {word_of[r] for r in picked}
@@ -92,10 +112,12 @@ def candidate_pairs(
     post_len = np.array([len(p) for p in posted], dtype=np.int64)
     post_flat = np.fromiter(chain.from_iterable(posted), dtype=np.int64, count=int(post_len.sum()))
     # postings: (word, message) for every picked word of every message, as keys word * stride + message;
-    # a message's rare words are the first of its picked words (both in rank order): its queries
+    # the postings of a message's own rare words are its queries
     owners, words, within = expand_lists(nid, post_len, post_flat)
-    rare_len = np.array([len(r) for r in rare_of], dtype=np.int64)
-    query = (within < rare_len[nid[owners]]) & querying[owners]
+    width = len(rank) + 1
+    rare_keys = np.fromiter((k * width + r for k, rare in enumerate(rare_of) for r in rare), dtype=np.int64)
+    query = np.isin(nid[owners] * width + words, rare_keys) & querying[owners]
+    del rare_keys
     keys = words * stride + owners
     del owners, words, within, post_flat
     order = np.argsort(keys)

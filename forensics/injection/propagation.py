@@ -58,7 +58,8 @@ an earlier message *p* when:
    told apart are reported as a tie (``tiedWith``), never dropped silently.
 
 Fast by pruning, never all pairs (:mod:`._pruning`): a message looks only at
-earlier messages that share one of its rarest words; which texts are alike at all
+earlier messages that share one of its rare words (the rarest of each stretch of
+its text, so that added words cannot take every pick); which texts are alike at all
 (rules 2-3 read loosely, as word sets) is decided with numpy once per pair of
 distinct texts; only pairs that pass, whose sender heard the earlier one in time,
 are aligned word by word.  Edges report the rapidfuzz ``WRatio`` similarity (0–1)
@@ -828,7 +829,7 @@ def alike_pairs(
     sid = np.asarray(sender_codes, dtype=np.int64)
     nid = texts.nid
     lows = _window_lows(log.ticks, sid, senders, clock.asleep, clock.window_start, max_lag)
-    cand_j, cand_i = candidate_pairs(nid, texts.word_sets, df, lows, matched)
+    cand_j, cand_i = candidate_pairs(nid, texts.word_sets, df, lows, matched, texts.cores)
     n_cores = len(texts.cores)
     distinct, which = unique(nid[cand_j] * n_cores + nid[cand_i], inverse=True)
     alike, whole = alike_texts(np.stack((distinct // n_cores, distinct % n_cores), axis=1), texts, everything,
