@@ -151,12 +151,18 @@ REPORT_SEEDS = range(10_000, 10_040)
 
 
 def _cascade_edges(match: Any) -> tuple[Any, Exposure, float]:
+    edges, exposure, seconds, _cpu = _cascade_edges_timed(match)
+    return edges, exposure, seconds
+
+
+def _cascade_edges_timed(match: Any) -> tuple[Any, Exposure, float, float]:
+    """The edges of a generated match, with the wall and CPU seconds of the edges alone."""
     p = ExposurePass(match.archive)
     replay(iter(match.events), match.archive, [p])
     exposure = p.result()
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     edges, _stock = echo_edges(exposure.messages, dormancy=exposure.dormancy)
-    return edges, exposure, time.perf_counter() - started
+    return edges, exposure, time.perf_counter() - started, time.process_time() - cpu
 
 
 class Tally:
@@ -321,17 +327,21 @@ def _timed(fn: Any) -> tuple[Any, float]:
 
 
 def bench_cascade_speed(messages: int) -> None:
-    """The independent cascade generator grown to about ``messages`` messages (60 agents, a long match,
-    chatter 0.1 a tick): the time of the edges alone, wall and CPU."""
+    """The independent cascade generator grown to at least ``messages`` messages (120 agents, a long
+    match, chatter 0.1 a tick; agents die as the match goes on, so the ticks grow until enough): the
+    time of the edges alone, wall and CPU."""
     from daishi_forensics.simulate.cascades import cascade_match
 
-    ticks = max(200, int(messages / 60 / 0.1 * 1.02))
-    match = cascade_match(1, split="tune", n_agents=60, ticks=ticks, chatter=0.1)
-    cpu = time.process_time()
-    edges, exposure, seconds = _cascade_edges(match)
-    cpu = time.process_time() - cpu
+    ticks = max(200, messages // 12)
+    while True:
+        match = cascade_match(1, split="tune", n_agents=120, ticks=ticks, chatter=0.1)
+        said = sum(1 for e in match.events if e["type"] in ("message", "message_private"))
+        if said >= messages:
+            break
+        ticks = int(ticks * messages / max(1, said) * 1.05)
+    edges, exposure, seconds, cpu = _cascade_edges_timed(match)
     print(f"  edges on an independent cascade match of {len(exposure.messages):,} messages ({len(edges)} edges): "
-          f"{seconds:.2f} s (CPU of replay and edges {cpu:.2f} s; target under 10 s)")
+          f"{seconds:.2f} s wall, CPU {cpu:.2f} s (target under 10 s; the wall clock on a shared machine)")
 
 
 def bench_speed(messages: int, full_cdist: bool = False) -> None:

@@ -9,23 +9,29 @@ marks, its remark, its casing, where it was cut, its typo, its swapped word
 *still* changed is its list of :func:`edits`; each edit weighs the information of
 making it independently (bits):
 
-- a tag, quote mark or casing the candidate lacks: as rare as the messages that
-  carry it in the match, ``log2((N + 1 + prior) / (carriers + 1))``; a different
-  ending (punctuation) at most :data:`ENDING_BITS`;
+- a tag, quote mark or casing the candidate lacks (capitals, title or lower case
+  rewrite every letter, so only the child's casing counts): as rare as the
+  messages that carry it in the match, ``log2((N + 1 + prior) / (carriers + 1))``;
+  a different ending (the closing punctuation, unless the child was cut at the
+  end) at most :data:`ENDING_BITS`; different punctuation inside the core (unless
+  the child, cut, keeps a stretch of the candidate's) at most :data:`MARK_BITS`;
 - a word added (in front, after, inside, in a remark, as a swap or a typo): the
   word's information; a cut, a dropped or moved word: ``log2(words + 1)`` (the
   chance of the same place);
 - a wrapping the candidate has and the child lacks: the same weight, unless the
-  child cut that end of the text away (the cut explains it).
+  child cut that end of the text away (the cut explains it);
+- any edit at least :data:`MIN_EDIT_BITS` (a change is never free).
 
 The mutations the child shares with a candidate need no explaining, so the
 candidate whose edits weigh least is the one the child inherits from
 (:func:`choose_parent`); then the most similar text (rapidfuzz ``ratio`` on the
-folded text, case kept; ``partial_ratio`` for a child cut from the copy); then the copy heard first.  Candidates with the same
-weight and a similarity within :data:`TIE_RATIO` are a **tie**: the first heard is
-chosen and the others are listed, never dropped silently.  The choice's confidence
-is ``2^-weight`` of the choice over the sum of ``2^-weight`` over every candidate (a
-tie of k: 1/k); its reason names what decided it ("inherits prefix 'fwd' of 123").
+folded text, case kept; ``partial_ratio`` for a child cut from the candidate, so
+that what the cut took away tells nothing); then the copy heard first.
+Candidates with the same weight and a similarity within :data:`TIE_RATIO` are a
+**tie**: the first heard is chosen and the others are listed, never dropped
+silently.  The choice's confidence is ``2^-weight`` of the choice over the sum of
+``2^-weight`` over every candidate (a tie of k: 1/k); its reason names what decided
+it ("inherits prefix 'fwd' of 123").
 """
 
 from __future__ import annotations
@@ -40,7 +46,8 @@ from rapidfuzz import fuzz
 from ._copies import Alignment
 from ._forwarding import Forward
 
-__all__ = ["TIE_RATIO", "ENDING_BITS", "ERASING", "PSEUDO_CHILDREN", "MAX_FRAGMENT", "Edit", "Weights",
+__all__ = ["TIE_RATIO", "ENDING_BITS", "MARK_BITS", "MIN_EDIT_BITS", "ERASING", "PSEUDO_CHILDREN", "MAX_FRAGMENT",
+           "Edit", "Weights",
            "Candidate", "Choice", "edits", "describe", "candidate", "choose_parent", "first_heard_share", "similarity"]
 
 PSEUDO_CHILDREN = 2
@@ -110,8 +117,8 @@ class Weights:
             return self.feature("tag", e[1])
         if kind in ("quote", "unquote"):
             return self.feature("quote", e[1])
-        if kind in ("casing", "recase"):  # the child's casing, or the candidate's dropped: the rarer of the two
-            return max(self.feature("casing", c) for c in e[1:3])
+        if kind in ("casing", "recase"):  # a casing the candidate lacks: as rare as the messages cased so
+            return self.feature("casing", e[1])
         if kind == "ending":
             return min(ENDING_BITS, self.feature("ending", e[1]))
         if kind == "marks":

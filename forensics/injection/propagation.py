@@ -319,7 +319,7 @@ class Propagation:
             "resendShare": None if self.resend_share is None else round(self.resend_share, 4),
             "stockPhrases": self.stock_phrases,
             "messages": self.messages,
-            "rules": {"minSharedBits": MIN_SHARED_BITS, "maxNovelty": MAX_NOVELTY, "maxLag": MAX_LAG,
+            "rules": {"minSimilarity": None, "minSharedBits": MIN_SHARED_BITS, "maxNovelty": MAX_NOVELTY, "maxLag": MAX_LAG,
                       "minQuoteWords": MIN_KEPT_WORDS, "minCover": MIN_COVER, "swapEvery": SWAP_EVERY,
                       "nearWhole": NEAR_WHOLE, "stockAlpha": STOCK_ALPHA, "spreadAlpha": SPREAD_ALPHA,
                       "spreading": SPREADING, "forwardEvidence": FORWARD_EVIDENCE, "fuzzCap": FUZZ_CAP},
