@@ -257,7 +257,9 @@ def print_tally(label: str, tally: Tally, kinds: Sequence[str], held_out: Sequen
             print(f"    {k:<17} ({tag}): false edges {tally.ours[k]}")
             continue
         print(f"    {k:<17} ({tag}): recall {_rate(tally.found[k], tally.truth[k])}; "
-              f"precision {_rate(tally.right[k], tally.ours[k])}")
+              f"precision {_rate(tally.right[k], tally.ours[k])}; a tie holding the true parent counted right: "
+              f"recall {tally.tie_found[k] / max(1, tally.truth[k]):.3f}, "
+              f"precision {tally.tie_right[k] / max(1, tally.ours[k]):.3f}")
 
 
 def bench_cascades(split: str, seeds: int) -> None:

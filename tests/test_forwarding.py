@@ -169,7 +169,8 @@ def test_weights() -> None:
     assert w.of_edit(("swap", "2", "a", "word"), 7) == 2.0
     assert Weights.of([f], [1], {"a": 0.25}, 6.0).of_edit(("swap", "2", "a", "word"), 7) == 1.0  # never free
     assert w.of_edit(("ending", "!!!"), 7) == 4.0 and w.of_edit(("marks", ";;"), 7) == 4.0  # capped
-    assert w.of_edit(("cut_end", "3"), 7) == 3.0       # log2(7 + 1)
+    # a cut weighs the child's kept words (7: log2(7 + 1)), not the candidate's (20); a dropped word the candidate's
+    assert w.of_edit(("cut_end", "3", "7"), 20) == 3.0 and w.of_edit(("delete", "3"), 15) == 4.0
     assert w.of_edit(("swap", "2", "a", "typo"), 7) == 2.0 and w.of_edit(("insert", "2", "zz"), 7) == 6.0
 
 

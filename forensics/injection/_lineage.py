@@ -16,8 +16,9 @@ making it independently (bits):
   end) at most :data:`ENDING_BITS`; different punctuation inside the core (unless
   the child, cut, keeps a stretch of the candidate's) at most :data:`MARK_BITS`;
 - a word added (in front, after, inside, in a remark, as a swap or a typo): the
-  word's information; a cut, a dropped or moved word: ``log2(words + 1)`` (the
-  chance of the same place);
+  word's information; a dropped or moved word: ``log2(words + 1)`` (the chance of
+  the same place); a cut: ``log2(kept + 1)``, the child's words (the same from
+  every candidate: how much a longer candidate had beyond the cut tells nothing);
 - a wrapping the candidate has and the child lacks: the same weight, unless the
   child cut that end of the text away (the cut explains it);
 - any edit at least :data:`MIN_EDIT_BITS` (a change is never free).
@@ -127,7 +128,9 @@ class Weights:
             return sum(self.word(w) for w in set(e[1].split()))
         if kind in ("swap", "insert"):
             return self.word(e[2])
-        return math.log2(words + 1)  # cut_start, cut_end, delete, moved
+        if kind in ("cut_start", "cut_end"):  # where the child's kept words end: the same for every candidate
+            return math.log2(int(e[2]) + 1)
+        return math.log2(words + 1)  # delete, moved
 
 
 def edits(child: Forward, parent: Forward, al: Alignment) -> list[Edit]:
@@ -163,9 +166,9 @@ def edits(child: Forward, parent: Forward, al: Alignment) -> list[Edit]:
     if al.trail:
         out.append(("trail", " ".join(al.trail)))
     if al.cut_start:
-        out.append(("cut_start", str(al.cut_start)))
+        out.append(("cut_start", str(al.cut_start), str(len(child.core))))
     if al.cut_end:
-        out.append(("cut_end", str(al.cut_end)))
+        out.append(("cut_end", str(al.cut_end), str(len(child.core))))
     out += [("swap", str(s.at), s.new, s.kind) for s in al.swaps]
     out += [("insert", str(at), w) for at, w in al.inserted]
     out += [("delete", str(at)) for at in al.deleted]
