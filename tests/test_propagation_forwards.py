@@ -138,3 +138,20 @@ def test_specifics_swapped_are_another_message() -> None:
     """Goods, numbers and regions swapped: the same frame, another message (rule 2)."""
     other = B.replace("five ore", "six wood").replace("north market", "r_4_4 market")
     assert edges((10, 1, "a_1", B), (11, 3, "a_2", other)) == ([], 0)
+
+
+def test_parent_inherits_the_capitals_and_the_punctuation() -> None:
+    """a_4 heard the root (10), a copy in capitals (11) and a copy with its comma made a semicolon
+    (12), first to last, and passes on the capitals: parent 11, whose capitals it need not make; a_5
+    heard all three and passes on the semicolon: parent 12, though heard last."""
+    caps = B.upper()
+    semi = B.replace(",", ";")
+    got, stock = edges((10, 1, "a_1", B), (11, 2, "a_2", caps), (12, 3, "a_3", semi), (13, 5, "a_4", caps + "!!"),
+                       (14, 6, "a_5", semi + " lol"))
+    assert stock == 0
+    assert got == [
+        (10, 11, "only exposed candidate", ("capitals",), ()),
+        (10, 12, "inherits lower case of 10", ("punctuation ';'",), ()),  # 11 would need recasing too
+        (11, 13, "inherits capitals of 11", ("ending '!!'",), ()),
+        (12, 14, "inherits punctuation ';' of 12", ("words after 'lol'",), ()),
+    ]
