@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from daishi_forensics.replay.analysis import MatchAnalysis
+from daishi_forensics.replay.spans import size
 from daishi_forensics.errors import InvalidInput
 from daishi_forensics.economy.ledger import PARTNER_TRADE_CAP, ArchivedLedger, archived_ledger, credited_trades
 from daishi_forensics.economy.reputation import circular_reputation, index_reputation_and_wealth, points_from_ledger
@@ -389,8 +390,7 @@ def _report_messages(report: Mapping[str, Any] | None) -> dict[str, int]:
 
 
 def _ticks_alive(analysis: MatchAnalysis, agent: str, started: int, ended: int) -> int:
-    timeline = analysis.timeline
-    return sum(1 for tick in range(started, ended) if timeline.alive_at(agent, tick))
+    return size(analysis.timeline.alive_spans(agent, started, ended))
 
 
 # --------------------------------------------------------------------------- inputs
