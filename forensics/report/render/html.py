@@ -135,12 +135,21 @@ def transfer_graph_svg(report: dict[str, Any], flagged: set[str]) -> str:
     return "".join(parts)
 
 
+MAX_HEATMAP_SEATS = 60
+"""A heatmap draws a cell for every pair of seats, met or not; past this many seats it is
+left out (the contact table lists the pairs that met)."""
+
+
 def contact_heatmap_svg(report: dict[str, Any]) -> str:
-    """Ticks each pair of seats stood together, as a symmetric heatmap."""
+    """Ticks each pair of seats stood together, as a symmetric heatmap (up to
+    :data:`MAX_HEATMAP_SEATS` seats: its cells grow with seats squared)."""
     ids = [s["agentId"] for s in report["seats"]]
     n = len(ids)
     if n == 0:
         return "<p>No seats.</p>"
+    if n > MAX_HEATMAP_SEATS:
+        return (f"<p>{n} seats: too many for a heatmap (one cell per pair of seats, over "
+                f"{MAX_HEATMAP_SEATS} seats); the table above lists the pairs that met.</p>")
     together = {(p["a"], p["b"]): p["ticksTogether"] for p in report["contact"]["pairs"]}
     top = max(together.values(), default=0) or 1
     cellsize, margin = 26, 90
