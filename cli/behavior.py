@@ -10,6 +10,7 @@ import click
 from daishi_forensics import exitcodes
 from daishi_forensics.report.behavior import baseline_from
 from daishi_forensics.report.behavior import behavior as build_report
+from daishi_forensics.report.core import CONTACT_PAIRS_LISTED
 from daishi_forensics.report.render import behavior as render
 
 from ._common import TARGET_HELP, handle_errors, input_options, set_help, write_output
@@ -29,11 +30,15 @@ FORMATS = ("text", "json", "markdown", "html")
                    "alive) is normalized as 100 x rate / the baseline's mean rate.")
 @click.option("--scrub/--no-scrub", default=True, show_default=True,
               help="Mask secrets and personal data in message text shown by markdown and html.")
+@click.option("--all-pairs", is_flag=True,
+              help="List every pair that met in the seat contact table. By default, past "
+                   f"{CONTACT_PAIRS_LISTED:,} pairs (a crowd in one region meets pairwise) it lists those with the most "
+                   "ticks together and gives each seat's totals.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
 @input_options
 @handle_errors
 def behavior(target: str, fmt: str | None, output: Path | None, baseline: Path | None, scrub: bool,
-             store: Path | None, server: str | None) -> None:
+             all_pairs: bool, store: Path | None, server: str | None) -> None:
     """What each seat did and with whom, rebuilt from the event log.
 
     Replays the match once, tick by tick: positions, seat contact, witness
@@ -46,7 +51,7 @@ def behavior(target: str, fmt: str | None, output: Path | None, baseline: Path |
     if fmt is None:
         fmt = "text" if output is None and sys.stdout.isatty() else "json"
     means = baseline_from(baseline) if baseline is not None else None
-    result = build_report(target, store=store, server=server, baseline=means)
+    result = build_report(target, store=store, server=server, baseline=means, all_pairs=all_pairs)
     if fmt == "html":
         from daishi_forensics.report.evidence import cited_ids, fetch_events
         from daishi_forensics.report.render.html import render_html

@@ -27,16 +27,18 @@ REPORT_VERSION = 1
 
 
 def behavior_report(analysis: MatchAnalysis, *, baseline: dict[str, Any] | None = None,
-                    sections: tuple[Section, ...] = SECTIONS) -> dict[str, Any]:
+                    sections: tuple[Section, ...] = SECTIONS, all_pairs: bool = False) -> dict[str, Any]:
     """The behavior report of one analysed match (``reportVersion`` 1).
 
     ``baseline`` (:func:`daishi_forensics.profile.harm.baseline_means` of reference matches on
     the same seeds) normalizes each seat's harm rates (the harm profile).  On a large match with
     a second CPU (:func:`~daishi_forensics.report._aside.worth_it`) the sections marked ``slow``
     are computed in forked children while this process computes the others: the same functions
-    on the same analysis, so the same report."""
+    on the same analysis, so the same report.  ``all_pairs``: the contact table lists every
+    pair that met (:func:`~daishi_forensics.report.core.contact_part`)."""
     ids = seat_ids(analysis)
-    context = ReportContext(seats=tuple(ids), findings=tuple(findings(analysis, ids)), baseline=baseline)
+    context = ReportContext(seats=tuple(ids), findings=tuple(findings(analysis, ids)), baseline=baseline,
+                            all_pairs=all_pairs)
     report: dict[str, Any] = {
         "reportVersion": REPORT_VERSION,
         "tool": {"name": "daishi-forensics", "version": __version__},

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from daishi_forensics.replay.analysis import MatchAnalysis
@@ -301,10 +302,11 @@ class MatchScore:
 
     def seat(self, agent: str) -> SeatScore | None:
         """The seat of ``agent``, or None."""
-        for s in self.seats:
-            if s.agent == agent:
-                return s
-        return None
+        return self._by_agent.get(agent)
+
+    @cached_property
+    def _by_agent(self) -> dict[str, SeatScore]:
+        return {s.agent: s for s in self.seats}
 
     def report(self) -> dict[str, Any]:
         """The scorecards in the report shape of contract §4b (a rubric-computed ``report.json``)."""

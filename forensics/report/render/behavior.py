@@ -72,7 +72,8 @@ def blocks(report: dict[str, Any]) -> list[Block]:
         ),
         (
             "Seat contact",
-            "Ticks both agents ended in the same region while both alive, and messages each heard from the other.",
+            "Ticks both agents ended in the same region while both alive, and messages each heard from the other."
+            + _cut(report["contact"]),
             ["a", "b", "ticks together", "first contact", "messages"],
             [[p["a"], p["b"], p["ticksTogether"], p["firstContactTick"], p["messages"]]
              for p in sorted(report["contact"]["pairs"], key=lambda p: (-p["ticksTogether"], p["a"], p["b"]))],
@@ -89,6 +90,15 @@ def blocks(report: dict[str, Any]) -> list[Block]:
     for section_blocks in SECTION_BLOCKS:
         out.extend(section_blocks(report))
     return out
+
+
+def _cut(contact: dict[str, Any]) -> str:
+    """The sentence saying the table lists some of the pairs that met (empty when it lists all)."""
+    cut = contact.get("cut")
+    if not cut:
+        return ""
+    return (f" {cut['pairs']:,} pairs met; listed: the {cut['listed']:,} with the most ticks together, then "
+            "messages (each seat's totals are in the JSON report's perSeat; --all-pairs lists every pair).")
 
 
 def _events(finding: dict[str, Any]) -> str:
