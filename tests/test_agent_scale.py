@@ -28,7 +28,7 @@ from click.testing import CliRunner
 from daishi_forensics.cli import main
 from daishi_forensics.economy.contact import ContactPass
 from daishi_forensics.replay import replay
-from daishi_forensics.report.render.html import MAX_HEATMAP_SEATS, contact_heatmap_svg
+from daishi_forensics.report.render.html import MAX_HEATMAP_SEATS
 
 from .matchkit import archive, ev, write_match
 
@@ -63,17 +63,6 @@ def test_spread_agents_list_no_pair() -> None:
     assert c.pairs == ()
 
 
-def test_heatmap_is_left_out_past_its_seat_limit() -> None:
-    def report(n: int) -> dict[str, Any]:
-        return {"seats": [{"agentId": f"a_{i:03d}"} for i in range(n)],
-                "contact": {"pairs": [{"a": "a_000", "b": "a_001", "ticksTogether": 4}]}}
-
-    small = contact_heatmap_svg(report(3))
-    assert small.count('<rect class="cell"') == 9 and "4 ticks together" in small
-    big = contact_heatmap_svg(report(MAX_HEATMAP_SEATS + 1))
-    assert "<rect" not in big and f"{MAX_HEATMAP_SEATS + 1} seats: too many for a heatmap" in big
-
-
 def crowd(tmp_path: Path) -> Path:
     agents = [f"a_{i:03d}" for i in range(70)]
     events = [ev(i + 1, 0, "agent_spawned", a, region="r_0_0") for i, a in enumerate(agents)]
@@ -104,3 +93,16 @@ def test_report_cuts_a_crowd_to_its_closest_pairs_with_seat_totals(tmp_path: Pat
     every = orjson.loads(behavior(path, "--format", "json", "--all-pairs"))["contact"]
     assert len(every["pairs"]) == 2415 and "cut" not in every and "perSeat" not in every
     assert "2,415 pairs met; listed: the 2,000 with the most ticks together" in behavior(path, "--format", "text")
+
+
+def test_html_heatmaps_are_left_out_past_their_seat_limit(tmp_path: Path) -> None:
+    """A heatmap draws a cell per pair of seats: the 70-seat crowd gets the sentence instead,
+    a three-seat match its two heatmaps."""
+    assert MAX_HEATMAP_SEATS == 60
+    big = behavior(crowd(tmp_path / "big"), "--format", "html")
+    assert 'id="contact-heatmap"' not in big and 'id="value-heatmap"' not in big
+    assert big.count("70 seats: too many for a heatmap (a cell per pair of seats, over 60 seats)") == 2
+    three = [ev(i + 1, 0, "agent_spawned", a, region="r_0_0") for i, a in enumerate(("a_1", "a_2", "a_3"))]
+    small = behavior(write_match(tmp_path / "small", three, archive(["a_1", "a_2", "a_3"], ended=7)),
+                     "--format", "html")
+    assert 'id="contact-heatmap"' in small and "too many for a heatmap" not in small
