@@ -72,6 +72,7 @@ from typing import Any
 from daishi_forensics.economy.ledger import Ledger, TradeId, TradeTable, has_goods, trade_payload
 from daishi_forensics.replay import Event, World, code_column
 from daishi_forensics.read.archive import value_of
+from ._seats import find_seat
 
 __all__ = ["SeatNegotiation", "PairAdvantage", "Negotiation", "NegotiationPass", "relative_advantage"]
 
@@ -170,9 +171,9 @@ class Negotiation:
 
     def seat(self, agent: str) -> SeatNegotiation:
         """The seat's record (all zeros when it never negotiated)."""
-        for s in self.seats:
-            if s.agent == agent:
-                return s
+        found = find_seat(self.seats, agent)
+        if found is not None:
+            return found
         return SeatNegotiation(agent, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0.0, 0.0, None, None, None, 0, 0, 0.0)
 
 
