@@ -64,6 +64,23 @@ class Timeline:
         tr = self._tracks.get(agent)
         return tr is not None and bool(value_at(tr.a_ticks, tr.a_vals, tick, 0))
 
+    def alive_spans(self, agent: str) -> tuple[tuple[int, int | None], ...]:
+        """The ticks it was alive at the end of, as sorted ``[start, stop)`` spans (``stop`` None: alive
+        from ``start`` on): ``alive_at(agent, t)`` is true exactly for the ``t`` in one of them.
+
+        >>> from ._tracks import Track, record
+        >>> tr = Track()
+        >>> record(tr.a_ticks, tr.a_vals, 2, 1); record(tr.a_ticks, tr.a_vals, 7, 0)
+        >>> Timeline({"a_1": tr}, None, None, 0, 0).alive_spans("a_1")
+        ((2, 7),)
+        """
+        tr = self._tracks.get(agent)
+        if tr is None:
+            return ()
+        ticks, vals = tr.a_ticks, tr.a_vals
+        n = len(ticks)
+        return tuple((ticks[i], ticks[i + 1] if i + 1 < n else None) for i in range(n) if vals[i])
+
     def dormant_at(self, agent: str, tick: int) -> bool:
         """Dormant at the end of ``tick``."""
         tr = self._tracks.get(agent)
