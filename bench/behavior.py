@@ -78,12 +78,16 @@ from daishi_forensics.replay.driver import replay
 from daishi_forensics.report.assembly import behavior_report
 from daishi_forensics.report.passes import CATALOGUE
 from daishi_forensics.jsonio import dumps
+from daishi_forensics.injection.tiers import _classify_short
+from daishi_forensics.injection import secrets
 cpu = time.process_time
 clock = time.perf_counter
 t0 = cpu()
 records = sum(1 for _ in read_match(open_match(sys.argv[1])).events())
 t1 = cpu()
 def analysis(timers):
+    _classify_short.cache_clear()  # texts classified in an earlier replay of this process are classified again
+    secrets._reveals_head.cache_clear()
     read = read_match(open_match(sys.argv[1]))
     instances = CATALOGUE.build(read.archive, None)
     for name, p in instances.items() if timers else ():
