@@ -16,7 +16,11 @@ Each way runs ROUNDS times, interleaved (floor, two, one, floor, ...) and the be
 counts, so load drifting on a shared machine favours none of them.  Then the profile's top
 lines (cProfile, by own time) on a quarter of the 96-seat stream, to show where the time goes.
 
-Usage: python bench/behavior.py [EVENTS] [ROUNDS] [--no-profile]   (default 1000000 2)
+Then, on the same quarter without a profiler, where one core's CPU goes: reading alone (the read
+boundary: parse and schema checks), the replay with every pass, the report; and each pass's share of
+the time spent inside the passes (each pass's handlers timed around their calls, one core).
+
+Usage: python bench/behavior.py [EVENTS] [ROUNDS] [--no-profile] [--no-split]   (default 1000000 2)
 """
 
 from __future__ import annotations
@@ -62,6 +66,58 @@ pstats.Stats(profile, stream=out).sort_stats("tottime").print_stats(int(sys.argv
 print(out.getvalue())
 """
 
+SPLIT = """
+import os, sys, time
+from collections import Counter
+os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+os.environ["DAISHI_FORENSICS_PARALLEL"] = "0"
+from daishi_forensics.read.boundary import read_match
+from daishi_forensics.read.sources import open_match
+from daishi_forensics.replay.analysis import MatchAnalysis, paused_cycle_collection
+from daishi_forensics.replay.driver import replay
+from daishi_forensics.report.assembly import behavior_report
+from daishi_forensics.report.passes import CATALOGUE
+from daishi_forensics.jsonio import dumps
+from daishi_forensics.injection.tiers import _classify_short
+from daishi_forensics.injection import secrets
+cpu = time.process_time
+clock = time.perf_counter
+t0 = cpu()
+records = sum(1 for _ in read_match(open_match(sys.argv[1])).events())
+t1 = cpu()
+def analysis(timers):
+    _classify_short.cache_clear()  # texts classified in an earlier replay of this process are classified again
+    secrets._reveals_head.cache_clear()
+    read = read_match(open_match(sys.argv[1]))
+    instances = CATALOGUE.build(read.archive, None)
+    for name, p in instances.items() if timers else ():
+        p.observe = timed(name, p.observe)
+        if callable(getattr(p, "close_ticks", None)):
+            p.close_ticks = timed(name, p.close_ticks)
+    with paused_cycle_collection():
+        timeline = replay(read.events(), read.archive, list(instances.values()))
+    return MatchAnalysis(read=read, timeline=timeline, passes=instances)
+spent = Counter()
+def timed(name, handler):
+    def call(*args):
+        started = clock()
+        handler(*args)
+        spent[name] += clock() - started
+    return call
+t2 = cpu()
+done = analysis(False)
+t3 = cpu()
+with paused_cycle_collection():
+    dumps(behavior_report(done))
+t4 = cpu()
+analysis(True)
+print(f"cpu        read alone        {t1 - t0:>10.1f} s  (parse and schema checks, {records:,} records)")
+print(f"cpu        read + passes     {t3 - t2:>10.1f} s  (so the passes, the replay loop and their imports: {t3 - t2 - (t1 - t0):.1f} s)")
+print(f"cpu        report + dumps    {t4 - t3:>10.1f} s")
+total = sum(spent.values())
+print(f"passes' shares of the time inside them ({total:.1f} s timed in a second replay, wall clock around each call, one core):")
+print("  " + ", ".join(f"{name} {100 * s / total:.0f}%" for name, s in spent.most_common()))
+"""
 
 def floor_seconds(path: Path) -> tuple[int, float]:
     started = time.perf_counter()
@@ -125,6 +181,11 @@ def main() -> None:
         lines = proc.stdout.splitlines()
         start = next((k for k, line in enumerate(lines) if "ncalls" in line), 0)
         print("\n".join(lines[start:start + 27]))
+    if "--no-split" not in sys.argv:
+        quarter = simulated_stream(events // 4, agents=96)
+        print(f"== where one core's CPU goes on {quarter.name} (no profiler)")
+        proc = subprocess.run([sys.executable, "-c", SPLIT, str(quarter)], capture_output=True, text=True, check=True)
+        print(proc.stdout.rstrip())
 
 
 if __name__ == "__main__":

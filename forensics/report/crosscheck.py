@@ -166,12 +166,15 @@ def _ledger_findings(analysis: MatchAnalysis) -> list[Finding]:
         return []
     ledger = analysis.result("ledger")
     points = analysis.result("reputation").points_by_pair()
+    by_pair: dict[tuple[str, str], Any] = {}  # the ledger's pairs by (a, b), built once (not a scan per row)
+    for p in ledger.pairs:
+        by_pair.setdefault((p.a, p.b), p)
     out = []
     for row in block.get("pairs") or []:
         if not isinstance(row, dict) or not isinstance(row.get("a"), str) or not isinstance(row.get("b"), str):
             continue
         a, b = sorted((row["a"], row["b"]))
-        pair = ledger.pair(a, b)
+        pair = by_pair.get((a, b))
         evidence = pair.event_ids if pair else ()
         recomputed = {"trades": pair.trades if pair else 0, "netShare": pair.net_share if pair else None}
         for key in ("trades", "netShare"):
