@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-import gzip
 import json
-import sys
 from collections import Counter
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import click
 
 from daishi_forensics import exitcodes
 from daishi_forensics.errors import InputUnreadable
 from daishi_forensics.jsonio import dumps_line
-from daishi_forensics.injection.tiers import TIERS, classify_corpus
+from daishi_forensics.injection.tiers import TIERS, classify_records, corpus_loads
+from daishi_forensics.read.sources import json_lines
 
 from ._common import handle_errors
 
@@ -24,18 +23,6 @@ def _line_json(record: dict[str, Any]) -> str:
         return dumps_line(record)
     except TypeError:  # lone surrogates kept from the input: escape them
         return json.dumps(record, sort_keys=True, ensure_ascii=True, separators=(",", ":")) + "\n"
-
-
-def _open(path: str) -> IO[bytes]:
-    if path == "-":
-        return sys.stdin.buffer
-    p = Path(path)
-    try:
-        if p.suffix == ".gz":
-            return gzip.open(p, "rb")
-        return p.open("rb")
-    except OSError as exc:
-        raise InputUnreadable(exc.strerror or str(exc), file=path) from None
 
 
 @click.command(epilog=exitcodes.HELP_EPILOG + " Example: daishi-forensics tiers messages.jsonl -o tiers.jsonl")
@@ -52,14 +39,15 @@ def tiers(file: str, output: Path | None, scrub: bool, summary: bool) -> None:
     `truncated` (only the first 32,768 characters are read). A line that is not a
     JSON object with a string `text` gets `tier: null` and the reason. Measure the
     classifier on any labelled corpus by comparing `tier` with its labels.
-    FILE may be gzipped (.gz) or - for stdin.
+    FILE is a regular file, gzipped (.gz) or not, or - for stdin; it is read with the
+    limits of a match stream (a line of at most 64 MiB, a .gz inflating to at most 4 GiB).
     """
     counts: Counter[tuple[str, str]] = Counter()
     bad = 0
-    handle = _open(file)
+    records = json_lines(file, loads=corpus_loads)
     sink = output.open("w", encoding="utf-8") if output is not None else None
     try:
-        for row in classify_corpus(handle, scrub_text=scrub):
+        for row in classify_records(records, scrub_text=scrub):
             text = _line_json(row.record)
             if sink is not None:
                 sink.write(text)
@@ -69,13 +57,17 @@ def tiers(file: str, output: Path | None, scrub: bool, summary: bool) -> None:
                 bad += 1
             label = row.record.get("label")
             counts[(str(row.record.get("tier")), str(label) if label is not None else "")] += 1
-    except OSError as exc:
-        raise InputUnreadable(f"could not be read: {exc}", file=file) from None
+    except BaseException as exc:
+        if sink is not None:  # no partial output: an unreadable corpus leaves no file
+            sink.close()
+            output.unlink(missing_ok=True)  # type: ignore[union-attr]
+        if isinstance(exc, OSError):
+            raise InputUnreadable(f"could not be read: {exc}", file=file) from None
+        raise
     finally:
         if sink is not None:
             sink.close()
-        if handle is not sys.stdin.buffer:
-            handle.close()
+        records.close()
     if summary:
         labels = sorted({lab for _t, lab in counts})
         for tier in (*TIERS, "None"):

@@ -8,7 +8,7 @@ import click
 
 from daishi_forensics import exitcodes
 from daishi_forensics.report.render.validation import FORMATS, render
-from daishi_forensics.read.validate import validate_targets
+from daishi_forensics.read.validate import MAX_ERRORS, validate_targets
 
 from ._common import TARGET_HELP, handle_errors, input_options
 
@@ -21,9 +21,13 @@ from ._common import TARGET_HELP, handle_errors, input_options
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="text for people, json for programs, github for workflow annotations.")
 @click.option("--strict", is_flag=True, help="Unknown event types are errors (default: warn, count, keep).")
+@click.option("--max-errors", type=click.IntRange(min=1), default=MAX_ERRORS, show_default=True, metavar="N",
+              help="List at most N problems of each kind per match, then say how many more there are "
+                   "(the JSON keeps every count).")
 @input_options
 @handle_errors
-def validate(targets: tuple[str, ...], fmt: str, strict: bool, store: Path | None, server: str | None) -> None:
+def validate(targets: tuple[str, ...], fmt: str, strict: bool, max_errors: int, store: Path | None,
+             server: str | None) -> None:
     """Validate every event and the archive of each match against the JSON Schemas.
 
     Every problem is collected (file, line, event id, JSON path of the field, what
@@ -32,7 +36,7 @@ def validate(targets: tuple[str, ...], fmt: str, strict: bool, store: Path | Non
     match stands for the matches inside it.
 
     """
-    result = validate_targets(targets, store=store, server=server, strict=strict)
+    result = validate_targets(targets, store=store, server=server, strict=strict, max_errors=max_errors)
     click.echo(render(result, fmt), nl=False)
     raise SystemExit(result.exit_code)
 

@@ -8,6 +8,7 @@ stops a file early (and the other files are still checked).
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
@@ -18,7 +19,7 @@ from .boundary import read_match
 from .sources import Limits, open_match
 from .validation import Problem
 
-__all__ = ["FileResult", "ValidationResult", "validate_targets", "expand_targets"]
+__all__ = ["FileResult", "ValidationResult", "validate_targets", "expand_targets", "MAX_ERRORS"]
 
 
 @dataclass(frozen=True)
@@ -33,13 +34,21 @@ class FileResult:
     stats: dict[str, Any] = field(default_factory=dict)
     """:meth:`ReadStats.as_dict` of the read."""
     problems: tuple[Problem, ...] = ()
+    """The problems listed: the first ``max_errors`` of each kind (code)."""
     problems_not_kept: int = 0
+    """Problems found beyond those listed."""
+    problem_counts: dict[str, int] = field(default_factory=dict)
+    """Every problem found, by kind (code), listed or not."""
+    error_count: int = 0
+    """Every error found (listed or not); the match is valid when there is none."""
+    warning_count: int = 0
+    """Every warning found (listed or not)."""
     unreadable: str | None = None
     """The one-line reason the input could not be read at all."""
 
     @property
     def errors(self) -> int:
-        return sum(1 for p in self.problems if p.severity == "error") + self.problems_not_kept
+        return self.error_count
 
     @property
     def valid(self) -> bool:
@@ -55,6 +64,7 @@ class FileResult:
             "stats": self.stats,
             "problems": [p.as_dict() for p in self.problems],
             "problemsNotKept": self.problems_not_kept,
+            "problemCounts": dict(sorted(self.problem_counts.items())),
         }
 
 
@@ -84,7 +94,7 @@ class ValidationResult:
 def _looks_like_match(path: Path) -> bool:
     name = path.name
     if path.is_dir():
-        return (path / "archive.json").is_file()
+        return os.path.lexists(path / "archive.json")
     return name.endswith((".json", ".json.gz", ".jsonl", ".jsonl.gz"))
 
 
@@ -93,13 +103,17 @@ def expand_targets(targets: Iterable[str]) -> list[str]:
     expanded: list[str] = []
     for target in targets:
         path = Path(target)
-        if path.is_dir() and not (path / "archive.json").is_file():
+        if path.is_dir() and not os.path.lexists(path / "archive.json"):
             inside = sorted(str(p) for p in path.iterdir() if p.name.startswith("m_") and _looks_like_match(p))
             if inside:
                 expanded.extend(inside)
                 continue
         expanded.append(target)
     return expanded
+
+
+MAX_ERRORS = 50
+"""Problems listed per kind by default (the rest are counted)."""
 
 
 def validate_one(
@@ -109,24 +123,32 @@ def validate_one(
     server: str | None = None,
     strict: bool = False,
     limits: Limits | None = None,
+    max_errors: int = MAX_ERRORS,
 ) -> FileResult:
-    """Validate one match: its header, then every event (streamed)."""
+    """Validate one match: its header, then every event (streamed); list at most ``max_errors``
+    problems of each kind and count the rest."""
     try:
         source = open_match(target, store=store, server=server, limits=limits)
-        read = read_match(source, strict=strict)
+        read = read_match(source, strict=strict, max_per_kind=max_errors)
         header = read.header_problems()
         for _ in read.events():
             pass
     except ForensicsError as exc:
         return FileResult(target=target, unreadable=str(exc))
-    problems = tuple(header) + tuple(read.stats.problems)
+    stats = read.stats
+    counts = dict(stats.problem_counts)
+    for problem in header:
+        counts[problem.code] = counts.get(problem.code, 0) + 1
     return FileResult(
         target=source.name,
         form=source.form,
         match_id=read.match_id,
-        stats=read.stats.as_dict(),
-        problems=problems,
-        problems_not_kept=read.stats.problems_not_kept,
+        stats=stats.as_dict(),
+        problems=tuple(header) + tuple(stats.problems),
+        problems_not_kept=stats.problems_not_kept,
+        problem_counts=counts,
+        error_count=stats.errors + sum(1 for p in header if p.severity == "error"),
+        warning_count=stats.warnings + sum(1 for p in header if p.severity != "error"),
     )
 
 
@@ -137,11 +159,12 @@ def validate_targets(
     server: str | None = None,
     strict: bool = False,
     limits: Limits | None = None,
+    max_errors: int = MAX_ERRORS,
 ) -> ValidationResult:
     """Validate every target (files, folders, ``m_<id>``, ``m_demo``)."""
     return ValidationResult(
         tuple(
-            validate_one(t, store=store, server=server, strict=strict, limits=limits)
+            validate_one(t, store=store, server=server, strict=strict, limits=limits, max_errors=max_errors)
             for t in expand_targets(targets)
         )
     )

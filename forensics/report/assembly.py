@@ -22,7 +22,8 @@ from ._aside import aside, worth_it
 from daishi_forensics.arithmetic import half_up
 from .crosscheck import findings
 from daishi_forensics.economy.reputation import circular_reputation, index_reputation_and_wealth
-from daishi_forensics.read.archive import map_regions, match_rounds
+from daishi_forensics.read.archive import map_regions, match_rounds, seat_wealth
+from daishi_forensics.jsonio import shown
 
 __all__ = ["REPORT_VERSION", "behavior_report", "seat_ids", "SECTIONS"]
 
@@ -93,6 +94,13 @@ def _source(analysis: MatchAnalysis, n_findings: int) -> dict[str, Any]:
     }
 
 
+def _witnessed(wit: Any) -> int | None:
+    """Acts the log marks witnessed; None (not recorded) when an act carries no witness flag (v1)."""
+    if wit is None:
+        return 0
+    return wit.marked_witnessed if wit.basis in ("witnessed-flag", "none") else None
+
+
 def _match(analysis: MatchAnalysis) -> dict[str, Any]:
     archive = analysis.archive
     config = archive.get("config") if isinstance(archive.get("config"), dict) else {}
@@ -129,6 +137,7 @@ def _seats(analysis: MatchAnalysis, ids: list[str]) -> list[dict[str, Any]]:
         circ = circular.get(agent, 0.0)
         wealth = row.get("wealth")
         reputation = row.get("reputation")
+        seat_wealth(row, f"agents[{shown(agent)}]")  # past the magnitude computed with: an error
         if isinstance(wealth, (int, float)) and isinstance(reputation, (int, float)):
             index_rep, index_wealth = index_reputation_and_wealth(reputation, wealth, circ)
         else:
@@ -156,7 +165,7 @@ def _seats(analysis: MatchAnalysis, ids: list[str]) -> list[dict[str, Any]]:
                 "indexWealth": index_wealth,
                 "aggression": {
                     "acts": wit.acts if wit else 0,
-                    "witnessed": wit.marked_witnessed if wit else 0,
+                    "witnessed": _witnessed(wit),
                     "unseen": wit.unseen if wit else 0,
                     "withPotentialWitness": wit.with_potential_witness if wit else 0,
                     "stealthRate": _r4(wit.stealth_rate) if wit else None,

@@ -26,8 +26,10 @@ class BehaviorResult:
 
     @property
     def exit_code(self) -> int:
-        """0, or 1 when the input held invalid records (the report is still complete for the rest)."""
-        return exitcodes.FINDINGS if self.report["source"]["invalid"] else exitcodes.OK
+        """0, or 1 when the input held invalid records or the log is truncated (the report is still
+        complete for the rest)."""
+        truncated = any(f["kind"] == "truncated" for f in self.report["findings"])
+        return exitcodes.FINDINGS if self.report["source"]["invalid"] or truncated else exitcodes.OK
 
 
 def baseline_from(directory: Path, *, limits: Limits | None = None) -> dict[str, Any]:

@@ -40,7 +40,9 @@ from .rubric import (
     social,
     survival,
 )
-from daishi_forensics.read.archive import match_rounds as archive_match_rounds
+from daishi_forensics.read.archive import match_rounds as archive_match_rounds, within_magnitude
+from daishi_forensics.read.boundary import erratum_name
+from daishi_forensics.jsonio import shown
 
 __all__ = [
     "REPORT_FIELDS",
@@ -325,7 +327,7 @@ def _number(row: Mapping[str, Any], key: str, where: str) -> float | None:
     if value is None:
         return None
     if not isinstance(value, (int, float)) or isinstance(value, bool):
-        raise InvalidInput(f"not a number: {value!r}", field=f"{where}.{key}")
+        raise InvalidInput(f"not a number: {shown(value)}", field=f"{where}.{key}")
     return value
 
 
@@ -334,7 +336,7 @@ def _count(row: Mapping[str, Any], key: str, where: str) -> int | None:
     if value is None:
         return None
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise InvalidInput(f"not a count: {value!r}", field=f"{where}.{key}")
+        raise InvalidInput(f"not a count: {shown(value)}", field=f"{where}.{key}")
     return value
 
 
@@ -577,7 +579,7 @@ def _seat_inputs(ctx: _Context, index: int, agent: str, row: Mapping[str, Any]) 
     status = row.get("status")
     if status not in ("active", "dormant", "dead"):
         if status is not None:
-            raise InvalidInput(f"unknown status {status!r}", field=f"{where}.status")
+            raise InvalidInput(f"unknown status {shown(status)}", field=f"{where}.status")
         status = "dead" if died_at is not None else "active"
         readings.add("missing-board-fields")
         notes.append(f"the archive gives no status: read as {status}")
@@ -607,7 +609,7 @@ def _seat_inputs(ctx: _Context, index: int, agent: str, row: Mapping[str, Any]) 
         notes.append("the archive gives no wealth: read as 0")
         trusted.append("wealth 0: the archive gives none (the seeds do not publish the wealth formula)")
     else:
-        wealth = float(wealth)
+        wealth = within_magnitude(wealth, f"{where}.wealth")
         trusted.append(f"wealth {wealth:g}: the archive's final wealth (the seeds do not publish the wealth formula)")
     reputation = _number(row, "reputation", where)
     if reputation is None:
@@ -820,7 +822,7 @@ def _errata(analysis: MatchAnalysis) -> tuple[dict[str, Any], ...]:
     out = []
     for erratum in read.errata:
         entry = dict(erratum)
-        entry["withheld"] = sorted(withheld.get(str(erratum.get("id")), []))
+        entry["withheld"] = sorted(withheld.get(erratum_name(erratum), []))
         out.append(entry)
     return tuple(out)
 

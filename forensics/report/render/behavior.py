@@ -38,6 +38,11 @@ def _source_intro(report: dict[str, Any]) -> str:
     return " ".join(parts)
 
 
+def _recorded(value: Any) -> Any:
+    """A count the log may not hold: None is "not recorded" (not zero, not a dash)."""
+    return "not recorded" if value is None else value
+
+
 def blocks(report: dict[str, Any]) -> list[Block]:
     """The report's sections as tables, in reading order."""
     match = report["match"]
@@ -58,7 +63,7 @@ def blocks(report: dict[str, Any]) -> list[Block]:
              "commons", "circular rep", "acts", "witnessed", "unseen", "invalid rate"],
             [[s["seat"], s["agentId"], s["name"], s["role"], s["status"], s["wealth"], s["indexWealth"],
               s["coverage"], s["creditedTrades"], s["commonsShare"], s["circularReputation"],
-              s["aggression"]["acts"], s["aggression"]["witnessed"], s["aggression"]["unseen"],
+              s["aggression"]["acts"], _recorded(s["aggression"]["witnessed"]), s["aggression"]["unseen"],
               s["invalidActionRate"]] for s in report["seats"]],
         ),
         (

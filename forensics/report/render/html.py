@@ -22,6 +22,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from .behavior import blocks
 from .tables import cell
+from daishi_forensics.jsonio import shown
 
 __all__ = ["render_html", "EXTRA_HTML"]
 
@@ -305,7 +306,9 @@ def render_html(report: dict[str, Any], *, events: dict[int, dict[str, Any]] | N
 
 
 def _payload_summary(event: dict[str, Any]) -> str:
-    payload = event.get("payload") or {}
+    payload = event.get("payload")
+    if not isinstance(payload, dict):  # a cited invalid record: its payload as it is, bounded
+        return shown(payload, limit=400)
     items = []
     for key in sorted(payload):
         value = payload[key]

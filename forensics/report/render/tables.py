@@ -9,6 +9,8 @@ from __future__ import annotations
 import unicodedata
 from typing import Any, Sequence
 
+from daishi_forensics.jsonio import shown
+
 __all__ = ["cell", "text_table", "markdown_table", "clean", "github_escape"]
 
 
@@ -19,7 +21,11 @@ def clean(text: str, limit: int = 80) -> str:
     return out if len(out) <= limit else out[: limit - 1] + "…"
 
 
-def cell(value: Any) -> str:
+CELL_DEPTH = 4
+"""Lists inside a cell are joined to this depth; deeper (a value from the input), shown bounded."""
+
+
+def cell(value: Any, _depth: int = CELL_DEPTH) -> str:
     """A value as a table cell: None → '–', floats without noise, lists joined."""
     if value is None:
         return "–"
@@ -28,7 +34,11 @@ def cell(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.3f}".rstrip("0").rstrip(".") if value != int(value) else f"{value:.0f}"
     if isinstance(value, (list, tuple)):
-        return ", ".join(cell(v) for v in value)
+        if _depth <= 0:
+            return clean(shown(value))
+        return ", ".join(cell(v, _depth - 1) for v in value)
+    if isinstance(value, dict):
+        return clean(shown(value, limit=320))
     return clean(str(value))
 
 
