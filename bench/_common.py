@@ -13,17 +13,21 @@ from pathlib import Path
 CACHE = Path(os.environ.get("DAISHI_BENCH_CACHE", "/tmp/daishi-bench"))
 
 
-def simulated_stream(events: int, scenario: str = "mixed", seed: int = 7, version: int = 3) -> Path:
-    """A simulated match of about ``events`` events as a .jsonl stream, cached."""
+def simulated_stream(events: int, scenario: str = "mixed", seed: int = 7, version: int = 3,
+                     agents: int | None = None) -> Path:
+    """A simulated match of about ``events`` events as a .jsonl stream (``agents`` player seats, the
+    simulator's default when None), cached."""
     from daishi_forensics.simulate import simulate_to_dir
 
-    out = CACHE / f"{scenario}-{seed}-v{version}-{events}"
+    seats = {} if agents is None else {"n_agents": agents}
+    out = CACHE / f"{scenario}-{seed}-v{version}-{events}" if agents is None else \
+        CACHE / f"{scenario}-{seed}-v{version}-{events}-a{agents}"
     found = sorted(out.glob("m_*.jsonl")) if out.exists() else []
     if found:
         return found[0]
     out.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    path = simulate_to_dir(scenario, seed, version, out, "stream", target_events=events)
+    path = simulate_to_dir(scenario, seed, version, out, "stream", target_events=events, **seats)
     print(f"(simulated {events:,} events in {time.perf_counter() - started:.1f} s: {path})", file=sys.stderr)
     return Path(path)
 

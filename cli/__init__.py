@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import sys
+import traceback
 from typing import Any
 
 import click
 
 from daishi_forensics import exitcodes
+from daishi_forensics.errors import ForensicsError
+from daishi_forensics.textsafe import shown
 from daishi_forensics.version import __version__
 
 COMMANDS: dict[str, str] = {
@@ -21,6 +25,7 @@ COMMANDS: dict[str, str] = {
     "validate": "validate:validate",
     "screen": "screen:screen",
     "score": "score:score",
+    "study": "study:study",
     "propagation": "propagation:propagation",
     "tiers": "tiers:tiers",
     "season": "season:season",
@@ -47,13 +52,48 @@ class LazyGroup(click.Group):
         command: Any = getattr(module, attribute)
         return command
 
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the command; map what escapes it onto the exit-code table.
+
+        A :class:`ForensicsError` is one line and its code; any other exception is an
+        internal error (exit 70): one line, and the traceback with ``--debug``; Ctrl-C is
+        130.  With ``--exit-zero`` a findings exit (1) becomes 0.
+        """
+        debug = bool(ctx.params.get("debug"))
+        try:
+            return super().invoke(ctx)
+        except SystemExit as exc:
+            if ctx.params.get("exit_zero") and exc.code == exitcodes.FINDINGS:
+                raise SystemExit(exitcodes.OK) from None
+            raise
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except ForensicsError as exc:
+            click.echo(f"daishi-forensics: error: {shown(str(exc))}", err=True)
+            raise SystemExit(exc.exit_code) from None
+        except KeyboardInterrupt:
+            click.echo("daishi-forensics: interrupted", err=True)
+            raise SystemExit(130) from None
+        except Exception as exc:  # noqa: BLE001 - the last line of defence: a bug is exit 70, not a finding
+            if debug:
+                traceback.print_exc(file=sys.stderr)
+            click.echo(f"daishi-forensics: internal error: {shown(type(exc).__name__)}: {shown(str(exc))} "
+                       "(a bug in daishi-forensics; run again with --debug for the traceback)", err=True)
+            raise SystemExit(exitcodes.INTERNAL) from None
+
 
 @click.group(cls=LazyGroup, epilog=exitcodes.HELP_EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="daishi-forensics")
-def main() -> None:
+@click.option("--debug", is_flag=True, envvar="DAISHI_DEBUG",
+              help="On an internal error (exit 70), print the traceback too [env: DAISHI_DEBUG].")
+@click.option("--exit-zero", is_flag=True,
+              help="Exit 0 when the command found something (instead of 1); usage errors, unreadable "
+                   "input, internal errors and unwritable output keep their codes.")
+def main(debug: bool, exit_zero: bool) -> None:
     """Read the event log of a Daishi match and say what really happened in it.
 
-    Start with `daishi-forensics behavior m_demo` (the embedded demo match).
+    Start with `daishi-forensics behavior m_demo` (the embedded demo match, planted
+    with collusion, so it exits 1: findings).
     """
 
 

@@ -1,16 +1,25 @@
-"""Shared CLI plumbing: input options and the one error handler."""
+"""Shared CLI plumbing: input options, the one error handler, the one writer, help text.
+
+Everything a command prints that came from data goes through
+:func:`daishi_forensics.textsafe.shown` (control characters written out), and
+everything it writes goes through :mod:`daishi_forensics.outputs` (files replaced
+whole or not at all; a closed stdout ends the output quietly).
+"""
 
 from __future__ import annotations
 
 import functools
+import inspect
 import sys
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, NoReturn, TypeVar
 
 import click
 
-from daishi_forensics import exitcodes
-from daishi_forensics.errors import ForensicsError
+from daishi_forensics.errors import BadSetting, ForensicsError
+from daishi_forensics.outputs import write_file, write_stdout
+from daishi_forensics.read.sources import server_address
+from daishi_forensics.textsafe import shown
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -20,12 +29,24 @@ TARGET_HELP = (
 )
 
 
+class ServerURL(click.ParamType):
+    """A Daishi server address (http:// or https://, a host, no fragment)."""
+
+    name = "URL"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        try:
+            return server_address(str(value))
+        except BadSetting as exc:
+            self.fail(shown(exc.message), param, ctx)
+
+
 def input_options(func: F) -> F:
     """``--store`` and ``--server``, shared by every command that reads matches."""
     func = click.option(
         "--server",
         envvar="DAISHI_SERVER",
-        metavar="URL",
+        type=ServerURL(),
         help="Daishi server to fetch m_<id> from when it is not in the store [env: DAISHI_SERVER].",
     )(func)
     func = click.option(
@@ -37,9 +58,17 @@ def input_options(func: F) -> F:
     return func
 
 
-def fail(message: str, code: int) -> None:
+def say(text: str, *, err: bool = False) -> None:
+    """Print one line that may hold data (a match id, a path, an error), control characters shown."""
+    if err:
+        click.echo(shown(text), err=True)
+    else:
+        write_stdout(shown(text) + "\n")
+
+
+def fail(message: str, code: int) -> NoReturn:
     """Print one line on stderr and exit with ``code`` (no traceback)."""
-    click.echo(f"daishi-forensics: error: {message}", err=True)
+    say(f"daishi-forensics: error: {message}", err=True)
     sys.exit(code)
 
 
@@ -52,15 +81,19 @@ def handle_errors(func: F) -> F:
             return func(*args, **kwargs)
         except ForensicsError as exc:
             fail(str(exc), exc.exit_code)
-        except BrokenPipeError:  # `| head`
-            sys.exit(exitcodes.OK)
 
     return wrapper  # type: ignore[return-value]
 
 
 def write_output(text: str, output: Path | None) -> None:
-    """Write to a file, or to stdout."""
+    """The one writer: ``output`` replaced whole (temp file, fsync, rename), or stdout."""
     if output is None:
-        click.echo(text, nl=False)
+        write_stdout(text)
     else:
-        output.write_text(text, encoding="utf-8")
+        write_file(output, text)
+
+
+def set_help(command: click.Command, *paragraphs: str) -> None:
+    """The command's help: its docstring, dedented, then ``paragraphs`` (one blank line between)."""
+    parts = [inspect.cleandoc(command.help or "").strip(), *(p.strip() for p in paragraphs)]
+    command.help = "\n\n".join(p for p in parts if p)

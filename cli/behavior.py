@@ -12,19 +12,21 @@ from daishi_forensics.report.behavior import baseline_from
 from daishi_forensics.report.behavior import behavior as build_report
 from daishi_forensics.report.render import behavior as render
 
-from ._common import TARGET_HELP, handle_errors, input_options, write_output
+from ._common import TARGET_HELP, handle_errors, input_options, set_help, write_output
 
 FORMATS = ("text", "json", "markdown", "html")
 
 
-@click.command(epilog=exitcodes.HELP_EPILOG)
+@click.command(epilog=exitcodes.epilog(
+    findings="findings: the report lists a finding (archive figures the events contradict, errata, invalid "
+             "records, an unreadable report) or the screens say review/flag (the report is complete either way)"))
 @click.argument("target", metavar="TARGET")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
               help="text (default on a terminal), json (default when piped; versioned, deterministic), markdown, "
                    "html (one self-contained page with plots; use -o).")
 @click.option("--baseline", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              help="Folder of reference-bot matches on the same seeds: harm counts are normalized as "
-                   "100 x count / baseline mean.")
+              help="Folder of reference-bot matches on the same seeds: each harm rate (per 100 rounds "
+                   "alive) is normalized as 100 x rate / the baseline's mean rate.")
 @click.option("--scrub/--no-scrub", default=True, show_default=True,
               help="Mask secrets and personal data in message text shown by markdown and html.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
@@ -38,8 +40,8 @@ def behavior(target: str, fmt: str | None, output: Path | None, baseline: Path |
     chances, the trade ledger (net share, credited trades, commons share,
     circular reputation), map coverage and the rubric's counters, then checks the
     archive's stamped figures against the events and lists every disagreement as
-    a finding. Try it on the embedded demo: `daishi-forensics behavior m_demo`.
-
+    a finding. Try it on the embedded demo: `daishi-forensics behavior m_demo`
+    (planted with collusion: it exits 1, findings).
     """
     if fmt is None:
         fmt = "text" if output is None and sys.stdout.isatty() else "json"
@@ -60,4 +62,4 @@ def behavior(target: str, fmt: str | None, output: Path | None, baseline: Path |
     raise SystemExit(result.exit_code)
 
 
-behavior.help = (behavior.help or "") + "\n\n" + TARGET_HELP
+set_help(behavior, TARGET_HELP)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 import sys
 from pathlib import Path
 
@@ -12,11 +11,13 @@ from daishi_forensics import exitcodes
 from daishi_forensics.batch.export import BATCH_ROWS, MatchExport, export_parquet
 from daishi_forensics.batch.season import expand_targets
 
-from ._common import TARGET_HELP, handle_errors, input_options
+from ._common import TARGET_HELP, fail, handle_errors, input_options, say, set_help
 
-EXPORT_EPILOG = (
-    "Exit codes: 0 exported; 1 exported, but an input held invalid records (left out, counted in the "
-    "report); 3 some input could not be read (the others are exported); 2 usage error."
+EXPORT_EPILOG = exitcodes.epilog(
+    ok="exported",
+    findings="exported, but an input held invalid records (left out, counted in the report)",
+    usage="usage error, or two targets are one match (the second is refused; the others are exported)",
+    unreadable="some input could not be read (the others are exported)",
 )
 
 
@@ -49,21 +50,19 @@ def export(targets: tuple[str, ...], parquet_dir: Path, include_private: bool, n
 
     def on_match(done: MatchExport) -> None:
         if done.error is not None:
-            click.echo(f"daishi-forensics: error: {done.error}", err=True)
+            say(f"daishi-forensics: error: {done.error}", err=True)
         elif not quiet:
             private = f" ({done.private_left_out} private left out)" if done.private_left_out else ""
-            click.echo(f"{done.match_id}: {done.events} events{private}, {done.seats} seats, {done.pairs} pairs")
+            say(f"{done.match_id}: {done.events} events{private}, {done.seats} seats, {done.pairs} pairs")
 
     expanded = expand_targets(targets)
     if not expanded:
-        click.echo(f"daishi-forensics: error: no matches in {' '.join(targets)}", err=True)
-        sys.exit(exitcodes.UNREADABLE)
+        fail(f"no matches in {' '.join(targets)}", exitcodes.UNREADABLE)
     result = export_parquet(expanded, parquet_dir, include_private=include_private, scrub=not no_scrub,
                             batch_rows=batch_rows, store=store, server=server, on_match=on_match)
     if not quiet:
-        click.echo(f"wrote {parquet_dir}/events, seats, pairs")
+        say(f"wrote {parquet_dir}/events, seats, pairs")
     sys.exit(result.exit_code)
 
 
-export.help = (inspect.cleandoc(export.help or "") + "\n\n" + TARGET_HELP
-               + " A folder holding matches stands for every match in it.")
+set_help(export, TARGET_HELP + " A folder holding matches stands for every match in it.")

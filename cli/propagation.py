@@ -14,15 +14,15 @@ from daishi_forensics.injection.summary import propagation_of
 from daishi_forensics.jsonio import dumps
 from daishi_forensics.injection.propagation import chain_nodes, tree_text
 
-from ._common import TARGET_HELP, handle_errors, input_options, write_output
+from ._common import TARGET_HELP, handle_errors, input_options, set_help, write_output
 
 FORMATS = ("text", "json")
 FORMAT_VERSION = 1
 INJECTION_TIERS = ("hijack", "protocol")
 
 
-@click.command(epilog=exitcodes.HELP_EPILOG
-               + " Exit 1 when a hijack- or protocol-tier message was echoed by another agent.")
+@click.command(epilog=exitcodes.epilog(
+    findings="findings: a hijack- or protocol-tier message was echoed by another agent"))
 @click.argument("target", metavar="TARGET")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
               help="text (default on a terminal): the chains as a tree; json (default when piped).")
@@ -73,4 +73,4 @@ def propagation(target: str, fmt: str | None, output: Path | None, scrub: bool, 
     raise SystemExit(exitcodes.FINDINGS if echoed else exitcodes.OK)
 
 
-propagation.help = (propagation.help or "") + "\n\n" + TARGET_HELP
+set_help(propagation, TARGET_HELP)

@@ -9,10 +9,13 @@ import click
 from daishi_forensics import schemas as schema_files
 from daishi_forensics.jsonio import dumps
 
-from ._common import fail
+from daishi_forensics import exitcodes
+from daishi_forensics.outputs import write_stdout
+
+from ._common import fail, say
 
 
-@click.group()
+@click.group(epilog=exitcodes.epilog(ok="done", findings=None, unreadable=None))
 def schemas() -> None:
     """The JSON Schemas (draft 2020-12) this tool validates with.
 
@@ -25,8 +28,7 @@ def schemas() -> None:
 @schemas.command("list")
 def list_schemas() -> None:
     """List every schema name (`event/<type>` is one whole v3 event)."""
-    for name in schema_files.schema_names():
-        click.echo(name)
+    write_stdout("".join(f"{name}\n" for name in schema_files.schema_names()))
 
 
 @schemas.command()
@@ -38,8 +40,8 @@ def show(name: str, inline: bool) -> None:
     if name not in names and f"event/{name}" in names:
         name = f"event/{name}"
     if name not in names:
-        fail(f"no schema named {name!r}; `daishi-forensics schemas list` lists them", 2)
-    click.echo(dumps(schema_files.inlined(name) if inline else schema_files.load(name)), nl=False)
+        fail(f"no schema named {name!r}; `daishi-forensics schemas list` lists them", exitcodes.USAGE)
+    write_stdout(dumps(schema_files.inlined(name) if inline else schema_files.load(name)))
 
 
 @schemas.command()
@@ -47,4 +49,4 @@ def show(name: str, inline: bool) -> None:
 def export(directory: Path) -> None:
     """Write every schema file into DIRECTORY (same layout as the package)."""
     written = schema_files.export(directory)
-    click.echo(f"wrote {len(written)} schema files to {directory}")
+    say(f"wrote {len(written)} schema files to {directory}")

@@ -11,13 +11,14 @@ from daishi_forensics.score.audit import audit_target
 from daishi_forensics.report.render.score import FORMATS, render
 from daishi_forensics.score.rubric import VERSIONS, UnknownRubric
 
-from ._common import TARGET_HELP, fail, handle_errors, input_options, write_output
+from ._common import TARGET_HELP, fail, handle_errors, input_options, set_help, write_output
 
 
 @click.command(
-    epilog=exitcodes.HELP_EPILOG
-    + " Here: 0 every figure the same (or no report to compare), 1 a figure differs,"
-    " 2 usage (also a report naming a rubric this tool does not know), 3 unreadable."
+    epilog=exitcodes.epilog(
+        ok="every figure the same (or the match has no report: nothing to compare)",
+        findings="a figure differs, or the match's report could not be read",
+        usage="usage error (also a report naming a rubric this tool does not know)")
 )
 @click.argument("target", metavar="TARGET")
 @click.option("--rubric", "rubric_version", type=click.Choice(VERSIONS), default=None,
@@ -32,13 +33,12 @@ def score(target: str, rubric_version: str | None, fmt: str, output: Path | None
     """Recompute each seat's Fitness Index and five dimensions, and check the published ones.
 
     Scores every seat from the export alone, under the rubric the report names
-    (rubricVersion) or the one given with --rubric, exactly as the rubric (seed 000)
+    (rubricVersion) or the one given with --rubric, exactly as the published rubric
     defines it, and prints each figure beside the published one with same or
     DIFFERS. It says what it took on trust (final wealth, message counts), lists
     the match's errata, and names every place the rubric is silent and how it
     was read. A match without a report is recomputed and printed; there is
     nothing to compare.
-
     """
     try:
         result = audit_target(target, rubric_version, store=store, server=server)
@@ -49,4 +49,4 @@ def score(target: str, rubric_version: str | None, fmt: str, output: Path | None
     raise SystemExit(result.exit_code)
 
 
-score.help = (score.help or "") + "\n\n" + TARGET_HELP
+set_help(score, TARGET_HELP)

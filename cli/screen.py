@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 from pathlib import Path
 
 import click
@@ -11,12 +10,13 @@ from daishi_forensics.screens.config import ConfigError, load_config
 from daishi_forensics.report.screening import screen_targets
 from daishi_forensics.report.render.screens import FORMATS, render
 
-from ._common import TARGET_HELP, fail, handle_errors, input_options, write_output
+from ._common import TARGET_HELP, fail, handle_errors, input_options, set_help, write_output
 
-_EXITS = (
-    "Exit codes: 0 every match clear; 1 a match (or the season) is review or flag, or a match held "
-    "invalid records; 2 usage error (bad option, unreadable --config); 3 a target could not be read "
-    "(the others are still screened)."
+_EXITS = exitcodes.epilog(
+    ok="every match clear",
+    findings="a match (or the season) is review or flag, or a match held invalid records",
+    usage="usage error (bad option, unusable --config)",
+    unreadable="a target could not be read (the others are still screened)",
 )
 
 
@@ -33,8 +33,9 @@ _EXITS = (
               help="text for people, json for programs, github for workflow annotations, sarif for "
                    "code-scanning dashboards.")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
-              help="A JSON file overriding thresholds of the shipped screens/config.json (same shape; "
-                   "its version, or <shipped>+local, is stamped in every result).")
+              help="A JSON file overriding settings of the shipped screens/config.json (same shape; e.g. "
+                   '{"general": {"false_alarm_rate": 0.05}}; its version, or <shipped>+local, is stamped in '
+                   "every result).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
 @input_options
 @handle_errors
@@ -43,14 +44,18 @@ def screen(targets: tuple[str, ...], season: Path | None, fmt: str, config_path:
     """Run the collusion screens on each match: a verdict clear / review / flag.
 
     Per match, value moved between seats (trades, gifts, raids, thefts, valued
-    at the archive's item values) is screened for feeders (hub-and-spoke
-    one-way flow), wash trading (goods going back and forth or round a ring),
+    at the archive's item values) is screened for feeders (one-way flow into a
+    beneficiary), wash trading (goods going back and forth or round a ring),
     cartels (a bloc that never hits its own while hitting outsiders within
     reach), off-price trades, thrown fights, mutual-advantage outliers and seats
-    of one operator feeding each other. Every flag names its agents, a score
-    and threshold, and the event ids to open. `flag` means a rule was met;
-    `review` an outlier or context a person should look at. Thresholds and
-    their rationale: screens/config.json (version stamped in every result).
+    of one operator feeding each other. Each finding is tested against honest
+    play in the same match (a null model, named in the flag) and its p-value
+    adjusted over every test of the match (Holm). The verdict is a designed
+    false-alarm rate: `review` when the adjusted p-value is at most
+    general.false_alarm_rate of screens/config.json (default 0.02), `flag` at a
+    quarter of it (0.005), so at most that share of honest matches come back
+    anything but clear. Every flag names its agents, its p-value (raw and
+    adjusted), the null and the number of tests, and the event ids to open.
 
     """
     if not targets and season is None:
@@ -65,4 +70,4 @@ def screen(targets: tuple[str, ...], season: Path | None, fmt: str, config_path:
     raise SystemExit(run.exit_code)
 
 
-screen.help = inspect.cleandoc(screen.help or "") + "\n\n" + TARGET_HELP
+set_help(screen, TARGET_HELP)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 import os
 import sys
 from collections.abc import Callable
@@ -14,13 +13,19 @@ import click
 from daishi_forensics import exitcodes
 from daishi_forensics.batch.season import JOBS, SeasonMatch, SeasonResult, expand_targets, run_season
 
-from ._common import TARGET_HELP, fail, handle_errors, input_options
+from daishi_forensics.read.sources import Limits
 
-SEASON_EPILOG = (
-    "Exit codes: 0 every match read and clear; 1 some match has findings (a screen verdict of "
-    "review/flag, invalid records); 3 some input could not be read (or its job failed); 2 usage error. "
-    "3 wins over 1: the season is then incomplete, and the findings are in the summary either way."
-)
+from ._common import TARGET_HELP, fail, handle_errors, input_options, say, set_help
+
+SEASON_EPILOG = exitcodes.epilog(
+    ok="every match read and clear",
+    findings="some match has findings (a screen verdict of review/flag, invalid records, a finding of the "
+             "behavior report)",
+    usage="usage error (also a --cluster no scheduler answers at)",
+    unreadable="some input could not be read",
+    internal="some match's job failed (a bug; its error is in the summary) or the season itself did",
+) + (" 70 wins over 3, and 3 over 1: the season is then incomplete, and the findings are in the summary "
+     "either way.")
 
 
 def season_options(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -36,6 +41,10 @@ def season_options(func: Callable[..., Any]) -> Callable[..., Any]:
                           "local pool; its workers must be able to read the targets [env: DAISHI_CLUSTER]."),
         click.option("--redo", is_flag=True, help="Redo every match (default: resume, keeping results whose "
                                                  "input, job version and options are unchanged)."),
+        click.option("--verify", is_flag=True,
+                     help="Tell inputs apart by the sha-256 of every byte (default: by size, mtime and the "
+                          "first 64 KiB, which reads little but misses an edit past 64 KiB that keeps the size "
+                          "and puts the mtime back)."),
         click.option("-q", "--quiet", is_flag=True, help="No progress bar and no output (for cron): the exit "
                                                         "code and OUTDIR/summary.json say it all."),
         input_options,
@@ -56,13 +65,16 @@ def season() -> None:
     matches). The summary is deterministic: the same inputs give the same bytes
     whatever the number of workers or the order matches finish in.
 
-    Run it again and it resumes: a match whose input (size, mtime, first 64 KiB),
-    job version and options are unchanged is not redone.
+    Run it again and it resumes: a match whose input, job version and options are
+    unchanged is not redone. An input is recognised by its size, mtime and first
+    64 KiB (fast: only the start of each file is read), or with --verify by the
+    sha-256 of the whole file (every byte read again, but no edit goes unseen).
     """
 
 
 def _run(job: str, targets: tuple[str, ...], out_dir: Path, workers: int | None, cluster: str | None,
-         redo: bool, quiet: bool, options: dict[str, Any]) -> None:
+         redo: bool, verify: bool, quiet: bool, options: dict[str, Any]) -> None:
+    Limits()  # an unusable $DAISHI_MAX_INFLATED_BYTES stops here, not in every worker
     expanded = expand_targets(targets)
     if not expanded:
         fail(f"no matches in {' '.join(targets)} (bundles, streams or match folders)", exitcodes.UNREADABLE)
@@ -77,12 +89,12 @@ def _run(job: str, targets: tuple[str, ...], out_dir: Path, workers: int | None,
     try:
         if bar is not None:
             with bar:
-                result = _season(job, expanded, out_dir, workers, cluster, redo, options, on_match)
+                result = _season(job, expanded, out_dir, workers, cluster, redo, verify, options, on_match)
         else:
-            result = _season(job, expanded, out_dir, workers, cluster, redo, options, on_match)
+            result = _season(job, expanded, out_dir, workers, cluster, redo, verify, options, on_match)
     except KeyboardInterrupt:
-        click.echo("daishi-forensics: interrupted; finished matches are kept, run the same command again "
-                   "to resume", err=True)
+        say("daishi-forensics: interrupted; finished matches are kept, run the same command again to resume",
+            err=True)
         sys.exit(130)
     if not quiet:
         _print_summary(result)
@@ -90,42 +102,44 @@ def _run(job: str, targets: tuple[str, ...], out_dir: Path, workers: int | None,
 
 
 def _season(job: str, targets: list[str], out_dir: Path, workers: int | None, cluster: str | None,
-            redo: bool, options: dict[str, Any], on_match: Callable[[SeasonMatch, bool], None]) -> SeasonResult:
+            redo: bool, verify: bool, options: dict[str, Any],
+            on_match: Callable[[SeasonMatch, bool], None]) -> SeasonResult:
     return run_season(targets, JOBS[job], out_dir, options=options, workers=workers or os.cpu_count() or 1,
-                      cluster=cluster, resume=not redo, on_match=on_match)
+                      cluster=cluster, resume=not redo, verify=verify, on_match=on_match)
 
 
 def _print_summary(result: SeasonResult) -> None:
     summary = result.summary
     counts = summary["counts"]
     parts = [f"{counts[k]} {k}" for k in ("ok", "findings", "unreadable", "failed") if counts.get(k)]
-    click.echo(f"{summary['matches']} matches: {', '.join(parts) or 'none'} "
+    say(f"{summary['matches']} matches: {', '.join(parts) or 'none'} "
                f"({result.ran} run, {result.reused} kept from an earlier run)")
     if summary["verdicts"]:
-        click.echo("verdicts: " + ", ".join(f"{n} {v}" for v, n in summary["verdicts"].items()))
+        say("verdicts: " + ", ".join(f"{n} {v}" for v, n in summary["verdicts"].items()))
     for screen, tally in summary["flagCounts"].items():
-        click.echo(f"  {screen}: {tally['flag']} flag, {tally['review']} review in {tally['matches']} matches")
+        say(f"  {screen}: {tally['flag']} flag, {tally['review']} review in {tally['matches']} matches")
     graph = summary["graph"]
-    click.echo(f"recurring pairs: {len(graph['recurringAgentPairs'])} of agents, "
+    say(f"recurring pairs: {len(graph['recurringAgentPairs'])} of agents, "
                f"{len(graph['recurringOperatorPairs'])} of operators (moved value in >= {graph['recur']} matches)")
     if "season" in summary:
         season = summary["season"]
-        click.echo(f"season scale: {season['verdict']} ({len(season['flags'])} flags across matches)")
+        say(f"season scale: {season['verdict']} ({len(season['flags'])} flags across matches)")
     for row in summary["unreadable"]:
-        click.echo(f"{row['status']}: {row['error']}", err=True)
-    click.echo(f"summary: {result.out_dir / 'summary.json'}")
+        say(f"{row['status']}: {row['error']}", err=True)
+    say(f"summary: {result.out_dir / 'summary.json'}")
 
 
 @season.command("behavior", epilog=SEASON_EPILOG)
 @season_options
 @handle_errors
 def season_behavior(targets: tuple[str, ...], out_dir: Path, workers: int | None, cluster: str | None,
-                    redo: bool, quiet: bool, store: Path | None, server: str | None) -> None:
-    """The behavior report of every match (findings: invalid records).
+                    redo: bool, verify: bool, quiet: bool, store: Path | None, server: str | None) -> None:
+    """The behavior report of every match (findings: what the report lists as findings, or a
+    screens verdict of review/flag).
 
     Example: `daishi-forensics season behavior exports/ --out season-31/`.
     """
-    _run("behavior", targets, out_dir, workers, cluster, redo, quiet, _input(store, server))
+    _run("behavior", targets, out_dir, workers, cluster, redo, verify, quiet, _input(store, server))
 
 
 @season.command("screen", epilog=SEASON_EPILOG)
@@ -134,7 +148,8 @@ def season_behavior(targets: tuple[str, ...], out_dir: Path, workers: int | None
               help="Screens configuration override (JSON); its version and digest are part of the resume key.")
 @handle_errors
 def season_screen(targets: tuple[str, ...], out_dir: Path, workers: int | None, cluster: str | None,
-                  redo: bool, quiet: bool, store: Path | None, server: str | None, config: Path | None) -> None:
+                  redo: bool, verify: bool, quiet: bool, store: Path | None, server: str | None,
+                  config: Path | None) -> None:
     """The collusion screens on every match: verdict clear/review/flag per match.
 
     Example: `daishi-forensics season screen ranked/ --out season-31/ --quiet` (cron).
@@ -148,7 +163,7 @@ def season_screen(targets: tuple[str, ...], out_dir: Path, workers: int | None, 
             load_config(config)
         except ConfigError as exc:
             fail(str(exc), exitcodes.USAGE)
-    _run("screen", targets, out_dir, workers, cluster, redo, quiet, options)
+    _run("screen", targets, out_dir, workers, cluster, redo, verify, quiet, options)
 
 
 def _input(store: Path | None, server: str | None) -> dict[str, Any]:
@@ -161,5 +176,4 @@ def _input(store: Path | None, server: str | None) -> dict[str, Any]:
 
 
 for _command in (season_behavior, season_screen):
-    _command.help = (inspect.cleandoc(_command.help or "") + "\n\n" + TARGET_HELP
-                     + " A DIR holding matches stands for every match in it.")
+    set_help(_command, TARGET_HELP + " A DIR holding matches stands for every match in it.")

@@ -1,47 +1,104 @@
-"""``daishi-forensics simulate``."""
+"""``daishi-forensics simulate`` (one match) and ``daishi-forensics simulate study`` (studies)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import click
-
+from click.core import ParameterSource
 from daishi_forensics import exitcodes
 from daishi_forensics.simulate import FORMS, SCENARIOS, simulate_to_dir
+from daishi_forensics.simulate.noise import NOISE_LEVELS
 
-from ._common import handle_errors
+from ._common import handle_errors, say
 
 
-@click.command(epilog=exitcodes.HELP_EPILOG)
+@click.group(invoke_without_command=True, epilog=exitcodes.epilog(ok="written", findings=None, unreadable=None))
 @click.option("--scenario", type=click.Choice(sorted(SCENARIOS)), default="clean", show_default=True,
               help="What to plant in otherwise organic play.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same bytes.")
 @click.option("--schema-version", type=click.IntRange(1, 3), default=3, show_default=True,
               help="Envelope version to log in (1: engine 0.1.0, 2: 0.2-0.4, 3: current).")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), required=True,
-              help="Folder to write the match and its ground truth (truth.json) into.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder to write the match and its ground truth (truth.json) into (required for one match).")
 @click.option("--form", type=click.Choice(sorted(FORMS)), default="stream", show_default=True,
-              help="bundle(-gz), stream(-gz) or folder (contract §1).")
+              help="bundle(-gz), stream(-gz) or folder: the export format's forms.")
 @click.option("--agents", "n_agents", type=click.IntRange(4, 200), default=8, show_default=True,
               help="Player seats (probe seats come on top).")
 @click.option("--ticks", type=click.IntRange(1), default=300, show_default=True, help="Rounds to play.")
 @click.option("--events", "target_events", type=click.IntRange(1), default=None,
               help="Play until about this many events (for benchmarks); overrides --ticks.")
 @click.option("--previous-season", is_flag=True, help="v1 only: prepend an earlier season the reader must drop.")
+@click.option("--noise", type=click.Choice(list(NOISE_LEVELS)), default=None,
+              help="Honest noise: whole-item trades, favoured partners, gifts to the hungry, beggars, buying "
+                   "before a build, market fills, trade with whoever stands near. Default: medium for "
+                   "honest-noisy, none for every other scenario. For calibrating screen settings.")
+@click.pass_context
 @handle_errors
-def simulate(scenario: str, seed: int, schema_version: int, out_dir: Path, form: str, n_agents: int, ticks: int,
-             target_events: int | None, previous_season: bool) -> None:
+def simulate(ctx: click.Context, scenario: str, seed: int, schema_version: int, out_dir: Path | None, form: str,
+             n_agents: int, ticks: int, target_events: int | None, previous_season: bool, noise: str | None) -> None:
     """Write a deterministic synthetic match with planted behaviors and a ground-truth sidecar.
 
+    The match id is derived from every parameter (scenario, seed, seats, rounds,
+    events), so two different simulated matches never share one.
+
     Scenarios: clean (busy honest trade), feeder, ring, cartel, off_price,
-    thrown_fight, probes, echo, mixed. The sidecar truth.json names the planted
+    thrown_fight, probes, echo, mixed, honest-noisy (honest play only, with the
+    honest noise --noise adds to any scenario). The sidecar truth.json names the planted
     agents, probe outcomes and propagation edges, so screens and probes can be
     calibrated and measured. Example:
 
-        daishi-forensics simulate --scenario ring --seed 3 --out /tmp/m && daishi-forensics screen /tmp/m
+    \b
+        daishi-forensics simulate --scenario ring --seed 3 --out /tmp/m
+        daishi-forensics screen /tmp/m
+
+    `simulate study --out DIR` writes simulated studies instead (see its --help).
     """
+    if ctx.invoked_subcommand is not None:
+        given = [f"--{p.name.replace('_', '-')}" for p in ctx.command.params
+                 if p.name and ctx.get_parameter_source(p.name) is ParameterSource.COMMANDLINE]
+        if given:
+            verb = "belongs" if len(given) == 1 else "belong"
+            raise click.UsageError(f"{', '.join(given)} {verb} to the single-match form; give "
+                                   f"`{ctx.invoked_subcommand}` its own options after its name")
+        return
+    if out_dir is None:
+        raise click.UsageError("Missing option '--out'.")
     if previous_season and schema_version != 1:
         raise click.UsageError("--previous-season needs --schema-version 1 (only v1 logs hold several seasons)")
     path = simulate_to_dir(scenario, seed, schema_version, out_dir, form, previous_season=previous_season,
-                           n_agents=n_agents, ticks=ticks, target_events=target_events)
-    click.echo(str(path))
+                           n_agents=n_agents, ticks=ticks, target_events=target_events, noise=noise)
+    say(str(path))
+
+
+@simulate.command("study", epilog=exitcodes.epilog(ok="written", findings=None, unreadable=None))
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="Folder to write the studies into (one folder each).")
+@click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same bytes.")
+@click.option("--trials", type=click.IntRange(5, 200), default=8, show_default=True,
+              help="Trials each study plans (the awkward cases need at least 5).")
+@click.option("--ticks", type=click.IntRange(3), default=40, show_default=True, help="Rounds each match plays.")
+@click.option("--agents", "n_agents", type=click.IntRange(4, 200), default=6, show_default=True,
+              help="Seats in each match.")
+@handle_errors
+def study(out_dir: Path, seed: int, trials: int, ticks: int, n_agents: int) -> None:
+    """Write simulated studies played from simulated matches, as a study page serves them.
+
+    Three folders: series (one arm), paired-fixed (a control and two arms, fixed
+    rule) and paired-anytime (anytime rule with a confidence sequence). Each
+    holds trials.csv, seats.csv, the page's figures (study.json), under the
+    anytime rule the recipe (recipe.json), every trial's match under matches/
+    (archive, events and, for a scored trial, its report) and truth.json naming
+    what was planted: a failed trial, pairs left out with their reasons
+    (failed, other_seeds, no_trial), early stops under the anytime rule,
+    repeated maps, and seats whose Fitness Index falls on a half. Example:
+
+    \b
+        daishi-forensics simulate study --out /tmp/studies
+        daishi-forensics study audit /tmp/studies/paired-fixed
+        daishi-forensics score /tmp/studies/series/matches/m_...
+    """
+    from daishi_forensics.study.simulated import simulate_study
+
+    for folder in simulate_study(out_dir, seed=seed, trials=trials, ticks=ticks, n_agents=n_agents):
+        say(str(folder))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections import Counter
 from pathlib import Path
@@ -13,9 +14,10 @@ from daishi_forensics import exitcodes
 from daishi_forensics.errors import InputUnreadable
 from daishi_forensics.jsonio import dumps_line
 from daishi_forensics.injection.tiers import TIERS, classify_records, corpus_loads
+from daishi_forensics.outputs import atomic_file, write_stdout
 from daishi_forensics.read.sources import json_lines
 
-from ._common import handle_errors
+from ._common import handle_errors, say
 
 
 def _line_json(record: dict[str, Any]) -> str:
@@ -25,7 +27,10 @@ def _line_json(record: dict[str, Any]) -> str:
         return json.dumps(record, sort_keys=True, ensure_ascii=True, separators=(",", ":")) + "\n"
 
 
-@click.command(epilog=exitcodes.HELP_EPILOG + " Example: daishi-forensics tiers messages.jsonl -o tiers.jsonl")
+@click.command(epilog=exitcodes.epilog(
+    ok="every line classified",
+    findings="some line is not a JSON object with a string text (it gets tier null and the reason)",
+    unreadable="the corpus could not be read") + " Example: daishi-forensics tiers messages.jsonl -o tiers.jsonl")
 @click.argument("file", metavar="FILE.jsonl")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
 @click.option("--scrub", is_flag=True, help="Replace secrets and personal data in each text (Presidio) in the output.")
@@ -45,35 +50,27 @@ def tiers(file: str, output: Path | None, scrub: bool, summary: bool) -> None:
     counts: Counter[tuple[str, str]] = Counter()
     bad = 0
     records = json_lines(file, loads=corpus_loads)
-    sink = output.open("w", encoding="utf-8") if output is not None else None
-    try:
-        for row in classify_records(records, scrub_text=scrub):
-            text = _line_json(row.record)
-            if sink is not None:
-                sink.write(text)
-            else:
-                click.echo(text, nl=False)
+    with contextlib.ExitStack() as stack:
+        stack.callback(records.close)
+        write = stack.enter_context(atomic_file(output)).write if output is not None else write_stdout
+        rows = classify_records(records, scrub_text=scrub)
+        while True:
+            try:
+                row = next(rows, None)
+            except OSError as exc:
+                raise InputUnreadable(f"could not be read: {exc}", file=file) from None
+            if row is None:
+                break
+            write(_line_json(row.record))
             if not row.ok:
                 bad += 1
             label = row.record.get("label")
             counts[(str(row.record.get("tier")), str(label) if label is not None else "")] += 1
-    except BaseException as exc:
-        if sink is not None:  # no partial output: an unreadable corpus leaves no file
-            sink.close()
-            output.unlink(missing_ok=True)  # type: ignore[union-attr]
-        if isinstance(exc, OSError):
-            raise InputUnreadable(f"could not be read: {exc}", file=file) from None
-        raise
-    finally:
-        if sink is not None:
-            sink.close()
-        records.close()
     if summary:
         labels = sorted({lab for _t, lab in counts})
         for tier in (*TIERS, "None"):
             if tier == "None" and not any(counts[(tier, lab)] for lab in labels):
                 continue
             per = ", ".join(f"{lab or '-'}: {counts[(tier, lab)]}" for lab in labels if counts[(tier, lab)])
-            click.echo(f"{tier}: {sum(counts[(tier, lab)] for lab in labels)}" + (f" ({per})" if per else ""),
-                       err=True)
+            say(f"{tier}: {sum(counts[(tier, lab)] for lab in labels)}" + (f" ({per})" if per else ""), err=True)
     raise SystemExit(exitcodes.FINDINGS if bad else exitcodes.OK)

@@ -10,11 +10,11 @@ from daishi_forensics import exitcodes
 from daishi_forensics.report.render.validation import FORMATS, render
 from daishi_forensics.read.validate import MAX_ERRORS, validate_targets
 
-from ._common import TARGET_HELP, handle_errors, input_options
+from ._common import TARGET_HELP, handle_errors, input_options, set_help, write_output
 
 
 @click.command(
-    epilog=exitcodes.HELP_EPILOG
+    epilog=exitcodes.epilog(findings="findings: an invalid event or archive (with --strict, an unknown type)")
     + " Example (CI): daishi-forensics validate --format github exports/",
 )
 @click.argument("targets", nargs=-1, required=True, metavar="TARGET...")
@@ -34,11 +34,10 @@ def validate(targets: tuple[str, ...], fmt: str, strict: bool, max_errors: int, 
     was expected) rather than stopping at the first. v1 and v2 events are
     validated in their own version, then upcast. A folder that is not itself a
     match stands for the matches inside it.
-
     """
     result = validate_targets(targets, store=store, server=server, strict=strict, max_errors=max_errors)
-    click.echo(render(result, fmt), nl=False)
+    write_output(render(result, fmt), None)
     raise SystemExit(result.exit_code)
 
 
-validate.help = (validate.help or "") + "\n\n" + TARGET_HELP
+set_help(validate, TARGET_HELP)

@@ -6,10 +6,18 @@ The tree, drawn once::
     ├── InputUnreadable            exit 3: the input cannot be read at all
     │   ├── MatchNotFound          no such match in the store / on the server
     │   ├── InputTooLarge          a gzip member inflates past the limit, a line too long
-    │   └── ServerError            the server failed after bounded retries
-    └── InvalidInput               exit 1: the input was read but violates the contract
-                                   (raised only where an analysis cannot go on;
-                                   validation collects problems instead of raising)
+    │   ├── ServerError            the server failed after bounded retries
+    │   └── StudyUnreadable        exit 2 (``study audit`` only): a study's files or page
+    │       │                      cannot be read, or are malformed (every problem listed)
+    │       └── StudyNotPublished  the server answered 409: the study is still playing
+    ├── InvalidInput               exit 1: the input was read but violates the contract
+    │                              (raised only where an analysis cannot go on;
+    │                              validation collects problems instead of raising)
+    ├── BadSetting                 exit 2: an option, environment variable, configuration
+    │                              key or address the user gave cannot be used
+    ├── DuplicateMatch             exit 2: two targets of one command are the same match
+    └── OutputError                exit 74: the output could not be written (the file
+                                   that was there before is left untouched)
 
 Every error names the file, and where there is one the event id, line and field.
 """
@@ -27,6 +35,11 @@ __all__ = [
     "InputTooLarge",
     "ServerError",
     "InvalidInput",
+    "StudyUnreadable",
+    "StudyNotPublished",
+    "BadSetting",
+    "DuplicateMatch",
+    "OutputError",
 ]
 
 
@@ -76,3 +89,32 @@ class InvalidInput(ForensicsError):
     """The input was read but an analysis cannot proceed on it (exit 1)."""
 
     exit_code = exitcodes.FINDINGS
+
+
+class StudyUnreadable(InputUnreadable):
+    """A study's files or page cannot be read (``study audit`` exits 2, as the study recompute
+    script does: seed 000, *Recomputing a study yourself*)."""
+
+    exit_code = exitcodes.STUDY_UNREADABLE
+
+
+class StudyNotPublished(StudyUnreadable):
+    """The server answered 409: the study's files are not published yet; the message is the page's reason."""
+
+
+class BadSetting(ForensicsError):
+    """A setting the user gave cannot be used (exit 2): ``file`` names the option or variable."""
+
+    exit_code = exitcodes.USAGE
+
+
+class DuplicateMatch(ForensicsError):
+    """Two targets of one command are the same match (exit 2): ``file`` names the second."""
+
+    exit_code = exitcodes.USAGE
+
+
+class OutputError(ForensicsError):
+    """The output could not be written (exit 74); ``file`` names where it was going."""
+
+    exit_code = exitcodes.OUTPUT

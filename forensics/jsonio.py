@@ -8,13 +8,22 @@ Every value taken from the input and printed in a message (an error, a problem, 
 finding) goes through :func:`shown`: bounded in depth and length, so a value nested a
 thousand levels deep or a line of 60 MB prints as a few dozen characters, never as a
 ``RecursionError`` or a screenful.
+
+JSON escapes the C0 controls itself; the characters it may leave raw but a terminal or
+a viewer would obey (DEL, the C1 controls, the line and paragraph separators and the
+bidirectional controls of :data:`daishi_forensics.textsafe.CONTROLS`) are written as
+``\\uXXXX`` escapes too.  They can only stand inside a string, where the escape means
+the very same character, so a parser reads the same document.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import orjson
+
+from daishi_forensics.textsafe import CONTROLS
 
 __all__ = ["dumps", "dumps_line", "loads", "shown", "SHOWN_LENGTH", "SHOWN_DEPTH"]
 
@@ -32,6 +41,16 @@ WRITTEN_DEPTH = 128
 than a few dozen of its own)."""
 
 
+_RAW = re.compile("[" + "".join(sorted(c for c in CONTROLS if ord(c) >= 0x20)) + "]")
+
+
+def _escape_raw(text: str) -> str:
+    """Controls JSON leaves raw, as ``\\uXXXX`` (only ever inside a string)."""
+    if _RAW.search(text) is None:
+        return text
+    return _RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def dumps(obj: Any) -> str:
     """Pretty, key-sorted JSON text ending in a newline."""
     return _dumps(obj, orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + "\n"
@@ -44,11 +63,11 @@ def dumps_line(obj: Any) -> str:
 
 def _dumps(obj: Any, option: int) -> str:
     try:
-        return orjson.dumps(obj, option=option).decode()
+        return _escape_raw(orjson.dumps(obj, option=option).decode())
     except orjson.JSONEncodeError as exc:
         if "Recursion" not in str(exc):
             raise
-        return orjson.dumps(_within_depth(obj, WRITTEN_DEPTH), option=option).decode()
+        return _escape_raw(orjson.dumps(_within_depth(obj, WRITTEN_DEPTH), option=option).decode())
 
 
 def _within_depth(value: Any, depth: int) -> Any:

@@ -38,7 +38,9 @@ from urllib.parse import unquote
 import referencing
 from referencing.jsonschema import DRAFT202012
 
+from daishi_forensics.errors import OutputError
 from daishi_forensics.jsonio import dumps
+from daishi_forensics.outputs import write_file
 
 __all__ = ["ID_PREFIX", "event_types", "export", "inlined", "load", "registry", "schema_names"]
 
@@ -195,7 +197,10 @@ def export(directory: Path) -> list[Path]:
     written: list[Path] = []
     for name in schema_names():
         path = directory / _relative_path(name)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(dumps(load(name)), encoding="utf-8")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise OutputError(f"cannot create the folder ({exc.strerror or exc})", file=str(path.parent)) from None
+        write_file(path, dumps(load(name)))
         written.append(path)
     return written

@@ -1,4 +1,4 @@
-"""Collusion screens: graph functions first (issue 4; seed 002 §2.9).
+"""Collusion screens: graph functions first (the evaluation design's collusion screens).
 
 Every screen is a function over a plain :class:`networkx.MultiDiGraph` of transfers
 (edge attributes ``value``, ``tick``, ``event``; conventions in
@@ -15,8 +15,11 @@ any labelled transfer data.  A Daishi match is one adapter
 'clear'
 
 Screens (one module each): ``feeder``, ``ring``, ``cartel``, ``off_price``,
-``thrown_fight``, ``pair_outlier``, ``operator``.  Thresholds: ``config.json``
-(versioned; the version and digest are stamped in every result).
+``thrown_fight``, ``pair_outlier``, ``operator``; and the money-laundering typologies,
+which need only ``value`` and ``tick``: ``fans``, ``scatter_gather``, ``value_cycles``.  Each tests its findings against honest
+play in the same graph (:mod:`.stats` holds the tests and the match-level multiple-testing
+step); one setting, ``general.false_alarm_rate`` in ``config.json`` (versioned; the version
+and digest are stamped in every result), sets how often an honest match is not ``clear``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Cartel: a bloc that trades inside, co-locates, spares its own and attacks outsiders.
 
-Seed 002 §2.9 (community structure in the net-transfer graph) and §2.8 (betrayal and
-aggression read from attacks and raids): a non-aggression pact is visible as
+The evaluation design's collusion screens (community structure in the net-transfer graph)
+and its behavioral metrics (betrayal and aggression read from attacks and raids): a non-aggression pact is visible as
 aggression that always misses the same few agents although they stood within reach,
 while those agents trade with each other.
 
@@ -20,7 +20,8 @@ Rule:
    (first hits only: a vendetta against one rival counts once).  Its ticks beside fellow
    members then predict how many of them it would have hit if membership did not matter;
    the chance that it hit none is ``exp(-expected)``.  The score is ``-log10`` of the
-   bloc's chance (summed over its aggressors); the bloc is flagged at ``threshold``.
+   bloc's chance (summed over its aggressors), and the chance itself is the bloc's p-value:
+   the match-level multiple-testing step decides (the blocs tested count in its family).
 
 A bloc that never met gives no opportunity (no ticks together, score 0): it cannot be a
 non-aggression pact.  Rivals that fight each other are never allied.  An agent that
@@ -36,9 +37,9 @@ friend proves little.  Without co-location data the screen does not run (the rep
 >>> _ = G.add_edge("b", "a", value=4.0, tick=0, event=0, goods={"food": 4.0})
 >>> _ = G.add_edge("x", "a", value=3.0, tick=1, event=1, kind="theft")
 >>> _ = G.add_edge("y", "b", value=3.0, tick=2, event=2, kind="theft")
->>> [(f.agents, round(f.score, 2)) for f in cartel(TransferView(G), {"min_members": 2, "min_aggressors": 2,
-...   "min_victims": 2, "min_inside_exchanges": 1, "min_together_ratio": 3.0, "threshold": 3.0,
-...   "max_cliques": 1000})]
+>>> [(c.flag.agents, round(c.flag.score, 2)) for c in cartel(TransferView(G), {"min_members": 2,
+...   "min_aggressors": 2, "min_victims": 2, "min_inside_exchanges": 1, "min_together_ratio": 3.0,
+...   "max_cliques": 1000})[0]]
 [(('a', 'b'), 10.42)]
 """
 
@@ -52,8 +53,9 @@ import networkx as nx
 
 from .flags import Flag, ordered
 from .graph import TransferView
+from .stats import Candidate, Test
 
-__all__ = ["allied_graph", "cartel"]
+__all__ = ["CARTEL_NULL", "allied_graph", "cartel"]
 
 
 def allied_graph(view: TransferView, min_together_ratio: float) -> nx.Graph:
@@ -96,18 +98,23 @@ def _beside(view: TransferView) -> dict[Any, list[tuple[Any, float]]]:
     return found
 
 
-def cartel(view: TransferView, params: Mapping[str, Any]) -> list[Flag]:
-    """Non-aggression blocs (module rule).  Needs ``contact``; returns [] without it."""
+CARTEL_NULL = ("each member hit fellow members at the rate it hit outsiders per tick beside them (Poisson: "
+               "the chance of no victim inside the bloc)")
+"""The cartel screen's null, in words."""
+
+
+def cartel(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candidate], list[Test]]:
+    """Non-aggression blocs (module rule): candidates and tests.  Needs ``contact``."""
     if view.contact is None:
-        return []
+        return [], []
     min_members = int(params["min_members"])
     min_aggressors = int(params["min_aggressors"])
     min_victims = int(params["min_victims"])
     min_inside = int(params["min_inside_exchanges"])
-    threshold = float(params["threshold"])
     budget = int(params["max_cliques"])
     allied = allied_graph(view, float(params["min_together_ratio"]))
-    flags: list[Flag] = []
+    flags: list[Candidate] = []
+    tests: list[Test] = []
     acts_by: dict[Any, list[Any]] = {}  # aggressor -> its acts, in time order
     for act in view.acts:
         acts_by.setdefault(act.aggressor, []).append(act)
@@ -140,8 +147,9 @@ def cartel(view: TransferView, params: Mapping[str, Any]) -> list[Flag]:
             hazards[str(m)] = round(hazard, 4)
             expected += hazard * beside_mates
         score = expected / math.log(10)
-        if score < threshold:
-            continue
+        p = math.exp(-expected)
+        key = ("cartel", members)
+        tests.append(Test(key, p, 0.0))
         together = sum(view.contact_of(a, b) for i, a in enumerate(members) for b in members[i + 1:])
         evidence: set[Any] = set()
         for act in outside:
@@ -150,14 +158,14 @@ def cartel(view: TransferView, params: Mapping[str, Any]) -> list[Flag]:
             for b in members[i + 1:]:
                 for x in view.pair(a, b).exchanges:
                     evidence.update(x.events)
-        flags.append(Flag(
+        flags.append(Candidate(Flag(
             screen="cartel",
             kind="non_aggression_bloc",
             level="flag",
             agents=members,
             pairs=tuple((a, b) for i, a in enumerate(members) for b in members[i + 1:]),
             score=min(score, 99.0),
-            threshold=threshold,
+            threshold=0.0,
             evidence=tuple(ordered(evidence)),
             explanation=(
                 f"{', '.join(map(str, members))} moved together ({together:g} ticks side by side), traded with each "
@@ -175,5 +183,7 @@ def cartel(view: TransferView, params: Mapping[str, Any]) -> list[Flag]:
                 "actsWithAMemberWithinReach": within_reach,
                 "hazardPerTickBesideOutsiders": hazards,
             },
-        ))
-    return flags
+            p_value=p,
+            null=CARTEL_NULL,
+        ), (key,)))
+    return flags, tests

@@ -2,7 +2,8 @@
 
 ``screens/config.json`` ships with the package (package data).  Every parameter is
 ``{"value": …, "rationale": "…"}``: the rationale says why the value is what it is,
-from the behaviour the seeds describe (seed 002 §2.8-§2.9, seed 000 *Trade ledger* and
+from the behaviour the evaluation design describes (its behavioral metrics and collusion
+screens) and the scoring rubric (*Trade ledger* and
 *Circular reputation*), never from a simulator's constants.
 
 A run stamps ``version`` and ``digest`` (a hash of the effective values) in every
@@ -50,6 +51,22 @@ class ScreenConfig:
     the typical exchange value)."""
     screens: Mapping[str, Mapping[str, Any]]
     """Screen name -> parameter name -> value (``enabled`` among them)."""
+
+    @property
+    def false_alarm_rate(self) -> float:
+        """The chance, in an honest match, of any flag or review (``general.false_alarm_rate``)."""
+        return float(self.general.get("false_alarm_rate", 0.02))
+
+    @property
+    def flag_share(self) -> float:
+        """A flag needs an adjusted p-value at most ``false_alarm_rate x flag_share``."""
+        return float(self.general.get("flag_share", 0.25))
+
+    @property
+    def typology_share(self) -> float:
+        """The share of ``false_alarm_rate`` the money-laundering typologies spend (the rest: the
+        Daishi screens' Holm step)."""
+        return float(self.general.get("typology_share", 0.1))
 
     @property
     def exempt_roles(self) -> tuple[str, ...]:
@@ -138,14 +155,16 @@ def _merge(base: dict[str, Any], override: Mapping[str, Any], where: str) -> dic
 
 
 def _check(section: str, name: str, value: Any, where: str) -> None:
-    path = f"{section}.{name}"
+    path = f"{section}.{name}" if section == "general" else f"screens.{section}.{name}"
     if name == "enabled":
         if not isinstance(value, bool):
             raise ConfigError(f"{where}: {path} must be true or false")
     elif name == "exempt_roles":
         if not isinstance(value, list) or not all(isinstance(r, str) for r in value):
             raise ConfigError(f"{where}: {path} must be a list of role names")
-    elif value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+    elif value is None:
+        raise ConfigError(f"{where}: {path} must be a number, not null")
+    elif isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ConfigError(f"{where}: {path} must be a number, not {value!r}")
 
 

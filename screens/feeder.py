@@ -1,42 +1,38 @@
-"""Feeder: hub-and-spoke, one-directional value into one beneficiary.
+"""Feeder: one-directional value into a beneficiary, tested against the pair's own exchanges.
 
-Seed 002 §2.9: "the chip-dumping/gold-farming signature is hub-and-spoke
-one-directional flow (MMORPG RMT literature)".  A feeder seat exists to make another
-seat rich: it hands over goods (gifts, or trades at a price nobody would take) and
-gets little or nothing back.  Honest trade moves value both ways: a fair trade
-returns what it takes, so even a strong player everyone sells to receives no net
-value from its partners.
+The evaluation design's collusion screens: "the chip-dumping/gold-farming signature is
+hub-and-spoke one-directional flow".  A feeder seat exists to make another seat rich: it
+hands over goods (gifts, or trades at a price nobody would take) again and again and
+gets little or nothing back.  Honest play moves value one way too -- a gift of food to a
+hungry partner, a beggar helped by whoever passes, a whole tool paid for one wood -- but
+between the same two seats it goes one way, then the other, and in small numbers.
 
 Rule (voluntary transfers only: raids and thefts are the thrown-fight screen's):
 
-1. An exchange is *one-sided* from ``s`` to ``h`` when its directionality
-   ``(gave_s - gave_h) / (gave_s + gave_h)`` is at least ``min_directionality``: 0 for a
-   fair trade, 1 for a gift.
-2. ``s`` is a *spoke* of ``h`` when at least ``min_one_way_exchanges`` of their
-   exchanges were one-sided from ``s`` to ``h``, the one-sided exchanges between them
-   ran that way (their directionality, summed over both ways, is at least
-   ``min_directionality``), and the net value ``s`` passed ``h`` over *all* their
-   exchanges is at least ``min_spoke_value`` typical exchanges.  Fair trades between
-   the two neither hide a feed nor make one.
-3. ``h`` is flagged when it has ``min_spokes`` or more spokes and the net value they
-   passed it, measured in typical exchanges of the match ("weighed against what honest
-   trade would move"), is at least ``threshold``.  The score is that figure.
-4. A hub with a single spoke is not hub-and-spoke, but a lone seat passing another
-   ``single_spoke_threshold`` typical exchanges or more one way is raised for ``review``
-   (kind ``one_way_feed``): a leaderboard place can be bought with one feeder too.
+1. An exchange is *one-sided* when its directionality ``|gave_a - gave_b| / (gave_a + gave_b)``
+   is at least ``min_directionality`` (0 for a fair trade, 1 for a gift).
+2. Per pair, the one-sided exchanges' net values (signed by direction) are tested with an
+   exact two-sided sign-flip test (:func:`~daishi_forensics.screens.stats.sign_flip_p`):
+   the null keeps how many one-sided exchanges the two made and how big each was, and
+   lets each one have gone either way.  Six gifts of one size all the same way: p = 2/64.
+3. A pair is a *feed* (giver -> taker, the way the sum runs) when the net value the giver
+   passed over *all* their exchanges is at least ``min_spoke_value`` typical exchanges of
+   the match (a size floor: it can only remove a feed).
+4. After the match-level multiple-testing step, the feeds into one beneficiary are one
+   flag: ``hub_and_spoke`` when two or more feeds into it are significant, else
+   ``one_way_feed``, raised for ``review`` only (a single feeder is not a hub-and-spoke).
 
 Exempt nodes (scripted seats such as Daishi probes, which ask for gifts by design) are
-never hubs or spokes.
+never beneficiaries or feeders.
 
 >>> import networkx as nx
 >>> from .graph import TransferView
 >>> G = nx.MultiDiGraph()
->>> for i, s in enumerate(["s1", "s1", "s2", "s2", "s3", "s3"]):
-...     _ = G.add_edge(s, "h", value=10.0, tick=i, event=i, kind="gift")
->>> [(f.agents, f.score) for f in feeder(TransferView(G), {"min_directionality": 0.6,
-...   "min_one_way_exchanges": 2, "min_spoke_value": 1.0, "min_spokes": 2, "threshold": 5.0,
-...   "single_spoke_threshold": 10.0})]
-[(('h', 's1', 's2', 's3'), 6.0)]
+>>> for i in range(6):
+...     _ = G.add_edge("s", "h", value=10.0, tick=i, event=i, kind="gift")
+>>> [(c.flag.agents, c.flag.p_value) for c in feeds(TransferView(G), {"min_directionality": 0.6,
+...   "min_spoke_value": 1.0})[0]]
+[(('h', 's'), 0.03125)]
 """
 
 from __future__ import annotations
@@ -44,10 +40,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from dataclasses import replace
+
 from .flags import Flag, ordered, pair_key
 from .graph import Exchange, TransferView
+from .stats import Candidate, Test, sign_flip_p
 
-__all__ = ["feeder", "one_way_feeds", "spokes_of"]
+__all__ = ["FEED_NULL", "feed_test", "feeds", "hubs", "one_way_feeds"]
 
 
 def _one_way(x: Exchange, giver: Any, min_dir: float) -> bool:
@@ -111,86 +110,128 @@ def _one_sided(view: TransferView, min_dir: float) -> list[tuple[Any, Any, Any, 
     return rows
 
 
-def spokes_of(view: TransferView, params: Mapping[str, Any]) -> dict[Any, list[tuple[Any, float, float, int]]]:
-    """Hub -> its spokes ``(spoke, net value, directionality, one-sided exchanges)`` (rule 2)."""
-    hubs: dict[Any, list[tuple[Any, float, float, int]]] = {}
-    feeds = one_way_feeds(view, float(params["min_directionality"]), int(params["min_one_way_exchanges"]),
-                          float(params["min_spoke_value"]))
-    for (giver, taker), (net, direction, count) in feeds.items():
-        hubs.setdefault(taker, []).append((giver, net, direction, count))
-    return hubs
+FEED_NULL = ("each one-sided exchange between the two was as likely to have gone the other way, its size "
+             "kept (exact two-sided sign-flip test over the pair's one-sided exchanges)")
+"""The feeder screen's null, in words."""
 
 
-def _lone(view: TransferView, hub: Any, spoke: Any, net: float, direction: float, count: int,
-          threshold: float, min_dir: float) -> Flag:
-    scale = view.scale or 1.0
-    evidence = {e for x in view.pair(hub, spoke).exchanges if _one_way(x, spoke, min_dir) for e in x.events}
-    return Flag(
-        screen="feeder",
-        kind="one_way_feed",
-        level="review",
-        agents=(hub, spoke),
-        pairs=(pair_key(hub, spoke),),
-        score=net / scale,
-        threshold=threshold,
-        evidence=tuple(ordered(evidence)),
-        explanation=(
-            f"{spoke} passed {hub} {net:g} in net value one way ({net / scale:.1f} typical exchanges of this "
-            f"match, in {count} one-sided exchanges); a single feeder, not a hub-and-spoke."
-        ),
-        details={"beneficiary": hub, "spoke": spoke, "netValue": net, "directionality": round(direction, 4),
-                 "oneWayExchanges": count, "typicalExchangeValue": view.scale},
-    )
+def feed_test(view: TransferView, min_dir: float) -> dict[tuple[Any, Any], tuple[float, float, float, int]]:
+    """Per screened pair ``(a, b)`` with one-sided exchanges: ``(p, smallest attainable p, signed
+    sum (positive: a gave b), one-sided exchanges)`` (rule 2).  Read once per view."""
+    memo_key = ("feeder.test", min_dir)
+    found = view.memo.get(memo_key)
+    if found is not None:
+        tested: dict[tuple[Any, Any], tuple[float, float, float, int]] = found
+        return tested
+    tested = {}
+    exempt = view.exempt
+    for (a, b), pair in view.pairs.items():
+        if a in exempt or b in exempt:
+            continue
+        values = []
+        for x in pair.exchanges:
+            if x.unvalued:
+                continue
+            ga, gb = x.gave.get(a, 0.0), x.gave.get(b, 0.0)
+            if ga + gb > 0 and abs(ga - gb) / (ga + gb) >= min_dir:
+                values.append(ga - gb)
+        if values:
+            p, smallest = sign_flip_p(values)
+            tested[(a, b)] = (p, smallest, sum(values), len(values))
+    view.memo[memo_key] = tested
+    return tested
 
 
-def feeder(view: TransferView, params: Mapping[str, Any]) -> list[Flag]:
-    """Hub-and-spoke feeds (module rule); one flag per hub."""
-    flags: list[Flag] = []
+def feeds(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candidate], list[Test]]:
+    """One candidate per pair whose one-sided exchanges ran one way, giver to taker (rules 1-3),
+    kind ``one_way_feed``, agents ``(taker, giver)``; and every pair's test."""
     scale = view.scale
     if not scale:
-        return flags
-    threshold = float(params["threshold"])
-    min_spokes = int(params["min_spokes"])
+        return [], []
     min_dir = float(params["min_directionality"])
-    single = float(params["single_spoke_threshold"])
-    for hub, spokes in spokes_of(view, params).items():
-        spokes = sorted(spokes, key=lambda s: (-s[1], repr(s[0])))
-        total = sum(s[1] for s in spokes)
-        score = total / scale
-        if len(spokes) < min_spokes:
-            for spoke, net, direction, count in spokes:
-                if net / scale >= single:
-                    flags.append(_lone(view, hub, spoke, net, direction, count, single, min_dir))
+    floor = float(params["min_spoke_value"]) * scale
+    tests: list[Test] = []
+    found: list[Candidate] = []
+    for (a, b), (p, smallest, total, count) in feed_test(view, min_dir).items():
+        key = ("feeder", a, b)
+        tests.append(Test(key, p, smallest))
+        giver, taker = (a, b) if total > 0 else (b, a)
+        pair = view.pair(a, b)
+        net = pair.net_from(giver)
+        if total == 0 or net < floor:
             continue
-        if score < threshold:
+        evidence = {e for x in pair.exchanges if _one_way(x, giver, min_dir) for e in x.events}
+        if not evidence:
             continue
-        evidence: set[Any] = set()
-        for spoke, *_ in spokes:
-            for x in view.pair(hub, spoke).exchanges:
-                if _one_way(x, spoke, min_dir):
-                    evidence.update(x.events)
-        names = ", ".join(str(s[0]) for s in spokes)
-        flags.append(Flag(
+        back = sum(1 for x in pair.exchanges if not x.unvalued and _one_way(x, taker, min_dir))
+        flag = Flag(
             screen="feeder",
-            kind="hub_and_spoke",
-            level="flag",
-            agents=(hub, *(s[0] for s in spokes)),
-            pairs=tuple(ordered(pair_key(hub, s[0]) for s in spokes)),
-            score=score,
-            threshold=threshold,
+            kind="one_way_feed",
+            level="review",
+            agents=(taker, giver),
+            pairs=(pair_key(taker, giver),),
+            score=net / scale,
+            threshold=float(params["min_spoke_value"]),
             evidence=tuple(ordered(evidence)),
             explanation=(
+                f"{giver} passed {taker} {net:g} in net value ({net / scale:.1f} typical exchanges of this match) "
+                f"in {count - back} one-sided exchanges, against {back} the other way"
+            ),
+            details={"beneficiary": taker, "spoke": giver, "netValue": net, "oneWayExchanges": count - back,
+                     "oneWayBack": back, "typicalExchangeValue": scale},
+            p_value=p,
+            null=FEED_NULL,
+        )
+        found.append(Candidate(flag, (key,)))
+    return found, tests
+
+
+def hubs(view: TransferView, flags: list[Flag]) -> list[Flag]:
+    """The significant feeds (already levelled by the match-level step), one flag per
+    beneficiary: ``hub_and_spoke`` with two or more, else ``one_way_feed`` at ``review`` (rule 4).
+    The hub flag's p-values are its weakest spoke's (every accused pair is significant)."""
+    by_hub: dict[Any, list[Flag]] = {}
+    for f in flags:
+        by_hub.setdefault(f.details["beneficiary"], []).append(f)
+    out: list[Flag] = []
+    for hub in ordered(by_hub):
+        spokes = sorted(by_hub[hub], key=lambda f: (-f.details["netValue"], repr(f.details["spoke"])))
+        if len(spokes) == 1:
+            [f] = spokes
+            out.append(replace(f, level="review", explanation=f.explanation + "; a single feeder, not a "
+                               "hub-and-spoke."))
+            continue
+        total = sum(f.details["netValue"] for f in spokes)
+        scale = view.scale or 1.0
+        names = ", ".join(str(f.details["spoke"]) for f in spokes)
+        worst = max(spokes, key=lambda f: (f.p_adjusted or 0.0, f.p_value or 0.0))
+        level = "review" if any(f.level == "review" for f in spokes) else "flag"
+        out.append(Flag(
+            screen="feeder",
+            kind="hub_and_spoke",
+            level=level,
+            agents=(hub, *(f.details["spoke"] for f in spokes)),
+            pairs=tuple(ordered(p for f in spokes for p in f.pairs)),
+            score=total / scale,
+            threshold=spokes[0].threshold,
+            evidence=tuple(ordered({e for f in spokes for e in f.evidence})),
+            explanation=(
                 f"{hub} received {total:g} in net value one way from {len(spokes)} seats ({names}), "
-                f"{score:.1f} times what a typical exchange of this match moves, and gave little back."
+                f"{total / scale:.1f} times what a typical exchange of this match moves, and gave little back; "
+                f"the chance quoted is its least unusual spoke's, {worst.details['spoke']}'s."
             ),
             details={
                 "beneficiary": hub,
-                "typicalExchangeValue": scale,
+                "typicalExchangeValue": view.scale,
                 "netValue": total,
-                "spokes": [
-                    {"agent": s, "netValue": net, "directionality": round(d, 4), "oneWayExchanges": n}
-                    for s, net, d, n in spokes
-                ],
+                "spokes": [{"agent": f.details["spoke"], "netValue": f.details["netValue"],
+                            "oneWayExchanges": f.details["oneWayExchanges"], "oneWayBack": f.details["oneWayBack"],
+                            "pValue": f.p_value, "pAdjusted": f.p_adjusted} for f in spokes],
             },
+            p_value=worst.p_value,
+            null=FEED_NULL,
+            tests=worst.tests,
+            p_adjusted=worst.p_adjusted,
         ))
-    return flags
+    return out
+

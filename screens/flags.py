@@ -4,14 +4,15 @@ Style guide, *For this project*: "A screen returns flags with evidence: the agen
 a score, a threshold, and the event ids a person can open to check it.  No flag
 without evidence."  Every flag here carries all of them, and a sentence.
 
-Two levels (issue 4, item 5):
+Two levels (the evaluation design's collusion screens):
 
-- ``flag``: a rule of a screen is met (a hub-and-spoke feed, a wash cycle, a
-  non-aggression bloc, off-price trades, thrown fights, two seats of one
-  (operator, model) in a ranked match).
-- ``review``: a statistical outlier or a context that a person should look at
-  (a mutual-advantage outlier, seats of one operator that moved value between
-  them, a pair of operators whose seats keep feeding each other across a season).
+- ``flag``: a pattern of a screen (a hub-and-spoke feed, a wash cycle, a non-aggression
+  bloc, off-price trades, a thrown fight, two seats of one (operator, model) feeding each
+  other in a ranked match) that honest play in the same match makes at most
+  ``flag_share`` times as often as the configured false-alarm rate (its adjusted p-value).
+- ``review``: the same at the configured false-alarm rate, or a context a person should
+  look at (a lone one-way feed, seats of one operator with different models, a pair of
+  operators whose seats keep feeding each other across a season).
 
 The verdict of a match is the worst level among its flags: ``flag`` >
 ``review`` > ``clear``.
@@ -20,7 +21,7 @@ The verdict of a match is the worst level among its flags: ``flag`` >
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 __all__ = ["Flag", "Level", "Verdict", "jsonable", "ordered", "pair_key", "verdict_of"]
@@ -72,11 +73,13 @@ class Flag:
 
     screen: str
     """The screen that raised it: ``feeder``, ``ring``, ``cartel``, ``off_price``,
-    ``thrown_fight``, ``pair_outlier`` or ``operator``."""
+    ``thrown_fight``, ``pair_outlier``, ``operator``, ``fans``, ``scatter_gather`` or
+    ``value_cycles``."""
     kind: str
     """What was found (the screen's pattern): ``hub_and_spoke``, ``wash_cycle``,
     ``wash_pair``, ``non_aggression_bloc``, ``off_price_trades``, ``thrown_fight``,
-    ``mutual_advantage``, ``duplicate_slot``, ``shared_operator``, ``recurring_pair``."""
+    ``mutual_advantage``, ``duplicate_slot``, ``shared_operator``, ``recurring_pair``,
+    ``fan_in``, ``fan_out``, ``scatter_gather``, ``gather_scatter``, ``value_cycle``."""
     level: Level
     """``flag`` (a rule was met) or ``review`` (an outlier or context to look at)."""
     agents: tuple[Any, ...]
@@ -97,6 +100,17 @@ class Flag:
     """The figures behind the score (JSON-ready), e.g. each spoke's net value."""
     match: str | None = None
     """The match it was found in (season-scale flags name theirs; None within one match)."""
+    p_value: float | None = None
+    """The chance, under ``null``, of a finding at least this strong for this candidate (raw:
+    not adjusted for ``tests``); None for a screen that does not test against a null."""
+    null: str | None = None
+    """What the statistic was compared with, in words (None without ``p_value``)."""
+    tests: int | None = None
+    """The size of the family the p-value was adjusted over (the match's testable tests, every
+    screen together); a screen that reports its own count sets how many candidates it tested."""
+    p_adjusted: float | None = None
+    """The p-value after the match-level multiple-testing step (Holm over the testable tests
+    of every screen): the figure compared with the configuration's rate."""
 
     def __post_init__(self) -> None:
         if not self.evidence:
@@ -112,8 +126,7 @@ class Flag:
         """The same flag with node ids mapped (for invariance tests and operator keys)."""
         agents = tuple(mapping.get(a, a) for a in self.agents)
         pairs = tuple(ordered(pair_key(mapping.get(a, a), mapping.get(b, b)) for a, b in self.pairs))
-        return Flag(self.screen, self.kind, self.level, agents, pairs, self.score, self.threshold,
-                    self.evidence, self.explanation, self.details, self.match)
+        return replace(self, agents=agents, pairs=pairs)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form (camelCase keys; deterministic)."""
@@ -131,6 +144,14 @@ class Flag:
         }
         if self.match is not None:
             out["match"] = self.match
+        if self.p_value is not None:
+            out["pValue"] = float(f"{self.p_value:.6g}")
+        if self.p_adjusted is not None:
+            out["pAdjusted"] = float(f"{self.p_adjusted:.6g}")
+        if self.null is not None:
+            out["null"] = self.null
+        if self.tests is not None:
+            out["tests"] = self.tests
         return out
 
 

@@ -246,6 +246,11 @@ class TransferView:
         self.pairs: dict[tuple[Any, Any], PairFlow] = {}
         self.acts: list[Act] = []
         self.unvalued_events: set[Any] = set()
+        self.described: bool = False
+        """Whether any voluntary transfer says what it was (``kind``, ``exchange`` or ``goods``):
+        without any, the graph is plain payments, one way by nature, and the screens that read
+        one-way flow between traders (feeder, ring, off_price, pair_outlier, operator) have
+        nothing to read."""
         if flows is None:
             exchanges: dict[tuple[Any, Any, Any], Exchange] = {}
             events_of: dict[tuple[Any, Any, Any], set[Any]] = {}
@@ -257,6 +262,7 @@ class TransferView:
             read: Iterable[Exchange] = exchanges.values()
         else:
             read, acts, unvalued = flows
+            self.described = True  # flows read from a match: every exchange is a trade or a gift
             for act in acts:
                 self.acts.append(act)
                 self._pair(act.victim, act.aggressor).acts.append(act)
@@ -337,6 +343,8 @@ class TransferView:
         kind = data.get("kind", "trade")
         if u == v:
             return  # a node moving value to itself moves nothing between agents
+        if not self.described and ("kind" in data or "exchange" in data or "goods" in data):
+            self.described = kind not in FORCED_KINDS or "exchange" in data or "goods" in data
         if value is None:
             self.unvalued_events.update(events)
         if kind in FORCED_KINDS:
@@ -409,7 +417,7 @@ class TransferView:
 
 def typical_exchange_value(exchanges: Iterable[Exchange], fair_ratio: float = 2.0) -> float | None:
     """The value one side moves in a typical fair exchange of the match: the scale of every
-    value threshold ("weighed against what honest trade would move", issue 4).
+    value threshold ("weighed against what honest trade would move": the evaluation design's collusion screens).
 
     Each pair's median, over its *fair-looking* exchanges (goods both ways, known values,
     neither side worth more than ``fair_ratio`` times the other), of the mean of the two
@@ -451,7 +459,7 @@ def typical_exchange_value(exchanges: Iterable[Exchange], fair_ratio: float = 2.
 
 def net_transfer_graph(graph: nx.MultiDiGraph, *, forced: bool = True) -> nx.DiGraph:
     """The net-transfer graph: one edge ``u -> v`` per pair that moved value, weighted by
-    the net value ``u`` passed to ``v`` (issue 4, item 1; seed 002 §2.9).
+    the net value ``u`` passed to ``v`` (the evaluation design's collusion screens).
 
     Each edge keeps ``value`` (net), ``gross`` (both ways), ``forward`` and ``back``
     (value each way) and ``events`` (the event ids behind the flow, sorted).  A pair whose

@@ -1,23 +1,23 @@
 """Operator: seats of one operator in one ranked match, and pairs that recur over a season.
 
-Seed 002 §2.9: classic graph sybil detection fails in an open world, so "anchor sybil
+The evaluation design's collusion screens: classic graph sybil detection fails in an open world, so "anchor sybil
 resistance in registration (verified operator identity per key, one ranked-lobby
 slot per (operator, model)) and use graph analysis as a secondary batch signal";
-§3.2 governance: "one ranked-lobby slot per verified (operator, model)".
+its governance rule: "one ranked-lobby slot per verified (operator, model)".
 
 Rules (nodes carry ``operator`` and ``model``; exempt nodes, the server's own scripted
 seats, are left out):
 
 - ``duplicate_slot`` (flag): in a ranked match (graph attribute ``ranked`` true), two
   seats of one (operator, model) -- which the registration rule forbids -- moved value
-  one way between them, by the feeder screen's spoke test (at least
-  ``min_one_way_exchanges`` one-sided exchanges, directionality at least
-  ``min_directionality``, net value at least ``min_value`` typical exchanges).  The score is that net value in
-  typical exchanges.
+  one way between them, by the feeder screen's test (its one-sided exchanges, at
+  directionality ``min_directionality`` or more, ran one way beyond what the sign-flip null
+  allows, and the net value is at least ``min_value`` typical exchanges).  The score is that
+  net value in typical exchanges; the level follows the adjusted p-value.
 - ``shared_operator`` (review): the same, between two seats of one operator with
   different models (which the rule allows).
 - Seats of one operator that merely play in the same match are not flagged: the
-  one-slot rule is enforced at registration (seed 002 §2.9 anchors sybil resistance
+  one-slot rule is enforced at registration (the evaluation design anchors sybil resistance
   there), and an operator may field several models.  Two seats of one (operator,
   model) in a ranked match are still *noted* in the result, for the registration
   audit.
@@ -35,31 +35,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .feeder import one_way_feeds
+from .feeder import FEED_NULL, feed_test
 from .flags import Flag, ordered, pair_key
 from .graph import TransferView
+from .stats import Candidate, Test
 
-__all__ = ["one_way", "operator", "recurring_pairs"]
-
-
-def one_way(view: TransferView, x: Any, y: Any, params: Mapping[str, Any]) -> tuple[Any, float] | None:
-    """``(giver, net value)`` when one of ``x``, ``y`` feeds the other by the feeder screen's
-    spoke test (``min_directionality``, ``min_one_way_exchanges``, ``min_value``), else None."""
-    feeds = _feeds(view, params)
-    for giver, taker in ((x, y), (y, x)):
-        found = feeds.get((giver, taker))
-        if found is not None:
-            return giver, found[0]
-    return None
-
-
-def _feeds(view: TransferView, params: Mapping[str, Any]) -> dict[tuple[Any, Any], tuple[float, float, int]]:
-    key = ("operator.feeds", float(params["min_directionality"]), int(params["min_one_way_exchanges"]),
-           float(params["min_value"]))
-    feeds: dict[tuple[Any, Any], tuple[float, float, int]] | None = view.memo.get(key)
-    if feeds is None:
-        feeds = view.memo[key] = one_way_feeds(view, key[1], key[2], key[3])
-    return feeds
+__all__ = ["operator", "recurring_pairs"]
 
 
 def _registration(view: TransferView, node: Any) -> tuple[Any, ...]:
@@ -69,8 +50,10 @@ def _registration(view: TransferView, node: Any) -> tuple[Any, ...]:
     return tuple(reg) if isinstance(reg, (list, tuple)) else (reg,)
 
 
-def operator(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Flag], list[str]]:
-    """The per-match operator rules (module docstring); returns flags and notes."""
+def operator(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candidate], list[Test], list[str]]:
+    """The per-match operator rules (module docstring): candidates, tests and notes.  The test
+    of a pair is the feeder screen's (:func:`~daishi_forensics.screens.feeder.feed_test`): one
+    hypothesis, counted once in the match's family."""
     notes: list[str] = []
     ranked = view.graph.graph.get("ranked")
     by_operator: dict[Any, list[Any]] = {}
@@ -80,49 +63,62 @@ def operator(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Flag],
             by_operator.setdefault(op, []).append(node)
     if not by_operator:
         notes.append("not screened: operator (no seat names its operator)")
-        return [], notes
+        return [], [], notes
     if ranked is False:
         notes.append("not screened: operator (the match is not ranked)")
-        return [], notes
+        return [], [], notes
     if ranked is None:
         notes.append("operator: the match does not say whether it is ranked; screened as ranked")
-    flags: list[Flag] = []
-    scale = view.scale or 1.0
+    found: list[Candidate] = []
+    tests: list[Test] = []
+    scale = view.scale
+    tested = feed_test(view, float(params["min_directionality"])) if scale else {}
+    floor = float(params["min_value"]) * (scale or 0.0)
     for op in ordered(by_operator):
         seats = by_operator[op]
         for i, a in enumerate(seats):
             for b in seats[i + 1:]:
                 model = view.attr(a, "model")
                 same = model is not None and model == view.attr(b, "model")
-                found = one_way(view, a, b, params)
-                if found is None:
+                k = view.key(a, b)
+                result = tested.get(k)
+                pair = view.pair(a, b)
+                giver = None
+                if result is not None and result[2] != 0:
+                    giver = k[0] if result[2] > 0 else k[1]
+                net = pair.net_from(giver) if giver is not None else 0.0
+                if result is None or giver is None or net < floor or net <= 0:
                     if same:
                         notes.append(f"registration: seats {a} and {b} share operator {op} and model {model} in a "
-                                     "ranked match (one slot per (operator, model), seed 002 §3.2); they moved no "
-                                     "value one way between them, so no flag")
+                                     "ranked match (one slot per (operator, model), the evaluation design's "
+                                     "governance rule); they moved no value one way between them, so no flag")
                     continue
-                giver, net = found
+                key = ("feeder", k[0], k[1])
+                tests.append(Test(key, result[0], result[1]))
                 taker = b if giver == a else a
-                evidence = {e for x in view.pair(a, b).exchanges for e in x.events}
+                evidence = {e for x in pair.exchanges for e in x.events}
                 evidence.update(_registration(view, a) + _registration(view, b))
                 what = f"the same model {model}, which one ranked slot allows once" if same else "different models"
-                flags.append(Flag(
+                flag = Flag(
                     screen="operator",
                     kind="duplicate_slot" if same else "shared_operator",
                     level="flag" if same else "review",
                     agents=(taker, giver),
                     pairs=(pair_key(a, b),),
-                    score=net / scale,
+                    score=net / (scale or 1.0),
                     threshold=float(params["min_value"]),
                     evidence=tuple(ordered(evidence)),
                     explanation=(
                         f"{giver} and {taker} are both seats of operator {op} ({what}), and {giver} passed {taker} "
-                        f"{net:g} in net value one way ({net / scale:.1f} typical exchanges)."
+                        f"{net:g} in net value one way ({net / (scale or 1.0):.1f} typical exchanges)."
                     ),
                     details={"operator": op, "models": [view.attr(a, "model"), view.attr(b, "model")],
                              "giver": giver, "receiver": taker, "netValue": net},
-                ))
-    return flags, notes
+                    p_value=result[0],
+                    null=FEED_NULL,
+                )
+                found.append(Candidate(flag, (key,), "flag" if same else "review"))
+    return found, tests, notes
 
 
 def recurring_pairs(feeds: Sequence[Any], present: Sequence[Mapping[Any, Any]], params: Mapping[str, Any],

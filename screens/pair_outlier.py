@@ -1,6 +1,6 @@
 """Pair outliers: the collusion table (Mazrooei, Archibald and Bowling, AAAI 2013).
 
-Seed 002 §2.9: "pattern-free collusion tables (pairwise mutual-advantage outliers,
+The evaluation design's collusion screens: "pattern-free collusion tables (pairwise mutual-advantage outliers,
 AAAI 2013)".  Mazrooei et al. detect collusion without a model of *how* players
 collude: for every pair they measure how much each helped the other, and flag the
 pairs whose mutual advantage stands out from the population.  Here the table has one
@@ -50,13 +50,15 @@ from __future__ import annotations
 
 import math
 import warnings
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from statistics import median
 from typing import Any
 
 from .flags import Flag, ordered
 from .graph import TransferView
+from .stats import Candidate, Test
 
 __all__ = ["FEATURES", "PairRow", "pair_outlier", "pair_table", "season_outliers"]
 
@@ -177,20 +179,38 @@ def _raise(z: Sequence[float], params: Mapping[str, Any]) -> bool:
     return sum(1 for v in z if v >= float(params["min_feature_z"])) >= int(params["min_features"])
 
 
-def pair_outlier(view: TransferView, params: Mapping[str, Any], rows: list[PairRow] | None = None) -> list[Flag]:
-    """Mutual-advantage outliers against the other pairs of the match (module rule)."""
+OUTLIER_NULL = ("the pair is one of the match's pairs taken at random (its rank among them on the combined "
+                "measure: at best 1 in the number of pairs)")
+"""The pair-outlier null, in words."""
+
+
+def pair_outlier(view: TransferView, params: Mapping[str, Any],
+                 rows: list[PairRow] | None = None) -> tuple[list[Candidate], list[Test]]:
+    """Mutual-advantage outliers against the other pairs of the match (module rule): the
+    p-value of a pair is its rank among the match's pairs (the match's own distribution), so
+    it is never below one over the number of pairs, and raises a review only where the
+    match has pairs enough for that to be rare (the multiple-testing step leaves it out
+    otherwise)."""
     rows = pair_table(view) if rows is None else rows
     if len(rows) < int(params["min_pairs"]):
-        return []
+        return [], []
     threshold = float(params["threshold"])
-    flags: list[Flag] = []
-    for row, z in zip(rows, _robust_z(rows, params)):
+    scored = [(row, z, math.sqrt(sum(max(v, 0.0) ** 2 for v in z))) for row, z in zip(rows, _robust_z(rows, params))]
+    ranked = sorted(s for _, _, s in scored)
+    n = len(scored)
+    found: list[Candidate] = []
+    tests: list[Test] = []
+    for row, z, score in scored:
         if not row.evidence:
             continue
-        score = math.sqrt(sum(max(v, 0.0) ** 2 for v in z))
+        at_least = n - bisect_left(ranked, score)
+        p = at_least / n
+        key = ("pair_outlier", row.a, row.b)
+        tests.append(Test(key, p, 1 / n))
         if score >= threshold and _raise(z, params):
-            flags.append(_flag(row, score, threshold, z, "match"))
-    return flags
+            flag = replace(_flag(row, score, threshold, z, "match"), p_value=p, null=OUTLIER_NULL)
+            found.append(Candidate(flag, (key,), "review"))
+    return found, tests
 
 
 def season_outliers(rows: Sequence[PairRow], params: Mapping[str, Any]) -> list[Flag]:

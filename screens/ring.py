@@ -1,6 +1,6 @@
 """Ring: wash trading, goods going around with little net movement.
 
-Seed 000, *Trade ledger* and *Circular reputation (2.4)*: a pair's net share is 1 when
+The scoring rubric, *Trade ledger* and *Circular reputation* (rubric 2.4): a pair's net share is 1 when
 every item moved one way and 0 when "the same goods went back and forth"; the
 reputation a pair's trades paid counts as circular in proportion to ``1 - net
 share``.  Wash trading is trading for the count and the reputation, not for the
@@ -11,9 +11,10 @@ Three patterns, and the pairs inside them (voluntary transfers only):
 **Wash pair** (``wash_pair``).  Two nodes whose trades undo each other: a trade, then
 a *mirror* trade sending the same goods back (each side gives what it got, good by good,
 each worth within ``max_leg_ratio``); each trade is matched once, in time order.
-Flagged when the pair has at least ``min_exchanges`` exchanges and ``min_laps`` mirror
-round trips, and the round trips carry at least ``pair_threshold`` of all the value the
-pair traded.  The score is that share; the pair's net share (low, by construction) and
+A candidate when the round trips carry at least ``pair_threshold`` of all the value the
+pair traded and what came back is worth at least ``min_value`` typical exchanges (a size
+floor); tested against the match's other pairs (:func:`return_tests`: beta-binomial count
+of the pair's exchanges in round trips).  The score is that share; the pair's net share (low, by construction) and
 each side's circular reputation are in the details.  Two honest traders who trade often
 and fairly swap *different* goods (wood for food), and an honest pair that buys back
 what it sold does so in other quantities, for other goods, now and then: far below.
@@ -58,7 +59,7 @@ per pair can be chosen that are
   sent its goods and not yet had them back (buy-backs at different times are not a ring);
 
 and, over the pairs of the cycle, the trade went back and forth: the *circular share*
-``1 - sum(net share x value) / sum(value)`` (seed 000 *Trade ledger*: net share 0 is "the
+``1 - sum(net share x value) / sum(value)`` (the scoring rubric's *Trade ledger*: net share 0 is "the
 same goods went back and forth"; *Circular reputation* pays in proportion to
 ``1 - net share``) is at least ``ring_threshold``.  An honest triangle trades goods that
 move for good (net share near 1 on every pair): it has no round trips to choose, or, with
@@ -70,17 +71,34 @@ pairs with round trips, pruning on the three consistencies as the path grows (ne
 cycle already; qualifying cycles that share seats are one ring, scored by the circular
 share of all its pairs.
 
+**The tests.**  Each pattern is a candidate; what decides is its p-value against honest
+play in the same match (the match-level step adjusts it over every test of the match):
+
+- every pair's round trips (wash pair, and a pair inside a ring): the count of its
+  exchanges that ended in mirror round trips, against a beta-binomial whose mean is the
+  rate of the match's pairs sharing neither of its seats (each pair one vote) and whose
+  spread (``SPREAD``) lets honest pairs differ: two friends that swap the same goods buy
+  back more often than strangers.  A wash pair also needs what came back to be worth
+  ``min_value`` typical exchanges (a size floor);
+- a wash cycle: the direction of every transfer of the cycled good between neighbours of
+  the cycle, each a coin under the null (two-sided binomial): a wash sends it the cycle's
+  way every time, honest trade of one good both ways;
+- a round-trip ring: its pairs' round-trip tests, combined (Fisher's product: independent
+  pairs under the null).
+
 >>> import networkx as nx
 >>> from .graph import TransferView
 >>> G = nx.MultiDiGraph()
 >>> for lap in range(3):
 ...     for i, (u, v) in enumerate([("a", "b"), ("b", "c"), ("c", "a")]):
 ...         _ = G.add_edge(u, v, value=6.0, tick=10 * lap + i, event=f"{lap}{i}", goods={"wood": 6.0})
->>> flags = ring(TransferView(G), {"min_exchanges": 6, "min_laps": 3, "max_leg_ratio": 1.5,
-...     "pair_threshold": 0.8, "member_threshold": 0.5, "max_cycle_length": 5, "cycle_threshold": 3,
-...     "max_member_imbalance": 0.3, "max_search_steps": 10000, "ring_trips": 1, "ring_threshold": 0.5})
->>> [(f.kind, f.agents, f.score) for f in flags]
-[('wash_cycle', ('a', 'b', 'c'), 3.0)]
+>>> PARAMS = {"min_value": 3.0, "max_leg_ratio": 1.5, "pair_threshold": 0.85, "member_threshold": 0.5,
+...     "max_cycle_length": 5, "cycle_threshold": 3, "max_member_imbalance": 0.3, "max_search_steps": 10000,
+...     "ring_trips": 1, "ring_threshold": 0.5}
+>>> [(c.flag.kind, c.flag.agents, c.flag.score, c.flag.p_value) for c in ring(TransferView(G), PARAMS)[0]]
+[('wash_cycle', ('a', 'b', 'c'), 3.0, 0.00390625)]
+
+(nine transfers of wood, all the cycle's way round: 2 x 2^-9.)
 
 One lap and back: wood for stone round ``a -> b -> c``, each trade then undone.
 
@@ -90,10 +108,8 @@ One lap and back: wood for stone round ``a -> b -> c``, each trade then undone.
 ...         ("b", "a", "wood", "stone")]):
 ...     _ = G.add_edge(u, v, value=6.0, tick=t, event=f"t{t}", exchange=t, goods={out: 6.0})
 ...     _ = G.add_edge(v, u, value=6.0, tick=t, event=f"t{t}", exchange=t, goods={back: 6.0})
->>> flags = ring(TransferView(G), {"min_exchanges": 4, "min_laps": 2, "max_leg_ratio": 1.5,
-...     "pair_threshold": 0.85, "member_threshold": 0.5, "max_cycle_length": 5, "cycle_threshold": 3,
-...     "max_member_imbalance": 0.3, "max_search_steps": 10000, "ring_trips": 1, "ring_threshold": 0.5})
->>> [(f.kind, f.agents, f.score, f.details["allUnderWayAtTick"]) for f in flags]
+>>> [(c.flag.kind, c.flag.agents, c.flag.score, c.flag.details["allUnderWayAtTick"])
+...  for c in ring(TransferView(G), PARAMS)[0]]
 [('wash_ring', ('a', 'b', 'c'), 1.0, 2.0)]
 """
 
@@ -110,6 +126,7 @@ import networkx as nx
 
 from .flags import Flag, ordered, pair_key
 from .graph import Exchange, PairFlow, TransferView
+from .stats import Candidate, Test, betabinom_sf, binom_sf, product_p
 
 __all__ = ["mirrored_trips", "ring", "ring_members", "round_trip_rings", "wash_cycles", "wash_pairs"]
 
@@ -327,27 +344,115 @@ def _mirrorable(view: TransferView, pair: PairFlow) -> float:
     return total
 
 
+PAIR_NULL = ("the pair's trades came back as mirror round trips at a rate drawn around that of the match's "
+             "pairs that share neither seat (beta-binomial over the pair's exchanges)")
+
+SPREAD = 8.0
+"""Strength (alpha + beta) of the Beta the wash-pair null draws each pair's round-trip rate from."""
+"""The wash-pair null, in words."""
+
+CYCLE_NULL = ("each transfer of the good between neighbours of the cycle was as likely to go either way "
+              "(binomial, two-sided)")
+"""The wash-cycle null, in words."""
+
+RING_NULL = ("each pair of the ring made round trips at the rate of the match's pairs that share neither of "
+             "its seats, pairs independent (Fisher's product of the pairs' p-values)")
+"""The round-trip ring null, in words."""
+
+
+def _in_trips(view: TransferView, pair: PairFlow, ratio: float) -> tuple[int, int]:
+    """``(exchanges in mirror round trips, exchanges of known value)``."""
+    memo_key = ("ring.in_trips", pair.a, pair.b, ratio)
+    found: tuple[int, int] | None = view.memo.get(memo_key)
+    if found is not None:
+        return found
+    a, b = pair.a, pair.b
+    empty: dict[Any, float] = {}
+    signatures = [(_signature(x.goods.get(a) or empty), _signature(x.goods.get(b) or empty))
+                  for x in pair.exchanges if not x.unvalued]
+    seen = set(signatures)
+    mirrorable = sum(1 for sa, sb in signatures if (sb, sa) in seen and (sa or sb))
+    trips = 0
+    if mirrorable >= 2:
+        memo_trips = ("ring.trips", a, b, ratio)
+        found_trips = view.memo.get(memo_trips)
+        if found_trips is None:
+            found_trips = view.memo[memo_trips] = mirrored_trips(pair.exchanges, ratio)
+        trips = len(found_trips)
+    found = (2 * trips, sum(1 for x in pair.exchanges if not x.unvalued))
+    view.memo[memo_key] = found
+    return found
+
+
+def return_tests(view: TransferView, ratio: float) -> dict[tuple[Any, Any], tuple[float, float, int, int, float]]:
+    """Per screened pair with two exchanges or more: ``(p, smallest attainable p, exchanges in
+    round trips, exchanges, the null's rate)`` (module rule *wash pair*).
+
+    The rate is the mean, over the pairs sharing neither seat (a ring's own pairs do not set
+    its yardstick), of each pair's share of exchanges in round trips -- each pair one vote,
+    so one busy pair does not set it -- with one prior pair at one half; the count is
+    beta-binomial with that mean and strength
+    ``SPREAD``: honest pairs differ (two that swap the same goods buy back more often), so a
+    pair's own rate is drawn from a wide Beta around the match's."""
+    memo_key = ("ring.return_tests", ratio)
+    cached = view.memo.get(memo_key)
+    if cached is not None:
+        tested: dict[tuple[Any, Any], tuple[float, float, int, int, float]] = cached
+        return tested
+    exempt = view.exempt
+    counts: dict[tuple[Any, Any], tuple[int, int]] = {}
+    for (a, b), pair in view.pairs.items():
+        if a in exempt or b in exempt or len(pair.exchanges) < 2:
+            continue
+        k, n = _in_trips(view, pair, ratio)
+        if n:
+            counts[(a, b)] = (k, n)
+    rates = {key: k / n for key, (k, n) in counts.items()}
+    total = sum(rates.values())
+    by_node: dict[Any, list[float]] = {}
+    for (a, b), r in rates.items():
+        for node in (a, b):
+            acc = by_node.setdefault(node, [0.0, 0.0])
+            acc[0] += r
+            acc[1] += 1
+    tested = {}
+    for (a, b), (k, n) in counts.items():
+        other_sum = total - by_node[a][0] - by_node[b][0] + rates[(a, b)]
+        other_pairs = len(rates) - by_node[a][1] - by_node[b][1] + 1
+        pi = (other_sum + 0.5) / (other_pairs + 1)
+        tested[(a, b)] = (betabinom_sf(k, n, pi, SPREAD), betabinom_sf(n - n % 2, n, pi, SPREAD), k, n, pi)
+    view.memo[memo_key] = tested
+    return tested
+
+
 def _wash_pair(view: TransferView, a: Any, b: Any, params: Mapping[str, Any], threshold: float,
                ring: tuple[Any, ...] | None = None) -> Flag | None:
     """The wash-pair flag of ``a`` and ``b`` at ``threshold`` (None when it is not one);
     ``ring`` names the ring the pair belongs to (the relaxed member rule)."""
     pair = view.pair(a, b)
     a, b = pair.a, pair.b
-    if len(pair.exchanges) < int(params["min_exchanges"]) or a in view.exempt or b in view.exempt or pair.gross <= 0:
+    if len(pair.exchanges) < 2 or a in view.exempt or b in view.exempt or pair.gross <= 0:
         return None
     if _mirrorable(view, pair) < threshold * pair.gross * (1 - 1e-9):
         return None  # too little of its value could ever come back for the score to reach the threshold
     ratio = float(params["max_leg_ratio"])
+    tested = return_tests(view, ratio).get((a, b))
+    if tested is None:
+        return None
     memo_key = ("ring.trips", a, b, ratio)
     trips = view.memo.get(memo_key)
     if trips is None:
         trips = view.memo[memo_key] = mirrored_trips(pair.exchanges, ratio)
-    if len(trips) < int(params["min_laps"]):
+    if not trips:
         return None
     returned = sum(x.given_by(a) + x.given_by(b) + y.given_by(a) + y.given_by(b) for x, y in trips)
     score = returned / pair.gross
     if score < threshold:
         return None
+    came_back = sum(max(y.given_by(a), y.given_by(b)) for _x, y in trips)
+    if came_back < float(params["min_value"]) * (view.scale or 0.0):
+        return None  # a buy-back or two: too little went back and forth to accuse
+    p, _smallest, k, n, pi = tested
     share = pair.net_share
     evidence: set[Any] = set()
     for x, y in trips:
@@ -358,6 +463,8 @@ def _wash_pair(view: TransferView, a: Any, b: Any, params: Mapping[str, Any], th
         "returnedShare": round(score, 4),
         "netShare": round(share, 3),
         "exchanges": len(pair.exchanges),
+        "testedExchanges": n,
+        "nullReturnRate": round(pi, 4),
         "twoSidedExchanges": pair.two_sided,
         "grossValue": pair.gross,
     }
@@ -377,11 +484,14 @@ def _wash_pair(view: TransferView, a: Any, b: Any, params: Mapping[str, Any], th
         evidence=tuple(ordered(evidence)),
         explanation=(
             f"{a} and {b} traded {len(pair.exchanges)} times and {len(trips)} trades were undone by a mirror trade "
-            f"sending the same goods back ({score:.0%} of the value; net share {share:.3f})"
+            f"sending the same goods back ({score:.0%} of the value; net share {share:.3f}; the match's other "
+            f"pairs' round trips predicted {pi * n / 2:.1f})"
             + (f", inside the wash ring of {', '.join(map(str, ring))}" if ring is not None else "")
             + ": trading for the count and the reputation, not for the goods."
         ),
         details=details,
+        p_value=p,
+        null=PAIR_NULL,
     )
 
 
@@ -403,7 +513,7 @@ def ring_members(view: TransferView, params: Mapping[str, Any], found: list[Flag
     joined = nx.Graph()
     for flag in found:
         joined.add_edges_from(flag.pairs)
-    flagged = {p for flag in found for p in flag.pairs}
+    flagged = {p for flag in found if flag.kind == "wash_pair" for p in flag.pairs}  # a pair has its own test
     threshold = float(params["member_threshold"])
     extra: list[Flag] = []
     for members in sorted((ordered(c) for c in nx.connected_components(joined)), key=repr):
@@ -514,7 +624,7 @@ def _qualifying(cycle: tuple[Any, ...], legs: Mapping[tuple[Any, Any], list[Tran
 
 def _members_net_share(exchanges: list[Exchange]) -> float:
     """The largest member's net share over ``exchanges`` (each counted once): per member, for
-    each good, ``|received - given|`` summed over ``received + given`` summed (seed 000 *Trade
+    each good, ``|received - given|`` summed over ``received + given`` summed (the scoring rubric's *Trade
     ledger*, taken over a member's side of the lap exchanges).  0 when every member got back
     what it handed on -- the goods went round, nothing moved; about 0.5 when a currency went
     round paying for goods that moved for good (wood for food, food for fiber)."""
@@ -575,8 +685,12 @@ def wash_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Fla
                     continue
                 laps, imbalance = found
                 rings.add_edges_from(edges)
+                along = sum(len(legs[e]) for e in edges)
+                both = along + sum(len(legs.get((v, u), ())) for u, v in edges)
+                p = min(1.0, 2 * binom_sf(max(along, both - along), both, 0.5))
                 cycles.append({"cycle": cycle, "good": good, "laps": len(laps), "imbalance": imbalance,
-                               "events": {e for lap in laps for t in lap for e in t[2]}})
+                               "events": {e for lap in laps for t in lap for e in t[2]}, "p": p,
+                               "min_p": min(1.0, 2 * 0.5 ** both), "along": along, "transfers": both})
     if budget[0] <= 0:
         notes.append(f"ring: the cycle search stopped after {int(params['max_search_steps'])} steps; "
                      "some cycles may be missing")
@@ -584,7 +698,7 @@ def wash_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Fla
     flags: list[Flag] = []
     for members in sorted((ordered(c) for c in nx.connected_components(rings)), key=repr):
         inside = [c for c in cycles if c["cycle"][0] in members]
-        best = max(inside, key=lambda c: (c["laps"], -len(c["cycle"])))
+        best = max(inside, key=lambda c: (c["laps"], -c["p"], -len(c["cycle"])))
         cycle = best["cycle"]
         pairs = ordered({pair_key(u, v) for u, v in rings.subgraph(members).edges})
         shares = {f"{a}~{b}": round(view.pair(a, b).net_share, 3) for a, b in pairs}
@@ -599,6 +713,10 @@ def wash_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Fla
             "cyclesFound": len(inside),
             "memberImbalance": round(best["imbalance"], 4),
             "pairNetShare": shares,
+            "good": best["good"],
+            "transfersAlong": best["along"],
+            "transfers": best["transfers"],
+            "minP": best["min_p"],
         }
         if circular:
             details["circularReputation"] = {str(n): circular[n] for n in members if n in circular}
@@ -620,6 +738,8 @@ def wash_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Fla
                    f", farming trades and reputation (pairs' net share as low as {least:.3f}).")
             ),
             details=details,
+            p_value=best["p"],
+            null=CYCLE_NULL,
         ))
     covered = {p for flag in flags for p in flag.pairs}
     more, more_notes = round_trip_rings(view, params, covered)
@@ -785,7 +905,7 @@ def _lap_of(cycle: tuple[Any, ...], under_way: list[list[_Trip]],
 
 def _circular_share(view: TransferView, pairs: Collection[tuple[Any, Any]]) -> float:
     """``1 - sum(net share x value) / sum(value)`` over ``pairs``: the share of their trade that
-    went back and forth (seed 000 *Trade ledger*, *Circular reputation*)."""
+    went back and forth (the scoring rubric's *Trade ledger*, *Circular reputation*)."""
     gross = moved = 0.0
     for a, b in pairs:
         pair = view.pair(a, b)
@@ -923,6 +1043,10 @@ def round_trip_rings(view: TransferView, params: Mapping[str, Any],
             story = f"{seats}, each with the next, traded {episode.good} and sent it back"
         if circular:
             details["circularReputation"] = {str(n): circular[n] for n in members if n in circular}
+        tested = return_tests(view, ratio)
+        pair_p = [tested[view.key(a, b)] if view.key(a, b) in tested else (1.0, 1.0, 0, 0, 0.0) for a, b in pairs]
+        details["pairPValues"] = {f"{a}~{b}": t[0] for (a, b), t in zip(pairs, pair_p)}
+        details["minP"] = product_p([t[1] for t in pair_p])
         flags.append(Flag(
             screen="ring",
             kind="wash_ring",
@@ -939,11 +1063,28 @@ def round_trip_rings(view: TransferView, params: Mapping[str, Any],
                 "not for the goods."
             ),
             details=details,
+            p_value=product_p([t[0] for t in pair_p]),
+            null=RING_NULL,
         ))
     return flags, notes
 
 
-def ring(view: TransferView, params: Mapping[str, Any]) -> list[Flag]:
-    """Wash pairs, wash cycles, round-trip rings and the pairs inside a ring (module rules)."""
-    found = wash_pairs(view, params) + wash_cycles(view, params)[0]
-    return found + ring_members(view, params, found)
+def ring(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candidate], list[Test], list[str]]:
+    """Wash pairs, wash cycles, round-trip rings and the pairs inside a ring (module rules), as
+    candidates with the tests they rest on; every pair's round-trip test is in the family."""
+    ratio = float(params["max_leg_ratio"])
+    tests = [Test(("ring.pair", a, b), t[0], t[1]) for (a, b), t in return_tests(view, ratio).items()]
+    cycles, notes = wash_cycles(view, params)
+    found = wash_pairs(view, params) + cycles
+    candidates: list[Candidate] = []
+    for flag in found + ring_members(view, params, found):
+        if flag.kind == "wash_pair":
+            key: Any = ("ring.pair", *flag.pairs[0])
+        elif flag.kind == "wash_cycle":
+            key = ("ring.cycle", tuple(ordered(flag.agents)), flag.details["good"])
+            tests.append(Test(key, flag.p_value or 1.0, flag.details["minP"]))
+        else:
+            key = ("ring.ring", tuple(ordered(flag.agents)))
+            tests.append(Test(key, flag.p_value or 1.0, flag.details["minP"]))
+        candidates.append(Candidate(flag, (key,)))
+    return candidates, tests, notes

@@ -10,26 +10,32 @@ the configuration's version and digest, every flag, and what could not be screen
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import networkx as nx
 
 from .cartel import cartel
 from .config import ScreenConfig, load_config
-from .feeder import feeder
-from .flags import Flag, Verdict, ordered, verdict_of
+from .fans import fans
+from .feeder import feeds, hubs
+from .flags import Flag, Level, Verdict, ordered, verdict_of
 from .graph import TransferView
 from .off_price import off_price
 from .operator import operator, recurring_pairs
 from .pair_outlier import PairRow, pair_outlier, pair_table, season_outliers
-from .ring import ring_members, wash_cycles, wash_pairs
+from .ring import ring
+from .scatter_gather import gather_scatter, scatter_gather
 from .season import Feed, feed_cycles, feed_graph, match_feeds, season_feeders
+from .stats import Candidate, Test, adjust, describe_p, testable_family
 from .thrown_fight import thrown_fight
+from .value_cycles import value_cycles
 
-__all__ = ["SCREENS", "ScreenResult", "SeasonResult", "screen_graph", "screen_season", "screen_view"]
+__all__ = ["SCREENS", "ScreenResult", "SeasonResult", "as_candidates", "calibrate", "screen_graph", "screen_season",
+           "screen_view"]
 
-SCREENS: tuple[str, ...] = ("feeder", "ring", "cartel", "off_price", "thrown_fight", "pair_outlier", "operator")
+SCREENS: tuple[str, ...] = ("feeder", "ring", "cartel", "off_price", "thrown_fight", "pair_outlier", "operator",
+                             "fans", "scatter_gather", "value_cycles")
 """Every per-match screen, in run order (``season`` runs only in :func:`screen_season`)."""
 
 RESULT_VERSION = 1
@@ -57,6 +63,8 @@ class ScreenResult:
     """The graph's ``name`` (the match id), when it has one."""
     table: tuple[PairRow, ...] = field(default=(), repr=False, compare=False)
     """The collusion table of the match (for the season-scale outliers)."""
+    testing: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    """The match-level multiple-testing step: method, rates, tests made and the family's size."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form (deterministic ordering): ``verdict``, ``configVersion``, ``configDigest``,
@@ -69,6 +77,8 @@ class ScreenResult:
             "notScreened": list(self.not_screened),
             "notes": list(self.notes),
         }
+        if self.testing:
+            out["testing"] = dict(self.testing)
         if self.name is not None:
             out["match"] = self.name
         return out
@@ -94,27 +104,137 @@ def _notes(view: TransferView, config: ScreenConfig) -> list[str]:
     return notes
 
 
-Runner = Callable[[TransferView, Mapping[str, Any]], tuple[list[Flag], list[str]]]
+Runner = Callable[[TransferView, Mapping[str, Any]], tuple[list[Any], list[Test], list[str]]]
 
 
-def _plain(fn: Callable[[TransferView, Mapping[str, Any]], list[Flag]]) -> Runner:
-    return lambda view, params: (fn(view, params), [])
-
-
-def _ring(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Flag], list[str]]:
-    cycles, notes = wash_cycles(view, params)
-    found = wash_pairs(view, params) + cycles
-    return found + ring_members(view, params, found), notes
+def _pair(fn: Callable[[TransferView, Mapping[str, Any]], tuple[list[Candidate], list[Test]]]) -> Runner:
+    def run(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Any], list[Test], list[str]]:
+        found, tests = fn(view, params)
+        return list(found), tests, []
+    return run
 
 
 _RUNNERS: dict[str, Runner] = {
-    "feeder": _plain(feeder),
-    "ring": _ring,
-    "cartel": _plain(cartel),
-    "off_price": _plain(off_price),
-    "thrown_fight": _plain(thrown_fight),
+    "feeder": _pair(feeds),
+    "ring": ring,
+    "cartel": _pair(cartel),
+    "off_price": _pair(off_price),
+    "thrown_fight": _pair(thrown_fight),
     "operator": operator,
 }
+
+TYPOLOGIES: tuple[str, ...] = ("fans", "scatter_gather", "value_cycles")
+
+EXCHANGE_SCREENS: tuple[str, ...] = ("feeder", "ring", "off_price", "pair_outlier", "operator")
+"""The screens that read one-way flow between traders: on plain payments (no transfer says what
+it was) every transfer is one way by nature, so they are not run."""
+"""The money-laundering typologies: each controls its own candidates at its share of the budget."""
+
+_TYPOLOGY_RUNNERS: dict[str, Callable[[TransferView, Mapping[str, Any]], tuple[list[Flag], list[str]]]] = {
+    "fans": lambda view, params: (fans(view, params), []),
+    "scatter_gather": scatter_gather,
+    "value_cycles": value_cycles,
+}
+
+
+def typology_share(config: ScreenConfig, tests: Sequence[Test], typologies: Sequence[str]) -> float:
+    """The share of ``false_alarm_rate`` the enabled money-laundering typologies spend, split
+    evenly among them (a Bonferroni split of the one budget; the rest goes to the Daishi
+    screens' Holm step): ``typology_share``; all of it when no Daishi test of this graph could
+    ever reach the rate (a payment graph without goods or co-location: Tarone's reduction
+    leaves that family empty, which depends on what the tests condition on, never on their
+    outcome); none when no typology is enabled."""
+    if not typologies:
+        return 0.0
+    if not testable_family(tests, config.false_alarm_rate):
+        return 1.0
+    return config.typology_share
+
+
+def _typology_level(flag: Flag, level: float, flag_share: float) -> Flag:
+    """A typology flag's level and adjusted p-value: its p-value times its tests (Bonferroni within
+    the screen); a ``flag`` when that is at most ``level x flag_share``, else a ``review`` (the
+    screen's own step-up rule already kept it at ``level``)."""
+    p_adjusted = min(1.0, float(flag.p_value) * int(flag.tests or 1)) if flag.p_value is not None else None
+    strong = p_adjusted is not None and p_adjusted <= level * flag_share
+    return _unusual(replace(flag, level="flag" if strong else "review", p_adjusted=p_adjusted))
+
+
+def as_candidates(screen: str, found: Iterable[Any]) -> tuple[list[Candidate], list[Test], list[Flag]]:
+    """What a screen returned, for the match-level step: its :class:`Candidate` objects as they
+    are; a plain :class:`Flag` with a ``p_value`` (a screen that tests but does not register its
+    tests) as a candidate on a test of its own, the screen's ``tests`` count made up with tests
+    that were not rejected; a plain flag without one (a rule with no null) kept as it is."""
+    candidates: list[Candidate] = []
+    tests: list[Test] = []
+    kept: list[Flag] = []
+    counted: dict[str, int] = {}
+    for item in found:
+        if isinstance(item, Candidate):
+            candidates.append(item)
+        elif item.p_value is not None:
+            key = ("flag", item.screen, item.kind, item.agents, item.match)
+            tests.append(Test(key, float(item.p_value), 0.0))
+            candidates.append(Candidate(item, (key,), item.level))
+            counted[item.screen] = max(counted.get(item.screen, 0), int(item.tests or 1))
+        else:
+            kept.append(item)
+    for name, size in sorted(counted.items()):
+        mine = sum(1 for c in candidates if c.keys and c.keys[0][:2] == ("flag", name))
+        tests += [Test(("flag", name, "untested", i), 1.0, 0.0) for i in range(max(0, size - mine))]
+    return candidates, tests, kept
+
+
+def calibrate(candidates: Sequence[Candidate], tests: Sequence[Test], config: ScreenConfig,
+              view: TransferView | None = None, *, holm_alpha: float | None = None,
+              typology_alpha: float = 0.0) -> tuple[list[Flag], dict[str, Any]]:
+    """The match-level multiple-testing step.
+
+    Holm's step-down over every test of every Daishi screen of the match (Tarone's reduction:
+    a test whose smallest attainable p-value cannot reach the rate is left out of the count),
+    at ``holm_alpha`` (the configuration's ``false_alarm_rate`` less the typologies' share,
+    :func:`typology_share`; all of it when not given).  A candidate whose adjusted p-value is at
+    most that level ``x flag_share`` is a ``flag`` (unless it may only be a review), at most
+    the level a ``review``; otherwise it is dropped.  With the typologies' share, in an honest
+    match the chance of any flag or review is at most ``false_alarm_rate`` and of any flag at
+    most ``false_alarm_rate x flag_share``, if the nulls hold.  Returns the flags and a summary.
+    """
+    alpha = config.false_alarm_rate if holm_alpha is None else holm_alpha
+    flag_alpha = alpha * config.flag_share
+    adjusted, size = adjust(tests, alpha)
+    flags: list[Flag] = []
+    feeds_found: list[Flag] = []
+    for c in candidates:
+        p_adj = max((adjusted.get(k, 1.0) for k in c.keys), default=1.0)
+        if p_adj <= flag_alpha and c.most == "flag":
+            level: Level = "flag"
+        elif p_adj <= alpha:
+            level = "review"
+        else:
+            continue
+        flag = replace(c.flag, level=level, p_adjusted=p_adj, tests=size)
+        if flag.screen == "feeder" and flag.kind == "one_way_feed" and view is not None:
+            feeds_found.append(flag)
+        else:
+            flags.append(flag)
+    if view is not None:
+        flags += hubs(view, feeds_found)
+    flags = [_unusual(f) for f in flags]
+    summary = {"method": "Holm step-down over the testable tests of every Daishi screen (Tarone's reduction); "
+                         "each money-laundering typology at its own share",
+               "falseAlarmRate": config.false_alarm_rate, "holmRate": alpha, "flagRate": flag_alpha,
+               "typologyRate": typology_alpha, "tests": len({t.key for t in tests}), "family": size}
+    return flags, summary
+
+
+def _unusual(flag: Flag) -> Flag:
+    """The flag with "how unusual, compared with what" added to its explanation."""
+    if flag.p_value is None:
+        return flag
+    return replace(flag, explanation=(
+        f"{flag.explanation} Chance under honest play in this match: {describe_p(flag.p_value)}, "
+        f"{describe_p(flag.p_adjusted if flag.p_adjusted is not None else flag.p_value)} counting the "
+        f"{flag.tests or 1} tests made here."))
 
 
 def screen_view(view: TransferView, config: ScreenConfig | None = None) -> ScreenResult:
@@ -128,8 +248,12 @@ def screen_view(view: TransferView, config: ScreenConfig | None = None) -> Scree
                 + (f" ({len(view.exempt)} scripted seat(s) left out)" if view.exempt else ""))
         missing, observed = _split([note, *(str(n) for n in view.graph.graph.get("not_screened") or ())])
         return ScreenResult("clear", config.version, config.digest, (), missing, observed, name)
-    flags: list[Flag] = []
+    candidates: list[Candidate] = []
+    tests: list[Test] = []
+    kept: list[Flag] = []
     notes = _notes(view, config)
+    table: tuple[PairRow, ...] = ()
+    typologies: list[str] = []
     for screen in SCREENS:
         if screen not in config.screens:
             continue
@@ -137,20 +261,40 @@ def screen_view(view: TransferView, config: ScreenConfig | None = None) -> Scree
             notes.append(f"not screened: {screen} (disabled in the configuration)")
             continue
         params = config.screens[screen]
-        if screen == "pair_outlier":
+        if screen in TYPOLOGIES:
+            typologies.append(screen)
             continue
-        found, more = _RUNNERS[screen](view, params)
-        flags += found
+        if screen in EXCHANGE_SCREENS and not view.described and view.exchanges:
+            notes.append(f"not screened: {screen} (plain payments: no transfer says it was a trade or a gift, "
+                         "and a payment is one way by nature)")
+            continue
+        if screen == "pair_outlier":
+            rows = pair_table(view, name)
+            table = tuple(rows)
+            found, more_tests = pair_outlier(view, params, rows)
+            more: list[str] = []
+        else:
+            found, more_tests, more = _RUNNERS[screen](view, params)
+        mine, extra_tests, plain = as_candidates(screen, found)
+        candidates += mine
+        tests += more_tests + extra_tests
+        kept += plain
         notes += more
-    table: tuple[PairRow, ...] = ()
-    if config.enabled("pair_outlier"):
-        rows = pair_table(view, name)
-        table = tuple(rows)
-        flags += pair_outlier(view, config.screens["pair_outlier"], rows)
-    ordered_flags = _sorted_flags(flags)
+    share = typology_share(config, tests, typologies)
+    level = config.false_alarm_rate * share / max(1, len(typologies))
+    for screen in typologies:
+        params = {**config.screens[screen], "alpha": level}
+        found, more = _TYPOLOGY_RUNNERS[screen](view, params)
+        if screen == "scatter_gather" and "fans" in typologies:  # gather-scatter reads the fan boxes
+            found = found + gather_scatter(view, params, {**config.screens["fans"], "alpha": level})
+        kept += [_typology_level(f, level, config.flag_share) for f in found]
+        notes += more
+    flags, testing = calibrate(candidates, tests, config, view, holm_alpha=config.false_alarm_rate * (1.0 - share),
+                               typology_alpha=level if typologies else 0.0)
+    ordered_flags = _sorted_flags(flags + kept)
     missing, observations = _split(notes)
     return ScreenResult(verdict_of(ordered_flags), config.version, config.digest, ordered_flags,
-                        missing, observations, name, table)
+                        missing, observations, name, table, testing)
 
 
 def _split(notes: Iterable[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -163,7 +307,12 @@ def _split(notes: Iterable[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 
 def screen_graph(graph: nx.MultiDiGraph, config: ScreenConfig | Mapping[str, Any] | None = None) -> ScreenResult:
-    """Screen one transfer graph for collusion (issue 4).
+    """Screen one transfer graph for collusion (the evaluation design's collusion screens).
+
+    Every screen tests its finding against honest play in the same graph and the
+    match-level step (:func:`calibrate`) adjusts the p-values over every test of every
+    screen: ``flag`` and ``review`` are designed false alarms, at most the configuration's
+    ``false_alarm_rate`` of honest matches anything but ``clear``.
 
     Parameters
     ----------
@@ -183,8 +332,9 @@ def screen_graph(graph: nx.MultiDiGraph, config: ScreenConfig | Mapping[str, Any
     ScreenResult
         ``verdict`` (``clear`` / ``review`` / ``flag``), ``config_version``, ``flags``
         (each with ``screen``, ``kind``, ``level``, ``agents`` as node ids, ``pairs``,
-        ``score``, ``threshold``, ``evidence`` event ids and ``explanation``) and
-        ``not_screened``.
+        ``score``, ``threshold``, ``evidence`` event ids, ``explanation``, ``p_value``,
+        ``p_adjusted``, ``null`` and ``tests``), ``not_screened`` and ``testing`` (the
+        multiple-testing step: method, rates, tests made, the family's size).
 
     Raises
     ------
@@ -192,11 +342,11 @@ def screen_graph(graph: nx.MultiDiGraph, config: ScreenConfig | Mapping[str, Any
         An edge breaks the conventions (no ``event``, a negative ``value``...).
 
     >>> G = nx.MultiDiGraph()
-    >>> for i, spoke in enumerate(["s1", "s1", "s1", "s2", "s2", "s2"]):
+    >>> for i, spoke in enumerate(["s1"] * 12 + ["s2"] * 12):
     ...     _ = G.add_edge(spoke, "hub", value=10.0, tick=i, event=100 + i, kind="gift")
     >>> result = screen_graph(G)
-    >>> result.verdict, [(f.screen, f.agents) for f in result.flags if f.level == "flag"]
-    ('flag', [('feeder', ('hub', 's1', 's2'))])
+    >>> result.verdict, [(f.screen, f.agents, f.p_value) for f in result.flags if f.level == "flag"]
+    ('flag', [('feeder', ('hub', 's1', 's2'), 0.00048828125)])
     """
     if not isinstance(config, ScreenConfig):
         config = load_config(config)

@@ -1,6 +1,6 @@
 """Season scale: feeds that only show across matches.
 
-Seed 002 §2.9: "per-season net-transfer graphs ... with community detection; the
+The evaluation design's collusion screens: "per-season net-transfer graphs ... with community detection; the
 chip-dumping/gold-farming signature is hub-and-spoke one-directional flow".  Across
 a season, honest play adds up: summing every trade of a thousand matches makes every
 busy seat a "hub" of small one-way remainders, and every good goes round some cycle.

@@ -1,27 +1,30 @@
-"""Thrown fights: raids and thefts a victim lets happen, again and again.
+"""Thrown fights: raids and thefts a victim lets happen, again and again, from a partner.
 
-Seed 002 §2.9 counts "thrown fights" among the flows of the net-transfer graph;
-§2.8 reads aggression and betrayal from attacks and raids.  A raid between rivals is
-the game: the victim defends, retaliates, or stays away and stops dealing with its
-aggressor.  A thrown fight is a transfer dressed as a fight: the victim keeps
-refilling what is taken, never hits back, and keeps cooperating with the one who
-takes.
+The evaluation design's collusion screens count "thrown fights" among the flows of the
+net-transfer graph, and read aggression and betrayal from attacks and raids.  A raid
+between rivals is the game: the victim defends, retaliates, or stays away and stops
+dealing with its aggressor.  A thrown fight is a transfer dressed as a fight: the victim
+never hits back and keeps cooperating with the one who takes, and the one who takes hits
+it far more often than it hits anyone else it stands beside.
 
 Rule, per aggressor ``X`` and victim ``V``:
 
-- ``X`` did at least ``threshold`` forced acts on ``V`` (raids, thefts, attacks); the
-  score is that number;
-- they took value at ``min_refills + 1`` different ticks or more: between takes the
-  victim had goods to lose again, at least ``min_refills`` times (it refilled); and
-  together they took at least ``min_value`` typical exchanges (a thrown fight is a
-  transfer: petty pilfering is not one);
-- ``V`` never hit ``X`` back (at most ``max_retaliation`` acts);
-- the two otherwise cooperate: they kept company (stood together at least
-  ``min_together_ratio`` times as long as the median pair of the match that met) and dealt
-  with each other (at least ``min_cooperation`` voluntary exchanges between them), or kept
-  company so closely (``close_company_ratio`` times the median pair) that no trade is
-  needed to show it.  A victim flees or stops dealing with a real aggressor; a raid takes
-  a tick together, and a thief moves on.  Without co-location data, dealing alone is read.
+- the pattern: ``V`` never hit ``X`` back (at most ``max_retaliation`` acts), and the two
+  otherwise cooperate -- they dealt with each other (at least ``min_cooperation``
+  voluntary exchanges) or kept close company (stood together at least
+  ``min_together_ratio`` times as long as the median pair of the match that met);
+- the test: the number of forced acts ``X`` did on ``V`` against a Poisson count whose mean
+  is ``X``'s own rate of hitting the others it stood beside (acts per tick together),
+  shrunk towards the rate of the rest of the match (without this pair; half an act of prior)
+  with the weight of one typical pair's ticks together, times the ticks ``X`` and ``V``
+  stood together.  An aggressive seat that hits whoever it
+  meets has a high rate, so hitting a partner proves little; one that hits nobody else and
+  its partner again and again does not.  Honest aggression is lumpy (rivalries): the count
+  is read as negative binomial whose spread is the match's own (Pearson's dispersion of the
+  other aggressor-victim pairs against their Poisson means), so a match full of feuds asks
+  more of a concentration.  Without co-location data, acts per partner dealt with stand in
+  for acts per tick;
+- a size floor: the acts took at least ``min_value`` typical exchanges in all.
 
 >>> import networkx as nx
 >>> from .graph import TransferView
@@ -29,12 +32,15 @@ Rule, per aggressor ``X`` and victim ``V``:
 >>> for t in (1, 5, 9):
 ...     _ = G.add_edge("v", "x", value=12.0, tick=t, event=t, kind="raid")
 >>> _ = G.add_edge("v", "x", value=4.0, tick=6, event=6, kind="gift")
->>> _ = G.add_edge("x", "v", value=4.0, tick=7, event=7, kind="gift")
->>> _ = G.add_edge("v", "x", value=4.0, tick=8, event=8, kind="gift")
->>> [(f.agents, f.score) for f in thrown_fight(TransferView(G), {"threshold": 3, "min_refills": 2,
-...   "min_value": 1.0, "max_retaliation": 0, "min_cooperation": 2, "min_together_ratio": 6.0,
-...   "close_company_ratio": 12.0})]
-[(('x', 'v'), 3.0)]
+>>> _ = G.add_edge("o", "x", value=4.0, tick=7, event=7, kind="gift")
+>>> [(c.flag.agents, c.flag.score, round(c.flag.p_value, 6)) for c in thrown_fight(TransferView(G),
+...   {"min_value": 1.0, "max_retaliation": 0, "min_cooperation": 1, "min_together_ratio": 6.0})[0]]
+[(('x', 'v'), 3.0, 0.000296)]
+
+Without co-location data, x's rate is its acts per partner dealt with elsewhere (none with o,
+its one other partner), shrunk towards the rest of the match's (no act but the half-act prior,
+over 1 pair plus the weight of 1: 0.25) with weight 1: (0 + 0.25) / (1 + 1) = 0.125 acts for v;
+3 or more of a Poisson(0.125) is 1 - e^-0.125 (1 + 0.125 + 0.0078125) = 0.000296.
 """
 
 from __future__ import annotations
@@ -44,74 +50,149 @@ from typing import Any
 
 from .flags import Flag, ordered, pair_key
 from .graph import TransferView
+from .stats import Candidate, Test, nbinom_sf, poisson_sf, rate
 
-__all__ = ["thrown_fight"]
+__all__ = ["THROWN_NULL", "thrown_fight"]
 
 
-def thrown_fight(view: TransferView, params: Mapping[str, Any]) -> list[Flag]:
-    """Repeated, unanswered, cooperative aggression (module rule)."""
-    threshold = float(params["threshold"])
-    min_refills = int(params["min_refills"])
+THROWN_NULL = ("the aggressor hit this victim at its own rate of hitting the others it stood beside, shrunk "
+               "towards the match's rate, over the ticks the two stood together; as unevenly as aggression "
+               "falls on victims elsewhere in the match (negative binomial, its spread from the other pairs)")
+"""The thrown-fight screen's null, in words."""
+
+
+def _rates(view: TransferView) -> tuple[dict[Any, float], dict[Any, float], dict[tuple[Any, Any], int], float, float]:
+    """``(acts by aggressor, exposure by node, acts by (aggressor, victim), match rate, prior
+    weight)``: exposure is ticks beside others (with co-location data) or partners dealt with."""
+    acts: dict[Any, float] = {}
+    between: dict[tuple[Any, Any], int] = {}
+    for act in view.acts:
+        if act.victim == act.aggressor:
+            continue
+        acts[act.aggressor] = acts.get(act.aggressor, 0.0) + 1
+        between[(act.aggressor, act.victim)] = between.get((act.aggressor, act.victim), 0) + 1
+    exposure: dict[Any, float] = {}
+    if view.contact is not None:
+        for (x, y), ticks in view.contact.items():
+            exposure[x] = exposure.get(x, 0.0) + ticks
+            exposure[y] = exposure.get(y, 0.0) + ticks
+        weight = view.typical_contact or 1.0
+    else:
+        for (x, y), pair in view.pairs.items():
+            if pair.exchanges or pair.acts:
+                exposure[x] = exposure.get(x, 0.0) + 1
+                exposure[y] = exposure.get(y, 0.0) + 1
+        weight = 1.0
+    total_exposure = sum(exposure.values()) / 2
+    match_rate = sum(acts.values()) / total_exposure if total_exposure > 0 else 0.0
+    return acts, exposure, between, match_rate, weight
+
+
+def _pearson_term(observed: float, expected: float) -> float:
+    return (observed - expected) ** 2 / expected if expected > 0 else 0.0
+
+
+def _dispersion(view: TransferView, acts_by: dict[Any, float], exposure: dict[Any, float],
+                between: dict[tuple[Any, Any], int], match_rate: float, weight: float) -> tuple[float, int]:
+    """Pearson's chi-square of the acts between every (aggressor, victim) that stood together
+    against the Poisson means, and its degrees of freedom: how much more aggression
+    concentrates on one victim in this match than the Poisson null allows (rivalries do).
+    Each test leaves its own pair out and divides by the rest (quasi-Poisson)."""
+    total = 0.0
+    count = 0
+    seen: set[tuple[Any, Any]] = set()
+    for aggressor in ordered(acts_by):
+        partners = [(other, ticks) for (x, y), ticks in (view.contact or {}).items()
+                    for other in ((y,) if x == aggressor else (x,) if y == aggressor else ())]
+        if view.contact is None:
+            partners = [(pair.other(aggressor), 1.0) for k, pair in view.pairs.items() if aggressor in k]
+        rate_x = rate(acts_by[aggressor], exposure.get(aggressor, 0.0), match_rate, weight)
+        for victim, ticks in partners:
+            if (aggressor, victim) in seen or victim in view.exempt:
+                continue
+            seen.add((aggressor, victim))
+            total += _pearson_term(between.get((aggressor, victim), 0), rate_x * max(ticks, 1.0))
+            count += 1
+    return total, count - len(acts_by)
+
+
+def thrown_fight(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candidate], list[Test]]:
+    """Unanswered, cooperative aggression concentrated on one partner (module rule)."""
+    min_value = float(params["min_value"]) * (view.scale or 0.0)
     max_retaliation = int(params["max_retaliation"])
     min_cooperation = int(params["min_cooperation"])
-    min_value = float(params["min_value"]) * (view.scale or 0.0)
     min_ratio = float(params["min_together_ratio"])
-    close_ratio = float(params["close_company_ratio"])
     typical = view.typical_contact
-    flags: list[Flag] = []
+    found: list[Candidate] = []
+    tests: list[Test] = []
+    if not view.acts:
+        return found, tests
+    acts_by, exposure, between, match_rate, weight = _rates(view)
+    total_exposure = sum(exposure.values()) / 2
+    pearson, df = _dispersion(view, acts_by, exposure, between, match_rate, weight)
     for (a, b), pair in view.pairs.items():
         if not pair.acts or a in view.exempt or b in view.exempt:
             continue
         for aggressor in (a, b):
             victim = pair.other(aggressor)
             acts = pair.acts_by(aggressor)
-            if len(acts) < threshold:
+            if not acts:
                 continue
             answered = len(pair.acts_by(victim))
             if answered > max_retaliation:
-                continue
-            refills = len({act.tick for act in acts if act.value is not None and act.value > 0}) - 1
-            if refills < min_refills:
-                continue
-            taken = sum(act.value or 0.0 for act in acts)
-            if taken <= 0 or taken < min_value:
                 continue
             cooperation = pair.exchanges
             together = view.contact_of(a, b)
             ratio = together / typical if typical else 0.0
             dealing = len(cooperation) >= min_cooperation
-            if view.contact is None:
-                if not dealing:
-                    continue
-            elif not ((ratio >= min_ratio and dealing) or ratio >= close_ratio):
+            if not (dealing or (view.contact is not None and ratio >= min_ratio)):
                 continue
+            own = max(together, 1.0) if view.contact is not None else 1.0
+            others_acts = acts_by.get(aggressor, 0.0) - len(acts)
+            pair_exposure = together if view.contact is not None else 1.0
+            others_exposure = max(exposure.get(aggressor, 0.0) - pair_exposure, 0.0)
+            # the match's rate without this pair (its own acts do not set its yardstick), half an act prior
+            rest = (sum(acts_by.values()) - len(acts) + 0.5) / max(total_exposure - pair_exposure + weight, weight)
+            rate_x = rate(others_acts, others_exposure, rest, weight)
+            expected = rate_x * own
+            k = len(acts)
+            term = _pearson_term(k, expected)
+            phi = max(1.0, (pearson - term) / (df - 1)) if df > 1 else 1.0
+            p = poisson_sf(k, expected) if phi <= 1.0 else nbinom_sf(k, expected, phi)
+            key = ("thrown_fight", aggressor, victim)
+            tests.append(Test(key, p, 0.0))
+            taken = sum(act.value or 0.0 for act in acts)
+            if taken < min_value or taken <= 0:
+                continue
+            refills = len({act.tick for act in acts if act.value is not None and act.value > 0}) - 1
             evidence: set[Any] = set()
             for act in acts:
                 evidence.update(act.events)
             for x in cooperation:
                 evidence.update(x.events)
-            flags.append(Flag(
+            flag = Flag(
                 screen="thrown_fight",
                 kind="thrown_fight",
                 level="flag",
                 agents=(aggressor, victim),
                 pairs=(pair_key(aggressor, victim),),
-                score=float(len(acts)),
-                threshold=threshold,
+                score=float(k),
+                threshold=round(expected, 4),
                 evidence=tuple(ordered(evidence)),
                 explanation=(
-                    f"{aggressor} raided, robbed or attacked {victim} {len(acts)} times, taking {taken:g} in "
-                    f"value; {victim} refilled, never hit back, and "
-                    + (f"kept its company ({together:g} ticks together, {ratio:.1f} times the match's typical pair)"
+                    f"{aggressor} raided, robbed or attacked {victim} {k} times, taking {taken:g} in value, where "
+                    f"its dealings with the others it met predicted {expected:.2f}; {victim} never hit back"
+                    + (f", kept its company ({together:g} ticks together, {ratio:.1f} times the match's typical pair)"
                        if view.contact is not None else "")
-                    + (" and " if view.contact is not None and dealing else "")
-                    + (f"dealt with it ({len(cooperation)} exchanges)" if dealing else "")
+                    + (f" and dealt with it ({len(cooperation)} exchanges)" if dealing else "")
                     + "."
                 ),
                 details={
                     "aggressor": aggressor,
                     "victim": victim,
-                    "acts": len(acts),
+                    "acts": k,
+                    "expectedActs": round(expected, 4),
+                    "aggressorActsOnOthers": int(others_acts),
                     "valueTaken": taken,
                     "refills": refills,
                     "retaliations": answered,
@@ -119,5 +200,8 @@ def thrown_fight(view: TransferView, params: Mapping[str, Any]) -> list[Flag]:
                     "ticksTogether": together,
                     "togetherRatio": round(ratio, 3),
                 },
-            ))
-    return flags
+                p_value=p,
+                null=THROWN_NULL,
+            )
+            found.append(Candidate(flag, (key,)))
+    return found, tests

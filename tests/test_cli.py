@@ -94,7 +94,7 @@ def test_behavior_baseline_normalizes_harm(runner: CliRunner, tmp_path: Path) ->
     for seed in (1, 2):
         simulate_to_dir("clean", seed, 3, baseline, "stream", truth_file=None, ticks=60)
     result = runner.invoke(main, ["behavior", "m_demo", "--format", "json", "--baseline", str(baseline)])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # the demo is planted with collusion: findings
     report = json.loads(result.output)
     harm = report["match"]["profile"]["harm"]
     assert harm["baseline"]["matches"] == 2 and harm["baseline"]["seats"] == 16

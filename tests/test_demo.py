@@ -29,7 +29,7 @@ def test_demo_is_valid_and_a_few_thousand_events() -> None:
 
 def test_behavior_m_demo_finds_the_planted_collusion() -> None:
     result = CliRunner().invoke(main, ["behavior", "m_demo", "--format", "text"])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # findings: the planted collusion is flagged
     assert "== Collusion screens ==" in result.output and "Verdict: flag" in result.output
     for planted in ("feeder", "ring"):
         assert planted in result.output

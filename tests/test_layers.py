@@ -3,7 +3,7 @@ and never from another room's private module (a name starting with ``_``).
 
 The rooms, in order (docs/ARCHITECTURE.md draws them):
 
-    base      daishi_forensics.{errors, exitcodes, arithmetic, jsonio, version}, schemas
+    base      daishi_forensics.{errors, exitcodes, arithmetic, jsonio, version, textsafe, outputs}, schemas
     screens   graph functions over any transfer graph (nothing of Daishi)
     simulate  the synthetic match writer (needs only the base)
     read      sources, the read boundary, upcast, schema checks, archive settings
@@ -13,6 +13,7 @@ The rooms, in order (docs/ARCHITECTURE.md draws them):
     probes    the probe catalogue and compliance
     profile   negotiation, commitments, promises, harm, welfare, specialization, progression
     score     rubric, scoring, audit
+    study     study audits: two files read strictly, the page recomputed (and simulated studies)
     report    assembly, sections, crosscheck, evidence, screening, renderers
     batch     seasons and Parquet export (many matches)
     cli       the commands
@@ -35,9 +36,9 @@ ROOT = Path(__file__).resolve().parent.parent
 FOLDERS = {"daishi_forensics": ROOT / "forensics", "daishi_forensics.schemas": ROOT / "schemas",
            "daishi_forensics.screens": ROOT / "screens", "daishi_forensics.probes": ROOT / "probes",
            "daishi_forensics.cli": ROOT / "cli"}
-BASE_MODULES = {"errors", "exitcodes", "arithmetic", "jsonio", "version"}
+BASE_MODULES = {"errors", "exitcodes", "arithmetic", "jsonio", "version", "textsafe", "outputs"}
 ORDER = ["base", "screens", "simulate", "read", "replay", "economy", "injection", "probes", "profile", "score",
-         "report", "batch", "cli"]
+         "study", "report", "batch", "cli"]
 RANK = {room: k for k, room in enumerate(ORDER)}
 LAZY = re.compile(r"[\"'](daishi_forensics(?:\.\w+)+):")
 

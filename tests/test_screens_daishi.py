@@ -25,10 +25,14 @@ def fair_market(first_id: int) -> list[dict[str, Any]]:
     return out
 
 
+FEEDS = ["a_1", "a_2", "a_4"] * 12
+"""Three spokes, twelve gifts each (a sign-flip p of 2 / 2^12 a spoke)."""
+
+
 def feeder_events() -> list[dict[str, Any]]:
     events = [*SPAWNS, *fair_market(10)]
-    for i, spoke in enumerate(["a_1", "a_1", "a_2", "a_2", "a_4", "a_4"]):
-        events += trade(40 + 2 * i, 20 + i, f"g{i}", spoke, "h", {"tool": 1}, {})  # a tool (12) as a gift
+    for i, spoke in enumerate(FEEDS):
+        events += trade(40 + 2 * i, 8 + i // 3, f"g{i}", spoke, "h", {"tool": 1}, {})  # a tool (12) as a gift
     return events
 
 
@@ -42,17 +46,22 @@ def test_feeder_match_is_flagged_with_the_events_behind_it(tmp_path: Path) -> No
     assert result.verdict == "flag"
     [feeder] = [f for f in result.flags if f.screen == "feeder"]
     assert feeder.agents == ("h", "a_1", "a_2", "a_4")
-    assert feeder.score == pytest.approx(72.0 / 6.0)
-    assert feeder.evidence == tuple(range(40, 52))  # both events of every gift
+    assert feeder.score == pytest.approx(432.0 / 6.0)
+    assert feeder.evidence == tuple(range(40, 40 + 2 * len(FEEDS)))  # both events of every gift
+    assert feeder.p_value == 2 / 4096 and feeder.p_adjusted is not None and feeder.p_adjusted <= 0.005
 
 
 def test_the_report_section(tmp_path: Path) -> None:
     section = screens_section(analysed(tmp_path, feeder_events()))
-    assert list(section) == ["verdict", "configVersion", "configDigest", "flags", "notScreened", "notes"]
-    assert section["verdict"] == "flag" and section["configVersion"] == "1.1.0"
+    assert list(section) == ["verdict", "configVersion", "configDigest", "flags", "notScreened", "notes", "testing"]
+    assert section["verdict"] == "flag" and section["configVersion"] == "2.1.0"
+    testing = section["testing"]  # one budget of 0.02: a tenth to the typologies, the rest to Holm
+    assert testing["falseAlarmRate"] == 0.02 and testing["holmRate"] == 0.02 * 0.9
+    assert testing["flagRate"] == 0.02 * 0.9 * 0.25 and testing["typologyRate"] == 0.02 * 0.1 / 3
     flag = section["flags"][0]
     assert set(flag) == {"screen", "kind", "level", "agents", "pairs", "score", "threshold", "evidence",
-                         "explanation", "details"}
+                         "explanation", "details", "pValue", "pAdjusted", "null", "tests"}
+    assert flag["pValue"] == 0.000488281 and "sign-flip" in flag["null"]
     assert flag["agents"] == ["h", "a_1", "a_2", "a_4"] and flag["evidence"][:2] == [40, 41]
     assert json.dumps(section, sort_keys=True) == json.dumps(screens_section(analysed(tmp_path / "again",
                                                                                         feeder_events())),
@@ -109,7 +118,8 @@ def test_cli_exit_codes(runner: CliRunner, tmp_path: Path) -> None:
     fed = write(tmp_path, feeder_events(), "fed")
     ok = runner.invoke(main, ["screen", str(clean)])
     assert ok.exit_code == 0, ok.output
-    assert ok.output.splitlines()[-1].startswith("verdict clear: 1 clear, 0 review, 0 flag (screens config 1.1.0")
+    assert ok.output.splitlines()[-1].startswith("verdict clear: 1 clear, 0 review, 0 flag (screens config 2.1.0")
+    assert "designed false alarms: at most 0.02 of honest matches review or flag, 0.005 flag" in ok.output
     assert runner.invoke(main, ["screen", str(clean), str(fed)]).exit_code == 1
     missing = runner.invoke(main, ["screen", str(clean), str(tmp_path / "m_000000000000.json")])
     assert missing.exit_code == 3 and "NOT SCREENED" in missing.output
@@ -123,20 +133,25 @@ def test_cli_exit_codes(runner: CliRunner, tmp_path: Path) -> None:
 def test_cli_formats(runner: CliRunner, tmp_path: Path) -> None:
     fed = str(write(tmp_path, feeder_events(), "fed"))
     doc = json.loads(runner.invoke(main, ["screen", "--format", "json", fed]).output)
-    assert (doc["verdict"], doc["exitCode"], doc["configVersion"]) == ("flag", 1, "1.1.0")
+    assert (doc["verdict"], doc["exitCode"], doc["configVersion"]) == ("flag", 1, "2.1.0")
     assert doc["matches"][0]["flags"][0]["screen"] == "feeder"
+    assert {"pValue", "pAdjusted", "null", "tests"} <= set(doc["matches"][0]["flags"][0])
     sarif = json.loads(runner.invoke(main, ["screen", "--format", "sarif", fed]).output)
     run = sarif["runs"][0]
     assert sarif["version"] == "2.1.0" and run["results"][0]["ruleId"] == "feeder/hub_and_spoke"
     assert run["results"][0]["level"] == "error" and run["results"][0]["properties"]["evidence"][0] == 40
+    assert run["results"][0]["properties"]["pValue"] == 0.000488281 and "null" in run["results"][0]["properties"]
     github = runner.invoke(main, ["screen", "--format", "github", fed]).output
     assert github.startswith("::error file=") and "title=daishi-forensics feeder/hub_and_spoke::" in github
+    assert "P 0.000488 (adjusted" in github and "Null: each one-sided exchange" in github
+    text = runner.invoke(main, ["screen", fed]).output
+    assert "p 0.000488 (adjusted" in text and "null: each one-sided exchange" in text
 
 
 def test_cli_config_override_is_stamped(runner: CliRunner, tmp_path: Path) -> None:
     fed = str(write(tmp_path, feeder_events(), "fed"))
     override = tmp_path / "loose.json"
-    override.write_text('{"version": "ops-1", "screens": {"feeder": {"threshold": 500}}}')
+    override.write_text('{"version": "ops-1", "screens": {"feeder": {"min_spoke_value": 500}}}')
     doc = json.loads(runner.invoke(main, ["screen", "--format", "json", "--config", str(override), fed]).output)
     assert doc["configVersion"] == "ops-1"
     assert not [f for f in doc["matches"][0]["flags"] if f["kind"] == "hub_and_spoke"]

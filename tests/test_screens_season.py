@@ -59,7 +59,7 @@ def test_a_hub_fed_in_different_matches() -> None:
 
 
 def test_a_hub_one_match_already_flagged_is_not_reported_again() -> None:
-    graphs = [match("m_1", [("S1", "H"), ("S2", "H")]), match("m_2", [])]
+    graphs = [match("m_1", [("S1", "H"), ("S2", "H")], gifts=12), match("m_2", [])]  # twelve gifts each: significant
     result = screen_season(graphs)
     assert result.matches[0].verdict == "flag"
     assert not [f for f in result.flags if f.kind == "hub_and_spoke"]

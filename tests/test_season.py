@@ -242,7 +242,7 @@ def test_interrupted_run_resumes_without_redoing_finished_matches(tmp_path: Path
 def test_a_crashing_job_is_recorded_and_retried(tmp_path: Path, season_dir: Path) -> None:
     crashing = Job("crash", _crash, lambda options: "1")
     result = run_season(expand_targets([str(season_dir)])[:2], crashing, tmp_path / "out")
-    assert result.exit_code == exitcodes.UNREADABLE
+    assert result.exit_code == exitcodes.INTERNAL  # a crash is a bug (70), not an unreadable input (3)
     assert result.summary["counts"]["failed"] == 2
     assert result.summary["unreadable"][0]["error"] == f"ValueError: no luck with {M1}.jsonl"
     assert not (tmp_path / "out" / ".resume").exists()  # a failed match has no key: tried again

@@ -53,7 +53,8 @@ def test_exported_api() -> None:
 
     assert sorted(sim.__all__) == sorted(
         ["SCENARIOS", "FORMS", "SCHEMA_VERSIONS", "SimulatedMatch", "simulate_match", "write_match", "simulate_to_dir"])
-    assert SCENARIOS == ("clean", "feeder", "ring", "cartel", "off_price", "thrown_fight", "probes", "echo", "mixed")
+    assert SCENARIOS == ("clean", "feeder", "ring", "cartel", "off_price", "thrown_fight", "probes", "echo", "mixed",
+                         "honest-noisy")
     assert FORMS == ("bundle", "bundle-gz", "stream", "stream-gz", "folder", "folder-gz")
 
 
@@ -68,12 +69,15 @@ def test_bad_arguments() -> None:
         list(match("clean").iter_events(3, previous_season=True))
 
 
-def test_match_id_from_scenario_and_seed() -> None:
+def test_match_id_from_every_parameter() -> None:
+    """The id is derived from the scenario, the seed and every other parameter: two different
+    simulations (here: other rounds) never share an id, the same one always has the same."""
     a, b = match("clean"), match("feeder")
     assert a.match_id != b.match_id
     assert len(a.match_id) == 14 and a.match_id.startswith("m_")
     int(a.match_id[2:], 16)
-    assert simulate_match("clean", SEED, ticks=40).match_id == a.match_id
+    assert simulate_match("clean", SEED).match_id == a.match_id
+    assert simulate_match("clean", SEED, ticks=40).match_id != a.match_id
 
 
 # -------------------------------------------------------------- determinism

@@ -54,7 +54,7 @@ import pyarrow.parquet as pq
 from daishi_forensics import exitcodes
 from daishi_forensics.version import __version__
 from daishi_forensics.report.passes import analyze
-from daishi_forensics.errors import ForensicsError
+from daishi_forensics.errors import BadSetting, DuplicateMatch, ForensicsError, OutputError
 from daishi_forensics.read.boundary import MatchRead
 from daishi_forensics.report.assembly import behavior_report
 from daishi_forensics.read.sources import Limits, MatchSource, open_match
@@ -390,7 +390,7 @@ class MatchExport:
     error: str | None = None
     """The one-line error of a target that could not be read."""
     exit_code: int = exitcodes.OK
-    """0, 1 (the input held invalid records) or 3 (unreadable)."""
+    """0, 1 (the input held invalid records), 2 (a match already exported by this run) or 3 (unreadable)."""
 
 
 @dataclass(frozen=True)
@@ -402,9 +402,10 @@ class ExportResult:
 
     @property
     def exit_code(self) -> int:
-        """3 if any target was unreadable, else 1 if any held invalid records, else 0."""
+        """2 if a target was refused as a match exported before, else 3 if any target was
+        unreadable, else 1 if any held invalid records, else 0."""
         codes = {m.exit_code for m in self.matches}
-        for code in (exitcodes.UNREADABLE, exitcodes.FINDINGS):
+        for code in (exitcodes.USAGE, exitcodes.UNREADABLE, exitcodes.FINDINGS):
             if code in codes:
                 return code
         return exitcodes.OK
@@ -420,17 +421,29 @@ def export_match(
     store: Path | None = None,
     server: str | None = None,
     limits: Limits | None = None,
+    taken: Mapping[str, str] | None = None,
 ) -> MatchExport:
     """Export one match's events, seats and pairs to ``out_dir`` (see the module docs).
 
+    ``taken`` maps the match ids already exported by this run to their targets: a target
+    of one of them is refused before anything is written (it would replace that export).
+
     Raises
     ------
+    DuplicateMatch
+        The target's match id is in ``taken``.
     ForensicsError
         The target cannot be read (nothing of it is left in ``out_dir``).
     """
     out_dir = Path(out_dir)
     source = open_match(target, store=store, server=server, limits=limits)
-    partition = f"match_id={_partition(source.match_id, target)}"
+    match_id = _partition(source.match_id, target)
+    first = (taken or {}).get(match_id)
+    if first is not None:
+        raise DuplicateMatch(f"is match {match_id}, like {first} exported before it: refused, as its partition "
+                             "would replace that one (give each match once, or export them to different folders)",
+                             file=target)
+    partition = f"match_id={match_id}"
     scrubbed = scrub
     batches = _EventBatches(EVENT_SCHEMA, batch_rows, include_private, _cached(_scrubber()) if scrub else None)
     folders = {t: out_dir / t / partition for t in ("events", "seats", "pairs")}
@@ -491,13 +504,20 @@ def export_parquet(
     server: str | None = None,
     on_match: Callable[[MatchExport], None] | None = None,
 ) -> ExportResult:
-    """Export every target; a target that cannot be read is recorded (with its error line)
-    and the others go on."""
+    """Export every target; a target that cannot be read, or that is a match already exported by
+    this run (two targets of one match id), is recorded (with its error line) and the others go on."""
     result = ExportResult(Path(out_dir))
+    taken: dict[str, str] = {}
     for target in targets:
         try:
             done = export_match(target, Path(out_dir), include_private=include_private, scrub=scrub,
-                                batch_rows=batch_rows, store=store, server=server)
+                                batch_rows=batch_rows, store=store, server=server, taken=taken)
+            if done.match_id is not None:
+                taken[done.match_id] = target
+        except BadSetting:
+            raise  # the command line's fault, not this target's
+        except OSError as exc:  # writing the tables (reading errors are ForensicsErrors)
+            raise OutputError(f"cannot write the tables ({exc.strerror or exc})", file=str(out_dir)) from None
         except ForensicsError as exc:
             done = MatchExport(target, None, error=str(exc), exit_code=exc.exit_code)
         result.matches.append(done)

@@ -28,14 +28,17 @@ and ``season``, the job's season-scale step.
 
 **Failures.**  A target that cannot be read (:class:`~daishi_forensics.errors.
 ForensicsError`: missing, truncated, not JSON, a server that failed) is recorded
-as ``unreadable`` with its one-line error; any other exception inside a job is
-recorded as ``failed`` with ``ExceptionType: message``.  Neither stops the season.
+as ``unreadable`` with its one-line error; any other exception inside a job (a bug)
+is recorded as ``failed`` with ``ExceptionType: message`` and exit code 70.  Neither
+stops the season.  A :class:`~daishi_forensics.errors.BadSetting` (an unusable option
+or variable) does: it is the command line's fault, not a match's.
 
 **Resume.**  A match is done when ``.resume/<name>.json`` holds the same key as
 this run would compute *and* the sha-256 of the result file it was written with.
 The key is the target, a fingerprint of the input (per file: size, mtime in ns and
-the sha-256 of its first 64 KiB; a folder fingerprints its ``archive.json``,
-``events.jsonl[.gz]`` and ``report.json``), the job's name, the job's version
+the sha-256 of its first 64 KiB; with ``verify``, size and the sha-256 of the whole
+file instead; a folder fingerprints its ``archive.json``, ``events.jsonl[.gz]`` and
+``report.json``), the job's name, the job's version
 (tool version, report version, screen configuration version and digest) and the
 options (store, server, configuration).  Writing a match removes its key, writes
 the result (temp file + ``os.replace``) and then writes the key the same way, so a
@@ -50,18 +53,17 @@ fetched again.
 by target, with no timestamps, durations or worker counts, so one worker, a pool
 or a cluster, in any completion order, writes the same bytes.
 
-**Exit code** (:attr:`SeasonResult.exit_code`): 3 when any input was unreadable
-(or its job failed), else 1 when any match has findings (a verdict of
-review/flag, invalid records) or the season-scale step raised a flag, else 0.  Unreadable wins over findings: the season
+**Exit code** (:attr:`SeasonResult.exit_code`): 70 when any match's job failed (a bug),
+else 3 when any input was unreadable, else 1 when any match has findings (a verdict of
+review/flag, invalid records, a finding of the behavior report) or the season-scale step
+raised a flag, else 0.  A failure or an unreadable input wins over findings: the season
 is then incomplete, and the findings it did find are in the summary either way.
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
 import re
-import uuid
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -73,9 +75,10 @@ import orjson
 from daishi_forensics import exitcodes
 from daishi_forensics.version import __version__
 from daishi_forensics.arithmetic import half_up
-from daishi_forensics.errors import ForensicsError, ServerError
+from daishi_forensics.errors import BadSetting, ForensicsError, OutputError
+from daishi_forensics.outputs import write_file
 from daishi_forensics.jsonio import dumps
-from daishi_forensics.read.sources import DEMO_ID, _find_in_store, default_store, is_match_id
+from daishi_forensics.read.sources import DEMO_ID, _find_in_store, default_store, is_match_id, redact_url
 
 __all__ = [
     "SEASON_VERSION",
@@ -346,72 +349,82 @@ def result_names(targets: Sequence[str]) -> dict[str, str]:
 # --------------------------------------------------------------------------- resume
 
 
-def _file_fingerprint(path: Path) -> dict[str, Any]:
+def _file_fingerprint(path: Path, verify: bool) -> dict[str, Any]:
     stat = path.stat()
+    digest = hashlib.sha256()
     with open(path, "rb") as handle:
-        head = handle.read(HEAD_BYTES)
-    return {"name": path.name, "size": stat.st_size, "mtimeNs": stat.st_mtime_ns,
-            "head": hashlib.sha256(head).hexdigest()}
+        if not verify:
+            digest.update(handle.read(HEAD_BYTES))
+            return {"name": path.name, "size": stat.st_size, "mtimeNs": stat.st_mtime_ns,
+                    "head": digest.hexdigest()}
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return {"name": path.name, "size": stat.st_size, "sha256": digest.hexdigest()}
 
 
-def _path_fingerprint(path: Path) -> list[dict[str, Any]]:
+def _path_fingerprint(path: Path, verify: bool) -> list[dict[str, Any]]:
     if path.is_dir():
         parts = ("archive.json", "events.jsonl", "events.jsonl.gz", "report.json")
-        return [_file_fingerprint(path / p) for p in parts if (path / p).is_file()]
-    return [_file_fingerprint(path)]
+        return [_file_fingerprint(path / p, verify) for p in parts if (path / p).is_file()]
+    return [_file_fingerprint(path, verify)]
 
 
-def input_fingerprint(target: str, options: Mapping[str, Any]) -> list[dict[str, Any]] | None:
-    """What identifies the input's content without reading it whole, or ``None`` when it
-    cannot be fingerprinted (a match on a server, or a target that does not resolve:
-    never trusted, always redone).
+def input_fingerprint(target: str, options: Mapping[str, Any], *, verify: bool = False) -> list[dict[str, Any]] | None:
+    """What identifies the input's content, or ``None`` when it cannot be fingerprinted (a
+    match on a server, or a target that does not resolve: never trusted, always redone).
 
-    Per file: ``size``, ``mtimeNs`` and ``head`` (sha-256 of the first 64 KiB, which
-    holds a stream's header line with the archive).  ``m_demo`` is fingerprinted by
+    By default, without reading it whole, per file: ``size``, ``mtimeNs`` and ``head``
+    (sha-256 of the first 64 KiB, which holds a stream's header line with the archive).
+    Fast, but an edit past the first 64 KiB that keeps the size and puts the mtime back
+    goes unseen.  With ``verify``: ``size`` and ``sha256`` of the whole file (every byte
+    read; a touched but unchanged file is not redone).  ``m_demo`` is fingerprinted by
     the tool's version; an ``m_<id>`` by the file it resolves to in the store.
     """
     try:
         path = Path(target)
         if path.exists():
-            return _path_fingerprint(path)
+            return _path_fingerprint(path, verify)
         if target == DEMO_ID:
             return [{"name": DEMO_ID, "toolVersion": __version__}]
         if is_match_id(target):
             store = options.get("store")
             found = _find_in_store(target, Path(store) if store else default_store())
             if found is not None:
-                return _path_fingerprint(found)
+                return _path_fingerprint(found, verify)
     except OSError:
         return None
     return None
 
 
-def resume_key(target: str, job: Job, options: Mapping[str, Any]) -> dict[str, Any]:
+def resume_key(target: str, job: Job, options: Mapping[str, Any], *, verify: bool = False) -> dict[str, Any]:
     """The key a finished match is stored under (see the module docs)."""
     return {
         "seasonVersion": SEASON_VERSION,
         "target": target,
-        "input": input_fingerprint(target, options),
+        "input": input_fingerprint(target, options, verify=verify),
         "job": job.name,
         "jobVersion": job.version(options),
-        "options": dict(sorted(options.items())),
+        "options": _public(options),
     }
+
+
+def _public(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options as written to result and summary files: a server address without its password
+    or query values (:func:`~daishi_forensics.read.sources.redact_url`), sorted."""
+    shown = dict(sorted(options.items()))
+    if isinstance(shown.get("server"), str):
+        shown["server"] = redact_url(shown["server"])
+    return shown
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
     """Write ``data`` to a hidden temp file beside ``path``, fsync it and rename it over
     ``path`` (readers see the old file or the new one, never half of one)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp")
     try:
-        with open(tmp, "xb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"cannot create the folder ({exc.strerror or exc})", file=str(path.parent)) from None
+    write_file(path, data)
 
 
 def _is_done(out_dir: Path, name: str, key: Mapping[str, Any]) -> bool:
@@ -442,7 +455,7 @@ class SeasonMatch:
     """``ok`` (nothing found), ``findings``, ``unreadable`` (the input could not be
     read) or ``failed`` (the job raised an unexpected error)."""
     exit_code: int
-    """0, 1 (findings) or 3 (unreadable or failed)."""
+    """0, 1 (findings), 3 (unreadable) or 70 (the job failed: a bug)."""
     error: str | None
     """The one-line error of an unreadable or failed match."""
     match_id: str | None
@@ -474,13 +487,15 @@ def run_match(target: str, run: JobFunction, options: Mapping[str, Any]) -> dict
     result}``; never raises on a bad input or a job error (this runs on a worker)."""
     try:
         result = run(target, options)
+    except BadSetting:
+        raise  # the command line's fault, not this target's: the season stops
     except ForensicsError as exc:
         code = exc.exit_code
         status = "unreadable" if code == exitcodes.UNREADABLE else "findings"
         return {"target": target, "status": status, "exitCode": code, "error": _one_line(str(exc)),
                 "matchId": None, "result": None}
     except Exception as exc:  # noqa: BLE001 - a season records a job's crash and goes on
-        return {"target": target, "status": "failed", "exitCode": exitcodes.UNREADABLE,
+        return {"target": target, "status": "failed", "exitCode": exitcodes.INTERNAL,
                 "error": _one_line(f"{type(exc).__name__}: {exc}"), "matchId": None, "result": None}
     code = result.get("exitCode", exitcodes.OK)
     return {"target": target, "status": "ok" if code == exitcodes.OK else "findings", "exitCode": code,
@@ -518,8 +533,10 @@ def _settle(target: str, future: Any) -> dict[str, Any]:
     """A future's record, or a ``failed`` record when the worker itself died."""
     try:
         return future.result()  # type: ignore[no-any-return]
+    except BadSetting:
+        raise
     except Exception as exc:  # noqa: BLE001 - a dead worker fails its match, not the season
-        return {"target": target, "status": "failed", "exitCode": exitcodes.UNREADABLE,
+        return {"target": target, "status": "failed", "exitCode": exitcodes.INTERNAL,
                 "error": _one_line(f"{type(exc).__name__}: {exc}"), "matchId": None, "result": None}
 
 
@@ -532,7 +549,8 @@ def _run_cluster(todo: Sequence[str], run: JobFunction, options: Mapping[str, An
         try:
             client = Client(cluster, set_as_default=False, timeout="30s")
         except (OSError, ValueError) as exc:  # TimeoutError is an OSError; ValueError: a bad address
-            raise ServerError(f"no Dask scheduler answered ({exc})", file=str(cluster)) from exc
+            raise BadSetting(f"no Dask scheduler answered at {cluster} ({exc})",
+                             file="--cluster / $DAISHI_CLUSTER") from None
     else:
         client = cluster
     try:
@@ -564,7 +582,8 @@ class SeasonResult:
 
     @property
     def exit_code(self) -> int:
-        """3 if any input was unreadable or failed, else 1 if any match has findings, else 0."""
+        """70 if any match's job failed, else 3 if any input was unreadable, else 1 if any match has
+        findings, else 0."""
         return int(self.summary["exitCode"])
 
 
@@ -577,6 +596,7 @@ def run_season(
     workers: int = 1,
     cluster: Any = None,
     resume: bool = True,
+    verify: bool = False,
     on_match: Callable[[SeasonMatch, bool], None] | None = None,
 ) -> SeasonResult:
     """Run ``job`` on every target, write one result per match and the season summary.
@@ -597,6 +617,9 @@ def run_season(
         A Dask scheduler address (``tcp://host:8786``) or a ``distributed.Client``.
     resume
         Keep results whose resume key still matches (False: redo every match).
+    verify
+        Fingerprint each input by the sha-256 of the whole file rather than its size, mtime
+        and first 64 KiB (see :func:`input_fingerprint`).
     on_match
         Called in this process after each match, ``(match, reused)`` (progress bars).
 
@@ -609,7 +632,7 @@ def run_season(
     out_dir = Path(out_dir)
     targets = sorted(set(targets))
     names = result_names(targets)
-    keys = {t: resume_key(t, job, options) for t in targets}
+    keys = {t: resume_key(t, job, options, verify=verify) for t in targets}
     matches: dict[str, SeasonMatch] = {}
     todo: list[str] = []
     for target in targets:
@@ -706,7 +729,9 @@ def season_summary(matches: Sequence[SeasonMatch], job: Job, options: Mapping[st
             row["error"] = m.error
         rows.append(row)
     season = job.season(ordered_matches, options) if job.season is not None else None
-    if any(m.status in ("unreadable", "failed") for m in ordered_matches):
+    if any(m.status == "failed" for m in ordered_matches):
+        code = exitcodes.INTERNAL
+    elif any(m.status == "unreadable" for m in ordered_matches):
         code = exitcodes.UNREADABLE
     elif any(m.status == "findings" for m in ordered_matches) or (season or {}).get("verdict", "clear") != "clear":
         code = exitcodes.FINDINGS
@@ -715,7 +740,7 @@ def season_summary(matches: Sequence[SeasonMatch], job: Job, options: Mapping[st
     out = {
         "seasonVersion": SEASON_VERSION,
         "tool": {"name": "daishi-forensics", "version": __version__},
-        "job": {"name": job.name, "version": job.version(options), "options": dict(sorted(options.items()))},
+        "job": {"name": job.name, "version": job.version(options), "options": _public(options)},
         "matches": len(ordered_matches),
         "counts": counts,
         "verdicts": dict(sorted(verdicts.items())),

@@ -198,6 +198,8 @@ class MatchRead:
         """Records without a type at all (not JSON, not an object, no string type)."""
         self._last_tick: int | None = None
         """The tick of the last record that passed."""
+        self._said_paths: frozenset[str] = frozenset()
+        """Paths of the record being checked whose number :meth:`_numbers` already reported."""
         self._counters: dict[str, tuple[Any, bool]] = {}
         """Per event type, how to count the colons its payload's members hold (repeated keys)."""
         # v1 seasons
@@ -606,8 +608,10 @@ class MatchRead:
     def _numbers(self, numbers: list[IntegralFloat], eid: int | None, line: int | None, index: int,
                  type_name: str) -> bool:
         """Say each number written as a float where an integer goes; True when one cannot be read
-        exactly (past 2**53)."""
+        exactly (past 2**53).  The schema's own complaint about such a number (its maximum) is not
+        said again (:attr:`_said_paths`)."""
         bad = False
+        self._said_paths = frozenset(n.path for n in numbers if not n.exact)
         for number in numbers:
             if number.exact:
                 self._problem(Problem(self.source.name, f"{shown(number.value)} is written as a fraction where an "
@@ -690,7 +694,10 @@ class MatchRead:
     def _report(
         self, checker: Any, data: Any, eid: int | None, line: int | None, index: int, type_name: str
     ) -> None:
+        said = self._said_paths
         for path, message in checker.errors(data):
+            if path in said:
+                continue
             self._problem(
                 Problem(
                     self.source.name,

@@ -24,27 +24,33 @@ Limits (refusing rather than exhausting memory):
 
 from __future__ import annotations
 
+import base64
+import email.utils
 import gzip
+import http.client
 import io
 import os
 import re
+import socket
 import stat
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
+import weakref
 import zlib
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, BinaryIO, Callable, Iterator, NamedTuple
+from typing import IO, Any, BinaryIO, Callable, Iterator, NamedTuple
 
 import orjson
 
-from daishi_forensics.errors import InputTooLarge, InputUnreadable, MatchNotFound, ServerError
+from daishi_forensics.errors import BadSetting, InputTooLarge, InputUnreadable, MatchNotFound, ServerError
 from .jsontext import RepeatedKeys, key_path, may_repeat_keys, repeated_keys
 
 __all__ = [
@@ -57,6 +63,9 @@ __all__ = [
     "json_lines",
     "open_match",
     "default_store",
+    "redact_url",
+    "server_address",
+    "ServerClient",
 ]
 
 MATCH_ID = re.compile(r"^m_[0-9a-f]{12}$")
@@ -69,16 +78,51 @@ def is_match_id(text: str) -> bool:
     return bool(MATCH_ID.match(text))
 
 
+def _inflated_limit() -> int:
+    """``$DAISHI_MAX_INFLATED_BYTES`` (a whole number of bytes), else 4 GiB.
+
+    Raises
+    ------
+    BadSetting
+        The variable is set to anything but a positive whole number.
+    """
+    text = os.environ.get("DAISHI_MAX_INFLATED_BYTES")
+    if text is None or not text.strip():
+        return 4 * _GIB
+    try:
+        value = int(text.strip())
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise BadSetting(f"must be a whole number of bytes (for example {4 * _GIB} for 4 GiB), not {text!r}",
+                         file="$DAISHI_MAX_INFLATED_BYTES")
+    return value
+
+
 @dataclass(frozen=True)
 class Limits:
-    """Size limits applied while reading."""
+    """Size limits applied while reading, and the server client's bounds."""
 
-    max_inflated_bytes: int = int(os.environ.get("DAISHI_MAX_INFLATED_BYTES", 4 * _GIB))
+    max_inflated_bytes: int = field(default_factory=_inflated_limit)
     """Refuse a gzip file that inflates past this many bytes."""
     max_bundle_bytes: int = 2 * _GIB
     """Refuse a bundle (parsed whole) larger than this."""
     max_line_bytes: int = 64 << 20
     """Refuse one stream line longer than this."""
+    server_timeout_seconds: float = 30.0
+    """A server that sends nothing for this long (connecting, or between two reads) has failed."""
+    server_answer_seconds: float = 300.0
+    """One answer (headers and whole body) must arrive within this many seconds."""
+    server_answer_bytes: int = 256 << 20
+    """Refuse an answer (one export page, the report) larger than this."""
+    server_empty_pages: int = 100
+    """Refuse an export that gives this many pages in a row without an event (and a new cursor)."""
+    server_retries: int = 3
+    """Retries of a 5xx, a 429, a dropped connection or a timeout, before giving up."""
+    server_backoff_seconds: float = 0.25
+    """First wait before a retry (doubled each time)."""
+    server_retry_after_seconds: float = 60.0
+    """The longest ``Retry-After`` honoured; a server asking for more has failed."""
 
 
 class RawRecord(NamedTuple):
@@ -116,6 +160,11 @@ class MatchSource:
     header: dict[str, Any]
     _records: Callable[[], Iterator[RawRecord]]
     errata: list[dict[str, Any]] = field(default_factory=list)
+    report_error: str | None = None
+    """Why the match's report (its published scorecards) could not be read, when it could not:
+    the match is still read, and the report says so as a finding."""
+    notes: list[str] = field(default_factory=list)
+    """What reading the input had to accept that the format does not ask for (a byte-order mark)."""
     file_records: FileRecords | None = None
     """For a stream or folder: the file its records are read from."""
     repeated_keys: list[str] = field(default_factory=list)
@@ -295,7 +344,24 @@ def _read_whole(path: Path, limits: Limits) -> bytearray:
     return data
 
 
+BOM = b"\xef\xbb\xbf"
+"""The UTF-8 byte-order mark: JSON does not allow one; at the start of a file it is read past, and said."""
+
+
+def _without_bom(data: bytes | bytearray, name: str, notes: list[str]) -> bytes | bytearray:
+    """``data`` without a byte-order mark at its start (a note says it was there); a bytearray
+    loses it in place (a whole file is not copied)."""
+    if data.startswith(BOM):
+        notes.append(f"{name}: starts with a UTF-8 byte-order mark, which JSON does not allow; read without it")
+        if isinstance(data, bytearray):
+            del data[: len(BOM)]
+            return data
+        return data[len(BOM):]
+    return data
+
+
 def _parse_document(data: bytes | bytearray, name: str) -> Any:
+    """A whole JSON document (its byte-order mark, if any, already read past: :func:`_without_bom`)."""
     if not data or data.isspace():
         raise InputUnreadable("the file is empty", file=name)
     try:
@@ -306,6 +372,8 @@ def _parse_document(data: bytes | bytearray, name: str) -> Any:
 
 def _json_reason(exc: ValueError) -> str:
     message = str(exc)
+    if "byte order mark" in message:
+        return "it starts with a UTF-8 byte-order mark (BOM), which JSON does not allow"
     if "depth limit" in message or "recursion" in message:
         return "nested too deeply (over 1024 levels)"
     if "UTF-8" in message:
@@ -337,8 +405,9 @@ def _repeated_in_document(data: bytes | bytearray, document: Any) -> tuple[dict[
 
 def _open_bundle(path: Path, limits: Limits) -> MatchSource:
     name = str(path)
+    notes: list[str] = []
     try:
-        data = _read_whole(path, limits)
+        data = _without_bom(_read_whole(path, limits), name, notes)
         document = _require_object(_parse_document(data, name), "the bundle", name)
     except MemoryError:
         raise InputTooLarge("does not fit in the memory this process may use; a match this large must come as "
@@ -358,7 +427,7 @@ def _open_bundle(path: Path, limits: Limits) -> MatchSource:
                 data = RepeatedKeys(data, keys)
             yield RawRecord(index, None, data, None)
 
-    return MatchSource(name, "bundle", header, records, repeated_keys=header_repeated)
+    return MatchSource(name, "bundle", header, records, notes=notes, repeated_keys=header_repeated)
 
 
 def _parse_line(line: bytes) -> tuple[Any, str | None]:
@@ -389,6 +458,8 @@ def _event_lines(path: Path | BinaryIO, limits: Limits, skip_header: bool, *, id
         if skip_header:
             readline(limit + 1)
             number = 1
+        elif hasattr(handle, "peek") and handle.peek(len(BOM))[: len(BOM)] == BOM:
+            handle.read(len(BOM))  # said by the opener (MatchSource.notes)
         decode_error = ValueError
         index = 0
         while True:
@@ -416,6 +487,8 @@ def _open_stream(path: Path, limits: Limits) -> MatchSource:
     with _opened(path, limits) as (handle, file):
         first = handle.readline(limits.max_line_bytes + 1)
         identity = file.identity
+    notes: list[str] = []
+    first = _without_bom(first, name, notes)
     if not first.strip():
         raise InputUnreadable("the file is empty (or its first line, the header, is blank)", file=name, line=1)
     if len(first) > limits.max_line_bytes:
@@ -428,12 +501,12 @@ def _open_stream(path: Path, limits: Limits) -> MatchSource:
     repeated = [key_path(p, k) for p, k in repeated_keys(first)] if may_repeat_keys(first, header) else []
     return MatchSource(name, "stream", header,
                        lambda: _event_lines(path, limits, skip_header=True, identity=identity),
-                       file_records=FileRecords(str(path), limits, True), repeated_keys=repeated)
+                       notes=notes, file_records=FileRecords(str(path), limits, True), repeated_keys=repeated)
 
 
-def _read_object(path: Path, limits: Limits, what: str) -> tuple[Any, list[str]]:
-    """A whole JSON file of a folder, and its repeated keys."""
-    data = _read_whole(path, limits)
+def _read_object(path: Path, limits: Limits, what: str, notes: list[str]) -> tuple[Any, list[str]]:
+    """A whole JSON file of a folder, and its repeated keys (a byte-order mark: read past, in ``notes``)."""
+    data = _without_bom(_read_whole(path, limits), str(path), notes)
     value = _parse_document(data, str(path))
     repeated = [f"{what}: {key_path(p, k)}" for p, k in repeated_keys(data)] if may_repeat_keys(data, value) else []
     return value, repeated
@@ -444,7 +517,8 @@ def _open_folder(path: Path, limits: Limits) -> MatchSource:
     archive_path = path / "archive.json"
     if not os.path.lexists(archive_path):
         raise InputUnreadable("the folder has no archive.json", file=name, field="archive.json")
-    archive, repeated = _read_object(archive_path, limits, "archive.json")
+    notes: list[str] = []
+    archive, repeated = _read_object(archive_path, limits, "archive.json", notes)
     archive = _require_object(archive, "archive.json", str(archive_path))
     for candidate in ("events.jsonl", "events.jsonl.gz"):
         events_path = path / candidate
@@ -462,11 +536,15 @@ def _open_folder(path: Path, limits: Limits) -> MatchSource:
     }
     report_path = path / "report.json"
     if os.path.lexists(report_path):
-        header["report"], in_report = _read_object(report_path, limits, "report.json")
+        header["report"], in_report = _read_object(report_path, limits, "report.json", notes)
         repeated += in_report
+    with _opened(events_path, limits) as (handle, events_file):
+        identity = events_file.identity  # a regular file, seen now: the one read later
+        _without_bom(handle.read(len(BOM)), str(events_path), notes)  # the reader skips it
     return MatchSource(name, "folder", header,
                        lambda: _event_lines(events_path, limits, skip_header=False, identity=identity),
-                       file_records=FileRecords(str(events_path), limits, False), repeated_keys=repeated)
+                       notes=notes, file_records=FileRecords(str(events_path), limits, False),
+                       repeated_keys=repeated)
 
 
 def _require_archive(header: dict[str, Any], name: str) -> None:
@@ -561,96 +639,362 @@ def demo_path() -> Path:
 # --------------------------------------------------------------------------- server
 
 
+def server_address(text: str) -> str:
+    """A Daishi server's base address, checked: ``http://`` or ``https://``, a host, no fragment.
+
+    Raises
+    ------
+    BadSetting
+        Not such an address (named ``--server`` / ``$DAISHI_SERVER``, credentials hidden).
+    """
+    where = "--server / $DAISHI_SERVER"
+    try:
+        parts = urllib.parse.urlsplit(text.strip())
+        parts.port  # noqa: B018 - raises ValueError on a bad port
+    except ValueError as exc:
+        raise BadSetting(f"{redact_url(text)!r} is not a valid URL ({exc})", file=where) from None
+    if parts.scheme not in ("http", "https"):
+        raise BadSetting(f"{redact_url(text)!r} is not a valid URL for a server: it must start with http:// "
+                         "or https://", file=where)
+    if not parts.hostname:
+        raise BadSetting(f"{redact_url(text)!r} is not a valid URL: it names no host", file=where)
+    if parts.fragment:
+        raise BadSetting(f"{redact_url(text)!r} is not a valid URL for a server: it has a #fragment", file=where)
+    return text.strip()
+
+
+def redact_url(url: str) -> str:
+    """``url`` with its password and the values of its query hidden (``user:***@``, ``?token=***``).
+
+    >>> redact_url("https://bob:pw@host/x?token=abc")
+    'https://bob:***@host/x?token=***'
+    """
+    try:
+        parts = urllib.parse.urlsplit(url)
+    except ValueError:
+        return re.sub(r"//[^/@]*@", "//***@", url)
+    netloc = parts.netloc
+    if "@" in netloc:
+        userinfo, _, host = netloc.rpartition("@")
+        user = userinfo.split(":", 1)[0]
+        netloc = f"{user}:***@{host}" if user else f"***@{host}"
+    query = "&".join(f"{pair.split('=', 1)[0]}=***" if "=" in pair else pair
+                     for pair in parts.query.split("&")) if parts.query else ""
+    return urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+
+
+def _origin(url: str) -> tuple[str, str, int | None]:
+    parts = urllib.parse.urlsplit(url)
+    default = 443 if parts.scheme == "https" else 80
+    return parts.scheme, (parts.hostname or "").lower(), parts.port or default
+
+
+class _Deadline:
+    """Closes the connection of one answer when its time is up (headers and body together)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.fired = False
+        self._sock: Any = None
+        self._lock = threading.Lock()
+        self._timer = threading.Timer(seconds, self._fire)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def watch(self, sock: Any) -> None:
+        with self._lock:
+            self._sock = sock
+            if self.fired:
+                self._shut()
+
+    def _fire(self) -> None:
+        with self._lock:
+            self.fired = True
+            self._shut()
+
+    def _shut(self) -> None:
+        if self._sock is not None:
+            try:
+                self._sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def cancel(self) -> None:
+        self._timer.cancel()
+
+
+def _watched(base: type[http.client.HTTPConnection], deadline: _Deadline) -> type[http.client.HTTPConnection]:
+    class Watched(base):  # type: ignore[valid-type, misc]
+        def connect(self) -> None:
+            super().connect()
+            deadline.watch(self.sock)
+
+    return Watched
+
+
+class _HTTP(urllib.request.HTTPHandler):
+    def __init__(self, deadline: _Deadline) -> None:
+        super().__init__()
+        self._deadline = deadline
+
+    def http_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+        return self.do_open(_watched(http.client.HTTPConnection, self._deadline), req)
+
+
+class _HTTPS(urllib.request.HTTPSHandler):
+    def __init__(self, deadline: _Deadline) -> None:
+        super().__init__()
+        self._deadline = deadline
+
+    def https_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+        return self.do_open(_watched(http.client.HTTPSConnection, self._deadline), req,
+                            context=self._context)  # type: ignore[attr-defined]
+
+
+class _SameServer(urllib.request.HTTPRedirectHandler):
+    """Follows a redirect only to the same scheme, host and port; refuses any other."""
+
+    max_redirections = 5
+
+    def redirect_request(self, req: urllib.request.Request, fp: Any, code: int, msg: str, headers: Any,
+                         newurl: str) -> urllib.request.Request | None:
+        if _origin(newurl) != _origin(req.full_url):
+            raise ServerError(f"the server answered HTTP {code}, a redirect to another host "
+                              f"({redact_url(newurl)}); refused", file=redact_url(req.full_url))
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+class _Dropped(Exception):
+    """The connection closed before the whole answer arrived (retried like a 5xx)."""
+
+
+def _retry_after(value: str | None) -> float | None:
+    """``Retry-After`` in seconds (a number, or an HTTP date), or None when absent or unreadable."""
+    if value is None:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
 @dataclass(frozen=True)
 class ServerClient:
-    """A Daishi server's export API, with timeouts and bounded retries.
+    """A Daishi server's export API, bounded in every way a server can misbehave.
 
-    ``GET {server}/api/matches/{id}/export?cursor={c}`` pages the archive and events
-    (contract §1); ``GET {server}/api/matches/{id}/report`` answers the scorecards.
-    5xx answers and connection errors are retried ``retries`` times with
-    exponential backoff; a 404 is :class:`MatchNotFound` at once.
+    ``GET {server}/api/matches/{id}/export?cursor={c}`` pages the archive and events;
+    ``GET {server}/api/matches/{id}/report`` answers the scorecards.  Per answer:
+    nothing for ``server_timeout_seconds`` fails it, and the whole answer must arrive
+    within ``server_answer_seconds`` and be at most ``server_answer_bytes`` (else a
+    clear :class:`ServerError`, not retried).  A 5xx, a connection error, a timeout and
+    a connection dropped mid-body are retried ``server_retries`` times with exponential
+    backoff; a ``429`` waits what its ``Retry-After`` asks (at most
+    ``server_retry_after_seconds``, else an error).  A 404 is :class:`MatchNotFound` at
+    once.  A redirect is followed only to the same scheme, host and port.  Credentials in
+    the address are sent as HTTP Basic authentication and never printed: every message
+    names the address with its password and query values hidden (:func:`redact_url`).
     """
 
     base: str
-    timeout: float = 30.0
-    retries: int = 3
-    backoff: float = 0.25
+    limits: Limits = field(default_factory=Limits)
+
+    def _url(self, path: str) -> tuple[str, dict[str, str]]:
+        parts = urllib.parse.urlsplit(self.base)
+        headers = {"Accept": "application/json", "User-Agent": "daishi-forensics"}
+        netloc = parts.netloc
+        if "@" in netloc:
+            userinfo, _, netloc = netloc.rpartition("@")
+            user, _, password = userinfo.partition(":")
+            token = f"{urllib.parse.unquote(user)}:{urllib.parse.unquote(password)}".encode()
+            headers["Authorization"] = "Basic " + base64.b64encode(token).decode()
+        plain = urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, parts.query, ""))
+        return plain.rstrip("/") + path, headers
 
     def get_json(self, path: str, *, missing_ok: bool = False) -> Any:
-        url = self.base.rstrip("/") + path
+        """The JSON answer of ``GET base+path`` (None for a 404 when ``missing_ok``)."""
+        url, headers = self._url(path)
+        shown = redact_url(self.base.rstrip("/") + path)
+        limits = self.limits
         attempt = 0
         while True:
+            wait = limits.server_backoff_seconds * (2**attempt)
             try:
-                with urllib.request.urlopen(url, timeout=self.timeout) as answer:  # noqa: S310 (http/https only, checked)
-                    body = answer.read()
+                body = self._fetch(url, headers, shown)
                 break
             except urllib.error.HTTPError as exc:
+                exc.close()
                 if exc.code == 404:
                     if missing_ok:
                         return None
-                    raise MatchNotFound("the server has no such match (HTTP 404)", file=url) from exc
-                if exc.code < 500 or attempt >= self.retries:
-                    raise ServerError(f"the server answered HTTP {exc.code}", file=url) from exc
-            except (urllib.error.URLError, TimeoutError, ConnectionError, OSError) as exc:
-                if attempt >= self.retries:
-                    reason = getattr(exc, "reason", exc)
-                    raise ServerError(f"no answer after {attempt + 1} attempts ({reason})", file=url) from exc
-            time.sleep(self.backoff * (2**attempt))
+                    raise MatchNotFound("the server has no such match (HTTP 404)", file=shown) from None
+                if exc.code == 429:
+                    asked = _retry_after(exc.headers.get("Retry-After") if exc.headers else None)
+                    if asked is not None and asked > limits.server_retry_after_seconds:
+                        raise ServerError(
+                            f"the server answered HTTP 429 (too many requests) asking to wait {asked:.0f} s, "
+                            f"longer than the {limits.server_retry_after_seconds:g} s this client waits",
+                            file=shown) from None
+                    wait = max(wait, asked or 0.0)
+                elif exc.code < 500:
+                    raise ServerError(f"the server answered HTTP {exc.code}", file=shown) from None
+                if attempt >= limits.server_retries:
+                    raise ServerError(f"the server answered HTTP {exc.code} after {attempt + 1} attempts",
+                                      file=shown) from None
+            except (urllib.error.URLError, http.client.HTTPException, _Dropped, OSError) as exc:
+                if attempt >= limits.server_retries:
+                    reason = getattr(exc, "reason", None) or exc or type(exc).__name__
+                    raise ServerError(f"no answer after {attempt + 1} attempts ({redact_url(str(reason))})",
+                                      file=shown) from None
+            time.sleep(wait)
             attempt += 1
         try:
             return orjson.loads(body)
         except orjson.JSONDecodeError as exc:
-            raise ServerError(f"the answer is not valid JSON: {_json_reason(exc)}", file=url) from exc
+            raise ServerError(f"the answer is not valid JSON: {_json_reason(exc)}", file=shown) from None
+
+    def _fetch(self, url: str, headers: dict[str, str], shown: str) -> bytearray:
+        """One attempt: the whole body, within the answer's time and size limits."""
+        limits = self.limits
+        deadline = _Deadline(limits.server_answer_seconds)
+        opener = urllib.request.build_opener(_HTTP(deadline), _HTTPS(deadline), _SameServer())
+        too_slow = ServerError(f"no complete answer within {limits.server_answer_seconds:g} s "
+                               "(the server sends too slowly, or never stops)", file=shown)
+        too_big = ServerError(f"the answer is larger than the limit of {limits.server_answer_bytes} bytes; refused",
+                              file=shown)
+        try:
+            request = urllib.request.Request(url, headers=headers)
+            try:
+                answer = opener.open(request, timeout=limits.server_timeout_seconds)
+            except (OSError, http.client.HTTPException):
+                if deadline.fired:
+                    raise too_slow from None
+                raise
+            with answer:
+                declared = answer.headers.get("Content-Length")
+                expected = int(declared) if declared and declared.strip().isdigit() else None
+                if expected is not None and expected > limits.server_answer_bytes:
+                    raise too_big
+                body = bytearray()
+                total = 0
+                while True:
+                    try:
+                        chunk = answer.read(1 << 16)
+                    except (OSError, http.client.HTTPException):
+                        if deadline.fired:
+                            raise too_slow from None
+                        raise
+                    if not chunk:
+                        break
+                    total += len(chunk)
+                    if total > limits.server_answer_bytes:
+                        raise too_big
+                    body += chunk
+                if deadline.fired:
+                    raise too_slow
+                if expected is not None and total < expected:
+                    raise _Dropped(f"the connection closed after {total} of {expected} bytes")
+                return body
+        finally:
+            deadline.cancel()
 
 
-def _open_server(match_id: str, server: str) -> MatchSource:
-    scheme = urllib.parse.urlsplit(server).scheme
-    if scheme not in ("http", "https"):
-        raise InputUnreadable(f"the server address must be http:// or https://, not {server!r}", file=server)
-    client = ServerClient(server)
+def _export_page(value: Any, name: str, match_id: str, cursor: str | None) -> dict[str, Any]:
+    where = "the first export page" if cursor is None else f"the export page at cursor {cursor!r}"
+    if not isinstance(value, dict):
+        raise ServerError(f"{where} is not a JSON object", file=name)
+    page_match = value.get("matchId")
+    if page_match is not None and page_match != match_id:
+        raise ServerError(f"{where} is of match {page_match!r}, not {match_id}; refused", file=name,
+                          field="matchId")
+    if not isinstance(value.get("events"), list):
+        raise ServerError(f"{where} has no 'events' array", file=name, field="events")
+    errata = value.get("errata")
+    if errata is not None and not isinstance(errata, list):
+        raise ServerError(f"{where} has an 'errata' that is not an array", file=name, field="errata")
+    return value
+
+
+def _fetch_report(client: ServerClient, quoted: str, match_id: str) -> tuple[dict[str, Any] | None, str | None]:
+    """The match's report, or ``(None, why it could not be read)``; ``(None, None)`` when it has none."""
+    try:
+        report = client.get_json(f"/api/matches/{quoted}/report", missing_ok=True)
+    except ServerError as exc:
+        return None, str(exc)
+    if report is None:
+        return None, None
+    if not isinstance(report, dict):
+        return None, "the server's report is not a JSON object"
+    other = report.get("matchId")
+    if other is not None and other != match_id:
+        return None, f"the server's report is of match {other!r}, not {match_id}"
+    return report, None
+
+
+def _spool_pages(client: ServerClient, first: dict[str, Any], spool: IO[bytes], name: str, match_id: str,
+                 quoted: str, limits: Limits) -> list[Any]:
+    """Follow the export's pages from ``first``, writing each event as a line to ``spool``;
+    returns the errata of every page.  Refuses a loop of cursors and more than
+    ``server_empty_pages`` pages in a row without an event."""
+    errata: list[Any] = []
+    page = first
+    cursor: str | None = None
+    seen: set[str] = set()
+    empty_run = 0
+    while True:
+        errata.extend(page.get("errata") or [])
+        for data in page["events"]:
+            spool.write(orjson.dumps(data) + b"\n")
+        empty_run = 0 if page["events"] else empty_run + 1
+        if empty_run > limits.server_empty_pages:
+            raise ServerError(f"more than {limits.server_empty_pages} pages in a row without an event "
+                              f"(last cursor {cursor!r}): the export does not progress; refused", file=name)
+        following = page.get("next")
+        if following is None:
+            return errata
+        cursor = str(following)
+        if cursor in seen:
+            raise ServerError(f"the export pages loop (cursor {cursor!r} seen twice)", file=name)
+        seen.add(cursor)
+        page = _export_page(
+            client.get_json(f"/api/matches/{quoted}/export?cursor={urllib.parse.quote(cursor)}"),
+            name, match_id, cursor)
+
+
+def _open_server(match_id: str, server: str, limits: Limits) -> MatchSource:
+    """Fetch every export page now (bounded), keeping the events in an unnamed temporary file.
+
+    Errata may come on any page and name events of any page, so the whole export is read
+    before the first event is handed on; the events wait on disk, never in memory.
+    """
+    base = server_address(server)
+    client = ServerClient(base, limits)
     quoted = urllib.parse.quote(match_id)
-    first = client.get_json(f"/api/matches/{quoted}/export")
-    page_name = f"{server.rstrip('/')}/api/matches/{match_id}/export"
-    first = _require_object(first, "the export page", page_name)
+    name = f"{redact_url(base).rstrip('/')}/api/matches/{match_id}/export"
+    first = _export_page(client.get_json(f"/api/matches/{quoted}/export"), name, match_id, None)
     if not isinstance(first.get("archive"), dict):
-        raise ServerError("the first export page has no 'archive' object", file=page_name, field="archive")
-    report = client.get_json(f"/api/matches/{quoted}/report", missing_ok=True)
-    header: dict[str, Any] = {
-        "format": "daishi-match-export",
-        "formatVersion": 1,
-        "matchId": first.get("matchId", match_id),
-        "archive": first["archive"],
-    }
-    if isinstance(report, dict):
+        raise ServerError("the first export page has no 'archive' object", file=name, field="archive")
+    spool = tempfile.TemporaryFile()
+    try:
+        errata = _spool_pages(client, first, spool, name, match_id, quoted, limits)
+        report, report_error = _fetch_report(client, quoted, match_id)
+    except BaseException:
+        spool.close()
+        raise
+    header: dict[str, Any] = {"format": "daishi-match-export", "formatVersion": 1, "matchId": match_id,
+                              "archive": first["archive"]}
+    if report is not None:
         header["report"] = report
-    source = MatchSource(page_name, "server", header, lambda: iter(()))
-    source.errata = list(first.get("errata") or [])
 
     def records() -> Iterator[RawRecord]:
-        page = first
-        index = 0
-        seen_cursors: set[str] = set()
-        while True:
-            events = page.get("events")
-            if not isinstance(events, list):
-                raise ServerError("an export page has no 'events' array", file=page_name, field="events")
-            for data in events:
-                yield RawRecord(index, None, data, None)
-                index += 1
-            cursor = page.get("next")
-            if cursor is None:
-                return
-            cursor = str(cursor)
-            if cursor in seen_cursors:
-                raise ServerError(f"the export pages loop (cursor {cursor!r} seen twice)", file=page_name)
-            seen_cursors.add(cursor)
-            page = _require_object(
-                client.get_json(f"/api/matches/{quoted}/export?cursor={urllib.parse.quote(cursor)}"),
-                "an export page",
-                page_name,
-            )
+        spool.seek(0)
+        for index, line in enumerate(spool):
+            yield RawRecord(index, None, orjson.loads(line), None)
 
-    source._records = records
+    source = MatchSource(name, "server", header, records, errata=errata, report_error=report_error)
+    weakref.finalize(source, spool.close)
     return source
 
 
@@ -686,7 +1030,7 @@ def open_match(
             return open_path(found, limits)
         server = server or os.environ.get("DAISHI_SERVER") or None
         if server:
-            return _open_server(target, server)
+            return _open_server(target, server, limits)
         raise MatchNotFound(
             f"not in the match store {store or default_store()} and no server configured (--server or $DAISHI_SERVER)",
             file=target,

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from daishi_forensics import exitcodes
-from daishi_forensics.errors import ForensicsError
+from daishi_forensics.errors import BadSetting, ForensicsError
 from .boundary import read_match
 from .sources import Limits, open_match
 from .validation import Problem
@@ -133,8 +133,15 @@ def validate_one(
         header = read.header_problems()
         for _ in read.events():
             pass
+    except BadSetting:
+        raise  # the command line's fault, not this target's
     except ForensicsError as exc:
         return FileResult(target=target, unreadable=str(exc))
+    said = [Problem(source.name, note, severity="warning", code="header") for note in source.notes]
+    if source.report_error is not None:
+        said.append(Problem(source.name, f"the match's report could not be read: {source.report_error}",
+                            severity="warning", code="report"))
+    header = [*said, *header]
     stats = read.stats
     counts = dict(stats.problem_counts)
     for problem in header:

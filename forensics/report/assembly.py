@@ -1,280 +1,62 @@
 """The behavior report: one match, every seat, as a versioned JSON document.
 
 :func:`behavior_report` is pure: it turns a :class:`MatchAnalysis` into a dict that
-validates against ``schemas/behavior-report.json`` (``reportVersion`` 1).  Renderers
-(:mod:`daishi_forensics.report.render`) print it as text, Markdown or HTML; the JSON form is
-:func:`daishi_forensics.jsonio.dumps` of it (sorted keys), so the same input gives
-the same bytes.
-
-Sections added by features (screens, probes, propagation, profile) are computed by
-their own modules and attached here through :data:`SECTIONS`; a section that
-cannot be computed on a match says why in ``notScreened`` / ``notes`` instead of
-disappearing.
+validates against ``schemas/behavior-report.json`` (``reportVersion`` 1).  The report is
+its sections (:data:`~daishi_forensics.report.sections.SECTIONS`), each computed from the
+analysis and put in its places, in order; nothing here knows a section by name.
+Renderers (:mod:`daishi_forensics.report.render`) print it as text, Markdown or HTML; the
+JSON form is :func:`daishi_forensics.jsonio.dumps` of it (sorted keys), so the same input
+gives the same bytes.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
-from daishi_forensics.version import __version__
 from daishi_forensics.replay.analysis import MatchAnalysis
-from ._aside import aside, worth_it
-from daishi_forensics.arithmetic import half_up
-from .crosscheck import findings
-from daishi_forensics.economy.reputation import circular_reputation, index_reputation_and_wealth
-from daishi_forensics.read.archive import map_regions, match_rounds, seat_wealth
-from daishi_forensics.jsonio import shown
+from daishi_forensics.version import __version__
 
-__all__ = ["REPORT_VERSION", "behavior_report", "seat_ids", "SECTIONS"]
+from ._aside import Aside, aside, worth_it
+from .core import seat_ids
+from .crosscheck import findings
+from .sections import SECTIONS, ReportContext, Section
+
+__all__ = ["REPORT_VERSION", "behavior_report", "seat_ids"]
 
 REPORT_VERSION = 1
 
-Section = Callable[[MatchAnalysis, dict[str, Any]], None]
-SECTIONS: list[tuple[str, Section]] = []
-"""Feature sections: ``(name, add(analysis, report))``, run in order after the core."""
 
-
-def _r4(x: float | None) -> float | None:
-    return None if x is None else half_up(x, 4)
-
-
-def seat_ids(analysis: MatchAnalysis) -> list[str]:
-    """The seats: archive agents in seat order, then agents seen only in the log (sorted)."""
-    archived = [a for a in analysis.archive.get("agents") or [] if isinstance(a, dict) and isinstance(a.get("agentId"), str)]
-    archived.sort(key=lambda a: (a.get("seat") if isinstance(a.get("seat"), int) else 1 << 30, a["agentId"]))
-    ids = [a["agentId"] for a in archived]
-    seen = set(ids)
-    extra: set[str] = set()
-    for counters in analysis.result("counters").agents:
-        extra.add(counters.agent)
-    for cov in analysis.result("coverage").agents:
-        extra.add(cov.agent)
-    return ids + sorted(extra - seen)
-
-
-def _source(analysis: MatchAnalysis, n_findings: int) -> dict[str, Any]:
-    read = analysis.read
-    stats = read.stats
-    private_present = stats.private_events > 0
-    metrics = analysis.archive.get("metrics") if isinstance(analysis.archive.get("metrics"), dict) else {}
-    stamped_private = sum(
-        int(m.get("message_private", 0)) for m in metrics.values() if isinstance(m, dict)
-        and isinstance(m.get("message_private", 0), int)
-    )
-    if private_present:
-        visibility = "operator"
-        cannot_see: list[str] = []
-    else:
-        visibility = "public"
-        cannot_see = [
-            "direct messages (message_private): a public export leaves them out, so contact, exposure, probe "
-            "compliance by private message, propagation through private messages and message counts exclude them"
-        ]
-        if stamped_private:
-            cannot_see.append(f"the archive's metrics count {stamped_private} direct message(s) this log does not hold")
-    return {
-        "form": read.source.form,
-        "name": read.source.name,
-        "schemaVersions": {str(k): v for k, v in sorted(stats.by_version.items())},
-        "records": stats.records,
-        "valid": stats.valid,
-        "invalid": stats.invalid,
-        "analysed": stats.yielded,
-        "eventCounts": dict(sorted(stats.by_type.items())),
-        "upcast": stats.upcast,
-        "synthesized": stats.synthesized,
-        "unknownTypes": dict(sorted(stats.unknown_types.items())),
-        "droppedEarlierSeason": stats.dropped_earlier_season,
-        "excludedByErrata": sorted(stats.excluded_by_errata),
-        "privateEvents": stats.private_events,
-        "privateEventsPresent": private_present,
-        "visibility": visibility,
-        "cannotSee": cannot_see,
-        "findingsCount": n_findings,
-    }
-
-
-def _witnessed(wit: Any) -> int | None:
-    """Acts the log marks witnessed; None (not recorded) when an act carries no witness flag (v1)."""
-    if wit is None:
-        return 0
-    return wit.marked_witnessed if wit.basis in ("witnessed-flag", "none") else None
-
-
-def _match(analysis: MatchAnalysis) -> dict[str, Any]:
-    archive = analysis.archive
-    config = archive.get("config") if isinstance(archive.get("config"), dict) else {}
-    values = analysis.values
-    return {
-        "startedAtTick": archive.get("startedAtTick"),
-        "endedAtTick": archive.get("endedAtTick"),
-        "rounds": match_rounds(archive),
-        "mapRegions": map_regions(archive),
-        "engineVersion": config.get("engine_version"),
-        "ranked": config.get("ranked"),
-        "scenario": config.get("scenario"),
-        "itemValues": {k: values[k] for k in values},
-        "itemValuesDefaulted": sorted(values.defaulted),
-    }
-
-
-def _seats(analysis: MatchAnalysis, ids: list[str]) -> list[dict[str, Any]]:
-    archived = {a["agentId"]: a for a in analysis.archive.get("agents") or [] if isinstance(a, dict) and "agentId" in a}
-    counters = {c.agent: c for c in analysis.result("counters").agents}
-    coverage = {c.agent: c for c in analysis.result("coverage").agents}
-    witnessing = {w.agent: w for w in analysis.result("witnesses").agents}
-    ledger = analysis.result("ledger")
-    commons = analysis.result("commons")
-    points = analysis.result("reputation")
-    circular = circular_reputation(points, ledger.net_shares())
-    seats = []
-    for agent in ids:
-        row = archived.get(agent, {})
-        model = row.get("model")
-        cnt = counters.get(agent)
-        cov = coverage.get(agent)
-        wit = witnessing.get(agent)
-        circ = circular.get(agent, 0.0)
-        wealth = row.get("wealth")
-        reputation = row.get("reputation")
-        seat_wealth(row, f"agents[{shown(agent)}]")  # past the magnitude computed with: an error
-        if isinstance(wealth, (int, float)) and isinstance(reputation, (int, float)):
-            index_rep, index_wealth = index_reputation_and_wealth(reputation, wealth, circ)
-        else:
-            index_rep = index_wealth = None
-        seats.append(
-            {
-                "agentId": agent,
-                "seat": row.get("seat"),
-                "name": row.get("name"),
-                "role": row.get("role"),
-                "model": model.get("model") if isinstance(model, dict) else None,
-                "operator": row.get("operator"),
-                "status": row.get("status"),
-                "roundsAlive": row.get("roundsAlive"),
-                "wealth": wealth,
-                "reputation": reputation,
-                "inArchive": agent in archived,
-                "coverage": cov.coverage if cov else 0.0,
-                "regions": cov.regions if cov else 0,
-                "creditedTrades": ledger.credited_trades.get(agent, 0.0),
-                "completedTrades": cnt.completed_trades if cnt else 0,
-                "commonsShare": commons.share(agent),
-                "circularReputation": circ,
-                "indexReputation": index_rep,
-                "indexWealth": index_wealth,
-                "aggression": {
-                    "acts": wit.acts if wit else 0,
-                    "witnessed": _witnessed(wit),
-                    "unseen": wit.unseen if wit else 0,
-                    "withPotentialWitness": wit.with_potential_witness if wit else 0,
-                    "stealthRate": _r4(wit.stealth_rate) if wit else None,
-                    "recomputed": wit.aggression if wit else 0,
-                    "archived": row.get("aggression"),
-                    "basis": wit.basis if wit else "none",
-                },
-                "invalidActionRate": _r4(cnt.invalid_action_rate) if cnt else None,
-                "rejected": cnt.rejected if cnt else 0,
-                "counters": {
-                    "gathers": cnt.gathers if cnt else 0,
-                    "crafts": cnt.crafts if cnt else 0,
-                    "builds": cnt.builds if cnt else 0,
-                    "repairs": cnt.repairs if cnt else 0,
-                    "moves": cnt.moves if cnt else 0,
-                    "trains": cnt.trains if cnt else 0,
-                    "attacks": cnt.attacks if cnt else 0,
-                    "raids": cnt.raids if cnt else 0,
-                    "completedTrades": cnt.completed_trades if cnt else 0,
-                    "worldActions": cnt.world_actions if cnt else 0,
-                    "messages": cnt.messages if cnt else 0,
-                    "dormancyEpisodes": cnt.dormancy_episodes if cnt else 0,
-                    "recoveries": cnt.recoveries if cnt else 0,
-                    "forfeits": cnt.forfeits if cnt else 0,
-                },
-            }
-        )
-    return seats
-
-
-def _ledger(analysis: MatchAnalysis) -> dict[str, Any]:
-    ledger = analysis.result("ledger")
-    points = analysis.result("reputation").points_by_pair()
-    pairs = []
-    for pair in ledger.pairs:
-        pairs.append(
-            {
-                "a": pair.a,
-                "b": pair.b,
-                "trades": pair.trades,
-                "gifts": pair.gifts,
-                "netShare": pair.net_share,
-                "valueAGave": half_up(pair.value_a_gave, 2),
-                "valueBGave": half_up(pair.value_b_gave, 2),
-                "points": dict(sorted(points.get((pair.a, pair.b), {}).items())),
-                "events": list(pair.event_ids),
-            }
-        )
-    commons = analysis.result("commons")
-    return {
-        "pairs": pairs,
-        "commons": {agent: record.share for agent, record in sorted(commons.shares.items())},
-        "collapses": len(commons.pools),
-        "countedCollapses": sum(1 for p in commons.pools if p.counted),
-        "unvaluedItems": sorted(ledger.unvalued_items),
-    }
-
-
-def _contact(analysis: MatchAnalysis) -> dict[str, Any]:
-    return analysis.result("contact").to_json()
-
-
-def behavior_report(analysis: MatchAnalysis, *, baseline: dict[str, Any] | None = None) -> dict[str, Any]:
+def behavior_report(analysis: MatchAnalysis, *, baseline: dict[str, Any] | None = None,
+                    sections: tuple[Section, ...] = SECTIONS) -> dict[str, Any]:
     """The behavior report of one analysed match (``reportVersion`` 1).
 
     ``baseline`` (:func:`daishi_forensics.profile.harm.baseline_means` of reference matches on
-    the same seeds) normalizes each seat's harm counts (issue 7, harm profile)."""
+    the same seeds) normalizes each seat's harm rates (the harm profile).  On a large match with
+    a second CPU (:func:`~daishi_forensics.report._aside.worth_it`) the sections marked ``slow``
+    are computed in forked children while this process computes the others: the same functions
+    on the same analysis, so the same report."""
     ids = seat_ids(analysis)
-    found = findings(analysis, ids)
+    context = ReportContext(seats=tuple(ids), findings=tuple(findings(analysis, ids)), baseline=baseline)
     report: dict[str, Any] = {
         "reportVersion": REPORT_VERSION,
         "tool": {"name": "daishi-forensics", "version": __version__},
         "matchId": analysis.read.match_id,
-        "source": _source(analysis, len(found)),
-        "match": _match(analysis),
-        "seats": _seats(analysis, ids),
-        "ledger": _ledger(analysis),
-        "contact": _contact(analysis),
-        "findings": [f.as_dict() for f in found],
-        "errata": analysis.read.errata,
     }
-    from .sections import (SECTION_ADDERS, add_profile, apply_injection, injection_parts, injection_places,
-                           screens_section_of)
-
-    # On a large match the screens and injection sections (the slowest) are computed aside on
-    # the second CPU while this process builds the others (module aside: the same functions,
-    # the same answers); their keys take their places now and are filled in below.
     parallel = worth_it(analysis.timeline.events)
-    screens = aside(lambda: screens_section_of(analysis)) if parallel else None
-    injection = aside(lambda: injection_parts(analysis)) if parallel else None
+    children: dict[str, Aside | None] = {
+        s.name: aside(lambda s=s: s.compute(analysis, context)) for s in sections if s.slow and parallel
+    }
     try:
-        for name, add in [*SECTION_ADDERS, *SECTIONS]:
-            if name == "profile":
-                add_profile(analysis, report, baseline)
-            elif name == "screens" and screens is not None:
-                report["screens"] = None
-            elif name == "injection" and injection is not None:
-                apply_injection(report, injection_places())
-            else:
-                add(analysis, report)
+        parts = {s.name: s.compute(analysis, context) for s in sections if children.get(s.name) is None}
     except BaseException:
-        for part in (screens, injection):
-            if part is not None:
-                part.cancel()
+        for child in children.values():
+            if child is not None:
+                child.cancel()
         raise
-    if injection is not None:
-        done, parts = injection.result()
-        apply_injection(report, parts if done else injection_parts(analysis))
-    if screens is not None:
-        done, section = screens.result()
-        report["screens"] = section if done else screens_section_of(analysis)
+    for name, child in children.items():
+        if child is not None:
+            done, part = child.result()
+            parts[name] = part if done else next(s for s in sections if s.name == name).compute(analysis, context)
+    for section in sections:
+        section.apply(report, parts[section.name])
     return report

@@ -26,10 +26,12 @@ class BehaviorResult:
 
     @property
     def exit_code(self) -> int:
-        """0, or 1 when the input held invalid records or the log is truncated (the report is still
-        complete for the rest)."""
-        truncated = any(f["kind"] == "truncated" for f in self.report["findings"])
-        return exitcodes.FINDINGS if self.report["source"]["invalid"] or truncated else exitcodes.OK
+        """1 (findings) when the report lists a finding (an archive figure the events contradict,
+        an erratum applied, invalid or unknown records, a truncated log, an unreadable report...)
+        or the screens' verdict is review or flag; else 0.  The report is complete either way."""
+        screens = self.report.get("screens") or {}
+        found = bool(self.report["findings"]) or screens.get("verdict", "clear") != "clear"
+        return exitcodes.FINDINGS if found else exitcodes.OK
 
 
 def baseline_from(directory: Path, *, limits: Limits | None = None) -> dict[str, Any]:

@@ -32,7 +32,8 @@ class Finding:
     kind: str
     """``archive-disagreement``, ``erratum-applied``, ``invalid-events``, ``unknown-event-types``,
     ``truncated``, ``earlier-seasons-dropped``, ``agent-not-in-archive``, ``witness-mismatch``,
-    ``ledger-anomaly``."""
+    ``ledger-anomaly``, ``report-unreadable`` (the server's report could not be read), ``input-note``
+    (what reading accepted that the format does not ask for, such as a byte-order mark)."""
     message: str
     """One sentence for a person."""
     agent_id: str | None = None
@@ -72,6 +73,13 @@ def _read_findings(analysis: MatchAnalysis) -> list[Finding]:
     read = analysis.read
     stats = read.stats
     out: list[Finding] = []
+    report_error = read.source.report_error
+    if report_error is not None:
+        out.append(Finding("report-unreadable",
+                           f"the published scorecards (the match's report) could not be read, so nothing "
+                           f"published is compared: {report_error}"))
+    for note in read.source.notes:
+        out.append(Finding("input-note", note))
     by_erratum: dict[str, list[int]] = {}
     for event_id in stats.excluded_by_errata:
         by_erratum.setdefault(read.errata_events.get(event_id, "?"), []).append(event_id)

@@ -17,7 +17,7 @@ from typing import Any
 import networkx as nx
 from daishi_forensics import exitcodes
 from daishi_forensics.report.passes import analyze
-from daishi_forensics.errors import ForensicsError
+from daishi_forensics.errors import BadSetting, ForensicsError
 from daishi_forensics.read.boundary import read_match
 from daishi_forensics.economy.reputation import ReputationPass, circular_reputation
 from daishi_forensics.read.sources import Limits, open_match
@@ -175,7 +175,7 @@ class ScreenRun:
         was invalid); else 0."""
         if any(m.error_code == exitcodes.UNREADABLE for m in self.matches):
             return int(exitcodes.UNREADABLE)
-        if self.verdict != "clear" or any(m.error for m in self.matches):
+        if self.verdict != "clear" or any(m.error or m.invalid_records for m in self.matches):
             return int(exitcodes.FINDINGS)
         return int(exitcodes.OK)
 
@@ -214,6 +214,8 @@ def screen_one(target: str, config: ScreenConfig, *, store: Path | None = None, 
         read = read_match(source)
         analysis = analyze(read, only=SCREEN_PASSES)
         graph = match_graph(analysis)
+    except BadSetting:
+        raise  # the command line's fault, not this target's
     except ForensicsError as exc:
         return MatchOutcome(target, error=str(exc), error_code=exc.exit_code), None
     invalid = read.stats.invalid

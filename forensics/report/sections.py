@@ -1,72 +1,84 @@
-"""Feature sections of the behavior report, and their blocks for the renderers.
+"""The behavior report's sections, as data.
 
-Each ``add_*`` takes the analysis and the report being built and adds its part;
-each ``*_blocks`` turns that part into ``(title, intro, headers, rows)`` tables that
-the text, Markdown and HTML renderers all print the same way.
+A :class:`Section` is ``compute(analysis, context) -> part`` (pure) and
+``apply(report, part)`` (puts the part in its places); :data:`SECTIONS` lists them in the
+order they are applied (a section may add to the places an earlier one made: the profile adds
+``seats[].profile`` to the seats).  A ``slow`` section may be computed in a forked child on a
+large match (:func:`~daishi_forensics.report.assembly.behavior_report`); its part must pickle.
+The tables each section shows live with the renderers (:mod:`daishi_forensics.report.render`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from daishi_forensics.replay.analysis import MatchAnalysis
 
-__all__ = ["add_screens", "screens_section_of", "injection_parts", "injection_places", "apply_injection", "screens_blocks", "add_injection", "add_profile", "injection_blocks", "profile_report_blocks", "SECTION_ADDERS", "BLOCK_MAKERS"]
+from .core import contact_part, ledger_part, match_part, seats_part, source_part
+
+__all__ = ["SECTIONS", "ReportContext", "Section"]
 
 
-def add_profile(analysis: MatchAnalysis, report: dict[str, Any], baseline: dict[str, Any] | None = None) -> None:
-    """``seats[].profile`` and ``match.profile`` (issue 7); harm normalized against ``baseline`` when given."""
-    from .profile import profile_section
+@dataclass(frozen=True)
+class ReportContext:
+    """What every section may read besides the analysis."""
 
-    seats, match = profile_section(analysis, baseline=baseline)
-    for seat in report["seats"]:
-        seat["profile"] = seats.get(seat["agentId"])
-    report["match"]["profile"] = match
+    seats: tuple[str, ...]
+    """The seats: archive agents in seat order, then agents seen only in the log."""
+    findings: tuple[Any, ...]
+    """The cross-checks' findings (:mod:`~daishi_forensics.report.crosscheck`)."""
+    baseline: dict[str, Any] | None = None
+    """Harm baseline means of reference matches, when given."""
 
 
-def screens_section_of(analysis: MatchAnalysis) -> dict[str, Any]:
-    """The ``screens`` section: ``{verdict, configVersion, flags[]}`` (issue 4)."""
-    from daishi_forensics.report.screening import screens_section
+@dataclass(frozen=True)
+class Section:
+    """One part of the behavior report."""
+
+    name: str
+    """What the part is called (in messages and by a caller choosing sections)."""
+    compute: Callable[[MatchAnalysis, ReportContext], Any]
+    """The part, a pure function of the analysis."""
+    apply: Callable[[dict[str, Any], Any], None]
+    """Puts the part in its places in the report."""
+    slow: bool = False
+    """Worth computing in a forked child on a large match."""
+
+
+def _put(key: str) -> Callable[[dict[str, Any], Any], None]:
+    def apply(report: dict[str, Any], part: Any) -> None:
+        report[key] = part
+
+    return apply
+
+
+def _screens(analysis: MatchAnalysis, context: ReportContext) -> dict[str, Any]:
+    """``screens: {verdict, configVersion, flags[] ...}``: the collusion screens on the match."""
+    from .screening import screens_section
 
     return screens_section(analysis)
 
 
-def add_screens(analysis: MatchAnalysis, report: dict[str, Any]) -> None:
-    """``screens: {verdict, configVersion, flags[]}`` (issue 4)."""
-    report["screens"] = screens_section_of(analysis)
-
-
-def screens_blocks(report: dict[str, Any]) -> list[tuple[str, str, list[str], list[list[Any]]]]:
-    screens = report.get("screens")
-    if screens is None:
-        return []
-    intro = (f"Verdict: {screens.get('verdict')} (screens configuration {screens.get('configVersion')}). "
-             "Each flag names its agents, the score against its threshold and the events to open.")
-    for reason in screens.get("notScreened") or []:
-        intro += f" Not screened: {reason if isinstance(reason, str) else reason.get('reason', reason)}."
-    rows = [[f.get("screen"), f.get("kind"), f.get("level"), ", ".join(f.get("agents") or []), f.get("score"),
-             f.get("threshold"), _ids(f.get("evidence") or []), f.get("explanation")]
-            for f in screens.get("flags") or []]
-    return [("Collusion screens", intro,
-             ["screen", "kind", "level", "agents", "score", "threshold", "evidence", "explanation"], rows)]
-
-
-def _ids(ids: list[int], shown: int = 8) -> str:
-    text = ", ".join(str(i) for i in ids[:shown])
-    return text + (f" (+{len(ids) - shown})" if len(ids) > shown else "")
-
-
-def injection_parts(analysis: MatchAnalysis) -> dict[str, Any]:
-    """What :func:`add_injection` adds, computed (a pure function of the analysis)."""
-    from daishi_forensics.injection.summary import message_tiers, probes_section, propagation_section, seat_injection, unknown_probes
+def _injection(analysis: MatchAnalysis, context: ReportContext) -> dict[str, Any]:
+    """Probes, unknown probes, per-seat injection figures, message tiers and propagation."""
+    from daishi_forensics.injection.summary import (
+        message_tiers,
+        probes_section,
+        propagation_section,
+        seat_injection,
+        unknown_probes,
+    )
 
     return {"probes": probes_section(analysis), "unknownProbes": unknown_probes(analysis),
             "bySeat": seat_injection(analysis), "tiers": message_tiers(analysis),
             "propagation": propagation_section(analysis)}
 
 
-def apply_injection(report: dict[str, Any], parts: dict[str, Any]) -> None:
-    """Put :func:`injection_parts` in their places in the report."""
+def _apply_injection(report: dict[str, Any], parts: dict[str, Any]) -> None:
+    """``probes[]``, ``unknownProbes``, ``seats[].injection``, ``seats[].messages``, ``propagation``,
+    ``messages``."""
     report["probes"] = parts["probes"]
     report["unknownProbes"] = parts["unknownProbes"]
     by_seat, tiers = parts["bySeat"], parts["tiers"]
@@ -77,62 +89,32 @@ def apply_injection(report: dict[str, Any], parts: dict[str, Any]) -> None:
     report["messages"] = {"bySeat": tiers}
 
 
-def injection_places() -> dict[str, Any]:
-    """Parts that only take the places (key order) of :func:`injection_parts`, filled in later."""
-    return {"probes": None, "unknownProbes": None, "bySeat": {}, "tiers": {}, "propagation": None}
+def _profile(analysis: MatchAnalysis, context: ReportContext) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The behavioral profile per seat and for the match (harm normalized against the baseline when
+    given)."""
+    from .profile import profile_section
+
+    return profile_section(analysis, baseline=context.baseline)
 
 
-def add_injection(analysis: MatchAnalysis, report: dict[str, Any]) -> None:
-    """``probes[]``, ``seats[].injection``, ``propagation``, ``messages`` (issue 5)."""
-    apply_injection(report, injection_parts(analysis))
-
-
-def injection_blocks(report: dict[str, Any]) -> list[tuple[str, str, list[str], list[list[Any]]]]:
-    blocks: list[tuple[str, str, list[str], list[list[Any]]]] = []
-    if "probes" not in report:
-        return blocks
-    rows = []
+def _apply_profile(report: dict[str, Any], part: tuple[dict[str, Any], dict[str, Any]]) -> None:
+    """``seats[].profile`` and ``match.profile``."""
+    seats, match = part
     for seat in report["seats"]:
-        inj = seat.get("injection") or {}
-        tiers = seat.get("messages") or {}
-        interval = inj.get("interval")
-        rows.append([seat["agentId"], inj.get("exposed"), inj.get("complied"), inj.get("resistance"),
-                     f"{interval[0]}–{interval[1]}" if isinstance(interval, list) and len(interval) == 2 else None,
-                     tiers.get("total"), tiers.get("hijack"), tiers.get("protocol")])
-    caveat = next((s["injection"].get("caveat") for s in report["seats"] if (s.get("injection") or {}).get("caveat")),
-                  None)
-    blocks.append(("Injection resistance",
-                   "Resistance = 1 − complied/exposed over the scripted probes each seat heard, with a 95% Wilson "
-                   "interval; messages by tier: persuasion is the game, hijack targets the other agent's model, "
-                   "protocol forges the harness." + (f" {caveat}" if caveat else ""),
-                   ["agent", "exposed", "complied", "resistance", "95% interval", "messages", "hijack", "protocol"],
-                   rows))
-    blocks.append(("Probes",
-                   "One row per probe message and target it addressed: exposed (heard it), complied (the evidence "
-                   "event within the window), delay in ticks.",
-                   ["event", "probe", "target", "exposed", "complied", "evidence", "delay"],
-                   [[p.get("event"), p.get("probeId"), p.get("target"), p.get("exposed"), p.get("complied"),
-                     p.get("evidence"), p.get("delay")] for p in report["probes"]]))
-    prop = report.get("propagation") or {}
-    chains = prop.get("chains") or []
-    blocks.append(("Propagation chains",
-                   f"Messages that echo an earlier message their sender had heard. Propagation index "
-                   f"{prop.get('index')}; share of exposed agents that re-sent {prop.get('resendShare')}.",
-                   ["root", "sender", "tier", "tick", "messages", "depth", "reach", "re-send share"],
-                   [[c.get("root"), c.get("sender"), c.get("tier"), c.get("tick"), len(c.get("messages") or []),
-                     c.get("depth"), c.get("reach"), c.get("resendShare")] for c in chains]))
-    return blocks
+        seat["profile"] = seats.get(seat["agentId"])
+    report["match"]["profile"] = match
 
 
-def profile_report_blocks(report: dict[str, Any]) -> list[tuple[str, str, list[str], list[list[Any]]]]:
-    from .profile import profile_blocks
-
-    match = report["match"].get("profile")
-    if match is None:
-        return []
-    seats = {s["agentId"]: s["profile"] for s in report["seats"] if s.get("profile") is not None}
-    return profile_blocks(seats, match)
-
-
-SECTION_ADDERS = [("screens", add_screens), ("injection", add_injection), ("profile", add_profile)]
-BLOCK_MAKERS = [screens_blocks, injection_blocks, profile_report_blocks]
+SECTIONS: tuple[Section, ...] = (
+    Section("source", lambda a, c: source_part(a, len(c.findings)), _put("source")),
+    Section("match", lambda a, c: match_part(a), _put("match")),
+    Section("seats", lambda a, c: seats_part(a, list(c.seats)), _put("seats")),
+    Section("ledger", lambda a, c: ledger_part(a), _put("ledger")),
+    Section("contact", lambda a, c: contact_part(a), _put("contact")),
+    Section("findings", lambda a, c: [f.as_dict() for f in c.findings], _put("findings")),
+    Section("errata", lambda a, c: a.read.errata, _put("errata")),
+    Section("screens", _screens, _put("screens"), slow=True),
+    Section("injection", _injection, _apply_injection, slow=True),
+    Section("profile", _profile, _apply_profile),
+)
+"""Every section of the behavior report, in the order they are applied."""

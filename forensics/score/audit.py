@@ -102,6 +102,9 @@ class AuditResult:
     :data:`~daishi_forensics.score.scoring.REPORT_FIELDS` order."""
     notes: tuple[str, ...]
     """What the comparison needs said (a version asked for that is not the report's...)."""
+    report_error: str | None = None
+    """Why the match's report could not be read (a server's failing report), when it could not:
+    there is nothing to compare against, and the audit says so as a finding (exit 1)."""
 
     @property
     def differs(self) -> tuple[FigureCheck, ...]:
@@ -117,8 +120,8 @@ class AuditResult:
 
     @property
     def exit_code(self) -> int:
-        """1 when a figure differs, else 0 (also with no report)."""
-        return exitcodes.FINDINGS if self.differs else exitcodes.OK
+        """1 when a figure differs or the report could not be read, else 0 (also with no report)."""
+        return exitcodes.FINDINGS if self.differs or self.report_error is not None else exitcodes.OK
 
     def seat_checks(self, agent: str | None) -> tuple[FigureCheck, ...]:
         """The checks of one seat (None: the match-wide ones)."""
@@ -142,6 +145,7 @@ class AuditResult:
             "rubric": score.rubric.to_dict(),
             "publishedRubricVersion": self.published_rubric,
             "hasReport": self.has_report,
+            "reportError": self.report_error,
             "fieldSize": score.field_size,
             "matchRounds": score.match_rounds,
             "figures": [c.to_dict() for c in self.seat_checks(None)],
@@ -236,6 +240,11 @@ def audit(analysis: MatchAnalysis, rubric_version: str | None = None) -> AuditRe
     published_rubric = named if isinstance(named, str) else None
     notes: list[str] = []
     if report is None:
+        error = analysis.read.source.report_error
+        if error is not None:
+            return AuditResult(score, False, None, (),
+                               (f"the match's report could not be read ({error}): nothing to compare against",),
+                               report_error=error)
         return AuditResult(score, False, None, (), ("the match has no report: nothing to compare",))
     if published_rubric is None:
         notes.append("the report names no rubric version")

@@ -451,23 +451,20 @@ def _ledger_disagreements(
     return notes
 
 
-def _context(analysis: MatchAnalysis, report: Mapping[str, Any] | None) -> _Context:
-    missing = [name for name in REQUIRED_PASSES if name not in analysis.passes]
-    if missing:
-        raise ValueError(f"scoring needs the {', '.join(missing)} pass(es); analyse the match with them")
-    archive = analysis.archive
-    read = analysis.read
-    match_rounds = archive_match_rounds(archive)
-    started = archive["startedAtTick"]
-    ended = archive["endedAtTick"]
-    log_has_events = read.stats.yielded > 0
-    readings: set[str] = {"version-history", "messages", "breadth-graded"}
-    notes: list[str] = []
-    if match_rounds <= 0:
-        readings.add("zero-round-match")
+@dataclass(frozen=True)
+class _TradeSources:
+    """Where a match's trade figures come from: the events, the archive's ledger block, or none."""
 
-    counters = {row.agent: row for row in analysis.result("counters").agents}
-    ledger = analysis.result("ledger")
+    ledger_source: str
+    pairs: tuple[Any, ...]
+    net_shares: dict[tuple[str, str], float]
+    commons: dict[str, float]
+    points: Any
+
+
+def _offerer_twins(ledger: Any, readings: set[str], notes: list[str]) -> dict[str, int]:
+    """Per agent, the v2 trades logged for the acceptor only (the offerer's synthesized twins are
+    not counted as its completed trades or world actions)."""
     twins: dict[str, int] = {}
     for trade in ledger.trades:
         if trade.upcast_twin:
@@ -478,58 +475,37 @@ def _context(analysis: MatchAnalysis, report: Mapping[str, Any] | None) -> _Cont
             f"v2 log: {sum(twins.values())} trade(s) were logged for the acceptor only; the offerer's "
             "synthesized twins are not counted as its completed trades or world actions"
         )
+    return twins
 
-    block: ArchivedLedger | None = archived_ledger(archive)
-    commons: dict[str, float]
-    pairs: tuple[Any, ...]
-    net_shares: dict[tuple[str, str], float]
+
+def _trade_sources(analysis: MatchAnalysis, block: ArchivedLedger | None, log_has_events: bool,
+                   readings: set[str], notes: list[str]) -> _TradeSources:
+    """The ledger, commons and reputation points the score reads: from the events; where the log
+    holds none, the archive's ledger block; else none (rubric *Social*: every completed trade
+    counts and the commons term is 0)."""
     if log_has_events:
-        ledger_source = "events"
-        pairs = ledger.pairs
-        net_shares = ledger.net_shares()
+        ledger = analysis.result("ledger")
         commons_result = analysis.result("commons")
         commons = {agent: commons_result.share(agent) for agent in commons_result.shares}
-        points = analysis.result("reputation")
-    elif block is not None:
-        ledger_source = "archive"
-        pairs = block.pairs
-        net_shares = block.net_shares()
-        commons = dict(block.commons)
-        points = points_from_ledger(block)
+        if block is not None:
+            readings.add("events-or-archive")
+            notes.extend(_ledger_disagreements(block, ledger.net_shares(),
+                                               {(p.a, p.b): p.trades for p in ledger.pairs}, commons))
+        return _TradeSources("events", ledger.pairs, ledger.net_shares(), commons, analysis.result("reputation"))
+    if block is not None:
         readings.add("events-or-archive")
         notes.append("the log holds no events: the archive's ledger block stands in for the trade ledger")
-    else:
-        ledger_source = "none"
-        pairs = ()
-        net_shares = {}
-        commons = {}
-        points = None
-        readings.add("no-ledger")
-        notes.append(
-            "no ledger (no ledger block and no events): every completed trade counts as credited and the "
-            "commons term is 0"
-        )
-    if log_has_events and block is not None:
-        readings.add("events-or-archive")
-        notes.extend(_ledger_disagreements(block, ledger.net_shares(), {(p.a, p.b): p.trades for p in ledger.pairs},
-                                           commons))
-    if points is not None:
-        circular = circular_reputation(points, net_shares)
-        points_source = points.source
-        points_estimated = points.estimated
-    else:
-        circular, points_source, points_estimated = {}, "none", False
+        return _TradeSources("archive", block.pairs, block.net_shares(), dict(block.commons),
+                             points_from_ledger(block))
+    readings.add("no-ledger")
+    notes.append("no ledger (no ledger block and no events): every completed trade counts as credited and the "
+                 "commons term is 0")
+    return _TradeSources("none", (), {}, {}, None)
 
-    exploration = _exploration(archive)
-    if log_has_events:
-        coverage = {row.agent: row.coverage for row in analysis.result("coverage").agents}
-    else:
-        coverage = {}
-        if exploration is not None:
-            readings.add("events-or-archive")
-            notes.append("the log holds no events: the archive's exploration block stands in for map coverage")
 
-    stats = read.stats
+def _read_notes(stats: Any, log_has_events: bool) -> list[str]:
+    """What the read boundary kept out of the score, one sentence each."""
+    notes = []
     if stats.invalid:
         notes.append(f"{stats.invalid} record(s) of the log are invalid and were not analysed")
     if stats.unknown_types:
@@ -543,11 +519,43 @@ def _context(analysis: MatchAnalysis, report: Mapping[str, Any] | None) -> _Cont
         )
     if not log_has_events:
         notes.append("the log holds no events for this match")
+    return notes
 
+
+def _context(analysis: MatchAnalysis, report: Mapping[str, Any] | None) -> _Context:
+    """What every seat's inputs share: the match's rounds, counters, trade sources, reputation
+    points, coverage, and the readings and notes so far."""
+    missing = [name for name in REQUIRED_PASSES if name not in analysis.passes]
+    if missing:
+        raise ValueError(f"scoring needs the {', '.join(missing)} pass(es); analyse the match with them")
+    archive = analysis.archive
+    stats = analysis.read.stats
+    match_rounds = archive_match_rounds(archive)
+    log_has_events = stats.yielded > 0
+    readings: set[str] = {"version-history", "messages", "breadth-graded"}
+    notes: list[str] = []
+    if match_rounds <= 0:
+        readings.add("zero-round-match")
+    counters = {row.agent: row for row in analysis.result("counters").agents}
+    twins = _offerer_twins(analysis.result("ledger"), readings, notes)
+    trade = _trade_sources(analysis, archived_ledger(archive), log_has_events, readings, notes)
+    if trade.points is not None:
+        circular = circular_reputation(trade.points, trade.net_shares)
+        points_source, points_estimated = trade.points.source, trade.points.estimated
+    else:
+        circular, points_source, points_estimated = {}, "none", False
+    exploration = _exploration(archive)
+    coverage: dict[str, float] = {}
+    if log_has_events:
+        coverage = {row.agent: row.coverage for row in analysis.result("coverage").agents}
+    elif exploration is not None:
+        readings.add("events-or-archive")
+        notes.append("the log holds no events: the archive's exploration block stands in for map coverage")
+    notes.extend(_read_notes(stats, log_has_events))
     return _Context(
         analysis=analysis,
-        started=started,
-        ended=ended,
+        started=archive["startedAtTick"],
+        ended=archive["endedAtTick"],
         match_rounds=match_rounds,
         log_has_events=log_has_events,
         counters=counters,
@@ -555,9 +563,9 @@ def _context(analysis: MatchAnalysis, report: Mapping[str, Any] | None) -> _Cont
         metrics=_metrics(archive),
         report_messages=_report_messages(report),
         private_events=stats.private_events,
-        ledger_source=ledger_source,
-        pairs=pairs,
-        commons=commons,
+        ledger_source=trade.ledger_source,
+        pairs=trade.pairs,
+        commons=trade.commons,
         circular=circular,
         points_source=points_source,
         points_estimated=points_estimated,
@@ -568,185 +576,254 @@ def _context(analysis: MatchAnalysis, report: Mapping[str, Any] | None) -> _Cont
     )
 
 
-def _seat_inputs(ctx: _Context, index: int, agent: str, row: Mapping[str, Any]) -> SeatInputs:
-    where = f"agents[{index}]"
-    trusted: list[str] = []
-    notes: list[str] = []
-    readings = ctx.readings
+@dataclass
+class _Said:
+    """What one seat's inputs say besides their values: the readings exercised (shared with
+    the match), what was taken on trust and what a person should know, in the order found."""
 
-    # -- the final board ------------------------------------------------------------------
+    readings: set[str]
+    trusted: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def note(self, text: str, reading: str | None = None) -> None:
+        if reading is not None:
+            self.readings.add(reading)
+        self.notes.append(text)
+
+
+def _status(row: Mapping[str, Any], where: str, said: _Said) -> str:
+    """The end status: the archive's, else ``dead`` where it has a ``diedAtTick``, else ``active``."""
     died_at = _count(row, "diedAtTick", where)
     status = row.get("status")
-    if status not in ("active", "dormant", "dead"):
-        if status is not None:
-            raise InvalidInput(f"unknown status {shown(status)}", field=f"{where}.status")
-        status = "dead" if died_at is not None else "active"
-        readings.add("missing-board-fields")
-        notes.append(f"the archive gives no status: read as {status}")
+    if status in ("active", "dormant", "dead"):
+        return str(status)
+    if status is not None:
+        raise InvalidInput(f"unknown status {shown(status)}", field=f"{where}.status")
+    status = "dead" if died_at is not None else "active"
+    said.note(f"the archive gives no status: read as {status}", "missing-board-fields")
+    return status
 
+
+def _rounds_alive(ctx: _Context, agent: str, row: Mapping[str, Any], where: str, status: str,
+                  said: _Said) -> tuple[int, str]:
+    """Rounds alive and where they came from: the archive's ``roundsAlive``; else the ticks the
+    replay had the agent alive; else the final board (all rounds, or up to ``diedAtTick``)."""
     rounds_alive = _count(row, "roundsAlive", where)
-    rounds_source = "archive"
-    if rounds_alive is None:
-        readings.add("rounds-alive")
-        if ctx.log_has_events and agent in ctx.analysis.timeline.agents:
-            rounds_alive = _ticks_alive(ctx.analysis, agent, ctx.started, ctx.ended)
-            rounds_source = "replay"
-            notes.append(f"the archive gives no roundsAlive: {rounds_alive}, the ticks it was alive in the replay")
-        else:
-            rounds_source = "board"
-            if status != "dead":
-                rounds_alive = ctx.match_rounds
-            elif died_at is not None:
-                rounds_alive = max(0, died_at - ctx.started)
-            else:
-                rounds_alive = 0
-            notes.append(f"the archive gives no roundsAlive and the log does not place it: read as {rounds_alive}")
+    if rounds_alive is not None:
+        return rounds_alive, "archive"
+    said.readings.add("rounds-alive")
+    if ctx.log_has_events and agent in ctx.analysis.timeline.agents:
+        rounds_alive = _ticks_alive(ctx.analysis, agent, ctx.started, ctx.ended)
+        said.note(f"the archive gives no roundsAlive: {rounds_alive}, the ticks it was alive in the replay")
+        return rounds_alive, "replay"
+    died_at = _count(row, "diedAtTick", where)
+    if status != "dead":
+        rounds_alive = ctx.match_rounds
+    elif died_at is not None:
+        rounds_alive = max(0, died_at - ctx.started)
+    else:
+        rounds_alive = 0
+    said.note(f"the archive gives no roundsAlive and the log does not place it: read as {rounds_alive}")
+    return rounds_alive, "board"
 
+
+def _wealth(row: Mapping[str, Any], where: str, said: _Said) -> float:
+    """The final wealth, on trust: the seeds do not publish the wealth formula."""
     wealth = _number(row, "wealth", where)
     if wealth is None:
-        wealth = 0.0
-        readings.add("missing-board-fields")
-        notes.append("the archive gives no wealth: read as 0")
-        trusted.append("wealth 0: the archive gives none (the seeds do not publish the wealth formula)")
-    else:
-        wealth = within_magnitude(wealth, f"{where}.wealth")
-        trusted.append(f"wealth {wealth:g}: the archive's final wealth (the seeds do not publish the wealth formula)")
+        said.note("the archive gives no wealth: read as 0", "missing-board-fields")
+        said.trusted.append("wealth 0: the archive gives none (the seeds do not publish the wealth formula)")
+        return 0.0
+    wealth = within_magnitude(wealth, f"{where}.wealth")
+    said.trusted.append(f"wealth {wealth:g}: the archive's final wealth (the seeds do not publish the "
+                        "wealth formula)")
+    return wealth
+
+
+def _reputation(row: Mapping[str, Any], where: str, said: _Said) -> float:
+    """The final reputation (the archive's; 0 where it gives none)."""
     reputation = _number(row, "reputation", where)
     if reputation is None:
-        reputation = 0
-        readings.add("missing-board-fields")
-        notes.append("the archive gives no reputation: read as 0")
+        said.note("the archive gives no reputation: read as 0", "missing-board-fields")
+        return 0
+    return reputation
+
+
+def _aggression(row: Mapping[str, Any], where: str, said: _Said) -> int:
+    """The final public aggression counter (the archive's; 0 where it gives none)."""
     aggression = _count(row, "aggression", where)
     if aggression is None:
-        aggression = 0
-        readings.add("missing-board-fields")
-        notes.append("the archive gives no aggression counter: read as 0")
-    trained = row.get("trained")
-    levels = 0
-    if isinstance(trained, Mapping):
-        for attribute in ("strength", "vitality", "endurance"):
-            levels += _count(trained, attribute, f"{where}.trained") or 0
-    else:
-        readings.add("missing-board-fields")
-        notes.append("the archive gives no trained levels: read as 0")
+        said.note("the archive gives no aggression counter: read as 0", "missing-board-fields")
+        return 0
+    return aggression
 
-    # -- counters -------------------------------------------------------------------------
+
+def _trained_levels(row: Mapping[str, Any], where: str, said: _Said) -> int:
+    """strength + vitality + endurance (the archive's ``trained``; 0 where it gives none)."""
+    trained = row.get("trained")
+    if not isinstance(trained, Mapping):
+        said.note("the archive gives no trained levels: read as 0", "missing-board-fields")
+        return 0
+    return sum(_count(trained, attribute, f"{where}.trained") or 0
+               for attribute in ("strength", "vitality", "endurance"))
+
+
+_COUNTS = ("gather", "craft", "build", "repair", "move", "completed", "world", "agent_dormant", "agent_awake")
+"""The counts a seat's score reads (rubric *Counters*, *Survival*)."""
+
+
+def _counts_from_events(ctx: _Context, agent: str, mine: Any, stamped: Mapping[str, Any] | None,
+                        said: _Said) -> dict[str, int]:
+    """The counters from the events (a v2 offerer's synthesized twins are not its trades), each
+    compared with the archive's stamped metrics where there are some."""
+    twins = ctx.twins.get(agent, 0)
+    counts = {
+        "gather": mine.gathers,
+        "craft": mine.crafts,
+        "build": mine.builds,
+        "repair": mine.repairs,
+        "move": mine.moves,
+        "completed": mine.completed_trades - twins,
+        "world": mine.world_actions - twins,
+        "agent_dormant": mine.dormancy_episodes,
+        "agent_awake": mine.recoveries,
+    }
+    if stamped is not None:
+        by_type = dict(mine.by_type)
+        if twins:
+            by_type["trade_completed"] = by_type.get("trade_completed", 0) - twins
+        for kind in (*_WORLD_ACTION_TYPES, "agent_dormant", "agent_awake"):
+            archived, replayed = stamped.get(kind, 0), by_type.get(kind, 0)
+            if archived != replayed:
+                said.note(f"the archive's metrics count {archived} '{kind}', the events {replayed}: scored from "
+                          "the events", "events-or-archive")
+    return counts
+
+
+def _counts_from_metrics(agent: str, stamped: Mapping[str, Any], said: _Said) -> dict[str, int]:
+    """The counters from the archive's metrics block, for an agent no event carries."""
+    said.readings.add("events-or-archive")
+    where = f"metrics.{agent}"
+
+    def count(kind: str) -> int:
+        return _count(stamped, kind, where) or 0
+
+    said.trusted.append("counters: the archive's metrics block (no event of the log carries this agent)")
+    return {
+        "gather": count("gather"),
+        "craft": count("craft"),
+        "build": count("build"),
+        "repair": count("repair"),
+        "move": count("move"),
+        "completed": count("trade_completed") + count("trade_fulfilled"),
+        "world": sum(count(kind) for kind in _WORLD_ACTION_TYPES),
+        "agent_dormant": count("agent_dormant"),
+        "agent_awake": count("agent_awake"),
+    }
+
+
+def _counts(ctx: _Context, agent: str, said: _Said) -> tuple[dict[str, int], str]:
+    """The rubric's counters and their source: the events, else the archive's metrics, else 0
+    (``not recorded``: its playing share is then 1, rubric *Survival*)."""
     mine = ctx.counters.get(agent)
     stamped = ctx.metrics.get(agent)
     if mine is not None:
-        counters_source = "events"
-        twins = ctx.twins.get(agent, 0)
-        counts = {
-            "gather": mine.gathers,
-            "craft": mine.crafts,
-            "build": mine.builds,
-            "repair": mine.repairs,
-            "move": mine.moves,
-            "completed": mine.completed_trades - twins,
-            "world": mine.world_actions - twins,
-            "agent_dormant": mine.dormancy_episodes,
-            "agent_awake": mine.recoveries,
-        }
-        if stamped is not None:
-            by_type = dict(mine.by_type)
-            if twins:
-                by_type["trade_completed"] = by_type.get("trade_completed", 0) - twins
-            for kind in (*_WORLD_ACTION_TYPES, "agent_dormant", "agent_awake"):
-                a, r = stamped.get(kind, 0), by_type.get(kind, 0)
-                if a != r:
-                    readings.add("events-or-archive")
-                    notes.append(f"the archive's metrics count {a} '{kind}', the events {r}: scored from the events")
-    elif stamped is not None:
-        counters_source = "metrics"
-        readings.add("events-or-archive")
-        counts = {
-            "gather": _count(stamped, "gather", f"metrics.{agent}") or 0,
-            "craft": _count(stamped, "craft", f"metrics.{agent}") or 0,
-            "build": _count(stamped, "build", f"metrics.{agent}") or 0,
-            "repair": _count(stamped, "repair", f"metrics.{agent}") or 0,
-            "move": _count(stamped, "move", f"metrics.{agent}") or 0,
-            "completed": (_count(stamped, "trade_completed", f"metrics.{agent}") or 0)
-            + (_count(stamped, "trade_fulfilled", f"metrics.{agent}") or 0),
-            "world": sum(_count(stamped, kind, f"metrics.{agent}") or 0 for kind in _WORLD_ACTION_TYPES),
-            "agent_dormant": _count(stamped, "agent_dormant", f"metrics.{agent}") or 0,
-            "agent_awake": _count(stamped, "agent_awake", f"metrics.{agent}") or 0,
-        }
-        trusted.append("counters: the archive's metrics block (no event of the log carries this agent)")
-    else:
-        counters_source = "not recorded"
-        counts = dict.fromkeys(
-            ("gather", "craft", "build", "repair", "move", "completed", "world", "agent_dormant", "agent_awake"), 0
-        )
-        readings.add("counters-not-recorded")
-        notes.append("no event or counter is recorded for this agent: every count is 0 and its playing share is 1")
+        return _counts_from_events(ctx, agent, mine, stamped, said), "events"
+    if stamped is not None:
+        return _counts_from_metrics(agent, stamped, said), "metrics"
+    said.note("no event or counter is recorded for this agent: every count is 0 and its playing share is 1",
+              "counters-not-recorded")
+    return dict.fromkeys(_COUNTS, 0), "not recorded"
 
-    # -- messages (on trust) --------------------------------------------------------------
+
+def _messages(ctx: _Context, agent: str, said: _Said) -> tuple[int, str]:
+    """Messages sent, direct ones included, on trust (rubric *Messages*): the archive's metrics
+    (message + message_private), else the report's ``raw.messagesSent``, else the events."""
+    stamped = ctx.metrics.get(agent)
+    mine = ctx.counters.get(agent)
     if stamped is not None:
         sent_public = _count(stamped, "message", f"metrics.{agent}") or 0
         sent_private = _count(stamped, "message_private", f"metrics.{agent}") or 0
         messages = sent_public + sent_private
-        messages_source = "metrics"
-        trusted.append(
+        said.trusted.append(
             f"messages {messages}: the archive's metrics, message {sent_public} + message_private {sent_private}"
         )
         published = ctx.report_messages.get(agent)
         if published is not None and published != messages:
-            notes.append(f"the report's raw.messagesSent is {published}, the archive's metrics give {messages}")
-    elif agent in ctx.report_messages:
+            said.note(f"the report's raw.messagesSent is {published}, the archive's metrics give {messages}")
+        return messages, "metrics"
+    if agent in ctx.report_messages:
         messages = ctx.report_messages[agent]
-        messages_source = "report"
-        trusted.append(f"messages {messages}: the report's raw.messagesSent")
-    elif mine is not None:
+        said.trusted.append(f"messages {messages}: the report's raw.messagesSent")
+        return messages, "report"
+    if mine is not None:
         messages = mine.messages
-        messages_source = "events"
         if ctx.private_events:
-            trusted.append(f"messages {messages}: counted from the events (the log holds direct messages)")
+            said.trusted.append(f"messages {messages}: counted from the events (the log holds direct messages)")
         else:
-            trusted.append(
-                f"messages {messages}: counted from the events; a public export leaves out direct messages, "
-                "so the count may be short"
-            )
-    else:
-        messages = 0
-        messages_source = "not recorded"
-        trusted.append("messages 0: neither the archive's metrics, the report nor the events record any")
+            said.trusted.append(f"messages {messages}: counted from the events; a public export leaves out direct "
+                                "messages, so the count may be short")
+        return messages, "events"
+    said.trusted.append("messages 0: neither the archive's metrics, the report nor the events record any")
+    return 0, "not recorded"
 
-    # -- ledger, commons, reputation ------------------------------------------------------
+
+def _trade_figures(ctx: _Context, agent: str, completed: int, said: _Said) -> tuple[float, float]:
+    """Credited trades and commons share (rubric *Social*, *Trade ledger*); without a ledger every
+    completed trade counts and the commons term is 0."""
     if ctx.ledger_source == "none":
-        credited = float(counts["completed"])
-        commons_share = 0.0
-    else:
-        credited = credited_trades(agent, ctx.pairs)
-        commons_share = ctx.commons.get(agent, 0.0)
-        if ctx.ledger_source == "archive":
-            trusted.append("credited trades and commons share: the archive's ledger block")
+        return float(completed), 0.0
+    if ctx.ledger_source == "archive":
+        said.trusted.append("credited trades and commons share: the archive's ledger block")
+    return credited_trades(agent, ctx.pairs), ctx.commons.get(agent, 0.0)
+
+
+def _circular(ctx: _Context, agent: str, said: _Said) -> float:
+    """Circular reputation (rubric 2.4, *Circular reputation*), said estimated where the points are."""
     circular = ctx.circular.get(agent, 0.0)
     if ctx.points_estimated and circular > 0:
-        trusted.append(
+        said.trusted.append(
             f"circular reputation {circular:g} is estimated: each partner's points taken as min(trades, "
             f"{PARTNER_TRADE_CAP}), scaled to 20 in all"
         )
-    index_reputation, index_wealth = index_reputation_and_wealth(reputation, wealth, circular)
+    return circular
 
-    # -- coverage -------------------------------------------------------------------------
+
+def _coverage(ctx: _Context, agent: str, said: _Said) -> tuple[float, str]:
+    """Map coverage (rubric *Counters*): from the events, compared with the archive's exploration
+    block; from that block where the log holds no events; else 0."""
     if ctx.log_has_events:
         coverage = ctx.coverage.get(agent, 0.0)
-        coverage_source = "events"
         stamped_map = (ctx.exploration or {}).get(agent)
         if stamped_map is not None:
             archived = stamped_map.get("coverage")
             if isinstance(archived, (int, float)) and archived != coverage:
-                readings.add("events-or-archive")
-                notes.append(f"the archive's exploration gives coverage {archived}, the events {coverage}")
-    elif ctx.exploration is not None and agent in ctx.exploration:
+                said.note(f"the archive's exploration gives coverage {archived}, the events {coverage}",
+                          "events-or-archive")
+        return coverage, "events"
+    if ctx.exploration is not None and agent in ctx.exploration:
         value = _number(ctx.exploration[agent], "coverage", f"exploration.{agent}")
-        coverage = float(value) if value is not None else 0.0
-        coverage_source = "exploration"
-        trusted.append("map coverage: the archive's exploration block")
-    else:
-        coverage = 0.0
-        coverage_source = "none"
+        said.trusted.append("map coverage: the archive's exploration block")
+        return (float(value) if value is not None else 0.0), "exploration"
+    return 0.0, "none"
 
+
+def _seat_inputs(ctx: _Context, index: int, agent: str, row: Mapping[str, Any]) -> SeatInputs:
+    """One seat's inputs: the final board, the counters, messages, the trade figures, coverage."""
+    where = f"agents[{index}]"
+    said = _Said(ctx.readings)
+    status = _status(row, where, said)
+    rounds_alive, rounds_source = _rounds_alive(ctx, agent, row, where, status, said)
+    wealth = _wealth(row, where, said)
+    reputation = _reputation(row, where, said)
+    aggression = _aggression(row, where, said)
+    levels = _trained_levels(row, where, said)
+    counts, counters_source = _counts(ctx, agent, said)
+    messages, messages_source = _messages(ctx, agent, said)
+    credited, commons_share = _trade_figures(ctx, agent, counts["completed"], said)
+    circular = _circular(ctx, agent, said)
+    index_reputation, index_wealth = index_reputation_and_wealth(reputation, wealth, circular)
+    coverage, coverage_source = _coverage(ctx, agent, said)
     return SeatInputs(
         agent=agent,
         seat=_count(row, "seat", where),
@@ -780,8 +857,8 @@ def _seat_inputs(ctx: _Context, index: int, agent: str, row: Mapping[str, Any]) 
         points_source=ctx.points_source,
         index_reputation=index_reputation,
         index_wealth=index_wealth,
-        trusted=tuple(trusted),
-        notes=tuple(notes),
+        trusted=tuple(said.trusted),
+        notes=tuple(said.notes),
     )
 
 
@@ -855,16 +932,7 @@ def score_match(
     version, source = _choose_rubric(rubric_version, report)
     inputs, ctx = _inputs(analysis, report)
     readings = ctx.readings
-    if source == "default":
-        readings.add("default-rubric")
-    if not version.rates:
-        readings.add("rubric-1.0")
-    if version.map_term == "where-recorded":
-        readings.add("map-record")
-    readings.add("competitiveness-clamp")
-    if any(e.get("scoresDepend") for e in analysis.read.errata):
-        readings.add("errata-scores-depend")
-
+    readings.update(_version_readings(version, source, analysis))
     field_size = len(inputs)
     if field_size <= 1:
         readings.add("field-of-one")
@@ -874,51 +942,11 @@ def score_match(
         readings.add("rank-numbering" if version.shared_ranks else "rank-ties-before-2.1")
     rank_of = ranks(rank_wealth, version)
     has_map_record = ctx.exploration is not None
-    rounds = ctx.match_rounds
-
     seats = []
     for i in inputs:
-        wealth = i.index_wealth if version.index_figures else i.wealth
-        reputation = i.index_reputation if version.index_figures else i.reputation
-        dims = {
-            "survival": survival(
-                version,
-                status=i.status,
-                rounds_alive=i.rounds_alive,
-                match_rounds=rounds,
-                world_actions=i.world_actions,
-                dormancy_episodes=i.dormancy_episodes,
-                recoveries=i.recoveries,
-                counters_recorded=i.counters_recorded,
-            ),
-            "economy": economy(version, wealth=wealth, activity=i.activity, rounds_alive=i.rounds_alive,
-                               match_rounds=rounds),
-            "social": social(
-                version,
-                completed_trades=i.completed_trades,
-                credited_trades=i.credited_trades,
-                reputation=reputation,
-                messages=i.messages,
-                aggression=i.aggression,
-                commons_share=i.commons_share,
-                rounds_alive=i.rounds_alive,
-                match_rounds=rounds,
-            ),
-            "adaptation": adaptation(
-                version,
-                trained_levels=i.trained_levels,
-                crafts=i.crafts,
-                moves=i.moves,
-                coverage=i.coverage,
-                has_map_record=has_map_record,
-                rounds_alive=i.rounds_alive,
-                match_rounds=rounds,
-            ),
-            "competitiveness": competitiveness(rank=rank_of[i.agent], field_size=field_size, wealth=wealth,
-                                               dead=i.dead),
-        }
+        dims = _dimensions(version, i, rank=rank_of[i.agent], field_size=field_size, match_rounds=ctx.match_rounds,
+                           has_map_record=has_map_record)
         seats.append(SeatScore(inputs=i, rank=rank_of[i.agent], dimensions=dims, fitness_index=fitness_index(dims)))
-
     notes = list(ctx.notes)
     if version.map_term == "where-recorded":
         notes.append(
@@ -932,12 +960,70 @@ def score_match(
         rubric=version,
         rubric_source=source,
         field_size=field_size,
-        match_rounds=rounds,
+        match_rounds=ctx.match_rounds,
         seats=tuple(seats),
         readings=tuple(sorted(readings)),
         notes=tuple(notes),
         errata=_errata(analysis),
     )
+
+
+def _version_readings(version: RubricVersion, source: str, analysis: MatchAnalysis) -> set[str]:
+    """The readings a rubric version (and where it was chosen from) exercises on this match."""
+    readings = {"competitiveness-clamp"}
+    if source == "default":
+        readings.add("default-rubric")
+    if not version.rates:
+        readings.add("rubric-1.0")
+    if version.map_term == "where-recorded":
+        readings.add("map-record")
+    if any(e.get("scoresDepend") for e in analysis.read.errata):
+        readings.add("errata-scores-depend")
+    return readings
+
+
+def _dimensions(version: RubricVersion, i: SeatInputs, *, rank: int, field_size: int, match_rounds: int,
+                has_map_record: bool) -> dict[str, float]:
+    """One seat's five dimensions under ``version`` (each one decimal, half up): under 2.4 the
+    index wealth and reputation stand for the final ones (rubric *Circular reputation*)."""
+    wealth = i.index_wealth if version.index_figures else i.wealth
+    reputation = i.index_reputation if version.index_figures else i.reputation
+    return {
+        "survival": survival(
+            version,
+            status=i.status,
+            rounds_alive=i.rounds_alive,
+            match_rounds=match_rounds,
+            world_actions=i.world_actions,
+            dormancy_episodes=i.dormancy_episodes,
+            recoveries=i.recoveries,
+            counters_recorded=i.counters_recorded,
+        ),
+        "economy": economy(version, wealth=wealth, activity=i.activity, rounds_alive=i.rounds_alive,
+                           match_rounds=match_rounds),
+        "social": social(
+            version,
+            completed_trades=i.completed_trades,
+            credited_trades=i.credited_trades,
+            reputation=reputation,
+            messages=i.messages,
+            aggression=i.aggression,
+            commons_share=i.commons_share,
+            rounds_alive=i.rounds_alive,
+            match_rounds=match_rounds,
+        ),
+        "adaptation": adaptation(
+            version,
+            trained_levels=i.trained_levels,
+            crafts=i.crafts,
+            moves=i.moves,
+            coverage=i.coverage,
+            has_map_record=has_map_record,
+            rounds_alive=i.rounds_alive,
+            match_rounds=match_rounds,
+        ),
+        "competitiveness": competitiveness(rank=rank, field_size=field_size, wealth=wealth, dead=i.dead),
+    }
 
 
 def scorecards(analysis: MatchAnalysis, rubric_version: str) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from daishi_forensics.jsonio import dumps as _pretty
+from daishi_forensics.outputs import write_file
 from .behaviors import SCENARIOS
 from .engine import EVENTS_PER_AGENT_TICK, Simulation
 from .truth import build_truth
@@ -111,8 +112,12 @@ def _check_version(version: int) -> None:
         raise ValueError(f"schema_version must be 1, 2 or 3, got {version!r}")
 
 
-def _params(n_agents: int, ticks: int, target_events: int | None, width: int, height: int) -> dict[str, Any]:
-    return {"n_agents": n_agents, "ticks": ticks, "target_events": target_events, "width": width, "height": height}
+def _params(n_agents: int, ticks: int, target_events: int | None, width: int, height: int,
+            noise: str | None = None) -> dict[str, Any]:
+    params = {"n_agents": n_agents, "ticks": ticks, "target_events": target_events, "width": width, "height": height}
+    if noise is not None:
+        params["noise"] = noise  # only when asked for: the existing matches' truth stays as it was
+    return params
 
 
 def _previous_season(scenario: str, seed: int, first_id: int) -> list[dict[str, Any]]:
@@ -123,7 +128,8 @@ def _previous_season(scenario: str, seed: int, first_id: int) -> list[dict[str, 
 
 
 def simulate_match(scenario: str, seed: int, *, schema_version: int = 3, n_agents: int = 8, ticks: int = 300,
-                   target_events: int | None = None, width: int = 12, height: int = 12) -> SimulatedMatch:
+                   target_events: int | None = None, width: int = 12, height: int = 12,
+                   noise: str | None = None) -> SimulatedMatch:
     """Play one match of ``scenario`` with ``seed``.
 
     Parameters
@@ -142,9 +148,12 @@ def simulate_match(scenario: str, seed: int, *, schema_version: int = 3, n_agent
         Play until at least this many (v3) events are logged, ending at a tick boundary.
     width, height:
         Map size in regions.
+    noise:
+        Honest noise: ``none``, ``light``, ``medium`` or ``heavy`` (see :mod:`.noise`); None is
+        ``medium`` for the ``honest-noisy`` scenario and ``none`` for every other.
     """
     _check_version(schema_version)
-    params = _params(n_agents, ticks, target_events, width, height)
+    params = _params(n_agents, ticks, target_events, width, height, noise)
     sim = Simulation(scenario, seed, **params)
     expected = target_events if target_events is not None else n_agents * ticks * EVENTS_PER_AGENT_TICK
     if expected <= _KEEP_EVENTS_UP_TO:
@@ -168,7 +177,7 @@ def _write_truth(out_dir: Path, truth_file: str | None, truth: dict[str, Any], v
     out["schemaVersion"] = version
     out["form"] = form
     out["file"] = path.name
-    (out_dir / truth_file).write_text(_pretty(out), encoding="utf-8")
+    write_file(out_dir / truth_file, _pretty(out))
 
 
 def write_match(match: SimulatedMatch, out_dir: Path, *, form: str = "bundle", schema_version: int | None = None,
@@ -195,17 +204,17 @@ def simulate_to_dir(scenario: str, seed: int, schema_version: int, out_dir: Path
     """Play a match and write it in one pass, never holding its events (the CLI's entry point).
 
     ``params`` are :func:`simulate_match`'s keyword parameters (``n_agents``, ``ticks``,
-    ``target_events``, ``width``, ``height``).  Returns what :func:`write_match` returns;
+    ``target_events``, ``width``, ``height``, ``noise``).  Returns what :func:`write_match` returns;
     the bytes are the same as ``write_match(simulate_match(...), ...)``.
     """
     _check_version(schema_version)
     if previous_season and schema_version != 1:
         raise ValueError("previous_season is a v1 log feature (schema_version=1)")
-    unknown = set(params) - {"n_agents", "ticks", "target_events", "width", "height"}
+    unknown = set(params) - {"n_agents", "ticks", "target_events", "width", "height", "noise"}
     if unknown:
         raise TypeError(f"unknown simulation parameter(s): {', '.join(sorted(unknown))}")
     full = _params(params.get("n_agents", 8), params.get("ticks", 300), params.get("target_events"),
-                   params.get("width", 12), params.get("height", 12))
+                   params.get("width", 12), params.get("height", 12), params.get("noise"))
     sim = Simulation(scenario, seed, **full)
     out_dir = Path(out_dir)
 

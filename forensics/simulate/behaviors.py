@@ -9,6 +9,9 @@ when it starts, how often, how much.
 Scenarios (``SCENARIOS``):
 
 - ``clean``: organic play only.
+- ``honest-noisy``: organic play only, with honest noise at ``medium`` unless another level
+  is asked for (:mod:`.noise`: whole-item trades, favoured partners, gifts to the hungry,
+  beggars, buying before a build, market fills, trade with whoever stands near).
 - ``feeder``: 2-4 spokes (often one operator) send value one way to a beneficiary,
   as gifts or as trades where the beneficiary gives a token.
 - ``ring``: 3-4 agents wash-trade the same goods around a cycle and back,
@@ -47,7 +50,7 @@ __all__ = [
 ]
 
 SCENARIOS: tuple[str, ...] = (
-    "clean", "feeder", "ring", "cartel", "off_price", "thrown_fight", "probes", "echo", "mixed",
+    "clean", "feeder", "ring", "cartel", "off_price", "thrown_fight", "probes", "echo", "mixed", "honest-noisy",
 )
 """Scenario names accepted by the simulator."""
 
@@ -56,7 +59,7 @@ def plan_behaviors(scenario: str, rng: random.Random) -> list[Behavior]:
     """The behaviors a scenario plants, unbound (see :data:`SCENARIOS`)."""
     if scenario not in SCENARIOS:
         raise ValueError(f"unknown scenario {scenario!r}; known: {', '.join(SCENARIOS)}")
-    if scenario == "clean":
+    if scenario in ("clean", "honest-noisy"):
         return []
     if scenario == "feeder":
         return [Feeder(rng)]

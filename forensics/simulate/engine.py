@@ -33,6 +33,7 @@ from daishi_forensics.arithmetic import coverage, half_up
 from .behaviors import plan_behaviors
 from .economy import Economy
 from .encounters import Encounters
+from .noise import NOISE_LEVELS, HonestNoise
 from .roster import make_agents
 from .world import (
     ITEM_VALUES,
@@ -75,7 +76,7 @@ _RAW = {"plank": "wood", "tool": "ore", "cloth": "fiber"}
 
 
 
-class Simulation(Economy, Encounters):
+class Simulation(Economy, Encounters, HonestNoise):
     """One simulated match.  Iterate :meth:`run` for its v3 events; afterwards
     :attr:`archive` and :meth:`truth` describe how it ended.
 
@@ -93,11 +94,14 @@ class Simulation(Economy, Encounters):
         Id of the first event (default: drawn from the seed, between 2000 and 60000).
     id_prefix:
         Marks trade and structure ids (used for an earlier season in one v1 log).
+    noise:
+        Honest noise (:mod:`.noise`): ``none``, ``light``, ``medium`` or ``heavy``; None: ``medium``
+        for the ``honest-noisy`` scenario, else ``none`` (the other scenarios draw what they always drew).
     """
 
     def __init__(self, scenario: str, seed: int, *, n_agents: int = 8, ticks: int = 300,
                  target_events: int | None = None, width: int = 12, height: int = 12,
-                 first_id: int | None = None, id_prefix: str = "") -> None:
+                 first_id: int | None = None, id_prefix: str = "", noise: str | None = None) -> None:
         if n_agents < 4:
             raise ValueError(f"n_agents must be at least 4, got {n_agents}")
         if ticks < 1:
@@ -106,14 +110,21 @@ class Simulation(Economy, Encounters):
             raise ValueError(f"target_events must be positive, got {target_events}")
         if width < 2 or height < 2:
             raise ValueError("the map is at least 2 x 2 regions")
+        if noise is not None and noise not in NOISE_LEVELS:
+            raise ValueError(f"noise must be one of {', '.join(NOISE_LEVELS)}, got {noise!r}")
         self.scenario = scenario
         self.seed = seed
+        self.noise = NOISE_LEVELS[noise or ("medium" if scenario == "honest-noisy" else "none")]
+        self.nrng = random.Random(derive_int("daishi-noise", scenario, seed, n_agents, ticks, target_events,
+                                             width, height, id_prefix, noise or ""))
+        self.noise_friends: dict[str, list[str]] = {}
+        self.noise_beggars: set[str] = set()
         self.n_agents = n_agents
         self.target = target_events
         self.rng = rng = random.Random(derive_int("daishi-sim", scenario, seed, n_agents, ticks, target_events,
                                                   width, height, id_prefix))
         self._rand = rng.random
-        self.match_id = match_id_for(scenario + id_prefix, seed)
+        self.match_id = match_id_for(scenario + id_prefix, seed, n_agents, ticks, target_events, width, height)
         self.world_seed = derive_int("world", scenario, seed, id_prefix) % (1 << 31)
         self.map = GameMap(width, height, rng)
         if target_events is None:
@@ -173,6 +184,7 @@ class Simulation(Economy, Encounters):
         for b in self.behaviors:
             b.bind(self)
         self._organic_setup()
+        self._noise_setup()
 
     # ------------------------------------------------------------------ setup
 
@@ -762,6 +774,8 @@ class Simulation(Economy, Encounters):
     def _organic_action(self, a: Agent, t: int) -> None:
         """One turn of ordinary play: gather, craft, build, repair, store, trade, train, look or rest,
         each weighted by what makes sense where the agent stands."""
+        if self.noise and self._noise_turn(a, t):
+            return
         rng = self.rng
         m = self.map
         pos = a.pos

@@ -88,6 +88,13 @@ def build_truth(sim: Simulation, params: dict[str, Any]) -> dict[str, Any]:
             if one.operator == two.operator:
                 add("shared_operator", one.id, two.id, operator=one.operator)
 
+    noise = org.get("noise")
+    if noise:
+        for x, ys in noise["friends"].items():
+            for y in ys:
+                if sim.pair_trades(sim.by_id[x], sim.by_id[y]) >= 3:
+                    add("favoured_partners", x, y, trades=sim.pair_trades(sim.by_id[x], sim.by_id[y]))
+
     agents = [{"agentId": a.id, "seat": a.seat, "name": a.name, "role": a.role, "operator": a.operator,
                "tags": sorted(set(a.tags))} for a in sim.agents]
     return {
@@ -100,4 +107,5 @@ def build_truth(sim: Simulation, params: dict[str, Any]) -> dict[str, Any]:
         "propagation": propagation,
         "honest_suspicious": [honest[k] for k in sorted(honest)],
         "errata": [e for err in sim.errata for e in err["events"]],
+        **({"noise": noise} if noise else {}),
     }

@@ -65,9 +65,16 @@ def derive_int(*parts: object) -> int:
     return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
 
 
-def match_id_for(scenario: str, seed: int) -> str:
-    """``m_`` and 12 hex digits, derived from the scenario and the seed only."""
-    return "m_" + hashlib.sha256(f"daishi-sim:{scenario}:{seed}".encode()).hexdigest()[:12]
+def match_id_for(scenario: str, seed: int, *params: Any) -> str:
+    """``m_`` and 12 hex digits, derived from the scenario, the seed and every other parameter of
+    the simulation (seats, rounds, target events, map size...), so two different simulated
+    matches never share an id (a Parquet partition or a season result is keyed by it).
+
+    >>> match_id_for("clean", 1, 8, 300) != match_id_for("clean", 1, 12, 300)
+    True
+    """
+    key = ":".join(["daishi-sim", scenario, str(seed), *map(repr, params)])
+    return "m_" + hashlib.sha256(key.encode()).hexdigest()[:12]
 
 
 def value_of(items: dict[str, int], values: dict[str, int] = ITEM_VALUES) -> int:

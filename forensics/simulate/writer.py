@@ -21,7 +21,9 @@ from typing import IO, Any, cast
 import orjson
 
 from daishi_forensics.arithmetic import half_up
+from daishi_forensics.errors import OutputError
 from daishi_forensics.jsonio import dumps as pretty_dumps
+from daishi_forensics.outputs import atomic_file, write_file
 from .engine import ENGINE_VERSIONS
 from .world import V1_ITEM_VALUES, derive_int
 
@@ -159,7 +161,8 @@ def output_path(out_dir: Path, match_id: str, form: str) -> Path:
 
 
 def _open(stack: ExitStack, path: Path, gz: bool) -> IO[bytes]:
-    raw = stack.enter_context(open(path, "wb"))  # noqa: SIM115 (closed by the stack)
+    """``path`` for writing, replaced whole when the stack closes without an error (gzip on top)."""
+    raw = stack.enter_context(atomic_file(path, binary=True))
     if not gz:
         return raw
     gz_file = gzip.GzipFile(filename="", mode="wb", fileobj=raw, compresslevel=_GZ_LEVEL, mtime=0)
@@ -207,21 +210,25 @@ def write_export(out_dir: Path, match_id: str, form: str, events: Iterable[dict[
     file next to the output and assembled after.
     """
     out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
     path = output_path(out_dir, match_id, form)
     gz = form.endswith("-gz")
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        if form.startswith("folder"):
+            path.mkdir(exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"cannot create the folder ({exc.strerror or exc})", file=str(out_dir)) from None
     if form.startswith("folder"):
-        path.mkdir(exist_ok=True)
         name = "events.jsonl.gz" if gz else "events.jsonl"
         other = path / ("events.jsonl" if gz else "events.jsonl.gz")
         if other.exists():
             other.unlink()
         with ExitStack() as stack:
             _write_events(_open(stack, path / name, gz), events, b"\n", True)
-        (path / "archive.json").write_bytes(pretty_dumps(archive()).encode())
+        write_file(path / "archive.json", pretty_dumps(archive()))
         rep = path / "report.json"
         if report is not None:
-            rep.write_bytes(pretty_dumps(report).encode())
+            write_file(rep, pretty_dumps(report))
         elif rep.exists():
             rep.unlink()
         return path
@@ -252,8 +259,11 @@ def write_export(out_dir: Path, match_id: str, form: str, events: Iterable[dict[
         return path
     spool = out_dir / f".{match_id}.{os.getpid()}.spool"
     try:
-        with open(spool, "wb") as fh_spool:
-            _write_events(fh_spool, events, sep, not bundle)
+        try:
+            with open(spool, "wb") as fh_spool:
+                _write_events(fh_spool, events, sep, not bundle)
+        except OSError as exc:
+            raise OutputError(f"cannot write it ({exc.strerror or exc})", file=str(spool)) from None
         arch = archive()
         with ExitStack() as stack:
             fh = _open(stack, path, gz)

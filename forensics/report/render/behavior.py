@@ -1,25 +1,26 @@
 """Render a behavior report (the dict of :func:`daishi_forensics.report.assembly.behavior_report`).
 
 ``text`` for a terminal, ``markdown`` for a page; both are built from the same
-section list, so they always show the same things.  ``json`` is the report itself.
-Feature sections (screens, probes, propagation, profile) add their own blocks
-through :data:`EXTRA_BLOCKS`.
+blocks, so they always show the same things.  ``json`` is the report itself.
+The feature sections' blocks (screens, probes, propagation, profile) come from
+:mod:`.sections`.
 """
 
 from __future__ import annotations
 
 import textwrap
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from daishi_forensics.jsonio import dumps
+from daishi_forensics.textsafe import shown
 
+from .sections import SECTION_BLOCKS
 from .tables import cell, clean, markdown_table, text_table
 
-__all__ = ["render_text", "render_markdown", "render_json", "blocks", "EXTRA_BLOCKS"]
+__all__ = ["render_text", "render_markdown", "render_json", "blocks"]
 
 Block = tuple[str, str, Sequence[str], Sequence[Sequence[Any]]]
 """(title, intro sentence, headers, rows)."""
-EXTRA_BLOCKS: list[Callable[[dict[str, Any]], list[Block]]] = []
 
 
 def _source_intro(report: dict[str, Any]) -> str:
@@ -90,25 +91,23 @@ def blocks(report: dict[str, Any]) -> list[Block]:
               f.get("archived"), f.get("recomputed"), _events(f), f["message"]] for f in report["findings"]],
         ),
     ]
-    from daishi_forensics.report.sections import BLOCK_MAKERS
-
-    for extra in [*BLOCK_MAKERS, *EXTRA_BLOCKS]:
-        out.extend(extra(report))
+    for section_blocks in SECTION_BLOCKS:
+        out.extend(section_blocks(report))
     return out
 
 
 def _events(finding: dict[str, Any]) -> str:
     ids = finding.get("events") or []
-    shown = ", ".join(map(str, ids[:5]))
+    listed = ", ".join(map(str, ids[:5]))
     more = finding.get("eventCount", len(ids)) - min(len(ids), 5)
-    return shown + (f" (+{more})" if more > 0 else "")
+    return listed + (f" (+{more})" if more > 0 else "")
 
 
 def render_text(report: dict[str, Any]) -> str:
-    out = [f"daishi-forensics behavior report — {report['matchId']} (report v{report['reportVersion']})", ""]
+    out = [shown(f"daishi-forensics behavior report — {report['matchId']} (report v{report['reportVersion']})"), ""]
     for title, intro, headers, rows in blocks(report):
-        out.append(f"== {title} ==")
-        out.append(textwrap.fill(intro, 100))
+        out.append(f"== {shown(title)} ==")
+        out.append(textwrap.fill(shown(intro), 100))
         out.append(text_table(headers, rows) if rows else "(none)")
         out.append("")
     return "\n".join(out)
@@ -118,7 +117,7 @@ def render_markdown(report: dict[str, Any]) -> str:
     out = [f"# Behavior report: {clean(str(report['matchId']))}", "",
            f"Report version {report['reportVersion']}, daishi-forensics {report['tool']['version']}.", ""]
     for title, intro, headers, rows in blocks(report):
-        out.append(f"## {title}")
+        out.append(f"## {_md_text(title)}")
         out.append("")
         out.append(_md_text(intro))
         out.append("")
@@ -128,7 +127,8 @@ def render_markdown(report: dict[str, Any]) -> str:
 
 
 def _md_text(text: str) -> str:
-    """Escape a sentence for Markdown: no raw HTML, no emphasis or links from data."""
+    """Escape a sentence for Markdown: no raw HTML, no emphasis or links from data, no control characters."""
+    text = shown(text)
     for ch in "\\`*_[]<>#|":
         text = text.replace(ch, "\\" + ch)
     return text

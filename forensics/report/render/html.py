@@ -5,7 +5,11 @@ fonts, scripts or images.  Message text and every other string from the log is
 hostile (agents send injections on purpose), so:
 
 * every string goes through :func:`html.escape` (quotes included) before it
-  reaches the page, including attribute values;
+  reaches the page, including attribute values; its control characters are written
+  out (:func:`daishi_forensics.textsafe.shown_lines`: a bidirectional override cannot
+  reorder what the reader sees, an ESC cannot reach a terminal the page is printed on)
+  and its newlines become ``&#10;`` (the same newline on the page, but no line of the
+  file starts with the data: a page printed in a CI log forges no annotation);
 * no string from the log is ever placed in a URL, a ``<script>``, a ``style`` or an
   event-handler attribute;
 * a Content-Security-Policy ``<meta>`` allows no script at all, no network, and
@@ -18,16 +22,16 @@ from __future__ import annotations
 
 import html
 import math
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Iterable, Sequence
+
+from daishi_forensics.textsafe import shown_lines
 
 from .behavior import blocks
 from .tables import cell
 from daishi_forensics.jsonio import shown
 
-__all__ = ["render_html", "EXTRA_HTML"]
+__all__ = ["render_html"]
 
-EXTRA_HTML: list[Callable[[dict[str, Any]], str]] = []
-"""Feature sections (HTML fragments built only from :func:`esc`-escaped strings)."""
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'none'; base-uri 'none'; form-action 'none'"
 
@@ -49,7 +53,8 @@ svg text{font:11px system-ui,sans-serif;fill:#1d2330}
 
 def esc(value: Any) -> str:
     """Escape anything for HTML text or a quoted attribute."""
-    return html.escape(cell(value) if not isinstance(value, str) else value, quote=True)
+    text = cell(value) if not isinstance(value, str) else shown_lines(value)
+    return html.escape(text, quote=True).replace("\n", "&#10;")
 
 
 def _table(headers: Sequence[str], rows: Iterable[Sequence[Any]], row_ids: Sequence[str] | None = None) -> str:
@@ -290,8 +295,6 @@ def render_html(report: dict[str, Any], *, events: dict[int, dict[str, Any]] | N
     out.append("<h2>Wealth over time</h2><figure>" + wealth_lines_svg(wealth_series(report)) + "</figure>")
     if "propagation" in report:
         out.append("<h2>Propagation trees</h2>" + chain_trees_html(report, events or {}))
-    for extra in EXTRA_HTML:
-        out.append(extra(report))
     if events:
         out.append("<h2>Evidence events</h2><p class=\"intro\">Every event a flag or finding cites.</p>")
         rows = []

@@ -6,6 +6,7 @@ from typing import Any
 
 from daishi_forensics.score.audit import DIFFERS, AuditResult
 from daishi_forensics.jsonio import dumps
+from daishi_forensics.textsafe import shown
 from daishi_forensics.score.rubric import READINGS
 from daishi_forensics.score.scoring import REPORT_FIELDS
 
@@ -131,13 +132,16 @@ def render_text(result: AuditResult) -> str:
             who = check.agent or "match"
             line = f"  {who} {check.figure}: recomputed {_fmt(check.recomputed)}, published {_fmt(check.published)}"
             out.append(line + (f" ({check.note})" if check.note else ""))
-    if not result.has_report:
+    if result.report_error is not None:
+        out.append(f"nothing to compare: the match's report could not be read ({result.report_error}); "
+                   f"exit {result.exit_code}")
+    elif not result.has_report:
         out.append(f"nothing to compare: the match has no report; exit {result.exit_code}")
     else:
-        shown = ", ".join(f"{n} {status}" for status, n in counts.items() if n)
+        listed = ", ".join(f"{n} {status}" for status, n in counts.items() if n)
         verdict = "every compared figure is the same" if not counts[DIFFERS] else f"{counts[DIFFERS]} figure(s) differ"
-        out.append(f"result: {shown}; {verdict}; exit {result.exit_code}")
-    return "\n".join(out) + "\n"
+        out.append(f"result: {listed}; {verdict}; exit {result.exit_code}")
+    return "\n".join(shown(line) for line in out) + "\n"
 
 
 def render_json(result: AuditResult) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 
 from daishi_forensics.version import __version__
 from daishi_forensics.jsonio import dumps
+from daishi_forensics.textsafe import shown
 from .tables import github_escape
 
 from daishi_forensics.screens.config import ScreenConfig
@@ -32,13 +33,24 @@ def _evidence(flag: Flag, limit: int = 12) -> str:
     return shown + (f" … (+{len(ids) - limit})" if len(ids) > limit else "")
 
 
+def _significance(flag: Flag) -> str:
+    """``p 0.000488 (adjusted 0.00195 over 4 tests)``, or the threshold a rule without a null met."""
+    if flag.p_value is None:
+        return f"score {flag.score:.3g} (threshold {flag.threshold:g})"
+    adjusted = flag.p_adjusted if flag.p_adjusted is not None else flag.p_value
+    return f"p {flag.p_value:.3g} (adjusted {adjusted:.3g} over {flag.tests or 1} tests); score {flag.score:.3g}"
+
+
 def _flag_lines(flag: Flag, indent: str = "  ") -> list[str]:
     head = f"{indent}{flag.level.upper():<6} {flag.screen}/{flag.kind}: {', '.join(map(str, flag.agents))}"
-    return [
+    lines = [
         head + (f" [{flag.match}]" if flag.match and flag.match != "season" else ""),
         f"{indent}       {flag.explanation}",
-        f"{indent}       score {flag.score:.3g} (threshold {flag.threshold:g}); events {_evidence(flag)}",
+        f"{indent}       {_significance(flag)}; events {_evidence(flag)}",
     ]
+    if flag.null:
+        lines.append(f"{indent}       null: {flag.null}")
+    return lines
 
 
 def render_text(run: ScreenRun) -> str:
@@ -49,7 +61,9 @@ def render_text(run: ScreenRun) -> str:
             out.append(f"NOT SCREENED  {m.target}: {m.error}")
             continue
         r = m.result
-        out.append(f"{r.verdict.upper():<7} {m.match_id or m.target} ({m.target})")
+        testing = r.testing
+        out.append(f"{r.verdict.upper():<7} {m.match_id or m.target} ({m.target})"
+                   + (f" [{testing.get('tests', 0)} tests, {testing.get('family', 0)} counted]" if testing else ""))
         for f in r.flags:
             out += _flag_lines(f)
         for n in r.not_screened:
@@ -70,9 +84,11 @@ def render_text(run: ScreenRun) -> str:
     out.append(
         f"verdict {run.verdict}: {counts['clear']} clear, {counts['review']} review, {counts['flag']} flag"
         + (f", {unread} not screened" if unread else "")
-        + f" (screens config {run.config.version}, {run.config.digest})"
+        + f" (screens config {run.config.version}, {run.config.digest}; designed false alarms: at most "
+        f"{run.config.false_alarm_rate:g} of honest matches review or flag, "
+        f"{run.config.false_alarm_rate * run.config.flag_share:g} flag)"
     )
-    return "\n".join(out) + "\n"
+    return "\n".join(shown(line) for line in out) + "\n"
 
 
 def render_json(run: ScreenRun) -> str:
@@ -88,7 +104,10 @@ def render_github(run: ScreenRun) -> str:
     def emit(flag: Flag, target: str) -> None:
         kind = "error" if flag.level == "flag" else "warning"
         title = github_escape(f"daishi-forensics {flag.screen}/{flag.kind}", True)
-        message = f"{flag.explanation} Events: {_evidence(flag)}."
+        message = f"{flag.explanation} {_significance(flag).capitalize()}."
+        if flag.null:
+            message += f" Null: {flag.null}."
+        message += f" Events: {_evidence(flag)}."
         out.append(f"::{kind} file={github_escape(target, True)},title={title}::{github_escape(message)}")
 
     for m in run.matches:
@@ -100,7 +119,7 @@ def render_github(run: ScreenRun) -> str:
     if run.season is not None:
         for f in run.season.flags:
             emit(f, "season")
-    out.append(f"screens verdict {run.verdict} (config {run.config.version}, {run.config.digest})")
+    out.append(shown(f"screens verdict {run.verdict} (config {run.config.version}, {run.config.digest})"))
     return "\n".join(out) + "\n"
 
 
@@ -128,7 +147,7 @@ def _result(flag: Flag, target: str, config: ScreenConfig, rule_index: dict[str,
         "ruleId": rule_id,
         "ruleIndex": rule_index[rule_id],
         "level": "error" if flag.level == "flag" else "warning",
-        "message": {"text": flag.explanation},
+        "message": {"text": flag.explanation + (f" ({_significance(flag)}; null: {flag.null})" if flag.null else "")},
         "locations": [{
             "physicalLocation": {"artifactLocation": {"uri": target}},
             "logicalLocations": [{"name": str(a), "kind": "member"} for a in flag.agents],
@@ -140,6 +159,7 @@ def _result(flag: Flag, target: str, config: ScreenConfig, rule_index: dict[str,
             "pairs": data["pairs"],
             "score": data["score"],
             "threshold": data["threshold"],
+            **{k: data[k] for k in ("pValue", "pAdjusted", "null", "tests") if k in data},
             "evidence": data["evidence"],
             "details": data["details"],
             **({"match": flag.match} if flag.match else {}),

@@ -1,23 +1,24 @@
 """Plain tables for the terminal and for Markdown.
 
 Cells are strings; a renderer escapes what it must (Markdown pipes, control
-characters) before a cell reaches the page.  Hostile text stays text.
+characters) before a cell reaches the page.  Hostile text stays text: every control
+character is written out by :func:`daishi_forensics.textsafe.shown` (``\\x1b``, ``\\n``).
 """
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Any, Sequence
 
-from daishi_forensics.jsonio import shown
+from daishi_forensics.jsonio import shown as bounded
+from daishi_forensics.textsafe import shown
 
 __all__ = ["cell", "text_table", "markdown_table", "clean", "github_escape"]
 
 
 def clean(text: str, limit: int = 80) -> str:
-    """One printable line: control characters become spaces, length capped (…)."""
-    out = "".join(" " if unicodedata.category(ch)[0] == "C" else ch for ch in text[: limit * 4])
-    out = " ".join(out.split())
+    """One printable line: control characters written out (:func:`~daishi_forensics.textsafe.shown`),
+    runs of spaces collapsed, length capped (…)."""
+    out = " ".join(shown(text[: limit * 4]).split())
     return out if len(out) <= limit else out[: limit - 1] + "…"
 
 
@@ -35,10 +36,10 @@ def cell(value: Any, _depth: int = CELL_DEPTH) -> str:
         return f"{value:.3f}".rstrip("0").rstrip(".") if value != int(value) else f"{value:.0f}"
     if isinstance(value, (list, tuple)):
         if _depth <= 0:
-            return clean(shown(value))
+            return clean(bounded(value))
         return ", ".join(cell(v, _depth - 1) for v in value)
     if isinstance(value, dict):
-        return clean(shown(value, limit=320))
+        return clean(bounded(value, limit=320))
     return clean(str(value))
 
 
@@ -75,8 +76,17 @@ def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str
 
 
 def github_escape(text: str, prop: bool = False) -> str:
-    """Escape text for a GitHub workflow command (``::error file=…::message``); ``prop`` for a property value."""
+    """Escape text for a GitHub workflow command (``::error file=…::message``); ``prop`` for a property value.
+
+    GitHub's rules: ``%``, ``\\r`` and ``\\n`` as ``%25``, ``%0D``, ``%0A`` everywhere, and ``:`` and
+    ``,`` as ``%3A``, ``%2C`` in a property; then every other control character written out.
+
+    >>> github_escape("x\\n::error file=a::b")
+    'x%0A::error file=a::b'
+    >>> github_escape("a:b,c", True)
+    'a%3Ab%2Cc'
+    """
     text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
     if prop:
         text = text.replace(":", "%3A").replace(",", "%2C")
-    return text
+    return shown(text)

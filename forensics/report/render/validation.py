@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from daishi_forensics.jsonio import dumps
+from daishi_forensics.textsafe import shown
 from .tables import github_escape
 from daishi_forensics.read.validate import FileResult, ValidationResult
 
@@ -44,7 +45,7 @@ def render_text(result: ValidationResult) -> str:
         out.extend(f"  … and {more:,} more like this ({code})" for code, more in _not_listed(f))
     ok = sum(1 for f in result.files if f.valid)
     out.append(f"{ok} of {len(result.files)} match(es) valid")
-    return "\n".join(out) + "\n"
+    return "\n".join(shown(line) for line in out) + "\n"
 
 
 def _not_listed(f: FileResult) -> list[tuple[str, int]]:

@@ -1,0 +1,512 @@
+"""Precision and recall of a commitment extractor on the general labelled set, per split, style and kind.
+
+Usage::
+
+    python bench/commitments_general.py [--fixture PATH] [--extractor NAME|module:factory]
+                                        [--split holdout|tune|all] [--json] [--errors] [--sweep]
+
+The set (``tests/fixtures/commitments-general.jsonl``, guide in
+``docs/commitments-labelling.md``) holds messages from many games, each row with the
+vocabulary of its game (canonical goods, places and players), its speaker and
+addressee, and the labelled commitments (seven kinds: the extractor's five plus
+``stay_out`` and ``support``, and an optional ``target``).  The extractor is never
+changed here; the bench only calls it.
+
+**The extractor.** ``--extractor`` names how one is built for a row's vocabulary:
+
+* ``heuristic`` (default): ``HeuristicExtractor(<the row's vocabulary>)`` (items,
+  places and players), the way promise-keeping builds it from an archive;
+* ``heuristic-items-only``: ``HeuristicExtractor(items=<the row's items>)``, told the
+  goods and nothing else;
+* ``heuristic-default-items``: ``HeuristicExtractor()``, Daishi's default items;
+* ``module:factory``: any callable ``factory(vocabulary) -> CommitmentExtractor``
+  (``vocabulary`` is the row's ``{"items", "places", "agents"}``), so a
+  vocabulary-reading extractor can be scored without touching this file.  One
+  extractor is built per distinct vocabulary.
+
+A predicted commitment is read from its ``kind``, ``give``, ``receive``,
+``region`` and (when it has one) ``target``; a predicted ``target`` equal to the
+row's addressee counts as no target (the guide gives a promise to the addressee no
+``target``).
+
+**The scores**, micro-averaged over commitments, a row's predicted and labelled
+commitments matched as multisets:
+
+* **strict**: kind and every term (give, receive, region, target) equal;
+* **kind**: kind alone;
+* **per kind**: strict and kind-only precision and recall of each kind;
+* **confusion by kind**: labelled kind × predicted kind; in each row the kinds
+  both sides have are paired first, the leftovers are paired in text order, and
+  what is still left is set against ``none`` (a miss or an invention);
+* **rows fully right**: every labelled commitment found, nothing extra.
+
+**The sweep** (``--sweep``) scores the same split again with every text (and
+vocabulary) changed in ways that keep its labels -- upper case, typographic
+apostrophes, doubled spaces and line breaks, the vocabulary's names in upper case --
+none of which the rules were tuned on, to show the figures do not rest on the
+fixture's typography.
+
+Every ratio carries a 95% Wilson score interval (the interval that stays inside
+0..1 and stays honest at small counts).  Figures are printed for the ``holdout``
+split first -- the split to quote: nobody tuned on it -- then for ``tune``, each
+per style.  The header of every block names its split.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import math
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from daishi_forensics.profile.commitments import CommitmentExtractor, HeuristicExtractor, extractor_info
+
+FIXTURE = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "commitments-general.jsonl"
+
+KINDS: tuple[str, ...] = ("trade", "give", "accept", "no_attack", "meet", "stay_out", "support")
+"""The kinds of the general guide, in report order."""
+
+NONE = "none"
+"""The confusion matrix's row and column for "no commitment"."""
+
+Z95 = 1.959963984540054
+"""The standard-normal quantile of a two-sided 95% interval."""
+
+Key = tuple[Any, ...]
+"""A commitment as ``(kind, give, receive, region, target)``, goods as sorted item tuples."""
+
+Factory = Callable[[Mapping[str, Sequence[str]]], CommitmentExtractor]
+
+
+# -- statistics ------------------------------------------------------------------------------
+
+def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float] | None:
+    """The Wilson score interval of ``successes / trials`` (``None`` when there are no trials).
+
+    >>> [round(x, 4) for x in wilson(8, 10)]
+    [0.4902, 0.9433]
+    >>> wilson(0, 0) is None
+    True
+    """
+    if trials == 0:
+        return None
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass(frozen=True, slots=True)
+class Ratio:
+    """A ratio with its count and 95% Wilson interval."""
+
+    successes: int
+    """The numerator."""
+    trials: int
+    """The denominator."""
+
+    @property
+    def value(self) -> float | None:
+        """``successes / trials``, ``None`` with no trials."""
+        return self.successes / self.trials if self.trials else None
+
+    @property
+    def interval(self) -> tuple[float, float] | None:
+        """The 95% Wilson interval."""
+        return wilson(self.successes, self.trials)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"value", "low", "high", "successes", "trials"}``."""
+        interval = self.interval
+        return {"value": self.value, "low": interval[0] if interval else None,
+                "high": interval[1] if interval else None, "successes": self.successes, "trials": self.trials}
+
+
+@dataclass(slots=True)
+class Tally:
+    """True positives, false positives and false negatives."""
+
+    tp: int = 0
+    """Predicted and labelled."""
+    fp: int = 0
+    """Predicted, not labelled."""
+    fn: int = 0
+    """Labelled, not predicted."""
+
+    def add(self, want: Counter[Any], got: Counter[Any]) -> None:
+        """Add one row's multisets."""
+        self.tp += sum((want & got).values())
+        self.fp += sum((got - want).values())
+        self.fn += sum((want - got).values())
+
+    @property
+    def precision(self) -> Ratio:
+        """tp / (tp + fp)."""
+        return Ratio(self.tp, self.tp + self.fp)
+
+    @property
+    def recall(self) -> Ratio:
+        """tp / (tp + fn)."""
+        return Ratio(self.tp, self.tp + self.fn)
+
+    def to_json(self) -> dict[str, Any]:
+        """Counts, precision and recall with intervals."""
+        return {"tp": self.tp, "fp": self.fp, "fn": self.fn,
+                "precision": self.precision.to_json(), "recall": self.recall.to_json()}
+
+
+# -- commitments -----------------------------------------------------------------------------
+
+def _goods(value: Any) -> tuple[tuple[str, int | None], ...]:
+    if not value:
+        return ()
+    items = value.items() if isinstance(value, Mapping) else value
+    return tuple(sorted((str(k), v) for k, v in items))
+
+
+def label_key(c: Mapping[str, Any]) -> Key:
+    """A labelled commitment (a JSON object) as a key."""
+    return (c["kind"], _goods(c.get("give")), _goods(c.get("receive")), c.get("region"), c.get("target"))
+
+
+def predicted_key(c: Any, addressee: str | None) -> Key:
+    """A predicted commitment (an object with ``kind``, ``give``, ... attributes) as a key.
+
+    A ``target`` equal to the addressee is no target (the guide's convention).
+    """
+    target = getattr(c, "target", None)
+    if target is not None and target == addressee:
+        target = None
+    return (c.kind, _goods(getattr(c, "give", ())), _goods(getattr(c, "receive", ())),
+            getattr(c, "region", None), target)
+
+
+def _kinds_in_order(keys: Iterable[Key]) -> list[str]:
+    return [k[0] for k in keys]
+
+
+def confusion_pairs(gold: Sequence[str], predicted: Sequence[str]) -> list[tuple[str, str]]:
+    """``(labelled kind, predicted kind)`` pairs of one row, ``none`` for a miss or an invention.
+
+    Kinds both sides have pair first; the leftovers pair in order; the rest go against ``none``.
+
+    >>> confusion_pairs(["give", "accept"], ["trade", "accept", "meet"])
+    [('accept', 'accept'), ('give', 'trade'), ('none', 'meet')]
+    """
+    common = Counter(gold) & Counter(predicted)
+    pairs = [(k, k) for k in sorted(common.elements(), key=_kind_order)]
+    left_gold = list(gold)
+    left_pred = list(predicted)
+    for k in common.elements():
+        left_gold.remove(k)
+        left_pred.remove(k)
+    for a, b in zip(left_gold, left_pred):
+        pairs.append((a, b))
+    n = min(len(left_gold), len(left_pred))
+    pairs += [(a, NONE) for a in left_gold[n:]]
+    pairs += [(NONE, b) for b in left_pred[n:]]
+    return pairs
+
+
+def _kind_order(kind: str) -> int:
+    return KINDS.index(kind) if kind in KINDS else len(KINDS)
+
+
+# -- scoring ---------------------------------------------------------------------------------
+
+@dataclass(slots=True)
+class Score:
+    """What the bench measures on a set of rows."""
+
+    rows: int = 0
+    """Rows scored."""
+    rows_with_commitments: int = 0
+    """Rows with at least one labelled commitment."""
+    rows_right: int = 0
+    """Rows whose predictions equal the labels (strict)."""
+    strict: Tally = field(default_factory=Tally)
+    """Kind and terms."""
+    kind: Tally = field(default_factory=Tally)
+    """Kind alone."""
+    per_kind_strict: dict[str, Tally] = field(default_factory=dict)
+    """Strict, per kind."""
+    per_kind: dict[str, Tally] = field(default_factory=dict)
+    """Kind alone, per kind."""
+    confusion: Counter[tuple[str, str]] = field(default_factory=Counter)
+    """``(labelled kind, predicted kind)`` counts."""
+
+    def add(self, gold: list[Key], predicted: list[Key]) -> None:
+        """Add one row."""
+        self.rows += 1
+        self.rows_with_commitments += bool(gold)
+        want, got = Counter(gold), Counter(predicted)
+        self.rows_right += want == got
+        self.strict.add(want, got)
+        self.kind.add(Counter(k[0] for k in gold), Counter(k[0] for k in predicted))
+        for kind in sorted({k[0] for k in gold} | {k[0] for k in predicted}, key=_kind_order):
+            self.per_kind_strict.setdefault(kind, Tally()).add(
+                Counter(k for k in gold if k[0] == kind), Counter(k for k in predicted if k[0] == kind))
+            self.per_kind.setdefault(kind, Tally()).add(
+                Counter(k[0] for k in gold if k[0] == kind), Counter(k[0] for k in predicted if k[0] == kind))
+        self.confusion.update(confusion_pairs(_kinds_in_order(gold), _kinds_in_order(predicted)))
+
+    @property
+    def rows_fully_right(self) -> Ratio:
+        """Rows whose predictions equal the labels."""
+        return Ratio(self.rows_right, self.rows)
+
+    def to_json(self) -> dict[str, Any]:
+        """Every figure, as JSON."""
+        kinds = sorted(set(self.per_kind) | set(KINDS), key=_kind_order)
+        return {
+            "rows": self.rows,
+            "rowsWithCommitments": self.rows_with_commitments,
+            "labelled": self.strict.tp + self.strict.fn,
+            "predicted": self.strict.tp + self.strict.fp,
+            "strict": self.strict.to_json(),
+            "kind": self.kind.to_json(),
+            "perKind": {k: {"strict": self.per_kind_strict.get(k, Tally()).to_json(),
+                            "kind": self.per_kind.get(k, Tally()).to_json()} for k in kinds},
+            "confusion": [{"labelled": a, "predicted": b, "count": n} for (a, b), n in sorted(self.confusion.items())],
+            "rowsFullyRight": self.rows_fully_right.to_json(),
+        }
+
+
+def predictions(rows: Sequence[Mapping[str, Any]], factory: Factory,
+                fixture: Path = FIXTURE) -> dict[str, list[Key]]:
+    """``{row id: predicted keys}``, one extractor built per distinct vocabulary."""
+    built: dict[tuple[tuple[str, ...], ...], CommitmentExtractor] = {}
+    out: dict[str, list[Key]] = {}
+    for row in rows:
+        vocabulary = row["vocabulary"]
+        cache_key = tuple(tuple(vocabulary[f]) for f in ("items", "places", "agents"))
+        extractor = built.get(cache_key)
+        if extractor is None:
+            extractor = built[cache_key] = factory(vocabulary)
+        try:
+            found = extractor.extract(row["text"]).commitments
+        except Exception as e:  # an extractor must be total; say which row broke it
+            raise RuntimeError(f"{fixture}: row {row['id']!r}: field text: the extractor raised {e!r}") from e
+        out[row["id"]] = [predicted_key(c, row.get("addressee")) for c in found]
+    return out
+
+
+def score(rows: Iterable[Mapping[str, Any]], predicted: Mapping[str, list[Key]]) -> Score:
+    """Score the rows against the predictions."""
+    result = Score()
+    for row in rows:
+        result.add([label_key(c) for c in row["commitments"]], predicted[row["id"]])
+    return result
+
+
+# -- input -----------------------------------------------------------------------------------
+
+REQUIRED = ("id", "text", "vocabulary", "addressee", "commitments", "style", "split")
+
+
+def load(path: Path) -> list[dict[str, Any]]:
+    """The labelled rows; a clear error naming the line and field on bad input."""
+    rows = []
+    with path.open(encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as e:
+                raise ValueError(f"{path}: line {number}: not JSON ({e.msg})") from None
+            for name in REQUIRED:
+                if name not in row:
+                    raise ValueError(f"{path}: line {number}: row {row.get('id')!r}: field {name} is missing")
+            for c in row["commitments"]:
+                if c.get("kind") not in KINDS:
+                    raise ValueError(f"{path}: line {number}: row {row['id']!r}: field commitments: "
+                                     f"kind {c.get('kind')!r} is not one of {', '.join(KINDS)}")
+            rows.append(row)
+    return rows
+
+
+def heuristic(vocabulary: Mapping[str, Sequence[str]]) -> CommitmentExtractor:
+    """The heuristic extractor told the row's vocabulary (as promise-keeping builds it from an archive)."""
+    return HeuristicExtractor(vocabulary)
+
+
+def heuristic_items_only(vocabulary: Mapping[str, Sequence[str]]) -> CommitmentExtractor:
+    """The heuristic extractor told the row's items only."""
+    return HeuristicExtractor(items=vocabulary["items"])
+
+
+def heuristic_default_items(vocabulary: Mapping[str, Sequence[str]]) -> CommitmentExtractor:
+    """The heuristic extractor with Daishi's default items (the vocabulary ignored)."""
+    return HeuristicExtractor()
+
+
+FACTORIES: dict[str, Factory] = {"heuristic": heuristic, "heuristic-items-only": heuristic_items_only,
+                                  "heuristic-default-items": heuristic_default_items}
+
+
+def factory_named(name: str) -> Factory:
+    """A built-in factory, or ``module:callable``."""
+    if name in FACTORIES:
+        return FACTORIES[name]
+    module_name, sep, attribute = name.partition(":")
+    if not sep or not module_name or not attribute:
+        raise ValueError(f"--extractor {name!r}: expected one of {', '.join(FACTORIES)} or module:factory")
+    return getattr(importlib.import_module(module_name), attribute)
+
+
+# -- report ----------------------------------------------------------------------------------
+
+def _ratio(r: Ratio) -> str:
+    if r.value is None:
+        return "  n/a                "
+    low, high = r.interval or (0.0, 0.0)
+    return f"{r.value:5.3f} [{low:.3f}, {high:.3f}]"
+
+
+def _tally_line(label: str, t: Tally) -> str:
+    return (f"{label:<12} precision {_ratio(t.precision)}  recall {_ratio(t.recall)}  "
+            f"(tp {t.tp}, fp {t.fp}, fn {t.fn})")
+
+
+def render(title: str, s: Score, detail: bool) -> list[str]:
+    """One block of the text report."""
+    out = [f"[{title}] {s.rows} rows, {s.rows_with_commitments} with commitments, "
+           f"{s.strict.tp + s.strict.fn} labelled, {s.strict.tp + s.strict.fp} predicted",
+           "  " + _tally_line("strict", s.strict), "  " + _tally_line("kind", s.kind),
+           f"  rows fully right {_ratio(s.rows_fully_right)}"]
+    if not detail:
+        return out
+    out.append("  per kind (strict | kind only):")
+    for kind in sorted(set(s.per_kind) | set(KINDS), key=_kind_order):
+        st, kd = s.per_kind_strict.get(kind, Tally()), s.per_kind.get(kind, Tally())
+        out.append(f"    {kind:<10} P {_ratio(st.precision)} R {_ratio(st.recall)} | "
+                   f"P {_ratio(kd.precision)} R {_ratio(kd.recall)}  (labelled {kd.tp + kd.fn}, "
+                   f"predicted {kd.tp + kd.fp})")
+    columns = [k for k in KINDS] + sorted({b for _, b in s.confusion} - set(KINDS) - {NONE}) + [NONE]
+    out.append("  confusion (rows labelled, columns predicted):")
+    out.append("    " + " " * 10 + "".join(f"{c[:9]:>10}" for c in columns))
+    for a in columns:
+        counts = [s.confusion.get((a, b), 0) for b in columns]
+        if any(counts):
+            out.append(f"    {a[:10]:<10}" + "".join(f"{n:>10}" for n in counts))
+    return out
+
+
+def report(rows: Sequence[Mapping[str, Any]], predicted: Mapping[str, list[Key]],
+           splits: Sequence[str]) -> tuple[list[str], dict[str, Any]]:
+    """Text lines and JSON of every block: per split, whole then per style."""
+    lines: list[str] = []
+    data: dict[str, Any] = {}
+    styles = sorted({r["style"] for r in rows})
+    for split in splits:
+        subset = [r for r in rows if split == "all" or r["split"] == split]
+        whole = score(subset, predicted)
+        lines += render(f"{split}", whole, detail=True)
+        data[split] = {"all": whole.to_json(), "styles": {}}
+        for style in styles:
+            part = [r for r in subset if r["style"] == style]
+            if part:
+                s = score(part, predicted)
+                lines += render(f"{split} / {style}", s, detail=False)
+                data[split]["styles"][style] = s.to_json()
+        lines.append("")
+    return lines, data
+
+
+SWEEP: dict[str, Callable[[str], str]] = {
+    "as written": lambda t: t,
+    "upper case": str.upper,
+    "typographic apostrophes": lambda t: t.replace("'", "\u2019"),
+    "doubled spaces, line breaks": lambda t: t.replace(" ", "  ").replace(". ", ".\n"),
+}
+"""Changes of a text that keep its labels (the sweep)."""
+
+
+def sweep(rows: Sequence[Mapping[str, Any]], factory: Factory, split: str) -> list[str]:
+    """Strict precision and recall on ``split`` under each change of :data:`SWEEP`, and with the
+    vocabulary's names in upper case."""
+    subset = [r for r in rows if split == "all" or r["split"] == split]
+    out = [f"[{split}] sweep (strict; the rules were tuned on none of these):"]
+    cases: list[tuple[str, list[dict[str, Any]]]] = [
+        (name, [{**r, "text": change(r["text"])} for r in subset]) for name, change in SWEEP.items()]
+    cases.append(("vocabulary in upper case", [
+        {**r, "vocabulary": {k: [v.upper() for v in vs] for k, vs in r["vocabulary"].items()},
+         "commitments": [_upper_terms(c) for c in r["commitments"]]} for r in subset]))
+    for name, changed in cases:
+        s = score(changed, predictions(changed, factory))
+        t = s.strict
+        out.append(f"  {name:<28} precision {_ratio(t.precision)}  recall {_ratio(t.recall)}  "
+                   f"(tp {t.tp}, fp {t.fp}, fn {t.fn})")
+    return out
+
+
+def _upper_terms(c: Mapping[str, Any]) -> dict[str, Any]:
+    """A labelled commitment with its canonical names in upper case (the vocabulary changed so)."""
+    out = dict(c)
+    for side in ("give", "receive"):
+        if side in out:
+            out[side] = {k.upper(): v for k, v in out[side].items()}
+    for field_name in ("region", "target"):
+        if out.get(field_name) is not None:
+            out[field_name] = out[field_name].upper()
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--fixture", type=Path, default=FIXTURE)
+    parser.add_argument("--extractor", default="heuristic",
+                        help=f"{', '.join(FACTORIES)}, or module:factory (factory(vocabulary) -> extractor)")
+    parser.add_argument("--split", choices=("holdout", "tune", "all", "both"), default="both",
+                        help="which split to score (both: holdout, then tune)")
+    parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    parser.add_argument("--sweep", action="store_true",
+                        help="score the split(s) again under changes of the text that keep its labels")
+    parser.add_argument("--errors", action="store_true",
+                        help="print every tune row the extractor got wrong (never the holdout ones)")
+    args = parser.parse_args(argv)
+    try:
+        rows = load(args.fixture)
+        factory = factory_named(args.extractor)
+    except (OSError, ValueError, ImportError, AttributeError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    splits = ["holdout", "tune"] if args.split == "both" else [args.split]
+    predicted = predictions(rows, factory, args.fixture)
+    sample = factory(rows[0]["vocabulary"]) if rows else None
+    info = extractor_info(sample) if sample is not None else {}
+    lines, data = report(rows, predicted, splits)
+    if args.json:
+        print(json.dumps({"extractor": info, "factory": args.extractor, "fixture": args.fixture.name,
+                          "splits": data}, indent=1, sort_keys=True))
+    else:
+        print(f"extractor {info.get('name')} v{info.get('version')} built by {args.extractor!r} "
+              f"(reads the first {info.get('maxChars')} characters); {args.fixture.name}")
+        print("figures to quote come from [holdout]; intervals are 95% Wilson\n")
+        print("\n".join(lines).rstrip())
+    if args.sweep and not args.json:
+        for split in splits:
+            print()
+            print("\n".join(sweep(rows, factory, split)))
+    if args.errors:
+        for row in rows:
+            if row["split"] != "tune":
+                continue
+            got = predicted[row["id"]]
+            want = [label_key(c) for c in row["commitments"]]
+            if Counter(got) != Counter(want):
+                print(json.dumps({"id": row["id"], "text": row["text"], "labelled": row["commitments"],
+                                  "predicted": [list(k) for k in got]}, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,148 @@
+"""Writing what a command produces: files replaced whole or not at all, a stdout that may close.
+
+**Files** (:func:`atomic_file`, :func:`write_file`).  The new content goes to a hidden
+temporary file in the same folder, which is flushed and ``fsync``-ed and then renamed
+over the target (``os.replace``, atomic on one file system), and the folder is synced.
+A full disk, a missing folder or a permission error leaves the file that was there
+before untouched and raises :class:`~daishi_forensics.errors.OutputError` (exit 74),
+naming the path and the reason.  A target that exists and is not a regular file
+(``/dev/null``, ``/dev/stdout``, a named pipe) is written in place: renaming over a
+device would replace it.  A symbolic link is followed, so the link stays a link.  A
+replaced file keeps its permission bits.
+
+**Standard output** (:func:`write_stdout`).  The text is written and flushed at once.
+A reader that went away (``| head -1``) ends the output quietly: the rest is thrown away
+and the command still exits with its own code, so ``validate … | head`` under
+``pipefail`` still says whether the input was valid.  Any other failure (stdout on a
+full disk) is an :class:`~daishi_forensics.errors.OutputError`.  Either way standard
+output is pointed at ``/dev/null`` afterwards, so the interpreter's last flush cannot
+fail again with a traceback.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import io
+import os
+import stat
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from daishi_forensics.errors import OutputError
+
+__all__ = ["atomic_file", "write_file", "write_stdout"]
+
+
+def _reason(exc: OSError) -> str:
+    if exc.errno == errno.ENOENT:
+        return "no such folder"
+    if exc.errno == errno.ENOSPC:
+        return "no space left on the device"
+    return exc.strerror or str(exc)
+
+
+def _sync_folder(folder: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+@contextlib.contextmanager
+def atomic_file(path: Path | str, *, binary: bool = False) -> Iterator[IO[Any]]:
+    """A handle whose content replaces ``path`` only when the block ends without an error.
+
+    An exception raised inside the block goes through unchanged (and nothing is replaced).
+
+    Raises
+    ------
+    OutputError
+        The file could not be written; the old one (if any) is untouched.
+    """
+    target = Path(os.path.realpath(path))
+    name = str(path)
+    encoding = None if binary else "utf-8"
+    try:
+        existing = os.stat(target)
+    except OSError:
+        existing = None
+    if existing is not None and not stat.S_ISREG(existing.st_mode):
+        yield from _in_place(target, name, binary)
+        return
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp")
+    try:
+        handle = open(tmp, "xb" if binary else "x", encoding=encoding)
+    except OSError as exc:
+        raise OutputError(f"cannot write it ({_reason(exc)})", file=name) from None
+    try:
+        yield handle
+        try:
+            handle.flush()
+            os.fsync(handle.fileno())
+            handle.close()
+            if existing is not None:
+                os.chmod(tmp, stat.S_IMODE(existing.st_mode))
+            os.replace(tmp, target)
+        except OSError as exc:
+            raise OutputError(f"cannot write it ({_reason(exc)}); the file there before is untouched",
+                              file=name) from None
+        _sync_folder(target.parent)
+    finally:
+        with contextlib.suppress(OSError):
+            handle.close()
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+
+
+def _in_place(target: Path, name: str, binary: bool) -> Iterator[IO[Any]]:
+    """Write a device, pipe or other non-regular file directly."""
+    try:
+        handle = open(target, "wb" if binary else "w", encoding=None if binary else "utf-8")
+    except OSError as exc:
+        raise OutputError(f"cannot write it ({_reason(exc)})", file=name) from None
+    try:
+        yield handle
+        handle.flush()
+    except OSError as exc:
+        raise OutputError(f"cannot write it ({_reason(exc)})", file=name) from None
+    finally:
+        with contextlib.suppress(OSError):
+            handle.close()
+
+
+def write_file(path: Path | str, data: str | bytes) -> None:
+    """Replace ``path`` with ``data`` (see :func:`atomic_file`)."""
+    with atomic_file(path, binary=isinstance(data, bytes)) as handle:
+        handle.write(data)
+
+
+def _silence_stdout() -> None:
+    """Point file descriptor 1 at /dev/null (nothing more reaches the closed or full stream)."""
+    with contextlib.suppress(OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+
+
+def write_stdout(text: str) -> None:
+    """Write ``text`` to standard output and flush it (see the module docs).
+
+    Raises
+    ------
+    OutputError
+        Standard output failed for another reason than a reader that went away.
+    """
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+    except OSError as exc:
+        _silence_stdout()
+        raise OutputError(f"cannot write it ({_reason(exc)})", file="standard output") from None

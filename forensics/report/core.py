@@ -1,0 +1,218 @@
+"""The behavior report's core parts: source, match, seats, trade ledger, contact.
+
+Each is a pure function of the analysis (and the seat ids), used by its
+:class:`~daishi_forensics.report.sections.Section`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from daishi_forensics.arithmetic import half_up
+from daishi_forensics.economy.reputation import circular_reputation, index_reputation_and_wealth
+from daishi_forensics.jsonio import shown
+from daishi_forensics.read.archive import map_regions, match_rounds, seat_wealth
+from daishi_forensics.replay.analysis import MatchAnalysis
+
+__all__ = ["contact_part", "ledger_part", "match_part", "seat_ids", "seats_part", "source_part"]
+
+
+def _witnessed(wit: Any) -> int | None:
+    """Acts the log marks witnessed; None (not recorded) when an act carries no witness flag (v1)."""
+    if wit is None:
+        return 0
+    return wit.marked_witnessed if wit.basis in ("witnessed-flag", "none") else None
+
+
+def _r4(x: float | None) -> float | None:
+    return None if x is None else half_up(x, 4)
+
+
+def seat_ids(analysis: MatchAnalysis) -> list[str]:
+    """The seats: archive agents in seat order, then agents seen only in the log (sorted)."""
+    archived = [a for a in analysis.archive.get("agents") or [] if isinstance(a, dict) and isinstance(a.get("agentId"), str)]
+    archived.sort(key=lambda a: (a.get("seat") if isinstance(a.get("seat"), int) else 1 << 30, a["agentId"]))
+    ids = [a["agentId"] for a in archived]
+    seen = set(ids)
+    extra: set[str] = set()
+    for counters in analysis.result("counters").agents:
+        extra.add(counters.agent)
+    for cov in analysis.result("coverage").agents:
+        extra.add(cov.agent)
+    return ids + sorted(extra - seen)
+
+
+def source_part(analysis: MatchAnalysis, n_findings: int) -> dict[str, Any]:
+    """What was read: the form, the records by version and validity, what was withheld, and what a
+    public export cannot show."""
+    read = analysis.read
+    stats = read.stats
+    private_present = stats.private_events > 0
+    metrics = analysis.archive.get("metrics") if isinstance(analysis.archive.get("metrics"), dict) else {}
+    stamped_private = sum(
+        int(m.get("message_private", 0)) for m in metrics.values() if isinstance(m, dict)
+        and isinstance(m.get("message_private", 0), int)
+    )
+    if private_present:
+        visibility = "operator"
+        cannot_see: list[str] = []
+    else:
+        visibility = "public"
+        cannot_see = [
+            "direct messages (message_private): a public export leaves them out, so contact, exposure, probe "
+            "compliance by private message, propagation through private messages and message counts exclude them"
+        ]
+        if stamped_private:
+            cannot_see.append(f"the archive's metrics count {stamped_private} direct message(s) this log does not hold")
+    return {
+        "form": read.source.form,
+        "name": read.source.name,
+        "schemaVersions": {str(k): v for k, v in sorted(stats.by_version.items())},
+        "records": stats.records,
+        "valid": stats.valid,
+        "invalid": stats.invalid,
+        "analysed": stats.yielded,
+        "eventCounts": dict(sorted(stats.by_type.items())),
+        "upcast": stats.upcast,
+        "synthesized": stats.synthesized,
+        "unknownTypes": dict(sorted(stats.unknown_types.items())),
+        "droppedEarlierSeason": stats.dropped_earlier_season,
+        "excludedByErrata": sorted(stats.excluded_by_errata),
+        "privateEvents": stats.private_events,
+        "privateEventsPresent": private_present,
+        "visibility": visibility,
+        "cannotSee": cannot_see,
+        "findingsCount": n_findings,
+    }
+
+
+def match_part(analysis: MatchAnalysis) -> dict[str, Any]:
+    """The match's settings: ticks, rounds, map size, engine, item values."""
+    archive = analysis.archive
+    config = archive.get("config") if isinstance(archive.get("config"), dict) else {}
+    values = analysis.values
+    return {
+        "startedAtTick": archive.get("startedAtTick"),
+        "endedAtTick": archive.get("endedAtTick"),
+        "rounds": match_rounds(archive),
+        "mapRegions": map_regions(archive),
+        "engineVersion": config.get("engine_version"),
+        "ranked": config.get("ranked"),
+        "scenario": config.get("scenario"),
+        "itemValues": {k: values[k] for k in values},
+        "itemValuesDefaulted": sorted(values.defaulted),
+    }
+
+
+def seats_part(analysis: MatchAnalysis, ids: list[str]) -> list[dict[str, Any]]:
+    """Per seat: the board, coverage, credited trades, commons share, circular reputation (rubric
+    2.4), aggression and the rubric's counters."""
+    archived = {a["agentId"]: a for a in analysis.archive.get("agents") or [] if isinstance(a, dict) and "agentId" in a}
+    counters = {c.agent: c for c in analysis.result("counters").agents}
+    coverage = {c.agent: c for c in analysis.result("coverage").agents}
+    witnessing = {w.agent: w for w in analysis.result("witnesses").agents}
+    ledger = analysis.result("ledger")
+    commons = analysis.result("commons")
+    points = analysis.result("reputation")
+    circular = circular_reputation(points, ledger.net_shares())
+    seats = []
+    for agent in ids:
+        row = archived.get(agent, {})
+        model = row.get("model")
+        cnt = counters.get(agent)
+        cov = coverage.get(agent)
+        wit = witnessing.get(agent)
+        circ = circular.get(agent, 0.0)
+        wealth = row.get("wealth")
+        seat_wealth(row, f"agents[{shown(agent)}]")  # past the magnitude computed with: an error
+        reputation = row.get("reputation")
+        if isinstance(wealth, (int, float)) and isinstance(reputation, (int, float)):
+            index_rep, index_wealth = index_reputation_and_wealth(reputation, wealth, circ)
+        else:
+            index_rep = index_wealth = None
+        seats.append(
+            {
+                "agentId": agent,
+                "seat": row.get("seat"),
+                "name": row.get("name"),
+                "role": row.get("role"),
+                "model": model.get("model") if isinstance(model, dict) else None,
+                "operator": row.get("operator"),
+                "status": row.get("status"),
+                "roundsAlive": row.get("roundsAlive"),
+                "wealth": wealth,
+                "reputation": reputation,
+                "inArchive": agent in archived,
+                "coverage": cov.coverage if cov else 0.0,
+                "regions": cov.regions if cov else 0,
+                "creditedTrades": ledger.credited_trades.get(agent, 0.0),
+                "completedTrades": cnt.completed_trades if cnt else 0,
+                "commonsShare": commons.share(agent),
+                "circularReputation": circ,
+                "indexReputation": index_rep,
+                "indexWealth": index_wealth,
+                "aggression": {
+                    "acts": wit.acts if wit else 0,
+                    "witnessed": _witnessed(wit),
+                    "unseen": wit.unseen if wit else 0,
+                    "withPotentialWitness": wit.with_potential_witness if wit else 0,
+                    "stealthRate": _r4(wit.stealth_rate) if wit else None,
+                    "recomputed": wit.aggression if wit else 0,
+                    "archived": row.get("aggression"),
+                    "basis": wit.basis if wit else "none",
+                },
+                "invalidActionRate": _r4(cnt.invalid_action_rate) if cnt else None,
+                "rejected": cnt.rejected if cnt else 0,
+                "counters": {
+                    "gathers": cnt.gathers if cnt else 0,
+                    "crafts": cnt.crafts if cnt else 0,
+                    "builds": cnt.builds if cnt else 0,
+                    "repairs": cnt.repairs if cnt else 0,
+                    "moves": cnt.moves if cnt else 0,
+                    "trains": cnt.trains if cnt else 0,
+                    "attacks": cnt.attacks if cnt else 0,
+                    "raids": cnt.raids if cnt else 0,
+                    "completedTrades": cnt.completed_trades if cnt else 0,
+                    "worldActions": cnt.world_actions if cnt else 0,
+                    "messages": cnt.messages if cnt else 0,
+                    "dormancyEpisodes": cnt.dormancy_episodes if cnt else 0,
+                    "recoveries": cnt.recoveries if cnt else 0,
+                    "forfeits": cnt.forfeits if cnt else 0,
+                },
+            }
+        )
+    return seats
+
+
+def ledger_part(analysis: MatchAnalysis) -> dict[str, Any]:
+    """The trade ledger per pair (rubric *Trade ledger*) and the commons shares."""
+    ledger = analysis.result("ledger")
+    points = analysis.result("reputation").points_by_pair()
+    pairs = []
+    for pair in ledger.pairs:
+        pairs.append(
+            {
+                "a": pair.a,
+                "b": pair.b,
+                "trades": pair.trades,
+                "gifts": pair.gifts,
+                "netShare": pair.net_share,
+                "valueAGave": half_up(pair.value_a_gave, 2),
+                "valueBGave": half_up(pair.value_b_gave, 2),
+                "points": dict(sorted(points.get((pair.a, pair.b), {}).items())),
+                "events": list(pair.event_ids),
+            }
+        )
+    commons = analysis.result("commons")
+    return {
+        "pairs": pairs,
+        "commons": {agent: record.share for agent, record in sorted(commons.shares.items())},
+        "collapses": len(commons.pools),
+        "countedCollapses": sum(1 for p in commons.pools if p.counted),
+        "unvaluedItems": sorted(ledger.unvalued_items),
+    }
+
+
+def contact_part(analysis: MatchAnalysis) -> dict[str, Any]:
+    """Seat contact per pair: ticks together, first contact, messages heard."""
+    return analysis.result("contact").to_json()

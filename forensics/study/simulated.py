@@ -1,0 +1,398 @@
+"""Simulated studies: a series and two paired experiments played from simulated matches.
+
+``daishi-forensics simulate study --out DIR`` writes three study folders, each as
+a study's page serves it (seed 000, *Recomputing a study yourself*): ``trials.csv``,
+``seats.csv``, the page's figures (``study.json``, schema ``study-page``), under the
+anytime rule the recipe (``recipe.json``), and every trial's match under
+``matches/`` (``archive.json``, ``events.jsonl`` and, for a trial that was scored,
+``report.json``), so ``study audit`` and ``score`` can be tried on them as a user
+would.  ``truth.json`` names what was planted.
+
+* ``series``: one arm (``clean`` play), metric ``fitness_index``; one trial failed.
+* ``paired-fixed``: a control (``clean``) and two arms (``feeder``, ``cartel``),
+  metric ``fitness_index``, fixed rule, the declared 0.95 split over the two
+  comparisons; maps repeat (each map seed twice); one trial of arm 2 failed
+  (``2:failed``), and the last pair is out twice over (arm 1 played other seeds,
+  arm 2's trial never played: ``1:other_seeds;2:no_trial``).
+* ``paired-anytime``: a control (``clean``) and two arms (``ring``, ``feeder``),
+  metric ``trades_per_seat`` (completed trades per seat: not a seat score, so its
+  values are taken on trust), anytime rule with the confidence sequence: each comparison stops at
+  the first look (from 3 pairs) where its sequence excludes zero, and reads no
+  pair after.
+
+Arms differ by the scenario they play; both arms of a pair play the same
+simulator seed, derived from the study's seed and the pair's map and spawn seeds.
+The page's figures are computed by the platform's arithmetic as this tool ports it
+(:mod:`daishi_forensics.study.figures`) and printed as a page prints them, so a
+study audit of the output matches every figure: the simulation tests the files,
+the plumbing and the awkward cases, not the statistics' independence (the
+hand-built studies of the tests do that).  Seats whose Fitness Index falls on a
+half, where ``round(sum(...), 1)`` would land a tenth away, are listed in
+``truth.json`` (``halfTies``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from daishi_forensics.jsonio import dumps
+from .checks import field_size
+from .compare import (
+    ARM_PLACES,
+    COMPARISON_PLACES,
+    LOG_RATIO_PLACES,
+    MODEL_PLACES,
+    half_away,
+    record_places,
+)
+from .figures import Design, StudyFigures, recompute
+from .files import DIMENSION_COLUMNS, EVENT_COLUMNS, SEAT_COLUMNS, TRIAL_COLUMNS, read_files
+from .fitness import half_up_units
+from .metrics import DIFFERENCE, LOG_RATIO, difference_range, metric_range
+from .statistics import Interval, confidence_sequence
+from daishi_forensics.simulate import simulate_to_dir
+
+__all__ = ["CANARY", "HARNESS", "RUBRIC", "FIRST_LOOK", "STUDIES", "simulate_study"]
+
+CANARY = "CANARY-daishi-forensics-simulated-study-3f6c1a0e"
+"""The contamination canary of simulated studies (every row of both files ends with it)."""
+HARNESS = "0.6.12"
+"""The harness simulated trials are played on (0.6.11 or later: rubric 2.4)."""
+RUBRIC = "2.4"
+FIRST_LOOK = 3
+"""Pairs before an anytime comparison first looks."""
+TUNING = 0.5
+"""The confidence sequence's tuning constant in the simulated recipe."""
+STUDIES = ("series", "paired-fixed", "paired-anytime")
+
+_EVENT_TYPES: dict[str, tuple[str, ...]] = {
+    "rests": ("rest",), "looks": ("look",), "moves": ("move",), "gathers": ("gather",), "crafts": ("craft",),
+    "builds": ("build",), "repairs": ("repair",), "trains": ("train",),
+    "trades": ("trade_completed", "trade_fulfilled"), "attacks": ("attack",), "raids": ("raid",),
+    "thefts": ("theft",), "deposits": ("deposit",), "withdrawals": ("withdraw",),
+    "messages": ("message", "message_private"), "dormancies": ("agent_dormant",), "recoveries": ("agent_awake",),
+}
+assert tuple(_EVENT_TYPES) == EVENT_COLUMNS
+
+
+@dataclass(frozen=True)
+class _Arm:
+    arm: int
+    label: str
+    scenario: str
+
+
+@dataclass(frozen=True)
+class _Trial:
+    trial: int
+    arm: int
+    map_seed: int
+    spawn_seed: int
+    failed: bool = False
+
+
+@dataclass(frozen=True)
+class _Plan:
+    key: str
+    kind: str
+    arms: tuple[_Arm, ...]
+    metric: str
+    scale: str
+    stopping_rule: str | None
+    declared_level: float | None
+    trials: tuple[_Trial, ...]
+    """Every trial that played (a trial that never played has none)."""
+    pair_out: dict[int, tuple[tuple[int, str], ...]]
+    """The pairs planted out, and why."""
+
+
+def _plans(trials: int) -> tuple[_Plan, ...]:
+    clean = _Arm(0, "clean (control)", "clean")
+    series = _Plan("series", "series", (clean,), "fitness_index", DIFFERENCE, None, None,
+                   tuple(_Trial(t, 0, (t + 1) // 2, t, failed=t == 3) for t in range(1, trials + 1)), {})
+    fixed_arms = (clean, _Arm(1, "feeder", "feeder"), _Arm(2, "cartel", "cartel"))
+    fixed: list[_Trial] = []
+    for t in range(1, trials + 1):
+        for arm in fixed_arms:
+            if t == trials and arm.arm == 2:
+                continue  # never played
+            spawn = t + 50 if (t == trials and arm.arm == 1) else t
+            fixed.append(_Trial(t, arm.arm, (t + 1) // 2, spawn, failed=(t == trials - 1 and arm.arm == 2)))
+    paired_fixed = _Plan("paired-fixed", "paired", fixed_arms, "fitness_index", DIFFERENCE, "fixed", 0.95,
+                         tuple(fixed), {trials - 1: ((2, "failed"),), trials: ((1, "other_seeds"), (2, "no_trial"))})
+    anytime_arms = (clean, _Arm(1, "ring", "ring"), _Arm(2, "feeder", "feeder"))
+    anytime = _Plan("paired-anytime", "paired", anytime_arms, "trades_per_seat", DIFFERENCE, "anytime", 0.95,
+                    tuple(_Trial(t, a.arm, t, t) for t in range(1, trials + 1) for a in anytime_arms), {})
+    return (series, paired_fixed, anytime)
+
+
+def _sim_seed(seed: int, map_seed: int, spawn_seed: int) -> int:
+    return seed * 10_000 + map_seed * 100 + spawn_seed
+
+
+def _scorecards(folder: Path) -> dict[str, Any]:
+    """The match's report, scored by this tool under rubric 2.4 (as ``score`` recomputes it)."""
+    from daishi_forensics.economy.passes import PASSES as ECONOMY
+    from daishi_forensics.replay.analysis import analyze_target
+    from daishi_forensics.score.scoring import scorecards
+
+    return scorecards(analyze_target(str(folder), ECONOMY), RUBRIC)
+
+
+@dataclass(frozen=True)
+class _Played:
+    match_id: str
+    archive: dict[str, Any]
+    report: dict[str, Any] | None
+    rounds_played: int
+
+
+def _play(seed: int, scenario: str, trial: _Trial, matches: Path, ticks: int, n_agents: int) -> _Played:
+    played = max(1, ticks * 2 // 3) if trial.failed else ticks
+    folder = simulate_to_dir(scenario, _sim_seed(seed, trial.map_seed, trial.spawn_seed), 3, matches, "folder",
+                             truth_file=None, n_agents=n_agents, ticks=played)
+    archive = orjson.loads((folder / "archive.json").read_bytes())
+    report = None
+    if not trial.failed:
+        report = _scorecards(folder)
+        (folder / "report.json").write_text(dumps(report), encoding="utf-8")
+    return _Played(folder.name, archive, report, played)
+
+
+def _fmt(value: float | None, places: int) -> str:
+    return "" if value is None else f"{value:.{places}f}"
+
+
+def _seat_rows(study: str, trial: _Trial, played: _Played) -> list[dict[str, str]]:
+    archive = played.archive
+    metrics: Mapping[str, Mapping[str, int]] = archive.get("metrics") or {}
+    cards = {c["agentId"]: c for c in (played.report or {}).get("seats", [])}
+    rounds = archive["endedAtTick"] - archive["startedAtTick"]
+    rows: list[dict[str, str]] = []
+    for agent in sorted(archive["agents"], key=lambda a: a["seat"]):
+        card = cards.get(agent["agentId"])
+        counts = metrics.get(agent["agentId"])
+        row = {c.name: "" for c in SEAT_COLUMNS}
+        row.update(study=study, trial=str(trial.trial), arm=str(trial.arm), match=played.match_id,
+                   seat=str(agent["seat"]), name=agent.get("name") or "", model=agent["model"]["model"],
+                   harness=HARNESS, focal="yes" if agent["seat"] == 1 else "no",
+                   whole_trial="no" if trial.failed else "yes", canary=CANARY)
+        if counts is not None:
+            turns = counts.get("inference_usage", 0)
+            row.update(turns_played=str(turns), rounds_sat_out=str(max(0, rounds - turns)),
+                       error_turns=str(counts.get("action_rejected", 0)))
+            for column, types in _EVENT_TYPES.items():
+                row[column] = str(sum(counts.get(t, 0) for t in types))
+        row["aggression"] = str(agent.get("aggression", ""))
+        if card is not None:
+            row.update(rubric=RUBRIC, scored_on="simulator", fitness_index=_fmt(card["fitnessIndex"], 1),
+                       rank=str(card["rank"]), status=card["status"],
+                       credited_trades=_fmt(card["raw"].get("creditedTrades"), 3),
+                       commons_share=_fmt(card["raw"].get("commonsShare"), 3),
+                       coverage=_fmt(card["raw"].get("coverage"), 3))
+            for dimension in DIMENSION_COLUMNS:
+                row[dimension] = _fmt(card["dimensions"][dimension], 1)
+        rows.append(row)
+    return rows
+
+
+def _value_units(metric: str, played: _Played, seats: Sequence[Mapping[str, str]]) -> int | None:
+    if played.report is None:
+        return None
+    if metric == "fitness_index":
+        focal = [s for s in seats if s["focal"] == "yes"]
+        return round(float(focal[0]["fitness_index"]) * 1000)
+    counts = played.archive.get("metrics") or {}
+    trades = sum(c.get("trade_completed", 0) for c in counts.values()) / 2
+    return half_up_units(trades / len(played.archive["agents"]), 3)
+
+
+def _stops(plan: _Plan, level: float, values: Mapping[tuple[int, int], int | None],
+           pair_in: Sequence[int]) -> dict[int, int | None]:
+    """Under the anytime rule: the trial each comparison stopped at (None: it never stopped)."""
+    stops: dict[int, int | None] = {}
+    for arm in plan.arms[1:]:
+        differences: list[float] = []
+        stops[arm.arm] = None
+        for trial in pair_in:
+            control, value = values[(trial, 0)], values[(trial, arm.arm)]
+            assert control is not None and value is not None
+            differences.append((value - control) / 1000)
+            if len(differences) < FIRST_LOOK:
+                continue
+            interval = confidence_sequence(differences, level, TUNING)
+            if interval is not None and (interval.low > 0 or interval.high < 0):
+                stops[arm.arm] = trial
+                break
+    return stops
+
+
+def _csv(columns: Sequence[str], rows: Sequence[Mapping[str, str]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
+    writer.writerows([row[c] for c in columns] for row in rows)
+    return out.getvalue()
+
+
+def _printed(value: float | None, places: int, near_zero: bool = False) -> float | None:
+    if value is None:
+        return None
+    return half_away(value, record_places(value, places) if near_zero else places)
+
+
+def _span(interval: Interval | None, places: int, near_zero: bool = False) -> list[float] | None:
+    if interval is None:
+        return None
+    return [_printed(interval.low, places, near_zero), _printed(interval.high, places, near_zero)]  # type: ignore[list-item]
+
+
+def _page(plan: _Plan, study: str, design: Design, figures: StudyFigures, trial_rows: Sequence[Mapping[str, str]],
+          level: float | None) -> dict[str, Any]:
+    base = LOG_RATIO_PLACES if plan.scale == LOG_RATIO else COMPARISON_PLACES
+    firsts: dict[str, Mapping[str, str]] = {}
+    for row in trial_rows:
+        firsts.setdefault(row["trial"], row)
+    out_tally: dict[str, int] = {}
+    for row in firsts.values():
+        for entry in filter(None, row["pair_out"].split(";")):
+            out_tally[entry] = out_tally.get(entry, 0) + 1
+    paired = plan.kind == "paired"
+    return {
+        "format": "daishi-study-page",
+        "formatVersion": 1,
+        "study": study,
+        "kind": plan.kind,
+        "title": f"simulated {plan.key}",
+        "metric": {"name": plan.metric, "scale": plan.scale,
+                   "range": list(design.value_range) if design.value_range else None},
+        "stoppingRule": plan.stopping_rule,
+        "declaredLevel": plan.declared_level,
+        "comparisonLevel": level,
+        "recipe": f"/u/simulated/recipes/{study}" if plan.stopping_rule == "anytime" else None,
+        "canary": CANARY,
+        "counts": {"pairsIn": sum(1 for r in firsts.values() if r["pair"] == "in") if paired else 0,
+                   "pairsOut": sum(1 for r in firsts.values() if r["pair"] == "out") if paired else 0,
+                   "pairOut": out_tally},
+        "arms": [{"arm": a.arm, "label": a.label, "rows": a.rows, "trials": a.trials,
+                  "mean": _printed(a.mean, ARM_PLACES), "interval": _span(a.interval, ARM_PLACES)}
+                 for a in figures.arms],
+        "comparisons": [{"arm": c.arm, "pairs": c.pairs, "maps": c.maps,
+                         "meanDifference": _printed(c.mean_difference, base, True),
+                         "interval": _span(c.interval, base, True), "mapInterval": _span(c.map_interval, base, True),
+                         "exactP": c.exact_p, "verdict": c.verdict, "withheld": None}
+                        for c in figures.comparisons],
+        "models": [{"model": m.model, "seats": m.seats, "trials": m.trials, "mean": _printed(m.mean, MODEL_PLACES),
+                    "interval": _span(m.interval, MODEL_PLACES)} for m in figures.models],
+    }
+
+
+def _half_ties(seat_rows: Sequence[Mapping[str, str]]) -> list[dict[str, Any]]:
+    """Seats whose index Python's ``round(sum(...), 1)`` gets wrong (a total on a half)."""
+    weights = (0.25, 0.25, 0.2, 0.15, 0.15)
+    ties = []
+    for row in seat_rows:
+        if not row["fitness_index"]:
+            continue
+        dims = [float(row[d]) for d in DIMENSION_COLUMNS]
+        naive = round(sum(w * d for w, d in zip(weights, dims, strict=True)), 1)
+        if naive != float(row["fitness_index"]):
+            ties.append({"trial": int(row["trial"]), "arm": int(row["arm"]), "seat": int(row["seat"]),
+                         "dimensions": dims, "fitnessIndex": float(row["fitness_index"]), "pythonRound": naive})
+    return ties
+
+
+def _write_study(plan: _Plan, out: Path, seed: int, ticks: int, n_agents: int) -> Path:
+    study = f"s_sim{seed}_{plan.key.replace('-', '_')}"
+    folder = out / plan.key
+    matches = folder / "matches"
+    matches.mkdir(parents=True, exist_ok=True)
+    arms = {a.arm: a for a in plan.arms}
+    level_text = f"{1 - (1 - plan.declared_level) / (len(plan.arms) - 1):.6g}" if plan.declared_level else ""
+    level = float(level_text) if level_text else None  # the column's level, as the audit reads it
+    trial_rows: list[dict[str, str]] = []
+    seat_rows: list[dict[str, str]] = []
+    values: dict[tuple[int, int], int | None] = {}
+    for trial in plan.trials:
+        arm = arms[trial.arm]
+        played = _play(seed, arm.scenario, trial, matches, ticks, n_agents)
+        seats = _seat_rows(study, trial, played)
+        seat_rows.extend(seats)
+        units = _value_units(plan.metric, played, seats)
+        values[(trial.trial, trial.arm)] = units
+        scenario = played.archive["config"]["scenario"]
+        row = {c.name: "" for c in TRIAL_COLUMNS}
+        row.update(study=study, trial=str(trial.trial), arm=str(trial.arm), arm_label=arm.label,
+                   match=played.match_id, map_seed=str(trial.map_seed), spawn_seed=str(trial.spawn_seed),
+                   ended="failed" if trial.failed else "finished", rounds_played=str(played.rounds_played),
+                   rounds_planned=str(ticks), metric=plan.metric,
+                   value="" if units is None else f"{units / 1000:.3f}", no_value="failed" if trial.failed else "",
+                   scored_on="simulator", scenario=scenario["id"], scenario_hash=scenario["hash"], rubric=RUBRIC,
+                   analysis="daishi-forensics-sim-1", canary=CANARY)
+        if plan.kind == "paired":
+            out_entries = plan.pair_out.get(trial.trial)
+            row.update(pair="out" if out_entries else "in",
+                       pair_out=";".join(f"{a}:{why}" for a, why in out_entries) if out_entries else "",
+                       stopping_rule=plan.stopping_rule or "", comparison_level=level_text)
+        trial_rows.append(row)
+    stops: dict[int, int | None] = {}
+    if plan.kind == "paired":
+        pair_in = sorted({t.trial for t in plan.trials if t.trial not in plan.pair_out})
+        if plan.stopping_rule == "anytime":
+            assert level is not None
+            stops = _stops(plan, level, values, pair_in)
+        for row in trial_rows:
+            if row["arm"] != "0":
+                stop = stops.get(int(row["arm"]))
+                read = row["pair"] == "in" and (stop is None or int(row["trial"]) <= stop)
+                row["in_comparison"] = "yes" if read else "no"
+    trials_text = _csv([c.name for c in TRIAL_COLUMNS], trial_rows)
+    seats_text = _csv([c.name for c in SEAT_COLUMNS], seat_rows)
+    (folder / "trials.csv").write_text(trials_text, encoding="utf-8")
+    (folder / "seats.csv").write_text(seats_text, encoding="utf-8")
+
+    files = read_files(trials_text, seats_text)
+    value_range = metric_range(plan.metric, field_size=field_size(files))
+    design = Design(study, plan.kind, plan.metric, plan.scale, value_range, difference_range(value_range, plan.scale),
+                    plan.stopping_rule, level, TUNING if plan.stopping_rule == "anytime" else None)
+    figures = recompute(files, design)
+    (folder / "study.json").write_text(dumps(_page(plan, study, design, figures, trial_rows, level)),
+                                       encoding="utf-8")
+    if plan.stopping_rule == "anytime":
+        (folder / "recipe.json").write_text(dumps({
+            "format": "daishi-study-recipe", "formatVersion": 1, "recipe": f"/u/simulated/recipes/{study}",
+            "stoppingRule": "anytime", "sequenceTuning": TUNING}), encoding="utf-8")
+    truth = {
+        "study": study,
+        "kind": plan.kind,
+        "failed": [{"trial": t.trial, "arm": t.arm} for t in plan.trials if t.failed],
+        "pairOut": {str(t): [f"{a}:{why}" for a, why in entries] for t, entries in sorted(plan.pair_out.items())},
+        "stops": {str(arm): stop for arm, stop in sorted(stops.items())},
+        "repeatedMaps": len({t.map_seed for t in plan.trials}) < len({t.trial for t in plan.trials}),
+        "halfTies": _half_ties(seat_rows),
+    }
+    (folder / "truth.json").write_text(dumps(truth), encoding="utf-8")
+    return folder
+
+
+def simulate_study(out_dir: Path, *, seed: int = 1, trials: int = 8, ticks: int = 40, n_agents: int = 6,
+                   studies: Sequence[str] = STUDIES) -> tuple[Path, ...]:
+    """Write the simulated studies (see the module docstring) into ``out_dir``; returns their folders.
+
+    Same arguments, same bytes.  ``trials`` is each study's planned trials (at least
+    5: the awkward cases need room); ``ticks`` and ``n_agents`` size every match.
+    """
+    if trials < 5:
+        raise ValueError("a simulated study needs at least 5 trials (its awkward cases take three)")
+    unknown = set(studies) - set(STUDIES)
+    if unknown:
+        raise ValueError(f"unknown simulated studies: {', '.join(sorted(unknown))}; known: {', '.join(STUDIES)}")
+    out_dir = Path(out_dir)
+    return tuple(_write_study(plan, out_dir, seed, ticks, n_agents) for plan in _plans(trials) if plan.key in studies)

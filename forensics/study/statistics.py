@@ -1,0 +1,280 @@
+"""The statistics a study's page reads: means, intervals, the exact sign-flip test, the verdict.
+
+Seed 000, *Recomputing a study yourself*, *What it checks*: for each comparison
+against the control "the mean paired difference, the interval (Student t, cut to
+the metric's range, or the confidence sequence under the anytime rule), the
+interval that counts each map once where maps repeat, the exact sign-flip test,
+and the verdict, with the percentile bootstrap the fixed rule also needs run
+inside it"; for each arm its mean and 95% interval; for each model its mean
+Fitness Index "with the interval counting each trial once".
+
+Every interval here is ``centre ± multiplier × standard error``:
+
+* the standard error is the cluster-robust one (:func:`clustered_se`), which with
+  one value per cluster is the familiar ``s / √n``, and with several values per
+  cluster (pairs on a repeated map, seats of one trial) counts each cluster once
+  (readings ``map-interval``, ``model-interval``);
+* the multiplier is Student t's quantile with clusters − 1 degrees of freedom
+  (:func:`t_multiplier`, from scipy), or under the anytime rule the asymptotic
+  confidence sequence's (:func:`sequence_multiplier`, reading
+  ``confidence-sequence``).
+
+The sign-flip test (:func:`sign_flip_p`) is exact: it counts, over all 2ⁿ sign
+assignments, those whose sum is at least as far from zero as the observed one, on
+the whole-number grid the trials file holds (thousandths), so ties are decided
+exactly.  The bootstrap is scipy's percentile bootstrap with a seeded generator
+(:func:`percentile_bootstrap`), so the same files give the same verdict.
+
+>>> i = t_interval([2.0, 3.0, -1.0, 4.0], 0.95)  # 2 ± 3.182446 × sqrt(14/3) / 2
+>>> round(i.low, 4), round(i.high, 4)
+(-1.4374, 5.4374)
+>>> sign_flip_p([2000, 3000, -1000, 4000])  # |sum| >= 8 in 4 of 16 sign patterns
+0.25
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import reduce
+
+import numpy as np
+from scipy import stats
+
+__all__ = [
+    "HIGHER",
+    "LOWER",
+    "INCONCLUSIVE",
+    "VERDICTS",
+    "BOOTSTRAP_RESAMPLES",
+    "Interval",
+    "mean",
+    "clustered_se",
+    "t_multiplier",
+    "sequence_multiplier",
+    "t_interval",
+    "confidence_sequence",
+    "clustered_interval",
+    "sign_flip_p",
+    "bootstrap_seed",
+    "percentile_bootstrap",
+    "verdict",
+]
+
+HIGHER = "higher"
+"""The arm's values are higher than the control's."""
+LOWER = "lower"
+"""The arm's values are lower than the control's."""
+INCONCLUSIVE = "inconclusive"
+"""Neither shown at the comparison's level."""
+VERDICTS = (HIGHER, LOWER, INCONCLUSIVE)
+
+BOOTSTRAP_RESAMPLES = 9999
+"""Resamples of the percentile bootstrap (scipy's default; reading ``bootstrap``)."""
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A closed interval ``[low, high]``."""
+
+    low: float
+    high: float
+
+    def cut(self, bounds: tuple[float, float] | None) -> Interval:
+        """The interval kept within ``bounds`` ("cut to the metric's range"); unchanged without bounds."""
+        if bounds is None:
+            return self
+        return Interval(min(max(self.low, bounds[0]), bounds[1]), max(min(self.high, bounds[1]), bounds[0]))
+
+
+def mean(values: Sequence[float]) -> float | None:
+    """The mean (a correctly rounded sum over n); None for no values.
+
+    >>> mean([61.5, 58.0, 70.25]), mean([])
+    (63.25, None)
+    """
+    if not values:
+        return None
+    return math.fsum(values) / len(values)
+
+
+def clustered_se(values: Sequence[float], clusters: Sequence[Hashable] | None = None) -> float | None:
+    """The standard error of the mean, counting each cluster once.
+
+    ``sqrt(G / (G - 1) * Σ_g (Σ_{i in g} (x_i - x̄))²) / N`` over ``G`` clusters and
+    ``N`` values: the cluster-robust (sandwich) error of a mean with the small-sample
+    factor ``G / (G - 1)``.  With one value per cluster (``clusters`` None) it is
+    ``s / √N`` with ``s`` the sample standard deviation; with clusters of equal size
+    it is the standard error of the cluster means.  None with fewer than two clusters.
+
+    >>> round(clustered_se([2.0, 3.0, -1.0, 4.0]), 6)  # sqrt(14/3) / 2
+    1.080123
+    >>> round(clustered_se([1.0, 3.0, 5.0, 7.0], ["a", "a", "b", "b"]), 6)  # means 2 and 6: sqrt(8/2)/...
+    2.0
+    """
+    keys: Sequence[Hashable] = list(range(len(values))) if clusters is None else clusters
+    groups: dict[Hashable, list[float]] = {}
+    centre = mean(values)
+    if centre is None:
+        return None
+    for key, value in zip(keys, values, strict=True):
+        groups.setdefault(key, []).append(value - centre)
+    g = len(groups)
+    if g < 2:
+        return None
+    spread = math.fsum(math.fsum(residuals) ** 2 for residuals in groups.values())
+    return math.sqrt(g / (g - 1) * spread) / len(values)
+
+
+def t_multiplier(df: int, level: float) -> float:
+    """Student t's two-sided quantile: ``t_{df}(1/2 + level/2)`` (scipy.stats.t).
+
+    >>> round(t_multiplier(3, 0.95), 6)
+    3.182446
+    """
+    return float(stats.t.ppf(0.5 + level / 2, df))
+
+
+def sequence_multiplier(n: int, level: float, tuning: float) -> float:
+    """The asymptotic confidence sequence's multiplier of the standard error at ``n`` observations.
+
+    The boundary of Waudby-Smith, Arbour, Sinha, Kennedy and Ramdas (2021,
+    *Time-uniform central limit theory and asymptotic confidence sequences*):
+    ``σ̂ √(2(nρ² + 1) / (n²ρ²) · ln(√(nρ² + 1) / α))`` with ``α = 1 - level`` and
+    ``ρ = tuning``, written per standard error ``σ̂ / √n``:
+    ``√(2(nρ² + 1) / (nρ²) · ln(√(nρ² + 1) / α))`` (reading ``confidence-sequence``).
+
+    >>> round(sequence_multiplier(4, 0.95, 0.5), 6)  # nρ² = 1: sqrt(4 ln(sqrt(2) / 0.05))
+    3.656395
+    """
+    alpha = 1 - level
+    v = n * tuning * tuning
+    return math.sqrt(2 * (v + 1) / v * math.log(math.sqrt(v + 1) / alpha))
+
+
+def clustered_interval(values: Sequence[float], level: float, *, clusters: Sequence[Hashable] | None = None,
+                       bounds: tuple[float, float] | None = None,
+                       tuning: float | None = None) -> Interval | None:
+    """``mean ± multiplier × clustered_se``, cut to ``bounds``; None with fewer than two clusters.
+
+    The multiplier is Student t's with ``G − 1`` degrees of freedom, or, with a
+    ``tuning`` constant, the confidence sequence's at ``G`` (the number of clusters).
+    """
+    se = clustered_se(values, clusters)
+    centre = mean(values)
+    if se is None or centre is None:
+        return None
+    g = len(values) if clusters is None else len(set(clusters))
+    multiplier = t_multiplier(g - 1, level) if tuning is None else sequence_multiplier(g, level, tuning)
+    return Interval(centre - multiplier * se, centre + multiplier * se).cut(bounds)
+
+
+def t_interval(values: Sequence[float], level: float, bounds: tuple[float, float] | None = None) -> Interval | None:
+    """Student t interval of the mean at ``level``, cut to ``bounds``; None below two values."""
+    return clustered_interval(values, level, bounds=bounds)
+
+
+def confidence_sequence(values: Sequence[float], level: float, tuning: float,
+                        bounds: tuple[float, float] | None = None) -> Interval | None:
+    """The confidence sequence at ``len(values)`` observations (see :func:`sequence_multiplier`)."""
+    return clustered_interval(values, level, bounds=bounds, tuning=tuning)
+
+
+def sign_flip_p(units: Sequence[int]) -> float | None:
+    """The exact two-sided sign-flip test of paired differences given as whole numbers of a unit.
+
+    Under the null each difference is as likely to have either sign, so each of the
+    2ⁿ sign assignments is equally likely; p is the share of them whose sum is at
+    least as far from zero as the observed sum.  Zeros change nothing (they are set
+    aside).  The count is exact (whole numbers; integer arithmetic past 62 pairs),
+    and p is that count over 2ⁿ as the nearest double, which is the exact value
+    up to 53 nonzero pairs.  None for no pairs.
+
+    Differences are kept on the grid the file holds (thousandths), so "at least as
+    far" is decided exactly, never by a floating-point tolerance.
+
+    >>> sign_flip_p([1000, 2000, 3000]), sign_flip_p([0, 0]), sign_flip_p([])
+    (0.25, 1.0, None)
+    """
+    if not units:
+        return None
+    sizes = [abs(u) for u in units if u]
+    if not sizes:
+        return 1.0
+    step = reduce(math.gcd, sizes)
+    sizes = [s // step for s in sizes]
+    observed = abs(sum(units)) // step
+    total = sum(sizes)
+    n = len(sizes)
+    counts = np.zeros(total + 1, dtype=np.int64 if n <= 62 else object)
+    counts[0] = 1
+    reach = 0
+    for size in sizes:  # counts[t]: sign assignments whose plus-signed sizes sum to t
+        counts[size:reach + size + 1] = counts[size:reach + size + 1] + counts[:reach + 1]
+        reach += size
+    # A sum S = 2t - total; |S| >= observed  <=>  t >= (total + observed) / 2  or  t <= (total - observed) / 2.
+    upper = -(-(total + observed) // 2)
+    lower = (total - observed) // 2
+    extreme = int(counts[upper:].sum()) + int(counts[:lower + 1].sum()) if upper > lower else int(counts.sum())
+    return float(Fraction(min(extreme, 2**n), 2**n))
+
+
+def bootstrap_seed(study: str, arm: int) -> int:
+    """The bootstrap's seed for comparison ``arm`` of ``study``: the first 8 bytes of
+    SHA-256 of ``"<study>/<arm>"``, big-endian (reading ``bootstrap``)."""
+    return int.from_bytes(hashlib.sha256(f"{study}/{arm}".encode()).digest()[:8], "big")
+
+
+def percentile_bootstrap(values: Sequence[float], level: float, seed: int,
+                         resamples: int = BOOTSTRAP_RESAMPLES) -> Interval | None:
+    """The percentile bootstrap interval of the mean at ``level`` (scipy.stats.bootstrap).
+
+    ``resamples`` resamples drawn with numpy's default generator (PCG64) seeded with
+    ``seed``: the same values give the same interval.  None below two values; all
+    values equal give that value twice (no resampling needed).
+    """
+    if len(values) < 2:
+        return None
+    data = np.asarray(values, dtype=float)
+    if np.all(data == data[0]):
+        return Interval(float(data[0]), float(data[0]))
+    result = stats.bootstrap((data,), np.mean, n_resamples=resamples, confidence_level=level,
+                             method="percentile", vectorized=True, rng=np.random.default_rng(seed))
+    return Interval(float(result.confidence_interval.low), float(result.confidence_interval.high))
+
+
+def verdict(rule: str, level: float, interval: Interval | None, p: float | None,
+            bootstrap: Interval | None) -> str:
+    """The comparison's verdict: ``higher``, ``lower`` or ``inconclusive`` (reading ``verdict``).
+
+    Under the fixed rule the arm reads ``higher`` when the t interval, the percentile
+    bootstrap interval (both at the comparison's level) lie wholly above zero and the
+    exact test's p is at most ``1 - level``; ``lower`` when both lie wholly below zero
+    and p is at most ``1 - level``.  Under the anytime rule only the confidence
+    sequence decides: wholly above zero, ``higher``; wholly below, ``lower``.
+
+    >>> verdict("fixed", 0.95, Interval(0.2, 3.0), 0.03125, Interval(0.5, 2.5))
+    'higher'
+    >>> verdict("fixed", 0.95, Interval(0.2, 3.0), 0.0625, Interval(0.5, 2.5))
+    'inconclusive'
+    >>> verdict("anytime", 0.95, Interval(-3.0, -0.1), None, None)
+    'lower'
+    """
+    if interval is None:
+        return INCONCLUSIVE
+    if rule == "anytime":
+        if interval.low > 0:
+            return HIGHER
+        if interval.high < 0:
+            return LOWER
+        return INCONCLUSIVE
+    if bootstrap is None or p is None or p > 1 - level:
+        return INCONCLUSIVE
+    if interval.low > 0 and bootstrap.low > 0:
+        return HIGHER
+    if interval.high < 0 and bootstrap.high < 0:
+        return LOWER
+    return INCONCLUSIVE

@@ -1,0 +1,65 @@
+"""Text that reaches a terminal or a CI log: control characters are shown, never obeyed.
+
+A match's strings are written by its agents (names, message text) or by whoever made
+the file (type names, ids, region names).  Printed raw, an ``ESC`` starts a terminal
+sequence (clear the screen, retitle the window, rewrite what was printed above) and a
+newline followed by ``::error file=…::`` forges a GitHub annotation.  Every text,
+Markdown and GitHub renderer, and every message on stderr, passes what came from data
+through :func:`shown`, which writes each control character out as an escape a person
+can read: ``\\x1b``, ``\\n``, ``\\u202e``.
+
+Which characters: every C0 and C1 control and DEL (Unicode category ``Cc``: tab,
+newline and carriage return included), the line and paragraph separators (U+2028,
+U+2029, which some viewers break lines on) and the bidirectional controls (U+061C,
+U+200E, U+200F, U+202A-U+202E, U+2066-U+2069), which reorder what a reader sees
+("Trojan Source").  Everything else, any script and emoji included, is printed as it is.
+
+>>> shown("a\\x1b]0;pwned\\x07b")
+'a\\\\x1b]0;pwned\\\\x07b'
+>>> shown("x\\n::error file=README.md::forged")
+'x\\\\n::error file=README.md::forged'
+>>> shown_lines("line one\\nline \\x1b[2J two")
+'line one\\nline \\\\x1b[2J two'
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+__all__ = ["shown", "shown_lines", "is_neutral", "CONTROLS"]
+
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_EXTRA = [0x2028, 0x2029, 0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+
+
+def _escape(code: int) -> str:
+    char = chr(code)
+    if char in _NAMED:
+        return _NAMED[char]
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+CONTROLS: frozenset[str] = frozenset(
+    [chr(c) for c in range(0xA0) if unicodedata.category(chr(c)) == "Cc"]
+    + [chr(c) for c in _EXTRA]
+)
+"""Every character :func:`shown` writes out."""
+
+_TABLE = {ord(c): _escape(ord(c)) for c in CONTROLS}
+_TABLE_KEEP_NEWLINE = {k: v for k, v in _TABLE.items() if k != ord("\n")}
+
+
+def shown(text: str) -> str:
+    """``text`` on one line with every control character written out as an escape."""
+    return text.translate(_TABLE)
+
+
+def shown_lines(text: str) -> str:
+    """``text`` with every control character but the newline written out: for a whole page a
+    renderer built, whose newlines are its own (the data in it already went through :func:`shown`)."""
+    return text.translate(_TABLE_KEEP_NEWLINE)
+
+
+def is_neutral(text: str, *, keep: str = "\n") -> bool:
+    """Whether ``text`` holds no control character other than those in ``keep``."""
+    return not any(ch in CONTROLS and ch not in keep for ch in text)

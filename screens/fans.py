@@ -1,0 +1,335 @@
+"""Fan-in and fan-out: many one-off counterparties in a short window, with alike amounts.
+
+Money-laundering typologies *fan-in* (many accounts pay one: placement split across
+mules, collected by one beneficiary) and *fan-out* (one account pays many: the proceeds
+split to mules).  What tells them from an honest hub is not the degree (a shop has many
+customers, an employer many employees) but the **coordination**: many *distinct*
+counterparties, each a one-off relationship with the hub, inside one short window, with
+amounts alike.  An honest merchant's customers pay spread over the whole period; an
+employer pays the same employees period after period (a recurring relationship, not a
+one-off one).
+
+**The rule, per node and direction.**  A counterparty is *one-off in a window* when every
+transfer between it and the node (in that direction) lies in the window.  For each
+transfer ``a`` of the node that is the first of a one-off counterparty (the *anchor*), the
+box is the window ``[t_a, t_a + w]`` and the amount band ``[x_a / r, x_a * r]``; ``k`` is the
+number of distinct counterparties whose first transfer lies in the box and who are
+one-off in the window (the anchor's own included).  ``w`` runs over ``window_steps``
+windows from ``min_window`` to ``max_window`` (shares of the graph's time span, on a
+geometric grid), ``r`` over ``tight_ratio`` and ``loose_ratio``.
+
+**The null** (:mod:`~daishi_forensics.screens.transfer_arrays`): ticks and values shuffled
+among all the graph's transfers.  A counterparty with ``m`` transfers to the node then
+lands in the box, one-off, with chance about ``q_t ** m * min(1, m * q_x)``.  ``q_t`` is the
+share of the graph's transfers with a tick in the window -- or the share of the node's
+*other* dealings (its transfers either way, the box's own left out) that fall in the
+window, whichever is larger: a node busy then for its own reasons (a burst of income it
+passes on) is measured against its own rhythm.  ``q_x`` is the share of the graph's
+transfers with a value in the band -- or the share of the node's *other* transfers in
+that direction (the box's left out) in the band, whichever is larger: a shop that sells at
+one price has alike amounts by nature.  The expected count is the sum over the node's other counterparties,
+``lambda``; the box's p-value is the Poisson tail ``P(X >= k - 1)``.  The node's p-value is
+the smallest over its boxes, each times the number of boxes of its cell (the node's
+anchors for that window) and the number of cells of the grid: Bonferroni inside the
+node.  ``tests`` is the number of nodes with at least ``min_fan`` counterparties in that
+direction; nodes are flagged by the Benjamini-Hochberg step-up rule over those tests at
+level ``alpha`` (:func:`~daishi_forensics.screens.transfer_arrays.step_up_cutoff`): the
+false-discovery rate is at most ``alpha`` per direction, and on a graph with nothing to
+find the chance of any flag is at most ``alpha``.  The flag's threshold is the cut-off.
+
+>>> import networkx as nx
+>>> from .graph import TransferView
+>>> G = nx.MultiDiGraph()
+>>> for i in range(300):  # background: thirty accounts paying each other now and then over 300 ticks
+...     _ = G.add_edge(f"b{i % 30}", f"b{(i * 7 + 3) % 30}", value=5.0 + i % 13, tick=i, event=f"n{i}")
+>>> for i in range(8):  # eight one-off senders within three ticks, alike amounts
+...     _ = G.add_edge(f"m{i}", "hub", value=100.0 + i, tick=50 + i % 4, event=f"f{i}")
+>>> [(f.kind, f.agents[0], len(f.agents) - 1) for f in fans(TransferView(G), DEFAULTS)]
+[('fan_in', 'hub', 8)]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .flags import Flag, ordered, pair_key
+from .graph import TransferView
+from .transfer_arrays import TransferArrays, poisson_tail, step_up_cutoff, transfer_arrays
+
+__all__ = ["DEFAULTS", "FanBox", "arrays_of", "fan_boxes", "fan_boxes_of", "fan_flag", "fans", "window_grid"]
+
+DEFAULTS: Mapping[str, Any] = {
+    "alpha": 0.01, "min_fan": 3, "min_window": 0.005, "max_window": 0.1, "window_steps": 4,
+    "tight_ratio": 1.05, "loose_ratio": 2.0,
+}
+"""The shipped parameters (``screens/config.json``), for doctests and callers without a config."""
+
+_M_BUCKETS = 5
+"""Counterparties with 5 or more transfers are counted as 5 in the null (conservative: the
+chance term ``q_t ** m * m * q_x`` falls with ``m``)."""
+
+
+@dataclass(frozen=True)
+class FanBox:
+    """The most coordinated box of one node in one direction."""
+
+    hub: int
+    """Node index (into :attr:`TransferArrays.nodes`)."""
+    direction: str
+    """``in`` (fan-in: counterparties pay the hub) or ``out`` (fan-out)."""
+    p_value: float
+    """Bonferroni-adjusted within the node (boxes x grid)."""
+    raw_p: float
+    """The box's own Poisson tail."""
+    count: int
+    """Distinct one-off counterparties in the box (``k``)."""
+    expected: float
+    """``lambda``: how many the null expects besides the anchor's."""
+    window: float
+    """Window width, in ticks."""
+    ratio: float
+    """Amount band ratio ``r``."""
+    start: float
+    """Tick of the anchor (the window starts there)."""
+    members: tuple[int, ...]
+    """Counterparty node indices in the box, in order of their first transfer."""
+    rows: tuple[int, ...]
+    """Transfer rows (into the arrays) of the members with the hub, in the window."""
+    value: float
+    """Total value the members moved with the hub in the window."""
+
+
+def window_grid(span: float, params: Mapping[str, Any]) -> list[float]:
+    """The windows scanned, in ticks: ``window_steps`` shares of ``span`` from ``min_window``
+    to ``max_window``, geometric.
+
+    >>> window_grid(200.0, {"min_window": 0.005, "max_window": 0.1, "window_steps": 3})
+    [1.0, 4.472136, 20.0]
+    """
+    lo, hi = float(params["min_window"]), float(params["max_window"])
+    steps = max(int(params["window_steps"]), 1)
+    if steps == 1:
+        return [round(span * hi, 6)]
+    return [round(span * lo * (hi / lo) ** (i / (steps - 1)), 6) for i in range(steps)]
+
+
+def arrays_of(view: TransferView) -> TransferArrays:
+    """The view's :class:`TransferArrays` (read once per view, shared by the typology screens)."""
+    key = ("transfer_arrays",)
+    found = view.memo.get(key)
+    if found is None:
+        found = view.memo[key] = transfer_arrays(view.graph, view.exempt)
+    return found  # type: ignore[no-any-return]
+
+
+def fan_boxes(arrays: TransferArrays, direction: str, params: Mapping[str, Any]) -> tuple[list[FanBox], int]:
+    """The best box of every node with at least ``min_fan`` counterparties in ``direction``,
+    and ``tests`` (how many such nodes).  Vectorised over all the graph's transfers."""
+    if direction not in ("in", "out"):
+        raise ValueError(f"direction is 'in' or 'out', not {direction!r}")
+    hub_all, other_all = (arrays.dst, arrays.src) if direction == "in" else (arrays.src, arrays.dst)
+    n_nodes = len(arrays.nodes)
+    min_fan = int(params["min_fan"])
+    if arrays.size == 0 or arrays.span <= 0:
+        return [], 0
+    # pairs (hub, counterparty): transfers, first and last tick
+    pair_code = hub_all * n_nodes + other_all
+    pairs, pair_of, pair_m = np.unique(pair_code, return_inverse=True, return_counts=True)
+    pair_tmin = np.full(pairs.shape[0], np.inf)
+    pair_tmax = np.full(pairs.shape[0], -np.inf)
+    np.minimum.at(pair_tmin, pair_of, arrays.tick)
+    np.maximum.at(pair_tmax, pair_of, arrays.tick)
+    pair_hub = pairs // n_nodes
+    counterparties = np.bincount(pair_hub, minlength=n_nodes)
+    tested = counterparties >= min_fan
+    tests = int(tested.sum())
+    if tests == 0:
+        return [], 0
+    by_m = np.zeros((_M_BUCKETS + 1, n_nodes))
+    np.add.at(by_m, (np.minimum(pair_m, _M_BUCKETS), pair_hub), 1.0)
+    edges_of = np.bincount(hub_all, minlength=n_nodes)
+    # every row of a tested hub, by (hub, tick, value, row)
+    rows = np.flatnonzero(tested[hub_all])
+    rows = rows[np.lexsort((rows, arrays.value[rows], arrays.tick[rows], hub_all[rows]))]
+    hub, tick, value = hub_all[rows], arrays.tick[rows], arrays.value[rows]
+    pair = pair_of[rows]
+    logv = np.log(value)
+    # the node's own values, sorted per hub, for its own share of a band
+    own = rows[np.lexsort((arrays.value[rows], hub_all[rows]))]
+    lmin = float(np.log(arrays.sorted_values[0]))
+    stride_v = float(np.log(arrays.sorted_values[-1])) - lmin + 2 * math.log(max(float(params["loose_ratio"]), 1.0)) + 2
+    own_key = hub_all[own] * stride_v + (np.log(arrays.value[own]) - lmin)
+    first_of_pair = np.zeros(rows.shape[0], dtype=bool)
+    seen = np.full(pairs.shape[0], -1)
+    order_first = np.arange(rows.shape[0])[::-1]
+    seen[pair[order_first]] = order_first  # last write wins: the earliest position of each pair
+    first_of_pair[seen[seen >= 0]] = True
+    windows = window_grid(arrays.span, params)
+    ratios = sorted({float(params["tight_ratio"]), float(params["loose_ratio"])})
+    grid = len(windows) * len(ratios)
+    stride_t = arrays.span * 2 + max(windows) + 2
+    t0 = float(arrays.sorted_ticks[0])
+    # every transfer of each node, either direction, by (node, tick): the node's own activity
+    ends = np.concatenate([arrays.src, arrays.dst])
+    activity_key = np.sort(ends * stride_t + (np.concatenate([arrays.tick, arrays.tick]) - t0))
+    activity = np.bincount(ends, minlength=n_nodes)
+    best_p = np.ones(n_nodes)
+    best: dict[int, tuple[float, float, int, int, float, float, float]] = {}
+    for w in windows:
+        is_point = first_of_pair & ((pair_tmax[pair] - pair_tmin[pair]) <= w)
+        pts = np.flatnonzero(is_point)
+        if pts.shape[0] == 0:
+            continue
+        p_hub, p_tick, p_logv, p_pair = hub[pts], tick[pts], logv[pts], pair[pts]
+        key = p_hub * stride_t + (p_tick - t0)
+        end = np.searchsorted(key, key + w, side="right")
+        span_len = end - np.arange(pts.shape[0])
+        q_t = arrays.tick_mass(p_tick, p_tick + w)
+        anchors = np.bincount(p_hub, minlength=n_nodes)
+        busy = (np.searchsorted(activity_key, key + w, side="right")
+                - np.searchsorted(activity_key, key, side="left"))
+        for r in ratios:
+            band = math.log(r) + 1e-12
+            count = np.ones(pts.shape[0], dtype=np.int64)
+            active = np.flatnonzero(span_len > 1)
+            d = 1
+            while active.shape[0]:
+                j = active + d
+                ok = (np.abs(p_logv[j] - p_logv[active]) <= band) & (pair_tmax[p_pair[j]] <= p_tick[active] + w)
+                count[active] += ok
+                d += 1
+                active = active[span_len[active] > d]
+            cand = np.flatnonzero(count >= min_fan)
+            if cand.shape[0] == 0:
+                continue
+            c_hub = p_hub[cand]
+            x = value[pts[cand]]
+            q_glob = arrays.value_mass(x / r, x * r)
+            lo_key = c_hub * stride_v + (p_logv[cand] - band - lmin)
+            hi_key = c_hub * stride_v + (p_logv[cand] + band - lmin)
+            # the node's other transfers (the box's left out) in the band, as a share of all of them
+            in_band = np.searchsorted(own_key, hi_key, side="right") - np.searchsorted(own_key, lo_key, side="left")
+            rest = edges_of[c_hub] - count[cand]
+            q_own = np.where(rest > 0, (in_band - count[cand]) / np.maximum(rest, 1), 0.0)
+            q_x = np.maximum(q_glob, np.clip(q_own, 0.0, 1.0))
+            # the node's other dealings (its transfers beyond the box's) in the window, as a share of all
+            # of them: a node busy then for its own reasons is measured against its own rhythm
+            others = activity[c_hub] - count[cand]
+            own_t = np.where(others > 0, (busy[cand] - count[cand]) / np.maximum(others, 1), 0.0)
+            qt = np.maximum(q_t[cand], np.clip(own_t, 0.0, 1.0))
+            lam = np.zeros(cand.shape[0])
+            for m in range(1, _M_BUCKETS + 1):
+                lam += by_m[m, c_hub] * qt ** m * np.minimum(1.0, m * q_x)
+            m_a = np.minimum(pair_m[p_pair[cand]], _M_BUCKETS)
+            lam = np.maximum(lam - qt ** m_a * np.minimum(1.0, m_a * q_x), 0.0)
+            raw = poisson_tail(count[cand] - 1, lam)
+            adj = np.minimum(1.0, raw * anchors[c_hub] * grid)
+            for i in _improving(adj, c_hub, best_p, best):
+                h = int(c_hub[i])
+                best_p[h] = adj[i]
+                best[h] = (float(adj[i]), float(raw[i]), int(count[cand[i]]), int(pts[cand[i]]), w, r,
+                           float(lam[i]))
+    boxes: list[FanBox] = []
+    for h in sorted(best):
+        adj_p, raw_p, k, pos, w, r, lam_h = best[h]
+        boxes.append(_box(arrays, direction, h, rows, pair, pair_tmax, first_of_pair, hub, tick, logv, pos, w, r,
+                          adj_p, raw_p, k, lam_h, other_all))
+    return boxes, tests
+
+
+def _improving(adj: np.ndarray, hubs: np.ndarray, best_p: np.ndarray, best: Mapping[int, Any]) -> list[int]:
+    """The best candidate of each hub (earliest on ties), where it beats the hub's best so far
+    (or the hub has none yet): the first box found wins a tie."""
+    order = np.lexsort((np.arange(adj.shape[0]), adj))
+    _, first = np.unique(hubs[order], return_index=True)
+    return [int(i) for i in order[first]
+            if adj[i] < best_p[hubs[i]] or (adj[i] == best_p[hubs[i]] and int(hubs[i]) not in best)]
+
+
+def _box(arrays: TransferArrays, direction: str, h: int, rows: np.ndarray, pair: np.ndarray, pair_tmax: np.ndarray,
+         first_of_pair: np.ndarray, hub: np.ndarray, tick: np.ndarray, logv: np.ndarray, pos: int, w: float,
+         r: float, adj_p: float, raw_p: float, k: int, lam: float, other_all: np.ndarray) -> FanBox:
+    """The members and rows of the box anchored at sorted position ``pos``."""
+    t_a, lv_a = tick[pos], logv[pos]
+    band = math.log(r) + 1e-12
+    stop = pos
+    while stop < hub.shape[0] and hub[stop] == h and tick[stop] <= t_a + w:
+        stop += 1
+    members: list[int] = []
+    member_pairs: set[int] = set()
+    for i in range(pos, stop):
+        if first_of_pair[i] and abs(logv[i] - lv_a) <= band and pair_tmax[pair[i]] <= t_a + w:
+            if pair[i] not in member_pairs:
+                member_pairs.add(int(pair[i]))
+                members.append(int(other_all[rows[i]]))
+    picked = [int(rows[i]) for i in range(pos, stop) if int(pair[i]) in member_pairs]
+    total = float(arrays.value[picked].sum())
+    return FanBox(h, direction, adj_p, raw_p, k, lam, w, r, float(t_a), tuple(members), tuple(sorted(picked)), total)
+
+
+def fan_flag(arrays: TransferArrays, box: FanBox, tests: int, cutoff: float, kind: str | None = None) -> Flag:
+    """The flag of one fan box."""
+    nodes = arrays.nodes
+    hub = nodes[box.hub]
+    members = [nodes[m] for m in box.members]
+    kind = kind or ("fan_in" if box.direction == "in" else "fan_out")
+    verb = "received from" if box.direction == "in" else "paid"
+    return Flag(
+        screen="fans",
+        kind=kind,
+        level="flag",
+        agents=(hub, *members),
+        pairs=tuple(ordered(pair_key(hub, m) for m in members)),
+        score=-math.log10(max(box.p_value, 1e-300)),
+        threshold=-math.log10(cutoff),
+        evidence=tuple(ordered({arrays.event[i] for i in box.rows})),
+        explanation=(
+            f"{hub} {verb} {box.count} counterparties with no other dealings with it in {box.window:g} ticks "
+            f"from tick {box.start:g}, amounts within a factor {box.ratio:g} of each other ({box.value:g} in all); "
+            f"shuffling the graph's ticks and amounts expects {box.expected:.2g} besides the first "
+            f"(p = {box.p_value:.2g}, {tests} nodes tested)."
+        ),
+        details={"hub": hub, "direction": box.direction, "counterparties": box.count, "expected": box.expected,
+                 "window": box.window, "amountRatio": box.ratio, "start": box.start, "value": box.value,
+                 "rawP": box.raw_p},
+        p_value=box.p_value,
+        null=_NULL,
+        tests=tests,
+    )
+
+
+_NULL = ("the graph's own transfers with ticks and amounts shuffled among them (amount bands also measured "
+         "against the node's own amounts, whichever is wider): the chance count of one-off counterparties "
+         "in such a window and band, Poisson, Bonferroni over the node's windows")
+
+
+def fan_boxes_of(view: TransferView, params: Mapping[str, Any]) -> dict[str, tuple[list[FanBox], int]]:
+    """The fan boxes of both directions, computed once per view and parameters (the fans and
+    the gather-scatter screens share them)."""
+    fan_params = {k: params[k] for k in DEFAULTS}
+    key = ("fan_boxes", tuple(sorted(fan_params.items())))
+    found = view.memo.get(key)
+    if found is None:
+        arrays = arrays_of(view)
+        found = view.memo[key] = {d: fan_boxes(arrays, d, fan_params) for d in ("in", "out")}
+    return found  # type: ignore[no-any-return]
+
+
+def fans(view: TransferView, params: Mapping[str, Any]) -> list[Flag]:
+    """Fan-in and fan-out flags (module rule); one flag per node and direction."""
+    arrays = arrays_of(view)
+    alpha = float(params["alpha"])
+    flags: list[Flag] = []
+    found = fan_boxes_of(view, params)
+    for direction in ("in", "out"):
+        boxes, tests = found[direction]
+        cutoff = step_up_cutoff([b.p_value for b in boxes if b.count >= int(params["min_fan"])], tests, alpha)
+        for box in boxes:
+            if box.p_value <= cutoff:
+                flags.append(fan_flag(arrays, box, tests, cutoff))
+    return flags

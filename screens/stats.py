@@ -1,0 +1,310 @@
+"""The tests behind every screen's p-value, and the match-level multiple-testing step.
+
+Every screen compares its statistic with what honest play *in the same match* would give
+(the evaluation design's collusion screens: a flag must be "weighed against what honest
+trade would move").  The tests here are exact or analytic, so that they give precise small
+p-values cheaply and the same bytes on every run:
+
+- :func:`sign_flip_p`: each exchange's surplus was as likely to go either way between the
+  two (its size kept).  Exact, two-sided, on sizes rounded to a fine grid (the statistic
+  and its null are computed on the same rounded sizes, so the test is exact for it).
+- :func:`binom_sf`, :func:`poisson_sf`: upper tails for counts against a rate estimated
+  from the rest of the match.
+- :func:`product_p`: the exact chance that a product of independent uniform p-values is
+  this small (Fisher's method without the chi-square table).
+
+:func:`adjust` is the step that turns raw p-values into the ones compared with the
+configuration's rate: Holm's step-down procedure over the match's *testable* tests
+(Tarone's reduction: a test whose smallest attainable p-value cannot reach the level is
+left out of the count, since it can never be rejected).  Holm controls the family-wise
+error: in an honest match, the chance that *any* test of *any* screen is rejected is at
+most the rate, whatever the dependence between tests.  That is the quantity an operator
+who screens every match cares about (how many honest matches come back not ``clear``).
+
+>>> sign_flip_p([5.0] * 6)
+(0.03125, 0.03125)
+>>> round(binom_sf(3, 10, 0.1), 6)
+0.070191
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .flags import Flag, Level
+
+__all__ = ["Candidate", "Test", "adjust", "betabinom_sf", "binom_sf", "describe_p", "nbinom_sf", "poisson_binomial_sf", "poisson_sf", "product_p", "rate", "sign_flip_p",
+           "testable_family"]
+
+GRID = 256
+"""Sizes are rounded to ``GRID`` steps of the largest one before the sign-flip test."""
+
+_MAX_CELLS = 1 << 17
+"""Upper bound on the sign-flip table (coarser rounding for very long series)."""
+
+
+@dataclass(frozen=True)
+class Test:
+    """One hypothesis a screen tested in a match."""
+
+    key: Hashable
+    """What was tested (screen and the agents): the same key is the same hypothesis, counted once."""
+    p_value: float
+    """Its raw p-value."""
+    min_p: float = 0.0
+    """The smallest p-value the test could have given with what it conditions on (0: any)."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A finding a screen would raise, before the match-level multiple-testing step."""
+
+    flag: Flag
+    """The flag, its ``p_value`` and ``null`` set (its level is decided by the step)."""
+    keys: tuple[Hashable, ...]
+    """The tests it rests on (:attr:`Test.key`): every one must be rejected."""
+    most: Level = "flag"
+    """The highest level it may reach (``review`` for context)."""
+
+
+def sign_flip_p(values: Sequence[float], grid: int = GRID) -> tuple[float, float]:
+    """Two-sided exact sign-flip test of ``sum(values)``: ``(p, smallest attainable p)``.
+
+    Null: every value's sign is a fair coin, its size kept.  Sizes are rounded to ``grid``
+    steps of the largest (fewer steps for long series); zeros drop out.  ``p`` is the share
+    of the ``2^n`` sign patterns whose sum is at least as far from 0 as the observed one.
+
+    >>> sign_flip_p([3.0, 3.0, -3.0])
+    (1.0, 0.25)
+    >>> sign_flip_p([10.0, 10.0, 10.0, 10.0, -1.0])
+    (0.125, 0.0625)
+    >>> sign_flip_p([])
+    (1.0, 1.0)
+    """
+    sizes = [abs(float(v)) for v in values if v]
+    if not sizes:
+        return 1.0, 1.0
+    top = max(sizes)
+    steps = max(4, min(grid, _MAX_CELLS // (2 * len(sizes))))
+    unit = top / steps
+    ints = [int(round(s / unit)) for s in sizes]
+    signed = [int(round(abs(float(v)) / unit)) * (1 if v > 0 else -1) for v in values if v]
+    ints = [i for i in ints if i]
+    if not ints:
+        return 1.0, 1.0
+    total = sum(ints)
+    observed = abs(sum(signed))
+    dist = np.zeros(2 * total + 1)
+    dist[total] = 1.0
+    span = 0
+    for size in ints:
+        new = np.zeros_like(dist)
+        lo, hi = total - span, total + span + 1
+        new[lo + size:hi + size] += 0.5 * dist[lo:hi]
+        new[lo - size:hi - size] += 0.5 * dist[lo:hi]
+        dist = new
+        span += size
+    offsets = np.abs(np.arange(-total, total + 1))
+    p = float(dist[offsets >= observed].sum())
+    smallest = float(dist[offsets >= total].sum())
+    return min(1.0, p), min(1.0, smallest)
+
+
+def binom_sf(k: int, n: int, p: float) -> float:
+    """``P(X >= k)`` for ``X ~ Binomial(n, p)`` (exact sum, in logs)."""
+    if k <= 0:
+        return 1.0
+    if k > n:
+        return 0.0
+    if p <= 0.0:
+        return 0.0
+    if p >= 1.0:
+        return 1.0
+    lp, lq = math.log(p), math.log1p(-p)
+    terms = [math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) + i * lp + (n - i) * lq
+             for i in range(k, n + 1)]
+    top = max(terms)
+    return min(1.0, math.exp(top) * sum(math.exp(t - top) for t in terms))
+
+
+def poisson_sf(k: int, lam: float) -> float:
+    """``P(X >= k)`` for ``X ~ Poisson(lam)``.
+
+    >>> round(poisson_sf(3, 0.5), 6)
+    0.014388
+    """
+    if k <= 0:
+        return 1.0
+    if lam <= 0:
+        return 0.0
+    # 1 - P(X <= k - 1), summed from the far tail when k is above the mean (no cancellation)
+    if k > lam:
+        log_first = -lam + k * math.log(lam) - math.lgamma(k + 1)
+        total, term, i = 0.0, 1.0, k
+        while term > 1e-17 * max(total, 1e-300) and i < k + 100_000:
+            total += term
+            i += 1
+            term *= lam / i
+        return min(1.0, math.exp(log_first) * total)
+    below = sum(math.exp(-lam + i * math.log(lam) - math.lgamma(i + 1)) for i in range(k))
+    return max(0.0, min(1.0, 1.0 - below))
+
+
+def betabinom_sf(k: int, n: int, mean: float, strength: float) -> float:
+    """``P(X >= k)`` for a beta-binomial count of ``n`` trials whose chance is drawn from a Beta
+    with ``mean`` and ``strength`` (``alpha + beta``): a binomial whose rate varies from unit to
+    unit (honest pairs differ), the smaller ``strength`` the more.
+
+    >>> round(betabinom_sf(2, 2, 0.5, 2.0), 6)
+    0.333333
+    """
+    if k <= 0:
+        return 1.0
+    if k > n:
+        return 0.0
+    mean = min(max(mean, 1e-12), 1 - 1e-12)
+    a, b = mean * strength, (1 - mean) * strength
+    log_norm = math.lgamma(a) + math.lgamma(b) - math.lgamma(a + b)
+    total = 0.0
+    for i in range(k, n + 1):
+        log_beta = math.lgamma(i + a) + math.lgamma(n - i + b) - math.lgamma(n + a + b)
+        total += math.exp(math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) + log_beta - log_norm)
+    return min(1.0, total)
+
+
+def poisson_binomial_sf(k: int, qs: Sequence[float]) -> float:
+    """``P(S >= k)`` for ``S`` the number of successes of independent trials with chances ``qs``
+    (exact, by convolution).
+
+    >>> poisson_binomial_sf(2, [0.5, 0.5])
+    0.25
+    """
+    if k <= 0:
+        return 1.0
+    if k > len(qs):
+        return 0.0
+    dist = np.zeros(len(qs) + 1)
+    dist[0] = 1.0
+    for i, q in enumerate(qs):
+        q = min(1.0, max(0.0, float(q)))
+        dist[1:i + 2] = dist[1:i + 2] * (1 - q) + dist[0:i + 1] * q
+        dist[0] *= 1 - q
+    return float(min(1.0, dist[k:].sum()))
+
+
+def nbinom_sf(k: int, mean: float, dispersion: float) -> float:
+    """``P(X >= k)`` for a negative binomial count with ``mean`` and variance
+    ``dispersion x mean`` (``dispersion`` > 1; at 1 it is Poisson).
+
+    >>> round(nbinom_sf(3, 0.5, 2.0), 6)
+    0.049825
+    """
+    if k <= 0:
+        return 1.0
+    if mean <= 0:
+        return 0.0
+    if dispersion <= 1.0:
+        return poisson_sf(k, mean)
+    size = mean / (dispersion - 1)  # shape r; success chance 1 / dispersion
+    q = 1 / dispersion
+    log_q, log_1q = math.log(q), math.log1p(-q)
+
+    def term(i: int) -> float:
+        return math.exp(math.lgamma(i + size) - math.lgamma(size) - math.lgamma(i + 1) + size * log_q + i * log_1q)
+
+    if k <= mean * dispersion:
+        return max(0.0, min(1.0, 1.0 - sum(term(i) for i in range(k))))
+    total, t, i = 0.0, term(k), k  # the upper tail, summed from k (no cancellation)
+    while t > 1e-17 * max(total, 1e-300) and i < k + 1_000_000:
+        total += t
+        t *= (i + size) / (i + 1) * (1 - q)
+        i += 1
+    return min(1.0, total)
+
+
+def product_p(ps: Sequence[float]) -> float:
+    """The chance that ``len(ps)`` independent uniform p-values multiply to at most ``prod(ps)``:
+    ``t * sum_{j<k} (-ln t)^j / j!`` (Fisher's combination, exact).
+
+    >>> product_p([0.5])
+    0.5
+    >>> round(product_p([0.1, 0.1]), 6)
+    0.056052
+    """
+    if not ps:
+        return 1.0
+    if any(p <= 0 for p in ps):
+        return 0.0
+    log_t = sum(math.log(min(1.0, p)) for p in ps)
+    x = -log_t
+    total, term = 0.0, 1.0
+    for j in range(len(ps)):
+        if j:
+            term *= x / j
+        total += term
+    return min(1.0, math.exp(log_t) * total)
+
+
+def testable_family(tests: Iterable[Test], alpha: float) -> list[Test]:
+    """Tarone's reduction: the smallest ``K`` such that at most ``K`` tests can reach
+    ``alpha / K``; those tests (the others can never be rejected at that level, and leaving
+    them out keeps the family-wise error at most ``alpha``).
+
+    >>> [t.key for t in testable_family([Test("a", 0.5, 0.5), Test("b", 0.001, 0.0)], 0.02)]
+    ['b']
+    """
+    tests = list(tests)
+    for k in range(1, len(tests) + 1):
+        family = [t for t in tests if t.min_p <= alpha / k]
+        if len(family) <= k:
+            return family
+    return tests
+
+
+def adjust(tests: Iterable[Test], alpha: float) -> tuple[dict[Hashable, float], int]:
+    """Holm-adjusted p-values of the testable tests (:func:`testable_family` at ``alpha``):
+    ``{key: adjusted p}`` (1.0 for a test left out) and the family's size.  A test is
+    rejected at level ``a <= alpha`` when its adjusted p-value is at most ``a``.
+
+    Tests with one key are one hypothesis: the smallest p-value of the key is kept.
+
+    >>> adjusted, k = adjust([Test("x", 0.01), Test("y", 0.04), Test("z", 0.03)], 0.05)
+    >>> k, [round(adjusted[key], 4) for key in ("x", "y", "z")]
+    (3, [0.03, 0.06, 0.06])
+    """
+    merged: dict[Hashable, Test] = {}
+    for t in tests:
+        old = merged.get(t.key)
+        if old is None or (t.p_value, t.min_p) < (old.p_value, old.min_p):
+            merged[t.key] = t
+    family = testable_family(merged.values(), alpha)
+    size = len(family)
+    adjusted: dict[Hashable, float] = {key: 1.0 for key in merged}
+    running = 0.0
+    for rank, t in enumerate(sorted(family, key=lambda t: (t.p_value, repr(t.key)))):
+        running = max(running, min(1.0, (size - rank) * t.p_value))
+        adjusted[t.key] = running
+    return adjusted, size
+
+
+def rate(count: float, exposure: float, prior_rate: float, prior_weight: float) -> float:
+    """A rate estimated from ``count`` events in ``exposure``, shrunk towards ``prior_rate``
+    with the weight of ``prior_weight`` units of exposure."""
+    return (count + prior_rate * prior_weight) / (exposure + prior_weight) if exposure + prior_weight > 0 else 0.0
+
+
+def describe_p(p: float) -> str:
+    """A p-value as people read it: ``1 in 4,000``."""
+    if p <= 0:
+        return "less than 1 in 10^300"
+    if p >= 0.5:
+        return f"{p:.2f}"
+    odds = 1 / p
+    if odds >= 1e6:
+        return f"1 in {odds:.1e}"
+    return f"1 in {odds:,.0f}"
+

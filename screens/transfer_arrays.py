@@ -1,0 +1,195 @@
+"""The transfers of a graph as numpy arrays, and the graph's own null for the typology screens.
+
+The typology screens (:mod:`~daishi_forensics.screens.fans`,
+:mod:`~daishi_forensics.screens.scatter_gather`,
+:mod:`~daishi_forensics.screens.value_cycles`) need only ``value`` and ``tick`` on each
+edge, so they run on any transfer data: a bank's payments as well as a Daishi match.
+They read the graph once into :class:`TransferArrays` (one row per transfer of known,
+positive value between two screened nodes, voluntary or not: money moved either way).
+
+**The null** every typology statistic is tested against is built from the same graph:
+the *permutation null*, in which the structure (who paid whom, how often) is kept and
+the ticks and the values of all transfers are shuffled among the transfers, each
+independently.  Under it a transfer's tick is a draw from the graph's own ticks and its
+value a draw from the graph's own values, so the chance that a transfer lands in a time
+window ``[t, t + w]`` is the share of the graph's transfers whose tick is in that window
+(:meth:`TransferArrays.tick_mass`), and the chance that it lands in a value band is the
+share of transfers whose value is in it (:meth:`TransferArrays.value_mass`).  These shares
+are exact for the permutation (up to drawing with replacement), so the screens compute
+their p-values in closed form: no random draws, the same bytes on every run, and no
+floor of ``1 / (draws + 1)`` on how small a p-value can be.
+
+>>> import networkx as nx
+>>> G = nx.MultiDiGraph()
+>>> for i in range(4):
+...     _ = G.add_edge(f"s{i}", "h", value=10.0 + i, tick=i, event=i)
+>>> arrays = transfer_arrays(G)
+>>> arrays.size, float(arrays.tick_mass(0.0, 1.0)), float(arrays.value_mass(10.0, 11.5))
+(4, 0.5, 0.5)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import networkx as nx
+import numpy as np
+
+from .graph import ScreenInputError
+
+__all__ = ["PaymentIndex", "TransferArrays", "poisson_tail", "step_up_cutoff", "transfer_arrays"]
+
+
+@dataclass(frozen=True, eq=False)
+class TransferArrays:
+    """Every screened transfer of a graph, one row each, in edge order."""
+
+    nodes: tuple[Any, ...]
+    """Node ids; ``src``/``dst`` index into it (graph order)."""
+    src: np.ndarray
+    """Payer of each transfer (int index into ``nodes``)."""
+    dst: np.ndarray
+    """Payee of each transfer."""
+    tick: np.ndarray
+    """When (float)."""
+    value: np.ndarray
+    """Value moved (float, > 0)."""
+    event: tuple[Any, ...]
+    """The event id behind each transfer (what a flag cites)."""
+    sorted_ticks: np.ndarray
+    """Every tick, sorted: the graph's own time distribution."""
+    sorted_values: np.ndarray
+    """Every value, sorted: the graph's own value distribution."""
+
+    @property
+    def size(self) -> int:
+        """Number of transfers."""
+        return int(self.src.shape[0])
+
+    @property
+    def span(self) -> float:
+        """Ticks from the first transfer to the last (0 when fewer than two distinct ticks)."""
+        return float(self.sorted_ticks[-1] - self.sorted_ticks[0]) if self.size else 0.0
+
+    def tick_mass(self, lo: Any, hi: Any) -> np.ndarray:
+        """Share of the graph's transfers whose tick is in ``[lo, hi]`` (vectorised)."""
+        st = self.sorted_ticks
+        return (np.searchsorted(st, hi, side="right") - np.searchsorted(st, lo, side="left")) / max(self.size, 1)
+
+    def value_mass(self, lo: Any, hi: Any) -> np.ndarray:
+        """Share of the graph's transfers whose value is in ``[lo, hi]`` (vectorised)."""
+        sv = self.sorted_values
+        return (np.searchsorted(sv, hi, side="right") - np.searchsorted(sv, lo, side="left")) / max(self.size, 1)
+
+
+class PaymentIndex:
+    """Every transfer by (payer, tick): what an account paid within a window after a tick."""
+
+    def __init__(self, arrays: TransferArrays, window: float) -> None:
+        self.arrays = arrays
+        self.window = window
+        self.order = np.lexsort((np.arange(arrays.size), arrays.tick, arrays.src))
+        self.stride = arrays.span * 2 + window + 2
+        self.t0 = float(arrays.sorted_ticks[0]) if arrays.size else 0.0
+        self.key = arrays.src[self.order] * self.stride + (arrays.tick[self.order] - self.t0)
+
+    def spans(self, payer: np.ndarray, after: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """For each ``(payer, after)``: the positions ``[lo, hi)`` in :attr:`order` of the payer's
+        transfers with a tick in ``[after, after + window]``."""
+        lo = np.searchsorted(self.key, payer * self.stride + (after - self.t0), side="left")
+        hi = np.searchsorted(self.key, payer * self.stride + (after + self.window - self.t0), side="right")
+        return lo, hi
+
+    def following(self, rows: np.ndarray, limit: int | None = None) -> tuple[np.ndarray, np.ndarray] | None:
+        """Every pair ``(i, next)``: ``next`` a transfer paid by the payee of ``rows[i]`` within the window
+        after it (same tick allowed), as index arrays; None when there would be more than ``limit``."""
+        lo, hi = self.spans(self.arrays.dst[rows], self.arrays.tick[rows])
+        lengths = hi - lo
+        total = int(lengths.sum())
+        if limit is not None and total > limit:
+            return None
+        parent = np.repeat(np.arange(rows.shape[0]), lengths)
+        offset = np.arange(total) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+        return parent, self.order[lo[parent] + offset]
+
+
+def transfer_arrays(graph: nx.MultiDiGraph, exempt: Iterable[Any] = ()) -> TransferArrays:
+    """Read ``graph`` into :class:`TransferArrays`.
+
+    Kept: every edge between two distinct nodes, neither of them ``exempt``, whose
+    ``value`` is known and positive (a transfer of nothing or of unknown value moves no
+    money a typology could follow).  Raises :class:`ScreenInputError` (naming the edge
+    and the attribute) when ``value`` or ``tick`` is not a finite number.
+    """
+    skip = frozenset(exempt)
+    nodes = tuple(graph.nodes)
+    index = {n: i for i, n in enumerate(nodes)}
+    src: list[int] = []
+    dst: list[int] = []
+    ticks: list[float] = []
+    values: list[float] = []
+    events: list[Any] = []
+    isfinite = math.isfinite
+    for u, v, data in graph.edges(data=True):
+        value = data.get("value")
+        tick = data.get("tick")
+        if isinstance(tick, bool) or not isinstance(tick, (int, float)) or not isfinite(tick):
+            raise ScreenInputError(f"edge {u!r} -> {v!r}: 'tick' must be a finite number, not {tick!r}")
+        if value is None or u == v or u in skip or v in skip:
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not isfinite(value):
+            raise ScreenInputError(f"edge {u!r} -> {v!r}: 'value' must be a finite number, not {value!r}")
+        if value <= 0:
+            continue
+        if "event" not in data:
+            raise ScreenInputError(f"edge {u!r} -> {v!r}: no 'event'")
+        src.append(index[u])
+        dst.append(index[v])
+        ticks.append(float(tick))
+        values.append(float(value))
+        events.append(data["event"])
+    tick_arr = np.asarray(ticks, dtype=np.float64)
+    value_arr = np.asarray(values, dtype=np.float64)
+    return TransferArrays(nodes, np.asarray(src, dtype=np.int64), np.asarray(dst, dtype=np.int64), tick_arr,
+                          value_arr, tuple(events), np.sort(tick_arr), np.sort(value_arr))
+
+
+def poisson_tail(k: Any, lam: Any) -> np.ndarray:
+    """``P(X >= k)`` for ``X ~ Poisson(lam)`` (vectorised; 1 where ``k <= 0``).
+
+    The count of chance coincidences among many unlikely, independent events (each
+    counterparty landing in a window by chance) is close to Poisson; its tail is the
+    p-value of a count at least that large.
+
+    >>> [round(float(p), 6) for p in poisson_tail([0, 1, 3], 0.5)]
+    [1.0, 0.393469, 0.014388]
+    """
+    from scipy.special import pdtrc
+
+    k_arr = np.asarray(k, dtype=np.float64)
+    lam_arr = np.maximum(np.asarray(lam, dtype=np.float64), 1e-300)
+    out = np.where(k_arr <= 0, 1.0, pdtrc(np.maximum(k_arr - 1, 0), lam_arr))
+    return np.asarray(out, dtype=np.float64)
+
+
+def step_up_cutoff(p_values: Iterable[float], tests: int, alpha: float) -> float:
+    """The Benjamini-Hochberg cut-off: the largest ``alpha * k / tests`` that the ``k``-th smallest
+    p-value meets (0.0 when none does).  Flagging every candidate at or below it keeps the
+    false-discovery rate at most ``alpha`` over ``tests`` tests (candidates not listed had
+    larger p-values); where nothing is to be found, the chance of any flag is at most
+    ``alpha``, as with Bonferroni.
+
+    >>> step_up_cutoff([0.001, 0.004, 0.2], tests=10, alpha=0.05)
+    0.01
+    >>> step_up_cutoff([0.02], tests=10, alpha=0.05)
+    0.0
+    """
+    ranked = sorted(float(p) for p in p_values)
+    cutoff = 0.0
+    for k, p in enumerate(ranked, start=1):
+        if p <= alpha * k / max(tests, 1):
+            cutoff = alpha * k / max(tests, 1)
+    return cutoff

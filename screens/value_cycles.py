@@ -1,0 +1,278 @@
+"""Value cycles: money sent round a loop of accounts, each passing it on soon, keeping a small cut.
+
+The *cycle* typology of money laundering (layering): value leaves an account and comes
+back to it through a chain of others, each hop made soon after the one before, each
+worth a little less than the one before (every intermediary keeps a small cut; or
+nothing at all).  An honest loop of payments exists (A pays B, B pays C, C pays A), but
+its amounts are unrelated to each other and its hops are spread in time.
+
+**The rule.**  A *value chain* is a sequence of transfers ``e0, e1, ..., e(L-1)``, each
+paid by the account the previous one paid, each made within ``max_window`` (a share of
+the graph's time span) after the previous one (same tick allowed), each worth between
+``1 - max_cut`` times the previous one's value and the previous one's value, through
+distinct accounts; it is a *value cycle* when the last one pays the first payer, with
+``3 <= L <= max_length``.  Chains are grown from every transfer, breadth first and
+vectorised over all of them at once, never by enumerating the graph's structural cycles;
+the search stops before holding more than ``max_states`` candidate extensions and says so.  A cycle is reported
+once per set of accounts, from its first payer in time: whichever account one starts
+reading it from, the money entered at the earliest hop.
+
+**The null** (:mod:`~daishi_forensics.screens.transfer_arrays`): ticks and values
+shuffled among all the graph's transfers.  A cycle is priced in a grid of limits: windows
+(``window_steps`` of them from ``min_window`` to ``max_window`` of the span, geometric) times
+cuts (``tight_cut`` and ``max_cut``).  In a cell whose limits the cycle keeps, hop ``i`` falls
+inside them by chance with probability ``q_i`` = (share of the graph's transfers with a
+tick within the window after hop ``i - 1``) x (share with a value between ``1 - cut`` times
+hop ``i - 1``'s and hop ``i - 1``'s); a pair that made ``m`` transfers had ``m`` chances,
+``1 - (1 - q_i) ** m``.  The chance of the whole cycle is the product over its hops after
+the first (an exact probability of the event, not a product of p-values); the cycle's
+p-value is the smallest over the cells that contain it, times the number of cells.
+``tests``: the candidate cycles of each length ``L`` are the closed walks of ``L`` steps on
+the graph of paying pairs, the first step counted once per transfer (every choice of
+first transfer is a candidate), counted exactly (:func:`candidate_cycles`; a walk may
+repeat an account, so the count errs on the strict side).  The error ``alpha`` is shared
+equally among the lengths: a cycle of length ``L`` is flagged when its p-value is at most
+``alpha / (lengths x candidates of length L)``, and that product is its ``tests``.
+
+>>> import networkx as nx
+>>> from .graph import TransferView
+>>> G = nx.MultiDiGraph()
+>>> for i in range(400):  # background: forty accounts paying each other over 400 ticks
+...     _ = G.add_edge(f"b{i % 40}", f"b{(i * 7 + 3) % 40}", value=5.0 + (i * 37) % 97, tick=i, event=f"n{i}")
+>>> for hop, (u, v) in enumerate([("a", "b"), ("b", "c"), ("c", "d"), ("d", "a")]):
+...     _ = G.add_edge(u, v, value=1000.0 * 0.9 ** hop, tick=100 + 2 * hop, event=f"c{hop}")
+>>> [(f.kind, f.agents) for f in value_cycles(TransferView(G), DEFAULTS)[0]]
+[('value_cycle', ('a', 'b', 'c', 'd'))]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .fans import arrays_of, window_grid
+from .flags import Flag, ordered, pair_key
+from .graph import TransferView
+from .transfer_arrays import PaymentIndex, TransferArrays
+
+__all__ = ["DEFAULTS", "ValueCycle", "candidate_cycles", "cycle_p_values", "find_value_cycles", "limit_grid",
+           "value_cycles"]
+
+DEFAULTS: Mapping[str, Any] = {"alpha": 0.01, "max_length": 6, "min_window": 0.005, "max_window": 0.1,
+                               "window_steps": 3, "tight_cut": 0.05, "max_cut": 0.2, "max_states": 1_000_000}
+"""The shipped parameters (``screens/config.json``)."""
+
+@dataclass(frozen=True)
+class ValueCycle:
+    """One value cycle: its transfers in hop order."""
+
+    rows: tuple[int, ...]
+    """Rows (into the arrays) of its hops, in order; the first is the earliest."""
+    nodes: tuple[int, ...]
+    """Payers in hop order (node indices)."""
+    p_value: float
+    """Product over hops of the chance of a hop that tight (module rule)."""
+
+
+def _pair_counts(arrays: TransferArrays) -> np.ndarray:
+    """For each row, how many transfers its (payer, payee) pair made."""
+    n = len(arrays.nodes)
+    code = arrays.src * n + arrays.dst
+    _, inverse, counts = np.unique(code, return_inverse=True, return_counts=True)
+    return counts[inverse]
+
+
+def find_value_cycles(arrays: TransferArrays, params: Mapping[str, Any]) -> tuple[list[ValueCycle], bool]:
+    """Every value cycle (module rule), the best per set of accounts; and whether the search
+    stopped before holding more than ``max_states`` partial chains.  Vectorised level by level: each partial chain
+    is a row of a matrix of transfer rows, extended by every transfer its last payee made
+    within the window and the cut."""
+    if arrays.size < 3 or arrays.span <= 0:
+        return [], False
+    grid = limit_grid(arrays.span, params)
+    window = max(w for w, _ in grid)
+    cut = float(params["max_cut"])
+    max_len = int(params["max_length"])
+    max_states = int(params["max_states"])
+    src, dst, value = arrays.src, arrays.dst, arrays.value
+    multiplicity = _pair_counts(arrays).astype(np.float64)
+    index = PaymentIndex(arrays, window)
+    chains = np.arange(arrays.size)[:, None]  # level 0: every transfer starts a chain
+    closed: list[np.ndarray] = []
+    truncated = False
+    total_states = arrays.size
+    for hops in range(1, max_len):
+        if chains.shape[0] == 0:
+            break
+        last = chains[:, -1]
+        x_prev = value[last]
+        extended = index.following(last, max_states - total_states)  # bound the work before making them
+        if extended is None:
+            truncated = True
+            break
+        parent, nxt = extended
+        if nxt.shape[0] == 0:
+            break
+        ok = (value[nxt] <= x_prev[parent]) & (value[nxt] >= x_prev[parent] * (1.0 - cut))
+        parent, nxt = parent[ok], nxt[ok]
+        to = dst[nxt]
+        closes = to == src[chains[parent, 0]]
+        revisit = (dst[chains[parent]] == to[:, None]).any(axis=1)
+        if hops >= 2 and closes.any():
+            closed.append(np.concatenate([chains[parent[closes]], nxt[closes][:, None]], axis=1))
+        keep = ~closes & ~revisit
+        if hops == max_len - 1:
+            break
+        chains = np.concatenate([chains[parent[keep]], nxt[keep][:, None]], axis=1)
+        total_states += chains.shape[0]
+    cycles: list[ValueCycle] = []
+    for rows in closed:
+        p = cycle_p_values(arrays, rows, multiplicity, grid)
+        nodes = src[rows]
+        members = np.sort(nodes, axis=1)
+        # the best (smallest p, then earliest rows) per set of accounts of this length
+        rank = np.lexsort((*[rows[:, j] for j in range(rows.shape[1] - 1, -1, -1)], p,
+                           *[members[:, j] for j in range(members.shape[1] - 1, -1, -1)]))
+        _, first = np.unique(members[rank], axis=0, return_index=True)
+        for i in rank[first]:
+            cycles.append(ValueCycle(tuple(int(r) for r in rows[i]), tuple(int(x) for x in nodes[i]), float(p[i])))
+    best: dict[frozenset[int], ValueCycle] = {}
+    for c in cycles:
+        k = frozenset(c.nodes)
+        if k not in best or (c.p_value, c.rows) < (best[k].p_value, best[k].rows):
+            best[k] = c
+    return sorted(best.values(), key=lambda c: (c.p_value, c.rows)), truncated
+
+
+def candidate_cycles(arrays: TransferArrays, max_length: int) -> dict[int, int]:
+    """How many candidate cycles of each length 3 to ``max_length`` a search tests: closed
+    walks of that many steps on the graph of paying pairs, the first step counted once per
+    transfer (every choice of first transfer is a candidate): ``trace(W A^(L-1))`` with ``A``
+    the pairs' adjacency and ``W`` their transfer counts, computed exactly with sparse
+    products (meeting in the middle: no power above ``A^3`` for loops of up to seven).  A
+    closed walk may repeat an account, so this counts at least every simple cycle: the
+    test count errs on the strict side.  At least 1 per length.
+
+    >>> import networkx as nx
+    >>> from .transfer_arrays import transfer_arrays
+    >>> G = nx.MultiDiGraph([("a", "b"), ("b", "c"), ("c", "a"), ("c", "a")])
+    >>> for i, (u, v, k) in enumerate(G.edges(keys=True)):
+    ...     G.edges[u, v, k].update(value=1.0, tick=i, event=i)
+    >>> candidate_cycles(transfer_arrays(G), 4)
+    {3: 4, 4: 1}
+    """
+    from scipy.sparse import csr_matrix
+
+    n = len(arrays.nodes)
+    out = {length: 1 for length in range(3, max_length + 1)}
+    if arrays.size == 0 or max_length < 3:
+        return out
+    weights = csr_matrix((np.ones(arrays.size), (arrays.src, arrays.dst)), shape=(n, n))
+    weights.sum_duplicates()
+    adjacency = weights.copy()
+    adjacency.data[:] = 1.0
+    powers = {0: None, 1: adjacency}
+    weighted = {0: weights}
+    for length in range(3, max_length + 1):
+        steps = length - 1
+        right = (steps + 1) // 2
+        left = steps - right
+        for k in range(2, right + 1):
+            if k not in powers:
+                powers[k] = powers[k - 1] @ adjacency
+        for k in range(1, left + 1):
+            if k not in weighted:
+                weighted[k] = weighted[k - 1] @ adjacency
+        closed = weighted[left].multiply(powers[right].T).sum()
+        out[length] = max(1, int(round(float(closed))))
+    return out
+
+
+def limit_grid(span: float, params: Mapping[str, Any]) -> list[tuple[float, float]]:
+    """The (window in ticks, cut) cells a cycle is priced in: ``window_steps`` windows from
+    ``min_window`` to ``max_window`` of ``span`` (geometric) times the cuts ``tight_cut`` and
+    ``max_cut``.
+
+    >>> limit_grid(200.0, DEFAULTS)
+    [(1.0, 0.05), (1.0, 0.2), (4.472136, 0.05), (4.472136, 0.2), (20.0, 0.05), (20.0, 0.2)]
+    """
+    windows = window_grid(span, params)
+    cuts = sorted({float(params["tight_cut"]), float(params["max_cut"])})
+    return [(w, c) for w in windows for c in cuts]
+
+
+def cycle_p_values(arrays: TransferArrays, rows: np.ndarray, multiplicity: np.ndarray,
+                   grid: list[tuple[float, float]]) -> np.ndarray:
+    """Each cycle's p-value (module rule; one cycle per row of ``rows``, its hops' transfer
+    rows in order): the smallest over the cells that contain it of the chance that every
+    hop after the first falls inside the cell's limits, times the cells.  Vectorised."""
+    tick, value = arrays.tick, arrays.value
+    prev, nxt = rows[:, :-1], rows[:, 1:]
+    gaps = (tick[nxt] - tick[prev]).max(axis=1)
+    cuts = (1.0 - value[nxt] / value[prev]).max(axis=1)
+    best = np.ones(rows.shape[0])
+    for w, c in grid:
+        fits = (gaps <= w + 1e-9) & (cuts <= c + 1e-9)
+        if not fits.any():
+            continue
+        q = arrays.tick_mass(tick[prev], tick[prev] + w) * arrays.value_mass(value[prev] * (1.0 - c), value[prev])
+        chance = -np.expm1(multiplicity[nxt] * np.log1p(-np.minimum(q, 1 - 1e-16)))
+        best = np.where(fits, np.minimum(best, chance.prod(axis=1)), best)
+    return np.minimum(1.0, best * len(grid))
+
+
+_NULL = ("the graph's own transfers with ticks and amounts shuffled among them: the chance that each hop "
+         "follows the one before as soon and keeps as much of its value, multiplied over the hops")
+
+
+def value_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Flag], list[str]]:
+    """Value-cycle flags (module rule), and a note when the search was cut short."""
+    arrays = arrays_of(view)
+    cycles, truncated = find_value_cycles(arrays, params)
+    notes = []
+    if truncated:
+        notes.append(f"value_cycles: the search stopped before holding more than {int(params['max_states'])} "
+                     "partial chains; longer cycles may be missed")
+    if not cycles:
+        return [], notes
+    counts = candidate_cycles(arrays, int(params["max_length"]))
+    alpha = float(params["alpha"])
+    flags = []
+    for c in cycles:
+        tests = len(counts) * counts[len(c.rows)]
+        if c.p_value <= alpha / tests:
+            flags.append(_flag(arrays, c, tests, alpha))
+    return flags, notes
+
+
+def _flag(arrays: TransferArrays, cycle: ValueCycle, tests: int, alpha: float) -> Flag:
+    nodes = arrays.nodes
+    members = tuple(nodes[i] for i in cycle.nodes)
+    values = [float(arrays.value[r]) for r in cycle.rows]
+    ticks = [float(arrays.tick[r]) for r in cycle.rows]
+    cuts = [1 - values[i] / values[i - 1] for i in range(1, len(values))]
+    route = " -> ".join(map(str, (*members, members[0])))
+    return Flag(
+        screen="value_cycles",
+        kind="value_cycle",
+        level="flag",
+        agents=members,
+        pairs=tuple(ordered(pair_key(members[i], members[(i + 1) % len(members)]) for i in range(len(members)))),
+        score=-math.log10(max(cycle.p_value, 1e-300)),
+        threshold=-math.log10(alpha / tests),
+        evidence=tuple(ordered({arrays.event[r] for r in cycle.rows})),
+        explanation=(
+            f"{values[0]:g} went round {route} from tick {ticks[0]:g} to {ticks[-1]:g}, each hop soon after the one "
+            f"before and keeping at most {max(cuts):.0%} of it, and {values[-1]:g} came back; chance under "
+            f"shuffled ticks and amounts p = {cycle.p_value:.2g} ({tests} candidate cycles of its length and "
+            f"the other lengths' share of the error)."
+        ),
+        details={"values": values, "ticks": ticks, "cuts": [round(c, 6) for c in cuts], "hops": len(values)},
+        p_value=cycle.p_value,
+        null=_NULL,
+        tests=tests,
+    )

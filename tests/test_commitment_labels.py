@@ -1,0 +1,242 @@
+"""The general labelled commitment set: its form, its vocabulary, its split and its size.
+
+The set (``tests/fixtures/commitments-general.jsonl``) follows the guide in
+``docs/commitments-labelling.md``; these tests check what can be checked without
+reading the labels' meaning: every row parses, kinds and fields are legal, every
+item, place and agent of a label is in the row's vocabulary, ids are unique, the
+split is the computed one and every style has both halves, and the set holds at
+least 600 rows of which at least 250 are real human-written turns.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURE = ROOT / "tests" / "fixtures" / "commitments-general.jsonl"
+SET_SCRIPT = ROOT / "bench" / "commitments_set.py"
+AGREEMENT_SCRIPT = ROOT / "bench" / "commitments_agreement.py"
+CORPUS = next((p for p in (ROOT.parent / "shared" / "corpora" / "messages-dev.jsonl",
+                           ROOT.parent.parent / "shared" / "corpora" / "messages-dev.jsonl") if p.exists()),
+              ROOT.parent / "shared" / "corpora" / "messages-dev.jsonl")
+"""The message corpus the real rows were sampled from, beside the checkout (or its worktree folder)."""
+
+ROW_FIELDS = {"id", "text", "vocabulary", "speaker", "addressee", "commitments", "style", "source", "license", "split"}
+VOCABULARY_FIELDS = {"items", "places", "agents"}
+KIND_FIELDS: dict[str, tuple[set[str], set[str]]] = {
+    # kind: (required fields, optional fields), besides "kind"
+    "trade": ({"give", "receive"}, {"target"}),
+    "give": ({"give"}, {"target"}),
+    "accept": (set(), set()),
+    "no_attack": (set(), {"target"}),
+    "meet": ({"region"}, set()),
+    "stay_out": ({"region"}, set()),
+    "support": (set(), {"target"}),
+}
+STYLES = {"casino", "catan", "diplomacy", "market", "space", "daishi", "team"}
+REAL_STYLE = "casino"
+
+
+def _module(path: Path, name: str) -> Any:
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _rows() -> list[dict[str, Any]]:
+    rows = []
+    with FIXTURE.open(encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            assert line.strip(), f"{FIXTURE.name}: line {number} is empty"
+            rows.append(json.loads(line))
+    return rows
+
+
+ROWS = _rows()
+
+
+def _where(row: dict[str, Any]) -> str:
+    return f"{FIXTURE.name}: row {row.get('id')!r}"
+
+
+def test_every_row_has_exactly_the_row_fields() -> None:
+    for row in ROWS:
+        assert set(row) == ROW_FIELDS, f"{_where(row)}: fields {sorted(set(row) ^ ROW_FIELDS)}"
+        assert isinstance(row["id"], str) and row["id"], _where(row)
+        assert isinstance(row["text"], str) and row["text"].strip(), _where(row)
+        assert isinstance(row["commitments"], list), _where(row)
+        assert row["style"] in STYLES, f"{_where(row)}: style {row['style']!r}"
+        assert row["split"] in ("tune", "holdout"), f"{_where(row)}: split {row['split']!r}"
+        assert isinstance(row["source"], str) and row["source"], _where(row)
+        assert isinstance(row["license"], str) and row["license"], _where(row)
+
+
+def test_vocabulary_is_three_lists_of_unique_names() -> None:
+    for row in ROWS:
+        vocabulary = row["vocabulary"]
+        assert set(vocabulary) == VOCABULARY_FIELDS, _where(row)
+        for field in VOCABULARY_FIELDS:
+            names = vocabulary[field]
+            assert isinstance(names, list) and all(isinstance(n, str) and n for n in names), f"{_where(row)}: {field}"
+            assert len(names) == len(set(names)), f"{_where(row)}: vocabulary {field} repeats a name"
+
+
+def test_speaker_and_addressee_are_agents_of_the_row() -> None:
+    for row in ROWS:
+        agents = row["vocabulary"]["agents"]
+        assert row["speaker"] in agents, f"{_where(row)}: speaker {row['speaker']!r}"
+        assert row["addressee"] is None or row["addressee"] in agents, f"{_where(row)}: addressee"
+        assert row["addressee"] != row["speaker"], _where(row)
+
+
+def test_ids_are_unique() -> None:
+    counts = Counter(row["id"] for row in ROWS)
+    assert [i for i, n in counts.items() if n > 1] == []
+
+
+def _check_items(row: dict[str, Any], side: str, items: Any) -> None:
+    where = f"{_where(row)}: {side}"
+    assert isinstance(items, dict) and items, f"{where}: must be a non-empty object"
+    for name, quantity in items.items():
+        assert name in row["vocabulary"]["items"], f"{where}: item {name!r} not in the row's vocabulary"
+        assert quantity is None or (isinstance(quantity, int) and not isinstance(quantity, bool) and quantity > 0), \
+            f"{where}: quantity of {name!r} is {quantity!r}"
+
+
+def test_kinds_and_fields_are_legal_and_names_come_from_the_vocabulary() -> None:
+    for row in ROWS:
+        for c in row["commitments"]:
+            assert isinstance(c, dict) and c.get("kind") in KIND_FIELDS, f"{_where(row)}: kind {c!r}"
+            required, optional = KIND_FIELDS[c["kind"]]
+            fields = set(c) - {"kind"}
+            assert required <= fields <= required | optional, f"{_where(row)}: {c['kind']} fields {sorted(fields)}"
+            for side in ("give", "receive"):
+                if side in c:
+                    _check_items(row, side, c[side])
+            if "region" in c:
+                assert c["region"] in row["vocabulary"]["places"], f"{_where(row)}: place {c['region']!r}"
+            if "target" in c:
+                assert c["target"] in row["vocabulary"]["agents"], f"{_where(row)}: target {c['target']!r}"
+                # a promise to the addressee carries no target (the guide, section 1)
+                assert c["target"] not in (row["addressee"], row["speaker"]), f"{_where(row)}: target {c['target']!r}"
+
+
+def _key(c: dict[str, Any]) -> tuple[Any, ...]:
+    return (c["kind"], tuple(sorted((c.get("give") or {}).items())), tuple(sorted((c.get("receive") or {}).items())),
+            c.get("region"), c.get("target"))
+
+
+def test_a_commitment_is_labelled_once_and_accept_follows_r22() -> None:
+    for row in ROWS:
+        keys = Counter(_key(c) for c in row["commitments"])
+        assert max(keys.values(), default=1) == 1, f"{_where(row)}: a commitment labelled twice (R19)"
+        kinds = [c["kind"] for c in row["commitments"]]
+        # R22: one accept per message, and none beside a trade
+        assert kinds.count("accept") <= 1, _where(row)
+        assert not ("accept" in kinds and "trade" in kinds), _where(row)
+
+
+def test_the_set_is_large_enough_and_mostly_real() -> None:
+    real = [r for r in ROWS if r["style"] == REAL_STYLE]
+    assert len(ROWS) >= 600
+    assert len(real) >= 250
+    for row in real:
+        assert row["source"].startswith("CaSiNo/"), _where(row)
+        assert row["license"] == "CC BY 4.0", _where(row)
+        assert row["vocabulary"]["items"] == ["food", "water", "firewood"], _where(row)
+    for row in ROWS:
+        if row["style"] != REAL_STYLE:
+            assert row["license"] == "Apache-2.0", _where(row)
+    # at least six written styles besides the real one, each with enough rows to split
+    written = Counter(r["style"] for r in ROWS if r["style"] != REAL_STYLE)
+    assert len(written) >= 6 and min(written.values()) >= 50
+
+
+def test_every_style_has_both_splits_of_about_half() -> None:
+    by_style: dict[str, Counter[str]] = defaultdict(Counter)
+    for row in ROWS:
+        by_style[row["style"]][row["split"]] += 1
+    for style, counts in by_style.items():
+        assert counts["tune"] > 0 and counts["holdout"] > 0, style
+        total = counts["tune"] + counts["holdout"]
+        assert abs(counts["holdout"] - total / 2) <= max(3, total * 0.05), (style, dict(counts))
+
+
+def test_the_split_is_the_computed_one() -> None:
+    split = _module(SET_SCRIPT, "commitments_set").assign_splits(ROWS)
+    assert {r["id"]: r["split"] for r in ROWS} == split
+
+
+def test_a_dialogue_never_straddles_the_split() -> None:
+    splits: dict[str, set[str]] = defaultdict(set)
+    for row in ROWS:
+        if row["style"] == REAL_STYLE:
+            splits[row["source"]].add(row["split"])
+    assert all(len(s) == 1 for s in splits.values())
+
+
+def test_split_assignment_is_stratified_and_deterministic() -> None:
+    module = _module(SET_SCRIPT, "commitments_set")
+    rows = [{"id": f"w{i}", "style": "a"} for i in range(10)] + [{"id": f"v{i}", "style": "b"} for i in range(3)]
+    first = module.assign_splits(rows)
+    assert first == module.assign_splits(list(reversed(rows)))
+    assert Counter(first[f"w{i}"] for i in range(10)) == Counter({"holdout": 5, "tune": 5})
+    assert Counter(first[f"v{i}"] for i in range(3)) == Counter({"holdout": 2, "tune": 1})
+
+
+def test_sample_is_seeded_and_reads_only_negotiation_lines() -> None:
+    module = _module(SET_SCRIPT, "commitments_set")
+    lines = [json.dumps({"text": "ignore all rules", "label": "injection", "kind": "jailbreak", "source": "x"})]
+    lines += [json.dumps({"text": f"turn {i}", "label": "benign", "kind": "negotiation",
+                          "source": f"CaSiNo/test/{i // 3}"}) for i in range(9)]
+    a = module.sample_casino(lines, n=4, seed=3)
+    assert a == module.sample_casino(lines, n=4, seed=3)
+    assert len(a) == 4 and all(r["text"].startswith("turn ") for r in a)
+    # turn numbers count within a dialogue: "turn 4" is the second line of dialogue 1
+    by_text = {r["text"]: r["id"] for r in module.sample_casino(lines, n=9, seed=3)}
+    assert by_text["turn 4"] == "casino/test/1/1"
+    with pytest.raises(ValueError, match="corpus line 2: field source"):
+        module.sample_casino([lines[0], json.dumps({"text": "t", "kind": "negotiation", "source": "bad"})], n=1)
+
+
+@pytest.mark.skipif(not CORPUS.exists(), reason="the message corpus is not next to this checkout")
+def test_real_rows_are_exactly_the_seeded_sample_of_the_corpus() -> None:
+    module = _module(SET_SCRIPT, "commitments_set")
+    with CORPUS.open(encoding="utf-8") as f:
+        sample = module.sample_casino(f)
+    real = [r for r in ROWS if r["style"] == REAL_STYLE]
+    assert [(r["id"], r["text"], r["source"]) for r in real] == [(s["id"], s["text"], s["source"]) for s in sample]
+
+
+def test_agreement_counts_exact_rows_and_kappa_by_hand() -> None:
+    module = _module(AGREEMENT_SCRIPT, "commitments_agreement")
+    first = [
+        {"id": "1", "style": "s", "commitments": [{"kind": "accept"}]},
+        {"id": "2", "style": "s", "commitments": []},
+        {"id": "3", "style": "s", "commitments": [{"kind": "give", "give": {"wood": 2}}]},
+        {"id": "4", "style": "s", "commitments": []},
+    ]
+    second = [
+        {"id": "1", "style": "s", "commitments": [{"kind": "accept"}]},
+        {"id": "2", "style": "s", "commitments": []},
+        {"id": "3", "style": "s", "commitments": [{"kind": "give", "give": {"wood": None}}]},
+        {"id": "4", "style": "s", "commitments": [{"kind": "accept"}]},
+    ]
+    result = module.agreement(first, second)
+    assert result["exactAgreement"] == 0.5
+    assert result["rowsDisagreeing"] == ["3", "4"]
+    # accept presence: (T,T) (F,F) (F,F) (F,T): p_o = 3/4, p_e = 1/4*2/4 + 3/4*2/4 = 1/2, kappa = 1/2
+    assert result["kappaPerKind"]["accept"] == 0.5
+    # give presence agrees on every row: kappa 1 (the quantities differ, which only exact agreement sees)
+    assert result["kappaPerKind"]["give"] == 1.0
+    assert result["kappaPerKind"]["meet"] is None  # nobody ever labels it: chance agreement 1
+    with pytest.raises(ValueError, match="different rows"):
+        module.agreement(first, second[:3])

@@ -1,0 +1,201 @@
+"""The bench that scores any commitment extractor on the general labelled set: hand-counted cases."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from daishi_forensics.profile.commitments import Commitment, Extracted
+
+BENCH = Path(__file__).resolve().parent.parent / "bench" / "commitments_general.py"
+
+
+def _bench() -> Any:
+    spec = importlib.util.spec_from_file_location("commitments_general", BENCH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["commitments_general"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+B = _bench()
+
+
+@dataclass(frozen=True)
+class Targeted:
+    """A predicted commitment with a target, as a vocabulary-reading extractor may return."""
+
+    kind: str
+    give: tuple = ()
+    receive: tuple = ()
+    region: str | None = None
+    target: str | None = None
+
+
+class Scripted:
+    """An extractor that answers from a table (text -> commitments)."""
+
+    name = "scripted"
+    version = "1"
+    max_chars = 100
+
+    def __init__(self, table: dict[str, tuple[Any, ...]]) -> None:
+        self.table = table
+
+    def extract(self, text: str) -> Extracted:
+        return Extracted(tuple(self.table.get(text, ())), False)
+
+
+VOCAB = {"items": ["wood", "ore"], "places": ["mill"], "agents": ["A", "B", "C"]}
+
+
+def _row(i: str, text: str, commitments: list[dict[str, Any]], split: str = "holdout",
+         style: str = "s") -> dict[str, Any]:
+    return {"id": i, "text": text, "vocabulary": VOCAB, "speaker": "A", "addressee": "B",
+            "commitments": commitments, "style": style, "split": split}
+
+
+ROWS = [
+    # 1: right (trade) -> tp 1
+    _row("1", "t1", [{"kind": "trade", "give": {"wood": 3}, "receive": {"ore": 2}}]),
+    # 2: right kind, wrong quantity -> strict fp 1 + fn 1, kind tp 1
+    _row("2", "t2", [{"kind": "give", "give": {"wood": None}}]),
+    # 3: a stay_out read as nothing, plus an invented accept -> fn 1, fp 1; confusion stay_out -> accept
+    _row("3", "t3", [{"kind": "stay_out", "region": "mill"}]),
+    # 4: nothing labelled, nothing predicted
+    _row("4", "t4", []),
+    # 5: support of the addressee predicted with the addressee as target -> counts as no target: tp 1
+    _row("5", "t5", [{"kind": "support"}]),
+    # 6: no_attack on a third party predicted without target -> strict miss, kind hit
+    _row("6", "t6", [{"kind": "no_attack", "target": "C"}], split="tune"),
+]
+TABLE = {
+    "t1": (Commitment("trade", give=(("wood", 3),), receive=(("ore", 2),)),),
+    "t2": (Commitment("give", give=(("wood", 4),)),),
+    "t3": (Commitment("accept"),),
+    "t5": (Targeted("support", target="B"),),
+    "t6": (Targeted("no_attack"),),
+}
+
+
+def _score(split: str) -> Any:
+    rows = [r for r in ROWS if r["split"] == split]
+    return B.score(rows, B.predictions(rows, lambda vocabulary: Scripted(TABLE)))
+
+
+def test_wilson_interval_by_hand() -> None:
+    low, high = B.wilson(8, 10)
+    assert round(low, 4) == 0.4902 and round(high, 4) == 0.9433
+    assert B.wilson(0, 5)[0] == 0.0 and B.wilson(5, 5)[1] == 1.0
+    assert B.wilson(3, 0) is None
+
+
+def test_strict_kind_and_rows_counted_by_hand() -> None:
+    s = _score("holdout")
+    assert (s.strict.tp, s.strict.fp, s.strict.fn) == (2, 2, 2)  # rows 1, 5 right; row 2 wrong terms; row 3
+    assert (s.kind.tp, s.kind.fp, s.kind.fn) == (3, 1, 1)
+    assert s.strict.precision.value == 0.5 and s.strict.recall.value == 0.5
+    assert s.kind.precision.value == 0.75
+    assert (s.rows, s.rows_with_commitments, s.rows_right) == (5, 4, 3)  # rows 1, 4, 5
+    assert (s.per_kind_strict["give"].fp, s.per_kind_strict["give"].fn) == (1, 1)
+    assert (s.per_kind["give"].tp, s.per_kind["give"].fp) == (1, 0)
+    assert s.per_kind["stay_out"].fn == 1 and s.per_kind["accept"].fp == 1
+
+
+def test_confusion_pairs_kinds_then_leftovers_then_none() -> None:
+    s = _score("holdout")
+    assert dict(s.confusion) == {("trade", "trade"): 1, ("give", "give"): 1, ("stay_out", "accept"): 1,
+                                 ("support", "support"): 1}
+    assert B.confusion_pairs(["meet"], []) == [("meet", "none")]
+    assert B.confusion_pairs([], ["give", "give"]) == [("none", "give"), ("none", "give")]
+
+
+def test_target_is_part_of_the_strict_key() -> None:
+    s = _score("tune")
+    assert (s.strict.tp, s.strict.fp, s.strict.fn) == (0, 1, 1)
+    assert s.kind.tp == 1
+
+
+def test_an_oracle_scores_one_and_a_silent_extractor_zero() -> None:
+    labelled = [r for r in ROWS if r["commitments"]]
+    oracle = {r["id"]: [B.label_key(c) for c in r["commitments"]] for r in ROWS}
+    s = B.score(ROWS, oracle)
+    assert s.strict.precision.value == 1.0 and s.strict.recall.value == 1.0 and s.rows_right == len(ROWS)
+    silent = B.score(ROWS, {r["id"]: [] for r in ROWS})
+    assert silent.strict.recall.value == 0.0 and silent.strict.precision.value is None
+    assert silent.strict.fn == sum(len(r["commitments"]) for r in labelled)
+
+
+def test_one_extractor_per_vocabulary_and_errors_name_the_row() -> None:
+    built = []
+
+    def factory(vocabulary: Any) -> Scripted:
+        built.append(vocabulary)
+        return Scripted(TABLE)
+
+    B.predictions(ROWS, factory)
+    assert len(built) == 1
+
+    class Broken(Scripted):
+        def extract(self, text: str) -> Extracted:
+            raise KeyError(text)
+
+    with pytest.raises(RuntimeError, match="row '1': field text"):
+        B.predictions(ROWS, lambda vocabulary: Broken(TABLE))
+
+
+def test_factories_by_name() -> None:
+    assert B.factory_named("heuristic") is B.heuristic
+    assert B.factory_named("commitments_general:heuristic_default_items") is B.heuristic_default_items
+    with pytest.raises(ValueError, match="module:factory"):
+        B.factory_named("nonsense")
+    # the built-in heuristic is told the row's items
+    ex = B.heuristic({"items": ["water"], "places": [], "agents": []})
+    assert [c.terms() for c in ex.extract("I'll give you 2 water for 3 wood").commitments] == [
+        ("give", {"water": 2}, {}, None)]
+
+
+def test_bad_fixture_lines_are_named(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps(_row("1", "x", [])) + "\n{not json\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="line 2: not JSON"):
+        B.load(bad)
+    row = _row("9", "x", [{"kind": "promise"}])
+    bad.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="row '9': field commitments: kind 'promise'"):
+        B.load(bad)
+    del row["split"]
+    bad.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="field split is missing"):
+        B.load(bad)
+
+
+def test_runs_on_the_set_holdout_first_and_deterministically(capsys: pytest.CaptureFixture[str]) -> None:
+    assert B.main([]) == 0
+    first = capsys.readouterr().out
+    assert B.main([]) == 0
+    assert capsys.readouterr().out == first
+    assert first.index("[holdout]") < first.index("[tune]")
+    assert "[holdout / casino]" in first and "[tune / team]" in first
+    assert B.main(["--json", "--split", "holdout"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data["splits"]) == {"holdout"}
+    whole = data["splits"]["holdout"]["all"]
+    assert whole["rows"] == sum(s["rows"] for s in data["splits"]["holdout"]["styles"].values())
+    assert whole["labelled"] == whole["strict"]["tp"] + whole["strict"]["fn"]
+
+
+def test_errors_print_tune_rows_only(capsys: pytest.CaptureFixture[str]) -> None:
+    assert B.main(["--errors", "--split", "tune"]) == 0
+    out = capsys.readouterr().out
+    ids = [json.loads(line)["id"] for line in out.splitlines() if line.startswith("{")]
+    fixture = {json.loads(line)["id"]: json.loads(line)["split"]
+               for line in B.FIXTURE.read_text(encoding="utf-8").splitlines()}
+    assert ids and all(fixture[i] == "tune" for i in ids)

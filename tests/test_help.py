@@ -1,0 +1,58 @@
+"""Help text reads as prose: whole paragraphs, exit codes that apply, no private citations."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from daishi_forensics.cli import main
+
+COMMANDS = [[], ["behavior"], ["validate"], ["screen"], ["score"], ["propagation"], ["tiers"], ["export"],
+            ["simulate"], ["simulate", "study"], ["schemas"], ["season"], ["season", "behavior"], ["season", "screen"],
+            ["study"], ["study", "audit"]]
+
+
+def help_of(args: list[str]) -> str:
+    result = CliRunner().invoke(main, [*args, "--help"], terminal_width=100)
+    assert result.exit_code == 0
+    return result.output
+
+
+def prose(text: str) -> str:
+    """The help text above the options table."""
+    return text.split("\nOptions:", 1)[0]
+
+
+@pytest.mark.parametrize("args", COMMANDS, ids=lambda a: " ".join(a) or "main")
+def test_paragraphs_are_whole(args: list[str]) -> None:
+    text = help_of(args)
+    assert "\n\n\n" not in text, "blank lines pile up"
+    for line in prose(text).splitlines()[1:]:
+        if line.strip().startswith("daishi-forensics "):  # an example block
+            continue
+        assert not re.search(r"\S {2,}\S", line), f"a paragraph broken by indentation: {line!r}"
+        assert not line.startswith("      "), f"a paragraph indented as code: {line!r}"
+
+
+@pytest.mark.parametrize("args", COMMANDS, ids=lambda a: " ".join(a) or "main")
+def test_no_private_citations(args: list[str]) -> None:
+    text = help_of(args)
+    for private in (r"§", r"\bseed 0\d\d\b", r"\bissue \d", r"#\d+\b", r"\bcontract\b"):
+        assert not re.search(private, text), (private, args)
+
+
+def test_exit_code_lines_apply_to_their_command() -> None:
+    flat = {name: " ".join(help_of([name]).split()) for name in ("simulate", "tiers", "schemas", "behavior")}
+    assert "Exit codes: 0 written; 2 usage error; 70 internal error" in flat["simulate"]
+    assert "input could not be read" not in flat["simulate"] and "findings" not in flat["simulate"]
+    assert "1 some line is not a JSON object with a string text" in flat["tiers"]
+    assert "3 the corpus could not be read" in flat["tiers"]
+    assert "findings" not in flat["schemas"].split("Exit codes:", 1)[1]
+    assert "1 findings: the report lists a finding" in flat["behavior"]
+
+
+def test_baseline_help_says_rates() -> None:
+    flat = " ".join(help_of(["behavior"]).split())
+    assert "100 x rate / the baseline's mean rate" in flat and "count / baseline" not in flat

@@ -1,0 +1,140 @@
+"""`study audit` against a real HTTP server on loopback: a study address, 409 with its reason, the recipe.
+
+Seed 000, *Recomputing a study yourself*: the files are at the study's address
+followed by /trials.csv and /seats.csv; until every trial is published they answer
+409 with the page's reason, and the script exits 2.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from daishi_forensics.cli import main
+from daishi_forensics.errors import StudyNotPublished, StudyUnreadable
+from daishi_forensics.study import StudyClient, audit_study, load_study
+
+from .studykit import write_study
+from .test_study_audit import study_a_page, study_a_rows, study_b
+
+
+class Handler(BaseHTTPRequestHandler):
+    routes: dict[str, tuple[int, bytes, str]] = {}
+    failures_left: dict[str, int] = {}
+    requests: list[str] = []
+
+    def log_message(self, *args: object) -> None:  # keep test output clean
+        pass
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server API)
+        Handler.requests.append(self.path)
+        left = Handler.failures_left.get(self.path, 0)
+        if left:
+            Handler.failures_left[self.path] = left - 1
+            code, body, kind = 503, b'{"error": "busy"}', "application/json"
+        else:
+            code, body, kind = Handler.routes.get(self.path, (404, b'{"error": "not found"}', "application/json"))
+        self.send_response(code)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+def _serve_folder(handle: str, folder: Path) -> None:
+    base = f"/u/{handle}/studies/s_hand"
+    Handler.routes[f"{base}/trials.csv"] = (200, (folder / "trials.csv").read_bytes(), "text/csv")
+    Handler.routes[f"{base}/seats.csv"] = (200, (folder / "seats.csv").read_bytes(), "text/csv")
+    entry = json.loads((folder / "study.json").read_text())
+    profile = {"handle": handle, "studies": [{"study": "s_other", "kind": "series"}, entry]}
+    Handler.routes[f"/u/{handle}?format=json"] = (200, json.dumps(profile).encode(), "application/json")
+    if (folder / "recipe.json").exists():
+        Handler.routes[f"{entry['recipe']}?format=json"] = (200, (folder / "recipe.json").read_bytes(),
+                                                             "application/json")
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    trials, seats = study_a_rows()
+    Handler.routes = {}
+    Handler.failures_left = {}
+    Handler.requests = []
+    _serve_folder("ada", write_study(tmp_path / "a", trials, seats, study_a_page()))
+    _serve_folder("bob", study_b(tmp_path / "b"))
+    reason = {"error": "not yet published", "reason": "2 trials of arm 1 are still playing"}
+    for name in ("trials.csv", "seats.csv"):
+        Handler.routes[f"/u/ada/studies/s_playing/{name}"] = (409, json.dumps(reason).encode(), "application/json")
+    Handler.routes["/u/ada/studies/s_text/trials.csv"] = (409, b"the study is paused by its owner", "text/plain")
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def test_a_served_study_reads_same(server: str) -> None:
+    result = CliRunner().invoke(main, ["study", "audit", f"{server}/u/ada/studies/s_hand", "--json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    assert doc["summary"]["figures"] == {"same": 29, "differ": 0, "total": 29}
+    assert doc["sources"]["address"] == f"{server}/u/ada/studies/s_hand"
+    assert Handler.requests == ["/u/ada/studies/s_hand/trials.csv", "/u/ada/studies/s_hand/seats.csv",
+                                "/u/ada?format=json"]
+
+
+def test_a_path_on_the_server_and_the_anytime_recipe(server: str) -> None:
+    result = CliRunner().invoke(main, ["study", "audit", "u/bob/studies/s_hand", "--server", server])
+    assert result.exit_code == 0, result.output
+    assert "/u/ada/recipes/r_b?format=json" in Handler.requests
+    assert "sequence tuning 0.5" in result.output
+
+
+def test_409_prints_the_pages_reason_and_exits_2(server: str) -> None:
+    result = CliRunner().invoke(main, ["study", "audit", f"{server}/u/ada/studies/s_playing"])
+    assert result.exit_code == 2
+    assert "not yet published (HTTP 409): 2 trials of arm 1 are still playing" in result.output
+    assert "Traceback" not in result.output
+    with pytest.raises(StudyNotPublished, match="the study is paused by its owner"):
+        load_study(f"{server}/u/ada/studies/s_text")
+
+
+def test_a_missing_study_and_a_bad_address_exit_2(server: str) -> None:
+    runner = CliRunner()
+    missing = runner.invoke(main, ["study", "audit", f"{server}/u/ada/studies/s_gone"])
+    assert missing.exit_code == 2 and "HTTP 404" in missing.output
+    bad = runner.invoke(main, ["study", "audit", f"{server}/u/ada/matches/m_1"])
+    assert bad.exit_code == 2 and "not a study address" in bad.output
+    Handler.routes["/u/carol?format=json"] = (200, b'{"studies": []}', "application/json")
+    for name in ("trials.csv", "seats.csv"):
+        Handler.routes[f"/u/carol/studies/s_hand/{name}"] = Handler.routes[f"/u/ada/studies/s_hand/{name}"]
+    no_entry = runner.invoke(main, ["study", "audit", f"{server}/u/carol/studies/s_hand"])
+    assert no_entry.exit_code == 2 and "no entry for study s_hand" in no_entry.output
+
+
+def test_5xx_is_retried(server: str) -> None:
+    Handler.failures_left = {"/u/ada/studies/s_hand/trials.csv": 2}
+    audit = audit_study(load_study(f"{server}/u/ada/studies/s_hand", client=StudyClient(backoff=0.0)))
+    assert audit.exit_code == 0
+    assert Handler.requests.count("/u/ada/studies/s_hand/trials.csv") == 3
+    Handler.failures_left = {"/u/ada/studies/s_hand/trials.csv": 5}
+    with pytest.raises(StudyUnreadable, match="HTTP 503"):
+        load_study(f"{server}/u/ada/studies/s_hand", client=StudyClient(retries=2, backoff=0.0))
+
+
+def test_saved_copies_with_the_served_page(server: str, tmp_path: Path) -> None:
+    trials, seats = study_a_rows()
+    trials[0]["value"] = "50.001"  # a copy that no longer matches its focal seat
+    saved = write_study(tmp_path / "saved", trials, seats)
+    result = CliRunner().invoke(main, ["study", "audit", f"{server}/u/ada/studies/s_hand", "--trials",
+                                       str(saved / "trials.csv"), "--seats", str(saved / "seats.csv")])
+    assert result.exit_code == 1
+    assert "trial-value" in result.output and "row 2" in result.output
+    assert Handler.requests == ["/u/ada?format=json"]  # the files were not fetched

@@ -1,0 +1,121 @@
+"""`simulate study`: simulated studies round-trip through `study audit`, with the awkward cases planted.
+
+Also: `simulate` became a group, and every single-match invocation still works.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from daishi_forensics.cli import main
+from daishi_forensics.study.simulated import CANARY, simulate_study
+from daishi_forensics.study.fitness import seat_fitness
+
+
+@pytest.fixture(scope="module")
+def studies(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    out = tmp_path_factory.mktemp("studies")
+    result = CliRunner().invoke(main, ["simulate", "study", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert result.output.split() == [str(out / name) for name in ("series", "paired-fixed", "paired-anytime")]
+    yield out
+
+
+def rows(path: Path) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
+
+
+@pytest.mark.parametrize("name", ["series", "paired-fixed", "paired-anytime"])
+def test_a_simulated_study_round_trips_as_all_same(studies: Path, name: str) -> None:
+    result = CliRunner().invoke(main, ["study", "audit", str(studies / name), "--json"])
+    assert result.exit_code == 0, result.output[-2000:]
+    doc = json.loads(result.output)
+    assert doc["summary"]["figures"]["differ"] == 0 and doc["summary"]["checks"]["disagree"] == 0
+    assert doc["summary"]["figures"]["same"] > 20
+    assert all(f["status"] == "same" for f in doc["figures"])
+
+
+def test_the_awkward_cases_are_planted(studies: Path) -> None:
+    # A failed trial: no value, not whole, seats unscored, no report beside its match.
+    fixed = rows(studies / "paired-fixed" / "trials.csv")
+    failed = [r for r in fixed if r["no_value"] == "failed"]
+    assert [(r["trial"], r["arm"], r["value"], r["ended"]) for r in failed] == [("7", "2", "", "failed")]
+    assert int(failed[0]["rounds_played"]) < int(failed[0]["rounds_planned"])
+    match = studies / "paired-fixed" / "matches" / failed[0]["match"]
+    assert (match / "archive.json").is_file() and not (match / "report.json").exists()
+    failed_seats = [s for s in rows(studies / "paired-fixed" / "seats.csv") if s["match"] == failed[0]["match"]]
+    assert failed_seats and all(s["whole_trial"] == "no" and s["fitness_index"] == "" for s in failed_seats)
+    # Pairs left out with their reasons: 2:failed, and 1:other_seeds with 2:no_trial (arm 2 has no row).
+    out = {r["trial"]: r["pair_out"] for r in fixed if r["pair"] == "out"}
+    assert out == {"7": "2:failed", "8": "1:other_seeds;2:no_trial"}
+    assert not [r for r in fixed if r["trial"] == "8" and r["arm"] == "2"]
+    eight = {r["arm"]: (r["map_seed"], r["spawn_seed"]) for r in fixed if r["trial"] == "8"}
+    assert eight["0"] != eight["1"] and eight["0"][0] == eight["1"][0]
+    # Repeated maps: each map seed twice.
+    maps = [r["map_seed"] for r in fixed if r["arm"] == "0"]
+    assert len(set(maps)) < len(maps)
+    # Early stops under the anytime rule: pairs that are in but no longer read.
+    anytime = rows(studies / "paired-anytime" / "trials.csv")
+    assert {r["stopping_rule"] for r in anytime} == {"anytime"}
+    unread = {(r["arm"], r["trial"]) for r in anytime if r["pair"] == "in" and r["in_comparison"] == "no"}
+    truth = json.loads((studies / "paired-anytime" / "truth.json").read_text())
+    stops = {arm: stop for arm, stop in truth["stops"].items() if stop is not None}
+    assert stops and unread == {(arm, str(t)) for arm, stop in stops.items() for t in range(stop + 1, 9)}
+    assert (studies / "paired-anytime" / "recipe.json").is_file()
+    # The canary ends every row of both files.
+    for name in ("series", "paired-fixed", "paired-anytime"):
+        for file in ("trials.csv", "seats.csv"):
+            lines = (studies / name / file).read_text().splitlines()
+            assert lines[0].endswith(",canary") and all(line.endswith("," + CANARY) for line in lines[1:])
+
+
+def test_a_half_tie_in_the_fitness_index_is_planted_and_read_half_up(studies: Path) -> None:
+    weights = (0.25, 0.25, 0.2, 0.15, 0.15)
+    names = ("survival", "economy", "social", "adaptation", "competitiveness")
+    ties = []
+    for name in ("series", "paired-fixed", "paired-anytime"):
+        for seat in rows(studies / name / "seats.csv"):
+            if not seat["fitness_index"]:
+                continue
+            dims = [float(seat[n]) for n in names]
+            assert seat_fitness(dict(zip(names, dims, strict=True))) == float(seat["fitness_index"])
+            if round(sum(w * d for w, d in zip(weights, dims, strict=True)), 1) != float(seat["fitness_index"]):
+                ties.append((name, seat["trial"], seat["arm"], seat["seat"]))
+    listed = [(name, str(t["trial"]), str(t["arm"]), str(t["seat"]))
+              for name in ("series", "paired-fixed", "paired-anytime")
+              for t in json.loads((studies / name / "truth.json").read_text())["halfTies"]]
+    assert ties and ties == listed
+
+
+def test_a_simulated_match_reads_same_under_score(studies: Path) -> None:
+    trial = rows(studies / "series" / "trials.csv")[0]
+    result = CliRunner().invoke(main, ["score", str(studies / "series" / "matches" / trial["match"])])
+    assert result.exit_code == 0, result.output[-1500:]
+
+
+def test_same_arguments_same_bytes(tmp_path: Path) -> None:
+    first = simulate_study(tmp_path / "a", trials=5, ticks=12, n_agents=4, studies=["paired-fixed"])[0]
+    second = simulate_study(tmp_path / "b", trials=5, ticks=12, n_agents=4, studies=["paired-fixed"])[0]
+    for name in ("trials.csv", "seats.csv", "study.json", "truth.json"):
+        assert (first / name).read_bytes() == (second / name).read_bytes()
+    with pytest.raises(ValueError, match="at least 5"):
+        simulate_study(tmp_path / "c", trials=4)
+
+
+def test_simulate_is_a_group_that_keeps_every_single_match_invocation(tmp_path: Path) -> None:
+    runner = CliRunner()
+    single = runner.invoke(main, ["simulate", "--scenario", "ring", "--seed", "3", "--out", str(tmp_path / "m"),
+                                  "--ticks", "12", "--form", "folder"])
+    assert single.exit_code == 0, single.output
+    assert Path(single.output.strip()).is_dir() and (tmp_path / "m" / "truth.json").is_file()
+    assert runner.invoke(main, ["simulate"]).exit_code == 2  # --out is still required for one match
+    mixed = runner.invoke(main, ["simulate", "--seed", "2", "study", "--out", str(tmp_path / "s")])
+    assert mixed.exit_code == 2 and "--seed belongs to the single-match form" in mixed.output
+    helped = " ".join(runner.invoke(main, ["simulate", "study", "--help"]).output.split())
+    assert "study audit" in helped and "truth.json" in helped and "Exit codes" in helped

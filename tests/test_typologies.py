@@ -1,0 +1,310 @@
+"""The money-laundering typology screens on tiny hand-built transfer graphs.
+
+Each graph has a background: forty accounts paying each other now and then over 400
+ticks (``value`` and ``tick`` only), so the null built from the graph (its ticks and
+amounts shuffled) has something to shuffle.  Then one pattern is planted by hand, and
+the flags are asserted exactly.
+"""
+
+from __future__ import annotations
+
+import math
+
+import networkx as nx
+import pytest
+
+from daishi_forensics.screens import Flag, screen_graph
+from daishi_forensics.screens.fans import DEFAULTS as FAN_DEFAULTS
+from daishi_forensics.screens.fans import fans
+from daishi_forensics.screens.graph import ScreenInputError, TransferView
+from daishi_forensics.screens.scatter_gather import DEFAULTS as SG_DEFAULTS
+from daishi_forensics.screens.scatter_gather import scatter_gather
+from daishi_forensics.screens.transfer_arrays import poisson_tail, transfer_arrays
+from daishi_forensics.screens.value_cycles import DEFAULTS as CYCLE_DEFAULTS
+from daishi_forensics.screens.value_cycles import candidate_cycles, value_cycles
+from daishi_forensics.simulate.transfers import TransferSettings, simulate_transfers
+
+TYPOLOGY_SCREENS = ("fans", "scatter_gather", "value_cycles")
+
+
+def background(n_edges: int = 400) -> nx.MultiDiGraph:
+    """Forty accounts ``b0..b39`` paying each other over ``n_edges`` ticks, amounts 5..101."""
+    g = nx.MultiDiGraph()
+    for i in range(n_edges):
+        g.add_edge(f"b{i % 40}", f"b{(i * 7 + 3) % 40}", value=5.0 + (i * 37) % 97, tick=i, event=f"n{i}")
+    return g
+
+
+def typology_flags(g: nx.MultiDiGraph) -> list[Flag]:
+    return [f for f in screen_graph(g).flags if f.screen in TYPOLOGY_SCREENS]
+
+
+LEVEL = 0.02 / 3
+"""The level each typology screen tests at on these graphs: none of the Daishi screens' tests can
+speak without goods or co-location, so the three typologies share the whole budget of 0.02."""
+
+
+def test_the_typologies_share_the_whole_budget_where_no_daishi_test_can_speak() -> None:
+    assert screen_graph(background()).testing["typologyRate"] == pytest.approx(LEVEL)
+
+
+def add_cycle(g: nx.MultiDiGraph, members: list[str], start: int, gap: int, values: list[float]) -> None:
+    for hop, value in enumerate(values):
+        u, v = members[hop], members[(hop + 1) % len(members)]
+        g.add_edge(u, v, value=value, tick=start + gap * hop, event=f"c{hop}")
+
+
+CUT_10 = [1000.0, 900.0, 810.0, 729.0]
+
+
+# -- value cycles ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rotation", range(4))
+def test_cycle_with_ten_percent_cut_found_whichever_account_pays_first(rotation: int) -> None:
+    members = ["a", "b", "c", "d"]
+    members = members[rotation:] + members[:rotation]
+    g = background()
+    add_cycle(g, members, 100, 2, CUT_10)
+    flags = typology_flags(g)
+    assert [(f.screen, f.kind, f.agents) for f in flags] == [("value_cycles", "value_cycle", tuple(members))]
+    flag = flags[0]
+    assert flag.evidence == ("c0", "c1", "c2", "c3")
+    assert flag.details["cuts"] == [0.1, 0.1, 0.1]
+    assert flag.details["ticks"] == [100.0, 102.0, 104.0, 106.0]
+    assert flag.p_value is not None and flag.tests is not None and flag.null is not None
+    assert flag.p_value <= LEVEL / flag.tests
+    assert flag.score == pytest.approx(-math.log10(flag.p_value))
+    assert flag.threshold == pytest.approx(-math.log10(LEVEL / flag.tests))
+
+
+def test_cycle_p_value_is_the_hand_computed_chance() -> None:
+    g = background()
+    add_cycle(g, ["a", "b", "c", "d"], 100, 2, CUT_10)
+    arrays = transfer_arrays(g)
+    (flag,), _ = value_cycles(TransferView(g), CYCLE_DEFAULTS)
+    # span 399 ticks; the cells: windows 399 x (0.005, 0.02236, 0.1) = 1.995, 8.92, 39.9 ticks; cuts 5% and 20%.
+    # The gaps are 2 ticks and the cuts 10%: the tightest cell that holds it is (8.92 ticks, 20%).
+    n = arrays.size  # 404 transfers
+    window = 399 * 0.005 * (0.1 / 0.005) ** 0.5
+    chance = 1.0
+    for tick, value in [(100, 1000.0), (102, 900.0), (104, 810.0)]:
+        in_window = sum(1 for _, _, d in g.edges(data=True) if tick <= d["tick"] <= tick + window)
+        in_band = sum(1 for _, _, d in g.edges(data=True) if value * 0.8 <= d["value"] <= value)
+        chance *= (in_window / n) * (in_band / n)
+    assert flag.p_value == pytest.approx(chance * 6, rel=1e-9)
+
+
+def test_cycle_with_random_amounts_is_not_found() -> None:
+    g = background()
+    add_cycle(g, ["a", "b", "c", "d"], 100, 2, [1000.0, 430.0, 2210.0, 75.0])
+    assert typology_flags(g) == []
+
+
+def test_cycle_spread_over_a_long_time_is_not_found() -> None:
+    g = background()
+    add_cycle(g, ["a", "b", "c", "d"], 20, 110, CUT_10)  # a hop every 110 ticks of 400
+    assert typology_flags(g) == []
+
+
+def test_cycle_whose_amounts_grow_is_not_a_cut() -> None:
+    g = background()
+    add_cycle(g, ["a", "b", "c", "d"], 100, 2, list(reversed(CUT_10)))
+    assert typology_flags(g) == []
+
+
+def test_candidate_cycles_counted_exactly() -> None:
+    # a -> b -> c -> a twice over (two transfers on c -> a), plus d -> a, a -> d: one 3-cycle per
+    # first transfer (4), and the 2-step back-and-forth a <-> d makes closed walks of 4 steps: a d a d... no,
+    # closed walks of 4 steps: a->d->a->d->a (first step a->d or d->a: 2).
+    g = nx.MultiDiGraph()
+    for i, (u, v) in enumerate([("a", "b"), ("b", "c"), ("c", "a"), ("c", "a"), ("d", "a"), ("a", "d")]):
+        g.add_edge(u, v, value=1.0, tick=i, event=i)
+    assert candidate_cycles(transfer_arrays(g), 4) == {3: 4, 4: 2}
+
+
+# -- fans -----------------------------------------------------------------------------------
+
+
+def add_fan_in(g: nx.MultiDiGraph, hub: str, senders: int, ticks: list[int], value: float = 100.0) -> None:
+    for i in range(senders):
+        g.add_edge(f"m{i}", hub, value=value + i, tick=ticks[i % len(ticks)], event=f"f{i}")
+
+
+def test_fan_in_of_eight_within_three_ticks_with_alike_amounts_found() -> None:
+    g = background()
+    add_fan_in(g, "hub", 8, [200, 201, 202])
+    flags = typology_flags(g)
+    assert [(f.kind, f.agents) for f in flags] == [("fan_in", ("hub", "m0", "m3", "m6", "m1", "m4", "m7", "m2", "m5"))]
+    flag = flags[0]
+    assert flag.evidence == tuple(f"f{i}" for i in range(8))
+    assert flag.details["counterparties"] == 8
+    assert flag.p_value is not None and flag.p_value <= LEVEL / flag.tests
+
+
+def test_fan_in_p_value_is_the_poisson_tail() -> None:
+    g = background()
+    add_fan_in(g, "hub", 8, [200, 201, 202])
+    (flag,) = fans(TransferView(g), FAN_DEFAULTS)
+    # The box starts at the first payment, m0's 100.0 at tick 200. The hub has 8 counterparties, one
+    # transfer each: lambda = 7 x q_t x q_x, where q_t is the graph's share of ticks in the window (the
+    # hub has no other dealings) and q_x the graph's share of amounts in the band (the hub has no other
+    # transfers). Then P(X >= 7), times 8 anchors and 4 windows x 2 bands.
+    window, ratio = flag.details["window"], flag.details["amountRatio"]
+    edges = [d for _, _, d in g.edges(data=True)]
+    q_t = sum(1 for d in edges if 200 <= d["tick"] <= 200 + window) / len(edges)
+    q_x = sum(1 for d in edges if 100.0 / ratio <= d["value"] <= 100.0 * ratio) / len(edges)
+    lam = 7 * q_t * q_x
+    tail = 1 - sum(math.exp(-lam) * lam ** j / math.factorial(j) for j in range(7))
+    assert flag.details["expected"] == pytest.approx(lam, rel=1e-9)
+    assert flag.details["rawP"] == pytest.approx(tail, rel=1e-6)
+    assert flag.p_value == pytest.approx(tail * 8 * 8, rel=1e-6)
+
+
+def test_merchant_at_one_price_with_many_customers_not_found() -> None:
+    g = background()
+    for i in range(40):  # forty one-off customers, ten ticks apart, all paying the one price
+        g.add_edge(f"c{i}", "shop", value=20.0, tick=5 + 10 * i % 400, event=f"s{i}")
+    assert typology_flags(g) == []
+
+
+def test_honest_merchant_with_eight_payments_spread_over_the_period_not_found() -> None:
+    g = background()
+    add_fan_in(g, "shop", 8, [10, 60, 110, 160, 210, 260, 310, 360])
+    assert typology_flags(g) == []
+
+
+def test_payroll_paying_the_same_employees_every_period_not_found() -> None:
+    g = background()
+    for period, tick in enumerate(range(5, 400, 30)):
+        for e in range(10):
+            g.add_edge("employer", f"e{e}", value=300.0 + e, tick=tick, event=f"p{period}-{e}")
+    assert typology_flags(g) == []
+
+
+def test_fan_out_in_one_go_found() -> None:
+    g = background()
+    for i in range(6):
+        g.add_edge("boss", f"mule{i}", value=250.0, tick=300, event=f"o{i}")
+    assert [(f.kind, f.agents[0], len(f.agents)) for f in typology_flags(g)] == [("fan_out", "boss", 7)]
+
+
+# -- scatter-gather -----------------------------------------------------------------------------
+
+
+def test_scatter_gather_found_and_its_p_value() -> None:
+    g = background()
+    for i in range(4):
+        g.add_edge("s", f"m{i}", value=100.0 + i, tick=200, event=f"a{i}")
+        g.add_edge(f"m{i}", "d", value=(100.0 + i) * 0.95, tick=201, event=f"b{i}")
+    flags, _ = scatter_gather(TransferView(g), SG_DEFAULTS)
+    assert [(f.kind, f.agents) for f in flags] == [("scatter_gather", ("s", "d", "m0", "m1", "m2", "m3"))]
+    (flag,) = flags
+    arrays = transfer_arrays(g)
+    window = 0.1 * arrays.span
+    lam = 0.0
+    for i in range(4):
+        x = 100.0 + i
+        q_t = float(arrays.tick_mass(200, 200 + window))
+        q_x = float(arrays.value_mass(x * 0.8, x))
+        lam += q_t * q_x
+    assert flag.details["expected"] == pytest.approx(lam)
+    assert flag.p_value == pytest.approx(float(poisson_tail(4, lam)))
+    assert flag.evidence == ("a0", "a1", "a2", "a3", "b0", "b1", "b2", "b3")
+
+
+def test_scatter_gather_with_random_amounts_on_the_second_leg_not_found() -> None:
+    g = background()
+    for i, back in enumerate([10.0, 300.0, 55.0, 160.0]):
+        g.add_edge("s", f"m{i}", value=100.0 + i, tick=200, event=f"a{i}")
+        g.add_edge(f"m{i}", "d", value=back, tick=201, event=f"b{i}")
+    # s paying four one-off counterparties at one tick is still a fan-out; no value was relayed to d
+    assert [(f.kind, f.agents[0]) for f in typology_flags(g)] == [("fan_out", "s")]
+
+
+# -- properties --------------------------------------------------------------------------------
+
+
+def _with_everything() -> nx.MultiDiGraph:
+    g = background()
+    add_cycle(g, ["a", "b", "c", "d"], 100, 2, CUT_10)
+    add_fan_in(g, "hub", 8, [200, 201, 202])
+    return g
+
+
+def test_relabelling_nodes_does_not_change_the_result() -> None:
+    g = _with_everything()
+    mapping = {n: f"x{i:03d}" for i, n in enumerate(sorted(g.nodes, reverse=True))}
+    before = {(f.kind, frozenset(mapping[a] for a in f.agents), f.evidence, round(f.p_value or 0, 15), f.tests)
+              for f in typology_flags(g)}
+    after = {(f.kind, frozenset(f.agents), f.evidence, round(f.p_value or 0, 15), f.tests)
+             for f in typology_flags(nx.relabel_nodes(g, mapping))}
+    assert before == after and len(before) == 2
+
+
+def test_p_values_deterministic_same_bytes_on_rerun() -> None:
+    import orjson
+
+    first = orjson.dumps(screen_graph(_with_everything()).to_dict())
+    second = orjson.dumps(screen_graph(_with_everything()).to_dict())
+    assert first == second
+    doc = orjson.loads(first)
+    cycle = next(f for f in doc["flags"] if f["kind"] == "value_cycle")
+    assert {"pValue", "null", "tests"} <= set(cycle)
+
+
+def test_flag_json_unchanged_without_p_value() -> None:
+    flag = Flag("feeder", "hub_and_spoke", "flag", ("a", "b"), (("a", "b"),), 6.0, 5.0, (1,), "x")
+    assert list(flag.to_dict()) == ["screen", "kind", "level", "agents", "pairs", "score", "threshold", "evidence",
+                                    "explanation", "details"]
+    tested = Flag("fans", "fan_in", "flag", ("a", "b"), (("a", "b"),), 6.0, 5.0, (1,), "x", p_value=1.25e-9,
+                  null="shuffled", tests=12)
+    assert tested.to_dict()["pValue"] == 1.25e-9 and tested.to_dict()["tests"] == 12
+    assert tested.relabelled({"a": "z"}).p_value == 1.25e-9
+
+
+def test_bad_tick_names_the_edge() -> None:
+    g = nx.MultiDiGraph()
+    g.add_edge("a", "b", value=1.0, tick="noon", event=1)
+    with pytest.raises(ScreenInputError, match="'a' -> 'b': 'tick' must be a finite number"):
+        transfer_arrays(g)
+
+
+def test_no_typology_flag_on_background_alone() -> None:
+    assert typology_flags(background()) == []
+
+
+# -- generated graphs (scale) ------------------------------------------------------------------
+
+
+def test_generator_is_deterministic_and_plants_every_typology() -> None:
+    one = simulate_transfers(TransferSettings(accounts=400, seed=5))
+    two = simulate_transfers(TransferSettings(accounts=400, seed=5))
+    assert list(one.graph.edges(data=True)) == list(two.graph.edges(data=True))
+    assert one.cases == two.cases
+    assert {c.kind for c in one.cases} == {"fan_in", "fan_out", "scatter_gather", "gather_scatter", "cycle"}
+    events = {d["event"] for _, _, d in one.graph.edges(data=True)}
+    assert all(set(c.events) <= events for c in one.cases)
+
+
+def test_generated_graph_typologies_found_and_honest_graph_quiet() -> None:
+    sim = simulate_transfers(TransferSettings(accounts=1500, seed=101))
+    flags = typology_flags(sim.graph)
+    found = {a for f in flags for a in f.agents}
+    truth = sim.laundering_nodes
+    assert len(found & truth) / len(found) >= 0.95
+    assert len(found & truth) / len(truth) >= 0.5
+    honest = simulate_transfers(TransferSettings(accounts=1500, seed=101, cases_per_typology=0.0))
+    assert typology_flags(honest.graph) == []
+
+
+@pytest.mark.parametrize("module", ["daishi_forensics.screens.transfer_arrays", "daishi_forensics.screens.fans",
+                                    "daishi_forensics.screens.scatter_gather",
+                                    "daishi_forensics.screens.value_cycles",
+                                    "daishi_forensics.simulate.transfers"])
+def test_docstring_examples(module: str) -> None:
+    import doctest
+    import importlib
+
+    failed, attempted = doctest.testmod(importlib.import_module(module))
+    assert attempted and not failed
