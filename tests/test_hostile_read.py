@@ -574,3 +574,88 @@ def test_repeated_keys_in_a_bundle_and_a_header(tmp_path: Path) -> None:
 def test_well_formed_events_raise_no_repeated_key_warning() -> None:
     result = validate_targets(["m_demo"])
     assert result.exit_code == 0 and result.files[0].problems == ()
+
+
+# ------------------------------------------------------------------ all of the above under `ulimit -v`
+
+
+def _hostile_inputs(tmp_path: Path) -> dict[str, Path]:
+    """One input per hostile case of this module, each a match the commands read."""
+    attack = ev(3, 2, "attack", "a_2", target="a_1", region="r_0_0", damage=2, witnessed=True, witnesses=["a_1"])
+    record = line(ev(3, 1, "move", "a_1", **{"from": "r_0_0", "to": "r_0_1"}))
+    rich = archive(["a_1", "a_2"], ended=5)
+    for seat in rich["agents"]:
+        seat["wealth"] = 1e308
+    cases: dict[str, Path] = {
+        "float id replayed": stream(tmp_path / "a", [*map(line, SPAWNS), line(attack),
+                                                     line(attack).replace(b'"id":3', b'"id":3.0')]),
+        "id past 2**64": stream(tmp_path / "b", [*map(line, SPAWNS), line(ev(3, 1, "rest", "a_1")).replace(
+            b'"id":3', b'"id":18446744073709551616')]),
+        "tick as a float": stream(tmp_path / "c", [*map(line, SPAWNS), line(ev(3, 1, "rest", "a_1")).replace(
+            b'"tick":1', b'"tick":1.0')]),
+        "one id out of place": stream(tmp_path / "d", [*map(line, SPAWNS), *rests([3, 99999999, 4, 5])]),
+        "deep value": stream(tmp_path / "e", [*map(line, SPAWNS), record.replace(
+            b'"payload":', b'"payload":{"from": "r_0_0", "to": ' + deep(1000) + b'},"xpayload":', 1)]),
+        "payload a list": stream(tmp_path / "f", [*map(line, SPAWNS), line(ev(3, 1, "rest", "a_1")).replace(
+            b'"payload":{}', b'"payload":[1,2]')]),
+        "wealth 1e308": write_match(tmp_path / "g", [*SPAWNS, ev(3, 1, "rest", "a_1")], rich),
+        "repeated key": stream(tmp_path / "h", [*map(line, SPAWNS), line(ev(3, 1, "rest", "a_1"))[:-1] +
+                                                b',"tick":2}']),
+        "v1 ending with a reset": stream(tmp_path / "i", [v1_line(1, 0, "agent_spawned", "a_1", region="r_0_0"),
+                                                          v1_line(2, 4, "rest", "a_1"),
+                                                          v1_line(3, 7, "world_reset", None, season=1)]),
+    }
+    whole = simulated_stream(tmp_path / "j")
+    lines = whole.read_bytes().splitlines(keepends=True)
+    for name, kept in (("cut at a line", lines[: len(lines) // 2]), ("header only", lines[:1])):
+        cut = tmp_path / name.replace(" ", "-") / whole.name
+        cut.parent.mkdir()
+        cut.write_bytes(b"".join(kept))
+        cases[name] = cut
+    return cases
+
+
+HOSTILE_COMMANDS = (("validate",), ("behavior",), ("behavior", "--format", "html"), ("score",), ("screen",))
+
+
+def test_every_hostile_case_reads_the_same_under_an_address_space_limit(tmp_path: Path) -> None:
+    """Each case above, through every command that reads a match, in a process whose address space
+    is limited to 2,000,000 KiB (``ulimit -v 2000000``): the exit codes are those of an unlimited
+    run, each one of the README's table for its meaning (never 70, an internal error), and no
+    output holds a traceback."""
+    cases = {name: str(path) for name, path in _hostile_inputs(tmp_path).items()}
+    driver = f"""
+        import json, sys
+        from click.testing import CliRunner
+        from daishi_forensics.cli import main
+        out = {{}}
+        for name, path in json.loads(sys.argv[1]).items():
+            for command in {HOSTILE_COMMANDS!r}:
+                args = [*command, path] if "--format" in command else [*command, path, "--format", "json"]
+                run = CliRunner().invoke(main, args)
+                failed = run.exception if not isinstance(run.exception, SystemExit) else None
+                out[name + ": " + " ".join(command)] = [run.exit_code, type(failed).__name__ if failed else None,
+                                                        "Traceback" in run.output]
+        print(json.dumps(out))
+    """
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2_000_000 * 1024, 2_000_000 * 1024))
+
+    run = subprocess.run([sys.executable, "-c", textwrap.dedent(driver), json.dumps(cases)], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=900, preexec_fn=limit)
+    assert run.returncode == 0, run.stderr
+    limited = json.loads(run.stdout)
+    unlimited = {}
+    for name, path in cases.items():
+        for command in HOSTILE_COMMANDS:
+            args = [*command, path] if "--format" in command else [*command, path, "--format", "json"]
+            result = cli(args)
+            assert "Traceback" not in result.output, (name, command)
+            unlimited[f"{name}: {' '.join(command)}"] = [result.exit_code, None, False]
+    assert limited == unlimited
+    assert {code for code, _, _ in limited.values()} <= {0, 1, 3}
+    # the cases whose meaning is plain: a finding (1) for each reading command
+    for name in ("float id replayed", "id past 2**64", "one id out of place", "cut at a line", "header only"):
+        assert limited[f"{name}: validate"][0] == 1 and limited[f"{name}: behavior"][0] == 1
+    assert limited["tick as a float: validate"][0] == 0

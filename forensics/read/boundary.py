@@ -38,7 +38,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Collection, Iterator
 
 from daishi_forensics.jsonio import shown
 from .jsontext import RepeatedKeys, colon_counter, key_path, may_repeat_keys, repeated_keys, repeats_no_key
@@ -363,7 +363,7 @@ class MatchRead:
             counts = Counter(self._cold_types)
             counts.update(hot_types)
             evidence = truncation_evidence(self.archive, counts, self._untyped, stats.private_events > 0,
-                                           self._last_tick, records)
+                                           self._last_tick, records, checker.types)
             if evidence:
                 stats.truncated = evidence
                 self._problem(Problem(self.source.name, "the log is truncated: " + "; ".join(evidence),
@@ -751,6 +751,7 @@ def truncation_evidence(
     private_present: bool,
     last_tick: int | None,
     records: int,
+    known: Collection[str] = (),
 ) -> tuple[str, ...]:
     """Why the log must end before the match did: the evidence, each a sentence (empty: none).
 
@@ -759,8 +760,9 @@ def truncation_evidence(
 
     * **counts**: the archive's ``metrics`` count more events of a type (summed over agents) than
       the log holds, beyond the records of no known type (unreadable lines, which could be any
-      type).  Types a public export leaves out are not compared when the log holds no private
-      event;
+      type).  Only the event types in ``known`` (the schemas' types) are compared: a metrics key
+      that is no event type (a server's own counter) says nothing about the log's length.  Types
+      a public export leaves out are not compared when the log holds no private event;
     * **deaths**: the archive says an agent died at a tick after the log's last event;
     * **presence**: the archive lists agents that lived (``roundsAlive`` > 0), and the log
       registers or spawns fewer agents than that (every agent enters the world by an
@@ -780,7 +782,7 @@ def truncation_evidence(
                         stamped[kind] += count
         short = []
         for kind in sorted(stamped):
-            if kind in PUBLIC_EXPORT_OMITS and not private_present:
+            if kind not in known or (kind in PUBLIC_EXPORT_OMITS and not private_present):
                 continue
             missing = stamped[kind] - counts.get(kind, 0)
             if missing > 0:

@@ -34,6 +34,10 @@ __all__ = ["Problem", "EventChecker", "SchemaChecker", "MAX_MESSAGE", "json_path
 
 MAX_MESSAGE = 240
 
+SHOWN_STRING = 160
+"""A string from the input is shown whole in a schema message up to this many characters (a
+region name, a type: what a reader needs to find it), cut with ``…`` beyond."""
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -152,7 +156,7 @@ class _ShownStr(str):
     __slots__ = ()
 
     def __repr__(self) -> str:
-        return shown(str(self))
+        return shown(str(self), SHOWN_STRING)
 
 
 def _printable(value: Any) -> Any:
@@ -169,7 +173,7 @@ def _printable(value: Any) -> Any:
             copy_l = _ShownList()
             pending.append((item, copy_l))
             return copy_l
-        if isinstance(item, str) and len(item) > SHOWN_LENGTH:
+        if isinstance(item, str) and len(item) > SHOWN_STRING:
             return _ShownStr(item)
         return item
 
