@@ -141,8 +141,6 @@ class _Held:
     version: int = 3
 
 
-
-
 @dataclass
 class _Season:
     """The events of one v1 season, spooled (bounded memory)."""

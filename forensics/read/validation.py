@@ -339,10 +339,13 @@ def as_draft4(schema: Any) -> Any:
             if isinstance(value, int) and not isinstance(value, bool):
                 extra.append({"type": "integer"})
         elif key == "if":
+            # if -> then, and not if -> else: (not if or then) and (if or else); a clause whose
+            # branch is absent always holds and is left out (the condition is then evaluated once)
             condition = as_draft4(value)
-            then = as_draft4(schema.get("then", True))
-            otherwise = as_draft4(schema.get("else", True))
-            extra.append({"anyOf": [{"allOf": [condition, then]}, {"allOf": [{"not": condition}, otherwise]}]})
+            if "then" in schema:
+                extra.append({"anyOf": [{"not": condition}, as_draft4(schema["then"])]})
+            if "else" in schema:
+                extra.append({"anyOf": [condition, as_draft4(schema["else"])]})
         elif key in ("then", "else"):
             continue  # with their "if"
         elif key == "propertyNames" and value == {"minLength": 1}:
