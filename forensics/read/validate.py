@@ -55,7 +55,9 @@ class FileResult:
         return self.unreadable is None and self.errors == 0
 
     def as_dict(self) -> dict[str, Any]:
-        return {
+        """The result as JSON; ``problemCounts`` (every problem by kind, listed or not) only when
+        there is a problem to count, so a clean match's document is as it always was."""
+        out = {
             "target": self.target,
             "form": self.form,
             "matchId": self.match_id,
@@ -64,8 +66,10 @@ class FileResult:
             "stats": self.stats,
             "problems": [p.as_dict() for p in self.problems],
             "problemsNotKept": self.problems_not_kept,
-            "problemCounts": dict(sorted(self.problem_counts.items())),
         }
+        if self.problem_counts:
+            out["problemCounts"] = dict(sorted(self.problem_counts.items()))
+        return out
 
 
 @dataclass(frozen=True)
