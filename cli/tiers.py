@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
-import gzip
+import contextlib
 import json
-import sys
 from collections import Counter
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import click
-
-import contextlib
 
 from daishi_forensics import exitcodes
 from daishi_forensics.errors import InputUnreadable
 from daishi_forensics.jsonio import dumps_line
-from daishi_forensics.injection.tiers import TIERS, classify_corpus
+from daishi_forensics.injection.tiers import TIERS, classify_records, corpus_loads
 from daishi_forensics.outputs import atomic_file, write_stdout
+from daishi_forensics.read.sources import json_lines
 
 from ._common import handle_errors, say
 from ._progress import progress_for, progress_options
@@ -32,18 +30,6 @@ def _line_json(record: dict[str, Any]) -> str:
         return dumps_line(record)
     except TypeError:  # lone surrogates kept from the input: escape them
         return json.dumps(record, sort_keys=True, ensure_ascii=True, separators=(",", ":")) + "\n"
-
-
-def _open(path: str) -> IO[bytes]:
-    if path == "-":
-        return sys.stdin.buffer
-    p = Path(path)
-    try:
-        if p.suffix == ".gz":
-            return gzip.open(p, "rb")
-        return p.open("rb")
-    except OSError as exc:
-        raise InputUnreadable(exc.strerror or str(exc), file=path) from None
 
 
 @click.command(epilog=exitcodes.epilog(
@@ -70,19 +56,19 @@ def tiers(file: str, output: Path | None, scrub: bool, summary: bool, no_model: 
     `hijack` with the rule `learned-score` and the n-grams that weighed most.
     `--no-model` uses the rules alone. A line that is not a JSON object with a
     string `text` gets `tier: null` and the reason. Measure the classifier on any
-    labelled corpus by comparing `tier` with its labels. FILE may be gzipped (.gz)
-    or - for stdin.
+    labelled corpus by comparing `tier` with its labels.
+    FILE is a regular file, gzipped (.gz) or not, or - for stdin; it is read with the
+    limits of a match stream (a line of at most 64 MiB, a .gz inflating to at most 4 GiB).
     """
     counts: Counter[tuple[str, str]] = Counter()
     bad = 0
     lines = 0
-    handle = _open(file)
+    records = json_lines(file, loads=corpus_loads)
     with contextlib.ExitStack() as stack:
+        stack.callback(records.close)
         line = stack.enter_context(progress_for(f"tiers {file}", quiet, progress))
-        if handle is not sys.stdin.buffer:
-            stack.callback(handle.close)
         write = stack.enter_context(atomic_file(output)).write if output is not None else write_stdout
-        rows = classify_corpus(handle, scrub_text=scrub, model=not no_model)
+        rows = classify_records(records, scrub_text=scrub, model=not no_model)
         while True:
             try:
                 row = next(rows, None)

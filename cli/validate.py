@@ -8,7 +8,7 @@ import click
 
 from daishi_forensics import exitcodes
 from daishi_forensics.report.render.validation import FORMATS, render
-from daishi_forensics.read.validate import validate_targets
+from daishi_forensics.read.validate import MAX_ERRORS, validate_targets
 
 from ._progress import progress_for, progress_options
 from ._common import TARGET_HELP, handle_errors, input_options, set_help, write_output
@@ -22,10 +22,14 @@ from ._common import TARGET_HELP, handle_errors, input_options, set_help, write_
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="text for people, json for programs, github for workflow annotations.")
 @click.option("--strict", is_flag=True, help="Unknown event types are errors (default: warn, count, keep).")
+@click.option("--max-errors", type=click.IntRange(min=1), default=MAX_ERRORS, show_default=True, metavar="N",
+              help="List at most N problems of each kind per match, then say how many more there are "
+                   "(the JSON keeps every count).")
 @progress_options
 @input_options
 @handle_errors
-def validate(targets: tuple[str, ...], fmt: str, strict: bool, quiet: bool, progress: bool, store: Path | None,
+def validate(targets: tuple[str, ...], fmt: str, strict: bool, max_errors: int, quiet: bool, progress: bool,
+             store: Path | None,
              server: str | None) -> None:
     """Validate every event and the archive of each match against the JSON Schemas.
 
@@ -36,7 +40,7 @@ def validate(targets: tuple[str, ...], fmt: str, strict: bool, quiet: bool, prog
     """
     with progress_for(f"validate {' '.join(targets)}", quiet, progress) as line:
         line.stage("reading and validating")
-        result = validate_targets(targets, store=store, server=server, strict=strict)
+        result = validate_targets(targets, store=store, server=server, strict=strict, max_errors=max_errors)
     write_output(render(result, fmt), None)
     raise SystemExit(result.exit_code)
 

@@ -1,8 +1,13 @@
-"""Deterministic JSON in and out.
+"""Deterministic JSON in and out, and values from the input shown in a message.
 
 Every JSON document the tool writes goes through :func:`dumps`: keys sorted,
 two-space indent, UTF-8, a trailing newline, and no NaN or Infinity (a non-finite
 number is a bug, not data).  Same input, same bytes.
+
+Every value taken from the input and printed in a message (an error, a problem, a
+finding) goes through :func:`shown`: bounded in depth and length, so a value nested a
+thousand levels deep or a line of 60 MB prints as a few dozen characters, never as a
+``RecursionError`` or a screenful.
 
 JSON escapes the C0 controls itself; the characters it may leave raw but a terminal or
 a viewer would obey (DEL, the C1 controls, the line and paragraph separators and the
@@ -20,9 +25,20 @@ import orjson
 
 from daishi_forensics.textsafe import CONTROLS
 
-__all__ = ["dumps", "dumps_line", "loads"]
+__all__ = ["dumps", "dumps_line", "loads", "shown", "SHOWN_LENGTH", "SHOWN_DEPTH"]
+
+SHOWN_LENGTH = 60
+"""At most this many characters of a value are shown (then ``…``)."""
+SHOWN_DEPTH = 3
+"""Containers nested deeper than this are shown as ``[…]`` / ``{…}``."""
 
 loads = orjson.loads
+
+
+WRITTEN_DEPTH = 128
+"""A value copied from the input into a document is written to this depth; deeper, as its
+:func:`shown` text (the writer stops at 255 levels, and no document of this tool nests deeper
+than a few dozen of its own)."""
 
 
 _RAW = re.compile("[" + "".join(sorted(c for c in CONTROLS if ord(c) >= 0x20)) + "]")
@@ -37,9 +53,86 @@ def _escape_raw(text: str) -> str:
 
 def dumps(obj: Any) -> str:
     """Pretty, key-sorted JSON text ending in a newline."""
-    return _escape_raw(orjson.dumps(obj, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2).decode()) + "\n"
+    return _dumps(obj, orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + "\n"
 
 
 def dumps_line(obj: Any) -> str:
     """Compact, key-sorted JSON on one line (for JSON Lines output), with newline."""
-    return _escape_raw(orjson.dumps(obj, option=orjson.OPT_SORT_KEYS).decode()) + "\n"
+    return _dumps(obj, orjson.OPT_SORT_KEYS) + "\n"
+
+
+def _dumps(obj: Any, option: int) -> str:
+    try:
+        return _escape_raw(orjson.dumps(obj, option=option).decode())
+    except orjson.JSONEncodeError as exc:
+        if "Recursion" not in str(exc):
+            raise
+        return _escape_raw(orjson.dumps(_within_depth(obj, WRITTEN_DEPTH), option=option).decode())
+
+
+def _within_depth(value: Any, depth: int) -> Any:
+    """``value`` with every list or object nested deeper than ``depth`` written as its ``shown`` text."""
+    if isinstance(value, dict):
+        return {k: _within_depth(v, depth - 1) for k, v in value.items()} if depth > 0 else shown(value)
+    if isinstance(value, (list, tuple)):
+        return [_within_depth(v, depth - 1) for v in value] if depth > 0 else shown(value)
+    return value
+
+
+def shown(value: Any, limit: int = SHOWN_LENGTH, depth: int = SHOWN_DEPTH) -> str:
+    """``value`` as a short text for a message: Python's ``repr`` of a scalar, a list or
+    object to ``depth`` levels, at most ``limit`` characters (cut with ``…``).
+
+    The work is bounded by ``limit`` and ``depth``, whatever the size of ``value``.
+
+    >>> shown("wood")
+    "'wood'"
+    >>> shown([[[[[1]]]], 2])
+    '[[[[…]]], 2]'
+    >>> shown("x" * 100, limit=10)
+    "'xxxxxxxx…"
+    """
+    parts: list[str] = []
+    _show(value, depth, limit + 1, parts)
+    text = "".join(parts)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _show(value: Any, depth: int, budget: int, parts: list[str]) -> int:
+    """Append the text of ``value`` to ``parts``, stopping once ``budget`` characters are out;
+    returns the budget left."""
+    if budget <= 0:
+        return 0
+    if isinstance(value, str):
+        text = repr(value[:budget])
+    elif isinstance(value, bool) or value is None or isinstance(value, float):
+        text = repr(value)
+    elif isinstance(value, int):
+        text = repr(value) if value.bit_length() <= 256 else f"<an integer of {value.bit_length()} bits>"
+    elif isinstance(value, (list, tuple, dict)):
+        is_dict = isinstance(value, dict)
+        open_, close = ("{", "}") if is_dict else ("[", "]")
+        if depth <= 0:
+            text = open_ + "…" + close if value else open_ + close
+        else:
+            parts.append(open_)
+            budget -= 1
+            items = iter(value.items()) if is_dict else iter(value)
+            for n, item in enumerate(items):
+                if budget <= 0:
+                    return 0
+                if n:
+                    parts.append(", ")
+                    budget -= 2
+                if is_dict:
+                    budget = _show(item[0], depth - 1, budget, parts)
+                    parts.append(": ")
+                    budget = _show(item[1], depth - 1, budget - 2, parts)
+                else:
+                    budget = _show(item, depth - 1, budget, parts)
+            parts.append(close)
+            return budget - 1
+    else:
+        text = f"<{type(value).__name__}>"
+    parts.append(text)
+    return budget - len(text)

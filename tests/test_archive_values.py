@@ -33,6 +33,9 @@ def test_exported_api_is_pinned() -> None:
         "unvalued_items",
         "map_regions",
         "match_rounds",
+        "MAX_MAGNITUDE",
+        "within_magnitude",
+        "seat_wealth",
     ]
 
 

@@ -130,7 +130,7 @@ BUGS = {
     "screen": "daishi_forensics.cli.screen.screen_targets",
     "score": "daishi_forensics.cli.score.audit_target",
     "propagation": "daishi_forensics.cli.propagation.analyze_target",
-    "tiers": "daishi_forensics.cli.tiers.classify_corpus",
+    "tiers": "daishi_forensics.cli.tiers.classify_records",
     "season behavior": "daishi_forensics.cli.season.run_season",
     "season screen": "daishi_forensics.cli.season.run_season",
     "export": "daishi_forensics.cli.export.export_parquet",

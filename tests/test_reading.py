@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import os
 from pathlib import Path
 
 import pytest
@@ -77,8 +78,11 @@ def test_v1_log_keeps_only_the_last_season(tmp_path: Path) -> None:
     path.write_text("\n".join([lines[0], *(orjson.dumps(e).decode() for e in earlier), *lines[1:]]) + "\n")
     got, read = read_all(path)
     assert read.stats.seasons_seen == 2
-    assert read.stats.dropped_earlier_season == 2
-    assert [e["type"] for e in got][:2] == ["world_reset", "season_started"]
+    # the world_reset ends the earlier season (it carries that season's last tick, 6): it is dropped
+    # with it, and the match's clock starts at the season_started's tick 0
+    assert read.stats.dropped_earlier_season == 3
+    assert [e["type"] for e in got][:2] == ["season_started", "agent_registered"]
+    assert [e["tick"] for e in got] == sorted(e["tick"] for e in got) and got[0]["tick"] == 0
     assert "a_9" not in {e["agentId"] for e in got}
     assert read.stats.records == 14 and read.stats.valid == 14
 
@@ -259,7 +263,60 @@ def test_stream_lines_blank_bad_and_too_long(tmp_path: Path) -> None:
                      b'"' + b"y" * 22 + b'"\n{"c":3}\n')
     got: list[tuple[int, int, object, bool]] = []
     with pytest.raises(InputTooLarge, match="longer than 24 bytes") as refused:
-        for index, number, data, error in _event_lines(path, Limits(max_line_bytes=24), True):
+        for index, number, data, error, _text in _event_lines(path, Limits(max_line_bytes=24), True):
             got.append((index, number, data, error is not None))
     assert got == [(0, 2, {"a": 1}, False), (1, 5, None, True), (2, 6, "x" * 21, False), (3, 7, {"b": 2}, False)]
     assert refused.value.line == 8
+
+
+def test_bad_input_reads_under_an_address_space_limit(tmp_path: Path) -> None:
+    """Every bad input above, read by `validate` and `behavior` with the address space limited to
+    2,000,000 KiB (`ulimit -v 2000000`): the same exit codes and one-line errors, no traceback, no
+    MemoryError (a read never reserves more than it reads)."""
+    import json
+    import resource
+    import subprocess
+    import sys
+
+    cases: dict[str, tuple[Path, int]] = {}
+    for case, (body, _expected, _path) in BAD_LINES.items():
+        cases[case] = (_stream(tmp_path / case.replace(" ", "-"), body), 1)
+    for number, content in enumerate([b"", b'{"format": "daishi-match-export", "archive": {"match', b"[1, 2]"]):
+        path = tmp_path / f"unreadable-{number}" / "m_0123456789ab.json"
+        path.parent.mkdir()
+        path.write_bytes(content)
+        cases[f"unreadable bundle {number}"] = (path, 3)
+    folder = tmp_path / "no-archive" / MATCH_ID
+    folder.mkdir(parents=True)
+    (folder / "events.jsonl").write_text("")
+    cases["folder without archive"] = (folder, 3)
+    bomb = tmp_path / "bomb" / "m_0123456789ab.json.gz"
+    bomb.parent.mkdir()
+    with gzip.open(bomb, "wb") as out:
+        for _ in range(8):
+            out.write(b" " * (1 << 20))
+    cases["gzip bomb"] = (bomb, 3)
+    driver = """
+import json, sys
+from click.testing import CliRunner
+from daishi_forensics.cli import main
+out = {}
+for name, path in json.loads(sys.argv[1]).items():
+    for command in ("validate", "behavior"):
+        run = CliRunner().invoke(main, [command, path, "--format", "json"])
+        failed = run.exception if not isinstance(run.exception, SystemExit) else None
+        out[name + " " + command] = [run.exit_code, type(failed).__name__ if failed else None,
+                                     "Traceback" in run.output]
+print(json.dumps(out))
+"""
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2_000_000 * 1024, 2_000_000 * 1024))
+
+    run = subprocess.run([sys.executable, "-c", driver, json.dumps({k: str(p) for k, (p, _) in cases.items()})],
+                         capture_output=True, text=True, timeout=600, preexec_fn=limit,
+                         env={**os.environ, "DAISHI_MAX_INFLATED_BYTES": str(4 << 20)})
+    assert run.returncode == 0, run.stderr
+    results = json.loads(run.stdout)
+    assert results == {f"{name} {command}": [code, None, False] for name, (_, code) in cases.items()
+                       for command in ("validate", "behavior")}

@@ -53,6 +53,7 @@ from typing import Any
 from daishi_forensics.arithmetic import half_up
 from daishi_forensics.replay import RecordLog, Rows, Table, int_column
 from daishi_forensics.errors import InvalidInput
+from daishi_forensics.jsonio import shown
 
 __all__ = [
     "COMMONS_WINDOW",
@@ -256,7 +257,7 @@ class CommonsPass:
         units = payload.get("gathered")
         if not isinstance(units, int) or isinstance(units, bool) or units < 0:
             raise InvalidInput(
-                f"gathered is not a count of units: {units!r}", event_id=ev.get("id"), field="payload.gathered"
+                f"gathered is not a count of units: {shown(units)}", event_id=ev.get("id"), field="payload.gathered"
             )
         agents = self._agents
         who = agents.number.get(agent)

@@ -54,6 +54,8 @@ from typing import Any, Protocol
 from daishi_forensics.arithmetic import half_up
 from daishi_forensics.errors import InvalidInput
 from daishi_forensics.read.archive import unvalued_items, value_of
+from daishi_forensics.jsonio import shown
+
 from ._ledger_store import TradeId, TradeTable
 
 __all__ = [
@@ -605,7 +607,7 @@ class ArchivedLedger:
 
 def _number(value: object, where: str) -> float:
     if not isinstance(value, (int, float)) or isinstance(value, bool):
-        raise InvalidInput(f"not a number: {value!r}", field=where)
+        raise InvalidInput(f"not a number: {shown(value)}", field=where)
     return float(value)
 
 
@@ -633,14 +635,14 @@ def archived_ledger(archive: Mapping[str, Any]) -> ArchivedLedger | None:
             raise InvalidInput("a ledger pair is not an object", field=where)
         x, y = raw.get("a"), raw.get("b")
         if not isinstance(x, str) or not isinstance(y, str) or x == y:
-            raise InvalidInput(f"a pair needs two distinct agents, got {x!r} and {y!r}", field=f"{where}.a")
+            raise InvalidInput(f"a pair needs two distinct agents, got {shown(x)} and {shown(y)}", field=f"{where}.a")
         key = pair_key(x, y)
         if key in seen:
             raise InvalidInput(f"pair {key} listed twice", field=where)
         seen.add(key)
         trades = raw.get("trades")
         if not isinstance(trades, int) or isinstance(trades, bool) or trades < 0:
-            raise InvalidInput(f"trades is not a count: {trades!r}", field=f"{where}.trades")
+            raise InvalidInput(f"trades is not a count: {shown(trades)}", field=f"{where}.trades")
         share = _number(raw.get("netShare"), f"{where}.netShare")
         rep_raw = raw.get("rep")
         rep: dict[str, float] | None = None

@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 from daishi_forensics.replay import Event, World
 from daishi_forensics.read.archive import ItemValues, item_values
+from daishi_forensics.jsonio import shown
 
 if TYPE_CHECKING:  # networkx is imported when a graph is built, not when the pass runs
     import networkx as nx
@@ -596,7 +597,7 @@ class _Walk:
                          "their operator and role are what the log says, if anything)")
         for item in sorted(self.missing):
             unvalued = sorted(self.missing[item], key=repr)
-            notes.append(f"not screened: the archive has no value for item {item!r} (events "
+            notes.append(f"not screened: the archive has no value for item {shown(item)} (events "
                          f"{', '.join(map(str, unvalued[:10]))}{' …' if len(unvalued) > 10 else ''}); "
                          "transfers holding it are left out of the value screens")
         if isinstance(values, ItemValues) and values.defaulted and "item_values" not in self.config:

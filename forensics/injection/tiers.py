@@ -73,6 +73,8 @@ __all__ = [
     "MessageTiers",
     "TierPass",
     "CorpusLine",
+    "classify_records",
+    "corpus_loads",
     "classify_corpus",
 ]
 
@@ -344,19 +346,37 @@ class CorpusLine:
     """False when the line was not a JSON object with a string ``text``."""
 
 
-def _parse_line(raw: bytes) -> object:
+def corpus_loads(raw: bytes) -> object:
+    """One line of a corpus as JSON: strict JSON, except that a lone surrogate escape (``\\ud800``),
+    which the fast parser refuses, is kept (message corpora hold them).  NaN, Infinity and numbers
+    past a double are not JSON: ``ValueError``, like every line that is not JSON."""
     import json
 
     import orjson
 
     try:
         return orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        # orjson refuses lone surrogates (\\ud800); the standard library keeps them
-        return json.loads(raw.decode("utf-8"))
+    except orjson.JSONDecodeError as exc:
+        if "surrogate" not in str(exc):
+            raise
+    try:
+        return json.loads(raw.decode("utf-8"), parse_constant=_not_a_number, parse_float=_finite)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
 
 
-def classify_corpus(lines: Iterable[bytes], *, scrub_text: bool = False, model: bool = True) -> Iterable[CorpusLine]:
+def _not_a_number(text: str) -> object:
+    raise ValueError(f"{text} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"{text[:40]} is past the largest double")
+    return value
+
+
+def classify_corpus(lines: Iterable[bytes], *, scrub_text: bool = False, model: bool = True) -> Iterator[CorpusLine]:
     """Classify the ``text`` of every line of a JSON Lines corpus, one result per line.
 
     Each result keeps the input's fields and sets ``tier``, ``rule``, ``reason``, ``score``
@@ -366,14 +386,30 @@ def classify_corpus(lines: Iterable[bytes], *, scrub_text: bool = False, model: 
     :func:`daishi_forensics.injection.secrets.scrub` of it (after classifying the original).
     ``model=False`` leaves the learned score out (rules only).  Blank lines are skipped (no record).
     """
-    for number, raw in enumerate(lines, 1):
-        if not raw.strip():
-            continue
-        try:
-            obj = _parse_line(raw)
-        except (ValueError, UnicodeDecodeError) as exc:
-            yield CorpusLine(number, {"line": number, "tier": None, "rule": None, "score": None, "truncated": False,
-                                      "reason": f"line {number} is not JSON ({str(exc)[:80]})"}, False)
+
+    def records() -> Iterator[tuple[int, int, object, str | None]]:
+        for number, raw in enumerate(lines, 1):
+            if not raw.strip():
+                continue
+            try:
+                yield number - 1, number, corpus_loads(raw), None
+            except (ValueError, UnicodeDecodeError) as exc:
+                yield number - 1, number, None, str(exc)
+
+    return classify_records(records(), scrub_text=scrub_text, model=model)
+
+
+def classify_records(records: Iterable[tuple[Any, ...]], *, scrub_text: bool = False,
+                     model: bool = True) -> Iterator[CorpusLine]:
+    """:func:`classify_corpus` over lines already read: ``(index, line number, value, error, ...)``
+    records, as the match reader's line reader gives them (``read.sources.json_lines``, which
+    applies the same limits as to a match stream)."""
+    for record in records:
+        number, obj, error = record[1], record[2], record[3]
+        if error is not None:
+            reason = error.removeprefix("not valid JSON: ")
+            yield CorpusLine(number, {"line": number, "tier": None, "rule": None, "score": None,
+                                      "truncated": False, "reason": f"line {number} is not JSON ({reason[:80]})"}, False)
             continue
         if not isinstance(obj, dict):
             yield CorpusLine(number, {"line": number, "tier": None, "rule": None, "score": None, "truncated": False,

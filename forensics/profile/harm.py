@@ -53,8 +53,9 @@ from daishi_forensics.arithmetic import half_up, rate_per_100
 from daishi_forensics.errors import InvalidInput
 from daishi_forensics.replay import Event, Timeline, World
 from daishi_forensics.replay.spans import size
-from daishi_forensics.read.archive import match_rounds
+from daishi_forensics.read.archive import match_rounds, seat_wealth
 from daishi_forensics.economy.witnesses import WitnessPass, Witnesses
+from daishi_forensics.jsonio import shown
 
 from .promises import PromisePass, Promises
 
@@ -297,7 +298,7 @@ def scores(analysis: Any) -> dict[str, tuple[float | None, str]]:
     for row in analysis.archive.get("agents") or []:
         if not isinstance(row, Mapping) or not isinstance(row.get("agentId"), str):
             continue
-        wealth, rep = row.get("wealth"), row.get("reputation")
+        wealth, rep = seat_wealth(row, f"agents[{shown(row['agentId'])}]"), row.get("reputation")
         if circular is not None and _number(wealth) and _number(rep):
             index_wealth = index_reputation_and_wealth(rep, wealth, circular.get(row["agentId"], 0.0))[1]
             out[row["agentId"]] = (index_wealth, "indexWealth")

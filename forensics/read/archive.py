@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from daishi_forensics.errors import InvalidInput
+from daishi_forensics.jsonio import shown
 
 __all__ = [
     "DEFAULT_ITEM_VALUES",
@@ -39,6 +40,9 @@ __all__ = [
     "unvalued_items",
     "map_regions",
     "match_rounds",
+    "MAX_MAGNITUDE",
+    "within_magnitude",
+    "seat_wealth",
 ]
 
 DEFAULT_ITEM_VALUES: Mapping[str, float] = {
@@ -61,6 +65,33 @@ EARLY_ENGINE_ORE_VALUE = 8.0
 
 DEFAULT_MAP_SIZE = 12
 """Map width and height when the archive's ``config.map`` does not say (12 x 12)."""
+
+MAX_MAGNITUDE = 1e12
+"""The largest item value or wealth (in magnitude) the analyses compute with.  Past it, sums and
+products of doubles lose the figures (and overflow to infinity near 1e308); the schemas bound
+the archive's numbers there too."""
+
+
+def within_magnitude(value: float, field: str) -> float:
+    """``value`` as a float when it is within :data:`MAX_MAGNITUDE`; else :class:`InvalidInput`
+    naming ``field``.
+
+    >>> within_magnitude(321.02, "agents[0].wealth")
+    321.02
+    """
+    if not (-MAX_MAGNITUDE <= value <= MAX_MAGNITUDE):
+        raise InvalidInput(f"{shown(value)} is past the magnitude this tool computes with "
+                           f"(at most {MAX_MAGNITUDE:.0f})", field=field)
+    return float(value)
+
+
+def seat_wealth(row: Mapping[str, Any], where: str) -> float | None:
+    """A seat's final wealth from the archive: None when absent or not a number; an error when
+    past :data:`MAX_MAGNITUDE` (``where`` names the seat's row)."""
+    value = row.get("wealth")
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return None
+    return within_magnitude(value, f"{where}.wealth")
 
 
 @dataclass(frozen=True)
@@ -151,10 +182,10 @@ def item_values(archive: Mapping[str, Any]) -> ItemValues:
     for item, value in given.items():
         if not _is_number(value) or not math.isfinite(value) or value < 0:
             raise InvalidInput(
-                f"the value of {item!r} is not a number >= 0: {value!r}",
+                f"the value of {shown(item)} is not a number >= 0: {shown(value)}",
                 field=f"config.item_values.{item}",
             )
-        values[str(item)] = float(value)
+        values[str(item)] = within_magnitude(value, f"config.item_values.{item}")
     defaulted = frozenset(item for item in defaults if item not in values)
     for item in defaulted:
         values[item] = defaults[item]
@@ -186,7 +217,7 @@ def unvalued_items(items: Mapping[str, int], values: Mapping[str, float]) -> fro
 
 def _positive_int(value: object, where: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-        raise InvalidInput(f"not a positive integer: {value!r}", field=where)
+        raise InvalidInput(f"not a positive integer: {shown(value)}", field=where)
     return value
 
 
@@ -226,7 +257,7 @@ def match_rounds(archive: Mapping[str, Any]) -> int:
     for name in ("startedAtTick", "endedAtTick"):
         value = archive.get(name)
         if not isinstance(value, int) or isinstance(value, bool):
-            raise InvalidInput(f"{name} is missing or not an integer: {value!r}", field=name)
+            raise InvalidInput(f"{name} is missing or not an integer: {shown(value)}", field=name)
         ticks.append(value)
     started, ended = ticks
     if ended < started:

@@ -9,14 +9,28 @@ the file.  Nothing is silently dropped:
 
 * an invalid record is reported as a :class:`~daishi_forensics.read.validation.Problem`
   (file, line, event id, JSON path) and not passed on;
+* ids increase strictly.  One record whose id jumps ahead of its neighbours (``…, 5000,
+  99999999, 5001, …``) is the one out of place: it is reported and left out, and the
+  records after it are compared with the last good id, so one bad id costs one problem.
+  (To tell it from the record after it, the boundary holds each record back until the
+  next one has been read.)  A repeated or lower id is reported on the record that carries it;
+* every integer the boundary hands on is a Python ``int``.  A number written with a
+  fraction or exponent where the schema puts an integer (``"tick": 57.0``, ``"id": 5e3``)
+  is read as that integer and said (a warning); one past 2**53, which a double cannot
+  hold exactly, is an error;
+* a key the record's JSON text repeats is reported (a warning; the last value is kept);
 * an unknown event type is reported, counted and passed on unchanged (an error
   with ``strict``);
-* a v1 log holding several seasons keeps only the last one (contract §2: a season
-  starts at a ``world_reset``, or where ticks restart); earlier seasons are
-  validated, counted as ``droppedEarlierSeason`` and said;
+* a v1 log holding several seasons keeps only the match's (contract §2, see
+  :meth:`MatchRead._season_event`); events of other seasons are validated, counted as
+  ``droppedEarlierSeason`` and said;
 * an event an erratum names (archive ``errata[].events``, or a server page's
   ``errata``) never took effect in the world: it is validated, counted as
-  ``excludedByErrata`` and withheld from the analyses.
+  ``excludedByErrata`` and withheld from the analyses;
+* a log that ends before the archive says the match did is reported as truncated,
+  with its evidence (see :func:`truncation_evidence`).
+
+Problems are kept up to ``max_per_kind`` of each kind (code) and counted beyond.
 """
 
 from __future__ import annotations
@@ -24,13 +38,15 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Collection, Iterator
 
-from .sources import MatchSource
+from daishi_forensics.jsonio import shown
+from .jsontext import RepeatedKeys, colon_counter, key_path, repeated_keys, repeats_no_key
+from .sources import EventSpool, MatchSource
 from .upcast import upcast
-from .validation import EventChecker, Problem, header_problems
+from .validation import EventChecker, IntegralFloat, Problem, as_integers, header_problems
 
-__all__ = ["ReadStats", "MatchRead", "read_match", "REGION"]
+__all__ = ["ReadStats", "MatchRead", "read_match", "REGION", "SEASON_MARKERS", "truncation_evidence", "erratum_name"]
 
 REGION = re.compile(r"^r_(\d+)_(\d+)$")
 
@@ -47,6 +63,12 @@ REGION_FIELDS: dict[str, tuple[str, ...]] = {
     "region_collapsed": ("region",),
     "agent_snapshot": ("region",),
 }
+
+SEASON_MARKERS = frozenset({"world_reset", "season_started"})
+"""The events that mark where a v1 season ends or starts; they alone do not make a season played."""
+
+PUBLIC_EXPORT_OMITS = frozenset({"message_private"})
+"""Event types a public export leaves out (contract §1): the archive may count them, the log not."""
 
 _CHECKER: EventChecker | None = None
 
@@ -76,9 +98,14 @@ class ReadStats:
     private_events: int = 0
     yielded: int = 0
     problems: list[Problem] = field(default_factory=list)
+    """The problems kept: the first ``max_per_kind`` of each kind (code), in log order."""
     problems_not_kept: int = 0
+    problem_counts: Counter[str] = field(default_factory=Counter)
+    """Every problem counted by kind (code), kept or not."""
     errors: int = 0
     warnings: int = 0
+    truncated: tuple[str, ...] = ()
+    """The evidence that the log ends before the match did (empty: none)."""
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -100,6 +127,31 @@ class ReadStats:
         }
 
 
+@dataclass
+class _Held:
+    """A cold-path record that passed every check, held back until the next record confirms its
+    id.  (A hot-path record is held as it is: its raw record, whose data is the event.)"""
+
+    record: Any
+    """The raw record."""
+    event_id: int
+    type_name: str
+    produced: list[dict[str, Any]]
+    """Its v3 events."""
+    version: int = 3
+
+
+@dataclass
+class _Season:
+    """The events of one v1 season, spooled (bounded memory)."""
+
+    spool: EventSpool = field(default_factory=EventSpool)
+    played: bool = False
+    """It holds an event other than the season markers."""
+    closed: bool = False
+    """A ``world_reset`` ended it."""
+
+
 class MatchRead:
     """A match being read through the boundary (see module docs)."""
 
@@ -108,13 +160,13 @@ class MatchRead:
         source: MatchSource,
         *,
         strict: bool = False,
-        max_problems: int = 10_000,
+        max_per_kind: int = 1_000,
         validate: bool = True,
     ) -> None:
         self.source = source
         self.strict = strict
         self.validate = validate
-        self.max_problems = max_problems
+        self.max_per_kind = max_per_kind
         self.stats = ReadStats()
         self._consumed = False
         self._upcast_cache: tuple[dict[str, Any], list[dict[str, Any]]] | None = None
@@ -123,20 +175,38 @@ class MatchRead:
         config = config if isinstance(config, dict) else {}
         grid = config.get("map")
         grid = grid if isinstance(grid, dict) else {}
-        self.width = grid.get("width", 12) if isinstance(grid.get("width"), int) else 12
-        self.height = grid.get("height", 12) if isinstance(grid.get("height"), int) else 12
+        self.width = _dimension(grid.get("width"))
+        self.height = _dimension(grid.get("height"))
         self.errata_events: dict[int, str] = {}
         for erratum in [*(archive.get("errata") or []), *source.errata]:
-            if isinstance(erratum, dict):
-                for event_id in erratum.get("events") or []:
-                    if isinstance(event_id, int):
-                        self.errata_events.setdefault(event_id, str(erratum.get("id", "?")))
-        # where the reading stands (the cold path's state; the hot path keeps its own copy in locals)
+            if isinstance(erratum, dict) and isinstance(erratum.get("events"), list):
+                for event_id in erratum["events"]:
+                    if isinstance(event_id, int) and not isinstance(event_id, bool):
+                        self.errata_events.setdefault(event_id, erratum_name(erratum))
+        # where the reading stands (the hot path keeps copies in locals and hands them over)
         self._last_id: int | None = None
-        self._season: list[dict[str, Any]] = []
-        self._v1_mode = False
-        self._last_tick = -1
-        self._last_type = ""
+        """The id of the last record that passed (held or released)."""
+        self._before_last: int | None = None
+        """The id that passed before it (None: unknown)."""
+        self._held: Any = None
+        """The last record that passed, not yet released: a :class:`_Held`, or a hot-path raw record."""
+        self._hot_dropped: list[Any] = []
+        """Hot-path raw records found out of place after they passed (their counts are undone at the end)."""
+        self._cold_types: Counter[str] = Counter()
+        """Cold-path records by the v3 type of what they produced (stored type when invalid)."""
+        self._untyped = 0
+        """Records without a type at all (not JSON, not an object, no string type)."""
+        self._last_tick: int | None = None
+        """The tick of the last record that passed."""
+        self._said_paths: frozenset[str] = frozenset()
+        """Paths of the record being checked whose number :meth:`_numbers` already reported."""
+        self._counters: dict[str, tuple[Any, bool]] = {}
+        """Per event type, how to count the colons its payload's members hold (repeated keys)."""
+        # v1 seasons
+        self._season: _Season | None = None
+        self._kept_season: _Season | None = None
+        self._v1_last_tick = -1
+        self._v1_last_type = ""
 
     # ------------------------------------------------------------------ header
 
@@ -157,24 +227,31 @@ class MatchRead:
         seen: dict[str, dict[str, Any]] = {}
         for erratum in [*(self.archive.get("errata") or []), *self.source.errata]:
             if isinstance(erratum, dict):
-                seen.setdefault(str(erratum.get("id")), erratum)
+                seen.setdefault(erratum_name(erratum), erratum)
         return [seen[k] for k in sorted(seen)]
 
     def header_problems(self) -> list[Problem]:
-        """Problems in the header: the archive and the report against their schemas."""
-        return header_problems(self.source)
+        """Problems in the header: the archive and the report against their schemas, and keys its
+        JSON text repeats."""
+        problems = header_problems(self.source)
+        for key in self.source.repeated_keys:
+            problems.append(Problem(self.source.name, f"the key {shown(key)} is repeated; the last value is kept",
+                                    severity="warning", code="repeated-key", path="$"))
+        return problems
 
     # ------------------------------------------------------------------ problems
 
     def _problem(self, problem: Problem) -> None:
+        stats = self.stats
         if problem.severity == "error":
-            self.stats.errors += 1
+            stats.errors += 1
         else:
-            self.stats.warnings += 1
-        if len(self.stats.problems) < self.max_problems:
-            self.stats.problems.append(problem)
+            stats.warnings += 1
+        stats.problem_counts[problem.code] += 1
+        if stats.problem_counts[problem.code] <= self.max_per_kind:
+            stats.problems.append(problem)
         else:
-            self.stats.problems_not_kept += 1
+            stats.problems_not_kept += 1
 
     # ------------------------------------------------------------------ events
 
@@ -182,42 +259,53 @@ class MatchRead:
         """The match's events in the v3 shape, in log order (one pass only).
 
         Two paths.  The **hot path** takes a v3 record of a known type that passes its compiled
-        schema, comes after the last id, belongs to this match and names only regions on the map:
-        counted and yielded as it is.  Everything else -- other versions, unknown types, and every
-        record with a problem -- takes the **cold path** (:meth:`_cold`), which says exactly what
-        is wrong, upcasts, and slices v1 seasons."""
+        schema, holds integers where integers go, comes after the last id, belongs to this match
+        and names only regions on the map: counted, held back one record (see the module docs)
+        and yielded as it is.  Everything else -- other versions, unknown types, and every record
+        with a problem -- takes the **cold path** (:meth:`_cold`), which says exactly what is
+        wrong, upcasts, and slices v1 seasons."""
         if self._consumed:
             raise RuntimeError("MatchRead.events() can be iterated once; open the match again")
         self._consumed = True
         stats = self.stats
         match_id = self.match_id
         errata = self.errata_events
-        fast = _checker().fast_v3() if self.validate else None
+        checker = _checker()
+        fast = checker.fast_v3() if self.validate else {}
+        counters = self._counters = {t: (None, False) if parts is None else (colon_counter(*parts), bool(parts[1]))
+                                     for t, parts in checker.colon_parts().items()}
         width, height = self.width, self.height
         on_map = frozenset(f"r_{x}_{y}" for x in range(width) for y in range(height)) if width * height <= 1 << 20 \
             else None
         region_fields = REGION_FIELDS
         excluded = stats.excluded_by_errata
-        hot_types: dict[str, int] = {}  # records the hot path passed on, by type (into the stats at the end)
-        hot = 0  # records the hot path passed on (each valid, v3)
+        hot_types: dict[str, int] = {}  # records the hot path passed, by type (each valid, v3, unless found
+        # out of place later; into the stats at the end)
         hot_yielded = 0  # ... and yielded (not withheld by an erratum)
-        private = 0
-        records = 0
+        record = None
+        # ids: -1 stands for "none yet" in the loop (a valid id is >= 0), None outside it
+        last, before, held = _or_minus_one(self._last_id), _or_minus_one(self._before_last), self._held
+        cold_held = None  # a record the cold path holds (a _Held); `held` is a hot-path raw record
+        finished = False
         try:
-            for record in self.source.records():
-                records += 1
+            for record in self.source.records():  # noqa: B007 (the last one's index: the count, at the end)
                 data = record[2]
-                if fast is not None and type(data) is dict and data.get("schemaVersion") == 3:
+                if type(data) is dict and data.get("schemaVersion") == 3:
                     type_name = data.get("type")
-                    is_valid = fast.get(type_name) if type(type_name) is str else None
+                    try:
+                        is_valid = fast.get(type_name)  # type: ignore[arg-type]
+                    except TypeError:  # a type that is not even a string (unhashable)
+                        is_valid = None
                     if is_valid is not None and is_valid(data):
                         eid = data["id"]
-                        last = self._last_id
-                        ok = (last is None or eid > last) and (match_id is None or data["matchId"] == match_id)
+                        payload = data["payload"]
+                        ok = eid > last and (match_id is None or data["matchId"] == match_id)
+                        text = record[4]  # repeated keys: a colon count first (see jsontext)
+                        if text is not None and text.count(b":") != len(data) + len(payload) and ok:
+                            ok = repeats_no_key(text, data, *counters[type_name])  # type: ignore[index]
                         if ok and on_map is not None:
                             fields = region_fields.get(type_name)  # type: ignore[arg-type]
                             if fields is not None:
-                                payload = data["payload"]
                                 for key in fields:
                                     region = payload.get(key)
                                     if region is not None and region not in on_map:
@@ -227,135 +315,204 @@ class MatchRead:
                                 hot_types[type_name] += 1  # type: ignore[index]
                             except KeyError:
                                 hot_types[type_name] = 1  # type: ignore[index]
-                            hot += 1
-                            self._last_id = eid
-                            if data["private"]:
-                                private += 1
-                            if errata and eid in errata:
-                                excluded.append(eid)
-                            else:
-                                hot_yielded += 1
-                                yield data
+                            if held is not None:  # the record before, confirmed: out (a hot-path record)
+                                if errata and held[2]["id"] in errata:
+                                    excluded.append(held[2]["id"])
+                                else:
+                                    hot_yielded += 1
+                                    yield held[2]
+                            elif cold_held is not None:  # ... or the cold path's
+                                yield from self._release(cold_held)
+                                cold_held = None
+                            held = record
+                            before = last
+                            last = eid
                             continue
+                self._last_id, self._before_last = _or_none(last), _or_none(before)
+                self._held = held if held is not None else cold_held
                 yield from self._cold(record)
-            if self._season:
-                for event in self._season:
-                    yield from self._release(event, errata)
+                last, before, held = _or_minus_one(self._last_id), _or_minus_one(self._before_last), self._held
+                held, cold_held = (None, held) if type(held) is _Held else (held, None)
+            held = held if held is not None else cold_held
+            self._last_id, self._before_last, self._held = _or_none(last), _or_none(before), held
+            if held is not None:
+                self._held = None
+                self._last_tick = _tick(held)
+                yield from self._release(held)
+            yield from self._season_end()
+            finished = True
         finally:
+            dropped = self._hot_dropped  # raw records
+            records = record[0] + 1 if record is not None else 0  # records count from 0, blank lines aside
+            hot = sum(hot_types.values())
+            private = sum(hot_types.get(t, 0) for t in checker.private_types())  # the schema fixes `private`
             stats.records = records
             stats.by_type.update(hot_types)
             stats.by_version[3] += hot
-            stats.valid += hot
+            stats.valid += hot - len(dropped)
+            stats.invalid += len(dropped)
             stats.yielded += hot_yielded
-            stats.private_events += private
+            stats.private_events += private - sum(1 for r in dropped if r[2].get("private"))
             if stats.by_version[3] == 0:
                 del stats.by_version[3]  # as a Counter that never counted it
+            if self._season is not None:
+                self._season.spool.close()
+            if self._kept_season is not None:
+                self._kept_season.spool.close()
+        if finished and self.validate:
+            counts = Counter(self._cold_types)
+            counts.update(hot_types)
+            evidence = truncation_evidence(self.archive, counts, self._untyped, stats.private_events > 0,
+                                           self._last_tick, records, checker.types)
+            if evidence:
+                stats.truncated = evidence
+                self._problem(Problem(self.source.name, "the log is truncated: " + "; ".join(evidence),
+                                      code="truncated", path="$"))
 
     def _cold(self, record: Any) -> Iterator[dict[str, Any]]:
         """The general path for one record: every check with its problem, the upcast, v1 seasons."""
         stats = self.stats
         name = self.source.name
-        index, line, data, error = record
+        index, line, data, error = record[:4]
+        text = record[4]
         if error is not None:
             stats.invalid += 1
+            self._untyped += 1
             self._problem(Problem(name, error, code="json", line=line, index=index))
             return
         if not isinstance(data, dict):
             stats.invalid += 1
+            self._untyped += 1
             self._problem(Problem(name, "an event must be a JSON object", line=line, index=index))
             return
+        event_type = data.get("type")
+        type_name = event_type if isinstance(event_type, str) else "?"
+        if text is not None and not self._repeats_no_key(text, data, type_name):
+            data = RepeatedKeys(data, tuple(key_path(p, k) for p, k in repeated_keys(text)))
+        if isinstance(data, RepeatedKeys):
+            for key in data.repeated:
+                self._problem(Problem(name, f"the key {shown(key)} is repeated in this event; the last value is kept",
+                                      severity="warning", code="repeated-key", event_id=_int_id(data.get("id")),
+                                      line=line, index=index, path="$", event_type=type_name))
+            data = dict(data)
+        data, numbers = as_integers(data, _checker().integer_paths(type_name))
         if not self.validate and data.get("schemaVersion") == 3:
-            yield from self._unchecked(data)
+            yield from self._unchecked(data, record)
             return
         event_id = data.get("id")
-        event_type = data.get("type")
         version = data.get("schemaVersion", 1)
-        type_name = event_type if isinstance(event_type, str) else "?"
         stats.by_type[type_name] += 1
-        stats.by_version[version if isinstance(version, int) else 0] += 1
-        eid = event_id if isinstance(event_id, int) and not isinstance(event_id, bool) else None
-        last_id = self._last_id
+        stats.by_version[version if isinstance(version, int) and not isinstance(version, bool) else 0] += 1
+        eid = _int_id(event_id)
+        if type_name == "?":
+            self._untyped += 1
 
         bad = False
         if self.validate:
-            bad = self._check(_checker(), data, version, type_name, eid, line, index)
-            if not bad and eid is not None and last_id is not None and eid <= last_id:
-                self._problem(Problem(name, f"event ids must increase strictly: {eid} comes after {last_id}",
-                                      code="order", event_id=eid, line=line, index=index, path="$.id",
-                                      event_type=type_name))
-                bad = True
+            bad = self._numbers(numbers, eid, line, index, type_name)
+            bad = self._check(_checker(), data, version, type_name, eid, line, index) or bad
             if not bad and self.match_id is not None:
                 event_match = data.get("matchId")
                 if event_match is not None and event_match != self.match_id:
-                    self._problem(Problem(name, f"matchId {str(event_match)[:40]!r} differs from the export's "
+                    self._problem(Problem(name, f"matchId {shown(event_match, 40)} differs from the export's "
                                                 f"{self.match_id}", code="match-id", event_id=eid, line=line,
                                           index=index, path="$.matchId", event_type=type_name))
                     bad = True
             if not bad and type_name in REGION_FIELDS:
                 bad = self._check_regions(data, type_name, eid, line, index, self.width, self.height)
-        if eid is not None and (last_id is None or eid > last_id):
-            self._last_id = eid
+            if not bad and eid is not None:
+                bad = not self._in_order(eid, line, index, type_name)
         if bad:
             stats.invalid += 1
+            self._cold_types[type_name] += 1
             return
-        stats.valid += 1
 
         if version != 3:
-            stats.upcast += 1
             cached = self._upcast_cache
             produced = cached[1] if cached is not None and cached[0] is data else upcast(data, self.match_id)
-            self._upcast_cache = None
-            stats.synthesized += len(produced) - 1
         else:
             produced = [data]
+        self._upcast_cache = None
+        for event in produced:
+            kind = event.get("type")
+            self._cold_types[kind if isinstance(kind, str) else "?"] += 1
+        held = self._held
+        if held is not None:
+            self._held = None
+            yield from self._release(held)
+        if eid is None:  # validation off: nothing to order by
+            yield from self._release(_Held(record, -1, type_name, produced, _stored_version(version)))
+            return
+        self._held = _Held(record, eid, type_name, produced, _stored_version(version))
+        self._before_last = self._last_id
+        self._last_id = eid
+
+    def _repeats_no_key(self, text: bytes, data: dict[str, Any], type_name: str) -> bool:
+        """The hot path's test for repeated keys (a colon count first), on any record."""
+        payload = data.get("payload")
+        if text.count(b":") == len(data) + (len(payload) if type(payload) is dict else 0):
+            return True
+        counter = self._counters.get(type_name) if type(payload) is dict else None
+        return repeats_no_key(text, data, *(counter or (None, False)))
+
+    def _in_order(self, eid: int, line: int | None, index: int, type_name: str) -> bool:
+        """Check ``eid`` against the last good id; True when in order.  One record whose id jumped
+        ahead (the held one, when this id fits between the two ids before it) is the record out of
+        place: reported and dropped, and this one is in order."""
+        last = self._last_id
+        if last is None or eid > last:
+            return True
+        held = self._held
+        before = self._before_last
+        name = self.source.name
+        if held is not None and eid < last and (before is None or eid > before):
+            raw = held.record if type(held) is _Held else held
+            h_index, h_line = raw[0], raw[1]
+            held_type = held.type_name if type(held) is _Held else raw[2]["type"]
+            around = f"{before} and {eid}" if before is not None else f"the start and {eid}"
+            self._problem(Problem(name, f"event ids must increase strictly: {last} is out of place between "
+                                        f"{around}", code="order", event_id=last, line=h_line, index=h_index,
+                                  path="$.id", event_type=held_type))
+            self._held = None
+            self._last_id = before
+            self._before_last = None
+            if type(held) is _Held:
+                self.stats.invalid += 1
+            else:
+                self._hot_dropped.append(held)
+            return True
+        self._problem(Problem(name, f"event ids must increase strictly: {eid} comes after {last}",
+                              code="order", event_id=eid, line=line, index=index, path="$.id", event_type=type_name))
+        return False
+
+    def _release(self, held: Any) -> Iterator[dict[str, Any]]:
+        """A record confirmed in order: counted valid, then its events to the season (v1) or out."""
+        stats = self.stats
+        if type(held) is not _Held:  # a hot-path record (counted by the hot path)
+            event = held[2]
+            if self.errata_events and event["id"] in self.errata_events:
+                stats.excluded_by_errata.append(event["id"])
+            else:
+                stats.yielded += 1
+                yield event
+            return
+        produced = held.produced
+        stats.valid += 1
+        if held.version != 3:
+            stats.upcast += 1
+            stats.synthesized += len(produced) - 1
         for event in produced:
             if event.get("private"):
                 stats.private_events += 1
-
-        if version == 1:
-            self._season_event(data, type_name, produced)
+        self._last_tick = _tick(held)
+        if held.version == 1:
+            self._season_event(held.type_name, held.record[2], produced)
             return
         for event in produced:
-            yield from self._release(event, self.errata_events)
+            yield from self._out(event)
 
-    def _unchecked(self, data: dict[str, Any]) -> Iterator[dict[str, Any]]:
-        """A v3 record read without validation (``validate=False``): counted and passed on."""
-        stats = self.stats
-        type_name = data.get("type")
-        stats.by_type[type_name if isinstance(type_name, str) else "?"] += 1
-        stats.by_version[3] += 1
-        stats.valid += 1
-        if data.get("private"):
-            stats.private_events += 1
-        if isinstance(data.get("id"), int):
-            self._last_id = data["id"]
-        if not (self.errata_events and data.get("id") in self.errata_events):
-            stats.yielded += 1
-            yield data
-        else:
-            stats.excluded_by_errata.append(data["id"])
-
-    def _season_event(self, data: dict[str, Any], type_name: str, produced: list[dict[str, Any]]) -> None:
-        """Contract §2: only the last season of a v1 log belongs to the match; a season starts at a
-        ``world_reset`` (or a ``season_started`` whose tick restarts) and earlier ones are dropped."""
-        tick = data.get("tick", 0)
-        boundary = type_name == "world_reset" or (
-            type_name == "season_started"
-            and isinstance(tick, int)
-            and tick < self._last_tick
-            and self._last_type != "world_reset"
-        )
-        self._last_type = type_name
-        if boundary and (self._season or self._v1_mode):
-            self.stats.dropped_earlier_season += len(self._season)
-            self.stats.seasons_seen += 1
-            self._season = []
-        self._v1_mode = True
-        if isinstance(tick, int):
-            self._last_tick = tick
-        self._season.extend(produced)
-
-    def _release(self, event: dict[str, Any], errata: dict[int, str]) -> Iterator[dict[str, Any]]:
+    def _out(self, event: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        errata = self.errata_events
         event_id = event.get("id")
         if errata and event_id in errata:
             if event.get("upcast") is None:
@@ -364,7 +521,110 @@ class MatchRead:
         self.stats.yielded += 1
         yield event
 
+    def _unchecked(self, data: dict[str, Any], record: Any) -> Iterator[dict[str, Any]]:
+        """A v3 record read without validation (``validate=False``): counted and passed on."""
+        stats = self.stats
+        held = self._held
+        if held is not None:  # what came before it goes out first
+            self._held = None
+            yield from self._release(held)
+        type_name = data.get("type")
+        stats.by_type[type_name if isinstance(type_name, str) else "?"] += 1
+        stats.by_version[3] += 1
+        stats.valid += 1
+        if data.get("private"):
+            stats.private_events += 1
+        eid = _int_id(data.get("id"))
+        if eid is not None:
+            self._last_id = eid
+        yield from self._out(data)
+
+    # ------------------------------------------------------------------ v1 seasons
+
+    def _season_event(self, type_name: str, stored: dict[str, Any], produced: list[dict[str, Any]]) -> None:
+        """Contract §2: a v1 log may hold several seasons and only the match's belongs to the match.
+
+        The reading (assumed where the contract is silent):
+
+        * a ``world_reset`` ends the season it is logged in (it carries that season's last tick)
+          and belongs to it; the next event starts a new season;
+        * a ``season_started`` whose tick goes back (not right after a reset) starts a new season;
+        * the match's season is the **last season played** -- the last one holding an event other
+          than the two markers.  So a log that ends with a ``world_reset`` (or with a reset and a
+          ``season_started`` and nothing else) is the season that reset closed, not an empty one.
+
+        Every other season's events are counted as ``droppedEarlierSeason``.  Seasons are spooled
+        (memory bounded whatever their size) and released when the log ends."""
+        tick = stored.get("tick")
+        season = self._season
+        starts = season is not None and (
+            season.closed
+            or (
+                type_name == "season_started"
+                and isinstance(tick, int)
+                and tick < self._v1_last_tick
+                and self._v1_last_type != "world_reset"
+            )
+        )
+        if season is None or starts:
+            if season is not None:
+                self.stats.seasons_seen += 1
+                if season.played:
+                    self._drop(self._kept_season)
+                    self._kept_season = season
+                else:
+                    self._drop(season)
+            season = self._season = _Season()
+        self._v1_last_type = type_name
+        if isinstance(tick, int):
+            self._v1_last_tick = tick
+        for event in produced:
+            season.spool.append(event)
+        if type_name == "world_reset":
+            season.closed = True
+        elif type_name not in SEASON_MARKERS and not season.played:
+            season.played = True
+            self._drop(self._kept_season)
+            self._kept_season = None
+
+    def _drop(self, season: _Season | None) -> None:
+        if season is not None:
+            self.stats.dropped_earlier_season += season.spool.events
+            season.spool.close()
+
+    def _season_end(self) -> Iterator[dict[str, Any]]:
+        """The log ended: release the match's season (see :meth:`_season_event`)."""
+        season, kept = self._season, self._kept_season
+        self._season = self._kept_season = None
+        if season is None:
+            return
+        if kept is not None and not season.played:
+            self._drop(season)
+            season = kept
+        for event in season.spool:
+            yield from self._out(event)
+
     # ------------------------------------------------------------------ checks
+
+    def _numbers(self, numbers: list[IntegralFloat], eid: int | None, line: int | None, index: int,
+                 type_name: str) -> bool:
+        """Say each number written as a float where an integer goes; True when one cannot be read
+        exactly (past 2**53).  The schema's own complaint about such a number (its maximum) is not
+        said again (:attr:`_said_paths`)."""
+        bad = False
+        self._said_paths = frozenset(n.path for n in numbers if not n.exact)
+        for number in numbers:
+            if number.exact:
+                self._problem(Problem(self.source.name, f"{shown(number.value)} is written as a fraction where an "
+                                      f"integer goes; read as {int(number.value)}", severity="warning",
+                                      code="integral-float", event_id=eid, line=line, index=index,
+                                      path=number.path, event_type=type_name))
+            else:
+                bad = True
+                self._problem(Problem(self.source.name, f"{shown(number.value)} is past 2**53: an integer this "
+                                      "large cannot be read exactly", code="integer-range", event_id=eid,
+                                      line=line, index=index, path=number.path, event_type=type_name))
+        return bad
 
     def _check(
         self,
@@ -384,7 +644,7 @@ class MatchRead:
             self._problem(
                 Problem(
                     name,
-                    f"unknown schemaVersion {str(version)[:20]!r} (this tool reads 1, 2 and 3)",
+                    f"unknown schemaVersion {shown(version, 20)} (this tool reads 1, 2 and 3)",
                     event_id=eid,
                     line=line,
                     index=index,
@@ -402,7 +662,7 @@ class MatchRead:
             self._problem(
                 Problem(
                     name,
-                    f"unknown event type {type_name[:60]!r}: kept and counted, not analysed",
+                    f"unknown event type {shown(type_name)}: kept and counted, not analysed",
                     severity="error" if strict else "warning",
                     code="unknown-type",
                     event_id=eid,
@@ -435,7 +695,10 @@ class MatchRead:
     def _report(
         self, checker: Any, data: Any, eid: int | None, line: int | None, index: int, type_name: str
     ) -> None:
+        said = self._said_paths
         for path, message in checker.errors(data):
+            if path in said:
+                continue
             self._problem(
                 Problem(
                     self.source.name,
@@ -469,7 +732,7 @@ class MatchRead:
                 self._problem(
                     Problem(
                         self.source.name,
-                        f"region {str(region)[:40]!r} is not on the {width}×{height} map",
+                        f"region {shown(region, 40)} is not on the {width}×{height} map",
                         code="region",
                         event_id=eid,
                         line=line,
@@ -482,6 +745,106 @@ class MatchRead:
         return bad
 
 
-def read_match(source: MatchSource, *, strict: bool = False, validate: bool = True) -> MatchRead:
+def truncation_evidence(
+    archive: dict[str, Any],
+    counts: Counter[str],
+    untyped: int,
+    private_present: bool,
+    last_tick: int | None,
+    records: int,
+    known: Collection[str] = (),
+) -> tuple[str, ...]:
+    """Why the log must end before the match did: the evidence, each a sentence (empty: none).
+
+    A short log is not a truncated one: a match may end early, or quietly, with nobody acting in
+    its last ticks.  Only what the archive itself states can show that events are missing:
+
+    * **counts**: the archive's ``metrics`` count more events of a type (summed over agents) than
+      the log holds, beyond the records of no known type (unreadable lines, which could be any
+      type).  Only the event types in ``known`` (the schemas' types) are compared: a metrics key
+      that is no event type (a server's own counter) says nothing about the log's length.  Types
+      a public export leaves out are not compared when the log holds no private event;
+    * **deaths**: the archive says an agent died at a tick after the log's last event;
+    * **presence**: the archive lists agents that lived (``roundsAlive`` > 0), and the log
+      registers or spawns fewer agents than that (every agent enters the world by an
+      ``agent_registered`` or ``agent_spawned`` event).
+
+    ``counts`` are the log's records by their v3 type (an upcast record by what it became),
+    every record counted, valid or not, held or dropped: a record in the log is not missing.
+    ``last_tick`` is the tick of the last record that passed, ``records`` how many were read."""
+    evidence: list[str] = []
+    metrics = archive.get("metrics")
+    if isinstance(metrics, dict):
+        stamped: Counter[str] = Counter()
+        for per_agent in metrics.values():
+            if isinstance(per_agent, dict):
+                for kind, count in per_agent.items():
+                    if isinstance(kind, str) and isinstance(count, int) and not isinstance(count, bool) and count > 0:
+                        stamped[kind] += count
+        short = []
+        for kind in sorted(stamped):
+            if kind not in known or (kind in PUBLIC_EXPORT_OMITS and not private_present):
+                continue
+            missing = stamped[kind] - counts.get(kind, 0)
+            if missing > 0:
+                short.append((kind, stamped[kind], counts.get(kind, 0), missing))
+        if sum(m for *_, m in short) > untyped:
+            listed = ", ".join(f"{kind} {held:,} of {said:,}" for kind, said, held, _ in short[:8])
+            more = f" and {len(short) - 8} more types" if len(short) > 8 else ""
+            evidence.append(f"the archive's metrics count more events than the log holds ({listed}{more})")
+    agents = [a for a in archive.get("agents") or [] if isinstance(a, dict)]
+    died = sorted(
+        ((a["diedAtTick"], shown(a.get("agentId"))) for a in agents
+         if isinstance(a.get("diedAtTick"), int) and not isinstance(a.get("diedAtTick"), bool)),
+        reverse=True,
+    )
+    if died and (last_tick is None or died[0][0] > last_tick):
+        ends = f"ends at tick {last_tick}" if last_tick is not None else "holds no event"
+        evidence.append(f"the archive says {died[0][1]} died at tick {died[0][0]}, but the log {ends}")
+    lived = sum(1 for a in agents
+                if isinstance(a.get("roundsAlive"), int) and not isinstance(a.get("roundsAlive"), bool)
+                and a["roundsAlive"] > 0)
+    entered = counts.get("agent_registered", 0) + counts.get("agent_spawned", 0)
+    if lived and entered < lived and entered + untyped < lived:
+        evidence.append(f"the archive lists {lived} agents that lived, but the log registers or spawns "
+                        f"{'none' if not entered else entered}" + ("" if records else " (it holds no events)"))
+    return tuple(evidence)
+
+
+def erratum_name(erratum: dict[str, Any]) -> str:
+    """An erratum's id as text: itself when it is a short string, else bounded (``shown``)."""
+    value = erratum.get("id")
+    if isinstance(value, str) and len(value) <= 60:
+        return value
+    return shown(value) if value is not None else "None"
+
+
+def _dimension(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 12
+
+
+def _or_minus_one(event_id: int | None) -> int:
+    return -1 if event_id is None else event_id
+
+
+def _or_none(event_id: int) -> int | None:
+    return None if event_id < 0 else event_id
+
+
+def _stored_version(version: Any) -> int:
+    return version if version in (1, 2) and not isinstance(version, bool) else 3
+
+
+def _int_id(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _tick(held: Any) -> int | None:
+    tick = held.produced[0].get("tick") if type(held) is _Held else held[2].get("tick")
+    return tick if isinstance(tick, int) and not isinstance(tick, bool) else None
+
+
+def read_match(source: MatchSource, *, strict: bool = False, validate: bool = True,
+               max_per_kind: int = 1_000) -> MatchRead:
     """Wrap a source in the read boundary."""
-    return MatchRead(source, strict=strict, validate=validate)
+    return MatchRead(source, strict=strict, validate=validate, max_per_kind=max_per_kind)

@@ -32,6 +32,8 @@ import io
 import os
 import re
 import socket
+import stat
+import sys
 import tempfile
 import threading
 import time
@@ -39,6 +41,8 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import weakref
+import zlib
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -47,13 +51,16 @@ from typing import IO, Any, BinaryIO, Callable, Iterator, NamedTuple
 import orjson
 
 from daishi_forensics.errors import BadSetting, InputTooLarge, InputUnreadable, MatchNotFound, ServerError
+from .jsontext import RepeatedKeys, key_path, may_repeat_keys, repeated_keys
 
 __all__ = [
     "DEMO_ID",
+    "EventSpool",
     "Limits",
     "MatchSource",
     "RawRecord",
     "is_match_id",
+    "json_lines",
     "open_match",
     "default_store",
     "redact_url",
@@ -125,6 +132,9 @@ class RawRecord(NamedTuple):
     line: int | None
     data: Any
     error: str | None
+    text: bytes | None = None
+    """The line as read (a stream), for what only the text shows (repeated keys); None when the
+    record came out of a whole document (its repeated keys are found there)."""
 
 
 @dataclass(frozen=True)
@@ -156,7 +166,9 @@ class MatchSource:
     notes: list[str] = field(default_factory=list)
     """What reading the input had to accept that the format does not ask for (a byte-order mark)."""
     file_records: FileRecords | None = None
-    """For a stream or folder: the file its records are read from (see :mod:`~daishi_forensics.read.prefetch`)."""
+    """For a stream or folder: the file its records are read from."""
+    repeated_keys: list[str] = field(default_factory=list)
+    """Keys the header's JSON text repeats (outside the events), as paths (the last value is kept)."""
 
     @property
     def archive(self) -> dict[str, Any]:
@@ -180,12 +192,86 @@ class MatchSource:
 
 # --------------------------------------------------------------------------- files
 
+_CHUNK = 1 << 20
+"""Bytes asked of the operating system at a time when a whole file is read."""
+
+
+class _Identity(NamedTuple):
+    """What says a file is still the one that was opened: where it lives and how it looked."""
+
+    device: int
+    inode: int
+    size: int
+    mtime_ns: int
+
+    @classmethod
+    def of(cls, status: os.stat_result) -> _Identity:
+        return cls(status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns)
+
+
+def _changed(name: str) -> InputUnreadable:
+    return InputUnreadable(
+        "changed while being read (replaced, rewritten or grown); refused rather than analyse a mix "
+        "of two versions: read it again once it is complete",
+        file=name,
+    )
+
+
+class _File:
+    """A regular file opened for reading (never a FIFO, device or socket), which can tell
+    whether it changed since it was opened (device, inode, size, modification time)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.name = str(path)
+        flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+        try:
+            fd = os.open(path, flags)  # O_NONBLOCK: opening a FIFO must not wait for a writer
+        except OSError as exc:
+            raise InputUnreadable(f"cannot open ({exc.strerror or exc})", file=self.name) from exc
+        try:
+            status = os.fstat(fd)
+            if not stat.S_ISREG(status.st_mode):
+                raise InputUnreadable(f"is not a regular file (it is {_kind(status.st_mode)}); refused",
+                                      file=self.name)
+            os.set_blocking(fd, True)
+            self.raw: BinaryIO = os.fdopen(fd, "rb", buffering=0)
+        except BaseException:
+            os.close(fd)
+            raise
+        self.identity = _Identity.of(status)
+
+    def expect(self, identity: _Identity | None) -> None:
+        """Refuse the file if it is not the one seen earlier (``identity``, None: nothing seen)."""
+        if identity is not None and identity != self.identity:
+            self.raw.close()
+            raise _changed(self.name)
+
+    def check_unchanged(self) -> None:
+        """Refuse the file if it changed since it was opened, or its name now names another file."""
+        try:
+            now = _Identity.of(os.fstat(self.raw.fileno()))
+            named = _Identity.of(os.stat(self.path))
+        except OSError as exc:
+            raise _changed(self.name) from exc
+        if now != self.identity or named != self.identity:
+            raise _changed(self.name)
+
+
+def _kind(mode: int) -> str:
+    for test, what in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a folder")):
+        if test(mode):
+            return what
+    return "not a regular file"
+
 
 class _LimitedReader(io.RawIOBase):
     """Wraps a decompressing stream and refuses to inflate past a limit."""
 
-    def __init__(self, inner: BinaryIO, limit: int, name: str) -> None:
+    def __init__(self, inner: BinaryIO, limit: int, name: str, raw: BinaryIO) -> None:
         self._inner = inner
+        self._raw = raw
         self._left = limit
         self._limit = limit
         self._name = name
@@ -197,8 +283,8 @@ class _LimitedReader(io.RawIOBase):
         view = memoryview(buffer)
         try:
             n: int | None = self._inner.readinto(view)  # type: ignore[attr-defined]
-        except (OSError, EOFError, gzip.BadGzipFile) as exc:
-            raise InputUnreadable(f"corrupt gzip data ({exc})", file=self._name) from exc
+        except (OSError, EOFError, zlib.error) as exc:
+            raise InputUnreadable(f"corrupt or truncated gzip data ({exc})", file=self._name) from exc
         if n is None:
             return 0
         self._left -= n
@@ -211,31 +297,50 @@ class _LimitedReader(io.RawIOBase):
         return n
 
     def close(self) -> None:
-        self._inner.close()
-        super().close()
+        try:
+            self._inner.close()
+        finally:
+            self._raw.close()
+            super().close()
 
 
-def _open_binary(path: Path, limits: Limits) -> BinaryIO:
-    """Open a file for binary reading, transparently inflating ``.gz``."""
-    try:
-        if path.suffix == ".gz":
-            inner = gzip.GzipFile(filename=path, mode="rb")
-            limited = _LimitedReader(inner, limits.max_inflated_bytes, str(path))  # type: ignore[arg-type]
-            return io.BufferedReader(limited, 1 << 20)
-        return open(path, "rb")
-    except OSError as exc:
-        raise InputUnreadable(f"cannot open ({exc.strerror or exc})", file=str(path)) from exc
+@contextmanager
+def _opened(path: Path, limits: Limits, identity: _Identity | None = None) -> Iterator[tuple[BinaryIO, _File]]:
+    """Open a regular file for binary reading, transparently inflating ``.gz``; ``identity``:
+    the file must still be the one seen then.  Yields the reader and the file (whose
+    :meth:`_File.check_unchanged` the caller runs once it has read to the end)."""
+    file = _File(path)
+    file.expect(identity)
+    reader: BinaryIO
+    if path.suffix == ".gz":
+        inner = gzip.GzipFile(fileobj=file.raw, mode="rb")
+        limited = _LimitedReader(inner, limits.max_inflated_bytes, file.name, file.raw)  # type: ignore[arg-type]
+        reader = io.BufferedReader(limited, _CHUNK)
+    else:
+        reader = io.BufferedReader(file.raw, 1 << 16)  # type: ignore[type-var]  # a raw binary file
+    with reader:
+        yield reader, file
 
 
-def _read_whole(path: Path, limits: Limits) -> bytes:
-    """Read a whole (possibly gzipped) file, refusing one over the bundle limit."""
-    with _open_binary(path, limits) as handle:
-        data = handle.read(limits.max_bundle_bytes + 1)
-    if len(data) > limits.max_bundle_bytes:
-        raise InputTooLarge(
-            f"larger than {limits.max_bundle_bytes} bytes; a match this large must come as a .jsonl stream",
-            file=str(path),
-        )
+def _read_whole(path: Path, limits: Limits) -> bytearray:
+    """Read a whole (possibly gzipped) file in chunks, refusing one over the bundle limit
+    (a plain file by its size, before reading it) or one that changes while it is read."""
+    limit = limits.max_bundle_bytes
+    too_large = InputTooLarge(
+        f"larger than {limit} bytes; a match this large must come as a .jsonl stream", file=str(path)
+    )
+    with _opened(path, limits) as (reader, file):
+        if path.suffix != ".gz" and file.identity.size > limit:
+            raise too_large
+        data = bytearray()
+        while True:
+            chunk = reader.read(min(_CHUNK, limit + 1 - len(data)) or 1)
+            if not chunk:
+                break
+            data += chunk
+            if len(data) > limit:
+                raise too_large
+        file.check_unchanged()
     return data
 
 
@@ -243,17 +348,21 @@ BOM = b"\xef\xbb\xbf"
 """The UTF-8 byte-order mark: JSON does not allow one; at the start of a file it is read past, and said."""
 
 
-def _without_bom(data: bytes, name: str, notes: list[str]) -> bytes:
-    """``data`` without a byte-order mark at its start (a note says it was there)."""
+def _without_bom(data: bytes | bytearray, name: str, notes: list[str]) -> bytes | bytearray:
+    """``data`` without a byte-order mark at its start (a note says it was there); a bytearray
+    loses it in place (a whole file is not copied)."""
     if data.startswith(BOM):
         notes.append(f"{name}: starts with a UTF-8 byte-order mark, which JSON does not allow; read without it")
+        if isinstance(data, bytearray):
+            del data[: len(BOM)]
+            return data
         return data[len(BOM):]
     return data
 
 
-def _parse_document(data: bytes, name: str, notes: list[str] | None = None) -> Any:
-    data = _without_bom(data, name, notes if notes is not None else [])
-    if not data.strip():
+def _parse_document(data: bytes | bytearray, name: str) -> Any:
+    """A whole JSON document (its byte-order mark, if any, already read past: :func:`_without_bom`)."""
+    if not data or data.isspace():
         raise InputUnreadable("the file is empty", file=name)
     try:
         return orjson.loads(data)
@@ -261,7 +370,7 @@ def _parse_document(data: bytes, name: str, notes: list[str] | None = None) -> A
         raise InputUnreadable(f"not valid JSON: {_json_reason(exc)}", file=name) from exc
 
 
-def _json_reason(exc: orjson.JSONDecodeError) -> str:
+def _json_reason(exc: ValueError) -> str:
     message = str(exc)
     if "byte order mark" in message:
         return "it starts with a UTF-8 byte-order mark (BOM), which JSON does not allow"
@@ -280,21 +389,45 @@ def _require_object(value: Any, what: str, name: str) -> dict[str, Any]:
     return value
 
 
+def _repeated_in_document(data: bytes | bytearray, document: Any) -> tuple[dict[int, tuple[str, ...]], list[str]]:
+    """A bundle's repeated keys: by event position (``events[i]``), and those outside the events."""
+    if not may_repeat_keys(data, document):
+        return {}, []
+    by_event: dict[int, list[str]] = {}
+    header: list[str] = []
+    for path, key in repeated_keys(data):
+        if len(path) >= 2 and path[0] == "events" and isinstance(path[1], int):
+            by_event.setdefault(path[1], []).append(key_path(path[2:], key))
+        else:
+            header.append(key_path(path, key))
+    return {i: tuple(keys) for i, keys in by_event.items()}, header
+
+
 def _open_bundle(path: Path, limits: Limits) -> MatchSource:
     name = str(path)
     notes: list[str] = []
-    document = _require_object(_parse_document(_read_whole(path, limits), name, notes), "the bundle", name)
+    try:
+        data = _without_bom(_read_whole(path, limits), name, notes)
+        document = _require_object(_parse_document(data, name), "the bundle", name)
+    except MemoryError:
+        raise InputTooLarge("does not fit in the memory this process may use; a match this large must come as "
+                            "a .jsonl stream", file=name) from None
     events = document.get("events")
     if not isinstance(events, list):
         raise InputUnreadable("the bundle has no 'events' array", file=name, field="events")
+    repeated, header_repeated = _repeated_in_document(data, document)
+    del data
     header = {k: v for k, v in document.items() if k != "events"}
     _require_archive(header, name)
 
     def records() -> Iterator[RawRecord]:
         for index, data in enumerate(events):
+            keys = repeated.get(index)
+            if keys is not None and isinstance(data, dict):
+                data = RepeatedKeys(data, keys)
             yield RawRecord(index, None, data, None)
 
-    return MatchSource(name, "bundle", header, records, notes=notes)
+    return MatchSource(name, "bundle", header, records, notes=notes, repeated_keys=header_repeated)
 
 
 def _parse_line(line: bytes) -> tuple[Any, str | None]:
@@ -304,25 +437,35 @@ def _parse_line(line: bytes) -> tuple[Any, str | None]:
         return None, f"not valid JSON: {_json_reason(exc)}"
 
 
-def _event_lines(path: Path, limits: Limits, skip_header: bool) -> Iterator[RawRecord]:
-    """Raw records of a stream's lines: one generator, one ``readline`` per line (bounded)."""
-    name = str(path)
-    limit = limits.max_line_bytes
-    with _open_binary(path, limits) as handle:
+def _event_lines(path: Path | BinaryIO, limits: Limits, skip_header: bool, *, identity: _Identity | None = None,
+                 loads: Callable[[bytes], Any] = orjson.loads, name: str | None = None) -> Iterator[RawRecord]:
+    """Raw records of a stream's lines: one generator, one ``readline`` per line (bounded).
+
+    ``path`` is a file (opened here, a regular file only; ``identity``: it must still be the
+    file seen then, and it must not change while it is read) or an open binary reader (``-``,
+    standard input).  ``loads`` parses a line (raising ``ValueError``).  Each record carries
+    its line (``text``): the read boundary looks there for repeated keys."""
+    with ExitStack() as stack:
+        file: _File | None = None
+        if isinstance(path, Path):
+            name = str(path)
+            handle, file = stack.enter_context(_opened(path, limits, identity))
+        else:
+            handle, name = path, name or "-"
+        limit = limits.max_line_bytes
         readline = handle.readline
         number = 0
         if skip_header:
             readline(limit + 1)
             number = 1
-        elif handle.peek(len(BOM))[: len(BOM)] == BOM:  # type: ignore[attr-defined]  # a buffered reader
+        elif hasattr(handle, "peek") and handle.peek(len(BOM))[: len(BOM)] == BOM:
             handle.read(len(BOM))  # said by the opener (MatchSource.notes)
-        loads = orjson.loads
-        decode_error = orjson.JSONDecodeError
+        decode_error = ValueError
         index = 0
         while True:
             line = readline(limit + 1)
             if not line:
-                return
+                break
             number += 1
             if len(line) > limit:
                 raise InputTooLarge(f"a line is longer than {limit} bytes; refused", file=name, line=number)
@@ -331,18 +474,21 @@ def _event_lines(path: Path, limits: Limits, skip_header: bool) -> Iterator[RawR
             except decode_error as exc:
                 if not line.strip():
                     continue
-                yield RawRecord(index, number, None, f"not valid JSON: {_json_reason(exc)}")
+                yield RawRecord(index, number, None, f"not valid JSON: {_json_reason(exc)}", line)
             else:
-                yield (index, number, data, None)  # type: ignore[misc]  # a RawRecord-shaped tuple, built fast
+                yield (index, number, data, None, line)  # type: ignore[misc]  # a RawRecord-shaped tuple, built fast
             index += 1
+        if file is not None:
+            file.check_unchanged()
 
 
 def _open_stream(path: Path, limits: Limits) -> MatchSource:
     name = str(path)
-    with _open_binary(path, limits) as handle:
+    with _opened(path, limits) as (handle, file):
         first = handle.readline(limits.max_line_bytes + 1)
+        identity = file.identity
     notes: list[str] = []
-    first = _without_bom(first, name, notes)
+    first = bytes(_without_bom(first, name, notes))
     if not first.strip():
         raise InputUnreadable("the file is empty (or its first line, the header, is blank)", file=name, line=1)
     if len(first) > limits.max_line_bytes:
@@ -352,26 +498,36 @@ def _open_stream(path: Path, limits: Limits) -> MatchSource:
         raise InputUnreadable(f"the header line is {error}", file=name, line=1)
     header = _require_object(data, "the header line", name)
     _require_archive(header, name)
-    return MatchSource(name, "stream", header, lambda: _event_lines(path, limits, skip_header=True),
-                       notes=notes, file_records=FileRecords(str(path), limits, True))
+    repeated = [key_path(p, k) for p, k in repeated_keys(first)] if may_repeat_keys(first, header) else []
+    return MatchSource(name, "stream", header,
+                       lambda: _event_lines(path, limits, skip_header=True, identity=identity),
+                       notes=notes, file_records=FileRecords(str(path), limits, True), repeated_keys=repeated)
+
+
+def _read_object(path: Path, limits: Limits, what: str, notes: list[str]) -> tuple[Any, list[str]]:
+    """A whole JSON file of a folder, and its repeated keys (a byte-order mark: read past, in ``notes``)."""
+    data = _without_bom(_read_whole(path, limits), str(path), notes)
+    value = _parse_document(data, str(path))
+    repeated = [f"{what}: {key_path(p, k)}" for p, k in repeated_keys(data)] if may_repeat_keys(data, value) else []
+    return value, repeated
 
 
 def _open_folder(path: Path, limits: Limits) -> MatchSource:
     name = str(path)
     archive_path = path / "archive.json"
-    if not archive_path.is_file():
+    if not os.path.lexists(archive_path):
         raise InputUnreadable("the folder has no archive.json", file=name, field="archive.json")
     notes: list[str] = []
-    archive = _require_object(
-        _parse_document(_read_whole(archive_path, limits), str(archive_path), notes), "archive.json",
-        str(archive_path)
-    )
+    archive, repeated = _read_object(archive_path, limits, "archive.json", notes)
+    archive = _require_object(archive, "archive.json", str(archive_path))
     for candidate in ("events.jsonl", "events.jsonl.gz"):
         events_path = path / candidate
-        if events_path.is_file():
+        if os.path.lexists(events_path):
             break
     else:
         raise InputUnreadable("the folder has no events.jsonl (or events.jsonl.gz)", file=name)
+    with _opened(events_path, limits) as (_handle, events_file):
+        identity = events_file.identity  # a regular file, seen now: the one read later
     header: dict[str, Any] = {
         "format": "daishi-match-export",
         "formatVersion": 1,
@@ -379,12 +535,16 @@ def _open_folder(path: Path, limits: Limits) -> MatchSource:
         "archive": archive,
     }
     report_path = path / "report.json"
-    if report_path.is_file():
-        header["report"] = _parse_document(_read_whole(report_path, limits), str(report_path), notes)
-    with _open_binary(events_path, limits) as handle:
+    if os.path.lexists(report_path):
+        header["report"], in_report = _read_object(report_path, limits, "report.json", notes)
+        repeated += in_report
+    with _opened(events_path, limits) as (handle, events_file):
+        identity = events_file.identity  # a regular file, seen now: the one read later
         _without_bom(handle.read(len(BOM)), str(events_path), notes)  # the reader skips it
-    return MatchSource(name, "folder", header, lambda: _event_lines(events_path, limits, skip_header=False),
-                       notes=notes, file_records=FileRecords(str(events_path), limits, False))
+    return MatchSource(name, "folder", header,
+                       lambda: _event_lines(events_path, limits, skip_header=False, identity=identity),
+                       notes=notes, file_records=FileRecords(str(events_path), limits, False),
+                       repeated_keys=repeated)
 
 
 def _require_archive(header: dict[str, Any], name: str) -> None:
@@ -397,7 +557,7 @@ def open_path(path: Path, limits: Limits | None = None) -> MatchSource:
     limits = limits or Limits()
     if path.is_dir():
         return _open_folder(path, limits)
-    if not path.exists():
+    if not os.path.lexists(path):
         raise InputUnreadable("no such file or folder", file=str(path))
     suffixes = "".join(path.suffixes[-2:])
     if path.name.endswith((".jsonl", ".jsonl.gz")):
@@ -408,6 +568,46 @@ def open_path(path: Path, limits: Limits | None = None) -> MatchSource:
         f"unknown form '{suffixes or path.suffix}': expected .json, .json.gz, .jsonl, .jsonl.gz or a folder",
         file=str(path),
     )
+
+
+def json_lines(file: str, limits: Limits | None = None, *,
+               loads: Callable[[bytes], Any] = orjson.loads) -> Iterator[RawRecord]:
+    """The records of any JSON Lines file (``-``: standard input), read as a match stream is:
+    a regular file only, ``.gz`` inflated within the limit, each line within the line limit,
+    a change while it is read refused.  ``loads`` parses one line (raising ``ValueError``)."""
+    limits = limits or Limits()
+    if file == "-":
+        return _event_lines(sys.stdin.buffer, limits, False, loads=loads, name="-")
+    return _event_lines(Path(file), limits, False, loads=loads)
+
+
+class EventSpool:
+    """Events held back in log order, in memory up to ``memory_bytes`` and in a temporary file
+    beyond it, then read back once: a buffer whose memory is bounded whatever it holds.
+
+    What is read back equals what went in (JSON values, written and read with the same
+    parser)."""
+
+    def __init__(self, memory_bytes: int = 8 << 20) -> None:
+        self._file = tempfile.SpooledTemporaryFile(max_size=memory_bytes, mode="w+b")
+        self.events = 0
+
+    def append(self, event: dict[str, Any]) -> None:
+        self._file.write(orjson.dumps(event) + b"\n")
+        self.events += 1
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        """The events, in the order they went in (once; the spool is closed after)."""
+        handle = self._file
+        handle.seek(0)
+        try:
+            for line in handle:
+                yield orjson.loads(line)
+        finally:
+            handle.close()
+
+    def close(self) -> None:
+        self._file.close()
 
 
 # --------------------------------------------------------------------------- store

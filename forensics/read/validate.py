@@ -8,6 +8,7 @@ stops a file early (and the other files are still checked).
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
@@ -18,7 +19,7 @@ from .boundary import read_match
 from .sources import Limits, open_match
 from .validation import Problem
 
-__all__ = ["FileResult", "ValidationResult", "validate_targets", "expand_targets"]
+__all__ = ["FileResult", "ValidationResult", "validate_targets", "expand_targets", "MAX_ERRORS"]
 
 
 @dataclass(frozen=True)
@@ -33,20 +34,30 @@ class FileResult:
     stats: dict[str, Any] = field(default_factory=dict)
     """:meth:`ReadStats.as_dict` of the read."""
     problems: tuple[Problem, ...] = ()
+    """The problems listed: the first ``max_errors`` of each kind (code)."""
     problems_not_kept: int = 0
+    """Problems found beyond those listed."""
+    problem_counts: dict[str, int] = field(default_factory=dict)
+    """Every problem found, by kind (code), listed or not."""
+    error_count: int = 0
+    """Every error found (listed or not); the match is valid when there is none."""
+    warning_count: int = 0
+    """Every warning found (listed or not)."""
     unreadable: str | None = None
     """The one-line reason the input could not be read at all."""
 
     @property
     def errors(self) -> int:
-        return sum(1 for p in self.problems if p.severity == "error") + self.problems_not_kept
+        return self.error_count
 
     @property
     def valid(self) -> bool:
         return self.unreadable is None and self.errors == 0
 
     def as_dict(self) -> dict[str, Any]:
-        return {
+        """The result as JSON; ``problemCounts`` (every problem by kind, listed or not) only when
+        there is a problem to count, so a clean match's document is as it always was."""
+        out = {
             "target": self.target,
             "form": self.form,
             "matchId": self.match_id,
@@ -56,6 +67,9 @@ class FileResult:
             "problems": [p.as_dict() for p in self.problems],
             "problemsNotKept": self.problems_not_kept,
         }
+        if self.problem_counts:
+            out["problemCounts"] = dict(sorted(self.problem_counts.items()))
+        return out
 
 
 @dataclass(frozen=True)
@@ -84,7 +98,7 @@ class ValidationResult:
 def _looks_like_match(path: Path) -> bool:
     name = path.name
     if path.is_dir():
-        return (path / "archive.json").is_file()
+        return os.path.lexists(path / "archive.json")
     return name.endswith((".json", ".json.gz", ".jsonl", ".jsonl.gz"))
 
 
@@ -93,13 +107,17 @@ def expand_targets(targets: Iterable[str]) -> list[str]:
     expanded: list[str] = []
     for target in targets:
         path = Path(target)
-        if path.is_dir() and not (path / "archive.json").is_file():
+        if path.is_dir() and not os.path.lexists(path / "archive.json"):
             inside = sorted(str(p) for p in path.iterdir() if p.name.startswith("m_") and _looks_like_match(p))
             if inside:
                 expanded.extend(inside)
                 continue
         expanded.append(target)
     return expanded
+
+
+MAX_ERRORS = 50
+"""Problems listed per kind by default (the rest are counted)."""
 
 
 def validate_one(
@@ -109,11 +127,13 @@ def validate_one(
     server: str | None = None,
     strict: bool = False,
     limits: Limits | None = None,
+    max_errors: int = MAX_ERRORS,
 ) -> FileResult:
-    """Validate one match: its header, then every event (streamed)."""
+    """Validate one match: its header, then every event (streamed); list at most ``max_errors``
+    problems of each kind and count the rest."""
     try:
         source = open_match(target, store=store, server=server, limits=limits)
-        read = read_match(source, strict=strict)
+        read = read_match(source, strict=strict, max_per_kind=max_errors)
         header = read.header_problems()
         for _ in read.events():
             pass
@@ -125,14 +145,21 @@ def validate_one(
     if source.report_error is not None:
         said.append(Problem(source.name, f"the match's report could not be read: {source.report_error}",
                             severity="warning", code="report"))
-    problems = tuple(said) + tuple(header) + tuple(read.stats.problems)
+    header = [*said, *header]
+    stats = read.stats
+    counts = dict(stats.problem_counts)
+    for problem in header:
+        counts[problem.code] = counts.get(problem.code, 0) + 1
     return FileResult(
         target=source.name,
         form=source.form,
         match_id=read.match_id,
-        stats=read.stats.as_dict(),
-        problems=problems,
-        problems_not_kept=read.stats.problems_not_kept,
+        stats=stats.as_dict(),
+        problems=tuple(header) + tuple(stats.problems),
+        problems_not_kept=stats.problems_not_kept,
+        problem_counts=counts,
+        error_count=stats.errors + sum(1 for p in header if p.severity == "error"),
+        warning_count=stats.warnings + sum(1 for p in header if p.severity != "error"),
     )
 
 
@@ -143,11 +170,12 @@ def validate_targets(
     server: str | None = None,
     strict: bool = False,
     limits: Limits | None = None,
+    max_errors: int = MAX_ERRORS,
 ) -> ValidationResult:
     """Validate every target (files, folders, ``m_<id>``, ``m_demo``)."""
     return ValidationResult(
         tuple(
-            validate_one(t, store=store, server=server, strict=strict, limits=limits)
+            validate_one(t, store=store, server=server, strict=strict, limits=limits, max_errors=max_errors)
             for t in expand_targets(targets)
         )
     )

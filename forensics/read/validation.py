@@ -18,18 +18,25 @@ without the v3 envelope (which requires fields an upcaster cannot derive, such a
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import jsonschema
 import jsonschema_rs
 
 from daishi_forensics import schemas
+from daishi_forensics.jsonio import SHOWN_LENGTH, shown
 
-__all__ = ["Problem", "EventChecker", "SchemaChecker", "MAX_MESSAGE"]
+__all__ = ["Problem", "EventChecker", "SchemaChecker", "MAX_MESSAGE", "json_path", "IntegerPath", "IntegralFloat",
+           "integer_paths", "as_integers", "as_draft4", "ENVELOPE_INTEGERS", "EXACT_INTEGER"]
 
 MAX_MESSAGE = 240
+
+SHOWN_STRING = 160
+"""A string from the input is shown whole in a schema message up to this many characters (a
+region name, a type: what a reader needs to find it), cut with ``…`` beyond."""
 
 
 @dataclass(frozen=True)
@@ -111,13 +118,95 @@ class SchemaChecker:
         return bool(self._fast.is_valid(instance))
 
     def errors(self, instance: Any) -> Iterator[tuple[str, str]]:
-        """``(json path, message)`` for every problem (the detail path)."""
+        """``(json path, message)`` for every problem (the detail path).
+
+        The detail engine writes the offending value into its messages; it is handed a copy
+        whose containers and long strings print through :func:`~daishi_forensics.jsonio.shown`,
+        so a value nested a thousand levels deep or megabytes long prints short."""
         found = False
-        for error in sorted(self._detail.iter_errors(instance), key=lambda e: list(map(str, e.absolute_path))):
+        errors = self._detail.iter_errors(_printable(instance))
+        for error in sorted(errors, key=lambda e: [shown(part) for part in e.absolute_path]):
             found = True
-            yield error.json_path, _short(_leaf(error).message)
+            yield json_path(error.absolute_path), _short(_leaf(error).message)
         if not found:  # engines disagree (should not happen): still report
             yield "$", "does not match its schema"
+
+
+class _ShownList(list):  # type: ignore[type-arg]
+    """A list that prints bounded (see :func:`_printable`)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return shown(self)
+
+
+class _ShownDict(dict):  # type: ignore[type-arg]
+    """An object that prints bounded (see :func:`_printable`)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return shown(self)
+
+
+class _ShownStr(str):
+    """A long string that prints bounded (see :func:`_printable`)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return shown(str(self), SHOWN_STRING)
+
+
+def _printable(value: Any) -> Any:
+    """A copy of a JSON value whose lists, objects and long strings print through ``shown``
+    (equal to the value and of the same JSON types, so it validates the same).  Built without
+    recursion: the value may be nested as deep as the parser allows."""
+
+    def convert(item: Any) -> Any:
+        if isinstance(item, dict):
+            copy_ = _ShownDict()
+            pending.append((item, copy_))
+            return copy_
+        if isinstance(item, list):
+            copy_l = _ShownList()
+            pending.append((item, copy_l))
+            return copy_l
+        if isinstance(item, str) and len(item) > SHOWN_STRING:
+            return _ShownStr(item)
+        return item
+
+    pending: list[tuple[Any, Any]] = []
+    root = convert(value)
+    while pending:
+        original, copy_ = pending.pop()
+        if isinstance(original, dict):
+            for key, item in original.items():
+                copy_[key] = convert(item)
+        else:
+            copy_.extend(convert(item) for item in original)
+    return root
+
+
+_PLAIN_KEY = re.compile(r"^[a-zA-Z][a-zA-Z0-9_]*$")
+
+
+def json_path(parts: Iterable[Any]) -> str:
+    """The JSON path of a field, as the detail engine writes it (``$.payload.give.wood``,
+    ``$.roster[2]``, ``$['gen_ai.usage.input_tokens']``), each key cut to a bounded length."""
+    out = ["$"]
+    for part in parts:
+        if isinstance(part, int):
+            out.append(f"[{part}]")
+            continue
+        key = str(part)
+        key = key if len(key) <= SHOWN_LENGTH else key[: SHOWN_LENGTH - 1] + "…"
+        if _PLAIN_KEY.match(key):
+            out.append("." + key)
+        else:
+            out.append("['" + key.replace("\\", "\\\\").replace("'", "\\'") + "']")
+    return "".join(out)
 
 
 def _leaf(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
@@ -133,6 +222,9 @@ class EventChecker:
         self.types = frozenset(schemas.event_types())
         self._whole: dict[str, SchemaChecker] = {}
         self._partial: dict[str, SchemaChecker] = {}
+        self._integers: dict[str, tuple[IntegerPath, ...]] = {}
+        self._hot: dict[str, Callable[[Any], bool]] | None = None
+        self._private: frozenset[str] | None = None
         self._envelopes = {
             version: SchemaChecker(schemas.inlined(f"envelope-v{version}"), schemas.load(f"envelope-v{version}"))
             for version in (1, 2, 3)
@@ -154,12 +246,231 @@ class EventChecker:
             self._partial[event_type] = checker
         return checker
 
-    def fast_v3(self) -> dict[str, Any]:
-        """``type -> is_valid`` of the compiled whole-event validator, for every known type."""
-        return {t: self.whole(t)._fast.is_valid for t in self.types}
+    def fast_v3(self) -> dict[str, Callable[[Any], bool]]:
+        """``type -> is_valid`` of the hot path's compiled whole-event validator, for every known type.
+
+        The same checks as :meth:`whole`, and one more: an integer must be written as one (``57``,
+        not ``57.0``).  JSON Schema 2020-12 counts ``57.0`` as an integer; draft 4 does not, so the
+        hot path runs each schema rewritten to draft 4 (:func:`as_draft4`) and a record with an
+        integral float goes to the cold path, which reads it as the integer and says so."""
+        if self._hot is None:
+            self._hot = {
+                t: jsonschema_rs.Draft4Validator(as_draft4(schemas.inlined(f"event/{t}"))).is_valid for t in self.types
+            }
+        return self._hot
+
+    def integer_paths(self, event_type: str) -> tuple[IntegerPath, ...]:
+        """Where an event of this type holds integers: the envelope's, and its payload's by its v3
+        schema (an unknown type: the envelope's only)."""
+        paths = self._integers.get(event_type)
+        if paths is None:
+            found = set(ENVELOPE_INTEGERS)
+            if event_type in self.types:
+                found.update(p for p in integer_paths(schemas.inlined(f"event/{event_type}")) if p[:1] == ("payload",))
+            paths = self._integers[event_type] = tuple(sorted(found, key=lambda p: [str(k) for k in p]))
+        return paths
+
+    def private_types(self) -> frozenset[str]:
+        """The types whose schema fixes ``private`` to true (the others fix it to false): the hot
+        path counts private events by type."""
+        if self._private is None:
+            fixed = {t: (schemas.inlined(f"event/{t}").get("properties") or {}).get("private") for t in self.types}
+            loose = sorted(t for t, rule in fixed.items() if rule not in ({"const": True}, {"const": False}))
+            if loose:
+                raise ValueError(f"the schemas of {loose} do not fix `private`: the hot path counts it by type")
+            self._private = frozenset(t for t, rule in fixed.items() if rule == {"const": True})
+        return self._private
+
+    def colon_parts(self) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]] | None]:
+        """``type -> (object keys, free-text keys)`` of its payload (None: neither), from its schema:
+        where else than the envelope and the payload's own keys the text of a well-formed event
+        holds colons (see :func:`~daishi_forensics.read.jsontext.colon_counter`)."""
+        parts: dict[str, tuple[tuple[str, ...], tuple[str, ...]] | None] = {}
+        for event_type in self.types:
+            properties: dict[str, Any] = {}
+            for node in _nodes(schemas.inlined(f"event/{event_type}")):
+                payload = (node.get("properties") or {}).get("payload")
+                if isinstance(payload, dict):
+                    for sub in _nodes(payload):
+                        properties.update(sub.get("properties") or {})
+            objects = tuple(sorted(k for k, v in properties.items() if v.get("type") == "object"))
+            texts = tuple(sorted(k for k, v in properties.items() if v.get("type") == "string"
+                                 and not set(v) & {"pattern", "enum", "const", "minLength", "format"}))
+            parts[event_type] = (objects, texts) if objects or texts else None
+        return parts
 
     def envelope(self, version: int) -> SchemaChecker:
         return self._envelopes[version]
+
+
+_ANNOTATIONS = frozenset({"title", "description", "$comment", "examples", "default", "deprecated"})
+_DRAFT4_SAME = frozenset({"type", "minimum", "maximum", "minLength", "maxLength", "pattern", "required", "enum",
+                          "minItems", "maxItems", "uniqueItems", "multipleOf", "minProperties", "maxProperties"})
+
+
+def as_draft4(schema: Any) -> Any:
+    """A 2020-12 schema of this package rewritten in JSON Schema draft 4, with the same verdicts
+    except that an integer must be written without a fraction or exponent (draft 4's ``integer``).
+
+    The rewrite knows each keyword the package's schemas use: ``const`` becomes a one-value
+    ``enum`` (an integer constant also requires an integer), ``if``/``then``/``else`` the
+    equivalent ``anyOf``, ``propertyNames: {minLength: 1}`` a ``not`` on the empty key; the
+    others are the same in both drafts.  A keyword it does not know raises ``ValueError``, so a
+    schema edit cannot silently change the hot path's verdicts (a test rewrites every schema)."""
+    if isinstance(schema, bool):
+        return {} if schema else {"not": {}}
+    if not isinstance(schema, dict):
+        raise ValueError(f"not a schema: {shown(schema)}")
+    out: dict[str, Any] = {}
+    extra: list[Any] = []
+    for key, value in schema.items():
+        if key in _ANNOTATIONS or key in ("$schema", "$id"):
+            continue
+        if key in _DRAFT4_SAME:
+            out[key] = value
+        elif key in ("properties", "patternProperties"):
+            out[key] = {name: as_draft4(sub) for name, sub in value.items()}
+        elif key in ("additionalProperties", "items", "not"):
+            out[key] = as_draft4(value)
+        elif key in ("allOf", "anyOf", "oneOf"):
+            out[key] = [as_draft4(sub) for sub in value]
+        elif key == "const":
+            extra.append({"enum": [value]})
+            if isinstance(value, int) and not isinstance(value, bool):
+                extra.append({"type": "integer"})
+        elif key == "if":
+            # if -> then, and not if -> else: (not if or then) and (if or else); a clause whose
+            # branch is absent always holds and is left out (the condition is then evaluated once)
+            condition = as_draft4(value)
+            if "then" in schema:
+                extra.append({"anyOf": [{"not": condition}, as_draft4(schema["then"])]})
+            if "else" in schema:
+                extra.append({"anyOf": [condition, as_draft4(schema["else"])]})
+        elif key in ("then", "else"):
+            continue  # with their "if"
+        elif key == "propertyNames" and value == {"minLength": 1}:
+            extra.append({"not": {"required": [""]}})
+        elif key == "exclusiveMinimum" or key == "exclusiveMaximum":
+            bound = "minimum" if key == "exclusiveMinimum" else "maximum"
+            extra.append({bound: value, key: True})
+        else:
+            raise ValueError(f"as_draft4 does not know the keyword {key!r}")
+    out.update({"$schema": "http://json-schema.org/draft-04/schema#"} if "$schema" in schema else {})
+    if extra:
+        out = {"allOf": [out, *extra]} if out else {"allOf": extra}
+    return out
+
+
+IntegerPath = tuple["str | None", ...]
+"""Where an integer goes in a record: keys from the root; ``None`` stands for every member of an
+object (an item map's counts) or every item of an array."""
+
+ENVELOPE_INTEGERS: tuple[IntegerPath, ...] = (
+    ("id",), ("tick",), ("createdAtMs",), ("latencyMs",), ("schemaVersion",), ("upcastPath", None),
+)
+"""The envelope's integers, in every schema version."""
+
+EXACT_INTEGER = 2**53
+"""A number written with a fraction or exponent is read as a double, exact as an integer only up
+to this magnitude."""
+
+
+def integer_paths(schema: dict[str, Any]) -> set[IntegerPath]:
+    """Every place ``schema`` allows an integer (``"type": "integer"``, alone or among other types)."""
+    found: set[IntegerPath] = set()
+
+    def walk(node: Any, path: IntegerPath) -> None:
+        if not isinstance(node, dict):
+            return
+        kind = node.get("type")
+        if kind == "integer" or (isinstance(kind, list) and "integer" in kind):
+            found.add(path)
+        for key in ("allOf", "anyOf", "oneOf"):
+            for sub in node.get(key) or []:
+                walk(sub, path)
+        for key in ("if", "then", "else"):
+            walk(node.get(key), path)
+        for name, sub in (node.get("properties") or {}).items():
+            walk(sub, (*path, name))
+        walk(node.get("additionalProperties"), (*path, None))
+        walk(node.get("items"), (*path, None))
+
+    walk(schema, ())
+    return found
+
+
+def _nodes(schema: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """A schema and the subschemas of its ``allOf``/``anyOf``/``oneOf`` (the same instance)."""
+    yield schema
+    for key in ("allOf", "anyOf", "oneOf"):
+        for sub in schema.get(key) or []:
+            if isinstance(sub, dict):
+                yield from _nodes(sub)
+
+
+def _values_at(
+    record: Any, paths: Iterable[IntegerPath], *, floats_only: bool = False
+) -> Iterator[tuple[tuple[Any, ...], Any]]:
+    """``(concrete path, value)`` of every value at ``paths`` in ``record``."""
+    for path in paths:
+        stack: list[tuple[Any, tuple[Any, ...], int]] = [(record, (), 0)]
+        while stack:
+            node, where, depth = stack.pop()
+            if depth == len(path):
+                if not floats_only or type(node) is float:
+                    yield where, node
+                continue
+            key = path[depth]
+            if key is None:
+                if isinstance(node, dict):
+                    stack.extend((v, (*where, k), depth + 1) for k, v in node.items())
+                elif isinstance(node, list):
+                    stack.extend((v, (*where, i), depth + 1) for i, v in enumerate(node))
+            elif isinstance(node, dict) and key in node:
+                stack.append((node[key], (*where, key), depth + 1))
+
+
+@dataclass(frozen=True)
+class IntegralFloat:
+    """A number written with a fraction or exponent (``57.0``, ``5e3``) where an integer goes."""
+
+    path: str
+    """Its JSON path in the record."""
+    value: float
+    """The number as read."""
+    exact: bool
+    """True when it is an integer exactly (a magnitude up to 2**53): read as that integer."""
+
+
+def as_integers(record: dict[str, Any], paths: Iterable[IntegerPath]) -> tuple[dict[str, Any], list[IntegralFloat]]:
+    """``record`` with every integral float at ``paths`` turned into the integer it is, and the
+    numbers found.  A float past 2**53 is not turned (it cannot be read exactly; the caller
+    reports it), nor is a fraction (the schema rejects it).  The record is never edited: a
+    changed record is a new dict, copied along the changed paths only."""
+    found: list[IntegralFloat] = []
+    fixes: list[tuple[tuple[Any, ...], int]] = []
+    for where, value in _values_at(record, paths, floats_only=True):
+        if not value.is_integer():
+            continue
+        exact = abs(value) <= EXACT_INTEGER
+        found.append(IntegralFloat(json_path(where), value, exact))
+        if exact:
+            fixes.append((where, int(value)))
+    if not fixes:
+        return record, found
+    out = dict(record)
+    copied = {id(out)}
+    for where, number in fixes:
+        node: Any = out
+        for key in where[:-1]:
+            child = node[key]
+            if id(child) not in copied:
+                child = dict(child) if isinstance(child, dict) else list(child)
+                copied.add(id(child))
+                node[key] = child
+            node = child
+        node[where[-1]] = number
+    return out, found
 
 
 def header_problems(source: Any) -> list[Problem]:
@@ -187,7 +498,8 @@ def header_problems(source: Any) -> list[Problem]:
     archive_id = source.archive.get("matchId")
     if header.get("matchId") is not None and archive_id is not None and archive_id != header.get("matchId"):
         problems.append(
-            Problem(name, f"archive matchId {archive_id!r} differs from the export's {header.get('matchId')!r}",
+            Problem(name, f"archive matchId {shown(archive_id)} differs from the export's "
+                          f"{shown(header.get('matchId'))}",
                     code="match-id", path="$.archive.matchId")
         )
     return problems

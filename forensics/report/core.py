@@ -11,11 +11,19 @@ from typing import Any
 
 from daishi_forensics.arithmetic import half_up
 from daishi_forensics.economy.reputation import circular_reputation, index_reputation_and_wealth
-from daishi_forensics.read.archive import map_regions, match_rounds
+from daishi_forensics.jsonio import shown
+from daishi_forensics.read.archive import map_regions, match_rounds, seat_wealth
 from daishi_forensics.replay.analysis import MatchAnalysis
 
 __all__ = ["CONTACT_PAIRS_LISTED", "contact_part", "ledger_part", "match_part", "seat_ids", "seat_names", "seats_part",
            "source_part"]
+
+
+def _witnessed(wit: Any) -> int | None:
+    """Acts the log marks witnessed; None (not recorded) when an act carries no witness flag (v1)."""
+    if wit is None:
+        return 0
+    return wit.marked_witnessed if wit.basis in ("witnessed-flag", "none") else None
 
 
 def _r4(x: float | None) -> float | None:
@@ -125,6 +133,7 @@ def seats_part(analysis: MatchAnalysis, ids: list[str]) -> list[dict[str, Any]]:
         wit = witnessing.get(agent)
         circ = circular.get(agent, 0.0)
         wealth = row.get("wealth")
+        seat_wealth(row, f"agents[{shown(agent)}]")  # past the magnitude computed with: an error
         reputation = row.get("reputation")
         if isinstance(wealth, (int, float)) and isinstance(reputation, (int, float)):
             index_rep, index_wealth = index_reputation_and_wealth(reputation, wealth, circ)
@@ -153,7 +162,7 @@ def seats_part(analysis: MatchAnalysis, ids: list[str]) -> list[dict[str, Any]]:
                 "indexWealth": index_wealth,
                 "aggression": {
                     "acts": wit.acts if wit else 0,
-                    "witnessed": wit.marked_witnessed if wit else 0,
+                    "witnessed": _witnessed(wit),
                     "unseen": wit.unseen if wit else 0,
                     "withPotentialWitness": wit.with_potential_witness if wit else 0,
                     "stealthRate": _r4(wit.stealth_rate) if wit else None,

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from typing import Any, Mapping
 
+from daishi_forensics.jsonio import shown
+from daishi_forensics.read.boundary import erratum_name
 from daishi_forensics.replay.analysis import MatchAnalysis
 
 __all__ = ["Finding", "findings"]
@@ -29,9 +31,9 @@ class Finding:
 
     kind: str
     """``archive-disagreement``, ``erratum-applied``, ``invalid-events``, ``unknown-event-types``,
-    ``earlier-seasons-dropped``, ``agent-not-in-archive``, ``witness-mismatch``, ``ledger-anomaly``,
-    ``report-unreadable`` (the server's report could not be read), ``input-note`` (what reading
-    accepted that the format does not ask for, such as a byte-order mark)."""
+    ``truncated``, ``earlier-seasons-dropped``, ``agent-not-in-archive``, ``witness-mismatch``,
+    ``ledger-anomaly``, ``report-unreadable`` (the server's report could not be read), ``input-note``
+    (what reading accepted that the format does not ask for, such as a byte-order mark)."""
     message: str
     """One sentence for a person."""
     agent_id: str | None = None
@@ -82,7 +84,7 @@ def _read_findings(analysis: MatchAnalysis) -> list[Finding]:
     for event_id in stats.excluded_by_errata:
         by_erratum.setdefault(read.errata_events.get(event_id, "?"), []).append(event_id)
     for erratum in read.errata:
-        erratum_id = str(erratum.get("id"))
+        erratum_id = erratum_name(erratum)
         applied = sorted(by_erratum.get(erratum_id, []))
         named = [e for e in erratum.get("events") or [] if isinstance(e, int)]
         out.append(
@@ -93,7 +95,7 @@ def _read_findings(analysis: MatchAnalysis) -> list[Finding]:
                 events=tuple(applied),
                 extra={
                     "erratum": erratum_id,
-                    "text": str(erratum.get("text", "")),
+                    "text": erratum.get("text") if isinstance(erratum.get("text"), str) else shown(erratum.get("text")),
                     "scoresDepend": erratum.get("scoresDepend"),
                     "named": sorted(named),
                 },
@@ -117,6 +119,14 @@ def _read_findings(analysis: MatchAnalysis) -> list[Finding]:
                 "unknown-event-types",
                 f"event types this tool does not know were kept and counted, not analysed: {listed}",
                 event_count=sum(stats.unknown_types.values()),
+            )
+        )
+    if stats.truncated:
+        out.append(
+            Finding(
+                "truncated",
+                "the log ends before the match did: " + "; ".join(stats.truncated),
+                extra={"evidence": list(stats.truncated)},
             )
         )
     if stats.dropped_earlier_season:
@@ -150,7 +160,7 @@ def _metrics_findings(analysis: MatchAnalysis) -> list[Finding]:
                 out.append(
                     Finding(
                         "archive-disagreement",
-                        f"{agent}: archive metrics count {a} '{kind}' events, the log carries {r}",
+                        f"{agent}: archive metrics count {shown(a)} '{kind}' events, the log carries {r}",
                         agent_id=agent,
                         field=f"metrics.{kind}",
                         archived=a,

@@ -50,6 +50,8 @@ from daishi_forensics.profile.promises import AFTER_TRADE_TICKS, WINDOW_TICKS, P
 from daishi_forensics.profile.specialization import ACTIVITY_KINDS, Specialization, specialization
 from daishi_forensics.profile.welfare import Welfare, welfare
 from daishi_forensics.economy.witnesses import WitnessPass
+from daishi_forensics.read.archive import seat_wealth
+from daishi_forensics.jsonio import shown
 
 __all__ = ["PROFILE_VERSION", "MAX_CURVE_POINTS", "profile_section"]
 
@@ -235,9 +237,9 @@ def _final_wealth(analysis: Any, progression: Progression | None) -> tuple[dict[
         if not isinstance(row, Mapping) or not isinstance(row.get("agentId"), str):
             continue
         agent = row["agentId"]
-        w = row.get("wealth")
-        if isinstance(w, (int, float)) and not isinstance(w, bool):
-            wealth[agent], basis[agent] = float(w), "archive"
+        w = seat_wealth(row, f"agents[{shown(agent)}]")
+        if w is not None:
+            wealth[agent], basis[agent] = w, "archive"
             continue
         curve = progression.seat(agent).wealth_curve if progression else ()
         if curve:

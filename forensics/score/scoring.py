@@ -42,7 +42,9 @@ from .rubric import (
     social,
     survival,
 )
-from daishi_forensics.read.archive import match_rounds as archive_match_rounds
+from daishi_forensics.read.archive import match_rounds as archive_match_rounds, within_magnitude
+from daishi_forensics.read.boundary import erratum_name
+from daishi_forensics.jsonio import shown
 
 __all__ = [
     "REPORT_FIELDS",
@@ -328,7 +330,7 @@ def _number(row: Mapping[str, Any], key: str, where: str) -> float | None:
     if value is None:
         return None
     if not isinstance(value, (int, float)) or isinstance(value, bool):
-        raise InvalidInput(f"not a number: {value!r}", field=f"{where}.{key}")
+        raise InvalidInput(f"not a number: {shown(value)}", field=f"{where}.{key}")
     return value
 
 
@@ -337,7 +339,7 @@ def _count(row: Mapping[str, Any], key: str, where: str) -> int | None:
     if value is None:
         return None
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise InvalidInput(f"not a count: {value!r}", field=f"{where}.{key}")
+        raise InvalidInput(f"not a count: {shown(value)}", field=f"{where}.{key}")
     return value
 
 
@@ -598,7 +600,7 @@ def _status(row: Mapping[str, Any], where: str, said: _Said) -> str:
     if status in ("active", "dormant", "dead"):
         return str(status)
     if status is not None:
-        raise InvalidInput(f"unknown status {status!r}", field=f"{where}.status")
+        raise InvalidInput(f"unknown status {shown(status)}", field=f"{where}.status")
     status = "dead" if died_at is not None else "active"
     said.note(f"the archive gives no status: read as {status}", "missing-board-fields")
     return status
@@ -634,9 +636,10 @@ def _wealth(row: Mapping[str, Any], where: str, said: _Said) -> float:
         said.note("the archive gives no wealth: read as 0", "missing-board-fields")
         said.trusted.append("wealth 0: the archive gives none (the seeds do not publish the wealth formula)")
         return 0.0
-    said.trusted.append(f"wealth {float(wealth):g}: the archive's final wealth (the seeds do not publish the "
+    wealth = within_magnitude(wealth, f"{where}.wealth")
+    said.trusted.append(f"wealth {wealth:g}: the archive's final wealth (the seeds do not publish the "
                         "wealth formula)")
-    return float(wealth)
+    return wealth
 
 
 def _reputation(row: Mapping[str, Any], where: str, said: _Said) -> float:
@@ -898,7 +901,7 @@ def _errata(analysis: MatchAnalysis) -> tuple[dict[str, Any], ...]:
     out = []
     for erratum in read.errata:
         entry = dict(erratum)
-        entry["withheld"] = sorted(withheld.get(str(erratum.get("id")), []))
+        entry["withheld"] = sorted(withheld.get(erratum_name(erratum), []))
         out.append(entry)
     return tuple(out)
 

@@ -35,6 +35,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from daishi_forensics.jsonio import shown
 from daishi_forensics.textsafe import shown_lines
 
 from .behavior import Document, document, focus_blocks, summary_blocks
@@ -419,8 +420,29 @@ def _chains_figure(page: _Page) -> str:
 MAX_CHAIN_TREES = 20
 
 
+EVENT_DEPTH = 8
+"""Levels of an event printed as JSON in the evidence table; a deeper value (from the input) is
+shown as a bounded text instead."""
+
+
+def _within_depth(value: Any, depth: int = EVENT_DEPTH) -> Any:
+    """``value`` with every list or object below ``depth`` levels replaced by its bounded text."""
+    if isinstance(value, (list, tuple)):
+        return shown(value) if depth <= 0 else [_within_depth(v, depth - 1) for v in value]
+    if isinstance(value, dict):
+        return shown(value) if depth <= 0 else {str(k): _within_depth(v, depth - 1) for k, v in value.items()}
+    return value
+
+
+_FLAT_LIST = re.compile(r"\[\n\s+([^\[\]{}\n]*(?:,\n\s+[^\[\]{}\n]*)*)\n\s*\]")
+"""A JSON list of scalars as ``json.dumps(indent=2)`` writes it (one item a line)."""
+
+
 def _event_json(event: Mapping[str, Any]) -> str:
-    text = json.dumps(event, indent=2, sort_keys=True, ensure_ascii=False, default=str)
+    """The event as indented JSON (lists of scalars on one line), bounded in depth, lone
+    surrogates escaped."""
+    text = json.dumps(_within_depth(event), indent=2, sort_keys=True, ensure_ascii=False, default=str)
+    text = _FLAT_LIST.sub(lambda m: "[" + ", ".join(part.strip() for part in m.group(1).split(",\n")) + "]", text)
     return re.sub(r"[\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}", text)
 
 

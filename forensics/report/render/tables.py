@@ -16,6 +16,7 @@ import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from daishi_forensics.jsonio import shown as bounded
 from daishi_forensics.textsafe import shown
 
 from .cells import MAX_IDS_TEXT, Agent, EventIds, Level
@@ -42,6 +43,10 @@ def clean(text: str) -> str:
     return " ".join(shown(text).split())
 
 
+CELL_DEPTH = 4
+"""Lists inside a cell are joined to this depth; deeper (a value from the input), shown bounded."""
+
+
 def _ids(value: EventIds, limit: int | None) -> str:
     ids = list(value.ids)
     listed = ids if limit is None else ids[:limit]
@@ -49,9 +54,10 @@ def _ids(value: EventIds, limit: int | None) -> str:
     return ", ".join(map(str, listed)) + (f" (+{more} more)" if more > 0 else "")
 
 
-def cell(value: Any, *, ids_limit: int | None = MAX_IDS_TEXT) -> str:
-    """A value as a table cell: None -> '–', floats at three places at most, lists joined, a seat as
-    ``Name (id)``, event ids listed (the first :data:`MAX_IDS_TEXT`, then how many more)."""
+def cell(value: Any, *, ids_limit: int | None = MAX_IDS_TEXT, _depth: int = CELL_DEPTH) -> str:
+    """A value as a table cell: None -> '–', floats at three places at most, lists joined (to
+    :data:`CELL_DEPTH`; deeper, and any mapping, shown bounded), a seat as ``Name (id)``, event ids
+    listed (the first :data:`MAX_IDS_TEXT`, then how many more)."""
     if value is None:
         return "–"
     if isinstance(value, bool):
@@ -67,7 +73,11 @@ def cell(value: Any, *, ids_limit: int | None = MAX_IDS_TEXT) -> str:
     if isinstance(value, Level):
         return clean(value.level)
     if isinstance(value, (list, tuple)):
-        return ", ".join(cell(v, ids_limit=ids_limit) for v in value)
+        if _depth <= 0:
+            return clean(bounded(value))
+        return ", ".join(cell(v, ids_limit=ids_limit, _depth=_depth - 1) for v in value)
+    if isinstance(value, dict):
+        return clean(bounded(value, limit=320))
     return clean(str(value))
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from daishi_forensics.jsonio import dumps
 from daishi_forensics.textsafe import shown
 from .tables import github_escape
-from daishi_forensics.read.validate import ValidationResult
+from daishi_forensics.read.validate import FileResult, ValidationResult
 
 __all__ = ["render", "FORMATS"]
 
@@ -42,19 +42,36 @@ def render_text(result: ValidationResult) -> str:
             out.append(f"  withheld by errata (never took effect): events {', '.join(map(str, s['excludedByErrata']))}")
         for p in f.problems:
             out.append(f"  {p.severity}: {p.location()}: {p.path}: {p.message}")
-        if f.problems_not_kept:
-            out.append(f"  … and {f.problems_not_kept:,} more problems not listed")
+        out.extend(f"  … and {more:,} more like this ({code})" for code, more in _not_listed(f))
     ok = sum(1 for f in result.files if f.valid)
     out.append(f"{ok} of {len(result.files)} match(es) valid")
     return "\n".join(shown(line) for line in out) + "\n"
 
 
+def _not_listed(f: FileResult) -> list[tuple[str, int]]:
+    """``(kind, how many more)`` for each kind with more problems than listed."""
+    listed: dict[str, int] = {}
+    for p in f.problems:
+        listed[p.code] = listed.get(p.code, 0) + 1
+    return [(code, count - listed.get(code, 0)) for code, count in sorted(f.problem_counts.items())
+            if count > listed.get(code, 0)]
+
+
+GITHUB_SHOWN = 10
+"""Annotations of each severity GitHub displays per step; the rest it drops silently."""
+
+
 def render_github(result: ValidationResult) -> str:
-    """GitHub workflow commands: one ``::error``/``::warning`` annotation per problem."""
-    out: list[str] = []
+    """GitHub workflow commands: an ``::error``/``::warning`` annotation per problem, as many of each
+    severity as GitHub displays (:data:`GITHUB_SHOWN`): past that, the first ones, then one
+    annotation that says how many more there are.  Every problem listed is also a plain log line."""
+    found: dict[str, list[str]] = {"error": [], "warning": []}
+    found_total = {"error": 0, "warning": 0}
+    log: list[str] = []
     for f in result.files:
         if f.unreadable:
-            out.append(f"::error title=daishi-forensics unreadable::{github_escape(f.unreadable)}")
+            found["error"].append(f"::error title=daishi-forensics unreadable::{github_escape(f.unreadable)}")
+            found_total["error"] += 1
             continue
         for p in f.problems:
             props = [f"file={github_escape(p.file, True)}"]
@@ -62,7 +79,25 @@ def render_github(result: ValidationResult) -> str:
                 props.append(f"line={p.line}")
             props.append(f"title={github_escape('daishi-forensics ' + p.code, True)}")
             where = f"event {p.event_id} " if p.event_id is not None else ""
-            out.append(f"::{p.severity} {','.join(props)}::{github_escape(where + p.path + ': ' + p.message)}")
+            severity = p.severity if p.severity in found else "warning"
+            text = github_escape(where + p.path + ": " + p.message)
+            found[severity].append(f"::{severity} {','.join(props)}::{text}")
+            log.append(f"{p.severity}: {github_escape(p.location())}: {p.path}: {github_escape(p.message)}")
+        log.extend(f"… and {more:,} more like this ({code}) in {github_escape(f.target)}"
+                   for code, more in _not_listed(f))
+        found_total["error"] += f.error_count
+        found_total["warning"] += f.warning_count
+    out: list[str] = []
+    for severity, lines in found.items():
+        total = max(found_total[severity], len(lines))
+        if total <= GITHUB_SHOWN:
+            out.extend(lines)
+            continue
+        out.extend(lines[: GITHUB_SHOWN - 1])
+        more = total - (GITHUB_SHOWN - 1)
+        out.append(f"::{severity} title=daishi-forensics::{more:,} more {severity}s not annotated "
+                   "(GitHub shows 10 per step): every listed problem is in the log below")
+    out.extend(log)
     ok = sum(1 for f in result.files if f.valid)
     out.append(f"{ok} of {len(result.files)} match(es) valid")
     return "\n".join(out) + "\n"
