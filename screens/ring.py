@@ -123,6 +123,7 @@ from itertools import product
 from typing import Any
 
 import networkx as nx
+import numpy as np
 
 from .flags import Flag, ordered, pair_key
 from .graph import Exchange, PairFlow, TransferView
@@ -344,24 +345,36 @@ def _mirrorable(view: TransferView, pair: PairFlow) -> float:
     return total
 
 
-PAIR_NULL = ("the pair's trades came back as mirror round trips at a rate drawn around that of the match's "
-             "pairs that share neither seat (beta-binomial over the pair's exchanges)")
+PAIR_NULL = ("the pair made mirror round trips at the rate of the match's pairs of about the same volume that share "
+             "neither seat (each pair one vote, weighted by closeness in number of exchanges), that rate varying "
+             "from pair to pair as much as it does among those pairs (beta-binomial over the trips the pair's "
+             "exchanges allow)")
+"""The wash-pair null, in words."""
 
 SPREAD = 8.0
-"""Strength (alpha + beta) of the Beta the wash-pair null draws each pair's round-trip rate from."""
-"""The wash-pair null, in words."""
+"""The most the null trusts the match's rate: the Beta each pair's round-trip rate is drawn from has
+strength (alpha + beta) at most this, less where the match's own pairs vary more."""
+
+BANDWIDTH = math.log(2.0)
+"""Pairs of about the same volume: weights fall by half-ish (Gaussian in log exchanges, this wide) for
+each doubling of the number of exchanges away."""
+
+PRIOR_ROOM = 20.0
+"""Weight, in trips possible, of the prior spread (strength :data:`SPREAD`) in the match's own estimate:
+a match with few pairs does not set its spread from two or three of them."""
 
 CYCLE_NULL = ("each transfer of the good between neighbours of the cycle was as likely to go either way "
               "(binomial, two-sided)")
 """The wash-cycle null, in words."""
 
-RING_NULL = ("each pair of the ring made round trips at the rate of the match's pairs that share neither of "
-             "its seats, pairs independent (Fisher's product of the pairs' p-values)")
+RING_NULL = ("each pair of the ring made round trips as the wash-pair null says, pairs independent, given that "
+             "each made at least the round trips that put it in the search (its p-value conditional on that); "
+             "Fisher's product over the pairs, times the cycles the search completed in the match")
 """The round-trip ring null, in words."""
 
 
 def _in_trips(view: TransferView, pair: PairFlow, ratio: float) -> tuple[int, int]:
-    """``(exchanges in mirror round trips, exchanges of known value)``."""
+    """``(mirror round trips, exchanges of known value)``."""
     memo_key = ("ring.in_trips", pair.a, pair.b, ratio)
     found: tuple[int, int] | None = view.memo.get(memo_key)
     if found is not None:
@@ -379,48 +392,138 @@ def _in_trips(view: TransferView, pair: PairFlow, ratio: float) -> tuple[int, in
         if found_trips is None:
             found_trips = view.memo[memo_trips] = mirrored_trips(pair.exchanges, ratio)
         trips = len(found_trips)
-    found = (2 * trips, sum(1 for x in pair.exchanges if not x.unvalued))
+    found = (trips, len(signatures))
     view.memo[memo_key] = found
     return found
 
 
-def return_tests(view: TransferView, ratio: float) -> dict[tuple[Any, Any], tuple[float, float, int, int, float]]:
-    """Per screened pair with two exchanges or more: ``(p, smallest attainable p, exchanges in
-    round trips, exchanges, the null's rate)`` (module rule *wash pair*).
+PairTest = tuple[float, float, int, int, float, float]
+"""``(p, smallest attainable p, round trips, trips possible, the null's rate, the null's strength)``."""
 
-    The rate is the mean, over the pairs sharing neither seat (a ring's own pairs do not set
-    its yardstick), of each pair's share of exchanges in round trips -- each pair one vote,
-    so one busy pair does not set it -- with one prior pair at one half; the count is
-    beta-binomial with that mean and strength
-    ``SPREAD``: honest pairs differ (two that swap the same goods buy back more often), so a
-    pair's own rate is drawn from a wide Beta around the match's."""
+
+def pair_nulls(trips: np.ndarray, possible: np.ndarray, exchanges: np.ndarray, seats: np.ndarray,
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """The wash-pair null of every pair (module rule *the tests*): ``(rate, strength)``.
+
+    ``trips[i]`` round trips of pair ``i`` out of ``possible[i]`` (half its exchanges),
+    ``exchanges[i]`` its exchanges, ``seats[i]`` its two seats (integers).  The yardstick of
+    pair ``i`` is read from the pairs sharing neither of its seats (a ring's own pairs do not
+    set it), each pair one vote:
+
+    - the rate: the more a pair trades, the more of its trades find a mirror by chance, so
+      the rate is a logistic curve in the log of the number of exchanges, ``logit r = b0 +
+      b1 log n``, fitted to those pairs' rates (``trips / possible``) by maximum likelihood,
+      with one prior pair at one half at their median volume and a weak pull of ``b1``
+      towards 1 (:data:`SLOPE_PRIOR`: in the log-odds, doubling the exchanges doubles the
+      odds), so that a match with few pairs still has a curve;
+    - the spread: how much more those pairs' counts vary than binomially around the curve
+      (method of moments: the sum of ``(t - m r)^2 / (m r (1 - r)) - 1``, each pair's term at
+      most ``m - 1``, over the sum of ``m - 1``: the intraclass correlation ``rho``), with
+      :data:`PRIOR_ROOM` trips' worth of the prior ``1 / (1 + SPREAD)``; strength ``1 / rho -
+      1``, never more than :data:`SPREAD`.
+
+    >>> rate, strength = pair_nulls(np.array([0, 0, 0, 3]), np.array([2, 2, 2, 3]), np.array([4, 4, 4, 6]),
+    ...                             np.array([[0, 1], [2, 3], [4, 5], [6, 7]]))
+    >>> [round(float(r), 4) for r in rate], [round(float(s), 3) for s in strength]
+    ([0.3789, 0.3789, 0.3789, 0.1034], [4.622, 4.622, 4.622, 8.0])
+    """
+    size = trips.shape[0]
+    if size == 0:
+        return np.zeros(0), np.zeros(0)
+    logn = np.log(exchanges.astype(float))
+    rate = np.empty(size)
+    strength = np.empty(size)
+    for lo in range(0, size, _BLOCK):
+        rows = np.arange(lo, min(size, lo + _BLOCK))
+        mine = seats[rows]
+        keep = ~((mine[:, None, 0] == seats[None, :, 0]) | (mine[:, None, 0] == seats[None, :, 1])
+                 | (mine[:, None, 1] == seats[None, :, 0]) | (mine[:, None, 1] == seats[None, :, 1]))
+        rate[rows], strength[rows] = yardsticks(trips, possible, logn, keep, logn[rows])
+    return rate, strength
+
+
+def yardsticks(trips: np.ndarray, possible: np.ndarray, logn: np.ndarray, keep: np.ndarray,
+               at: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Row ``i``: the round-trip rate at ``log n = at[i]`` and the strength, read from the pairs
+    ``keep[i]`` marks (:func:`pair_nulls`)."""
+    rates = trips / possible
+    floor = 1.0 / (1.0 + SPREAD)
+    room = (possible - 1).astype(float)
+    w = keep * possible[None, :].astype(float)  # binomial: each pair weighs its trips possible
+    count = keep.sum(axis=1)
+    centre = np.array([float(np.median(logn[k])) if k.any() else float(np.median(logn)) for k in keep])
+    # maximum likelihood of logit r = b0 + b1 log n (Newton), plus the priors
+    b0 = np.full(keep.shape[0], -2.0)
+    b1 = np.full(keep.shape[0], SLOPE_PRIOR)
+    for _ in range(_NEWTON):
+        mu = _expit(b0[:, None] + b1[:, None] * logn[None, :])
+        mu_c = _expit(b0 + b1 * centre)
+        g0 = (w * (rates[None, :] - mu)).sum(axis=1) + (0.5 - mu_c)
+        g1 = (w * (rates[None, :] - mu) * logn[None, :]).sum(axis=1) + (0.5 - mu_c) * centre \
+            - _SLOPE_WEIGHT * (b1 - SLOPE_PRIOR)
+        v = w * mu * (1 - mu)
+        v_c = mu_c * (1 - mu_c)
+        h00 = v.sum(axis=1) + v_c + 1e-9
+        h01 = (v * logn[None, :]).sum(axis=1) + v_c * centre
+        h11 = (v * logn[None, :] ** 2).sum(axis=1) + v_c * centre ** 2 + _SLOPE_WEIGHT
+        det = h00 * h11 - h01 * h01
+        b0 = b0 + (h11 * g0 - h01 * g1) / det
+        b1 = b1 + (h00 * g1 - h01 * g0) / det
+    fitted = np.clip(_expit(b0[:, None] + b1[:, None] * logn[None, :]), 1e-9, 1 - 1e-9)
+    excess = (trips[None, :] - possible[None, :] * fitted) ** 2 / (possible[None, :] * fitted * (1 - fitted)) - 1.0
+    excess = np.where(room[None, :] > 0, np.minimum(excess, room[None, :]), 0.0)  # one trip possible: no spread
+    rho = ((keep * excess).sum(axis=1) + floor * PRIOR_ROOM) / ((keep * room[None, :]).sum(axis=1) + PRIOR_ROOM)
+    rho = np.where(count > 0, rho, floor)
+    rate = np.clip(_expit(b0 + b1 * at), 1e-9, 1 - 1e-9)
+    return rate, 1.0 / np.clip(rho, floor, 1.0 - 1e-6) - 1.0
+
+
+def _expit(x: np.ndarray) -> np.ndarray:
+    return np.asarray(1.0 / (1.0 + np.exp(-np.clip(x, -50.0, 50.0))))
+
+
+_BLOCK = 256
+"""Pairs whose yardsticks are fitted at once (memory: a block times every pair)."""
+
+_NEWTON = 25
+"""Newton steps of the logistic fit (it converges in a handful)."""
+
+SLOPE_PRIOR = 1.0
+"""Where the weak prior pulls the slope of the round-trip rate in log exchanges (log-odds)."""
+
+_SLOPE_WEIGHT = 1.0
+"""Weight of that pull (about one pair's worth of information)."""
+
+
+def return_tests(view: TransferView, ratio: float) -> dict[tuple[Any, Any], PairTest]:
+    """Per screened pair with two exchanges or more: ``(p, smallest attainable p, round trips,
+    trips possible, the null's rate, the null's strength)`` (module rule *wash pair*;
+    :func:`pair_nulls`): the pair's round trips against a beta-binomial over half its
+    exchanges (each round trip takes two)."""
     memo_key = ("ring.return_tests", ratio)
     cached = view.memo.get(memo_key)
     if cached is not None:
-        tested: dict[tuple[Any, Any], tuple[float, float, int, int, float]] = cached
+        tested: dict[tuple[Any, Any], PairTest] = cached
         return tested
     exempt = view.exempt
-    counts: dict[tuple[Any, Any], tuple[int, int]] = {}
+    keys: list[tuple[Any, Any]] = []
+    counts: list[tuple[int, int, int]] = []
     for (a, b), pair in view.pairs.items():
         if a in exempt or b in exempt or len(pair.exchanges) < 2:
             continue
         k, n = _in_trips(view, pair, ratio)
-        if n:
-            counts[(a, b)] = (k, n)
-    rates = {key: k / n for key, (k, n) in counts.items()}
-    total = sum(rates.values())
-    by_node: dict[Any, list[float]] = {}
-    for (a, b), r in rates.items():
-        for node in (a, b):
-            acc = by_node.setdefault(node, [0.0, 0.0])
-            acc[0] += r
-            acc[1] += 1
+        if n >= 2:
+            keys.append((a, b))
+            counts.append((k, n // 2, n))
+    rank = view._rank
+    seats = np.array([[rank[a], rank[b]] for a, b in keys], dtype=np.int64).reshape(-1, 2)
+    arr = np.array(counts, dtype=np.int64).reshape(-1, 3)
+    rate, strength = pair_nulls(arr[:, 0], arr[:, 1], arr[:, 2], seats)
     tested = {}
-    for (a, b), (k, n) in counts.items():
-        other_sum = total - by_node[a][0] - by_node[b][0] + rates[(a, b)]
-        other_pairs = len(rates) - by_node[a][1] - by_node[b][1] + 1
-        pi = (other_sum + 0.5) / (other_pairs + 1)
-        tested[(a, b)] = (betabinom_sf(k, n, pi, SPREAD), betabinom_sf(n - n % 2, n, pi, SPREAD), k, n, pi)
+    for i, key in enumerate(keys):
+        k, m, _n = counts[i]
+        pi, st = float(rate[i]), float(strength[i])
+        tested[key] = (betabinom_sf(k, m, pi, st), betabinom_sf(m, m, pi, st), k, m, pi, st)
     view.memo[memo_key] = tested
     return tested
 
@@ -452,7 +555,7 @@ def _wash_pair(view: TransferView, a: Any, b: Any, params: Mapping[str, Any], th
     came_back = sum(max(y.given_by(a), y.given_by(b)) for _x, y in trips)
     if came_back < float(params["min_value"]) * (view.scale or 0.0):
         return None  # a buy-back or two: too little went back and forth to accuse
-    p, _smallest, k, n, pi = tested
+    p, _smallest, k, possible, pi, strength = tested
     share = pair.net_share
     evidence: set[Any] = set()
     for x, y in trips:
@@ -463,8 +566,9 @@ def _wash_pair(view: TransferView, a: Any, b: Any, params: Mapping[str, Any], th
         "returnedShare": round(score, 4),
         "netShare": round(share, 3),
         "exchanges": len(pair.exchanges),
-        "testedExchanges": n,
+        "tripsPossible": possible,
         "nullReturnRate": round(pi, 4),
+        "nullStrength": round(strength, 3),
         "twoSidedExchanges": pair.two_sided,
         "grossValue": pair.gross,
     }
@@ -485,7 +589,7 @@ def _wash_pair(view: TransferView, a: Any, b: Any, params: Mapping[str, Any], th
         explanation=(
             f"{a} and {b} traded {len(pair.exchanges)} times and {len(trips)} trades were undone by a mirror trade "
             f"sending the same goods back ({score:.0%} of the value; net share {share:.3f}; the match's other "
-            f"pairs' round trips predicted {pi * n / 2:.1f})"
+            f"pairs of its volume predicted {pi * possible:.1f})"
             + (f", inside the wash ring of {', '.join(map(str, ring))}" if ring is not None else "")
             + ": trading for the count and the reputation, not for the goods."
         ),
@@ -741,8 +845,7 @@ def wash_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Fla
             p_value=best["p"],
             null=CYCLE_NULL,
         ))
-    covered = {p for flag in flags for p in flag.pairs}
-    more, more_notes = round_trip_rings(view, params, covered)
+    more, more_notes = round_trip_rings(view, params)  # a wash cycle is a candidate, not yet a finding
     return flags + more, notes + more_notes
 
 
@@ -951,8 +1054,8 @@ def _ring_search(start: Any, path: list[Any], on_path: set[Any], sizes: Interval
 def round_trip_rings(view: TransferView, params: Mapping[str, Any],
                      covered: Collection[tuple[Any, Any]] = ()) -> tuple[list[Flag], list[str]]:
     """Short wash rings: round trips on every pair of a cycle, together (module rule
-    *round-trip ring*).  ``covered`` holds pairs (``a < b``) of rings already found; with
-    the wash pairs (:func:`wash_pairs`), a cycle whose pairs are all covered adds nothing
+    *round-trip ring*).  ``covered`` holds pairs (``a < b``) of rings already found (the screen passes none:
+    a wash pair or cycle is a candidate, not yet a finding); a cycle whose pairs are all covered adds nothing
     and is not searched for.  Returns the flags and notes."""
     ratio = float(params["max_leg_ratio"])
     min_trips = max(1, int(params["ring_trips"]))
@@ -975,11 +1078,8 @@ def round_trip_rings(view: TransferView, params: Mapping[str, Any],
         return [], []
     trips_graph = nx.k_core(trips_graph, 2)  # a seat on a cycle has two partners on it
     covered = {pair_key(a, b) for a, b in covered}
-    pair_threshold = float(params["pair_threshold"])
-    for a, b in trips_graph.edges:  # a wash pair on its own is already found
-        if pair_key(a, b) not in covered and _wash_pair(view, a, b, params, pair_threshold) is not None:
-            covered.add(pair_key(a, b))
     budget = [steps]
+    completed = 0  # cycles the search completed: the ring test pays for every one (Bonferroni)
     rings = nx.Graph()  # seats joined by the pairs of qualifying cycles
     cycles: list[dict[str, Any]] = []
     everything: Intervals = [(-math.inf, math.inf)]
@@ -995,6 +1095,7 @@ def round_trip_rings(view: TransferView, params: Mapping[str, Any],
             _ring_search(start, [start], {start}, everything, frozenset().union(*(
                 legs[view.key(start, n)].goods for n in neighbours[start])), everything, order, neighbours,
                 legs, view.key, max_len, budget, found)
+            completed += len(found)
             for cycle in found:
                 pairs = [view.key(cycle[i], cycle[(i + 1) % len(cycle)]) for i in range(len(cycle))]
                 if all(pair_key(*p) in covered or rings.has_edge(*p) for p in pairs):
@@ -1043,10 +1144,26 @@ def round_trip_rings(view: TransferView, params: Mapping[str, Any],
             story = f"{seats}, each with the next, traded {episode.good} and sent it back"
         if circular:
             details["circularReputation"] = {str(n): circular[n] for n in members if n in circular}
-        tested = return_tests(view, ratio)
-        pair_p = [tested[view.key(a, b)] if view.key(a, b) in tested else (1.0, 1.0, 0, 0, 0.0) for a, b in pairs]
-        details["pairPValues"] = {f"{a}~{b}": t[0] for (a, b), t in zip(pairs, pair_p)}
-        details["minP"] = product_p([t[1] for t in pair_p])
+        potential = _potential_cycles(view, min_trips, max_len)
+        tested_cycles = []  # each qualifying cycle of the ring, its own pairs against the pairs outside it
+        for c in inside:
+            mine = [view.key(c["cycle"][i], c["cycle"][(i + 1) % len(c["cycle"])]) for i in range(len(c["cycle"]))]
+            selected, plain = _ring_pair_tests(view, ratio, mine, c["cycle"], min_trips)
+            given = min(1.0, product_p([t[0] for t in selected]) * max(completed, 1))
+            anywhere = min(1.0, product_p([t[0] for t in plain]) * max(potential, 1.0))
+            least = min(product_p([t[1] for t in selected]) * max(completed, 1),
+                        product_p([t[1] for t in plain]) * max(potential, 1.0))
+            tested_cycles.append((min(1.0, 2 * min(given, anywhere)), min(1.0, 2 * least), repr(c["cycle"]),
+                                  c["cycle"], mine, selected, plain, given, anywhere))
+        p_ring, smallest, _, tested_cycle, tested_pairs, selected, plain, given, anywhere = min(tested_cycles)
+        details["testedCycle"] = list(tested_cycle)
+        details["pairPValues"] = {f"{a}~{b}": t[0] for (a, b), t in zip(tested_pairs, plain)}
+        details["pairPValuesGivenSearch"] = {f"{a}~{b}": t[0] for (a, b), t in zip(tested_pairs, selected)}
+        details["cyclesSearched"] = completed
+        details["cyclesPossible"] = round(potential, 1)
+        details["pGivenSearch"] = given
+        details["pAnyCycle"] = anywhere
+        details["minP"] = smallest
         flags.append(Flag(
             screen="ring",
             kind="wash_ring",
@@ -1063,10 +1180,75 @@ def round_trip_rings(view: TransferView, params: Mapping[str, Any],
                 "not for the goods."
             ),
             details=details,
-            p_value=product_p([t[0] for t in pair_p]),
+            p_value=p_ring,
             null=RING_NULL,
         ))
     return flags, notes
+
+
+def _ring_pair_tests(view: TransferView, ratio: float, pairs: list[tuple[Any, Any]], members: Collection[Any],
+                     least: int) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
+    """Each ring pair's round-trip p-value and the smallest it could be, against the wash-pair
+    null read from the pairs with no seat in the ring (:func:`yardsticks`: none of the ring's own
+    pairs sets its yardstick): ``(given the search, plain)``.  Given the search: given that it
+    made at least ``least`` round trips (what put it in the ring search), ``P(T >= t) / P(T >=
+    least)``; plain: ``P(T >= t)``.  ``(1, 1)`` for a pair without a test."""
+    tested = return_tests(view, ratio)
+    memo_key = ("ring.pair_arrays", ratio)
+    cached = view.memo.get(memo_key)
+    if cached is None:
+        keys = list(tested)
+        arr = np.array([[tested[k][2], tested[k][3]] for k in keys], dtype=np.int64).reshape(-1, 2)
+        valued = {k: _in_trips(view, view.pairs[k], ratio)[1] for k in keys}
+        logn = np.log(np.array([valued[k] for k in keys], dtype=float))
+        cached = view.memo[memo_key] = (keys, arr, valued, logn)
+    keys, arr, valued, logn = cached
+    inside = set(members)
+    keep = np.array([not (a in inside or b in inside) for a, b in keys], dtype=bool)
+    mine = [view.key(a, b) for a, b in pairs]
+    at = np.array([math.log(valued[k]) if k in valued else 0.0 for k in mine])
+    rate, strength = yardsticks(arr[:, 0], arr[:, 1], logn, np.tile(keep, (len(mine), 1)), at)
+    given: list[tuple[float, float]] = []
+    plain: list[tuple[float, float]] = []
+    for i, k in enumerate(mine):
+        if k not in tested:
+            given.append((1.0, 1.0))
+            plain.append((1.0, 1.0))
+            continue
+        trips, possible = tested[k][2], tested[k][3]
+        pi, st = float(rate[i]), float(strength[i])
+        observed = betabinom_sf(max(trips, least), possible, pi, st)
+        most = betabinom_sf(max(possible, least), possible, pi, st)
+        plain.append((observed, most))
+        base = betabinom_sf(least, possible, pi, st)
+        given.append((min(1.0, observed / base), min(1.0, most / base)) if base > 0 else (1.0, 1.0))
+    return given, plain
+
+
+def _potential_cycles(view: TransferView, least: int, max_len: int) -> float:
+    """An upper bound on the cycles of 3 to ``max_len`` seats the round-trip ring search could have
+    tested, whatever the trips: cycles of the graph of screened pairs with at least ``2 x least``
+    exchanges (each could have made the round trips), counted as closed walks (``trace(A^k) / 2k``
+    per biconnected component, from its eigenvalues), which is at least the number of ``k``-cycles."""
+    memo_key = ("ring.potential", least, max_len)
+    found: float | None = view.memo.get(memo_key)
+    if found is not None:
+        return found
+    graph = nx.Graph()
+    exempt = view.exempt
+    for (a, b), pair in view.pairs.items():
+        if a not in exempt and b not in exempt and len(pair.exchanges) >= 2 * least:
+            graph.add_edge(a, b)
+    total = 0.0
+    for component in nx.biconnected_components(graph):
+        if len(component) < 3:
+            continue
+        nodes = ordered(component)
+        adjacency = nx.to_numpy_array(graph.subgraph(nodes), nodelist=nodes)
+        eigen = np.linalg.eigvalsh(adjacency)
+        total += sum(float(np.sum(eigen ** k)) / (2 * k) for k in range(3, max_len + 1))
+    view.memo[memo_key] = total
+    return total
 
 
 def ring(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candidate], list[Test], list[str]]:

@@ -118,6 +118,8 @@ def _dispersion(view: TransferView, acts_by: dict[Any, float], exposure: dict[An
 
 def thrown_fight(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candidate], list[Test]]:
     """Unanswered, cooperative aggression concentrated on one partner (module rule)."""
+    if not view.acts:
+        return [], []
     min_value = float(params["min_value"]) * (view.scale or 0.0)
     max_retaliation = int(params["max_retaliation"])
     min_cooperation = int(params["min_cooperation"])

@@ -25,6 +25,7 @@ from daishi_forensics.screens import (
     screen_graph,
 )
 from daishi_forensics.screens.flags import Flag, verdict_of
+from daishi_forensics.screens.ring import round_trip_rings
 
 _ids = itertools.count(1)
 
@@ -69,6 +70,19 @@ def yardstick(g: nx.MultiDiGraph, start: int = 500) -> None:
     honest_market(g, ["x1", "x2", "x3", "x4"], rounds=2, start=start)
 
 
+def busy_yardstick(g: nx.MultiDiGraph, start: int = 500) -> None:
+    """Honest play of some volume beside what a test plants: four outsiders trading fairly, six rounds
+    a pair (each pair six exchanges, none undone).  The round-trip null reads the rate at a pair's
+    volume from the pairs sharing none of its seats: with only two exchanges a pair, a busy pair's
+    rate is an extrapolation (the prior's slope), so a test of a busy pair needs busy honest pairs."""
+    honest_market(g, ["x1", "x2", "x3", "x4"], rounds=6, start=start)
+
+
+def ring_rule(g: nx.MultiDiGraph) -> list[Flag]:
+    """What the round-trip ring rule finds (its candidates, before any test decides)."""
+    return round_trip_rings(TransferView(g), load_config().screens["ring"])[0]
+
+
 def flags_of(g: nx.MultiDiGraph, screen: str | None = None, **config: Any) -> list[Flag]:
     result = screen_graph(g, config or None)
     return [f for f in result.flags if screen is None or f.screen == screen]
@@ -91,12 +105,14 @@ def test_feeder_hub_and_spoke_exact() -> None:
     assert flag.details["typicalExchangeValue"] == 6.0
     # twelve gifts of one size, all one way: 2 of the 2^12 sign patterns are as far from even
     assert flag.p_value == 2 / 4096
-    # the testable family (Tarone): the two spokes' sign-flip tests (smallest p 2/4096) and the two pairs'
-    # round-trip tests (smallest p about 1.3e-4); s3's single gift (smallest p 1) and the honest pairs'
-    # tests (0.04 and more) can never reach 0.02 / 4.  Holm: 4 x 2/4096.
-    assert (flag.tests, flag.p_adjusted) == (4, 8 / 4096)
-    assert result.testing["family"] == 4 and "sign" in (flag.null or "")
-    assert "1 in 2,048" in flag.explanation and "1 in 512 counting the 4 tests made here" in flag.explanation
+    # the testable family (Tarone, at the Daishi screens' 0.018): the two spokes' sign-flip tests (smallest p
+    # 2/4096).  The round-trip tests cannot reach 0.018 / 3: h~x and h~y have no pair sharing neither seat, so
+    # their yardstick is the prior alone (one half: smallest p 0.5); x~y (one trip possible) is weighed against
+    # h~s1 and h~s2 (no trip of six possible), a rate of 0.0066 at its volume; the spokes' own pairs (no
+    # mirror) against the prior and x~y.  s3's single gift (smallest p 1) neither.  Holm: 2 x 2/4096.
+    assert (flag.tests, flag.p_adjusted) == (2, 4 / 4096)
+    assert result.testing["family"] == 2 and "sign" in (flag.null or "")
+    assert "1 in 2,048" in flag.explanation and "1 in 1,024 counting the 2 tests made here" in flag.explanation
 
 
 def test_a_sign_flip_on_six_one_way_exchanges_is_two_in_sixty_four() -> None:
@@ -271,10 +287,15 @@ def test_wash_pair_exact() -> None:
     [flag] = flags_of(g, "ring")
     assert (flag.kind, flag.agents, flag.score) == ("wash_pair", ("a", "b"), 1.0)
     assert flag.details["netShare"] == 0.0 and flag.details["roundTrips"] == 4  # 8 trades, each undone
-    # the six honest pairs undid none of their two exchanges: rate (6 x 0 + 1/2) / (6 + 1) = 1/14;
-    # all 8 exchanges in round trips under a Beta(8/14, 8 - 8/14) rate: prod (8/14 + i) / (8 + i), i < 8
-    expected = math.prod((8 / 14 + i) / (8 + i) for i in range(8))
-    assert flag.details["nullReturnRate"] == round(1 / 14, 4) and flag.p_value == pytest.approx(expected)
+    # the six honest pairs (two exchanges each: one trip possible) made none: at their volume the rate is
+    # (6 x 0 + 1/2) / (6 + 1) = 1/14 (the prior pair at one half sits at their median volume, two exchanges);
+    # with every pair at one volume the data say nothing of the slope, so it is the prior's, 1: the odds at
+    # eight exchanges are (1/13) x 8/2 = 4/13, a rate of 4/17.  One trip possible a pair says nothing of the
+    # spread either: strength 8.  All 4 possible trips made under a Beta(32/17, 8 - 32/17) rate:
+    # prod (32/17 + i) / (8 + i), i < 4
+    expected = math.prod((32 / 17 + i) / (8 + i) for i in range(4))
+    assert flag.details["nullReturnRate"] == round(4 / 17, 4) and flag.details["nullStrength"] == 8.0
+    assert flag.details["tripsPossible"] == 4 and flag.p_value == pytest.approx(expected)
 
 
 def test_a_wash_pair_alone_has_no_yardstick() -> None:
@@ -288,7 +309,7 @@ def test_a_wash_pair_alone_has_no_yardstick() -> None:
 
 def test_a_pair_inside_a_ring_is_held_to_the_member_threshold() -> None:
     g = nx.MultiDiGraph()
-    yardstick(g)
+    busy_yardstick(g)
     t = itertools.count()
     for x, y, rounds in (("a", "b", 6), ("b", "c", 6), ("a", "c", 3)):
         for _ in range(rounds):  # wood for stone, then the same stone for the same wood
@@ -352,7 +373,7 @@ def test_a_one_lap_ring_mixed_with_ordinary_trade_is_flagged() -> None:
     # once round a -> b -> c -> a and back, a and b also trading fiber for food in between
     events = short_ring(g, ["a", "b", "c"], laps=1, tick=10, ordinary={3: ("a", "b", {"fiber": 6.0}, {"food": 6.0})})
     ordinary_market(g, 30)
-    [flag] = flags_of(g, "ring")
+    [flag] = ring_rule(g)
     assert (flag.kind, flag.agents, flag.pairs) == ("wash_ring", ("a", "b", "c"), (("a", "b"), ("a", "c"), ("b", "c")))
     # a~b: 36 traded, net share 1/3 (the fiber and food moved); a~c and b~c: 24 each, net share 0
     assert flag.score == pytest.approx(1 - 12 / 84) and flag.threshold == 0.4
@@ -364,7 +385,11 @@ def test_a_one_lap_ring_mixed_with_ordinary_trade_is_flagged() -> None:
     assert flag.details["allUnderWayAtTick"] == 12.0
     assert flag.explanation.startswith("wood went round a -> b -> c -> a and every pair sent it back, all under way "
                                        "together at tick 12, each leg of one value: 86% of their trade went back")
-    assert screen_graph(g).verdict == "flag" and [f.screen for f in screen_graph(g).flags] == ["ring"]
+    # but one lap is no evidence the round-trip counts can weigh: given that each pair made the one round trip
+    # that put it in the search, its p-value is 1; and against any cycle of the match, each pair's single trip
+    # of one possible, at the rate of x~y (the only pair outside the ring: no trip, prior one half), is common
+    assert flag.details["pairPValuesGivenSearch"] == {"a~b": 1.0, "b~c": 1.0, "a~c": 1.0}
+    assert flag.p_value == 1.0 and screen_graph(g).verdict == "clear"
 
 
 def test_a_one_lap_ring_was_missed_by_the_lap_and_pair_rules() -> None:
@@ -372,7 +397,7 @@ def test_a_one_lap_ring_was_missed_by_the_lap_and_pair_rules() -> None:
     yardstick(g)
     short_ring(g, ["a", "b", "c"], laps=1, tick=10)
     assert flags_of(g, "ring", screens={"ring": {"ring_threshold": 1.01}}) == []  # the round-trip ring rule off
-    assert [f.kind for f in flags_of(g, "ring")] == ["wash_ring"]
+    assert [f.kind for f in ring_rule(g)] == ["wash_ring"]  # the rule finds it (whether a test can, above)
 
 
 def test_a_two_lap_ring_mixed_with_ordinary_trade_is_flagged() -> None:
@@ -382,6 +407,7 @@ def test_a_two_lap_ring_mixed_with_ordinary_trade_is_flagged() -> None:
                 8: ("c", "a", {"cloth": 12.0}, {"tool": 12.0})}
     events = short_ring(g, ["a", "b", "c"], laps=2, tick=10, ordinary=ordinary)
     ordinary_market(g, 40)
+    busy_yardstick(g)
     [flag] = flags_of(g, "ring")
     assert (flag.kind, flag.agents, flag.pairs) == ("wash_ring", ("a", "b", "c"), (("a", "b"), ("a", "c"), ("b", "c")))
     # a~b and b~c: 60 traded, 12 moved for good each; a~c: 72 traded, 24 moved
@@ -437,29 +463,29 @@ def test_round_trips_at_different_times_are_not_a_ring() -> None:
     for t, (u, v) in enumerate([("a", "b"), ("b", "c"), ("c", "a")]):  # three buy-backs, one after another
         trade(g, u, v, 10 * t, {"wood": 6.0}, {"stone": 6.0})
         trade(g, v, u, 10 * t + 5, {"wood": 6.0}, {"stone": 6.0})
-    assert flags_of(g, "ring") == []
+    assert ring_rule(g) == [] and flags_of(g, "ring") == []
     trade(g, "a", "b", 2, {"fiber": 6.0}, {"food": 6.0})  # nor are they, with anything else in between
-    assert flags_of(g, "ring") == []
+    assert ring_rule(g) == [] and flags_of(g, "ring") == []
 
 
 def test_round_trips_of_different_parcels_are_not_a_ring() -> None:
     g = nx.MultiDiGraph()
     yardstick(g)
     short_ring(g, ["a", "b", "c"], laps=1, tick=0)
-    assert flags_of(g, "ring")
+    assert ring_rule(g)  # the same parcel round the cycle: the rule finds it
     g = nx.MultiDiGraph()
     for t, (u, v, value, good) in enumerate([("a", "b", 6.0, "wood"), ("b", "c", 30.0, "wood"),
                                              ("c", "a", 6.0, "wood")]):
         trade(g, u, v, t, {good: value}, {"stone": value})
     for t, (u, v, value) in enumerate([("a", "c", 6.0), ("c", "b", 30.0), ("b", "a", 6.0)]):
         trade(g, u, v, 3 + t, {"wood": value}, {"stone": value})
-    assert flags_of(g, "ring") == []  # the b~c round trip is five times the others: another parcel
+    assert ring_rule(g) == [] and flags_of(g, "ring") == []  # the b~c round trip is five times the others: another parcel
     g = nx.MultiDiGraph()
     for t, (u, v, good) in enumerate([("a", "b", "wood"), ("b", "c", "fiber"), ("c", "a", "wood")]):
         trade(g, u, v, t, {good: 6.0}, {"ore" if good == "fiber" else "stone": 6.0})
     for t, (u, v, good) in enumerate([("a", "c", "wood"), ("c", "b", "fiber"), ("b", "a", "wood")]):
         trade(g, u, v, 3 + t, {good: 6.0}, {"ore" if good == "fiber" else "stone": 6.0})
-    assert flags_of(g, "ring") == []  # no good goes all round: each pair swapped its own
+    assert ring_rule(g) == [] and flags_of(g, "ring") == []  # no good goes all round: each pair swapped its own
 
 
 def test_cycle_search_never_uses_simple_cycles(monkeypatch: pytest.MonkeyPatch) -> None:
