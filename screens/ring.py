@@ -482,6 +482,10 @@ def _expit(x: np.ndarray) -> np.ndarray:
     return np.asarray(1.0 / (1.0 + np.exp(-np.clip(x, -50.0, 50.0))))
 
 
+TESTED_CYCLES = 8
+"""A ring's qualifying cycles tested, shortest first (the p-value pays for every cycle the search
+completed, tested or not)."""
+
 _BLOCK = 256
 """Pairs whose yardsticks are fitted at once (memory: a block times every pair)."""
 
@@ -1146,7 +1150,7 @@ def round_trip_rings(view: TransferView, params: Mapping[str, Any],
             details["circularReputation"] = {str(n): circular[n] for n in members if n in circular}
         potential = _potential_cycles(view, min_trips, max_len)
         tested_cycles = []  # each qualifying cycle of the ring, its own pairs against the pairs outside it
-        for c in inside:
+        for c in sorted(inside, key=lambda c: (len(c["cycle"]), repr(c["cycle"])))[:TESTED_CYCLES]:
             mine = [view.key(c["cycle"][i], c["cycle"][(i + 1) % len(c["cycle"])]) for i in range(len(c["cycle"]))]
             selected, plain = _ring_pair_tests(view, ratio, mine, c["cycle"], min_trips)
             given = min(1.0, product_p([t[0] for t in selected]) * max(completed, 1))

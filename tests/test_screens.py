@@ -25,6 +25,7 @@ from daishi_forensics.screens import (
     screen_graph,
 )
 from daishi_forensics.screens.flags import Flag, verdict_of
+from daishi_forensics.screens.off_price import off_price
 from daishi_forensics.screens.ring import round_trip_rings
 
 _ids = itertools.count(1)
@@ -136,7 +137,13 @@ def test_a_feed_dressed_as_token_trades() -> None:
             trade(g, s, "h", next(t), {"tool": 24.0}, {"fiber": 1.0})  # two tools for one fiber
             trade(g, s, "a", next(t), {"wood": 6.0}, {"food": 6.0})  # and fair trade with a
     kinds = {(f.screen, f.kind) for f in flags_of(g)}
-    assert ("feeder", "hub_and_spoke") in kinds and ("off_price", "off_price_trades") in kinds
+    assert ("feeder", "hub_and_spoke") in kinds
+    # h is overpaid alike by both seats it trades with: to the off-price screen that is a seller everyone
+    # overpays (the beneficiary's null: s1's twelve trades carry no more than s2's, p = 1), so the feed is
+    # the feeder screen's finding, not an off-price one
+    [found, _] = [c.flag for c in off_price(TransferView(g), load_config().screens["off_price"])[0]]
+    assert (found.agents, found.details["pBeneficiary"], found.p_value) == (("h", "s1"), 1.0, 1.0)
+    assert ("off_price", "off_price_trades") not in kinds
 
 
 def test_strong_player_everyone_sells_to_at_fair_prices_is_clear() -> None:
@@ -572,11 +579,11 @@ def test_off_price_exact() -> None:
     assert flag.details["worstRatio"] == 24.0
     # the larger of the two nulls: twelve surpluses all one way, 2 / 2^12 ...
     assert flag.p_value == pytest.approx(2 / 4096)
-    # ... the partner test being far smaller: each off-price trade's window holds up to 21 of the
-    # giver's trades, a third of them with the gainer, and all twelve went to it
-    from daishi_forensics.screens.off_price import _trades_of, concentration_test
-    p_conc, _smallest, hits, total = concentration_test(_trades_of(TransferView(g), 3.0)["giver"], "gainer")
-    assert (hits, total) == (12, 12) and p_conc < 1e-5
+    # ... the payer's null far smaller: the giver made 36 trades, and the twelve with the gainer carry all its
+    # surplus (46 each, the others none): 1 of the C(36, 12) ways to deal twelve of them.  The gainer traded
+    # with nobody else: nothing to compare with, its null is not asked
+    assert flag.details["pPayer"] == pytest.approx(1 / math.comb(36, 12))
+    assert (flag.details["payerTrades"], flag.details["beneficiaryTrades"]) == (36, 12)
 
 
 def test_whole_items_paid_to_whoever_is_around_are_clear() -> None:
