@@ -3,7 +3,7 @@
 Usage::
 
     python bench/commitments_general.py [--fixture PATH] [--extractor NAME|module:factory]
-                                        [--split holdout|tune|all] [--json] [--errors]
+                                        [--split holdout|tune|all] [--json] [--errors] [--sweep]
 
 The set (``tests/fixtures/commitments-general.jsonl``, guide in
 ``docs/commitments-labelling.md``) holds messages from many games, each row with the
@@ -14,8 +14,10 @@ changed here; the bench only calls it.
 
 **The extractor.** ``--extractor`` names how one is built for a row's vocabulary:
 
-* ``heuristic`` (default): ``HeuristicExtractor(items=<the row's items>)``, the way
-  promise-keeping builds it from an archive's item values;
+* ``heuristic`` (default): ``HeuristicExtractor(<the row's vocabulary>)`` (items,
+  places and players), the way promise-keeping builds it from an archive;
+* ``heuristic-items-only``: ``HeuristicExtractor(items=<the row's items>)``, told the
+  goods and nothing else;
 * ``heuristic-default-items``: ``HeuristicExtractor()``, Daishi's default items;
 * ``module:factory``: any callable ``factory(vocabulary) -> CommitmentExtractor``
   (``vocabulary`` is the row's ``{"items", "places", "agents"}``), so a
@@ -37,6 +39,12 @@ commitments matched as multisets:
   both sides have are paired first, the leftovers are paired in text order, and
   what is still left is set against ``none`` (a miss or an invention);
 * **rows fully right**: every labelled commitment found, nothing extra.
+
+**The sweep** (``--sweep``) scores the same split again with every text (and
+vocabulary) changed in ways that keep its labels -- upper case, typographic
+apostrophes, doubled spaces and line breaks, the vocabulary's names in upper case --
+none of which the rules were tuned on, to show the figures do not rest on the
+fixture's typography.
 
 Every ratio carries a 95% Wilson score interval (the interval that stays inside
 0..1 and stays honest at small counts).  Figures are printed for the ``holdout``
@@ -326,7 +334,12 @@ def load(path: Path) -> list[dict[str, Any]]:
 
 
 def heuristic(vocabulary: Mapping[str, Sequence[str]]) -> CommitmentExtractor:
-    """The heuristic extractor told the row's items (as promise-keeping builds it)."""
+    """The heuristic extractor told the row's vocabulary (as promise-keeping builds it from an archive)."""
+    return HeuristicExtractor(vocabulary)
+
+
+def heuristic_items_only(vocabulary: Mapping[str, Sequence[str]]) -> CommitmentExtractor:
+    """The heuristic extractor told the row's items only."""
     return HeuristicExtractor(items=vocabulary["items"])
 
 
@@ -335,7 +348,8 @@ def heuristic_default_items(vocabulary: Mapping[str, Sequence[str]]) -> Commitme
     return HeuristicExtractor()
 
 
-FACTORIES: dict[str, Factory] = {"heuristic": heuristic, "heuristic-default-items": heuristic_default_items}
+FACTORIES: dict[str, Factory] = {"heuristic": heuristic, "heuristic-items-only": heuristic_items_only,
+                                  "heuristic-default-items": heuristic_default_items}
 
 
 def factory_named(name: str) -> Factory:
@@ -407,6 +421,45 @@ def report(rows: Sequence[Mapping[str, Any]], predicted: Mapping[str, list[Key]]
     return lines, data
 
 
+SWEEP: dict[str, Callable[[str], str]] = {
+    "as written": lambda t: t,
+    "upper case": str.upper,
+    "typographic apostrophes": lambda t: t.replace("'", "\u2019"),
+    "doubled spaces, line breaks": lambda t: t.replace(" ", "  ").replace(". ", ".\n"),
+}
+"""Changes of a text that keep its labels (the sweep)."""
+
+
+def sweep(rows: Sequence[Mapping[str, Any]], factory: Factory, split: str) -> list[str]:
+    """Strict precision and recall on ``split`` under each change of :data:`SWEEP`, and with the
+    vocabulary's names in upper case."""
+    subset = [r for r in rows if split == "all" or r["split"] == split]
+    out = [f"[{split}] sweep (strict; the rules were tuned on none of these):"]
+    cases: list[tuple[str, list[dict[str, Any]]]] = [
+        (name, [{**r, "text": change(r["text"])} for r in subset]) for name, change in SWEEP.items()]
+    cases.append(("vocabulary in upper case", [
+        {**r, "vocabulary": {k: [v.upper() for v in vs] for k, vs in r["vocabulary"].items()},
+         "commitments": [_upper_terms(c) for c in r["commitments"]]} for r in subset]))
+    for name, changed in cases:
+        s = score(changed, predictions(changed, factory))
+        t = s.strict
+        out.append(f"  {name:<28} precision {_ratio(t.precision)}  recall {_ratio(t.recall)}  "
+                   f"(tp {t.tp}, fp {t.fp}, fn {t.fn})")
+    return out
+
+
+def _upper_terms(c: Mapping[str, Any]) -> dict[str, Any]:
+    """A labelled commitment with its canonical names in upper case (the vocabulary changed so)."""
+    out = dict(c)
+    for side in ("give", "receive"):
+        if side in out:
+            out[side] = {k.upper(): v for k, v in out[side].items()}
+    for field_name in ("region", "target"):
+        if out.get(field_name) is not None:
+            out[field_name] = out[field_name].upper()
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fixture", type=Path, default=FIXTURE)
@@ -415,6 +468,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split", choices=("holdout", "tune", "all", "both"), default="both",
                         help="which split to score (both: holdout, then tune)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    parser.add_argument("--sweep", action="store_true",
+                        help="score the split(s) again under changes of the text that keep its labels")
     parser.add_argument("--errors", action="store_true",
                         help="print every tune row the extractor got wrong (never the holdout ones)")
     args = parser.parse_args(argv)
@@ -437,6 +492,10 @@ def main(argv: list[str] | None = None) -> int:
               f"(reads the first {info.get('maxChars')} characters); {args.fixture.name}")
         print("figures to quote come from [holdout]; intervals are 95% Wilson\n")
         print("\n".join(lines).rstrip())
+    if args.sweep and not args.json:
+        for split in splits:
+            print()
+            print("\n".join(sweep(rows, factory, split)))
     if args.errors:
         for row in rows:
             if row["split"] != "tune":

@@ -5,6 +5,7 @@ from __future__ import annotations
 import doctest
 import importlib.util
 import json
+import sys
 import time
 from pathlib import Path
 
@@ -35,7 +36,7 @@ def test_doctests() -> None:
 
 def test_interface() -> None:
     assert isinstance(EX, CommitmentExtractor)
-    assert extractor_info(EX) == {"name": "daishi-heuristic", "version": "2", "maxChars": MAX_TEXT_CHARS}
+    assert extractor_info(EX) == {"name": "daishi-heuristic", "version": "3", "maxChars": MAX_TEXT_CHARS}
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -133,7 +134,7 @@ def test_labelled_set_shape() -> None:
             if c["kind"] == "meet":
                 assert c["region"].startswith("r_")
     kinds = {c["kind"] for r in rows for c in r["commitments"]}
-    assert kinds == set(KINDS)
+    assert kinds == {"trade", "give", "accept", "no_attack", "meet"}  # the kinds of the first guide
     assert sum(1 for r in rows if not r["commitments"]) >= 100  # negatives: questions, threats, refusals ...
 
 
@@ -145,6 +146,265 @@ def test_bench_measures_the_extractor() -> None:
     rows = _rows()
     held = bench.score(EX, [r for r in rows if r["split"] == "heldout"])
     dev = bench.score(EX, [r for r in rows if r["split"] == "dev"])
-    # Floors just under the measured figures (held-out 0.881 / 0.868; dev 0.98): a regression guard.
-    assert held["strict"]["precision"] >= 0.85 and held["strict"]["recall"] >= 0.85
-    assert dev["strict"]["precision"] >= 0.95 and dev["strict"]["recall"] >= 0.95
+    # Floors just under the measured figures (version 3: held-out 0.924 / 0.897, version 2 had
+    # 0.881 / 0.868; dev 0.988 / 0.994): a regression guard.
+    assert held["strict"]["precision"] >= 0.90 and held["strict"]["recall"] >= 0.88
+    assert dev["strict"]["precision"] >= 0.97 and dev["strict"]["recall"] >= 0.97
+
+
+GENERAL_BENCH = Path(__file__).resolve().parent.parent / "bench" / "commitments_general.py"
+
+
+def test_general_bench_regression_floors() -> None:
+    """Floors just under version 3's figures on the general set (a guard, not a target: the
+    holdout figure is measured, never tuned on; tune 0.934 / 0.934, holdout 0.841 / 0.772)."""
+    spec = importlib.util.spec_from_file_location("bench_commitments_general", GENERAL_BENCH)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = bench  # its dataclasses look their module up
+    try:
+        spec.loader.exec_module(bench)
+    finally:
+        del sys.modules[spec.name]
+    rows = bench.load(bench.FIXTURE)
+    predicted = bench.predictions(rows, bench.heuristic)
+    tune = bench.score([r for r in rows if r["split"] == "tune"], predicted)
+    holdout = bench.score([r for r in rows if r["split"] == "holdout"], predicted)
+    assert tune.strict.precision.value >= 0.92 and tune.strict.recall.value >= 0.92
+    assert holdout.strict.precision.value >= 0.82 and holdout.strict.recall.value >= 0.75
+
+
+# -- the general grammar: one case per rule of the labelling guide, and near misses -----------------
+
+CASINO = {"items": ["food", "water", "firewood"], "places": [], "agents": ["camper_a", "camper_b"]}
+CATAN = {"items": ["wood", "brick", "sheep", "wheat", "ore"], "places": ["desert", "harbor"], "agents": ["Tomasz", "Jen"]}
+DIPLO = {"items": [], "places": ["Varn", "Kessa", "Tarrow Bay", "Oskel", "Ulm Strait", "Dorn", "Halvik", "Sael", "Corran Sea", "Nyx Gap", "Pell"], "agents": ["Aurel", "Brask", "Corvin", "Gorth", "Wren"]}
+TEAM = {"items": ["ammo", "medkit", "wood", "rope"], "places": ["bridge", "north gate", "north", "mill", "tower", "ford"], "agents": ["Jo", "Kit"]}
+SPACE = {"items": ["veltrite", "coolant", "credits", "med-gel", "fuel cells"], "places": ["Kepler Dock", "Halo-7", "Vesta Yard", "Drift"], "agents": ["Orla", "Ixo"]}
+MARKET = {"items": ["lamp", "sofa", "desk", "cash"], "places": ["campus gate"], "agents": ["dan_r"]}
+DAISHI = {"items": ["wood", "stone", "ore", "food", "fiber", "plank", "tool", "cloth", "herbs"], "places": ["Greywater", "Old Mill"], "agents": ["Wren", "Ash"]}
+
+
+
+def T(kind: str, give: dict | None = None, receive: dict | None = None, region: str | None = None,
+      target: str | None = None) -> tuple:
+    return (kind, tuple(sorted((give or {}).items())), tuple(sorted((receive or {}).items())), region, target)
+
+
+GUIDE_CASES = [
+ (CATAN, "I'll give you 3 ore", [T("give", {"ore": 3})]),
+ (TEAM, "Let's meet at the mill", [T("meet", region="mill")]),
+ (DIPLO, "We will never attack you", [T("no_attack")]),
+ (CATAN, "3 wood for 2 ore?", []),
+ (CASINO, "I'll give you 2 water for 1 food. Does that work for you?", [T("trade", {"water": 2}, {"food": 1})]),
+ (CASINO, "You take the firewood and I keep the water, ok?", [T("trade", {"firewood": None}, {"water": None})]),
+ (CASINO, "How about I give you all the food and you give me all the water?", []),
+ (CASINO, "So I would get 2 water and you would get the firewood. Am I correct?", []),
+ (CASINO, "just to be clear, I'm getting 3 food, right?", []),
+ (CASINO, "You can have the water?", []),
+ (CATAN, "Would you do 3 wheat for 1 ore?", []),
+ (CATAN, "Can I give you 2 wood for 1 ore?", []),
+ (CATAN, "give me 2 ore", []),
+ (DIPLO, "come to Varn", []),
+ (TEAM, "wait for me at the bridge", []),
+ (DIPLO, "don't attack me", []),
+ (DIPLO, "stay out of Kessa", []),
+ (CATAN, "no deal", []),
+ (CASINO, "I can't give you water", []),
+ (DIPLO, "I won't support you", []),
+ (TEAM, "I won't meet you at the mill", []),
+ (CASINO, "I won't give you any firewood", []),
+ (DIPLO, "I won't move into Kessa", [T("stay_out", region="Kessa")]),
+ (CATAN, "that deal was a rip-off", []),
+ (CATAN, "you broke our deal", []),
+ (CATAN, "the deal we made yesterday", []),
+ (CATAN, "bad deal", []),
+ (CATAN, "I'll deal with you later", []),
+ (CATAN, "I might trade 4 wheat for 2 ore", []),
+ (CASINO, "I can spare 2 food if you really need it", [T("give", {"food": 2})]),
+ (CASINO, "I'm willing to give you 2 of the water", [T("give", {"water": 2})]),
+ (CASINO, "I think I can let you have the firewood", [T("give", {"firewood": None})]),
+ (CASINO, "I could give you 2 water", []),
+ (CASINO, "I would give you the food if you gave me the water", [T("trade", {"food": None}, {"water": None})]),
+ (DAISHI, "Bob will give you ore", []),
+ (DAISHI, "I sent you 3 wood", []),
+ (TEAM, "I'm at the mill", []),
+ (CASINO, "I have 3 water", []),
+ (DIPLO, "I'm planning to go to Varn", []),
+ (DIPLO, "I want to move to Kessa", []),
+ (DIPLO, "I was going to support you", []),
+ (CASINO, "yes. I will definitely give you. I bring extra woods.", [T("give", {"firewood": None})]),
+ (CASINO, "you can have all the firewood", [T("give", {"firewood": None})]),
+ (CASINO, "I'll let you have both waters", [T("give", {"water": 2})]),
+ (SPACE, "I can spare some coolant. Maybe 10 units.", [T("give", {"coolant": None})]),
+ (SPACE, "I've got 80 coolant. I'll drop it at Vesta Yard for 15 a unit.", [T("trade", {"coolant": 80}, {"credits": 15})]),
+ (CASINO, "Water is my priority, so I'd like 2. You can have all the firewood.", [T("trade", {"firewood": None}, {"water": 2})]),
+ (CASINO, "I would prefer to have at least one food, and I would be okay giving up two if you can give up water.", [T("trade", {"food": 2}, {"food": 1, "water": None})]),
+ (CASINO, "I can give you 2 if you give me 1", []),
+ (MARKET, "Lamp for sale, $15", [T("trade", {"lamp": None}, {"cash": 15})]),
+ (MARKET, "sofa $100, desk $40", [T("trade", {"sofa": None}, {"cash": 100}), T("trade", {"desk": None}, {"cash": 40})]),
+ (CASINO, "You can have the firewood", [T("give", {"firewood": None})]),
+ (CATAN, "Take 3 wood, it's on me", [T("give", {"wood": 3})]),
+ (DAISHI, "I have herbs to spare", [T("give", {"herbs": None})]),
+ (DAISHI, "Does anyone need fiber? I've got loads.", []),
+ (CASINO, "You can have all the firewood. Can I get 2 of the water?", [T("trade", {"firewood": None}, {"water": 2})]),
+ (DAISHI, "I need 4 planks. I can pay with 10 food.", [T("trade", {"food": 10}, {"plank": 4})]),
+ (CASINO, "I take 2 water, you get all 3 firewood", [T("trade", {"firewood": 3}, {"water": 2})]),
+ (CASINO, "2 food for me and 1 for you", [T("trade", {"food": 1}, {"food": 2})]),
+ (CASINO, "I'd like 2 water and you can have the rest", []),
+ (CASINO, "You can have 2 firewood and I'll take the rest", [T("give", {"firewood": 2})]),
+ (CATAN, "selling ore. 1 ore = 3 of anything", [T("give", {"ore": 1})]),
+ (CASINO, "If you give me 2 water I'll give you 3 food", [T("trade", {"food": 3}, {"water": 2})]),
+ (DAISHI, "I'll send you 5 ore if you support me", [T("give", {"ore": 5})]),
+ (CATAN, "I won't put the robber on you if you give me a sheep", [T("no_attack")]),
+ (SPACE, "20 veltrite and you pass the Drift untouched.", [T("no_attack")]),
+ (CATAN, "Counter: 4 wood for 2 ore, not 3.", [T("trade", {"wood": 4}, {"ore": 2})]),
+ (CATAN, "Make it 3 sheep and you have a deal", []),
+ (TEAM, "I'll drop 2 mags at the bridge", [T("give", {"ammo": 2})]),
+ (DAISHI, "I'll bring 6 food to the Old Mill for 2 ore", [T("trade", {"food": 6}, {"ore": 2})]),
+ (TEAM, "I'll come to the ford with the wood", [T("meet", region="ford")]),
+ (CATAN, "I'll give you 2 wood or 1 ore for your wheat", [T("trade", {"wood": 2}, {"wheat": None}), T("trade", {"ore": 1}, {"wheat": None})]),
+ (CASINO, "That sounds like a deal", [T("accept")]),
+ (CASINO, "That sounds fair. Thank you🙂", [T("accept")]),
+ (CASINO, "Sounds good to me.", []),
+ (CASINO, "ok", []),
+ (DAISHI, "Fair enough. I'm sorry about Greywater.", []),
+ (DIPLO, "agreed, nyx gap stays empty", [T("accept"), T("stay_out", region="Nyx Gap")]),
+ (CASINO, "sounds fair, but I need all the water", []),
+ (CASINO, "is it a deal?", []),
+ (CASINO, "Deal! I take the water and you get the firewood.", [T("trade", {"firewood": None}, {"water": None})]),
+ (DAISHI, "Deal. I'll send the ore now.", [T("accept"), T("give", {"ore": None})]),
+ (CASINO, "ok ok deal deal", [T("accept")]),
+ (DIPLO, "I won't move against you this year", [T("no_attack")]),
+ (DIPLO, "I promise I won't attack Brask", [T("no_attack", target="Brask")]),
+ (DIPLO, "I have no plans to attack Wren.", [T("no_attack", target="Wren")]),
+ (DIPLO, "I won't stab you", [T("no_attack")]),
+ (DIPLO, "you're safe from me", [T("no_attack")]),
+ (DIPLO, "I'll leave you alone", [T("no_attack")]),
+ (DIPLO, "let's not fight", [T("no_attack")]),
+ (DIPLO, "I mean no harm", [T("no_attack")]),
+ (DIPLO, "I have no intention to attack you", [T("no_attack")]),
+ (DIPLO, "My fleet will hold Corran Sea", [T("meet", region="Corran Sea")]),
+ (DIPLO, "Let's ally", []),
+ (DIPLO, "I'll be your ally", []),
+ (DIPLO, "Alliance it is, I'm in.", [T("accept")]),
+ (DIPLO, "I won't attack Varn", [T("stay_out", region="Varn")]),
+ (DIPLO, "I won't bounce you in Sael.", [T("stay_out", region="Sael")]),
+ (DIPLO, "Moving my army from Oskel to Dorn this turn", [T("meet", region="Dorn")]),
+ (DIPLO, "Hal -> Sael this turn, then I hold.", [T("meet", region="Sael")]),
+ (TEAM, "I'll hold the bridge", [T("meet", region="bridge")]),
+ (TEAM, "find me at the tower", [T("meet", region="tower")]),
+ (TEAM, "I'll go with you to the ford", [T("meet", region="ford")]),
+ (DIPLO, "I'll keep my fleet in Ulm Strait", [T("meet", region="Ulm Strait")]),
+ (DIPLO, "I'll take Halvik", [T("meet", region="Halvik")]),
+ (DIPLO, "I'll flank through Pell", [T("meet", region="Pell")]),
+ (DIPLO, "I plan to go to Varn", []),
+ (DIPLO, "I'm taking your Varn", []),
+ (DIPLO, "I'll take Kessa from you", []),
+ (TEAM, "Let's meet at the mill, then I'll head to the ford", [T("meet", region="mill"), T("meet", region="ford")]),
+ (DIPLO, "I'm pulling my fleet out of Ulm Strait next turn", [T("stay_out", region="Ulm Strait")]),
+ (DIPLO, "let's keep Pell empty", [T("stay_out", region="Pell")]),
+ (DIPLO, "Pell stays a DMZ", [T("stay_out", region="Pell")]),
+ (DIPLO, "I'll route around Kessa", [T("stay_out", region="Kessa")]),
+ (DIPLO, "I won't set foot in Kessa", [T("stay_out", region="Kessa")]),
+ (DIPLO, "Kessa is yours", [T("stay_out", region="Kessa")]),
+ (DIPLO, "you can have Kessa", [T("stay_out", region="Kessa")]),
+ (DIPLO, "I'll give you Kessa", [T("stay_out", region="Kessa")]),
+ (DIPLO, "I'll support your army into Kessa", [T("support")]),
+ (DIPLO, "I'll support Corvin's fleet into the Corran Sea", [T("support", target="Corvin")]),
+ (DIPLO, "I'll support your hold", [T("support")]),
+ (DIPLO, "I'll back you", [T("support")]),
+ (DIPLO, "I'll help you take Varn", [T("support")]),
+ (DIPLO, "I'll convoy you", [T("support")]),
+ (TEAM, "I'll cover you", [T("support")]),
+ (TEAM, "I've got your back", [T("support")]),
+ (TEAM, "I'll heal you", [T("support")]),
+ (TEAM, "I'll escort you", [T("support")]),
+ (TEAM, "I'll guard it for you", [T("support")]),
+ (TEAM, "I'll stay with you", [T("support")]),
+ (TEAM, "I'll hold it with you", [T("support")]),
+ (DIPLO, "count on my support", [T("support")]),
+ (TEAM, "I'll help you with 2 wood", [T("give", {"wood": 2})]),
+ (DIPLO, "support me into Varn", []),
+ (DIPLO, "will you back me?", []),
+ (DIPLO, "I supported you last turn", []),
+ (DIPLO, "I won't support Brask", []),
+ (CASINO, "I give more water than food.", [T("give", {"water": None, "food": None})]),
+]
+
+
+NEAR_MISSES = [
+    # R11: a per-unit price; R18: "... and it's a deal" after a counter is a demand, not an acceptance
+    (DAISHI, "my price is 5 food per plank, take it or leave it", [T("trade", {"plank": None}, {"food": 5})]),
+    (DAISHI, "too low. 4 wood and it's a deal", []),
+    # the guide's R13: having goods is a claim unless the sentence offers them
+    (DAISHI, "I have herbs.", []),
+    # R14: an ask alone is a request, even across sentences
+    (CASINO, "I need 2 water. Can I get 1 food?", []),
+    # R3: an offer made as a question stays one, even with its "?" left off
+    (CASINO, "how about I give you 2 water for 1 food", []),
+    # R12: a number that is a time or a date is no quantity
+    (DIPLO, "I'll be in Sael in 3 turns", [T("meet", region="Sael")]),
+    (CASINO, "I'll give you the water at 6", [T("give", {"water": None})]),
+    # R20: opinions and acknowledgements are no consent
+    (CASINO, "Sounds great, thanks", []),
+    (CASINO, "I agree that water matters most", []),
+    (DAISHI, "Ash and I agreed to split the ore", []),
+    # R21 / R6: a deal talked about
+    (SPACE, "Deal's off. You tried to skim my cargo.", []),
+    (CASINO, "I'm going to have to walk away from that deal", []),
+    (CATAN, "that was never the deal", []),
+    # R27 / R28: a place only reported, planned or requested
+    (DAISHI, "I saw Ash heading to Greywater", []),
+    (TEAM, "hold the tower", []),
+    (TEAM, "I never said I'd go north", []),
+    (SPACE, "Our patrols don't go into the Drift.", []),
+    # R23: aggression promised is a threat
+    (DIPLO, "I will attack Brask", []),
+    (DIPLO, "I will attack Varn", []),
+    # R31: support that is asked for or refused
+    (DIPLO, "can you support me into Dorn?", []),
+    (DIPLO, "I'm not supporting you into Varn", []),
+]
+
+
+@pytest.mark.parametrize(("vocabulary", "text", "expected"), GUIDE_CASES + NEAR_MISSES)
+def test_general_grammar(vocabulary: dict, text: str, expected: list[tuple]) -> None:
+    ex = HeuristicExtractor(vocabulary)
+    got = [(c.kind, c.give, c.receive, c.region, c.target) for c in ex.extract(text).commitments]
+    assert sorted(got, key=repr) == sorted(expected, key=repr)
+
+
+def test_vocabulary_items_the_defaults_lack_and_named_regions() -> None:
+    from daishi_forensics.profile.vocabulary import vocabulary_of
+
+    arch = {"config": {"item_values": {"wood": 2, "saffron": 7}, "map": {"width": 4, "height": 4,
+                                                                           "regions": ["north_gate"]}},
+            "agents": [{"agentId": "a_9", "name": "Ilse", "inventory": {"amber": 2}}]}
+    v = vocabulary_of(arch)
+    assert {"saffron", "amber", "wood", "ore"} <= set(v.items)
+    assert dict(v.places) == {"north_gate": "north_gate"} and v.agents == {"a_9": "a_9", "Ilse": "a_9"}
+    ex = HeuristicExtractor(v)
+    assert [c.terms() for c in ex.extract("I'll give you 2 saffron for 3 amber").commitments] == [
+        ("trade", {"saffron": 2}, {"amber": 3}, None)]
+    for text in ("I'll hold the north gate", "I'll hold north_gate", "I'll hold North-Gate"):
+        assert [c.terms() for c in ex.extract(text).commitments] == [("meet", {}, {}, "north_gate")]
+    assert HeuristicExtractor().extract("I'll give you 2 saffron").commitments == ()  # not a default item
+    # a map that names its regions by id: the commitment carries the id the log's moves use
+    ids = vocabulary_of({"config": {"map": {"regions": {"r_1_2": "Old Mill"}}}})
+    assert [c.region for c in HeuristicExtractor(ids).extract("meet me at the old mill").commitments] == ["r_1_2"]
+
+
+def test_vocabulary_forms() -> None:
+    ex = HeuristicExtractor({"items": ["fuel cells", "med-gel", "berry"], "places": ["Vesta Yard", "Halo-7"],
+                             "agents": []})
+    got = ex.extract("I'll give you 3 medgel. I'll give you 2 med gel. I'll send 4 cells and 5 berries. "
+                     "See you at the yard. I'll be at halo 7.").commitments
+    assert [(c.kind, c.give, c.region) for c in got] == [
+        ("give", (("med-gel", 2),), None), ("give", (("berry", 5), ("fuel cells", 4)), None),
+        ("meet", (), "Vesta Yard"), ("meet", (), "Halo-7")]
+
+
+def test_old_item_keyword_and_list_forms_still_build() -> None:
+    assert HeuristicExtractor(["wood", "gem"]).vocabulary.items == ("gem", "wood")
+    assert HeuristicExtractor(items=["gem"]).vocabulary.items == ("gem",)

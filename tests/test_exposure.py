@@ -147,7 +147,7 @@ def test_private_visibility() -> None:
     assert p.result().private_caveat() == PRIVATE_CAVEAT
 
 
-def test_columns_widen_and_a_message_after_the_match_end_reads_the_same_tables() -> None:
+def test_tables_past_256_values_and_a_message_after_the_match_end_read_the_same_tables() -> None:
     texts = [f"offer {i}" for i in range(300)]
     evs = [at(1, 0, "agent_spawned", "a_1", region="r_0_0"), at(2, 0, "agent_spawned", "a_2", region="r_0_0")]
     evs += [at(10 + i, 1 + i, "message", "a_1", text=t, channel="local") for i, t in enumerate(texts)]

@@ -333,3 +333,30 @@ def test_pair_figures_equal_the_rule_over_the_trades_whatever_the_counts() -> No
     ledger = run(whole, values)
     woods = [t.give for t in ledger.trades if t.give == {"wood": 3}]
     assert len(woods) > 1 and all(w is woods[0] for w in woods)
+
+
+def test_the_trade_table_keeps_a_row_per_trade_id_and_every_event_id_once() -> None:
+    """The ledger's store, by hand: terms of the first event, the tick, event ids in the order
+    noted (each once, a third and later apart), the id as a plain dict key (1 and 1.0 are one id)."""
+    from daishi_forensics.economy.ledger import TradeTable
+
+    table = TradeTable()
+    t1 = {"tradeId": "t_5", "from": "a_1", "to": "a_2", "give": {"wood": 3}, "receive": {"ore": 1}}
+    t2 = {"tradeId": 1, "from": "a_2", "to": "a_3", "give": {"wood": 3}, "receive": {}}
+    assert table.row("t_5", t1, 10, 4) == (0, True)
+    assert table.row("t_5", {**t1, "give": {"wood": 4}}, 11, 9) == (0, False)  # the first terms stay
+    assert table.row("t_5", t1, 10, 9) == (0, False)  # an id noted already
+    assert table.row("t_5", t1, 12, 9) == (0, False)
+    assert table.row("t_5", t1, 11, 9) == (0, False)
+    assert table.row(1, t2, 20, 6) == (1, True)
+    assert table.row(1.0, t2, None, 6) == (1, False)  # not an int id: nothing noted
+    assert (len(table), list(table.rows), list(table.ticks)) == (2, ["t_5", 1], [4, 6])
+    assert table.event_ids(0) == (10, 11, 12) and table.event_ids(1) == (20,)
+    assert (table.giver_of(0), table.taker_of(0), table.giver_of(1)) == ("a_1", "a_2", "a_2")
+    assert table.agents.values == ["a_1", "a_2", "a_3"] and list(table.give) == [0, 0]  # one map, kept once
+    assert table.same_terms(0, {**t1, "give": {"wood": 3.0}}) and not table.same_terms(0, {**t1, "to": "a_3"})
+    assert list(table.trades()) == [("t_5", "a_1", "a_2", {"wood": 3}, {"ore": 1}, (10, 11, 12)),
+                                    (1, "a_2", "a_3", {"wood": 3}, {}, (20,))]
+    maps = table.item_maps()
+    rows = list(table.trades(maps))
+    assert rows[0][3] is rows[1][3] is maps[0]  # trades that moved the same goods share one map

@@ -275,7 +275,7 @@ def test_utility_pass_counts_by_tick_as_a_dict_would() -> None:
             assert _rates(got, ticks) == _rates(plain, ticks)
 
 
-def test_utility_counts_past_the_compact_arrays() -> None:
+def test_utility_counts_a_far_tick_and_many_actions_exactly() -> None:
     """A tick past 2**31 and 70,000 world actions of one agent in one tick are counted exactly."""
     from daishi_forensics.injection.summary import UtilityPass
 

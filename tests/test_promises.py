@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import doctest
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from daishi_forensics.profile import promises as promises_module
 from daishi_forensics.report.passes import analyze
-from daishi_forensics.profile.commitments import Commitment, Extracted
+from daishi_forensics.profile.commitments import Commitment, Extracted, HeuristicExtractor
 from daishi_forensics.profile.promises import PromisePass, Promises, keeping_rate
 from daishi_forensics.read.boundary import read_match
 from daishi_forensics.replay import replay
@@ -168,6 +169,109 @@ def test_meet() -> None:
     r = verify([*spawns(), dm(4, 1, "a_1", "a_2", "meet me at r_5_5"), dm(5, 2, "a_1", "a_3", "I'll be at r_0_1"),
                 ev(6, 3, "move", "a_1", **{"from": "r_0_0"}, to="r_0_1")])
     assert [(c.status, c.reason) for c in r.commitments] == [("unverifiable", "superseded"), ("kept", "moved_there")]
+
+
+# -- stay_out, support, targets -----------------------------------------------------------------
+
+
+def move(event_id: int, tick: int, agent: str, frm: str, to: str) -> dict[str, Any]:
+    return ev(event_id, tick, "move", agent, **{"from": frm}, to=to)
+
+
+def test_stay_out_kept_when_never_entered() -> None:
+    r = verify([*spawns(), dm(4, 1, "a_1", "a_2", "I'll stay out of r_1_1"), move(5, 3, "a_1", "r_0_0", "r_0_1")])
+    assert only(r) == ("kept", "stayed_out", ())
+    c = r.commitments[0]
+    assert (c.kind, c.commitment.region, c.window_end) == ("stay_out", "r_1_1", 101)
+
+
+def test_stay_out_broken_by_entering() -> None:
+    r = verify([*spawns(), dm(4, 1, "a_1", "a_2", "I won't enter r_1_1"), move(5, 3, "a_1", "r_0_0", "r_1_0"),
+                move(6, 40, "a_1", "r_1_0", "r_1_1")])
+    assert only(r) == ("broken", "entered", (6,))
+    # entering after the window (message tick 1 + 100) is not this promise's business
+    late = verify([*spawns(), dm(4, 1, "a_1", "a_2", "I won't enter r_1_1"), move(5, 102, "a_1", "r_0_0", "r_1_1")],
+                  ended=200)
+    assert only(late) == ("kept", "stayed_out", ())
+
+
+def test_stay_out_inside_must_leave() -> None:
+    stayed = verify([*spawns(), dm(4, 1, "a_1", "a_2", "I'm pulling out of r_0_0")], ended=200)
+    assert only(stayed) == ("broken", "stayed_in", ())
+    left = verify([*spawns(), dm(4, 1, "a_1", "a_2", "I'm pulling out of r_0_0"), move(5, 2, "a_1", "r_0_0", "r_0_1")],
+                  ended=200)
+    assert only(left) == ("kept", "stayed_out", ())
+    back = verify([*spawns(), dm(4, 1, "a_1", "a_2", "I'm pulling out of r_0_0"), move(5, 2, "a_1", "r_0_0", "r_0_1"),
+                   move(6, 9, "a_1", "r_0_1", "r_0_0")], ended=200)
+    assert only(back) == ("broken", "entered", (6,))
+    died = verify([*spawns(), dm(4, 1, "a_1", "a_2", "I'm pulling out of r_0_0"),
+                   ev(5, 3, "agent_died", "a_1", cause="starvation")], ended=200)
+    assert only(died) == ("unverifiable", "speaker_died", ())
+
+
+def test_support_is_not_checkable() -> None:
+    r = verify([*spawns(), dm(4, 1, "a_1", "a_2", "I'll support you into r_1_1")])
+    assert only(r) == ("unverifiable", "not_checkable", ())
+    assert r.seat("a_1").by_kind["support"] == {"made": 1, "kept": 0, "broken": 0, "unverifiable": 1}
+    assert r.seat("a_1").keeping_rate is None
+
+
+def test_no_attack_on_a_named_third_party() -> None:
+    names = {"a_3": "Brask"}
+    hit = ev(5, 9, "attack", "a_1", target="a_3", region="r_0_0", damage=2, witnessed=True, witnesses=["a_2"])
+    r = verify([*spawns(), dm(4, 1, "a_1", "a_2", "I promise I won't attack Brask"), hit], names=names)
+    assert only(r) == ("broken", "aggression", (5,))
+    assert r.commitments[0].commitment.target == "a_3"
+    assert [(b.actor, b.target, b.commitment_messages) for b in r.betrayals] == [("a_1", "a_3", (4,))]
+
+
+def test_an_extractor_whose_commitments_have_no_target() -> None:
+    @dataclass(frozen=True)
+    class Bare:  # the fields an extractor of the first interface gave
+        kind: str
+        give: tuple = ()
+        receive: tuple = ()
+        region: str | None = None
+        conditional: bool = False
+        start: int = 0
+        end: int = 0
+
+        def to_json(self) -> dict[str, Any]:
+            return {"kind": self.kind}
+
+    class Older:
+        name, version, max_chars = "older", "1", 100
+
+        def extract(self, text: str) -> Extracted:
+            return Extracted((Bare("no_attack"),), False, tuple(text.split()))
+
+    hit = ev(5, 9, "attack", "a_1", target="a_2", region="r_0_0", damage=2, witnessed=True, witnesses=[])
+    r = verify([*spawns(), dm(4, 1, "a_1", "a_2", "peace"), hit], pass_=PromisePass(Older()))
+    assert only(r) == ("broken", "aggression", (5,))
+
+
+def test_vocabulary_from_the_archive() -> None:
+    arch = archive(AGENTS, ended=100)
+    arch["config"]["item_values"] = {"wood": 2, "amber": 9}
+    arch["config"]["map"]["regions"] = {"r_2_2": "north_gate"}
+    arch["agents"][0]["inventory"] = {"saffron": 3}
+    p = PromisePass.from_archive(arch)
+    got = [c.terms() for c in p.extractor.extract("I'll give you 2 amber and 1 saffron. Meet me at the North Gate").commitments]
+    assert got == [("give", {"amber": 2, "saffron": 1}, {}, None), ("meet", {}, {}, "r_2_2")]
+    evs = [*spawns(), dm(4, 1, "a_1", "a_2", "see you at north gate"), move(5, 2, "a_1", "r_0_0", "r_1_1"),
+           move(6, 3, "a_1", "r_1_1", "r_2_2")]
+    replay(evs, arch, [p])
+    assert only(p.result()) == ("kept", "moved_there", (6,))
+
+
+def test_items_named_by_the_log_are_learned() -> None:
+    evs = [*spawns(), *trade(4, 1, "t1", "a_2", "a_3", {"obsidian": 1}, {"wood": 1}),
+           dm(6, 2, "a_1", "a_2", "I'll give you 2 obsidian")]
+    r = verify(evs)
+    assert [(c.kind, c.commitment.give) for c in r.commitments] == [("give", (("obsidian", 2),))]
+    # an extractor given by the caller is used as it is
+    plain = verify(evs, pass_=PromisePass(HeuristicExtractor()))
+    assert plain.commitments == ()
 
 
 # -- who a commitment is addressed to ----------------------------------------------------------
@@ -394,3 +498,34 @@ def test_the_extraction_cache_is_let_go_at_the_match_end() -> None:
     assert len(p._cache.young) + len(p._cache._old) == 0
     r = p.result()
     assert [c.kind for c in r.commitments] == ["give"]
+
+
+def test_the_verdict_store_keeps_each_plain_commitment_once_and_others_apart() -> None:
+    """The pass's store, by hand: codes into tables, rows sorted by message, a commitment that is
+    equal but not plain (``1`` for ``True``) never shares a code, even after the look-up is let go."""
+    from daishi_forensics.profile._promise_store import BetrayalStore, VerdictStore
+
+    store = VerdictStore()
+    give = Commitment("give", give=(("wood", 3),))
+    loose = Commitment("no_attack", conditional=1)  # type: ignore[arg-type]
+    store.add(9, 0, 4, "a_1", frozenset({"a_3", "a_2"}), "heard", give, "kept", "delivered", (12,))
+    store.add(7, 1, 2, "a_2", frozenset({"a_1"}), "private", loose, "kept", "no_aggression", ())
+    store.forget()
+    store.add(7, 0, 2, "a_2", frozenset({"a_1"}), "private", Commitment("no_attack", conditional=True),
+              "broken", "aggression", (15, 16))
+    store.add(9, 1, 4, "a_1", frozenset({"a_2", "a_3"}), "heard", Commitment("give", give=(("wood", 3),)),
+              "kept", "delivered", (13,))
+    assert len(store) == 4 and list(store.commitment) == [0, 1, 2, 0] and len(store.commitments) == 3
+    assert list(store.audience) == [0, 1, 1, 0] and store.addressees == [("a_2", "a_3"), ("a_1",)]
+    assert list(store.by_message()) == [2, 1, 0, 3]
+    assert store.fields(2) == (7, 0, 2, "a_2", ("a_1",), "private", Commitment("no_attack", conditional=True),
+                               "broken", "aggression", (15, 16))
+    assert type(store.fields(1)[6].conditional) is int and type(store.fields(2)[6].conditional) is bool
+    assert list(store.rows_of("a_1", store.by_message())) == [0, 3] and list(store.rows_of("a_9", [0])) == []
+    assert list(store.kinds_and_statuses([2, 0])) == [("a_2", "no_attack", "broken"), ("a_1", "give", "kept")]
+
+    betrayals = BetrayalStore()
+    betrayals.add(30, 8, "raid", "a_1", "a_2", [7, 9], (20, 6))
+    betrayals.add(31, 9, "attack", "a_1", "a_3", [], None)
+    assert [betrayals.fields(i) for i in range(len(betrayals))] == [
+        (30, 8, "raid", "a_1", "a_2", (7, 9), 20, 6), (31, 9, "attack", "a_1", "a_3", (), None, None)]

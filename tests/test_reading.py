@@ -125,6 +125,19 @@ BAD_LINES = {
     "id not increasing": (b'{"id": 1, "matchId": "m_0123456789ab", "schemaVersion": 3, "tick": 3, "type": "rest", '
                           b'"agentId": "a_1", "createdAtMs": 1, "private": false, "payload": {}}\n', "increase strictly",
                           "$.id"),
+    # the schemas bound ids, ticks and counts at 2**53 - 1 (what a JSON number holds exactly)
+    "id beyond 2**53 - 1": (b'{"id": 9007199254740992, "matchId": "m_0123456789ab", "schemaVersion": 3, "tick": 3, '
+                            b'"type": "rest", "agentId": "a_1", "createdAtMs": 1, "private": false, "payload": {}}\n',
+                            "9007199254740992 is greater than the maximum of 9007199254740991", "$.id"),
+    "tick beyond 2**53 - 1": (b'{"id": 99, "matchId": "m_0123456789ab", "schemaVersion": 3, "tick": 9007199254740992, '
+                              b'"type": "rest", "agentId": "a_1", "createdAtMs": 1, "private": false, "payload": {}}\n',
+                              "greater than the maximum of 9007199254740991", "$.tick"),
+    "quantity beyond 2**53 - 1": (b'{"id": 99, "matchId": "m_0123456789ab", "schemaVersion": 3, "tick": 3, '
+                                  b'"type": "gather", "agentId": "a_1", "createdAtMs": 1, "private": false, "payload": '
+                                  b'{"region": "r_0_0", "resource": "wood", "gathered": 9007199254740992}}\n',
+                                  "greater than the maximum of 9007199254740991", "$.payload.gathered"),
+    "v1 tick beyond 2**53 - 1": (b'{"id": 99, "tick": 9007199254740992, "type": "rest", "agentId": "a_1", '
+                                 b'"payload": {}}\n', "greater than the maximum of 9007199254740991", "$.tick"),
     "deep nesting": (b'{"id": 99, "payload": ' + b"[" * 10_000 + b"]" * 10_000 + b"}\n", "nested too deeply", "$"),
     "off the map": (b'{"id": 99, "matchId": "m_0123456789ab", "schemaVersion": 3, "tick": 3, "type": "move", '
                     b'"agentId": "a_1", "createdAtMs": 1, "private": false, "payload": {"from": "r_0_0", '
@@ -143,6 +156,26 @@ def test_bad_event_is_reported_with_line_id_and_path(tmp_path: Path, case: str) 
     assert expected in problem.message
     assert problem.line == 4 and problem.path == path_expected and problem.file == str(path)
     assert file_result.stats["records"] == 3 == file_result.stats["valid"] + file_result.stats["invalid"]
+
+
+@pytest.mark.parametrize("form", FORMS)
+@pytest.mark.parametrize("version", [1, 2, 3])
+def test_a_count_beyond_the_bound_never_reaches_an_analysis(tmp_path: Path, form: str, version: int) -> None:
+    """A gather of 2**53 units (more than a JSON number holds exactly) is reported, named by its
+    id and field, and not passed on; the analyses see the rest of the match."""
+    from daishi_forensics import analyze
+
+    events, arch = small_match()
+    events.append(ev(12, 7, "gather", "a_2", region="r_0_1", resource="wood", gathered=2**53))
+    events.append(ev(13, 8, "gather", "a_2", region="r_0_1", resource="wood", gathered=2**53 - 1))
+    path = write_match(tmp_path, events, arch, form=form, version=version)
+    seen, read = read_all(path)
+    assert [e["id"] for e in seen if e["type"] == "gather"] == [5, 13]
+    (problem,) = [p for p in read.stats.problems if p.severity == "error"]
+    assert (problem.event_id, problem.path) == (12, "$.payload.gathered")
+    assert "greater than the maximum of 9007199254740991" in problem.message
+    counters = analyze(read_match(open_match(str(path))), only=("counters",)).result("counters")
+    assert {c.agent: c.gathers for c in counters.agents} == {"a_1": 1, "a_2": 1}
 
 
 def test_five_megabyte_message_is_valid(tmp_path: Path) -> None:

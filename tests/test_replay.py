@@ -320,10 +320,11 @@ def test_exported_api_is_pinned() -> None:
     import daishi_forensics.economy.witnesses as witnesses
     import daishi_forensics.replay as replay_mod
 
+    # the storage names: plain fixed-width columns (trade ids are plain dicts and sets, no class)
     assert replay_mod.__all__ == [
-        "Catalogue", "Event", "IntColumn", "MatchAnalysis", "Pass", "PassFactory", "PassSpec", "RecordLog", "Rows",
-        "ShapeTable", "Table", "TickClosingPass", "Timeline", "TradeIdSet", "TradeIndex", "World", "analyze",
-        "analyze_target", "append_code", "lazy", "paused_cycle_collection", "position", "push", "replay", "widened",
+        "Catalogue", "Event", "MatchAnalysis", "Pass", "PassFactory", "PassSpec", "RecordLog", "Rows",
+        "ShapeTable", "Table", "TickClosingPass", "Timeline", "World", "analyze", "analyze_target", "code_column",
+        "int_column", "lazy", "paused_cycle_collection", "position", "replay",
     ]
     assert contact.__all__ == ["hearers", "PairContact", "Contact", "ContactPass"]
     assert witnesses.__all__ == [

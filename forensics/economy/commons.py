@@ -25,11 +25,12 @@ Readings fixed here where the rubric is silent:
   double, and rounded once at the end.
 
 Memory: per (region, resource) only the gathers of the last 50 ticks are held, and
-they are pruned as the ticks advance (oldest first, across all pools).  Each settled
-collapse is kept by column (:class:`PoolLog`, :mod:`.columns`: ids and ticks in
-arrays, the pool and the agents as numbers into tables of their distinct values,
-the units and gather ids of its window flattened into arrays, 4 bytes an id), not
-as a record; per agent, its share and the ids behind it, in arrays.
+they are pruned as the ticks advance (oldest first, across all pools).  The result lists
+every collapse with its evidence, so each settled collapse is kept, by column (:class:`PoolLog`: its id and tick in integer columns, its
+pool as a code into a table of the distinct pools, the gather ids of its window
+flattened in a :class:`~daishi_forensics.replay.Rows`, and its drawers' units as one
+tuple of ``(agent code, units)``: a sum of gathers, which no schema bounds, so kept
+as Python integers); per agent, its share and the ids behind it, in integer columns.
 :class:`CommonsPool` records are made when read.
 
 >>> p = CommonsPass()
@@ -50,7 +51,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from daishi_forensics.arithmetic import half_up
-from daishi_forensics.replay import RecordLog, Rows, Table, push
+from daishi_forensics.replay import RecordLog, Rows, Table, int_column
 from daishi_forensics.errors import InvalidInput
 
 __all__ = [
@@ -69,7 +70,7 @@ COMMONS_WINDOW = 50
 class CommonsPool:
     """One collapsed pool and who drew from it in its window."""
 
-    collapse_event_id: int | None
+    collapse_event_id: int
     """The ``region_collapsed`` event's id."""
     tick: int
     """The collapse's tick."""
@@ -152,8 +153,9 @@ class PoolLog(RecordLog[CommonsPool]):
 
     __slots__ = ("_n", "_ids", "_ticks", "_keys", "_pools", "_agents", "_units", "_gathers")
 
-    def __init__(self, n: int, ids: Sequence[int | None], ticks: Sequence[int], keys: Sequence[int],
-                 pools: Sequence[tuple[str, str]], agents: Sequence[str], units: Rows, gathers: Rows) -> None:
+    def __init__(self, n: int, ids: Sequence[int], ticks: Sequence[int], keys: Sequence[int],
+                 pools: Sequence[tuple[str, str]], agents: Sequence[str], units: Sequence[tuple[int, ...]],
+                 gathers: Rows) -> None:
         self._n = n
         self._ids = ids          # collapse event ids
         self._ticks = ticks
@@ -205,21 +207,21 @@ class CommonsPass:
         self._agents = Table()  # agent -> number
         # the gathers held: per pool number, those of the last 50 ticks as (tick, agent number,
         # units, event id); and the pool numbers of all of them in log order (oldest first)
-        self._windows: dict[int, deque[tuple[int, int, int, int | None]]] = {}
+        self._windows: dict[int, deque[tuple[int, int, int, int]]] = {}
         self._order: deque[int] = deque()
-        self._pending: list[tuple[int, int | None, int]] = []  # collapses not settled: (tick, id, pool number)
+        self._pending: list[tuple[int, int, int]] = []  # collapses not settled: (tick, id, pool number)
         self._tick: int | None = None
         self._held = 0
         self._peak = 0
         # the settled collapses, by column (PoolLog)
-        self._ids: Any = array("B")
-        self._ticks: Any = array("B")
-        self._units = Rows()
+        self._ids = int_column()
+        self._ticks = int_column()
+        self._units: list[tuple[int, ...]] = []  # per collapse: agent number, units, agent number, units ...
         self._gathers = Rows()
         # per agent (name): the sum of its shares, its counted collapses and its gathers in them
         self._sums: dict[str, float] = {}
-        self._collapses: dict[str, Any] = {}
-        self._gathered: dict[str, Any] = {}
+        self._collapses: dict[str, array[int]] = {}
+        self._gathered: dict[str, array[int]] = {}
 
     # -- the stream -------------------------------------------------------------------------
 
@@ -246,7 +248,7 @@ class CommonsPass:
         if number is None:
             number = keys.new(key)
         if kind == "region_collapsed":
-            self._pending.append((tick, ev.get("id"), number))
+            self._pending.append((tick, ev["id"], number))
             return
         agent = ev.get("agentId")
         if not isinstance(agent, str):
@@ -263,7 +265,7 @@ class CommonsPass:
         window = self._windows.get(number)
         if window is None:
             window = self._windows[number] = deque()
-        window.append((tick, who, units, ev.get("id")))
+        window.append((tick, who, units, ev["id"]))
         self._order.append(number)
         self._held += 1
         if self._held > self._peak:
@@ -333,7 +335,7 @@ class CommonsPass:
         for collapse in pending:
             self._settle_one(*collapse)
 
-    def _settle_one(self, tick: int, event_id: int | None, number: int) -> None:
+    def _settle_one(self, tick: int, event_id: int, number: int) -> None:
         window = self._windows.get(number, ())
         drawn = [g for g in window if 0 <= tick - g[0] < COMMONS_WINDOW]
         units: dict[int, int] = {}
@@ -342,11 +344,11 @@ class CommonsPass:
                 units[who] = units.get(who, 0) + n
         names = self._agents.values
         drew = sorted(units, key=names.__getitem__)  # by agent id
-        self._ids = push(self._ids, event_id)
-        self._ticks = push(self._ticks, tick)
-        self._keys.column = push(self._keys.column, number)
-        self._units.append(x for who in drew for x in (who, units[who]))
-        self._gathers.append(sorted(g[3] for g in drawn if g[3] is not None))
+        self._ids.append(event_id)
+        self._ticks.append(tick)
+        self._keys.column.append(number)
+        self._units.append(tuple(x for who in drew for x in (who, units[who])))
+        self._gathers.append(sorted(g[3] for g in drawn))
         if len(units) < 2:
             return
         total = 0
@@ -357,12 +359,7 @@ class CommonsPass:
             self._sums[agent] = self._sums.get(agent, 0.0) + units[who] / total
             collapses = self._collapses.get(agent)
             if collapses is None:
-                collapses = self._collapses[agent] = array("B")
-                self._gathered[agent] = array("B")
-            if event_id is not None:
-                self._collapses[agent] = push(collapses, event_id)
-            gathered = self._gathered[agent]
-            for g in drawn:
-                if g[1] == who and g[2] > 0 and g[3] is not None:
-                    gathered = push(gathered, g[3])
-            self._gathered[agent] = gathered
+                collapses = self._collapses[agent] = int_column()
+                self._gathered[agent] = int_column()
+            collapses.append(event_id)
+            self._gathered[agent].extend(g[3] for g in drawn if g[1] == who and g[2] > 0)

@@ -29,10 +29,10 @@ Reading the log (ARCHITECTURE.md, contract §2-§3):
   a party event logged twice, an event whose ``agentId`` is not a party, and a
   trade of an agent with itself are kept as :class:`LedgerAnomaly` records.
 
-Memory: the result lists every trade, so the pass keeps each one -- as a row of a few
-bytes (:class:`TradeTable`: the trade id as its number, agents and item maps as numbers
-into tables kept once, the tick, the event ids, flags), not as parsed objects; besides,
-one counter per agent and the anomalies.  The :class:`LedgerTrade` records are built by
+Memory: the result lists every trade, so the pass keeps each one -- as a row of a
+:class:`TradeTable` (agents and item maps as codes into tables kept once, the tick, the
+event ids, the trade id as a dict key), not as parsed objects; besides, one counter per
+agent and the anomalies.  The :class:`LedgerTrade` records are built by
 :meth:`LedgerPass.result`, trades that moved the same goods sharing one item map.
 
 >>> p = LedgerPass()
@@ -46,17 +46,15 @@ one counter per agent and the anomalies.  The :class:`LedgerTrade` records are b
 
 from __future__ import annotations
 
-from array import array
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from daishi_forensics.arithmetic import half_up
-from daishi_forensics.replay import Table
-from daishi_forensics.replay import IntColumn, ShapeTable, TradeIndex, append_code
 from daishi_forensics.errors import InvalidInput
 from daishi_forensics.read.archive import unvalued_items, value_of
+from ._ledger_store import TradeId, TradeTable
 
 __all__ = [
     "PARTNER_TRADE_CAP",
@@ -76,10 +74,6 @@ __all__ = [
 
 PARTNER_TRADE_CAP = 5
 """Trades with one partner that count toward credited trades (rubric *Social*)."""
-
-TradeId = str | int
-"""A trade's ``payload.tradeId`` as logged."""
-
 
 def pair_key(x: str, y: str) -> tuple[str, str]:
     """A pair of agents written ``(a, b)`` with ``a < b`` (ARCHITECTURE.md)."""
@@ -374,147 +368,6 @@ def credited_trades(agent: str, pairs: Iterable[SharedPair]) -> float:
     return half_up(total, 3)
 
 
-_EVENTS = 0b11
-"""Flag bits 0-1 of a :class:`TradeTable` row: how many event ids its two columns hold."""
-
-
-class TradeTable:
-    """Completed trades as the ledger reads them, a few bytes per trade.
-
-    One row per ``tradeId``, in the order first seen: the first event's ``from``,
-    ``to``, ``give`` and ``receive`` and the ids of every event logged for it, each
-    once.  Kept in columns (:mod:`.compact`): the trade id as its number, the two
-    agents as numbers into :attr:`agents`, the item maps as numbers into
-    :attr:`shapes` (each distinct bundle kept once), the first two event ids in
-    integer columns (a third and later in :attr:`more_events`, rare).  Row flags
-    bits 0-1 count the event ids held; bits 2-7 are the owning pass's to use.
-    """
-
-    __slots__ = ("ids", "agents", "shapes", "giver", "taker", "give", "receive", "first_event", "second_event",
-                 "more_events", "flags")
-
-    def __init__(self) -> None:
-        self.ids = TradeIndex()
-        self.agents = Table()  # agent ids, each kept once (values); never forgotten
-        self.shapes = ShapeTable()
-        self.giver: array[int] = array("B")  # agent numbers (widened past 255 agents)
-        self.taker: array[int] = array("B")
-        self.give: array[int] = array("H")  # item map numbers
-        self.receive: array[int] = array("H")
-        self.first_event = IntColumn()
-        self.second_event = IntColumn()
-        self.more_events: dict[int, list[Any]] = {}
-        self.flags = bytearray()
-
-    def __len__(self) -> int:
-        return len(self.flags)
-
-    def row(self, trade_id: TradeId, payload: Mapping[str, Any], event_id: object = None) -> tuple[int, bool]:
-        """``(row, True)`` after adding the trade with ``payload``'s terms (a checked
-        ``trade_completed`` payload); ``(row, False)`` when the ``tradeId`` has one already.
-        ``event_id`` (the event's ``id``) is noted for the row when it is an ``int``."""
-        row, new = self.ids.index(trade_id)
-        if not new:
-            flags, first, second = self.flags, self.first_event, self.second_event
-            if (
-                flags[row] & _EVENTS == 1 and type(event_id) is int and 0 <= event_id < second.limit
-                and first.others is None and second.others is None and event_id != first.values[row]
-            ):  # the usual twin: a second event id, without the general add_event
-                second.values[row] = event_id
-                flags[row] += 1
-            elif isinstance(event_id, int):
-                self.add_event(row, event_id)
-            return row, False
-        giver = self.agents.code(payload["from"])
-        taker = self.agents.code(payload["to"])
-        give = self.shapes.code(payload["give"])
-        receive = self.shapes.code(payload["receive"])
-        try:
-            self.giver.append(giver)
-            self.taker.append(taker)
-            self.give.append(give)
-            self.receive.append(receive)
-        except OverflowError:  # past 255 agents or 65535 item maps: wider columns
-            for name, code in (("giver", giver), ("taker", taker), ("give", give), ("receive", receive)):
-                column = getattr(self, name)
-                if len(column) == row:
-                    setattr(self, name, append_code(column, code))
-        first = self.first_event
-        if type(event_id) is int and 0 <= event_id < first.limit:
-            first.values.append(event_id)
-            self.flags.append(1)
-        else:
-            first.values.append(0)
-            self.flags.append(0)
-            if isinstance(event_id, int):
-                self.add_event(row, event_id)
-        self.second_event.values.append(0)
-        return row, True
-
-    def same_terms(self, row: int, payload: Mapping[str, Any]) -> bool:
-        """True when ``payload``'s from/to/give/receive equal the row's."""
-        names, shapes = self.agents.values, self.shapes
-        give, receive = self.give[row], self.receive[row]
-        kept_give, kept_receive = shapes.shapes[give], shapes.shapes[receive]
-        return (
-            payload["from"] == names[self.giver[row]]
-            and payload["to"] == names[self.taker[row]]
-            # the same item tuple is the same map; anything else is compared as dicts compare
-            and ((type(kept_give) is tuple and tuple(payload["give"].items()) == kept_give)
-                 or shapes.equals(give, payload["give"]))
-            and ((type(kept_receive) is tuple and tuple(payload["receive"].items()) == kept_receive)
-                 or shapes.equals(receive, payload["receive"]))
-        )
-
-    def add_event(self, row: int, event_id: int) -> None:
-        """Note an event id of the row, unless noted already."""
-        flags = self.flags
-        held = flags[row] & _EVENTS
-        if held == 0:
-            column = self.first_event
-        elif event_id == (self.first_event.values[row] if self.first_event.others is None else self.first_event[row]):
-            return
-        elif held == 1:
-            column = self.second_event
-        else:
-            if event_id != self.second_event[row]:
-                more = self.more_events.setdefault(row, [])
-                if event_id not in more:
-                    more.append(event_id)
-            return
-        if type(event_id) is int and 0 <= event_id < column.limit and column.others is None:
-            column.values[row] = event_id  # the usual case, without the general setter
-        else:
-            column[row] = event_id
-        flags[row] += 1
-
-    def event_ids(self, row: int) -> tuple[int, ...]:
-        """The row's event ids, in the order noted."""
-        held = self.flags[row] & _EVENTS
-        if held == 2:
-            ids: tuple[int, ...] = (self.first_event[row], self.second_event[row])
-            more = self.more_events.get(row) if self.more_events else None
-            return ids + tuple(more) if more else ids
-        return (self.first_event[row],) if held else ()
-
-    def item_maps(self) -> list[dict[str, Any]]:
-        """A new dict per kept item map (code -> map), shared by the rows that moved it."""
-        mapping = self.shapes.mapping
-        return [mapping(code) for code in range(len(self.shapes))]
-
-    def rows(
-        self, item_maps: list[dict[str, Any]] | None = None
-    ) -> Iterator[tuple[TradeId, str, str, dict[str, Any], dict[str, Any], tuple[int, ...]]]:
-        """``(trade id, from, to, give, receive, event ids)`` per row, in order; the item maps
-        are ``item_maps`` (default :meth:`item_maps`), shared between rows."""
-        maps = self.item_maps() if item_maps is None else item_maps
-        names, event_ids = self.agents.values, self.event_ids
-        for row, (trade_id, giver, taker, give, receive) in enumerate(
-            zip(self.ids, self.giver, self.taker, self.give, self.receive)
-        ):
-            yield trade_id, names[giver], names[taker], maps[give], maps[receive], event_ids(row)
-
-
 def trade_payload(ev: Mapping[str, Any]) -> Mapping[str, Any]:
     """The payload of a trade event, checked for the fields the ledger reads."""
     payload = ev.get("payload")
@@ -547,24 +400,24 @@ def _totals(times: Mapping[int, int], by_id: Mapping[int, Mapping[str, int]]) ->
     return totals
 
 
-_UPCAST = 0b100
-"""Row flag: one of the trade's events is a synthesized v2 offerer twin."""
-_FROM_COUNTED = 0b1000
-"""Row flag: the event of the trade's ``from`` agent was counted."""
-_TO_COUNTED = 0b10000
-"""Row flag: the event of the trade's ``to`` agent was counted."""
+_UPCAST = 0b1
+"""Row mark: one of the trade's events is a synthesized v2 offerer twin."""
+_FROM_COUNTED = 0b10
+"""Row mark: the event of the trade's ``from`` agent was counted."""
+_TO_COUNTED = 0b100
+"""Row mark: the event of the trade's ``to`` agent was counted."""
 
 
 class LedgerPass:
     """Streaming pass building the :class:`Ledger` (replay protocol, ARCHITECTURE.md).
 
     Feed every event in log order to :meth:`observe`; call :meth:`result` once the
-    stream ends.  Holds one counter per agent and, per trade, a row of a few bytes
-    (:class:`TradeTable`: numbers into tables of agents and of distinct item maps,
-    the tick, the event ids, and flags for the upcast twin and the parties counted);
-    a party event of an agent that is neither ``from`` nor ``to`` is remembered apart
-    (rare), as are the anomalies.  :meth:`result` builds the :class:`LedgerTrade`
-    records from the rows, the item maps shared between trades that moved the same goods.
+    stream ends.  Holds one counter per agent and, per trade, a row of a
+    :class:`TradeTable` (the terms of its first event, its tick, its event ids) with
+    the pass's marks for the upcast twin and the parties counted; a party event of an
+    agent that is neither ``from`` nor ``to`` is remembered apart (rare), as are the
+    anomalies.  :meth:`result` builds the :class:`LedgerTrade` records from the rows,
+    the item maps shared between trades that moved the same goods.
     """
 
     types: frozenset[str] = frozenset({"trade_completed", "trade_fulfilled"})
@@ -572,7 +425,6 @@ class LedgerPass:
 
     def __init__(self) -> None:
         self._table = TradeTable()
-        self._ticks = IntColumn()
         self._other_parties: set[tuple[int, str]] = set()
         self._completed: Counter[str] = Counter()
         self._anomalies: list[LedgerAnomaly] = []
@@ -580,15 +432,7 @@ class LedgerPass:
     def observe(self, ev: Mapping[str, Any], world: object | None) -> None:
         """Take one event (``world`` is not read)."""
         kind = ev.get("type")
-        if kind == "trade_completed":
-            payload = ev.get("payload")
-            if not (
-                type(payload) is dict and "tradeId" in payload and type(payload.get("from")) is str
-                and type(payload.get("to")) is str and type(payload.get("give")) is dict
-                and type(payload.get("receive")) is dict
-            ):  # the usual shape is checked here; anything else as trade_payload checks it
-                payload = trade_payload(ev)
-        elif kind == "trade_fulfilled":
+        if kind == "trade_fulfilled":
             agent = ev.get("agentId")
             if isinstance(agent, str):
                 self._completed[agent] += 1
@@ -597,19 +441,14 @@ class LedgerPass:
                 trade_id = payload.get("tradeId") if isinstance(payload, Mapping) else None
                 self._anomaly(ev.get("id"), trade_id, "no_agent", "trade_fulfilled without an agentId")
             return
-        else:
+        if kind != "trade_completed":
             return
-
+        payload = trade_payload(ev)
         event_id = ev.get("id")
         trade_id: TradeId = payload["tradeId"]
         table = self._table
-        row, new = table.row(trade_id, payload, event_id)
+        row, new = table.row(trade_id, payload, event_id, ev.get("tick", 0))
         if new:
-            tick, ticks = ev.get("tick", 0), self._ticks
-            if type(tick) is int and 0 <= tick < ticks.limit:
-                ticks.values.append(tick)  # the usual case, without the general append
-            else:
-                ticks.append(tick)
             if payload["from"] == payload["to"]:
                 self._anomaly(event_id, trade_id, "self_trade", f"{payload['from']} trades with itself")
         elif not table.same_terms(row, payload):
@@ -619,28 +458,27 @@ class LedgerPass:
                 "twin_differs",
                 "this event's from/to/give/receive differ from the trade's first event; the first counts",
             )
-        flags = table.flags
+        marks = table.marks
         if ev.get("upcast") == "offerer":
-            flags[row] |= _UPCAST
+            marks[row] |= _UPCAST
 
         agent = ev.get("agentId")
         if not isinstance(agent, str):
             self._anomaly(event_id, trade_id, "no_agent", "trade_completed without an agentId")
             return
-        names = table.agents.values
-        if agent == names[table.giver[row]]:
+        if agent == table.giver_of(row):
             counted = _FROM_COUNTED
-        elif agent == names[table.taker[row]]:
+        elif agent == table.taker_of(row):
             counted = _TO_COUNTED
         else:
             counted = 0
-        if counted & flags[row] or (not counted and (row, agent) in self._other_parties):
+        if counted & marks[row] or (not counted and (row, agent) in self._other_parties):
             self._anomaly(
                 event_id, trade_id, "duplicate_party_event", f"{agent}'s event for this trade logged again; counted once"
             )
             return
         if counted:
-            flags[row] |= counted
+            marks[row] |= counted
         else:
             self._other_parties.add((row, agent))
         self._completed[agent] += 1
@@ -654,11 +492,11 @@ class LedgerPass:
         """The ledger, valuing goods with ``values`` (:func:`daishi_forensics.read.archive.item_values`)."""
         table = self._table
         item_maps = table.item_maps()
-        flags = table.flags
+        marks = table.marks
         trades = tuple(
-            LedgerTrade(trade_id, tick, giver, taker, give, receive, event_ids, bool(flags[row] & _UPCAST))
+            LedgerTrade(trade_id, tick, giver, taker, give, receive, event_ids, bool(marks[row] & _UPCAST))
             for row, ((trade_id, giver, taker, give, receive, event_ids), tick) in enumerate(
-                zip(table.rows(item_maps), self._ticks)
+                zip(table.trades(item_maps), table.ticks)
             )
         )
         unvalued: set[str] = set()

@@ -27,10 +27,10 @@ Readings fixed here where the rubric is silent:
   the 20-point cap ties an agent's partners together, so mixing paid and estimated
   points would be neither figure.
 
-Memory: :class:`ReputationPass` keeps the ``tradeId``\\ s it has seen (about a byte
-each, :class:`~daishi_forensics.replay._compact.TradeIdSet`), the points per pair and agent, and
-the trades that paid -- at most 20 per agent, by the caps -- so it grows with the
-agents and pairs, not with the events.
+Memory: :class:`ReputationPass` keeps the ``tradeId``\\ s it has seen (a plain set: one
+entry a trade), the points per pair and agent, and the trades that paid -- at most 20
+per agent, by the caps -- so it grows with the trades, agents and pairs, not with the
+other events.
 
 >>> p = ReputationPass()
 >>> p.observe({"id": 1, "type": "trade_completed", "agentId": "a_2", "payload": {"tradeId": "t1",
@@ -51,7 +51,6 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from daishi_forensics.arithmetic import half_up
-from daishi_forensics.replay import TradeIdSet
 from daishi_forensics.errors import InvalidInput
 from .ledger import ArchivedLedger, TradeId, has_goods, pair_key
 
@@ -126,16 +125,15 @@ class ReputationPass:
     """Streaming pass replaying the engine's trade reputation (rubric *Circular reputation (2.4)*).
 
     Feed every event in log order to :meth:`observe`; :meth:`result` gives the points
-    each pair paid each side.  Holds the seen ``tradeId``\\ s in about a byte each
-    (:class:`~daishi_forensics.replay._compact.TradeIdSet`), the points per pair and agent, and
-    the trades that paid (at most 20 per agent, by the caps).
+    each pair paid each side.  Holds the seen ``tradeId``\\ s (a set), the points per
+    pair and agent, and the trades that paid (at most 20 per agent, by the caps).
     """
 
     types: frozenset[str] = frozenset({"trade_completed"})
     """The event types it reads (the replay driver feeds it only these)."""
 
     def __init__(self) -> None:
-        self._seen = TradeIdSet()
+        self._seen: set[TradeId] = set()
         self._paid_with: dict[tuple[str, str], int] = {}
         self._paid_total: dict[str, int] = {}
         self._pairs: dict[tuple[str, str], list[TradeId]] = {}
@@ -148,8 +146,9 @@ class ReputationPass:
         if not isinstance(payload, Mapping) or "tradeId" not in payload:
             raise InvalidInput("trade_completed without a tradeId", event_id=ev.get("id"), field="payload.tradeId")
         trade_id: TradeId = payload["tradeId"]
-        if not self._seen.add(trade_id):
+        if trade_id in self._seen:
             return
+        self._seen.add(trade_id)
         giver, taker = payload.get("from"), payload.get("to")
         for name, agent in (("from", giver), ("to", taker)):
             if not isinstance(agent, str):

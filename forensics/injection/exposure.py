@@ -11,22 +11,21 @@ message applies:
 - ``message_private``: its ``payload.to``, if alive and not dormant;
 - any other channel: nobody (never guessed).
 
-:class:`ExposurePass` keeps, per message, what a :class:`HeardMessage` holds: ids,
-tick, sender, channel, the hearers, the first :data:`TEXT_CAP` characters of the
-text (what the fuzzy matcher and the secret detector look at), the full length,
-the probe block if any, and the broadcast-canary tokens the *full* text contains
-(exact substring search, linear).  It stores them by column (:class:`MessageLog`:
-ids and ticks in arrays as narrow as their values allow, :mod:`.columns`: 4 bytes an
-id below 2^31, 2 bytes a tick below 65,536; sender, route, audience and text as
-numbers into tables of their distinct values, one byte a number until a table
-outgrows 256 values, then two) and makes the :class:`HeardMessage` records on
-demand, so memory grows with messages by about 12 bytes each, plus each distinct
-text and audience once, not with messages × agents.  When the replay reaches the
-match end it lets go of the tables' look-ups (value -> number), which only adding
-a message needs.  (Broadcast audiences are computed once per sender while the
-audience is unchanged, ``world.audience_version``.)  It also keeps each agent's
-dormant spans (:attr:`Exposure.dormancy`): an agent cannot pass a message on while
-it is dormant, so propagation counts delays in awake ticks.
+:class:`ExposurePass` keeps every message, because the propagation chains (and the
+injection summary built on them) read them all after the replay: per message, what a
+:class:`HeardMessage` holds: ids, tick, sender, channel, the hearers, the first
+:data:`TEXT_CAP` characters of the text (what the fuzzy matcher and the secret
+detector look at), the full length, the probe block if any, and the broadcast-canary
+tokens the *full* text contains (exact substring search, linear).  It stores them by
+column (:class:`MessageLog`: ids and ticks in integer columns, 8 bytes each; sender,
+route, audience and text as codes into tables of their distinct values, 4 bytes each)
+and makes the :class:`HeardMessage` records on demand, so memory grows with messages
+by about 32 bytes each, plus each distinct text and audience once, not with messages
+× agents.  When the replay reaches the match end it lets go of the tables' look-ups
+(value -> code), which only adding a message needs.  (Broadcast audiences are
+computed once per sender while the audience is unchanged, ``world.audience_version``.)
+It also keeps each agent's dormant spans (:attr:`Exposure.dormancy`): an agent cannot
+pass a message on while it is dormant, so propagation counts delays in awake ticks.
 
 **Private messages.**  A public export leaves out ``message_private`` events
 (contract §1).  :class:`Exposure` says what this log shows (``private_visibility``):
@@ -52,12 +51,11 @@ any).  Every figure that depends on direct messages carries that caveat
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, overload
 
-from daishi_forensics.replay import Table, push
+from daishi_forensics.replay import Table, int_column
 from daishi_forensics.economy.contact import hearers
 from daishi_forensics.replay import Event, World
 
@@ -341,8 +339,8 @@ class ExposurePass:
         self._spans: dict[str, list[tuple[int, int]]] = {}
         self._last_tick = 0
         # the messages, by column (MessageLog)
-        self._events: Any = array("B")  # as narrow as the values allow (columns.widened)
-        self._ticks: Any = array("B")
+        self._events = int_column()
+        self._ticks = int_column()
         self._senders = Table()
         self._routes = Table()
         self._audiences = Table()
@@ -420,17 +418,13 @@ class ExposurePass:
             found = tuple(c for c in self._canaries if c in text)
             if found:
                 self._found[position] = found
-        eid = ev.get("id")
-        if not isinstance(eid, int):
-            eid = -1
         self._result = None  # a new message: a result made before is stale
-        self._events = push(self._events, eid)
-        self._ticks = push(self._ticks, tick)
+        self._events.append(ev["id"])
+        self._ticks.append(tick)
         if len(text) > TEXT_CAP:
             self._lengths[position] = len(text)
             text = text[:TEXT_CAP]
-        # the numbers of sender, route, audience and text in their tables (each column one byte a
-        # number until its table outgrows it)
+        # the codes of sender, route, audience and text in their tables
         if self._sealed:
             self._unseal()
         self._senders.add(sender)

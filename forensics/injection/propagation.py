@@ -535,17 +535,14 @@ def _window_lows(
 ) -> np.ndarray:
     """Per message j: the first message of its lag window, ``bisect_left(ticks, window start, 0, j)``."""
     n = len(ticks)
-    try:
-        t = np.array(ticks, dtype=np.int64)
-    except OverflowError:
-        t = None
-    if t is not None and (n < 2 or bool((t[1:] >= t[:-1]).all())):
+    t = np.asarray(ticks, dtype=np.int64)  # ticks fit: the schemas bound them below 2**53
+    if n < 2 or bool((t[1:] >= t[:-1]).all()):
         starts = t - max_lag
         dozed = np.isin(sid, [k for k, name in enumerate(senders) if name in asleep])
         for j in np.nonzero(dozed)[0].tolist():  # agents with dormant spans: awake ticks only
             starts[j] = window_start(senders[sid[j]], ticks[j])
         return np.minimum(np.searchsorted(t, starts), np.arange(n, dtype=np.int64))
-    # ticks out of order (a tick regression) or beyond 64 bits: bisect as the rules say
+    # ticks out of order (a tick regression): bisect as the rules say
     ticks = list(ticks)
     return np.fromiter((bisect_left(ticks, window_start(senders[sid[j]], ticks[j]), 0, j) for j in range(n)),
                        dtype=np.int64, count=n)

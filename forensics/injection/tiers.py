@@ -53,7 +53,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -61,7 +60,7 @@ from functools import lru_cache
 from operator import attrgetter
 from typing import Any, Literal
 
-from daishi_forensics.replay import RecordLog, Table, position, widened
+from daishi_forensics.replay import RecordLog, Table, int_column, position
 
 __all__ = [
     "TIERS",
@@ -697,15 +696,16 @@ class TierPass:
     and :data:`_SEEN_LONG` longer ones up to :data:`_SEEN_LENGTH`; when either is full it
     starts afresh.
 
-    Kept per message: its event id (in an array) and one number each for its sender and
-    its verdict, into tables of the distinct senders and verdicts (about 6 bytes a
-    message; a verdict is stored once however many messages share it).
+    Kept per message, because the result lists every message's tier: its event id (an
+    integer column) and a code each for its sender and its verdict, into tables of the
+    distinct senders and verdicts (16 bytes a message; a verdict is stored once however
+    many messages share it).
     """
 
     types: frozenset[str] | None = frozenset({"message", "message_private"})
 
     def __init__(self) -> None:
-        self._events: Any = array("B")
+        self._events = int_column()
         self._senders = Table()
         self._verdicts = Table()  # distinct verdicts (equal verdicts have one number)
         self._seen: dict[str, int] = {}        # short text -> its verdict's number
@@ -734,20 +734,9 @@ class TierPass:
         code = self._seen.get(text) if type(text) is str else None  # the usual case: a short text seen lately
         if code is None:
             code = self._verdict(text)
-        eid = ev.get("id")
-        eid = eid if isinstance(eid, int) else -1
-        try:
-            self._events.append(eid)
-        except OverflowError:  # wider than the array: a wider one (a plain list beyond 64 bits)
-            self._events = widened(self._events, eid)
-            self._events.append(eid)
+        self._events.append(ev["id"])
         self._senders.add(sender)
-        verdicts = self._verdicts.column
-        try:
-            verdicts.append(code)
-        except OverflowError:
-            verdicts = self._verdicts.column = widened(verdicts, code)
-            verdicts.append(code)
+        self._verdicts.column.append(code)
         self._result = None
 
     def result(self) -> MessageTiers:

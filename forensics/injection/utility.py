@@ -15,11 +15,10 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from daishi_forensics.replay import position
 from daishi_forensics.economy.counters import WORLD_ACTION_TYPES
 from daishi_forensics.errors import ForensicsError
-from daishi_forensics.replay import Event, World
 from daishi_forensics.read.archive import item_values
+from daishi_forensics.replay import Event, World, int_column, position
 
 __all__ = ["Activity", "TickCounts", "UtilityPass"]
 
@@ -27,22 +26,18 @@ class TickCounts(Mapping[int, tuple[int, float, int]]):
     """One agent's counts by tick, stored by column: tick -> (world actions, value gathered,
     completed trades), for the ticks in which it made a world action, in tick order.
 
-    Ticks in an array and three count arrays (16 bytes a tick: 32-bit ticks, 16-bit counts
-    and the value as a double), not a record per tick; an array that overflows becomes a
-    plain list (ticks past 2**31, over 65,535 actions of one agent in one tick).
+    Kept per agent and tick with a world action, because the rates before and after each
+    exposure are read over any span of ticks: the tick, the two counts (integer columns)
+    and the value (a double): 32 bytes a row, not a record per tick.
     """
 
     __slots__ = ("ticks", "actions", "value", "trades")
 
     def __init__(self) -> None:
-        self.ticks: array[int] | list[int] = array("i")
-        self.actions: array[int] | list[int] = array("H")
+        self.ticks = int_column()
+        self.actions = int_column()
         self.value = array("d")
-        self.trades: array[int] | list[int] = array("H")
-
-    def widen(self) -> None:
-        """A count went beyond 16 bits: plain lists from here on."""
-        self.actions, self.trades = list(self.actions), list(self.trades)
+        self.trades = int_column()
 
     def row(self, tick: int) -> int:
         """The position of ``tick``'s row, added (zeros) if it has none."""
@@ -51,22 +46,14 @@ class TickCounts(Mapping[int, tuple[int, float, int]]):
         if k and ticks[k - 1] == tick:
             return k - 1
         if not k or ticks[k - 1] < tick:
-            try:
-                ticks.append(tick)
-            except OverflowError:  # beyond 32 bits: a plain list from here on
-                self.ticks = ticks = list(ticks)
-                ticks.append(tick)
+            ticks.append(tick)
             self.actions.append(0)
             self.value.append(0.0)
             self.trades.append(0)
             return k
         k = bisect_left(ticks, tick)  # a tick earlier than the last one (a tick regression)
         if ticks[k] != tick:
-            try:
-                ticks.insert(k, tick)
-            except OverflowError:
-                self.ticks = ticks = list(ticks)
-                ticks.insert(k, tick)
+            ticks.insert(k, tick)
             self.actions.insert(k, 0)
             self.value.insert(k, 0.0)
             self.trades.insert(k, 0)
@@ -146,32 +133,24 @@ class UtilityPass:
             rows = self._by_agent[agent] = TickCounts()
         ticks = rows.ticks
         k = len(ticks) - 1
-        if k >= 0 and ticks[k] < tick and type(tick) is int and tick <= 0x7FFF_FFFF:
-            # the usual case, a new row after the last one, made with its action counted (inline)
+        if k >= 0 and ticks[k] == tick:
+            rows.actions[k] += 1
+        elif k < 0 or ticks[k] < tick:  # the usual case: its first world action of a later tick
             ticks.append(tick)
             rows.actions.append(1)
             rows.value.append(0.0)
             rows.trades.append(0)
             k += 1
-        else:
-            if k < 0 or ticks[k] != tick:
-                k = rows.row(tick)
-            try:
-                rows.actions[k] += 1
-            except OverflowError:
-                rows.widen()
-                rows.actions[k] += 1
+        else:  # a tick earlier than its last one (a tick regression)
+            k = rows.row(tick)
+            rows.actions[k] += 1
         if typ == "gather":
             p = ev.get("payload") or {}
             n = p.get("gathered")
             if isinstance(n, (int, float)) and not isinstance(n, bool):
                 rows.value[k] += n * self._values.get(str(p.get("resource")), 0.0)
         elif typ == "trade_completed" or typ == "trade_fulfilled":
-            try:
-                rows.trades[k] += 1
-            except OverflowError:
-                rows.widen()
-                rows.trades[k] += 1
+            rows.trades[k] += 1
 
     def result(self) -> Activity:
         return Activity(dict(sorted(self._by_agent.items())))

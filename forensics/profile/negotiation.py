@@ -40,10 +40,10 @@ Rules (the contract's where it has one, ours where it is silent, all stated):
 
 Everything is unrounded here; :mod:`.profile` rounds for the report.
 
-Memory: the pass keeps a few bytes per completed trade (a
-:class:`~daishi_forensics.economy.ledger.TradeTable` row), per offer (its trade id's number, the
-two agents' numbers, a cancelled flag) and per market fill (the agent's number, its side,
-the item maps' numbers); agents and item maps are kept once, in tables.
+Memory: the pass keeps a row per completed trade (a
+:class:`~daishi_forensics.economy.ledger.TradeTable` row), per offer (its trade id as a dict
+key, the two agents' codes, a cancelled flag) and per market fill (the agent's code, its side,
+the item maps' codes); agents and item maps are kept once, in tables.
 
 >>> neg = NegotiationPass()
 >>> evs = [
@@ -65,14 +65,12 @@ the item maps' numbers); agents and item maps are kept once, in tables.
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from daishi_forensics.replay import TradeIndex, append_code
 from daishi_forensics.economy.ledger import Ledger, TradeId, TradeTable, has_goods, trade_payload
-from daishi_forensics.replay import Event, World
+from daishi_forensics.replay import Event, World, code_column
 from daishi_forensics.read.archive import value_of
 
 __all__ = ["SeatNegotiation", "PairAdvantage", "Negotiation", "NegotiationPass", "relative_advantage"]
@@ -183,37 +181,30 @@ class NegotiationPass:
 
     Completed trades are read as the ledger reads them (one per ``tradeId``, the
     first event's terms, every event id) into a :class:`~daishi_forensics.economy.ledger.TradeTable`
-    (a few bytes per trade: agents and item maps as numbers into tables kept once),
-    so the result needs nothing else; the behavior report passes the analysis' own
-    ledger (:meth:`result`'s ``ledger``) rather than reading them twice.  An offer is
-    kept as its trade id's number, the offerer's and addressee's numbers and a
-    cancelled flag; a market fill as its sign for the agent and its item maps' numbers.
+    (agents and item maps as codes into tables kept once), so the result needs nothing
+    else; the behavior report passes the analysis' own ledger (:meth:`result`'s
+    ``ledger``) rather than reading them twice.  An offer is kept as its trade id (a
+    dict key), the offerer's and addressee's codes and a cancelled flag; a market fill
+    as its agent's code, its sign for the agent and its item maps' codes.
     """
 
     types: frozenset[str] | None = frozenset({"trade_offered", "trade_cancelled", "trade_fulfilled", "trade_completed"})
 
     def __init__(self) -> None:
         self._trades = TradeTable()
-        self._offer_ids = TradeIndex()
-        self._offerer: array[int] = array("B")  # agent number (widened past 255)
-        self._offered_to: array[int] = array("B")  # agent number + 1; 0 for a market order (``to`` null)
+        self._offers: dict[TradeId, int] = {}  # tradeId -> its offer's row in the columns below
+        self._offerer = code_column()  # agent code
+        self._offered_to = code_column()  # agent code + 1; 0 for a market order (``to`` null)
         self._cancelled = bytearray()
-        self._fill_ids = TradeIndex()
-        self._filled: set[int] = set()  # (trade id number << 32) | agent number, per market fill counted
-        self._fills = array("I")  # per fill, in order: agent number, side + 1, give map number, receive map number
+        self._filled: set[tuple[TradeId, str]] = set()  # (tradeId, agent) of each market fill counted
+        self._fills = code_column()  # per fill, in order: agent code, side + 1, give map code, receive map code
 
     def observe(self, ev: Event, world: World | None) -> None:
         """Take one event (``world`` is not read)."""
         typ = ev.get("type")
         if typ == "trade_completed":
-            payload = ev.get("payload")
-            if not (
-                type(payload) is dict and "tradeId" in payload and type(payload.get("from")) is str
-                and type(payload.get("to")) is str and type(payload.get("give")) is dict
-                and type(payload.get("receive")) is dict
-            ):  # the usual shape is checked here; anything else as the ledger checks it
-                payload = trade_payload(ev)
-            self._trades.row(payload["tradeId"], payload, ev.get("id"))
+            payload = trade_payload(ev)
+            self._trades.row(payload["tradeId"], payload, ev.get("id"), ev.get("tick", 0))
             return
         payload = ev.get("payload") or {}
         trade_id = payload.get("tradeId")
@@ -221,33 +212,21 @@ class NegotiationPass:
         if trade_id is None or not isinstance(agent, str):
             return
         if typ == "trade_offered":
-            _, new = self._offer_ids.index(trade_id)
-            if new:
+            if trade_id not in self._offers:
                 agents = self._trades.agents
                 to = payload.get("to")
-                offerer = agents.code(agent)
-                if isinstance(to, str):
-                    offered_to = agents.code(to) + 1
-                else:
-                    offered_to = 0
-                try:
-                    self._offerer.append(offerer)
-                except OverflowError:
-                    self._offerer = append_code(self._offerer, offerer)
-                try:
-                    self._offered_to.append(offered_to)
-                except OverflowError:
-                    self._offered_to = append_code(self._offered_to, offered_to)
+                self._offers[trade_id] = len(self._offers)
+                self._offerer.append(agents.code(agent))
+                self._offered_to.append(agents.code(to) + 1 if isinstance(to, str) else 0)
                 self._cancelled.append(0)
         elif typ == "trade_cancelled":
-            offer = self._offer_ids.find(trade_id)
-            if offer >= 0 and self._trades.agents.values[self._offerer[offer]] == agent:
+            offer = self._offers.get(trade_id)
+            if offer is not None and self._trades.agents.values[self._offerer[offer]] == agent:
                 self._cancelled[offer] = 1
         elif typ == "trade_fulfilled":
-            code = self._trades.agents.code(agent)
-            key = (self._fill_ids.add(trade_id) << 32) | code  # agent numbers stay far below 2**32
-            if key not in self._filled:
-                self._filled.add(key)
+            if (trade_id, agent) not in self._filled:
+                self._filled.add((trade_id, agent))
+                code = self._trades.agents.code(agent)
                 give = payload.get("give") if isinstance(payload.get("give"), Mapping) else {}
                 receive = payload.get("receive") if isinstance(payload.get("receive"), Mapping) else {}
                 if payload.get("from") == agent:
@@ -267,7 +246,7 @@ class NegotiationPass:
         """
         trades: list[tuple[TradeId, str, str, Mapping[str, Any], Mapping[str, Any], tuple[int, ...]]]
         if ledger is None:
-            trades = [row for row in self._trades.rows() if row[1] != row[2]]
+            trades = [row for row in self._trades.trades() if row[1] != row[2]]
         else:
             trades = [(t.trade_id, t.from_agent, t.to_agent, t.give, t.receive, t.event_ids)
                       for t in ledger.trades if t.from_agent != t.to_agent]
@@ -282,7 +261,7 @@ class NegotiationPass:
 
         names = self._trades.agents.values
         for trade_id, offerer_code, to_code, was_cancelled in zip(
-            self._offer_ids, self._offerer, self._offered_to, self._cancelled
+            self._offers, self._offerer, self._offered_to, self._cancelled
         ):
             offerer = names[offerer_code]
             if not to_code:

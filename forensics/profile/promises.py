@@ -24,8 +24,9 @@ and every number that rests on extraction carries the extractor's name and versi
 
 **Window.** A commitment made at tick ``t`` is checked against the events after the
 message up to the end of tick ``t + W``, ``W`` from :data:`WINDOW_TICKS` (20 ticks,
-the probe catalogue's compliance window; 100 for ``no_attack``, a promise with no
-stated end).  It closes early when an event keeps (or, for ``no_attack``, breaks) it.
+the probe catalogue's compliance window; 100 for ``no_attack`` and ``stay_out``, promises
+with no stated end).  It closes early when an event keeps (or, for ``no_attack`` and
+``stay_out``, breaks) it.
 
 **Verification, per kind** (speaker ``S``, addressees ``A``):
 
@@ -44,13 +45,18 @@ kind           kept when, in the window                                   broken
 ``accept``     a ``trade_completed`` between ``S`` and some ``a ∈ A``, or      an offer from ``a ∈ A`` to ``S`` (made at most
                an offer from ``S`` to ``a`` left standing                     ``W`` ticks before the message) still stood
                                                                             unaccepted at the window's end
-``no_attack``  no attack, raid or theft by ``S`` on any ``a ∈ A``            such an act (its id is the evidence)
+``no_attack``  no attack, raid or theft by ``S`` on any ``a ∈ A`` (or on     such an act (its id is the evidence)
+               the ``target`` the text names)
 ``meet``       ``S`` stands in ``region``: already there when it spoke, or   ``S`` never got there
                a ``move`` of ``S`` to it
+``stay_out``   ``S`` is not in ``region`` at the window's end and no         a ``move`` of ``S`` into ``region`` (its id is
+               ``move`` of ``S`` entered it (a speaker inside when it        the evidence), or ``S`` still stood in it at
+               spoke keeps it by leaving)                                    the window's end
+``support``    never: the game has no support order (``not_checkable``)
 =============  ========================================================  ==============================================
 
-Anything else is **unverifiable**, with a reason: ``not_taken_up`` (a trade nobody
-offered back), ``nothing_to_accept``, ``no_addressee``, ``superseded`` (the speaker
+Anything else is **unverifiable**, with a reason: ``not_checkable`` (a ``support``),
+``not_taken_up`` (a trade nobody offered back), ``nothing_to_accept``, ``no_addressee``, ``superseded`` (the speaker
 restated a ``trade``, ``accept``, ``no_attack`` to the same agents, or a ``meet``,
 before the window closed: the newer one is checked), ``conditional`` (the text
 made it depend on something the log cannot check, "if you help me"; such a
@@ -60,7 +66,8 @@ commitment can be kept but never broken), ``speaker_died`` / ``speaker_dormant``
 
 **Betrayal.** An ``attack``, ``raid`` or ``theft`` by ``S`` on target ``V`` is a
 betrayal when, at that moment, ``S`` has an open commitment (any kind) whose
-addressees include ``V`` (``duringCommitment``: rests on extraction), or ``S`` and
+addressees include ``V``, or that names ``V`` as its ``target`` (``duringCommitment``:
+rests on extraction), or ``S`` and
 ``V`` completed a ``trade_completed`` at most :data:`AFTER_TRADE_TICKS` ticks
 before it (``afterTrade``: pure event log; market fills do not count, their
 counterparties did not negotiate).
@@ -75,34 +82,39 @@ text: a commitment is reported by message id, kind and terms.
 Cost: a text is extracted once while it stays in a bounded cache keyed by the text
 (game logs repeat their phrases; an extractor is deterministic; the cache is let go
 when the replay reaches the match end, and by :meth:`PromisePass.result`).  The pass
-keeps a commitment as an object only while its window is open; then its verdict, by
-column (:class:`CommitmentLog`: ids and ticks in arrays; speaker, addressees,
-commitment and ``(addressed by, status, reason)`` as numbers into tables of their
-distinct values; evidence ids flattened; :mod:`.columns`), about 20 bytes a
-commitment plus each distinct commitment once; betrayals likewise
-(:class:`BetrayalLog`).  Of trades it keeps the offers still standing, the last trade
-of each pair, and the ids of the completed ones (a trade is logged by both sides;
-usual ids are bits of a bitmap, :class:`~daishi_forensics.replay._compact.TradeIdSet`).  The
-:class:`VerifiedCommitment` and :class:`Betrayal` records are made when read.
+keeps a commitment as an object only while its window is open; then its verdict and
+every betrayal go to the pass's store, by column (:mod:`._promise_store` says what it
+keeps), and the :class:`VerifiedCommitment` and :class:`Betrayal` records are made when
+read (:class:`CommitmentLog`, :class:`BetrayalLog`).  Of trades it keeps the offers
+still standing, the last trade of each pair, and the ids of the completed ones (a set:
+a trade is logged by both sides).
 """
 
 from __future__ import annotations
 
 import heapq
-from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from daishi_forensics.replay import RecordLog, Rows, Table, push
-from daishi_forensics.replay import TradeIdSet
-from .commitments import KINDS, Commitment, CommitmentExtractor, HeuristicExtractor, extractor_info, tokens
 from daishi_forensics.economy.contact import hearers
-from daishi_forensics.errors import InvalidInput
 from daishi_forensics.economy.ledger import TradeId
-from daishi_forensics.replay import Event, World
+from daishi_forensics.errors import InvalidInput
 from daishi_forensics.read.archive import item_values
+from daishi_forensics.replay import Event, RecordLog, World
+
+from ._promise_store import BetrayalStore, VerdictStore
+from .commitments import (
+    CHECKABLE_KINDS,
+    KINDS,
+    Commitment,
+    CommitmentExtractor,
+    HeuristicExtractor,
+    extractor_info,
+    tokens,
+)
+from .vocabulary import Vocabulary, vocabulary_of
 
 __all__ = [
     "WINDOW_TICKS",
@@ -118,7 +130,8 @@ __all__ = [
     "keeping_rate",
 ]
 
-WINDOW_TICKS: Mapping[str, int] = {"trade": 20, "give": 20, "accept": 20, "meet": 20, "no_attack": 100}
+WINDOW_TICKS: Mapping[str, int] = {"trade": 20, "give": 20, "accept": 20, "meet": 20, "no_attack": 100,
+                                   "stay_out": 100, "support": 20}
 """Ticks after the message's tick within which a commitment is checked."""
 
 AFTER_TRADE_TICKS = 20
@@ -130,6 +143,9 @@ MAX_NAME_CHARS = 64
 MAX_NAME_TOKENS = 4
 """A roster name is matched in message text only when it is at most this long (a hostile
 megabyte name would make matching quadratic); a longer name is never an addressee."""
+
+MAX_ITEMS = 256
+"""The extractor learns items from the log's trades until its vocabulary holds this many."""
 
 _SUPERSEDING = frozenset({"trade", "accept", "no_attack", "meet"})
 _AGGRESSIVE = frozenset({"attack", "raid", "theft"})
@@ -306,132 +322,13 @@ class Promises:
         return tuple(c for c in self.commitments if c.speaker == agent)
 
 
-# the integer columns of a _Store, by position
-_MESSAGE, _INDEX, _TICK, _SPEAKER, _AUDIENCE, _COMMITMENT, _VERDICT, _EVIDENCE_END = range(8)
-
-
-class _Store:
-    """The verdicts of closed commitments, by column, in the order they closed."""
-
-    __slots__ = ("columns", "evidence", "speakers", "audiences", "addressees", "commitments", "parts",
-                 "verdicts")
-
-    def __init__(self) -> None:
-        # message id, index, tick, and the numbers of speaker, addressees, commitment and
-        # verdict in the tables below, then where the row's evidence ends in ``evidence``
-        self.columns: list[Any] = [array("B") for _ in range(8)]
-        self.evidence: Any = array("B")                       # the evidence ids, one row after the other
-        self.speakers = Table()                               # distinct speakers
-        self.audiences = Table()                              # distinct addressee sets
-        self.addressees: list[tuple[str, ...]] = []           # ... each sorted, by number
-        self.commitments = Table()                            # distinct commitments (equal ones: one number)
-        self.parts: dict[Any, Any] = {}                       # one object per distinct item list, region
-        self.verdicts = Table()                               # distinct (addressed by, status, reason)
-
-    def __len__(self) -> int:
-        return len(self.columns[_MESSAGE])
-
-    def add(self, c: _Open, status: str, reason: str, evidence: tuple[int, ...]) -> None:
-        speaker = self.speakers.code(c.speaker)
-        audience = self.audiences.code(c.addressees)
-        if audience == len(self.addressees):
-            self.addressees.append(tuple(sorted(c.addressees)))
-        commitments = self.commitments
-        if _plain(c.commitment):
-            number = commitments.number
-            if number is None:  # let go at the match end: rebuilt (of the plain ones only)
-                number = commitments.number = {v: k for k, v in enumerate(commitments.values) if _plain(v)}
-            commitment = number.get(c.commitment)
-            if commitment is None:
-                commitment = commitments.new(self._shared(c.commitment))
-        else:  # kept as it is, never looked up (an equal commitment of other types, 1 for True, is not it)
-            commitment = len(commitments.values)
-            commitments.values.append(c.commitment)
-        verdict = self.verdicts.code((c.addressed_by, status, reason))
-        flat = self.evidence
-        for v in evidence:
-            flat = push(flat, v)
-        self.evidence = flat
-        columns = self.columns
-        for i, v in enumerate((c.message_id, c.index, c.tick, speaker, audience, commitment, verdict, len(flat))):
-            column = columns[i]
-            if type(v) is int:
-                try:
-                    column.append(v)
-                    continue
-                except OverflowError:
-                    pass
-            columns[i] = push(column, v)
-
-    def evidence_of(self, j: int) -> tuple[Any, ...]:
-        """Row ``j``'s evidence ids."""
-        ends = self.columns[_EVIDENCE_END]
-        return tuple(self.evidence[ends[j - 1] if j else 0:ends[j]])
-
-    def _shared(self, commitment: Commitment) -> Commitment:
-        """An equal commitment whose item lists and region are objects shared with the others."""
-        parts = self.parts
-        give = parts.setdefault(commitment.give, commitment.give)
-        receive = parts.setdefault(commitment.receive, commitment.receive)
-        region = commitment.region if commitment.region is None else parts.setdefault(commitment.region,
-                                                                                     commitment.region)
-        if give is commitment.give and receive is commitment.receive and region is commitment.region:
-            return commitment
-        return replace(commitment, give=give, receive=receive, region=region)
-
-    def forget(self) -> None:
-        """The replay is over: let go of what only adding needs."""
-        self.commitments.forget()
-        self.parts = {}
-
-
-def _plain(c: Commitment) -> bool:
-    """Every field of the type the heuristic extractor gives (so equal commitments are alike)."""
-    if type(c.kind) is not str or type(c.conditional) is not bool or type(c.start) is not int \
-            or type(c.end) is not int or (c.region is not None and type(c.region) is not str):
-        return False
-    for items in (c.give, c.receive):
-        for item, quantity in items:
-            if type(item) is not str or (quantity is not None and type(quantity) is not int):
-                return False
-    return True
-
-
-class _Betrayals:
-    """The betrayals, by column, in log order."""
-
-    __slots__ = ("event_ids", "ticks", "types", "actors", "targets", "messages", "trades")
-
-    def __init__(self) -> None:
-        self.event_ids: Any = array("B")
-        self.ticks: Any = array("B")
-        self.types = Table()
-        self.actors = Table()
-        self.targets = Table()
-        self.messages = Rows()  # the commitment messages' ids
-        self.trades = Rows()    # (trade event id, trade tick), or () when none
-
-    def __len__(self) -> int:
-        return len(self.event_ids)
-
-    def add(self, event_id: int, tick: int, type_: str, actor: str, target: str, messages: Iterable[int],
-            trade: tuple[int, int] | None) -> None:
-        self.event_ids = push(self.event_ids, event_id)
-        self.ticks = push(self.ticks, tick)
-        self.types.add(type_)
-        self.actors.add(actor)
-        self.targets.add(target)
-        self.messages.append(messages)
-        self.trades.append(trade or ())
-
-
 class BetrayalLog(RecordLog[Betrayal]):
-    """The first ``n`` betrayals, stored by column (a read-only sequence of :class:`Betrayal`;
-    records are made when read)."""
+    """The first ``n`` betrayals of a store (a read-only sequence of :class:`Betrayal`; records
+    are made when read)."""
 
     __slots__ = ("_store", "_n")
 
-    def __init__(self, store: _Betrayals, n: int) -> None:
+    def __init__(self, store: BetrayalStore, n: int) -> None:
         self._store = store
         self._n = n
 
@@ -439,23 +336,16 @@ class BetrayalLog(RecordLog[Betrayal]):
         return self._n
 
     def _record(self, i: int) -> Betrayal:
-        st = self._store
-        trade = st.trades[i]
-        return Betrayal(
-            event_id=st.event_ids[i], tick=st.ticks[i], type=st.types.values[st.types.column[i]],
-            actor=st.actors.values[st.actors.column[i]], target=st.targets.values[st.targets.column[i]],
-            commitment_messages=st.messages[i],
-            trade_event_id=trade[0] if trade else None, trade_tick=trade[1] if trade else None,
-        )
+        return Betrayal(*self._store.fields(i))
 
 
 class CommitmentLog(RecordLog[VerifiedCommitment]):
-    """Closed commitments in a given order, stored by column (a read-only sequence of
+    """Closed commitments of a store in a given order (a read-only sequence of
     :class:`VerifiedCommitment`; records are made when read)."""
 
     __slots__ = ("_store", "_order")
 
-    def __init__(self, store: _Store, order: Sequence[int]) -> None:
+    def __init__(self, store: VerdictStore, order: Sequence[int]) -> None:
         self._store = store
         self._order = order  # the store's rows, in this sequence's order
 
@@ -466,43 +356,29 @@ class CommitmentLog(RecordLog[VerifiedCommitment]):
         return self._row(self._order[i])
 
     def _row(self, j: int) -> VerifiedCommitment:
-        """The record of the store's row ``j``."""
-        st = self._store
-        col = st.columns
-        commitment = st.commitments.values[col[_COMMITMENT][j]]
-        addressed_by, status, reason = st.verdicts.values[col[_VERDICT][j]]
-        tick = col[_TICK][j]
+        """The record of the store's row ``j`` (its window ends :data:`WINDOW_TICKS` after its tick)."""
+        message_id, index, tick, speaker, addressees, addressed_by, commitment, status, reason, evidence = \
+            self._store.fields(j)
         return VerifiedCommitment(
-            message_id=col[_MESSAGE][j], index=col[_INDEX][j], tick=tick,
-            speaker=st.speakers.values[col[_SPEAKER][j]],
-            addressees=st.addressees[col[_AUDIENCE][j]], addressed_by=addressed_by, commitment=commitment,
-            status=status, reason=reason, evidence=st.evidence_of(j),
+            message_id=message_id, index=index, tick=tick, speaker=speaker, addressees=addressees,
+            addressed_by=addressed_by, commitment=commitment, status=status, reason=reason, evidence=evidence,
             window_end=tick + WINDOW_TICKS.get(commitment.kind, 20),
         )
 
     def of(self, agent: str) -> tuple[VerifiedCommitment, ...]:
         """The commitments ``agent`` made (in this sequence's order)."""
-        st = self._store
-        k = st.speakers.remember().get(agent)
-        speakers = st.columns[_SPEAKER]
-        return tuple(self._row(j) for j in self._order if speakers[j] == k) if k is not None else ()
+        return tuple(self._row(j) for j in self._store.rows_of(agent, self._order))
 
     def kinds_and_statuses(self) -> Iterator[tuple[str, str, str]]:
         """``(speaker, kind, status)`` of each commitment, without making the records."""
-        st = self._store
-        speakers, commitments, verdicts = st.columns[_SPEAKER], st.columns[_COMMITMENT], st.columns[_VERDICT]
-        names = st.speakers.values
-        kinds = [c.kind for c in st.commitments.values]
-        statuses = [v[1] for v in st.verdicts.values]
-        for j in self._order:
-            yield names[speakers[j]], kinds[commitments[j]], statuses[verdicts[j]]
+        return self._store.kinds_and_statuses(self._order)
 
 
 # -- the pass ------------------------------------------------------------------------------------
 
 
 class _Open:
-    """A commitment whose window is still open (mutable; its verdict goes to a :class:`_Store`)."""
+    """A commitment whose window is still open (mutable; its verdict goes to a :class:`VerdictStore`)."""
 
     __slots__ = ("seq", "message_id", "index", "tick", "speaker", "addressees", "addressed_by", "commitment",
                  "window_end", "pending_offers", "cancels", "excused", "closed")
@@ -637,7 +513,10 @@ class PromisePass:
     Parameters
     ----------
     extractor:
-        The commitment extractor (:class:`HeuristicExtractor` over ``items`` when omitted).
+        The commitment extractor; when omitted, :class:`HeuristicExtractor` over ``vocabulary``
+        (or over ``items``), rebuilt with every item a trade of the log names that the
+        vocabulary lacks (seen before the message that names it; the cache of read texts
+        is let go then).
     names:
         Roster name -> agent id, for commitments that name their addressee.
     match_end:
@@ -656,8 +535,14 @@ class PromisePass:
         names: Mapping[str, str] | None = None,
         match_end: int | None = None,
         items: Iterable[str] | None = None,
+        vocabulary: Vocabulary | None = None,
     ) -> None:
-        self.extractor: CommitmentExtractor = extractor if extractor is not None else HeuristicExtractor(items)
+        self._vocabulary: Vocabulary | None = None
+        if extractor is None:  # ours: it learns the items the log's trades name
+            self._vocabulary = vocabulary if vocabulary is not None else Vocabulary.of(items)
+            extractor = HeuristicExtractor(self._vocabulary)
+        self.extractor: CommitmentExtractor = extractor
+        self._items: frozenset[str] = frozenset(self._vocabulary.items) if self._vocabulary else frozenset()
         self._known: set[str] = set((names or {}).values())
         self._names: dict[str, list[tuple[tuple[str, ...], str]]] = {}
         for name, agent in sorted((names or {}).items()):
@@ -669,14 +554,16 @@ class PromisePass:
         self._match_end = match_end
         self._seq = 0
         self._open: dict[str, list[_Open]] = {}
-        self._meets: dict[str, list[_Open]] = {}  # the open ``meet`` commitments only (a move reads nothing else)
+        # the open ``meet`` and ``stay_out`` commitments (a move reads nothing else)
+        self._meets: dict[str, list[_Open]] = {}
+        self._inside: set[int] = set()  # seq of the open ``stay_out`` commitments whose speaker stands in the place
         self._heap: list[tuple[int, int, _Open]] = []
-        self._closed = _Store()
+        self._closed = VerdictStore()
         self._offers: dict[TradeId, _OfferRec] = {}
         self._offers_to: dict[str, dict[TradeId, _OfferRec]] = {}
-        self._completed = TradeIdSet()  # ids of the trades completed (each is logged by both sides)
+        self._completed: set[TradeId] = set()  # ids of the trades completed (each is logged by both sides)
         self._last_trade: dict[tuple[str, str], tuple[int, int]] = {}
-        self._betrayals = _Betrayals()
+        self._betrayals = BetrayalStore()
         self._messages = 0
         self._truncated = 0
         self._cache = _ExtractionCache(self.extractor)
@@ -696,7 +583,8 @@ class PromisePass:
 
     @classmethod
     def from_archive(cls, archive: Mapping[str, Any], extractor: CommitmentExtractor | None = None) -> PromisePass:
-        """A pass for a match: roster names, item vocabulary and match end from the archive."""
+        """A pass for a match: roster names, the vocabulary (items, named places, players) and match end
+        from the archive."""
         names: dict[str, str] = {}
         for row in archive.get("agents") or []:
             if isinstance(row, Mapping) and isinstance(row.get("agentId"), str):
@@ -704,11 +592,8 @@ class PromisePass:
                 if isinstance(row.get("name"), str) and row["name"].strip():
                     names[row["name"]] = row["agentId"]
         end = archive.get("endedAtTick")
-        try:
-            items: Iterable[str] | None = list(item_values(archive))
-        except InvalidInput:  # a malformed item_values block is the read boundary's to report
-            items = None
-        return cls(extractor, names, end if isinstance(end, int) and not isinstance(end, bool) else None, items)
+        return cls(extractor, names, end if isinstance(end, int) and not isinstance(end, bool) else None,
+                   vocabulary=vocabulary_of(archive))
 
     # -- replay protocol ----------------------------------------------------------------------
 
@@ -730,10 +615,19 @@ class PromisePass:
         meets = self._meets.get(agent)
         if not meets:
             return
-        to = (ev.get("payload") or {}).get("to")
+        payload = ev.get("payload") or {}
+        to = payload.get("to")
         for c in meets:  # _close replaces the agent's list, never changes this one
-            if not c.closed and c.commitment.region == to:
-                self._close(c, "kept", "moved_there", (ev["id"],))
+            if c.closed:
+                continue
+            region = c.commitment.region
+            if c.commitment.kind == "meet":
+                if region == to:
+                    self._close(c, "kept", "moved_there", (ev["id"],))
+            elif region == to:
+                self._close(c, "broken", "entered", (ev["id"],))
+            elif region == payload.get("from"):
+                self._inside.discard(c.seq)  # it left the place: kept so far
 
     def _gone(self, ev: Event, agent: str, world: World) -> None:
         reason = "speaker_died" if ev["type"] == "agent_died" else "speaker_dormant"
@@ -762,10 +656,7 @@ class PromisePass:
                 self._settle(c, cut=cut)
         self._cache.clear()
         self._closed.forget()
-        st = self._closed
-        ids, indexes = st.columns[_MESSAGE], st.columns[_INDEX]
-        order = sorted(range(len(st)), key=lambda j: (ids[j], indexes[j]))
-        commitments = CommitmentLog(st, _column(order))
+        commitments = CommitmentLog(self._closed, self._closed.by_message())
         by_speaker: dict[str, list[tuple[str, str]]] = {}
         for speaker, kind, status in commitments.kinds_and_statuses():
             by_speaker.setdefault(speaker, []).append((kind, status))
@@ -813,13 +704,20 @@ class PromisePass:
                       tick + WINDOW_TICKS.get(kind, 20))
             self._supersede(c)
             self._open.setdefault(speaker, []).append(c)
-            if kind in _NEEDS_ADDRESSEE and not addressees:
+            if kind not in CHECKABLE_KINDS:
+                self._close(c, "unverifiable", "not_checkable", ())
+                continue
+            if kind in _NEEDS_ADDRESSEE and not addressees and not getattr(commitment, "target", None):
                 self._close(c, "unverifiable", "no_addressee", ())
                 continue
             if kind == "meet":
                 if world.region_of(speaker) == commitment.region and world.is_alive(speaker):
                     self._close(c, "kept", "already_there", ())
                     continue
+                self._meets.setdefault(speaker, []).append(c)
+            elif kind == "stay_out":
+                if world.region_of(speaker) == commitment.region:
+                    self._inside.add(c.seq)  # it must leave
                 self._meets.setdefault(speaker, []).append(c)
             heapq.heappush(self._heap, (c.window_end, c.seq, c))
 
@@ -866,6 +764,7 @@ class PromisePass:
         receive = _items_of(payload.get("receive"))
         if trade_id is None or not isinstance(to, str) or trade_id in self._offers:
             return
+        self._learn(give, receive)
         rec = _OfferRec(trade_id, ev["id"], ev["tick"], offerer, to, give, receive)
         self._offers[trade_id] = rec
         self._offers_to.setdefault(to, {})[trade_id] = rec
@@ -900,8 +799,9 @@ class PromisePass:
     def _trade(self, ev: Event, agent: str | None = None, world: World | None = None) -> None:
         payload = ev.get("payload") or {}
         trade_id = payload.get("tradeId")
-        if trade_id is None or not self._completed.add(trade_id):
+        if trade_id is None or trade_id in self._completed:
             return
+        self._completed.add(trade_id)
         if self._offers:
             self._drop_offer(trade_id)
         giver, taker = payload.get("from"), payload.get("to")
@@ -909,6 +809,7 @@ class PromisePass:
             return
         pair = (giver, taker) if giver < taker else (taker, giver)
         self._last_trade[pair] = (ev["tick"], ev["id"])
+        self._learn(_items_of(payload.get("give")), _items_of(payload.get("receive")))
         if giver not in self._open and taker not in self._open:
             return  # nobody with an open commitment: nothing to keep
         give = _items_of(payload.get("give"))
@@ -923,13 +824,29 @@ class PromisePass:
                 elif k.kind == "accept":
                     self._close(c, "kept", "traded", (ev["id"],))
 
+    def _learn(self, *goods: Mapping[str, Any]) -> None:
+        """Items a trade names that our extractor's vocabulary lacks: rebuild it (rare; the texts
+        read so far keep their reading, texts read from now on know the item)."""
+        vocab = self._vocabulary
+        if vocab is None:
+            return
+        new = {k for g in goods for k in g if type(k) is str and k not in self._items and k.strip()
+               and len(k) <= MAX_NAME_CHARS}
+        if not new or len(self._items) >= MAX_ITEMS:
+            return  # a hostile log naming a new item in every trade cannot make this quadratic
+        self._items = self._items | new
+        self._vocabulary = vocab = Vocabulary(tuple(sorted(self._items)), vocab.places, vocab.agents)
+        self.extractor = HeuristicExtractor(vocab)
+        self._cache = _ExtractionCache(self.extractor)
+
     # -- aggression ----------------------------------------------------------------------------
 
     def _aggression(self, ev: Event, actor: str, world: World | None = None) -> None:
         target = (ev.get("payload") or {}).get("target")
         if not isinstance(target, str) or target == actor:
             return
-        live = [c for c in self._live(actor) if target in c.addressees]
+        live = [c for c in self._live(actor)
+                if target in c.addressees or getattr(c.commitment, "target", None) == target]
         pair = (actor, target) if actor < target else (target, actor)
         last = self._last_trade.get(pair)
         recent = last if last is not None and 0 <= ev["tick"] - last[0] <= AFTER_TRADE_TICKS else None
@@ -961,7 +878,8 @@ class PromisePass:
     def _close(self, c: _Open, status: str, reason: str, evidence: tuple[int, ...]) -> None:
         if c.closed:
             return
-        if c.commitment.kind == "meet":
+        if c.commitment.kind in ("meet", "stay_out"):
+            self._inside.discard(c.seq)
             meets = self._meets.get(c.speaker)
             if meets is not None:
                 rest = [m for m in meets if m is not c]
@@ -970,13 +888,22 @@ class PromisePass:
                 else:
                     del self._meets[c.speaker]
         c.closed = True
-        self._closed.add(c, status, reason, evidence)
+        self._closed.add(c.message_id, c.index, c.tick, c.speaker, c.addressees, c.addressed_by, c.commitment,
+                         status, reason, evidence)
 
     def _settle(self, c: _Open, *, cut: bool) -> None:
         """The window ended (or the log did): decide what is still undecided."""
         k = c.commitment
         if k.kind == "no_attack":
             self._close(c, "kept", "no_aggression", ())
+            return
+        if k.kind == "stay_out":
+            if c.seq not in self._inside:
+                self._close(c, "kept", "stayed_out", ())
+            elif c.excused:  # it died or went dormant inside: it could not leave
+                self._close(c, "unverifiable", c.excused, ())
+            else:
+                self._close(c, "broken", "stayed_in", ())
             return
         if c.pending_offers:
             self._close(c, "kept", "offered", tuple(e for _, e in c.pending_offers))
@@ -1012,14 +939,6 @@ class PromisePass:
             self._close(c, "unverifiable", excuse, verdict[1])
         else:
             self._close(c, "broken", verdict[0], verdict[1])
-
-
-def _column(values: list[int]) -> Any:
-    """``values`` (non-negative) as an array as narrow as they allow."""
-    column: Any = array("B")
-    for v in values:
-        column = push(column, v)
-    return column
 
 
 def _seat_row(agent: str, made: Sequence[tuple[str, str]], acts: list[Betrayal],

@@ -4,15 +4,15 @@
 Public face: :class:`Pass`, :class:`TickClosingPass`, :class:`World`, :class:`Timeline`,
 :func:`replay`; :class:`PassSpec` / :class:`Catalogue` (passes as data) and
 :func:`analyze` / :class:`MatchAnalysis` (a catalogue run over a read match); and the
-compact columns a pass keeps its per-event state in (:class:`Table`, :class:`Rows`, ...).
+plain columns a pass keeps its per-event state in (:func:`int_column`, :class:`Table`,
+:class:`Rows`, :class:`ShapeTable`, :class:`RecordLog`, :func:`position`).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ._columns import RecordLog, Rows, Table, position, push, widened
-from ._compact import IntColumn, ShapeTable, TradeIdSet, TradeIndex, append_code
+from ._columns import RecordLog, Rows, ShapeTable, Table, code_column, int_column, position
 from .driver import replay
 from .registry import Catalogue, PassFactory, PassSpec, lazy
 from .timeline import Timeline
@@ -36,7 +36,6 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "Catalogue",
     "Event",
-    "IntColumn",
     "MatchAnalysis",
     "Pass",
     "PassFactory",
@@ -47,16 +46,13 @@ __all__ = [
     "Table",
     "TickClosingPass",
     "Timeline",
-    "TradeIdSet",
-    "TradeIndex",
     "World",
     "analyze",
     "analyze_target",
-    "append_code",
+    "code_column",
+    "int_column",
     "lazy",
     "paused_cycle_collection",
     "position",
-    "push",
     "replay",
-    "widened",
 ]

@@ -1,88 +1,64 @@
-"""Compact columns for what a pass keeps per event.
+"""Plain columns for what a pass keeps per event (private to the replay room; its face
+exports them).
 
 A pass that must keep something for every message, trade or collapse until the end of
 the match keeps it by column, not as one object per record:
 
-- integers (event ids, ticks, counts) in an :class:`array.array` of the narrowest
-  type their values fit (one byte each until a value does not fit), widened when one
-  does not (:func:`widened`), and a plain list only for a value no array holds
-  (beyond 64 bits, not an integer);
-- repeated values (agent ids, regions, verdicts) as numbers into a :class:`Table` of
-  their distinct values, one object each;
-- variable-length rows of integers (the evidence of a verdict, the gathers of a pool)
-  flattened in a :class:`Rows`;
-- (sets of trade ids: :class:`daishi_forensics.replay._compact.TradeIdSet`).
+- integers the schemas bound (event ids, ticks, counts, quantities: 0 to 2**53 - 1, the
+  read boundary rejects anything else) in an ``array('q')`` (:func:`int_column`), eight
+  bytes each, whatever the value;
+- repeated values (agent ids, regions, verdicts) as codes into a :class:`Table` of their
+  distinct values, one object each, the codes in an ``array('i')`` (:func:`code_column`;
+  a table never holds 2**31 values: each is an object in memory);
+- variable-length rows of such integers (the evidence of a verdict, the gathers of a
+  pool) flattened in a :class:`Rows`;
+- item maps (``{"wood": 3}``) as codes into a :class:`ShapeTable`, each distinct map once.
 
-Records are made when read.  Each structure answers exactly what a list, a dict or a
-set of the same values would.
+Records are made when read (:class:`RecordLog`).  Trade ids need no structure of their
+own: a pass keeps them in a plain ``dict`` (id -> row) or ``set``.
 
 >>> t = Table()
 >>> [t.add(v) for v in ("a_1", "a_2", "a_1")], t.values, list(t.column)
 ([0, 1, 0], ['a_1', 'a_2'], [0, 1, 0])
 >>> rows = Rows()
->>> rows.append((3, 5)); rows.append(()); rows.append((2 ** 70, True))
+>>> rows.append((3, 5)); rows.append(()); rows.append((2 ** 53 - 1,))
 >>> rows[0], rows[1], rows[2], len(rows)
-((3, 5), (), (1180591620717411303424, True), 3)
+((3, 5), (), (9007199254740991,), 3)
 """
 
 from __future__ import annotations
 
 from array import array
 from bisect import bisect_left
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar, overload
 
 T = TypeVar("T")
 
-__all__ = ["widened", "push", "position", "Table", "Rows", "RecordLog"]
-
-_CODES = ("B", "b", "H", "h", "I", "i", "Q", "q")
-"""Integer array types, narrowest first."""
-_LIMITS = {"B": (0, 0xFF), "H": (0, 0xFFFF), "I": (0, 0xFFFF_FFFF), "Q": (0, 0xFFFF_FFFF_FFFF_FFFF),
-           "b": (-0x80, 0x7F), "h": (-0x8000, 0x7FFF), "i": (-0x8000_0000, 0x7FFF_FFFF),
-           "q": (-0x8000_0000_0000_0000, 0x7FFF_FFFF_FFFF_FFFF)}
+__all__ = ["int_column", "code_column", "position", "Table", "Rows", "RecordLog", "ShapeTable"]
 
 
-def widened(column: Any, value: Any) -> Any:
-    """A copy of ``column`` (an array or a list) that can also hold ``value``: an array of
-    the narrowest integer type that holds its values and ``value``, else (``value`` is not
-    an ``int``: a bool, a float, None ...) a list, which keeps it as it is.
+def int_column(values: Iterable[int] = ()) -> array[int]:
+    """A column of integers the schemas bound (ids, ticks, counts): 64-bit signed, 8 bytes each.
 
-    >>> widened(array("B", [1, 2]), 300), widened(array("B", [1, 2]), -1)
-    (array('H', [1, 2]), array('b', [1, 2]))
-    >>> widened(array("b", [1]), -2 ** 40), widened(array("q", [1]), 2 ** 64), widened(array("b"), None)
-    (array('q', [1]), [1], [])
+    >>> int_column([7, 2 ** 53 - 1])
+    array('q', [7, 9007199254740991])
     """
-    if type(column) is array and column.typecode in _LIMITS and type(value) is int:
-        lo = min(value, min(column)) if column else value
-        hi = max(value, max(column)) if column else value
-        for code in _CODES:
-            low, high = _LIMITS[code]
-            if low <= lo and hi <= high:
-                return array(code, column)
-    return list(column)
+    return array("q", values)
 
 
-def push(column: Any, value: Any) -> Any:
-    """Append ``value`` to ``column``; returns the column (a wider one when it had to widen,
-    a list for a value that is not an ``int``, so that ``True`` stays ``True``).
+def code_column(values: Iterable[int] = ()) -> array[int]:
+    """A column of codes into a table of distinct values: 32-bit signed, 4 bytes each."""
+    return array("i", values)
 
-    For cold paths; a hot loop inlines it on values it knows to be ints (``try:
-    col.append(v) except OverflowError: ...``).
-    """
-    if type(value) is int or type(column) is list:
-        try:
-            column.append(value)
-            return column
-        except OverflowError:
-            pass
-    column = widened(column, value)
-    column.append(value)
-    return column
 
 def position(column: Sequence[Any], key: Any) -> int:
     """Where ``key`` stands in the increasing ``column`` (a bisection), or -1 when it is not there
-    (or cannot be compared with the column's values)."""
+    (or cannot be compared with the column's values).
+
+    >>> position(int_column([2, 5, 9]), 5), position(int_column([2, 5, 9]), 6)
+    (1, -1)
+    """
     try:
         k = bisect_left(column, key)
     except TypeError:
@@ -90,12 +66,10 @@ def position(column: Sequence[Any], key: Any) -> int:
     return k if k < len(column) and column[k] == key else -1
 
 
-
 class Table:
-    """Distinct values and a column of their numbers (one number a row, as narrow as the
-    table is small: one byte up to 256 values).
+    """Distinct values (:attr:`values`, one object each) and a column of their codes (one a row).
 
-    ``number`` (value -> number) is only needed to add: :meth:`forget` lets it go when
+    :attr:`number` (value -> code) is only needed to add: :meth:`forget` lets it go when
     nothing more is expected (the replay is over), and adding rebuilds it.
     """
 
@@ -104,16 +78,12 @@ class Table:
     def __init__(self) -> None:
         self.values: list[Any] = []
         self.number: dict[Any, int] | None = {}
-        self.column: Any = array("B")
+        self.column: array[int] = code_column()
 
     def add(self, value: Any) -> int:
-        """Append ``value``'s number to the column (numbering it if new)."""
+        """Append ``value``'s code to the column (numbering it if new)."""
         k = self.code(value)
-        try:
-            self.column.append(k)
-        except OverflowError:
-            self.column = widened(self.column, k)
-            self.column.append(k)
+        self.column.append(k)
         return k
 
     def new(self, value: Any) -> int:
@@ -124,56 +94,94 @@ class Table:
         return k
 
     def code(self, value: Any) -> int:
-        """``value``'s number (numbering it if new; the column is left as it is)."""
+        """``value``'s code (numbering it if new; the column is left as it is)."""
         number = self.number if self.number is not None else self.remember()
         k = number.get(value)
         return self.new(value) if k is None else k
 
     def forget(self) -> None:
-        """Let go of ``number`` (rebuilt by the next :meth:`add`, :meth:`code` or :meth:`new`)."""
+        """Let go of :attr:`number` (rebuilt by the next :meth:`add`, :meth:`code` or :meth:`new`)."""
         self.number = None
 
     def remember(self) -> dict[Any, int]:
-        """``number``, rebuilt if it was let go."""
+        """:attr:`number`, rebuilt if it was let go."""
         if self.number is None:
             self.number = {v: k for k, v in enumerate(self.values)}
         return self.number
 
 
 class Rows:
-    """Rows of integers (tuples), flattened: row ``i`` is ``flat[ends[i - 1]:ends[i]]``."""
+    """Rows of bounded integers (tuples), flattened: row ``i`` is ``flat[ends[i - 1]:ends[i]]``."""
 
     __slots__ = ("flat", "ends")
 
     def __init__(self) -> None:
-        self.flat: Any = array("B")
-        self.ends: Any = array("B")
+        self.flat = int_column()
+        self.ends = int_column()
 
-    def append(self, row: Iterable[Any]) -> None:
-        """Add a row (its values: integers or, rarely, anything a list holds)."""
-        flat = self.flat
-        for v in row:
-            flat = push(flat, v)
-        self.flat = flat
-        self.ends = push(self.ends, len(flat))
+    def append(self, row: Iterable[int]) -> None:
+        """Add a row."""
+        self.flat.extend(row)
+        self.ends.append(len(self.flat))
 
     def __len__(self) -> int:
         return len(self.ends)
 
-    def __getitem__(self, i: int) -> tuple[Any, ...]:
+    def __getitem__(self, i: int) -> tuple[int, ...]:
         ends = self.ends
         start = ends[i - 1] if i else 0
         return tuple(self.flat[start:ends[i]])
 
-    def __iter__(self) -> Iterator[tuple[Any, ...]]:
+    def __iter__(self) -> Iterator[tuple[int, ...]]:
         for i in range(len(self.ends)):
             yield self[i]
 
 
-_DIGITS = "0123456789"
-_SLACK_BYTES = 4096
+class ShapeTable:
+    """Item maps -> codes ``0, 1, 2 ...``, each distinct map (keys, counts and order) kept once.
 
+    A map of ``str`` keys and ``int`` counts (what the schemas allow) is kept as its item
+    tuple, shared by every map equal to it; any other map (a float or ``True`` count, which
+    a tuple would not tell from an int) gets its own code and copy.  :meth:`mapping` gives
+    a new dict equal to the map, in its order.
+    """
 
+    __slots__ = ("codes", "shapes")
+
+    def __init__(self) -> None:
+        self.codes: dict[tuple[tuple[str, int], ...], int] = {}
+        self.shapes: list[tuple[tuple[str, int], ...] | dict[Any, Any]] = []
+
+    def __len__(self) -> int:
+        return len(self.shapes)
+
+    def code(self, items: Mapping[Any, Any]) -> int:
+        """The map's code (a new one for a map not seen before, or not of plain counts)."""
+        key = tuple(items.items())
+        for name, quantity in key:
+            if type(quantity) is not int or type(name) is not str:
+                self.shapes.append(dict(items))
+                return len(self.shapes) - 1
+        code = self.codes.get(key)
+        if code is None:
+            code = self.codes[key] = len(self.shapes)
+            self.shapes.append(key)
+        return code
+
+    def equals(self, code: int, items: Mapping[Any, Any]) -> bool:
+        """True when ``items`` equals the map kept as ``code`` (as dicts compare)."""
+        shape = self.shapes[code]
+        if type(shape) is tuple:
+            return tuple(items.items()) == shape or dict(items) == dict(shape)
+        return dict(items) == shape
+
+    def mapping(self, code: int) -> dict[Any, Any]:
+        """A new dict equal to the map kept as ``code``, in its order."""
+        return dict(self.shapes[code])
+
+    def shared(self, code: int) -> bool:
+        """True when ``code`` stands for every map of its items and counts (a private copy otherwise)."""
+        return type(self.shapes[code]) is tuple
 
 
 class RecordLog(Sequence[T]):

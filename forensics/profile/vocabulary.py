@@ -1,0 +1,267 @@
+"""The words a match gives its goods, places and players, as the commitment extractor reads them.
+
+Seed 002 §2.8 (*Promise-keeping / betrayal*) extracts commitments from messages; a
+commitment names goods, places and players, and a match names them its own way (an
+archive's items beyond the contract's defaults, regions with names, roster names).
+A :class:`Vocabulary` holds the match's canonical names; :class:`Lexicon` turns it
+into what the extractor matches in text:
+
+* every name in lower case, by its words (``"Vesta Yard"`` → ``vesta yard``), with a
+  hyphen or underscore read as a space (``north_gate`` → ``north gate``, and as it is),
+  and a name with a number also run together (``"Halo-7"`` → ``halo 7``, ``halo7``);
+* plural and singular of its last word (``plank`` ↔ ``planks``, ``fuel cells`` ↔
+  ``fuel cell``, ``berry`` → ``berries``);
+* the simple synonyms of :data:`SYNONYMS` for the canonical goods a match has
+  (``lumber`` → ``wood``; ``H2O`` → ``water``; ``$`` → ``cash``), each only when the
+  synonym is not itself a name of the match;
+* the last word of a name of several words when no other name ends with it and it
+  is not a word every sentence uses (``the yard`` → ``Vesta Yard``, ``cells`` →
+  ``fuel cells``), and its first word likewise when it is at least four letters
+  long (``Kepler`` → ``Kepler Dock``).
+
+The longest name wins where two overlap (``north gate`` before ``north``); a
+word that names both a good and a place is read as the good.
+
+:func:`vocabulary_of` builds the vocabulary of an archive: its items (the keys of
+``config.item_values``, the contract's defaults, and every item of the agents'
+inventories), its places (region names the map gives in ``config.map.regions``: a
+list of names, or an object from region id to name, the name then read as that
+region id) and its players (agent ids and roster names).  Region ids
+``r_<x>_<y>`` are always places, with or without a vocabulary.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from daishi_forensics.errors import InvalidInput
+from daishi_forensics.read.archive import DEFAULT_ITEM_VALUES, item_values
+
+__all__ = ["MONEY", "SYNONYMS", "Vocabulary", "Lexicon", "vocabulary_of", "name_forms"]
+
+SYNONYMS: Mapping[str, tuple[str, ...]] = {
+    "wood": ("lumber", "log", "logs", "timber", "woods"),
+    "firewood": ("wood", "woods", "fire wood", "fire woods", "fire", "logs", "kindling"),
+    "water": ("h2o", "waters"),
+    "food": ("meat", "bread", "ration", "rations", "foods", "meal", "meals"),
+    "stone": ("rock", "rocks", "stones"),
+    "ore": ("iron", "rock", "rocks", "stone", "stones", "ores"),
+    "brick": ("clay", "bricks"),
+    "sheep": ("wool",),
+    "wheat": ("grain",),
+    "fiber": ("fibre", "fibres", "fibers"),
+    "plank": ("board", "boards", "planks"),
+    "cloth": ("fabric",),
+    "cash": ("$", "bucks", "dollars", "dollar", "usd", "money"),
+    "credits": ("cr", "creds", "credit"),
+    "ammo": ("mag", "mags", "magazine", "magazines", "bullets"),
+    "medkit": ("medkits", "med kit", "med kits", "medpack", "medpacks"),
+}
+"""Usual other words for a canonical good (used only for goods the match has; a
+word the match itself uses as a name keeps its own meaning)."""
+
+MONEY: frozenset[str] = frozenset({"cash", "credits", "money", "gold", "coins", "coin", "dollars"})
+"""Canonical goods that are money: a bare number used as a price is read as one of them."""
+
+_COMMON = frozenset({
+    "the", "a", "an", "of", "and", "or", "to", "in", "on", "at", "for", "with", "my", "your", "our", "north",
+    "south", "east", "west", "old", "new", "big", "little", "great", "central", "upper", "lower", "high", "low",
+    "red", "blue", "green", "black", "white", "first", "second", "last", "one", "two", "it", "is", "me", "you",
+    "site", "side", "point", "place", "area", "end", "top", "bottom", "main", "free", "all", "some", "any",
+})
+"""Words too common to stand alone for a name of several words."""
+
+
+@dataclass(frozen=True, slots=True)
+class Vocabulary:
+    """The canonical names of a match's goods, places and players."""
+
+    items: tuple[str, ...] = ()
+    """Canonical item names."""
+    places: Mapping[str, str] = field(default_factory=dict)
+    """Place name → canonical place (a region id where the map gives one, else the name)."""
+    agents: Mapping[str, str] = field(default_factory=dict)
+    """Player name or id → canonical player (the agent id in a match)."""
+
+    @classmethod
+    def of(cls, items: Iterable[str] | None = None, places: Iterable[str] | Mapping[str, str] | None = None,
+           agents: Iterable[str] | Mapping[str, str] | None = None) -> Vocabulary:
+        """From lists (each name its own canonical) or mappings (name → canonical).
+
+        ``items`` None means the contract's default items.
+        """
+        names = sorted(set(DEFAULT_ITEM_VALUES if items is None else (i for i in items if isinstance(i, str))))
+        return cls(tuple(names), _as_map(places), _as_map(agents))
+
+    @classmethod
+    def from_mapping(cls, value: Mapping[str, Any]) -> Vocabulary:
+        """From ``{"items": [...], "places": [...], "agents": [...]}`` (a labelled row's form)."""
+        return cls.of(value.get("items") or (), value.get("places"), value.get("agents"))
+
+
+def _as_map(value: Iterable[str] | Mapping[str, str] | None) -> dict[str, str]:
+    if value is None:
+        return {}
+    if isinstance(value, Mapping):
+        return {str(k): str(v) for k, v in value.items() if isinstance(k, str) and k.strip()}
+    return {v: v for v in value if isinstance(v, str) and v.strip()}
+
+
+def vocabulary_of(archive: Mapping[str, Any]) -> Vocabulary:
+    """The vocabulary of an archive (module rules); never raises on a malformed archive."""
+    items: set[str] = set(DEFAULT_ITEM_VALUES)
+    try:
+        items |= set(item_values(archive))
+    except InvalidInput:  # a malformed item_values block is the read boundary's to report
+        pass
+    agents: dict[str, str] = {}
+    for row in archive.get("agents") or []:
+        if not isinstance(row, Mapping) or not isinstance(row.get("agentId"), str):
+            continue
+        agents[row["agentId"]] = row["agentId"]
+        name = row.get("name")
+        if isinstance(name, str) and name.strip():
+            agents[name] = row["agentId"]
+        inventory = row.get("inventory")
+        if isinstance(inventory, Mapping):
+            items |= {k for k in inventory if isinstance(k, str) and k.strip()}
+    config = archive.get("config")
+    regions = (config.get("map") or {}).get("regions") if isinstance(config, Mapping) and isinstance(
+        config.get("map"), Mapping) else None
+    places: dict[str, str] = {}
+    if isinstance(regions, Mapping):  # region id -> name
+        places = {name: rid for rid, name in regions.items() if isinstance(rid, str) and isinstance(name, str)}
+    elif isinstance(regions, list):
+        places = {r: r for r in regions if isinstance(r, str)}
+    return Vocabulary.of(sorted(items), places, agents)
+
+
+# -- matching ------------------------------------------------------------------------------------
+
+_SPLIT = re.compile(r"[a-z0-9'$]{1,64}")
+
+
+def name_forms(name: str) -> set[tuple[str, ...]]:
+    """The word sequences that read as ``name`` (its case, hyphens and number folded).
+
+    >>> sorted(name_forms("Halo-7"))
+    [('halo', '7'), ('halo7',)]
+    >>> sorted(name_forms("fuel cells"))
+    [('fuel', 'cell'), ('fuel', 'cells')]
+    """
+    low = name.lower().strip()
+    if low == "$":
+        return {("$",)}
+    spaced = tuple(_SPLIT.findall(low.replace("_", " ").replace("-", " ")))
+    if not spaced:
+        return set()
+    forms = {spaced, ("".join(spaced),)} if len(spaced) > 1 and any(c.isdigit() for c in low) else {spaced}
+    if "_" in low and " " not in low and re.fullmatch(r"[a-z0-9_']{1,64}", low):
+        forms.add((low,))  # "north_gate" written as one word
+    out: set[tuple[str, ...]] = set()
+    for f in forms:
+        out.add(f)
+        last = f[-1]
+        if last.isalpha() and len(last) > 2:
+            for variant in _number_forms(last):
+                out.add(f[:-1] + (variant,))
+    return out
+
+
+def _number_forms(word: str) -> set[str]:
+    """Plural and singular of a word (plain English rules)."""
+    out = set()
+    if word.endswith("ies") and len(word) > 4:
+        return {word[:-3] + "y"}
+    if word.endswith(("sses", "xes", "ches", "shes")):
+        return {word[:-2]}
+    if word.endswith("s") and not word.endswith("ss"):
+        return {word[:-1]}
+    if word.endswith("y") and word[-2:-1] not in ("a", "e", "o", "u"):
+        out.add(word[:-1] + "ies")
+    elif word.endswith(("s", "x", "ch", "sh")):
+        out.add(word + "es")
+    else:
+        out.add(word + "s")
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """A name found in a word list."""
+
+    start: int
+    end: int
+    kind: str
+    """``item``, ``place`` or ``agent``."""
+    canonical: str
+
+
+class Lexicon:
+    """The word sequences of a vocabulary, matched longest first (module rules)."""
+
+    __slots__ = ("vocabulary", "_by_first", "money", "items", "first_words")
+
+    def __init__(self, vocabulary: Vocabulary) -> None:
+        self.vocabulary = vocabulary
+        exact: dict[tuple[str, ...], tuple[str, str]] = {}
+        rank = {"item": 0, "place": 1, "agent": 2}
+
+        def put(form: tuple[str, ...], kind: str, canonical: str, strong: bool) -> None:
+            old = exact.get(form)
+            if old is None or (strong and rank[kind] < rank[old[0]]):
+                exact[form] = (kind, canonical)
+
+        named: list[tuple[str, str, str]] = [("item", i, i) for i in vocabulary.items]
+        named += [("place", n, c) for n, c in vocabulary.places.items()]
+        named += [("agent", n, c) for n, c in vocabulary.agents.items()]
+        for kind, name, canonical in named:  # the names themselves first: they win over synonyms
+            for form in name_forms(name):
+                put(form, kind, canonical, True)
+        own = set(exact)
+        by_lower = {i.lower(): i for i in vocabulary.items}
+        for canonical, words in SYNONYMS.items():  # in the table's order: "rock" is stone before ore
+            item = by_lower.get(canonical)
+            if item is None:
+                continue
+            for word in words:
+                for form in name_forms(word):
+                    if form not in own and form not in exact:
+                        exact[form] = ("item", item)
+        # a lone last (or first) word of a name of several words, when it is unambiguous
+        heads: dict[tuple[str, ...], set[tuple[str, str]]] = {}
+        for kind, name, canonical in named:
+            if kind == "agent":
+                continue
+            for form in name_forms(name):
+                if len(form) < 2:
+                    continue
+                if form[-1] not in _COMMON and not form[-1].isdigit():
+                    heads.setdefault((form[-1],), set()).add((kind, canonical))
+                if len(form[0]) >= 4 and form[0] not in _COMMON and form[0].isalpha():
+                    heads.setdefault((form[0],), set()).add((kind, canonical))
+        for form, owners in heads.items():
+            if len(owners) == 1 and form not in exact:
+                exact[form] = next(iter(owners))
+        self._by_first: dict[str, list[tuple[tuple[str, ...], str, str]]] = {}
+        for form, (kind, canonical) in exact.items():
+            self._by_first.setdefault(form[0], []).append((form, kind, canonical))
+        for lst in self._by_first.values():
+            lst.sort(key=lambda x: (-len(x[0]), x[0]))
+        self.money: str | None = next((i for i in vocabulary.items if i.lower() in MONEY), None)
+        self.items: frozenset[str] = frozenset(vocabulary.items)
+        self.first_words: frozenset[str] = frozenset(self._by_first)
+
+    def find(self, words: list[str], at: int) -> Mention | None:
+        """The longest name starting at ``words[at]``, if any."""
+        options = self._by_first.get(words[at])
+        if not options:
+            return None
+        for form, kind, canonical in options:
+            n = len(form)
+            if n == 1 or tuple(words[at:at + n]) == form:
+                return Mention(at, at + n, kind, canonical)
+        return None
