@@ -26,7 +26,7 @@ from daishi_forensics.screens import (
 )
 from daishi_forensics.screens.flags import Flag, verdict_of
 from daishi_forensics.screens.off_price import off_price
-from daishi_forensics.screens.ring import round_trip_rings
+from daishi_forensics.screens.wash_ring import round_trip_rings
 
 _ids = itertools.count(1)
 
@@ -898,8 +898,8 @@ def test_transfer_view_reads_pairs_once() -> None:
     assert (pair.a, pair.b, pair.gave, pair.net_from("a")) == ("a", "b", {"a": 6.0, "b": 4.0}, 2.0)
 
 
-@pytest.mark.parametrize("module", ["flags", "graph", "feeder", "ring", "cartel", "off_price", "thrown_fight",
-                                    "screening", "__init__"])
+@pytest.mark.parametrize("module", ["flags", "graph", "feeder", "ring", "mirrors", "wash_pair", "wash_cycle",
+                                    "wash_ring", "round_trip_null", "cartel", "off_price", "thrown_fight", "screening", "__init__"])
 def test_docstring_examples(module: str) -> None:
     import doctest
     import importlib
@@ -931,7 +931,7 @@ def _random_exchanges(seed: int, n: int) -> list[Any]:
 @pytest.mark.parametrize("latest", [False, True])
 @pytest.mark.parametrize("ratio", [1.5, 2.0, 1.0, 0.5, math.inf])
 def test_mirror_index_finds_what_comparing_with_every_earlier_exchange_finds(ratio: float, latest: bool) -> None:
-    from daishi_forensics.screens.ring import _mirrored_trips_scan, mirrored_trips
+    from daishi_forensics.screens.mirrors import _mirrored_trips_scan, mirrored_trips
 
     for seed in range(300):
         exchanges = _random_exchanges(seed, 40)
@@ -941,7 +941,7 @@ def test_mirror_index_finds_what_comparing_with_every_earlier_exchange_finds(rat
 
 def test_a_return_undoes_the_latest_trade_for_the_round_trip_ring() -> None:
     from daishi_forensics.screens.graph import Exchange
-    from daishi_forensics.screens.ring import mirrored_trips
+    from daishi_forensics.screens.mirrors import mirrored_trips
 
     def x(tick: int, give: str, get: str) -> Exchange:
         return Exchange("a", "b", tick, tick, goods={"a": {give: 6.0}, "b": {get: 6.0}})
@@ -954,20 +954,20 @@ def test_a_return_undoes_the_latest_trade_for_the_round_trip_ring() -> None:
 def test_mirror_search_compares_an_exchange_with_few_others(monkeypatch: pytest.MonkeyPatch) -> None:
     """Near-linear: thousands of one-way trades are never compared; a wash pair's trades each
     with about one candidate, not with every trade before it."""
-    from daishi_forensics.screens import ring
+    from daishi_forensics.screens import mirrors
     from daishi_forensics.screens.graph import Exchange
 
     calls = [0]
-    close = ring._close
+    close = mirrors._close
 
     def counting(x: float, y: float, r: float) -> bool:
         calls[0] += 1
         return close(x, y, r)
 
-    monkeypatch.setattr(ring, "_close", counting)
+    monkeypatch.setattr(mirrors, "_close", counting)
     one_way = [Exchange("a", "b", i, i, goods={"a": {"wood": 6.0 + i % 5}, "b": {"food": 6.0}}) for i in range(5000)]
-    assert ring.mirrored_trips(one_way, 1.5) == [] and calls[0] == 0
+    assert mirrors.mirrored_trips(one_way, 1.5) == [] and calls[0] == 0
     wash = [Exchange("a", "b", i, i, goods={"a": {"wood": 6.0 + (i // 2) % 7}, "b": {"stone": 6.0}} if i % 2 == 0
                      else {"a": {"stone": 6.0}, "b": {"wood": 6.0 + (i // 2) % 7}}) for i in range(10_000)]
-    assert len(ring.mirrored_trips(wash, 1.5)) == 5000
+    assert len(mirrors.mirrored_trips(wash, 1.5)) == 5000
     assert calls[0] <= 4 * 10_000

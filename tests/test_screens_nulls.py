@@ -13,7 +13,8 @@ import pytest
 from daishi_forensics.screens import load_config, screen_graph
 from daishi_forensics.screens.graph import ScreenInputError, TransferView
 from daishi_forensics.screens.off_price import off_price
-from daishi_forensics.screens.ring import _potential_cycles, pair_nulls
+from daishi_forensics.screens.round_trip_null import pair_nulls
+from daishi_forensics.screens.wash_ring import _potential_cycles
 from daishi_forensics.screens.screening import screen_view
 from daishi_forensics.screens.stats import binom_cdf, subset_sum_p
 from daishi_forensics.screens.thrown_fight import thrown_fight

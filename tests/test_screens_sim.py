@@ -56,7 +56,7 @@ def test_a_planted_ring_cut_to_its_first_round_is_found_by_the_rule_but_not_accu
     p-value given the search is 1), and nobody is accused: one round is below what the tests
     can tell from honest buy-backs."""
     from daishi_forensics.screens.graph import TransferView
-    from daishi_forensics.screens.ring import round_trip_rings
+    from daishi_forensics.screens.wash_ring import round_trip_rings
 
     match = simulate_match("ring", 2)
     graph = match_graph(analyze_target(str(write_match(match, tmp_path))))
