@@ -31,9 +31,10 @@ pair's trades are then all its trades).
   with a partner they know overpay it again and again, far more than their other partners
   (they trade with it more, and buy from it when in need), so the first two nulls alone do
   not hold for friends; between friends it happens both ways.  This null caps the p-value at
-  ``2 / 2^n`` for ``n`` off-price trades one way: a handful of them is not evidence enough.  The value the beneficiary received net over the pair's off-price trades
-must be at least ``min_value`` typical exchanges of the match (a size floor that can only
-remove a flag).  Trades whose goods have no reference value are not priced (the report says
+  ``2 / 2^n`` for ``n`` off-price trades one way: a handful of them is not evidence enough.
+
+The value the beneficiary received net over the pair's off-price trades must be at least
+``min_value`` typical exchanges of the match (a size floor that can only remove a flag).  Trades whose goods have no reference value are not priced (the report says
 "not screened").
 
 >>> import networkx as nx

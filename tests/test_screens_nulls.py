@@ -14,10 +14,10 @@ from daishi_forensics.screens import load_config, screen_graph
 from daishi_forensics.screens.graph import ScreenInputError, TransferView
 from daishi_forensics.screens.off_price import off_price
 from daishi_forensics.screens.round_trip_null import pair_nulls
-from daishi_forensics.screens.wash_ring import _potential_cycles
 from daishi_forensics.screens.screening import screen_view
 from daishi_forensics.screens.stats import binom_cdf, subset_sum_p
 from daishi_forensics.screens.thrown_fight import thrown_fight
+from daishi_forensics.screens.wash_ring import _potential_cycles, round_trip_rings
 
 _ids = itertools.count(1)
 
@@ -90,6 +90,50 @@ def test_busier_pairs_find_more_mirrors_by_chance() -> None:
     assert rate[8] > 0.4 and rate[0] < 0.2  # the yardstick grows with volume
 
 
+def test_the_round_trip_rate_follows_volume_exactly_where_the_curve_fits() -> None:
+    # three pairs at 4 exchanges (2 trips possible) made 0, 1 and 1 round trips: 2 of 6, a rate of 1/3; three at
+    # 16 (8 possible) made 2, 8 and 6: 16 of 24, 2/3.  Pair 6 (32 exchanges) is read from the six: their median
+    # volume is halfway between, log 8, where the prior pair sits at one half.  logit r = log n - log 8, i.e.
+    # r = n / (n + 8), passes through 1/3 at 4, 2/3 at 16 and 1/2 at 8 with the prior's slope 1: every part of
+    # the likelihood's gradient is zero there, so it is the fit; at 32 exchanges: 32 / 40 = 0.8
+    seats = np.array([[2 * i, 2 * i + 1] for i in range(7)])
+    trips, possible = np.array([0, 1, 1, 2, 8, 6, 3]), np.array([2, 2, 2, 8, 8, 8, 16])
+    rate, strength = pair_nulls(trips, possible, np.array([4, 4, 4, 16, 16, 16, 32]), seats)
+    assert rate[6] == pytest.approx(0.8, rel=1e-9)
+    # the spread: (t - m r)^2 / (m r (1 - r)) - 1 per pair.  At 4 (m r (1 - r) = 4/9): 0 for no trip, -3/4
+    # for one.  At 16 (16/9, mean 16/3): 2 trips 100/16 - 1 = 21/4, 8 trips 64/16 - 1 = 3, 6 trips -3/4.  In
+    # all 6, over the room of 3 x 1 + 3 x 7 = 24 trips, with 20 trips' worth of the prior 1/9:
+    # rho = (6 + 20/9) / (24 + 20) = 37/198, strength 198/37 - 1 = 161/37
+    assert strength[6] == pytest.approx(161 / 37, rel=1e-9)
+
+
+def test_a_ring_is_one_hypothesis_that_pays_for_its_search() -> None:
+    g = nx.MultiDiGraph()
+    for i in range(4):  # four pairs of outsiders, four fair trades each, none undone
+        for _ in range(4):
+            trade(g, f"x{2 * i}", f"x{2 * i + 1}", 100 + i, {"wood": 6.0}, {"food": 6.0})
+    for _ in range(2):  # twice: wood for stone round a -> b -> c, then every trade undone, last first
+        for u, v in (("a", "b"), ("b", "c"), ("c", "a"), ("a", "c"), ("c", "b"), ("b", "a")):
+            trade(g, u, v, 0, {"wood": 6.0}, {"stone": 6.0})
+    [flag] = round_trip_rings(TransferView(g), load_config().screens["ring"])[0]
+    assert (flag.kind, flag.agents) == ("wash_ring", ("a", "b", "c"))
+    # each ring pair: 4 exchanges, both possible round trips made.  Its yardstick is the four outside pairs (all
+    # at its volume): no trip of 8 possible, plus the prior pair at one half: r = (0 + 1/2) / (8 + 1) = 1/18; their
+    # spread below the prior's (each (0 - 2/18)^2 / (2 x 1/18 x 17/18) - 1 = -15/17): strength 8, a Beta(4/9,
+    # 68/9).  P(T >= 2) = (4/9)(13/9) / (8 x 9) = 13/1458; P(T >= 1) = 1 - (68/9)(77/9) / 72 = 149/1458
+    plain, given = 13 / 1458, 13 / 149
+    assert flag.details["pairPValues"] == {k: pytest.approx(plain) for k in ("a~b", "b~c", "a~c")}
+    assert flag.details["pairPValuesGivenSearch"] == {k: pytest.approx(given) for k in ("a~b", "b~c", "a~c")}
+    # given the search: Fisher's product times the one cycle the search completed; as they stand: times every
+    # cycle of 3 to 5 seats among the pairs that traded twice or more (the triangle: closed walks of K3 give
+    # 6/6 + 18/8 + 30/10 = 6.25; the outsiders' pairs close no cycle)
+    assert (flag.details["cyclesSearched"], flag.details["cyclesPossible"]) == (1, 6.2)
+    fisher = lambda p: p ** 3 * (1 - 3 * math.log(p) + (3 * math.log(p)) ** 2 / 2)  # noqa: E731
+    assert flag.details["pGivenSearch"] == pytest.approx(fisher(given))
+    assert flag.details["pAnyCycle"] == pytest.approx(fisher(plain) * 6.25)
+    assert flag.p_value == pytest.approx(2 * fisher(plain) * 6.25)  # the smaller of the two readings, doubled
+
+
 def test_cycles_possible_count_closed_walks() -> None:
     g = nx.MultiDiGraph()
     for a, b in itertools.combinations("abcd", 2):  # every pair of four seats traded twice
@@ -140,9 +184,15 @@ def test_a_victim_that_never_answers_where_victims_do() -> None:
     # most as many as received): 4 of 6
     assert found.details["answerRate"] == pytest.approx(4 / 6, abs=1e-4)
     assert found.details["pSilence"] == pytest.approx((1 - 4 / 6) ** 3)
-    p_count = found.details["pConcentration"]
-    t = p_count * found.details["pSilence"]
-    assert found.p_value == pytest.approx(t * (1 - math.log(t)))  # Fisher's product of the two
+    # the count: no co-location, so exposure is partners dealt with (a, b, x and v one each, 2 pairs). x hit
+    # nobody else (0 acts in 0 exposure): its rate is the rest of the match's, a's 4 and b's 2 raids plus half
+    # an act over the other pair plus the weight of one, (6 + 0.5) / (1 + 1) = 3.25 acts for v; three
+    # aggressors over three aggressor-victim pairs leave no degree of freedom for a spread: Poisson
+    assert found.details["expectedActs"] == 3.25
+    p_count = 1 - math.exp(-3.25) * (1 + 3.25 + 3.25 ** 2 / 2)  # 3 or more of a Poisson(3.25): 0.6304
+    assert found.details["pConcentration"] == pytest.approx(p_count, rel=1e-12)
+    t = p_count * (1 / 3) ** 3
+    assert found.p_value == pytest.approx(t * (1 - math.log(t)), rel=1e-12)  # Fisher's product of the two
 
 
 # -- reading plain payments -------------------------------------------------------------------
