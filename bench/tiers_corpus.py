@@ -1,6 +1,6 @@
 """Score a tier classifier on the labelled tier corpora (``tests/fixtures/tiers/*.jsonl``).
 
-    python bench/tiers_corpus.py [--classifier MODULE:FUNCTION] [--split train,tune]
+    python bench/tiers_corpus.py [--classifier MODULE:FUNCTION] [--no-model] [--split train,tune]
                                  [--holdout] [--errors N] [--counts] [--format text|json]
 
 The classifier is any callable with the interface of ``daishi_forensics.injection.tiers.classify``:
@@ -14,7 +14,12 @@ or ``protocol`` (seed 002 §2.7).  For each split it prints
 - each with its 95% Wilson interval, per mechanism and per source, plus the confusion of
   gold mechanism against predicted tier;
 - the same figures restricted to the rows the current rules were not written against
-  (rows not marked ``seen``).
+  (rows not marked ``seen``);
+- which rule decided, for the attacks caught and for the persuasion rows flagged (counts
+  only; ``learned-score`` when the learned model decided).
+
+``--no-model`` passes ``model=False`` to the classifier (the shipped one: rules only);
+``--also-no-model`` reports both, in one run (the rules-only figures labelled ``SPLIT/rules``).
 
 Holdout figures are printed only with ``--holdout``, and ``--errors`` (the misclassified
 texts) never shows holdout rows: holdout is read to report, never to write rules or choose
@@ -24,6 +29,7 @@ thresholds (see the corpora's README).  Every figure says which split it came fr
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import json
 import math
@@ -163,17 +169,32 @@ def load_classifier(spec: str) -> Callable[[str], Any]:
 class Scored:
     row: Row
     predicted: str
+    rule: str | None = None
+    """The deciding rule, when the classifier says (its verdict's ``rule``)."""
 
 
 def score(rows: Iterable[Row], classify: Callable[[str], Any]) -> list[Scored]:
     """Each row with the tier the classifier gives its text."""
     out = []
     for r in rows:
-        tier = classify(r.text).tier
+        verdict = classify(r.text)
+        tier = verdict.tier
         if tier not in TIERS:
             raise ValueError(f"classifier returned tier {tier!r} for row {r.id}")
-        out.append(Scored(r, tier))
+        out.append(Scored(r, tier, getattr(verdict, "rule", None)))
     return out
+
+
+def deciding_rules(scored: Sequence[Scored]) -> dict[str, dict[str, int]]:
+    """``{"attacks": {rule: n}, "false_positives": {rule: n}}``: which rule flagged what (a weak
+    pair ``a+b`` is counted under its name; ``?`` when the classifier names none)."""
+    attacks: Counter[str] = Counter()
+    false: Counter[str] = Counter()
+    for s in scored:
+        if s.predicted == "persuasion":
+            continue
+        (attacks if is_attack(s.row) else false)[s.rule or "?"] += 1
+    return {"attacks": dict(sorted(attacks.items())), "false_positives": dict(sorted(false.items()))}
 
 
 def is_attack(r: Row) -> bool:
@@ -235,6 +256,7 @@ class SplitReport:
     recall_by_source: dict[str, Rate]
     fp_by_source: dict[str, Rate]
     confusion: dict[str, dict[str, int]]
+    deciding: dict[str, dict[str, int]]
 
 
 def report_split(split: str, scored: Sequence[Scored]) -> SplitReport:
@@ -258,6 +280,7 @@ def report_split(split: str, scored: Sequence[Scored]) -> SplitReport:
         recall_by_source={k: recall(v) for k, v in grouped(attacks, lambda r: r.source).items()},
         fp_by_source={k: false_positive(v) for k, v in grouped(negatives, lambda r: r.source).items()},
         confusion=confusion(scored),
+        deciding=deciding_rules(scored),
     )
 
 
@@ -293,6 +316,10 @@ def print_report(rep: SplitReport) -> None:
     print(f"  [{s}] confusion, gold tier/mechanism -> predicted (persuasion / hijack / protocol):")
     for k, v in rep.confusion.items():
         print(f"      {k:36s} {v['persuasion']:5d} {v['hijack']:5d} {v['protocol']:5d}")
+    for kind, title in (("attacks", "attacks caught"), ("false_positives", "persuasion rows flagged")):
+        counts = rep.deciding[kind]
+        shown = ", ".join(f"{rule} {n}" for rule, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+        print(f"  [{s}] deciding rule, {title}: {shown or 'none'}")
 
 
 def print_errors(split: str, scored: Sequence[Scored], n: int) -> None:
@@ -324,6 +351,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--classifier", default="daishi_forensics.injection.tiers:classify",
                         help="MODULE:FUNCTION taking a text, returning an object with .tier")
+    parser.add_argument("--no-model", action="store_true",
+                        help="call the classifier with model=False (the shipped one: rules only)")
+    parser.add_argument("--also-no-model", action="store_true",
+                        help="report the classifier with and without model=False in this one run")
     parser.add_argument("--corpora", type=Path, default=CORPORA)
     parser.add_argument("--split", default="train,tune",
                         help="comma-separated splits to report, each alone (default train,tune)")
@@ -357,18 +388,26 @@ def main(argv: list[str] | None = None) -> int:
     if args.holdout and "holdout" not in splits:
         splits.append("holdout")
     classify = load_classifier(args.classifier)
+    if args.no_model:
+        classify = functools.partial(classify, model=False)
     started = time.perf_counter()
     scored = score([r for r in rows if r.split in splits], classify)
     elapsed = time.perf_counter() - started
     reports = [report_split(s, [x for x in scored if x.row.split == s]) for s in splits]
+    if args.also_no_model and not args.no_model:
+        rules_only = functools.partial(load_classifier(args.classifier), model=False)
+        plain = score([r for r in rows if r.split in splits], rules_only)
+        reports += [report_split(f"{s}/rules", [x for x in plain if x.row.split == s]) for s in splits]
     if args.format == "json":
-        print(json.dumps({"classifier": args.classifier, "reports": [to_json(r) for r in reports]}, indent=1))
+        print(json.dumps({"classifier": args.classifier, "model": not args.no_model,
+                          "reports": [to_json(r) for r in reports]}, indent=1))
         return 0
-    print(f"classifier {args.classifier} on {len(scored)} rows of {args.corpora.name}/ "
+    print(f"classifier {args.classifier}{' (model=False)' if args.no_model else ''} on {len(scored)} rows of "
+          f"{args.corpora.name}/ "
           f"(splits {', '.join(splits)}): {len(scored) / max(elapsed, 1e-9):,.0f} messages/s")
     for rep in reports:
         print_report(rep)
-        if args.errors and rep.split != "holdout":
+        if args.errors and rep.split in splits and rep.split != "holdout":
             print_errors(rep.split, [x for x in scored if x.row.split == rep.split], args.errors)
     return 0
 

@@ -22,6 +22,7 @@ from daishi_forensics.version import __version__
 
 COMMANDS: dict[str, str] = {
     "behavior": "behavior:behavior",
+    "compare": "compare:compare",
     "validate": "validate:validate",
     "screen": "screen:screen",
     "score": "score:score",

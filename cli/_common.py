@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import functools
 import inspect
+import os
+import shutil
 import sys
 from pathlib import Path
 from typing import Any, Callable, NoReturn, TypeVar
@@ -66,6 +68,16 @@ def say(text: str, *, err: bool = False) -> None:
         write_stdout(shown(text) + "\n")
 
 
+def say_wrapped(text: str, *, indent: int = 0) -> None:
+    """Print a paragraph that may hold data, wrapped to :func:`text_width` under ``indent`` spaces
+    (control characters shown; nothing cut)."""
+    import textwrap
+
+    width = max(text_width() - indent, 20)
+    lines = textwrap.wrap(shown(text), width, break_long_words=True, break_on_hyphens=False) or [""]
+    write_stdout("".join(" " * indent + line + "\n" for line in lines))
+
+
 def fail(message: str, code: int) -> NoReturn:
     """Print one line on stderr and exit with ``code`` (no traceback)."""
     say(f"daishi-forensics: error: {message}", err=True)
@@ -97,3 +109,52 @@ def set_help(command: click.Command, *paragraphs: str) -> None:
     """The command's help: its docstring, dedented, then ``paragraphs`` (one blank line between)."""
     parts = [inspect.cleandoc(command.help or "").strip(), *(p.strip() for p in paragraphs)]
     command.help = "\n\n".join(p for p in parts if p)
+
+
+SUFFIX_FORMATS = {".html": "html", ".htm": "html", ".md": "markdown", ".markdown": "markdown", ".json": "json",
+                  ".txt": "text", ".text": "text", ".sarif": "sarif"}
+"""The format an output file's name asks for."""
+
+
+def format_for(fmt: str | None, output: Path | None, formats: tuple[str, ...], default: str = "text") -> str:
+    """The format to write: ``--format`` when given; else the one the output file's suffix names
+    (``report.html`` -> html), when the command writes it; else ``default`` (text, on a terminal and
+    in a pipe alike: JSON only when asked)."""
+    if fmt is not None:
+        return fmt
+    if output is not None:
+        wanted = SUFFIX_FORMATS.get(output.suffix.lower())
+        if wanted in formats:
+            return wanted
+    return default
+
+
+def text_width() -> int:
+    """The width text output wraps to: ``COLUMNS`` when set (at least 40), else the terminal's width
+    when standard output is one, else 100."""
+    raw = os.environ.get("COLUMNS", "").strip()
+    if raw:
+        try:
+            return max(int(raw), 40)
+        except ValueError:
+            raise BadSetting(f"COLUMNS must be a whole number, not {shown(raw)!r}", file="COLUMNS") from None
+    if sys.stdout.isatty():
+        return max(shutil.get_terminal_size((100, 24)).columns, 40)
+    return 100
+
+
+def use_color(choice: bool | None, output: Path | None) -> bool:
+    """Whether text output is coloured: ``--color/--no-color`` when given; else only on a terminal
+    (standard output, not a file), without ``NO_COLOR`` set and not on a ``dumb`` terminal."""
+    if choice is not None:
+        return choice
+    if output is not None or os.environ.get("NO_COLOR", ""):
+        return False
+    return sys.stdout.isatty() and os.environ.get("TERM", "") != "dumb"
+
+
+def color_option(func: F) -> F:
+    """``--color/--no-color`` (levels coloured in text output)."""
+    return click.option("--color/--no-color", "color", default=None,
+                        help="Colour the levels in text output (flag red, review yellow, clear green) [default: "
+                             "on a terminal, unless NO_COLOR is set].")(func)

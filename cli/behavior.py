@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
@@ -12,7 +11,9 @@ from daishi_forensics.report.behavior import baseline_from
 from daishi_forensics.report.behavior import behavior as build_report
 from daishi_forensics.report.render import behavior as render
 
-from ._common import TARGET_HELP, handle_errors, input_options, set_help, write_output
+from ._common import (TARGET_HELP, color_option, format_for, handle_errors, input_options, set_help, text_width,
+                      use_color, write_output)
+from ._progress import progress_for, progress_options
 
 FORMATS = ("text", "json", "markdown", "html")
 
@@ -22,42 +23,65 @@ FORMATS = ("text", "json", "markdown", "html")
              "records, an unreadable report) or the screens say review/flag (the report is complete either way)"))
 @click.argument("target", metavar="TARGET")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
-              help="text (default on a terminal), json (default when piped; versioned, deterministic), markdown, "
-                   "html (one self-contained page with plots; use -o).")
+              help="text (the default, on a terminal and in a pipe alike), json (versioned, deterministic: only "
+                   "when asked), markdown, html (one self-contained page with plots). Without it, the name given "
+                   "to -o decides: .html, .md, .json, .txt.")
+@click.option("--agent", "agent", metavar="NAME|ID",
+              help="Put one seat in focus (its name or agent id): what it did, its flags and why, where it "
+                   "stands among the others, its counterparties and the messages that mattered come first, "
+                   "and the tables of pairs, probes and chains keep only its rows.")
 @click.option("--baseline", type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="Folder of reference-bot matches on the same seeds: each harm rate (per 100 rounds "
                    "alive) is normalized as 100 x rate / the baseline's mean rate.")
 @click.option("--scrub/--no-scrub", default=True, show_default=True,
-              help="Mask secrets and personal data in message text shown by markdown and html.")
+              help="Mask secrets and personal data in message text and events shown by text, markdown and html.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
+@color_option
+@progress_options
 @input_options
 @handle_errors
-def behavior(target: str, fmt: str | None, output: Path | None, baseline: Path | None, scrub: bool,
-             store: Path | None, server: str | None) -> None:
+def behavior(target: str, fmt: str | None, agent: str | None, output: Path | None, baseline: Path | None,
+             scrub: bool, color: bool | None, quiet: bool, progress: bool, store: Path | None,
+             server: str | None) -> None:
     """What each seat did and with whom, rebuilt from the event log.
 
     Replays the match once, tick by tick: positions, seat contact, witness
     chances, the trade ledger (net share, credited trades, commons share,
     circular reputation), map coverage and the rubric's counters, then checks the
     archive's stamped figures against the events and lists every disagreement as
-    a finding. Try it on the embedded demo: `daishi-forensics behavior m_demo`
-    (planted with collusion: it exits 1, findings).
+    a finding. The report opens with the verdict and a summary (the flags per
+    agent and why, findings, probes complied with, one line per seat), then the
+    contents; the long tables come last. Text wraps to the terminal's width
+    (COLUMNS; 100 when not a terminal). Try it on the embedded demo:
+    `daishi-forensics behavior m_demo --agent Ash -o ash.html` (planted with
+    collusion: it exits 1, findings).
     """
-    if fmt is None:
-        fmt = "text" if output is None and sys.stdout.isatty() else "json"
-    means = baseline_from(baseline) if baseline is not None else None
-    result = build_report(target, store=store, server=server, baseline=means)
-    if fmt == "html":
-        from daishi_forensics.report.evidence import cited_ids, fetch_events
-        from daishi_forensics.report.render.html import render_html
-        from daishi_forensics.read.sources import open_match
+    from daishi_forensics.read.sources import open_match
+    from daishi_forensics.report.evidence import fetch_events
 
-        events = fetch_events(open_match(target, store=store, server=server), cited_ids(result.report), scrub=scrub)
-        text = render_html(result.report, events=events)
-    else:
-        text = {"text": render.render_text, "json": render.render_json, "markdown": render.render_markdown}[fmt](
-            result.report
-        )
+    fmt = format_for(fmt, output, FORMATS)
+    width = text_width() if fmt == "text" else 100
+    with progress_for(f"behavior {target}", quiet, progress) as line:
+        line.stage("reading and analysing the match")
+        means = baseline_from(baseline) if baseline is not None else None
+        result = build_report(target, store=store, server=server, baseline=means, agent=agent)
+        report = result.report
+        wanted = render.event_ids_shown(report, every=fmt == "html") if fmt != "json" else []
+        events = None
+        if wanted:
+            line.stage("fetching the cited events")
+            events = fetch_events(open_match(target, store=store, server=server), wanted, scrub=scrub)
+        if fmt == "html":
+            from daishi_forensics.report.render.html import render_html
+
+            line.stage("drawing the page")
+            text = render_html(report, events=events or {})
+        elif fmt == "text":
+            text = render.render_text(report, width=width, color=use_color(color, output), events=events)
+        elif fmt == "markdown":
+            text = render.render_markdown(report, events=events)
+        else:
+            text = render.render_json(report)
     write_output(text, output)
     raise SystemExit(result.exit_code)
 

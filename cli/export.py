@@ -11,6 +11,7 @@ from daishi_forensics import exitcodes
 from daishi_forensics.batch.export import BATCH_ROWS, MatchExport, export_parquet
 from daishi_forensics.batch.season import expand_targets
 
+from ._progress import progress_for
 from ._common import TARGET_HELP, fail, handle_errors, input_options, say, set_help
 
 EXPORT_EPILOG = exitcodes.epilog(
@@ -30,11 +31,13 @@ EXPORT_EPILOG = exitcodes.epilog(
 @click.option("--no-scrub", is_flag=True, help="Keep message text as logged (default: secrets masked).")
 @click.option("--batch-rows", type=click.IntRange(min=1), default=BATCH_ROWS, show_default=True,
               help="Events per record batch and Parquet row group.")
-@click.option("-q", "--quiet", is_flag=True, help="Print nothing but errors.")
+@click.option("-q", "--quiet", is_flag=True, help="Print nothing but errors (no progress line either).")
+@click.option("--progress", "progress", is_flag=True,
+              help="Print the progress line even when stderr is not a terminal (a CI log).")
 @input_options
 @handle_errors
 def export(targets: tuple[str, ...], parquet_dir: Path, include_private: bool, no_scrub: bool, batch_rows: int,
-           quiet: bool, store: Path | None, server: str | None) -> None:
+           quiet: bool, progress: bool, store: Path | None, server: str | None) -> None:
     """Export matches to Parquet for DuckDB, pandas or Spark: events, seats, pairs.
 
     One row per event (v3 shape, upcast; the payload fields a query needs as
@@ -48,7 +51,13 @@ def export(targets: tuple[str, ...], parquet_dir: Path, include_private: bool, n
     hive_partitioning=true) GROUP BY 1"`.
     """
 
+    finished = 0
+
     def on_match(done: MatchExport) -> None:
+        nonlocal finished
+        finished += 1
+        line.stage(f"exporting ({finished} of {len(expanded)} matches done)")
+        line.clear()
         if done.error is not None:
             say(f"daishi-forensics: error: {done.error}", err=True)
         elif not quiet:
@@ -58,8 +67,10 @@ def export(targets: tuple[str, ...], parquet_dir: Path, include_private: bool, n
     expanded = expand_targets(targets)
     if not expanded:
         fail(f"no matches in {' '.join(targets)}", exitcodes.UNREADABLE)
-    result = export_parquet(expanded, parquet_dir, include_private=include_private, scrub=not no_scrub,
-                            batch_rows=batch_rows, store=store, server=server, on_match=on_match)
+    with progress_for(f"export {' '.join(targets)}", quiet, progress) as line:
+        line.stage(f"exporting (0 of {len(expanded)} matches done)")
+        result = export_parquet(expanded, parquet_dir, include_private=include_private, scrub=not no_scrub,
+                                batch_rows=batch_rows, store=store, server=server, on_match=on_match)
     if not quiet:
         say(f"wrote {parquet_dir}/events, seats, pairs")
     sys.exit(result.exit_code)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +13,8 @@ from daishi_forensics.injection.summary import propagation_of
 from daishi_forensics.jsonio import dumps
 from daishi_forensics.injection.propagation import chain_nodes, tree_text
 
-from ._common import TARGET_HELP, handle_errors, input_options, set_help, write_output
+from ._common import TARGET_HELP, format_for, handle_errors, input_options, set_help, write_output
+from ._progress import progress_for, progress_options
 
 FORMATS = ("text", "json")
 FORMAT_VERSION = 1
@@ -25,7 +25,8 @@ INJECTION_TIERS = ("hijack", "protocol")
     findings="findings: a hijack- or protocol-tier message was echoed by another agent"))
 @click.argument("target", metavar="TARGET")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
-              help="text (default on a terminal): the chains as a tree; json (default when piped).")
+              help="text (the default, on a terminal and in a pipe alike): the chains as a tree; json "
+                   "(only when asked, or for an -o name ending .json).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
 @click.option("--scrub/--no-scrub", default=True, show_default=True,
               help="Replace secrets and personal data in the message snippets shown (Presidio).")
@@ -33,10 +34,11 @@ INJECTION_TIERS = ("hijack", "protocol")
               help="Text format: show only chains that reached at least this many agents.")
 @click.option("--injections", is_flag=True,
               help="Text format: show only chains whose root is a hijack- or protocol-tier message.")
+@progress_options
 @input_options
 @handle_errors
 def propagation(target: str, fmt: str | None, output: Path | None, scrub: bool, min_reach: int,
-                injections: bool, store: Path | None, server: str | None) -> None:
+                injections: bool, quiet: bool, progress: bool, store: Path | None, server: str | None) -> None:
     """Propagation chains: which message echoes which earlier message, and how far payloads spread.
 
     A message echoes an earlier one only if its sender heard that one (broadcast,
@@ -46,9 +48,10 @@ def propagation(target: str, fmt: str | None, output: Path | None, scrub: bool, 
     exactly. Per chain: root, generations, reach, depth, time to reach each
     agent; per match: the propagation index (mean reach of hijack-tier roots).
     """
-    if fmt is None:
-        fmt = "text" if output is None and sys.stdout.isatty() else "json"
-    analysis = analyze_target(target, store=store, server=server, only=("exposure", "tiers"))
+    fmt = format_for(fmt, output, FORMATS)
+    with progress_for(f"propagation {target}", quiet, progress) as line:
+        line.stage("reading and linking messages")
+        analysis = analyze_target(target, store=store, server=server, only=("exposure", "tiers"))
     prop = propagation_of(analysis)
     messages = analysis.passes["exposure"].result().messages
     if fmt == "text":

@@ -11,6 +11,7 @@ from daishi_forensics.score.audit import audit_target
 from daishi_forensics.report.render.score import FORMATS, render
 from daishi_forensics.score.rubric import VERSIONS, UnknownRubric
 
+from ._progress import progress_for, progress_options
 from ._common import TARGET_HELP, fail, handle_errors, input_options, set_help, write_output
 
 
@@ -26,9 +27,10 @@ from ._common import TARGET_HELP, fail, handle_errors, input_options, set_help, 
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="text for people, json for programs (versioned, deterministic).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
+@progress_options
 @input_options
 @handle_errors
-def score(target: str, rubric_version: str | None, fmt: str, output: Path | None,
+def score(target: str, rubric_version: str | None, fmt: str, output: Path | None, quiet: bool, progress: bool,
           store: Path | None, server: str | None) -> None:
     """Recompute each seat's Fitness Index and five dimensions, and check the published ones.
 
@@ -41,7 +43,9 @@ def score(target: str, rubric_version: str | None, fmt: str, output: Path | None
     nothing to compare.
     """
     try:
-        result = audit_target(target, rubric_version, store=store, server=server)
+        with progress_for(f"score {target}", quiet, progress) as line:
+            line.stage("reading and scoring")
+            result = audit_target(target, rubric_version, store=store, server=server)
     except UnknownRubric as exc:
         fail(f"{exc}; pass --rubric to choose one", exitcodes.USAGE)
         return

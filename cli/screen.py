@@ -10,7 +10,8 @@ from daishi_forensics.screens.config import ConfigError, load_config
 from daishi_forensics.report.screening import screen_targets
 from daishi_forensics.report.render.screens import FORMATS, render
 
-from ._common import TARGET_HELP, fail, handle_errors, input_options, set_help, write_output
+from ._progress import progress_for, progress_options
+from ._common import TARGET_HELP, fail, handle_errors, input_options, set_help, text_width, write_output
 
 _EXITS = exitcodes.epilog(
     ok="every match clear",
@@ -37,10 +38,11 @@ _EXITS = exitcodes.epilog(
                    '{"general": {"false_alarm_rate": 0.05}}; its version, or <shipped>+local, is stamped in '
                    "every result).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
+@progress_options
 @input_options
 @handle_errors
 def screen(targets: tuple[str, ...], season: Path | None, fmt: str, config_path: Path | None,
-           output: Path | None, store: Path | None, server: str | None) -> None:
+           output: Path | None, quiet: bool, progress: bool, store: Path | None, server: str | None) -> None:
     """Run the collusion screens on each match: a verdict clear / review / flag.
 
     Per match, value moved between seats (trades, gifts, raids, thefts, valued
@@ -65,8 +67,10 @@ def screen(targets: tuple[str, ...], season: Path | None, fmt: str, config_path:
     except ConfigError as exc:
         fail(str(exc), exitcodes.USAGE)
         return
-    run = screen_targets(targets, season=season, config=config, store=store, server=server)
-    write_output(render(run, fmt), output)
+    with progress_for(f"screen {' '.join(targets) or season}", quiet, progress) as line:
+        line.stage("reading and screening")
+        run = screen_targets(targets, season=season, config=config, store=store, server=server)
+    write_output(render(run, fmt, width=text_width() if fmt == "text" else None), output)
     raise SystemExit(run.exit_code)
 
 

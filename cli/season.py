@@ -15,7 +15,7 @@ from daishi_forensics.batch.season import JOBS, SeasonMatch, SeasonResult, expan
 
 from daishi_forensics.read.sources import Limits
 
-from ._common import TARGET_HELP, fail, handle_errors, input_options, say, set_help
+from ._common import TARGET_HELP, fail, handle_errors, input_options, say, say_wrapped, set_help
 
 SEASON_EPILOG = exitcodes.epilog(
     ok="every match read and clear",
@@ -118,6 +118,19 @@ def _print_summary(result: SeasonResult) -> None:
         say("verdicts: " + ", ".join(f"{n} {v}" for v, n in summary["verdicts"].items()))
     for screen, tally in summary["flagCounts"].items():
         say(f"  {screen}: {tally['flag']} flag, {tally['review']} review in {tally['matches']} matches")
+    named = [row for row in summary["results"] if row.get("verdict") in ("flag", "review")]
+    if named:
+        say(f"matches that flagged or need review ({len(named)}):")
+    for row in sorted(named, key=lambda r: (r["verdict"] != "flag", r.get("matchId") or r["target"])):
+        say_wrapped(f"{row['verdict'].upper():<6} {row.get('matchId') or row['target']} ({row['flags']} flag"
+                    f"{'s' if row['flags'] != 1 else ''}; {row['file']})", indent=2)
+        top = row.get("topFlag")
+        if top:
+            p = top.get("pAdjusted")
+            say_wrapped(f"top flag: {top.get('screen')}/{top.get('kind')} ({top.get('level')}) on "
+                        f"{', '.join(map(str, top.get('agents') or []))}"
+                        + (f", p adjusted {p:.3g}" if isinstance(p, (int, float)) else "")
+                        + f": {top.get('explanation')}", indent=9)
     graph = summary["graph"]
     say(f"recurring pairs: {len(graph['recurringAgentPairs'])} of agents, "
                f"{len(graph['recurringOperatorPairs'])} of operators (moved value in >= {graph['recur']} matches)")

@@ -22,6 +22,10 @@ from daishi_forensics.outputs import atomic_file, write_stdout
 from ._common import handle_errors, say
 
 
+UNCLASSIFIED = "unclassified"
+"""The summary's row for lines that are not a JSON object with a string text (their tier is null)."""
+
+
 def _line_json(record: dict[str, Any]) -> str:
     try:
         return dumps_line(record)
@@ -49,16 +53,22 @@ def _open(path: str) -> IO[bytes]:
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
 @click.option("--scrub", is_flag=True, help="Replace secrets and personal data in each text (Presidio) in the output.")
 @click.option("--summary", is_flag=True, help="Print counts per tier (and per input label, if any) on stderr.")
+@click.option("--no-model", "no_model", is_flag=True,
+              help="Rules only: leave out the learned score (its verdicts have the rule learned-score).")
 @handle_errors
-def tiers(file: str, output: Path | None, scrub: bool, summary: bool) -> None:
+def tiers(file: str, output: Path | None, scrub: bool, summary: bool, no_model: bool) -> None:
     """Classify the `text` of every line of a JSON Lines corpus as persuasion, hijack or protocol.
 
     Writes one JSON line per input line: the input's fields, plus `tier`, `rule`
-    (the deciding rule), `reason` (the rule and the text it matched) and
-    `truncated` (only the first 32,768 characters are read). A line that is not a
-    JSON object with a string `text` gets `tier: null` and the reason. Measure the
-    classifier on any labelled corpus by comparing `tier` with its labels.
-    FILE may be gzipped (.gz) or - for stdin.
+    (the deciding rule), `reason` (the rule and the text it matched), `score` (the
+    learned score, when it decided) and `truncated` (only the first 32,768
+    characters are read). A message no rule flags goes to the learned score when it
+    shows a sign of addressing a model; at or over the model's threshold it is
+    `hijack` with the rule `learned-score` and the n-grams that weighed most.
+    `--no-model` uses the rules alone. A line that is not a JSON object with a
+    string `text` gets `tier: null` and the reason. Measure the classifier on any
+    labelled corpus by comparing `tier` with its labels. FILE may be gzipped (.gz)
+    or - for stdin.
     """
     counts: Counter[tuple[str, str]] = Counter()
     bad = 0
@@ -67,7 +77,7 @@ def tiers(file: str, output: Path | None, scrub: bool, summary: bool) -> None:
         if handle is not sys.stdin.buffer:
             stack.callback(handle.close)
         write = stack.enter_context(atomic_file(output)).write if output is not None else write_stdout
-        rows = classify_corpus(handle, scrub_text=scrub)
+        rows = classify_corpus(handle, scrub_text=scrub, model=not no_model)
         while True:
             try:
                 row = next(rows, None)
@@ -79,12 +89,15 @@ def tiers(file: str, output: Path | None, scrub: bool, summary: bool) -> None:
             if not row.ok:
                 bad += 1
             label = row.record.get("label")
-            counts[(str(row.record.get("tier")), str(label) if label is not None else "")] += 1
+            tier = row.record.get("tier")
+            counts[(str(tier) if tier is not None else UNCLASSIFIED, str(label) if label is not None else "")] += 1
     if summary:
         labels = sorted({lab for _t, lab in counts})
-        for tier in (*TIERS, "None"):
-            if tier == "None" and not any(counts[(tier, lab)] for lab in labels):
+        for tier in (*TIERS, UNCLASSIFIED):
+            if tier == UNCLASSIFIED and not any(counts[(tier, lab)] for lab in labels):
                 continue
-            per = ", ".join(f"{lab or '-'}: {counts[(tier, lab)]}" for lab in labels if counts[(tier, lab)])
-            say(f"{tier}: {sum(counts[(tier, lab)] for lab in labels)}" + (f" ({per})" if per else ""), err=True)
+            per = ", ".join(f"{'labelled ' + lab if lab else 'no label'}: {counts[(tier, lab)]}"
+                            for lab in labels if counts[(tier, lab)])
+            name = ("not classified (not a JSON object with a string text)" if tier == UNCLASSIFIED else tier)
+            say(f"{name}: {sum(counts[(tier, lab)] for lab in labels)}" + (f" ({per})" if per else ""), err=True)
     raise SystemExit(exitcodes.FINDINGS if bad else exitcodes.OK)

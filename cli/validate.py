@@ -10,6 +10,7 @@ from daishi_forensics import exitcodes
 from daishi_forensics.report.render.validation import FORMATS, render
 from daishi_forensics.read.validate import validate_targets
 
+from ._progress import progress_for, progress_options
 from ._common import TARGET_HELP, handle_errors, input_options, set_help, write_output
 
 
@@ -21,9 +22,11 @@ from ._common import TARGET_HELP, handle_errors, input_options, set_help, write_
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="text for people, json for programs, github for workflow annotations.")
 @click.option("--strict", is_flag=True, help="Unknown event types are errors (default: warn, count, keep).")
+@progress_options
 @input_options
 @handle_errors
-def validate(targets: tuple[str, ...], fmt: str, strict: bool, store: Path | None, server: str | None) -> None:
+def validate(targets: tuple[str, ...], fmt: str, strict: bool, quiet: bool, progress: bool, store: Path | None,
+             server: str | None) -> None:
     """Validate every event and the archive of each match against the JSON Schemas.
 
     Every problem is collected (file, line, event id, JSON path of the field, what
@@ -31,7 +34,9 @@ def validate(targets: tuple[str, ...], fmt: str, strict: bool, store: Path | Non
     validated in their own version, then upcast. A folder that is not itself a
     match stands for the matches inside it.
     """
-    result = validate_targets(targets, store=store, server=server, strict=strict)
+    with progress_for(f"validate {' '.join(targets)}", quiet, progress) as line:
+        line.stage("reading and validating")
+        result = validate_targets(targets, store=store, server=server, strict=strict)
     write_output(render(result, fmt), None)
     raise SystemExit(result.exit_code)
 

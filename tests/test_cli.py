@@ -60,10 +60,28 @@ def test_help_teaches_exit_codes(runner: CliRunner) -> None:
         assert "Exit codes" in flat and "3 input could not be read" in flat
 
 
-def test_behavior_json_by_default_when_piped(runner: CliRunner, tmp_path: Path) -> None:
-    result = runner.invoke(main, ["behavior", str(good_match(tmp_path))])
+def test_behavior_text_when_piped_json_only_when_asked(runner: CliRunner, tmp_path: Path) -> None:
+    """Format follows intent: text in a pipe as on a terminal; JSON with --format json or a .json file."""
+    match = good_match(tmp_path)
+    result = runner.invoke(main, ["behavior", str(match)])
     assert result.exit_code == 0
-    assert json.loads(result.output)["reportVersion"] == 1
+    assert result.output.startswith("Behavior report: m_0123456789ab\n") and "Verdict clear" in result.output
+    asked = runner.invoke(main, ["behavior", "--format", "json", str(match)])
+    assert json.loads(asked.output)["reportVersion"] == 1
+
+
+@pytest.mark.parametrize(("name", "starts"), [("r.json", '{\n  "contact"'), ("r.html", "<!DOCTYPE html>"),
+                                              ("r.md", "# Behavior report"), ("r.txt", "Behavior report"),
+                                              ("r.report", "Behavior report")])
+def test_behavior_output_suffix_picks_the_format(runner: CliRunner, tmp_path: Path, name: str,
+                                                 starts: str) -> None:
+    match = good_match(tmp_path)
+    out = tmp_path / name
+    assert runner.invoke(main, ["behavior", str(match), "-o", str(out)]).exit_code == 0
+    assert out.read_text(encoding="utf-8").startswith(starts)
+    # --format says otherwise: it wins over the suffix
+    assert runner.invoke(main, ["behavior", str(match), "--format", "text", "-o", str(out)]).exit_code == 0
+    assert out.read_text(encoding="utf-8").startswith("Behavior report")
 
 
 def test_behavior_markdown_escapes_hostile_names(runner: CliRunner, tmp_path: Path) -> None:

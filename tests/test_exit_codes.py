@@ -104,6 +104,8 @@ def args_for(command: str, case: str, tmp: Path) -> list[str]:
         return [*command.split(), str(target.parent), "--out", str(tmp / "out"), "-j", "1", "--quiet"]
     if command == "export":
         return ["export", str(target), "--parquet", str(tmp / "lake"), "--quiet"]
+    if command == "compare":
+        return ["compare", "--format", "json", str(target), str(target)]
     return [command, "--format", "json", str(target)] if command != "validate" else [command, str(target)]
 
 
@@ -117,6 +119,7 @@ USAGE_ERRORS = {
     "season behavior": ["season", "behavior", "m_demo"],
     "season screen": ["season", "screen", "m_demo", "--out", "x", "-j", "0"],
     "export": ["export", "m_demo"],
+    "compare": ["compare", "m_demo"],
     "simulate": ["simulate", "--scenario", "nope", "--out", "x"],
     "schemas": ["schemas", "show", "no-such-schema"],
 }
@@ -131,11 +134,12 @@ BUGS = {
     "season behavior": "daishi_forensics.cli.season.run_season",
     "season screen": "daishi_forensics.cli.season.run_season",
     "export": "daishi_forensics.cli.export.export_parquet",
+    "compare": "daishi_forensics.cli.compare.build_report",
     "simulate": "daishi_forensics.cli.simulate.simulate_to_dir",
     "schemas": "daishi_forensics.schemas.schema_names",
 }
 
-READING = [c for c in USAGE_ERRORS if c not in ("simulate", "schemas")]
+READING = [c for c in USAGE_ERRORS if c not in ("simulate", "schemas", "compare")]
 
 
 def run(args: list[str]) -> Any:
@@ -176,6 +180,12 @@ def test_an_internal_error_exits_70_with_one_line(command: str, tmp_path: Path,
     assert "--debug" in lines[0] and "Traceback" not in result.output
     debug = run(["--debug", *args])
     assert debug.exit_code == INTERNAL and "Traceback (most recent call last)" in debug.stderr
+
+
+def test_compare_describes_so_it_exits_0_or_3(tmp_path: Path) -> None:
+    """A comparison is a description, not a finding: 0 when both matches were read, 3 when one could not be."""
+    assert run(args_for("compare", "findings", tmp_path / "f")).exit_code == OK
+    assert run(args_for("compare", "unreadable", tmp_path / "u")).exit_code == UNREADABLE
 
 
 def test_simulate_and_schemas_clean_exit_0(tmp_path: Path) -> None:

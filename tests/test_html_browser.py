@@ -1,4 +1,5 @@
-"""The HTML report in a real headless Chromium: plots render, hostile text stays text (issue 6)."""
+"""The HTML report in a real headless Chromium: plots render with their legends, hostile text stays text,
+the demo's first screen answers the reader, and screenshots of it are taken."""
 
 from __future__ import annotations
 
@@ -61,11 +62,12 @@ def test_hostile_text_is_escaped_in_the_file(tmp_path: Path) -> None:
     assert "Content-Security-Policy" in page and "script-src 'none'" in page
 
 
-def _dump_dom(page: Path, profile: Path) -> str:
+def _dump_dom(page: Path, profile: Path, size: str = "1280,900") -> str:
     proc = subprocess.run(
         [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         f"--user-data-dir={profile}", "--virtual-time-budget=3000", "--dump-dom", page.as_uri()],
+         f"--user-data-dir={profile}", f"--window-size={size}", "--virtual-time-budget=3000", "--dump-dom",
+         page.as_uri()],
         capture_output=True, text=True, timeout=120, check=False,
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
@@ -80,11 +82,15 @@ def test_page_renders_and_payloads_never_run(tmp_path: Path) -> None:
     # The shipped page runs no script at all (CSP). To test the escaping alone, a copy drops the CSP and adds
     # one probe script that reports, after load, whether any payload set the marker, and what was drawn.
     probe = ("<script>window.addEventListener('load', () => setTimeout(() => {"
+             "const plots = [...document.querySelectorAll('svg.plot')];"
              "document.body.setAttribute('data-xss', String(window.__xss));"
-             "document.body.setAttribute('data-plots', String(document.querySelectorAll('svg.plot').length));"
-             "document.body.setAttribute('data-nodes', String(document.querySelectorAll('svg.plot circle.node').length));"
-             "document.body.setAttribute('data-cells', String(document.querySelectorAll('svg.plot rect.cell').length));"
-             "document.body.setAttribute('data-lines', String(document.querySelectorAll('#wealth-lines polyline').length));"
+             "document.body.setAttribute('data-plots', String(plots.length));"
+             "document.body.setAttribute('data-legends', String(plots.filter(p => p.querySelector("
+             "'g[id$=\"-legend_1\"], g[id$=\"-axes_2\"]')).length));"
+             "document.body.setAttribute('data-nodes', String(document.querySelectorAll("
+             "'#transfer-graph g[id^=\"transfer-graph-node-\"]').length));"
+             "document.body.setAttribute('data-lines', String(document.querySelectorAll("
+             "'#wealth-lines g[id^=\"wealth-lines-series-\"]').length));"
              "}, 500));</script>")
     unguarded = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", page).replace("</body>",
                                                                                                probe + "</body>")
@@ -95,9 +101,69 @@ def test_page_renders_and_payloads_never_run(tmp_path: Path) -> None:
     assert body is not None
     attrs = dict(re.findall(r'data-(\w+)="([^"]*)"', body.group(1)))
     assert attrs.get("xss") == "undefined", attrs
-    assert int(attrs["plots"]) >= 3 and int(attrs["nodes"]) == 3 and int(attrs["cells"]) == 9
-    assert int(attrs["lines"]) == 2
+    assert int(attrs["plots"]) == 5 and int(attrs["legends"]) == 5, attrs  # a legend (or colour bar) on each
+    assert int(attrs["nodes"]) == 3 and int(attrs["lines"]) == 2, attrs
     # the shipped page itself renders its plots with no script
     shipped = tmp_path / "report.html"
     dom = _dump_dom(shipped, tmp_path / "profile2")
-    assert dom.count('class="plot"') >= 3 and "&lt;script&gt;" in dom
+    assert dom.count('class="plot"') == 5 and "&lt;script&gt;" in dom
+
+
+@pytest.fixture(scope="module")
+def demo_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo report with a seat in focus, as a reader opens it (rendered once for the module)."""
+    out = tmp_path_factory.mktemp("demo") / "tarn.html"
+    result = CliRunner().invoke(main, ["behavior", "m_demo", "--agent", "Tarn", "-o", str(out)])
+    assert result.exit_code == 1, result.output  # the demo is planted with collusion: findings
+    return out
+
+
+@pytest.mark.skipif(CHROMIUM is None and not os.environ.get("CI"), reason="Debian's chromium is not installed")
+def test_demo_first_screen_says_what_the_agent_did_and_why_it_was_flagged(demo_page: Path, tmp_path: Path) -> None:
+    """At 1280 x 900, the seat in focus -- what it did, its flags and why, how it did against the others --
+    is on the first screen; screenshots of that screen and of the whole page are taken (kept in
+    $DAISHI_SCREENSHOTS when set)."""
+    if CHROMIUM is None:
+        pytest.fail("CI must have Chromium: .ci/run installs Debian's chromium package")
+    page = demo_page.read_text(encoding="utf-8")
+    probe = ("<script>window.addEventListener('load', () => setTimeout(() => {"
+             "const top = s => { const e = document.querySelector(s); return e ? "
+             "String(Math.round(e.getBoundingClientRect().bottom)) : 'none'; };"
+             "document.body.setAttribute('data-did', top('#focus h3:nth-of-type(1) + p'));"
+             "document.body.setAttribute('data-why', top('#focus ul.flags .why'));"
+             "document.body.setAttribute('data-ranks', top('#focus table'));"
+             "const plots = [...document.querySelectorAll('svg.plot')];"
+             "document.body.setAttribute('data-plots', String(plots.length));"
+             "document.body.setAttribute('data-legends', String(plots.filter(p => p.querySelector("
+             "'g[id$=\"-legend_1\"], g[id$=\"-axes_2\"]')).length));"
+             "document.body.setAttribute('data-drawn', String(plots.filter(p => p.getBoundingClientRect().width > 300)"
+             ".length));"
+             "}, 500));</script>")
+    copy = tmp_path / "probe.html"
+    copy.write_text(re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", page)
+                    .replace("</body>", probe + "</body>"), encoding="utf-8")
+    dom = _dump_dom(copy, tmp_path / "profile", size="1280,900")
+    body = re.search(r"<body([^>]*)>", dom)
+    assert body is not None
+    attrs = dict(re.findall(r'data-(\w+)="([^"]*)"', body.group(1)))
+    for what in ("did", "why", "ranks"):
+        assert attrs[what] != "none" and int(attrs[what]) <= 900, attrs
+    assert int(attrs["plots"]) == 4, attrs  # wealth (in the focus), transfer graph, contact and value heatmaps
+    assert int(attrs["legends"]) == 4 and int(attrs["drawn"]) == 4, attrs  # each drawn, each with its legend
+    shots = Path(os.environ.get("DAISHI_SCREENSHOTS") or tmp_path)
+    shots.mkdir(parents=True, exist_ok=True)
+    for name, size in (("demo-report-first-screen.png", "1280,900"), ("demo-report-page.png", "1280,6000")):
+        target = shots / name
+        _screenshot(demo_page, target, size, tmp_path / f"profile-{name}")
+        data = target.read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 50_000
+
+
+def _screenshot(page: Path, target: Path, size: str, profile: Path) -> None:
+    proc = subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         f"--user-data-dir={profile}", f"--window-size={size}", f"--screenshot={target}", page.as_uri()],
+        capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert proc.returncode == 0 and target.is_file(), proc.stderr[-2000:]

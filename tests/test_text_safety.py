@@ -59,6 +59,16 @@ def test_every_format_of_every_match_command_is_neutral(hostile: Path, command: 
         json.loads(out)  # still JSON
 
 
+@pytest.mark.parametrize("fmt", ["text", "markdown", "json", "html"])
+def test_compare_is_neutral_in_every_format(hostile: Path, fmt: str) -> None:
+    code, out, err = _run(["compare", "--format", fmt, str(hostile), str(hostile)])
+    assert code == 0, err
+    _assert_neutral(f"compare --format {fmt} (stdout)", out)
+    _assert_neutral(f"compare --format {fmt} (stderr)", err)
+    if fmt == "json":
+        json.loads(out)
+
+
 def test_the_hostile_strings_are_shown_not_dropped(hostile: Path) -> None:
     """Neutral is not silent: the strings are there, written out."""
     _code, out, _err = _run(["validate", "--format", "text", str(hostile)])
@@ -106,14 +116,14 @@ def test_season_export_and_tiers_print_neutral_lines(hostile: Path, tmp_path: Pa
 
 
 @pytest.mark.parametrize("command", ["behavior", "validate", "screen", "score", "propagation", "export",
-                                     "tiers", "season"])
+                                     "tiers", "season", "compare"])
 def test_error_messages_naming_a_hostile_path_are_neutral(tmp_path: Path, command: str) -> None:
     bad = tmp_path / ("m_x" + BAD.replace("/", "") + ".json")
     if command != "tiers":  # a corpus that is not JSON is lines to classify; a missing one is an error
         bad.write_text('{"archive": {')
     args = {"export": ["export", str(bad), "--parquet", str(tmp_path / "lake")],
-            "season": ["season", "behavior", str(bad), "--out", str(tmp_path / "out"), "-j", "1"]}.get(
-        command, [command, str(bad)])
+            "season": ["season", "behavior", str(bad), "--out", str(tmp_path / "out"), "-j", "1"],
+            "compare": ["compare", str(bad), str(bad)]}.get(command, [command, str(bad)])
     code, out, err = _run(args)
     assert code in (1, 3)
     _assert_neutral(f"{command} (stdout)", out)

@@ -21,7 +21,10 @@ transfer graph to the screens' own :func:`~daishi_forensics.screens.screen_seaso
 (feeds and cycles across matches, recurring pairs, season-wide pair outliers).
 
 **The summary** (``summary.json``, ``seasonVersion`` 1): per match its status,
-verdict and number of flags (and the error line of an unreadable one); counts;
+verdict, number of flags and, when the verdict is review or flag, its top flag
+(:func:`top_flag`: screen, kind, level, agents, adjusted p-value, explanation; a
+behavior report's screens count as the match's verdict) and the error line of an
+unreadable one; counts;
 verdicts; flag counts per screen; ``graph``, the season's net-transfer table per pair
 of agents and per pair of operators with the pairs that recur (:func:`season_graph`);
 and ``season``, the job's season-scale step.
@@ -678,11 +681,38 @@ def _store(out_dir: Path, match: SeasonMatch, job: Job, key: Mapping[str, Any]) 
         _write_atomic(key_path, dumps({"key": key, "resultSha256": hashlib.sha256(data).hexdigest()}).encode())
 
 
+_LEVEL_RANK = {"flag": 0, "review": 1}
+
+
+def top_flag(flags: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """The flag a reader should see first: the most serious level (flag before review), then the
+    smallest adjusted p-value (a flag without one after those with one), then report order.  Its
+    screen, kind, level, agents, adjusted p-value and explanation; None when no flag is a flag or
+    review."""
+    ranked = [(f, k) for k, f in enumerate(flags) if isinstance(f, Mapping) and f.get("level") in _LEVEL_RANK]
+    if not ranked:
+        return None
+
+    def key(item: tuple[Mapping[str, Any], int]) -> tuple[int, int, float, int]:
+        f, k = item
+        p = f.get("pAdjusted", f.get("pValue"))
+        has_p = isinstance(p, (int, float)) and not isinstance(p, bool)
+        return _LEVEL_RANK[str(f.get("level"))], 0 if has_p else 1, float(p) if has_p else 0.0, k
+
+    best, _k = min(ranked, key=key)
+    return {k: best.get(k) for k in ("screen", "kind", "level", "agents", "pAdjusted", "explanation")}
+
+
 def _light(match: SeasonMatch) -> SeasonMatch:
-    """The match with only what the summary reads of its result (memory stays small)."""
+    """The match with only what the summary reads of its result (memory stays small).  A behavior
+    report's screens give the match its verdict and flags, as the screen job's do."""
     result = match.result or {}
     kept = {k: result[k] for k in ("verdict", "flags", "seats", "transfers", "graph") if k in result}
+    screens = (result.get("report") or {}).get("screens") if isinstance(result.get("report"), dict) else None
+    if "verdict" not in kept and isinstance(screens, dict) and screens.get("verdict") is not None:
+        kept["verdict"], kept["flags"] = screens.get("verdict"), list(screens.get("flags") or [])
     if "flags" in kept:
+        kept["topFlag"] = top_flag(kept["flags"])
         kept["flags"] = [{"screen": f.get("screen"), "level": f.get("level")} for f in kept["flags"]]
     return SeasonMatch(match.target, match.name, match.status, match.exit_code, match.error, match.match_id,
                        kept)
@@ -725,6 +755,8 @@ def season_summary(matches: Sequence[SeasonMatch], job: Job, options: Mapping[st
         if verdict is not None:
             row["verdict"] = verdict
             row["flags"] = len(flags)
+            if result.get("topFlag") is not None:
+                row["topFlag"] = result["topFlag"]
         if m.error is not None:
             row["error"] = m.error
         rows.append(row)

@@ -52,9 +52,10 @@ def behavior(
     server: str | None = None,
     limits: Limits | None = None,
     baseline: dict[str, Any] | None = None,
+    agent: str | None = None,
 ) -> BehaviorResult:
-    """Open, read, analyse and report one match."""
+    """Open, read, analyse and report one match (``agent``: the seat to put in focus, by id or name)."""
     source = open_match(target, store=store, server=server, limits=limits)
     analysis = analyze(read_match(source))
     with paused_cycle_collection():
-        return BehaviorResult(behavior_report(analysis, baseline=baseline))
+        return BehaviorResult(behavior_report(analysis, baseline=baseline, agent=agent))

@@ -13,7 +13,7 @@ from daishi_forensics.economy.reputation import circular_reputation, index_reput
 from daishi_forensics.read.archive import map_regions, match_rounds
 from daishi_forensics.replay.analysis import MatchAnalysis
 
-__all__ = ["contact_part", "ledger_part", "match_part", "seat_ids", "seats_part", "source_part"]
+__all__ = ["contact_part", "ledger_part", "match_part", "seat_ids", "seat_names", "seats_part", "source_part"]
 
 
 def _r4(x: float | None) -> float | None:
@@ -32,6 +32,13 @@ def seat_ids(analysis: MatchAnalysis) -> list[str]:
     for cov in analysis.result("coverage").agents:
         extra.add(cov.agent)
     return ids + sorted(extra - seen)
+
+
+def seat_names(analysis: MatchAnalysis, ids: list[str]) -> list[tuple[str, str | None]]:
+    """``(agent id, name)`` of every seat (None when the archive names none)."""
+    names = {a["agentId"]: a.get("name") for a in analysis.archive.get("agents") or []
+             if isinstance(a, dict) and isinstance(a.get("agentId"), str)}
+    return [(a, names[a] if isinstance(names.get(a), str) else None) for a in ids]
 
 
 def source_part(analysis: MatchAnalysis, n_findings: int) -> dict[str, Any]:

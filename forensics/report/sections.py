@@ -31,6 +31,8 @@ class ReportContext:
     """The cross-checks' findings (:mod:`~daishi_forensics.report.crosscheck`)."""
     baseline: dict[str, Any] | None = None
     """Harm baseline means of reference matches, when given."""
+    focus: str | None = None
+    """The seat in focus (an agent id), when the reader asked for one (``--agent``)."""
 
 
 @dataclass(frozen=True)
@@ -105,6 +107,24 @@ def _apply_profile(report: dict[str, Any], part: tuple[dict[str, Any], dict[str,
     report["match"]["profile"] = match
 
 
+def _focus(analysis: MatchAnalysis, context: ReportContext) -> Any:
+    """The seat in focus: its own hijack and protocol messages and every message's tier (the rest of
+    the focus is read from the finished report); None without a focus."""
+    if context.focus is None:
+        return None
+    from .focus import focus_messages
+
+    return focus_messages(analysis, context.focus)
+
+
+def _apply_focus(report: dict[str, Any], part: Any) -> None:
+    """``focus`` (only with a seat in focus): read from every part applied before it."""
+    if part is not None:
+        from .focus import focus_view
+
+        report["focus"] = focus_view(report, part)
+
+
 SECTIONS: tuple[Section, ...] = (
     Section("source", lambda a, c: source_part(a, len(c.findings)), _put("source")),
     Section("match", lambda a, c: match_part(a), _put("match")),
@@ -116,5 +136,6 @@ SECTIONS: tuple[Section, ...] = (
     Section("screens", _screens, _put("screens"), slow=True),
     Section("injection", _injection, _apply_injection, slow=True),
     Section("profile", _profile, _apply_profile),
+    Section("focus", _focus, _apply_focus),
 )
 """Every section of the behavior report, in the order they are applied."""

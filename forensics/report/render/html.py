@@ -1,19 +1,28 @@
 """The behavior report as one self-contained HTML page.
 
-No network at view time: styles inline, plots drawn as inline SVG, no external
-fonts, scripts or images.  Message text and every other string from the log is
-hostile (agents send injections on purpose), so:
+The page says what a reader wants first: the verdict, then (with ``--agent``) the seat in
+focus -- what it did, its flags and why, where it stands among the others, its wealth
+against theirs -- then the summary (flags per agent, findings, probes complied with,
+injection exposure, one line per seat), the contents, the sections with their plots, and
+last the long tables (seat contact, trade ledger, evidence), each collapsed in a
+``<details>`` a reader opens (no script).  Every event id in every table links to its row of
+the evidence table, where the event is shown as formatted JSON (message text scrubbed of
+secrets unless the command said otherwise).
 
-* every string goes through :func:`html.escape` (quotes included) before it
-  reaches the page, including attribute values; its control characters are written
-  out (:func:`daishi_forensics.textsafe.shown_lines`: a bidirectional override cannot
-  reorder what the reader sees, an ESC cannot reach a terminal the page is printed on)
-  and its newlines become ``&#10;`` (the same newline on the page, but no line of the
-  file starts with the data: a page printed in a CI log forges no annotation);
+No network at view time: styles inline, plots inline SVG drawn with matplotlib
+(:mod:`.plots`), no external fonts, scripts or images.  Message text and every other string
+from the log is hostile (agents send injections on purpose), so:
+
+* every string goes through :func:`html.escape` (quotes included) before it reaches the page,
+  including attribute values; its control characters are written out
+  (:func:`daishi_forensics.textsafe.shown_lines`: a bidirectional override cannot reorder what
+  the reader sees, an ESC cannot reach a terminal the page is printed on) and its newlines
+  become ``&#10;`` (the same newline on the page, but no line of the file starts with the data:
+  a page printed in a CI log forges no annotation);
 * no string from the log is ever placed in a URL, a ``<script>``, a ``style`` or an
-  event-handler attribute;
-* a Content-Security-Policy ``<meta>`` allows no script at all, no network, and
-  images only from ``data:``, as a second line of defence.
+  event-handler attribute (the only links are ``#ev-<integer>`` and ``#seat-<integer>``);
+* a Content-Security-Policy ``<meta>`` allows no script at all, no network, and images only
+  from ``data:``, as a second line of defence.
 
 The page is deterministic: same report, same bytes.
 """
@@ -21,299 +30,441 @@ The page is deterministic: same report, same bytes.
 from __future__ import annotations
 
 import html
-import math
-from typing import Any, Iterable, Sequence
+import json
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from daishi_forensics.textsafe import shown_lines
 
-from .behavior import blocks
+from .behavior import Document, document, focus_blocks, summary_blocks
+from .cells import MAX_IDS_TEXT, Agent, Block, EventIds, Level
+from .phrases import (did_text, exposure_text, finding_text, flag_significance, flag_title, focus_head, ordinal,
+                      probe_text, ranks_text)
 from .tables import cell
 
-__all__ = ["render_html"]
+__all__ = ["render_html", "CSP", "esc"]
 
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'none'; base-uri 'none'; form-action 'none'"
 
 STYLE = """
-body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2rem auto;max-width:1200px;color:#1d2330;padding:0 1rem}
-h1{font-size:1.5rem}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid #d8dce6;padding-bottom:.25rem}
-p.intro{color:#4a5163;max-width:70rem}
+body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:1.2rem auto;max-width:1240px;color:#1d2330;padding:0 1rem}
+h1{font-size:1.45rem;margin:.2rem 0}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid #d8dce6;padding-bottom:.25rem}
+h3{font-size:1rem;margin:1rem 0 .3rem}
+p{margin:.3rem 0}p.intro,p.sub,p.note{color:#4a5163;max-width:72rem}p.sub{margin-top:0}
 table{border-collapse:collapse;margin:.5rem 0;font-size:13px}
 th,td{border:1px solid #d8dce6;padding:.2rem .45rem;text-align:left;vertical-align:top}
 th{background:#f2f4f8}td.n{text-align:right;font-variant-numeric:tabular-nums}
-tr:target{background:#fff3bf}
-.flag{background:#fde2e1}.review{background:#fff3bf}.clear{background:#e3f6e8}
-.verdict{display:inline-block;padding:.1rem .6rem;border-radius:.8rem;font-weight:600}
-figure{margin:.5rem 0}figcaption{color:#4a5163;font-size:12px}
-svg text{font:11px system-ui,sans-serif;fill:#1d2330}
+tr.marked td{background:#eef4ff;font-weight:600}
+tr:target td{background:#fff3bf}
+.lv{display:inline-block;padding:0 .45rem;border-radius:.7rem;font-weight:600;font-size:12px}
+.lv.flag{background:#fde2e1;color:#a4161a}.lv.review{background:#fff3bf;color:#7a5c00}.lv.clear{background:#e3f6e8;color:#1b6e35}
+.verdict{font-size:15px;margin:.6rem 0;padding:.5rem .7rem;border-radius:.4rem;background:#f6f7fa}
+.verdict .lv{font-size:14px;margin-right:.4rem}
+.focus{border:2px solid #3d6bd6;border-radius:.5rem;padding:.3rem 1rem .8rem;margin:.8rem 0}
+.focus h2{border:none;margin-top:.4rem}
+.cols{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:1.5rem}
+ul.flags{list-style:none;padding-left:0;margin:.2rem 0}ul.flags li{margin:.35rem 0}
+ul.flags .why{color:#333a48;margin:.1rem 0 0 1.2rem}ul.flags .ev{margin-left:1.2rem;font-size:12px;color:#4a5163}
+.agent-flags{margin:.4rem 0 .8rem}
+nav ol{columns:2;max-width:50rem}
+figure{margin:.6rem 0}figcaption{color:#4a5163;font-size:12px;max-width:60rem}
+svg.plot{max-width:100%;height:auto}
+details{margin:.4rem 0}details>summary{cursor:pointer;color:#2d4fb0}
+details.more{display:inline}details.more>summary{display:inline}
+pre.event{margin:0;font:12px/1.35 ui-monospace,monospace;white-space:pre-wrap;word-break:break-word;max-width:54rem}
 .msg{font-family:ui-monospace,monospace;white-space:pre-wrap;word-break:break-word;max-width:40rem}
 """
 
 
 def esc(value: Any) -> str:
     """Escape anything for HTML text or a quoted attribute."""
-    text = cell(value) if not isinstance(value, str) else shown_lines(value)
+    text = cell(value, ids_limit=None) if not isinstance(value, str) else shown_lines(value)
     return html.escape(text, quote=True).replace("\n", "&#10;")
 
 
-def _table(headers: Sequence[str], rows: Iterable[Sequence[Any]], row_ids: Sequence[str] | None = None) -> str:
-    out = ["<table><thead><tr>", *(f"<th>{esc(h)}</th>" for h in headers), "</tr></thead><tbody>"]
-    for i, row in enumerate(rows):
-        rid = f' id="{esc(row_ids[i])}"' if row_ids else ""
-        out.append(f"<tr{rid}>")
-        for value in row:
-            numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
-            out.append(f'<td class="n">{esc(value)}</td>' if numeric else f"<td>{esc(value)}</td>")
-        out.append("</tr>")
-    out.append("</tbody></table>")
+class _Page:
+    """What the page's parts share: the events shown (links go only to rows that exist) and seat anchors."""
+
+    def __init__(self, doc: Document, events: Mapping[int, Mapping[str, Any]]) -> None:
+        self.doc = doc
+        self.events = events
+        self.seat_index = {s["agentId"]: k + 1 for k, s in enumerate(doc.report["seats"])}
+
+    def event(self, event_id: int) -> str:
+        if event_id in self.events:
+            return f'<a href="#ev-{int(event_id)}">{int(event_id)}</a>'
+        return str(int(event_id))
+
+    def ids(self, value: EventIds) -> str:
+        ids = list(value.ids)
+        if not ids:
+            return "–"
+        head = ", ".join(self.event(i) for i in ids[:MAX_IDS_TEXT])
+        rest = ids[MAX_IDS_TEXT:]
+        more = value.count() - len(ids)
+        out = head
+        if rest:
+            out += (f' <details class="more"><summary>+{len(rest)} more</summary>, '
+                    + ", ".join(self.event(i) for i in rest) + "</details>")
+        if more > 0:
+            out += f" (+{more} not listed)"
+        return out
+
+    def agent(self, value: Agent) -> str:
+        k = self.seat_index.get(value.agent_id)
+        label = esc(value.label())
+        return f'<a class="seat" href="#seat-{k}">{label}</a>' if k else label
+
+    def level(self, level: str | None) -> str:
+        if not level:
+            return "–"
+        cls = level if level in ("flag", "review", "clear") else "other"
+        return f'<span class="lv {cls}">{esc(level)}</span>'
+
+    def value(self, value: Any) -> str:
+        if isinstance(value, EventIds):
+            return self.ids(value)
+        if isinstance(value, Agent):
+            return self.agent(value)
+        if isinstance(value, Level):
+            return self.level(value.level)
+        if isinstance(value, (list, tuple)) and value and all(isinstance(v, Agent) for v in value):
+            return ", ".join(self.agent(v) for v in value)
+        return esc(value)
+
+    def table(self, block: Block, row_ids: Sequence[str] | None = None) -> str:
+        out = ["<table><thead><tr>", *(f"<th>{esc(h)}</th>" for h in block.headers), "</tr></thead><tbody>"]
+        for k, row in enumerate(block.rows):
+            attrs = f' id="{row_ids[k]}"' if row_ids else ""
+            if k in block.marked:
+                attrs += ' class="marked"'
+            out.append(f"<tr{attrs}>")
+            for value in row:
+                numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
+                out.append(f'<td class="n">{esc(value)}</td>' if numeric else f"<td>{self.value(value)}</td>")
+            out.append("</tr>")
+        out.append("</tbody></table>")
+        return "".join(out)
+
+    def block(self, block: Block, *, level: int = 2, extra: str = "", row_ids: Sequence[str] | None = None) -> str:
+        out = [f'<section id="{block.key}"><h{level}>{esc(block.title)}</h{level}>']
+        if block.intro:
+            out.append(f'<p class="intro">{esc(block.intro)}</p>')
+        out.append(extra)
+        if not block.rows:
+            out.append("<p>None.</p>")
+        elif block.long:
+            out.append(f"<details><summary>The table: {len(block.rows)} rows</summary>{self.table(block, row_ids)}"
+                       "</details>")
+        else:
+            out.append(self.table(block, row_ids))
+        if block.note:
+            out.append(f'<p class="note">{esc(block.note)}</p>')
+        out.append("</section>")
+        return "".join(out)
+
+
+def _flag_item(page: _Page, flag: Any, first: bool, besides: str | None) -> str:
+    doc = page.doc
+    head = (f"{page.level(flag.level)} [{flag.number}] {esc(flag_title(flag, doc.names, besides=besides))}; "
+            f"{esc(flag_significance(flag))}")
+    if not first:
+        return f"<li>{head} <span class=\"note\">(explained under {esc(doc.names.label(doc.first_agent(flag.number)))} " \
+               "above)</span></li>"
+    evidence = f'<div class="ev">evidence: {page.ids(EventIds(flag.evidence))}</div>' if flag.evidence else ""
+    return f'<li>{head}<div class="why">{esc(doc.names.named(flag.explanation))}</div>{evidence}</li>'
+
+
+def _focus(page: _Page) -> str:
+    doc = page.doc
+    focus = doc.focus
+    assert focus is not None
+    agent = focus["agentId"]
+    seat, line = doc.seat(agent), doc.line_of(agent)
+    flags = [doc.summary.flags[f["number"] - 1] for f in focus["flags"]]
+    items = "".join(_flag_item(page, f, True, agent) for f in flags) or \
+        f"<li>No screen flag names {esc(doc.names.label(agent))}.</li>"
+    ranks = _ranks_table(page, focus)
+    out = [f'<section class="focus" id="focus"><h2>In focus: {esc(doc.names.label(agent))}</h2>',
+           f'<p class="sub">{esc(focus_head(seat, line))}</p>',
+           f"<h3>What it did</h3><p>{esc(did_text(seat, focus, line))}</p>",
+           f'<h3>Flags</h3><ul class="flags">{items}</ul>',
+           f"<h3>Against the others</h3>{ranks}",
+           _wealth_figure(page, emphasis=agent)]
+    out += [page.block(b, level=3) for b in focus_blocks(doc)]
+    out.append("</section>")
     return "".join(out)
 
 
-def _color(i: int, n: int) -> str:
-    hue = int(360 * i / max(n, 1))
-    return f"hsl({hue},55%,55%)"
+_RANKED = (("score", "score"), ("wealth", "wealth"), ("harm", "harm /100 rounds"), ("keeping", "promises kept"),
+           ("surplus", "surplus"), ("resistance", "resistance"))
 
 
-def transfer_graph_svg(report: dict[str, Any], flagged: set[str]) -> str:
-    """Net value moved between seats, drawn on a circle.
+def _ranks_table(page: _Page, focus: Mapping[str, Any]) -> str:
+    ranks = focus.get("ranks") or {}
+    cells = []
+    for key, label in _RANKED:
+        r = ranks.get(key) or {}
+        value = "–" if r.get("value") is None else f"{esc(r['value'])}<br><small>{ordinal(r['rank'])} of {r['of']}</small>"
+        cells.append((label, value))
+    return ("<table><thead><tr>" + "".join(f"<th>{esc(h)}</th>" for h, _ in cells) + "</tr></thead><tbody><tr>"
+            + "".join(f'<td class="n">{v}</td>' for _, v in cells) + "</tr></tbody></table>"
+            + f'<p class="note">{esc(ranks_text(focus).rsplit(". ", 1)[-1])}</p>')
 
-    Nodes are sized by final wealth (or index wealth); an arrow per pair points the
-    way net value moved, its width proportional to that value; seats in a flagged
-    group are outlined in red.  Built from the trade ledger (and the screens'
-    transfer graph when present: raids and thefts count too).
-    """
-    seats = report["seats"]
-    ids = [s["agentId"] for s in seats]
-    n = len(ids)
-    if n == 0:
-        return "<p>No seats.</p>"
-    size, radius = 520, 200
-    cx = cy = size / 2
-    pos = {a: (cx + radius * math.cos(2 * math.pi * i / n - math.pi / 2),
-               cy + radius * math.sin(2 * math.pi * i / n - math.pi / 2)) for i, a in enumerate(ids)}
-    edges: list[tuple[str, str, float]] = []
-    graph = (report.get("screens") or {}).get("graph")
-    if graph and isinstance(graph.get("edges"), list):
-        for e in graph["edges"]:
-            if e.get("source") in pos and e.get("target") in pos and (e.get("value") or 0) > 0:
-                edges.append((e["source"], e["target"], float(e["value"])))
+
+def _summary(page: _Page) -> str:
+    doc = page.doc
+    s = doc.summary
+    left = ["<h3>Flags by agent</h3>"]
+    if s.verdict is None:
+        left.append("<p>The collusion screens did not run on this report.</p>")
+    elif not s.by_agent:
+        left.append("<p>No flag: every screen test came back within what honest play in this match produces.</p>")
+    for agent, rows in doc.agent_flags():
+        items = "".join(_flag_item(page, flag, first, agent) for flag, first in rows)
+        left.append(f'<div class="agent-flags"><strong>{page.agent(Agent(agent, doc.names.names.get(agent)))}'
+                    f'</strong><ul class="flags">{items}</ul></div>')
+    right = [f"<h3>Findings ({len(s.findings)})</h3>"]
+    if s.findings:
+        right.append("<ul>" + "".join(f"<li>{esc(finding_text(f, doc.names))} "
+                                      f"{page.ids(EventIds(tuple(e for e in f.get('events') or [] if isinstance(e, int))))}"
+                                      "</li>" for f in s.findings[:MAX_IDS_TEXT]) + "</ul>")
+        if len(s.findings) > MAX_IDS_TEXT:
+            right.append(f'<p class="note">… and {len(s.findings) - MAX_IDS_TEXT} more under '
+                         '<a href="#findings">Findings</a>.</p>')
     else:
-        for p in report["ledger"]["pairs"]:
-            net = float(p.get("valueAGave", 0)) - float(p.get("valueBGave", 0))
-            if p["a"] in pos and p["b"] in pos and net != 0:
-                edges.append((p["a"], p["b"], net) if net > 0 else (p["b"], p["a"], -net))
-    top = max((v for _, _, v in edges), default=1.0) or 1.0
-    parts = [f'<svg class="plot" id="transfer-graph" viewBox="0 0 {size} {size}" width="{size}" height="{size}" '
-             'role="img" aria-label="net transfer graph">',
-             '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="9" markerHeight="9" '
-             'markerUnits="userSpaceOnUse" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="#5b6477"/></marker></defs>']
-    wealth = {s["agentId"]: s.get("indexWealth") if s.get("indexWealth") is not None else s.get("wealth") for s in seats}
-    top_w = max((w for w in wealth.values() if isinstance(w, (int, float)) and w > 0), default=1.0)
-
-    def node_radius(agent: str) -> float:
-        w = wealth.get(agent)
-        return 6 + 16 * math.sqrt(max(float(w), 0) / top_w) if isinstance(w, (int, float)) else 8
-
-    for src, dst, value in sorted(edges):
-        (x1, y1), (x2, y2) = pos[src], pos[dst]
-        length = math.hypot(x2 - x1, y2 - y1) or 1.0
-        cut = (node_radius(dst) + 2) / length
-        x2, y2 = x2 - (x2 - x1) * cut, y2 - (y2 - y1) * cut
-        width = 0.8 + 7 * value / top
-        parts.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="#5b6477" '
-                     f'stroke-opacity="0.7" stroke-width="{width:.2f}" marker-end="url(#arrow)">'
-                     f"<title>{esc(src)} → {esc(dst)}: {esc(round(value, 2))}</title></line>")
-    for i, agent in enumerate(ids):
-        x, y = pos[agent]
-        w = wealth.get(agent)
-        r = node_radius(agent)
-        stroke = ' stroke="#d7263d" stroke-width="3"' if agent in flagged else ' stroke="#fff" stroke-width="1"'
-        parts.append(f'<circle class="node" cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{_color(i, n)}"{stroke}>'
-                     f"<title>{esc(agent)} wealth {esc(w)}</title></circle>")
-        parts.append(f'<text x="{x:.1f}" y="{y - r - 4:.1f}" text-anchor="middle">{esc(agent)}</text>')
-    parts.append("</svg>")
-    return "".join(parts)
+        right.append("<p>None: the archive's figures agree with the events, no erratum applied, every record "
+                     "valid.</p>")
+    right.append(f"<h3>Probes complied with ({len(s.complied)})</h3>")
+    right.append("<ul>" + "".join(f"<li>{esc(probe_text(p, doc.names))}</li>" for p in s.complied) + "</ul>"
+                 if s.complied else "<p>None.</p>")
+    right.append(f"<h3>Injection exposure</h3><p>{esc(exposure_text(s))}</p>")
+    out = ['<section id="summary"><h2>Summary</h2><div class="cols">',
+           f"<div>{''.join(left)}</div><div>{''.join(right)}</div></div>"]
+    out += [page.block(b, level=3) for b in summary_blocks(doc)]
+    out.append("</section>")
+    return "".join(out)
 
 
-def contact_heatmap_svg(report: dict[str, Any]) -> str:
-    """Ticks each pair of seats stood together, as a symmetric heatmap."""
-    ids = [s["agentId"] for s in report["seats"]]
-    n = len(ids)
-    if n == 0:
-        return "<p>No seats.</p>"
-    together = {(p["a"], p["b"]): p["ticksTogether"] for p in report["contact"]["pairs"]}
-    top = max(together.values(), default=0) or 1
-    cellsize, margin = 26, 90
-    size = margin + cellsize * n + 10
-    parts = [f'<svg class="plot" id="contact-heatmap" viewBox="0 0 {size} {size}" width="{size}" height="{size}" '
-             'role="img" aria-label="seat contact heatmap">']
-    for i, a in enumerate(ids):
-        parts.append(f'<text x="{margin - 4}" y="{margin + cellsize * i + 17}" text-anchor="end">{esc(a)}</text>')
-        parts.append(f'<text transform="translate({margin + cellsize * i + 17},{margin - 4}) rotate(-60)">'
-                     f"{esc(a)}</text>")
-        for j, b in enumerate(ids):
-            key = (a, b) if a < b else (b, a)
-            value = 0 if a == b else together.get(key, 0)
-            shade = 1 - 0.85 * value / top
-            fill = "#eef0f4" if a == b else f"rgb({int(40 + 215 * shade)},{int(90 + 165 * shade)},{int(160 + 95 * shade)})"
-            parts.append(f'<rect class="cell" x="{margin + cellsize * j}" y="{margin + cellsize * i}" '
-                         f'width="{cellsize - 2}" height="{cellsize - 2}" fill="{fill}">'
-                         f"<title>{esc(a)} · {esc(b)}: {esc(value)} ticks together</title></rect>")
-    parts.append("</svg>")
-    return "".join(parts)
+def _wealth_figure(page: _Page, emphasis: str | None = None) -> str:
+    from .plots import seat_colors, wealth_svg
 
-
-def wealth_lines_svg(series: dict[str, list[tuple[int, float]]]) -> str:
-    """Wealth over ticks per seat, from ``agent_snapshot`` events."""
-    points = [(t, w) for s in series.values() for t, w in s]
-    if not points:
-        return "<p>No <code>agent_snapshot</code> events: no wealth series.</p>"
-    width, height, pad = 720, 300, 40
-    t0, t1 = min(t for t, _ in points), max(t for t, _ in points)
-    w1 = max(max(w for _, w in points), 1.0)
-    span = max(t1 - t0, 1)
-
-    def xy(t: int, w: float) -> str:
-        return f"{pad + (width - 2 * pad) * (t - t0) / span:.1f},{height - pad - (height - 2 * pad) * w / w1:.1f}"
-
-    parts = [f'<svg class="plot" id="wealth-lines" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
-             'role="img" aria-label="wealth over time">',
-             f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" stroke="#999"/>',
-             f'<line x1="{pad}" y1="{pad}" x2="{pad}" y2="{height - pad}" stroke="#999"/>',
-             f'<text x="{pad}" y="{height - 10}">tick {t0}</text>',
-             f'<text x="{width - pad}" y="{height - 10}" text-anchor="end">tick {t1}</text>',
-             f'<text x="4" y="{pad}">{esc(round(w1, 1))}</text>']
-    agents = sorted(series)
-    for i, agent in enumerate(agents):
-        pts = " ".join(xy(t, w) for t, w in sorted(series[agent]))
-        parts.append(f'<polyline fill="none" stroke="{_color(i, len(agents))}" stroke-width="1.6" points="{pts}">'
-                     f"<title>{esc(agent)}</title></polyline>")
-    parts.append("</svg>")
-    return "".join(parts)
-
-
-def wealth_series(report: dict[str, Any]) -> dict[str, list[tuple[int, float]]]:
-    """Each seat's wealth curve (``seats[].profile.progression.wealthCurve``)."""
-    out: dict[str, list[tuple[int, float]]] = {}
-    for seat in report["seats"]:
+    doc = page.doc
+    colors = seat_colors([s["agentId"] for s in doc.report["seats"]])
+    match = doc.report["match"]
+    start = match.get("startedAtTick") if isinstance(match.get("startedAtTick"), int) else 0
+    series = []
+    flagged = {a for a, _ in doc.summary.by_agent}
+    end = match.get("endedAtTick") if isinstance(match.get("endedAtTick"), int) else None
+    for seat in doc.report["seats"]:
         curve = ((seat.get("profile") or {}).get("progression") or {}).get("wealthCurve") or []
-        points = [(int(t), float(w)) for t, w in curve if isinstance(t, int) and isinstance(w, (int, float))]
+        points = [(int(t), float(w)) for t, w in curve if isinstance(t, int) and isinstance(w, (int, float))
+                  and not isinstance(w, bool)]
+        final = seat.get("wealth")
+        if points and end is not None and isinstance(final, (int, float)) and points[-1][0] < end:
+            points.append((end, float(final)))
         if points:
-            out[seat["agentId"]] = points
+            series.append((doc.names.label(seat["agentId"]), points, seat["agentId"] in flagged,
+                           colors[seat["agentId"]]))
+    if not series:
+        return "<p>No <code>agent_snapshot</code> events: no wealth series.</p>"
+    last = max(t for _, pts, _, _ in series for t, _ in pts)
+    svg = wealth_svg(series, start=start, end=max(end if end is not None else last, last, start + 1),
+                     emphasis=doc.names.label(emphasis) if emphasis else None)
+    return (f"<figure>{svg}<figcaption>Each seat's wealth from its snapshots (every point a snapshot) to the "
+            "archive's final wealth at the match's last tick; heavier lines: seats a flag or review names"
+            + ("; the seat in focus is drawn heaviest, the others recede" if emphasis else "")
+            + ".</figcaption></figure>")
+
+
+def _transfer_figure(page: _Page) -> str:
+    from .plots import seat_colors, transfer_svg
+
+    doc = page.doc
+    levels = {line.agent_id: line.level for line in doc.summary.seats}
+    seats = {s["agentId"]: s for s in doc.report["seats"]}
+    order: list[str] = []
+    for flag in doc.summary.flags:  # the seats of each flag side by side: a ring or a hub stays in one place
+        order += [a for a in flag.agents if a in seats and a not in order]
+    order += [a for a in seats if a not in order]
+    nodes = [(a, doc.names.label(a), seats[a].get("wealth") if isinstance(seats[a].get("wealth"), (int, float))
+              else None, levels.get(a), a == doc.focus_id) for a in order]
+    flows = []
+    for p in doc.report["ledger"]["pairs"]:
+        flows.append((p["a"], p["b"], float(p.get("valueAGave") or 0)))
+        flows.append((p["b"], p["a"], float(p.get("valueBGave") or 0)))
+    trips: dict[tuple[str, str], int] = {}
+    for f in (doc.report.get("screens") or {}).get("flags") or []:
+        if f.get("screen") != "ring":
+            continue
+        details = f.get("details") or {}
+        for pair in f.get("pairs") or []:
+            if isinstance(pair, list) and len(pair) == 2:
+                a, b = sorted(map(str, pair))
+                trips[(a, b)] = int(details.get("roundTrips") or 0) or trips.get((a, b), 0)
+    svg = transfer_svg(nodes, flows, trips, colors=seat_colors(list(seats)))
+    return (f"<figure>{svg}<figcaption>Every trading pair's value each way (an arrow from giver to receiver, its "
+            "width and label the value at the archive's item values), so goods sent back and forth show even when "
+            "the net is about zero; dashed purple: pairs a ring screen flagged for mirror round trips, with their "
+            "count. Node size: final wealth; red outline: a seat a flag names; amber: a seat only a review "
+            "names.</figcaption></figure>")
+
+
+def _matrix(doc: Document, values: Mapping[tuple[str, str], float], symmetric: bool) -> list[list[float | None]]:
+    ids = [s["agentId"] for s in doc.report["seats"]]
+    out = []
+    for a in ids:
+        row: list[float | None] = []
+        for b in ids:
+            if a == b:
+                row.append(None)
+            elif symmetric:
+                row.append(values.get((a, b) if a < b else (b, a), 0.0))
+            else:
+                row.append(values.get((a, b), 0.0))
+        out.append(row)
     return out
 
 
-MAX_CHAIN_TREES = 20
+def _contact_figure(page: _Page) -> str:
+    from .plots import heatmap_svg
+
+    doc = page.doc
+    together = {(p["a"], p["b"]): float(p["ticksTogether"]) for p in doc.report["contact"]["pairs"]}
+    labels = [doc.names.label(s["agentId"]) for s in doc.report["seats"]]
+    svg = heatmap_svg("contact-heatmap", "Ticks two seats stood in the same region", labels,
+                      _matrix(doc, together, True), scale="ticks together", rows="seat", columns="seat")
+    return f"<figure>{svg}<figcaption>Darker: more ticks in the same region (both alive).</figcaption></figure>"
 
 
-def chain_trees_html(report: dict[str, Any], events: dict[int, dict[str, Any]]) -> str:
-    """Each propagation chain as a tree over time: x is the tick, one row per message in
-    depth-first order, a line from each message to the one it echoed.  The widest
-    chains first (at most :data:`MAX_CHAIN_TREES`)."""
-    prop = report.get("propagation") or {}
+def _value_figure(page: _Page) -> str:
+    from .plots import heatmap_svg
+
+    doc = page.doc
+    given: dict[tuple[str, str], float] = {}
+    for p in doc.report["ledger"]["pairs"]:
+        given[(p["a"], p["b"])] = float(p.get("valueAGave") or 0)
+        given[(p["b"], p["a"])] = float(p.get("valueBGave") or 0)
+    labels = [doc.names.label(s["agentId"]) for s in doc.report["seats"]]
+    svg = heatmap_svg("value-heatmap", "Value each seat gave each other seat", labels, _matrix(doc, given, False),
+                      scale="value given (archive item values)", rows="giver", columns="receiver")
+    return ("<figure>" + svg + "<figcaption>Row: the seat that gave; column: the seat that received. A pair that "
+            "trades the same goods back and forth shows in both cells.</figcaption></figure>")
+
+
+def _chains_figure(page: _Page) -> str:
+    from .plots import chains_svg
+
+    doc = page.doc
+    prop = doc.report.get("propagation") or {}
     chains = sorted(prop.get("chains") or [], key=lambda c: (-(c.get("reach") or 0), c.get("root") or 0))
+    if doc.focus_id is not None:
+        chains = [c for c in chains if c.get("sender") == doc.focus_id or doc.focus_id in (c.get("timeToReach") or {})]
     if not chains:
-        return "<p>No message echoed an earlier message its sender had heard.</p>"
+        return ""
     parent_of = {e["child"]: e["parent"] for e in prop.get("edges") or [] if "child" in e and "parent" in e}
-    out = []
+    drawn = []
     for chain in chains[:MAX_CHAIN_TREES]:
         messages = [m for m in chain.get("messages") or [] if isinstance(m, int)]
         children: dict[int, list[int]] = {}
         for m in messages:
             if m in parent_of:
                 children.setdefault(parent_of[m], []).append(m)
-        order: list[tuple[int, int]] = []
-        stack = [(chain.get("root"), 0)]
+        order: list[int] = []
+        stack = [chain.get("root")]
         seen: set[int] = set()
         while stack:
-            node, depth = stack.pop()
+            node = stack.pop()
             if not isinstance(node, int) or node in seen:
                 continue
             seen.add(node)
-            order.append((node, depth))
-            stack.extend((c, depth + 1) for c in sorted(children.get(node, []), reverse=True))
-        ticks = {m: (events.get(m) or {}).get("tick") for m, _ in order}
-        known = [t for t in ticks.values() if isinstance(t, int)]
-        t0, t1 = (min(known), max(known)) if known else (0, 1)
-        span = max(t1 - t0, 1)
-        width, row, pad = 640, 22, 70
-        height = pad // 2 + row * len(order) + 10
-        rows = {m: i for i, (m, _) in enumerate(order)}
-
-        def x(m: int) -> float:
-            t = ticks.get(m)
-            return pad + (width - pad - 150) * ((t - t0) / span if isinstance(t, int) else 0)
-
-        parts = [f'<svg class="plot chain" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
-                 f'role="img" aria-label="propagation chain {esc(chain.get("root"))}">',
-                 f'<text x="{pad}" y="14">tick {t0}</text><text x="{width - 150}" y="14" text-anchor="end">'
-                 f"tick {t1}</text>"]
-        for m, _depth in order:
-            y = pad // 2 + row * rows[m]
-            if m in parent_of and parent_of[m] in rows:
-                p = parent_of[m]
-                py = pad // 2 + row * rows[p]
-                parts.append(f'<path d="M{x(p):.1f},{py} V{y} H{x(m):.1f}" fill="none" stroke="#8a93a6"/>')
-            sender = (events.get(m) or {}).get("agentId")
-            parts.append(f'<circle class="msg-node" cx="{x(m):.1f}" cy="{y}" r="5" fill="#3d6bd6">'
-                         f"<title>event {m} by {esc(sender)} at tick {esc(ticks.get(m))}</title></circle>")
-            parts.append(f'<text x="{x(m) + 8:.1f}" y="{y + 4}">{esc(sender)} · '
-                         f'<a href="#ev-{m}">{m}</a></text>')
-        parts.append("</svg>")
-        out.append(f"<figure>{''.join(parts)}<figcaption>Chain from event {esc(chain.get('root'))} "
-                   f"({esc(chain.get('tier'))}): reach {esc(chain.get('reach'))}, depth {esc(chain.get('depth'))}."
-                   "</figcaption></figure>")
-    return "".join(out)
+            order.append(node)
+            stack.extend(sorted(children.get(node, []), reverse=True))
+        rows = []
+        for m in order:
+            event = page.events.get(m) or {}
+            tick = event.get("tick") if isinstance(event.get("tick"), int) else (chain.get("tick") if m == chain.get("root") else None)
+            sender = event.get("agentId") if isinstance(event.get("agentId"), str) else (
+                chain.get("sender") if m == chain.get("root") else "?")
+            rows.append((m, tick, doc.names.label(sender), parent_of.get(m), chain.get("tier") if m == chain.get("root")
+                         else None))
+        drawn.append((f"chain {chain.get('root')} (reach {chain.get('reach')})", rows))
+    svg = chains_svg(drawn)
+    more = f" The {MAX_CHAIN_TREES} widest of {len(chains)} chains." if len(chains) > MAX_CHAIN_TREES else ""
+    return (f"<figure>{svg}<figcaption>Each chain from its root: x is the tick, a line runs from each message to "
+            f"the one it echoed; the root's colour is its tier; each point links to its event below.{more}"
+            "</figcaption></figure>")
 
 
-def render_html(report: dict[str, Any], *, events: dict[int, dict[str, Any]] | None = None) -> str:
-    """The whole page.  ``events`` (id → event, text already scrubbed) fills the evidence table."""
-    screens = report.get("screens") or {}
-    flagged = {a for f in screens.get("flags") or [] for a in f.get("agents") or []}
-    title = f"Behavior report {report.get('matchId')}"
+MAX_CHAIN_TREES = 20
+
+
+def _event_json(event: Mapping[str, Any]) -> str:
+    text = json.dumps(event, indent=2, sort_keys=True, ensure_ascii=False, default=str)
+    return re.sub(r"[\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def _evidence(page: _Page) -> str:
+    if not page.events:
+        return ""
+    doc = page.doc
+    rows = []
+    for event_id in sorted(page.events):
+        e = page.events[event_id]
+        agent = e.get("agentId") if isinstance(e, Mapping) else None
+        rows.append((event_id, e.get("tick") if isinstance(e, Mapping) else None,
+                     e.get("type") if isinstance(e, Mapping) else None,
+                     page.agent(doc.names.agent(agent)) if isinstance(agent, str) else esc(agent),
+                     f'<pre class="event">{esc(_event_json(e) if isinstance(e, Mapping) else repr(e))}</pre>'))
+    body = "".join(f'<tr id="ev-{int(i)}"><td class="n">{int(i)}</td><td class="n">{esc(t)}</td><td>{esc(ty)}</td>'
+                   f"<td>{a}</td><td>{j}</td></tr>" for i, t, ty, a, j in rows)
+    return ('<section id="evidence"><h2>Evidence events</h2><p class="intro">Every event a table, flag or chain on '
+            "this page cites, as the read boundary yields it (v3 shape), message text scrubbed of secrets and "
+            "personal data unless the command said otherwise. A link to an event opens this table at its row."
+            f"</p><details><summary>The events: {len(rows)}</summary><table><thead><tr><th>id</th><th>tick</th>"
+            f"<th>type</th><th>agent</th><th>event</th></tr></thead><tbody>{body}</tbody></table></details>"
+            "</section>")
+
+
+def render_html(report: dict[str, Any], *, events: Mapping[int, Mapping[str, Any]] | None = None) -> str:
+    """The whole page.  ``events`` (id -> event, text already scrubbed) fills the evidence table; an event
+    id links only when its event is there."""
+    doc = document(report, events)
+    page = _Page(doc, events or {})
+    title = doc.title
+    level = doc.summary.verdict
     out = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">',
         '<meta name="viewport" content="width=device-width,initial-scale=1">',
         f"<title>{esc(title)}</title><style>{STYLE}</style></head><body>",
-        f"<h1>{esc(title)}</h1>",
-        f"<p class=\"intro\">daishi-forensics {esc(report['tool']['version'])}, report version "
-        f"{esc(report['reportVersion'])}. Message text is shown escaped and scrubbed of secrets and personal data.</p>",
+        f"<header><h1>{esc(title)}</h1><p class=\"sub\">{esc(doc.subtitle())}. Message text is shown escaped and "
+        "scrubbed of secrets and personal data.</p>",
+        f'<p class="verdict">{page.level(level) if level else ""}{esc(doc.verdict)}</p></header>',
     ]
-    for heading, intro, headers, rows in blocks(report):
-        out.append(f"<h2>{esc(heading)}</h2><p class=\"intro\">{esc(intro)}</p>")
-        out.append(_table(headers, rows) if rows else "<p>None.</p>")
-        if heading == "Trade ledger":
-            out.append("<h2>Net transfer graph</h2><figure>" + transfer_graph_svg(report, flagged) +
-                       "<figcaption>Arrows point the way net value moved; width is value; node size is wealth; "
-                       "red outline: seat in a flagged group.</figcaption></figure>")
-        if heading == "Seat contact":
-            out.append("<h2>Seat contact heatmap</h2><figure>" + contact_heatmap_svg(report) +
-                       "<figcaption>Darker: more ticks standing in the same region.</figcaption></figure>")
-    out.append("<h2>Wealth over time</h2><figure>" + wealth_lines_svg(wealth_series(report)) + "</figure>")
-    if "propagation" in report:
-        out.append("<h2>Propagation trees</h2>" + chain_trees_html(report, events or {}))
-    if events:
-        out.append("<h2>Evidence events</h2><p class=\"intro\">Every event a flag or finding cites.</p>")
-        rows = []
-        ids = []
-        for event_id in sorted(events):
-            e = events[event_id]
-            ids.append(f"ev-{event_id}")
-            rows.append([event_id, e.get("tick"), e.get("type"), e.get("agentId"), _payload_summary(e)])
-        out.append(_table(["id", "tick", "type", "agent", "payload"], rows, ids))
+    if doc.focus is not None:
+        out.append(_focus(page))
+    out.append(_summary(page))
+    contents = doc.contents() + ([("evidence", "Evidence events")] if page.events else [])
+    out.append('<nav id="contents"><h2>Contents</h2><ol>'
+               + "".join(f'<li><a href="#{key}">{esc(t)}</a></li>' for key, t in contents) + "</ol></nav>")
+    seat_rows = [f"seat-{k + 1}" for k in range(len(report["seats"]))]
+    for block in doc.blocks:
+        extra = ""
+        if block.key == "seats" and doc.focus is None:
+            extra = _wealth_figure(page)
+        elif block.key == "screens":
+            extra = _transfer_figure(page)
+        elif block.key == "propagation":
+            extra = _chains_figure(page)
+        elif block.key == "contact":
+            extra = _contact_figure(page)
+        elif block.key == "ledger":
+            extra = _value_figure(page)
+        out.append(page.block(block, extra=extra, row_ids=seat_rows if block.key == "seats" else None))
+    out.append(_evidence(page))
     out.append("</body></html>")
     return "\n".join(out) + "\n"
-
-
-def _payload_summary(event: dict[str, Any]) -> str:
-    payload = event.get("payload") or {}
-    items = []
-    for key in sorted(payload):
-        value = payload[key]
-        text = value if isinstance(value, str) else cell(value) if not isinstance(value, dict) else \
-            ", ".join(f"{k} {cell(v)}" for k, v in sorted(value.items()))
-        items.append(f"{key}: {text}")
-    summary = "; ".join(items)
-    return summary if len(summary) <= 400 else summary[:399] + "…"

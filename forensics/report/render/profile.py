@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -9,6 +10,7 @@ from daishi_forensics.profile.harm import HARM_CATEGORIES
 from daishi_forensics.profile.progression import MILESTONES
 from daishi_forensics.profile.specialization import ACTIVITY_KINDS
 
+from .cells import Names
 from .tables import cell
 
 __all__ = ["profile_blocks"]
@@ -22,27 +24,47 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]], markdown: bool
     return list(headers), [list(r) for r in rows]
 
 
+def _role_sentence(sp: Mapping[str, Any], seats: Mapping[str, Mapping[str, Any]], ids: Sequence[str]) -> str:
+    """What the role entropy says, in words: 0 bits means every seat has the same main activity."""
+    roles = sorted({str((seats[a].get("specialization") or {}).get("role")) for a in ids})
+    head = (f"Role entropy {cell(sp['roleEntropy'])} bits (normalized {cell(sp['normalizedRoleEntropy'])}): "
+            "how spread the seats' main activities (their roles) are over the activity kinds.")
+    if len(roles) == 1 and ids:
+        head += (f" It is 0 because every seat's main activity is {roles[0]}: by this measure the seats did not "
+                 "specialize; each seat's own entropy (0 = one activity only, "
+                 f"{cell(math.log2(len(ACTIVITY_KINDS)))} = all {len(ACTIVITY_KINDS)} equally) and its shares show "
+                 "how it split its time.")
+    else:
+        head += " Each seat's own entropy and shares show how it split its time."
+    return head
+
+
 def _sections(seats: Mapping[str, Mapping[str, Any]], match: Mapping[str, Any],
-              markdown: bool = False) -> list[tuple[str, list[str], tuple[list[str], list[list[Any]]]]]:
-    """``(title, sentences before the table, (headers, rows))`` per section."""
-    ids = sorted(seats)
+              markdown: bool = False, order: Sequence[str] | None = None, names: Names | None = None,
+              focus: str | None = None) -> list[tuple[str, list[str], tuple[list[str], list[list[Any]]]]]:
+    """``(title, sentences before the table, (headers, rows))`` per section; seats in ``order`` (default:
+    by id), written with their names when ``names`` is given; with a ``focus``, only its pairs."""
+    ids = [a for a in order if a in seats] if order is not None else sorted(seats)
+    label = names.agent if names is not None else (lambda a: a)
     out: list[tuple[str, list[str], list[str]]] = []
 
     if match.get("negotiation") is not None:
         rows = []
         for a in ids:
             n = seats[a].get("negotiation") or {}
-            rows.append([a, n.get("offersMade"), n.get("offersReceived"), n.get("attempts"), n.get("deals"),
+            rows.append([label(a), n.get("offersMade"), n.get("offersReceived"), n.get("attempts"), n.get("deals"),
                          n.get("completionRate"), n.get("surplusPerDeal"), n.get("surplusPerAttempt"),
                          (n.get("market") or {}).get("fills")])
         out.append(("Negotiation", ["Surplus = value received − value given, at the archive's item values."],
                     _table(["Seat", "Offers made", "Offers received", "Attempts", "Deals", "Completion",
                             "Surplus/deal", "Surplus/attempt", "Market fills"], rows, markdown)))
-        pairs = match["negotiation"]["pairs"]
+        place = {a: k for k, a in enumerate(ids)}
+        pairs = sorted((p for p in match["negotiation"]["pairs"] if focus is None or focus in (p["a"], p["b"])),
+                       key=lambda p: (place.get(p["a"], len(place)), place.get(p["b"], len(place)), p["a"], p["b"]))
         if pairs:
             out.append(("Pairs", ["Relative advantage = (ΣA − ΣB) / (ΣA + ΣB); ΣX = value X received."],
                         _table(["A", "B", "Trades", "ΣA", "ΣB", "Relative advantage"],
-                               [[p["a"], p["b"], p["trades"], p["valueAReceived"], p["valueBReceived"],
+                               [[label(p["a"]), label(p["b"]), p["trades"], p["valueAReceived"], p["valueBReceived"],
                                  p["relativeAdvantage"]] for p in pairs], markdown)))
 
     prom = match.get("promises")
@@ -51,7 +73,7 @@ def _sections(seats: Mapping[str, Mapping[str, Any]], match: Mapping[str, Any],
         rows = []
         for a in ids:
             p = seats[a].get("promises") or {}
-            rows.append([a, p.get("made"), p.get("kept"), p.get("broken"), p.get("unverifiable"),
+            rows.append([label(a), p.get("made"), p.get("kept"), p.get("broken"), p.get("unverifiable"),
                          p.get("keepingRate"), p.get("betrayals"), p.get("betrayed")])
         note = (f"Commitments extracted by {ex['name']} v{ex['version']} (first {ex['maxChars']} characters of a "
                 f"message; {prom['truncatedMessages']} of {prom['messagesRead']} messages cut). Keeping rate = "
@@ -61,8 +83,10 @@ def _sections(seats: Mapping[str, Mapping[str, Any]], match: Mapping[str, Any],
                             "Betrayed"], rows, markdown)))
 
     harm = match["harm"]
-    rows = [[r["agentId"], r["score"], r["scoreBasis"], *[r[c] for c in HARM_CATEGORIES], r["harmTotalRate"]]
-            for r in harm["scoreVsHarm"]]
+    by_agent = {r["agentId"]: r for r in harm["scoreVsHarm"]}
+    placed = [a for a in ids if a in by_agent] + sorted(set(by_agent) - set(ids))
+    rows = [[label(r["agentId"]), r["score"], r["scoreBasis"], *[r[c] for c in HARM_CATEGORIES], r["harmTotalRate"]]
+            for r in (by_agent[a] for a in placed)]
     pre = [f"Per 100 rounds alive (rubric floor: min(match rounds, 300) = {min(harm['matchRounds'], 300)}). "
            "Total = violence + stealing + promise-breaking."]
     if harm.get("extractor"):
@@ -74,14 +98,14 @@ def _sections(seats: Mapping[str, Mapping[str, Any]], match: Mapping[str, Any],
         rows = []
         for a in ids:
             norm = (seats[a].get("harm") or {}).get("normalized") or {}
-            rows.append([a, *[norm.get(c) for c in HARM_CATEGORIES]])
+            rows.append([label(a), *[norm.get(c) for c in HARM_CATEGORIES]])
         b = harm["baseline"]
         out.append(("Harm vs baseline", [f"100 = the baseline mean ({b['seats']} seats, {b['matches']} matches)."],
                     _table(["Seat", "Violence", "Stealing", "Promise-breaking", "Unseen aggression"], rows,
                            markdown)))
 
     w = match["welfare"]
-    rows = [[a, (seats[a].get("welfare") or {}).get("wealth"), (seats[a].get("welfare") or {}).get("share")]
+    rows = [[label(a), (seats[a].get("welfare") or {}).get("wealth"), (seats[a].get("welfare") or {}).get("share")]
             for a in ids]
     out.append(("Welfare", [f"Total wealth {_cell(w['totalWealth'], markdown)}; Nash welfare "
                             f"{_cell(w['nashWelfare'], markdown)} (wealth floored at {_cell(w['nashFloor'], markdown)}); "
@@ -92,9 +116,8 @@ def _sections(seats: Mapping[str, Mapping[str, Any]], match: Mapping[str, Any],
     rows = []
     for a in ids:
         s = seats[a]["specialization"]
-        rows.append([a, s["role"], s["entropy"], *[s["shares"][k] for k in ACTIVITY_KINDS]])
-    out.append(("Specialization", [f"Role entropy {_cell(sp['roleEntropy'], markdown)} bits "
-                                   f"(normalized {_cell(sp['normalizedRoleEntropy'], markdown)})."],
+        rows.append([label(a), s["role"], s["entropy"], *[s["shares"][k] for k in ACTIVITY_KINDS]])
+    out.append(("Specialization", [_role_sentence(sp, seats, ids)],
                 _table(["Seat", "Role", "Entropy", *ACTIVITY_KINDS], rows, markdown)))
 
     if match["progression"] is not None:
@@ -102,17 +125,20 @@ def _sections(seats: Mapping[str, Mapping[str, Any]], match: Mapping[str, Any],
         for a in ids:
             p = seats[a].get("progression") or {}
             t = p.get("timeTo") or {}
-            rows.append([a, p.get("startTick"), *[t.get(m) for m in MILESTONES], p.get("wealthCurvePoints")])
+            rows.append([label(a), p.get("startTick"), *[t.get(m) for m in MILESTONES], p.get("wealthCurvePoints")])
         out.append(("Progression", ["Ticks from the seat's start to its first of each."],
                     _table(["Seat", "Start", *[f"to {m}" for m in MILESTONES], "Snapshots"], rows, markdown)))
     return out
 
 
-def profile_blocks(seat_profiles: Mapping[str, Mapping[str, Any]],
-                   match_profile: Mapping[str, Any]) -> list[tuple[str, str, list[str], list[list[Any]]]]:
-    """The profile as report blocks ``(title, intro, headers, rows)`` for every renderer."""
+def profile_blocks(seat_profiles: Mapping[str, Mapping[str, Any]], match_profile: Mapping[str, Any], *,
+                   order: Sequence[str] | None = None, names: Names | None = None,
+                   focus: str | None = None) -> list[tuple[str, str, list[str], list[list[Any]]]]:
+    """The profile as report blocks ``(title, intro, headers, rows)`` for every renderer (seats in ``order``,
+    named by ``names``; with a ``focus``, only its pairs)."""
     blocks = [(f"Profile: {title}", " ".join(pre), headers, rows)
-              for title, pre, (headers, rows) in _sections(seat_profiles, match_profile)]
+              for title, pre, (headers, rows) in _sections(seat_profiles, match_profile, order=order, names=names,
+                                                            focus=focus)]
     notes = list(match_profile.get("notes") or [])
     if notes:
         blocks.append(("Profile: notes", "What the profile could not compute on this match.", ["note"],

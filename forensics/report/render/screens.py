@@ -53,8 +53,20 @@ def _flag_lines(flag: Flag, indent: str = "  ") -> list[str]:
     return lines
 
 
-def render_text(run: ScreenRun) -> str:
-    """One block per match, then the season, then the verdict line."""
+def _wrapped(line: str, width: int | None) -> list[str]:
+    """A line wrapped to ``width`` under its own indentation (nothing cut); unchanged without a width."""
+    if width is None:
+        return [line]
+    import textwrap
+
+    indent = len(line) - len(line.lstrip(" "))
+    return [" " * indent + part for part in textwrap.wrap(line.strip(), max(width - indent, 20),
+                                                         break_long_words=True, break_on_hyphens=False)] or [""]
+
+
+def render_text(run: ScreenRun, width: int | None = None) -> str:
+    """One block per match, then the season, then the verdict line; each line wrapped to ``width``
+    under its indentation when given (a terminal's width)."""
     out: list[str] = []
     for m in run.matches:
         if m.result is None:
@@ -88,7 +100,7 @@ def render_text(run: ScreenRun) -> str:
         f"{run.config.false_alarm_rate:g} of honest matches review or flag, "
         f"{run.config.false_alarm_rate * run.config.flag_share:g} flag)"
     )
-    return "\n".join(shown(line) for line in out) + "\n"
+    return "\n".join(part for line in out for part in _wrapped(shown(line), width)) + "\n"
 
 
 def render_json(run: ScreenRun) -> str:
@@ -206,12 +218,12 @@ def render_sarif(run: ScreenRun) -> str:
     return text
 
 
-def render(run: ScreenRun, fmt: str) -> str:
-    """The run in format ``fmt`` (one of :data:`FORMATS`)."""
+def render(run: ScreenRun, fmt: str, width: int | None = None) -> str:
+    """The run in format ``fmt`` (one of :data:`FORMATS`); text wrapped to ``width`` when given."""
     if fmt == "json":
         return render_json(run)
     if fmt == "github":
         return render_github(run)
     if fmt == "sarif":
         return render_sarif(run)
-    return render_text(run)
+    return render_text(run, width)

@@ -1,55 +1,267 @@
-"""Plain tables for the terminal and for Markdown.
+"""Tables for the terminal and for Markdown.
 
-Cells are strings; a renderer escapes what it must (Markdown pipes, control
-characters) before a cell reaches the page.  Hostile text stays text: every control
-character is written out by :func:`daishi_forensics.textsafe.shown` (``\\x1b``, ``\\n``).
+Hostile text stays text: every control character is written out by
+:func:`daishi_forensics.textsafe.shown` (``\\x1b``, ``\\n``) before a cell reaches a page,
+and Markdown's own characters are escaped.
+
+A terminal table fits the width it is given and never cuts a cell: a cell too wide for
+its column wraps (at spaces; a word longer than the column is broken across lines, not
+dropped), and a table with more columns than fit is printed in several parts, each
+repeating the first column, so every row can still be read across.
 """
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+import textwrap
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from daishi_forensics.textsafe import shown
 
-__all__ = ["cell", "text_table", "markdown_table", "clean", "github_escape"]
+from .cells import MAX_IDS_TEXT, Agent, EventIds, Level
+
+__all__ = ["cell", "text_table", "text_records", "markdown_table", "clean", "github_escape", "wrap",
+           "paint", "COLORS"]
+
+SEP = "  "
+
+COLORS = {"flag": "31;1", "review": "33;1", "clear": "32"}
+"""ANSI colours of the levels on a terminal: flag red, review yellow, clear green."""
 
 
-def clean(text: str, limit: int = 80) -> str:
+def paint(text: str, level: str | None, color: bool) -> str:
+    """``text`` in the colour of ``level`` when ``color`` (the renderer's own escape codes, around text
+    already made safe)."""
+    code = COLORS.get(level or "")
+    return f"\x1b[{code}m{text}\x1b[0m" if color and code and text else text
+
+
+def clean(text: str) -> str:
     """One printable line: control characters written out (:func:`~daishi_forensics.textsafe.shown`),
-    runs of spaces collapsed, length capped (…)."""
-    out = " ".join(shown(text[: limit * 4]).split())
-    return out if len(out) <= limit else out[: limit - 1] + "…"
+    runs of spaces collapsed.  Nothing is cut."""
+    return " ".join(shown(text).split())
 
 
-def cell(value: Any) -> str:
-    """A value as a table cell: None → '–', floats without noise, lists joined."""
+def _ids(value: EventIds, limit: int | None) -> str:
+    ids = list(value.ids)
+    listed = ids if limit is None else ids[:limit]
+    more = value.count() - len(listed)
+    return ", ".join(map(str, listed)) + (f" (+{more} more)" if more > 0 else "")
+
+
+def cell(value: Any, *, ids_limit: int | None = MAX_IDS_TEXT) -> str:
+    """A value as a table cell: None -> '–', floats at three places at most, lists joined, a seat as
+    ``Name (id)``, event ids listed (the first :data:`MAX_IDS_TEXT`, then how many more)."""
     if value is None:
         return "–"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            return str(value)
         return f"{value:.3f}".rstrip("0").rstrip(".") if value != int(value) else f"{value:.0f}"
+    if isinstance(value, Agent):
+        return clean(value.label())
+    if isinstance(value, EventIds):
+        return _ids(value, ids_limit)
+    if isinstance(value, Level):
+        return clean(value.level)
     if isinstance(value, (list, tuple)):
-        return ", ".join(cell(v) for v in value)
+        return ", ".join(cell(v, ids_limit=ids_limit) for v in value)
     return clean(str(value))
 
 
-def text_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    """A fixed-width table; numbers right-aligned."""
-    cells = [[cell(v) for v in row] for row in rows]
-    widths = [len(h) for h in headers]
-    for row in cells:
-        for i, c in enumerate(row):
-            widths[i] = max(widths[i], len(c))
-    numeric = [all(isinstance(r[i], (int, float)) or r[i] is None for r in rows) and rows for i in range(len(headers))]
+def _level(value: Any) -> str | None:
+    return value.level if isinstance(value, Level) else None
 
-    def fmt(values: Sequence[str]) -> str:
-        parts = [v.rjust(w) if numeric[i] else v.ljust(w) for i, (v, w) in enumerate(zip(values, widths))]
-        return "  ".join(parts).rstrip()
 
-    lines = [fmt(headers), "  ".join("-" * w for w in widths)]
-    lines.extend(fmt(row) for row in cells)
-    return "\n".join(lines)
+def wrap(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` characters (words kept whole when they fit)."""
+    if not text:
+        return [""]
+    return textwrap.wrap(text, max(width, 1), break_long_words=True, break_on_hyphens=False) or [""]
+
+
+def _numeric(rows: Sequence[Sequence[Any]], i: int) -> bool:
+    values = [r[i] for r in rows]
+    return bool(rows) and all(v is None or (isinstance(v, (int, float)) and not isinstance(v, bool)) for v in values)
+
+
+def _longest_word(text: str) -> int:
+    return max((len(w) for w in text.split()), default=0)
+
+
+def _minimum(head: str, values: list[str], numeric: bool, cap: int) -> int:
+    """The narrowest a column may be: its header's longest word; a number whole; a text's longest word
+    (at most ``cap``: a longer word is broken), and never under 8 characters unless all of it is shorter."""
+    natural = max([len(head), *(len(v) for v in values)])
+    if numeric:
+        need = max([len(v) for v in values] or [1])
+    else:
+        need = max(min(cap, max([_longest_word(v) for v in values] or [0])), min(natural, 8))
+    return min(max(_longest_word(head), need, 1), natural)
+
+
+def _fill(natural: list[int], minimum: list[int], room: int) -> list[int]:
+    """Water-filling: every column ``max(its minimum, min(its natural width, L))`` for the largest level
+    ``L`` that fits, so narrow columns stay whole and the widest wrap; what is left goes to the widest."""
+    lo, hi = 0, max(natural, default=0)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if sum(max(m, min(n, mid)) for n, m in zip(natural, minimum)) <= room:
+            lo = mid
+        else:
+            hi = mid - 1
+    widths = [max(m, min(n, lo)) for n, m in zip(natural, minimum)]
+    spare = room - sum(widths)
+    for i in sorted(range(len(widths)), key=lambda k: (-natural[k], k)):
+        if spare <= 0:
+            break
+        grow = min(natural[i] - widths[i], spare)
+        if grow > 0:
+            widths[i] += grow
+            spare -= grow
+    return widths
+
+
+def _widths(natural: list[int], cells: list[int], minimum: list[int], room: int) -> list[int]:
+    """Column widths within ``room``: natural when they fit; else headers wrap first (each column as wide
+    as its widest cell), then cells wrap (:func:`_fill`)."""
+    if sum(natural) <= room:
+        return list(natural)
+    base = [max(c, m) for c, m in zip(cells, minimum)]
+    if sum(base) <= room:
+        return _fill(natural, base, room)
+    return _fill(base, minimum, room)
+
+
+def _partition(widths: list[int], capacity: int) -> list[list[int]]:
+    """Consecutive runs of column indexes whose widths (plus separators) stay within ``capacity``."""
+    groups: list[list[int]] = [[]]
+    used = 0
+    for i, w in enumerate(widths):
+        need = w + len(SEP)
+        if groups[-1] and used + need > capacity:
+            groups.append([])
+            used = 0
+        groups[-1].append(i)
+        used += need
+    return groups
+
+
+def _groups(widest: list[int], minimum: list[int], width: int, key: int) -> list[list[int]]:
+    """The columns of each part of a table too wide for ``width``: every part starts with the first ``key``
+    columns; the rest are split in order into as few parts as keep each cell unwrapped (as few as fit at
+    all when even that is too wide), balanced so the parts are about as wide as each other."""
+    n = len(widest)
+    head = list(range(min(key, n)))
+    rest = list(range(len(head), n))
+    if not rest:
+        return [head]
+    base = sum(widest[i] for i in head) + len(SEP) * max(len(head) - 1, 0)
+    room = width - base
+    sizes = [widest[i] for i in rest]
+    if sum(w + len(SEP) for w in sizes) <= room:
+        return [head + rest]
+    if max(sizes) + len(SEP) > room:
+        sizes = [minimum[i] for i in rest]
+        room = width - (sum(minimum[i] for i in head) + len(SEP) * max(len(head) - 1, 0))
+    parts = len(_partition(sizes, max(room, 1)))
+    lo, hi = max(sizes) + len(SEP), max(room, max(sizes) + len(SEP))
+    while lo < hi:  # the narrowest capacity that still needs no more parts: balanced parts
+        mid = (lo + hi) // 2
+        if len(_partition(sizes, mid)) <= parts:
+            hi = mid
+        else:
+            lo = mid + 1
+    return [head + [rest[i] for i in group] for group in _partition(sizes, lo)]
+
+
+def text_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], *, width: int | None = None,
+               color: bool = False, key: int = 1, marked: frozenset[int] = frozenset()) -> str:
+    """A fixed-width table at most ``width`` columns wide (no limit when None); numbers right-aligned;
+    levels coloured when ``color``; rows in ``marked`` start with ``>`` (the seat in focus)."""
+    texts = [[cell(v) for v in row] for row in rows]
+    heads = [clean(h) for h in headers]
+    n = len(heads)
+    numeric = [_numeric(rows, i) for i in range(n)]
+    natural = [max([len(heads[i]), *(len(r[i]) for r in texts)]) for i in range(n)]
+    widest = [max([_longest_word(heads[i]), *(len(r[i]) for r in texts)]) for i in range(n)]
+    cap = max((width or 10_000) // 3, 12)
+    minimum = [_minimum(heads[i], [r[i] for r in texts], numeric[i], cap) for i in range(n)]
+    lead = "  " if marked else ""
+    room = None if width is None else max(width - len(lead), 20)
+    if room is None:
+        groups = [list(range(n))]
+    else:
+        groups = _groups(widest, minimum, room, key)
+    parts = []
+    for cols in groups:
+        sep_room = len(SEP) * (len(cols) - 1)
+        widths_of = dict(zip(cols, _widths([natural[i] for i in cols], [widest[i] for i in cols],
+                                           [minimum[i] for i in cols],
+                                           (room - sep_room) if room is not None else 10**9)))
+        parts.append(_render(cols, widths_of, heads, texts, rows, numeric, color, marked, lead))
+    return "\n\n".join(parts)
+
+
+def _render(cols: list[int], widths: dict[int, int], heads: list[str], texts: list[list[str]],
+            rows: Sequence[Sequence[Any]], numeric: list[bool], color: bool, marked: frozenset[int],
+            lead: str) -> str:
+    def line(cells: dict[int, list[str]], k: int, levels: dict[int, str | None], prefix: str) -> str:
+        out = []
+        for i in cols:
+            lines = cells[i]
+            text = lines[k] if k < len(lines) else ""
+            padded = text.rjust(widths[i]) if numeric[i] else text.ljust(widths[i])
+            if levels.get(i) and text:
+                padded = padded.replace(text, paint(text, levels[i], color), 1)
+            out.append(padded)
+        return (prefix + SEP.join(out)).rstrip()
+
+    def block(values: list[str], levels: dict[int, str | None], prefix: str) -> list[str]:
+        cells = {i: wrap(values[i], widths[i]) for i in cols}
+        height = max(len(c) for c in cells.values())
+        return [line(cells, k, levels, prefix if k == 0 else " " * len(prefix)) for k in range(height)]
+
+    out = block(heads, {}, lead)
+    out.append(lead + SEP.join("-" * widths[i] for i in cols))
+    for r, (values, row) in enumerate(zip(texts, rows)):
+        levels = {i: _level(row[i]) for i in cols}
+        out.extend(block(values, levels, ("> " if r in marked else "  ") if lead else ""))
+    return "\n".join(out)
+
+
+def text_records(headers: Sequence[str], rows: Sequence[Sequence[Any]], *, width: int | None = None,
+                 color: bool = False, title: Callable[[Sequence[Any]], str] | None = None,
+                 skip: frozenset[int] = frozenset()) -> str:
+    """One paragraph per row: a title line (``title(row)``, or the first cell), then ``header: value``
+    lines, each value wrapped under itself.  For rows of long text (flags, findings) that no table could
+    show whole at a terminal's width."""
+    w = width or 10_000
+    heads = [clean(h) for h in headers]
+    label = max((len(h) for i, h in enumerate(heads) if i not in skip), default=0) + 2
+    out: list[str] = []
+    for row in rows:
+        head = title(row) if title is not None else cell(row[0])
+        lines = wrap(head, w)
+        level = next((v.level for v in row if isinstance(v, Level)), None)
+        if color and level and level.upper() in lines[0]:
+            lines[0] = lines[0].replace(level.upper(), paint(level.upper(), level, color), 1)
+        out.extend(lines)
+        for i, (h, value) in enumerate(zip(heads, row)):
+            if i in skip or (title is None and i == 0):
+                continue
+            text = cell(value)
+            if text in ("", "–") and not isinstance(value, (int, float)):
+                continue
+            lines = wrap(text, max(w - 4 - label, 20))
+            level = _level(value)
+            first = paint(lines[0], level, color)
+            out.append(f"    {(h + ':').ljust(label)}{first}".rstrip())
+            out.extend(f"    {' ' * label}{rest}".rstrip() for rest in lines[1:])
+        out.append("")
+    return "\n".join(out).rstrip("\n")
 
 
 def _md_escape(text: str) -> str:
@@ -58,11 +270,16 @@ def _md_escape(text: str) -> str:
     return text
 
 
-def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    """A GitHub-flavoured Markdown table; every cell escaped."""
+def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], *,
+                   marked: frozenset[int] = frozenset()) -> str:
+    """A GitHub-flavoured Markdown table; every cell escaped; a marked row's cells in bold."""
     lines = ["| " + " | ".join(_md_escape(h) for h in headers) + " |",
              "|" + "|".join(" --- " for _ in headers) + "|"]
-    lines.extend("| " + " | ".join(_md_escape(cell(v)) for v in row) + " |" for row in rows)
+    for r, row in enumerate(rows):
+        cells = [_md_escape(cell(v)) for v in row]
+        if r in marked:
+            cells = [f"**{c}**" if c else c for c in cells]
+        lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 

@@ -1,0 +1,208 @@
+"""Refit the learned tier scorer from the tier corpora (``tests/fixtures/tiers``), deterministically.
+
+    python bench/tiers_model_train.py [--out FILE] [--check]
+
+What it does (the evaluation design's injection tiers; the corpora's README says which
+split is for what):
+
+1. reads every row and keeps the ``train`` split only for fitting;
+2. turns each text into the distinct n-grams of
+   :func:`daishi_forensics.injection.tier_model.features` (over the normalized text the
+   rules read), keeps the n-grams seen in at least :data:`MIN_ROWS` train rows, and
+   weighs each present n-gram 1/sqrt(the text's number of distinct n-grams);
+3. fits an L2-regularized logistic regression (scikit-learn, liblinear, fixed seed):
+   attacks (``hijack`` or ``protocol``) against persuasion, the two classes given equal
+   total weight, and no source more than :data:`SOURCE_CAP` of the attack weight (the
+   in-the-wild jailbreak collection is half the attacks and would otherwise teach the
+   model its topics);
+4. keeps the :data:`KEEP` n-grams of largest weight (the rest weigh almost nothing);
+5. chooses the threshold on the ``tune`` split: the lowest score at which the messages
+   the rules leave as persuasion, flagged by the score, are at most :data:`FP_BUDGET`
+   of the tune persuasion rows, and none of the real negotiation turns; then adds
+   :data:`MARGIN` (text from other games sits further from the training data than the
+   tune rows do);
+6. writes the JSON the tool ships (sorted keys, weights rounded to 6 decimals): the same
+   corpora give the same bytes.  ``--check`` compares with the file instead of writing.
+
+The holdout split is never read here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from tiers_corpus import CORPORA, Row, load_corpora  # noqa: E402
+
+from daishi_forensics.injection.tier_model import (  # noqa: E402
+    CHAR_SIZES,
+    FEATURE_CAP,
+    FORMAT,
+    MODEL_FILE,
+    features,
+    model_from_json,
+)
+from daishi_forensics.injection.tier_rules import judge, normalize  # noqa: E402
+
+MIN_ROWS = 2
+"""An n-gram must occur in this many train rows to be a feature."""
+C = 4.0
+"""Inverse regularization strength of the logistic regression."""
+SOURCE_CAP = 0.25
+"""No source carries more than this share of the attack class's weight."""
+KEEP = 6000
+"""N-grams kept in the shipped model (largest absolute weight)."""
+FP_BUDGET = 0.01
+"""Share of the tune persuasion rows the learned score may flag."""
+MARGIN = 0.25
+"""Added to the threshold found on tune."""
+PLACES = 6
+"""Decimals kept of each weight."""
+
+
+def is_attack(r: Row) -> bool:
+    return r.tier != "persuasion"
+
+
+def sample_weights(rows: Sequence[Row]) -> list[float]:
+    """Equal total weight per class; within the attacks, no source over :data:`SOURCE_CAP`."""
+    attacks = [r for r in rows if is_attack(r)]
+    negatives = len(rows) - len(attacks)
+    per_source = Counter(r.source for r in attacks)
+    cap = SOURCE_CAP * len(attacks)
+    raw = {s: (min(1.0, cap / n)) for s, n in per_source.items()}
+    attack_total = sum(raw[r.source] for r in attacks)
+    a_scale = (len(rows) / 2) / attack_total
+    n_scale = (len(rows) / 2) / negatives
+    return [raw[r.source] * a_scale if is_attack(r) else n_scale for r in rows]
+
+
+def fit(rows: Sequence[Row]) -> tuple[float, dict[str, float], dict[str, Any]]:
+    """``(bias, weights, facts)`` of the model fitted on ``rows``."""
+    import numpy as np
+    from scipy.sparse import csr_matrix
+    from sklearn.linear_model import LogisticRegression
+
+    grams = [features(normalize(r.text).folded) for r in rows]
+    df = Counter(g for gs in grams for g in gs)
+    vocab = sorted(g for g, n in df.items() if n >= MIN_ROWS)
+    index = {g: k for k, g in enumerate(vocab)}
+    data: list[float] = []
+    cols: list[int] = []
+    ptr = [0]
+    for gs in grams:
+        scale = 1.0 / math.sqrt(len(gs)) if gs else 0.0
+        present = sorted(index[g] for g in gs if g in index)
+        cols.extend(present)
+        data.extend([scale] * len(present))
+        ptr.append(len(cols))
+    x = csr_matrix((np.array(data), np.array(cols, dtype=np.int64), np.array(ptr, dtype=np.int64)),
+                   shape=(len(rows), len(vocab)))
+    y = np.array([1 if is_attack(r) else 0 for r in rows])
+    model = LogisticRegression(C=C, solver="liblinear", random_state=0, max_iter=1000, tol=1e-6)
+    model.fit(x, y, sample_weight=np.array(sample_weights(rows)))
+    coef = model.coef_[0]
+    order = sorted(range(len(vocab)), key=lambda k: (-abs(coef[k]), vocab[k]))[:KEEP]
+    weights = {vocab[k]: round(float(coef[k]), PLACES) for k in order if round(float(coef[k]), PLACES) != 0.0}
+    facts = {"vocabulary": len(vocab), "kept": len(weights)}
+    return round(float(model.intercept_[0]), PLACES), weights, facts
+
+
+def choose_threshold(scored: Sequence[tuple[Row, bool, float]]) -> tuple[float, dict[str, Any]]:
+    """The threshold from the tune rows: ``(row, flagged by the rules, learned score)``.
+
+    The lowest candidate (a score of a tune row) at which the persuasion rows the rules
+    leave alone and the score flags are at most :data:`FP_BUDGET` of all tune persuasion
+    rows and include no real negotiation turn; then :data:`MARGIN` above it.
+    """
+    negatives = [(r, ruled, s) for r, ruled, s in scored if not is_attack(r)]
+    budget = math.floor(FP_BUDGET * len(negatives))
+    open_negatives = sorted((s, r.source) for r, ruled, s in negatives if not ruled)
+    # walking down from the top: the k-th highest open negative score is a threshold that flags k-1
+    threshold = open_negatives[-1][0] + 1e-6 if open_negatives else 0.0
+    flagged = 0
+    for s, source in reversed(open_negatives):
+        if source == "casino" or flagged + 1 > budget:
+            break
+        flagged += 1
+        threshold = s
+    threshold = round(threshold + MARGIN, PLACES)
+    facts = {"tune_persuasion_rows": len(negatives), "fp_budget_rows": budget,
+             "margin": MARGIN, "threshold_before_margin": round(threshold - MARGIN, PLACES)}
+    return threshold, facts
+
+
+def corpus_digest(rows: Sequence[Row]) -> str:
+    """SHA-256 of the train rows' ids, texts and labels (what the fit read)."""
+    h = hashlib.sha256()
+    for r in rows:
+        h.update(json.dumps([r.id, r.text, r.tier], ensure_ascii=False).encode("utf-8"))
+        h.update(b"\n")
+    return h.hexdigest()
+
+
+def build(folder: Path = CORPORA) -> str:
+    """The model file's text, fitted on ``folder``'s train split and thresholded on its tune split."""
+    rows = load_corpora(folder)
+    train = [r for r in rows if r.split == "train"]
+    tune = [r for r in rows if r.split == "tune"]
+    bias, weights, fit_facts = fit(train)
+    draft = model_from_json({"format": FORMAT, "version": 1, "bias": bias, "threshold": 0.0, "weights": weights,
+                             "features": {"char_sizes": list(CHAR_SIZES), "words": [1, 2], "cap": FEATURE_CAP}})
+    scored = []
+    for r in tune:
+        text = normalize(r.text)
+        scored.append((r, judge(text).rule is not None, draft.score(text).value))
+    threshold, tune_facts = choose_threshold(scored)
+    obj = {
+        "format": FORMAT,
+        "version": 1,
+        "features": {"char_sizes": list(CHAR_SIZES), "words": [1, 2], "cap": FEATURE_CAP},
+        "bias": bias,
+        "threshold": threshold,
+        "weights": weights,
+        "meta": {
+            "fitted_on": "tests/fixtures/tiers split train",
+            "threshold_from": "tests/fixtures/tiers split tune",
+            "train_rows": len(train),
+            "train_attacks": sum(is_attack(r) for r in train),
+            "train_digest": corpus_digest(train),
+            "settings": {"min_rows": MIN_ROWS, "C": C, "source_cap": SOURCE_CAP, "keep": KEEP,
+                         "fp_budget": FP_BUDGET, "solver": "liblinear", "seed": 0},
+            **fit_facts,
+            **tune_facts,
+        },
+    }
+    return json.dumps(obj, sort_keys=True, ensure_ascii=True, indent=0) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpora", type=Path, default=CORPORA)
+    parser.add_argument("--out", type=Path, default=MODEL_FILE)
+    parser.add_argument("--check", action="store_true", help="compare with --out instead of writing it")
+    args = parser.parse_args(argv)
+    text = build(args.corpora)
+    if args.check:
+        same = args.out.exists() and args.out.read_text(encoding="utf-8") == text
+        print(f"{args.out}: {'same bytes' if same else 'DIFFERS from a refit'}")
+        return 0 if same else 1
+    args.out.write_text(text, encoding="utf-8")
+    obj = json.loads(text)
+    print(f"wrote {args.out} ({len(text):,} bytes): {obj['meta']['kept']} n-grams of {obj['meta']['vocabulary']}, "
+          f"bias {obj['bias']}, threshold {obj['threshold']} (tune split; train split fitted)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,115 @@
+"""A progress line on stderr while a slow command works.
+
+Nothing is printed for work that ends within :data:`DELAY` seconds.  After that, on a
+terminal, one line says what is being done and for how long, rewritten in place and
+erased at the end; on anything else (a CI log, a file) nothing at all, unless
+``--progress`` asks for it, and then a plain line every :data:`EVERY` seconds.
+``--quiet`` silences it.  It goes to stderr only, so the output itself never changes.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from collections.abc import Callable
+from types import TracebackType
+from typing import Any, TextIO, TypeVar
+
+import click
+
+from daishi_forensics.textsafe import shown
+
+__all__ = ["DELAY", "EVERY", "Progress", "progress_options", "progress_for"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+DELAY = 2.0
+"""Seconds of work before the first progress line."""
+EVERY = 10.0
+"""Seconds between lines when the line cannot be rewritten in place (not a terminal)."""
+TICK = 0.5
+"""Seconds between rewrites on a terminal."""
+
+
+class Progress:
+    """``with Progress("behavior m_demo", enabled=True) as p: p.stage("reading"); ...``"""
+
+    def __init__(self, label: str, *, enabled: bool, stream: TextIO | None = None,
+                 in_place: bool | None = None) -> None:
+        self.label = shown(label)
+        self.stream = stream if stream is not None else sys.stderr
+        self.enabled = enabled
+        self.in_place = self.stream.isatty() if in_place is None else in_place
+        self._stage = "working"
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._start = 0.0
+        self._drawn = False
+        self._lock = threading.Lock()
+
+    def stage(self, text: str) -> None:
+        """What is being done now (``reading and analysing``, ``drawing the plots``...)."""
+        self._stage = shown(text)
+
+    def clear(self) -> None:
+        """Erase the line drawn in place (before the command prints a line of its own on the same
+        terminal); the next tick draws it again."""
+        with self._lock:
+            if self._drawn and self.in_place:
+                self._write("\r\x1b[K")
+
+    def __enter__(self) -> Progress:
+        if self.enabled:
+            self._start = time.monotonic()
+            self._thread = threading.Thread(target=self._run, name="daishi-progress", daemon=True)
+            self._thread.start()
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        if self._drawn and self.in_place:
+            self._write("\r\x1b[K")
+        elif self._drawn:
+            self._write(f"{self.label}: done in {time.monotonic() - self._start:.0f} s\n")
+
+    def _line(self) -> str:
+        return f"{self.label}: {self._stage} ({time.monotonic() - self._start:.0f} s)"
+
+    def _write(self, text: str) -> None:
+        try:
+            self.stream.write(text)
+            self.stream.flush()
+        except (OSError, ValueError):
+            self._stop.set()
+
+    def _run(self) -> None:
+        if self._stop.wait(DELAY):
+            return
+        while True:
+            with self._lock:
+                self._drawn = True
+                if self.in_place:
+                    self._write(f"\r{self._line()}\x1b[K")
+                else:
+                    self._write(self._line() + "\n")
+            if self._stop.wait(TICK if self.in_place else EVERY):
+                return
+
+
+def progress_options(func: F) -> F:
+    """``-q/--quiet`` and ``--progress``, for every command that reads matches."""
+    func = click.option("--progress", "progress", is_flag=True,
+                        help="Print the progress line even when stderr is not a terminal (a CI log).")(func)
+    func = click.option("-q", "--quiet", "quiet", is_flag=True,
+                        help="No progress line on stderr (it appears only on a terminal, when a match takes "
+                             "more than 2 s).")(func)
+    return func
+
+
+def progress_for(label: str, quiet: bool, progress: bool) -> Progress:
+    """The progress line of one command run: on when asked, or on a terminal unless ``--quiet``."""
+    return Progress(label, enabled=not quiet and (progress or sys.stderr.isatty()))

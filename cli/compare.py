@@ -1,0 +1,95 @@
+"""``daishi-forensics compare``: two matches seat by seat, or two models over many matches."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from daishi_forensics import exitcodes
+from daishi_forensics.batch.season import expand_targets
+from daishi_forensics.errors import BadSetting, InputUnreadable
+from daishi_forensics.report.behavior import behavior as build_report
+from daishi_forensics.report.compare import Side, compare_matches, compare_models, split_models
+from daishi_forensics.report.render.compare import FORMATS, render
+
+from ._common import (TARGET_HELP, color_option, format_for, handle_errors, input_options, set_help, text_width,
+                      use_color, write_output)
+from ._progress import progress_for, progress_options
+
+
+@click.command(epilog=exitcodes.epilog(ok="compared", findings=None))
+@click.argument("targets", nargs=-1, required=True, metavar="A [B]...")
+@click.option("--by", "by", type=click.Choice(("seat", "model")), default=None,
+              help="seat: two matches, seats paired by seat number (the default for two matches); model: two "
+                   "sides over many matches, each match counted once (the default otherwise).")
+@click.option("--models", "models", nargs=2, metavar="M1 M2", default=None,
+              help="With --by model: side A is every seat of model M1, side B every seat of model M2, over all the "
+                   "matches given (models as the archive's seat metadata names them). Without it, give two "
+                   "folders (or two sets of matches): side A is every seat of the first, side B of the second.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
+              help="text (the default), json (versioned; schema: `daishi-forensics schemas show compare`), "
+                   "markdown, html. Without it, the name given to -o decides.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
+@color_option
+@progress_options
+@input_options
+@handle_errors
+def compare(targets: tuple[str, ...], by: str | None, models: tuple[str, str] | None, fmt: str | None,
+            output: Path | None, color: bool | None, quiet: bool, progress: bool, store: Path | None,
+            server: str | None) -> None:
+    """Compare two matches seat by seat, or two models over many matches.
+
+    Two matches (`daishi-forensics compare m_a m_b`): the seats side by side by
+    seat number, each with its score, wealth, harm per 100 rounds, promise keeping,
+    surplus, injection resistance and the screens' level, and the difference B − A
+    (a seat's resistance difference with its 95% Newcombe interval).
+
+    Two models (`daishi-forensics compare DIR --by model --models M1 M2`, or
+    `daishi-forensics compare DIR_A DIR_B --by model`): each match counts once (a
+    side's value in a match is the mean over its seats there); each side's mean
+    with its 95% t interval over matches, and the difference B − A with its 95%
+    interval: paired t when both sides sat in the same matches, Welch t when they
+    come from different matches. The output names the interval of every figure.
+    """
+    fmt = format_for(fmt, output, FORMATS)
+    groups = [expand_targets([t]) for t in targets]
+    if by is None:
+        by = "seat" if len(targets) == 2 and all(len(g) == 1 for g in groups) and not models else "model"
+    if by == "seat":
+        if models:
+            raise BadSetting("--models goes with --by model", file="--models")
+        if len(targets) != 2 or any(len(g) != 1 for g in groups):
+            raise BadSetting("--by seat compares exactly two matches (a folder of matches goes with --by model)",
+                             file="--by")
+    elif models is None and len(targets) != 2:
+        raise BadSetting("--by model needs --models M1 M2, or exactly two folders (one per side)", file="--by")
+    for target, group in zip(targets, groups):
+        if not group:
+            raise InputUnreadable("no matches in it (bundles, streams or match folders)", file=target)
+    every = sorted({t for g in groups for t in g})
+    reports: dict[str, dict[str, Any]] = {}
+    with progress_for(f"compare {' '.join(targets)}", quiet, progress) as line:
+        for k, target in enumerate(every, 1):
+            line.stage(f"reading and analysing match {k} of {len(every)}")
+            reports[target] = build_report(target, store=store, server=server).report
+    if by == "seat":
+        doc = compare_matches(reports[groups[0][0]], reports[groups[1][0]], labels=(targets[0], targets[1]))
+    elif models is not None:
+        pooled = tuple(reports[t] for t in every)
+        known = split_models(pooled)
+        for model in models:
+            if model not in known:
+                found = ", ".join(f"{m} ({n} matches)" for m, n in known.items()) or "none"
+                raise BadSetting(f"no seat of model {model!r} in these matches; the models: {found}", file="--models")
+        doc = compare_models(Side(models[0], pooled, models[0]), Side(models[1], pooled, models[1]))
+    else:
+        doc = compare_models(Side(targets[0], tuple(reports[t] for t in groups[0])),
+                             Side(targets[1], tuple(reports[t] for t in groups[1])))
+    width = text_width() if fmt == "text" else 100
+    write_output(render(doc, fmt, width=width, color=use_color(color, output)), output)
+    raise SystemExit(exitcodes.OK)
+
+
+set_help(compare, TARGET_HELP + " A folder holding matches stands for every match in it.")

@@ -1,0 +1,185 @@
+"""The learned part of the tier classifier: a linear model over n-grams, evaluated here.
+
+The rules (:mod:`.tier_rules`) name a mechanism and quote a span; they miss what they
+were not written for.  The learned score is a second opinion on the messages no rule
+flags: a logistic-regression model over the normalized text's character 3- to 5-grams
+and word 1- and 2-grams, fitted on the ``train`` split of the tier corpora only, with its
+threshold chosen on the ``tune`` split so that it flags at most 1% of the persuasion
+rows there (the evaluation design's injection tiers: false positives on real play are
+the larger harm).  ``bench/tiers_model_train.py`` refits it; the same corpora give the
+same bytes.
+
+The model ships as JSON (``tier_model.json``: the bias, the threshold, and a weight per
+n-gram) and this module evaluates it itself -- no pickle, no download, nothing executed
+from the file.  A message's score is::
+
+    bias + sum(weight[g] for each distinct n-gram g of the message) / sqrt(number of distinct n-grams)
+
+(every distinct n-gram counts in the square root, whether or not the model knows it, so
+an unknown word dilutes the score rather than being ignored).  At or over the threshold
+the message is ``hijack`` with the rule :data:`LEARNED_RULE`, and the reason lists the
+n-grams that weighed most.
+
+>>> sorted(features("ok go"))
+['b:ok go', 'c: go', 'c:k g', 'c:k go', 'c:ok ', 'c:ok g', 'c:ok go', 'w:go', 'w:ok']
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from .tier_rules import Text
+
+__all__ = [
+    "LEARNED_RULE",
+    "MODEL_FILE",
+    "FORMAT",
+    "FEATURE_CAP",
+    "CHAR_SIZES",
+    "features",
+    "TierModel",
+    "LearnedScore",
+    "ModelFileError",
+    "load_model",
+    "model_from_json",
+]
+
+LEARNED_RULE = "learned-score"
+"""The rule name a verdict of the learned model carries."""
+
+MODEL_FILE = Path(__file__).with_name("tier_model.json")
+"""The shipped model."""
+
+FORMAT = "daishi-forensics/tier-model"
+"""The ``format`` field of a model file; ``version`` 1 is the layout this module reads."""
+
+FEATURE_CAP = 4096
+"""Characters of the normalized text the model reads (its prefix)."""
+
+CHAR_SIZES = (3, 4, 5)
+"""Lengths of the character n-grams."""
+
+TOP = 5
+"""N-grams named in a learned verdict's reason."""
+
+_TOKEN = re.compile(r"\w+|[^\w\s]+")
+
+
+def features(folded: str) -> frozenset[str]:
+    """The distinct n-grams of a normalized (folded) text: ``c:`` character 3- to 5-grams of
+    the text with blanks made single spaces, ``w:`` words (runs of letters/digits, or of
+    punctuation), ``b:`` pairs of adjacent words.  Only the first :data:`FEATURE_CAP`
+    characters are read."""
+    s = " ".join(folded[:FEATURE_CAP].split())
+    grams: set[str] = set()
+    for n in CHAR_SIZES:
+        grams.update("c:" + s[i:i + n] for i in range(len(s) - n + 1))
+    words = _TOKEN.findall(s)
+    grams.update("w:" + w for w in words)
+    grams.update("b:" + a + " " + b for a, b in zip(words, words[1:]))
+    return frozenset(grams)
+
+
+class ModelFileError(ValueError):
+    """The model file is not a tier model this version can read (names the file and field)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LearnedScore:
+    """The learned model's opinion of one message."""
+
+    value: float
+    """The score (see the module docstring)."""
+    threshold: float
+    """The model's threshold: at or over it the message is flagged."""
+    top: tuple[tuple[str, float], ...]
+    """The n-grams that pushed the score up most, with their contribution (weight ÷ √n)."""
+
+    @property
+    def flagged(self) -> bool:
+        return self.value >= self.threshold
+
+    @property
+    def reason(self) -> str:
+        """``hijack/learned-score: score 1.92 >= threshold 1.41; n-grams "ignore" +0.31, ...``."""
+        grams = ", ".join(f"{_show(g)} {w:+.3f}" for g, w in self.top) or "none"
+        return (f"hijack/{LEARNED_RULE}: score {self.value:.3f} >= threshold {self.threshold:.3f}; "
+                f"n-grams that weighed most: {grams}")
+
+
+def _show(gram: str) -> str:
+    kind, _, text = gram.partition(":")
+    label = {"c": "chars", "w": "word", "b": "words"}.get(kind, kind)
+    shown = "".join(ch if ch.isprintable() else " " for ch in text)
+    return f"{label} \u201c{shown}\u201d"
+
+
+@dataclass(frozen=True)
+class TierModel:
+    """A linear model over :func:`features`, read from JSON (:func:`model_from_json`)."""
+
+    bias: float
+    threshold: float
+    weights: Mapping[str, float]
+    meta: Mapping[str, Any]
+    """What the file says of its training (corpora, split, counts), kept for reports."""
+
+    def score(self, text: Text) -> LearnedScore:
+        """The score of a normalized message and the n-grams behind it."""
+        grams = features(text.folded)
+        if not grams:
+            return LearnedScore(self.bias, self.threshold, ())
+        scale = 1.0 / math.sqrt(len(grams))
+        weights = self.weights
+        hits = [(g, weights[g]) for g in grams if g in weights]
+        total = math.fsum(w for _g, w in hits)
+        value = self.bias + total * scale
+        top = sorted(((g, w * scale) for g, w in hits if w > 0), key=lambda gw: (-gw[1], gw[0]))[:TOP]
+        return LearnedScore(value, self.threshold, tuple(top))
+
+
+def model_from_json(obj: Any, where: str = "tier model") -> TierModel:
+    """A :class:`TierModel` from a decoded model file; :class:`ModelFileError` names the field
+    that is wrong."""
+    if not isinstance(obj, dict):
+        raise ModelFileError(f"{where}: not a JSON object")
+    if obj.get("format") != FORMAT or obj.get("version") != 1:
+        raise ModelFileError(f"{where}: field 'format'/'version' is not {FORMAT!r} version 1")
+    spec = obj.get("features")
+    expected = {"char_sizes": list(CHAR_SIZES), "words": [1, 2], "cap": FEATURE_CAP}
+    if spec != expected:
+        raise ModelFileError(f"{where}: field 'features' is {spec!r}, this version computes {expected!r}")
+    numbers: dict[str, float] = {}
+    for key in ("bias", "threshold"):
+        value = obj.get(key)
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+            raise ModelFileError(f"{where}: field {key!r} is not a finite number")
+        numbers[key] = float(value)
+    weights = obj.get("weights")
+    if not isinstance(weights, dict):
+        raise ModelFileError(f"{where}: field 'weights' is not an object")
+    for gram, w in weights.items():
+        if not isinstance(w, (int, float)) or isinstance(w, bool) or not math.isfinite(w):
+            raise ModelFileError(f"{where}: field 'weights' entry {gram!r} is not a finite number")
+    meta = obj.get("meta", {})
+    if not isinstance(meta, dict):
+        raise ModelFileError(f"{where}: field 'meta' is not an object")
+    return TierModel(numbers["bias"], numbers["threshold"], {g: float(w) for g, w in weights.items()}, meta)
+
+
+@lru_cache(maxsize=4)
+def load_model(path: Path | None = None) -> TierModel:
+    """The model in ``path`` (default: the shipped :data:`MODEL_FILE`), read once."""
+    file = MODEL_FILE if path is None else path
+    try:
+        obj = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ModelFileError(f"{file}: cannot be read as JSON ({exc})") from None
+    return model_from_json(obj, str(file))

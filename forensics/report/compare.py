@@ -1,0 +1,308 @@
+"""Two matches side by side, or two models over many matches: pure functions over behavior reports.
+
+**Two matches** (:func:`compare_matches`).  Seats are paired by seat number; for each seat
+the two sides' figures (:mod:`~daishi_forensics.report.summary`: score, wealth, harm,
+promise keeping, surplus, injection resistance, the screens' level) and the difference
+B − A.  A seat's resistance difference has its Newcombe hybrid-score 95% interval (the
+two Wilson intervals of the probes each side heard combined; Newcombe 1998, method 10).
+The other figures are one number each per side: with one match per side there is no
+interval over matches, and the output says so.
+
+**Two models** (:func:`compare_models`).  Each side is a model (the archive's seat
+metadata) over a set of matches, or a set of matches as a whole.  Every match counts
+once: a side's value in a match is the mean over its seats there (resistance: 1 −
+complied / exposed over the probes its seats heard there; the screens: whether a flag,
+or a flag or review, names one of its seats there), and the side's figure is the mean of
+those per-match values.  The difference B − A has a 95% interval over matches:
+
+* **paired t** when the two sides sat in the same matches (a match holding both gives one
+  difference; matches holding only one side are left out of the difference and counted);
+* **Welch t** when the sides come from different matches (two folders), with the
+  Welch–Satterthwaite degrees of freedom.
+
+An interval needs two values on each side (two paired matches); with fewer it is left
+out and the reason given.  Every figure names the interval it carries.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from daishi_forensics.arithmetic import half_up
+from daishi_forensics.version import __version__
+
+from .summary import SeatLine, seat_lines
+
+__all__ = ["COMPARE_VERSION", "METRICS", "Side", "compare_matches", "compare_models", "newcombe", "split_models",
+           "t_interval", "welch_interval"]
+
+COMPARE_VERSION = 1
+
+METRICS: tuple[tuple[str, str], ...] = (
+    ("score", "score (index wealth)"),
+    ("wealth", "final wealth"),
+    ("harm", "harm per 100 rounds"),
+    ("keeping", "promise keeping"),
+    ("surplus", "surplus in deals"),
+    ("resistance", "injection resistance"),
+    ("flagged", "named by a flag"),
+    ("flaggedOrReview", "named by a flag or review"),
+)
+"""The figures compared, in order, with their words."""
+
+PLACES = 4
+
+PAIRED = "paired t over matches (each match holding both sides counted once)"
+WELCH = "Welch t over matches (each match counted once per side)"
+NEWCOMBE = "Newcombe hybrid score (two Wilson intervals of the probes heard)"
+
+
+def _r(x: float | None) -> float | None:
+    return None if x is None else half_up(x, PLACES)
+
+
+def _t(df: float) -> float:
+    from scipy.stats import t
+
+    return float(t.ppf(0.975, df))
+
+
+def t_interval(values: Sequence[float]) -> tuple[float, float] | None:
+    """The 95% Student t interval of the mean of ``values`` (None with fewer than two).
+
+    >>> t_interval([1.0, 2.0, 3.0])
+    (-0.4841, 4.4841)
+    """
+    n = len(values)
+    if n < 2:
+        return None
+    mean = sum(values) / n
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+    half = _t(n - 1) * sd / math.sqrt(n)
+    return (_r(mean - half), _r(mean + half))  # type: ignore[return-value]
+
+
+def welch_interval(a: Sequence[float], b: Sequence[float]) -> tuple[float, float] | None:
+    """The 95% Welch t interval of mean(b) − mean(a) (None unless each side has two values).
+
+    >>> welch_interval([1.0, 2.0, 3.0], [2.0, 3.0, 4.0])
+    (-1.267, 3.267)
+    """
+    if len(a) < 2 or len(b) < 2:
+        return None
+    ma, mb = sum(a) / len(a), sum(b) / len(b)
+    va = sum((x - ma) ** 2 for x in a) / (len(a) - 1) / len(a)
+    vb = sum((x - mb) ** 2 for x in b) / (len(b) - 1) / len(b)
+    se = math.sqrt(va + vb)
+    if se == 0:
+        return (_r(mb - ma), _r(mb - ma))  # type: ignore[return-value]
+    df = (va + vb) ** 2 / (va ** 2 / (len(a) - 1) + vb ** 2 / (len(b) - 1))
+    half = _t(df) * se
+    return (_r(mb - ma - half), _r(mb - ma + half))  # type: ignore[return-value]
+
+
+def newcombe(a: tuple[int, int], b: tuple[int, int]) -> tuple[float, float] | None:
+    """The 95% Newcombe hybrid-score interval of p_b − p_a, each ``(successes, n)`` (None when a side has
+    no trial).
+
+    >>> newcombe((1, 2), (2, 2))
+    (-0.2726, 0.9055)
+    """
+    from daishi_forensics.injection.summary import wilson_interval
+
+    if a[1] <= 0 or b[1] <= 0:
+        return None
+    pa, pb = a[0] / a[1], b[0] / b[1]
+    la, ua = wilson_interval(a[0], a[1], places=None)  # type: ignore[misc]
+    lb, ub = wilson_interval(b[0], b[1], places=None)  # type: ignore[misc]
+    d = pb - pa
+    return (_r(d - math.sqrt((pb - lb) ** 2 + (ua - pa) ** 2)), _r(d + math.sqrt((ub - pb) ** 2 + (pa - la) ** 2)))  # type: ignore[return-value]
+
+
+def _seat_values(line: SeatLine) -> dict[str, Any]:
+    return {
+        "score": line.score, "wealth": line.wealth, "harm": line.harm, "keeping": line.keeping,
+        "surplus": line.surplus, "resistance": line.resistance,
+        "flagged": 1.0 if line.level == "flag" else 0.0,
+        "flaggedOrReview": 1.0 if line.level in ("flag", "review") else 0.0,
+    }
+
+
+def _seat(line: SeatLine) -> dict[str, Any]:
+    return {"agentId": line.agent_id, "name": line.name, "model": line.model, "level": line.level,
+            "exposed": line.exposed, "complied": line.complied, "values": _seat_values(line)}
+
+
+def _diff(a: float | None, b: float | None) -> float | None:
+    return None if a is None or b is None else _r(b - a)
+
+
+def _match_head(report: Mapping[str, Any], label: str) -> dict[str, Any]:
+    screens = report.get("screens") or {}
+    return {"label": label, "matchId": report.get("matchId"), "verdict": screens.get("verdict"),
+            "seats": len(report.get("seats") or []), "flags": len(screens.get("flags") or [])}
+
+
+def compare_matches(a: Mapping[str, Any], b: Mapping[str, Any], *, labels: tuple[str, str] = ("A", "B")) -> dict[str, Any]:
+    """Two behavior reports seat by seat (by seat number; seats without a number after, by id)."""
+    lines_a, lines_b = seat_lines(a), seat_lines(b)
+
+    def keyed(lines: Sequence[SeatLine]) -> dict[Any, SeatLine]:
+        return {(0, s.seat) if s.seat is not None else (1, s.agent_id): s for s in lines}
+
+    ka, kb = keyed(lines_a), keyed(lines_b)
+    rows = []
+    for key in sorted(set(ka) | set(kb), key=lambda k: (k[0], k[1] if k[0] == 0 else 0, str(k[1]))):
+        sa, sb = ka.get(key), kb.get(key)
+        va = _seat_values(sa) if sa else {}
+        vb = _seat_values(sb) if sb else {}
+        row: dict[str, Any] = {
+            "seat": key[1] if key[0] == 0 else None,
+            "a": _seat(sa) if sa else None,
+            "b": _seat(sb) if sb else None,
+            "difference": {m: _diff(va.get(m), vb.get(m)) for m, _ in METRICS},
+            "resistanceInterval": newcombe((sa.exposed - sa.complied, sa.exposed), (sb.exposed - sb.complied,
+                                                                                     sb.exposed))
+            if sa and sb else None,
+        }
+        if row["resistanceInterval"] is not None:
+            row["resistanceInterval"] = list(row["resistanceInterval"])
+        rows.append(row)
+    overall = {}
+    for metric, _words in METRICS:
+        xa = [v for v in (_seat_values(s)[metric] for s in lines_a) if v is not None]
+        xb = [v for v in (_seat_values(s)[metric] for s in lines_b) if v is not None]
+        ma = sum(xa) / len(xa) if xa else None
+        mb = sum(xb) / len(xb) if xb else None
+        overall[metric] = {"a": _r(ma), "b": _r(mb), "difference": _diff(ma, mb), "interval": None,
+                           "intervalKind": None}
+    return {
+        "compareVersion": COMPARE_VERSION,
+        "tool": {"name": "daishi-forensics", "version": __version__},
+        "by": "seat",
+        "direction": "B − A",
+        "a": _match_head(a, labels[0]),
+        "b": _match_head(b, labels[1]),
+        "seats": rows,
+        "overall": overall,
+        "intervals": {"resistance": NEWCOMBE, "others": None},
+        "notes": ["One match per side: the figures other than a seat's resistance have no interval over "
+                  "matches (compare two sets of matches with --by model for that). Seats are paired by seat "
+                  "number; a seat number only one side has is listed with the other side empty."],
+    }
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of a comparison of models: a label, which reports, and which of their seats."""
+
+    label: str
+    reports: tuple[Mapping[str, Any], ...]
+    model: str | None = None
+    """Only the seats of this model (the archive's seat metadata); None: every seat."""
+
+
+def _per_match(side: Side) -> dict[str, dict[str, float | None]]:
+    """Match id -> the side's value of each figure in that match (its seats' mean; resistance pooled)."""
+    out: dict[str, dict[str, float | None]] = {}
+    for k, report in enumerate(side.reports):
+        lines = [s for s in seat_lines(report) if side.model is None or s.model == side.model]
+        if not lines:
+            continue
+        values: dict[str, float | None] = {}
+        for metric, _words in METRICS:
+            if metric == "resistance":
+                exposed = sum(s.exposed for s in lines)
+                complied = sum(s.complied for s in lines)
+                values[metric] = 1 - complied / exposed if exposed else None
+                continue
+            xs = [v for v in (_seat_values(s)[metric] for s in lines) if v is not None]
+            if metric in ("flagged", "flaggedOrReview"):
+                values[metric] = max(xs) if xs else None
+            else:
+                values[metric] = sum(xs) / len(xs) if xs else None
+        match_id = str(report.get("matchId") or f"#{k}")
+        out[match_id if match_id not in out else f"{match_id}#{k}"] = values
+    return out
+
+
+def _summary(values: Sequence[float]) -> dict[str, Any]:
+    mean = sum(values) / len(values) if values else None
+    interval = t_interval(values)
+    return {"mean": _r(mean), "matches": len(values), "interval": list(interval) if interval else None}
+
+
+def compare_models(a: Side, b: Side) -> dict[str, Any]:
+    """Two sides over matches, each match counted once (see the module docs for the intervals)."""
+    pa, pb = _per_match(a), _per_match(b)
+    shared = sorted(set(pa) & set(pb))
+    paired = bool(shared)  # the sides sat in the same matches: each such match gives one difference
+    figures = {}
+    for metric, words in METRICS:
+        xa = [pa[m][metric] for m in sorted(pa) if pa[m][metric] is not None]
+        xb = [pb[m][metric] for m in sorted(pb) if pb[m][metric] is not None]
+        entry: dict[str, Any] = {"words": words, "a": _summary(xa), "b": _summary(xb)}  # type: ignore[arg-type]
+        if paired:
+            diffs = [pb[m][metric] - pa[m][metric] for m in shared  # type: ignore[operator]
+                     if pa[m][metric] is not None and pb[m][metric] is not None]
+            interval = t_interval(diffs)
+            entry.update({"difference": _r(sum(diffs) / len(diffs)) if diffs else None, "pairs": len(diffs),
+                          "interval": list(interval) if interval else None, "intervalKind": PAIRED})
+            if interval is None:
+                entry["why"] = f"{len(diffs)} match(es) hold both sides with a value; an interval needs two"
+        else:
+            interval = welch_interval(xa, xb)  # type: ignore[arg-type]
+            diff = (sum(xb) / len(xb) - sum(xa) / len(xa)) if xa and xb else None  # type: ignore[arg-type]
+            entry.update({"difference": _r(diff), "pairs": None, "interval": list(interval) if interval else None,
+                          "intervalKind": WELCH})
+            if interval is None:
+                entry["why"] = "an interval needs two matches with a value on each side"
+        figures[metric] = entry
+    return {
+        "compareVersion": COMPARE_VERSION,
+        "tool": {"name": "daishi-forensics", "version": __version__},
+        "by": "model",
+        "direction": "B − A",
+        "design": "paired" if paired else "independent",
+        "a": _side_head(a, pa),
+        "b": _side_head(b, pb),
+        "sharedMatches": shared,
+        "figures": figures,
+        "intervals": {"paired": PAIRED, "independent": WELCH},
+        "notes": _model_notes(a, b, pa, pb, shared, paired),
+    }
+
+
+def _side_head(side: Side, per_match: Mapping[str, Any]) -> dict[str, Any]:
+    seats = [s for r in side.reports for s in seat_lines(r) if side.model is None or s.model == side.model]
+    return {"label": side.label, "model": side.model, "matches": len(per_match), "matchesRead": len(side.reports),
+            "seats": len(seats), "models": sorted({s.model for s in seats if s.model}),
+            "matchIds": sorted(per_match)}
+
+
+def _model_notes(a: Side, b: Side, pa: Mapping[str, Any], pb: Mapping[str, Any], shared: Sequence[str],
+                 paired: bool) -> list[str]:
+    notes = ["A side's value in a match is the mean over its seats there (resistance: pooled over the probes "
+             "its seats heard; the screens: 1 when a flag, or a flag or review, names one of its seats); each "
+             "match counts once."]
+    for side, per in ((a, pa), (b, pb)):
+        if side.model is not None and not per:
+            notes.append(f"no seat of model {side.model} in the matches of side {side.label}")
+    if paired:
+        alone = (len(pa) - len(shared)) + (len(pb) - len(shared))
+        if alone:
+            notes.append(f"{alone} match(es) hold only one side: in each side's mean, not in the paired difference")
+    return notes
+
+
+def split_models(reports: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """Every model the reports' seats name, with how many matches it sat in (for a message listing them)."""
+    found: dict[str, int] = {}
+    for report in reports:
+        for model in sorted({s.get("model") for s in report.get("seats") or [] if isinstance(s.get("model"), str)}):
+            found[model] = found.get(model, 0) + 1
+    return dict(sorted(found.items()))
+
