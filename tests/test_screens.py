@@ -261,9 +261,9 @@ def test_a_crowd_trading_the_same_goods_every_way_is_one_ring_found_in_bounded_t
     for _ in range(3):
         for a, b in itertools.permutations(seats, 2):
             trade(g, a, b, next(_ids), {"wood": 6.0}, {"food": 6.0})
-    started = time.perf_counter()
+    started = time.process_time()  # the work done (one process, one core), not a shared machine's wall clock
     result = screen_graph(g)
-    assert time.perf_counter() - started < 5.0
+    assert time.process_time() - started < 5.0
     assert "ring: the cycle search stopped after 200000 steps; some cycles may be missing" in result.notes
     # every pair undoes its own trades: against the match's other pairs, no pair stands out (the null
     # is honest play in the same match, and here every pair does the same), and wood goes every way
