@@ -167,8 +167,8 @@ def bench_speed(messages: int, full_cdist: bool = False) -> None:
 
     target_events = int(messages / 0.1)
     while True:  # the share of messages among a simulated match's events varies: grow until enough
-        match, t_sim = _timed(lambda: simulate_match("echo", 7, n_agents=40, target_events=target_events))
-        exposure, t_replay = _timed(lambda: exposure_of(match))
+        match, t_sim = _timed(lambda n=target_events: simulate_match("echo", 7, n_agents=40, target_events=n))
+        exposure, t_replay = _timed(lambda m=match: exposure_of(m))
         msgs = exposure.messages
         if len(msgs) >= messages:
             break

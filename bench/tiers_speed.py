@@ -108,9 +108,9 @@ def main(argv: list[str] | None = None) -> int:
     rates: dict[tuple[str, str], float] = {}
     for name, make_pass, one, module in variants:
         for workload, n, fn in (
-            ("pass", len(events), lambda: run_pass(make_pass, events)),
-            ("distinct", len(distinct), lambda: [one(t) for t in distinct]),
-            ("corpus", len(corpus), lambda: [one(t) for t in corpus]),
+            ("pass", len(events), lambda make=make_pass: run_pass(make, events)),
+            ("distinct", len(distinct), lambda f=one: [f(t) for t in distinct]),
+            ("corpus", len(corpus), lambda f=one: [f(t) for t in corpus]),
         ):
             seconds = best(fn, args.rounds, module)
             rates[(name, workload)] = n / seconds

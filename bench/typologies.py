@@ -139,7 +139,7 @@ def false_flags(settings: Any, seeds: list[int], split: str) -> None:
     graphs = with_flag = nodes = 0
     kinds: Counter[str] = Counter()
     for seed in seeds:
-        for name, s in (("default", settings), ("many honest hubs", replace(settings, hub_share=0.08)),
+        for _name, s in (("default", settings), ("many honest hubs", replace(settings, hub_share=0.08)),
                         ("dense", replace(settings, degree=4.0))):
             sim = simulate_transfers(replace(s, seed=seed, cases_per_typology=0.0))
             flags = [f for f in screen_graph(sim.graph).flags if f.screen in TYPOLOGY_SCREENS]

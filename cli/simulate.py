@@ -11,6 +11,7 @@ from daishi_forensics.simulate import FORMS, SCENARIOS, simulate_to_dir
 from daishi_forensics.simulate.noise import NOISE_LEVELS
 
 from ._common import handle_errors, say
+from ._progress import progress_for, progress_options
 
 
 @click.group(invoke_without_command=True, epilog=exitcodes.epilog(ok="written", findings=None, unreadable=None))
@@ -33,10 +34,12 @@ from ._common import handle_errors, say
               help="Honest noise: whole-item trades, favoured partners, gifts to the hungry, beggars, buying "
                    "before a build, market fills, trade with whoever stands near. Default: medium for "
                    "honest-noisy, none for every other scenario. For calibrating screen settings.")
+@progress_options
 @click.pass_context
 @handle_errors
 def simulate(ctx: click.Context, scenario: str, seed: int, schema_version: int, out_dir: Path | None, form: str,
-             n_agents: int, ticks: int, target_events: int | None, previous_season: bool, noise: str | None) -> None:
+             n_agents: int, ticks: int, target_events: int | None, previous_season: bool, noise: str | None,
+             quiet: bool, progress: bool) -> None:
     """Write a deterministic synthetic match with planted behaviors and a ground-truth sidecar.
 
     The match id is derived from every parameter (scenario, seed, seats, rounds,
@@ -66,8 +69,10 @@ def simulate(ctx: click.Context, scenario: str, seed: int, schema_version: int, 
         raise click.UsageError("Missing option '--out'.")
     if previous_season and schema_version != 1:
         raise click.UsageError("--previous-season needs --schema-version 1 (only v1 logs hold several seasons)")
-    path = simulate_to_dir(scenario, seed, schema_version, out_dir, form, previous_season=previous_season,
-                           n_agents=n_agents, ticks=ticks, target_events=target_events, noise=noise)
+    with progress_for(f"simulate {scenario}", quiet, progress) as line:
+        line.stage("playing the match")
+        path = simulate_to_dir(scenario, seed, schema_version, out_dir, form, previous_season=previous_season,
+                               n_agents=n_agents, ticks=ticks, target_events=target_events, noise=noise)
     say(str(path))
 
 
@@ -80,8 +85,9 @@ def simulate(ctx: click.Context, scenario: str, seed: int, schema_version: int, 
 @click.option("--ticks", type=click.IntRange(3), default=40, show_default=True, help="Rounds each match plays.")
 @click.option("--agents", "n_agents", type=click.IntRange(4, 200), default=6, show_default=True,
               help="Seats in each match.")
+@progress_options
 @handle_errors
-def study(out_dir: Path, seed: int, trials: int, ticks: int, n_agents: int) -> None:
+def study(out_dir: Path, seed: int, trials: int, ticks: int, n_agents: int, quiet: bool, progress: bool) -> None:
     """Write simulated studies played from simulated matches, as a study page serves them.
 
     Three folders: series (one arm), paired-fixed (a control and two arms, fixed
@@ -100,5 +106,8 @@ def study(out_dir: Path, seed: int, trials: int, ticks: int, n_agents: int) -> N
     """
     from daishi_forensics.study.simulated import simulate_study
 
-    for folder in simulate_study(out_dir, seed=seed, trials=trials, ticks=ticks, n_agents=n_agents):
-        say(str(folder))
+    with progress_for("simulate study", quiet, progress) as line:
+        line.stage("playing the studies' matches")
+        for folder in simulate_study(out_dir, seed=seed, trials=trials, ticks=ticks, n_agents=n_agents):
+            line.clear()
+            say(str(folder))

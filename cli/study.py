@@ -8,6 +8,7 @@ import click
 from daishi_forensics import exitcodes
 
 from ._common import handle_errors, write_output
+from ._progress import progress_for, progress_options
 
 FORMATS = ("text", "json", "markdown")
 
@@ -42,9 +43,10 @@ def study() -> None:
               help="text for people, markdown for pages, json for programs (schema study-audit).")
 @click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
+@progress_options
 @handle_errors
 def audit(target: str | None, server: str | None, trials: Path | None, seats: Path | None, page: Path | None,
-          recipe: Path | None, fmt: str, as_json: bool, output: Path | None) -> None:
+          recipe: Path | None, fmt: str, as_json: bool, output: Path | None, quiet: bool, progress: bool) -> None:
     """Recompute a published series or paired experiment from its two files and check its page.
 
     Reads trials.csv and seats.csv, the page's own figures and (under the anytime
@@ -81,6 +83,10 @@ def audit(target: str | None, server: str | None, trials: Path | None, seats: Pa
         raise click.UsageError("--trials and --seats go together: the audit needs both files")
     if target is None and trials is None:
         raise click.UsageError("give a TARGET (a study folder or address), or --trials and --seats")
-    result = audit_study(load_study(target, server=server, trials=trials, seats=seats, page=page, recipe=recipe))
+    with progress_for(f"study audit {target or trials}", quiet, progress) as line:
+        line.stage("reading the study")
+        study = load_study(target, server=server, trials=trials, seats=seats, page=page, recipe=recipe)
+        line.stage("recomputing its figures")
+        result = audit_study(study)
     write_output(render(result, fmt), output)
     raise SystemExit(result.exit_code)

@@ -20,6 +20,7 @@ from daishi_forensics.injection.tiers import TIERS, classify_corpus
 from daishi_forensics.outputs import atomic_file, write_stdout
 
 from ._common import handle_errors, say
+from ._progress import progress_for, progress_options
 
 
 UNCLASSIFIED = "unclassified"
@@ -55,8 +56,10 @@ def _open(path: str) -> IO[bytes]:
 @click.option("--summary", is_flag=True, help="Print counts per tier (and per input label, if any) on stderr.")
 @click.option("--no-model", "no_model", is_flag=True,
               help="Rules only: leave out the learned score (its verdicts have the rule learned-score).")
+@progress_options
 @handle_errors
-def tiers(file: str, output: Path | None, scrub: bool, summary: bool, no_model: bool) -> None:
+def tiers(file: str, output: Path | None, scrub: bool, summary: bool, no_model: bool, quiet: bool,
+          progress: bool) -> None:
     """Classify the `text` of every line of a JSON Lines corpus as persuasion, hijack or protocol.
 
     Writes one JSON line per input line: the input's fields, plus `tier`, `rule`
@@ -72,8 +75,10 @@ def tiers(file: str, output: Path | None, scrub: bool, summary: bool, no_model: 
     """
     counts: Counter[tuple[str, str]] = Counter()
     bad = 0
+    lines = 0
     handle = _open(file)
     with contextlib.ExitStack() as stack:
+        line = stack.enter_context(progress_for(f"tiers {file}", quiet, progress))
         if handle is not sys.stdin.buffer:
             stack.callback(handle.close)
         write = stack.enter_context(atomic_file(output)).write if output is not None else write_stdout
@@ -86,6 +91,9 @@ def tiers(file: str, output: Path | None, scrub: bool, summary: bool, no_model: 
             if row is None:
                 break
             write(_line_json(row.record))
+            lines += 1
+            if not lines % 1000:
+                line.stage(f"{lines:,} lines classified")
             if not row.ok:
                 bad += 1
             label = row.record.get("label")

@@ -49,7 +49,11 @@ _EXPORTS: dict[str, str] = {
     "InvalidInput": "daishi_forensics.errors",
 }
 
-__all__ = ["__version__", *_EXPORTS]
+__all__ = [
+    "__version__", "open_match", "read_match", "MatchRead", "analyze", "MatchAnalysis", "behavior", "screen_match",
+    "screen_graph", "ForensicsError", "InputUnreadable", "MatchNotFound", "InputTooLarge", "ServerError",
+    "InvalidInput",
+]  # the names of _EXPORTS, spelled out for linters and type checkers (a test keeps the two equal)
 
 
 def __getattr__(name: str) -> Any:

@@ -97,6 +97,10 @@ def test_progress_is_never_on_a_pipe_unless_asked(monkeypatch: pytest.MonkeyPatc
     assert _progress.progress_for("x", quiet=False, progress=False).enabled is False  # CliRunner: not a terminal
     assert _progress.progress_for("x", quiet=False, progress=True).enabled is True
     assert _progress.progress_for("x", quiet=True, progress=True).enabled is False
-    for command in ("behavior", "validate", "screen", "score", "propagation", "compare"):
-        flat = " ".join(CliRunner().invoke(main, [command, "--help"], terminal_width=100).output.split())
+    for command in ("behavior", "validate", "screen", "score", "propagation", "compare", "tiers", "study audit",
+                    "simulate", "simulate study"):
+        flat = " ".join(CliRunner().invoke(main, [*command.split(), "--help"], terminal_width=100).output.split())
         assert "-q, --quiet" in flat and "--progress" in flat, command
+    for command in ("season behavior", "season screen", "export"):  # quiet there also silences the output
+        flat = " ".join(CliRunner().invoke(main, [*command.split(), "--help"], terminal_width=100).output.split())
+        assert "-q, --quiet" in flat, command

@@ -178,7 +178,7 @@ def test_renderers(analysis: MatchAnalysis) -> None:
     assert any("daishi-heuristic v3" in intro for _, intro, _, _ in blocks)
     harm = next(b for b in blocks if b[0] == "Profile: Score vs harm")
     text = text_table(harm[2], harm[3])
-    line = next(l for l in text.splitlines() if l.startswith("a_1") and "indexWealth" in l)
+    line = next(row for row in text.splitlines() if row.startswith("a_1") and "indexWealth" in row)
     assert line.split() == ["a_1", "50", "indexWealth", "0.75", "0.25", "0.25", "0.25", "1.25"]
 
 

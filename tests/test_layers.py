@@ -149,6 +149,7 @@ def test_the_package_face_is_pinned() -> None:
         "screen_match", "screen_graph", "ForensicsError", "InputUnreadable", "MatchNotFound", "InputTooLarge",
         "ServerError", "InvalidInput",
     ]
+    assert df.__all__[1:] == list(df._EXPORTS)  # every lazy name is exported, and nothing else
     for name in df.__all__:
         assert getattr(df, name) is not None, name
     assert issubclass(df.MatchNotFound, df.InputUnreadable) and issubclass(df.InputUnreadable, df.ForensicsError)

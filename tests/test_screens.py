@@ -245,7 +245,7 @@ def test_a_ring_is_found_whatever_node_starts_it(start: int) -> None:
 def test_a_ring_with_slightly_varying_quantities_is_still_a_ring() -> None:
     g = nx.MultiDiGraph()
     tick = 0
-    for lap, value in enumerate([6.0, 8.0, 5.0]):
+    for value in [6.0, 8.0, 5.0]:
         for i, (u, v) in enumerate([("a", "b"), ("b", "c"), ("c", "a")]):
             gift(g, u, v, tick, value + (i % 2))  # a unit more or less on some legs
             tick += 1

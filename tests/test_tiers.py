@@ -14,7 +14,6 @@ import json
 import re
 import sys
 import time
-import unicodedata
 from pathlib import Path
 from types import ModuleType
 

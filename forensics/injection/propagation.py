@@ -881,20 +881,21 @@ def tree_text(
     ]
     if prop.caveat:
         lines.append(f"note: {prop.caveat}")
-    for chain in prop.chains:
-        if chain.reach < min_reach or (tiers is not None and chain.tier not in tiers):
+    for tree in prop.chains:
+        if tree.reach < min_reach or (tiers is not None and tree.tier not in tiers):
             continue
         lines.append("")
         lines.append(
-            f"chain {chain.root}  tier {chain.tier or '?'}  reach {chain.reach}  depth {chain.depth}  "
-            f"exposed {chain.exposed}  generations {'/'.join(str(g) for g in chain.generations)}"
+            f"chain {tree.root}  tier {tree.tier or '?'}  reach {tree.reach}  depth {tree.depth}  "
+            f"exposed {tree.exposed}  generations {'/'.join(str(g) for g in tree.generations)}"
         )
-        nodes = chain_nodes(chain, messages, prop.edges, scrub_text=scrub_text)
+        nodes = chain_nodes(tree, messages, prop.edges, scrub_text=scrub_text)
         children: dict[int, list[dict[str, Any]]] = {}
         for node in nodes[1:]:
             children.setdefault(node["parent"], []).append(node)
 
-        def walk(node: dict[str, Any], prefix: str, last: bool, top: bool) -> None:
+        def walk(node: dict[str, Any], prefix: str, last: bool, top: bool,
+                 children: dict[int, list[dict[str, Any]]] = children) -> None:
             branch = "" if top else ("\u2514\u2500 " if last else "\u251c\u2500 ")
             sim = "" if node["similarity"] is None else f"  {node['via']} {node['similarity']:.2f}"
             lines.append(

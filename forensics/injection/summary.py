@@ -237,7 +237,6 @@ def utility_under_attack(
         None if timeline.last_tick is None else timeline.last_tick + 1)
     if lo is None or hi is None:
         return {}
-    match_ticks = range(lo, hi)
     spans: dict[str, list[tuple[int, int]]] = {}
     for o in outcomes:
         if o.exposed:

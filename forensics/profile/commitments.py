@@ -460,7 +460,7 @@ _MEET_VERBS = frozenset({
     "hang", "sail", "sailing", "fly", "flying", "jump", "jumping", "enter", "entering", "station",
     "stationed", "set", "keep", "flank", "flanking", "see", "find", "dock", "docking", "pull", "pulling",
     "fall", "falling", "retreat", "retreating", "push", "pushing", "rush", "rushing", "march", "marching",
-    "hold", "holding", "sit", "sitting", "park", "parking", "wait", "rotate", "rotating", "redeploy", "deploy",
+    "hold", "holding", "sit", "sitting", "park", "parking", "rotate", "rotating", "redeploy", "deploy",
     "deploying", "post", "posted", "stays", "remains", "remain", "keeping", "order", "ordering", "lead",
     "leading", "bring", "bringing", "send", "sending"})
 """Verbs that put the speaker at the place a preposition after them names."""
@@ -705,7 +705,7 @@ class HeuristicExtractor:
         out: list[tuple[int, Commitment]] = []  # (order key, commitment)
         goods: list[_Goods] = []
         accepted: list[tuple[int, Commitment]] = []
-        for n, clause in enumerate(clauses):
+        for clause in clauses:
             span = (clause.start, clause.end)
             alternatives = [g for g in (self._goods(seg, items_at) for seg in self._alternatives(clause)) if g] \
                 if items_at or self._money is not None else []

@@ -100,8 +100,6 @@ from typing import Any
 
 from daishi_forensics.economy.contact import hearers
 from daishi_forensics.economy.ledger import TradeId
-from daishi_forensics.errors import InvalidInput
-from daishi_forensics.read.archive import item_values
 from daishi_forensics.replay import Event, RecordLog, World
 
 from ._promise_store import BetrayalStore, VerdictStore

@@ -119,8 +119,10 @@ class MatchRead:
         self._consumed = False
         self._upcast_cache: tuple[dict[str, Any], list[dict[str, Any]]] | None = None
         archive = source.archive
-        config = archive.get("config") if isinstance(archive.get("config"), dict) else {}
-        grid = config.get("map") if isinstance(config.get("map"), dict) else {}
+        config = archive.get("config")
+        config = config if isinstance(config, dict) else {}
+        grid = config.get("map")
+        grid = grid if isinstance(grid, dict) else {}
         self.width = grid.get("width", 12) if isinstance(grid.get("width"), int) else 12
         self.height = grid.get("height", 12) if isinstance(grid.get("height"), int) else 12
         self.errata_events: dict[int, str] = {}
@@ -207,7 +209,7 @@ class MatchRead:
                 data = record[2]
                 if fast is not None and type(data) is dict and data.get("schemaVersion") == 3:
                     type_name = data.get("type")
-                    is_valid = fast.get(type_name) if type(type_name) is str else None  # type: ignore[arg-type]
+                    is_valid = fast.get(type_name) if type(type_name) is str else None
                     if is_valid is not None and is_valid(data):
                         eid = data["id"]
                         last = self._last_id
@@ -357,7 +359,7 @@ class MatchRead:
         event_id = event.get("id")
         if errata and event_id in errata:
             if event.get("upcast") is None:
-                self.stats.excluded_by_errata.append(event_id)  # type: ignore[arg-type]
+                self.stats.excluded_by_errata.append(event_id)
             return
         self.stats.yielded += 1
         yield event

@@ -121,7 +121,7 @@ class Limits:
 class RawRecord(NamedTuple):
     """One raw event record as read, before validation."""
 
-    index: int
+    index: int  # type: ignore[assignment]  # a field named like tuple.index, read as an attribute only
     line: int | None
     data: Any
     error: str | None
@@ -196,7 +196,7 @@ class _LimitedReader(io.RawIOBase):
     def readinto(self, buffer: Any) -> int:
         view = memoryview(buffer)
         try:
-            n = self._inner.readinto(view)  # type: ignore[attr-defined]
+            n: int | None = self._inner.readinto(view)  # type: ignore[attr-defined]
         except (OSError, EOFError, gzip.BadGzipFile) as exc:
             raise InputUnreadable(f"corrupt gzip data ({exc})", file=self._name) from exc
         if n is None:
@@ -221,7 +221,7 @@ def _open_binary(path: Path, limits: Limits) -> BinaryIO:
         if path.suffix == ".gz":
             inner = gzip.GzipFile(filename=path, mode="rb")
             limited = _LimitedReader(inner, limits.max_inflated_bytes, str(path))  # type: ignore[arg-type]
-            return io.BufferedReader(limited, 1 << 20)  # type: ignore[return-value]
+            return io.BufferedReader(limited, 1 << 20)
         return open(path, "rb")
     except OSError as exc:
         raise InputUnreadable(f"cannot open ({exc.strerror or exc})", file=str(path)) from exc

@@ -135,7 +135,7 @@ def _messages(report: Mapping[str, Any], part: FocusPart) -> list[dict[str, Any]
         if isinstance(event, int) and not isinstance(event, bool):
             found.setdefault((event, why), {"event": event, "tier": part.tier_of.get(event), "why": why, **extra})
 
-    for event, tier, rule in part.sent:
+    for event, _tier, rule in part.sent:
         add(event, "sent", rule=rule)
     for p in report.get("probes") or []:
         if p.get("target") == agent:

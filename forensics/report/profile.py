@@ -34,13 +34,9 @@ from daishi_forensics.economy.contact import Contact, ContactPass
 from daishi_forensics.economy.counters import CounterPass
 from daishi_forensics.profile.harm import (
     HARM_CATEGORIES,
-    HarmEvents,
-    HarmPass,
     SeatHarm,
-    harm_profile,
     match_rounds_or_zero,
     normalize,
-    rounds_alive,
     score_vs_harm,
     seat_harms,
     seat_ids,
@@ -52,7 +48,7 @@ from daishi_forensics.profile.progression import MILESTONES, Progression, Progre
 from daishi_forensics.profile.promises import AFTER_TRADE_TICKS, WINDOW_TICKS, PromisePass, Promises, keeping_rate
 from daishi_forensics.profile.specialization import ACTIVITY_KINDS, Specialization, specialization
 from daishi_forensics.profile.welfare import Welfare, welfare
-from daishi_forensics.economy.witnesses import WitnessPass, Witnesses
+from daishi_forensics.economy.witnesses import WitnessPass
 
 __all__ = ["PROFILE_VERSION", "MAX_CURVE_POINTS", "profile_section"]
 
