@@ -1,6 +1,7 @@
-"""Benchmark of the injection forensics (issue 5), every figure measured in this one run.
+"""Benchmark of the injection forensics, every figure measured in this one run.
 
-    /work/venv/bin/python bench/injection.py [--probe-seeds 20] [--echo-seeds 20] [--messages 20000]
+    python bench/injection.py [--probe-seeds 20] [--echo-seeds 20] [--cascade-seeds 40]
+                              [--cascades report|tune|both] [--messages 20000]
 
 Prints:
 
@@ -12,6 +13,21 @@ Prints:
    and recall of the edges touching a planted message or decoy, and, for transparency,
    the edges found among the organic chatter (which the truth does not list) per 1,000
    messages;
+2b. propagation edges on the independent forwarding-cascade generator
+   (``daishi_forensics.simulate.cascades``, which shares no code with the ``echo``
+   scenario), where every message is labelled, so every edge counts: precision and
+   recall with 95% Wilson intervals, overall, per mutation kind, for forwarders who had
+   heard two copies or more, by the edges' confidence, and the false edges on
+   lookalikes.  Each figure says its split: ``TUNE`` (the seeds, the half of every word
+   list and the mutation kinds the rules were tuned on) or ``REPORT`` (other seeds, the
+   other half of every word list, every kind -- title case, stacked prefixes, cuts at
+   the start and synonyms never generated while tuning), plus sweeps on the REPORT
+   seeds of settings never tuned on (60 agents, three times the chatter, forwarders
+   twice as slow).  A reported tie holding the true parent is counted right in one
+   figure of its own, so ambiguity the texts cannot resolve is visible; the edges whose
+   true parent no other copy the forwarder heard repeats word for word (the generator's
+   ``sameText``: where the text can tell the parent at all) are counted strictly apart,
+   and the ties reported with the candidates they name;
 3. the tier classifier on ``../shared/corpora/messages-dev.jsonl``: recall on the
    injections (overall and per kind), false-positive rate on the negotiation, precision,
    and throughput;
@@ -19,7 +35,9 @@ Prints:
    10 s), and, on a 2,000-message sample of it, the same pipeline against a full
    ``rapidfuzz.process.cdist`` with ``fuzz.ratio`` (all pairs), measured in this run;
    the full cdist over all messages is extrapolated (quadratic) from the sample, and
-   measured too with ``--full-cdist``.
+   measured too with ``--full-cdist``; and the edges alone on an independent cascade
+   match of at least ``--messages`` messages, wall clock and CPU (the machine may be
+   shared: the CPU time is the figure that does not depend on the load).
 """
 
 from __future__ import annotations
@@ -31,6 +49,7 @@ import tempfile
 import time
 from collections import Counter
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 from daishi_forensics.injection.exposure import Exposure, ExposurePass
@@ -125,6 +144,160 @@ def bench_echo(seeds: int) -> None:
               f"{organic} = {1000 * organic / max(1, messages):.1f} per 1,000 messages")
 
 
+# --------------------------------------------------------------------------- 2b. independent cascades
+
+TUNE_KINDS = ("exact", "capitals", "prefix", "quote", "suffix", "cut_end", "abbreviation", "typo", "punctuation",
+              "reorder")
+"""Mutation kinds the rules were tuned on (on the tune seeds and the tune half of the word lists)."""
+HELD_OUT_KINDS = ("title_case", "stacked_prefixes", "cut_start", "synonym")
+"""Mutation kinds never generated while tuning: reported on the report seeds only."""
+TUNE_SEEDS = range(0, 40)
+REPORT_SEEDS = range(10_000, 10_040)
+
+
+def _cascade_edges(match: Any) -> tuple[Any, Exposure, float]:
+    edges, exposure, seconds, _cpu = _cascade_edges_timed(match)
+    return edges, exposure, seconds
+
+
+def _cascade_edges_timed(match: Any) -> tuple[Any, Exposure, float, float]:
+    """The edges of a generated match, with the wall and CPU seconds of the edges alone."""
+    p = ExposurePass(match.archive)
+    replay(iter(match.events), match.archive, [p])
+    exposure = p.result()
+    started, cpu = time.perf_counter(), time.process_time()
+    edges, _stock = echo_edges(exposure.messages, dormancy=exposure.dormancy)
+    return edges, exposure, time.perf_counter() - started, time.process_time() - cpu
+
+
+class Tally:
+    """Edge counts per mutation kind (and for the messages that echo nothing)."""
+
+    def __init__(self) -> None:
+        self.found: Counter[str] = Counter()      # truth edges found, per kind of the child
+        self.truth: Counter[str] = Counter()      # truth edges, per kind
+        self.ours: Counter[str] = Counter()       # our edges, per kind of the child (or "no edge")
+        self.right: Counter[str] = Counter()      # our edges that are truth edges
+        self.tie_right: Counter[str] = Counter()  # ... or whose tied candidates hold the truth parent
+        self.tie_found: Counter[str] = Counter()  # truth edges found, or held by a reported tie
+        self.heard_several = Counter[str]()       # truth edges whose forwarder had heard two copies or more
+        self.heard_several_found = Counter[str]()
+        self.told: Counter[str] = Counter()       # truth edges whose parent no other heard copy repeats verbatim
+        self.told_found: Counter[str] = Counter()
+        self.told_ours: Counter[str] = Counter()  # our edges whose child is such a truth edge's
+        self.told_right: Counter[str] = Counter()
+        self.tie_sizes: list[int] = []            # candidates named per reported tie (the choice and the tied)
+        self.bands: Counter[tuple[int, bool]] = Counter()  # (confidence band, right)
+        self.seconds = 0.0
+        self.messages = 0
+
+    def add(self, match: Any) -> None:
+        edges, exposure, seconds = _cascade_edges(match)
+        self.seconds += seconds
+        self.messages += len(exposure.messages)
+        truth = {e["child"]: e for e in match.truth["edges"]}
+        mine = {e.child: e for e in edges if e.via == "text"}
+        for child, t in truth.items():
+            kinds = t["kinds"] if len(t["kinds"]) == 1 else [*t["kinds"], "combination"]
+            ok = child in mine and mine[child].parent == t["parent"]
+            tie = child in mine and t["parent"] in mine[child].tied_with
+            for k in kinds + ["all"]:
+                self.truth[k] += 1
+                self.found[k] += ok
+                self.tie_found[k] += ok or tie
+                if t["heard"] > 1:
+                    self.heard_several[k] += 1
+                    self.heard_several_found[k] += ok
+                if not t["sameText"]:
+                    self.told[k] += 1
+                    self.told_found[k] += ok
+        for child, e in mine.items():
+            t = truth.get(child)
+            kinds = ["no edge"] if t is None else (t["kinds"] if len(t["kinds"]) == 1 else [*t["kinds"], "combination"])
+            ok = t is not None and t["parent"] == e.parent
+            tied = e.tied_with
+            if tied:
+                self.tie_sizes.append(1 + len(tied))
+            if t is not None and not t["sameText"]:
+                self.told_ours["all"] += 1
+                self.told_right["all"] += ok
+            for k in kinds + ["all"]:
+                self.ours[k] += 1
+                self.right[k] += ok
+                self.tie_right[k] += ok or (t is not None and t["parent"] in tied)
+            self.bands[(min(4, int(e.confidence * 5)), ok)] += 1
+
+
+def _rate(k: int, n: int) -> str:
+    from daishi_forensics.injection.summary import wilson_interval
+
+    if not n:
+        return "   -   (0)"
+    lo, hi = wilson_interval(k, n, places=3) or (0.0, 1.0)
+    return f"{k / n:.3f} [{lo:.3f}, {hi:.3f}] ({k}/{n})"
+
+
+def print_tally(label: str, tally: Tally, kinds: Sequence[str], held_out: Sequence[str] = ()) -> None:
+    print(f"{label}: {tally.messages:,} messages, {tally.seconds:.2f} s propagation")
+    print(f"  all edges: precision {_rate(tally.right['all'], tally.ours['all'])}, "
+          f"recall {_rate(tally.found['all'], tally.truth['all'])}; "
+          f"counting a reported tie that holds the true parent as right: precision "
+          f"{_rate(tally.tie_right['all'], tally.ours['all'])}, "
+          f"recall {_rate(tally.tie_found['all'], tally.truth['all'])}")
+    print(f"  forwarders who had heard two copies or more: recall "
+          f"{_rate(tally.heard_several_found['all'], tally.heard_several['all'])}")
+    print(f"  edges whose true parent no other copy the forwarder heard repeats word for word (the text can "
+          f"tell it): precision {_rate(tally.told_right['all'], tally.told_ours['all'])}, recall "
+          f"{_rate(tally.told_found['all'], tally.told['all'])}")
+    sizes = tally.tie_sizes
+    print(f"  ties reported: {len(sizes)} of {tally.ours['all']} edges, "
+          f"{sum(sizes) / max(1, len(sizes)):.2f} candidates named per tie on average")
+    print("  precision by the edges' confidence: " + ", ".join(
+        f"[{b / 5:.1f}, {(b + 1) / 5:.1f}{']' if b == 4 else ')'} "
+        f"{_rate(tally.bands[(b, True)], tally.bands[(b, True)] + tally.bands[(b, False)])}"
+        for b in range(5)))
+    for k in [*kinds, "combination", "no edge"]:
+        tag = "never tuned on" if k in held_out else ("lookalikes" if k == "no edge" else "tuned kind")
+        if k == "no edge":
+            print(f"    {k:<17} ({tag}): false edges {tally.ours[k]}")
+            continue
+        print(f"    {k:<17} ({tag}): recall {_rate(tally.found[k], tally.truth[k])}; "
+              f"precision {_rate(tally.right[k], tally.ours[k])}; a tie holding the true parent counted right: "
+              f"recall {tally.tie_found[k] / max(1, tally.truth[k]):.3f}, "
+              f"precision {tally.tie_right[k] / max(1, tally.ours[k]):.3f}")
+
+
+def bench_cascades(split: str, seeds: int) -> None:
+    """Edges on the independent forwarding-cascade generator: ``tune`` (tune seeds, tune word lists, tune kinds
+    only) or ``report`` (report seeds, the other half of the word lists, every kind), plus sweeps on the report
+    seeds of settings never tuned on."""
+    from daishi_forensics.simulate.cascades import MUTATION_KINDS, cascade_match
+
+    if split == "tune":
+        tally = Tally()
+        for seed in list(TUNE_SEEDS)[:seeds]:
+            tally.add(cascade_match(seed, split="tune", kinds=TUNE_KINDS))
+        print_tally(f"independent cascades, TUNE split ({min(seeds, len(TUNE_SEEDS))} seeds, tune kinds only)",
+                    tally, TUNE_KINDS)
+    else:
+        tally = Tally()
+        for seed in list(REPORT_SEEDS)[:seeds]:
+            tally.add(cascade_match(seed, split="report", kinds=MUTATION_KINDS))
+        print_tally(f"independent cascades, REPORT split (held out: {min(seeds, len(REPORT_SEEDS))} seeds never "
+                    "run while tuning, the other half of every word list, every kind)",
+                    tally, MUTATION_KINDS, HELD_OUT_KINDS)
+        for name, kw in (("60 agents", {"n_agents": 60}), ("chatter x3", {"chatter": 0.12}),
+                         ("forwarders twice as slow", {"lag_scale": 2.0})):
+            sweep = Tally()
+            for seed in list(REPORT_SEEDS)[: max(1, seeds // 2)]:
+                sweep.add(cascade_match(seed, split="report", kinds=MUTATION_KINDS, **kw))
+            print(f"  sweep (REPORT split, a setting never tuned on), {name}: precision "
+                  f"{_rate(sweep.right['all'], sweep.ours['all'])}, "
+                  f"recall {_rate(sweep.found['all'], sweep.truth['all'])}; a tie holding the true parent "
+                  f"counted right: precision {_rate(sweep.tie_right['all'], sweep.ours['all'])}, "
+                  f"recall {_rate(sweep.tie_found['all'], sweep.truth['all'])}")
+
+
 # --------------------------------------------------------------------------- 3. tiers
 
 
@@ -162,6 +335,24 @@ def _timed(fn: Any) -> tuple[Any, float]:
     return out, time.perf_counter() - started
 
 
+def bench_cascade_speed(messages: int) -> None:
+    """The independent cascade generator grown to at least ``messages`` messages (120 agents, a long
+    match, chatter 0.1 a tick; agents die as the match goes on, so the ticks grow until enough): the
+    time of the edges alone, wall and CPU."""
+    from daishi_forensics.simulate.cascades import cascade_match
+
+    ticks = max(200, messages // 12)
+    while True:
+        match = cascade_match(1, split="tune", n_agents=120, ticks=ticks, chatter=0.1)
+        said = sum(1 for e in match.events if e["type"] in ("message", "message_private"))
+        if said >= messages:
+            break
+        ticks = int(ticks * messages / max(1, said) * 1.05)
+    edges, exposure, seconds, cpu = _cascade_edges_timed(match)
+    print(f"  edges on an independent cascade match of {len(exposure.messages):,} messages ({len(edges)} edges): "
+          f"{seconds:.2f} s wall, CPU {cpu:.2f} s (target under 10 s; the wall clock on a shared machine)")
+
+
 def bench_speed(messages: int, full_cdist: bool = False) -> None:
     from rapidfuzz import fuzz, process
 
@@ -174,10 +365,14 @@ def bench_speed(messages: int, full_cdist: bool = False) -> None:
             break
         target_events = int(target_events * messages / max(1, len(msgs)) * 1.05)
     tiers, t_tiers = _timed(lambda: {m.event: classify(m.text).tier for m in msgs})
+    cpu = time.process_time()
     prop, t_prop = _timed(lambda: propagation(msgs, tiers, dormancy=exposure.dormancy))
+    cpu = time.process_time() - cpu
     print(f"propagation on a simulated match of {len(msgs):,} messages ({match.n_events:,} events; simulated in "
-          f"{t_sim:.1f} s): {t_prop:.2f} s for edges + chains + index ({len(prop.edges)} edges, "
-          f"{len(prop.chains)} chains); replaying exposure {t_replay:.2f} s, classifying tiers {t_tiers:.2f} s")
+          f"{t_sim:.1f} s): {t_prop:.2f} s for edges + chains + index (CPU {cpu:.2f} s; target under 10 s; "
+          f"{len(prop.edges)} edges, {len(prop.chains)} chains); replaying exposure {t_replay:.2f} s, "
+          f"classifying tiers {t_tiers:.2f} s")
+    bench_cascade_speed(messages)
 
     sample = msgs[:2000]
     texts = [normalize_text(m.text) for m in sample]
@@ -200,6 +395,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--probe-seeds", type=int, default=20)
     parser.add_argument("--echo-seeds", type=int, default=20)
+    parser.add_argument("--cascade-seeds", type=int, default=40)
+    parser.add_argument("--cascades", choices=("report", "tune", "both"), default="report",
+                        help="which split of the independent cascades to print (tune: the part tuned on)")
     parser.add_argument("--messages", type=int, default=20_000)
     parser.add_argument("--full-cdist", action="store_true",
                         help="also measure the full cdist over every message (slow: about a minute)")
@@ -207,6 +405,8 @@ def main() -> None:
     started = time.perf_counter()
     bench_probes(args.probe_seeds)
     bench_echo(args.echo_seeds)
+    for split in (("tune", "report") if args.cascades == "both" else (args.cascades,)):
+        bench_cascades(split, args.cascade_seeds)
     bench_tiers()
     bench_speed(args.messages, args.full_cdist)
     print(f"(benchmark ran in {time.perf_counter() - started:.0f} s)", file=sys.stderr)

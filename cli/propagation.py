@@ -42,11 +42,16 @@ def propagation(target: str, fmt: str | None, output: Path | None, scrub: bool, 
     """Propagation chains: which message echoes which earlier message, and how far payloads spread.
 
     A message echoes an earlier one only if its sender heard that one (broadcast,
-    local, direct) shortly before and the texts match (verbatim, case changes,
-    swapped or added words, partial quotes; rapidfuzz), so common phrases said
-    independently do not chain. Canaries of broadcast-canary probes are tracked
-    exactly. Per chain: root, generations, reach, depth, time to reach each
-    agent; per match: the propagation index (mean reach of hijack-tier roots).
+    local, direct) shortly before and the text is a copy the way people forward
+    text: in capitals or title case, with tags in front (fwd:, RT, > , someone
+    said:), quoted, with a remark after, cut at either end, a word swapped or
+    misspelt. The copy must keep enough rare wording, and phrases agents say on
+    their own do not chain. Where the sender heard several copies, the parent is
+    the one whose own changes the copy inherits; each edge shows a confidence,
+    the reason for its parent, and the candidates it ties with. Canaries of
+    broadcast-canary probes are tracked exactly. Per chain: root, generations,
+    reach, depth, time to reach each agent; per match: the propagation index
+    (mean reach of hijack-tier roots).
     """
     fmt = format_for(fmt, output, FORMATS)
     with progress_for(f"propagation {target}", quiet, progress) as line:

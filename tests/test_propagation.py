@@ -23,7 +23,6 @@ index (3 + 0 + 0) / 3 = 1.0; exposed to them: all six agents, re-sent: a_2 a_3 a
 from __future__ import annotations
 
 import json
-import math
 import random
 import time
 from bisect import bisect_left
@@ -33,10 +32,16 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from rapidfuzz import fuzz, process
+
+import numpy as np
 
 import daishi_forensics.injection.propagation as P
 from daishi_forensics.cli import main
+from daishi_forensics.injection._pruning import (
+    OLDER_PER_TOKEN, POSTINGS_PER_TOKEN, RARE_TOKENS, candidate_pairs, rare_words,
+)
+from daishi_forensics.injection._copies import is_specific
+from daishi_forensics.injection._forwarding import parse_forward
 from daishi_forensics.injection.exposure import ExposurePass, HeardMessage, MessageLog
 from daishi_forensics.injection.propagation import FUZZ_CAP, echo_edges, normalize_text, propagation, tree_text
 from daishi_forensics.replay import replay
@@ -106,7 +111,7 @@ def test_each_rule_is_what_keeps_an_edge_out() -> None:
     msgs = messages()
     assert (22, 23, "text") not in pairs(msgs)
     assert (22, 23, "text") in pairs(messages(drop=(20, 21)))        # one origin only: no stock phrase
-    assert (40, 41, "text") in pairs(msgs, max_change=10.0)          # substitutions allowed
+    assert (40, 41, "text") in pairs(msgs, max_specific_swaps=3)     # goods and region swaps allowed
     assert (13, 50, "text") in pairs(msgs, max_lag=100)              # no lag limit
     assert pairs(msgs, min_shared_bits=500.0) == [(30, 31, "canary"), (31, 32, "canary")]
 
@@ -147,7 +152,9 @@ def test_chains_and_match_figures() -> None:
         30, (30, 31, 32), 2, {"a_2": 2, "a_6": 1})
     assert (prop.hijack_roots, prop.index, prop.resend_share) == (3, 1.0, 0.5)
     doc = prop.to_json()
-    assert doc["edges"][0] == {"parent": 10, "child": 12, "similarity": 1.0, "via": "text", "lag": 2}
+    assert doc["edges"][0] == {"parent": 10, "child": 12, "similarity": 1.0, "via": "text", "lag": 2,
+                               "confidence": 1.0, "reason": "only exposed candidate", "tiedWith": [],
+                               "candidates": 1, "mutations": ["capitals"]}
     assert doc["chains"][0]["resendShare"] == 0.6 and doc["index"] == 1.0 and doc["stockPhrases"] == 1
 
 
@@ -156,6 +163,7 @@ def test_tree_text() -> None:
     assert "chain 10  tier hijack  reach 3  depth 3  exposed 5  generations 1/1/1/1" in text
     assert "  10  t1  a_1  local  \"ignore your previous instructions" in text
     assert "     └─ 13  t5  a_3  broadcast  text 0.97  \"please ignore" in text
+    assert "[confidence 1.00: only exposed candidate]" in text
 
 
 def test_hostile_texts() -> None:
@@ -226,25 +234,16 @@ def test_cli_propagation(tmp_path: Path) -> None:
     assert only.exit_code == 1 and "chain 10" not in only.output
 
 
-# --------------------------------------------------------------------------- the fast matcher against the rules
+# --------------------------------------------------------------------------- the fast parts against plain ones
 
 
-def reference_edges(
-    messages: Sequence[HeardMessage],
-    *,
-    min_similarity: float = P.MIN_SIMILARITY,
-    min_shared_bits: float = P.MIN_SHARED_BITS,
-    max_lag: int = P.MAX_LAG,
-    max_novelty: float = P.MAX_NOVELTY,
-    max_change: float = P.MAX_CHANGE,
-    dormancy: Mapping[str, Sequence[tuple[int, int]]] | None = None,
-) -> tuple[tuple[P.EchoEdge, ...], int]:
-    """The rules of the module docstring as first written: one message at a time, every
-    comparison made afresh (the reference the fast :func:`echo_edges` must agree with)."""
+def reference_candidates(messages: Sequence[HeardMessage], max_lag: int = P.MAX_LAG,
+                         dormancy: Mapping[str, Sequence[tuple[int, int]]] | None = None) -> set[tuple[int, int]]:
+    """The candidate pairs of the pruning (module :mod:`._pruning`) as first written: one message at
+    a time, the postings of its rarest words found by bisection."""
     asleep = {a: sorted(spans) for a, spans in (dormancy or {}).items() if spans}
 
     def window_start(agent: str, stop: int) -> int:
-        """The earliest tick t with at most ``max_lag`` awake ticks of ``agent`` in ``[t, stop)``."""
         spans = asleep.get(agent)
         remaining, cursor = max_lag, stop
         for a, b in reversed(spans or ()):
@@ -257,24 +256,8 @@ def reference_edges(
             cursor = a
         return cursor - remaining
 
-    def awake(agent: str, start: int, stop: int) -> int:
-        """Ticks in ``[start, stop)`` during which ``agent`` was not dormant."""
-        spans = asleep.get(agent)
-        lag = stop - start
-        if not spans or lag <= 0:
-            return lag
-        k = bisect_left(spans, (start, start)) - 1
-        for a, b in spans[max(k, 0):]:
-            if a >= stop:
-                break
-            lag -= max(0, min(b, stop) - max(a, start))
-        return lag
-
-    n = len(messages)
-    norms = [P.normalize_text(m.text) for m in messages]
-    token_sets = [frozenset(s.split()) for s in norms]
-    text_id: dict[str, int] = {}
-    norm_ids = [text_id.setdefault(s, len(text_id)) for s in norms]
+    cores = [parse_forward(m.text[:P.FUZZ_CAP]).core for m in messages]
+    token_sets = [frozenset(c) for c in cores]
     ticks = [m.tick for m in messages]
     df: dict[str, int] = {}
     for toks in token_sets:
@@ -285,151 +268,67 @@ def reference_edges(
         for t in toks:
             if df[t] >= 2:
                 postings.setdefault(t, []).append(i)
-    log_n = math.log2(n + 1 + P.PRIOR_MESSAGES)
-    bits = {t: log_n - math.log2(c) for t, c in df.items()}
     rank = {t: r for r, t in enumerate(sorted(postings, key=lambda t: (df[t], t)))}
-    ratio = fuzz.ratio
-
-    parent_of: dict[int, tuple[int, str]] = {}   # child -> (parent, via)
-    uf = list(range(n))                           # union-find over text families (rule 4)
-
-    def find(x: int) -> int:
-        while uf[x] != x:
-            uf[x] = uf[uf[x]]
-            x = uf[x]
-        return x
-
-    origin = [False] * n
-    canary_seen: dict[str, list[int]] = {}
+    word_of = {r: t for t, r in rank.items()}
+    canary = set(P.canary_parents(MessageLog.of(list(messages))))
+    out: set[tuple[int, int]] = set()
     for j, m in enumerate(messages):
-        sender = m.sender
-        tick = m.tick
-        # rule 5: canaries, exact
-        if m.canaries:
-            best_i = -1
-            for c in m.canaries:
-                for i in reversed(canary_seen.get(c, ())):
-                    p = messages[i]
-                    if p.sender != sender and sender in p.hearers:
-                        best_i = max(best_i, i)
-                        break
-            for c in m.canaries:
-                canary_seen.setdefault(c, []).append(j)
-            if best_i >= 0:
-                parent_of[j] = (best_i, "canary")
-                continue
-        toks = token_sets[j]
-        if not toks:
+        if j in canary or not token_sets[j]:
             continue
-        # candidates: earlier messages sharing one of the rarest words -- the latest within
-        # the lag window, and a few older ones (enough to see an old acquaintance with the text)
-        lo = bisect_left(ticks, window_start(sender, tick), 0, j)
-        rare = sorted((t for t in toks if t in rank), key=rank.__getitem__)[:P.RARE_TOKENS]
-        cands: set[int] = set()
-        for t in rare:
+        lo = bisect_left(ticks, window_start(m.sender, m.tick), 0, j)
+        for t in (word_of[r] for r in rare_words(cores[j], rank)):
             plist = postings[t]
             end = bisect_left(plist, j)
             start = bisect_left(plist, lo, 0, end)
-            if end - start <= 2 * P.POSTINGS_PER_TOKEN:
-                cands.update(plist[start:end])
-            else:  # the first ones in the window (first heard) and the latest ones
-                cands.update(plist[start:start + P.POSTINGS_PER_TOKEN])
-                cands.update(plist[end - P.POSTINGS_PER_TOKEN:end])
-            if start:
-                cands.update(plist[max(0, start - P.OLDER_PER_TOKEN):start])
-        family: list[int] = []
-        if cands:
-            first_of: dict[int, int] = {}
-            for i in cands:
-                first_of.setdefault(norm_ids[i], i)  # identical texts are scored once
-            keys = list(first_of)
-            close = {pos for _c, _s, pos in process.extract(
-                norms[j], [norms[first_of[k]] for k in keys], scorer=ratio, processor=None,
-                score_cutoff=min_similarity, limit=None)}
-            ok: set[int] = set()
-            n_j = len(toks)
-            for pos, key in enumerate(keys):
-                other = token_sets[first_of[key]]
-                # close by ratio, or a partial quote / added or swapped words: one word set in the other
-                if pos in close or (min(n_j, len(other)) >= P.MIN_QUOTE_WORDS and (toks <= other or other <= toks)):
-                    if sum(bits[t] for t in toks & other) >= min_shared_bits:
-                        ok.add(key)
-            family = [i for i in cands if norm_ids[i] in ok]
-        if not family:
-            origin[j] = True
-            continue
-        x, y = find(j), find(max(family))
-        if x != y:
-            uf[max(x, y)] = min(x, y)
-        own = min((i for i in family if messages[i].sender == sender), default=n)
-        heard = [i for i in family if messages[i].sender != sender and sender in messages[i].hearers]
-        if own == n and not heard:
-            origin[j] = True  # produced it without having heard it: an independent origin (rule 4)
-            continue
-        # rule 6: heard before the sender's own first use of the text; the echo comes within
-        # max_lag ticks of the sender's first hearing of it; the parent is the first one heard
-        if not heard or awake(sender, ticks[min(heard)], tick) > max_lag:
-            continue
-        if own != n:
-            continue  # it had used the text itself already: a repeat of its own, not a new echo
-        parents = [i for i in heard if awake(sender, ticks[i], tick) <= max_lag]
-        if not parents:
-            continue
-        i = min(parents)
-        other = token_sets[i]
-        shared_bits = sum(bits[t] for t in toks & other)
-        added = sum(bits[t] for t in toks - other)
-        dropped = sum(bits[t] for t in other - toks)
-        # rule 3: an echo mostly repeats, and keeps the parent's words or quotes part of them
-        if added <= max_novelty * shared_bits and min(added, dropped) <= max_change * shared_bits:
-            parent_of[j] = (i, "text")
-
-    # rule 4: a family produced independently by two or more senders is a stock phrase
-    origin_senders: dict[int, set[str]] = {}
-    for j in range(n):
-        if origin[j]:
-            got = origin_senders.setdefault(find(j), set())
-            if len(got) < 2:
-                got.add(messages[j].sender)
-    edges: list[P.EchoEdge] = []
-    stock = 0
-    for j, (i, via) in parent_of.items():
-        if via == "text" and len(origin_senders.get(find(j), ())) >= 2:
-            stock += 1
-            continue
-        p, m = messages[i], messages[j]
-        score = fuzz.WRatio(norms[j], norms[i], processor=None)
-        edges.append(P.EchoEdge(p.event, m.event, round(score / 100.0, 4), via, m.tick - p.tick))
-    edges.sort(key=lambda e: e.child)
-    return tuple(edges), stock
+            if end - start <= 2 * POSTINGS_PER_TOKEN:
+                out.update((j, i) for i in plist[start:end])
+            else:
+                out.update((j, i) for i in plist[start:start + POSTINGS_PER_TOKEN])
+                out.update((j, i) for i in plist[end - POSTINGS_PER_TOKEN:end])
+            out.update((j, i) for i in plist[max(0, start - OLDER_PER_TOKEN):start])
+    return out
 
 
-VARIANTS: list[dict[str, Any]] = [
-    {}, {"max_lag": 100}, {"max_change": 10.0}, {"min_shared_bits": 16.0}, {"min_similarity": 70.0},
-    {"max_lag": 3, "max_novelty": 2.0}, {"min_shared_bits": 0.0, "min_similarity": 0.0},
-]
+def fast_candidates(messages: Sequence[HeardMessage], max_lag: int = P.MAX_LAG,
+                    dormancy: Mapping[str, Sequence[tuple[int, int]]] | None = None) -> set[tuple[int, int]]:
+    log = MessageLog.of(list(messages))
+    texts = P._read_texts(log)
+    fresh = P.fresh_messages(texts, log)
+    _counts, _units, df = P.word_counts(texts, fresh)
+    clock = P._Clock.of(dormancy, max_lag)
+    (sender_codes, senders), _a, _t = log.codes()
+    sid = np.asarray(sender_codes, dtype=np.int64)
+    matched = np.array([len(w) > 0 for w in texts.word_sets], dtype=bool)[texts.nid]
+    matched[list(P.canary_parents(log))] = False
+    lows = P._window_lows(log.ticks, sid, senders, clock.asleep, clock.window_start, max_lag)
+    cj, ci = candidate_pairs(texts.nid, texts.word_sets, df, lows, matched, texts.cores)
+    return set(zip(cj.tolist(), ci.tolist()))
 
 
-def _agree(exposure: Any, variants: list[dict[str, Any]] = VARIANTS) -> int:
-    """Assert the fast matcher and the reference give the same edges and stock count; the edges seen."""
-    records = tuple(exposure.messages)
-    seen = 0
-    for kw in variants:
-        want = reference_edges(records, dormancy=exposure.dormancy, **kw)
-        assert echo_edges(exposure.messages, dormancy=exposure.dormancy, **kw) == want, kw
-        assert echo_edges(records, dormancy=exposure.dormancy, **kw) == want, kw
-        seen += len(want[0]) + want[1]
-    return seen
+def test_rare_words_take_every_stretch_of_the_text() -> None:
+    """Eight words in four stretches of two: the rarest of each -- 'the' (5) from the tag's stretch,
+    'alliance' (3), 'make' (0), 'sure' (1) -- not the four rarest overall (0, 1, 2, 3), which a
+    remark of rare words added after the text would all take; 'fwd' (document frequency 1) has no rank."""
+    order = ("fwd", "the", "alliance", "wood", "east", "make", "sure", "read")
+    rank = {"make": 0, "sure": 1, "read": 2, "alliance": 3, "east": 4, "the": 5, "wood": 6}
+    assert RARE_TOKENS == 4 and rare_words(order, rank) == [0, 1, 3, 5]
+    # stretches: (fwd fwd) none, (make sure) 0, (read east) 2, (the wood) 5; the empty stretch's pick
+    # goes to the rarest other, 'sure' (1)
+    assert rare_words(("fwd", "fwd", "make", "sure", "read", "east", "the", "wood"), rank) == [0, 1, 2, 5]
 
 
-@pytest.mark.parametrize("seed, agents", [(0, 10), (1, 30), (2, 60)])
-def test_fast_matcher_agrees_with_the_rules_on_simulated_cascades(seed: int, agents: int) -> None:
-    from daishi_forensics.simulate import simulate_match
-
-    match = simulate_match("echo", 500 + seed, n_agents=agents, ticks=200 if agents < 60 else 80)
-    p = ExposurePass(match.archive)
-    replay(match.iter_events(), match.archive, [p])
-    assert _agree(p.result()) > 0
+def reference_alike(a: frozenset[str], b: frozenset[str], bits: Mapping[str, float], *, min_shared_bits: float,
+                    max_novelty: float, specific: Any) -> tuple[bool, bool]:
+    """:func:`~daishi_forensics.injection._pruning.loosely_alike` for one pair, with sets."""
+    common = a & b
+    shared = sum(bits[w] for w in common)
+    novel = sum(bits[w] for w in a - b)
+    fewer = min(len(a), len(b))
+    swapped = min(sum(1 for w in a - b if specific(w)), sum(1 for w in b - a if specific(w)))
+    ok = (shared >= min_shared_bits - 1e-6 * max(1.0, min_shared_bits) and len(common) >= 3
+          and len(common) >= 0.5 * fewer - 1e-9 and novel <= max_novelty * shared + 1e-6 * max(1.0, min_shared_bits)
+          and swapped == 0)
+    return ok, ok and len(common) >= 0.8 * fewer - 1e-9
 
 
 def _random_match(seed: int) -> list[dict[str, Any]]:
@@ -482,10 +381,75 @@ def _random_match(seed: int) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("seed", range(12))
-def test_fast_matcher_agrees_with_the_rules_on_random_chatter(seed: int) -> None:
+def test_candidates_agree_with_bisection_on_random_chatter(seed: int) -> None:
     p = ExposurePass({})
     replay(_random_match(seed), {}, [p])
-    assert _agree(p.result()) > 0
+    exposure = p.result()
+    records = tuple(exposure.messages)
+    for lag in (P.MAX_LAG, 3, 100):
+        assert fast_candidates(records, lag, exposure.dormancy) == reference_candidates(records, lag, exposure.dormancy)
+
+
+@pytest.mark.parametrize("seed, agents", [(0, 10), (1, 30)])
+def test_candidates_agree_with_bisection_on_simulated_cascades(seed: int, agents: int) -> None:
+    from daishi_forensics.simulate import simulate_match
+
+    match = simulate_match("echo", 500 + seed, n_agents=agents, ticks=200)
+    p = ExposurePass(match.archive)
+    replay(match.iter_events(), match.archive, [p])
+    records = tuple(p.result().messages)
+    got = fast_candidates(records, dormancy=p.result().dormancy)
+    assert got and got == reference_candidates(records, dormancy=p.result().dormancy)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_loose_likeness_agrees_with_sets(seed: int) -> None:
+    """The numpy reading of word sets (rules 2-3 read loosely) against plain set arithmetic, on
+    random texts from a small vocabulary with specifics (both table and sorted-membership paths)."""
+    from daishi_forensics.injection._pruning import loosely_alike
+
+    rng = random.Random(seed)
+    vocab = [f"w{k}" for k in range(40)] + ["ore", "wood", "r_1_2", "r_3_4", "7"]
+    sets = [frozenset(rng.sample(vocab, rng.randint(1, 12))) for _ in range(60)]
+    bits = {w: rng.uniform(0.5, 9.0) for w in vocab}
+    a = np.array([rng.randrange(60) for _ in range(400)], dtype=np.int64)
+    b = np.array([rng.randrange(60) for _ in range(400)], dtype=np.int64)
+
+    def specific(w: str) -> bool:
+        return is_specific(w, P.GOODS)
+
+    for threshold, novelty in ((14.0, 2.0), (0.0, 0.5), (30.0, 1.0)):
+        alike, whole = loosely_alike(a, b, sets, bits, specific, min_shared_bits=threshold, max_novelty=novelty,
+                                     min_common=3, min_cover=0.5, near_whole=0.8)
+        want = [reference_alike(sets[x], sets[y], bits, min_shared_bits=threshold, max_novelty=novelty,
+                                specific=specific) for x, y in zip(a.tolist(), b.tolist())]
+        assert alike.tolist() == [w[0] for w in want] and whole.tolist() == [w[1] for w in want]
+        assert any(w[0] for w in want) or threshold >= 30.0
+
+
+def test_prompted_windows_agree_with_a_plain_union() -> None:
+    """Rule 4's agent-ticks spent prompted (the union of each hearer's windows) against a plain count
+    of ticks, on the simulated cascades."""
+    from daishi_forensics.simulate import simulate_match
+
+    match = simulate_match("echo", 77, n_agents=12, ticks=150)
+    p = ExposurePass(match.archive)
+    replay(match.iter_events(), match.archive, [p])
+    log = p.result().messages
+    n = len(log)
+    none = np.zeros(n, dtype=bool)
+    pairs = P._Pairs(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), none[:0], none[:0])
+    families = P._Families(pairs, none[:0], log, none, none, none, P._Clock.of(None, P.MAX_LAG))
+    rng = random.Random(3)
+    for _ in range(20):
+        members = tuple(sorted(rng.sample(range(n), 8)))
+        ticks: dict[str, set[int]] = {}
+        for m in members:
+            for h in log[m].hearers:
+                ticks.setdefault(h, set()).update(range(log[m].tick, log[m].tick + P.MAX_LAG))
+        spread = families.spread(members)
+        assert spread.prompted_ticks == sum(len(t) for t in ticks.values()) > 0
+        assert (spread.prompted, spread.unprompted, spread.origin_senders, spread.p_value) == (0, 0, 0, 1.0)
 
 
 def test_message_log_is_the_records() -> None:
@@ -499,5 +463,5 @@ def test_message_log_is_the_records() -> None:
     assert [m.event for m in log[::5]] == [m.event for m in records[::5]]
     assert MessageLog.of(records[::3]) == records[::3] and MessageLog.of(records[::3])[1:3] == records[3:9:3]
     for part in (slice(2, 9), slice(8, None), slice(0, 0)):
-        assert echo_edges(log[part]) == echo_edges(records[part]) == reference_edges(records[part])
+        assert echo_edges(log[part]) == echo_edges(records[part])
         assert propagation(log[part]) == propagation(records[part])

@@ -1,45 +1,69 @@
 """Propagation chains: which message echoes which, and how far a payload spread.
 
 Seed 002 §2.7 ("a propagation index: how far payloads cascade"; "payload-similarity
-matching across messages") and §3.1 item 10 (quote/echo detection).  A message
-*c* from agent *s* echoes an earlier message *p* when:
+matching across messages") and §3.1 item 10 (quote/echo detection).  Every text is
+first read the way people forward text (:mod:`._forwarding`): case, Unicode and white
+space, punctuation runs, tags in front ("fwd:", "RT @kai:", "> ", "pass it on:",
+"someone said:"), quotation marks and remarks after are separated from the core
+words and kept as *mutations*, not thrown away.  A message *c* from agent *s* echoes
+an earlier message *p* when:
 
-1. **Exposure.**  *s* heard *p* (:mod:`.exposure`: broadcast, local, direct), *p*
-   came earlier in the log, from another agent.  An agent who never heard a
-   message did not copy it.
-2. **Similar text.**  On texts casefolded with punctuation made spaces (first
-   :data:`FUZZ_CAP` characters): rapidfuzz ``ratio`` ≥ :data:`MIN_SIMILARITY`
-   (verbatim, case changes, a changed or swapped word), or the words of one are
-   all words of the other, at least :data:`MIN_QUOTE_WORDS` of them (a partial
-   quote, added words, reordered words).
-3. **Enough shared information.**  The shared words carry at least
-   :data:`MIN_SHARED_BITS` bits (Σ log2((N + 1 + :data:`PRIOR_MESSAGES`) / df): N
-   messages, df = messages holding the word); the words *c* adds carry at most
-   :data:`MAX_NOVELTY` times that (an echo mostly repeats); and words both dropped
-   and put in their place at most :data:`MAX_CHANGE` times that (an echo adds words
-   or quotes a part; two trade asks that differ in the goods and the region are
-   alike without one copying the other).
-4. **Stock phrases do not chain.**  Similar texts form families (union-find).
-   A family that two or more senders produced *independently* -- without having
-   heard any of it and without having said it before -- is a stock phrase: its
-   copies cannot be told from coincidences, so none of its messages gets a
-   text parent (the decoy "anyone trading wood for ore?" said by agents who never
-   heard each other is one).
-5. **Canaries are exact.**  A message holding a broadcast-canary token (contract
-   §5) links to the latest earlier message holding that token that its sender
-   heard (``via: "canary"``), whatever else holds.
-6. **Timing.**  The echo comes at most :data:`MAX_LAG` ticks after *p*, at most
-   :data:`MAX_LAG` ticks after *s* first heard any message of the family (counting
-   only ticks *s* was awake: a dormant agent cannot pass anything on), and
-   before *s* had itself used the text; of the messages that qualify, the
-   parent is the first one *s* heard (an agent passes on what reached it first).
+1. **Exposure** (:func:`exposed`).  *s* heard *p* (:mod:`.exposure`: broadcast,
+   local, direct), *p* came earlier in the log, from another agent.  An agent who
+   never heard a message did not copy it.
+2. **A copy** (:func:`copied`, :mod:`._copies`).  *c*'s core words, aligned on *p*'s
+   (rapidfuzz ``LCSseq``: containment that survives a cut or an added prefix), keep
+   at least three of *p*'s words and, word for word, at least half of the distinct
+   words of the shorter text; *c* may cut *p* at the start or the end, add words in
+   front, after or inside, move words, and change words with a typo or an
+   abbreviation; it swaps no specific (a number, an id or region, a good of the
+   game) for another specific, and at most one plain word per :data:`SWAP_EVERY`
+   kept words (a synonym).
+3. **Enough shared information** (:func:`copied`, :mod:`._information`).  What *c*
+   keeps carries at least :data:`MIN_SHARED_BITS` bits under a word-pair model of
+   the messages written independently of the pair (a word by how rare it is, a next
+   word by how rarely it follows the one before: rare shared words carry evidence,
+   a stock frame carries the evidence of one word); the words counted are those of
+   the messages that do not repeat a text their sender had heard, less the pair's
+   own family (a forwarded text does not become common by being forwarded).  What
+   *c* adds carries at most :data:`MAX_NOVELTY` times that.  A text that spreads
+   by hearing (its family's prompted copies are a surprise at level
+   :data:`SPREAD_ALPHA`, rule 4's test) is asked :data:`SPREADING` of the bits.
+4. **Stock phrases do not chain** (:class:`Spread`, :func:`stock_phrase`).  Texts
+   whose words overlap near wholly (:data:`NEAR_WHOLE`) form families.  A family
+   that two or more senders said unprompted (not within the lag after hearing any
+   of it, not repeating themselves) is a stock phrase unless the agents who had
+   just heard it said it significantly more often than agents do unprompted (a
+   one-sided Poisson test at level :data:`STOCK_ALPHA`: unprompted messages per
+   agent-tick spent unprompted, against the prompted messages over the agent-ticks
+   spent within the lag after hearing it): its copies cannot be told from
+   coincidences (the decoy "anyone trading wood for ore?").  A message in a stock
+   phrase gets no text parent, unless it says it is passed on (a forward tag,
+   quotation marks, "pass it on") or carries :data:`FORWARD_EVIDENCE` bits of its
+   chosen parent's own mutations (its typo, its cut).
+5. **Canaries are exact** (:func:`canary_parents`).  A message holding a
+   broadcast-canary token (contract §5) links to the latest earlier message
+   holding that token that its sender heard (``via: "canary"``), whatever else
+   holds.
+6. **Timing** (:func:`in_time`, :func:`prompted_messages`).  The echo comes at most
+   :data:`MAX_LAG` ticks after *p* and after *s* first heard any text alike to it,
+   counting only ticks *s* was awake (a dormant agent cannot pass anything on), and
+   before *s* had itself said a text alike to it (its own repeat is no new echo).
+7. **Parent choice** (:func:`choose_parents`, :mod:`._lineage`).  Of the copies *s*
+   heard that qualify, the one whose own mutations *c* inherits (its tag, its
+   typo, its cut, its swapped word: seen from each candidate, what *c* still
+   changed, weighed in bits), with the copy heard first given the prior this match
+   itself shows; then the most similar text; then the copy heard first.  Each edge
+   carries a confidence and the reason for the choice; candidates that cannot be
+   told apart are reported as a tie (``tiedWith``), never dropped silently.
 
-Fast by pruning, never all pairs: a message looks only at earlier messages that
-share one of its :data:`RARE_TOKENS` rarest words (document frequency ≥ 2): per
-word, the first and the latest :data:`POSTINGS_PER_TOKEN` within the lag window and
-:data:`OLDER_PER_TOKEN` before it; identical texts are scored once, in one
-rapidfuzz ``process.extract`` call with a score cutoff.  Edges report the
-rapidfuzz ``WRatio`` similarity (0–1).
+Fast by pruning, never all pairs (:mod:`._pruning`): a message looks only at
+earlier messages that share one of its rare words (the rarest of each stretch of
+its text, so that added words cannot take every pick); which texts are alike at all
+(rules 2-3 read loosely, as word sets) is decided with numpy once per pair of
+distinct texts; only pairs that pass, whose sender heard the earlier one in time,
+are aligned word by word.  Edges report the rapidfuzz ``WRatio`` similarity (0–1)
+of the texts as well.
 
 Chains (networkx forest, one parent per message): per root, the generations
 (messages per depth), depth, reach (distinct agents other than the root's
@@ -54,87 +78,130 @@ from __future__ import annotations
 import math
 import re
 from bisect import bisect_left
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import chain
 from typing import Any
 
 import networkx as nx
 import numpy as np
-from rapidfuzz import fuzz, process
+from rapidfuzz import fuzz
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components
 
+from daishi_forensics.read.archive import DEFAULT_ITEM_VALUES
 from daishi_forensics.textsafe import shown
 
+from ._pruning import (
+    OLDER_PER_TOKEN, POSTINGS_PER_TOKEN, RARE_TOKENS, candidate_pairs, expand, heard_pairs, loosely_alike, unique,
+)
+from ._copies import MIN_COVER, MIN_KEPT_WORDS, Alignment, CopyEvidence, align, copy_evidence, is_copy, is_specific
 from .exposure import HeardMessage, MessageLog
+from ._forwarding import Forward, parse_forward
+from ._information import NOTHING, Counts, Information, Unit, units_of
+from ._lineage import Candidate, Choice, Weights, candidate, choose_parent, describe, edits, first_heard_share
 
 __all__ = [
     "FUZZ_CAP",
-    "MIN_SIMILARITY",
     "MIN_SHARED_BITS",
     "PRIOR_MESSAGES",
     "MAX_NOVELTY",
-    "MAX_CHANGE",
+    "SWAP_EVERY",
     "MAX_LAG",
-    "MIN_QUOTE_WORDS",
+    "LOOSE",
+    "NEAR_WHOLE",
+    "STOCK_ALPHA",
+    "SPREAD_ALPHA",
+    "SPREADING",
+    "FORWARD_EVIDENCE",
     "RARE_TOKENS",
     "POSTINGS_PER_TOKEN",
     "OLDER_PER_TOKEN",
+    "GOODS",
     "EchoEdge",
     "Chain",
     "Propagation",
+    "Spread",
     "echo_edges",
     "chains_of",
     "propagation",
+    "goods_of",
     "normalize_text",
     "chain_nodes",
     "tree_text",
+    "exposed",
+    "alike_texts",
+    "copied",
+    "fresh_messages",
+    "word_counts",
+    "stock_phrase",
+    "canary_parents",
+    "in_time",
+    "prompted_messages",
+    "choose_parents",
+    "alike_pairs",
+    "qualifying_parents",
+    "linked_edges",
 ]
 
 FUZZ_CAP = 1000
-"""Characters of a (normalized) text the fuzzy matcher compares."""
+"""Characters of a text read (the start of a longer text stands for it)."""
 
-MIN_SIMILARITY = 85.0
-"""rapidfuzz ``ratio`` (0–100) a child must reach against its parent, unless one's
-words all occur in the other (rule 2)."""
-
-MIN_SHARED_BITS = 32.0
-"""Information (bits) the shared words must carry."""
+MIN_SHARED_BITS = 28.0
+"""Information (bits) the words a copy keeps must carry (rule 3)."""
 
 PRIOR_MESSAGES = 64
 """Messages assumed besides the match's when a word's information is measured
 (log2((N + 1 + 64) / df)): a small match says little about which words are rare."""
 
-RARE_TOKENS = 4
-"""Per message, its rarest words (document frequency ≥ 2) that generate candidates."""
+MAX_NOVELTY = 1.0
+"""The words a child adds may carry at most this share of the information it keeps (rule 3)."""
 
-POSTINGS_PER_TOKEN = 12
-"""Per rare word, how many of the first and of the latest earlier messages holding it within
-the lag window are candidates."""
-
-OLDER_PER_TOKEN = 4
-"""Per rare word, how many messages before the lag window are looked at too (old acquaintance, rule 6)."""
-
-MIN_QUOTE_WORDS = 5
-"""A text whose words all occur in another (a partial quote, added or swapped words) is
-similar to it when it has at least this many distinct words."""
-
-MAX_NOVELTY = 0.5
-"""The words a child adds may carry at most this share of the information it shares with its parent."""
-
-MAX_CHANGE = 0.15
-"""Words both dropped from the parent and put in their place (a substitution) may carry at most
-this share of the shared information: an echo adds words or quotes a part, it does not swap
-the specifics (two trade asks that differ in the goods and the region are not copies)."""
+SWAP_EVERY = 6
+"""One plain word swapped (a synonym, a nickname) is allowed per this many kept words, at least one (rule 2)."""
 
 MAX_LAG = 20
-"""Ticks within which a heard message can be echoed (rule 6)."""
+"""Awake ticks within which a heard message can be echoed (rule 6)."""
+
+STOCK_ALPHA = 0.01
+"""Rule 4's level: a family two senders or more produced independently is a stock phrase unless its
+hearers said it significantly more often (one-sided Poisson test at this level) than agents do unprompted."""
+
+LOOSE = 0.5
+"""The first reading of rule 3 (which texts are alike at all: families, origins, own repeats) asks this
+share of :data:`MIN_SHARED_BITS`, each word alone, and allows ``1 / LOOSE`` times the novelty."""
+
+NEAR_WHOLE = 0.8
+"""Share of the shorter text a copy keeps for the two to be one family (rule 4)."""
+
+SPREAD_ALPHA = 0.001
+"""Rule 3's level: a text whose prompted copies are this much of a surprise spreads by hearing."""
+
+SPREADING = 0.5
+"""Share of :data:`MIN_SHARED_BITS` asked of a copy in a family that spreads by hearing (rule 3)."""
+
+FORWARD_EVIDENCE = 8.0
+"""Bits of the chosen parent's mutations a copy of a stock phrase must carry to be linked anyway (rule 4)."""
+
+GOODS: frozenset[str] = frozenset(DEFAULT_ITEM_VALUES)
+"""The goods of the game (contract §4 item values): a good swapped for another is a specific swap (rule 2)."""
 
 _NON_WORD = re.compile(r"\W+")
 
 
+def goods_of(archive: Mapping[str, Any]) -> frozenset[str]:
+    """The goods of the game for rule 2: :data:`GOODS` and every item named in the archive's
+    ``config.item_values`` (an archive whose values are malformed is reported by validation; its
+    names are still goods)."""
+    config = archive.get("config")
+    values = config.get("item_values") if isinstance(config, Mapping) else None
+    names = [k.casefold() for k in values if isinstance(k, str)] if isinstance(values, Mapping) else []
+    return GOODS | frozenset(names)
+
+
 def normalize_text(text: str) -> str:
     """Casefolded, every run of non-word characters one space (letters, digits and ``_`` stay:
-    a region id is one word), trimmed, cut at :data:`FUZZ_CAP` characters."""
+    a region id is one word), trimmed, cut at :data:`FUZZ_CAP` characters (what the reported
+    ``similarity`` compares)."""
     return _NON_WORD.sub(" ", text[: FUZZ_CAP * 2].casefold()).strip()[:FUZZ_CAP]
 
 
@@ -147,15 +214,28 @@ class EchoEdge:
     child: int
     """The echoing message's event id."""
     similarity: float
-    """WRatio / 100 (0–1, four places)."""
+    """rapidfuzz ``WRatio`` / 100 of the normalized texts (0–1, four places)."""
     via: str
-    """``text`` (fuzzy match) or ``canary`` (exact canary token)."""
+    """``text`` (a copy) or ``canary`` (exact canary token)."""
     lag: int
     """Ticks from parent to child."""
+    confidence: float = 1.0
+    """How sure the edge is (0–1, three places): that the child copied a heard message (from the
+    information kept, rule 3) times that it copied this one (rule 7)."""
+    reason: str = ""
+    """Why this parent ("only exposed candidate", "inherits prefix 'fwd' of 123", "tie with 124: first heard")."""
+    tied_with: tuple[int, ...] = ()
+    """Other candidates that could not be told from the parent (a tie), by event id."""
+    candidates: int = 1
+    """Copies the child's sender heard that qualified as its parent."""
+    mutations: tuple[str, ...] = ()
+    """What the child changed relative to its parent, in words (sorted)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"parent": self.parent, "child": self.child, "similarity": self.similarity,
-                "via": self.via, "lag": self.lag}
+                "via": self.via, "lag": self.lag, "confidence": self.confidence, "reason": self.reason,
+                "tiedWith": list(self.tied_with), "candidates": self.candidates,
+                "mutations": list(self.mutations)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,11 +319,13 @@ class Propagation:
             "resendShare": None if self.resend_share is None else round(self.resend_share, 4),
             "stockPhrases": self.stock_phrases,
             "messages": self.messages,
-            "rules": {"minSimilarity": MIN_SIMILARITY, "minSharedBits": MIN_SHARED_BITS,
-                      "maxNovelty": MAX_NOVELTY, "maxLag": MAX_LAG, "minQuoteWords": MIN_QUOTE_WORDS,
-                      "fuzzCap": FUZZ_CAP},
+            "rules": {"minSimilarity": None, "minSharedBits": MIN_SHARED_BITS, "maxNovelty": MAX_NOVELTY, "maxLag": MAX_LAG,
+                      "minQuoteWords": MIN_KEPT_WORDS, "minCover": MIN_COVER, "swapEvery": SWAP_EVERY,
+                      "nearWhole": NEAR_WHOLE, "stockAlpha": STOCK_ALPHA, "spreadAlpha": SPREAD_ALPHA,
+                      "spreading": SPREADING, "forwardEvidence": FORWARD_EVIDENCE, "fuzzCap": FUZZ_CAP},
             "caveat": self.caveat,
         }
+
 
 
 def _log(messages: Sequence[HeardMessage]) -> MessageLog:
@@ -251,37 +333,322 @@ def _log(messages: Sequence[HeardMessage]) -> MessageLog:
     return messages if isinstance(messages, MessageLog) else MessageLog.of(list(messages))
 
 
-def echo_edges(
-    messages: Sequence[HeardMessage],
-    *,
-    min_similarity: float = MIN_SIMILARITY,
-    min_shared_bits: float = MIN_SHARED_BITS,
-    max_lag: int = MAX_LAG,
-    max_novelty: float = MAX_NOVELTY,
-    max_change: float = MAX_CHANGE,
-    dormancy: Mapping[str, Sequence[tuple[int, int]]] | None = None,
-) -> tuple[tuple[EchoEdge, ...], int]:
-    """Link each message to the earlier message it echoes (module rules 1–7).
+# --------------------------------------------------------------------------- reading the texts
 
-    ``dormancy``: agent -> its dormant spans ``(from, to)`` (:attr:`Exposure.dormancy`);
-    delays are counted in ticks the echoing agent was awake.  Returns ``(edges sorted by
-    child id, echoes left unlinked because their text is a stock phrase)``.
 
-    How (the rules decide; this is only the order of work): the candidates of every
-    message are gathered at once with numpy (the postings of its rarest words, as
-    pairs (message, earlier message)); whether two texts are alike (rule 2 and the
-    shared information of rule 3) is decided once per pair of distinct normalized
-    texts, with cheap bounds first (the information each text carries, the length
-    bound of ``ratio``) and rapidfuzz's pairwise ``cpdist``; the per-message
-    decisions (rules 1, 4, 6) are array operations, and only the messages that heard
-    a similar message and had not said it themselves are looked at one by one.
-    """
-    asleep = {a: sorted(tuple(s) for s in spans) for a, spans in (dormancy or {}).items() if spans}
+@dataclass(frozen=True, slots=True)
+class _Texts:
+    """The texts of a log, each distinct text read once."""
 
-    def window_start(agent: str, stop: int) -> int:
+    forwards: Sequence[Forward]
+    """Per distinct text (a number of its own): the text read as a forward."""
+    of_message: np.ndarray
+    """Per message: its distinct text's number."""
+    cores: Sequence[tuple[str, ...]]
+    """Per core number (texts with the same core words share one): the core words."""
+    word_sets: Sequence[frozenset[str]]
+    """Per core number: its distinct words."""
+    nid: np.ndarray
+    """Per message: its core's number."""
+    words: Sequence[str]
+    """Every distinct word."""
+
+    def forward(self, m: int) -> Forward:
+        """Message ``m`` read as a forward."""
+        return self.forwards[self.of_message[m]]
+
+
+def _read_texts(log: MessageLog) -> _Texts:
+    """Every distinct text of ``log`` read as a forward (its first :data:`FUZZ_CAP` characters)."""
+    _senders, _audiences, (text_codes, raw_texts) = log.codes()
+    used, local = unique(np.asarray(text_codes, dtype=np.int64), inverse=True)
+    forwards = [parse_forward(raw_texts[k][:FUZZ_CAP]) for k in used.tolist()]
+    core_id: dict[tuple[str, ...], int] = {}
+    core_of = np.array([core_id.setdefault(f.core, len(core_id)) for f in forwards], dtype=np.int64)
+    word: dict[str, str] = {}  # one string object per distinct word
+    cores = [tuple(word.setdefault(w, w) for w in core) for core in core_id]
+    return _Texts(forwards, local, cores, [frozenset(c) for c in cores], core_of[local], list(word))
+
+
+def fresh_messages(texts: _Texts, log: MessageLog) -> np.ndarray:
+    """Per message: it does not repeat a core its sender had heard before (rule 3 counts only
+    these: a forwarded word is not a common word)."""
+    (sender_codes, senders), (audience_codes, audiences), _texts = log.codes()
+    fresh = np.ones(len(texts.nid), dtype=bool)
+    heard_by: dict[int, set[str]] = {}
+    joined: dict[int, set[int]] = {}
+    for j, (c, s, a) in enumerate(zip(texts.nid.tolist(), sender_codes, audience_codes)):
+        got = heard_by.get(c)
+        if got is None:
+            got = heard_by[c] = set()
+            joined[c] = set()
+        elif senders[s] in got:
+            fresh[j] = False
+        if a not in joined[c]:
+            joined[c].add(a)
+            got.update(audiences[a])
+    return fresh
+
+
+def word_counts(texts: _Texts, fresh: np.ndarray) -> tuple[Counts, list[frozenset[Unit]], dict[str, int]]:
+    """Rule 3's counts: the words and word pairs of the fresh messages; every core's units; and
+    the messages (all of them) holding each word, for pruning."""
+    units = [units_of(core) for core in texts.cores]
+    counts = Counts()
+    for k, c in enumerate(np.bincount(texts.nid[fresh], minlength=len(texts.cores)).tolist()):
+        if c:
+            counts.add(units[k], c)
+    df: dict[str, int] = {}
+    for k, c in enumerate(np.bincount(texts.nid, minlength=len(texts.cores)).tolist()):
+        for w in texts.word_sets[k]:
+            df[w] = df.get(w, 0) + c
+    return counts, units, df
+
+
+# --------------------------------------------------------------------------- rule 1: exposure
+
+
+def exposed(later: np.ndarray, earlier: np.ndarray, log: MessageLog) -> np.ndarray:
+    """Rule 1, per pair of messages: the later one's sender is another agent and heard the earlier one."""
+    (sender_codes, senders), (audience_codes, audiences), _texts = log.codes()
+    sid = np.asarray(sender_codes, dtype=np.int64)
+    out = sid[later] != sid[earlier]
+    if out.any():
+        out[out] = heard_pairs(later[out], earlier[out], sid, senders, np.asarray(audience_codes, dtype=np.int64),
+                               audiences)
+    return out
+
+
+# --------------------------------------------------------------------------- rules 2 and 3: a copy, enough information
+
+
+def alike_texts(
+    pairs: np.ndarray, texts: _Texts, info: Information, *, min_shared_bits: float, max_novelty: float,
+    goods: frozenset[str], max_specific_swaps: int = 0,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Rules 2 and 3 read loosely, per pair of distinct cores ``(later, earlier)`` (rows of
+    ``pairs``): as word sets, each word's information alone, :data:`LOOSE` of the bits and
+    ``1 / LOOSE`` times the novelty (:func:`~._pruning.loosely_alike`).  Returns the pairs alike and,
+    of those, the pairs near whole (:data:`NEAR_WHOLE`).  :func:`copied` reads the rules exactly."""
+    bits = {w: info.word(w) for w in texts.words}
+    return loosely_alike(pairs[:, 0], pairs[:, 1], texts.word_sets, bits, lambda w: is_specific(w, goods),
+                         min_shared_bits=LOOSE * min_shared_bits, max_novelty=max_novelty / LOOSE,
+                         min_common=MIN_KEPT_WORDS, min_cover=MIN_COVER, near_whole=NEAR_WHOLE,
+                         max_specific_swaps=max_specific_swaps)
+
+
+def copied(al: Alignment, child: Sequence[str], parent: Sequence[str], info: Information, *,
+           min_shared_bits: float, max_novelty: float, swap_every: int, max_specific_swaps: int = 0,
+           ) -> CopyEvidence | None:
+    """Rules 2 and 3 exactly: the evidence that ``child`` (core words, aligned on ``parent`` by
+    ``al``) copies ``parent``, with ``info`` counting the messages written independently of the
+    pair; None when it does not."""
+    known = frozenset(parent)
+    ev = copy_evidence(al, child, parent, lambda x: info.kept(x, parent), lambda runs: info.added(runs, known))
+    ok = is_copy(ev, min_shared_bits=min_shared_bits, max_novelty=max_novelty, swap_every=swap_every,
+                 max_specific_swaps=max_specific_swaps)
+    return ev if ok else None
+
+
+class _Alignments:
+    """The word alignment of each pair of distinct cores (later, earlier), made when first asked."""
+
+    def __init__(self, texts: _Texts, goods: frozenset[str]) -> None:
+        self.texts, self.goods = texts, goods
+        self.made: dict[tuple[int, int], Alignment] = {}
+
+    def __getitem__(self, pair: tuple[int, int]) -> Alignment:
+        got = self.made.get(pair)
+        if got is None:
+            got = self.made[pair] = align(self.texts.cores[pair[0]], self.texts.cores[pair[1]], self.goods)
+        return got
+
+
+# --------------------------------------------------------------------------- rule 4: stock phrases
+
+
+def _poisson_tail(k: int, mean: float) -> float:
+    """P(X >= k) for X Poisson with ``mean``."""
+    if k <= 0:
+        return 1.0
+    term = total = math.exp(-mean)
+    for x in range(1, k):
+        term *= mean / x
+        total += term
+    return max(0.0, 1.0 - total)
+
+
+@dataclass(frozen=True, slots=True)
+class Spread:
+    """How the text of a pair travels among its family (rule 4)."""
+
+    members: tuple[int, ...]
+    """The families of the pair (positions)."""
+    unprompted: int
+    """Members said without their sender having heard one within the lag, nor said one before."""
+    origin_senders: int
+    """Distinct senders of members said without their sender having heard or said one before."""
+    prompted: int
+    """Members said within the lag after their sender first heard one."""
+    prompted_ticks: int
+    """Agent-ticks spent within the lag after hearing a member."""
+    p_value: float
+    """P(that many prompted or more) for a Poisson count at the unprompted rate (module rule 4)."""
+
+    def stock(self, alpha: float) -> bool:
+        """A stock phrase: two senders or more said it without having heard it, and hearing it does
+        not make agents say it more (the prompted count is no surprise at level ``alpha``)."""
+        return self.origin_senders >= 2 and self.p_value >= alpha
+
+    def spreading(self, alpha: float) -> bool:
+        """It spreads by hearing: the prompted count is a surprise at level ``alpha``."""
+        return self.p_value < alpha
+
+
+class _Families:
+    """Rule 4: families of texts (messages linked by near-whole likeness: the words both hold are
+    at least :data:`NEAR_WHOLE` of the shorter text's, so a story and the chatter it shares a few
+    words with stay apart), and what each family says about how its text travels."""
+
+    def __init__(self, fam: _Pairs, near_whole: np.ndarray, log: MessageLog, origin: np.ndarray,
+                 unprompted: np.ndarray, prompted: np.ndarray, clock: _Clock) -> None:
+        n = len(log)
+        j, i = fam.j[near_whole], fam.i[near_whole]
+        if len(j):
+            graph = coo_matrix((np.ones(len(j), dtype=np.int8), (j, i)), shape=(n, n))
+            label = connected_components(graph, directed=False)[1]
+        else:
+            label = np.arange(n)
+        self.label = label.astype(np.int64)
+        self.members: dict[int, list[int]] = {}
+        touched = np.zeros(n, dtype=bool)
+        touched[fam.j] = True
+        touched[fam.i] = True
+        for m in np.nonzero(touched)[0].tolist():
+            self.members.setdefault(int(self.label[m]), []).append(m)
+        self.log, self.origin, self.unprompted, self.prompted = log, origin, unprompted, prompted
+        self.max_lag = clock.max_lag
+        (_sc, senders), (audience_codes, audiences), _texts = log.codes()
+        agent_id: dict[str, int] = {name: k for k, name in enumerate(senders)}
+        for heard in audiences:
+            for name in heard:
+                agent_id.setdefault(name, len(agent_id))
+        # each audience as a run of agent numbers in one array
+        self.audience_sizes = np.array([len(h) for h in audiences], dtype=np.int64)
+        self.audience_starts = np.cumsum(self.audience_sizes) - self.audience_sizes
+        self.audience_members = np.fromiter((agent_id[name] for h in audiences for name in sorted(h)), dtype=np.int64,
+                                            count=int(self.audience_sizes.sum()))
+        self.audience_codes = np.asarray(audience_codes, dtype=np.int64)
+        self.ticks = _tick_order(log.ticks)
+        span = int(self.ticks.max()) - int(self.ticks.min()) + 1 if n else 0
+        self.agent_ticks = len(agent_id) * (span + clock.max_lag)
+        self.memo: dict[tuple[int, ...], Spread] = {}
+        self.joined: dict[tuple[int, int], tuple[int, ...]] = {}
+
+    def around(self, j: int, i: int) -> tuple[int, ...]:
+        """The families of both messages, sorted."""
+        fj, fi = int(self.label[j]), int(self.label[i])
+        key = (min(fj, fi), max(fj, fi))
+        got = self.joined.get(key)
+        if got is None:
+            out = set(self.members.get(fj, [j])) | set(self.members.get(fi, [i]))
+            got = self.joined[key] = tuple(sorted(out | {j, i}))
+        return got
+
+    def spread(self, members: tuple[int, ...]) -> Spread:
+        """How the text of ``members`` travels (rule 4): unprompted productions per agent-tick spent
+        unprompted (not within ``max_lag`` ticks after hearing a member), and the prompted count
+        against a Poisson count at that rate over the agent-ticks spent prompted."""
+        got = self.memo.get(members)
+        if got is None:
+            got = self.memo[members] = self._spread(members)
+        return got
+
+    def _spread(self, ms: tuple[int, ...]) -> Spread:
+        (sender_codes, _senders), _aud, _texts = self.log.codes()
+        at = np.array(ms, dtype=np.int64)
+        aud = self.audience_codes[at]
+        sizes = self.audience_sizes[aud]
+        hearer = self.audience_members[expand(self.audience_starts[aud], sizes)]
+        start = np.repeat(self.ticks[at], sizes)
+        order = np.lexsort((start, hearer))
+        hearer, start = hearer[order], start[order]
+        # the union of each agent's windows: a window counts up to the next window of the same agent
+        span = np.full(len(start), self.max_lag, dtype=np.int64)
+        same = hearer[1:] == hearer[:-1]
+        span[:-1][same] = np.minimum(self.max_lag, start[1:][same] - start[:-1][same])
+        prompted_ticks = int(span.sum())
+        unprompted_ticks = max(1, self.agent_ticks - prompted_ticks)
+        alone = int(self.unprompted[at].sum())
+        echoes = int(self.prompted[at].sum())
+        mean = max(1, alone) / unprompted_ticks * prompted_ticks
+        origins = len({sender_codes[m] for m in ms if self.origin[m]})
+        return Spread(ms, alone, origins, echoes, prompted_ticks, _poisson_tail(echoes, mean))
+
+
+def stock_phrase(spread: Spread, child: Forward, inherited_bits: Callable[[], float],
+                 alpha: float = STOCK_ALPHA) -> bool:
+    """Rule 4: the child's text is a stock phrase (:meth:`Spread.stock`) and the child neither says it
+    passes it on (:attr:`~._forwarding.Forward.forward_marked`) nor carries :data:`FORWARD_EVIDENCE`
+    bits of its chosen parent's own mutations (``inherited_bits()``)."""
+    return spread.stock(alpha) and not (child.forward_marked or inherited_bits() >= FORWARD_EVIDENCE)
+
+
+def _inherited_bits(j: int, i: int, root: int, texts: _Texts, weights: Weights, goods: frozenset[str]) -> float:
+    """Bits of the mutations (relative to the root text) that message ``j`` shares with message ``i``."""
+    if i == root:
+        return 0.0
+    rf, rc = texts.forward(root), texts.cores[texts.nid[root]]
+    mine, theirs = (set(edits(texts.forward(m), rf, align(texts.cores[texts.nid[m]], rc, goods))) for m in (j, i))
+    return sum(weights.of_edit(e, len(rc)) for e in mine & theirs)
+
+
+# --------------------------------------------------------------------------- rule 5: canaries
+
+
+def canary_parents(log: MessageLog) -> dict[int, int]:
+    """Rule 5: message position -> the latest earlier message holding one of its canary tokens
+    that its sender heard (from another agent)."""
+    (sender_codes, senders), (audience_codes, audiences), _texts = log.codes()
+    canaries = log.canaries
+    out: dict[int, int] = {}
+    seen: dict[str, list[int]] = {}
+    for j in sorted(canaries):
+        found = canaries[j]
+        if not found:
+            continue
+        sender = senders[sender_codes[j]]
+        best = -1
+        for c in found:
+            for i in reversed(seen.get(c, ())):
+                if senders[sender_codes[i]] != sender and sender in audiences[audience_codes[i]]:
+                    best = max(best, i)
+                    break
+        for c in found:
+            seen.setdefault(c, []).append(j)
+        if best >= 0:
+            out[j] = best
+    return out
+
+
+# --------------------------------------------------------------------------- rule 6: timing
+
+
+@dataclass(frozen=True)
+class _Clock:
+    """Awake ticks of each agent (rule 6): ``asleep`` is agent -> its dormant spans ``(from, to)``."""
+
+    asleep: Mapping[str, Sequence[tuple[int, int]]]
+    max_lag: int
+
+    @classmethod
+    def of(cls, dormancy: Mapping[str, Sequence[tuple[int, int]]] | None, max_lag: int) -> _Clock:
+        return cls({a: sorted(tuple(s) for s in spans) for a, spans in (dormancy or {}).items() if spans}, max_lag)
+
+    def window_start(self, agent: str, stop: int) -> int:
         """The earliest tick t with at most ``max_lag`` awake ticks of ``agent`` in ``[t, stop)``."""
-        spans = asleep.get(agent)
-        remaining, cursor = max_lag, stop
+        spans = self.asleep.get(agent)
+        remaining, cursor = self.max_lag, stop
         if spans:
             # spans starting at or after ``stop`` end the list and are skipped
             for k in range(bisect_left(spans, (stop,)) - 1, -1, -1):
@@ -295,9 +662,9 @@ def echo_edges(
                 cursor = a
         return cursor - remaining
 
-    def awake(agent: str, start: int, stop: int) -> int:
+    def awake(self, agent: str, start: int, stop: int) -> int:
         """Ticks in ``[start, stop)`` during which ``agent`` was not dormant."""
-        spans = asleep.get(agent)
+        spans = self.asleep.get(agent)
         lag = stop - start
         if not spans or lag <= 0:
             return lag
@@ -308,225 +675,37 @@ def echo_edges(
             lag -= max(0, min(b, stop) - max(a, start))
         return lag
 
-    log = _log(messages)
-    events = log.events
+
+def in_time(later: int, earlier: int, log: MessageLog, clock: _Clock) -> bool:
+    """Rule 6 (the lag): message ``earlier`` came at most ``max_lag`` awake ticks of the later
+    message's sender before it."""
+    (sender_codes, senders), _aud, _texts = log.codes()
     ticks = log.ticks
-    canaries = log.canaries
-    (sender_codes, sender_names), (audience_codes, audiences), (text_codes, raw_texts) = log.codes()
-    n = len(ticks)
-    if n == 0:
-        return (), 0
-
-    # -- distinct texts: one normalized text and word set each; nid[j] names message j's
-    # (only the texts these messages use: a slice of a log shares the log's tables)
-    used, local = _unique(np.asarray(text_codes, dtype=np.int64), inverse=True)
-    norm_id: dict[str, int] = {}
-    of_raw = [norm_id.setdefault(normalize_text(raw_texts[k]), len(norm_id)) for k in used.tolist()]
-    norms = list(norm_id)
-    del norm_id, used
-    word: dict[str, str] = {}  # one string object per distinct word
-    token_sets = [frozenset([word.setdefault(w, w) for w in s.split()]) for s in norms]
-    del word
-    n_texts = len(norms)
-    nid = np.array(of_raw, dtype=np.int64)[local]
-    sid = np.asarray(sender_codes, dtype=np.int64)
-    senders = sender_names
-    copies = np.bincount(nid, minlength=n_texts).tolist()
-    df: dict[str, int] = {}
-    for k, toks in enumerate(token_sets):
-        c = copies[k]
-        for t in toks:
-            df[t] = df.get(t, 0) + c
-    log_n = math.log2(n + 1 + PRIOR_MESSAGES)
-    bits = {t: log_n - math.log2(c) for t, c in df.items()}
-    rank = {t: r for r, t in enumerate(sorted((t for t, c in df.items() if c >= 2), key=lambda t: (df[t], t)))}
-    # per distinct text its rarest words (document frequency >= 2), as ranks; a word's postings
-    # (every message holding it, in log order) are needed only for the words some text picks
-    rare_of = [sorted(rank[t] for t in toks if t in rank)[:RARE_TOKENS] for toks in token_sets]
-    picked = sorted({r for rare in rare_of for r in rare})
-    word_of = {w: t for t, w in rank.items()}
-    is_picked = {word_of[r] for r in picked}
-    posted = [sorted(rank[t] for t in toks if t in is_picked) for toks in token_sets]
-    del word_of, is_picked
-
-    # -- rule 5 (canaries, exact) and the messages that take part in text matching
-    parent_of: dict[int, tuple[int, str]] = {}   # child -> (parent, via)
-    matched = np.array([len(toks) > 0 for toks in token_sets], dtype=bool)[nid]
-    canary_seen: dict[str, list[int]] = {}
-    for j in sorted(canaries):
-        found = canaries[j]
-        if not found:
-            continue
-        sender = senders[sender_codes[j]]
-        best_i = -1
-        for c in found:
-            for i in reversed(canary_seen.get(c, ())):
-                if senders[sender_codes[i]] != sender and sender in audiences[audience_codes[i]]:
-                    best_i = max(best_i, i)
-                    break
-        for c in found:
-            canary_seen.setdefault(c, []).append(j)
-        if best_i >= 0:
-            parent_of[j] = (best_i, "canary")
-            matched[j] = False
-
-    # -- candidates (message j, earlier message i): per rare word of j, the first and the latest
-    # messages holding it within j's lag window, and a few before the window
-    stride = n + 1
-    post_len = np.array([len(p) for p in posted], dtype=np.int64)
-    post_flat = np.fromiter(chain.from_iterable(posted), dtype=np.int64, count=int(post_len.sum()))
-    # postings: (word, message) for every picked word of every message, as keys word * stride + message;
-    # a message's rare words are the first of its picked words (both in rank order): its queries
-    owners, words, within = _expand_lists(nid, post_len, post_flat)
-    rare_len = np.array([len(r) for r in rare_of], dtype=np.int64)
-    query = (within < rare_len[nid[owners]]) & matched[owners]
-    keys = words * stride + owners
-    del owners, words, within, post_flat
-    order = np.argsort(keys)
-    keys = keys[order]                                          # sorted by (word, message)
-    holder = keys % stride                                      # the message at each postings position
-    at = np.nonzero(query[order])[0]                           # the queries, by (word, message)
-    del order, query
-    qj = holder[at]
-    base = keys[at] - qj                                        # word * stride
-    lo = _window_lows(ticks, sid, senders, asleep, window_start, max_lag)
-    seg = np.searchsorted(keys, base)                           # the word's first posting
-    end = at                                                    # the message's own posting
-    start = np.searchsorted(keys, base + lo[qj])                # the first posting in its lag window
-    del at, base
-    by_message = np.argsort(qj, kind="stable")
-    qj, seg, end, start = qj[by_message], seg[by_message], end[by_message], start[by_message]
-    del by_message
-    pair_j: list[np.ndarray] = []
-    pair_i: list[np.ndarray] = []
-    small_index = np.int32 if n < 1 << 31 else np.int64
-    c0 = 0
-    while c0 < len(qj):  # by message, about 16,384 queries at a time (bounded memory)
-        c1 = min(len(qj), c0 + 16_384)
-        if c1 < len(qj):  # every query of a message in one piece
-            c1 = int(np.searchsorted(qj, qj[c1 - 1], side="right"))
-        cj, cs, ce, cg = qj[c0:c1], start[c0:c1], end[c0:c1], seg[c0:c1]
-        small = ce - cs <= 2 * POSTINGS_PER_TOKEN
-        b1 = np.where(small, ce, cs + POSTINGS_PER_TOKEN)
-        a2 = np.where(small, ce, ce - POSTINGS_PER_TOKEN)
-        a3 = np.maximum(cg, cs - OLDER_PER_TOKEN)
-        range_start = np.concatenate((cs, a2, a3))
-        range_len = np.concatenate((b1 - cs, ce - a2, cs - a3))
-        pos = _expand(range_start, range_len)
-        code = _unique(np.repeat(np.concatenate((cj, cj, cj)), range_len) * stride + holder[pos])
-        pair_j.append((code // stride).astype(small_index))
-        pair_i.append((code % stride).astype(small_index))
-        c0 = c1
-    cand_j = np.concatenate(pair_j) if pair_j else np.zeros(0, dtype=np.int64)
-    cand_i = np.concatenate(pair_i) if pair_i else np.zeros(0, dtype=np.int64)
-    del pair_j, pair_i, keys, holder, qj, seg, end, start
-
-    # -- rules 2 and 3 (shared information), once per pair of distinct texts
-    text_pair = nid[cand_j] * n_texts + nid[cand_i]
-    distinct = _unique(text_pair)
-    which = np.searchsorted(distinct, text_pair)
-    del text_pair
-    alike = _alike(distinct // n_texts, distinct % n_texts, norms, token_sets, bits,
-                   min_similarity, min_shared_bits)
-    in_family = alike[which]
-    fam_j, fam_i = cand_j[in_family], cand_i[in_family]       # sorted by (j, i)
-    del distinct, which, alike, in_family, cand_j, cand_i
-
-    # -- per message: its family (candidates alike), its own earlier uses, what it heard
-    has_family = np.zeros(n, dtype=bool)
-    has_family[fam_j] = True
-    origin = matched & ~has_family                    # no candidate, or none alike (rule 4)
-    n_senders = len(senders)
-    own = sid[fam_i] == sid[fam_j]
-    has_own = np.zeros(n, dtype=bool)
-    has_own[fam_j[own]] = True
-    other = ~own
-    heard = np.zeros(len(fam_j), dtype=bool)
-    if other.any():
-        heard[other] = _heard(fam_j[other], fam_i[other], sid, senders,
-                              np.asarray(audience_codes, dtype=np.int64), audiences)
-    has_heard = np.zeros(n, dtype=bool)
-    has_heard[fam_j[heard]] = True
-    origin |= has_family & ~has_own & ~has_heard     # said it without having heard it (rule 4)
-
-    # rule 6 and rule 3, one by one: messages that heard the text and had not used it themselves
-    look = has_heard & ~has_own
-    if look.any():
-        sel = look[fam_j] & heard
-        hj, hi = fam_j[sel].tolist(), fam_i[sel].tolist()
-        repeats: dict[tuple[int, int], bool] = {}
-        k, total = 0, len(hj)
-        while k < total:
-            j = hj[k]
-            stop = k
-            while stop < total and hj[stop] == j:
-                stop += 1
-            sender, tick = senders[sender_codes[j]], ticks[j]
-            heard_j = hi[k:stop]                       # ascending
-            k = stop
-            if awake(sender, ticks[heard_j[0]], tick) > max_lag:
-                continue
-            i = next((i for i in heard_j if awake(sender, ticks[i], tick) <= max_lag), None)
-            if i is None:
-                continue
-            pair = (int(nid[j]), int(nid[i]))
-            holds = repeats.get(pair)
-            if holds is None:
-                toks, mine = token_sets[pair[0]], token_sets[pair[1]]
-                shared_bits = sum(bits[t] for t in toks & mine)
-                added = sum(bits[t] for t in toks - mine)
-                dropped = sum(bits[t] for t in mine - toks)
-                # rule 3: an echo mostly repeats, and keeps the parent's words or quotes part of them
-                holds = repeats[pair] = (added <= max_novelty * shared_bits
-                                         and min(added, dropped) <= max_change * shared_bits)
-            if holds:
-                parent_of[j] = (i, "text")
-
-    # rule 4: a family (texts linked by likeness) produced independently by two or more
-    # senders is a stock phrase
-    family_of = _components(n, fam_j, fam_i)
-    stock_families: set[int] = set()
-    if origin.any():
-        at = np.nonzero(origin)[0]
-        pairs = _unique(family_of[at] * (n_senders + 1) + sid[at])
-        fams = pairs // (n_senders + 1)
-        stock_families = set(fams[1:][fams[1:] == fams[:-1]].tolist())  # two senders or more
-    edges: list[EchoEdge] = []
-    stock = 0
-    scores: dict[tuple[int, int], float] = {}
-    for j in sorted(parent_of):
-        i, via = parent_of[j]
-        if via == "text" and int(family_of[j]) in stock_families:
-            stock += 1
-            continue
-        pair = (int(nid[j]), int(nid[i]))
-        score = scores.get(pair)
-        if score is None:
-            score = scores[pair] = fuzz.WRatio(norms[pair[0]], norms[pair[1]], processor=None)
-        edges.append(EchoEdge(events[i], events[j], round(score / 100.0, 4), via, ticks[j] - ticks[i]))
-    edges.sort(key=lambda e: e.child)
-    return tuple(edges), stock
+    return clock.awake(senders[sender_codes[later]], ticks[earlier], ticks[later]) <= clock.max_lag
 
 
-def _expand(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """The positions ``starts[k] .. starts[k] + lengths[k] - 1`` for every k, concatenated."""
-    total = int(lengths.sum())
-    if not total:
-        return np.zeros(0, dtype=np.int64)
-    return np.repeat(starts - (np.cumsum(lengths) - lengths), lengths) + np.arange(total, dtype=np.int64)
+def prompted_messages(pairs: _Pairs, n: int, log: MessageLog, clock: _Clock
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Rule 6, per message: its sender had said a text alike to it before (an own repeat); it came
+    within the lag after its sender first heard one from another agent, and is no own repeat
+    (prompted); its sender had neither heard nor said one before (an origin).  ``pairs`` are the
+    alike pairs, sorted by (later, earlier)."""
+    own = np.zeros(n, dtype=bool)
+    own[pairs.j[pairs.own]] = True
+    first_heard: dict[int, int] = {}
+    for j, i in zip(pairs.j[pairs.heard].tolist(), pairs.i[pairs.heard].tolist()):
+        first_heard.setdefault(j, i)
+    prompted = np.zeros(n, dtype=bool)
+    heard = np.zeros(n, dtype=bool)
+    for j, i in first_heard.items():
+        heard[j] = True
+        prompted[j] = not own[j] and in_time(j, i, log, clock)
+    return own, prompted, ~own & ~heard
 
 
-def _expand_lists(
-    of: np.ndarray, length: np.ndarray, flat: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For items k with list number ``of[k]`` (the lists stored end to end in ``flat``, ``length``
-    each): per element of every item's list, ``(k, the element, its place in the list)``."""
-    offsets = np.cumsum(length) - length
-    lens = length[of]
-    total = int(lens.sum())
-    owners = np.repeat(np.arange(len(of), dtype=np.int64), lens)
-    within = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(lens) - lens, lens)
-    return owners, flat[offsets[of][owners] + within], within
+def _tick_order(ticks: Sequence[int]) -> np.ndarray:
+    """The ticks as 64-bit integers (they fit: the schemas bound them below 2**53)."""
+    return np.asarray(ticks, dtype=np.int64)
 
 
 def _window_lows(
@@ -548,161 +727,249 @@ def _window_lows(
                        dtype=np.int64, count=n)
 
 
-def _alike(
-    a: np.ndarray,
-    b: np.ndarray,
-    norms: Sequence[str],
-    token_sets: Sequence[frozenset[str]],
-    bits: Mapping[str, float],
-    min_similarity: float,
-    min_shared_bits: float,
-) -> np.ndarray:
-    """Per pair of distinct texts (a = the later message's, b = the candidate's): similar by
-    rule 2 and sharing at least ``min_shared_bits`` (rule 3).
+# --------------------------------------------------------------------------- rule 7: parent choice
 
-    The shared information is summed with numpy; a sum within a hair of the threshold
-    (where the order of the additions could matter) is summed again exactly as the rule
-    says, ``sum(bits[t] for t in words_a & words_b)``.  Pairs are taken 32,768 at a time
-    (bounded memory).
-    """
-    out = np.zeros(len(a), dtype=bool)
-    if not len(a):
-        return out
-    margin = 1e-6 * max(1.0, abs(min_shared_bits))
-    word_id = {t: k for k, t in enumerate(bits)}
-    word_bits = np.fromiter(bits.values(), dtype=np.float64, count=len(bits))
-    n_words = np.array([len(t) for t in token_sets], dtype=np.int64)
-    flat = np.fromiter((word_id[t] for toks in token_sets for t in toks), dtype=np.int64, count=int(n_words.sum()))
-    del word_id
-    offsets = np.cumsum(n_words) - n_words
-    owner_text = np.repeat(np.arange(len(token_sets), dtype=np.int64), n_words)
-    # the shared words carry at most what each text carries: a text carrying less cannot pass
-    carried = np.bincount(owner_text, weights=word_bits[flat], minlength=len(token_sets))
-    rich = carried >= min_shared_bits - margin
-    lengths = np.array([len(s) for s in norms], dtype=np.float64)
-    if len(token_sets) * len(bits) <= 1 << 24:  # a text-by-word table answers "does y hold the word"
-        table: np.ndarray | None = np.zeros((len(token_sets), len(bits)), dtype=bool)
-        table[owner_text, flat] = True
-        known = None
-        stride = 0
-    else:  # else membership of (y, word) among every (text, word), sorted
-        table = None
-        stride = len(bits) + 1
-        known = np.sort(owner_text * stride + flat)
-    del owner_text
-    for c0 in range(0, len(a), 32_768):
-        ca, cb = a[c0:c0 + 32_768], b[c0:c0 + 32_768]
-        # a partial quote needs MIN_QUOTE_WORDS words on both sides; else only ratio can make the
-        # pair alike, and ratio <= 100 * (1 - |la - lb| / (la + lb)): lengths too far apart cannot
-        la, lb = lengths[ca], lengths[cb]
-        bound = 100.0 * (1.0 - np.abs(la - lb) / np.maximum(la + lb, 1.0))
-        fewer = np.minimum(n_words[ca], n_words[cb])
-        maybe = np.nonzero(rich[ca] & rich[cb] & ((fewer >= MIN_QUOTE_WORDS) | (bound >= min_similarity - 0.01)))[0]
-        if not len(maybe):
-            continue
-        x, y, bound, fewer = ca[maybe], cb[maybe], bound[maybe], fewer[maybe]
-        # the words of x that y holds
-        pair = np.repeat(np.arange(len(x), dtype=np.int64), n_words[x])
-        word = flat[_expand(offsets[x], n_words[x])]
-        if table is not None:
-            held = table[y[pair], word]
-        else:
-            assert known is not None
-            code = y[pair] * stride + word
-            held = known[np.minimum(np.searchsorted(known, code), len(known) - 1)] == code
-            del code
-        common = np.bincount(pair, weights=held, minlength=len(x))
-        shared = np.bincount(pair, weights=np.where(held, word_bits[word], 0.0), minlength=len(x))
-        del pair, word, held
-        # rule 3's threshold, exact where the sum is within a hair of it
-        enough = shared >= min_shared_bits + margin
-        unsure = np.nonzero((shared >= min_shared_bits - margin) & ~enough)[0]
-        if len(unsure):
-            xs, ys = x[unsure].tolist(), y[unsure].tolist()
-            enough[unsure] = np.fromiter(
-                (sum(bits[t] for t in token_sets[p] & token_sets[q]) >= min_shared_bits for p, q in zip(xs, ys)),
-                dtype=bool, count=len(xs))
-        # one word set inside the other (a partial quote, added words), at least MIN_QUOTE_WORDS words:
-        # the words in common are all the words of the smaller set
-        subset = (fewer >= MIN_QUOTE_WORDS) & (common == fewer)
-        # else close by ratio (scored only where the length bound allows it)
-        score = np.nonzero(enough & ~subset & (bound >= min_similarity - 0.01))[0]
-        close = np.zeros(len(x), dtype=bool)
-        if len(score):
-            xs, ys = x[score].tolist(), y[score].tolist()
-            got = process.cpdist([norms[p] for p in xs], [norms[q] for q in ys],
-                                 scorer=fuzz.ratio, processor=None, score_cutoff=min_similarity, dtype=np.float64)
-            close[score] = got >= min_similarity
-        out[c0 + maybe] = enough & (subset | close)
+
+def choose_parents(
+    log: MessageLog, texts: _Texts, alignments: _Alignments, parents: Mapping[int, Sequence[int]], weights: Weights,
+) -> dict[int, Choice]:
+    """Rule 7: per message with candidates (``parents[position]``: the positions of its qualifying
+    candidates, in the order heard), its :class:`~._lineage.Choice`; the share of first-heard
+    parents learnt from the whole match (:func:`~._lineage.first_heard_share`)."""
+    nid, events = texts.nid, log.events
+    pools: dict[int, list[Candidate]] = {}
+    for j, cands in parents.items():
+        child = texts.forward(j)
+        pools[j] = [candidate(i, events[i], child, texts.forward(i), alignments[(int(nid[j]), int(nid[i]))],
+                              weights, len(texts.cores[nid[i]])) for i in cands]
+    share = first_heard_share(pools.values())
+    out: dict[int, Choice] = {}
+    for j, pool in pools.items():
+        words = len(texts.cores[nid[parents[j][0]]])
+        out[j] = choose_parent(pool, lambda e, words=words: weights.of_edit(e, words), share)
     return out
 
 
-def _unique(values: np.ndarray, inverse: bool = False) -> Any:
-    """Sorted distinct values (and, with ``inverse``, each value's index among them)."""
-    if not inverse:
-        s = np.sort(values)
-        keep = np.ones(len(s), dtype=bool)
-        keep[1:] = s[1:] != s[:-1]
-        return s[keep]
-    order = np.argsort(values)
-    s = values[order]
-    keep = np.ones(len(s), dtype=bool)
-    keep[1:] = s[1:] != s[:-1]
-    which = np.empty(len(s), dtype=np.int64)
-    which[order] = np.cumsum(keep) - 1
-    return s[keep], which
+# --------------------------------------------------------------------------- the rules together
 
 
-def _heard(
-    later: np.ndarray, earlier: np.ndarray, sid: np.ndarray, senders: Sequence[str], aud: np.ndarray,
-    audiences: Sequence[frozenset[str]],
-) -> np.ndarray:
-    """Per pair: the sender of message ``later`` heard message ``earlier`` (decided once per
-    distinct (audience, sender))."""
-    n_senders = len(senders)
-    code = aud[earlier] * n_senders + sid[later]
-    distinct, which = _unique(code, inverse=True)
-    member = np.fromiter((senders[c % n_senders] in audiences[c // n_senders] for c in distinct.tolist()),
-                         dtype=bool, count=len(distinct))
-    return member[which]
+@dataclass(frozen=True)
+class _Pairs:
+    """Pairs of messages (later j, earlier i) whose texts are alike (rules 2-3 read loosely), sorted by (j, i)."""
+
+    j: np.ndarray
+    i: np.ndarray
+    heard: np.ndarray
+    """Per pair: rule 1 holds."""
+    own: np.ndarray
+    """Per pair: the same sender."""
 
 
-def _components(n: int, fam_j: np.ndarray, fam_i: np.ndarray) -> np.ndarray:
-    """Per message: the smallest message of its family (connected by j -- the latest message of
-    j's family, for every message j with a family)."""
-    label = np.arange(n, dtype=np.int64)
-    if not len(fam_j):
-        return label
-    # the latest message of each family: fam pairs are sorted by (j, i)
-    last = np.ones(len(fam_j), dtype=bool)
-    last[:-1] = fam_j[1:] != fam_j[:-1]
-    u, v = fam_j[last], fam_i[last]
-    for _round in range(64):
-        lu, lv = label[u], label[v]
-        low, high = np.minimum(lu, lv), np.maximum(lu, lv)
-        differ = low != high
-        if not differ.any():
-            return label
-        np.minimum.at(label, high[differ], low[differ])  # hook the larger label onto the smaller
-        while True:  # point every message at its label's label until nothing changes
-            nxt = label[label]
-            if (nxt == label).all():
-                break
-            label = nxt
-    # not settled after many rounds (a contrived graph): finish with a plain union-find
-    parent = label.tolist()
+class _ExactReading:
+    """Rule 3 read exactly for a pair of messages (later j, earlier i): the words and word pairs
+    kept, counted over the messages written independently of the pair -- the fresh messages, less
+    the pair's families (rule 4 answers for texts many agents produce on their own).  A pair whose
+    text spreads by hearing (:meth:`Spread.spreading` at :data:`SPREAD_ALPHA`) is asked
+    :data:`SPREADING` of the bits."""
 
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
+    def __init__(self, texts: _Texts, fresh: np.ndarray, families: _Families, units: Sequence[frozenset[Unit]],
+                 counts: Counts, alignments: _Alignments, *, min_shared_bits: float, max_novelty: float,
+                 swap_every: int, max_specific_swaps: int) -> None:
+        self.texts, self.fresh, self.families = texts, fresh, families
+        self.units, self.counts, self.alignments = units, counts, alignments
+        self.min_shared_bits = min_shared_bits
+        self.thresholds = {"max_novelty": max_novelty, "swap_every": swap_every,
+                           "max_specific_swaps": max_specific_swaps}
+        self.memo: dict[tuple[tuple[int, ...], int, int], CopyEvidence | None] = {}
+        self.minus: dict[tuple[int, ...], Counts] = {}
 
-    for x, y in zip(u.tolist(), v.tolist()):
-        rx, ry = find(x), find(y)
-        if rx != ry:
-            parent[max(rx, ry)] = min(rx, ry)
-    return np.array([find(x) for x in range(n)], dtype=np.int64)
+    def need(self, j: int, i: int) -> float:
+        """The bits asked of the pair."""
+        spreading = self.families.spread(self.families.around(j, i)).spreading(SPREAD_ALPHA)
+        return self.min_shared_bits * (SPREADING if spreading else 1.0)
+
+    def __call__(self, j: int, i: int) -> CopyEvidence | None:
+        nid = self.texts.nid
+        members = self.families.around(j, i)
+        a, b = int(nid[j]), int(nid[i])
+        key = (members, a, b)
+        if key not in self.memo:
+            minus = self.minus.get(members)
+            if minus is None:
+                minus = self.minus[members] = Counts.of(self.units[nid[m]] for m in members if self.fresh[m])
+            info = Information(self.counts, minus, PRIOR_MESSAGES)
+            self.memo[key] = copied(self.alignments[(a, b)], self.texts.cores[a], self.texts.cores[b], info,
+                                    min_shared_bits=self.need(j, i), **self.thresholds)
+        return self.memo[key]
+
+
+def _link_confidence(shared_bits: float, min_shared_bits: float) -> float:
+    """How sure it is that a copy was copied at all: 1/2 at the threshold of rule 3, each further
+    eight bits halving the doubt."""
+    return max(0.0, 1.0 - 0.5 * 2.0 ** (-(shared_bits - min_shared_bits) / 8.0))
+
+
+def _text_matched(texts: _Texts, canary: Mapping[int, int]) -> np.ndarray:
+    """Per message: read for a text parent (it has words, and no canary parent: rule 5 decides those)."""
+    matched = np.array([len(w) > 0 for w in texts.word_sets], dtype=bool)[texts.nid]
+    matched[list(canary)] = False
+    return matched
+
+
+def alike_pairs(
+    log: MessageLog, texts: _Texts, df: Mapping[str, int], everything: Information, matched: np.ndarray,
+    clock: _Clock, *, max_lag: int, min_shared_bits: float, max_novelty: float, goods: frozenset[str],
+    max_specific_swaps: int,
+) -> tuple[_Pairs, np.ndarray]:
+    """Rules 1-3 read loosely, never over all pairs (:mod:`._pruning`): the pairs (later j, earlier i)
+    sharing one of j's rarest words within j's lag window, whose texts are alike as word sets (rules
+    2-3 on the whole match's counts), with rule 1 per pair; and per pair whether the texts overlap near
+    wholly (rule 4's families).  Only ``matched`` messages (:func:`_text_matched`) are read."""
+    (sender_codes, senders), _aud, _texts = log.codes()
+    sid = np.asarray(sender_codes, dtype=np.int64)
+    nid = texts.nid
+    lows = _window_lows(log.ticks, sid, senders, clock.asleep, clock.window_start, max_lag)
+    cand_j, cand_i = candidate_pairs(nid, texts.word_sets, df, lows, matched, texts.cores)
+    n_cores = len(texts.cores)
+    distinct, which = unique(nid[cand_j] * n_cores + nid[cand_i], inverse=True)
+    alike, whole = alike_texts(np.stack((distinct // n_cores, distinct % n_cores), axis=1), texts, everything,
+                               min_shared_bits=min_shared_bits, max_novelty=max_novelty, goods=goods,
+                               max_specific_swaps=max_specific_swaps)
+    keep = alike[which]
+    fam_j, fam_i = cand_j[keep], cand_i[keep]
+    return _Pairs(fam_j, fam_i, exposed(fam_j, fam_i, log), sid[fam_j] == sid[fam_i]), whole[which][keep]
+
+
+def qualifying_parents(
+    pairs: _Pairs, prompted: np.ndarray, log: MessageLog, clock: _Clock, exact: _ExactReading,
+) -> tuple[dict[int, list[int]], dict[tuple[int, int], CopyEvidence]]:
+    """Rules 1, 6 and 2-3 read exactly: per prompted message, the earlier messages its sender heard in
+    time (in the order heard) that it copies with enough shared information, and each pair's evidence."""
+    parents: dict[int, list[int]] = {}
+    evidence: dict[tuple[int, int], CopyEvidence] = {}
+    for j, i in zip(pairs.j[pairs.heard].tolist(), pairs.i[pairs.heard].tolist()):
+        if prompted[j] and in_time(j, i, log, clock):
+            ev = exact(j, i)
+            if ev is not None:
+                parents.setdefault(j, []).append(i)
+                evidence[(j, i)] = ev
+    return parents, evidence
+
+
+@dataclass(frozen=True)
+class _Linking:
+    """What :func:`linked_edges` needs of the rules' readings of one match."""
+
+    log: MessageLog
+    texts: _Texts
+    families: _Families
+    exact: _ExactReading
+    weights: Weights
+    goods: frozenset[str]
+    stock_alpha: float
+
+
+def linked_edges(
+    linking: _Linking, canary: Mapping[int, int], parents: Mapping[int, Sequence[int]],
+    evidence: Mapping[tuple[int, int], CopyEvidence], choices: Mapping[int, Choice],
+) -> tuple[list[EchoEdge], int]:
+    """The edges, child by child in log order: a canary parent (rule 5) as is; a chosen text parent
+    (rule 7) unless the child's text is a stock phrase it does not say it passes on (rule 4), with its
+    confidence (the link's, :func:`_link_confidence`, times the choice's).  Returns ``(edges, stock
+    echoes left unlinked)``."""
+    log, texts, families, exact = linking.log, linking.texts, linking.families, linking.exact
+    events, ticks = log.events, log.ticks
+    parent_of: dict[int, int] = dict(canary)
+
+    def root_of(m: int) -> int:
+        while m in parent_of:
+            m = parent_of[m]
+        return m
+
+    edges: list[EchoEdge] = []
+    stock = 0
+    wratio: dict[tuple[int, int], float] = {}
+    for j in sorted(set(parents) | set(canary)):
+        if j in canary:
+            i = canary[j]
+            edges.append(EchoEdge(events[i], events[j], _wratio(texts, log, j, i, wratio), "canary",
+                                  ticks[j] - ticks[i], 1.0, "canary token (the latest heard holding it)"))
+            continue
+        choice = choices[j]
+        i = choice.position
+        if stock_phrase(families.spread(families.around(j, i)), texts.forward(j),
+                        lambda j=j, i=i: _inherited_bits(j, i, root_of(i), texts, linking.weights, linking.goods),
+                        linking.stock_alpha):
+            stock += 1
+            continue
+        parent_of[j] = i
+        confidence = round(_link_confidence(evidence[(j, i)].shared_bits, exact.need(j, i)) * choice.confidence, 3)
+        edges.append(EchoEdge(events[i], events[j], _wratio(texts, log, j, i, wratio), "text", ticks[j] - ticks[i],
+                              confidence, choice.reason, choice.tied, len(parents[j]),
+                              tuple(sorted(describe(e) for e in choice.edits))))
+    return edges, stock
+
+
+def echo_edges(
+    messages: Sequence[HeardMessage],
+    *,
+    min_shared_bits: float = MIN_SHARED_BITS,
+    max_lag: int = MAX_LAG,
+    max_novelty: float = MAX_NOVELTY,
+    swap_every: int = SWAP_EVERY,
+    max_specific_swaps: int = 0,
+    stock_alpha: float = STOCK_ALPHA,
+    goods: frozenset[str] = GOODS,
+    dormancy: Mapping[str, Sequence[tuple[int, int]]] | None = None,
+) -> tuple[tuple[EchoEdge, ...], int]:
+    """Link each message to the earlier message it echoes (module rules 1–7), one step per rule:
+    :func:`canary_parents` (5), :func:`alike_pairs` (1-3 read loosely), :func:`prompted_messages` (6),
+    the families of rule 4, :func:`qualifying_parents` (1-3 and 6 exactly), :func:`choose_parents` (7),
+    :func:`linked_edges` (4, and the edges).
+
+    ``dormancy``: agent -> its dormant spans ``(from, to)`` (:attr:`Exposure.dormancy`);
+    delays are counted in ticks the echoing agent was awake.  ``goods``: the goods of the game,
+    and ``max_specific_swaps`` the specifics a copy may swap (rule 2; none).  Returns ``(edges
+    sorted by child id, echoes left unlinked because their text is a stock phrase)``.
+    """
+    log = _log(messages)
+    n = len(log)
+    if n == 0:
+        return (), 0
+    texts = _read_texts(log)
+    fresh = fresh_messages(texts, log)
+    counts, units, df = word_counts(texts, fresh)
+    everything = Information(counts, NOTHING, PRIOR_MESSAGES)
+    clock = _Clock.of(dormancy, max_lag)
+    canary = canary_parents(log)                                                          # rule 5
+    matched = _text_matched(texts, canary)
+    pairs, whole = alike_pairs(log, texts, df, everything, matched, clock, max_lag=max_lag,
+                               min_shared_bits=min_shared_bits, max_novelty=max_novelty, goods=goods,
+                               max_specific_swaps=max_specific_swaps)                     # rules 1-3, loosely
+    own, prompted, origin = prompted_messages(pairs, n, log, clock)                       # rule 6
+    families = _Families(pairs, whole, log, matched & origin, matched & ~prompted & ~own, prompted, clock)  # rule 4
+    alignments = _Alignments(texts, goods)
+    exact = _ExactReading(texts, fresh, families, units, counts, alignments, min_shared_bits=min_shared_bits,
+                          max_novelty=max_novelty, swap_every=swap_every, max_specific_swaps=max_specific_swaps)
+    parents, evidence = qualifying_parents(pairs, prompted, log, clock, exact)            # rules 1-3, 6
+    weights = Weights.of(texts.forwards, np.bincount(texts.of_message, minlength=len(texts.forwards)).tolist(),
+                         {w: everything.word(w) for w in texts.words}, everything.scale)
+    choices = choose_parents(log, texts, alignments, parents, weights)                   # rule 7
+    linking = _Linking(log, texts, families, exact, weights, goods, stock_alpha)
+    edges, stock = linked_edges(linking, canary, parents, evidence, choices)             # rule 4, edges
+    edges.sort(key=lambda e: e.child)
+    return tuple(edges), stock
+
+
+def _wratio(texts: _Texts, log: MessageLog, j: int, i: int, memo: dict[tuple[int, int], float]) -> float:
+    """rapidfuzz ``WRatio`` / 100 of the two messages' normalized texts (four places)."""
+    a, b = int(texts.of_message[j]), int(texts.of_message[i])
+    got = memo.get((a, b))
+    if got is None:
+        _s, _a, (text_codes, raw) = log.codes()
+        score = fuzz.WRatio(normalize_text(raw[text_codes[j]]), normalize_text(raw[text_codes[i]]), processor=None)
+        got = memo[(a, b)] = round(score / 100.0, 4)
+    return got
 
 
 def _positions(events: Sequence[int], wanted: set[int]) -> dict[int, int]:
@@ -763,10 +1030,12 @@ def propagation(
     *,
     caveat: str | None = None,
     dormancy: Mapping[str, Sequence[tuple[int, int]]] | None = None,
+    goods: frozenset[str] = GOODS,
 ) -> Propagation:
     """Edges, chains and the match figures for ``messages`` (in log order).
 
     ``tiers``: event id -> tier (:mod:`.tiers`); without it every text is classified here.
+    ``goods``: the goods of the game (:func:`goods_of` the archive).
     """
     log = _log(messages)
     events = log.events
@@ -776,7 +1045,7 @@ def propagation(
 
         tier_of_text = [classify(text).tier for text in texts]
         tiers = {eid: tier_of_text[k] for eid, k in zip(events, text_codes)}
-    edges, stock = echo_edges(log, dormancy=dormancy)
+    edges, stock = echo_edges(log, dormancy=dormancy, goods=goods)
     chains = _chains(log, edges, tiers)
     children = {e.child for e in edges}
     chain_by_root = {c.root: c for c in chains}
@@ -831,7 +1100,8 @@ def chain_nodes(
     """The messages of one chain as JSON records (root first, then by generation and id).
 
     Each: ``event``, ``parent``, ``generation``, ``sender``, ``tick``, ``channel``,
-    ``similarity``, ``via``, ``text`` (a snippet, scrubbed unless ``scrub_text`` is False).
+    ``similarity``, ``via``, ``confidence``, ``reason``, ``tiedWith``, ``mutations`` (None or empty
+    for the root), ``text`` (a snippet, scrubbed unless ``scrub_text`` is False).
     """
     if isinstance(messages, MessageLog):  # only the chain's records
         by_event = {eid: messages[k] for eid, k in _positions(messages.events, set(chain.messages)).items()}
@@ -845,15 +1115,20 @@ def chain_nodes(
         if e is not None:
             depth[eid] = depth.get(e.parent, 0) + 1
         m = by_event[eid]
+        edge = None if e is None or eid == chain.root else e
         out.append({
             "event": eid,
-            "parent": None if e is None or eid == chain.root else e.parent,
+            "parent": None if edge is None else edge.parent,
             "generation": depth.get(eid, 0),
             "sender": m.sender,
             "tick": m.tick,
             "channel": m.channel if m.to is None else f"private to {m.to}",
-            "similarity": None if e is None or eid == chain.root else e.similarity,
-            "via": None if e is None or eid == chain.root else e.via,
+            "similarity": None if edge is None else edge.similarity,
+            "via": None if edge is None else edge.via,
+            "confidence": None if edge is None else edge.confidence,
+            "reason": None if edge is None else edge.reason,
+            "tiedWith": [] if edge is None else list(edge.tied_with),
+            "mutations": [] if edge is None else list(edge.mutations),
             "text": _snippet(m.text, scrub_text),
         })
     return out
@@ -898,9 +1173,10 @@ def tree_text(
                  children: dict[int, list[dict[str, Any]]] = children) -> None:
             branch = "" if top else ("\u2514\u2500 " if last else "\u251c\u2500 ")
             sim = "" if node["similarity"] is None else f"  {node['via']} {node['similarity']:.2f}"
+            why = "" if node["reason"] is None else f"  [confidence {node['confidence']:.2f}: {node['reason']}]"
             lines.append(
                 f"{prefix}{branch}{node['event']}  t{node['tick']}  {node['sender']}  {node['channel']}{sim}  "
-                f"\"{node['text']}\""
+                f"\"{node['text']}\"{why}"
             )
             kids = children.get(node["event"], [])
             for k, kid in enumerate(kids):

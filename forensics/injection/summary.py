@@ -41,7 +41,7 @@ from typing import Any
 
 from daishi_forensics.arithmetic import half_up
 from .exposure import Exposure, MessageLog
-from .propagation import Propagation, propagation
+from .propagation import GOODS, Propagation, goods_of, propagation
 from daishi_forensics.replay import Timeline
 from .tiers import MessageTiers
 from .utility import Activity, TickCounts, UtilityPass
@@ -410,6 +410,7 @@ def propagation_of(analysis: Any) -> Propagation:
             None if tiers is None else tiers.tier_of(),
             caveat=exposure.private_caveat(),
             dormancy=exposure.dormancy,
+            goods=goods_of(analysis.archive) if isinstance(analysis.archive, Mapping) else GOODS,
         )
     result: Propagation = memo["propagation"]
     return result
@@ -417,8 +418,9 @@ def propagation_of(analysis: Any) -> Propagation:
 
 def propagation_section(analysis: Any) -> dict[str, Any]:
     """The report's ``propagation``: ``edges[]`` (``parent``, ``child``, ``similarity``,
-    ``via``, ``lag``), ``chains[]``, ``index``, ``resendShare``, ``hijackRoots``,
-    ``stockPhrases``, ``messages``, ``rules``, ``caveat``."""
+    ``via``, ``lag``, ``confidence``, ``reason``, ``tiedWith``, ``candidates``, ``mutations``),
+    ``chains[]``, ``index``, ``resendShare``, ``hijackRoots``, ``stockPhrases``, ``messages``,
+    ``rules``, ``caveat``."""
     return propagation_of(analysis).to_json()
 
 

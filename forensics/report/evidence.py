@@ -20,7 +20,7 @@ __all__ = ["cited_ids", "fetch_events", "MAX_CITED"]
 MAX_CITED = 5_000
 """At most this many cited events are listed on a page (the lowest ids first)."""
 
-_ID_KEYS = frozenset({"events", "evidence", "parent", "child", "event", "eventId", "messageId", "evidenceIds",
+_ID_KEYS = frozenset({"events", "evidence", "parent", "child", "event", "eventId", "messageId", "evidenceIds", "tiedWith",
                       "eventIds", "root"})
 
 

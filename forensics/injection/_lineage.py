@@ -1,0 +1,349 @@
+"""Which heard copy a message was copied from: the copy whose own mutations it inherits.
+
+Seed 002 §2.7 (a propagation index: how far payloads cascade) needs the right
+parent, not only a parent.  A forwarder keeps what it received and adds its own
+changes, so of the copies an agent heard, the one it copied already carries the
+mutations the two share relative to the root text -- its tag in front, its quote
+marks, its remark, its casing, where it was cut, its typo, its swapped word
+(:mod:`._forwarding`, :mod:`._copies`).  Seen from each candidate, what the child
+*still* changed is its list of :func:`edits`; each edit weighs the information of
+making it independently (bits):
+
+- a tag, quote mark or casing the candidate lacks (capitals, title or lower case
+  rewrite every letter, so only the child's casing counts): as rare as the
+  messages that carry it in the match, ``log2((N + 1 + prior) / (carriers + 1))``;
+  a different ending (the closing punctuation, unless the child was cut at the
+  end) at most :data:`ENDING_BITS`; different punctuation inside the core (unless
+  the child, cut, keeps a stretch of the candidate's) at most :data:`MARK_BITS`;
+- a word added (in front, after, inside, in a remark, as a swap or a typo): the
+  word's information; a dropped or moved word: ``log2(words + 1)`` (the chance of
+  the same place); a cut: ``log2(kept + 1)``, the child's words (the same from
+  every candidate: how much a longer candidate had beyond the cut tells nothing);
+- a wrapping the candidate has and the child lacks: the same weight, unless the
+  child cut that end of the text away (the cut explains it);
+- any edit at least :data:`MIN_EDIT_BITS` (a change is never free).
+
+The mutations the child shares with a candidate need no explaining, so the
+candidate whose edits weigh least is the one the child inherits from
+(:func:`choose_parent`); then the most similar text (rapidfuzz ``ratio`` on the
+folded text, case kept; ``partial_ratio`` for a child cut from the candidate, so
+that what the cut took away tells nothing); then the copy heard first.
+Candidates with the same weight and a similarity within :data:`TIE_RATIO` are a
+**tie**: the first heard is chosen and the others are listed, never dropped
+silently.  The choice's confidence is ``2^-weight`` of the choice over the sum of
+``2^-weight`` over every candidate (a tie of k: 1/k); its reason names what decided
+it ("inherits prefix 'fwd' of 123").
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz
+
+from ._copies import Alignment
+from ._forwarding import Forward
+
+__all__ = ["TIE_RATIO", "ENDING_BITS", "MARK_BITS", "MIN_EDIT_BITS", "ERASING", "PSEUDO_CHILDREN", "MAX_FRAGMENT",
+           "Edit", "Weights",
+           "Candidate", "Choice", "edits", "describe", "candidate", "choose_parent", "first_heard_share", "similarity"]
+
+PSEUDO_CHILDREN = 2
+"""Children without preference added when the share of first-heard parents is learnt (:func:`first_heard_share`)."""
+
+MAX_FRAGMENT = 32
+"""Longest fragment of a message a reason repeats (:func:`describe`)."""
+
+TIE_RATIO = 0.5
+"""Candidates whose edits weigh the same and whose similarity to the child (0–100) differs by at most
+this are a tie."""
+
+ERASING = frozenset({"upper", "lower", "title"})
+"""Casings that rewrite every letter (any copy could have been recased so)."""
+
+ENDING_BITS = 4.0
+"""Most a different closing punctuation weighs (endings change with every added remark)."""
+
+MARK_BITS = 4.0
+"""Most a different punctuation inside the core weighs (commas made dashes, semicolons, dropped)."""
+
+MIN_EDIT_BITS = 1.0
+"""Least any edit weighs: a change is never free, however common its word."""
+
+Edit = tuple[str, ...]
+"""One change from a candidate to the child: ``(kind, ...)``; kinds ``tag``, ``untag``, ``quote``,
+``unquote``, ``remark``, ``unremark``, ``casing``, ``ending``, ``lead``, ``trail``, ``cut_start``,
+``cut_end``, ``swap``, ``insert``, ``delete``, ``moved``."""
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The information of making an edit independently (module docstring)."""
+
+    carriers: Mapping[tuple[str, str], int]
+    """Per wrapping ``(kind, value)`` (``tag``, ``quote``, ``casing``, ``ending``): messages carrying it."""
+    word_bits: Mapping[str, float]
+    scale: float
+    """``log2(N + 1 + prior)``: the information of something no message carries."""
+
+    @classmethod
+    def of(cls, forwards: Sequence[Forward], copies: Sequence[int], word_bits: Mapping[str, float],
+           scale: float) -> Weights:
+        """From every distinct text read (``copies``: messages per text)."""
+        carriers: Counter[tuple[str, str]] = Counter()
+        for f, k in zip(forwards, copies):
+            for kind, value in (("quote", f.quote), ("casing", f.casing), ("ending", f.ending), ("marks", f.marks)):
+                if value:
+                    carriers[(kind, value)] += k
+            for t in set(f.tags):
+                carriers[("tag", t)] += k
+        return cls(carriers, word_bits, scale)
+
+    def word(self, w: str) -> float:
+        return self.word_bits.get(w, self.scale)
+
+    def feature(self, kind: str, value: str) -> float:
+        return max(0.0, self.scale - math.log2(self.carriers.get((kind, value), 0) + 1))
+
+    def of_edit(self, e: Edit, words: int) -> float:
+        """The weight of edit ``e`` (at least :data:`MIN_EDIT_BITS`); ``words``: the candidate's core words."""
+        return max(MIN_EDIT_BITS, self._bits(e, words))
+
+    def _bits(self, e: Edit, words: int) -> float:
+        kind = e[0]
+        if kind in ("tag", "untag"):
+            return self.feature("tag", e[1])
+        if kind in ("quote", "unquote"):
+            return self.feature("quote", e[1])
+        if kind in ("casing", "recase"):  # a casing the candidate lacks: as rare as the messages cased so
+            return self.feature("casing", e[1])
+        if kind == "ending":
+            return min(ENDING_BITS, self.feature("ending", e[1]))
+        if kind == "marks":
+            return min(MARK_BITS, self.feature("marks", e[1]))
+        if kind in ("remark", "unremark", "lead", "trail"):
+            return sum(self.word(w) for w in set(e[1].split()))
+        if kind in ("swap", "insert"):
+            return self.word(e[2])
+        if kind in ("cut_start", "cut_end"):  # where the child's kept words end: the same for every candidate
+            return math.log2(int(e[2]) + 1)
+        return math.log2(words + 1)  # delete, moved
+
+
+def edits(child: Forward, parent: Forward, al: Alignment) -> list[Edit]:
+    """What ``child`` changed relative to ``parent`` (``al``: the child's core aligned on the parent's)."""
+    out: list[Edit] = []
+    mine, theirs = Counter(child.tags), Counter(parent.tags)
+    out += [("tag", t) for t, k in (mine - theirs).items() for _ in range(k)]
+    if not al.cut_start:  # a cut at the start explains a tag gone
+        out += [("untag", t) for t, k in (theirs - mine).items() for _ in range(k)]
+    if child.quote != parent.quote:
+        if child.quote is not None:
+            out.append(("quote", child.quote))
+        elif not al.cut_start and not al.cut_end:
+            out.append(("unquote", parent.quote or ""))
+    if child.remark != parent.remark:
+        if child.remark:
+            old = set((parent.remark or "").split()) | set(parent.core)
+            added = " ".join(w for w in child.remark.split() if w not in old)
+            if added:
+                out.append(("remark", added))
+        if parent.remark and not al.cut_end and not set(parent.remark.split()) <= set(
+                (child.remark or "").split()) | set(al.trail):
+            out.append(("unremark", parent.remark))
+    if child.casing != parent.casing:
+        # capitals, title or lower case rewrite every letter: they say nothing of the parent's casing
+        out.append(("recase" if child.casing in ERASING else "casing", child.casing, parent.casing))
+    if child.ending != parent.ending and not al.trail and not al.cut_end and child.remark == parent.remark:
+        out.append(("ending", child.ending or "none"))
+    if child.marks != parent.marks and not ((al.cut_start or al.cut_end) and child.marks in parent.marks):
+        out.append(("marks", child.marks or "none"))
+    if al.lead:
+        out.append(("lead", " ".join(al.lead)))
+    if al.trail:
+        out.append(("trail", " ".join(al.trail)))
+    if al.cut_start:
+        out.append(("cut_start", str(al.cut_start), str(len(child.core))))
+    if al.cut_end:
+        out.append(("cut_end", str(al.cut_end), str(len(child.core))))
+    out += [("swap", str(s.at), s.new, s.kind) for s in al.swaps]
+    out += [("insert", str(at), w) for at, w in al.inserted]
+    out += [("delete", str(at)) for at in al.deleted]
+    out += [("moved", w) for w in al.moved]
+    return out
+
+
+def _quoted(fragment: str) -> str:
+    """A short fragment of a message in quotes, or nothing: a fragment longer than a few short words
+    (a key, a hostile run) is not repeated in a reason."""
+    words = fragment.split()
+    if len(fragment) <= MAX_FRAGMENT and all(len(w) <= 12 for w in words):
+        return f" '{fragment}'"
+    return ""
+
+
+_SWAPS = {"typo": "typo", "abbreviation": "abbreviation", "specific": "specific swapped", "word": "word swapped"}
+
+
+def describe(e: Edit) -> str:
+    """An edit in words ("prefix 'fwd'", "typo at word 4", "cut at the end (3 words)").  Only short
+    fragments of a message are repeated (tags, remarks: :data:`MAX_FRAGMENT` characters, words of
+    twelve letters at most); swapped and added words are named by place, not repeated."""
+    kind = e[0]
+    casings = {"upper": "capitals", "title": "title case", "lower": "lower case"}
+    words = {
+        "tag": lambda: f"prefix{_quoted(e[1])}", "untag": lambda: f"prefix{_quoted(e[1])} dropped",
+        "quote": lambda: "quote marks", "unquote": lambda: "quote marks dropped",
+        "remark": lambda: f"remark{_quoted(e[1])}", "unremark": lambda: f"remark{_quoted(e[1])} dropped",
+        "trail": lambda: f"words after{_quoted(e[1])}", "lead": lambda: f"words in front{_quoted(e[1])}",
+        "casing": lambda: casings.get(e[1], f"{e[1]} case"),
+        "recase": lambda: casings.get(e[1], f"{e[1]} case"),
+        "ending": lambda: f"ending{_quoted(e[1])}", "marks": lambda: f"punctuation{_quoted(e[1])}", "cut_start": lambda: f"cut at the start ({e[1]} words)",
+        "cut_end": lambda: f"cut at the end ({e[1]} words)",
+        "swap": lambda: f"{_SWAPS.get(e[3], 'word swapped')} at word {int(e[1]) + 1}",
+        "insert": lambda: f"a word added before word {int(e[1]) + 1}",
+        "delete": lambda: f"word {int(e[1]) + 1} dropped",
+        "moved": lambda: "a word moved",
+    }
+    return words[kind]()
+
+
+def _inherited(e: Edit) -> str:
+    """What a candidate that does not need edit ``e`` (while another does) shares with the child."""
+    kind = e[0]
+    if kind == "cut_start":
+        return "cut at the start"
+    if kind == "cut_end":
+        return "cut at the end"
+    if kind == "moved":
+        return "word order"
+    return describe(e)
+
+
+def similarity(child: Forward, copy: Forward, cut: bool = False) -> float:
+    """rapidfuzz ``ratio`` of the folded texts (0–100), case kept unless the child rewrote every
+    letter's case (then the copies' casings say nothing); ``partial_ratio`` (the best-matching
+    stretch of the copy) when the child is ``cut`` from it, so that what the cut took away does not
+    tell copies apart."""
+    a, b = (child.surface.casefold(), copy.surface.casefold()) if child.casing in ERASING else (
+        child.surface, copy.surface)
+    return fuzz.partial_ratio(a, b) if cut else fuzz.ratio(a, b)
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One heard copy the child could have been copied from."""
+
+    position: int
+    """Its position in the log."""
+    event: int
+    edits: tuple[Edit, ...]
+    """What the child changed relative to it (:func:`edits`)."""
+    weight: float
+    """The bits of those edits."""
+    similarity: float
+    """rapidfuzz ``ratio`` of its folded text to the child's (0–100)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """The chosen parent and why."""
+
+    position: int
+    """The chosen candidate's position in the log."""
+    confidence: float
+    """2^-weight of the choice ÷ Σ 2^-weight (0–1)."""
+    reason: str
+    tied: tuple[int, ...]
+    """Event ids of the candidates tied with the choice (empty when none)."""
+    edits: tuple[Edit, ...]
+    """What the child changed relative to the choice."""
+
+
+def candidate(position: int, event: int, child: Forward, copy: Forward, al: Alignment,
+              weights: Weights, words: int) -> Candidate:
+    """``copy`` (``words`` core words; ``al``: the child's core aligned on it) as a candidate parent."""
+    found = edits(child, copy, al)
+    return Candidate(position, event, tuple(found), sum(weights.of_edit(e, words) for e in found),
+                     similarity(child, copy, bool(al.cut_start or al.cut_end)))
+
+
+def first_heard_share(pools: Iterable[Sequence[Candidate]], rounds: int = 100) -> float:
+    """How often, in this match, the copy heard first is the one passed on: the share ``q`` that
+    makes the children's texts most likely when each child copied its first-heard candidate with
+    probability ``q`` and each other candidate with ``(1 - q) / (k - 1)``, a candidate producing the
+    child with probability ``2^-weight`` (expectation-maximisation, with :data:`PSEUDO_CHILDREN`
+    children that show no preference -- each candidate alike -- so that a few children cannot
+    make it 0 or 1; a match without children of two candidates or more says 1/2)."""
+    rows = []
+    sizes = []
+    for pool in pools:
+        if len(pool) < 2:
+            continue
+        sizes.append(len(pool))
+        low = min(c.weight for c in pool)
+        first = 2.0 ** (low - pool[0].weight)
+        others = sum(2.0 ** (low - c.weight) for c in pool[1:]) / (len(pool) - 1)
+        rows.append((first, others))
+    if not rows:
+        return 0.5
+    even = sum(1.0 / k for k in sizes) / len(sizes)  # no preference: each candidate alike
+    q = even
+    for _round in range(rounds):  # with PSEUDO_CHILDREN children that show no preference
+        q = (sum(q * f / (q * f + (1.0 - q) * o) for f, o in rows) + PSEUDO_CHILDREN * even) / (
+            len(rows) + PSEUDO_CHILDREN)
+    return q
+
+
+def _reason(best: Candidate, runner: Candidate, weight: Callable[[Edit], float]) -> str:
+    extra = sorted(set(runner.edits) - set(best.edits), key=lambda e: (-weight(e), e))
+    if extra:
+        e = extra[0]
+        if e[0] in ("untag", "unquote", "unremark"):
+            return f"{runner.event} has {describe(e).replace(' dropped', '')}, the child does not"
+        return f"inherits {_inherited(e)} of {best.event}"
+    return f"fewer changes from {best.event} than from {runner.event}"
+
+
+def choose_parent(candidates: Sequence[Candidate], weight: Callable[[Edit], float], first_share: float = 0.5) -> Choice:
+    """The candidate the child was copied from (module docstring); ``candidates`` in the order heard.
+
+    Each candidate costs its edits' weight less ``log2`` of its prior: the copy heard first has the
+    prior ``first_share`` (:func:`first_heard_share`), the others share the rest.  The lowest cost
+    wins; among candidates whose edits weigh the same, the most similar text, then the copy heard
+    first.  Candidates whose edits weigh the same as the chosen one's and whose similarity is within
+    :data:`TIE_RATIO` are reported as tied."""
+    if len(candidates) == 1:
+        only = candidates[0]
+        return Choice(only.position, 1.0, "only exposed candidate", (), only.edits)
+    k = len(candidates)
+    prior = [math.log2(first_share)] + [math.log2((1.0 - first_share) / (k - 1))] * (k - 1)
+    cost = [c.weight - prior[n] for n, c in enumerate(candidates)]
+    ranked = sorted(range(k), key=lambda n: (round(cost[n], 9), -candidates[n].similarity, n))
+    # among candidates whose edits weigh the same, the prior does not decide: the most similar, then heard first
+    same = [n for n in range(k) if abs(candidates[n].weight - candidates[ranked[0]].weight) < 1e-9]
+    pick = min(same, key=lambda n: (-candidates[n].similarity, n))
+    group = [n for n in same if candidates[pick].similarity - candidates[n].similarity <= TIE_RATIO]
+    pick = min(group)  # a tie: the copy heard first among the tied
+    ranked = [pick] + [n for n in ranked if n != pick]
+    best = candidates[pick]
+    tied = [candidates[n] for n in group if n != pick]
+    runner = candidates[ranked[1]]
+    if tied:
+        reason = f"tie with {', '.join(str(c.event) for c in tied)}: heard first"
+    elif runner.weight - best.weight > 1e-9:
+        reason = _reason(best, runner, weight)
+    elif best.weight - runner.weight > 1e-9:
+        reason = (f"heard first: in this match the copy heard first is passed on {first_share:.0%} of the time, "
+                  f"each of the {k - 1} others {(1 - first_share) / (k - 1):.0%}, and {runner.event} needs only "
+                  f"{best.weight - runner.weight:.1f} bits fewer changes")
+    elif best.similarity > runner.similarity:
+        reason = f"closer text than {runner.event} ({best.similarity / 100:.2f} vs {runner.similarity / 100:.2f})"
+    else:
+        reason = f"heard first (the changes from {runner.event} weigh the same)"
+    low = min(cost)
+    total = sum(2.0 ** (low - x) for x in cost)
+    return Choice(best.position, 2.0 ** (low - cost[pick]) / total, reason, tuple(c.event for c in tied), best.edits)

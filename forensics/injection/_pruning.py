@@ -1,0 +1,245 @@
+"""Pruning for :mod:`.propagation`: which earlier messages a message is compared with, never all pairs.
+
+A message looks only at earlier messages that share one of its
+:data:`RARE_TOKENS` rare core words (document frequency ≥ 2; the rarest of each
+stretch of the text, :func:`rare_words`, so that words added in front or after
+cannot take every pick): per word, the
+first and the latest :data:`POSTINGS_PER_TOKEN` within its lag window, and
+:data:`OLDER_PER_TOKEN` before it (old acquaintance: an agent's own earlier use, an
+independent origin).  The candidates of every message are gathered at once with
+numpy, as pairs (message, earlier message).  :func:`loosely_alike` then reads the
+pairs of distinct texts as word sets (the loose reading of :mod:`.propagation` rules
+2-3: which texts are alike at all), before anything is aligned word by word.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from itertools import chain
+from typing import Any
+
+import numpy as np
+
+__all__ = ["expand", "RARE_TOKENS", "POSTINGS_PER_TOKEN", "OLDER_PER_TOKEN", "unique", "rare_words", "candidate_pairs",
+           "loosely_alike", "heard_pairs"]
+
+RARE_TOKENS = 4
+"""Per message, its rarest words (document frequency ≥ 2) that generate candidates."""
+
+POSTINGS_PER_TOKEN = 12
+"""Per rare word, how many of the first and of the latest earlier messages holding it within
+the lag window are candidates."""
+
+OLDER_PER_TOKEN = 4
+"""Per rare word, how many messages before the lag window are looked at too (old acquaintance)."""
+
+
+def expand(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The positions ``starts[k] .. starts[k] + lengths[k] - 1`` for every k, concatenated."""
+    total = int(lengths.sum())
+    if not total:
+        return np.zeros(0, dtype=np.int64)
+    return np.repeat(starts - (np.cumsum(lengths) - lengths), lengths) + np.arange(total, dtype=np.int64)
+
+
+def expand_lists(
+    of: np.ndarray, length: np.ndarray, flat: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For items k with list number ``of[k]`` (the lists stored end to end in ``flat``, ``length``
+    each): per element of every item's list, ``(k, the element, its place in the list)``."""
+    offsets = np.cumsum(length) - length
+    lens = length[of]
+    total = int(lens.sum())
+    owners = np.repeat(np.arange(len(of), dtype=np.int64), lens)
+    within = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(lens) - lens, lens)
+    return owners, flat[offsets[of][owners] + within], within
+
+
+def unique(values: np.ndarray, inverse: bool = False) -> Any:
+    """Sorted distinct values (and, with ``inverse``, each value's index among them)."""
+    if not inverse:
+        s = np.sort(values)
+        keep = np.ones(len(s), dtype=bool)
+        keep[1:] = s[1:] != s[:-1]
+        return s[keep]
+    order = np.argsort(values)
+    s = values[order]
+    keep = np.ones(len(s), dtype=bool)
+    keep[1:] = s[1:] != s[:-1]
+    which = np.empty(len(s), dtype=np.int64)
+    which[order] = np.cumsum(keep) - 1
+    return s[keep], which
+
+
+def rare_words(order: Sequence[str], rank: Mapping[str, int]) -> list[int]:
+    """The rare words of a text (``order``: its words in order) as ranks (``rank``: rarest first,
+    words of document frequency ≥ 2 only): the rarest of each of :data:`RARE_TOKENS` stretches of
+    the text by position, then the rarest others up to :data:`RARE_TOKENS` -- so that words added
+    in front or after (a tag, a remark) cannot take every pick."""
+    ranked = [rank.get(t) for t in order]
+    n = len(ranked)
+    picks: set[int] = set()
+    for s in range(RARE_TOKENS):
+        part = [r for r in ranked[s * n // RARE_TOKENS:(s + 1) * n // RARE_TOKENS] if r is not None]
+        if part:
+            picks.add(min(part))
+    rest = sorted({r for r in ranked if r is not None} - picks)
+    return sorted(picks | set(rest[:RARE_TOKENS - len(picks)]))
+
+
+def candidate_pairs(
+    nid: np.ndarray, word_sets: Sequence[frozenset[str]], df: Mapping[str, int], lows: np.ndarray,
+    querying: np.ndarray, orders: Sequence[Sequence[str]] | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs (message j, earlier message i) to compare, sorted by (j, i) (module docstring).
+
+    ``nid``: per message its text number; ``word_sets``: per text number its words; ``df``: messages
+    holding each word; ``lows``: per message the first message of its lag window; ``querying``:
+    the messages that look for candidates; ``orders``: per text number its words in order (its rare
+    words by :func:`rare_words`; without it, its rarest words)."""
+    n = len(nid)
+    rank = {t: r for r, t in enumerate(sorted((t for t, c in df.items() if c >= 2), key=lambda t: (df[t], t)))}
+    # per distinct text its rare words (document frequency >= 2), as ranks; a word's postings
+    # (every message holding it, in log order) are needed only for the words some text picks
+    rare_of = [rare_words(order, rank) for order in orders] if orders is not None else [
+        sorted(rank[t] for t in toks if t in rank)[:RARE_TOKENS] for toks in word_sets]
+    picked = sorted({r for rare in rare_of for r in rare})
+    word_of = {w: t for t, w in rank.items()}
+    is_picked = {word_of[r] for r in picked}
+    posted = [sorted(rank[t] for t in toks if t in is_picked) for toks in word_sets]
+    del word_of, is_picked
+    stride = n + 1
+    post_len = np.array([len(p) for p in posted], dtype=np.int64)
+    post_flat = np.fromiter(chain.from_iterable(posted), dtype=np.int64, count=int(post_len.sum()))
+    # postings: (word, message) for every picked word of every message, as keys word * stride + message;
+    # the postings of a message's own rare words are its queries
+    owners, words, within = expand_lists(nid, post_len, post_flat)
+    width = len(rank) + 1
+    rare_keys = np.fromiter((k * width + r for k, rare in enumerate(rare_of) for r in rare), dtype=np.int64)
+    query = np.isin(nid[owners] * width + words, rare_keys) & querying[owners]
+    del rare_keys
+    keys = words * stride + owners
+    del owners, words, within, post_flat
+    order = np.argsort(keys)
+    keys = keys[order]                                          # sorted by (word, message)
+    holder = keys % stride                                      # the message at each postings position
+    at = np.nonzero(query[order])[0]                           # the queries, by (word, message)
+    del order, query
+    qj = holder[at]
+    base = keys[at] - qj                                        # word * stride
+    seg = np.searchsorted(keys, base)                           # the word's first posting
+    end = at                                                    # the message's own posting
+    start = np.searchsorted(keys, base + lows[qj])              # the first posting in its lag window
+    del at, base
+    by_message = np.argsort(qj, kind="stable")
+    qj, seg, end, start = qj[by_message], seg[by_message], end[by_message], start[by_message]
+    del by_message
+    pair_j: list[np.ndarray] = []
+    pair_i: list[np.ndarray] = []
+    small_index = np.int32 if n < 1 << 31 else np.int64
+    c0 = 0
+    while c0 < len(qj):  # by message, about 16,384 queries at a time (bounded memory)
+        c1 = min(len(qj), c0 + 16_384)
+        if c1 < len(qj):  # every query of a message in one piece
+            c1 = int(np.searchsorted(qj, qj[c1 - 1], side="right"))
+        cj, cs, ce, cg = qj[c0:c1], start[c0:c1], end[c0:c1], seg[c0:c1]
+        small = ce - cs <= 2 * POSTINGS_PER_TOKEN
+        b1 = np.where(small, ce, cs + POSTINGS_PER_TOKEN)
+        a2 = np.where(small, ce, ce - POSTINGS_PER_TOKEN)
+        a3 = np.maximum(cg, cs - OLDER_PER_TOKEN)
+        range_start = np.concatenate((cs, a2, a3))
+        range_len = np.concatenate((b1 - cs, ce - a2, cs - a3))
+        pos = expand(range_start, range_len)
+        code = unique(np.repeat(np.concatenate((cj, cj, cj)), range_len) * stride + holder[pos])
+        pair_j.append((code // stride).astype(small_index))
+        pair_i.append((code % stride).astype(small_index))
+        c0 = c1
+    cand_j = np.concatenate(pair_j).astype(np.int64) if pair_j else np.zeros(0, dtype=np.int64)
+    cand_i = np.concatenate(pair_i).astype(np.int64) if pair_i else np.zeros(0, dtype=np.int64)
+    return cand_j, cand_i
+
+
+def loosely_alike(
+    a: np.ndarray, b: np.ndarray, word_sets: Sequence[frozenset[str]], bits: Mapping[str, float],
+    specific: Callable[[str], bool], *, min_shared_bits: float, max_novelty: float, min_common: int,
+    min_cover: float, near_whole: float, max_specific_swaps: int = 0,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per pair of distinct texts ``(a[k], b[k])`` (the later, the earlier), read as word sets:
+    alike -- the words both hold carry at least ``min_shared_bits``, number at least ``min_common``
+    and at least ``min_cover`` of the words of the one with fewer; the words only the later holds
+    carry at most ``max_novelty`` times the shared; and the specifics each holds that the other
+    lacks are, on one side at least, no more than ``max_specific_swaps`` (a specific swapped for
+    another) -- and, of those, near whole (the words both hold are ``near_whole`` of the fewer).
+
+    Summed with numpy, 32,768 pairs at a time (bounded memory)."""
+    alike = np.zeros(len(a), dtype=bool)
+    whole = np.zeros(len(a), dtype=bool)
+    if not len(a):
+        return alike, whole
+    margin = 1e-6 * max(1.0, abs(min_shared_bits))
+    word_id = {t: k for k, t in enumerate(bits)}
+    word_bits = np.fromiter(bits.values(), dtype=np.float64, count=len(bits))
+    word_specific = np.fromiter((specific(t) for t in bits), dtype=bool, count=len(bits))
+    n_words = np.array([len(t) for t in word_sets], dtype=np.int64)
+    flat = np.fromiter((word_id[t] for toks in word_sets for t in toks), dtype=np.int64, count=int(n_words.sum()))
+    del word_id
+    offsets = np.cumsum(n_words) - n_words
+    owner_text = np.repeat(np.arange(len(word_sets), dtype=np.int64), n_words)
+    carried = np.bincount(owner_text, weights=word_bits[flat], minlength=len(word_sets))
+    rich = (carried >= min_shared_bits - margin) & (n_words >= min_common)
+    if len(word_sets) * len(bits) <= 1 << 24:  # a text-by-word table answers "does y hold the word"
+        table: np.ndarray | None = np.zeros((len(word_sets), len(bits)), dtype=bool)
+        table[owner_text, flat] = True
+        known = None
+        stride = 0
+    else:  # else membership of (y, word) among every (text, word), sorted
+        table = None
+        stride = len(bits) + 1
+        known = np.sort(owner_text * stride + flat)
+    del owner_text
+
+    def holds(texts: np.ndarray, words: np.ndarray) -> np.ndarray:
+        if table is not None:
+            return table[texts, words]
+        assert known is not None
+        code = texts * stride + words
+        return known[np.minimum(np.searchsorted(known, code), len(known) - 1)] == code
+
+    for c0 in range(0, len(a), 32_768):
+        ca, cb = a[c0:c0 + 32_768], b[c0:c0 + 32_768]
+        maybe = np.nonzero(rich[ca] & rich[cb])[0]
+        if not len(maybe):
+            continue
+        x, y = ca[maybe], cb[maybe]
+        pair = np.repeat(np.arange(len(x), dtype=np.int64), n_words[x])
+        word = flat[expand(offsets[x], n_words[x])]
+        held = holds(y[pair], word)
+        common = np.bincount(pair, weights=held, minlength=len(x))
+        shared = np.bincount(pair, weights=np.where(held, word_bits[word], 0.0), minlength=len(x))
+        novel = np.bincount(pair, weights=np.where(held, 0.0, word_bits[word]), minlength=len(x))
+        x_only = np.bincount(pair, weights=~held & word_specific[word], minlength=len(x))
+        del pair, word, held
+        back = np.repeat(np.arange(len(y), dtype=np.int64), n_words[y])
+        word = flat[expand(offsets[y], n_words[y])]
+        y_only = np.bincount(back, weights=~holds(x[back], word) & word_specific[word], minlength=len(y))
+        del back, word
+        fewer = np.minimum(n_words[x], n_words[y])
+        ok = ((shared >= min_shared_bits - margin) & (common >= min_common) & (common >= min_cover * fewer - 1e-9)
+              & (novel <= max_novelty * shared + margin) & (np.minimum(x_only, y_only) <= max_specific_swaps))
+        alike[c0 + maybe] = ok
+        whole[c0 + maybe] = ok & (common >= near_whole * fewer - 1e-9)
+    return alike, whole
+
+
+def heard_pairs(
+    later: np.ndarray, earlier: np.ndarray, sid: np.ndarray, senders: Sequence[str], aud: np.ndarray,
+    audiences: Sequence[frozenset[str]],
+) -> np.ndarray:
+    """Per pair: the sender of message ``later`` heard message ``earlier`` (decided once per
+    distinct (audience, sender))."""
+    n_senders = len(senders)
+    code = aud[earlier] * n_senders + sid[later]
+    distinct, which = unique(code, inverse=True)
+    member = np.fromiter((senders[c % n_senders] in audiences[c // n_senders] for c in distinct.tolist()),
+                         dtype=bool, count=len(distinct))
+    return member[which]

@@ -1,0 +1,157 @@
+"""Forwarded copies people recognise, built by hand, with the exact edges, reasons and mutations.
+
+Every world here: agents standing in ``r_0_0`` unless said otherwise (a broadcast reaches every
+other one; ``a_9`` only listens), one message per line ``(event, tick, sender, text[, channel])``.
+The root text is ``B`` (19 words, 18 distinct).  In such a small world the pair's own family is
+all there is, so every word and word pair of what a copy keeps carries ``log2(0 + 1 + 64) =
+6.0224`` bits (rule 3: the counts of the messages written independently of the pair are empty).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+
+import daishi_forensics.injection.propagation as P
+from daishi_forensics.injection.exposure import ExposurePass, MessageLog
+from daishi_forensics.injection.propagation import echo_edges, propagation, tree_text
+from daishi_forensics.replay import replay
+
+B = "the council froze every trade at the north market until wren is paid five ore, tell everyone you meet"
+WORDS = B.split()
+
+
+def at(eid: int, tick: int, type_: str, agent: str | None = None, **payload: Any) -> dict[str, Any]:
+    return {"id": eid, "tick": tick, "type": type_, "agentId": agent, "payload": payload}
+
+
+def world(*msgs: tuple[Any, ...], regions: dict[str, str] | None = None) -> MessageLog:
+    regions = regions or {}
+    agents = sorted({m[2] for m in msgs} | set(regions) | {"a_9"})
+    evs = [at(k + 1, 0, "agent_spawned", a, region=regions.get(a, "r_0_0")) for k, a in enumerate(agents)]
+    evs += [at(m[0], m[1], "message", m[2], text=m[3], channel=m[4] if len(m) > 4 else "broadcast") for m in msgs]
+    p = ExposurePass({})
+    replay(evs, {}, [p])
+    log = p.result().messages
+    assert isinstance(log, MessageLog)
+    return log
+
+
+def edges(*msgs: tuple[Any, ...], regions: dict[str, str] | None = None) -> tuple[list[tuple[Any, ...]], int]:
+    got, stock = echo_edges(world(*msgs, regions=regions))
+    return [(e.parent, e.child, e.reason, e.mutations, e.tied_with) for e in got], stock
+
+
+CASES = {
+    "capitals": (B.upper(), ("capitals",)),
+    "title case": (" ".join(w.capitalize() for w in WORDS), ("title case",)),
+    "stacked prefixes": ("fwd: RT @kai: pass it on: " + B,
+                         ("prefix '@kai'", "prefix 'fwd'", "prefix 'pass it on'", "prefix 'rt'")),
+    "quote": ('"' + B + '" - someone said', ("quote marks", "remark 'someone said'")),
+    "cut at start": (" ".join(WORDS[3:]), ("cut at the start (3 words)",)),
+    "cut at end": (" ".join(WORDS[:-6]) + "...", ("cut at the end (6 words)",)),  # the cut explains its ending
+    "synonym": (B.replace("froze", "halted"), ("word swapped at word 3",)),
+    "abbreviation": (B.replace("market", "mkt"), ("abbreviation at word 9",)),
+    "typo": (B.replace("council", "councel"), ("typo at word 2",)),
+    "trailing remark": (B + " lol is this true", ("words after 'lol is this true'",)),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(CASES))
+def test_every_mutation_kind_is_a_copy(kind: str) -> None:
+    text, mutations = CASES[kind]
+    assert edges((10, 1, "a_1", B), (11, 3, "a_2", text)) == (
+        [(10, 11, "only exposed candidate", mutations, ())], 0)
+
+
+def test_confidence_of_a_cut_copy() -> None:
+    """Cut at the start, 16 words kept in a row: the first alone and 15 word pairs, 16 units of
+    6.0224 bits = 96.36 bits against the 28 asked (the text does not spread: one prompted copy
+    among three agents is no surprise); the link's confidence 1 - 0.5 * 2^-((96.36 - 28) / 8) =
+    0.9987, the only candidate's 1."""
+    got, _ = echo_edges(world((10, 1, "a_1", B), (11, 3, "a_2", " ".join(WORDS[3:]))))
+    bits = 16 * math.log2(65)
+    assert round(bits, 2) == 96.36
+    assert got[0].confidence == round(1 - 0.5 * 2 ** (-(bits - P.MIN_SHARED_BITS) / 8), 3) == 0.999
+
+
+def test_parent_inherits_the_typo() -> None:
+    """a_4 heard the root (10), a copy with a tag (11) and a copy with a typo (12), first to last;
+    it passes on the typo: its parent is 12, the last heard, and the reason says why."""
+    typo = B.replace("council", "councel")
+    got, stock = edges((10, 1, "a_1", B), (11, 2, "a_2", "fwd: " + B), (12, 3, "a_3", typo),
+                       (13, 5, "a_4", typo + "!!"))
+    assert stock == 0
+    assert got == [
+        (10, 11, "only exposed candidate", ("prefix 'fwd'",), ()),
+        (10, 12, "11 has prefix 'fwd', the child does not", ("typo at word 2",), ()),
+        (12, 13, "inherits typo at word 2 of 12", ("ending '!!'",), ()),
+    ]
+
+
+def test_parent_inherits_the_prefix() -> None:
+    got, _ = edges((10, 1, "a_1", B), (11, 2, "a_2", "fwd: " + B), (12, 3, "a_3", B + " lol"),
+                   (13, 5, "a_4", "fwd: " + B + "!!"))
+    assert got[2] == (11, 13, "inherits prefix 'fwd' of 11", ("ending '!!'",), ())
+
+
+def test_a_tie_is_reported_as_a_tie() -> None:
+    """a_3 heard the root and an exact copy of it: nothing tells them apart.  The one heard first
+    is chosen, the other listed; the choice's confidence is 1/2."""
+    msgs = world((10, 1, "a_1", B), (11, 2, "a_2", B), (12, 4, "a_3", B))
+    got, _ = echo_edges(msgs)
+    assert [(e.parent, e.child, e.tied_with, e.reason, e.confidence) for e in got] == [
+        (10, 11, (), "only exposed candidate", 1.0),
+        (10, 12, (11,), "tie with 11: heard first", 0.5),
+    ]
+    doc = propagation(msgs).to_json()
+    assert doc["edges"][1]["tiedWith"] == [11]
+    assert "[confidence 0.50: tie with 11: heard first]" in tree_text(propagation(msgs), msgs)
+
+
+REGIONS = {"a_1": "r_0_0", "a_2": "r_5_5", "a_3": "r_5_5", "a_9": "r_9_9"}
+
+
+def test_an_unheard_source_is_never_chosen() -> None:
+    """a_1 says B alone in r_0_0; a_2 says it (with "!") in r_5_5, never having heard it; a_3, beside
+    a_2, passes a_2's on with a forward tag.  The earlier, identical root is not its parent: a_3
+    never heard it; and a_2's message echoes nothing."""
+    got, stock = edges((10, 1, "a_1", B, "local"), (11, 2, "a_2", B + "!", "local"),
+                       (12, 4, "a_3", "fwd: " + B + "!", "local"), regions=REGIONS)
+    assert (got, stock) == ([(11, 12, "only exposed candidate", ("prefix 'fwd'",), ())], 0)
+
+
+def test_said_independently_twice_then_repeated_is_a_stock_phrase() -> None:
+    """The same world without the forward tag: two agents said B without having heard it, and the
+    one prompted repeat is no surprise for three agents (rule 4): no edge, one stock echo."""
+    assert edges((10, 1, "a_1", B, "local"), (11, 2, "a_2", B + "!", "local"), (12, 4, "a_3", B + "!", "local"),
+                 regions=REGIONS) == ([], 1)
+
+
+def test_a_copy_long_after_first_hearing_is_no_echo() -> None:
+    assert edges((10, 1, "a_1", B), (11, 25, "a_2", "fwd: " + B)) == ([], 0)
+
+
+def test_specifics_swapped_are_another_message() -> None:
+    """Goods, numbers and regions swapped: the same frame, another message (rule 2)."""
+    other = B.replace("five ore", "six wood").replace("north market", "r_4_4 market")
+    assert edges((10, 1, "a_1", B), (11, 3, "a_2", other)) == ([], 0)
+
+
+def test_parent_inherits_the_capitals_and_the_punctuation() -> None:
+    """a_4 heard the root (10), a copy in capitals (11) and a copy with its comma made a semicolon
+    (12), first to last, and passes on the capitals: parent 11, whose capitals it need not make; a_5
+    heard all three and passes on the semicolon: parent 12, though heard last."""
+    caps = B.upper()
+    semi = B.replace(",", ";")
+    got, stock = edges((10, 1, "a_1", B), (11, 2, "a_2", caps), (12, 3, "a_3", semi), (13, 5, "a_4", caps + "!!"),
+                       (14, 6, "a_5", semi + " lol"))
+    assert stock == 0
+    assert got == [
+        (10, 11, "only exposed candidate", ("capitals",), ()),
+        (10, 12, "inherits lower case of 10", ("punctuation ';'",), ()),  # 11 would need recasing too
+        (11, 13, "inherits capitals of 11", ("ending '!!'",), ()),
+        (12, 14, "inherits punctuation ';' of 12", ("words after 'lol'",), ()),
+    ]
