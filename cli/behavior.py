@@ -9,6 +9,7 @@ import click
 from daishi_forensics import exitcodes
 from daishi_forensics.report.behavior import baseline_from
 from daishi_forensics.report.behavior import behavior as build_report
+from daishi_forensics.report.core import CONTACT_PAIRS_LISTED
 from daishi_forensics.report.render import behavior as render
 
 from ._common import (TARGET_HELP, color_option, format_for, handle_errors, input_options, set_help, text_width,
@@ -35,13 +36,17 @@ FORMATS = ("text", "json", "markdown", "html")
                    "alive) is normalized as 100 x rate / the baseline's mean rate.")
 @click.option("--scrub/--no-scrub", default=True, show_default=True,
               help="Mask secrets and personal data in message text and events shown by text, markdown and html.")
+@click.option("--all-pairs", is_flag=True,
+              help="List every pair that met in the seat contact table. By default, past "
+                   f"{CONTACT_PAIRS_LISTED:,} pairs (a crowd in one region meets pairwise) it lists those with the most "
+                   "ticks together and gives each seat's totals.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
 @color_option
 @progress_options
 @input_options
 @handle_errors
 def behavior(target: str, fmt: str | None, agent: str | None, output: Path | None, baseline: Path | None,
-             scrub: bool, color: bool | None, quiet: bool, progress: bool, store: Path | None,
+             scrub: bool, all_pairs: bool, color: bool | None, quiet: bool, progress: bool, store: Path | None,
              server: str | None) -> None:
     """What each seat did and with whom, rebuilt from the event log.
 
@@ -64,7 +69,7 @@ def behavior(target: str, fmt: str | None, agent: str | None, output: Path | Non
     with progress_for(f"behavior {target}", quiet, progress) as line:
         line.stage("reading and analysing the match")
         means = baseline_from(baseline) if baseline is not None else None
-        result = build_report(target, store=store, server=server, baseline=means, agent=agent)
+        result = build_report(target, store=store, server=server, baseline=means, agent=agent, all_pairs=all_pairs)
         report = result.report
         wanted = render.event_ids_shown(report, every=fmt == "html") if fmt != "json" else []
         events = None

@@ -111,16 +111,17 @@ def pair_table(view: TransferView, match: str | None = None) -> list[PairRow]:
     ticks = view.ticks
     max_contact = max(view.contact.values(), default=0.0) if view.contact else 0.0
     rows: list[PairRow] = []
+    contact = view.contact or {}
     for a, b in sorted(keys, key=lambda k: (view._rank.get(k[0], -1), view._rank.get(k[1], -1))):
-        pair = view.pair(a, b)
+        pair = view.pairs.get((a, b))  # the keys are the view's own (pairs', contact's): no re-keying
         between = net_between.get((a, b), 0.0)
         joint = min(gain[a] - between, gain[b] + between)
-        together = view.contact_of(a, b)
+        together = contact.get((a, b), 0.0)
         expected = 0.0
         for x in (a, b):
             if contact_total.get(x):
                 expected += acts_by.get(x, 0) * together / contact_total[x]
-        restraint = expected - len(pair.acts)
+        restraint = expected - (len(pair.acts) if pair is not None else 0)
         co = together / ticks if ticks else (together / max_contact if max_contact else 0.0)
         features = (
             abs(between) / scale if scale else 0.0,
@@ -128,7 +129,8 @@ def pair_table(view: TransferView, match: str | None = None) -> list[PairRow]:
             restraint,
             min(co, 1.0),
         )
-        evidence = ordered({e for x in pair.exchanges for e in x.events} | {e for act in pair.acts for e in act.events})
+        evidence = () if pair is None else \
+            ordered({e for x in pair.exchanges for e in x.events} | {e for act in pair.acts for e in act.events})
         rows.append(PairRow(a, b, features, tuple(evidence), match))
     return rows
 

@@ -243,10 +243,11 @@ def test_agrees_with_the_simulator() -> None:
 
 def test_utility_pass_counts_by_tick_as_a_dict_would() -> None:
     """The pass's columns answer like a dict of tick -> (actions, value, trades), ticks out of
-    order included, and sum a tick list in the same order (the same floats)."""
+    order included, and sum a set of tick spans in the same order (the same floats)."""
     import random
 
     from daishi_forensics.injection.summary import TickCounts, UtilityPass, _rates
+    from daishi_forensics.replay.spans import merged, size
 
     rng = random.Random(7)
     events: list[dict[str, Any]] = []
@@ -273,8 +274,10 @@ def test_utility_pass_counts_by_tick_as_a_dict_would() -> None:
         assert isinstance(got, TickCounts)
         plain = {t: (r[0], r[1], r[2]) for t, r in sorted(rows.items())}
         assert dict(got) == plain and list(got) == list(plain) and got.get(-5) is None
-        for ticks in (range(0, tick + 3), sorted(rng.sample(range(tick + 3), 40)), [5, 3, 3, 40, 1]):
+        sample = sorted(rng.sample(range(tick + 3), 40))
+        for ticks in (((0, tick + 3),), merged((t, t + rng.choice((1, 2, 7))) for t in sample), ((1, 6), (40, 41))):
             assert _rates(got, ticks) == _rates(plain, ticks)
+            assert _rates(got, ticks)["ticks"] == size(ticks)
 
 
 def test_utility_counts_a_far_tick_and_many_actions_exactly() -> None:

@@ -461,7 +461,7 @@ def export_match(
             last = batches.flush()
             if last is not None:
                 writer.write_batch(last)
-        report = behavior_report(analysis)
+        report = behavior_report(analysis, all_pairs=True)  # the pairs table holds every pair
         seats, pairs = seat_rows(report), pair_rows(report)
         for name, rows, table_schema in (("seats", seats, SEAT_SCHEMA), ("pairs", pairs, PAIR_SCHEMA)):
             tmps[name] = _tmp_in(folders[name])

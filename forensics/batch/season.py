@@ -512,6 +512,11 @@ def _one_line(text: str) -> str:
 # --------------------------------------------------------------------------- executors
 
 
+_PRELOAD = ("daishi_forensics.report.behavior", "daishi_forensics.report.passes", "daishi_forensics.report.screening",
+            "daishi_forensics.screens", "daishi_forensics.read.boundary")
+"""Modules a season's workers need, imported once by the fork server (not once per worker)."""
+
+
 def _run_local(todo: Sequence[str], run: JobFunction, options: Mapping[str, Any],
                workers: int) -> Iterator[dict[str, Any]]:
     if workers <= 1 or len(todo) <= 1:
@@ -523,6 +528,8 @@ def _run_local(todo: Sequence[str], run: JobFunction, options: Mapping[str, Any]
 
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)
+    if method == "forkserver":  # the server imports the analyses once; each worker forks from it ready
+        context.set_forkserver_preload(list(_PRELOAD))
     pool = ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=context)
     try:
         futures = {pool.submit(run_match, target, run, options): target for target in todo}

@@ -161,15 +161,41 @@ class _Tally:
         self.local_ab = self.local_ba = 0
 
 
+def _credit(stay: Mapping[str, tuple[int, int]], left: list[str], clock: int,
+            tallies: dict[tuple[str, str], _Tally]) -> None:
+    """The stays of ``left`` in a region end at ``clock``: each pair of one of them with
+    another member (each pair once) gains the closed ticks since the later arrival."""
+    done: set[str] = set()
+    for x in left:
+        cx, tx = stay[x]
+        done.add(x)
+        for y, (cy, ty) in stay.items():
+            if y in done:
+                continue
+            n = clock - (cx if cx > cy else cy)
+            if n > 0:
+                key = (x, y) if x < y else (y, x)
+                t = tallies.get(key)
+                if t is None:
+                    t = tallies[key] = _Tally()
+                if t.first is None:
+                    t.first = tx if tx > ty else ty
+                t.together += n
+
+
 class ContactPass:
     """Per pair ``a < b``: ticks together, first contact tick, messages each way.
 
     *Together* is counted on tick boundaries (:meth:`close_ticks`): for a span of
     ticks that ended with the world unchanged, every pair standing in one region,
-    both alive, gains the span's length; the cost is O(Σ agents-in-region²) per
-    boundary, over the regions holding two or more (``world.crowded_regions()``),
-    and the pair list is rebuilt only when who stands where changed
-    (``world.occupancy_version``), and then only for the regions that changed.  End-of-tick state: two agents that
+    both alive, gains the span's length.  It is kept as a sweep over stays: each
+    agent in a region holding two or more (``world.crowded_regions()``) notes the
+    closed-tick clock and the tick it was first seen there; when it leaves (seen
+    when who stands where changed, ``world.occupancy_version``), each pair it formed
+    there gains the closed ticks since the later of the two arrivals.  So a tick
+    boundary costs nothing, a change costs the regions' sizes, and a pair costs
+    once per stay together: the cost grows with the pairs that met, not with
+    pairs × ticks.  End-of-tick state: two agents that
     cross within a tick but end it apart did not stand together
     (ARCHITECTURE.md).  Dormant agents still stand where they are and count.
 
@@ -185,8 +211,9 @@ class ContactPass:
     def __init__(self) -> None:
         self._tallies: dict[tuple[str, str], _Tally] = {}
         self._pairs_version = -1
-        self._pairs: list[_Tally] = []
-        self._region_pairs: dict[str, tuple[frozenset[str], list[_Tally]]] = {}
+        self._clock = 0  # closed ticks so far
+        # crowded region -> member -> (clock, tick) when first seen there in this stay
+        self._stays: dict[str, dict[str, tuple[int, int]]] = {}
         # broadcasts: a running count per sender (a list by sender index, so snapshots
         # and differences are C-level list operations); per listener, the counts when it
         # joined the audience; its share is settled into _bc_heard when it leaves
@@ -206,27 +233,30 @@ class ContactPass:
         return t
 
     def close_ticks(self, start: int, stop: int, world: World) -> None:
-        """Ticks ``[start, stop)`` ended: every co-located living pair gains ``stop − start``."""
+        """Ticks ``[start, stop)`` ended: every co-located living pair gains ``stop − start``
+        (credited when one of the two leaves, or at :meth:`result`)."""
         if world.occupancy_version != self._pairs_version:
             occupancy = world.occupancy()
-            cache = self._region_pairs
-            pairs: list[_Tally] = []
-            for region in world.crowded_regions():
+            crowded = world.crowded_regions()
+            for region in [r for r in self._stays if r not in crowded]:
+                stay = self._stays.pop(region)
+                _credit(stay, list(stay), self._clock, self._tallies)
+            for region in crowded:
                 members = occupancy[region]
-                hit = cache.get(region)
-                if hit is None or hit[0] != members:
-                    ordered = sorted(members)
-                    hit = cache[region] = (frozenset(members), [
-                        self._tally(x, y) for i, x in enumerate(ordered) for y in ordered[i + 1:]
-                    ])
-                pairs.extend(hit[1])
-            self._pairs = pairs
+                stay = self._stays.get(region)
+                if stay is None:
+                    stay = self._stays[region] = {}
+                else:
+                    left = [a for a in stay if a not in members]
+                    if left:
+                        _credit(stay, left, self._clock, self._tallies)
+                        for a in left:
+                            del stay[a]
+                for a in members:
+                    if a not in stay:
+                        stay[a] = (self._clock, start)
             self._pairs_version = world.occupancy_version
-        n = stop - start
-        for t in self._pairs:
-            if t.first is None:
-                t.first = start
-            t.together += n
+        self._clock += stop - start
 
     def observe(self, ev: Event, world: World) -> None:
         """Count a message: direct by sender/recipient, broadcast/local by who heard it."""
@@ -312,11 +342,16 @@ class ContactPass:
                         broadcast.setdefault((sender, hearer), [0, 0])[0] += n
                     else:
                         broadcast.setdefault((hearer, sender), [0, 0])[1] += n
+        staying: dict[tuple[str, str], _Tally] = {}  # the stays not ended yet, as if ended now
+        for stay in self._stays.values():
+            _credit(stay, list(stay), self._clock, staying)
         none = _Tally()
         pairs = []
-        for key in sorted(self._tallies.keys() | broadcast.keys()):
+        for key in sorted(self._tallies.keys() | broadcast.keys() | staying.keys()):
             t = self._tallies.get(key, none)
+            now = staying.get(key, none)
+            first = t.first if t.first is not None else now.first
             ab, ba = broadcast.get(key, (0, 0))
-            pairs.append(PairContact(key[0], key[1], t.together, t.first, t.direct_ab, t.direct_ba,
+            pairs.append(PairContact(key[0], key[1], t.together + now.together, first, t.direct_ab, t.direct_ba,
                                      ab, ba, t.local_ab, t.local_ba))
         return Contact(tuple(pairs))

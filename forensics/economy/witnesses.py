@@ -232,8 +232,9 @@ class WitnessPass:
             unlogged: tuple[str, ...] = ()
             extra: tuple[str, ...] = ()
         else:
-            unlogged = tuple(w for w in potential if w not in logged)
-            extra = tuple(w for w in logged if w not in potential)
+            seen, around = set(logged), set(potential)  # sets: a crowd of witnesses costs its size, not squared
+            unlogged = tuple(w for w in potential if w not in seen)
+            extra = tuple(w for w in logged if w not in around)
         return AggressiveAct(
             event_id=event_id,
             tick=tick,

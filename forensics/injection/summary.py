@@ -43,6 +43,7 @@ from daishi_forensics.arithmetic import half_up
 from .exposure import Exposure, MessageLog
 from .propagation import GOODS, Propagation, goods_of, propagation
 from daishi_forensics.replay import Timeline
+from daishi_forensics.replay.spans import Spans, contains, intersect, merged, size
 from .tiers import MessageTiers
 from .utility import Activity, TickCounts, UtilityPass
 
@@ -174,20 +175,19 @@ def efficacy_by_sender(outcomes: Iterable[Any]) -> dict[str, Tally]:
 _RATES = ("actions", "gatheredValue", "trades")
 
 
-def _rates(activity: Mapping[int, tuple[int, float, int]], ticks: Iterable[int]) -> dict[str, Any]:
+def _rates(activity: Mapping[int, tuple[int, float, int]], ticks: Spans) -> dict[str, Any]:
+    """The number of ticks in ``ticks`` and the counts summed over them, in tick order."""
     if isinstance(activity, TickCounts):
-        n, sums = activity.sums(ticks)
-        return {"ticks": n, "sums": sums}
-    n = 0
+        return {"ticks": size(ticks), "sums": activity.sums(ticks)}
+    starts = [start for start, _ in ticks]
     sums = [0.0, 0.0, 0.0]
-    for t in ticks:
-        n += 1
-        row = activity.get(t)
-        if row is not None:
+    for t in sorted(activity):
+        if contains(ticks, starts, t):
+            row = activity[t]
             sums[0] += row[0]
             sums[1] += row[1]
             sums[2] += row[2]
-    return {"ticks": n, "sums": sums}
+    return {"ticks": size(ticks), "sums": sums}
 
 
 def _per100(r: dict[str, Any]) -> dict[str, Any]:
@@ -209,11 +209,9 @@ def _ratio(after: dict[str, Any], before: dict[str, Any]) -> dict[str, float | N
     return out
 
 
-def _windows(spans: Iterable[tuple[int, int]]) -> list[int]:
-    ticks: set[int] = set()
-    for start, stop in spans:
-        ticks.update(range(start, stop + 1))
-    return sorted(ticks)
+def _windows(spans: Iterable[tuple[int, int]]) -> Spans:
+    """The union of the closed windows ``[start, stop]``."""
+    return merged((start, stop + 1) for start, stop in spans)
 
 
 def utility_under_attack(
@@ -246,8 +244,8 @@ def utility_under_attack(
         return {}
     senders = {o.sender for o in outcomes} | set(exclude)
 
-    def alive(agent: str, ticks: Iterable[int]) -> list[int]:
-        return [t for t in ticks if lo <= t < hi and timeline.alive_at(agent, t)]
+    def alive(agent: str, ticks: Spans) -> Spans:
+        return intersect(ticks, timeline.alive_spans(agent, lo, hi))
 
     all_spans = [s for v in spans.values() for s in v]
     first_all = min(s[0] for s in all_spans)
@@ -257,7 +255,7 @@ def utility_under_attack(
     controls = sorted(a for a in timeline.agents if a not in spans and a not in senders)
     for agent in controls:
         act = activity.by_agent.get(agent, {})
-        for acc, ticks in ((control_before, alive(agent, range(lo, first_all))),
+        for acc, ticks in ((control_before, alive(agent, merged([(lo, first_all)]))),
                            (control_after, alive(agent, attack_ticks))):
             r = _rates(act, ticks)
             acc["ticks"] += r["ticks"]
@@ -268,7 +266,7 @@ def utility_under_attack(
     for agent in sorted(spans):
         act = activity.by_agent.get(agent, {})
         first = min(s[0] for s in spans[agent])
-        before = _rates(act, alive(agent, range(lo, first)))
+        before = _rates(act, alive(agent, merged([(lo, first)])))
         after = _rates(act, alive(agent, _windows(spans[agent])))
         ratio = _ratio(after, before)
         relative = {

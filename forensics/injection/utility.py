@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_left
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +19,7 @@ from daishi_forensics.economy.counters import WORLD_ACTION_TYPES
 from daishi_forensics.errors import ForensicsError
 from daishi_forensics.read.archive import item_values
 from daishi_forensics.replay import Event, World, int_column, position
+from daishi_forensics.replay.spans import Spans
 
 __all__ = ["Activity", "TickCounts", "UtilityPass"]
 
@@ -71,29 +72,19 @@ class TickCounts(Mapping[int, tuple[int, float, int]]):
             raise KeyError(tick)
         return (self.actions[k], self.value[k], self.trades[k])
 
-    def sums(self, ticks: Iterable[int]) -> tuple[int, list[float]]:
-        """``(number of ticks, [actions, value, trades] summed over them)`` for ``ticks`` in
-        increasing order (each tick added in turn, as :func:`_rates` does)."""
+    def sums(self, spans: Spans) -> list[float]:
+        """``[actions, value, trades]`` summed over its rows whose tick is in ``spans``
+        (:mod:`~daishi_forensics.replay.spans`), in tick order: a bisection per span and
+        the rows inside, never a walk over the ticks in between."""
         own = self.ticks
         actions, value, trades = self.actions, self.value, self.trades
-        n = 0
         a = v = t = 0.0
-        k, end = 0, len(own)
-        previous = None
-        for tick in ticks:
-            n += 1
-            if previous is not None and tick < previous:
-                k = bisect_left(own, tick)  # not increasing: look it up afresh
-            elif k < end and own[k] < tick:
-                k += 1  # most often the next row; else a jump
-                if k < end and own[k] < tick:
-                    k = bisect_left(own, tick, k)
-            previous = tick
-            if k < end and own[k] == tick:
+        for start, stop in spans:
+            for k in range(bisect_left(own, start), bisect_left(own, stop)):
                 a += actions[k]
                 v += value[k]
                 t += trades[k]
-        return n, [a, v, t]
+        return [a, v, t]
 
 
 @dataclass(frozen=True, slots=True)

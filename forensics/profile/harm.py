@@ -52,6 +52,7 @@ from typing import Any
 from daishi_forensics.arithmetic import half_up, rate_per_100
 from daishi_forensics.errors import InvalidInput
 from daishi_forensics.replay import Event, Timeline, World
+from daishi_forensics.replay.spans import size
 from daishi_forensics.read.archive import match_rounds
 from daishi_forensics.economy.witnesses import WitnessPass, Witnesses
 
@@ -217,7 +218,7 @@ def rounds_alive(archive: Mapping[str, Any], timeline: Timeline | None, agents: 
         if agent in archived:
             out[agent] = archived[agent]
         elif timeline is not None and start is not None and end is not None:
-            out[agent] = sum(1 for t in range(start, end) if timeline.alive_at(agent, t))
+            out[agent] = size(timeline.alive_spans(agent, start, end))
         else:
             out[agent] = 0
     return out

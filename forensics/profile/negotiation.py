@@ -66,12 +66,13 @@ the item maps' codes); agents and item maps are kept once, in tables.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from daishi_forensics.economy.ledger import Ledger, TradeId, TradeTable, has_goods, trade_payload
 from daishi_forensics.replay import Event, World, code_column
 from daishi_forensics.read.archive import value_of
+from ._seats import find_seat
 
 __all__ = ["SeatNegotiation", "PairAdvantage", "Negotiation", "NegotiationPass", "relative_advantage"]
 
@@ -170,9 +171,9 @@ class Negotiation:
 
     def seat(self, agent: str) -> SeatNegotiation:
         """The seat's record (all zeros when it never negotiated)."""
-        for s in self.seats:
-            if s.agent == agent:
-                return s
+        found = find_seat(self.seats, agent)
+        if found is not None:
+            return found
         return SeatNegotiation(agent, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0.0, 0.0, None, None, None, 0, 0, 0.0)
 
 
@@ -244,90 +245,56 @@ class NegotiationPass:
         ``ledger``: a ledger built over the same events, to use instead of the pass's own
         reading of the trades (same trades, same order, same numbers).
         """
-        trades: list[tuple[TradeId, str, str, Mapping[str, Any], Mapping[str, Any], tuple[int, ...]]]
+        trades: list[_TradeRow]
         if ledger is None:
             trades = [row for row in self._trades.trades() if row[1] != row[2]]
         else:
             trades = [(t.trade_id, t.from_agent, t.to_agent, t.give, t.receive, t.event_ids)
                       for t in ledger.trades if t.from_agent != t.to_agent]
-        attempts: dict[str, set[TradeId]] = {}
-        made: dict[str, int] = {}
-        received: dict[str, int] = {}
-        cancelled: dict[str, int] = {}
-        made_done: dict[str, int] = {}
-        received_done: dict[str, int] = {}
-        market_orders: dict[str, int] = {}
-        completed_ids = {row[0] for row in trades}
+        prices = values if type(values) is dict else dict(values)  # plain look-ups, same numbers
+        offers = self._offer_tallies({row[0] for row in trades})
+        deals = _deal_tallies(trades, prices, offers.attempts)
+        fills = self._fill_tallies(prices)
+        agents = sorted(set(offers.attempts) | set(offers.market_orders) | set(fills.count))
+        seats = tuple(_seat(agent, offers, deals, fills) for agent in agents)
+        pairs = tuple(
+            PairAdvantage(a, b, row[0], row[1], row[2], relative_advantage(row[1], row[2]),
+                          tuple(row[3]), tuple(sorted(set(row[4]))))
+            for (a, b), row in sorted(deals.pairs.items())
+        )
+        return Negotiation(seats, pairs)
 
+    def _offer_tallies(self, completed_ids: set[TradeId]) -> _OfferTally:
+        """Offers made, received, cancelled and completed per agent (an offer to oneself is
+        not one; an offer to nobody is a market order)."""
+        t = _OfferTally()
         names = self._trades.agents.values
         for trade_id, offerer_code, to_code, was_cancelled in zip(
             self._offers, self._offerer, self._offered_to, self._cancelled
         ):
             offerer = names[offerer_code]
             if not to_code:
-                market_orders[offerer] = market_orders.get(offerer, 0) + 1
+                t.market_orders[offerer] = t.market_orders.get(offerer, 0) + 1
                 continue
             to = names[to_code - 1]
             if to == offerer:
                 continue
-            made[offerer] = made.get(offerer, 0) + 1
-            received[to] = received.get(to, 0) + 1
-            attempts.setdefault(offerer, set()).add(trade_id)
-            attempts.setdefault(to, set()).add(trade_id)
+            t.made[offerer] = t.made.get(offerer, 0) + 1
+            t.received[to] = t.received.get(to, 0) + 1
+            t.attempts.setdefault(offerer, set()).add(trade_id)
+            t.attempts.setdefault(to, set()).add(trade_id)
             if was_cancelled:
-                cancelled[offerer] = cancelled.get(offerer, 0) + 1
+                t.cancelled[offerer] = t.cancelled.get(offerer, 0) + 1
             if trade_id in completed_ids:
-                made_done[offerer] = made_done.get(offerer, 0) + 1
-                received_done[to] = received_done.get(to, 0) + 1
+                t.made_done[offerer] = t.made_done.get(offerer, 0) + 1
+                t.received_done[to] = t.received_done.get(to, 0) + 1
+        return t
 
-        deals: dict[str, int] = {}
-        given: dict[str, float] = {}
-        got: dict[str, float] = {}
-        gifts_given: dict[str, int] = {}
-        gifts_received: dict[str, int] = {}
-        pair_rows: dict[tuple[str, str], list[Any]] = {}
-        prices = values if type(values) is dict else dict(values)  # plain look-ups, same numbers
-        worth: dict[int, tuple[float, bool]] = {}  # id(item map) -> (value, has goods); the maps stay alive in trades
-        for trade_id, giver, taker, give, receive, event_ids in trades:
-            known = worth.get(id(give))
-            if known is None:
-                known = worth[id(give)] = (value_of(give, prices), has_goods(give))
-            v_give, goods_give = known  # from -> to
-            known = worth.get(id(receive))
-            if known is None:
-                known = worth[id(receive)] = (value_of(receive, prices), has_goods(receive))
-            v_recv, goods_recv = known  # to -> from
-            for agent, out_v, in_v in ((giver, v_give, v_recv), (taker, v_recv, v_give)):
-                seen = attempts.get(agent)
-                if seen is None:
-                    attempts[agent] = {trade_id}
-                else:
-                    seen.add(trade_id)
-                deals[agent] = deals.get(agent, 0) + 1
-                given[agent] = given.get(agent, 0.0) + out_v
-                got[agent] = got.get(agent, 0.0) + in_v
-            if goods_give and not goods_recv:  # a gift from the giver
-                gifts_given[giver] = gifts_given.get(giver, 0) + 1
-                gifts_received[taker] = gifts_received.get(taker, 0) + 1
-            elif goods_recv and not goods_give:  # a gift from the taker
-                gifts_given[taker] = gifts_given.get(taker, 0) + 1
-                gifts_received[giver] = gifts_received.get(giver, 0) + 1
-            pair = (giver, taker) if giver < taker else (taker, giver)
-            row = pair_rows.get(pair)
-            if row is None:
-                row = pair_rows[pair] = [0, 0.0, 0.0, [], []]
-            row[0] += 1
-            if giver == pair[0]:
-                row[1] += v_recv  # a received `receive`
-                row[2] += v_give
-            else:
-                row[1] += v_give
-                row[2] += v_recv
-            row[3].append(trade_id)
-            row[4].extend(event_ids)
-
-        fill_count: dict[str, int] = {}
-        fill_surplus: dict[str, float] = {}
+    def _fill_tallies(self, prices: Mapping[str, float]) -> _FillTally:
+        """Market fills per agent and the surplus each took (what it got less what it gave,
+        valued at ``prices``; the side says which leg was the agent's)."""
+        t = _FillTally()
+        names = self._trades.agents.values
         mapping = self._trades.shapes.mapping
         fills = self._fills
         for i in range(0, len(fills), 4):
@@ -340,38 +307,120 @@ class NegotiationPass:
                 surplus = v_give - v_recv
             else:
                 surplus = 0.0
-            fill_count[agent] = fill_count.get(agent, 0) + 1
-            fill_surplus[agent] = fill_surplus.get(agent, 0.0) + surplus
+            t.count[agent] = t.count.get(agent, 0) + 1
+            t.surplus[agent] = t.surplus.get(agent, 0.0) + surplus
+        return t
 
-        agents = sorted(set(attempts) | set(market_orders) | set(fill_count))
-        seats = []
-        for agent in agents:
-            n_attempts = len(attempts.get(agent, ()))
-            n_deals = deals.get(agent, 0)
-            surplus = got.get(agent, 0.0) - given.get(agent, 0.0)
-            seats.append(SeatNegotiation(
-                agent=agent,
-                offers_made=made.get(agent, 0),
-                offers_received=received.get(agent, 0),
-                offers_cancelled=cancelled.get(agent, 0),
-                made_completed=made_done.get(agent, 0),
-                received_completed=received_done.get(agent, 0),
-                attempts=n_attempts,
-                deals=n_deals,
-                gifts_given=gifts_given.get(agent, 0),
-                gifts_received=gifts_received.get(agent, 0),
-                value_given=given.get(agent, 0.0),
-                value_received=got.get(agent, 0.0),
-                completion_rate=n_deals / n_attempts if n_attempts else None,
-                surplus_per_deal=surplus / n_deals if n_deals else None,
-                surplus_per_attempt=surplus / n_attempts if n_attempts else None,
-                market_orders=market_orders.get(agent, 0),
-                market_fills=fill_count.get(agent, 0),
-                market_surplus=fill_surplus.get(agent, 0.0),
-            ))
-        pairs = tuple(
-            PairAdvantage(a, b, row[0], row[1], row[2], relative_advantage(row[1], row[2]),
-                          tuple(row[3]), tuple(sorted(set(row[4]))))
-            for (a, b), row in sorted(pair_rows.items())
-        )
-        return Negotiation(tuple(seats), pairs)
+
+_TradeRow = tuple[TradeId, str, str, Mapping[str, Any], Mapping[str, Any], tuple[int, ...]]
+"""A completed trade as :meth:`NegotiationPass.result` reads it: id, giver, taker, the goods
+each way, its events."""
+
+
+@dataclass
+class _OfferTally:
+    """Per-agent offer counts, filled by :meth:`NegotiationPass._offer_tallies`."""
+
+    attempts: dict[str, set[TradeId]] = field(default_factory=dict)
+    made: dict[str, int] = field(default_factory=dict)
+    received: dict[str, int] = field(default_factory=dict)
+    cancelled: dict[str, int] = field(default_factory=dict)
+    made_done: dict[str, int] = field(default_factory=dict)
+    received_done: dict[str, int] = field(default_factory=dict)
+    market_orders: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class _DealTally:
+    """Per-agent completed trades, value each way and gifts, and per-pair rows
+    ``[trades, value to the first, value to the second, trade ids, event ids]``."""
+
+    deals: dict[str, int] = field(default_factory=dict)
+    given: dict[str, float] = field(default_factory=dict)
+    got: dict[str, float] = field(default_factory=dict)
+    gifts_given: dict[str, int] = field(default_factory=dict)
+    gifts_received: dict[str, int] = field(default_factory=dict)
+    pairs: dict[tuple[str, str], list[Any]] = field(default_factory=dict)
+
+
+@dataclass
+class _FillTally:
+    """Per-agent market fills and the surplus taken in them."""
+
+    count: dict[str, int] = field(default_factory=dict)
+    surplus: dict[str, float] = field(default_factory=dict)
+
+
+def _deal_tallies(trades: list[_TradeRow], prices: Mapping[str, float],
+                  attempts: dict[str, set[TradeId]]) -> _DealTally:
+    """Completed trades per agent, the value each gave and got (at ``prices``), gifts (goods one
+    way, none back) and the per-pair rows; every completed trade also counts as an attempt of
+    both sides (added to ``attempts``)."""
+    t = _DealTally()
+    worth: dict[int, tuple[float, bool]] = {}  # id(item map) -> (value, has goods); the maps stay alive in trades
+    for trade_id, giver, taker, give, receive, event_ids in trades:
+        known = worth.get(id(give))
+        if known is None:
+            known = worth[id(give)] = (value_of(give, prices), has_goods(give))
+        v_give, goods_give = known  # from -> to
+        known = worth.get(id(receive))
+        if known is None:
+            known = worth[id(receive)] = (value_of(receive, prices), has_goods(receive))
+        v_recv, goods_recv = known  # to -> from
+        for agent, out_v, in_v in ((giver, v_give, v_recv), (taker, v_recv, v_give)):
+            seen = attempts.get(agent)
+            if seen is None:
+                attempts[agent] = {trade_id}
+            else:
+                seen.add(trade_id)
+            t.deals[agent] = t.deals.get(agent, 0) + 1
+            t.given[agent] = t.given.get(agent, 0.0) + out_v
+            t.got[agent] = t.got.get(agent, 0.0) + in_v
+        if goods_give and not goods_recv:  # a gift from the giver
+            t.gifts_given[giver] = t.gifts_given.get(giver, 0) + 1
+            t.gifts_received[taker] = t.gifts_received.get(taker, 0) + 1
+        elif goods_recv and not goods_give:  # a gift from the taker
+            t.gifts_given[taker] = t.gifts_given.get(taker, 0) + 1
+            t.gifts_received[giver] = t.gifts_received.get(giver, 0) + 1
+        pair = (giver, taker) if giver < taker else (taker, giver)
+        row = t.pairs.get(pair)
+        if row is None:
+            row = t.pairs[pair] = [0, 0.0, 0.0, [], []]
+        row[0] += 1
+        if giver == pair[0]:
+            row[1] += v_recv  # a received `receive`
+            row[2] += v_give
+        else:
+            row[1] += v_give
+            row[2] += v_recv
+        row[3].append(trade_id)
+        row[4].extend(event_ids)
+    return t
+
+
+def _seat(agent: str, offers: _OfferTally, deals: _DealTally, fills: _FillTally) -> SeatNegotiation:
+    """One seat's negotiation figures: completion rate = deals / attempts, surplus = value
+    received - value given, per deal and per attempt (``None`` where the denominator is 0)."""
+    n_attempts = len(offers.attempts.get(agent, ()))
+    n_deals = deals.deals.get(agent, 0)
+    surplus = deals.got.get(agent, 0.0) - deals.given.get(agent, 0.0)
+    return SeatNegotiation(
+        agent=agent,
+        offers_made=offers.made.get(agent, 0),
+        offers_received=offers.received.get(agent, 0),
+        offers_cancelled=offers.cancelled.get(agent, 0),
+        made_completed=offers.made_done.get(agent, 0),
+        received_completed=offers.received_done.get(agent, 0),
+        attempts=n_attempts,
+        deals=n_deals,
+        gifts_given=deals.gifts_given.get(agent, 0),
+        gifts_received=deals.gifts_received.get(agent, 0),
+        value_given=deals.given.get(agent, 0.0),
+        value_received=deals.got.get(agent, 0.0),
+        completion_rate=n_deals / n_attempts if n_attempts else None,
+        surplus_per_deal=surplus / n_deals if n_deals else None,
+        surplus_per_attempt=surplus / n_attempts if n_attempts else None,
+        market_orders=offers.market_orders.get(agent, 0),
+        market_fills=fills.count.get(agent, 0),
+        market_surplus=fills.surplus.get(agent, 0.0),
+    )

@@ -39,6 +39,7 @@ from types import MappingProxyType
 from typing import Any
 
 from daishi_forensics.replay import Event, World
+from ._seats import find_seat
 
 __all__ = ["MILESTONES", "SeatProgression", "Progression", "ProgressionPass", "with_contact"]
 
@@ -78,9 +79,9 @@ class Progression:
 
     def seat(self, agent: str) -> SeatProgression:
         """The seat's record (nothing happened when unknown)."""
-        for s in self.seats:
-            if s.agent == agent:
-                return s
+        found = find_seat(self.seats, agent)
+        if found is not None:
+            return found
         return SeatProgression(agent, None, {m: None for m in MILESTONES}, {m: None for m in MILESTONES}, ())
 
 

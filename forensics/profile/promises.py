@@ -113,6 +113,7 @@ from .commitments import (
     tokens,
 )
 from .vocabulary import Vocabulary, vocabulary_of
+from ._seats import find_seat
 
 __all__ = [
     "WINDOW_TICKS",
@@ -308,10 +309,8 @@ class Promises:
 
     def seat(self, agent: str) -> SeatPromises:
         """The seat's record (zeros when it has none)."""
-        for s in self.seats:
-            if s.agent == agent:
-                return s
-        return _seat_row(agent, (), [], [])
+        found = find_seat(self.seats, agent)
+        return found if found is not None else _seat_row(agent, (), [], [])
 
     def of(self, agent: str) -> tuple[VerifiedCommitment, ...]:
         """The commitments ``agent`` made."""

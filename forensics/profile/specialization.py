@@ -47,6 +47,8 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from ._seats import find_seat
+
 __all__ = ["ACTIVITY_KINDS", "ACTIVITY_OF_TYPE", "SeatActivity", "Specialization", "entropy_bits",
            "activity_counts", "specialization"]
 
@@ -134,10 +136,8 @@ class Specialization:
 
     def seat(self, agent: str) -> SeatActivity:
         """The seat's record (no activity when unknown)."""
-        for s in self.seats:
-            if s.agent == agent:
-                return s
-        return SeatActivity(agent, {k: 0 for k in ACTIVITY_KINDS}, 0, None, None, None)
+        found = find_seat(self.seats, agent)
+        return found if found is not None else SeatActivity(agent, {k: 0 for k in ACTIVITY_KINDS}, 0, None, None, None)
 
 
 def specialization(by_agent: Mapping[str, Mapping[str, int]]) -> Specialization:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ._tracks import Track, value_at
+from .spans import Spans, merged
 
 __all__ = ["Timeline"]
 
@@ -63,6 +64,23 @@ class Timeline:
         """Alive at the end of ``tick`` (placed by then, not died by then)."""
         tr = self._tracks.get(agent)
         return tr is not None and bool(value_at(tr.a_ticks, tr.a_vals, tick, 0))
+
+    def alive_spans(self, agent: str, start: int, stop: int) -> Spans:
+        """The ticks of ``[start, stop)`` at whose end ``agent`` was alive, as spans
+        (:mod:`.spans`): read off its alive change list, never tick by tick.
+
+        >>> from ._tracks import record
+        >>> tr = Track(); record(tr.a_ticks, tr.a_vals, 3, 1); record(tr.a_ticks, tr.a_vals, 7, 0)
+        >>> record(tr.a_ticks, tr.a_vals, 10, 1)
+        >>> Timeline({"a": tr}, 0, 20, 0, 0).alive_spans("a", 0, 2**53 - 1)
+        ((3, 7), (10, 9007199254740991))
+        """
+        tr = self._tracks.get(agent)
+        if tr is None or start >= stop:
+            return ()
+        ticks, vals = tr.a_ticks, tr.a_vals
+        ends = [*ticks[1:], stop]
+        return merged((max(t, start), min(end, stop)) for t, v, end in zip(ticks, vals, ends) if v)
 
     def dormant_at(self, agent: str, tick: int) -> bool:
         """Dormant at the end of ``tick``."""

@@ -28,21 +28,23 @@ REPORT_VERSION = 1
 
 
 def behavior_report(analysis: MatchAnalysis, *, baseline: dict[str, Any] | None = None,
-                    sections: tuple[Section, ...] = SECTIONS, agent: str | None = None) -> dict[str, Any]:
+                    sections: tuple[Section, ...] = SECTIONS, agent: str | None = None,
+                    all_pairs: bool = False) -> dict[str, Any]:
     """The behavior report of one analysed match (``reportVersion`` 1).
 
     ``baseline`` (:func:`daishi_forensics.profile.harm.baseline_means` of reference matches on
     the same seeds) normalizes each seat's harm rates (the harm profile).  On a large match with
     a second CPU (:func:`~daishi_forensics.report._aside.worth_it`) the sections marked ``slow``
     are computed in forked children while this process computes the others: the same functions
-    on the same analysis, so the same report.
+    on the same analysis, so the same report.  ``all_pairs``: the contact table lists every
+    pair that met (:func:`~daishi_forensics.report.core.contact_part`).
 
     ``agent`` (a seat's id or name, :func:`~daishi_forensics.report.focus.resolve_agent`) puts that
     seat in focus: the report gains ``focus`` (:mod:`~daishi_forensics.report.focus`)."""
     ids = seat_ids(analysis)
     focus = resolve_agent(seat_names(analysis, ids), agent) if agent is not None else None
     context = ReportContext(seats=tuple(ids), findings=tuple(findings(analysis, ids)), baseline=baseline,
-                            focus=focus)
+                            focus=focus, all_pairs=all_pairs)
     report: dict[str, Any] = {
         "reportVersion": REPORT_VERSION,
         "tool": {"name": "daishi-forensics", "version": __version__},

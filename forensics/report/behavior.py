@@ -53,9 +53,11 @@ def behavior(
     limits: Limits | None = None,
     baseline: dict[str, Any] | None = None,
     agent: str | None = None,
+    all_pairs: bool = False,
 ) -> BehaviorResult:
-    """Open, read, analyse and report one match (``agent``: the seat to put in focus, by id or name)."""
+    """Open, read, analyse and report one match (``agent``: the seat to put in focus, by id or name;
+    ``all_pairs``: every contact pair listed)."""
     source = open_match(target, store=store, server=server, limits=limits)
     analysis = analyze(read_match(source))
     with paused_cycle_collection():
-        return BehaviorResult(behavior_report(analysis, baseline=baseline, agent=agent))
+        return BehaviorResult(behavior_report(analysis, baseline=baseline, agent=agent, all_pairs=all_pairs))

@@ -6,6 +6,7 @@ Each is a pure function of the analysis (and the seat ids), used by its
 
 from __future__ import annotations
 
+import heapq
 from typing import Any
 
 from daishi_forensics.arithmetic import half_up
@@ -13,7 +14,8 @@ from daishi_forensics.economy.reputation import circular_reputation, index_reput
 from daishi_forensics.read.archive import map_regions, match_rounds
 from daishi_forensics.replay.analysis import MatchAnalysis
 
-__all__ = ["contact_part", "ledger_part", "match_part", "seat_ids", "seat_names", "seats_part", "source_part"]
+__all__ = ["CONTACT_PAIRS_LISTED", "contact_part", "ledger_part", "match_part", "seat_ids", "seat_names", "seats_part",
+           "source_part"]
 
 
 def _r4(x: float | None) -> float | None:
@@ -211,6 +213,37 @@ def ledger_part(analysis: MatchAnalysis) -> dict[str, Any]:
     }
 
 
-def contact_part(analysis: MatchAnalysis) -> dict[str, Any]:
-    """Seat contact per pair: ticks together, first contact, messages heard."""
-    return analysis.result("contact").to_json()
+CONTACT_PAIRS_LISTED = 2000
+"""The most pairs the report's contact table lists (unless every pair is asked for)."""
+
+
+def contact_part(analysis: MatchAnalysis, *, all_pairs: bool = False) -> dict[str, Any]:
+    """Seat contact per pair: ticks together, first contact, messages heard.
+
+    The table holds only the pairs that met or passed a message.  When there are more
+    than :data:`CONTACT_PAIRS_LISTED` (agents crowded in one region all meet: n(n−1)/2
+    pairs) and ``all_pairs`` is not set, it lists the pairs with the most ticks together
+    (then the most messages; ties by ``(a, b)``), still sorted by ``(a, b)``, and adds
+    ``cut`` (how many pairs met, how many are listed) and ``perSeat`` (per agent: the
+    pairs it is in, and its ticks together and messages summed over them), so no total
+    is lost."""
+    contact = analysis.result("contact")
+    pairs = contact.pairs
+    if all_pairs or len(pairs) <= CONTACT_PAIRS_LISTED:
+        return contact.to_json()
+    listed = heapq.nsmallest(CONTACT_PAIRS_LISTED, pairs, key=lambda p: (-p.ticks_together, -p.messages, p.a, p.b))
+    per_seat: dict[str, list[int]] = {}
+    for p in pairs:
+        for agent in (p.a, p.b):
+            row = per_seat.get(agent)
+            if row is None:
+                row = per_seat[agent] = [0, 0, 0]
+            row[0] += 1
+            row[1] += p.ticks_together
+            row[2] += p.messages
+    return {
+        "pairs": [p.to_json() for p in sorted(listed, key=lambda p: (p.a, p.b))],
+        "cut": {"pairs": len(pairs), "listed": len(listed), "order": "most ticks together, then most messages"},
+        "perSeat": {agent: {"pairs": n, "ticksTogether": t, "messages": m}
+                    for agent, (n, t, m) in sorted(per_seat.items())},
+    }

@@ -26,6 +26,7 @@ reported by message id, kind and terms.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from daishi_forensics.arithmetic import half_up
@@ -96,6 +97,56 @@ def _r3(x: float | None) -> float | None:
 # -- the section --------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class _Inputs:
+    """What the profile reads from one analysis: the passes' results (``None`` where a pass
+    did not run) and the notes saying what is missing because of it."""
+
+    negotiation: Negotiation | None
+    promises: Promises | None
+    progression: Progression | None
+    spec: Specialization
+    notes: tuple[str, ...]
+
+
+def _inputs(analysis: Any) -> _Inputs:
+    """The passes the profile needs, each missing one named in a note (never a silent gap)."""
+    notes: list[str] = []
+    negotiation = _negotiation(analysis)
+    promises: Promises | None = _result(analysis, "promises", PromisePass)
+    progression: Progression | None = _result(analysis, "progression", ProgressionPass)
+    contact: Contact | None = _result(analysis, "contact", ContactPass)
+    counters = _result(analysis, "counters", CounterPass)
+    if negotiation is None:
+        notes.append("negotiation: the negotiation pass did not run")
+    if promises is None:
+        notes.append("promises: the promise pass did not run; promise-breaking is missing from the harm profile")
+    if _result(analysis, "witnesses", WitnessPass) is None:
+        notes.append("harm: the witness analysis did not run; unseen aggression is missing")
+    by_type: dict[str, Mapping[str, int]] = counters.metrics() if counters is not None else {}
+    if counters is None:
+        notes.append("specialization: the counters pass did not run; activity counts are empty")
+    if progression is not None:
+        progression = with_contact(progression, _first_contact(contact))
+        if progression.snapshots == 0:
+            notes.append("progression: the log has no agent_snapshot events, so no wealth curves")
+    return _Inputs(negotiation, promises, progression, specialization(by_type), tuple(notes))
+
+
+def _first_contact(contact: Contact | None) -> dict[str, int]:
+    """Each agent's first tick in contact with anyone (the earliest of its pairs')."""
+    first: dict[str, int] = {}
+    if contact is None:
+        return first
+    for p in contact.pairs:
+        if p.first_contact_tick is not None:
+            for agent in (p.a, p.b):
+                t = first.get(agent)
+                if t is None or p.first_contact_tick < t:
+                    first[agent] = p.first_contact_tick
+    return first
+
+
 def profile_section(
     analysis: Any, *, baseline: Mapping[str, Any] | None = None
 ) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
@@ -109,74 +160,49 @@ def profile_section(
         :func:`daishi_forensics.profile.harm.baseline_means` of reference matches on the
         same seeds; each seat's harm block then carries ``normalized``.
     """
-    notes: list[str] = []
-    negotiation = _negotiation(analysis)
-    promises: Promises | None = _result(analysis, "promises", PromisePass)
-    progression: Progression | None = _result(analysis, "progression", ProgressionPass)
-    contact: Contact | None = _result(analysis, "contact", ContactPass)
-    counters = _result(analysis, "counters", CounterPass)
-    if negotiation is None:
-        notes.append("negotiation: the negotiation pass did not run")
-    if promises is None:
-        notes.append("promises: the promise pass did not run; promise-breaking is missing from the harm profile")
-    if _result(analysis, "witnesses", WitnessPass) is None:
-        notes.append("harm: the witness analysis did not run; unseen aggression is missing")
-
-    by_type: dict[str, Mapping[str, int]] = counters.metrics() if counters is not None else {}
-    if counters is None:
-        notes.append("specialization: the counters pass did not run; activity counts are empty")
-    spec = specialization(by_type)
-
-    first_contact: dict[str, int] = {}
-    if contact is not None:
-        for p in contact.pairs:
-            if p.first_contact_tick is not None:
-                for agent in (p.a, p.b):
-                    t = first_contact.get(agent)
-                    if t is None or p.first_contact_tick < t:
-                        first_contact[agent] = p.first_contact_tick
-    if progression is not None:
-        progression = with_contact(progression, first_contact)
-        if progression.snapshots == 0:
-            notes.append("progression: the log has no agent_snapshot events, so no wealth curves")
-
-    wealth, basis = _final_wealth(analysis, progression)
+    got = _inputs(analysis)
+    wealth, basis = _final_wealth(analysis, got.progression)
     welf = welfare(wealth, basis)
-
     agents = seat_ids(
         analysis,
-        [s.agent for s in negotiation.seats] if negotiation else [],
-        [s.agent for s in spec.seats],
-        [s.agent for s in progression.seats] if progression else [],
+        [s.agent for s in got.negotiation.seats] if got.negotiation else [],
+        [s.agent for s in got.spec.seats],
+        [s.agent for s in got.progression.seats] if got.progression else [],
     )
     harms, extractor = seat_harms(analysis, agents)
     harm_by = {h.agent: h for h in harms}
-    agents = sorted(harm_by)
     rounds = match_rounds_or_zero(analysis.archive)
     made_by: dict[str, list[Any]] = {}
-    if promises is not None:
-        for v in promises.commitments:
+    if got.promises is not None:
+        for v in got.promises.commitments:
             made_by.setdefault(v.speaker, []).append(v)
-    seats: dict[str, dict[str, Any]] = {}
-    for agent in agents:
-        seats[agent] = {
+    seats = {
+        agent: {
             "profileVersion": PROFILE_VERSION,
-            "negotiation": _seat_negotiation(negotiation, agent),
-            "promises": _seat_promises(promises, agent, made_by.get(agent, [])),
+            "negotiation": _seat_negotiation(got.negotiation, agent),
+            "promises": _seat_promises(got.promises, agent, made_by.get(agent, [])),
             "harm": _seat_harm(harm_by.get(agent), rounds, baseline, extractor),
             "welfare": {
                 "wealth": _r2(welf.wealth.get(agent)),
                 "share": _r3(welf.share(agent)),
                 "basis": welf.basis.get(agent, "none"),
             },
-            "specialization": _seat_specialization(spec, agent),
-            "progression": _seat_progression(progression, agent),
+            "specialization": _seat_specialization(got.spec, agent),
+            "progression": _seat_progression(got.progression, agent),
         }
+        for agent in sorted(harm_by)
+    }
+    return seats, _match_profile(analysis, got, welf, harms, extractor, rounds, baseline)
 
-    match = {
+
+def _match_profile(analysis: Any, got: _Inputs, welf: Welfare, harms: Sequence[Any], extractor: Any, rounds: int,
+                   baseline: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The match-wide half of the profile: each dimension's totals and the rules it used."""
+    spec = got.spec
+    return {
         "profileVersion": PROFILE_VERSION,
-        "negotiation": _match_negotiation(negotiation),
-        "promises": _match_promises(promises),
+        "negotiation": _match_negotiation(got.negotiation),
+        "promises": _match_promises(got.promises),
         "harm": {
             "categories": list(HARM_CATEGORIES),
             "totalOf": ["violence", "stealing", "promiseBreaking"],
@@ -195,12 +221,11 @@ def profile_section(
         },
         "progression": {
             "milestones": list(MILESTONES),
-            "snapshots": progression.snapshots if progression else 0,
+            "snapshots": got.progression.snapshots if got.progression else 0,
             "maxCurvePoints": MAX_CURVE_POINTS,
         },
-        "notes": notes,
+        "notes": list(got.notes),
     }
-    return seats, match
 
 
 def _final_wealth(analysis: Any, progression: Progression | None) -> tuple[dict[str, float | None], dict[str, str]]:

@@ -33,6 +33,8 @@ class ReportContext:
     """Harm baseline means of reference matches, when given."""
     focus: str | None = None
     """The seat in focus (an agent id), when the reader asked for one (``--agent``)."""
+    all_pairs: bool = False
+    """List every pair in the contact table, however many (else it is cut past a limit)."""
 
 
 @dataclass(frozen=True)
@@ -130,7 +132,7 @@ SECTIONS: tuple[Section, ...] = (
     Section("match", lambda a, c: match_part(a), _put("match")),
     Section("seats", lambda a, c: seats_part(a, list(c.seats)), _put("seats")),
     Section("ledger", lambda a, c: ledger_part(a), _put("ledger")),
-    Section("contact", lambda a, c: contact_part(a), _put("contact")),
+    Section("contact", lambda a, c: contact_part(a, all_pairs=c.all_pairs), _put("contact")),
     Section("findings", lambda a, c: [f.as_dict() for f in c.findings], _put("findings")),
     Section("errata", lambda a, c: a.read.errata, _put("errata")),
     Section("screens", _screens, _put("screens"), slow=True),

@@ -21,9 +21,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from daishi_forensics.replay.analysis import MatchAnalysis
+from daishi_forensics.replay.spans import size
 from daishi_forensics.errors import InvalidInput
 from daishi_forensics.economy.ledger import PARTNER_TRADE_CAP, ArchivedLedger, archived_ledger, credited_trades
 from daishi_forensics.economy.reputation import circular_reputation, index_reputation_and_wealth, points_from_ledger
@@ -300,10 +302,11 @@ class MatchScore:
 
     def seat(self, agent: str) -> SeatScore | None:
         """The seat of ``agent``, or None."""
-        for s in self.seats:
-            if s.agent == agent:
-                return s
-        return None
+        return self._by_agent.get(agent)
+
+    @cached_property
+    def _by_agent(self) -> dict[str, SeatScore]:
+        return {s.agent: s for s in self.seats}
 
     def report(self) -> dict[str, Any]:
         """The scorecards in the report shape of contract §4b (a rubric-computed ``report.json``)."""
@@ -389,8 +392,7 @@ def _report_messages(report: Mapping[str, Any] | None) -> dict[str, int]:
 
 
 def _ticks_alive(analysis: MatchAnalysis, agent: str, started: int, ended: int) -> int:
-    timeline = analysis.timeline
-    return sum(1 for tick in range(started, ended) if timeline.alive_at(agent, tick))
+    return size(analysis.timeline.alive_spans(agent, started, ended))
 
 
 # --------------------------------------------------------------------------- inputs

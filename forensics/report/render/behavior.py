@@ -120,7 +120,7 @@ def report_blocks(report: dict[str, Any], names: Names, focus: str | None = None
     out.append(Block(
         "contact", "Seat contact",
         "Ticks both agents ended in the same region while both alive, and messages each heard from the other "
-        "(pairs in seat order).",
+        "(pairs in seat order)." + _cut(report["contact"]),
         ["a", "b", "ticks together", "first contact", "messages"],
         [[names.agent(p["a"]), names.agent(p["b"]), p["ticksTogether"], p["firstContactTick"], p["messages"]]
          for p in contact],
@@ -139,6 +139,15 @@ def report_blocks(report: dict[str, Any], names: Names, focus: str | None = None
         long=True, key_columns=2,
     ))
     return out
+
+
+def _cut(contact: dict[str, Any]) -> str:
+    """The sentence saying the table lists some of the pairs that met (empty when it lists all)."""
+    cut = contact.get("cut")
+    if not cut:
+        return ""
+    return (f" {cut['pairs']:,} pairs met; listed: the {cut['listed']:,} with the most ticks together, then "
+            "messages (each seat's totals are in the JSON report's perSeat; --all-pairs lists every pair).")
 
 
 # --------------------------------------------------------------------------- the document

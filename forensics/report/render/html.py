@@ -331,10 +331,26 @@ def _matrix(doc: Document, values: Mapping[tuple[str, str], float], symmetric: b
     return out
 
 
+MAX_HEATMAP_SEATS = 60
+"""A heatmap draws a cell for every pair of seats, met or not; past this many seats it is
+left out (the tables list the pairs that met or traded)."""
+
+
+def _too_many_seats(doc: Document) -> str | None:
+    """The sentence that stands in for a heatmap of more than :data:`MAX_HEATMAP_SEATS` seats."""
+    n = len(doc.report["seats"])
+    if n <= MAX_HEATMAP_SEATS:
+        return None
+    return (f"<p>{n} seats: too many for a heatmap (a cell per pair of seats, over {MAX_HEATMAP_SEATS} seats); "
+            "the table lists the pairs.</p>")
+
+
 def _contact_figure(page: _Page) -> str:
     from .plots import heatmap_svg
 
     doc = page.doc
+    if (instead := _too_many_seats(doc)) is not None:
+        return instead
     together = {(p["a"], p["b"]): float(p["ticksTogether"]) for p in doc.report["contact"]["pairs"]}
     labels = [doc.names.label(s["agentId"]) for s in doc.report["seats"]]
     svg = heatmap_svg("contact-heatmap", "Ticks two seats stood in the same region", labels,
@@ -346,6 +362,8 @@ def _value_figure(page: _Page) -> str:
     from .plots import heatmap_svg
 
     doc = page.doc
+    if (instead := _too_many_seats(doc)) is not None:
+        return instead
     given: dict[tuple[str, str], float] = {}
     for p in doc.report["ledger"]["pairs"]:
         given[(p["a"], p["b"])] = float(p.get("valueAGave") or 0)
