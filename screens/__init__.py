@@ -14,10 +14,11 @@ any labelled transfer data.  A Daishi match is one adapter
 >>> screen_graph(G).verdict
 'clear'
 
-Screens (one module each): ``feeder``, ``ring``, ``cartel``, ``off_price``,
+Screens (one module each): ``feeder``, ``ring`` (its rules in ``wash_pair``, ``wash_cycle``
+and ``wash_ring``, over ``mirrors`` and ``round_trip_null``), ``cartel``, ``off_price``,
 ``thrown_fight``, ``pair_outlier``, ``operator``; and the money-laundering typologies,
-which need only ``value`` and ``tick``: ``fans``, ``scatter_gather``, ``value_cycles``.  Each tests its findings against honest
-play in the same graph (:mod:`.stats` holds the tests and the match-level multiple-testing
+which need only ``value`` and ``tick``: ``fans``, ``scatter_gather``, ``value_cycles``.
+Each tests its findings against honest play in the same graph (:mod:`.stats` holds the tests and the match-level multiple-testing
 step); one setting, ``general.false_alarm_rate`` in ``config.json`` (versioned; the version
 and digest are stamped in every result), sets how often an honest match is not ``clear``.
 """

@@ -52,8 +52,10 @@ value threshold is measured in).
 
 from __future__ import annotations
 
+import gc
 import math
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from statistics import median
 from typing import Any
@@ -207,6 +209,20 @@ def _number(value: Any, what: str, edge: tuple[Any, Any], allow_none: bool = Fal
     return float(value)
 
 
+@contextmanager
+def _no_gc() -> Iterator[None]:
+    """The cyclic garbage collector paused while a graph is read: reading allocates many small
+    containers that live as long as the view, and the collector would walk them again and again
+    (a third of the read, on a graph of 100,000 transfers).  Restored as it was."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 def _exchange_order(x: Exchange) -> tuple[float, str]:
     return (x.tick, repr(x.key))
 
@@ -243,33 +259,90 @@ class TransferView:
         self.exempt: frozenset[Any] = frozenset(
             n for n, d in graph.nodes(data=True) if d.get("exempt") or d.get("role") in roles
         )
-        self.pairs: dict[tuple[Any, Any], PairFlow] = {}
+        self._pairs: dict[tuple[Any, Any], PairFlow] = {}
         self.acts: list[Act] = []
+        """Every forced act, in time order."""
         self.unvalued_events: set[Any] = set()
+        """Event ids of transfers whose value is unknown."""
         self.described: bool = False
         """Whether any voluntary transfer says what it was (``kind``, ``exchange`` or ``goods``):
         without any, the graph is plain payments, one way by nature, and the screens that read
         one-way flow between traders (feeder, ring, off_price, pair_outlier, operator) have
         nothing to read."""
+        self.voluntary: int = 0
+        """Voluntary transfers between two distinct nodes (trades, gifts, payments)."""
+        self._fair_ratio = fair_ratio
+        self._exchanges: list[Exchange] | None = None
+        self._scale: float | None = None
+        self.memo: dict[Any, Any] = {}
+        """What the screens derive from the view and share, computed once (keyed by screen and
+        parameters); it lives as long as the view."""
         if flows is None:
-            exchanges: dict[tuple[Any, Any, Any], Exchange] = {}
-            events_of: dict[tuple[Any, Any, Any], set[Any]] = {}
-            edge = self._edge
-            for u, v, data in graph.edges(data=True):
-                edge(u, v, data, exchanges, events_of)
-            for xkey, x in exchanges.items():
-                x.events = tuple(ordered(events_of[xkey]))
-            read: Iterable[Exchange] = exchanges.values()
+            with _no_gc():
+                self._scan(graph)
         else:
             read, acts, unvalued = flows
             self.described = True  # flows read from a match: every exchange is a trade or a gift
-            for act in acts:
-                self.acts.append(act)
-                self._pair(act.victim, act.aggressor).acts.append(act)
+            self.acts.extend(acts)
             self.unvalued_events.update(unvalued)
-        pairs = self.pairs
+            read = list(read)
+            self.voluntary = len(read)
+            self._finish(read)
+        raw_contact = graph.graph.get("contact")
+        self.contact: dict[tuple[Any, Any], float] | None = None
+        if isinstance(raw_contact, Mapping):
+            self.contact = {}
+            for (x, y), ticks in raw_contact.items():
+                if x != y and ticks:
+                    self.contact[self.key(x, y)] = float(ticks)
+        ticks = graph.graph.get("ticks")
+        self.ticks: float | None = float(ticks) if isinstance(ticks, (int, float)) and ticks > 0 else None
+
+    # -- the per-pair structures, built when a screen first asks -------------------------
+
+    @property
+    def pairs(self) -> dict[tuple[Any, Any], PairFlow]:
+        """``{(a, b): PairFlow}`` (``a < b``): every pair that exchanged or fought."""
+        if self._exchanges is None:
+            self._build()
+        return self._pairs
+
+    @property
+    def exchanges(self) -> list[Exchange]:
+        """Every voluntary exchange, in time order."""
+        if self._exchanges is None:
+            self._build()
+        assert self._exchanges is not None
+        return self._exchanges
+
+    @property
+    def scale(self) -> float | None:
+        """The typical exchange value of the match (:func:`typical_exchange_value`), or None."""
+        if self._exchanges is None:
+            self._build()
+        return self._scale
+
+    def _build(self) -> None:
+        """Group the voluntary transfers into exchanges and pairs (the exchange screens read them;
+        the typologies read the arrays made by the first pass, so plain payments never pay for this)."""
+        exchanges: dict[tuple[Any, Any, Any], Exchange] = {}
+        events_of: dict[tuple[Any, Any, Any], set[Any]] = {}
+        exchange = self._exchange_leg
+        with _no_gc():
+            for u, v, data in self.graph.edges(data=True):  # checked by the first pass already
+                if u == v or data.get("kind", "trade") in FORCED_KINDS:
+                    continue
+                value = data["value"]
+                exchange(u, v, data, None if value is None else float(value), float(data["tick"]), exchanges, events_of)
+        for xkey, x in exchanges.items():
+            x.events = tuple(ordered(events_of[xkey]))
+        self._finish(list(exchanges.values()))
+
+    def _finish(self, read: list[Exchange]) -> None:
+        for act in self.acts:  # the pairs that fought first, in the order of their acts (edge order)
+            self._pair(act.victim, act.aggressor).acts.append(act)
+        pairs = self._pairs
         rank = self._rank
-        read = list(read)
         for x in read:
             a, b = x.a, x.b
             pair = pairs.get((a, b))
@@ -290,20 +363,8 @@ class TransferView:
             pair.exchanges.sort(key=_exchange_order)
             pair.acts.sort(key=_act_order)
         self.acts.sort(key=_act_order)
-        self.exchanges: list[Exchange] = sorted(read, key=lambda x: (x.tick, repr(x.key), rank[x.a], rank[x.b]))
-        self.scale: float | None = typical_exchange_value(self.exchanges, fair_ratio)
-        raw_contact = graph.graph.get("contact")
-        self.contact: dict[tuple[Any, Any], float] | None = None
-        if isinstance(raw_contact, Mapping):
-            self.contact = {}
-            for (x, y), ticks in raw_contact.items():
-                if x != y and ticks:
-                    self.contact[self.key(x, y)] = float(ticks)
-        ticks = graph.graph.get("ticks")
-        self.ticks: float | None = float(ticks) if isinstance(ticks, (int, float)) and ticks > 0 else None
-        self.memo: dict[Any, Any] = {}
-        """What the screens derive from the view and share, computed once (keyed by screen and
-        parameters); it lives as long as the view."""
+        self._exchanges = sorted(read, key=lambda x: (x.tick, repr(x.key), rank[x.a], rank[x.b]))
+        self._scale = typical_exchange_value(self._exchanges, self._fair_ratio)
 
     # -- building ----------------------------------------------------------------------
 
@@ -317,43 +378,85 @@ class TransferView:
 
     def _pair(self, x: Any, y: Any) -> PairFlow:
         k = self.key(x, y)
-        pair = self.pairs.get(k)
+        pair = self._pairs.get(k)
         if pair is None:
-            pair = self.pairs[k] = PairFlow(k[0], k[1])
+            pair = self._pairs[k] = PairFlow(k[0], k[1])
         return pair
 
-    def _edge(self, u: Hashable, v: Hashable, data: Mapping[str, Any],
-              exchanges: dict[tuple[Any, Any, Any], Exchange], events_of: dict[tuple[Any, Any, Any], set[Any]]) -> None:
-        if "event" not in data:
-            raise ScreenInputError(f"edge {u!r} -> {v!r} has no 'event' (a flag needs evidence)")
-        if "tick" not in data:
-            raise ScreenInputError(f"edge {u!r} -> {v!r} has no 'tick'")
-        if "value" not in data:
-            raise ScreenInputError(f"edge {u!r} -> {v!r} has no 'value'")
-        value = data["value"]
-        if type(value) is not float or value - value != 0.0:  # else: a finite float, as it stands
-            value = _number(value, "value", (u, v), allow_none=True)
-        if value is not None and value < 0:
-            raise ScreenInputError(f"edge {u!r} -> {v!r}: 'value' must be >= 0, not {value!r}")
-        raw_tick = data["tick"]
-        tick = float(raw_tick) if type(raw_tick) is int else _number(raw_tick, "tick", (u, v))
-        assert tick is not None
+    def _scan(self, graph: nx.MultiDiGraph) -> None:
+        """The one pass over the edges: check each (naming the edge and the attribute), keep the
+        forced acts, the unknown values and whether any transfer says what it was, set the
+        voluntary ones aside for :meth:`_build`, and make the typologies' arrays
+        (:func:`~daishi_forensics.screens.transfer_arrays.transfer_arrays`: every transfer of known,
+        positive value between two screened nodes) in the same pass."""
+        exempt = self.exempt
+        index = {n: i for i, n in enumerate(graph.nodes)}
+        src: list[int] = []
+        dst: list[int] = []
+        ticks: list[float] = []
+        values: list[float] = []
+        events: list[Any] = []
+        add_src, add_dst, add_tick, add_value, add_event = (src.append, dst.append, ticks.append, values.append,
+                                                             events.append)
+        unvalued = self.unvalued_events
+        described = False
+        forced = 0
+        loops = 0
+        isfinite = math.isfinite
+        for u, v, data in graph.edges(data=True):
+            try:
+                event, raw_tick, value = data["event"], data["tick"], data["value"]
+            except KeyError:
+                for name, what in (("event", "no 'event' (a flag needs evidence)"), ("tick", "no 'tick'"),
+                                   ("value", "no 'value'")):
+                    if name not in data:
+                        raise ScreenInputError(f"edge {u!r} -> {v!r} has {what}") from None
+                raise
+            if type(value) is not float or value - value != 0.0:  # else: a finite float, as it stands
+                value = _number(value, "value", (u, v), allow_none=True)
+            if value is not None and value < 0:
+                raise ScreenInputError(f"edge {u!r} -> {v!r}: 'value' must be >= 0, not {value!r}")
+            if type(raw_tick) is int:
+                tick = float(raw_tick)
+            elif type(raw_tick) is float and isfinite(raw_tick):
+                tick = raw_tick
+            else:
+                tick = _number(raw_tick, "tick", (u, v))  # type: ignore[assignment]
+            if u == v:
+                loops += 1
+                continue  # a node moving value to itself moves nothing between agents
+            if value is None:
+                unvalued.update(data.get("events") or (event,))
+            elif value > 0 and u not in exempt and v not in exempt:
+                add_src(index[u])
+                add_dst(index[v])
+                add_tick(tick)
+                add_value(value)
+                add_event(event)
+            if len(data) == 3:
+                continue  # value, tick and event only: a plain payment
+            kind = data.get("kind", "trade")
+            if not described and ("kind" in data or "exchange" in data or "goods" in data):
+                described = kind not in FORCED_KINDS or "exchange" in data or "goods" in data
+            if kind in FORCED_KINDS:
+                present = data.get("present")
+                self.acts.append(Act(aggressor=v, victim=u, tick=tick, value=value, kind=kind, event=event,
+                                     events=tuple(data.get("events") or (event,)),
+                                     present=tuple(present) if present is not None else None))
+                forced += 1
+        voluntary = graph.number_of_edges() - loops - forced
+        self.described = described
+        self.voluntary = voluntary
+        from .transfer_arrays import arrays_from  # the typologies' module reads the graph module
+
+        self.memo[("transfer_arrays",)] = arrays_from(tuple(graph.nodes), src, dst, ticks, values, events)
+
+    def _exchange_leg(self, u: Any, v: Any, data: Mapping[str, Any], value: float | None, tick: float,
+                      exchanges: dict[tuple[Any, Any, Any], Exchange],
+                      events_of: dict[tuple[Any, Any, Any], set[Any]]) -> None:
+        """One voluntary transfer into its exchange (the legs of one exchange share its key)."""
         event = data["event"]
-        events = tuple(data.get("events") or (event,))
-        kind = data.get("kind", "trade")
-        if u == v:
-            return  # a node moving value to itself moves nothing between agents
-        if not self.described and ("kind" in data or "exchange" in data or "goods" in data):
-            self.described = kind not in FORCED_KINDS or "exchange" in data or "goods" in data
-        if value is None:
-            self.unvalued_events.update(events)
-        if kind in FORCED_KINDS:
-            present = data.get("present")
-            act = Act(aggressor=v, victim=u, tick=tick, value=value, kind=kind, event=event,
-                      events=events, present=tuple(present) if present is not None else None)
-            self.acts.append(act)
-            self._pair(u, v).acts.append(act)
-            return
+        events = data.get("events") or (event,)
         rank = self._rank
         ru, rv = rank.get(u), rank.get(v)
         if ru is None or rv is None:

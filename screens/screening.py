@@ -95,9 +95,9 @@ def _notes(view: TransferView, config: ScreenConfig) -> list[str]:
         shown = ", ".join(map(str, ids[:10])) + (f" and {len(ids) - 10} more" if len(ids) > 10 else "")
         notes.append(f"not screened: {len(ids)} transfer event(s) whose value is unknown (events {shown}); "
                      "left out of the value screens")
-    if not view.exchanges:
+    if not view.voluntary:
         notes.append("no trades or gifts: feeder, ring and off_price had nothing to screen")
-    elif view.scale is None:
+    elif view.described and view.scale is None:
         notes.append("not screened: feeder, off_price and value measures (no exchange of known value)")
     if view.contact is None and config.enabled("cartel"):
         notes.append("not screened: cartel (the graph has no co-location data)")
@@ -264,7 +264,7 @@ def screen_view(view: TransferView, config: ScreenConfig | None = None) -> Scree
         if screen in TYPOLOGIES:
             typologies.append(screen)
             continue
-        if screen in EXCHANGE_SCREENS and not view.described and view.exchanges:
+        if screen in EXCHANGE_SCREENS and not view.described and view.voluntary:
             notes.append(f"not screened: {screen} (plain payments: no transfer says it was a trade or a gift, "
                          "and a payment is one way by nature)")
             continue

@@ -133,7 +133,7 @@ def season_feeders(graph: nx.MultiDiGraph, params: Mapping[str, Any], label: str
 
 def feed_cycles(graph: nx.MultiDiGraph, params: Mapping[str, Any], label: str) -> tuple[list[Flag], list[str]]:
     """Feeds that go round a cycle across the season (module rule)."""
-    from .ring import _cycles_in, _laps  # the same bounded, value- and time-consistent search
+    from .wash_cycle import _cycles_in, _laps  # the same bounded, value- and time-consistent search
 
     max_len = int(params["max_cycle_length"])
     ratio = float(params["max_leg_ratio"])

@@ -37,8 +37,8 @@ import numpy as np
 
 from .flags import Flag, Level
 
-__all__ = ["Candidate", "Test", "adjust", "betabinom_sf", "binom_sf", "describe_p", "nbinom_sf", "poisson_binomial_sf", "poisson_sf", "product_p", "rate", "sign_flip_p",
-           "testable_family"]
+__all__ = ["Candidate", "Test", "adjust", "betabinom_sf", "binom_cdf", "binom_sf", "describe_p", "nbinom_sf", "poisson_binomial_sf",
+           "poisson_sf", "product_p", "rate", "sign_flip_p", "subset_sum_p", "testable_family"]
 
 GRID = 256
 """Sizes are rounded to ``GRID`` steps of the largest one before the sign-flip test."""
@@ -114,6 +114,55 @@ def sign_flip_p(values: Sequence[float], grid: int = GRID) -> tuple[float, float
     return min(1.0, p), min(1.0, smallest)
 
 
+_SUBSET_CELLS = 40_000_000
+"""Upper bound on the work of the subset-sum table (coarser rounding for long series)."""
+
+
+def subset_sum_p(values: Sequence[float], chosen: Sequence[bool], grid: int = GRID) -> tuple[float, float]:
+    """Exact permutation test of ``sum(values[chosen])``: ``(p, smallest attainable p)``.
+
+    Null: the ``k`` chosen values are a random ``k`` of the ``n`` (every subset of that size as
+    likely: the labels permuted among the values, the values kept).  ``p`` is the share of the
+    ``C(n, k)`` subsets whose sum is at least the chosen one's (one-sided, upper).  Values are
+    rounded to ``grid`` steps of the largest distance from the smallest (fewer for long series);
+    the statistic and its null are computed on the same rounded values, so the test is exact
+    for it.
+
+    >>> subset_sum_p([10.0, 9.0, 1.0, 0.0], [True, True, False, False])
+    (0.16666666666666666, 0.16666666666666666)
+    >>> subset_sum_p([5.0, 1.0, 1.0, 1.0], [True, False, False, False])
+    (0.25, 0.25)
+    >>> subset_sum_p([1.0, 1.0], [True, False])
+    (1.0, 1.0)
+    """
+    if len(values) != len(chosen):
+        raise ValueError("values and chosen differ in length")
+    n = len(values)
+    k = sum(1 for c in chosen if c)
+    if n == 0 or k == 0 or k == n:
+        return 1.0, 1.0
+    low = min(values)
+    spread = max(values) - low
+    if spread <= 0:
+        return 1.0, 1.0
+    steps = max(4, min(grid, int(_SUBSET_CELLS // max(1, n * k * k))))
+    unit = spread / steps
+    ints = [int(round((float(v) - low) / unit)) for v in values]
+    observed = sum(i for i, c in zip(ints, chosen) if c)
+    top = sum(sorted(ints, reverse=True)[:k])
+    table = np.zeros((k + 1, top + 1))  # table[j, s]: subsets of j of the values so far summing to s
+    table[0, 0] = 1.0
+    for size in ints:
+        if size:
+            table[1:, size:] += table[:-1, :top + 1 - size].copy()
+        else:
+            table[1:, :] += table[:-1, :].copy()
+    total = float(table[k].sum())
+    p = float(table[k, observed:].sum()) / total
+    smallest = float(table[k, top:].sum()) / total
+    return min(1.0, p), min(1.0, smallest)
+
+
 def binom_sf(k: int, n: int, p: float) -> float:
     """``P(X >= k)`` for ``X ~ Binomial(n, p)`` (exact sum, in logs)."""
     if k <= 0:
@@ -127,6 +176,27 @@ def binom_sf(k: int, n: int, p: float) -> float:
     lp, lq = math.log(p), math.log1p(-p)
     terms = [math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) + i * lp + (n - i) * lq
              for i in range(k, n + 1)]
+    top = max(terms)
+    return min(1.0, math.exp(top) * sum(math.exp(t - top) for t in terms))
+
+
+def binom_cdf(k: int, n: int, p: float) -> float:
+    """``P(X <= k)`` for ``X ~ Binomial(n, p)``.
+
+    >>> round(binom_cdf(0, 3, 0.5), 12), round(binom_cdf(1, 3, 0.5), 12)
+    (0.125, 0.5)
+    """
+    if k >= n:
+        return 1.0
+    if k < 0:
+        return 0.0
+    if p <= 0.0:
+        return 1.0
+    if p >= 1.0:
+        return 0.0
+    lp, lq = math.log(p), math.log1p(-p)
+    terms = [math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) + i * lp + (n - i) * lq
+             for i in range(0, k + 1)]
     top = max(terms)
     return min(1.0, math.exp(top) * sum(math.exp(t - top) for t in terms))
 

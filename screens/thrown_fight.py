@@ -24,6 +24,14 @@ Rule, per aggressor ``X`` and victim ``V``:
   other aggressor-victim pairs against their Poisson means), so a match full of feuds asks
   more of a concentration.  Without co-location data, acts per partner dealt with stand in
   for acts per tick;
+- the victim's silence: a victim answers its aggressors (rivals hit back); a thrown fight is
+  never answered.  The chance that the victim answered as few of the acts as it did (none,
+  under the pattern), each answered at the victim's own rate of answering its *other*
+  aggressors, shrunk towards the rate of the match's pairs involving neither seat with the
+  weight of ``ANSWER_PRIOR`` acts (binomial).  A victim that never answers anyone (a pacifist)
+  has a low rate of its own, and its silence proves little.  Combined with the count by
+  Fisher's product (the two independent under honest play), where the victim's answer rate
+  is at least ``MIN_ANSWER_RATE`` (where victims do not answer, silence says nothing);
 - a size floor: the acts took at least ``min_value`` typical exchanges in all.
 
 >>> import networkx as nx
@@ -40,7 +48,8 @@ Rule, per aggressor ``X`` and victim ``V``:
 Without co-location data, x's rate is its acts per partner dealt with elsewhere (none with o,
 its one other partner), shrunk towards the rest of the match's (no act but the half-act prior,
 over 1 pair plus the weight of 1: 0.25) with weight 1: (0 + 0.25) / (1 + 1) = 0.125 acts for v;
-3 or more of a Poisson(0.125) is 1 - e^-0.125 (1 + 0.125 + 0.0078125) = 0.000296.
+3 or more of a Poisson(0.125) is 1 - e^-0.125 (1 + 0.125 + 0.0078125) = 0.000296.  No other
+pair fought, so no victim's answers to compare with: silence is not weighed.
 """
 
 from __future__ import annotations
@@ -50,14 +59,16 @@ from typing import Any
 
 from .flags import Flag, ordered, pair_key
 from .graph import TransferView
-from .stats import Candidate, Test, nbinom_sf, poisson_sf, rate
+from .stats import Candidate, Test, binom_cdf, nbinom_sf, poisson_sf, product_p, rate
 
 __all__ = ["THROWN_NULL", "thrown_fight"]
 
 
-THROWN_NULL = ("the aggressor hit this victim at its own rate of hitting the others it stood beside, shrunk "
-               "towards the match's rate, over the ticks the two stood together; as unevenly as aggression "
-               "falls on victims elsewhere in the match (negative binomial, its spread from the other pairs)")
+THROWN_NULL = ("two parts, combined as independent (Fisher's product): the aggressor hit this victim at its own "
+               "rate of hitting the others it stood beside, shrunk towards the match's rate, over the ticks the two "
+               "stood together, as unevenly as aggression falls on victims elsewhere in the match (negative "
+               "binomial, its spread from the other pairs); and the victim answered each act at its own rate of "
+               "answering its other aggressors, shrunk towards the rate of the match's other pairs (binomial)")
 """The thrown-fight screen's null, in words."""
 
 
@@ -116,8 +127,48 @@ def _dispersion(view: TransferView, acts_by: dict[Any, float], exposure: dict[An
     return total, count - len(acts_by)
 
 
+Answers = dict[tuple[Any, Any], tuple[int, int]]
+"""``(aggressor, victim) -> (forced acts, acts the victim answered)``: answered acts are the
+victim's acts on that aggressor, as many as it received at most."""
+
+
+def _answers(view: TransferView) -> Answers:
+    out: Answers = {}
+    for (a, b), pair in view.pairs.items():
+        for aggressor in (a, b):
+            k = len(pair.acts_by(aggressor))
+            if k:
+                out[(aggressor, pair.other(aggressor))] = (k, min(k, len(pair.acts_by(pair.other(aggressor)))))
+    return out
+
+
+def _answer_rate(answers: Answers, aggressor: Any, victim: Any) -> float:
+    """The chance the victim answers one act (module rule): its own answers to its other
+    aggressors, shrunk towards the rate of the pairs involving neither seat with the weight of
+    :data:`ANSWER_PRIOR` acts (no pair: none answered, the most cautious)."""
+    own_acts = own_answered = rest_acts = rest_answered = 0
+    for (x, v), (k, answered) in answers.items():
+        if v == victim and x != aggressor:
+            own_acts += k
+            own_answered += answered
+        elif not ({x, v} & {aggressor, victim}):
+            rest_acts += k
+            rest_answered += answered
+    rest = rest_answered / rest_acts if rest_acts else 0.0
+    return rate(own_answered, own_acts, rest, ANSWER_PRIOR)
+
+
+MIN_ANSWER_RATE = 0.1
+"""Below this answer rate silence says little, and combining it would only dilute the count."""
+
+ANSWER_PRIOR = 5.0
+"""Weight, in acts received, of the match's answer rate in a victim's own."""
+
+
 def thrown_fight(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candidate], list[Test]]:
     """Unanswered, cooperative aggression concentrated on one partner (module rule)."""
+    if not view.acts:
+        return [], []
     min_value = float(params["min_value"]) * (view.scale or 0.0)
     max_retaliation = int(params["max_retaliation"])
     min_cooperation = int(params["min_cooperation"])
@@ -130,6 +181,7 @@ def thrown_fight(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Ca
     acts_by, exposure, between, match_rate, weight = _rates(view)
     total_exposure = sum(exposure.values()) / 2
     pearson, df = _dispersion(view, acts_by, exposure, between, match_rate, weight)
+    answers = _answers(view)
     for (a, b), pair in view.pairs.items():
         if not pair.acts or a in view.exempt or b in view.exempt:
             continue
@@ -158,7 +210,11 @@ def thrown_fight(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Ca
             k = len(acts)
             term = _pearson_term(k, expected)
             phi = max(1.0, (pearson - term) / (df - 1)) if df > 1 else 1.0
-            p = poisson_sf(k, expected) if phi <= 1.0 else nbinom_sf(k, expected, phi)
+            p_count = poisson_sf(k, expected) if phi <= 1.0 else nbinom_sf(k, expected, phi)
+            answer_rate = _answer_rate(answers, aggressor, victim)
+            p_silence = binom_cdf(answered, k, answer_rate)
+            # the silence is weighed only where victims answer (a choice made on the other pairs, never on this one)
+            p = product_p([p_count, p_silence]) if answer_rate >= MIN_ANSWER_RATE else p_count
             key = ("thrown_fight", aggressor, victim)
             tests.append(Test(key, p, 0.0))
             taken = sum(act.value or 0.0 for act in acts)
@@ -196,6 +252,9 @@ def thrown_fight(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Ca
                     "valueTaken": taken,
                     "refills": refills,
                     "retaliations": answered,
+                    "answerRate": round(answer_rate, 4),
+                    "pConcentration": p_count,
+                    "pSilence": p_silence,
                     "exchanges": len(cooperation),
                     "ticksTogether": together,
                     "togetherRatio": round(ratio, 3),

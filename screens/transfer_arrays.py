@@ -40,7 +40,7 @@ import numpy as np
 
 from .graph import ScreenInputError
 
-__all__ = ["PaymentIndex", "TransferArrays", "poisson_tail", "step_up_cutoff", "transfer_arrays"]
+__all__ = ["PaymentIndex", "TransferArrays", "arrays_from", "poisson_tail", "step_up_cutoff", "transfer_arrays"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -151,6 +151,13 @@ def transfer_arrays(graph: nx.MultiDiGraph, exempt: Iterable[Any] = ()) -> Trans
         ticks.append(float(tick))
         values.append(float(value))
         events.append(data["event"])
+    return arrays_from(nodes, src, dst, ticks, values, events)
+
+
+def arrays_from(nodes: tuple[Any, ...], src: list[int], dst: list[int], ticks: list[float], values: list[float],
+                events: list[Any]) -> TransferArrays:
+    """:class:`TransferArrays` from the columns of the kept transfers, in edge order (``src``/``dst``
+    index into ``nodes``)."""
     tick_arr = np.asarray(ticks, dtype=np.float64)
     value_arr = np.asarray(values, dtype=np.float64)
     return TransferArrays(nodes, np.asarray(src, dtype=np.int64), np.asarray(dst, dtype=np.int64), tick_arr,

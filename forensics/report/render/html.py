@@ -304,7 +304,10 @@ def _transfer_figure(page: _Page) -> str:
         for pair in f.get("pairs") or []:
             if isinstance(pair, list) and len(pair) == 2:
                 a, b = sorted(map(str, pair))
-                trips[(a, b)] = int(details.get("roundTrips") or 0) or trips.get((a, b), 0)
+                count = details.get("roundTrips")  # a wash pair's count, or a ring's count per pair ("a~b")
+                if isinstance(count, dict):
+                    count = count.get(f"{a}~{b}")
+                trips[(a, b)] = int(count or 0) or trips.get((a, b), 0)
     svg = transfer_svg(nodes, flows, trips, colors=seat_colors(list(seats)))
     return (f"<figure>{svg}<figcaption>Every trading pair's value each way (an arrow from giver to receiver, its "
             "width and label the value at the archive's item values), so goods sent back and forth show even when "

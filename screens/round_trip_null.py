@@ -1,0 +1,193 @@
+"""The wash-pair null: how often honest pairs of the match send goods back.
+
+Every pair's round trips (:mod:`.mirrors`) are tested against honest play in the same match
+(the scoring rubric's *Circular reputation*, rubric 2.4; the evaluation design's collusion
+screens): the count of the pair's round trips out of half its exchanges (each round trip
+takes two), against a beta-binomial whose rate and spread are read from the match's pairs
+that share neither of its seats, each pair one vote:
+
+- the rate grows with the pair's volume: the more two seats trade, the more of their trades
+  find a mirror by chance (a logistic curve in the log of the number of exchanges,
+  :func:`yardsticks`);
+- the spread lets honest pairs differ as much as the match's own pairs do: two friends that
+  barter the same few goods back and forth buy back more often than strangers.
+
+A ring's pairs are weighed against the pairs outside the ring (:mod:`.wash_ring`), so that
+a ring's own pairs never set its yardstick.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .graph import PairFlow, TransferView
+from .mirrors import _signature, pair_trips
+from .stats import betabinom_sf
+
+__all__ = ["PAIR_NULL", "PairTest", "pair_nulls", "return_tests", "round_trip_counts", "yardsticks"]
+
+PAIR_NULL = ("the pair made mirror round trips at the rate the match's pairs that share neither seat make at its "
+             "volume (a logistic curve in the log of their exchanges, each pair one vote), that rate varying "
+             "from pair to pair as much as it does among those pairs (beta-binomial over the trips the pair's "
+             "exchanges allow)")
+"""The wash-pair null, in words."""
+
+SPREAD = 8.0
+"""The most the null trusts the match's rate: the Beta each pair's round-trip rate is drawn from has
+strength (alpha + beta) at most this, less where the match's own pairs vary more."""
+
+PRIOR_ROOM = 20.0
+"""Weight, in trips possible, of the prior spread (strength :data:`SPREAD`) in the match's own estimate:
+a match with few pairs does not set its spread from two or three of them."""
+
+
+def round_trip_counts(view: TransferView, pair: PairFlow, ratio: float) -> tuple[int, int]:
+    """``(mirror round trips, exchanges of known value)`` of the pair (no search for mirrors where
+    fewer than two exchanges could mirror one another)."""
+    memo_key = ("ring.in_trips", pair.a, pair.b, ratio)
+    found: tuple[int, int] | None = view.memo.get(memo_key)
+    if found is not None:
+        return found
+    a, b = pair.a, pair.b
+    empty: dict[Any, float] = {}
+    signatures = [(_signature(x.goods.get(a) or empty), _signature(x.goods.get(b) or empty))
+                  for x in pair.exchanges if not x.unvalued]
+    seen = set(signatures)
+    mirrorable = sum(1 for sa, sb in signatures if (sb, sa) in seen and (sa or sb))
+    trips = len(pair_trips(view, pair, ratio)) if mirrorable >= 2 else 0
+    found = (trips, len(signatures))
+    view.memo[memo_key] = found
+    return found
+
+
+PairTest = tuple[float, float, int, int, float, float]
+"""``(p, smallest attainable p, round trips, trips possible, the null's rate, the null's strength)``."""
+
+
+def pair_nulls(trips: np.ndarray, possible: np.ndarray, exchanges: np.ndarray, seats: np.ndarray,
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """The wash-pair null of every pair (module rule *the tests*): ``(rate, strength)``.
+
+    ``trips[i]`` round trips of pair ``i`` out of ``possible[i]`` (half its exchanges),
+    ``exchanges[i]`` its exchanges, ``seats[i]`` its two seats (integers).  The yardstick of
+    pair ``i`` is read from the pairs sharing neither of its seats (a ring's own pairs do not
+    set it), each pair one vote:
+
+    - the rate: the more a pair trades, the more of its trades find a mirror by chance, so
+      the rate is a logistic curve in the log of the number of exchanges, ``logit r = b0 +
+      b1 log n``, fitted to those pairs' rates (``trips / possible``) by maximum likelihood,
+      with one prior pair at one half at their median volume and a weak pull of ``b1``
+      towards 1 (:data:`SLOPE_PRIOR`: in the log-odds, doubling the exchanges doubles the
+      odds), so that a match with few pairs still has a curve;
+    - the spread: how much more those pairs' counts vary than binomially around the curve
+      (method of moments: the sum of ``(t - m r)^2 / (m r (1 - r)) - 1``, each pair's term at
+      most ``m - 1``, over the sum of ``m - 1``: the intraclass correlation ``rho``), with
+      :data:`PRIOR_ROOM` trips' worth of the prior ``1 / (1 + SPREAD)``; strength ``1 / rho -
+      1``, never more than :data:`SPREAD`.
+
+    >>> rate, strength = pair_nulls(np.array([0, 0, 0, 3]), np.array([2, 2, 2, 3]), np.array([4, 4, 4, 6]),
+    ...                             np.array([[0, 1], [2, 3], [4, 5], [6, 7]]))
+    >>> [round(float(r), 4) for r in rate], [round(float(s), 3) for s in strength]
+    ([0.3789, 0.3789, 0.3789, 0.1034], [4.622, 4.622, 4.622, 8.0])
+    """
+    size = trips.shape[0]
+    if size == 0:
+        return np.zeros(0), np.zeros(0)
+    logn = np.log(exchanges.astype(float))
+    rate = np.empty(size)
+    strength = np.empty(size)
+    for lo in range(0, size, _BLOCK):
+        rows = np.arange(lo, min(size, lo + _BLOCK))
+        mine = seats[rows]
+        keep = ~((mine[:, None, 0] == seats[None, :, 0]) | (mine[:, None, 0] == seats[None, :, 1])
+                 | (mine[:, None, 1] == seats[None, :, 0]) | (mine[:, None, 1] == seats[None, :, 1]))
+        rate[rows], strength[rows] = yardsticks(trips, possible, logn, keep, logn[rows])
+    return rate, strength
+
+
+def yardsticks(trips: np.ndarray, possible: np.ndarray, logn: np.ndarray, keep: np.ndarray,
+               at: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Row ``i``: the round-trip rate at ``log n = at[i]`` and the strength, read from the pairs
+    ``keep[i]`` marks (:func:`pair_nulls`)."""
+    rates = trips / possible
+    floor = 1.0 / (1.0 + SPREAD)
+    room = (possible - 1).astype(float)
+    w = keep * possible[None, :].astype(float)  # binomial: each pair weighs its trips possible
+    count = keep.sum(axis=1)
+    centre = np.array([float(np.median(logn[k])) if k.any() else float(np.median(logn)) for k in keep])
+    # maximum likelihood of logit r = b0 + b1 log n (Newton), plus the priors
+    b0 = np.full(keep.shape[0], -2.0)
+    b1 = np.full(keep.shape[0], SLOPE_PRIOR)
+    for _ in range(_NEWTON):
+        mu = _expit(b0[:, None] + b1[:, None] * logn[None, :])
+        mu_c = _expit(b0 + b1 * centre)
+        g0 = (w * (rates[None, :] - mu)).sum(axis=1) + (0.5 - mu_c)
+        g1 = (w * (rates[None, :] - mu) * logn[None, :]).sum(axis=1) + (0.5 - mu_c) * centre \
+            - _SLOPE_WEIGHT * (b1 - SLOPE_PRIOR)
+        v = w * mu * (1 - mu)
+        v_c = mu_c * (1 - mu_c)
+        h00 = v.sum(axis=1) + v_c + 1e-9
+        h01 = (v * logn[None, :]).sum(axis=1) + v_c * centre
+        h11 = (v * logn[None, :] ** 2).sum(axis=1) + v_c * centre ** 2 + _SLOPE_WEIGHT
+        det = h00 * h11 - h01 * h01
+        b0 = b0 + (h11 * g0 - h01 * g1) / det
+        b1 = b1 + (h00 * g1 - h01 * g0) / det
+    fitted = np.clip(_expit(b0[:, None] + b1[:, None] * logn[None, :]), 1e-9, 1 - 1e-9)
+    excess = (trips[None, :] - possible[None, :] * fitted) ** 2 / (possible[None, :] * fitted * (1 - fitted)) - 1.0
+    excess = np.where(room[None, :] > 0, np.minimum(excess, room[None, :]), 0.0)  # one trip possible: no spread
+    rho = ((keep * excess).sum(axis=1) + floor * PRIOR_ROOM) / ((keep * room[None, :]).sum(axis=1) + PRIOR_ROOM)
+    rho = np.where(count > 0, rho, floor)
+    rate = np.clip(_expit(b0 + b1 * at), 1e-9, 1 - 1e-9)
+    return rate, 1.0 / np.clip(rho, floor, 1.0 - 1e-6) - 1.0
+
+
+def _expit(x: np.ndarray) -> np.ndarray:
+    return np.asarray(1.0 / (1.0 + np.exp(-np.clip(x, -50.0, 50.0))))
+
+
+_BLOCK = 256
+"""Pairs whose yardsticks are fitted at once (memory: a block times every pair)."""
+
+_NEWTON = 25
+"""Newton steps of the logistic fit (it converges in a handful)."""
+
+SLOPE_PRIOR = 1.0
+"""Where the weak prior pulls the slope of the round-trip rate in log exchanges (log-odds)."""
+
+_SLOPE_WEIGHT = 1.0
+"""Weight of that pull (about one pair's worth of information)."""
+
+
+def return_tests(view: TransferView, ratio: float) -> dict[tuple[Any, Any], PairTest]:
+    """Per screened pair with two exchanges or more: ``(p, smallest attainable p, round trips,
+    trips possible, the null's rate, the null's strength)`` (module rule *wash pair*;
+    :func:`pair_nulls`): the pair's round trips against a beta-binomial over half its
+    exchanges (each round trip takes two)."""
+    memo_key = ("ring.return_tests", ratio)
+    cached = view.memo.get(memo_key)
+    if cached is not None:
+        tested: dict[tuple[Any, Any], PairTest] = cached
+        return tested
+    exempt = view.exempt
+    keys: list[tuple[Any, Any]] = []
+    counts: list[tuple[int, int, int]] = []
+    for (a, b), pair in view.pairs.items():
+        if a in exempt or b in exempt or len(pair.exchanges) < 2:
+            continue
+        k, n = round_trip_counts(view, pair, ratio)
+        if n >= 2:
+            keys.append((a, b))
+            counts.append((k, n // 2, n))
+    rank = view._rank
+    seats = np.array([[rank[a], rank[b]] for a, b in keys], dtype=np.int64).reshape(-1, 2)
+    arr = np.array(counts, dtype=np.int64).reshape(-1, 3)
+    rate, strength = pair_nulls(arr[:, 0], arr[:, 1], arr[:, 2], seats)
+    tested = {}
+    for i, key in enumerate(keys):
+        k, m, _n = counts[i]
+        pi, st = float(rate[i]), float(strength[i])
+        tested[key] = (betabinom_sf(k, m, pi, st), betabinom_sf(m, m, pi, st), k, m, pi, st)
+    view.memo[memo_key] = tested
+    return tested

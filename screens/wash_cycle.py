@@ -1,0 +1,302 @@
+"""Wash cycles: goods that go round three seats or more and come back where they started.
+
+The scoring rubric, *Trade ledger* and *Circular reputation* (rubric 2.4).  ``A -> B -> C ->
+A``: each pair looks one-way (wood one way, food the other: net share 1, no circular
+reputation), yet the wood comes back to where it started.
+
+**Wash cycle** (``wash_cycle``).  Per good, the flow graph is cut to its strongly connected
+components; inside each, simple cycles of 3 to ``max_cycle_length`` nodes are searched
+depth-first from their smallest node, extending only along legs whose value stays within
+``max_leg_ratio`` of the others (value consistency) -- never ``simple_cycles`` over the whole
+graph; the search stops after ``max_search_steps`` steps and says so.  A *lap* is one
+transfer along every leg in time order (each no earlier than the one before, worth within
+``max_leg_ratio`` of the first).  A cycle qualifies when it ran at least ``cycle_threshold``
+laps and, on its laps, every member passed on what it received (``|in - out| / (in + out)``
+at most ``max_member_imbalance``) and ended where it started: its net share over the
+exchanges that carried the laps, every good they moved counted, is at most
+``max_member_imbalance`` too: the goods came back and nothing moved.  Food going round an
+honest triangle as a currency, paying for wood, stone and fiber that move for good, leaves
+each member's goods changed (net share about 0.5): trade, not a wash.  Qualifying cycles
+that share seats are one ring: one flag per ring, its best cycle first; the score is that
+cycle's laps.
+
+**The test.**  The direction of every transfer of the cycled good between neighbours of the
+cycle, each a coin under the null (two-sided binomial): a wash sends it the cycle's way
+every time, honest trade of one good both ways.
+
+>>> import networkx as nx
+>>> G = nx.MultiDiGraph()
+>>> for lap in range(3):
+...     for i, (u, v) in enumerate([("a", "b"), ("b", "c"), ("c", "a")]):
+...         _ = G.add_edge(u, v, value=6.0, tick=10 * lap + i, event=f"{lap}{i}", goods={"wood": 6.0})
+>>> PARAMS = {"max_leg_ratio": 1.5, "max_cycle_length": 5, "cycle_threshold": 3, "max_member_imbalance": 0.3,
+...     "max_search_steps": 10000}
+>>> [(f.kind, f.agents, f.score, f.p_value) for f in wash_cycles(TransferView(G), PARAMS)[0]]
+[('wash_cycle', ('a', 'b', 'c'), 3.0, 0.00390625)]
+
+(nine transfers of wood, all the cycle's way round: 2 x 2^-9.)
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Mapping
+from typing import Any
+
+import networkx as nx
+
+from .flags import Flag, ordered, pair_key
+from .graph import Exchange, TransferView
+from .mirrors import _close
+from .stats import binom_sf
+
+__all__ = ["CYCLE_NULL", "wash_cycles"]
+
+Transfer = tuple[Any, ...]
+"""``(tick, value, event ids)`` of one good along one leg; here also the :class:`Exchange`
+that carried it (4th), whose other goods tell whether the members' positions changed."""
+
+CYCLE_NULL = ("each transfer of the good between neighbours of the cycle was as likely to go either way "
+              "(binomial, two-sided)")
+"""The wash-cycle null, in words."""
+
+
+def _good_flows(view: TransferView) -> dict[Any, dict[tuple[Any, Any], list[Transfer]]]:
+    """Good -> (giver, taker) -> transfers of that good ``(tick, value, events, exchange)``,
+    in time order."""
+    flows: dict[Any, dict[tuple[Any, Any], list[Transfer]]] = {}
+    exempt = view.exempt
+    for x in view.exchanges:
+        a, b = x.a, x.b
+        if x.unvalued or a in exempt or b in exempt:
+            continue
+        for giver, taker in ((a, b), (b, a)):
+            given = x.goods.get(giver)
+            if not given:
+                continue
+            for good, value in given.items():
+                if value > 0:
+                    legs = flows.get(good)
+                    if legs is None:
+                        legs = flows[good] = {}
+                    transfers = legs.get((giver, taker))
+                    if transfers is None:
+                        legs[(giver, taker)] = [(x.tick, value, x.events, x)]
+                    else:
+                        transfers.append((x.tick, value, x.events, x))
+    return flows
+
+
+def _cycles_in(component: nx.DiGraph, values: Mapping[tuple[Any, Any], float], max_len: int,
+               ratio: float, budget: list[int]) -> list[tuple[Any, ...]]:
+    """Simple cycles of 3..max_len nodes in one SCC, each found once from its smallest node,
+    extending only along legs whose value stays within ``ratio`` of the path's others."""
+    order = {n: i for i, n in enumerate(ordered(component.nodes))}
+    successors = {n: ordered(component.successors(n)) for n in component.nodes}
+    found: list[tuple[Any, ...]] = []
+    for start in ordered(component.nodes):
+        _extend(start, [start], {start}, float("inf"), 0.0, order, successors, values, max_len, ratio,
+                budget, found)
+    return found
+
+
+def _extend(start: Any, path: list[Any], on_path: set[Any], lo: float, hi: float, order: Mapping[Any, int],
+            successors: Mapping[Any, list[Any]], values: Mapping[tuple[Any, Any], float], max_len: int,
+            ratio: float, budget: list[int], found: list[tuple[Any, ...]]) -> None:
+    """Depth-first step of :func:`_cycles_in` (depth at most ``max_len``)."""
+    node = path[-1]
+    for nxt in successors[node]:
+        if budget[0] <= 0:
+            return
+        budget[0] -= 1
+        value = values[(node, nxt)]
+        nlo, nhi = min(lo, value), max(hi, value)
+        if nhi > ratio * nlo:
+            continue
+        if nxt == start:
+            if len(path) >= 3:
+                found.append(tuple(path))
+            continue
+        if order[nxt] <= order[start] or nxt in on_path or len(path) >= max_len:
+            continue
+        path.append(nxt)
+        on_path.add(nxt)
+        _extend(start, path, on_path, nlo, nhi, order, successors, values, max_len, ratio, budget, found)
+        path.pop()
+        on_path.discard(nxt)
+
+
+def _laps(cycle: tuple[Any, ...], legs: Mapping[tuple[Any, Any], list[Transfer]],
+          ratio: float) -> list[list[Transfer]]:
+    """Time-consistent laps around ``cycle`` starting with its first leg (module docstring):
+    each lap takes, leg after leg, the earliest unused transfer no earlier than the one
+    before and worth within ``ratio`` of the lap's first."""
+    edges = [(cycle[i], cycle[(i + 1) % len(cycle)]) for i in range(len(cycle))]
+    queues = [legs[e] for e in edges]  # sorted by tick (:func:`_good_flows`)
+    ticks = [[t[0] for t in q] for q in queues]
+    used = [[False] * len(q) for q in queues]
+    laps: list[list[Transfer]] = []
+    for i0, first in enumerate(queues[0]):
+        if used[0][i0]:
+            continue
+        picks = [(0, i0)]
+        tick = first[0]
+        for k in range(1, len(edges)):
+            pick = None
+            for i in range(bisect_left(ticks[k], tick), len(queues[k])):
+                if not used[k][i] and _close(first[1], queues[k][i][1], ratio):
+                    pick = i
+                    break
+            if pick is None:
+                break
+            picks.append((k, pick))
+            tick = queues[k][pick][0]
+        if len(picks) < len(edges):
+            continue
+        for k, i in picks:
+            used[k][i] = True
+        laps.append([queues[k][i] for k, i in picks])
+    return laps
+
+
+def _qualifying(cycle: tuple[Any, ...], legs: Mapping[tuple[Any, Any], list[Transfer]], ratio: float,
+                threshold: float, max_imbalance: float) -> tuple[list[list[Transfer]], float] | None:
+    """The cycle's laps (best starting leg) and member imbalance, when it is a wash cycle."""
+    laps = max((_laps(cycle[k:] + cycle[:k], legs, ratio) for k in range(len(cycle))), key=len)
+    if len(laps) < threshold:
+        return None
+    size = len(cycle)
+    inflow = [0.0] * size
+    outflow = [0.0] * size
+    for lap in laps:
+        for k, t in enumerate(lap):
+            outflow[k] += t[1]
+            inflow[(k + 1) % size] += t[1]
+    imbalance = max(abs(inflow[k] - outflow[k]) / (inflow[k] + outflow[k]) for k in range(size))
+    if imbalance > max_imbalance:
+        return None
+    moved = _members_net_share([t[3] for lap in laps for t in lap if len(t) > 3])
+    if moved > max_imbalance:
+        return None  # the goods came back, but what paid for them moved for good: trade, not a wash
+    return laps, max(imbalance, moved)
+
+
+def _members_net_share(exchanges: list[Exchange]) -> float:
+    """The largest member's net share over ``exchanges`` (each counted once): per member, for
+    each good, ``|received - given|`` summed over ``received + given`` summed (the scoring rubric's *Trade
+    ledger*, taken over a member's side of the lap exchanges).  0 when every member got back
+    what it handed on -- the goods went round, nothing moved; about 0.5 when a currency went
+    round paying for goods that moved for good (wood for food, food for fiber)."""
+    gave: dict[tuple[Any, Any], float] = {}  # (member, good) -> value handed over
+    got: dict[tuple[Any, Any], float] = {}
+    for x in {id(x): x for x in exchanges}.values():  # each exchange once
+        a, b = x.a, x.b
+        for giver, taker in ((a, b), (b, a)):
+            given = x.goods.get(giver)
+            if given:
+                for good, value in given.items():
+                    k = (giver, good)
+                    gave[k] = gave.get(k, 0.0) + value
+                    k = (taker, good)
+                    got[k] = got.get(k, 0.0) + value
+    moved: dict[Any, float] = {}
+    total: dict[Any, float] = {}
+    for k in [*gave, *(k for k in got if k not in gave)]:  # in a fixed order: sums reproduce exactly
+        out, back = gave.get(k, 0.0), got.get(k, 0.0)
+        member = k[0]
+        moved[member] = moved.get(member, 0.0) + abs(back - out)
+        total[member] = total.get(member, 0.0) + back + out
+    return max((moved[m] / total[m] for m in total if total[m] > 0), default=0.0)
+
+
+def wash_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Flag], list[str]]:
+    """Goods that go around a cycle of three or more (module rule *wash cycle*).
+
+    Cycles that share seats are one ring: one flag per ring (connected seats), naming its
+    best cycle first.  Returns the flags and notes (e.g. the search budget ran out).
+    """
+    max_len = int(params["max_cycle_length"])
+    ratio = float(params["max_leg_ratio"])
+    threshold = float(params["cycle_threshold"])
+    max_imbalance = float(params["max_member_imbalance"])
+    min_transfers = max(1, int(threshold))
+    budget = [int(params["max_search_steps"])]
+    notes: list[str] = []
+    rings = nx.Graph()  # seats joined by the legs of qualifying cycles
+    cycles: list[dict[str, Any]] = []
+    for good, legs in _good_flows(view).items():
+        flow = nx.DiGraph()
+        values: dict[tuple[Any, Any], float] = {}
+        for (u, v), transfers in legs.items():
+            if len(transfers) >= min_transfers:
+                flow.add_edge(u, v)
+                values[(u, v)] = sum(t[1] for t in transfers) / len(transfers)
+        for nodes in nx.strongly_connected_components(flow):
+            if len(nodes) < 3:
+                continue
+            for cycle in _cycles_in(flow.subgraph(nodes), values, max_len, ratio, budget):
+                edges = [(cycle[i], cycle[(i + 1) % len(cycle)]) for i in range(len(cycle))]
+                if all(rings.has_edge(u, v) for u, v in edges):
+                    continue  # adds nothing to a ring already found
+                found = _qualifying(cycle, legs, ratio, threshold, max_imbalance)
+                if found is None:
+                    continue
+                laps, imbalance = found
+                rings.add_edges_from(edges)
+                along = sum(len(legs[e]) for e in edges)
+                both = along + sum(len(legs.get((v, u), ())) for u, v in edges)
+                p = min(1.0, 2 * binom_sf(max(along, both - along), both, 0.5))
+                cycles.append({"cycle": cycle, "good": good, "laps": len(laps), "imbalance": imbalance,
+                               "events": {e for lap in laps for t in lap for e in t[2]}, "p": p,
+                               "min_p": min(1.0, 2 * 0.5 ** both), "along": along, "transfers": both})
+    if budget[0] <= 0:
+        notes.append(f"ring: the cycle search stopped after {int(params['max_search_steps'])} steps; "
+                     "some cycles may be missing")
+    circular = view.graph.graph.get("circular_reputation") or {}
+    flags: list[Flag] = []
+    for members in sorted((ordered(c) for c in nx.connected_components(rings)), key=repr):
+        inside = [c for c in cycles if c["cycle"][0] in members]
+        best = max(inside, key=lambda c: (c["laps"], -c["p"], -len(c["cycle"])))
+        cycle = best["cycle"]
+        pairs = ordered({pair_key(u, v) for u, v in rings.subgraph(members).edges})
+        shares = {f"{a}~{b}": round(view.pair(a, b).net_share, 3) for a, b in pairs}
+        least = min(shares.values())
+        path = " -> ".join(str(n) for n in (*cycle, cycle[0]))
+        others = [n for n in members if n not in cycle]
+        details: dict[str, Any] = {
+            "cycle": list(cycle),
+            "laps": best["laps"],
+            "cycles": [{"cycle": list(c["cycle"]), "good": c["good"], "laps": c["laps"]}
+                       for c in sorted(inside, key=lambda c: (-c["laps"], repr(c["cycle"])))[:10]],
+            "cyclesFound": len(inside),
+            "memberImbalance": round(best["imbalance"], 4),
+            "pairNetShare": shares,
+            "good": best["good"],
+            "transfersAlong": best["along"],
+            "transfers": best["transfers"],
+            "minP": best["min_p"],
+        }
+        if circular:
+            details["circularReputation"] = {str(n): circular[n] for n in members if n in circular}
+        flags.append(Flag(
+            screen="ring",
+            kind="wash_cycle",
+            level="flag",
+            agents=(*cycle, *others),
+            pairs=tuple(pairs),
+            score=float(best["laps"]),
+            threshold=threshold,
+            evidence=tuple(ordered({e for c in inside for e in c["events"]})),
+            explanation=(
+                f"Goods went around {path} {best['laps']} times and came back where they started"
+                + (f" ({len(inside)} such cycles among {len(members)} seats)" if len(inside) > 1 else "")
+                + (f", though each pair's trades look one-way (net share {least:.3f} or more), "
+                   "which circular reputation cannot see."
+                   if least >= 0.5 else
+                   f", farming trades and reputation (pairs' net share as low as {least:.3f}).")
+            ),
+            details=details,
+            p_value=best["p"],
+            null=CYCLE_NULL,
+        ))
+    return flags, notes

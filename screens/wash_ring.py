@@ -1,0 +1,491 @@
+"""Round-trip rings: round trips on every pair of a cycle of seats, all under way together.
+
+The scoring rubric, *Trade ledger* and *Circular reputation* (rubric 2.4).
+
+**Round-trip ring** (``wash_ring``).  A short ring -- goods sent round once or twice and
+then back, or swapped and swapped back pair after pair round a cycle, mixed with the
+members' ordinary trade -- makes too few laps for the cycle rule and too few round trips
+per pair for the pair rule, yet it is the same behaviour: the goods come back, nothing
+moves, and every trade pays reputation.  Seats ``A, B, C (, ...)`` form one when, along a
+cycle of 3 to ``max_cycle_length`` of them, every pair made at least ``ring_trips`` mirror
+round trips (:mod:`.mirrors`: a trade, then one sending the same goods back; here each return is
+matched with the latest trade it undoes, the tightest reading in time) and one round trip
+per pair can be chosen that are
+
+- *value-consistent*: each worth within ``max_leg_ratio`` of the others (one parcel);
+- *the same goods*: a good that every one of them carried;
+- *time-consistent*: all under way together -- at some tick every pair of the ring had
+  sent its goods and not yet had them back (buy-backs at different times are not a ring);
+
+and, over the pairs of the cycle, the trade went back and forth: the *circular share*
+``1 - sum(net share x value) / sum(value)`` (the scoring rubric's *Trade ledger*: net share 0 is "the
+same goods went back and forth"; *Circular reputation* pays in proportion to
+``1 - net share``) is at least ``ring_threshold``.  An honest triangle trades goods that
+move for good (net share near 1 on every pair): it has no round trips to choose, or, with
+the odd buy-back, a circular share far below.  When the chosen round trips also pass the
+good hand to hand once round the cycle in time order (a lap), the flag says so.  The
+cycles are searched depth-first, bounded, in the biconnected components of the graph of
+pairs with round trips, pruning on the three consistencies as the path grows (never
+``simple_cycles``), skipping components whose every pair is ``covered`` already (the
+screen passes none); qualifying cycles that share seats are one ring, scored by the circular
+
+**The test.**  A ring is one hypothesis, and the search that found it is paid for.  Each of
+its pairs' round trips is weighed against the pairs with no seat in the ring
+(:func:`~.round_trip_null.yardsticks`: a ring's own pairs never set its yardstick), the
+pairs independent under the null, Fisher's product over them, read two ways, both valid:
+
+- *given the search*: each pair's p-value given that it made the ``ring_trips`` round trips
+  that put it in the search (``P(T >= t) / P(T >= ring_trips)``), times the cycles the
+  search completed (Bonferroni);
+- *as they stand*: each pair's plain p-value, times every cycle of 3 to
+  ``max_cycle_length`` seats among the pairs that traded ``2 x ring_trips`` times or more
+  (an upper bound from closed walks, :func:`_potential_cycles`);
+
+the smaller of the two, doubled (Bonferroni over the two readings).  Of a ring's qualifying
+cycles, the :data:`TESTED_CYCLES` shortest are tested and the best counts (its seats' pairs
+outside the ring are the same for all of them).  A ring found once round (one round trip a
+pair) is shown, but given the search its evidence is nil: the round trip is what put it in
+the search.
+
+>>> import networkx as nx
+>>> G = nx.MultiDiGraph()
+>>> for t, (u, v, out, back) in enumerate([("a", "b", "wood", "stone"), ("b", "c", "wood", "stone"),
+...         ("c", "a", "wood", "stone"), ("a", "c", "wood", "stone"), ("c", "b", "wood", "stone"),
+...         ("b", "a", "wood", "stone")]):
+...     _ = G.add_edge(u, v, value=6.0, tick=t, event=f"t{t}", exchange=t, goods={out: 6.0})
+...     _ = G.add_edge(v, u, value=6.0, tick=t, event=f"t{t}", exchange=t, goods={back: 6.0})
+>>> PARAMS = {"max_leg_ratio": 1.5, "max_cycle_length": 5, "max_search_steps": 10000, "ring_trips": 1,
+...     "ring_threshold": 0.5}
+>>> [(f.kind, f.agents, f.score, f.details["allUnderWayAtTick"], f.details["lap"])
+...  for f in round_trip_rings(TransferView(G), PARAMS)[0]]
+[('wash_ring', ('a', 'b', 'c'), 1.0, 2.0, ['a', 'b', 'c'])]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Mapping
+from typing import Any
+
+import networkx as nx
+import numpy as np
+
+from .flags import Flag, ordered, pair_key
+from .graph import Exchange, TransferView
+from .mirrors import mirrorable_value, mirrored_trips
+from .round_trip_null import return_tests, round_trip_counts, yardsticks
+from .stats import betabinom_sf, product_p
+
+__all__ = ["RING_NULL", "TESTED_CYCLES", "round_trip_rings"]
+
+RING_NULL = ("each pair of the ring made round trips as the wash-pair null read from the pairs outside the ring "
+             "says, pairs independent (Fisher's product), read either given that each made the round trips that "
+             "put it in the search, times the cycles the search completed, or as they stand, times every cycle "
+             "the search could have found; the smaller of the two, doubled")
+"""The round-trip ring null, in words."""
+
+TESTED_CYCLES = 8
+"""A ring's qualifying cycles tested, shortest first (the p-value pays for every cycle the search
+completed, tested or not)."""
+
+
+Intervals = list[tuple[float, float]]
+"""Sorted, disjoint closed intervals."""
+
+
+class _Trip:
+    """One mirror round trip of a pair, as the round-trip ring rule reads it."""
+
+    __slots__ = ("value", "start", "end", "goods", "givers", "events")
+
+    def __init__(self, x: Exchange, y: Exchange) -> None:
+        self.value = sum(x.gave.values())
+        """Value of the first trade (both sides): the parcel's size."""
+        self.start = x.tick
+        """When the goods went (the first trade)."""
+        self.end = y.tick
+        """When they came back (the mirror trade)."""
+        givers: dict[Any, set[Any]] = {}
+        for side, given in x.goods.items():
+            for good in given:
+                givers.setdefault(good, set()).add(side)
+        self.givers = givers
+        """Good -> who handed it over in the first trade (the other hands it back in the mirror)."""
+        self.goods = frozenset(givers)
+        self.events = (*x.events, *y.events)
+
+    def hand_off(self, good: Any, giver: Any) -> float | None:
+        """When ``giver`` handed ``good`` to the other side in this round trip: in the first
+        trade, or in the mirror sending it back; None if it never did."""
+        first = self.givers.get(good)
+        if not first:
+            return None
+        return self.start if giver in first else self.end
+
+
+def _merged(intervals: list[tuple[float, float]]) -> Intervals:
+    out: Intervals = []
+    for lo, hi in sorted(intervals):
+        if out and lo <= out[-1][1]:
+            if hi > out[-1][1]:
+                out[-1] = (out[-1][0], hi)
+        else:
+            out.append((lo, hi))
+    return out
+
+
+def _intersect(xs: Intervals, ys: Intervals) -> Intervals:
+    """Where both interval sets hold (each sorted and disjoint)."""
+    out: Intervals = []
+    i = j = 0
+    while i < len(xs) and j < len(ys):
+        lo, hi = max(xs[i][0], ys[j][0]), min(xs[i][1], ys[j][1])
+        if lo <= hi:
+            out.append((lo, hi))
+        if xs[i][1] < ys[j][1]:
+            i += 1
+        else:
+            j += 1
+    return out
+
+
+class _Leg:
+    """A pair of the trip graph: its round trips and what any choice among them can satisfy."""
+
+    __slots__ = ("trips", "sizes", "goods", "times")
+
+    def __init__(self, trips: list[_Trip], ratio: float) -> None:
+        self.trips = trips
+        self.sizes = _merged([(t.value / ratio, t.value) for t in trips])
+        """Window floors ``w`` for which some trip is worth within ``[w, ratio * w]``."""
+        self.goods = frozenset().union(*(t.goods for t in trips))
+        self.times = _merged([(t.start, t.end) for t in trips])
+        """Ticks at which some round trip was under way."""
+
+
+class _Episode:
+    """When a round-trip ring was under way: its round trips, the good, and the lap, if any."""
+
+    __slots__ = ("tick", "good", "trips", "path", "hand_offs")
+
+    def __init__(self, tick: float, good: Any, trips: list[_Trip], path: list[Any] | None,
+                 hand_offs: list[float] | None) -> None:
+        self.tick = tick
+        """The earliest tick at which every chosen round trip was under way."""
+        self.good = good
+        """A good every chosen round trip carried."""
+        self.trips = trips
+        """One round trip per pair of the cycle, in the cycle's order."""
+        self.path = path
+        """The seats in the order the good went once round (hand to hand, in time order), the
+        first one first; None when it went back and forth on each pair without a lap."""
+        self.hand_offs = hand_offs
+        """The tick of each hand-off along ``path``."""
+
+
+def _together(cycle: tuple[Any, ...], legs: list[_Leg], ratio: float) -> _Episode | None:
+    """The round-trip ring test of ``cycle`` (``legs[i]`` the pair of ``cycle[i]`` and the next):
+    one round trip per pair, each worth within ``ratio`` of the others, all carrying one good,
+    all under way at one tick.  The earliest such tick, for a good that went round the cycle
+    (a lap, :func:`_lap_of`) if one did; None when there is none."""
+    best: _Episode | None = None
+    anchors = ordered({(t.value, g) for leg in legs for t in leg.trips for g in t.goods})
+    for floor_value, good in anchors:  # the cheapest chosen round trip, and the good they all carry
+        ceiling = floor_value * ratio * (1 + 1e-12)
+        fits: list[list[_Trip]] = []
+        for leg in legs:
+            fit = [t for t in leg.trips if floor_value <= t.value <= ceiling and good in t.goods]
+            if not fit:
+                break
+            fits.append(fit)
+        else:
+            for tick in ordered({t.start for fit in fits for t in fit}):  # when the last of them set out
+                under_way = [[t for t in fit if t.start <= tick <= t.end] for fit in fits]
+                if not all(under_way):
+                    continue
+                lap = _lap_of(cycle, under_way, good)
+                if lap is not None:
+                    found = _Episode(tick, good, *lap)
+                else:
+                    found = _Episode(tick, good, [min(u, key=lambda t: (t.start, t.end)) for u in under_way],
+                                     None, None)
+                if best is None or (found.path is None, found.tick) < (best.path is None, best.tick):
+                    best = found  # the earliest, one whose good went round first
+                break
+    return best
+
+
+def _lap_of(cycle: tuple[Any, ...], under_way: list[list[_Trip]],
+            good: Any) -> tuple[list[_Trip], list[Any], list[float]] | None:
+    """A lap of ``good`` round ``cycle`` through one of each pair's ``under_way`` round trips
+    (its first trade or the mirror): either way round, from any seat, each hand-off no
+    earlier than the one before (the earliest possible at each step, which finds a lap
+    whenever there is one).  ``(trips, path, hand-off ticks)``; None if there is none."""
+    size = len(cycle)
+    for forward in (True, False):
+        # the hops in the order the good goes: (pair index, giver)
+        if forward:
+            hops = [(i, cycle[i]) for i in range(size)]
+        else:
+            hops = [(i, cycle[(i + 1) % size]) for i in reversed(range(size))]
+        for first in range(size):
+            picks: dict[int, _Trip] = {}
+            ticks: list[float] = []
+            previous = -math.inf
+            for step in range(size):
+                i, giver = hops[(first + step) % size]
+                options = [(h, t.start, t.end, t) for t in under_way[i]
+                           if (h := t.hand_off(good, giver)) is not None and h >= previous]
+                if not options:
+                    break
+                previous, *_, picks[i] = min(options, key=lambda o: o[:3])
+                ticks.append(previous)
+            else:
+                path = [hops[(first + step) % size][1] for step in range(size)]
+                return [picks[i] for i in range(size)], path, ticks
+    return None
+
+
+def _circular_share(view: TransferView, pairs: Collection[tuple[Any, Any]]) -> float:
+    """``1 - sum(net share x value) / sum(value)`` over ``pairs``: the share of their trade that
+    went back and forth (the scoring rubric's *Trade ledger*, *Circular reputation*)."""
+    gross = moved = 0.0
+    for a, b in pairs:
+        pair = view.pair(a, b)
+        gross += pair.gross
+        moved += pair.net_share * pair.gross
+    return 1 - moved / gross if gross > 0 else 0.0
+
+
+def _ring_search(start: Any, path: list[Any], on_path: set[Any], sizes: Intervals, goods: frozenset[Any],
+                 times: Intervals, order: Mapping[Any, int], neighbours: Mapping[Any, list[Any]],
+                 legs: Mapping[tuple[Any, Any], _Leg], key: Any, max_len: int, budget: list[int],
+                 found: list[tuple[Any, ...]]) -> None:
+    """Depth-first step of :func:`round_trip_rings`: simple cycles from their smallest node, each
+    once (its second node smaller than its last), extended only while some choice of round
+    trips can still be value-consistent, share a good and be under way together."""
+    node = path[-1]
+    for nxt in neighbours[node]:
+        if budget[0] <= 0:
+            return
+        budget[0] -= 1
+        if nxt == start:
+            if len(path) < 3 or order[path[1]] > order[node]:
+                continue
+        elif order[nxt] <= order[start] or nxt in on_path or len(path) >= max_len:
+            continue
+        leg = legs[key(node, nxt)]
+        nsizes = _intersect(sizes, leg.sizes)
+        ngoods = goods & leg.goods
+        ntimes = _intersect(times, leg.times)
+        if not (nsizes and ngoods and ntimes):
+            continue
+        if nxt == start:
+            found.append(tuple(path))
+            continue
+        path.append(nxt)
+        on_path.add(nxt)
+        _ring_search(start, path, on_path, nsizes, ngoods, ntimes, order, neighbours, legs, key, max_len,
+                     budget, found)
+        path.pop()
+        on_path.discard(nxt)
+
+
+def round_trip_rings(view: TransferView, params: Mapping[str, Any],
+                     covered: Collection[tuple[Any, Any]] = ()) -> tuple[list[Flag], list[str]]:
+    """Short wash rings: round trips on every pair of a cycle, together (module rule
+    *round-trip ring*).  ``covered`` holds pairs (``a < b``) of rings already found (the screen passes none:
+    a wash pair or cycle is a candidate, not yet a finding); a cycle whose pairs are all covered adds nothing
+    and is not searched for.  Returns the flags and notes."""
+    ratio = float(params["max_leg_ratio"])
+    min_trips = max(1, int(params["ring_trips"]))
+    threshold = float(params["ring_threshold"])
+    max_len = int(params["max_cycle_length"])
+    steps = int(params["max_search_steps"])
+    exempt = view.exempt
+    legs: dict[tuple[Any, Any], _Leg] = {}
+    trips_graph = nx.Graph()
+    for (a, b), pair in view.pairs.items():
+        if a in exempt or b in exempt or len(pair.exchanges) < 2 * min_trips or pair.gross <= 0:
+            continue
+        if mirrorable_value(view, pair) <= 0:
+            continue  # no exchange of the pair could be mirrored by another
+        trips = mirrored_trips(pair.exchanges, ratio, latest=True)  # each undoing the trade just made
+        if len(trips) >= min_trips:
+            legs[(a, b)] = _Leg([_Trip(x, y) for x, y in trips], ratio)
+            trips_graph.add_edge(a, b)
+    if trips_graph.number_of_nodes() < 3:
+        return [], []
+    trips_graph = nx.k_core(trips_graph, 2)  # a seat on a cycle has two partners on it
+    covered = {pair_key(a, b) for a, b in covered}
+    budget = [steps]
+    completed = 0  # cycles the search completed: the ring test pays for every one (Bonferroni)
+    rings = nx.Graph()  # seats joined by the pairs of qualifying cycles
+    cycles: list[dict[str, Any]] = []
+    everything: Intervals = [(-math.inf, math.inf)]
+    for component in sorted((ordered(c) for c in nx.biconnected_components(trips_graph) if len(c) >= 3),
+                            key=repr):
+        sub = trips_graph.subgraph(component)
+        if all(pair_key(a, b) in covered for a, b in sub.edges):
+            continue  # every ring in it would add nothing
+        order = {n: i for i, n in enumerate(component)}
+        neighbours = {n: ordered(sub.neighbors(n)) for n in component}
+        for start in component:
+            found: list[tuple[Any, ...]] = []
+            _ring_search(start, [start], {start}, everything, frozenset().union(*(
+                legs[view.key(start, n)].goods for n in neighbours[start])), everything, order, neighbours,
+                legs, view.key, max_len, budget, found)
+            completed += len(found)
+            for cycle in found:
+                pairs = [view.key(cycle[i], cycle[(i + 1) % len(cycle)]) for i in range(len(cycle))]
+                if all(pair_key(*p) in covered or rings.has_edge(*p) for p in pairs):
+                    continue  # adds nothing to a ring already found
+                share = _circular_share(view, pairs)
+                if share < threshold:
+                    continue
+                episode = _together(cycle, [legs[p] for p in pairs], ratio)
+                if episode is None:
+                    continue
+                rings.add_edges_from(pairs)
+                cycles.append({"cycle": cycle, "episode": episode})
+    notes: list[str] = []
+    if budget[0] <= 0:
+        notes.append(f"ring: the round-trip ring search stopped after {steps} steps; some rings may be missing")
+    circular = view.graph.graph.get("circular_reputation") or {}
+    flags: list[Flag] = []
+    for members in sorted((ordered(c) for c in nx.connected_components(rings)), key=repr):
+        inside = [c for c in cycles if c["cycle"][0] in members]
+        pairs = ordered({pair_key(u, v) for u, v in rings.subgraph(members).edges})
+        score = _circular_share(view, pairs)
+        first = min(inside, key=lambda c: (c["episode"].path is None, c["episode"].tick, len(c["cycle"]),
+                                           repr(c["cycle"])))
+        cycle = first["cycle"]
+        episode: _Episode = first["episode"]
+        shares = {f"{a}~{b}": round(view.pair(a, b).net_share, 3) for a, b in pairs}
+        round_trips = {f"{a}~{b}": len(legs[view.key(a, b)].trips) for a, b in pairs}
+        evidence = {e for a, b in pairs for t in legs[view.key(a, b)].trips for e in t.events}
+        others = [n for n in members if n not in cycle]
+        details: dict[str, Any] = {
+            "cycle": list(cycle),
+            "good": episode.good,
+            "allUnderWayAtTick": episode.tick,
+            "lap": list(episode.path) if episode.path is not None else None,
+            "handOffTicks": list(episode.hand_offs) if episode.hand_offs is not None else None,
+            "circularShare": round(score, 4),
+            "roundTrips": round_trips,
+            "pairNetShare": shares,
+            "cyclesFound": len(inside),
+        }
+        if episode.path is not None:
+            path = " -> ".join(str(n) for n in (*episode.path, episode.path[0]))
+            story = f"{episode.good} went round {path} and every pair sent it back"
+        else:
+            seats = ", ".join(str(n) for n in cycle[:-1]) + f" and {cycle[-1]}"
+            story = f"{seats}, each with the next, traded {episode.good} and sent it back"
+        if circular:
+            details["circularReputation"] = {str(n): circular[n] for n in members if n in circular}
+        potential = _potential_cycles(view, min_trips, max_len)
+        tested_cycles = []  # each qualifying cycle of the ring, its own pairs against the pairs outside it
+        for c in sorted(inside, key=lambda c: (len(c["cycle"]), repr(c["cycle"])))[:TESTED_CYCLES]:
+            mine = [view.key(c["cycle"][i], c["cycle"][(i + 1) % len(c["cycle"])]) for i in range(len(c["cycle"]))]
+            selected, plain = _ring_pair_tests(view, ratio, mine, c["cycle"], min_trips)
+            given = min(1.0, product_p([t[0] for t in selected]) * max(completed, 1))
+            anywhere = min(1.0, product_p([t[0] for t in plain]) * max(potential, 1.0))
+            least = min(product_p([t[1] for t in selected]) * max(completed, 1),
+                        product_p([t[1] for t in plain]) * max(potential, 1.0))
+            tested_cycles.append((min(1.0, 2 * min(given, anywhere)), min(1.0, 2 * least), repr(c["cycle"]),
+                                  c["cycle"], mine, selected, plain, given, anywhere))
+        p_ring, smallest, _, tested_cycle, tested_pairs, selected, plain, given, anywhere = min(tested_cycles)
+        details["testedCycle"] = list(tested_cycle)
+        details["pairPValues"] = {f"{a}~{b}": t[0] for (a, b), t in zip(tested_pairs, plain)}
+        details["pairPValuesGivenSearch"] = {f"{a}~{b}": t[0] for (a, b), t in zip(tested_pairs, selected)}
+        details["cyclesSearched"] = completed
+        details["cyclesPossible"] = round(potential, 1)
+        details["pGivenSearch"] = given
+        details["pAnyCycle"] = anywhere
+        details["minP"] = smallest
+        flags.append(Flag(
+            screen="ring",
+            kind="wash_ring",
+            level="flag",
+            agents=(*cycle, *others),
+            pairs=tuple(pairs),
+            score=score,
+            threshold=threshold,
+            evidence=tuple(ordered(evidence)),
+            explanation=(
+                f"{story}, all under way together at tick {episode.tick:g}, each leg of one value: "
+                f"{score:.0%} of their trade went back and forth "
+                f"(net share as low as {min(shares.values()):.3f}), trading for the count and the reputation, "
+                "not for the goods."
+            ),
+            details=details,
+            p_value=p_ring,
+            null=RING_NULL,
+        ))
+    return flags, notes
+
+
+def _ring_pair_tests(view: TransferView, ratio: float, pairs: list[tuple[Any, Any]], members: Collection[Any],
+                     least: int) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
+    """Each ring pair's round-trip p-value and the smallest it could be, against the wash-pair
+    null read from the pairs with no seat in the ring (:func:`yardsticks`: none of the ring's own
+    pairs sets its yardstick): ``(given the search, plain)``.  Given the search: given that it
+    made at least ``least`` round trips (what put it in the ring search), ``P(T >= t) / P(T >=
+    least)``; plain: ``P(T >= t)``.  ``(1, 1)`` for a pair without a test."""
+    tested = return_tests(view, ratio)
+    memo_key = ("ring.pair_arrays", ratio)
+    cached = view.memo.get(memo_key)
+    if cached is None:
+        keys = list(tested)
+        arr = np.array([[tested[k][2], tested[k][3]] for k in keys], dtype=np.int64).reshape(-1, 2)
+        valued = {k: round_trip_counts(view, view.pairs[k], ratio)[1] for k in keys}
+        logn = np.log(np.array([valued[k] for k in keys], dtype=float))
+        cached = view.memo[memo_key] = (keys, arr, valued, logn)
+    keys, arr, valued, logn = cached
+    inside = set(members)
+    keep = np.array([not (a in inside or b in inside) for a, b in keys], dtype=bool)
+    mine = [view.key(a, b) for a, b in pairs]
+    at = np.array([math.log(valued[k]) if k in valued else 0.0 for k in mine])
+    rate, strength = yardsticks(arr[:, 0], arr[:, 1], logn, np.tile(keep, (len(mine), 1)), at)
+    given: list[tuple[float, float]] = []
+    plain: list[tuple[float, float]] = []
+    for i, k in enumerate(mine):
+        if k not in tested:
+            given.append((1.0, 1.0))
+            plain.append((1.0, 1.0))
+            continue
+        trips, possible = tested[k][2], tested[k][3]
+        pi, st = float(rate[i]), float(strength[i])
+        observed = betabinom_sf(max(trips, least), possible, pi, st)
+        most = betabinom_sf(max(possible, least), possible, pi, st)
+        plain.append((observed, most))
+        base = betabinom_sf(least, possible, pi, st)
+        given.append((min(1.0, observed / base), min(1.0, most / base)) if base > 0 else (1.0, 1.0))
+    return given, plain
+
+
+def _potential_cycles(view: TransferView, least: int, max_len: int) -> float:
+    """An upper bound on the cycles of 3 to ``max_len`` seats the round-trip ring search could have
+    tested, whatever the trips: cycles of the graph of screened pairs with at least ``2 x least``
+    exchanges (each could have made the round trips), counted as closed walks (``trace(A^k) / 2k``
+    per biconnected component, from its eigenvalues), which is at least the number of ``k``-cycles."""
+    memo_key = ("ring.potential", least, max_len)
+    found: float | None = view.memo.get(memo_key)
+    if found is not None:
+        return found
+    graph = nx.Graph()
+    exempt = view.exempt
+    for (a, b), pair in view.pairs.items():
+        if a not in exempt and b not in exempt and len(pair.exchanges) >= 2 * least:
+            graph.add_edge(a, b)
+    total = 0.0
+    for component in nx.biconnected_components(graph):
+        if len(component) < 3:
+            continue
+        nodes = ordered(component)
+        adjacency = nx.to_numpy_array(graph.subgraph(nodes), nodelist=nodes)
+        eigen = np.linalg.eigvalsh(adjacency)
+        total += sum(float(np.sum(eigen ** k)) / (2 * k) for k in range(3, max_len + 1))
+    view.memo[memo_key] = total
+    return total

@@ -1,0 +1,222 @@
+"""The nulls of the round-trip, off-price and thrown-fight tests, on hand-built inputs with
+hand-derived p-values; and the one-pass read of plain payments."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+
+import networkx as nx
+import numpy as np
+import pytest
+from daishi_forensics.screens import load_config, screen_graph
+from daishi_forensics.screens.graph import ScreenInputError, TransferView
+from daishi_forensics.screens.off_price import off_price
+from daishi_forensics.screens.round_trip_null import pair_nulls
+from daishi_forensics.screens.screening import screen_view
+from daishi_forensics.screens.stats import binom_cdf, subset_sum_p
+from daishi_forensics.screens.thrown_fight import thrown_fight
+from daishi_forensics.screens.wash_ring import _potential_cycles, round_trip_rings
+
+_ids = itertools.count(1)
+
+
+def trade(g: nx.MultiDiGraph, a: str, b: str, tick: int, give: dict[str, float], get: dict[str, float]) -> int:
+    eid = next(_ids)
+    g.add_edge(a, b, value=sum(give.values()), tick=tick, event=eid, exchange=eid, goods=give)
+    g.add_edge(b, a, value=sum(get.values()), tick=tick, event=eid, exchange=eid, goods=get)
+    return eid
+
+
+# -- subset sums ------------------------------------------------------------------------------
+
+
+def test_subset_sum_p_is_the_share_of_subsets_as_large() -> None:
+    # four values, two chosen (10 and 9): of the C(4, 2) = 6 pairs only {10, 9} sums to 19 or more
+    assert subset_sum_p([10.0, 9.0, 1.0, 0.0], [True, True, False, False]) == (1 / 6, 1 / 6)
+    # the chosen pair {9, 1} = 10: pairs summing to 10 or more are {10, 9}, {10, 1}, {10, 0}, {9, 1}
+    assert subset_sum_p([10.0, 9.0, 1.0, 0.0], [False, True, True, False])[0] == pytest.approx(4 / 6)
+    # negative values are surpluses the other way; all chosen, or none: nothing to compare
+    assert subset_sum_p([-4.0, 4.0], [False, True]) == (0.5, 0.5)
+    assert subset_sum_p([1.0, 2.0], [True, True]) == (1.0, 1.0)
+
+
+def test_subset_sum_p_matches_every_subset_counted() -> None:
+    rng = random.Random(7)
+    for _ in range(20):
+        values = [float(rng.randrange(-5, 40)) for _ in range(11)]  # integers: no rounding in the test
+        chosen = [rng.random() < 0.4 for _ in values]
+        k = sum(chosen)
+        if k in (0, len(values)):
+            continue
+        observed = sum(v for v, c in zip(values, chosen) if c)
+        sums = [sum(s) for s in itertools.combinations(values, k)]
+        exact = sum(1 for x in sums if x >= observed - 1e-9) / len(sums)
+        p, smallest = subset_sum_p(values, chosen, grid=int(max(values) - min(values)))  # steps of 1: exact
+        assert p == pytest.approx(exact) and smallest == pytest.approx(sums.count(max(sums)) / len(sums))
+
+
+def test_binom_cdf_small_tail() -> None:
+    assert binom_cdf(0, 10, 0.5) == pytest.approx(2 ** -10)
+    assert binom_cdf(0, 30, 0.7) == pytest.approx(0.3 ** 30, rel=1e-9)  # no cancellation in the tiny tail
+    assert binom_cdf(3, 3, 0.2) == 1.0
+
+
+# -- the round-trip null -----------------------------------------------------------------------
+
+
+def test_the_round_trip_rate_is_read_from_pairs_sharing_no_seat() -> None:
+    seats = np.array([[0, 1], [2, 3], [4, 5]])
+    trips, possible, exchanges = np.array([0, 0, 2]), np.array([2, 2, 2]), np.array([4, 4, 4])
+    rate, strength = pair_nulls(trips, possible, exchanges, seats)
+    # pair 2 against pairs 0 and 1: no trip of 4 possible, plus the prior pair (one trial at one half), all at
+    # one volume: (0 + 1/2) / (4 + 1) = 0.1.  Their spread: (0 - 2 x 0.1)^2 / (2 x 0.1 x 0.9) - 1 = -7/9 each,
+    # over one trip of room each, with 20 trips' worth of the prior 1/9: (-14/9 + 20/9) / 22 < 1/9: strength 8
+    assert rate[2] == pytest.approx(0.1) and strength[2] == pytest.approx(8.0)
+    # pair 0 against pairs 1 and 2: 2 trips of 4, plus the prior: (2 + 1/2) / (4 + 1) = 0.5; each of them
+    # (0 or 2 of 2 against 1) is 1 above binomial, one trip of room: (1 + 1 + 20/9) / (2 + 20) = 19/99
+    assert rate[0] == pytest.approx(0.5)
+    assert strength[0] == pytest.approx(1 / (19 / 99) - 1)
+
+
+def test_busier_pairs_find_more_mirrors_by_chance() -> None:
+    # four pairs at 4 exchanges with no trip, four at 16 with 4 of 8: a pair at 16 is read against the curve
+    seats = np.array([[2 * i, 2 * i + 1] for i in range(9)])
+    trips = np.array([0, 0, 0, 0, 4, 4, 4, 4, 8])
+    possible = np.array([2, 2, 2, 2, 8, 8, 8, 8, 8])
+    exchanges = np.array([4, 4, 4, 4, 16, 16, 16, 16, 16])
+    rate, _strength = pair_nulls(trips, possible, exchanges, seats)
+    assert rate[8] > 0.4 and rate[0] < 0.2  # the yardstick grows with volume
+
+
+def test_the_round_trip_rate_follows_volume_exactly_where_the_curve_fits() -> None:
+    # three pairs at 4 exchanges (2 trips possible) made 0, 1 and 1 round trips: 2 of 6, a rate of 1/3; three at
+    # 16 (8 possible) made 2, 8 and 6: 16 of 24, 2/3.  Pair 6 (32 exchanges) is read from the six: their median
+    # volume is halfway between, log 8, where the prior pair sits at one half.  logit r = log n - log 8, i.e.
+    # r = n / (n + 8), passes through 1/3 at 4, 2/3 at 16 and 1/2 at 8 with the prior's slope 1: every part of
+    # the likelihood's gradient is zero there, so it is the fit; at 32 exchanges: 32 / 40 = 0.8
+    seats = np.array([[2 * i, 2 * i + 1] for i in range(7)])
+    trips, possible = np.array([0, 1, 1, 2, 8, 6, 3]), np.array([2, 2, 2, 8, 8, 8, 16])
+    rate, strength = pair_nulls(trips, possible, np.array([4, 4, 4, 16, 16, 16, 32]), seats)
+    assert rate[6] == pytest.approx(0.8, rel=1e-9)
+    # the spread: (t - m r)^2 / (m r (1 - r)) - 1 per pair.  At 4 (m r (1 - r) = 4/9): 0 for no trip, -3/4
+    # for one.  At 16 (16/9, mean 16/3): 2 trips 100/16 - 1 = 21/4, 8 trips 64/16 - 1 = 3, 6 trips -3/4.  In
+    # all 6, over the room of 3 x 1 + 3 x 7 = 24 trips, with 20 trips' worth of the prior 1/9:
+    # rho = (6 + 20/9) / (24 + 20) = 37/198, strength 198/37 - 1 = 161/37
+    assert strength[6] == pytest.approx(161 / 37, rel=1e-9)
+
+
+def test_a_ring_is_one_hypothesis_that_pays_for_its_search() -> None:
+    g = nx.MultiDiGraph()
+    for i in range(4):  # four pairs of outsiders, four fair trades each, none undone
+        for _ in range(4):
+            trade(g, f"x{2 * i}", f"x{2 * i + 1}", 100 + i, {"wood": 6.0}, {"food": 6.0})
+    for _ in range(2):  # twice: wood for stone round a -> b -> c, then every trade undone, last first
+        for u, v in (("a", "b"), ("b", "c"), ("c", "a"), ("a", "c"), ("c", "b"), ("b", "a")):
+            trade(g, u, v, 0, {"wood": 6.0}, {"stone": 6.0})
+    [flag] = round_trip_rings(TransferView(g), load_config().screens["ring"])[0]
+    assert (flag.kind, flag.agents) == ("wash_ring", ("a", "b", "c"))
+    # each ring pair: 4 exchanges, both possible round trips made.  Its yardstick is the four outside pairs (all
+    # at its volume): no trip of 8 possible, plus the prior pair at one half: r = (0 + 1/2) / (8 + 1) = 1/18; their
+    # spread below the prior's (each (0 - 2/18)^2 / (2 x 1/18 x 17/18) - 1 = -15/17): strength 8, a Beta(4/9,
+    # 68/9).  P(T >= 2) = (4/9)(13/9) / (8 x 9) = 13/1458; P(T >= 1) = 1 - (68/9)(77/9) / 72 = 149/1458
+    plain, given = 13 / 1458, 13 / 149
+    assert flag.details["pairPValues"] == {k: pytest.approx(plain) for k in ("a~b", "b~c", "a~c")}
+    assert flag.details["pairPValuesGivenSearch"] == {k: pytest.approx(given) for k in ("a~b", "b~c", "a~c")}
+    # given the search: Fisher's product times the one cycle the search completed; as they stand: times every
+    # cycle of 3 to 5 seats among the pairs that traded twice or more (the triangle: closed walks of K3 give
+    # 6/6 + 18/8 + 30/10 = 6.25; the outsiders' pairs close no cycle)
+    assert (flag.details["cyclesSearched"], flag.details["cyclesPossible"]) == (1, 6.2)
+    fisher = lambda p: p ** 3 * (1 - 3 * math.log(p) + (3 * math.log(p)) ** 2 / 2)  # noqa: E731
+    assert flag.details["pGivenSearch"] == pytest.approx(fisher(given))
+    assert flag.details["pAnyCycle"] == pytest.approx(fisher(plain) * 6.25)
+    assert flag.p_value == pytest.approx(2 * fisher(plain) * 6.25)  # the smaller of the two readings, doubled
+
+
+def test_cycles_possible_count_closed_walks() -> None:
+    g = nx.MultiDiGraph()
+    for a, b in itertools.combinations("abcd", 2):  # every pair of four seats traded twice
+        trade(g, a, b, 0, {"wood": 6.0}, {"food": 6.0})
+        trade(g, a, b, 1, {"wood": 6.0}, {"food": 6.0})
+    # K4: eigenvalues 3, -1, -1, -1; closed walks of 3: 27 - 3 = 24, / 6 = 4 triangles; of 4: 81 + 3 = 84,
+    # / 8 = 10.5 (at least the three 4-cycles)
+    assert _potential_cycles(TransferView(g), 1, 4) == pytest.approx(4 + 10.5)
+    assert _potential_cycles(TransferView(g), 2, 4) == 0.0  # no pair with four exchanges
+
+
+# -- off-price --------------------------------------------------------------------------------
+
+
+def test_a_seller_everyone_overpays_is_not_one_payers_beneficiary() -> None:
+    g = nx.MultiDiGraph()
+    t = itertools.count()
+    for _ in range(8):  # s sells what everyone lacks: p, q and r each pay a whole tool for its one fiber
+        for buyer in ("p", "q", "r"):
+            trade(g, buyer, "s", next(t), {"tool": 24.0}, {"fiber": 2.0})
+            trade(g, buyer, "x", next(t), {"wood": 6.0}, {"food": 6.0})
+    found = {c.flag.agents: c.flag for c in off_price(TransferView(g), load_config().screens["off_price"])[0]}
+    # each payer's eight trades with s carry all its surplus (1 of C(16, 8) = 12,870); but s got the same from
+    # all three: p's eight among s's 24 trades carry no more than any eight (p = 1)
+    flag = found[("s", "p")]
+    assert flag.details["pPayer"] == pytest.approx(1 / math.comb(16, 8))
+    assert flag.details["pBeneficiary"] == 1.0 and flag.p_value == 1.0
+    assert screen_graph(g).verdict == "clear"
+
+
+# -- thrown fights ----------------------------------------------------------------------------
+
+
+def test_a_victim_that_never_answers_where_victims_do() -> None:
+    g = nx.MultiDiGraph()
+    for i in range(4):  # a raids b four times, and b answers two of them: the match's victims answer half
+        g.add_edge("b", "a", value=3.0, tick=i, event=f"r{i}", kind="raid")
+    for i in range(2):
+        g.add_edge("a", "b", value=3.0, tick=10 + i, event=f"s{i}", kind="raid")
+    for i in range(3):  # x raids v three times; v never answers, and trades with it
+        g.add_edge("v", "x", value=20.0, tick=20 + 5 * i, event=f"x{i}", kind="raid")
+    g.add_edge("v", "x", value=4.0, tick=22, event="t1", exchange="t1", goods={"wood": 4.0})
+    g.add_edge("x", "v", value=4.0, tick=22, event="t1", exchange="t1", goods={"food": 4.0})
+    params = {"min_value": 1.0, "max_retaliation": 0, "min_cooperation": 1, "min_together_ratio": 6.0}
+    [found] = [c.flag for c in thrown_fight(TransferView(g), params)[0] if c.flag.agents == ("x", "v")]
+    # v was raided by nobody else: its answer rate is the rest of the match's, with nothing of its own to
+    # weigh: b answered 2 of a's 4 raids, and a answered both of b's 2 (an answer is an act back, counted at
+    # most as many as received): 4 of 6
+    assert found.details["answerRate"] == pytest.approx(4 / 6, abs=1e-4)
+    assert found.details["pSilence"] == pytest.approx((1 - 4 / 6) ** 3)
+    # the count: no co-location, so exposure is partners dealt with (a, b, x and v one each, 2 pairs). x hit
+    # nobody else (0 acts in 0 exposure): its rate is the rest of the match's, a's 4 and b's 2 raids plus half
+    # an act over the other pair plus the weight of one, (6 + 0.5) / (1 + 1) = 3.25 acts for v; three
+    # aggressors over three aggressor-victim pairs leave no degree of freedom for a spread: Poisson
+    assert found.details["expectedActs"] == 3.25
+    p_count = 1 - math.exp(-3.25) * (1 + 3.25 + 3.25 ** 2 / 2)  # 3 or more of a Poisson(3.25): 0.6304
+    assert found.details["pConcentration"] == pytest.approx(p_count, rel=1e-12)
+    t = p_count * (1 / 3) ** 3
+    assert found.p_value == pytest.approx(t * (1 - math.log(t)), rel=1e-12)  # Fisher's product of the two
+
+
+# -- reading plain payments -------------------------------------------------------------------
+
+
+def test_plain_payments_never_build_the_per_pair_structures() -> None:
+    g = nx.MultiDiGraph()
+    for i in range(30):
+        g.add_edge(f"p{i % 7}", f"q{i % 5}", value=10.0 + i, tick=i, event=i)
+    view = TransferView(g)
+    result = screen_view(view, load_config())
+    assert view._exchanges is None  # no exchange screen ran, so nothing asked for pairs
+    assert view.voluntary == 30 and not view.described
+    assert any("plain payments" in n for n in result.not_screened)
+    # asked for, the pairs are what the edges make: each payment its own exchange
+    assert len(view.exchanges) == 30 and view.pair("p0", "q0").gave == {"p0": 10.0, "q0": 0.0}
+
+
+def test_a_bad_edge_is_named_in_the_first_pass() -> None:
+    g = nx.MultiDiGraph()
+    g.add_edge("a", "b", value=1.0, tick=float("nan"), event=1)
+    with pytest.raises(ScreenInputError, match="'a' -> 'b': 'tick' must be a finite number"):
+        TransferView(g)
+    g = nx.MultiDiGraph()
+    g.add_edge("a", "b", value=1.0, tick=1)
+    with pytest.raises(ScreenInputError, match="has no 'event'"):
+        TransferView(g)
