@@ -288,3 +288,18 @@ def test_stdout_on_a_full_disk_is_a_clear_output_error() -> None:
     err = proc.stderr.decode()
     assert proc.returncode == OUTPUT and "standard output: cannot write it (no space left" in err, err
     assert "Traceback" not in err and "Exception ignored" not in err
+
+
+def test_score_owns_up_to_invalid_records_and_a_cut_log(tmp_path: Path) -> None:
+    """The table's 1 for invalid events holds for score too: the recomputation stands on what
+    remained, and it says what was left out."""
+    result = run(["score", "--format", "json", str(findings_match(tmp_path / "m"))])
+    assert result.exit_code == FINDINGS
+    doc = orjson.loads(result.output)
+    assert doc["inputFaults"] == [
+        "1 invalid record(s) were left out (see `validate`); the figures stand on the rest"]
+    assert doc["exitCode"] == FINDINGS
+    text = run(["score", str(findings_match(tmp_path / "n"))])
+    assert "the log's faults (a finding, exit 1):" in text.output and text.exit_code == FINDINGS
+    clean = run(["score", "--format", "json", str(clean_match(tmp_path / "c"))])
+    assert clean.exit_code == OK and orjson.loads(clean.output)["inputFaults"] == []

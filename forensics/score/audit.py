@@ -21,7 +21,7 @@ there is no report, 1 when one differs.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -105,6 +105,9 @@ class AuditResult:
     report_error: str | None = None
     """Why the match's report could not be read (a server's failing report), when it could not:
     there is nothing to compare against, and the audit says so as a finding (exit 1)."""
+    input_faults: tuple[str, ...] = ()
+    """What the read found wrong with the log (invalid records left out, a log cut short): the
+    recomputation stands on what remained, so each is a finding (exit 1), as in every command."""
 
     @property
     def differs(self) -> tuple[FigureCheck, ...]:
@@ -120,8 +123,10 @@ class AuditResult:
 
     @property
     def exit_code(self) -> int:
-        """1 when a figure differs or the report could not be read, else 0 (also with no report)."""
-        return exitcodes.FINDINGS if self.differs or self.report_error is not None else exitcodes.OK
+        """1 when a figure differs, the report could not be read or the log had faults (invalid
+        records, cut short), else 0 (also with no report)."""
+        faulty = self.differs or self.report_error is not None or self.input_faults
+        return exitcodes.FINDINGS if faulty else exitcodes.OK
 
     def seat_checks(self, agent: str | None) -> tuple[FigureCheck, ...]:
         """The checks of one seat (None: the match-wide ones)."""
@@ -153,6 +158,7 @@ class AuditResult:
             "unscoredSeats": [c.to_dict() for c in self.checks if c.agent is not None and c.agent not in known],
             "errata": [dict(e) for e in score.errata],
             "notes": [*score.notes, *self.notes],
+            "inputFaults": list(self.input_faults),
             "undefined": [dict(r.to_dict(), exercised=r.key in score.readings) for r in READINGS],
             "summary": self.counts(),
             "exitCode": self.exit_code,
@@ -236,6 +242,22 @@ def audit(analysis: MatchAnalysis, rubric_version: str | None = None) -> AuditRe
     """
     report = analysis.read.report
     score = score_match(analysis, rubric_version, report=report)
+    result = _compared(analysis, score, report, rubric_version)
+    return replace(result, input_faults=input_faults(analysis.read.stats))
+
+
+def input_faults(stats: Any) -> tuple[str, ...]:
+    """The read's faults a recomputation must own up to: invalid records left out, a log that
+    ends before the match did (its evidence)."""
+    out: list[str] = []
+    if stats.invalid:
+        out.append(f"{stats.invalid} invalid record(s) were left out (see `validate`); the figures stand on the rest")
+    out += [f"the log looks cut short: {why}" for why in stats.truncated]
+    return tuple(out)
+
+
+def _compared(analysis: MatchAnalysis, score: MatchScore, report: Any, rubric_version: str | None) -> AuditResult:
+    """The recomputation beside the report's figures (no report: nothing to compare)."""
     named = report.get("rubricVersion") if isinstance(report, Mapping) else None
     published_rubric = named if isinstance(named, str) else None
     notes: list[str] = []

@@ -126,6 +126,9 @@ def render_text(result: AuditResult) -> str:
         out.append(f"    read as: {r.reading}")
 
     counts = result.counts()
+    if result.input_faults:
+        out.append("the log's faults (a finding, exit 1):")
+        out.extend(f"  - {fault}" for fault in result.input_faults)
     if result.differs:
         out.append("differences:")
         for check in result.differs:
