@@ -1,4 +1,4 @@
-"""Benchmark: a season of simulated matches through the season runner (issue 6, part 3).
+"""Benchmark: a season of simulated matches through the season runner.
 
 Prints, measured in this one run on this machine:
   matches per second at 1 worker (in this process) and at 2 workers (a local

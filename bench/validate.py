@@ -1,4 +1,4 @@
-"""Benchmark: parse + validate + upcast of a 1,000,000-event v3 stream (issue 2).
+"""Benchmark: parse + validate + upcast of a 1,000,000-event v3 stream.
 
 Prints, measured in this one run on this machine:
   (floor)  a loop that only runs json.loads on each line

@@ -1,7 +1,7 @@
 """One pass over a match's events: the live :class:`World`, the :class:`Timeline` it
 leaves behind, and the :func:`replay` driver that feeds every analysis (*pass*).
 
-Contract: ``../shared/docs/daishi-export-format.md`` §2–§4 (events in log order, v3
+Contract: ``docs/input-format.md`` (events in log order, v3
 shape after the read boundary); protocol: ``docs/ARCHITECTURE.md`` *Replay protocol*.
 
 Rules the world follows (the contract's, and where it is silent, ours):
