@@ -173,11 +173,7 @@ def binom_sf(k: int, n: int, p: float) -> float:
         return 0.0
     if p >= 1.0:
         return 1.0
-    lp, lq = math.log(p), math.log1p(-p)
-    terms = [math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) + i * lp + (n - i) * lq
-             for i in range(k, n + 1)]
-    top = max(terms)
-    return min(1.0, math.exp(top) * sum(math.exp(t - top) for t in terms))
+    return _binom_mass(n, p, k, n)
 
 
 def binom_cdf(k: int, n: int, p: float) -> float:
@@ -194,9 +190,15 @@ def binom_cdf(k: int, n: int, p: float) -> float:
         return 1.0
     if p >= 1.0:
         return 0.0
+    return _binom_mass(n, p, 0, k)
+
+
+def _binom_mass(n: int, p: float, lo: int, hi: int) -> float:
+    """``P(lo <= X <= hi)`` for ``X ~ Binomial(n, p)``, ``0 < p < 1``: the terms summed in logs
+    (scaled by the largest), so long tails neither underflow nor lose precision."""
     lp, lq = math.log(p), math.log1p(-p)
     terms = [math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) + i * lp + (n - i) * lq
-             for i in range(0, k + 1)]
+             for i in range(lo, hi + 1)]
     top = max(terms)
     return min(1.0, math.exp(top) * sum(math.exp(t - top) for t in terms))
 

@@ -181,6 +181,15 @@ def _page_ends(span: Span | None) -> tuple[float | None, float | None]:
     return (None, None) if span is None else span
 
 
+def _compare_mean(subject: str, ours: Any, page: Any, rule: str, same: Any, figures: list[FigureCheck],
+                  checks: list[Check]) -> None:
+    """An arm's or a model's mean and the two ends of its interval, each beside the page's."""
+    _compare(subject, "mean", ours.mean, page.mean, rule, same, figures, checks)
+    for name, ours_end, theirs_end in zip(("interval.low", "interval.high"), _ends(ours.interval),
+                                          _page_ends(page.interval), strict=True):
+        _compare(subject, name, ours_end, theirs_end, rule, same, figures, checks)
+
+
 def _compare(subject: str, figure: str, ours: float | str | None, theirs: float | str | None, rule: str,
              same: Any, figures: list[FigureCheck], checks: list[Check], why_none: str | None = None) -> None:
     if ours is None and theirs is None:
@@ -222,24 +231,12 @@ def compare_page(figures: StudyFigures, page: Page, scale: str) -> tuple[tuple[F
                  f"the page's reason: {page_c.withheld}" if page_c.withheld else None)
     arms = {a.arm: a for a in page.arms}
     for arm in figures.arms:
-        page_a = arms.get(arm.arm)
-        if page_a is None:
-            continue
-        subject = f"arm {arm.arm}"
-        _compare(subject, "mean", arm.mean, page_a.mean, _ARM_RULE, arm_same, out, withheld)
-        for name, ours_end, theirs_end in zip(("interval.low", "interval.high"), _ends(arm.interval),
-                                              _page_ends(page_a.interval), strict=True):
-            _compare(subject, name, ours_end, theirs_end, _ARM_RULE, arm_same, out, withheld)
+        if arm.arm in arms:
+            _compare_mean(f"arm {arm.arm}", arm, arms[arm.arm], _ARM_RULE, arm_same, out, withheld)
     models = {m.model: m for m in page.models}
     for model in figures.models:
-        page_m = models.get(model.model)
-        if page_m is None:
-            continue
-        subject = f"model {model.model}"
-        _compare(subject, "mean", model.mean, page_m.mean, _MODEL_RULE, model_same, out, withheld)
-        for name, ours_end, theirs_end in zip(("interval.low", "interval.high"), _ends(model.interval),
-                                              _page_ends(page_m.interval), strict=True):
-            _compare(subject, name, ours_end, theirs_end, _MODEL_RULE, model_same, out, withheld)
+        if model.model in models:
+            _compare_mean(f"model {model.model}", model, models[model.model], _MODEL_RULE, model_same, out, withheld)
     return tuple(out), tuple(withheld)
 
 
