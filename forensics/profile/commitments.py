@@ -168,8 +168,8 @@ tune half of the general set and the labelling guide's examples only.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from .vocabulary import SYNONYMS, Lexicon, Vocabulary
@@ -548,6 +548,68 @@ class _Goods:
     conditional: bool
 
 
+@dataclass(slots=True)
+class _Walk:
+    """Rule 6's walk over one clause: the side each good stands on so far."""
+
+    words: list[str]
+    by_index: dict[int, _Hit]
+    """The clause's goods by word index."""
+    sides: dict[int, str] = field(default_factory=dict)
+    """Good index -> ``give``, ``receive``, ``priced``, ``have`` (a claim that may turn into an
+    offer), ``void`` or ``pending`` (no cue yet)."""
+    frame: list[int] = field(default_factory=list)
+    """Goods since the last cue."""
+    side: str | None = None
+    """The side the last cue opened."""
+    explicit: bool = False
+    """A give phrase was read (an offer without a price is then a ``give``)."""
+
+    def next(self, i: int) -> str:
+        """The word after ``i`` ("" at the end)."""
+        return self.words[i + 1] if i + 1 < len(self.words) else ""
+
+    def turn(self, side: str | None) -> None:
+        """A cue opens ``side``; a new frame begins."""
+        self.side = side
+        self.frame = []
+
+    def mark(self, old: tuple[str, ...], new: str) -> None:
+        """Every good on one of the ``old`` sides goes to ``new``."""
+        for k, s in self.sides.items():
+            if s in old:
+                self.sides[k] = new
+
+
+_UNDECIDED = "undecided"
+"""What a place rule returns when it does not read the place (the next rule is tried)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Spot:
+    """A place in a clause and the words around it (rules 12-13)."""
+
+    words: list[str]
+    tags: list[tuple[str, str] | None]
+    j: int
+    """The place's index."""
+    k: int
+    """The index of the word before it, articles skipped (-1 at the start)."""
+    prev: str
+    nxt: str
+    nxt2: str
+
+    @classmethod
+    def at(cls, words: list[str], tags: list[tuple[str, str] | None], j: int) -> _Spot:
+        """The spot of the place at ``j``."""
+        n = len(words)
+        k = j - 1
+        while k >= 0 and words[k] in ("the", "a"):
+            k -= 1
+        return cls(words, tags, j, k, words[k] if k >= 0 else "", words[j + 1] if j + 1 < n else "",
+                   words[j + 2] if j + 2 < n else "")
+
+
 class HeuristicExtractor:
     """The rule-based extractor described in the module docstring.
 
@@ -701,7 +763,7 @@ class HeuristicExtractor:
         clauses = self._clauses(words, offsets, tags, length)
         items_at = self._global_hits(words, tags)
         checked = not _CHECK_WORDS.isdisjoint(words) and any(
-            self._has(c.words, phrase) for c in clauses for phrase in _CHECKS)
+            _has(c.words, phrase) for c in clauses for phrase in _CHECKS)
         out: list[tuple[int, Commitment]] = []  # (order key, commitment)
         goods: list[_Goods] = []
         accepted: list[tuple[int, Commitment]] = []
@@ -715,7 +777,7 @@ class HeuristicExtractor:
             goods += alternatives
             if clause.question:
                 continue
-            conditional = not _CONDITIONS.isdisjoint(clause.words) or self._has(clause.words, ("as", "long", "as"))
+            conditional = not _CONDITIONS.isdisjoint(clause.words) or _has(clause.words, ("as", "long", "as"))
             for c in self._actions(clause):
                 out.append((clause.first, _at(c, span, conditional and c.kind != "meet")))
             if self._accept(clause):
@@ -759,14 +821,6 @@ class HeuristicExtractor:
         priced = [p for p in parts if any(t is not None and t[0] == "item" and t[1] != money for t in p.tags)
                   and any(t is not None and t[1] == money for t in p.tags)]
         return parts if len(priced) >= 2 else [clause]
-
-    @staticmethod
-    def _has(words: list[str], phrase: tuple[str, ...]) -> bool:
-        k = len(phrase)
-        first = phrase[0]
-        if first not in words:
-            return False
-        return any(w == first and tuple(words[i:i + k]) == phrase for i, w in enumerate(words))
 
     # -- goods (rules 5-10) ------------------------------------------------------------------------
 
@@ -864,209 +918,252 @@ class HeuristicExtractor:
         return None
 
     def _goods(self, clause: _Clause, every: list[_Hit]) -> _Goods | None:
-        """Rules 5-6: the give and receive sides of one clause; None when it names no goods."""
+        """Rules 5-6: the give and receive sides of one clause; None when it names no goods.
+
+        The clause is walked once (:class:`_Walk`); at each word the first cue of
+        :attr:`_CUES` that reads it moves the walk on (one method per cue of rule 6);
+        then "N each", goods offered by "if you want" / "no charge", complaints
+        (R6) and the sides are settled.
+        """
         first, last = clause.first, clause.first + len(clause.words)
         hits = [_Hit(h.at - first, h.item, h.quantity) for h in every if first <= h.at < last]
         hits += self._bare_hits(clause, every)
         if not hits:
             return None
         hits.sort(key=lambda h: h.at)
-        words = clause.words
-        by_index = {h.at: h for h in hits}
-        sides: dict[int, str] = {}  # hit index -> side
-        frame: list[int] = []  # hits since the last cue
-        side: str | None = None  # "give", "receive", "void", "priced", "have" (a claim that may turn into an offer)
-        explicit = False
+        r = _Walk(clause.words, {h.at: h for h in hits})
         i = 0
-        n = len(words)
-        while i < n:
-            w = words[i]
-            if i in by_index:
-                hit = by_index[i]
-                if side is None and self._money is not None and hit.item == self._money and i > 0 and \
-                        i - 1 in by_index and sides.get(i - 1) == "pending" and by_index[i - 1].item != self._money \
-                        and hit.quantity is not None:
-                    sides[i - 1] = "give"  # "sofa $100": a price list (R12)
-                    sides[i] = "receive"
-                    explicit = True
-                    i += 1
-                    continue
-                sides[i] = side or "pending"
-                frame.append(i)
+        while i < len(r.words):
+            if i in r.by_index:
+                i = self._cue_item(r, i)
+                continue
+            for cue in self._CUES:
+                moved = cue(self, r, i)
+                if moved is not None:
+                    i = moved
+                    break
+            else:
                 i += 1
-                continue
-            nxt = words[i + 1] if i + 1 < n else ""
-            if w in ("but", "because", "however", "although", "though", "since", "whereas"):
-                side = None  # a new frame ("you can have 2 food but I was wondering about the firewood")
-                frame = []
-                i += 1
-                continue
-            if w == "for" and nxt == "sale":
-                for k, s_ in sides.items():
-                    if s_ in ("pending", "have"):
-                        sides[k] = "give"
-                side, frame = "receive", []  # "Lamp for sale, $15": the price follows
-                i += 2
-                continue
-            if w in ("for", "->", "=") and (nxt in ("anything", "whatever", "everything") or words[i + 1:i + 3] in (
-                    ["the", "rest"], ["what", "you"]) or (i + 3 < n and words[i + 2:i + 4] in (
-                    ["of", "anything"], ["of", "whatever"]))):
-                for k, s_ in sides.items():  # "1 ore = 3 of anything": the other side names no goods (R16)
-                    if s_ in ("pending", "have", "give"):
-                        sides[k] = "give"
-                explicit = True
-                side = "void"
-                i += 2
-                continue
-            if w == "do" and self._money is not None and (nxt == "$" or _DIGITS.fullmatch(nxt)) and \
-                    self._subject(words, i) == "speaker":
-                gives = any(s_ == "give" for s_ in sides.values())
-                side = "receive" if gives else "give"  # "if you want the lamp I'll do $12" / "I can do 110"
-                explicit = explicit or not gives
-                frame = []
-                i += 1
-                continue
-            if w in ("is", "=") and self._money is not None and i > 0 and i - 1 in by_index and \
-                    not by_index[i - 1].pronoun and by_index[i - 1].item != self._money and i + 1 in by_index and \
-                    by_index[i + 1].item == self._money and (i + 2 == n or words[i + 2] in (",", "and", "firm")):
-                sides[i - 1] = "give"  # "amp is 80": a price list (R12)
-                side, explicit, frame = "receive", True, []
-                i += 1
-                continue
-            if w == "per" and self._item_within(words, i + 1, by_index) and side in (None, "void"):
-                for k, s_ in sides.items():  # "my price is 6 food per ore": the goods before "per" are the price
-                    if s_ == "pending":
-                        sides[k] = "receive"
-                side, explicit, frame = ("give" if side is None else "void"), side is None, []
-                i += 1
-                continue
-            if w in ("for", "->", "=") or (w in ("exchange", "return") and i > 0 and words[i - 1] == "in") or (
-                    w == "at" and i + 1 in by_index and by_index[i + 1].item == self._money) or (
-                    w == "at" and i + 2 in by_index and by_index[i + 2].item == self._money):
-                if w == "for" and nxt in ("me", "us", "you") and frame and not any(
-                        x in _HEDGES or x in _NEGATIONS for x in words[:i]):
-                    new = "receive" if nxt in ("me", "us") else "give"
-                    for k in frame:
-                        if sides[k] in ("pending", "give", "receive", "priced"):
-                            sides[k] = new
-                    explicit = explicit or new == "give"
-                    frame = []
-                    i += 2
-                    continue
-                if self._item_within(words, i + 1, by_index):
-                    j = i + 1 if w != "exchange" and w != "return" else (i + 2 if nxt == "for" else i + 1)
-                    pending = [k for k, s in sides.items() if s == "pending"]
-                    prior = side if side not in (None, "have") else ("give" if pending else "priced")
-                    if side == "have" and not pending:
-                        prior = "give"
-                        for k, s in sides.items():
-                            if s == "have":
-                                sides[k] = "give"
-                    for k in pending:
-                        sides[k] = "give"
-                    side = {"priced": "priced", "give": "receive", "receive": "give", "void": "void"}[prior]
-                    frame = []
-                    i = j
-                    continue
-            if w == "yours" and i > 0 and words[i - 1] in ("is", "are", "be") and frame:
-                # "3 wood and it's yours", "$60 and the sofa is yours": what stands after the last "and"
-                # is given; what comes before it (unless already given) is the price
-                conj = max((x for x in range(i) if words[x] in ("and", ",")), default=-1)
-                for k in frame:
-                    if k > conj:
-                        sides[k] = "give"
-                    elif sides[k] in ("pending", "receive", "priced", "have"):
-                        sides[k] = "receive"
-                explicit = True
-                frame = []
-                i += 1
-                continue
-            if w == "here" and nxt in ("is", "are", "you"):
-                side, explicit = "give", True
-                frame = []
-                i += 2
-                continue
-            if w in ("looking", "look", "searching", "asking", "hoping", "hope") and nxt == "for":
-                who = self._subject(words, i)
-                side = "receive" if who in ("speaker", None) and not self._cancelled(words, i) else "void"
-                frame = []
-                i += 2
-                continue
-            if w == "spare" and (i > 0 and words[i - 1] == "to" or nxt in ("", ",", "and", "if") or i > 0
-                                 and by_index.get(i - 1) is not None):
-                for k, s in sides.items():  # "herbs to spare", "3 mags spare"
-                    if s in ("have", "pending") or k in frame:
-                        sides[k] = "give"
-                explicit = True
-                i += 1
-                continue
-            if w in ("gave", "sent", "paid", "handed", "brought") and i > 1 and words[i - 1] == "you" and \
-                    words[i - 2] in ("if", "once", "when", "after"):
-                side, frame = ("receive" if nxt in ("me", "us") else "void"), []  # "if you gave me the water"
-                i += 1
-                continue
-            if w == "having" and i > 0 and words[i - 1] == "you" and not self._cancelled(words, i - 1):
-                side, explicit, frame = "give", True, []  # "I'm fine with you having all the food"
-                i += 1
-                continue
-            if w in ("help", "helping") and "with" in words[i + 1:i + 4] and self._subject(words, i) == "speaker" \
-                    and not self._cancelled(words, i):
-                side, explicit, frame = "give", True, []  # "I'll help you with 2 wood" (R32)
-                i += 1
-                continue
-            if w in _PAST_VERBS or (w == "got" and i > 0 and words[i - 1] not in ("have", "i", "we", "you")):
-                side = "void"
-                frame = []
-                i += 1
-                continue
-            if (w in _GIVE_VERBS or w in _OFFER_VERBS or w in _RECEIVE_VERBS) and i > 0 and words[i - 1] in _NOUN_AFTER:
-                i += 1  # "final offer", "your trade": a noun
-                continue
-            if (w in _GIVE_VERBS or w in _OFFER_VERBS or w in _RECEIVE_VERBS) and nxt in (",", ""):
-                i += 1  # "I accept, 3 wheat for 1 ore": the verb has no goods of its own
-                continue
-            if w in _GIVE_VERBS or w in _OFFER_VERBS:
-                side, gives = self._give_frame(words, i)
-                explicit = explicit or (gives and (w in _GIVE_VERBS or nxt == "you"))  # "I'll trade you rope"
-                if gives and w in ("pay", "paying") and self._money is not None and not any(
-                        k in by_index for k in range(i + 1, min(i + 4, n))):
-                    money = _Hit(i, self._money, None)  # "I'll pay you double": money (R12)
-                    by_index[i] = money
-                    sides[i] = "give"
-                frame = []
-                i += 1
-                continue
-            if w in _RECEIVE_VERBS:
-                side = self._receive_frame(words, i)
-                if side == "give":
-                    explicit = True
-                frame = []
-                i += 1
-                continue
-            i += 1
-        each = next((_bare_number(words[k - 1]) for k in range(1, n) if words[k] == "each"), None)
-        if each is not None:  # "lumber for clay, 2 each"
-            for h in by_index.values():
-                if h.quantity is None:
-                    h.quantity = each
-        if any(s_ == "have" for s_ in sides.values()) and (
-                self._has(words, ("no", "charge")) or "free" in words or self._has(words, ("if", "you", "want"))
-                or self._has(words, ("if", "you", "need"))):
-            for k, s_ in sides.items():  # "I've got extra sheep if you want em, no charge" (R13)
-                if s_ == "have":
-                    sides[k] = "give"
-            explicit = True
-        if not _COMPLAINTS.isdisjoint(words) or self._has(words, ("too", "low")) or self._has(words, ("too", "much")):
+        _each(r)
+        _offered_having(r)
+        if _complaint(r.words):
             return None  # "2 tools is a rip-off for 3 copper": a complaint about terms (R6)
-        give = [by_index[k] for k, s in sorted(sides.items()) if s == "give"]
-        receive = [by_index[k] for k, s in sorted(sides.items()) if s == "receive"]
-        priced = [by_index[k] for k, s in sorted(sides.items()) if s == "priced"]
-        if priced and give and not receive:
-            receive = priced
-        elif priced and receive and not give:
-            give = priced
-        conditional = not _CONDITIONS.isdisjoint(words) or self._has(words, ("as", "long", "as"))
-        return _Goods(give, receive, explicit, clause, conditional)
+        return _settled(r, clause)
+
+    # one method per cue of rule 6: each returns the index the walk goes on from, or None
+    # when the cue does not read the word at ``i``
+
+    def _cue_item(self, r: _Walk, i: int) -> int:
+        """A good: on the current side, or pending until a cue decides ("sofa $100": a price list, R12)."""
+        hit, money = r.by_index[i], self._money
+        if r.side is None and money is not None and hit.item == money and i > 0 and i - 1 in r.by_index and \
+                r.sides.get(i - 1) == "pending" and r.by_index[i - 1].item != money and hit.quantity is not None:
+            r.sides[i - 1] = "give"
+            r.sides[i] = "receive"
+            r.explicit = True
+            return i + 1
+        r.sides[i] = r.side or "pending"
+        r.frame.append(i)
+        return i + 1
+
+    def _cue_new_frame(self, r: _Walk, i: int) -> int | None:
+        """"but" / "because" start a new frame ("you can have 2 food but I was wondering ...")."""
+        if r.words[i] not in ("but", "because", "however", "although", "though", "since", "whereas"):
+            return None
+        r.turn(None)
+        return i + 1
+
+    def _cue_for_sale(self, r: _Walk, i: int) -> int | None:
+        """"Lamp for sale, $15": the goods before are given, the price follows."""
+        if not (r.words[i] == "for" and r.next(i) == "sale"):
+            return None
+        r.mark(("pending", "have"), "give")
+        r.turn("receive")
+        return i + 2
+
+    def _cue_for_anything(self, r: _Walk, i: int) -> int | None:
+        """"1 ore = 3 of anything", "for the rest": the other side names no goods (R16)."""
+        words, n, nxt = r.words, len(r.words), r.next(i)
+        if not (words[i] in ("for", "->", "=") and (
+                nxt in ("anything", "whatever", "everything") or words[i + 1:i + 3] in (["the", "rest"], ["what", "you"])
+                or (i + 3 < n and words[i + 2:i + 4] in (["of", "anything"], ["of", "whatever"])))):
+            return None
+        r.mark(("pending", "have", "give"), "give")
+        r.explicit = True
+        r.side = "void"
+        return i + 2
+
+    def _cue_money_do(self, r: _Walk, i: int) -> int | None:
+        """"I can do 110" offers money; "if you want the lamp I'll do $12" prices the goods given."""
+        nxt = r.next(i)
+        if not (r.words[i] == "do" and self._money is not None and (nxt == "$" or _DIGITS.fullmatch(nxt))
+                and self._subject(r.words, i) == "speaker"):
+            return None
+        gives = any(s == "give" for s in r.sides.values())
+        r.turn("receive" if gives else "give")
+        r.explicit = r.explicit or not gives
+        return i + 1
+
+    def _cue_price_is(self, r: _Walk, i: int) -> int | None:
+        """"amp is 80": a price list (R12)."""
+        words, by_index, money, n = r.words, r.by_index, self._money, len(r.words)
+        if not (words[i] in ("is", "=") and money is not None and i > 0 and i - 1 in by_index
+                and not by_index[i - 1].pronoun and by_index[i - 1].item != money and i + 1 in by_index
+                and by_index[i + 1].item == money and (i + 2 == n or words[i + 2] in (",", "and", "firm"))):
+            return None
+        r.sides[i - 1] = "give"
+        r.turn("receive")
+        r.explicit = True
+        return i + 1
+
+    def _cue_per(self, r: _Walk, i: int) -> int | None:
+        """"my price is 6 food per ore": the goods before "per" are the price."""
+        if not (r.words[i] == "per" and self._item_within(r.words, i + 1, r.by_index) and r.side in (None, "void")):
+            return None
+        r.mark(("pending",), "receive")
+        opens = r.side is None
+        r.turn("give" if opens else "void")
+        r.explicit = opens
+        return i + 1
+
+    def _cue_for(self, r: _Walk, i: int) -> int | None:
+        """"for" / "in exchange for" / "->" / "=" / "at" (a price) before goods flips the side;
+        "X for me" / "X for you" says whose X is."""
+        words, by_index, money, w, nxt = r.words, r.by_index, self._money, r.words[i], r.next(i)
+        if not (w in ("for", "->", "=") or (w in ("exchange", "return") and i > 0 and words[i - 1] == "in") or (
+                w == "at" and i + 1 in by_index and by_index[i + 1].item == money) or (
+                w == "at" and i + 2 in by_index and by_index[i + 2].item == money)):
+            return None
+        if w == "for" and nxt in ("me", "us", "you") and r.frame and not any(
+                x in _HEDGES or x in _NEGATIONS for x in words[:i]):
+            new = "receive" if nxt in ("me", "us") else "give"
+            for k in r.frame:
+                if r.sides[k] in ("pending", "give", "receive", "priced"):
+                    r.sides[k] = new
+            r.explicit = r.explicit or new == "give"
+            r.frame = []
+            return i + 2
+        if not self._item_within(words, i + 1, by_index):
+            return None
+        j = i + 1 if w != "exchange" and w != "return" else (i + 2 if nxt == "for" else i + 1)
+        pending = [k for k, s in r.sides.items() if s == "pending"]
+        prior = r.side if r.side not in (None, "have") else ("give" if pending else "priced")
+        if r.side == "have" and not pending:
+            prior = "give"
+            r.mark(("have",), "give")
+        for k in pending:
+            r.sides[k] = "give"
+        r.turn({"priced": "priced", "give": "receive", "receive": "give", "void": "void"}[prior])
+        return j
+
+    def _cue_yours(self, r: _Walk, i: int) -> int | None:
+        """"3 wood and it's yours", "$60 and the sofa is yours": what stands after the last "and"
+        is given; what comes before it (unless already given) is the price."""
+        words = r.words
+        if not (words[i] == "yours" and i > 0 and words[i - 1] in ("is", "are", "be") and r.frame):
+            return None
+        conj = max((x for x in range(i) if words[x] in ("and", ",")), default=-1)
+        for k in r.frame:
+            if k > conj:
+                r.sides[k] = "give"
+            elif r.sides[k] in ("pending", "receive", "priced", "have"):
+                r.sides[k] = "receive"
+        r.explicit = True
+        r.frame = []
+        return i + 1
+
+    def _cue_here_is(self, r: _Walk, i: int) -> int | None:
+        """"here is 4 stone": a give."""
+        if not (r.words[i] == "here" and r.next(i) in ("is", "are", "you")):
+            return None
+        r.turn("give")
+        r.explicit = True
+        return i + 2
+
+    def _cue_looking_for(self, r: _Walk, i: int) -> int | None:
+        """"looking / hoping for X": the speaker's ask."""
+        if not (r.words[i] in ("looking", "look", "searching", "asking", "hoping", "hope") and r.next(i) == "for"):
+            return None
+        who = self._subject(r.words, i)
+        r.turn("receive" if who in ("speaker", None) and not self._cancelled(r.words, i) else "void")
+        return i + 2
+
+    def _cue_spare(self, r: _Walk, i: int) -> int | None:
+        """"herbs to spare", "3 mags spare": goods the speaker offers (R13)."""
+        words, nxt = r.words, r.next(i)
+        if not (words[i] == "spare" and (i > 0 and words[i - 1] == "to" or nxt in ("", ",", "and", "if") or i > 0
+                                         and r.by_index.get(i - 1) is not None)):
+            return None
+        for k, s in r.sides.items():
+            if s in ("have", "pending") or k in r.frame:
+                r.sides[k] = "give"
+        r.explicit = True
+        return i + 1
+
+    def _cue_if_you_gave(self, r: _Walk, i: int) -> int | None:
+        """"if you gave me the water": a condition whose goods are the receive side."""
+        words = r.words
+        if not (words[i] in ("gave", "sent", "paid", "handed", "brought") and i > 1 and words[i - 1] == "you"
+                and words[i - 2] in ("if", "once", "when", "after")):
+            return None
+        r.turn("receive" if r.next(i) in ("me", "us") else "void")
+        return i + 1
+
+    def _cue_you_having(self, r: _Walk, i: int) -> int | None:
+        """"I'm fine with you having all the food": a give."""
+        if not (r.words[i] == "having" and i > 0 and r.words[i - 1] == "you" and not self._cancelled(r.words, i - 1)):
+            return None
+        r.turn("give")
+        r.explicit = True
+        return i + 1
+
+    def _cue_help_with(self, r: _Walk, i: int) -> int | None:
+        """"I'll help you with 2 wood": help in goods is a give (R32)."""
+        words = r.words
+        if not (words[i] in ("help", "helping") and "with" in words[i + 1:i + 4]
+                and self._subject(words, i) == "speaker" and not self._cancelled(words, i)):
+            return None
+        r.turn("give")
+        r.explicit = True
+        return i + 1
+
+    def _cue_past(self, r: _Walk, i: int) -> int | None:
+        """A past tense or a debt is a claim: the goods after it are on nobody's side."""
+        w, words = r.words[i], r.words
+        if not (w in _PAST_VERBS or (w == "got" and i > 0 and words[i - 1] not in ("have", "i", "we", "you"))):
+            return None
+        r.turn("void")
+        return i + 1
+
+    def _cue_verb(self, r: _Walk, i: int) -> int | None:
+        """A give, offer or receive verb opens its side (a noun "final offer" and a verb with no
+        goods of its own, "I accept, 3 wheat for 1 ore", open none)."""
+        words, w, nxt, n = r.words, r.words[i], r.next(i), len(r.words)
+        if not (w in _GIVE_VERBS or w in _OFFER_VERBS or w in _RECEIVE_VERBS):
+            return None
+        if (i > 0 and words[i - 1] in _NOUN_AFTER) or nxt in (",", ""):
+            return i + 1
+        if w in _GIVE_VERBS or w in _OFFER_VERBS:
+            side, gives = self._give_frame(words, i)
+            r.turn(side)
+            r.explicit = r.explicit or (gives and (w in _GIVE_VERBS or nxt == "you"))  # "I'll trade you rope"
+            if gives and w in ("pay", "paying") and self._money is not None and not any(
+                    k in r.by_index for k in range(i + 1, min(i + 4, n))):
+                r.by_index[i] = _Hit(i, self._money, None)  # "I'll pay you double": money (R12)
+                r.sides[i] = "give"
+            return i + 1
+        side = self._receive_frame(words, i)
+        r.turn(side)
+        if side == "give":
+            r.explicit = True
+        return i + 1
+
+    _CUES: tuple[Callable[[HeuristicExtractor, _Walk, int], int | None], ...] = (
+        _cue_new_frame, _cue_for_sale, _cue_for_anything, _cue_money_do, _cue_price_is, _cue_per, _cue_for,
+        _cue_yours, _cue_here_is, _cue_looking_for, _cue_spare, _cue_if_you_gave, _cue_you_having,
+        _cue_help_with, _cue_past, _cue_verb,
+    )
+    """The cues of rule 6, in the order they are tried at each word."""
 
     def _item_within(self, words: list[str], at: int, by_index: Mapping[int, _Hit]) -> bool:
         """An item among the next four words (a "for" that prices goods, not "for free")."""
@@ -1255,7 +1352,7 @@ class HeuristicExtractor:
 
     # -- who acts (rule 11) ------------------------------------------------------------------------
 
-    def _actor(self, words: list[str], tags: list[tuple[str, str] | None], verb: int) -> tuple[str | None, bool]:
+    def _actor(self, words: list[str], tags: list[tuple[str, str] | None], verb: int) -> tuple[str | None, str]:
         """Who does the verb (``speaker``, ``you``, ``third``, ``request`` or None) and whether
         the act is cancelled (negated, hedged, a plan).  Negation is returned apart:
         ``(who, cancelled)`` where cancelled is ``"not"``, ``"hedge"`` or ``""``."""
@@ -1331,7 +1428,7 @@ class HeuristicExtractor:
         if who == "speaker" and k > 0 and any(words[x] in _HEDGES for x in range(max(0, k - 2), k)):
             hedged = True  # "maybe I'll ..."
         cancelled = "not" if negated else ("hedge" if hedged or planned else "")
-        return who, cancelled  # type: ignore[return-value]
+        return who, cancelled
 
     # -- actions (rules 12-15) ---------------------------------------------------------------------
 
@@ -1364,84 +1461,101 @@ class HeuristicExtractor:
         return out
 
     def _place_kind(self, words: list[str], tags: list[tuple[str, str] | None], j: int) -> str | None:
-        n = len(words)
-        nxt = words[j + 1] if j + 1 < n else ""
-        nxt2 = words[j + 2] if j + 2 < n else ""
-        k = j - 1
-        while k >= 0 and words[k] in ("the", "a"):
-            k -= 1
-        prev = words[k] if k >= 0 else ""
-        if prev in ("your", "his", "her", "their") or (nxt == "from" and nxt2 in ("you", "him", "her", "them")):
-            return None  # a threat on someone's place (R28)
-        # "<place> is yours", "<place> stays a DMZ", "<place> stays empty"
-        if nxt in ("is", "are") and nxt2 == "yours":
+        """Rules 12-13: ``meet``, ``stay_out`` or nothing for the place at ``j``.
+
+        The first of :attr:`_PLACE_RULES` that decides wins (one method per rule: a threat
+        on someone's place, a place declared empty or handed over, "stay out of" and its
+        kin, leaving); else the verb before the place decides (:meth:`_place_met`).
+        """
+        spot = _Spot.at(words, tags, j)
+        for rule in self._PLACE_RULES:
+            kind = rule(self, spot)
+            if kind != _UNDECIDED:
+                return kind
+        return self._place_met(spot)
+
+    def _place_threatened(self, s: _Spot) -> str | None:
+        """"your Varn", "Kessa from you": a threat on someone's place, no commitment (R28)."""
+        if s.prev in ("your", "his", "her", "their") or (s.nxt == "from" and s.nxt2 in ("you", "him", "her", "them")):
+            return None
+        return _UNDECIDED
+
+    def _place_declared_empty(self, s: _Spot) -> str | None:
+        """"<place> is yours", "<place> stays a DMZ", "<place> stays empty" (R30)."""
+        words, j, n = s.words, s.j, len(s.words)
+        if s.nxt in ("is", "are") and s.nxt2 == "yours":
             return "stay_out"
-        if nxt in ("stays", "remains", "stay", "remain") and (
-                nxt2 in _EMPTY_WORDS or (nxt2 in ("a", "an") and j + 3 < n and words[j + 3] in _EMPTY_WORDS)):
+        if s.nxt in ("stays", "remains", "stay", "remain") and (
+                s.nxt2 in _EMPTY_WORDS or (s.nxt2 in ("a", "an") and j + 3 < n and words[j + 3] in _EMPTY_WORDS)):
             return "stay_out"
+        return _UNDECIDED
+
+    def _place_handed_over(self, s: _Spot) -> str | None:
+        """"you can have <place>", "I'll give you / leave you <place>": handing a place over (R30)."""
+        words, k = s.words, s.k
         if k >= 1 and words[k] == "have" and "you" in words[max(0, k - 3):k] or (
                 k >= 1 and words[k] == "you" and words[k - 1] in ("give", "leave")):
-            return "stay_out" if self._actor(words, tags, k)[1] == "" else None
-        if prev == "keep" and nxt in _EMPTY_WORDS:
-            who, cancelled = self._actor(words, tags, k)
+            return "stay_out" if self._actor(words, s.tags, k)[1] == "" else None
+        return _UNDECIDED
+
+    def _place_kept_empty(self, s: _Spot) -> str | None:
+        """"let's keep <place> empty" (R30)."""
+        if s.prev == "keep" and s.nxt in _EMPTY_WORDS:
+            who, cancelled = self._actor(s.words, s.tags, s.k)
             return "stay_out" if who == "speaker" and not cancelled else None
-        # stay out of / keep away from / withdraw from / keep off / route around / anywhere near
-        if prev in ("of", "from", "off", "around", "near", "clear"):
-            v = k - 1
-            if prev == "of" and v >= 0 and words[v] in ("out", "clear"):
-                v -= 1
-            elif prev == "from" and v >= 0 and words[v] in ("away", "back", "out"):
-                v -= 1
-            elif prev == "near" and v >= 0 and words[v] == "anywhere":
-                v -= 1
-            while v >= 0 and (words[v] in _OWNED or words[v] in ("fleet", "fleets", "army", "armies", "units",
-                                                                  "troops", "ships", "routes", "forces", "it",
-                                                                  "them", "everything")):
-                v -= 1
-            if v >= 0 and (words[v] in _OUT_VERBS or words[v] in _MEET_VERBS):
-                who, cancelled = self._actor(words, tags, v)
-                if prev == "near":  # "I'm not going anywhere near X"
-                    return "stay_out" if who == "speaker" and cancelled == "not" else None
-                if prev == "from" and words[v] not in ("withdraw", "withdrawing", "retreat", "retreating") and \
-                        words[k - 1] not in ("away", "out", "back"):
-                    return None  # "moving from Oskel to Dorn": where the speaker comes from
-                if prev in ("of", "from", "off", "around", "clear") and who == "speaker" and not cancelled:
-                    return "stay_out"
-                return None
+        return _UNDECIDED
+
+    def _place_out_of(self, s: _Spot) -> str | None:
+        """"stay out of", "keep away from", "withdraw from", "keep off", "route around",
+        "not going anywhere near" a place (R30); "moving from Oskel" says where one comes from."""
+        words, k, prev = s.words, s.k, s.prev
+        if prev not in ("of", "from", "off", "around", "near", "clear"):
+            return _UNDECIDED
+        v = k - 1
+        if prev == "of" and v >= 0 and words[v] in ("out", "clear"):
+            v -= 1
+        elif prev == "from" and v >= 0 and words[v] in ("away", "back", "out"):
+            v -= 1
+        elif prev == "near" and v >= 0 and words[v] == "anywhere":
+            v -= 1
+        while v >= 0 and (words[v] in _OWNED or words[v] in ("fleet", "fleets", "army", "armies", "units",
+                                                              "troops", "ships", "routes", "forces", "it",
+                                                              "them", "everything")):
+            v -= 1
+        if not (v >= 0 and (words[v] in _OUT_VERBS or words[v] in _MEET_VERBS)):
             return None
-        if prev in _LEAVING or prev == "dmz":
-            who, cancelled = self._actor(words, tags, k)
+        who, cancelled = self._actor(words, s.tags, v)
+        if prev == "near":  # "I'm not going anywhere near X"
+            return "stay_out" if who == "speaker" and cancelled == "not" else None
+        if prev == "from" and words[v] not in ("withdraw", "withdrawing", "retreat", "retreating") and \
+                words[k - 1] not in ("away", "out", "back"):
+            return None  # "moving from Oskel to Dorn": where the speaker comes from
+        return "stay_out" if who == "speaker" and not cancelled else None
+
+    def _place_left(self, s: _Spot) -> str | None:
+        """"I'll leave / avoid / cede <place>", "DMZ <place>" (R30)."""
+        if s.prev in _LEAVING or s.prev == "dmz":
+            who, cancelled = self._actor(s.words, s.tags, s.k)
             return "stay_out" if who == "speaker" and not cancelled else None
-        # meet: a verb before the place (with a preposition, or the place as its object)
-        preposition = prev in _AT_PREPOSITIONS or prev == "->"
-        v = k - 1 if preposition else k
+        return _UNDECIDED
+
+    _PLACE_RULES: tuple[Callable[[HeuristicExtractor, _Spot], str | None], ...] = (
+        _place_threatened, _place_declared_empty, _place_handed_over, _place_kept_empty, _place_out_of,
+        _place_left,
+    )
+    """The place rules tried before the verb decides, in order."""
+
+    def _place_met(self, s: _Spot) -> str | None:
+        """Rule 12: the speaker's verb before the place -- with a preposition ("I'll be at X") or
+        the place as its object ("I'll hold X"), or "->" -- makes a ``meet``; negated entering
+        makes a ``stay_out`` (rule 13)."""
+        words, tags, k, prev = s.words, s.tags, s.k, s.prev
         if prev == "->":
             who, cancelled = self._actor(words, tags, k)
             return "meet" if who in ("speaker", None, "request") and not cancelled else None
-        steps = 0
-        while v >= 0 and steps < 5:
-            w = words[v]
-            if w in ("back", "backing") and v > 0 and (words[v - 1] in _MEET_VERBS or words[v - 1] in _OUT_VERBS):
-                v -= 1  # "pulling back to the mill": a move
-                steps += 1
-                continue
-            if w in _GIVE_VERBS and not _UNITS.isdisjoint(words[v:j]):
-                break  # "sending my fleet to X": a move
-            if w in _SUPPORT_VERBS and w not in _DIRECT_MEET or w in _GIVE_VERBS or w in ("support", "supporting"):
-                return None  # "support you into X", "drop 2 mags at X": no meeting (R18b, R32)
-            if w in _MEET_VERBS or w in _DIRECT_MEET or w in _ENTERING:
-                break
-            if tags[v] is not None and tags[v][0] == "place" and v > 0 and words[v - 1] == "from":
-                v -= 2  # "moving my army from Oskel to Dorn"
-                steps += 1
-                continue
-            if w in (",", "and", "but", "then", "so", "or") or (tags[v] is not None and tags[v][0] == "place"):
-                return None
-            v -= 1
-            steps += 1
-        else:
-            return None
-        if v < 0:
+        preposition = prev in _AT_PREPOSITIONS
+        v = _meet_verb_at(words, tags, s.j, k - 1 if preposition else k)
+        if v is None:
             return None
         verb = words[v]
         direct = not preposition and v == k
@@ -1473,7 +1587,7 @@ class HeuristicExtractor:
                 preposition and prev in ("to", "toward", "towards", "for", "up", "over"):
             return None
         if verb in ("keep", "keeping", "order", "ordering", "bring", "bringing", "send", "sending", "lead",
-                    "leading") and _UNITS.isdisjoint(words[v:j]):
+                    "leading") and _UNITS.isdisjoint(words[v:s.j]):
             return None  # "I'll keep my fleet in X", "sending my army to X"; "send 4 herbs to X" is a delivery
         return "meet"
 
@@ -1700,6 +1814,84 @@ _ACCEPT_BY_FIRST: dict[str, list[tuple[str, ...]]] = {}
 for _phrase in _ACCEPT_PHRASES:
     _ACCEPT_BY_FIRST.setdefault(_phrase[0], []).append(_phrase)
 _CHECK_WORDS = frozenset(p[-1] for p in _CHECKS)
+
+
+def _meet_verb_at(words: list[str], tags: list[tuple[str, str] | None], j: int, v: int) -> int | None:
+    """The verb a place at ``j`` belongs to, walking back from ``v`` at most five words: a motion,
+    holding or entering verb; None when a give or support verb (a delivery, a supporting order:
+    R18b, R32), a clause break or another place comes first ("moving my army from Oskel to
+    Dorn" skips "from Oskel")."""
+    steps = 0
+    while v >= 0 and steps < 5:
+        w = words[v]
+        if w in ("back", "backing") and v > 0 and (words[v - 1] in _MEET_VERBS or words[v - 1] in _OUT_VERBS):
+            v -= 1  # "pulling back to the mill": a move
+            steps += 1
+            continue
+        if w in _GIVE_VERBS and not _UNITS.isdisjoint(words[v:j]):
+            return v  # "sending my fleet to X": a move
+        if w in _SUPPORT_VERBS and w not in _DIRECT_MEET or w in _GIVE_VERBS or w in ("support", "supporting"):
+            return None  # "support you into X", "drop 2 mags at X": no meeting (R18b, R32)
+        if w in _MEET_VERBS or w in _DIRECT_MEET or w in _ENTERING:
+            return v
+        if tags[v] is not None and tags[v][0] == "place" and v > 0 and words[v - 1] == "from":
+            v -= 2  # "moving my army from Oskel to Dorn"
+            steps += 1
+            continue
+        if w in (",", "and", "but", "then", "so", "or") or (tags[v] is not None and tags[v][0] == "place"):
+            return None
+        v -= 1
+        steps += 1
+    return None
+
+
+def _each(r: _Walk) -> None:
+    """"lumber for clay, 2 each": the number sets every good that has none (rule 5)."""
+    words = r.words
+    each = next((_bare_number(words[k - 1]) for k in range(1, len(words)) if words[k] == "each"), None)
+    if each is not None:
+        for h in r.by_index.values():
+            if h.quantity is None:
+                h.quantity = each
+
+
+def _offered_having(r: _Walk) -> None:
+    """"I've got extra sheep if you want em, no charge": goods the speaker has are offered (R13)."""
+    words = r.words
+    if any(s == "have" for s in r.sides.values()) and (
+            _has(words, ("no", "charge")) or "free" in words or _has(words, ("if", "you", "want"))
+            or _has(words, ("if", "you", "need"))):
+        r.mark(("have",), "give")
+        r.explicit = True
+
+
+def _complaint(words: list[str]) -> bool:
+    """A clause of complaint about terms ("rip-off", "lowball", "too low"): no sides (R6)."""
+    return not _COMPLAINTS.isdisjoint(words) or _has(words, ("too", "low")) or _has(words, ("too", "much"))
+
+
+def _settled(r: _Walk, clause: _Clause) -> _Goods:
+    """The sides as read; goods "priced" (after a "for" with nothing before it) are the other side."""
+    by_index, sides = r.by_index, r.sides
+    give = [by_index[k] for k, s in sorted(sides.items()) if s == "give"]
+    receive = [by_index[k] for k, s in sorted(sides.items()) if s == "receive"]
+    priced = [by_index[k] for k, s in sorted(sides.items()) if s == "priced"]
+    if priced and give and not receive:
+        receive = priced
+    elif priced and receive and not give:
+        give = priced
+    words = r.words
+    conditional = not _CONDITIONS.isdisjoint(words) or _has(words, ("as", "long", "as"))
+    return _Goods(give, receive, r.explicit, clause, conditional)
+
+
+def _has(words: list[str], phrase: tuple[str, ...]) -> bool:
+    """``phrase`` stands in ``words``."""
+    k = len(phrase)
+    first = phrase[0]
+    if first not in words:
+        return False
+    return any(w == first and tuple(words[i:i + k]) == phrase for i, w in enumerate(words))
 
 
 def _at(c: Commitment, span: tuple[int, int], conditional: bool) -> Commitment:
