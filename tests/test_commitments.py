@@ -368,6 +368,54 @@ NEAR_MISSES = [
 ]
 
 
+GENERALISED = [
+    # R27: a move from A to B is meet B only, also when the unit is named by its place, and in a list
+    (DIPLO, "Moving Oskel to Dorn, Halvik to Sael. Nothing fancy.", [T("meet", region="Dorn"), T("meet", region="Sael")]),
+    (DIPLO, "I'll move Varn to Kessa", [T("meet", region="Kessa")]),
+    (DIPLO, "I'll go for Halvik", [T("meet", region="Halvik")]),
+    (DIPLO, "I'm not going for Halvik", []),
+    (DIPLO, "My army in Dorn is staying put.", [T("meet", region="Dorn")]),
+    (DIPLO, "My army in Dorn is not staying.", []),
+    (DIPLO, "Your army in Dorn is staying put?", []),
+    # "this turn" is no subject: the negation after "and" keeps the speaker's
+    (DIPLO, "I'll move to Sael this turn and won't enter Varn again", [T("meet", region="Sael"), T("stay_out", region="Varn")]),
+    # R30: kept as a DMZ; an agreement reported is none; "let me have" hands nothing over
+    (DIPLO, "Let's keep Pell as a DMZ then", [T("stay_out", region="Pell")]),
+    (DIPLO, "Brask and I have agreed to DMZ Pell", []),
+    (DIPLO, "I'll help you take Dorn if you let me have Kessa", [T("support")]),
+    # R23: disclaimers of intent
+    (DIPLO, "I have no interest in going after you", [T("no_attack")]),
+    (DIPLO, "I'm not going after Brask", [T("no_attack", target="Brask")]),
+    (DIPLO, "I'm going after you", []),
+    (DIPLO, "I'm moving to Sael, not to attack you", [T("meet", region="Sael"), T("no_attack")]),
+    (DIPLO, "Brask told me not to attack you", []),
+    # R31: support by another name, and a supporting order on a place
+    (DIPLO, "You can count on me.", [T("support")]),
+    (DIPLO, "You can't count on me.", []),
+    (DIPLO, "I'll support Sael holding", [T("support")]),
+    (DIPLO, "Will you support Sael holding?", []),
+    # R20 / D1: consent in other words
+    (CASINO, "I am willing to take your offer", [T("accept")]),
+    (CASINO, "Sure we can do that", [T("accept")]),
+    (DIPLO, "Will do.", [T("accept")]),
+    (CASINO, "I will do 3 water for 2 food", [T("trade", {"water": 3}, {"food": 2})]),
+    # R11: a good with 0 is on no side; R8: bringing goods one wishes for is no give
+    (CASINO, "My offer: you get 3 water, 1 food, 0 firewood. I would get 0 water, 2 food, 3 firewood.",
+     [T("trade", {"water": 3, "food": 1}, {"food": 2, "firewood": 3})]),
+    (CASINO, "I'd like to bring three packages of firewood for the BBQ", []),
+    (CASINO, "I'd like to bring you 2 water", [T("give", {"water": 2})]),
+    # a concession ("while I could use X") is not the offer's price
+    (CASINO, "While I could use some food, I'd give you food for water.", [T("trade", {"food": None}, {"water": None})]),
+]
+
+
+@pytest.mark.parametrize(("vocabulary", "text", "expected"), GENERALISED)
+def test_generalised_grammar(vocabulary: dict, text: str, expected: list[tuple]) -> None:
+    ex = HeuristicExtractor(vocabulary)
+    got = [(c.kind, c.give, c.receive, c.region, c.target) for c in ex.extract(text).commitments]
+    assert sorted(got, key=repr) == sorted(expected, key=repr)
+
+
 @pytest.mark.parametrize(("vocabulary", "text", "expected"), GUIDE_CASES + NEAR_MISSES)
 def test_general_grammar(vocabulary: dict, text: str, expected: list[tuple]) -> None:
     ex = HeuristicExtractor(vocabulary)

@@ -488,6 +488,9 @@ _UNITS = frozenset({"fleet", "fleets", "army", "armies", "units", "unit", "troop
                     "squad", "team", "convoy", "convoys", "patrols", "patrol", "men", "scouts"})
 """The speaker's own forces ("my fleet will hold X": the speaker's promise, R23b)."""
 _EMPTY_WORDS = frozenset({"dmz", "empty", "neutral", "demilitarized", "clear", "free", "unoccupied", "yours"})
+_TIME_NOUNS = frozenset({"turn", "year", "season", "round", "spring", "fall", "autumn", "winter", "summer", "time",
+                         "game", "week", "phase", "move", "tick", "morning", "evening", "night"})
+"""Nouns after "this" / "that" that make it a determiner ("this turn"), not a subject."""
 
 # support ----------------------------------------------------------------------------------------
 _SUPPORT_VERBS = frozenset({"support", "supporting", "back", "backing", "help", "helping", "convoy", "convoying",
@@ -564,6 +567,8 @@ class _Walk:
     """The side the last cue opened."""
     explicit: bool = False
     """A give phrase was read (an offer without a price is then a ``give``)."""
+    concession: bool = False
+    """Inside a clause-opening concession ("While I could use some food, ..."): its goods are on no side."""
 
     def next(self, i: int) -> str:
         """The word after ``i`` ("" at the end)."""
@@ -962,14 +967,24 @@ class HeuristicExtractor:
             r.sides[i] = "receive"
             r.explicit = True
             return i + 1
-        r.sides[i] = r.side or "pending"
+        r.sides[i] = "void" if r.concession else (r.side or "pending")
         r.frame.append(i)
         return i + 1
 
     def _cue_new_frame(self, r: _Walk, i: int) -> int | None:
-        """"but" / "because" start a new frame ("you can have 2 food but I was wondering ...")."""
-        if r.words[i] not in ("but", "because", "however", "although", "though", "since", "whereas"):
+        """"but" / "because" start a new frame ("you can have 2 food but I was wondering ...");
+        a concession opening the clause ("While I could use some food, I'd give you food for
+        water") holds no side up to its comma."""
+        w = r.words[i]
+        if w == "," and r.concession:
+            r.concession = False
+            r.turn(None)
+            return i + 1
+        if w not in ("but", "because", "however", "although", "though", "since", "whereas", "while"):
             return None
+        if w in ("while", "although", "though", "whereas") and all(x in _INTERJECTIONS for x in r.words[:i]) \
+                and "," in r.words[i:]:
+            r.concession = True
         r.turn(None)
         return i + 1
 
@@ -1263,6 +1278,9 @@ class HeuristicExtractor:
                 return True
             if w in ("like", "love", "enjoy") and k > 0 and words[k - 1] in ("i", "we"):
                 return True  # "I like to bring more food": a habit, not an offer
+            if w in ("like", "love") and k > 0 and words[k - 1] == "would" and words[verb] in ("bring", "take") \
+                    and words[verb + 1:verb + 2] != ["you"]:
+                return True  # "I'd like to bring three packages of firewood": a wish for the goods
         return False
 
     def _receive_frame(self, words: list[str], i: int) -> str:
@@ -1367,7 +1385,8 @@ class HeuristicExtractor:
                 negated = True
             elif w in _HEDGES:
                 hedged = True
-            elif w in ("planning", "plan", "plans", "want", "wanted", "hoping", "intend", "wish", "trying") or (
+            elif w in ("planning", "plan", "plans", "want", "wanted", "hoping", "intend", "wish", "trying",
+                       "agreed") or (
                     w == "going" and k > 0 and words[k - 1] in ("was", "were")):
                 planned = True
             elif w in ("i", "we"):
@@ -1401,6 +1420,8 @@ class HeuristicExtractor:
                     continue
                 who = "you"
                 break
+            elif w in ("this", "that") and k + 1 < verb and words[k + 1] in _TIME_NOUNS:
+                pass  # "this turn", "that year": a determiner
             elif (t is not None and t[0] == "agent") or w in _THIRD or w in _REPORTING:
                 who = "third"
                 break
@@ -1438,7 +1459,7 @@ class HeuristicExtractor:
         if any(t is not None and t[0] == "place" for t in tags):
             out += self._places(words, tags)
         if not _AGGRESSION.isdisjoint(words) or not _PEACE_WORDS.isdisjoint(words) or not {
-                "non", "safe", "harm", "alone", "again", "untouched", "fire", "cold", "against"}.isdisjoint(words):
+                "non", "safe", "harm", "alone", "again", "untouched", "fire", "cold", "against", "after"}.isdisjoint(words):
             out += self._no_attack(words, tags)
         if not _SUPPORT_VERBS.isdisjoint(words) or not {"got", "count", "have", "with", "for"}.isdisjoint(words):
             out += self._support(words, tags)
@@ -1451,8 +1472,13 @@ class HeuristicExtractor:
         for j, t in enumerate(tags):
             if t is None or t[0] != "place":
                 continue
+            if _origin(words, tags, j):
+                continue  # "moving Smyrna to Constantinople": where the unit comes from (R27)
             if previous is not None and all(w in ("or", "and", ",", "the", "nor") for w in words[previous[0] + 1:j]):
                 kind = previous[1]  # "the Corran Sea or Ulm Strait": the same verb
+            elif previous is not None and j >= 2 and _origin(words, tags, j - 2) and all(
+                    w in (",", "and", "then") for w in words[previous[0] + 1:j - 2]):
+                kind = previous[1]  # "Smyrna to Constantinople, Ankara to Black Sea": the same verb
             else:
                 kind = self._place_kind(words, tags, j)
             previous = (j, kind)
@@ -1493,14 +1519,17 @@ class HeuristicExtractor:
     def _place_handed_over(self, s: _Spot) -> str | None:
         """"you can have <place>", "I'll give you / leave you <place>": handing a place over (R30)."""
         words, k = s.words, s.k
-        if k >= 1 and words[k] == "have" and "you" in words[max(0, k - 3):k] or (
+        if k >= 1 and words[k] == "have" and (words[k - 1] == "you" or (
+                k >= 2 and words[k - 2] == "you" and words[k - 1] in ("can", "may", "will", "could", "would"))) or (
                 k >= 1 and words[k] == "you" and words[k - 1] in ("give", "leave")):
             return "stay_out" if self._actor(words, s.tags, k)[1] == "" else None
         return _UNDECIDED
 
     def _place_kept_empty(self, s: _Spot) -> str | None:
         """"let's keep <place> empty" (R30)."""
-        if s.prev == "keep" and s.nxt in _EMPTY_WORDS:
+        words, j = s.words, s.j
+        as_empty = s.nxt == "as" and any(w in _EMPTY_WORDS for w in words[j + 2:j + 4])  # "keep X as a DMZ"
+        if s.prev == "keep" and (s.nxt in _EMPTY_WORDS or as_empty):
             who, cancelled = self._actor(s.words, s.tags, s.k)
             return "stay_out" if who == "speaker" and not cancelled else None
         return _UNDECIDED
@@ -1539,9 +1568,29 @@ class HeuristicExtractor:
             return "stay_out" if who == "speaker" and not cancelled else None
         return _UNDECIDED
 
+    def _place_held(self, s: _Spot) -> str | None:
+        """"my army in Warsaw is staying put", "our fleet in X will hold": the speaker's unit stays (R23b, R27)."""
+        words, k, j = s.words, s.k, s.j
+        if not (s.prev in ("in", "at") and k >= 2 and words[k - 1] in _UNITS and words[k - 2] in _OWNED):
+            return _UNDECIDED
+        after = [w for w in words[j + 1:j + 4] if w not in ("is", "are", "will", "be", "just")]
+        if not after or after[0] not in ("staying", "stays", "stay", "holding", "holds", "hold", "remains",
+                                         "remaining", "remain"):
+            return _UNDECIDED
+        negated = any(w in _NEGATIONS or w in _HEDGES for w in words[j + 1:j + 4])
+        return None if negated else "meet"
+
+    def _place_gone_for(self, s: _Spot) -> str | None:
+        """"I'll go for Trieste": the speaker will try to take the place (R27)."""
+        words, k = s.words, s.k
+        if not (s.prev == "for" and k >= 1 and words[k - 1] in ("go", "going")):
+            return _UNDECIDED
+        who, cancelled = self._actor(words, s.tags, k - 1)
+        return "meet" if who == "speaker" and not cancelled else None
+
     _PLACE_RULES: tuple[Callable[[HeuristicExtractor, _Spot], str | None], ...] = (
         _place_threatened, _place_declared_empty, _place_handed_over, _place_kept_empty, _place_out_of,
-        _place_left,
+        _place_left, _place_held, _place_gone_for,
     )
     """The place rules tried before the verb decides, in order."""
 
@@ -1597,7 +1646,12 @@ class HeuristicExtractor:
         for i, w in enumerate(words):
             nxt = words[i + 1] if i + 1 < n else ""
             prev = words[i - 1] if i > 0 else ""
-            if w in _AGGRESSION:
+            going_after = w == "after" and prev in ("go", "going", "come", "coming") and (
+                nxt in ("you", "him", "her", "them") or (i + 1 < n and tags[i + 1] is not None and tags[i + 1][0] == "agent"))
+            if w in _AGGRESSION and prev == "to" and i > 1 and words[i - 2] == "not" and _speaker_before(words, i - 2):
+                # "I'm moving to Armenia, not to attack you": a disclaimer of intent (R23)
+                return [Commitment("no_attack", target=self._target(self._object(words, tags, i)))]
+            if w in _AGGRESSION or going_after:
                 obj = self._object(words, tags, i)
                 if obj is not None and obj[0] == "place":
                     continue  # aggression on a place is stay_out (R25)
@@ -1613,6 +1667,8 @@ class HeuristicExtractor:
                     if v in ("not", "never", "no"):
                         negated = True
                         continue
+                    if v in ("me", "us") and not (k > 0 and words[k - 1] == "let"):
+                        break  # "Brask told me not to attack you": "me" is an object
                     if v in _SPEAKER or v in _OWNED or (v == "us" and k > 0 and words[k - 1] == "let"):
                         if negated and not any(h in words[k:i] for h in _HEDGES):
                             return [Commitment("no_attack", target=self._target(obj))]
@@ -1681,6 +1737,9 @@ class HeuristicExtractor:
                 phrase = i - 2  # "I've got your back"
             elif w == "support" and i > 1 and words[i - 1] == "my" and words[i - 2] in ("on", "have"):
                 phrase = i - 2  # "count on my support", "you have my support"
+            elif w == "on" and nxt in ("me", "us") and i > 0 and words[i - 1] == "count" and not any(
+                    x in _NEGATIONS or x in _HEDGES for x in words[max(0, i - 4):i]):
+                return [Commitment("support")]  # "you can count on me"
             elif w == "with" and nxt == "you" and i > 0 and (words[i - 1] == "stay" or (
                     i > 1 and words[i - 1] in ("it", "there") and words[i - 2] in ("stay", "hold", "be"))):
                 phrase = i - 2 if words[i - 1] != "stay" else i - 1  # "I'll hold it with you", "I'll stay with you"
@@ -1694,6 +1753,10 @@ class HeuristicExtractor:
                     j += 1
                     obj = words[j] if j < n else ""
                 person = obj in _PERSON_OBJECTS or (j < n and tags[j] is not None and tags[j][0] == "agent")
+                if w in ("support", "supporting", "back", "backing", "convoy", "convoying") and j + 1 < n and \
+                        tags[j] is not None and tags[j][0] == "place" and words[j + 1] in (
+                            "holding", "hold", "holds", "to", "into", "->", "in"):
+                    person = True  # "I'll support Serbia holding", "support Holland to Belgium": a unit's order
                 if w in ("help", "helping", "assist", "assisting", "aid") and (
                         obj in ("build", "with", "out", "take", "hold", "defend") or person):
                     if any(tags[k] is not None and tags[k][0] == "item" for k in range(i + 1, min(i + 6, n))):
@@ -1762,6 +1825,9 @@ class HeuristicExtractor:
                 return True  # "alliance it is", "10 it is"
             if len(rest) == 2 and _DIGITS.fullmatch(rest[0]) and rest[1] == "works":
                 return True  # "10 works"
+            if rest in (["will", "do"], ["can", "do"], ["i", "will", "do", "that"], ["will", "do", "that"]) and \
+                    seg == 0 and i == n:
+                return True  # "Will do.": consent to what was asked (D1)
             seg = i + 1
         return False
 
@@ -1802,7 +1868,8 @@ _ACCEPT_PHRASES: tuple[tuple[str, ...], ...] = tuple(tuple(p.split()) for p in (
     "i can agree", "that is fair", "sounds fair", "sounds pretty fair", "sounds very fair", "seems fair",
     "that works", "works for me", "works for us", "fine by me", "that is fine", "fine with me", "sounds like a plan",
     "let us do it", "let us do this", "let us do that", "i will take it", "you are on", "i am in", "count me in",
-    "i can do that", "i can make that work", "i can work with that", "i will go with that", "sounds reasonable",
+    "i can do that", "we can do that", "take your offer", "accept your offer", "take the offer",
+    "accept the offer", "take that offer", "take the deal", "take that deal", "i can make that work", "i can work with that", "i will go with that", "sounds reasonable",
     "that is reasonable", "ok with that", "fine with that", "good with that", "it is a plan", "came to an agreement",
     "come to an agreement", "reached an agreement", "we have an agreement", "make a deal with that",
     "i can live with that", "works for me", "that will work", "that would work", "happy to oblige",
@@ -1838,11 +1905,31 @@ def _meet_verb_at(words: list[str], tags: list[tuple[str, str] | None], j: int, 
             v -= 2  # "moving my army from Oskel to Dorn"
             steps += 1
             continue
+        if _origin(words, tags, v):
+            v -= 1  # "moving Vienna to Galicia": the unit's place
+            steps += 1
+            continue
         if w in (",", "and", "but", "then", "so", "or") or (tags[v] is not None and tags[v][0] == "place"):
             return None
         v -= 1
         steps += 1
     return None
+
+
+def _speaker_before(words: list[str], at: int) -> bool:
+    """The nearest pronoun before ``at`` (commas passed) is the speaker's."""
+    for k in range(at - 1, -1, -1):
+        if words[k] in ("i", "we") or words[k] in _OWNED:
+            return True
+        if words[k] in _YOU or words[k] in _THIRD or words[k] in _REPORTING or words[k] in ("me", "us", "told"):
+            return False
+    return False
+
+
+def _origin(words: list[str], tags: list[tuple[str, str] | None], j: int) -> bool:
+    """The place at ``j`` is followed by "to" / "->" and another place: where a unit moves from."""
+    return j + 2 < len(words) and words[j + 1] in ("to", "->") and tags[j + 2] is not None \
+        and tags[j + 2][0] == "place" and tags[j] is not None and tags[j][0] == "place"
 
 
 def _each(r: _Walk) -> None:
@@ -1872,7 +1959,8 @@ def _complaint(words: list[str]) -> bool:
 
 def _settled(r: _Walk, clause: _Clause) -> _Goods:
     """The sides as read; goods "priced" (after a "for" with nothing before it) are the other side."""
-    by_index, sides = r.by_index, r.sides
+    by_index = r.by_index
+    sides = {k: s for k, s in r.sides.items() if by_index[k].quantity != 0}  # "0 firewood": none handed over
     give = [by_index[k] for k, s in sorted(sides.items()) if s == "give"]
     receive = [by_index[k] for k, s in sorted(sides.items()) if s == "receive"]
     priced = [by_index[k] for k, s in sorted(sides.items()) if s == "priced"]
