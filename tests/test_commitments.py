@@ -373,7 +373,12 @@ GENERALISED = [
     (DIPLO, "Moving Oskel to Dorn, Halvik to Sael. Nothing fancy.", [T("meet", region="Dorn"), T("meet", region="Sael")]),
     (DIPLO, "I'll move Varn to Kessa", [T("meet", region="Kessa")]),
     (DIPLO, "I'll go for Halvik", [T("meet", region="Halvik")]),
-    (DIPLO, "I'm not going for Halvik", []),
+    (DIPLO, "I'm not going for Halvik", [T("stay_out", region="Halvik")]),  # R25: no move on a place
+    (DIPLO, "My plan is to build a fleet in Oskel and go for Halvik.", []),  # a plan carries over "and"
+    (DIPLO, "I'm thinking about moving to Sael, but only to defend Dorn.", []),  # a purpose, and a hedge
+    (DIPLO, "I'm going to have to defend Dorn", [T("meet", region="Dorn")]),
+    (DIPLO, "Let's bounce in Sael to keep Brask out", [T("meet", region="Sael")]),
+    (DIPLO, "I'll bounce you in Sael", []),
     (DIPLO, "My army in Dorn is staying put.", [T("meet", region="Dorn")]),
     (DIPLO, "My army in Dorn is not staying.", []),
     (DIPLO, "Your army in Dorn is staying put?", []),
@@ -396,6 +401,15 @@ GENERALISED = [
     (DIPLO, "Will you support Sael holding?", []),
     # R20 / D1: consent in other words
     (CASINO, "I am willing to take your offer", [T("accept")]),
+    (CASINO, "Ha! I'll take you up on that offer", [T("accept")]),
+    (CASINO, "because I'm a nice guy I'll do that.", [T("accept")]),
+    (CASINO, "I agree water is needed.", []),
+    (CASINO, "go ahead and submit the deal please", []),
+    (CASINO, "I am not unfair. That is a good deal.", []),
+    (CASINO, "we are looking to take lots of food", []),
+    (CASINO, "I have plenty of firewood for you", [T("give", {"firewood": None})]),
+    (CASINO, "I will give you 2 packages of food if I get 2 jugs of water", [T("trade", {"food": 2}, {"water": 2})]),
+    (TEAM, "I'm willing to help you to the best of my ability", []),
     (CASINO, "Sure we can do that", [T("accept")]),
     (DIPLO, "Will do.", [T("accept")]),
     (CASINO, "I will do 3 water for 2 food", [T("trade", {"water": 3}, {"food": 2})]),

@@ -361,7 +361,9 @@ _FILLERS = frozenset({"units", "unit", "pieces", "piece", "bundles", "bundle", "
                       "fresh", "good", "fine", "raw", "spare", "extra", "more", "of", "x", "pcs", "pc",
                       "packages", "package", "packs", "pack", "items", "item", "things", "thing", "lots",
                       "bottles", "bottle", "loads", "load", "cases", "case", "crates", "crate", "my", "your",
-                      "the", "our", "additional", "all"})
+                      "the", "our", "additional", "all", "jugs", "jug", "containers", "container", "gallons",
+                      "gallon", "boxes", "box", "sacks", "sack", "packets", "packet", "portions", "portion",
+                      "servings", "serving", "cords", "cord", "liters", "litres"})
 """Words that may stand between a quantity and its item ("3 packages of water", "all 3 firewood")."""
 _SPEAKER = frozenset({"i", "we", "me", "us"})
 _OWNED = frozenset({"my", "our", "mine", "ours"})
@@ -488,6 +490,15 @@ _UNITS = frozenset({"fleet", "fleets", "army", "armies", "units", "unit", "troop
                     "squad", "team", "convoy", "convoys", "patrols", "patrol", "men", "scouts"})
 """The speaker's own forces ("my fleet will hold X": the speaker's promise, R23b)."""
 _EMPTY_WORDS = frozenset({"dmz", "empty", "neutral", "demilitarized", "clear", "free", "unoccupied", "yours"})
+_TO_FRAMES = frozenset({
+    "going", "have", "has", "need", "able", "like", "love", "happy", "willing", "ready", "glad", "promise",
+    "plan", "planning", "agree", "decided", "intend", "hoping", "wish", "try", "trying", "want", "wanted", "sure",
+    "fine", "okay", "ok", "prepared", "gonna", "about", "got", "gotta", "used", "continue", "start", "begin",
+    "proceed", "expect", "hope", "pleased", "content", "order", "would", "i", "we", "me", "us", "and", "then",
+    "moving", "move", "heading", "head", "go", "come", "coming", "back", "return", "returning", "pull", "pulling"})
+"""Words before "to <verb>" that frame the speaker's own act ("going to hold", "happy to keep");
+after any other word, "to <verb>" is a purpose ("... only to defend Venice")."""
+_NOT_AIMED = frozenset({"you", "him", "her", "them"})
 _TIME_NOUNS = frozenset({"turn", "year", "season", "round", "spring", "fall", "autumn", "winter", "summer", "time",
                          "game", "week", "phase", "move", "tick", "morning", "evening", "night"})
 """Nouns after "this" / "that" that make it a determiner ("this turn"), not a subject."""
@@ -1053,8 +1064,8 @@ class HeuristicExtractor:
                 x in _HEDGES or x in _NEGATIONS for x in words[:i]):
             new = "receive" if nxt in ("me", "us") else "give"
             for k in r.frame:
-                if r.sides[k] in ("pending", "give", "receive", "priced"):
-                    r.sides[k] = new
+                if r.sides[k] in ("pending", "give", "receive", "priced", "have"):
+                    r.sides[k] = new  # "I have plenty of firewood for you"
             r.explicit = r.explicit or new == "give"
             r.frame = []
             return i + 2
@@ -1318,6 +1329,8 @@ class HeuristicExtractor:
             if any(words[x] in ("not", "never", "no") for x in range(max(0, i - 4), i)):
                 return "void"  # "I don't need much food": no ask
             return "receive"  # the speaker's ask; a hedge on an ask does not make it an offer
+        if who is None and w == "take" and i > 0 and words[i - 1] == "to":
+            return "give" if "you" in words[max(0, i - 3):i - 1] else "void"  # "looking to take": no order
         if who is None and w == "take" and not self._cancelled(words, i):
             return "give"  # "take 3 wood": the addressee takes, the speaker gives
         if who is None and w in ("need", "want", "needing", "wanting", "require") and (
@@ -1441,9 +1454,10 @@ class HeuristicExtractor:
                     who = "request"  # a bare verb opening the clause: an order
             elif words[k] in (",", "and", "then", "but", "so"):
                 # a new frame without its own subject: the one before it acts ("I'll go to X and wait")
-                before = self._actor(words, tags, k)[0] if k > 0 else None
+                before, before_cancelled = self._actor(words, tags, k) if k > 0 else (None, "")
                 if before == "speaker":
                     who = "speaker"
+                    hedged = hedged or before_cancelled == "hedge"  # "my plan is to build ... and go for X"
                 elif words[verb].endswith("ing") and words[k] == ",":
                     who = "speaker"  # "got one, coming to tower"
         if who == "speaker" and k > 0 and any(words[x] in _HEDGES for x in range(max(0, k - 2), k)):
@@ -1586,7 +1600,9 @@ class HeuristicExtractor:
         if not (s.prev == "for" and k >= 1 and words[k - 1] in ("go", "going")):
             return _UNDECIDED
         who, cancelled = self._actor(words, s.tags, k - 1)
-        return "meet" if who == "speaker" and not cancelled else None
+        if who != "speaker":
+            return None
+        return "meet" if not cancelled else ("stay_out" if cancelled == "not" else None)
 
     _PLACE_RULES: tuple[Callable[[HeuristicExtractor, _Spot], str | None], ...] = (
         _place_threatened, _place_declared_empty, _place_handed_over, _place_kept_empty, _place_out_of,
@@ -1618,6 +1634,11 @@ class HeuristicExtractor:
             return None
         if verb in ("take", "taking") and not direct:
             return None
+        if v >= 2 and words[v - 1] == "to" and words[v - 2] not in _TO_FRAMES:
+            return None  # "... but only to defend Venice": a purpose, not a promise
+        if verb == "bounce" and preposition and _NOT_AIMED.isdisjoint(words[v + 1:s.j]):
+            who, cancelled = self._actor(words, tags, v)
+            return "meet" if who == "speaker" and not cancelled else None  # "let's bounce in X": a move
         who, cancelled = self._actor(words, tags, v)
         if verb in ("meet", "meeting", "see", "find", "rendezvous", "regroup"):
             # "meet me at X" says where the speaker will be (R27); "let's meet", "see you at"
@@ -1761,6 +1782,8 @@ class HeuristicExtractor:
                         obj in ("build", "with", "out", "take", "hold", "defend") or person):
                     if any(tags[k] is not None and tags[k][0] == "item" for k in range(i + 1, min(i + 6, n))):
                         continue  # help in goods is a give (R32)
+                    if words[j + 1:j + 3] in (["to", "the"], ["in", "any"], ["any", "way"]):
+                        continue  # "help you to the best of my ability": no act named
                     person = True
                 if w in ("back", "backing") and i > 0 and words[i - 1] in ("come", "coming", "go", "going", "pull",
                                                                          "pulling", "fall", "get", "be"):
@@ -1797,6 +1820,9 @@ class HeuristicExtractor:
                 if phrase[-1] == "agree" and i + k + 1 < n and words[i + k] in ("that", "with") \
                         and words[i + k + 1] not in (",", "too"):
                     continue  # "I agree that the lake has water": an opinion
+                if phrase[-1] == "agree" and i + k < n and words[i + k] not in (
+                        ",", "too", "then", "and", "so", "completely", "totally", "fully", "to", "that", "with", "!"):
+                    continue  # "I agree water is needed": an opinion
                 if phrase[-1] == "agree" and i + k + 1 < n and words[i + k] == "to" and \
                         words[i + k + 1] not in ("that", "this", "it", "those", "these", "your", "the"):
                     continue  # "I agree to give you ...": the give rules read it
@@ -1842,6 +1868,8 @@ class HeuristicExtractor:
             return False  # "make it 3 sheep and you have a deal": a demand (R18)
         if words[start] == "deal" and start > 0 and words[start - 1] in _DEAL_NEGATORS:
             return False
+        if words[start] == "submit" and (start == 0 or words[start - 1] in ("and", "please", "just", "go")):
+            return False  # "go ahead and submit the deal": an order
         after = words[end:end + 2]
         if after[:1] in (["is"], ["off"], ["with"], ["breaker"], ["over"], ["was"], ["to"]) and words[start] == "deal":
             return False
@@ -1868,12 +1896,12 @@ _ACCEPT_PHRASES: tuple[tuple[str, ...], ...] = tuple(tuple(p.split()) for p in (
     "i can agree", "that is fair", "sounds fair", "sounds pretty fair", "sounds very fair", "seems fair",
     "that works", "works for me", "works for us", "fine by me", "that is fine", "fine with me", "sounds like a plan",
     "let us do it", "let us do this", "let us do that", "i will take it", "you are on", "i am in", "count me in",
-    "i can do that", "we can do that", "take your offer", "accept your offer", "take the offer",
+    "i can do that", "we can do that", "i will do that", "we will do that", "take you up on that", "take you up on your", "take you up on the", "take your offer", "accept your offer", "take the offer",
     "accept the offer", "take that offer", "take the deal", "take that deal", "i can make that work", "i can work with that", "i will go with that", "sounds reasonable",
     "that is reasonable", "ok with that", "fine with that", "good with that", "it is a plan", "came to an agreement",
     "come to an agreement", "reached an agreement", "we have an agreement", "make a deal with that",
     "i can live with that", "works for me", "that will work", "that would work", "happy to oblige",
-    "that is a fair deal", "like a fair deal", "that is a good deal", "like a good deal", "i will accept",
+    "that is a fair deal", "like a fair deal", "like a good deal", "i will accept",
     "we will accept", "i can accept", "sounds like a fair trade", "that is a fair trade",
 ))
 """Phrases that consent to a proposal (the guide's R20 and D1)."""
