@@ -418,6 +418,22 @@ GENERALISED = [
      [T("trade", {"water": 3, "food": 1}, {"food": 2, "firewood": 3})]),
     (CASINO, "I'd like to bring three packages of firewood for the BBQ", []),
     (CASINO, "I'd like to bring you 2 water", [T("give", {"water": 2})]),
+    # R14 / R12: offers in market and trading registers
+    (CATAN, "I'll give 3 wood to whoever gives me an ore", [T("trade", {"wood": 3}, {"ore": 1})]),
+    (CATAN, "Wood for brick, 2:1", [T("trade", {"wood": 2}, {"brick": 1})]),
+    (CATAN, "No deal, 2 wheat is too little for ore.", []),
+    (CATAN, "I have wood to trade for brick.", [T("trade", {"wood": None}, {"brick": None})]),
+    (CATAN, "I have wood.", []),
+    (MARKET, "$25 and I'll pick up the lamp tonight.", [T("trade", {"cash": 25}, {"lamp": None})]),
+    (MARKET, "The sofa is $80, firm.", [T("trade", {"sofa": None}, {"cash": 80})]),
+    (MARKET, "Selling my desk, $40 obo.", [T("trade", {"desk": None}, {"cash": 40})]),
+    (MARKET, "50 for the sofa and the lamp together.", [T("trade", {"cash": 50}, {"sofa": None, "lamp": None})]),
+    (MARKET, "Sure, $35 works.", [T("accept")]),
+    (SPACE, "Drop 30 coolant at Vesta Yard and I'll pay 400 credits.", [T("trade", {"credits": 400}, {"coolant": 30})]),
+    (SPACE, "Offer: 40 coolant, 500 credits. Take it or leave it.", [T("trade", {"coolant": 40}, {"credits": 500})]),
+    (SPACE, "I have 4 med-gel. 4 for your 6 fuel cells.", [T("trade", {"med-gel": 4}, {"fuel cells": 6})]),
+    (SPACE, "Agreed, 3 for 20.", [T("accept")]),
+    (CASINO, "The baby needs water for her bottles and I need a bundle of firewood.", []),
     # a concession ("while I could use X") is not the offer's price
     (CASINO, "While I could use some food, I'd give you food for water.", [T("trade", {"food": None}, {"water": None})]),
 ]

@@ -383,13 +383,17 @@ _PLANS = frozenset({"planning", "plan", "plans", "want", "wanted", "hoping", "in
 _GIVE_VERBS = frozenset({"give", "giving", "send", "sending", "pay", "paying", "hand", "handing", "gift",
                          "gifting", "transfer", "transferring", "offer", "offering", "provide", "providing",
                          "bring", "bringing", "deliver", "delivering", "share", "sharing", "drop", "dropping",
-                         "spare", "lend", "throw", "front", "fronting"})
+                         "spare", "lend", "throw", "front", "fronting", "gives", "sends", "pays", "hands",
+                         "offers", "brings", "delivers", "provides", "shares"})
 _OFFER_VERBS = frozenset({"sell", "selling", "trade", "trading", "swap", "swapping", "exchange", "exchanging",
                           "barter", "bartering"})
 """Verbs whose items are the speaker's give side but that need a price to be a commitment."""
 _RECEIVE_VERBS = frozenset({"want", "need", "buy", "buying", "take", "taking", "get", "getting", "accept",
                             "seek", "seeking", "wanting", "needing", "require", "purchase", "keep", "keeping",
-                            "like", "love", "prefer", "have", "hoping", "hope", "got", "grab", "use"})
+                            "like", "love", "prefer", "have", "hoping", "hope", "got", "grab", "use", "pick",
+                            "picking"})
+_ORDER_VERBS = frozenset({"give", "send", "pay", "hand", "drop", "bring", "deliver", "transfer", "lend"})
+"""Give verbs that, opening a clause with no subject, order the addressee to hand goods over."""
 _GERUNDS_IMPLICIT_SPEAKER = frozenset({"sending", "giving", "offering", "paying", "selling", "trading",
                                        "swapping", "gifting", "handing", "delivering", "bringing", "buying",
                                        "seeking", "dropping", "sharing", "providing"})
@@ -569,6 +573,8 @@ class _Walk:
     words: list[str]
     by_index: dict[int, _Hit]
     """The clause's goods by word index."""
+    tags: list[tuple[str, str] | None] = field(default_factory=list)
+    """The clause's name tags."""
     sides: dict[int, str] = field(default_factory=dict)
     """Good index -> ``give``, ``receive``, ``priced``, ``have`` (a claim that may turn into an
     offer), ``void`` or ``pending`` (no cue yet)."""
@@ -899,7 +905,7 @@ class HeuristicExtractor:
                 if j < n and words[j] not in _BARE_FOLLOWERS and not (
                         words[j] == "a" and j + 1 < n and words[j + 1] in ("unit", "piece", "gram", "pop", "head")):
                     continue
-                item = self._antecedent(clause.first + i, every, prev)
+                item = self._antecedent(clause.first + i, every, prev, words[i + 1] if i + 1 < n else "")
                 if item is not None:
                     out.append(_Hit(i, item[0], number))
                 continue
@@ -915,13 +921,16 @@ class HeuristicExtractor:
                     out.append(_Hit(i, item[0], item[1], True))
         return out
 
-    def _antecedent(self, at: int, every: list[_Hit], prev: str,
+    def _antecedent(self, at: int, every: list[_Hit], prev: str, nxt: str = "",
                     pronoun: bool = False) -> tuple[str, int | None] | None:
         """The item a left-out noun or a pronoun stands for (rule 7): money where a price is
-        meant, else the last item named before it in the message, else the first after."""
+        meant ("for 150", "I can do 110", "50 for the bike"), else the last item named before it
+        in the message, else the first after."""
         money = self._money
         if money is not None and not pronoun and (
             prev in ("for", "pay", "paying", "offer", "do", "is", "=", "->", "give", "giving", "at", "you")
+            or (nxt == "for" and not any(h.at < at for h in every) and any(
+                h.item != money and at < h.at <= at + 5 for h in every))
             or (every and all(h.item == money for h in every))
         ):
             return money, None
@@ -947,7 +956,8 @@ class HeuristicExtractor:
         if not hits:
             return None
         hits.sort(key=lambda h: h.at)
-        r = _Walk(clause.words, {h.at: h for h in hits})
+        hits = _ratio(clause.words, hits)
+        r = _Walk(clause.words, {h.at: h for h in hits}, tags=clause.tags)
         i = 0
         while i < len(r.words):
             if i in r.by_index:
@@ -978,6 +988,15 @@ class HeuristicExtractor:
             r.sides[i] = "receive"
             r.explicit = True
             return i + 1
+        if money is not None and hit.item == money and hit.quantity is not None and r.frame and not r.concession:
+            last = r.frame[-1]
+            between = r.words[last + 1:i]
+            if "," in between and all(w in (",", "$") or _DIGITS.fullmatch(w) for w in between) and \
+                    r.by_index[last].item != money and r.sides.get(last) in ("pending", "give"):
+                r.sides[last] = "give"  # "Selling my desk, $40", "Offer: 40 coolant, 500 credits": the price
+                r.sides[i] = "receive"
+                r.explicit = True
+                return i + 1
         r.sides[i] = "void" if r.concession else (r.side or "pending")
         r.frame.append(i)
         return i + 1
@@ -1035,7 +1054,9 @@ class HeuristicExtractor:
         words, by_index, money, n = r.words, r.by_index, self._money, len(r.words)
         if not (words[i] in ("is", "=") and money is not None and i > 0 and i - 1 in by_index
                 and not by_index[i - 1].pronoun and by_index[i - 1].item != money and i + 1 in by_index
-                and by_index[i + 1].item == money and (i + 2 == n or words[i + 2] in (",", "and", "firm"))):
+                and by_index[i + 1].item == money and (
+                    i + 2 == n or words[i + 2] in (",", "and", "firm")
+                    or (_DIGITS.fullmatch(words[i + 2]) and (i + 3 == n or words[i + 3] in (",", "and", "firm"))))):
             return None
         r.sides[i - 1] = "give"
         r.turn("receive")
@@ -1170,7 +1191,12 @@ class HeuristicExtractor:
         if (i > 0 and words[i - 1] in _NOUN_AFTER) or nxt in (",", ""):
             return i + 1
         if w in _GIVE_VERBS or w in _OFFER_VERBS:
-            side, gives = self._give_frame(words, i)
+            if i > 0 and words[i - 1] == "to" and any(s == "have" for s in r.sides.values()):
+                r.mark(("have",), "give")  # "I have wood to trade for brick": what the speaker has is offered
+                r.turn("give")
+                r.explicit = True
+                return i + 1
+            side, gives = self._give_frame(words, i, r.tags)
             r.turn(side)
             r.explicit = r.explicit or (gives and (w in _GIVE_VERBS or nxt == "you"))  # "I'll trade you rope"
             if gives and w in ("pay", "paying") and self._money is not None and not any(
@@ -1255,10 +1281,15 @@ class HeuristicExtractor:
                 return False
         return False
 
-    def _give_frame(self, words: list[str], i: int) -> tuple[str, bool]:
+    def _give_frame(self, words: list[str], i: int, tags: list[tuple[str, str] | None] | None = None
+                    ) -> tuple[str, bool]:
         """The side a give/offer verb opens, and whether the speaker is the giver."""
         obj = words[i + 1] if i + 1 < len(words) else ""
         who = self._subject(words, i)
+        if obj == ":" and who is None and words[i] in ("offer", "offering"):
+            return "give", True  # "Offer: 40 coolant, 500 credits"
+        if who == "third" and obj in ("me", "us"):
+            return "receive", False  # "whoever gives me an ore": what the speaker gets
         if who == "you" or (who is None and obj in ("me", "us")):
             if obj in ("him", "her", "them"):
                 return "void", False
@@ -1275,6 +1306,11 @@ class HeuristicExtractor:
         # imperative ("give bob 3 wood") is not.
         if words[i] in _GERUNDS_IMPLICIT_SPEAKER or words[i] in _OFFER_VERBS:
             return ("void" if self._cancelled(words, i) else "give"), True
+        if words[i] in _ORDER_VERBS and all(w in _INTERJECTIONS or w == "please" for w in words[:i]) and not (
+                obj in _THIRD or obj in ("him", "her", "them") or (tags is not None and i + 1 < len(tags)
+                                                                    and tags[i + 1] is not None
+                                                                    and tags[i + 1][0] == "agent")):
+            return "receive", False  # "Drop 30 coolant at Vesta Yard and I'll pay 400": the addressee hands over
         return "void", False
 
     @staticmethod
@@ -1849,8 +1885,9 @@ class HeuristicExtractor:
             if len(rest) >= 3 and rest[-2:] == ["it", "is"] and rest[-3] not in ("what", "that", "how", "where",
                                                                                  "this", "who"):
                 return True  # "alliance it is", "10 it is"
-            if len(rest) == 2 and _DIGITS.fullmatch(rest[0]) and rest[1] == "works":
-                return True  # "10 works"
+            priced = rest[1:] if rest[:1] == ["$"] else rest
+            if len(priced) == 2 and _DIGITS.fullmatch(priced[0]) and priced[1] == "works":
+                return True  # "10 works", "$35 works"
             if rest in (["will", "do"], ["can", "do"], ["i", "will", "do", "that"], ["will", "do", "that"]) and \
                     seg == 0 and i == n:
                 return True  # "Will do.": consent to what was asked (D1)
@@ -1868,7 +1905,7 @@ class HeuristicExtractor:
             return False  # "make it 3 sheep and you have a deal": a demand (R18)
         if words[start] == "deal" and start > 0 and words[start - 1] in _DEAL_NEGATORS:
             return False
-        if words[start] == "submit" and (start == 0 or words[start - 1] in ("and", "please", "just", "go")):
+        if words[start] == "submit" and (start == 0 or words[start - 1] in ("and", "please", "go")):
             return False  # "go ahead and submit the deal": an order
         after = words[end:end + 2]
         if after[:1] in (["is"], ["off"], ["with"], ["breaker"], ["over"], ["was"], ["to"]) and words[start] == "deal":
@@ -1960,6 +1997,19 @@ def _origin(words: list[str], tags: list[tuple[str, str] | None], j: int) -> boo
         and tags[j + 2][0] == "place" and tags[j] is not None and tags[j][0] == "place"
 
 
+def _ratio(words: list[str], hits: list[_Hit]) -> list[_Hit]:
+    """"wood for brick, 2:1": a ratio's numbers are the quantities of the two goods, in order (R11)."""
+    at = next((k for k in range(1, len(words) - 1) if words[k] == ":" and _DIGITS.fullmatch(words[k - 1])
+               and _DIGITS.fullmatch(words[k + 1])), None)
+    if at is None:
+        return hits
+    named = [h for h in hits if h.at not in (at - 1, at + 1)]
+    if len(named) != 2 or any(h.quantity is not None for h in named) or named[1].at > at:
+        return hits
+    named[0].quantity, named[1].quantity = int(words[at - 1]), int(words[at + 1])
+    return named
+
+
 def _each(r: _Walk) -> None:
     """"lumber for clay, 2 each": the number sets every good that has none (rule 5)."""
     words = r.words
@@ -1981,8 +2031,9 @@ def _offered_having(r: _Walk) -> None:
 
 
 def _complaint(words: list[str]) -> bool:
-    """A clause of complaint about terms ("rip-off", "lowball", "too low"): no sides (R6)."""
-    return not _COMPLAINTS.isdisjoint(words) or _has(words, ("too", "low")) or _has(words, ("too", "much"))
+    """A clause of complaint about terms ("rip-off", "lowball", "too low", "too little"): no sides (R6)."""
+    return not _COMPLAINTS.isdisjoint(words) or any(
+        _has(words, ("too", w)) for w in ("low", "much", "little", "few", "high", "expensive", "cheap"))
 
 
 def _settled(r: _Walk, clause: _Clause) -> _Goods:
@@ -1997,6 +2048,13 @@ def _settled(r: _Walk, clause: _Clause) -> _Goods:
     elif priced and receive and not give:
         give = priced
     words = r.words
+    pending = sorted(k for k, s in sides.items() if s == "pending")
+    if pending and receive and not give:
+        first_ask = min(k for k, s in sides.items() if s == "receive")
+        opens = all(w in _INTERJECTIONS or w in _FILLERS or w == "$" or _quantity(w)[0] for w in words[:pending[0]])
+        if opens and pending[-1] < first_ask and (_has(words[pending[-1]:first_ask], ("and", "i"))
+                                        or _has(words[pending[-1]:first_ask], ("and", "we"))):
+            give = [by_index[k] for k in pending]  # "$25 and I'll pick up the helmet": the goods before are paid
     conditional = not _CONDITIONS.isdisjoint(words) or _has(words, ("as", "long", "as"))
     return _Goods(give, receive, r.explicit, clause, conditional)
 
