@@ -434,6 +434,12 @@ GENERALISED = [
     (SPACE, "I have 4 med-gel. 4 for your 6 fuel cells.", [T("trade", {"med-gel": 4}, {"fuel cells": 6})]),
     (SPACE, "Agreed, 3 for 20.", [T("accept")]),
     (CASINO, "The baby needs water for her bottles and I need a bundle of firewood.", []),
+    # R18 / R15 / R13: a counter drops what the refusal named; splits by "to you"; "take it or leave it"
+    (CATAN, "Can't do 3, but I'll do 2 wheat for your ore.", [T("trade", {"wheat": 2}, {"ore": None})]),
+    (CATAN, "2 wheat to you, 1 ore to me.", [T("trade", {"wheat": 2}, {"ore": 1})]),
+    (CATAN, "I'm giving you 2 wheat for 1 ore, take it or leave it.", [T("trade", {"wheat": 2}, {"ore": 1})]),
+    (CATAN, "I don't need wheat, you can have it all.", [T("give", {"wheat": None})]),
+    (CATAN, "I don't need wheat, can I have it?", []),
     # a concession ("while I could use X") is not the offer's price
     (CASINO, "While I could use some food, I'd give you food for water.", [T("trade", {"food": None}, {"water": None})]),
 ]

@@ -912,7 +912,9 @@ class HeuristicExtractor:
             if w in ("it", "them") and (
                 (i + 2 < n and words[i + 1] in ("is", "are") and words[i + 2] == "yours")
                 or (i > 0 and words[i - 1] in _GIVE_VERBS | {"have", "take"} and i > 1
-                    and words[i - 2] not in ("i", "we", "to", "can", "please"))
+                    and (words[i - 2] not in ("i", "we", "to", "can", "please")
+                         or (words[i - 2] == "can" and i > 2 and words[i - 3] == "you"))  # "you can have it"
+                    and words[i + 1:i + 4] != ["or", "leave", "it"])  # "take it or leave it"
             ):
                 own = {h.item for h in every if clause.first <= h.at < clause.first + n} if words[i + 1:i + 3] in (
                     ["is", "yours"], ["are", "yours"]) else set()  # "3 wood and it's yours": not the price
@@ -1006,6 +1008,8 @@ class HeuristicExtractor:
         a concession opening the clause ("While I could use some food, I'd give you food for
         water") holds no side up to its comma."""
         w = r.words[i]
+        if w in ("but", "however", "though", "although", "whereas"):
+            r.mark(("pending",), "void")  # "Can't do 3, but I'll do 2 wheat": what came before is dropped
         if w == "," and r.concession:
             r.concession = False
             r.turn(None)
@@ -1072,6 +1076,21 @@ class HeuristicExtractor:
         r.turn("give" if opens else "void")
         r.explicit = opens
         return i + 1
+
+    def _cue_to_whom(self, r: _Walk, i: int) -> int | None:
+        """"2 wheat to you, 1 ore to me": goods "to you" are given, "to me" asked."""
+        words, nxt = r.words, r.next(i)
+        if not (words[i] == "to" and nxt in ("me", "us", "you") and r.frame
+                and (words[i + 2] if i + 2 < len(words) else "") in ("", ",", "and", "then", "now")
+                and not any(x in _HEDGES or x in _NEGATIONS for x in words[:i])):
+            return None
+        new = "receive" if nxt in ("me", "us") else "give"
+        for k in r.frame:
+            if r.sides[k] in ("pending", "give", "receive", "priced", "have"):
+                r.sides[k] = new
+        r.explicit = r.explicit or new == "give"
+        r.frame = []
+        return i + 2
 
     def _cue_for(self, r: _Walk, i: int) -> int | None:
         """"for" / "in exchange for" / "->" / "=" / "at" (a price) before goods flips the side;
@@ -1211,7 +1230,8 @@ class HeuristicExtractor:
         return i + 1
 
     _CUES: tuple[Callable[[HeuristicExtractor, _Walk, int], int | None], ...] = (
-        _cue_new_frame, _cue_for_sale, _cue_for_anything, _cue_money_do, _cue_price_is, _cue_per, _cue_for,
+        _cue_new_frame, _cue_for_sale, _cue_for_anything, _cue_money_do, _cue_price_is, _cue_per, _cue_to_whom,
+        _cue_for,
         _cue_yours, _cue_here_is, _cue_looking_for, _cue_spare, _cue_if_you_gave, _cue_you_having,
         _cue_help_with, _cue_past, _cue_verb,
     )
