@@ -440,6 +440,12 @@ GENERALISED = [
     (CATAN, "I'm giving you 2 wheat for 1 ore, take it or leave it.", [T("trade", {"wheat": 2}, {"ore": 1})]),
     (CATAN, "I don't need wheat, you can have it all.", [T("give", {"wheat": None})]),
     (CATAN, "I don't need wheat, can I have it?", []),
+    # R8 / R30 / R32: a wish, a place handed over in a split, someone else's move
+    (DIPLO, "I'd like to move to Kessa if that's ok with you.", []),
+    (DIPLO, "Kessa is all yours.", [T("stay_out", region="Kessa")]),
+    (DIPLO, "Let's split: you get Sael and Dorn, I get Varn.", [T("stay_out", region="Sael"), T("stay_out", region="Dorn")]),
+    (DIPLO, "I'll support your move to Dorn.", [T("support")]),
+    (DIPLO, "I'm on board.", [T("accept")]),
     # a concession ("while I could use X") is not the offer's price
     (CASINO, "While I could use some food, I'd give you food for water.", [T("trade", {"food": None}, {"water": None})]),
 ]

@@ -1455,7 +1455,7 @@ class HeuristicExtractor:
             elif w in _HEDGES:
                 hedged = True
             elif w in ("planning", "plan", "plans", "want", "wanted", "hoping", "intend", "wish", "trying",
-                       "agreed") or (
+                       "agreed") or (w in ("like", "love") and k > 0 and words[k - 1] == "would") or (
                     w == "going" and k > 0 and words[k - 1] in ("was", "were")):
                 planned = True
             elif w in ("i", "we"):
@@ -1579,7 +1579,8 @@ class HeuristicExtractor:
     def _place_declared_empty(self, s: _Spot) -> str | None:
         """"<place> is yours", "<place> stays a DMZ", "<place> stays empty" (R30)."""
         words, j, n = s.words, s.j, len(s.words)
-        if s.nxt in ("is", "are") and s.nxt2 == "yours":
+        if s.nxt in ("is", "are") and (s.nxt2 == "yours" or (
+                s.nxt2 in ("all", "entirely", "completely") and j + 3 < n and words[j + 3] == "yours")):
             return "stay_out"
         if s.nxt in ("stays", "remains", "stay", "remain") and (
                 s.nxt2 in _EMPTY_WORDS or (s.nxt2 in ("a", "an") and j + 3 < n and words[j + 3] in _EMPTY_WORDS)):
@@ -1589,6 +1590,9 @@ class HeuristicExtractor:
     def _place_handed_over(self, s: _Spot) -> str | None:
         """"you can have <place>", "I'll give you / leave you <place>": handing a place over (R30)."""
         words, k = s.words, s.k
+        if k >= 1 and words[k] == "get" and words[k - 1] == "you" and (k < 2 or words[k - 2] in (
+                ",", ":", "and", "then", "so")):
+            return "stay_out" if self._actor(words, s.tags, k)[1] == "" else None  # "you get Serbia, I get ..."
         if k >= 1 and words[k] == "have" and (words[k - 1] == "you" or (
                 k >= 2 and words[k - 2] == "you" and words[k - 1] in ("can", "may", "will", "could", "would"))) or (
                 k >= 1 and words[k] == "you" and words[k - 1] in ("give", "leave")):
@@ -1690,6 +1694,8 @@ class HeuristicExtractor:
             return None
         if verb in ("take", "taking") and not direct:
             return None
+        if v >= 1 and words[v - 1] in ("your", "his", "her", "their"):
+            return None  # "I'll support your move to Munich": someone else's move (R32)
         if v >= 2 and words[v - 1] == "to" and words[v - 2] not in _TO_FRAMES:
             return None  # "... but only to defend Venice": a purpose, not a promise
         if verb == "bounce" and preposition and _NOT_AIMED.isdisjoint(words[v + 1:s.j]):
@@ -1953,7 +1959,7 @@ _ACCEPT_PHRASES: tuple[tuple[str, ...], ...] = tuple(tuple(p.split()) for p in (
     "i can agree", "that is fair", "sounds fair", "sounds pretty fair", "sounds very fair", "seems fair",
     "that works", "works for me", "works for us", "fine by me", "that is fine", "fine with me", "sounds like a plan",
     "let us do it", "let us do this", "let us do that", "i will take it", "you are on", "i am in", "count me in",
-    "i can do that", "we can do that", "i will do that", "we will do that", "take you up on that", "take you up on your", "take you up on the", "take your offer", "accept your offer", "take the offer",
+    "i can do that", "we can do that", "i am on board", "we are on board", "i will do that", "we will do that", "take you up on that", "take you up on your", "take you up on the", "take your offer", "accept your offer", "take the offer",
     "accept the offer", "take that offer", "take the deal", "take that deal", "i can make that work", "i can work with that", "i will go with that", "sounds reasonable",
     "that is reasonable", "ok with that", "fine with that", "good with that", "it is a plan", "came to an agreement",
     "come to an agreement", "reached an agreement", "we have an agreement", "make a deal with that",
