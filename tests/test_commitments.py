@@ -446,6 +446,18 @@ GENERALISED = [
     (DIPLO, "Let's split: you get Sael and Dorn, I get Varn.", [T("stay_out", region="Sael"), T("stay_out", region="Dorn")]),
     (DIPLO, "I'll support your move to Dorn.", [T("support")]),
     (DIPLO, "I'm on board.", [T("accept")]),
+    # R3 / R14: a statement before a comma and a question is a statement; its ask prices it
+    (CASINO, "I'll give you 2 food, can I have 2 water?", [T("trade", {"food": 2}, {"water": 2})]),
+    (CASINO, "If I give you 2 food, can I have 2 water?", []),
+    (CASINO, "you can have 2 and I'll take 1 of the firewood, will you be okay with that?",
+     [T("trade", {"firewood": 2}, {"firewood": 1})]),
+    # R21-like: an offer in "would" taken back by "but I need it"; a limit is no taking back
+    (CASINO, "I'd give you all the food but I need it for my kids.", []),
+    (CASINO, "I would give you 1 water, but that's it.", [T("give", {"water": 1})]),
+    # "part with" gives; "you can have that" takes its antecedent; a purpose infinitive gives nothing
+    (CASINO, "I'm willing to part with 2 of my firewood.", [T("give", {"firewood": 2})]),
+    (CASINO, "I don't really need the water, so you can have that.", [T("give", {"water": None})]),
+    (CASINO, "Wished we had 4 firewoods to divide and share it equally.", []),
     # a concession ("while I could use X") is not the offer's price
     (CASINO, "While I could use some food, I'd give you food for water.", [T("trade", {"food": None}, {"water": None})]),
 ]

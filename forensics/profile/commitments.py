@@ -499,7 +499,9 @@ _TO_FRAMES = frozenset({
     "plan", "planning", "agree", "decided", "intend", "hoping", "wish", "try", "trying", "want", "wanted", "sure",
     "fine", "okay", "ok", "prepared", "gonna", "about", "got", "gotta", "used", "continue", "start", "begin",
     "proceed", "expect", "hope", "pleased", "content", "order", "would", "i", "we", "me", "us", "and", "then",
-    "moving", "move", "heading", "head", "go", "come", "coming", "back", "return", "returning", "pull", "pulling"})
+    "moving", "move", "heading", "head", "go", "come", "coming", "back", "return", "returning", "pull", "pulling",
+    "prefer", "afford", "enough", "offer", "offered", "decide", "choose", "chose", "please", "free", "mind",
+    "be", "am", "is", "are", "will", "can", "shall", "should", "must", "might", "could", "may"})
 """Words before "to <verb>" that frame the speaker's own act ("going to hold", "happy to keep");
 after any other word, "to <verb>" is a purpose ("... only to defend Venice")."""
 _NOT_AIMED = frozenset({"you", "him", "her", "them"})
@@ -750,6 +752,11 @@ class HeuristicExtractor:
                     stripped = self._strip_tag(cw)
                     if stripped is not None:
                         cw, ct, question = cw[:stripped], ct[:stripped], False
+                    else:
+                        cut = self._question_tail(cw)
+                        if cut is not None:  # "I'll give you 2 food, can I have 2 water?": a statement, then an ask
+                            out.append(_Clause(cw[:cut], ct[:cut], offsets[begin], offsets[begin + cut], begin, False))
+                            cw, ct, begin = cw[cut + 1:], ct[cut + 1:], begin + cut + 1
                 if not question and self._opens_question(cw):
                     question = True
                 if cw:
@@ -757,6 +764,22 @@ class HeuristicExtractor:
                     out.append(_Clause(cw, ct, offsets[begin], end, begin, question))
             begin = i + 1
         return out
+
+    def _question_tail(self, clause: list[str]) -> int | None:
+        """The comma after which a question opens ("..., can I have 2 water?", "..., will you be okay
+        with that?") when what stands before it is a statement of its own: its index."""
+        for cut in (i for i, t in enumerate(clause) if t == ","):
+            head, tail = clause[:cut], clause[cut + 1:]
+            if not tail or not self._opens_question(tail):
+                continue
+            j = 0
+            while j < len(head) and head[j] in _INTERJECTIONS:
+                j += 1
+            rest = head[j:]
+            if len(rest) >= 2 and rest[0] not in _CONDITIONS and not self._opens_question(head):
+                return cut
+            return None
+        return None
 
     @staticmethod
     def _strip_tag(clause: list[str]) -> int | None:
@@ -909,7 +932,8 @@ class HeuristicExtractor:
                 if item is not None:
                     out.append(_Hit(i, item[0], number))
                 continue
-            if w in ("it", "them") and (
+            if (w in ("it", "them") or (w in ("that", "those") and words[max(0, i - 3):i] in (
+                    ["you", "can", "have"], ["you", "may", "have"]) and (i + 1 == n or words[i + 1] in (",", "too")))) and (
                 (i + 2 < n and words[i + 1] in ("is", "are") and words[i + 2] == "yours")
                 or (i > 0 and words[i - 1] in _GIVE_VERBS | {"have", "take"} and i > 1
                     and (words[i - 2] not in ("i", "we", "to", "can", "please")
@@ -1010,6 +1034,11 @@ class HeuristicExtractor:
         w = r.words[i]
         if w in ("but", "however", "though", "although", "whereas"):
             r.mark(("pending",), "void")  # "Can't do 3, but I'll do 2 wheat": what came before is dropped
+            after = r.words[i + 1:i + 5]
+            if w == "but" and "would" in r.words[:i] and "if" not in r.words[:i] and (
+                    after[:2] in (["i", "need"], ["i", "really"], ["we", "need"]) or after[1:3] in (
+                        ["can", "not"], ["will", "not"], ["do", "not"])):
+                r.mark(("give",), "void")  # "I'd give you all the food but I need it": taken back
         if w == "," and r.concession:
             r.concession = False
             r.turn(None)
@@ -1205,7 +1234,9 @@ class HeuristicExtractor:
         """A give, offer or receive verb opens its side (a noun "final offer" and a verb with no
         goods of its own, "I accept, 3 wheat for 1 ore", open none)."""
         words, w, nxt, n = r.words, r.words[i], r.next(i), len(r.words)
-        if not (w in _GIVE_VERBS or w in _OFFER_VERBS or w in _RECEIVE_VERBS):
+        if w == "part" and nxt == "with":
+            w = "spare"  # "I'm willing to part with 2 of my firewood": a give verb
+        elif not (w in _GIVE_VERBS or w in _OFFER_VERBS or w in _RECEIVE_VERBS):
             return None
         if (i > 0 and words[i - 1] in _NOUN_AFTER) or nxt in (",", ""):
             return i + 1
@@ -1319,7 +1350,7 @@ class HeuristicExtractor:
         if who == "speaker":
             if obj in ("me", "us"):
                 return "receive", False
-            if self._planned(words, i):
+            if self._planned(words, i) or _purpose(words, i):
                 return "void", False
             return ("void" if self._cancelled(words, i) else "give"), True
         # No subject: a leading gerund or "please send" is the speaker's own offer; a bare
@@ -1340,7 +1371,7 @@ class HeuristicExtractor:
             w = words[k]
             if w in _PRONOUNS or w == ",":
                 return False
-            if w in ("want", "wanted", "planning", "plan", "hoping", "intend", "wish") or (
+            if w in ("want", "wanted", "planning", "plan", "hoping", "intend", "wish", "wished", "wishing") or (
                     w == "going" and k > 0 and words[k - 1] in ("was", "were")):
                 return True
             if w in ("like", "love", "enjoy") and k > 0 and words[k - 1] in ("i", "we"):
@@ -1454,7 +1485,7 @@ class HeuristicExtractor:
                 negated = True
             elif w in _HEDGES:
                 hedged = True
-            elif w in ("planning", "plan", "plans", "want", "wanted", "hoping", "intend", "wish", "trying",
+            elif w in ("planning", "plan", "plans", "want", "wanted", "hoping", "intend", "wish", "wished", "trying",
                        "agreed") or (w in ("like", "love") and k > 0 and words[k - 1] == "would") or (
                     w == "going" and k > 0 and words[k - 1] in ("was", "were")):
                 planned = True
@@ -2005,6 +2036,13 @@ def _meet_verb_at(words: list[str], tags: list[tuple[str, str] | None], j: int, 
         v -= 1
         steps += 1
     return None
+
+
+def _purpose(words: list[str], verb: int) -> bool:
+    """The verb is an infinitive of purpose ("4 firewoods to divide and share"), not the speaker's act."""
+    to = verb - 1 if verb >= 1 and words[verb - 1] == "to" else (
+        verb - 3 if verb >= 3 and words[verb - 1] == "and" and words[verb - 3] == "to" else -1)
+    return to >= 1 and words[to - 1] not in _TO_FRAMES
 
 
 def _speaker_before(words: list[str], at: int) -> bool:
