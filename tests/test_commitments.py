@@ -368,7 +368,24 @@ NEAR_MISSES = [
 ]
 
 
+MAP = {"items": [], "places": ["Vienna", "Galicia", "Budapest", "Serbia", "Trieste", "Albania", "Ankara",
+                              "Constantinople", "Smyrna", "Armenia", "Warsaw", "London", "English Channel",
+                              "Munich", "Ruhr", "Kiel", "Holland", "Burgundy", "Mid-Atlantic Ocean"],
+       "agents": ["England", "France", "Germany", "Austria", "Turkey", "Russia"]}
+"""Provinces of a real map, written out in full: orders in chat use their short forms."""
+
 GENERALISED = [
+    # R26: a province's short form; one that is an English word only inside an order
+    (MAP, "Spring moves: A Vie-Gal, A Bud-Ser, F Tri-Alb.", [T("meet", region="Galicia"), T("meet", region="Serbia"),
+                                                            T("meet", region="Albania")]),
+    (MAP, "Ok I will order F Lon - ENG to bounce.", [T("meet", region="English Channel")]),
+    (MAP, "I'm moving F Ank to Con and A Smy to Arm.", [T("meet", region="Constantinople"), T("meet", region="Armenia")]),
+    (MAP, "A Mun -> Ruh, F Kie -> Hol.", [T("meet", region="Ruhr"), T("meet", region="Holland")]),
+    (MAP, "I won't go to Bur.", [T("stay_out", region="Burgundy")]),
+    (MAP, "I'll hold MAO.", [T("meet", region="Mid-Atlantic Ocean")]),
+    (MAP, "The war is going badly for me, I need to arm myself.", []),
+    (MAP, "I'll go to war with you.", []),
+
     # R27: a move from A to B is meet B only, also when the unit is named by its place, and in a list
     (DIPLO, "Moving Oskel to Dorn, Halvik to Sael. Nothing fancy.", [T("meet", region="Dorn"), T("meet", region="Sael")]),
     (DIPLO, "I'll move Varn to Kessa", [T("meet", region="Kessa")]),
@@ -495,6 +512,17 @@ def test_vocabulary_items_the_defaults_lack_and_named_regions() -> None:
     # a map that names its regions by id: the commitment carries the id the log's moves use
     ids = vocabulary_of({"config": {"map": {"regions": {"r_1_2": "Old Mill"}}}})
     assert [c.region for c in HeuristicExtractor(ids).extract("meet me at the old mill").commitments] == ["r_1_2"]
+
+
+def test_place_short_forms() -> None:
+    from daishi_forensics.profile.vocabulary import Lexicon, Vocabulary
+    lexicon = Lexicon(Vocabulary.of([], ["Burgundy", "Warsaw", "Tyrolia", "Tyrrhenian Sea", "Mid-Atlantic Ocean",
+                                         "Rome"], []))
+    assert lexicon.find(["bur"], 0) is not None and lexicon.find(["bur"], 0).canonical == "Burgundy"
+    assert lexicon.find(["rom"], 0) is not None  # four letters are enough
+    assert lexicon.find(["mao"], 0) is not None and lexicon.find(["mao"], 0).canonical == "Mid-Atlantic Ocean"
+    assert lexicon.find(["tyr"], 0) is None  # two places share it
+    assert lexicon.find(["war"], 0) is None and lexicon.weak == {"war": "Warsaw", "mid": "Mid-Atlantic Ocean"}
 
 
 def test_vocabulary_forms() -> None:

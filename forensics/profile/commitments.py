@@ -698,7 +698,8 @@ class HeuristicExtractor:
         offsets: list[int] = []
         tags: list[tuple[str, str] | None] = []
         first_words = self._lexicon.first_words
-        if first_words.isdisjoint(raw) and not any(w.startswith("r_") for w in raw):
+        if first_words.isdisjoint(raw) and not any(w.startswith("r_") for w in raw) and (
+                not self._lexicon.weak or self._lexicon.weak.keys().isdisjoint(raw)):
             return raw, offs, [None] * len(raw)  # no name of the match in the text
         i = 0
         while i < len(raw):
@@ -714,6 +715,11 @@ class HeuristicExtractor:
             offsets.append(offs[i])
             tags.append(("place", w) if w.startswith("r_") and _REGION.fullmatch(w) else None)
             i += 1
+        weak = self._lexicon.weak
+        if weak:
+            for k, w in enumerate(words):
+                if tags[k] is None and w in weak and _in_order(words, tags, k):
+                    tags[k] = ("place", weak[w])  # "A Con -> Arm", "F Ank to Con"
         return words, offsets, tags
 
     def _joined(self, toks: list[tuple[str, int]]) -> tuple[list[str], list[int]]:
@@ -722,6 +728,10 @@ class HeuristicExtractor:
         offs: list[int] = []
         n = len(toks)
         for k, (w, at) in enumerate(toks):
+            if w == "-" and 0 < k < n - 1 and self._is_place(toks[k - 1][0]) and self._is_place(toks[k + 1][0]):
+                raw.append("->")  # "A Vie-Gal", "F Lon - ENG": an order's move
+                offs.append(at)
+                continue
             if w == "-" and 0 < k < n - 1 and toks[k - 1][0][:1].isalnum() and toks[k + 1][0][:1].isalnum() \
                     and toks[k + 1][1] == at + 1 and toks[k - 1][1] + len(toks[k - 1][0]) == at:
                 continue  # a hyphen inside a word ("med-gel", "Halo-7")
@@ -733,6 +743,13 @@ class HeuristicExtractor:
             raw.append(w)
             offs.append(at)
         return raw, offs
+
+    def _is_place(self, word: str) -> bool:
+        """A one-word place name or short form ("bur", "burgundy", and the weak "gal")."""
+        if word in self._lexicon.weak:
+            return True
+        found = self._lexicon.find([word], 0) if word in self._lexicon.first_words else None
+        return found is not None and found.kind == "place" and found.end == 1
 
     # -- the message (rules 3, 10) ---------------------------------------------------------------
 
@@ -1578,7 +1595,7 @@ class HeuristicExtractor:
             if previous is not None and all(w in ("or", "and", ",", "the", "nor") for w in words[previous[0] + 1:j]):
                 kind = previous[1]  # "the Corran Sea or Ulm Strait": the same verb
             elif previous is not None and j >= 2 and _origin(words, tags, j - 2) and all(
-                    w in (",", "and", "then") for w in words[previous[0] + 1:j - 2]):
+                    w in (",", "and", "then", "a", "f") or w in _UNITS for w in words[previous[0] + 1:j - 2]):
                 kind = previous[1]  # "Smyrna to Constantinople, Ankara to Black Sea": the same verb
             else:
                 kind = self._place_kind(words, tags, j)
@@ -2036,6 +2053,18 @@ def _meet_verb_at(words: list[str], tags: list[tuple[str, str] | None], j: int, 
         v -= 1
         steps += 1
     return None
+
+
+def _in_order(words: list[str], tags: list[tuple[str, str] | None], k: int) -> bool:
+    """The word at ``k`` stands in a move order: beside "->", or "<place> to" before it, or
+    "to <place>" after it with a unit letter before it ("A Smy to Arm", "F Con to Bla")."""
+    n = len(words)
+    if (k + 1 < n and words[k + 1] == "->") or (k > 0 and words[k - 1] == "->"):
+        return True
+    if k >= 2 and words[k - 1] == "to" and tags[k - 2] is not None and tags[k - 2][0] == "place":
+        return True
+    return k + 2 < n and k > 0 and words[k - 1] in ("a", "f") and words[k + 1] == "to" and \
+        tags[k + 2] is not None and tags[k + 2][0] == "place"
 
 
 def _purpose(words: list[str], verb: int) -> bool:
