@@ -36,7 +36,7 @@ def test_doctests() -> None:
 
 def test_interface() -> None:
     assert isinstance(EX, CommitmentExtractor)
-    assert extractor_info(EX) == {"name": "daishi-heuristic", "version": "3", "maxChars": MAX_TEXT_CHARS}
+    assert extractor_info(EX) == {"name": "daishi-heuristic", "version": "4", "maxChars": MAX_TEXT_CHARS}
 
 
 @pytest.mark.parametrize(("text", "expected"), [

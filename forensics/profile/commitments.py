@@ -648,7 +648,7 @@ class HeuristicExtractor:
     """
 
     name = "daishi-heuristic"
-    version = "3"
+    version = "4"
     max_chars = MAX_TEXT_CHARS
 
     def __init__(self, vocabulary: Vocabulary | Mapping[str, Any] | Iterable[str] | None = None, *,
