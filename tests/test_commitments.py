@@ -538,3 +538,10 @@ def test_vocabulary_forms() -> None:
 def test_old_item_keyword_and_list_forms_still_build() -> None:
     assert HeuristicExtractor(["wood", "gem"]).vocabulary.items == ("gem", "wood")
     assert HeuristicExtractor(items=["gem"]).vocabulary.items == ("gem",)
+
+
+def test_every_cue_of_rule_6_names_the_words_it_reads() -> None:
+    cues, words = HeuristicExtractor._CUES, HeuristicExtractor._CUE_WORDS
+    assert len(cues) == len(words) and all(words)
+    # a word several cues read tries them in the order of rule 6
+    assert commitments._CUES_BY_WORD["for"] == tuple(c for c, w in zip(cues, words) if "for" in w)

@@ -1033,7 +1033,7 @@ class HeuristicExtractor:
             if i in r.by_index:
                 i = self._cue_item(r, i)
                 continue
-            for cue in self._CUES:
+            for cue in _CUES_BY_WORD.get(r.words[i], ()):
                 moved = cue(self, r, i)
                 if moved is not None:
                     i = moved
@@ -1311,6 +1311,18 @@ class HeuristicExtractor:
         _cue_help_with, _cue_past, _cue_verb,
     )
     """The cues of rule 6, in the order they are tried at each word."""
+
+    _CUE_WORDS: tuple[frozenset[str], ...] = (
+        frozenset({"but", "because", "however", "although", "though", "since", "whereas", "while", ","}),
+        frozenset({"for"}), frozenset({"for", "->", "="}), frozenset({"do"}), frozenset({"is", "="}),
+        frozenset({"per"}), frozenset({"to"}), frozenset({"for", "->", "=", "exchange", "return", "at"}),
+        frozenset({"yours"}), frozenset({"here"}),
+        frozenset({"looking", "look", "searching", "asking", "hoping", "hope"}), frozenset({"spare"}),
+        frozenset({"gave", "sent", "paid", "handed", "brought"}), frozenset({"having"}),
+        frozenset({"help", "helping"}), _PAST_VERBS | {"got"},
+        _GIVE_VERBS | _OFFER_VERBS | _RECEIVE_VERBS | {"part"},
+    )
+    """The words each cue of :attr:`_CUES` can read (a cue is tried only at these)."""
 
     def _item_within(self, words: list[str], at: int, by_index: Mapping[int, _Hit]) -> bool:
         """An item among the next four words (a "for" that prices goods, not "for free")."""
@@ -2186,6 +2198,13 @@ def _has(words: list[str], phrase: tuple[str, ...]) -> bool:
     if first not in words:
         return False
     return any(w == first and tuple(words[i:i + k]) == phrase for i, w in enumerate(words))
+
+
+_CUES_BY_WORD: dict[str, tuple[Callable[[HeuristicExtractor, _Walk, int], int | None], ...]] = {
+    w: tuple(cue for cue, words in zip(HeuristicExtractor._CUES, HeuristicExtractor._CUE_WORDS) if w in words)
+    for w in frozenset().union(*HeuristicExtractor._CUE_WORDS)
+}
+"""Rule 6's cues by the word they read, in :attr:`HeuristicExtractor._CUES` order."""
 
 
 def _at(c: Commitment, span: tuple[int, int], conditional: bool) -> Commitment:
