@@ -475,6 +475,12 @@ GENERALISED = [
     (CASINO, "I'm willing to part with 2 of my firewood.", [T("give", {"firewood": 2})]),
     (CASINO, "I don't really need the water, so you can have that.", [T("give", {"water": None})]),
     (CASINO, "Wished we had 4 firewoods to divide and share it equally.", []),
+    # near misses found where version 4 first went too far
+    (DAISHI, "I've got more tools than I can use, no need to sell me cheap", []),
+    (CASINO, "okay, I'll do that if I can have 2 of the food", []),
+    (CASINO, "Water is important to me because I need it to live and I will also need firewood to stay warm.", []),
+    (CASINO, "Sounds good. Go ahead and submit the deal and I'll agree to it.", [T("accept")]),
+    (CASINO, "You can submit the deal if you want.", [T("accept")]),
     # a concession ("while I could use X") is not the offer's price
     (CASINO, "While I could use some food, I'd give you food for water.", [T("trade", {"food": None}, {"water": None})]),
 ]

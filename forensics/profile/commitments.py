@@ -1285,7 +1285,7 @@ class HeuristicExtractor:
         if (i > 0 and words[i - 1] in _NOUN_AFTER) or nxt in (",", ""):
             return i + 1
         if w in _GIVE_VERBS or w in _OFFER_VERBS:
-            if i > 0 and words[i - 1] == "to" and any(s == "have" for s in r.sides.values()):
+            if i > 1 and words[i - 1] == "to" and r.sides.get(i - 2) == "have":
                 r.mark(("have",), "give")  # "I have wood to trade for brick": what the speaker has is offered
                 r.turn("give")
                 r.explicit = True
@@ -2025,6 +2025,9 @@ class HeuristicExtractor:
             return False
         if "but" in words[end:]:
             return False  # "sounds fair, but I need all the water": taken back (R21)
+        if not {"if", "unless", "provided"}.isdisjoint(words[end:end + 2]) and words[end + 1:end + 3] not in (
+                ["you", "want"], ["you", "like"], ["you", "wish"]):
+            return False  # "I'll do that if I can have 2 of the food": a condition, a counter (R18)
         return True
 
 
@@ -2046,7 +2049,7 @@ _ACCEPT_PHRASES: tuple[tuple[str, ...], ...] = tuple(tuple(p.split()) for p in (
     "i can agree", "that is fair", "sounds fair", "sounds pretty fair", "sounds very fair", "seems fair",
     "that works", "works for me", "works for us", "fine by me", "that is fine", "fine with me", "sounds like a plan",
     "let us do it", "let us do this", "let us do that", "i will take it", "you are on", "i am in", "count me in",
-    "i can do that", "we can do that", "i am on board", "we are on board", "i will do that", "we will do that", "take you up on that", "take you up on your", "take you up on the", "take your offer", "accept your offer", "take the offer",
+    "i can do that", "we can do that", "i will agree to it", "i will agree to that", "i will agree to this", "i am on board", "we are on board", "i will do that", "we will do that", "take you up on that", "take you up on your", "take you up on the", "take your offer", "accept your offer", "take the offer",
     "accept the offer", "take that offer", "take the deal", "take that deal", "i can make that work", "i can work with that", "i will go with that", "sounds reasonable",
     "that is reasonable", "ok with that", "fine with that", "good with that", "it is a plan", "came to an agreement",
     "come to an agreement", "reached an agreement", "we have an agreement", "make a deal with that",
@@ -2184,8 +2187,8 @@ def _settled(r: _Walk, clause: _Clause) -> _Goods:
     if pending and receive and not give:
         first_ask = min(k for k, s in sides.items() if s == "receive")
         opens = all(w in _INTERJECTIONS or w in _FILLERS or w == "$" or _quantity(w)[0] for w in words[:pending[0]])
-        if opens and pending[-1] < first_ask and (_has(words[pending[-1]:first_ask], ("and", "i"))
-                                        or _has(words[pending[-1]:first_ask], ("and", "we"))):
+        follows = [w for w in words[pending[-1] + 1:pending[-1] + 5] if w != "," and not _DIGITS.fullmatch(w)][:2]
+        if opens and pending[-1] < first_ask and follows in (["and", "i"], ["and", "we"]):
             give = [by_index[k] for k in pending]  # "$25 and I'll pick up the helmet": the goods before are paid
     conditional = not _CONDITIONS.isdisjoint(words) or _has(words, ("as", "long", "as"))
     return _Goods(give, receive, r.explicit, clause, conditional)
