@@ -475,6 +475,11 @@ GENERALISED = [
     (CASINO, "I'm willing to part with 2 of my firewood.", [T("give", {"firewood": 2})]),
     (CASINO, "I don't really need the water, so you can have that.", [T("give", {"water": None})]),
     (CASINO, "Wished we had 4 firewoods to divide and share it equally.", []),
+    # "for me to <verb>" is no split; a unit at a place acting is no shared move; a disclaimer
+    (CASINO, "I think it's fair for me to receive the extra firewood. I would get 2 food, 3 firewood.", []),
+    (CASINO, "No problem I have plenty of firewood for you buddy.", [T("give", {"firewood": None})]),
+    (DIPLO, "Deal. Moving Oskel to Dorn and Sael supports.", [T("accept"), T("meet", region="Dorn")]),
+    (DIPLO, "I'm sending my army to Dorn, it's not aimed at you.", [T("meet", region="Dorn"), T("no_attack")]),
     # near misses found where version 4 first went too far
     (DAISHI, "I've got more tools than I can use, no need to sell me cheap", []),
     (CASINO, "okay, I'll do that if I can have 2 of the food", []),

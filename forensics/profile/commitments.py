@@ -1173,8 +1173,9 @@ class HeuristicExtractor:
                 w == "at" and i + 1 in by_index and by_index[i + 1].item == money) or (
                 w == "at" and i + 2 in by_index and by_index[i + 2].item == money)):
             return None
-        if w == "for" and nxt in ("me", "us", "you") and r.frame and not any(
-                x in _HEDGES or x in _NEGATIONS for x in words[:i]):
+        scope = words[max(0, min(r.frame, default=i) - 4):i]  # "No problem I have plenty of firewood for you"
+        if w == "for" and nxt in ("me", "us", "you") and r.frame and words[i + 2:i + 3] != ["to"] and not any(
+                x in _HEDGES or x in _NEGATIONS for x in scope):
             new = "receive" if nxt in ("me", "us") else "give"
             for k in r.frame:
                 if r.sides[k] in ("pending", "give", "receive", "priced", "have"):
@@ -1616,7 +1617,8 @@ class HeuristicExtractor:
         if any(t is not None and t[0] == "place" for t in tags):
             out += self._places(words, tags)
         if not _AGGRESSION.isdisjoint(words) or not _PEACE_WORDS.isdisjoint(words) or not {
-                "non", "safe", "harm", "alone", "again", "untouched", "fire", "cold", "against", "after"}.isdisjoint(words):
+                "non", "safe", "harm", "alone", "again", "untouched", "fire", "cold", "against", "after",
+                "aimed", "directed", "targeted", "pointed"}.isdisjoint(words):
             out += self._no_attack(words, tags)
         if not _SUPPORT_VERBS.isdisjoint(words) or not {"got", "count", "have", "with", "for"}.isdisjoint(words):
             out += self._support(words, tags)
@@ -1631,7 +1633,9 @@ class HeuristicExtractor:
                 continue
             if _origin(words, tags, j):
                 continue  # "moving Smyrna to Constantinople": where the unit comes from (R27)
-            if previous is not None and all(w in ("or", "and", ",", "the", "nor") for w in words[previous[0] + 1:j]):
+            if j + 1 < len(words) and words[j + 1] in ("supports", "moves", "convoys"):
+                kind = None  # "Moving Vienna to Galicia and Budapest supports": the unit at Budapest acts
+            elif previous is not None and all(w in ("or", "and", ",", "the", "nor") for w in words[previous[0] + 1:j]):
                 kind = previous[1]  # "the Corran Sea or Ulm Strait": the same verb
             elif previous is not None and j >= 2 and _origin(words, tags, j - 2) and all(
                     w in (",", "and", "then", "a", "f") or w in _UNITS for w in words[previous[0] + 1:j - 2]):
@@ -1874,6 +1878,11 @@ class HeuristicExtractor:
                     return [Commitment("no_attack")]
             if w == "again" and words[max(0, i - 3):i] in (["not", "happen"], ["will", "not", "happen"]):
                 return [Commitment("no_attack")]
+            if w in ("aimed", "directed", "targeted", "pointed") and nxt == "at" and "not" in words[max(0, i - 3):i] \
+                    and (words[i + 2:i + 3] == ["you"] or (i + 2 < n and tags[i + 2] is not None
+                                                            and tags[i + 2][0] == "agent")):
+                target = tags[i + 2][1] if tags[i + 2] is not None else None
+                return [Commitment("no_attack", target=target)]  # "it's not aimed at you": a disclaimer (R23)
             if w == "untouched" and "you" in words[:i]:
                 return [Commitment("no_attack")]
             if w == "cold" and prev in ("stay", "stays", "remain") and i > 1 and words[i - 2] in ("guns", "weapons"):
