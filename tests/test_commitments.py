@@ -480,6 +480,10 @@ GENERALISED = [
     (CASINO, "No problem I have plenty of firewood for you buddy.", [T("give", {"firewood": None})]),
     (DIPLO, "Deal. Moving Oskel to Dorn and Sael supports.", [T("accept"), T("meet", region="Dorn")]),
     (DIPLO, "I'm sending my army to Dorn, it's not aimed at you.", [T("meet", region="Dorn"), T("no_attack")]),
+    # advice, a promise one will not make, a disclaimer
+    (DIPLO, "If I were you I would take Kessa.", []),
+    (DIPLO, "I can't promise I won't attack you.", []),
+    (DIPLO, "You have nothing to fear from me.", [T("no_attack")]),
     # near misses found where version 4 first went too far
     (DAISHI, "I've got more tools than I can use, no need to sell me cheap", []),
     (CASINO, "okay, I'll do that if I can have 2 of the food", []),

@@ -801,8 +801,9 @@ class HeuristicExtractor:
                         if cut is not None:  # "I'll give you 2 food, can I have 2 water?": a statement, then an ask
                             out.append(_Clause(cw[:cut], ct[:cut], offsets[begin], offsets[begin + cut], begin, False))
                             cw, ct, begin = cw[cut + 1:], ct[cut + 1:], begin + cut + 1
-                if not question and self._opens_question(cw):
-                    question = True
+                if not question and (self._opens_question(cw) or _has(cw, ("if", "i", "were", "you"))
+                                     or _has(cw, ("if", "i", "was", "you"))):
+                    question = True  # "If I were you I would take Belgium": advice, like a question
                 if cw:
                     end = offsets[i] if i < len(words) else length
                     out.append(_Clause(cw, ct, offsets[begin], end, begin, question))
@@ -1618,7 +1619,7 @@ class HeuristicExtractor:
             out += self._places(words, tags)
         if not _AGGRESSION.isdisjoint(words) or not _PEACE_WORDS.isdisjoint(words) or not {
                 "non", "safe", "harm", "alone", "again", "untouched", "fire", "cold", "against", "after",
-                "aimed", "directed", "targeted", "pointed"}.isdisjoint(words):
+                "aimed", "directed", "targeted", "pointed", "fear"}.isdisjoint(words):
             out += self._no_attack(words, tags)
         if not _SUPPORT_VERBS.isdisjoint(words) or not {"got", "count", "have", "with", "for"}.isdisjoint(words):
             out += self._support(words, tags)
@@ -1844,6 +1845,10 @@ class HeuristicExtractor:
                     if v in ("me", "us") and not (k > 0 and words[k - 1] == "let"):
                         break  # "Brask told me not to attack you": "me" is an object
                     if v in _SPEAKER or v in _OWNED or (v == "us" and k > 0 and words[k - 1] == "let"):
+                        vouched = words[max(0, k - 4):k]
+                        if not {"promise", "guarantee", "swear", "say", "said"}.isdisjoint(vouched) and not \
+                                _NEGATIONS.isdisjoint(vouched):
+                            break  # "I can't promise I won't attack you": no promise
                         if negated and not any(h in words[k:i] for h in _HEDGES):
                             return [Commitment("no_attack", target=self._target(obj))]
                         break
@@ -1883,6 +1888,9 @@ class HeuristicExtractor:
                                                             and tags[i + 2][0] == "agent")):
                 target = tags[i + 2][1] if tags[i + 2] is not None else None
                 return [Commitment("no_attack", target=target)]  # "it's not aimed at you": a disclaimer (R23)
+            if w == "fear" and words[i + 1:i + 3] in (["from", "me"], ["from", "us"]) and prev == "to" and \
+                    i > 1 and words[i - 2] == "nothing":
+                return [Commitment("no_attack")]  # "You have nothing to fear from me" (R23)
             if w == "untouched" and "you" in words[:i]:
                 return [Commitment("no_attack")]
             if w == "cold" and prev in ("stay", "stays", "remain") and i > 1 and words[i - 2] in ("guns", "weapons"):
