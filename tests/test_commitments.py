@@ -484,6 +484,16 @@ GENERALISED = [
     (DIPLO, "If I were you I would take Kessa.", []),
     (DIPLO, "I can't promise I won't attack you.", []),
     (DIPLO, "You have nothing to fear from me.", [T("no_attack")]),
+    # R3: a question opener after a comma asks, with or without "?"; a restatement checked with "..., correct?"
+    (CASINO, "I can use 3 food, can I get 3 firewood and you can get 2 of my water", []),
+    (CASINO, "So you would get 2 water, 1 firewood. I would get 1 water, 2 food, correct?", []),
+    (CASINO, "Yes, I think that's fair. Just to confirm, you'd get 2 water and 1 food.", [T("accept")]),
+    # R5 / R8: a report of the addressee's refusal; looking for goods is an ask; hunting talked about
+    (CASINO, "I just realized you did not agree to the 3 waters in exchange of 3 foods.", []),
+    (CASINO, "I am really looking for firewood as it is cold and I am hunting for some food also.", []),
+    (CASINO, "I don't know the first thing about hunting.", []),
+    (CASINO, "I would be willing to let you have all the food if you let me have all the water.",
+     [T("trade", {"food": None}, {"water": None})]),
     # near misses found where version 4 first went too far
     (DAISHI, "I've got more tools than I can use, no need to sell me cheap", []),
     (CASINO, "okay, I'll do that if I can have 2 of the food", []),

@@ -464,6 +464,8 @@ for _opener in _QUESTION_OPENERS:
 _CHECKS: tuple[tuple[str, ...], ...] = (
     ("am", "i", "correct"), ("am", "i", "right"), ("is", "that", "right"), ("is", "that", "correct"),
     ("did", "i", "get", "that", "right"), ("just", "to", "be", "clear"), ("am", "i", "understanding"),
+    ("just", "to", "confirm"), ("to", "confirm", "-"), ("just", "to", "clarify"), ("to", "clarify", ","),
+    ("just", "so", "we", "are", "clear"),
 )
 """A restatement checked with these asks whether the speaker understood (R3): no commitment."""
 _AGGRESSION = frozenset({"attack", "attacking", "attacks", "raid", "raiding", "raids", "steal", "stealing",
@@ -792,15 +794,15 @@ class HeuristicExtractor:
             if i > begin:
                 cw, ct = words[begin:i], tags[begin:i]
                 question = w == "?"
+                tagged = False
                 if question:
                     stripped = self._strip_tag(cw)
                     if stripped is not None:
-                        cw, ct, question = cw[:stripped], ct[:stripped], False
-                    else:
-                        cut = self._question_tail(cw)
-                        if cut is not None:  # "I'll give you 2 food, can I have 2 water?": a statement, then an ask
-                            out.append(_Clause(cw[:cut], ct[:cut], offsets[begin], offsets[begin + cut], begin, False))
-                            cw, ct, begin = cw[cut + 1:], ct[cut + 1:], begin + cut + 1
+                        cw, ct, question, tagged = cw[:stripped], ct[:stripped], False, True
+                cut = None if tagged else self._question_tail(cw)
+                if cut is not None:  # "I'll give you 2 food, can I have 2 water(?)": a statement, then an ask
+                    out.append(_Clause(cw[:cut], ct[:cut], offsets[begin], offsets[begin + cut], begin, False))
+                    cw, ct, begin, question = cw[cut + 1:], ct[cut + 1:], begin + cut + 1, True
                 if not question and (self._opens_question(cw) or _has(cw, ("if", "i", "were", "you"))
                                      or _has(cw, ("if", "i", "was", "you"))):
                     question = True  # "If I were you I would take Belgium": advice, like a question
@@ -853,7 +855,8 @@ class HeuristicExtractor:
         clauses = self._clauses(words, offsets, tags, length)
         items_at = self._global_hits(words, tags)
         checked = not _CHECK_WORDS.isdisjoint(words) and any(
-            _has(c.words, phrase) for c in clauses for phrase in _CHECKS)
+            _has(c.words, phrase) for c in clauses for phrase in _CHECKS) or any(
+            c.question and c.words[-2:] in ([",", "correct"], [",", "right"]) for c in clauses)  # "..., correct?"
         out: list[tuple[int, Commitment]] = []  # (order key, commitment)
         goods: list[_Goods] = []
         accepted: list[tuple[int, Commitment]] = []
@@ -1223,7 +1226,8 @@ class HeuristicExtractor:
 
     def _cue_looking_for(self, r: _Walk, i: int) -> int | None:
         """"looking / hoping for X": the speaker's ask."""
-        if not (r.words[i] in ("looking", "look", "searching", "asking", "hoping", "hope") and r.next(i) == "for"):
+        if not (r.words[i] in ("looking", "look", "searching", "asking", "hoping", "hope", "hunting", "shopping")
+                and r.next(i) == "for"):
             return None
         who = self._subject(r.words, i)
         r.turn("receive" if who in ("speaker", None) and not self._cancelled(r.words, i) else "void")
@@ -1271,6 +1275,9 @@ class HeuristicExtractor:
     def _cue_past(self, r: _Walk, i: int) -> int | None:
         """A past tense or a debt is a claim: the goods after it are on nobody's side."""
         w, words = r.words[i], r.words
+        if w in ("agree", "agreed") and r.next(i) == "to" and self._subject(words, i) in ("you", "third"):
+            r.turn("void")  # "you did not agree to the 3 waters in exchange of 3 foods": a report
+            return i + 1
         if not (w in _PAST_VERBS or (w == "got" and i > 0 and words[i - 1] not in ("have", "i", "we", "you"))):
             return None
         r.turn("void")
@@ -1319,9 +1326,10 @@ class HeuristicExtractor:
         frozenset({"for"}), frozenset({"for", "->", "="}), frozenset({"do"}), frozenset({"is", "="}),
         frozenset({"per"}), frozenset({"to"}), frozenset({"for", "->", "=", "exchange", "return", "at"}),
         frozenset({"yours"}), frozenset({"here"}),
-        frozenset({"looking", "look", "searching", "asking", "hoping", "hope"}), frozenset({"spare"}),
+        frozenset({"looking", "look", "searching", "asking", "hoping", "hope", "hunting", "shopping"}),
+        frozenset({"spare"}),
         frozenset({"gave", "sent", "paid", "handed", "brought"}), frozenset({"having"}),
-        frozenset({"help", "helping"}), _PAST_VERBS | {"got"},
+        frozenset({"help", "helping"}), _PAST_VERBS | {"got", "agree", "agreed"},
         _GIVE_VERBS | _OFFER_VERBS | _RECEIVE_VERBS | {"part"},
     )
     """The words each cue of :attr:`_CUES` can read (a cue is tried only at these)."""
@@ -1448,6 +1456,8 @@ class HeuristicExtractor:
             if i > 1 and words[i - 1] == "you" and words[i - 2] == "let" or (
                     i > 2 and words[i - 3:i] == ["for", "you", "to"]):
                 return "give"  # "let you have the firewood", "happy for you to have two waters"
+            if i > 1 and words[i - 1] in ("me", "us") and words[i - 2] == "let" and w == "have":
+                return "receive"  # "if you let me have all the water"
             if who == "you":
                 return "give" if any(m in words[max(0, i - 4):i] for m in ("can", "will", "may", "could")) \
                     and not self._cancelled(words, i) else "void"
@@ -1837,8 +1847,8 @@ class HeuristicExtractor:
                 negated = False
                 for k in range(i - 1, max(i - 9, -1), -1):
                     v = words[k]
-                    if v in _NOT_RESTRAINT:
-                        break
+                    if v in _NOT_RESTRAINT or v in ("about", "know", "knows", "into", "like", "enjoy", "good", "at"):
+                        break  # "I don't know the first thing about hunting": no act of the speaker
                     if v in ("not", "never", "no"):
                         negated = True
                         continue
