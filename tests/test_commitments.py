@@ -494,6 +494,9 @@ GENERALISED = [
     (CASINO, "I don't know the first thing about hunting.", []),
     (CASINO, "I would be willing to let you have all the food if you let me have all the water.",
      [T("trade", {"food": None}, {"water": None})]),
+    (CASINO, "Ill take all foods, and youll take all firewood, and for water, do you want one or 2?",
+     [T("trade", {"firewood": None}, {"food": None})]),
+    (CASINO, "As for water, I can give you 2.", [T("give", {"water": 2})]),
     # near misses found where version 4 first went too far
     (DAISHI, "I've got more tools than I can use, no need to sell me cheap", []),
     (CASINO, "okay, I'll do that if I can have 2 of the food", []),

@@ -1177,6 +1177,10 @@ class HeuristicExtractor:
                 w == "at" and i + 1 in by_index and by_index[i + 1].item == money) or (
                 w == "at" and i + 2 in by_index and by_index[i + 2].item == money)):
             return None
+        if w == "for" and i > 0 and words[i - 1] in ("and", "as") and i + 2 < len(words) + 1 and \
+                i + 1 in by_index and (i + 2 == len(words) or words[i + 2] == ","):
+            r.turn("void")  # "and for water, do you want one or 2?": a topic, not a price
+            return i + 1
         scope = words[max(0, min(r.frame, default=i) - 4):i]  # "No problem I have plenty of firewood for you"
         if w == "for" and nxt in ("me", "us", "you") and r.frame and words[i + 2:i + 3] != ["to"] and not any(
                 x in _HEDGES or x in _NEGATIONS for x in scope):
