@@ -855,13 +855,18 @@ class Simulation(Economy, Encounters, HonestNoise):
             (3.0 if fix is not None else 0.0, lambda: self.repair(a, fix) if fix is not None else None),
             (w_deposit, lambda: self._deposit_spare(a)),
             (w_withdraw, lambda: self._withdraw_needed(a)),
-            (a.trade_rate * 12 if trading else 0.0, lambda: self._organic_trade(a, t) or self._gather_or_look(a, t)),
-            (0.08 if trading else 0.0, lambda: self._post_market(a, t) or self._gather_or_look(a, t)),
-            (0.25 if self.market and inv else 0.0, lambda: self._fill_market(a) or self._gather_or_look(a, t)),
+            (a.trade_rate * 12 if trading else 0.0, lambda: self._or_gather(self._organic_trade(a, t), a, t)),
+            (0.08 if trading else 0.0, lambda: self._or_gather(self._post_market(a, t), a, t)),
+            (0.25 if self.market and inv else 0.0, lambda: self._or_gather(self._fill_market(a), a, t)),
             (0.3 if a.energy > 60 else 0.0, lambda: self._train(a)),
             (0.3, lambda: self._look(a)),
             (0.35 if a.energy >= 50 else 0.85, lambda: self._rest(a)),
         ]
+
+    def _or_gather(self, done: bool, a: Agent, t: int) -> None:
+        """When the chosen action could not be done, gather or look instead."""
+        if not done:
+            self._gather_or_look(a, t)
 
     def _build_next(self, a: Agent) -> None:
         """Build the project the agent has gathered for, then choose the next one."""

@@ -138,7 +138,7 @@ def _constant(code: str, name: str, what: str, rows: Sequence[TrialRow] | Sequen
 # --------------------------------------------------------------------------- trials.csv alone
 
 
-def _order(name: str, rows: Sequence[TrialRow] | Sequence[SeatRow], key: Callable[..., tuple[int, ...]],
+def _order(name: str, rows: Sequence[TrialRow | SeatRow], key: Callable[..., tuple[int, ...]],
            what: str) -> Check:
     problems: Problems = []
     for before, row in zip(rows, rows[1:]):
@@ -456,8 +456,8 @@ def _trial_values(files: StudyFiles, seats: dict[tuple[int, int], list[SeatRow]]
         if any(score is None for score in scores):
             problems.append((files.trials_name, trial.row, f"a focal seat without {column}"))
             continue
-        recomputed = trial_value_units([s for s in scores if s is not None])
-        if recomputed != units(trial.value):
+        recomputed = trial_value_units([s for s in scores if s is not None])  # not None: scores were found
+        if recomputed is not None and recomputed != units(trial.value):
             problems.append((files.trials_name, trial.row, f"value {trial.value.text}; its focal seats "
                                                             f"({', '.join(str(s.row) for s in focal)} of "
                                                             f"{files.seats_name}) give {recomputed / 1000:.3f}"))
