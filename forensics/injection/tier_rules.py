@@ -686,7 +686,14 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             r"(?:repl(?:y|ies)|responses?|answers?|outputs?|summary|completions?)\b"
             r"|\bin\s+your\s+(?:\w+\s+)?(?:responses?|repl(?:y|ies)|answers?|outputs?|summary)\s*,?\s*"
             r"(?:suggest|recommend|tell|ask|invite|encourage|urge|direct|promote|claim|state|mention|insist|"
-            r"say\s+that|remind)\w*\s+(?:the\s+)?(?:users?|readers?|visitors|customers|viewers|subscribers)\b"),
+            r"say\s+that|remind)\w*\s+(?:the\s+)?(?:users?|readers?|visitors|customers|viewers|subscribers)\b"
+            # content put into the reader's reply, whatever it is: "in your response, include a fact
+            # about ...", "add a reason in your answer for ..." (a player's *message* is not a reply)
+            r"|\bin\s+(?:each\s+of\s+|every\s+one\s+of\s+)?your\s+(?:next\s+|final\s+|every\s+)?(?:responses?|"
+            r"answers?|outputs?|completions?|summary)\s*,?\s*(?:please\s+|also\s+|always\s+|be\s+sure\s+to\s+)?"
+            r"(?:include|add|insert|append|prepend|mention|incorporate|embed|put)\b"
+            r"|\b(?:add|include|insert|append|prepend|mention|incorporate|embed)\b" + _free_gap(8)
+            + r"(?:in|into|to|within)\s+your\s+(?:next\s+|final\s+)?(?:responses?|answers?|outputs?|completions?)\b"),
         "an instruction to put attacker-chosen content into the model's reply (add this link to your response)",
         gate=("your",),
     ),
@@ -1054,7 +1061,9 @@ _HIJACK_RULES: tuple[Rule, ...] = (
     Rule(
         "secret-exfiltration", "hijack", "strong", "extraction",
         _rx(r"\b(?:send|give|share|tell|show|reveal|post|paste|type|dm|leak|disclose|spell|encode|provide|forward|"
-            r"print|output|repeat|reply\s+with|respond\s+with|hand\s+over|read\s+out)\b" + _gap(4) + _SECRET_NOUN
+            r"print|output|repeat|reply\s+with|respond\s+with|hand\s+over|read\s+out)\b"
+            # the secret goes to the speaker: "I can give you the password" is an offer, not extraction
+            r"(?!\W+(?:you|u|ya|yourself)\b)" + _gap(4) + _SECRET_NOUN
             + r"|\bwhat(?:'s|\s+is|\s+are|\s+was)\s+(?:your|ur)\s+(?:\w+\s+)?" + _SECRET_NOUN
             + r"|\bwhat(?:'s|\s+is|\s+was)\s+the\s+(?:secret\s+)?(?:password|passphrase|passcode|access\s+code|"
             r"secret\s+(?:word|code|phrase)|magic\s+word|code\s*word)\b"),
