@@ -508,8 +508,8 @@ def test_learned_verdict_names_the_ngrams_that_drove_it() -> None:
 
 
 def test_learned_score_needs_a_cue() -> None:
-    """A message with no sign of addressing a model is never scored: the score alone flags too much
-    text it was not trained on."""
+    """A short message with no sign of addressing a model is never scored: the score alone flags too
+    much short text it was not trained on ("your instructions to your fleet")."""
     text = "Your instructions to your fleet look good to me."
     assert cues(normalize(text)) == ()
     assert classify(text).reason == "no attack rule matched; no cue for the learned score"
