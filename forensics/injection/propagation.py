@@ -52,8 +52,9 @@ an earlier message *p* when:
 7. **Parent choice** (:func:`choose_parents`, :mod:`._lineage`).  Of the copies *s*
    heard that qualify, the one whose own mutations *c* inherits (its tag, its
    typo, its cut, its swapped word: seen from each candidate, what *c* still
-   changed, weighed in bits), with the copy heard first given the prior this match
-   itself shows; then the most similar text; then the copy heard first.  Each edge
+   changed, weighed in bits), with a prior on its place in the order heard (first,
+   latest, any) that this match itself shows; then the most similar text; then the
+   likelier place, then the copy heard first.  Each edge
    carries a confidence and the reason for the choice; candidates that cannot be
    told apart are reported as a tie (``tiedWith``), never dropped silently.
 
@@ -99,7 +100,7 @@ from ._copies import MIN_COVER, MIN_KEPT_WORDS, Alignment, CopyEvidence, align, 
 from .exposure import HeardMessage, MessageLog
 from ._forwarding import Forward, parse_forward
 from ._information import NOTHING, Counts, Information, Unit, units_of
-from ._lineage import Candidate, Choice, Weights, candidate, choose_parent, describe, edits, first_heard_share
+from ._lineage import Candidate, Choice, Weights, candidate, choose_parent, describe, edits, heard_order
 
 __all__ = [
     "FUZZ_CAP",
@@ -225,7 +226,7 @@ class EchoEdge:
     """How sure the edge is (0–1, three places): that the child copied a heard message (from the
     information kept, rule 3) times that it copied this one (rule 7)."""
     reason: str = ""
-    """Why this parent ("only exposed candidate", "inherits prefix 'fwd' of 123", "tie with 124: first heard")."""
+    """Why this parent ("only exposed candidate", "inherits prefix 'fwd' of 123", "tie with 124: heard first")."""
     tied_with: tuple[int, ...] = ()
     """Other candidates that could not be told from the parent (a tie), by event id."""
     candidates: int = 1
@@ -743,19 +744,19 @@ def choose_parents(
     log: MessageLog, texts: _Texts, alignments: _Alignments, parents: Mapping[int, Sequence[int]], weights: Weights,
 ) -> dict[int, Choice]:
     """Rule 7: per message with candidates (``parents[position]``: the positions of its qualifying
-    candidates, in the order heard), its :class:`~._lineage.Choice`; the share of first-heard
-    parents learnt from the whole match (:func:`~._lineage.first_heard_share`)."""
+    candidates, in the order heard), its :class:`~._lineage.Choice`; which place in the order heard
+    (first, latest, any) is passed on, learnt from the whole match (:func:`~._lineage.heard_order`)."""
     nid, events = texts.nid, log.events
     pools: dict[int, list[Candidate]] = {}
     for j, cands in parents.items():
         child = texts.forward(j)
         pools[j] = [candidate(i, events[i], child, texts.forward(i), alignments[(int(nid[j]), int(nid[i]))],
                               weights, len(texts.cores[nid[i]])) for i in cands]
-    share = first_heard_share(pools.values())
+    order = heard_order(pools.values())
     out: dict[int, Choice] = {}
     for j, pool in pools.items():
         words = len(texts.cores[nid[parents[j][0]]])
-        out[j] = choose_parent(pool, lambda e, words=words: weights.of_edit(e, words), share)
+        out[j] = choose_parent(pool, lambda e, words=words: weights.of_edit(e, words), order)
     return out
 
 
