@@ -9,10 +9,9 @@ marks, its remark, its casing, where it was cut, its typo, its swapped word
 *still* changed is its list of :func:`edits`; each edit weighs the information of
 making it independently (bits):
 
-- a tag, quote mark or casing the candidate lacks: as rare as the messages that
-  carry it in the match, ``log2((N + 1 + prior) / (carriers + 1))``; capitals, title
-  or lower case rewrite every letter: as rare as the rarer of the child's casing and
-  the candidate's (lower-casing a copy in capitals is no commoner than capitalising);
+- a tag, quote mark or casing the candidate lacks (capitals, title or lower case
+  rewrite every letter, so only the child's casing counts): as rare as the
+  messages that carry it in the match, ``log2((N + 1 + prior) / (carriers + 1))``;
   a different ending (the closing punctuation, unless the child was cut at the
   end) at most :data:`ENDING_BITS`; different punctuation inside the core (unless
   the child, cut, keeps a stretch of the candidate's) at most :data:`MARK_BITS`;
@@ -123,10 +122,8 @@ class Weights:
             return self.feature("tag", e[1])
         if kind in ("quote", "unquote"):
             return self.feature("quote", e[1])
-        if kind == "casing":  # a casing the candidate lacks: as rare as the messages cased so
+        if kind in ("casing", "recase"):  # a casing the candidate lacks: as rare as the messages cased so
             return self.feature("casing", e[1])
-        if kind == "recase":  # every letter rewritten: as rare as the rarer casing (undoing capitals is no commoner)
-            return max(self.feature("casing", e[1]), self.feature("casing", e[2]) if e[2] else 0.0)
         if kind == "ending":
             return min(ENDING_BITS, self.feature("ending", e[1]))
         if kind == "marks":
@@ -162,7 +159,7 @@ def edits(child: Forward, parent: Forward, al: Alignment) -> list[Edit]:
                 (child.remark or "").split()) | set(al.trail):
             out.append(("unremark", parent.remark))
     if child.casing != parent.casing:
-        # capitals, title or lower case rewrite every letter (a recasing: weighed by the rarer casing)
+        # capitals, title or lower case rewrite every letter: they say nothing of the parent's casing
         out.append(("recase" if child.casing in ERASING else "casing", child.casing, parent.casing))
     if child.ending != parent.ending and not al.trail and not al.cut_end and child.remark == parent.remark:
         out.append(("ending", child.ending or "none"))
