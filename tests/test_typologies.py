@@ -375,3 +375,18 @@ def test_a_one_off_dinner_no_bigger_than_the_graph_recurring_groups_is_not_a_fan
 def test_a_one_off_fan_bigger_than_the_graph_recurring_groups_is_still_found() -> None:
     (flag,) = [f for f in fans(TransferView(dinner_town(16)), FAN_DEFAULTS) if f.agents[0] == "new"]
     assert (flag.kind, len(flag.agents) - 1, flag.details["explained"]) == ("fan_in", 16, 7)
+
+
+def test_a_one_off_group_whose_money_the_hub_wires_on_at_once_is_a_fan() -> None:
+    # the same eight as above, 327 in all at tick 250; the hub pays 310 on the next tick: within 20% of
+    # what came in, and more than it pays out in such a span as a rule (20 x 30 over 400 ticks: 6 in four)
+    g = dinner_town(8)
+    for i in range(20):
+        g.add_edge("new", "grocer", value=30.0, tick=5 + 20 * i, event=f"shop{i}")
+    assert [f for f in fans(TransferView(g), FAN_DEFAULTS) if f.agents[0] == "new"] == []
+    g.add_edge("new", "exit", value=100.0, tick=251, event="part")  # a third of it: not passing it on
+    assert [f for f in fans(TransferView(g), FAN_DEFAULTS) if f.agents[0] == "new"] == []
+    g.remove_edge("new", "exit")
+    g.add_edge("new", "exit", value=310.0, tick=251, event="wire")
+    (flag,) = [f for f in fans(TransferView(g), FAN_DEFAULTS) if f.agents[0] == "new"]
+    assert (flag.kind, len(flag.agents) - 1, flag.details["explained"]) == ("fan_in", 8, 0)
