@@ -25,8 +25,14 @@ Prints, each measured in this one run:
   how many raised a typology flag;
 - on a second payment economy written apart (``bench/payments_world.py``: wages, rent, shops,
   bill splitting, savings circles, with smurfing, layering loops, dispersal and mule relays
-  planted), never tuned on: node precision and recall of every screen together, and what a
-  year with nothing planted raises.
+  planted): node precision and recall of every screen together, and what a year with nothing
+  planted raises.  Its odd seeds were looked at while teaching the screens honest settling-up
+  (``--split tune``); the report split is its even seeds, plus settings never run while tuning
+  (a bigger town, more friends per household, more dinners);
+- on a third economy (``bench/neighbourhood_world.py``: flat-shares, friend groups, car pools,
+  savings circles, office collections, with AMLSim-style fan-in and cycle cases planted
+  around busy accounts), written before those rules and never run while tuning: the same
+  figures, report split only.
 """
 
 from __future__ import annotations
@@ -192,16 +198,9 @@ def speed() -> None:
           f"(arrays, candidates, nulls): {typology:.1f} s ({typology / whole:.2f} of the whole)")
 
 
-def second_payments(count: int, accounts: int) -> None:
-    """Every screen of ``screen_graph`` together on the second payment economy
-    (``bench/payments_world.py``, written apart and never tuned on): node precision and recall
-    per laundering kind and overall, and on years with nothing planted, the share of graphs
-    with any flag and flagged accounts per graph."""
-    import sys
-
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from payments_world import KINDS, payments_world
-
+def _world_figures(label: str, worlds: list[Any], kinds: tuple[str, ...]) -> None:
+    """Every screen of ``screen_graph`` together on generated worlds with planted cases: node
+    recall per kind and overall, node precision, flags by screen."""
     from daishi_forensics.screens import screen_graph
 
     planted: Counter[str] = Counter()
@@ -209,38 +208,82 @@ def second_payments(count: int, accounts: int) -> None:
     by_screen: Counter[str] = Counter()
     tp = flagged = 0
     seconds = 0.0
-    for seed in range(1, count + 1):
-        world = payments_world(accounts, seed)
+    for world in worlds:
         started = time.perf_counter()
         result = screen_graph(world.graph)
         seconds += time.perf_counter() - started
         every = {a for f in result.flags for a in f.agents}
         by_screen.update(f.screen for f in result.flags)
-        truth = world.laundering
-        tp += len(every & truth)
+        tp += len(every & world.laundering)
         flagged += len(every)
-        for kind in KINDS:
+        for kind in kinds:
             mine = world.of(kind)
             planted[kind] += len(mine)
             found[kind] += len(mine & every)
-    print(f"\nsecond payment economy (bench/payments_world.py, written apart, never tuned on; {count} years of "
-          f"{accounts} accounts, seeds 1-{count}), every screen of screen_graph together "
-          f"({seconds / count:.1f} s a graph):")
-    for kind in KINDS:
-        print(f"  {kind:12s} node recall {fmt(found[kind], planted[kind])}")
-    print(f"  overall      node recall {fmt(sum(found.values()), sum(planted.values()))}; "
+    print(f"  {label} ({seconds / max(len(worlds), 1):.1f} s a graph):")
+    for kind in kinds:
+        print(f"    {kind:12s} node recall {fmt(found[kind], planted[kind])}")
+    print(f"    overall      node recall {fmt(sum(found.values()), sum(planted.values()))}; "
           f"node precision {fmt(tp, flagged)}; flags by screen {dict(sorted(by_screen.items()))}")
-    graphs = with_flag = nodes = 0
+
+
+def _nothing_planted(label: str, worlds: list[Any]) -> None:
+    """Years with nothing planted: the share with any flag and the flagged accounts per graph."""
+    from daishi_forensics.screens import screen_graph
+
+    with_flag = nodes = 0
     kinds: Counter[str] = Counter()
-    for seed in range(1, count + 1):
-        world = payments_world(accounts, seed, launder=False)
+    for world in worlds:
         result = screen_graph(world.graph)
-        graphs += 1
         with_flag += bool(result.flags)
         nodes += len({a for f in result.flags for a in f.agents})
         kinds.update(f"{f.screen}.{f.kind}" for f in result.flags)
-    print(f"  nothing planted ({graphs} years): graphs with any flag {fmt(with_flag, graphs)}; flagged accounts per "
-          f"graph {nodes / max(graphs, 1):.2f}; by kind {dict(sorted(kinds.items())) or '{}'}")
+    print(f"  {label}: graphs with any flag {fmt(with_flag, len(worlds))}; flagged accounts per graph "
+          f"{nodes / max(len(worlds), 1):.2f}; by kind {dict(sorted(kinds.items())) or '{}'}")
+
+
+def second_payments(count: int, accounts: int, split: str) -> None:
+    """Every screen of ``screen_graph`` together on the second payment economy
+    (``bench/payments_world.py``): odd seeds are the tune split (looked at while teaching the
+    fans and cycles what honest settling-up looks like), even seeds the report split; the
+    settings marked untuned were never run while tuning."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from payments_world import KINDS, payments_world
+
+    seeds = [2 * i + (1 if split == "tune" else 2) for i in range(count)]
+    where = f"{split} split, seeds {', '.join(map(str, seeds))}"
+    print(f"\nsecond payment economy (bench/payments_world.py; {where}):")
+    settings: list[tuple[str, dict[str, int], bool]] = [
+        (f"default ({accounts} accounts)", {}, True),
+        (f"bigger town ({2 * accounts} accounts)", {"accounts": 2 * accounts}, False),
+        ("more friends per household (8)", {"friends": 8}, False),
+        ("more dinners (up to 14 a household)", {"dinners": 15}, False),
+    ]
+    for name, knobs, tuned in settings:
+        if split == "tune" and not tuned:
+            continue  # untuned settings are never run while tuning
+        size, friends, dinners = knobs.get("accounts", accounts), knobs.get("friends", 4), knobs.get("dinners", 6)
+        label = name + ("" if tuned else ", never tuned on")
+        _world_figures(label, [payments_world(size, seed, friends=friends, dinners=dinners) for seed in seeds], KINDS)
+        _nothing_planted(f"{name}, nothing planted",
+                         [payments_world(size, seed, launder=False, friends=friends, dinners=dinners) for seed in seeds])
+
+
+def third_payments(count: int, accounts: int) -> None:
+    """Every screen of ``screen_graph`` together on the third economy (``bench/neighbourhood_world.py``:
+    written before the rules that tell honest settling-up from laundering, and never run while
+    tuning them), report only, with AMLSim-style fan-in and cycle cases planted."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from neighbourhood_world import KINDS, neighbourhood_world
+
+    seeds = list(range(1, count + 1))
+    print(f"\nthird economy (bench/neighbourhood_world.py, never tuned on; report only, seeds 1-{count}):")
+    _world_figures(f"{accounts} accounts a year", [neighbourhood_world(accounts, seed) for seed in seeds], KINDS)
+    _nothing_planted("nothing planted", [neighbourhood_world(accounts, seed, launder=False) for seed in seeds])
 
 
 def daishi_clean(count: int) -> None:
@@ -275,8 +318,10 @@ def main() -> None:
     parser.add_argument("--split", choices=("report", "tune"), default="report")
     parser.add_argument("--only", default=None, help="run only the settings whose name contains this")
     parser.add_argument("--no-speed", action="store_true")
-    parser.add_argument("--second", type=int, default=4, help="years of the second payment economy (0: none)")
+    parser.add_argument("--second", type=int, default=4, help="years of the second payment economy per split (0: none)")
     parser.add_argument("--second-accounts", type=int, default=3000)
+    parser.add_argument("--third", type=int, default=4, help="years of the third economy, report only (0: none)")
+    parser.add_argument("--third-accounts", type=int, default=3000)
     args = parser.parse_args()
     half = args.seeds // 2
     seeds = list(range(half)) if args.split == "tune" else list(range(half, args.seeds))
@@ -292,8 +337,10 @@ def main() -> None:
     false_flags(table["default"][0], seeds, args.split)
     if not args.no_speed:
         speed()
-    if args.second and args.split == "report":
-        second_payments(args.second, args.second_accounts)
+    if args.second:
+        second_payments(args.second, args.second_accounts, args.split)
+    if args.third and args.split == "report":
+        third_payments(args.third, args.third_accounts)
     if args.clean:
         daishi_clean(args.clean)
 

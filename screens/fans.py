@@ -37,6 +37,23 @@ level ``alpha`` (:func:`~daishi_forensics.screens.transfer_arrays.step_up_cutoff
 false-discovery rate is at most ``alpha`` per direction, and on a graph with nothing to
 find the chance of any flag is at most ``alpha``.  The flag's threshold is the cut-off.
 
+**Groups that recur (fan-in).**  Where people settle up in small groups -- friends paying one
+of them back their share of a dinner on one evening, a savings circle paying its taker -- a
+few one-off payers at one tick with alike amounts are real coordination, but honest: the
+shuffled null cannot tell them from placement.  What the graph itself shows is how big such
+groups are: the same test, run on counterparties whose dealings with the node *outlast* the
+window (the same friends again and again: they cannot be one-off mules), finds each node's
+largest recurring group more coordinated than its own rhythm and the shuffled graph explain
+(chance of a counterparty with ``m`` transfers landing in the box ``1 - (1 - q_t) ** m``,
+Bonferroni over the node's anchors and the grid, at ``alpha / tests``).  The graph's *honest
+group size* ``g`` in a cell is the median, over the nodes that have one (at least
+:data:`MIN_GROUPS` of them), of their largest recurring group in that cell or a narrower
+one.  A one-off box is then tested on the members beyond one such group: ``P(X >= k - g)``
+(``k - g + 1 >= 2``).  Not where the hub *passes the money on* (:data:`PASS_CUT`): friends
+paying back a dinner do not see that sum wired onward at once; a collector's deposits are.
+On a graph where nobody pays in recurring groups (``g = 0``), nothing changes.  Fan-outs
+are not adjusted: a fan-out that recurs is a payroll, and its staff are not one-off.
+
 >>> import networkx as nx
 >>> from .graph import TransferView
 >>> G = nx.MultiDiGraph()
@@ -74,6 +91,28 @@ _M_BUCKETS = 5
 chance term ``q_t ** m * m * q_x`` falls with ``m``)."""
 
 
+_M_RECURRING = 12
+"""A recurring counterparty with 12 or more transfers is counted as 12 in the group null (its
+chance of landing in a box, ``1 - (1 - q_t) ** m``, grows with ``m``: counting fewer is strict on
+what counts as an honest group)."""
+
+GROUP_QUANTILE = 0.5
+"""The honest group size of a graph is this quantile (the median) of its nodes' largest recurring
+groups: the typical group, not the largest tenancy."""
+
+MIN_GROUPS = 3
+"""Fewer nodes than this with a recurring group: the graph shows no habit of paying in groups."""
+
+PASS_CUT = 0.2
+"""A fan-in's hub *passes the money on* when what it pays out from the box's start to one window
+after the box's end is within ``PASS_CUT`` of what came in through the box (the gather-scatter
+rule's margin), and what came in is at least what the hub pays out in such a span as a rule
+(its total outflow times the span's share of the period: a household's rent and shopping
+match a dinner's few shares by chance, not a collector's deposits).  Then no member is
+explained by an honest group: a smurfing collector wires the deposits onward; friends paying
+back a dinner do not see that sum go on at once."""
+
+
 @dataclass(frozen=True)
 class FanBox:
     """The most coordinated box of one node in one direction."""
@@ -102,6 +141,8 @@ class FanBox:
     """Transfer rows (into the arrays) of the members with the hub, in the window."""
     value: float
     """Total value the members moved with the hub in the window."""
+    explained: int = 0
+    """Members (besides the first) that one honest group of the graph accounts for, left out of the test."""
 
 
 def window_grid(span: float, params: Mapping[str, Any]) -> list[float]:
@@ -178,8 +219,53 @@ def fan_boxes(arrays: TransferArrays, direction: str, params: Mapping[str, Any])
     ends = np.concatenate([arrays.src, arrays.dst])
     activity_key = np.sort(ends * stride_t + (np.concatenate([arrays.tick, arrays.tick]) - t0))
     activity = np.bincount(ends, minlength=n_nodes)
+    # every payment of each node by (payer, tick), with running totals: what a hub passed on after a box
+    out_order = np.lexsort((arrays.tick, arrays.src))
+    out_key = arrays.src[out_order] * stride_t + (arrays.tick[out_order] - t0)
+    out_cum = np.concatenate([[0.0], np.cumsum(arrays.value[out_order])])
+    out_total = np.bincount(arrays.src, weights=arrays.value, minlength=n_nodes)
     best_p = np.ones(n_nodes)
-    best: dict[int, tuple[float, float, int, int, float, float, float]] = {}
+    best: dict[int, tuple[float, float, int, int, float, float, float, int]] = {}
+
+    def shares(c_hub: np.ndarray, t: np.ndarray, x: np.ndarray, q_glob_t: np.ndarray | None,
+               busy_c: np.ndarray | None, k: np.ndarray, w: float, r: float) -> tuple[np.ndarray, np.ndarray]:
+        """The chance a counterparty's transfer lands in the box's window and band: the graph's
+        share, or the node's own (the box's ``k`` transfers left out), whichever is larger."""
+        band = math.log(r) + 1e-12
+        lv = np.log(x)
+        q_glob = arrays.value_mass(x / r, x * r)
+        lo_key = c_hub * stride_v + (lv - band - lmin)
+        hi_key = c_hub * stride_v + (lv + band - lmin)
+        # the node's other transfers (the box's left out) in the band, as a share of all of them
+        in_band = np.searchsorted(own_key, hi_key, side="right") - np.searchsorted(own_key, lo_key, side="left")
+        rest = edges_of[c_hub] - k
+        q_own = np.where(rest > 0, (in_band - k) / np.maximum(rest, 1), 0.0)
+        q_x = np.maximum(q_glob, np.clip(q_own, 0.0, 1.0))
+        # the node's other dealings (its transfers beyond the box's) in the window, as a share of all
+        # of them: a node busy then for its own reasons is measured against its own rhythm
+        if q_glob_t is None or busy_c is None:
+            q_glob_t = arrays.tick_mass(t, t + w)
+            a_key = c_hub * stride_t + (t - t0)
+            busy_c = (np.searchsorted(activity_key, a_key + w, side="right")
+                      - np.searchsorted(activity_key, a_key, side="left"))
+        others = activity[c_hub] - k
+        own_t = np.where(others > 0, (busy_c - k) / np.maximum(others, 1), 0.0)
+        return np.maximum(q_glob_t, np.clip(own_t, 0.0, 1.0)), q_x
+
+    # the graph's honest groups, per cell; a group found in a narrower window or band is one in a wider
+    found: dict[tuple[float, float], np.ndarray] = {}
+    for w in windows:
+        if direction == "out":
+            break  # groups settle up by paying one of them: a fan-in; a recurring fan-out is a payroll
+        recurring = (pair_tmax - pair_tmin) > w  # pairs whose dealings outlast the window
+        by_m_rec = np.zeros((_M_RECURRING + 1, n_nodes))
+        np.add.at(by_m_rec, (np.minimum(pair_m[recurring], _M_RECURRING), pair_hub[recurring]), 1.0)
+        for r in ratios:
+            found[(w, r)] = _recurring_groups(np.flatnonzero(recurring[pair]), hub, tick, logv, pair, pair_m,
+                                              by_m_rec, shares, w, r, min_fan, grid, n_nodes,
+                                              float(params["alpha"]) / tests)
+    groups = {(w, r): _group_size([g for (w2, r2), g in found.items() if w2 <= w and r2 <= r])
+              for w in windows for r in ratios}
     for w in windows:
         is_point = first_of_pair & ((pair_tmax[pair] - pair_tmin[pair]) <= w)
         pts = np.flatnonzero(is_point)
@@ -195,51 +281,123 @@ def fan_boxes(arrays: TransferArrays, direction: str, params: Mapping[str, Any])
                 - np.searchsorted(activity_key, key, side="left"))
         for r in ratios:
             band = math.log(r) + 1e-12
-            count = np.ones(pts.shape[0], dtype=np.int64)
-            active = np.flatnonzero(span_len > 1)
-            d = 1
-            while active.shape[0]:
-                j = active + d
-                ok = (np.abs(p_logv[j] - p_logv[active]) <= band) & (pair_tmax[p_pair[j]] <= p_tick[active] + w)
-                count[active] += ok
-                d += 1
-                active = active[span_len[active] > d]
-            cand = np.flatnonzero(count >= min_fan)
+            count, total = _box_counts(p_logv, p_pair, span_len, band, pair_tmax[p_pair], p_tick + w, None,
+                                       value[pts])
+            # members beyond what one honest group of the graph explains; a group that pays one of them back
+            # does not see its money passed on at once: where the hub does, no member is explained
+            explained = np.full(pts.shape[0], max(groups[(w, r)] - 1, 0))
+            if explained[0] > 0:
+                start = p_hub * stride_t + (p_tick - t0)
+                passed = (out_cum[np.searchsorted(out_key, start + 2 * w, side="right")]
+                          - out_cum[np.searchsorted(out_key, start, side="left")])
+                usual = out_total[p_hub] * min(1.0, 2 * w / arrays.span)  # its own outflow in such a span
+                explained[(np.abs(passed - total) <= PASS_CUT * total) & (total >= usual)] = 0
+            extra = count - explained
+            cand = np.flatnonzero((count >= min_fan) & (extra >= 2))
             if cand.shape[0] == 0:
                 continue
             c_hub = p_hub[cand]
-            x = value[pts[cand]]
-            q_glob = arrays.value_mass(x / r, x * r)
-            lo_key = c_hub * stride_v + (p_logv[cand] - band - lmin)
-            hi_key = c_hub * stride_v + (p_logv[cand] + band - lmin)
-            # the node's other transfers (the box's left out) in the band, as a share of all of them
-            in_band = np.searchsorted(own_key, hi_key, side="right") - np.searchsorted(own_key, lo_key, side="left")
-            rest = edges_of[c_hub] - count[cand]
-            q_own = np.where(rest > 0, (in_band - count[cand]) / np.maximum(rest, 1), 0.0)
-            q_x = np.maximum(q_glob, np.clip(q_own, 0.0, 1.0))
-            # the node's other dealings (its transfers beyond the box's) in the window, as a share of all
-            # of them: a node busy then for its own reasons is measured against its own rhythm
-            others = activity[c_hub] - count[cand]
-            own_t = np.where(others > 0, (busy[cand] - count[cand]) / np.maximum(others, 1), 0.0)
-            qt = np.maximum(q_t[cand], np.clip(own_t, 0.0, 1.0))
+            qt, q_x = shares(c_hub, p_tick[cand], value[pts[cand]], q_t[cand], busy[cand], count[cand], w, r)
             lam = np.zeros(cand.shape[0])
             for m in range(1, _M_BUCKETS + 1):
                 lam += by_m[m, c_hub] * qt ** m * np.minimum(1.0, m * q_x)
             m_a = np.minimum(pair_m[p_pair[cand]], _M_BUCKETS)
             lam = np.maximum(lam - qt ** m_a * np.minimum(1.0, m_a * q_x), 0.0)
-            raw = poisson_tail(count[cand] - 1, lam)
+            raw = poisson_tail(extra[cand] - 1, lam)
             adj = np.minimum(1.0, raw * anchors[c_hub] * grid)
             for i in _improving(adj, c_hub, best_p, best):
                 h = int(c_hub[i])
                 best_p[h] = adj[i]
                 best[h] = (float(adj[i]), float(raw[i]), int(count[cand[i]]), int(pts[cand[i]]), w, r,
-                           float(lam[i]))
+                           float(lam[i]), int(explained[cand[i]]))
     boxes: list[FanBox] = []
     for h in sorted(best):
-        adj_p, raw_p, k, pos, w, r, lam_h = best[h]
+        adj_p, raw_p, k, pos, w, r, lam_h, explained = best[h]
         boxes.append(_box(arrays, direction, h, rows, pair, pair_tmax, first_of_pair, hub, tick, logv, pos, w, r,
-                          adj_p, raw_p, k, lam_h, other_all))
+                          adj_p, raw_p, k, lam_h, other_all, explained))
     return boxes, tests
+
+
+def _box_counts(logv: np.ndarray, pair: np.ndarray, span_len: np.ndarray, band: float, last: np.ndarray | None,
+                until: np.ndarray, previous: np.ndarray | None = None,
+                values: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """For each point (sorted by hub and tick, ``span_len`` of them from it within the window), how
+    many other pairs have a point in its window with an amount within ``band`` (log) of its own,
+    itself included; with ``last``, only pairs whose last dealing is by ``until``; with
+    ``previous`` (each point's previous point of the same pair, -1 if none), each pair once.  And
+    the total of the counted points' ``values`` (zeros without them)."""
+    count = np.ones(logv.shape[0], dtype=np.int64)
+    total = np.zeros(logv.shape[0]) if values is None else values.astype(np.float64).copy()
+    active = np.flatnonzero(span_len > 1)
+    d = 1
+    while active.shape[0]:
+        j = active + d
+        ok = (np.abs(logv[j] - logv[active]) <= band) & (pair[j] != pair[active])
+        if last is not None:
+            ok &= last[j] <= until[active]
+        if previous is not None:
+            ok &= previous[j] < active
+        count[active] += ok
+        if values is not None:
+            total[active] += np.where(ok, values[j], 0.0)
+        d += 1
+        active = active[span_len[active] > d]
+    return count, total
+
+
+def _group_size(cells: list[np.ndarray]) -> int:
+    """The graph's honest group size in a cell: each node's largest recurring group in that cell or
+    a narrower one (a group paying within a day pays within a week), the :data:`GROUP_QUANTILE`
+    quantile over the nodes that have one, where at least :data:`MIN_GROUPS` do; else 0.
+
+    >>> _group_size([np.array([0, 3, 4, 0]), np.array([0, 0, 6, 5])])
+    5
+    >>> _group_size([np.array([0, 3, 0, 0])])
+    0
+    """
+    if not cells:
+        return 0
+    largest = np.max(np.stack(cells), axis=0)
+    sizes = largest[largest > 0]
+    if sizes.shape[0] < MIN_GROUPS:
+        return 0
+    return int(np.quantile(sizes, GROUP_QUANTILE, method="lower"))
+
+
+def _recurring_groups(rec: np.ndarray, hub: np.ndarray, tick: np.ndarray, logv: np.ndarray, pair: np.ndarray,
+                      pair_m: np.ndarray, by_m_rec: np.ndarray, shares: Any, w: float, r: float,
+                      min_fan: int, grid: int, n_nodes: int, level: float) -> np.ndarray:
+    """Each node's largest honest group in this window and band, 0 if none (module rule, *groups
+    that recur*): counterparties whose dealings with the node outlast the window -- the same
+    friends, the same circle -- paying it together, alike amounts, more of them than its own
+    rhythm and the shuffled graph explain (Poisson, Bonferroni over the node's anchors and the
+    grid, at ``level``)."""
+    sizes = np.zeros(n_nodes, dtype=np.int64)
+    if rec.shape[0] < min_fan:
+        return sizes
+    r_hub, r_tick, r_logv, r_pair = hub[rec], tick[rec], logv[rec], pair[rec]
+    stride = float(r_tick.max() - r_tick.min()) * 2 + w + 2
+    key = r_hub * stride + (r_tick - r_tick.min())
+    span_len = np.searchsorted(key, key + w, side="right") - np.arange(rec.shape[0])
+    order = np.lexsort((np.arange(rec.shape[0]), r_pair))
+    previous = np.full(rec.shape[0], -1)
+    same = r_pair[order[1:]] == r_pair[order[:-1]]
+    previous[order[1:][same]] = order[:-1][same]
+    count, _ = _box_counts(r_logv, r_pair, span_len, math.log(r) + 1e-12, None, r_tick, previous)
+    cand = np.flatnonzero(count >= min_fan)
+    if cand.shape[0] == 0:
+        return sizes
+    c_hub = r_hub[cand]
+    qt, q_x = shares(c_hub, r_tick[cand], np.exp(r_logv[cand]), None, None, count[cand], w, r)
+    lam = np.zeros(cand.shape[0])
+    for m in range(1, _M_RECURRING + 1):  # a recurring counterparty lands in the box once in m tries
+        lam += by_m_rec[m, c_hub] * -np.expm1(m * np.log1p(-np.minimum(qt, 1 - 1e-12))) * np.minimum(1.0, m * q_x)
+    m_a = np.minimum(pair_m[r_pair[cand]], _M_RECURRING)
+    lam = np.maximum(lam - -np.expm1(m_a * np.log1p(-np.minimum(qt, 1 - 1e-12))) * np.minimum(1.0, m_a * q_x), 0.0)
+    anchors = np.bincount(r_hub, minlength=n_nodes)
+    sig = poisson_tail(count[cand] - 1, lam) * anchors[c_hub] * grid <= level
+    np.maximum.at(sizes, c_hub[sig], count[cand[sig]])
+    return sizes
 
 
 def _improving(adj: np.ndarray, hubs: np.ndarray, best_p: np.ndarray, best: Mapping[int, Any]) -> list[int]:
@@ -253,7 +411,7 @@ def _improving(adj: np.ndarray, hubs: np.ndarray, best_p: np.ndarray, best: Mapp
 
 def _box(arrays: TransferArrays, direction: str, h: int, rows: np.ndarray, pair: np.ndarray, pair_tmax: np.ndarray,
          first_of_pair: np.ndarray, hub: np.ndarray, tick: np.ndarray, logv: np.ndarray, pos: int, w: float,
-         r: float, adj_p: float, raw_p: float, k: int, lam: float, other_all: np.ndarray) -> FanBox:
+         r: float, adj_p: float, raw_p: float, k: int, lam: float, other_all: np.ndarray, explained: int) -> FanBox:
     """The members and rows of the box anchored at sorted position ``pos``."""
     t_a, lv_a = tick[pos], logv[pos]
     band = math.log(r) + 1e-12
@@ -269,7 +427,8 @@ def _box(arrays: TransferArrays, direction: str, h: int, rows: np.ndarray, pair:
                 members.append(int(other_all[rows[i]]))
     picked = [int(rows[i]) for i in range(pos, stop) if int(pair[i]) in member_pairs]
     total = float(arrays.value[picked].sum())
-    return FanBox(h, direction, adj_p, raw_p, k, lam, w, r, float(t_a), tuple(members), tuple(sorted(picked)), total)
+    return FanBox(h, direction, adj_p, raw_p, k, lam, w, r, float(t_a), tuple(members), tuple(sorted(picked)), total,
+                  explained)
 
 
 def fan_flag(arrays: TransferArrays, box: FanBox, tests: int, cutoff: float, kind: str | None = None) -> Flag:
@@ -291,12 +450,15 @@ def fan_flag(arrays: TransferArrays, box: FanBox, tests: int, cutoff: float, kin
         explanation=(
             f"{hub} {verb} {box.count} counterparties with no other dealings with it in {box.window:g} ticks "
             f"from tick {box.start:g}, amounts within a factor {box.ratio:g} of each other ({box.value:g} in all); "
-            f"shuffling the graph's ticks and amounts expects {box.expected:.2g} besides the first "
+            + (f"one group of the size that pays together again and again in this graph accounts for "
+               f"{box.explained} of them besides the first, and " if box.explained else "")
+            + f"shuffling the graph's ticks and amounts expects {box.expected:.2g} besides "
+            f"{'those' if box.explained else 'the first'} "
             f"(p = {box.p_value:.2g}, {tests} nodes tested)."
         ),
         details={"hub": hub, "direction": box.direction, "counterparties": box.count, "expected": box.expected,
                  "window": box.window, "amountRatio": box.ratio, "start": box.start, "value": box.value,
-                 "rawP": box.raw_p},
+                 "rawP": box.raw_p, "explained": box.explained},
         p_value=box.p_value,
         null=_NULL,
         tests=tests,

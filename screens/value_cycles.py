@@ -23,8 +23,11 @@ shuffled among all the graph's transfers.  A cycle is priced in a grid of limits
 cuts (``tight_cut`` and ``max_cut``).  In a cell whose limits the cycle keeps, hop ``i`` falls
 inside them by chance with probability ``q_i`` = (share of the graph's transfers with a
 tick within the window after hop ``i - 1``) x (share with a value between ``1 - cut`` times
-hop ``i - 1``'s and hop ``i - 1``'s); a pair that made ``m`` transfers had ``m`` chances,
-``1 - (1 - q_i) ** m``.  The chance of the whole cycle is the product over its hops after
+hop ``i - 1``'s and hop ``i - 1``'s) -- or the hop's payer's own share of payments in that
+band, whichever is larger (:func:`own_band_share`): a member of a savings circle pays the
+same dues every month, so the same sum going round it by turns is its habit, not a chance
+match; a shell that pays nothing else is measured against the graph; a pair that made ``m``
+transfers had ``m`` chances, ``1 - (1 - q_i) ** m``.  The chance of the whole cycle is the product over its hops after
 the first (an exact probability of the event, not a product of p-values); the cycle's
 p-value is the smallest over the cells that contain it, times the number of cells.
 ``tests``: the candidate cycles of each length ``L`` are the closed walks of ``L`` steps on
@@ -59,8 +62,8 @@ from .flags import Flag, ordered, pair_key
 from .graph import TransferView
 from .transfer_arrays import PaymentIndex, TransferArrays
 
-__all__ = ["DEFAULTS", "ValueCycle", "candidate_cycles", "cycle_p_values", "find_value_cycles", "limit_grid",
-           "value_cycles"]
+__all__ = ["DEFAULTS", "OwnAmounts", "ValueCycle", "candidate_cycles", "cycle_p_values", "find_value_cycles", "limit_grid",
+           "own_band_share", "value_cycles"]
 
 DEFAULTS: Mapping[str, Any] = {"alpha": 0.01, "max_length": 6, "min_window": 0.005, "max_window": 0.1,
                                "window_steps": 3, "tight_cut": 0.05, "max_cut": 0.2, "max_states": 1_000_000}
@@ -130,8 +133,9 @@ def find_value_cycles(arrays: TransferArrays, params: Mapping[str, Any]) -> tupl
         chains = np.concatenate([chains[parent[keep]], nxt[keep][:, None]], axis=1)
         total_states += chains.shape[0]
     cycles: list[ValueCycle] = []
+    own = OwnAmounts(arrays)
     for rows in closed:
-        p = cycle_p_values(arrays, rows, multiplicity, grid)
+        p = cycle_p_values(arrays, rows, multiplicity, grid, own)
         nodes = src[rows]
         members = np.sort(nodes, axis=1)
         # the best (smallest p, then earliest rows) per set of accounts of this length
@@ -205,12 +209,54 @@ def limit_grid(span: float, params: Mapping[str, Any]) -> list[tuple[float, floa
     return [(w, c) for w in windows for c in cuts]
 
 
+OWN_PRIOR = 10.0
+"""Pseudo-count of the payer's own band share (:func:`own_band_share`): a payer with few other
+payments is measured mostly against the graph's amounts, not against one coincidence."""
+
+
+class OwnAmounts:
+    """Every transfer by (payer, log value): how many of an account's own payments fall in a
+    band of amounts."""
+
+    def __init__(self, arrays: TransferArrays) -> None:
+        logv = np.log(arrays.value)
+        self.lmin = float(logv.min()) if arrays.size else 0.0
+        self.stride = (float(logv.max()) - self.lmin + 4.0) if arrays.size else 1.0
+        self.key = np.sort(arrays.src * self.stride + (logv - self.lmin))
+        self.paid = np.bincount(arrays.src, minlength=len(arrays.nodes))
+
+    def share(self, payer: np.ndarray, lo: np.ndarray, hi: np.ndarray, glob: np.ndarray) -> np.ndarray:
+        """:func:`own_band_share` for each payer, band ``[lo, hi]`` and graph share ``glob``."""
+        base = payer * self.stride
+        lo_key = base + (np.log(np.maximum(lo, 1e-300)) - self.lmin) - 1e-9
+        hi_key = base + (np.log(np.maximum(hi, 1e-300)) - self.lmin) + 1e-9
+        in_band = np.searchsorted(self.key, hi_key, side="right") - np.searchsorted(self.key, lo_key, side="left")
+        return own_band_share(in_band - 1, self.paid[payer] - 1, glob)
+
+
+def own_band_share(in_band: Any, others: Any, glob: Any) -> np.ndarray:
+    """The chance a hop's amount falls in its band, for a payer with ``others`` payments besides
+    the hop, ``in_band`` of them in the band: the larger of the graph's share ``glob`` and the
+    payer's own share, shrunk towards the graph's by :data:`OWN_PRIOR` pseudo-payments.  A member
+    of a savings circle pays the same dues every month: the same sum again is ordinary for it.
+
+    >>> [round(float(x), 3) for x in own_band_share([11, 1, 0], [30, 5, 0], [0.02, 0.02, 0.02])]
+    [0.28, 0.08, 0.02]
+    """
+    in_band, others, glob = (np.asarray(x, dtype=np.float64) for x in (in_band, others, glob))
+    own = (np.maximum(in_band, 0.0) + OWN_PRIOR * glob) / (np.maximum(others, 0.0) + OWN_PRIOR)
+    return np.maximum(glob, own)
+
+
 def cycle_p_values(arrays: TransferArrays, rows: np.ndarray, multiplicity: np.ndarray,
-                   grid: list[tuple[float, float]]) -> np.ndarray:
+                   grid: list[tuple[float, float]], own: OwnAmounts | None = None) -> np.ndarray:
     """Each cycle's p-value (module rule; one cycle per row of ``rows``, its hops' transfer
     rows in order): the smallest over the cells that contain it of the chance that every
-    hop after the first falls inside the cell's limits, times the cells.  Vectorised."""
+    hop after the first falls inside the cell's limits, times the cells.  A hop's amount is
+    measured against the graph's amounts or its payer's own (:func:`own_band_share`),
+    whichever makes it less surprising.  Vectorised."""
     tick, value = arrays.tick, arrays.value
+    own = own or OwnAmounts(arrays)
     prev, nxt = rows[:, :-1], rows[:, 1:]
     gaps = (tick[nxt] - tick[prev]).max(axis=1)
     cuts = (1.0 - value[nxt] / value[prev]).max(axis=1)
@@ -219,7 +265,8 @@ def cycle_p_values(arrays: TransferArrays, rows: np.ndarray, multiplicity: np.nd
         fits = (gaps <= w + 1e-9) & (cuts <= c + 1e-9)
         if not fits.any():
             continue
-        q = arrays.tick_mass(tick[prev], tick[prev] + w) * arrays.value_mass(value[prev] * (1.0 - c), value[prev])
+        lo, hi = value[prev] * (1.0 - c), value[prev]
+        q = arrays.tick_mass(tick[prev], tick[prev] + w) * own.share(arrays.src[nxt], lo, hi, arrays.value_mass(lo, hi))
         chance = -np.expm1(multiplicity[nxt] * np.log1p(-np.minimum(q, 1 - 1e-16)))
         best = np.where(fits, np.minimum(best, chance.prod(axis=1)), best)
     return np.minimum(1.0, best * len(grid))

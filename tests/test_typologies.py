@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 
 import networkx as nx
+import numpy as np
 import pytest
 
 from daishi_forensics.screens import Flag, screen_graph
@@ -21,7 +22,7 @@ from daishi_forensics.screens.scatter_gather import DEFAULTS as SG_DEFAULTS
 from daishi_forensics.screens.scatter_gather import scatter_gather
 from daishi_forensics.screens.transfer_arrays import poisson_tail, transfer_arrays
 from daishi_forensics.screens.value_cycles import DEFAULTS as CYCLE_DEFAULTS
-from daishi_forensics.screens.value_cycles import candidate_cycles, value_cycles
+from daishi_forensics.screens.value_cycles import OwnAmounts, candidate_cycles, own_band_share, value_cycles
 from daishi_forensics.simulate.transfers import TransferSettings, simulate_transfers
 
 TYPOLOGY_SCREENS = ("fans", "scatter_gather", "value_cycles")
@@ -308,3 +309,84 @@ def test_docstring_examples(module: str) -> None:
 
     failed, attempted = doctest.testmod(importlib.import_module(module))
     assert attempted and not failed
+
+
+# -- honest settling-up: recurrence ------------------------------------------------------
+
+
+def test_own_band_share_shrinks_a_payer_own_share_towards_the_graph() -> None:
+    # 11 of 30 other payments in the band, graph share 0.02: (11 + 10 x 0.02) / (30 + 10) = 0.28
+    assert float(own_band_share(11, 30, 0.02)) == pytest.approx(0.28, rel=1e-12)
+    # no other payment: the graph's share
+    assert float(own_band_share(0, 0, 0.02)) == 0.02
+
+
+def test_own_amounts_count_the_payer_own_payments_in_a_band() -> None:
+    g = nx.MultiDiGraph()
+    for i, v in enumerate([100.0, 100.0, 50.0, 99.0]):
+        g.add_edge("a", f"x{i}", value=v, tick=i, event=i)
+    g.add_edge("b", "a", value=100.0, tick=9, event=9)
+    arrays = transfer_arrays(g)
+    a = arrays.nodes.index("a")
+    # a's band [95, 100] holds 100, 100 and 99: leaving the hop out, 2 of its 3 others;
+    # (2 + 10 x glob) / (3 + 10) with the graph's share glob = 4 / 5
+    share = OwnAmounts(arrays).share(np.array([a]), np.array([95.0]), np.array([100.0]), np.array([0.8]))
+    assert float(share[0]) == 0.8
+    share = OwnAmounts(arrays).share(np.array([a]), np.array([95.0]), np.array([100.0]), np.array([0.0]))
+    assert float(share[0]) == pytest.approx(2 / 13, rel=1e-12)
+
+
+def test_a_savings_circle_passing_its_dues_round_every_month_is_not_a_value_cycle() -> None:
+    g = background()
+    members = ["c0", "c1", "c2", "c3"]
+    for month in range(12):  # each month the others pay the taker 200, the taker changes by turns
+        taker = members[month % 4]
+        for m in members:
+            if m != taker:
+                g.add_edge(m, taker, value=200.0, tick=10 + 30 * month + 3, event=f"d{month}-{m}")
+    assert [f for f in typology_flags(g) if f.kind == "value_cycle"] == []
+
+
+def test_a_one_off_loop_of_the_same_sum_is_still_a_value_cycle() -> None:
+    g = background()
+    add_cycle(g, ["a", "b", "c", "d"], 100, 2, [1000.0, 1000.0, 1000.0, 1000.0])
+    assert [(f.kind, f.agents) for f in typology_flags(g)] == [("value_cycle", ("a", "b", "c", "d"))]
+
+
+def dinner_town(one_off: int) -> nx.MultiDiGraph:
+    """The background, three hosts whose eight friends pay them back their share of a dinner on
+    one evening, three times a year; and a host ``new`` paid back once by ``one_off`` one-off friends."""
+    g = background()
+    for h in range(3):
+        for d in range(3):
+            for f in range(8):
+                g.add_edge(f"f{h}-{f}", f"host{h}", value=40.0 + f % 3, tick=30 + 120 * d + 40 * h, event=f"din{h}-{d}-{f}")
+    for f in range(one_off):
+        g.add_edge(f"g{f}", "new", value=40.0 + f % 3, tick=250, event=f"new{f}")
+    return g
+
+
+def test_a_one_off_dinner_no_bigger_than_the_graph_recurring_groups_is_not_a_fan() -> None:
+    # the hosts' recurring groups are eight: a one-off group of eight is what friends do here (without
+    # the recurring groups, eight one-off payers on one tick would be a fan: see the next test's twelve)
+    assert [f for f in fans(TransferView(dinner_town(8)), FAN_DEFAULTS) if f.agents[0] == "new"] == []
+
+
+def test_a_one_off_fan_bigger_than_the_graph_recurring_groups_is_still_found() -> None:
+    (flag,) = [f for f in fans(TransferView(dinner_town(16)), FAN_DEFAULTS) if f.agents[0] == "new"]
+    assert (flag.kind, len(flag.agents) - 1, flag.details["explained"]) == ("fan_in", 16, 7)
+
+
+def test_a_one_off_group_whose_money_the_hub_wires_on_at_once_is_a_fan() -> None:
+    # the same eight as above, 327 in all at tick 250; the hub pays 310 on the next tick: within 20% of
+    # what came in, and more than it pays out in such a span as a rule (20 x 30 over 400 ticks: 6 in four)
+    g = dinner_town(8)
+    for i in range(20):
+        g.add_edge("new", "grocer", value=30.0, tick=5 + 20 * i, event=f"shop{i}")
+    assert [f for f in fans(TransferView(g), FAN_DEFAULTS) if f.agents[0] == "new"] == []
+    g.add_edge("new", "exit", value=100.0, tick=251, event="part")  # a third of it: not passing it on
+    assert [f for f in fans(TransferView(g), FAN_DEFAULTS) if f.agents[0] == "new"] == []
+    g.remove_edge("new", "exit")
+    g.add_edge("new", "exit", value=310.0, tick=251, event="wire")
+    (flag,) = [f for f in fans(TransferView(g), FAN_DEFAULTS) if f.agents[0] == "new"]
+    assert (flag.kind, len(flag.agents) - 1, flag.details["explained"]) == ("fan_in", 8, 0)
