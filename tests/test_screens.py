@@ -131,15 +131,16 @@ def test_a_sign_flip_on_six_one_way_exchanges_is_two_in_sixty_four() -> None:
 def test_a_feed_dressed_as_token_trades() -> None:
     g = nx.MultiDiGraph()
     honest_market(g, ["a", "b", "c"], rounds=2)
+    trade(g, "b", "c", 5, {"tool": 12.0}, {"wood": 12.0})  # one tool is worth 12 in this match
     t = itertools.count(10)
     for _ in range(12):
         for s in ("s1", "s2"):
-            trade(g, s, "h", next(t), {"tool": 24.0}, {"fiber": 1.0})  # two tools for one fiber
+            trade(g, s, "h", next(t), {"tool": 24.0}, {"fiber": 1.0})  # two tools for one fiber: 11 beyond one tool
             trade(g, s, "a", next(t), {"wood": 6.0}, {"food": 6.0})  # and fair trade with a
     kinds = {(f.screen, f.kind) for f in flags_of(g)}
     assert ("feeder", "hub_and_spoke") in kinds
     # h is overpaid alike by both seats it trades with: to the off-price screen that is a seller everyone
-    # overpays (the beneficiary's null: s1's twelve trades carry no more than s2's, p = 1), so the feed is
+    # overpays (the beneficiary's null: s1's twelve trades carry no more excess than s2's, p = 1), so the feed is
     # the feeder screen's finding, not an off-price one
     [found, _] = [c.flag for c in off_price(TransferView(g), load_config().screens["off_price"])[0]]
     assert (found.agents, found.details["pBeneficiary"], found.p_value) == (("h", "s1"), 1.0, 1.0)
@@ -570,21 +571,26 @@ def test_off_price_exact() -> None:
     g = nx.MultiDiGraph()
     honest_market(g, ["a", "b", "c"], rounds=1)  # typical 6
     t = itertools.count(10)
-    for _ in range(12):  # the giver overpays the gainer every time, and trades fairly with a and b
-        trade(g, "giver", "gainer", next(t), {"tool": 48.0}, {"wood": 2.0})
+    for i in range(12):  # the giver overpays the gainer every time, and trades fairly with a and b
+        trade(g, "giver", "gainer", next(t), {"tool": 48.0 if i % 2 else 36.0}, {"wood": 2.0})
         trade(g, "giver", "a", next(t), {"wood": 6.0}, {"food": 6.0})
         trade(g, "giver", "b", next(t), {"wood": 6.0}, {"food": 6.0})
+    for other in ("a", "b", "a", "b"):  # and the gainer four times with a and b
+        trade(g, "gainer", other, next(t), {"wood": 6.0}, {"food": 6.0})
     [flag] = flags_of(g, "off_price")
     assert (flag.agents, flag.pairs) == (("gainer", "giver"), (("gainer", "giver"),))
-    assert flag.score == pytest.approx(12 * 46.0 / 6.0)
+    # four tools and three: the match moves tools as 36 and 48, one tool is 12.  Beyond one tool, each trade hands
+    # over 34 or 22: 6 x 34 + 6 x 22 = 336 in all, 56 typical exchanges of 6
+    assert flag.details["excess"] == 336.0 and flag.score == pytest.approx(336.0 / 6.0)
+    assert flag.details["valueMoved"] == 6 * 46.0 + 6 * 34.0
     assert flag.details["worstRatio"] == 24.0
-    # the larger of the two nulls: twelve surpluses all one way, 2 / 2^12 ...
-    assert flag.p_value == pytest.approx(2 / 4096)
+    # the larger of the two nulls: the gainer made 16 trades, the twelve with the giver carry all the excess it
+    # got (the others none): 1 of the C(16, 12) = 1,820 ways to deal twelve of them ...
+    assert flag.p_value == flag.details["pBeneficiary"] == pytest.approx(1 / 1820)
     # ... the payer's null far smaller: the giver made 36 trades, and the twelve with the gainer carry all its
-    # surplus (46 each, the others none): 1 of the C(36, 12) ways to deal twelve of them.  The gainer traded
-    # with nobody else: nothing to compare with, its null is not asked
+    # excess (the others none): 1 of the C(36, 12) ways to deal twelve of them
     assert flag.details["pPayer"] == pytest.approx(1 / math.comb(36, 12))
-    assert (flag.details["payerTrades"], flag.details["beneficiaryTrades"]) == (36, 12)
+    assert (flag.details["payerTrades"], flag.details["beneficiaryTrades"]) == (36, 16)
 
 
 def test_whole_items_paid_to_whoever_is_around_are_clear() -> None:
@@ -602,6 +608,43 @@ def test_whole_items_paid_to_whoever_is_around_are_clear() -> None:
         else:
             trade(g, "x", other, next(t), {"wood": 6.0}, {"food": 6.0})
     assert not flags_of(g, "off_price")
+
+
+def test_a_friend_paid_one_whole_item_at_a_time_one_way_is_clear() -> None:
+    """Whole-item lumpiness between friends need not go both ways: x pays its friend f a whole tool for one
+    wood ten times, never the other way, and trades fairly with a and b.  Four times the surplus of its other
+    trades, all to one partner, one way (the test between the two of earlier versions: 2 / 2^10); but never
+    more than one tool too much, which paying in whole items explains."""
+    g = nx.MultiDiGraph()
+    t = itertools.count(0)
+    for _ in range(10):
+        trade(g, "x", "f", next(t), {"tool": 12.0}, {"wood": 2.0})
+        trade(g, "x", "a", next(t), {"wood": 6.0}, {"food": 6.0})
+        trade(g, "f", "b", next(t), {"wood": 6.0}, {"food": 6.0})
+    found, tests = off_price(TransferView(g), load_config().screens["off_price"])
+    # no excess anywhere: both nulls give 1 and can never give less (the test is out of the family), and the
+    # excess moved is below the size floor, so nothing is raised
+    assert not found and [(t.key, t.p_value, t.min_p) for t in tests] == [(("off_price", "x", "f"), 1.0, 1.0)]
+    assert not flags_of(g, "off_price")
+
+
+def test_a_handful_of_trades_far_beyond_whole_items_is_evidence() -> None:
+    """Five trades are enough when each hands over three tools too many: the payer's other ten trades and the
+    beneficiary's carry no excess."""
+    g = nx.MultiDiGraph()
+    t = itertools.count(0)
+    trade(g, "a", "b", next(t), {"tool": 12.0}, {"wood": 12.0})  # one tool is worth 12 in this match
+    for i in range(10):
+        if i % 2 == 0:
+            trade(g, "g", "h", next(t), {"tool": 48.0}, {"wood": 2.0})
+        trade(g, "g", "ab"[i % 2], next(t), {"wood": 6.0}, {"food": 6.0})
+        trade(g, "h", "ab"[i % 2], next(t), {"wood": 6.0}, {"food": 6.0})
+    [flag] = flags_of(g, "off_price")
+    assert flag.agents == ("h", "g") and flag.details["offPriceTrades"] == 5
+    # each of the five hands over 46, 34 beyond one tool: 170 in all; g's five among its 15 trades and h's five
+    # among its 15 carry all the excess either has: 1 of C(15, 5) = 3,003 ways each
+    assert flag.details["excess"] == 170.0
+    assert flag.details["pPayer"] == flag.details["pBeneficiary"] == flag.p_value == pytest.approx(1 / 3003)
 
 
 def test_a_lopsided_but_fair_trade_is_clear() -> None:
@@ -855,13 +898,13 @@ def test_verdict_is_the_worst_level() -> None:
 
 def test_config_version_is_stamped_and_overrides_change_it(tmp_path: Any) -> None:
     shipped = default_config()
-    assert screen_graph(nx.MultiDiGraph()).config_version == shipped.version == "2.2.0"
+    assert screen_graph(nx.MultiDiGraph()).config_version == shipped.version == "2.3.0"
     assert set(SCREENS) <= set(shipped.screens)
     for screen in shipped.screens:  # every parameter documented in config.json has a value
         assert all(v is not None for v in shipped.screens[screen].values())
     g = everything_graph()
     loose = screen_graph(g, {"screens": {"feeder": {"min_spoke_value": 1000}}})
-    assert loose.config_version == "2.2.0+local" and loose.config_digest != shipped.digest
+    assert loose.config_version == "2.3.0+local" and loose.config_digest != shipped.digest
     assert not [f for f in loose.flags if f.kind == "hub_and_spoke"]
     assert [f for f in screen_graph(g).flags if f.kind == "hub_and_spoke"]
     path = tmp_path / "strict.json"

@@ -151,13 +151,14 @@ def test_cycles_possible_count_closed_walks() -> None:
 def test_a_seller_everyone_overpays_is_not_one_payers_beneficiary() -> None:
     g = nx.MultiDiGraph()
     t = itertools.count()
-    for _ in range(8):  # s sells what everyone lacks: p, q and r each pay a whole tool for its one fiber
+    trade(g, "x", "y", next(t), {"tool": 12.0}, {"wood": 12.0})  # one tool is worth 12 in this match
+    for _ in range(8):  # s sells what everyone lacks: p, q and r each pay two tools for its one fiber
         for buyer in ("p", "q", "r"):
             trade(g, buyer, "s", next(t), {"tool": 24.0}, {"fiber": 2.0})
             trade(g, buyer, "x", next(t), {"wood": 6.0}, {"food": 6.0})
     found = {c.flag.agents: c.flag for c in off_price(TransferView(g), load_config().screens["off_price"])[0]}
-    # each payer's eight trades with s carry all its surplus (1 of C(16, 8) = 12,870); but s got the same from
-    # all three: p's eight among s's 24 trades carry no more than any eight (p = 1)
+    # each payer's eight trades with s carry all its excess (10 beyond one tool each; 1 of C(16, 8) = 12,870);
+    # but s got the same from all three: p's eight among s's 24 trades carry no more than any eight (p = 1)
     flag = found[("s", "p")]
     assert flag.details["pPayer"] == pytest.approx(1 / math.comb(16, 8))
     assert flag.details["pBeneficiary"] == 1.0 and flag.p_value == 1.0
