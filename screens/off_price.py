@@ -19,16 +19,25 @@ all their trades, signed (the beneficiary's excess back counts against it), magn
 summed.  Two nulls, kept from the two seats' own behaviour with others, and both must fail
 (the p-value is the larger: an intersection-union test):
 
-- *the payer's*: the excess of its trades, the ones with the beneficiary among them, was
-  dealt to its partners at random (:func:`~daishi_forensics.screens.stats.subset_sum_p`:
-  the exact chance that as many of its trades, drawn from all of them, carry as much).  A
-  seat that overpays by more than an item now and then overpays whoever it trades with;
-- *the beneficiary's*: the excess it received over all its trades was dealt to its
-  partners at random.  A seat that sells what everyone lacks is overpaid by everyone: the
-  payer's excess is then nothing special among what it gets.
+- *the payer's*: its trades carry excess no more often with the beneficiary than with its
+  other partners.  A seat that overpays by more than an item now and then overpays whoever
+  it trades with;
+- *the beneficiary's*: the trades it received excess in were no more often with the payer
+  than with its other partners.  A seat that sells what everyone lacks is overpaid by
+  everyone: the payer's excess is then nothing special among what it gets.
+
+Each null is read two ways, and the smaller p-value, doubled, counts (:func:`seat_test`):
+the exact permutation of the excess (:func:`~daishi_forensics.screens.stats.subset_sum_p`:
+the chance that as many of the seat's trades, drawn from all of them, carry as much), and
+the seat's rate of trades carrying excess, a beta-binomial whose Beta is the rest of the
+match's rate (the trades of neither seat) with the weight of :data:`SEAT_PRIOR` trades,
+updated with the seat's own other trades (:func:`rate_test`).  The permutation says little
+when a seat trades mostly with one partner (a few other trades are few ways to deal them);
+the rate then leans on how rarely anyone in the match overpays by more than an item.
 
 A seat that traded with nobody else has nothing to compare with: its null is not asked
-(when neither can be asked, nothing is tested).  Whole-item overpayment, to friends or to
+(when neither can be asked, nothing is flagged).  A pair is tested only where the payer
+handed the beneficiary excess in at least one off-price trade.  Whole-item overpayment, to friends or to
 anyone, has no excess, so it is neither tested nor flagged: how often friends overpay each
 other one item at a time, and which way, no longer decides (the test between the two of
 earlier versions, each off-price trade as likely to have gone either way, could never say
@@ -49,12 +58,16 @@ Trades whose goods have no reference value are not priced (the report says "not 
 ...         _ = G.add_edge(y, x, value=12.0, tick=5 * i + k, event=5 * i + k, goods={"food": 12.0})
 >>> [(c.flag.agents, round(c.flag.score, 2), round(c.flag.p_value, 6)) for c in off_price(TransferView(G),
 ...   {"price_ratio": 3.0, "min_value": 1.0})[0]]
-[(('b', 's'), 11.33, 0.00202)]
+[(('b', 's'), 11.33, 0.002797)]
 
 (A tool is 12: the match moves it as 12 and 48.  Each trade with b hands over 46, 34 beyond
 one tool.  s made 12 trades; the four with b carry all its excess, the others none: 1 of the
-C(12, 4) = 495 ways to deal four of them.  b made 12 trades too, and got no excess from c
-and d: 1 in 495 again.  Net excess 4 x 34 = 136, 11.33 typical exchanges of 12.)
+C(12, 4) = 495 ways to deal four of them, 0.00202.  Read as a rate: no trade here is of
+neither seat, so the match's rate is the prior's one half, Beta(1, 1) with the weight of two
+trades, updated with s's 8 other trades, none with excess: Beta(1, 9); four of four then has
+chance (1 x 2 x 3 x 4) / (10 x 11 x 12 x 13) = 0.0013986.  The smaller, doubled: 0.002797.
+b made 12 trades too, and got no excess from c and d: the same.  Net excess 4 x 34 = 136,
+11.33 typical exchanges of 12.)
 """
 
 from __future__ import annotations
@@ -64,10 +77,10 @@ from typing import Any, NamedTuple
 
 from .flags import Flag, ordered, pair_key
 from .graph import Exchange, TransferView
-from .stats import Candidate, Test, subset_sum_p
+from .stats import Candidate, Test, betabinom_sf, subset_sum_p
 
-__all__ = ["OFF_PRICE_NULL", "Trade", "excess", "item_units", "off_price", "price_ratio", "surplus_test",
-           "whole_unit"]
+__all__ = ["OFF_PRICE_NULL", "SEAT_PRIOR", "Trade", "excess", "item_units", "off_price", "price_ratio", "rate_test",
+           "seat_test", "surplus_test", "whole_unit"]
 
 
 def price_ratio(dear: float, cheap: float) -> float:
@@ -183,6 +196,53 @@ def surplus_test(trades: list[Trade], partner: Any, sign: float = 1.0) -> tuple[
     return p, smallest, sum(chosen), len(trades)
 
 
+SEAT_PRIOR = 2.0
+"""Weight, in trades, of the rest of the match's rate of overpaying beyond one item in a seat's own
+(:func:`rate_test`): a diffuse prior, so a seat's own few trades soon outweigh it."""
+
+
+def rate_test(hits: int, trades: int, own_hits: int, own_trades: int, match_rate: float) -> tuple[float, float]:
+    """One seat's rate reading (module rule): ``(p, smallest attainable p)``, the chance that
+    ``hits`` or more of ``trades`` trades carry excess when each does with the seat's own chance,
+    drawn from a Beta whose mean is ``match_rate`` with the weight of :data:`SEAT_PRIOR` trades,
+    updated with its ``own_hits`` of ``own_trades`` other trades (beta-binomial).
+
+    >>> [round(v, 6) for v in rate_test(2, 2, 0, 2, 0.25)]  # Beta(0.5, 3.5): (0.5 x 1.5) / (4 x 5)
+    [0.0375, 0.0375]
+    """
+    alpha = match_rate * SEAT_PRIOR + own_hits
+    strength = SEAT_PRIOR + own_trades
+    mean = alpha / strength
+    return betabinom_sf(hits, trades, mean, strength), betabinom_sf(trades, trades, mean, strength)
+
+
+def seat_test(trades: list[Trade], partner: Any, match_rate: float, sign: float = 1.0) -> tuple[float, float]:
+    """One side's null (module rule), read two ways and the smaller doubled: the exact
+    permutation of the excess (:func:`surplus_test`), and the seat's rate of trades carrying
+    excess (:func:`rate_test`) from its other trades and the rest of the match."""
+    p_perm, smallest_perm, _, _ = surplus_test(trades, partner, sign)
+    with_partner = [t for t in trades if t.partner == partner]
+    hits = sum(1 for t in with_partner if sign * t.excess > 0)
+    own_hits = sum(1 for t in trades if t.partner != partner and sign * t.excess > 0)
+    p_rate, smallest_rate = rate_test(hits, len(with_partner), own_hits, len(trades) - len(with_partner), match_rate)
+    return min(1.0, 2 * min(p_perm, p_rate)), min(1.0, 2 * min(smallest_perm, smallest_rate))
+
+
+def _match_rate(by_node: Mapping[Any, list[Trade]], payer: Any, winner: Any) -> float:
+    """The chance one side of a trade overpaid beyond one item, among the trades of neither seat
+    (half a trade's worth of prior: never 0)."""
+    hits = sides = 0
+    for node, trades in by_node.items():
+        if node in (payer, winner):
+            continue
+        for t in trades:
+            if t.partner in (payer, winner):
+                continue
+            sides += 1
+            hits += t.excess > 0
+    return (hits + 0.5) / (sides + 1)
+
+
 OFF_PRICE_NULL = ("two nulls, both rejected: the surplus beyond one whole item in the payer's trades was dealt to "
                   "its partners at random (the exact chance that as many of its trades carry as much), and the "
                   "surplus beyond one whole item the beneficiary received was dealt to its partners at random; the "
@@ -203,10 +263,12 @@ def off_price(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candi
     by_node = _trades_of(view, ratio_min)
     for payer in ordered(by_node):
         trades = by_node[payer]
-        for winner in ordered({t.partner for t in trades if t.overpaid}):
-            p_payer, smallest_payer, together, total = surplus_test(trades, winner)
+        for winner in ordered({t.partner for t in trades if t.overpaid and t.excess > 0}):
+            match_rate = _match_rate(by_node, payer, winner)
             received = by_node.get(winner, [])
-            p_taker, smallest_taker, _, taken_total = surplus_test(received, payer, sign=-1.0)
+            together, total, taken_total = sum(1 for t in trades if t.partner == winner), len(trades), len(received)
+            p_payer, smallest_payer = seat_test(trades, winner, match_rate)
+            p_taker, smallest_taker = seat_test(received, payer, match_rate, sign=-1.0)
             asked = []  # every null that has something to compare with must fail
             if together < total:
                 asked.append((p_payer, smallest_payer))

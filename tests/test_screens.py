@@ -55,6 +55,12 @@ def take(g: nx.MultiDiGraph, victim: str, aggressor: str, tick: int, value: floa
     return eid
 
 
+def all_of(k: int, alpha: float, strength: float) -> float:
+    """The beta-binomial chance that all of ``k`` trials succeed, the chance drawn from a Beta with
+    ``alpha`` and ``alpha + beta = strength``: the product of ``(alpha + i) / (strength + i)``."""
+    return math.prod((alpha + i) / (strength + i) for i in range(k))
+
+
 def honest_market(g: nx.MultiDiGraph, agents: list[str], rounds: int = 3, start: int = 0) -> None:
     """Fair trades of different goods between every pair: the busy honest economy."""
     tick = start
@@ -143,7 +149,12 @@ def test_a_feed_dressed_as_token_trades() -> None:
     # overpays (the beneficiary's null: s1's twelve trades carry no more excess than s2's, p = 1), so the feed is
     # the feeder screen's finding, not an off-price one
     [found, _] = [c.flag for c in off_price(TransferView(g), load_config().screens["off_price"])[0]]
-    assert (found.agents, found.details["pBeneficiary"], found.p_value) == (("h", "s1"), 1.0, 1.0)
+    # read as a rate: h got excess in all 12 of its trades with s2, so its chance is Beta(2m + 12, 2 - 2m) with m
+    # the rest of the match's rate (no excess in the 19 trades of neither s1 nor h: 0.5 / 39); all twelve with
+    # s1 then have chance all_of(12, ...), about 0.26, doubled (the smaller of two readings)
+    rate = all_of(12, 2 * 0.5 / 39 + 12, 14)
+    assert found.agents == ("h", "s1")
+    assert found.details["pBeneficiary"] == found.p_value == pytest.approx(2 * rate) and found.p_value > 0.5
     assert ("off_price", "off_price_trades") not in kinds
 
 
@@ -584,12 +595,17 @@ def test_off_price_exact() -> None:
     assert flag.details["excess"] == 336.0 and flag.score == pytest.approx(336.0 / 6.0)
     assert flag.details["valueMoved"] == 6 * 46.0 + 6 * 34.0
     assert flag.details["worstRatio"] == 24.0
-    # the larger of the two nulls: the gainer made 16 trades, the twelve with the giver carry all the excess it
-    # got (the others none): 1 of the C(16, 12) = 1,820 ways to deal twelve of them ...
-    assert flag.p_value == flag.details["pBeneficiary"] == pytest.approx(1 / 1820)
-    # ... the payer's null far smaller: the giver made 36 trades, and the twelve with the gainer carry all its
-    # excess (the others none): 1 of the C(36, 12) ways to deal twelve of them
-    assert flag.details["pPayer"] == pytest.approx(1 / math.comb(36, 12))
+    # each null is read two ways, the smaller doubled.  The rest of the match (the three trades among a, b and c)
+    # has no excess: a rate of 0.5 / 7 with the weight of two trades.  The gainer made 16 trades, the twelve
+    # with the giver carry all the excess it got: 1 of the C(16, 12) = 1,820 ways to deal twelve of them; as a
+    # rate, its 4 other trades without excess make Beta(1/7, 6 - 1/7), and all twelve: all_of(12, 1/7, 6)
+    m = 0.5 / 7
+    assert flag.details["pBeneficiary"] == pytest.approx(2 * min(1 / 1820, all_of(12, 2 * m, 6)))
+    assert flag.details["pBeneficiary"] == pytest.approx(2 * all_of(12, 2 * m, 6))  # about 5.8e-6
+    # the giver made 36 trades, the twelve with the gainer carry all its excess: 1 of C(36, 12), or as a rate
+    # with its 24 other trades, all_of(12, 1/7, 26): far smaller.  The larger of the two nulls counts
+    assert flag.details["pPayer"] == pytest.approx(2 * min(1 / math.comb(36, 12), all_of(12, 2 * m, 26)))
+    assert flag.p_value == flag.details["pBeneficiary"]
     assert (flag.details["payerTrades"], flag.details["beneficiaryTrades"]) == (36, 16)
 
 
@@ -622,9 +638,8 @@ def test_a_friend_paid_one_whole_item_at_a_time_one_way_is_clear() -> None:
         trade(g, "x", "a", next(t), {"wood": 6.0}, {"food": 6.0})
         trade(g, "f", "b", next(t), {"wood": 6.0}, {"food": 6.0})
     found, tests = off_price(TransferView(g), load_config().screens["off_price"])
-    # no excess anywhere: both nulls give 1 and can never give less (the test is out of the family), and the
-    # excess moved is below the size floor, so nothing is raised
-    assert not found and [(t.key, t.p_value, t.min_p) for t in tests] == [(("off_price", "x", "f"), 1.0, 1.0)]
+    # no trade carries excess: the pair is not even tested, and nothing is raised
+    assert not found and not tests
     assert not flags_of(g, "off_price")
 
 
@@ -642,9 +657,13 @@ def test_a_handful_of_trades_far_beyond_whole_items_is_evidence() -> None:
     [flag] = flags_of(g, "off_price")
     assert flag.agents == ("h", "g") and flag.details["offPriceTrades"] == 5
     # each of the five hands over 46, 34 beyond one tool: 170 in all; g's five among its 15 trades and h's five
-    # among its 15 carry all the excess either has: 1 of C(15, 5) = 3,003 ways each
+    # among its 15 carry all the excess either has: 1 of C(15, 5) = 3,003 ways each.  As a rate: the one trade
+    # of neither seat has no excess (0.5 / 3), each seat's ten others none: Beta(1/3, 12 - 1/3), all five
+    # (1/3 x 4/3 x 7/3 x 10/3 x 13/3) / (12 x 13 x 14 x 15 x 16) = 2.858e-5; the smaller, doubled
     assert flag.details["excess"] == 170.0
-    assert flag.details["pPayer"] == flag.details["pBeneficiary"] == flag.p_value == pytest.approx(1 / 3003)
+    rate = (1 * 4 * 7 * 10 * 13 / 3 ** 5) / (12 * 13 * 14 * 15 * 16)
+    assert rate == pytest.approx(all_of(5, 1 / 3, 12)) and rate < 1 / 3003
+    assert flag.details["pPayer"] == flag.details["pBeneficiary"] == flag.p_value == pytest.approx(2 * rate)
 
 
 def test_a_lopsided_but_fair_trade_is_clear() -> None:

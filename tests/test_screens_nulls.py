@@ -157,11 +157,18 @@ def test_a_seller_everyone_overpays_is_not_one_payers_beneficiary() -> None:
             trade(g, buyer, "s", next(t), {"tool": 24.0}, {"fiber": 2.0})
             trade(g, buyer, "x", next(t), {"wood": 6.0}, {"food": 6.0})
     found = {c.flag.agents: c.flag for c in off_price(TransferView(g), load_config().screens["off_price"])[0]}
-    # each payer's eight trades with s carry all its excess (10 beyond one tool each; 1 of C(16, 8) = 12,870);
-    # but s got the same from all three: p's eight among s's 24 trades carry no more than any eight (p = 1)
+    # each payer's eight trades with s carry all its excess (10 beyond one tool each): 1 of C(16, 8) = 12,870,
+    # or read as a rate (the 17 trades of neither p nor s have no excess: 0.5 / 35, with the weight of two
+    # trades; p's 8 others none) all eight: far less; the smaller, doubled
+    m = 0.5 / 35
     flag = found[("s", "p")]
-    assert flag.details["pPayer"] == pytest.approx(1 / math.comb(16, 8))
-    assert flag.details["pBeneficiary"] == 1.0 and flag.p_value == 1.0
+    payer_rate = math.prod((2 * m + i) / (10 + i) for i in range(8))
+    assert flag.details["pPayer"] == pytest.approx(2 * min(1 / math.comb(16, 8), payer_rate))
+    # but s got the same from all three: p's eight among s's 24 trades carry no more than any eight (1), and as
+    # a rate, s got excess in all 16 of its other trades: Beta(2m + 16, 2 - 2m), all eight about 0.4
+    beneficiary_rate = math.prod((2 * m + 16 + i) / (18 + i) for i in range(8))
+    assert flag.details["pBeneficiary"] == flag.p_value == pytest.approx(min(1.0, 2 * beneficiary_rate))
+    assert flag.p_value > 0.5
     assert screen_graph(g).verdict == "clear"
 
 
