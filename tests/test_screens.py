@@ -692,8 +692,15 @@ def test_thrown_fight_exact() -> None:
     # (180 ticks + the median pair's 30), for the 90 ticks it stood with v
     expected = 1.5 / 210 * 90
     assert flag.threshold == pytest.approx(round(expected, 4))
-    from daishi_forensics.screens.stats import poisson_sf
-    assert flag.p_value == pytest.approx(poisson_sf(6, expected))  # about 1 in 18,000
+    from daishi_forensics.screens.stats import poisson_sf, product_p
+    p_count = poisson_sf(6, expected)  # about 1 in 18,000
+    assert flag.details["pConcentration"] == pytest.approx(p_count)
+    # v's silence: the one other theft went unanswered, so the match's answer rate is (0 + 1/2) / (1 + 1) = 0.25
+    # (at least 0.1: weighed), v's own none to add, no surer than five acts: Beta(1.25, 3.75); none of six
+    # answered is the product of (3.75 + i) / (5 + i) for i < 6, about 0.22, combined by Fisher's product
+    silence = math.prod((3.75 + i) / (5 + i) for i in range(6))
+    assert flag.details["pSilence"] == pytest.approx(silence)
+    assert flag.p_value == pytest.approx(product_p([p_count, silence]))
 
 
 def test_a_persistent_thief_is_not_a_partner() -> None:

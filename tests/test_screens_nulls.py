@@ -189,9 +189,13 @@ def test_a_victim_that_never_answers_where_victims_do() -> None:
     [found] = [c.flag for c in thrown_fight(TransferView(g), params)[0] if c.flag.agents == ("x", "v")]
     # v was raided by nobody else: its answer rate is the rest of the match's, with nothing of its own to
     # weigh: b answered 2 of a's 4 raids, and a answered both of b's 2 (an answer is an act back, counted at
-    # most as many as received): 4 of 6
-    assert found.details["answerRate"] == pytest.approx(4 / 6, abs=1e-4)
-    assert found.details["pSilence"] == pytest.approx((1 - 4 / 6) ** 3)
+    # most as many as received): 4 of 6, with half an answer in one act of prior, 4.5 / 7.  Its chance of
+    # answering is no surer than five acts of that: Beta(5 x 4.5 / 7, 5 x 2.5 / 7), and none of three answered
+    # is the product of (beta + i) / (5 + i) for i < 3 (beta-binomial)
+    assert found.details["answerRate"] == pytest.approx(4.5 / 7, abs=1e-4)
+    beta = 5 * 2.5 / 7
+    silence = beta * (beta + 1) * (beta + 2) / (5 * 6 * 7)
+    assert found.details["pSilence"] == pytest.approx(silence, rel=1e-9)
     # the count: no co-location, so exposure is partners dealt with (a, b, x and v one each, 2 pairs). x hit
     # nobody else (0 acts in 0 exposure): its rate is the rest of the match's, a's 4 and b's 2 raids plus half
     # an act over the other pair plus the weight of one, (6 + 0.5) / (1 + 1) = 3.25 acts for v; three
@@ -199,8 +203,8 @@ def test_a_victim_that_never_answers_where_victims_do() -> None:
     assert found.details["expectedActs"] == 3.25
     p_count = 1 - math.exp(-3.25) * (1 + 3.25 + 3.25 ** 2 / 2)  # 3 or more of a Poisson(3.25): 0.6304
     assert found.details["pConcentration"] == pytest.approx(p_count, rel=1e-12)
-    t = p_count * (1 / 3) ** 3
-    assert found.p_value == pytest.approx(t * (1 - math.log(t)), rel=1e-12)  # Fisher's product of the two
+    t = p_count * silence
+    assert found.p_value == pytest.approx(t * (1 - math.log(t)), rel=1e-9)  # Fisher's product of the two
 
 
 # -- reading plain payments -------------------------------------------------------------------
