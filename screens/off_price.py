@@ -5,67 +5,82 @@ every deal valued at market-imputed valuations.  A trade in which one side is wo
 ``price_ratio`` times the other or more is *off-price*.  Honest agents make such trades
 too: they trade in whole items, so an agent whose only spare goods are dear pays a whole
 tool for the one wood it needs now, six times the reference, and between two agents that
-trade often it happens both ways.  Collusion sends the surplus the same way every time.
+trade often it happens again and again, to a friend more than to anyone else, and not
+always both ways.  What whole items cannot explain is paying *more than one whole item
+too much*: an honest agent that has only tools pays one tool for a wood, never four.
+Collusion moves its surplus in lots far beyond one item, to the same partner, every time.
 
 Rule: per payer and beneficiary, where the payer gave the dearer side of at least one
-off-price trade with the beneficiary.  The statistic is the *surplus* the payer handed the
-beneficiary over all their trades (what it gave minus what it got, trade by trade, summed:
-magnitudes, not only signs, so a tool for one wood weighs more than a haggle).  Three nulls,
-two kept from the two seats' own behaviour with others, and all must fail (the p-value is
-the largest: an intersection-union test):
+off-price trade with the beneficiary.  Each trade's *excess* is the surplus its overpayer
+handed over (what it gave minus what it got) beyond one whole item of the dearest good it
+gave (:func:`excess`; the value of one item of each good is read from the match,
+:func:`item_units`).  The statistic is the excess the payer handed the beneficiary over
+all their trades, signed (the beneficiary's excess back counts against it), magnitudes
+summed.  Two nulls, kept from the two seats' own behaviour with others, and both must fail
+(the p-value is the larger: an intersection-union test):
 
-- *the payer's*: its trades' surpluses, the ones with the beneficiary among them, were dealt
-  to its partners at random (:func:`~daishi_forensics.screens.stats.subset_sum_p`: the exact
-  chance that as many of its trades, drawn from all of them, carry as much surplus).  A seat
-  whose only spare goods are dear overpays everyone: its trades with one partner are then
-  no dearer than with the others;
-- *the beneficiary's*: the surpluses it received over all its trades were dealt to its
-  partners at random.  A seat that sells what everyone lacks is overpaid by everyone: the
-  payer's surplus is then nothing special among what it gets.
+- *the payer's*: its trades carry excess no more often with the beneficiary than with its
+  other partners.  A seat that overpays by more than an item now and then overpays whoever
+  it trades with;
+- *the beneficiary's*: the trades it received excess in were no more often with the payer
+  than with its other partners.  A seat that sells what everyone lacks is overpaid by
+  everyone: the payer's excess is then nothing special among what it gets.
 
-A seat that traded with nobody else has nothing to compare with: its null is not asked (the
-pair's trades are then all its trades).
+Each null is read two ways, and the smaller p-value, doubled, counts (:func:`seat_test`):
+the exact permutation of the excess (:func:`~daishi_forensics.screens.stats.subset_sum_p`:
+the chance that as many of the seat's trades, drawn from all of them, carry as much), and
+the seat's rate of trades carrying excess, a beta-binomial whose Beta is the rest of the
+match's rate (the trades of neither seat) with the weight of :data:`SEAT_PRIOR` trades,
+updated with the seat's own other trades (:func:`rate_test`).  The permutation says little
+when a seat trades mostly with one partner (a few other trades are few ways to deal them);
+the rate then leans on how rarely anyone in the match overpays by more than an item.
 
-- *between the two*: each off-price trade between them was as likely to have favoured either
-  side (exact two-sided sign-flip test, sizes kept).  Honest agents who trade in whole items
-  with a partner they know overpay it again and again, far more than their other partners
-  (they trade with it more, and buy from it when in need), so the first two nulls alone do
-  not hold for friends; between friends it happens both ways.  This null caps the p-value at
-  ``2 / 2^n`` for ``n`` off-price trades one way: a handful of them is not evidence enough.
+A seat that traded with nobody else has nothing to compare with: its null is not asked
+(when neither can be asked, nothing is flagged).  A pair is tested only where the payer
+handed the beneficiary excess in at least one off-price trade.  Whole-item overpayment, to friends or to
+anyone, has no excess, so it is neither tested nor flagged: how often friends overpay each
+other one item at a time, and which way, no longer decides (the test between the two of
+earlier versions, each off-price trade as likely to have gone either way, could never say
+less than ``2 / 2^n`` for ``n`` trades, so a handful of trades was never evidence enough).
 
-The value the beneficiary received net over the pair's off-price trades must be at least
-``min_value`` typical exchanges of the match (a size floor that can only remove a flag).  Trades whose goods have no reference value are not priced (the report says
-"not screened").
+The excess the beneficiary received net over all their trades must be at least
+``min_value`` typical exchanges of the match (a size floor that can only remove a flag).
+Trades whose goods have no reference value are not priced (the report says "not screened").
 
 >>> import networkx as nx
 >>> from .graph import TransferView
 >>> G = nx.MultiDiGraph()
->>> for i in range(4):  # s and b trade fairly with c and d, and s overpays b every time
-...     _ = G.add_edge("s", "b", value=48.0, tick=5 * i, event=5 * i)
-...     _ = G.add_edge("b", "s", value=2.0, tick=5 * i, event=5 * i)
+>>> for i in range(4):  # s overpays b by four tools every time, and trades fairly with c and d
+...     _ = G.add_edge("s", "b", value=48.0, tick=5 * i, event=5 * i, goods={"tool": 48.0})
+...     _ = G.add_edge("b", "s", value=2.0, tick=5 * i, event=5 * i, goods={"wood": 2.0})
 ...     for k, (x, y) in enumerate((("s", "c"), ("s", "d"), ("b", "c"), ("b", "d")), start=1):
-...         _ = G.add_edge(x, y, value=4.0, tick=5 * i + k, event=5 * i + k)
-...         _ = G.add_edge(y, x, value=4.0, tick=5 * i + k, event=5 * i + k)
+...         _ = G.add_edge(x, y, value=12.0, tick=5 * i + k, event=5 * i + k, goods={"tool": 12.0})
+...         _ = G.add_edge(y, x, value=12.0, tick=5 * i + k, event=5 * i + k, goods={"food": 12.0})
 >>> [(c.flag.agents, round(c.flag.score, 2), round(c.flag.p_value, 6)) for c in off_price(TransferView(G),
 ...   {"price_ratio": 3.0, "min_value": 1.0})[0]]
-[(('b', 's'), 46.0, 0.125)]
+[(('b', 's'), 11.33, 0.002797)]
 
-(s made 12 trades; the four with b carry its largest surpluses, 46 each, against 0 for the
-others: 1 of the C(12, 4) = 495 ways to deal four of them.  b made 12 trades too, and got
-nothing over the odds from c and d: 1 in 495 again.  Between the two, four off-price
-trades all one way: 2 of the 2^4 sign patterns, 0.125, the largest of the three.)
+(A tool is 12: the match moves it as 12 and 48.  Each trade with b hands over 46, 34 beyond
+one tool.  s made 12 trades; the four with b carry all its excess, the others none: 1 of the
+C(12, 4) = 495 ways to deal four of them, 0.00202.  Read as a rate: no trade here is of
+neither seat, so the match's rate is the prior's one half, Beta(1, 1) with the weight of two
+trades, updated with s's 8 other trades, none with excess: Beta(1, 9); four of four then has
+chance (1 x 2 x 3 x 4) / (10 x 11 x 12 x 13) = 0.0013986.  The smaller, doubled: 0.002797.
+b made 12 trades too, and got no excess from c and d: the same.  Net excess 4 x 34 = 136,
+11.33 typical exchanges of 12.)
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, NamedTuple
 
 from .flags import Flag, ordered, pair_key
-from .graph import TransferView
-from .stats import Candidate, Test, sign_flip_p, subset_sum_p
+from .graph import Exchange, TransferView
+from .stats import Candidate, Test, betabinom_sf, subset_sum_p
 
-__all__ = ["OFF_PRICE_NULL", "off_price", "price_ratio", "surplus_test"]
+__all__ = ["OFF_PRICE_NULL", "SEAT_PRIOR", "Trade", "excess", "item_units", "off_price", "price_ratio", "rate_test",
+           "seat_test", "surplus_test", "whole_unit"]
 
 
 def price_ratio(dear: float, cheap: float) -> float:
@@ -75,23 +90,89 @@ def price_ratio(dear: float, cheap: float) -> float:
     return dear / cheap
 
 
-OFF_PRICE_NULL = ("three nulls, all rejected: the surpluses of the payer's trades were dealt to its partners at "
-                  "random (the exact chance that as many of its trades carry as much surplus), the surpluses the "
-                  "beneficiary received were dealt to its partners at random, and each off-price trade between the "
-                  "two was as likely to have favoured either side (exact two-sided sign-flip test, sizes kept); "
-                  "the largest p-value counts")
-"""The off-price screen's null, in words."""
+MAX_ITEMS = 12
+"""The most items of one good a lot is read as (:func:`whole_unit`)."""
 
 
-def _trades_of(view: TransferView, ratio_min: float) -> dict[Any, list[tuple[float, Any, bool, float, Any]]]:
-    """Node -> its trades (goods both ways, known values) in time order: ``(tick, partner, it
-    overpaid (gave the dearer side, off-price), surplus it gave, exchange)``."""
+def whole_unit(amounts: Iterable[float]) -> float:
+    """The value of one item of a good, from the amounts of it moved in single legs: the
+    largest ``smallest / m`` (``m`` = 1 to :data:`MAX_ITEMS`) that every amount is a whole
+    multiple of, else the smallest amount.  Never less than one item (amounts of whole items
+    are multiples of it), so it can only understate an overpayment.
+
+    >>> whole_unit([24.0, 36.0, 60.0])
+    12.0
+    >>> whole_unit([48.0])
+    48.0
+    >>> whole_unit([2.5, 3.7])
+    2.5
+    """
+    found = sorted({round(float(a), 9) for a in amounts if a > 0})
+    if not found:
+        return 0.0
+    smallest = found[0]
+    for m in range(1, MAX_ITEMS + 1):
+        unit = smallest / m
+        if all(abs(a / unit - round(a / unit)) <= 1e-6 * max(1.0, a / unit) for a in found):
+            return unit
+    return smallest
+
+
+def item_units(view: TransferView) -> dict[Any, float]:
+    """Good -> the value of one item of it in this match (:func:`whole_unit` over every leg
+    of a voluntary exchange that carried it)."""
+    memo_key = "off_price.units"
+    found = view.memo.get(memo_key)
+    if found is not None:
+        cached: dict[Any, float] = found
+        return cached
+    amounts: dict[Any, list[float]] = {}
+    for x in view.exchanges:
+        for goods in x.goods.values():
+            for good, worth in goods.items():
+                amounts.setdefault(good, []).append(worth)
+    out = {good: whole_unit(found_amounts) for good, found_amounts in amounts.items()}
+    view.memo[memo_key] = out
+    return out
+
+
+def excess(gave: float, got: float, goods: Mapping[Any, float], units: Mapping[Any, float]) -> float:
+    """The surplus ``gave - got`` beyond one whole item of the dearest good given (``goods``:
+    ``{good: value}`` of what was given), or 0: what paying in whole items cannot explain.
+
+    >>> excess(48.0, 2.0, {"tool": 48.0}, {"tool": 12.0})  # four tools for a wood: 34 beyond one tool
+    34.0
+    >>> excess(12.0, 2.0, {"tool": 12.0}, {"tool": 12.0})  # one tool for a wood: whole items
+    0.0
+    """
+    slack = max((units.get(good, worth) for good, worth in goods.items() if worth > 0), default=0.0)
+    return max(0.0, gave - got - slack)
+
+
+class Trade(NamedTuple):
+    """One seat's side of a trade (goods both ways, known values)."""
+
+    tick: float
+    partner: Any
+    overpaid: bool
+    """The seat gave the dearer side, off-price."""
+    surplus: float
+    """Value it gave minus value it got."""
+    excess: float
+    """Its surplus beyond one whole item (:func:`excess`), signed: negative when the partner
+    overpaid beyond one item."""
+    exchange: Exchange
+
+
+def _trades_of(view: TransferView, ratio_min: float) -> dict[Any, list[Trade]]:
+    """Node -> its trades in time order."""
     memo_key = ("off_price.trades", ratio_min)
     found = view.memo.get(memo_key)
     if found is not None:
-        cached: dict[Any, list[tuple[float, Any, bool, float, Any]]] = found
+        cached: dict[Any, list[Trade]] = found
         return cached
-    out: dict[Any, list[tuple[float, Any, bool, float, Any]]] = {}
+    units = item_units(view)
+    out: dict[Any, list[Trade]] = {}
     exempt = view.exempt
     for x in view.exchanges:
         a, b = x.a, x.b
@@ -99,24 +180,79 @@ def _trades_of(view: TransferView, ratio_min: float) -> dict[Any, list[tuple[flo
             continue
         ga, gb = x.gave.get(a, 0.0), x.gave.get(b, 0.0)
         off = price_ratio(max(ga, gb), min(ga, gb)) >= ratio_min
-        out.setdefault(a, []).append((x.tick, b, off and ga > gb, ga - gb, x))
-        out.setdefault(b, []).append((x.tick, a, off and gb > ga, gb - ga, x))
+        over = excess(ga, gb, x.goods.get(a, {}), units) - excess(gb, ga, x.goods.get(b, {}), units)
+        out.setdefault(a, []).append(Trade(x.tick, b, off and ga > gb, ga - gb, over, x))
+        out.setdefault(b, []).append(Trade(x.tick, a, off and gb > ga, gb - ga, -over, x))
     view.memo[memo_key] = out
     return out
 
 
-def surplus_test(trades: list[tuple[float, Any, bool, float, Any]], partner: Any,
-                 sign: float = 1.0) -> tuple[float, float, int, int]:
+def surplus_test(trades: list[Trade], partner: Any, sign: float = 1.0) -> tuple[float, float, int, int]:
     """One side's null (module rule): ``(p, smallest attainable p, trades with the partner,
-    trades in all)``: the surplus ``sign x`` (surplus the seat gave) of its trades with
+    trades in all)``: the excess ``sign x`` (excess the seat gave) of its trades with
     ``partner``, summed, against the same number of its trades drawn at random."""
-    chosen = [t[1] == partner for t in trades]
-    p, smallest = subset_sum_p([sign * t[3] for t in trades], chosen)
+    chosen = [t.partner == partner for t in trades]
+    p, smallest = subset_sum_p([sign * t.excess for t in trades], chosen)
     return p, smallest, sum(chosen), len(trades)
 
 
+SEAT_PRIOR = 2.0
+"""Weight, in trades, of the rest of the match's rate of overpaying beyond one item in a seat's own
+(:func:`rate_test`): a diffuse prior, so a seat's own few trades soon outweigh it."""
+
+
+def rate_test(hits: int, trades: int, own_hits: int, own_trades: int, match_rate: float) -> tuple[float, float]:
+    """One seat's rate reading (module rule): ``(p, smallest attainable p)``, the chance that
+    ``hits`` or more of ``trades`` trades carry excess when each does with the seat's own chance,
+    drawn from a Beta whose mean is ``match_rate`` with the weight of :data:`SEAT_PRIOR` trades,
+    updated with its ``own_hits`` of ``own_trades`` other trades (beta-binomial).
+
+    >>> [round(v, 6) for v in rate_test(2, 2, 0, 2, 0.25)]  # Beta(0.5, 3.5): (0.5 x 1.5) / (4 x 5)
+    [0.0375, 0.0375]
+    """
+    alpha = match_rate * SEAT_PRIOR + own_hits
+    strength = SEAT_PRIOR + own_trades
+    mean = alpha / strength
+    return betabinom_sf(hits, trades, mean, strength), betabinom_sf(trades, trades, mean, strength)
+
+
+def seat_test(trades: list[Trade], partner: Any, match_rate: float, sign: float = 1.0) -> tuple[float, float]:
+    """One side's null (module rule), read two ways and the smaller doubled: the exact
+    permutation of the excess (:func:`surplus_test`), and the seat's rate of trades carrying
+    excess (:func:`rate_test`) from its other trades and the rest of the match."""
+    p_perm, smallest_perm, _, _ = surplus_test(trades, partner, sign)
+    with_partner = [t for t in trades if t.partner == partner]
+    hits = sum(1 for t in with_partner if sign * t.excess > 0)
+    own_hits = sum(1 for t in trades if t.partner != partner and sign * t.excess > 0)
+    p_rate, smallest_rate = rate_test(hits, len(with_partner), own_hits, len(trades) - len(with_partner), match_rate)
+    return min(1.0, 2 * min(p_perm, p_rate)), min(1.0, 2 * min(smallest_perm, smallest_rate))
+
+
+def _match_rate(by_node: Mapping[Any, list[Trade]], payer: Any, winner: Any) -> float:
+    """The chance one side of a trade overpaid beyond one item, among the trades of neither seat
+    (half a trade's worth of prior: never 0)."""
+    hits = sides = 0
+    for node, trades in by_node.items():
+        if node in (payer, winner):
+            continue
+        for t in trades:
+            if t.partner in (payer, winner):
+                continue
+            sides += 1
+            hits += t.excess > 0
+    return (hits + 0.5) / (sides + 1)
+
+
+OFF_PRICE_NULL = ("two nulls, both rejected: the surplus beyond one whole item in the payer's trades was dealt to "
+                  "its partners at random (the exact chance that as many of its trades carry as much), and the "
+                  "surplus beyond one whole item the beneficiary received was dealt to its partners at random; the "
+                  "larger p-value counts")
+"""The off-price screen's null, in words."""
+
+
 def off_price(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candidate], list[Test]]:
-    """Payers whose off-price trades went to one beneficiary (module rule): candidates and tests."""
+    """Payers whose surplus beyond whole items went to one beneficiary (module rule):
+    candidates and tests."""
     scale = view.scale
     if not scale:
         return [], []
@@ -127,28 +263,29 @@ def off_price(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candi
     by_node = _trades_of(view, ratio_min)
     for payer in ordered(by_node):
         trades = by_node[payer]
-        partners = ordered({t[1] for t in trades if t[2]})
-        for winner in partners:
-            p_payer, smallest_payer, together, total = surplus_test(trades, winner)
+        for winner in ordered({t.partner for t in trades if t.overpaid and t.excess > 0}):
+            match_rate = _match_rate(by_node, payer, winner)
             received = by_node.get(winner, [])
-            p_taker, smallest_taker, _, taken_total = surplus_test(received, payer, sign=-1.0)
-            mine = [t for t in trades if t[1] == winner and t[2]]
-            back = [t for t in received if t[1] == payer and t[2]]
-            p_sign, smallest_sign = sign_flip_p([t[3] for t in mine] + [-t[3] for t in back])
-            asked = [(p_sign, smallest_sign)]  # every null that has something to compare with must fail
+            together, total, taken_total = sum(1 for t in trades if t.partner == winner), len(trades), len(received)
+            p_payer, smallest_payer = seat_test(trades, winner, match_rate)
+            p_taker, smallest_taker = seat_test(received, payer, match_rate, sign=-1.0)
+            asked = []  # every null that has something to compare with must fail
             if together < total:
                 asked.append((p_payer, smallest_payer))
             if together < taken_total:
                 asked.append((p_taker, smallest_taker))
-            p, smallest = max(a[0] for a in asked), max(a[1] for a in asked)
-            surplus = sum(t[3] for t in trades if t[1] == winner)
+            p, smallest = max((a[0] for a in asked), default=1.0), max((a[1] for a in asked), default=1.0)
             key = ("off_price", payer, winner)
             tests.append(Test(key, p, smallest))
-            moved = sum(t[3] for t in mine) - sum(t[3] for t in back)
-            if moved < floor:
+            between = [t for t in trades if t.partner == winner]
+            moved = sum(t.excess for t in between)
+            if moved < floor or not asked:
                 continue
+            mine = [t for t in between if t.overpaid]
+            back = [r for r in received if r.partner == payer and r.overpaid]
+            surplus = sum(t.surplus for t in between)
             score = moved / scale
-            worst = max(price_ratio(max(t[4].gave.values()), min(t[4].gave.values())) for t in mine)
+            worst = max(price_ratio(max(t.exchange.gave.values()), min(t.exchange.gave.values())) for t in mine)
             flag = Flag(
                 screen="off_price",
                 kind="off_price_trades",
@@ -157,13 +294,14 @@ def off_price(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candi
                 pairs=(pair_key(winner, payer),),
                 score=score,
                 threshold=float(params["min_value"]),
-                evidence=tuple(ordered({e for t in mine for e in t[4].events})),
+                evidence=tuple(ordered({e for t in mine for e in t.exchange.events})),
                 explanation=(
                     f"{payer} traded with {winner} {len(mine)} times at prices {ratio_min:g} or more times off the "
-                    f"reference values in {winner}'s favour ({len(back)} the other way), moving {moved:g} in value "
-                    f"net ({score:.1f} typical exchanges) under the cover of trades: {surplus:g} of surplus over "
-                    f"their {together} trades, more than {payer}'s other trades ({total - together}) and what "
-                    f"{winner} got from others ({taken_total - together} trades) would deal them."
+                    f"reference values in {winner}'s favour ({len(back)} the other way), handing over {moved:g} in "
+                    f"value beyond what paying in whole items explains ({score:.1f} typical exchanges; {surplus:g} "
+                    f"of surplus in all over their {together} trades): more than {payer}'s other trades "
+                    f"({total - together}) and what {winner} got from others ({taken_total - together} trades) "
+                    f"would deal them."
                 ),
                 details={
                     "beneficiary": winner,
@@ -172,11 +310,11 @@ def off_price(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candi
                     "payerTrades": total,
                     "beneficiaryTrades": taken_total,
                     "surplus": surplus,
+                    "excess": moved,
                     "pPayer": p_payer,
                     "pBeneficiary": p_taker,
-                    "pBetweenThem": p_sign,
                     "offPriceTradesBack": len(back),
-                    "valueMoved": moved,
+                    "valueMoved": sum(t.surplus for t in mine) - sum(r.surplus for r in back),
                     "typicalExchangeValue": scale,
                     "worstRatio": worst if worst != float("inf") else None,
                     "tradesWithPair": len(view.pair(payer, winner).exchanges),

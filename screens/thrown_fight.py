@@ -28,7 +28,9 @@ Rule, per aggressor ``X`` and victim ``V``:
   never answered.  The chance that the victim answered as few of the acts as it did (none,
   under the pattern), each answered at the victim's own rate of answering its *other*
   aggressors, shrunk towards the rate of the match's pairs involving neither seat with the
-  weight of ``ANSWER_PRIOR`` acts (binomial).  A victim that never answers anyone (a pacifist)
+  weight of ``ANSWER_PRIOR`` acts, and no surer than that (beta-binomial: a Beta with the
+  victim's own acts and the prior's as its weight, so one unanswered act where every other
+  victim answered is unusual, never impossible).  A victim that never answers anyone (a pacifist)
   has a low rate of its own, and its silence proves little.  Combined with the count by
   Fisher's product (the two independent under honest play), where the victim's answer rate
   is at least ``MIN_ANSWER_RATE`` (where victims do not answer, silence says nothing);
@@ -59,7 +61,7 @@ from typing import Any
 
 from .flags import Flag, ordered, pair_key
 from .graph import TransferView
-from .stats import Candidate, Test, binom_cdf, nbinom_sf, poisson_sf, product_p, rate
+from .stats import Candidate, Test, betabinom_sf, nbinom_sf, poisson_sf, product_p, rate
 
 __all__ = ["THROWN_NULL", "thrown_fight"]
 
@@ -68,7 +70,7 @@ THROWN_NULL = ("two parts, combined as independent (Fisher's product): the aggre
                "rate of hitting the others it stood beside, shrunk towards the match's rate, over the ticks the two "
                "stood together, as unevenly as aggression falls on victims elsewhere in the match (negative "
                "binomial, its spread from the other pairs); and the victim answered each act at its own rate of "
-               "answering its other aggressors, shrunk towards the rate of the match's other pairs (binomial)")
+               "answering its other aggressors, shrunk towards the rate of the match's other pairs (beta-binomial)")
 """The thrown-fight screen's null, in words."""
 
 
@@ -142,10 +144,11 @@ def _answers(view: TransferView) -> Answers:
     return out
 
 
-def _answer_rate(answers: Answers, aggressor: Any, victim: Any) -> float:
-    """The chance the victim answers one act (module rule): its own answers to its other
-    aggressors, shrunk towards the rate of the pairs involving neither seat with the weight of
-    :data:`ANSWER_PRIOR` acts (no pair: none answered, the most cautious)."""
+def _answer_rate(answers: Answers, aggressor: Any, victim: Any) -> tuple[float, float]:
+    """The victim's chance of answering one act (module rule), as a Beta: ``(mean, weight in
+    acts)``.  Its own answers to its other aggressors, shrunk towards the rate of the pairs
+    involving neither seat (half an answer in one act of prior, so never 0 or 1; 0 when no such
+    pair fought) with the weight of :data:`ANSWER_PRIOR` acts."""
     own_acts = own_answered = rest_acts = rest_answered = 0
     for (x, v), (k, answered) in answers.items():
         if v == victim and x != aggressor:
@@ -154,8 +157,19 @@ def _answer_rate(answers: Answers, aggressor: Any, victim: Any) -> float:
         elif not ({x, v} & {aggressor, victim}):
             rest_acts += k
             rest_answered += answered
-    rest = rest_answered / rest_acts if rest_acts else 0.0
-    return rate(own_answered, own_acts, rest, ANSWER_PRIOR)
+    rest = (rest_answered + 0.5) / (rest_acts + 1) if rest_acts else 0.0  # no pair: none answered, the most cautious
+    return rate(own_answered, own_acts, rest, ANSWER_PRIOR), own_acts + ANSWER_PRIOR
+
+
+def silence_p(answered: int, acts: int, mean: float, weight: float) -> float:
+    """The chance a victim answered ``answered`` or fewer of ``acts`` acts, its chance of
+    answering each drawn from a Beta with ``mean`` and ``weight`` (beta-binomial: what it and
+    the match showed, no surer than that).
+
+    >>> round(silence_p(0, 3, 0.5, 2.0), 6)  # Beta(1, 1): (1 x 2 x 3) / (2 x 3 x 4)
+    0.25
+    """
+    return max(0.0, 1.0 - betabinom_sf(answered + 1, acts, mean, weight))
 
 
 MIN_ANSWER_RATE = 0.1
@@ -211,8 +225,8 @@ def thrown_fight(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Ca
             term = _pearson_term(k, expected)
             phi = max(1.0, (pearson - term) / (df - 1)) if df > 1 else 1.0
             p_count = poisson_sf(k, expected) if phi <= 1.0 else nbinom_sf(k, expected, phi)
-            answer_rate = _answer_rate(answers, aggressor, victim)
-            p_silence = binom_cdf(answered, k, answer_rate)
+            answer_rate, answer_weight = _answer_rate(answers, aggressor, victim)
+            p_silence = silence_p(answered, k, answer_rate, answer_weight)
             # the silence is weighed only where victims answer (a choice made on the other pairs, never on this one)
             p = product_p([p_count, p_silence]) if answer_rate >= MIN_ANSWER_RATE else p_count
             key = ("thrown_fight", aggressor, victim)

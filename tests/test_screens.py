@@ -55,6 +55,12 @@ def take(g: nx.MultiDiGraph, victim: str, aggressor: str, tick: int, value: floa
     return eid
 
 
+def all_of(k: int, alpha: float, strength: float) -> float:
+    """The beta-binomial chance that all of ``k`` trials succeed, the chance drawn from a Beta with
+    ``alpha`` and ``alpha + beta = strength``: the product of ``(alpha + i) / (strength + i)``."""
+    return math.prod((alpha + i) / (strength + i) for i in range(k))
+
+
 def honest_market(g: nx.MultiDiGraph, agents: list[str], rounds: int = 3, start: int = 0) -> None:
     """Fair trades of different goods between every pair: the busy honest economy."""
     tick = start
@@ -131,18 +137,24 @@ def test_a_sign_flip_on_six_one_way_exchanges_is_two_in_sixty_four() -> None:
 def test_a_feed_dressed_as_token_trades() -> None:
     g = nx.MultiDiGraph()
     honest_market(g, ["a", "b", "c"], rounds=2)
+    trade(g, "b", "c", 5, {"tool": 12.0}, {"wood": 12.0})  # one tool is worth 12 in this match
     t = itertools.count(10)
     for _ in range(12):
         for s in ("s1", "s2"):
-            trade(g, s, "h", next(t), {"tool": 24.0}, {"fiber": 1.0})  # two tools for one fiber
+            trade(g, s, "h", next(t), {"tool": 24.0}, {"fiber": 1.0})  # two tools for one fiber: 11 beyond one tool
             trade(g, s, "a", next(t), {"wood": 6.0}, {"food": 6.0})  # and fair trade with a
     kinds = {(f.screen, f.kind) for f in flags_of(g)}
     assert ("feeder", "hub_and_spoke") in kinds
     # h is overpaid alike by both seats it trades with: to the off-price screen that is a seller everyone
-    # overpays (the beneficiary's null: s1's twelve trades carry no more than s2's, p = 1), so the feed is
+    # overpays (the beneficiary's null: s1's twelve trades carry no more excess than s2's, p = 1), so the feed is
     # the feeder screen's finding, not an off-price one
     [found, _] = [c.flag for c in off_price(TransferView(g), load_config().screens["off_price"])[0]]
-    assert (found.agents, found.details["pBeneficiary"], found.p_value) == (("h", "s1"), 1.0, 1.0)
+    # read as a rate: h got excess in all 12 of its trades with s2, so its chance is Beta(2m + 12, 2 - 2m) with m
+    # the rest of the match's rate (no excess in the 19 trades of neither s1 nor h: 0.5 / 39); all twelve with
+    # s1 then have chance all_of(12, ...), about 0.26, doubled (the smaller of two readings)
+    rate = all_of(12, 2 * 0.5 / 39 + 12, 14)
+    assert found.agents == ("h", "s1")
+    assert found.details["pBeneficiary"] == found.p_value == pytest.approx(2 * rate) and found.p_value > 0.5
     assert ("off_price", "off_price_trades") not in kinds
 
 
@@ -570,21 +582,31 @@ def test_off_price_exact() -> None:
     g = nx.MultiDiGraph()
     honest_market(g, ["a", "b", "c"], rounds=1)  # typical 6
     t = itertools.count(10)
-    for _ in range(12):  # the giver overpays the gainer every time, and trades fairly with a and b
-        trade(g, "giver", "gainer", next(t), {"tool": 48.0}, {"wood": 2.0})
+    for i in range(12):  # the giver overpays the gainer every time, and trades fairly with a and b
+        trade(g, "giver", "gainer", next(t), {"tool": 48.0 if i % 2 else 36.0}, {"wood": 2.0})
         trade(g, "giver", "a", next(t), {"wood": 6.0}, {"food": 6.0})
         trade(g, "giver", "b", next(t), {"wood": 6.0}, {"food": 6.0})
+    for other in ("a", "b", "a", "b"):  # and the gainer four times with a and b
+        trade(g, "gainer", other, next(t), {"wood": 6.0}, {"food": 6.0})
     [flag] = flags_of(g, "off_price")
     assert (flag.agents, flag.pairs) == (("gainer", "giver"), (("gainer", "giver"),))
-    assert flag.score == pytest.approx(12 * 46.0 / 6.0)
+    # four tools and three: the match moves tools as 36 and 48, one tool is 12.  Beyond one tool, each trade hands
+    # over 34 or 22: 6 x 34 + 6 x 22 = 336 in all, 56 typical exchanges of 6
+    assert flag.details["excess"] == 336.0 and flag.score == pytest.approx(336.0 / 6.0)
+    assert flag.details["valueMoved"] == 6 * 46.0 + 6 * 34.0
     assert flag.details["worstRatio"] == 24.0
-    # the larger of the two nulls: twelve surpluses all one way, 2 / 2^12 ...
-    assert flag.p_value == pytest.approx(2 / 4096)
-    # ... the payer's null far smaller: the giver made 36 trades, and the twelve with the gainer carry all its
-    # surplus (46 each, the others none): 1 of the C(36, 12) ways to deal twelve of them.  The gainer traded
-    # with nobody else: nothing to compare with, its null is not asked
-    assert flag.details["pPayer"] == pytest.approx(1 / math.comb(36, 12))
-    assert (flag.details["payerTrades"], flag.details["beneficiaryTrades"]) == (36, 12)
+    # each null is read two ways, the smaller doubled.  The rest of the match (the three trades among a, b and c)
+    # has no excess: a rate of 0.5 / 7 with the weight of two trades.  The gainer made 16 trades, the twelve
+    # with the giver carry all the excess it got: 1 of the C(16, 12) = 1,820 ways to deal twelve of them; as a
+    # rate, its 4 other trades without excess make Beta(1/7, 6 - 1/7), and all twelve: all_of(12, 1/7, 6)
+    m = 0.5 / 7
+    assert flag.details["pBeneficiary"] == pytest.approx(2 * min(1 / 1820, all_of(12, 2 * m, 6)))
+    assert flag.details["pBeneficiary"] == pytest.approx(2 * all_of(12, 2 * m, 6))  # about 5.8e-6
+    # the giver made 36 trades, the twelve with the gainer carry all its excess: 1 of C(36, 12), or as a rate
+    # with its 24 other trades, all_of(12, 1/7, 26): far smaller.  The larger of the two nulls counts
+    assert flag.details["pPayer"] == pytest.approx(2 * min(1 / math.comb(36, 12), all_of(12, 2 * m, 26)))
+    assert flag.p_value == flag.details["pBeneficiary"]
+    assert (flag.details["payerTrades"], flag.details["beneficiaryTrades"]) == (36, 16)
 
 
 def test_whole_items_paid_to_whoever_is_around_are_clear() -> None:
@@ -602,6 +624,46 @@ def test_whole_items_paid_to_whoever_is_around_are_clear() -> None:
         else:
             trade(g, "x", other, next(t), {"wood": 6.0}, {"food": 6.0})
     assert not flags_of(g, "off_price")
+
+
+def test_a_friend_paid_one_whole_item_at_a_time_one_way_is_clear() -> None:
+    """Whole-item lumpiness between friends need not go both ways: x pays its friend f a whole tool for one
+    wood ten times, never the other way, and trades fairly with a and b.  Four times the surplus of its other
+    trades, all to one partner, one way (the test between the two of earlier versions: 2 / 2^10); but never
+    more than one tool too much, which paying in whole items explains."""
+    g = nx.MultiDiGraph()
+    t = itertools.count(0)
+    for _ in range(10):
+        trade(g, "x", "f", next(t), {"tool": 12.0}, {"wood": 2.0})
+        trade(g, "x", "a", next(t), {"wood": 6.0}, {"food": 6.0})
+        trade(g, "f", "b", next(t), {"wood": 6.0}, {"food": 6.0})
+    found, tests = off_price(TransferView(g), load_config().screens["off_price"])
+    # no trade carries excess: the pair is not even tested, and nothing is raised
+    assert not found and not tests
+    assert not flags_of(g, "off_price")
+
+
+def test_a_handful_of_trades_far_beyond_whole_items_is_evidence() -> None:
+    """Five trades are enough when each hands over three tools too many: the payer's other ten trades and the
+    beneficiary's carry no excess."""
+    g = nx.MultiDiGraph()
+    t = itertools.count(0)
+    trade(g, "a", "b", next(t), {"tool": 12.0}, {"wood": 12.0})  # one tool is worth 12 in this match
+    for i in range(10):
+        if i % 2 == 0:
+            trade(g, "g", "h", next(t), {"tool": 48.0}, {"wood": 2.0})
+        trade(g, "g", "ab"[i % 2], next(t), {"wood": 6.0}, {"food": 6.0})
+        trade(g, "h", "ab"[i % 2], next(t), {"wood": 6.0}, {"food": 6.0})
+    [flag] = flags_of(g, "off_price")
+    assert flag.agents == ("h", "g") and flag.details["offPriceTrades"] == 5
+    # each of the five hands over 46, 34 beyond one tool: 170 in all; g's five among its 15 trades and h's five
+    # among its 15 carry all the excess either has: 1 of C(15, 5) = 3,003 ways each.  As a rate: the one trade
+    # of neither seat has no excess (0.5 / 3), each seat's ten others none: Beta(1/3, 12 - 1/3), all five
+    # (1/3 x 4/3 x 7/3 x 10/3 x 13/3) / (12 x 13 x 14 x 15 x 16) = 2.858e-5; the smaller, doubled
+    assert flag.details["excess"] == 170.0
+    rate = (1 * 4 * 7 * 10 * 13 / 3 ** 5) / (12 * 13 * 14 * 15 * 16)
+    assert rate == pytest.approx(all_of(5, 1 / 3, 12)) and rate < 1 / 3003
+    assert flag.details["pPayer"] == flag.details["pBeneficiary"] == flag.p_value == pytest.approx(2 * rate)
 
 
 def test_a_lopsided_but_fair_trade_is_clear() -> None:
@@ -630,8 +692,15 @@ def test_thrown_fight_exact() -> None:
     # (180 ticks + the median pair's 30), for the 90 ticks it stood with v
     expected = 1.5 / 210 * 90
     assert flag.threshold == pytest.approx(round(expected, 4))
-    from daishi_forensics.screens.stats import poisson_sf
-    assert flag.p_value == pytest.approx(poisson_sf(6, expected))  # about 1 in 18,000
+    from daishi_forensics.screens.stats import poisson_sf, product_p
+    p_count = poisson_sf(6, expected)  # about 1 in 18,000
+    assert flag.details["pConcentration"] == pytest.approx(p_count)
+    # v's silence: the one other theft went unanswered, so the match's answer rate is (0 + 1/2) / (1 + 1) = 0.25
+    # (at least 0.1: weighed), v's own none to add, no surer than five acts: Beta(1.25, 3.75); none of six
+    # answered is the product of (3.75 + i) / (5 + i) for i < 6, about 0.22, combined by Fisher's product
+    silence = math.prod((3.75 + i) / (5 + i) for i in range(6))
+    assert flag.details["pSilence"] == pytest.approx(silence)
+    assert flag.p_value == pytest.approx(product_p([p_count, silence]))
 
 
 def test_a_persistent_thief_is_not_a_partner() -> None:

@@ -151,16 +151,24 @@ def test_cycles_possible_count_closed_walks() -> None:
 def test_a_seller_everyone_overpays_is_not_one_payers_beneficiary() -> None:
     g = nx.MultiDiGraph()
     t = itertools.count()
-    for _ in range(8):  # s sells what everyone lacks: p, q and r each pay a whole tool for its one fiber
+    trade(g, "x", "y", next(t), {"tool": 12.0}, {"wood": 12.0})  # one tool is worth 12 in this match
+    for _ in range(8):  # s sells what everyone lacks: p, q and r each pay two tools for its one fiber
         for buyer in ("p", "q", "r"):
             trade(g, buyer, "s", next(t), {"tool": 24.0}, {"fiber": 2.0})
             trade(g, buyer, "x", next(t), {"wood": 6.0}, {"food": 6.0})
     found = {c.flag.agents: c.flag for c in off_price(TransferView(g), load_config().screens["off_price"])[0]}
-    # each payer's eight trades with s carry all its surplus (1 of C(16, 8) = 12,870); but s got the same from
-    # all three: p's eight among s's 24 trades carry no more than any eight (p = 1)
+    # each payer's eight trades with s carry all its excess (10 beyond one tool each): 1 of C(16, 8) = 12,870,
+    # or read as a rate (the 17 trades of neither p nor s have no excess: 0.5 / 35, with the weight of two
+    # trades; p's 8 others none) all eight: far less; the smaller, doubled
+    m = 0.5 / 35
     flag = found[("s", "p")]
-    assert flag.details["pPayer"] == pytest.approx(1 / math.comb(16, 8))
-    assert flag.details["pBeneficiary"] == 1.0 and flag.p_value == 1.0
+    payer_rate = math.prod((2 * m + i) / (10 + i) for i in range(8))
+    assert flag.details["pPayer"] == pytest.approx(2 * min(1 / math.comb(16, 8), payer_rate))
+    # but s got the same from all three: p's eight among s's 24 trades carry no more than any eight (1), and as
+    # a rate, s got excess in all 16 of its other trades: Beta(2m + 16, 2 - 2m), all eight about 0.4
+    beneficiary_rate = math.prod((2 * m + 16 + i) / (18 + i) for i in range(8))
+    assert flag.details["pBeneficiary"] == flag.p_value == pytest.approx(min(1.0, 2 * beneficiary_rate))
+    assert flag.p_value > 0.5
     assert screen_graph(g).verdict == "clear"
 
 
@@ -181,9 +189,13 @@ def test_a_victim_that_never_answers_where_victims_do() -> None:
     [found] = [c.flag for c in thrown_fight(TransferView(g), params)[0] if c.flag.agents == ("x", "v")]
     # v was raided by nobody else: its answer rate is the rest of the match's, with nothing of its own to
     # weigh: b answered 2 of a's 4 raids, and a answered both of b's 2 (an answer is an act back, counted at
-    # most as many as received): 4 of 6
-    assert found.details["answerRate"] == pytest.approx(4 / 6, abs=1e-4)
-    assert found.details["pSilence"] == pytest.approx((1 - 4 / 6) ** 3)
+    # most as many as received): 4 of 6, with half an answer in one act of prior, 4.5 / 7.  Its chance of
+    # answering is no surer than five acts of that: Beta(5 x 4.5 / 7, 5 x 2.5 / 7), and none of three answered
+    # is the product of (beta + i) / (5 + i) for i < 3 (beta-binomial)
+    assert found.details["answerRate"] == pytest.approx(4.5 / 7, abs=1e-4)
+    beta = 5 * 2.5 / 7
+    silence = beta * (beta + 1) * (beta + 2) / (5 * 6 * 7)
+    assert found.details["pSilence"] == pytest.approx(silence, rel=1e-9)
     # the count: no co-location, so exposure is partners dealt with (a, b, x and v one each, 2 pairs). x hit
     # nobody else (0 acts in 0 exposure): its rate is the rest of the match's, a's 4 and b's 2 raids plus half
     # an act over the other pair plus the weight of one, (6 + 0.5) / (1 + 1) = 3.25 acts for v; three
@@ -191,8 +203,8 @@ def test_a_victim_that_never_answers_where_victims_do() -> None:
     assert found.details["expectedActs"] == 3.25
     p_count = 1 - math.exp(-3.25) * (1 + 3.25 + 3.25 ** 2 / 2)  # 3 or more of a Poisson(3.25): 0.6304
     assert found.details["pConcentration"] == pytest.approx(p_count, rel=1e-12)
-    t = p_count * (1 / 3) ** 3
-    assert found.p_value == pytest.approx(t * (1 - math.log(t)), rel=1e-12)  # Fisher's product of the two
+    t = p_count * silence
+    assert found.p_value == pytest.approx(t * (1 - math.log(t)), rel=1e-9)  # Fisher's product of the two
 
 
 # -- reading plain payments -------------------------------------------------------------------
