@@ -229,8 +229,9 @@ class CommonsPass:
     def observe(self, ev: Mapping[str, Any], world: object | None) -> None:
         """Take one event (``world`` is not read)."""
         tick = ev.get("tick")
-        if isinstance(tick, int) and not isinstance(tick, bool):
-            self._at_tick(tick)
+        if type(tick) is int or (isinstance(tick, int) and not isinstance(tick, bool)):
+            if tick != self._tick:  # the same tick as the last event's: nothing to settle or prune
+                self._at_tick(tick)
         kind = ev.get("type")
         if kind == "world_reset":
             self._settle()
@@ -243,7 +244,11 @@ class CommonsPass:
         payload = ev.get("payload")
         if not isinstance(payload, Mapping):
             raise InvalidInput(f"{kind} without a payload object", event_id=ev.get("id"), field="payload")
-        key = (_text_field(ev, payload, "region"), _text_field(ev, payload, "resource"))
+        region, resource = payload.get("region"), payload.get("resource")
+        if type(region) is str and type(resource) is str:
+            key = (region, resource)
+        else:  # a missing or odd field: the error names it
+            key = (_text_field(ev, payload, "region"), _text_field(ev, payload, "resource"))
         keys = self._keys
         number = keys.number.get(key)
         if number is None:
