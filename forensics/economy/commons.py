@@ -345,9 +345,16 @@ class CommonsPass:
         window = self._windows.get(number, ())
         drawn = [g for g in window if 0 <= tick - g[0] < COMMONS_WINDOW]
         units: dict[int, int] = {}
-        for _, who, n, _ in drawn:
+        gathers: dict[int, list[int]] = {}  # each agent's gathers of some units, in log order
+        for _, who, n, gather_id in drawn:
             if n > 0:
-                units[who] = units.get(who, 0) + n
+                got = gathers.get(who)
+                if got is None:
+                    units[who] = n
+                    gathers[who] = [gather_id]
+                else:
+                    units[who] += n
+                    got.append(gather_id)
         names = self._agents.values
         drew = sorted(units, key=names.__getitem__)  # by agent id
         self._ids.append(event_id)
@@ -368,4 +375,4 @@ class CommonsPass:
                 collapses = self._collapses[agent] = int_column()
                 self._gathered[agent] = int_column()
             collapses.append(event_id)
-            self._gathered[agent].extend(g[3] for g in drawn if g[1] == who and g[2] > 0)
+            self._gathered[agent].extend(gathers[who])
