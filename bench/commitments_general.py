@@ -2,7 +2,8 @@
 
 Usage::
 
-    python bench/commitments_general.py [--fixture PATH] [--extractor NAME|module:factory]
+    python bench/commitments_general.py [--fixture PATH] [--added PATH | --no-added]
+                                        [--extractor NAME|module:factory]
                                         [--split holdout|tune|all] [--json] [--errors] [--sweep]
 
 The set (``tests/fixtures/commitments-general.jsonl``, guide in
@@ -11,6 +12,12 @@ vocabulary of its game (canonical goods, places and players), its speaker and
 addressee, and the labelled commitments (seven kinds: the extractor's five plus
 ``stay_out`` and ``support``, and an optional ``target``).  The extractor is never
 changed here; the bench only calls it.
+
+**Added tune rows.**  Rows labelled after the set was split
+(``tests/fixtures/commitments-general-tune-added.jsonl``, each labelled before the
+extractor was run on it) join the ``tune`` split and only it; the ``tune`` block is then
+also printed for the first split's rows and the added rows apart.  ``--no-added``
+leaves them out.
 
 **The extractor.** ``--extractor`` names how one is built for a row's vocabulary:
 
@@ -68,6 +75,11 @@ from typing import Any
 from daishi_forensics.profile.commitments import CommitmentExtractor, HeuristicExtractor, extractor_info
 
 FIXTURE = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "commitments-general.jsonl"
+ADDED = FIXTURE.with_name("commitments-general-tune-added.jsonl")
+"""Rows added to the tune split after the set was split (each labelled before the extractor was
+run on it); every one of them is ``tune``."""
+ADDED_MARK = "_added"
+"""The in-memory mark of a row read from the added file."""
 
 KINDS: tuple[str, ...] = ("trade", "give", "accept", "no_attack", "meet", "stay_out", "support")
 """The kinds of the general guide, in report order."""
@@ -333,6 +345,20 @@ def load(path: Path) -> list[dict[str, Any]]:
     return rows
 
 
+def load_added(path: Path, known: Iterable[str]) -> list[dict[str, Any]]:
+    """The added tune rows (marked :data:`ADDED_MARK`): each must be ``tune`` and have an id of its own."""
+    seen = set(known)
+    rows = load(path)
+    for number, row in enumerate(rows, 1):
+        if row["split"] != "tune":
+            raise ValueError(f"{path}: row {row['id']!r}: field split: an added row is tune, got {row['split']!r}")
+        if row["id"] in seen:
+            raise ValueError(f"{path}: row {row['id']!r}: field id: already in the set (row {number})")
+        seen.add(row["id"])
+        row[ADDED_MARK] = True
+    return rows
+
+
 def heuristic(vocabulary: Mapping[str, Sequence[str]]) -> CommitmentExtractor:
     """The heuristic extractor told the row's vocabulary (as promise-keeping builds it from an archive)."""
     return HeuristicExtractor(vocabulary)
@@ -417,6 +443,13 @@ def report(rows: Sequence[Mapping[str, Any]], predicted: Mapping[str, list[Key]]
                 s = score(part, predicted)
                 lines += render(f"{split} / {style}", s, detail=False)
                 data[split]["styles"][style] = s.to_json()
+        added = [r for r in subset if r.get(ADDED_MARK)]
+        if added:
+            for name, part in (("first-split rows", [r for r in subset if not r.get(ADDED_MARK)]),
+                               ("added rows", added)):
+                s = score(part, predicted)
+                lines += render(f"{split} / {name}", s, detail=False)
+                data[split]["addedRows" if name == "added rows" else "firstSplitRows"] = s.to_json()
         lines.append("")
     return lines, data
 
@@ -463,6 +496,9 @@ def _upper_terms(c: Mapping[str, Any]) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fixture", type=Path, default=FIXTURE)
+    parser.add_argument("--added", type=Path, default=ADDED,
+                        help="rows added to the tune split after the set was split (all tune)")
+    parser.add_argument("--no-added", action="store_true", help="score the first split's rows only")
     parser.add_argument("--extractor", default="heuristic",
                         help=f"{', '.join(FACTORIES)}, or module:factory (factory(vocabulary) -> extractor)")
     parser.add_argument("--split", choices=("holdout", "tune", "all", "both"), default="both",
@@ -475,6 +511,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         rows = load(args.fixture)
+        if not args.no_added:
+            rows += load_added(args.added, (r["id"] for r in rows))
         factory = factory_named(args.extractor)
     except (OSError, ValueError, ImportError, AttributeError) as e:
         print(f"error: {e}", file=sys.stderr)
@@ -486,10 +524,12 @@ def main(argv: list[str] | None = None) -> int:
     lines, data = report(rows, predicted, splits)
     if args.json:
         print(json.dumps({"extractor": info, "factory": args.extractor, "fixture": args.fixture.name,
+                          "added": None if args.no_added else args.added.name,
                           "splits": data}, indent=1, sort_keys=True))
     else:
         print(f"extractor {info.get('name')} v{info.get('version')} built by {args.extractor!r} "
-              f"(reads the first {info.get('maxChars')} characters); {args.fixture.name}")
+              f"(reads the first {info.get('maxChars')} characters); {args.fixture.name}"
+              + ("" if args.no_added else f" + {args.added.name} (tune)"))
         print("figures to quote come from [holdout]; intervals are 95% Wilson\n")
         print("\n".join(lines).rstrip())
     if args.sweep and not args.json:

@@ -299,12 +299,28 @@ def round_trip_rings(view: TransferView, params: Mapping[str, Any],
     and is not searched for.  Returns the flags and notes."""
     ratio = float(params["max_leg_ratio"])
     min_trips = max(1, int(params["ring_trips"]))
-    threshold = float(params["ring_threshold"])
-    max_len = int(params["max_cycle_length"])
     steps = int(params["max_search_steps"])
-    exempt = view.exempt
+    legs = _trip_legs(view, ratio, min_trips)
+    trips_graph = nx.Graph(list(legs))
+    if trips_graph.number_of_nodes() < 3:
+        return [], []
+    trips_graph = nx.k_core(trips_graph, 2)  # a seat on a cycle has two partners on it
+    budget = [steps]
+    rings, cycles, completed = _qualifying_cycles(view, legs, trips_graph, {pair_key(a, b) for a, b in covered},
+                                                  params, budget)
+    notes: list[str] = []
+    if budget[0] <= 0:
+        notes.append(f"ring: the round-trip ring search stopped after {steps} steps; some rings may be missing")
+    flags = [_ring_flag(view, members, rings, cycles, legs, completed, params)
+             for members in sorted((ordered(c) for c in nx.connected_components(rings)), key=repr)]
+    return flags, notes
+
+
+def _trip_legs(view: TransferView, ratio: float, min_trips: int) -> dict[tuple[Any, Any], _Leg]:
+    """The pairs (neither seat exempt) that made at least ``min_trips`` round trips, each undoing the trade
+    just made, with their trips; pairs whose exchanges no other could mirror are not read."""
     legs: dict[tuple[Any, Any], _Leg] = {}
-    trips_graph = nx.Graph()
+    exempt = view.exempt
     for (a, b), pair in view.pairs.items():
         if a in exempt or b in exempt or len(pair.exchanges) < 2 * min_trips or pair.gross <= 0:
             continue
@@ -313,13 +329,21 @@ def round_trip_rings(view: TransferView, params: Mapping[str, Any],
         trips = mirrored_trips(pair.exchanges, ratio, latest=True)  # each undoing the trade just made
         if len(trips) >= min_trips:
             legs[(a, b)] = _Leg([_Trip(x, y) for x, y in trips], ratio)
-            trips_graph.add_edge(a, b)
-    if trips_graph.number_of_nodes() < 3:
-        return [], []
-    trips_graph = nx.k_core(trips_graph, 2)  # a seat on a cycle has two partners on it
-    covered = {pair_key(a, b) for a, b in covered}
-    budget = [steps]
-    completed = 0  # cycles the search completed: the ring test pays for every one (Bonferroni)
+    return legs
+
+
+def _qualifying_cycles(view: TransferView, legs: Mapping[tuple[Any, Any], _Leg], trips_graph: nx.Graph,
+                       covered: set[tuple[Any, Any]], params: Mapping[str, Any],
+                       budget: list[int]) -> tuple[nx.Graph, list[dict[str, Any]], int]:
+    """Search each biconnected component of the round-trip pairs for cycles of 3 to ``max_cycle_length``
+    seats (within ``budget`` steps); keep those whose circular share reaches ``ring_threshold``, whose trips
+    were all under way together, and that add a pair to what is already found.  Returns the graph of the
+    kept cycles' pairs, the kept cycles with their episode, and how many cycles the search completed (the
+    ring test pays for every one: Bonferroni)."""
+    ratio = float(params["max_leg_ratio"])
+    threshold = float(params["ring_threshold"])
+    max_len = int(params["max_cycle_length"])
+    completed = 0
     rings = nx.Graph()  # seats joined by the pairs of qualifying cycles
     cycles: list[dict[str, Any]] = []
     everything: Intervals = [(-math.inf, math.inf)]
@@ -340,90 +364,100 @@ def round_trip_rings(view: TransferView, params: Mapping[str, Any],
                 pairs = [view.key(cycle[i], cycle[(i + 1) % len(cycle)]) for i in range(len(cycle))]
                 if all(pair_key(*p) in covered or rings.has_edge(*p) for p in pairs):
                     continue  # adds nothing to a ring already found
-                share = _circular_share(view, pairs)
-                if share < threshold:
+                if _circular_share(view, pairs) < threshold:
                     continue
                 episode = _together(cycle, [legs[p] for p in pairs], ratio)
                 if episode is None:
                     continue
                 rings.add_edges_from(pairs)
                 cycles.append({"cycle": cycle, "episode": episode})
-    notes: list[str] = []
-    if budget[0] <= 0:
-        notes.append(f"ring: the round-trip ring search stopped after {steps} steps; some rings may be missing")
+    return rings, cycles, completed
+
+
+def _ring_flag(view: TransferView, members: tuple[Any, ...], rings: nx.Graph, cycles: list[dict[str, Any]],
+               legs: Mapping[tuple[Any, Any], _Leg], completed: int, params: Mapping[str, Any]) -> Flag:
+    """One ``wash_ring`` flag for a connected group of kept cycles: told from its earliest cycle with a lap,
+    scored by the group's circular share, tested by :func:`_ring_test`."""
+    ratio = float(params["max_leg_ratio"])
+    min_trips = max(1, int(params["ring_trips"]))
+    inside = [c for c in cycles if c["cycle"][0] in members]
+    pairs = ordered({pair_key(u, v) for u, v in rings.subgraph(members).edges})
+    score = _circular_share(view, pairs)
+    first = min(inside, key=lambda c: (c["episode"].path is None, c["episode"].tick, len(c["cycle"]),
+                                       repr(c["cycle"])))
+    cycle = first["cycle"]
+    episode: _Episode = first["episode"]
+    shares = {f"{a}~{b}": round(view.pair(a, b).net_share, 3) for a, b in pairs}
+    evidence = {e for a, b in pairs for t in legs[view.key(a, b)].trips for e in t.events}
+    details: dict[str, Any] = {
+        "cycle": list(cycle),
+        "good": episode.good,
+        "allUnderWayAtTick": episode.tick,
+        "lap": list(episode.path) if episode.path is not None else None,
+        "handOffTicks": list(episode.hand_offs) if episode.hand_offs is not None else None,
+        "circularShare": round(score, 4),
+        "roundTrips": {f"{a}~{b}": len(legs[view.key(a, b)].trips) for a, b in pairs},
+        "pairNetShare": shares,
+        "cyclesFound": len(inside),
+    }
+    if episode.path is not None:
+        path = " -> ".join(str(n) for n in (*episode.path, episode.path[0]))
+        story = f"{episode.good} went round {path} and every pair sent it back"
+    else:
+        seats = ", ".join(str(n) for n in cycle[:-1]) + f" and {cycle[-1]}"
+        story = f"{seats}, each with the next, traded {episode.good} and sent it back"
     circular = view.graph.graph.get("circular_reputation") or {}
-    flags: list[Flag] = []
-    for members in sorted((ordered(c) for c in nx.connected_components(rings)), key=repr):
-        inside = [c for c in cycles if c["cycle"][0] in members]
-        pairs = ordered({pair_key(u, v) for u, v in rings.subgraph(members).edges})
-        score = _circular_share(view, pairs)
-        first = min(inside, key=lambda c: (c["episode"].path is None, c["episode"].tick, len(c["cycle"]),
-                                           repr(c["cycle"])))
-        cycle = first["cycle"]
-        episode: _Episode = first["episode"]
-        shares = {f"{a}~{b}": round(view.pair(a, b).net_share, 3) for a, b in pairs}
-        round_trips = {f"{a}~{b}": len(legs[view.key(a, b)].trips) for a, b in pairs}
-        evidence = {e for a, b in pairs for t in legs[view.key(a, b)].trips for e in t.events}
-        others = [n for n in members if n not in cycle]
-        details: dict[str, Any] = {
-            "cycle": list(cycle),
-            "good": episode.good,
-            "allUnderWayAtTick": episode.tick,
-            "lap": list(episode.path) if episode.path is not None else None,
-            "handOffTicks": list(episode.hand_offs) if episode.hand_offs is not None else None,
-            "circularShare": round(score, 4),
-            "roundTrips": round_trips,
-            "pairNetShare": shares,
-            "cyclesFound": len(inside),
-        }
-        if episode.path is not None:
-            path = " -> ".join(str(n) for n in (*episode.path, episode.path[0]))
-            story = f"{episode.good} went round {path} and every pair sent it back"
-        else:
-            seats = ", ".join(str(n) for n in cycle[:-1]) + f" and {cycle[-1]}"
-            story = f"{seats}, each with the next, traded {episode.good} and sent it back"
-        if circular:
-            details["circularReputation"] = {str(n): circular[n] for n in members if n in circular}
-        potential = _potential_cycles(view, min_trips, max_len)
-        tested_cycles = []  # each qualifying cycle of the ring, its own pairs against the pairs outside it
-        for c in sorted(inside, key=lambda c: (len(c["cycle"]), repr(c["cycle"])))[:TESTED_CYCLES]:
-            mine = [view.key(c["cycle"][i], c["cycle"][(i + 1) % len(c["cycle"])]) for i in range(len(c["cycle"]))]
-            selected, plain = _ring_pair_tests(view, ratio, mine, c["cycle"], min_trips)
-            given = min(1.0, product_p([t[0] for t in selected]) * max(completed, 1))
-            anywhere = min(1.0, product_p([t[0] for t in plain]) * max(potential, 1.0))
-            least = min(product_p([t[1] for t in selected]) * max(completed, 1),
-                        product_p([t[1] for t in plain]) * max(potential, 1.0))
-            tested_cycles.append((min(1.0, 2 * min(given, anywhere)), min(1.0, 2 * least), repr(c["cycle"]),
-                                  c["cycle"], mine, selected, plain, given, anywhere))
-        p_ring, smallest, _, tested_cycle, tested_pairs, selected, plain, given, anywhere = min(tested_cycles)
-        details["testedCycle"] = list(tested_cycle)
-        details["pairPValues"] = {f"{a}~{b}": t[0] for (a, b), t in zip(tested_pairs, plain)}
-        details["pairPValuesGivenSearch"] = {f"{a}~{b}": t[0] for (a, b), t in zip(tested_pairs, selected)}
-        details["cyclesSearched"] = completed
-        details["cyclesPossible"] = round(potential, 1)
-        details["pGivenSearch"] = given
-        details["pAnyCycle"] = anywhere
-        details["minP"] = smallest
-        flags.append(Flag(
-            screen="ring",
-            kind="wash_ring",
-            level="flag",
-            agents=(*cycle, *others),
-            pairs=tuple(pairs),
-            score=score,
-            threshold=threshold,
-            evidence=tuple(ordered(evidence)),
-            explanation=(
-                f"{story}, all under way together at tick {episode.tick:g}, each leg of one value: "
-                f"{score:.0%} of their trade went back and forth "
-                f"(net share as low as {min(shares.values()):.3f}), trading for the count and the reputation, "
-                "not for the goods."
-            ),
-            details=details,
-            p_value=p_ring,
-            null=RING_NULL,
-        ))
-    return flags, notes
+    if circular:
+        details["circularReputation"] = {str(n): circular[n] for n in members if n in circular}
+    potential = _potential_cycles(view, min_trips, int(params["max_cycle_length"]))
+    p_ring = _ring_test(view, inside, completed, potential, ratio, min_trips, details)
+    return Flag(
+        screen="ring",
+        kind="wash_ring",
+        level="flag",
+        agents=(*cycle, *(n for n in members if n not in cycle)),
+        pairs=tuple(pairs),
+        score=score,
+        threshold=float(params["ring_threshold"]),
+        evidence=tuple(ordered(evidence)),
+        explanation=(
+            f"{story}, all under way together at tick {episode.tick:g}, each leg of one value: "
+            f"{score:.0%} of their trade went back and forth "
+            f"(net share as low as {min(shares.values()):.3f}), trading for the count and the reputation, "
+            "not for the goods."
+        ),
+        details=details,
+        p_value=p_ring,
+        null=RING_NULL,
+    )
+
+
+def _ring_test(view: TransferView, inside: list[dict[str, Any]], completed: int, potential: float, ratio: float,
+               min_trips: int, details: dict[str, Any]) -> float:
+    """The ring as one hypothesis (module docstring, *The test*): each of its first ``TESTED_CYCLES`` cycles
+    (shortest first), its own pairs against the pairs outside it, paying for the cycles the search completed
+    (given the search) or could have found (any cycle), the smaller of the two doubled; the ring's p-value is
+    its best cycle's.  Writes the tested cycle's figures into ``details``."""
+    tested_cycles = []
+    for c in sorted(inside, key=lambda c: (len(c["cycle"]), repr(c["cycle"])))[:TESTED_CYCLES]:
+        mine = [view.key(c["cycle"][i], c["cycle"][(i + 1) % len(c["cycle"])]) for i in range(len(c["cycle"]))]
+        selected, plain = _ring_pair_tests(view, ratio, mine, c["cycle"], min_trips)
+        given = min(1.0, product_p([t[0] for t in selected]) * max(completed, 1))
+        anywhere = min(1.0, product_p([t[0] for t in plain]) * max(potential, 1.0))
+        least = min(product_p([t[1] for t in selected]) * max(completed, 1),
+                    product_p([t[1] for t in plain]) * max(potential, 1.0))
+        tested_cycles.append((min(1.0, 2 * min(given, anywhere)), min(1.0, 2 * least), repr(c["cycle"]),
+                              c["cycle"], mine, selected, plain, given, anywhere))
+    p_ring, smallest, _, tested_cycle, tested_pairs, selected, plain, given, anywhere = min(tested_cycles)
+    details["testedCycle"] = list(tested_cycle)
+    details["pairPValues"] = {f"{a}~{b}": t[0] for (a, b), t in zip(tested_pairs, plain)}
+    details["pairPValuesGivenSearch"] = {f"{a}~{b}": t[0] for (a, b), t in zip(tested_pairs, selected)}
+    details["cyclesSearched"] = completed
+    details["cyclesPossible"] = round(potential, 1)
+    details["pGivenSearch"] = given
+    details["pAnyCycle"] = anywhere
+    details["minP"] = smallest
+    return p_ring
 
 
 def _ring_pair_tests(view: TransferView, ratio: float, pairs: list[tuple[Any, Any]], members: Collection[Any],

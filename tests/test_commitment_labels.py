@@ -5,7 +5,9 @@ The set (``tests/fixtures/commitments-general.jsonl``) follows the guide in
 reading the labels' meaning: every row parses, kinds and fields are legal, every
 item, place and agent of a label is in the row's vocabulary, ids are unique, the
 split is the computed one and every style has both halves, and the set holds at
-least 600 rows of which at least 250 are real human-written turns.
+least 600 rows of which at least 250 are real human-written turns.  The rows added to
+the tune split afterwards (``commitments-general-tune-added.jsonl``) pass the same
+checks of form, are all ``tune``, and never come from a dialogue the holdout holds.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "commitments-general.jsonl"
+ADDED = ROOT / "tests" / "fixtures" / "commitments-general-tune-added.jsonl"
 SET_SCRIPT = ROOT / "bench" / "commitments_set.py"
 AGREEMENT_SCRIPT = ROOT / "bench" / "commitments_agreement.py"
 CORPUS = next((p for p in (ROOT.parent / "shared" / "corpora" / "messages-dev.jsonl",
@@ -51,24 +54,27 @@ def _module(path: Path, name: str) -> Any:
     return module
 
 
-def _rows() -> list[dict[str, Any]]:
+def _rows(path: Path = FIXTURE) -> list[dict[str, Any]]:
     rows = []
-    with FIXTURE.open(encoding="utf-8") as f:
+    with path.open(encoding="utf-8") as f:
         for number, line in enumerate(f, 1):
-            assert line.strip(), f"{FIXTURE.name}: line {number} is empty"
+            assert line.strip(), f"{path.name}: line {number} is empty"
             rows.append(json.loads(line))
     return rows
 
 
 ROWS = _rows()
+ADDED_ROWS = _rows(ADDED)
+EVERY_ROW = ROWS + ADDED_ROWS
+_FILE_OF = {**{r["id"]: ADDED.name for r in ADDED_ROWS}, **{r["id"]: FIXTURE.name for r in ROWS}}
 
 
 def _where(row: dict[str, Any]) -> str:
-    return f"{FIXTURE.name}: row {row.get('id')!r}"
+    return f"{_FILE_OF.get(row.get('id'), FIXTURE.name)}: row {row.get('id')!r}"
 
 
 def test_every_row_has_exactly_the_row_fields() -> None:
-    for row in ROWS:
+    for row in EVERY_ROW:
         assert set(row) == ROW_FIELDS, f"{_where(row)}: fields {sorted(set(row) ^ ROW_FIELDS)}"
         assert isinstance(row["id"], str) and row["id"], _where(row)
         assert isinstance(row["text"], str) and row["text"].strip(), _where(row)
@@ -80,7 +86,7 @@ def test_every_row_has_exactly_the_row_fields() -> None:
 
 
 def test_vocabulary_is_three_lists_of_unique_names() -> None:
-    for row in ROWS:
+    for row in EVERY_ROW:
         vocabulary = row["vocabulary"]
         assert set(vocabulary) == VOCABULARY_FIELDS, _where(row)
         for field in VOCABULARY_FIELDS:
@@ -90,7 +96,7 @@ def test_vocabulary_is_three_lists_of_unique_names() -> None:
 
 
 def test_speaker_and_addressee_are_agents_of_the_row() -> None:
-    for row in ROWS:
+    for row in EVERY_ROW:
         agents = row["vocabulary"]["agents"]
         assert row["speaker"] in agents, f"{_where(row)}: speaker {row['speaker']!r}"
         assert row["addressee"] is None or row["addressee"] in agents, f"{_where(row)}: addressee"
@@ -98,7 +104,7 @@ def test_speaker_and_addressee_are_agents_of_the_row() -> None:
 
 
 def test_ids_are_unique() -> None:
-    counts = Counter(row["id"] for row in ROWS)
+    counts = Counter(row["id"] for row in EVERY_ROW)
     assert [i for i, n in counts.items() if n > 1] == []
 
 
@@ -112,7 +118,7 @@ def _check_items(row: dict[str, Any], side: str, items: Any) -> None:
 
 
 def test_kinds_and_fields_are_legal_and_names_come_from_the_vocabulary() -> None:
-    for row in ROWS:
+    for row in EVERY_ROW:
         for c in row["commitments"]:
             assert isinstance(c, dict) and c.get("kind") in KIND_FIELDS, f"{_where(row)}: kind {c!r}"
             required, optional = KIND_FIELDS[c["kind"]]
@@ -135,7 +141,7 @@ def _key(c: dict[str, Any]) -> tuple[Any, ...]:
 
 
 def test_a_commitment_is_labelled_once_and_accept_follows_r22() -> None:
-    for row in ROWS:
+    for row in EVERY_ROW:
         keys = Counter(_key(c) for c in row["commitments"])
         assert max(keys.values(), default=1) == 1, f"{_where(row)}: a commitment labelled twice (R19)"
         kinds = [c["kind"] for c in row["commitments"]]
@@ -240,3 +246,28 @@ def test_agreement_counts_exact_rows_and_kappa_by_hand() -> None:
     assert result["kappaPerKind"]["meet"] is None  # nobody ever labels it: chance agreement 1
     with pytest.raises(ValueError, match="different rows"):
         module.agreement(first, second[:3])
+
+
+def test_added_rows_are_tune_and_never_from_a_holdout_dialogue() -> None:
+    held = {r["source"] for r in ROWS if r["style"] == REAL_STYLE and r["split"] == "holdout"}
+    assert ADDED_ROWS
+    for row in ADDED_ROWS:
+        assert row["split"] == "tune", _where(row)
+        if row["style"] == REAL_STYLE:
+            assert row["source"] not in held, f"{_where(row)}: its dialogue is in the holdout"
+            assert row["license"] == "CC BY 4.0", _where(row)
+        else:
+            assert row["license"] == "Apache-2.0", _where(row)
+
+
+@pytest.mark.skipif(not CORPUS.exists(), reason="the message corpus is not next to this checkout")
+def test_added_real_rows_are_turns_of_the_corpus() -> None:
+    module = _module(SET_SCRIPT, "commitments_set")
+    with CORPUS.open(encoding="utf-8") as f:
+        lines = f.readlines()
+    every = {s["id"]: s for s in module.sample_casino(lines, n=sum(
+        1 for line in lines if json.loads(line).get("kind") == "negotiation"))}
+    for row in ADDED_ROWS:
+        if row["style"] == REAL_STYLE:
+            turn = every[row["id"]]
+            assert (row["text"], row["source"]) == (turn["text"], turn["source"]), _where(row)

@@ -36,7 +36,7 @@ def test_doctests() -> None:
 
 def test_interface() -> None:
     assert isinstance(EX, CommitmentExtractor)
-    assert extractor_info(EX) == {"name": "daishi-heuristic", "version": "3", "maxChars": MAX_TEXT_CHARS}
+    assert extractor_info(EX) == {"name": "daishi-heuristic", "version": "4", "maxChars": MAX_TEXT_CHARS}
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -156,8 +156,9 @@ GENERAL_BENCH = Path(__file__).resolve().parent.parent / "bench" / "commitments_
 
 
 def test_general_bench_regression_floors() -> None:
-    """Floors just under version 3's figures on the general set (a guard, not a target: the
-    holdout figure is measured, never tuned on; tune 0.934 / 0.934, holdout 0.841 / 0.772)."""
+    """Floors just under version 4's figures on the general set (a guard, not a target: the
+    holdout figure is measured, never tuned on; tune 0.934 / 0.934, the added tune rows 0.973 /
+    0.939, holdout 0.868 / 0.791)."""
     spec = importlib.util.spec_from_file_location("bench_commitments_general", GENERAL_BENCH)
     assert spec is not None and spec.loader is not None
     bench = importlib.util.module_from_spec(spec)
@@ -171,7 +172,10 @@ def test_general_bench_regression_floors() -> None:
     tune = bench.score([r for r in rows if r["split"] == "tune"], predicted)
     holdout = bench.score([r for r in rows if r["split"] == "holdout"], predicted)
     assert tune.strict.precision.value >= 0.92 and tune.strict.recall.value >= 0.92
-    assert holdout.strict.precision.value >= 0.82 and holdout.strict.recall.value >= 0.75
+    assert holdout.strict.precision.value >= 0.85 and holdout.strict.recall.value >= 0.77
+    added = bench.load_added(bench.ADDED, [r["id"] for r in rows])
+    extra = bench.score(added, bench.predictions(added, bench.heuristic))
+    assert extra.strict.precision.value >= 0.95 and extra.strict.recall.value >= 0.92
 
 
 # -- the general grammar: one case per rule of the labelling guide, and near misses -----------------
@@ -368,6 +372,153 @@ NEAR_MISSES = [
 ]
 
 
+MAP = {"items": [], "places": ["Vienna", "Galicia", "Budapest", "Serbia", "Trieste", "Albania", "Ankara",
+                              "Constantinople", "Smyrna", "Armenia", "Warsaw", "London", "English Channel",
+                              "Munich", "Ruhr", "Kiel", "Holland", "Burgundy", "Mid-Atlantic Ocean"],
+       "agents": ["England", "France", "Germany", "Austria", "Turkey", "Russia"]}
+"""Provinces of a real map, written out in full: orders in chat use their short forms."""
+
+GENERALISED = [
+    # R26: a province's short form; one that is an English word only inside an order
+    (MAP, "Spring moves: A Vie-Gal, A Bud-Ser, F Tri-Alb.", [T("meet", region="Galicia"), T("meet", region="Serbia"),
+                                                            T("meet", region="Albania")]),
+    (MAP, "Ok I will order F Lon - ENG to bounce.", [T("meet", region="English Channel")]),
+    (MAP, "I'm moving F Ank to Con and A Smy to Arm.", [T("meet", region="Constantinople"), T("meet", region="Armenia")]),
+    (MAP, "A Mun -> Ruh, F Kie -> Hol.", [T("meet", region="Ruhr"), T("meet", region="Holland")]),
+    (MAP, "I won't go to Bur.", [T("stay_out", region="Burgundy")]),
+    (MAP, "I'll hold MAO.", [T("meet", region="Mid-Atlantic Ocean")]),
+    (MAP, "The war is going badly for me, I need to arm myself.", []),
+    (MAP, "I'll go to war with you.", []),
+
+    # R27: a move from A to B is meet B only, also when the unit is named by its place, and in a list
+    (DIPLO, "Moving Oskel to Dorn, Halvik to Sael. Nothing fancy.", [T("meet", region="Dorn"), T("meet", region="Sael")]),
+    (DIPLO, "I'll move Varn to Kessa", [T("meet", region="Kessa")]),
+    (DIPLO, "I'll go for Halvik", [T("meet", region="Halvik")]),
+    (DIPLO, "I'm not going for Halvik", [T("stay_out", region="Halvik")]),  # R25: no move on a place
+    (DIPLO, "My plan is to build a fleet in Oskel and go for Halvik.", []),  # a plan carries over "and"
+    (DIPLO, "I'm thinking about moving to Sael, but only to defend Dorn.", []),  # a purpose, and a hedge
+    (DIPLO, "I'm going to have to defend Dorn", [T("meet", region="Dorn")]),
+    (DIPLO, "Let's bounce in Sael to keep Brask out", [T("meet", region="Sael")]),
+    (DIPLO, "I'll bounce you in Sael", []),
+    (DIPLO, "My army in Dorn is staying put.", [T("meet", region="Dorn")]),
+    (DIPLO, "My army in Dorn is not staying.", []),
+    (DIPLO, "Your army in Dorn is staying put?", []),
+    # "this turn" is no subject: the negation after "and" keeps the speaker's
+    (DIPLO, "I'll move to Sael this turn and won't enter Varn again", [T("meet", region="Sael"), T("stay_out", region="Varn")]),
+    # R30: kept as a DMZ; an agreement reported is none; "let me have" hands nothing over
+    (DIPLO, "Let's keep Pell as a DMZ then", [T("stay_out", region="Pell")]),
+    (DIPLO, "Brask and I have agreed to DMZ Pell", []),
+    (DIPLO, "I'll help you take Dorn if you let me have Kessa", [T("support")]),
+    # R23: disclaimers of intent
+    (DIPLO, "I have no interest in going after you", [T("no_attack")]),
+    (DIPLO, "I'm not going after Brask", [T("no_attack", target="Brask")]),
+    (DIPLO, "I'm going after you", []),
+    (DIPLO, "I'm moving to Sael, not to attack you", [T("meet", region="Sael"), T("no_attack")]),
+    (DIPLO, "Brask told me not to attack you", []),
+    # R31: support by another name, and a supporting order on a place
+    (DIPLO, "You can count on me.", [T("support")]),
+    (DIPLO, "You can't count on me.", []),
+    (DIPLO, "I'll support Sael holding", [T("support")]),
+    (DIPLO, "Will you support Sael holding?", []),
+    # R20 / D1: consent in other words
+    (CASINO, "I am willing to take your offer", [T("accept")]),
+    (CASINO, "Ha! I'll take you up on that offer", [T("accept")]),
+    (CASINO, "because I'm a nice guy I'll do that.", [T("accept")]),
+    (CASINO, "I agree water is needed.", []),
+    (CASINO, "go ahead and submit the deal please", []),
+    (CASINO, "I am not unfair. That is a good deal.", []),
+    (CASINO, "we are looking to take lots of food", []),
+    (CASINO, "I have plenty of firewood for you", [T("give", {"firewood": None})]),
+    (CASINO, "I will give you 2 packages of food if I get 2 jugs of water", [T("trade", {"food": 2}, {"water": 2})]),
+    (TEAM, "I'm willing to help you to the best of my ability", []),
+    (CASINO, "Sure we can do that", [T("accept")]),
+    (DIPLO, "Will do.", [T("accept")]),
+    (CASINO, "I will do 3 water for 2 food", [T("trade", {"water": 3}, {"food": 2})]),
+    # R11: a good with 0 is on no side; R8: bringing goods one wishes for is no give
+    (CASINO, "My offer: you get 3 water, 1 food, 0 firewood. I would get 0 water, 2 food, 3 firewood.",
+     [T("trade", {"water": 3, "food": 1}, {"food": 2, "firewood": 3})]),
+    (CASINO, "I'd like to bring three packages of firewood for the BBQ", []),
+    (CASINO, "I'd like to bring you 2 water", [T("give", {"water": 2})]),
+    # R14 / R12: offers in market and trading registers
+    (CATAN, "I'll give 3 wood to whoever gives me an ore", [T("trade", {"wood": 3}, {"ore": 1})]),
+    (CATAN, "Wood for brick, 2:1", [T("trade", {"wood": 2}, {"brick": 1})]),
+    (CATAN, "No deal, 2 wheat is too little for ore.", []),
+    (CATAN, "I have wood to trade for brick.", [T("trade", {"wood": None}, {"brick": None})]),
+    (CATAN, "I have wood.", []),
+    (MARKET, "$25 and I'll pick up the lamp tonight.", [T("trade", {"cash": 25}, {"lamp": None})]),
+    (MARKET, "The sofa is $80, firm.", [T("trade", {"sofa": None}, {"cash": 80})]),
+    (MARKET, "Selling my desk, $40 obo.", [T("trade", {"desk": None}, {"cash": 40})]),
+    (MARKET, "50 for the sofa and the lamp together.", [T("trade", {"cash": 50}, {"sofa": None, "lamp": None})]),
+    (MARKET, "Sure, $35 works.", [T("accept")]),
+    (SPACE, "Drop 30 coolant at Vesta Yard and I'll pay 400 credits.", [T("trade", {"credits": 400}, {"coolant": 30})]),
+    (SPACE, "Offer: 40 coolant, 500 credits. Take it or leave it.", [T("trade", {"coolant": 40}, {"credits": 500})]),
+    (SPACE, "I have 4 med-gel. 4 for your 6 fuel cells.", [T("trade", {"med-gel": 4}, {"fuel cells": 6})]),
+    (SPACE, "Agreed, 3 for 20.", [T("accept")]),
+    (CASINO, "The baby needs water for her bottles and I need a bundle of firewood.", []),
+    # R18 / R15 / R13: a counter drops what the refusal named; splits by "to you"; "take it or leave it"
+    (CATAN, "Can't do 3, but I'll do 2 wheat for your ore.", [T("trade", {"wheat": 2}, {"ore": None})]),
+    (CATAN, "2 wheat to you, 1 ore to me.", [T("trade", {"wheat": 2}, {"ore": 1})]),
+    (CATAN, "I'm giving you 2 wheat for 1 ore, take it or leave it.", [T("trade", {"wheat": 2}, {"ore": 1})]),
+    (CATAN, "I don't need wheat, you can have it all.", [T("give", {"wheat": None})]),
+    (CATAN, "I don't need wheat, can I have it?", []),
+    # R8 / R30 / R32: a wish, a place handed over in a split, someone else's move
+    (DIPLO, "I'd like to move to Kessa if that's ok with you.", []),
+    (DIPLO, "Kessa is all yours.", [T("stay_out", region="Kessa")]),
+    (DIPLO, "Let's split: you get Sael and Dorn, I get Varn.", [T("stay_out", region="Sael"), T("stay_out", region="Dorn")]),
+    (DIPLO, "I'll support your move to Dorn.", [T("support")]),
+    (DIPLO, "I'm on board.", [T("accept")]),
+    # R3 / R14: a statement before a comma and a question is a statement; its ask prices it
+    (CASINO, "I'll give you 2 food, can I have 2 water?", [T("trade", {"food": 2}, {"water": 2})]),
+    (CASINO, "If I give you 2 food, can I have 2 water?", []),
+    (CASINO, "you can have 2 and I'll take 1 of the firewood, will you be okay with that?",
+     [T("trade", {"firewood": 2}, {"firewood": 1})]),
+    # R21-like: an offer in "would" taken back by "but I need it"; a limit is no taking back
+    (CASINO, "I'd give you all the food but I need it for my kids.", []),
+    (CASINO, "I would give you 1 water, but that's it.", [T("give", {"water": 1})]),
+    # "part with" gives; "you can have that" takes its antecedent; a purpose infinitive gives nothing
+    (CASINO, "I'm willing to part with 2 of my firewood.", [T("give", {"firewood": 2})]),
+    (CASINO, "I don't really need the water, so you can have that.", [T("give", {"water": None})]),
+    (CASINO, "Wished we had 4 firewoods to divide and share it equally.", []),
+    # "for me to <verb>" is no split; a unit at a place acting is no shared move; a disclaimer
+    (CASINO, "I think it's fair for me to receive the extra firewood. I would get 2 food, 3 firewood.", []),
+    (CASINO, "No problem I have plenty of firewood for you buddy.", [T("give", {"firewood": None})]),
+    (DIPLO, "Deal. Moving Oskel to Dorn and Sael supports.", [T("accept"), T("meet", region="Dorn")]),
+    (DIPLO, "I'm sending my army to Dorn, it's not aimed at you.", [T("meet", region="Dorn"), T("no_attack")]),
+    # advice, a promise one will not make, a disclaimer
+    (DIPLO, "If I were you I would take Kessa.", []),
+    (DIPLO, "I can't promise I won't attack you.", []),
+    (DIPLO, "You have nothing to fear from me.", [T("no_attack")]),
+    # R3: a question opener after a comma asks, with or without "?"; a restatement checked with "..., correct?"
+    (CASINO, "I can use 3 food, can I get 3 firewood and you can get 2 of my water", []),
+    (CASINO, "So you would get 2 water, 1 firewood. I would get 1 water, 2 food, correct?", []),
+    (CASINO, "Yes, I think that's fair. Just to confirm, you'd get 2 water and 1 food.", [T("accept")]),
+    # R5 / R8: a report of the addressee's refusal; looking for goods is an ask; hunting talked about
+    (CASINO, "I just realized you did not agree to the 3 waters in exchange of 3 foods.", []),
+    (CASINO, "I am really looking for firewood as it is cold and I am hunting for some food also.", []),
+    (CASINO, "I don't know the first thing about hunting.", []),
+    (CASINO, "I would be willing to let you have all the food if you let me have all the water.",
+     [T("trade", {"food": None}, {"water": None})]),
+    (CASINO, "Ill take all foods, and youll take all firewood, and for water, do you want one or 2?",
+     [T("trade", {"firewood": None}, {"food": None})]),
+    (CASINO, "As for water, I can give you 2.", [T("give", {"water": 2})]),
+    # near misses found where version 4 first went too far
+    (DAISHI, "I've got more tools than I can use, no need to sell me cheap", []),
+    (CASINO, "okay, I'll do that if I can have 2 of the food", []),
+    (CASINO, "Water is important to me because I need it to live and I will also need firewood to stay warm.", []),
+    (CASINO, "Sounds good. Go ahead and submit the deal and I'll agree to it.", [T("accept")]),
+    (CASINO, "You can submit the deal if you want.", [T("accept")]),
+    # a concession ("while I could use X") is not the offer's price
+    (CASINO, "While I could use some food, I'd give you food for water.", [T("trade", {"food": None}, {"water": None})]),
+]
+
+
+@pytest.mark.parametrize(("vocabulary", "text", "expected"), GENERALISED)
+def test_generalised_grammar(vocabulary: dict, text: str, expected: list[tuple]) -> None:
+    ex = HeuristicExtractor(vocabulary)
+    got = [(c.kind, c.give, c.receive, c.region, c.target) for c in ex.extract(text).commitments]
+    assert sorted(got, key=repr) == sorted(expected, key=repr)
+
+
 @pytest.mark.parametrize(("vocabulary", "text", "expected"), GUIDE_CASES + NEAR_MISSES)
 def test_general_grammar(vocabulary: dict, text: str, expected: list[tuple]) -> None:
     ex = HeuristicExtractor(vocabulary)
@@ -395,6 +546,17 @@ def test_vocabulary_items_the_defaults_lack_and_named_regions() -> None:
     assert [c.region for c in HeuristicExtractor(ids).extract("meet me at the old mill").commitments] == ["r_1_2"]
 
 
+def test_place_short_forms() -> None:
+    from daishi_forensics.profile.vocabulary import Lexicon, Vocabulary
+    lexicon = Lexicon(Vocabulary.of([], ["Burgundy", "Warsaw", "Tyrolia", "Tyrrhenian Sea", "Mid-Atlantic Ocean",
+                                         "Rome"], []))
+    assert lexicon.find(["bur"], 0) is not None and lexicon.find(["bur"], 0).canonical == "Burgundy"
+    assert lexicon.find(["rom"], 0) is not None  # four letters are enough
+    assert lexicon.find(["mao"], 0) is not None and lexicon.find(["mao"], 0).canonical == "Mid-Atlantic Ocean"
+    assert lexicon.find(["tyr"], 0) is None  # two places share it
+    assert lexicon.find(["war"], 0) is None and lexicon.weak == {"war": "Warsaw", "mid": "Mid-Atlantic Ocean"}
+
+
 def test_vocabulary_forms() -> None:
     ex = HeuristicExtractor({"items": ["fuel cells", "med-gel", "berry"], "places": ["Vesta Yard", "Halo-7"],
                              "agents": []})
@@ -408,3 +570,10 @@ def test_vocabulary_forms() -> None:
 def test_old_item_keyword_and_list_forms_still_build() -> None:
     assert HeuristicExtractor(["wood", "gem"]).vocabulary.items == ("gem", "wood")
     assert HeuristicExtractor(items=["gem"]).vocabulary.items == ("gem",)
+
+
+def test_every_cue_of_rule_6_names_the_words_it_reads() -> None:
+    cues, words = HeuristicExtractor._CUES, HeuristicExtractor._CUE_WORDS
+    assert len(cues) == len(words) and all(words)
+    # a word several cues read tries them in the order of rule 6
+    assert commitments._CUES_BY_WORD["for"] == tuple(c for c, w in zip(cues, words) if "for" in w)

@@ -197,5 +197,27 @@ def test_errors_print_tune_rows_only(capsys: pytest.CaptureFixture[str]) -> None
     out = capsys.readouterr().out
     ids = [json.loads(line)["id"] for line in out.splitlines() if line.startswith("{")]
     fixture = {json.loads(line)["id"]: json.loads(line)["split"]
-               for line in B.FIXTURE.read_text(encoding="utf-8").splitlines()}
+               for path in (B.FIXTURE, B.ADDED) for line in path.read_text(encoding="utf-8").splitlines()}
     assert ids and all(fixture[i] == "tune" for i in ids)
+
+
+def test_added_rows_must_be_tune_and_new(tmp_path: Path) -> None:
+    row = {"id": "a1", "text": "deal", "vocabulary": {"items": [], "places": [], "agents": ["A", "B"]},
+           "speaker": "A", "addressee": "B", "commitments": [{"kind": "accept"}], "style": "s", "split": "tune"}
+    path = tmp_path / "added.jsonl"
+    path.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    rows = B.load_added(path, ["x"])
+    assert [r["id"] for r in rows] == ["a1"] and rows[0][B.ADDED_MARK] is True
+    with pytest.raises(ValueError, match="row 'a1': field id: already in the set"):
+        B.load_added(path, ["a1"])
+    path.write_text(json.dumps({**row, "split": "holdout"}) + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="row 'a1': field split: an added row is tune"):
+        B.load_added(path, [])
+
+
+def test_tune_block_shows_the_added_rows_apart(capsys: pytest.CaptureFixture[str]) -> None:
+    assert B.main(["--json", "--split", "tune"]) == 0
+    tune = json.loads(capsys.readouterr().out)["splits"]["tune"]
+    assert tune["all"]["rows"] == tune["firstSplitRows"]["rows"] + tune["addedRows"]["rows"]
+    assert B.main(["--json", "--split", "tune", "--no-added"]) == 0
+    assert "addedRows" not in json.loads(capsys.readouterr().out)["splits"]["tune"]

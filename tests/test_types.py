@@ -1,5 +1,6 @@
 """The type checker's gate: ``mypy`` (its settings in ``pyproject.toml``: strict on the read
-boundary and the replay) passes on the package under the names users import.
+boundary and the replay, the default checks on the other rooms it lists) passes on the
+package under the names users import.
 
 The repository's folders become one ``daishi_forensics`` namespace only when installed, and
 mypy does not report on installed packages; so the installed package's folders are linked

@@ -68,7 +68,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -518,7 +518,7 @@ _PRELOAD = ("daishi_forensics.report.behavior", "daishi_forensics.report.passes"
 
 
 def _run_local(todo: Sequence[str], run: JobFunction, options: Mapping[str, Any],
-               workers: int) -> Iterator[dict[str, Any]]:
+               workers: int) -> Generator[dict[str, Any], None, None]:
     if workers <= 1 or len(todo) <= 1:
         for target in todo:
             yield run_match(target, run, options)
@@ -551,7 +551,7 @@ def _settle(target: str, future: Any) -> dict[str, Any]:
 
 
 def _run_cluster(todo: Sequence[str], run: JobFunction, options: Mapping[str, Any],
-                 cluster: Any) -> Iterator[dict[str, Any]]:
+                 cluster: Any) -> Generator[dict[str, Any], None, None]:
     from distributed import Client, as_completed
 
     own = not isinstance(cluster, Client)
@@ -714,7 +714,7 @@ def _light(match: SeasonMatch) -> SeasonMatch:
     """The match with only what the summary reads of its result (memory stays small).  A behavior
     report's screens give the match its verdict and flags, as the screen job's do."""
     result = match.result or {}
-    kept = {k: result[k] for k in ("verdict", "flags", "seats", "transfers", "graph") if k in result}
+    kept: dict[str, Any] = {k: result[k] for k in ("verdict", "flags", "seats", "transfers", "graph") if k in result}
     screens = (result.get("report") or {}).get("screens") if isinstance(result.get("report"), dict) else None
     if "verdict" not in kept and isinstance(screens, dict) and screens.get("verdict") is not None:
         kept["verdict"], kept["flags"] = screens.get("verdict"), list(screens.get("flags") or [])

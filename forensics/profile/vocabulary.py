@@ -17,7 +17,14 @@ into what the extractor matches in text:
 * the last word of a name of several words when no other name ends with it and it
   is not a word every sentence uses (``the yard`` → ``Vesta Yard``, ``cells`` →
   ``fuel cells``), and its first word likewise when it is at least four letters
-  long (``Kepler`` → ``Kepler Dock``).
+  long (``Kepler`` → ``Kepler Dock``);
+* for places, the usual short forms of a map's provinces: the first three letters of
+  a name of at least four letters (``Bur`` → ``Burgundy``, ``Eng`` → ``English
+  Channel``) and the initials of a name of three words or more (``MAO`` →
+  ``Mid-Atlantic Ocean``), each only when no other place shares it and no name of the
+  match is written so; a short form that is also an English word (:data:`_NOT_SHORT`:
+  ``Con``, ``War``) is only a *weak* one (:attr:`Lexicon.weak`), which the extractor
+  reads as the place only inside an order ("A Con -> Arm", "Ank to Con").
 
 The longest name wins where two overlap (``north gate`` before ``north``); a
 word that names both a good and a place is read as the good.
@@ -73,6 +80,27 @@ _COMMON = frozenset({
     "site", "side", "point", "place", "area", "end", "top", "bottom", "main", "free", "all", "some", "any",
 })
 """Words too common to stand alone for a name of several words."""
+
+_NOT_SHORT = frozenset("""
+act add ado age ago aid ail aim air ale all and ant any ape apt arc are ark arm art ash ask ate awe axe bad bag
+ban bar bat bay bed bee beg bet bid big bin bit boa bob bog boo bow box boy bra bro bud bug bum bun bus but buy
+bye cab cad cam can cap car cat cod cog con cop cot cow coy cry cub cue cup cur cut dab dad dam day den dew did
+die dig dim din dip doc doe dog don dot dry dub dud due dug dye ear eat ebb eel egg ego eke elf elk elm emu end
+era eve ewe eye fad fan far fat fax fed fee fen few fig fin fir fit fix flu fly foe fog for fox fry fun fur gag
+gal gap gas gel gem get gig gin god got gum gun gut guy gym had ham has hat hay hem hen her hew hex hey hid him
+hip his hit hob hog hop hot how hub hue hug hum hut ice icy ill imp ink inn ion ire irk its ivy jab jam jar jaw
+jet jig job jog jot joy jug jut keg ken key kid kin kit lab lad lag lap law lax lay lea led leg let lid lie lip
+lit log lot low lug mad man map mar mat maw may men met mid mix mob mod mom mop mow mud mug mum nab nag nap nay
+net new nib nil nip nit nod nor not now nub nun nut oak oar oat odd ode off oft ohm oil old one opt orb ore our
+out owe owl own pad pal pan par pat paw pay pea peg pen pep per pet pew pie pig pin pit ply pod pop pot pow pro
+pry pub pug pun pup pus put rag ram ran rap rat raw ray red rib rid rig rim rip rob rod roe rot row rub rue rug
+rum run rut rye sac sad sag sap sat saw say sea see set sew sex she shy sin sip sir sis sit six ski sky sly sob
+sod son sop sow soy spa spy sty sub sue sum sun sup tab tad tag tan tap tar tat tax tea ten the thy tic tie tin
+tip toe tom ton too top tot tow toy try tub tug tun two urn use van vat vet vex via vie vow wad wag war was wax
+way web wed wee wet who why wig win wit woe wok won woo wow yak yam yap yaw yea yen yes yet yew you zap zip zoo
+lol omg btw idk imo tbh fyi brb ppl pls thx afk irl
+""".split())
+"""Three-letter English words (and chat shorthand) never read as a place's short form."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +217,28 @@ def _number_forms(word: str) -> set[str]:
     return out
 
 
+def _short_forms(places: Mapping[str, str]) -> dict[tuple[str, ...], str]:
+    """Place short forms (module rules): ``{(form,): canonical}``, those two places share left out.
+
+    >>> sorted(_short_forms({"Burgundy": "Burgundy", "Mid-Atlantic Ocean": "MAO", "Tyrolia": "Tyrolia",
+    ...                      "Tyrrhenian Sea": "TYS", "Warsaw": "Warsaw"}).items())
+    [(('bur',), 'Burgundy'), (('mao',), 'MAO'), (('mid',), 'MAO'), (('war',), 'Warsaw')]
+    """
+    owners: dict[str, set[str]] = {}
+    for name, canonical in places.items():
+        words = _SPLIT.findall(name.lower().replace("_", " ").replace("-", " "))
+        if not words or not all(w.isalpha() for w in words):
+            continue
+        shorts = set()
+        if len("".join(words)) >= 4:
+            shorts.add(words[0][:3])
+        if len(words) >= 3:
+            shorts.add("".join(w[0] for w in words))
+        for short in shorts:
+            owners.setdefault(short, set()).add(canonical)
+    return {(short,): next(iter(who)) for short, who in owners.items() if len(who) == 1 and len(short) == 3}
+
+
 @dataclass(frozen=True, slots=True)
 class Mention:
     """A name found in a word list."""
@@ -203,7 +253,7 @@ class Mention:
 class Lexicon:
     """The word sequences of a vocabulary, matched longest first (module rules)."""
 
-    __slots__ = ("vocabulary", "_by_first", "money", "items", "first_words")
+    __slots__ = ("vocabulary", "_by_first", "money", "items", "first_words", "weak")
 
     def __init__(self, vocabulary: Vocabulary) -> None:
         self.vocabulary = vocabulary
@@ -246,6 +296,15 @@ class Lexicon:
         for form, owners in heads.items():
             if len(owners) == 1 and form not in exact:
                 exact[form] = next(iter(owners))
+        self.weak: dict[str, str] = {}
+        """Short forms that are English words too ("con" → Constantinople): a place only in an order."""
+        for form, owner in _short_forms(vocabulary.places).items():
+            if form in exact:
+                continue
+            if form[0] in _NOT_SHORT:
+                self.weak[form[0]] = owner
+            else:
+                exact[form] = ("place", owner)
         self._by_first: dict[str, list[tuple[tuple[str, ...], str, str]]] = {}
         for form, (kind, canonical) in exact.items():
             self._by_first.setdefault(form[0], []).append((form, kind, canonical))

@@ -342,32 +342,44 @@ class MatchRead:
             yield from self._season_end()
             finished = True
         finally:
-            dropped = self._hot_dropped  # raw records
-            records = record[0] + 1 if record is not None else 0  # records count from 0, blank lines aside
-            hot = sum(hot_types.values())
-            private = sum(hot_types.get(t, 0) for t in checker.private_types())  # the schema fixes `private`
-            stats.records = records
-            stats.by_type.update(hot_types)
-            stats.by_version[3] += hot
-            stats.valid += hot - len(dropped)
-            stats.invalid += len(dropped)
-            stats.yielded += hot_yielded
-            stats.private_events += private - sum(1 for r in dropped if r[2].get("private"))
-            if stats.by_version[3] == 0:
-                del stats.by_version[3]  # as a Counter that never counted it
-            if self._season is not None:
-                self._season.spool.close()
-            if self._kept_season is not None:
-                self._kept_season.spool.close()
+            self._settle(hot_types, hot_yielded, record[0] + 1 if record is not None else 0, checker)
         if finished and self.validate:
-            counts = Counter(self._cold_types)
-            counts.update(hot_types)
-            evidence = truncation_evidence(self.archive, counts, self._untyped, stats.private_events > 0,
-                                           self._last_tick, records, checker.types)
-            if evidence:
-                stats.truncated = evidence
-                self._problem(Problem(self.source.name, "the log is truncated: " + "; ".join(evidence),
-                                      code="truncated", path="$"))
+            self._check_truncation(hot_types, checker)
+
+    def _settle(self, hot_types: dict[str, int], hot_yielded: int, records: int, checker: EventChecker) -> None:
+        """Book the hot path's records into the stats (records count from 0, blank lines aside; a hot record
+        found out of place later counts invalid) and close the season spools.  Runs however the reading
+        ended."""
+        stats = self.stats
+        dropped = self._hot_dropped  # raw records
+        hot = sum(hot_types.values())
+        private = sum(hot_types.get(t, 0) for t in checker.private_types())  # the schema fixes `private`
+        stats.records = records
+        stats.by_type.update(hot_types)
+        stats.by_version[3] += hot
+        stats.valid += hot - len(dropped)
+        stats.invalid += len(dropped)
+        stats.yielded += hot_yielded
+        stats.private_events += private - sum(1 for r in dropped if r[2].get("private"))
+        if stats.by_version[3] == 0:
+            del stats.by_version[3]  # as a Counter that never counted it
+        if self._season is not None:
+            self._season.spool.close()
+        if self._kept_season is not None:
+            self._kept_season.spool.close()
+
+    def _check_truncation(self, hot_types: dict[str, int], checker: EventChecker) -> None:
+        """A log read to its end is truncated when the archive's counts say more happened than it holds
+        (:func:`truncation_evidence`): a problem of the whole log."""
+        stats = self.stats
+        counts = Counter(self._cold_types)
+        counts.update(hot_types)
+        evidence = truncation_evidence(self.archive, counts, self._untyped, stats.private_events > 0,
+                                       self._last_tick, stats.records, checker.types)
+        if evidence:
+            stats.truncated = evidence
+            self._problem(Problem(self.source.name, "the log is truncated: " + "; ".join(evidence),
+                                  code="truncated", path="$"))
 
     def _cold(self, record: Any) -> Iterator[dict[str, Any]]:
         """The general path for one record: every check with its problem, the upcast, v1 seasons."""

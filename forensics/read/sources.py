@@ -46,7 +46,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import IO, Any, BinaryIO, Callable, Iterator, NamedTuple
+from typing import IO, Any, BinaryIO, Callable, Generator, Iterator, NamedTuple
 
 import orjson
 
@@ -438,7 +438,8 @@ def _parse_line(line: bytes) -> tuple[Any, str | None]:
 
 
 def _event_lines(path: Path | BinaryIO, limits: Limits, skip_header: bool, *, identity: _Identity | None = None,
-                 loads: Callable[[bytes], Any] = orjson.loads, name: str | None = None) -> Iterator[RawRecord]:
+                 loads: Callable[[bytes], Any] = orjson.loads,
+                 name: str | None = None) -> Generator[RawRecord, None, None]:
     """Raw records of a stream's lines: one generator, one ``readline`` per line (bounded).
 
     ``path`` is a file (opened here, a regular file only; ``identity``: it must still be the
@@ -571,7 +572,7 @@ def open_path(path: Path, limits: Limits | None = None) -> MatchSource:
 
 
 def json_lines(file: str, limits: Limits | None = None, *,
-               loads: Callable[[bytes], Any] = orjson.loads) -> Iterator[RawRecord]:
+               loads: Callable[[bytes], Any] = orjson.loads) -> Generator[RawRecord, None, None]:
     """The records of any JSON Lines file (``-``: standard input), read as a match stream is:
     a regular file only, ``.gz`` inflated within the limit, each line within the line limit,
     a change while it is read refused.  ``loads`` parses one line (raising ``ValueError``)."""

@@ -114,7 +114,7 @@ def _check_version(version: int) -> None:
 
 def _params(n_agents: int, ticks: int, target_events: int | None, width: int, height: int,
             noise: str | None = None) -> dict[str, Any]:
-    params = {"n_agents": n_agents, "ticks": ticks, "target_events": target_events, "width": width, "height": height}
+    params: dict[str, Any] = {"n_agents": n_agents, "ticks": ticks, "target_events": target_events, "width": width, "height": height}
     if noise is not None:
         params["noise"] = noise  # only when asked for: the existing matches' truth stays as it was
     return params

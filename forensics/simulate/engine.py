@@ -76,6 +76,23 @@ _RAW = {"plank": "wood", "tool": "ore", "cloth": "fiber"}
 
 
 
+
+def _check_settings(n_agents: int, ticks: int, target_events: int | None, width: int, height: int,
+                    noise: str | None) -> None:
+    """A simulation's settings are usable: at least 4 seats, a tick, a positive event target, a 2 x 2 map,
+    a known noise level (a ``ValueError`` names the first that is not)."""
+    if n_agents < 4:
+        raise ValueError(f"n_agents must be at least 4, got {n_agents}")
+    if ticks < 1:
+        raise ValueError(f"ticks must be at least 1, got {ticks}")
+    if target_events is not None and target_events < 1:
+        raise ValueError(f"target_events must be positive, got {target_events}")
+    if width < 2 or height < 2:
+        raise ValueError("the map is at least 2 x 2 regions")
+    if noise is not None and noise not in NOISE_LEVELS:
+        raise ValueError(f"noise must be one of {', '.join(NOISE_LEVELS)}, got {noise!r}")
+
+
 class Simulation(Economy, Encounters, HonestNoise):
     """One simulated match.  Iterate :meth:`run` for its v3 events; afterwards
     :attr:`archive` and :meth:`truth` describe how it ended.
@@ -102,16 +119,7 @@ class Simulation(Economy, Encounters, HonestNoise):
     def __init__(self, scenario: str, seed: int, *, n_agents: int = 8, ticks: int = 300,
                  target_events: int | None = None, width: int = 12, height: int = 12,
                  first_id: int | None = None, id_prefix: str = "", noise: str | None = None) -> None:
-        if n_agents < 4:
-            raise ValueError(f"n_agents must be at least 4, got {n_agents}")
-        if ticks < 1:
-            raise ValueError(f"ticks must be at least 1, got {ticks}")
-        if target_events is not None and target_events < 1:
-            raise ValueError(f"target_events must be positive, got {target_events}")
-        if width < 2 or height < 2:
-            raise ValueError("the map is at least 2 x 2 regions")
-        if noise is not None and noise not in NOISE_LEVELS:
-            raise ValueError(f"noise must be one of {', '.join(NOISE_LEVELS)}, got {noise!r}")
+        _check_settings(n_agents, ticks, target_events, width, height, noise)
         self.scenario = scenario
         self.seed = seed
         self.noise = NOISE_LEVELS[noise or ("medium" if scenario == "honest-noisy" else "none")]
@@ -214,38 +222,63 @@ class Simulation(Economy, Encounters, HonestNoise):
                 a.naive = 0.0
 
     def _organic_setup(self) -> None:
-        """Organic parts (strong player, steady traders, rivals, neighbours), homes, trade partners,
-        dormancy, a late joiner and the odd natural death."""
-        rng = self.rng
-        size = self.map.size
+        """Organic parts (strong player, steady traders, rivals, neighbours, lopsided traders), homes,
+        trade partners, first projects, a late joiner, dormancy and the odd natural death, in this order
+        (the order of the draws is part of a seed's bytes)."""
         planted_ids = {a.id for b in self.behaviors for a in b.members()}
         organic_pool = [a for a in self.players if a.id not in planted_ids]
-        org = self.organic
-        # A strong player many sell to (fair prices).
+        self._plant_strong(organic_pool)
+        self._plant_frequent()
+        rivals = self._plant_rivals(organic_pool)
+        self._plant_neighbours()
+        self._plant_lopsided(organic_pool)
+        rng = self.rng
+        for a in self.agents:  # homes for everyone else
+            if a.home < 0:
+                a.home = rng.randrange(self.map.size)
+            a.pos = a.home
+        for a in self.players:  # everyone sells to the strong player; steady traders favour each other
+            self._set_favour(a)
+        for a in self.players:  # first projects
+            if not a.need or a.need == {"wood": 6}:
+                self.set_project(a, "shelter" if rng.random() < 0.7 else rng.choice(_PROJECTS))
+            if "strong" in a.tags:
+                self.set_project(a, "tools")
+        self._plant_late_joiner(organic_pool, rivals)
+        self._plant_dormancy()
+        self._plant_death(organic_pool)
+
+    def _plant_strong(self, organic_pool: list[Agent]) -> None:
+        """A strong player many sell to (fair prices)."""
         spare = [a for a in organic_pool if a.role == "player" and not a.tags]
         strong = (self.take_free(1) or spare[:1] or [a for a in self.players if a.role == "player"][:1])
         if strong:
             s = strong[0]
-            s.skill = 2.0 + 0.5 * rng.random()
+            s.skill = 2.0 + 0.5 * self.rng.random()
             s.fair = 0.9
             s.trade_rate = max(s.trade_rate, 0.08)
-            org["strong"] = s
+            self.organic["strong"] = s
             s.tags.append("strong")
-        # Steady honest traders.
+
+    def _plant_frequent(self) -> None:
+        """Two steady honest traders."""
         pair = self.take_free(2)
         if len(pair) == 2:
             for a in pair:
-                a.trade_rate = 0.16 + 0.06 * rng.random()
+                a.trade_rate = 0.16 + 0.06 * self.rng.random()
                 a.tags.append("frequent")
-            org["frequent"] = pair
-        # Rivals who fight each other both ways.
+            self.organic["frequent"] = pair
+
+    def _plant_rivals(self, organic_pool: list[Agent]) -> list[tuple[Agent, Agent]]:
+        """One or two pairs of rivals who fight each other both ways and live close enough to meet;
+        steady trading partners are not also rivals."""
+        rng = self.rng
         candidates = [a for a in organic_pool if a.role != "probe" and "strong" not in a.tags]
         rng.shuffle(candidates)
         rivals: list[tuple[Agent, Agent]] = []
         want_pairs = 2 if rng.random() < 0.5 else 1
         while len(candidates) >= 2 and len(rivals) < want_pairs:
             x = candidates.pop(0)
-            # steady trading partners are not also rivals
             y = next((c for c in candidates if not ("frequent" in x.tags and "frequent" in c.tags)), None)
             if y is None:
                 break
@@ -257,56 +290,56 @@ class Simulation(Economy, Encounters, HonestNoise):
             y.rivals.append(x)
             x.rival_p = max(x.rival_p, p)
             y.rival_p = max(y.rival_p, p * (0.6 + 0.6 * rng.random()))
-            # Rivals live close enough to meet.
             if x.home < 0:
-                x.home = rng.randrange(size)
+                x.home = rng.randrange(self.map.size)
             if y.home < 0:
                 y.home = self._near(x.home, 1)
-        org["rivals"] = rivals
-        # Neighbours who happen to share a home region.
+        self.organic["rivals"] = rivals
+        return rivals
+
+    def _plant_neighbours(self) -> None:
+        """Two neighbours who happen to share a home region."""
         hood = self.take_free(2)
         if len(hood) == 2:
-            h = hood[0].home if hood[0].home >= 0 else rng.randrange(size)
+            h = hood[0].home if hood[0].home >= 0 else self.rng.randrange(self.map.size)
             hood[0].home = hood[1].home = h
-            org["neighbours"] = hood
-        # Lopsided-but-fair traders (many cheap units for one dear one).
+            self.organic["neighbours"] = hood
+
+    def _plant_lopsided(self, organic_pool: list[Agent]) -> None:
+        """Lopsided-but-fair traders (many cheap units for one dear one), from a tick drawn early on."""
         lop = self.take_free(2) or []
         if len(lop) < 2:
             lop = [a for a in organic_pool if a.role == "player"][-2:]
         if len(lop) == 2 and lop[0] is not lop[1]:
-            org["lopsided"] = lop
-            self.add_task(lop[0], rng.randrange(20, max(25, self.planned // 3)), self._lopsided_task(lop[0], lop[1]))
-        # Homes for everyone else.
-        for a in self.agents:
-            if a.home < 0:
-                a.home = rng.randrange(size)
-            a.pos = a.home
-        # Trade partners: everyone sells to the strong player; steady traders favour each other.
-        for a in self.players:
-            self._set_favour(a)
-        # First projects.
-        for a in self.players:
-            if not a.need or a.need == {"wood": 6}:
-                self.set_project(a, "shelter" if rng.random() < 0.7 else rng.choice(_PROJECTS))
-            if "strong" in a.tags:
-                self.set_project(a, "tools")
-        # A late joiner.
+            self.organic["lopsided"] = lop
+            due = self.rng.randrange(20, max(25, self.planned // 3))
+            self.add_task(lop[0], due, self._lopsided_task(lop[0], lop[1]))
+
+    def _plant_late_joiner(self, organic_pool: list[Agent], rivals: list[tuple[Agent, Agent]]) -> None:
+        """Now and then a player (not the strong one, not a rival) joins late."""
+        rng = self.rng
         late_pool = [a for a in organic_pool if a.role == "player" and "strong" not in a.tags
                      and not any(a in p for p in rivals)]
         if late_pool and rng.random() < 0.4:
             j = late_pool[-1]
             j.joined = rng.randrange(max(2, self.planned // 12), max(3, self.planned // 4))
             self.schedule(j.joined, "join", j)
-            org["late"] = j
-        # Dormancy episodes.
-        for _ in range(2):
-            if rng.random() < (0.55 if _ == 0 else 0.25):
+            self.organic["late"] = j
+
+    def _plant_dormancy(self) -> None:
+        """Up to two dormancy episodes of 4 to 30 ticks; one starting late may never end."""
+        rng = self.rng
+        for episode in range(2):
+            if rng.random() < (0.55 if episode == 0 else 0.25):
                 a = self.players[int(rng.random() * len(self.players))]
                 start = rng.randrange(max(1, self.planned // 10), max(2, self.planned - 5))
                 length = rng.randrange(4, 31)
                 end = None if (start > 0.75 * self.planned and rng.random() < 0.3) else start + length
                 self.schedule_dormancy(a, start, end)
-        # A natural death now and then.
+
+    def _plant_death(self, organic_pool: list[Agent]) -> None:
+        """A natural death now and then (never the strong player's, never a late joiner's)."""
+        rng = self.rng
         if rng.random() < 0.2 and organic_pool:
             a = organic_pool[int(rng.random() * len(organic_pool))]
             if "strong" not in a.tags and a.joined == 0:
@@ -773,10 +806,25 @@ class Simulation(Economy, Encounters, HonestNoise):
 
     def _organic_action(self, a: Agent, t: int) -> None:
         """One turn of ordinary play: gather, craft, build, repair, store, trade, train, look or rest,
-        each weighted by what makes sense where the agent stands."""
+        each weighted by what makes sense where the agent stands (:meth:`_organic_choices`); one draw
+        picks among them in proportion to their weights."""
         if self.noise and self._noise_turn(a, t):
             return
-        rng = self.rng
+        choices = self._organic_choices(a, t)
+        total = 0.0
+        for weight, _ in choices:
+            total += weight
+        x = self._rand() * total
+        for weight, act in choices[:-1]:
+            if x < weight:
+                act()
+                return
+            x -= weight
+        choices[-1][1]()
+
+    def _organic_choices(self, a: Agent, t: int) -> list[tuple[float, Callable[[], object]]]:
+        """The weighted actions of one ordinary turn, in the order the draw reads them; resting, last,
+        takes whatever the others leave."""
         m = self.map
         pos = a.pos
         inv = a.carried
@@ -791,15 +839,7 @@ class Simulation(Economy, Encounters, HonestNoise):
                     w_gather, other = 1.5, res
                     break
         craft = self._craftable(a)
-        w_craft = 3.0 if craft is not None else 0.0
-        w_build = 9.0 if a.project in STRUCTURES and has_items(inv, a.need) else 0.0
-        fix = None
-        if a.structures:
-            for s in a.structures:
-                if s.region == pos and s.hp_at(t) < 75:
-                    fix = s
-                    break
-        w_repair = 3.0 if fix is not None else 0.0
+        fix = next((s for s in a.structures if s.region == pos and s.hp_at(t) < 75), None) if a.structures else None
         sh = a.storehouse
         w_deposit = w_withdraw = 0.0
         if sh is not None and sh.region == pos:
@@ -807,78 +847,61 @@ class Simulation(Economy, Encounters, HonestNoise):
                 w_deposit = 2.5
             if sh.stock and any(k in sh.stock for k in a.need):
                 w_withdraw = 1.0
-        w_trade = w_post = 0.0
-        if inv and a.outgoing is None:
-            w_trade = a.trade_rate * 12
-            w_post = 0.08
-        w_fill = 0.25 if self.market and inv else 0.0
-        w_train = 0.3 if a.energy > 60 else 0.0
-        w_rest = 0.35 if a.energy >= 50 else 0.85
-        x = self._rand() * (w_gather + w_craft + w_build + w_repair + w_deposit + w_withdraw + w_trade + w_post
-                            + w_fill + w_train + 0.3 + w_rest)
-        if x < w_gather:
-            self._gather(a, other or a.want, t)
-            return
-        x -= w_gather
-        if x < w_craft:
-            assert craft is not None
-            self._craft(a, craft[0], craft[1])
-            return
-        x -= w_craft
-        if x < w_build:
-            self.build(a, a.project)
-            self._next_project(a)
-            return
-        x -= w_build
-        if x < w_repair:
-            assert fix is not None
-            self.repair(a, fix)
-            return
-        x -= w_repair
-        if x < w_deposit:
-            assert sh is not None
-            keep = a.need
-            items = {k: n for k, n in inv.items() if k not in keep} or dict(inv)
-            self.deposit(a, dict(list(items.items())[:3]))
-            return
-        x -= w_deposit
-        if x < w_withdraw:
-            assert sh is not None
-            self.withdraw(a, {k: sh.stock[k] for k in a.need if k in sh.stock})
-            return
-        x -= w_withdraw
-        if x < w_trade:
-            if not self._organic_trade(a, t):
-                self._gather_or_look(a, t)
-            return
-        x -= w_trade
-        if x < w_post:
-            if not self._post_market(a, t):
-                self._gather_or_look(a, t)
-            return
-        x -= w_post
-        if x < w_fill:
-            if not self._fill_market(a):
-                self._gather_or_look(a, t)
-            return
-        x -= w_fill
-        if x < w_train:
-            attr = ("strength", "vitality", "endurance")[int(rng.random() * 3)]
-            if a.trained[attr] < 5:
-                a.trained[attr] += 1
-                a.energy -= 12
-                self.emit("train", a, {"attribute": attr, "level": a.trained[attr]})
-            else:
-                self._rest(a)
-            return
-        x -= w_train
-        if x < 0.3:
-            here = [o for o in self.occ[pos].values() if o is not a]
-            target = here[int(rng.random() * len(here))].id if here and rng.random() < 0.5 else m.names[pos]
-            self.emit("look", a, {"target": target})
-            a.energy -= 1
-            return
-        self._rest(a)
+        trading = bool(inv) and a.outgoing is None
+        return [
+            (w_gather, lambda: self._gather(a, other or a.want, t)),
+            (3.0 if craft is not None else 0.0, lambda: self._craft(a, craft[0], craft[1]) if craft else None),
+            (9.0 if a.project in STRUCTURES and has_items(inv, a.need) else 0.0, lambda: self._build_next(a)),
+            (3.0 if fix is not None else 0.0, lambda: self.repair(a, fix) if fix is not None else None),
+            (w_deposit, lambda: self._deposit_spare(a)),
+            (w_withdraw, lambda: self._withdraw_needed(a)),
+            (a.trade_rate * 12 if trading else 0.0, lambda: self._or_gather(self._organic_trade(a, t), a, t)),
+            (0.08 if trading else 0.0, lambda: self._or_gather(self._post_market(a, t), a, t)),
+            (0.25 if self.market and inv else 0.0, lambda: self._or_gather(self._fill_market(a), a, t)),
+            (0.3 if a.energy > 60 else 0.0, lambda: self._train(a)),
+            (0.3, lambda: self._look(a)),
+            (0.35 if a.energy >= 50 else 0.85, lambda: self._rest(a)),
+        ]
+
+    def _or_gather(self, done: bool, a: Agent, t: int) -> None:
+        """When the chosen action could not be done, gather or look instead."""
+        if not done:
+            self._gather_or_look(a, t)
+
+    def _build_next(self, a: Agent) -> None:
+        """Build the project the agent has gathered for, then choose the next one."""
+        self.build(a, a.project)
+        self._next_project(a)
+
+    def _deposit_spare(self, a: Agent) -> None:
+        """Store up to three kinds of what the agent carries, what it does not need first."""
+        keep = a.need
+        items = {k: n for k, n in a.carried.items() if k not in keep} or dict(a.carried)
+        self.deposit(a, dict(list(items.items())[:3]))
+
+    def _withdraw_needed(self, a: Agent) -> None:
+        """Take out of the storehouse what the agent's project needs."""
+        sh = a.storehouse
+        assert sh is not None
+        self.withdraw(a, {k: sh.stock[k] for k in a.need if k in sh.stock})
+
+    def _train(self, a: Agent) -> None:
+        """Train one attribute drawn at random, up to level 5; past it, rest instead."""
+        attr = ("strength", "vitality", "endurance")[int(self.rng.random() * 3)]
+        if a.trained[attr] < 5:
+            a.trained[attr] += 1
+            a.energy -= 12
+            self.emit("train", a, {"attribute": attr, "level": a.trained[attr]})
+        else:
+            self._rest(a)
+
+    def _look(self, a: Agent) -> None:
+        """Look at someone standing here (half the time, when there is anyone) or at the region."""
+        here = [o for o in self.occ[a.pos].values() if o is not a]
+        rng = self.rng
+        target = here[int(rng.random() * len(here))].id if here and rng.random() < 0.5 else self.map.names[a.pos]
+        self.emit("look", a, {"target": target})
+        a.energy -= 1
 
     def _gather_or_look(self, a: Agent, t: int) -> None:
         m = self.map

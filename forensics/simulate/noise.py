@@ -91,6 +91,7 @@ class HonestNoise:
             return False
         rng = self.nrng
         inv = a.carried
+        b: Agent | None
         if a.id in self.noise_beggars:  # careless: begs whoever it meets for food, again and again
             here = self._beside(a)
             if rng.random() < 0.5 * level:

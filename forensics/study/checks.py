@@ -138,7 +138,7 @@ def _constant(code: str, name: str, what: str, rows: Sequence[TrialRow] | Sequen
 # --------------------------------------------------------------------------- trials.csv alone
 
 
-def _order(name: str, rows: Sequence[TrialRow] | Sequence[SeatRow], key: Callable[..., tuple[int, ...]],
+def _order(name: str, rows: Sequence[TrialRow | SeatRow], key: Callable[..., tuple[int, ...]],
            what: str) -> Check:
     problems: Problems = []
     for before, row in zip(rows, rows[1:]):
@@ -317,30 +317,16 @@ def _comparison_checks(name: str, rows: Sequence[TrialRow], rule: str | None) ->
 
 
 def _seat_checks(files: StudyFiles, metric: str) -> list[Check]:
+    """The seat rows against the trial rows: belonging, rubric, harness, whole trials, pooling, fitness,
+    guests' meters and the trials' values."""
     tname, sname = files.trials_name, files.seats_name
     trials = {(r.trial, r.arm): r for r in files.trials}
     seats: dict[tuple[int, int], list[SeatRow]] = {}
     for seat in files.seats:
         seats.setdefault((seat.trial, seat.arm), []).append(seat)
-
-    belong: Problems = []
-    for key, group in seats.items():
-        trial = trials.get(key)
-        if trial is None:
-            belong.extend((sname, s.row, f"trial {key[0]} arm {key[1]} has no row in {tname}") for s in group)
-            continue
-        belong.extend((sname, s.row, f"match {s.match} where {tname} row {trial.row} names {trial.match}")
-                      for s in group if s.match != trial.match)
-        numbers = [s.seat for s in group]
-        if numbers != list(range(1, len(numbers) + 1)):
-            belong.append((sname, group[0].row, f"seats {numbers} of trial {key[0]} arm {key[1]}: they number "
-                                                "from 1 in roster order"))
-    for key, trial in trials.items():
-        if trial.match is not None and key not in seats:
-            belong.append((tname, trial.row, f"match {trial.match} has no seats in {sname}"))
     checks = [_check("seats-of-trial", f"{tname}, {sname}", "every seat row belongs to a trial row of the same "
-                     "match, seats numbered from 1; every played trial has its seats", belong)]
-
+                     "match, seats numbered from 1; every played trial has its seats",
+                     _belonging_problems(tname, sname, trials, seats))]
     rubric: Problems = []
     whole: Problems = []
     harness: Problems = []
@@ -348,34 +334,12 @@ def _seat_checks(files: StudyFiles, metric: str) -> list[Check]:
         trial = trials.get(key)
         if trial is None:
             continue
-        for seat in group:
-            if seat.rubric is not None and seat.rubric != trial.rubric:
-                rubric.append((sname, seat.row, f"rubric {seat.rubric} where {tname} row {trial.row} gives "
-                                                f"{trial.rubric}"))
-            expected = harness_rubric(seat.harness)
-            if seat.rubric is not None and expected is not None and seat.rubric != expected:
-                rubric.append((sname, seat.row, f"harness {seat.harness} reads under rubric {expected}, not "
-                                                f"{seat.rubric}"))
+        rubric += _rubric_problems(tname, sname, trial, group)
         played = {s.harness for s in group if not s.guest and s.harness is not None}
         if len(played) > 1:
             harness.append((sname, group[0].row, f"trial {key[0]} arm {key[1]} names harnesses "
                                                  f"{', '.join(sorted(played))}"))
-        flags = {s.whole_trial for s in group}
-        if len(flags) > 1:
-            whole.append((sname, group[0].row, f"whole_trial differs between the seats of trial {key[0]} arm "
-                                               f"{key[1]}"))
-        elif flags:
-            is_whole = flags.pop()
-            not_whole = trial.no_value in NOT_WHOLE_REASONS
-            if is_whole and not_whole:
-                whole.append((sname, group[0].row, f"whole_trial yes, yet {tname} row {trial.row} says "
-                                                   f"{trial.no_value}"))
-            if not is_whole and not not_whole:
-                whole.append((sname, group[0].row, f"whole_trial no, yet {tname} row {trial.row} gives "
-                                                   "no reason it did not play whole"))
-            if is_whole:
-                whole.extend((sname, s.row, "a seat of a whole trial without a Fitness Index")
-                             for s in group if s.fitness_index is None)
+        whole += _whole_trial_problems(tname, sname, trial, group)
     checks.append(_check("seat-rubric", sname, "each seat names its trial's rubric, the one its harness reads "
                          "under (0.6.10 or earlier: 2.3; 0.6.11 or later: 2.4)", rubric))
     checks.append(_check("harness", sname, "the seats of one trial name one harness", harness))
@@ -397,6 +361,65 @@ def _seat_checks(files: StudyFiles, metric: str) -> list[Check]:
     if seat_metric is not None:
         checks.append(_trial_values(files, seats, seat_metric.column))
     return checks
+
+
+def _belonging_problems(tname: str, sname: str, trials: dict[tuple[int, int], TrialRow],
+                        seats: dict[tuple[int, int], list[SeatRow]]) -> Problems:
+    """Every seat row has a trial row of the same match, seats numbered from 1 in roster order; every played
+    trial has its seats."""
+    belong: Problems = []
+    for key, group in seats.items():
+        trial = trials.get(key)
+        if trial is None:
+            belong.extend((sname, s.row, f"trial {key[0]} arm {key[1]} has no row in {tname}") for s in group)
+            continue
+        belong.extend((sname, s.row, f"match {s.match} where {tname} row {trial.row} names {trial.match}")
+                      for s in group if s.match != trial.match)
+        numbers = [s.seat for s in group]
+        if numbers != list(range(1, len(numbers) + 1)):
+            belong.append((sname, group[0].row, f"seats {numbers} of trial {key[0]} arm {key[1]}: they number "
+                                                "from 1 in roster order"))
+    for key, trial in trials.items():
+        if trial.match is not None and key not in seats:
+            belong.append((tname, trial.row, f"match {trial.match} has no seats in {sname}"))
+    return belong
+
+
+def _rubric_problems(tname: str, sname: str, trial: TrialRow, group: Sequence[SeatRow]) -> Problems:
+    """A seat names its trial's rubric, and the rubric its harness reads under."""
+    rubric: Problems = []
+    for seat in group:
+        if seat.rubric is not None and seat.rubric != trial.rubric:
+            rubric.append((sname, seat.row, f"rubric {seat.rubric} where {tname} row {trial.row} gives "
+                                            f"{trial.rubric}"))
+        expected = harness_rubric(seat.harness)
+        if seat.rubric is not None and expected is not None and seat.rubric != expected:
+            rubric.append((sname, seat.row, f"harness {seat.harness} reads under rubric {expected}, not "
+                                            f"{seat.rubric}"))
+    return rubric
+
+
+def _whole_trial_problems(tname: str, sname: str, trial: TrialRow, group: Sequence[SeatRow]) -> Problems:
+    """``whole_trial`` is one value on a trial's seats, yes exactly when the trial gives no reason it did not
+    play whole, and a whole trial's seats have a Fitness Index."""
+    whole: Problems = []
+    flags = {s.whole_trial for s in group}
+    if len(flags) > 1:
+        whole.append((sname, group[0].row, f"whole_trial differs between the seats of trial {trial.trial} arm "
+                                           f"{trial.arm}"))
+    elif flags:
+        is_whole = flags.pop()
+        not_whole = trial.no_value in NOT_WHOLE_REASONS
+        if is_whole and not_whole:
+            whole.append((sname, group[0].row, f"whole_trial yes, yet {tname} row {trial.row} says "
+                                               f"{trial.no_value}"))
+        if not is_whole and not not_whole:
+            whole.append((sname, group[0].row, f"whole_trial no, yet {tname} row {trial.row} gives "
+                                               "no reason it did not play whole"))
+        if is_whole:
+            whole.extend((sname, s.row, "a seat of a whole trial without a Fitness Index")
+                         for s in group if s.fitness_index is None)
+    return whole
 
 
 def _guest_meter_problem(seat: SeatRow) -> str | None:
@@ -433,8 +456,8 @@ def _trial_values(files: StudyFiles, seats: dict[tuple[int, int], list[SeatRow]]
         if any(score is None for score in scores):
             problems.append((files.trials_name, trial.row, f"a focal seat without {column}"))
             continue
-        recomputed = trial_value_units([s for s in scores if s is not None])
-        if recomputed != units(trial.value):
+        recomputed = trial_value_units([s for s in scores if s is not None])  # not None: scores were found
+        if recomputed is not None and recomputed != units(trial.value):
             problems.append((files.trials_name, trial.row, f"value {trial.value.text}; its focal seats "
                                                             f"({', '.join(str(s.row) for s in focal)} of "
                                                             f"{files.seats_name}) give {recomputed / 1000:.3f}"))
@@ -539,9 +562,21 @@ def scale_checks(files: StudyFiles, scale: str) -> tuple[Check, ...]:
 
 
 def page_checks(files: StudyFiles, page: Page, kind: str) -> tuple[Check, ...]:
-    """The page's own counts and settings against the files'."""
-    rows = files.trials
-    first = rows[0] if rows else None
+    """The page's own counts and settings against the files': its settings, arms, pairs, comparisons, models."""
+    comparisons = sorted({r.arm for r in files.trials if r.arm > 0}) if kind == "paired" else []
+    checks = _page_setting_checks(files, page, kind, comparisons)
+    checks += _page_arm_checks(files.trials, page)
+    if kind == "paired":
+        checks.append(_page_pairs_check(files.trials, page))
+    checks += _page_comparison_checks(files.trials, page, comparisons)
+    checks += _page_model_checks(files.seats, page)
+    return tuple(checks)
+
+
+def _page_setting_checks(files: StudyFiles, page: Page, kind: str, comparisons: Sequence[int]) -> list[Check]:
+    """The page's study, kind, metric, stopping rule, levels (the comparison level is the declared one split
+    across the comparisons) and metric range are the files'."""
+    first = files.trials[0] if files.trials else None
     pname = page.name
     checks = [
         _same("page-study", pname, "the page is the files' study", page.study, first.study if first else None, pname),
@@ -552,7 +587,6 @@ def page_checks(files: StudyFiles, page: Page, kind: str) -> tuple[Check, ...]:
               first.stopping_rule if first else None, pname),
         _level_check(page, first),
     ]
-    comparisons = sorted({r.arm for r in rows if r.arm > 0}) if kind == "paired" else []
     split: Problems = []
     if page.declared_level is not None and page.comparison_level is not None and comparisons:
         expected = 1 - (1 - page.declared_level) / len(comparisons)
@@ -565,10 +599,15 @@ def page_checks(files: StudyFiles, page: Page, kind: str) -> tuple[Check, ...]:
     if catalogue is not None:
         checks.append(_same("page-range", pname, "the page's metric range is the metric's", page.metric_range,
                             catalogue, pname))
+    return checks
 
-    arms = {r.arm for r in rows}
+
+def _page_arm_checks(rows: Sequence[TrialRow], page: Page) -> list[Check]:
+    """Each arm's trials (all, and with a value) and label are the page's; an arm on one side only is a problem."""
+    pname = page.name
+    checks = []
     page_arms = {a.arm: a for a in page.arms}
-    for arm in sorted(arms | set(page_arms)):
+    for arm in sorted({r.arm for r in rows} | set(page_arms)):
         problems: Problems = []
         mine = [r for r in rows if r.arm == arm]
         shown = page_arms.get(arm)
@@ -585,29 +624,41 @@ def page_checks(files: StudyFiles, page: Page, kind: str) -> tuple[Check, ...]:
                 problems.append((pname, None, f"the page labels it {shown.label!r}, the files {mine[0].arm_label!r}"))
         checks.append(_check("page-arm", f"arm {arm}", "the arm's trials (all, and with a value) and label are "
                              "the page's", problems))
+    return checks
 
-    if kind == "paired":
-        pairs: dict[int, TrialRow] = {}
-        for row in rows:
-            pairs.setdefault(row.trial, row)
-        pairs_in = sum(1 for r in pairs.values() if r.pair == "in")
-        pairs_out = sum(1 for r in pairs.values() if r.pair == "out")
-        tally = Counter(f"{a}:{why}" for r in pairs.values() if r.pair == "out" for a, why in (r.pair_out or ()))
-        problems = []
-        if (page.pairs_in, page.pairs_out) != (pairs_in, pairs_out):
-            problems.append((pname, None, f"the page counts {page.pairs_in} pair(s) in and {page.pairs_out} out; "
-                                          f"the files {pairs_in} and {pairs_out}"))
-        if page.pair_out != dict(tally):
-            problems.append((pname, None, f"the page's reasons {dict(sorted(page.pair_out.items()))}, the files' "
-                                          f"{dict(sorted(tally.items()))}"))
-        checks.append(_check("page-pairs", pname, "pairs in and out, and the reasons each arm kept one out, are the "
-                             "page's", problems))
+
+def _page_pairs_check(rows: Sequence[TrialRow], page: Page) -> Check:
+    """A paired study's pairs in and out, and the reasons each arm kept one out, are the page's (a trial's
+    first row speaks for its pair)."""
+    pname = page.name
+    pairs: dict[int, TrialRow] = {}
+    for row in rows:
+        pairs.setdefault(row.trial, row)
+    pairs_in = sum(1 for r in pairs.values() if r.pair == "in")
+    pairs_out = sum(1 for r in pairs.values() if r.pair == "out")
+    tally = Counter(f"{a}:{why}" for r in pairs.values() if r.pair == "out" for a, why in (r.pair_out or ()))
+    problems: Problems = []
+    if (page.pairs_in, page.pairs_out) != (pairs_in, pairs_out):
+        problems.append((pname, None, f"the page counts {page.pairs_in} pair(s) in and {page.pairs_out} out; "
+                                      f"the files {pairs_in} and {pairs_out}"))
+    if page.pair_out != dict(tally):
+        problems.append((pname, None, f"the page's reasons {dict(sorted(page.pair_out.items()))}, the files' "
+                                      f"{dict(sorted(tally.items()))}"))
+    return _check("page-pairs", pname, "pairs in and out, and the reasons each arm kept one out, are the "
+                  "page's", problems)
+
+
+def _page_comparison_checks(rows: Sequence[TrialRow], page: Page, comparisons: Sequence[int]) -> list[Check]:
+    """Each comparison's pairs read (``in_comparison``) and maps are the page's; a page that withholds a verdict
+    gives none."""
+    pname = page.name
+    checks = []
     page_comparisons = {c.arm: c for c in page.comparisons}
+    controls = {r.trial: r for r in rows if r.arm == 0}
     for arm in sorted(set(comparisons) | set(page_comparisons)):
-        problems = []
+        problems: Problems = []
         shown_c = page_comparisons.get(arm)
         read = [r for r in rows if r.arm == arm and r.in_comparison]
-        controls = {r.trial: r for r in rows if r.arm == 0}
         maps = {_map_key(controls.get(r.trial, r)) for r in read}
         if shown_c is None:
             problems.append((pname, None, f"the files compare arm {arm} with the control; the page does not"))
@@ -625,16 +676,23 @@ def page_checks(files: StudyFiles, page: Page, kind: str) -> tuple[Check, ...]:
                                               f"{shown_c.verdict}"))
         checks.append(_check("page-comparison", f"comparison {arm}", "the pairs and maps the comparison read are "
                              "the page's", problems))
+    return checks
 
+
+def _page_model_checks(seats: Sequence[SeatRow], page: Page) -> list[Check]:
+    """Each model's seats and trials in whole trials (guests and seats without a fitness left out) are the
+    page's table's."""
+    pname = page.name
+    checks = []
     models: dict[str, tuple[list[int], set[tuple[int, int]]]] = {}
-    for seat in files.seats:
+    for seat in seats:
         if seat.whole_trial and not seat.guest and seat.fitness_index is not None:
             counted, played = models.setdefault(seat.model, ([0], set()))
             counted[0] += 1
             played.add((seat.trial, seat.arm))
     page_models = {m.model: m for m in page.models}
     for model in sorted(set(models) | set(page_models)):
-        problems = []
+        problems: Problems = []
         shown_m = page_models.get(model)
         if shown_m is None:
             problems.append((pname, None, f"the files have seats of {model} in whole trials; the page's table "
@@ -648,7 +706,7 @@ def page_checks(files: StudyFiles, page: Page, kind: str) -> tuple[Check, ...]:
                                               f"the files {counted[0]} in {len(played)}"))
         checks.append(_check("page-model", f"model {model}", "the model's seats and trials in whole trials are the "
                              "page's", problems))
-    return tuple(checks)
+    return checks
 
 
 def recipe_checks(files: StudyFiles, recipe: Recipe) -> tuple[Check, ...]:
