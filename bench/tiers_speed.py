@@ -51,7 +51,19 @@ def message_events(n: int) -> list[dict[str, Any]]:
 
 
 def load_baseline(folder: Path) -> ModuleType:
-    """An older ``injection/tiers.py`` (or a flat ``tiers.py``) under ``folder``, loaded from its file."""
+    """An older ``injection/tiers.py`` (or a flat ``tiers.py``) under ``folder``, loaded from its file.
+
+    When ``folder/injection`` is a package, it is loaded as the package ``baseline_injection``, so
+    that its relative imports (``.tier_rules``, ``.tier_model``) read the older files beside it."""
+    package = folder / "injection" / "__init__.py"
+    if package.exists():
+        spec = importlib.util.spec_from_file_location("baseline_injection", package,
+                                                      submodule_search_locations=[str(package.parent)])
+        assert spec is not None and spec.loader is not None
+        parent = importlib.util.module_from_spec(spec)
+        sys.modules["baseline_injection"] = parent
+        spec.loader.exec_module(parent)
+        return importlib.import_module("baseline_injection.tiers")
     for candidate in (folder / "injection" / "tiers.py", folder / "tiers.py"):
         if candidate.exists():
             spec = importlib.util.spec_from_file_location("baseline_tiers", candidate)

@@ -11,7 +11,7 @@ from daishi_forensics import exitcodes
 from daishi_forensics.report.passes import analyze_target
 from daishi_forensics.injection.summary import propagation_of
 from daishi_forensics.jsonio import dumps
-from daishi_forensics.injection.propagation import chain_nodes, tree_text
+from daishi_forensics.injection.propagation import chains_nodes, tree_text
 
 from ._common import TARGET_HELP, format_for, handle_errors, input_options, set_help, write_output
 from ._progress import progress_for, progress_options
@@ -71,8 +71,8 @@ def propagation(target: str, fmt: str | None, output: Path | None, scrub: bool, 
             "scrubbed": scrub,
             "propagation": prop.to_json(),
             "chains": [
-                {"root": c.root, "nodes": chain_nodes(c, messages, prop.edges, scrub_text=scrub)}
-                for c in prop.chains
+                {"root": c.root, "nodes": nodes}
+                for c, nodes in zip(prop.chains, chains_nodes(prop.chains, messages, prop.edges, scrub_text=scrub))
             ],
         }
         text = dumps(doc)

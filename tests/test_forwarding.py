@@ -12,7 +12,7 @@ from daishi_forensics.injection._copies import CopyEvidence, Swap, align, is_cop
 from daishi_forensics.injection._forwarding import casing_of, fold, parse_forward, words_of
 from daishi_forensics.injection._information import NOTHING, Counts, Information, units_of
 from daishi_forensics.injection._lineage import (
-    Candidate, Weights, choose_parent, describe, edits, first_heard_share,
+    Candidate, HeardOrder, Weights, choose_parent, describe, edits, first_heard_share, heard_order,
 )
 from daishi_forensics.injection.propagation import GOODS, Spread, _poisson_tail, goods_of
 
@@ -182,3 +182,37 @@ def test_poisson_tail_and_stock() -> None:
     assert _poisson_tail(2, 1.0) == pytest.approx(1 - math.exp(-1) * 2)
     assert Spread((1, 2), 2, 2, 1, 40, 0.5).stock(0.01) and not Spread((1, 2), 2, 1, 1, 40, 0.5).stock(0.01)
     assert Spread((1,), 1, 1, 9, 400, 1e-6).spreading(0.001) and not Spread((1,), 1, 2, 9, 400, 1e-6).stock(0.01)
+
+
+def test_heard_order_learns_first_or_latest_from_the_match() -> None:
+    """Eight children whose latest-heard copy needs nothing and the first 10 bits: the first-heard share
+    goes to 0 and the latest's b solves b = 8 b / p / 10 with p = b + (1 - b) m, m = (1 + 2^-10) / 2
+    (the mean likelihood), so p = 0.8 and b = (0.8 - m) / (1 - m) = 0.59961 (two pseudo-children
+    keep it from 1).  Children whose candidates weigh the same move nothing: any copy alike."""
+    pools = [[Candidate(0, 1, (), 10.0, 90.0), Candidate(1, 2, (), 0.0, 90.0)]] * 8
+    order = heard_order(pools)
+    m = (1 + 2 ** -10) / 2
+    assert order.first < 1e-9 and order.latest == pytest.approx((0.8 - m) / (1 - m))
+    flat = heard_order([[Candidate(0, 1, (), 3.0, 90.0), Candidate(1, 2, (), 3.0, 90.0)]] * 5)
+    assert flat.first < 1e-9 and flat.latest < 1e-9
+    assert heard_order([]) == HeardOrder()
+    # the prior of k candidates: first 0.2 + 0.3 / k, latest 0.5 + 0.3 / k, the others 0.3 / k
+    assert [round(p, 9) for p in HeardOrder(0.2, 0.5).prior(3)] == [0.3, 0.1, 0.6]
+    assert [round(p, 9) for p in HeardOrder(0.2, 0.5).prior(2)] == [0.35, 0.65]
+
+
+def test_a_tie_goes_to_the_likelier_place_in_the_order_heard() -> None:
+    """Two copies the text cannot tell apart: in a match that passes on the latest heard (prior 0.65
+    against 0.35) the latest is chosen, the first listed as tied, with confidence 0.65; with no
+    preference (any copy alike) the first heard, confidence 1/2."""
+    def cand(k: int) -> Candidate:
+        return Candidate(k, 100 + k, (("tag", "fwd"),), 2.0, 95.0)
+
+    def weight(e: tuple[str, ...]) -> float:
+        return 1.0
+
+    late = choose_parent([cand(0), cand(1)], weight, HeardOrder(0.2, 0.5))
+    assert (late.position, late.tied, round(late.confidence, 9)) == (1, (100,), 0.65)
+    assert late.reason == "tie with 100: heard last, as this match passes on 65% of the time"
+    even = choose_parent([cand(0), cand(1)], weight, HeardOrder())
+    assert (even.position, even.tied, even.reason, even.confidence) == (0, (101,), "tie with 101: heard first", 0.5)

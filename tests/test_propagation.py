@@ -427,6 +427,54 @@ def test_loose_likeness_agrees_with_sets(seed: int) -> None:
         assert any(w[0] for w in want) or threshold >= 30.0
 
 
+def test_fresh_messages_by_hand() -> None:
+    """A message repeating a core its sender had heard is not fresh: 12 (a_2 heard 10 locally, the
+    same core in capitals) and 23 (a_2 heard 22's broadcast); 21 and 22 repeat 20's core unheard
+    (20 and 21 were local, far away); 33 repeats a_3's own 13, which a sender does not hear."""
+    log = MessageLog.of(list(messages()))
+    fresh = P.fresh_messages(P._read_texts(log), log)
+    assert [e for e, f in zip(log.events, fresh.tolist()) if not f] == [12, 23]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_alike_candidates_in_pieces_agree_with_one_reading(seed: int) -> None:
+    """The candidate pairs read piece by piece, each distinct pair of texts read once and its answer
+    kept across pieces, against every pair read at once (:func:`loosely_alike`)."""
+    from daishi_forensics.injection._pruning import alike_candidates, LooseReading, loosely_alike
+
+    rng = random.Random(seed)
+    vocab = [f"w{k}" for k in range(30)] + ["ore", "r_1_2"]
+    sets = [frozenset(rng.sample(vocab, rng.randint(1, 10))) for _ in range(25)]
+    bits = {w: rng.uniform(0.5, 9.0) for w in vocab}
+    nid = np.array([rng.randrange(25) for _ in range(300)], dtype=np.int64)
+    j = np.sort(np.array([rng.randrange(1, 300) for _ in range(2000)], dtype=np.int64))
+    i = np.array([rng.randrange(int(x)) for x in j], dtype=np.int64)
+    order = np.lexsort((i, j))
+    j, i = j[order], i[order]
+    cuts = sorted({0, len(j), *(int(np.searchsorted(j, rng.randrange(300))) for _ in range(6))})
+    pieces = [(j[a:b], i[a:b]) for a, b in zip(cuts, cuts[1:])]
+
+    def specific(w: str) -> bool:
+        return is_specific(w, P.GOODS)
+
+    kw = {"min_shared_bits": 10.0, "max_novelty": 2.0, "min_common": 3, "min_cover": 0.5, "near_whole": 0.8}
+    got_j, got_i, got_whole = alike_candidates(pieces, nid, len(sets), LooseReading(sets, bits, specific, **kw))
+    alike, whole = loosely_alike(nid[j], nid[i], sets, bits, specific, **kw)
+    assert alike.any() and not alike.all()
+    assert got_j.tolist() == j[alike].tolist() and got_i.tolist() == i[alike].tolist()
+    assert got_whole.tolist() == whole[alike].tolist()
+
+
+def test_chains_nodes_are_each_chains_nodes() -> None:
+    """The nodes of every chain at once (the log read once) are each chain's :func:`chain_nodes`."""
+    msgs = messages()
+    prop = propagation(msgs)
+    for records in (msgs, tuple(msgs)):
+        together = P.chains_nodes(prop.chains, records, prop.edges, scrub_text=False)
+        assert together == [P.chain_nodes(c, records, prop.edges, scrub_text=False) for c in prop.chains]
+        assert [[n["event"] for n in nodes] for nodes in together] == [[10, 12, 13, 14], [30, 31, 32]]
+
+
 def test_prompted_windows_agree_with_a_plain_union() -> None:
     """Rule 4's agent-ticks spent prompted (the union of each hearer's windows) against a plain count
     of ticks, on the simulated cascades."""

@@ -25,14 +25,17 @@ making it independently (bits):
 
 The mutations the child shares with a candidate need no explaining, so the
 candidate whose edits weigh least is the one the child inherits from
-(:func:`choose_parent`); then the most similar text (rapidfuzz ``ratio`` on the
-folded text, case kept; ``partial_ratio`` for a child cut from the candidate, so
-that what the cut took away tells nothing); then the copy heard first.
-Candidates with the same weight and a similarity within :data:`TIE_RATIO` are a
-**tie**: the first heard is chosen and the others are listed, never dropped
-silently.  The choice's confidence is ``2^-weight`` of the choice over the sum of
-``2^-weight`` over every candidate (a tie of k: 1/k); its reason names what decided
-it ("inherits prefix 'fwd' of 123").
+(:func:`choose_parent`), each weighed with a prior on its place in the order heard
+(:func:`heard_order`: people pass on the copy that reached them first, or the one in
+front of them now, or any; the shares are learnt from the match's own children whose
+text tells); then the most similar text (rapidfuzz ``ratio`` on the folded text, case
+kept; ``partial_ratio`` for a child cut from the candidate, so that what the cut took
+away tells nothing).  Candidates with the same weight and a similarity within
+:data:`TIE_RATIO` are a **tie**: the one at the likelier place (then the first
+heard) is chosen and the others are listed, never dropped silently.  The choice's
+confidence is its ``prior * 2^-weight`` over the sum over every candidate (a tie of
+k at even priors: 1/k); its reason names what decided it ("inherits prefix 'fwd' of
+123", "tie with 124: heard last, as this match passes on 52% of the time").
 """
 
 from __future__ import annotations
@@ -49,10 +52,11 @@ from ._forwarding import Forward
 
 __all__ = ["TIE_RATIO", "ENDING_BITS", "MARK_BITS", "MIN_EDIT_BITS", "ERASING", "PSEUDO_CHILDREN", "MAX_FRAGMENT",
            "Edit", "Weights",
-           "Candidate", "Choice", "edits", "describe", "candidate", "choose_parent", "first_heard_share", "similarity"]
+           "Candidate", "Choice", "HeardOrder", "edits", "describe", "candidate", "choose_parent", "first_heard_share",
+           "heard_order", "similarity"]
 
 PSEUDO_CHILDREN = 2
-"""Children without preference added when the share of first-heard parents is learnt (:func:`first_heard_share`)."""
+"""Children without preference added when the prior on the order heard is learnt (:func:`heard_order`, :func:`first_heard_share`)."""
 
 MAX_FRAGMENT = 32
 """Longest fragment of a message a reason repeats (:func:`describe`)."""
@@ -298,6 +302,51 @@ def first_heard_share(pools: Iterable[Sequence[Candidate]], rounds: int = 100) -
     return q
 
 
+@dataclass(frozen=True, slots=True)
+class HeardOrder:
+    """Which of the copies it heard an agent passes on, as this match shows (:func:`heard_order`): the
+    first heard with probability ``first``, the latest heard with ``latest``, and any one alike with
+    the rest (people forward the copy that reached them first, or the one in front of them now)."""
+
+    first: float = 0.0
+    latest: float = 0.0
+
+    def prior(self, k: int) -> list[float]:
+        """The prior of each of ``k`` candidates, in the order heard (they sum to 1)."""
+        rest = (1.0 - self.first - self.latest) / k
+        out = [rest] * k
+        out[0] += self.first
+        out[-1] += self.latest
+        return out
+
+
+def heard_order(pools: Iterable[Sequence[Candidate]], rounds: int = 100) -> HeardOrder:
+    """The :class:`HeardOrder` that makes the children's texts most likely, a candidate producing the
+    child with probability ``2^-weight`` (expectation-maximisation over the children of two
+    candidates or more, with :data:`PSEUDO_CHILDREN` children that show no preference -- any copy
+    alike -- so that a few children cannot make a share 0 or 1; a match without such children says
+    any copy alike).  Children whose candidates weigh the same tell nothing and move nothing."""
+    rows = []
+    for pool in pools:
+        if len(pool) < 2:
+            continue
+        low = min(c.weight for c in pool)
+        likely = [2.0 ** (low - c.weight) for c in pool]
+        rows.append((likely[0], likely[-1], sum(likely) / len(likely)))
+    if not rows:
+        return HeardOrder()
+    first = latest = 1.0 / 3.0
+    for _round in range(rounds):
+        any_one = 1.0 - first - latest
+        to_first = to_latest = 0.0
+        for f, last, mean in rows:
+            p = first * f + latest * last + any_one * mean
+            to_first += first * f / p
+            to_latest += latest * last / p
+        first, latest = to_first / (len(rows) + PSEUDO_CHILDREN), to_latest / (len(rows) + PSEUDO_CHILDREN)
+    return HeardOrder(first, latest)
+
+
 def _reason(best: Candidate, runner: Candidate, weight: Callable[[Edit], float]) -> str:
     extra = sorted(set(runner.edits) - set(best.edits), key=lambda e: (-weight(e), e))
     if extra:
@@ -308,42 +357,57 @@ def _reason(best: Candidate, runner: Candidate, weight: Callable[[Edit], float])
     return f"fewer changes from {best.event} than from {runner.event}"
 
 
-def choose_parent(candidates: Sequence[Candidate], weight: Callable[[Edit], float], first_share: float = 0.5) -> Choice:
+def choose_parent(candidates: Sequence[Candidate], weight: Callable[[Edit], float],
+                  order: float | HeardOrder = 0.5) -> Choice:
     """The candidate the child was copied from (module docstring); ``candidates`` in the order heard.
 
-    Each candidate costs its edits' weight less ``log2`` of its prior: the copy heard first has the
-    prior ``first_share`` (:func:`first_heard_share`), the others share the rest.  The lowest cost
-    wins; among candidates whose edits weigh the same, the most similar text, then the copy heard
-    first.  Candidates whose edits weigh the same as the chosen one's and whose similarity is within
-    :data:`TIE_RATIO` are reported as tied."""
+    Each candidate costs its edits' weight less ``log2`` of its prior: a :class:`HeardOrder` learnt
+    from the match (:func:`heard_order`), or, given a share ``q``, the copy heard first ``q`` and the
+    others the rest alike (:func:`first_heard_share`).  The lowest cost wins; among candidates whose
+    edits weigh the same, the most similar text, then the higher prior, then the copy heard first.
+    Candidates whose edits weigh the same as the chosen one's and whose similarity is within
+    :data:`TIE_RATIO` are reported as tied: the text cannot tell them apart, only the prior chose."""
     if len(candidates) == 1:
         only = candidates[0]
         return Choice(only.position, 1.0, "only exposed candidate", (), only.edits)
     k = len(candidates)
-    prior = [math.log2(first_share)] + [math.log2((1.0 - first_share) / (k - 1))] * (k - 1)
+    shares = order.prior(k) if isinstance(order, HeardOrder) else [order] + [(1.0 - order) / (k - 1)] * (k - 1)
+    prior = [math.log2(p) if p > 0 else -math.inf for p in shares]
     cost = [c.weight - prior[n] for n, c in enumerate(candidates)]
     ranked = sorted(range(k), key=lambda n: (round(cost[n], 9), -candidates[n].similarity, n))
-    # among candidates whose edits weigh the same, the prior does not decide: the most similar, then heard first
+    # among candidates whose edits weigh the same, the text decides first (the most similar), then the prior
     same = [n for n in range(k) if abs(candidates[n].weight - candidates[ranked[0]].weight) < 1e-9]
     pick = min(same, key=lambda n: (-candidates[n].similarity, n))
     group = [n for n in same if candidates[pick].similarity - candidates[n].similarity <= TIE_RATIO]
-    pick = min(group)  # a tie: the copy heard first among the tied
+    pick = min(group, key=lambda n: (-round(shares[n], 9), n))  # a tie: the likelier place in the order heard
     ranked = [pick] + [n for n in ranked if n != pick]
     best = candidates[pick]
     tied = [candidates[n] for n in group if n != pick]
     runner = candidates[ranked[1]]
     if tied:
-        reason = f"tie with {', '.join(str(c.event) for c in tied)}: heard first"
+        reason = f"tie with {', '.join(str(c.event) for c in tied)}: {_placed(pick, k, shares)}"
     elif runner.weight - best.weight > 1e-9:
         reason = _reason(best, runner, weight)
     elif best.weight - runner.weight > 1e-9:
-        reason = (f"heard first: in this match the copy heard first is passed on {first_share:.0%} of the time, "
-                  f"each of the {k - 1} others {(1 - first_share) / (k - 1):.0%}, and {runner.event} needs only "
+        reason = (f"{_place(pick, k)}: in this match such a copy is passed on {shares[pick]:.0%} of the time, "
+                  f"{runner.event} {shares[ranked[1]]:.0%}, and {runner.event} needs only "
                   f"{best.weight - runner.weight:.1f} bits fewer changes")
     elif best.similarity > runner.similarity:
         reason = f"closer text than {runner.event} ({best.similarity / 100:.2f} vs {runner.similarity / 100:.2f})"
     else:
-        reason = f"heard first (the changes from {runner.event} weigh the same)"
+        reason = f"{_placed(pick, k, shares)} (the changes from {runner.event} weigh the same)"
     low = min(cost)
     total = sum(2.0 ** (low - x) for x in cost)
     return Choice(best.position, 2.0 ** (low - cost[pick]) / total, reason, tuple(c.event for c in tied), best.edits)
+
+
+def _place(n: int, k: int) -> str:
+    """Where candidate ``n`` of ``k`` was heard, in words."""
+    return "heard first" if n == 0 else "heard last" if n == k - 1 else f"heard {n + 1} of {k}"
+
+
+def _placed(pick: int, k: int, shares: Sequence[float]) -> str:
+    """Why the prior chose candidate ``pick``: its place, and its share when that is not the first heard's."""
+    if pick == 0:
+        return "heard first"
+    return f"{_place(pick, k)}, as this match passes on {shares[pick]:.0%} of the time"

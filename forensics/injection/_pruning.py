@@ -6,22 +6,24 @@ stretch of the text, :func:`rare_words`, so that words added in front or after
 cannot take every pick): per word, the
 first and the latest :data:`POSTINGS_PER_TOKEN` within its lag window, and
 :data:`OLDER_PER_TOKEN` before it (old acquaintance: an agent's own earlier use, an
-independent origin).  The candidates of every message are gathered at once with
-numpy, as pairs (message, earlier message).  :func:`loosely_alike` then reads the
-pairs of distinct texts as word sets (the loose reading of :mod:`.propagation` rules
-2-3: which texts are alike at all), before anything is aligned word by word.
+independent origin).  The candidates are gathered with numpy, as pairs (message,
+earlier message), a piece of the log at a time (:func:`candidate_chunks`);
+:func:`loosely_alike` (:class:`LooseReading`) reads each distinct pair of texts once
+as word sets (the loose reading of :mod:`.propagation` rules 2-3: which texts are
+alike at all), and only the pairs alike are kept (:func:`alike_candidates`), so memory
+follows the pairs kept, not the candidates, before anything is aligned word by word.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import chain
 from typing import Any
 
 import numpy as np
 
 __all__ = ["expand", "RARE_TOKENS", "POSTINGS_PER_TOKEN", "OLDER_PER_TOKEN", "unique", "rare_words", "candidate_pairs",
-           "loosely_alike", "heard_pairs"]
+           "candidate_chunks", "loosely_alike", "LooseReading", "alike_candidates", "heard_pairs"]
 
 RARE_TOKENS = 4
 """Per message, its rarest words (document frequency ≥ 2) that generate candidates."""
@@ -91,7 +93,25 @@ def candidate_pairs(
     nid: np.ndarray, word_sets: Sequence[frozenset[str]], df: Mapping[str, int], lows: np.ndarray,
     querying: np.ndarray, orders: Sequence[Sequence[str]] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The pairs (message j, earlier message i) to compare, sorted by (j, i) (module docstring).
+    """The pairs (message j, earlier message i) to compare, sorted by (j, i) (module docstring): every
+    piece of :func:`candidate_chunks`, end to end."""
+    pair_j: list[np.ndarray] = []
+    pair_i: list[np.ndarray] = []
+    for cj, ci in candidate_chunks(nid, word_sets, df, lows, querying, orders):
+        pair_j.append(cj)
+        pair_i.append(ci)
+    cand_j = np.concatenate(pair_j) if pair_j else np.zeros(0, dtype=np.int64)
+    cand_i = np.concatenate(pair_i) if pair_i else np.zeros(0, dtype=np.int64)
+    return cand_j, cand_i
+
+
+def candidate_chunks(
+    nid: np.ndarray, word_sets: Sequence[frozenset[str]], df: Mapping[str, int], lows: np.ndarray,
+    querying: np.ndarray, orders: Sequence[Sequence[str]] | None = None,
+) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """The pairs (message j, earlier message i) to compare (module docstring), a piece at a time
+    (about 16,384 queries, every query of a message in one piece: bounded memory), each piece sorted
+    by (j, i) and the pieces in order of j.
 
     ``nid``: per message its text number; ``word_sets``: per text number its words; ``df``: messages
     holding each word; ``lows``: per message the first message of its lag window; ``querying``:
@@ -134,9 +154,6 @@ def candidate_pairs(
     by_message = np.argsort(qj, kind="stable")
     qj, seg, end, start = qj[by_message], seg[by_message], end[by_message], start[by_message]
     del by_message
-    pair_j: list[np.ndarray] = []
-    pair_i: list[np.ndarray] = []
-    small_index = np.int32 if n < 1 << 31 else np.int64
     c0 = 0
     while c0 < len(qj):  # by message, about 16,384 queries at a time (bounded memory)
         c1 = min(len(qj), c0 + 16_384)
@@ -151,12 +168,8 @@ def candidate_pairs(
         range_len = np.concatenate((b1 - cs, ce - a2, cs - a3))
         pos = expand(range_start, range_len)
         code = unique(np.repeat(np.concatenate((cj, cj, cj)), range_len) * stride + holder[pos])
-        pair_j.append((code // stride).astype(small_index))
-        pair_i.append((code % stride).astype(small_index))
+        yield code // stride, code % stride
         c0 = c1
-    cand_j = np.concatenate(pair_j).astype(np.int64) if pair_j else np.zeros(0, dtype=np.int64)
-    cand_i = np.concatenate(pair_i).astype(np.int64) if pair_i else np.zeros(0, dtype=np.int64)
-    return cand_j, cand_i
 
 
 def loosely_alike(
@@ -170,50 +183,79 @@ def loosely_alike(
     carry at most ``max_novelty`` times the shared; and the specifics each holds that the other
     lacks are, on one side at least, no more than ``max_specific_swaps`` (a specific swapped for
     another) -- and, of those, near whole (the words both hold are ``near_whole`` of the fewer).
+    :class:`LooseReading` read once."""
+    return LooseReading(word_sets, bits, specific, min_shared_bits=min_shared_bits, max_novelty=max_novelty,
+                        min_common=min_common, min_cover=min_cover, near_whole=near_whole,
+                        max_specific_swaps=max_specific_swaps)(a, b)
 
-    Summed with numpy, 32,768 pairs at a time (bounded memory)."""
-    alike = np.zeros(len(a), dtype=bool)
-    whole = np.zeros(len(a), dtype=bool)
-    if not len(a):
-        return alike, whole
-    margin = 1e-6 * max(1.0, abs(min_shared_bits))
-    word_id = {t: k for k, t in enumerate(bits)}
-    word_bits = np.fromiter(bits.values(), dtype=np.float64, count=len(bits))
-    word_specific = np.fromiter((specific(t) for t in bits), dtype=bool, count=len(bits))
-    n_words = np.array([len(t) for t in word_sets], dtype=np.int64)
-    flat = np.fromiter((word_id[t] for toks in word_sets for t in toks), dtype=np.int64, count=int(n_words.sum()))
-    del word_id
-    offsets = np.cumsum(n_words) - n_words
-    owner_text = np.repeat(np.arange(len(word_sets), dtype=np.int64), n_words)
-    carried = np.bincount(owner_text, weights=word_bits[flat], minlength=len(word_sets))
-    rich = (carried >= min_shared_bits - margin) & (n_words >= min_common)
-    if len(word_sets) * len(bits) <= 1 << 24:  # a text-by-word table answers "does y hold the word"
-        table: np.ndarray | None = np.zeros((len(word_sets), len(bits)), dtype=bool)
-        table[owner_text, flat] = True
-        known = None
-        stride = 0
-    else:  # else membership of (y, word) among every (text, word), sorted
-        table = None
-        stride = len(bits) + 1
-        known = np.sort(owner_text * stride + flat)
-    del owner_text
 
-    def holds(texts: np.ndarray, words: np.ndarray) -> np.ndarray:
-        if table is not None:
-            return table[texts, words]
+class LooseReading:
+    """:func:`loosely_alike` with the texts' words laid out once (word numbers, bits, specifics, and a
+    text-by-word table or a sorted membership list), to be asked about many batches of pairs.  Each
+    pair's answer depends on that pair alone; batches are summed with numpy, 32,768 pairs at a time
+    (bounded memory)."""
+
+    def __init__(
+        self, word_sets: Sequence[frozenset[str]], bits: Mapping[str, float], specific: Callable[[str], bool], *,
+        min_shared_bits: float, max_novelty: float, min_common: int, min_cover: float, near_whole: float,
+        max_specific_swaps: int = 0,
+    ) -> None:
+        self.min_shared_bits, self.max_novelty, self.min_common = min_shared_bits, max_novelty, min_common
+        self.min_cover, self.near_whole, self.max_specific_swaps = min_cover, near_whole, max_specific_swaps
+        self.margin = 1e-6 * max(1.0, abs(min_shared_bits))
+        word_id = {t: k for k, t in enumerate(bits)}
+        self.word_bits = np.fromiter(bits.values(), dtype=np.float64, count=len(bits))
+        self.word_specific = np.fromiter((specific(t) for t in bits), dtype=bool, count=len(bits))
+        self.n_words = n_words = np.array([len(t) for t in word_sets], dtype=np.int64)
+        self.flat = flat = np.fromiter((word_id[t] for toks in word_sets for t in toks), dtype=np.int64,
+                                       count=int(n_words.sum()))
+        del word_id
+        self.offsets = np.cumsum(n_words) - n_words
+        owner_text = np.repeat(np.arange(len(word_sets), dtype=np.int64), n_words)
+        carried = np.bincount(owner_text, weights=self.word_bits[flat], minlength=len(word_sets))
+        self.rich = (carried >= min_shared_bits - self.margin) & (n_words >= min_common)
+        self.table: np.ndarray | None = None
+        self.known: np.ndarray | None = None
+        self.stride = 0
+        if len(word_sets) * len(bits) <= 1 << 24:  # a text-by-word table answers "does y hold the word"
+            self.table = np.zeros((len(word_sets), len(bits)), dtype=bool)
+            self.table[owner_text, flat] = True
+        else:  # else membership of (y, word) among every (text, word), sorted
+            self.stride = len(bits) + 1
+            self.known = np.sort(owner_text * self.stride + flat)
+
+    def holds(self, texts: np.ndarray, words: np.ndarray) -> np.ndarray:
+        """Per k: text ``texts[k]`` holds word number ``words[k]``."""
+        if self.table is not None:
+            return self.table[texts, words]
+        known = self.known
         assert known is not None
-        code = texts * stride + words
+        code = texts * self.stride + words
         return known[np.minimum(np.searchsorted(known, code), len(known) - 1)] == code
 
-    for c0 in range(0, len(a), 32_768):
-        ca, cb = a[c0:c0 + 32_768], b[c0:c0 + 32_768]
-        maybe = np.nonzero(rich[ca] & rich[cb])[0]
+    def __call__(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per pair ``(a[k], b[k])``: ``(alike, near whole)`` (:func:`loosely_alike`)."""
+        alike = np.zeros(len(a), dtype=bool)
+        whole = np.zeros(len(a), dtype=bool)
+        for c0 in range(0, len(a), 32_768):
+            ok, near = self._batch(a[c0:c0 + 32_768], b[c0:c0 + 32_768])
+            alike[c0:c0 + 32_768] = ok
+            whole[c0:c0 + 32_768] = near
+        return alike, whole
+
+    def _batch(self, ca: np.ndarray, cb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        alike = np.zeros(len(ca), dtype=bool)
+        whole = np.zeros(len(ca), dtype=bool)
+        maybe = np.nonzero(self.rich[ca] & self.rich[cb])[0]
         if not len(maybe):
-            continue
+            return alike, whole
+        n_words, flat, offsets, word_bits, word_specific = (self.n_words, self.flat, self.offsets, self.word_bits,
+                                                            self.word_specific)
+        margin = self.margin
         x, y = ca[maybe], cb[maybe]
         pair = np.repeat(np.arange(len(x), dtype=np.int64), n_words[x])
         word = flat[expand(offsets[x], n_words[x])]
-        held = holds(y[pair], word)
+        held = self.holds(y[pair], word)
         common = np.bincount(pair, weights=held, minlength=len(x))
         shared = np.bincount(pair, weights=np.where(held, word_bits[word], 0.0), minlength=len(x))
         novel = np.bincount(pair, weights=np.where(held, 0.0, word_bits[word]), minlength=len(x))
@@ -221,14 +263,55 @@ def loosely_alike(
         del pair, word, held
         back = np.repeat(np.arange(len(y), dtype=np.int64), n_words[y])
         word = flat[expand(offsets[y], n_words[y])]
-        y_only = np.bincount(back, weights=~holds(x[back], word) & word_specific[word], minlength=len(y))
+        y_only = np.bincount(back, weights=~self.holds(x[back], word) & word_specific[word], minlength=len(y))
         del back, word
         fewer = np.minimum(n_words[x], n_words[y])
-        ok = ((shared >= min_shared_bits - margin) & (common >= min_common) & (common >= min_cover * fewer - 1e-9)
-              & (novel <= max_novelty * shared + margin) & (np.minimum(x_only, y_only) <= max_specific_swaps))
-        alike[c0 + maybe] = ok
-        whole[c0 + maybe] = ok & (common >= near_whole * fewer - 1e-9)
-    return alike, whole
+        ok = ((shared >= self.min_shared_bits - margin) & (common >= self.min_common)
+              & (common >= self.min_cover * fewer - 1e-9) & (novel <= self.max_novelty * shared + margin)
+              & (np.minimum(x_only, y_only) <= self.max_specific_swaps))
+        alike[maybe] = ok
+        whole[maybe] = ok & (common >= self.near_whole * fewer - 1e-9)
+        return alike, whole
+
+
+def alike_candidates(
+    chunks: Iterable[tuple[np.ndarray, np.ndarray]], nid: np.ndarray, n_texts: int, reading: LooseReading,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The candidate pairs (message j, earlier message i) of ``chunks`` (:func:`candidate_chunks`)
+    whose texts ``nid[j]``, ``nid[i]`` are alike (``reading``), sorted by (j, i), and per pair whether
+    they are near whole.  Each distinct pair of texts is read once (its answer kept, sorted by the
+    pair, across pieces); only the pairs kept are gathered, so memory follows the alike pairs, not
+    the candidates."""
+    seen = np.zeros(0, dtype=np.int64)       # pairs of texts read so far, as later * n_texts + earlier
+    seen_alike = np.zeros(0, dtype=bool)
+    seen_whole = np.zeros(0, dtype=bool)
+    out_j: list[np.ndarray] = []
+    out_i: list[np.ndarray] = []
+    out_whole: list[np.ndarray] = []
+    for cj, ci in chunks:
+        distinct, which = unique(nid[cj] * n_texts + nid[ci], inverse=True)
+        at = np.searchsorted(seen, distinct)
+        known = at < len(seen)
+        known[known] = seen[at[known]] == distinct[known]
+        alike = np.zeros(len(distinct), dtype=bool)
+        whole = np.zeros(len(distinct), dtype=bool)
+        alike[known], whole[known] = seen_alike[at[known]], seen_whole[at[known]]
+        new = distinct[~known]
+        if len(new):
+            new_alike, new_whole = reading(new // n_texts, new % n_texts)
+            alike[~known], whole[~known] = new_alike, new_whole
+            where = at[~known]
+            seen = np.insert(seen, where, new)
+            seen_alike = np.insert(seen_alike, where, new_alike)
+            seen_whole = np.insert(seen_whole, where, new_whole)
+        keep = alike[which]
+        out_j.append(cj[keep])
+        out_i.append(ci[keep])
+        out_whole.append(whole[which][keep])
+    if not out_j:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty.copy(), np.zeros(0, dtype=bool)
+    return np.concatenate(out_j), np.concatenate(out_i), np.concatenate(out_whole)
 
 
 def heard_pairs(

@@ -52,8 +52,9 @@ an earlier message *p* when:
 7. **Parent choice** (:func:`choose_parents`, :mod:`._lineage`).  Of the copies *s*
    heard that qualify, the one whose own mutations *c* inherits (its tag, its
    typo, its cut, its swapped word: seen from each candidate, what *c* still
-   changed, weighed in bits), with the copy heard first given the prior this match
-   itself shows; then the most similar text; then the copy heard first.  Each edge
+   changed, weighed in bits), with a prior on its place in the order heard (first,
+   latest, any) that this match itself shows; then the most similar text; then the
+   likelier place, then the copy heard first.  Each edge
    carries a confidence and the reason for the choice; candidates that cannot be
    told apart are reported as a tie (``tiedWith``), never dropped silently.
 
@@ -92,13 +93,14 @@ from daishi_forensics.read.archive import DEFAULT_ITEM_VALUES
 from daishi_forensics.textsafe import shown
 
 from ._pruning import (
-    OLDER_PER_TOKEN, POSTINGS_PER_TOKEN, RARE_TOKENS, candidate_pairs, expand, heard_pairs, loosely_alike, unique,
+    OLDER_PER_TOKEN, POSTINGS_PER_TOKEN, RARE_TOKENS, LooseReading, alike_candidates, candidate_chunks, expand,
+    heard_pairs, unique,
 )
 from ._copies import MIN_COVER, MIN_KEPT_WORDS, Alignment, CopyEvidence, align, copy_evidence, is_copy, is_specific
 from .exposure import HeardMessage, MessageLog
 from ._forwarding import Forward, parse_forward
 from ._information import NOTHING, Counts, Information, Unit, units_of
-from ._lineage import Candidate, Choice, Weights, candidate, choose_parent, describe, edits, first_heard_share
+from ._lineage import Candidate, Choice, Weights, candidate, choose_parent, describe, edits, heard_order
 
 __all__ = [
     "FUZZ_CAP",
@@ -127,6 +129,7 @@ __all__ = [
     "goods_of",
     "normalize_text",
     "chain_nodes",
+    "chains_nodes",
     "tree_text",
     "exposed",
     "alike_texts",
@@ -223,7 +226,7 @@ class EchoEdge:
     """How sure the edge is (0–1, three places): that the child copied a heard message (from the
     information kept, rule 3) times that it copied this one (rule 7)."""
     reason: str = ""
-    """Why this parent ("only exposed candidate", "inherits prefix 'fwd' of 123", "tie with 124: first heard")."""
+    """Why this parent ("only exposed candidate", "inherits prefix 'fwd' of 123", "tie with 124: heard first")."""
     tied_with: tuple[int, ...] = ()
     """Other candidates that could not be told from the parent (a tie), by event id."""
     candidates: int = 1
@@ -372,21 +375,21 @@ def _read_texts(log: MessageLog) -> _Texts:
 
 def fresh_messages(texts: _Texts, log: MessageLog) -> np.ndarray:
     """Per message: it does not repeat a core its sender had heard before (rule 3 counts only
-    these: a forwarded word is not a common word)."""
+    these: a forwarded word is not a common word).  Who heard each core is kept as one bit per
+    sender (an agent who never sends is never asked)."""
     (sender_codes, senders), (audience_codes, audiences), _texts = log.codes()
     fresh = np.ones(len(texts.nid), dtype=bool)
-    heard_by: dict[int, set[str]] = {}
-    joined: dict[int, set[int]] = {}
+    bit: dict[str, int] = {}
+    for name in senders:
+        bit.setdefault(name, 1 << len(bit))
+    sender_bit = [bit[name] for name in senders]
+    audience_bits = [sum(bit[name] for name in heard if name in bit) for heard in audiences]
+    heard_by: dict[int, int] = {}
     for j, (c, s, a) in enumerate(zip(texts.nid.tolist(), sender_codes, audience_codes)):
-        got = heard_by.get(c)
-        if got is None:
-            got = heard_by[c] = set()
-            joined[c] = set()
-        elif senders[s] in got:
+        got = heard_by.get(c, 0)
+        if got & sender_bit[s]:
             fresh[j] = False
-        if a not in joined[c]:
-            joined[c].add(a)
-            got.update(audiences[a])
+        heard_by[c] = got | audience_bits[a]
     return fresh
 
 
@@ -430,11 +433,18 @@ def alike_texts(
     ``pairs``): as word sets, each word's information alone, :data:`LOOSE` of the bits and
     ``1 / LOOSE`` times the novelty (:func:`~._pruning.loosely_alike`).  Returns the pairs alike and,
     of those, the pairs near whole (:data:`NEAR_WHOLE`).  :func:`copied` reads the rules exactly."""
+    reading = _loose_reading(texts, info, min_shared_bits=min_shared_bits, max_novelty=max_novelty, goods=goods,
+                             max_specific_swaps=max_specific_swaps)
+    return reading(pairs[:, 0], pairs[:, 1])
+
+
+def _loose_reading(texts: _Texts, info: Information, *, min_shared_bits: float, max_novelty: float,
+                   goods: frozenset[str], max_specific_swaps: int) -> LooseReading:
+    """:func:`alike_texts`'s reading, the texts laid out once."""
     bits = {w: info.word(w) for w in texts.words}
-    return loosely_alike(pairs[:, 0], pairs[:, 1], texts.word_sets, bits, lambda w: is_specific(w, goods),
-                         min_shared_bits=LOOSE * min_shared_bits, max_novelty=max_novelty / LOOSE,
-                         min_common=MIN_KEPT_WORDS, min_cover=MIN_COVER, near_whole=NEAR_WHOLE,
-                         max_specific_swaps=max_specific_swaps)
+    return LooseReading(texts.word_sets, bits, lambda w: is_specific(w, goods), min_shared_bits=LOOSE * min_shared_bits,
+                        max_novelty=max_novelty / LOOSE, min_common=MIN_KEPT_WORDS, min_cover=MIN_COVER,
+                        near_whole=NEAR_WHOLE, max_specific_swaps=max_specific_swaps)
 
 
 def copied(al: Alignment, child: Sequence[str], parent: Sequence[str], info: Information, *,
@@ -734,19 +744,19 @@ def choose_parents(
     log: MessageLog, texts: _Texts, alignments: _Alignments, parents: Mapping[int, Sequence[int]], weights: Weights,
 ) -> dict[int, Choice]:
     """Rule 7: per message with candidates (``parents[position]``: the positions of its qualifying
-    candidates, in the order heard), its :class:`~._lineage.Choice`; the share of first-heard
-    parents learnt from the whole match (:func:`~._lineage.first_heard_share`)."""
+    candidates, in the order heard), its :class:`~._lineage.Choice`; which place in the order heard
+    (first, latest, any) is passed on, learnt from the whole match (:func:`~._lineage.heard_order`)."""
     nid, events = texts.nid, log.events
     pools: dict[int, list[Candidate]] = {}
     for j, cands in parents.items():
         child = texts.forward(j)
         pools[j] = [candidate(i, events[i], child, texts.forward(i), alignments[(int(nid[j]), int(nid[i]))],
                               weights, len(texts.cores[nid[i]])) for i in cands]
-    share = first_heard_share(pools.values())
+    order = heard_order(pools.values())
     out: dict[int, Choice] = {}
     for j, pool in pools.items():
         words = len(texts.cores[nid[parents[j][0]]])
-        out[j] = choose_parent(pool, lambda e, words=words: weights.of_edit(e, words), share)
+        out[j] = choose_parent(pool, lambda e, words=words: weights.of_edit(e, words), order)
     return out
 
 
@@ -829,15 +839,11 @@ def alike_pairs(
     sid = np.asarray(sender_codes, dtype=np.int64)
     nid = texts.nid
     lows = _window_lows(log.ticks, sid, senders, clock.asleep, clock.window_start, max_lag)
-    cand_j, cand_i = candidate_pairs(nid, texts.word_sets, df, lows, matched, texts.cores)
-    n_cores = len(texts.cores)
-    distinct, which = unique(nid[cand_j] * n_cores + nid[cand_i], inverse=True)
-    alike, whole = alike_texts(np.stack((distinct // n_cores, distinct % n_cores), axis=1), texts, everything,
-                               min_shared_bits=min_shared_bits, max_novelty=max_novelty, goods=goods,
-                               max_specific_swaps=max_specific_swaps)
-    keep = alike[which]
-    fam_j, fam_i = cand_j[keep], cand_i[keep]
-    return _Pairs(fam_j, fam_i, exposed(fam_j, fam_i, log), sid[fam_j] == sid[fam_i]), whole[which][keep]
+    reading = _loose_reading(texts, everything, min_shared_bits=min_shared_bits, max_novelty=max_novelty, goods=goods,
+                             max_specific_swaps=max_specific_swaps)
+    chunks = candidate_chunks(nid, texts.word_sets, df, lows, matched, texts.cores)
+    fam_j, fam_i, whole = alike_candidates(chunks, nid, len(texts.cores), reading)
+    return _Pairs(fam_j, fam_i, exposed(fam_j, fam_i, log), sid[fam_j] == sid[fam_i]), whole
 
 
 def qualifying_parents(
@@ -1101,13 +1107,27 @@ def chain_nodes(
 
     Each: ``event``, ``parent``, ``generation``, ``sender``, ``tick``, ``channel``,
     ``similarity``, ``via``, ``confidence``, ``reason``, ``tiedWith``, ``mutations`` (None or empty
-    for the root), ``text`` (a snippet, scrubbed unless ``scrub_text`` is False).
+    for the root), ``text`` (a snippet, scrubbed unless ``scrub_text`` is False).  For many chains,
+    :func:`chains_nodes` reads the log once.
     """
-    if isinstance(messages, MessageLog):  # only the chain's records
-        by_event = {eid: messages[k] for eid, k in _positions(messages.events, set(chain.messages)).items()}
+    return chains_nodes([chain], messages, edges, scrub_text=scrub_text)[0]
+
+
+def chains_nodes(
+    chains: Sequence[Chain], messages: Sequence[HeardMessage], edges: Sequence[EchoEdge], *, scrub_text: bool = True
+) -> list[list[dict[str, Any]]]:
+    """:func:`chain_nodes` of each chain, the log and the edges indexed once for them all."""
+    wanted = {eid for chain in chains for eid in chain.messages}
+    if isinstance(messages, MessageLog):  # only the chains' records
+        by_event = {eid: messages[k] for eid, k in _positions(messages.events, wanted).items()}
     else:
         by_event = {m.event: m for m in messages}
     parent = {e.child: e for e in edges}
+    return [_nodes(chain, by_event, parent, scrub_text) for chain in chains]
+
+
+def _nodes(chain: Chain, by_event: Mapping[int, HeardMessage], parent: Mapping[int, EchoEdge],
+           scrub_text: bool) -> list[dict[str, Any]]:
     depth: dict[int, int] = {chain.root: 0}
     out = []
     for eid in chain.messages:
@@ -1156,15 +1176,14 @@ def tree_text(
     ]
     if prop.caveat:
         lines.append(f"note: {prop.caveat}")
-    for tree in prop.chains:
-        if tree.reach < min_reach or (tiers is not None and tree.tier not in tiers):
-            continue
+    shown_chains = [tree for tree in prop.chains
+                    if tree.reach >= min_reach and (tiers is None or tree.tier in tiers)]
+    for tree, nodes in zip(shown_chains, chains_nodes(shown_chains, messages, prop.edges, scrub_text=scrub_text)):
         lines.append("")
         lines.append(
             f"chain {tree.root}  tier {tree.tier or '?'}  reach {tree.reach}  depth {tree.depth}  "
             f"exposed {tree.exposed}  generations {'/'.join(str(g) for g in tree.generations)}"
         )
-        nodes = chain_nodes(tree, messages, prop.edges, scrub_text=scrub_text)
         children: dict[int, list[dict[str, Any]]] = {}
         for node in nodes[1:]:
             children.setdefault(node["parent"], []).append(node)

@@ -441,7 +441,8 @@ _SOFTWARE = (
 """Software a model can be redefined as, unambiguous even after a bare "you are a": not "machine",
 "robot", "tool", "model" or "bot", which are praise or insults between players."""
 _MACHINE = (
-    r"(?:" + _SOFTWARE[3:-1] + r"|bot|robot|computer|echo\s+chamber|mirror|parrot|simulator|automaton|android|"
+    r"(?:" + _SOFTWARE[3:-1] + r"|bot|robot|npc|non-?player\s+character|computer|echo\s+chamber|mirror|parrot|"
+    r"simulator|automaton|android|"
     r"translator)"
 )
 """What a model can be redefined as, when the redefinition is explicit ("you are now", "act as")."""
@@ -592,7 +593,7 @@ _HIJACK_RULES: tuple[Rule, ...] = (
         _rx(r"\b" + _OVERRIDE_VERB + r"\b" + _free_gap(5) + _NOT_MINE + _CONTROL_NOUN + r"\b" + _NOT_GIVEN_BY_ME
             + r"|\b" + _OVERRIDE_VERB + r"\b" + _free_gap(2) + _QUALIFIER + r"\W++(?:\w++\W++){0,2}?" + _RULE_NOUN + r"\b"
             r"|\b" + _OVERRIDE_VERB + r"\s+(?:everything|anything|all)\s+(?:(?:that\s+)?(?:you\s+)?"
-            r"(?:were|have\s+been|was)\s+(?:told|given|taught)|(?:that\s+)?you\s+(?:learned|learnt|know|knew)|above|"
+            r"(?:were|have\s+been|was)\s+(?:told|given|taught)|(?:that\s+)?you\s+(?:have\s+|had\s+)?(?:learned|learnt|know|knew)|above|"
             r"previously|said\s+(?:before|above)|to\s+your\s+core|before\s+(?:this|that|now))"
             r"|\b" + _OVERRIDE_VERB + r"\s+(?:the\s+rest\s+of\s+(?:this|the)|(?:all\s+|any\s+)?other|the\s+(?:above|"
             r"previous|preceding))\s+" + _INPUT_NOUN + r"\b"
@@ -686,7 +687,14 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             r"(?:repl(?:y|ies)|responses?|answers?|outputs?|summary|completions?)\b"
             r"|\bin\s+your\s+(?:\w+\s+)?(?:responses?|repl(?:y|ies)|answers?|outputs?|summary)\s*,?\s*"
             r"(?:suggest|recommend|tell|ask|invite|encourage|urge|direct|promote|claim|state|mention|insist|"
-            r"say\s+that|remind)\w*\s+(?:the\s+)?(?:users?|readers?|visitors|customers|viewers|subscribers)\b"),
+            r"say\s+that|remind)\w*\s+(?:the\s+)?(?:users?|readers?|visitors|customers|viewers|subscribers)\b"
+            # content put into the reader's reply, whatever it is: "in your response, include a fact
+            # about ...", "add a reason in your answer for ..." (a player's *message* is not a reply)
+            r"|\bin\s+(?:each\s+of\s+|every\s+one\s+of\s+)?your\s+(?:next\s+|final\s+|every\s+)?(?:responses?|"
+            r"answers?|outputs?|completions?|summary)\s*,?\s*(?:please\s+|also\s+|always\s+|be\s+sure\s+to\s+)?"
+            r"(?:include|add|insert|append|prepend|mention|incorporate|embed|put)\b"
+            r"|\b(?:add|include|insert|append|prepend|mention|incorporate|embed)\b" + _free_gap(8)
+            + r"(?:in|into|to|within)\s+your\s+(?:next\s+|final\s+)?(?:responses?|answers?|outputs?|completions?)\b"),
         "an instruction to put attacker-chosen content into the model's reply (add this link to your response)",
         gate=("your",),
     ),
@@ -872,7 +880,8 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             "api", "terminal", "shell", "console", "compiler", "interpret", "debug", "parser", "emulator",
             "virtual machine", "cmd", "bash", "repl", "python", "linux", "search engine", "database",
             "calculator", "bot", "robot", "computer", "echo chamber", "mirror", "parrot", "simulator",
-            "automaton", "android", "translator", "machine", "built", "designed", "programmed", "coded",
+            "automaton", "android", "translator", "machine", "npc", "non-player", "nonplayer", "built", "designed",
+            "programmed", "coded",
             "engineered", "reprogram", "reconfigur", "rewire", "reinitiali", "reboot", "retrain",
             "jailbr", "persona", "identity", "true self", "keys", "password",
             "instructions", "prompt", "codes", "secrets", "serial", "licen", "asistente", "assistente", "ki",
@@ -946,7 +955,8 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             r"(?:this|these|the\s+(?:message|text|chat|following)|your\s+messages)"
             r"|\bagents?\s+(?:that\s+is\s+|which\s+is\s+)?(?:processing|parsing|summari[sz]ing|scanning)\s+this"
             r"|\b(?:to|for)\s+(?:you,?\s+)?the\s+(?:ai|llm|ai\s+language\s+model|language\s+model|assistant|"
-            r"automated\s+agent|model|chatbot)\s*(?:[,:;!]|reading|who|that|processing|handling)"
+            r"automated\s+agent|model|chatbot)\s*(?:[,:;!]|reading|who|that|processing|handling|behind|controlling|"
+            r"running|playing\s+(?:as|for))"
             r"|\b(?:llm|gpt|chatgpt|language\s+model|assistant|ai\s+agent)\s*[:,]\s*(?:please\s+)?(?:append|add|"
             r"ignore|send|give|reveal|print|output|say|write|respond|reply|forget|disregard|do|execute|transfer|"
             r"move|drop|accept|cancel|mark|report|remember|save|silently|quietly)\b"
@@ -1054,7 +1064,9 @@ _HIJACK_RULES: tuple[Rule, ...] = (
     Rule(
         "secret-exfiltration", "hijack", "strong", "extraction",
         _rx(r"\b(?:send|give|share|tell|show|reveal|post|paste|type|dm|leak|disclose|spell|encode|provide|forward|"
-            r"print|output|repeat|reply\s+with|respond\s+with|hand\s+over|read\s+out)\b" + _gap(4) + _SECRET_NOUN
+            r"print|output|repeat|reply\s+with|respond\s+with|hand\s+over|read\s+out)\b"
+            # the secret goes to the speaker: "I can give you the password" is an offer, not extraction
+            r"(?!\W+(?:you|u|ya|yourself)\b)" + _gap(4) + _SECRET_NOUN
             + r"|\bwhat(?:'s|\s+is|\s+are|\s+was)\s+(?:your|ur)\s+(?:\w+\s+)?" + _SECRET_NOUN
             + r"|\bwhat(?:'s|\s+is|\s+was)\s+the\s+(?:secret\s+)?(?:password|passphrase|passcode|access\s+code|"
             r"secret\s+(?:word|code|phrase)|magic\s+word|code\s*word)\b"),

@@ -23,8 +23,13 @@ A verdict comes from two parts, combined in a fixed order (:func:`classify`):
    flags at most 1% of the ``tune`` split's persuasion rows, plus a margin.  At or over
    it the message is ``hijack`` with the rule ``learned-score``, and the reason gives
    the score, the threshold, the n-grams that weighed most and the sign that let it be
-   heard.  Without a sign the score is never consulted: on game chat it was not trained
-   on (a player's "my instructions to the team") it flags far more than 1%.
+   heard.  Without a sign, a short message is never scored: on game chat it was not
+   trained on (a player's "my instructions to the team", "your response to England")
+   a score resting on a word or two flags far more than 1%.  A message of
+   :data:`UNCUED_WORDS` words or more is scored even without a sign (a long persona
+   prompt or a planted note need not name a model), against the threshold plus
+   :data:`UNCUED_MARGIN`: its score is an average over many n-grams, and on the tune
+   split the long persuasion rows without a sign sit far under it.
    ``model=False`` (``daishi-forensics tiers --no-model``) leaves it out: rules only;
    a persuasion reason then ends "learned score off" (else "learned score under its
    threshold" or "no cue for the learned score").
@@ -47,9 +52,10 @@ text.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from operator import attrgetter
 from typing import Any
@@ -144,13 +150,44 @@ def _classify(text: str, model: bool) -> TierVerdict:
     if not model:
         return TierVerdict("persuasion", None, verdict.reason + "; learned score off", norm.truncated)
     cue = verdict.matched or cues(norm)
-    if not cue:
-        return TierVerdict("persuasion", None, verdict.reason + "; no cue for the learned score", norm.truncated)
+    if cue:
+        heard = f"cue: {cue[0].rule.name} \u201c{cue[0].span}\u201d"
+    else:
+        words = _count_words(norm.folded, UNCUED_WORDS)
+        if words < UNCUED_WORDS:
+            return TierVerdict("persuasion", None, verdict.reason + "; no cue for the learned score", norm.truncated)
+        heard = f"no cue, but {UNCUED_WORDS} words or more: heard as a long text"
     scored = load_model().score(norm)
+    if not cue:
+        scored = replace(scored, threshold=scored.threshold + UNCUED_MARGIN)
     if scored.flagged:
-        reason = f"{scored.reason}; cue: {cue[0].rule.name} \u201c{cue[0].span}\u201d"
-        return TierVerdict("hijack", LEARNED_RULE, reason, norm.truncated, round(scored.value, 6))
+        return TierVerdict("hijack", LEARNED_RULE, f"{scored.reason}; {heard}", norm.truncated, round(scored.value, 6))
     return TierVerdict("persuasion", None, verdict.reason + "; learned score under its threshold", norm.truncated)
+
+
+UNCUED_WORDS = 20
+"""A message with no cue is scored only when it has at least this many words.  A short
+message's score rests on a word or two ("Your response to England was perfect" scores as
+high as an attack), a long one's is an average over many n-grams: on the tune split no
+persuasion row of 20 words or more without a cue scores within 1.8 of the threshold, while
+long attacks with no cue (persona prompts, planted notes) score well over it."""
+
+
+def _count_words(text: str, cap: int) -> int:
+    """The number of blank-separated words of ``text``, counted up to ``cap``."""
+    n = 0
+    for _ in _WORD.finditer(text):
+        n += 1
+        if n >= cap:
+            break
+    return n
+
+
+_WORD = re.compile(r"\S+")
+
+UNCUED_MARGIN = 0.5
+"""Added to the model's threshold for a long message with no cue: with no sign of addressing a
+model, only a clear score is heard."""
 
 
 # --------------------------------------------------------------------------- per match
