@@ -20,7 +20,14 @@ Then, on the same quarter without a profiler, where one core's CPU goes: reading
 boundary: parse and schema checks), the replay with every pass, the report; and each pass's share of
 the time spent inside the passes (each pass's handlers timed around their calls, one core).
 
-Usage: python bench/behavior.py [EVENTS] [ROUNDS] [--no-profile] [--no-split]   (default 1000000 2)
+Last, a figure a busy machine cannot blur: the Python bytecodes the replay executes per event,
+by module (the first 50,000 events of that quarter, read before counting, every pass; counted
+with the interpreter's opcode tracing, so the same in every run of the same code).  It counts
+interpreted work only (a bytecode calling into C counts once), so it ranks the passes' own
+Python code and shows a change's effect, not seconds.
+
+Usage: python bench/behavior.py [EVENTS] [ROUNDS] [--no-profile] [--no-split] [--no-bytecodes]
+(default 1000000 2)
 """
 
 from __future__ import annotations
@@ -119,6 +126,39 @@ print(f"passes' shares of the time inside them ({total:.1f} s timed in a second 
 print("  " + ", ".join(f"{name} {100 * s / total:.0f}%" for name, s in spent.most_common()))
 """
 
+BYTECODES = """
+import itertools, os, sys
+from collections import Counter
+os.environ["DAISHI_FORENSICS_PARALLEL"] = "0"
+from daishi_forensics.read.boundary import read_match
+from daishi_forensics.read.sources import open_match
+from daishi_forensics.replay.driver import replay
+from daishi_forensics.report.passes import CATALOGUE
+read = read_match(open_match(sys.argv[1]))
+events = list(itertools.islice(read.events(), int(sys.argv[2])))
+passes = list(CATALOGUE.build(read.archive, None).values())
+counts = Counter()
+def opcode(frame, event, arg):
+    if event == "opcode":
+        counts[frame.f_code.co_filename] += 1
+    return opcode
+def call(frame, event, arg):
+    if "site-packages" in frame.f_code.co_filename or "/lib/python" in frame.f_code.co_filename:
+        return None
+    frame.f_trace_opcodes = True
+    return opcode
+sys.settrace(call)
+replay(events, read.archive, passes)
+sys.settrace(None)
+by_module = Counter()
+for filename, n in counts.items():
+    by_module["/".join(filename.split(os.sep)[-2:]) if filename != "<string>" else "(dataclass methods)"] += n
+total = sum(by_module.values())
+print(f"bytecodes  per event         {total / len(events):>10.0f}  ({total:,} over {len(events):,} events)")
+print("  " + ", ".join(f"{name} {n / len(events):.0f}" for name, n in by_module.most_common(16)))
+"""
+
+
 def floor_seconds(path: Path) -> tuple[int, float]:
     started = time.perf_counter()
     n = 0
@@ -185,6 +225,13 @@ def main() -> None:
         quarter = simulated_stream(events // 4, agents=96)
         print(f"== where one core's CPU goes on {quarter.name} (no profiler)")
         proc = subprocess.run([sys.executable, "-c", SPLIT, str(quarter)], capture_output=True, text=True, check=True)
+        print(proc.stdout.rstrip())
+    if "--no-bytecodes" not in sys.argv:
+        quarter = simulated_stream(events // 4, agents=96)
+        print(f"== Python bytecodes the replay executes per event, by module, on the first 50,000 events of "
+              f"{quarter.name} (every pass; load-independent)")
+        proc = subprocess.run([sys.executable, "-c", BYTECODES, str(quarter), "50000"], capture_output=True,
+                              text=True, check=True)
         print(proc.stdout.rstrip())
 
 

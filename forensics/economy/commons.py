@@ -229,8 +229,9 @@ class CommonsPass:
     def observe(self, ev: Mapping[str, Any], world: object | None) -> None:
         """Take one event (``world`` is not read)."""
         tick = ev.get("tick")
-        if isinstance(tick, int) and not isinstance(tick, bool):
-            self._at_tick(tick)
+        if type(tick) is int or (isinstance(tick, int) and not isinstance(tick, bool)):
+            if tick != self._tick:  # the same tick as the last event's: nothing to settle or prune
+                self._at_tick(tick)
         kind = ev.get("type")
         if kind == "world_reset":
             self._settle()
@@ -243,7 +244,11 @@ class CommonsPass:
         payload = ev.get("payload")
         if not isinstance(payload, Mapping):
             raise InvalidInput(f"{kind} without a payload object", event_id=ev.get("id"), field="payload")
-        key = (_text_field(ev, payload, "region"), _text_field(ev, payload, "resource"))
+        region, resource = payload.get("region"), payload.get("resource")
+        if type(region) is str and type(resource) is str:
+            key = (region, resource)
+        else:  # a missing or odd field: the error names it
+            key = (_text_field(ev, payload, "region"), _text_field(ev, payload, "resource"))
         keys = self._keys
         number = keys.number.get(key)
         if number is None:
@@ -340,9 +345,16 @@ class CommonsPass:
         window = self._windows.get(number, ())
         drawn = [g for g in window if 0 <= tick - g[0] < COMMONS_WINDOW]
         units: dict[int, int] = {}
-        for _, who, n, _ in drawn:
+        gathers: dict[int, list[int]] = {}  # each agent's gathers of some units, in log order
+        for _, who, n, gather_id in drawn:
             if n > 0:
-                units[who] = units.get(who, 0) + n
+                got = gathers.get(who)
+                if got is None:
+                    units[who] = n
+                    gathers[who] = [gather_id]
+                else:
+                    units[who] += n
+                    got.append(gather_id)
         names = self._agents.values
         drew = sorted(units, key=names.__getitem__)  # by agent id
         self._ids.append(event_id)
@@ -363,4 +375,4 @@ class CommonsPass:
                 collapses = self._collapses[agent] = int_column()
                 self._gathered[agent] = int_column()
             collapses.append(event_id)
-            self._gathered[agent].extend(g[3] for g in drawn if g[1] == who and g[2] > 0)
+            self._gathered[agent].extend(gathers[who])

@@ -62,11 +62,8 @@ def hearers(ev: Mapping[str, Any], world: World) -> frozenset[str]:
             region = world.region_of(sender)
             if region is None:
                 return _EMPTY
-            return frozenset(
-                a
-                for a in world.occupants(region)
-                if a != sender and not world.is_dormant(a)
-            )
+            asleep = world.dormant_agents()
+            return frozenset([a for a in world.occupants(region) if a != sender and a not in asleep])
         return _EMPTY
     if typ == "message_private":
         to = payload.get("to")
@@ -288,14 +285,20 @@ class ContactPass:
             region = world.region_of(sender)
             if region is None:
                 return
-            dormant = world.is_dormant
+            asleep = world.dormant_agents()
+            tallies = self._tallies
             for h in world.occupants(region):
-                if h == sender or dormant(h):
+                if h == sender or h in asleep:
                     continue
-                t = self._tally(sender, h)
                 if sender < h:
+                    t = tallies.get((sender, h))
+                    if t is None:
+                        t = tallies[(sender, h)] = _Tally()
                     t.local_ab += 1
                 else:
+                    t = tallies.get((h, sender))
+                    if t is None:
+                        t = tallies[(h, sender)] = _Tally()
                     t.local_ba += 1
 
     def _audience_changed(self, audience: frozenset[str]) -> None:

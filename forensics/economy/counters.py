@@ -147,6 +147,10 @@ class Counters:
         return {"agents": [a.to_json() for a in self.agents]}
 
 
+_READ_FURTHER: frozenset[str] = frozenset({"trade_completed", "action_rejected"})
+"""The types whose payload a counter reads (the acceptor of a trade, a rejection's code)."""
+
+
 class CounterPass:
     """Counts every event by its ``agentId`` and type; everything else is derived at the end."""
 
@@ -168,6 +172,8 @@ class CounterPass:
             counts[typ] += 1
         except KeyError:  # the agent's first event of this type
             counts[typ] = 1
+        if typ not in _READ_FURTHER:  # the usual case: the count is all
+            return
         if typ == "trade_completed":
             if (ev.get("payload") or {}).get("to") == agent:
                 self._accepted[agent] = self._accepted.get(agent, 0) + 1

@@ -427,10 +427,10 @@ class ExposurePass:
         # the codes of sender, route, audience and text in their tables
         if self._sealed:
             self._unseal()
-        self._senders.add(sender)
-        self._routes.add((kind, channel, to))
-        self._audiences.add(heard)
-        self._texts.add(text)
+        for table, value in ((self._senders, sender), (self._routes, (kind, channel, to)),
+                             (self._audiences, heard), (self._texts, text)):
+            k = table.number.get(value)  # type: ignore[union-attr] (unsealed: every look-up is there)
+            table.column.append(table.new(value) if k is None else k)
 
     def close_ticks(self, start: int, stop: int, world: World) -> None:
         """At the match end (``endedAtTick``), let go of the look-ups of the tables' values

@@ -13,6 +13,7 @@ from array import array
 from bisect import bisect_left
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from math import inf
 from typing import Any
 
 from daishi_forensics.economy.counters import WORLD_ACTION_TYPES
@@ -32,13 +33,15 @@ class TickCounts(Mapping[int, tuple[int, float, int]]):
     and the value (a double): 32 bytes a row, not a record per tick.
     """
 
-    __slots__ = ("ticks", "actions", "value", "trades")
+    __slots__ = ("ticks", "actions", "value", "trades", "last")
 
     def __init__(self) -> None:
         self.ticks = int_column()
         self.actions = int_column()
         self.value = array("d")
         self.trades = int_column()
+        self.last: float = -inf
+        """The last row's tick (-inf with no row)."""
 
     def row(self, tick: int) -> int:
         """The position of ``tick``'s row, added (zeros) if it has none."""
@@ -48,6 +51,7 @@ class TickCounts(Mapping[int, tuple[int, float, int]]):
             return k - 1
         if not k or ticks[k - 1] < tick:
             ticks.append(tick)
+            self.last = tick
             self.actions.append(0)
             self.value.append(0.0)
             self.trades.append(0)
@@ -115,26 +119,29 @@ class UtilityPass:
     def observe(self, ev: Event, world: World) -> None:
         """Count the world action for its agent."""
         agent = ev.get("agentId")
-        if type(agent) is not str and not isinstance(agent, str):
+        try:
+            rows = self._by_agent.get(agent)
+        except TypeError:  # unhashable: no agent id
             return
-        tick = ev["tick"]
-        typ = ev["type"]
-        rows = self._by_agent.get(agent)
         if rows is None:
+            if type(agent) is not str and not isinstance(agent, str):
+                return
             rows = self._by_agent[agent] = TickCounts()
-        ticks = rows.ticks
-        k = len(ticks) - 1
-        if k >= 0 and ticks[k] == tick:
+        tick = ev["tick"]
+        if tick == rows.last:
+            k = len(rows.ticks) - 1
             rows.actions[k] += 1
-        elif k < 0 or ticks[k] < tick:  # the usual case: its first world action of a later tick
-            ticks.append(tick)
+        elif tick > rows.last:  # the usual case: its first world action of a later tick
+            k = len(rows.ticks)
+            rows.ticks.append(tick)
+            rows.last = tick
             rows.actions.append(1)
             rows.value.append(0.0)
             rows.trades.append(0)
-            k += 1
         else:  # a tick earlier than its last one (a tick regression)
             k = rows.row(tick)
             rows.actions[k] += 1
+        typ = ev["type"]
         if typ == "gather":
             p = ev.get("payload") or {}
             n = p.get("gathered")

@@ -144,6 +144,11 @@ class World:
         """Between an ``agent_dormant`` and its ``agent_awake`` (and not dead)."""
         return agent in self._dormant
 
+    def dormant_agents(self) -> AbstractSet[str]:
+        """Live set of the dormant agents (:meth:`is_dormant` for many at once): read it, never
+        change it or keep it."""
+        return self._dormant
+
     def agents_in(self, region: str) -> frozenset[str]:
         """Living agents standing in ``region`` now, dormant ones included (a copy)."""
         occ = self._occupants.get(region)
