@@ -1,4 +1,4 @@
-"""Shared helpers of the benchmarks: cached simulated matches and peak memory."""
+"""Shared helpers of the benchmarks: cached simulated matches, peak memory, a payment world's truth."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ import resource
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 CACHE = Path(os.environ.get("DAISHI_BENCH_CACHE", "/tmp/daishi-bench"))
 
@@ -44,3 +46,21 @@ PEAK_RSS = "import resource; peak_mb = resource.getrusage(resource.RUSAGE_SELF).
 
 def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+@dataclass(frozen=True)
+class PlantedWorld:
+    """A generated payment graph (only ``value``, ``tick`` and ``event`` on its edges) and its truth: the
+    worlds written apart from the project's generator share this record and nothing else."""
+
+    graph: Any
+    """The ``networkx.MultiDiGraph`` of payments."""
+    cases: tuple[tuple[str, tuple[str, ...]], ...]
+    """``(kind, accounts)`` of every planted case."""
+
+    @property
+    def laundering(self) -> frozenset[str]:
+        return frozenset(a for _kind, accounts in self.cases for a in accounts)
+
+    def of(self, kind: str) -> frozenset[str]:
+        return frozenset(a for k, accounts in self.cases if k == kind for a in accounts)

@@ -44,27 +44,15 @@ from __future__ import annotations
 import argparse
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
-
 import networkx as nx
+
+from _common import PlantedWorld
 
 KINDS = ("fan_in", "cycle")
 
 
-@dataclass(frozen=True)
-class NeighbourhoodWorld:
-    """A generated year of a neighbourhood's payments and their truth."""
-
-    graph: nx.MultiDiGraph
-    cases: tuple[tuple[str, tuple[str, ...]], ...]
-    """``(kind, accounts)`` of every planted case."""
-
-    @property
-    def laundering(self) -> frozenset[str]:
-        return frozenset(a for _kind, accounts in self.cases for a in accounts)
-
-    def of(self, kind: str) -> frozenset[str]:
-        return frozenset(a for k, accounts in self.cases if k == kind for a in accounts)
+NeighbourhoodWorld = PlantedWorld
+"""A generated year of a neighbourhood's payments and their truth."""
 
 
 def neighbourhood_world(accounts: int = 3000, seed: int = 2, days: int = 365, cases_per_kind: float = 0.0025,

@@ -37,25 +37,13 @@ from __future__ import annotations
 
 import argparse
 import random
-from dataclasses import dataclass
-
 import networkx as nx
 
+from _common import PlantedWorld
 
-@dataclass(frozen=True)
-class PaymentsWorld:
-    """A generated year of payments and its truth."""
 
-    graph: nx.MultiDiGraph
-    cases: tuple[tuple[str, tuple[str, ...]], ...]
-    """``(kind, accounts)`` of every planted laundering case."""
-
-    @property
-    def laundering(self) -> frozenset[str]:
-        return frozenset(a for _kind, accounts in self.cases for a in accounts)
-
-    def of(self, kind: str) -> frozenset[str]:
-        return frozenset(a for k, accounts in self.cases if k == kind for a in accounts)
+PaymentsWorld = PlantedWorld
+"""A generated year of payments and its truth."""
 
 
 KINDS = ("smurfing", "layering", "dispersal", "mule_relay")
