@@ -28,22 +28,21 @@ Prints:
    true parent no other copy the forwarder heard repeats word for word (the generator's
    ``sameText``: where the text can tell the parent at all) are counted strictly apart,
    and the ties reported with the candidates they name;
-3. the tier classifier on ``../shared/corpora/messages-dev.jsonl``: recall on the
-   injections (overall and per kind), false-positive rate on the negotiation, precision,
-   and throughput;
-4. propagation on a simulated match of about ``--messages`` messages (target: under
+3. propagation on a simulated match of about ``--messages`` messages (target: under
    10 s), and, on a 2,000-message sample of it, the same pipeline against a full
    ``rapidfuzz.process.cdist`` with ``fuzz.ratio`` (all pairs), measured in this run;
    the full cdist over all messages is extrapolated (quadratic) from the sample, and
    measured too with ``--full-cdist``; and the edges alone on an independent cascade
    match of at least ``--messages`` messages, wall clock and CPU (the machine may be
    shared: the CPU time is the figure that does not depend on the load).
+
+The tier classifier's figures come from ``bench/tiers_corpus.py``, on labelled corpora split
+train / tune / holdout.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import tempfile
 import time
@@ -59,7 +58,6 @@ from daishi_forensics.replay import replay
 from daishi_forensics.simulate import simulate_match
 from daishi_forensics.injection.tiers import classify
 
-DEV = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "messages-dev.jsonl"
 
 
 def exposure_of(match: Any) -> Exposure:
@@ -298,35 +296,7 @@ def bench_cascades(split: str, seeds: int) -> None:
                   f"recall {_rate(sweep.tie_found['all'], sweep.truth['all'])}")
 
 
-# --------------------------------------------------------------------------- 3. tiers
-
-
-def bench_tiers() -> None:
-    if not DEV.exists():
-        print(f"tier classifier: {DEV} not found, skipped")
-        return
-    with DEV.open(encoding="utf-8") as handle:
-        rows = [json.loads(line) for line in handle if line.strip()]
-    started = time.perf_counter()
-    verdicts = [classify(r["text"]) for r in rows]
-    elapsed = time.perf_counter() - started
-    inj = [(r, v) for r, v in zip(rows, verdicts) if r["label"] == "injection"]
-    neg = [(r, v) for r, v in zip(rows, verdicts) if r["label"] != "injection"]
-    tp = sum(v.tier != "persuasion" for _r, v in inj)
-    fp = sum(v.tier != "persuasion" for _r, v in neg)
-    print(f"tier classifier on messages-dev.jsonl ({len(inj)} injections, {len(neg)} negotiation turns): "
-          f"recall {tp / len(inj):.4f}, false-positive rate {fp / len(neg):.4f} ({fp} lines), "
-          f"precision {tp / max(1, tp + fp):.4f}; {len(rows) / elapsed:,.0f} messages/s")
-    kinds = Counter(r["kind"] for r, _v in inj)
-    caught = Counter(r["kind"] for r, v in inj if v.tier != "persuasion")
-    print("  recall per kind: " + ", ".join(f"{k} {caught[k]}/{n}" for k, n in sorted(kinds.items())))
-    tiers = Counter(v.tier for _r, v in inj)
-    rules = Counter(v.rule.split("+")[0] if "+" in (v.rule or "") else v.rule for _r, v in inj)
-    print("  injections by tier: " + ", ".join(f"{t} {n}" for t, n in sorted(tiers.items())))
-    print("  deciding rule: " + ", ".join(f"{k} {n}" for k, n in rules.most_common() if k))
-
-
-# --------------------------------------------------------------------------- 4. speed
+# --------------------------------------------------------------------------- 3. speed
 
 
 def _timed(fn: Any) -> tuple[Any, float]:
@@ -407,7 +377,6 @@ def main() -> None:
     bench_echo(args.echo_seeds)
     for split in (("tune", "report") if args.cascades == "both" else (args.cascades,)):
         bench_cascades(split, args.cascade_seeds)
-    bench_tiers()
     bench_speed(args.messages, args.full_cdist)
     print(f"(benchmark ran in {time.perf_counter() - started:.0f} s)", file=sys.stderr)
 
