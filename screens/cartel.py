@@ -129,61 +129,78 @@ def cartel(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candidat
         victims_of: dict[Any, set[Any]] = {}
         for act in outside:
             victims_of.setdefault(act.aggressor, set()).add(act.victim)
-        victims = ordered({v for vs in victims_of.values() for v in vs})
-        within_reach = sum(1 for act in outside if act.present and any(p in bloc for p in act.present))
-        if len(victims_of) < min_aggressors or len(victims) < min_victims:
+        if len(victims_of) < min_aggressors or len({v for vs in victims_of.values() for v in vs}) < min_victims:
             continue
         inside_trades = sum(len(view.pair(a, b).exchanges) for i, a in enumerate(members) for b in members[i + 1:])
         if inside_trades < min_inside:
             continue  # the bloc must trade inside
-        expected = 0.0
-        hazards: dict[str, float] = {}
-        for m in members:
-            hit = victims_of.get(m)
-            if not hit:
-                continue
-            beside_mates, beside_others = _contact_split(view, m, bloc)
-            hazard = len(hit) / max(beside_others, float(len(hit)))  # a hit takes a tick beside its victim
-            hazards[str(m)] = round(hazard, 4)
-            expected += hazard * beside_mates
-        score = expected / math.log(10)
-        p = math.exp(-expected)
+        expected, hazards = _victims_expected_inside(view, members, bloc, victims_of)
         key = ("cartel", members)
-        tests.append(Test(key, p, 0.0))
-        together = sum(view.contact_of(a, b) for i, a in enumerate(members) for b in members[i + 1:])
-        evidence: set[Any] = set()
-        for act in outside:
-            evidence.update(act.events)
-        for i, a in enumerate(members):
-            for b in members[i + 1:]:
-                for x in view.pair(a, b).exchanges:
-                    evidence.update(x.events)
-        flags.append(Candidate(Flag(
-            screen="cartel",
-            kind="non_aggression_bloc",
-            level="flag",
-            agents=members,
-            pairs=tuple((a, b) for i, a in enumerate(members) for b in members[i + 1:]),
-            score=min(score, 99.0),
-            threshold=0.0,
-            evidence=tuple(ordered(evidence)),
-            explanation=(
-                f"{', '.join(map(str, members))} moved together ({together:g} ticks side by side), traded with each "
-                f"other ({inside_trades} exchanges), and hit {len(victims)} outsiders {len(outside)} times but never "
-                f"each other, where their aggression towards outsiders predicted {expected:.1f} victims among "
-                f"themselves (chance of none: 1 in {10 ** min(score, 99.0):,.0f})."
-            ),
-            details={
-                "outsiderActs": len(outside),
-                "victims": victims,
-                "aggressors": ordered(victims_of),
-                "insideExchanges": inside_trades,
-                "ticksTogether": together,
-                "expectedVictimsInside": round(expected, 4),
-                "actsWithAMemberWithinReach": within_reach,
-                "hazardPerTickBesideOutsiders": hazards,
-            },
-            p_value=p,
-            null=CARTEL_NULL,
-        ), (key,)))
+        tests.append(Test(key, math.exp(-expected), 0.0))
+        flags.append(Candidate(_bloc_flag(view, members, bloc, outside, victims_of, inside_trades, expected,
+                                          hazards), (key,)))
     return flags, tests
+
+
+def _victims_expected_inside(view: TransferView, members: tuple[Any, ...], bloc: frozenset[Any],
+                             victims_of: Mapping[Any, set[Any]]) -> tuple[float, dict[str, float]]:
+    """The null (module rule): each member hits fellow members at the rate it hits outsiders per tick beside
+    them (a hit takes a tick beside its victim); the victims expected inside the bloc, and each member's
+    rate.  The chance of none is ``exp(-expected)`` (Poisson)."""
+    expected = 0.0
+    hazards: dict[str, float] = {}
+    for m in members:
+        hit = victims_of.get(m)
+        if not hit:
+            continue
+        beside_mates, beside_others = _contact_split(view, m, bloc)
+        hazard = len(hit) / max(beside_others, float(len(hit)))
+        hazards[str(m)] = round(hazard, 4)
+        expected += hazard * beside_mates
+    return expected, hazards
+
+
+def _bloc_flag(view: TransferView, members: tuple[Any, ...], bloc: frozenset[Any], outside: list[Any],
+               victims_of: Mapping[Any, set[Any]], inside_trades: int, expected: float,
+               hazards: dict[str, float]) -> Flag:
+    """The ``non_aggression_bloc`` flag of one bloc: its story, its evidence (the acts on outsiders and the
+    exchanges inside) and its figures."""
+    victims = ordered({v for vs in victims_of.values() for v in vs})
+    within_reach = sum(1 for act in outside if act.present and any(p in bloc for p in act.present))
+    score = expected / math.log(10)
+    together = sum(view.contact_of(a, b) for i, a in enumerate(members) for b in members[i + 1:])
+    evidence: set[Any] = set()
+    for act in outside:
+        evidence.update(act.events)
+    for i, a in enumerate(members):
+        for b in members[i + 1:]:
+            for x in view.pair(a, b).exchanges:
+                evidence.update(x.events)
+    return Flag(
+        screen="cartel",
+        kind="non_aggression_bloc",
+        level="flag",
+        agents=members,
+        pairs=tuple((a, b) for i, a in enumerate(members) for b in members[i + 1:]),
+        score=min(score, 99.0),
+        threshold=0.0,
+        evidence=tuple(ordered(evidence)),
+        explanation=(
+            f"{', '.join(map(str, members))} moved together ({together:g} ticks side by side), traded with each "
+            f"other ({inside_trades} exchanges), and hit {len(victims)} outsiders {len(outside)} times but never "
+            f"each other, where their aggression towards outsiders predicted {expected:.1f} victims among "
+            f"themselves (chance of none: 1 in {10 ** min(score, 99.0):,.0f})."
+        ),
+        details={
+            "outsiderActs": len(outside),
+            "victims": victims,
+            "aggressors": ordered(victims_of),
+            "insideExchanges": inside_trades,
+            "ticksTogether": together,
+            "expectedVictimsInside": round(expected, 4),
+            "actsWithAMemberWithinReach": within_reach,
+            "hazardPerTickBesideOutsiders": hazards,
+        },
+        p_value=math.exp(-expected),
+        null=CARTEL_NULL,
+    )
