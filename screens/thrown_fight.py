@@ -57,6 +57,7 @@ pair fought, so no victim's answers to compare with: silence is not weighed.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from .flags import Flag, ordered, pair_key
@@ -179,6 +180,33 @@ ANSWER_PRIOR = 5.0
 """Weight, in acts received, of the match's answer rate in a victim's own."""
 
 
+@dataclass(frozen=True)
+class _Yardstick:
+    """What every pair's test reads from the whole match: acts and exposure per seat, the total exposure,
+    the match rate's prior weight, the over-dispersion of aggression (Pearson's statistic and its degrees of
+    freedom) and who answered whom."""
+
+    acts_by: Mapping[Any, float]
+    exposure: Mapping[Any, float]
+    total_exposure: float
+    weight: float
+    pearson: float
+    df: int
+    answers: Any
+
+
+@dataclass(frozen=True)
+class _PairTest:
+    """One aggressor and victim's test: the acts expected, the combined p-value and its two parts, and the
+    victim's answer rate it was read against."""
+
+    expected: float
+    p: float
+    p_count: float
+    p_silence: float
+    answer_rate: float
+
+
 def thrown_fight(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candidate], list[Test]]:
     """Unanswered, cooperative aggression concentrated on one partner (module rule)."""
     if not view.acts:
@@ -190,12 +218,9 @@ def thrown_fight(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Ca
     typical = view.typical_contact
     found: list[Candidate] = []
     tests: list[Test] = []
-    if not view.acts:
-        return found, tests
     acts_by, exposure, between, match_rate, weight = _rates(view)
-    total_exposure = sum(exposure.values()) / 2
     pearson, df = _dispersion(view, acts_by, exposure, between, match_rate, weight)
-    answers = _answers(view)
+    yardstick = _Yardstick(acts_by, exposure, sum(exposure.values()) / 2, weight, pearson, df, _answers(view))
     for (a, b), pair in view.pairs.items():
         if not pair.acts or a in view.exempt or b in view.exempt:
             continue
@@ -207,74 +232,97 @@ def thrown_fight(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Ca
             answered = len(pair.acts_by(victim))
             if answered > max_retaliation:
                 continue
-            cooperation = pair.exchanges
             together = view.contact_of(a, b)
             ratio = together / typical if typical else 0.0
-            dealing = len(cooperation) >= min_cooperation
+            dealing = len(pair.exchanges) >= min_cooperation
             if not (dealing or (view.contact is not None and ratio >= min_ratio)):
                 continue
-            own = max(together, 1.0) if view.contact is not None else 1.0
-            others_acts = acts_by.get(aggressor, 0.0) - len(acts)
-            pair_exposure = together if view.contact is not None else 1.0
-            others_exposure = max(exposure.get(aggressor, 0.0) - pair_exposure, 0.0)
-            # the match's rate without this pair (its own acts do not set its yardstick), half an act prior
-            rest = (sum(acts_by.values()) - len(acts) + 0.5) / max(total_exposure - pair_exposure + weight, weight)
-            rate_x = rate(others_acts, others_exposure, rest, weight)
-            expected = rate_x * own
-            k = len(acts)
-            term = _pearson_term(k, expected)
-            phi = max(1.0, (pearson - term) / (df - 1)) if df > 1 else 1.0
-            p_count = poisson_sf(k, expected) if phi <= 1.0 else nbinom_sf(k, expected, phi)
-            answer_rate, answer_weight = _answer_rate(answers, aggressor, victim)
-            p_silence = silence_p(answered, k, answer_rate, answer_weight)
-            # the silence is weighed only where victims answer (a choice made on the other pairs, never on this one)
-            p = product_p([p_count, p_silence]) if answer_rate >= MIN_ANSWER_RATE else p_count
+            test = _pair_test(view, yardstick, aggressor, victim, len(acts), answered, together)
             key = ("thrown_fight", aggressor, victim)
-            tests.append(Test(key, p, 0.0))
+            tests.append(Test(key, test.p, 0.0))
             taken = sum(act.value or 0.0 for act in acts)
             if taken < min_value or taken <= 0:
                 continue
-            refills = len({act.tick for act in acts if act.value is not None and act.value > 0}) - 1
-            evidence: set[Any] = set()
-            for act in acts:
-                evidence.update(act.events)
-            for x in cooperation:
-                evidence.update(x.events)
-            flag = Flag(
-                screen="thrown_fight",
-                kind="thrown_fight",
-                level="flag",
-                agents=(aggressor, victim),
-                pairs=(pair_key(aggressor, victim),),
-                score=float(k),
-                threshold=round(expected, 4),
-                evidence=tuple(ordered(evidence)),
-                explanation=(
-                    f"{aggressor} raided, robbed or attacked {victim} {k} times, taking {taken:g} in value, where "
-                    f"its dealings with the others it met predicted {expected:.2f}; {victim} never hit back"
-                    + (f", kept its company ({together:g} ticks together, {ratio:.1f} times the match's typical pair)"
-                       if view.contact is not None else "")
-                    + (f" and dealt with it ({len(cooperation)} exchanges)" if dealing else "")
-                    + "."
-                ),
-                details={
-                    "aggressor": aggressor,
-                    "victim": victim,
-                    "acts": k,
-                    "expectedActs": round(expected, 4),
-                    "aggressorActsOnOthers": int(others_acts),
-                    "valueTaken": taken,
-                    "refills": refills,
-                    "retaliations": answered,
-                    "answerRate": round(answer_rate, 4),
-                    "pConcentration": p_count,
-                    "pSilence": p_silence,
-                    "exchanges": len(cooperation),
-                    "ticksTogether": together,
-                    "togetherRatio": round(ratio, 3),
-                },
-                p_value=p,
-                null=THROWN_NULL,
-            )
+            flag = _thrown_flag(view, pair, aggressor, victim, test, answered, together, ratio, dealing,
+                                acts_by.get(aggressor, 0.0) - len(acts))
             found.append(Candidate(flag, (key,)))
     return found, tests
+
+
+def _pair_test(view: TransferView, yardstick: _Yardstick, aggressor: Any, victim: Any, k: int, answered: int,
+               together: float) -> _PairTest:
+    """The pair's test (module rule): the aggressor's ``k`` acts on the victim against its own rate of hitting
+    others per tick together, shrunk to the match's without this pair (half an act prior), as lumpy as
+    aggression elsewhere (negative binomial when over-dispersed, else Poisson); with the victim's silence
+    against its own answer rate where victims answer (Fisher's product of the two)."""
+    own = max(together, 1.0) if view.contact is not None else 1.0
+    others_acts = yardstick.acts_by.get(aggressor, 0.0) - k
+    pair_exposure = together if view.contact is not None else 1.0
+    others_exposure = max(yardstick.exposure.get(aggressor, 0.0) - pair_exposure, 0.0)
+    weight = yardstick.weight
+    # the match's rate without this pair (its own acts do not set its yardstick), half an act prior
+    rest = (sum(yardstick.acts_by.values()) - k + 0.5) / max(yardstick.total_exposure - pair_exposure + weight,
+                                                              weight)
+    expected = rate(others_acts, others_exposure, rest, weight) * own
+    term = _pearson_term(k, expected)
+    df = yardstick.df
+    phi = max(1.0, (yardstick.pearson - term) / (df - 1)) if df > 1 else 1.0
+    p_count = poisson_sf(k, expected) if phi <= 1.0 else nbinom_sf(k, expected, phi)
+    answer_rate, answer_weight = _answer_rate(yardstick.answers, aggressor, victim)
+    p_silence = silence_p(answered, k, answer_rate, answer_weight)
+    # the silence is weighed only where victims answer (a choice made on the other pairs, never on this one)
+    p = product_p([p_count, p_silence]) if answer_rate >= MIN_ANSWER_RATE else p_count
+    return _PairTest(expected, p, p_count, p_silence, answer_rate)
+
+
+def _thrown_flag(view: TransferView, pair: Any, aggressor: Any, victim: Any, test: _PairTest, answered: int,
+                 together: float, ratio: float, dealing: bool, others_acts: float) -> Flag:
+    """The ``thrown_fight`` flag of one aggressor and victim: its story, its evidence (the acts and the
+    exchanges between them) and its figures."""
+    acts = pair.acts_by(aggressor)
+    cooperation = pair.exchanges
+    k = len(acts)
+    taken = sum(act.value or 0.0 for act in acts)
+    refills = len({act.tick for act in acts if act.value is not None and act.value > 0}) - 1
+    evidence: set[Any] = set()
+    for act in acts:
+        evidence.update(act.events)
+    for x in cooperation:
+        evidence.update(x.events)
+    expected = test.expected
+    return Flag(
+        screen="thrown_fight",
+        kind="thrown_fight",
+        level="flag",
+        agents=(aggressor, victim),
+        pairs=(pair_key(aggressor, victim),),
+        score=float(k),
+        threshold=round(expected, 4),
+        evidence=tuple(ordered(evidence)),
+        explanation=(
+            f"{aggressor} raided, robbed or attacked {victim} {k} times, taking {taken:g} in value, where "
+            f"its dealings with the others it met predicted {expected:.2f}; {victim} never hit back"
+            + (f", kept its company ({together:g} ticks together, {ratio:.1f} times the match's typical pair)"
+               if view.contact is not None else "")
+            + (f" and dealt with it ({len(cooperation)} exchanges)" if dealing else "")
+            + "."
+        ),
+        details={
+            "aggressor": aggressor,
+            "victim": victim,
+            "acts": k,
+            "expectedActs": round(expected, 4),
+            "aggressorActsOnOthers": int(others_acts),
+            "valueTaken": taken,
+            "refills": refills,
+            "retaliations": answered,
+            "answerRate": round(test.answer_rate, 4),
+            "pConcentration": test.p_count,
+            "pSilence": test.p_silence,
+            "exchanges": len(cooperation),
+            "ticksTogether": together,
+            "togetherRatio": round(ratio, 3),
+        },
+        p_value=test.p,
+        null=THROWN_NULL,
+    )
