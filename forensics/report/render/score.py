@@ -43,77 +43,16 @@ def _seat_title(result: AuditResult, agent: str) -> str:
 
 def render_text(result: AuditResult) -> str:
     """A page for a person: each seat's figures beside the published ones, then errata and readings."""
+    out = _head_lines(result)
     score = result.score
-    out: list[str] = []
-    head = (
-        f"{score.match_id or 'match'}: recomputed under rubric {score.rubric.version} "
-        f"({_SOURCE.get(score.rubric_source, score.rubric_source)}); "
-        f"field of {score.field_size}, {score.match_rounds} match rounds"
-    )
-    out.append(head)
-    if result.published_rubric is not None and result.published_rubric.lstrip("vV") != score.rubric.version:
-        out.append(f"the report was scored under rubric {result.published_rubric}")
-    compare = result.has_report
-    for check in result.seat_checks(None):
-        mark = "" if check.status == "same" else f"  {check.note or ''}"
-        out.append(f"{check.figure}: {_fmt(check.recomputed)} beside {_fmt(check.published)}  {check.status}{mark}")
-
     for seat in score.seats:
         out.append("")
-        out.append(_seat_title(result, seat.agent))
-        if compare:
-            checks = result.seat_checks(seat.agent)
-            if len(checks) == 1 and checks[0].figure == "seat":
-                out.append(f"  {checks[0].status}: {checks[0].note}")
-                figures = seat.figures(score.rubric)
-                for figure in REPORT_FIELDS:
-                    if figures[figure] is not None:
-                        out.append(f"  {figure:<28}{_fmt(figures[figure]):>12}")
-            else:
-                out.append(f"  {'figure':<28}{'recomputed':>12}  {'published':>12}  status")
-                for check in checks:
-                    line = (f"  {check.figure:<28}{_fmt(check.recomputed):>12}  "
-                            f"{_fmt(check.published):>12}  {check.status}")
-                    if check.note and check.status != "same":
-                        line += f" ({check.note})"
-                    out.append(line)
-        else:
-            figures = seat.figures(score.rubric)
-            out.append(f"  {'figure':<28}{'recomputed':>12}")
-            for figure in REPORT_FIELDS:
-                if figures[figure] is not None:
-                    out.append(f"  {figure:<28}{_fmt(figures[figure]):>12}")
-        i = seat.inputs
-        out.append(
-            f"  read: rounds alive {i.rounds_alive} ({i.rounds_alive_source}); counters from {i.counters_source}; "
-            f"ledger from {i.ledger_source}; coverage from {i.coverage_source}; "
-            f"reputation points from {i.points_source}"
-        )
-        out.append("  took on trust:")
-        out.extend(f"    - {t}" for t in i.trusted)
-        if i.notes:
-            out.append("  notes:")
-            out.extend(f"    - {n}" for n in i.notes)
-
-    unscored = [c for c in result.checks if c.agent is not None and score.seat(c.agent) is None]
-    for check in unscored:
-        out.append("")
-        out.append(_seat_title(result, check.agent or "?"))
-        out.append(f"  {check.status}: {check.note}")
-
+        out += _seat_lines(result, seat)
+    for check in result.checks:
+        if check.agent is not None and score.seat(check.agent) is None:  # a published seat not scored
+            out += ["", _seat_title(result, check.agent or "?"), f"  {check.status}: {check.note}"]
     out.append("")
-    if score.errata:
-        out.append("errata:")
-        for erratum in score.errata:
-            events = ", ".join(str(e) for e in erratum.get("events") or []) or "none"
-            withheld = ", ".join(str(e) for e in erratum.get("withheld") or []) or "none"
-            depend = erratum.get("scoresDepend")
-            depend_text = "yes" if depend else "no" if depend is False else "not said"
-            out.append(f"  {erratum.get('id')}: {erratum.get('text') or '(no text)'}")
-            out.append(f"    events {events}; left out of the recomputation: {withheld}; "
-                       f"published scores depend on them: {depend_text}")
-    else:
-        out.append("errata: none")
+    out += _errata_lines(score)
     notes = [*score.notes, *(result.notes if result.has_report else ())]
     if notes:
         out.append("notes:")
@@ -124,7 +63,81 @@ def render_text(result: AuditResult) -> str:
     for r in used:
         out.append(f"  - {r.key}: {r.silent}")
         out.append(f"    read as: {r.reading}")
+    out += _result_lines(result)
+    return "\n".join(shown(line) for line in out) + "\n"
 
+
+def _head_lines(result: AuditResult) -> list[str]:
+    """The match, its rubric and field, the rubric the report was scored under, and the match's own figures."""
+    score = result.score
+    out = [
+        f"{score.match_id or 'match'}: recomputed under rubric {score.rubric.version} "
+        f"({_SOURCE.get(score.rubric_source, score.rubric_source)}); "
+        f"field of {score.field_size}, {score.match_rounds} match rounds"
+    ]
+    if result.published_rubric is not None and result.published_rubric.lstrip("vV") != score.rubric.version:
+        out.append(f"the report was scored under rubric {result.published_rubric}")
+    for check in result.seat_checks(None):
+        mark = "" if check.status == "same" else f"  {check.note or ''}"
+        out.append(f"{check.figure}: {_fmt(check.recomputed)} beside {_fmt(check.published)}  {check.status}{mark}")
+    return out
+
+
+def _seat_lines(result: AuditResult, seat: Any) -> list[str]:
+    """One seat: its figures (beside the published ones when there is a report), then what was read from
+    where, what was taken on trust, and its notes."""
+    score = result.score
+    out = [_seat_title(result, seat.agent)]
+    checks = result.seat_checks(seat.agent) if result.has_report else []
+    if result.has_report and not (len(checks) == 1 and checks[0].figure == "seat"):
+        out.append(f"  {'figure':<28}{'recomputed':>12}  {'published':>12}  status")
+        for check in checks:
+            line = (f"  {check.figure:<28}{_fmt(check.recomputed):>12}  "
+                    f"{_fmt(check.published):>12}  {check.status}")
+            if check.note and check.status != "same":
+                line += f" ({check.note})"
+            out.append(line)
+    else:
+        if result.has_report:  # the report has no such seat: its one check says so
+            out.append(f"  {checks[0].status}: {checks[0].note}")
+        else:
+            out.append(f"  {'figure':<28}{'recomputed':>12}")
+        figures = seat.figures(score.rubric)
+        out.extend(f"  {figure:<28}{_fmt(figures[figure]):>12}" for figure in REPORT_FIELDS
+                   if figures[figure] is not None)
+    i = seat.inputs
+    out.append(
+        f"  read: rounds alive {i.rounds_alive} ({i.rounds_alive_source}); counters from {i.counters_source}; "
+        f"ledger from {i.ledger_source}; coverage from {i.coverage_source}; "
+        f"reputation points from {i.points_source}"
+    )
+    out.append("  took on trust:")
+    out.extend(f"    - {t}" for t in i.trusted)
+    if i.notes:
+        out.append("  notes:")
+        out.extend(f"    - {n}" for n in i.notes)
+    return out
+
+
+def _errata_lines(score: Any) -> list[str]:
+    """Each erratum: its text, its events, what the recomputation left out, and whether scores depend on it."""
+    if not score.errata:
+        return ["errata: none"]
+    out = ["errata:"]
+    for erratum in score.errata:
+        events = ", ".join(str(e) for e in erratum.get("events") or []) or "none"
+        withheld = ", ".join(str(e) for e in erratum.get("withheld") or []) or "none"
+        depend = erratum.get("scoresDepend")
+        depend_text = "yes" if depend else "no" if depend is False else "not said"
+        out.append(f"  {erratum.get('id')}: {erratum.get('text') or '(no text)'}")
+        out.append(f"    events {events}; left out of the recomputation: {withheld}; "
+                   f"published scores depend on them: {depend_text}")
+    return out
+
+
+def _result_lines(result: AuditResult) -> list[str]:
+    """The log's faults, the differences, and the verdict with its exit code."""
+    out: list[str] = []
     counts = result.counts()
     if result.input_faults:
         out.append("the log's faults (a finding, exit 1):")
@@ -144,7 +157,7 @@ def render_text(result: AuditResult) -> str:
         listed = ", ".join(f"{n} {status}" for status, n in counts.items() if n)
         verdict = "every compared figure is the same" if not counts[DIFFERS] else f"{counts[DIFFERS]} figure(s) differ"
         out.append(f"result: {listed}; {verdict}; exit {result.exit_code}")
-    return "\n".join(shown(line) for line in out) + "\n"
+    return out
 
 
 def render_json(result: AuditResult) -> str:
