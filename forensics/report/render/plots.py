@@ -204,12 +204,7 @@ def transfer_svg(nodes: Sequence[tuple[str, str, float | None, str | None, bool]
     or ``review`` outlines the node), ``flows`` are ``(giver, receiver, value)`` gross per direction, and
     ``round_trips`` counts mirror round trips per pair ``(a, b)`` with ``a < b`` (drawn dashed, purple);
     ``colors`` gives each seat its colour (as on the wealth plot)."""
-    colors = colors or {}
-    from matplotlib.lines import Line2D
-    from matplotlib.patches import FancyArrowPatch
-
     n = len(nodes)
-    labels = {a: label for a, label, *_rest in nodes}
     with _style(None):
         fig = _figure("transfer", 10.5, 9.8)
         ax = fig.add_axes((0.02, 0.13, 0.96, 0.80))
@@ -217,7 +212,6 @@ def transfer_svg(nodes: Sequence[tuple[str, str, float | None, str | None, bool]
         ax.axis("off")
         ax.set_xlim(-1.55, 1.55)
         ax.set_ylim(-1.45, 1.45)
-        points_per_unit = min(10.5 * 0.96 * 72 / 3.1, 9.8 * 0.80 * 72 / 2.9)
         ax.set_title("Value moved between seats (gross, each way)", loc="left")
         pos = {a: (math.cos(2 * math.pi * k / max(n, 1) + math.pi / 2), math.sin(2 * math.pi * k / max(n, 1)
                                                                                   + math.pi / 2))
@@ -226,69 +220,100 @@ def transfer_svg(nodes: Sequence[tuple[str, str, float | None, str | None, bool]
         top_w = max(wealth, default=1.0)
         radius_pt = {a: 7 + 15 * math.sqrt(max(float(w), 0) / top_w) if isinstance(w, (int, float)) else 8
                      for a, _, w, _, _ in nodes}
-        top = max((v for _, _, v in flows), default=1.0) or 1.0
-        drawn: list[Any] = []
-        for giver, receiver, value in sorted(flows):
-            if giver not in pos or receiver not in pos or value <= 0:
-                continue
-            pair = (giver, receiver) if giver < receiver else (receiver, giver)
-            trip = pair in round_trips
-            color = ROUND_TRIP_COLOR if trip else FLOW_COLOR
-            (x1, y1), (x2, y2) = pos[giver], pos[receiver]
-            rad = 0.18
-            arrow = FancyArrowPatch((x1, y1), (x2, y2), connectionstyle=f"arc3,rad={rad}",
-                                    arrowstyle="-|>", mutation_scale=9 + 5 * value / top,
-                                    linewidth=0.7 + 4.5 * value / top, color=color, alpha=0.8,
-                                    linestyle="--" if trip else "-",
-                                    shrinkA=radius_pt[giver] + 2, shrinkB=radius_pt[receiver] + 3, zorder=2,
-                                    gid=f"flow-{len(drawn)}")
-            drawn.append(arrow)
-            ax.add_patch(arrow)
-            mx, my = (x1 + x2) / 2, (y1 + y2) / 2
-            dx, dy = x2 - x1, y2 - y1
-            lx, ly = mx + 0.5 * rad * dy, my - 0.5 * rad * dx
-            text = f"{value:g}" if value == int(value) else f"{value:.1f}"
-            ax.text(lx, ly, text, fontsize=7, ha="center", va="center", color=color, zorder=4,
-                    bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none", "alpha": 0.85})
-        for members, pairs in _components(round_trips):
-            inside = [pos[a] for a in members if a in pos]
-            if not inside:
-                continue
-            cx = sum(x for x, _ in inside) / len(inside) * 0.55
-            cy = sum(y for _, y in inside) / len(inside) * 0.55
-            lines = ["↺ round trips"] + [f"{labels[a]} – {labels[b]}: {count}" for (a, b), count in pairs]
-            ax.text(cx, cy, "\n".join(plain(x) for x in lines), fontsize=7.5, ha="center", va="center",
-                    color=ROUND_TRIP_COLOR, zorder=5,
-                    bbox={"boxstyle": "round,pad=0.3", "facecolor": "#f7f2fd", "edgecolor": ROUND_TRIP_COLOR,
-                          "linewidth": 0.6, "alpha": 0.95})
-        for k, (agent, label, w, level, emphasized) in enumerate(nodes):
-            x, y = pos[agent]
-            if level in ("flag", "review"):  # a ring in the level's colour around a white halo
-                ax.plot([x], [y], "o", markersize=2 * radius_pt[agent] + 9, color="white",
-                        markeredgecolor=FLAG_COLOR if level == "flag" else REVIEW_COLOR, markeredgewidth=3.2,
-                        zorder=6)
-            ax.plot([x], [y], "o", markersize=2 * radius_pt[agent], color=colors.get(agent, "#9aa3b5"),
-                    markeredgecolor="white", markeredgewidth=1, zorder=6, alpha=0.95, gid=f"node-{k}")
-            reach = 1.06 + (radius_pt[agent] + 9) / points_per_unit  # just outside the node and its ring
-            lx, ly = x * reach + (0.0 if abs(x) < 0.2 else 0.04 * math.copysign(1, x)), y * reach
-            ha = "center" if abs(x) < 0.2 else ("left" if x > 0 else "right")
-            ax.text(lx, ly, plain(label) + (f"\n{_money(w)}" if isinstance(w, (int, float)) else ""), ha=ha,
-                    va="center", fontsize=8.5, fontweight="bold" if emphasized else "normal", zorder=7)
-        handles = [
-            Line2D([0], [0], color=FLOW_COLOR, linewidth=2.5, label="value given (arrow to the receiver; "
-                                                                   "width and label: value)"),
-            Line2D([0], [0], color=ROUND_TRIP_COLOR, linewidth=2.5, linestyle="--",
-                   label="round trips a screen flagged (the same goods sent back)"),
-            Line2D([0], [0], marker="o", color="white", markerfacecolor="#9aa3b5", markersize=11,
-                   label="seat (size: final wealth)"),
-            Line2D([0], [0], marker="o", color="white", markerfacecolor="white", markeredgecolor=FLAG_COLOR,
-                   markeredgewidth=3, markersize=13, label="ring: a seat a flag names"),
-            Line2D([0], [0], marker="o", color="white", markerfacecolor="white", markeredgecolor=REVIEW_COLOR,
-                   markeredgewidth=3, markersize=13, label="ring: a seat only a review names"),
-        ]
-        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(0.0, 0.0), ncol=2, frameon=False,
-                  fontsize=8)
+        _draw_flows(ax, flows, round_trips, pos, radius_pt)
+        _draw_round_trips(ax, round_trips, pos, {a: label for a, label, *_rest in nodes})
+        _draw_seats(ax, nodes, pos, radius_pt, colors or {})
+        _transfer_legend(ax)
         return _finish(fig, "transfer-graph", "value moved between seats")
+
+
+def _draw_flows(ax: Any, flows: Sequence[tuple[str, str, float]], round_trips: Mapping[tuple[str, str], int],
+                pos: Mapping[str, tuple[float, float]], radius_pt: Mapping[str, float]) -> None:
+    """One curved arrow per giver and receiver, width and head by value against the largest flow, labelled
+    with the value; a pair with round trips dashed in the round-trip colour."""
+    from matplotlib.patches import FancyArrowPatch
+
+    top = max((v for _, _, v in flows), default=1.0) or 1.0
+    drawn = 0
+    for giver, receiver, value in sorted(flows):
+        if giver not in pos or receiver not in pos or value <= 0:
+            continue
+        pair = (giver, receiver) if giver < receiver else (receiver, giver)
+        trip = pair in round_trips
+        color = ROUND_TRIP_COLOR if trip else FLOW_COLOR
+        (x1, y1), (x2, y2) = pos[giver], pos[receiver]
+        rad = 0.18
+        arrow = FancyArrowPatch((x1, y1), (x2, y2), connectionstyle=f"arc3,rad={rad}",
+                                arrowstyle="-|>", mutation_scale=9 + 5 * value / top,
+                                linewidth=0.7 + 4.5 * value / top, color=color, alpha=0.8,
+                                linestyle="--" if trip else "-",
+                                shrinkA=radius_pt[giver] + 2, shrinkB=radius_pt[receiver] + 3, zorder=2,
+                                gid=f"flow-{drawn}")
+        drawn += 1
+        ax.add_patch(arrow)
+        mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+        dx, dy = x2 - x1, y2 - y1
+        lx, ly = mx + 0.5 * rad * dy, my - 0.5 * rad * dx
+        text = f"{value:g}" if value == int(value) else f"{value:.1f}"
+        ax.text(lx, ly, text, fontsize=7, ha="center", va="center", color=color, zorder=4,
+                bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none", "alpha": 0.85})
+
+
+def _draw_round_trips(ax: Any, round_trips: Mapping[tuple[str, str], int], pos: Mapping[str, tuple[float, float]],
+                      labels: Mapping[str, str]) -> None:
+    """A note inside the circle for each group of seats joined by round trips: each pair and its count."""
+    for members, pairs in _components(round_trips):
+        inside = [pos[a] for a in members if a in pos]
+        if not inside:
+            continue
+        cx = sum(x for x, _ in inside) / len(inside) * 0.55
+        cy = sum(y for _, y in inside) / len(inside) * 0.55
+        lines = ["↺ round trips"] + [f"{labels[a]} – {labels[b]}: {count}" for (a, b), count in pairs]
+        ax.text(cx, cy, "\n".join(plain(x) for x in lines), fontsize=7.5, ha="center", va="center",
+                color=ROUND_TRIP_COLOR, zorder=5,
+                bbox={"boxstyle": "round,pad=0.3", "facecolor": "#f7f2fd", "edgecolor": ROUND_TRIP_COLOR,
+                      "linewidth": 0.6, "alpha": 0.95})
+
+
+def _draw_seats(ax: Any, nodes: Sequence[tuple[str, str, float | None, str | None, bool]],
+                pos: Mapping[str, tuple[float, float]], radius_pt: Mapping[str, float],
+                colors: Mapping[str, str]) -> None:
+    """Each seat a disc sized by its final wealth (a ring in the level's colour when a flag or review names
+    it), labelled outside the circle with its name and wealth."""
+    points_per_unit = min(10.5 * 0.96 * 72 / 3.1, 9.8 * 0.80 * 72 / 2.9)
+    for k, (agent, label, w, level, emphasized) in enumerate(nodes):
+        x, y = pos[agent]
+        if level in ("flag", "review"):  # a ring in the level's colour around a white halo
+            ax.plot([x], [y], "o", markersize=2 * radius_pt[agent] + 9, color="white",
+                    markeredgecolor=FLAG_COLOR if level == "flag" else REVIEW_COLOR, markeredgewidth=3.2,
+                    zorder=6)
+        ax.plot([x], [y], "o", markersize=2 * radius_pt[agent], color=colors.get(agent, "#9aa3b5"),
+                markeredgecolor="white", markeredgewidth=1, zorder=6, alpha=0.95, gid=f"node-{k}")
+        reach = 1.06 + (radius_pt[agent] + 9) / points_per_unit  # just outside the node and its ring
+        lx, ly = x * reach + (0.0 if abs(x) < 0.2 else 0.04 * math.copysign(1, x)), y * reach
+        ha = "center" if abs(x) < 0.2 else ("left" if x > 0 else "right")
+        ax.text(lx, ly, plain(label) + (f"\n{_money(w)}" if isinstance(w, (int, float)) else ""), ha=ha,
+                va="center", fontsize=8.5, fontweight="bold" if emphasized else "normal", zorder=7)
+
+
+def _transfer_legend(ax: Any) -> None:
+    """The transfer graph's legend, under the plot: flows, round trips, seats and the two rings."""
+    from matplotlib.lines import Line2D
+
+    handles = [
+        Line2D([0], [0], color=FLOW_COLOR, linewidth=2.5, label="value given (arrow to the receiver; "
+                                                               "width and label: value)"),
+        Line2D([0], [0], color=ROUND_TRIP_COLOR, linewidth=2.5, linestyle="--",
+               label="round trips a screen flagged (the same goods sent back)"),
+        Line2D([0], [0], marker="o", color="white", markerfacecolor="#9aa3b5", markersize=11,
+               label="seat (size: final wealth)"),
+        Line2D([0], [0], marker="o", color="white", markerfacecolor="white", markeredgecolor=FLAG_COLOR,
+               markeredgewidth=3, markersize=13, label="ring: a seat a flag names"),
+        Line2D([0], [0], marker="o", color="white", markerfacecolor="white", markeredgecolor=REVIEW_COLOR,
+               markeredgewidth=3, markersize=13, label="ring: a seat only a review names"),
+    ]
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(0.0, 0.0), ncol=2, frameon=False,
+              fontsize=8)
 
 
 def _money(w: Any) -> str:
