@@ -108,7 +108,19 @@ def scatter_gather(view: TransferView, params: Mapping[str, Any]) -> tuple[list[
     if candidates.shape[0] == 0:
         return [], []
     tests = max(_structural_pairs(arrays, min_relays), int(candidates.shape[0]))
-    alpha = float(params["alpha"])
+    scored = _scored_pairs(arrays, candidates, s * n + d, m, window, cut)
+    cutoff = step_up_cutoff([x[0] for x in scored], tests, float(params["alpha"]))
+    return [_sg_flag(arrays, first, second, p, code, picked, mids, lam, window, cut, cutoff, tests)
+            for p, code, picked, mids, lam in scored if p <= cutoff], []
+
+
+def _scored_pairs(arrays: Any, candidates: np.ndarray, pair_of: np.ndarray, m: np.ndarray, window: float,
+                  cut: float) -> list[tuple[float, int, np.ndarray, list[int], float]]:
+    """Each candidate (source, destination): the intermediaries that relayed, and the Poisson p-value of
+    their number against the chance count (module rule): over the source's payments to each intermediary
+    that paid the destination later, the chance one of those later payments fell within the window and the
+    cut of it under the shuffled ticks and amounts, at most one per intermediary."""
+    n = len(arrays.nodes)
     q_lim = arrays.tick_mass(arrays.tick, arrays.tick + window) \
         * arrays.value_mass(arrays.value * (1.0 - cut), arrays.value)
     out_rows: dict[int, list[int]] = {}
@@ -120,12 +132,9 @@ def scatter_gather(view: TransferView, params: Mapping[str, Any]) -> tuple[list[
         key = (int(arrays.src[row]), int(arrays.dst[row]))
         if key[1] in targets:
             in_count[key] = in_count.get(key, 0) + 1
-    pair_of = (s * n + d)
-    flags: list[Flag] = []
-    scored: list[tuple[float, int, np.ndarray, list[int], int, float]] = []
+    scored: list[tuple[float, int, np.ndarray, list[int], float]] = []
     for code in candidates.tolist():
         src_node, dst_node = divmod(int(code), n)
-        lam = 0.0
         chance: dict[int, float] = {}
         for row in out_rows.get(src_node, []):
             mid = int(arrays.dst[row])
@@ -135,42 +144,44 @@ def scatter_gather(view: TransferView, params: Mapping[str, Any]) -> tuple[list[
         lam = sum(min(1.0, c) for c in chance.values())
         picked = np.flatnonzero(pair_of == code)
         mids = ordered({int(x) for x in m[picked]})
-        count = len(mids)
-        p = float(poisson_tail(count, lam))
-        scored.append((p, code, picked, mids, count, lam))
-    cutoff = step_up_cutoff([x[0] for x in scored], tests, alpha)
-    for p, code, picked, mids, count, lam in scored:
-        if p > cutoff:
-            continue
-        src_node, dst_node = divmod(int(code), n)
-        rows = sorted({int(r) for r in first[picked]} | {int(r) for r in second[picked]})
-        nodes = arrays.nodes
-        source, sink = nodes[src_node], nodes[dst_node]
-        members = [nodes[i] for i in mids]
-        sent = float(arrays.value[np.unique(first[picked])].sum())
-        arrived = float(arrays.value[np.unique(second[picked])].sum())
-        flags.append(Flag(
-            screen="scatter_gather",
-            kind="scatter_gather",
-            level="flag",
-            agents=(source, sink, *members),
-            pairs=tuple(ordered({pair_key(source, x) for x in members} | {pair_key(x, sink) for x in members})),
-            score=-math.log10(max(p, 1e-300)),
-            threshold=-math.log10(cutoff),
-            evidence=tuple(ordered({arrays.event[r] for r in rows})),
-            explanation=(
-                f"{source} paid {sent:g} through {count} intermediaries ({', '.join(map(str, members))}), each of "
-                f"which passed it on to {sink} within {window:g} ticks keeping at most {cut:.0%} ({arrived:g} "
-                f"arrived); shuffling the graph's ticks and amounts expects {lam:.2g} such relays "
-                f"(p = {p:.2g}, {tests} pairs tested)."
-            ),
-            details={"source": source, "destination": sink, "intermediaries": count, "expected": lam,
-                     "sent": sent, "arrived": arrived, "window": window},
-            p_value=p,
-            null=_NULL_SG,
-            tests=tests,
-        ))
-    return flags, []
+        scored.append((float(poisson_tail(len(mids), lam)), code, picked, mids, lam))
+    return scored
+
+
+def _sg_flag(arrays: Any, first: np.ndarray, second: np.ndarray, p: float, code: int, picked: np.ndarray,
+             mids: list[int], lam: float, window: float, cut: float, cutoff: float, tests: int) -> Flag:
+    """The ``scatter_gather`` flag of one source and destination: the relays' story, their events and
+    figures."""
+    n = len(arrays.nodes)
+    count = len(mids)
+    src_node, dst_node = divmod(int(code), n)
+    rows = sorted({int(r) for r in first[picked]} | {int(r) for r in second[picked]})
+    nodes = arrays.nodes
+    source, sink = nodes[src_node], nodes[dst_node]
+    members = [nodes[i] for i in mids]
+    sent = float(arrays.value[np.unique(first[picked])].sum())
+    arrived = float(arrays.value[np.unique(second[picked])].sum())
+    return Flag(
+        screen="scatter_gather",
+        kind="scatter_gather",
+        level="flag",
+        agents=(source, sink, *members),
+        pairs=tuple(ordered({pair_key(source, x) for x in members} | {pair_key(x, sink) for x in members})),
+        score=-math.log10(max(p, 1e-300)),
+        threshold=-math.log10(cutoff),
+        evidence=tuple(ordered({arrays.event[r] for r in rows})),
+        explanation=(
+            f"{source} paid {sent:g} through {count} intermediaries ({', '.join(map(str, members))}), each of "
+            f"which passed it on to {sink} within {window:g} ticks keeping at most {cut:.0%} ({arrived:g} "
+            f"arrived); shuffling the graph's ticks and amounts expects {lam:.2g} such relays "
+            f"(p = {p:.2g}, {tests} pairs tested)."
+        ),
+        details={"source": source, "destination": sink, "intermediaries": count, "expected": lam,
+                 "sent": sent, "arrived": arrived, "window": window},
+        p_value=p,
+        null=_NULL_SG,
+        tests=tests,
+    )
 
 
 _NULL_SG = ("the graph's own transfers with ticks and amounts shuffled among them: the chance count of "
