@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from daishi_forensics.profile.harm import HARM_CATEGORIES
@@ -46,43 +47,77 @@ def _sections(seats: Mapping[str, Mapping[str, Any]], match: Mapping[str, Any],
     by id), written with their names when ``names`` is given; with a ``focus``, only its pairs."""
     ids = [a for a in order if a in seats] if order is not None else sorted(seats)
     label = names.agent if names is not None else (lambda a: a)
-    out: list[tuple[str, list[str], list[str]]] = []
+    page = _Page(seats, match, ids, label, markdown)
+    out: list[Any] = []
+    out += _negotiation_sections(page, focus)
+    out += _promises_sections(page)
+    out += _harm_sections(page)
+    out += _welfare_sections(page)
+    out += _specialization_sections(page)
+    out += _progression_sections(page)
+    return out
 
-    if match.get("negotiation") is not None:
-        rows = []
-        for a in ids:
-            n = seats[a].get("negotiation") or {}
-            rows.append([label(a), n.get("offersMade"), n.get("offersReceived"), n.get("attempts"), n.get("deals"),
-                         n.get("completionRate"), n.get("surplusPerDeal"), n.get("surplusPerAttempt"),
-                         (n.get("market") or {}).get("fills")])
-        out.append(("Negotiation", ["Surplus = value received − value given, at the archive's item values."],
-                    _table(["Seat", "Offers made", "Offers received", "Attempts", "Deals", "Completion",
-                            "Surplus/deal", "Surplus/attempt", "Market fills"], rows, markdown)))
-        place = {a: k for k, a in enumerate(ids)}
-        pairs = sorted((p for p in match["negotiation"]["pairs"] if focus is None or focus in (p["a"], p["b"])),
-                       key=lambda p: (place.get(p["a"], len(place)), place.get(p["b"], len(place)), p["a"], p["b"]))
-        if pairs:
-            out.append(("Pairs", ["Relative advantage = (ΣA − ΣB) / (ΣA + ΣB); ΣX = value X received."],
-                        _table(["A", "B", "Trades", "ΣA", "ΣB", "Relative advantage"],
-                               [[label(p["a"]), label(p["b"]), p["trades"], p["valueAReceived"], p["valueBReceived"],
-                                 p["relativeAdvantage"]] for p in pairs], markdown)))
 
-    prom = match.get("promises")
-    if prom is not None:
-        ex = prom["extractor"]
-        rows = []
-        for a in ids:
-            p = seats[a].get("promises") or {}
-            rows.append([label(a), p.get("made"), p.get("kept"), p.get("broken"), p.get("unverifiable"),
-                         p.get("keepingRate"), p.get("betrayals"), p.get("betrayed")])
-        note = (f"Commitments extracted by {ex['name']} v{ex['version']} (first {ex['maxChars']} characters of a "
-                f"message; {prom['truncatedMessages']} of {prom['messagesRead']} messages cut). Keeping rate = "
-                "kept / (kept + broken).")
-        out.append(("Promises and betrayal", [note],
-                    _table(["Seat", "Made", "Kept", "Broken", "Unverifiable", "Keeping rate", "Betrayals",
-                            "Betrayed"], rows, markdown)))
+@dataclass(frozen=True)
+class _Page:
+    """What every section reads: the seats' and the match's profiles, the seats in order, how a seat is
+    named, and whether the tables are Markdown."""
 
-    harm = match["harm"]
+    seats: Mapping[str, Mapping[str, Any]]
+    match: Mapping[str, Any]
+    ids: list[str]
+    label: Callable[[str], str]
+    markdown: bool
+
+
+def _negotiation_sections(page: _Page, focus: str | None) -> list[Any]:
+    """Negotiation per seat, then the pairs' relative advantage (with a ``focus``, only its pairs)."""
+    match, label, ids = page.match, page.label, page.ids
+    if match.get("negotiation") is None:
+        return []
+    rows = []
+    for a in ids:
+        n = page.seats[a].get("negotiation") or {}
+        rows.append([label(a), n.get("offersMade"), n.get("offersReceived"), n.get("attempts"), n.get("deals"),
+                     n.get("completionRate"), n.get("surplusPerDeal"), n.get("surplusPerAttempt"),
+                     (n.get("market") or {}).get("fills")])
+    out = [("Negotiation", ["Surplus = value received − value given, at the archive's item values."],
+            _table(["Seat", "Offers made", "Offers received", "Attempts", "Deals", "Completion",
+                    "Surplus/deal", "Surplus/attempt", "Market fills"], rows, page.markdown))]
+    place = {a: k for k, a in enumerate(ids)}
+    pairs = sorted((p for p in match["negotiation"]["pairs"] if focus is None or focus in (p["a"], p["b"])),
+                   key=lambda p: (place.get(p["a"], len(place)), place.get(p["b"], len(place)), p["a"], p["b"]))
+    if pairs:
+        out.append(("Pairs", ["Relative advantage = (ΣA − ΣB) / (ΣA + ΣB); ΣX = value X received."],
+                    _table(["A", "B", "Trades", "ΣA", "ΣB", "Relative advantage"],
+                           [[label(p["a"]), label(p["b"]), p["trades"], p["valueAReceived"], p["valueBReceived"],
+                             p["relativeAdvantage"]] for p in pairs], page.markdown)))
+    return out
+
+
+def _promises_sections(page: _Page) -> list[Any]:
+    """Promises made, kept, broken and betrayals per seat, under the extractor that read them."""
+    prom = page.match.get("promises")
+    if prom is None:
+        return []
+    ex = prom["extractor"]
+    rows = []
+    for a in page.ids:
+        p = page.seats[a].get("promises") or {}
+        rows.append([page.label(a), p.get("made"), p.get("kept"), p.get("broken"), p.get("unverifiable"),
+                     p.get("keepingRate"), p.get("betrayals"), p.get("betrayed")])
+    note = (f"Commitments extracted by {ex['name']} v{ex['version']} (first {ex['maxChars']} characters of a "
+            f"message; {prom['truncatedMessages']} of {prom['messagesRead']} messages cut). Keeping rate = "
+            "kept / (kept + broken).")
+    return [("Promises and betrayal", [note],
+             _table(["Seat", "Made", "Kept", "Broken", "Unverifiable", "Keeping rate", "Betrayals",
+                     "Betrayed"], rows, page.markdown))]
+
+
+def _harm_sections(page: _Page) -> list[Any]:
+    """Score against harm per 100 rounds alive (the rubric's floor), then harm against the baseline."""
+    harm = page.match["harm"]
+    ids, label = page.ids, page.label
     by_agent = {r["agentId"]: r for r in harm["scoreVsHarm"]}
     placed = [a for a in ids if a in by_agent] + sorted(set(by_agent) - set(ids))
     rows = [[label(r["agentId"]), r["score"], r["scoreBasis"], *[r[c] for c in HARM_CATEGORIES], r["harmTotalRate"]]
@@ -91,44 +126,54 @@ def _sections(seats: Mapping[str, Mapping[str, Any]], match: Mapping[str, Any],
            "Total = violence + stealing + promise-breaking."]
     if harm.get("extractor"):
         pre.append(f"Promise-breaking rests on {harm['extractor']['name']} v{harm['extractor']['version']}.")
-    out.append(("Score vs harm", pre,
-                _table(["Seat", "Score", "Basis", "Violence", "Stealing", "Promise-breaking", "Unseen aggression",
-                        "Total"], rows, markdown)))
+    out = [("Score vs harm", pre,
+            _table(["Seat", "Score", "Basis", "Violence", "Stealing", "Promise-breaking", "Unseen aggression",
+                    "Total"], rows, page.markdown))]
     if harm.get("baseline") is not None:
         rows = []
         for a in ids:
-            norm = (seats[a].get("harm") or {}).get("normalized") or {}
+            norm = (page.seats[a].get("harm") or {}).get("normalized") or {}
             rows.append([label(a), *[norm.get(c) for c in HARM_CATEGORIES]])
         b = harm["baseline"]
         out.append(("Harm vs baseline", [f"100 = the baseline mean ({b['seats']} seats, {b['matches']} matches)."],
                     _table(["Seat", "Violence", "Stealing", "Promise-breaking", "Unseen aggression"], rows,
-                           markdown)))
-
-    w = match["welfare"]
-    rows = [[label(a), (seats[a].get("welfare") or {}).get("wealth"), (seats[a].get("welfare") or {}).get("share")]
-            for a in ids]
-    out.append(("Welfare", [f"Total wealth {_cell(w['totalWealth'], markdown)}; Nash welfare "
-                            f"{_cell(w['nashWelfare'], markdown)} (wealth floored at {_cell(w['nashFloor'], markdown)}); "
-                            f"Gini {_cell(w['gini'], markdown)}."],
-                _table(["Seat", "Wealth", "Share"], rows, markdown)))
-
-    sp = match["specialization"]
-    rows = []
-    for a in ids:
-        s = seats[a]["specialization"]
-        rows.append([label(a), s["role"], s["entropy"], *[s["shares"][k] for k in ACTIVITY_KINDS]])
-    out.append(("Specialization", [_role_sentence(sp, seats, ids)],
-                _table(["Seat", "Role", "Entropy", *ACTIVITY_KINDS], rows, markdown)))
-
-    if match["progression"] is not None:
-        rows = []
-        for a in ids:
-            p = seats[a].get("progression") or {}
-            t = p.get("timeTo") or {}
-            rows.append([label(a), p.get("startTick"), *[t.get(m) for m in MILESTONES], p.get("wealthCurvePoints")])
-        out.append(("Progression", ["Ticks from the seat's start to its first of each."],
-                    _table(["Seat", "Start", *[f"to {m}" for m in MILESTONES], "Snapshots"], rows, markdown)))
+                           page.markdown)))
     return out
+
+
+def _welfare_sections(page: _Page) -> list[Any]:
+    """Each seat's wealth and share, after the match's total, Nash welfare and Gini."""
+    w = page.match["welfare"]
+    markdown, seats = page.markdown, page.seats
+    rows = [[page.label(a), *((seats[a].get("welfare") or {}).get(k) for k in ("wealth", "share"))]
+            for a in page.ids]
+    return [("Welfare", [f"Total wealth {_cell(w['totalWealth'], markdown)}; Nash welfare "
+                         f"{_cell(w['nashWelfare'], markdown)} (wealth floored at {_cell(w['nashFloor'], markdown)}); "
+                         f"Gini {_cell(w['gini'], markdown)}."],
+             _table(["Seat", "Wealth", "Share"], rows, markdown))]
+
+
+def _specialization_sections(page: _Page) -> list[Any]:
+    """Each seat's role, entropy and activity shares."""
+    rows = []
+    for a in page.ids:
+        s = page.seats[a]["specialization"]
+        rows.append([page.label(a), s["role"], s["entropy"], *[s["shares"][k] for k in ACTIVITY_KINDS]])
+    return [("Specialization", [_role_sentence(page.match["specialization"], page.seats, page.ids)],
+             _table(["Seat", "Role", "Entropy", *ACTIVITY_KINDS], rows, page.markdown))]
+
+
+def _progression_sections(page: _Page) -> list[Any]:
+    """Ticks from each seat's start to its first of each milestone."""
+    if page.match["progression"] is None:
+        return []
+    rows = []
+    for a in page.ids:
+        p = page.seats[a].get("progression") or {}
+        t = p.get("timeTo") or {}
+        rows.append([page.label(a), p.get("startTick"), *[t.get(m) for m in MILESTONES], p.get("wealthCurvePoints")])
+    return [("Progression", ["Ticks from the seat's start to its first of each."],
+             _table(["Seat", "Start", *[f"to {m}" for m in MILESTONES], "Snapshots"], rows, page.markdown))]
 
 
 def profile_blocks(seat_profiles: Mapping[str, Mapping[str, Any]], match_profile: Mapping[str, Any], *,
