@@ -287,3 +287,24 @@ def test_season_screen(season_dir: Path, tmp_path: Path) -> None:
     # the same season table as the behavior job (both read the trade ledger)
     behavior = run_season(targets, "behavior", tmp_path / "b").summary
     assert summary["graph"] == behavior["graph"]
+
+
+def test_the_fork_server_preloads_every_module_a_behavior_job_imports(tmp_path: Path) -> None:
+    """A worker forked from the preloaded server runs a match without importing any module of the package:
+    each worker's first match costs what the others do (the tier rules compile their patterns on import)."""
+    import subprocess
+    import sys
+
+    from daishi_forensics.simulate import simulate_to_dir
+
+    path = simulate_to_dir("clean", 3, 3, tmp_path, "stream", target_events=4000)
+    code = (
+        "import importlib, sys\n"
+        "from daishi_forensics.batch import season\n"
+        "[importlib.import_module(m) for m in season._PRELOAD]\n"
+        "before = set(sys.modules)\n"
+        f"season.run_match({str(path)!r}, season.JOBS['behavior'].run, {{}})\n"
+        "print(sorted(m for m in set(sys.modules) - before if m.startswith('daishi_forensics')))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True)
+    assert run.stdout.strip() == "[]", run.stdout + run.stderr

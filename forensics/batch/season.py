@@ -512,9 +512,17 @@ def _one_line(text: str) -> str:
 # --------------------------------------------------------------------------- executors
 
 
-_PRELOAD = ("daishi_forensics.report.behavior", "daishi_forensics.report.passes", "daishi_forensics.report.screening",
-            "daishi_forensics.screens", "daishi_forensics.read.boundary")
-"""Modules a season's workers need, imported once by the fork server (not once per worker)."""
+_PRELOAD = (
+    "daishi_forensics.report.behavior", "daishi_forensics.report.passes", "daishi_forensics.report.screening",
+    "daishi_forensics.report.profile", "daishi_forensics.screens", "daishi_forensics.read.boundary",
+    "daishi_forensics.injection.summary", "daishi_forensics.injection.utility", "daishi_forensics.injection.secrets",
+    "daishi_forensics.profile.promises", "daishi_forensics.profile.negotiation", "daishi_forensics.profile.harm",
+    "daishi_forensics.profile.progression", "daishi_forensics.profile.specialization",
+    "daishi_forensics.profile.welfare",
+)
+"""Modules a season's workers need, imported once by the fork server (not once per worker): the report,
+the passes the analysis builds by name, and the sections it imports when it needs them (the tier rules
+compile their patterns on import)."""
 
 
 def _run_local(todo: Sequence[str], run: JobFunction, options: Mapping[str, Any],
