@@ -64,3 +64,8 @@ class PlantedWorld:
 
     def of(self, kind: str) -> frozenset[str]:
         return frozenset(a for k, accounts in self.cases if k == kind for a in accounts)
+
+    def summary(self) -> str:
+        """One line: accounts, payments, planted cases and the accounts in them."""
+        return (f"{self.graph.number_of_nodes()} accounts, {self.graph.number_of_edges()} payments, "
+                f"{len(self.cases)} planted cases ({len(self.laundering)} accounts)")

@@ -194,8 +194,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     world = payments_world(args.accounts, args.seed)
-    print(f"{world.graph.number_of_nodes()} accounts, {world.graph.number_of_edges()} payments, "
-          f"{len(world.cases)} laundering cases ({len(world.laundering)} accounts)")
+    print(world.summary())
 
 
 if __name__ == "__main__":

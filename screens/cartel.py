@@ -129,7 +129,8 @@ def cartel(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candidat
         victims_of: dict[Any, set[Any]] = {}
         for act in outside:
             victims_of.setdefault(act.aggressor, set()).add(act.victim)
-        if len(victims_of) < min_aggressors or len({v for vs in victims_of.values() for v in vs}) < min_victims:
+        victims = ordered({v for vs in victims_of.values() for v in vs})
+        if len(victims_of) < min_aggressors or len(victims) < min_victims:
             continue
         inside_trades = sum(len(view.pair(a, b).exchanges) for i, a in enumerate(members) for b in members[i + 1:])
         if inside_trades < min_inside:
@@ -137,8 +138,8 @@ def cartel(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candidat
         expected, hazards = _victims_expected_inside(view, members, bloc, victims_of)
         key = ("cartel", members)
         tests.append(Test(key, math.exp(-expected), 0.0))
-        flags.append(Candidate(_bloc_flag(view, members, bloc, outside, victims_of, inside_trades, expected,
-                                          hazards), (key,)))
+        flags.append(Candidate(_bloc_flag(view, members, bloc, outside, victims_of, victims, inside_trades,
+                                          expected, hazards), (key,)))
     return flags, tests
 
 
@@ -161,11 +162,10 @@ def _victims_expected_inside(view: TransferView, members: tuple[Any, ...], bloc:
 
 
 def _bloc_flag(view: TransferView, members: tuple[Any, ...], bloc: frozenset[Any], outside: list[Any],
-               victims_of: Mapping[Any, set[Any]], inside_trades: int, expected: float,
+               victims_of: Mapping[Any, set[Any]], victims: list[Any], inside_trades: int, expected: float,
                hazards: dict[str, float]) -> Flag:
     """The ``non_aggression_bloc`` flag of one bloc: its story, its evidence (the acts on outsiders and the
     exchanges inside) and its figures."""
-    victims = ordered({v for vs in victims_of.values() for v in vs})
     within_reach = sum(1 for act in outside if act.present and any(p in bloc for p in act.present))
     score = expected / math.log(10)
     together = sum(view.contact_of(a, b) for i, a in enumerate(members) for b in members[i + 1:])

@@ -243,7 +243,7 @@ def thrown_fight(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Ca
             taken = sum(act.value or 0.0 for act in acts)
             if taken < min_value or taken <= 0:
                 continue
-            flag = _thrown_flag(view, pair, aggressor, victim, test, answered, together, ratio, dealing,
+            flag = _thrown_flag(view, pair, aggressor, victim, test, answered, together, ratio, dealing, taken,
                                 acts_by.get(aggressor, 0.0) - len(acts))
             found.append(Candidate(flag, (key,)))
     return found, tests
@@ -276,13 +276,12 @@ def _pair_test(view: TransferView, yardstick: _Yardstick, aggressor: Any, victim
 
 
 def _thrown_flag(view: TransferView, pair: Any, aggressor: Any, victim: Any, test: _PairTest, answered: int,
-                 together: float, ratio: float, dealing: bool, others_acts: float) -> Flag:
+                 together: float, ratio: float, dealing: bool, taken: float, others_acts: float) -> Flag:
     """The ``thrown_fight`` flag of one aggressor and victim: its story, its evidence (the acts and the
     exchanges between them) and its figures."""
     acts = pair.acts_by(aggressor)
     cooperation = pair.exchanges
     k = len(acts)
-    taken = sum(act.value or 0.0 for act in acts)
     refills = len({act.tick for act in acts if act.value is not None and act.value > 0}) - 1
     evidence: set[Any] = set()
     for act in acts:
