@@ -44,7 +44,10 @@ choose the family from the outcome.  Tarone's rule then leaves out of the match'
 test whose smallest attainable p-value (:func:`seat_floor`) could never pass, and that
 smallest value is read from what the payer's null holds fixed (its trades with each partner,
 counted, and the excess its trades carried, as a set), never from who got the excess.  A seat
-none of whose trades carries excess can give no p-value below 1, so its pairs never count.
+none of whose trades carries excess can give no p-value below 1, so its pairs never count; a
+test whose smallest attainable p-value is above the configured false-alarm rate (``alpha``,
+which the screening step passes) can never count, and its p-value is not worked out (recorded
+as 1).
 Only a pair where the payer handed the beneficiary excess in an off-price trade is raised.
 Whole-item overpayment, to friends or to anyone, has no excess, so it is never raised: how
 often friends overpay each other one item at a time, and which way, no longer decides (the test between the two of
@@ -85,7 +88,7 @@ from typing import Any, NamedTuple
 
 from .flags import Flag, ordered, pair_key
 from .graph import Exchange, TransferView
-from .stats import Candidate, Test, betabinom_sf, subset_sum_p
+from .stats import Candidate, Test, betabinom_sf, subset_sum_floor, subset_sum_p
 
 __all__ = ["OFF_PRICE_NULL", "SEAT_PRIOR", "Trade", "excess", "item_units", "off_price", "price_ratio", "rate_test",
            "seat_test", "surplus_test", "whole_unit"]
@@ -254,8 +257,7 @@ def seat_floor(values: list[float], together: int, match_rate: float) -> float:
     >>> round(seat_floor([34.0, 0.0, 0.0, 0.0], 1, 0.25), 6)  # 1 of 4 ways; Beta(0.5, 4.5) one in one: 0.1
     0.2
     """
-    chosen = [True] * together + [False] * (len(values) - together)
-    _, smallest_perm = subset_sum_p(sorted(values, reverse=True), chosen)
+    smallest_perm = subset_sum_floor(values, together)
     carrying = sum(1 for v in values if v > 0)
     hits = min(together, carrying)
     p_rate = rate_test(hits, together, carrying - hits, len(values) - together, match_rate)[0]
@@ -316,6 +318,7 @@ def off_price(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candi
     if not scale:
         return [], []
     ratio_min = float(params["price_ratio"])
+    alpha = float(params.get("alpha", 1.0))
     floor = float(params["min_value"]) * scale
     found: list[Candidate] = []
     tests: list[Test] = []
@@ -328,18 +331,26 @@ def off_price(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candi
             match_rate = _match_rate(counts, payer, winner)
             received = by_node.get(winner, [])
             together, total, taken_total = sum(1 for t in trades if t.partner == winner), len(trades), len(received)
-            p_payer, smallest_payer = seat_test(trades, winner, match_rate)
-            p_taker, smallest_taker = seat_test(received, payer, match_rate, sign=-1.0)
-            asked = []  # every null that has something to compare with must fail
-            if together < total:
-                asked.append((p_payer, smallest_payer))
-            if together < taken_total:
-                asked.append((p_taker, smallest_taker))
-            p = max((a[0] for a in asked), default=1.0)
+            key = ("off_price", payer, winner)
             # Tarone's rule reads the smallest p-value the payer's null could give (it holds the payer's trades
             # with each partner and the excess they carried fixed, never who got it); p is at least that
-            smallest = smallest_payer if together < total else smallest_taker if asked else 1.0
-            key = ("off_price", payer, winner)
+            if together < total:
+                smallest = seat_floor([t.excess for t in trades], together, match_rate)
+            elif together < taken_total:
+                smallest = seat_floor([-t.excess for t in received], together, match_rate)
+            else:
+                smallest = 1.0
+            if smallest > alpha and winner not in raised:  # never in the family: its p-value is not worked out
+                tests.append(Test(key, 1.0, smallest))
+                continue
+            p_payer = seat_test(trades, winner, match_rate)[0]
+            p_taker = seat_test(received, payer, match_rate, sign=-1.0)[0]
+            asked = []  # every null that has something to compare with must fail
+            if together < total:
+                asked.append(p_payer)
+            if together < taken_total:
+                asked.append(p_taker)
+            p = max(asked, default=1.0)
             tests.append(Test(key, p, smallest))
             between = [t for t in trades if t.partner == winner]
             moved = sum(t.excess for t in between)

@@ -131,3 +131,18 @@ def test_the_round_trip_curve_is_the_likelihood_maximum_where_full_steps_swing()
     # and the curve lies among the pairs' own rates: about a third at 28 exchanges
     at = 1 / (1 + np.exp(-(b0[0] + b1[0] * np.log(28.0))))
     assert 0.2 < at < 0.5
+
+
+def test_the_closed_form_floor_is_the_permutation_tests_smallest_p_value() -> None:
+    from daishi_forensics.screens.stats import subset_sum_floor, subset_sum_p
+
+    # by hand: {10, 9} of four is 1 of 6; two of {5, 1, 1, 1}: the 5 and any of three 1s, 3 of 6
+    assert subset_sum_floor([10.0, 9.0, 1.0, 0.0], 2) == pytest.approx(1 / 6)
+    assert subset_sum_floor([5.0, 1.0, 1.0, 1.0], 2) == pytest.approx(3 / 6)
+    rng = np.random.default_rng(7)
+    for _ in range(300):  # and it is the table's own smallest, whatever the values and their ties
+        n = int(rng.integers(2, 14))
+        k = int(rng.integers(1, n))
+        values = [float(v) for v in rng.choice([0.0, 0.0, 34.0, 22.0, -10.0, 5.5, 17.25], size=n)]
+        chosen = [i < k for i in range(n)]
+        assert subset_sum_floor(values, k) == pytest.approx(subset_sum_p(values, chosen)[1], rel=1e-12)
