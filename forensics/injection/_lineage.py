@@ -50,9 +50,9 @@ from rapidfuzz import fuzz
 from ._copies import Alignment
 from ._forwarding import Forward
 
-__all__ = ["TIE_RATIO", "ENDING_BITS", "MARK_BITS", "MIN_EDIT_BITS", "ERASING", "PSEUDO_CHILDREN", "MAX_FRAGMENT",
+__all__ = ["TIE_RATIO", "DANGLING", "ENDING_BITS", "MARK_BITS", "MIN_EDIT_BITS", "ERASING", "PSEUDO_CHILDREN", "MAX_FRAGMENT",
            "Edit", "Weights",
-           "Candidate", "Choice", "HeardOrder", "edits", "describe", "candidate", "choose_parent", "first_heard_share",
+           "Candidate", "Choice", "HeardOrder", "cut_shown", "edits", "describe", "candidate", "choose_parent", "first_heard_share",
            "heard_order", "similarity"]
 
 PSEUDO_CHILDREN = 2
@@ -122,8 +122,8 @@ class Weights:
             return self.feature("tag", e[1])
         if kind in ("quote", "unquote"):
             return self.feature("quote", e[1])
-        if kind in ("casing", "recase"):  # a casing the candidate lacks: as rare as the messages cased so
-            return self.feature("casing", e[1])
+        if kind in ("casing", "recase"):  # a change of casing: as rare as the messages cased the rarer way
+            return max(self.feature("casing", e[1]), self.feature("casing", e[2]) if len(e) > 2 else 0.0)
         if kind == "ending":
             return min(ENDING_BITS, self.feature("ending", e[1]))
         if kind == "marks":
@@ -137,17 +137,32 @@ class Weights:
         return math.log2(words + 1)  # delete, moved
 
 
+DANGLING = frozenset(",-:;|/")
+"""A text ending on one of these (or on an ellipsis) shows it was cut at the end: "... near r_4_4 -"."""
+
+
+def cut_shown(child: Forward) -> bool:
+    """``child`` shows a cut at its end: an ellipsis, or a separator left dangling (:data:`DANGLING`)."""
+    return child.ellipsis[1] or (child.ending != "" and child.ending[-1] in DANGLING)
+
+
 def edits(child: Forward, parent: Forward, al: Alignment) -> list[Edit]:
     """What ``child`` changed relative to ``parent`` (``al``: the child's core aligned on the parent's)."""
     out: list[Edit] = []
     mine, theirs = Counter(child.tags), Counter(parent.tags)
+    lead = list(al.lead)
+    for t in sorted((theirs - mine).elements()):  # the candidate's tag read as words in the child's front
+        words = t.split()
+        if words and lead[-len(words):] == words:
+            theirs[t] -= 1
+            del lead[-len(words):]
     out += [("tag", t) for t, k in (mine - theirs).items() for _ in range(k)]
     if not al.cut_start:  # a cut at the start explains a tag gone
         out += [("untag", t) for t, k in (theirs - mine).items() for _ in range(k)]
     if child.quote != parent.quote:
         if child.quote is not None:
             out.append(("quote", child.quote))
-        elif not al.cut_start and not al.cut_end:
+        elif not al.cut_start:  # a cut at the end keeps the opening mark
             out.append(("unquote", parent.quote or ""))
     if child.remark != parent.remark:
         if child.remark:
@@ -155,7 +170,7 @@ def edits(child: Forward, parent: Forward, al: Alignment) -> list[Edit]:
             added = " ".join(w for w in child.remark.split() if w not in old)
             if added:
                 out.append(("remark", added))
-        if parent.remark and not al.cut_end and not set(parent.remark.split()) <= set(
+        if parent.remark and not (al.cut_end or cut_shown(child)) and not set(parent.remark.split()) <= set(
                 (child.remark or "").split()) | set(al.trail):
             out.append(("unremark", parent.remark))
     if child.casing != parent.casing:
@@ -165,13 +180,14 @@ def edits(child: Forward, parent: Forward, al: Alignment) -> list[Edit]:
         out.append(("ending", child.ending or "none"))
     if child.marks != parent.marks and not ((al.cut_start or al.cut_end) and child.marks in parent.marks):
         out.append(("marks", child.marks or "none"))
-    if al.lead:
-        out.append(("lead", " ".join(al.lead)))
+    if lead:
+        out.append(("lead", " ".join(lead)))
     if al.trail:
         out.append(("trail", " ".join(al.trail)))
     if al.cut_start:
         out.append(("cut_start", str(al.cut_start), str(len(child.core))))
-    if al.cut_end:
+    if al.cut_end and not (child.remark and tuple(child.remark.split()) == parent.core[-al.cut_end:]):
+        # (a remark that is the rest of the candidate's words is no cut: a comma made a dash)
         out.append(("cut_end", str(al.cut_end), str(len(child.core))))
     out += [("swap", str(s.at), s.new, s.kind) for s in al.swaps]
     out += [("insert", str(at), w) for at, w in al.inserted]
