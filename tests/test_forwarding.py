@@ -207,6 +207,8 @@ def test_weights() -> None:
     # a cut weighs the child's kept words (7: log2(7 + 1)), not the candidate's (20); a dropped word the candidate's
     assert w.of_edit(("cut_end", "3", "7"), 20) == 3.0 and w.of_edit(("delete", "3"), 15) == 4.0
     assert w.of_edit(("swap", "2", "a", "typo"), 7) == 2.0 and w.of_edit(("insert", "2", "zz"), 7) == 6.0
+    # a swap weighs the rarer of its two words, whichever way: a typo "zz" made (6) or mended (6 too)
+    assert w.of_edit(("swap", "2", "zz", "typo", "a"), 7) == 6.0 == w.of_edit(("swap", "2", "a", "typo", "zz"), 7)
 
 
 # --------------------------------------------------------------------------- rule 4's test

@@ -9,14 +9,17 @@ marks, its remark, its casing, where it was cut, its typo, its swapped word
 *still* changed is its list of :func:`edits`; each edit weighs the information of
 making it independently (bits):
 
-- a tag, quote mark or casing the candidate lacks (capitals, title or lower case
-  rewrite every letter, so only the child's casing counts): as rare as the
-  messages that carry it in the match, ``log2((N + 1 + prior) / (carriers + 1))``;
+- a tag or quote mark the candidate lacks: as rare as the messages that carry it
+  in the match, ``log2((N + 1 + prior) / (carriers + 1))``; a change of casing, as
+  rare as the rarer of the two casings (lowering a shouted copy is as rare as
+  shouting it);
   a different ending (the closing punctuation, unless the child was cut at the
   end) at most :data:`ENDING_BITS`; different punctuation inside the core (unless
   the child, cut, keeps a stretch of the candidate's) at most :data:`MARK_BITS`;
-- a word added (in front, after, inside, in a remark, as a swap or a typo): the
-  word's information; a dropped or moved word: ``log2(words + 1)`` (the chance of
+- a word added (in front, after, inside, in a remark): the word's information; a
+  word swapped (a typo, an abbreviation, a synonym), whichever way, the rarer of
+  the two words' (mending a typo or spelling out an abbreviation is as rare as
+  making it); a dropped or moved word: ``log2(words + 1)`` (the chance of
   the same place); a cut: ``log2(kept + 1)``, the child's words (the same from
   every candidate: how much a longer candidate had beyond the cut tells nothing);
 - a wrapping the candidate has and the child lacks: the same weight, unless the
@@ -130,7 +133,9 @@ class Weights:
             return min(MARK_BITS, self.feature("marks", e[1]))
         if kind in ("remark", "unremark", "lead", "trail"):
             return sum(self.word(w) for w in set(e[1].split()))
-        if kind in ("swap", "insert"):
+        if kind == "swap":  # a word swapped either way (a typo made or mended): the rarer of the two words
+            return max(self.word(e[2]), self.word(e[4])) if len(e) > 4 else self.word(e[2])
+        if kind == "insert":
             return self.word(e[2])
         if kind in ("cut_start", "cut_end"):  # where the child's kept words end: the same for every candidate
             return math.log2(int(e[2]) + 1)
@@ -189,7 +194,7 @@ def edits(child: Forward, parent: Forward, al: Alignment) -> list[Edit]:
     if al.cut_end and not (child.remark and tuple(child.remark.split()) == parent.core[-al.cut_end:]):
         # (a remark that is the rest of the candidate's words is no cut: a comma made a dash)
         out.append(("cut_end", str(al.cut_end), str(len(child.core))))
-    out += [("swap", str(s.at), s.new, s.kind) for s in al.swaps]
+    out += [("swap", str(s.at), s.new, s.kind, s.old) for s in al.swaps]
     out += [("insert", str(at), w) for at, w in al.inserted]
     out += [("delete", str(at)) for at in al.deleted]
     out += [("moved", w) for w in al.moved]
