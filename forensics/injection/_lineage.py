@@ -9,10 +9,9 @@ marks, its remark, its casing, where it was cut, its typo, its swapped word
 *still* changed is its list of :func:`edits`; each edit weighs the information of
 making it independently (bits):
 
-- a tag or quote mark the candidate lacks: as rare as the messages that carry it
-  in the match, ``log2((N + 1 + prior) / (carriers + 1))``; a change of casing, as
-  rare as the rarer of the two casings (lowering a shouted copy is as rare as
-  shouting it);
+- a tag, quote mark or casing the candidate lacks (capitals, title or lower case
+  rewrite every letter, so only the child's casing counts): as rare as the
+  messages that carry it in the match, ``log2((N + 1 + prior) / (carriers + 1))``;
   a different ending (the closing punctuation, unless the child was cut at the
   end) at most :data:`ENDING_BITS`; different punctuation inside the core (unless
   the child, cut, keeps a stretch of the candidate's) at most :data:`MARK_BITS`;
@@ -125,8 +124,8 @@ class Weights:
             return self.feature("tag", e[1])
         if kind in ("quote", "unquote"):
             return self.feature("quote", e[1])
-        if kind in ("casing", "recase"):  # a change of casing: as rare as the messages cased the rarer way
-            return max(self.feature("casing", e[1]), self.feature("casing", e[2]) if len(e) > 2 else 0.0)
+        if kind in ("casing", "recase"):  # a casing the candidate lacks: as rare as the messages cased so
+            return self.feature("casing", e[1])
         if kind == "ending":
             return min(ENDING_BITS, self.feature("ending", e[1]))
         if kind == "marks":
