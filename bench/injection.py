@@ -27,7 +27,10 @@ Prints:
    figure of its own, so ambiguity the texts cannot resolve is visible; the edges whose
    true parent no other copy the forwarder heard repeats word for word (the generator's
    ``sameText``: where the text can tell the parent at all) are counted strictly apart,
-   and the ties reported with the candidates they name;
+   and the ties reported with the candidates they name; and, of the edges whose parent's
+   very text the forwarder heard from two copies or more, how many a perfect reading of
+   every text could get right by their place in the order heard (how far a strict figure
+   can go on the split);
 3. propagation on a simulated match of about ``--messages`` messages (target: under
    10 s), and, on a 2,000-message sample of it, the same pipeline against a full
    ``rapidfuzz.process.cdist`` with ``fuzz.ratio`` (all pairs), measured in this run;
