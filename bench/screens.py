@@ -227,25 +227,25 @@ def calibration(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str, 
               f"at {alpha * config.flag_share:.4f}")
 
 
-def _second(job: tuple[int, str]) -> tuple[str, str, str, tuple[str, ...]]:
+def _second(job: tuple[int, str, tuple[float, ...]]) -> tuple[str, str, str, tuple[str, ...]]:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from market_world import market_world
 
     from daishi_forensics.screens import load_config, screen_graph
 
-    seed, level = job
+    seed, level, rates = job
     graph = market_world(seed, level=level)
     verdicts = []
     raised: tuple[str, ...] = ()
-    for alpha in (0.02, 0.05, 0.1):
+    for i, alpha in enumerate(rates):
         result = screen_graph(graph, load_config({"general": {"false_alarm_rate": alpha}}))
         verdicts.append(result.verdict)
-        if alpha == 0.02:
+        if i == 0:
             raised = tuple(sorted({f"{f.screen}/{f.kind}" for f in result.flags}))
     return level, verdicts[0], ",".join(verdicts), raised
 
 
-def second_world(n: int, split: str, workers: int) -> None:
+def second_world(n: int, split: str, workers: int, rates: tuple[float, ...] = (0.02, 0.05, 0.1)) -> None:
     """The clean rate of the second economy (``bench/market_world.py``) at each of its levels, on its
     ``split``'s first ``n`` seeds, and which screens raised the matches not clear at the shipped rate."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -257,16 +257,16 @@ def second_world(n: int, split: str, workers: int) -> None:
           f"at each level ==")
     print("  level    configured rate   not clear [Wilson 95%]          flag [Wilson 95%]               how chosen")
     with Pool(workers) as pool:
-        rows = pool.map(_second, [(first + i, level) for level in levels for i in range(n)], chunksize=4)
+        rows = pool.map(_second, [(first + i, level, rates) for level in levels for i in range(n)], chunksize=4)
     how = "looked at" if split == "tune" else "held out"
     for level in levels:
         mine = [r[2].split(",") for r in rows if r[0] == level]
-        for i, alpha in enumerate((0.02, 0.05, 0.1)):
+        for i, alpha in enumerate(rates):
             verdicts = Counter(v[i] for v in mine)
             bad = len(mine) - verdicts["clear"]
             print(f"  {level:8s} {alpha:8.3f}          {rate_ci(bad, len(mine))}   "
                   f"{rate_ci(verdicts['flag'], len(mine))}   {how}")
-    print("  what raised the matches not clear at 0.02 (screen/kind: matches):")
+    print(f"  what raised the matches not clear at {rates[0]:g} (screen/kind: matches):")
     for level in levels:
         raised = Counter(k for r in rows if r[0] == level for k in r[3])
         shown = ", ".join(f"{k}: {c}" for k, c in sorted(raised.items())) or "nothing"
@@ -327,6 +327,8 @@ def main() -> None:
     parser.add_argument("--clean", type=int, default=60, help="honest matches per noise level (default 60)")
     parser.add_argument("--split", choices=("tune", "report", "both"), default="report")
     parser.add_argument("--second", type=int, default=200, help="matches of the second economy (default 200)")
+    parser.add_argument("--second-rates", default="0.02,0.05,0.1",
+                        help="configured false-alarm rates the second economy is screened at (default 0.02,0.05,0.1)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--no-speed", action="store_true")
     parser.add_argument("--cache", type=Path, default=None,
@@ -356,7 +358,7 @@ def main() -> None:
         calibration(rows, split)
     if args.second:
         for split in splits:
-            second_world(args.second, split, args.workers)
+            second_world(args.second, split, args.workers, tuple(float(r) for r in args.second_rates.split(",")))
     if not args.no_speed:
         speed()
     print("\n(tune: seeds from 1, noise none and medium, the only matches looked at while choosing; report: seeds "
