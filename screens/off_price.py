@@ -44,7 +44,7 @@ choose the family from the outcome.  Tarone's rule then leaves out of the match'
 test whose smallest attainable p-value (:func:`seat_floor`) could never pass, and that
 smallest value is read from what the payer's null holds fixed (its trades with each partner,
 counted, and the excess its trades carried, as a set), never from who got the excess.  A seat
-none of whose trades carries excess can give no p-value below 1, so its pairs never count; a
+none of whose trades carries excess can give no p-value below 1, so its pairs are not tests; a
 test whose smallest attainable p-value is above the configured false-alarm rate (``alpha``,
 which the screening step passes) can never count, and its p-value is not worked out (recorded
 as 1).
@@ -340,8 +340,9 @@ def off_price(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candi
                 smallest = seat_floor([-t.excess for t in received], together, match_rate)
             else:
                 smallest = 1.0
-            if smallest > alpha and winner not in raised:  # never in the family: its p-value is not worked out
-                tests.append(Test(key, 1.0, smallest))
+            if (smallest > alpha or smallest >= 1.0) and winner not in raised:
+                if smallest < 1.0:  # never in the family: its p-value is not worked out (a floor of 1 is no test)
+                    tests.append(Test(key, 1.0, smallest))
                 continue
             p_payer = seat_test(trades, winner, match_rate)[0]
             p_taker = seat_test(received, payer, match_rate, sign=-1.0)[0]
