@@ -10,8 +10,9 @@ always both ways.  What whole items cannot explain is paying *more than one whol
 too much*: an honest agent that has only tools pays one tool for a wood, never four.
 Collusion moves its surplus in lots far beyond one item, to the same partner, every time.
 
-Rule: per payer and beneficiary, where the payer gave the dearer side of at least one
-off-price trade with the beneficiary.  Each trade's *excess* is the surplus its overpayer
+Rule: per payer and beneficiary, every pair that traded, each way (*the family*, below; a
+pair is raised only where the payer gave the dearer side of at least one off-price trade with
+the beneficiary).  Each trade's *excess* is the surplus its overpayer
 handed over (what it gave minus what it got) beyond one whole item of the dearest good it
 gave (:func:`excess`; the value of one item of each good is read from the match,
 :func:`item_units`).  The statistic is the excess the payer handed the beneficiary over
