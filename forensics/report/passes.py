@@ -26,11 +26,12 @@ __all__ = ["ASIDE", "CATALOGUE", "analyze", "analyze_target"]
 CATALOGUE = Catalogue.of(ECONOMY.specs, PROFILE.specs, INJECTION.specs, PROBES.specs)
 """Every built-in pass, in run order."""
 
-ASIDE = frozenset({"promises", "tiers"})
-"""The passes a second core replays: the texts' (commitments and promises, message tiers), about
-half of the passes' time in a replay of a 96-seat match (``bench/behavior.py`` prints each pass's
-share); the economy, exposure, utility, probes and the rest of the profile stay in this process,
-which also pays for taking the child's passes back."""
+ASIDE = frozenset({"promises", "exposure", "utility"})
+"""The passes a second core replays: promises (with their commitments, the costliest), who heard
+which message, and activity per tick for utility under attack; about half of the passes' time in
+a replay of a 96-seat match (``bench/behavior.py`` prints each pass's share, and how long this
+process waits for the child).  The message tiers, the economy, the probes and the rest of the
+profile stay in this process, which also takes the child's passes back."""
 
 
 def analyze(read: MatchRead, *, only: Iterable[str] | None = None) -> MatchAnalysis:
