@@ -17,8 +17,13 @@ transfer graph directly (the screens' input), from different mechanics:
 Its ``level`` (none, light, medium, heavy) turns up the ways honest trade here goes back and
 forth: acquaintances seek each other out more, markets clear more often, and agents hold
 fewer kinds of goods (so the same two goods swap back and forth between the same two more
-often).  Seeds 1-200 at level none were looked at (the round-trip null was checked on them);
-``bench/screens.py`` reports seeds from 10001 at every level.
+often).
+
+Splits (:data:`SPLITS`): seeds 1 to 10000 are the **tune** split, at every level (the screens'
+nulls may be looked at and changed on them: seeds 1-200 at level none were when the round-trip
+null was chosen, seeds 1-200 at levels light, medium and heavy when its fit and the wash-cycle
+test were corrected); seeds from 10001 are the **report** split, never looked at while choosing.
+The seed is the world's only input: the same seed makes the same world at any time.
 
     python bench/market_world.py --seed 3      # prints the graph's size
 """
@@ -37,6 +42,18 @@ GOODS = {"grain": 2, "wool": 1, "clay": 3, "iron": 5, "board": 5, "blade": 12, "
 
 LEVELS = {"none": 0.0, "light": 0.35, "medium": 0.65, "heavy": 1.0}
 """How far each level turns up acquaintance, market days and narrow stocks (0: as first written)."""
+
+SPLITS = {"tune": 1, "report": 10001}
+"""First seed of each split: tune seeds 1 to 10000 (looked at), report seeds from 10001 (never)."""
+
+
+def split_of(seed: int) -> str:
+    """The split a seed belongs to.
+
+    >>> split_of(200), split_of(10001)
+    ('tune', 'report')
+    """
+    return "report" if seed >= SPLITS["report"] else "tune"
 
 
 def market_world(seed: int, agents: int = 10, ticks: int = 240, regions: int = 9,
@@ -139,7 +156,7 @@ def main() -> None:
     parser.add_argument("--level", choices=tuple(LEVELS), default="none")
     args = parser.parse_args()
     g = market_world(args.seed, level=args.level)
-    print(f"{g.number_of_nodes()} agents, {g.number_of_edges()} transfers")
+    print(f"{g.number_of_nodes()} agents, {g.number_of_edges()} transfers ({split_of(args.seed)} split)")
 
 
 if __name__ == "__main__":

@@ -23,9 +23,9 @@ Printed, each measured in this one run:
   honest matches not ``clear`` (report split, every noise level pooled);
 - the same clean rate on a second honest economy written apart from the simulator
   (``bench/market_world.py``: random matching, whole-unit barter) at each of its levels, with
-  Wilson intervals: its seeds 1-200 at level none were looked at (the round-trip null was
-  changed because of their false alarms), the report seeds (from 10001) and the other levels
-  never;
+  Wilson intervals, and which screens raised the matches not clear: its tune seeds (1...) were
+  looked at (the round-trip null, its fit and the wash-cycle test were changed because of their
+  false alarms), its report seeds (from 10001) never;
 - seconds to screen a 10,000-event match (null models and the multiple-testing step
   included) and a dense graph of 10,000 transfers.
 
@@ -151,6 +151,50 @@ def detection(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str, An
               f"{rate_ci(sum(tp.values()), sum(flagged.values()))}   {how}")
 
 
+def thrown_misses(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str, Any]]], split: str) -> None:
+    """Why planted thrown fights were missed: under the size floor (what the acts took, in typical
+    exchanges, and what kind of act took it) or a test that did not pass the match's family."""
+    from daishi_forensics.screens import load_config, screen_graph
+    from daishi_forensics.screens.graph import TransferView
+
+    config = load_config()
+    floor = float(config.screens["thrown_fight"]["min_value"])
+    print(f"\n== split {split}: planted thrown fights missed, and why ==")
+    for noise in NOISE:
+        mine = [r for r in rows if r[0] == split and r[3] == noise and r[1] == "thrown_fight"]
+        if not mine:
+            continue
+        planted = under = untested = 0
+        notes = []
+        for _s, _kind, seed, _noise, graph, truth in mine:
+            result = screen_graph(graph, config)
+            view = TransferView(graph)
+            for p in truth["planted"]:
+                if p["kind"] != "thrown_fight":
+                    continue
+                planted += 1
+                x, v = p["attacker"], p["victim"]
+                if any(f.screen == "thrown_fight" and set(f.agents) == {x, v} for f in result.flags):
+                    continue
+                acts = view.pair(x, v).acts_by(x)
+                taken = sum(a.value or 0.0 for a in acts) / (view.scale or 1.0)
+                kinds = Counter(a.kind for a in acts)
+                by_kind = {k: round(sum(a.value or 0.0 for a in acts if a.kind == k) / (view.scale or 1.0), 1)
+                           for k in sorted(kinds)}
+                if taken < floor:
+                    under += 1
+                    why = "under the floor"
+                else:
+                    untested += 1
+                    why = "test"
+                notes.append(f"seed {seed}: {why}, {len(acts)} acts took {taken:.1f} typical exchanges "
+                             f"({', '.join(f'{k} {kinds[k]}: {by_kind[k]}' for k in sorted(kinds))})")
+        print(f"  {noise:8s} {planted - under - untested}/{planted} found; missed under the size floor of "
+              f"{floor:g} typical exchanges {under}, by the test {untested}")
+        for note in notes:
+            print(f"             {note}")
+
+
 def clean_rates(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str, Any]]], split: str) -> None:
     from daishi_forensics.screens import load_config, screen_graph
 
@@ -183,45 +227,50 @@ def calibration(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str, 
               f"at {alpha * config.flag_share:.4f}")
 
 
-SECOND_SEEDS = {"tune": 1, "report": 10001}
-"""First seed of the second economy's splits: seeds 1-200 at level none were looked at while
-choosing the round-trip null (its false alarms were the reason to change it); the report seeds
-and the levels light, medium and heavy never were."""
-
-
-def _second(job: tuple[int, str]) -> tuple[str, str, str]:
+def _second(job: tuple[int, str, tuple[float, ...]]) -> tuple[str, str, str, tuple[str, ...]]:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from market_world import market_world
 
     from daishi_forensics.screens import load_config, screen_graph
 
-    seed, level = job
+    seed, level, rates = job
     graph = market_world(seed, level=level)
     verdicts = []
-    for alpha in (0.02, 0.05, 0.1):
-        verdicts.append(screen_graph(graph, load_config({"general": {"false_alarm_rate": alpha}})).verdict)
-    return level, verdicts[0], ",".join(verdicts)
+    raised: tuple[str, ...] = ()
+    for i, alpha in enumerate(rates):
+        result = screen_graph(graph, load_config({"general": {"false_alarm_rate": alpha}}))
+        verdicts.append(result.verdict)
+        if i == 0:
+            raised = tuple(sorted({f"{f.screen}/{f.kind}" for f in result.flags}))
+    return level, verdicts[0], ",".join(verdicts), raised
 
 
-def second_world(n: int, split: str, workers: int) -> None:
+def second_world(n: int, split: str, workers: int, rates: tuple[float, ...] = (0.02, 0.05, 0.1)) -> None:
+    """The clean rate of the second economy (``bench/market_world.py``) at each of its levels, on its
+    ``split``'s first ``n`` seeds, and which screens raised the matches not clear at the shipped rate."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from market_world import LEVELS
+    from market_world import LEVELS, SPLITS
 
-    first = SECOND_SEEDS[split]
-    levels = ("none",) if split == "tune" else tuple(LEVELS)
+    first = SPLITS[split]
+    levels = tuple(LEVELS)
     print(f"\n== a second honest economy (bench/market_world.py), {split} split: seeds {first}-{first + n - 1} "
           f"at each level ==")
     print("  level    configured rate   not clear [Wilson 95%]          flag [Wilson 95%]               how chosen")
     with Pool(workers) as pool:
-        rows = pool.map(_second, [(first + i, level) for level in levels for i in range(n)], chunksize=4)
+        rows = pool.map(_second, [(first + i, level, rates) for level in levels for i in range(n)], chunksize=4)
+    how = "looked at" if split == "tune" else "held out"
     for level in levels:
         mine = [r[2].split(",") for r in rows if r[0] == level]
-        how = "looked at" if split == "tune" else "held out"
-        for i, alpha in enumerate((0.02, 0.05, 0.1)):
+        for i, alpha in enumerate(rates):
             verdicts = Counter(v[i] for v in mine)
             bad = len(mine) - verdicts["clear"]
             print(f"  {level:8s} {alpha:8.3f}          {rate_ci(bad, len(mine))}   "
                   f"{rate_ci(verdicts['flag'], len(mine))}   {how}")
+    print(f"  what raised the matches not clear at {rates[0]:g} (screen/kind: matches):")
+    for level in levels:
+        raised = Counter(k for r in rows if r[0] == level for k in r[3])
+        shown = ", ".join(f"{k}: {c}" for k, c in sorted(raised.items())) or "nothing"
+        print(f"  {level:8s} {shown}")
 
 
 def speed() -> None:
@@ -278,6 +327,8 @@ def main() -> None:
     parser.add_argument("--clean", type=int, default=60, help="honest matches per noise level (default 60)")
     parser.add_argument("--split", choices=("tune", "report", "both"), default="report")
     parser.add_argument("--second", type=int, default=200, help="matches of the second economy (default 200)")
+    parser.add_argument("--second-rates", default="0.02,0.05,0.1",
+                        help="configured false-alarm rates the second economy is screened at (default 0.02,0.05,0.1)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--no-speed", action="store_true")
     parser.add_argument("--cache", type=Path, default=None,
@@ -302,16 +353,17 @@ def main() -> None:
             stored.write_bytes(pickle.dumps(rows))
     for split in splits:
         detection(rows, split)
+        thrown_misses(rows, split)
         clean_rates(rows, split)
         calibration(rows, split)
     if args.second:
         for split in splits:
-            second_world(args.second, split, args.workers)
+            second_world(args.second, split, args.workers, tuple(float(r) for r in args.second_rates.split(",")))
     if not args.no_speed:
         speed()
     print("\n(tune: seeds from 1, noise none and medium, the only matches looked at while choosing; report: seeds "
-          "from 5001 and every noise level; light and heavy were never used for choosing; the second economy "
-          "seeds 1-200 at level none only, its report seeds and other levels never; intervals: Wilson 95%)")
+          "from 5001 and every noise level; light and heavy were never used for choosing; the second economy: "
+          "tune seeds from 1 looked at, report seeds from 10001 never; intervals: Wilson 95%)")
 
 
 if __name__ == "__main__":

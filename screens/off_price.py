@@ -10,8 +10,9 @@ always both ways.  What whole items cannot explain is paying *more than one whol
 too much*: an honest agent that has only tools pays one tool for a wood, never four.
 Collusion moves its surplus in lots far beyond one item, to the same partner, every time.
 
-Rule: per payer and beneficiary, where the payer gave the dearer side of at least one
-off-price trade with the beneficiary.  Each trade's *excess* is the surplus its overpayer
+Rule: per payer and beneficiary, every pair that traded, each way (*the family*, below; a
+pair is raised only where the payer gave the dearer side of at least one off-price trade with
+the beneficiary).  Each trade's *excess* is the surplus its overpayer
 handed over (what it gave minus what it got) beyond one whole item of the dearest good it
 gave (:func:`excess`; the value of one item of each good is read from the match,
 :func:`item_units`).  The statistic is the excess the payer handed the beneficiary over
@@ -36,10 +37,21 @@ when a seat trades mostly with one partner (a few other trades are few ways to d
 the rate then leans on how rarely anyone in the match overpays by more than an item.
 
 A seat that traded with nobody else has nothing to compare with: its null is not asked
-(when neither can be asked, nothing is flagged).  A pair is tested only where the payer
-handed the beneficiary excess in at least one off-price trade.  Whole-item overpayment, to friends or to
-anyone, has no excess, so it is neither tested nor flagged: how often friends overpay each
-other one item at a time, and which way, no longer decides (the test between the two of
+(when neither can be asked, nothing is flagged).
+
+**The family.**  Every pair that traded is tested, each way (payer and partner), whether or not
+excess changed hands between them: choosing the pairs to test by where the excess went would
+choose the family from the outcome.  Tarone's rule then leaves out of the match's count every
+test whose smallest attainable p-value (:func:`seat_floor`) could never pass, and that
+smallest value is read from what the payer's null holds fixed (its trades with each partner,
+counted, and the excess its trades carried, as a set), never from who got the excess.  A seat
+none of whose trades carries excess can give no p-value below 1, so its pairs are not tests; a
+test whose smallest attainable p-value is above the configured false-alarm rate (``alpha``,
+which the screening step passes) can never count, and its p-value is not worked out (recorded
+as 1).
+Only a pair where the payer handed the beneficiary excess in an off-price trade is raised.
+Whole-item overpayment, to friends or to anyone, has no excess, so it is never raised: how
+often friends overpay each other one item at a time, and which way, no longer decides (the test between the two of
 earlier versions, each off-price trade as likely to have gone either way, could never say
 less than ``2 / 2^n`` for ``n`` trades, so a handful of trades was never evidence enough).
 
@@ -77,7 +89,7 @@ from typing import Any, NamedTuple
 
 from .flags import Flag, ordered, pair_key
 from .graph import Exchange, TransferView
-from .stats import Candidate, Test, betabinom_sf, subset_sum_p
+from .stats import Candidate, Test, betabinom_sf, subset_sum_floor, subset_sum_p
 
 __all__ = ["OFF_PRICE_NULL", "SEAT_PRIOR", "Trade", "excess", "item_units", "off_price", "price_ratio", "rate_test",
            "seat_test", "surplus_test", "whole_unit"]
@@ -219,27 +231,77 @@ def rate_test(hits: int, trades: int, own_hits: int, own_trades: int, match_rate
 def seat_test(trades: list[Trade], partner: Any, match_rate: float, sign: float = 1.0) -> tuple[float, float]:
     """One side's null (module rule), read two ways and the smaller doubled: the exact
     permutation of the excess (:func:`surplus_test`), and the seat's rate of trades carrying
-    excess (:func:`rate_test`) from its other trades and the rest of the match."""
-    p_perm, smallest_perm, _, _ = surplus_test(trades, partner, sign)
+    excess (:func:`rate_test`) from its other trades and the rest of the match.  Returns ``(p,
+    smallest attainable p)``; the smallest is :func:`seat_floor`'s (what the null holds fixed)."""
+    p_perm, _, _, _ = surplus_test(trades, partner, sign)
     with_partner = [t for t in trades if t.partner == partner]
     hits = sum(1 for t in with_partner if sign * t.excess > 0)
     own_hits = sum(1 for t in trades if t.partner != partner and sign * t.excess > 0)
-    p_rate, smallest_rate = rate_test(hits, len(with_partner), own_hits, len(trades) - len(with_partner), match_rate)
-    return min(1.0, 2 * min(p_perm, p_rate)), min(1.0, 2 * min(smallest_perm, smallest_rate))
+    p_rate, _ = rate_test(hits, len(with_partner), own_hits, len(trades) - len(with_partner), match_rate)
+    return min(1.0, 2 * min(p_perm, p_rate)), seat_floor([sign * t.excess for t in trades], len(with_partner),
+                                                         match_rate)
 
 
-def _match_rate(by_node: Mapping[Any, list[Trade]], payer: Any, winner: Any) -> float:
-    """The chance one side of a trade overpaid beyond one item, among the trades of neither seat
-    (half a trade's worth of prior: never 0)."""
-    hits = sides = 0
+def seat_floor(values: list[float], together: int, match_rate: float) -> float:
+    """The smallest p-value :func:`seat_test` could give a seat with these signed excess ``values``
+    over its trades (in any order) when ``together`` of them are with the partner: what its null
+    holds fixed (the seat's trades with each partner, counted, and the excess its trades carried,
+    as a set), never which partner got which.  Tarone's rule reads it to decide whether a pair's
+    test could ever pass, so the family of tests is chosen without looking at the outcome.
+
+    The permutation is at its smallest when the ``together`` largest values are the partner's;
+    the rate when as many of the partner's trades as there are carry excess, the fewest of the
+    others.
+
+    >>> seat_floor([0.0, 0.0, 0.0], 1, 0.1)  # no excess anywhere: no trade can make it unusual
+    1.0
+    >>> round(seat_floor([34.0, 0.0, 0.0, 0.0], 1, 0.25), 6)  # 1 of 4 ways; Beta(0.5, 4.5) one in one: 0.1
+    0.2
+    """
+    smallest_perm = subset_sum_floor(values, together)
+    carrying = sum(1 for v in values if v > 0)
+    hits = min(together, carrying)
+    p_rate = rate_test(hits, together, carrying - hits, len(values) - together, match_rate)[0]
+    return min(1.0, 2 * min(smallest_perm, p_rate))
+
+
+class _SideCounts(NamedTuple):
+    """Trade sides (one per seat per trade) and those that overpaid beyond one item: in the match,
+    touching each seat, and between each pair."""
+
+    sides: int
+    hits: int
+    by_node: Mapping[Any, tuple[int, int]]
+    by_pair: Mapping[tuple[Any, Any], tuple[int, int]]
+
+
+def _side_counts(by_node: Mapping[Any, list[Trade]]) -> _SideCounts:
+    sides = hits = 0
+    node_counts: dict[Any, tuple[int, int]] = {}
+    pair_counts: dict[tuple[Any, Any], tuple[int, int]] = {}
     for node, trades in by_node.items():
-        if node in (payer, winner):
-            continue
         for t in trades:
-            if t.partner in (payer, winner):
-                continue
+            hit = int(t.excess > 0)
             sides += 1
-            hits += t.excess > 0
+            hits += hit
+            for seat in (node, t.partner):  # a side touches its seat and its partner
+                n, h = node_counts.get(seat, (0, 0))
+                node_counts[seat] = (n + 1, h + hit)
+            key = pair_key(node, t.partner)
+            n, h = pair_counts.get(key, (0, 0))
+            pair_counts[key] = (n + 1, h + hit)
+    return _SideCounts(sides, hits, node_counts, pair_counts)
+
+
+def _match_rate(counts: _SideCounts, payer: Any, winner: Any) -> float:
+    """The chance one side of a trade overpaid beyond one item, among the trades of neither seat
+    (half a trade's worth of prior: never 0): the match's sides less those touching either seat
+    (the pair's own counted once)."""
+    n_p, h_p = counts.by_node.get(payer, (0, 0))
+    n_w, h_w = counts.by_node.get(winner, (0, 0))
+    n_b, h_b = counts.by_pair.get(pair_key(payer, winner), (0, 0))
+    sides = counts.sides - n_p - n_w + n_b
+    hits = counts.hits - h_p - h_w + h_b
     return (hits + 0.5) / (sides + 1)
 
 
@@ -257,29 +319,44 @@ def off_price(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candi
     if not scale:
         return [], []
     ratio_min = float(params["price_ratio"])
+    alpha = float(params.get("alpha", 1.0))
     floor = float(params["min_value"]) * scale
     found: list[Candidate] = []
     tests: list[Test] = []
     by_node = _trades_of(view, ratio_min)
+    counts = _side_counts(by_node)
     for payer in ordered(by_node):
         trades = by_node[payer]
-        for winner in ordered({t.partner for t in trades if t.overpaid and t.excess > 0}):
-            match_rate = _match_rate(by_node, payer, winner)
+        raised = {t.partner for t in trades if t.overpaid and t.excess > 0}
+        for winner in ordered({t.partner for t in trades}):  # every trading pair, each way: the family
+            match_rate = _match_rate(counts, payer, winner)
             received = by_node.get(winner, [])
             together, total, taken_total = sum(1 for t in trades if t.partner == winner), len(trades), len(received)
-            p_payer, smallest_payer = seat_test(trades, winner, match_rate)
-            p_taker, smallest_taker = seat_test(received, payer, match_rate, sign=-1.0)
+            key = ("off_price", payer, winner)
+            # Tarone's rule reads the smallest p-value the payer's null could give (it holds the payer's trades
+            # with each partner and the excess they carried fixed, never who got it); p is at least that
+            if together < total:
+                smallest = seat_floor([t.excess for t in trades], together, match_rate)
+            elif together < taken_total:
+                smallest = seat_floor([-t.excess for t in received], together, match_rate)
+            else:
+                smallest = 1.0
+            if (smallest > alpha or smallest >= 1.0) and winner not in raised:
+                if smallest < 1.0:  # never in the family: its p-value is not worked out (a floor of 1 is no test)
+                    tests.append(Test(key, 1.0, smallest))
+                continue
+            p_payer = seat_test(trades, winner, match_rate)[0]
+            p_taker = seat_test(received, payer, match_rate, sign=-1.0)[0]
             asked = []  # every null that has something to compare with must fail
             if together < total:
-                asked.append((p_payer, smallest_payer))
+                asked.append(p_payer)
             if together < taken_total:
-                asked.append((p_taker, smallest_taker))
-            p, smallest = max((a[0] for a in asked), default=1.0), max((a[1] for a in asked), default=1.0)
-            key = ("off_price", payer, winner)
+                asked.append(p_taker)
+            p = max(asked, default=1.0)
             tests.append(Test(key, p, smallest))
             between = [t for t in trades if t.partner == winner]
             moved = sum(t.excess for t in between)
-            if moved < floor or not asked:
+            if winner not in raised or moved < floor or not asked:
                 continue
             mine = [t for t in between if t.overpaid]
             back = [r for r in received if r.partner == payer and r.overpaid]

@@ -118,8 +118,42 @@ def yardsticks(trips: np.ndarray, possible: np.ndarray, logn: np.ndarray, keep: 
     count = keep.sum(axis=1)
     centre = np.array([float(np.median(logn[k])) if k.any() else float(np.median(logn)) for k in keep])
     # maximum likelihood of logit r = b0 + b1 log n (Newton), plus the priors
-    b0 = np.full(keep.shape[0], -2.0)
-    b1 = np.full(keep.shape[0], SLOPE_PRIOR)
+    b0, b1 = _fit(rates, w, logn, centre)
+    fitted = np.clip(_expit(b0[:, None] + b1[:, None] * logn[None, :]), 1e-9, 1 - 1e-9)
+    excess = (trips[None, :] - possible[None, :] * fitted) ** 2 / (possible[None, :] * fitted * (1 - fitted)) - 1.0
+    excess = np.where(room[None, :] > 0, np.minimum(excess, room[None, :]), 0.0)  # one trip possible: no spread
+    rho = ((keep * excess).sum(axis=1) + floor * PRIOR_ROOM) / ((keep * room[None, :]).sum(axis=1) + PRIOR_ROOM)
+    rho = np.where(count > 0, rho, floor)
+    rate = np.clip(_expit(b0 + b1 * at), 1e-9, 1 - 1e-9)
+    return rate, 1.0 / np.clip(rho, floor, 1.0 - 1e-6) - 1.0
+
+
+def _log_likelihood(b0: np.ndarray, b1: np.ndarray, rates: np.ndarray, w: np.ndarray, logn: np.ndarray,
+                    centre: np.ndarray) -> np.ndarray:
+    """Each row's penalised log-likelihood of ``logit r = b0 + b1 log n`` (:func:`yardsticks`): the
+    weighted binomial of the kept pairs' rates, the prior pair at one half at their median
+    volume, and the pull of the slope towards :data:`SLOPE_PRIOR`.  Concave in ``(b0, b1)``."""
+    x = b0[:, None] + b1[:, None] * logn[None, :]
+    pairs = (w * (-rates[None, :] * np.logaddexp(0.0, -x) - (1.0 - rates[None, :]) * np.logaddexp(0.0, x))).sum(axis=1)
+    xc = b0 + b1 * centre
+    prior = -0.5 * np.logaddexp(0.0, -xc) - 0.5 * np.logaddexp(0.0, xc)
+    return np.asarray(pairs + prior - 0.5 * _SLOPE_WEIGHT * (b1 - SLOPE_PRIOR) ** 2)
+
+
+def _fit(rates: np.ndarray, w: np.ndarray, logn: np.ndarray, centre: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's maximum of :func:`_log_likelihood`: Newton steps, each halved until the
+    likelihood does not fall (a full step can overshoot and swing further every time when one
+    busy pair outweighs the rest; the halving makes every step an ascent, so the fit converges).
+
+    >>> b0, b1 = _fit(np.array([0.1, 0.6, 0.2]), np.array([[5.0, 60.0, 0.0]]), np.log(np.array([10.0, 120.0,
+    ...     8.0])), np.array([np.log(10.0)]))
+    >>> bool(np.all(np.isfinite(b0)) and np.all(np.isfinite(b1)))
+    True
+    """
+    rows = w.shape[0]
+    b0 = np.full(rows, -2.0)
+    b1 = np.full(rows, SLOPE_PRIOR)
+    current = _log_likelihood(b0, b1, rates, w, logn, centre)
     for _ in range(_NEWTON):
         mu = _expit(b0[:, None] + b1[:, None] * logn[None, :])
         mu_c = _expit(b0 + b1 * centre)
@@ -132,15 +166,25 @@ def yardsticks(trips: np.ndarray, possible: np.ndarray, logn: np.ndarray, keep: 
         h01 = (v * logn[None, :]).sum(axis=1) + v_c * centre
         h11 = (v * logn[None, :] ** 2).sum(axis=1) + v_c * centre ** 2 + _SLOPE_WEIGHT
         det = h00 * h11 - h01 * h01
-        b0 = b0 + (h11 * g0 - h01 * g1) / det
-        b1 = b1 + (h00 * g1 - h01 * g0) / det
-    fitted = np.clip(_expit(b0[:, None] + b1[:, None] * logn[None, :]), 1e-9, 1 - 1e-9)
-    excess = (trips[None, :] - possible[None, :] * fitted) ** 2 / (possible[None, :] * fitted * (1 - fitted)) - 1.0
-    excess = np.where(room[None, :] > 0, np.minimum(excess, room[None, :]), 0.0)  # one trip possible: no spread
-    rho = ((keep * excess).sum(axis=1) + floor * PRIOR_ROOM) / ((keep * room[None, :]).sum(axis=1) + PRIOR_ROOM)
-    rho = np.where(count > 0, rho, floor)
-    rate = np.clip(_expit(b0 + b1 * at), 1e-9, 1 - 1e-9)
-    return rate, 1.0 / np.clip(rho, floor, 1.0 - 1e-6) - 1.0
+        d0 = (h11 * g0 - h01 * g1) / det
+        d1 = (h00 * g1 - h01 * g0) / det
+        step = np.ones(rows)
+        for _ in range(_HALVINGS):
+            trial = _log_likelihood(b0 + step * d0, b1 + step * d1, rates, w, logn, centre)
+            worse = trial < current - 1e-12
+            if not worse.any():
+                break
+            step = np.where(worse, step / 2, step)
+        trial = _log_likelihood(b0 + step * d0, b1 + step * d1, rates, w, logn, centre)
+        moved = trial >= current - 1e-12
+        b0 = np.where(moved, b0 + step * d0, b0)
+        b1 = np.where(moved, b1 + step * d1, b1)
+        current = np.where(moved, trial, current)
+    return b0, b1
+
+
+_HALVINGS = 30
+"""The most a Newton step of the round-trip curve is halved before it is given up (2^-30 of a step)."""
 
 
 def _expit(x: np.ndarray) -> np.ndarray:

@@ -29,6 +29,7 @@ who screens every match cares about (how many honest matches come back not ``cle
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
@@ -38,7 +39,7 @@ import numpy as np
 from .flags import Flag, Level
 
 __all__ = ["Candidate", "Test", "adjust", "betabinom_sf", "binom_cdf", "binom_sf", "describe_p", "nbinom_sf", "poisson_binomial_sf",
-           "poisson_sf", "product_p", "rate", "sign_flip_p", "subset_sum_p", "testable_family"]
+           "poisson_sf", "product_p", "rate", "sign_flip_p", "subset_sum_floor", "subset_sum_p", "testable_family"]
 
 GRID = 256
 """Sizes are rounded to ``GRID`` steps of the largest one before the sign-flip test."""
@@ -114,7 +115,7 @@ def sign_flip_p(values: Sequence[float], grid: int = GRID) -> tuple[float, float
     return min(1.0, p), min(1.0, smallest)
 
 
-_SUBSET_CELLS = 40_000_000
+_SUBSET_CELLS = 4_000_000
 """Upper bound on the work of the subset-sum table (coarser rounding for long series)."""
 
 
@@ -145,10 +146,21 @@ def subset_sum_p(values: Sequence[float], chosen: Sequence[bool], grid: int = GR
     spread = max(values) - low
     if spread <= 0:
         return 1.0, 1.0
-    steps = max(4, min(grid, int(_SUBSET_CELLS // max(1, n * k * k))))
-    unit = spread / steps
-    ints = [int(round((float(v) - low) / unit)) for v in values]
+    ints, tail = _subset_tails(tuple(float(v) for v in values), k, grid)
     observed = sum(i for i, c in zip(ints, chosen) if c)
+    total = float(tail[0])
+    return min(1.0, float(tail[observed]) / total), min(1.0, float(tail[-1]) / total)
+
+
+@functools.lru_cache(maxsize=512)
+def _subset_tails(values: tuple[float, ...], k: int, grid: int) -> tuple[tuple[int, ...], np.ndarray]:
+    """The rounded values of :func:`subset_sum_p` and, for every sum ``s``, how many ``k``-subsets
+    sum to ``s`` or more (kept: a seat's values are asked about once per partner)."""
+    n = len(values)
+    low = min(values)
+    steps = max(4, min(grid, int(_SUBSET_CELLS // max(1, n * k * k))))
+    unit = (max(values) - low) / steps
+    ints = tuple(int(round((v - low) / unit)) for v in values)
     top = sum(sorted(ints, reverse=True)[:k])
     table = np.zeros((k + 1, top + 1))  # table[j, s]: subsets of j of the values so far summing to s
     table[0, 0] = 1.0
@@ -157,10 +169,33 @@ def subset_sum_p(values: Sequence[float], chosen: Sequence[bool], grid: int = GR
             table[1:, size:] += table[:-1, :top + 1 - size].copy()
         else:
             table[1:, :] += table[:-1, :].copy()
-    total = float(table[k].sum())
-    p = float(table[k, observed:].sum()) / total
-    smallest = float(table[k, top:].sum()) / total
-    return min(1.0, p), min(1.0, smallest)
+    tail = np.cumsum(table[k][::-1])[::-1]
+    tail.flags.writeable = False
+    return ints, tail
+
+
+def subset_sum_floor(values: Sequence[float], k: int, grid: int = GRID) -> float:
+    """The smallest p-value :func:`subset_sum_p` can give when ``k`` of ``values`` are chosen:
+    the share of the ``C(n, k)`` subsets that reach the largest sum (the ``k`` largest values,
+    and those tied with the last of them after the same rounding), in closed form.
+
+    >>> subset_sum_floor([10.0, 9.0, 1.0, 0.0], 2), subset_sum_floor([5.0, 1.0, 1.0, 1.0], 2)
+    (0.16666666666666666, 0.5)
+    """
+    n = len(values)
+    if n == 0 or k <= 0 or k >= n:
+        return 1.0
+    low = min(values)
+    spread = max(values) - low
+    if spread <= 0:
+        return 1.0
+    steps = max(4, min(grid, int(_SUBSET_CELLS // max(1, n * k * k))))
+    unit = spread / steps
+    ints = sorted((int(round((float(v) - low) / unit)) for v in values), reverse=True)
+    last = ints[k - 1]
+    ties = sum(1 for i in ints if i == last)
+    chosen_ties = sum(1 for i in ints[:k] if i == last)
+    return min(1.0, math.comb(ties, chosen_ties) / math.comb(n, k))
 
 
 def binom_sf(k: int, n: int, p: float) -> float:

@@ -224,6 +224,7 @@ def wash_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Fla
     notes: list[str] = []
     rings = nx.Graph()  # seats joined by the legs of qualifying cycles
     cycles: list[dict[str, Any]] = []
+    met: list[tuple[Any, dict[tuple[Any, Any], list[Transfer]], tuple[Any, ...]]] = []
     for good, legs in _good_flows(view).items():
         flow = nx.DiGraph()
         values: dict[tuple[Any, Any], float] = {}
@@ -232,23 +233,25 @@ def wash_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Fla
                 flow.add_edge(u, v)
                 values[(u, v)] = sum(t[1] for t in transfers) / len(transfers)
         for nodes in nx.strongly_connected_components(flow):
-            if len(nodes) < 3:
-                continue
-            for cycle in _cycles_in(flow.subgraph(nodes), values, max_len, ratio, budget):
-                edges = [(cycle[i], cycle[(i + 1) % len(cycle)]) for i in range(len(cycle))]
-                if all(rings.has_edge(u, v) for u, v in edges):
-                    continue  # adds nothing to a ring already found
-                found = _qualifying(cycle, legs, ratio, threshold, max_imbalance)
-                if found is None:
-                    continue
-                laps, imbalance = found
-                rings.add_edges_from(edges)
-                along = sum(len(legs[e]) for e in edges)
-                both = along + sum(len(legs.get((v, u), ())) for u, v in edges)
-                p = min(1.0, 2 * binom_sf(max(along, both - along), both, 0.5))
-                cycles.append({"cycle": cycle, "good": good, "laps": len(laps), "imbalance": imbalance,
-                               "events": {e for lap in laps for t in lap for e in t[2]}, "p": p,
-                               "min_p": min(1.0, 2 * 0.5 ** both), "along": along, "transfers": both})
+            if len(nodes) >= 3:
+                met += [(good, legs, c) for c in _cycles_in(flow.subgraph(nodes), values, max_len, ratio, budget)]
+    searched = max(1, len(met))  # every cycle met is a hypothesis the flags are chosen among
+    for good, legs, cycle in met:
+        edges = [(cycle[i], cycle[(i + 1) % len(cycle)]) for i in range(len(cycle))]
+        if all(rings.has_edge(u, v) for u, v in edges):
+            continue  # adds nothing to a ring already found
+        found = _qualifying(cycle, legs, ratio, threshold, max_imbalance)
+        if found is None:
+            continue
+        laps, imbalance = found
+        rings.add_edges_from(edges)
+        along = sum(len(legs[e]) for e in edges)
+        both = along + sum(len(legs.get((v, u), ())) for u, v in edges)
+        p = min(1.0, 2 * binom_sf(max(along, both - along), both, 0.5) * searched)
+        cycles.append({"cycle": cycle, "good": good, "laps": len(laps), "imbalance": imbalance,
+                       "events": {e for lap in laps for t in lap for e in t[2]}, "p": p,
+                       "min_p": min(1.0, 2 * 0.5 ** both * searched), "along": along, "transfers": both,
+                       "searched": searched})
     if budget[0] <= 0:
         notes.append(f"ring: the cycle search stopped after {int(params['max_search_steps'])} steps; "
                      "some cycles may be missing")
@@ -275,6 +278,7 @@ def wash_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Fla
             "transfersAlong": best["along"],
             "transfers": best["transfers"],
             "minP": best["min_p"],
+            "cyclesSearched": best["searched"],
         }
         if circular:
             details["circularReputation"] = {str(n): circular[n] for n in members if n in circular}
