@@ -63,10 +63,11 @@ from .graph import TransferView
 from .transfer_arrays import PaymentIndex, TransferArrays
 
 __all__ = ["DEFAULTS", "OwnAmounts", "ValueCycle", "candidate_cycles", "cycle_p_values", "find_value_cycles", "limit_grid",
-           "own_band_share", "value_cycles"]
+           "own_band_share", "standing", "value_cycles"]
 
-DEFAULTS: Mapping[str, Any] = {"alpha": 0.01, "max_length": 6, "min_window": 0.005, "max_window": 0.1,
-                               "window_steps": 3, "tight_cut": 0.05, "max_cut": 0.2, "max_states": 1_000_000}
+DEFAULTS: Mapping[str, Any] = {"alpha": 0.01, "max_length": 12, "min_window": 0.005, "max_window": 0.1,
+                               "window_steps": 3, "tight_cut": 0.05, "max_cut": 0.2, "max_states": 1_000_000,
+                               "own_prior": 10.0, "standing_transfers": 3, "exact_length": 6, "pass_on": 1}
 """The shipped parameters (``screens/config.json``)."""
 
 @dataclass(frozen=True)
@@ -104,6 +105,8 @@ def find_value_cycles(arrays: TransferArrays, params: Mapping[str, Any]) -> tupl
     src, dst, value = arrays.src, arrays.dst, arrays.value
     multiplicity = _pair_counts(arrays).astype(np.float64)
     index = PaymentIndex(arrays, window)
+    pass_on = int(params["pass_on"])
+    webbed = standing(arrays, int(params["standing_transfers"]))
     chains = np.arange(arrays.size)[:, None]  # level 0: every transfer starts a chain
     closed: list[np.ndarray] = []
     truncated = False
@@ -111,17 +114,10 @@ def find_value_cycles(arrays: TransferArrays, params: Mapping[str, Any]) -> tupl
     for hops in range(1, max_len):
         if chains.shape[0] == 0:
             break
-        last = chains[:, -1]
-        x_prev = value[last]
-        extended = index.following(last, max_states - total_states)  # bound the work before making them
-        if extended is None:
+        parent, nxt = _passed_on(index, chains[:, -1], value, cut, pass_on)
+        if total_states + parent.shape[0] > max_states:
             truncated = True
             break
-        parent, nxt = extended
-        if nxt.shape[0] == 0:
-            break
-        ok = (value[nxt] <= x_prev[parent]) & (value[nxt] >= x_prev[parent] * (1.0 - cut))
-        parent, nxt = parent[ok], nxt[ok]
         to = dst[nxt]
         closes = to == src[chains[parent, 0]]
         revisit = (dst[chains[parent]] == to[:, None]).any(axis=1)
@@ -133,9 +129,9 @@ def find_value_cycles(arrays: TransferArrays, params: Mapping[str, Any]) -> tupl
         chains = np.concatenate([chains[parent[keep]], nxt[keep][:, None]], axis=1)
         total_states += chains.shape[0]
     cycles: list[ValueCycle] = []
-    own = OwnAmounts(arrays)
+    own = OwnAmounts(arrays, float(params["own_prior"]))
     for rows in closed:
-        p = cycle_p_values(arrays, rows, multiplicity, grid, own)
+        p = cycle_p_values(arrays, rows, multiplicity, grid, own, webbed)
         nodes = src[rows]
         members = np.sort(nodes, axis=1)
         # the best (smallest p, then earliest rows) per set of accounts of this length
@@ -152,14 +148,76 @@ def find_value_cycles(arrays: TransferArrays, params: Mapping[str, Any]) -> tupl
     return sorted(best.values(), key=lambda c: (c.p_value, c.rows)), truncated
 
 
-def candidate_cycles(arrays: TransferArrays, max_length: int) -> dict[int, int]:
+def standing(arrays: TransferArrays, min_transfers: int) -> np.ndarray:
+    """For each row, whether its two accounts have a *standing relationship*: transfers both ways
+    and at least ``min_transfers`` between them in all (module rule, *honest webs*).  Friends
+    settling up, a car pool's riders and drivers, a savings circle's members pay each other again
+    and again, both ways; a laundering loop's members are one-off counterparties in sequence.
+
+    >>> import networkx as nx
+    >>> from .transfer_arrays import transfer_arrays
+    >>> G = nx.MultiDiGraph([("a", "b"), ("b", "a"), ("a", "b"), ("b", "c")])
+    >>> for i, (u, v, k) in enumerate(G.edges(keys=True)):
+    ...     G.edges[u, v, k].update(value=1.0, tick=i, event=i)
+    >>> [(G.edges[e]["event"], bool(x)) for e, x in zip(G.edges(keys=True), standing(transfer_arrays(G), 3))]
+    [(0, True), (1, True), (2, True), (3, False)]
+    """
+    n = len(arrays.nodes)
+    if arrays.size == 0:
+        return np.zeros(0, dtype=bool)
+    lo, hi = np.minimum(arrays.src, arrays.dst), np.maximum(arrays.src, arrays.dst)
+    code = lo * n + hi
+    _, pair, total = np.unique(code, return_inverse=True, return_counts=True)
+    forward = np.bincount(pair, weights=(arrays.src == lo).astype(np.float64), minlength=total.shape[0])
+    both = (forward > 0) & (forward < total)
+    return np.asarray((both & (total >= min_transfers))[pair], dtype=bool)
+
+
+def _passed_on(index: PaymentIndex, last: np.ndarray, value: np.ndarray, cut: float, pass_on: int,
+               batch: int = 20_000) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair ``(i, next)``: ``next`` one of the first ``pass_on`` payments (and any at the same tick
+    as the last of them) that the payee of ``last[i]`` made within the window after it, worth between
+    ``1 - cut`` times its value and its value: where the money it received went on.  In batches, so
+    that a crowd paying alike amounts all the time costs memory in proportion to what is kept."""
+    parents: list[np.ndarray] = []
+    nexts: list[np.ndarray] = []
+    tick = index.arrays.tick
+    for lo in range(0, last.shape[0], batch):
+        rows = last[lo:lo + batch]
+        found = index.following(rows)
+        assert found is not None  # no limit asked
+        parent, nxt = found
+        x = value[rows][parent]
+        ok = (value[nxt] <= x) & (value[nxt] >= x * (1.0 - cut))
+        parent, nxt = parent[ok], nxt[ok]
+        if parent.shape[0] == 0:
+            continue
+        # rank within each parent (payments come in tick order): keep up to the pass_on-th one's tick
+        start = np.flatnonzero(np.concatenate([[True], parent[1:] != parent[:-1]]))
+        rank = np.arange(parent.shape[0]) - np.repeat(start, np.diff(np.append(start, parent.shape[0])))
+        limit_at = np.minimum(start + pass_on - 1, np.append(start[1:], parent.shape[0]) - 1)
+        group = np.repeat(np.arange(start.shape[0]), np.diff(np.append(start, parent.shape[0])))
+        keep = (rank < pass_on) | (tick[nxt] <= tick[nxt[limit_at[group]]])
+        parents.append(parent[keep] + lo)
+        nexts.append(nxt[keep])
+    if not parents:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    return np.concatenate(parents), np.concatenate(nexts)
+
+
+def candidate_cycles(arrays: TransferArrays, max_length: int, keep: np.ndarray | None = None,
+                     exact_length: int = 6) -> dict[int, int]:
     """How many candidate cycles of each length 3 to ``max_length`` a search tests: closed
-    walks of that many steps on the graph of paying pairs, the first step counted once per
-    transfer (every choice of first transfer is a candidate): ``trace(W A^(L-1))`` with ``A``
-    the pairs' adjacency and ``W`` their transfer counts, computed exactly with sparse
-    products (meeting in the middle: no power above ``A^3`` for loops of up to seven).  A
-    closed walk may repeat an account, so this counts at least every simple cycle: the
-    test count errs on the strict side.  At least 1 per length.
+    walks of that many steps on the graph of paying pairs (the rows in ``keep``, every row
+    without it), the first step counted once per transfer (every choice of first transfer is a
+    candidate): ``trace(W A^(L-1))`` with ``A`` the pairs' adjacency and ``W`` their transfer
+    counts.  Up to ``exact_length`` steps it is computed exactly with sparse products (meeting in
+    the middle: no power above ``A^3`` for loops of up to seven); longer, it is bounded above:
+    ``trace(W A^(L-1)) <= |W| |A^(L-1)| <= |W| rho^(L-2) |B|`` (Frobenius norms, Cauchy-Schwarz;
+    ``B`` the symmetric adjacency of the pairs either way, ``rho`` its largest eigenvalue, taken
+    1% above the solver's value).  A closed walk may repeat an account, so either way this
+    counts at least every simple cycle: the test count errs on the strict side.  At least 1
+    per length.
 
     >>> import networkx as nx
     >>> from .transfer_arrays import transfer_arrays
@@ -173,15 +231,16 @@ def candidate_cycles(arrays: TransferArrays, max_length: int) -> dict[int, int]:
 
     n = len(arrays.nodes)
     out = {length: 1 for length in range(3, max_length + 1)}
-    if arrays.size == 0 or max_length < 3:
+    src, dst = (arrays.src, arrays.dst) if keep is None else (arrays.src[keep], arrays.dst[keep])
+    if src.shape[0] == 0 or max_length < 3:
         return out
-    weights = csr_matrix((np.ones(arrays.size), (arrays.src, arrays.dst)), shape=(n, n))
+    weights = csr_matrix((np.ones(src.shape[0]), (src, dst)), shape=(n, n))
     weights.sum_duplicates()
     adjacency = weights.copy()
     adjacency.data[:] = 1.0
     powers = {0: None, 1: adjacency}
     weighted = {0: weights}
-    for length in range(3, max_length + 1):
+    for length in range(3, min(max_length, exact_length) + 1):
         steps = length - 1
         right = (steps + 1) // 2
         left = steps - right
@@ -193,7 +252,28 @@ def candidate_cycles(arrays: TransferArrays, max_length: int) -> dict[int, int]:
                 weighted[k] = weighted[k - 1] @ adjacency
         closed = weighted[left].multiply(powers[right].T).sum()
         out[length] = max(1, int(round(float(closed))))
+    if max_length > exact_length:
+        both = adjacency + adjacency.T
+        both.data[:] = 1.0
+        rho = _largest_eigenvalue(both) * 1.01
+        norm_w = float(np.sqrt(weights.multiply(weights).sum()))
+        norm_b = float(np.sqrt(both.sum()))
+        for length in range(max(3, exact_length + 1), max_length + 1):
+            out[length] = max(1, int(math.ceil(norm_w * norm_b * rho ** (length - 2))))
     return out
+
+
+def _largest_eigenvalue(matrix: Any) -> float:
+    """The largest eigenvalue of a symmetric non-negative sparse matrix (its spectral radius), from a
+    fixed start (the same on every run)."""
+    from scipy.sparse.linalg import eigsh
+
+    size = matrix.shape[0]
+    if size < 3:
+        return float(max(np.linalg.eigvalsh(matrix.toarray()).max(), 0.0))
+    top = eigsh(matrix.astype(np.float64), k=1, which="LA", v0=np.ones(size), tol=1e-8,
+                return_eigenvectors=False, maxiter=size * 20)
+    return float(max(top[0], 0.0))
 
 
 def limit_grid(span: float, params: Mapping[str, Any]) -> list[tuple[float, float]]:
@@ -209,16 +289,12 @@ def limit_grid(span: float, params: Mapping[str, Any]) -> list[tuple[float, floa
     return [(w, c) for w in windows for c in cuts]
 
 
-OWN_PRIOR = 10.0
-"""Pseudo-count of the payer's own band share (:func:`own_band_share`): a payer with few other
-payments is measured mostly against the graph's amounts, not against one coincidence."""
-
-
 class OwnAmounts:
     """Every transfer by (payer, log value): how many of an account's own payments fall in a
-    band of amounts."""
+    band of amounts; ``prior`` is the pseudo-count of :func:`own_band_share` (``own_prior``)."""
 
-    def __init__(self, arrays: TransferArrays) -> None:
+    def __init__(self, arrays: TransferArrays, prior: float) -> None:
+        self.prior = prior
         logv = np.log(arrays.value)
         self.lmin = float(logv.min()) if arrays.size else 0.0
         self.stride = (float(logv.max()) - self.lmin + 4.0) if arrays.size else 1.0
@@ -231,32 +307,34 @@ class OwnAmounts:
         lo_key = base + (np.log(np.maximum(lo, 1e-300)) - self.lmin) - 1e-9
         hi_key = base + (np.log(np.maximum(hi, 1e-300)) - self.lmin) + 1e-9
         in_band = np.searchsorted(self.key, hi_key, side="right") - np.searchsorted(self.key, lo_key, side="left")
-        return own_band_share(in_band - 1, self.paid[payer] - 1, glob)
+        return own_band_share(in_band - 1, self.paid[payer] - 1, glob, self.prior)
 
 
-def own_band_share(in_band: Any, others: Any, glob: Any) -> np.ndarray:
+def own_band_share(in_band: Any, others: Any, glob: Any, prior: float) -> np.ndarray:
     """The chance a hop's amount falls in its band, for a payer with ``others`` payments besides
     the hop, ``in_band`` of them in the band: the larger of the graph's share ``glob`` and the
-    payer's own share, shrunk towards the graph's by :data:`OWN_PRIOR` pseudo-payments.  A member
-    of a savings circle pays the same dues every month: the same sum again is ordinary for it.
+    payer's own share, shrunk towards the graph's by ``prior`` pseudo-payments (``own_prior``: a
+    payer with few other payments is measured mostly against the graph's amounts, not against one
+    coincidence).  A member of a savings circle pays the same dues every month: the same sum again
+    is ordinary for it.
 
-    >>> [round(float(x), 3) for x in own_band_share([11, 1, 0], [30, 5, 0], [0.02, 0.02, 0.02])]
+    >>> [round(float(x), 3) for x in own_band_share([11, 1, 0], [30, 5, 0], [0.02, 0.02, 0.02], 10.0)]
     [0.28, 0.08, 0.02]
     """
     in_band, others, glob = (np.asarray(x, dtype=np.float64) for x in (in_band, others, glob))
-    own = (np.maximum(in_band, 0.0) + OWN_PRIOR * glob) / (np.maximum(others, 0.0) + OWN_PRIOR)
+    own = (np.maximum(in_band, 0.0) + prior * glob) / (np.maximum(others, 0.0) + prior)
     return np.maximum(glob, own)
 
 
 def cycle_p_values(arrays: TransferArrays, rows: np.ndarray, multiplicity: np.ndarray,
-                   grid: list[tuple[float, float]], own: OwnAmounts | None = None) -> np.ndarray:
+                   grid: list[tuple[float, float]], own: OwnAmounts, ordinary: np.ndarray | None = None) -> np.ndarray:
     """Each cycle's p-value (module rule; one cycle per row of ``rows``, its hops' transfer
     rows in order): the smallest over the cells that contain it of the chance that every
     hop after the first falls inside the cell's limits, times the cells.  A hop's amount is
     measured against the graph's amounts or its payer's own (:func:`own_band_share`),
-    whichever makes it less surprising.  Vectorised."""
+    whichever makes it less surprising; a hop on a row marked ``ordinary`` (a standing
+    relationship, :func:`standing`) counts as certain (chance 1: no evidence).  Vectorised."""
     tick, value = arrays.tick, arrays.value
-    own = own or OwnAmounts(arrays)
     prev, nxt = rows[:, :-1], rows[:, 1:]
     gaps = (tick[nxt] - tick[prev]).max(axis=1)
     cuts = (1.0 - value[nxt] / value[prev]).max(axis=1)
@@ -268,6 +346,8 @@ def cycle_p_values(arrays: TransferArrays, rows: np.ndarray, multiplicity: np.nd
         lo, hi = value[prev] * (1.0 - c), value[prev]
         q = arrays.tick_mass(tick[prev], tick[prev] + w) * own.share(arrays.src[nxt], lo, hi, arrays.value_mass(lo, hi))
         chance = -np.expm1(multiplicity[nxt] * np.log1p(-np.minimum(q, 1 - 1e-16)))
+        if ordinary is not None:
+            chance = np.where(ordinary[nxt], 1.0, chance)
         best = np.where(fits, np.minimum(best, chance.prod(axis=1)), best)
     return np.minimum(1.0, best * len(grid))
 
@@ -286,7 +366,7 @@ def value_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Fl
                      "partial chains; longer cycles may be missed")
     if not cycles:
         return [], notes
-    counts = candidate_cycles(arrays, int(params["max_length"]))
+    counts = candidate_cycles(arrays, int(params["max_length"]), None, int(params["exact_length"]))
     alpha = float(params["alpha"])
     flags = []
     for c in cycles:
