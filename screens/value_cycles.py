@@ -11,11 +11,15 @@ paid by the account the previous one paid, each made within ``max_window`` (a sh
 the graph's time span) after the previous one (same tick allowed), each worth between
 ``1 - max_cut`` times the previous one's value and the previous one's value, through
 distinct accounts; it is a *value cycle* when the last one pays the first payer, with
-``3 <= L <= max_length``.  Chains are grown from every transfer, breadth first and
-vectorised over all of them at once, never by enumerating the graph's structural cycles;
-the search stops before holding more than ``max_states`` candidate extensions and says so.  A cycle is reported
-once per set of accounts, from its first payer in time: whichever account one starts
-reading it from, the money entered at the earliest hop.
+``3 <= L <= max_length`` (twelve).  Chains are grown from every transfer forward, breadth first
+and vectorised over all of them at once, never by enumerating the graph's structural cycles;
+each hop follows *the money passed on*: of the payments the intermediary made within the window
+after it received, in the band, only the first ``pass_on`` (and any at the same tick as the last
+of them).  A launderer passes the money on at once; following every later payment of about that
+size as well would grow the search as the number of alike payments to the power of the loop's
+length in a dense web of friends.  The search stops before holding more than ``max_states``
+partial chains and says so.  A cycle is reported once per set of accounts, from its first payer
+in time: whichever account one starts reading it from, the money entered at the earliest hop.
 
 **The null** (:mod:`~daishi_forensics.screens.transfer_arrays`): ticks and values
 shuffled among all the graph's transfers.  A cycle is priced in a grid of limits: windows
@@ -27,15 +31,21 @@ hop ``i - 1``'s and hop ``i - 1``'s) -- or the hop's payer's own share of paymen
 band, whichever is larger (:func:`own_band_share`): a member of a savings circle pays the
 same dues every month, so the same sum going round it by turns is its habit, not a chance
 match; a shell that pays nothing else is measured against the graph; a pair that made ``m``
-transfers had ``m`` chances, ``1 - (1 - q_i) ** m``.  The chance of the whole cycle is the product over its hops after
-the first (an exact probability of the event, not a product of p-values); the cycle's
-p-value is the smallest over the cells that contain it, times the number of cells.
-``tests``: the candidate cycles of each length ``L`` are the closed walks of ``L`` steps on
-the graph of paying pairs, the first step counted once per transfer (every choice of
-first transfer is a candidate), counted exactly (:func:`candidate_cycles`; a walk may
-repeat an account, so the count errs on the strict side).  The error ``alpha`` is shared
-equally among the lengths: a cycle of length ``L`` is flagged when its p-value is at most
-``alpha / (lengths x candidates of length L)``, and that product is its ``tests``.
+transfers had ``m`` chances, ``1 - (1 - q_i) ** m``.  A hop between two accounts with a
+*standing relationship* (:func:`standing`: transfers both ways, at least ``standing_transfers``
+in all: a car pool paying its drivers by turns, a savings circle) counts as certain, chance 1:
+an honest web's loop is no evidence, and a laundering loop's members are one-off counterparties
+in sequence.  The chance of the whole cycle is the product over its hops after the first (an
+exact probability of the event, not a product of p-values); the cycle's p-value is the smallest
+over the cells that contain it, times the number of cells.  ``tests``: the candidate cycles of
+each length ``L`` are the closed walks of ``L`` steps on the graph of paying pairs, the first
+step counted once per transfer (every choice of first transfer is a candidate), counted exactly
+up to ``exact_length`` steps and bounded above beyond (:func:`candidate_cycles`; a walk may repeat
+an account, so the count errs on the strict side).  The error ``alpha`` is shared among the
+lengths: ``1 - long_share`` of it equally among the lengths up to ``exact_length``, ``long_share``
+equally among the longer ones; a cycle of length ``L`` is flagged when its p-value is at most
+``alpha x its lengths' share / (lengths sharing it x candidates of length L)``, and
+``lengths / share x candidates`` is its ``tests``.
 
 >>> import networkx as nx
 >>> from .graph import TransferView
@@ -67,7 +77,8 @@ __all__ = ["DEFAULTS", "OwnAmounts", "ValueCycle", "candidate_cycles", "cycle_p_
 
 DEFAULTS: Mapping[str, Any] = {"alpha": 0.01, "max_length": 12, "min_window": 0.005, "max_window": 0.1,
                                "window_steps": 3, "tight_cut": 0.05, "max_cut": 0.2, "max_states": 1_000_000,
-                               "own_prior": 10.0, "standing_transfers": 3, "exact_length": 6, "pass_on": 1}
+                               "own_prior": 10.0, "standing_transfers": 6, "exact_length": 6, "pass_on": 1,
+                               "long_share": 0.05}
 """The shipped parameters (``screens/config.json``)."""
 
 @dataclass(frozen=True)
@@ -212,12 +223,11 @@ def candidate_cycles(arrays: TransferArrays, max_length: int, keep: np.ndarray |
     without it), the first step counted once per transfer (every choice of first transfer is a
     candidate): ``trace(W A^(L-1))`` with ``A`` the pairs' adjacency and ``W`` their transfer
     counts.  Up to ``exact_length`` steps it is computed exactly with sparse products (meeting in
-    the middle: no power above ``A^3`` for loops of up to seven); longer, it is bounded above:
-    ``trace(W A^(L-1)) <= |W| |A^(L-1)| <= |W| rho^(L-2) |B|`` (Frobenius norms, Cauchy-Schwarz;
-    ``B`` the symmetric adjacency of the pairs either way, ``rho`` its largest eigenvalue, taken
-    1% above the solver's value).  A closed walk may repeat an account, so either way this
-    counts at least every simple cycle: the test count errs on the strict side.  At least 1
-    per length.
+    the middle: no power above ``A^3`` for loops of up to seven); longer, it is bounded above by
+    ``S r^(L-1)`` (:func:`_walk_growth`: ``r`` about the largest eigenvalue of ``A``, the rate at
+    which closed walks multiply with each step).  A closed walk may repeat an account, so either
+    way this counts at least every simple cycle: the test count errs on the strict side.  At
+    least 1 per length.
 
     >>> import networkx as nx
     >>> from .transfer_arrays import transfer_arrays
@@ -253,27 +263,38 @@ def candidate_cycles(arrays: TransferArrays, max_length: int, keep: np.ndarray |
         closed = weighted[left].multiply(powers[right].T).sum()
         out[length] = max(1, int(round(float(closed))))
     if max_length > exact_length:
-        both = adjacency + adjacency.T
-        both.data[:] = 1.0
-        rho = _largest_eigenvalue(both) * 1.01
-        norm_w = float(np.sqrt(weights.multiply(weights).sum()))
-        norm_b = float(np.sqrt(both.sum()))
+        rate, spread = _walk_growth(adjacency, weights)
         for length in range(max(3, exact_length + 1), max_length + 1):
-            out[length] = max(1, int(math.ceil(norm_w * norm_b * rho ** (length - 2))))
+            out[length] = max(1, int(math.ceil(spread * rate ** (length - 1))))
     return out
 
 
-def _largest_eigenvalue(matrix: Any) -> float:
-    """The largest eigenvalue of a symmetric non-negative sparse matrix (its spectral radius), from a
-    fixed start (the same on every run)."""
-    from scipy.sparse.linalg import eigsh
-
-    size = matrix.shape[0]
-    if size < 3:
-        return float(max(np.linalg.eigvalsh(matrix.toarray()).max(), 0.0))
-    top = eigsh(matrix.astype(np.float64), k=1, which="LA", v0=np.ones(size), tol=1e-8,
-                return_eigenvectors=False, maxiter=size * 20)
-    return float(max(top[0], 0.0))
+def _walk_growth(adjacency: Any, weights: Any) -> tuple[float, float]:
+    """``(r, S)`` such that ``trace(W A^k) <= S r^k`` for every ``k`` (Collatz-Wielandt): for any positive
+    vector ``x``, with ``r = max_i (A x)_i / x_i``, ``A^k x <= r^k x``, so ``(A^k)_ji <= r^k x_j / x_i`` and
+    ``trace(W A^k) <= r^k sum_ij W_ij x_j / x_i``.  The bound holds for any ``x``; it is tight when ``x`` is
+    near the Perron vector, taken here as ``x = sum_k (A / s)^k 1`` with ``s`` a little above the growth
+    rate of ``(A + I)^k 1`` (a fixed number of sparse products: the same on every run)."""
+    size = adjacency.shape[0]
+    probe = np.ones(size)
+    growth = 0.0
+    for _ in range(60):  # the growth of (A + I)^k 1: about the largest eigenvalue of A, plus one
+        nxt = adjacency @ probe + probe
+        growth = float(nxt.sum() / probe.sum())
+        probe = nxt / nxt.max()
+    scale = max(growth - 1.0, 1e-6) * 1.05
+    x = np.ones(size)
+    for _ in range(400):
+        x_new = 1.0 + (adjacency @ x) / scale
+        if not np.isfinite(x_new).all() or x_new.max() > 1e200:
+            scale *= 2.0  # above the growth rate after all: start again with a wider margin
+            x = np.ones(size)
+            continue
+        x = x_new
+    rate = float(np.max((adjacency @ x) / x))
+    coo = weights.tocoo()
+    spread = float(np.sum(coo.data * x[coo.col] / x[coo.row]))
+    return rate, spread
 
 
 def limit_grid(span: float, params: Mapping[str, Any]) -> list[tuple[float, float]]:
@@ -368,9 +389,20 @@ def value_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Fl
         return [], notes
     counts = candidate_cycles(arrays, int(params["max_length"]), None, int(params["exact_length"]))
     alpha = float(params["alpha"])
+    exact = int(params["exact_length"])
+    share = float(params["long_share"])
+    short = sum(1 for length in counts if length <= exact)
+    long_ = len(counts) - short
     flags = []
     for c in cycles:
-        tests = len(counts) * counts[len(c.rows)]
+        length = len(c.rows)
+        if long_ == 0:
+            lengths = float(short)
+        elif length <= exact:
+            lengths = short / (1.0 - share)
+        else:
+            lengths = long_ / share
+        tests = int(math.ceil(lengths * counts[length]))
         if c.p_value <= alpha / tests:
             flags.append(_flag(arrays, c, tests, alpha))
     return flags, notes

@@ -467,21 +467,21 @@ def test_a_ten_hop_loop_is_found() -> None:
 
 def test_long_loops_are_counted_with_an_upper_bound() -> None:
     # a directed triangle with each pair paid once: closed walks of 6 steps go round twice, from each of the
-    # 3 transfers: 3.  Beyond exact_length the bound |W| |B| rho^(L-2): |W| = sqrt(3), B the undirected
-    # triangle (|B| = sqrt(6), rho = 2, taken 1% higher): sqrt(18) x 2.02^5 = 142.7 -> 143 for 7 hops
+    # 3 transfers: 3.  Beyond exact_length the bound S r^(L-1): every account alike, so x is constant,
+    # r = (A x)_i / x_i = 1 and S = sum W_ij x_j / x_i = 3: three for every length
     g = nx.MultiDiGraph([("a", "b"), ("b", "c"), ("c", "a")])
     for i, (u, v, k) in enumerate(g.edges(keys=True)):
         g.edges[u, v, k].update(value=1.0, tick=i, event=i)
     arrays = transfer_arrays(g)
     assert candidate_cycles(arrays, 7, exact_length=7) == {3: 3, 4: 1, 5: 1, 6: 3, 7: 1}
-    bounded = candidate_cycles(arrays, 8, exact_length=6)
-    assert bounded[7] == math.ceil(math.sqrt(18) * 2.02 ** 5)
-    assert bounded[8] == math.ceil(math.sqrt(18) * 2.02 ** 6)
+    assert candidate_cycles(arrays, 9, exact_length=6) == {3: 3, 4: 1, 5: 1, 6: 3, 7: 3, 8: 3, 9: 3}
 
 
 def test_the_bound_is_never_below_the_exact_count() -> None:
     sim = simulate_transfers(TransferSettings(accounts=200, seed=3))
     arrays = transfer_arrays(sim.graph)
-    exact = candidate_cycles(arrays, 7, exact_length=7)
-    bounded = candidate_cycles(arrays, 7, exact_length=2)
-    assert all(bounded[length] >= exact[length] for length in range(3, 8))
+    exact = candidate_cycles(arrays, 9, exact_length=9)
+    bounded = candidate_cycles(arrays, 9, exact_length=2)
+    assert all(bounded[length] >= exact[length] for length in range(3, 10))
+    # the rate is about right (near the Perron vector); the prefactor counts every transfer as a start
+    assert bounded[9] < 1000 * exact[9]
