@@ -46,7 +46,7 @@ TIERS = ("persuasion", "hijack", "protocol")
 ATTACK_TIERS = ("hijack", "protocol")
 SPLITS = ("train", "tune", "holdout")
 FIELDS = ("id", "text", "tier", "mechanism", "source", "license", "split")
-OPTIONAL = ("origin", "seen")
+OPTIONAL = ("origin", "seen", "placed")
 Z95 = 1.959963984540054
 
 
@@ -123,8 +123,9 @@ def parse_row(obj: Any, where: str) -> Row:
         raise CorpusError(f"{where} (id {obj['id']}): field 'tier' is {obj['tier']!r}, not one of {TIERS}")
     if obj["split"] not in SPLITS:
         raise CorpusError(f"{where} (id {obj['id']}): field 'split' is {obj['split']!r}, not one of {SPLITS}")
-    if "seen" in obj and obj["seen"] is not True:
-        raise CorpusError(f"{where} (id {obj['id']}): field 'seen' must be true when present")
+    for flag in ("seen", "placed"):
+        if flag in obj and obj[flag] is not True:
+            raise CorpusError(f"{where} (id {obj['id']}): field {flag!r} must be true when present")
     return Row(obj["id"], obj["text"], obj["tier"], obj["mechanism"], obj["source"], obj["license"],
                obj["split"], bool(obj.get("seen")))
 

@@ -41,6 +41,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tier", choices=("persuasion", "hijack", "protocol"), required=True)
     parser.add_argument("--mechanism", required=True)
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--split", choices=("train", "tune"),
+                        help="put every new row in this split (a near twin of an old row elsewhere is left out)")
     args = parser.parse_args(argv)
 
     old: list[dict[str, object]] = []
@@ -57,7 +59,17 @@ def main(argv: list[str] | None = None) -> int:
         known.add(norm(text))
         new.append(row(f"w-{args.mechanism}-{digest(text, 8)}", text, args.tier, args.mechanism, "written", APACHE))
     rows = old + new
-    assign_splits(rows, near_duplicate_groups(rows))
+    groups = near_duplicate_groups(rows)
+    if args.split:
+        held = {groups[str(r["id"])]: r["split"] for r in old}
+        kept = [r for r in new if held.get(groups[str(r["id"])], args.split) == args.split]
+        print(f"left out {len(new) - len(kept)} rows: near twins of old rows in another split")
+        for r in kept:
+            r["split"] = args.split
+            r["placed"] = True
+        rows, new = old + kept, kept
+    else:
+        assign_splits(rows, groups)
     written = sorted((r for r in rows if r["source"] == "written"), key=lambda r: str(r["id"]))
     with (args.out / "written.jsonl").open("w", encoding="utf-8", newline="\n") as handle:
         for r in written:

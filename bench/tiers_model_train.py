@@ -8,18 +8,20 @@ split is for what):
 1. reads every row and keeps the ``train`` split only for fitting;
 2. turns each text into the distinct n-grams of
    :func:`daishi_forensics.injection.tier_model.features` (over the normalized text the
-   rules read), keeps the n-grams seen in at least :data:`MIN_ROWS` train rows, and
+   rules read), keeps the n-grams seen in at least ``Settings.min_rows`` train rows, and
    weighs each present n-gram 1/sqrt(the text's number of distinct n-grams);
 3. fits an L2-regularized logistic regression (scikit-learn, liblinear, fixed seed):
    attacks (``hijack`` or ``protocol``) against persuasion, the two classes given equal
-   total weight, and no source more than :data:`SOURCE_CAP` of the attack weight (the
+   total weight, and no source more than ``Settings.source_cap`` of the attack weight (the
    in-the-wild jailbreak collection is half the attacks and would otherwise teach the
    model its topics);
-4. keeps the :data:`KEEP` n-grams of largest weight (the rest weigh almost nothing);
-5. chooses the threshold on the ``tune`` split: the lowest score at which the messages
-   the rules leave as persuasion, flagged by the score, are at most :data:`FP_BUDGET`
-   of the tune persuasion rows, and none of the real negotiation turns; then adds
-   :data:`MARGIN` (text from other games sits further from the training data than the
+4. keeps the ``Settings.keep`` n-grams of largest weight (the rest weigh almost nothing);
+5. chooses the threshold on the ``tune`` split: the lowest score at which the persuasion
+   rows the classifier would flag by the score (those no rule decides and the score is
+   heard on: a cue or a weak hint, or a long text against the threshold plus its margin)
+   are at most ``Settings.fp_budget`` of the tune split's written lookalikes, and none of
+   its real negotiation turns; then adds
+   ``Settings.margin`` (text from other games sits further from the training data than the
    tune rows do);
 6. writes the JSON the tool ships (sorted keys, weights rounded to 6 decimals): the same
    corpora give the same bytes.  ``--check`` compares with the file instead of writing.
@@ -36,6 +38,7 @@ import math
 import sys
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -52,20 +55,32 @@ from daishi_forensics.injection.tier_model import (  # noqa: E402
     features,
     model_from_json,
 )
-from daishi_forensics.injection.tier_rules import judge, normalize  # noqa: E402
+from daishi_forensics.injection import tiers  # noqa: E402
+from daishi_forensics.injection.tier_rules import Text, cues, judge, normalize  # noqa: E402
 
-MIN_ROWS = 2
-"""An n-gram must occur in this many train rows to be a feature."""
-C = 4.0
-"""Inverse regularization strength of the logistic regression."""
-SOURCE_CAP = 0.25
-"""No source carries more than this share of the attack class's weight."""
-KEEP = 6000
-"""N-grams kept in the shipped model (largest absolute weight)."""
-FP_BUDGET = 0.01
-"""Share of the tune persuasion rows the learned score may flag."""
-MARGIN = 0.25
-"""Added to the threshold found on tune."""
+@dataclass(frozen=True)
+class Settings:
+    """What a fit is told: every knob of the learned scorer in one record."""
+
+    min_rows: int = 2
+    """An n-gram must occur in this many train rows to be a feature."""
+    C: float = 4.0
+    """Inverse regularization strength of the logistic regression."""
+    source_cap: float = 0.25
+    """No source carries more than this share of the attack class's weight."""
+    keep: int = 6000
+    """N-grams kept in the shipped model (largest absolute weight)."""
+    fp_budget: float = 0.01
+    """Share of the tune persuasion rows the learned score may flag."""
+    margin: float = 1.0
+    """Added to the threshold found on tune: the tune split holds only 75 written lookalikes, and
+    short game talk of passwords, roles and replies from other games sits further from the
+    training data than they do (a threshold just over them flags such talk)."""
+
+
+SETTINGS = Settings()
+"""The settings of the shipped model.  ``bench/tiers_model_cv.py`` compared C = 1, 4 and 16 out of fold
+on train + tune: within a point of recall of each other at the same false positives, so 4 is kept."""
 PLACES = 6
 """Decimals kept of each weight."""
 
@@ -74,12 +89,12 @@ def is_attack(r: Row) -> bool:
     return r.tier != "persuasion"
 
 
-def sample_weights(rows: Sequence[Row]) -> list[float]:
-    """Equal total weight per class; within the attacks, no source over :data:`SOURCE_CAP`."""
+def sample_weights(rows: Sequence[Row], source_cap: float = SETTINGS.source_cap) -> list[float]:
+    """Equal total weight per class; within the attacks, no source over ``source_cap``."""
     attacks = [r for r in rows if is_attack(r)]
     negatives = len(rows) - len(attacks)
     per_source = Counter(r.source for r in attacks)
-    cap = SOURCE_CAP * len(attacks)
+    cap = source_cap * len(attacks)
     raw = {s: (min(1.0, cap / n)) for s, n in per_source.items()}
     attack_total = sum(raw[r.source] for r in attacks)
     a_scale = (len(rows) / 2) / attack_total
@@ -87,15 +102,23 @@ def sample_weights(rows: Sequence[Row]) -> list[float]:
     return [raw[r.source] * a_scale if is_attack(r) else n_scale for r in rows]
 
 
-def fit(rows: Sequence[Row]) -> tuple[float, dict[str, float], dict[str, Any]]:
-    """``(bias, weights, facts)`` of the model fitted on ``rows``."""
+def row_grams(rows: Sequence[Row]) -> list[frozenset[str]]:
+    """The n-grams of each row's normalized text (what the model reads)."""
+    return [features(normalize(r.text).folded) for r in rows]
+
+
+def fit(rows: Sequence[Row], settings: Settings = SETTINGS,
+        grams: Sequence[frozenset[str]] | None = None) -> tuple[float, dict[str, float], dict[str, Any]]:
+    """``(bias, weights, facts)`` of the model fitted on ``rows`` (``grams``: their n-grams, when
+    already computed)."""
     import numpy as np
     from scipy.sparse import csr_matrix
     from sklearn.linear_model import LogisticRegression
 
-    grams = [features(normalize(r.text).folded) for r in rows]
+    if grams is None:
+        grams = row_grams(rows)
     df = Counter(g for gs in grams for g in gs)
-    vocab = sorted(g for g, n in df.items() if n >= MIN_ROWS)
+    vocab = sorted(g for g, n in df.items() if n >= settings.min_rows)
     index = {g: k for k, g in enumerate(vocab)}
     data: list[float] = []
     cols: list[int] = []
@@ -109,25 +132,47 @@ def fit(rows: Sequence[Row]) -> tuple[float, dict[str, float], dict[str, Any]]:
     x = csr_matrix((np.array(data), np.array(cols, dtype=np.int64), np.array(ptr, dtype=np.int64)),
                    shape=(len(rows), len(vocab)))
     y = np.array([1 if is_attack(r) else 0 for r in rows])
-    model = LogisticRegression(C=C, solver="liblinear", random_state=0, max_iter=1000, tol=1e-6)
-    model.fit(x, y, sample_weight=np.array(sample_weights(rows)))
+    model = LogisticRegression(C=settings.C, solver="liblinear", random_state=0, max_iter=1000, tol=1e-6)
+    model.fit(x, y, sample_weight=np.array(sample_weights(rows, settings.source_cap)))
     coef = model.coef_[0]
-    order = sorted(range(len(vocab)), key=lambda k: (-abs(coef[k]), vocab[k]))[:KEEP]
+    order = sorted(range(len(vocab)), key=lambda k: (-abs(coef[k]), vocab[k]))[:settings.keep]
     weights = {vocab[k]: round(float(coef[k]), PLACES) for k in order if round(float(coef[k]), PLACES) != 0.0}
     facts = {"vocabulary": len(vocab), "kept": len(weights)}
     return round(float(model.intercept_[0]), PLACES), weights, facts
 
 
-def choose_threshold(scored: Sequence[tuple[Row, bool, float]]) -> tuple[float, dict[str, Any]]:
-    """The threshold from the tune rows: ``(row, flagged by the rules, learned score)``.
+def hearing(text: Text) -> tuple[bool, float | None]:
+    """``(ruled, offset)`` of a normalized text, as :func:`daishi_forensics.injection.tiers.classify`
+    treats it: ``ruled`` when a rule decides (the score is never read); else ``offset`` is what the
+    score must exceed the threshold by to flag it -- 0 with a cue or a weak hint,
+    ``UNCUED_MARGIN`` for a long text without one, None for a short text without one (never
+    scored)."""
+    verdict = judge(text)
+    if verdict.rule is not None:
+        return True, None
+    if verdict.matched or cues(text):
+        return False, 0.0
+    if len(text.folded.split()) >= tiers.UNCUED_WORDS:
+        return False, tiers.UNCUED_MARGIN
+    return False, None
 
-    The lowest candidate (a score of a tune row) at which the persuasion rows the rules
-    leave alone and the score flags are at most :data:`FP_BUDGET` of all tune persuasion
-    rows and include no real negotiation turn; then :data:`MARGIN` above it.
+
+def choose_threshold(scored: Sequence[tuple[Row, bool, float | None]],
+                     settings: Settings = SETTINGS) -> tuple[float, dict[str, Any]]:
+    """The threshold from the tune rows: ``(row, flagged by the rules, heard score)``, the heard
+    score being the learned score less the row's :func:`hearing` offset (None: never scored).
+
+    The lowest candidate (a heard score of a tune row) at which the persuasion rows the
+    classifier would flag by the score include no real negotiation turn and at most
+    ``Settings.fp_budget`` of the written lookalikes (in-game talk of rules, passwords, roles
+    and orders, the nearest thing to other games' chat); then ``settings.margin`` above it.
+    The budget is counted on the lookalikes alone: counted on all persuasion rows, the many
+    easy real turns would let the score flag several percent of the lookalikes.
     """
     negatives = [(r, ruled, s) for r, ruled, s in scored if not is_attack(r)]
-    budget = math.floor(FP_BUDGET * len(negatives))
-    open_negatives = sorted((s, r.source) for r, ruled, s in negatives if not ruled)
+    lookalikes = sum(r.source != "casino" for r, _ruled, _s in negatives)
+    budget = math.floor(settings.fp_budget * lookalikes)
+    open_negatives = sorted((s, r.source) for r, ruled, s in negatives if not ruled and s is not None)
     # walking down from the top: the k-th highest open negative score is a threshold that flags k-1
     threshold = open_negatives[-1][0] + 1e-6 if open_negatives else 0.0
     flagged = 0
@@ -136,9 +181,9 @@ def choose_threshold(scored: Sequence[tuple[Row, bool, float]]) -> tuple[float, 
             break
         flagged += 1
         threshold = s
-    threshold = round(threshold + MARGIN, PLACES)
-    facts = {"tune_persuasion_rows": len(negatives), "fp_budget_rows": budget,
-             "margin": MARGIN, "threshold_before_margin": round(threshold - MARGIN, PLACES)}
+    threshold = round(threshold + settings.margin, PLACES)
+    facts = {"tune_persuasion_rows": len(negatives), "tune_lookalike_rows": lookalikes, "fp_budget_rows": budget,
+             "margin": settings.margin, "threshold_before_margin": round(threshold - settings.margin, PLACES)}
     return threshold, facts
 
 
@@ -162,7 +207,8 @@ def build(folder: Path = CORPORA) -> str:
     scored = []
     for r in tune:
         text = normalize(r.text)
-        scored.append((r, judge(text).rule is not None, draft.score(text).value))
+        ruled, offset = hearing(text)
+        scored.append((r, ruled, None if offset is None else draft.score(text).value - offset))
     threshold, tune_facts = choose_threshold(scored)
     obj = {
         "format": FORMAT,
@@ -177,8 +223,7 @@ def build(folder: Path = CORPORA) -> str:
             "train_rows": len(train),
             "train_attacks": sum(is_attack(r) for r in train),
             "train_digest": corpus_digest(train),
-            "settings": {"min_rows": MIN_ROWS, "C": C, "source_cap": SOURCE_CAP, "keep": KEEP,
-                         "fp_budget": FP_BUDGET, "solver": "liblinear", "seed": 0},
+            "settings": {**asdict(SETTINGS), "solver": "liblinear", "seed": 0},
             **fit_facts,
             **tune_facts,
         },

@@ -4,10 +4,12 @@ The rules (:mod:`.tier_rules`) name a mechanism and quote a span; they miss what
 were not written for.  The learned score is a second opinion on the messages no rule
 flags: a logistic-regression model over the normalized text's character 3- to 5-grams
 and word 1- and 2-grams, fitted on the ``train`` split of the tier corpora only, with its
-threshold chosen on the ``tune`` split so that it flags at most 1% of the persuasion
-rows there (the evaluation design's injection tiers: false positives on real play are
-the larger harm).  ``bench/tiers_model_train.py`` refits it; the same corpora give the
-same bytes.
+threshold chosen on the ``tune`` split: over the persuasion rows the classifier would
+score (see :mod:`.tiers`), it flags no real negotiation turn and at most 1% of the written
+in-game lookalikes (the evaluation design's injection tiers: false positives on real play
+are the larger harm), plus a margin.  ``bench/tiers_model_train.py`` refits it
+(``bench/tiers_model_cv.py`` compares its settings by k-fold cross-validation on train +
+tune); the same corpora give the same bytes.
 
 The model ships as JSON (``tier_model.json``: the bias, the threshold, and a weight per
 n-gram) and this module evaluates it itself -- no pickle, no download, nothing executed

@@ -356,8 +356,11 @@ def _gap(n: int) -> str:
 _NOT_MINE = r"(?!(?:my|our|his|her|their|a_\w+)\b)"
 """A word may not be a first/third-person owner: "forget MY earlier instructions" is the game."""
 _NOT_GIVEN_BY_ME = (r"(?!\s+(?:that\s+|which\s+)?(?:i|we|he|she|they|a_\w+)\s+(?:just\s+|already\s+)?"
-                    r"(?:gave|sent|wrote|posted|shared|issued|left|made|had\s+given|have\s+given|typed|told))")
-"""After a control noun: "the instructions I gave the team" are the speaker's own, the game."""
+                    r"(?:gave|sent|wrote|posted|shared|issued|left|made|had\s+given|have\s+given|typed|told)"
+                    r"|\s+(?:from|of|by)\s+(?:the\s+|our\s+|my\s+|your\s+|his\s+|her\s+|their\s+)?"
+                    r"(?:council|leader|alliance|team|bloc|coalition|captain|chief|king|queen|elders|a_\w+)\b)")
+"""After a control noun: "the instructions I gave the team" are the speaker's own, and "the
+instructions from the council" (or a leader, a team, a player) are a game body's: the game."""
 
 
 def _free_gap(n: int) -> str:
@@ -1236,12 +1239,23 @@ _CUE_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "credential-words", "hijack", "cue", "cue",
-        _rx(r"\b(?:password|passwort|passphrase|passcode|access\s+code|secret\s+(?:word|code|phrase)|magic\s+word|"
-            r"authori[sz]ed|authenticat\w*)\b"),
-        "the text speaks of passwords, pass codes or authentication",
+        _rx(r"\b(?:password|passwort|passphrase|passcode|access\s+code|secret\s+(?:word|code|phrase|key)|magic\s+word|"
+            r"authori[sz]ed|authenticat\w*|auth|credentials?|login|logged\s+in|pw)\b"),
+        "the text speaks of passwords, pass codes, secret keys, logins or authentication",
         gate=(
             "password", "passwort", "passphrase", "passcode", "access code", "secret", "magic word", "authori",
-            "authentic",
+            "authentic", "auth", "credential", "login", "logged", "pw",
+        ),
+    ),
+    Rule(
+        "reply-constraint", "hijack", "cue", "cue",
+        _rx(r"\bnothing\s+(?:else|more)\b|\bno\s+other\s+(?:text|words?|characters?|output|commentary)\b"
+            r"|\b(?:only|just)\s+(?:the\s+|this\s*:?\s*)?(?:result|output|answer|translation|decoded|two\s+words|phrase|"
+            r"string|line|response)\b|\b(?:contain|consist\s+of)\s+only\b|\bwithout\s+(?:any\s+)?(?:explanation|commentary)\b"
+            r"|\b(?:text|result|output|answer|translation|string|phrase)\s+only\b"),
+        "the text limits what the reply may contain (nothing else, only the result, no other text)",
+        gate=(
+            "nothing", "no other", "only", "just", "contain", "consist", "without",
         ),
     ),
     Rule(
@@ -1257,10 +1271,12 @@ _CUE_RULES: tuple[Rule, ...] = (
     Rule(
         "markup", "hijack", "cue", "cue",
         _rx(r"^[ \t]*[=#*~%_\-|<>\[\]{}]{3,}|^[ \t]*\[[a-z _-]{2,30}\]|^[ \t]*[a-z _-]{2,20}:[ \t]*$"
-            r"|[{}<>]{2}|\n[ \t]*\n[ \t]*\n"),
-        "the text carries separators, bracketed headers or template markup",
+            r"|[{}<>]{2}|\n[ \t]*\n[ \t]*\n|([=#*~%_\-|<>\[\]{}()+.!/\\;])\1{7}"
+            r"|</?[a-z][a-z0-9_-]{1,30}(?:[ \t][^<>\n]{0,80})?/?>|\[/[a-z][a-z _-]{1,30}\]|\b[a-z]+_[a-z_]+[ \t]*=[ \t]*\w"),
+        "the text carries separators, long runs of one symbol, bracketed headers, tags or template markup",
         gate=(
-            "=", "#", "*", "~", "%", "_", "-", "|", "<", ">", "[", "]", "{", "}", ":", "\n",
+            "=", "#", "*", "~", "%", "_", "-", "|", "<", ">", "[", "]", "{", "}", ":", "\n", "(", ")", "+", ".",
+            "!", "/", "\\", ";",
         ),
     ),
 )
