@@ -31,8 +31,14 @@ Prints, each measured in this one run:
   (a bigger town, more friends per household, more dinners);
 - on a third economy (``bench/neighbourhood_world.py``: flat-shares, friend groups, car pools,
   savings circles, office collections, with AMLSim-style fan-in and cycle cases planted
-  around busy accounts), written before those rules and never run while tuning: the same
-  figures, report split only.
+  around busy accounts), written before those rules and at first only reported on: now a
+  tuning world, its odd seeds the tune split (looked at while teaching the screens long loops
+  and honest friend webs), its even seeds the report split;
+- on a fourth economy (``bench/trades_world.py``: a market town's people and small firms --
+  invoices, subcontracting, bills, second-hand sales, birthdays, club fees, loans among
+  friends, fundraisers -- with AMLSim-style fan-in cases and cycles of 3 to 12 hops planted),
+  written before the rules for long loops and friend webs and never run while tuning: the same
+  figures, report only (``--split tune`` leaves it out).
 """
 
 from __future__ import annotations
@@ -271,19 +277,37 @@ def second_payments(count: int, accounts: int, split: str) -> None:
                          [payments_world(size, seed, launder=False, friends=friends, dinners=dinners) for seed in seeds])
 
 
-def third_payments(count: int, accounts: int) -> None:
-    """Every screen of ``screen_graph`` together on the third economy (``bench/neighbourhood_world.py``:
-    written before the rules that tell honest settling-up from laundering, and never run while
-    tuning them), report only, with AMLSim-style fan-in and cycle cases planted."""
+def third_payments(count: int, accounts: int, split: str) -> None:
+    """Every screen of ``screen_graph`` together on the third economy (``bench/neighbourhood_world.py``),
+    with AMLSim-style fan-in and cycle cases planted.  Written before the rules that tell honest
+    settling-up from laundering and at first only reported on; now a tuning world: its odd seeds
+    were looked at while teaching the screens long loops and honest friend webs (``--split tune``),
+    the report split is its even seeds."""
     import sys
 
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from neighbourhood_world import KINDS, neighbourhood_world
 
-    seeds = list(range(1, count + 1))
-    print(f"\nthird economy (bench/neighbourhood_world.py, never tuned on; report only, seeds 1-{count}):")
+    seeds = [2 * i + (1 if split == "tune" else 2) for i in range(count)]
+    print(f"\nthird economy (bench/neighbourhood_world.py; {split} split, seeds {', '.join(map(str, seeds))}):")
     _world_figures(f"{accounts} accounts a year", [neighbourhood_world(accounts, seed) for seed in seeds], KINDS)
     _nothing_planted("nothing planted", [neighbourhood_world(accounts, seed, launder=False) for seed in seeds])
+
+
+def fourth_payments(count: int, accounts: int) -> None:
+    """Every screen of ``screen_graph`` together on the fourth economy (``bench/trades_world.py``: a
+    market town's people and small firms, with AMLSim-style fan-in cases and cycles of 3 to 12
+    hops planted), written before the rules for long loops and friend webs and never run while
+    tuning: report only, every seed."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from trades_world import KINDS, trades_world
+
+    seeds = list(range(1, count + 1))
+    print(f"\nfourth economy (bench/trades_world.py, never tuned on; report only, seeds 1-{count}):")
+    _world_figures(f"{accounts} accounts a year", [trades_world(accounts, seed) for seed in seeds], KINDS)
+    _nothing_planted("nothing planted", [trades_world(accounts, seed, launder=False) for seed in seeds])
 
 
 def daishi_clean(count: int) -> None:
@@ -320,8 +344,10 @@ def main() -> None:
     parser.add_argument("--no-speed", action="store_true")
     parser.add_argument("--second", type=int, default=4, help="years of the second payment economy per split (0: none)")
     parser.add_argument("--second-accounts", type=int, default=3000)
-    parser.add_argument("--third", type=int, default=4, help="years of the third economy, report only (0: none)")
+    parser.add_argument("--third", type=int, default=4, help="years of the third economy per split (0: none)")
     parser.add_argument("--third-accounts", type=int, default=3000)
+    parser.add_argument("--fourth", type=int, default=4, help="years of the fourth economy, report only (0: none)")
+    parser.add_argument("--fourth-accounts", type=int, default=3000)
     args = parser.parse_args()
     half = args.seeds // 2
     seeds = list(range(half)) if args.split == "tune" else list(range(half, args.seeds))
@@ -339,8 +365,10 @@ def main() -> None:
         speed()
     if args.second:
         second_payments(args.second, args.second_accounts, args.split)
-    if args.third and args.split == "report":
-        third_payments(args.third, args.third_accounts)
+    if args.third:
+        third_payments(args.third, args.third_accounts, args.split)
+    if args.fourth and args.split == "report":
+        fourth_payments(args.fourth, args.fourth_accounts)
     if args.clean:
         daishi_clean(args.clean)
 

@@ -46,13 +46,29 @@ window (the same friends again and again: they cannot be one-off mules), finds e
 largest recurring group more coordinated than its own rhythm and the shuffled graph explain
 (chance of a counterparty with ``m`` transfers landing in the box ``1 - (1 - q_t) ** m``,
 Bonferroni over the node's anchors and the grid, at ``alpha / tests``).  The graph's *honest
-group size* ``g`` in a cell is the median, over the nodes that have one (at least
-:data:`MIN_GROUPS` of them), of their largest recurring group in that cell or a narrower
+group size* ``g`` in a cell is the ``group_quantile`` quantile (the median), over the nodes that
+have one (at least ``min_groups`` of them), of their largest recurring group in that cell or a narrower
 one.  A one-off box is then tested on the members beyond one such group: ``P(X >= k - g)``
-(``k - g + 1 >= 2``).  Not where the hub *passes the money on* (:data:`PASS_CUT`): friends
+(``k - g + 1 >= 2``).  Not where the hub *passes the money on*: what it pays out from the box's
+start to one window after the box's end is within ``pass_cut`` of what came in through the box (the
+gather-scatter rule's margin), and what came in is at least what the hub pays out in such a span
+as a rule (its total outflow times the span's share of the period: a household's rent and
+shopping match a dinner's few shares by chance, not a collector's deposits).  Friends
 paying back a dinner do not see that sum wired onward at once; a collector's deposits are.
 On a graph where nobody pays in recurring groups (``g = 0``), nothing changes.  Fan-outs
 are not adjusted: a fan-out that recurs is a payroll, and its staff are not one-off.
+
+**Honest friend webs** (fan-in; ``web_ties``, 0 turns it off).  Friends who settle up with one of them also
+settle up with each other: the members of an honest group pay each other at other times (one of
+them hosted last month), so a box of them is a web of people who know each other.  A laundering
+fan's members are one-off counterparties of the hub drawn from anywhere: strangers to each
+other, even where one of them is the hub's own contact, or a busy account whose contacts are
+drawn in with it (a star, not a web).  So a member that dealt, either way, at any time, with at
+least ``web_ties`` (two) other members of the box is *webbed* and left out of the count: the box is
+tested on ``k - webbed`` members (less the group above).  Leaving members out only lowers the
+count against the same chance count ``lambda``, so the p-value stays valid under the shuffled null
+(it errs on the strict side).  Only boxes that could be flagged without it (adjusted p at most
+``alpha``, which bounds the step-up cut-off) are read member by member.
 
 >>> import networkx as nx
 >>> from .graph import TransferView
@@ -78,11 +94,13 @@ from .flags import Flag, ordered, pair_key
 from .graph import TransferView
 from .transfer_arrays import TransferArrays, poisson_tail, step_up_cutoff, transfer_arrays
 
-__all__ = ["DEFAULTS", "FanBox", "arrays_of", "fan_boxes", "fan_boxes_of", "fan_flag", "fans", "window_grid"]
+__all__ = ["DEFAULTS", "FanBox", "arrays_of", "fan_boxes", "fan_boxes_of", "fan_flag", "fans", "web_ties",
+           "window_grid"]
 
 DEFAULTS: Mapping[str, Any] = {
     "alpha": 0.01, "min_fan": 3, "min_window": 0.005, "max_window": 0.1, "window_steps": 4,
-    "tight_ratio": 1.05, "loose_ratio": 2.0,
+    "tight_ratio": 1.05, "loose_ratio": 2.0, "group_quantile": 0.5, "min_groups": 3, "pass_cut": 0.2,
+    "web_ties": 2,
 }
 """The shipped parameters (``screens/config.json``), for doctests and callers without a config."""
 
@@ -95,23 +113,6 @@ _M_RECURRING = 12
 """A recurring counterparty with 12 or more transfers is counted as 12 in the group null (its
 chance of landing in a box, ``1 - (1 - q_t) ** m``, grows with ``m``: counting fewer is strict on
 what counts as an honest group)."""
-
-GROUP_QUANTILE = 0.5
-"""The honest group size of a graph is this quantile (the median) of its nodes' largest recurring
-groups: the typical group, not the largest tenancy."""
-
-MIN_GROUPS = 3
-"""Fewer nodes than this with a recurring group: the graph shows no habit of paying in groups."""
-
-PASS_CUT = 0.2
-"""A fan-in's hub *passes the money on* when what it pays out from the box's start to one window
-after the box's end is within ``PASS_CUT`` of what came in through the box (the gather-scatter
-rule's margin), and what came in is at least what the hub pays out in such a span as a rule
-(its total outflow times the span's share of the period: a household's rent and shopping
-match a dinner's few shares by chance, not a collector's deposits).  Then no member is
-explained by an honest group: a smurfing collector wires the deposits onward; friends paying
-back a dinner do not see that sum go on at once."""
-
 
 @dataclass(frozen=True)
 class FanBox:
@@ -143,6 +144,9 @@ class FanBox:
     """Total value the members moved with the hub in the window."""
     explained: int = 0
     """Members (besides the first) that one honest group of the graph accounts for, left out of the test."""
+    webbed: int = 0
+    """Members that deal with another member of the box (either way, at any time): a web of people who
+    know each other, left out of the test (*honest friend webs*)."""
 
 
 def window_grid(span: float, params: Mapping[str, Any]) -> list[float]:
@@ -225,7 +229,10 @@ def fan_boxes(arrays: TransferArrays, direction: str, params: Mapping[str, Any])
     out_cum = np.concatenate([[0.0], np.cumsum(arrays.value[out_order])])
     out_total = np.bincount(arrays.src, weights=arrays.value, minlength=n_nodes)
     best_p = np.ones(n_nodes)
-    best: dict[int, tuple[float, float, int, int, float, float, float, int]] = {}
+    best: dict[int, tuple[float, float, int, int, float, float, float, int, int]] = {}
+    alpha = float(params["alpha"])
+    web = int(params["web_ties"])
+    ties = web_ties(arrays, 1) if web > 0 and direction == "in" else None
 
     def shares(c_hub: np.ndarray, t: np.ndarray, x: np.ndarray, q_glob_t: np.ndarray | None,
                busy_c: np.ndarray | None, k: np.ndarray, w: float, r: float) -> tuple[np.ndarray, np.ndarray]:
@@ -264,7 +271,8 @@ def fan_boxes(arrays: TransferArrays, direction: str, params: Mapping[str, Any])
             found[(w, r)] = _recurring_groups(np.flatnonzero(recurring[pair]), hub, tick, logv, pair, pair_m,
                                               by_m_rec, shares, w, r, min_fan, grid, n_nodes,
                                               float(params["alpha"]) / tests)
-    groups = {(w, r): _group_size([g for (w2, r2), g in found.items() if w2 <= w and r2 <= r])
+    quantile, min_groups = float(params["group_quantile"]), int(params["min_groups"])
+    groups = {(w, r): _group_size([g for (w2, r2), g in found.items() if w2 <= w and r2 <= r], quantile, min_groups)
               for w in windows for r in ratios}
     for w in windows:
         is_point = first_of_pair & ((pair_tmax[pair] - pair_tmin[pair]) <= w)
@@ -291,7 +299,8 @@ def fan_boxes(arrays: TransferArrays, direction: str, params: Mapping[str, Any])
                 passed = (out_cum[np.searchsorted(out_key, start + 2 * w, side="right")]
                           - out_cum[np.searchsorted(out_key, start, side="left")])
                 usual = out_total[p_hub] * min(1.0, 2 * w / arrays.span)  # its own outflow in such a span
-                explained[(np.abs(passed - total) <= PASS_CUT * total) & (total >= usual)] = 0
+                pass_cut = float(params["pass_cut"])
+                explained[(np.abs(passed - total) <= pass_cut * total) & (total >= usual)] = 0
             extra = count - explained
             cand = np.flatnonzero((count >= min_fan) & (extra >= 2))
             if cand.shape[0] == 0:
@@ -305,17 +314,63 @@ def fan_boxes(arrays: TransferArrays, direction: str, params: Mapping[str, Any])
             lam = np.maximum(lam - qt ** m_a * np.minimum(1.0, m_a * q_x), 0.0)
             raw = poisson_tail(extra[cand] - 1, lam)
             adj = np.minimum(1.0, raw * anchors[c_hub] * grid)
+            webbed = np.zeros(cand.shape[0], dtype=np.int64)
+            maybe = np.flatnonzero(adj <= alpha) if ties is not None else np.zeros(0, dtype=np.int64)
+            if maybe.shape[0]:  # only a box that could be flagged is read member by member
+                webbed[maybe] = _webbed(cand[maybe], p_logv, span_len, pair_tmax[p_pair], p_tick + w, band,
+                                        other_all[rows[pts]], ties, n_nodes, web)
+                left = extra[cand[maybe]] - webbed[maybe]
+                raw[maybe] = np.where(left >= 2, poisson_tail(np.maximum(left - 1, 0), lam[maybe]), 1.0)
+                adj[maybe] = np.minimum(1.0, raw[maybe] * anchors[c_hub[maybe]] * grid)
             for i in _improving(adj, c_hub, best_p, best):
                 h = int(c_hub[i])
                 best_p[h] = adj[i]
                 best[h] = (float(adj[i]), float(raw[i]), int(count[cand[i]]), int(pts[cand[i]]), w, r,
-                           float(lam[i]), int(explained[cand[i]]))
+                           float(lam[i]), int(explained[cand[i]]), int(webbed[i]))
     boxes: list[FanBox] = []
     for h in sorted(best):
-        adj_p, raw_p, k, pos, w, r, lam_h, explained = best[h]
+        adj_p, raw_p, k, pos, w, r, lam_h, explained, webbed_h = best[h]
         boxes.append(_box(arrays, direction, h, rows, pair, pair_tmax, first_of_pair, hub, tick, logv, pos, w, r,
-                          adj_p, raw_p, k, lam_h, other_all, explained))
+                          adj_p, raw_p, k, lam_h, other_all, explained, webbed_h))
     return boxes, tests
+
+
+def web_ties(arrays: TransferArrays, min_transfers: int) -> set[int]:
+    """Every pair of accounts with at least ``min_transfers`` transfers between them, either way, as
+    ``min * n + max`` (``n`` the node count).
+
+    >>> import networkx as nx
+    >>> from .transfer_arrays import transfer_arrays
+    >>> G = nx.MultiDiGraph([("a", "b"), ("c", "b")])
+    >>> for i, (u, v, k) in enumerate(G.edges(keys=True)):
+    ...     G.edges[u, v, k].update(value=1.0, tick=i, event=i)
+    >>> sorted(web_ties(transfer_arrays(G), 1)), sorted(web_ties(transfer_arrays(G), 2))
+    ([1, 5], [])
+    """
+    n = len(arrays.nodes)
+    lo, hi = np.minimum(arrays.src, arrays.dst), np.maximum(arrays.src, arrays.dst)
+    codes, counts = np.unique(lo * n + hi, return_counts=True)
+    return set(codes[counts >= min_transfers].tolist())
+
+
+def _webbed(points: np.ndarray, logv: np.ndarray, span_len: np.ndarray, last: np.ndarray, until: np.ndarray,
+            band: float, counterpart: np.ndarray, ties: set[int], n_nodes: int, least: int) -> np.ndarray:
+    """For each box (anchored at ``points``, as :func:`_box_counts` counts it), how many of its members
+    deal with at least ``least`` other members, either way, at any time (module rule, *honest friend
+    webs*)."""
+    out = np.zeros(points.shape[0], dtype=np.int64)
+    for i, a in enumerate(points.tolist()):
+        j = np.arange(a, a + int(span_len[a]))
+        j = j[(np.abs(logv[j] - logv[a]) <= band) & (last[j] <= until[a])]
+        members = sorted(set(counterpart[j].tolist()))
+        degree = [0] * len(members)
+        for x_i, x in enumerate(members):
+            for y_i in range(x_i + 1, len(members)):
+                if x * n_nodes + members[y_i] in ties:
+                    degree[x_i] += 1
+                    degree[y_i] += 1
+        out[i] = sum(d >= least for d in degree)
+    return out
 
 
 def _box_counts(logv: np.ndarray, pair: np.ndarray, span_len: np.ndarray, band: float, last: np.ndarray | None,
@@ -345,23 +400,24 @@ def _box_counts(logv: np.ndarray, pair: np.ndarray, span_len: np.ndarray, band: 
     return count, total
 
 
-def _group_size(cells: list[np.ndarray]) -> int:
+def _group_size(cells: list[np.ndarray], quantile: float, min_groups: int) -> int:
     """The graph's honest group size in a cell: each node's largest recurring group in that cell or
-    a narrower one (a group paying within a day pays within a week), the :data:`GROUP_QUANTILE`
-    quantile over the nodes that have one, where at least :data:`MIN_GROUPS` do; else 0.
+    a narrower one (a group paying within a day pays within a week), the ``quantile`` (the median:
+    the typical group, not the largest tenancy) over the nodes that have one, where at least
+    ``min_groups`` do (fewer: the graph shows no habit of paying in groups); else 0.
 
-    >>> _group_size([np.array([0, 3, 4, 0]), np.array([0, 0, 6, 5])])
+    >>> _group_size([np.array([0, 3, 4, 0]), np.array([0, 0, 6, 5])], 0.5, 3)
     5
-    >>> _group_size([np.array([0, 3, 0, 0])])
+    >>> _group_size([np.array([0, 3, 0, 0])], 0.5, 3)
     0
     """
     if not cells:
         return 0
     largest = np.max(np.stack(cells), axis=0)
     sizes = largest[largest > 0]
-    if sizes.shape[0] < MIN_GROUPS:
+    if sizes.shape[0] < min_groups:
         return 0
-    return int(np.quantile(sizes, GROUP_QUANTILE, method="lower"))
+    return int(np.quantile(sizes, quantile, method="lower"))
 
 
 def _recurring_groups(rec: np.ndarray, hub: np.ndarray, tick: np.ndarray, logv: np.ndarray, pair: np.ndarray,
@@ -411,7 +467,8 @@ def _improving(adj: np.ndarray, hubs: np.ndarray, best_p: np.ndarray, best: Mapp
 
 def _box(arrays: TransferArrays, direction: str, h: int, rows: np.ndarray, pair: np.ndarray, pair_tmax: np.ndarray,
          first_of_pair: np.ndarray, hub: np.ndarray, tick: np.ndarray, logv: np.ndarray, pos: int, w: float,
-         r: float, adj_p: float, raw_p: float, k: int, lam: float, other_all: np.ndarray, explained: int) -> FanBox:
+         r: float, adj_p: float, raw_p: float, k: int, lam: float, other_all: np.ndarray, explained: int,
+         webbed: int = 0) -> FanBox:
     """The members and rows of the box anchored at sorted position ``pos``."""
     t_a, lv_a = tick[pos], logv[pos]
     band = math.log(r) + 1e-12
@@ -428,7 +485,7 @@ def _box(arrays: TransferArrays, direction: str, h: int, rows: np.ndarray, pair:
     picked = [int(rows[i]) for i in range(pos, stop) if int(pair[i]) in member_pairs]
     total = float(arrays.value[picked].sum())
     return FanBox(h, direction, adj_p, raw_p, k, lam, w, r, float(t_a), tuple(members), tuple(sorted(picked)), total,
-                  explained)
+                  explained, webbed)
 
 
 def fan_flag(arrays: TransferArrays, box: FanBox, tests: int, cutoff: float, kind: str | None = None) -> Flag:
@@ -450,15 +507,17 @@ def fan_flag(arrays: TransferArrays, box: FanBox, tests: int, cutoff: float, kin
         explanation=(
             f"{hub} {verb} {box.count} counterparties with no other dealings with it in {box.window:g} ticks "
             f"from tick {box.start:g}, amounts within a factor {box.ratio:g} of each other ({box.value:g} in all); "
+            + (f"{box.webbed} of them deal with each other at other times (people who know each other, not "
+               f"counted), " if box.webbed else "")
             + (f"one group of the size that pays together again and again in this graph accounts for "
                f"{box.explained} of them besides the first, and " if box.explained else "")
             + f"shuffling the graph's ticks and amounts expects {box.expected:.2g} besides "
-            f"{'those' if box.explained else 'the first'} "
+            f"{'those' if box.explained or box.webbed else 'the first'} "
             f"(p = {box.p_value:.2g}, {tests} nodes tested)."
         ),
         details={"hub": hub, "direction": box.direction, "counterparties": box.count, "expected": box.expected,
                  "window": box.window, "amountRatio": box.ratio, "start": box.start, "value": box.value,
-                 "rawP": box.raw_p, "explained": box.explained},
+                 "rawP": box.raw_p, "explained": box.explained, "webbed": box.webbed},
         p_value=box.p_value,
         null=_NULL,
         tests=tests,

@@ -11,11 +11,15 @@ paid by the account the previous one paid, each made within ``max_window`` (a sh
 the graph's time span) after the previous one (same tick allowed), each worth between
 ``1 - max_cut`` times the previous one's value and the previous one's value, through
 distinct accounts; it is a *value cycle* when the last one pays the first payer, with
-``3 <= L <= max_length``.  Chains are grown from every transfer, breadth first and
-vectorised over all of them at once, never by enumerating the graph's structural cycles;
-the search stops before holding more than ``max_states`` candidate extensions and says so.  A cycle is reported
-once per set of accounts, from its first payer in time: whichever account one starts
-reading it from, the money entered at the earliest hop.
+``3 <= L <= max_length`` (twelve).  Chains are grown from every transfer forward, breadth first
+and vectorised over all of them at once, never by enumerating the graph's structural cycles;
+each hop follows *the money passed on*: of the payments the intermediary made within the window
+after it received, in the band, only the first ``pass_on`` (and any at the same tick as the last
+of them).  A launderer passes the money on at once; following every later payment of about that
+size as well would grow the search as the number of alike payments to the power of the loop's
+length in a dense web of friends.  The search stops before holding more than ``max_states``
+partial chains and says so.  A cycle is reported once per set of accounts, from its first payer
+in time: whichever account one starts reading it from, the money entered at the earliest hop.
 
 **The null** (:mod:`~daishi_forensics.screens.transfer_arrays`): ticks and values
 shuffled among all the graph's transfers.  A cycle is priced in a grid of limits: windows
@@ -27,15 +31,21 @@ hop ``i - 1``'s and hop ``i - 1``'s) -- or the hop's payer's own share of paymen
 band, whichever is larger (:func:`own_band_share`): a member of a savings circle pays the
 same dues every month, so the same sum going round it by turns is its habit, not a chance
 match; a shell that pays nothing else is measured against the graph; a pair that made ``m``
-transfers had ``m`` chances, ``1 - (1 - q_i) ** m``.  The chance of the whole cycle is the product over its hops after
-the first (an exact probability of the event, not a product of p-values); the cycle's
-p-value is the smallest over the cells that contain it, times the number of cells.
-``tests``: the candidate cycles of each length ``L`` are the closed walks of ``L`` steps on
-the graph of paying pairs, the first step counted once per transfer (every choice of
-first transfer is a candidate), counted exactly (:func:`candidate_cycles`; a walk may
-repeat an account, so the count errs on the strict side).  The error ``alpha`` is shared
-equally among the lengths: a cycle of length ``L`` is flagged when its p-value is at most
-``alpha / (lengths x candidates of length L)``, and that product is its ``tests``.
+transfers had ``m`` chances, ``1 - (1 - q_i) ** m``.  A hop between two accounts with a
+*standing relationship* (:func:`standing`: transfers both ways, at least ``standing_transfers``
+in all: a car pool paying its drivers by turns, a savings circle) counts as certain, chance 1:
+an honest web's loop is no evidence, and a laundering loop's members are one-off counterparties
+in sequence.  The chance of the whole cycle is the product over its hops after the first (an
+exact probability of the event, not a product of p-values); the cycle's p-value is the smallest
+over the cells that contain it, times the number of cells.  ``tests``: the candidate cycles of
+each length ``L`` are the closed walks of ``L`` steps on the graph of paying pairs, the first
+step counted once per transfer (every choice of first transfer is a candidate), counted exactly
+up to ``exact_length`` steps and bounded above beyond (:func:`candidate_cycles`; a walk may repeat
+an account, so the count errs on the strict side).  The error ``alpha`` is shared among the
+lengths: ``1 - long_share`` of it equally among the lengths up to ``exact_length``, ``long_share``
+equally among the longer ones; a cycle of length ``L`` is flagged when its p-value is at most
+``alpha x its lengths' share / (lengths sharing it x candidates of length L)``, and
+``lengths / share x candidates`` is its ``tests``.
 
 >>> import networkx as nx
 >>> from .graph import TransferView
@@ -63,10 +73,12 @@ from .graph import TransferView
 from .transfer_arrays import PaymentIndex, TransferArrays
 
 __all__ = ["DEFAULTS", "OwnAmounts", "ValueCycle", "candidate_cycles", "cycle_p_values", "find_value_cycles", "limit_grid",
-           "own_band_share", "value_cycles"]
+           "own_band_share", "standing", "value_cycles"]
 
-DEFAULTS: Mapping[str, Any] = {"alpha": 0.01, "max_length": 6, "min_window": 0.005, "max_window": 0.1,
-                               "window_steps": 3, "tight_cut": 0.05, "max_cut": 0.2, "max_states": 1_000_000}
+DEFAULTS: Mapping[str, Any] = {"alpha": 0.01, "max_length": 12, "min_window": 0.005, "max_window": 0.1,
+                               "window_steps": 3, "tight_cut": 0.05, "max_cut": 0.2, "max_states": 1_000_000,
+                               "own_prior": 10.0, "standing_transfers": 6, "exact_length": 6, "pass_on": 1,
+                               "long_share": 0.05}
 """The shipped parameters (``screens/config.json``)."""
 
 @dataclass(frozen=True)
@@ -104,6 +116,8 @@ def find_value_cycles(arrays: TransferArrays, params: Mapping[str, Any]) -> tupl
     src, dst, value = arrays.src, arrays.dst, arrays.value
     multiplicity = _pair_counts(arrays).astype(np.float64)
     index = PaymentIndex(arrays, window)
+    pass_on = int(params["pass_on"])
+    webbed = standing(arrays, int(params["standing_transfers"]))
     chains = np.arange(arrays.size)[:, None]  # level 0: every transfer starts a chain
     closed: list[np.ndarray] = []
     truncated = False
@@ -111,17 +125,10 @@ def find_value_cycles(arrays: TransferArrays, params: Mapping[str, Any]) -> tupl
     for hops in range(1, max_len):
         if chains.shape[0] == 0:
             break
-        last = chains[:, -1]
-        x_prev = value[last]
-        extended = index.following(last, max_states - total_states)  # bound the work before making them
-        if extended is None:
+        parent, nxt = _passed_on(index, chains[:, -1], value, cut, pass_on)
+        if total_states + parent.shape[0] > max_states:
             truncated = True
             break
-        parent, nxt = extended
-        if nxt.shape[0] == 0:
-            break
-        ok = (value[nxt] <= x_prev[parent]) & (value[nxt] >= x_prev[parent] * (1.0 - cut))
-        parent, nxt = parent[ok], nxt[ok]
         to = dst[nxt]
         closes = to == src[chains[parent, 0]]
         revisit = (dst[chains[parent]] == to[:, None]).any(axis=1)
@@ -133,9 +140,9 @@ def find_value_cycles(arrays: TransferArrays, params: Mapping[str, Any]) -> tupl
         chains = np.concatenate([chains[parent[keep]], nxt[keep][:, None]], axis=1)
         total_states += chains.shape[0]
     cycles: list[ValueCycle] = []
-    own = OwnAmounts(arrays)
+    own = OwnAmounts(arrays, float(params["own_prior"]))
     for rows in closed:
-        p = cycle_p_values(arrays, rows, multiplicity, grid, own)
+        p = cycle_p_values(arrays, rows, multiplicity, grid, own, webbed)
         nodes = src[rows]
         members = np.sort(nodes, axis=1)
         # the best (smallest p, then earliest rows) per set of accounts of this length
@@ -152,14 +159,75 @@ def find_value_cycles(arrays: TransferArrays, params: Mapping[str, Any]) -> tupl
     return sorted(best.values(), key=lambda c: (c.p_value, c.rows)), truncated
 
 
-def candidate_cycles(arrays: TransferArrays, max_length: int) -> dict[int, int]:
+def standing(arrays: TransferArrays, min_transfers: int) -> np.ndarray:
+    """For each row, whether its two accounts have a *standing relationship*: transfers both ways
+    and at least ``min_transfers`` between them in all (module rule, *honest webs*).  Friends
+    settling up, a car pool's riders and drivers, a savings circle's members pay each other again
+    and again, both ways; a laundering loop's members are one-off counterparties in sequence.
+
+    >>> import networkx as nx
+    >>> from .transfer_arrays import transfer_arrays
+    >>> G = nx.MultiDiGraph([("a", "b"), ("b", "a"), ("a", "b"), ("b", "c")])
+    >>> for i, (u, v, k) in enumerate(G.edges(keys=True)):
+    ...     G.edges[u, v, k].update(value=1.0, tick=i, event=i)
+    >>> [(G.edges[e]["event"], bool(x)) for e, x in zip(G.edges(keys=True), standing(transfer_arrays(G), 3))]
+    [(0, True), (1, True), (2, True), (3, False)]
+    """
+    n = len(arrays.nodes)
+    if arrays.size == 0:
+        return np.zeros(0, dtype=bool)
+    lo, hi = np.minimum(arrays.src, arrays.dst), np.maximum(arrays.src, arrays.dst)
+    code = lo * n + hi
+    _, pair, total = np.unique(code, return_inverse=True, return_counts=True)
+    forward = np.bincount(pair, weights=(arrays.src == lo).astype(np.float64), minlength=total.shape[0])
+    both = (forward > 0) & (forward < total)
+    return np.asarray((both & (total >= min_transfers))[pair], dtype=bool)
+
+
+def _passed_on(index: PaymentIndex, last: np.ndarray, value: np.ndarray, cut: float, pass_on: int,
+               batch: int = 20_000) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair ``(i, next)``: ``next`` one of the first ``pass_on`` payments (and any at the same tick
+    as the last of them) that the payee of ``last[i]`` made within the window after it, worth between
+    ``1 - cut`` times its value and its value: where the money it received went on.  In batches, so
+    that a crowd paying alike amounts all the time costs memory in proportion to what is kept."""
+    parents: list[np.ndarray] = []
+    nexts: list[np.ndarray] = []
+    tick = index.arrays.tick
+    for lo in range(0, last.shape[0], batch):
+        rows = last[lo:lo + batch]
+        found = index.following(rows)
+        assert found is not None  # no limit asked
+        parent, nxt = found
+        x = value[rows][parent]
+        ok = (value[nxt] <= x) & (value[nxt] >= x * (1.0 - cut))
+        parent, nxt = parent[ok], nxt[ok]
+        if parent.shape[0] == 0:
+            continue
+        # rank within each parent (payments come in tick order): keep up to the pass_on-th one's tick
+        start = np.flatnonzero(np.concatenate([[True], parent[1:] != parent[:-1]]))
+        rank = np.arange(parent.shape[0]) - np.repeat(start, np.diff(np.append(start, parent.shape[0])))
+        limit_at = np.minimum(start + pass_on - 1, np.append(start[1:], parent.shape[0]) - 1)
+        group = np.repeat(np.arange(start.shape[0]), np.diff(np.append(start, parent.shape[0])))
+        keep = (rank < pass_on) | (tick[nxt] <= tick[nxt[limit_at[group]]])
+        parents.append(parent[keep] + lo)
+        nexts.append(nxt[keep])
+    if not parents:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    return np.concatenate(parents), np.concatenate(nexts)
+
+
+def candidate_cycles(arrays: TransferArrays, max_length: int, keep: np.ndarray | None = None,
+                     exact_length: int = 6) -> dict[int, int]:
     """How many candidate cycles of each length 3 to ``max_length`` a search tests: closed
-    walks of that many steps on the graph of paying pairs, the first step counted once per
-    transfer (every choice of first transfer is a candidate): ``trace(W A^(L-1))`` with ``A``
-    the pairs' adjacency and ``W`` their transfer counts, computed exactly with sparse
-    products (meeting in the middle: no power above ``A^3`` for loops of up to seven).  A
-    closed walk may repeat an account, so this counts at least every simple cycle: the
-    test count errs on the strict side.  At least 1 per length.
+    walks of that many steps on the graph of paying pairs (the rows in ``keep``, every row
+    without it), the first step counted once per transfer (every choice of first transfer is a
+    candidate): ``trace(W A^(L-1))`` with ``A`` the pairs' adjacency and ``W`` their transfer
+    counts.  Up to ``exact_length`` steps it is computed exactly with sparse products (meeting in
+    the middle: no power above ``A^3`` for loops of up to seven); longer, it is bounded above by
+    ``S r^(L-1)`` (:func:`_walk_growth`: ``r`` about the largest eigenvalue of ``A``, the rate at
+    which closed walks multiply with each step).  A closed walk may repeat an account, so either
+    way this counts at least every simple cycle: the test count errs on the strict side.  At
+    least 1 per length.
 
     >>> import networkx as nx
     >>> from .transfer_arrays import transfer_arrays
@@ -173,15 +241,16 @@ def candidate_cycles(arrays: TransferArrays, max_length: int) -> dict[int, int]:
 
     n = len(arrays.nodes)
     out = {length: 1 for length in range(3, max_length + 1)}
-    if arrays.size == 0 or max_length < 3:
+    src, dst = (arrays.src, arrays.dst) if keep is None else (arrays.src[keep], arrays.dst[keep])
+    if src.shape[0] == 0 or max_length < 3:
         return out
-    weights = csr_matrix((np.ones(arrays.size), (arrays.src, arrays.dst)), shape=(n, n))
+    weights = csr_matrix((np.ones(src.shape[0]), (src, dst)), shape=(n, n))
     weights.sum_duplicates()
     adjacency = weights.copy()
     adjacency.data[:] = 1.0
     powers = {0: None, 1: adjacency}
     weighted = {0: weights}
-    for length in range(3, max_length + 1):
+    for length in range(3, min(max_length, exact_length) + 1):
         steps = length - 1
         right = (steps + 1) // 2
         left = steps - right
@@ -193,7 +262,39 @@ def candidate_cycles(arrays: TransferArrays, max_length: int) -> dict[int, int]:
                 weighted[k] = weighted[k - 1] @ adjacency
         closed = weighted[left].multiply(powers[right].T).sum()
         out[length] = max(1, int(round(float(closed))))
+    if max_length > exact_length:
+        rate, spread = _walk_growth(adjacency, weights)
+        for length in range(max(3, exact_length + 1), max_length + 1):
+            out[length] = max(1, int(math.ceil(spread * rate ** (length - 1))))
     return out
+
+
+def _walk_growth(adjacency: Any, weights: Any) -> tuple[float, float]:
+    """``(r, S)`` such that ``trace(W A^k) <= S r^k`` for every ``k`` (Collatz-Wielandt): for any positive
+    vector ``x``, with ``r = max_i (A x)_i / x_i``, ``A^k x <= r^k x``, so ``(A^k)_ji <= r^k x_j / x_i`` and
+    ``trace(W A^k) <= r^k sum_ij W_ij x_j / x_i``.  The bound holds for any ``x``; it is tight when ``x`` is
+    near the Perron vector, taken here as ``x = sum_k (A / s)^k 1`` with ``s`` a little above the growth
+    rate of ``(A + I)^k 1`` (a fixed number of sparse products: the same on every run)."""
+    size = adjacency.shape[0]
+    probe = np.ones(size)
+    growth = 0.0
+    for _ in range(60):  # the growth of (A + I)^k 1: about the largest eigenvalue of A, plus one
+        nxt = adjacency @ probe + probe
+        growth = float(nxt.sum() / probe.sum())
+        probe = nxt / nxt.max()
+    scale = max(growth - 1.0, 1e-6) * 1.05
+    x = np.ones(size)
+    for _ in range(400):
+        x_new = 1.0 + (adjacency @ x) / scale
+        if not np.isfinite(x_new).all() or x_new.max() > 1e200:
+            scale *= 2.0  # above the growth rate after all: start again with a wider margin
+            x = np.ones(size)
+            continue
+        x = x_new
+    rate = float(np.max((adjacency @ x) / x))
+    coo = weights.tocoo()
+    spread = float(np.sum(coo.data * x[coo.col] / x[coo.row]))
+    return rate, spread
 
 
 def limit_grid(span: float, params: Mapping[str, Any]) -> list[tuple[float, float]]:
@@ -209,16 +310,12 @@ def limit_grid(span: float, params: Mapping[str, Any]) -> list[tuple[float, floa
     return [(w, c) for w in windows for c in cuts]
 
 
-OWN_PRIOR = 10.0
-"""Pseudo-count of the payer's own band share (:func:`own_band_share`): a payer with few other
-payments is measured mostly against the graph's amounts, not against one coincidence."""
-
-
 class OwnAmounts:
     """Every transfer by (payer, log value): how many of an account's own payments fall in a
-    band of amounts."""
+    band of amounts; ``prior`` is the pseudo-count of :func:`own_band_share` (``own_prior``)."""
 
-    def __init__(self, arrays: TransferArrays) -> None:
+    def __init__(self, arrays: TransferArrays, prior: float) -> None:
+        self.prior = prior
         logv = np.log(arrays.value)
         self.lmin = float(logv.min()) if arrays.size else 0.0
         self.stride = (float(logv.max()) - self.lmin + 4.0) if arrays.size else 1.0
@@ -231,32 +328,34 @@ class OwnAmounts:
         lo_key = base + (np.log(np.maximum(lo, 1e-300)) - self.lmin) - 1e-9
         hi_key = base + (np.log(np.maximum(hi, 1e-300)) - self.lmin) + 1e-9
         in_band = np.searchsorted(self.key, hi_key, side="right") - np.searchsorted(self.key, lo_key, side="left")
-        return own_band_share(in_band - 1, self.paid[payer] - 1, glob)
+        return own_band_share(in_band - 1, self.paid[payer] - 1, glob, self.prior)
 
 
-def own_band_share(in_band: Any, others: Any, glob: Any) -> np.ndarray:
+def own_band_share(in_band: Any, others: Any, glob: Any, prior: float) -> np.ndarray:
     """The chance a hop's amount falls in its band, for a payer with ``others`` payments besides
     the hop, ``in_band`` of them in the band: the larger of the graph's share ``glob`` and the
-    payer's own share, shrunk towards the graph's by :data:`OWN_PRIOR` pseudo-payments.  A member
-    of a savings circle pays the same dues every month: the same sum again is ordinary for it.
+    payer's own share, shrunk towards the graph's by ``prior`` pseudo-payments (``own_prior``: a
+    payer with few other payments is measured mostly against the graph's amounts, not against one
+    coincidence).  A member of a savings circle pays the same dues every month: the same sum again
+    is ordinary for it.
 
-    >>> [round(float(x), 3) for x in own_band_share([11, 1, 0], [30, 5, 0], [0.02, 0.02, 0.02])]
+    >>> [round(float(x), 3) for x in own_band_share([11, 1, 0], [30, 5, 0], [0.02, 0.02, 0.02], 10.0)]
     [0.28, 0.08, 0.02]
     """
     in_band, others, glob = (np.asarray(x, dtype=np.float64) for x in (in_band, others, glob))
-    own = (np.maximum(in_band, 0.0) + OWN_PRIOR * glob) / (np.maximum(others, 0.0) + OWN_PRIOR)
+    own = (np.maximum(in_band, 0.0) + prior * glob) / (np.maximum(others, 0.0) + prior)
     return np.maximum(glob, own)
 
 
 def cycle_p_values(arrays: TransferArrays, rows: np.ndarray, multiplicity: np.ndarray,
-                   grid: list[tuple[float, float]], own: OwnAmounts | None = None) -> np.ndarray:
+                   grid: list[tuple[float, float]], own: OwnAmounts, ordinary: np.ndarray | None = None) -> np.ndarray:
     """Each cycle's p-value (module rule; one cycle per row of ``rows``, its hops' transfer
     rows in order): the smallest over the cells that contain it of the chance that every
     hop after the first falls inside the cell's limits, times the cells.  A hop's amount is
     measured against the graph's amounts or its payer's own (:func:`own_band_share`),
-    whichever makes it less surprising.  Vectorised."""
+    whichever makes it less surprising; a hop on a row marked ``ordinary`` (a standing
+    relationship, :func:`standing`) counts as certain (chance 1: no evidence).  Vectorised."""
     tick, value = arrays.tick, arrays.value
-    own = own or OwnAmounts(arrays)
     prev, nxt = rows[:, :-1], rows[:, 1:]
     gaps = (tick[nxt] - tick[prev]).max(axis=1)
     cuts = (1.0 - value[nxt] / value[prev]).max(axis=1)
@@ -268,6 +367,8 @@ def cycle_p_values(arrays: TransferArrays, rows: np.ndarray, multiplicity: np.nd
         lo, hi = value[prev] * (1.0 - c), value[prev]
         q = arrays.tick_mass(tick[prev], tick[prev] + w) * own.share(arrays.src[nxt], lo, hi, arrays.value_mass(lo, hi))
         chance = -np.expm1(multiplicity[nxt] * np.log1p(-np.minimum(q, 1 - 1e-16)))
+        if ordinary is not None:
+            chance = np.where(ordinary[nxt], 1.0, chance)
         best = np.where(fits, np.minimum(best, chance.prod(axis=1)), best)
     return np.minimum(1.0, best * len(grid))
 
@@ -286,11 +387,22 @@ def value_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Fl
                      "partial chains; longer cycles may be missed")
     if not cycles:
         return [], notes
-    counts = candidate_cycles(arrays, int(params["max_length"]))
+    counts = candidate_cycles(arrays, int(params["max_length"]), None, int(params["exact_length"]))
     alpha = float(params["alpha"])
+    exact = int(params["exact_length"])
+    share = float(params["long_share"])
+    short = sum(1 for length in counts if length <= exact)
+    long_ = len(counts) - short
     flags = []
     for c in cycles:
-        tests = len(counts) * counts[len(c.rows)]
+        length = len(c.rows)
+        if long_ == 0:
+            lengths = float(short)
+        elif length <= exact:
+            lengths = short / (1.0 - share)
+        else:
+            lengths = long_ / share
+        tests = int(math.ceil(lengths * counts[length]))
         if c.p_value <= alpha / tests:
             flags.append(_flag(arrays, c, tests, alpha))
     return flags, notes

@@ -316,9 +316,9 @@ def test_docstring_examples(module: str) -> None:
 
 def test_own_band_share_shrinks_a_payer_own_share_towards_the_graph() -> None:
     # 11 of 30 other payments in the band, graph share 0.02: (11 + 10 x 0.02) / (30 + 10) = 0.28
-    assert float(own_band_share(11, 30, 0.02)) == pytest.approx(0.28, rel=1e-12)
+    assert float(own_band_share(11, 30, 0.02, 10.0)) == pytest.approx(0.28, rel=1e-12)
     # no other payment: the graph's share
-    assert float(own_band_share(0, 0, 0.02)) == 0.02
+    assert float(own_band_share(0, 0, 0.02, 10.0)) == 0.02
 
 
 def test_own_amounts_count_the_payer_own_payments_in_a_band() -> None:
@@ -330,9 +330,9 @@ def test_own_amounts_count_the_payer_own_payments_in_a_band() -> None:
     a = arrays.nodes.index("a")
     # a's band [95, 100] holds 100, 100 and 99: leaving the hop out, 2 of its 3 others;
     # (2 + 10 x glob) / (3 + 10) with the graph's share glob = 4 / 5
-    share = OwnAmounts(arrays).share(np.array([a]), np.array([95.0]), np.array([100.0]), np.array([0.8]))
+    share = OwnAmounts(arrays, 10.0).share(np.array([a]), np.array([95.0]), np.array([100.0]), np.array([0.8]))
     assert float(share[0]) == 0.8
-    share = OwnAmounts(arrays).share(np.array([a]), np.array([95.0]), np.array([100.0]), np.array([0.0]))
+    share = OwnAmounts(arrays, 10.0).share(np.array([a]), np.array([95.0]), np.array([100.0]), np.array([0.0]))
     assert float(share[0]) == pytest.approx(2 / 13, rel=1e-12)
 
 
@@ -390,3 +390,98 @@ def test_a_one_off_group_whose_money_the_hub_wires_on_at_once_is_a_fan() -> None
     g.add_edge("new", "exit", value=310.0, tick=251, event="wire")
     (flag,) = [f for f in fans(TransferView(g), FAN_DEFAULTS) if f.agents[0] == "new"]
     assert (flag.kind, len(flag.agents) - 1, flag.details["explained"]) == ("fan_in", 8, 0)
+
+
+# -- honest friend webs and long loops ---------------------------------------------------
+
+
+def friends_fan(tied: list[tuple[int, int]]) -> nx.MultiDiGraph:
+    """The background and eight one-off payers ``m0..m7`` paying ``hub`` alike amounts within three
+    ticks (the doctest of the fans module), and a payment for each pair in ``tied`` (members who deal
+    with each other at other times, ten ticks apart)."""
+    g = background(300)
+    for i in range(8):
+        g.add_edge(f"m{i}", "hub", value=100.0 + i, tick=50 + i % 4, event=f"f{i}")
+    for j, (a, b) in enumerate(tied):
+        g.add_edge(f"m{a}", f"m{b}", value=7.0, tick=20 + 10 * j, event=f"t{j}")
+    return g
+
+
+def test_fan_members_who_deal_with_each_other_are_left_out_of_the_count() -> None:
+    # strangers: all eight counted
+    (flag,) = fans(TransferView(friends_fan([])), FAN_DEFAULTS)
+    assert (flag.kind, len(flag.agents) - 1, flag.details["webbed"]) == ("fan_in", 8, 0)
+    # m3, m6 and m7 all know each other (each dealt with two other members): three left out, the five
+    # strangers still a fan, with a larger p-value
+    (webbed,) = fans(TransferView(friends_fan([(3, 6), (6, 7), (7, 3)])), FAN_DEFAULTS)
+    assert (webbed.kind, len(webbed.agents) - 1, webbed.details["webbed"]) == ("fan_in", 8, 3)
+    assert webbed.p_value is not None and flag.p_value is not None and webbed.p_value > flag.p_value
+    # the same box, tested on its five strangers: the Poisson tail of four beyond the first
+    assert webbed.details["rawP"] == pytest.approx(float(poisson_tail(4, webbed.details["expected"])), rel=1e-12)
+
+
+def test_a_busy_account_and_its_contacts_in_a_fan_are_a_star_not_a_web() -> None:
+    # m0 paid each of the others once: m0 dealt with seven members, each of them with one: only m0 left out
+    (flag,) = fans(TransferView(friends_fan([(0, i) for i in range(1, 8)])), FAN_DEFAULTS)
+    assert (flag.kind, len(flag.agents) - 1, flag.details["webbed"]) == ("fan_in", 8, 1)
+
+
+def test_a_web_of_friends_paying_one_of_them_back_is_not_a_fan() -> None:
+    web = [(i, j) for i in range(8) for j in range(i + 1, 8)]  # every member paid every other at some time
+    assert fans(TransferView(friends_fan(web)), FAN_DEFAULTS) == []
+    assert [f.kind for f in fans(TransferView(friends_fan(web)), {**FAN_DEFAULTS, "web_ties": 0})] == ["fan_in"]
+
+
+def test_a_standing_relationship_is_both_ways_and_recurring() -> None:
+    from daishi_forensics.screens.value_cycles import standing
+
+    g = nx.MultiDiGraph()
+    for i, (u, v) in enumerate([("a", "b"), ("b", "a"), ("a", "b"), ("c", "d"), ("c", "d"), ("c", "d"),
+                                ("e", "f"), ("f", "e")]):
+        g.add_edge(u, v, value=1.0, tick=i, event=i)
+    # a-b: both ways, three in all; c-d: three, one way only; e-f: both ways, two in all
+    assert standing(transfer_arrays(g), 3).tolist() == [True, True, True, False, False, False, False, False]
+    assert standing(transfer_arrays(g), 2).tolist() == [True, True, True, False, False, False, True, True]
+
+
+def test_a_car_pool_passing_the_same_fuel_share_round_is_not_a_value_cycle() -> None:
+    # four neighbours drive by turns; the others pay the week's driver 25; the loop a -> b -> c -> d -> a of
+    # alike sums within days is there every week, but every pair pays both ways, again and again
+    g = background()
+    pool = ["a", "b", "c", "d"]
+    for week in range(40):
+        driver = pool[week % 4]
+        for r in pool:
+            if r != driver:
+                g.add_edge(r, driver, value=25.0, tick=week * 10 + pool.index(r) % 2, event=f"w{week}-{r}")
+    assert [f for f in typology_flags(g) if f.kind == "value_cycle"] == []
+
+
+def test_a_ten_hop_loop_is_found() -> None:
+    g = background()
+    members = [f"x{i}" for i in range(10)]
+    add_cycle(g, members, 100, 1, [1000.0 * 0.97 ** i for i in range(10)])
+    (flag,) = typology_flags(g)
+    assert (flag.kind, flag.agents, flag.details["hops"]) == ("value_cycle", tuple(members), 10)
+
+
+def test_long_loops_are_counted_with_an_upper_bound() -> None:
+    # a directed triangle with each pair paid once: closed walks of 6 steps go round twice, from each of the
+    # 3 transfers: 3.  Beyond exact_length the bound S r^(L-1): every account alike, so x is constant,
+    # r = (A x)_i / x_i = 1 and S = sum W_ij x_j / x_i = 3: three for every length
+    g = nx.MultiDiGraph([("a", "b"), ("b", "c"), ("c", "a")])
+    for i, (u, v, k) in enumerate(g.edges(keys=True)):
+        g.edges[u, v, k].update(value=1.0, tick=i, event=i)
+    arrays = transfer_arrays(g)
+    assert candidate_cycles(arrays, 7, exact_length=7) == {3: 3, 4: 1, 5: 1, 6: 3, 7: 1}
+    assert candidate_cycles(arrays, 9, exact_length=6) == {3: 3, 4: 1, 5: 1, 6: 3, 7: 3, 8: 3, 9: 3}
+
+
+def test_the_bound_is_never_below_the_exact_count() -> None:
+    sim = simulate_transfers(TransferSettings(accounts=200, seed=3))
+    arrays = transfer_arrays(sim.graph)
+    exact = candidate_cycles(arrays, 9, exact_length=9)
+    bounded = candidate_cycles(arrays, 9, exact_length=2)
+    assert all(bounded[length] >= exact[length] for length in range(3, 10))
+    # the rate is about right (near the Perron vector); the prefactor counts every transfer as a start
+    assert bounded[9] < 1000 * exact[9]
