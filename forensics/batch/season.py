@@ -72,8 +72,10 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
+import sys
 from collections import defaultdict
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -572,8 +574,11 @@ def _run_local(todo: Sequence[str], names: Mapping[str, str], run: JobFunction, 
         for item in items:
             yield one(item)
         return
-    for (target, name), answer in map_chunks(pool, workers, one, items, cpu):
+    warm = all(module in sys.modules for module in _PRELOAD)
+    for (target, name), answer in map_chunks(pool, workers, one, items, cpu, help_while_starting=warm):
         if isinstance(answer, BaseException):
+            if isinstance(answer, BrokenProcessPool):
+                pool.shutdown(wait=True)  # no worker left that could still write this match's file
             yield _write_result(out_dir, name, job, _failed(target, answer))
         else:
             yield answer
