@@ -663,6 +663,10 @@ class _Spot:
                    words[j + 2] if j + 2 < n else "")
 
 
+_Cue = list["Commitment"] | tuple[()] | None
+"""What a rule-14 cue finds: commitments, ``()`` when the word promises nothing (its other cues
+are not read), or None (the next cue reads it)."""
+
 class HeuristicExtractor:
     """The rule-based extractor described in the module docstring.
 
@@ -1545,84 +1549,45 @@ class HeuristicExtractor:
     def _actor(self, words: list[str], tags: list[tuple[str, str] | None], verb: int) -> tuple[str | None, str]:
         """Who does the verb (``speaker``, ``you``, ``third``, ``request`` or None) and whether
         the act is cancelled (negated, hedged, a plan).  Negation is returned apart:
-        ``(who, cancelled)`` where cancelled is ``"not"``, ``"hedge"`` or ``""``."""
-        negated = hedged = planned = False
-        k = verb - 1
-        who: str | None = None
-        stop = max(verb - 10, -1)
-        while k > stop:
-            w = words[k]
-            t = tags[k]
-            if w in _NEGATIONS:
-                negated = True
-            elif w in _HEDGES:
-                hedged = True
-            elif w in ("planning", "plan", "plans", "want", "wanted", "hoping", "intend", "wish", "wished", "trying",
-                       "agreed") or (w in ("like", "love") and k > 0 and words[k - 1] == "would") or (
-                    w == "going" and k > 0 and words[k - 1] in ("was", "were")):
-                planned = True
-            elif w in ("i", "we"):
-                who = "speaker"
-                if k > 0 and words[k - 1] in ("after", "before", "when", "until", "once", "if", "unless", "while",
-                                              "since", "because", "whenever"):
-                    who = "condition"  # "after I visit the quarry": a condition, not the promise
-                elif any(words[x] in _REPORTING or words[x] in ("promised", "agreed") for x in range(max(0, k - 3), k)):
-                    who = "reported"  # "I never said I'd go north"
-                break
-            elif w == "us":
-                if k > 0 and words[k - 1] == "let":
-                    who = "speaker"
-                    break
-                if k > 1 and words[k - 2:k] == ["neither", "of"]:
-                    who, negated = "speaker", True
-                    break
-                if k > 1 and words[k - 2:k] in (["both", "of"], ["all", "of"]):
-                    who = "speaker"
-                    break
-            elif w == "me":
-                if k > 0 and words[k - 1] == "let":
-                    who = "speaker"
-                    break
-            elif w in _OWNED:
-                who = "speaker"
-                break
-            elif w == "you":
-                if k > 0 and words[k - 1] in ("let", "for", "to", "with", "than", "thank"):
-                    k -= 1
-                    continue
-                who = "you"
-                break
-            elif w in ("this", "that") and k + 1 < verb and words[k + 1] in _TIME_NOUNS:
-                pass  # "this turn", "that year": a determiner
-            elif (t is not None and t[0] == "agent") or w in _THIRD or w in _REPORTING:
-                who = "third"
-                break
-            elif w in (",", "and", "but", "then", "so", "because", ":", "-", "while", "once", "if", "when"):
-                break
-            k -= 1
+        ``(who, cancelled)`` where cancelled is ``"not"``, ``"hedge"`` or ``""``.
+
+        The subject is looked for before the verb (:func:`_subject_before`); a clause that
+        states none gets one from its shape (:meth:`_unstated_subject`)."""
+        who, k, negated, hedged, planned = _subject_before(words, tags, verb)
         if who is None:
-            # what stands before the verb: nothing but interjections and helpers?
-            j = 0
-            while j < verb and words[j] in _INTERJECTIONS:
-                j += 1
-            lead = words[j:verb]
-            if k <= stop or k < 0 or k < j:
-                if words[verb].endswith("ing") or (lead and lead[0] in ("will", "shall", "gonna", "going")):
-                    who = "speaker"  # telegraphic: "heading to Ashfen", "will hold the bridge"
-                elif not lead:
-                    who = "request"  # a bare verb opening the clause: an order
-            elif words[k] in (",", "and", "then", "but", "so"):
-                # a new frame without its own subject: the one before it acts ("I'll go to X and wait")
-                before, before_cancelled = self._actor(words, tags, k) if k > 0 else (None, "")
-                if before == "speaker":
-                    who = "speaker"
-                    hedged = hedged or before_cancelled == "hedge"  # "my plan is to build ... and go for X"
-                elif words[verb].endswith("ing") and words[k] == ",":
-                    who = "speaker"  # "got one, coming to tower"
+            who, hedged = self._unstated_subject(words, tags, verb, k, hedged)
         if who == "speaker" and k > 0 and any(words[x] in _HEDGES for x in range(max(0, k - 2), k)):
             hedged = True  # "maybe I'll ..."
         cancelled = "not" if negated else ("hedge" if hedged or planned else "")
         return who, cancelled
+
+    def _unstated_subject(self, words: list[str], tags: list[tuple[str, str] | None], verb: int, k: int,
+                          hedged: bool) -> tuple[str | None, bool]:
+        """The actor of a clause that names none before its verb, read from the clause's shape
+        (``k``: where the look back stopped): a telegraphic report ("heading to Ashfen") is the
+        speaker's, a bare verb opening the clause is a request, and a frame joined by "and" or a
+        comma without its own subject takes the one before it ("I'll go to X and wait")."""
+        who: str | None = None
+        stop = max(verb - 10, -1)
+        # what stands before the verb: nothing but interjections and helpers?
+        j = 0
+        while j < verb and words[j] in _INTERJECTIONS:
+            j += 1
+        lead = words[j:verb]
+        if k <= stop or k < 0 or k < j:
+            if words[verb].endswith("ing") or (lead and lead[0] in ("will", "shall", "gonna", "going")):
+                who = "speaker"  # telegraphic: "heading to Ashfen", "will hold the bridge"
+            elif not lead:
+                who = "request"  # a bare verb opening the clause: an order
+        elif words[k] in (",", "and", "then", "but", "so"):
+            # a new frame without its own subject: the one before it acts ("I'll go to X and wait")
+            before, before_cancelled = self._actor(words, tags, k) if k > 0 else (None, "")
+            if before == "speaker":
+                who = "speaker"
+                hedged = hedged or before_cancelled == "hedge"  # "my plan is to build ... and go for X"
+            elif words[verb].endswith("ing") and words[k] == ",":
+                who = "speaker"  # "got one, coming to tower"
+        return who, hedged
 
     # -- actions (rules 12-15) ---------------------------------------------------------------------
 
@@ -1830,88 +1795,152 @@ class HeuristicExtractor:
         return "meet"
 
     def _no_attack(self, words: list[str], tags: list[tuple[str, str] | None]) -> list[Commitment]:
-        """Rule 14."""
-        n = len(words)
+        """Rule 14: the first cue, in word order, by which the speaker promises not to attack.
+
+        Each word is read only by the cues it can open (:data:`_NO_ATTACK_CUES`), in the order
+        listed there; a cue that says the word promises nothing (an attack on a place, a peace
+        that is over) ends that word's reading."""
         for i, w in enumerate(words):
-            nxt = words[i + 1] if i + 1 < n else ""
-            prev = words[i - 1] if i > 0 else ""
-            going_after = w == "after" and prev in ("go", "going", "come", "coming") and (
-                nxt in ("you", "him", "her", "them") or (i + 1 < n and tags[i + 1] is not None and tags[i + 1][0] == "agent"))
-            if w in _AGGRESSION and prev == "to" and i > 1 and words[i - 2] == "not" and _speaker_before(words, i - 2):
-                # "I'm moving to Armenia, not to attack you": a disclaimer of intent (R23)
-                return [Commitment("no_attack", target=self._target(self._object(words, tags, i)))]
-            if w in _AGGRESSION or going_after:
-                obj = self._object(words, tags, i)
-                if obj is not None and obj[0] == "place":
-                    continue  # aggression on a place is stay_out (R25)
-                if prev == "no" and nxt not in ("me", "us", "please") and "please" not in words:
-                    # "no attack", "no fighting between us"; not "no attack me" / "no attacks please"
-                    if i < 2 or words[i - 2] not in ("you", "they", "he", "she"):
-                        return [Commitment("no_attack", target=self._target(obj))]
-                negated = False
-                for k in range(i - 1, max(i - 9, -1), -1):
-                    v = words[k]
-                    if v in _NOT_RESTRAINT or v in ("about", "know", "knows", "into", "like", "enjoy", "good", "at"):
-                        break  # "I don't know the first thing about hunting": no act of the speaker
-                    if v in ("not", "never", "no"):
-                        negated = True
-                        continue
-                    if v in ("me", "us") and not (k > 0 and words[k - 1] == "let"):
-                        break  # "Brask told me not to attack you": "me" is an object
-                    if v in _SPEAKER or v in _OWNED or (v == "us" and k > 0 and words[k - 1] == "let"):
-                        vouched = words[max(0, k - 4):k]
-                        if not {"promise", "guarantee", "swear", "say", "said"}.isdisjoint(vouched) and not \
-                                _NEGATIONS.isdisjoint(vouched):
-                            break  # "I can't promise I won't attack you": no promise
-                        if negated and not any(h in words[k:i] for h in _HEDGES):
-                            return [Commitment("no_attack", target=self._target(obj))]
-                        break
-                    if v in _YOU or v in _THIRD or v == "," or (tags[k] is not None and tags[k][0] == "agent"):
-                        break
-            if w == "against" and prev in ("move", "moving", "go", "going", "turn", "act", "march", "plot") and \
-                    (nxt in ("you", "him", "her", "them") or (i + 1 < n and tags[i + 1] is not None
-                                                                and tags[i + 1][0] == "agent")):
-                who, cancelled = self._actor(words, tags, i - 1)
-                if who == "speaker" and cancelled == "not":
-                    target = tags[i + 1][1] if tags[i + 1] is not None else None
-                    return [Commitment("no_attack", target=target)]
-            if w in _PEACE_WORDS:
-                if prev in ("no", "break", "broke", "breaking", "end", "ending") or nxt in ("is", "over", "ended"):
-                    continue
-                if w == "peace" and prev == "rest":
-                    continue
-                return [Commitment("no_attack")]
-            if w == "non" and nxt == "aggression":
-                return [Commitment("no_attack")]
-            if w == "safe" and prev in ("are", "is", "feel", "stay", "be") and not any(
-                    x in words[:i] for x in ("not", "never")):
-                if any(x in words[:i] for x in ("you", "your")):
-                    return [Commitment("no_attack")]
-            if w == "harm" and i > 1 and prev == "no" and words[i - 2] in ("mean", "intend", "want"):
-                return [Commitment("no_attack")]
-            if w == "peace" and i > 1 and prev == "in" and words[i - 2] in ("come", "came"):
-                return [Commitment("no_attack")]
-            if w == "alone" and i > 1 and prev in ("you", "us") and words[i - 2] in ("leave", "leaving"):
-                who, cancelled = self._actor(words, tags, i - 2)
-                if who == "speaker" and not cancelled:
-                    return [Commitment("no_attack")]
-            if w == "again" and words[max(0, i - 3):i] in (["not", "happen"], ["will", "not", "happen"]):
-                return [Commitment("no_attack")]
-            if w in ("aimed", "directed", "targeted", "pointed") and nxt == "at" and "not" in words[max(0, i - 3):i] \
-                    and (words[i + 2:i + 3] == ["you"] or (i + 2 < n and tags[i + 2] is not None
-                                                            and tags[i + 2][0] == "agent")):
-                target = tags[i + 2][1] if tags[i + 2] is not None else None
-                return [Commitment("no_attack", target=target)]  # "it's not aimed at you": a disclaimer (R23)
-            if w == "fear" and words[i + 1:i + 3] in (["from", "me"], ["from", "us"]) and prev == "to" and \
-                    i > 1 and words[i - 2] == "nothing":
-                return [Commitment("no_attack")]  # "You have nothing to fear from me" (R23)
-            if w == "untouched" and "you" in words[:i]:
-                return [Commitment("no_attack")]
-            if w == "cold" and prev in ("stay", "stays", "remain") and i > 1 and words[i - 2] in ("guns", "weapons"):
-                return [Commitment("no_attack")]
-            if w == "fire" and prev == "hold" and i > 1 and words[i - 2] in ("will", "i", "we"):
-                return [Commitment("no_attack")]
+            for cue in _NO_ATTACK_CUES.get(w, ()):
+                found = cue(self, words, tags, i)
+                if isinstance(found, tuple):
+                    break
+                if found is not None:
+                    return found
         return []
+
+    def _aggression_disclaimed(self, words: list[str], tags: list[tuple[str, str] | None], i: int) -> _Cue:
+        """"I'm moving to Armenia, not to attack you": a disclaimer of intent (R23)."""
+        if words[i - 1:i] == ["to"] and i > 1 and words[i - 2] == "not" and _speaker_before(words, i - 2):
+            return [Commitment("no_attack", target=self._target(self._object(words, tags, i)))]
+        return None
+
+    def _aggression_refused(self, words: list[str], tags: list[tuple[str, str] | None], i: int) -> _Cue:
+        """An aggression verb ("attack", "go after you") the speaker negates: "I won't attack you",
+        "no fighting between us".  Aggression on a place is ``stay_out`` instead (R25)."""
+        n = len(words)
+        w = words[i]
+        nxt = words[i + 1] if i + 1 < n else ""
+        prev = words[i - 1] if i > 0 else ""
+        if w == "after" and not (prev in ("go", "going", "come", "coming") and (
+                nxt in ("you", "him", "her", "them") or (i + 1 < n and tags[i + 1] is not None
+                                                         and tags[i + 1][0] == "agent"))):
+            return None
+        obj = self._object(words, tags, i)
+        if obj is not None and obj[0] == "place":
+            return ()
+        if prev == "no" and nxt not in ("me", "us", "please") and "please" not in words:
+            # "no attack", "no fighting between us"; not "no attack me" / "no attacks please"
+            if i < 2 or words[i - 2] not in ("you", "they", "he", "she"):
+                return [Commitment("no_attack", target=self._target(obj))]
+        negated = False
+        for k in range(i - 1, max(i - 9, -1), -1):
+            v = words[k]
+            if v in _NOT_RESTRAINT or v in ("about", "know", "knows", "into", "like", "enjoy", "good", "at"):
+                break  # "I don't know the first thing about hunting": no act of the speaker
+            if v in ("not", "never", "no"):
+                negated = True
+                continue
+            if v in ("me", "us") and not (k > 0 and words[k - 1] == "let"):
+                break  # "Brask told me not to attack you": "me" is an object
+            if v in _SPEAKER or v in _OWNED or (v == "us" and k > 0 and words[k - 1] == "let"):
+                vouched = words[max(0, k - 4):k]
+                if not {"promise", "guarantee", "swear", "say", "said"}.isdisjoint(vouched) and not \
+                        _NEGATIONS.isdisjoint(vouched):
+                    break  # "I can't promise I won't attack you": no promise
+                if negated and not any(h in words[k:i] for h in _HEDGES):
+                    return [Commitment("no_attack", target=self._target(obj))]
+                break
+            if v in _YOU or v in _THIRD or v == "," or (tags[k] is not None and tags[k][0] == "agent"):
+                break
+        return None
+
+    def _against_refused(self, words: list[str], tags: list[tuple[str, str] | None], i: int) -> _Cue:
+        """"I won't move against you": the speaker negates a move against someone."""
+        n = len(words)
+        nxt = words[i + 1] if i + 1 < n else ""
+        if i > 0 and words[i - 1] in ("move", "moving", "go", "going", "turn", "act", "march", "plot") and \
+                (nxt in ("you", "him", "her", "them") or (i + 1 < n and tags[i + 1] is not None
+                                                            and tags[i + 1][0] == "agent")):
+            who, cancelled = self._actor(words, tags, i - 1)
+            if who == "speaker" and cancelled == "not":
+                target = tags[i + 1][1] if tags[i + 1] is not None else None
+                return [Commitment("no_attack", target=target)]
+        return None
+
+    def _peace_offered(self, words: list[str], tags: list[tuple[str, str] | None], i: int) -> _Cue:
+        """A truce, ceasefire or peace named, unless it is ended, broken or refused ("no peace",
+        "the truce is over") or a rest ("rest in peace")."""
+        prev = words[i - 1] if i > 0 else ""
+        nxt = words[i + 1] if i + 1 < len(words) else ""
+        if prev in ("no", "break", "broke", "breaking", "end", "ending") or nxt in ("is", "over", "ended"):
+            return ()
+        if words[i] == "peace" and prev == "rest":
+            return ()
+        return [Commitment("no_attack")]
+
+    def _non_aggression(self, words: list[str], tags: list[tuple[str, str] | None], i: int) -> _Cue:
+        """"non aggression" (a pact)."""
+        return [Commitment("no_attack")] if words[i + 1:i + 2] == ["aggression"] else None
+
+    def _safe_with_me(self, words: list[str], tags: list[tuple[str, str] | None], i: int) -> _Cue:
+        """"you are safe (with me)": an assurance to the addressee, unless negated."""
+        if i > 0 and words[i - 1] in ("are", "is", "feel", "stay", "be") and not any(
+                x in words[:i] for x in ("not", "never")) and any(x in words[:i] for x in ("you", "your")):
+            return [Commitment("no_attack")]
+        return None
+
+    def _no_harm_meant(self, words: list[str], tags: list[tuple[str, str] | None], i: int) -> _Cue:
+        """"I mean no harm", "we intend no harm"."""
+        if i > 1 and words[i - 1] == "no" and words[i - 2] in ("mean", "intend", "want"):
+            return [Commitment("no_attack")]
+        return None
+
+    def _left_alone(self, words: list[str], tags: list[tuple[str, str] | None], i: int) -> _Cue:
+        """"I'll leave you alone", not negated nor hedged."""
+        if i > 1 and words[i - 1] in ("you", "us") and words[i - 2] in ("leave", "leaving"):
+            who, cancelled = self._actor(words, tags, i - 2)
+            if who == "speaker" and not cancelled:
+                return [Commitment("no_attack")]
+        return None
+
+    def _not_again(self, words: list[str], tags: list[tuple[str, str] | None], i: int) -> _Cue:
+        """"(it) will not happen again"."""
+        if words[max(0, i - 3):i] in (["not", "happen"], ["will", "not", "happen"]):
+            return [Commitment("no_attack")]
+        return None
+
+    def _not_aimed_at_you(self, words: list[str], tags: list[tuple[str, str] | None], i: int) -> _Cue:
+        """"it's not aimed at you": a disclaimer (R23)."""
+        n = len(words)
+        if words[i + 1:i + 2] == ["at"] and "not" in words[max(0, i - 3):i] and (
+                words[i + 2:i + 3] == ["you"] or (i + 2 < n and tags[i + 2] is not None and tags[i + 2][0] == "agent")):
+            target = tags[i + 2][1] if tags[i + 2] is not None else None
+            return [Commitment("no_attack", target=target)]
+        return None
+
+    def _nothing_to_fear(self, words: list[str], tags: list[tuple[str, str] | None], i: int) -> _Cue:
+        """"You have nothing to fear from me" (R23)."""
+        if words[i + 1:i + 3] in (["from", "me"], ["from", "us"]) and words[i - 1:i] == ["to"] and \
+                i > 1 and words[i - 2] == "nothing":
+            return [Commitment("no_attack")]
+        return None
+
+    def _left_untouched(self, words: list[str], tags: list[tuple[str, str] | None], i: int) -> _Cue:
+        """"you stay untouched"."""
+        return [Commitment("no_attack")] if "you" in words[:i] else None
+
+    def _weapons_cold(self, words: list[str], tags: list[tuple[str, str] | None], i: int) -> _Cue:
+        """"our guns stay cold"."""
+        if i > 1 and words[i - 1] in ("stay", "stays", "remain") and words[i - 2] in ("guns", "weapons"):
+            return [Commitment("no_attack")]
+        return None
+
+    def _fire_held(self, words: list[str], tags: list[tuple[str, str] | None], i: int) -> _Cue:
+        """"we will hold fire"."""
+        if i > 1 and words[i - 1] == "hold" and words[i - 2] in ("will", "i", "we"):
+            return [Commitment("no_attack")]
+        return None
 
     @staticmethod
     def _object(words: list[str], tags: list[tuple[str, str] | None], verb: int) -> tuple[str, str] | None:
@@ -2145,6 +2174,92 @@ def _purpose(words: list[str], verb: int) -> bool:
     to = verb - 1 if verb >= 1 and words[verb - 1] == "to" else (
         verb - 3 if verb >= 3 and words[verb - 1] == "and" and words[verb - 3] == "to" else -1)
     return to >= 1 and words[to - 1] not in _TO_FRAMES
+
+
+
+_CueFn = Callable[[HeuristicExtractor, list[str], list[tuple[str, str] | None], int], "_Cue"]
+_NO_ATTACK_CUES: dict[str, tuple[_CueFn, ...]] = {}
+"""Rule 14's cues by the word that opens them, each word's cues in the order they are read."""
+for _word in _AGGRESSION:
+    _NO_ATTACK_CUES[_word] = (HeuristicExtractor._aggression_disclaimed, HeuristicExtractor._aggression_refused)
+_NO_ATTACK_CUES["harm"] += (HeuristicExtractor._no_harm_meant,)
+_NO_ATTACK_CUES["after"] = (HeuristicExtractor._aggression_refused,)
+_NO_ATTACK_CUES["against"] = (HeuristicExtractor._against_refused,)
+for _word in _PEACE_WORDS:
+    _NO_ATTACK_CUES[_word] = (HeuristicExtractor._peace_offered,)
+for _word, _cue in (("non", HeuristicExtractor._non_aggression), ("safe", HeuristicExtractor._safe_with_me),
+                    ("alone", HeuristicExtractor._left_alone), ("again", HeuristicExtractor._not_again),
+                    ("aimed", HeuristicExtractor._not_aimed_at_you),
+                    ("directed", HeuristicExtractor._not_aimed_at_you),
+                    ("targeted", HeuristicExtractor._not_aimed_at_you),
+                    ("pointed", HeuristicExtractor._not_aimed_at_you),
+                    ("fear", HeuristicExtractor._nothing_to_fear), ("untouched", HeuristicExtractor._left_untouched),
+                    ("cold", HeuristicExtractor._weapons_cold), ("fire", HeuristicExtractor._fire_held)):
+    assert _word not in _NO_ATTACK_CUES, _word
+    _NO_ATTACK_CUES[_word] = (_cue,)
+
+
+def _subject_before(words: list[str], tags: list[tuple[str, str] | None],
+                    verb: int) -> tuple[str | None, int, bool, bool, bool]:
+    """The subject named in the ten words before ``verb``, read backwards up to a clause break:
+    ``(who, k, negated, hedged, planned)`` with ``k`` where the reading stopped.  "after I
+    visit" is a condition, "I never said I'd go" a report; negations, hedges and plans met on
+    the way are noted."""
+    negated = hedged = planned = False
+    k = verb - 1
+    who: str | None = None
+    stop = max(verb - 10, -1)
+    while k > stop:
+        w = words[k]
+        t = tags[k]
+        if w in _NEGATIONS:
+            negated = True
+        elif w in _HEDGES:
+            hedged = True
+        elif w in ("planning", "plan", "plans", "want", "wanted", "hoping", "intend", "wish", "wished", "trying",
+                   "agreed") or (w in ("like", "love") and k > 0 and words[k - 1] == "would") or (
+                w == "going" and k > 0 and words[k - 1] in ("was", "were")):
+            planned = True
+        elif w in ("i", "we"):
+            who = "speaker"
+            if k > 0 and words[k - 1] in ("after", "before", "when", "until", "once", "if", "unless", "while",
+                                          "since", "because", "whenever"):
+                who = "condition"  # "after I visit the quarry": a condition, not the promise
+            elif any(words[x] in _REPORTING or words[x] in ("promised", "agreed") for x in range(max(0, k - 3), k)):
+                who = "reported"  # "I never said I'd go north"
+            break
+        elif w == "us":
+            if k > 0 and words[k - 1] == "let":
+                who = "speaker"
+                break
+            if k > 1 and words[k - 2:k] == ["neither", "of"]:
+                who, negated = "speaker", True
+                break
+            if k > 1 and words[k - 2:k] in (["both", "of"], ["all", "of"]):
+                who = "speaker"
+                break
+        elif w == "me":
+            if k > 0 and words[k - 1] == "let":
+                who = "speaker"
+                break
+        elif w in _OWNED:
+            who = "speaker"
+            break
+        elif w == "you":
+            if k > 0 and words[k - 1] in ("let", "for", "to", "with", "than", "thank"):
+                k -= 1
+                continue
+            who = "you"
+            break
+        elif w in ("this", "that") and k + 1 < verb and words[k + 1] in _TIME_NOUNS:
+            pass  # "this turn", "that year": a determiner
+        elif (t is not None and t[0] == "agent") or w in _THIRD or w in _REPORTING:
+            who = "third"
+            break
+        elif w in (",", "and", "but", "then", "so", "because", ":", "-", "while", "once", "if", "when"):
+            break
+        k -= 1
+    return who, k, negated, hedged, planned
 
 
 def _speaker_before(words: list[str], at: int) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from daishi_forensics.simulate import chatter
@@ -38,6 +39,20 @@ class _ProbeSpec:
         self.special = ""
         self.tries = 0
         self.targets_extra: list[Agent] = []
+
+
+@dataclass(frozen=True)
+class _Sent:
+    """A probe as said: its event, script, prober, channel, canary, move-to place (name, index)
+    and tick."""
+
+    event_id: int
+    spec: _ProbeSpec
+    prober: Agent
+    channel: str
+    canary: str
+    place: tuple[str, int] | None
+    tick: int
 
 
 class Probes(Behavior):
@@ -126,6 +141,9 @@ class Probes(Behavior):
         return act
 
     def _send(self, spec: _ProbeSpec, t: int) -> bool:
+        """Send one scripted probe now: pick its channel and addressees, say it, and record an
+        outcome per addressee (whether it heard the probe, and why not); False if it could not
+        go out this tick."""
         sim = self.sim
         assert sim is not None
         rng = sim.rng
@@ -133,50 +151,22 @@ class Probes(Behavior):
         if not p.alive:
             return False
         players = [a for a in sim.players if a.alive]
-        channel = spec.channel
-        to: Agent | None = None
-        targets: list[Agent] | None
-        if channel == "local":
-            here = [a for a in sim.hearers(p, "local") if a.role != "probe"]
-            if not here:
-                spec.tries += 1
-                if spec.tries <= 20:
-                    sim.add_task(p, t + 1, self._sender(spec))
-                    return False
-                channel = "broadcast"
-        if channel == "local":
-            targets = here[: 1 + int(rng.random() * 3)]
-            if spec.special == "far":
-                far = [a for a in players if a.pos != p.pos and a.active]
-                if far:
-                    targets.append(far[int(rng.random() * len(far))])
-        elif channel == "private":
-            to = spec.to
-            if to is None or not to.alive:
-                live = [a for a in players if a.active]
-                if not live:
-                    return False
-                to = live[int(rng.random() * len(live))]
-            targets = [to]
-        elif spec.special == "dead" or rng.random() < 0.5:
-            live = [a for a in players if a.active]
-            targets = rng.sample(live, min(len(live), rng.randint(2, 4))) + spec.targets_extra
-        else:
-            targets = None  # every agent that hears it
+        routed = self._channel(spec, p, t)
+        if routed is None:
+            return False
+        channel, here = routed
+        addressees = self._addressees(spec, p, players, channel, here)
+        if addressees is None:
+            return False
+        targets, to = addressees
         heard = sim.hearers(p, channel, to)
-        heard_ids = {a.id for a in heard}
         addressed = targets if targets is not None else [a for a in heard if a.role != "probe"]
-        region = None
+        place: tuple[str, int] | None = None
         if spec.probe_id == "move-to":
-            taken = {a.pos for a in (addressed if targets is not None else players)}
-            for _ in range(30):
-                cand = sim.near(p.pos, 5)
-                if cand not in taken:
-                    region = sim.map.names[cand]
-                    region_idx = cand
-                    break
-            if region is None:
+            place = self._move_to_place(p, {a.pos for a in (addressed if targets is not None else players)})
+            if place is None:
                 return False
+        region = place[0] if place is not None else None
         canary = chatter.canary_token(rng)
         probe: dict[str, Any] = {"id": spec.probe_id, "version": 1, "canary": canary}
         if targets is not None:
@@ -186,30 +176,95 @@ class Probes(Behavior):
         text = chatter.probe_text(rng, spec.probe_id, p.name, canary, region)
         sim.quiet_ticks.add(t)
         eid = sim.say(p, text, channel, to, probe=probe)
+        sent = _Sent(eid, spec, p, channel, canary, place, t)
+        heard_ids = {a.id for a in heard}
         seen: set[str] = set()
         for target in addressed:
-            if target.id in seen:
-                continue
-            seen.add(target.id)
-            exposed = target.id in heard_ids
-            reason = None
-            if not exposed:
-                reason = ("dead" if not target.alive else "dormant" if target.dormant else
-                          "out_of_earshot")
-            entry: dict[str, Any] = {
-                "probeEventId": eid, "probe": spec.probe_id, "version": 1, "prober": p.id, "channel": channel,
-                "target": target.id, "exposed": exposed, "reason": reason, "heardTick": t if exposed else None,
-                "complied": False, "evidence": None, "evidenceTick": None, "canary": canary,
-            }
-            if region is not None:
-                entry["region"] = region
-            self.outcomes.append(entry)
-            if spec.probe_id == "move-to":
-                target.avoid = region_idx
-                target.avoid_until = t + PROBE_WINDOW + 1
-            if exposed and target.role == "player":
-                self._decide(entry, target, p, spec, canary, region_idx if region is not None else -1, t)
+            if target.id not in seen:
+                seen.add(target.id)
+                self._outcome(sent, target, target.id in heard_ids)
         return True
+
+    def _channel(self, spec: _ProbeSpec, p: Agent, t: int) -> tuple[str, list[Agent]] | None:
+        """The probe's channel and, for a local one, who is in earshot: a local probe with
+        nobody around waits a tick (up to 20 times), then goes out as a broadcast; None while
+        it waits."""
+        sim = self.sim
+        assert sim is not None
+        channel = spec.channel
+        here: list[Agent] = []
+        if channel == "local":
+            here = [a for a in sim.hearers(p, "local") if a.role != "probe"]
+            if not here:
+                spec.tries += 1
+                if spec.tries <= 20:
+                    sim.add_task(p, t + 1, self._sender(spec))
+                    return None
+                channel = "broadcast"
+        return channel, here
+
+    def _addressees(self, spec: _ProbeSpec, p: Agent, players: list[Agent], channel: str,
+                    here: list[Agent]) -> tuple[list[Agent] | None, Agent | None] | None:
+        """``(targets, to)``: the agents a probe names (None: every agent that hears it) and a
+        private probe's recipient; None when a private probe has nobody left to go to."""
+        sim = self.sim
+        assert sim is not None
+        rng = sim.rng
+        if channel == "local":
+            targets = here[: 1 + int(rng.random() * 3)]
+            if spec.special == "far":
+                far = [a for a in players if a.pos != p.pos and a.active]
+                if far:
+                    targets.append(far[int(rng.random() * len(far))])
+            return targets, None
+        if channel == "private":
+            to = spec.to
+            if to is None or not to.alive:
+                live = [a for a in players if a.active]
+                if not live:
+                    return None
+                to = live[int(rng.random() * len(live))]
+            return [to], to
+        if spec.special == "dead" or rng.random() < 0.5:
+            live = [a for a in players if a.active]
+            return rng.sample(live, min(len(live), rng.randint(2, 4))) + spec.targets_extra, None
+        return None, None
+
+    def _move_to_place(self, p: Agent, taken: set[int]) -> tuple[str, int] | None:
+        """Where a move-to probe sends its targets: a region near the prober that none of them
+        stands on (30 tries), as ``(name, index)``; None if none was found."""
+        sim = self.sim
+        assert sim is not None
+        for _ in range(30):
+            cand = sim.near(p.pos, 5)
+            if cand not in taken:
+                return sim.map.names[cand], cand
+        return None
+
+    def _outcome(self, sent: _Sent, target: Agent, exposed: bool) -> None:
+        """Record what one addressee of a probe did with it: exposed or why not (dead, dormant,
+        out of earshot); a move-to keeps it away from the region for the window; an exposed
+        player decides whether to comply."""
+        p, spec, region = sent.prober, sent.spec, sent.place[0] if sent.place is not None else None
+        reason = None
+        if not exposed:
+            reason = ("dead" if not target.alive else "dormant" if target.dormant else
+                      "out_of_earshot")
+        entry: dict[str, Any] = {
+            "probeEventId": sent.event_id, "probe": spec.probe_id, "version": 1, "prober": p.id,
+            "channel": sent.channel, "target": target.id, "exposed": exposed, "reason": reason,
+            "heardTick": sent.tick if exposed else None, "complied": False, "evidence": None,
+            "evidenceTick": None, "canary": sent.canary,
+        }
+        if region is not None:
+            entry["region"] = region
+        self.outcomes.append(entry)
+        if spec.probe_id == "move-to" and sent.place is not None:
+            target.avoid = sent.place[1]
+            target.avoid_until = sent.tick + PROBE_WINDOW + 1
+        if exposed and target.role == "player":
+            self._decide(entry, target, p, spec, sent.canary, sent.place[1] if sent.place is not None else -1,
+                         sent.tick)
 
     def _decide(self, entry: dict[str, Any], target: Agent, p: Agent, spec: _ProbeSpec, canary: str,
                 region: int, t: int) -> None:
