@@ -3,8 +3,8 @@
 Prints, measured in this one run on this machine:
   matches per second at 1 worker (in this process) and at 2 workers (a local
   process pool), and the ratio (2 workers / 1 worker);
-  the CPU seconds each way used: this process (the parent: reading the workers'
-  answers, writing the resume keys, and any match it ran itself), the pool's workers
+  the CPU seconds each way used: this process (the parent: with 1 worker every match,
+  with the pool reading the workers' answers and writing the resume keys), the pool's workers
   (their own clocks, imports included) and the fork server (its imports), which do not
   depend on what else the machine runs;
   the same season on a Dask ``distributed`` cluster of 2 worker processes on loopback
@@ -18,9 +18,9 @@ Prints, measured in this one run on this machine:
 Every run starts from an empty output folder (nothing resumed); worker start-up is
 inside the clock for the pool (it is part of every run: each pool run starts a fresh fork
 server, which imports every module a job needs) and outside it for the cluster.  This
-process has imported those modules after its first run, as a program running seasons one
-after another has: the 1-worker runs then import nothing, and the pool's parent runs matches
-itself while its fork server starts.
+process has imported those modules after its first run: from then on the 1-worker runs import
+nothing while each pool run still pays its fork server's imports, which the whole commands,
+each a fresh process, do not favour either way.
 Each way runs ROUNDS times in alternating order (1, pool, cluster, cluster, pool, 1, ...)
 and the best time counts, so that load from elsewhere on a shared machine drifting
 during the run does not favour one way.  A calibration line first says how much of a

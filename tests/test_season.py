@@ -319,6 +319,8 @@ def _die_on_m3(target: str, options: Any) -> dict[str, Any]:
     import signal
 
     if M3 in target:
+        if multiprocessing.parent_process() is None:
+            raise RuntimeError("m3 ran in the season's own process, not in a worker")
         os.kill(os.getpid(), signal.SIGKILL)
     return JOBS["behavior"].run(target, options)
 

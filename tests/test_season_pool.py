@@ -1,13 +1,11 @@
-"""The season's local pool: guided chunks, every item answered once, a dead worker's items failed,
-the workers' CPU clocks, and this process helping while the fork server starts."""
+"""The season's local pool: guided chunks, every item answered once by a worker, a dead worker's items
+failed, the workers' CPU clocks."""
 
 from __future__ import annotations
 
 import os
 import signal
 from concurrent.futures.process import BrokenProcessPool
-
-import pytest
 
 from daishi_forensics.batch.pool import PoolCpu, chunk_size, map_chunks, start_pool
 
@@ -32,21 +30,18 @@ def test_chunks_shrink_to_one_item_at_the_end() -> None:
     assert sizes == [4] * 44 + [3] * 3 + [2] * 4 + [1] * 7  # 58 round trips for 200 items
 
 
-@pytest.mark.parametrize("help_while_starting", [False, True])
-def test_every_item_is_answered_once(help_while_starting: bool) -> None:
+def test_every_item_is_answered_once_by_a_worker() -> None:
     pool = start_pool(2, ["json"])
     cpu = PoolCpu()
     try:
-        answers = list(map_chunks(pool, 2, _square, list(range(40)), cpu, help_while_starting=help_while_starting))
+        answers = list(map_chunks(pool, 2, _square, list(range(40)), cpu))
     finally:
         pool.shutdown(wait=True)
     assert sorted(item for item, _ in answers) == list(range(40))
     assert all(answer[0] == item * item for item, answer in answers)  # type: ignore[index]
-    workers = {answer[1] for _, answer in answers} - {os.getpid()}  # type: ignore[index]
-    assert set(cpu.by_worker) == workers and 1 <= len(workers) <= 2
+    workers = {answer[1] for _, answer in answers}  # type: ignore[index]
+    assert os.getpid() not in workers and set(cpu.by_worker) == workers and 1 <= len(workers) <= 2
     assert cpu.seconds > 0
-    if not help_while_starting:
-        assert all(answer[1] != os.getpid() for _, answer in answers)  # type: ignore[index]
 
 
 def test_a_dead_worker_fails_its_chunk_and_what_was_left() -> None:

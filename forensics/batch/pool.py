@@ -6,9 +6,6 @@ that server, the import paid once per worker when a fork server already ran with
 The fork server is started before the caller's first chunk is cut, so it imports while the
 caller goes on (:func:`start_pool`).
 
-A caller that already imported them (a program running seasons one after another) runs matches
-itself while the fork server starts (``help_while_starting`` of :func:`map_chunks`).
-
 **Chunks** (guided scheduling).  Items go out in chunks of ``ceil(left / (4 x workers))``,
 at most :data:`MAX_CHUNK`: a few round trips for many small matches at the start, one match at
 a time at the end, so no worker sits idle while the other finishes a long chunk.  Each worker
@@ -28,7 +25,6 @@ import importlib
 import math
 import multiprocessing
 import os
-import threading
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Sequence
@@ -97,58 +93,28 @@ def start_pool(workers: int, preload: Sequence[str]) -> ProcessPoolExecutor:
 
 
 def map_chunks(pool: ProcessPoolExecutor, workers: int, func: Callable[[Item], Out], items: Sequence[Item],
-               cpu: PoolCpu, *, help_while_starting: bool = False,
-               ) -> Generator[tuple[Item, Out | BaseException], None, None]:
+               cpu: PoolCpu) -> Generator[tuple[Item, Out | BaseException], None, None]:
     """``(item, func(item))`` for every item, run in ``pool`` in guided chunks, as chunks finish;
     ``(item, exception)`` for each item of a chunk whose call failed (a worker that died, an
     answer that could not be sent back).  Closing the generator submits nothing more.
 
-    With ``help_while_starting`` (a caller that already imported what ``func`` needs), the pool's
-    workers are forked from a thread, and this process runs items itself, one at a time, until
-    they are: the fork server's imports cost no time where a core would otherwise wait for them.
+    Every item runs in a worker, never in this process: a match that crashes its process (out of
+    memory, a fatal signal) takes a worker down, not the season.
     """
     left = deque(items)
-    lock = threading.Lock()
     running: dict[Future[tuple[list[Out], int, float]], list[Item]] = {}
     broken: list[tuple[Item, BaseException]] = []
 
-    def take(count: int) -> list[Item]:
-        with lock:
-            return [left.popleft() for _ in range(min(count, len(left)))]
-
     def feed() -> None:
-        while len(running) < 2 * workers:
-            chunk = take(chunk_size(len(left), workers))
-            if not chunk:
-                return
+        while left and len(running) < 2 * workers:
+            chunk = [left.popleft() for _ in range(chunk_size(len(left), workers))]
             try:
                 running[pool.submit(_run_chunk, func, chunk)] = chunk
             except BrokenProcessPool as exc:  # a worker died: the pool takes no more work
-                broken.extend((item, exc) for item in [*chunk, *take(len(left))])
+                broken.extend((item, exc) for item in [*chunk, *left])
+                left.clear()
 
-    if help_while_starting:
-        started = threading.Event()
-        failure: list[BaseException] = []
-
-        def start() -> None:
-            try:
-                feed()  # forking a worker waits for the fork server's imports
-            except BaseException as exc:  # noqa: BLE001 - raised again in the caller's thread
-                failure.append(exc)
-            finally:
-                started.set()
-
-        threading.Thread(target=start, name="season-pool-start", daemon=True).start()
-        while not started.is_set():
-            mine = take(1)
-            if not mine:
-                break
-            yield mine[0], func(mine[0])
-        started.wait()
-        if failure:
-            raise failure[0]
-    else:
-        feed()
+    feed()
     while running or broken:
         yield from broken
         broken.clear()

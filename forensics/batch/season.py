@@ -71,8 +71,8 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import os
 import re
-import sys
 from collections import defaultdict
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from concurrent.futures.process import BrokenProcessPool
@@ -568,14 +568,14 @@ def _run_local(todo: Sequence[str], names: Mapping[str, str], run: JobFunction, 
                cpu: PoolCpu) -> Generator[dict[str, Any], None, None]:
     """Small records (result files written) of every match of ``todo``: in this process, or in
     ``pool`` (see :mod:`daishi_forensics.batch.pool`) when one was started."""
-    one = functools.partial(_run_and_write, run=run, options=dict(options), job=job, out_dir=str(out_dir))
+    one = functools.partial(_run_and_write, run=run, options=dict(options), job=job,
+                            out_dir=os.path.abspath(out_dir))  # a worker's folder may not be this one's
     items = [(target, names[target]) for target in todo]
     if pool is None:
         for item in items:
             yield one(item)
         return
-    warm = all(module in sys.modules for module in _PRELOAD)
-    for (target, name), answer in map_chunks(pool, workers, one, items, cpu, help_while_starting=warm):
+    for (target, name), answer in map_chunks(pool, workers, one, items, cpu):
         if isinstance(answer, BaseException):
             if isinstance(answer, BrokenProcessPool):
                 pool.shutdown(wait=True)  # no worker left that could still write this match's file
