@@ -8,7 +8,8 @@ Prints, measured in this one run on this machine:
   (their own clocks, imports included) and the fork server (its imports), which do not
   depend on what else the machine runs;
   the same season on a Dask ``distributed`` cluster of 2 worker processes on loopback
-  (started before the clock, as an existing engine would be), and its overhead
+  (started before the clock, as an existing engine would be, and closed after its run, so
+  that its scheduler does not take CPU from the other ways), and its overhead
   against the local pool;
   whether the three runs wrote the same bytes;
   the same 1 worker / 2 workers ratio as whole commands (``daishi-forensics season
@@ -157,45 +158,50 @@ def main() -> None:
     print("load average before: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     print(f"calibration: a CPU-bound loop in 2 processes runs {calibration():.2f}x as fast as in 1")
     work = Path(tempfile.mkdtemp(prefix="daishi-season-bench-"))
-    started = time.perf_counter()
-    # spawned, not forked from this process's fork server: its children keep the server alive, and each
-    # pool run below stops it to start its own
-    with dask.config.set({"distributed.worker.multiprocessing-method": "spawn"}):
-        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                               dashboard_address=None)
-    print(f"(Dask cluster of 2 worker processes up in {time.perf_counter() - started:.1f} s, outside the clock)")
     ways: dict[str, dict[str, object]] = {
         "1 worker (in process)": {"workers": 1},
         "2 workers (process pool)": {"workers": 2},
-        "2 workers (Dask cluster)": {"cluster": cluster.scheduler_address},
+        "2 workers (Dask cluster)": {"cluster": None},
     }
     best: dict[str, float] = {}
     counts: dict[str, dict[str, int]] = {}
     cpu: dict[str, dict[str, float]] = {}
-    try:
-        order = list(ways)
-        for r in range(rounds):
-            for label in order if r % 2 == 0 else reversed(order):
-                seconds, counts[label], used = timed(targets, job, work / label.split()[0] / label.split()[-1][:-1],
-                                                     **ways[label])
-                if seconds < best.get(label, float("inf")):
-                    best[label], cpu[label] = seconds, used
-        for label in order:
-            print(f"{label:<28} {best[label]:7.2f} s  {len(targets) / best[label]:7.2f} matches/s  "
-                  f"(counts {counts[label]})")
-        one, two, on_cluster = (best[label] for label in order)
-        print(f"ratio 2 workers / 1 worker:        {one / two:.2f}x")
-        print(f"cluster overhead vs local pool:    {on_cluster / two - 1:+.1%} "
-              f"({on_cluster - two:+.2f} s over {len(targets)} matches)")
-        for label in order[:2]:
-            used = cpu[label]
-            print(f"CPU seconds, {label:<26} parent {used['parent']:6.2f}, workers {used['workers']:6.2f}, "
-                  f"fork server {used['fork server']:5.2f} (the best run)")
-        outs = sorted(p for p in work.glob("*/*") if p.is_dir())
-        same = all(files_of(outs[0]) == files_of(o) for o in outs[1:])
-        print(f"same bytes from all three ways:    {'yes' if same else 'NO'}")
-    finally:
-        cluster.close()
+    order = list(ways)
+    for r in range(rounds):
+        for label in order if r % 2 == 0 else reversed(order):
+            out = work / label.split()[0] / label.split()[-1][:-1]
+            if "cluster" in ways[label]:
+                # up only for its own runs (its scheduler and idle workers use CPU), before the clock;
+                # spawned, not forked from this process's fork server: its children would keep that
+                # server alive, and each pool run stops it to start its own
+                started = time.perf_counter()
+                with dask.config.set({"distributed.worker.multiprocessing-method": "spawn"}):
+                    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                           dashboard_address=None)
+                print(f"(Dask cluster of 2 worker processes up in {time.perf_counter() - started:.1f} s, "
+                      "outside the clock)")
+                try:
+                    seconds, counts[label], used = timed(targets, job, out, cluster=cluster.scheduler_address)
+                finally:
+                    cluster.close()
+            else:
+                seconds, counts[label], used = timed(targets, job, out, **ways[label])
+            if seconds < best.get(label, float("inf")):
+                best[label], cpu[label] = seconds, used
+    for label in order:
+        print(f"{label:<28} {best[label]:7.2f} s  {len(targets) / best[label]:7.2f} matches/s  "
+              f"(counts {counts[label]})")
+    one, two, on_cluster = (best[label] for label in order)
+    print(f"ratio 2 workers / 1 worker:        {one / two:.2f}x")
+    print(f"cluster overhead vs local pool:    {on_cluster / two - 1:+.1%} "
+          f"({on_cluster - two:+.2f} s over {len(targets)} matches)")
+    for label in order[:2]:
+        used = cpu[label]
+        print(f"CPU seconds, {label:<26} parent {used['parent']:6.2f}, workers {used['workers']:6.2f}, "
+              f"fork server {used['fork server']:5.2f} (the best run)")
+    outs = sorted(p for p in work.glob("*/*") if p.is_dir())
+    same = all(files_of(outs[0]) == files_of(o) for o in outs[1:])
+    print(f"same bytes from all three ways:    {'yes' if same else 'NO'}")
     try:
         if cold:
             runs = {n: command(folder, job, work / f"command-{n}", n) for n in (1, 2)}
