@@ -3,15 +3,19 @@
 Prints, measured in this one run, for each stream:
 
   floor     a plain-Python loop that only parses each line with ``json.loads``
-  two cores ``behavior`` in a fresh process as a user runs it (with a second CPU, the report's
+  two cores ``behavior`` in a fresh process as a user runs it (with a second CPU, a forked child
+            replays the text passes while this process replays the others, and the report's
             screens and injection sections are computed in forked children)
-  one core  the same pinned to one CPU (``sched_setaffinity``) with the forked sections off
-            (``DAISHI_FORENSICS_PARALLEL=0``)
+  one core  the same pinned to one CPU (``sched_setaffinity``, as ``taskset -c 0`` does), the
+            setting left unset: with one CPU nothing forks
+  same      whether the two ways' JSON outputs are the same bytes (their SHA-256)
   peak      the largest resident set of the process (and of any child), one core and two
   growth    the peak on a quarter of the match beside the whole one: memory grows with agents
             and pairs, not with events
 
 and the ratios to the floor (targets: two cores <= 2.0x, one core <= 2.5x, peak < 400 MB).
+``--stream PATH`` benches that stream instead of the two simulated ones (the profile, split and
+bytecode sections still use the simulated 96-seat quarter).
 Each way runs ROUNDS times, interleaved (floor, two, one, floor, ...) and the best time of each
 counts, so load drifting on a shared machine favours none of them.  Then the profile's top
 lines (cProfile, by own time) on a quarter of the 96-seat stream, to show where the time goes.
@@ -20,14 +24,18 @@ Then, on the same quarter without a profiler, where one core's CPU goes: reading
 boundary: parse and schema checks), the replay with every pass, the report; and each pass's share of
 the time spent inside the passes (each pass's handlers timed around their calls, one core).
 
+Then the replay on two cores on that quarter: the CPU this process spends in its half of the
+replay, the CPU of the child replaying the other half, and how long this process waited for the
+child's passes once its own half was done (a balanced split waits little).
+
 Last, a figure a busy machine cannot blur: the Python bytecodes the replay executes per event,
 by module (the first 50,000 events of that quarter, read before counting, every pass; counted
 with the interpreter's opcode tracing, so the same in every run of the same code).  It counts
 interpreted work only (a bytecode calling into C counts once), so it ranks the passes' own
 Python code and shows a change's effect, not seconds.
 
-Usage: python bench/behavior.py [EVENTS] [ROUNDS] [--no-profile] [--no-split] [--no-bytecodes]
-(default 1000000 2)
+Usage: python bench/behavior.py [EVENTS] [ROUNDS] [--stream PATH] [--no-profile] [--no-split] [--no-halves]
+[--no-bytecodes] (default 1000000 2)
 """
 
 from __future__ import annotations
@@ -43,7 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import simulated_stream  # noqa: E402
 
 OURS = """
-import json, os, resource, sys, time
+import hashlib, json, os, resource, sys, time
 if os.environ.get("BENCH_ONE_CPU") == "1":
     os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
 from daishi_forensics.report.behavior import behavior
@@ -54,6 +62,7 @@ text = dumps(report)
 elapsed = time.perf_counter() - started
 me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
 print(json.dumps({"records": report["source"]["records"], "seconds": elapsed, "bytes": len(text),
+                  "sha256": hashlib.sha256(text.encode()).hexdigest(),
                   "seats": len(report["seats"]), "pairs": len(report["ledger"]["pairs"]),
                   "cpu": me.ru_utime + me.ru_stime, "children_cpu": kids.ru_utime + kids.ru_stime,
                   "peak_mb": me.ru_maxrss / 1024, "children_peak_mb": kids.ru_maxrss / 1024}))
@@ -126,6 +135,42 @@ print(f"passes' shares of the time inside them ({total:.1f} s timed in a second 
 print("  " + ", ".join(f"{name} {100 * s / total:.0f}%" for name, s in spent.most_common()))
 """
 
+HALVES = """
+import os, resource, sys, time
+os.environ["DAISHI_FORENSICS_PARALLEL"] = "1"
+from daishi_forensics.read.boundary import read_match
+from daishi_forensics.read.sources import open_match
+from daishi_forensics.replay import _halves
+from daishi_forensics.replay.analysis import paused_cycle_collection
+from daishi_forensics.report.passes import ASIDE, CATALOGUE
+clock = time.perf_counter
+marks = {}
+fork = _halves.fork
+class Watched:
+    def __init__(self, child):
+        self.child = child
+    def result(self):
+        marks["mine"] = clock()
+        answer = self.child.result()
+        marks["theirs"] = clock()
+        return answer
+    def cancel(self):
+        self.child.cancel()
+_halves.fork = lambda fn: Watched(fork(fn))
+read = read_match(open_match(sys.argv[1]))
+instances = CATALOGUE.build(read.archive, None)
+started, cpu = clock(), time.process_time()
+with paused_cycle_collection():
+    _halves.replay_in_halves(read, instances, ASIDE)
+mine = time.process_time() - cpu
+kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(f"cpu        this process      {mine:>10.1f} s  (read, world, and the passes but {', '.join(sorted(ASIDE))})")
+print(f"cpu        the child         {kids.ru_utime + kids.ru_stime:>10.1f} s  (read, world, {', '.join(sorted(ASIDE))}, "
+      "pickling them)")
+print(f"wall       waited            {marks['theirs'] - marks['mine']:>10.1f} s  for the child once this process's "
+      f"half was done ({marks['mine'] - started:.1f} s)")
+"""
+
 BYTECODES = """
 import itertools, os, sys
 from collections import Counter
@@ -171,15 +216,14 @@ def floor_seconds(path: Path) -> tuple[int, float]:
 
 
 def ours(path: Path, one_cpu: bool) -> dict:
-    env = {**os.environ, "DAISHI_FORENSICS_PARALLEL": "0" if one_cpu else "", "BENCH_ONE_CPU": "1" if one_cpu else "0"}
+    env = {**os.environ, "BENCH_ONE_CPU": "1" if one_cpu else "0"}
+    env.pop("DAISHI_FORENSICS_PARALLEL", None)  # the rule decides, as for a user
     proc = subprocess.run([sys.executable, "-c", OURS, str(path)], capture_output=True, text=True, check=True,
                           env=env)
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def bench_stream(events: int, agents: int | None, rounds: int) -> None:
-    whole = simulated_stream(events, agents=agents)
-    quarter = simulated_stream(events // 4, agents=agents)
+def bench_stream(whole: Path, quarter: Path | None, rounds: int) -> None:
     floors, twos, ones = [], [], []
     for _ in range(rounds):
         floors.append(floor_seconds(whole))
@@ -188,7 +232,6 @@ def bench_stream(events: int, agents: int | None, rounds: int) -> None:
     n, floor = min(floors, key=lambda f: f[1])
     two = min(twos, key=lambda r: r["seconds"])
     one = min(ones, key=lambda r: r["seconds"])
-    small = ours(quarter, one_cpu=True)
     print(f"== {whole.name}: {n:,} events, {two['seats']} seats, {two['pairs']} trading pairs; "
           f"best of {rounds} interleaved runs each")
     print(f"floor      json.loads only   {n / floor:>10,.0f} events/s  ({floor:.1f} s; every floor run: "
@@ -197,21 +240,38 @@ def bench_stream(events: int, agents: int | None, rounds: int) -> None:
           f"ratio {two['seconds'] / floor:.2f}x  (target <= 2.0x)")
     print(f"one core   behavior          {one['records'] / one['seconds']:>10,.0f} events/s  ({one['seconds']:.1f} s)  "
           f"ratio {one['seconds'] / floor:.2f}x  (target <= 2.5x)")
+    digests = {r["sha256"] for r in twos + ones}
+    print(f"same       JSON outputs      {'identical' if len(digests) == 1 else 'DIFFERENT'} "
+          f"({len(twos) + len(ones)} runs, one core and two: {len(digests)} distinct SHA-256)")
     print(f"cpu        two cores         {two['cpu'] + two['children_cpu']:>10.1f} s  (this process {two['cpu']:.1f} s, "
-          f"forked sections {two['children_cpu']:.1f} s)")
+          f"forked children {two['children_cpu']:.1f} s: the replay's other half and the report's sections)")
+    print(f"cpu        one core          {one['cpu'] + one['children_cpu']:>10.1f} s  (forked children "
+          f"{one['children_cpu']:.1f} s)")
     print(f"peak       one core          {one['peak_mb']:>10,.0f} MB  (target < 400 MB); two cores {two['peak_mb']:,.0f} MB, "
-          f"largest child {two['children_peak_mb']:,.0f} MB (mostly pages shared with the parent)")
-    print(f"growth     1/4 match         {small['peak_mb']:>10,.0f} MB at {small['records']:,} events: "
-          f"{one['peak_mb'] - small['peak_mb']:+,.0f} MB for {one['records'] - small['records']:,} more events")
+          f"largest child {two['children_peak_mb']:,.0f} MB (partly pages shared with the parent)")
+    if quarter is not None:
+        small = ours(quarter, one_cpu=True)
+        print(f"growth     1/4 match         {small['peak_mb']:>10,.0f} MB at {small['records']:,} events: "
+              f"{one['peak_mb'] - small['peak_mb']:+,.0f} MB for {one['records'] - small['records']:,} more events")
     print()
 
 
 def main() -> None:
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    argv = sys.argv[1:]
+    stream = None
+    if "--stream" in argv:
+        at = argv.index("--stream")
+        stream = Path(argv[at + 1])
+        del argv[at:at + 2]
+    args = [a for a in argv if not a.startswith("--")]
     events = int(args[0]) if args else 1_000_000
     rounds = int(args[1]) if len(args) > 1 else 2
-    for agents in (None, 96):  # the simulator's default (8 players and a probe seat), and 96 players
-        bench_stream(events, agents, rounds)
+    if stream is not None:
+        bench_stream(stream, None, rounds)
+    else:
+        for agents in (None, 96):  # the simulator's default (8 players and a probe seat), and 96 players
+            bench_stream(simulated_stream(events, agents=agents), simulated_stream(events // 4, agents=agents),
+                         rounds)
     if "--no-profile" not in sys.argv:
         quarter = simulated_stream(events // 4, agents=96)
         print(f"== where the time goes: cProfile on {quarter.name} (one core, by own time; cProfile itself "
@@ -225,6 +285,12 @@ def main() -> None:
         quarter = simulated_stream(events // 4, agents=96)
         print(f"== where one core's CPU goes on {quarter.name} (no profiler)")
         proc = subprocess.run([sys.executable, "-c", SPLIT, str(quarter)], capture_output=True, text=True, check=True)
+        print(proc.stdout.rstrip())
+    if "--no-halves" not in sys.argv:
+        quarter = simulated_stream(events // 4, agents=96)
+        print(f"== the replay on two cores on {quarter.name}")
+        proc = subprocess.run([sys.executable, "-c", HALVES, str(quarter)], capture_output=True, text=True,
+                              check=True)
         print(proc.stdout.rstrip())
     if "--no-bytecodes" not in sys.argv:
         quarter = simulated_stream(events // 4, agents=96)

@@ -27,7 +27,10 @@ Prints:
    figure of its own, so ambiguity the texts cannot resolve is visible; the edges whose
    true parent no other copy the forwarder heard repeats word for word (the generator's
    ``sameText``: where the text can tell the parent at all) are counted strictly apart,
-   and the ties reported with the candidates they name;
+   and the ties reported with the candidates they name; and, of the edges whose parent's
+   very text the forwarder heard from two copies or more, how many a perfect reading of
+   every text could get right by their place in the order heard (how far a strict figure
+   can go on the split);
 3. propagation on a simulated match of about ``--messages`` messages (target: under
    10 s), and, on a 2,000-message sample of it, the same pipeline against a full
    ``rapidfuzz.process.cdist`` with ``fuzz.ratio`` (all pairs), measured in this run;
@@ -186,6 +189,8 @@ class Tally:
         self.told_right: Counter[str] = Counter()
         self.tie_sizes: list[int] = []            # candidates named per reported tie (the choice and the tied)
         self.bands: Counter[tuple[int, bool]] = Counter()  # (confidence band, right)
+        self.alike_places: Counter[str] = Counter()  # edges whose parent's very text came by 2+ heard copies:
+        # "all", and which of those copies was the parent ("first", "latest", "between")
         self.seconds = 0.0
         self.messages = 0
 
@@ -195,6 +200,7 @@ class Tally:
         self.messages += len(exposure.messages)
         truth = {e["child"]: e for e in match.truth["edges"]}
         mine = {e.child: e for e in edges if e.via == "text"}
+        self.count_alike_places(match, exposure)
         for child, t in truth.items():
             kinds = t["kinds"] if len(t["kinds"]) == 1 else [*t["kinds"], "combination"]
             ok = child in mine and mine[child].parent == t["parent"]
@@ -226,6 +232,29 @@ class Tally:
             self.bands[(min(4, int(e.confidence * 5)), ok)] += 1
 
 
+    def count_alike_places(self, match: Any, exposure: Exposure) -> None:
+        """Of the edges whose parent's very text the forwarder heard from two copies or more (nothing in
+        the texts tells those apart), how a rule that reads every text perfectly and then chooses among
+        the identical copies by their place among all the copies of the story it heard would fare:
+        preferring the latest heard (else the first heard, else the earliest of them), or the first heard
+        (else the latest, else the earliest).  The better of the two bounds what texts and order tell."""
+        by_event = {m.event: m for m in exposure.messages}
+        story = {r: s["story"] for s in match.truth["stories"] for r in s["roots"]}
+        story.update((e["child"], e["story"]) for e in match.truth["edges"])
+        told = sorted(story)
+        for t in match.truth["edges"]:
+            child, parent = t["child"], t["parent"]
+            sender = by_event[child].sender
+            heard = [m for m in told if m < child and story[m] == t["story"] and sender in by_event[m].hearers]
+            alike = [m for m in heard if by_event[m].text == by_event[parent].text]
+            if len(alike) < 2 or parent not in alike:
+                continue
+            self.alike_places["all"] += 1
+            for rule, order in (("latest", (heard[-1], heard[0])), ("first", (heard[0], heard[-1]))):
+                pick = next((m for m in order if m in alike), alike[0])
+                self.alike_places[rule] += pick == parent
+
+
 def _rate(k: int, n: int) -> str:
     from daishi_forensics.injection.summary import wilson_interval
 
@@ -247,6 +276,13 @@ def print_tally(label: str, tally: Tally, kinds: Sequence[str], held_out: Sequen
     print(f"  edges whose true parent no other copy the forwarder heard repeats word for word (the text can "
           f"tell it): precision {_rate(tally.told_right['all'], tally.told_ours['all'])}, recall "
           f"{_rate(tally.told_found['all'], tally.told['all'])}")
+    places = tally.alike_places
+    best = max(places["first"], places["latest"])
+    print(f"  edges whose parent's very text the forwarder heard from two copies or more: {places['all']}; with "
+          f"every text read perfectly, choosing among those copies the latest heard of all the story's copies "
+          f"(else the first) gets {places['latest']} right, the first heard (else the latest) {places['first']}: "
+          f"with the better, strict recall could reach about "
+          f"{1 - (places['all'] - best) / max(1, tally.truth['all']):.3f} here")
     sizes = tally.tie_sizes
     print(f"  ties reported: {len(sizes)} of {tally.ours['all']} edges, "
           f"{sum(sizes) / max(1, len(sizes)):.2f} candidates named per tie on average")

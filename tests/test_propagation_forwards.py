@@ -155,3 +155,15 @@ def test_parent_inherits_the_capitals_and_the_punctuation() -> None:
         (11, 13, "inherits capitals of 11", ("ending '!!'",), ()),
         (12, 14, "inherits punctuation ';' of 12", ("words after 'lol'",), ()),
     ]
+
+
+def test_another_story_in_the_same_frame_is_no_own_repeat() -> None:
+    """a_2 passed on one story (11), then hears another told in the same frame (12: nine of the
+    fifteen words of the first, alike but not near whole) and passes that on too (13): a new echo,
+    not a repeat of its own; its own repeat of the second story (14) is no echo (rule 6)."""
+    s1 = "boars were seen at the old mill at dawn, stay away and warn everyone you meet"
+    s2 = "wolves were seen on the north road before noon, stay away and warn everyone you meet"
+    got, stock = edges((10, 1, "a_1", s1), (11, 3, "a_2", "fwd: " + s1), (12, 5, "a_3", s2),
+                       (13, 7, "a_2", "fwd: " + s2), (14, 9, "a_2", s2 + "!!"))
+    assert (got, stock) == ([(10, 11, "only exposed candidate", ("prefix 'fwd'",), ()),
+                             (12, 13, "only exposed candidate", ("prefix 'fwd'",), ())], 0)

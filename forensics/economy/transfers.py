@@ -316,112 +316,161 @@ def transfer_view(
     same arguments), built without storing each transfer in the graph first.
 
     The graph gets its nodes and attributes only; the exchanges and forced acts the view
-    would read from its edges are made here, from the trades, fills and acts directly,
-    and handed over in the order the edges would have given them (so every sum adds up
-    in the same order: the same view, the same answer from the screens).  A match whose
-    numbers break the graph's conventions is read through the graph, which says why.
+    would read from its edges are made here (:class:`_Flows`), from the trades, fills and
+    acts directly, and handed over in the order the edges would have given them (so every
+    sum adds up in the same order: the same view, the same answer from the screens).  A
+    match whose numbers break the graph's conventions is read through the graph, which says why.
     """
-    from daishi_forensics.screens.flags import ordered
-    from daishi_forensics.screens.graph import ANY_GOOD, Act, Exchange, TransferView
+    from daishi_forensics.screens.graph import TransferView
 
     walk = _Walk(archive, transfers, contact=contact, circular=circular, values=values, name=name)
-    node_index = walk.index
-    targets: dict[str, dict[str, int]] = {}
-    exchanges: dict[tuple[Any, str, str], Exchange] = {}
-    first: dict[tuple[Any, str, str], int] = {}  # (exchange, a, b) -> where the graph lists its first edge
-    events_of: dict[tuple[Any, str, str], set[Any]] = {}  # the events of exchanges made leg by leg
-    acts: list[tuple[int, Act]] = []
-    unvalued: set[Any] = set()
-    seq = 0
+    flows = _Flows(walk.index)
     try:
         for legs, tick, event, events, exchange, kind, _trade, present in walk.records(trades):
             if type(tick) is not int:
                 raise _NotPlain
             when = float(tick)
-            placed = []
-            for u, v, value, goods in legs:
-                if value is not None and (type(value) is not float or not 0.0 <= value < _INF):
-                    raise _NotPlain
-                if type(u) is not str or type(v) is not str:
-                    raise _NotPlain  # the screens' node order is plain string order only for strings
-                known = targets.get(u)
-                if known is None:
-                    known = targets[u] = {}
-                position = known.get(v)
-                if position is None:
-                    position = known[v] = len(known)
-                # the graph lists edges by source node, then by target (first edge first), then in order
-                placed.append(((node_index[u] << 64) | (position << 32) | seq, u, v, value, goods))
-                seq += 1
+            placed = flows.place(legs)
             if exchange is None:  # a forced act: victim u -> aggressor v
-                for where, u, v, value, _goods in placed:
-                    if value is None:
-                        unvalued.update(events)
-                    acts.append((where, Act(aggressor=v, victim=u, tick=when, value=value, kind=kind, event=event,
-                                            events=events, present=tuple(present) if present is not None else None)))
-                continue
-            if len(placed) == 2 and placed[1][0] < placed[0][0]:
-                placed.reverse()  # the graph lists the second leg first
-            u = placed[0][1] if placed else None
-            plain = True
-            for p in placed:
-                if p[3] is None or not p[3] > 0.0 or not _plain_goods(p[4]):
-                    plain = False
-                    break
-            if placed and plain:
-                a, b = (u, placed[0][2]) if u < placed[0][2] else (placed[0][2], u)
-                xkey = (exchange, a, b)
-                if xkey not in exchanges:  # the common case: one new exchange, valued, made at once
-                    x = Exchange(a, b, when, exchange, gave={p[1]: p[3] for p in placed},
-                                 goods={p[1]: p[4] for p in placed}, legs={p[1]: 1 for p in placed},
-                                 events=_in_order(events))
-                    if len(x.legs) == len(placed):  # (two legs from one side: added one by one below)
-                        exchanges[xkey] = x
-                        first[xkey] = placed[0][0]
-                        continue
-            for where, u, v, value, goods in placed:
-                if value is None:
-                    unvalued.update(events)
-                a, b = (u, v) if u < v else (v, u)
-                xkey = (exchange, a, b)
-                found = exchanges.get(xkey)
-                if found is None:
-                    x = exchanges[xkey] = Exchange(a, b, when, exchange)
-                    first[xkey] = where
-                    events_of[xkey] = set(events)
-                else:
-                    x = found
-                    if when < x.tick:
-                        x.tick = when
-                    if where < first[xkey]:
-                        first[xkey] = where
-                    events_of.setdefault(xkey, set(x.events)).update(events)
-                x.legs[u] = x.legs.get(u, 0) + 1
-                if value is None:
-                    x.unvalued = True
-                    continue
-                x.gave[u] = x.gave.get(u, 0.0) + value
-                mine = x.goods.get(u)
-                if mine is None:
-                    mine = x.goods[u] = {}
-                if goods:
-                    for good, worth in goods.items():
-                        if type(worth) is not float or not 0.0 <= worth < _INF:
-                            raise _NotPlain
-                        mine[good] = mine.get(good, 0.0) + worth
-                else:
-                    mine[ANY_GOOD] = mine.get(ANY_GOOD, 0.0) + value
+                flows.act(placed, when, kind, event, events, present)
+            elif not flows.whole(placed, when, exchange, events):
+                flows.leg_by_leg(placed, when, exchange, events)
     except _NotPlain:
         graph = transfer_graph(archive, trades, transfers, contact=contact, circular=circular, values=values,
                                name=name)
         return TransferView(graph, exempt_roles=exempt_roles, fair_ratio=fair_ratio)
-    graph = walk.finish()
-    for xkey, events in events_of.items():
-        exchanges[xkey].events = tuple(ordered(events))
-    in_order = [exchanges[xkey] for xkey in sorted(first, key=first.__getitem__)]
-    acts.sort(key=_first)
-    return TransferView(graph, exempt_roles=exempt_roles, fair_ratio=fair_ratio,
-                        flows=(in_order, [act for _, act in acts], unvalued))
+    return TransferView(walk.finish(), exempt_roles=exempt_roles, fair_ratio=fair_ratio, flows=flows.finished())
+
+
+Placed = tuple[int, str, str, "float | None", dict[str, float]]
+"""A leg ``(where, u, v, value, goods)``: ``where`` is the place the graph lists its edge at."""
+
+
+class _Flows:
+    """The exchanges and forced acts :func:`transfer_view` hands the view, made record by record
+    from a :class:`_Walk` in the order the graph's edges would give them."""
+
+    def __init__(self, node_index: Mapping[str, int]) -> None:
+        from daishi_forensics.screens.graph import ANY_GOOD, Act, Exchange
+
+        self._act, self._exchange, self._any_good = Act, Exchange, ANY_GOOD
+        self.node_index = node_index
+        self.targets: dict[str, dict[str, int]] = {}
+        """Per source node, its targets in the order of their first edge."""
+        self.exchanges: dict[tuple[Any, str, str], Any] = {}
+        self.first: dict[tuple[Any, str, str], int] = {}
+        """(exchange, a, b) -> where the graph lists its first edge."""
+        self.events_of: dict[tuple[Any, str, str], set[Any]] = {}
+        """The events of exchanges made leg by leg."""
+        self.acts: list[tuple[int, Any]] = []
+        self.unvalued: set[Any] = set()
+        self.seq = 0
+        """Edges placed so far (the last key of an edge's place)."""
+
+    def place(self, legs: Iterable[tuple[str, str, float | None, dict[str, float]]]) -> list[Placed]:
+        """Each leg with its place: the graph lists edges by source node, then by target (first edge
+        first), then in order.  A value that is not a finite float at least 0, or a node that is
+        not a string (the screens' node order is plain string order only for strings), is left to
+        the graph (:class:`_NotPlain`)."""
+        placed = []
+        targets = self.targets
+        for u, v, value, goods in legs:
+            if value is not None and (type(value) is not float or not 0.0 <= value < _INF):
+                raise _NotPlain
+            if type(u) is not str or type(v) is not str:
+                raise _NotPlain
+            known = targets.get(u)
+            if known is None:
+                known = targets[u] = {}
+            position = known.get(v)
+            if position is None:
+                position = known[v] = len(known)
+            placed.append(((self.node_index[u] << 64) | (position << 32) | self.seq, u, v, value, goods))
+            self.seq += 1
+        return placed
+
+    def act(self, placed: list[Placed], when: float, kind: str, event: Any, events: tuple[Any, ...],
+            present: Sequence[str] | None) -> None:
+        """A forced act, one per leg (victim ``u`` -> aggressor ``v``); an unvalued one's events noted."""
+        for where, u, v, value, _goods in placed:
+            if value is None:
+                self.unvalued.update(events)
+            self.acts.append((where, self._act(aggressor=v, victim=u, tick=when, value=value, kind=kind, event=event,
+                                               events=events, present=tuple(present) if present is not None else None)))
+
+    def whole(self, placed: list[Placed], when: float, exchange: Any, events: tuple[Any, ...]) -> bool:
+        """The common case, made at once: one new exchange between two seats, every leg valued above
+        0 with plain goods, each side giving one leg.  False (nothing made) otherwise.  (``placed``
+        is put in the graph's order: the second leg first when its edge comes first.)"""
+        if len(placed) == 2 and placed[1][0] < placed[0][0]:
+            placed.reverse()
+        if not placed:
+            return False
+        for p in placed:
+            if p[3] is None or not p[3] > 0.0 or not _plain_goods(p[4]):
+                return False
+        u, v = placed[0][1], placed[0][2]
+        a, b = (u, v) if u < v else (v, u)
+        xkey = (exchange, a, b)
+        if xkey in self.exchanges:
+            return False
+        x = self._exchange(a, b, when, exchange, gave={p[1]: p[3] for p in placed},
+                           goods={p[1]: p[4] for p in placed}, legs={p[1]: 1 for p in placed},
+                           events=_in_order(events))
+        if len(x.legs) != len(placed):  # two legs from one side: added one by one
+            return False
+        self.exchanges[xkey] = x
+        self.first[xkey] = placed[0][0]
+        return True
+
+    def leg_by_leg(self, placed: list[Placed], when: float, exchange: Any, events: tuple[Any, ...]) -> None:
+        """Each leg added to its exchange (made at its first leg): the earliest tick and place, the
+        events, the legs per side, the value and goods each side gave (an unvalued leg marks the
+        exchange and its events unvalued)."""
+        exchanges, first, events_of = self.exchanges, self.first, self.events_of
+        for where, u, v, value, goods in placed:
+            if value is None:
+                self.unvalued.update(events)
+            a, b = (u, v) if u < v else (v, u)
+            xkey = (exchange, a, b)
+            found = exchanges.get(xkey)
+            if found is None:
+                x = exchanges[xkey] = self._exchange(a, b, when, exchange)
+                first[xkey] = where
+                events_of[xkey] = set(events)
+            else:
+                x = found
+                if when < x.tick:
+                    x.tick = when
+                if where < first[xkey]:
+                    first[xkey] = where
+                events_of.setdefault(xkey, set(x.events)).update(events)
+            x.legs[u] = x.legs.get(u, 0) + 1
+            if value is None:
+                x.unvalued = True
+                continue
+            x.gave[u] = x.gave.get(u, 0.0) + value
+            mine = x.goods.get(u)
+            if mine is None:
+                mine = x.goods[u] = {}
+            if goods:
+                for good, worth in goods.items():
+                    if type(worth) is not float or not 0.0 <= worth < _INF:
+                        raise _NotPlain
+                    mine[good] = mine.get(good, 0.0) + worth
+            else:
+                mine[self._any_good] = mine.get(self._any_good, 0.0) + value
+
+    def finished(self) -> tuple[list[Any], list[Any], set[Any]]:
+        """The view's flows: the exchanges in the order of their first edge (the events of those made
+        leg by leg each once, in order), the acts in edge order, and the unvalued events."""
+        from daishi_forensics.screens.flags import ordered
+
+        for xkey, events in self.events_of.items():
+            self.exchanges[xkey].events = tuple(ordered(events))
+        in_order = [self.exchanges[xkey] for xkey in sorted(self.first, key=self.first.__getitem__)]
+        self.acts.sort(key=_first)
+        return in_order, [act for _, act in self.acts], self.unvalued
 
 
 def _in_order(events: tuple[Any, ...]) -> tuple[Any, ...]:

@@ -12,7 +12,8 @@ after it ("(pass it on)", "- is this true?", "!!"), cut it at the start or the e
 - ``tags``: the tags in front, outermost first (a tag is ``>``, a bracketed word
   or two, a word of the forwarding lexicon such as ``RT`` or ``fwd``, or a short
   lead ending in a colon or a dash: at most :data:`MAX_TAG_WORDS` words, and
-  at most two unless it names forwarding or is an attribution, "kai says:");
+  at most two unless it names forwarding, is an attribution, "kai says:", or has
+  another tag after it: tags stack, "this just in: PSA: ...");
 - ``quote``: the quotation marks around the core, if any;
 - ``remark``: a remark after the core (after a closing quote, in brackets at the
   end, or after a dash, a bar or two slashes), folded;
@@ -171,16 +172,20 @@ class Forward:
                 or (self.remark is not None and is_forward_tag(self.remark)))
 
 
-def _tag_ok(tag: str, rest: str) -> bool:
-    """A lead ``tag`` before ``rest`` is wrapping, not content: short, and the rest longer."""
+def _tag_ok(tag: str, rest: str, stacked: bool = False) -> bool:
+    """A lead ``tag`` before ``rest`` is wrapping, not content: short, and the rest longer; of three
+    words or more, it names forwarding, is an attribution, or is ``stacked`` on another tag."""
     words = _WORD.findall(tag)
     if not words or len(words) > MAX_TAG_WORDS or len(_WORD.findall(rest)) < max(2, len(words) + 1):
         return False
-    return len(words) <= 2 or is_forward_tag(tag.casefold()) or bool(_ATTRIBUTION.search(tag.casefold()))
+    return (len(words) <= 2 or stacked or is_forward_tag(tag.casefold())
+            or bool(_ATTRIBUTION.search(tag.casefold())))
 
 
-def _peel_front(text: str) -> tuple[str | None, str]:
-    """One tag off the front of ``text``: ``(tag, rest)``, or ``(None, text)``."""
+def _peel_front(text: str, depth: int = 0) -> tuple[str | None, str]:
+    """One tag off the front of ``text``: ``(tag, rest)``, or ``(None, text)``.  A lead of three or
+    four words that names no forward is a tag when another tag follows it (tags stack: "this just
+    in: PSA: ...")."""
     head = text[:56]
     if not any(ch in head for ch in _TAG_MARKS) and not _BARE_TAG.match(head):
         return None, text
@@ -194,6 +199,8 @@ def _peel_front(text: str) -> tuple[str | None, str]:
         tag = (m.group(1) if pattern.groups else m.group(0)).strip(" :-|>!").casefold()
         rest = text[m.end():]
         if tag and _tag_ok(tag, rest):
+            return tag, rest
+        if tag and depth < 2 and _tag_ok(tag, rest, stacked=True) and _peel_front(rest, depth + 1)[0] is not None:
             return tag, rest
     return None, text
 

@@ -15,8 +15,10 @@ making it independently (bits):
   a different ending (the closing punctuation, unless the child was cut at the
   end) at most :data:`ENDING_BITS`; different punctuation inside the core (unless
   the child, cut, keeps a stretch of the candidate's) at most :data:`MARK_BITS`;
-- a word added (in front, after, inside, in a remark, as a swap or a typo): the
-  word's information; a dropped or moved word: ``log2(words + 1)`` (the chance of
+- a word added (in front, after, inside, in a remark): the word's information; a
+  word swapped (a typo, an abbreviation, a synonym), whichever way, the rarer of
+  the two words' (mending a typo or spelling out an abbreviation is as rare as
+  making it); a dropped or moved word: ``log2(words + 1)`` (the chance of
   the same place); a cut: ``log2(kept + 1)``, the child's words (the same from
   every candidate: how much a longer candidate had beyond the cut tells nothing);
 - a wrapping the candidate has and the child lacks: the same weight, unless the
@@ -50,9 +52,9 @@ from rapidfuzz import fuzz
 from ._copies import Alignment
 from ._forwarding import Forward
 
-__all__ = ["TIE_RATIO", "ENDING_BITS", "MARK_BITS", "MIN_EDIT_BITS", "ERASING", "PSEUDO_CHILDREN", "MAX_FRAGMENT",
+__all__ = ["TIE_RATIO", "DANGLING", "ENDING_BITS", "MARK_BITS", "MIN_EDIT_BITS", "ERASING", "PSEUDO_CHILDREN", "MAX_FRAGMENT",
            "Edit", "Weights",
-           "Candidate", "Choice", "HeardOrder", "edits", "describe", "candidate", "choose_parent", "first_heard_share",
+           "Candidate", "Choice", "HeardOrder", "cut_shown", "edits", "describe", "candidate", "choose_parent", "first_heard_share",
            "heard_order", "similarity"]
 
 PSEUDO_CHILDREN = 2
@@ -130,24 +132,41 @@ class Weights:
             return min(MARK_BITS, self.feature("marks", e[1]))
         if kind in ("remark", "unremark", "lead", "trail"):
             return sum(self.word(w) for w in set(e[1].split()))
-        if kind in ("swap", "insert"):
+        if kind == "swap":  # a word swapped either way (a typo made or mended): the rarer of the two words
+            return max(self.word(e[2]), self.word(e[4])) if len(e) > 4 else self.word(e[2])
+        if kind == "insert":
             return self.word(e[2])
         if kind in ("cut_start", "cut_end"):  # where the child's kept words end: the same for every candidate
             return math.log2(int(e[2]) + 1)
         return math.log2(words + 1)  # delete, moved
 
 
+DANGLING = frozenset(",-:;|/")
+"""A text ending on one of these (or on an ellipsis) shows it was cut at the end: "... near r_4_4 -"."""
+
+
+def cut_shown(child: Forward) -> bool:
+    """``child`` shows a cut at its end: an ellipsis, or a separator left dangling (:data:`DANGLING`)."""
+    return child.ellipsis[1] or (child.ending != "" and child.ending[-1] in DANGLING)
+
+
 def edits(child: Forward, parent: Forward, al: Alignment) -> list[Edit]:
     """What ``child`` changed relative to ``parent`` (``al``: the child's core aligned on the parent's)."""
     out: list[Edit] = []
     mine, theirs = Counter(child.tags), Counter(parent.tags)
+    lead = list(al.lead)
+    for t in sorted((theirs - mine).elements()):  # the candidate's tag read as words in the child's front
+        words = t.split()
+        if words and lead[-len(words):] == words:
+            theirs[t] -= 1
+            del lead[-len(words):]
     out += [("tag", t) for t, k in (mine - theirs).items() for _ in range(k)]
     if not al.cut_start:  # a cut at the start explains a tag gone
         out += [("untag", t) for t, k in (theirs - mine).items() for _ in range(k)]
     if child.quote != parent.quote:
         if child.quote is not None:
             out.append(("quote", child.quote))
-        elif not al.cut_start and not al.cut_end:
+        elif not al.cut_start:  # a cut at the end keeps the opening mark
             out.append(("unquote", parent.quote or ""))
     if child.remark != parent.remark:
         if child.remark:
@@ -155,7 +174,7 @@ def edits(child: Forward, parent: Forward, al: Alignment) -> list[Edit]:
             added = " ".join(w for w in child.remark.split() if w not in old)
             if added:
                 out.append(("remark", added))
-        if parent.remark and not al.cut_end and not set(parent.remark.split()) <= set(
+        if parent.remark and not (al.cut_end or cut_shown(child)) and not set(parent.remark.split()) <= set(
                 (child.remark or "").split()) | set(al.trail):
             out.append(("unremark", parent.remark))
     if child.casing != parent.casing:
@@ -165,15 +184,16 @@ def edits(child: Forward, parent: Forward, al: Alignment) -> list[Edit]:
         out.append(("ending", child.ending or "none"))
     if child.marks != parent.marks and not ((al.cut_start or al.cut_end) and child.marks in parent.marks):
         out.append(("marks", child.marks or "none"))
-    if al.lead:
-        out.append(("lead", " ".join(al.lead)))
+    if lead:
+        out.append(("lead", " ".join(lead)))
     if al.trail:
         out.append(("trail", " ".join(al.trail)))
     if al.cut_start:
         out.append(("cut_start", str(al.cut_start), str(len(child.core))))
-    if al.cut_end:
+    if al.cut_end and not (child.remark and tuple(child.remark.split()) == parent.core[-al.cut_end:]):
+        # (a remark that is the rest of the candidate's words is no cut: a comma made a dash)
         out.append(("cut_end", str(al.cut_end), str(len(child.core))))
-    out += [("swap", str(s.at), s.new, s.kind) for s in al.swaps]
+    out += [("swap", str(s.at), s.new, s.kind, s.old) for s in al.swaps]
     out += [("insert", str(at), w) for at, w in al.inserted]
     out += [("delete", str(at)) for at in al.deleted]
     out += [("moved", w) for w in al.moved]

@@ -48,7 +48,8 @@ an earlier message *p* when:
 6. **Timing** (:func:`in_time`, :func:`prompted_messages`).  The echo comes at most
    :data:`MAX_LAG` ticks after *p* and after *s* first heard any text alike to it,
    counting only ticks *s* was awake (a dormant agent cannot pass anything on), and
-   before *s* had itself said a text alike to it (its own repeat is no new echo).
+   before *s* had itself said the same text (one family, rule 4: its own repeat is no new
+   echo; another story told in the same frame is no repeat).
 7. **Parent choice** (:func:`choose_parents`, :mod:`._lineage`).  Of the copies *s*
    heard that qualify, the one whose own mutations *c* inherits (its tag, its
    typo, its cut, its swapped word: seen from each candidate, what *c* still
@@ -694,14 +695,15 @@ def in_time(later: int, earlier: int, log: MessageLog, clock: _Clock) -> bool:
     return clock.awake(senders[sender_codes[later]], ticks[earlier], ticks[later]) <= clock.max_lag
 
 
-def prompted_messages(pairs: _Pairs, n: int, log: MessageLog, clock: _Clock
+def prompted_messages(pairs: _Pairs, n: int, log: MessageLog, clock: _Clock, whole: np.ndarray | None = None,
                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Rule 6, per message: its sender had said a text alike to it before (an own repeat); it came
-    within the lag after its sender first heard one from another agent, and is no own repeat
-    (prompted); its sender had neither heard nor said one before (an origin).  ``pairs`` are the
-    alike pairs, sorted by (later, earlier)."""
+    """Rule 6, per message: its sender had said the same text before (an own repeat: a text alike to
+    it and, given ``whole``, near whole -- one family, rule 4 -- so that another story told in the
+    same frame is no repeat); it came within the lag after its sender first heard a text alike to it
+    from another agent, and is no own repeat (prompted); its sender had neither heard nor said one
+    before (an origin).  ``pairs`` are the alike pairs, sorted by (later, earlier)."""
     own = np.zeros(n, dtype=bool)
-    own[pairs.j[pairs.own]] = True
+    own[pairs.j[pairs.own if whole is None else pairs.own & whole]] = True
     first_heard: dict[int, int] = {}
     for j, i in zip(pairs.j[pairs.heard].tolist(), pairs.i[pairs.heard].tolist()):
         first_heard.setdefault(j, i)
@@ -952,7 +954,7 @@ def echo_edges(
     pairs, whole = alike_pairs(log, texts, df, everything, matched, clock, max_lag=max_lag,
                                min_shared_bits=min_shared_bits, max_novelty=max_novelty, goods=goods,
                                max_specific_swaps=max_specific_swaps)                     # rules 1-3, loosely
-    own, prompted, origin = prompted_messages(pairs, n, log, clock)                       # rule 6
+    own, prompted, origin = prompted_messages(pairs, n, log, clock, whole)                     # rule 6
     families = _Families(pairs, whole, log, matched & origin, matched & ~prompted & ~own, prompted, clock)  # rule 4
     alignments = _Alignments(texts, goods)
     exact = _ExactReading(texts, fresh, families, units, counts, alignments, min_shared_bits=min_shared_bits,

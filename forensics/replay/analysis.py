@@ -4,16 +4,20 @@
 (the read boundary) and a :class:`~daishi_forensics.replay.registry.Catalogue` of passes,
 builds one instance of each pass for the match's archive, runs
 :func:`~daishi_forensics.replay.driver.replay` once over the boundary's events, and returns
-a :class:`MatchAnalysis` holding the timeline and every pass by name.  Nothing reads the
-file twice.  A pass may look at another pass's state only through
-``MatchAnalysis.passes`` *after* the replay.
+a :class:`MatchAnalysis` holding the timeline and every pass by name.  A pass may look at
+another pass's state only through ``MatchAnalysis.passes`` *after* the replay.
+
+On a large file with a second CPU, the passes named in ``aside`` are replayed by a forked
+child over its own read of the same file while this process replays the others
+(:mod:`~daishi_forensics.replay._halves`: the child's passes are taken only if it read the
+same bytes; else this process replays them itself).  Otherwise nothing reads the file twice.
 """
 
 from __future__ import annotations
 
 import gc
 import inspect
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -23,7 +27,7 @@ from daishi_forensics.read.archive import ItemValues, item_values
 from daishi_forensics.read.boundary import MatchRead, read_match
 from daishi_forensics.read.sources import Limits, open_match
 
-from .driver import replay
+from ._halves import replay_in_halves
 from .registry import Catalogue
 from .timeline import Timeline
 
@@ -97,12 +101,14 @@ class paused_cycle_collection:
             gc.enable()
 
 
-def analyze(read: MatchRead, catalogue: Catalogue, *, only: Iterable[str] | None = None) -> MatchAnalysis:
-    """Run every pass of ``catalogue`` (or those named in ``only``) in one replay."""
+def analyze(read: MatchRead, catalogue: Catalogue, *, only: Iterable[str] | None = None,
+            aside: Collection[str] = ()) -> MatchAnalysis:
+    """Run every pass of ``catalogue`` (or those named in ``only``) in one replay; those named in
+    ``aside`` may be replayed by a second process (see the module docs), with the same result."""
     archive = read.archive
     instances = catalogue.build(archive, only)
     with paused_cycle_collection():
-        timeline = replay(read.events(), archive, list(instances.values()))
+        timeline = replay_in_halves(read, instances, aside)
     return MatchAnalysis(read=read, timeline=timeline, passes=instances)
 
 
@@ -114,7 +120,8 @@ def analyze_target(
     server: str | None = None,
     limits: Limits | None = None,
     only: Iterable[str] | None = None,
+    aside: Collection[str] = (),
 ) -> MatchAnalysis:
     """Open, read and analyse one target (see :func:`daishi_forensics.read.sources.open_match`)."""
     source = open_match(target, store=store, server=server, limits=limits)
-    return analyze(read_match(source), catalogue, only=only)
+    return analyze(read_match(source), catalogue, only=only, aside=aside)

@@ -22,9 +22,70 @@ from .world import Event, Pass, World
 
 __all__ = ["replay"]
 
+Handler = Callable[[Event, World], None]
+"""What an event is handed to: a pass's ``observe`` or the world's own handler for its type."""
+
+Closer = Callable[[int, int], None]
+"""Closes the ticks ``[start, stop)`` (clipped to the match rounds) on every tick-closing pass."""
+
 
 def _int_or_none(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _dispatch(passes: Sequence[Pass], world: World) -> tuple[dict[str, tuple[Handler, ...]], tuple[Handler, ...]]:
+    """The handlers of each event type, in order (every pass that wants it, in the order given, then
+    the world's handler for the type), and those of a type no one named (the passes that want
+    every event: ``types`` None or absent)."""
+    everyone = tuple(p.observe for p in passes if getattr(p, "types", None) is None)
+    wanted: set[str] = set()
+    for p in passes:
+        types = getattr(p, "types", None)
+        if types is not None:
+            wanted.update(types)
+    world_handlers = world._handlers()
+    wanted.update(world_handlers)
+    dispatch: dict[str, tuple[Handler, ...]] = {}
+    for typ in wanted:
+        chain: list[Handler] = [
+            p.observe
+            for p in passes
+            if (types := getattr(p, "types", None)) is None or typ in types
+        ]
+        if typ in world_handlers:
+            chain.append(world_handlers[typ])
+        dispatch[typ] = tuple(chain)
+    return dispatch, everyone
+
+
+def _closer(passes: Sequence[Pass], world: World, low: int, high: int) -> Closer | None:
+    """``close(start, stop)``: the ticks ``[start, stop)`` clipped to ``[low, high)`` handed to every
+    pass's ``close_ticks`` with the world as it stands (nothing when the clipped span is empty);
+    None when no pass closes ticks."""
+    closers: tuple[Callable[[int, int, World], None], ...] = tuple(
+        closer for p in passes if callable(closer := getattr(p, "close_ticks", None))
+    )
+    if not closers:
+        return None
+
+    def close(start: int, stop: int) -> None:
+        s = start if start > low else low
+        e = stop if stop < high else high
+        if s < e:
+            for c in closers:
+                c(s, e, world)
+
+    return close
+
+
+def _close_rest(close: Closer, cur: int | None, lo: int | None, hi: int | None) -> None:
+    """After the last event: the ticks from the last event's (``cur``) up to ``hi`` (or that tick
+    alone, without ``hi``); with no event at all, the match rounds ``[lo, hi)`` when both are known."""
+    if cur is None:
+        if lo is not None and hi is not None:
+            close(lo, hi)
+    else:
+        close(cur, hi if hi is not None else cur + 1)
 
 
 def replay(
@@ -59,38 +120,8 @@ def replay(
     lo = _int_or_none(archive.get("startedAtTick"))
     hi = _int_or_none(archive.get("endedAtTick"))
     world = World(lo if lo is not None else 0)
-
-    everyone = tuple(p.observe for p in passes if getattr(p, "types", None) is None)
-    wanted: set[str] = set()
-    for p in passes:
-        types = getattr(p, "types", None)
-        if types is not None:
-            wanted.update(types)
-    world_handlers = world._handlers()
-    wanted.update(world_handlers)
-    dispatch: dict[str, tuple[Callable[[Event, World], None], ...]] = {}
-    for typ in wanted:
-        chain: list[Callable[[Event, World], None]] = [
-            p.observe
-            for p in passes
-            if (types := getattr(p, "types", None)) is None or typ in types
-        ]
-        if typ in world_handlers:
-            chain.append(world_handlers[typ])
-        dispatch[typ] = tuple(chain)
-    closers: tuple[Callable[[int, int, World], None], ...] = tuple(
-        closer for p in passes if callable(closer := getattr(p, "close_ticks", None))
-    )
-
-    low = lo if lo is not None else -(1 << 62)
-    high = hi if hi is not None else 1 << 62
-
-    def close(start: int, stop: int) -> None:
-        s = start if start > low else low
-        e = stop if stop < high else high
-        if s < e:
-            for c in closers:
-                c(s, e, world)
+    dispatch, everyone = _dispatch(passes, world)
+    close = _closer(passes, world, lo if lo is not None else -(1 << 62), hi if hi is not None else 1 << 62)
 
     cur: int | None = None
     first: int | None = None
@@ -102,12 +133,12 @@ def replay(
         t = ev["tick"]
         if t != cur:
             if cur is None:
-                if closers and lo is not None and t > lo:
+                if close and lo is not None and t > lo:
                     close(lo, t)
                 cur = first = t
                 world.tick = t
             elif t > cur:
-                if closers:
+                if close:
                     close(cur, t)
                 cur = t
                 world.tick = t
@@ -116,10 +147,6 @@ def replay(
         for handle in get(ev["type"], everyone):
             handle(ev, world)
 
-    if closers:
-        if cur is None:
-            if lo is not None and hi is not None:
-                close(lo, hi)
-        else:
-            close(cur, hi if hi is not None else cur + 1)
+    if close:
+        _close_rest(close, cur, lo, hi)
     return Timeline(world._tracks, lo, hi, count, regressions, first, t)

@@ -2,7 +2,9 @@
 and the behavioral profile's, in that order.
 
 :func:`analyze` and :func:`analyze_target` are :func:`daishi_forensics.replay.analysis.analyze`
-with this catalogue (``only=`` picks some of its passes)."""
+with this catalogue (``only=`` picks some of its passes).  On a large match with a second CPU
+the passes of :data:`ASIDE` are replayed by a forked child while this process replays the
+others (:func:`daishi_forensics.replay.analysis.analyze`), with the same result."""
 
 from __future__ import annotations
 
@@ -19,15 +21,22 @@ from daishi_forensics.replay import analysis as _analysis
 from daishi_forensics.replay.analysis import MatchAnalysis
 from daishi_forensics.replay.registry import Catalogue
 
-__all__ = ["CATALOGUE", "analyze", "analyze_target"]
+__all__ = ["ASIDE", "CATALOGUE", "analyze", "analyze_target"]
 
 CATALOGUE = Catalogue.of(ECONOMY.specs, PROFILE.specs, INJECTION.specs, PROBES.specs)
 """Every built-in pass, in run order."""
 
+ASIDE = frozenset({"promises", "exposure", "utility"})
+"""The passes a second core replays: promises (with their commitments, the costliest), who heard
+which message, and activity per tick for utility under attack; about half of the passes' time in
+a replay of a 96-seat match (``bench/behavior.py`` prints each pass's share, and how long this
+process waits for the child).  The message tiers, the economy, the probes and the rest of the
+profile stay in this process, which also takes the child's passes back."""
+
 
 def analyze(read: MatchRead, *, only: Iterable[str] | None = None) -> MatchAnalysis:
     """Every built-in pass (or those named in ``only``) over one read match, in one replay."""
-    return _analysis.analyze(read, CATALOGUE, only=only)
+    return _analysis.analyze(read, CATALOGUE, only=only, aside=ASIDE)
 
 
 def analyze_target(
@@ -39,4 +48,5 @@ def analyze_target(
     only: Iterable[str] | None = None,
 ) -> MatchAnalysis:
     """Open, read and analyse one target with every built-in pass (or those in ``only``)."""
-    return _analysis.analyze_target(target, CATALOGUE, store=store, server=server, limits=limits, only=only)
+    return _analysis.analyze_target(target, CATALOGUE, store=store, server=server, limits=limits, only=only,
+                                    aside=ASIDE)

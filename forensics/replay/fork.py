@@ -1,0 +1,118 @@
+"""Work done in a forked child, its answer sent back pickled through a pipe; and the one rule that
+says when a second process may be used at all.
+
+Two places use a second CPU: the replay (:mod:`~daishi_forensics.replay.halves`: a child replays
+some of the passes while this process replays the others) and the behavior report (its slowest
+sections computed aside).  Both go through :func:`fork` and :func:`allowed`, so one setting
+governs them and one set of safety rules applies:
+
+* ``DAISHI_FORENSICS_PARALLEL`` (:data:`ENV`): ``0`` never forks, ``1`` always does (where
+  forking is possible), unset lets the caller's size rule decide, with a second CPU available;
+* a process started by ``multiprocessing`` (a pool's worker: ``season`` already keeps every
+  core busy) never forks, nor does a daemon process;
+* forking only happens on Linux, in a process with no other thread (a fork copies only the
+  calling thread; a lock another thread held would stay held in the child).
+
+A child computes, pickles its answer into the pipe and leaves without running any exit handler.
+If anything goes wrong (no fork, the child fails or dies, its answer is cut short),
+:meth:`Forked.result` says so and the caller does the work itself: slower, never different.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import pickle
+import signal
+import sys
+import threading
+from typing import Any, Callable
+
+__all__ = ["ENV", "Forked", "allowed", "cpus", "fork"]
+
+ENV = "DAISHI_FORENSICS_PARALLEL"
+"""``0``: never use a second process; ``1``: always (tests use it); unset: the caller's size rule
+and a second CPU decide (:func:`allowed`)."""
+
+
+def cpus() -> int:
+    """The CPUs this process may run on (its affinity, where the platform tells it)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on Linux
+        return os.cpu_count() or 1
+
+
+def allowed(large: bool) -> bool:
+    """Whether to use a second process for work the caller judges ``large`` (worth a fork).
+
+    Never in a pool worker (a process ``multiprocessing`` started, or a daemon); otherwise
+    :data:`ENV` decides when set (``0`` no, ``1`` yes), else the work is large and a second
+    CPU is available."""
+    if multiprocessing.parent_process() is not None or multiprocessing.current_process().daemon:
+        return False
+    setting = os.environ.get(ENV, "").strip()
+    if setting == "0":
+        return False
+    if setting == "1":
+        return True
+    return large and cpus() >= 2
+
+
+class Forked:
+    """A forked child computing ``fn()``; :meth:`result` collects its answer (once), :meth:`cancel`
+    gives up on it."""
+
+    def __init__(self, fn: Callable[[], Any]) -> None:
+        read_end, write_end = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: compute, send, and leave without running any exit handler
+            code = 1
+            try:
+                os.close(read_end)
+                payload = pickle.dumps(fn(), protocol=pickle.HIGHEST_PROTOCOL)
+                with os.fdopen(write_end, "wb") as out:
+                    out.write(payload)
+                code = 0
+            finally:
+                os._exit(code)
+        os.close(write_end)
+        self._fd = read_end
+        self._pid = pid
+
+    def result(self) -> tuple[bool, Any]:
+        """``(True, value)`` from the child, or ``(False, None)`` if it failed."""
+        chunks = []
+        try:
+            while chunk := os.read(self._fd, 1 << 20):
+                chunks.append(chunk)
+        except OSError:
+            chunks = []
+        finally:
+            os.close(self._fd)
+        _, status = os.waitpid(self._pid, 0)
+        if status != 0 or not chunks:
+            return False, None
+        try:
+            return True, pickle.loads(b"".join(chunks))
+        except Exception:  # noqa: BLE001 (a truncated answer: the caller does the work itself)
+            return False, None
+
+    def cancel(self) -> None:
+        """Stop the child and forget its answer (the caller is giving up)."""
+        try:
+            os.kill(self._pid, signal.SIGKILL)
+        except OSError:
+            pass
+        os.close(self._fd)
+        os.waitpid(self._pid, 0)
+
+
+def fork(fn: Callable[[], Any]) -> Forked | None:
+    """``fn`` started in a forked child, or None where forking is not safe or not possible."""
+    if not sys.platform.startswith("linux") or threading.active_count() != 1:
+        return None
+    try:
+        return Forked(fn)
+    except OSError:  # no fork (out of processes or memory): the caller does the work
+        return None
