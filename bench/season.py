@@ -3,18 +3,32 @@
 Prints, measured in this one run on this machine:
   matches per second at 1 worker (in this process) and at 2 workers (a local
   process pool), and the ratio (2 workers / 1 worker);
+  the CPU seconds each way used: this process (the parent: with 1 worker every match,
+  with the pool reading the workers' answers and writing the resume keys), the pool's workers
+  (their own clocks, imports included) and the fork server (its imports), which do not
+  depend on what else the machine runs;
   the same season on a Dask ``distributed`` cluster of 2 worker processes on loopback
-  (started before the clock, as an existing engine would be), and its overhead
+  (started before the clock, as an existing engine would be, and closed after its run, so
+  that its scheduler does not take CPU from the other ways), and its overhead
   against the local pool;
-  whether the three runs wrote the same bytes.
+  whether the three runs wrote the same bytes;
+  the same 1 worker / 2 workers ratio as whole commands (``daishi-forensics season
+  behavior DIR --out OUT -j N -q``), each a fresh process that imports everything itself,
+  as a user runs it (one round);
+  the load average before and after.
 Every run starts from an empty output folder (nothing resumed); worker start-up is
-inside the clock for the pool (it is part of every run) and outside it for the cluster.
+inside the clock for the pool (it is part of every run: each pool run starts a fresh fork
+server, which imports every module a job needs) and outside it for the cluster.  This
+process has imported those modules after its first run: from then on the 1-worker runs import
+nothing while each pool run still pays its fork server's imports, which the whole commands,
+each a fresh process, do not favour either way.
 Each way runs ROUNDS times in alternating order (1, pool, cluster, cluster, pool, 1, ...)
 and the best time counts, so that load from elsewhere on a shared machine drifting
 during the run does not favour one way.  A calibration line first says how much of a
 second CPU this machine gives right now: a pure Python loop in 2 processes against 1.
 
-Usage: python bench/season.py [MATCHES] [TICKS] [JOB] [ROUNDS]   (default 200 100 behavior 2)
+Usage: python bench/season.py [MATCHES] [TICKS] [JOB] [ROUNDS] [COLD]   (default 200 100 behavior 2 1;
+COLD 0 skips the whole commands)
 """
 
 from __future__ import annotations
@@ -22,6 +36,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -66,7 +81,9 @@ def calibration() -> float:
     for _ in range(4):
         burn(3_000_000)
     one = time.perf_counter() - started
-    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("forkserver")) as pool:
+    # spawn, not the fork server: a fork server started here, without the season's imports, would be
+    # the one every pool below forks from
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
         list(pool.map(burn, [10]))  # workers up before the clock
         started = time.perf_counter()
         list(pool.map(burn, [3_000_000] * 4))
@@ -74,13 +91,52 @@ def calibration() -> float:
     return one / two
 
 
-def timed(targets: list[str], job: str, out: Path, **how: object) -> tuple[float, dict[str, int]]:
+def stop_fork_server() -> float:
+    """Stop this process's fork server, if one runs, so that the next pool starts its own (with the
+    season's imports, inside the clock, as in every command); the CPU seconds it used."""
+    from multiprocessing import forkserver
+
+    server = forkserver._forkserver  # noqa: SLF001 - the standard library keeps it private
+    pid = server._forkserver_pid  # noqa: SLF001
+    if pid is None:
+        return 0.0
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    seconds = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+    server._stop()  # noqa: SLF001
+    return seconds
+
+
+def timed(targets: list[str], job: str, out: Path, **how: object) -> tuple[float, dict[str, int], dict[str, float]]:
+    """Seconds, counts and CPU seconds (parent, workers, fork server) of one season."""
     from daishi_forensics.batch.season import run_season
 
     shutil.rmtree(out, ignore_errors=True)
+    pool = "workers" in how and int(how["workers"]) > 1  # type: ignore[call-overload]
+    if pool:
+        stop_fork_server()
+    cpu = time.process_time()
     started = time.perf_counter()
     result = run_season(targets, job, out, resume=False, **how)  # type: ignore[arg-type]
-    return time.perf_counter() - started, result.summary["counts"]
+    seconds = time.perf_counter() - started
+    used = {"parent": time.process_time() - cpu, "workers": result.worker_cpu or 0.0,
+            "fork server": stop_fork_server() if pool else 0.0}
+    return seconds, result.summary["counts"], used
+
+
+def command(folder: Path, job: str, out: Path, workers: int) -> tuple[float, float]:
+    """Seconds and CPU seconds of this process's child (the command; its fork server and workers are
+    not its waited children) of one whole ``daishi-forensics season`` command."""
+    shutil.rmtree(out, ignore_errors=True)
+    code = "import sys; from daishi_forensics.cli import main; sys.exit(main())"
+    started = time.perf_counter()
+    child = subprocess.Popen([sys.executable, "-c", code, "season", job, str(folder), "--out", str(out),
+                              "-j", str(workers), "-q"])
+    _pid, status, usage = os.wait4(child.pid, 0)
+    seconds = time.perf_counter() - started
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode not in (0, 1):
+        raise SystemExit(f"season command failed with exit code {child.returncode}")
+    return seconds, usage.ru_utime + usage.ru_stime
 
 
 def main() -> None:
@@ -88,6 +144,7 @@ def main() -> None:
     ticks = int(sys.argv[2]) if len(sys.argv) > 2 else 100
     job = sys.argv[3] if len(sys.argv) > 3 else "behavior"
     rounds = int(sys.argv[4]) if len(sys.argv) > 4 else 2
+    cold = (int(sys.argv[5]) if len(sys.argv) > 5 else 1) > 0
     import dask
     from distributed import LocalCluster
 
@@ -98,40 +155,62 @@ def main() -> None:
     size = sum(p.stat().st_size for p in folder.glob("m_*.jsonl"))
     print(f"season: {len(targets)} matches of {ticks} ticks ({size / 1e6:.0f} MB of JSON lines), job {job}, "
           f"{os.cpu_count()} CPUs, best of {rounds}")
+    print("load average before: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     print(f"calibration: a CPU-bound loop in 2 processes runs {calibration():.2f}x as fast as in 1")
     work = Path(tempfile.mkdtemp(prefix="daishi-season-bench-"))
-    multiprocessing.set_forkserver_preload(["distributed"])
-    started = time.perf_counter()
-    with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):
-        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                               dashboard_address=None)
-    print(f"(Dask cluster of 2 worker processes up in {time.perf_counter() - started:.1f} s, outside the clock)")
     ways: dict[str, dict[str, object]] = {
         "1 worker (in process)": {"workers": 1},
         "2 workers (process pool)": {"workers": 2},
-        "2 workers (Dask cluster)": {"cluster": cluster.scheduler_address},
+        "2 workers (Dask cluster)": {"cluster": None},
     }
     best: dict[str, float] = {}
     counts: dict[str, dict[str, int]] = {}
+    cpu: dict[str, dict[str, float]] = {}
+    order = list(ways)
+    for r in range(rounds):
+        for label in order if r % 2 == 0 else reversed(order):
+            out = work / label.split()[0] / label.split()[-1][:-1]
+            if "cluster" in ways[label]:
+                # up only for its own runs (its scheduler and idle workers use CPU), before the clock;
+                # spawned, not forked from this process's fork server: its children would keep that
+                # server alive, and each pool run stops it to start its own
+                started = time.perf_counter()
+                with dask.config.set({"distributed.worker.multiprocessing-method": "spawn"}):
+                    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                           dashboard_address=None)
+                print(f"(Dask cluster of 2 worker processes up in {time.perf_counter() - started:.1f} s, "
+                      "outside the clock)")
+                try:
+                    seconds, counts[label], used = timed(targets, job, out, cluster=cluster.scheduler_address)
+                finally:
+                    cluster.close()
+            else:
+                seconds, counts[label], used = timed(targets, job, out, **ways[label])
+            if seconds < best.get(label, float("inf")):
+                best[label], cpu[label] = seconds, used
+    for label in order:
+        print(f"{label:<28} {best[label]:7.2f} s  {len(targets) / best[label]:7.2f} matches/s  "
+              f"(counts {counts[label]})")
+    one, two, on_cluster = (best[label] for label in order)
+    print(f"ratio 2 workers / 1 worker:        {one / two:.2f}x")
+    print(f"cluster overhead vs local pool:    {on_cluster / two - 1:+.1%} "
+          f"({on_cluster - two:+.2f} s over {len(targets)} matches)")
+    for label in order[:2]:
+        used = cpu[label]
+        print(f"CPU seconds, {label:<26} parent {used['parent']:6.2f}, workers {used['workers']:6.2f}, "
+              f"fork server {used['fork server']:5.2f} (the best run)")
+    outs = sorted(p for p in work.glob("*/*") if p.is_dir())
+    same = all(files_of(outs[0]) == files_of(o) for o in outs[1:])
+    print(f"same bytes from all three ways:    {'yes' if same else 'NO'}")
     try:
-        order = list(ways)
-        for r in range(rounds):
-            for label in order if r % 2 == 0 else reversed(order):
-                seconds, counts[label] = timed(targets, job, work / label.split()[0] / label.split()[-1][:-1],
-                                               **ways[label])
-                best[label] = min(best.get(label, seconds), seconds)
-        for label in order:
-            print(f"{label:<28} {best[label]:7.2f} s  {len(targets) / best[label]:7.2f} matches/s  "
-                  f"(counts {counts[label]})")
-        one, two, on_cluster = (best[label] for label in order)
-        print(f"ratio 2 workers / 1 worker:        {one / two:.2f}x")
-        print(f"cluster overhead vs local pool:    {on_cluster / two - 1:+.1%} "
-              f"({on_cluster - two:+.2f} s over {len(targets)} matches)")
-        outs = sorted(p for p in work.glob("*/*") if p.is_dir())
-        same = all(files_of(outs[0]) == files_of(o) for o in outs[1:])
-        print(f"same bytes from all three ways:    {'yes' if same else 'NO'}")
+        if cold:
+            runs = {n: command(folder, job, work / f"command-{n}", n) for n in (1, 2)}
+            print(f"whole commands, fresh processes:   1 worker {runs[1][0]:.2f} s (its CPU {runs[1][1]:.2f} s), "
+                  f"2 workers {runs[2][0]:.2f} s (parent CPU {runs[2][1]:.2f} s): {runs[1][0] / runs[2][0]:.2f}x")
+            same = files_of(work / "command-1") == files_of(work / "command-2") == files_of(outs[0])
+            print(f"same bytes from the commands:      {'yes' if same else 'NO'}")
+        print("load average after: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     finally:
-        cluster.close()
         shutil.rmtree(work, ignore_errors=True)
 
 

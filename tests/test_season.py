@@ -308,3 +308,98 @@ def test_the_fork_server_preloads_every_module_a_behavior_job_imports(tmp_path: 
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True)
     assert run.stdout.strip() == "[]", run.stdout + run.stderr
+
+
+# --------------------------------------------------------------------------- kills
+
+
+def _die_on_m3(target: str, options: Any) -> dict[str, Any]:
+    """The behavior job, but the worker that gets m3 dies on the spot (as the kernel's OOM killer would)."""
+    import os
+    import signal
+
+    if M3 in target:
+        if multiprocessing.parent_process() is None:
+            raise RuntimeError("m3 ran in the season's own process, not in a worker")
+        os.kill(os.getpid(), signal.SIGKILL)
+    return JOBS["behavior"].run(target, options)
+
+
+def _slow_behavior(target: str, options: Any) -> dict[str, Any]:
+    import time
+
+    time.sleep(1.0)
+    return JOBS["behavior"].run(target, options)
+
+
+def assert_every_key_has_its_whole_result(out: Path) -> int:
+    """The resume guarantee: a match with a key has its result file, and the file's bytes are those the
+    key was written with.  The number of keys."""
+    import hashlib
+
+    keys = sorted((out / ".resume").glob("*.json")) if (out / ".resume").is_dir() else []
+    for key in keys:
+        result = out / "matches" / key.name
+        assert result.is_file(), key.name
+        assert orjson.loads(key.read_bytes())["resultSha256"] == hashlib.sha256(result.read_bytes()).hexdigest()
+    return len(keys)
+
+
+def without_temp_files(files: dict[str, bytes]) -> dict[str, bytes]:
+    return {name: data for name, data in files.items() if not name.endswith(".tmp")}
+
+
+def test_a_worker_killed_mid_run_fails_its_matches_and_a_resumed_run_gives_the_same_outputs(tmp_path: Path) -> None:
+    folder = build_season(tmp_path / "matches")
+    out = tmp_path / "out"
+    targets = expand_targets([str(folder)])
+    dying = Job("behavior", _die_on_m3, JOBS["behavior"].version)
+    killed = run_season(targets, dying, out, workers=2)
+    assert killed.exit_code == exitcodes.INTERNAL
+    failed = [r for r in killed.summary["results"] if r["status"] == "failed"]
+    assert any(M3 in r["target"] for r in failed)  # the match that killed its worker, and what was in flight
+    assert all("BrokenProcessPool" in r["error"] for r in failed)
+    assert assert_every_key_has_its_whole_result(out) == 5 - len(failed)
+    resumed = run_season(targets, "behavior", out, workers=2)
+    assert (resumed.ran, resumed.reused) == (len(failed), 5 - len(failed))
+    run_season(targets, "behavior", tmp_path / "fresh", workers=1)
+    assert files_of(out) == files_of(tmp_path / "fresh")
+
+
+def test_a_season_killed_whole_mid_run_resumes_to_the_same_outputs(tmp_path: Path) -> None:
+    """SIGKILL to the parent, its fork server and its workers at once, after two matches were kept."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    folder = build_season(tmp_path / "matches")
+    out = tmp_path / "out"
+    code = (
+        "from daishi_forensics.batch.season import JOBS, Job, expand_targets, run_season\n"
+        "from tests.test_season import _slow_behavior\n"
+        "if __name__ == '__main__':\n"
+        f"    run_season(expand_targets([{str(folder)!r}]), Job('behavior', _slow_behavior, JOBS['behavior'].version),"
+        f" {str(out)!r}, workers=2)\n"
+    )
+    script = tmp_path / "season_run.py"
+    script.write_text(code)
+    root = Path(__file__).resolve().parent.parent
+    run = subprocess.Popen([sys.executable, str(script)], cwd=root, start_new_session=True,
+                           env={**os.environ, "PYTHONPATH": str(root)})
+    try:
+        deadline = time.monotonic() + 240
+        while len(list((out / ".resume").glob("*.json")) if (out / ".resume").is_dir() else []) < 2:
+            assert run.poll() is None and time.monotonic() < deadline, "the season ended before it could be killed"
+            time.sleep(0.02)
+    finally:
+        os.killpg(run.pid, signal.SIGKILL)
+        run.wait()
+    assert not (out / "summary.json").exists()
+    kept = assert_every_key_has_its_whole_result(out)
+    assert 2 <= kept < 5
+    resumed = run_season(expand_targets([str(folder)]), "behavior", out, workers=2)
+    assert resumed.reused == kept and resumed.ran == 5 - kept
+    run_season(expand_targets([str(folder)]), "behavior", tmp_path / "fresh", workers=1)
+    assert without_temp_files(files_of(out)) == files_of(tmp_path / "fresh")

@@ -43,10 +43,14 @@ the sha-256 of its first 64 KiB; with ``verify``, size and the sha-256 of the wh
 file instead; a folder fingerprints its ``archive.json``, ``events.jsonl[.gz]`` and
 ``report.json``), the job's name, the job's version
 (tool version, report version, screen configuration version and digest) and the
-options (store, server, configuration).  Writing a match removes its key, writes
-the result (temp file + ``os.replace``) and then writes the key the same way, so a
-run interrupted at any point leaves either a complete result with its key or no
-key, and a changed input, job version or option is redone.  A ``failed`` match gets
+options (store, server, configuration).  The worker that ran a match writes its result
+file (temp file + ``os.replace``) and sends back only a small record with the sha-256 of
+those bytes; this process then writes the key the same way.  Neither is synced on the spot:
+a thread syncs them in batches and the season waits for the last batch before it writes the
+summary (:mod:`daishi_forensics.batch.journal`).  A key is written only once its result is in
+place and is trusted only when the result's bytes still hash to it, so a run killed at any
+point (the process, a worker, the machine) never counts a match as done without its whole
+result, and a changed input, job version or option is redone.  A ``failed`` match gets
 no key (it is tried again); an ``unreadable`` one keeps its key (the same bytes
 give the same error).  A match on a Daishi server has no fingerprint and is always
 fetched again.
@@ -65,10 +69,13 @@ is then incomplete, and the findings it did find are in the summary either way.
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import os
 import re
 from collections import defaultdict
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -82,6 +89,9 @@ from daishi_forensics.errors import BadSetting, ForensicsError, OutputError
 from daishi_forensics.outputs import write_file
 from daishi_forensics.jsonio import dumps
 from daishi_forensics.read.sources import DEMO_ID, _find_in_store, default_store, is_match_id, redact_url
+
+from .journal import Syncer, replace_file
+from .pool import PoolCpu, map_chunks, start_pool
 
 __all__ = [
     "SEASON_VERSION",
@@ -525,41 +535,67 @@ the passes the analysis builds by name, and the sections it imports when it need
 compile their patterns on import)."""
 
 
-def _run_local(todo: Sequence[str], run: JobFunction, options: Mapping[str, Any],
-               workers: int) -> Generator[dict[str, Any], None, None]:
-    if workers <= 1 or len(todo) <= 1:
-        for target in todo:
-            yield run_match(target, run, options)
-        return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+def _write_result(out_dir: Path, name: str, job: str, record: Mapping[str, Any]) -> dict[str, Any]:
+    """Write one match's result file (temp file and rename, not synced: see
+    :mod:`daishi_forensics.batch.journal`) and return what the parent keeps of it: the record with
+    its light result (:func:`_light`) and the sha-256 of the bytes written."""
+    match = SeasonMatch(record["target"], name, record["status"], record["exitCode"], record["error"],
+                        record["matchId"], record["result"])
+    data = dumps(match.to_dict(job)).encode()
+    replace_file(out_dir / "matches" / f"{name}.json", data)
+    return {**record, "result": _light(match).result, "sha256": hashlib.sha256(data).hexdigest()}
 
-    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-    context = multiprocessing.get_context(method)
-    if method == "forkserver":  # the server imports the analyses once; each worker forks from it ready
-        context.set_forkserver_preload(list(_PRELOAD))
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=context)
-    try:
-        futures = {pool.submit(run_match, target, run, options): target for target in todo}
-        for future in as_completed(futures):
-            yield _settle(futures[future], future)
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+
+def _run_and_write(item: tuple[str, str], run: JobFunction, options: Mapping[str, Any], job: str,
+                   out_dir: str) -> dict[str, Any]:
+    """On a worker (or in this process): run the job on ``item = (target, name)`` and write its
+    result file; the small record of :func:`_write_result` goes back to the parent."""
+    target, name = item
+    return _write_result(Path(out_dir), name, job, run_match(target, run, options))
+
+
+def _failed(target: str, exc: BaseException) -> dict[str, Any]:
+    """The record of a match whose worker died or whose answer could not come back; a
+    :class:`~daishi_forensics.errors.BadSetting` or an output error stops the season instead."""
+    if isinstance(exc, (BadSetting, OutputError)):
+        raise exc
+    return {"target": target, "status": "failed", "exitCode": exitcodes.INTERNAL,
+            "error": _one_line(f"{type(exc).__name__}: {exc}"), "matchId": None, "result": None}
+
+
+def _run_local(todo: Sequence[str], names: Mapping[str, str], run: JobFunction, options: Mapping[str, Any],
+               job: str, out_dir: Path, workers: int, pool: Any,
+               cpu: PoolCpu) -> Generator[dict[str, Any], None, None]:
+    """Small records (result files written) of every match of ``todo``: in this process, or in
+    ``pool`` (see :mod:`daishi_forensics.batch.pool`) when one was started."""
+    one = functools.partial(_run_and_write, run=run, options=dict(options), job=job,
+                            out_dir=os.path.abspath(out_dir))  # a worker's folder may not be this one's
+    items = [(target, names[target]) for target in todo]
+    if pool is None:
+        for item in items:
+            yield one(item)
+        return
+    for (target, name), answer in map_chunks(pool, workers, one, items, cpu):
+        if isinstance(answer, BaseException):
+            if isinstance(answer, BrokenProcessPool):
+                pool.shutdown(wait=True)  # no worker left that could still write this match's file
+            yield _write_result(out_dir, name, job, _failed(target, answer))
+        else:
+            yield answer
 
 
 def _settle(target: str, future: Any) -> dict[str, Any]:
     """A future's record, or a ``failed`` record when the worker itself died."""
     try:
         return future.result()  # type: ignore[no-any-return]
-    except BadSetting:
-        raise
     except Exception as exc:  # noqa: BLE001 - a dead worker fails its match, not the season
-        return {"target": target, "status": "failed", "exitCode": exitcodes.INTERNAL,
-                "error": _one_line(f"{type(exc).__name__}: {exc}"), "matchId": None, "result": None}
+        return _failed(target, exc)
 
 
-def _run_cluster(todo: Sequence[str], run: JobFunction, options: Mapping[str, Any],
-                 cluster: Any) -> Generator[dict[str, Any], None, None]:
+def _run_cluster(todo: Sequence[str], names: Mapping[str, str], run: JobFunction, options: Mapping[str, Any],
+                 job: str, out_dir: Path, cluster: Any) -> Generator[dict[str, Any], None, None]:
+    """Small records of every match of ``todo``, run on a Dask cluster.  Its workers need not see
+    the output folder: they send whole results back and this process writes the files."""
     from distributed import Client, as_completed
 
     own = not isinstance(cluster, Client)
@@ -575,7 +611,8 @@ def _run_cluster(todo: Sequence[str], run: JobFunction, options: Mapping[str, An
         futures = client.map(run_match, list(todo), run=run, options=dict(options), pure=False)
         by_key = {f.key: t for f, t in zip(futures, todo)}
         for future in as_completed(futures, loop=client.loop):
-            yield _settle(by_key[future.key], future)
+            target = by_key[future.key]
+            yield _write_result(out_dir, names[target], job, _settle(target, future))
             future.release()
     finally:
         if own:
@@ -597,6 +634,9 @@ class SeasonResult:
     """Matches run by this call."""
     reused: int
     """Matches whose result was kept from an earlier run (resume)."""
+    worker_cpu: float | None = None
+    """CPU seconds the local pool's worker processes used, imports included (each one's own clock);
+    None when the matches ran in this process or on a cluster, or none ran."""
 
     @property
     def exit_code(self) -> int:
@@ -630,7 +670,8 @@ def run_season(
     options
         JSON-ready job options (``store``, ``server``, ``config``); part of the resume key.
     workers
-        Processes on this machine (1: in this process).  Ignored with ``cluster``.
+        Processes on this machine (1: in this process; see :mod:`daishi_forensics.batch.pool`).
+        Ignored with ``cluster``.
     cluster
         A Dask scheduler address (``tcp://host:8786``) or a ``distributed.Client``.
     resume
@@ -639,7 +680,9 @@ def run_season(
         Fingerprint each input by the sha-256 of the whole file rather than its size, mtime
         and first 64 KiB (see :func:`input_fingerprint`).
     on_match
-        Called in this process after each match, ``(match, reused)`` (progress bars).
+        Called in this process after each match, ``(match, reused)`` (progress bars); a match run
+        now comes with the part of its result the summary reads (:func:`_light`), its file
+        holds the rest.
 
     Returns
     -------
@@ -649,51 +692,67 @@ def run_season(
     options = dict(options or {})
     out_dir = Path(out_dir)
     targets = sorted(set(targets))
-    names = result_names(targets)
-    keys = {t: resume_key(t, job, options, verify=verify) for t in targets}
-    matches: dict[str, SeasonMatch] = {}
-    todo: list[str] = []
-    for target in targets:
-        name = names[target]
-        if resume and _is_done(out_dir, name, keys[target]):
-            try:
-                loaded = SeasonMatch.from_dict(orjson.loads((out_dir / "matches" / f"{name}.json").read_bytes()))
-            except (OSError, orjson.JSONDecodeError, KeyError):
-                todo.append(target)
-                continue
-            matches[target] = _light(loaded)
-            if on_match is not None:
-                on_match(loaded, True)
-        else:
-            todo.append(target)
-
-    records = (_run_cluster(todo, job.run, options, cluster) if cluster is not None
-               else _run_local(todo, job.run, options, workers))
+    local = cluster is None and workers > 1 and len(targets) > 1
+    # every match will run (no key to resume from): the fork server imports while the keys are computed
+    pool = start_pool(workers, _PRELOAD) if local and not (resume and (out_dir / ".resume").is_dir()) else None
     try:
-        for record in records:
-            target = record["target"]
-            match = SeasonMatch(target, names[target], record["status"], record["exitCode"], record["error"],
-                                record["matchId"], record["result"])
-            _store(out_dir, match, job, keys[target])
-            matches[target] = _light(match)
-            if on_match is not None:
-                on_match(match, False)
+        names = result_names(targets)
+        keys = {t: resume_key(t, job, options, verify=verify) for t in targets}
+        matches: dict[str, SeasonMatch] = {}
+        todo: list[str] = []
+        for target in targets:
+            name = names[target]
+            if resume and _is_done(out_dir, name, keys[target]):
+                try:
+                    loaded = SeasonMatch.from_dict(orjson.loads((out_dir / "matches" / f"{name}.json").read_bytes()))
+                except (OSError, orjson.JSONDecodeError, KeyError):
+                    todo.append(target)
+                    continue
+                matches[target] = _light(loaded)
+                if on_match is not None:
+                    on_match(loaded, True)
+            else:
+                todo.append(target)
+        if pool is None and local and len(todo) > 1:
+            pool = start_pool(workers, _PRELOAD)
+        cpu = PoolCpu()
+        records = (_run_cluster(todo, names, job.run, options, job.name, out_dir, cluster) if cluster is not None
+                   else _run_local(todo, names, job.run, options, job.name, out_dir, min(workers, len(todo)), pool,
+                                   cpu))
+        with Syncer() as syncer:
+            try:
+                for record in records:
+                    match = _commit(out_dir, record, names, keys, syncer)
+                    matches[match.target] = match
+                    if on_match is not None:
+                        on_match(match, False)
+            finally:
+                records.close()  # an interrupted run stops the pool or releases the cluster's tasks now
     finally:
-        records.close()  # an interrupted run stops the pool or releases the cluster's tasks now
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
 
     summary = season_summary([matches[t] for t in targets], job, options)
     _write_atomic(out_dir / "summary.json", dumps(summary).encode())
-    return SeasonResult(summary, out_dir, ran=len(todo), reused=len(targets) - len(todo))
+    return SeasonResult(summary, out_dir, ran=len(todo), reused=len(targets) - len(todo),
+                        worker_cpu=cpu.seconds if pool is not None else None)
 
 
-def _store(out_dir: Path, match: SeasonMatch, job: Job, key: Mapping[str, Any]) -> None:
-    """Remove the key, write the result, then the key (see *Resume*)."""
-    key_path = out_dir / ".resume" / f"{match.name}.json"
-    key_path.unlink(missing_ok=True)
-    data = dumps(match.to_dict(job.name)).encode()
-    _write_atomic(out_dir / "matches" / f"{match.name}.json", data)
-    if match.status != "failed" and key["input"] is not None:
-        _write_atomic(key_path, dumps({"key": key, "resultSha256": hashlib.sha256(data).hexdigest()}).encode())
+def _commit(out_dir: Path, record: Mapping[str, Any], names: Mapping[str, str], keys: Mapping[str, Any],
+            syncer: Syncer) -> SeasonMatch:
+    """After a match's result file is in place: write its resume key with the sha-256 of the result
+    (temp file and rename), or remove the key of a failed match or one with no fingerprint (see
+    *Resume*), and hand both files to the syncer.  The match as the summary reads it."""
+    target = record["target"]
+    name, key = names[target], keys[target]
+    key_path = out_dir / ".resume" / f"{name}.json"
+    if record["status"] != "failed" and key["input"] is not None:
+        replace_file(key_path, dumps({"key": key, "resultSha256": record["sha256"]}).encode())
+    else:
+        key_path.unlink(missing_ok=True)
+    syncer.add([out_dir / "matches" / f"{name}.json", key_path])
+    return SeasonMatch(target, name, record["status"], record["exitCode"], record["error"], record["matchId"],
+                       record["result"])
 
 
 _LEVEL_RANK = {"flag": 0, "review": 1}

@@ -1,0 +1,134 @@
+"""A season's process pool on this machine: workers forked ready, fed in shrinking chunks.
+
+**Start.**  The workers are forked from a fork server that imported every module a job needs
+once (``preload``); each worker also imports them on start (nothing to do when forked from
+that server, the import paid once per worker when a fork server already ran without them).
+The fork server is started before the caller's first chunk is cut, so it imports while the
+caller goes on (:func:`start_pool`).
+
+**Chunks** (guided scheduling).  Items go out in chunks of ``ceil(left / (4 x workers))``,
+at most :data:`MAX_CHUNK`: a few round trips for many small matches at the start, one match at
+a time at the end, so no worker sits idle while the other finishes a long chunk.  Each worker
+has one chunk running and one waiting, so it never waits for the caller between chunks.
+
+**Order.**  Results come back as chunks finish, each chunk in its own order; the season sorts
+by target afterwards, so nothing it writes depends on that order.
+
+**CPU.**  Every chunk's answer carries the worker's process id and CPU clock; :class:`PoolCpu`
+keeps the last per worker, so the pool's CPU seconds (imports included) are known without
+any measuring from outside.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import multiprocessing
+import os
+import time
+from collections import deque
+from collections.abc import Callable, Generator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+__all__ = ["MAX_CHUNK", "PoolCpu", "chunk_size", "map_chunks", "start_pool"]
+
+MAX_CHUNK = 4
+"""The most items one round trip to a worker carries."""
+
+Item = TypeVar("Item")
+Out = TypeVar("Out")
+
+
+def chunk_size(left: int, workers: int) -> int:
+    """Guided scheduling: a quarter of each worker's share of what is left, 1 to :data:`MAX_CHUNK`.
+
+    >>> [chunk_size(n, 2) for n in (200, 32, 16, 9, 8, 1)]
+    [4, 4, 2, 2, 1, 1]
+    """
+    return max(1, min(MAX_CHUNK, math.ceil(left / (4 * workers))))
+
+
+@dataclass
+class PoolCpu:
+    """CPU seconds of the pool's worker processes, by process id (each one's own clock, which
+    starts at zero when it is forked)."""
+
+    by_worker: dict[int, float] = field(default_factory=dict)
+
+    def note(self, pid: int, seconds: float) -> None:
+        self.by_worker[pid] = max(seconds, self.by_worker.get(pid, 0.0))
+
+    @property
+    def seconds(self) -> float:
+        return sum(self.by_worker.values())
+
+
+def _preload(modules: Sequence[str]) -> None:
+    for module in modules:
+        importlib.import_module(module)
+
+
+def _run_chunk(func: Callable[[Any], Any], chunk: Sequence[Any]) -> tuple[list[Any], int, float]:
+    """Run ``func`` on each item of a chunk in a worker; the answers, the worker's pid and CPU clock."""
+    out = [func(item) for item in chunk]
+    return out, os.getpid(), time.process_time()
+
+
+def start_pool(workers: int, preload: Sequence[str]) -> ProcessPoolExecutor:
+    """A pool of ``workers`` processes, forked from a fork server that imports ``preload`` (spawned
+    where there is no fork server).  The fork server is started here, and imports while the caller
+    goes on; the workers are forked on the first chunks."""
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    context = multiprocessing.get_context(method)
+    if method == "forkserver":
+        from multiprocessing import forkserver
+
+        context.set_forkserver_preload(list(preload))
+        forkserver.ensure_running()  # does not wait for the imports
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_preload,
+                               initargs=(tuple(preload),))
+
+
+def map_chunks(pool: ProcessPoolExecutor, workers: int, func: Callable[[Item], Out], items: Sequence[Item],
+               cpu: PoolCpu) -> Generator[tuple[Item, Out | BaseException], None, None]:
+    """``(item, func(item))`` for every item, run in ``pool`` in guided chunks, as chunks finish;
+    ``(item, exception)`` for each item of a chunk whose call failed (a worker that died, an
+    answer that could not be sent back).  Closing the generator submits nothing more.
+
+    Every item runs in a worker, never in this process: a match that crashes its process (out of
+    memory, a fatal signal) takes a worker down, not the season.
+    """
+    left = deque(items)
+    running: dict[Future[tuple[list[Out], int, float]], list[Item]] = {}
+    broken: list[tuple[Item, BaseException]] = []
+
+    def feed() -> None:
+        while left and len(running) < 2 * workers:
+            chunk = [left.popleft() for _ in range(chunk_size(len(left), workers))]
+            try:
+                running[pool.submit(_run_chunk, func, chunk)] = chunk
+            except BrokenProcessPool as exc:  # a worker died: the pool takes no more work
+                broken.extend((item, exc) for item in [*chunk, *left])
+                left.clear()
+
+    feed()
+    while running or broken:
+        yield from broken
+        broken.clear()
+        if not running:
+            break
+        done, _ = wait(running, return_when=FIRST_COMPLETED)
+        finished = [(running.pop(future), future) for future in done]
+        feed()  # the workers' next chunks go out before this process reads the answers
+        for chunk, future in finished:
+            try:
+                answers, pid, seconds = future.result()
+            except Exception as exc:  # noqa: BLE001 - each item of the chunk carries its failure
+                for item in chunk:
+                    yield item, exc
+                continue
+            cpu.note(pid, seconds)
+            yield from zip(chunk, answers)
