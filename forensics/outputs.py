@@ -55,10 +55,12 @@ def _sync_folder(folder: Path) -> None:
 
 
 @contextlib.contextmanager
-def atomic_file(path: Path | str, *, binary: bool = False) -> Iterator[IO[Any]]:
+def atomic_file(path: Path | str, *, binary: bool = False, sync: bool = True) -> Iterator[IO[Any]]:
     """A handle whose content replaces ``path`` only when the block ends without an error.
 
     An exception raised inside the block goes through unchanged (and nothing is replaced).
+    ``sync=False`` leaves out the ``fsync`` of the file and its folder, for a caller that
+    syncs many files in batches itself (the rename is atomic all the same).
 
     Raises
     ------
@@ -84,7 +86,8 @@ def atomic_file(path: Path | str, *, binary: bool = False) -> Iterator[IO[Any]]:
         yield handle
         try:
             handle.flush()
-            os.fsync(handle.fileno())
+            if sync:
+                os.fsync(handle.fileno())
             handle.close()
             if existing is not None:
                 os.chmod(tmp, stat.S_IMODE(existing.st_mode))
@@ -92,7 +95,8 @@ def atomic_file(path: Path | str, *, binary: bool = False) -> Iterator[IO[Any]]:
         except OSError as exc:
             raise OutputError(f"cannot write it ({_reason(exc)}); the file there before is untouched",
                               file=name) from None
-        _sync_folder(target.parent)
+        if sync:
+            _sync_folder(target.parent)
     finally:
         with contextlib.suppress(OSError):
             handle.close()
@@ -116,9 +120,9 @@ def _in_place(target: Path, name: str, binary: bool) -> Iterator[IO[Any]]:
             handle.close()
 
 
-def write_file(path: Path | str, data: str | bytes) -> None:
+def write_file(path: Path | str, data: str | bytes, *, sync: bool = True) -> None:
     """Replace ``path`` with ``data`` (see :func:`atomic_file`)."""
-    with atomic_file(path, binary=isinstance(data, bytes)) as handle:
+    with atomic_file(path, binary=isinstance(data, bytes), sync=sync) as handle:
         handle.write(data)
 
 

@@ -21,15 +21,14 @@ matches written since the last synced batch.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import queue
 import threading
-import uuid
 from collections.abc import Iterable
 from pathlib import Path
 
 from daishi_forensics.errors import OutputError
+from daishi_forensics.outputs import write_file
 
 __all__ = ["Syncer", "replace_file"]
 
@@ -39,8 +38,9 @@ def _reason(exc: OSError) -> str:
 
 
 def replace_file(path: Path, data: bytes) -> None:
-    """Write ``data`` to a hidden temporary file beside ``path`` (``.<name>.<pid>.<random>.tmp``)
-    and rename it over ``path``, creating the folder if needed; not synced (see :class:`Syncer`).
+    """Replace ``path`` with ``data`` whole (:func:`~daishi_forensics.outputs.write_file`: a
+    temporary file renamed over it), creating the folder if needed; not synced (see
+    :class:`Syncer`).
 
     Raises
     ------
@@ -51,16 +51,7 @@ def replace_file(path: Path, data: bytes) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise OutputError(f"cannot create the folder ({_reason(exc)})", file=str(path.parent)) from None
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp")
-    try:
-        with open(tmp, "xb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise OutputError(f"cannot write it ({_reason(exc)}); the file there before is untouched",
-                          file=str(path)) from None
+    write_file(path, data, sync=False)
 
 
 def _fsync(path: Path) -> None:

@@ -1,7 +1,7 @@
 """Work done in a forked child, its answer sent back pickled through a pipe; and the one rule that
 says when a second process may be used at all.
 
-Two places use a second CPU: the replay (:mod:`~daishi_forensics.replay.halves`: a child replays
+Two places use a second CPU: the replay (:mod:`~daishi_forensics.replay._halves`: a child replays
 some of the passes while this process replays the others) and the behavior report (its slowest
 sections computed aside).  Both go through :func:`fork` and :func:`allowed`, so one setting
 governs them and one set of safety rules applies:
