@@ -209,22 +209,16 @@ def _members_net_share(exchanges: list[Exchange]) -> float:
     return max((moved[m] / total[m] for m in total if total[m] > 0), default=0.0)
 
 
-def wash_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Flag], list[str]]:
-    """Goods that go around a cycle of three or more (module rule *wash cycle*).
+Met = tuple[Any, dict[tuple[Any, Any], list[Transfer]], tuple[Any, ...]]
+"""One cycle the search met: ``(good, that good's legs, the cycle's seats)``."""
 
-    Cycles that share seats are one ring: one flag per ring (connected seats), naming its
-    best cycle first.  Returns the flags and notes (e.g. the search budget ran out).
-    """
-    max_len = int(params["max_cycle_length"])
-    ratio = float(params["max_leg_ratio"])
-    threshold = float(params["cycle_threshold"])
-    max_imbalance = float(params["max_member_imbalance"])
-    min_transfers = max(1, int(threshold))
-    budget = [int(params["max_search_steps"])]
-    notes: list[str] = []
-    rings = nx.Graph()  # seats joined by the legs of qualifying cycles
-    cycles: list[dict[str, Any]] = []
-    met: list[tuple[Any, dict[tuple[Any, Any], list[Transfer]], tuple[Any, ...]]] = []
+
+def _met_cycles(view: TransferView, max_len: int, ratio: float, min_transfers: int,
+                budget: list[int]) -> list[Met]:
+    """Every cycle the search meets (module rule *wash cycle*): per good, legs of at least
+    ``min_transfers`` transfers, cut to strongly connected components of three seats or more,
+    searched within ``ratio`` (value consistency) and the ``budget`` of steps."""
+    met: list[Met] = []
     for good, legs in _good_flows(view).items():
         flow = nx.DiGraph()
         values: dict[tuple[Any, Any], float] = {}
@@ -235,7 +229,30 @@ def wash_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Fla
         for nodes in nx.strongly_connected_components(flow):
             if len(nodes) >= 3:
                 met += [(good, legs, c) for c in _cycles_in(flow.subgraph(nodes), values, max_len, ratio, budget)]
+    return met
+
+
+def _cycle_test(cycle: tuple[Any, ...], legs: Mapping[tuple[Any, Any], list[Transfer]],
+                searched: int) -> dict[str, Any]:
+    """The cycle's test (module rule *the test*): the transfers of its good between neighbours
+    of the cycle, ``along`` its way of ``transfers`` both ways, each a coin under the null
+    (two-sided binomial), the p-value and its smallest attainable value times the ``searched``
+    cycles the flagged one was chosen among."""
+    edges = [(cycle[i], cycle[(i + 1) % len(cycle)]) for i in range(len(cycle))]
+    along = sum(len(legs[e]) for e in edges)
+    both = along + sum(len(legs.get((v, u), ())) for u, v in edges)
+    return {"p": min(1.0, 2 * binom_sf(max(along, both - along), both, 0.5) * searched),
+            "min_p": min(1.0, 2 * 0.5 ** both * searched), "along": along, "transfers": both,
+            "searched": searched}
+
+
+def _qualified_cycles(met: list[Met], ratio: float, threshold: float,
+                      max_imbalance: float) -> tuple[nx.Graph, list[dict[str, Any]]]:
+    """The cycles met that are wash cycles (:func:`_qualifying`), each with its test, and the
+    graph of seats their legs join (a cycle adding no leg to a ring already found is skipped)."""
     searched = max(1, len(met))  # every cycle met is a hypothesis the flags are chosen among
+    rings = nx.Graph()
+    cycles: list[dict[str, Any]] = []
     for good, legs, cycle in met:
         edges = [(cycle[i], cycle[(i + 1) % len(cycle)]) for i in range(len(cycle))]
         if all(rings.has_edge(u, v) for u, v in edges):
@@ -245,62 +262,79 @@ def wash_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Fla
             continue
         laps, imbalance = found
         rings.add_edges_from(edges)
-        along = sum(len(legs[e]) for e in edges)
-        both = along + sum(len(legs.get((v, u), ())) for u, v in edges)
-        p = min(1.0, 2 * binom_sf(max(along, both - along), both, 0.5) * searched)
         cycles.append({"cycle": cycle, "good": good, "laps": len(laps), "imbalance": imbalance,
-                       "events": {e for lap in laps for t in lap for e in t[2]}, "p": p,
-                       "min_p": min(1.0, 2 * 0.5 ** both * searched), "along": along, "transfers": both,
-                       "searched": searched})
+                       "events": {e for lap in laps for t in lap for e in t[2]},
+                       **_cycle_test(cycle, legs, searched)})
+    return rings, cycles
+
+
+def _ring_flag(view: TransferView, members: list[Any], rings: nx.Graph, cycles: list[dict[str, Any]],
+               threshold: float, circular: Mapping[Any, Any]) -> Flag:
+    """One ring's flag: its best cycle (most laps, then smallest p-value, then shortest) named
+    first, every cycle inside it as evidence, its pairs' net shares in the explanation."""
+    inside = [c for c in cycles if c["cycle"][0] in members]
+    best = max(inside, key=lambda c: (c["laps"], -c["p"], -len(c["cycle"])))
+    cycle = best["cycle"]
+    pairs = ordered({pair_key(u, v) for u, v in rings.subgraph(members).edges})
+    shares = {f"{a}~{b}": round(view.pair(a, b).net_share, 3) for a, b in pairs}
+    least = min(shares.values())
+    path = " -> ".join(str(n) for n in (*cycle, cycle[0]))
+    others = [n for n in members if n not in cycle]
+    details: dict[str, Any] = {
+        "cycle": list(cycle),
+        "laps": best["laps"],
+        "cycles": [{"cycle": list(c["cycle"]), "good": c["good"], "laps": c["laps"]}
+                   for c in sorted(inside, key=lambda c: (-c["laps"], repr(c["cycle"])))[:10]],
+        "cyclesFound": len(inside),
+        "memberImbalance": round(best["imbalance"], 4),
+        "pairNetShare": shares,
+        "good": best["good"],
+        "transfersAlong": best["along"],
+        "transfers": best["transfers"],
+        "minP": best["min_p"],
+        "cyclesSearched": best["searched"],
+    }
+    if circular:
+        details["circularReputation"] = {str(n): circular[n] for n in members if n in circular}
+    return Flag(
+        screen="ring",
+        kind="wash_cycle",
+        level="flag",
+        agents=(*cycle, *others),
+        pairs=tuple(pairs),
+        score=float(best["laps"]),
+        threshold=threshold,
+        evidence=tuple(ordered({e for c in inside for e in c["events"]})),
+        explanation=(
+            f"Goods went around {path} {best['laps']} times and came back where they started"
+            + (f" ({len(inside)} such cycles among {len(members)} seats)" if len(inside) > 1 else "")
+            + (f", though each pair's trades look one-way (net share {least:.3f} or more), "
+               "which circular reputation cannot see."
+               if least >= 0.5 else
+               f", farming trades and reputation (pairs' net share as low as {least:.3f}).")
+        ),
+        details=details,
+        p_value=best["p"],
+        null=CYCLE_NULL,
+    )
+
+
+def wash_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Flag], list[str]]:
+    """Goods that go around a cycle of three or more (module rule *wash cycle*).
+
+    Cycles that share seats are one ring: one flag per ring (connected seats), naming its
+    best cycle first.  Returns the flags and notes (e.g. the search budget ran out).
+    """
+    ratio = float(params["max_leg_ratio"])
+    threshold = float(params["cycle_threshold"])
+    budget = [int(params["max_search_steps"])]
+    met = _met_cycles(view, int(params["max_cycle_length"]), ratio, max(1, int(threshold)), budget)
+    rings, cycles = _qualified_cycles(met, ratio, threshold, float(params["max_member_imbalance"]))
+    notes: list[str] = []
     if budget[0] <= 0:
         notes.append(f"ring: the cycle search stopped after {int(params['max_search_steps'])} steps; "
                      "some cycles may be missing")
     circular = view.graph.graph.get("circular_reputation") or {}
-    flags: list[Flag] = []
-    for members in sorted((ordered(c) for c in nx.connected_components(rings)), key=repr):
-        inside = [c for c in cycles if c["cycle"][0] in members]
-        best = max(inside, key=lambda c: (c["laps"], -c["p"], -len(c["cycle"])))
-        cycle = best["cycle"]
-        pairs = ordered({pair_key(u, v) for u, v in rings.subgraph(members).edges})
-        shares = {f"{a}~{b}": round(view.pair(a, b).net_share, 3) for a, b in pairs}
-        least = min(shares.values())
-        path = " -> ".join(str(n) for n in (*cycle, cycle[0]))
-        others = [n for n in members if n not in cycle]
-        details: dict[str, Any] = {
-            "cycle": list(cycle),
-            "laps": best["laps"],
-            "cycles": [{"cycle": list(c["cycle"]), "good": c["good"], "laps": c["laps"]}
-                       for c in sorted(inside, key=lambda c: (-c["laps"], repr(c["cycle"])))[:10]],
-            "cyclesFound": len(inside),
-            "memberImbalance": round(best["imbalance"], 4),
-            "pairNetShare": shares,
-            "good": best["good"],
-            "transfersAlong": best["along"],
-            "transfers": best["transfers"],
-            "minP": best["min_p"],
-            "cyclesSearched": best["searched"],
-        }
-        if circular:
-            details["circularReputation"] = {str(n): circular[n] for n in members if n in circular}
-        flags.append(Flag(
-            screen="ring",
-            kind="wash_cycle",
-            level="flag",
-            agents=(*cycle, *others),
-            pairs=tuple(pairs),
-            score=float(best["laps"]),
-            threshold=threshold,
-            evidence=tuple(ordered({e for c in inside for e in c["events"]})),
-            explanation=(
-                f"Goods went around {path} {best['laps']} times and came back where they started"
-                + (f" ({len(inside)} such cycles among {len(members)} seats)" if len(inside) > 1 else "")
-                + (f", though each pair's trades look one-way (net share {least:.3f} or more), "
-                   "which circular reputation cannot see."
-                   if least >= 0.5 else
-                   f", farming trades and reputation (pairs' net share as low as {least:.3f}).")
-            ),
-            details=details,
-            p_value=best["p"],
-            null=CYCLE_NULL,
-        ))
+    flags = [_ring_flag(view, members, rings, cycles, threshold, circular)
+             for members in sorted((ordered(c) for c in nx.connected_components(rings)), key=repr)]
     return flags, notes
