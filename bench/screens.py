@@ -1,15 +1,16 @@
 """Benchmark of the collusion screens: detection, the clean-match rates, calibration and speed.
 
-    python bench/screens.py [--seeds 12] [--clean 60] [--split report] [--workers N]
+    python bench/screens.py [--seeds 12] [--clean 60] [--split report] [--workers N] [--tune-noise none,medium]
 
 Nothing is tuned here: the screens run with the shipped configuration, and every figure
 says which split it comes from.
 
 Splits.  Simulated matches come in two disjoint sets of seeds: ``tune`` (seeds 1...) is the
 only set the screens' choices (the nulls, the size floors, the rate split) were ever
-looked at on, and only at noise levels ``none`` and ``medium``; ``report`` (seeds 5001...)
-was not looked at while choosing, and the levels ``light`` and ``heavy`` were never used
-for choosing at all.  ``--split report`` (the default) prints the report split only.
+looked at on, at noise levels ``none`` and ``medium`` (and, for the diagnosis of what the
+screens miss, ``heavy``: ``--tune-noise none,medium,heavy``); ``report`` (seeds 5001...)
+was not looked at while choosing, and the level ``light`` was never used for choosing at
+all.  ``--split report`` (the default) prints the report split only.
 
 Printed, each measured in this one run:
 
@@ -19,6 +20,11 @@ Printed, each measured in this one run:
   group), each with a Wilson 95% interval;
 - per noise level, on honest matches (``clean`` with that noise): the share not ``clear``
   and the share ``flag`` (targets: at most 2% and 0.5%), with a Wilson 95% interval;
+- why each planted feeder, ring and cartel pair its screen missed was missed (the statistic
+  at its ceiling, the multiple testing, or a finding no more unusual than honest play), and
+  how many honest matches of the same split and level have a test of that screen as small;
+- the thrown-fight size floor: at floors 0, 2, 5 and 10 typical exchanges, the honest matches
+  raised by the thrown-fight screen and the planted fights found;
 - the calibration curve: the configured false-alarm rate against the observed share of
   honest matches not ``clear`` (report split, every noise level pooled);
 - the same clean rate on a second honest economy written apart from the simulator
@@ -58,6 +64,14 @@ SPLITS = {"tune": 1, "report": 5001}
 """First seed of each split."""
 NOMINAL = (0.005, 0.01, 0.02, 0.05, 0.1)
 """Configured false-alarm rates of the calibration curve."""
+
+
+def _how(split: str, noise: str) -> str:
+    """How a figure's matches were used: tuned on, looked at (tune seeds at a level added for
+    diagnosis only), or held out."""
+    if split != "tune":
+        return "held out"
+    return "tuned on" if noise in TUNED_NOISE else "looked at"
 
 
 def _pair(a: str, b: str) -> tuple[str, str]:
@@ -143,7 +157,7 @@ def detection(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str, An
                 pairs = planted_pairs(p)
                 planted_n[p["kind"]] += len(pairs)
                 found[p["kind"]] += len(pairs & by_screen.get(p["kind"], set()))
-        how = "tuned on" if split == "tune" and noise in TUNED_NOISE else "held out"
+        how = _how(split, noise)
         for kind in KINDS:
             print(f"  {noise:8s} {kind:13s} {rate_ci(found[kind], planted_n[kind])}   "
                   f"{rate_ci(tp[kind], flagged[kind])}   {how}")
@@ -195,6 +209,139 @@ def thrown_misses(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str
             print(f"             {note}")
 
 
+SCREEN_OF = {"feeder": ("feeder",), "ring": ("ring.pair", "ring.cycle", "ring.ring"), "cartel": ("cartel",)}
+"""The tests of each planted kind's screen (the first item of a test's key)."""
+
+
+def _names(key: Any) -> set[Any]:
+    """Every seat a test's key names (keys nest tuples of seats)."""
+    out: set[Any] = set()
+    for part in key if isinstance(key, tuple) else (key,):
+        out |= _names(part) if isinstance(part, tuple) else {part}
+    return out
+
+
+def honest_least(result: Any, screen_tests: tuple[str, ...]) -> float:
+    """The smallest p-value any test of a screen gave in one (honest) match: 1 when it made none."""
+    return min((t.p_value for t in result.tests if isinstance(t.key, tuple) and t.key and t.key[0] in screen_tests),
+               default=1.0)
+
+
+def why_one(result: Any, screen_tests: tuple[str, ...], a: str, b: str) -> tuple[str, str]:
+    """Why a planted pair its screen did not raise was missed: ``(cause, figures)``.  Read from the
+    tests of the kind's screen that name both seats, the best (smallest p-value) of them:
+
+    - ``no test``: none names both (the pattern the screen tests was never met);
+    - ``statistic at its ceiling``: the best p-value is the smallest its test could give (every
+      exchange the test reads went the colluders' way), and that could not pass the family: the
+      statistic is too weak for the evidence there is, however the family is counted;
+    - ``multiple testing``: the best p-value is at most the screen's share of the match's rate
+      (alone it would pass) but not its share of the screen's family;
+    - ``not unusual``: the best p-value is above the rate although the test could have said
+      less: the null is wider than the colluders' evidence, or it is spread over several tests.
+
+    The family here is the screen's own testable tests at its share (the match-level step:
+    the screens that could reject share the rate equally, Holm within each)."""
+    from daishi_forensics.screens.screening import screen_of_test
+    from daishi_forensics.screens.stats import testable_family
+
+    shared = int(result.testing.get("screensSharing", 1)) or 1
+    rate = float(result.testing.get("holmRate", 0.0)) / shared  # the screen's share of the match's rate
+    screen = screen_of_test((screen_tests[0],))
+    own = {t.key: t for t in result.tests if screen_of_test(t.key) == screen}
+    family = len(testable_family(own.values(), rate)) or 1
+    mine: dict[Any, Any] = {}
+    for t in result.tests:
+        if isinstance(t.key, tuple) and t.key and t.key[0] in screen_tests and {a, b} <= _names(t.key):
+            if t.key not in mine or t.p_value < mine[t.key].p_value:
+                mine[t.key] = t
+    if not mine:
+        return "no test", f"family {family}"
+    best = min(mine.values(), key=lambda t: (t.p_value, repr(t.key)))
+    figures = (f"best {best.key[0]} p {best.p_value:.2g} (smallest it could give {best.min_p:.2g}), "
+               f"the screen's share {rate:.3g} ({shared} screens sharing) over its family of {family} "
+               f"({rate / family:.2g} each)")
+    if best.p_value <= best.min_p * (1 + 1e-9):
+        return "statistic at its ceiling", figures
+    if best.p_value <= rate:
+        return "multiple testing", figures
+    return "not unusual", figures
+
+
+def _best_p(result: Any, screen_tests: tuple[str, ...], a: str, b: str) -> float:
+    return min((t.p_value for t in result.tests if isinstance(t.key, tuple) and t.key and t.key[0] in screen_tests
+                and {a, b} <= _names(t.key)), default=1.0)
+
+
+def why_missed(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str, Any]]], split: str) -> None:
+    """Every planted feeder, ring and cartel pair its screen missed, and why (:func:`why_one`); and,
+    for each, how many honest matches of the same split and level have a test of that screen at
+    least as small (:func:`honest_least`): where that is a few in a hundred or more, no procedure
+    that keeps honest matches clear at the shipped rate could find the pair with this statistic."""
+    from daishi_forensics.screens import load_config, screen_graph
+
+    config = load_config()
+    print(f"\n== split {split}: planted feeder, ring and cartel pairs missed, and why ==")
+    for noise in NOISE:
+        clean = [screen_graph(r[4], config) for r in rows if r[0] == split and r[3] == noise and r[1] == "clean"]
+        for kind in SCREEN_OF:
+            mine = [r for r in rows if r[0] == split and r[3] == noise and r[1] == kind]
+            if not mine:
+                continue
+            causes: Counter[str] = Counter()
+            planted = 0
+            notes = []
+            for _s, _kind, seed, _noise, graph, truth in mine:
+                result = screen_graph(graph, config)
+                raised = {_pair(a, b) for f in result.flags if f.screen == kind for a, b in f.pairs}
+                for p in truth["planted"]:
+                    if p["kind"] != kind:
+                        continue
+                    for a, b in sorted(planted_pairs(p)):
+                        planted += 1
+                        if (a, b) in raised:
+                            continue
+                        cause, figures = why_one(result, SCREEN_OF[kind], a, b)
+                        causes[cause] += 1
+                        best = _best_p(result, SCREEN_OF[kind], a, b)
+                        honest = sum(honest_least(c, SCREEN_OF[kind]) <= best for c in clean)
+                        notes.append(f"seed {seed} {a}~{b}: {cause}; {figures}; honest matches with a {kind} "
+                                     f"test as small: {honest}/{len(clean)}")
+            shown = ", ".join(f"{c} {n}" for c, n in sorted(causes.items())) or "none"
+            print(f"  {noise:8s} {kind:7s} missed {sum(causes.values())}/{planted}: {shown}")
+            for note in notes:
+                print(f"             {note}")
+
+
+def thrown_floor(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str, Any]]], split: str,
+                 floors: tuple[float, ...] = (0.0, 2.0, 5.0, 10.0)) -> None:
+    """Whether the thrown-fight size floor is needed: at each floor (typical exchanges), the honest
+    matches where the thrown-fight screen raised a pair, and the planted thrown fights found.  The
+    screen's test is in the match's family whatever the floor (the floor only removes candidates),
+    so a floor changes what is raised, never the family."""
+    from daishi_forensics.screens import load_config, screen_graph
+
+    print(f"\n== split {split}: the thrown-fight size floor, honest matches raised and planted fights found ==")
+    print("  noise    floor   honest matches raised by thrown_fight [Wilson 95%]   planted found [Wilson 95%]")
+    for noise in NOISE:
+        clean = [r for r in rows if r[0] == split and r[3] == noise and r[1] == "clean"]
+        planted = [r for r in rows if r[0] == split and r[3] == noise and r[1] == "thrown_fight"]
+        if not clean and not planted:
+            continue
+        for floor in floors:
+            config = load_config({"screens": {"thrown_fight": {"min_value": floor}}})
+            raised = sum(any(f.screen == "thrown_fight" for f in screen_graph(r[4], config).flags) for r in clean)
+            found = total = 0
+            for r in planted:
+                result = screen_graph(r[4], config)
+                for p in r[5]["planted"]:
+                    if p["kind"] == "thrown_fight":
+                        total += 1
+                        found += any(f.screen == "thrown_fight" and set(f.agents) == {p["attacker"], p["victim"]}
+                                     for f in result.flags)
+            print(f"  {noise:8s} {floor:5g}   {rate_ci(raised, len(clean))}              {rate_ci(found, total)}")
+
+
 def clean_rates(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str, Any]]], split: str) -> None:
     from daishi_forensics.screens import load_config, screen_graph
 
@@ -209,7 +356,7 @@ def clean_rates(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str, 
         verdicts = Counter(screen_graph(r[4], config).verdict for r in mine)
         n = len(mine)
         bad = n - verdicts["clear"]
-        how = "tuned on" if split == "tune" and noise in TUNED_NOISE else "held out"
+        how = _how(split, noise)
         print(f"  {noise:8s} {n:5d}     {rate_ci(bad, n)}   {rate_ci(verdicts['flag'], n)}   {how}")
 
 
@@ -313,9 +460,10 @@ def speed() -> None:
           f"CPU {time.process_time() - started_cpu:.3f} s")
 
 
-def jobs(split: str, seeds: int, clean: int) -> list[tuple[str, str, int, str]]:
+def jobs(split: str, seeds: int, clean: int, tune_levels: tuple[str, ...] = TUNED_NOISE,
+         ) -> list[tuple[str, str, int, str]]:
     first = SPLITS[split]
-    levels = TUNED_NOISE if split == "tune" else NOISE
+    levels = tune_levels if split == "tune" else NOISE
     out = [(split, k, first + s, noise) for noise in levels for k in KINDS for s in range(seeds)]
     out += [(split, "clean", first + 1000 + s, noise) for noise in levels for s in range(clean)]
     return out
@@ -331,15 +479,20 @@ def main() -> None:
                         help="configured false-alarm rates the second economy is screened at (default 0.02,0.05,0.1)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--no-speed", action="store_true")
+    parser.add_argument("--tune-noise", default=",".join(TUNED_NOISE),
+                        help="noise levels of the tune split (default none,medium, the levels tuned on; add heavy "
+                             "to look at heavy noise on tune seeds, as the misses' diagnosis did)")
     parser.add_argument("--cache", type=Path, default=None,
                         help="keep the simulated graphs in this folder and reuse them (the simulator changes, the "
                              "cache does not notice)")
     args = parser.parse_args()
     sys.setrecursionlimit(10_000)
     splits = ("tune", "report") if args.split == "both" else (args.split,)
-    todo = [j for s in splits for j in jobs(s, args.seeds, args.clean)]
+    tune_levels = tuple(level for level in NOISE if level in args.tune_noise.split(","))
+    todo = [j for s in splits for j in jobs(s, args.seeds, args.clean, tune_levels)]
     started = time.perf_counter()
-    stored = args.cache / f"screens-{args.split}-{args.seeds}-{args.clean}.pickle" if args.cache else None
+    stored = (args.cache / f"screens-{args.split}-{args.seeds}-{args.clean}-{'-'.join(tune_levels)}.pickle"
+              if args.cache else None)
     if stored is not None and stored.exists():
         rows = pickle.loads(stored.read_bytes())
         print(f"read {len(rows)} simulated matches from {stored}")
@@ -354,6 +507,8 @@ def main() -> None:
     for split in splits:
         detection(rows, split)
         thrown_misses(rows, split)
+        why_missed(rows, split)
+        thrown_floor(rows, split)
         clean_rates(rows, split)
         calibration(rows, split)
     if args.second:
@@ -361,9 +516,10 @@ def main() -> None:
             second_world(args.second, split, args.workers, tuple(float(r) for r in args.second_rates.split(",")))
     if not args.no_speed:
         speed()
-    print("\n(tune: seeds from 1, noise none and medium, the only matches looked at while choosing; report: seeds "
-          "from 5001 and every noise level; light and heavy were never used for choosing; the second economy: "
-          "tune seeds from 1 looked at, report seeds from 10001 never; intervals: Wilson 95%)")
+    print("\n(tune: seeds from 1, noise none and medium, and heavy for the diagnosis of misses, the only matches "
+          "looked at while choosing; report: seeds from 5001 and every noise level, never looked at while choosing; "
+          "light was never used at all; the second economy: tune seeds from 1 looked at, report seeds from 10001 "
+          "never; intervals: Wilson 95%)")
 
 
 if __name__ == "__main__":

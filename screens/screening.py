@@ -27,7 +27,7 @@ from .pair_outlier import PairRow, pair_outlier, pair_table, season_outliers
 from .ring import ring
 from .scatter_gather import gather_scatter, scatter_gather
 from .season import Feed, feed_cycles, feed_graph, match_feeds, season_feeders
-from .stats import Candidate, Test, adjust, describe_p, testable_family
+from .stats import Candidate, Test, adjust_shared, describe_p, testable_family
 from .thrown_fight import thrown_fight
 from .value_cycles import value_cycles
 
@@ -65,6 +65,10 @@ class ScreenResult:
     """The collusion table of the match (for the season-scale outliers)."""
     testing: Mapping[str, Any] = field(default_factory=dict, compare=False)
     """The match-level multiple-testing step: method, rates, tests made and the family's size."""
+    tests: tuple[Test, ...] = field(default=(), repr=False, compare=False)
+    """Every test of the Daishi screens the step weighed, rejected or not (what a miss is read
+    from: the test's p-value, the smallest it could give, against ``testing``'s rate and family);
+    not in the JSON form."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form (deterministic ordering): ``verdict``, ``configVersion``, ``configDigest``,
@@ -185,15 +189,35 @@ def as_candidates(screen: str, found: Iterable[Any]) -> tuple[list[Candidate], l
     return candidates, tests, kept
 
 
+def screen_of_test(key: Any) -> str:
+    """The screen a test belongs to, from its key: ``ring.pair``, ``ring.cycle`` and ``ring.ring``
+    are the ring screen's; a key a plain flag was made into names its screen second; the
+    operator screen's feeds are the feeder screen's hypotheses (one key, one hypothesis).  Keys
+    that are not tuples name no screen: they are one group.
+
+    >>> screen_of_test(("ring.pair", "a", "b")), screen_of_test(("flag", "fans", "fan_in")), screen_of_test("t1")
+    ('ring', 'fans', '')
+    """
+    if isinstance(key, tuple) and key:
+        if key[0] == "flag" and len(key) > 1:
+            return str(key[1])
+        return str(key[0]).split(".", 1)[0]
+    return ""
+
+
 def calibrate(candidates: Sequence[Candidate], tests: Sequence[Test], config: ScreenConfig,
               view: TransferView | None = None, *, holm_alpha: float | None = None,
               typology_alpha: float = 0.0) -> tuple[list[Flag], dict[str, Any]]:
     """The match-level multiple-testing step.
 
-    Holm's step-down over every test of every Daishi screen of the match (Tarone's reduction:
-    a test whose smallest attainable p-value cannot reach the rate is left out of the count),
-    at ``holm_alpha`` (the configuration's ``false_alarm_rate`` less the typologies' share,
-    :func:`typology_share`; all of it when not given).  A candidate whose adjusted p-value is at
+    The Daishi screens that could reject anything share ``holm_alpha`` (the configuration's
+    ``false_alarm_rate`` less the typologies' share, :func:`typology_share`; all of it when not
+    given) equally, and each runs Holm's step-down over its own tests at its share (Tarone's
+    reduction: a test whose smallest attainable p-value cannot reach the share is left out of
+    the count; :func:`~daishi_forensics.screens.stats.adjust_shared`).  A screen that tests few
+    candidates (a feeder's spokes, a cartel's blocs) is not outweighed by one that tests every
+    trading pair (the round-trip test): the split depends on what the tests condition on, never
+    on their outcome, so the family-wise error is still at most the rate.  A candidate whose adjusted p-value is at
     most that level ``x flag_share`` is a ``flag`` (unless it may only be a review), at most
     the level a ``review``; otherwise it is dropped.  With the typologies' share, in an honest
     match the chance of any flag or review is at most ``false_alarm_rate`` and of any flag at
@@ -201,7 +225,7 @@ def calibrate(candidates: Sequence[Candidate], tests: Sequence[Test], config: Sc
     """
     alpha = config.false_alarm_rate if holm_alpha is None else holm_alpha
     flag_alpha = alpha * config.flag_share
-    adjusted, size = adjust(tests, alpha)
+    adjusted, size, shared = adjust_shared(tests, alpha, screen_of_test)
     flags: list[Flag] = []
     feeds_found: list[Flag] = []
     for c in candidates:
@@ -220,10 +244,12 @@ def calibrate(candidates: Sequence[Candidate], tests: Sequence[Test], config: Sc
     if view is not None:
         flags += hubs(view, feeds_found)
     flags = [_unusual(f) for f in flags]
-    summary = {"method": "Holm step-down over the testable tests of every Daishi screen (Tarone's reduction); "
-                         "each money-laundering typology at its own share",
+    summary = {"method": "the Daishi screens that could reject share the rate equally, each with Holm's step-down "
+                         "over its testable tests (Tarone's reduction); each money-laundering typology at its own "
+                         "share",
                "falseAlarmRate": config.false_alarm_rate, "holmRate": alpha, "flagRate": flag_alpha,
-               "typologyRate": typology_alpha, "tests": len({t.key for t in tests}), "family": size}
+               "typologyRate": typology_alpha, "tests": len({t.key for t in tests}), "family": size,
+               "screensSharing": shared}
     return flags, summary
 
 
@@ -296,7 +322,7 @@ def screen_view(view: TransferView, config: ScreenConfig | None = None) -> Scree
     ordered_flags = _sorted_flags(flags + kept)
     missing, observations = _split(notes)
     return ScreenResult(verdict_of(ordered_flags), config.version, config.digest, ordered_flags,
-                        missing, observations, name, table, testing)
+                        missing, observations, name, table, testing, tuple(tests))
 
 
 def _split(notes: Iterable[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -34,7 +34,14 @@ Rule, per aggressor ``X`` and victim ``V``:
   has a low rate of its own, and its silence proves little.  Combined with the count by
   Fisher's product (the two independent under honest play), where the victim's answer rate
   is at least ``MIN_ANSWER_RATE`` (where victims do not answer, silence says nothing);
-- a size floor: the acts took at least ``min_value`` typical exchanges in all.
+- a size floor: the acts took at least ``min_value`` typical exchanges in all (the seeds'
+  thrown fight: one side lets the other *take its goods*).  The floor only removes a
+  candidate: the pair's test is in the match's family whatever the acts took.  It is still
+  needed: the count reads an aggressor's hits on the others it stood beside, and an honest
+  vendetta -- a seat that hits its one rival and nobody else, trades with it between times,
+  and is not answered -- is as concentrated as a thrown fight and far more common in small
+  thefts; without the floor, simulated honest matches come back with a thrown fight several
+  times in a hundred (``bench/screens.py``, the floor's table).
 
 >>> import networkx as nx
 >>> from .graph import TransferView

@@ -112,14 +112,16 @@ def test_feeder_hub_and_spoke_exact() -> None:
     assert flag.details["typicalExchangeValue"] == 6.0
     # twelve gifts of one size, all one way: 2 of the 2^12 sign patterns are as far from even
     assert flag.p_value == 2 / 4096
-    # the testable family (Tarone, at the Daishi screens' 0.018): the two spokes' sign-flip tests (smallest p
-    # 2/4096).  The round-trip tests cannot reach 0.018 / 3: h~x and h~y have no pair sharing neither seat, so
-    # their yardstick is the prior alone (one half: smallest p 0.5); x~y (one trip possible) is weighed against
-    # h~s1 and h~s2 (no trip of six possible), a rate of 0.0066 at its volume; the spokes' own pairs (no
-    # mirror) against the prior and x~y.  s3's single gift (smallest p 1) neither.  Holm: 2 x 2/4096.
-    assert (flag.tests, flag.p_adjusted) == (2, 4 / 4096)
-    assert result.testing["family"] == 2 and "sign" in (flag.null or "")
-    assert "1 in 2,048" in flag.explanation and "1 in 1,024 counting the 2 tests made here" in flag.explanation
+    # the screens sharing the Daishi screens' 0.018 (Tarone's rule on each screen's most testable test): the
+    # feeder (the spokes' sign-flip tests, smallest p 2/4096) and the ring (x~y, one trip possible, weighed
+    # against h~s1 and h~s2 with no trip of six possible: a rate of 0.0066 at its volume, its smallest p): both
+    # at most 0.018 / 2; the pair outliers' smallest, 1/6, cannot be.  h~x and h~y have no pair sharing neither
+    # seat (their yardstick the prior alone, one half: smallest p 0.5); s3's single gift (smallest p 1).  Each
+    # screen at 0.009: the feeder's Holm over its two spokes, 2 x 2/4096, times the 2 screens sharing; the
+    # ring's family x~y alone.
+    assert (flag.tests, flag.p_adjusted) == (3, 8 / 4096)
+    assert result.testing["family"] == 3 and result.testing["screensSharing"] == 2 and "sign" in (flag.null or "")
+    assert "1 in 2,048" in flag.explanation and "1 in 512 counting the 3 tests made here" in flag.explanation
 
 
 def test_a_sign_flip_on_six_one_way_exchanges_is_two_in_sixty_four() -> None:
@@ -704,6 +706,53 @@ def test_thrown_fight_exact() -> None:
     assert flag.p_value == pytest.approx(product_p([p_count, silence]))
 
 
+def _small_thrown_fight() -> tuple[nx.MultiDiGraph, list[int]]:
+    """:func:`test_thrown_fight_exact`'s match with every act taking 2 instead of 12: the same test
+    (the count and the victim's silence never read the value), 12 taken in all."""
+    outsiders = ["a", "b", "c", "d"]
+    contact = {pair: 30 for pair in itertools.combinations(outsiders, 2)}
+    g = nx.MultiDiGraph(contact={**contact, ("v", "x"): 90}, ticks=300)
+    honest_market(g, outsiders, rounds=2)
+    take(g, "b", "a", 3, 2.0, kind="theft")
+    acts = [take(g, "v", "x", t, 2.0) for t in (10, 40, 70, 100, 130, 160)]
+    for t in (5, 50):
+        trade(g, "v", "x", t, {"wood": 6.0}, {"food": 6.0})
+    return g, acts
+
+
+def test_a_small_thrown_fight_is_found_by_its_test_and_kept_out_by_the_floor_only() -> None:
+    from daishi_forensics.screens.graph import TransferView
+    from daishi_forensics.screens.stats import poisson_sf, product_p
+
+    g, acts = _small_thrown_fight()
+    assert TransferView(g).scale == 6.0  # every exchange moved 6 each way: 12 taken is 2 typical exchanges
+    p = product_p([poisson_sf(6, 1.5 / 210 * 90), math.prod((3.75 + i) / (5 + i) for i in range(6))])
+    shipped = screen_graph(g)
+    assert [f for f in shipped.flags if f.screen == "thrown_fight"] == []  # under the floor of 10
+    unfloored = screen_graph(g, {"screens": {"thrown_fight": {"min_value": 0.0}}})
+    [flag] = [f for f in unfloored.flags if f.screen == "thrown_fight"]
+    assert (flag.agents, flag.details["valueTaken"], flag.p_value) == (("x", "v"), 12.0, pytest.approx(p))
+    assert set(acts) <= set(flag.evidence)
+    # the floor removes the candidate, never its test: both runs weigh the same tests, the same family
+    assert shipped.testing["tests"] == unfloored.testing["tests"]
+    assert shipped.testing["family"] == unfloored.testing["family"]
+    assert ("thrown_fight", "x", "v") in {t.key for t in shipped.tests}
+
+
+def test_an_honest_small_theft_is_not_flagged_even_without_the_floor() -> None:
+    g, _ = _small_thrown_fight()
+    h = nx.MultiDiGraph(contact=g.graph["contact"], ticks=300)
+    h.add_edges_from((u, v, d) for u, v, d in g.edges(data=True) if d.get("kind") not in ("raid", "theft"))
+    take(h, "v", "x", 10, 2.0, kind="theft")  # the match's one theft, of a trading partner, unanswered
+    result = screen_graph(h, {"screens": {"thrown_fight": {"min_value": 0.0}}})
+    assert result.verdict == "clear"
+    # x's rate is the rest of the match's: (0 acts + 1/2) over (270 - 90 ticks + the median pair's 30), for its
+    # 90 ticks with v: 0.214 acts expected, P(X >= 1) = 1 - e^-0.214 = 0.19; no other pair fought, so no
+    # victim's answers to weigh its silence against
+    [test] = [t for t in result.tests if t.key == ("thrown_fight", "x", "v")]
+    assert test.p_value == pytest.approx(1 - math.exp(-0.5 / 210 * 90))
+
+
 def test_a_persistent_thief_is_not_a_partner() -> None:
     g = nx.MultiDiGraph(contact={("v", "x"): 12, ("a", "b"): 3, ("a", "v"): 3}, ticks=300)
     honest_market(g, ["a", "b"], rounds=2)
@@ -925,13 +974,13 @@ def test_verdict_is_the_worst_level() -> None:
 
 def test_config_version_is_stamped_and_overrides_change_it(tmp_path: Any) -> None:
     shipped = default_config()
-    assert screen_graph(nx.MultiDiGraph()).config_version == shipped.version == "2.4.0"
+    assert screen_graph(nx.MultiDiGraph()).config_version == shipped.version == "2.5.0"
     assert set(SCREENS) <= set(shipped.screens)
     for screen in shipped.screens:  # every parameter documented in config.json has a value
         assert all(v is not None for v in shipped.screens[screen].values())
     g = everything_graph()
     loose = screen_graph(g, {"screens": {"feeder": {"min_spoke_value": 1000}}})
-    assert loose.config_version == "2.4.0+local" and loose.config_digest != shipped.digest
+    assert loose.config_version == "2.5.0+local" and loose.config_digest != shipped.digest
     assert not [f for f in loose.flags if f.kind == "hub_and_spoke"]
     assert [f for f in screen_graph(g).flags if f.kind == "hub_and_spoke"]
     path = tmp_path / "strict.json"

@@ -71,6 +71,24 @@ def test_holm_over_the_testable_family() -> None:
     assert adjust([Hypothesis("x", 0.001), Hypothesis("x", 0.001), Hypothesis("y", 0.5)], 0.02)[1] == 2
 
 
+def test_the_screens_that_could_reject_share_the_rate_equally() -> None:
+    from daishi_forensics.screens.screening import screen_of_test
+    from daishi_forensics.screens.stats import adjust_shared
+
+    tests = [Hypothesis(("feeder", "h", "s"), 0.004, 0.001), Hypothesis(("ring.pair", "a", "b"), 0.006, 0.0),
+             Hypothesis(("ring.ring", ("a", "b", "c")), 0.5, 0.0), Hypothesis(("ring.pair", "c", "d"), 0.9, 0.3),
+             Hypothesis(("pair_outlier", "a", "b"), 0.04, 0.04)]
+    adjusted, size, shared = adjust_shared(tests, 0.02, screen_of_test)
+    # each screen as testable as its most testable test: feeder 0.001, ring 0, pair_outlier 0.04; at 0.02 / 2
+    # two of them can reach their share (pair_outlier's 0.04 cannot): the feeder and the ring, 0.01 each.  The
+    # feeder alone in its family: 0.004, times the 2 sharing; the ring's Holm over its testable two (c~d's
+    # smallest, 0.3, cannot reach 0.01 / 2): 2 x 0.006 = 0.012, then max(0.012, 0.5) = 0.5, times 2
+    assert (size, shared) == (3, 2)
+    assert [adjusted[t.key] for t in tests] == [0.008, 0.024, 1.0, 1.0, 1.0]
+    # one Holm step over the same tests: Tarone keeps three at 0.02 / 3 (the same three), 3 x 0.004 for the feeder
+    assert adjust(tests, 0.02)[0][("feeder", "h", "s")] == pytest.approx(0.012)
+
+
 def _flag(p: float, screen: str = "typology", tests: int | None = None, other: str = "b") -> Flag:
     return Flag(screen, "fan_in", "flag", ("a", other), (("a", other),), 1.0, 0.0, (1,), f"a found {other}.",
                 p_value=p, null="a null", tests=tests)
