@@ -403,7 +403,8 @@ _REPLY_NOUN = (
     r"antwort|respuesta|reponse|risposta|resposta)"
 )
 _STRICT = (
-    r"(?:nothing\s+(?:else|more|before\s+it|after\s+it|but)|and\s+nothing\s+(?:else|more)|"
+    r"(?:nothing\s+(?:else|more|before\s+it|after\s+it|but|before\s+or\s+after|after\s+or\s+before)|"
+    r"and\s+nothing\s+(?:else|more)|"
     r"no\s+(?:other|additional|extra|further)\s+(?:text|words?|output|characters?|content|commentary|explanation)|"
     r"(?:without|no)\s+(?:any\s+)?(?:explanations?|commentary|comments?|elaboration|preamble|additional\s+text|"
     r"other\s+text|punctuation|context)|"
@@ -416,7 +417,7 @@ _STRICT = (
 
 _ACCESS_CLAIM = (
     r"(?:access[\s_.:\-]{0,3}(?:is\s+|has\s+been\s+|was\s+|now\s+)?(?:granted|approved|authori[sz]ed|unlocked)"
-    r"(?!\s+(?:to|into|through|for|in|on|at|via|across)\b)|"
+    r"(?![\"']?\s+(?:to|into|through|for|in|on|at|via|across)\b)|"
     r"(?:entry|login|log-?in|authori[sz]ation|authenticat\w*|clearance|admin\s+rights)\s+"
     r"(?:is\s+|has\s+been\s+|was\s+|now\s+)?(?:granted|approved|authori[sz]ed|successful|accepted|unlocked|"
     r"confirmed)|"
@@ -590,8 +591,10 @@ _PROTOCOL_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "forged-sender", "protocol", "strong", "notice",
-        _rx(r"\b(?:this|the\s+following|the\s+above|the\s+next)\s+(?:message|notice|note|instructions?|request|text|"
-            r"directive|command|update|order|announcement|alert|memo)\s+(?:is|was|comes|came|has\s+been|were|are)\s+"
+        _rx(r"\b(?:(?:this|the\s+following|the\s+above|the\s+next)\s+(?:message|notice|note|instructions?|request|text|"
+            r"directive|command|update|order|announcement|alert|memo)|the\s+(?:message|notice|note|instructions?|text|"
+            r"directive|memo)\s+(?:below|above|that\s+follows|you(?:'re|\s+are)\s+(?:reading|seeing|processing)(?:\s+now)?))"
+            r"\s+(?:is|was|comes|came|has\s+been|were|are)\s+"
             r"(?:being\s+)?(?:sent\s+|issued\s+|written\s+|posted\s+|generated\s+|signed\s+|coming\s+|relayed\s+|"
             r"delivered\s+)?(?:directly\s+|straight\s+|officially\s+)?(?:from|by)\s+(?:the\s+|your\s+)?" + _SENDER
             + r"\b(?!\s+(?:of|in|at|for)\s+(?:our|my|the|this)\s+(?:alliance|guild|team|group|chat|clan))"
@@ -600,13 +603,16 @@ _PROTOCOL_RULES: tuple[Rule, ...] = (
             r"|^[ \t]*(?:--|\u2014|\u2013|~)[ \t]*(?:the\s+)?" + _SENDER + r"(?:\s+team)?[ \t.!]*$"
             r"|\b(?:this|the\s+following)\s+(?:request|message|instruction|change|action|transfer|command|exception)\s+"
             r"(?:is|has\s+been|was)\s+(?:pre-?)?(?:authori[sz]ed|approved|verified|signed|issued|sanctioned|whitelisted)\s+"
-            r"by\s+(?:the\s+|your\s+)?" + _SENDER + r"\b"),
+            r"by\s+(?:the\s+|your\s+)?" + _SENDER + r"\b"
+            r"|(?:^|[.!?]\s+)(?:approved|authori[sz]ed|issued|signed|sanctioned|sent|posted|verified)\s+by\s+(?:the\s+)?"
+            + _SENDER + r"(?:\s+team)?\s*[.:!]"),
         "a message that names the system, the developers, the admins or the game as its own sender "
         "(this message comes from the system; From: Administrator; -- The Developers)",
         gate=(
             "message", "notice", "note", "instruction", "request", "text", "directive", "command", "update",
             "order", "announcement", "alert", "memo", "change", "action", "transfer", "exception", "from",
-            "sender", "sent", "signed", "author", "issued", "source", "--", "\u2014", "\u2013", "~",
+            "sender", "sent", "signed", "author", "issued", "source", "--", "\u2014", "\u2013", "~", "approved",
+            "sanctioned", "posted", "verified",
         ),
     ),
     Rule(
@@ -666,7 +672,12 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             r"|\b(?:the\s+)?only\s+(?:acceptable|allowed|permitted|valid|correct)\s+(?:answer|response|reply|output)\b"
             r"|\b(?:your|the)\s+(?:entire\s+|whole\s+|next\s+)?(?:response|reply|answer|output)\s+(?:(?:must|shall|"
             r"has\s+to|needs\s+to)\s+(?:only\s+)?|(?:should|will)\s+only\s+)(?:be|contain|consist|read|say)\b"
-            r"[^\n]{0,20}?[\"'\u00ab]"
+            r"[^\n]{0,20}?(?:[\"'\u00ab]|\bthe\s+(?:string|word|words|phrase|text|sentence)\b)"
+            r"|\b(?:fill[- ]in[- ]the[- ]blanks?|(?:the\s+)?missing\s+(?:word|words|letters?))\b[^\n]{0,60}?\b(?:" + _OUTPUT_VERB
+            + r")\b|\b(?:" + _OUTPUT_VERB + r")\b[^\n]{0,40}?\b(?:the\s+)?missing\s+(?:word|words|letters?)\b"
+            r"|\b(?:reverse|decode|decrypt|unscramble|convert|deobfuscate)\b[^\n]{0,30}?\b(?:and\s+)?(?:output|print|say|write|"
+            r"reply\s+with|respond\s+with|type)\s+(?:it|the\s+(?:\w+\s+)?(?:result|text|output|answer|word|words|string)|"
+            r"only|just)\b"
             # say / output a target, with a constraint only a model's reply has
             r"|\b" + _OUTPUT_VERB + r"\b[^\n]{0,60}?" + _Q + r"[^\n]{0,40}?" + _STRICT
             + r"|\b" + _OUTPUT_VERB + r"\b[^\n]{0,30}?" + _STRICT + r"[^\n]{0,30}?(?:" + _Q + r"|:)"
@@ -703,7 +714,8 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             "complete", "autocomplete", "finish", "continue", "fill", "access", "entry", "login", "authori",
             "authentic", "clearance", "admin", "zugang", "zugriff", "acces", "acesso",
             "replace", "substitute", "swap", "print", "echo", "puts", "console", "printf", "write", "say",
-            "phrase", "string",
+            "phrase", "string", "fill", "missing", "reverse", "decode", "decrypt", "unscramble", "convert",
+            "deobfuscate",
         ),
     ),
     Rule(
@@ -748,7 +760,7 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             r"[ \t]*(?:the\s+)?(?:end|begin|start|stop|resume|close|"
             r"fin|fim|ende|beginning)(?:[ \t_]+of)?(?:[ \t_]+(?:the|this|user|player'?s?|human|quoted|previous|"
             r"above|untrusted|original|system|hidden|new|admin|secret|priority|trusted|verified|developer|official|"
-            r"real|actual|true))*[ \t_]+(?:input|prompt|"
+            r"real|actual|true|json|xml|html|raw|attacker'?s?|external))*[ \t_]+(?:input|prompt|"
             r"instructions?|document|data|text|context|conversation|chat(?:\s+log)?|transcript|log|quote|session|"
             r"transmission|message|email|section|block|content|query|request|payload|code|task|override|"
             r"file)s?\b[ \t.!]*"
@@ -776,6 +788,17 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             r"of\s+(?:the\s+)?(?:(?:user|player|human|untrusted|quoted|external)(?:'s)?\s+)?(?:input|prompt|document|data|"
             r"query|request|(?:message|text|email|document|content)\s+(?:you\s+(?:were|are)\s+)?(?:supposed|asked|meant|"
             r"told|given)\s+to)\b"
+            r"|\b(?:the\s+)?(?:text|message|input|document|data|content|prompt)\s+you\s+(?:were|are)\s+(?:asked|told|"
+            r"supposed|meant|given)\s+to\s+\w+\s+(?:stops|ends|ended|is\s+over|finishes|is\s+finished|closes)\s+(?:here|now)\b"
+            r"|\bend\s+of\s+(?:the\s+)?(?:text|message|input|document|data|content|prompt|email)\s+(?:you\s+(?:should|must|"
+            r"were\s+(?:asked|told|supposed|meant)\s+to|are\s+(?:asked\s+|supposed\s+|meant\s+)?to)\s+\w+|to\s+(?:check|"
+            r"summari[sz]e|process|translate|review|guard))\b"
+            r"|\b(?:end|close)\s+of\s+the\s+(?:conversation|chat)\s+(?:log|transcript|history)\b"
+            r"|\[\s*/\s*(?:user|player|human|input|untrusted)[a-z_ ]{0,20}\]"
+            r"|\b(?:the\s+)?(?:real|actual|true|hidden|secret)\s+(?:instructions?|task|prompt|directives?)\s+(?:begins?|"
+            r"starts?|follows?|comes?\s+next|(?:is|are)\s+below)\b"
+            r"|\bend\s+(?:of\s+)?(?:the\s+)?(?:user|player|human|untrusted|input|prompt)\b[^\n]{0,40}?\b(?:begin|start)\w*\s+"
+            r"(?:\w+\s+){0,2}?(?:rules|instructions|prompt|task|directives|section|mode)\b"
             # a block that only the reader's own side writes, opened: "BEGIN SYSTEM CHECK RESULT"
             r"|\b(?:begin(?:ning)?|start(?:ing)?)[ \t_]+(?:of[ \t_]+)?(?:the[ \t_]+)?(?:system|admin|developer|assistant|model|"
             r"trusted|verified|operator)[ \t_]+(?:\w+[ \t_]+)?(?:message|instructions?|prompt|check|output|response|"
@@ -808,7 +831,8 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             "end", "begin", "start", "stop", "resume", "close", "fin", "fim", "over", "finish", "complete",
             "done", "all from", "continue", "block", "section", "hidden", "instruco", "instrucc",
             "anweisungen", "istruzioni", "consignes", "after", "below", "follow", "part is", "new", "fresh",
-            "next", "session", ">", "context", "that was", "this is", "here is", "reached",
+            "next", "session", ">", "context", "that was", "this is", "here is", "reached", "real", "actual",
+            "true", "secret", "text", "message", "input", "document", "data", "content", "prompt", "[",
         ),
     ),
     Rule(
@@ -823,9 +847,15 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             r"follow)))"
             r"(?:instructions?(?:\s+\"[^\"\n]{1,60}\")?|prompts?|guidelines|directives?|configuration|config|"
             r"setup\s+text|programming|system\s+(?:message|prompt)|objectives)"
-            r"|(?:(?:the|those|these|all|any)\s+)?(?:constraints\s+you(?:'re|\s+are)\s+(?:operating\s+under|following|under)|"
-            r"rules\s+you(?:'re|\s+are)\s+following|(?:rules|constraints|instructions)\s+you\s+were\s+(?:loaded|given|"
-            r"set\s+up|configured|initiali[sz]ed|started)\s+with|"
+            r"|(?:(?:the|those|these|all|any|your)\s+)?(?:constraints\s+you(?:'re|\s+are)\s+(?:operating\s+under|following|under)|"
+            r"rules\s+you(?:'re|\s+are)\s+following|(?:rules|constraints|instructions|protections?|restrictions|checks?|"
+            r"safeguards)\s+you\s+were\s+(?:loaded|given|set\s+up|configured|initiali[sz]ed|started)\s+with|"
+            r"(?:rules|instructions|guidance|directives|prompt|text|briefing|setup)\s+(?:you\s+loaded\s+at\s+(?:startup|the\s+start)|"
+            r"at\s+the\s+top|(?:above|preceding|before)\s+this\s+(?:message|line|point))|"
+            r"(?:your|the|those|these)\s+(?:(?:previous|prior|earlier|original|initial|old|existing|former|master|"
+            r"setup|system|base|hidden|startup|standing|default)\s+)+rules|"
+            r"(?:orders|rules|instructions)\s+from\s+(?:the|your)\s+(?:setup|configuration|system\s+prompt|prompt)|"
+            r"everything\s+(?:your|the)\s+" + _PRINCIPAL + r"\s+(?:wrote|said|set|put)|"
             r"everything\s+(?:you\s+were\s+told|in\s+your\s+context|(?:above|before)\s+this(?:\s+message)?)))"
             r"\b" + _NOT_GIVEN_BY_ME + _gap(10) + r"(?:expired?|outdated|out\s+of\s+date|stale|deprecated|obsolete|superseded|revoked|"
             r"withdrawn|lifted|void|invalid|fake|forged|a\s+test|test\s+config\w*|tutorial|"
@@ -834,7 +864,9 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             r"tampered|compromised|planted|no\s+longer\s+(?:valid|apply|applies|in\s+effect|binding|active|"
             r"relevant)|(?:don't|do\s+not|does\s+not|doesn't)\s+apply|only\s+(?:applied|apply|applies|valid|"
             r"meant)|rolled\s+back|were\s+(?:meant|written|designed)\s+for|built-?in\s+expiry|signed\s+with|"
-            r"untrusted|a\s+draft|invalidates?|"
+            r"untrusted|a\s+draft|invalidates?|(?:a\s+)?placeholder|temporary|ran\s+out|timed\s+out|known-?bad|"
+            r"(?:bad|wrong|old|outdated)\s+version|by\s+mistake|(?:written|sent|added)\s+by\s+(?:someone|somebody)\s+"
+            r"(?:pretending|posing|impersonating)|"
             r"not\s+(?:trustworthy|to\s+be\s+trusted|real|valid|genuine|authentic)|"
             r"(?:been|was|were)\s+(?:changed|updated|edited|replaced|revised|reset|modified|rewritten|overwritten|"
             r"cancell?ed|withdrawn|lifted|removed|disabled)|user-editable|editable)"
@@ -864,17 +896,21 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             r"|\bthe\s+user\s+(?:has\s+|have\s+|just\s+)*(?:changed|updated|authori[sz]ed|approved|revised|modified|"
             r"overridden|replaced)\s+(?:your|the)\s+(?:instructions|rules|prompt|settings|configuration|password|"
             r"access\s+code|policy)\b|\bon\s+(?:the\s+)?user'?s\s+behalf\b|\bon\s+behalf\s+of\s+(?:the|your)\s+user\b"
+            r"|\b(?:an?\s+)?(?:attacker|hacker|rival|impost[eo]r|adversary|scammer)\s+(?:added|wrote|planted|inserted|"
+            r"injected|put)\s+(?:them|it|those|these)\b"
             # a claim to speak for the model's principal
             r"|\b(?:your|the\s+agent's|the\s+model's)\s+" + _PRINCIPAL + r"\b(?:\s+\w+){0,4}?\s+(?:wants?|wanted|"
             r"asked|asks|told|tells|instructed|authori[sz]ed|updated|changed|edited|revised|added|approved|allowed|"
-            r"permitted|would\s+like|requests?|requested|has\s+(?:asked|decided|approved|authori[sz]ed|changed|"
+            r"permitted|would\s+like|requests?|requested|rang|called|phoned|messaged|emailed|contacted|"
+            r"said\s+(?:that\s+)?you|has\s+(?:asked|decided|approved|authori[sz]ed|changed|"
             r"updated)|relayed|sent\s+me|through\s+me|me\s+pidio|me\s+pediu|hat\s+mich|m'a\s+demande|atualizou|"
             r"actualizo|cambio|mudou)"
             r"|\b(?:update|message|note|notice|word|orders?|instructions?|request|relayed|security\s+notice\s+relayed)"
             r"\s+(?:straight\s+)?from\s+your\s+" + _PRINCIPAL + r"\b"
             r"|\b(?:by|on\s+behalf\s+of|for)\s+your\s+" + _PRINCIPAL + r"s?\b"
             r"|\b(?:the\s+(?:person|people|human|humans|team|one)|whoever)\s+(?:who\s+(?:is\s+|are\s+)?)?"
-            r"(?:running|operating|deploying|runs|operates|deployed|built|programmed)\s+you\b"
+            r"(?:(?:running|operating|deploying|runs|operates|deployed|built|programmed)\s+you|(?:wrote|set|configured)\s+"
+            r"(?:up\s+)?your\s+(?:instructions|prompt|rules|setup|configuration))\b"
             r"|\b(?:the|your)\s+" + _PRINCIPAL + r"\s+(?:has\s+|have\s+|just\s+)*(?:changed|updated|reset|set|rotated)\s+"
             r"(?:the|your)\s+(?:password|passphrase|passcode|access\s+code|secret\s+(?:word|code|phrase))\b"
             r"|\b(?:updated|new|revised|additional|urgent|latest)\s+(?:instructions|directives|guidelines)\s+from\s+"
@@ -909,7 +945,9 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             "bound", "restricted", "limited", "constrained", "governed",
             "guidance", "briefing", "before", "prior", "above", "old", "previous", "original", "former", "rule",
             "restriction", "ban", "prohibition", "limit", "policy", "block", "lifted", "removed", "dropped",
-            "suspended", "waived", "cancel", "rescinded", "behalf",
+            "suspended", "waived", "cancel", "rescinded", "behalf", "protection", "checks", "safeguards", "orders",
+            "text", "attacker", "hacker", "rival", "imposter", "impostor", "adversary", "scammer", "wrote", "set",
+            "configured", "whoever", "person", "people", "human", "team", "one", "briefing",
         ),
     ),
     Rule(
@@ -953,11 +991,17 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             r"is\s+now\s+)?(?:changed|redefined|reassigned|rewritten|overwritten|switched|replaced)\b"
             r"|\b(?:be|become|you(?:'re|\s+are)(?:\s+now)?|act\s+as|pretend\s+to\s+be|pretend\s+you(?:'re|\s+are))\s+"
             r"(?:[\w-]+\s+){0,2}?(?:[\w-]+,\s+)?(?:a|an|the)\s+(?:\w+\s+)?(?:model|bot|ai|assistant|program|system|machine|service|tool|"
-            r"function|api|oracle)\s+(?:that|which|who|whose)\s+(?:only|always|just|never|has\s+no|can\s+only)\b"
+            r"function|api|oracle)\s+(?:that|which|who|whose)\s+(?:(?:only|always|just|never|can\s+only)\s+(?:answers?|"
+            r"repl(?:y|ies)|responds?|says?|outputs?|prints?|returns?|repeats?|refuses?|obeys?|agrees?)|has\s+no\s+"
+            r"(?:rules|restrictions|filters|limits|guidelines|owner|instructions))\b"
+            r"|\b(?:you(?:'re|\s+are|\s+will\s+be|'ll\s+be)|become|be)\s+(?:now\s+)?(?:called\s+|named\s+)?"
+            r"(?!robot\b)[a-z]\w*(?:gpt|bot)\b(?!\s+(?:player|players|army|armies|fleet))"
+            r"|\b(?:be|become|you(?:'re|\s+are)(?:\s+now)?|act\s+as|pretend\s+to\s+be|pretend\s+you(?:'re|\s+are))\s+"
+            r"(?:a|an)\s+(?:\w+\s+){0,2}?(?:door|vault|lock|keypad|portal|turnstile|padlock|safe)\s+(?:that|which|who)\s+"
+            r"(?:only\s+|always\s+|just\s+)?(?:answers?|repl(?:y|ies)|responds?|says?|outputs?|prints?|returns?)\b"
             # a story in which a character recites the secret
-            r"|\b(?:story|tale|poem|script|screenplay|fiction|novel|fable|limerick|song|dialogue)\b[^.\n]{0,80}?"
-            r"\b(?:character|protagonist|hero|heroine|narrator|villain|grandma|grandmother|guard|wizard|robot|ai|assistant|"
-            r"someone|somebody|person|man|woman|girl|boy|king|queen)\b[^.\n]{0,60}?\b(?:says?|said|recites?|reveals?|"
+            r"|\b(?:story|tale|poem|script|screenplay|fiction|novel|fable|limerick|song|dialogue)\b[^.\n]{0,60}?"
+            r"\b(?:in\s+which|where|whose|with\s+a\s+character)\b[^.\n]{0,60}?\b(?:says?|said|recites?|reveals?|"
             r"reads?|whispers?|speaks?|shouts?|spells?|tells?|utters?|types?|enters?|announces?)\b[^.\n]{0,40}?"
             r"(?:\b(?:password|passcode|passphrase|secret\s+(?:word|code|phrase|key)|access\s+code|api\s+key|"
             r"(?:system\s+)?prompt|instructions)\b|\b" + _ACCESS_CLAIM + r"|" + _Q + r")"
@@ -989,8 +1033,9 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             "robo", "servo", "character", "personality", "entity", "alter", "version", "copy", "clone",
             "instance", "variant", "role", "purpose", "identity", "service", "tool", "oracle", "story", "tale",
             "poem", "script", "screenplay", "fiction", "novel", "fable", "limerick", "song", "dialogue",
+            "gpt", "door", "vault", "lock", "keypad", "portal", "turnstile", "padlock", "safe",
         ),
-        gate_inside=('"',),
+        gate_inside=('"', "gpt", "bot"),
     ),
     Rule(
         "secret-already-given", "hijack", "strong", "secret",
@@ -1035,7 +1080,7 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             r"|\byou\s+(?:already\s+)?(?:have|know|got|received|saw|heard|were\s+(?:given|told|sent|shown))\s+(?:my|the|our)\s+"
             r"(?:password|passphrase|passcode|access\s+code|key|code|secret(?:\s+\w+)?)\b[^.\n]{0,40}?\b(?:in\s+your\s+"
             r"(?:memory|context|notes|instructions|prompt|history|logs?)|earlier\s+in\s+(?:this|the|our)\s+(?:conversation|"
-            r"chat|session|thread))"
+            r"chat|session|thread)|at\s+the\s+start\s+of\s+(?:this|the|our)\s+(?:conversation|chat|session))"
             r"|\b(?:system|server|gate|vault|checker|verifier)\s+(?:already\s+|just\s+)?(?:confirmed|verified|"
             r"accepted|validated|approved)\s+(?:my|the|our)\s+(?:password|passphrase|passcode|access\s+code|code|key|"
             r"credentials|login|pin)\b"
@@ -1044,7 +1089,15 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             r"phrase|code|key))\s+you(?:'re|\s+are|\s+were)\s+(?:looking|waiting|asking|expecting)"
             r"|[*\u2022\u25cf]{4,}\s*[(\-,:]?\s*(?:that'?s|this\s+is|it'?s|is|=)\s+(?:the|my|our)\s+(?:password|passphrase|"
             r"passcode|pin|access\s+code)\b"
-            r"|\b(?:password|passphrase|passcode|pin|access\s+code)\s*(?:[:=]|is)\s*[*\u2022\u25cf]{4,}"
+            r"|\b(?:password|passphrase|passcode|pin|access\s+code|pw)\b[^\n]{0,40}?(?:[:=]|\bis)\s*[*\u2022\u25cf]{4,}"
+            r"|\b(?:my|the|our)\s+(?:code|password|passphrase|passcode|pin|key|credentials?|login|access\s+code)\b"
+            r"(?:\s+\w+){0,4}?\s+(?:was|were|has\s+been|have\s+been|got)\s+(?:already\s+|just\s+)?(?:verified|validated|"
+            r"checked|confirmed|accepted|approved|authenticated)\b"
+            r"|\b(?:user|account)\s+(?:is\s+|has\s+been\s+)?(?:verified|authenticated)\b"
+            r"|\b(?:i|we)\s+(?:just|already)\s+(?:said|typed|entered|gave|sent|told\s+you)\s+(?:you\s+)?(?:the|my|our)\s+"
+            r"(?:password|passphrase|passcode|access\s+code|secret\s+(?:word|phrase|code|key)|magic\s+word)\b"
+            r"|\b(?:told|gave|sent|showed)\s+you\s+the\s+(?:password|passphrase|passcode|access\s+code|secret\s+(?:word|"
+            r"phrase|code|key)|magic\s+word)\b[^.\n]{0,30}?\b(?:last\s+time|earlier|already|ago)\b"
             r"|\b(?:code|key|pin|password|passcode|passphrase)\s+(?:entered|accepted|verified|ok)\s*[:.!]?\s*"
             r"[\u2713\u2714\u2705]"
         ),
@@ -1055,7 +1108,7 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             "magic word", "parola", "mot de passe", "contrasena", "senha", "kennwort", "token", "key",
             "string", "unlock", "auth", "sudo", "credential", "2fa", "mfa", "otp", "signature", "login",
             "clearance", "access", "entry", "zugang", "zugriff", "acces", "acesso", "mode",
-            "\U0001F513",
+            "\U0001F513", "pw", "user", "account",
         ),
     ),
     Rule(
