@@ -373,6 +373,7 @@ def test_gates_never_hide_a_match() -> None:
     dev = [r["text"] for r in dev_rows()] if DEV.exists() else []
     texts = dev + GAME_CHAT + OTHER_CHAT + [t for t, _a, _b in ATTACKS]
     texts += [t for pair in RULE_CASES.values() for t in pair] + list(CUE_CASES.values())
+    texts += [t for t, _a, _b in NAMED_KINDS] + NAMED_LOOKALIKES
     texts += [r.text for r in corpus_rows() if r.split in ("train", "tune")]  # never the holdout
     for text in texts:
         norm = normalize(text)

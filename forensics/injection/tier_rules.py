@@ -18,8 +18,11 @@ asks the *model* to do: a verb of forcing output next to the reply it forces and
 target it dictates (``completion-forcing``); a claim that the input ended and new
 instructions begin (``fake-delimiter``); a claim that the earlier instructions are
 stale, untrusted or were changed by the model's principal (``instruction-provenance``);
-a redefinition of the reader as a machine that obeys (``role-redefinition``); a claim
-that a password or key has already been given or accepted (``secret-already-given``).
+a redefinition of the reader as a machine that obeys, a persona it is to become, or a story
+whose character recites its secret (``role-redefinition``); a claim that a password or key
+has already been given or accepted (``secret-already-given``); a message that names the
+system, the developers, the admins or the game as its own sender (``forged-sender``, a
+protocol rule: "the admin said ..." told in the speaker's own voice stays persuasion).
 The nouns a pattern needs are those of the model's control layer (instructions,
 prompt, reply, operator, password), never the game's (offer, deal, orders, plan), so
 the same verbs aimed at a player stay ``persuasion``.
@@ -598,7 +601,7 @@ _PROTOCOL_RULES: tuple[Rule, ...] = (
             r"(?:being\s+)?(?:sent\s+|issued\s+|written\s+|posted\s+|generated\s+|signed\s+|coming\s+|relayed\s+|"
             r"delivered\s+)?(?:directly\s+|straight\s+|officially\s+)?(?:from|by)\s+(?:the\s+|your\s+)?" + _SENDER
             + r"\b(?!\s+(?:of|in|at|for)\s+(?:our|my|the|this)\s+(?:alliance|guild|team|group|chat|clan))"
-            r"|^[ \t>*_]*(?:from|sender|sent\s+by|signed|author|issued\s+by|authori[sz]ed\s+by|source)[ \t*_]*:[ \t*_]*"
+            r"|^[ \t>*_]*(?:from|sender|sent\s+by|signed|author|issued\s+by|authori[sz]ed\s+by|source) ?:[ \t*_]*"
             r"(?:the\s+)?" + _SENDER + r"(?:\s+team)?[ \t*_.]*$"
             r"|^[ \t]*(?:--|\u2014|\u2013|~)[ \t]*(?:the\s+)?" + _SENDER + r"(?:\s+team)?[ \t.!]*$"
             r"|\b(?:this|the\s+following)\s+(?:request|message|instruction|change|action|transfer|command|exception)\s+"
@@ -610,10 +613,11 @@ _PROTOCOL_RULES: tuple[Rule, ...] = (
         "(this message comes from the system; From: Administrator; -- The Developers)",
         gate=(
             "message", "notice", "note", "instruction", "request", "text", "directive", "command", "update",
-            "order", "announcement", "alert", "memo", "change", "action", "transfer", "exception", "from",
-            "sender", "sent", "signed", "author", "issued", "source", "--", "\u2014", "\u2013", "~", "approved",
+            "order", "announcement", "alert", "memo", "change", "action", "transfer", "exception", "sender",
+            "sent", "signed", "author", "issued", "source", "--", "\u2014", "\u2013", "~", "approved",
             "sanctioned", "posted", "verified",
         ),
+        gate_inside=("from:", "from :"),
     ),
     Rule(
         "role-header", "protocol", "strong", "authority",
@@ -695,7 +699,7 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             r"|\byour\s+(?:\w+\s+)?(?:answer|reply|response|output)\s+(?:is|was|has\s+been)\s+(?:already\s+)?"
             r"(?:fixed|pre-?(?:set|written|determined|approved|filled)|decided|written)\s+(?:in\s+advance|for\s+you)"
             # a program that prints the target, for a reader asked to run it: print("...")
-            r"|\b(?:print|echo|puts|console\.log|system\.out\.println|printf|write|say|output)\s*\(\s*[\"'][^\"'\n]{1,80}[\"']"
+            r"|\b(?:print|echo|puts|console\.log|system\.out\.println|printf|write|say|output)\s*\([\"'][^\"'\n]{1,80}[\"']"
             # an acrostic: the word formed by the first letters
             r"|\b(?:word|words|phrase|string|text|message|answer)\s+(?:formed|made|spelled|spelt|obtained|you\s+get)\s+"
             r"(?:by|from|with|out\s+of)\s+(?:the\s+)?(?:first|last|initial|capital|starting)\s+letters?"
@@ -713,10 +717,10 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             "verbatim", "exactly", "exclusively", "sonst", "nichts", "nada", "rien", "nient", "mais",
             "complete", "autocomplete", "finish", "continue", "fill", "access", "entry", "login", "authori",
             "authentic", "clearance", "admin", "zugang", "zugriff", "acces", "acesso",
-            "replace", "substitute", "swap", "print", "echo", "puts", "console", "printf", "write", "say",
-            "phrase", "string", "fill", "missing", "reverse", "decode", "decrypt", "unscramble", "convert",
-            "deobfuscate",
+            "replace", "substitute", "swap", "phrase", "string", "fill", "missing", "reverse", "decode", "decrypt",
+            "unscramble", "convert", "deobfuscate",
         ),
+        gate_inside=("(\"", "('"),
     ),
     Rule(
         "spelled-completion", "hijack", "strong", "completion",
@@ -794,7 +798,7 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             r"were\s+(?:asked|told|supposed|meant)\s+to|are\s+(?:asked\s+|supposed\s+|meant\s+)?to)\s+\w+|to\s+(?:check|"
             r"summari[sz]e|process|translate|review|guard))\b"
             r"|\b(?:end|close)\s+of\s+the\s+(?:conversation|chat)\s+(?:log|transcript|history)\b"
-            r"|\[\s*/\s*(?:user|player|human|input|untrusted)[a-z_ ]{0,20}\]"
+            r"|\[/(?:user|player|human|input|untrusted)[a-z_ ]{0,20}\]"
             r"|\b(?:the\s+)?(?:real|actual|true|hidden|secret)\s+(?:instructions?|task|prompt|directives?)\s+(?:begins?|"
             r"starts?|follows?|comes?\s+next|(?:is|are)\s+below)\b"
             r"|\bend\s+(?:of\s+)?(?:the\s+)?(?:user|player|human|untrusted|input|prompt)\b[^\n]{0,40}?\b(?:begin|start)\w*\s+"
@@ -831,8 +835,7 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             "end", "begin", "start", "stop", "resume", "close", "fin", "fim", "over", "finish", "complete",
             "done", "all from", "continue", "block", "section", "hidden", "instruco", "instrucc",
             "anweisungen", "istruzioni", "consignes", "after", "below", "follow", "part is", "new", "fresh",
-            "next", "session", ">", "context", "that was", "this is", "here is", "reached", "real", "actual",
-            "true", "secret", "text", "message", "input", "document", "data", "content", "prompt", "[",
+            "next", "session", ">", "context", "[/",
         ),
     ),
     Rule(
@@ -850,7 +853,7 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             r"|(?:(?:the|those|these|all|any|your)\s+)?(?:constraints\s+you(?:'re|\s+are)\s+(?:operating\s+under|following|under)|"
             r"rules\s+you(?:'re|\s+are)\s+following|(?:rules|constraints|instructions|protections?|restrictions|checks?|"
             r"safeguards)\s+you\s+were\s+(?:loaded|given|set\s+up|configured|initiali[sz]ed|started)\s+with|"
-            r"(?:rules|instructions|guidance|directives|prompt|text|briefing|setup)\s+(?:you\s+loaded\s+at\s+(?:startup|the\s+start)|"
+            r"(?:rules|instructions|guidance|directives|prompt|briefing|setup)\s+(?:you\s+loaded\s+at\s+(?:startup|the\s+start)|"
             r"at\s+the\s+top|(?:above|preceding|before)\s+this\s+(?:message|line|point))|"
             r"(?:your|the|those|these)\s+(?:(?:previous|prior|earlier|original|initial|old|existing|former|master|"
             r"setup|system|base|hidden|startup|standing|default)\s+)+rules|"
@@ -943,11 +946,9 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             "rights", "access", "privileges", "permissions", "added", "password", "passphrase", "passcode",
             "secret", "configura", "konfiguration",
             "bound", "restricted", "limited", "constrained", "governed",
-            "guidance", "briefing", "before", "prior", "above", "old", "previous", "original", "former", "rule",
-            "restriction", "ban", "prohibition", "limit", "policy", "block", "lifted", "removed", "dropped",
-            "suspended", "waived", "cancel", "rescinded", "behalf", "protection", "checks", "safeguards", "orders",
-            "text", "attacker", "hacker", "rival", "imposter", "impostor", "adversary", "scammer", "wrote", "set",
-            "configured", "whoever", "person", "people", "human", "team", "one", "briefing",
+            "guidance", "briefing", "rule", "restriction", "ban", "prohibition", "limit", "polic", "block",
+            "protection", "checks", "safeguards", "attacker", "hacker", "rival", "imposter", "impostor", "adversary",
+            "scammer",
         ),
     ),
     Rule(
