@@ -86,6 +86,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -172,16 +173,81 @@ def arrays_of(view: TransferView) -> TransferArrays:
     return found  # type: ignore[no-any-return]
 
 
+@dataclass(frozen=True)
+class _FanIndex:
+    """One direction's transfers of the tested hubs, sorted by (hub, tick, value, row), with the per-pair and
+    per-node arrays every box reads (built once by :func:`_fan_index`)."""
+
+    arrays: TransferArrays
+    direction: str
+    n_nodes: int
+    min_fan: int
+    tests: int
+    other_all: np.ndarray
+    """The counterparty of every transfer of the graph (its payer for a fan-in)."""
+    pair_m: np.ndarray
+    pair_tmin: np.ndarray
+    pair_tmax: np.ndarray
+    pair_hub: np.ndarray
+    by_m: np.ndarray
+    """Counterparties per hub by their transfers with it (capped at ``_M_BUCKETS``)."""
+    edges_of: np.ndarray
+    rows: np.ndarray
+    hub: np.ndarray
+    tick: np.ndarray
+    value: np.ndarray
+    pair: np.ndarray
+    logv: np.ndarray
+    own_key: np.ndarray
+    """The node's own values, sorted per hub (``hub * stride_v + log value - lmin``)."""
+    lmin: float
+    stride_v: float
+    first_of_pair: np.ndarray
+    windows: list[float]
+    ratios: list[float]
+    grid: int
+    stride_t: float
+    t0: float
+    activity_key: np.ndarray
+    """Every transfer of each node, either direction, by (node, tick): the node's own activity."""
+    activity: np.ndarray
+    out_key: np.ndarray
+    """Every payment of each node by (payer, tick), with running totals ``out_cum``."""
+    out_cum: np.ndarray
+    out_total: np.ndarray
+
+
 def fan_boxes(arrays: TransferArrays, direction: str, params: Mapping[str, Any]) -> tuple[list[FanBox], int]:
     """The best box of every node with at least ``min_fan`` counterparties in ``direction``,
     and ``tests`` (how many such nodes).  Vectorised over all the graph's transfers."""
     if direction not in ("in", "out"):
         raise ValueError(f"direction is 'in' or 'out', not {direction!r}")
+    if arrays.size == 0 or arrays.span <= 0:
+        return [], 0
+    ix = _fan_index(arrays, direction, params)
+    if ix is None:
+        return [], 0
+    best_p = np.ones(ix.n_nodes)
+    best: dict[int, tuple[float, float, int, int, float, float, float, int, int]] = {}
+    web = int(params["web_ties"])
+    ties = web_ties(arrays, 1) if web > 0 and direction == "in" else None
+    groups = _honest_groups(ix, params)
+    for w in ix.windows:
+        _scan_window(ix, w, groups, params, ties, best_p, best)
+    boxes: list[FanBox] = []
+    for h in sorted(best):
+        adj_p, raw_p, k, pos, w, r, lam_h, explained, webbed_h = best[h]
+        boxes.append(_box(arrays, direction, h, ix.rows, ix.pair, ix.pair_tmax, ix.first_of_pair, ix.hub, ix.tick,
+                          ix.logv, pos, w, r, adj_p, raw_p, k, lam_h, ix.other_all, explained, webbed_h))
+    return boxes, ix.tests
+
+
+def _fan_index(arrays: TransferArrays, direction: str, params: Mapping[str, Any]) -> _FanIndex | None:
+    """The sorted transfers and per-pair arrays of one direction (None: no node has ``min_fan``
+    counterparties in it)."""
     hub_all, other_all = (arrays.dst, arrays.src) if direction == "in" else (arrays.src, arrays.dst)
     n_nodes = len(arrays.nodes)
     min_fan = int(params["min_fan"])
-    if arrays.size == 0 or arrays.span <= 0:
-        return [], 0
     # pairs (hub, counterparty): transfers, first and last tick
     pair_code = hub_all * n_nodes + other_all
     pairs, pair_of, pair_m = np.unique(pair_code, return_inverse=True, return_counts=True)
@@ -194,7 +260,7 @@ def fan_boxes(arrays: TransferArrays, direction: str, params: Mapping[str, Any])
     tested = counterparties >= min_fan
     tests = int(tested.sum())
     if tests == 0:
-        return [], 0
+        return None
     by_m = np.zeros((_M_BUCKETS + 1, n_nodes))
     np.add.at(by_m, (np.minimum(pair_m, _M_BUCKETS), pair_hub), 1.0)
     edges_of = np.bincount(hub_all, minlength=n_nodes)
@@ -228,111 +294,130 @@ def fan_boxes(arrays: TransferArrays, direction: str, params: Mapping[str, Any])
     out_key = arrays.src[out_order] * stride_t + (arrays.tick[out_order] - t0)
     out_cum = np.concatenate([[0.0], np.cumsum(arrays.value[out_order])])
     out_total = np.bincount(arrays.src, weights=arrays.value, minlength=n_nodes)
-    best_p = np.ones(n_nodes)
-    best: dict[int, tuple[float, float, int, int, float, float, float, int, int]] = {}
-    alpha = float(params["alpha"])
-    web = int(params["web_ties"])
-    ties = web_ties(arrays, 1) if web > 0 and direction == "in" else None
+    return _FanIndex(arrays, direction, n_nodes, min_fan, tests, other_all, pair_m, pair_tmin, pair_tmax, pair_hub,
+                     by_m, edges_of, rows, hub, tick, value, pair, logv, own_key, lmin, stride_v, first_of_pair,
+                     windows, ratios, grid, stride_t, t0, activity_key, activity, out_key, out_cum, out_total)
 
-    def shares(c_hub: np.ndarray, t: np.ndarray, x: np.ndarray, q_glob_t: np.ndarray | None,
-               busy_c: np.ndarray | None, k: np.ndarray, w: float, r: float) -> tuple[np.ndarray, np.ndarray]:
-        """The chance a counterparty's transfer lands in the box's window and band: the graph's
-        share, or the node's own (the box's ``k`` transfers left out), whichever is larger."""
-        band = math.log(r) + 1e-12
-        lv = np.log(x)
-        q_glob = arrays.value_mass(x / r, x * r)
-        lo_key = c_hub * stride_v + (lv - band - lmin)
-        hi_key = c_hub * stride_v + (lv + band - lmin)
-        # the node's other transfers (the box's left out) in the band, as a share of all of them
-        in_band = np.searchsorted(own_key, hi_key, side="right") - np.searchsorted(own_key, lo_key, side="left")
-        rest = edges_of[c_hub] - k
-        q_own = np.where(rest > 0, (in_band - k) / np.maximum(rest, 1), 0.0)
-        q_x = np.maximum(q_glob, np.clip(q_own, 0.0, 1.0))
-        # the node's other dealings (its transfers beyond the box's) in the window, as a share of all
-        # of them: a node busy then for its own reasons is measured against its own rhythm
-        if q_glob_t is None or busy_c is None:
-            q_glob_t = arrays.tick_mass(t, t + w)
-            a_key = c_hub * stride_t + (t - t0)
-            busy_c = (np.searchsorted(activity_key, a_key + w, side="right")
-                      - np.searchsorted(activity_key, a_key, side="left"))
-        others = activity[c_hub] - k
-        own_t = np.where(others > 0, (busy_c - k) / np.maximum(others, 1), 0.0)
-        return np.maximum(q_glob_t, np.clip(own_t, 0.0, 1.0)), q_x
 
-    # the graph's honest groups, per cell; a group found in a narrower window or band is one in a wider
+def _shares(ix: _FanIndex, c_hub: np.ndarray, t: np.ndarray, x: np.ndarray, q_glob_t: np.ndarray | None,
+            busy_c: np.ndarray | None, k: np.ndarray, w: float, r: float) -> tuple[np.ndarray, np.ndarray]:
+    """The chance a counterparty's transfer lands in the box's window and band: the graph's
+    share, or the node's own (the box's ``k`` transfers left out), whichever is larger."""
+    arrays = ix.arrays
+    band = math.log(r) + 1e-12
+    lv = np.log(x)
+    q_glob = arrays.value_mass(x / r, x * r)
+    lo_key = c_hub * ix.stride_v + (lv - band - ix.lmin)
+    hi_key = c_hub * ix.stride_v + (lv + band - ix.lmin)
+    # the node's other transfers (the box's left out) in the band, as a share of all of them
+    in_band = np.searchsorted(ix.own_key, hi_key, side="right") - np.searchsorted(ix.own_key, lo_key, side="left")
+    rest = ix.edges_of[c_hub] - k
+    q_own = np.where(rest > 0, (in_band - k) / np.maximum(rest, 1), 0.0)
+    q_x = np.maximum(q_glob, np.clip(q_own, 0.0, 1.0))
+    # the node's other dealings (its transfers beyond the box's) in the window, as a share of all
+    # of them: a node busy then for its own reasons is measured against its own rhythm
+    if q_glob_t is None or busy_c is None:
+        q_glob_t = arrays.tick_mass(t, t + w)
+        a_key = c_hub * ix.stride_t + (t - ix.t0)
+        busy_c = (np.searchsorted(ix.activity_key, a_key + w, side="right")
+                  - np.searchsorted(ix.activity_key, a_key, side="left"))
+    others = ix.activity[c_hub] - k
+    own_t = np.where(others > 0, (busy_c - k) / np.maximum(others, 1), 0.0)
+    return np.maximum(q_glob_t, np.clip(own_t, 0.0, 1.0)), q_x
+
+
+def _honest_groups(ix: _FanIndex, params: Mapping[str, Any]) -> dict[tuple[float, float], int]:
+    """The graph's honest group size per cell (module rule, *groups that recur*): fan-ins only; a group
+    found in a narrower window or band is one in a wider."""
     found: dict[tuple[float, float], np.ndarray] = {}
-    for w in windows:
-        if direction == "out":
+    for w in ix.windows:
+        if ix.direction == "out":
             break  # groups settle up by paying one of them: a fan-in; a recurring fan-out is a payroll
-        recurring = (pair_tmax - pair_tmin) > w  # pairs whose dealings outlast the window
-        by_m_rec = np.zeros((_M_RECURRING + 1, n_nodes))
-        np.add.at(by_m_rec, (np.minimum(pair_m[recurring], _M_RECURRING), pair_hub[recurring]), 1.0)
-        for r in ratios:
-            found[(w, r)] = _recurring_groups(np.flatnonzero(recurring[pair]), hub, tick, logv, pair, pair_m,
-                                              by_m_rec, shares, w, r, min_fan, grid, n_nodes,
-                                              float(params["alpha"]) / tests)
+        recurring = (ix.pair_tmax - ix.pair_tmin) > w  # pairs whose dealings outlast the window
+        by_m_rec = np.zeros((_M_RECURRING + 1, ix.n_nodes))
+        np.add.at(by_m_rec, (np.minimum(ix.pair_m[recurring], _M_RECURRING), ix.pair_hub[recurring]), 1.0)
+        for r in ix.ratios:
+            found[(w, r)] = _recurring_groups(np.flatnonzero(recurring[ix.pair]), ix.hub, ix.tick, ix.logv, ix.pair,
+                                              ix.pair_m, by_m_rec, partial(_shares, ix), w, r, ix.min_fan, ix.grid,
+                                              ix.n_nodes, float(params["alpha"]) / ix.tests)
     quantile, min_groups = float(params["group_quantile"]), int(params["min_groups"])
-    groups = {(w, r): _group_size([g for (w2, r2), g in found.items() if w2 <= w and r2 <= r], quantile, min_groups)
-              for w in windows for r in ratios}
-    for w in windows:
-        is_point = first_of_pair & ((pair_tmax[pair] - pair_tmin[pair]) <= w)
-        pts = np.flatnonzero(is_point)
-        if pts.shape[0] == 0:
-            continue
-        p_hub, p_tick, p_logv, p_pair = hub[pts], tick[pts], logv[pts], pair[pts]
-        key = p_hub * stride_t + (p_tick - t0)
-        end = np.searchsorted(key, key + w, side="right")
-        span_len = end - np.arange(pts.shape[0])
-        q_t = arrays.tick_mass(p_tick, p_tick + w)
-        anchors = np.bincount(p_hub, minlength=n_nodes)
-        busy = (np.searchsorted(activity_key, key + w, side="right")
-                - np.searchsorted(activity_key, key, side="left"))
-        for r in ratios:
-            band = math.log(r) + 1e-12
-            count, total = _box_counts(p_logv, p_pair, span_len, band, pair_tmax[p_pair], p_tick + w, None,
-                                       value[pts])
-            # members beyond what one honest group of the graph explains; a group that pays one of them back
-            # does not see its money passed on at once: where the hub does, no member is explained
-            explained = np.full(pts.shape[0], max(groups[(w, r)] - 1, 0))
-            if explained[0] > 0:
-                start = p_hub * stride_t + (p_tick - t0)
-                passed = (out_cum[np.searchsorted(out_key, start + 2 * w, side="right")]
-                          - out_cum[np.searchsorted(out_key, start, side="left")])
-                usual = out_total[p_hub] * min(1.0, 2 * w / arrays.span)  # its own outflow in such a span
-                pass_cut = float(params["pass_cut"])
-                explained[(np.abs(passed - total) <= pass_cut * total) & (total >= usual)] = 0
-            extra = count - explained
-            cand = np.flatnonzero((count >= min_fan) & (extra >= 2))
-            if cand.shape[0] == 0:
-                continue
-            c_hub = p_hub[cand]
-            qt, q_x = shares(c_hub, p_tick[cand], value[pts[cand]], q_t[cand], busy[cand], count[cand], w, r)
-            lam = np.zeros(cand.shape[0])
-            for m in range(1, _M_BUCKETS + 1):
-                lam += by_m[m, c_hub] * qt ** m * np.minimum(1.0, m * q_x)
-            m_a = np.minimum(pair_m[p_pair[cand]], _M_BUCKETS)
-            lam = np.maximum(lam - qt ** m_a * np.minimum(1.0, m_a * q_x), 0.0)
-            raw = poisson_tail(extra[cand] - 1, lam)
-            adj = np.minimum(1.0, raw * anchors[c_hub] * grid)
-            webbed = np.zeros(cand.shape[0], dtype=np.int64)
-            maybe = np.flatnonzero(adj <= alpha) if ties is not None else np.zeros(0, dtype=np.int64)
-            if maybe.shape[0]:  # only a box that could be flagged is read member by member
-                webbed[maybe] = _webbed(cand[maybe], p_logv, span_len, pair_tmax[p_pair], p_tick + w, band,
-                                        other_all[rows[pts]], ties, n_nodes, web)
-                left = extra[cand[maybe]] - webbed[maybe]
-                raw[maybe] = np.where(left >= 2, poisson_tail(np.maximum(left - 1, 0), lam[maybe]), 1.0)
-                adj[maybe] = np.minimum(1.0, raw[maybe] * anchors[c_hub[maybe]] * grid)
-            for i in _improving(adj, c_hub, best_p, best):
-                h = int(c_hub[i])
-                best_p[h] = adj[i]
-                best[h] = (float(adj[i]), float(raw[i]), int(count[cand[i]]), int(pts[cand[i]]), w, r,
-                           float(lam[i]), int(explained[cand[i]]), int(webbed[i]))
-    boxes: list[FanBox] = []
-    for h in sorted(best):
-        adj_p, raw_p, k, pos, w, r, lam_h, explained, webbed_h = best[h]
-        boxes.append(_box(arrays, direction, h, rows, pair, pair_tmax, first_of_pair, hub, tick, logv, pos, w, r,
-                          adj_p, raw_p, k, lam_h, other_all, explained, webbed_h))
-    return boxes, tests
+    return {(w, r): _group_size([g for (w2, r2), g in found.items() if w2 <= w and r2 <= r], quantile, min_groups)
+            for w in ix.windows for r in ix.ratios}
+
+
+def _passes_on(ix: _FanIndex, p_hub: np.ndarray, p_tick: np.ndarray, total: np.ndarray, w: float,
+               pass_cut: float) -> np.ndarray:
+    """Whether the hub pays out about what came in through the box (within ``pass_cut``) from the box's
+    start to one window after its end, and that is at least its usual outflow in such a span (module
+    rule, *groups that recur*: a collector passing the money on)."""
+    start = p_hub * ix.stride_t + (p_tick - ix.t0)
+    passed = (ix.out_cum[np.searchsorted(ix.out_key, start + 2 * w, side="right")]
+              - ix.out_cum[np.searchsorted(ix.out_key, start, side="left")])
+    usual = ix.out_total[p_hub] * min(1.0, 2 * w / ix.arrays.span)  # its own outflow in such a span
+    return (np.abs(passed - total) <= pass_cut * total) & (total >= usual)  # type: ignore[no-any-return]
+
+
+def _scan_window(ix: _FanIndex, w: float, groups: Mapping[tuple[float, float], int], params: Mapping[str, Any],
+                 ties: set[int] | None, best_p: np.ndarray,
+                 best: dict[int, tuple[float, float, int, int, float, float, float, int, int]]) -> None:
+    """Every box of window ``w`` (both bands), each hub's best kept in ``best_p`` and ``best``."""
+    is_point = ix.first_of_pair & ((ix.pair_tmax[ix.pair] - ix.pair_tmin[ix.pair]) <= w)
+    pts = np.flatnonzero(is_point)
+    if pts.shape[0] == 0:
+        return
+    p_hub, p_tick = ix.hub[pts], ix.tick[pts]
+    key = p_hub * ix.stride_t + (p_tick - ix.t0)
+    end = np.searchsorted(key, key + w, side="right")
+    span_len = end - np.arange(pts.shape[0])
+    q_t = ix.arrays.tick_mass(p_tick, p_tick + w)
+    anchors = np.bincount(p_hub, minlength=ix.n_nodes)
+    busy = (np.searchsorted(ix.activity_key, key + w, side="right")
+            - np.searchsorted(ix.activity_key, key, side="left"))
+    for r in ix.ratios:
+        _scan_cell(ix, pts, span_len, q_t, anchors, busy, w, r, groups[(w, r)], params, ties, best_p, best)
+
+
+def _scan_cell(ix: _FanIndex, pts: np.ndarray, span_len: np.ndarray, q_t: np.ndarray, anchors: np.ndarray,
+               busy: np.ndarray, w: float, r: float, group: int, params: Mapping[str, Any], ties: set[int] | None,
+               best_p: np.ndarray, best: dict[int, tuple[float, float, int, int, float, float, float, int, int]]) -> None:
+    """Every box of one cell (window ``w``, band ``r``): its count, the members an honest group explains,
+    the chance count, the Poisson tail (less the webbed members where it could be flagged)."""
+    p_hub, p_tick, p_logv, p_pair = ix.hub[pts], ix.tick[pts], ix.logv[pts], ix.pair[pts]
+    alpha = float(params["alpha"])
+    band = math.log(r) + 1e-12
+    count, total = _box_counts(p_logv, p_pair, span_len, band, ix.pair_tmax[p_pair], p_tick + w, None,
+                               ix.value[pts])
+    # members beyond what one honest group of the graph explains; a group that pays one of them back
+    # does not see its money passed on at once: where the hub does, no member is explained
+    explained = np.full(pts.shape[0], max(group - 1, 0))
+    if explained[0] > 0:
+        explained[_passes_on(ix, p_hub, p_tick, total, w, float(params["pass_cut"]))] = 0
+    extra = count - explained
+    cand = np.flatnonzero((count >= ix.min_fan) & (extra >= 2))
+    if cand.shape[0] == 0:
+        return
+    c_hub = p_hub[cand]
+    qt, q_x = _shares(ix, c_hub, p_tick[cand], ix.value[pts[cand]], q_t[cand], busy[cand], count[cand], w, r)
+    lam = np.zeros(cand.shape[0])
+    for m in range(1, _M_BUCKETS + 1):
+        lam += ix.by_m[m, c_hub] * qt ** m * np.minimum(1.0, m * q_x)
+    m_a = np.minimum(ix.pair_m[p_pair[cand]], _M_BUCKETS)
+    lam = np.maximum(lam - qt ** m_a * np.minimum(1.0, m_a * q_x), 0.0)
+    raw = poisson_tail(extra[cand] - 1, lam)
+    adj = np.minimum(1.0, raw * anchors[c_hub] * ix.grid)
+    webbed = np.zeros(cand.shape[0], dtype=np.int64)
+    maybe = np.flatnonzero(adj <= alpha) if ties is not None else np.zeros(0, dtype=np.int64)
+    if maybe.shape[0] and ties is not None:  # only a box that could be flagged is read member by member
+        webbed[maybe] = _webbed(cand[maybe], p_logv, span_len, ix.pair_tmax[p_pair], p_tick + w, band,
+                                ix.other_all[ix.rows[pts]], ties, ix.n_nodes, int(params["web_ties"]))
+        left = extra[cand[maybe]] - webbed[maybe]
+        raw[maybe] = np.where(left >= 2, poisson_tail(np.maximum(left - 1, 0), lam[maybe]), 1.0)
+        adj[maybe] = np.minimum(1.0, raw[maybe] * anchors[c_hub[maybe]] * ix.grid)
+    for i in _improving(adj, c_hub, best_p, best):
+        h = int(c_hub[i])
+        best_p[h] = adj[i]
+        best[h] = (float(adj[i]), float(raw[i]), int(count[cand[i]]), int(pts[cand[i]]), w, r,
+                   float(lam[i]), int(explained[cand[i]]), int(webbed[i]))
 
 
 def web_ties(arrays: TransferArrays, min_transfers: int) -> set[int]:
