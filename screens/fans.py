@@ -93,15 +93,16 @@ import numpy as np
 
 from .flags import Flag, ordered, pair_key
 from .graph import TransferView
+from .stats import binom_sf
 from .transfer_arrays import TransferArrays, poisson_tail, step_up_cutoff, transfer_arrays
 
-__all__ = ["DEFAULTS", "FanBox", "arrays_of", "fan_boxes", "fan_boxes_of", "fan_flag", "fans", "web_ties",
-           "window_grid"]
+__all__ = ["DEFAULTS", "FanBox", "Standing", "arrays_of", "fan_boxes", "fan_boxes_of", "fan_flag", "fans",
+           "shared_community", "standing_counterparties", "web_ties", "window_grid"]
 
 DEFAULTS: Mapping[str, Any] = {
     "alpha": 0.01, "min_fan": 3, "min_window": 0.005, "max_window": 0.1, "window_steps": 4,
     "tight_ratio": 1.05, "loose_ratio": 2.0, "group_quantile": 0.5, "min_groups": 3, "pass_cut": 0.2,
-    "web_ties": 2,
+    "web_ties": 2, "shared_transfers": 3, "shared_level": 0.001,
 }
 """The shipped parameters (``screens/config.json``), for doctests and callers without a config."""
 
@@ -148,6 +149,9 @@ class FanBox:
     webbed: int = 0
     """Members that deal with another member of the box (either way, at any time): a web of people who
     know each other, left out of the test (*honest friend webs*)."""
+    shared: int = 0
+    """Members (not webbed) that share a standing counterparty with others of the box far beyond chance:
+    colleagues of one employer, members of one club, left out of the test (*a community in common*)."""
 
 
 def window_grid(span: float, params: Mapping[str, Any]) -> list[float]:
@@ -217,6 +221,35 @@ class _FanIndex:
     out_total: np.ndarray
 
 
+_Best = tuple[float, float, int, int, float, float, float, int, int, int]
+"""A hub's best box so far: adjusted and raw p, count, anchor position, window, band, chance count,
+explained, webbed and shared members."""
+
+
+@dataclass(frozen=True)
+class _Known:
+    """Who knows whom, for a fan-in's members (*honest friend webs*, *a community in common*)."""
+
+    ties: set[int]
+    """Pairs that dealt with each other at all (:func:`web_ties`)."""
+    web: int
+    """``web_ties``: a member tied to this many others of the box is webbed."""
+    standing: Standing | None
+    """Standing counterparties of every node (None: the shared rule is off)."""
+    level: float
+    """``shared_level``."""
+
+
+def _known_of(arrays: TransferArrays, direction: str, params: Mapping[str, Any]) -> _Known | None:
+    """The ties the fan-in's member rules read (None for a fan-out, or with both rules off)."""
+    web = int(params["web_ties"])
+    level = float(params["shared_level"])
+    if direction != "in" or (web <= 0 and level <= 0):
+        return None
+    stand = standing_counterparties(arrays, int(params["shared_transfers"])) if level > 0 else None
+    return _Known(web_ties(arrays, 1) if web > 0 else set(), web, stand, level)
+
+
 def fan_boxes(arrays: TransferArrays, direction: str, params: Mapping[str, Any]) -> tuple[list[FanBox], int]:
     """The best box of every node with at least ``min_fan`` counterparties in ``direction``,
     and ``tests`` (how many such nodes).  Vectorised over all the graph's transfers."""
@@ -228,17 +261,16 @@ def fan_boxes(arrays: TransferArrays, direction: str, params: Mapping[str, Any])
     if ix is None:
         return [], 0
     best_p = np.ones(ix.n_nodes)
-    best: dict[int, tuple[float, float, int, int, float, float, float, int, int]] = {}
-    web = int(params["web_ties"])
-    ties = web_ties(arrays, 1) if web > 0 and direction == "in" else None
+    best: dict[int, _Best] = {}
+    known = _known_of(arrays, direction, params)
     groups = _honest_groups(ix, params)
     for w in ix.windows:
-        _scan_window(ix, w, groups, params, ties, best_p, best)
+        _scan_window(ix, w, groups, params, known, best_p, best)
     boxes: list[FanBox] = []
     for h in sorted(best):
-        adj_p, raw_p, k, pos, w, r, lam_h, explained, webbed_h = best[h]
+        adj_p, raw_p, k, pos, w, r, lam_h, explained, webbed_h, shared_h = best[h]
         boxes.append(_box(arrays, direction, h, ix.rows, ix.pair, ix.pair_tmax, ix.first_of_pair, ix.hub, ix.tick,
-                          ix.logv, pos, w, r, adj_p, raw_p, k, lam_h, ix.other_all, explained, webbed_h))
+                          ix.logv, pos, w, r, adj_p, raw_p, k, lam_h, ix.other_all, explained, webbed_h, shared_h))
     return boxes, ix.tests
 
 
@@ -358,8 +390,7 @@ def _passes_on(ix: _FanIndex, p_hub: np.ndarray, p_tick: np.ndarray, total: np.n
 
 
 def _scan_window(ix: _FanIndex, w: float, groups: Mapping[tuple[float, float], int], params: Mapping[str, Any],
-                 ties: set[int] | None, best_p: np.ndarray,
-                 best: dict[int, tuple[float, float, int, int, float, float, float, int, int]]) -> None:
+                 known: _Known | None, best_p: np.ndarray, best: dict[int, _Best]) -> None:
     """Every box of window ``w`` (both bands), each hub's best kept in ``best_p`` and ``best``."""
     is_point = ix.first_of_pair & ((ix.pair_tmax[ix.pair] - ix.pair_tmin[ix.pair]) <= w)
     pts = np.flatnonzero(is_point)
@@ -374,12 +405,12 @@ def _scan_window(ix: _FanIndex, w: float, groups: Mapping[tuple[float, float], i
     busy = (np.searchsorted(ix.activity_key, key + w, side="right")
             - np.searchsorted(ix.activity_key, key, side="left"))
     for r in ix.ratios:
-        _scan_cell(ix, pts, span_len, q_t, anchors, busy, w, r, groups[(w, r)], params, ties, best_p, best)
+        _scan_cell(ix, pts, span_len, q_t, anchors, busy, w, r, groups[(w, r)], params, known, best_p, best)
 
 
 def _scan_cell(ix: _FanIndex, pts: np.ndarray, span_len: np.ndarray, q_t: np.ndarray, anchors: np.ndarray,
-               busy: np.ndarray, w: float, r: float, group: int, params: Mapping[str, Any], ties: set[int] | None,
-               best_p: np.ndarray, best: dict[int, tuple[float, float, int, int, float, float, float, int, int]]) -> None:
+               busy: np.ndarray, w: float, r: float, group: int, params: Mapping[str, Any], known: _Known | None,
+               best_p: np.ndarray, best: dict[int, _Best]) -> None:
     """Every box of one cell (window ``w``, band ``r``): its count, the members an honest group explains,
     the chance count, the Poisson tail (less the webbed members where it could be flagged)."""
     p_hub, p_tick, p_logv, p_pair = ix.hub[pts], ix.tick[pts], ix.logv[pts], ix.pair[pts]
@@ -406,18 +437,19 @@ def _scan_cell(ix: _FanIndex, pts: np.ndarray, span_len: np.ndarray, q_t: np.nda
     raw = poisson_tail(extra[cand] - 1, lam)
     adj = np.minimum(1.0, raw * anchors[c_hub] * ix.grid)
     webbed = np.zeros(cand.shape[0], dtype=np.int64)
-    maybe = np.flatnonzero(adj <= alpha) if ties is not None else np.zeros(0, dtype=np.int64)
-    if maybe.shape[0] and ties is not None:  # only a box that could be flagged is read member by member
-        webbed[maybe] = _webbed(cand[maybe], p_logv, span_len, ix.pair_tmax[p_pair], p_tick + w, band,
-                                ix.other_all[ix.rows[pts]], ties, ix.n_nodes, int(params["web_ties"]))
-        left = extra[cand[maybe]] - webbed[maybe]
+    shared = np.zeros(cand.shape[0], dtype=np.int64)
+    maybe = np.flatnonzero(adj <= alpha) if known is not None else np.zeros(0, dtype=np.int64)
+    if maybe.shape[0] and known is not None:  # only a box that could be flagged is read member by member
+        webbed[maybe], shared[maybe] = _acquainted(cand[maybe], p_logv, span_len, ix.pair_tmax[p_pair], p_tick + w,
+                                                   band, ix.other_all[ix.rows[pts]], p_hub, known, ix.n_nodes)
+        left = extra[cand[maybe]] - webbed[maybe] - shared[maybe]
         raw[maybe] = np.where(left >= 2, poisson_tail(np.maximum(left - 1, 0), lam[maybe]), 1.0)
         adj[maybe] = np.minimum(1.0, raw[maybe] * anchors[c_hub[maybe]] * ix.grid)
     for i in _improving(adj, c_hub, best_p, best):
         h = int(c_hub[i])
         best_p[h] = adj[i]
         best[h] = (float(adj[i]), float(raw[i]), int(count[cand[i]]), int(pts[cand[i]]), w, r,
-                   float(lam[i]), int(explained[cand[i]]), int(webbed[i]))
+                   float(lam[i]), int(explained[cand[i]]), int(webbed[i]), int(shared[i]))
 
 
 def web_ties(arrays: TransferArrays, min_transfers: int) -> set[int]:
@@ -438,24 +470,108 @@ def web_ties(arrays: TransferArrays, min_transfers: int) -> set[int]:
     return set(codes[counts >= min_transfers].tolist())
 
 
-def _webbed(points: np.ndarray, logv: np.ndarray, span_len: np.ndarray, last: np.ndarray, until: np.ndarray,
-            band: float, counterpart: np.ndarray, ties: set[int], n_nodes: int, least: int) -> np.ndarray:
+@dataclass(frozen=True)
+class Standing:
+    """Every node's standing counterparties (dealt with, either way, at least ``shared_transfers``
+    times), as compressed rows: ``indices[indptr[i]:indptr[i + 1]]`` are node ``i``'s, sorted."""
+
+    indptr: np.ndarray
+    indices: np.ndarray
+
+    def of(self, node: int) -> np.ndarray:
+        """Node ``node``'s standing counterparties."""
+        return self.indices[self.indptr[node]:self.indptr[node + 1]]
+
+
+def standing_counterparties(arrays: TransferArrays, min_transfers: int) -> Standing:
+    """Every node's counterparties with at least ``min_transfers`` transfers between them, either way
+    (an employer and its staff, a club and its members, a household and its usual shop).
+
+    >>> import networkx as nx
+    >>> from .transfer_arrays import transfer_arrays
+    >>> G = nx.MultiDiGraph([("a", "b"), ("b", "a"), ("c", "b")])
+    >>> for i, (u, v, k) in enumerate(G.edges(keys=True)):
+    ...     G.edges[u, v, k].update(value=1.0, tick=i, event=i)
+    >>> s = standing_counterparties(transfer_arrays(G), 2)
+    >>> [s.of(i).tolist() for i in range(3)]
+    [[1], [0], []]
+    """
+    n = len(arrays.nodes)
+    lo, hi = np.minimum(arrays.src, arrays.dst), np.maximum(arrays.src, arrays.dst)
+    codes, counts = np.unique(lo * n + hi, return_counts=True)
+    kept = codes[(counts >= min_transfers) & (codes // n != codes % n)]
+    a, b = kept // n, kept % n
+    left, right = np.concatenate([a, b]), np.concatenate([b, a])
+    order = np.lexsort((right, left))
+    indptr = np.concatenate([[0], np.cumsum(np.bincount(left, minlength=n))])
+    return Standing(indptr.astype(np.int64), right[order].astype(np.int64))
+
+
+def shared_community(members: list[int], hub: int, standing: Standing, n_nodes: int, level: float) -> set[int]:
+    """The members of a fan-in's box that share a standing counterparty (not the hub, not a member) with
+    other members far beyond chance (module rule, *a community in common*): for each such counterparty
+    ``c``, with ``d`` standing counterparties of its own among the graph's ``n`` accounts, the chance that
+    as many of ``k`` members drawn from anywhere are among them, ``P(Binomial(k, d / (n - 1)) >= n_c)``,
+    times the counterparties the members have (Bonferroni), is at most ``level``; at least two members.
+
+    >>> import networkx as nx
+    >>> from .transfer_arrays import transfer_arrays
+    >>> G = nx.MultiDiGraph()
+    >>> for i in range(200):  # a background of 200 accounts, each with one standing payer of its own
+    ...     for j in range(3):
+    ...         _ = G.add_edge(f"p{i}", f"a{i}", value=1.0, tick=j, event=f"b{i}.{j}")
+    >>> for m in range(4):  # four colleagues, each paid by the employer three times
+    ...     for j in range(3):
+    ...         _ = G.add_edge("employer", f"a{m}", value=2.0, tick=j, event=f"e{m}.{j}")
+    >>> A = transfer_arrays(G)
+    >>> idx = {x: i for i, x in enumerate(A.nodes)}
+    >>> box = [idx[f"a{m}"] for m in (0, 1, 2, 3, 50, 60)]
+    >>> s = standing_counterparties(A, 3)
+    >>> sorted(A.nodes[m] for m in shared_community(box, idx["a99"], s, len(A.nodes), 0.001))
+    ['a0', 'a1', 'a2', 'a3']
+    """
+    inside = set(members)
+    reach = [standing.of(m) for m in members]
+    seen = np.concatenate(reach) if reach else np.zeros(0, dtype=np.int64)
+    seen = seen[(seen != hub) & ~np.isin(seen, members)]
+    if seen.shape[0] == 0:
+        return set()
+    common, n_c = np.unique(seen, return_counts=True)
+    k = len(inside)
+    out: set[int] = set()
+    for c, n in zip(common[n_c >= 2].tolist(), n_c[n_c >= 2].tolist(), strict=True):
+        d = int(standing.indptr[c + 1] - standing.indptr[c])
+        if binom_sf(int(n), k, min(1.0, d / max(n_nodes - 1, 1))) * common.shape[0] <= level:
+            out.update(m for m, r in zip(members, reach, strict=True) if np.any(r == c))
+    return out
+
+
+def _acquainted(points: np.ndarray, logv: np.ndarray, span_len: np.ndarray, last: np.ndarray, until: np.ndarray,
+                band: float, counterpart: np.ndarray, hubs: np.ndarray, known: _Known,
+                n_nodes: int) -> tuple[np.ndarray, np.ndarray]:
     """For each box (anchored at ``points``, as :func:`_box_counts` counts it), how many of its members
-    deal with at least ``least`` other members, either way, at any time (module rule, *honest friend
-    webs*)."""
-    out = np.zeros(points.shape[0], dtype=np.int64)
+    deal with at least ``web_ties`` other members, either way, at any time (module rule, *honest friend
+    webs*), and how many of the others share a standing counterparty beyond chance (*a community in
+    common*)."""
+    webbed = np.zeros(points.shape[0], dtype=np.int64)
+    shared = np.zeros(points.shape[0], dtype=np.int64)
     for i, a in enumerate(points.tolist()):
         j = np.arange(a, a + int(span_len[a]))
         j = j[(np.abs(logv[j] - logv[a]) <= band) & (last[j] <= until[a])]
         members = sorted(set(counterpart[j].tolist()))
-        degree = [0] * len(members)
-        for x_i, x in enumerate(members):
-            for y_i in range(x_i + 1, len(members)):
-                if x * n_nodes + members[y_i] in ties:
-                    degree[x_i] += 1
-                    degree[y_i] += 1
-        out[i] = sum(d >= least for d in degree)
-    return out
+        web: set[int] = set()
+        if known.web > 0:
+            degree = [0] * len(members)
+            for x_i, x in enumerate(members):
+                for y_i in range(x_i + 1, len(members)):
+                    if x * n_nodes + members[y_i] in known.ties:
+                        degree[x_i] += 1
+                        degree[y_i] += 1
+            web = {m for m, d in zip(members, degree, strict=True) if d >= known.web}
+        webbed[i] = len(web)
+        if known.standing is not None:
+            shared[i] = len(shared_community(members, int(hubs[a]), known.standing, n_nodes, known.level) - web)
+    return webbed, shared
 
 
 def _box_counts(logv: np.ndarray, pair: np.ndarray, span_len: np.ndarray, band: float, last: np.ndarray | None,
@@ -553,7 +669,7 @@ def _improving(adj: np.ndarray, hubs: np.ndarray, best_p: np.ndarray, best: Mapp
 def _box(arrays: TransferArrays, direction: str, h: int, rows: np.ndarray, pair: np.ndarray, pair_tmax: np.ndarray,
          first_of_pair: np.ndarray, hub: np.ndarray, tick: np.ndarray, logv: np.ndarray, pos: int, w: float,
          r: float, adj_p: float, raw_p: float, k: int, lam: float, other_all: np.ndarray, explained: int,
-         webbed: int = 0) -> FanBox:
+         webbed: int = 0, shared: int = 0) -> FanBox:
     """The members and rows of the box anchored at sorted position ``pos``."""
     t_a, lv_a = tick[pos], logv[pos]
     band = math.log(r) + 1e-12
@@ -570,7 +686,7 @@ def _box(arrays: TransferArrays, direction: str, h: int, rows: np.ndarray, pair:
     picked = [int(rows[i]) for i in range(pos, stop) if int(pair[i]) in member_pairs]
     total = float(arrays.value[picked].sum())
     return FanBox(h, direction, adj_p, raw_p, k, lam, w, r, float(t_a), tuple(members), tuple(sorted(picked)), total,
-                  explained, webbed)
+                  explained, webbed, shared)
 
 
 def fan_flag(arrays: TransferArrays, box: FanBox, tests: int, cutoff: float, kind: str | None = None) -> Flag:
@@ -594,15 +710,18 @@ def fan_flag(arrays: TransferArrays, box: FanBox, tests: int, cutoff: float, kin
             f"from tick {box.start:g}, amounts within a factor {box.ratio:g} of each other ({box.value:g} in all); "
             + (f"{box.webbed} of them deal with each other at other times (people who know each other, not "
                f"counted), " if box.webbed else "")
+            + (f"{box.shared} of them share a standing counterparty far more than members drawn from anywhere would "
+               f"(colleagues, one club: not counted), " if box.shared else "")
             + (f"one group of the size that pays together again and again in this graph accounts for "
                f"{box.explained} of them besides the first, and " if box.explained else "")
             + f"shuffling the graph's ticks and amounts expects {box.expected:.2g} besides "
-            f"{'those' if box.explained or box.webbed else 'the first'} "
+            f"{'those' if box.explained or box.webbed or box.shared else 'the first'} "
             f"(p = {box.p_value:.2g}, {tests} nodes tested)."
         ),
         details={"hub": hub, "direction": box.direction, "counterparties": box.count, "expected": box.expected,
                  "window": box.window, "amountRatio": box.ratio, "start": box.start, "value": box.value,
-                 "rawP": box.raw_p, "explained": box.explained, "webbed": box.webbed},
+                 "rawP": box.raw_p, "explained": box.explained, "webbed": box.webbed,
+                 "shared": box.shared},
         p_value=box.p_value,
         null=_NULL,
         tests=tests,

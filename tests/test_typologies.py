@@ -432,6 +432,55 @@ def test_a_web_of_friends_paying_one_of_them_back_is_not_a_fan() -> None:
     assert [f.kind for f in fans(TransferView(friends_fan(web)), {**FAN_DEFAULTS, "web_ties": 0})] == ["fan_in"]
 
 
+def colleagues_fan(colleagues: int, employs_everyone: bool = False) -> nx.MultiDiGraph:
+    """:func:`friends_fan` with no ties, in a town of 150 more pairs of accounts with a standing
+    relationship each (three payments), and an employer paying ``m0..m{colleagues-1}`` three times
+    each (and every ``c`` account too, with ``employs_everyone``)."""
+    g = friends_fan([])
+    for i in range(150):
+        for j in range(3):
+            g.add_edge(f"c{i}", f"d{i}", value=20.0, tick=10 + 100 * j + i % 50, event=f"c{i}.{j}")
+    staff = [f"m{m}" for m in range(colleagues)] + ([f"c{i}" for i in range(150)] if employs_everyone else [])
+    for x in staff:
+        for j in range(3):
+            g.add_edge("employer", x, value=900.0, tick=100 + 30 * j, event=f"w{x}.{j}")
+    return g
+
+
+def test_fan_members_with_a_selective_standing_counterparty_in_common_are_left_out() -> None:
+    # strangers: all eight counted
+    (flag,) = fans(TransferView(colleagues_fan(0)), FAN_DEFAULTS)
+    assert (flag.kind, len(flag.agents) - 1, flag.details["shared"]) == ("fan_in", 8, 0)
+    # three of them are the only staff of one employer among 200 accounts (chance of three of eight drawn at
+    # random about 6e-5): left out, the box tested on its five others (the Poisson tail of four beyond the first)
+    (flag3,) = fans(TransferView(colleagues_fan(3)), FAN_DEFAULTS)
+    assert (flag3.kind, len(flag3.agents) - 1, flag3.details["shared"], flag3.details["webbed"]) == ("fan_in", 8, 3, 0)
+    assert flag3.details["rawP"] == pytest.approx(float(poisson_tail(4, flag3.details["expected"])), rel=1e-12)
+    assert flag3.p_value is not None and flag.p_value is not None and flag3.p_value > flag.p_value
+    assert "share a standing counterparty" in flag3.explanation
+    # colleagues chipping in for a gift: not a fan
+    assert fans(TransferView(colleagues_fan(8)), FAN_DEFAULTS) == []
+    assert [f.kind for f in fans(TransferView(colleagues_fan(8)), {**FAN_DEFAULTS, "shared_level": 0})] == ["fan_in"]
+
+
+def test_a_counterparty_of_nearly_everyone_makes_no_community() -> None:
+    # the same employer also pays 150 of the town's other accounts: eight of its staff in a box is no surprise
+    (flag,) = fans(TransferView(colleagues_fan(8, employs_everyone=True)), FAN_DEFAULTS)
+    assert (flag.kind, len(flag.agents) - 1, flag.details["shared"]) == ("fan_in", 8, 0)
+
+
+def test_standing_counterparties_need_the_transfers_either_way() -> None:
+    from daishi_forensics.screens.fans import standing_counterparties
+
+    g = nx.MultiDiGraph()
+    for i, (u, v) in enumerate([("a", "b"), ("b", "a"), ("a", "b"), ("c", "d"), ("c", "d"), ("e", "f")]):
+        g.add_edge(u, v, value=1.0, tick=i, event=f"e{i}")
+    arrays = transfer_arrays(g)
+    s = standing_counterparties(arrays, 2)
+    named = {arrays.nodes[i]: [arrays.nodes[j] for j in s.of(i).tolist()] for i in range(len(arrays.nodes))}
+    assert named == {"a": ["b"], "b": ["a"], "c": ["d"], "d": ["c"], "e": [], "f": []}
+
+
 def test_a_standing_relationship_is_both_ways_and_recurring() -> None:
     from daishi_forensics.screens.value_cycles import standing
 
