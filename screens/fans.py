@@ -70,6 +70,19 @@ count against the same chance count ``lambda``, so the p-value stays valid under
 (it errs on the strict side).  Only boxes that could be flagged without it (adjusted p at most
 ``alpha``, which bounds the step-up cut-off) are read member by member.
 
+**A community in common** (fan-in; ``shared_level``, 0 turns it off).  Colleagues chipping in for a
+gift are one-off payers with alike amounts in a short window, the organiser spends the sum at once (as
+a collector passes money on), and colleagues seldom pay each other (no web): every rule above reads
+them as smurfing.  What they share is an employer: a counterparty that pays each of them again and
+again and few others.  A laundering fan's payers are drawn from anywhere.  So each member's *standing
+counterparties* (:func:`standing_counterparties`: dealt with, either way, at least ``shared_transfers``
+times) are read, and a counterparty other than the hub that more of the box's members share than
+members drawn at random would (:func:`shared_community`: binomial in its own standing counterparties'
+share of the graph, Bonferroni over the counterparties the members have, at ``shared_level``) makes
+those members one community, left out of the count as the webbed ones are (``k - webbed - shared``;
+the p-value stays valid, on the strict side).  A counterparty of much of the graph (a utility, an
+employer of half the town) makes no community.
+
 >>> import networkx as nx
 >>> from .graph import TransferView
 >>> G = nx.MultiDiGraph()

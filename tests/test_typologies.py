@@ -481,6 +481,28 @@ def test_standing_counterparties_need_the_transfers_either_way() -> None:
     assert named == {"a": ["b"], "b": ["a"], "c": ["d"], "d": ["c"], "e": [], "f": []}
 
 
+def test_an_office_collection_in_a_simulated_economy_is_a_community_not_a_fan() -> None:
+    # a simulated economy of 400 accounts with nothing planted; an employer pays twelve staff ten times over the
+    # span; on one day nine of them chip in 10 or 20 for a gift to the first, who spends the sum at a shop
+    sim = simulate_transfers(TransferSettings(accounts=400, seed=3, cases_per_typology=0.0))
+    g = sim.graph.copy()
+    ticks = sorted(d["tick"] for _, _, d in g.edges(data=True))
+    lo, hi = ticks[0], ticks[-1]
+    staff = [f"staff{i}" for i in range(12)]
+    for i, x in enumerate(staff):
+        for j in range(10):
+            g.add_edge("employer", x, value=1500.0, tick=lo + (hi - lo) * j / 10, event=f"wage{i}.{j}")
+    day = lo + (hi - lo) * 0.4
+    for i, x in enumerate(staff[1:10]):
+        g.add_edge(x, staff[0], value=10.0 if i % 3 else 20.0, tick=day + i % 2, event=f"gift{i}")
+    g.add_edge(staff[0], sorted(sim.graph.nodes)[5], value=120.0, tick=day + 2, event="shop")
+    level = {**FAN_DEFAULTS, "alpha": 0.0067}
+    assert fans(TransferView(g), level) == []
+    # without the rule the nine colleagues are a fan-in (and nothing else in the graph is)
+    (flag,) = fans(TransferView(g), {**level, "shared_level": 0})
+    assert (flag.kind, flag.agents[0], len(flag.agents) - 1) == ("fan_in", "staff0", 9)
+
+
 def test_a_standing_relationship_is_both_ways_and_recurring() -> None:
     from daishi_forensics.screens.value_cycles import standing
 
