@@ -32,8 +32,8 @@ Prints, each measured in this one run:
 - on a third economy (``bench/neighbourhood_world.py``: flat-shares, friend groups, car pools,
   savings circles, office collections, with AMLSim-style fan-in and cycle cases planted
   around busy accounts), written before those rules and at first only reported on: now a
-  tuning world, its odd seeds the tune split (looked at while teaching the screens long loops
-  and honest friend webs), its even seeds the report split;
+  tuning world, its odd seeds the tune split (looked at while teaching the screens long loops,
+  honest friend webs and communities with a common employer), its even seeds the report split;
 - on a fourth economy (``bench/trades_world.py``: a market town's people and small firms --
   invoices, subcontracting, bills, second-hand sales, birthdays, club fees, loans among
   friends, fundraisers -- with AMLSim-style fan-in cases and cycles of 3 to 12 hops planted),
