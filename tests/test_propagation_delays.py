@@ -1,0 +1,109 @@
+"""The lag window learnt from the match (:mod:`daishi_forensics.injection._delays`, rule 6) and the
+stock-phrase senders of rule 4, on hand-built delays and a hand-built world.
+
+The world: ``a_1`` broadcasts fifteen unrelated stories, one every 100 ticks; ``a_2`` (who hears every
+broadcast, like ``a_9`` who only listens) passes each on word for word after the delays ``DELAYS``
+(fourteen of them within the 20-tick window, slow ones among them) and the last one 26 ticks later,
+beyond the fixed window."""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+import pytest
+
+import daishi_forensics.injection.propagation as P
+from daishi_forensics.injection._delays import MAX_WIDEN, MIN_CHILDREN, TAIL, fit_delays, learnt_window
+from daishi_forensics.injection.exposure import ExposurePass, MessageLog
+from daishi_forensics.replay import replay
+
+DELAYS = [1, 2, 3, 4, 5, 6, 8, 10, 12, 14, 16, 18, 19, 20]
+LATE = 26
+
+
+def test_too_few_children_keep_the_window() -> None:
+    assert learnt_window([20] * (MIN_CHILDREN - 1), 20) == 20
+    assert learnt_window([], 20) == 20
+
+
+def test_quick_forwarders_keep_the_window_and_it_never_narrows() -> None:
+    assert learnt_window([1, 1, 2, 1, 3, 1, 2, 1, 1, 2, 1, 1, 4, 1], 20) == 20
+
+
+def test_the_window_is_the_quantile_of_the_fitted_delay() -> None:
+    fit = fit_delays(DELAYS, 20)
+    # a near-flat spread of delays within the window: a slow geometric, few lookalikes
+    assert 0.0 < fit.p < 0.15 and fit.children == len(DELAYS)
+    expected = math.ceil(math.log(TAIL) / math.log(1.0 - fit.p)) - 1
+    assert learnt_window(DELAYS, 20) == max(20, min(MAX_WIDEN * 20, expected)) > 20
+
+
+def test_the_window_is_capped() -> None:
+    assert learnt_window([20] * 30, 20) == MAX_WIDEN * 20
+
+
+def test_the_fit_finds_the_delay_among_lookalikes() -> None:
+    rng = random.Random(5)
+    delays = []
+    for _ in range(3000):
+        if rng.random() < 0.2:
+            delays.append(rng.randint(0, 20))  # a lookalike: any tick of the window
+            continue
+        d = 0
+        while rng.random() > 0.25:  # passed on with chance 0.25 each tick
+            d += 1
+        if d <= 20:
+            delays.append(d)
+    fit = fit_delays(delays, 20)
+    assert abs(fit.p - 0.25) < 0.03 and abs(fit.lookalikes - 0.2) < 0.05
+
+
+def _word(k: int) -> str:
+    consonants, vowels = "bdfgklmnprstvz", "aeiou"
+    return "".join(consonants[(k // 70) % 14] + vowels[(k // 14) % 5] + consonants[k % 14] + vowels[(k * 3) % 5])
+
+
+def _story(k: int) -> str:
+    return " ".join(_word(k * 7 + w) for w in range(7))
+
+
+def _world() -> MessageLog:
+    def at(eid: int, tick: int, type_: str, agent: str, **payload: Any) -> dict[str, Any]:
+        return {"id": eid, "tick": tick, "type": type_, "agentId": agent, "payload": payload}
+
+    evs = [at(k + 1, 0, "agent_spawned", a, region="r_0_0") for k, a in enumerate(("a_1", "a_2", "a_9"))]
+    for k, delay in enumerate([*DELAYS, LATE]):
+        evs.append(at(100 + 2 * k, 100 * (k + 1), "message", "a_1", text=_story(k), channel="broadcast"))
+        evs.append(at(101 + 2 * k, 100 * (k + 1) + delay, "message", "a_2", text=_story(k), channel="broadcast"))
+    evs.sort(key=lambda e: (e["tick"], e["id"]))
+    p = ExposurePass({})
+    replay(evs, {}, [p])
+    log = p.result().messages
+    assert isinstance(log, MessageLog)
+    return log
+
+
+def test_slow_forwarders_widen_the_window() -> None:
+    log = _world()
+    assert len({_word(k) for k in range(15 * 7)}) == 15 * 7  # fifteen unrelated stories
+    fixed = P.echo_reading(log, learn_lag=False)
+    assert fixed.max_lag == P.MAX_LAG
+    assert [(e.parent, e.child, e.lag) for e in fixed.edges] == [
+        (100 + 2 * k, 101 + 2 * k, d) for k, d in enumerate(DELAYS)]
+    learnt = P.echo_reading(log)
+    assert learnt.max_lag == learnt_window(DELAYS, P.MAX_LAG) > LATE
+    assert [(e.parent, e.child, e.lag) for e in learnt.edges] == [
+        (100 + 2 * k, 101 + 2 * k, d) for k, d in enumerate([*DELAYS, LATE])]
+    assert P.echo_edges(log) == (learnt.edges, learnt.stock)
+    prop = P.propagation(log)
+    assert prop.max_lag == learnt.max_lag and prop.to_json()["rules"]["maxLag"] == learnt.max_lag
+
+
+@pytest.mark.parametrize(("origins", "unprompted", "stock"), [(2, 2, True), (1, 2, False), (1, 3, True), (0, 0, False)])
+def test_stock_phrase_senders(origins: int, unprompted: int, stock: bool) -> None:
+    """Rule 4: two senders who never heard it, or three who said it away from hearing it."""
+    spread = P.Spread((1, 2, 3), unprompted, origins, unprompted, 0, 100, 1.0)
+    assert spread.stock(P.STOCK_ALPHA) is stock
+    assert not P.Spread((1, 2, 3), unprompted, origins, unprompted, 5, 100, 0.001).stock(P.STOCK_ALPHA)
