@@ -107,3 +107,24 @@ def test_stock_phrase_senders(origins: int, unprompted: int, stock: bool) -> Non
     spread = P.Spread((1, 2, 3), unprompted, origins, unprompted, 0, 100, 1.0)
     assert spread.stock(P.STOCK_ALPHA) is stock
     assert not P.Spread((1, 2, 3), unprompted, origins, unprompted, 5, 100, 0.001).stock(P.STOCK_ALPHA)
+
+
+def _log(*msgs: tuple[int, int, str, str]) -> MessageLog:
+    evs: list[dict[str, Any]] = [{"id": k + 1, "tick": 0, "type": "agent_spawned", "agentId": a, "payload": {"region": "r_0_0"}}
+                                 for k, a in enumerate(("a_1", "a_2", "a_3", "a_9"))]
+    evs += [{"id": e, "tick": t, "type": "message", "agentId": a, "payload": {"text": x, "channel": "broadcast"}}
+            for e, t, a, x in msgs]
+    p = ExposurePass({})
+    replay(evs, {}, [p])
+    log = p.result().messages
+    assert isinstance(log, MessageLog)
+    return log
+
+
+def test_a_short_cut_copy_is_timed_from_its_own_story() -> None:
+    """Rule 6: ``a_2`` heard a chatter line sharing five words with its cut copy 99 ticks before the
+    story; the copy is timed from the story it heard a tick before, not from the chatter line."""
+    log = _log((10, 1, "a_1", "lost two planks to a thief near the north ford last night, watch your packs everyone"),
+               (20, 100, "a_3", "a fire broke out at the north ford near the old mill, stay clear until dawn"),
+               (21, 101, "a_2", "a fire broke out at the north ford near"))
+    assert [(e.parent, e.child, e.lag) for e in P.echo_edges(log)[0]] == [(20, 21, 1)]

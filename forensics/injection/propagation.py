@@ -726,11 +726,17 @@ def prompted_messages(pairs: _Pairs, n: int, log: MessageLog, clock: _Clock, who
     """Rule 6, per message: its sender had said the same text before (an own repeat: a text alike to
     it and, given ``whole``, near whole -- one family, rule 4 -- so that another story told in the
     same frame is no repeat); it came within the lag after its sender first heard a text alike to it
-    from another agent, and is no own repeat (prompted); its sender had neither heard nor said one
+    from another agent (given ``whole``, of its own family if it heard one: a few words a short copy
+    shares with a chatter line heard long before do not make it late), and is no own repeat
+    (prompted); its sender had neither heard nor said one
     before (an origin).  ``pairs`` are the alike pairs, sorted by (later, earlier)."""
     own = np.zeros(n, dtype=bool)
     own[pairs.j[pairs.own if whole is None else pairs.own & whole]] = True
     first_heard: dict[int, int] = {}
+    if whole is not None:  # the first heard of its own family: a lookalike of a short copy is another story
+        same = pairs.heard & whole
+        for j, i in zip(pairs.j[same].tolist(), pairs.i[same].tolist()):
+            first_heard.setdefault(j, i)
     for j, i in zip(pairs.j[pairs.heard].tolist(), pairs.i[pairs.heard].tolist()):
         first_heard.setdefault(j, i)
     prompted = np.zeros(n, dtype=bool)
