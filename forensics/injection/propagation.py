@@ -518,15 +518,15 @@ class Spread:
     """Members said without their sender having heard one within the lag, nor said one before."""
     origin_senders: int
     """Distinct senders of members said without their sender having heard or said one before."""
-    unprompted_senders: int
-    """Distinct senders of the unprompted members (origins, and agents who heard the text once long
-    before and say it now, not within the lag)."""
     prompted: int
     """Members said within the lag after their sender first heard one."""
     prompted_ticks: int
     """Agent-ticks spent within the lag after hearing a member."""
     p_value: float
     """P(that many prompted or more) for a Poisson count at the unprompted rate (module rule 4)."""
+    unprompted_senders: int = 0
+    """Distinct senders of the unprompted members (origins, and agents who heard the text once long
+    before and say it now, not within the lag)."""
 
     def stock(self, alpha: float) -> bool:
         """A stock phrase: two senders or more said it without ever having heard it, or
@@ -620,7 +620,7 @@ class _Families:
         mean = max(1, alone) / unprompted_ticks * prompted_ticks
         origins = len({sender_codes[m] for m in ms if self.origin[m]})
         senders = len({sender_codes[m] for m in ms if self.unprompted[m]})
-        return Spread(ms, alone, origins, senders, echoes, prompted_ticks, _poisson_tail(echoes, mean))
+        return Spread(ms, alone, origins, echoes, prompted_ticks, _poisson_tail(echoes, mean), senders)
 
 
 def stock_phrase(spread: Spread, child: Forward, inherited_bits: Callable[[], float],
@@ -781,6 +781,10 @@ def choose_parents(
     candidates, in the order heard), its :class:`~._lineage.Choice`; which place in the order heard
     (first, latest, any) is passed on, learnt from the whole match (:func:`~._lineage.heard_order`)."""
     nid, events = texts.nid, log.events
+    single = [(j, c[0]) for j, c in sorted(parents.items()) if len(c) == 1]
+    cut = sum(1 for j, i in single if any(e[0] in ("cut_start", "cut_end") for e in edits(
+        texts.forward(j), texts.forward(i), alignments[(int(nid[j]), int(nid[i]))])))
+    weights = weights.with_cuts(cut, len(single))
     pools: dict[int, list[Candidate]] = {}
     for j, cands in parents.items():
         child = texts.forward(j)

@@ -1,5 +1,6 @@
-"""The lag window learnt from the match (:mod:`daishi_forensics.injection._delays`, rule 6) and the
-stock-phrase senders of rule 4, on hand-built delays and a hand-built world.
+"""What the propagation rules learn from the match itself -- the lag window
+(:mod:`daishi_forensics.injection._delays`, rule 6), the chance of a cut (rule 7) -- and the
+stock-phrase senders of rule 4, on hand-built delays and hand-built worlds.
 
 The world: ``a_1`` broadcasts fifteen unrelated stories, one every 100 ticks; ``a_2`` (who hears every
 broadcast, like ``a_9`` who only listens) passes each on word for word after the delays ``DELAYS``
@@ -104,9 +105,9 @@ def test_slow_forwarders_widen_the_window() -> None:
 @pytest.mark.parametrize(("origins", "unprompted", "stock"), [(2, 2, True), (1, 2, False), (1, 3, True), (0, 0, False)])
 def test_stock_phrase_senders(origins: int, unprompted: int, stock: bool) -> None:
     """Rule 4: two senders who never heard it, or three who said it away from hearing it."""
-    spread = P.Spread((1, 2, 3), unprompted, origins, unprompted, 0, 100, 1.0)
+    spread = P.Spread((1, 2, 3), unprompted, origins, 0, 100, 1.0, unprompted_senders=unprompted)
     assert spread.stock(P.STOCK_ALPHA) is stock
-    assert not P.Spread((1, 2, 3), unprompted, origins, unprompted, 5, 100, 0.001).stock(P.STOCK_ALPHA)
+    assert not P.Spread((1, 2, 3), unprompted, origins, 5, 100, 0.001, unprompted_senders=unprompted).stock(P.STOCK_ALPHA)
 
 
 def _log(*msgs: tuple[int, int, str, str]) -> MessageLog:
@@ -128,3 +129,20 @@ def test_a_short_cut_copy_is_timed_from_its_own_story() -> None:
                (20, 100, "a_3", "a fire broke out at the north ford near the old mill, stay clear until dawn"),
                (21, 101, "a_2", "a fire broke out at the north ford near"))
     assert [(e.parent, e.child, e.lag) for e in P.echo_edges(log)[0]] == [(20, 21, 1)]
+
+
+def test_a_cut_copy_repunctuated_inherits_the_heard_cut() -> None:
+    """Rule 7: ``a_3`` heard the full story (10) and ``a_2``'s copy cut after 8 words (11), and says the
+    cut copy with a full stop.  Of the 5 children with one candidate (11 and four exact copies of
+    unrelated stories) one was cut: a cut weighs log2(8 + 1) + log2((5 + 2) / (1 + 1)) = 4.98 bits
+    from 10, more than the full stop's 4 (:data:`~daishi_forensics.injection._lineage.ENDING_BITS`) from 11."""
+    full = "a fire broke out at the north ford near the old mill, stay clear until dawn"
+    msgs = [(10, 1, "a_1", full), (11, 2, "a_2", "a fire broke out at the north ford near"),
+            (12, 3, "a_3", "a fire broke out at the north ford near.")]
+    for k in range(4):
+        msgs += [(20 + 2 * k, 10 + 10 * k, "a_1", _story(k)), (21 + 2 * k, 11 + 10 * k, "a_2", _story(k))]
+    edges = P.echo_edges(_log(*sorted(msgs, key=lambda m: m[1])))[0]
+    assert [(e.parent, e.child, e.mutations) for e in edges[:2]] == [
+        (10, 11, ("cut at the end (7 words)",)), (11, 12, ("ending '.'",))]
+    assert edges[1].reason == "inherits cut at the end of 11"
+    assert math.log2(9) + math.log2(7 / 2) == pytest.approx(4.977, abs=1e-3)
