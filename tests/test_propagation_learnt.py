@@ -2,9 +2,9 @@
 (:mod:`daishi_forensics.injection._delays`, rule 6), the chance of a cut (rule 7) -- and the
 stock-phrase senders of rule 4, on hand-built delays and hand-built worlds.
 
-The world: ``a_1`` broadcasts fifteen unrelated stories, one every 100 ticks; ``a_2`` (who hears every
+The world: ``a_1`` broadcasts twenty unrelated stories, one every 100 ticks; ``a_2`` (who hears every
 broadcast, like ``a_9`` who only listens) passes each on word for word after the delays ``DELAYS``
-(fourteen of them within the 20-tick window, slow ones among them) and the last one 26 ticks later,
+(nineteen of them within the 20-tick window, falling off slowly) and the last one 26 ticks later,
 beyond the fixed window."""
 
 from __future__ import annotations
@@ -16,11 +16,13 @@ from typing import Any
 import pytest
 
 import daishi_forensics.injection.propagation as P
-from daishi_forensics.injection._delays import MAX_WIDEN, MIN_CHILDREN, TAIL, fit_delays, learnt_window
+from daishi_forensics.injection._delays import (
+    MAX_LOOKALIKES, MAX_WIDEN, MIN_CHILDREN, TAIL, fit_delays, learnt_window,
+)
 from daishi_forensics.injection.exposure import ExposurePass, MessageLog
 from daishi_forensics.replay import replay
 
-DELAYS = [1, 2, 3, 4, 5, 6, 8, 10, 12, 14, 16, 18, 19, 20]
+DELAYS = [1, 1, 1, 2, 2, 2, 3, 3, 4, 4, 5, 6, 7, 8, 9, 11, 13, 16, 19]
 LATE = 26
 
 
@@ -35,14 +37,23 @@ def test_quick_forwarders_keep_the_window_and_it_never_narrows() -> None:
 
 def test_the_window_is_the_quantile_of_the_fitted_delay() -> None:
     fit = fit_delays(DELAYS, 20)
-    # a near-flat spread of delays within the window: a slow geometric, few lookalikes
-    assert 0.0 < fit.p < 0.15 and fit.children == len(DELAYS)
+    # delays falling off slowly within the window: a slow geometric, few lookalikes
+    assert 0.0 < fit.p < 0.15 and fit.lookalikes <= MAX_LOOKALIKES and fit.children == len(DELAYS)
     expected = math.ceil(math.log(TAIL) / math.log(1.0 - fit.p)) - 1
     assert learnt_window(DELAYS, 20) == max(20, min(MAX_WIDEN * 20, expected)) > 20
 
 
+def test_delays_spread_evenly_keep_the_window() -> None:
+    """As many delays at every tick: a flat geometric and lookalikes cannot be told apart."""
+    fit = fit_delays(list(range(21)) * 3, 20)
+    assert fit.lookalikes > MAX_LOOKALIKES
+    assert learnt_window(list(range(21)) * 3, 20) == 20
+
+
 def test_the_window_is_capped() -> None:
-    assert learnt_window([20] * 30, 20) == MAX_WIDEN * 20
+    slow = [k for k in range(6) for _ in range(round(100 * 0.8 ** k))]  # p = 0.2 over a 5-tick window
+    assert fit_delays(slow, 5).lookalikes <= MAX_LOOKALIKES
+    assert learnt_window(slow, 5) == MAX_WIDEN * 5 == 15  # all but 1% within 20 ticks
 
 
 def test_the_fit_finds_the_delay_among_lookalikes() -> None:
@@ -88,7 +99,7 @@ def _world() -> MessageLog:
 
 def test_slow_forwarders_widen_the_window() -> None:
     log = _world()
-    assert len({_word(k) for k in range(15 * 7)}) == 15 * 7  # fifteen unrelated stories
+    assert len({_word(k) for k in range(20 * 7)}) == 20 * 7  # twenty unrelated stories
     fixed = P.echo_reading(log, learn_lag=False)
     assert fixed.max_lag == P.MAX_LAG
     assert [(e.parent, e.child, e.lag) for e in fixed.edges] == [
