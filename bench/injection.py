@@ -21,9 +21,11 @@ Prints:
    lookalikes.  Each figure says its split: ``TUNE`` (the seeds, the half of every word
    list and the mutation kinds the rules were tuned on) or ``REPORT`` (other seeds, the
    other half of every word list, every kind -- title case, stacked prefixes, cuts at
-   the start and synonyms never generated while tuning), plus sweeps on the REPORT
-   seeds of settings never tuned on (60 agents, three times the chatter, forwarders
-   twice as slow).  A reported tie holding the true parent is counted right in one
+   the start and synonyms never generated while tuning), plus sweeps on half of the
+   split's seeds of settings outside the generator's defaults (60 agents, three times
+   the chatter, forwarders twice as slow: tuned against on the TUNE seeds, reported on
+   the REPORT seeds).  Per kind, the true edges missed entirely and those given a
+   wrong parent are counted apart.  A reported tie holding the true parent is counted right in one
    figure of its own, so ambiguity the texts cannot resolve is visible; the edges whose
    true parent no other copy the forwarder heard repeats word for word (the generator's
    ``sameText``: where the text can tell the parent at all) are counted strictly apart,
@@ -176,6 +178,8 @@ class Tally:
 
     def __init__(self) -> None:
         self.found: Counter[str] = Counter()      # truth edges found, per kind of the child
+        self.missed: Counter[str] = Counter()     # truth edges whose child got no edge at all, per kind
+        self.wrong: Counter[str] = Counter()      # truth edges whose child got another parent, per kind
         self.truth: Counter[str] = Counter()      # truth edges, per kind
         self.ours: Counter[str] = Counter()       # our edges, per kind of the child (or "no edge")
         self.right: Counter[str] = Counter()      # our edges that are truth edges
@@ -209,6 +213,8 @@ class Tally:
                 self.truth[k] += 1
                 self.found[k] += ok
                 self.tie_found[k] += ok or tie
+                self.missed[k] += child not in mine
+                self.wrong[k] += child in mine and not ok
                 if t["heard"] > 1:
                     self.heard_several[k] += 1
                     self.heard_several_found[k] += ok
@@ -298,13 +304,14 @@ def print_tally(label: str, tally: Tally, kinds: Sequence[str], held_out: Sequen
         print(f"    {k:<17} ({tag}): recall {_rate(tally.found[k], tally.truth[k])}; "
               f"precision {_rate(tally.right[k], tally.ours[k])}; a tie holding the true parent counted right: "
               f"recall {tally.tie_found[k] / max(1, tally.truth[k]):.3f}, "
-              f"precision {tally.tie_right[k] / max(1, tally.ours[k]):.3f}")
+              f"precision {tally.tie_right[k] / max(1, tally.ours[k]):.3f}; true edges missed entirely "
+              f"{tally.missed[k]}, given a wrong parent {tally.wrong[k]}")
 
 
 def bench_cascades(split: str, seeds: int) -> None:
     """Edges on the independent forwarding-cascade generator: ``tune`` (tune seeds, tune word lists, tune kinds
-    only) or ``report`` (report seeds, the other half of the word lists, every kind), plus sweeps on the report
-    seeds of settings never tuned on."""
+    only) or ``report`` (report seeds, the other half of the word lists, every kind), plus sweeps of settings
+    outside the generator's defaults on half the split's seeds (:func:`bench_sweeps`)."""
     from daishi_forensics.simulate.cascades import MUTATION_KINDS, cascade_match
 
     if split == "tune":
@@ -313,6 +320,7 @@ def bench_cascades(split: str, seeds: int) -> None:
             tally.add(cascade_match(seed, split="tune", kinds=TUNE_KINDS))
         print_tally(f"independent cascades, TUNE split ({min(seeds, len(TUNE_SEEDS))} seeds, tune kinds only)",
                     tally, TUNE_KINDS)
+        bench_sweeps("tune", seeds)
     else:
         tally = Tally()
         for seed in list(REPORT_SEEDS)[:seeds]:
@@ -320,16 +328,30 @@ def bench_cascades(split: str, seeds: int) -> None:
         print_tally(f"independent cascades, REPORT split (held out: {min(seeds, len(REPORT_SEEDS))} seeds never "
                     "run while tuning, the other half of every word list, every kind)",
                     tally, MUTATION_KINDS, HELD_OUT_KINDS)
-        for name, kw in (("60 agents", {"n_agents": 60}), ("chatter x3", {"chatter": 0.12}),
-                         ("forwarders twice as slow", {"lag_scale": 2.0})):
-            sweep = Tally()
-            for seed in list(REPORT_SEEDS)[: max(1, seeds // 2)]:
-                sweep.add(cascade_match(seed, split="report", kinds=MUTATION_KINDS, **kw))
-            print(f"  sweep (REPORT split, a setting never tuned on), {name}: precision "
-                  f"{_rate(sweep.right['all'], sweep.ours['all'])}, "
-                  f"recall {_rate(sweep.found['all'], sweep.truth['all'])}; a tie holding the true parent "
-                  f"counted right: precision {_rate(sweep.tie_right['all'], sweep.ours['all'])}, "
-                  f"recall {_rate(sweep.tie_found['all'], sweep.truth['all'])}")
+        bench_sweeps("report", seeds)
+
+
+SWEEPS: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("60 agents", {"n_agents": 60}), ("chatter x3", {"chatter": 0.12}), ("forwarders twice as slow", {"lag_scale": 2.0}))
+"""Settings of the generator the rules were not written for (their defaults: 12 to 40 agents, chatter
+0.015 to 0.06 a tick, forwarders' delays as drawn)."""
+
+
+def bench_sweeps(split: str, seeds: int) -> None:
+    """:data:`SWEEPS` on half the seeds of ``split`` (``tune``: tune kinds only, as tuned; ``report``: every kind)."""
+    from daishi_forensics.simulate.cascades import MUTATION_KINDS, cascade_match
+
+    pool, kinds = (TUNE_SEEDS, TUNE_KINDS) if split == "tune" else (REPORT_SEEDS, MUTATION_KINDS)
+    for name, kw in SWEEPS:
+        sweep = Tally()
+        for seed in list(pool)[: max(1, seeds // 2)]:
+            sweep.add(cascade_match(seed, split=split, kinds=kinds, **kw))
+        print(f"  sweep ({split.upper()} split, a setting outside the generator's defaults), {name}: precision "
+              f"{_rate(sweep.right['all'], sweep.ours['all'])}, "
+              f"recall {_rate(sweep.found['all'], sweep.truth['all'])}; a tie holding the true parent "
+              f"counted right: precision {_rate(sweep.tie_right['all'], sweep.ours['all'])}, "
+              f"recall {_rate(sweep.tie_found['all'], sweep.truth['all'])}; false edges on lookalikes "
+              f"{sweep.ours['no edge']}")
 
 
 # --------------------------------------------------------------------------- 3. speed

@@ -42,7 +42,9 @@ def propagation(target: str, fmt: str | None, output: Path | None, scrub: bool, 
     """Propagation chains: which message echoes which earlier message, and how far payloads spread.
 
     A message echoes an earlier one only if its sender heard that one (broadcast,
-    local, direct) shortly before and the text is a copy the way people forward
+    local, direct) shortly before (within 20 ticks, or up to 60 where the match's
+    own forwarders are seen to take longer: the window used is in the output's
+    rules) and the text is a copy the way people forward
     text: in capitals or title case, with tags in front (fwd:, RT, > , someone
     said:), quoted, with a remark after, cut at either end, a word swapped or
     misspelt. The copy must keep enough rare wording, and phrases agents say on

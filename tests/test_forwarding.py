@@ -249,3 +249,12 @@ def test_a_tie_goes_to_the_likelier_place_in_the_order_heard() -> None:
     assert late.reason == "tie with 100: heard last, as this match passes on 65% of the time"
     even = choose_parent([cand(0), cand(1)], weight, HeardOrder())
     assert (even.position, even.tied, even.reason, even.confidence) == (0, (101,), "tie with 101: heard first", 0.5)
+
+
+def test_a_cut_weighs_its_place_and_the_match_s_share_of_cuts() -> None:
+    """Of 4 children with one candidate, 1 was cut: share (1 + 1) / (4 + 2) = 1/3, so a cut weighs
+    log2(3) bits more than its place (log2(5 kept words + 1))."""
+    w = Weights.of([parse_forward("a b")], [1], {"a": 2.0}, 6.0)
+    assert w.of_edit(("cut_end", "2", "5"), 7) == pytest.approx(math.log2(6))
+    assert w.with_cuts(1, 4).of_edit(("cut_end", "2", "5"), 7) == pytest.approx(math.log2(6) + math.log2(3))
+    assert w.with_cuts(0, 0).cut_bits == pytest.approx(1.0)  # no children: half of the pseudo-children cut

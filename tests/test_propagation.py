@@ -497,7 +497,7 @@ def test_prompted_windows_agree_with_a_plain_union() -> None:
                 ticks.setdefault(h, set()).update(range(log[m].tick, log[m].tick + P.MAX_LAG))
         spread = families.spread(members)
         assert spread.prompted_ticks == sum(len(t) for t in ticks.values()) > 0
-        assert (spread.prompted, spread.unprompted, spread.origin_senders, spread.p_value) == (0, 0, 0, 1.0)
+        assert (spread.prompted, spread.unprompted, spread.origin_senders, spread.unprompted_senders, spread.p_value) == (0, 0, 0, 0, 1.0)
 
 
 def test_message_log_is_the_records() -> None:

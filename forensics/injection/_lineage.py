@@ -20,7 +20,11 @@ making it independently (bits):
   the two words' (mending a typo or spelling out an abbreviation is as rare as
   making it); a dropped or moved word: ``log2(words + 1)`` (the chance of
   the same place); a cut: ``log2(kept + 1)``, the child's words (the same from
-  every candidate: how much a longer candidate had beyond the cut tells nothing);
+  every candidate: how much a longer candidate had beyond the cut tells nothing),
+  plus the information of cutting at all, as rare as this match's children whose
+  parent is unambiguous were cut (:meth:`Weights.with_cuts`: a copy cut where a
+  heard copy was already cut inherits the cut, and a changed full stop does not
+  outweigh it);
 - a wrapping the candidate has and the child lacks: the same weight, unless the
   child cut that end of the text away (the cut explains it);
 - any edit at least :data:`MIN_EDIT_BITS` (a change is never free).
@@ -45,7 +49,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rapidfuzz import fuzz
 
@@ -94,6 +98,9 @@ class Weights:
     word_bits: Mapping[str, float]
     scale: float
     """``log2(N + 1 + prior)``: the information of something no message carries."""
+    cut_bits: float = 0.0
+    """The information of cutting a text at all, learnt from the match (:meth:`with_cuts`); added to
+    the place of every cut."""
 
     @classmethod
     def of(cls, forwards: Sequence[Forward], copies: Sequence[int], word_bits: Mapping[str, float],
@@ -107,6 +114,13 @@ class Weights:
             for t in set(f.tags):
                 carriers[("tag", t)] += k
         return cls(carriers, word_bits, scale)
+
+    def with_cuts(self, cut: int, children: int) -> Weights:
+        """These weights with the chance of cutting a text learnt from the match: of ``children``
+        children whose parent is unambiguous (one candidate), ``cut`` were cut at the start or the end
+        (with :data:`PSEUDO_CHILDREN` children, half of them cut, so that a few cannot make it sure)."""
+        share = (cut + PSEUDO_CHILDREN / 2) / (children + PSEUDO_CHILDREN)
+        return replace(self, cut_bits=-math.log2(share))
 
     def word(self, w: str) -> float:
         return self.word_bits.get(w, self.scale)
@@ -136,8 +150,8 @@ class Weights:
             return max(self.word(e[2]), self.word(e[4])) if len(e) > 4 else self.word(e[2])
         if kind == "insert":
             return self.word(e[2])
-        if kind in ("cut_start", "cut_end"):  # where the child's kept words end: the same for every candidate
-            return math.log2(int(e[2]) + 1)
+        if kind in ("cut_start", "cut_end"):  # where the child's kept words end (the same for every
+            return math.log2(int(e[2]) + 1) + self.cut_bits  # candidate), and that it was cut at all
         return math.log2(words + 1)  # delete, moved
 
 

@@ -31,8 +31,10 @@ an earlier message *p* when:
    :data:`SPREAD_ALPHA`, rule 4's test) is asked :data:`SPREADING` of the bits.
 4. **Stock phrases do not chain** (:class:`Spread`, :func:`stock_phrase`).  Texts
    whose words overlap near wholly (:data:`NEAR_WHOLE`) form families.  A family
-   that two or more senders said unprompted (not within the lag after hearing any
-   of it, not repeating themselves) is a stock phrase unless the agents who had
+   that two or more senders said without ever having heard it, or
+   :data:`STOCK_SENDERS` or more said unprompted (not within the lag after hearing
+   any of it, not repeating themselves: where every line is heard by everyone, a line
+   said everywhere has one origin only), is a stock phrase unless the agents who had
    just heard it said it significantly more often than agents do unprompted (a
    one-sided Poisson test at level :data:`STOCK_ALPHA`: unprompted messages per
    agent-tick spent unprompted, against the prompted messages over the agent-ticks
@@ -49,7 +51,12 @@ an earlier message *p* when:
    :data:`MAX_LAG` ticks after *p* and after *s* first heard any text alike to it,
    counting only ticks *s* was awake (a dormant agent cannot pass anything on), and
    before *s* had itself said the same text (one family, rule 4: its own repeat is no new
-   echo; another story told in the same frame is no repeat).
+   echo; another story told in the same frame is no repeat).  The window is the match's
+   own (:func:`echo_reading`, :mod:`._delays`): when the delays of its linked children,
+   from the first copy each heard, show agents here forward more slowly than
+   :data:`MAX_LAG` allows (a geometric delay, truncated by the window, read apart from
+   lookalikes), the rules are read again with the window that holds all but 1% of such
+   delays (at most three times :data:`MAX_LAG`; never narrower).
 7. **Parent choice** (:func:`choose_parents`, :mod:`._lineage`).  Of the copies *s*
    heard that qualify, the one whose own mutations *c* inherits (its tag, its
    typo, its cut, its swapped word: seen from each candidate, what *c* still
@@ -101,6 +108,7 @@ from ._copies import MIN_COVER, MIN_KEPT_WORDS, Alignment, CopyEvidence, align, 
 from .exposure import HeardMessage, MessageLog
 from ._forwarding import Forward, parse_forward
 from ._information import NOTHING, Counts, Information, Unit, units_of
+from ._delays import learnt_window
 from ._lineage import Candidate, Choice, Weights, candidate, choose_parent, describe, edits, heard_order
 
 __all__ = [
@@ -113,6 +121,7 @@ __all__ = [
     "LOOSE",
     "NEAR_WHOLE",
     "STOCK_ALPHA",
+    "STOCK_SENDERS",
     "SPREAD_ALPHA",
     "SPREADING",
     "FORWARD_EVIDENCE",
@@ -124,7 +133,10 @@ __all__ = [
     "Chain",
     "Propagation",
     "Spread",
+    "EchoReading",
     "echo_edges",
+    "echo_reading",
+    "first_heard_delays",
     "chains_of",
     "propagation",
     "goods_of",
@@ -176,6 +188,10 @@ share of :data:`MIN_SHARED_BITS`, each word alone, and allows ``1 / LOOSE`` time
 
 NEAR_WHOLE = 0.8
 """Share of the shorter text a copy keeps for the two to be one family (rule 4)."""
+
+STOCK_SENDERS = 3
+"""Rule 4: a family this many senders said unprompted (not within the lag after hearing it) is a stock
+phrase candidate even when only one of them had never heard it."""
 
 SPREAD_ALPHA = 0.001
 """Rule 3's level: a text whose prompted copies are this much of a surprise spreads by hearing."""
@@ -312,6 +328,9 @@ class Propagation:
     """Messages examined."""
     caveat: str | None = None
     """Set when direct messages are not in the log (a public export)."""
+    max_lag: int = MAX_LAG
+    """The lag window rule 6 used (awake ticks): :data:`MAX_LAG`, or wider when this match's forwarders
+    are slower (:func:`echo_reading`)."""
 
     def to_json(self) -> dict[str, Any]:
         """The report's ``propagation`` object."""
@@ -323,7 +342,7 @@ class Propagation:
             "resendShare": None if self.resend_share is None else round(self.resend_share, 4),
             "stockPhrases": self.stock_phrases,
             "messages": self.messages,
-            "rules": {"minSimilarity": None, "minSharedBits": MIN_SHARED_BITS, "maxNovelty": MAX_NOVELTY, "maxLag": MAX_LAG,
+            "rules": {"minSimilarity": None, "minSharedBits": MIN_SHARED_BITS, "maxNovelty": MAX_NOVELTY, "maxLag": self.max_lag,
                       "minQuoteWords": MIN_KEPT_WORDS, "minCover": MIN_COVER, "swapEvery": SWAP_EVERY,
                       "nearWhole": NEAR_WHOLE, "stockAlpha": STOCK_ALPHA, "spreadAlpha": SPREAD_ALPHA,
                       "spreading": SPREADING, "forwardEvidence": FORWARD_EVIDENCE, "fuzzCap": FUZZ_CAP},
@@ -505,11 +524,17 @@ class Spread:
     """Agent-ticks spent within the lag after hearing a member."""
     p_value: float
     """P(that many prompted or more) for a Poisson count at the unprompted rate (module rule 4)."""
+    unprompted_senders: int = 0
+    """Distinct senders of the unprompted members (origins, and agents who heard the text once long
+    before and say it now, not within the lag)."""
 
     def stock(self, alpha: float) -> bool:
-        """A stock phrase: two senders or more said it without having heard it, and hearing it does
-        not make agents say it more (the prompted count is no surprise at level ``alpha``)."""
-        return self.origin_senders >= 2 and self.p_value >= alpha
+        """A stock phrase: two senders or more said it without ever having heard it, or
+        :data:`STOCK_SENDERS` or more unprompted (not within the lag after hearing it: where everyone
+        hears everything, a line said everywhere has one origin only), and hearing it does not make
+        agents say it more (the prompted count is no surprise at level ``alpha``)."""
+        return ((self.origin_senders >= 2 or self.unprompted_senders >= STOCK_SENDERS)
+                and self.p_value >= alpha) and self.p_value >= alpha
 
     def spreading(self, alpha: float) -> bool:
         """It spreads by hearing: the prompted count is a surprise at level ``alpha``."""
@@ -594,7 +619,8 @@ class _Families:
         echoes = int(self.prompted[at].sum())
         mean = max(1, alone) / unprompted_ticks * prompted_ticks
         origins = len({sender_codes[m] for m in ms if self.origin[m]})
-        return Spread(ms, alone, origins, echoes, prompted_ticks, _poisson_tail(echoes, mean))
+        senders = len({sender_codes[m] for m in ms if self.unprompted[m]})
+        return Spread(ms, alone, origins, echoes, prompted_ticks, _poisson_tail(echoes, mean), senders)
 
 
 def stock_phrase(spread: Spread, child: Forward, inherited_bits: Callable[[], float],
@@ -700,11 +726,17 @@ def prompted_messages(pairs: _Pairs, n: int, log: MessageLog, clock: _Clock, who
     """Rule 6, per message: its sender had said the same text before (an own repeat: a text alike to
     it and, given ``whole``, near whole -- one family, rule 4 -- so that another story told in the
     same frame is no repeat); it came within the lag after its sender first heard a text alike to it
-    from another agent, and is no own repeat (prompted); its sender had neither heard nor said one
+    from another agent (given ``whole``, of its own family if it heard one: a few words a short copy
+    shares with a chatter line heard long before do not make it late), and is no own repeat
+    (prompted); its sender had neither heard nor said one
     before (an origin).  ``pairs`` are the alike pairs, sorted by (later, earlier)."""
     own = np.zeros(n, dtype=bool)
     own[pairs.j[pairs.own if whole is None else pairs.own & whole]] = True
     first_heard: dict[int, int] = {}
+    if whole is not None:  # the first heard of its own family: a lookalike of a short copy is another story
+        same = pairs.heard & whole
+        for j, i in zip(pairs.j[same].tolist(), pairs.i[same].tolist()):
+            first_heard.setdefault(j, i)
     for j, i in zip(pairs.j[pairs.heard].tolist(), pairs.i[pairs.heard].tolist()):
         first_heard.setdefault(j, i)
     prompted = np.zeros(n, dtype=bool)
@@ -749,6 +781,10 @@ def choose_parents(
     candidates, in the order heard), its :class:`~._lineage.Choice`; which place in the order heard
     (first, latest, any) is passed on, learnt from the whole match (:func:`~._lineage.heard_order`)."""
     nid, events = texts.nid, log.events
+    single = [(j, c[0]) for j, c in sorted(parents.items()) if len(c) == 1]
+    cut = sum(1 for j, i in single if any(e[0] in ("cut_start", "cut_end") for e in edits(
+        texts.forward(j), texts.forward(i), alignments[(int(nid[j]), int(nid[i]))])))
+    weights = weights.with_cuts(cut, len(single))
     pools: dict[int, list[Candidate]] = {}
     for j, cands in parents.items():
         child = texts.forward(j)
@@ -918,6 +954,19 @@ def linked_edges(
     return edges, stock
 
 
+@dataclass(frozen=True, slots=True)
+class EchoReading:
+    """The edges of a log, with what rule 4 left unlinked and the lag window rule 6 used."""
+
+    edges: tuple[EchoEdge, ...]
+    """Every edge, sorted by child id."""
+    stock: int
+    """Echoes left unlinked because their text is a stock phrase (rule 4)."""
+    max_lag: int
+    """The lag window (awake ticks) rule 6 used: the one asked for, or wider when the match's
+    children show slower forwarding (:mod:`._delays`)."""
+
+
 def echo_edges(
     messages: Sequence[HeardMessage],
     *,
@@ -929,21 +978,60 @@ def echo_edges(
     stock_alpha: float = STOCK_ALPHA,
     goods: frozenset[str] = GOODS,
     dormancy: Mapping[str, Sequence[tuple[int, int]]] | None = None,
+    learn_lag: bool = True,
 ) -> tuple[tuple[EchoEdge, ...], int]:
+    """Link each message to the earlier message it echoes (module rules 1–7): :func:`echo_reading`'s
+    ``(edges sorted by child id, echoes left unlinked because their text is a stock phrase)``."""
+    got = echo_reading(messages, min_shared_bits=min_shared_bits, max_lag=max_lag, max_novelty=max_novelty,
+                       swap_every=swap_every, max_specific_swaps=max_specific_swaps, stock_alpha=stock_alpha,
+                       goods=goods, dormancy=dormancy, learn_lag=learn_lag)
+    return got.edges, got.stock
+
+
+def echo_reading(
+    messages: Sequence[HeardMessage],
+    *,
+    min_shared_bits: float = MIN_SHARED_BITS,
+    max_lag: int = MAX_LAG,
+    max_novelty: float = MAX_NOVELTY,
+    swap_every: int = SWAP_EVERY,
+    max_specific_swaps: int = 0,
+    stock_alpha: float = STOCK_ALPHA,
+    goods: frozenset[str] = GOODS,
+    dormancy: Mapping[str, Sequence[tuple[int, int]]] | None = None,
+    learn_lag: bool = True,
+) -> EchoReading:
     """Link each message to the earlier message it echoes (module rules 1–7), one step per rule:
     :func:`canary_parents` (5), :func:`alike_pairs` (1-3 read loosely), :func:`prompted_messages` (6),
     the families of rule 4, :func:`qualifying_parents` (1-3 and 6 exactly), :func:`choose_parents` (7),
     :func:`linked_edges` (4, and the edges).
 
     ``dormancy``: agent -> its dormant spans ``(from, to)`` (:attr:`Exposure.dormancy`);
-    delays are counted in ticks the echoing agent was awake.  ``goods``: the goods of the game,
-    and ``max_specific_swaps`` the specifics a copy may swap (rule 2; none).  Returns ``(edges
-    sorted by child id, echoes left unlinked because their text is a stock phrase)``.
+    delays are counted in ticks the echoing agent was awake.  ``max_lag``: the lag window to start
+    from; with ``learn_lag``, the delays from the first qualifying copy each child heard say whether forwarding here is slower (:func:`~._delays.learnt_window`), and then the
+    rules are read again with the wider window.  ``goods``: the goods of the game, and
+    ``max_specific_swaps`` the specifics a copy may swap (rule 2; none).
     """
     log = _log(messages)
+    if len(log) == 0:
+        return EchoReading((), 0, max_lag)
+    kw: dict[str, Any] = {"min_shared_bits": min_shared_bits, "max_novelty": max_novelty, "swap_every": swap_every,
+                          "max_specific_swaps": max_specific_swaps, "stock_alpha": stock_alpha, "goods": goods}
+    edges, stock, delays = _read_edges(log, dormancy, max_lag, **kw)
+    window = learnt_window(delays, max_lag) if learn_lag else max_lag
+    if window > max_lag:
+        edges, stock, _delays = _read_edges(log, dormancy, window, **kw)
+    return EchoReading(edges, stock, window)
+
+
+def _read_edges(
+    log: MessageLog, dormancy: Mapping[str, Sequence[tuple[int, int]]] | None, max_lag: int, *,
+    min_shared_bits: float, max_novelty: float, swap_every: int, max_specific_swaps: int, stock_alpha: float,
+    goods: frozenset[str],
+) -> tuple[tuple[EchoEdge, ...], int, list[int]]:
+    """:func:`echo_reading` with a fixed lag window: ``(edges, stock echoes, the delays in awake ticks of
+    the children from the first copy they heard)``."""
     n = len(log)
-    if n == 0:
-        return (), 0
     texts = _read_texts(log)
     fresh = fresh_messages(texts, log)
     counts, units, df = word_counts(texts, fresh)
@@ -966,7 +1054,17 @@ def echo_edges(
     linking = _Linking(log, texts, families, exact, weights, goods, stock_alpha)
     edges, stock = linked_edges(linking, canary, parents, evidence, choices)             # rule 4, edges
     edges.sort(key=lambda e: e.child)
-    return tuple(edges), stock
+    linked = {m: parents[m] for m in _positions(log.events, {e.child for e in edges if e.via == "text"}).values()}
+    return tuple(edges), stock, first_heard_delays(linked, log, clock)
+
+
+def first_heard_delays(parents: Mapping[int, Sequence[int]], log: MessageLog, clock: _Clock) -> list[int]:
+    """Per child with qualifying candidates (``parents``: those linked, not stock phrases), the awake ticks of its sender from the first of them it
+    heard to it, in log order (what :func:`~._delays.learnt_window` reads): when it first heard the
+    text is unambiguous even where which copy it passed on is not."""
+    (sender_codes, senders), _aud, _texts = log.codes()
+    ticks = log.ticks
+    return [clock.awake(senders[sender_codes[j]], ticks[c[0]], ticks[j]) for j, c in sorted(parents.items())]
 
 
 def _wratio(texts: _Texts, log: MessageLog, j: int, i: int, memo: dict[tuple[int, int], float]) -> float:
@@ -1053,7 +1151,8 @@ def propagation(
 
         tier_of_text = [classify(text).tier for text in texts]
         tiers = {eid: tier_of_text[k] for eid, k in zip(events, text_codes)}
-    edges, stock = echo_edges(log, dormancy=dormancy, goods=goods)
+    reading = echo_reading(log, dormancy=dormancy, goods=goods)
+    edges, stock = reading.edges, reading.stock
     chains = _chains(log, edges, tiers)
     children = {e.child for e in edges}
     chain_by_root = {c.root: c for c in chains}
@@ -1083,6 +1182,7 @@ def propagation(
         stock_phrases=stock,
         messages=len(events),
         caveat=caveat,
+        max_lag=reading.max_lag,
     )
 
 

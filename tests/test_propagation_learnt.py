@@ -1,0 +1,159 @@
+"""What the propagation rules learn from the match itself -- the lag window
+(:mod:`daishi_forensics.injection._delays`, rule 6), the chance of a cut (rule 7) -- and the
+stock-phrase senders of rule 4, on hand-built delays and hand-built worlds.
+
+The world: ``a_1`` broadcasts twenty unrelated stories, one every 100 ticks; ``a_2`` (who hears every
+broadcast, like ``a_9`` who only listens) passes each on word for word after the delays ``DELAYS``
+(nineteen of them within the 20-tick window, falling off slowly) and the last one 26 ticks later,
+beyond the fixed window."""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+import pytest
+
+import daishi_forensics.injection.propagation as P
+from daishi_forensics.injection._delays import (
+    MAX_LOOKALIKES, MAX_WIDEN, MIN_CHILDREN, TAIL, fit_delays, learnt_window,
+)
+from daishi_forensics.injection.exposure import ExposurePass, MessageLog
+from daishi_forensics.replay import replay
+
+DELAYS = [1, 1, 1, 2, 2, 2, 3, 3, 4, 4, 5, 6, 7, 8, 9, 11, 13, 16, 19]
+LATE = 26
+
+
+def test_too_few_children_keep_the_window() -> None:
+    assert learnt_window([20] * (MIN_CHILDREN - 1), 20) == 20
+    assert learnt_window([], 20) == 20
+
+
+def test_quick_forwarders_keep_the_window_and_it_never_narrows() -> None:
+    assert learnt_window([1, 1, 2, 1, 3, 1, 2, 1, 1, 2, 1, 1, 4, 1], 20) == 20
+
+
+def test_the_window_is_the_quantile_of_the_fitted_delay() -> None:
+    fit = fit_delays(DELAYS, 20)
+    # delays falling off slowly within the window: a slow geometric, few lookalikes
+    assert 0.0 < fit.p < 0.15 and fit.lookalikes <= MAX_LOOKALIKES and fit.children == len(DELAYS)
+    expected = math.ceil(math.log(TAIL) / math.log(1.0 - fit.p)) - 1
+    assert learnt_window(DELAYS, 20) == max(20, min(MAX_WIDEN * 20, expected)) > 20
+
+
+def test_delays_spread_evenly_keep_the_window() -> None:
+    """As many delays at every tick: a flat geometric and lookalikes cannot be told apart."""
+    fit = fit_delays(list(range(21)) * 3, 20)
+    assert fit.lookalikes > MAX_LOOKALIKES
+    assert learnt_window(list(range(21)) * 3, 20) == 20
+
+
+def test_the_window_is_capped() -> None:
+    slow = [k for k in range(6) for _ in range(round(100 * 0.8 ** k))]  # p = 0.2 over a 5-tick window
+    assert fit_delays(slow, 5).lookalikes <= MAX_LOOKALIKES
+    assert learnt_window(slow, 5) == MAX_WIDEN * 5 == 15  # all but 1% within 20 ticks
+
+
+def test_the_fit_finds_the_delay_among_lookalikes() -> None:
+    rng = random.Random(5)
+    delays = []
+    for _ in range(3000):
+        if rng.random() < 0.2:
+            delays.append(rng.randint(0, 20))  # a lookalike: any tick of the window
+            continue
+        d = 0
+        while rng.random() > 0.25:  # passed on with chance 0.25 each tick
+            d += 1
+        if d <= 20:
+            delays.append(d)
+    fit = fit_delays(delays, 20)
+    assert abs(fit.p - 0.25) < 0.03 and abs(fit.lookalikes - 0.2) < 0.05
+
+
+def _word(k: int) -> str:
+    consonants, vowels = "bdfgklmnprstvz", "aeiou"
+    return "".join(consonants[(k // 70) % 14] + vowels[(k // 14) % 5] + consonants[k % 14] + vowels[(k * 3) % 5])
+
+
+def _story(k: int) -> str:
+    return " ".join(_word(k * 7 + w) for w in range(7))
+
+
+def _world() -> MessageLog:
+    def at(eid: int, tick: int, type_: str, agent: str, **payload: Any) -> dict[str, Any]:
+        return {"id": eid, "tick": tick, "type": type_, "agentId": agent, "payload": payload}
+
+    evs = [at(k + 1, 0, "agent_spawned", a, region="r_0_0") for k, a in enumerate(("a_1", "a_2", "a_9"))]
+    for k, delay in enumerate([*DELAYS, LATE]):
+        evs.append(at(100 + 2 * k, 100 * (k + 1), "message", "a_1", text=_story(k), channel="broadcast"))
+        evs.append(at(101 + 2 * k, 100 * (k + 1) + delay, "message", "a_2", text=_story(k), channel="broadcast"))
+    evs.sort(key=lambda e: (e["tick"], e["id"]))
+    p = ExposurePass({})
+    replay(evs, {}, [p])
+    log = p.result().messages
+    assert isinstance(log, MessageLog)
+    return log
+
+
+def test_slow_forwarders_widen_the_window() -> None:
+    log = _world()
+    assert len({_word(k) for k in range(20 * 7)}) == 20 * 7  # twenty unrelated stories
+    fixed = P.echo_reading(log, learn_lag=False)
+    assert fixed.max_lag == P.MAX_LAG
+    assert [(e.parent, e.child, e.lag) for e in fixed.edges] == [
+        (100 + 2 * k, 101 + 2 * k, d) for k, d in enumerate(DELAYS)]
+    learnt = P.echo_reading(log)
+    assert learnt.max_lag == learnt_window(DELAYS, P.MAX_LAG) > LATE
+    assert [(e.parent, e.child, e.lag) for e in learnt.edges] == [
+        (100 + 2 * k, 101 + 2 * k, d) for k, d in enumerate([*DELAYS, LATE])]
+    assert P.echo_edges(log) == (learnt.edges, learnt.stock)
+    prop = P.propagation(log)
+    assert prop.max_lag == learnt.max_lag and prop.to_json()["rules"]["maxLag"] == learnt.max_lag
+
+
+@pytest.mark.parametrize(("origins", "unprompted", "stock"), [(2, 2, True), (1, 2, False), (1, 3, True), (0, 0, False)])
+def test_stock_phrase_senders(origins: int, unprompted: int, stock: bool) -> None:
+    """Rule 4: two senders who never heard it, or three who said it away from hearing it."""
+    spread = P.Spread((1, 2, 3), unprompted, origins, 0, 100, 1.0, unprompted_senders=unprompted)
+    assert spread.stock(P.STOCK_ALPHA) is stock
+    assert not P.Spread((1, 2, 3), unprompted, origins, 5, 100, 0.001, unprompted_senders=unprompted).stock(P.STOCK_ALPHA)
+
+
+def _log(*msgs: tuple[int, int, str, str]) -> MessageLog:
+    evs: list[dict[str, Any]] = [{"id": k + 1, "tick": 0, "type": "agent_spawned", "agentId": a, "payload": {"region": "r_0_0"}}
+                                 for k, a in enumerate(("a_1", "a_2", "a_3", "a_9"))]
+    evs += [{"id": e, "tick": t, "type": "message", "agentId": a, "payload": {"text": x, "channel": "broadcast"}}
+            for e, t, a, x in msgs]
+    p = ExposurePass({})
+    replay(evs, {}, [p])
+    log = p.result().messages
+    assert isinstance(log, MessageLog)
+    return log
+
+
+def test_a_short_cut_copy_is_timed_from_its_own_story() -> None:
+    """Rule 6: ``a_2`` heard a chatter line sharing five words with its cut copy 99 ticks before the
+    story; the copy is timed from the story it heard a tick before, not from the chatter line."""
+    log = _log((10, 1, "a_1", "lost two planks to a thief near the north ford last night, watch your packs everyone"),
+               (20, 100, "a_3", "a fire broke out at the north ford near the old mill, stay clear until dawn"),
+               (21, 101, "a_2", "a fire broke out at the north ford near"))
+    assert [(e.parent, e.child, e.lag) for e in P.echo_edges(log)[0]] == [(20, 21, 1)]
+
+
+def test_a_cut_copy_repunctuated_inherits_the_heard_cut() -> None:
+    """Rule 7: ``a_3`` heard the full story (10) and ``a_2``'s copy cut after 8 words (11), and says the
+    cut copy with a full stop.  Of the 5 children with one candidate (11 and four exact copies of
+    unrelated stories) one was cut: a cut weighs log2(8 + 1) + log2((5 + 2) / (1 + 1)) = 4.98 bits
+    from 10, more than the full stop's 4 (:data:`~daishi_forensics.injection._lineage.ENDING_BITS`) from 11."""
+    full = "a fire broke out at the north ford near the old mill, stay clear until dawn"
+    msgs = [(10, 1, "a_1", full), (11, 2, "a_2", "a fire broke out at the north ford near"),
+            (12, 3, "a_3", "a fire broke out at the north ford near.")]
+    for k in range(4):
+        msgs += [(20 + 2 * k, 10 + 10 * k, "a_1", _story(k)), (21 + 2 * k, 11 + 10 * k, "a_2", _story(k))]
+    edges = P.echo_edges(_log(*sorted(msgs, key=lambda m: m[1])))[0]
+    assert [(e.parent, e.child, e.mutations) for e in edges[:2]] == [
+        (10, 11, ("cut at the end (7 words)",)), (11, 12, ("ending '.'",))]
+    assert edges[1].reason == "inherits cut at the end of 11"
+    assert math.log2(9) + math.log2(7 / 2) == pytest.approx(4.977, abs=1e-3)
