@@ -65,7 +65,7 @@ class ScreenConfig:
     @property
     def typology_share(self) -> float:
         """The share of ``false_alarm_rate`` the money-laundering typologies spend (the rest: the
-        Daishi screens' Holm step)."""
+        Daishi screens, shared equally among those that could find anything, Holm within each)."""
         return float(self.general.get("typology_share", 0.1))
 
     @property

@@ -109,8 +109,8 @@ class Flag:
     """The size of the family the p-value was adjusted over (the match's testable tests, every
     screen together); a screen that reports its own count sets how many candidates it tested."""
     p_adjusted: float | None = None
-    """The p-value after the match-level multiple-testing step (Holm over the testable tests
-    of every screen): the figure compared with the configuration's rate."""
+    """The p-value after the match-level multiple-testing step (Holm within its screen, times the
+    screens sharing the rate: ``stats.adjust_shared``): the figure compared with the configuration's rate."""
 
     def __post_init__(self) -> None:
         if not self.evidence:

@@ -35,6 +35,13 @@ def _ids(values: Any) -> EventIds:
     return EventIds(tuple(v for v in values or [] if isinstance(v, int) and not isinstance(v, bool)))
 
 
+def _rate(value: Any) -> str:
+    """A rate as people read it: ``0.0045``, not ``0.0045000000000000005`` (blank when missing)."""
+    if isinstance(value, float):
+        return f"{value:.3g}"
+    return "" if value is None else str(value)
+
+
 def screens_blocks(report: dict[str, Any], names: Names, focus: str | None = None) -> list[Block]:
     screens = report.get("screens")
     if screens is None:
@@ -42,12 +49,14 @@ def screens_blocks(report: dict[str, Any], names: Names, focus: str | None = Non
     testing = screens.get("testing") or {}
     intro = (f"Verdict: {screens.get('verdict')} (screens configuration {screens.get('configVersion')}). "
              "Every finding is tested against honest play in this match (the null model named in each row); "
-             "p is the chance of a finding this strong under that null, adjusted over every test of the match "
-             f"({testing.get('family', 0)} counted of {testing.get('tests', 0)} made; Holm): a review at "
-             f"{testing.get('holmRate', testing.get('falseAlarmRate', ''))} or less, a flag at "
-             f"{testing.get('flagRate', '')} or less; the money-laundering typologies each test at "
-             f"{testing.get('typologyRate', '')}; so honest matches come back anything but clear at most "
-             f"{testing.get('falseAlarmRate', '')} of the time.")
+             "p is the chance of a finding this strong under that null, adjusted for the match's tests "
+             f"({testing.get('family', 0)} counted of {testing.get('tests', 0)} made; the "
+             f"{testing.get('screensSharing', '')} screens that could find anything share the rate equally, Holm "
+             "within each): a review at "
+             f"{_rate(testing.get('holmRate', testing.get('falseAlarmRate')))} or less, a flag at "
+             f"{_rate(testing.get('flagRate'))} or less; the money-laundering typologies each test at "
+             f"{_rate(testing.get('typologyRate'))}; so honest matches come back anything but clear at most "
+             f"{_rate(testing.get('falseAlarmRate'))} of the time.")
     for reason in screens.get("notScreened") or []:
         intro += f" Not screened: {reason if isinstance(reason, str) else reason.get('reason', reason)}."
     flags = list(enumerate(screens.get("flags") or [], 1))
