@@ -345,6 +345,10 @@ def tokens(text: str) -> list[tuple[str, int]]:
     lowered = text.lower().replace("\u2019", "'").replace("\u2018", "'")
     lowered = lowered.replace("=>", "->")
     lowered = lowered.replace("non-aggression", "nonaggression").replace("cease-fire", "ceasefire")
+    if "'" not in lowered:  # the usual text: no apostrophe; when no word is a contraction either, as found
+        words = _TOKEN.findall(lowered)
+        if _CONTRACTIONS.keys().isdisjoint(words):
+            return list(zip(words, [m.start() for m in _TOKEN.finditer(lowered)]))
     expansions = _CONTRACTIONS.get
     append = out.append
     for m in _TOKEN.finditer(lowered):
@@ -387,6 +391,8 @@ _NUMBER_WORDS: Mapping[str, int] = {
 }
 _BARE_NUMBER_WORDS = frozenset(_NUMBER_WORDS) - {"a", "an", "single", "dozen", "couple", "pair", "one"}
 """Number words that can stand for a quantity whose noun is left out ("give you two")."""
+_BARE_CANDIDATES = _BARE_NUMBER_WORDS | {"one", "it", "them", "that", "those"}
+"""The words (beside numbers in digits) rule 7 may read as goods left unnamed."""
 _FILLERS = frozenset({"units", "unit", "pieces", "piece", "bundles", "bundle", "bags", "bag", "stacks", "stack",
                       "fresh", "good", "fine", "raw", "spare", "extra", "more", "of", "x", "pcs", "pc",
                       "packages", "package", "packs", "pack", "items", "item", "things", "thing", "lots",
@@ -950,9 +956,7 @@ class HeuristicExtractor:
         """Rule 5: every item word of the message with its quantity (index in the message)."""
         hits: list[_Hit] = []
         n = len(words)
-        for i, t in enumerate(tags):
-            if t is None or t[0] != "item":
-                continue
+        for i, t in [(i, t) for i, t in enumerate(tags) if t is not None and t[0] == "item"]:
             quantity: int | None = None
             found = False
             for back in (1, 2, 3, 4):
@@ -980,9 +984,9 @@ class HeuristicExtractor:
         words, tags = clause.words, clause.tags
         out: list[_Hit] = []
         n = len(words)
-        for i, w in enumerate(words):
-            if tags[i] is not None:
-                continue
+        # only an untagged number, "one", or a pronoun for goods can be read here: the other words are passed
+        for i in [i for i, w in enumerate(words) if tags[i] is None and (w in _BARE_CANDIDATES or w[:1].isdigit())]:
+            w = words[i]
             number = _bare_number(w)
             if w == "one" and i > 0 and words[i - 1] in ("have", "get", "take", "keep", "you", "me", "least") and (
                     i + 1 == n or words[i + 1] in (",", "and", "if", "for", "then", "too")):
