@@ -110,19 +110,30 @@ def pair_nulls(trips: np.ndarray, possible: np.ndarray, exchanges: np.ndarray, s
 def yardsticks(trips: np.ndarray, possible: np.ndarray, logn: np.ndarray, keep: np.ndarray,
                at: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Row ``i``: the round-trip rate at ``log n = at[i]`` and the strength, read from the pairs
-    ``keep[i]`` marks (:func:`pair_nulls`)."""
-    rates = trips / possible
+    ``keep[i]`` marks (:func:`pair_nulls`).
+
+    Pairs with the same round trips, trips possible and exchanges are alike in every sum here,
+    so each row's sums run over those kinds of pair, each weighed by how many of its pairs the
+    row keeps (a match's thousand pairs fall into a few dozen kinds)."""
+    kinds, which = np.unique(np.stack([trips.astype(float), possible.astype(float), logn]), axis=1,
+                             return_inverse=True)
+    kind_trips, kind_possible, kind_logn = kinds
+    members = np.zeros((trips.shape[0], kinds.shape[1]))
+    members[np.arange(trips.shape[0]), np.asarray(which).reshape(-1)] = 1.0
+    kept = keep.astype(float) @ members  # per row, how many of its kept pairs are of each kind
+    rates = kind_trips / kind_possible
     floor = 1.0 / (1.0 + SPREAD)
-    room = (possible - 1).astype(float)
-    w = keep * possible[None, :].astype(float)  # binomial: each pair weighs its trips possible
+    room = kind_possible - 1.0
+    w = kept * kind_possible[None, :]  # binomial: each pair weighs its trips possible
     count = keep.sum(axis=1)
     centre = np.array([float(np.median(logn[k])) if k.any() else float(np.median(logn)) for k in keep])
     # maximum likelihood of logit r = b0 + b1 log n (Newton), plus the priors
-    b0, b1 = _fit(rates, w, logn, centre)
-    fitted = np.clip(_expit(b0[:, None] + b1[:, None] * logn[None, :]), 1e-9, 1 - 1e-9)
-    excess = (trips[None, :] - possible[None, :] * fitted) ** 2 / (possible[None, :] * fitted * (1 - fitted)) - 1.0
+    b0, b1 = _fit(rates, w, kind_logn, centre)
+    fitted = np.clip(_expit(b0[:, None] + b1[:, None] * kind_logn[None, :]), 1e-9, 1 - 1e-9)
+    excess = ((kind_trips[None, :] - kind_possible[None, :] * fitted) ** 2
+              / (kind_possible[None, :] * fitted * (1 - fitted)) - 1.0)
     excess = np.where(room[None, :] > 0, np.minimum(excess, room[None, :]), 0.0)  # one trip possible: no spread
-    rho = ((keep * excess).sum(axis=1) + floor * PRIOR_ROOM) / ((keep * room[None, :]).sum(axis=1) + PRIOR_ROOM)
+    rho = ((kept * excess).sum(axis=1) + floor * PRIOR_ROOM) / ((kept * room[None, :]).sum(axis=1) + PRIOR_ROOM)
     rho = np.where(count > 0, rho, floor)
     rate = np.clip(_expit(b0 + b1 * at), 1e-9, 1 - 1e-9)
     return rate, 1.0 / np.clip(rho, floor, 1.0 - 1e-6) - 1.0
@@ -175,7 +186,8 @@ def _fit(rates: np.ndarray, w: np.ndarray, logn: np.ndarray, centre: np.ndarray)
             if not worse.any():
                 break
             step = np.where(worse, step / 2, step)
-        trial = _log_likelihood(b0 + step * d0, b1 + step * d1, rates, w, logn, centre)
+        else:  # halved to the end: the likelihood at the last step, tried below
+            trial = _log_likelihood(b0 + step * d0, b1 + step * d1, rates, w, logn, centre)
         moved = trial >= current - 1e-12
         b0 = np.where(moved, b0 + step * d0, b0)
         b1 = np.where(moved, b1 + step * d1, b1)

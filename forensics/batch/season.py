@@ -698,21 +698,7 @@ def run_season(
     try:
         names = result_names(targets)
         keys = {t: resume_key(t, job, options, verify=verify) for t in targets}
-        matches: dict[str, SeasonMatch] = {}
-        todo: list[str] = []
-        for target in targets:
-            name = names[target]
-            if resume and _is_done(out_dir, name, keys[target]):
-                try:
-                    loaded = SeasonMatch.from_dict(orjson.loads((out_dir / "matches" / f"{name}.json").read_bytes()))
-                except (OSError, orjson.JSONDecodeError, KeyError):
-                    todo.append(target)
-                    continue
-                matches[target] = _light(loaded)
-                if on_match is not None:
-                    on_match(loaded, True)
-            else:
-                todo.append(target)
+        matches, todo = _resumed(out_dir, targets, names, keys, on_match) if resume else ({}, list(targets))
         if pool is None and local and len(todo) > 1:
             pool = start_pool(workers, _PRELOAD)
         cpu = PoolCpu()
@@ -736,6 +722,28 @@ def run_season(
     _write_atomic(out_dir / "summary.json", dumps(summary).encode())
     return SeasonResult(summary, out_dir, ran=len(todo), reused=len(targets) - len(todo),
                         worker_cpu=cpu.seconds if pool is not None else None)
+
+
+def _resumed(out_dir: Path, targets: Sequence[str], names: Mapping[str, str], keys: Mapping[str, Any],
+             on_match: Callable[[SeasonMatch, bool], None] | None) -> tuple[dict[str, SeasonMatch], list[str]]:
+    """``(matches kept, targets to run)``: a match is kept when its resume key still matches and
+    its result file reads (:func:`_is_done`); the rest run again, in the order of ``targets``."""
+    matches: dict[str, SeasonMatch] = {}
+    todo: list[str] = []
+    for target in targets:
+        name = names[target]
+        if not _is_done(out_dir, name, keys[target]):
+            todo.append(target)
+            continue
+        try:
+            loaded = SeasonMatch.from_dict(orjson.loads((out_dir / "matches" / f"{name}.json").read_bytes()))
+        except (OSError, orjson.JSONDecodeError, KeyError):
+            todo.append(target)
+            continue
+        matches[target] = _light(loaded)
+        if on_match is not None:
+            on_match(loaded, True)
+    return matches, todo
 
 
 def _commit(out_dir: Path, record: Mapping[str, Any], names: Mapping[str, str], keys: Mapping[str, Any],
