@@ -345,10 +345,6 @@ def tokens(text: str) -> list[tuple[str, int]]:
     lowered = text.lower().replace("\u2019", "'").replace("\u2018", "'")
     lowered = lowered.replace("=>", "->")
     lowered = lowered.replace("non-aggression", "nonaggression").replace("cease-fire", "ceasefire")
-    if "'" not in lowered:  # the usual text: no apostrophe; when no word is a contraction either, as found
-        words = _TOKEN.findall(lowered)
-        if _CONTRACTIONS.keys().isdisjoint(words):
-            return list(zip(words, [m.start() for m in _TOKEN.finditer(lowered)]))
     expansions = _CONTRACTIONS.get
     append = out.append
     for m in _TOKEN.finditer(lowered):
