@@ -2,8 +2,8 @@
 
 Written before any typology rule was changed to tell honest settling-up from laundering, and at
 first only reported on (node recall 0.46, precision 0.07).  Its seeds are now split: the odd
-seeds are the *tune* split, looked at while teaching the screens long loops and honest friend
-webs; ``bench/typologies.py`` reports on the even seeds only (``--split tune`` prints the odd
+seeds are the *tune* split, looked at while teaching the screens long loops, honest friend
+webs and communities with a common employer (office collections); ``bench/typologies.py`` reports on the even seeds only (``--split tune`` prints the odd
 ones).  It shares no code with ``forensics/simulate/transfers.py`` or
 ``bench/payments_world.py`` and follows other mechanics: a year of a neighbourhood's personal
 and small-business payments, one edge per payment with only ``value``, ``tick`` (the day) and

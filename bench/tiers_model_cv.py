@@ -115,7 +115,11 @@ GRIDS: dict[str, list[Settings]] = {
     "small": [SETTINGS],
     "default": [replace(SETTINGS, C=c) for c in (4.0, 16.0)]
     + [replace(SETTINGS, source_cap=0.5), replace(SETTINGS, min_rows=3)],
+    "margin": [replace(SETTINGS, margin=m) for m in (0.5, 1.0, 1.5, 2.0)]
+    + [replace(SETTINGS, C=c, margin=m) for c in (1.0, 16.0) for m in (1.0, 1.5)],
 }
+"""``margin`` compares margins over the threshold (a margin changes no fit: the scores of one fit are
+read at each margin) and two other strengths of regularization."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -132,8 +136,12 @@ def main(argv: list[str] | None = None) -> int:
     hears = [hearing(normalize(r.text)) for r in rows]
     results = []
     dumped = []
+    fitted: dict[Settings, list[float]] = {}
     for settings in GRIDS[args.grid]:
-        scores = out_of_fold(rows, grams, folds, args.folds, settings)
+        fit_key = replace(settings, margin=0.0)  # the margin is read after the fit
+        if fit_key not in fitted:
+            fitted[fit_key] = out_of_fold(rows, grams, folds, args.folds, settings)
+        scores = fitted[fit_key]
         dumped.append({"settings": asdict(settings), "rows": [
             {"id": r.id, "tier": r.tier, "mechanism": r.mechanism, "source": r.source, "ruled": h[0],
              "offset": h[1], "score": round(s, 6)} for r, h, s in zip(rows, hears, scores)]})

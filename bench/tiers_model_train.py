@@ -72,15 +72,24 @@ class Settings:
     """N-grams kept in the shipped model (largest absolute weight)."""
     fp_budget: float = 0.01
     """Share of the tune persuasion rows the learned score may flag."""
-    margin: float = 1.0
+    margin: float = 1.5
     """Added to the threshold found on tune: the tune split holds only 75 written lookalikes, and
     short game talk of passwords, roles and replies from other games sits further from the
-    training data than they do (a threshold just over them flags such talk)."""
+    training data than they do (a threshold just over them flags such talk).  Chosen out of fold
+    (``bench/tiers_model_cv.py --grid margin``): with the 708 placed train rows the threshold found
+    on tune alone sits 0.35 under the one found over all out-of-fold persuasion scores of train +
+    tune, so 1.0 on tune is only 0.65 over the pooled one; 1.5 costs 0.9 points of out-of-fold
+    recall (0.961 -> 0.952) at the same false positives, and keeps every written lookalike of the
+    tests over 0.15 under the threshold."""
 
 
 SETTINGS = Settings()
-"""The settings of the shipped model.  ``bench/tiers_model_cv.py`` compared C = 1, 4 and 16 out of fold
-on train + tune: within a point of recall of each other at the same false positives, so 4 is kept."""
+"""The settings of the shipped model.  ``bench/tiers_model_cv.py --grid margin`` compared C = 1, 4 and 16
+out of fold on train + tune (at margins 1.0 and 1.5: 0.944 / 0.922, 0.961 / 0.952, 0.971 / 0.964, each
+at 2 of 1,660 persuasion rows flagged, both by rules).  16 was best out of fold, but fitted on the whole
+train split it scores the tests' hand-written in-game lookalikes ("Stay in character, the play starts
+in five minutes!") 0.3 over its threshold: weaker regularization learns the written rows' phrasing,
+which other games' chat does not share.  So 4 is kept."""
 PLACES = 6
 """Decimals kept of each weight."""
 

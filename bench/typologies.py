@@ -32,8 +32,8 @@ Prints, each measured in this one run:
 - on a third economy (``bench/neighbourhood_world.py``: flat-shares, friend groups, car pools,
   savings circles, office collections, with AMLSim-style fan-in and cycle cases planted
   around busy accounts), written before those rules and at first only reported on: now a
-  tuning world, its odd seeds the tune split (looked at while teaching the screens long loops
-  and honest friend webs), its even seeds the report split;
+  tuning world, its odd seeds the tune split (looked at while teaching the screens long loops,
+  honest friend webs and communities with a common employer), its even seeds the report split;
 - on a fourth economy (``bench/trades_world.py``: a market town's people and small firms --
   invoices, subcontracting, bills, second-hand sales, birthdays, club fees, loans among
   friends, fundraisers -- with AMLSim-style fan-in cases and cycles of 3 to 12 hops planted),
@@ -305,7 +305,8 @@ def fourth_payments(count: int, accounts: int) -> None:
     from trades_world import KINDS, trades_world
 
     seeds = list(range(1, count + 1))
-    print(f"\nfourth economy (bench/trades_world.py, never tuned on; report only, seeds 1-{count}):")
+    print(f"\nfourth economy (bench/trades_world.py, never tuned on; report only, seeds 1-{count}; its second look: "
+          f"first run once under screens config 2.4.0):")
     _world_figures(f"{accounts} accounts a year", [trades_world(accounts, seed) for seed in seeds], KINDS)
     _nothing_planted("nothing planted", [trades_world(accounts, seed, launder=False) for seed in seeds])
 

@@ -70,6 +70,19 @@ count against the same chance count ``lambda``, so the p-value stays valid under
 (it errs on the strict side).  Only boxes that could be flagged without it (adjusted p at most
 ``alpha``, which bounds the step-up cut-off) are read member by member.
 
+**A community in common** (fan-in; ``shared_level``, 0 turns it off).  Colleagues chipping in for a
+gift are one-off payers with alike amounts in a short window, the organiser spends the sum at once (as
+a collector passes money on), and colleagues seldom pay each other (no web): every rule above reads
+them as smurfing.  What they share is an employer: a counterparty that pays each of them again and
+again and few others.  A laundering fan's payers are drawn from anywhere.  So each member's *standing
+counterparties* (:func:`standing_counterparties`: dealt with, either way, at least ``shared_transfers``
+times) are read, and a counterparty other than the hub that more of the box's members share than
+members drawn at random would (:func:`shared_community`: binomial in its own standing counterparties'
+share of the graph, Bonferroni over the counterparties the members have, at ``shared_level``) makes
+those members one community, left out of the count as the webbed ones are (``k - webbed - shared``;
+the p-value stays valid, on the strict side).  A counterparty of much of the graph (a utility, an
+employer of half the town) makes no community.
+
 >>> import networkx as nx
 >>> from .graph import TransferView
 >>> G = nx.MultiDiGraph()
@@ -86,21 +99,23 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 from .flags import Flag, ordered, pair_key
 from .graph import TransferView
+from .stats import binom_sf
 from .transfer_arrays import TransferArrays, poisson_tail, step_up_cutoff, transfer_arrays
 
-__all__ = ["DEFAULTS", "FanBox", "arrays_of", "fan_boxes", "fan_boxes_of", "fan_flag", "fans", "web_ties",
-           "window_grid"]
+__all__ = ["DEFAULTS", "FanBox", "Standing", "arrays_of", "fan_boxes", "fan_boxes_of", "fan_flag", "fans",
+           "shared_community", "standing_counterparties", "web_ties", "window_grid"]
 
 DEFAULTS: Mapping[str, Any] = {
     "alpha": 0.01, "min_fan": 3, "min_window": 0.005, "max_window": 0.1, "window_steps": 4,
     "tight_ratio": 1.05, "loose_ratio": 2.0, "group_quantile": 0.5, "min_groups": 3, "pass_cut": 0.2,
-    "web_ties": 2,
+    "web_ties": 2, "shared_transfers": 3, "shared_level": 0.001,
 }
 """The shipped parameters (``screens/config.json``), for doctests and callers without a config."""
 
@@ -147,6 +162,9 @@ class FanBox:
     webbed: int = 0
     """Members that deal with another member of the box (either way, at any time): a web of people who
     know each other, left out of the test (*honest friend webs*)."""
+    shared: int = 0
+    """Members (not webbed) that share a standing counterparty with others of the box far beyond chance:
+    colleagues of one employer, members of one club, left out of the test (*a community in common*)."""
 
 
 def window_grid(span: float, params: Mapping[str, Any]) -> list[float]:
@@ -172,16 +190,109 @@ def arrays_of(view: TransferView) -> TransferArrays:
     return found  # type: ignore[no-any-return]
 
 
+@dataclass(frozen=True)
+class _FanIndex:
+    """One direction's transfers of the tested hubs, sorted by (hub, tick, value, row), with the per-pair and
+    per-node arrays every box reads (built once by :func:`_fan_index`)."""
+
+    arrays: TransferArrays
+    direction: str
+    n_nodes: int
+    min_fan: int
+    tests: int
+    other_all: np.ndarray
+    """The counterparty of every transfer of the graph (its payer for a fan-in)."""
+    pair_m: np.ndarray
+    pair_tmin: np.ndarray
+    pair_tmax: np.ndarray
+    pair_hub: np.ndarray
+    by_m: np.ndarray
+    """Counterparties per hub by their transfers with it (capped at ``_M_BUCKETS``)."""
+    edges_of: np.ndarray
+    rows: np.ndarray
+    hub: np.ndarray
+    tick: np.ndarray
+    value: np.ndarray
+    pair: np.ndarray
+    logv: np.ndarray
+    own_key: np.ndarray
+    """The node's own values, sorted per hub (``hub * stride_v + log value - lmin``)."""
+    lmin: float
+    stride_v: float
+    first_of_pair: np.ndarray
+    windows: list[float]
+    ratios: list[float]
+    grid: int
+    stride_t: float
+    t0: float
+    activity_key: np.ndarray
+    """Every transfer of each node, either direction, by (node, tick): the node's own activity."""
+    activity: np.ndarray
+    out_key: np.ndarray
+    """Every payment of each node by (payer, tick), with running totals ``out_cum``."""
+    out_cum: np.ndarray
+    out_total: np.ndarray
+
+
+_Best = tuple[float, float, int, int, float, float, float, int, int, int]
+"""A hub's best box so far: adjusted and raw p, count, anchor position, window, band, chance count,
+explained, webbed and shared members."""
+
+
+@dataclass(frozen=True)
+class _Known:
+    """Who knows whom, for a fan-in's members (*honest friend webs*, *a community in common*)."""
+
+    ties: set[int]
+    """Pairs that dealt with each other at all (:func:`web_ties`)."""
+    web: int
+    """``web_ties``: a member tied to this many others of the box is webbed."""
+    standing: Standing | None
+    """Standing counterparties of every node (None: the shared rule is off)."""
+    level: float
+    """``shared_level``."""
+
+
+def _known_of(arrays: TransferArrays, direction: str, params: Mapping[str, Any]) -> _Known | None:
+    """The ties the fan-in's member rules read (None for a fan-out, or with both rules off)."""
+    web = int(params["web_ties"])
+    level = float(params["shared_level"])
+    if direction != "in" or (web <= 0 and level <= 0):
+        return None
+    stand = standing_counterparties(arrays, int(params["shared_transfers"])) if level > 0 else None
+    return _Known(web_ties(arrays, 1) if web > 0 else set(), web, stand, level)
+
+
 def fan_boxes(arrays: TransferArrays, direction: str, params: Mapping[str, Any]) -> tuple[list[FanBox], int]:
     """The best box of every node with at least ``min_fan`` counterparties in ``direction``,
     and ``tests`` (how many such nodes).  Vectorised over all the graph's transfers."""
     if direction not in ("in", "out"):
         raise ValueError(f"direction is 'in' or 'out', not {direction!r}")
+    if arrays.size == 0 or arrays.span <= 0:
+        return [], 0
+    ix = _fan_index(arrays, direction, params)
+    if ix is None:
+        return [], 0
+    best_p = np.ones(ix.n_nodes)
+    best: dict[int, _Best] = {}
+    known = _known_of(arrays, direction, params)
+    groups = _honest_groups(ix, params)
+    for w in ix.windows:
+        _scan_window(ix, w, groups, params, known, best_p, best)
+    boxes: list[FanBox] = []
+    for h in sorted(best):
+        adj_p, raw_p, k, pos, w, r, lam_h, explained, webbed_h, shared_h = best[h]
+        boxes.append(_box(arrays, direction, h, ix.rows, ix.pair, ix.pair_tmax, ix.first_of_pair, ix.hub, ix.tick,
+                          ix.logv, pos, w, r, adj_p, raw_p, k, lam_h, ix.other_all, explained, webbed_h, shared_h))
+    return boxes, ix.tests
+
+
+def _fan_index(arrays: TransferArrays, direction: str, params: Mapping[str, Any]) -> _FanIndex | None:
+    """The sorted transfers and per-pair arrays of one direction (None: no node has ``min_fan``
+    counterparties in it)."""
     hub_all, other_all = (arrays.dst, arrays.src) if direction == "in" else (arrays.src, arrays.dst)
     n_nodes = len(arrays.nodes)
     min_fan = int(params["min_fan"])
-    if arrays.size == 0 or arrays.span <= 0:
-        return [], 0
     # pairs (hub, counterparty): transfers, first and last tick
     pair_code = hub_all * n_nodes + other_all
     pairs, pair_of, pair_m = np.unique(pair_code, return_inverse=True, return_counts=True)
@@ -194,7 +305,7 @@ def fan_boxes(arrays: TransferArrays, direction: str, params: Mapping[str, Any])
     tested = counterparties >= min_fan
     tests = int(tested.sum())
     if tests == 0:
-        return [], 0
+        return None
     by_m = np.zeros((_M_BUCKETS + 1, n_nodes))
     np.add.at(by_m, (np.minimum(pair_m, _M_BUCKETS), pair_hub), 1.0)
     edges_of = np.bincount(hub_all, minlength=n_nodes)
@@ -228,111 +339,130 @@ def fan_boxes(arrays: TransferArrays, direction: str, params: Mapping[str, Any])
     out_key = arrays.src[out_order] * stride_t + (arrays.tick[out_order] - t0)
     out_cum = np.concatenate([[0.0], np.cumsum(arrays.value[out_order])])
     out_total = np.bincount(arrays.src, weights=arrays.value, minlength=n_nodes)
-    best_p = np.ones(n_nodes)
-    best: dict[int, tuple[float, float, int, int, float, float, float, int, int]] = {}
-    alpha = float(params["alpha"])
-    web = int(params["web_ties"])
-    ties = web_ties(arrays, 1) if web > 0 and direction == "in" else None
+    return _FanIndex(arrays, direction, n_nodes, min_fan, tests, other_all, pair_m, pair_tmin, pair_tmax, pair_hub,
+                     by_m, edges_of, rows, hub, tick, value, pair, logv, own_key, lmin, stride_v, first_of_pair,
+                     windows, ratios, grid, stride_t, t0, activity_key, activity, out_key, out_cum, out_total)
 
-    def shares(c_hub: np.ndarray, t: np.ndarray, x: np.ndarray, q_glob_t: np.ndarray | None,
-               busy_c: np.ndarray | None, k: np.ndarray, w: float, r: float) -> tuple[np.ndarray, np.ndarray]:
-        """The chance a counterparty's transfer lands in the box's window and band: the graph's
-        share, or the node's own (the box's ``k`` transfers left out), whichever is larger."""
-        band = math.log(r) + 1e-12
-        lv = np.log(x)
-        q_glob = arrays.value_mass(x / r, x * r)
-        lo_key = c_hub * stride_v + (lv - band - lmin)
-        hi_key = c_hub * stride_v + (lv + band - lmin)
-        # the node's other transfers (the box's left out) in the band, as a share of all of them
-        in_band = np.searchsorted(own_key, hi_key, side="right") - np.searchsorted(own_key, lo_key, side="left")
-        rest = edges_of[c_hub] - k
-        q_own = np.where(rest > 0, (in_band - k) / np.maximum(rest, 1), 0.0)
-        q_x = np.maximum(q_glob, np.clip(q_own, 0.0, 1.0))
-        # the node's other dealings (its transfers beyond the box's) in the window, as a share of all
-        # of them: a node busy then for its own reasons is measured against its own rhythm
-        if q_glob_t is None or busy_c is None:
-            q_glob_t = arrays.tick_mass(t, t + w)
-            a_key = c_hub * stride_t + (t - t0)
-            busy_c = (np.searchsorted(activity_key, a_key + w, side="right")
-                      - np.searchsorted(activity_key, a_key, side="left"))
-        others = activity[c_hub] - k
-        own_t = np.where(others > 0, (busy_c - k) / np.maximum(others, 1), 0.0)
-        return np.maximum(q_glob_t, np.clip(own_t, 0.0, 1.0)), q_x
 
-    # the graph's honest groups, per cell; a group found in a narrower window or band is one in a wider
+def _shares(ix: _FanIndex, c_hub: np.ndarray, t: np.ndarray, x: np.ndarray, q_glob_t: np.ndarray | None,
+            busy_c: np.ndarray | None, k: np.ndarray, w: float, r: float) -> tuple[np.ndarray, np.ndarray]:
+    """The chance a counterparty's transfer lands in the box's window and band: the graph's
+    share, or the node's own (the box's ``k`` transfers left out), whichever is larger."""
+    arrays = ix.arrays
+    band = math.log(r) + 1e-12
+    lv = np.log(x)
+    q_glob = arrays.value_mass(x / r, x * r)
+    lo_key = c_hub * ix.stride_v + (lv - band - ix.lmin)
+    hi_key = c_hub * ix.stride_v + (lv + band - ix.lmin)
+    # the node's other transfers (the box's left out) in the band, as a share of all of them
+    in_band = np.searchsorted(ix.own_key, hi_key, side="right") - np.searchsorted(ix.own_key, lo_key, side="left")
+    rest = ix.edges_of[c_hub] - k
+    q_own = np.where(rest > 0, (in_band - k) / np.maximum(rest, 1), 0.0)
+    q_x = np.maximum(q_glob, np.clip(q_own, 0.0, 1.0))
+    # the node's other dealings (its transfers beyond the box's) in the window, as a share of all
+    # of them: a node busy then for its own reasons is measured against its own rhythm
+    if q_glob_t is None or busy_c is None:
+        q_glob_t = arrays.tick_mass(t, t + w)
+        a_key = c_hub * ix.stride_t + (t - ix.t0)
+        busy_c = (np.searchsorted(ix.activity_key, a_key + w, side="right")
+                  - np.searchsorted(ix.activity_key, a_key, side="left"))
+    others = ix.activity[c_hub] - k
+    own_t = np.where(others > 0, (busy_c - k) / np.maximum(others, 1), 0.0)
+    return np.maximum(q_glob_t, np.clip(own_t, 0.0, 1.0)), q_x
+
+
+def _honest_groups(ix: _FanIndex, params: Mapping[str, Any]) -> dict[tuple[float, float], int]:
+    """The graph's honest group size per cell (module rule, *groups that recur*): fan-ins only; a group
+    found in a narrower window or band is one in a wider."""
     found: dict[tuple[float, float], np.ndarray] = {}
-    for w in windows:
-        if direction == "out":
+    for w in ix.windows:
+        if ix.direction == "out":
             break  # groups settle up by paying one of them: a fan-in; a recurring fan-out is a payroll
-        recurring = (pair_tmax - pair_tmin) > w  # pairs whose dealings outlast the window
-        by_m_rec = np.zeros((_M_RECURRING + 1, n_nodes))
-        np.add.at(by_m_rec, (np.minimum(pair_m[recurring], _M_RECURRING), pair_hub[recurring]), 1.0)
-        for r in ratios:
-            found[(w, r)] = _recurring_groups(np.flatnonzero(recurring[pair]), hub, tick, logv, pair, pair_m,
-                                              by_m_rec, shares, w, r, min_fan, grid, n_nodes,
-                                              float(params["alpha"]) / tests)
+        recurring = (ix.pair_tmax - ix.pair_tmin) > w  # pairs whose dealings outlast the window
+        by_m_rec = np.zeros((_M_RECURRING + 1, ix.n_nodes))
+        np.add.at(by_m_rec, (np.minimum(ix.pair_m[recurring], _M_RECURRING), ix.pair_hub[recurring]), 1.0)
+        for r in ix.ratios:
+            found[(w, r)] = _recurring_groups(np.flatnonzero(recurring[ix.pair]), ix.hub, ix.tick, ix.logv, ix.pair,
+                                              ix.pair_m, by_m_rec, partial(_shares, ix), w, r, ix.min_fan, ix.grid,
+                                              ix.n_nodes, float(params["alpha"]) / ix.tests)
     quantile, min_groups = float(params["group_quantile"]), int(params["min_groups"])
-    groups = {(w, r): _group_size([g for (w2, r2), g in found.items() if w2 <= w and r2 <= r], quantile, min_groups)
-              for w in windows for r in ratios}
-    for w in windows:
-        is_point = first_of_pair & ((pair_tmax[pair] - pair_tmin[pair]) <= w)
-        pts = np.flatnonzero(is_point)
-        if pts.shape[0] == 0:
-            continue
-        p_hub, p_tick, p_logv, p_pair = hub[pts], tick[pts], logv[pts], pair[pts]
-        key = p_hub * stride_t + (p_tick - t0)
-        end = np.searchsorted(key, key + w, side="right")
-        span_len = end - np.arange(pts.shape[0])
-        q_t = arrays.tick_mass(p_tick, p_tick + w)
-        anchors = np.bincount(p_hub, minlength=n_nodes)
-        busy = (np.searchsorted(activity_key, key + w, side="right")
-                - np.searchsorted(activity_key, key, side="left"))
-        for r in ratios:
-            band = math.log(r) + 1e-12
-            count, total = _box_counts(p_logv, p_pair, span_len, band, pair_tmax[p_pair], p_tick + w, None,
-                                       value[pts])
-            # members beyond what one honest group of the graph explains; a group that pays one of them back
-            # does not see its money passed on at once: where the hub does, no member is explained
-            explained = np.full(pts.shape[0], max(groups[(w, r)] - 1, 0))
-            if explained[0] > 0:
-                start = p_hub * stride_t + (p_tick - t0)
-                passed = (out_cum[np.searchsorted(out_key, start + 2 * w, side="right")]
-                          - out_cum[np.searchsorted(out_key, start, side="left")])
-                usual = out_total[p_hub] * min(1.0, 2 * w / arrays.span)  # its own outflow in such a span
-                pass_cut = float(params["pass_cut"])
-                explained[(np.abs(passed - total) <= pass_cut * total) & (total >= usual)] = 0
-            extra = count - explained
-            cand = np.flatnonzero((count >= min_fan) & (extra >= 2))
-            if cand.shape[0] == 0:
-                continue
-            c_hub = p_hub[cand]
-            qt, q_x = shares(c_hub, p_tick[cand], value[pts[cand]], q_t[cand], busy[cand], count[cand], w, r)
-            lam = np.zeros(cand.shape[0])
-            for m in range(1, _M_BUCKETS + 1):
-                lam += by_m[m, c_hub] * qt ** m * np.minimum(1.0, m * q_x)
-            m_a = np.minimum(pair_m[p_pair[cand]], _M_BUCKETS)
-            lam = np.maximum(lam - qt ** m_a * np.minimum(1.0, m_a * q_x), 0.0)
-            raw = poisson_tail(extra[cand] - 1, lam)
-            adj = np.minimum(1.0, raw * anchors[c_hub] * grid)
-            webbed = np.zeros(cand.shape[0], dtype=np.int64)
-            maybe = np.flatnonzero(adj <= alpha) if ties is not None else np.zeros(0, dtype=np.int64)
-            if maybe.shape[0]:  # only a box that could be flagged is read member by member
-                webbed[maybe] = _webbed(cand[maybe], p_logv, span_len, pair_tmax[p_pair], p_tick + w, band,
-                                        other_all[rows[pts]], ties, n_nodes, web)
-                left = extra[cand[maybe]] - webbed[maybe]
-                raw[maybe] = np.where(left >= 2, poisson_tail(np.maximum(left - 1, 0), lam[maybe]), 1.0)
-                adj[maybe] = np.minimum(1.0, raw[maybe] * anchors[c_hub[maybe]] * grid)
-            for i in _improving(adj, c_hub, best_p, best):
-                h = int(c_hub[i])
-                best_p[h] = adj[i]
-                best[h] = (float(adj[i]), float(raw[i]), int(count[cand[i]]), int(pts[cand[i]]), w, r,
-                           float(lam[i]), int(explained[cand[i]]), int(webbed[i]))
-    boxes: list[FanBox] = []
-    for h in sorted(best):
-        adj_p, raw_p, k, pos, w, r, lam_h, explained, webbed_h = best[h]
-        boxes.append(_box(arrays, direction, h, rows, pair, pair_tmax, first_of_pair, hub, tick, logv, pos, w, r,
-                          adj_p, raw_p, k, lam_h, other_all, explained, webbed_h))
-    return boxes, tests
+    return {(w, r): _group_size([g for (w2, r2), g in found.items() if w2 <= w and r2 <= r], quantile, min_groups)
+            for w in ix.windows for r in ix.ratios}
+
+
+def _passes_on(ix: _FanIndex, p_hub: np.ndarray, p_tick: np.ndarray, total: np.ndarray, w: float,
+               pass_cut: float) -> np.ndarray:
+    """Whether the hub pays out about what came in through the box (within ``pass_cut``) from the box's
+    start to one window after its end, and that is at least its usual outflow in such a span (module
+    rule, *groups that recur*: a collector passing the money on)."""
+    start = p_hub * ix.stride_t + (p_tick - ix.t0)
+    passed = (ix.out_cum[np.searchsorted(ix.out_key, start + 2 * w, side="right")]
+              - ix.out_cum[np.searchsorted(ix.out_key, start, side="left")])
+    usual = ix.out_total[p_hub] * min(1.0, 2 * w / ix.arrays.span)  # its own outflow in such a span
+    return (np.abs(passed - total) <= pass_cut * total) & (total >= usual)  # type: ignore[no-any-return]
+
+
+def _scan_window(ix: _FanIndex, w: float, groups: Mapping[tuple[float, float], int], params: Mapping[str, Any],
+                 known: _Known | None, best_p: np.ndarray, best: dict[int, _Best]) -> None:
+    """Every box of window ``w`` (both bands), each hub's best kept in ``best_p`` and ``best``."""
+    is_point = ix.first_of_pair & ((ix.pair_tmax[ix.pair] - ix.pair_tmin[ix.pair]) <= w)
+    pts = np.flatnonzero(is_point)
+    if pts.shape[0] == 0:
+        return
+    p_hub, p_tick = ix.hub[pts], ix.tick[pts]
+    key = p_hub * ix.stride_t + (p_tick - ix.t0)
+    end = np.searchsorted(key, key + w, side="right")
+    span_len = end - np.arange(pts.shape[0])
+    q_t = ix.arrays.tick_mass(p_tick, p_tick + w)
+    anchors = np.bincount(p_hub, minlength=ix.n_nodes)
+    busy = (np.searchsorted(ix.activity_key, key + w, side="right")
+            - np.searchsorted(ix.activity_key, key, side="left"))
+    for r in ix.ratios:
+        _scan_cell(ix, pts, span_len, q_t, anchors, busy, w, r, groups[(w, r)], params, known, best_p, best)
+
+
+def _scan_cell(ix: _FanIndex, pts: np.ndarray, span_len: np.ndarray, q_t: np.ndarray, anchors: np.ndarray,
+               busy: np.ndarray, w: float, r: float, group: int, params: Mapping[str, Any], known: _Known | None,
+               best_p: np.ndarray, best: dict[int, _Best]) -> None:
+    """Every box of one cell (window ``w``, band ``r``): its count, the members an honest group explains,
+    the chance count, the Poisson tail (less the webbed members where it could be flagged)."""
+    p_hub, p_tick, p_logv, p_pair = ix.hub[pts], ix.tick[pts], ix.logv[pts], ix.pair[pts]
+    alpha = float(params["alpha"])
+    band = math.log(r) + 1e-12
+    count, total = _box_counts(p_logv, p_pair, span_len, band, ix.pair_tmax[p_pair], p_tick + w, None,
+                               ix.value[pts])
+    # members beyond what one honest group of the graph explains; a group that pays one of them back
+    # does not see its money passed on at once: where the hub does, no member is explained
+    explained = np.full(pts.shape[0], max(group - 1, 0))
+    if explained[0] > 0:
+        explained[_passes_on(ix, p_hub, p_tick, total, w, float(params["pass_cut"]))] = 0
+    extra = count - explained
+    cand = np.flatnonzero((count >= ix.min_fan) & (extra >= 2))
+    if cand.shape[0] == 0:
+        return
+    c_hub = p_hub[cand]
+    qt, q_x = _shares(ix, c_hub, p_tick[cand], ix.value[pts[cand]], q_t[cand], busy[cand], count[cand], w, r)
+    lam = np.zeros(cand.shape[0])
+    for m in range(1, _M_BUCKETS + 1):
+        lam += ix.by_m[m, c_hub] * qt ** m * np.minimum(1.0, m * q_x)
+    m_a = np.minimum(ix.pair_m[p_pair[cand]], _M_BUCKETS)
+    lam = np.maximum(lam - qt ** m_a * np.minimum(1.0, m_a * q_x), 0.0)
+    raw = poisson_tail(extra[cand] - 1, lam)
+    adj = np.minimum(1.0, raw * anchors[c_hub] * ix.grid)
+    webbed = np.zeros(cand.shape[0], dtype=np.int64)
+    shared = np.zeros(cand.shape[0], dtype=np.int64)
+    maybe = np.flatnonzero(adj <= alpha) if known is not None else np.zeros(0, dtype=np.int64)
+    if maybe.shape[0] and known is not None:  # only a box that could be flagged is read member by member
+        webbed[maybe], shared[maybe] = _acquainted(cand[maybe], p_logv, span_len, ix.pair_tmax[p_pair], p_tick + w,
+                                                   band, ix.other_all[ix.rows[pts]], p_hub, known, ix.n_nodes)
+        left = extra[cand[maybe]] - webbed[maybe] - shared[maybe]
+        raw[maybe] = np.where(left >= 2, poisson_tail(np.maximum(left - 1, 0), lam[maybe]), 1.0)
+        adj[maybe] = np.minimum(1.0, raw[maybe] * anchors[c_hub[maybe]] * ix.grid)
+    for i in _improving(adj, c_hub, best_p, best):
+        h = int(c_hub[i])
+        best_p[h] = adj[i]
+        best[h] = (float(adj[i]), float(raw[i]), int(count[cand[i]]), int(pts[cand[i]]), w, r,
+                   float(lam[i]), int(explained[cand[i]]), int(webbed[i]), int(shared[i]))
 
 
 def web_ties(arrays: TransferArrays, min_transfers: int) -> set[int]:
@@ -353,24 +483,108 @@ def web_ties(arrays: TransferArrays, min_transfers: int) -> set[int]:
     return set(codes[counts >= min_transfers].tolist())
 
 
-def _webbed(points: np.ndarray, logv: np.ndarray, span_len: np.ndarray, last: np.ndarray, until: np.ndarray,
-            band: float, counterpart: np.ndarray, ties: set[int], n_nodes: int, least: int) -> np.ndarray:
+@dataclass(frozen=True)
+class Standing:
+    """Every node's standing counterparties (dealt with, either way, at least ``shared_transfers``
+    times), as compressed rows: ``indices[indptr[i]:indptr[i + 1]]`` are node ``i``'s, sorted."""
+
+    indptr: np.ndarray
+    indices: np.ndarray
+
+    def of(self, node: int) -> np.ndarray:
+        """Node ``node``'s standing counterparties."""
+        return self.indices[self.indptr[node]:self.indptr[node + 1]]
+
+
+def standing_counterparties(arrays: TransferArrays, min_transfers: int) -> Standing:
+    """Every node's counterparties with at least ``min_transfers`` transfers between them, either way
+    (an employer and its staff, a club and its members, a household and its usual shop).
+
+    >>> import networkx as nx
+    >>> from .transfer_arrays import transfer_arrays
+    >>> G = nx.MultiDiGraph([("a", "b"), ("b", "a"), ("c", "b")])
+    >>> for i, (u, v, k) in enumerate(G.edges(keys=True)):
+    ...     G.edges[u, v, k].update(value=1.0, tick=i, event=i)
+    >>> s = standing_counterparties(transfer_arrays(G), 2)
+    >>> [s.of(i).tolist() for i in range(3)]
+    [[1], [0], []]
+    """
+    n = len(arrays.nodes)
+    lo, hi = np.minimum(arrays.src, arrays.dst), np.maximum(arrays.src, arrays.dst)
+    codes, counts = np.unique(lo * n + hi, return_counts=True)
+    kept = codes[(counts >= min_transfers) & (codes // n != codes % n)]
+    a, b = kept // n, kept % n
+    left, right = np.concatenate([a, b]), np.concatenate([b, a])
+    order = np.lexsort((right, left))
+    indptr = np.concatenate([[0], np.cumsum(np.bincount(left, minlength=n))])
+    return Standing(indptr.astype(np.int64), right[order].astype(np.int64))
+
+
+def shared_community(members: list[int], hub: int, standing: Standing, n_nodes: int, level: float) -> set[int]:
+    """The members of a fan-in's box that share a standing counterparty (not the hub, not a member) with
+    other members far beyond chance (module rule, *a community in common*): for each such counterparty
+    ``c``, with ``d`` standing counterparties of its own among the graph's ``n`` accounts, the chance that
+    as many of ``k`` members drawn from anywhere are among them, ``P(Binomial(k, d / (n - 1)) >= n_c)``,
+    times the counterparties the members have (Bonferroni), is at most ``level``; at least two members.
+
+    >>> import networkx as nx
+    >>> from .transfer_arrays import transfer_arrays
+    >>> G = nx.MultiDiGraph()
+    >>> for i in range(200):  # a background of 200 accounts, each with one standing payer of its own
+    ...     for j in range(3):
+    ...         _ = G.add_edge(f"p{i}", f"a{i}", value=1.0, tick=j, event=f"b{i}.{j}")
+    >>> for m in range(4):  # four colleagues, each paid by the employer three times
+    ...     for j in range(3):
+    ...         _ = G.add_edge("employer", f"a{m}", value=2.0, tick=j, event=f"e{m}.{j}")
+    >>> A = transfer_arrays(G)
+    >>> idx = {x: i for i, x in enumerate(A.nodes)}
+    >>> box = [idx[f"a{m}"] for m in (0, 1, 2, 3, 50, 60)]
+    >>> s = standing_counterparties(A, 3)
+    >>> sorted(A.nodes[m] for m in shared_community(box, idx["a99"], s, len(A.nodes), 0.001))
+    ['a0', 'a1', 'a2', 'a3']
+    """
+    inside = set(members)
+    reach = [standing.of(m) for m in members]
+    seen = np.concatenate(reach) if reach else np.zeros(0, dtype=np.int64)
+    seen = seen[(seen != hub) & ~np.isin(seen, members)]
+    if seen.shape[0] == 0:
+        return set()
+    common, n_c = np.unique(seen, return_counts=True)
+    k = len(inside)
+    out: set[int] = set()
+    for c, n in zip(common[n_c >= 2].tolist(), n_c[n_c >= 2].tolist(), strict=True):
+        d = int(standing.indptr[c + 1] - standing.indptr[c])
+        if binom_sf(int(n), k, min(1.0, d / max(n_nodes - 1, 1))) * common.shape[0] <= level:
+            out.update(m for m, r in zip(members, reach, strict=True) if np.any(r == c))
+    return out
+
+
+def _acquainted(points: np.ndarray, logv: np.ndarray, span_len: np.ndarray, last: np.ndarray, until: np.ndarray,
+                band: float, counterpart: np.ndarray, hubs: np.ndarray, known: _Known,
+                n_nodes: int) -> tuple[np.ndarray, np.ndarray]:
     """For each box (anchored at ``points``, as :func:`_box_counts` counts it), how many of its members
-    deal with at least ``least`` other members, either way, at any time (module rule, *honest friend
-    webs*)."""
-    out = np.zeros(points.shape[0], dtype=np.int64)
+    deal with at least ``web_ties`` other members, either way, at any time (module rule, *honest friend
+    webs*), and how many of the others share a standing counterparty beyond chance (*a community in
+    common*)."""
+    webbed = np.zeros(points.shape[0], dtype=np.int64)
+    shared = np.zeros(points.shape[0], dtype=np.int64)
     for i, a in enumerate(points.tolist()):
         j = np.arange(a, a + int(span_len[a]))
         j = j[(np.abs(logv[j] - logv[a]) <= band) & (last[j] <= until[a])]
         members = sorted(set(counterpart[j].tolist()))
-        degree = [0] * len(members)
-        for x_i, x in enumerate(members):
-            for y_i in range(x_i + 1, len(members)):
-                if x * n_nodes + members[y_i] in ties:
-                    degree[x_i] += 1
-                    degree[y_i] += 1
-        out[i] = sum(d >= least for d in degree)
-    return out
+        web: set[int] = set()
+        if known.web > 0:
+            degree = [0] * len(members)
+            for x_i, x in enumerate(members):
+                for y_i in range(x_i + 1, len(members)):
+                    if x * n_nodes + members[y_i] in known.ties:
+                        degree[x_i] += 1
+                        degree[y_i] += 1
+            web = {m for m, d in zip(members, degree, strict=True) if d >= known.web}
+        webbed[i] = len(web)
+        if known.standing is not None:
+            shared[i] = len(shared_community(members, int(hubs[a]), known.standing, n_nodes, known.level) - web)
+    return webbed, shared
 
 
 def _box_counts(logv: np.ndarray, pair: np.ndarray, span_len: np.ndarray, band: float, last: np.ndarray | None,
@@ -468,7 +682,7 @@ def _improving(adj: np.ndarray, hubs: np.ndarray, best_p: np.ndarray, best: Mapp
 def _box(arrays: TransferArrays, direction: str, h: int, rows: np.ndarray, pair: np.ndarray, pair_tmax: np.ndarray,
          first_of_pair: np.ndarray, hub: np.ndarray, tick: np.ndarray, logv: np.ndarray, pos: int, w: float,
          r: float, adj_p: float, raw_p: float, k: int, lam: float, other_all: np.ndarray, explained: int,
-         webbed: int = 0) -> FanBox:
+         webbed: int = 0, shared: int = 0) -> FanBox:
     """The members and rows of the box anchored at sorted position ``pos``."""
     t_a, lv_a = tick[pos], logv[pos]
     band = math.log(r) + 1e-12
@@ -485,7 +699,7 @@ def _box(arrays: TransferArrays, direction: str, h: int, rows: np.ndarray, pair:
     picked = [int(rows[i]) for i in range(pos, stop) if int(pair[i]) in member_pairs]
     total = float(arrays.value[picked].sum())
     return FanBox(h, direction, adj_p, raw_p, k, lam, w, r, float(t_a), tuple(members), tuple(sorted(picked)), total,
-                  explained, webbed)
+                  explained, webbed, shared)
 
 
 def fan_flag(arrays: TransferArrays, box: FanBox, tests: int, cutoff: float, kind: str | None = None) -> Flag:
@@ -509,15 +723,18 @@ def fan_flag(arrays: TransferArrays, box: FanBox, tests: int, cutoff: float, kin
             f"from tick {box.start:g}, amounts within a factor {box.ratio:g} of each other ({box.value:g} in all); "
             + (f"{box.webbed} of them deal with each other at other times (people who know each other, not "
                f"counted), " if box.webbed else "")
+            + (f"{box.shared} of them share a standing counterparty far more than members drawn from anywhere would "
+               f"(colleagues, one club: not counted), " if box.shared else "")
             + (f"one group of the size that pays together again and again in this graph accounts for "
                f"{box.explained} of them besides the first, and " if box.explained else "")
             + f"shuffling the graph's ticks and amounts expects {box.expected:.2g} besides "
-            f"{'those' if box.explained or box.webbed else 'the first'} "
+            f"{'those' if box.explained or box.webbed or box.shared else 'the first'} "
             f"(p = {box.p_value:.2g}, {tests} nodes tested)."
         ),
         details={"hub": hub, "direction": box.direction, "counterparties": box.count, "expected": box.expected,
                  "window": box.window, "amountRatio": box.ratio, "start": box.start, "value": box.value,
-                 "rawP": box.raw_p, "explained": box.explained, "webbed": box.webbed},
+                 "rawP": box.raw_p, "explained": box.explained, "webbed": box.webbed,
+                 "shared": box.shared},
         p_value=box.p_value,
         null=_NULL,
         tests=tests,

@@ -432,6 +432,77 @@ def test_a_web_of_friends_paying_one_of_them_back_is_not_a_fan() -> None:
     assert [f.kind for f in fans(TransferView(friends_fan(web)), {**FAN_DEFAULTS, "web_ties": 0})] == ["fan_in"]
 
 
+def colleagues_fan(colleagues: int, employs_everyone: bool = False) -> nx.MultiDiGraph:
+    """:func:`friends_fan` with no ties, in a town of 150 more pairs of accounts with a standing
+    relationship each (three payments), and an employer paying ``m0..m{colleagues-1}`` three times
+    each (and every ``c`` account too, with ``employs_everyone``)."""
+    g = friends_fan([])
+    for i in range(150):
+        for j in range(3):
+            g.add_edge(f"c{i}", f"d{i}", value=20.0, tick=10 + 100 * j + i % 50, event=f"c{i}.{j}")
+    staff = [f"m{m}" for m in range(colleagues)] + ([f"c{i}" for i in range(150)] if employs_everyone else [])
+    for x in staff:
+        for j in range(3):
+            g.add_edge("employer", x, value=900.0, tick=100 + 30 * j, event=f"w{x}.{j}")
+    return g
+
+
+def test_fan_members_with_a_selective_standing_counterparty_in_common_are_left_out() -> None:
+    # strangers: all eight counted
+    (flag,) = fans(TransferView(colleagues_fan(0)), FAN_DEFAULTS)
+    assert (flag.kind, len(flag.agents) - 1, flag.details["shared"]) == ("fan_in", 8, 0)
+    # three of them are the only staff of one employer among 200 accounts (chance of three of eight drawn at
+    # random about 6e-5): left out, the box tested on its five others (the Poisson tail of four beyond the first)
+    (flag3,) = fans(TransferView(colleagues_fan(3)), FAN_DEFAULTS)
+    assert (flag3.kind, len(flag3.agents) - 1, flag3.details["shared"], flag3.details["webbed"]) == ("fan_in", 8, 3, 0)
+    assert flag3.details["rawP"] == pytest.approx(float(poisson_tail(4, flag3.details["expected"])), rel=1e-12)
+    assert flag3.p_value is not None and flag.p_value is not None and flag3.p_value > flag.p_value
+    assert "share a standing counterparty" in flag3.explanation
+    # colleagues chipping in for a gift: not a fan
+    assert fans(TransferView(colleagues_fan(8)), FAN_DEFAULTS) == []
+    assert [f.kind for f in fans(TransferView(colleagues_fan(8)), {**FAN_DEFAULTS, "shared_level": 0})] == ["fan_in"]
+
+
+def test_a_counterparty_of_nearly_everyone_makes_no_community() -> None:
+    # the same employer also pays 150 of the town's other accounts: eight of its staff in a box is no surprise
+    (flag,) = fans(TransferView(colleagues_fan(8, employs_everyone=True)), FAN_DEFAULTS)
+    assert (flag.kind, len(flag.agents) - 1, flag.details["shared"]) == ("fan_in", 8, 0)
+
+
+def test_standing_counterparties_need_the_transfers_either_way() -> None:
+    from daishi_forensics.screens.fans import standing_counterparties
+
+    g = nx.MultiDiGraph()
+    for i, (u, v) in enumerate([("a", "b"), ("b", "a"), ("a", "b"), ("c", "d"), ("c", "d"), ("e", "f")]):
+        g.add_edge(u, v, value=1.0, tick=i, event=f"e{i}")
+    arrays = transfer_arrays(g)
+    s = standing_counterparties(arrays, 2)
+    named = {arrays.nodes[i]: [arrays.nodes[j] for j in s.of(i).tolist()] for i in range(len(arrays.nodes))}
+    assert named == {"a": ["b"], "b": ["a"], "c": ["d"], "d": ["c"], "e": [], "f": []}
+
+
+def test_an_office_collection_in_a_simulated_economy_is_a_community_not_a_fan() -> None:
+    # a simulated economy of 400 accounts with nothing planted; an employer pays twelve staff ten times over the
+    # span; on one day nine of them chip in 10 or 20 for a gift to the first, who spends the sum at a shop
+    sim = simulate_transfers(TransferSettings(accounts=400, seed=3, cases_per_typology=0.0))
+    g = sim.graph.copy()
+    ticks = sorted(d["tick"] for _, _, d in g.edges(data=True))
+    lo, hi = ticks[0], ticks[-1]
+    staff = [f"staff{i}" for i in range(12)]
+    for i, x in enumerate(staff):
+        for j in range(10):
+            g.add_edge("employer", x, value=1500.0, tick=lo + (hi - lo) * j / 10, event=f"wage{i}.{j}")
+    day = lo + (hi - lo) * 0.4
+    for i, x in enumerate(staff[1:10]):
+        g.add_edge(x, staff[0], value=10.0 if i % 3 else 20.0, tick=day + i % 2, event=f"gift{i}")
+    g.add_edge(staff[0], sorted(sim.graph.nodes)[5], value=120.0, tick=day + 2, event="shop")
+    level = {**FAN_DEFAULTS, "alpha": 0.0067}
+    assert fans(TransferView(g), level) == []
+    # without the rule the nine colleagues are a fan-in (and nothing else in the graph is)
+    (flag,) = fans(TransferView(g), {**level, "shared_level": 0})
+    assert (flag.kind, flag.agents[0], len(flag.agents) - 1) == ("fan_in", "staff0", 9)
+
+
 def test_a_standing_relationship_is_both_ways_and_recurring() -> None:
     from daishi_forensics.screens.value_cycles import standing
 
