@@ -93,6 +93,32 @@ def test_tokens_expand_contractions() -> None:
     assert [t for t, _ in tokens("I won't; let's")] == ["i", "will", "not", ";", "let", "us"]
 
 
+def test_tokens_with_and_without_contractions_keep_their_offsets() -> None:
+    # no apostrophe and no contraction: every token as found, at its offset
+    assert tokens("Give 3 wood -> r_1_2") == [("give", 0), ("3", 5), ("wood", 7), ("->", 12), ("r_1_2", 15)]
+    # a contraction without apostrophe ("im") is expanded, both words at its offset
+    assert tokens("im here, give 3") == [("i", 0), ("am", 0), ("here", 3), (",", 7), ("give", 9), ("3", 14)]
+    assert tokens("we'll go") == [("we", 0), ("will", 0), ("go", 6)]
+
+
+def test_has_finds_a_phrase_at_a_later_opening() -> None:
+    from daishi_forensics.profile.commitments import _has
+    assert _has(["a", "b", "a", "c"], ("a", "c"))  # the first "a" is not followed by "c", the second is
+    assert not _has(["a", "b", "a", "c"], ("a", "d"))
+    assert not _has(["a", "c"], ("a", "c", "e"))  # the phrase runs past the words
+    assert _has(["x"], ("x",))
+
+
+def test_lexicon_finds_the_longest_name_sharing_a_first_word() -> None:
+    from daishi_forensics.profile.vocabulary import Lexicon, Vocabulary
+    lexicon = Lexicon(Vocabulary.of(["iron", "iron ore", "iron ore dust", "ore"], [], []))
+    found = [lexicon.find(words, at) for words, at in (
+        (["iron", "ore", "dust", "x"], 0), (["iron", "ore"], 0), (["iron", "bar"], 0), (["x", "iron", "ore", "dust"], 1),
+        (["iron", "ore", "dust"], 1), (["bar"], 0))]
+    assert [(m.start, m.end, m.canonical) if m else None for m in found] == [
+        (0, 3, "iron ore dust"), (0, 2, "iron ore"), (0, 1, "iron"), (1, 4, "iron ore dust"), (1, 2, "ore"), None]
+
+
 @pytest.mark.parametrize("text", [
     "I'll give you 3 wood for 2 ore. " * 40_000,
     "a" * (1 << 20),

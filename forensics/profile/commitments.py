@@ -345,19 +345,22 @@ def tokens(text: str) -> list[tuple[str, int]]:
     lowered = text.lower().replace("\u2019", "'").replace("\u2018", "'")
     lowered = lowered.replace("=>", "->")
     lowered = lowered.replace("non-aggression", "nonaggression").replace("cease-fire", "ceasefire")
-    contractions = _CONTRACTIONS
+    expansions = _CONTRACTIONS.get
+    append = out.append
     for m in _TOKEN.finditer(lowered):
-        word = m.group()
-        at = m.start()
+        word = m[0]
         if "'" in word:
             word = word.strip("'") or word
-        expansion = contractions.get(word)
-        if expansion is not None:
-            out.extend((w, at) for w in expansion)
-        elif "'" not in word:
-            out.append((word, at))
+            expansion = expansions(word)
+            if expansion is None and "'" in word:
+                expansion = _split_apostrophe(word)
         else:
-            out.extend((w, at) for w in _split_apostrophe(word))
+            expansion = expansions(word)
+        if expansion is None:
+            append((word, m.start()))
+        else:
+            at = m.start()
+            out.extend([(w, at) for w in expansion])
     return out
 
 
@@ -384,6 +387,8 @@ _NUMBER_WORDS: Mapping[str, int] = {
 }
 _BARE_NUMBER_WORDS = frozenset(_NUMBER_WORDS) - {"a", "an", "single", "dozen", "couple", "pair", "one"}
 """Number words that can stand for a quantity whose noun is left out ("give you two")."""
+_BARE_CANDIDATES = _BARE_NUMBER_WORDS | {"one", "it", "them", "that", "those"}
+"""The words (beside numbers in digits) rule 7 may read as goods left unnamed."""
 _FILLERS = frozenset({"units", "unit", "pieces", "piece", "bundles", "bundle", "bags", "bag", "stacks", "stack",
                       "fresh", "good", "fine", "raw", "spare", "extra", "more", "of", "x", "pcs", "pc",
                       "packages", "package", "packs", "pack", "items", "item", "things", "thing", "lots",
@@ -477,6 +482,10 @@ _NOT_RESTRAINT = frozenset({"hesitate", "stop", "wait", "forget", "fail", "mind"
                             "regret", "quit", "able"})
 _PEACE_WORDS = frozenset({"truce", "ceasefire", "nonaggression", "non_aggression", "armistice", "peace", "peaceful"})
 _REGION = re.compile(r"r_[0-9]{1,4}_[0-9]{1,4}")
+_REGION_WORD = re.compile(r"(?<![^ ])r_")
+"""In words joined by spaces: a word opening with "r_" (maybe a region)."""
+_MIXED_NUMBER = re.compile(r"(?<![^ ])[0-9]+[^ 0-9]")
+"""In words joined by spaces: a word opening with a digit that is not all digits ("12cr", "3x")."""
 _DIGITS = re.compile(r"[0-9]{1,9}")
 _TIMES_BEFORE = re.compile(r"([0-9]{1,9})x")
 _TIMES_AFTER = re.compile(r"x([0-9]{1,9})")
@@ -725,29 +734,46 @@ class HeuristicExtractor:
         """Words with the match's names joined into one word each, tagged ``(kind, canonical)``."""
         raw: list[str] = [t for t, _ in toks]
         offs: list[int] = [at for _, at in toks]
-        if "-" in raw or any(w[0].isdigit() and not w.isdigit() for w in raw):
+        # a token is never empty nor holds a space: in the words joined by spaces, one opening with a
+        # digit and holding something else, or one opening with "r_", is found by a regex
+        joined = " ".join(raw)
+        if "-" in raw or _MIXED_NUMBER.search(joined):
             raw, offs = self._joined(toks)
+            joined = " ".join(raw)
+        first_words = self._lexicon.first_words
+        if first_words.isdisjoint(raw) and _REGION_WORD.search(joined) is None and (
+                not self._lexicon.weak or self._lexicon.weak.keys().isdisjoint(raw)):
+            return raw, offs, [None] * len(raw)  # no name of the match in the text
         words: list[str] = []
         offsets: list[int] = []
         tags: list[tuple[str, str] | None] = []
-        first_words = self._lexicon.first_words
-        if first_words.isdisjoint(raw) and not any(w.startswith("r_") for w in raw) and (
-                not self._lexicon.weak or self._lexicon.weak.keys().isdisjoint(raw)):
-            return raw, offs, [None] * len(raw)  # no name of the match in the text
-        i = 0
-        while i < len(raw):
-            w = raw[i]
-            found = self._lexicon.find(raw, i) if w in first_words else None
+        find = self._lexicon.find
+        region = _REGION.fullmatch
+        n = len(raw)
+        i = 0  # the words before it are placed; those between marks are plain words, untagged
+        for k in [k for k, w in enumerate(raw) if w in first_words or w.startswith("r_")]:
+            if k < i:
+                continue  # inside a name placed already
+            if k > i:
+                words += raw[i:k]
+                offsets += offs[i:k]
+                tags += [None] * (k - i)
+            w = raw[k]
+            found = find(raw, k) if w in first_words else None
             if found is not None:
-                words.append(" ".join(raw[i:found.end]))
-                offsets.append(offs[i])
+                words.append(" ".join(raw[k:found.end]))
+                offsets.append(offs[k])
                 tags.append((found.kind, found.canonical))
                 i = found.end
-                continue
-            words.append(w)
-            offsets.append(offs[i])
-            tags.append(("place", w) if w.startswith("r_") and _REGION.fullmatch(w) else None)
-            i += 1
+            else:
+                words.append(w)
+                offsets.append(offs[k])
+                tags.append(("place", w) if w.startswith("r_") and region(w) else None)
+                i = k + 1
+        if i < n:
+            words += raw[i:]
+            offsets += offs[i:]
+            tags += [None] * (n - i)
         weak = self._lexicon.weak
         if weak:
             for k, w in enumerate(words):
@@ -791,10 +817,11 @@ class HeuristicExtractor:
         """Rule 3: sentences, questions marked (by "?" or by how they open), tags stripped."""
         out: list[_Clause] = []
         begin = 0
-        for i in range(len(words) + 1):
-            w = words[i] if i < len(words) else "\n"
-            if w not in _BOUNDARY:
-                continue
+        n = len(words)
+        ends = [i for i, w in enumerate(words) if w in _BOUNDARY]
+        ends.append(n)  # the text's end closes the last sentence
+        for i in ends:
+            w = words[i] if i < n else "\n"
             if i > begin:
                 cw, ct = words[begin:i], tags[begin:i]
                 question = w == "?"
@@ -859,7 +886,7 @@ class HeuristicExtractor:
         clauses = self._clauses(words, offsets, tags, length)
         items_at = self._global_hits(words, tags)
         checked = not _CHECK_WORDS.isdisjoint(words) and any(
-            _has(c.words, phrase) for c in clauses for phrase in _CHECKS) or any(
+            _has(c.words, phrase) for phrase in _CHECKS if phrase[-1] in words for c in clauses) or any(
             c.question and c.words[-2:] in ([",", "correct"], [",", "right"]) for c in clauses)  # "..., correct?"
         out: list[tuple[int, Commitment]] = []  # (order key, commitment)
         goods: list[_Goods] = []
@@ -925,9 +952,7 @@ class HeuristicExtractor:
         """Rule 5: every item word of the message with its quantity (index in the message)."""
         hits: list[_Hit] = []
         n = len(words)
-        for i, t in enumerate(tags):
-            if t is None or t[0] != "item":
-                continue
+        for i, t in [(i, t) for i, t in enumerate(tags) if t is not None and t[0] == "item"]:
             quantity: int | None = None
             found = False
             for back in (1, 2, 3, 4):
@@ -955,9 +980,9 @@ class HeuristicExtractor:
         words, tags = clause.words, clause.tags
         out: list[_Hit] = []
         n = len(words)
-        for i, w in enumerate(words):
-            if tags[i] is not None:
-                continue
+        # only an untagged number, "one", or a pronoun for goods can be read here: the other words are passed
+        for i in [i for i, w in enumerate(words) if tags[i] is None and (w in _BARE_CANDIDATES or w[:1].isdigit())]:
+            w = words[i]
             number = _bare_number(w)
             if w == "one" and i > 0 and words[i - 1] in ("have", "get", "take", "keep", "you", "me", "least") and (
                     i + 1 == n or words[i + 1] in (",", "and", "if", "for", "then", "too")):
@@ -2019,8 +2044,8 @@ class HeuristicExtractor:
     def _accept(self, clause: _Clause) -> bool:
         words = clause.words
         n = len(words)
-        for i, w in enumerate(words):
-            for phrase in _ACCEPT_BY_FIRST.get(w, ()):
+        for i in [i for i, w in enumerate(words) if w in _ACCEPT_BY_FIRST]:
+            for phrase in _ACCEPT_BY_FIRST[words[i]]:
                 k = len(phrase)
                 if tuple(words[i:i + k]) != phrase:
                     continue
@@ -2042,9 +2067,9 @@ class HeuristicExtractor:
                     return True
         # "deal" opening its comma segment: "deal!", "ok, deal", "deal, heading to ..."
         seg = 0
-        for i in range(n + 1):
-            if i < n and words[i] != ",":
-                continue
+        commas = [i for i, w in enumerate(words) if w == ","]
+        commas.append(n)  # the clause's end closes the last segment
+        for i in commas:
             part = words[seg:i]
             j = 0
             while j < len(part) and part[j] in _INTERJECTIONS and part[j] not in ("no", "nope", "not"):
@@ -2342,11 +2367,17 @@ def _settled(r: _Walk, clause: _Clause) -> _Goods:
 
 def _has(words: list[str], phrase: tuple[str, ...]) -> bool:
     """``phrase`` stands in ``words``."""
-    k = len(phrase)
     first = phrase[0]
     if first not in words:
         return False
-    return any(w == first and tuple(words[i:i + k]) == phrase for i, w in enumerate(words))
+    k = len(phrase)
+    i = words.index(first)
+    while tuple(words[i:i + k]) != phrase:
+        try:
+            i = words.index(first, i + 1)
+        except ValueError:
+            return False
+    return True
 
 
 _CUES_BY_WORD: dict[str, tuple[Callable[[HeuristicExtractor, _Walk, int], int | None], ...]] = {

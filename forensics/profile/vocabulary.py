@@ -305,11 +305,14 @@ class Lexicon:
                 self.weak[form[0]] = owner
             else:
                 exact[form] = ("place", owner)
-        self._by_first: dict[str, list[tuple[tuple[str, ...], str, str]]] = {}
-        for form, (kind, canonical) in exact.items():
-            self._by_first.setdefault(form[0], []).append((form, kind, canonical))
-        for lst in self._by_first.values():
-            lst.sort(key=lambda x: (-len(x[0]), x[0]))
+        # by first word, by length (longest first): the forms of that length, each with what it names
+        # (a name's forms are distinct, so at most one of a length matches: the longest that does wins)
+        by_length: dict[str, dict[int, dict[tuple[str, ...], tuple[str, str]]]] = {}
+        for form, named_as in exact.items():
+            by_length.setdefault(form[0], {}).setdefault(len(form), {})[form] = named_as
+        self._by_first: dict[str, tuple[tuple[int, dict[tuple[str, ...], tuple[str, str]]], ...]] = {
+            first: tuple(sorted(lengths.items(), reverse=True)) for first, lengths in by_length.items()
+        }
         self.money: str | None = next((i for i in vocabulary.items if i.lower() in MONEY), None)
         self.items: frozenset[str] = frozenset(vocabulary.items)
         self.first_words: frozenset[str] = frozenset(self._by_first)
@@ -319,8 +322,8 @@ class Lexicon:
         options = self._by_first.get(words[at])
         if not options:
             return None
-        for form, kind, canonical in options:
-            n = len(form)
-            if n == 1 or tuple(words[at:at + n]) == form:
-                return Mention(at, at + n, kind, canonical)
+        for n, forms in options:
+            named_as = forms.get(tuple(words[at:at + n]))
+            if named_as is not None:
+                return Mention(at, at + n, named_as[0], named_as[1])
         return None
