@@ -85,6 +85,7 @@ b made 12 trades too, and got no excess from c and d: the same.  Net excess 4 x 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from .flags import Flag, ordered, pair_key
@@ -331,73 +332,108 @@ def off_price(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candi
         for winner in ordered({t.partner for t in trades}):  # every trading pair, each way: the family
             match_rate = _match_rate(counts, payer, winner)
             received = by_node.get(winner, [])
-            together, total, taken_total = sum(1 for t in trades if t.partner == winner), len(trades), len(received)
             key = ("off_price", payer, winner)
-            # Tarone's rule reads the smallest p-value the payer's null could give (it holds the payer's trades
-            # with each partner and the excess they carried fixed, never who got it); p is at least that
-            if together < total:
-                smallest = seat_floor([t.excess for t in trades], together, match_rate)
-            elif together < taken_total:
-                smallest = seat_floor([-t.excess for t in received], together, match_rate)
-            else:
-                smallest = 1.0
+            smallest = _smallest_p(trades, received, winner, match_rate)
             if (smallest > alpha or smallest >= 1.0) and winner not in raised:
                 if smallest < 1.0:  # never in the family: its p-value is not worked out (a floor of 1 is no test)
                     tests.append(Test(key, 1.0, smallest))
                 continue
-            p_payer = seat_test(trades, winner, match_rate)[0]
-            p_taker = seat_test(received, payer, match_rate, sign=-1.0)[0]
-            asked = []  # every null that has something to compare with must fail
-            if together < total:
-                asked.append(p_payer)
-            if together < taken_total:
-                asked.append(p_taker)
-            p = max(asked, default=1.0)
-            tests.append(Test(key, p, smallest))
-            between = [t for t in trades if t.partner == winner]
-            moved = sum(t.excess for t in between)
-            if winner not in raised or moved < floor or not asked:
+            tested = _pair_test(trades, received, payer, winner, match_rate)
+            tests.append(Test(key, tested.p, smallest))
+            moved = sum(t.excess for t in trades if t.partner == winner)
+            if winner not in raised or moved < floor or not tested.asked:
                 continue
-            mine = [t for t in between if t.overpaid]
-            back = [r for r in received if r.partner == payer and r.overpaid]
-            surplus = sum(t.surplus for t in between)
-            score = moved / scale
-            worst = max(price_ratio(max(t.exchange.gave.values()), min(t.exchange.gave.values())) for t in mine)
-            flag = Flag(
-                screen="off_price",
-                kind="off_price_trades",
-                level="flag",
-                agents=(winner, payer),
-                pairs=(pair_key(winner, payer),),
-                score=score,
-                threshold=float(params["min_value"]),
-                evidence=tuple(ordered({e for t in mine for e in t.exchange.events})),
-                explanation=(
-                    f"{payer} traded with {winner} {len(mine)} times at prices {ratio_min:g} or more times off the "
-                    f"reference values in {winner}'s favour ({len(back)} the other way), handing over {moved:g} in "
-                    f"value beyond what paying in whole items explains ({score:.1f} typical exchanges; {surplus:g} "
-                    f"of surplus in all over their {together} trades): more than {payer}'s other trades "
-                    f"({total - together}) and what {winner} got from others ({taken_total - together} trades) "
-                    f"would deal them."
-                ),
-                details={
-                    "beneficiary": winner,
-                    "payer": payer,
-                    "offPriceTrades": len(mine),
-                    "payerTrades": total,
-                    "beneficiaryTrades": taken_total,
-                    "surplus": surplus,
-                    "excess": moved,
-                    "pPayer": p_payer,
-                    "pBeneficiary": p_taker,
-                    "offPriceTradesBack": len(back),
-                    "valueMoved": sum(t.surplus for t in mine) - sum(r.surplus for r in back),
-                    "typicalExchangeValue": scale,
-                    "worstRatio": worst if worst != float("inf") else None,
-                    "tradesWithPair": len(view.pair(payer, winner).exchanges),
-                },
-                p_value=p,
-                null=OFF_PRICE_NULL,
-            )
-            found.append(Candidate(flag, (key,)))
+            found.append(Candidate(_flag(view, scale, params, payer, winner, trades, received, tested), (key,)))
     return found, tests
+
+
+@dataclass(frozen=True, slots=True)
+class _PairTest:
+    """One pair's test, each way (module rule): the p-value and what it was made of."""
+
+    p: float
+    """The larger of the nulls asked (every null with something to compare with must fail); 1 if none."""
+    p_payer: float
+    """The payer's null: its trades with each partner and their excess fixed, not who got the excess."""
+    p_taker: float
+    """The beneficiary's null, the same from its side."""
+    asked: bool
+    """Some null had something to compare with (the payer or the beneficiary traded with others)."""
+
+
+def _smallest_p(trades: list[Trade], received: list[Trade], winner: Any, match_rate: float) -> float:
+    """The smallest p-value the pair's test could give, for Tarone's rule: read from the payer's
+    null (it holds the payer's trades with each partner and the excess they carried fixed, never
+    who got it), or the beneficiary's when the payer traded with no one else; 1 if neither has
+    anything to compare with.  The test's p is at least this."""
+    together = sum(1 for t in trades if t.partner == winner)
+    if together < len(trades):
+        return seat_floor([t.excess for t in trades], together, match_rate)
+    if together < len(received):
+        return seat_floor([-t.excess for t in received], together, match_rate)
+    return 1.0
+
+
+def _pair_test(trades: list[Trade], received: list[Trade], payer: Any, winner: Any,
+               match_rate: float) -> _PairTest:
+    """The pair's test against both nulls; each null that has something to compare with must fail."""
+    together = sum(1 for t in trades if t.partner == winner)
+    p_payer = seat_test(trades, winner, match_rate)[0]
+    p_taker = seat_test(received, payer, match_rate, sign=-1.0)[0]
+    asked = []
+    if together < len(trades):
+        asked.append(p_payer)
+    if together < len(received):
+        asked.append(p_taker)
+    return _PairTest(max(asked, default=1.0), p_payer, p_taker, bool(asked))
+
+
+def _flag(view: TransferView, scale: float, params: Mapping[str, Any], payer: Any, winner: Any,
+          trades: list[Trade], received: list[Trade], tested: _PairTest) -> Flag:
+    """The off-price flag of a pair (its test ``tested``), its explanation and its figures; ``scale``
+    the match's typical exchange value."""
+    ratio_min = float(params["price_ratio"])
+    between = [t for t in trades if t.partner == winner]
+    together, total, taken_total = len(between), len(trades), len(received)
+    moved = sum(t.excess for t in between)
+    mine = [t for t in between if t.overpaid]
+    back = [r for r in received if r.partner == payer and r.overpaid]
+    surplus = sum(t.surplus for t in between)
+    score = moved / scale
+    worst = max(price_ratio(max(t.exchange.gave.values()), min(t.exchange.gave.values())) for t in mine)
+    return Flag(
+        screen="off_price",
+        kind="off_price_trades",
+        level="flag",
+        agents=(winner, payer),
+        pairs=(pair_key(winner, payer),),
+        score=score,
+        threshold=float(params["min_value"]),
+        evidence=tuple(ordered({e for t in mine for e in t.exchange.events})),
+        explanation=(
+            f"{payer} traded with {winner} {len(mine)} times at prices {ratio_min:g} or more times off the "
+            f"reference values in {winner}'s favour ({len(back)} the other way), handing over {moved:g} in "
+            f"value beyond what paying in whole items explains ({score:.1f} typical exchanges; {surplus:g} "
+            f"of surplus in all over their {together} trades): more than {payer}'s other trades "
+            f"({total - together}) and what {winner} got from others ({taken_total - together} trades) "
+            f"would deal them."
+        ),
+        details={
+            "beneficiary": winner,
+            "payer": payer,
+            "offPriceTrades": len(mine),
+            "payerTrades": total,
+            "beneficiaryTrades": taken_total,
+            "surplus": surplus,
+            "excess": moved,
+            "pPayer": tested.p_payer,
+            "pBeneficiary": tested.p_taker,
+            "offPriceTradesBack": len(back),
+            "valueMoved": sum(t.surplus for t in mine) - sum(r.surplus for r in back),
+            "typicalExchangeValue": scale,
+            "worstRatio": worst if worst != float("inf") else None,
+            "tradesWithPair": len(view.pair(payer, winner).exchanges),
+        },
+        p_value=tested.p,
+        null=OFF_PRICE_NULL,
+    )
