@@ -29,6 +29,7 @@ who screens every match cares about (how many honest matches come back not ``cle
 
 from __future__ import annotations
 
+import bisect
 import functools
 import math
 from collections.abc import Callable, Hashable, Iterable, Sequence
@@ -365,10 +366,10 @@ def testable_family(tests: Iterable[Test], alpha: float) -> list[Test]:
     ['b']
     """
     tests = list(tests)
+    floors = sorted(t.min_p for t in tests)  # how many tests can reach a level: one bisection
     for k in range(1, len(tests) + 1):
-        family = [t for t in tests if t.min_p <= alpha / k]
-        if len(family) <= k:
-            return family
+        if bisect.bisect_right(floors, alpha / k) <= k:
+            return [t for t in tests if t.min_p <= alpha / k]
     return tests
 
 

@@ -122,9 +122,13 @@ def _dispersion(view: TransferView, acts_by: dict[Any, float], exposure: dict[An
     total = 0.0
     count = 0
     seen: set[tuple[Any, Any]] = set()
+    met: dict[Any, list[tuple[Any, float]]] = {}  # each seat's contact partners, in the contact table's order
+    for (x, y), ticks in (view.contact or {}).items():
+        met.setdefault(x, []).append((y, ticks))
+        if y != x:
+            met.setdefault(y, []).append((x, ticks))
     for aggressor in ordered(acts_by):
-        partners = [(other, ticks) for (x, y), ticks in (view.contact or {}).items()
-                    for other in ((y,) if x == aggressor else (x,) if y == aggressor else ())]
+        partners = met.get(aggressor, [])
         if view.contact is None:
             partners = [(pair.other(aggressor), 1.0) for k, pair in view.pairs.items() if aggressor in k]
         rate_x = rate(acts_by[aggressor], exposure.get(aggressor, 0.0), match_rate, weight)
