@@ -39,7 +39,7 @@ import numpy as np
 
 from .flags import Flag, Level
 
-__all__ = ["Candidate", "Test", "adjust", "adjust_shared", "betabinom_sf", "binom_cdf", "binom_sf", "describe_p", "nbinom_sf", "poisson_binomial_sf",
+__all__ = ["Candidate", "Test", "adjust", "adjust_shared", "one_per_key", "betabinom_sf", "binom_cdf", "binom_sf", "describe_p", "nbinom_sf", "poisson_binomial_sf",
            "poisson_sf", "product_p", "rate", "sign_flip_p", "subset_sum_floor", "subset_sum_p", "testable_family"]
 
 GRID = 256
@@ -373,6 +373,21 @@ def testable_family(tests: Iterable[Test], alpha: float) -> list[Test]:
     return tests
 
 
+def one_per_key(tests: Iterable[Test]) -> dict[Hashable, Test]:
+    """Tests with one key are one hypothesis: per key, the test with the smallest p-value (then
+    the smallest attainable one), in the order the keys first came.
+
+    >>> sorted((k, t.p_value) for k, t in one_per_key([Test("a", 0.3), Test("a", 0.1), Test("b", 0.5)]).items())
+    [('a', 0.1), ('b', 0.5)]
+    """
+    merged: dict[Hashable, Test] = {}
+    for t in tests:
+        old = merged.get(t.key)
+        if old is None or (t.p_value, t.min_p) < (old.p_value, old.min_p):
+            merged[t.key] = t
+    return merged
+
+
 def adjust(tests: Iterable[Test], alpha: float) -> tuple[dict[Hashable, float], int]:
     """Holm-adjusted p-values of the testable tests (:func:`testable_family` at ``alpha``):
     ``{key: adjusted p}`` (1.0 for a test left out) and the family's size.  A test is
@@ -384,11 +399,7 @@ def adjust(tests: Iterable[Test], alpha: float) -> tuple[dict[Hashable, float], 
     >>> k, [round(adjusted[key], 4) for key in ("x", "y", "z")]
     (3, [0.03, 0.06, 0.06])
     """
-    merged: dict[Hashable, Test] = {}
-    for t in tests:
-        old = merged.get(t.key)
-        if old is None or (t.p_value, t.min_p) < (old.p_value, old.min_p):
-            merged[t.key] = t
+    merged = one_per_key(tests)
     family = testable_family(merged.values(), alpha)
     size = len(family)
     adjusted: dict[Hashable, float] = {key: 1.0 for key in merged}
@@ -422,11 +433,7 @@ def adjust_shared(tests: Iterable[Test], alpha: float,
     >>> size, shared, [round(adjusted[t.key], 4) for t in tests]
     (4, 2, [0.008, 0.18, 1.0, 1.0])
     """
-    merged: dict[Hashable, Test] = {}
-    for t in tests:
-        old = merged.get(t.key)
-        if old is None or (t.p_value, t.min_p) < (old.p_value, old.min_p):
-            merged[t.key] = t
+    merged = one_per_key(tests)
     groups: dict[Hashable, list[Test]] = {}
     for t in merged.values():
         groups.setdefault(group(t.key), []).append(t)
