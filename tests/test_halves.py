@@ -11,24 +11,27 @@ import os
 import pickle
 import signal
 import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 from daishi_forensics.errors import InputUnreadable
 from daishi_forensics.jsonio import dumps
-from daishi_forensics.read.boundary import MatchRead, read_match
+from daishi_forensics.read.boundary import MatchRead, as_parsed, read_match
 from daishi_forensics.read.sources import MatchSource, open_match
 from daishi_forensics.replay import World, analysis as replay_analysis
 from daishi_forensics.replay import _halves
 from daishi_forensics.replay import fork as forking
+from daishi_forensics.replay.driver import replay
 from daishi_forensics.replay.fork import ENV, allowed
 from daishi_forensics.report.assembly import behavior_report
 from daishi_forensics.report.passes import ASIDE, CATALOGUE, analyze
 
-from .matchkit import archive, ev, write_match
+from .matchkit import archive, ev, to_v2, write_match
 
 AGENTS = ["a_1", "a_2", "a_3"]
 
@@ -254,12 +257,17 @@ def test_every_pass_pickles_to_an_equal_report(simulated: Path) -> None:
 
 
 def test_behavior_report_is_the_same_bytes_on_two_processes(simulated: Path, forks: list[bool],
+                                                           split: dict[str, list[Any]],
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    reports = {}
+    """The simulated match is plain: the second run's child reads without checks, its passes are taken,
+    and the report is the same bytes as one process's."""
+    reports, reads = {}, {}
     for setting in ("0", "1"):
         monkeypatch.setenv(ENV, setting)
-        reports[setting] = dumps(behavior_report(analyze(read_match(open_match(str(simulated))))))
+        reads[setting] = read_match(open_match(str(simulated)))
+        reports[setting] = dumps(behavior_report(analyze(reads[setting])))
     assert forks == [True]  # the second run was split (and its report sections computed aside)
+    assert split == {"plain": [True], "child": ["waited"]} and reads["1"].verbatim
     assert reports["1"] == reports["0"]
 
 
@@ -272,3 +280,198 @@ def test_read_stats_are_this_process_reading(simulated: Path, forks: list[bool])
     assert read.stats.records == read.stats.valid > 0
     assert isinstance(read, MatchRead)
     assert forks == [True]
+
+
+# --------------------------------------------------------------------------- the child's read without checks
+
+READS: dict[str, str] = {"now": "checked"}
+"""How the process running a replay reads (set by :func:`_marked`, in whichever process reads)."""
+
+
+class ReadTally(Tally):
+    """A :class:`Tally` that also notes how the process feeding it read the file."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reads: set[str] = set()
+
+    def observe(self, event: dict[str, Any], world: World) -> None:
+        super().observe(event, world)
+        self.reads.add(READS["now"])
+
+
+@pytest.fixture
+def split(monkeypatch: pytest.MonkeyPatch, forks: list[bool]) -> dict[str, list[Any]]:
+    """Each split's guess of a plain read (``plain``) and what became of its child: its answer
+    ``waited`` for, or the child ``stopped`` unheard; a read without checks marks :data:`READS`."""
+    seen: dict[str, list[Any]] = {"plain": [], "child": []}
+    guess, real_parsed, real_fork = _halves._reads_plainly, _halves.as_parsed, _halves.fork
+
+    def plainly(read: MatchRead, source: MatchSource) -> bool:
+        seen["plain"].append(guess(read, source))
+        return bool(seen["plain"][-1])
+
+    def parsed(source: MatchSource, withheld: Any = ()) -> Any:
+        READS["now"] = "without checks"
+        return real_parsed(source, withheld)
+
+    class Watched:
+        def __init__(self, child: Any) -> None:
+            self.child = child
+
+        def result(self) -> Any:
+            seen["child"].append("waited")
+            return self.child.result()
+
+        def cancel(self) -> None:
+            seen["child"].append("stopped")
+            self.child.cancel()
+
+    monkeypatch.setattr(_halves, "_reads_plainly", plainly)
+    monkeypatch.setattr(_halves, "as_parsed", parsed)
+    monkeypatch.setattr(_halves, "fork", lambda fn: (lambda c: None if c is None else Watched(c))(real_fork(fn)))
+    monkeypatch.setitem(READS, "now", "checked")
+    return seen
+
+
+def _stream_of(path: Path, records: list[Any], arch: dict[str, Any]) -> Path:
+    """A stream whose event lines are ``records`` (each a dict, or bytes written as they are)."""
+    header = {"format": "daishi-match-export", "formatVersion": 1, "matchId": arch["matchId"], "archive": arch}
+    lines = [r if isinstance(r, bytes) else orjson.dumps(r) for r in records]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"\n".join([orjson.dumps(header), *lines]) + b"\n")
+    return path
+
+
+def _one_process(path: Path) -> tuple[dict[str, int], int]:
+    """What one process, reading through the read boundary, counts with a :class:`Tally`."""
+    read = read_match(open_match(str(path)))
+    tally = Tally()
+    replay(read.events(), read.archive, [tally])
+    return tally.moves, tally.alive_seen
+
+
+def _run_read(path: Path) -> tuple[MatchRead, dict[str, ReadTally]]:
+    read = read_match(open_match(str(path)))
+    passes: dict[str, Any] = {"here": ReadTally(), "aside": ReadTally()}
+    _halves.replay_in_halves(read, passes, {"aside"})
+    return read, passes
+
+
+def test_a_plain_files_checked_read_is_its_records_as_parsed(streams: tuple[Path, Path]) -> None:
+    """Every record takes the hot path: the checked read is verbatim, and its events are the records'
+    data, equal one by one (the 3 spawns, the death, 5 moves)."""
+    read = read_match(open_match(str(streams[0])))
+    checked = list(read.events())
+    assert read.verbatim and read.stats.records == len(checked) == 9
+    assert list(as_parsed(open_match(str(streams[0])))) == checked
+    assert [e["type"] for e in checked] == ["agent_spawned"] * 3 + ["agent_died"] + ["move"] * 5
+
+
+def test_the_child_of_a_plain_file_reads_without_checks_and_is_taken(streams: tuple[Path, Path],
+                                                                     split: dict[str, list[Any]]) -> None:
+    read, passes = _run_read(streams[0])
+    assert read.verbatim and split == {"plain": [True], "child": ["waited"]}
+    assert passes["aside"].pids != {os.getpid()} and passes["aside"].reads == {"without checks"}
+    assert passes["here"].pids == {os.getpid()} and passes["here"].reads == {"checked"}
+    for tally in passes.values():
+        assert (tally.moves, tally.alive_seen) == FIRST
+
+
+def _with_cold_record(kind: str) -> list[Any]:
+    """The first stream's records with one cold record among them (``kind``)."""
+    records: list[Any] = _events(2)
+    if kind == "older version":  # a_1's second move logged at v2 (upcast to the same move)
+        records[5] = to_v2([records[5]])[0]
+    elif kind == "unknown type":  # a warning without --strict: kept, counted, not analysed
+        records.insert(4, {**ev(5, 1, "move", "a_1", **{"from": "r_0_0", "to": "r_0_0"}), "type": "dance"})
+        for k, record in enumerate(records[5:], 6):
+            record["id"] = k
+    elif kind == "integral float":  # a_1's move at tick 3 written 3.0: read as 3, said (a warning)
+        records[5] = orjson.dumps(records[5]).replace(b'"tick":3,', b'"tick":3.0,')
+        assert b'"tick":3.0,' in records[5]
+    elif kind == "off the map":  # a_2's last move to a region off the 12x12 map: refused, not analysed
+        records[-1]["payload"]["to"] = "r_40_0"
+    return records
+
+
+# one process: the same counts, except the move refused (a_2 moves once; 4 moves x 2 alive)
+COLD = {"older version": FIRST, "unknown type": FIRST, "integral float": FIRST,
+        "off the map": ({"a_1": 3, "a_2": 1}, 8)}
+
+
+@pytest.mark.parametrize("kind", list(COLD))
+def test_a_cold_record_makes_this_process_replay_the_childs_passes(tmp_path: Path, kind: str,
+                                                                   split: dict[str, list[Any]]) -> None:
+    """One record off the hot path: this process's read is not verbatim, so the child (which read
+    without checks) is stopped unheard and its passes replayed here: the one-process counts."""
+    path = _stream_of(tmp_path / "m.jsonl", _with_cold_record(kind), archive(AGENTS, ended=20))
+    assert _one_process(path) == COLD[kind]
+    read, passes = _run_read(path)
+    assert not read.verbatim and split == {"plain": [True], "child": ["stopped"]}
+    for tally in passes.values():
+        assert (tally.moves, tally.alive_seen, tally.pids, tally.reads) == (*COLD[kind], {os.getpid()}, {"checked"})
+
+
+ERRATUM = [{"id": "E1", "text": "never happened", "events": [8], "scoresDepend": False}]
+"""An erratum naming a_2's first move (id 8): a_2 moves once, 4 moves x 2 alive."""
+
+
+def test_an_erratum_is_withheld_alike_by_the_child_reading_without_checks(
+        tmp_path: Path, split: dict[str, list[Any]]) -> None:
+    """Both reads withhold the event the erratum names, by its id: this process's read is verbatim
+    (every record took the hot path), the child's passes are taken, and they count without it."""
+    path = write_match(tmp_path, _events(2), archive(AGENTS, ended=20, errata=ERRATUM))
+    assert _one_process(path) == ({"a_1": 3, "a_2": 1}, 8)
+    assert [e["id"] for e in as_parsed(open_match(str(path)), {8: "E1"})] == [1, 2, 3, 4, 5, 6, 7, 9]
+    read, passes = _run_read(path)
+    assert read.verbatim and read.stats.excluded_by_errata == [8]
+    assert split == {"plain": [True], "child": ["waited"]}
+    assert passes["aside"].pids != {os.getpid()} and passes["aside"].reads == {"without checks"}
+    for tally in passes.values():
+        assert (tally.moves, tally.alive_seen) == ({"a_1": 3, "a_2": 1}, 8)
+
+
+def test_an_erratum_beside_a_cold_record_is_replayed_here(tmp_path: Path, split: dict[str, list[Any]]) -> None:
+    """The erratum and a cold record (a_1's move at tick 3 logged at v2): not verbatim, the child is
+    stopped and its passes replayed here."""
+    records = _with_cold_record("older version")
+    path = _stream_of(tmp_path / "m.jsonl", records, archive(AGENTS, ended=20, errata=ERRATUM))
+    assert _one_process(path) == ({"a_1": 3, "a_2": 1}, 8)
+    read, passes = _run_read(path)
+    assert not read.verbatim and split == {"plain": [True], "child": ["stopped"]}
+    for tally in passes.values():
+        assert (tally.moves, tally.alive_seen, tally.pids) == ({"a_1": 3, "a_2": 1}, 8, {os.getpid()})
+
+
+def test_an_older_log_makes_the_child_read_through_the_checks(tmp_path: Path, split: dict[str, list[Any]]) -> None:
+    """A v2 log takes the cold path throughout: its first record says so before the fork, so the child
+    reads through the read boundary and its passes are taken."""
+    path = write_match(tmp_path, _events(2), archive(AGENTS, ended=20), version=2)
+    read, passes = _run_read(path)
+    assert not read.verbatim and split == {"plain": [False], "child": ["waited"]}
+    assert passes["aside"].pids != {os.getpid()} and passes["aside"].reads == {"checked"}
+    for tally in passes.values():
+        assert (tally.moves, tally.alive_seen) == FIRST
+
+
+class Stalls:
+    """Stands still for a minute on a move to a region off the map (an event the checks refuse)."""
+
+    types = frozenset({"move"})
+
+    def observe(self, event: dict[str, Any], world: World) -> None:
+        if event["payload"]["to"] == "r_40_0":
+            time.sleep(60)
+
+
+def test_a_child_stuck_on_a_refused_record_is_not_waited_for(tmp_path: Path, split: dict[str, list[Any]]) -> None:
+    """The child reading without checks meets the record the checks refuse and stalls on it: this process
+    does not wait for it (its read was not verbatim) but stops it and replays its passes itself."""
+    path = _stream_of(tmp_path / "m.jsonl", _with_cold_record("off the map"), archive(AGENTS, ended=20))
+    read = read_match(open_match(str(path)))
+    passes: dict[str, Any] = {"here": Tally(), "aside": Stalls()}
+    started = time.monotonic()
+    _halves.replay_in_halves(read, passes, {"aside"})
+    assert time.monotonic() - started < 30
+    assert split == {"plain": [True], "child": ["stopped"]}

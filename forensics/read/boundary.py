@@ -38,6 +38,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any, Collection, Iterator
 
 from daishi_forensics.jsonio import shown
@@ -46,7 +47,8 @@ from .sources import EventSpool, MatchSource
 from .upcast import upcast
 from .validation import EventChecker, IntegralFloat, Problem, as_integers, header_problems
 
-__all__ = ["ReadStats", "MatchRead", "read_match", "REGION", "SEASON_MARKERS", "truncation_evidence", "erratum_name"]
+__all__ = ["ReadStats", "MatchRead", "read_match", "as_parsed", "REGION", "SEASON_MARKERS", "truncation_evidence",
+           "erratum_name"]
 
 REGION = re.compile(r"^r_(\d+)_(\d+)$")
 
@@ -168,6 +170,10 @@ class MatchRead:
         self.validate = validate
         self.max_per_kind = max_per_kind
         self.stats = ReadStats()
+        self.verbatim = False
+        """The read went to the end and every record took the hot path: none took the cold path, none
+        was found out of place.  The events were then exactly :func:`as_parsed` of the same records
+        with the same errata."""
         self._consumed = False
         self._upcast_cache: tuple[dict[str, Any], list[dict[str, Any]]] | None = None
         archive = source.archive
@@ -343,6 +349,8 @@ class MatchRead:
             finished = True
         finally:
             self._settle(hot_types, hot_yielded, record[0] + 1 if record is not None else 0, checker)
+        if finished:
+            self.verbatim = sum(hot_types.values()) == stats.records and not self._hot_dropped
         if finished and self.validate:
             self._check_truncation(hot_types, checker)
 
@@ -854,6 +862,30 @@ def _int_id(value: Any) -> int | None:
 def _tick(held: Any) -> int | None:
     tick = held.produced[0].get("tick") if type(held) is _Held else held[2].get("tick")
     return tick if isinstance(tick, int) and not isinstance(tick, bool) else None
+
+
+def as_parsed(source: MatchSource, withheld: Collection[int] = ()) -> Iterator[Any]:
+    """Each of the source's records as parsed (its ``data``), in log order, but those whose id is in
+    ``withheld`` (the ids errata name, :attr:`MatchRead.errata_events`): nothing checked or counted,
+    so it costs the parse alone.
+
+    It is what :meth:`MatchRead.events` yields over the same records, with those errata, whenever
+    that read was :attr:`~MatchRead.verbatim`: the hot path hands on each record's data itself (no
+    copy, no change), one event per record, in order, and withholds a record whose id an erratum
+    names, as this does; if every record took it and none was found out of place, the events
+    are these.  Without that rule it may hold anything (a record that is not an event, ``None``
+    for a line that is not JSON).
+
+    >>> from daishi_forensics.read.sources import RawRecord
+    >>> records = [RawRecord(0, 2, {"id": 1}, None), RawRecord(1, 3, {"id": 2}, None)]
+    >>> source = MatchSource("m", "stream", {"archive": {}}, lambda: iter(records))
+    >>> list(as_parsed(source)), list(as_parsed(source, {1: "E1"}))
+    ([{'id': 1}, {'id': 2}], [{'id': 2}])
+    """
+    parsed = map(itemgetter(2), source.records())
+    if not withheld:
+        return parsed
+    return (data for data in parsed if type(data) is not dict or data.get("id") not in withheld)
 
 
 def read_match(source: MatchSource, *, strict: bool = False, validate: bool = True,

@@ -11,14 +11,29 @@ the bytes of every record it read: the events a pass sees are a function of thos
 the header, read once before the fork.  The child's passes are taken only when its digest is
 this process's.
 
-When they are not taken (the digests differ, or the child failed, died or could not start)
-this process replays the missing passes itself, over a second read of the file, and takes that
-replay only if its digest is that of its first read; otherwise the file changed under it and
-it refuses with the read boundary's error for a changed file.  So the analysis is that of a
-one-process run of the file this process read, or an error: never a mix of two files.
+How the child reads.  When its read is likely to be plain (:func:`_reads_plainly`: this
+process checks its records and the first record is a v3 event object), the child reads without
+the read boundary's checks (:func:`~daishi_forensics.read.boundary.as_parsed`: each record's
+data as parsed, but those an erratum names; the parse alone).  That is this process's events
+exactly when this process's own, checked, read was
+:attr:`~daishi_forensics.read.boundary.MatchRead.verbatim` (every record took the hot path,
+which hands on each record's data as parsed and withholds those an erratum names, and none was
+found out of place) and both read the same bytes (the digests).  So a child that read without
+checks is waited for only when this process's read was verbatim; otherwise it is stopped at once
+(the records its checks refused may be anything, and the child's passes are not taken whatever
+they did) and its passes are replayed here.  Otherwise the child reads through the read boundary
+with this process's settings, as this process does.
+
+When its passes are not taken (the digests differ, this process's read was not verbatim after a
+child read without checks, or the child failed, died or could not start) this process replays
+the missing passes itself, over a second read of the file, and takes that replay only if its
+digest is that of its first read; otherwise the file changed under it and it refuses with the
+read boundary's error for a changed file.  So the analysis is that of a one-process run of the
+file this process read, or an error: never a mix of two files.
 
 The read boundary knows nothing of this: the digest is taken on the raw records a
-:class:`~daishi_forensics.read.sources.MatchSource` hands over, in a copy of the source.
+:class:`~daishi_forensics.read.sources.MatchSource` hands over, in a copy of the source; the
+boundary says only whether a read was verbatim, and reads without checks when asked.
 """
 
 from __future__ import annotations
@@ -30,7 +45,7 @@ from collections.abc import Callable, Collection, Iterator
 from typing import Any
 
 from daishi_forensics.errors import InputUnreadable
-from daishi_forensics.read.boundary import MatchRead
+from daishi_forensics.read.boundary import MatchRead, as_parsed
 from daishi_forensics.read.sources import MatchSource, RawRecord
 
 from .driver import replay
@@ -84,11 +99,33 @@ def _read_again(read: MatchRead, source: MatchSource) -> MatchRead:
     return MatchRead(source, strict=read.strict, max_per_kind=read.max_per_kind, validate=read.validate)
 
 
-def _replay_aside(read: MatchRead, source: MatchSource, passes: dict[str, Pass]) -> tuple[str, dict[str, Pass]]:
-    """(In the child.)  ``passes`` replayed over a read of ``source``, and the digest of what was read."""
+def _reads_plainly(read: MatchRead, source: MatchSource) -> bool:
+    """Whether the child should read without checks (:func:`~daishi_forensics.read.boundary.as_parsed`):
+    this process's read checks its records and the file's first record is a v3 event object (a log
+    of an older schema version takes the cold path throughout).  A guess, which only picks the
+    child's read: whether its passes are taken is the rule of :func:`replay_in_halves`."""
+    if not read.validate:
+        return False
+    records = source.records()
+    try:
+        first = next(records, None)
+    except InputUnreadable:
+        return False  # this process's read says why
+    finally:
+        close = getattr(records, "close", None)
+        if callable(close):
+            close()
+    return first is not None and type(first[2]) is dict and first[2].get("schemaVersion") == 3
+
+
+def _replay_aside(read: MatchRead, source: MatchSource, passes: dict[str, Pass],
+                  plain: bool) -> tuple[str, dict[str, Pass]]:
+    """(In the child.)  ``passes`` replayed over a read of ``source`` (without checks when ``plain``),
+    and the digest of what was read."""
     digest = hashlib.sha256()
-    again = _read_again(read, _digested(source, digest))
-    replay(again.events(), again.archive, list(passes.values()))
+    tapped = _digested(source, digest)
+    events = as_parsed(tapped, read.errata_events) if plain else _read_again(read, tapped).events()
+    replay(events, read.archive, list(passes.values()))
     return digest.hexdigest(), passes
 
 
@@ -98,9 +135,10 @@ def replay_in_halves(read: MatchRead, instances: dict[str, Pass], aside: Collect
     when that is worth it (:func:`_worth_splitting`); return this process's timeline.
 
     ``instances`` is updated in place: a pass the child replayed is replaced by the child's
-    finished copy (same name, same place).  ``read`` is consumed, and its stats are this
-    process's reading of the file.  ``reread`` gives the source any later read reads (the
-    child's, and this process's second one): the identity, unless a test swaps the file.
+    finished copy (same name, same place), when the module's rule takes it.  ``read`` is
+    consumed, and its stats are this process's reading of the file.  ``reread`` gives the
+    source any later read reads (the child's, and this process's second one): the identity,
+    unless a test swaps the file.
 
     Raises
     ------
@@ -112,7 +150,8 @@ def replay_in_halves(read: MatchRead, instances: dict[str, Pass], aside: Collect
     source = read.source
     if not group or len(group) == len(instances) or not _worth_splitting(source):
         return replay(read.events(), read.archive, list(instances.values()))
-    child = fork(lambda: _replay_aside(read, reread(source), group))
+    plain = _reads_plainly(read, source)
+    child = fork(lambda: _replay_aside(read, reread(source), group, plain))
     if child is None:
         return replay(read.events(), read.archive, list(instances.values()))
     here = [p for name, p in instances.items() if name not in group]
@@ -125,8 +164,12 @@ def replay_in_halves(read: MatchRead, instances: dict[str, Pass], aside: Collect
         raise
     finally:
         read.source = source
-    done, answer = child.result()
-    if done and answer[0] == digest.hexdigest():
+    done, answer = False, None
+    if plain and not read.verbatim:  # the child's events may not be this process's: not waited for
+        child.cancel()
+    else:
+        done, answer = child.result()
+    if done and answer is not None and answer[0] == digest.hexdigest():
         instances.update(answer[1])
         return timeline
     # the child's passes are not taken: replay them here (they are untouched copies)
