@@ -25,8 +25,10 @@ boundary: parse and schema checks), the replay with every pass, the report; and 
 the time spent inside the passes (each pass's handlers timed around their calls, one core).
 
 Then the replay on two cores on that quarter: the CPU this process spends in its half of the
-replay, the CPU of the child replaying the other half, and how long this process waited for the
-child's passes once its own half was done (a balanced split waits little).
+replay until it asks for the child's answer, the CPU of the child replaying the other half (its
+read without the read boundary's checks when that is provably the same), their ratio (the
+halves' balance), how long this process waited for the child's passes once its own half was done
+(a balanced split waits little), and what a read costs the child without the checks and with them.
 
 Last, a figure a busy machine cannot blur: the Python bytecodes the replay executes per event,
 by module (the first 50,000 events of that quarter, read before counting, every pass; counted
@@ -136,9 +138,9 @@ print("  " + ", ".join(f"{name} {100 * s / total:.0f}%" for name, s in spent.mos
 """
 
 HALVES = """
-import os, resource, sys, time
+import hashlib, os, resource, sys, time
 os.environ["DAISHI_FORENSICS_PARALLEL"] = "1"
-from daishi_forensics.read.boundary import read_match
+from daishi_forensics.read.boundary import as_parsed, read_match
 from daishi_forensics.read.sources import open_match
 from daishi_forensics.replay import _halves
 from daishi_forensics.replay.analysis import paused_cycle_collection
@@ -150,25 +152,48 @@ class Watched:
     def __init__(self, child):
         self.child = child
     def result(self):
-        marks["mine"] = clock()
+        marks["mine"], marks["mine_cpu"] = clock(), time.process_time()
         answer = self.child.result()
         marks["theirs"] = clock()
         return answer
     def cancel(self):
+        marks["stopped"] = True
         self.child.cancel()
 _halves.fork = lambda fn: Watched(fork(fn))
 read = read_match(open_match(sys.argv[1]))
+plain = _halves._reads_plainly(read, read.source)
 instances = CATALOGUE.build(read.archive, None)
 started, cpu = clock(), time.process_time()
 with paused_cycle_collection():
     _halves.replay_in_halves(read, instances, ASIDE)
-mine = time.process_time() - cpu
+mine = marks.get("mine_cpu", time.process_time()) - cpu
 kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(f"cpu        this process      {mine:>10.1f} s  (read, world, and the passes but {', '.join(sorted(ASIDE))})")
-print(f"cpu        the child         {kids.ru_utime + kids.ru_stime:>10.1f} s  (read, world, {', '.join(sorted(ASIDE))}, "
-      "pickling them)")
-print(f"wall       waited            {marks['theirs'] - marks['mine']:>10.1f} s  for the child once this process's "
-      f"half was done ({marks['mine'] - started:.1f} s)")
+theirs = kids.ru_utime + kids.ru_stime
+print(f"cpu        this process      {mine:>10.1f} s  (read with checks, world, and the passes but "
+      f"{', '.join(sorted(ASIDE))}; until the child's answer)")
+print(f"cpu        the child         {theirs:>10.1f} s  (read {'without' if plain else 'with'} checks, world, "
+      f"{', '.join(sorted(ASIDE))}, pickling them)")
+print(f"balance    child / this      {theirs / mine:>10.2f}    ("
+      + ("the child's passes taken: this process's read was verbatim" if "stopped" not in marks and read.verbatim
+         else "the child's passes taken: it read with checks" if "stopped" not in marks
+         else "the child stopped: this process's read was not verbatim, its passes replayed here") + ")")
+if "theirs" in marks:
+    print(f"wall       waited            {marks['theirs'] - marks['mine']:>10.1f} s  for the child once this process's "
+          f"half was done ({marks['mine'] - started:.1f} s)")
+source = open_match(sys.argv[1])
+withheld = read_match(source).errata_events
+took = {"with checks": [], "without checks": []}
+for _ in range(2):  # the child's read both ways, interleaved, each with the digest the child takes
+    cpu = time.process_time()
+    sum(1 for _ in read_match(_halves._digested(source, hashlib.sha256())).events())
+    took["with checks"].append(time.process_time() - cpu)
+    cpu = time.process_time()
+    sum(1 for _ in as_parsed(_halves._digested(source, hashlib.sha256()), withheld))
+    took["without checks"].append(time.process_time() - cpu)
+best = {way: min(seconds) for way, seconds in took.items()}
+print(f"cpu        a read            {best['without checks']:>10.1f} s  without checks, against "
+      f"{best['with checks']:.1f} s with them ({100 * (1 - best['without checks'] / best['with checks']):.0f}% less; "
+      "best of two, with the digest)")
 """
 
 BYTECODES = """
