@@ -57,7 +57,8 @@ def source_part(analysis: MatchAnalysis, n_findings: int) -> dict[str, Any]:
     read = analysis.read
     stats = read.stats
     private_present = stats.private_events > 0
-    metrics = analysis.archive.get("metrics") if isinstance(analysis.archive.get("metrics"), dict) else {}
+    stamped = analysis.archive.get("metrics")
+    metrics: dict[str, Any] = stamped if isinstance(stamped, dict) else {}
     stamped_private = sum(
         int(m.get("message_private", 0)) for m in metrics.values() if isinstance(m, dict)
         and isinstance(m.get("message_private", 0), int)
@@ -98,7 +99,8 @@ def source_part(analysis: MatchAnalysis, n_findings: int) -> dict[str, Any]:
 def match_part(analysis: MatchAnalysis) -> dict[str, Any]:
     """The match's settings: ticks, rounds, map size, engine, item values."""
     archive = analysis.archive
-    config = archive.get("config") if isinstance(archive.get("config"), dict) else {}
+    stated = archive.get("config")
+    config: dict[str, Any] = stated if isinstance(stated, dict) else {}
     values = analysis.values
     return {
         "startedAtTick": archive.get("startedAtTick"),
@@ -135,6 +137,8 @@ def seats_part(analysis: MatchAnalysis, ids: list[str]) -> list[dict[str, Any]]:
         wealth = row.get("wealth")
         seat_wealth(row, f"agents[{shown(agent)}]")  # past the magnitude computed with: an error
         reputation = row.get("reputation")
+        index_rep: float | None
+        index_wealth: float | None
         if isinstance(wealth, (int, float)) and isinstance(reputation, (int, float)):
             index_rep, index_wealth = index_reputation_and_wealth(reputation, wealth, circ)
         else:
@@ -239,7 +243,8 @@ def contact_part(analysis: MatchAnalysis, *, all_pairs: bool = False) -> dict[st
     contact = analysis.result("contact")
     pairs = contact.pairs
     if all_pairs or len(pairs) <= CONTACT_PAIRS_LISTED:
-        return contact.to_json()
+        table: dict[str, Any] = contact.to_json()
+        return table
     listed = heapq.nsmallest(CONTACT_PAIRS_LISTED, pairs, key=lambda p: (-p.ticks_together, -p.messages, p.a, p.b))
     per_seat: dict[str, list[int]] = {}
     for p in pairs:
