@@ -155,12 +155,13 @@ def test_a_bundle_is_never_split(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert (passes["aside"].moves, passes["aside"].alive_seen) == FIRST
 
 
-def test_child_that_read_other_bytes_is_not_taken(streams: tuple[Path, Path], forks: list[bool]) -> None:
+def test_child_that_read_other_bytes_is_not_taken(streams: tuple[Path, Path], forks: list[bool],
+                                                  split: dict[str, list[Any]]) -> None:
     """The child reads another version of the file (same path, identity unchanged, as a rewrite
-    in place that kept size and time would be): its digest differs, so this process replays the
-    aside passes itself over its second read, which is the file it read first."""
+    in place that kept size and time would be), without checks: its digest differs, so this process
+    replays the aside passes itself over its second read, which is the file it read first."""
     passes = _run(streams[0], reread=_in_child(os.getpid(), _source_of(streams[1])))
-    assert forks == [True]
+    assert forks == [True] and split == {"plain": [True], "child": ["waited"]}
     for tally in passes.values():
         assert (tally.moves, tally.alive_seen, tally.pids) == (*FIRST, {os.getpid()})
 
@@ -175,10 +176,12 @@ def test_file_that_changed_between_this_process_reads_is_refused(streams: tuple[
     assert forks == [True]
 
 
-def test_file_replaced_on_disk_mid_run_is_refused(streams: tuple[Path, Path], forks: list[bool]) -> None:
-    """The child replaces the file on disk (a new file under the same name) before it reads: the
-    read boundary refuses the new file wherever it is read next (the child, this process's own
-    read if not finished, its second read): a clear error whichever process gets there first."""
+def test_file_replaced_on_disk_mid_run_is_refused(streams: tuple[Path, Path], forks: list[bool],
+                                                  split: dict[str, list[Any]]) -> None:
+    """The child replaces the file on disk (a new file under the same name) before it reads (without
+    checks, the file being plain): the source refuses the new file wherever it is read next (the child,
+    this process's own read if not finished, its second read): a clear error whichever process gets
+    there first."""
     first, second = streams
 
     def replace(source: MatchSource) -> MatchSource:
@@ -187,7 +190,7 @@ def test_file_replaced_on_disk_mid_run_is_refused(streams: tuple[Path, Path], fo
 
     with pytest.raises(InputUnreadable, match="changed while being read"):
         _run(first, reread=_in_child(os.getpid(), replace))
-    assert forks == [True]
+    assert forks == [True] and split["plain"] == [True]
 
 
 @pytest.mark.parametrize("death", ["exit", "kill"])
@@ -392,12 +395,14 @@ def _with_cold_record(kind: str) -> list[Any]:
         assert b'"tick":3.0,' in records[5]
     elif kind == "off the map":  # a_2's last move to a region off the 12x12 map: refused, not analysed
         records[-1]["payload"]["to"] = "r_40_0"
+    elif kind == "out of place":  # a_1's second move's id jumps ahead (99 between 6 and 8): it passes the
+        records[5]["id"] = 99  # hot path, then the next record shows it out of place: dropped
     return records
 
 
-# one process: the same counts, except the move refused (a_2 moves once; 4 moves x 2 alive)
+# one process: the same counts, except the move refused (4 moves x 2 alive)
 COLD = {"older version": FIRST, "unknown type": FIRST, "integral float": FIRST,
-        "off the map": ({"a_1": 3, "a_2": 1}, 8)}
+        "off the map": ({"a_1": 3, "a_2": 1}, 8), "out of place": ({"a_1": 2, "a_2": 2}, 8)}
 
 
 @pytest.mark.parametrize("kind", list(COLD))
