@@ -829,9 +829,10 @@ def choose_parents(
     (first, latest, any) is passed on, learnt from the whole match (:func:`~._lineage.heard_order`)."""
     nid, events = texts.nid, log.events
     single = [(j, c[0]) for j, c in sorted(parents.items()) if len(c) == 1]
-    cut = sum(1 for j, i in single if any(e[0] in ("cut_start", "cut_end") for e in edits(
-        texts.forward(j), texts.forward(i), alignments[(int(nid[j]), int(nid[i]))])))
-    weights = weights.with_cuts(cut, len(single))
+    found = [edits(texts.forward(j), texts.forward(i), alignments[(int(nid[j]), int(nid[i]))]) for j, i in single]
+    cut = sum(1 for e in found if any(x[0] in ("cut_start", "cut_end") for x in e))
+    recased = sum(1 for e in found if any(x[0] == "recase" for x in e))
+    weights = weights.with_cuts(cut, len(single)).with_recasing(recased, len(single))
     pools: dict[int, list[Candidate]] = {}
     for j, cands in parents.items():
         child = texts.forward(j)
