@@ -301,3 +301,18 @@ def test_a_cut_copy_weighs_a_moved_word_over_what_it_kept() -> None:
     assert [sorted(e[0] for e in c.edits) for c in got] == [["cut_end", "moved"]] * 2
     assert got[0].weight == got[1].weight == pytest.approx(2 * math.log2(9))
     assert kept_span(align(child.core, full.core, GOODS), 12) == 8
+
+
+def test_a_remark_is_compared_word_by_word() -> None:
+    """A story whose last clause was read as a remark (after a dash): a copy that made a typo in it
+    changed one word (a typo after the 10 core words: word 15), not the whole remark; one that
+    replaced its last three words added one word and dropped those three."""
+    parent = parse_forward("A FIRE BROKE OUT AT THE RIVER BEND NEAR R_0_2 - STAY CLEAR UNTIL AFTER SUNSET")
+    assert len(parent.core) == 10 and parent.remark == "stay clear until after sunset"
+    typo = parse_forward("passing this on: A FIRE BROKE OUT AT THE RIVER BEND NEAR R_0_2 - STAY CLEAR UNTIL AFTER SUUNSET")
+    got = edits(typo, parent, align(typo.core, parent.core, GOODS))
+    assert got == [("tag", "passing this on"), ("swap", "14", "suunset", "typo", "sunset")]
+    assert describe(got[1]) == "typo at word 15"
+    other = parse_forward("A FIRE BROKE OUT AT THE RIVER BEND NEAR R_0_2 - STAY CLEAR NOW")
+    assert edits(other, parent, align(other.core, parent.core, GOODS)) == [
+        ("remark", "now"), ("unremark", "until after sunset")]

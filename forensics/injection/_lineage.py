@@ -31,7 +31,9 @@ making it independently (bits):
   heard copy was already cut inherits the cut, and a changed full stop does not
   outweigh it);
 - a wrapping the candidate has and the child lacks: the same weight, unless the
-  child cut that end of the text away (the cut explains it);
+  child cut that end of the text away (the cut explains it); remarks word by word
+  (a remark word kept with a typo or abbreviated is a swapped word, the words
+  dropped weigh only themselves);
 - any edit at least :data:`MIN_EDIT_BITS` (a change is never free).
 
 The mutations the child shares with a candidate need no explaining, so the
@@ -58,7 +60,7 @@ from dataclasses import dataclass, replace
 
 from rapidfuzz import fuzz
 
-from ._copies import Alignment
+from ._copies import Alignment, swap_kind
 from ._forwarding import Forward
 
 __all__ = ["TIE_RATIO", "DANGLING", "ENDING_BITS", "MARK_BITS", "MIN_EDIT_BITS", "ERASING", "PSEUDO_CHILDREN", "MAX_FRAGMENT",
@@ -201,14 +203,7 @@ def edits(child: Forward, parent: Forward, al: Alignment) -> list[Edit]:
         elif not al.cut_start:  # a cut at the end keeps the opening mark
             out.append(("unquote", parent.quote or ""))
     if child.remark != parent.remark:
-        if child.remark:
-            old = set((parent.remark or "").split()) | set(parent.core)
-            added = " ".join(w for w in child.remark.split() if w not in old)
-            if added:
-                out.append(("remark", added))
-        if parent.remark and not (al.cut_end or cut_shown(child)) and not set(parent.remark.split()) <= set(
-                (child.remark or "").split()) | set(al.trail):
-            out.append(("unremark", parent.remark))
+        out += _remark_edits(child, parent, al)
     kept_casing = parent.casing_within(*al.span) if al.cut_start or al.cut_end else parent.casing
     if child.casing != kept_casing:  # (the casing of what the child kept: a cut explains the rest)
         # capitals, title or lower case rewrite every letter: they say nothing of the parent's casing
@@ -230,6 +225,28 @@ def edits(child: Forward, parent: Forward, al: Alignment) -> list[Edit]:
     out += [("insert", str(at), w) for at, w in al.inserted]
     out += [("delete", str(at)) for at in al.deleted]
     out += [("moved", w) for w in al.moved]
+    return out
+
+
+def _remark_edits(child: Forward, parent: Forward, al: Alignment) -> list[Edit]:
+    """What the child changed in the remark after the text, word by word: the words it added
+    (``remark``), a remark word it kept with a typo or abbreviated (``swap``, placed after the
+    core), and the parent's remark words it dropped (``unremark``; not when the child was cut at the
+    end, which explains them, nor for words it kept after the core)."""
+    mine, theirs = (child.remark or "").split(), (parent.remark or "").split()
+    added = [w for w in mine if w not in set(theirs) | set(parent.core)]
+    gone = [w for w in theirs if w not in set(mine) | set(al.trail)]
+    out: list[Edit] = []
+    for w in list(added):
+        old = next((g for g in gone if swap_kind(g, w, frozenset()) in ("typo", "abbreviation")), None)
+        if old is not None:
+            added.remove(w)
+            gone.remove(old)
+            out.append(("swap", str(len(parent.core) + theirs.index(old)), w, swap_kind(old, w, frozenset()), old))
+    if added:
+        out.append(("remark", " ".join(added)))
+    if gone and not (al.cut_end or cut_shown(child)):
+        out.append(("unremark", " ".join(gone)))
     return out
 
 
