@@ -164,8 +164,8 @@ class Forward:
     """The punctuation inside the core, in order, white space dropped (", ; -"): a forwarder's
     repunctuation is a mutation too."""
     cased: tuple[str, ...] = ()
-    """The core's words as written (case kept), one per core word; empty when they cannot be lined
-    up with the core (:meth:`casing_within`)."""
+    """The core's words as written (case kept), one per core word; empty for a text in lower case
+    and when they cannot be lined up with the core (:meth:`casing_within`)."""
 
     def casing_within(self, start: int, stop: int) -> str:
         """The casing (:func:`casing_of`) of the core words ``[start, stop)`` alone: what a copy that
@@ -299,7 +299,8 @@ def parse_forward(text: str) -> Forward:
         tags, remarks, quote = [], [], None
         body = surface
     remark = " ".join(words_of(" ".join(reversed(remarks)))) or None
-    cased = tuple(_WORD.findall(body))
-    return Forward(core=core, tags=tuple(tags), quote=quote, remark=remark, casing=casing_of(body),
+    casing = casing_of(body)
+    cased = tuple(_WORD.findall(body)) if casing != "lower" else ()  # (any stretch of a lower-case text is)
+    return Forward(core=core, tags=tuple(tags), quote=quote, remark=remark, casing=casing,
                    ending=ending, ellipsis=(start_dots, end_dots), surface=surface,
                    marks="".join(_MARKS.findall(body.strip(". "))), cased=cased if len(cased) == len(core) else ())
