@@ -206,3 +206,27 @@ def test_joint_p_value_is_fishers() -> None:
     x = -2 * math.log(0.05 * 0.2)
     assert P.joint_p_value(0.05, 0.2) == pytest.approx(math.exp(-x / 2) * (1 + x / 2))
     assert P.joint_p_value(0.3) == pytest.approx(0.3)
+
+
+def test_a_phrase_said_on_its_own_through_a_stretch_of_the_match_is_no_burst() -> None:
+    """Rule 4: six agents, each alone in its region, say EVENT unheard at ticks 100, 110, ..., 150 of a
+    3000-tick match, and ``a_3`` repeats ``a_1``'s two ticks after hearing it.  Were every tick alike,
+    six within 51 ticks would be a surprise (6 x^5 - 5 x^6 at x = 51/3000: 8.5e-9), but they are 50 ticks
+    apart, more than the lag window: not said at once, a phrase agents say on their own in one phase of
+    the match -- a stock phrase, the repeat unlinked."""
+    spawns = [("a_1", "r_0_0"), ("a_3", "r_0_0"), ("a_9", "r_0_0")] + [(f"a_{k}", f"r_{k}_{k}") for k in range(4, 9)]
+    evs: list[dict[str, Any]] = [{"id": k + 1, "tick": 0, "type": "agent_spawned", "agentId": a,
+                                  "payload": {"region": r}} for k, (a, r) in enumerate(spawns)]
+    said = [(10, 1, "a_9", _story(1), "broadcast"), (20, 100, "a_1", EVENT, "local"),
+            (21, 102, "a_3", EVENT, "local"), (40, 3000, "a_9", _story(2), "broadcast")]
+    said += [(30 + k, 100 + 10 * k, f"a_{k + 3}", EVENT, "local") for k in range(1, 6)]
+    evs += [{"id": e, "tick": t, "type": "message", "agentId": a, "payload": {"text": x, "channel": c}}
+            for e, t, a, x, c in said]
+    evs.sort(key=lambda e: (e["tick"], e["id"]))
+    p = ExposurePass({})
+    replay(evs, {}, [p])
+    log = p.result().messages
+    assert isinstance(log, MessageLog)
+    assert P.burst_p_value(50, 6, 3000) == pytest.approx(6 * (51 / 3000) ** 5 - 5 * (51 / 3000) ** 6)
+    edges, stock = P.echo_edges(log)
+    assert edges == () and stock == 1

@@ -42,8 +42,8 @@ an earlier message *p* when:
    coincidences (the decoy "anyone trading wood for ore?").  Nor is it one when that
    test's evidence, joined (Fisher's method, :func:`joint_p_value`) with the chance
    that the unprompted ones fell within so few ticks of each other were they said at
-   any tick of the match alike (:func:`burst_p_value`), is a surprise at the same
-   level: agents who saw one event and reported it at once, none having heard
+   any tick of the match alike (:func:`burst_p_value`; only when they all fall within
+   the lag window: said at once), is a surprise at the same level: agents who saw one event and reported it at once, none having heard
    another, are *twin* reports, each a root of its own (rule 1 keeps them apart), not
    a phrase people say on their own.  A message in a stock
    phrase gets no text parent, unless it says it is passed on (a forward tag,
@@ -537,7 +537,8 @@ class Spread:
     before and say it now, not within the lag)."""
     burst_p: float = 1.0
     """P(the unprompted members fall within so few ticks) were they said at any tick of the match alike
-    (:func:`burst_p_value`): small when agents who had not heard one another said it at once."""
+    (:func:`burst_p_value`): small when agents who had not heard one another said it at once -- all
+    within the lag window; 1 when they are further apart."""
 
     def stock(self, alpha: float) -> bool:
         """A stock phrase: two senders or more said it without ever having heard it, or
@@ -636,7 +637,10 @@ class _Families:
         origins = len({sender_codes[m] for m in ms if self.origin[m]})
         senders = len({sender_codes[m] for m in ms if self.unprompted[m]})
         said = self.ticks[at[self.unprompted[at]]]
-        burst = burst_p_value(int(said.max() - said.min()) if len(said) else 0, len(said), self.span)
+        spread = int(said.max() - said.min()) if len(said) else 0
+        # at once: within the time agents take to pass on what they heard (a phrase said over a longer
+        # stretch is said on its own, more in some phases of a match than in others)
+        burst = burst_p_value(spread, len(said), self.span) if spread <= self.max_lag else 1.0
         return Spread(ms, alone, origins, echoes, prompted_ticks, _poisson_tail(echoes, mean), senders, burst)
 
 
