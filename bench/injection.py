@@ -454,6 +454,8 @@ def main() -> None:
         bench_echo(args.echo_seeds)
     splits = {"both": ("tune", "report"), "all": ("tune", "report", "report-b")}.get(args.cascades, (args.cascades,))
     for split in splits:
+        if split != "tune":
+            print(f"({split.upper()}: a held-out split, computed here once for the version measured)")
         bench_cascades(split, args.cascade_seeds)
     if not args.cascades_only:
         bench_speed(args.messages, args.full_cdist)
