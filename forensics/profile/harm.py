@@ -47,11 +47,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeGuard
 
 from daishi_forensics.arithmetic import half_up, rate_per_100
 from daishi_forensics.errors import InvalidInput
 from daishi_forensics.replay import Event, Timeline, World
+from daishi_forensics.replay.analysis import MatchAnalysis
 from daishi_forensics.replay.spans import size
 from daishi_forensics.read.archive import match_rounds, seat_wealth
 from daishi_forensics.economy.witnesses import WitnessPass, Witnesses
@@ -287,7 +288,7 @@ def harm_profile(
     return tuple(rows)
 
 
-def scores(analysis: Any) -> dict[str, tuple[float | None, str]]:
+def scores(analysis: MatchAnalysis) -> dict[str, tuple[float | None, str]]:
     """agent -> (score, basis): index wealth, else archived wealth, else (None, "none")."""
     from daishi_forensics.economy.reputation import circular_reputation, index_reputation_and_wealth
 
@@ -309,7 +310,7 @@ def scores(analysis: Any) -> dict[str, tuple[float | None, str]]:
     return out
 
 
-def _number(x: object) -> bool:
+def _number(x: object) -> TypeGuard[float]:
     return isinstance(x, (int, float)) and not isinstance(x, bool)
 
 
@@ -318,7 +319,7 @@ def score_vs_harm(harms: Iterable[SeatHarm], score_of: Mapping[str, tuple[float 
 
     Rates rounded to three decimals, half-up; seats without a score last.
     """
-    rows = []
+    rows: list[dict[str, Any]] = []
     for h in harms:
         score, basis = score_of.get(h.agent, (None, "none"))
         rows.append({
@@ -326,7 +327,7 @@ def score_vs_harm(harms: Iterable[SeatHarm], score_of: Mapping[str, tuple[float 
             "score": score,
             "scoreBasis": basis,
             "harmTotalRate": half_up(h.total_rate, 3),
-            **{c: (None if h.rates[c] is None else half_up(h.rates[c], 3)) for c in HARM_CATEGORIES},
+            **{c: (None if (rate := h.rates[c]) is None else half_up(rate, 3)) for c in HARM_CATEGORIES},
         })
     rows.sort(key=lambda r: (r["score"] is None, -(r["score"] or 0.0), r["agentId"]))
     return rows
@@ -399,7 +400,7 @@ def match_rounds_or_zero(archive: Mapping[str, Any]) -> int:
         return 0
 
 
-def seat_ids(analysis: Any, *groups: Sequence[str]) -> list[str]:
+def seat_ids(analysis: MatchAnalysis, *groups: Sequence[str]) -> list[str]:
     """The archive's agents and every agent in ``groups``, sorted by id."""
     ids = {row["agentId"] for row in analysis.archive.get("agents") or []
            if isinstance(row, Mapping) and isinstance(row.get("agentId"), str)}
@@ -409,7 +410,7 @@ def seat_ids(analysis: Any, *groups: Sequence[str]) -> list[str]:
 
 
 def seat_harms(
-    analysis: Any, agents: Sequence[str] = ()
+    analysis: MatchAnalysis, agents: Sequence[str] = ()
 ) -> tuple[tuple[SeatHarm, ...], dict[str, Any] | None]:
     """Every seat's :class:`~daishi_forensics.profile.harm.SeatHarm`, and the extractor behind promise-breaking.
 
@@ -427,13 +428,13 @@ def seat_harms(
         [s.agent for s in promises.seats] if promises else [],
         agents,
     )
-    broken = None
+    broken: dict[str, tuple[int, ...]] | None = None
     if promises is not None:
-        broken = {}
+        by_speaker: dict[str, list[int]] = {}
         for v in promises.commitments:
             if v.status == "broken":
-                broken.setdefault(v.speaker, []).append(v.message_id)
-        broken = {a: tuple(ids) for a, ids in broken.items()}
+                by_speaker.setdefault(v.speaker, []).append(v.message_id)
+        broken = {a: tuple(ids) for a, ids in by_speaker.items()}
     unseen = None if witnesses is None else {w.agent: w.unseen_ids for w in witnesses.agents}
     alive = rounds_alive(analysis.archive, analysis.timeline, agents)
     harms = harm_profile(agents, acts, kills, broken, unseen, alive, match_rounds_or_zero(analysis.archive))
