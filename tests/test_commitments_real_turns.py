@@ -51,6 +51,8 @@ def test_the_same_count_on_both_sides_trades_nothing() -> None:
     # "4 for me and 4 for you" counts items the message does not name as goods: no exchange
     assert got("I need all 3 firewood. 4 for me and 4 for you sounds fair.") == [("accept", {}, {})]
     assert got("I need all 3 firewood. 4 for me and 4 for you.") == []
+    # goods named on both sides stay the trade they say, even the same good
+    assert got("market order up: 4 food for 4 food") == [("trade", {"food": 4}, {"food": 4})]
 
 
 @pytest.mark.parametrize(("text", "expected"), [

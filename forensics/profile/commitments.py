@@ -589,6 +589,7 @@ class _Hit:
     item: str
     quantity: int | None
     pronoun: bool = False  # "it" / "them" standing for goods
+    left_out: bool = False  # a number whose noun is left out ("4 for me"): the good read from the message
 
 
 @dataclass(slots=True)
@@ -1027,7 +1028,7 @@ class HeuristicExtractor:
                     continue
                 item = self._antecedent(clause.first + i, every, prev, words[i + 1] if i + 1 < n else "")
                 if item is not None:
-                    out.append(_Hit(i, item[0], number))
+                    out.append(_Hit(i, item[0], number, left_out=True))
                 continue
             v = i - 2 if i > 2 and words[i - 1] == "of" and words[i - 2] in _PARTITIVE else i  # "have all of that"
             if (w in ("it", "them") or (w in ("that", "those") and words[max(0, v - 3):v] in (
@@ -2465,9 +2466,11 @@ def _shares_folded(offers: list[list[Any]]) -> list[list[Any]]:
 
 
 def _even(offer: list[Any]) -> bool:
-    """The same goods in the same numbers on both sides ("4 for me and 4 for you"): a count of
-    something the message does not trade, not an exchange."""
-    return bool(offer[2]) and _items(offer[1]) == _items(offer[2])
+    """The same goods in the same numbers on both sides, read from numbers whose noun is left out
+    ("4 for me and 4 for you"): a count of something the message does not trade, not an exchange.
+    Goods named on both sides ("4 food for 4 food") stay the trade they say."""
+    return bool(offer[2]) and _items(offer[1]) == _items(offer[2]) and any(
+        h.left_out or h.pronoun for h in offer[1] + offer[2])
 
 
 def _known(offer: list[Any]) -> int:
