@@ -94,3 +94,33 @@ def test_a_question_run_on_after_a_statement(text: str, expected: list[tuple]) -
 ])
 def test_consent_and_its_lookalikes(text: str, expected: list[tuple]) -> None:
     assert got(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    # refusals and complaints that hold "deal" or a consent word are no commitment (R5, R6, R21)
+    "I can't make that deal.", "That's not a deal I can take.", "The deal is off.",
+    "I don't think that's a fair deal.", "You call that a deal?", "I would never accept that deal.",
+    "That deal doesn't work for me.", "I'm not okay with that.", "That is not fair.",
+    "This deal isn't fair to me.", "No, that deal won't work, I need the water.", "That's a deal breaker for me.",
+    "That is a terrible deal", "Sorry, I can't agree to that.", "I'm hoping we can make a deal that works for both of us.",
+    "that is fine but I need 2 water", "No deal unless you give me 2 water.", "I won't give you the firewood, no deal.",
+    "You can't have all the food.",
+])
+def test_refusals_and_complaints_holding_deal_are_none(text: str) -> None:
+    assert got(text) == []
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # R15: the split of the goods: what the addressee gets is given, what the speaker keeps or takes is received
+    ("I take 2 food and you get 3 water and 1 firewood.", [("trade", {"water": 3, "firewood": 1}, {"food": 2})]),
+    ("You get all the water and I keep the food.", [("trade", {"water": None}, {"food": None})]),
+    ("All the food is yours if the water is mine.", [("trade", {"food": None}, {"water": None})]),
+    ("You can have the food, the water is mine.", [("trade", {"food": None}, {"water": None})]),
+    ("3 water is yours and 2 food is mine.", [("trade", {"water": 3}, {"food": 2})]),
+    # goods said to be the speaker's alone are a claim, and a receive side alone is a request (R8, R9)
+    ("The food is mine.", []),
+    ("That firewood is mine and you know it.", []),
+    ("I take 2 food, you can have the rest.", []),
+])
+def test_a_split_of_the_goods_is_one_trade(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected

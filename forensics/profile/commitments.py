@@ -1271,6 +1271,19 @@ class HeuristicExtractor:
         r.frame = []
         return i + 1
 
+    def _cue_mine(self, r: _Walk, i: int) -> int | None:
+        """"the food is yours if the water is mine": goods said to be the speaker's in the split are
+        what the speaker receives (R15); the goods since the last "and", "," or "if" are read."""
+        words = r.words
+        if not (words[i] == "mine" and i > 0 and words[i - 1] in ("is", "are", "be") and r.frame):
+            return None
+        cut = max((x for x in range(i) if words[x] in ("and", ",", "if", "but")), default=-1)
+        for k in r.frame:
+            if k > cut:
+                r.sides[k] = "receive"
+        r.frame = []
+        return i + 1
+
     def _cue_here_is(self, r: _Walk, i: int) -> int | None:
         """"here is 4 stone": a give."""
         if not (r.words[i] == "here" and r.next(i) in ("is", "are", "you")):
@@ -1371,7 +1384,7 @@ class HeuristicExtractor:
     _CUES: tuple[Callable[[HeuristicExtractor, _Walk, int], int | None], ...] = (
         _cue_new_frame, _cue_for_sale, _cue_for_anything, _cue_money_do, _cue_price_is, _cue_per, _cue_to_whom,
         _cue_for,
-        _cue_yours, _cue_here_is, _cue_looking_for, _cue_spare, _cue_if_you_gave, _cue_you_having,
+        _cue_yours, _cue_mine, _cue_here_is, _cue_looking_for, _cue_spare, _cue_if_you_gave, _cue_you_having,
         _cue_help_with, _cue_past, _cue_verb,
     )
     """The cues of rule 6, in the order they are tried at each word."""
@@ -1380,7 +1393,7 @@ class HeuristicExtractor:
         frozenset({"but", "because", "however", "although", "though", "since", "whereas", "while", ","}),
         frozenset({"for"}), frozenset({"for", "->", "="}), frozenset({"do"}), frozenset({"is", "="}),
         frozenset({"per"}), frozenset({"to"}), frozenset({"for", "->", "=", "exchange", "return", "at"}),
-        frozenset({"yours"}), frozenset({"here"}),
+        frozenset({"yours"}), frozenset({"mine"}), frozenset({"here"}),
         frozenset({"looking", "look", "searching", "asking", "hoping", "hope", "hunting", "shopping"}),
         frozenset({"spare"}),
         frozenset({"gave", "sent", "paid", "handed", "brought"}), frozenset({"having"}),
@@ -2140,6 +2153,8 @@ class HeuristicExtractor:
             return False
         if "but" in words[end:]:
             return False  # "sounds fair, but I need all the water": taken back (R21)
+        if words[end - 1] == "deal" and after[:1] in (["breaker"], ["breakers"], ["killer"]):
+            return False  # "that's a deal breaker": a refusal (R21)
         if not {"if", "unless", "provided"}.isdisjoint(words[end:end + 2]) and words[end + 1:end + 3] not in (
                 ["you", "want"], ["you", "like"], ["you", "wish"]):
             return False  # "I'll do that if I can have 2 of the food": a condition, a counter (R18)
