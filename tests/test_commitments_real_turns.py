@@ -117,6 +117,8 @@ def test_refusals_and_complaints_holding_deal_are_none(text: str) -> None:
     ("All the food is yours if the water is mine.", [("trade", {"food": None}, {"water": None})]),
     ("You can have the food, the water is mine.", [("trade", {"food": None}, {"water": None})]),
     ("3 water is yours and 2 food is mine.", [("trade", {"water": 3}, {"food": 2})]),
+    ("Firewood is all yours.", [("give", {"firewood": None}, {})]),
+    ("The water is all yours if I get the food.", [("trade", {"water": None}, {"food": None})]),
     # goods said to be the speaker's alone are a claim, and a receive side alone is a request (R8, R9)
     ("The food is mine.", []),
     ("That firewood is mine and you know it.", []),

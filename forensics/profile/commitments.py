@@ -1259,7 +1259,8 @@ class HeuristicExtractor:
         """"3 wood and it's yours", "$60 and the sofa is yours": what stands after the last "and"
         is given; what comes before it (unless already given) is the price."""
         words = r.words
-        if not (words[i] == "yours" and i > 0 and words[i - 1] in ("is", "are", "be") and r.frame):
+        v = i - 1 if i > 1 and words[i - 1] in ("all", "entirely", "completely", "totally") else i  # "is all yours"
+        if not (words[i] == "yours" and v > 0 and words[v - 1] in ("is", "are", "be") and r.frame):
             return None
         conj = max((x for x in range(i) if words[x] in ("and", ",")), default=-1)
         for k in r.frame:
