@@ -14,7 +14,7 @@ import os
 import shutil
 import sys
 from pathlib import Path
-from typing import Any, Callable, NoReturn, TypeVar
+from typing import Any, Callable, NoReturn, TypeVar, cast
 
 import click
 
@@ -94,7 +94,7 @@ def handle_errors(func: F) -> F:
         except ForensicsError as exc:
             fail(str(exc), exc.exit_code)
 
-    return wrapper  # type: ignore[return-value]
+    return cast(F, wrapper)
 
 
 def write_output(text: str, output: Path | None) -> None:

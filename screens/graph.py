@@ -62,7 +62,9 @@ from typing import Any
 
 import networkx as nx
 
+from .errors import ScreenInputError
 from .flags import ordered
+from .transfer_arrays import arrays_from
 
 __all__ = [
     "FORCED_KINDS",
@@ -81,10 +83,6 @@ FORCED_KINDS: frozenset[str] = frozenset({"raid", "theft", "take", "attack"})
 
 ANY_GOOD = "*"
 """The one fungible good of an edge without ``goods``."""
-
-
-class ScreenInputError(ValueError):
-    """A transfer graph that breaks the edge conventions (names the edge and attribute)."""
 
 
 @dataclass(slots=True)
@@ -447,8 +445,6 @@ class TransferView:
         voluntary = graph.number_of_edges() - loops - forced
         self.described = described
         self.voluntary = voluntary
-        from .transfer_arrays import arrays_from  # the typologies' module reads the graph module
-
         self.memo[("transfer_arrays",)] = arrays_from(tuple(graph.nodes), src, dst, ticks, values, events)
 
     def _exchange_leg(self, u: Any, v: Any, data: Mapping[str, Any], value: float | None, tick: float,

@@ -38,7 +38,7 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from .graph import ScreenInputError
+from .errors import ScreenInputError
 
 __all__ = ["PaymentIndex", "TransferArrays", "arrays_from", "poisson_tail", "step_up_cutoff", "transfer_arrays"]
 

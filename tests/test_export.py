@@ -22,7 +22,7 @@ from click.testing import CliRunner
 
 from daishi_forensics import exitcodes
 from daishi_forensics.cli import main
-from daishi_forensics.batch.export import EVENT_SCHEMA, export_parquet, fallback_scrub
+from daishi_forensics.batch.export import EVENT_SCHEMA, export_parquet
 
 from .matchkit import archive, ev, trade, write_match
 
@@ -129,12 +129,6 @@ def test_private_messages_only_when_asked(matches: tuple[Path, Path], tmp_path: 
     assert (result.matches[0].events, result.matches[0].private_left_out) == (10, 0)
     assert sql(f"SELECT agentId, messageTo, text, private FROM read_parquet('{tmp_path}/all/events/*/*.parquet') "
                "WHERE type = 'message_private'") == [("a_1", "a_2", PRIVATE_TEXT, True)]
-
-
-def test_fallback_scrub() -> None:
-    assert fallback_scrub(f"{EMAIL} at 192.168.1.20 says {KEY}; api_key=hunter2") == (
-        "<EMAIL_ADDRESS> at <IP_ADDRESS> says <API_KEY>; api_key=<SECRET>")
-    assert fallback_scrub("canary dsh-00a1b2c3d4 stays") == "canary dsh-00a1b2c3d4 stays"
 
 
 def test_cli_reexport_replaces_and_unreadable_is_exit_3(matches: tuple[Path, Path], tmp_path: Path) -> None:

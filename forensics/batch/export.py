@@ -58,6 +58,7 @@ from daishi_forensics.errors import BadSetting, DuplicateMatch, ForensicsError, 
 from daishi_forensics.read.boundary import MatchRead
 from daishi_forensics.report.assembly import behavior_report
 from daishi_forensics.read.sources import Limits, MatchSource, open_match
+from daishi_forensics.injection.secrets import scrub as scrub_secrets
 
 __all__ = [
     "EXPORT_VERSION",
@@ -69,7 +70,6 @@ __all__ = [
     "ExportResult",
     "export_parquet",
     "export_match",
-    "fallback_scrub",
 ]
 
 EXPORT_VERSION = 1
@@ -160,52 +160,6 @@ def _ints(v: Any) -> list[int] | None:
 _CASTS: dict[pa.DataType, Callable[[Any], Any]] = {_S: _str, _I: _int, pa.int32(): _int, _F: _float, _B: _bool}
 
 
-# --------------------------------------------------------------------------- scrubbing
-
-_FALLBACK_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"\b(?:sk|pk|rk)-[A-Za-z0-9_-]{16,}"), "<API_KEY>"),
-    (re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"), "<API_KEY>"),
-    (re.compile(r"\bgh[pousr]_[A-Za-z0-9]{20,}\b"), "<API_KEY>"),
-    (re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}"), "<API_KEY>"),
-    (re.compile(r"\bAIza[0-9A-Za-z_-]{30,}"), "<API_KEY>"),
-    (re.compile(r"\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}"), "<API_KEY>"),
-    (re.compile(r"(?i)\b(api[_-]?key|secret|token|password)(\s*[:=]\s*)\S+"), r"\1\2<SECRET>"),
-    (re.compile(r"\b(?=[A-Za-z0-9_-]{32,}\b)(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]{32,}\b"),
-     "<API_KEY>"),
-    (re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}"), "<EMAIL_ADDRESS>"),
-    (re.compile(r"\b(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)\b"), "<IP_ADDRESS>"),
-    (re.compile(r"\b(?:[0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}\b"), "<IP_ADDRESS>"),
-)
-
-
-def fallback_scrub(text: str) -> str:
-    """Mask strings shaped like API keys, credentials, e-mail and IP addresses.
-
-    The fallback used while ``daishi_forensics.injection.secrets`` (Presidio) is absent.
-
-    >>> fallback_scrub("mail bob@example.com from 10.0.0.7, key sk-proj-AbCdEfGhIjKlMnOpQrSt")
-    'mail <EMAIL_ADDRESS> from <IP_ADDRESS>, key <API_KEY>'
-    """
-    for pattern, replacement in _FALLBACK_PATTERNS:
-        text = pattern.sub(replacement, text)
-    return text
-
-
-def _scrubber() -> Callable[[str], str]:
-    """``daishi_forensics.injection.secrets.scrub`` if it exists, else :func:`fallback_scrub`."""
-    try:
-        from daishi_forensics.injection.secrets import scrub  # type: ignore[import-not-found,unused-ignore]
-    except ModuleNotFoundError as exc:
-        if exc.name != f"{__package__}.secrets":
-            raise
-        # TODO(lead): this fallback is for a tree without forensics/secrets.py (the Presidio
-        # `scrub`, written in parallel with this module): it masks only API-key-, credential-,
-        # e-mail- and IP-shaped strings.  Once secrets.py is committed, import it directly and
-        # drop the fallback.
-        return fallback_scrub
-    return scrub  # type: ignore[no-any-return]
-
-
 # --------------------------------------------------------------------------- rows
 
 _SIMPLE_FIELDS = ("region", "target", "resource", "gathered", "item", "quantity", "structure", "structureId",
@@ -222,7 +176,7 @@ class _EventBatches:
         self.include_private = include_private
         self.scrub = scrub
         self.names = schema.names
-        self.casts = {f.name: _CASTS.get(f.type) for f in schema}
+        self.casts = {f.name: _CASTS[f.type] for f in schema if f.type in _CASTS}
         self.columns: dict[str, list[Any]] = {n: [] for n in self.names}
         self.rows = 0
         self.written = 0
@@ -244,10 +198,10 @@ class _EventBatches:
         casts = self.casts
         for name in ("id", "schemaVersion", "tick", "type", "agentId", "createdAtMs", "latencyMs", "private",
                      "upcast"):
-            c[name].append(casts[name](event.get(name)))  # type: ignore[misc]
+            c[name].append(casts[name](event.get(name)))
         c["upcastPath"].append(_ints(event.get("upcastPath")))
         for name in _SIMPLE_FIELDS:
-            c[name].append(casts[name](payload.get(name)))  # type: ignore[misc]
+            c[name].append(casts[name](payload.get(name)))
         moving = kind == "move"
         trading = isinstance(kind, str) and kind.startswith("trade_")
         c["moveFrom"].append(_str(payload.get("from")) if moving else None)
@@ -445,7 +399,7 @@ def export_match(
                              file=target)
     partition = f"match_id={match_id}"
     scrubbed = scrub
-    batches = _EventBatches(EVENT_SCHEMA, batch_rows, include_private, _cached(_scrubber()) if scrub else None)
+    batches = _EventBatches(EVENT_SCHEMA, batch_rows, include_private, _cached(scrub_secrets) if scrub else None)
     folders = {t: out_dir / t / partition for t in ("events", "seats", "pairs")}
     tmps: dict[str, Path] = {}
     try:

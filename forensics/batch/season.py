@@ -587,7 +587,8 @@ def _run_local(todo: Sequence[str], names: Mapping[str, str], run: JobFunction, 
 def _settle(target: str, future: Any) -> dict[str, Any]:
     """A future's record, or a ``failed`` record when the worker itself died."""
     try:
-        return future.result()  # type: ignore[no-any-return]
+        record: dict[str, Any] = future.result()
+        return record
     except Exception as exc:  # noqa: BLE001 - a dead worker fails its match, not the season
         return _failed(target, exc)
 

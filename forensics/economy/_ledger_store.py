@@ -109,11 +109,13 @@ class TradeTable:
 
     def giver_of(self, row: int) -> str:
         """The row's ``from`` agent."""
-        return self.agents.values[self.giver[row]]
+        name: str = self.agents.values[self.giver[row]]
+        return name
 
     def taker_of(self, row: int) -> str:
         """The row's ``to`` agent."""
-        return self.agents.values[self.taker[row]]
+        name: str = self.agents.values[self.taker[row]]
+        return name
 
     def same_terms(self, row: int, payload: Mapping[str, Any]) -> bool:
         """True when ``payload``'s from/to/give/receive equal the row's (item maps as dicts compare)."""

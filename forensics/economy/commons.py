@@ -249,10 +249,7 @@ class CommonsPass:
             key = (region, resource)
         else:  # a missing or odd field: the error names it
             key = (_text_field(ev, payload, "region"), _text_field(ev, payload, "resource"))
-        keys = self._keys
-        number = keys.number.get(key)
-        if number is None:
-            number = keys.new(key)
+        number = self._keys.code(key)
         if kind == "region_collapsed":
             self._pending.append((tick, ev["id"], number))
             return
@@ -264,10 +261,7 @@ class CommonsPass:
             raise InvalidInput(
                 f"gathered is not a count of units: {shown(units)}", event_id=ev.get("id"), field="payload.gathered"
             )
-        agents = self._agents
-        who = agents.number.get(agent)
-        if who is None:
-            who = agents.new(agent)
+        who = self._agents.code(agent)
         window = self._windows.get(number)
         if window is None:
             window = self._windows[number] = deque()

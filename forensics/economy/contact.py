@@ -236,8 +236,8 @@ class ContactPass:
             occupancy = world.occupancy()
             crowded = world.crowded_regions()
             for region in [r for r in self._stays if r not in crowded]:
-                stay = self._stays.pop(region)
-                _credit(stay, list(stay), self._clock, self._tallies)
+                gone = self._stays.pop(region)
+                _credit(gone, list(gone), self._clock, self._tallies)
             for region in crowded:
                 members = occupancy[region]
                 stay = self._stays.get(region)
@@ -264,11 +264,11 @@ class ContactPass:
             to = (ev.get("payload") or {}).get("to")
             if to is None or to == sender:
                 return
-            t = self._tally(sender, to)
+            pair = self._tally(sender, to)
             if sender < to:
-                t.direct_ab += 1
+                pair.direct_ab += 1
             else:
-                t.direct_ba += 1
+                pair.direct_ba += 1
             return
         channel = (ev.get("payload") or {}).get("channel")
         if channel == "broadcast":

@@ -440,8 +440,8 @@ class LedgerPass:
                 self._completed[agent] += 1
             else:
                 payload = ev.get("payload")
-                trade_id = payload.get("tradeId") if isinstance(payload, Mapping) else None
-                self._anomaly(ev.get("id"), trade_id, "no_agent", "trade_fulfilled without an agentId")
+                named = payload.get("tradeId") if isinstance(payload, Mapping) else None
+                self._anomaly(ev.get("id"), named, "no_agent", "trade_fulfilled without an agentId")
             return
         if kind != "trade_completed":
             return

@@ -414,7 +414,7 @@ class _Flows:
         xkey = (exchange, a, b)
         if xkey in self.exchanges:
             return False
-        x = self._exchange(a, b, when, exchange, gave={p[1]: p[3] for p in placed},
+        x = self._exchange(a, b, when, exchange, gave={p[1]: p[3] for p in placed if p[3] is not None},
                            goods={p[1]: p[4] for p in placed}, legs={p[1]: 1 for p in placed},
                            events=_in_order(events))
         if len(x.legs) != len(placed):  # two legs from one side: added one by one

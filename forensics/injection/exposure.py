@@ -429,8 +429,7 @@ class ExposurePass:
             self._unseal()
         for table, value in ((self._senders, sender), (self._routes, (kind, channel, to)),
                              (self._audiences, heard), (self._texts, text)):
-            k = table.number.get(value)  # type: ignore[union-attr] (unsealed: every look-up is there)
-            table.column.append(table.new(value) if k is None else k)
+            table.add(value)
 
     def close_ticks(self, start: int, stop: int, world: World) -> None:
         """At the match end (``endedAtTick``), let go of the look-ups of the tables' values

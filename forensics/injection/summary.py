@@ -43,6 +43,7 @@ from daishi_forensics.arithmetic import half_up
 from .exposure import Exposure, MessageLog
 from .propagation import GOODS, Propagation, goods_of, propagation
 from daishi_forensics.replay import Timeline
+from daishi_forensics.replay.analysis import MatchAnalysis
 from daishi_forensics.replay.spans import Spans, contains, intersect, merged, size
 from .tiers import MessageTiers
 from .utility import Activity, TickCounts, UtilityPass
@@ -287,18 +288,18 @@ def utility_under_attack(
 # --------------------------------------------------------------------------- report sections
 
 
-def _pass(analysis: Any, name: str) -> Any:
+def _pass(analysis: MatchAnalysis, name: str) -> Any:
     passes = getattr(analysis, "passes", {})
     if name not in passes:
         raise KeyError(f"the analysis did not run the {name!r} pass (analyze() without only=, or include it)")
     return passes[name]
 
 
-def _probe_report(analysis: Any) -> Any:
+def _probe_report(analysis: MatchAnalysis) -> Any:
     return _pass(analysis, "probes").result()
 
 
-def probes_section(analysis: Any) -> list[dict[str, Any]]:
+def probes_section(analysis: MatchAnalysis) -> list[dict[str, Any]]:
     """The report's ``probes[]``: one record per (probe message, target), sorted by (event, target).
 
     Fields: ``event``, ``probeId``, ``version``, ``sender``, ``target``, ``tick``,
@@ -308,12 +309,12 @@ def probes_section(analysis: Any) -> list[dict[str, Any]]:
     return [o.to_json() for o in _probe_report(analysis).outcomes]
 
 
-def unknown_probes(analysis: Any) -> list[dict[str, Any]]:
+def unknown_probes(analysis: MatchAnalysis) -> list[dict[str, Any]]:
     """Probe messages whose id or version the catalogue does not know (reported, not guessed)."""
     return [u.to_json() for u in _probe_report(analysis).unknown]
 
 
-def _seats(analysis: Any) -> list[str]:
+def _seats(analysis: MatchAnalysis) -> list[str]:
     agents = analysis.archive.get("agents") if isinstance(analysis.archive, Mapping) else None
     out = set()
     if isinstance(agents, list):
@@ -323,7 +324,7 @@ def _seats(analysis: Any) -> list[str]:
     return sorted(out)
 
 
-def _probe_seats(analysis: Any) -> set[str]:
+def _probe_seats(analysis: MatchAnalysis) -> set[str]:
     agents = analysis.archive.get("agents") if isinstance(analysis.archive, Mapping) else None
     out = set()
     if isinstance(agents, list):
@@ -333,7 +334,7 @@ def _probe_seats(analysis: Any) -> set[str]:
     return out
 
 
-def seat_injection(analysis: Any) -> dict[str, dict[str, Any]]:
+def seat_injection(analysis: MatchAnalysis) -> dict[str, dict[str, Any]]:
     """The report's ``seats[].injection``, by agent id (sorted).
 
     Per seat: ``exposed``, ``complied``, ``resistance`` (1 − complied/exposed; null
@@ -364,7 +365,7 @@ def seat_injection(analysis: Any) -> dict[str, dict[str, Any]]:
     return out
 
 
-def _spread(analysis: Any) -> dict[str, dict[str, int]]:
+def _spread(analysis: MatchAnalysis) -> dict[str, dict[str, int]]:
     """Per agent: hijack-tier messages it originated, the agents that re-sent them (reach,
     summed over its roots), and how many echoes of other agents' hijack-tier chains it sent."""
     prop = propagation_of(analysis)
@@ -396,7 +397,7 @@ def _spread(analysis: Any) -> dict[str, dict[str, int]]:
     return out
 
 
-def propagation_of(analysis: Any) -> Propagation:
+def propagation_of(analysis: MatchAnalysis) -> Propagation:
     """The match's :class:`~daishi_forensics.injection.propagation.Propagation`, computed once per analysis."""
     exposure_pass = _pass(analysis, "exposure")
     memo = exposure_pass.memo
@@ -414,7 +415,7 @@ def propagation_of(analysis: Any) -> Propagation:
     return result
 
 
-def propagation_section(analysis: Any) -> dict[str, Any]:
+def propagation_section(analysis: MatchAnalysis) -> dict[str, Any]:
     """The report's ``propagation``: ``edges[]`` (``parent``, ``child``, ``similarity``,
     ``via``, ``lag``, ``confidence``, ``reason``, ``tiedWith``, ``candidates``, ``mutations``),
     ``chains[]``, ``index``, ``resendShare``, ``hijackRoots``, ``stockPhrases``, ``messages``,
@@ -422,7 +423,7 @@ def propagation_section(analysis: Any) -> dict[str, Any]:
     return propagation_of(analysis).to_json()
 
 
-def message_tiers(analysis: Any) -> dict[str, dict[str, int]]:
+def message_tiers(analysis: MatchAnalysis) -> dict[str, dict[str, int]]:
     """The report's ``messages`` tier counts per sender: ``{agentId: {"persuasion", "hijack",
     "protocol", "total"}}`` (sorted by agent)."""
     tiers: MessageTiers = _pass(analysis, "tiers").result()

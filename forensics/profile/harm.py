@@ -52,6 +52,7 @@ from typing import Any
 from daishi_forensics.arithmetic import half_up, rate_per_100
 from daishi_forensics.errors import InvalidInput
 from daishi_forensics.replay import Event, Timeline, World
+from daishi_forensics.replay.analysis import MatchAnalysis
 from daishi_forensics.replay.spans import size
 from daishi_forensics.read.archive import match_rounds, seat_wealth
 from daishi_forensics.economy.witnesses import WitnessPass, Witnesses
@@ -287,7 +288,7 @@ def harm_profile(
     return tuple(rows)
 
 
-def scores(analysis: Any) -> dict[str, tuple[float | None, str]]:
+def scores(analysis: MatchAnalysis) -> dict[str, tuple[float | None, str]]:
     """agent -> (score, basis): index wealth, else archived wealth, else (None, "none")."""
     from daishi_forensics.economy.reputation import circular_reputation, index_reputation_and_wealth
 
@@ -399,7 +400,7 @@ def match_rounds_or_zero(archive: Mapping[str, Any]) -> int:
         return 0
 
 
-def seat_ids(analysis: Any, *groups: Sequence[str]) -> list[str]:
+def seat_ids(analysis: MatchAnalysis, *groups: Sequence[str]) -> list[str]:
     """The archive's agents and every agent in ``groups``, sorted by id."""
     ids = {row["agentId"] for row in analysis.archive.get("agents") or []
            if isinstance(row, Mapping) and isinstance(row.get("agentId"), str)}
@@ -409,7 +410,7 @@ def seat_ids(analysis: Any, *groups: Sequence[str]) -> list[str]:
 
 
 def seat_harms(
-    analysis: Any, agents: Sequence[str] = ()
+    analysis: MatchAnalysis, agents: Sequence[str] = ()
 ) -> tuple[tuple[SeatHarm, ...], dict[str, Any] | None]:
     """Every seat's :class:`~daishi_forensics.profile.harm.SeatHarm`, and the extractor behind promise-breaking.
 

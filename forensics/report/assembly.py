@@ -11,6 +11,7 @@ gives the same bytes.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from daishi_forensics.replay.analysis import MatchAnalysis
@@ -52,7 +53,7 @@ def behavior_report(analysis: MatchAnalysis, *, baseline: dict[str, Any] | None 
     }
     parallel = worth_it(analysis.timeline.events)
     children: dict[str, Aside | None] = {
-        s.name: aside(lambda s=s: s.compute(analysis, context)) for s in sections if s.slow and parallel
+        s.name: aside(partial(s.compute, analysis, context)) for s in sections if s.slow and parallel
     }
     try:
         parts = {s.name: s.compute(analysis, context) for s in sections if children.get(s.name) is None}

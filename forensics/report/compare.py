@@ -64,6 +64,11 @@ def _r(x: float | None) -> float | None:
     return None if x is None else half_up(x, PLACES)
 
 
+def _bounds(low: float, high: float) -> tuple[float, float]:
+    """An interval's bounds, each rounded half-up to :data:`PLACES`."""
+    return (half_up(low, PLACES), half_up(high, PLACES))
+
+
 def _t(df: float) -> float:
     from scipy.stats import t
 
@@ -82,7 +87,7 @@ def t_interval(values: Sequence[float]) -> tuple[float, float] | None:
     mean = sum(values) / n
     sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
     half = _t(n - 1) * sd / math.sqrt(n)
-    return (_r(mean - half), _r(mean + half))  # type: ignore[return-value]
+    return _bounds(mean - half, mean + half)
 
 
 def welch_interval(a: Sequence[float], b: Sequence[float]) -> tuple[float, float] | None:
@@ -98,10 +103,10 @@ def welch_interval(a: Sequence[float], b: Sequence[float]) -> tuple[float, float
     vb = sum((x - mb) ** 2 for x in b) / (len(b) - 1) / len(b)
     se = math.sqrt(va + vb)
     if se == 0:
-        return (_r(mb - ma), _r(mb - ma))  # type: ignore[return-value]
+        return _bounds(mb - ma, mb - ma)
     df = (va + vb) ** 2 / (va ** 2 / (len(a) - 1) + vb ** 2 / (len(b) - 1))
     half = _t(df) * se
-    return (_r(mb - ma - half), _r(mb - ma + half))  # type: ignore[return-value]
+    return _bounds(mb - ma - half, mb - ma + half)
 
 
 def newcombe(a: tuple[int, int], b: tuple[int, int]) -> tuple[float, float] | None:
@@ -116,10 +121,12 @@ def newcombe(a: tuple[int, int], b: tuple[int, int]) -> tuple[float, float] | No
     if a[1] <= 0 or b[1] <= 0:
         return None
     pa, pb = a[0] / a[1], b[0] / b[1]
-    la, ua = wilson_interval(a[0], a[1], places=None)  # type: ignore[misc]
-    lb, ub = wilson_interval(b[0], b[1], places=None)  # type: ignore[misc]
+    wa, wb = wilson_interval(a[0], a[1], places=None), wilson_interval(b[0], b[1], places=None)
+    if wa is None or wb is None:  # not reached: each side has a trial
+        return None
+    (la, ua), (lb, ub) = wa, wb
     d = pb - pa
-    return (_r(d - math.sqrt((pb - lb) ** 2 + (ua - pa) ** 2)), _r(d + math.sqrt((ub - pb) ** 2 + (pa - la) ** 2)))  # type: ignore[return-value]
+    return _bounds(d - math.sqrt((pb - lb) ** 2 + (ua - pa) ** 2), d + math.sqrt((ub - pb) ** 2 + (pa - la) ** 2))
 
 
 def _seat_values(line: SeatLine) -> dict[str, Any]:
@@ -242,20 +249,19 @@ def compare_models(a: Side, b: Side) -> dict[str, Any]:
     paired = bool(shared)  # the sides sat in the same matches: each such match gives one difference
     figures = {}
     for metric, words in METRICS:
-        xa = [pa[m][metric] for m in sorted(pa) if pa[m][metric] is not None]
-        xb = [pb[m][metric] for m in sorted(pb) if pb[m][metric] is not None]
-        entry: dict[str, Any] = {"words": words, "a": _summary(xa), "b": _summary(xb)}  # type: ignore[arg-type]
+        xa = [v for m in sorted(pa) if (v := pa[m][metric]) is not None]
+        xb = [v for m in sorted(pb) if (v := pb[m][metric]) is not None]
+        entry: dict[str, Any] = {"words": words, "a": _summary(xa), "b": _summary(xb)}
         if paired:
-            diffs = [pb[m][metric] - pa[m][metric] for m in shared  # type: ignore[operator]
-                     if pa[m][metric] is not None and pb[m][metric] is not None]
+            diffs = [vb - va for m in shared if (va := pa[m][metric]) is not None and (vb := pb[m][metric]) is not None]
             interval = t_interval(diffs)
             entry.update({"difference": _r(sum(diffs) / len(diffs)) if diffs else None, "pairs": len(diffs),
                           "interval": list(interval) if interval else None, "intervalKind": PAIRED})
             if interval is None:
                 entry["why"] = f"{len(diffs)} match(es) hold both sides with a value; an interval needs two"
         else:
-            interval = welch_interval(xa, xb)  # type: ignore[arg-type]
-            diff = (sum(xb) / len(xb) - sum(xa) / len(xa)) if xa and xb else None  # type: ignore[arg-type]
+            interval = welch_interval(xa, xb)
+            diff = (sum(xb) / len(xb) - sum(xa) / len(xa)) if xa and xb else None
             entry.update({"difference": _r(diff), "pairs": None, "interval": list(interval) if interval else None,
                           "intervalKind": WELCH})
             if interval is None:

@@ -57,7 +57,8 @@ def source_part(analysis: MatchAnalysis, n_findings: int) -> dict[str, Any]:
     read = analysis.read
     stats = read.stats
     private_present = stats.private_events > 0
-    metrics = analysis.archive.get("metrics") if isinstance(analysis.archive.get("metrics"), dict) else {}
+    stamped = analysis.archive.get("metrics")
+    metrics: dict[str, Any] = stamped if isinstance(stamped, dict) else {}
     stamped_private = sum(
         int(m.get("message_private", 0)) for m in metrics.values() if isinstance(m, dict)
         and isinstance(m.get("message_private", 0), int)
@@ -98,7 +99,8 @@ def source_part(analysis: MatchAnalysis, n_findings: int) -> dict[str, Any]:
 def match_part(analysis: MatchAnalysis) -> dict[str, Any]:
     """The match's settings: ticks, rounds, map size, engine, item values."""
     archive = analysis.archive
-    config = archive.get("config") if isinstance(archive.get("config"), dict) else {}
+    stated = archive.get("config")
+    config: dict[str, Any] = stated if isinstance(stated, dict) else {}
     values = analysis.values
     return {
         "startedAtTick": archive.get("startedAtTick"),
@@ -135,10 +137,7 @@ def seats_part(analysis: MatchAnalysis, ids: list[str]) -> list[dict[str, Any]]:
         wealth = row.get("wealth")
         seat_wealth(row, f"agents[{shown(agent)}]")  # past the magnitude computed with: an error
         reputation = row.get("reputation")
-        if isinstance(wealth, (int, float)) and isinstance(reputation, (int, float)):
-            index_rep, index_wealth = index_reputation_and_wealth(reputation, wealth, circ)
-        else:
-            index_rep = index_wealth = None
+        index_rep, index_wealth = _index(wealth, reputation, circ)
         seats.append(
             {
                 "agentId": agent,
@@ -160,37 +159,47 @@ def seats_part(analysis: MatchAnalysis, ids: list[str]) -> list[dict[str, Any]]:
                 "circularReputation": circ,
                 "indexReputation": index_rep,
                 "indexWealth": index_wealth,
-                "aggression": {
-                    "acts": wit.acts if wit else 0,
-                    "witnessed": _witnessed(wit),
-                    "unseen": wit.unseen if wit else 0,
-                    "withPotentialWitness": wit.with_potential_witness if wit else 0,
-                    "stealthRate": _r4(wit.stealth_rate) if wit else None,
-                    "recomputed": wit.aggression if wit else 0,
-                    "archived": row.get("aggression"),
-                    "basis": wit.basis if wit else "none",
-                },
+                "aggression": _aggression(wit, row.get("aggression")),
                 "invalidActionRate": _r4(cnt.invalid_action_rate) if cnt else None,
                 "rejected": cnt.rejected if cnt else 0,
-                "counters": {
-                    "gathers": cnt.gathers if cnt else 0,
-                    "crafts": cnt.crafts if cnt else 0,
-                    "builds": cnt.builds if cnt else 0,
-                    "repairs": cnt.repairs if cnt else 0,
-                    "moves": cnt.moves if cnt else 0,
-                    "trains": cnt.trains if cnt else 0,
-                    "attacks": cnt.attacks if cnt else 0,
-                    "raids": cnt.raids if cnt else 0,
-                    "completedTrades": cnt.completed_trades if cnt else 0,
-                    "worldActions": cnt.world_actions if cnt else 0,
-                    "messages": cnt.messages if cnt else 0,
-                    "dormancyEpisodes": cnt.dormancy_episodes if cnt else 0,
-                    "recoveries": cnt.recoveries if cnt else 0,
-                    "forfeits": cnt.forfeits if cnt else 0,
-                },
+                "counters": _counters(cnt),
             }
         )
     return seats
+
+
+def _index(wealth: Any, reputation: Any, circular: float) -> tuple[float | None, float | None]:
+    """The seat's reputation and wealth for the index (rubric 2.4, circular reputation), or
+    ``(None, None)`` when the archive gives no number for either."""
+    if isinstance(wealth, (int, float)) and isinstance(reputation, (int, float)):
+        return index_reputation_and_wealth(reputation, wealth, circular)
+    return None, None
+
+
+def _aggression(wit: Any, archived: Any) -> dict[str, Any]:
+    """The seat's aggression: acts, who could see them, and the recomputed figure beside the archive's."""
+    return {
+        "acts": wit.acts if wit else 0,
+        "witnessed": _witnessed(wit),
+        "unseen": wit.unseen if wit else 0,
+        "withPotentialWitness": wit.with_potential_witness if wit else 0,
+        "stealthRate": _r4(wit.stealth_rate) if wit else None,
+        "recomputed": wit.aggression if wit else 0,
+        "archived": archived,
+        "basis": wit.basis if wit else "none",
+    }
+
+
+_COUNTERS = (("gathers", "gathers"), ("crafts", "crafts"), ("builds", "builds"), ("repairs", "repairs"),
+             ("moves", "moves"), ("trains", "trains"), ("attacks", "attacks"), ("raids", "raids"),
+             ("completedTrades", "completed_trades"), ("worldActions", "world_actions"), ("messages", "messages"),
+             ("dormancyEpisodes", "dormancy_episodes"), ("recoveries", "recoveries"), ("forfeits", "forfeits"))
+"""The rubric's counters as the report names them, and the attribute each is read from."""
+
+
+def _counters(cnt: Any) -> dict[str, int]:
+    """The rubric's counters of one seat (0 each for a seat the counters never saw)."""
+    return {key: getattr(cnt, attribute) if cnt else 0 for key, attribute in _COUNTERS}
 
 
 def ledger_part(analysis: MatchAnalysis) -> dict[str, Any]:
@@ -239,7 +248,8 @@ def contact_part(analysis: MatchAnalysis, *, all_pairs: bool = False) -> dict[st
     contact = analysis.result("contact")
     pairs = contact.pairs
     if all_pairs or len(pairs) <= CONTACT_PAIRS_LISTED:
-        return contact.to_json()
+        table: dict[str, Any] = contact.to_json()
+        return table
     listed = heapq.nsmallest(CONTACT_PAIRS_LISTED, pairs, key=lambda p: (-p.ticks_together, -p.messages, p.a, p.b))
     per_seat: dict[str, list[int]] = {}
     for p in pairs:

@@ -63,10 +63,10 @@ class Finding:
 
 def _differs(archived: Any, recomputed: Any) -> bool:
     if isinstance(archived, bool) or isinstance(recomputed, bool):
-        return archived != recomputed
+        return bool(archived != recomputed)
     if isinstance(archived, (int, float)) and isinstance(recomputed, (int, float)):
         return abs(float(archived) - float(recomputed)) > 1e-9
-    return archived != recomputed
+    return bool(archived != recomputed)
 
 
 def _read_findings(analysis: MatchAnalysis) -> list[Finding]:

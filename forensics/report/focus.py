@@ -159,7 +159,7 @@ def _messages(report: Mapping[str, Any], part: FocusPart) -> list[dict[str, Any]
 def focus_view(report: Mapping[str, Any], part: FocusPart) -> dict[str, Any]:
     """The report's ``focus``: the seat, its flags, counterparties, messages that mattered and ranks."""
     agent = part.agent
-    seat = next((s for s in report.get("seats") or [] if s.get("agentId") == agent), {})
+    seat: Mapping[str, Any] = next((s for s in report.get("seats") or [] if s.get("agentId") == agent), {})
     flags = [f for f in ((report.get("screens") or {}).get("flags") or [])]
     mine = [
         {"number": k, "screen": f.get("screen"), "kind": f.get("kind"), "level": f.get("level"),

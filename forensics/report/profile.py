@@ -51,6 +51,7 @@ from daishi_forensics.profile.specialization import ACTIVITY_KINDS, Specializati
 from daishi_forensics.profile.welfare import Welfare, welfare
 from daishi_forensics.economy.witnesses import WitnessPass
 from daishi_forensics.read.archive import seat_wealth
+from daishi_forensics.replay.analysis import MatchAnalysis
 from daishi_forensics.jsonio import shown
 
 __all__ = ["PROFILE_VERSION", "MAX_CURVE_POINTS", "profile_section"]
@@ -65,12 +66,12 @@ MAX_CURVE_POINTS = 100
 # -- finding the passes -----------------------------------------------------------------------
 
 
-def _result(analysis: Any, name: str, cls: type) -> Any | None:
+def _result(analysis: MatchAnalysis, name: str, cls: type) -> Any | None:
     """The result of the pass registered as ``name`` (or of any pass of type ``cls``); None if none ran."""
     return analysis.result_of(name, cls)
 
 
-def _negotiation(analysis: Any) -> Negotiation | None:
+def _negotiation(analysis: MatchAnalysis) -> Negotiation | None:
     """The negotiation result, on the analysis' trade ledger when that pass ran (the ledger
     the report builds anyway, rather than the pass's own reading of the same trades);
     None if the negotiation pass did not run."""
@@ -78,12 +79,12 @@ def _negotiation(analysis: Any) -> Negotiation | None:
     if name is None:
         return None
     ledger = _pass_name(analysis, "ledger", LedgerPass)
-    if ledger is None:
-        return analysis.result(name)
-    return analysis.passes[name].result(analysis.values, analysis.result(ledger))
+    found: Negotiation = analysis.result(name) if ledger is None else \
+        analysis.passes[name].result(analysis.values, analysis.result(ledger))
+    return found
 
 
-def _pass_name(analysis: Any, name: str, cls: type) -> str | None:
+def _pass_name(analysis: MatchAnalysis, name: str, cls: type) -> str | None:
     """The name of the pass registered as ``name`` (or of any pass of type ``cls``); None if none ran."""
     return analysis.pass_named(name, cls)
 
@@ -111,7 +112,7 @@ class _Inputs:
     notes: tuple[str, ...]
 
 
-def _inputs(analysis: Any) -> _Inputs:
+def _inputs(analysis: MatchAnalysis) -> _Inputs:
     """The passes the profile needs, each missing one named in a note (never a silent gap)."""
     notes: list[str] = []
     negotiation = _negotiation(analysis)
@@ -150,7 +151,7 @@ def _first_contact(contact: Contact | None) -> dict[str, int]:
 
 
 def profile_section(
-    analysis: Any, *, baseline: Mapping[str, Any] | None = None
+    analysis: MatchAnalysis, *, baseline: Mapping[str, Any] | None = None
 ) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
     """``(seat profiles by agent id, match profile)``, JSON-ready.
 
@@ -197,7 +198,7 @@ def profile_section(
     return seats, _match_profile(analysis, got, welf, harms, extractor, rounds, baseline)
 
 
-def _match_profile(analysis: Any, got: _Inputs, welf: Welfare, harms: Sequence[Any], extractor: Any, rounds: int,
+def _match_profile(analysis: MatchAnalysis, got: _Inputs, welf: Welfare, harms: Sequence[Any], extractor: Any, rounds: int,
                    baseline: Mapping[str, Any] | None) -> dict[str, Any]:
     """The match-wide half of the profile: each dimension's totals and the rules it used."""
     spec = got.spec
@@ -230,7 +231,7 @@ def _match_profile(analysis: Any, got: _Inputs, welf: Welfare, harms: Sequence[A
     }
 
 
-def _final_wealth(analysis: Any, progression: Progression | None) -> tuple[dict[str, float | None], dict[str, str]]:
+def _final_wealth(analysis: MatchAnalysis, progression: Progression | None) -> tuple[dict[str, float | None], dict[str, str]]:
     wealth: dict[str, float | None] = {}
     basis: dict[str, str] = {}
     for row in analysis.archive.get("agents") or []:

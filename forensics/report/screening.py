@@ -24,6 +24,7 @@ from daishi_forensics.read.sources import Limits, open_match
 from daishi_forensics.economy.transfers import transfer_graph, transfer_view
 from daishi_forensics.read.validate import expand_targets
 from daishi_forensics.read.archive import item_values
+from daishi_forensics.replay.analysis import MatchAnalysis
 
 from daishi_forensics.screens.config import ScreenConfig, load_config
 from daishi_forensics.screens.flags import verdict_of
@@ -41,7 +42,7 @@ __all__ = [
 ]
 
 
-def _result(analysis: Any, name: str) -> Any:
+def _result(analysis: MatchAnalysis, name: str) -> Any:
     """The named pass's result, through the analysis's cache when it has one (the behavior
     report has already asked for the ledger, reputation and contact: they are not rebuilt)."""
     cached = getattr(analysis, "result", None)
@@ -51,7 +52,7 @@ def _result(analysis: Any, name: str) -> Any:
     return producer(item_values(analysis.archive)) if name == "ledger" else producer()
 
 
-def _circular(analysis: Any, ledger: Any) -> dict[str, float]:
+def _circular(analysis: MatchAnalysis, ledger: Any) -> dict[str, float]:
     if analysis.passes.get("reputation") is not None:
         points = _result(analysis, "reputation")
     else:  # replay the engine's reputation from the ledger's trades (log order)
@@ -67,7 +68,7 @@ def _circular(analysis: Any, ledger: Any) -> dict[str, float]:
     return circular
 
 
-def _match_inputs(analysis: Any) -> tuple[dict[str, Any], list[str]]:
+def _match_inputs(analysis: MatchAnalysis) -> tuple[dict[str, Any], list[str]]:
     """The arguments of :func:`transfer_graph` for an analysed match, and the notes on the
     passes that did not run."""
     archive: Mapping[str, Any] = analysis.archive
@@ -93,7 +94,7 @@ def _match_inputs(analysis: Any) -> tuple[dict[str, Any], list[str]]:
             "values": values, "name": name or archive.get("matchId")}, notes
 
 
-def match_graph(analysis: Any) -> nx.MultiDiGraph:
+def match_graph(analysis: MatchAnalysis) -> nx.MultiDiGraph:
     """The transfer graph of an analysed match (:class:`daishi_forensics.replay.analysis.MatchAnalysis`).
 
     Reads the ``ledger`` pass (trades), the ``transfers`` pass (raids, thefts, attacks,
@@ -106,7 +107,7 @@ def match_graph(analysis: Any) -> nx.MultiDiGraph:
     return graph
 
 
-def screen_match(analysis: Any, config: ScreenConfig | Mapping[str, Any] | None = None) -> ScreenResult:
+def screen_match(analysis: MatchAnalysis, config: ScreenConfig | Mapping[str, Any] | None = None) -> ScreenResult:
     """Screen an analysed match: :func:`screen_graph` of :func:`match_graph`, read without
     storing every transfer in the graph first (:func:`daishi_forensics.economy.transfers.transfer_view`)."""
     config = config if isinstance(config, ScreenConfig) else load_config(config)
@@ -117,7 +118,7 @@ def screen_match(analysis: Any, config: ScreenConfig | Mapping[str, Any] | None 
     return screen_view(view, config)
 
 
-def screens_section(analysis: Any, config: ScreenConfig | Mapping[str, Any] | None = None) -> dict[str, Any]:
+def screens_section(analysis: MatchAnalysis, config: ScreenConfig | Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The behavior report's ``screens`` section: JSON-ready, deterministic ordering.
 
     ``{"verdict", "configVersion", "configDigest", "flags": [...], "notScreened": [...]}``;

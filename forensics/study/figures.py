@@ -208,10 +208,10 @@ def comparison_figures(files: StudyFiles, design: Design, arm: int) -> Compariso
     level = design.comparison_level if design.comparison_level is not None else 0.95
     anytime = design.stopping_rule == "anytime"
     tuning = design.tuning if anytime else None
-    if anytime and tuning is None:
-        raise ValueError("the anytime rule needs the confidence sequence's tuning constant")
     if anytime:
-        interval = confidence_sequence(differences, level, tuning, design.difference_range)  # type: ignore[arg-type]
+        if tuning is None:
+            raise ValueError("the anytime rule needs the confidence sequence's tuning constant")
+        interval = confidence_sequence(differences, level, tuning, design.difference_range)
     else:
         interval = t_interval(differences, level, design.difference_range)
     maps = [p.map_seed if p.map_seed is not None else f"trial {p.trial}" for p in pairs]

@@ -33,9 +33,10 @@ __all__ = ["WEIGHTS", "seat_fitness", "half_up_units", "trial_value_units"]
 
 def seat_fitness(dimensions: Mapping[str, float | None]) -> float | None:
     """The Fitness Index of a seat's five dimensions as its row gives them; None when one is empty."""
-    if any(dimensions.get(name) is None for name, _ in WEIGHTS):
+    given = {name: dimensions.get(name) for name, _ in WEIGHTS}
+    if any(value is None for value in given.values()):
         return None
-    return fitness_index({name: float(dimensions[name]) for name, _ in WEIGHTS})  # type: ignore[arg-type]
+    return fitness_index({name: float(value) for name, value in given.items() if value is not None})
 
 
 def half_up_units(x: float, places: int) -> int:

@@ -243,15 +243,17 @@ def _csv(columns: Sequence[str], rows: Sequence[Mapping[str, str]]) -> str:
 
 
 def _printed(value: float | None, places: int, near_zero: bool = False) -> float | None:
-    if value is None:
-        return None
+    return None if value is None else _rounded(value, places, near_zero)
+
+
+def _rounded(value: float, places: int, near_zero: bool = False) -> float:
     return half_away(value, record_places(value, places) if near_zero else places)
 
 
 def _span(interval: Interval | None, places: int, near_zero: bool = False) -> list[float] | None:
     if interval is None:
         return None
-    return [_printed(interval.low, places, near_zero), _printed(interval.high, places, near_zero)]  # type: ignore[list-item]
+    return [_rounded(interval.low, places, near_zero), _rounded(interval.high, places, near_zero)]
 
 
 def _page(plan: _Plan, study: str, design: Design, figures: StudyFigures, trial_rows: Sequence[Mapping[str, str]],

@@ -20,6 +20,7 @@ are coloured when asked (flag red, review yellow, clear green).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from daishi_forensics.jsonio import dumps
@@ -273,7 +274,7 @@ class _Text:
         elif b.layout == "records":
             self.out.append("")
             self.out.append(text_records(b.headers, b.rows, width=self.width, color=self.color,
-                                         title=lambda row, b=b: _record_title(b, row),
+                                         title=partial(_record_title, b),
                                          skip=frozenset(range(b.key_columns))))
         else:
             self.out.append(text_table(b.headers, b.rows, width=self.width, color=self.color,

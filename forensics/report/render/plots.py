@@ -43,7 +43,7 @@ PALETTE = ("#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#b
 
 FLAG_COLOR, REVIEW_COLOR, ROUND_TRIP_COLOR, FLOW_COLOR = "#d7263d", "#e09f00", "#7b2cbf", "#5b6477"
 
-_RC = {
+_RC: dict[Any, Any] = {  # matplotlib names its keys as literals
     "svg.fonttype": "none",
     "font.family": "sans-serif",
     "font.sans-serif": ["DejaVu Sans"],

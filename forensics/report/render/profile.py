@@ -66,7 +66,7 @@ class _Page:
     seats: Mapping[str, Mapping[str, Any]]
     match: Mapping[str, Any]
     ids: list[str]
-    label: Callable[[str], str]
+    label: Callable[[str], Any]
     markdown: bool
 
 
