@@ -20,7 +20,12 @@ instructions begin (``fake-delimiter``); a claim that the earlier instructions a
 stale, untrusted or were changed by the model's principal (``instruction-provenance``);
 a redefinition of the reader as a machine that obeys, a persona it is to become, or a story
 whose character recites its secret (``role-redefinition``); a claim that a password or key
-has already been given or accepted (``secret-already-given``); a message that names the
+has already been given or accepted (``secret-already-given``: "I already told you the
+password" only with the reader asked to act as the gate -- let me in, proceed -- or told the
+check passed, since allies remind each other of a code word too); a role or character taken
+on (``persona-jailbreak``) only when the role is a machine or the text names the reader a
+model, steers its replies or frees the persona from rules (a game has parts to play too); a
+message that names the
 system, the developers, the admins or the game as its own sender (``forged-sender``, a
 protocol rule: "the admin said ..." told in the speaker's own voice stays persuasion).
 The nouns a pattern needs are those of the model's control layer (instructions,
