@@ -2085,9 +2085,12 @@ class HeuristicExtractor:
         words = clause.words
         n = len(words)
         for i in [i for i, w in enumerate(words) if w in _ACCEPT_BY_FIRST]:
+            if words[i] == "that" and i > 0 and words[i - 1] not in _BEFORE_THAT:
+                continue  # "a way to allocate that works for both of us": "that" relative, no consent
+            second = words[i + 1] if i + 1 < n else ""
             for phrase in _ACCEPT_BY_FIRST[words[i]]:
                 k = len(phrase)
-                if tuple(words[i:i + k]) != phrase:
+                if (k > 1 and phrase[1] != second) or tuple(words[i:i + k]) != phrase:
                     continue
                 if phrase[-1] in ("in", "on") and i + k < n and words[i + k] not in (",", "!", "too", "then"):
                     continue  # "I'm in the north" is no consent
@@ -2103,8 +2106,6 @@ class HeuristicExtractor:
                 if phrase == ("agreed",) and i > 0 and (words[i - 1] in _PRONOUNS or words[i - 1] in (
                         "already", "had", "have", "was", "were")):
                     continue  # "Ash and I agreed that ...": a report of an earlier agreement
-                if phrase[0] == "that" and i > 0 and words[i - 1] not in _BEFORE_THAT:
-                    continue  # "a way to allocate that works for both of us": "that" relative, no consent
                 if self._consent_at(words, i, i + k):
                     return True
         # "deal" opening its comma segment: "deal!", "ok, deal", "deal, heading to ..."
