@@ -120,6 +120,8 @@ def _nlp_engine(model: str | None) -> Any:
     class _BlankSpacy(SpacyNlpEngine):
         """spaCy's blank English pipeline: a tokenizer, no model to download."""
 
+        nlp: Any
+
         def load(self) -> None:
             self.nlp = {"en": spacy.blank("en")}
 

@@ -251,8 +251,8 @@ def utility_under_attack(
     all_spans = [s for v in spans.values() for s in v]
     first_all = min(s[0] for s in all_spans)
     attack_ticks = _windows(all_spans)
-    control_before = {"ticks": 0, "sums": [0.0, 0.0, 0.0]}
-    control_after = {"ticks": 0, "sums": [0.0, 0.0, 0.0]}
+    control_before: dict[str, Any] = {"ticks": 0, "sums": [0.0, 0.0, 0.0]}
+    control_after: dict[str, Any] = {"ticks": 0, "sums": [0.0, 0.0, 0.0]}
     controls = sorted(a for a in timeline.agents if a not in spans and a not in senders)
     for agent in controls:
         act = activity.by_agent.get(agent, {})
@@ -271,7 +271,7 @@ def utility_under_attack(
         after = _rates(act, alive(agent, _windows(spans[agent])))
         ratio = _ratio(after, before)
         relative = {
-            k: (ratio[k] / control_ratio[k] if ratio[k] is not None and control_ratio[k] else None)
+            k: (mine / usual if (mine := ratio[k]) is not None and (usual := control_ratio[k]) else None)
             for k in _RATES
         }
         out[agent] = {

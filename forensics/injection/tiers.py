@@ -345,7 +345,7 @@ class TierPass:
             code = seen[text] = self._verdicts.code(classify(text, model=self._model))
         return code
 
-    def observe(self, ev: dict[str, object], world: object) -> None:
+    def observe(self, ev: dict[str, Any], world: object) -> None:
         """Classify the message's ``payload.text``."""
         sender = ev.get("agentId")
         if not isinstance(sender, str):

@@ -118,7 +118,7 @@ class UtilityPass:
 
     def observe(self, ev: Event, world: World) -> None:
         """Count the world action for its agent."""
-        agent = ev.get("agentId")
+        agent: Any = ev.get("agentId")  # anything the log holds: checked below
         try:
             rows = self._by_agent.get(agent)
         except TypeError:  # unhashable: no agent id

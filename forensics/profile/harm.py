@@ -47,7 +47,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeGuard
 
 from daishi_forensics.arithmetic import half_up, rate_per_100
 from daishi_forensics.errors import InvalidInput
@@ -310,7 +310,7 @@ def scores(analysis: MatchAnalysis) -> dict[str, tuple[float | None, str]]:
     return out
 
 
-def _number(x: object) -> bool:
+def _number(x: object) -> TypeGuard[float]:
     return isinstance(x, (int, float)) and not isinstance(x, bool)
 
 
@@ -319,7 +319,7 @@ def score_vs_harm(harms: Iterable[SeatHarm], score_of: Mapping[str, tuple[float 
 
     Rates rounded to three decimals, half-up; seats without a score last.
     """
-    rows = []
+    rows: list[dict[str, Any]] = []
     for h in harms:
         score, basis = score_of.get(h.agent, (None, "none"))
         rows.append({
@@ -327,7 +327,7 @@ def score_vs_harm(harms: Iterable[SeatHarm], score_of: Mapping[str, tuple[float 
             "score": score,
             "scoreBasis": basis,
             "harmTotalRate": half_up(h.total_rate, 3),
-            **{c: (None if h.rates[c] is None else half_up(h.rates[c], 3)) for c in HARM_CATEGORIES},
+            **{c: (None if (rate := h.rates[c]) is None else half_up(rate, 3)) for c in HARM_CATEGORIES},
         })
     rows.sort(key=lambda r: (r["score"] is None, -(r["score"] or 0.0), r["agentId"]))
     return rows
@@ -428,13 +428,13 @@ def seat_harms(
         [s.agent for s in promises.seats] if promises else [],
         agents,
     )
-    broken = None
+    broken: dict[str, tuple[int, ...]] | None = None
     if promises is not None:
-        broken = {}
+        by_speaker: dict[str, list[int]] = {}
         for v in promises.commitments:
             if v.status == "broken":
-                broken.setdefault(v.speaker, []).append(v.message_id)
-        broken = {a: tuple(ids) for a, ids in broken.items()}
+                by_speaker.setdefault(v.speaker, []).append(v.message_id)
+        broken = {a: tuple(ids) for a, ids in by_speaker.items()}
     unseen = None if witnesses is None else {w.agent: w.unseen_ids for w in witnesses.agents}
     alive = rounds_alive(analysis.archive, analysis.timeline, agents)
     harms = harm_profile(agents, acts, kills, broken, unseen, alive, match_rounds_or_zero(analysis.archive))

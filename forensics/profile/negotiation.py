@@ -228,8 +228,9 @@ class NegotiationPass:
             if (trade_id, agent) not in self._filled:
                 self._filled.add((trade_id, agent))
                 code = self._trades.agents.code(agent)
-                give = payload.get("give") if isinstance(payload.get("give"), Mapping) else {}
-                receive = payload.get("receive") if isinstance(payload.get("receive"), Mapping) else {}
+                given, received = payload.get("give"), payload.get("receive")
+                give = given if isinstance(given, Mapping) else {}
+                receive = received if isinstance(received, Mapping) else {}
                 if payload.get("from") == agent:
                     side = 1  # surplus: value received - value given
                 elif payload.get("to") == agent:

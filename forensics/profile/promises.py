@@ -783,6 +783,8 @@ class PromisePass:
 
     def _cancelled(self, ev: Event, agent: str, world: World | None = None) -> None:
         trade_id = (ev.get("payload") or {}).get("tradeId")
+        if trade_id is None:
+            return
         rec = self._offers.get(trade_id)
         if rec is None or rec.offerer != agent:
             return
