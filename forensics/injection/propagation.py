@@ -94,6 +94,7 @@ import math
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from dataclasses import dataclass
 from typing import Any
 
@@ -115,7 +116,7 @@ from .exposure import HeardMessage, MessageLog
 from ._forwarding import Forward, parse_forward
 from ._information import NOTHING, Counts, Information, Unit, units_of
 from ._delays import learnt_window
-from ._lineage import Candidate, Choice, Weights, candidate, choose_parent, describe, edits, heard_order
+from ._lineage import Candidate, Choice, Edit, Weights, candidate, choose_parent, describe, edits, heard_order
 
 __all__ = [
     "FUZZ_CAP",
@@ -682,6 +683,11 @@ def stock_phrase(spread: Spread, child: Forward, inherited_bits: Callable[[], fl
     return spread.stock(alpha) and not (child.forward_marked or inherited_bits() >= FORWARD_EVIDENCE)
 
 
+def _edit_bits(weights: Weights, words: int, e: Edit) -> float:
+    """Edit ``e``'s weight against a candidate of ``words`` core words (:meth:`Weights.of_edit`)."""
+    return weights.of_edit(e, words)
+
+
 def _inherited_bits(j: int, i: int, root: int, texts: _Texts, weights: Weights, goods: frozenset[str]) -> float:
     """Bits of the mutations (relative to the root text) that message ``j`` shares with message ``i``."""
     if i == root:
@@ -731,7 +737,7 @@ class _Clock:
 
     @classmethod
     def of(cls, dormancy: Mapping[str, Sequence[tuple[int, int]]] | None, max_lag: int) -> _Clock:
-        return cls({a: sorted(tuple(s) for s in spans) for a, spans in (dormancy or {}).items() if spans}, max_lag)
+        return cls({a: sorted((s[0], s[1]) for s in spans) for a, spans in (dormancy or {}).items() if spans}, max_lag)
 
     def window_start(self, agent: str, stop: int) -> int:
         """The earliest tick t with at most ``max_lag`` awake ticks of ``agent`` in ``[t, stop)``."""
@@ -846,7 +852,7 @@ def choose_parents(
     out: dict[int, Choice] = {}
     for j, pool in pools.items():
         words = len(texts.cores[nid[parents[j][0]]])
-        out[j] = choose_parent(pool, lambda e, words=words: weights.of_edit(e, words), order)
+        out[j] = choose_parent(pool, partial(_edit_bits, weights, words), order)
     return out
 
 
@@ -878,7 +884,7 @@ class _ExactReading:
         self.texts, self.fresh, self.families = texts, fresh, families
         self.units, self.counts, self.alignments = units, counts, alignments
         self.min_shared_bits = min_shared_bits
-        self.thresholds = {"max_novelty": max_novelty, "swap_every": swap_every,
+        self.thresholds: dict[str, Any] = {"max_novelty": max_novelty, "swap_every": swap_every,
                            "max_specific_swaps": max_specific_swaps}
         self.memo: dict[tuple[tuple[int, ...], int, int], CopyEvidence | None] = {}
         self.minus: dict[tuple[int, ...], Counts] = {}
@@ -994,7 +1000,7 @@ def linked_edges(
         choice = choices[j]
         i = choice.position
         if stock_phrase(families.spread(families.around(j, i)), texts.forward(j),
-                        lambda j=j, i=i: _inherited_bits(j, i, root_of(i), texts, linking.weights, linking.goods),
+                        partial(_inherited_bits, j, i, root_of(i), texts, linking.weights, linking.goods),
                         linking.stock_alpha):
             stock += 1
             continue

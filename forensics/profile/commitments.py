@@ -990,8 +990,8 @@ class HeuristicExtractor:
                 m = _TIMES_AFTER.fullmatch(nxt)
                 if m:
                     quantity = int(m.group(1))
-                elif _DIGITS.fullmatch(nxt) and not (i + 2 < n and tags[i + 2] is not None
-                                                     and tags[i + 2][0] == "item"):
+                elif _DIGITS.fullmatch(nxt) and not (i + 2 < n and (named_tag := tags[i + 2]) is not None
+                                                     and named_tag[0] == "item"):
                     quantity = int(nxt)
             hits.append(_Hit(i, t[1], quantity))
         return hits
@@ -1494,8 +1494,8 @@ class HeuristicExtractor:
             return ("void" if self._cancelled(words, i) else "give"), True
         if words[i] in _ORDER_VERBS and all(w in _INTERJECTIONS or w == "please" for w in words[:i]) and not (
                 obj in _THIRD or obj in ("him", "her", "them") or (tags is not None and i + 1 < len(tags)
-                                                                    and tags[i + 1] is not None
-                                                                    and tags[i + 1][0] == "agent")):
+                                                                    and (named_tag := tags[i + 1]) is not None
+                                                                    and named_tag[0] == "agent")):
             return "receive", False  # "Drop 30 coolant at Vesta Yard and I'll pay 400": the addressee hands over
         return "void", False
 
@@ -1888,8 +1888,8 @@ class HeuristicExtractor:
         nxt = words[i + 1] if i + 1 < n else ""
         prev = words[i - 1] if i > 0 else ""
         if w == "after" and not (prev in ("go", "going", "come", "coming") and (
-                nxt in ("you", "him", "her", "them") or (i + 1 < n and tags[i + 1] is not None
-                                                         and tags[i + 1][0] == "agent"))):
+                nxt in ("you", "him", "her", "them") or (i + 1 < n and (named_tag := tags[i + 1]) is not None
+                                                         and named_tag[0] == "agent"))):
             return None
         obj = self._object(words, tags, i)
         if obj is not None and obj[0] == "place":
@@ -1916,7 +1916,7 @@ class HeuristicExtractor:
                 if negated and not any(h in words[k:i] for h in _HEDGES):
                     return [Commitment("no_attack", target=self._target(obj))]
                 break
-            if v in _YOU or v in _THIRD or v == "," or (tags[k] is not None and tags[k][0] == "agent"):
+            if v in _YOU or v in _THIRD or v == "," or ((named_tag := tags[k]) is not None and named_tag[0] == "agent"):
                 break
         return None
 
@@ -1925,11 +1925,11 @@ class HeuristicExtractor:
         n = len(words)
         nxt = words[i + 1] if i + 1 < n else ""
         if i > 0 and words[i - 1] in ("move", "moving", "go", "going", "turn", "act", "march", "plot") and \
-                (nxt in ("you", "him", "her", "them") or (i + 1 < n and tags[i + 1] is not None
-                                                            and tags[i + 1][0] == "agent")):
+                (nxt in ("you", "him", "her", "them") or (i + 1 < n and (named_tag := tags[i + 1]) is not None
+                                                            and named_tag[0] == "agent")):
             who, cancelled = self._actor(words, tags, i - 1)
             if who == "speaker" and cancelled == "not":
-                target = tags[i + 1][1] if tags[i + 1] is not None else None
+                target = named_tag[1] if (named_tag := tags[i + 1]) is not None else None
                 return [Commitment("no_attack", target=target)]
         return None
 
@@ -1979,8 +1979,9 @@ class HeuristicExtractor:
         """"it's not aimed at you": a disclaimer (R23)."""
         n = len(words)
         if words[i + 1:i + 2] == ["at"] and "not" in words[max(0, i - 3):i] and (
-                words[i + 2:i + 3] == ["you"] or (i + 2 < n and tags[i + 2] is not None and tags[i + 2][0] == "agent")):
-            target = tags[i + 2][1] if tags[i + 2] is not None else None
+                words[i + 2:i + 3] == ["you"]
+                or (i + 2 < n and (named_tag := tags[i + 2]) is not None and named_tag[0] == "agent")):
+            target = named_tag[1] if (named_tag := tags[i + 2]) is not None else None
             return [Commitment("no_attack", target=target)]
         return None
 
@@ -2047,14 +2048,16 @@ class HeuristicExtractor:
                 if obj == "the":
                     j += 1
                     obj = words[j] if j < n else ""
-                person = obj in _PERSON_OBJECTS or (j < n and tags[j] is not None and tags[j][0] == "agent")
+                person = obj in _PERSON_OBJECTS or (
+                    j < n and (named_tag := tags[j]) is not None and named_tag[0] == "agent")
                 if w in ("support", "supporting", "back", "backing", "convoy", "convoying") and j + 1 < n and \
-                        tags[j] is not None and tags[j][0] == "place" and words[j + 1] in (
+                        (named_tag := tags[j]) is not None and named_tag[0] == "place" and words[j + 1] in (
                             "holding", "hold", "holds", "to", "into", "->", "in"):
                     person = True  # "I'll support Serbia holding", "support Holland to Belgium": a unit's order
                 if w in ("help", "helping", "assist", "assisting", "aid") and (
                         obj in ("build", "with", "out", "take", "hold", "defend") or person):
-                    if any(tags[k] is not None and tags[k][0] == "item" for k in range(i + 1, min(i + 6, n))):
+                    if any((named_tag := tags[k]) is not None and named_tag[0] == "item"
+                           for k in range(i + 1, min(i + 6, n))):
                         continue  # help in goods is a give (R32)
                     if words[j + 1:j + 3] in (["to", "the"], ["in", "any"], ["any", "way"]):
                         continue  # "help you to the best of my ability": no act named
@@ -2065,7 +2068,8 @@ class HeuristicExtractor:
                 if not person:
                     continue
                 phrase = i
-                target = tags[j][1] if j < n and tags[j] is not None and tags[j][0] == "agent" else None
+                target = named_tag[1] if j < n and (named_tag := tags[j]) is not None and named_tag[0] == "agent" \
+                    else None
                 who, cancelled = self._actor(words, tags, phrase)
                 if who == "speaker" and not cancelled:
                     return [Commitment("support", target=target)]
@@ -2228,7 +2232,7 @@ def _meet_verb_at(words: list[str], tags: list[tuple[str, str] | None], j: int, 
             return None  # "support you into X", "drop 2 mags at X": no meeting (R18b, R32)
         if w in _MEET_VERBS or w in _DIRECT_MEET or w in _ENTERING:
             return v
-        if tags[v] is not None and tags[v][0] == "place" and v > 0 and words[v - 1] == "from":
+        if (named_tag := tags[v]) is not None and named_tag[0] == "place" and v > 0 and words[v - 1] == "from":
             v -= 2  # "moving my army from Oskel to Dorn"
             steps += 1
             continue
@@ -2236,7 +2240,8 @@ def _meet_verb_at(words: list[str], tags: list[tuple[str, str] | None], j: int, 
             v -= 1  # "moving Vienna to Galicia": the unit's place
             steps += 1
             continue
-        if w in (",", "and", "but", "then", "so", "or") or (tags[v] is not None and tags[v][0] == "place"):
+        if w in (",", "and", "but", "then", "so", "or") or (
+                (named_tag := tags[v]) is not None and named_tag[0] == "place"):
             return None
         v -= 1
         steps += 1
@@ -2249,10 +2254,10 @@ def _in_order(words: list[str], tags: list[tuple[str, str] | None], k: int) -> b
     n = len(words)
     if (k + 1 < n and words[k + 1] == "->") or (k > 0 and words[k - 1] == "->"):
         return True
-    if k >= 2 and words[k - 1] == "to" and tags[k - 2] is not None and tags[k - 2][0] == "place":
+    if k >= 2 and words[k - 1] == "to" and (named_tag := tags[k - 2]) is not None and named_tag[0] == "place":
         return True
     return k + 2 < n and k > 0 and words[k - 1] in ("a", "f") and words[k + 1] == "to" and \
-        tags[k + 2] is not None and tags[k + 2][0] == "place"
+        (named_tag := tags[k + 2]) is not None and named_tag[0] == "place"
 
 
 def _purpose(words: list[str], verb: int) -> bool:
@@ -2360,8 +2365,8 @@ def _speaker_before(words: list[str], at: int) -> bool:
 
 def _origin(words: list[str], tags: list[tuple[str, str] | None], j: int) -> bool:
     """The place at ``j`` is followed by "to" / "->" and another place: where a unit moves from."""
-    return j + 2 < len(words) and words[j + 1] in ("to", "->") and tags[j + 2] is not None \
-        and tags[j + 2][0] == "place" and tags[j] is not None and tags[j][0] == "place"
+    return j + 2 < len(words) and words[j + 1] in ("to", "->") and (named_tag := tags[j + 2]) is not None \
+        and named_tag[0] == "place" and (named_tag := tags[j]) is not None and named_tag[0] == "place"
 
 
 def _ratio(words: list[str], hits: list[_Hit]) -> list[_Hit]:
