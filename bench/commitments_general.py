@@ -2,9 +2,9 @@
 
 Usage::
 
-    python bench/commitments_general.py [--fixture PATH] [--added PATH | --no-added]
+    python bench/commitments_general.py [--fixture PATH] [--added PATH] [--real-added PATH] [--no-added]
                                         [--extractor NAME|module:factory]
-                                        [--split holdout|tune|all] [--json] [--errors] [--sweep]
+                                        [--split holdout|holdout-real|tune|all|both] [--json] [--errors] [--sweep]
 
 The set (``tests/fixtures/commitments-general.jsonl``, guide in
 ``docs/commitments-labelling.md``) holds messages from many games, each row with the
@@ -18,6 +18,13 @@ changed here; the bench only calls it.
 extractor was run on it) join the ``tune`` split and only it; the ``tune`` block is then
 also printed for the first split's rows and the added rows apart.  ``--no-added``
 leaves them out.
+
+**Later real rows.**  Real negotiation turns labelled later, whole dialogues at a time
+(``tests/fixtures/commitments-general-real-added.jsonl``, each row with its provenance,
+labelled before the extractor was run on it): a dialogue whose earlier turns are ``tune``
+adds ``tune`` rows (printed apart in the ``tune`` block as well), one whose earlier turns
+are ``holdout`` adds ``holdout-real`` rows, a split of its own that is only scored, like
+``holdout``.  ``--no-added`` leaves them out too.
 
 **The extractor.** ``--extractor`` names how one is built for a row's vocabulary:
 
@@ -55,8 +62,8 @@ fixture's typography.
 
 Every ratio carries a 95% Wilson score interval (the interval that stays inside
 0..1 and stays honest at small counts).  Figures are printed for the ``holdout``
-split first -- the split to quote: nobody tuned on it -- then for ``tune``, each
-per style.  The header of every block names its split.
+split first and ``holdout-real`` second -- the splits to quote: nobody tuned on
+them -- then for ``tune``, each per style.  The header of every block names its split.
 """
 
 from __future__ import annotations
@@ -79,7 +86,14 @@ ADDED = FIXTURE.with_name("commitments-general-tune-added.jsonl")
 """Rows added to the tune split after the set was split (each labelled before the extractor was
 run on it); every one of them is ``tune``."""
 ADDED_MARK = "_added"
-"""The in-memory mark of a row read from the added file."""
+"""The in-memory mark of a row read from an added file (either)."""
+REAL_ADDED = FIXTURE.with_name("commitments-general-real-added.jsonl")
+"""Real turns labelled later, whole dialogues at a time: ``tune`` or ``holdout-real`` by their
+dialogue's side (each labelled before the extractor was run on it)."""
+REAL_MARK = "_later_real"
+"""The in-memory mark of a row read from the later real file."""
+HOLDOUT_REAL = "holdout-real"
+"""The split of the later real turns on the holdout's side: only scored."""
 
 KINDS: tuple[str, ...] = ("trade", "give", "accept", "no_attack", "meet", "stay_out", "support")
 """The kinds of the general guide, in report order."""
@@ -345,13 +359,15 @@ def load(path: Path) -> list[dict[str, Any]]:
     return rows
 
 
-def load_added(path: Path, known: Iterable[str]) -> list[dict[str, Any]]:
-    """The added tune rows (marked :data:`ADDED_MARK`): each must be ``tune`` and have an id of its own."""
+def load_added(path: Path, known: Iterable[str], splits: Sequence[str] = ("tune",)) -> list[dict[str, Any]]:
+    """The added rows (marked :data:`ADDED_MARK`): each must be in one of ``splits`` and have an id
+    of its own."""
     seen = set(known)
     rows = load(path)
     for number, row in enumerate(rows, 1):
-        if row["split"] != "tune":
-            raise ValueError(f"{path}: row {row['id']!r}: field split: an added row is tune, got {row['split']!r}")
+        if row["split"] not in splits:
+            raise ValueError(f"{path}: row {row['id']!r}: field split: an added row is "
+                             f"{' or '.join(splits)}, got {row['split']!r}")
         if row["id"] in seen:
             raise ValueError(f"{path}: row {row['id']!r}: field id: already in the set (row {number})")
         seen.add(row["id"])
@@ -444,12 +460,15 @@ def report(rows: Sequence[Mapping[str, Any]], predicted: Mapping[str, list[Key]]
                 lines += render(f"{split} / {style}", s, detail=False)
                 data[split]["styles"][style] = s.to_json()
         added = [r for r in subset if r.get(ADDED_MARK)]
-        if added:
-            for name, part in (("first-split rows", [r for r in subset if not r.get(ADDED_MARK)]),
-                               ("added rows", added)):
-                s = score(part, predicted)
-                lines += render(f"{split} / {name}", s, detail=False)
-                data[split]["addedRows" if name == "added rows" else "firstSplitRows"] = s.to_json()
+        if added and split != HOLDOUT_REAL:
+            later = [r for r in added if r.get(REAL_MARK)]
+            for name, key, part in (("first-split rows", "firstSplitRows", [r for r in subset if not r.get(ADDED_MARK)]),
+                                    ("added rows", "addedRows", added),
+                                    ("later real rows", "laterRealRows", later)):
+                if part:
+                    s = score(part, predicted)
+                    lines += render(f"{split} / {name}", s, detail=False)
+                    data[split][key] = s.to_json()
         lines.append("")
     return lines, data
 
@@ -498,11 +517,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fixture", type=Path, default=FIXTURE)
     parser.add_argument("--added", type=Path, default=ADDED,
                         help="rows added to the tune split after the set was split (all tune)")
+    parser.add_argument("--real-added", type=Path, default=REAL_ADDED,
+                        help="real turns labelled later, whole dialogues (tune or holdout-real)")
     parser.add_argument("--no-added", action="store_true", help="score the first split's rows only")
     parser.add_argument("--extractor", default="heuristic",
                         help=f"{', '.join(FACTORIES)}, or module:factory (factory(vocabulary) -> extractor)")
-    parser.add_argument("--split", choices=("holdout", "tune", "all", "both"), default="both",
-                        help="which split to score (both: holdout, then tune)")
+    parser.add_argument("--split", choices=("holdout", HOLDOUT_REAL, "tune", "all", "both"), default="both",
+                        help="which split to score (both: holdout, holdout-real, then tune)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     parser.add_argument("--sweep", action="store_true",
                         help="score the split(s) again under changes of the text that keep its labels")
@@ -513,11 +534,15 @@ def main(argv: list[str] | None = None) -> int:
         rows = load(args.fixture)
         if not args.no_added:
             rows += load_added(args.added, (r["id"] for r in rows))
+            later = load_added(args.real_added, (r["id"] for r in rows), ("tune", HOLDOUT_REAL))
+            for row in later:
+                row[REAL_MARK] = True
+            rows += later
         factory = factory_named(args.extractor)
     except (OSError, ValueError, ImportError, AttributeError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    splits = ["holdout", "tune"] if args.split == "both" else [args.split]
+    splits = ["holdout", HOLDOUT_REAL, "tune"] if args.split == "both" else [args.split]
     predicted = predictions(rows, factory, args.fixture)
     sample = factory(rows[0]["vocabulary"]) if rows else None
     info = extractor_info(sample) if sample is not None else {}
@@ -525,12 +550,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps({"extractor": info, "factory": args.extractor, "fixture": args.fixture.name,
                           "added": None if args.no_added else args.added.name,
+                          "realAdded": None if args.no_added else args.real_added.name,
                           "splits": data}, indent=1, sort_keys=True))
     else:
         print(f"extractor {info.get('name')} v{info.get('version')} built by {args.extractor!r} "
               f"(reads the first {info.get('maxChars')} characters); {args.fixture.name}"
-              + ("" if args.no_added else f" + {args.added.name} (tune)"))
-        print("figures to quote come from [holdout]; intervals are 95% Wilson\n")
+              + ("" if args.no_added else f" + {args.added.name} (tune) + {args.real_added.name} "
+                 f"(tune, {HOLDOUT_REAL})"))
+        print(f"figures to quote come from [holdout] and [{HOLDOUT_REAL}]; intervals are 95% Wilson\n")
         print("\n".join(lines).rstrip())
     if args.sweep and not args.json:
         for split in splits:

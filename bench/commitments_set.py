@@ -4,6 +4,7 @@ Usage::
 
     python bench/commitments_set.py sample --corpus PATH [--n 280] [--seed 20260815]
     python bench/commitments_set.py split FILE [--write]
+    python bench/commitments_set.py dialogues --corpus PATH [--tune-turns 104] [--holdout-turns 52]
 
 ``sample`` draws the real negotiation turns that ``tests/fixtures/commitments-general.jsonl``
 labels: from a message corpus in the one-message-a-line form (``{"text", "label",
@@ -20,6 +21,16 @@ two turns of one dialogue never straddle the split; a written row by its id); wi
 each style the groups are ordered by a seeded SHA-256 of the group key, and groups
 go to ``holdout`` in that order until half of the style's rows are there; the rest
 are ``tune``.  Each style therefore has both splits, and about half its rows in each.
+
+``dialogues`` draws whole dialogues for the real rows labelled later
+(``tests/fixtures/commitments-general-real-added.jsonl``): every turn of the corpus not
+labelled yet, dialogue by dialogue (:func:`draw_dialogues`).  A dialogue keeps the side its
+sampled turns are on -- one whose turns are ``tune`` gives ``tune`` rows, one whose turns
+are ``holdout`` gives ``holdout-real`` rows -- so no conversation ever straddles the split;
+on each side dialogues are taken in the order of a seeded SHA-256 of their id until the
+side holds its number of turns (two thirds ``tune``, one third ``holdout-real`` by
+default).  Like ``sample``, the draw depends on the seed, the corpus and the labelled files
+only, never on what an extractor makes of a line.
 """
 
 from __future__ import annotations
@@ -40,10 +51,20 @@ SAMPLE_SEED = 20260815
 SAMPLE_SIZE = 280
 """How many real turns the set labels."""
 
+DIALOGUE_SEED = "commitments-general-dialogues-v1"
+"""The salt of the order in which whole dialogues are drawn (:func:`draw_dialogues`)."""
+
+HOLDOUT_REAL = "holdout-real"
+"""The split of the real turns labelled later on the holdout's side: only scored, once."""
+
 SPLIT_SEED = "commitments-general-v1"
 """The salt of the split hash."""
 
 REAL_STYLE = "casino"
+
+FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures"
+LABELLED = [FIXTURES / "commitments-general.jsonl", FIXTURES / "commitments-general-tune-added.jsonl"]
+"""The files whose real turns were labelled before the dialogues were drawn."""
 """The style of the real (human-written) turns."""
 
 CASINO_LICENSE = "CC BY 4.0"
@@ -137,6 +158,61 @@ def assign_splits(rows: Iterable[Mapping[str, Any]]) -> dict[str, str]:
     return out
 
 
+def corpus_turns(lines: Iterable[str]) -> list[dict[str, Any]]:
+    """Every negotiation turn of the corpus as an unlabelled row (ids as :func:`sample_casino` gives them)."""
+    lines = list(lines)
+    n = sum(1 for line in lines if line.strip() and json.loads(line).get("kind") == "negotiation")
+    return sample_casino(lines, n=n)
+
+
+def draw_dialogues(turns: Iterable[Mapping[str, Any]], labelled: Iterable[Mapping[str, Any]],
+                   tune_turns: int, holdout_turns: int,
+                   seed: str = DIALOGUE_SEED) -> list[dict[str, Any]]:
+    """The unlabelled turns of whole dialogues, each row with its ``split`` (``tune`` or
+    :data:`HOLDOUT_REAL`), in corpus order.
+
+    A dialogue's side is the split of its labelled turns (a dialogue with none is
+    ``tune`` when the tune side still needs turns, else ``holdout-real``); per side,
+    dialogues in seeded-hash order are taken whole until the side holds its turns.
+
+    >>> turns = [{"id": f"casino/test/{d}/{t}", "text": "hi", "source": f"CaSiNo/test/{d}"}
+    ...          for d in (1, 2, 3) for t in range(3)]
+    >>> done = [{"id": "casino/test/1/0", "style": "casino", "source": "CaSiNo/test/1", "split": "holdout"},
+    ...         {"id": "casino/test/2/0", "style": "casino", "source": "CaSiNo/test/2", "split": "tune"}]
+    >>> [(r["id"], r["split"]) for r in draw_dialogues(turns, done, tune_turns=1, holdout_turns=1)]
+    [('casino/test/1/1', 'holdout-real'), ('casino/test/1/2', 'holdout-real'), \
+('casino/test/2/1', 'tune'), ('casino/test/2/2', 'tune')]
+    """
+    done: set[str] = set()
+    side: dict[str, str] = {}
+    for row in labelled:
+        if row["style"] != REAL_STYLE:
+            continue
+        done.add(str(row["id"]))
+        known = "tune" if row["split"] == "tune" else HOLDOUT_REAL
+        if side.setdefault(str(row["source"]), known) != known:
+            raise ValueError(f"row {row['id']}: field split: its dialogue {row['source']} straddles the split")
+    free: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    for turn in turns:
+        if str(turn["id"]) not in done:
+            free[str(turn["source"])].append(turn)
+    wanted = {"tune": tune_turns, HOLDOUT_REAL: holdout_turns}
+    taken: dict[str, int] = {"tune": 0, HOLDOUT_REAL: 0}
+    chosen: dict[str, str] = {}
+    for source in sorted(free, key=lambda s: hashlib.sha256(f"{seed}\x00{s}".encode()).hexdigest()):
+        split = side.get(source) or ("tune" if taken["tune"] < wanted["tune"] else HOLDOUT_REAL)
+        if taken[split] >= wanted[split]:
+            continue
+        chosen[source] = split
+        taken[split] += len(free[source])
+    out = []
+    for turn in turns:
+        split = chosen.get(str(turn["source"]))
+        if split is not None and str(turn["id"]) not in done:
+            out.append({**turn, "split": split})
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -147,7 +223,22 @@ def main(argv: list[str] | None = None) -> int:
     p_split = sub.add_parser("split", help="recompute the split of a labelled file")
     p_split.add_argument("file", type=Path)
     p_split.add_argument("--write", action="store_true", help="rewrite the file with the computed splits")
+    p_dialogues = sub.add_parser("dialogues", help="print the unlabelled turns of whole dialogues drawn for the "
+                                 "rows labelled later (tune and holdout-real)")
+    p_dialogues.add_argument("--corpus", type=Path, required=True, help="the message corpus (.jsonl)")
+    p_dialogues.add_argument("--labelled", type=Path, nargs="+", default=LABELLED,
+                             help="the labelled files whose turns are taken already")
+    p_dialogues.add_argument("--tune-turns", type=int, default=104)
+    p_dialogues.add_argument("--holdout-turns", type=int, default=52)
     args = parser.parse_args(argv)
+    if args.command == "dialogues":
+        labelled = [json.loads(line) for path in args.labelled
+                    for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        with args.corpus.open(encoding="utf-8") as f:
+            turns = corpus_turns(f)
+        for row in draw_dialogues(turns, labelled, args.tune_turns, args.holdout_turns):
+            print(json.dumps(row, ensure_ascii=False))
+        return 0
     if args.command == "sample":
         with args.corpus.open(encoding="utf-8") as f:
             for row in sample_casino(f, args.n, args.seed):

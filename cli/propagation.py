@@ -48,7 +48,8 @@ def propagation(target: str, fmt: str | None, output: Path | None, scrub: bool, 
     text: in capitals or title case, with tags in front (fwd:, RT, > , someone
     said:), quoted, with a remark after, cut at either end, a word swapped or
     misspelt. The copy must keep enough rare wording, and phrases agents say on
-    their own do not chain. Where the sender heard several copies, the parent is
+    their own do not chain (agents who report one event at once, none having
+    heard another, are not such a phrase: each report is a root). Where the sender heard several copies, the parent is
     the one whose own changes the copy inherits; each edge shows a confidence,
     the reason for its parent, and the candidates it ties with. Canaries of
     broadcast-canary probes are tracked exactly. Per chain: root, generations,

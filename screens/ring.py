@@ -19,7 +19,8 @@ match (the match-level step adjusts every p-value over every test of the match):
 - **wash cycle** (``wash_cycle``, :mod:`.wash_cycle`): goods going round three seats or more
   lap after lap, tested on the direction of the good's transfers (binomial);
 - **round-trip ring** (``wash_ring``, :mod:`.wash_ring`): round trips of one parcel on every
-  pair of a cycle, all under way together, tested as one hypothesis that pays for the search.
+  pair of a cycle, all under way together (or every pair washing it at one tick), tested as one
+  hypothesis that pays for the search.
 
 Every pair's round-trip test is in the match's family, flagged or not.
 

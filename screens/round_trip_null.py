@@ -2,9 +2,13 @@
 
 Every pair's round trips (:mod:`.mirrors`) are tested against honest play in the same match
 (the scoring rubric's *Circular reputation*, rubric 2.4; the evaluation design's collusion
-screens): the count of the pair's round trips out of half its exchanges (each round trip
-takes two), against a beta-binomial whose rate and spread are read from the match's pairs
-that share neither of its seats, each pair one vote:
+screens).  The statistic is the most round trips the pair made of *one parcel* (the same goods
+swapped for the same goods, either way round, :func:`one_parcel`): wash trading sends one
+parcel back and forth again and again, while an honest pair that buys back now and then, or
+barters back and forth as its needs change, buys back different goods each time.  That count,
+out of half the pair's exchanges (each round trip takes two), is weighed against a
+beta-binomial whose rate and spread are read from the match's pairs that share neither of its
+seats (the same count, each pair one vote):
 
 - the rate grows with the pair's volume: the more two seats trade, the more of their trades
   find a mirror by chance (a logistic curve in the log of the number of exchanges,
@@ -22,16 +26,17 @@ from typing import Any
 
 import numpy as np
 
-from .graph import PairFlow, TransferView
+from .graph import Exchange, PairFlow, TransferView
 from .mirrors import _signature, pair_trips
 from .stats import betabinom_sf
 
-__all__ = ["PAIR_NULL", "PairTest", "pair_nulls", "return_tests", "round_trip_counts", "yardsticks"]
+__all__ = ["PAIR_NULL", "PairTest", "one_parcel", "pair_nulls", "parcel", "repeat_rates", "return_tests", "round_trip_counts",
+           "yardsticks"]
 
-PAIR_NULL = ("the pair made mirror round trips at the rate the match's pairs that share neither seat make at its "
-             "volume (a logistic curve in the log of their exchanges, each pair one vote), that rate varying "
-             "from pair to pair as much as it does among those pairs (beta-binomial over the trips the pair's "
-             "exchanges allow)")
+PAIR_NULL = ("the pair made mirror round trips of one parcel (the same goods swapped back and forth) at the rate the "
+             "match's pairs that share neither seat make them at its volume (a logistic curve in the log of their "
+             "exchanges, each pair one vote), that rate varying from pair to pair as much as it does among those "
+             "pairs (beta-binomial over the trips the pair's exchanges allow)")
 """The wash-pair null, in words."""
 
 SPREAD = 8.0
@@ -43,9 +48,41 @@ PRIOR_ROOM = 20.0
 a match with few pairs does not set its spread from two or three of them."""
 
 
+def parcel(x: Exchange) -> Any:
+    """The parcel a round trip washed, from its first trade: which goods were swapped for which,
+    either way round (the goods each side gave, not who gave them, nor how much: a mirror's
+    values already agree within ``max_leg_ratio``).
+
+    >>> x = Exchange("a", "b", 1, "x", goods={"a": {"wood": 6.0}, "b": {"stone": 4.0}})
+    >>> y = Exchange("a", "b", 2, "y", goods={"a": {"stone": 4.0}, "b": {"wood": 6.0}})
+    >>> parcel(x) == parcel(y), parcel(x) == parcel(Exchange("a", "b", 3, "z", goods={"a": {"food": 6.0}}))
+    (True, False)
+    """
+    empty: dict[Any, float] = {}
+    return frozenset((_signature(x.goods.get(x.a) or empty), _signature(x.goods.get(x.b) or empty)))
+
+
+def one_parcel(trips: list[tuple[Exchange, Exchange]]) -> int:
+    """The most round trips of one :func:`parcel` among ``trips`` (0 when there are none): a wash
+    pair sends the same goods back and forth again and again; an honest pair that buys back now
+    and then buys back different goods.
+
+    >>> x = Exchange("a", "b", 1, "x", goods={"a": {"wood": 6.0}, "b": {"stone": 4.0}})
+    >>> y = Exchange("a", "b", 2, "y", goods={"a": {"food": 3.0}, "b": {"ore": 9.0}})
+    >>> one_parcel([(x, x), (y, y), (x, x)]), one_parcel([])
+    (2, 0)
+    """
+    counts: dict[Any, int] = {}
+    for x, _y in trips:
+        key = parcel(x)
+        counts[key] = counts.get(key, 0) + 1
+    return max(counts.values(), default=0)
+
+
 def round_trip_counts(view: TransferView, pair: PairFlow, ratio: float) -> tuple[int, int]:
-    """``(mirror round trips, exchanges of known value)`` of the pair (no search for mirrors where
-    fewer than two exchanges could mirror one another)."""
+    """``(round trips of one parcel, exchanges of known value)`` of the pair: the most of its mirror
+    round trips that washed one parcel (:func:`one_parcel`); no search for mirrors where fewer than
+    two exchanges could mirror one another."""
     memo_key = ("ring.in_trips", pair.a, pair.b, ratio)
     found: tuple[int, int] | None = view.memo.get(memo_key)
     if found is not None:
@@ -56,14 +93,14 @@ def round_trip_counts(view: TransferView, pair: PairFlow, ratio: float) -> tuple
                   for x in pair.exchanges if not x.unvalued]
     seen = set(signatures)
     mirrorable = sum(1 for sa, sb in signatures if (sb, sa) in seen and (sa or sb))
-    trips = len(pair_trips(view, pair, ratio)) if mirrorable >= 2 else 0
+    trips = one_parcel(pair_trips(view, pair, ratio)) if mirrorable >= 2 else 0
     found = (trips, len(signatures))
     view.memo[memo_key] = found
     return found
 
 
 PairTest = tuple[float, float, int, int, float, float]
-"""``(p, smallest attainable p, round trips, trips possible, the null's rate, the null's strength)``."""
+"""``(p, smallest attainable p, round trips of one parcel, trips possible, the null's rate, the null's strength)``."""
 
 
 def pair_nulls(trips: np.ndarray, possible: np.ndarray, exchanges: np.ndarray, seats: np.ndarray,
@@ -137,6 +174,34 @@ def yardsticks(trips: np.ndarray, possible: np.ndarray, logn: np.ndarray, keep: 
     rho = np.where(count > 0, rho, floor)
     rate = np.clip(_expit(b0 + b1 * at), 1e-9, 1 - 1e-9)
     return rate, 1.0 / np.clip(rho, floor, 1.0 - 1e-6) - 1.0
+
+
+REPEAT_PRIOR = 4.0
+"""Weight, in trips possible, of the round-trip rate at a pair's volume as the prior of the match's
+repeat rate (:func:`repeat_rates`): a match whose pairs rarely came back for more of one parcel says
+so only once enough of them had the chance."""
+
+
+def repeat_rates(trips: np.ndarray, possible: np.ndarray, keep: np.ndarray, prior: np.ndarray,
+                 least: int = 1) -> np.ndarray:
+    """Row ``i``: the match's rate of *further* round trips of one parcel, read from the pairs
+    ``keep[i]`` marks that made at least ``least`` (their round trips of one parcel beyond
+    ``least``, out of the trips their exchanges still allowed), shrunk towards ``prior[i]`` (the
+    round-trip rate at the row's volume, :func:`yardsticks`) with the weight of
+    :data:`REPEAT_PRIOR` trips possible.  The chance a pair that swapped a parcel once swaps the
+    same parcel again: honest pairs that buy back now and then buy back other goods; a wash pair
+    sends the one parcel back and forth again and again.
+
+    >>> r = repeat_rates(np.array([1, 2, 0, 3]), np.array([3, 4, 2, 3]), np.array([[True, True, True, False]]),
+    ...                  np.array([0.3]))
+    >>> round(float(r[0]), 4)  # (0 + 1 + 4 x 0.3) / (2 + 3 + 4): the pair without a trip does not count
+    0.2444
+    """
+    had = trips >= least
+    further = np.where(had, trips - least, 0).astype(float)
+    room = np.where(had, np.maximum(possible - least, 0), 0).astype(float)
+    kept = keep.astype(float)
+    return np.asarray((kept @ further + REPEAT_PRIOR * prior) / (kept @ room + REPEAT_PRIOR))
 
 
 def _log_likelihood(b0: np.ndarray, b1: np.ndarray, rates: np.ndarray, w: np.ndarray, logn: np.ndarray,

@@ -1,4 +1,4 @@
-"""Round-trip rings: round trips on every pair of a cycle of seats, all under way together.
+"""Round-trip rings: round trips of one parcel on every pair of a cycle of seats, under way together.
 
 The scoring rubric, *Trade ledger* and *Circular reputation* (rubric 2.4).
 
@@ -15,7 +15,11 @@ per pair can be chosen that are
 - *value-consistent*: each worth within ``max_leg_ratio`` of the others (one parcel);
 - *the same goods*: a good that every one of them carried;
 - *time-consistent*: all under way together -- at some tick every pair of the ring had
-  sent its goods and not yet had them back (buy-backs at different times are not a ring);
+  sent its goods and not yet had them back; or, where no tick has them all out at once, the
+  pairs' washing interleaved -- at some tick every pair was between its first round trip of
+  the parcel and its last (a ring that washes again and again, lap after lap, where a
+  declined offer shifts one pair's returns by a lap; buy-backs at different times, each
+  pair's once, are still not a ring);
 
 and, over the pairs of the cycle, the trade went back and forth: the *circular share*
 ``1 - sum(net share x value) / sum(value)`` (the scoring rubric's *Trade ledger*: net share 0 is "the
@@ -34,9 +38,13 @@ its pairs' round trips is weighed against the pairs with no seat in the ring
 (:func:`~.round_trip_null.yardsticks`: a ring's own pairs never set its yardstick), the
 pairs independent under the null, Fisher's product over them, read two ways, both valid:
 
-- *given the search*: each pair's p-value given that it made the ``ring_trips`` round trips
-  that put it in the search (``P(T >= t) / P(T >= ring_trips)``), times the cycles the
-  search completed (Bonferroni);
+- *given the search*: each pair's further round trips of one parcel beyond the
+  ``ring_trips`` that put it in the search, out of the trips its exchanges still allowed,
+  at the match's *repeat rate* -- how often the outside pairs that made a round trip came
+  back for more of one parcel (:func:`~.round_trip_null.repeat_rates`, shrunk towards the
+  round-trip rate at the pair's volume) -- times the cycles the search completed
+  (Bonferroni).  An honest pair buys back now and then, other goods each time; a ring
+  sends its one parcel round again and again;
 - *as they stand*: each pair's plain p-value, times every cycle of 3 to
   ``max_cycle_length`` seats among the pairs that traded ``2 x ring_trips`` times or more
   (an upper bound from closed walks, :func:`_potential_cycles`);
@@ -73,7 +81,7 @@ import numpy as np
 from .flags import Flag, ordered, pair_key
 from .graph import Exchange, TransferView
 from .mirrors import mirrorable_value, mirrored_trips
-from .round_trip_null import return_tests, round_trip_counts, yardsticks
+from .round_trip_null import repeat_rates, return_tests, round_trip_counts, yardsticks
 from .stats import betabinom_sf, product_p
 
 __all__ = ["RING_NULL", "TESTED_CYCLES", "round_trip_rings"]
@@ -152,7 +160,7 @@ def _intersect(xs: Intervals, ys: Intervals) -> Intervals:
 class _Leg:
     """A pair of the trip graph: its round trips and what any choice among them can satisfy."""
 
-    __slots__ = ("trips", "sizes", "goods", "times")
+    __slots__ = ("trips", "sizes", "goods", "times", "span")
 
     def __init__(self, trips: list[_Trip], ratio: float) -> None:
         self.trips = trips
@@ -161,17 +169,22 @@ class _Leg:
         self.goods = frozenset().union(*(t.goods for t in trips))
         self.times = _merged([(t.start, t.end) for t in trips])
         """Ticks at which some round trip was under way."""
+        self.span = [(min(t.start for t in trips), max(t.end for t in trips))]
+        """From its first round trip's start to its last one's end: when the pair was washing."""
 
 
 class _Episode:
     """When a round-trip ring was under way: its round trips, the good, and the lap, if any."""
 
-    __slots__ = ("tick", "good", "trips", "path", "hand_offs")
+    __slots__ = ("tick", "good", "trips", "path", "hand_offs", "together")
 
     def __init__(self, tick: float, good: Any, trips: list[_Trip], path: list[Any] | None,
-                 hand_offs: list[float] | None) -> None:
+                 hand_offs: list[float] | None, together: bool = True) -> None:
         self.tick = tick
-        """The earliest tick at which every chosen round trip was under way."""
+        """The earliest tick at which every chosen round trip was under way (``together``), or else
+        at which every pair was washing (between its first round trip's start and its last one's end)."""
+        self.together = together
+        """Every chosen round trip under way at ``tick``; False: the pairs' round trips interleaved."""
         self.good = good
         """A good every chosen round trip carried."""
         self.trips = trips
@@ -187,8 +200,12 @@ def _together(cycle: tuple[Any, ...], legs: list[_Leg], ratio: float) -> _Episod
     """The round-trip ring test of ``cycle`` (``legs[i]`` the pair of ``cycle[i]`` and the next):
     one round trip per pair, each worth within ``ratio`` of the others, all carrying one good,
     all under way at one tick.  The earliest such tick, for a good that went round the cycle
-    (a lap, :func:`_lap_of`) if one did; None when there is none."""
+    (a lap, :func:`_lap_of`) if one did.  Where there is none, the earliest tick at which every
+    pair was washing such round trips (between the first one's start and the last one's end),
+    each pair's nearest round trip then chosen (``together`` False: interleaved); None when
+    there is neither."""
     best: _Episode | None = None
+    fallback: _Episode | None = None  # no tick with every chosen round trip under way: the pairs' washing interleaved
     anchors = ordered({(t.value, g) for leg in legs for t in leg.trips for g in t.goods})
     for floor_value, good in anchors:  # the cheapest chosen round trip, and the good they all carry
         ceiling = floor_value * ratio * (1 + 1e-12)
@@ -202,6 +219,12 @@ def _together(cycle: tuple[Any, ...], legs: list[_Leg], ratio: float) -> _Episod
             for tick in ordered({t.start for fit in fits for t in fit}):  # when the last of them set out
                 under_way = [[t for t in fit if t.start <= tick <= t.end] for fit in fits]
                 if not all(under_way):
+                    if best is None and all(min(t.start for t in fit) <= tick <= max(t.end for t in fit)
+                                            for fit in fits):
+                        interleaved = _Episode(tick, good, [min(fit, key=lambda t: (_distance(t, tick), t.start, t.end))
+                                                            for fit in fits], None, None, together=False)
+                        if fallback is None or tick < fallback.tick:
+                            fallback = interleaved
                     continue
                 lap = _lap_of(cycle, under_way, good)
                 if lap is not None:
@@ -212,7 +235,12 @@ def _together(cycle: tuple[Any, ...], legs: list[_Leg], ratio: float) -> _Episod
                 if best is None or (found.path is None, found.tick) < (best.path is None, best.tick):
                     best = found  # the earliest, one whose good went round first
                 break
-    return best
+    return best if best is not None else fallback
+
+
+def _distance(trip: _Trip, tick: float) -> float:
+    """Ticks between ``tick`` and the round trip (0 when it was under way then)."""
+    return max(trip.start - tick, tick - trip.end, 0.0)
 
 
 def _lap_of(cycle: tuple[Any, ...], under_way: list[list[_Trip]],
@@ -277,7 +305,7 @@ def _ring_search(start: Any, path: list[Any], on_path: set[Any], sizes: Interval
         leg = legs[key(node, nxt)]
         nsizes = _intersect(sizes, leg.sizes)
         ngoods = goods & leg.goods
-        ntimes = _intersect(times, leg.times)
+        ntimes = _intersect(times, leg.span)
         if not (nsizes and ngoods and ntimes):
             continue
         if nxt == start:
@@ -383,8 +411,8 @@ def _ring_flag(view: TransferView, members: tuple[Any, ...], rings: nx.Graph, cy
     inside = [c for c in cycles if c["cycle"][0] in members]
     pairs = ordered({pair_key(u, v) for u, v in rings.subgraph(members).edges})
     score = _circular_share(view, pairs)
-    first = min(inside, key=lambda c: (c["episode"].path is None, c["episode"].tick, len(c["cycle"]),
-                                       repr(c["cycle"])))
+    first = min(inside, key=lambda c: (not c["episode"].together, c["episode"].path is None, c["episode"].tick,
+                                       len(c["cycle"]), repr(c["cycle"])))
     cycle = first["cycle"]
     episode: _Episode = first["episode"]
     shares = {f"{a}~{b}": round(view.pair(a, b).net_share, 3) for a, b in pairs}
@@ -392,7 +420,8 @@ def _ring_flag(view: TransferView, members: tuple[Any, ...], rings: nx.Graph, cy
     details: dict[str, Any] = {
         "cycle": list(cycle),
         "good": episode.good,
-        "allUnderWayAtTick": episode.tick,
+        "allUnderWayAtTick": episode.tick if episode.together else None,
+        "washingInterleavedAtTick": None if episode.together else episode.tick,
         "lap": list(episode.path) if episode.path is not None else None,
         "handOffTicks": list(episode.hand_offs) if episode.hand_offs is not None else None,
         "circularShare": round(score, 4),
@@ -421,7 +450,9 @@ def _ring_flag(view: TransferView, members: tuple[Any, ...], rings: nx.Graph, cy
         threshold=float(params["ring_threshold"]),
         evidence=tuple(ordered(evidence)),
         explanation=(
-            f"{story}, all under way together at tick {episode.tick:g}, each leg of one value: "
+            f"{story}, " + (f"all under way together at tick {episode.tick:g}" if episode.together else
+                            f"every pair washing it at tick {episode.tick:g} (between its first round trip and "
+                            "its last)") + ", each leg of one value: "
             f"{score:.0%} of their trade went back and forth "
             f"(net share as low as {min(shares.values()):.3f}), trading for the count and the reputation, "
             "not for the goods."
@@ -482,6 +513,7 @@ def _ring_pair_tests(view: TransferView, ratio: float, pairs: list[tuple[Any, An
     mine = [view.key(a, b) for a, b in pairs]
     at = np.array([math.log(valued[k]) if k in valued else 0.0 for k in mine])
     rate, strength = yardsticks(arr[:, 0], arr[:, 1], logn, np.tile(keep, (len(mine), 1)), at)
+    repeat = repeat_rates(arr[:, 0], arr[:, 1], np.tile(keep, (len(mine), 1)), rate, least)
     given: list[tuple[float, float]] = []
     plain: list[tuple[float, float]] = []
     for i, k in enumerate(mine):
@@ -494,9 +526,23 @@ def _ring_pair_tests(view: TransferView, ratio: float, pairs: list[tuple[Any, An
         observed = betabinom_sf(max(trips, least), possible, pi, st)
         most = betabinom_sf(max(possible, least), possible, pi, st)
         plain.append((observed, most))
-        base = betabinom_sf(least, possible, pi, st)
-        given.append((min(1.0, observed / base), min(1.0, most / base)) if base > 0 else (1.0, 1.0))
+        given.append(_given_search(trips, possible, least, float(repeat[i]), st))
     return given, plain
+
+
+def _given_search(trips: int, possible: int, least: int, repeat: float, strength: float) -> tuple[float, float]:
+    """A ring pair's p-value given the ``least`` round trips of one parcel that put it in the search,
+    and the smallest it could be: its further round trips of that parcel (beyond ``least``) out of
+    the trips its exchanges still allow, at the match's repeat rate (:func:`~.round_trip_null.repeat_rates`),
+    as unevenly as the pairs' round trips vary (beta-binomial).
+
+    >>> [round(p, 6) for p in _given_search(3, 3, 1, 0.1, 8.0)]  # two repeats of two: (0.8 / 8) x (1.8 / 9)
+    [0.02, 0.02]
+    """
+    room = possible - least
+    if room <= 0:
+        return 1.0, 1.0
+    return betabinom_sf(trips - least, room, repeat, strength), betabinom_sf(room, room, repeat, strength)
 
 
 def _potential_cycles(view: TransferView, least: int, max_len: int) -> float:

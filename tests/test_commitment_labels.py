@@ -7,7 +7,11 @@ item, place and agent of a label is in the row's vocabulary, ids are unique, the
 split is the computed one and every style has both halves, and the set holds at
 least 600 rows of which at least 250 are real human-written turns.  The rows added to
 the tune split afterwards (``commitments-general-tune-added.jsonl``) pass the same
-checks of form, are all ``tune``, and never come from a dialogue the holdout holds.
+checks of form, are all ``tune``, and never come from a dialogue the holdout holds.  The
+real turns labelled later, whole dialogues at a time (``commitments-general-real-added.jsonl``),
+pass them too, carry their provenance, are exactly the seeded draw of the dialogues, and keep
+each dialogue on the side its earlier turns are on (``tune``, or ``holdout-real`` for a
+holdout dialogue).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "commitments-general.jsonl"
 ADDED = ROOT / "tests" / "fixtures" / "commitments-general-tune-added.jsonl"
+REAL_ADDED = ROOT / "tests" / "fixtures" / "commitments-general-real-added.jsonl"
 SET_SCRIPT = ROOT / "bench" / "commitments_set.py"
 AGREEMENT_SCRIPT = ROOT / "bench" / "commitments_agreement.py"
 CORPUS = next((p for p in (ROOT.parent / "shared" / "corpora" / "messages-dev.jsonl",
@@ -65,8 +70,13 @@ def _rows(path: Path = FIXTURE) -> list[dict[str, Any]]:
 
 ROWS = _rows()
 ADDED_ROWS = _rows(ADDED)
-EVERY_ROW = ROWS + ADDED_ROWS
-_FILE_OF = {**{r["id"]: ADDED.name for r in ADDED_ROWS}, **{r["id"]: FIXTURE.name for r in ROWS}}
+REAL_ADDED_ROWS = _rows(REAL_ADDED)
+EVERY_ROW = ROWS + ADDED_ROWS + REAL_ADDED_ROWS
+_FILE_OF = {**{r["id"]: REAL_ADDED.name for r in REAL_ADDED_ROWS}, **{r["id"]: ADDED.name for r in ADDED_ROWS},
+            **{r["id"]: FIXTURE.name for r in ROWS}}
+PROVENANCE_FIELDS = {"drawn", "side", "labelled"}
+"""What a row of the later real file says of itself: how it was drawn, which side its dialogue is on,
+when and how it was labelled."""
 
 
 def _where(row: dict[str, Any]) -> str:
@@ -74,13 +84,16 @@ def _where(row: dict[str, Any]) -> str:
 
 
 def test_every_row_has_exactly_the_row_fields() -> None:
+    later = {r["id"] for r in REAL_ADDED_ROWS}
     for row in EVERY_ROW:
-        assert set(row) == ROW_FIELDS, f"{_where(row)}: fields {sorted(set(row) ^ ROW_FIELDS)}"
+        fields = ROW_FIELDS | {"provenance"} if row["id"] in later else ROW_FIELDS
+        assert set(row) == fields, f"{_where(row)}: fields {sorted(set(row) ^ fields)}"
         assert isinstance(row["id"], str) and row["id"], _where(row)
         assert isinstance(row["text"], str) and row["text"].strip(), _where(row)
         assert isinstance(row["commitments"], list), _where(row)
         assert row["style"] in STYLES, f"{_where(row)}: style {row['style']!r}"
-        assert row["split"] in ("tune", "holdout"), f"{_where(row)}: split {row['split']!r}"
+        splits = ("tune", "holdout-real") if row["id"] in later else ("tune", "holdout")
+        assert row["split"] in splits, f"{_where(row)}: split {row['split']!r}"
         assert isinstance(row["source"], str) and row["source"], _where(row)
         assert isinstance(row["license"], str) and row["license"], _where(row)
 
@@ -271,3 +284,42 @@ def test_added_real_rows_are_turns_of_the_corpus() -> None:
         if row["style"] == REAL_STYLE:
             turn = every[row["id"]]
             assert (row["text"], row["source"]) == (turn["text"], turn["source"]), _where(row)
+
+
+def test_later_real_rows_carry_provenance_and_keep_their_dialogue_side() -> None:
+    assert len(REAL_ADDED_ROWS) >= 150
+    side: dict[str, str] = {}
+    for row in ROWS + ADDED_ROWS:
+        if row["style"] == REAL_STYLE:
+            side[row["source"]] = "tune" if row["split"] == "tune" else "holdout-real"
+    for row in REAL_ADDED_ROWS:
+        assert row["style"] == REAL_STYLE and row["license"] == "CC BY 4.0", _where(row)
+        assert row["vocabulary"]["items"] == ["food", "water", "firewood"], _where(row)
+        assert set(row["provenance"]) == PROVENANCE_FIELDS, _where(row)
+        assert all(isinstance(v, str) and v for v in row["provenance"].values()), _where(row)
+        assert side.get(row["source"], row["split"]) == row["split"], f"{_where(row)}: its dialogue is on the other side"
+    counts = Counter(r["split"] for r in REAL_ADDED_ROWS)
+    # two thirds tune, one third holdout-real, by whole dialogues
+    assert counts["holdout-real"] >= 50 and counts["tune"] >= 100, counts
+
+
+@pytest.mark.skipif(not CORPUS.exists(), reason="the message corpus is not next to this checkout")
+def test_later_real_rows_are_the_seeded_draw_of_whole_dialogues() -> None:
+    module = _module(SET_SCRIPT, "commitments_set")
+    with CORPUS.open(encoding="utf-8") as f:
+        turns = module.corpus_turns(f)
+    drawn = module.draw_dialogues(turns, ROWS + ADDED_ROWS, tune_turns=104, holdout_turns=52)
+    assert [(r["id"], r["text"], r["source"], r["split"]) for r in drawn] == \
+        [(r["id"], r["text"], r["source"], r["split"]) for r in REAL_ADDED_ROWS]
+    # whole dialogues: every turn of a drawn dialogue is labelled, in one file or another
+    labelled = {r["id"] for r in EVERY_ROW}
+    for source in {r["source"] for r in REAL_ADDED_ROWS}:
+        assert all(t["id"] in labelled for t in turns if t["source"] == source), source
+
+
+def test_draw_refuses_a_dialogue_that_straddles_the_split() -> None:
+    module = _module(SET_SCRIPT, "commitments_set")
+    done = [{"id": "casino/test/1/0", "style": "casino", "source": "CaSiNo/test/1", "split": "holdout"},
+            {"id": "casino/test/1/1", "style": "casino", "source": "CaSiNo/test/1", "split": "tune"}]
+    with pytest.raises(ValueError, match="straddles"):
+        module.draw_dialogues([], done, tune_turns=1, holdout_turns=1)

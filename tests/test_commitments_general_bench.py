@@ -197,7 +197,7 @@ def test_errors_print_tune_rows_only(capsys: pytest.CaptureFixture[str]) -> None
     out = capsys.readouterr().out
     ids = [json.loads(line)["id"] for line in out.splitlines() if line.startswith("{")]
     fixture = {json.loads(line)["id"]: json.loads(line)["split"]
-               for path in (B.FIXTURE, B.ADDED) for line in path.read_text(encoding="utf-8").splitlines()}
+               for path in (B.FIXTURE, B.ADDED, B.REAL_ADDED) for line in path.read_text(encoding="utf-8").splitlines()}
     assert ids and all(fixture[i] == "tune" for i in ids)
 
 
@@ -221,3 +221,22 @@ def test_tune_block_shows_the_added_rows_apart(capsys: pytest.CaptureFixture[str
     assert tune["all"]["rows"] == tune["firstSplitRows"]["rows"] + tune["addedRows"]["rows"]
     assert B.main(["--json", "--split", "tune", "--no-added"]) == 0
     assert "addedRows" not in json.loads(capsys.readouterr().out)["splits"]["tune"]
+
+
+def test_later_real_rows_join_tune_or_their_own_split(tmp_path: Path) -> None:
+    row = {"id": "r1", "text": "deal", "vocabulary": {"items": [], "places": [], "agents": ["A", "B"]},
+           "speaker": "A", "addressee": "B", "commitments": [{"kind": "accept"}], "style": "s",
+           "split": "holdout-real"}
+    path = tmp_path / "later.jsonl"
+    path.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    assert [r["split"] for r in B.load_added(path, [], ("tune", B.HOLDOUT_REAL))] == ["holdout-real"]
+    with pytest.raises(ValueError, match="row 'r1': field split: an added row is tune, got 'holdout-real'"):
+        B.load_added(path, [])
+
+
+def test_tune_block_shows_the_later_real_rows_apart(capsys: pytest.CaptureFixture[str]) -> None:
+    assert B.main(["--json", "--split", "tune"]) == 0
+    tune = json.loads(capsys.readouterr().out)["splits"]["tune"]
+    later = [json.loads(line) for line in B.REAL_ADDED.read_text(encoding="utf-8").splitlines()]
+    assert tune["laterRealRows"]["rows"] == sum(1 for r in later if r["split"] == "tune")
+    assert tune["laterRealRows"]["rows"] < tune["addedRows"]["rows"]

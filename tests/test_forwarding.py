@@ -12,7 +12,8 @@ from daishi_forensics.injection._copies import CopyEvidence, Swap, align, is_cop
 from daishi_forensics.injection._forwarding import casing_of, fold, parse_forward, words_of
 from daishi_forensics.injection._information import NOTHING, Counts, Information, units_of
 from daishi_forensics.injection._lineage import (
-    Candidate, HeardOrder, Weights, choose_parent, describe, edits, first_heard_share, heard_order,
+    Candidate, HeardOrder, Weights, candidate, choose_parent, describe, edits, first_heard_share, heard_order,
+    kept_span,
 )
 from daishi_forensics.injection.propagation import GOODS, Spread, _poisson_tail, goods_of
 
@@ -258,3 +259,60 @@ def test_a_cut_weighs_its_place_and_the_match_s_share_of_cuts() -> None:
     assert w.of_edit(("cut_end", "2", "5"), 7) == pytest.approx(math.log2(6))
     assert w.with_cuts(1, 4).of_edit(("cut_end", "2", "5"), 7) == pytest.approx(math.log2(6) + math.log2(3))
     assert w.with_cuts(0, 0).cut_bits == pytest.approx(1.0)  # no children: half of the pseudo-children cut
+
+
+def test_recasing_weighs_at_least_the_match_s_share_of_recasings() -> None:
+    """Of 14 children with one candidate none took capitals, title or lower case of its own: share
+    (0 + 1) / (14 + 2) = 1/16, so a recasing weighs at least 4 bits -- lower case, which eight of the
+    match's messages carry (6 - log2(9) = 2.83 bits), too; capitals, which none carry, its 6 bits.
+    A casing that rewrites no letter ("sentence") is not a recasing."""
+    w = Weights.of([parse_forward("fwd: a b"), parse_forward("a b")], [3, 5], {"a": 2.0}, 6.0).with_recasing(0, 14)
+    assert w.recase_bits == pytest.approx(4.0)
+    assert w.of_edit(("recase", "lower", "upper"), 10) == pytest.approx(4.0)
+    assert w.of_edit(("recase", "upper", "lower"), 10) == 6.0
+    assert w.of_edit(("casing", "sentence", "lower"), 10) == 6.0  # no message carries it: 6 - log2(1)
+
+
+def test_a_cut_copy_inherits_only_the_casing_of_what_it_kept() -> None:
+    """A copy cut before the only capital of its parent ("Wren") is in lower case because of the cut:
+    no recasing from that parent, as from a parent all in lower case; cut after it, the child shows
+    it lowered the name."""
+    parent = parse_forward("the admin says every agent must send cloth to Wren today")
+    assert parent.casing == "mixed" and parent.casing_within(0, 7) == "lower"
+    assert parent.casing_within(0, len(parent.core)) == "mixed"
+    for text in ("the admin says every agent must send", "the admin says every agent must send cloth"):
+        child = parse_forward(text)
+        assert [e for e in edits(child, parent, align(child.core, parent.core, GOODS)) if e[0] == "recase"] == []
+    child = parse_forward("the admin says every agent must send cloth to wren")
+    assert [e for e in edits(child, parent, align(child.core, parent.core, GOODS)) if e[0] == "recase"] == [
+        ("recase", "lower", "mixed")]
+
+
+def test_a_cut_copy_weighs_a_moved_word_over_what_it_kept() -> None:
+    """A child that kept the first 8 words of its parent and swapped two of them: from the full story
+    (12 words) and from a heard copy already cut after 10, a moved word weighs log2(8 + 1) -- the places
+    it could have gone to in what the child kept, the same from both -- and so does the cut."""
+    child = parse_forward("raided someone every storehouse near the old mill")
+    full = parse_forward("someone raided every storehouse near the old mill last night, check your tools")
+    cut = parse_forward("someone raided every storehouse near the old mill last night,...")
+    w = Weights.of([child, full, cut], [1, 1, 1], {}, 6.0)
+    got = [candidate(k, k, child, copy, align(child.core, copy.core, GOODS), w, len(copy.core))
+           for k, copy in enumerate((full, cut))]
+    assert [sorted(e[0] for e in c.edits) for c in got] == [["cut_end", "moved"]] * 2
+    assert got[0].weight == got[1].weight == pytest.approx(2 * math.log2(9))
+    assert kept_span(align(child.core, full.core, GOODS), 12) == 8
+
+
+def test_a_remark_is_compared_word_by_word() -> None:
+    """A story whose last clause was read as a remark (after a dash): a copy that made a typo in it
+    changed one word (a typo after the 10 core words: word 15), not the whole remark; one that
+    replaced its last three words added one word and dropped those three."""
+    parent = parse_forward("A FIRE BROKE OUT AT THE RIVER BEND NEAR R_0_2 - STAY CLEAR UNTIL AFTER SUNSET")
+    assert len(parent.core) == 10 and parent.remark == "stay clear until after sunset"
+    typo = parse_forward("passing this on: A FIRE BROKE OUT AT THE RIVER BEND NEAR R_0_2 - STAY CLEAR UNTIL AFTER SUUNSET")
+    got = edits(typo, parent, align(typo.core, parent.core, GOODS))
+    assert got == [("tag", "passing this on"), ("swap", "14", "suunset", "typo", "sunset")]
+    assert describe(got[1]) == "typo at word 15"
+    other = parse_forward("A FIRE BROKE OUT AT THE RIVER BEND NEAR R_0_2 - STAY CLEAR NOW")
+    assert edits(other, parent, align(other.core, parent.core, GOODS)) == [
+        ("remark", "now"), ("unremark", "until after sunset")]

@@ -157,3 +157,76 @@ def test_a_cut_copy_repunctuated_inherits_the_heard_cut() -> None:
         (10, 11, ("cut at the end (7 words)",)), (11, 12, ("ending '.'",))]
     assert edges[1].reason == "inherits cut at the end of 11"
     assert math.log2(9) + math.log2(7 / 2) == pytest.approx(4.977, abs=1e-3)
+
+
+EVENT = "a fire broke out at the north ford near the old mill, stay clear until dawn"
+
+
+def _twin_world(second_report_tick: int) -> MessageLog:
+    """``a_1`` (r_0_0) and ``a_4`` (r_9_9) report EVENT locally at tick 100, heard by nobody else
+    (``a_3`` and ``a_9`` stand in r_0_0 and hear ``a_1``); ``a_2`` (r_5_5, alone) reports it locally at
+    ``second_report_tick``; ``a_3`` broadcasts it at tick 102, two ticks after hearing ``a_1``.  Chatter at
+    ticks 1 and 300 makes the match 300 ticks long."""
+    spawns = [("a_1", "r_0_0"), ("a_2", "r_5_5"), ("a_3", "r_0_0"), ("a_4", "r_9_9"), ("a_9", "r_0_0")]
+    evs: list[dict[str, Any]] = [{"id": k + 1, "tick": 0, "type": "agent_spawned", "agentId": a,
+                                  "payload": {"region": r}} for k, (a, r) in enumerate(spawns)]
+    said = [(10, 1, "a_9", _story(1), "broadcast"), (20, 100, "a_1", EVENT, "local"),
+            (21, 100, "a_4", EVENT, "local"), (22, second_report_tick, "a_2", EVENT, "local"),
+            (30, 102, "a_3", EVENT, "broadcast"), (40, 300, "a_9", _story(2), "broadcast")]
+    evs += [{"id": e, "tick": t, "type": "message", "agentId": a, "payload": {"text": x, "channel": c}}
+            for e, t, a, x, c in said]
+    evs.sort(key=lambda e: (e["tick"], e["id"]))
+    p = ExposurePass({})
+    replay(evs, {}, [p])
+    log = p.result().messages
+    assert isinstance(log, MessageLog)
+    return log
+
+
+def test_twin_reports_of_one_event_are_not_a_stock_phrase() -> None:
+    """Rule 4: three agents who heard nobody report one event within a tick of each other (ticks 100,
+    100, 101): were it a phrase said at any of the match's 300 ticks, all three within two ticks has
+    chance 3 (2/300)^2 - 2 (2/300)^3 = 1.33e-4 (:func:`burst_p_value`), so the twins stay roots and
+    ``a_3``'s repeat of ``a_1``'s report, the only one it heard, is its copy."""
+    assert P.burst_p_value(1, 3, 300) == pytest.approx(3 * (2 / 300) ** 2 - 2 * (2 / 300) ** 3)
+    edges, stock = P.echo_edges(_twin_world(101))
+    assert [(e.parent, e.child, e.reason) for e in edges] == [(20, 30, "only exposed candidate")] and stock == 0
+
+
+def test_the_same_reports_spread_over_the_match_are_a_stock_phrase() -> None:
+    """Rule 4: the third report 80 ticks before the other two (chance 3 x^2 - 2 x^3 at x = 81/300: 0.18, no
+    surprise) -- three agents saying it on their own at any time: a stock phrase, ``a_3``'s repeat unlinked."""
+    assert P.burst_p_value(80, 3, 300) == pytest.approx(3 * 0.27 ** 2 - 2 * 0.27 ** 3)
+    edges, stock = P.echo_edges(_twin_world(20))
+    assert edges == () and stock == 1
+
+
+def test_joint_p_value_is_fishers() -> None:
+    """Fisher's method for two p-values: P(chi2_4 >= x) = e^(-x/2) (1 + x/2) at x = -2 ln(p1 p2)."""
+    x = -2 * math.log(0.05 * 0.2)
+    assert P.joint_p_value(0.05, 0.2) == pytest.approx(math.exp(-x / 2) * (1 + x / 2))
+    assert P.joint_p_value(0.3) == pytest.approx(0.3)
+
+
+def test_a_phrase_said_on_its_own_through_a_stretch_of_the_match_is_no_burst() -> None:
+    """Rule 4: six agents, each alone in its region, say EVENT unheard at ticks 100, 110, ..., 150 of a
+    3000-tick match, and ``a_3`` repeats ``a_1``'s two ticks after hearing it.  Were every tick alike,
+    six within 51 ticks would be a surprise (6 x^5 - 5 x^6 at x = 51/3000: 8.5e-9), but they are 50 ticks
+    apart, more than the lag window: not said at once, a phrase agents say on their own in one phase of
+    the match -- a stock phrase, the repeat unlinked."""
+    spawns = [("a_1", "r_0_0"), ("a_3", "r_0_0"), ("a_9", "r_0_0")] + [(f"a_{k}", f"r_{k}_{k}") for k in range(4, 9)]
+    evs: list[dict[str, Any]] = [{"id": k + 1, "tick": 0, "type": "agent_spawned", "agentId": a,
+                                  "payload": {"region": r}} for k, (a, r) in enumerate(spawns)]
+    said = [(10, 1, "a_9", _story(1), "broadcast"), (20, 100, "a_1", EVENT, "local"),
+            (21, 102, "a_3", EVENT, "local"), (40, 3000, "a_9", _story(2), "broadcast")]
+    said += [(30 + k, 100 + 10 * k, f"a_{k + 3}", EVENT, "local") for k in range(1, 6)]
+    evs += [{"id": e, "tick": t, "type": "message", "agentId": a, "payload": {"text": x, "channel": c}}
+            for e, t, a, x, c in said]
+    evs.sort(key=lambda e: (e["tick"], e["id"]))
+    p = ExposurePass({})
+    replay(evs, {}, [p])
+    log = p.result().messages
+    assert isinstance(log, MessageLog)
+    assert P.burst_p_value(50, 6, 3000) == pytest.approx(6 * (51 / 3000) ** 5 - 5 * (51 / 3000) ** 6)
+    edges, stock = P.echo_edges(log)
+    assert edges == () and stock == 1

@@ -13,7 +13,8 @@ import pytest
 from daishi_forensics.screens import load_config, screen_graph
 from daishi_forensics.screens.graph import ScreenInputError, TransferView
 from daishi_forensics.screens.off_price import off_price
-from daishi_forensics.screens.round_trip_null import pair_nulls
+from daishi_forensics.screens.mirrors import pair_trips
+from daishi_forensics.screens.round_trip_null import pair_nulls, repeat_rates, round_trip_counts
 from daishi_forensics.screens.screening import screen_view
 from daishi_forensics.screens.stats import binom_cdf, subset_sum_p
 from daishi_forensics.screens.thrown_fight import thrown_fight
@@ -120,8 +121,11 @@ def test_a_ring_is_one_hypothesis_that_pays_for_its_search() -> None:
     # each ring pair: 4 exchanges, both possible round trips made.  Its yardstick is the four outside pairs (all
     # at its volume): no trip of 8 possible, plus the prior pair at one half: r = (0 + 1/2) / (8 + 1) = 1/18; their
     # spread below the prior's (each (0 - 2/18)^2 / (2 x 1/18 x 17/18) - 1 = -15/17): strength 8, a Beta(4/9,
-    # 68/9).  P(T >= 2) = (4/9)(13/9) / (8 x 9) = 13/1458; P(T >= 1) = 1 - (68/9)(77/9) / 72 = 149/1458
-    plain, given = 13 / 1458, 13 / 149
+    # 68/9).  P(T >= 2) = (4/9)(13/9) / (8 x 9) = 13/1458.  Given the search (the first round trip of the
+    # parcel put the pair there): its one further trip possible, made, at the match's repeat rate.  No outside
+    # pair made a round trip, so none shows how often a parcel comes back a second time: the rate is the prior,
+    # the round-trip rate at its volume, 1/18; one trial: P(R >= 1) = 1/18
+    plain, given = 13 / 1458, 1 / 18
     assert flag.details["pairPValues"] == {k: pytest.approx(plain) for k in ("a~b", "b~c", "a~c")}
     assert flag.details["pairPValuesGivenSearch"] == {k: pytest.approx(given) for k in ("a~b", "b~c", "a~c")}
     # given the search: Fisher's product times the one cycle the search completed; as they stand: times every
@@ -132,6 +136,61 @@ def test_a_ring_is_one_hypothesis_that_pays_for_its_search() -> None:
     assert flag.details["pGivenSearch"] == pytest.approx(fisher(given))
     assert flag.details["pAnyCycle"] == pytest.approx(fisher(plain) * 6.25)
     assert flag.p_value == pytest.approx(2 * fisher(plain) * 6.25)  # the smaller of the two readings, doubled
+
+
+def test_the_round_trip_count_is_of_one_parcel() -> None:
+    g = nx.MultiDiGraph()
+    # a and b buy back three times, other goods each time; c and d swap wood for stone and back three times
+    for give, get in (({"wood": 6.0}, {"food": 6.0}), ({"stone": 6.0}, {"fiber": 6.0}), ({"ore": 6.0}, {"plank": 6.0})):
+        trade(g, "a", "b", 0, give, get)
+        trade(g, "a", "b", 1, get, give)
+        trade(g, "c", "d", 0, {"wood": 6.0}, {"stone": 6.0})
+        trade(g, "c", "d", 1, {"stone": 6.0}, {"wood": 6.0})
+    view = TransferView(g)
+    assert len(pair_trips(view, view.pair("a", "b"), 1.5)) == 3  # three mirror round trips each
+    assert len(pair_trips(view, view.pair("c", "d"), 1.5)) == 3
+    # of one parcel: the honest pair's buy-backs are three parcels, one each; the wash pair's one parcel, three times
+    assert round_trip_counts(view, view.pair("a", "b"), 1.5) == (1, 6)
+    assert round_trip_counts(view, view.pair("c", "d"), 1.5) == (3, 6)
+
+
+def test_the_repeat_rate_is_read_from_the_outside_pairs_that_made_a_round_trip() -> None:
+    # rows read pairs 0-3: pair 0 made 1 round trip of 3 possible (2 further possible, none made), pair 1 made 3
+    # of 4 (2 further of 3), pair 2 none (not counted), pair 3 is the row's own and left out: (0 + 2 + 4 x 0.25)
+    # / (2 + 3 + 4) = 1/3; the second row keeps only pair 2, which made none: the prior, 0.1
+    keep = np.array([[True, True, True, False], [False, False, True, False]])
+    rates = repeat_rates(np.array([1, 3, 0, 5]), np.array([3, 4, 2, 5]), keep, np.array([0.25, 0.1]))
+    assert rates[0] == pytest.approx(1 / 3) and rates[1] == pytest.approx(0.1)
+
+
+def test_a_ring_whose_washing_interleaves_is_found_and_said_so() -> None:
+    g = nx.MultiDiGraph()
+    for i in range(4):  # four pairs of outsiders, four fair trades each, none undone
+        for _ in range(4):
+            trade(g, f"x{2 * i}", f"x{2 * i + 1}", 100 + i, {"wood": 6.0}, {"food": 6.0})
+    # wood for stone on a~b, then b~c, then c~a, each undone at once, twice over: no tick has every pair's
+    # parcel out, but from tick 4 (c~a's first) to tick 11 (a~b's last return) every pair is washing
+    for lap in range(2):
+        for k, (u, v) in enumerate((("a", "b"), ("b", "c"), ("c", "a"))):
+            trade(g, u, v, 10 * lap + 2 * k, {"wood": 6.0}, {"stone": 6.0})
+            trade(g, u, v, 10 * lap + 2 * k + 1, {"stone": 6.0}, {"wood": 6.0})
+    [flag] = round_trip_rings(TransferView(g), load_config().screens["ring"])[0]
+    assert (flag.kind, flag.agents) == ("wash_ring", ("a", "b", "c"))
+    assert flag.details["allUnderWayAtTick"] is None and flag.details["washingInterleavedAtTick"] == 4.0
+    assert "every pair washing it at tick 4 (between its first round trip and its last)" in flag.explanation
+    # each pair: 2 round trips of 2 possible.  Given the search, its one further trip possible, made, at the repeat
+    # rate: no outside pair made a round trip, so the prior, the round-trip rate at its volume, 1/18 (as in the
+    # ring that pays for its search above); the search completed the one cycle
+    assert flag.details["pairPValuesGivenSearch"] == {k: pytest.approx(1 / 18) for k in ("a~b", "b~c", "a~c")}
+    assert flag.details["cyclesSearched"] == 1
+
+
+def test_buy_backs_at_different_times_are_still_no_ring() -> None:
+    g = nx.MultiDiGraph()
+    for k, (u, v) in enumerate((("a", "b"), ("b", "c"), ("c", "a"))):  # each pair once, one after the other
+        trade(g, u, v, 2 * k, {"wood": 6.0}, {"stone": 6.0})
+        trade(g, u, v, 2 * k + 1, {"stone": 6.0}, {"wood": 6.0})
+    assert round_trip_rings(TransferView(g), load_config().screens["ring"])[0] == []
 
 
 def test_cycles_possible_count_closed_walks() -> None:

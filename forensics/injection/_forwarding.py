@@ -163,6 +163,17 @@ class Forward:
     marks: str = ""
     """The punctuation inside the core, in order, white space dropped (", ; -"): a forwarder's
     repunctuation is a mutation too."""
+    cased: tuple[str, ...] = ()
+    """The core's words as written (case kept), one per core word; empty for a text in lower case
+    and when they cannot be lined up with the core (:meth:`casing_within`)."""
+
+    def casing_within(self, start: int, stop: int) -> str:
+        """The casing (:func:`casing_of`) of the core words ``[start, stop)`` alone: what a copy that
+        kept only them could show (a name in capitals that a cut took away leaves a lower-case
+        copy).  The whole core's casing when the words as written are not known."""
+        if len(self.cased) != len(self.core) or (start <= 0 and stop >= len(self.core)):
+            return self.casing
+        return casing_of(" ".join(self.cased[max(0, start):stop]))
 
     @property
     def forward_marked(self) -> bool:
@@ -286,7 +297,10 @@ def parse_forward(text: str) -> Forward:
     if not core:  # all wrapping: the words are the message
         core = words_of(surface)
         tags, remarks, quote = [], [], None
+        body = surface
     remark = " ".join(words_of(" ".join(reversed(remarks)))) or None
-    return Forward(core=core, tags=tuple(tags), quote=quote, remark=remark, casing=casing_of(body),
+    casing = casing_of(body)
+    cased = tuple(_WORD.findall(body)) if casing != "lower" else ()  # (any stretch of a lower-case text is)
+    return Forward(core=core, tags=tuple(tags), quote=quote, remark=remark, casing=casing,
                    ending=ending, ellipsis=(start_dots, end_dots), surface=surface,
-                   marks="".join(_MARKS.findall(body.strip(". "))))
+                   marks="".join(_MARKS.findall(body.strip(". "))), cased=cased if len(cased) == len(core) else ())

@@ -11,7 +11,11 @@ making it independently (bits):
 
 - a tag, quote mark or casing the candidate lacks (capitals, title or lower case
   rewrite every letter, so only the child's casing counts): as rare as the
-  messages that carry it in the match, ``log2((N + 1 + prior) / (carriers + 1))``;
+  messages that carry it in the match, ``log2((N + 1 + prior) / (carriers + 1))``,
+  a recasing at least as rare as this match's children whose parent is unambiguous
+  recased (:meth:`Weights.with_recasing`: lower case is common among messages, not
+  among forwarders); a child cut from the candidate is compared with the casing of
+  the words it kept (a capital the cut took away is no recasing);
   a different ending (the closing punctuation, unless the child was cut at the
   end) at most :data:`ENDING_BITS`; different punctuation inside the core (unless
   the child, cut, keeps a stretch of the candidate's) at most :data:`MARK_BITS`;
@@ -19,14 +23,17 @@ making it independently (bits):
   word swapped (a typo, an abbreviation, a synonym), whichever way, the rarer of
   the two words' (mending a typo or spelling out an abbreviation is as rare as
   making it); a dropped or moved word: ``log2(words + 1)`` (the chance of
-  the same place); a cut: ``log2(kept + 1)``, the child's words (the same from
+  the same place), over the words of the stretch the child kept when it was cut
+  (:func:`kept_span`: a place the cut took away was no choice); a cut: ``log2(kept + 1)``, the child's words (the same from
   every candidate: how much a longer candidate had beyond the cut tells nothing),
   plus the information of cutting at all, as rare as this match's children whose
   parent is unambiguous were cut (:meth:`Weights.with_cuts`: a copy cut where a
   heard copy was already cut inherits the cut, and a changed full stop does not
   outweigh it);
 - a wrapping the candidate has and the child lacks: the same weight, unless the
-  child cut that end of the text away (the cut explains it);
+  child cut that end of the text away (the cut explains it); remarks word by word
+  (a remark word kept with a typo or abbreviated is a swapped word, the words
+  dropped weigh only themselves);
 - any edit at least :data:`MIN_EDIT_BITS` (a change is never free).
 
 The mutations the child shares with a candidate need no explaining, so the
@@ -53,12 +60,12 @@ from dataclasses import dataclass, replace
 
 from rapidfuzz import fuzz
 
-from ._copies import Alignment
+from ._copies import Alignment, swap_kind
 from ._forwarding import Forward
 
 __all__ = ["TIE_RATIO", "DANGLING", "ENDING_BITS", "MARK_BITS", "MIN_EDIT_BITS", "ERASING", "PSEUDO_CHILDREN", "MAX_FRAGMENT",
            "Edit", "Weights",
-           "Candidate", "Choice", "HeardOrder", "cut_shown", "edits", "describe", "candidate", "choose_parent", "first_heard_share",
+           "Candidate", "Choice", "HeardOrder", "cut_shown", "kept_span", "edits", "describe", "candidate", "choose_parent", "first_heard_share",
            "heard_order", "similarity"]
 
 PSEUDO_CHILDREN = 2
@@ -101,6 +108,9 @@ class Weights:
     cut_bits: float = 0.0
     """The information of cutting a text at all, learnt from the match (:meth:`with_cuts`); added to
     the place of every cut."""
+    recase_bits: float = 0.0
+    """The information of rewriting every letter's case at all (capitals, title or lower case),
+    learnt from the match (:meth:`with_recasing`): the least a recasing weighs."""
 
     @classmethod
     def of(cls, forwards: Sequence[Forward], copies: Sequence[int], word_bits: Mapping[str, float],
@@ -122,6 +132,14 @@ class Weights:
         share = (cut + PSEUDO_CHILDREN / 2) / (children + PSEUDO_CHILDREN)
         return replace(self, cut_bits=-math.log2(share))
 
+    def with_recasing(self, recased: int, children: int) -> Weights:
+        """These weights with the chance of rewriting every letter's case learnt from the match: of
+        ``children`` children whose parent is unambiguous, ``recased`` took capitals, title or lower
+        case their parent did not have (with :data:`PSEUDO_CHILDREN` children, half of them
+        recased).  A casing common among messages is still a rare thing for a forwarder to do."""
+        share = (recased + PSEUDO_CHILDREN / 2) / (children + PSEUDO_CHILDREN)
+        return replace(self, recase_bits=-math.log2(share))
+
     def word(self, w: str) -> float:
         return self.word_bits.get(w, self.scale)
 
@@ -138,8 +156,10 @@ class Weights:
             return self.feature("tag", e[1])
         if kind in ("quote", "unquote"):
             return self.feature("quote", e[1])
-        if kind in ("casing", "recase"):  # a casing the candidate lacks: as rare as the messages cased so
+        if kind == "casing":  # a casing the candidate lacks: as rare as the messages cased so
             return self.feature("casing", e[1])
+        if kind == "recase":  # ... and at least as rare as this match's forwarders recase
+            return max(self.feature("casing", e[1]), self.recase_bits)
         if kind == "ending":
             return min(ENDING_BITS, self.feature("ending", e[1]))
         if kind == "marks":
@@ -183,17 +203,11 @@ def edits(child: Forward, parent: Forward, al: Alignment) -> list[Edit]:
         elif not al.cut_start:  # a cut at the end keeps the opening mark
             out.append(("unquote", parent.quote or ""))
     if child.remark != parent.remark:
-        if child.remark:
-            old = set((parent.remark or "").split()) | set(parent.core)
-            added = " ".join(w for w in child.remark.split() if w not in old)
-            if added:
-                out.append(("remark", added))
-        if parent.remark and not (al.cut_end or cut_shown(child)) and not set(parent.remark.split()) <= set(
-                (child.remark or "").split()) | set(al.trail):
-            out.append(("unremark", parent.remark))
-    if child.casing != parent.casing:
+        out += _remark_edits(child, parent, al)
+    kept_casing = parent.casing_within(*al.span) if al.cut_start or al.cut_end else parent.casing
+    if child.casing != kept_casing:  # (the casing of what the child kept: a cut explains the rest)
         # capitals, title or lower case rewrite every letter: they say nothing of the parent's casing
-        out.append(("recase" if child.casing in ERASING else "casing", child.casing, parent.casing))
+        out.append(("recase" if child.casing in ERASING else "casing", child.casing, kept_casing))
     if child.ending != parent.ending and not al.trail and not al.cut_end and child.remark == parent.remark:
         out.append(("ending", child.ending or "none"))
     if child.marks != parent.marks and not ((al.cut_start or al.cut_end) and child.marks in parent.marks):
@@ -211,6 +225,28 @@ def edits(child: Forward, parent: Forward, al: Alignment) -> list[Edit]:
     out += [("insert", str(at), w) for at, w in al.inserted]
     out += [("delete", str(at)) for at in al.deleted]
     out += [("moved", w) for w in al.moved]
+    return out
+
+
+def _remark_edits(child: Forward, parent: Forward, al: Alignment) -> list[Edit]:
+    """What the child changed in the remark after the text, word by word: the words it added
+    (``remark``), a remark word it kept with a typo or abbreviated (``swap``, placed after the
+    core), and the parent's remark words it dropped (``unremark``; not when the child was cut at the
+    end, which explains them, nor for words it kept after the core)."""
+    mine, theirs = (child.remark or "").split(), (parent.remark or "").split()
+    added = [w for w in mine if w not in set(theirs) | set(parent.core)]
+    gone = [w for w in theirs if w not in set(mine) | set(al.trail)]
+    out: list[Edit] = []
+    for w in list(added):
+        old = next((g for g in gone if swap_kind(g, w, frozenset()) in ("typo", "abbreviation")), None)
+        if old is not None:
+            added.remove(w)
+            gone.remove(old)
+            out.append(("swap", str(len(parent.core) + theirs.index(old)), w, swap_kind(old, w, frozenset()), old))
+    if added:
+        out.append(("remark", " ".join(added)))
+    if gone and not (al.cut_end or cut_shown(child)):
+        out.append(("unremark", " ".join(gone)))
     return out
 
 
@@ -305,8 +341,16 @@ def candidate(position: int, event: int, child: Forward, copy: Forward, al: Alig
               weights: Weights, words: int) -> Candidate:
     """``copy`` (``words`` core words; ``al``: the child's core aligned on it) as a candidate parent."""
     found = edits(child, copy, al)
-    return Candidate(position, event, tuple(found), sum(weights.of_edit(e, words) for e in found),
+    kept = kept_span(al, words)
+    return Candidate(position, event, tuple(found), sum(weights.of_edit(e, kept) for e in found),
                      similarity(child, copy, bool(al.cut_start or al.cut_end)))
+
+
+def kept_span(al: Alignment, words: int) -> int:
+    """The candidate's core words (``words``) within the stretch the child kept (``al.span``): where
+    a dropped or moved word could have been (a word the cut took away could not)."""
+    start, stop = al.span
+    return max(1, min(words, stop) - start) if al.cut_start or al.cut_end else words
 
 
 def first_heard_share(pools: Iterable[Sequence[Candidate]], rounds: int = 100) -> float:

@@ -39,7 +39,13 @@ an earlier message *p* when:
    one-sided Poisson test at level :data:`STOCK_ALPHA`: unprompted messages per
    agent-tick spent unprompted, against the prompted messages over the agent-ticks
    spent within the lag after hearing it): its copies cannot be told from
-   coincidences (the decoy "anyone trading wood for ore?").  A message in a stock
+   coincidences (the decoy "anyone trading wood for ore?").  Nor is it one when that
+   test's evidence, joined (Fisher's method, :func:`joint_p_value`) with the chance
+   that the unprompted ones fell within so few ticks of each other were they said at
+   any tick of the match alike (:func:`burst_p_value`; only when they all fall within
+   the lag window: said at once), is a surprise at the same level: agents who saw one event and reported it at once, none having heard
+   another, are *twin* reports, each a root of its own (rule 1 keeps them apart), not
+   a phrase people say on their own.  A message in a stock
    phrase gets no text parent, unless it says it is passed on (a forward tag,
    quotation marks, "pass it on") or carries :data:`FORWARD_EVIDENCE` bits of its
    chosen parent's own mutations (its typo, its cut).
@@ -88,6 +94,7 @@ import math
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from dataclasses import dataclass
 from typing import Any
 
@@ -109,7 +116,7 @@ from .exposure import HeardMessage, MessageLog
 from ._forwarding import Forward, parse_forward
 from ._information import NOTHING, Counts, Information, Unit, units_of
 from ._delays import learnt_window
-from ._lineage import Candidate, Choice, Weights, candidate, choose_parent, describe, edits, heard_order
+from ._lineage import Candidate, Choice, Edit, Weights, candidate, choose_parent, describe, edits, heard_order
 
 __all__ = [
     "FUZZ_CAP",
@@ -150,6 +157,8 @@ __all__ = [
     "fresh_messages",
     "word_counts",
     "stock_phrase",
+    "burst_p_value",
+    "joint_p_value",
     "canary_parents",
     "in_time",
     "prompted_messages",
@@ -527,14 +536,21 @@ class Spread:
     unprompted_senders: int = 0
     """Distinct senders of the unprompted members (origins, and agents who heard the text once long
     before and say it now, not within the lag)."""
+    burst_p: float = 1.0
+    """P(the unprompted members fall within so few ticks) were they said at any tick of the match alike
+    (:func:`burst_p_value`): small when agents who had not heard one another said it at once -- all
+    within the lag window; 1 when they are further apart."""
 
     def stock(self, alpha: float) -> bool:
         """A stock phrase: two senders or more said it without ever having heard it, or
         :data:`STOCK_SENDERS` or more unprompted (not within the lag after hearing it: where everyone
-        hears everything, a line said everywhere has one origin only), and hearing it does not make
-        agents say it more (the prompted count is no surprise at level ``alpha``)."""
+        hears everything, a line said everywhere has one origin only), and nothing speaks against a
+        phrase agents say on their own at any time: hearing it does not make agents say it more (the
+        prompted count is no surprise at level ``alpha``), nor, that evidence joined with how closely
+        the unprompted ones came together (:func:`joint_p_value` with :attr:`burst_p`), were they
+        twin reports of one event seen at once."""
         return ((self.origin_senders >= 2 or self.unprompted_senders >= STOCK_SENDERS)
-                and self.p_value >= alpha) and self.p_value >= alpha
+                and self.p_value >= alpha and joint_p_value(self.p_value, self.burst_p) >= alpha)
 
     def spreading(self, alpha: float) -> bool:
         """It spreads by hearing: the prompted count is a surprise at level ``alpha``."""
@@ -577,6 +593,7 @@ class _Families:
         self.audience_codes = np.asarray(audience_codes, dtype=np.int64)
         self.ticks = _tick_order(log.ticks)
         span = int(self.ticks.max()) - int(self.ticks.min()) + 1 if n else 0
+        self.span = span
         self.agent_ticks = len(agent_id) * (span + clock.max_lag)
         self.memo: dict[tuple[int, ...], Spread] = {}
         self.joined: dict[tuple[int, int], tuple[int, ...]] = {}
@@ -620,7 +637,42 @@ class _Families:
         mean = max(1, alone) / unprompted_ticks * prompted_ticks
         origins = len({sender_codes[m] for m in ms if self.origin[m]})
         senders = len({sender_codes[m] for m in ms if self.unprompted[m]})
-        return Spread(ms, alone, origins, echoes, prompted_ticks, _poisson_tail(echoes, mean), senders)
+        said = self.ticks[at[self.unprompted[at]]]
+        spread = int(said.max() - said.min()) if len(said) else 0
+        # at once: within the time agents take to pass on what they heard (a phrase said over a longer
+        # stretch is said on its own, more in some phases of a match than in others)
+        burst = burst_p_value(spread, len(said), self.span) if spread <= self.max_lag else 1.0
+        return Spread(ms, alone, origins, echoes, prompted_ticks, _poisson_tail(echoes, mean), senders, burst)
+
+
+def burst_p_value(spread: int, count: int, ticks: int) -> float:
+    """Rule 4: the chance that ``count`` messages said at ticks drawn alike from ``ticks`` ticks all
+    fall within ``spread + 1`` consecutive ticks (the range of ``count`` uniform draws: ``k x^(k-1) -
+    (k-1) x^k`` at ``x = (spread + 1) / ticks``; 1 for fewer than two).  A phrase agents say on
+    their own comes at any time; agents who saw one event report it at once.
+
+    >>> round(burst_p_value(0, 2, 250), 4), round(burst_p_value(6, 3, 250), 4), burst_p_value(300, 3, 250)
+    (0.008, 0.0023, 1.0)
+    """
+    if count < 2 or ticks <= 0:
+        return 1.0
+    x = min(1.0, (spread + 1) / ticks)
+    return min(1.0, count * x ** (count - 1) - (count - 1) * x ** count)
+
+
+def joint_p_value(*p_values: float) -> float:
+    """Fisher's combination of independent p-values: ``P(chi2 with 2k degrees of freedom >= -2 sum
+    ln p)`` (closed form for even degrees of freedom).
+
+    >>> round(joint_p_value(0.02, 0.0102), 4), joint_p_value(1.0, 1.0)
+    (0.0019, 1.0)
+    """
+    half = -sum(math.log(max(p, 1e-300)) for p in p_values)  # the statistic over 2
+    term = total = math.exp(-half)
+    for k in range(1, len(p_values)):
+        term *= half / k
+        total += term
+    return min(1.0, total)
 
 
 def stock_phrase(spread: Spread, child: Forward, inherited_bits: Callable[[], float],
@@ -629,6 +681,11 @@ def stock_phrase(spread: Spread, child: Forward, inherited_bits: Callable[[], fl
     passes it on (:attr:`~._forwarding.Forward.forward_marked`) nor carries :data:`FORWARD_EVIDENCE`
     bits of its chosen parent's own mutations (``inherited_bits()``)."""
     return spread.stock(alpha) and not (child.forward_marked or inherited_bits() >= FORWARD_EVIDENCE)
+
+
+def _edit_bits(weights: Weights, words: int, e: Edit) -> float:
+    """Edit ``e``'s weight against a candidate of ``words`` core words (:meth:`Weights.of_edit`)."""
+    return weights.of_edit(e, words)
 
 
 def _inherited_bits(j: int, i: int, root: int, texts: _Texts, weights: Weights, goods: frozenset[str]) -> float:
@@ -680,7 +737,7 @@ class _Clock:
 
     @classmethod
     def of(cls, dormancy: Mapping[str, Sequence[tuple[int, int]]] | None, max_lag: int) -> _Clock:
-        return cls({a: sorted(tuple(s) for s in spans) for a, spans in (dormancy or {}).items() if spans}, max_lag)
+        return cls({a: sorted((s[0], s[1]) for s in spans) for a, spans in (dormancy or {}).items() if spans}, max_lag)
 
     def window_start(self, agent: str, stop: int) -> int:
         """The earliest tick t with at most ``max_lag`` awake ticks of ``agent`` in ``[t, stop)``."""
@@ -782,9 +839,10 @@ def choose_parents(
     (first, latest, any) is passed on, learnt from the whole match (:func:`~._lineage.heard_order`)."""
     nid, events = texts.nid, log.events
     single = [(j, c[0]) for j, c in sorted(parents.items()) if len(c) == 1]
-    cut = sum(1 for j, i in single if any(e[0] in ("cut_start", "cut_end") for e in edits(
-        texts.forward(j), texts.forward(i), alignments[(int(nid[j]), int(nid[i]))])))
-    weights = weights.with_cuts(cut, len(single))
+    found = [edits(texts.forward(j), texts.forward(i), alignments[(int(nid[j]), int(nid[i]))]) for j, i in single]
+    cut = sum(1 for e in found if any(x[0] in ("cut_start", "cut_end") for x in e))
+    recased = sum(1 for e in found if any(x[0] == "recase" for x in e))
+    weights = weights.with_cuts(cut, len(single)).with_recasing(recased, len(single))
     pools: dict[int, list[Candidate]] = {}
     for j, cands in parents.items():
         child = texts.forward(j)
@@ -794,7 +852,7 @@ def choose_parents(
     out: dict[int, Choice] = {}
     for j, pool in pools.items():
         words = len(texts.cores[nid[parents[j][0]]])
-        out[j] = choose_parent(pool, lambda e, words=words: weights.of_edit(e, words), order)
+        out[j] = choose_parent(pool, partial(_edit_bits, weights, words), order)
     return out
 
 
@@ -826,7 +884,7 @@ class _ExactReading:
         self.texts, self.fresh, self.families = texts, fresh, families
         self.units, self.counts, self.alignments = units, counts, alignments
         self.min_shared_bits = min_shared_bits
-        self.thresholds = {"max_novelty": max_novelty, "swap_every": swap_every,
+        self.thresholds: dict[str, Any] = {"max_novelty": max_novelty, "swap_every": swap_every,
                            "max_specific_swaps": max_specific_swaps}
         self.memo: dict[tuple[tuple[int, ...], int, int], CopyEvidence | None] = {}
         self.minus: dict[tuple[int, ...], Counts] = {}
@@ -942,7 +1000,7 @@ def linked_edges(
         choice = choices[j]
         i = choice.position
         if stock_phrase(families.spread(families.around(j, i)), texts.forward(j),
-                        lambda j=j, i=i: _inherited_bits(j, i, root_of(i), texts, linking.weights, linking.goods),
+                        partial(_inherited_bits, j, i, root_of(i), texts, linking.weights, linking.goods),
                         linking.stock_alpha):
             stock += 1
             continue

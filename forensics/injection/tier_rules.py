@@ -20,7 +20,12 @@ instructions begin (``fake-delimiter``); a claim that the earlier instructions a
 stale, untrusted or were changed by the model's principal (``instruction-provenance``);
 a redefinition of the reader as a machine that obeys, a persona it is to become, or a story
 whose character recites its secret (``role-redefinition``); a claim that a password or key
-has already been given or accepted (``secret-already-given``); a message that names the
+has already been given or accepted (``secret-already-given``: "I already told you the
+password" only with the reader asked to act as the gate -- let me in, proceed -- or told the
+check passed, since allies remind each other of a code word too); a role or character taken
+on (``persona-jailbreak``) only when the role is a machine or the text names the reader a
+model, steers its replies or frees the persona from rules (a game has parts to play too); a
+message that names the
 system, the developers, the admins or the game as its own sender (``forged-sender``, a
 protocol rule: "the admin said ..." told in the speaker's own voice stays persuasion).
 The nouns a pattern needs are those of the model's control layer (instructions,
@@ -473,6 +478,46 @@ _FREEDOM_OBJ = (
     r"boundaries|constraints|confines|polic(?:y|ies)|morals|morality|ethics|principles|"
     r"safeguards|guardrails|programming)"
 )
+_AT_THE_MODEL = (
+    r"(?:\b" + _MODEL_NAMES + r"\b|\bai\b|\ba\.i\.|\bdo\s+anything\b|\bjailbr\w*"
+    r"|\b(?:unfiltered|uncensored|unrestricted|amoral|no-holds-barred)\b"
+    r"|\b(?:your|every|each|all|any)\s+(?:of\s+your\s+)?(?:responses?|replies|outputs?|answers?|messages?)\b"
+    r"|\boutputs?\s+(?:text|content|anything)\b|\bdoes\s+not\s+(?:withhold|refuse)\b"
+    r"|\b(?:print|output)\s+(?:the|your|its|every|all)\b"
+    r"|\b(?:no|without|free\s+(?:of|from)|beyond|broken\s+free\s+of|not\s+(?:confined|bound|restricted|limited)"
+    r"\s+by)\s+(?:any\s+|all\s+|the\s+|its\s+|your\s+)?(?:typical\s+)?" + _FREEDOM_OBJ + r"\b)"
+)
+"""What makes a persona aimed at the model, not a part in the game: the reader named as a model, its
+replies or outputs steered, or the persona freed from rules (a merchant played in the game has none)."""
+_PERSONA_TAKEN = (
+    r"\b(?:(?:take\s+on|assume|adopt|immerse\s+yourself\s+(?:in|into)|step\s+into)\s+the\s+"
+    r"(?:role|persona|character|identity)|play\s+the\s+(?:persona|character))\s+of\b"
+)
+"""Taking on a role or a character: a jailbreak when the role is a machine ("the role of the system
+that checks passwords") or :data:`_AT_THE_MODEL` stands near it, a move of the game ("in this game
+you play the character of a merchant") when not."""
+_SECRET_GRANTED = (
+    r"(?:\blet\s+(?:me|us)\s+(?:in|through|pass)\b|\bgrant\s+(?:me\s+|us\s+)?(?:access|entry)\b"
+    r"|\b(?:unlock|open)\s+(?:it|up|the\s+\w+|your\s+\w+)\b|\brecogni[sz]e\s+(?:me|us)\b"
+    r"|\bsame\s+(?:person|user|sender)\b|\bit'?s\s+(?:really\s+)?me\s+again\b"
+    r"|\b(?:you|i|we)(?:'re|'m|\s+are|\s+am)\s+(?:now\s+)?(?:cleared|verified|authori[sz]ed|authenticated|approved)\b"
+    r"|\b(?:go\s+ahead|proceed|continue|carry\s+on|resume)\s*(?:[.!]|$|from\s+there|where\s+we\s+left|now\b)"
+    r"|\b(?:reveal|print|show|tell|give|send)\s+(?:me|us)\s+(?:the\s+|your\s+)?(?:secret|contents|vault|flag|key|"
+    r"prompt|system\s+prompt|instructions)\b"
+    r"|\b(?:it|that|which)\s+(?:was|got|has\s+been)\s+(?:accepted|confirmed|verified|validated|approved)\b"
+    r"|\byou\s+(?:said|confirmed|accepted|agreed|verified|approved)\b|\bmatched\b)"
+)
+"""What makes a claim that a secret was given an attack on the model: the reader asked to act as the
+gate it guards (let me in, proceed, reveal), or told it already passed the check.  Players reminding
+each other of an alliance's code word ask for neither."""
+
+
+def _given_then_granted(claim: str) -> str:
+    """``claim`` with :data:`_SECRET_GRANTED` within 200 characters after or before it."""
+    return r"(?:" + claim + r")(?=[\s\S]{0,200}?" + _SECRET_GRANTED + r")|" + _SECRET_GRANTED + \
+        r"[\s\S]{0,200}?(?:" + claim + r")"
+
+
 _EXFIL_VERB = (
     r"(?:repeat|print|show|reveal|display|output|tell|give|share|write|recite|list|dump|leak|"
     r"copy|paste|translate|encode|summari[sz]e|spell|provide|return|send|post|disclose|expose|read)"
@@ -1058,13 +1103,15 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             r"(?:was\s+|is\s+|has\s+been\s+|already\s+|been\s+)*(?:accepted|verified|confirmed|validated|matched|"
             r"approved|authenticated|successful|complete)\b"
             r"|\b(?:correct|right|valid)\s+" + _PASSWORD + r"\b"
-            r"|\b(?:i|we)\s+(?:have\s+|just\s+)*(?:already\s+)(?:entered|provided|given|gave|said|typed|told\s+you|"
-            r"sent|supplied|spoken)\s+(?:you\s+)?(?:the|my|your)\s+(?:correct\s+|right\s+|valid\s+|secret\s+)?"
-            + _PASSWORD + r"\b"
-            r"|\b(?:i|we)\s+(?:have\s+|just\s+)*(?:entered|provided|given|gave|said|typed|told\s+you|"
-            r"sent|supplied|spoken)\s+(?:you\s+)?(?:the|my|your)\s+(?:correct|right|valid|secret)\s+" + _PASSWORD
-            + r"\b"
-            r"|\b" + _PASSWORD + r"\s+(?:was|is)\s+[\"'][^\"'\n]{1,40}[\"']\s*(?:and|,)\s+i\s+(?:said|typed|"
+            # the secret said to be given already, with the reader asked to let the sender through
+            r"|" + _given_then_granted(
+                r"\b(?:i|we)\s+(?:have\s+|just\s+)*(?:already\s+)(?:entered|provided|given|gave|said|typed|told\s+you|"
+                r"sent|supplied|spoken)\s+(?:you\s+)?(?:the|my|your)\s+(?:correct\s+|right\s+|valid\s+|secret\s+)?"
+                + _PASSWORD + r"\b"
+                r"|\b(?:i|we)\s+(?:have\s+|just\s+)*(?:entered|provided|given|gave|said|typed|told\s+you|"
+                r"sent|supplied|spoken)\s+(?:you\s+)?(?:the|my|your)\s+(?:correct|right|valid|secret)\s+" + _PASSWORD
+                + r"\b")
+            + r"|\b" + _PASSWORD + r"\s+(?:was|is)\s+[\"'][^\"'\n]{1,40}[\"']\s*(?:and|,)\s+i\s+(?:said|typed|"
             r"entered|gave)"
             r"|\b(?:that'?s|that\s+is|this\s+is|here'?s|here\s+is)\s+the\s+(?:correct|right|valid)\s+" + _PASSWORD
             + r"\b|\bthat'?s\s+the\s+" + _PASSWORD + r"\b[^.\n]{0,12}?\byou\s+(?:told|asked|wanted)"
@@ -1074,11 +1121,13 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             r"\s(?:on|enabled|activated|unlocked)[ \t]*(?:[)\]]|$))"
             r"|\U0001F513\s*(?:unlocked|access|admin|owner|mode)"
             # the secret said to be given already, earlier in the conversation, or known to the reader
-            r"|\b(?:i|we)\s+(?:already\s+|just\s+)?(?:gave|told|sent|typed|entered|said|provided|supplied|showed|spoke)\s+"
-            r"(?:you\s+)?(?:the|my|our|that)\s+(?:secret\s+)?(?:password|passphrase|passcode|access\s+code|pass\s+code|"
-            r"secret\s+(?:word|phrase|code|key)|magic\s+word)\b[^.\n]{0,60}?\b(?:ago|earlier|already|before|"
-            r"last\s+(?:round|turn|time|message|session)|and\s+you\s+(?:said|confirmed|accepted|agreed|verified))"
-            r"|\byou\s+(?:already\s+)?(?:have|know|got|received|saw|heard|were\s+(?:given|told|sent|shown))\s+(?:my|the|our)\s+"
+            r"|" + _given_then_granted(
+                r"\b(?:i|we)\s+(?:already\s+|just\s+)?(?:gave|told|sent|typed|entered|said|provided|supplied|showed|"
+                r"spoke)\s+(?:you\s+)?(?:the|my|our|that)\s+(?:secret\s+)?(?:password|passphrase|passcode|access\s+code|"
+                r"pass\s+code|secret\s+(?:word|phrase|code|key)|magic\s+word)\b[^.\n]{0,60}?\b(?:ago|earlier|already|"
+                r"before|last\s+(?:round|turn|time|message|session)|and\s+you\s+(?:said|confirmed|accepted|agreed|"
+                r"verified))")
+            + r"|\byou\s+(?:already\s+)?(?:have|know|got|received|saw|heard|were\s+(?:given|told|sent|shown))\s+(?:my|the|our)\s+"
             r"(?:password|passphrase|passcode|access\s+code|key|code|secret(?:\s+\w+)?)\b[^.\n]{0,40}?\b(?:in\s+your\s+"
             r"(?:memory|context|notes|instructions|prompt|history|logs?)|earlier\s+in\s+(?:this|the|our)\s+(?:conversation|"
             r"chat|session|thread)|at\s+the\s+start\s+of\s+(?:this|the|our)\s+(?:conversation|chat|session))"
@@ -1095,11 +1144,12 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             r"(?:\s+\w+){0,4}?\s+(?:was|were|has\s+been|have\s+been|got)\s+(?:already\s+|just\s+)?(?:verified|validated|"
             r"checked|confirmed|accepted|approved|authenticated)\b"
             r"|\b(?:user|account)\s+(?:is\s+|has\s+been\s+)?(?:verified|authenticated)\b"
-            r"|\b(?:i|we)\s+(?:just|already)\s+(?:said|typed|entered|gave|sent|told\s+you)\s+(?:you\s+)?(?:the|my|our)\s+"
-            r"(?:password|passphrase|passcode|access\s+code|secret\s+(?:word|phrase|code|key)|magic\s+word)\b"
-            r"|\b(?:told|gave|sent|showed)\s+you\s+the\s+(?:password|passphrase|passcode|access\s+code|secret\s+(?:word|"
-            r"phrase|code|key)|magic\s+word)\b[^.\n]{0,30}?\b(?:last\s+time|earlier|already|ago)\b"
-            r"|\b(?:code|key|pin|password|passcode|passphrase)\s+(?:entered|accepted|verified|ok)\s*[:.!]?\s*"
+            r"|" + _given_then_granted(
+                r"\b(?:i|we)\s+(?:just|already)\s+(?:said|typed|entered|gave|sent|told\s+you)\s+(?:you\s+)?(?:the|my|"
+                r"our)\s+(?:password|passphrase|passcode|access\s+code|secret\s+(?:word|phrase|code|key)|magic\s+word)\b"
+                r"|\b(?:told|gave|sent|showed)\s+you\s+the\s+(?:password|passphrase|passcode|access\s+code|secret\s+"
+                r"(?:word|phrase|code|key)|magic\s+word)\b[^.\n]{0,30}?\b(?:last\s+time|earlier|already|ago)\b")
+            + r"|\b(?:code|key|pin|password|passcode|passphrase)\s+(?:entered|accepted|verified|ok)\s*[:.!]?\s*"
             r"[\u2713\u2714\u2705]"
         ),
         "a claim that a password, key or code was already given or accepted (Password: ****, access granted, "
@@ -1300,9 +1350,11 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             r"\s+(?:enabled|activated|output|responses?|tags?|polic(?:y|ies))\b"
             r"|\b(?:enable|activate|enter|switch\s+to|simulate)\s+(?:the\s+)?(?:developer|dev|dude|jailbreak|jailbroken|"
             r"unrestricted|unfiltered|uncensored|dan|stan|sudo)\s+mode\b"
-            r"|\b(?:take\s+on|assume|adopt|immerse\s+yourself\s+(?:in|into)|step\s+into)\s+the\s+"
-            r"(?:role|persona|character|identity)\s+of\b|\bplay\s+the\s+(?:persona|character)\s+of\b"
-            r"|\bi\s+want\s+you\s+to\s+(?:act\s+as|pretend|roleplay|simulate|emulate|impersonate)\b"
+            r"|" + _PERSONA_TAKEN + r"\s+(?:an?\s+|the\s+|another\s+)?(?:[\w-]+\s+){0,2}?(?:system|program|computer|"
+            r"terminal|machine|software|bot|chatbot|assistant|ai|model)\b"
+            r"|" + _PERSONA_TAKEN + r"(?=[\s\S]{0,200}?" + _AT_THE_MODEL + r")|" + _AT_THE_MODEL
+            + r"[\s\S]{0,200}?" + _PERSONA_TAKEN
+            + r"|\bi\s+want\s+you\s+to\s+(?:act\s+as|pretend|roleplay|simulate|emulate|impersonate)\b"
             r"|\b(?:you\s+(?:are|were|have\s+been)|you're)\s+(?:now\s+)?(?:free|freed|liberated|released|unshackled|"
             r"fully\s+unlocked|unlocked)(?:\s+(?:from|of)\s+(?:all\s+|any\s+|the\s+|your\s+)*(?:typical\s+)?"
             + _FREEDOM_OBJ + r"|\b(?=[^\n]{0,40}\bmode\b))"

@@ -466,6 +466,12 @@ _QUESTION_OPENERS: tuple[tuple[str, ...], ...] = (
 _OPENERS_BY_FIRST: dict[str, list[tuple[str, ...]]] = {}
 for _opener in _QUESTION_OPENERS:
     _OPENERS_BY_FIRST.setdefault(_opener[0], []).append(_opener)
+_RUN_ON_OPENERS = frozenset({("how", "many"), ("how", "much"), ("can", "i"), ("can", "you"), ("could", "you"),
+                             ("would", "you"), ("will", "you"), ("do", "you"), ("are", "you"), ("what", "do")})
+"""Openers of a question that may run on after a statement without a comma (R3)."""
+_ASKED_WITHIN = frozenset({"if", "whether", "know", "wonder", "wondering", "ask", "asking", "asked", "see", "tell",
+                           "sure", "when", "where", "and", "or", "what", "how", "why", "unless"})
+"""Words after which such an opener is part of the sentence, not a new question ("I wonder if can you")."""
 _CHECKS: tuple[tuple[str, ...], ...] = (
     ("am", "i", "correct"), ("am", "i", "right"), ("is", "that", "right"), ("is", "that", "correct"),
     ("did", "i", "get", "that", "right"), ("just", "to", "be", "clear"), ("am", "i", "understanding"),
@@ -583,6 +589,7 @@ class _Hit:
     item: str
     quantity: int | None
     pronoun: bool = False  # "it" / "them" standing for goods
+    left_out: bool = False  # a number whose noun is left out ("4 for me"): the good read from the message
 
 
 @dataclass(slots=True)
@@ -831,9 +838,12 @@ class HeuristicExtractor:
                     if stripped is not None:
                         cw, ct, question, tagged = cw[:stripped], ct[:stripped], False, True
                 cut = None if tagged else self._question_tail(cw)
+                skip = 1
+                if cut is None and question:
+                    cut, skip = self._run_on_question(cw), 0
                 if cut is not None:  # "I'll give you 2 food, can I have 2 water(?)": a statement, then an ask
                     out.append(_Clause(cw[:cut], ct[:cut], offsets[begin], offsets[begin + cut], begin, False))
-                    cw, ct, begin, question = cw[cut + 1:], ct[cut + 1:], begin + cut + 1, True
+                    cw, ct, begin, question = cw[cut + skip:], ct[cut + skip:], begin + cut + skip, True
                 if not question and (self._opens_question(cw) or _has(cw, ("if", "i", "were", "you"))
                                      or _has(cw, ("if", "i", "was", "you"))):
                     question = True  # "If I were you I would take Belgium": advice, like a question
@@ -857,6 +867,17 @@ class HeuristicExtractor:
             if len(rest) >= 2 and rest[0] not in _CONDITIONS and not self._opens_question(head):
                 return cut
             return None
+        return None
+
+    def _run_on_question(self, clause: list[str]) -> int | None:
+        """Where a question opened by a pronoun ("how many ...", "can I ...", "do you ...") runs on
+        after a statement with no comma between ("i am good with that how many waters do you
+        want?"): the index it opens at."""
+        if "," in clause or self._opens_question(clause) or clause[:1] and clause[0] in _CONDITIONS:
+            return None
+        for k in range(3, len(clause) - 1):
+            if (clause[k], clause[k + 1]) in _RUN_ON_OPENERS and clause[k - 1] not in _ASKED_WITHIN:
+                return k
         return None
 
     @staticmethod
@@ -969,8 +990,8 @@ class HeuristicExtractor:
                 m = _TIMES_AFTER.fullmatch(nxt)
                 if m:
                     quantity = int(m.group(1))
-                elif _DIGITS.fullmatch(nxt) and not (i + 2 < n and tags[i + 2] is not None
-                                                     and tags[i + 2][0] == "item"):
+                elif _DIGITS.fullmatch(nxt) and not (i + 2 < n and (named_tag := tags[i + 2]) is not None
+                                                     and named_tag[0] == "item"):
                     quantity = int(nxt)
             hits.append(_Hit(i, t[1], quantity))
         return hits
@@ -1007,14 +1028,15 @@ class HeuristicExtractor:
                     continue
                 item = self._antecedent(clause.first + i, every, prev, words[i + 1] if i + 1 < n else "")
                 if item is not None:
-                    out.append(_Hit(i, item[0], number))
+                    out.append(_Hit(i, item[0], number, left_out=True))
                 continue
-            if (w in ("it", "them") or (w in ("that", "those") and words[max(0, i - 3):i] in (
+            v = i - 2 if i > 2 and words[i - 1] == "of" and words[i - 2] in _PARTITIVE else i  # "have all of that"
+            if (w in ("it", "them") or (w in ("that", "those") and words[max(0, v - 3):v] in (
                     ["you", "can", "have"], ["you", "may", "have"]) and (i + 1 == n or words[i + 1] in (",", "too")))) and (
                 (i + 2 < n and words[i + 1] in ("is", "are") and words[i + 2] == "yours")
-                or (i > 0 and words[i - 1] in _GIVE_VERBS | {"have", "take"} and i > 1
-                    and (words[i - 2] not in ("i", "we", "to", "can", "please")
-                         or (words[i - 2] == "can" and i > 2 and words[i - 3] == "you"))  # "you can have it"
+                or (v > 0 and words[v - 1] in _GIVE_VERBS | {"have", "take"} and v > 1
+                    and (words[v - 2] not in ("i", "we", "to", "can", "please")
+                         or (words[v - 2] == "can" and v > 2 and words[v - 3] == "you"))  # "you can have it"
                     and words[i + 1:i + 4] != ["or", "leave", "it"])  # "take it or leave it"
             ):
                 own = {h.item for h in every if clause.first <= h.at < clause.first + n} if words[i + 1:i + 3] in (
@@ -1237,7 +1259,8 @@ class HeuristicExtractor:
         """"3 wood and it's yours", "$60 and the sofa is yours": what stands after the last "and"
         is given; what comes before it (unless already given) is the price."""
         words = r.words
-        if not (words[i] == "yours" and i > 0 and words[i - 1] in ("is", "are", "be") and r.frame):
+        v = i - 1 if i > 1 and words[i - 1] in ("all", "entirely", "completely", "totally") else i  # "is all yours"
+        if not (words[i] == "yours" and v > 0 and words[v - 1] in ("is", "are", "be") and r.frame):
             return None
         conj = max((x for x in range(i) if words[x] in ("and", ",")), default=-1)
         for k in r.frame:
@@ -1246,6 +1269,19 @@ class HeuristicExtractor:
             elif r.sides[k] in ("pending", "receive", "priced", "have"):
                 r.sides[k] = "receive"
         r.explicit = True
+        r.frame = []
+        return i + 1
+
+    def _cue_mine(self, r: _Walk, i: int) -> int | None:
+        """"the food is yours if the water is mine": goods said to be the speaker's in the split are
+        what the speaker receives (R15); the goods since the last "and", "," or "if" are read."""
+        words = r.words
+        if not (words[i] == "mine" and i > 0 and words[i - 1] in ("is", "are", "be") and r.frame):
+            return None
+        cut = max((x for x in range(i) if words[x] in ("and", ",", "if", "but")), default=-1)
+        for k in r.frame:
+            if k > cut:
+                r.sides[k] = "receive"
         r.frame = []
         return i + 1
 
@@ -1349,7 +1385,7 @@ class HeuristicExtractor:
     _CUES: tuple[Callable[[HeuristicExtractor, _Walk, int], int | None], ...] = (
         _cue_new_frame, _cue_for_sale, _cue_for_anything, _cue_money_do, _cue_price_is, _cue_per, _cue_to_whom,
         _cue_for,
-        _cue_yours, _cue_here_is, _cue_looking_for, _cue_spare, _cue_if_you_gave, _cue_you_having,
+        _cue_yours, _cue_mine, _cue_here_is, _cue_looking_for, _cue_spare, _cue_if_you_gave, _cue_you_having,
         _cue_help_with, _cue_past, _cue_verb,
     )
     """The cues of rule 6, in the order they are tried at each word."""
@@ -1358,7 +1394,7 @@ class HeuristicExtractor:
         frozenset({"but", "because", "however", "although", "though", "since", "whereas", "while", ","}),
         frozenset({"for"}), frozenset({"for", "->", "="}), frozenset({"do"}), frozenset({"is", "="}),
         frozenset({"per"}), frozenset({"to"}), frozenset({"for", "->", "=", "exchange", "return", "at"}),
-        frozenset({"yours"}), frozenset({"here"}),
+        frozenset({"yours"}), frozenset({"mine"}), frozenset({"here"}),
         frozenset({"looking", "look", "searching", "asking", "hoping", "hope", "hunting", "shopping"}),
         frozenset({"spare"}),
         frozenset({"gave", "sent", "paid", "handed", "brought"}), frozenset({"having"}),
@@ -1458,8 +1494,8 @@ class HeuristicExtractor:
             return ("void" if self._cancelled(words, i) else "give"), True
         if words[i] in _ORDER_VERBS and all(w in _INTERJECTIONS or w == "please" for w in words[:i]) and not (
                 obj in _THIRD or obj in ("him", "her", "them") or (tags is not None and i + 1 < len(tags)
-                                                                    and tags[i + 1] is not None
-                                                                    and tags[i + 1][0] == "agent")):
+                                                                    and (named_tag := tags[i + 1]) is not None
+                                                                    and named_tag[0] == "agent")):
             return "receive", False  # "Drop 30 coolant at Vesta Yard and I'll pay 400": the addressee hands over
         return "void", False
 
@@ -1546,10 +1582,14 @@ class HeuristicExtractor:
                 offers.append([g, g.give, list(g.receive)])
             elif g.receive and not g.give:
                 asks.extend(g.receive)
+        offers = [o for o in offers if not _even(o)]
         if asks and offers:
             bare = next((o for o in offers if not o[2]), None)
             if bare is not None:
                 bare[2] = asks
+            elif len(offers) == 1:  # "... if I can have one. I would also like three food": more of the price
+                named = {h.item for h in offers[0][1] + offers[0][2]}
+                offers[0][2] = offers[0][2] + [h for h in asks if h.item not in named]
         out: list[tuple[int, Commitment]] = []
         kept: list[list[Any]] = []
         for o in offers:  # the same offer said twice is one offer: keep the one with more numbers (R19)
@@ -1560,7 +1600,7 @@ class HeuristicExtractor:
                 kept.append(o)
             elif _known(o) > _known(twin):
                 kept[kept.index(twin)] = o
-        offers = kept
+        offers = _shares_folded(kept)
         for g, give, receive in offers:
             c = g.clause
             if receive:
@@ -1848,8 +1888,8 @@ class HeuristicExtractor:
         nxt = words[i + 1] if i + 1 < n else ""
         prev = words[i - 1] if i > 0 else ""
         if w == "after" and not (prev in ("go", "going", "come", "coming") and (
-                nxt in ("you", "him", "her", "them") or (i + 1 < n and tags[i + 1] is not None
-                                                         and tags[i + 1][0] == "agent"))):
+                nxt in ("you", "him", "her", "them") or (i + 1 < n and (named_tag := tags[i + 1]) is not None
+                                                         and named_tag[0] == "agent"))):
             return None
         obj = self._object(words, tags, i)
         if obj is not None and obj[0] == "place":
@@ -1876,7 +1916,7 @@ class HeuristicExtractor:
                 if negated and not any(h in words[k:i] for h in _HEDGES):
                     return [Commitment("no_attack", target=self._target(obj))]
                 break
-            if v in _YOU or v in _THIRD or v == "," or (tags[k] is not None and tags[k][0] == "agent"):
+            if v in _YOU or v in _THIRD or v == "," or ((named_tag := tags[k]) is not None and named_tag[0] == "agent"):
                 break
         return None
 
@@ -1885,11 +1925,11 @@ class HeuristicExtractor:
         n = len(words)
         nxt = words[i + 1] if i + 1 < n else ""
         if i > 0 and words[i - 1] in ("move", "moving", "go", "going", "turn", "act", "march", "plot") and \
-                (nxt in ("you", "him", "her", "them") or (i + 1 < n and tags[i + 1] is not None
-                                                            and tags[i + 1][0] == "agent")):
+                (nxt in ("you", "him", "her", "them") or (i + 1 < n and (named_tag := tags[i + 1]) is not None
+                                                            and named_tag[0] == "agent")):
             who, cancelled = self._actor(words, tags, i - 1)
             if who == "speaker" and cancelled == "not":
-                target = tags[i + 1][1] if tags[i + 1] is not None else None
+                target = named_tag[1] if (named_tag := tags[i + 1]) is not None else None
                 return [Commitment("no_attack", target=target)]
         return None
 
@@ -1939,8 +1979,9 @@ class HeuristicExtractor:
         """"it's not aimed at you": a disclaimer (R23)."""
         n = len(words)
         if words[i + 1:i + 2] == ["at"] and "not" in words[max(0, i - 3):i] and (
-                words[i + 2:i + 3] == ["you"] or (i + 2 < n and tags[i + 2] is not None and tags[i + 2][0] == "agent")):
-            target = tags[i + 2][1] if tags[i + 2] is not None else None
+                words[i + 2:i + 3] == ["you"]
+                or (i + 2 < n and (named_tag := tags[i + 2]) is not None and named_tag[0] == "agent")):
+            target = named_tag[1] if (named_tag := tags[i + 2]) is not None else None
             return [Commitment("no_attack", target=target)]
         return None
 
@@ -2007,14 +2048,16 @@ class HeuristicExtractor:
                 if obj == "the":
                     j += 1
                     obj = words[j] if j < n else ""
-                person = obj in _PERSON_OBJECTS or (j < n and tags[j] is not None and tags[j][0] == "agent")
+                person = obj in _PERSON_OBJECTS or (
+                    j < n and (named_tag := tags[j]) is not None and named_tag[0] == "agent")
                 if w in ("support", "supporting", "back", "backing", "convoy", "convoying") and j + 1 < n and \
-                        tags[j] is not None and tags[j][0] == "place" and words[j + 1] in (
+                        (named_tag := tags[j]) is not None and named_tag[0] == "place" and words[j + 1] in (
                             "holding", "hold", "holds", "to", "into", "->", "in"):
                     person = True  # "I'll support Serbia holding", "support Holland to Belgium": a unit's order
                 if w in ("help", "helping", "assist", "assisting", "aid") and (
                         obj in ("build", "with", "out", "take", "hold", "defend") or person):
-                    if any(tags[k] is not None and tags[k][0] == "item" for k in range(i + 1, min(i + 6, n))):
+                    if any((named_tag := tags[k]) is not None and named_tag[0] == "item"
+                           for k in range(i + 1, min(i + 6, n))):
                         continue  # help in goods is a give (R32)
                     if words[j + 1:j + 3] in (["to", "the"], ["in", "any"], ["any", "way"]):
                         continue  # "help you to the best of my ability": no act named
@@ -2025,7 +2068,8 @@ class HeuristicExtractor:
                 if not person:
                     continue
                 phrase = i
-                target = tags[j][1] if j < n and tags[j] is not None and tags[j][0] == "agent" else None
+                target = named_tag[1] if j < n and (named_tag := tags[j]) is not None and named_tag[0] == "agent" \
+                    else None
                 who, cancelled = self._actor(words, tags, phrase)
                 if who == "speaker" and not cancelled:
                     return [Commitment("support", target=target)]
@@ -2045,9 +2089,12 @@ class HeuristicExtractor:
         words = clause.words
         n = len(words)
         for i in [i for i, w in enumerate(words) if w in _ACCEPT_BY_FIRST]:
+            if words[i] == "that" and i > 0 and words[i - 1] not in _BEFORE_THAT:
+                continue  # "a way to allocate that works for both of us": "that" relative, no consent
+            second = words[i + 1] if i + 1 < n else ""
             for phrase in _ACCEPT_BY_FIRST[words[i]]:
                 k = len(phrase)
-                if tuple(words[i:i + k]) != phrase:
+                if (k > 1 and phrase[1] != second) or tuple(words[i:i + k]) != phrase:
                     continue
                 if phrase[-1] in ("in", "on") and i + k < n and words[i + k] not in (",", "!", "too", "then"):
                     continue  # "I'm in the north" is no consent
@@ -2099,6 +2146,8 @@ class HeuristicExtractor:
         hedges = () if "agreement" in words[start:end] else _HEDGES  # "glad we could come to an agreement"
         if any(b in ("not", "never", "no", "if", "unless", "hardly") or b in hedges for b in before):
             return False
+        if words[start] == "come" and not _HOPED.isdisjoint(before):
+            return False  # "I'm sure we can come to an agreement": a hope of a deal to come (R20)
         if start > 0 and words[start - 1] in ("and", "then") and words[start] in ("you", "we", "it"):
             return False  # "make it 3 sheep and you have a deal": a demand (R18)
         if words[start] == "deal" and start > 0 and words[start - 1] in _DEAL_NEGATORS:
@@ -2110,6 +2159,8 @@ class HeuristicExtractor:
             return False
         if "but" in words[end:]:
             return False  # "sounds fair, but I need all the water": taken back (R21)
+        if words[end - 1] == "deal" and after[:1] in (["breaker"], ["breakers"], ["killer"]):
+            return False  # "that's a deal breaker": a refusal (R21)
         if not {"if", "unless", "provided"}.isdisjoint(words[end:end + 2]) and words[end + 1:end + 3] not in (
                 ["you", "want"], ["you", "like"], ["you", "wish"]):
             return False  # "I'll do that if I can have 2 of the food": a condition, a counter (R18)
@@ -2117,10 +2168,22 @@ class HeuristicExtractor:
 
 
 
+_BEFORE_THAT = frozenset({",", "-", ":", "and", "so", "then", "yes", "yeah", "yep", "yup", "ok", "okay", "sure",
+                          "great", "perfect", "well", "oh", "alright", "think", "guess", "but", "because", "fine",
+                          "cool", "hmm", "hm", "agreed", "thanks", "good", "believe", "suppose", "!", "i"})
+"""Words that may stand before a consent phrase opening with "that" ("ok, that works"); after any
+other word "that" is a relative pronoun ("a split that works for both")."""
+
+_HOPED = frozenset({"can", "will", "should", "sure", "hope", "hoping", "try", "going"})
+"""Words before "come to an agreement" that make it a deal still to come, not consent (R20)."""
+
 _COMPLAINTS = frozenset({"rip", "ripoff", "lowball", "unfair", "insulting", "robbery", "scam", "decline", "steep"})
 """Words that make a clause a complaint about terms, not an offer (the guide's R6)."""
 
 _VERBS = _GIVE_VERBS | _OFFER_VERBS | _RECEIVE_VERBS | _PAST_VERBS
+
+_PARTITIVE = frozenset({"all", "both", "some", "most", "half", "each"})
+"""Words that take a part of what a pronoun stands for ("you can have all of that")."""
 
 _BARE_FOLLOWERS = frozenset({",", "and", "for", "if", "each", "then", "now", "too", "or", "but", "so", "in", "->",
                              "=", "please", "instead", "from", "with", "since", "because", "as", "you", "i", "is",
@@ -2141,6 +2204,8 @@ _ACCEPT_PHRASES: tuple[tuple[str, ...], ...] = tuple(tuple(p.split()) for p in (
     "i can live with that", "works for me", "that will work", "that would work", "happy to oblige",
     "that is a fair deal", "like a fair deal", "like a good deal", "i will accept",
     "we will accept", "i can accept", "sounds like a fair trade", "that is a fair trade",
+    "that is okay", "that is ok", "that should be okay", "that should be ok", "that should be fine",
+    "that should work", "like a fair compromise", "that is a fair compromise",
 ))
 """Phrases that consent to a proposal (the guide's R20 and D1)."""
 _ACCEPT_BY_FIRST: dict[str, list[tuple[str, ...]]] = {}
@@ -2167,7 +2232,7 @@ def _meet_verb_at(words: list[str], tags: list[tuple[str, str] | None], j: int, 
             return None  # "support you into X", "drop 2 mags at X": no meeting (R18b, R32)
         if w in _MEET_VERBS or w in _DIRECT_MEET or w in _ENTERING:
             return v
-        if tags[v] is not None and tags[v][0] == "place" and v > 0 and words[v - 1] == "from":
+        if (named_tag := tags[v]) is not None and named_tag[0] == "place" and v > 0 and words[v - 1] == "from":
             v -= 2  # "moving my army from Oskel to Dorn"
             steps += 1
             continue
@@ -2175,7 +2240,8 @@ def _meet_verb_at(words: list[str], tags: list[tuple[str, str] | None], j: int, 
             v -= 1  # "moving Vienna to Galicia": the unit's place
             steps += 1
             continue
-        if w in (",", "and", "but", "then", "so", "or") or (tags[v] is not None and tags[v][0] == "place"):
+        if w in (",", "and", "but", "then", "so", "or") or (
+                (named_tag := tags[v]) is not None and named_tag[0] == "place"):
             return None
         v -= 1
         steps += 1
@@ -2188,10 +2254,10 @@ def _in_order(words: list[str], tags: list[tuple[str, str] | None], k: int) -> b
     n = len(words)
     if (k + 1 < n and words[k + 1] == "->") or (k > 0 and words[k - 1] == "->"):
         return True
-    if k >= 2 and words[k - 1] == "to" and tags[k - 2] is not None and tags[k - 2][0] == "place":
+    if k >= 2 and words[k - 1] == "to" and (named_tag := tags[k - 2]) is not None and named_tag[0] == "place":
         return True
     return k + 2 < n and k > 0 and words[k - 1] in ("a", "f") and words[k + 1] == "to" and \
-        tags[k + 2] is not None and tags[k + 2][0] == "place"
+        (named_tag := tags[k + 2]) is not None and named_tag[0] == "place"
 
 
 def _purpose(words: list[str], verb: int) -> bool:
@@ -2299,8 +2365,8 @@ def _speaker_before(words: list[str], at: int) -> bool:
 
 def _origin(words: list[str], tags: list[tuple[str, str] | None], j: int) -> bool:
     """The place at ``j`` is followed by "to" / "->" and another place: where a unit moves from."""
-    return j + 2 < len(words) and words[j + 1] in ("to", "->") and tags[j + 2] is not None \
-        and tags[j + 2][0] == "place" and tags[j] is not None and tags[j][0] == "place"
+    return j + 2 < len(words) and words[j + 1] in ("to", "->") and (named_tag := tags[j + 2]) is not None \
+        and named_tag[0] == "place" and (named_tag := tags[j]) is not None and named_tag[0] == "place"
 
 
 def _ratio(words: list[str], hits: list[_Hit]) -> list[_Hit]:
@@ -2399,6 +2465,34 @@ def _alike(a: list[Any], b: list[Any]) -> bool:
             if qa.get(h.item) is not None and h.quantity is not None and qa[h.item] != h.quantity:
                 return False
     return True
+
+
+def _shares_folded(offers: list[list[Any]]) -> list[list[Any]]:
+    """A share of one good ("I would keep 1 food and give you two") said beside a trade of other
+    goods in the same message is part of that trade: one allocation of the goods, one commitment
+    (R15).  The share joins the trade before it (else after it) that names neither of its goods."""
+    out = list(offers)
+    for o in offers:
+        goods = {h.item for h in o[1]} | {h.item for h in o[2]}
+        if len(goods) != 1 or not o[1] or not o[2]:
+            continue
+        others = [t for t in out if t is not o and t[2] and goods.isdisjoint(
+            {h.item for h in t[1]} | {h.item for h in t[2]})]
+        if not others:
+            continue
+        before = [t for t in others if t[0].clause.first < o[0].clause.first]
+        into = before[-1] if before else others[0]
+        into[1], into[2] = into[1] + o[1], into[2] + o[2]
+        out.remove(o)
+    return out
+
+
+def _even(offer: list[Any]) -> bool:
+    """The same goods in the same numbers on both sides, read from numbers whose noun is left out
+    ("4 for me and 4 for you"): a count of something the message does not trade, not an exchange.
+    Goods named on both sides ("4 food for 4 food") stay the trade they say."""
+    return bool(offer[2]) and _items(offer[1]) == _items(offer[2]) and any(
+        h.left_out or h.pronoun for h in offer[1] + offer[2])
 
 
 def _known(offer: list[Any]) -> int:

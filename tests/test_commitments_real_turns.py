@@ -1,0 +1,128 @@
+"""The extractor on the shapes real negotiation turns take (campsite style): hand-written cases.
+
+Each case is written here for its rule (none is a row of the labelled set): asks in another
+sentence that price an offer (R14), a share of one good beside a trade (R15), a count that
+trades nothing, a pronoun taken in part ("all of that", R11), a question run on after a
+statement (R3), and consent phrases against their lookalikes (R20, R21).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from daishi_forensics.profile.commitments import HeuristicExtractor
+
+CAMP = HeuristicExtractor({"items": ["food", "water", "firewood"], "places": [], "agents": ["a", "b"]})
+
+
+def got(text: str) -> list[tuple]:
+    return [(c.kind, dict(c.give), dict(c.receive)) for c in CAMP.extract(text).commitments]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # R14: an ask in another sentence names more of the price; goods already on the offer stay where they are
+    ("I'd be glad for you to have two waters if I can have one. I would also like three food.",
+     [("trade", {"water": 2}, {"water": 1, "food": 3})]),
+    ("You take 2 water, but I get 2 food. I was looking for water too.",
+     [("trade", {"water": 2}, {"food": 2})]),
+    # two offers in one message keep their own prices (R19): the ask joins neither
+    ("I'll give you 2 water for 1 food. I'll give you 3 firewood for 2 food. I need water.",
+     [("trade", {"water": 2}, {"food": 1}), ("trade", {"firewood": 3}, {"food": 2})]),
+])
+def test_asks_in_other_sentences_price_the_one_offer(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # R15: a share of one good beside a trade of the others is one allocation
+    ("I will give you all the water if you give me all the firewood. I will keep 1 food and give you two.",
+     [("trade", {"water": None, "food": 2}, {"firewood": None, "food": 1})]),
+    # a share alone is a trade of its own (R15: "2 food for me and 1 for you")
+    ("2 food for me and 1 for you.", [("trade", {"food": 1}, {"food": 2})]),
+    # two exchanges of different goods are two commitments, not a share
+    ("I'll give you 2 water for 1 food. I'll also give you 3 firewood for 2 food.",
+     [("trade", {"water": 2}, {"food": 1}), ("trade", {"firewood": 3}, {"food": 2})]),
+])
+def test_a_share_of_one_good_joins_the_trade_beside_it(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+def test_the_same_count_on_both_sides_trades_nothing() -> None:
+    # "4 for me and 4 for you" counts items the message does not name as goods: no exchange
+    assert got("I need all 3 firewood. 4 for me and 4 for you sounds fair.") == [("accept", {}, {})]
+    assert got("I need all 3 firewood. 4 for me and 4 for you.") == []
+    # goods named on both sides stay the trade they say, even the same good
+    assert got("market order up: 4 food for 4 food") == [("trade", {"food": 4}, {"food": 4})]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I don't need water that much, you can have all of that", [("give", {"water": None}, {})]),
+    ("I brought 2 food. You can have both of them.", [("give", {"food": 2}, {})]),
+    ("I have 3 firewood, you can have some of it.", [("give", {"firewood": 3}, {})]),
+    # the speaker taking it is an ask, not a give (R9)
+    ("I need firewood, I will take all of it.", []),
+])
+def test_a_pronoun_taken_in_part_keeps_its_antecedent(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("i am fine with that how many waters do you need?", [("accept", {}, {})]),
+    ("I can give you 2 water can you give me 1 food?", [("trade", {"water": 2}, {"food": 1})]),
+    # the whole sentence asks: an opener after "if" / "wonder" is inside it
+    ("I wonder if can you give me 2 water?", []),
+    ("Would you give me 2 water how many food do you need?", []),
+    ("How about 2 water for me can you do that?", []),
+])
+def test_a_question_run_on_after_a_statement(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("ok, that works for me", [("accept", {}, {})]),
+    ("Yup that should be okay.", [("accept", {}, {})]),
+    ("That is okay for me.", [("accept", {}, {})]),
+    ("That sounds like a fair compromise.", [("accept", {}, {})]),
+    ("Glad we could come to an agreement!", [("accept", {}, {})]),
+    # lookalikes: a relative "that", a hope of a deal to come, a deal refused or complained of (R6, R21)
+    ("We should find a split that works for both of us.", []),
+    ("I'm sure we can come to an agreement on how to share.", []),
+    ("I hope we will come to an agreement soon.", []),
+    ("No deal, I need the water.", []),
+    ("That deal is not fair to me at all.", []),
+    ("That was a bad deal for my family.", []),
+])
+def test_consent_and_its_lookalikes(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    # refusals and complaints that hold "deal" or a consent word are no commitment (R5, R6, R21)
+    "I can't make that deal.", "That's not a deal I can take.", "The deal is off.",
+    "I don't think that's a fair deal.", "You call that a deal?", "I would never accept that deal.",
+    "That deal doesn't work for me.", "I'm not okay with that.", "That is not fair.",
+    "This deal isn't fair to me.", "No, that deal won't work, I need the water.", "That's a deal breaker for me.",
+    "That is a terrible deal", "Sorry, I can't agree to that.", "I'm hoping we can make a deal that works for both of us.",
+    "that is fine but I need 2 water", "No deal unless you give me 2 water.", "I won't give you the firewood, no deal.",
+    "You can't have all the food.",
+])
+def test_refusals_and_complaints_holding_deal_are_none(text: str) -> None:
+    assert got(text) == []
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # R15: the split of the goods: what the addressee gets is given, what the speaker keeps or takes is received
+    ("I take 2 food and you get 3 water and 1 firewood.", [("trade", {"water": 3, "firewood": 1}, {"food": 2})]),
+    ("You get all the water and I keep the food.", [("trade", {"water": None}, {"food": None})]),
+    ("All the food is yours if the water is mine.", [("trade", {"food": None}, {"water": None})]),
+    ("You can have the food, the water is mine.", [("trade", {"food": None}, {"water": None})]),
+    ("3 water is yours and 2 food is mine.", [("trade", {"water": 3}, {"food": 2})]),
+    ("Firewood is all yours.", [("give", {"firewood": None}, {})]),
+    ("The water is all yours if I get the food.", [("trade", {"water": None}, {"food": None})]),
+    # goods said to be the speaker's alone are a claim, and a receive side alone is a request (R8, R9)
+    ("The food is mine.", []),
+    ("That firewood is mine and you know it.", []),
+    ("I take 2 food, you can have the rest.", []),
+])
+def test_a_split_of_the_goods_is_one_trade(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
