@@ -187,7 +187,7 @@ def arrays_of(view: TransferView) -> TransferArrays:
     found = view.memo.get(key)
     if found is None:
         found = view.memo[key] = transfer_arrays(view.graph, view.exempt)
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 @dataclass(frozen=True)
@@ -399,7 +399,7 @@ def _passes_on(ix: _FanIndex, p_hub: np.ndarray, p_tick: np.ndarray, total: np.n
     passed = (ix.out_cum[np.searchsorted(ix.out_key, start + 2 * w, side="right")]
               - ix.out_cum[np.searchsorted(ix.out_key, start, side="left")])
     usual = ix.out_total[p_hub] * min(1.0, 2 * w / ix.arrays.span)  # its own outflow in such a span
-    return (np.abs(passed - total) <= pass_cut * total) & (total >= usual)  # type: ignore[no-any-return]
+    return (np.abs(passed - total) <= pass_cut * total) & (total >= usual)
 
 
 def _scan_window(ix: _FanIndex, w: float, groups: Mapping[tuple[float, float], int], params: Mapping[str, Any],
@@ -755,7 +755,7 @@ def fan_boxes_of(view: TransferView, params: Mapping[str, Any]) -> dict[str, tup
     if found is None:
         arrays = arrays_of(view)
         found = view.memo[key] = {d: fan_boxes(arrays, d, fan_params) for d in ("in", "out")}
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 def fans(view: TransferView, params: Mapping[str, Any]) -> list[Flag]:

@@ -42,7 +42,7 @@ from typing import Any
 
 from dataclasses import replace
 
-from .flags import Flag, ordered, pair_key
+from .flags import Flag, Level, ordered, pair_key
 from .graph import Exchange, TransferView
 from .stats import Candidate, Test, sign_flip_p
 
@@ -205,7 +205,7 @@ def hubs(view: TransferView, flags: list[Flag]) -> list[Flag]:
         scale = view.scale or 1.0
         names = ", ".join(str(f.details["spoke"]) for f in spokes)
         worst = max(spokes, key=lambda f: (f.p_adjusted or 0.0, f.p_value or 0.0))
-        level = "review" if any(f.level == "review" for f in spokes) else "flag"
+        level: Level = "review" if any(f.level == "review" for f in spokes) else "flag"
         out.append(Flag(
             screen="feeder",
             kind="hub_and_spoke",

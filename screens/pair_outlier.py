@@ -91,9 +91,9 @@ def pair_table(view: TransferView, match: str | None = None) -> list[PairRow]:
     gain: dict[Any, float] = {n: 0.0 for n in view.nodes}
     acts_by: dict[Any, int] = {n: 0 for n in view.nodes}
     net_between: dict[tuple[Any, Any], float] = {}
-    for (a, b), pair in view.pairs.items():
-        net_a = -pair.net_from(a)  # what a gained from b, voluntarily
-        for act in pair.acts:
+    for (a, b), flow in view.pairs.items():
+        net_a = -flow.net_from(a)  # what a gained from b, voluntarily
+        for act in flow.acts:
             acts_by[act.aggressor] = acts_by.get(act.aggressor, 0) + 1
             if act.value:
                 net_a += act.value if act.aggressor == a else -act.value

@@ -136,11 +136,11 @@ def _scored_pairs(arrays: Any, candidates: np.ndarray, pair_of: np.ndarray, m: n
     for code in candidates.tolist():
         src_node, dst_node = divmod(int(code), n)
         chance: dict[int, float] = {}
-        for row in out_rows.get(src_node, []):
-            mid = int(arrays.dst[row])
+        for paid in out_rows.get(src_node, []):
+            mid = int(arrays.dst[paid])
             later = in_count.get((mid, dst_node), 0)
             if later and mid != dst_node:
-                chance[mid] = chance.get(mid, 0.0) + float(q_lim[row]) * later
+                chance[mid] = chance.get(mid, 0.0) + float(q_lim[paid]) * later
         lam = sum(min(1.0, c) for c in chance.values())
         picked = np.flatnonzero(pair_of == code)
         mids = ordered({int(x) for x in m[picked]})

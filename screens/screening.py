@@ -9,7 +9,7 @@ the configuration's version and digest, every flag, and what could not be screen
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -164,6 +164,11 @@ def _typology_level(flag: Flag, level: float, flag_share: float) -> Flag:
     return _unusual(replace(flag, level="flag" if strong else "review", p_adjusted=p_adjusted))
 
 
+def _flag_key_of(key: Hashable, screen: str) -> bool:
+    """Whether ``key`` is the test key :func:`as_candidates` gives a plain flag of ``screen``."""
+    return isinstance(key, tuple) and key[:2] == ("flag", screen)
+
+
 def as_candidates(screen: str, found: Iterable[Any]) -> tuple[list[Candidate], list[Test], list[Flag]]:
     """What a screen returned, for the match-level step: its :class:`Candidate` objects as they
     are; a plain :class:`Flag` with a ``p_value`` (a screen that tests but does not register its
@@ -184,7 +189,7 @@ def as_candidates(screen: str, found: Iterable[Any]) -> tuple[list[Candidate], l
         else:
             kept.append(item)
     for name, size in sorted(counted.items()):
-        mine = sum(1 for c in candidates if c.keys and c.keys[0][:2] == ("flag", name))
+        mine = sum(1 for c in candidates if c.keys and _flag_key_of(c.keys[0], name))
         tests += [Test(("flag", name, "untested", i), 1.0, 0.0) for i in range(max(0, size - mine))]
     return candidates, tests, kept
 
@@ -312,10 +317,10 @@ def screen_view(view: TransferView, config: ScreenConfig | None = None) -> Scree
     level = config.false_alarm_rate * share / max(1, len(typologies))
     for screen in typologies:
         params = {**config.screens[screen], "alpha": level}
-        found, more = _TYPOLOGY_RUNNERS[screen](view, params)
+        spotted, more = _TYPOLOGY_RUNNERS[screen](view, params)
         if screen == "scatter_gather" and "fans" in typologies:  # gather-scatter reads the fan boxes
-            found = found + gather_scatter(view, params, {**config.screens["fans"], "alpha": level})
-        kept += [_typology_level(f, level, config.flag_share) for f in found]
+            spotted = spotted + gather_scatter(view, params, {**config.screens["fans"], "alpha": level})
+        kept += [_typology_level(f, level, config.flag_share) for f in spotted]
         notes += more
     flags, testing = calibrate(candidates, tests, config, view, holm_alpha=config.false_alarm_rate * (1.0 - share),
                                typology_alpha=level if typologies else 0.0)

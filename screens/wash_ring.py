@@ -339,7 +339,7 @@ def round_trip_rings(view: TransferView, params: Mapping[str, Any],
     notes: list[str] = []
     if budget[0] <= 0:
         notes.append(f"ring: the round-trip ring search stopped after {steps} steps; some rings may be missing")
-    flags = [_ring_flag(view, members, rings, cycles, legs, completed, params)
+    flags = [_ring_flag(view, tuple(members), rings, cycles, legs, completed, params)
              for members in sorted((ordered(c) for c in nx.connected_components(rings)), key=repr)]
     return flags, notes
 

@@ -89,6 +89,11 @@ def _world() -> MessageLog:
     for k, delay in enumerate([*DELAYS, LATE]):
         evs.append(at(100 + 2 * k, 100 * (k + 1), "message", "a_1", text=_story(k), channel="broadcast"))
         evs.append(at(101 + 2 * k, 100 * (k + 1) + delay, "message", "a_2", text=_story(k), channel="broadcast"))
+    return _messages(evs)
+
+
+def _messages(evs: list[dict[str, Any]]) -> MessageLog:
+    """The message log the exposure pass keeps of ``evs``, replayed in tick order."""
     evs.sort(key=lambda e: (e["tick"], e["id"]))
     p = ExposurePass({})
     replay(evs, {}, [p])
@@ -175,12 +180,7 @@ def _twin_world(second_report_tick: int) -> MessageLog:
             (30, 102, "a_3", EVENT, "broadcast"), (40, 300, "a_9", _story(2), "broadcast")]
     evs += [{"id": e, "tick": t, "type": "message", "agentId": a, "payload": {"text": x, "channel": c}}
             for e, t, a, x, c in said]
-    evs.sort(key=lambda e: (e["tick"], e["id"]))
-    p = ExposurePass({})
-    replay(evs, {}, [p])
-    log = p.result().messages
-    assert isinstance(log, MessageLog)
-    return log
+    return _messages(evs)
 
 
 def test_twin_reports_of_one_event_are_not_a_stock_phrase() -> None:
