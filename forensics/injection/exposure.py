@@ -429,7 +429,8 @@ class ExposurePass:
             self._unseal()
         for table, value in ((self._senders, sender), (self._routes, (kind, channel, to)),
                              (self._audiences, heard), (self._texts, text)):
-            table.add(value)
+            k = (table.number or table.remember()).get(value)  # Table.add, inlined: four a message
+            table.column.append(table.new(value) if k is None else k)
 
     def close_ticks(self, start: int, stop: int, world: World) -> None:
         """At the match end (``endedAtTick``), let go of the look-ups of the tables' values
