@@ -131,11 +131,7 @@ def _log(*msgs: tuple[int, int, str, str]) -> MessageLog:
                                  for k, a in enumerate(("a_1", "a_2", "a_3", "a_9"))]
     evs += [{"id": e, "tick": t, "type": "message", "agentId": a, "payload": {"text": x, "channel": "broadcast"}}
             for e, t, a, x in msgs]
-    p = ExposurePass({})
-    replay(evs, {}, [p])
-    log = p.result().messages
-    assert isinstance(log, MessageLog)
-    return log
+    return _messages(evs)
 
 
 def test_a_short_cut_copy_is_timed_from_its_own_story() -> None:

@@ -43,10 +43,10 @@ an earlier message *p* when:
    test's evidence, joined (Fisher's method, :func:`joint_p_value`) with the chance
    that the unprompted ones fell within so few ticks of each other were they said at
    any tick of the match alike (:func:`burst_p_value`; only when they all fall within
-   the lag window: said at once), is a surprise at the same level: agents who saw one event and reported it at once, none having heard
-   another, are *twin* reports, each a root of its own (rule 1 keeps them apart), not
-   a phrase people say on their own.  A message in a stock
-   phrase gets no text parent, unless it says it is passed on (a forward tag,
+   the lag window: said at once), is a surprise at the same level: agents who saw one
+   event and reported it at once, none having heard another, are *twin* reports, each a
+   root of its own (rule 1 keeps them apart), not a phrase people say on their own.  A
+   message in a stock phrase gets no text parent, unless it says it is passed on (a forward tag,
    quotation marks, "pass it on") or carries :data:`FORWARD_EVIDENCE` bits of its
    chosen parent's own mutations (its typo, its cut).
 5. **Canaries are exact** (:func:`canary_parents`).  A message holding a
@@ -105,6 +105,7 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
 from daishi_forensics.read.archive import DEFAULT_ITEM_VALUES
+from daishi_forensics.screens.stats import product_p
 from daishi_forensics.textsafe import shown
 
 from ._pruning import (
@@ -116,7 +117,7 @@ from .exposure import HeardMessage, MessageLog
 from ._forwarding import Forward, parse_forward
 from ._information import NOTHING, Counts, Information, Unit, units_of
 from ._delays import learnt_window
-from ._lineage import Candidate, Choice, Edit, Weights, candidate, choose_parent, describe, edits, heard_order
+from ._lineage import Candidate, Choice, Weights, candidate, choose_parent, describe, edits, heard_order
 
 __all__ = [
     "FUZZ_CAP",
@@ -662,17 +663,13 @@ def burst_p_value(spread: int, count: int, ticks: int) -> float:
 
 def joint_p_value(*p_values: float) -> float:
     """Fisher's combination of independent p-values: ``P(chi2 with 2k degrees of freedom >= -2 sum
-    ln p)`` (closed form for even degrees of freedom).
+    ln p)`` (:func:`~daishi_forensics.screens.stats.product_p`, the closed form for even degrees of
+    freedom).
 
     >>> round(joint_p_value(0.02, 0.0102), 4), joint_p_value(1.0, 1.0)
     (0.0019, 1.0)
     """
-    half = -sum(math.log(max(p, 1e-300)) for p in p_values)  # the statistic over 2
-    term = total = math.exp(-half)
-    for k in range(1, len(p_values)):
-        term *= half / k
-        total += term
-    return min(1.0, total)
+    return product_p(p_values)
 
 
 def stock_phrase(spread: Spread, child: Forward, inherited_bits: Callable[[], float],
@@ -681,11 +678,6 @@ def stock_phrase(spread: Spread, child: Forward, inherited_bits: Callable[[], fl
     passes it on (:attr:`~._forwarding.Forward.forward_marked`) nor carries :data:`FORWARD_EVIDENCE`
     bits of its chosen parent's own mutations (``inherited_bits()``)."""
     return spread.stock(alpha) and not (child.forward_marked or inherited_bits() >= FORWARD_EVIDENCE)
-
-
-def _edit_bits(weights: Weights, words: int, e: Edit) -> float:
-    """Edit ``e``'s weight against a candidate of ``words`` core words (:meth:`Weights.of_edit`)."""
-    return weights.of_edit(e, words)
 
 
 def _inherited_bits(j: int, i: int, root: int, texts: _Texts, weights: Weights, goods: frozenset[str]) -> float:
@@ -852,7 +844,7 @@ def choose_parents(
     out: dict[int, Choice] = {}
     for j, pool in pools.items():
         words = len(texts.cores[nid[parents[j][0]]])
-        out[j] = choose_parent(pool, partial(_edit_bits, weights, words), order)
+        out[j] = choose_parent(pool, partial(weights.of_edit, words=words), order)
     return out
 
 
