@@ -126,3 +126,67 @@ def test_refusals_and_complaints_holding_deal_are_none(text: str) -> None:
 ])
 def test_a_split_of_the_goods_is_one_trade(text: str, expected: list[tuple]) -> None:
     assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # R20 as a frame: the proposal ("that", "this", "it", "its"), a copula in any tense, a word of consent
+    ("Ok that will be fine.", [("accept", {}, {})]),
+    ("i think its fair, do you", [("accept", {}, {})]),
+    ("That is perfectly acceptable to me.", [("accept", {}, {})]),
+    ("This would be okay with me.", [("accept", {}, {})]),
+    # lookalikes: said of something else, of a rule, asked, negated, conditional, or argued for (R20, R21)
+    ("The water is fine.", []),
+    ("It is fair to say I need water.", []),
+    ("Is that fair?", []),
+    ("That is not fair.", []),
+    ("That is fine if you give me 2 water.", []),
+    ("It's fair because we both get two of something.", []),
+])
+def test_consent_is_a_frame_not_a_list(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # R20: a statement that the two now have a deal, with or without its article
+    ("You are welcome. You have deal.", [("accept", {}, {})]),
+    ("ok, lets make the deal", [("accept", {}, {})]),
+    ("Yes, we can make a deal.", [("accept", {}, {})]),
+    # a hope, a deal still to be found, a demand (R18, R20)
+    ("I hope we can make a deal.", []),
+    ("We should make a deal that works for both of us.", []),
+    ("Give me 2 water and you have a deal.", []),
+])
+def test_a_deal_said_to_be_made_is_acceptance(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # R8: what the addressee said or offered, or is thanked for, is a report: its goods are on no side
+    ("You said I could have 2 water, so I will give you 3 food.", [("give", {"food": 3}, {})]),
+    ("Thanks for offering me 2 water. I'll give you 1 food.", [("give", {"food": 1}, {})]),
+    ("Earlier you told me you need food, so you can have 2 food.", [("give", {"food": 2}, {})]),
+    # a reason: the addressee getting goods there describes the terms, it hands nothing over
+    ("Since you are getting 3 water, I should get 2 food.", []),
+    ("well since you are getting 2 water I think I should get 2 firewood", []),
+    # the reason ends at its comma: the offer after it stands
+    ("Since you need water, you can have 2 water.", [("give", {"water": 2}, {})]),
+])
+def test_reports_and_reasons_offer_nothing(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # R14: "if I took X" in a question is a hypothetical ask, and prices the offer in the next sentence
+    ("Would it be ok if I took 2 food? I can give you 3 water.", [("trade", {"water": 3}, {"food": 2})]),
+    ("If I took the water I would be happy.", []),
+    # R11: "N out of the M" is N of them
+    ("You can have 2 out of the 3 water.", [("give", {"water": 2}, {})]),
+    # R14: a good asked for twice is one ask, the later one; the numbers never add
+    ("I'd like 3 water. You can have all the firewood. Actually I need 2 water.",
+     [("trade", {"firewood": None}, {"water": 2})]),
+    # R15 and R14: shares of single goods folded into one allocation take an ask of another sentence
+    ("Food: you get 1, I get 2. Firewood: you get 2, I get 1. I need 2 water.",
+     [("trade", {"food": 1, "firewood": 2}, {"food": 2, "firewood": 1, "water": 2})]),
+])
+def test_asks_said_in_other_shapes_price_the_offer(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected

@@ -444,6 +444,8 @@ _AUX = frozenset({"will", "shall", "would", "can", "am", "is", "are", "be", "to"
                   "commit", "now", "first", "later", "soon", "immediately", "of", "actually", "too", "instead",
                   "personally", "hereby", "absolutely", "quickly", "fine", "ok", "gonna", "let", "simply"})
 """Words that may stand between a subject and its verb without changing who acts."""
+_REPORTED = frozenset({"said", "told", "mentioned", "suggested", "proposed", "offered", "thank", "thanks"})
+"""Words that report what the addressee said or offered, or thank them for it (R8: a report, no side)."""
 _REPORTING = frozenset({"saw", "see", "seen", "heard", "hear", "said", "says", "told", "tells", "noticed",
                         "watched", "spotted", "reported", "claims", "claimed", "thinks", "believes", "rumor"})
 """Verbs that report someone else's doing: "I saw Bob heading to r_1_1" is not the speaker's move."""
@@ -633,6 +635,9 @@ class _Walk:
     """A give phrase was read (an offer without a price is then a ``give``)."""
     concession: bool = False
     """Inside a clause-opening concession ("While I could use some food, ..."): its goods are on no side."""
+    reason: bool = False
+    """Inside a reason ("since you are getting 2 water, ..."): the addressee getting goods there is a
+    description of the terms, not the speaker's offer."""
 
     def next(self, i: int) -> str:
         """The word after ``i`` ("" at the end)."""
@@ -982,6 +987,9 @@ class HeuristicExtractor:
                 ok, q = _quantity(words[i - back])
                 if ok and not (words[i - back] in ("a", "an") and back > 1):
                     quantity, found = q, True
+                    k = i - back - (4 if words[i - back - 1:i - back] == ["the"] else 3)
+                    if k >= 0 and words[k + 1:k + 3] == ["out", "of"] and _quantity(words[k])[0]:
+                        quantity = _quantity(words[k])[1]  # "2 out of the 3 packages of food": 2 of them
                     break
                 if words[i - back] not in _FILLERS or tags[i - back] is not None:
                     break
@@ -1138,10 +1146,14 @@ class HeuristicExtractor:
                     after[:2] in (["i", "need"], ["i", "really"], ["we", "need"]) or after[1:3] in (
                         ["can", "not"], ["will", "not"], ["do", "not"])):
                 r.mark(("give",), "void")  # "I'd give you all the food but I need it": taken back
-        if w == "," and r.concession:
-            r.concession = False
-            r.turn(None)
-            return i + 1
+        if w in (",", "so") and (r.concession or r.reason):
+            r.reason = False
+            if r.concession:
+                r.concession = False
+                r.turn(None)
+                return i + 1
+        if w in ("since", "because") and r.next(i) in ("you", "we"):
+            r.reason = True  # "since you are getting 2 water ...": a reason, not an offer
         if w not in ("but", "because", "however", "although", "though", "since", "whereas", "while"):
             return None
         if w in ("while", "although", "though", "whereas") and all(x in _INTERJECTIONS for x in r.words[:i]) \
@@ -1341,11 +1353,29 @@ class HeuristicExtractor:
         r.explicit = True
         return i + 1
 
+    def _cue_reported(self, r: _Walk, i: int) -> int | None:
+        """What the addressee (or a third party) said or offered, and what the speaker thanks them
+        for, is a report (R8): "earlier you said that I could have all three waters, ...", "thank you
+        for offering me two waters".  Its goods are on no side up to the next comma or "so"."""
+        w, words = r.words[i], r.words
+        if w in ("thank", "thanks"):
+            k = i + 2 if r.next(i) == "you" else i + 1
+            if k >= len(words) or words[k] != "for":
+                return None
+        elif self._subject(words, i) not in ("you", "third") or (i > 0 and words[i - 1] in _NOUN_AFTER):
+            return None
+        r.concession = True
+        r.turn("void")
+        return i + 1
+
     def _cue_past(self, r: _Walk, i: int) -> int | None:
         """A past tense or a debt is a claim: the goods after it are on nobody's side."""
         w, words = r.words[i], r.words
         if w in ("agree", "agreed") and r.next(i) == "to" and self._subject(words, i) in ("you", "third"):
             r.turn("void")  # "you did not agree to the 3 waters in exchange of 3 foods": a report
+            return i + 1
+        if w in ("took", "got", "had") and i > 1 and words[i - 2:i] in (["if", "i"], ["if", "we"]):
+            r.turn("receive")  # "would you be okay if I took 2 of the food?": a hypothetical ask, not the past
             return i + 1
         if not (w in _PAST_VERBS or (w == "got" and i > 0 and words[i - 1] not in ("have", "i", "we", "you"))):
             return None
@@ -1377,6 +1407,8 @@ class HeuristicExtractor:
                 r.sides[i] = "give"
             return i + 1
         side = self._receive_frame(words, i)
+        if side == "give" and r.reason:
+            side = "void"  # "since you are getting 2 water I should get 2 firewood": a reason, no give
         r.turn(side)
         if side == "give":
             r.explicit = True
@@ -1386,19 +1418,20 @@ class HeuristicExtractor:
         _cue_new_frame, _cue_for_sale, _cue_for_anything, _cue_money_do, _cue_price_is, _cue_per, _cue_to_whom,
         _cue_for,
         _cue_yours, _cue_mine, _cue_here_is, _cue_looking_for, _cue_spare, _cue_if_you_gave, _cue_you_having,
-        _cue_help_with, _cue_past, _cue_verb,
+        _cue_help_with, _cue_reported, _cue_past, _cue_verb,
     )
     """The cues of rule 6, in the order they are tried at each word."""
 
     _CUE_WORDS: tuple[frozenset[str], ...] = (
-        frozenset({"but", "because", "however", "although", "though", "since", "whereas", "while", ","}),
+        frozenset({"but", "because", "however", "although", "though", "since", "whereas", "while", ",", "so"}),
         frozenset({"for"}), frozenset({"for", "->", "="}), frozenset({"do"}), frozenset({"is", "="}),
         frozenset({"per"}), frozenset({"to"}), frozenset({"for", "->", "=", "exchange", "return", "at"}),
         frozenset({"yours"}), frozenset({"mine"}), frozenset({"here"}),
         frozenset({"looking", "look", "searching", "asking", "hoping", "hope", "hunting", "shopping"}),
         frozenset({"spare"}),
         frozenset({"gave", "sent", "paid", "handed", "brought"}), frozenset({"having"}),
-        frozenset({"help", "helping"}), _PAST_VERBS | {"got", "agree", "agreed"},
+        frozenset({"help", "helping"}), _REPORTED,
+        _PAST_VERBS | {"got", "agree", "agreed"},
         _GIVE_VERBS | _OFFER_VERBS | _RECEIVE_VERBS | {"part"},
     )
     """The words each cue of :attr:`_CUES` can read (a cue is tried only at these)."""
@@ -1583,13 +1616,18 @@ class HeuristicExtractor:
             elif g.receive and not g.give:
                 asks.extend(g.receive)
         offers = [o for o in offers if not _even(o)]
+        last_ask = {h.item: h for h in asks}
+        asks = [h for h in asks if last_ask[h.item] is h]  # a good asked for twice: the later ask restates it
+        priced = False
         if asks and offers:
             bare = next((o for o in offers if not o[2]), None)
             if bare is not None:
                 bare[2] = asks
+                priced = True
             elif len(offers) == 1:  # "... if I can have one. I would also like three food": more of the price
                 named = {h.item for h in offers[0][1] + offers[0][2]}
                 offers[0][2] = offers[0][2] + [h for h in asks if h.item not in named]
+                priced = True
         out: list[tuple[int, Commitment]] = []
         kept: list[list[Any]] = []
         for o in offers:  # the same offer said twice is one offer: keep the one with more numbers (R19)
@@ -1601,6 +1639,11 @@ class HeuristicExtractor:
             elif _known(o) > _known(twin):
                 kept[kept.index(twin)] = o
         offers = _shares_folded(kept)
+        if asks and not priced and len(offers) == 1:
+            # shares of single goods folded into one allocation ("wood: you get 1, I get 2. food: you get
+            # 1, I get 2. I really need 2 water"): an ask in another sentence is more of its price (R14)
+            named = {h.item for h in offers[0][1] + offers[0][2]}
+            offers[0][2] = offers[0][2] + [h for h in asks if h.item not in named]
         for g, give, receive in offers:
             c = g.clause
             if receive:
@@ -2112,6 +2155,8 @@ class HeuristicExtractor:
                     continue  # "Ash and I agreed that ...": a report of an earlier agreement
                 if self._consent_at(words, i, i + k):
                     return True
+        if self._consent_frame(words) or self._deal_made(words):
+            return True
         # "deal" opening its comma segment: "deal!", "ok, deal", "deal, heading to ..."
         seg = 0
         commas = [i for i, w in enumerate(words) if w == ","]
@@ -2139,6 +2184,61 @@ class HeuristicExtractor:
             seg = i + 1
         return False
 
+    def _consent_frame(self, words: list[str]) -> bool:
+        """R20's "that's fair" and "that's fine with me" as a frame, not a list: "that", "this", "it"
+        (or "its") and a copula ("is", "will be", "would be", "should be", "seems", "sounds") before
+        a word of consent ("fine", "fair", "ok", "acceptable", ...), in any tense: "that will be fine",
+        "I think its fair".  Not when it is asked, negated, hedged, conditional or taken back
+        (:meth:`_consent_at`), nor "fair to say", nor an opinion on something else ("the water is fine")."""
+        for i in [i for i, w in enumerate(words) if w in _CONSENT_WORDS]:
+            j = i - 1
+            while j >= 0 and words[j] in _DEGREE:
+                j -= 1
+            k = j
+            while k >= 0 and words[k] in _COPULAS:
+                k -= 1
+            if k == j or k < 0 or words[k] not in _CONSENT_SUBJECTS:
+                continue
+            if words[k] == "its" and k == j:
+                continue
+            if words[k] == "that" and k > 0 and words[k - 1] not in _BEFORE_THAT:
+                continue  # "a split that is fair to both": a relative "that"
+            after = words[i + 1:i + 4]
+            if after[:1] in (["that"], ["enough"]) or (after[:1] in (["for"], ["to"]) and (
+                    after[1:2] not in (["me"], ["us"]) or after[2:3] == ["to"])):
+                continue  # "it is fair to say", "fine for camping", "fair for me to get": no consent
+            if self._consent_at(words, k, i + 1):
+                return True
+        return False
+
+    def _deal_made(self, words: list[str]) -> bool:
+        """R20's statement that the two now have a deal, with or without its article: "you have deal",
+        "we got a deal", "let's make the deal", "yes we can make a deal" -- not a hope ("I hope we can
+        make a deal"), a deal still to be found ("make a deal that works"), or a demand ("... and you
+        have a deal", R18)."""
+        n = len(words)
+        for i in [i for i, w in enumerate(words) if w == "deal"]:
+            j = i - 1
+            if j >= 0 and words[j] in ("a", "the", "this", "that", "our"):
+                j -= 1
+            if j < 1:
+                continue
+            if words[j] in ("have", "got") and words[j - 1] in ("you", "we", "got", "have"):
+                start = j - 1 if words[j - 1] in ("you", "we") else j - 2
+            elif words[j] == "make" and words[j - 1] in ("us", "can"):
+                start = j - 2
+                if start < 0 or words[start] not in ("let", "we"):
+                    continue
+                if not _HOPED.isdisjoint(words[max(0, start - 4):start]) or "think" in words[max(0, start - 3):start]:
+                    continue  # "I'm sure we can make a deal": a deal still to come
+            else:
+                continue
+            if start < 0 or (i + 1 < n and words[i + 1] in ("that", "where", "which", "so", "with")):
+                continue
+            if self._consent_at(words, start, i + 1):
+                return True
+        return False
+
     @staticmethod
     def _consent_at(words: list[str], start: int, end: int) -> bool:
         """Not negated, hedged, conditional, tagged onto a demand ("... and you have a deal"), or taken back."""
@@ -2159,6 +2259,8 @@ class HeuristicExtractor:
             return False
         if "but" in words[end:]:
             return False  # "sounds fair, but I need all the water": taken back (R21)
+        if words[end - 1] in ("fair", "reasonable") and words[end:end + 1] in (["since"], ["because"], ["as"]):
+            return False  # "I think it's pretty fair since we both get ...": an argument for terms, no consent
         if words[end - 1] == "deal" and after[:1] in (["breaker"], ["breakers"], ["killer"]):
             return False  # "that's a deal breaker": a refusal (R21)
         if not {"if", "unless", "provided"}.isdisjoint(words[end:end + 2]) and words[end + 1:end + 3] not in (
@@ -2175,6 +2277,16 @@ _BEFORE_THAT = frozenset({",", "-", ":", "and", "so", "then", "yes", "yeah", "ye
 other word "that" is a relative pronoun ("a split that works for both")."""
 
 _HOPED = frozenset({"can", "will", "should", "sure", "hope", "hoping", "try", "going"})
+_CONSENT_WORDS = frozenset({"fine", "fair", "ok", "okay", "acceptable", "agreeable", "reasonable", "doable",
+                            "workable", "alright"})
+"""Words of consent after "that is" (R20: "that's fair", "that's fine with me", "that is okay")."""
+_CONSENT_SUBJECTS = frozenset({"that", "this", "it", "its"})
+"""What the consent is said of: the proposal ("its" is "it's" without its apostrophe)."""
+_COPULAS = frozenset({"is", "will", "would", "should", "be", "seems", "sounds", "looks", "seem", "sound"})
+"""The copula between the proposal and the word of consent, in any tense ("that will be fine")."""
+_DEGREE = frozenset({"pretty", "very", "totally", "perfectly", "completely", "quite", "more", "than", "really",
+                     "absolutely", "entirely", "all", "just", "definitely", "fairly"})
+"""Degree words before a word of consent ("that is perfectly fine")."""
 """Words before "come to an agreement" that make it a deal still to come, not consent (R20)."""
 
 _COMPLAINTS = frozenset({"rip", "ripoff", "lowball", "unfair", "insulting", "robbery", "scam", "decline", "steep"})
