@@ -190,3 +190,32 @@ def test_reports_and_reasons_offer_nothing(text: str, expected: list[tuple]) -> 
 ])
 def test_asks_said_in_other_shapes_price_the_offer(text: str, expected: list[tuple]) -> None:
     assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # the addressee's "you're getting X" describes the terms on the table: no offer (R8)
+    ("That's not even. You're getting all of the food, so I'll take 3 water.", []),
+    ("Hmm, you are getting my top item there.", []),
+    # ... while "you get X" / "you can have X" hands it over (R13)
+    ("You get all of the food, so I'll take 3 water.", [("trade", {"food": None}, {"water": 3})]),
+    # R12: "as much as I can get" leaves its noun out: the good named last before it
+    ("You can have 2 food. I was wondering about the firewood, I need as much as I can get.",
+     [("trade", {"food": 2}, {"firewood": None})]),
+    ("You can have 2 food, I need as much water as I can get.", [("trade", {"food": 2}, {"water": None})]),
+    # R14: a later ask that names a good again without a number keeps the number asked before
+    ("I'll give you 3 water. Can I get 3 food? I'll need the food for cooking.",
+     [("trade", {"water": 3}, {"food": 3})]),
+])
+def test_descriptions_left_out_nouns_and_repeated_asks(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # R21: consent followed by a further demand ("also", "still") is a counter, not an acceptance
+    ("That sounds ok. I also need two packages of water.", []),
+    ("That works for me, but I still need the firewood.", []),
+    # a later sentence that is no further demand leaves the acceptance standing
+    ("That works for me. I need to pack now.", [("accept", {}, {})]),
+])
+def test_a_further_demand_takes_consent_back(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected

@@ -934,6 +934,9 @@ class HeuristicExtractor:
                 accepted.append((clause.first, Commitment("accept", start=span[0], end=span[1])))
         deals = self._deals(goods, checked)
         out += deals
+        if accepted and any(g.receive and not g.give and not g.clause.question and g.clause.first > accepted[0][0]
+                            and not {"also", "still", "additionally"}.isdisjoint(g.clause.words) for g in goods):
+            accepted = []  # "that sounds ok. I also need two packages of water": a further demand, a counter (R21)
         if accepted and not any(c.kind == "trade" for _, c in deals):
             out.append(accepted[0])  # one acceptance a message, none beside a trade (R22)
         out.sort(key=lambda x: (x[0], KINDS.index(x[1].kind) if x[1].kind != "accept" else -1))
@@ -1052,6 +1055,14 @@ class HeuristicExtractor:
                 item = self._antecedent(clause.first + i, [h for h in every if h.item not in own], "", pronoun=True)
                 if item is not None:
                     out.append(_Hit(i, item[0], item[1], True))
+        for i in [i for i, w in enumerate(words) if w in ("much", "many")]:
+            # "I need as much as I can get": a noun left out (R12), the good named last before it
+            if 1 < i < n - 1 and words[i - 1] == "as" and words[i + 1] == "as" and (
+                    words[i - 2] in _RECEIVE_VERBS or words[i - 2] in _GIVE_VERBS) and not any(
+                    t is not None for t in tags[i + 1:i + 4]):
+                item = self._antecedent(clause.first + i, every, "", pronoun=True)
+                if item is not None:
+                    out.append(_Hit(i, item[0], None, left_out=True))
         return out
 
     def _antecedent(self, at: int, every: list[_Hit], prev: str, nxt: str = "",
@@ -1594,6 +1605,8 @@ class HeuristicExtractor:
             i == 0 or words[i - 1] in (",", ":", "still", "really", "also", "urgently", "badly", "will", "would")
         ):
             return "receive"  # telegraphic "need 2 wood, paying in stone": the speaker needs
+        if who == "you" and w == "getting" and i > 1 and words[i - 1] in ("are", "were"):
+            return "void"  # "you're getting all of the food": the terms on the table described, no offer
         if who == "you" and w in ("take", "get", "taking", "getting", "grab"):
             return "void" if self._cancelled(words, i) else "give"  # "you get 3 wood": the speaker gives
         if who == "you" and w in ("want", "need", "like") and "if" in words[max(0, i - 4):i]:
@@ -1616,8 +1629,11 @@ class HeuristicExtractor:
             elif g.receive and not g.give:
                 asks.extend(g.receive)
         offers = [o for o in offers if not _even(o)]
-        last_ask = {h.item: h for h in asks}
-        asks = [h for h in asks if last_ask[h.item] is h]  # a good asked for twice: the later ask restates it
+        last_ask: dict[str, _Hit] = {}
+        for h in asks:  # a good asked for twice is one ask: the later one, unless only the earlier gives a number
+            if h.quantity is not None or h.item not in last_ask or last_ask[h.item].quantity is None:
+                last_ask[h.item] = h
+        asks = [h for h in asks if last_ask[h.item] is h]
         priced = False
         if asks and offers:
             bare = next((o for o in offers if not o[2]), None)
