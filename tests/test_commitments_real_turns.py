@@ -219,3 +219,15 @@ def test_descriptions_left_out_nouns_and_repeated_asks(text: str, expected: list
 ])
 def test_a_further_demand_takes_consent_back(text: str, expected: list[tuple]) -> None:
     assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # R20: "accept / take your offer" is consent; the goods after it are no ask
+    ("I will take your offer of 2 water.", [("accept", {}, {})]),
+    ("I'm willing to accept your offer on food.", [("accept", {}, {})]),
+    # "that way ..." says what an offer leads to: a description, no sides (R8)
+    ("If I give you two firewood can I have one food? That way you can keep warm, and I'll have some food.", []),
+    ("I'll give you 2 food. That way you can have the firewood too.", [("give", {"food": 2}, {})]),
+])
+def test_consent_to_an_offer_and_its_outcome_take_no_goods(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected

@@ -1118,6 +1118,8 @@ class HeuristicExtractor:
         _offered_having(r)
         if _complaint(r.words):
             return None  # "2 tools is a rip-off for 3 copper": a complaint about terms (R6)
+        if _outcome(r.words):
+            return None  # "That way you can keep warm and I'll have some food": what an offer leads to
         return _settled(r, clause)
 
     # one method per cue of rule 6: each returns the index the walk goes on from, or None
@@ -1403,6 +1405,10 @@ class HeuristicExtractor:
             return None
         if (i > 0 and words[i - 1] in _NOUN_AFTER) or nxt in (",", ""):
             return i + 1
+        if w in ("accept", "take") and nxt in ("your", "the", "that", "this") and i + 2 < n and words[i + 2] in (
+                "offer", "deal", "proposal", "suggestion", "terms"):
+            r.turn("void")  # "I'm willing to accept your offer on food": consent (R20), no goods taken
+            return i + 3
         if w in _GIVE_VERBS or w in _OFFER_VERBS:
             if i > 1 and words[i - 1] == "to" and r.sides.get(i - 2) == "have":
                 r.mark(("have",), "give")  # "I have wood to trade for brick": what the speaker has is offered
@@ -2534,6 +2540,15 @@ def _complaint(words: list[str]) -> bool:
     """A clause of complaint about terms ("rip-off", "lowball", "too low", "too little"): no sides (R6)."""
     return not _COMPLAINTS.isdisjoint(words) or any(
         _has(words, ("too", w)) for w in ("low", "much", "little", "few", "high", "expensive", "cheap"))
+
+
+def _outcome(words: list[str]) -> bool:
+    """A sentence opened by "that way" / "this way" says what the offer before it leads to ("That
+    way you can keep warm, and I'll have some food"): a description, no sides (R8)."""
+    j = 0
+    while j < len(words) and words[j] in _INTERJECTIONS:
+        j += 1
+    return words[j:j + 2] in (["that", "way"], ["this", "way"])
 
 
 def _settled(r: _Walk, clause: _Clause) -> _Goods:
