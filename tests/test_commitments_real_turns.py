@@ -231,3 +231,16 @@ def test_a_further_demand_takes_consent_back(text: str, expected: list[tuple]) -
 ])
 def test_consent_to_an_offer_and_its_outcome_take_no_goods(text: str, expected: list[tuple]) -> None:
     assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # R14: an offer asked as a question commits to nothing (R3), but what it asks for prices the
+    # statement beside it, as a bare ask in a question does
+    ("Can I give you 2 food for 3 water? I can also give you the firewood.",
+     [("trade", {"firewood": None}, {"water": 3})]),
+    ("How about you take 2 firewood, I get 1? I'll give you the food.", [("trade", {"food": None}, {"firewood": 1})]),
+    # the question alone stays none
+    ("Can I give you 2 food for 3 water?", []),
+])
+def test_a_question_offer_prices_the_statement_beside_it(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected

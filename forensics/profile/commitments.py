@@ -1627,7 +1627,7 @@ class HeuristicExtractor:
         asks: list[_Hit] = []
         for g in goods:
             if g.clause.question:
-                if g.receive and not g.give:
+                if g.receive:  # an offer asked as a question names its price too (R14)
                     asks.extend(g.receive)
                 continue
             if g.give and (g.receive or g.explicit):
