@@ -1055,7 +1055,7 @@ class HeuristicExtractor:
                 item = self._antecedent(clause.first + i, [h for h in every if h.item not in own], "", pronoun=True)
                 if item is not None:
                     out.append(_Hit(i, item[0], item[1], True))
-        for i in [i for i, w in enumerate(words) if w in ("much", "many")]:
+        for i in [i for i, w in enumerate(words) if w in ("much", "many")] if "as" in words else ():
             # "I need as much as I can get": a noun left out (R12), the good named last before it
             if 1 < i < n - 1 and words[i - 1] == "as" and words[i + 1] == "as" and (
                     words[i - 2] in _RECEIVE_VERBS or words[i - 2] in _GIVE_VERBS) and not any(
@@ -2177,7 +2177,8 @@ class HeuristicExtractor:
                     continue  # "Ash and I agreed that ...": a report of an earlier agreement
                 if self._consent_at(words, i, i + k):
                     return True
-        if self._consent_frame(words) or self._deal_made(words):
+        if (not _CONSENT_WORDS.isdisjoint(words) and self._consent_frame(words)) or (
+                "deal" in words and self._deal_made(words)):
             return True
         # "deal" opening its comma segment: "deal!", "ok, deal", "deal, heading to ..."
         seg = 0
