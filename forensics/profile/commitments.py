@@ -163,7 +163,24 @@ How :class:`HeuristicExtractor` reads (rules, in order):
    after "and" ("... and you have a deal": a demand), followed by "but" (taken back),
    nor "agree that ..." / "I agree water is needed" (an opinion), "we agreed" (a
    report), "the / our / bad deal", "deal is off", "deal with", "go ahead and submit
-   the deal" (an order).  One per message, none beside a ``trade`` (R22).
+   the deal" (an order).  Besides the phrases, two frames: the proposal ("that", "this",
+   "it", "its") and a copula in any tense before a word of consent ("that will be fine",
+   "I think its fair", "this would be okay with me"; not "fair to say", not "fair since
+   ...", an argument for one's own terms), and a deal said to be made, with or without
+   its article ("you have deal", "let's make the deal", "yes we can make a deal"; not a
+   hope, nor "a deal that works").  "accept / take your offer" is consent, not an ask.
+   A further demand in a later sentence ("I also need", "I still need") takes the
+   consent back (a counter, R21).  One per message, none beside a ``trade`` (R22).
+17. *Reports, reasons and outcomes* offer nothing: what the addressee (or a third
+   party) said, told, suggested or offered, and what the speaker thanks them for, up to
+   the next comma or "so" ("earlier you said I could have all three waters, so ...");
+   the addressee getting goods in a reason ("since you are getting 2 water ...") or in
+   the present progressive ("you're getting all of the food"); a sentence opened by
+   "that way" / "this way" (what an offer leads to).  "If I took X" is a hypothetical
+   ask, not the past; "N out of the M" is N; "as much as I can get" leaves its noun out
+   (rule 7).  A good asked for twice in a message is one ask, the later one (a later
+   ask without a number keeps the earlier number; numbers never add across asks), and
+   what an offer asked as a question asks for prices the statement beside it.
 
 Known blind spots (the bench lists them; see its per-kind figures): offers spread
 over two sentences that each hold a whole trade are two trades; a number whose noun
@@ -179,7 +196,9 @@ provinces' short forms and move orders, moves named by their place, disclaimers,
 splits, prices after commas, ratios, orders to hand goods over, counters after a
 refusal, offers taken back, purposes and wishes, written against the tune split and
 the rows added to it (real campsite turns and alliance-game chat, each labelled before
-the extractor was run on it) and the guide's rules.
+the extractor was run on it) and the guide's rules; later in 4, rule 17 and the consent
+frames of rule 16, written against the tune rows of a second draw of whole campsite
+dialogues (same version label: the demo's reports carry it, and are the same bytes).
 
 >>> ex = HeuristicExtractor()
 >>> [c.terms() for c in ex.extract("I'll give you 3 wood for 2 ore").commitments]
