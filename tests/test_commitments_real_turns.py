@@ -244,3 +244,37 @@ def test_consent_to_an_offer_and_its_outcome_take_no_goods(text: str, expected: 
 ])
 def test_a_question_offer_prices_the_statement_beside_it(text: str, expected: list[tuple]) -> None:
     assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # "sacrifice" hands over; "it" there is the good just asked for, and giving it up takes the ask back
+    ("I need the water too but I'm willing to sacrifice it if I get all the food.",
+     [("trade", {"water": None}, {"food": None})]),
+    # a subject left out before "are more than happy to" is the speaker (as before "will pay")
+    ("But are more than happy to give up all the firewood for all the food.",
+     [("trade", {"firewood": None}, {"food": None})]),
+    ("Are you happy to give me the food?", []),
+    # "X for X" with no numbers is a use of the good, not a price
+    ("I'd need wood for a bonfire, and food for meals.", []),
+    ("market order up: 4 food for 4 food", [("trade", {"food": 4}, {"food": 4})]),
+])
+def test_give_verbs_elided_subjects_and_uses(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # R15: a heading says whose the goods after it are: "for you, ..., me ..."
+    ("so, for you, 2 water, 1 food, me 3 firewood 2 food",
+     [("trade", {"water": 2, "food": 1}, {"firewood": 3, "food": 2})]),
+    ("You: 2 food, 2 firewood. Me: 1 food, 3 water.",
+     [("trade", {"food": 2, "firewood": 2}, {"food": 1, "water": 3})]),
+    ("Thank you, 2 water is fine", []),
+    # R19: a give that restates a trade's goods more fully is that trade, said again
+    ("If you want 1 food and all the firewood then I need 2 water. So again, 1 food, 1 water, 3 firewood for you.",
+     [("trade", {"food": 1, "water": 1, "firewood": 3}, {"water": 2})]),
+    # R20: a deal said to be made, in other words
+    ("I think we've come up with a good deal.", [("accept", {}, {})]),
+    ("You have yourself a deal!", [("accept", {}, {})]),
+])
+def test_headings_restatements_and_deals_made(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected

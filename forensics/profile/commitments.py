@@ -435,7 +435,7 @@ _GIVE_VERBS = frozenset({"give", "giving", "send", "sending", "pay", "paying", "
                          "gifting", "transfer", "transferring", "offer", "offering", "provide", "providing",
                          "bring", "bringing", "deliver", "delivering", "share", "sharing", "drop", "dropping",
                          "spare", "lend", "throw", "front", "fronting", "gives", "sends", "pays", "hands",
-                         "offers", "brings", "delivers", "provides", "shares"})
+                         "offers", "brings", "delivers", "provides", "shares", "sacrifice", "sacrificing"})
 _OFFER_VERBS = frozenset({"sell", "selling", "trade", "trading", "swap", "swapping", "exchange", "exchanging",
                           "barter", "bartering"})
 """Verbs whose items are the speaker's give side but that need a price to be a commitment."""
@@ -1066,7 +1066,9 @@ class HeuristicExtractor:
                 (i + 2 < n and words[i + 1] in ("is", "are") and words[i + 2] == "yours")
                 or (v > 0 and words[v - 1] in _GIVE_VERBS | {"have", "take"} and v > 1
                     and (words[v - 2] not in ("i", "we", "to", "can", "please")
-                         or (words[v - 2] == "can" and v > 2 and words[v - 3] == "you"))  # "you can have it"
+                         or (words[v - 2] == "can" and v > 2 and words[v - 3] == "you")  # "you can have it"
+                         or (words[v - 2] == "to" and words[v - 1] in _GIVE_VERBS and v > 2
+                             and words[v - 3] in ("willing", "happy", "glad", "ready")))  # "willing to sacrifice it"
                     and words[i + 1:i + 4] != ["or", "leave", "it"])  # "take it or leave it"
             ):
                 own = {h.item for h in every if clause.first <= h.at < clause.first + n} if words[i + 1:i + 3] in (
@@ -1249,6 +1251,25 @@ class HeuristicExtractor:
         r.explicit = opens
         return i + 1
 
+    def _cue_heading(self, r: _Walk, i: int) -> int | None:
+        """A heading before goods says whose they are (R15): "for you, 2 wood, 1 food, me 3 water",
+        "you: 2 food, me: 1 food" -- goods after "you" are given, after "me" asked."""
+        words, w, n = r.words, r.words[i], len(r.words)
+        k = i + 1
+        if w == "for":
+            if r.frame or r.next(i) not in ("me", "us", "you"):
+                return None
+            w, k = r.next(i), i + 2
+        elif i > 0 and words[i - 1] not in (",", ":", ";", "-", "and", "then", "so"):
+            return None
+        while k < n and words[k] in (",", ":", "-"):
+            k += 1
+        if k >= n or not _quantity(words[k])[0] or not any(j in r.by_index for j in range(k, min(k + 4, n))):
+            return None
+        r.turn("receive" if w in ("me", "us") else "give")
+        r.explicit = r.explicit or w == "you"
+        return k
+
     def _cue_to_whom(self, r: _Walk, i: int) -> int | None:
         """"2 wheat to you, 1 ore to me": goods "to you" are given, "to me" asked."""
         words, nxt = r.words, r.next(i)
@@ -1288,6 +1309,11 @@ class HeuristicExtractor:
             return i + 2
         if not self._item_within(words, i + 1, by_index):
             return None
+        after = next((by_index[k] for k in range(i + 1, min(i + 5, len(words))) if k in by_index), None)
+        before = by_index[r.frame[-1]] if r.frame else None
+        if after is not None and before is not None and after.quantity is None and before.quantity is None and \
+                before.item == after.item:
+            return None  # "food for rations", "water for drinking water": a use of the good, not a price
         j = i + 1 if w != "exchange" and w != "return" else (i + 2 if nxt == "for" else i + 1)
         pending = [k for k, s in r.sides.items() if s == "pending"]
         prior = r.side if r.side not in (None, "have") else ("give" if pending else "priced")
@@ -1451,8 +1477,8 @@ class HeuristicExtractor:
         return i + 1
 
     _CUES: tuple[Callable[[HeuristicExtractor, _Walk, int], int | None], ...] = (
-        _cue_new_frame, _cue_for_sale, _cue_for_anything, _cue_money_do, _cue_price_is, _cue_per, _cue_to_whom,
-        _cue_for,
+        _cue_new_frame, _cue_for_sale, _cue_for_anything, _cue_money_do, _cue_price_is, _cue_per, _cue_heading,
+        _cue_to_whom, _cue_for,
         _cue_yours, _cue_mine, _cue_here_is, _cue_looking_for, _cue_spare, _cue_if_you_gave, _cue_you_having,
         _cue_help_with, _cue_reported, _cue_past, _cue_verb,
     )
@@ -1461,7 +1487,8 @@ class HeuristicExtractor:
     _CUE_WORDS: tuple[frozenset[str], ...] = (
         frozenset({"but", "because", "however", "although", "though", "since", "whereas", "while", ",", "so"}),
         frozenset({"for"}), frozenset({"for", "->", "="}), frozenset({"do"}), frozenset({"is", "="}),
-        frozenset({"per"}), frozenset({"to"}), frozenset({"for", "->", "=", "exchange", "return", "at"}),
+        frozenset({"per"}), frozenset({"for", "me", "us", "you"}), frozenset({"to"}),
+        frozenset({"for", "->", "=", "exchange", "return", "at"}),
         frozenset({"yours"}), frozenset({"mine"}), frozenset({"here"}),
         frozenset({"looking", "look", "searching", "asking", "hoping", "hope", "hunting", "shopping"}),
         frozenset({"spare"}),
@@ -1515,9 +1542,9 @@ class HeuristicExtractor:
         j = 0
         while j < verb and words[j] in _INTERJECTIONS:
             j += 1
-        if j < verb and words[j] in ("will", "can", "would", "shall") and all(
-                words[k] in _AUX for k in range(j, verb)):
-            return "speaker"
+        if j < verb and words[j] in ("will", "can", "would", "shall", "am", "are") and all(
+                words[k] in _AUX or words[k] in ("more", "than") for k in range(j, verb)):
+            return "speaker"  # "Will pay ore.", "But are more than happy to give up the firewood"
         return None
 
     @staticmethod
@@ -1675,6 +1702,11 @@ class HeuristicExtractor:
             names = ({h.item for h in o[1]}, {h.item for h in o[2]})
             twin = next((k for k in kept if (({h.item for h in k[1]}, {h.item for h in k[2]}) == names and _alike(
                 o, k)) or (not o[2] and names[0] <= {h.item for h in k[1]})), None)
+            fuller = next((k for k in kept if not o[2] and k[2] and len(names[0]) > 1
+                           and names[0] >= {h.item for h in k[1]} and _alike(o, k)), None) if twin is None else None
+            if fuller is not None:
+                fuller[1] = o[1]  # "... 1 food and all the firewood that I need 2 water. so again, 1 food, 1 water,
+                continue  # 3 wood for you": the give restates the trade's goods, more fully (R19)
             if twin is None:
                 kept.append(o)
             elif _known(o) > _known(twin):
@@ -2261,11 +2293,23 @@ class HeuristicExtractor:
         n = len(words)
         for i in [i for i, w in enumerate(words) if w == "deal"]:
             j = i - 1
+            while j >= 0 and words[j] in ("good", "fair", "great", "nice", "solid", "sweet"):
+                j -= 1
             if j >= 0 and words[j] in ("a", "the", "this", "that", "our"):
                 j -= 1
+            if j >= 0 and words[j] in ("yourself", "yourselves", "ourselves"):
+                j -= 1  # "you have yourself a deal"
+            if j >= 2 and words[j - 2:j + 1] == ["come", "up", "with"]:
+                j -= 2  # "we've come up with a good deal"
+                words_j = "made"
+            else:
+                words_j = words[j] if j >= 0 else ""
             if j < 1:
                 continue
-            if words[j] in ("have", "got") and words[j - 1] in ("you", "we", "got", "have"):
+            if words_j in ("made", "reached", "struck", "found", "come") and words[j - 1] == "have" and j > 1 and \
+                    words[j - 2] == "we":
+                start = j - 2  # "we have made a deal", "we've come up with a good deal"
+            elif words[j] in ("have", "got") and words[j - 1] in ("you", "we", "got", "have"):
                 start = j - 1 if words[j - 1] in ("you", "we") else j - 2
             elif words[j] == "make" and words[j - 1] in ("us", "can"):
                 start = j - 2
@@ -2578,6 +2622,9 @@ def _settled(r: _Walk, clause: _Clause) -> _Goods:
     give = [by_index[k] for k, s in sorted(sides.items()) if s == "give"]
     receive = [by_index[k] for k, s in sorted(sides.items()) if s == "receive"]
     priced = [by_index[k] for k, s in sorted(sides.items()) if s == "priced"]
+    given_back = {h.item: h.at for h in give if h.pronoun}
+    if given_back:  # "I need food as well but I'm willing to sacrifice it": the ask is given up, not asked
+        receive = [h for h in receive if not (h.item in given_back and h.at < given_back[h.item])]
     if priced and give and not receive:
         receive = priced
     elif priced and receive and not give:
