@@ -1260,8 +1260,9 @@ class HeuristicExtractor:
             if r.frame or r.next(i) not in ("me", "us", "you"):
                 return None
             w, k = r.next(i), i + 2
-        elif i > 0 and words[i - 1] not in (",", ":", ";", "-", "and", "then", "so"):
-            return None
+        elif i > 0 and (words[i - 1] not in (",", ":", ";", "-", "and", "then", "so") or (
+                words[i - 1] == "and" and r.side == "void")):
+            return None  # "that would give you 6 and me 3": a description goes on
         while k < n and words[k] in (",", ":", "-"):
             k += 1
         if k >= n or not _quantity(words[k])[0] or not any(j in r.by_index for j in range(k, min(k + 4, n))):
