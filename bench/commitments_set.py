@@ -5,7 +5,7 @@ Usage::
     python bench/commitments_set.py sample --corpus PATH [--n 280] [--seed 20260815]
     python bench/commitments_set.py split FILE [--write]
     python bench/commitments_set.py dialogues --corpus PATH [--tune-turns 104] [--holdout-turns 52]
-    python bench/commitments_set.py second --corpus PATH [--tune-turns 230] [--holdout-turns 230]
+    python bench/commitments_set.py second --corpus PATH [--tune-turns 350] [--holdout-turns 230]
 
 ``sample`` draws the real negotiation turns that ``tests/fixtures/commitments-general.jsonl``
 labels: from a message corpus in the one-message-a-line form (``{"text", "label",
@@ -279,7 +279,7 @@ def main(argv: list[str] | None = None) -> int:
     p_second.add_argument("--corpus", type=Path, required=True, help="the message corpus (.jsonl)")
     p_second.add_argument("--labelled", type=Path, nargs="+", default=LABELLED_2,
                           help="the labelled files whose turns are taken already")
-    p_second.add_argument("--tune-turns", type=int, default=230)
+    p_second.add_argument("--tune-turns", type=int, default=350)
     p_second.add_argument("--holdout-turns", type=int, default=230)
     args = parser.parse_args(argv)
     if args.command in ("dialogues", "second"):
