@@ -280,3 +280,33 @@ def test_give_verbs_elided_subjects_and_uses(text: str, expected: list[tuple]) -
 ])
 def test_headings_restatements_and_deals_made(text: str, expected: list[tuple]) -> None:
     assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # R11: "N of M goods" is N of them; "one package" leaves its noun out after a measure word (R12)
+    ("I get one package of water? I would be happy to let you have 2 of 3 food packages.",
+     [("trade", {"food": 2}, {"water": 1})]),
+    # a verb after ", and" shares the subject before it, through "willing to"
+    ("Well, I have plenty of food with me, and would be willing to offer all 3 food in exchange for the 3 firewood.",
+     [("trade", {"food": 3}, {"firewood": 3})]),
+    # "if that works for you" says whom the terms suit: the goods before stay where they are
+    ("I'm happy to give you all of the firewood, and I'll take the food, if that works for you.",
+     [("trade", {"firewood": None}, {"food": None})]),
+    # "receive" is a receive verb: the addressee receiving is the speaker's give (R13)
+    ("I will get two packages of food and you will receive one.", [("trade", {"food": 1}, {"food": 2})]),
+])
+def test_counts_shared_subjects_and_receiving(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # R20 with its subject left out, like "sounds fair"; not an opinion word ("sounds good") nor taken back
+    ("Seems reasonable, would you be interested in one more firewood?", [("accept", {}, {})]),
+    ("Sounds good to me.", []),
+    ("Seems fine but I need water.", []),
+    # a compromise or agreement reached is a deal made; a wish for one is not
+    ("So, it looks like we have reached a compromise.", [("accept", {}, {})]),
+    ("I hope we have reached an agreement soon.", []),
+])
+def test_consent_without_its_subject_and_compromises_reached(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected

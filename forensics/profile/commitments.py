@@ -442,7 +442,7 @@ _OFFER_VERBS = frozenset({"sell", "selling", "trade", "trading", "swap", "swappi
 _RECEIVE_VERBS = frozenset({"want", "need", "buy", "buying", "take", "taking", "get", "getting", "accept",
                             "seek", "seeking", "wanting", "needing", "require", "purchase", "keep", "keeping",
                             "like", "love", "prefer", "have", "hoping", "hope", "got", "grab", "use", "pick",
-                            "picking"})
+                            "picking", "receive", "receiving"})
 _ORDER_VERBS = frozenset({"give", "send", "pay", "hand", "drop", "bring", "deliver", "transfer", "lend"})
 """Give verbs that, opening a clause with no subject, order the addressee to hand goods over."""
 _GERUNDS_IMPLICIT_SPEAKER = frozenset({"sending", "giving", "offering", "paying", "selling", "trading",
@@ -1012,6 +1012,9 @@ class HeuristicExtractor:
                     k = i - back - (4 if words[i - back - 1:i - back] == ["the"] else 3)
                     if k >= 0 and words[k + 1:k + 3] == ["out", "of"] and _quantity(words[k])[0]:
                         quantity = _quantity(words[k])[1]  # "2 out of the 3 packages of food": 2 of them
+                    elif i - back >= 2 and words[i - back - 1] == "of" and _DIGITS.fullmatch(words[i - back]) \
+                            and (named := _bare_number(words[i - back - 2])) is not None:
+                        quantity = named  # "2 of 3 food packages": 2 of them
                     break
                 if words[i - back] not in _FILLERS or tags[i - back] is not None:
                     break
@@ -1035,8 +1038,13 @@ class HeuristicExtractor:
         for i in [i for i, w in enumerate(words) if tags[i] is None and (w in _BARE_CANDIDATES or w[:1].isdigit())]:
             w = words[i]
             number = _bare_number(w)
-            if w == "one" and i > 0 and words[i - 1] in ("have", "get", "take", "keep", "you", "me", "least") and (
-                    i + 1 == n or words[i + 1] in (",", "and", "if", "for", "then", "too")):
+            after_one = i + 1
+            while after_one < n and words[after_one] in _FILLERS and words[after_one] != "of" and \
+                    tags[after_one] is None:
+                after_one += 1  # "I get one package": the noun left out after a measure word
+            if w == "one" and i > 0 and words[i - 1] in ("have", "get", "take", "keep", "you", "me", "least",
+                                                           "receive") and (
+                    after_one == n or words[after_one] in (",", "and", "if", "for", "then", "too")):
                 number = 1  # "if I can have one"
             if number is not None and i + 1 < n and words[i + 1] == "each":
                 continue  # "2 each": read by the clause (rule 7)
@@ -1299,6 +1307,8 @@ class HeuristicExtractor:
             r.turn("void")  # "and for water, do you want one or 2?": a topic, not a price
             return i + 1
         scope = words[max(0, min(r.frame, default=i) - 4):i]  # "No problem I have plenty of firewood for you"
+        if w == "for" and nxt in ("me", "us", "you") and i > 0 and words[i - 1] in _SUITS:
+            return i + 2  # "..., if that works for you": whom the terms suit, not whose goods
         if w == "for" and nxt in ("me", "us", "you") and r.frame and words[i + 2:i + 3] != ["to"] and not any(
                 x in _HEDGES or x in _NEGATIONS for x in scope):
             new = "receive" if nxt in ("me", "us") else "give"
@@ -1512,11 +1522,13 @@ class HeuristicExtractor:
     def _subject(self, words: list[str], verb: int) -> str | None:
         """The nearest pronoun before the verb: ``speaker``, ``you``, ``third`` or None (none found)."""
         k = verb - 1
-        while k >= 0 and words[k] in _AUX and words[k] not in ("to", "let"):
-            k -= 1
+        while k >= 0 and words[k] in _AUX and (words[k] not in ("to", "let") or (
+                words[k] == "to" and k > 0 and words[k - 1] in ("willing", "happy", "glad", "able", "ready"))):
+            k -= 1  # "..., and would be willing to offer": back to the "and"
         if k > 0 and words[k] == "and":
             # "I would keep 1 food and give you two": the verb shares the subject before "and"
-            for b in range(k - 1, max(k - 12, -1), -1):
+            # (also after a comma: "I have plenty of food with me, and would be willing to offer ...")
+            for b in range(k - 2 if words[k - 1] == "," else k - 1, max(k - 12, -1), -1):
                 if words[b] in ("i", "we") or words[b] in _OWNED:
                     return "speaker"
                 if words[b] in _YOU or words[b] in _THIRD or words[b] in (",", "if", "but"):
@@ -1660,7 +1672,7 @@ class HeuristicExtractor:
             return "receive"  # telegraphic "need 2 wood, paying in stone": the speaker needs
         if who == "you" and w == "getting" and i > 1 and words[i - 1] in ("are", "were"):
             return "void"  # "you're getting all of the food": the terms on the table described, no offer
-        if who == "you" and w in ("take", "get", "taking", "getting", "grab"):
+        if who == "you" and w in ("take", "get", "taking", "getting", "grab", "receive", "receiving"):
             return "void" if self._cancelled(words, i) else "give"  # "you get 3 wood": the speaker gives
         if who == "you" and w in ("want", "need", "like") and "if" in words[max(0, i - 4):i]:
             return "give"  # "if you want the lamp": the speaker's goods
@@ -2219,7 +2231,8 @@ class HeuristicExtractor:
                         and words[i + k + 1] not in (",", "too"):
                     continue  # "I agree that the lake has water": an opinion
                 if phrase[-1] == "agree" and i + k < n and words[i + k] not in (
-                        ",", "too", "then", "and", "so", "completely", "totally", "fully", "to", "that", "with", "!"):
+                        ",", "too", "then", "and", "so", "completely", "totally", "fully", "to", "that", "with", "!",
+                        "what", "how"):  # "I agree what about this deal": a question runs on
                     continue  # "I agree water is needed": an opinion
                 if phrase[-1] == "agree" and i + k + 1 < n and words[i + k] == "to" and \
                         words[i + k + 1] not in ("that", "this", "it", "those", "these", "your", "the"):
@@ -2230,7 +2243,7 @@ class HeuristicExtractor:
                 if self._consent_at(words, i, i + k):
                     return True
         if (not _CONSENT_WORDS.isdisjoint(words) and self._consent_frame(words)) or (
-                "deal" in words and self._deal_made(words)):
+                not _DEAL_NOUNS.isdisjoint(words) and self._deal_made(words)):
             return True
         # "deal" opening its comma segment: "deal!", "ok, deal", "deal, heading to ..."
         seg = 0
@@ -2272,7 +2285,15 @@ class HeuristicExtractor:
             k = j
             while k >= 0 and words[k] in _COPULAS:
                 k -= 1
-            if k == j or k < 0 or words[k] not in _CONSENT_SUBJECTS:
+            if k == j:
+                continue
+            if k < 0 or words[k] in _INTERJECTIONS:
+                # no subject: "Seems reasonable, ...", "sounds fine to me" (like R20's "sounds fair")
+                if words[k + 1] in ("seems", "sounds", "looks") and all(w in _INTERJECTIONS for w in words[:k + 1]) \
+                        and self._consent_at(words, k + 1, i + 1):
+                    return True
+                continue
+            if words[k] not in _CONSENT_SUBJECTS:
                 continue
             if words[k] == "its" and k == j:
                 continue
@@ -2292,7 +2313,7 @@ class HeuristicExtractor:
         make a deal"), a deal still to be found ("make a deal that works"), or a demand ("... and you
         have a deal", R18)."""
         n = len(words)
-        for i in [i for i, w in enumerate(words) if w == "deal"]:
+        for i in [i for i, w in enumerate(words) if w in _DEAL_NOUNS]:
             j = i - 1
             while j >= 0 and words[j] in ("good", "fair", "great", "nice", "solid", "sweet"):
                 j -= 1
@@ -2309,7 +2330,9 @@ class HeuristicExtractor:
                 continue
             if words_j in ("made", "reached", "struck", "found", "come") and words[j - 1] == "have" and j > 1 and \
                     words[j - 2] == "we":
-                start = j - 2  # "we have made a deal", "we've come up with a good deal"
+                start = j - 2  # "we have made a deal", "we've come up with a good deal", "we have reached a compromise"
+            elif words[i] != "deal":
+                continue
             elif words[j] in ("have", "got") and words[j - 1] in ("you", "we", "got", "have"):
                 start = j - 1 if words[j - 1] in ("you", "we") else j - 2
             elif words[j] == "make" and words[j - 1] in ("us", "can"):
@@ -2322,6 +2345,8 @@ class HeuristicExtractor:
                 continue
             if start < 0 or (i + 1 < n and words[i + 1] in ("that", "where", "which", "so", "with")):
                 continue
+            if not {"hope", "hoping", "wish", "sure", "try", "trying"}.isdisjoint(words[max(0, start - 4):start]):
+                continue  # "I hope we have reached an agreement soon": a wish
             if self._consent_at(words, start, i + 1):
                 return True
         return False
@@ -2333,7 +2358,7 @@ class HeuristicExtractor:
         hedges = () if "agreement" in words[start:end] else _HEDGES  # "glad we could come to an agreement"
         if any(b in ("not", "never", "no", "if", "unless", "hardly") or b in hedges for b in before):
             return False
-        if words[start] == "come" and not _HOPED.isdisjoint(before):
+        if words[start] in ("come", "reached") and not _HOPED.isdisjoint(before):
             return False  # "I'm sure we can come to an agreement": a hope of a deal to come (R20)
         if start > 0 and words[start - 1] in ("and", "then") and words[start] in ("you", "we", "it"):
             return False  # "make it 3 sheep and you have a deal": a demand (R18)
@@ -2367,6 +2392,11 @@ _HOPED = frozenset({"can", "will", "should", "sure", "hope", "hoping", "try", "g
 _CONSENT_WORDS = frozenset({"fine", "fair", "ok", "okay", "acceptable", "agreeable", "reasonable", "doable",
                             "workable", "alright"})
 """Words of consent after "that is" (R20: "that's fair", "that's fine with me", "that is okay")."""
+_DEAL_NOUNS = frozenset({"deal", "compromise", "agreement"})
+"""What two parties can be said to have made or reached (R20: "we have reached a compromise")."""
+_SUITS = frozenset({"works", "work", "good", "fine", "ok", "okay", "better", "fair", "easier", "best", "enough",
+                    "important", "alright", "great", "perfect"})
+"""Words before "for you" / "for me" that say whom terms suit ("if that works for you"), not whose goods."""
 _CONSENT_SUBJECTS = frozenset({"that", "this", "it", "its"})
 """What the consent is said of: the proposal ("its" is "it's" without its apostrophe)."""
 _COPULAS = frozenset({"is", "will", "would", "should", "be", "seems", "sounds", "looks", "seem", "sound"})
