@@ -269,6 +269,9 @@ def test_give_verbs_elided_subjects_and_uses(text: str, expected: list[tuple]) -
     ("You: 2 food, 2 firewood. Me: 1 food, 3 water.",
      [("trade", {"food": 2, "firewood": 2}, {"food": 1, "water": 3})]),
     ("Thank you, 2 water is fine", []),
+    # a heading is one of a split: alone, without its colon, "you" before a count heads nothing
+    ("See you, 2 water is plenty for me.", []),
+    ("Thank you, 3 food would help a lot.", []),
     # a description goes on through "and me N": no heading there
     ("That would give you 6 water and me 3. That is not fair.", []),
     # R19: a give that restates a trade's goods more fully is that trade, said again

@@ -1261,9 +1261,13 @@ class HeuristicExtractor:
 
     def _cue_heading(self, r: _Walk, i: int) -> int | None:
         """A heading before goods says whose they are (R15): "for you, 2 wood, 1 food, me 3 water",
-        "you: 2 food, me: 1 food" -- goods after "you" are given, after "me" asked."""
+        "you: 2 food, me: 1 food" -- goods after "you" are given, after "me" asked.  A heading is one
+        of a split: it needs its colon, or the other party's heading in the same sentence."""
         words, w, n = r.words, r.words[i], len(r.words)
         k = i + 1
+        if not (r.next(i) == ":" or any(_heading_at(words, m, w in ("me", "us") or (
+                w == "for" and r.next(i) in ("me", "us"))) for m in range(n) if abs(m - i) > 1)):
+            return None
         if w == "for":
             if r.frame or r.next(i) not in ("me", "us", "you"):
                 return None
@@ -2635,6 +2639,17 @@ def _complaint(words: list[str]) -> bool:
     """A clause of complaint about terms ("rip-off", "lowball", "too low", "too little"): no sides (R6)."""
     return not _COMPLAINTS.isdisjoint(words) or any(
         _has(words, ("too", w)) for w in ("low", "much", "little", "few", "high", "expensive", "cheap"))
+
+
+def _heading_at(words: list[str], m: int, yours: bool) -> bool:
+    """A heading of the other party at ``m`` ("you" when ``yours``, else "me" / "us"), a count after it."""
+    want = ("you",) if yours else ("me", "us")
+    if words[m] not in want or (m > 0 and words[m - 1] not in (",", ":", ";", "-", "and", "then", "so", "for")):
+        return False
+    k = m + 1
+    while k < len(words) and words[k] in (",", ":", "-"):
+        k += 1
+    return k < len(words) and _quantity(words[k])[0]
 
 
 def _outcome(words: list[str]) -> bool:
