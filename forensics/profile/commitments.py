@@ -1265,9 +1265,7 @@ class HeuristicExtractor:
         of a split: it needs its colon, or the other party's heading in the same sentence."""
         words, w, n = r.words, r.words[i], len(r.words)
         k = i + 1
-        if not (r.next(i) == ":" or any(_heading_at(words, m, w in ("me", "us") or (
-                w == "for" and r.next(i) in ("me", "us"))) for m in range(n) if abs(m - i) > 1)):
-            return None
+        colon = r.next(i) == ":"
         if w == "for":
             if r.frame or r.next(i) not in ("me", "us", "you"):
                 return None
@@ -1278,6 +1276,8 @@ class HeuristicExtractor:
         while k < n and words[k] in (",", ":", "-"):
             k += 1
         if k >= n or not _quantity(words[k])[0] or not any(j in r.by_index for j in range(k, min(k + 4, n))):
+            return None
+        if not colon and not any(_heading_at(words, m, w in ("me", "us")) for m in range(n) if abs(m - i) > 1):
             return None
         r.turn("receive" if w in ("me", "us") else "give")
         r.explicit = r.explicit or w == "you"
