@@ -2,9 +2,10 @@
 
 Usage::
 
-    python bench/commitments_general.py [--fixture PATH] [--added PATH] [--real-added PATH] [--no-added]
+    python bench/commitments_general.py [--fixture PATH] [--added PATH] [--real-added PATH] [--real-second PATH]
+                                        [--no-added]
                                         [--extractor NAME|module:factory]
-                                        [--split holdout|holdout-real|tune|all|both] [--json] [--errors] [--sweep]
+                                        [--split holdout|holdout-real|holdout-real-2|tune|all|both] [--json] [--errors] [--sweep]
 
 The set (``tests/fixtures/commitments-general.jsonl``, guide in
 ``docs/commitments-labelling.md``) holds messages from many games, each row with the
@@ -25,6 +26,11 @@ labelled before the extractor was run on it): a dialogue whose earlier turns are
 adds ``tune`` rows (printed apart in the ``tune`` block as well), one whose earlier turns
 are ``holdout`` adds ``holdout-real`` rows, a split of its own that is only scored, like
 ``holdout``.  ``--no-added`` leaves them out too.
+
+**The second draw of real rows.**  More whole dialogues, drawn and labelled the same way
+(``tests/fixtures/commitments-general-real-second.jsonl``): half ``tune`` (printed apart in the
+``tune`` block as well), half ``holdout-real-2``, a third held-out split of real turns, only
+scored.  ``--no-added`` leaves them out too.
 
 **The extractor.** ``--extractor`` names how one is built for a row's vocabulary:
 
@@ -62,8 +68,8 @@ fixture's typography.
 
 Every ratio carries a 95% Wilson score interval (the interval that stays inside
 0..1 and stays honest at small counts).  Figures are printed for the ``holdout``
-split first and ``holdout-real`` second -- the splits to quote: nobody tuned on
-them -- then for ``tune``, each per style.  The header of every block names its split.
+split first, then ``holdout-real`` and ``holdout-real-2`` -- the splits to quote: nobody
+tuned on them -- then for ``tune``, each per style.  The header of every block names its split.
 """
 
 from __future__ import annotations
@@ -94,6 +100,15 @@ REAL_MARK = "_later_real"
 """The in-memory mark of a row read from the later real file."""
 HOLDOUT_REAL = "holdout-real"
 """The split of the later real turns on the holdout's side: only scored."""
+REAL_SECOND = FIXTURE.with_name("commitments-general-real-second.jsonl")
+"""The second draw of real turns, whole dialogues: ``tune`` or ``holdout-real-2`` by their dialogue's
+side (each labelled before the extractor was run on it)."""
+SECOND_MARK = "_second_real"
+"""The in-memory mark of a row read from the second real file."""
+HOLDOUT_REAL_2 = "holdout-real-2"
+"""The split of the second draw's turns on the holdout's side: only scored."""
+HELD_OUT: tuple[str, ...] = ("holdout", HOLDOUT_REAL, HOLDOUT_REAL_2)
+"""The splits nobody tuned on, in report order."""
 
 KINDS: tuple[str, ...] = ("trade", "give", "accept", "no_attack", "meet", "stay_out", "support")
 """The kinds of the general guide, in report order."""
@@ -460,11 +475,13 @@ def report(rows: Sequence[Mapping[str, Any]], predicted: Mapping[str, list[Key]]
                 lines += render(f"{split} / {style}", s, detail=False)
                 data[split]["styles"][style] = s.to_json()
         added = [r for r in subset if r.get(ADDED_MARK)]
-        if added and split != HOLDOUT_REAL:
+        if added and split not in HELD_OUT:
             later = [r for r in added if r.get(REAL_MARK)]
+            second = [r for r in added if r.get(SECOND_MARK)]
             for name, key, part in (("first-split rows", "firstSplitRows", [r for r in subset if not r.get(ADDED_MARK)]),
                                     ("added rows", "addedRows", added),
-                                    ("later real rows", "laterRealRows", later)):
+                                    ("later real rows", "laterRealRows", later),
+                                    ("second real rows", "secondRealRows", second)):
                 if part:
                     s = score(part, predicted)
                     lines += render(f"{split} / {name}", s, detail=False)
@@ -519,11 +536,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="rows added to the tune split after the set was split (all tune)")
     parser.add_argument("--real-added", type=Path, default=REAL_ADDED,
                         help="real turns labelled later, whole dialogues (tune or holdout-real)")
+    parser.add_argument("--real-second", type=Path, default=REAL_SECOND,
+                        help="the second draw of real turns, whole dialogues (tune or holdout-real-2)")
     parser.add_argument("--no-added", action="store_true", help="score the first split's rows only")
     parser.add_argument("--extractor", default="heuristic",
                         help=f"{', '.join(FACTORIES)}, or module:factory (factory(vocabulary) -> extractor)")
-    parser.add_argument("--split", choices=("holdout", HOLDOUT_REAL, "tune", "all", "both"), default="both",
-                        help="which split to score (both: holdout, holdout-real, then tune)")
+    parser.add_argument("--split", choices=(*HELD_OUT, "tune", "all", "both"), default="both",
+                        help="which split to score (both: holdout, holdout-real, holdout-real-2, then tune)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     parser.add_argument("--sweep", action="store_true",
                         help="score the split(s) again under changes of the text that keep its labels")
@@ -538,11 +557,15 @@ def main(argv: list[str] | None = None) -> int:
             for row in later:
                 row[REAL_MARK] = True
             rows += later
+            second = load_added(args.real_second, (r["id"] for r in rows), ("tune", HOLDOUT_REAL_2))
+            for row in second:
+                row[SECOND_MARK] = True
+            rows += second
         factory = factory_named(args.extractor)
     except (OSError, ValueError, ImportError, AttributeError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    splits = ["holdout", HOLDOUT_REAL, "tune"] if args.split == "both" else [args.split]
+    splits = [*HELD_OUT, "tune"] if args.split == "both" else [args.split]
     predicted = predictions(rows, factory, args.fixture)
     sample = factory(rows[0]["vocabulary"]) if rows else None
     info = extractor_info(sample) if sample is not None else {}
@@ -551,13 +574,15 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"extractor": info, "factory": args.extractor, "fixture": args.fixture.name,
                           "added": None if args.no_added else args.added.name,
                           "realAdded": None if args.no_added else args.real_added.name,
+                          "realSecond": None if args.no_added else args.real_second.name,
                           "splits": data}, indent=1, sort_keys=True))
     else:
         print(f"extractor {info.get('name')} v{info.get('version')} built by {args.extractor!r} "
               f"(reads the first {info.get('maxChars')} characters); {args.fixture.name}"
               + ("" if args.no_added else f" + {args.added.name} (tune) + {args.real_added.name} "
-                 f"(tune, {HOLDOUT_REAL})"))
-        print(f"figures to quote come from [holdout] and [{HOLDOUT_REAL}]; intervals are 95% Wilson\n")
+                 f"(tune, {HOLDOUT_REAL}) + {args.real_second.name} (tune, {HOLDOUT_REAL_2})"))
+        print(f"figures to quote come from [holdout], [{HOLDOUT_REAL}] and [{HOLDOUT_REAL_2}]; "
+              "intervals are 95% Wilson\n")
         print("\n".join(lines).rstrip())
     if args.sweep and not args.json:
         for split in splits:

@@ -5,6 +5,7 @@ Usage::
     python bench/commitments_set.py sample --corpus PATH [--n 280] [--seed 20260815]
     python bench/commitments_set.py split FILE [--write]
     python bench/commitments_set.py dialogues --corpus PATH [--tune-turns 104] [--holdout-turns 52]
+    python bench/commitments_set.py second --corpus PATH [--tune-turns 350] [--holdout-turns 230]
 
 ``sample`` draws the real negotiation turns that ``tests/fixtures/commitments-general.jsonl``
 labels: from a message corpus in the one-message-a-line form (``{"text", "label",
@@ -31,6 +32,14 @@ on each side dialogues are taken in the order of a seeded SHA-256 of their id un
 side holds its number of turns (two thirds ``tune``, one third ``holdout-real`` by
 default).  Like ``sample``, the draw depends on the seed, the corpus and the labelled files
 only, never on what an extractor makes of a line.
+
+``second`` draws the second batch of whole dialogues
+(``tests/fixtures/commitments-general-real-second.jsonl``, :func:`draw_second`): the same draw
+with its own seed, over every file labelled before it, half the turns ``tune`` and half a new
+split, :data:`HOLDOUT_REAL_2`, that is only scored.  A dialogue still keeps its side (a holdout
+dialogue's turns go only to the new held-out split), and a turn whose text, ignoring case and
+blanks, is already the text of a labelled row ("Hello", "Deal") is left out, so no text is on
+both sides of a split.
 """
 
 from __future__ import annotations
@@ -57,6 +66,12 @@ DIALOGUE_SEED = "commitments-general-dialogues-v1"
 HOLDOUT_REAL = "holdout-real"
 """The split of the real turns labelled later on the holdout's side: only scored, once."""
 
+DIALOGUE_SEED_2 = "commitments-general-dialogues-v2"
+"""The salt of the second draw of whole dialogues (:func:`draw_second`)."""
+
+HOLDOUT_REAL_2 = "holdout-real-2"
+"""The split of the second draw's turns on the holdout's side: only scored."""
+
 SPLIT_SEED = "commitments-general-v1"
 """The salt of the split hash."""
 
@@ -65,7 +80,8 @@ REAL_STYLE = "casino"
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures"
 LABELLED = [FIXTURES / "commitments-general.jsonl", FIXTURES / "commitments-general-tune-added.jsonl"]
 """The files whose real turns were labelled before the dialogues were drawn."""
-"""The style of the real (human-written) turns."""
+LABELLED_2 = [*LABELLED, FIXTURES / "commitments-general-real-added.jsonl"]
+"""The files whose real turns were labelled before the second draw."""
 
 CASINO_LICENSE = "CC BY 4.0"
 CASINO_VOCABULARY: Mapping[str, list[str]] = {
@@ -213,6 +229,34 @@ def draw_dialogues(turns: Iterable[Mapping[str, Any]], labelled: Iterable[Mappin
     return out
 
 
+def _plain(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def draw_second(turns: Iterable[Mapping[str, Any]], labelled: Iterable[Mapping[str, Any]],
+                tune_turns: int, holdout_turns: int) -> list[dict[str, Any]]:
+    """The second draw: :func:`draw_dialogues` with :data:`DIALOGUE_SEED_2`, the holdout side's rows
+    in :data:`HOLDOUT_REAL_2`, and no turn whose text is already a labelled row's text.
+
+    >>> turns = [{"id": f"casino/test/{d}/{t}", "text": f"d{d} t{t}", "source": f"CaSiNo/test/{d}"}
+    ...          for d in (1, 2) for t in range(3)]
+    >>> done = [{"id": "casino/test/1/0", "text": "D1  T2", "style": "casino", "source": "CaSiNo/test/1",
+    ...          "split": "holdout"},
+    ...         {"id": "casino/test/2/0", "text": "d2 t0", "style": "casino", "source": "CaSiNo/test/2", "split": "tune"}]
+    >>> [(r["id"], r["split"]) for r in draw_second(turns, done, tune_turns=1, holdout_turns=1)]
+    [('casino/test/1/1', 'holdout-real-2'), ('casino/test/2/1', 'tune'), ('casino/test/2/2', 'tune')]
+    """
+    labelled = list(labelled)
+    seen = {_plain(str(r["text"])) for r in labelled if r["style"] == REAL_STYLE}
+    out = []
+    for row in draw_dialogues(turns, labelled, tune_turns, holdout_turns, seed=DIALOGUE_SEED_2):
+        if _plain(str(row["text"])) in seen:
+            continue
+        seen.add(_plain(str(row["text"])))
+        out.append({**row, "split": "tune" if row["split"] == "tune" else HOLDOUT_REAL_2})
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -230,13 +274,21 @@ def main(argv: list[str] | None = None) -> int:
                              help="the labelled files whose turns are taken already")
     p_dialogues.add_argument("--tune-turns", type=int, default=104)
     p_dialogues.add_argument("--holdout-turns", type=int, default=52)
+    p_second = sub.add_parser("second", help="print the unlabelled turns of the second draw of whole dialogues "
+                              "(tune and holdout-real-2)")
+    p_second.add_argument("--corpus", type=Path, required=True, help="the message corpus (.jsonl)")
+    p_second.add_argument("--labelled", type=Path, nargs="+", default=LABELLED_2,
+                          help="the labelled files whose turns are taken already")
+    p_second.add_argument("--tune-turns", type=int, default=350)
+    p_second.add_argument("--holdout-turns", type=int, default=230)
     args = parser.parse_args(argv)
-    if args.command == "dialogues":
+    if args.command in ("dialogues", "second"):
         labelled = [json.loads(line) for path in args.labelled
                     for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
         with args.corpus.open(encoding="utf-8") as f:
             turns = corpus_turns(f)
-        for row in draw_dialogues(turns, labelled, args.tune_turns, args.holdout_turns):
+        draw = draw_dialogues if args.command == "dialogues" else draw_second
+        for row in draw(turns, labelled, args.tune_turns, args.holdout_turns):
             print(json.dumps(row, ensure_ascii=False))
         return 0
     if args.command == "sample":

@@ -11,7 +11,9 @@ checks of form, are all ``tune``, and never come from a dialogue the holdout hol
 real turns labelled later, whole dialogues at a time (``commitments-general-real-added.jsonl``),
 pass them too, carry their provenance, are exactly the seeded draw of the dialogues, and keep
 each dialogue on the side its earlier turns are on (``tune``, or ``holdout-real`` for a
-holdout dialogue).
+holdout dialogue).  The second draw of whole dialogues (``commitments-general-real-second.jsonl``)
+passes the same checks, is exactly its seeded draw (no text already labelled), and puts a holdout
+dialogue's turns only in its own held-out split, ``holdout-real-2``.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "commitments-general.jsonl"
 ADDED = ROOT / "tests" / "fixtures" / "commitments-general-tune-added.jsonl"
 REAL_ADDED = ROOT / "tests" / "fixtures" / "commitments-general-real-added.jsonl"
+REAL_SECOND = ROOT / "tests" / "fixtures" / "commitments-general-real-second.jsonl"
 SET_SCRIPT = ROOT / "bench" / "commitments_set.py"
 AGREEMENT_SCRIPT = ROOT / "bench" / "commitments_agreement.py"
 CORPUS = next((p for p in (ROOT.parent / "shared" / "corpora" / "messages-dev.jsonl",
@@ -71,8 +74,10 @@ def _rows(path: Path = FIXTURE) -> list[dict[str, Any]]:
 ROWS = _rows()
 ADDED_ROWS = _rows(ADDED)
 REAL_ADDED_ROWS = _rows(REAL_ADDED)
-EVERY_ROW = ROWS + ADDED_ROWS + REAL_ADDED_ROWS
-_FILE_OF = {**{r["id"]: REAL_ADDED.name for r in REAL_ADDED_ROWS}, **{r["id"]: ADDED.name for r in ADDED_ROWS},
+REAL_SECOND_ROWS = _rows(REAL_SECOND)
+EVERY_ROW = ROWS + ADDED_ROWS + REAL_ADDED_ROWS + REAL_SECOND_ROWS
+_FILE_OF = {**{r["id"]: REAL_SECOND.name for r in REAL_SECOND_ROWS},
+            **{r["id"]: REAL_ADDED.name for r in REAL_ADDED_ROWS}, **{r["id"]: ADDED.name for r in ADDED_ROWS},
             **{r["id"]: FIXTURE.name for r in ROWS}}
 PROVENANCE_FIELDS = {"drawn", "side", "labelled"}
 """What a row of the later real file says of itself: how it was drawn, which side its dialogue is on,
@@ -85,14 +90,16 @@ def _where(row: dict[str, Any]) -> str:
 
 def test_every_row_has_exactly_the_row_fields() -> None:
     later = {r["id"] for r in REAL_ADDED_ROWS}
+    second = {r["id"] for r in REAL_SECOND_ROWS}
     for row in EVERY_ROW:
-        fields = ROW_FIELDS | {"provenance"} if row["id"] in later else ROW_FIELDS
+        fields = ROW_FIELDS | {"provenance"} if row["id"] in later | second else ROW_FIELDS
         assert set(row) == fields, f"{_where(row)}: fields {sorted(set(row) ^ fields)}"
         assert isinstance(row["id"], str) and row["id"], _where(row)
         assert isinstance(row["text"], str) and row["text"].strip(), _where(row)
         assert isinstance(row["commitments"], list), _where(row)
         assert row["style"] in STYLES, f"{_where(row)}: style {row['style']!r}"
-        splits = ("tune", "holdout-real") if row["id"] in later else ("tune", "holdout")
+        splits = ("tune", "holdout-real") if row["id"] in later else \
+            ("tune", "holdout-real-2") if row["id"] in second else ("tune", "holdout")
         assert row["split"] in splits, f"{_where(row)}: split {row['split']!r}"
         assert isinstance(row["source"], str) and row["source"], _where(row)
         assert isinstance(row["license"], str) and row["license"], _where(row)
@@ -323,3 +330,32 @@ def test_draw_refuses_a_dialogue_that_straddles_the_split() -> None:
             {"id": "casino/test/1/1", "style": "casino", "source": "CaSiNo/test/1", "split": "tune"}]
     with pytest.raises(ValueError, match="straddles"):
         module.draw_dialogues([], done, tune_turns=1, holdout_turns=1)
+
+
+def test_second_real_rows_carry_provenance_and_keep_their_dialogue_side() -> None:
+    assert len(REAL_SECOND_ROWS) >= 450
+    side: dict[str, str] = {}
+    for row in ROWS + ADDED_ROWS + REAL_ADDED_ROWS:
+        if row["style"] == REAL_STYLE:
+            side[row["source"]] = "tune" if row["split"] == "tune" else "holdout-real-2"
+    earlier = {" ".join(r["text"].casefold().split()) for r in ROWS + ADDED_ROWS + REAL_ADDED_ROWS
+               if r["style"] == REAL_STYLE}
+    for row in REAL_SECOND_ROWS:
+        assert row["style"] == REAL_STYLE and row["license"] == "CC BY 4.0", _where(row)
+        assert row["vocabulary"]["items"] == ["food", "water", "firewood"], _where(row)
+        assert set(row["provenance"]) == PROVENANCE_FIELDS, _where(row)
+        assert side[row["source"]] == row["split"], f"{_where(row)}: its dialogue is on the other side"
+        assert " ".join(row["text"].casefold().split()) not in earlier, f"{_where(row)}: a text labelled before"
+    counts = Counter(r["split"] for r in REAL_SECOND_ROWS)
+    # tune and a held-out split of its own, by whole dialogues
+    assert counts["holdout-real-2"] >= 220 and counts["tune"] >= 330, counts
+
+
+@pytest.mark.skipif(not CORPUS.exists(), reason="the message corpus is not next to this checkout")
+def test_second_real_rows_are_the_seeded_second_draw() -> None:
+    module = _module(SET_SCRIPT, "commitments_set")
+    with CORPUS.open(encoding="utf-8") as f:
+        turns = module.corpus_turns(f)
+    drawn = module.draw_second(turns, ROWS + ADDED_ROWS + REAL_ADDED_ROWS, tune_turns=350, holdout_turns=230)
+    assert [(r["id"], r["text"], r["source"], r["split"]) for r in drawn] == \
+        [(r["id"], r["text"], r["source"], r["split"]) for r in REAL_SECOND_ROWS]

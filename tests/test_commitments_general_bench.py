@@ -197,7 +197,8 @@ def test_errors_print_tune_rows_only(capsys: pytest.CaptureFixture[str]) -> None
     out = capsys.readouterr().out
     ids = [json.loads(line)["id"] for line in out.splitlines() if line.startswith("{")]
     fixture = {json.loads(line)["id"]: json.loads(line)["split"]
-               for path in (B.FIXTURE, B.ADDED, B.REAL_ADDED) for line in path.read_text(encoding="utf-8").splitlines()}
+               for path in (B.FIXTURE, B.ADDED, B.REAL_ADDED, B.REAL_SECOND)
+               for line in path.read_text(encoding="utf-8").splitlines()}
     assert ids and all(fixture[i] == "tune" for i in ids)
 
 

@@ -126,3 +126,190 @@ def test_refusals_and_complaints_holding_deal_are_none(text: str) -> None:
 ])
 def test_a_split_of_the_goods_is_one_trade(text: str, expected: list[tuple]) -> None:
     assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # R20 as a frame: the proposal ("that", "this", "it", "its"), a copula in any tense, a word of consent
+    ("Ok that will be fine.", [("accept", {}, {})]),
+    ("i think its fair, do you", [("accept", {}, {})]),
+    ("That is perfectly acceptable to me.", [("accept", {}, {})]),
+    ("This would be okay with me.", [("accept", {}, {})]),
+    # lookalikes: said of something else, of a rule, asked, negated, conditional, or argued for (R20, R21)
+    ("The water is fine.", []),
+    ("It is fair to say I need water.", []),
+    ("Is that fair?", []),
+    ("That is not fair.", []),
+    ("That is fine if you give me 2 water.", []),
+    ("It's fair because we both get two of something.", []),
+])
+def test_consent_is_a_frame_not_a_list(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # R20: a statement that the two now have a deal, with or without its article
+    ("You are welcome. You have deal.", [("accept", {}, {})]),
+    ("ok, lets make the deal", [("accept", {}, {})]),
+    ("Yes, we can make a deal.", [("accept", {}, {})]),
+    # a hope, a deal still to be found, a demand (R18, R20)
+    ("I hope we can make a deal.", []),
+    ("We should make a deal that works for both of us.", []),
+    ("Give me 2 water and you have a deal.", []),
+])
+def test_a_deal_said_to_be_made_is_acceptance(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # R8: what the addressee said or offered, or is thanked for, is a report: its goods are on no side
+    ("You said I could have 2 water, so I will give you 3 food.", [("give", {"food": 3}, {})]),
+    ("Thanks for offering me 2 water. I'll give you 1 food.", [("give", {"food": 1}, {})]),
+    ("Earlier you told me you need food, so you can have 2 food.", [("give", {"food": 2}, {})]),
+    # a reason: the addressee getting goods there describes the terms, it hands nothing over
+    ("Since you are getting 3 water, I should get 2 food.", []),
+    ("well since you are getting 2 water I think I should get 2 firewood", []),
+    # the reason ends at its comma: the offer after it stands
+    ("Since you need water, you can have 2 water.", [("give", {"water": 2}, {})]),
+])
+def test_reports_and_reasons_offer_nothing(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # R14: "if I took X" in a question is a hypothetical ask, and prices the offer in the next sentence
+    ("Would it be ok if I took 2 food? I can give you 3 water.", [("trade", {"water": 3}, {"food": 2})]),
+    ("If I took the water I would be happy.", []),
+    # R11: "N out of the M" is N of them
+    ("You can have 2 out of the 3 water.", [("give", {"water": 2}, {})]),
+    # R14: a good asked for twice is one ask, the later one; the numbers never add
+    ("I'd like 3 water. You can have all the firewood. Actually I need 2 water.",
+     [("trade", {"firewood": None}, {"water": 2})]),
+    # R15 and R14: shares of single goods folded into one allocation take an ask of another sentence
+    ("Food: you get 1, I get 2. Firewood: you get 2, I get 1. I need 2 water.",
+     [("trade", {"food": 1, "firewood": 2}, {"food": 2, "firewood": 1, "water": 2})]),
+])
+def test_asks_said_in_other_shapes_price_the_offer(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # the addressee's "you're getting X" describes the terms on the table: no offer (R8)
+    ("That's not even. You're getting all of the food, so I'll take 3 water.", []),
+    ("Hmm, you are getting my top item there.", []),
+    # ... while "you get X" / "you can have X" hands it over (R13)
+    ("You get all of the food, so I'll take 3 water.", [("trade", {"food": None}, {"water": 3})]),
+    # R12: "as much as I can get" leaves its noun out: the good named last before it
+    ("You can have 2 food. I was wondering about the firewood, I need as much as I can get.",
+     [("trade", {"food": 2}, {"firewood": None})]),
+    ("You can have 2 food, I need as much water as I can get.", [("trade", {"food": 2}, {"water": None})]),
+    # R14: a later ask that names a good again without a number keeps the number asked before
+    ("I'll give you 3 water. Can I get 3 food? I'll need the food for cooking.",
+     [("trade", {"water": 3}, {"food": 3})]),
+])
+def test_descriptions_left_out_nouns_and_repeated_asks(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # R21: consent followed by a further demand ("also", "still") is a counter, not an acceptance
+    ("That sounds ok. I also need two packages of water.", []),
+    ("That works for me, but I still need the firewood.", []),
+    # a later sentence that is no further demand leaves the acceptance standing
+    ("That works for me. I need to pack now.", [("accept", {}, {})]),
+])
+def test_a_further_demand_takes_consent_back(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # R20: "accept / take your offer" is consent; the goods after it are no ask
+    ("I will take your offer of 2 water.", [("accept", {}, {})]),
+    ("I'm willing to accept your offer on food.", [("accept", {}, {})]),
+    # "that way ..." says what an offer leads to: a description, no sides (R8)
+    ("If I give you two firewood can I have one food? That way you can keep warm, and I'll have some food.", []),
+    ("I'll give you 2 food. That way you can have the firewood too.", [("give", {"food": 2}, {})]),
+])
+def test_consent_to_an_offer_and_its_outcome_take_no_goods(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # R14: an offer asked as a question commits to nothing (R3), but what it asks for prices the
+    # statement beside it, as a bare ask in a question does
+    ("Can I give you 2 food for 3 water? I can also give you the firewood.",
+     [("trade", {"firewood": None}, {"water": 3})]),
+    ("How about you take 2 firewood, I get 1? I'll give you the food.", [("trade", {"food": None}, {"firewood": 1})]),
+    # the question alone stays none
+    ("Can I give you 2 food for 3 water?", []),
+])
+def test_a_question_offer_prices_the_statement_beside_it(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # "sacrifice" hands over; "it" there is the good just asked for, and giving it up takes the ask back
+    ("I need the water too but I'm willing to sacrifice it if I get all the food.",
+     [("trade", {"water": None}, {"food": None})]),
+    # a subject left out before "are more than happy to" is the speaker (as before "will pay")
+    ("But are more than happy to give up all the firewood for all the food.",
+     [("trade", {"firewood": None}, {"food": None})]),
+    ("Are you happy to give me the food?", []),
+    # "X for X" with no numbers is a use of the good, not a price
+    ("I'd need wood for a bonfire, and food for meals.", []),
+    ("market order up: 4 food for 4 food", [("trade", {"food": 4}, {"food": 4})]),
+])
+def test_give_verbs_elided_subjects_and_uses(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # R15: a heading says whose the goods after it are: "for you, ..., me ..."
+    ("so, for you, 2 water, 1 food, me 3 firewood 2 food",
+     [("trade", {"water": 2, "food": 1}, {"firewood": 3, "food": 2})]),
+    ("You: 2 food, 2 firewood. Me: 1 food, 3 water.",
+     [("trade", {"food": 2, "firewood": 2}, {"food": 1, "water": 3})]),
+    ("Thank you, 2 water is fine", []),
+    # a heading is one of a split: alone, without its colon, "you" before a count heads nothing
+    ("See you, 2 water is plenty for me.", []),
+    ("Thank you, 3 food would help a lot.", []),
+    # a description goes on through "and me N": no heading there
+    ("That would give you 6 water and me 3. That is not fair.", []),
+    # R19: a give that restates a trade's goods more fully is that trade, said again
+    ("If you want 1 food and all the firewood then I need 2 water. So again, 1 food, 1 water, 3 firewood for you.",
+     [("trade", {"food": 1, "water": 1, "firewood": 3}, {"water": 2})]),
+    # R20: a deal said to be made, in other words
+    ("I think we've come up with a good deal.", [("accept", {}, {})]),
+    ("You have yourself a deal!", [("accept", {}, {})]),
+])
+def test_headings_restatements_and_deals_made(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # R11: "N of M goods" is N of them; "one package" leaves its noun out after a measure word (R12)
+    ("I get one package of water? I would be happy to let you have 2 of 3 food packages.",
+     [("trade", {"food": 2}, {"water": 1})]),
+    # a verb after ", and" shares the subject before it, through "willing to"
+    ("Well, I have plenty of food with me, and would be willing to offer all 3 food in exchange for the 3 firewood.",
+     [("trade", {"food": 3}, {"firewood": 3})]),
+    # "if that works for you" says whom the terms suit: the goods before stay where they are
+    ("I'm happy to give you all of the firewood, and I'll take the food, if that works for you.",
+     [("trade", {"firewood": None}, {"food": None})]),
+    # "receive" is a receive verb: the addressee receiving is the speaker's give (R13)
+    ("I will get two packages of food and you will receive one.", [("trade", {"food": 1}, {"food": 2})]),
+])
+def test_counts_shared_subjects_and_receiving(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # R20 with its subject left out, like "sounds fair"; not an opinion word ("sounds good") nor taken back
+    ("Seems reasonable, would you be interested in one more firewood?", [("accept", {}, {})]),
+    ("Sounds good to me.", []),
+    ("Seems fine but I need water.", []),
+    # a compromise or agreement reached is a deal made; a wish for one is not
+    ("So, it looks like we have reached a compromise.", [("accept", {}, {})]),
+    ("I hope we have reached an agreement soon.", []),
+])
+def test_consent_without_its_subject_and_compromises_reached(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected

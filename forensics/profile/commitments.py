@@ -163,7 +163,24 @@ How :class:`HeuristicExtractor` reads (rules, in order):
    after "and" ("... and you have a deal": a demand), followed by "but" (taken back),
    nor "agree that ..." / "I agree water is needed" (an opinion), "we agreed" (a
    report), "the / our / bad deal", "deal is off", "deal with", "go ahead and submit
-   the deal" (an order).  One per message, none beside a ``trade`` (R22).
+   the deal" (an order).  Besides the phrases, two frames: the proposal ("that", "this",
+   "it", "its") and a copula in any tense before a word of consent ("that will be fine",
+   "I think its fair", "this would be okay with me"; not "fair to say", not "fair since
+   ...", an argument for one's own terms), and a deal said to be made, with or without
+   its article ("you have deal", "let's make the deal", "yes we can make a deal"; not a
+   hope, nor "a deal that works").  "accept / take your offer" is consent, not an ask.
+   A further demand in a later sentence ("I also need", "I still need") takes the
+   consent back (a counter, R21).  One per message, none beside a ``trade`` (R22).
+17. *Reports, reasons and outcomes* offer nothing: what the addressee (or a third
+   party) said, told, suggested or offered, and what the speaker thanks them for, up to
+   the next comma or "so" ("earlier you said I could have all three waters, so ...");
+   the addressee getting goods in a reason ("since you are getting 2 water ...") or in
+   the present progressive ("you're getting all of the food"); a sentence opened by
+   "that way" / "this way" (what an offer leads to).  "If I took X" is a hypothetical
+   ask, not the past; "N out of the M" is N; "as much as I can get" leaves its noun out
+   (rule 7).  A good asked for twice in a message is one ask, the later one (a later
+   ask without a number keeps the earlier number; numbers never add across asks), and
+   what an offer asked as a question asks for prices the statement beside it.
 
 Known blind spots (the bench lists them; see its per-kind figures): offers spread
 over two sentences that each hold a whole trade are two trades; a number whose noun
@@ -179,7 +196,9 @@ provinces' short forms and move orders, moves named by their place, disclaimers,
 splits, prices after commas, ratios, orders to hand goods over, counters after a
 refusal, offers taken back, purposes and wishes, written against the tune split and
 the rows added to it (real campsite turns and alliance-game chat, each labelled before
-the extractor was run on it) and the guide's rules.
+the extractor was run on it) and the guide's rules; later in 4, rule 17 and the consent
+frames of rule 16, written against the tune rows of a second draw of whole campsite
+dialogues (same version label: the demo's reports carry it, and are the same bytes).
 
 >>> ex = HeuristicExtractor()
 >>> [c.terms() for c in ex.extract("I'll give you 3 wood for 2 ore").commitments]
@@ -416,14 +435,14 @@ _GIVE_VERBS = frozenset({"give", "giving", "send", "sending", "pay", "paying", "
                          "gifting", "transfer", "transferring", "offer", "offering", "provide", "providing",
                          "bring", "bringing", "deliver", "delivering", "share", "sharing", "drop", "dropping",
                          "spare", "lend", "throw", "front", "fronting", "gives", "sends", "pays", "hands",
-                         "offers", "brings", "delivers", "provides", "shares"})
+                         "offers", "brings", "delivers", "provides", "shares", "sacrifice", "sacrificing"})
 _OFFER_VERBS = frozenset({"sell", "selling", "trade", "trading", "swap", "swapping", "exchange", "exchanging",
                           "barter", "bartering"})
 """Verbs whose items are the speaker's give side but that need a price to be a commitment."""
 _RECEIVE_VERBS = frozenset({"want", "need", "buy", "buying", "take", "taking", "get", "getting", "accept",
                             "seek", "seeking", "wanting", "needing", "require", "purchase", "keep", "keeping",
                             "like", "love", "prefer", "have", "hoping", "hope", "got", "grab", "use", "pick",
-                            "picking"})
+                            "picking", "receive", "receiving"})
 _ORDER_VERBS = frozenset({"give", "send", "pay", "hand", "drop", "bring", "deliver", "transfer", "lend"})
 """Give verbs that, opening a clause with no subject, order the addressee to hand goods over."""
 _GERUNDS_IMPLICIT_SPEAKER = frozenset({"sending", "giving", "offering", "paying", "selling", "trading",
@@ -444,6 +463,8 @@ _AUX = frozenset({"will", "shall", "would", "can", "am", "is", "are", "be", "to"
                   "commit", "now", "first", "later", "soon", "immediately", "of", "actually", "too", "instead",
                   "personally", "hereby", "absolutely", "quickly", "fine", "ok", "gonna", "let", "simply"})
 """Words that may stand between a subject and its verb without changing who acts."""
+_REPORTED = frozenset({"said", "told", "mentioned", "suggested", "proposed", "offered", "thank", "thanks"})
+"""Words that report what the addressee said or offered, or thank them for it (R8: a report, no side)."""
 _REPORTING = frozenset({"saw", "see", "seen", "heard", "hear", "said", "says", "told", "tells", "noticed",
                         "watched", "spotted", "reported", "claims", "claimed", "thinks", "believes", "rumor"})
 """Verbs that report someone else's doing: "I saw Bob heading to r_1_1" is not the speaker's move."""
@@ -633,6 +654,9 @@ class _Walk:
     """A give phrase was read (an offer without a price is then a ``give``)."""
     concession: bool = False
     """Inside a clause-opening concession ("While I could use some food, ..."): its goods are on no side."""
+    reason: bool = False
+    """Inside a reason ("since you are getting 2 water, ..."): the addressee getting goods there is a
+    description of the terms, not the speaker's offer."""
 
     def next(self, i: int) -> str:
         """The word after ``i`` ("" at the end)."""
@@ -929,6 +953,9 @@ class HeuristicExtractor:
                 accepted.append((clause.first, Commitment("accept", start=span[0], end=span[1])))
         deals = self._deals(goods, checked)
         out += deals
+        if accepted and any(g.receive and not g.give and not g.clause.question and g.clause.first > accepted[0][0]
+                            and not {"also", "still", "additionally"}.isdisjoint(g.clause.words) for g in goods):
+            accepted = []  # "that sounds ok. I also need two packages of water": a further demand, a counter (R21)
         if accepted and not any(c.kind == "trade" for _, c in deals):
             out.append(accepted[0])  # one acceptance a message, none beside a trade (R22)
         out.sort(key=lambda x: (x[0], KINDS.index(x[1].kind) if x[1].kind != "accept" else -1))
@@ -982,6 +1009,12 @@ class HeuristicExtractor:
                 ok, q = _quantity(words[i - back])
                 if ok and not (words[i - back] in ("a", "an") and back > 1):
                     quantity, found = q, True
+                    k = i - back - (4 if words[i - back - 1:i - back] == ["the"] else 3)
+                    if k >= 0 and words[k + 1:k + 3] == ["out", "of"] and _quantity(words[k])[0]:
+                        quantity = _quantity(words[k])[1]  # "2 out of the 3 packages of food": 2 of them
+                    elif i - back >= 2 and words[i - back - 1] == "of" and _DIGITS.fullmatch(words[i - back]) \
+                            and (named := _bare_number(words[i - back - 2])) is not None:
+                        quantity = named  # "2 of 3 food packages": 2 of them
                     break
                 if words[i - back] not in _FILLERS or tags[i - back] is not None:
                     break
@@ -1005,8 +1038,13 @@ class HeuristicExtractor:
         for i in [i for i, w in enumerate(words) if tags[i] is None and (w in _BARE_CANDIDATES or w[:1].isdigit())]:
             w = words[i]
             number = _bare_number(w)
-            if w == "one" and i > 0 and words[i - 1] in ("have", "get", "take", "keep", "you", "me", "least") and (
-                    i + 1 == n or words[i + 1] in (",", "and", "if", "for", "then", "too")):
+            after_one = i + 1
+            while after_one < n and words[after_one] in _FILLERS and words[after_one] != "of" and \
+                    tags[after_one] is None:
+                after_one += 1  # "I get one package": the noun left out after a measure word
+            if w == "one" and i > 0 and words[i - 1] in ("have", "get", "take", "keep", "you", "me", "least",
+                                                           "receive") and (
+                    after_one == n or words[after_one] in (",", "and", "if", "for", "then", "too")):
                 number = 1  # "if I can have one"
             if number is not None and i + 1 < n and words[i + 1] == "each":
                 continue  # "2 each": read by the clause (rule 7)
@@ -1036,7 +1074,9 @@ class HeuristicExtractor:
                 (i + 2 < n and words[i + 1] in ("is", "are") and words[i + 2] == "yours")
                 or (v > 0 and words[v - 1] in _GIVE_VERBS | {"have", "take"} and v > 1
                     and (words[v - 2] not in ("i", "we", "to", "can", "please")
-                         or (words[v - 2] == "can" and v > 2 and words[v - 3] == "you"))  # "you can have it"
+                         or (words[v - 2] == "can" and v > 2 and words[v - 3] == "you")  # "you can have it"
+                         or (words[v - 2] == "to" and words[v - 1] in _GIVE_VERBS and v > 2
+                             and words[v - 3] in ("willing", "happy", "glad", "ready")))  # "willing to sacrifice it"
                     and words[i + 1:i + 4] != ["or", "leave", "it"])  # "take it or leave it"
             ):
                 own = {h.item for h in every if clause.first <= h.at < clause.first + n} if words[i + 1:i + 3] in (
@@ -1044,6 +1084,14 @@ class HeuristicExtractor:
                 item = self._antecedent(clause.first + i, [h for h in every if h.item not in own], "", pronoun=True)
                 if item is not None:
                     out.append(_Hit(i, item[0], item[1], True))
+        for i in [i for i, w in enumerate(words) if w in ("much", "many")] if "as" in words else ():
+            # "I need as much as I can get": a noun left out (R12), the good named last before it
+            if 1 < i < n - 1 and words[i - 1] == "as" and words[i + 1] == "as" and (
+                    words[i - 2] in _RECEIVE_VERBS or words[i - 2] in _GIVE_VERBS) and not any(
+                    t is not None for t in tags[i + 1:i + 4]):
+                item = self._antecedent(clause.first + i, every, "", pronoun=True)
+                if item is not None:
+                    out.append(_Hit(i, item[0], None, left_out=True))
         return out
 
     def _antecedent(self, at: int, every: list[_Hit], prev: str, nxt: str = "",
@@ -1099,6 +1147,8 @@ class HeuristicExtractor:
         _offered_having(r)
         if _complaint(r.words):
             return None  # "2 tools is a rip-off for 3 copper": a complaint about terms (R6)
+        if _outcome(r.words):
+            return None  # "That way you can keep warm and I'll have some food": what an offer leads to
         return _settled(r, clause)
 
     # one method per cue of rule 6: each returns the index the walk goes on from, or None
@@ -1138,10 +1188,14 @@ class HeuristicExtractor:
                     after[:2] in (["i", "need"], ["i", "really"], ["we", "need"]) or after[1:3] in (
                         ["can", "not"], ["will", "not"], ["do", "not"])):
                 r.mark(("give",), "void")  # "I'd give you all the food but I need it": taken back
-        if w == "," and r.concession:
-            r.concession = False
-            r.turn(None)
-            return i + 1
+        if w in (",", "so") and (r.concession or r.reason):
+            r.reason = False
+            if r.concession:
+                r.concession = False
+                r.turn(None)
+                return i + 1
+        if w in ("since", "because") and r.next(i) in ("you", "we"):
+            r.reason = True  # "since you are getting 2 water ...": a reason, not an offer
         if w not in ("but", "because", "however", "although", "though", "since", "whereas", "while"):
             return None
         if w in ("while", "although", "though", "whereas") and all(x in _INTERJECTIONS for x in r.words[:i]) \
@@ -1205,6 +1259,30 @@ class HeuristicExtractor:
         r.explicit = opens
         return i + 1
 
+    def _cue_heading(self, r: _Walk, i: int) -> int | None:
+        """A heading before goods says whose they are (R15): "for you, 2 wood, 1 food, me 3 water",
+        "you: 2 food, me: 1 food" -- goods after "you" are given, after "me" asked.  A heading is one
+        of a split: it needs its colon, or the other party's heading in the same sentence."""
+        words, w, n = r.words, r.words[i], len(r.words)
+        k = i + 1
+        colon = r.next(i) == ":"
+        if w == "for":
+            if r.frame or r.next(i) not in ("me", "us", "you"):
+                return None
+            w, k = r.next(i), i + 2
+        elif i > 0 and (words[i - 1] not in (",", ":", ";", "-", "and", "then", "so") or (
+                words[i - 1] == "and" and r.side == "void")):
+            return None  # "that would give you 6 and me 3": a description goes on
+        while k < n and words[k] in (",", ":", "-"):
+            k += 1
+        if k >= n or not _quantity(words[k])[0] or not any(j in r.by_index for j in range(k, min(k + 4, n))):
+            return None
+        if not colon and not any(_heading_at(words, m, w in ("me", "us")) for m in range(n) if abs(m - i) > 1):
+            return None
+        r.turn("receive" if w in ("me", "us") else "give")
+        r.explicit = r.explicit or w == "you"
+        return k
+
     def _cue_to_whom(self, r: _Walk, i: int) -> int | None:
         """"2 wheat to you, 1 ore to me": goods "to you" are given, "to me" asked."""
         words, nxt = r.words, r.next(i)
@@ -1233,6 +1311,8 @@ class HeuristicExtractor:
             r.turn("void")  # "and for water, do you want one or 2?": a topic, not a price
             return i + 1
         scope = words[max(0, min(r.frame, default=i) - 4):i]  # "No problem I have plenty of firewood for you"
+        if w == "for" and nxt in ("me", "us", "you") and i > 0 and words[i - 1] in _SUITS:
+            return i + 2  # "..., if that works for you": whom the terms suit, not whose goods
         if w == "for" and nxt in ("me", "us", "you") and r.frame and words[i + 2:i + 3] != ["to"] and not any(
                 x in _HEDGES or x in _NEGATIONS for x in scope):
             new = "receive" if nxt in ("me", "us") else "give"
@@ -1244,6 +1324,11 @@ class HeuristicExtractor:
             return i + 2
         if not self._item_within(words, i + 1, by_index):
             return None
+        after = next((by_index[k] for k in range(i + 1, min(i + 5, len(words))) if k in by_index), None)
+        before = by_index[r.frame[-1]] if r.frame else None
+        if after is not None and before is not None and after.quantity is None and before.quantity is None and \
+                before.item == after.item:
+            return None  # "food for rations", "water for drinking water": a use of the good, not a price
         j = i + 1 if w != "exchange" and w != "return" else (i + 2 if nxt == "for" else i + 1)
         pending = [k for k, s in r.sides.items() if s == "pending"]
         prior = r.side if r.side not in (None, "have") else ("give" if pending else "priced")
@@ -1341,11 +1426,29 @@ class HeuristicExtractor:
         r.explicit = True
         return i + 1
 
+    def _cue_reported(self, r: _Walk, i: int) -> int | None:
+        """What the addressee (or a third party) said or offered, and what the speaker thanks them
+        for, is a report (R8): "earlier you said that I could have all three waters, ...", "thank you
+        for offering me two waters".  Its goods are on no side up to the next comma or "so"."""
+        w, words = r.words[i], r.words
+        if w in ("thank", "thanks"):
+            k = i + 2 if r.next(i) == "you" else i + 1
+            if k >= len(words) or words[k] != "for":
+                return None
+        elif self._subject(words, i) not in ("you", "third") or (i > 0 and words[i - 1] in _NOUN_AFTER):
+            return None
+        r.concession = True
+        r.turn("void")
+        return i + 1
+
     def _cue_past(self, r: _Walk, i: int) -> int | None:
         """A past tense or a debt is a claim: the goods after it are on nobody's side."""
         w, words = r.words[i], r.words
         if w in ("agree", "agreed") and r.next(i) == "to" and self._subject(words, i) in ("you", "third"):
             r.turn("void")  # "you did not agree to the 3 waters in exchange of 3 foods": a report
+            return i + 1
+        if w in ("took", "got", "had") and i > 1 and words[i - 2:i] in (["if", "i"], ["if", "we"]):
+            r.turn("receive")  # "would you be okay if I took 2 of the food?": a hypothetical ask, not the past
             return i + 1
         if not (w in _PAST_VERBS or (w == "got" and i > 0 and words[i - 1] not in ("have", "i", "we", "you"))):
             return None
@@ -1362,6 +1465,10 @@ class HeuristicExtractor:
             return None
         if (i > 0 and words[i - 1] in _NOUN_AFTER) or nxt in (",", ""):
             return i + 1
+        if w in ("accept", "take") and nxt in ("your", "the", "that", "this") and i + 2 < n and words[i + 2] in (
+                "offer", "deal", "proposal", "suggestion", "terms"):
+            r.turn("void")  # "I'm willing to accept your offer on food": consent (R20), no goods taken
+            return i + 3
         if w in _GIVE_VERBS or w in _OFFER_VERBS:
             if i > 1 and words[i - 1] == "to" and r.sides.get(i - 2) == "have":
                 r.mark(("have",), "give")  # "I have wood to trade for brick": what the speaker has is offered
@@ -1377,28 +1484,32 @@ class HeuristicExtractor:
                 r.sides[i] = "give"
             return i + 1
         side = self._receive_frame(words, i)
+        if side == "give" and r.reason:
+            side = "void"  # "since you are getting 2 water I should get 2 firewood": a reason, no give
         r.turn(side)
         if side == "give":
             r.explicit = True
         return i + 1
 
     _CUES: tuple[Callable[[HeuristicExtractor, _Walk, int], int | None], ...] = (
-        _cue_new_frame, _cue_for_sale, _cue_for_anything, _cue_money_do, _cue_price_is, _cue_per, _cue_to_whom,
-        _cue_for,
+        _cue_new_frame, _cue_for_sale, _cue_for_anything, _cue_money_do, _cue_price_is, _cue_per, _cue_heading,
+        _cue_to_whom, _cue_for,
         _cue_yours, _cue_mine, _cue_here_is, _cue_looking_for, _cue_spare, _cue_if_you_gave, _cue_you_having,
-        _cue_help_with, _cue_past, _cue_verb,
+        _cue_help_with, _cue_reported, _cue_past, _cue_verb,
     )
     """The cues of rule 6, in the order they are tried at each word."""
 
     _CUE_WORDS: tuple[frozenset[str], ...] = (
-        frozenset({"but", "because", "however", "although", "though", "since", "whereas", "while", ","}),
+        frozenset({"but", "because", "however", "although", "though", "since", "whereas", "while", ",", "so"}),
         frozenset({"for"}), frozenset({"for", "->", "="}), frozenset({"do"}), frozenset({"is", "="}),
-        frozenset({"per"}), frozenset({"to"}), frozenset({"for", "->", "=", "exchange", "return", "at"}),
+        frozenset({"per"}), frozenset({"for", "me", "us", "you"}), frozenset({"to"}),
+        frozenset({"for", "->", "=", "exchange", "return", "at"}),
         frozenset({"yours"}), frozenset({"mine"}), frozenset({"here"}),
         frozenset({"looking", "look", "searching", "asking", "hoping", "hope", "hunting", "shopping"}),
         frozenset({"spare"}),
         frozenset({"gave", "sent", "paid", "handed", "brought"}), frozenset({"having"}),
-        frozenset({"help", "helping"}), _PAST_VERBS | {"got", "agree", "agreed"},
+        frozenset({"help", "helping"}), _REPORTED,
+        _PAST_VERBS | {"got", "agree", "agreed"},
         _GIVE_VERBS | _OFFER_VERBS | _RECEIVE_VERBS | {"part"},
     )
     """The words each cue of :attr:`_CUES` can read (a cue is tried only at these)."""
@@ -1415,11 +1526,13 @@ class HeuristicExtractor:
     def _subject(self, words: list[str], verb: int) -> str | None:
         """The nearest pronoun before the verb: ``speaker``, ``you``, ``third`` or None (none found)."""
         k = verb - 1
-        while k >= 0 and words[k] in _AUX and words[k] not in ("to", "let"):
-            k -= 1
+        while k >= 0 and words[k] in _AUX and (words[k] not in ("to", "let") or (
+                words[k] == "to" and k > 0 and words[k - 1] in ("willing", "happy", "glad", "able", "ready"))):
+            k -= 1  # "..., and would be willing to offer": back to the "and"
         if k > 0 and words[k] == "and":
             # "I would keep 1 food and give you two": the verb shares the subject before "and"
-            for b in range(k - 1, max(k - 12, -1), -1):
+            # (also after a comma: "I have plenty of food with me, and would be willing to offer ...")
+            for b in range(k - 2 if words[k - 1] == "," else k - 1, max(k - 12, -1), -1):
                 if words[b] in ("i", "we") or words[b] in _OWNED:
                     return "speaker"
                 if words[b] in _YOU or words[b] in _THIRD or words[b] in (",", "if", "but"):
@@ -1446,9 +1559,9 @@ class HeuristicExtractor:
         j = 0
         while j < verb and words[j] in _INTERJECTIONS:
             j += 1
-        if j < verb and words[j] in ("will", "can", "would", "shall") and all(
-                words[k] in _AUX for k in range(j, verb)):
-            return "speaker"
+        if j < verb and words[j] in ("will", "can", "would", "shall", "am", "are") and all(
+                words[k] in _AUX or words[k] in ("more", "than") for k in range(j, verb)):
+            return "speaker"  # "Will pay ore.", "But are more than happy to give up the firewood"
         return None
 
     @staticmethod
@@ -1561,7 +1674,9 @@ class HeuristicExtractor:
             i == 0 or words[i - 1] in (",", ":", "still", "really", "also", "urgently", "badly", "will", "would")
         ):
             return "receive"  # telegraphic "need 2 wood, paying in stone": the speaker needs
-        if who == "you" and w in ("take", "get", "taking", "getting", "grab"):
+        if who == "you" and w == "getting" and i > 1 and words[i - 1] in ("are", "were"):
+            return "void"  # "you're getting all of the food": the terms on the table described, no offer
+        if who == "you" and w in ("take", "get", "taking", "getting", "grab", "receive", "receiving"):
             return "void" if self._cancelled(words, i) else "give"  # "you get 3 wood": the speaker gives
         if who == "you" and w in ("want", "need", "like") and "if" in words[max(0, i - 4):i]:
             return "give"  # "if you want the lamp": the speaker's goods
@@ -1575,7 +1690,7 @@ class HeuristicExtractor:
         asks: list[_Hit] = []
         for g in goods:
             if g.clause.question:
-                if g.receive and not g.give:
+                if g.receive:  # an offer asked as a question names its price too (R14)
                     asks.extend(g.receive)
                 continue
             if g.give and (g.receive or g.explicit):
@@ -1583,24 +1698,42 @@ class HeuristicExtractor:
             elif g.receive and not g.give:
                 asks.extend(g.receive)
         offers = [o for o in offers if not _even(o)]
+        last_ask: dict[str, _Hit] = {}
+        for h in asks:  # a good asked for twice is one ask: the later one, unless only the earlier gives a number
+            if h.quantity is not None or h.item not in last_ask or last_ask[h.item].quantity is None:
+                last_ask[h.item] = h
+        asks = [h for h in asks if last_ask[h.item] is h]
+        priced = False
         if asks and offers:
             bare = next((o for o in offers if not o[2]), None)
             if bare is not None:
                 bare[2] = asks
+                priced = True
             elif len(offers) == 1:  # "... if I can have one. I would also like three food": more of the price
                 named = {h.item for h in offers[0][1] + offers[0][2]}
                 offers[0][2] = offers[0][2] + [h for h in asks if h.item not in named]
+                priced = True
         out: list[tuple[int, Commitment]] = []
         kept: list[list[Any]] = []
         for o in offers:  # the same offer said twice is one offer: keep the one with more numbers (R19)
             names = ({h.item for h in o[1]}, {h.item for h in o[2]})
             twin = next((k for k in kept if (({h.item for h in k[1]}, {h.item for h in k[2]}) == names and _alike(
                 o, k)) or (not o[2] and names[0] <= {h.item for h in k[1]})), None)
+            fuller = next((k for k in kept if not o[2] and k[2] and len(names[0]) > 1
+                           and names[0] >= {h.item for h in k[1]} and _alike(o, k)), None) if twin is None else None
+            if fuller is not None:
+                fuller[1] = o[1]  # "... 1 food and all the firewood that I need 2 water. so again, 1 food, 1 water,
+                continue  # 3 wood for you": the give restates the trade's goods, more fully (R19)
             if twin is None:
                 kept.append(o)
             elif _known(o) > _known(twin):
                 kept[kept.index(twin)] = o
         offers = _shares_folded(kept)
+        if asks and not priced and len(offers) == 1:
+            # shares of single goods folded into one allocation ("wood: you get 1, I get 2. food: you get
+            # 1, I get 2. I really need 2 water"): an ask in another sentence is more of its price (R14)
+            named = {h.item for h in offers[0][1] + offers[0][2]}
+            offers[0][2] = offers[0][2] + [h for h in asks if h.item not in named]
         for g, give, receive in offers:
             c = g.clause
             if receive:
@@ -2102,7 +2235,8 @@ class HeuristicExtractor:
                         and words[i + k + 1] not in (",", "too"):
                     continue  # "I agree that the lake has water": an opinion
                 if phrase[-1] == "agree" and i + k < n and words[i + k] not in (
-                        ",", "too", "then", "and", "so", "completely", "totally", "fully", "to", "that", "with", "!"):
+                        ",", "too", "then", "and", "so", "completely", "totally", "fully", "to", "that", "with", "!",
+                        "what", "how"):  # "I agree what about this deal": a question runs on
                     continue  # "I agree water is needed": an opinion
                 if phrase[-1] == "agree" and i + k + 1 < n and words[i + k] == "to" and \
                         words[i + k + 1] not in ("that", "this", "it", "those", "these", "your", "the"):
@@ -2112,6 +2246,9 @@ class HeuristicExtractor:
                     continue  # "Ash and I agreed that ...": a report of an earlier agreement
                 if self._consent_at(words, i, i + k):
                     return True
+        if (not _CONSENT_WORDS.isdisjoint(words) and self._consent_frame(words)) or (
+                not _DEAL_NOUNS.isdisjoint(words) and self._deal_made(words)):
+            return True
         # "deal" opening its comma segment: "deal!", "ok, deal", "deal, heading to ..."
         seg = 0
         commas = [i for i, w in enumerate(words) if w == ","]
@@ -2139,6 +2276,85 @@ class HeuristicExtractor:
             seg = i + 1
         return False
 
+    def _consent_frame(self, words: list[str]) -> bool:
+        """R20's "that's fair" and "that's fine with me" as a frame, not a list: "that", "this", "it"
+        (or "its") and a copula ("is", "will be", "would be", "should be", "seems", "sounds") before
+        a word of consent ("fine", "fair", "ok", "acceptable", ...), in any tense: "that will be fine",
+        "I think its fair".  Not when it is asked, negated, hedged, conditional or taken back
+        (:meth:`_consent_at`), nor "fair to say", nor an opinion on something else ("the water is fine")."""
+        for i in [i for i, w in enumerate(words) if w in _CONSENT_WORDS]:
+            j = i - 1
+            while j >= 0 and words[j] in _DEGREE:
+                j -= 1
+            k = j
+            while k >= 0 and words[k] in _COPULAS:
+                k -= 1
+            if k == j:
+                continue
+            if k < 0 or words[k] in _INTERJECTIONS:
+                # no subject: "Seems reasonable, ...", "sounds fine to me" (like R20's "sounds fair")
+                if words[k + 1] in ("seems", "sounds", "looks") and all(w in _INTERJECTIONS for w in words[:k + 1]) \
+                        and self._consent_at(words, k + 1, i + 1):
+                    return True
+                continue
+            if words[k] not in _CONSENT_SUBJECTS:
+                continue
+            if words[k] == "its" and k == j:
+                continue
+            if words[k] == "that" and k > 0 and words[k - 1] not in _BEFORE_THAT:
+                continue  # "a split that is fair to both": a relative "that"
+            after = words[i + 1:i + 4]
+            if after[:1] in (["that"], ["enough"]) or (after[:1] in (["for"], ["to"]) and (
+                    after[1:2] not in (["me"], ["us"]) or after[2:3] == ["to"])):
+                continue  # "it is fair to say", "fine for camping", "fair for me to get": no consent
+            if self._consent_at(words, k, i + 1):
+                return True
+        return False
+
+    def _deal_made(self, words: list[str]) -> bool:
+        """R20's statement that the two now have a deal, with or without its article: "you have deal",
+        "we got a deal", "let's make the deal", "yes we can make a deal" -- not a hope ("I hope we can
+        make a deal"), a deal still to be found ("make a deal that works"), or a demand ("... and you
+        have a deal", R18)."""
+        n = len(words)
+        for i in [i for i, w in enumerate(words) if w in _DEAL_NOUNS]:
+            j = i - 1
+            while j >= 0 and words[j] in ("good", "fair", "great", "nice", "solid", "sweet"):
+                j -= 1
+            if j >= 0 and words[j] in ("a", "the", "this", "that", "our"):
+                j -= 1
+            if j >= 0 and words[j] in ("yourself", "yourselves", "ourselves"):
+                j -= 1  # "you have yourself a deal"
+            if j >= 2 and words[j - 2:j + 1] == ["come", "up", "with"]:
+                j -= 2  # "we've come up with a good deal"
+                words_j = "made"
+            else:
+                words_j = words[j] if j >= 0 else ""
+            if j < 1:
+                continue
+            if words_j in ("made", "reached", "struck", "found", "come") and words[j - 1] == "have" and j > 1 and \
+                    words[j - 2] == "we":
+                start = j - 2  # "we have made a deal", "we've come up with a good deal", "we have reached a compromise"
+            elif words[i] != "deal":
+                continue
+            elif words[j] in ("have", "got") and words[j - 1] in ("you", "we", "got", "have"):
+                start = j - 1 if words[j - 1] in ("you", "we") else j - 2
+            elif words[j] == "make" and words[j - 1] in ("us", "can"):
+                start = j - 2
+                if start < 0 or words[start] not in ("let", "we"):
+                    continue
+                if not _HOPED.isdisjoint(words[max(0, start - 4):start]) or "think" in words[max(0, start - 3):start]:
+                    continue  # "I'm sure we can make a deal": a deal still to come
+            else:
+                continue
+            if start < 0 or (i + 1 < n and words[i + 1] in ("that", "where", "which", "so", "with")):
+                continue
+            if not {"hope", "hoping", "wish", "sure", "try", "trying"}.isdisjoint(words[max(0, start - 4):start]):
+                continue  # "I hope we have reached an agreement soon": a wish
+            if self._consent_at(words, start, i + 1):
+                return True
+        return False
+
     @staticmethod
     def _consent_at(words: list[str], start: int, end: int) -> bool:
         """Not negated, hedged, conditional, tagged onto a demand ("... and you have a deal"), or taken back."""
@@ -2146,7 +2362,7 @@ class HeuristicExtractor:
         hedges = () if "agreement" in words[start:end] else _HEDGES  # "glad we could come to an agreement"
         if any(b in ("not", "never", "no", "if", "unless", "hardly") or b in hedges for b in before):
             return False
-        if words[start] == "come" and not _HOPED.isdisjoint(before):
+        if words[start] in ("come", "reached") and not _HOPED.isdisjoint(before):
             return False  # "I'm sure we can come to an agreement": a hope of a deal to come (R20)
         if start > 0 and words[start - 1] in ("and", "then") and words[start] in ("you", "we", "it"):
             return False  # "make it 3 sheep and you have a deal": a demand (R18)
@@ -2159,6 +2375,8 @@ class HeuristicExtractor:
             return False
         if "but" in words[end:]:
             return False  # "sounds fair, but I need all the water": taken back (R21)
+        if words[end - 1] in ("fair", "reasonable") and words[end:end + 1] in (["since"], ["because"], ["as"]):
+            return False  # "I think it's pretty fair since we both get ...": an argument for terms, no consent
         if words[end - 1] == "deal" and after[:1] in (["breaker"], ["breakers"], ["killer"]):
             return False  # "that's a deal breaker": a refusal (R21)
         if not {"if", "unless", "provided"}.isdisjoint(words[end:end + 2]) and words[end + 1:end + 3] not in (
@@ -2175,6 +2393,21 @@ _BEFORE_THAT = frozenset({",", "-", ":", "and", "so", "then", "yes", "yeah", "ye
 other word "that" is a relative pronoun ("a split that works for both")."""
 
 _HOPED = frozenset({"can", "will", "should", "sure", "hope", "hoping", "try", "going"})
+_CONSENT_WORDS = frozenset({"fine", "fair", "ok", "okay", "acceptable", "agreeable", "reasonable", "doable",
+                            "workable", "alright"})
+"""Words of consent after "that is" (R20: "that's fair", "that's fine with me", "that is okay")."""
+_DEAL_NOUNS = frozenset({"deal", "compromise", "agreement"})
+"""What two parties can be said to have made or reached (R20: "we have reached a compromise")."""
+_SUITS = frozenset({"works", "work", "good", "fine", "ok", "okay", "better", "fair", "easier", "best", "enough",
+                    "important", "alright", "great", "perfect"})
+"""Words before "for you" / "for me" that say whom terms suit ("if that works for you"), not whose goods."""
+_CONSENT_SUBJECTS = frozenset({"that", "this", "it", "its"})
+"""What the consent is said of: the proposal ("its" is "it's" without its apostrophe)."""
+_COPULAS = frozenset({"is", "will", "would", "should", "be", "seems", "sounds", "looks", "seem", "sound"})
+"""The copula between the proposal and the word of consent, in any tense ("that will be fine")."""
+_DEGREE = frozenset({"pretty", "very", "totally", "perfectly", "completely", "quite", "more", "than", "really",
+                     "absolutely", "entirely", "all", "just", "definitely", "fairly"})
+"""Degree words before a word of consent ("that is perfectly fine")."""
 """Words before "come to an agreement" that make it a deal still to come, not consent (R20)."""
 
 _COMPLAINTS = frozenset({"rip", "ripoff", "lowball", "unfair", "insulting", "robbery", "scam", "decline", "steep"})
@@ -2408,6 +2641,26 @@ def _complaint(words: list[str]) -> bool:
         _has(words, ("too", w)) for w in ("low", "much", "little", "few", "high", "expensive", "cheap"))
 
 
+def _heading_at(words: list[str], m: int, yours: bool) -> bool:
+    """A heading of the other party at ``m`` ("you" when ``yours``, else "me" / "us"), a count after it."""
+    want = ("you",) if yours else ("me", "us")
+    if words[m] not in want or (m > 0 and words[m - 1] not in (",", ":", ";", "-", "and", "then", "so", "for")):
+        return False
+    k = m + 1
+    while k < len(words) and words[k] in (",", ":", "-"):
+        k += 1
+    return k < len(words) and _quantity(words[k])[0]
+
+
+def _outcome(words: list[str]) -> bool:
+    """A sentence opened by "that way" / "this way" says what the offer before it leads to ("That
+    way you can keep warm, and I'll have some food"): a description, no sides (R8)."""
+    j = 0
+    while j < len(words) and words[j] in _INTERJECTIONS:
+        j += 1
+    return words[j:j + 2] in (["that", "way"], ["this", "way"])
+
+
 def _settled(r: _Walk, clause: _Clause) -> _Goods:
     """The sides as read; goods "priced" (after a "for" with nothing before it) are the other side."""
     by_index = r.by_index
@@ -2415,6 +2668,9 @@ def _settled(r: _Walk, clause: _Clause) -> _Goods:
     give = [by_index[k] for k, s in sorted(sides.items()) if s == "give"]
     receive = [by_index[k] for k, s in sorted(sides.items()) if s == "receive"]
     priced = [by_index[k] for k, s in sorted(sides.items()) if s == "priced"]
+    given_back = {h.item: h.at for h in give if h.pronoun}
+    if given_back:  # "I need food as well but I'm willing to sacrifice it": the ask is given up, not asked
+        receive = [h for h in receive if not (h.item in given_back and h.at < given_back[h.item])]
     if priced and give and not receive:
         receive = priced
     elif priced and receive and not give:
