@@ -167,3 +167,16 @@ def test_another_story_in_the_same_frame_is_no_own_repeat() -> None:
                        (13, 7, "a_2", "fwd: " + s2), (14, 9, "a_2", s2 + "!!"))
     assert (got, stock) == ([(10, 11, "only exposed candidate", ("prefix 'fwd'",), ()),
                              (12, 13, "only exposed candidate", ("prefix 'fwd'",), ())], 0)
+
+
+def test_a_copy_cut_short_behind_its_tags_keeps_their_evidence() -> None:
+    """Cut to three words behind two tags: the words kept carry 3 units of 6.0224 bits = 18.07, under
+    the 28 asked; the two tags it kept from its parent carry 6.0224 bits each (no message written
+    independently of the pair carries them), 30.11 in all: a copy, with its link's confidence from
+    those bits.  The same child after a parent without the tags keeps only the 18.07 bits: no copy."""
+    child = "psa: heads up: the council froze"
+    got, _ = echo_edges(world((10, 1, "a_1", "psa: heads up: " + B), (11, 3, "a_2", child)))
+    bits = 5 * math.log2(65)
+    assert [(e.parent, e.child, e.mutations) for e in got] == [(10, 11, ("cut at the end (16 words)",))]
+    assert got[0].confidence == round(1 - 0.5 * 2 ** (-(bits - P.MIN_SHARED_BITS) / 8), 3) == 0.584
+    assert echo_edges(world((10, 1, "a_1", B), (11, 3, "a_2", child)))[0] == ()

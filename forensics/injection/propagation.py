@@ -25,7 +25,11 @@ an earlier message *p* when:
    word by how rarely it follows the one before: rare shared words carry evidence,
    a stock frame carries the evidence of one word); the words counted are those of
    the messages that do not repeat a text their sender had heard, less the pair's
-   own family (a forwarded text does not become common by being forwarded).  What
+   own family (a forwarded text does not become common by being forwarded).  The tags
+   in front of *p* that *c* kept count with the words (:func:`kept_tags`: each as rare as
+   the messages written independently of the pair that carry it), so a copy cut short
+   behind a few tags still says where it came from; the loose reading asks a child whose
+   words are all *p*'s (cut, nothing added) for :data:`SPREADING` of its bits.  What
    *c* adds carries at most :data:`MAX_NOVELTY` times that.  A text that spreads
    by hearing (its family's prompted copies are a surprise at level
    :data:`SPREAD_ALPHA`, rule 4's test) is asked :data:`SPREADING` of the bits.
@@ -93,6 +97,7 @@ from __future__ import annotations
 import math
 import re
 from bisect import bisect_left
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from dataclasses import dataclass
@@ -155,6 +160,7 @@ __all__ = [
     "exposed",
     "alike_texts",
     "copied",
+    "kept_tags",
     "fresh_messages",
     "word_counts",
     "stock_phrase",
@@ -424,11 +430,11 @@ def fresh_messages(texts: _Texts, log: MessageLog) -> np.ndarray:
 
 
 def word_counts(texts: _Texts, fresh: np.ndarray) -> tuple[Counts, list[frozenset[Unit]], dict[str, int]]:
-    """Rule 3's counts: the words and word pairs of the fresh messages; every core's units; and
-    the messages (all of them) holding each word, for pruning."""
-    units = [units_of(core) for core in texts.cores]
+    """Rule 3's counts: the words, word pairs and tags in front of the fresh messages; every distinct
+    text's units; and the messages (all of them) holding each word, for pruning."""
+    units = [units_of(texts.cores[k], f.tags) for k, f in zip(_core_of_text(texts).tolist(), texts.forwards)]
     counts = Counts()
-    for k, c in enumerate(np.bincount(texts.nid[fresh], minlength=len(texts.cores)).tolist()):
+    for k, c in enumerate(np.bincount(texts.of_message[fresh], minlength=len(texts.forwards)).tolist()):
         if c:
             counts.add(units[k], c)
     df: dict[str, int] = {}
@@ -436,6 +442,13 @@ def word_counts(texts: _Texts, fresh: np.ndarray) -> tuple[Counts, list[frozense
         for w in texts.word_sets[k]:
             df[w] = df.get(w, 0) + c
     return counts, units, df
+
+
+def _core_of_text(texts: _Texts) -> np.ndarray:
+    """Per distinct text: its core's number."""
+    out = np.zeros(len(texts.forwards), dtype=np.int64)
+    out[texts.of_message] = texts.nid
+    return out
 
 
 # --------------------------------------------------------------------------- rule 1: exposure
@@ -474,20 +487,36 @@ def _loose_reading(texts: _Texts, info: Information, *, min_shared_bits: float, 
     bits = {w: info.word(w) for w in texts.words}
     return LooseReading(texts.word_sets, bits, lambda w: is_specific(w, goods), min_shared_bits=LOOSE * min_shared_bits,
                         max_novelty=max_novelty / LOOSE, min_common=MIN_KEPT_WORDS, min_cover=MIN_COVER,
-                        near_whole=NEAR_WHOLE, max_specific_swaps=max_specific_swaps)
+                        near_whole=NEAR_WHOLE, max_specific_swaps=max_specific_swaps,
+                        contained_bits=LOOSE * SPREADING * min_shared_bits)
 
 
 def copied(al: Alignment, child: Sequence[str], parent: Sequence[str], info: Information, *,
            min_shared_bits: float, max_novelty: float, swap_every: int, max_specific_swaps: int = 0,
-           ) -> CopyEvidence | None:
+           wrapping_bits: float = 0.0) -> CopyEvidence | None:
     """Rules 2 and 3 exactly: the evidence that ``child`` (core words, aligned on ``parent`` by
     ``al``) copies ``parent``, with ``info`` counting the messages written independently of the
-    pair; None when it does not."""
+    pair; None when it does not.  ``wrapping_bits``: the information of the wrapping the child kept
+    (:func:`kept_tags`), counted with the words kept."""
     known = frozenset(parent)
-    ev = copy_evidence(al, child, parent, lambda x: info.kept(x, parent), lambda runs: info.added(runs, known))
+    ev = copy_evidence(al, child, parent, lambda x: info.kept(x, parent) + wrapping_bits,
+                       lambda runs: info.added(runs, known))
     ok = is_copy(ev, min_shared_bits=min_shared_bits, max_novelty=max_novelty, swap_every=swap_every,
                  max_specific_swaps=max_specific_swaps)
     return ev if ok else None
+
+
+def kept_tags(child: Forward, parent: Forward) -> tuple[str, ...]:
+    """The tags in front of ``parent`` that ``child`` kept (sorted; each as often as both carry it):
+    a tag is a choice of words like any other, and a copy that keeps the tags it heard keeps that
+    evidence too (a copy cut short behind three tags still says where it came from).
+
+    >>> kept_tags(parse_forward("psa: heads up: the well is dry"), parse_forward("psa: heads up: the well is dry, go"))
+    ('heads up', 'psa')
+    """
+    if not child.tags or not parent.tags:
+        return ()
+    return tuple(sorted((Counter(child.tags) & Counter(parent.tags)).elements()))
 
 
 class _Alignments:
@@ -878,7 +907,7 @@ class _ExactReading:
         self.min_shared_bits = min_shared_bits
         self.thresholds: dict[str, Any] = {"max_novelty": max_novelty, "swap_every": swap_every,
                            "max_specific_swaps": max_specific_swaps}
-        self.memo: dict[tuple[tuple[int, ...], int, int], CopyEvidence | None] = {}
+        self.memo: dict[tuple[tuple[int, ...], int, int, tuple[str, ...]], CopyEvidence | None] = {}
         self.minus: dict[tuple[int, ...], Counts] = {}
 
     def need(self, j: int, i: int) -> float:
@@ -890,14 +919,17 @@ class _ExactReading:
         nid = self.texts.nid
         members = self.families.around(j, i)
         a, b = int(nid[j]), int(nid[i])
-        key = (members, a, b)
+        tags = kept_tags(self.texts.forward(j), self.texts.forward(i))
+        key = (members, a, b, tags)
         if key not in self.memo:
             minus = self.minus.get(members)
             if minus is None:
-                minus = self.minus[members] = Counts.of(self.units[nid[m]] for m in members if self.fresh[m])
+                minus = self.minus[members] = Counts.of(
+                    self.units[self.texts.of_message[m]] for m in members if self.fresh[m])
             info = Information(self.counts, minus, PRIOR_MESSAGES)
+            wrapping = sum(info.tag(t) for t in tags)
             self.memo[key] = copied(self.alignments[(a, b)], self.texts.cores[a], self.texts.cores[b], info,
-                                    min_shared_bits=self.need(j, i), **self.thresholds)
+                                    min_shared_bits=self.need(j, i), wrapping_bits=wrapping, **self.thresholds)
         return self.memo[key]
 
 
