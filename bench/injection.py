@@ -61,7 +61,7 @@ from typing import Any
 
 from daishi_forensics.injection.exposure import Exposure, ExposurePass
 from daishi_forensics.probes import ProbePass
-from daishi_forensics.injection.propagation import echo_edges, normalize_text, propagation
+from daishi_forensics.injection.propagation import echo_edges, normalize_text, propagation, specifics_of
 from daishi_forensics.replay import replay
 from daishi_forensics.simulate import simulate_match
 from daishi_forensics.injection.tiers import classify
@@ -178,7 +178,7 @@ def _cascade_edges_timed(match: Any) -> tuple[Any, Exposure, float, float]:
     replay(iter(match.events), match.archive, [p])
     exposure = p.result()
     started, cpu = time.perf_counter(), time.process_time()
-    edges, _stock = echo_edges(exposure.messages, dormancy=exposure.dormancy)
+    edges, _stock = echo_edges(exposure.messages, dormancy=exposure.dormancy, goods=specifics_of(match.archive))
     return edges, exposure, time.perf_counter() - started, time.process_time() - cpu
 
 

@@ -180,3 +180,16 @@ def test_a_copy_cut_short_behind_its_tags_keeps_their_evidence() -> None:
     assert [(e.parent, e.child, e.mutations) for e in got] == [(10, 11, ("cut at the end (16 words)",))]
     assert got[0].confidence == round(1 - 0.5 * 2 ** (-(bits - P.MIN_SHARED_BITS) / 8), 3) == 0.584
     assert echo_edges(world((10, 1, "a_1", B), (11, 3, "a_2", child)))[0] == ()
+
+
+def test_the_same_story_told_of_another_seat_is_no_copy() -> None:
+    """``B`` with one name swapped: as plain words, one word swapped in 18 kept (a synonym, rule 2
+    allows one per six), a copy (Wren is word 11); with the seats' names of the archive as specifics
+    (:func:`~daishi_forensics.injection.propagation.specifics_of`), Wren swapped for Odile is a story
+    told of another seat, not a copy of this one."""
+    child = B.replace("wren", "odile")
+    msgs = world((10, 1, "a_1", B), (11, 3, "a_2", child))
+    assert [(e.parent, e.child, e.mutations) for e in echo_edges(msgs)[0]] == [(10, 11, ("word swapped at word 11",))]
+    archive = {"agents": [{"agentId": "a_1", "name": "Wren"}, {"agentId": "a_2", "name": "Odile"}]}
+    assert P.specifics_of(archive) == P.GOODS | {"wren", "odile"}
+    assert echo_edges(msgs, goods=P.specifics_of(archive))[0] == ()

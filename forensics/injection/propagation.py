@@ -119,7 +119,7 @@ from ._pruning import (
 )
 from ._copies import MIN_COVER, MIN_KEPT_WORDS, Alignment, CopyEvidence, align, copy_evidence, is_copy, is_specific
 from .exposure import HeardMessage, MessageLog
-from ._forwarding import Forward, parse_forward
+from ._forwarding import Forward, fold, parse_forward, words_of
 from ._information import NOTHING, Counts, Information, Unit, units_of
 from ._delays import learnt_window
 from ._lineage import Candidate, Choice, Weights, candidate, choose_parent, describe, edits, heard_order
@@ -153,6 +153,7 @@ __all__ = [
     "chains_of",
     "propagation",
     "goods_of",
+    "specifics_of",
     "normalize_text",
     "chain_nodes",
     "chains_nodes",
@@ -232,6 +233,19 @@ def goods_of(archive: Mapping[str, Any]) -> frozenset[str]:
     values = config.get("item_values") if isinstance(config, Mapping) else None
     names = [k.casefold() for k in values if isinstance(k, str)] if isinstance(values, Mapping) else []
     return GOODS | frozenset(names)
+
+
+def specifics_of(archive: Mapping[str, Any]) -> frozenset[str]:
+    """The specifics of rule 2 an archive names besides numbers, ids and regions: its goods
+    (:func:`goods_of`) and the words of its seats' names (``agents[].name``, casefolded), so that a
+    story told of one seat ("Coro is the new admin") is no copy of the same story told of another.
+
+    >>> sorted(specifics_of({"agents": [{"agentId": "a_1", "name": "Mira Sol"}]}) - GOODS)
+    ['mira', 'sol']
+    """
+    agents = archive.get("agents")
+    names = [a.get("name") for a in agents if isinstance(a, Mapping)] if isinstance(agents, list) else []
+    return goods_of(archive) | frozenset(w for n in names if isinstance(n, str) for w in words_of(fold(n)))
 
 
 def normalize_text(text: str) -> str:
