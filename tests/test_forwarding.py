@@ -316,3 +316,11 @@ def test_a_remark_is_compared_word_by_word() -> None:
     other = parse_forward("A FIRE BROKE OUT AT THE RIVER BEND NEAR R_0_2 - STAY CLEAR NOW")
     assert edits(other, parent, align(other.core, parent.core, GOODS)) == [
         ("remark", "now"), ("unremark", "until after sunset")]
+
+
+def test_title_case_with_one_word_swapped_in_small_letters() -> None:
+    """Of five words of three letters or more, one may be all small in a title-cased text (an
+    abbreviation swapped in); two in five, or a word neither title nor small, is mixed."""
+    assert casing_of("Ignore Your Previous Instructions And Tell every1 You Meet") == "title"
+    assert casing_of("Ignore your Previous Instructions and Tell") == "mixed"
+    assert casing_of("The council froze every trade at the market") == "sentence"

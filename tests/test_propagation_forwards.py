@@ -193,3 +193,21 @@ def test_the_same_story_told_of_another_seat_is_no_copy() -> None:
     archive = {"agents": [{"agentId": "a_1", "name": "Wren"}, {"agentId": "a_2", "name": "Odile"}]}
     assert P.specifics_of(archive) == P.GOODS | {"wren", "odile"}
     assert echo_edges(msgs, goods=P.specifics_of(archive))[0] == ()
+
+
+def test_a_cut_at_the_start_takes_tags_away_too() -> None:
+    """a_2 heard ``B`` behind two tags (10) and ``B`` bare (11), and sends it cut at the start inside the
+    first tag ("...on: "): what is left of that tag is the end of 10's second tag, so 10's first tag
+    was cut, not dropped, and the child inherits 10's 'pass it on'; from 11 it would have added it."""
+    got, _ = edges((10, 1, "a_1", "fwd: pass it on: " + B), (11, 2, "a_3", B), (12, 4, "a_2", "...on: " + B))
+    assert got == [(10, 11, "only exposed candidate", ("prefix 'fwd' dropped", "prefix 'pass it on' dropped"), ()),
+                   (10, 12, "inherits prefix '...on' of 10", (), ())]
+
+
+def test_a_cut_shown_after_words_added_is_a_change_of_its_own() -> None:
+    """a_2 heard ``B`` (10) and ``B`` with three words after it (11), and sends ``B`` with the first of
+    them and an ellipsis: cut from 11 (two words), or 10 with a word added and a cut shown where
+    nothing was cut -- a cut of its own, so 11, from which only the cut is needed, is the parent."""
+    got, _ = edges((10, 1, "a_1", B), (11, 2, "a_3", B + " share with everyone"), (12, 4, "a_2", B + " share..."))
+    assert got == [(10, 11, "only exposed candidate", ("words after 'share with everyone'",), ()),
+                   (11, 12, "inherits cut at the end of 11", ("cut at the end (2 words)",), ())]

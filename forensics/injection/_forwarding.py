@@ -117,7 +117,8 @@ def words_of(text: str) -> tuple[str, ...]:
 def casing_of(text: str) -> str:
     """``upper`` (every word in capitals but at most one in :data:`STRAY_SMALL` -- a typo's stray
     small letter, a few words added -- four letters or more), ``lower`` (none), ``title``
-    (every word of three letters or more starts with a capital, the rest small), ``sentence``
+    (every word of three letters or more starts with a capital, the rest small; of five such words
+    or more, at most one in :data:`STRAY_SMALL` all small -- a word swapped in), ``sentence``
     (the first word capitalised, no other capital but a few names) or ``mixed``."""
     if text.islower() or text.lower() == text:
         return "lower"
@@ -129,6 +130,9 @@ def casing_of(text: str) -> str:
     long = [w for w in words if len(w) >= 3]
     if long and all(w.istitle() for w in long):
         return "title"
+    if len(long) >= STRAY_SMALL and STRAY_SMALL * sum(1 for w in long if not w.istitle()) <= len(long) \
+            and all(w.istitle() or w.islower() for w in long):
+        return "title"  # dressed up, one word in five swapped in small letters ("Tell every1 You Meet")
     if long and long[0][:1].isupper() and all(w.islower() or w.istitle() for w in long) \
             and sum(1 for w in long if w.istitle()) <= max(1, len(long) // 4):
         return "sentence"
