@@ -151,9 +151,11 @@ def test_edits_read_what_a_forwarder_keeps() -> None:
         "cut at the end (3 words)", "quote marks dropped"]
     assert found("at r_1_1 is dry, find water elsewhere", '"the well at r_1_1 is dry, find water elsewhere"') == [
         "cut at the start (2 words)"]
-    # a remark that is the rest of the candidate's words is no cut (a comma made a dash); a candidate that
-    # goes on after those words was cut
-    assert found("the well at r_1_1 is dry - find water", "the well at r_1_1 is dry, find water") == []
+    # a remark that is the rest of the candidate's words is no cut (a comma made a dash: a change of
+    # punctuation, the dash the child's own); a candidate that goes on after those words was cut
+    assert found("the well at r_1_1 is dry - find water", "the well at r_1_1 is dry, find water") == [
+        "punctuation '-'"]
+    assert found("the well at r_1_1 is dry - find water", "the well at r_1_1 is dry - find water") == []
     assert found("the well at r_1_1 is dry - find water", "the well at r_1_1 is dry, find water now") == [
         "cut at the end (3 words)"]
     # a separator left dangling shows a cut: the candidate's remark went with it

@@ -211,3 +211,13 @@ def test_a_cut_shown_after_words_added_is_a_change_of_its_own() -> None:
     got, _ = edges((10, 1, "a_1", B), (11, 2, "a_3", B + " share with everyone"), (12, 4, "a_2", B + " share..."))
     assert got == [(10, 11, "only exposed candidate", ("words after 'share with everyone'",), ()),
                    (11, 12, "inherits cut at the end of 11", ("cut at the end (2 words)",), ())]
+
+
+def test_a_comma_made_a_dash_is_a_change_not_a_cut() -> None:
+    """11 made the comma of ``B`` a dash (its last four words read as a remark), and a_2, who heard
+    both, passes 11 on with an emoji after it: from 11 only the ending changed; from 10 the child set
+    the last words apart with a dash of its own as well (no cut: the words are all there)."""
+    dashed = B.replace(", tell", " - tell")
+    got, _ = edges((10, 1, "a_1", B), (11, 2, "a_3", dashed), (12, 4, "a_2", dashed + " \U0001F440"))
+    assert got == [(10, 11, "only exposed candidate", ("punctuation '-'",), ()),
+                   (11, 12, "inherits punctuation '-' of 11", ("ending '\U0001F440'",), ())]

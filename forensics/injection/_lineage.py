@@ -35,7 +35,9 @@ making it independently (bits):
   inside the tags, "...on: ", takes away the tags before the one it cut,
   :func:`tags_cut`); a cut shown at the end of a child that added words after the
   candidate's end weighs as a cut (from a longer copy it was cut; from this one it
-  added words and cut them itself); remarks word by word
+  added words and cut them itself); the candidate's last words set apart after a
+  separator of the child's own (a comma made a dash) are no cut but a change of
+  punctuation (:func:`remark_is_rest`); remarks word by word
   (a remark word kept with a typo or abbreviated is a swapped word, the words
   dropped weigh only themselves);
 - any edit at least :data:`MIN_EDIT_BITS` (a change is never free).
@@ -69,7 +71,7 @@ from ._forwarding import Forward
 
 __all__ = ["TIE_RATIO", "DANGLING", "ENDING_BITS", "MARK_BITS", "MIN_EDIT_BITS", "ERASING", "PSEUDO_CHILDREN", "MAX_FRAGMENT",
            "Edit", "Weights",
-           "Candidate", "Choice", "HeardOrder", "cut_shown", "kept_span", "tags_cut", "edits", "describe", "candidate", "choose_parent", "first_heard_share",
+           "Candidate", "Choice", "HeardOrder", "cut_shown", "kept_span", "tags_cut", "remark_is_rest", "edits", "describe", "candidate", "choose_parent", "first_heard_share",
            "heard_order", "similarity"]
 
 PSEUDO_CHILDREN = 2
@@ -232,9 +234,13 @@ def edits(child: Forward, parent: Forward, al: Alignment) -> list[Edit]:
     if child.casing != kept_casing:  # (the casing of what the child kept: a cut explains the rest)
         # capitals, title or lower case rewrite every letter: they say nothing of the parent's casing
         out.append(("recase" if child.casing in ERASING else "casing", child.casing, kept_casing))
-    if child.ending != parent.ending and not al.trail and not al.cut_end and child.remark == parent.remark:
+    rest = remark_is_rest(child, parent, al)  # no cut: the candidate's last words set apart (a comma made a dash)
+    cut_end = al.cut_end and not rest
+    if child.ending != parent.ending and not al.trail and not cut_end and (child.remark == parent.remark or rest):
         out.append(("ending", child.ending or "none"))
-    if child.marks != parent.marks and not ((al.cut_start or al.cut_end) and child.marks in parent.marks):
+    if rest and parent.remark is None:  # the child set the candidate's last words apart with a separator of its own
+        out.append(("marks", child.marks + "-"))
+    elif child.marks != parent.marks and not ((al.cut_start or cut_end) and child.marks in parent.marks):
         out.append(("marks", child.marks or "none"))
     if lead:
         out.append(("lead", " ".join(lead)))
@@ -242,8 +248,7 @@ def edits(child: Forward, parent: Forward, al: Alignment) -> list[Edit]:
         out.append(("trail", " ".join(al.trail)))
     if al.cut_start:
         out.append(("cut_start", str(al.cut_start), str(len(child.core))))
-    if al.cut_end and not (child.remark and tuple(child.remark.split()) == parent.core[-al.cut_end:]):
-        # (a remark that is the rest of the candidate's words is no cut: a comma made a dash)
+    if cut_end:
         out.append(("cut_end", str(al.cut_end), str(len(child.core))))
     elif al.trail and cut_shown(child) and not cut_shown(parent):
         # words after this candidate's end, then a cut shown: the child was cut from a longer text, or
@@ -254,6 +259,16 @@ def edits(child: Forward, parent: Forward, al: Alignment) -> list[Edit]:
     out += [("delete", str(at)) for at in al.deleted]
     out += [("moved", w) for w in al.moved]
     return out
+
+
+def remark_is_rest(child: Forward, parent: Forward, al: Alignment) -> bool:
+    """The child's remark is the rest of ``parent``'s words, its last core words (those the alignment
+    reads as cut at the end) and then its own remark: the child set them apart (a comma made a dash,
+    "... last night - check your cloth"), it did not cut them."""
+    if not al.cut_end or not child.remark:
+        return False
+    rest = [*parent.core[-al.cut_end:], *(parent.remark.split() if parent.remark else ())]
+    return child.remark.split() == rest
 
 
 def _remark_edits(child: Forward, parent: Forward, al: Alignment) -> list[Edit]:
