@@ -221,3 +221,11 @@ def test_a_comma_made_a_dash_is_a_change_not_a_cut() -> None:
     got, _ = edges((10, 1, "a_1", B), (11, 2, "a_3", dashed), (12, 4, "a_2", dashed + " \U0001F440"))
     assert got == [(10, 11, "only exposed candidate", ("punctuation '-'",), ()),
                    (11, 12, "inherits punctuation '-' of 11", ("ending '\U0001F440'",), ())]
+
+
+def test_a_text_without_the_specifics_is_no_earlier_saying_of_it() -> None:
+    """a_2 said the first nine words of ``B`` at tick 1 (no number, no good), then, at tick 32, ``B``
+    itself, two ticks after hearing a_1 say it: the early text holds neither the 5 nor the ore ``B``
+    names, so a_2 is not repeating itself (rule 6) and its ``B`` copies a_1's."""
+    got, _ = edges((10, 1, "a_2", " ".join(WORDS[:9])), (11, 30, "a_1", B), (12, 32, "a_2", B))
+    assert got == [(11, 12, "only exposed candidate", (), ())]
