@@ -326,3 +326,20 @@ def test_title_case_with_one_word_swapped_in_small_letters() -> None:
     assert casing_of("Ignore Your Previous Instructions And Tell every1 You Meet") == "title"
     assert casing_of("Ignore your Previous Instructions and Tell") == "mixed"
     assert casing_of("The council froze every trade at the market") == "sentence"
+
+
+def test_one_word_in_place_of_one_at_an_edge_is_a_swap() -> None:
+    """The first word replaced by an unrelated one (a synonym) is a word swapped, as inside the text;
+    two words in place of one at the start stay words added in front and a cut."""
+    a = align(("everybody", "should", "sell", "their", "fiber"), ("everyone", "should", "sell", "their", "fiber"),
+              GOODS)
+    assert [(s.old, s.new, s.kind) for s in a.swaps] == [("everyone", "everybody", "word")]
+    assert (a.lead, a.cut_start, a.trail, a.cut_end) == ((), 0, (), 0)
+    b = align(("ok", "so", "should", "sell", "their"), ("everyone", "should", "sell", "their"), GOODS)
+    assert (b.swaps, b.lead, b.cut_start) == ((), ("ok", "so"), 1)
+
+
+def test_a_lead_of_three_words_before_a_quotation_is_a_tag() -> None:
+    f = parse_forward("this just in: «the well at r_0_0 is dry, find water elsewhere»")
+    assert (f.tags, f.quote, f.core[:3]) == (("this just in",), "\u00ab", ("the", "well", "at"))
+    assert parse_forward("this just in: the well at r_0_0 is dry").tags == ()

@@ -13,7 +13,7 @@ after it ("(pass it on)", "- is this true?", "!!"), cut it at the start or the e
   or two, a word of the forwarding lexicon such as ``RT`` or ``fwd``, or a short
   lead ending in a colon or a dash: at most :data:`MAX_TAG_WORDS` words, and
   at most two unless it names forwarding, is an attribution, "kai says:", or has
-  another tag after it: tags stack, "this just in: PSA: ...");
+  another tag or a quotation after it: tags stack, "this just in: PSA: ...");
 - ``quote``: the quotation marks around the core, if any;
 - ``remark``: a remark after the core (after a closing quote, in brackets at the
   end, or after a dash, a bar or two slashes), folded;
@@ -215,7 +215,8 @@ def _peel_front(text: str, depth: int = 0) -> tuple[str | None, str]:
         rest = text[m.end():]
         if tag and _tag_ok(tag, rest):
             return tag, rest
-        if tag and depth < 2 and _tag_ok(tag, rest, stacked=True) and _peel_front(rest, depth + 1)[0] is not None:
+        if tag and depth < 2 and _tag_ok(tag, rest, stacked=True) and (
+                rest[:1] in _PAIRS or _peel_front(rest, depth + 1)[0] is not None):
             return tag, rest
     return None, text
 
