@@ -229,3 +229,14 @@ def test_a_text_without_the_specifics_is_no_earlier_saying_of_it() -> None:
     names, so a_2 is not repeating itself (rule 6) and its ``B`` copies a_1's."""
     got, _ = edges((10, 1, "a_2", " ".join(WORDS[:9])), (11, 30, "a_1", B), (12, 32, "a_2", B))
     assert got == [(11, 12, "only exposed candidate", (), ())]
+
+
+def test_a_copy_that_shows_its_cut_says_it_is_a_piece_of_a_longer_text() -> None:
+    """The first four words of ``B``: 4 units of 6.0224 bits = 24.09, under the 28 asked, no copy; the
+    same four words with an ellipsis where ``B`` goes on show the cut, which no message written
+    independently of the pair shows either: 6.0224 bits more, 30.11, a copy."""
+    four = " ".join(WORDS[:4])
+    assert echo_edges(world((10, 1, "a_1", B), (11, 3, "a_2", four)))[0] == ()
+    got, _ = echo_edges(world((10, 1, "a_1", B), (11, 3, "a_2", four + "...")))
+    assert [(e.parent, e.child, e.mutations) for e in got] == [(10, 11, ("cut at the end (15 words)",))]
+    assert got[0].confidence == round(1 - 0.5 * 2 ** (-(5 * math.log2(65) - P.MIN_SHARED_BITS) / 8), 3)

@@ -28,7 +28,9 @@ an earlier message *p* when:
    own family (a forwarded text does not become common by being forwarded).  The tags
    in front of *p* that *c* kept count with the words (:func:`kept_tags`: each as rare as
    the messages written independently of the pair that carry it), so a copy cut short
-   behind a few tags still says where it came from; the loose reading asks a child whose
+   behind a few tags still says where it came from, and so does a cut the copy shows (an
+   ellipsis, a separator left dangling) where *p* goes on (:func:`cut_where_shown`, as rare as
+   the texts that show a cut); the loose reading asks a child whose
    words are all *p*'s (cut, nothing added) for :data:`SPREADING` of its bits.  What
    *c* adds carries at most :data:`MAX_NOVELTY` times that.  A text that spreads
    by hearing (its family's prompted copies are a surprise at level
@@ -124,7 +126,7 @@ from .exposure import HeardMessage, MessageLog
 from ._forwarding import Forward, fold, parse_forward, words_of
 from ._information import NOTHING, Counts, Information, Unit, units_of
 from ._delays import learnt_window
-from ._lineage import Candidate, Choice, Weights, candidate, choose_parent, describe, edits, heard_order
+from ._lineage import Candidate, Choice, Weights, candidate, choose_parent, cut_shown, describe, edits, heard_order
 
 __all__ = [
     "FUZZ_CAP",
@@ -164,6 +166,9 @@ __all__ = [
     "alike_texts",
     "copied",
     "kept_tags",
+    "CUT_MARK",
+    "shows_cut",
+    "cut_where_shown",
     "fresh_messages",
     "word_counts",
     "stock_phrase",
@@ -449,7 +454,8 @@ def fresh_messages(texts: _Texts, log: MessageLog) -> np.ndarray:
 def word_counts(texts: _Texts, fresh: np.ndarray) -> tuple[Counts, list[frozenset[Unit]], dict[str, int]]:
     """Rule 3's counts: the words, word pairs and tags in front of the fresh messages; every distinct
     text's units; and the messages (all of them) holding each word, for pruning."""
-    units = [units_of(texts.cores[k], f.tags) for k, f in zip(_core_of_text(texts).tolist(), texts.forwards)]
+    units = [units_of(texts.cores[k], (*f.tags, CUT_MARK) if shows_cut(f) else f.tags)
+             for k, f in zip(_core_of_text(texts).tolist(), texts.forwards)]
     counts = Counts()
     for k, c in enumerate(np.bincount(texts.of_message[fresh], minlength=len(texts.forwards)).tolist()):
         if c:
@@ -521,6 +527,25 @@ def copied(al: Alignment, child: Sequence[str], parent: Sequence[str], info: Inf
     ok = is_copy(ev, min_shared_bits=min_shared_bits, max_novelty=max_novelty, swap_every=swap_every,
                  max_specific_swaps=max_specific_swaps)
     return ev if ok else None
+
+
+CUT_MARK = "\u2026"
+"""The wrapping unit of a text that shows it was cut (:func:`shows_cut`), counted as a tag of its own
+(no tag is spelt so: tags are folded, and folding spells an ellipsis out)."""
+
+
+def shows_cut(text: Forward) -> bool:
+    """``text`` shows it was cut: an ellipsis at its start, or at its end an ellipsis or a separator
+    left dangling (:func:`~._lineage.cut_shown`)."""
+    return text.ellipsis[0] or cut_shown(text)
+
+
+def cut_where_shown(child: Forward, al: Alignment) -> bool:
+    """``child`` shows a cut (:func:`shows_cut`) at an end where it was cut from the earlier text (``al``)
+    and added nothing there: it says it is a piece of a longer text, and the earlier text goes on
+    past the cut.  Counted with what the copy keeps (rule 3), as rare as the texts that show a cut."""
+    at_end = cut_shown(child) and al.cut_end > 0 and not al.trail
+    return at_end or (child.ellipsis[0] and al.cut_start > 0 and not al.lead)
 
 
 def kept_tags(child: Forward, parent: Forward) -> tuple[str, ...]:
@@ -959,6 +984,8 @@ class _ExactReading:
         members = self.families.around(j, i)
         a, b = int(nid[j]), int(nid[i])
         tags = kept_tags(self.texts.forward(j), self.texts.forward(i))
+        if cut_where_shown(self.texts.forward(j), self.alignments[(a, b)]):
+            tags = (*tags, CUT_MARK)
         key = (members, a, b, tags)
         if key not in self.memo:
             minus = self.minus.get(members)
