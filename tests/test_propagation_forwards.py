@@ -240,3 +240,14 @@ def test_a_copy_that_shows_its_cut_says_it_is_a_piece_of_a_longer_text() -> None
     got, _ = echo_edges(world((10, 1, "a_1", B), (11, 3, "a_2", four + "...")))
     assert [(e.parent, e.child, e.mutations) for e in got] == [(10, 11, ("cut at the end (15 words)",))]
     assert got[0].confidence == round(1 - 0.5 * 2 ** (-(5 * math.log2(65) - P.MIN_SHARED_BITS) / 8), 3)
+
+
+def test_another_story_in_the_same_frame_heard_long_before_does_not_make_a_copy_late() -> None:
+    """a_2 heard ``B`` at tick 1 and, at tick 50, the same frame with 'south' for 'north' (another
+    story: a_3 had heard ``B`` 49 ticks before, beyond the lag); at tick 52 it passes the second on,
+    cut.  The first text a_2 heard that holds every word of its copy is the second (the first lacks
+    'south'), heard two ticks before: its copy was prompted by it, and is its child."""
+    south = B.replace("north", "south")
+    cut = " ".join(south.split()[:12])
+    got, _ = edges((10, 1, "a_1", B), (11, 50, "a_3", south), (12, 52, "a_2", cut))
+    assert got == [(11, 12, "only exposed candidate", ("cut at the end (7 words)",), ())]

@@ -65,7 +65,10 @@ an earlier message *p* when:
    before *s* had itself said the same text (one family, rule 4: its own repeat is no new
    echo; another story told in the same frame is no repeat, nor is an earlier text that lacks a
    specific the later one names, :func:`names_held`: a copy cut short of every specific, or a
-   story of another good, place or seat, neither is the text nor prompted it).  The window is the match's
+   story of another good, place or seat, neither is the text nor prompted it; the first heard
+   that prompted a copy is the first that holds every word of it, when one does,
+   :func:`words_held`: another story told in the same frame and heard long before does not
+   make a copy of the one heard now late).  The window is the match's
    own (:func:`echo_reading`, :mod:`._delays`): when the delays of its linked children,
    from the first copy each heard, show agents here forward more slowly than
    :data:`MAX_LAG` allows (a geometric delay, truncated by the window, read apart from
@@ -178,6 +181,7 @@ __all__ = [
     "in_time",
     "prompted_messages",
     "names_held",
+    "words_held",
     "choose_parents",
     "alike_pairs",
     "qualifying_parents",
@@ -842,15 +846,18 @@ def in_time(later: int, earlier: int, log: MessageLog, clock: _Clock) -> bool:
 
 
 def prompted_messages(pairs: _Pairs, n: int, log: MessageLog, clock: _Clock, whole: np.ndarray | None = None,
-                      holds: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                      holds: np.ndarray | None = None, texts: _Texts | None = None,
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Rule 6, per message: its sender had said the same text before (an own repeat: a text alike to
     it and, given ``whole``, near whole -- one family, rule 4 -- so that another story told in the
     same frame is no repeat; given ``holds``, only an earlier text holding every specific the later
     one names: a story of another good, place or seat, or a copy cut short of every specific, is no
     repeat); it came within the lag after its sender first heard a text alike to it
     from another agent (given ``whole``, of its own family if it heard one: a few words a short copy
-    shares with a chatter line heard long before do not make it late; given ``holds``, first one
-    that names what it names), and is no own repeat
+    shares with a chatter line heard long before do not make it late; given ``texts``, first one
+    that holds every word of it -- a copy of it as it is, cut or wrapped -- and given ``holds``, then
+    one that names what it names: another story told in the same frame, heard long before, does not
+    make a copy of the one heard now late), and is no own repeat
     (prompted); its sender had neither heard nor said one
     before (an origin).  ``pairs`` are the alike pairs, sorted by (later, earlier)."""
     same_text = np.ones(len(pairs.j), dtype=bool) if holds is None else holds
@@ -858,7 +865,8 @@ def prompted_messages(pairs: _Pairs, n: int, log: MessageLog, clock: _Clock, who
     own[pairs.j[pairs.own & same_text if whole is None else pairs.own & whole & same_text]] = True
     first_heard: dict[int, int] = {}
     if whole is not None:  # the first heard of its own family: a lookalike of a short copy is another story
-        for pick in ((pairs.heard & whole & same_text), (pairs.heard & whole)):
+        contains = words_held(pairs, texts) if texts is not None else same_text
+        for pick in ((pairs.heard & whole & contains), (pairs.heard & whole & same_text), (pairs.heard & whole)):
             for j, i in zip(pairs.j[pick].tolist(), pairs.i[pick].tolist()):
                 first_heard.setdefault(j, i)
     for j, i in zip(pairs.j[pairs.heard].tolist(), pairs.i[pairs.heard].tolist()):
@@ -869,6 +877,19 @@ def prompted_messages(pairs: _Pairs, n: int, log: MessageLog, clock: _Clock, who
         heard[j] = True
         prompted[j] = not own[j] and in_time(j, i, log, clock)
     return own, prompted, ~own & ~heard
+
+
+def words_held(pairs: _Pairs, texts: _Texts) -> np.ndarray:
+    """Per pair (later j, earlier i): the earlier text holds every word of the later one."""
+    memo: dict[tuple[int, int], bool] = {}
+    out = np.ones(len(pairs.j), dtype=bool)
+    sets = texts.word_sets
+    for k, (a, b) in enumerate(zip(texts.nid[pairs.j].tolist(), texts.nid[pairs.i].tolist())):
+        got = memo.get((a, b))
+        if got is None:
+            got = memo[(a, b)] = sets[a] <= sets[b]
+        out[k] = got
+    return out
 
 
 def names_held(pairs: _Pairs, texts: _Texts, goods: frozenset[str]) -> np.ndarray:
@@ -1190,8 +1211,8 @@ def _read_edges(
     pairs, whole = alike_pairs(log, texts, df, everything, matched, clock, max_lag=max_lag,
                                min_shared_bits=min_shared_bits, max_novelty=max_novelty, goods=goods,
                                max_specific_swaps=max_specific_swaps)                     # rules 1-3, loosely
-    own, prompted, origin = prompted_messages(pairs, n, log, clock, whole,
-                                              names_held(pairs, texts, goods))                # rule 6
+    own, prompted, origin = prompted_messages(pairs, n, log, clock, whole, names_held(pairs, texts, goods),
+                                              texts)                                          # rule 6
     families = _Families(pairs, whole, log, matched & origin, matched & ~prompted & ~own, prompted, clock)  # rule 4
     alignments = _Alignments(texts, goods)
     exact = _ExactReading(texts, fresh, families, units, counts, alignments, min_shared_bits=min_shared_bits,
