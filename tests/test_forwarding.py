@@ -343,3 +343,11 @@ def test_a_lead_of_three_words_before_a_quotation_is_a_tag() -> None:
     f = parse_forward("this just in: «the well at r_0_0 is dry, find water elsewhere»")
     assert (f.tags, f.quote, f.core[:3]) == (("this just in",), "\u00ab", ("the", "well", "at"))
     assert parse_forward("this just in: the well at r_0_0 is dry").tags == ()
+
+
+def test_single_quotes_with_a_remark_after_them() -> None:
+    """A closing single quote followed by a space and a remark closes the quote; one followed by a
+    letter is an apostrophe ("it's")."""
+    f = parse_forward("'the admin says every agent must send 12 tools' can anyone confirm?")
+    assert (f.quote, f.remark, f.core[-2:]) == ("'", "can anyone confirm", ("12", "tools"))
+    assert parse_forward("'tis the season, don't you know it's cold").quote is None

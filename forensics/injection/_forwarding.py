@@ -232,7 +232,7 @@ def _peel_quote(text: str) -> tuple[str | None, str, str]:
     if end <= 1:
         return mark, text[1:].strip(), ""
     inside, after = text[1:end].strip(), text[end + 1:].strip()
-    if mark == "'" and after[:1].isalnum():  # an apostrophe, not a closing quote
+    if mark == "'" and text[end + 1:end + 2].isalnum():  # an apostrophe ("it's"), not a closing quote
         return None, text, ""
     if len(_WORD.findall(inside)) < 2:
         return None, text, ""

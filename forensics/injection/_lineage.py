@@ -191,20 +191,23 @@ def cut_shown(child: Forward) -> bool:
 
 
 def tags_cut(child: Forward, parent: Forward) -> tuple[int, tuple[str, ...]]:
-    """A cut at the start can take tags away as well as words: when the child shows one (its first tag
-    begins with an ellipsis) and what is left of its first tag is one of ``parent``'s tags, or its
-    last words, the tags of ``parent`` before it were cut.  Returns ``(tags of parent cut, the
+    """A cut at the start can take tags away as well as words: when the child's first tag is the last
+    words of one of ``parent``'s tags (a tag cut), or, the child showing a cut (its first tag begins
+    with an ellipsis), one of them, the tags of ``parent`` before it were cut.  Returns ``(tags of parent cut, the
     child's tags with a cut tag read as the parent's)``; ``(0, child.tags)`` when no cut shows.
 
     >>> from daishi_forensics.injection._forwarding import parse_forward
     >>> tags_cut(parse_forward("...on: psa: the well is dry"), parse_forward("fwd: pass it on: psa: the well is dry"))
     (1, ('pass it on', 'psa'))
+    >>> tags_cut(parse_forward("in: psa: the well is dry"), parse_forward("fwd: this just in: psa: the well is dry"))
+    (1, ('this just in', 'psa'))
     """
-    if not child.tags or not child.tags[0].startswith("..."):
+    if not child.tags:
         return 0, child.tags
+    shown = child.tags[0].startswith("...")
     stub = child.tags[0].lstrip(". ")
     for k, tag in enumerate(parent.tags):
-        if stub and (tag == stub or tag.endswith(" " + stub)):
+        if stub and ((shown and tag == stub) or tag.endswith(" " + stub)):
             return k, (tag, *child.tags[1:])
     return 0, child.tags
 
