@@ -16,7 +16,8 @@ Prints:
    messages;
 2b. propagation edges on the independent forwarding-cascade generator
    (``daishi_forensics.simulate.cascades``, which shares no code with the ``echo``
-   scenario), where every message is labelled, so every edge counts: precision and
+   scenario; its archive's goods and seats' names read as the tool reads them,
+   ``specifics_of``), where every message is labelled, so every edge counts: precision and
    recall with 95% Wilson intervals, overall, per mutation kind, for forwarders who had
    heard two copies or more, by the edges' confidence, and the false edges on
    lookalikes.  Each figure says its split: ``TUNE`` (the seeds, the half of every word
