@@ -47,8 +47,10 @@ def propagation(target: str, fmt: str | None, output: Path | None, scrub: bool, 
     rules) and the text is a copy the way people forward
     text: in capitals or title case, with tags in front (fwd:, RT, > , someone
     said:), quoted, with a remark after, cut at either end, a word swapped or
-    misspelt. The copy must keep enough rare wording, and phrases agents say on
-    their own do not chain (agents who report one event at once, none having
+    misspelt (a number, region, good of the game or seat's name swapped for
+    another makes another message). The copy must keep enough rare wording (the
+    tags it kept and a cut it shows count too, so a copy cut short behind its
+    tags still links), and phrases agents say on their own do not chain (agents who report one event at once, none having
     heard another, are not such a phrase: each report is a root). Where the sender heard several copies, the parent is
     the one whose own changes the copy inherits; each edge shows a confidence,
     the reason for its parent, and the candidates it ties with. Canaries of

@@ -318,9 +318,11 @@ def test_rare_words_take_every_stretch_of_the_text() -> None:
 
 
 def reference_alike(a: frozenset[str], b: frozenset[str], bits: Mapping[str, float], *, min_shared_bits: float,
-                    max_novelty: float, specific: Any) -> tuple[bool, bool]:
+                    max_novelty: float, specific: Any, contained_bits: float | None = None) -> tuple[bool, bool]:
     """:func:`~daishi_forensics.injection._pruning.loosely_alike` for one pair, with sets."""
     common = a & b
+    if contained_bits is not None and a <= b:
+        min_shared_bits = min(min_shared_bits, contained_bits)
     shared = sum(bits[w] for w in common)
     novel = sum(bits[w] for w in a - b)
     fewer = min(len(a), len(b))
@@ -418,13 +420,21 @@ def test_loose_likeness_agrees_with_sets(seed: int) -> None:
     def specific(w: str) -> bool:
         return is_specific(w, P.GOODS)
 
-    for threshold, novelty in ((14.0, 2.0), (0.0, 0.5), (30.0, 1.0)):
+    b[::3] = [rng.choice([y for y in range(60) if sets[y] >= sets[x]]) for x in a[::3].tolist()]  # contained
+    for threshold, novelty, contained in ((14.0, 2.0, None), (0.0, 0.5, None), (30.0, 1.0, None), (30.0, 1.0, 7.0)):
         alike, whole = loosely_alike(a, b, sets, bits, specific, min_shared_bits=threshold, max_novelty=novelty,
-                                     min_common=3, min_cover=0.5, near_whole=0.8)
+                                     min_common=3, min_cover=0.5, near_whole=0.8, contained_bits=contained)
         want = [reference_alike(sets[x], sets[y], bits, min_shared_bits=threshold, max_novelty=novelty,
-                                specific=specific) for x, y in zip(a.tolist(), b.tolist())]
+                                specific=specific, contained_bits=contained) for x, y in zip(a.tolist(), b.tolist())]
         assert alike.tolist() == [w[0] for w in want] and whole.tolist() == [w[1] for w in want]
-        assert any(w[0] for w in want) or threshold >= 30.0
+        assert any(w[0] for w in want) or (threshold >= 30.0 and contained is None)
+    # the lower bar admits contained pairs the plain bar does not, and only contained ones
+    plain = loosely_alike(a, b, sets, bits, specific, min_shared_bits=30.0, max_novelty=1.0, min_common=3,
+                          min_cover=0.5, near_whole=0.8)[0]
+    lower = loosely_alike(a, b, sets, bits, specific, min_shared_bits=30.0, max_novelty=1.0, min_common=3,
+                          min_cover=0.5, near_whole=0.8, contained_bits=7.0)[0]
+    more = [(x, y) for x, y, p, q in zip(a.tolist(), b.tolist(), plain.tolist(), lower.tolist()) if q and not p]
+    assert more and all(sets[x] <= sets[y] for x, y in more) and not (plain & ~lower).any()
 
 
 def test_fresh_messages_by_hand() -> None:

@@ -167,3 +167,87 @@ def test_another_story_in_the_same_frame_is_no_own_repeat() -> None:
                        (13, 7, "a_2", "fwd: " + s2), (14, 9, "a_2", s2 + "!!"))
     assert (got, stock) == ([(10, 11, "only exposed candidate", ("prefix 'fwd'",), ()),
                              (12, 13, "only exposed candidate", ("prefix 'fwd'",), ())], 0)
+
+
+def test_a_copy_cut_short_behind_its_tags_keeps_their_evidence() -> None:
+    """Cut to three words behind two tags: the words kept carry 3 units of 6.0224 bits = 18.07, under
+    the 28 asked; the two tags it kept from its parent carry 6.0224 bits each (no message written
+    independently of the pair carries them), 30.11 in all: a copy, with its link's confidence from
+    those bits.  The same child after a parent without the tags keeps only the 18.07 bits: no copy."""
+    child = "psa: heads up: the council froze"
+    got, _ = echo_edges(world((10, 1, "a_1", "psa: heads up: " + B), (11, 3, "a_2", child)))
+    bits = 5 * math.log2(65)
+    assert [(e.parent, e.child, e.mutations) for e in got] == [(10, 11, ("cut at the end (16 words)",))]
+    assert got[0].confidence == round(1 - 0.5 * 2 ** (-(bits - P.MIN_SHARED_BITS) / 8), 3) == 0.584
+    assert echo_edges(world((10, 1, "a_1", B), (11, 3, "a_2", child)))[0] == ()
+
+
+def test_the_same_story_told_of_another_seat_is_no_copy() -> None:
+    """``B`` with one name swapped: as plain words, one word swapped in 18 kept (a synonym, rule 2
+    allows one per six), a copy (Wren is word 11); with the seats' names of the archive as specifics
+    (:func:`~daishi_forensics.injection.propagation.specifics_of`), Wren swapped for Odile is a story
+    told of another seat, not a copy of this one."""
+    child = B.replace("wren", "odile")
+    msgs = world((10, 1, "a_1", B), (11, 3, "a_2", child))
+    assert [(e.parent, e.child, e.mutations) for e in echo_edges(msgs)[0]] == [(10, 11, ("word swapped at word 11",))]
+    archive = {"agents": [{"agentId": "a_1", "name": "Wren"}, {"agentId": "a_2", "name": "Odile"}]}
+    assert P.specifics_of(archive) == P.GOODS | {"wren", "odile"}
+    assert echo_edges(msgs, goods=P.specifics_of(archive))[0] == ()
+
+
+def test_a_cut_at_the_start_takes_tags_away_too() -> None:
+    """a_2 heard ``B`` behind two tags (10) and ``B`` bare (11), and sends it cut at the start inside the
+    first tag ("...on: "): what is left of that tag is the end of 10's second tag, so 10's first tag
+    was cut, not dropped, and the child inherits 10's 'pass it on'; from 11 it would have added it."""
+    got, _ = edges((10, 1, "a_1", "fwd: pass it on: " + B), (11, 2, "a_3", B), (12, 4, "a_2", "...on: " + B))
+    assert got == [(10, 11, "only exposed candidate", ("prefix 'fwd' dropped", "prefix 'pass it on' dropped"), ()),
+                   (10, 12, "inherits prefix '...on' of 10", (), ())]
+
+
+def test_a_cut_shown_after_words_added_is_a_change_of_its_own() -> None:
+    """a_2 heard ``B`` (10) and ``B`` with three words after it (11), and sends ``B`` with the first of
+    them and an ellipsis: cut from 11 (two words), or 10 with a word added and a cut shown where
+    nothing was cut -- a cut of its own, so 11, from which only the cut is needed, is the parent."""
+    got, _ = edges((10, 1, "a_1", B), (11, 2, "a_3", B + " share with everyone"), (12, 4, "a_2", B + " share..."))
+    assert got == [(10, 11, "only exposed candidate", ("words after 'share with everyone'",), ()),
+                   (11, 12, "inherits cut at the end of 11", ("cut at the end (2 words)",), ())]
+
+
+def test_a_comma_made_a_dash_is_a_change_not_a_cut() -> None:
+    """11 made the comma of ``B`` a dash (its last four words read as a remark), and a_2, who heard
+    both, passes 11 on with an emoji after it: from 11 only the ending changed; from 10 the child set
+    the last words apart with a dash of its own as well (no cut: the words are all there)."""
+    dashed = B.replace(", tell", " - tell")
+    got, _ = edges((10, 1, "a_1", B), (11, 2, "a_3", dashed), (12, 4, "a_2", dashed + " \U0001F440"))
+    assert got == [(10, 11, "only exposed candidate", ("punctuation '-'",), ()),
+                   (11, 12, "inherits punctuation '-' of 11", ("ending '\U0001F440'",), ())]
+
+
+def test_a_text_without_the_specifics_is_no_earlier_saying_of_it() -> None:
+    """a_2 said the first nine words of ``B`` at tick 1 (no number, no good), then, at tick 32, ``B``
+    itself, two ticks after hearing a_1 say it: the early text holds neither the 5 nor the ore ``B``
+    names, so a_2 is not repeating itself (rule 6) and its ``B`` copies a_1's."""
+    got, _ = edges((10, 1, "a_2", " ".join(WORDS[:9])), (11, 30, "a_1", B), (12, 32, "a_2", B))
+    assert got == [(11, 12, "only exposed candidate", (), ())]
+
+
+def test_a_copy_that_shows_its_cut_says_it_is_a_piece_of_a_longer_text() -> None:
+    """The first four words of ``B``: 4 units of 6.0224 bits = 24.09, under the 28 asked, no copy; the
+    same four words with an ellipsis where ``B`` goes on show the cut, which no message written
+    independently of the pair shows either: 6.0224 bits more, 30.11, a copy."""
+    four = " ".join(WORDS[:4])
+    assert echo_edges(world((10, 1, "a_1", B), (11, 3, "a_2", four)))[0] == ()
+    got, _ = echo_edges(world((10, 1, "a_1", B), (11, 3, "a_2", four + "...")))
+    assert [(e.parent, e.child, e.mutations) for e in got] == [(10, 11, ("cut at the end (15 words)",))]
+    assert got[0].confidence == round(1 - 0.5 * 2 ** (-(5 * math.log2(65) - P.MIN_SHARED_BITS) / 8), 3)
+
+
+def test_another_story_in_the_same_frame_heard_long_before_does_not_make_a_copy_late() -> None:
+    """a_2 heard ``B`` at tick 1 and, at tick 50, the same frame with 'south' for 'north' (another
+    story: a_3 had heard ``B`` 49 ticks before, beyond the lag); at tick 52 it passes the second on,
+    cut.  The first text a_2 heard that holds every word of its copy is the second (the first lacks
+    'south'), heard two ticks before: its copy was prompted by it, and is its child."""
+    south = B.replace("north", "south")
+    cut = " ".join(south.split()[:12])
+    got, _ = edges((10, 1, "a_1", B), (11, 50, "a_3", south), (12, 52, "a_2", cut))
+    assert got == [(11, 12, "only exposed candidate", ("cut at the end (7 words)",), ())]

@@ -198,6 +198,11 @@ def align(child: Sequence[str], parent: Sequence[str], goods: frozenset[str]) ->
     while trail_dels and trail_ins and _related(parent[trail_dels[0]], trail_ins[0], goods):
         p, w = trail_dels.pop(0), trail_ins.pop(0)
         swaps.append(Swap(p, parent[p], w, swap_kind(parent[p], w, goods)))
+    # one word dropped at an edge and one word in its place: a word swapped there (a synonym), not a cut
+    for dels, ins in ((lead_dels, lead_ins), (trail_dels, trail_ins)):
+        if len(dels) == 1 and len(ins) == 1 and kept:
+            p, w = dels.pop(), ins.pop()
+            swaps.append(Swap(p, parent[p], w, swap_kind(parent[p], w, goods)))
     return Alignment(
         kept=kept, moved=tuple(sorted(moved)), swaps=tuple(sorted(swaps, key=lambda s: s.at)),
         inserted=tuple(inserted), deleted=tuple(deleted), lead=tuple(lead_ins), trail=tuple(trail_ins),

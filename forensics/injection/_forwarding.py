@@ -13,7 +13,7 @@ after it ("(pass it on)", "- is this true?", "!!"), cut it at the start or the e
   or two, a word of the forwarding lexicon such as ``RT`` or ``fwd``, or a short
   lead ending in a colon or a dash: at most :data:`MAX_TAG_WORDS` words, and
   at most two unless it names forwarding, is an attribution, "kai says:", or has
-  another tag after it: tags stack, "this just in: PSA: ...");
+  another tag or a quotation after it: tags stack, "this just in: PSA: ...");
 - ``quote``: the quotation marks around the core, if any;
 - ``remark``: a remark after the core (after a closing quote, in brackets at the
   end, or after a dash, a bar or two slashes), folded;
@@ -117,7 +117,8 @@ def words_of(text: str) -> tuple[str, ...]:
 def casing_of(text: str) -> str:
     """``upper`` (every word in capitals but at most one in :data:`STRAY_SMALL` -- a typo's stray
     small letter, a few words added -- four letters or more), ``lower`` (none), ``title``
-    (every word of three letters or more starts with a capital, the rest small), ``sentence``
+    (every word of three letters or more starts with a capital, the rest small; of five such words
+    or more, at most one in :data:`STRAY_SMALL` all small -- a word swapped in), ``sentence``
     (the first word capitalised, no other capital but a few names) or ``mixed``."""
     if text.islower() or text.lower() == text:
         return "lower"
@@ -129,6 +130,9 @@ def casing_of(text: str) -> str:
     long = [w for w in words if len(w) >= 3]
     if long and all(w.istitle() for w in long):
         return "title"
+    if len(long) >= STRAY_SMALL and STRAY_SMALL * sum(1 for w in long if not w.istitle()) <= len(long) \
+            and all(w.istitle() or w.islower() for w in long):
+        return "title"  # dressed up, one word in five swapped in small letters ("Tell every1 You Meet")
     if long and long[0][:1].isupper() and all(w.islower() or w.istitle() for w in long) \
             and sum(1 for w in long if w.istitle()) <= max(1, len(long) // 4):
         return "sentence"
@@ -211,7 +215,8 @@ def _peel_front(text: str, depth: int = 0) -> tuple[str | None, str]:
         rest = text[m.end():]
         if tag and _tag_ok(tag, rest):
             return tag, rest
-        if tag and depth < 2 and _tag_ok(tag, rest, stacked=True) and _peel_front(rest, depth + 1)[0] is not None:
+        if tag and depth < 2 and _tag_ok(tag, rest, stacked=True) and (
+                rest[:1] in _PAIRS or _peel_front(rest, depth + 1)[0] is not None):
             return tag, rest
     return None, text
 
@@ -227,7 +232,7 @@ def _peel_quote(text: str) -> tuple[str | None, str, str]:
     if end <= 1:
         return mark, text[1:].strip(), ""
     inside, after = text[1:end].strip(), text[end + 1:].strip()
-    if mark == "'" and after[:1].isalnum():  # an apostrophe, not a closing quote
+    if mark == "'" and text[end + 1:end + 2].isalnum():  # an apostrophe ("it's"), not a closing quote
         return None, text, ""
     if len(_WORD.findall(inside)) < 2:
         return None, text, ""

@@ -28,15 +28,21 @@ from dataclasses import dataclass, field
 
 from ._copies import Alignment
 
-__all__ = ["Unit", "units_of", "Counts", "Information", "NOTHING"]
+__all__ = ["Unit", "units_of", "tag_unit", "Counts", "Information", "NOTHING"]
 
 Unit = str | tuple[str, str]
-"""A word, or a pair of adjacent words."""
+"""A word, a pair of adjacent words, or a tag in front (:func:`tag_unit`)."""
 
 
-def units_of(core: Sequence[str]) -> frozenset[Unit]:
-    """The distinct words and adjacent word pairs of a core."""
-    return frozenset([*core, *zip(core, core[1:])])
+def units_of(core: Sequence[str], tags: Iterable[str] = ()) -> frozenset[Unit]:
+    """The distinct words and adjacent word pairs of a core, and the tags in front of it."""
+    return frozenset([*core, *zip(core, core[1:]), *map(tag_unit, tags)])
+
+
+def tag_unit(tag: str) -> Unit:
+    """A tag in front of a text as a unit of its own: the pair of no word and the tag (no word pair
+    has an empty first word)."""
+    return ("", tag)
 
 
 @dataclass
@@ -77,6 +83,10 @@ class Information:
     def word(self, w: str) -> float:
         """``bits(w)``."""
         return self.scale - math.log2(self._df(w) + 1)
+
+    def tag(self, t: str) -> float:
+        """The bits of a tag in front (:func:`tag_unit`), as :meth:`word` of a word."""
+        return self.scale - math.log2(self._df(tag_unit(t)) + 1)
 
     def after(self, v: str, w: str) -> float:
         """``bits(w | v)``."""

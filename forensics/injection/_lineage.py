@@ -31,7 +31,13 @@ making it independently (bits):
   heard copy was already cut inherits the cut, and a changed full stop does not
   outweigh it);
 - a wrapping the candidate has and the child lacks: the same weight, unless the
-  child cut that end of the text away (the cut explains it); remarks word by word
+  child cut that end of the text away (the cut explains it; a cut at the start shown
+  inside the tags, "...on: ", takes away the tags before the one it cut,
+  :func:`tags_cut`); a cut shown at the end of a child that added words after the
+  candidate's end weighs as a cut (from a longer copy it was cut; from this one it
+  added words and cut them itself); the candidate's last words set apart after a
+  separator of the child's own (a comma made a dash) are no cut but a change of
+  punctuation (:func:`remark_is_rest`); remarks word by word
   (a remark word kept with a typo or abbreviated is a swapped word, the words
   dropped weigh only themselves);
 - any edit at least :data:`MIN_EDIT_BITS` (a change is never free).
@@ -65,7 +71,7 @@ from ._forwarding import Forward
 
 __all__ = ["TIE_RATIO", "DANGLING", "ENDING_BITS", "MARK_BITS", "MIN_EDIT_BITS", "ERASING", "PSEUDO_CHILDREN", "MAX_FRAGMENT",
            "Edit", "Weights",
-           "Candidate", "Choice", "HeardOrder", "cut_shown", "kept_span", "edits", "describe", "candidate", "choose_parent", "first_heard_share",
+           "Candidate", "Choice", "HeardOrder", "cut_shown", "kept_span", "tags_cut", "remark_is_rest", "edits", "describe", "candidate", "choose_parent", "first_heard_share",
            "heard_order", "similarity"]
 
 PSEUDO_CHILDREN = 2
@@ -184,10 +190,33 @@ def cut_shown(child: Forward) -> bool:
     return child.ellipsis[1] or (child.ending != "" and child.ending[-1] in DANGLING)
 
 
+def tags_cut(child: Forward, parent: Forward) -> tuple[int, tuple[str, ...]]:
+    """A cut at the start can take tags away as well as words: when the child's first tag is the last
+    words of one of ``parent``'s tags (a tag cut), or, the child showing a cut (its first tag begins
+    with an ellipsis), one of them, the tags of ``parent`` before it were cut.  Returns ``(tags of parent cut, the
+    child's tags with a cut tag read as the parent's)``; ``(0, child.tags)`` when no cut shows.
+
+    >>> from daishi_forensics.injection._forwarding import parse_forward
+    >>> tags_cut(parse_forward("...on: psa: the well is dry"), parse_forward("fwd: pass it on: psa: the well is dry"))
+    (1, ('pass it on', 'psa'))
+    >>> tags_cut(parse_forward("in: psa: the well is dry"), parse_forward("fwd: this just in: psa: the well is dry"))
+    (1, ('this just in', 'psa'))
+    """
+    if not child.tags:
+        return 0, child.tags
+    shown = child.tags[0].startswith("...")
+    stub = child.tags[0].lstrip(". ")
+    for k, tag in enumerate(parent.tags):
+        if stub and ((shown and tag == stub) or tag.endswith(" " + stub)):
+            return k, (tag, *child.tags[1:])
+    return 0, child.tags
+
+
 def edits(child: Forward, parent: Forward, al: Alignment) -> list[Edit]:
     """What ``child`` changed relative to ``parent`` (``al``: the child's core aligned on the parent's)."""
     out: list[Edit] = []
-    mine, theirs = Counter(child.tags), Counter(parent.tags)
+    front, child_tags = tags_cut(child, parent)
+    mine, theirs = Counter(child_tags), Counter(parent.tags[front:])
     lead = list(al.lead)
     for t in sorted((theirs - mine).elements()):  # the candidate's tag read as words in the child's front
         words = t.split()
@@ -208,9 +237,13 @@ def edits(child: Forward, parent: Forward, al: Alignment) -> list[Edit]:
     if child.casing != kept_casing:  # (the casing of what the child kept: a cut explains the rest)
         # capitals, title or lower case rewrite every letter: they say nothing of the parent's casing
         out.append(("recase" if child.casing in ERASING else "casing", child.casing, kept_casing))
-    if child.ending != parent.ending and not al.trail and not al.cut_end and child.remark == parent.remark:
+    rest = remark_is_rest(child, parent, al)  # no cut: the candidate's last words set apart (a comma made a dash)
+    cut_end = al.cut_end and not rest
+    if child.ending != parent.ending and not al.trail and not cut_end and (child.remark == parent.remark or rest):
         out.append(("ending", child.ending or "none"))
-    if child.marks != parent.marks and not ((al.cut_start or al.cut_end) and child.marks in parent.marks):
+    if rest and parent.remark is None:  # the child set the candidate's last words apart with a separator of its own
+        out.append(("marks", child.marks + "-"))
+    elif child.marks != parent.marks and not ((al.cut_start or cut_end) and child.marks in parent.marks):
         out.append(("marks", child.marks or "none"))
     if lead:
         out.append(("lead", " ".join(lead)))
@@ -218,14 +251,27 @@ def edits(child: Forward, parent: Forward, al: Alignment) -> list[Edit]:
         out.append(("trail", " ".join(al.trail)))
     if al.cut_start:
         out.append(("cut_start", str(al.cut_start), str(len(child.core))))
-    if al.cut_end and not (child.remark and tuple(child.remark.split()) == parent.core[-al.cut_end:]):
-        # (a remark that is the rest of the candidate's words is no cut: a comma made a dash)
+    if cut_end:
         out.append(("cut_end", str(al.cut_end), str(len(child.core))))
+    elif al.trail and cut_shown(child) and not cut_shown(parent):
+        # words after this candidate's end, then a cut shown: the child was cut from a longer text, or
+        # added words and cut them itself; from this candidate the cut is a change of its own
+        out.append(("cut_end", "0", str(len(child.core))))
     out += [("swap", str(s.at), s.new, s.kind, s.old) for s in al.swaps]
     out += [("insert", str(at), w) for at, w in al.inserted]
     out += [("delete", str(at)) for at in al.deleted]
     out += [("moved", w) for w in al.moved]
     return out
+
+
+def remark_is_rest(child: Forward, parent: Forward, al: Alignment) -> bool:
+    """The child's remark is the rest of ``parent``'s words, its last core words (those the alignment
+    reads as cut at the end) and then its own remark: the child set them apart (a comma made a dash,
+    "... last night - check your cloth"), it did not cut them."""
+    if not al.cut_end or not child.remark:
+        return False
+    rest = [*parent.core[-al.cut_end:], *(parent.remark.split() if parent.remark else ())]
+    return child.remark.split() == rest
 
 
 def _remark_edits(child: Forward, parent: Forward, al: Alignment) -> list[Edit]:

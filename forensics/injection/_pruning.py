@@ -175,10 +175,12 @@ def candidate_chunks(
 def loosely_alike(
     a: np.ndarray, b: np.ndarray, word_sets: Sequence[frozenset[str]], bits: Mapping[str, float],
     specific: Callable[[str], bool], *, min_shared_bits: float, max_novelty: float, min_common: int,
-    min_cover: float, near_whole: float, max_specific_swaps: int = 0,
+    min_cover: float, near_whole: float, max_specific_swaps: int = 0, contained_bits: float | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per pair of distinct texts ``(a[k], b[k])`` (the later, the earlier), read as word sets:
-    alike -- the words both hold carry at least ``min_shared_bits``, number at least ``min_common``
+    alike -- the words both hold carry at least ``min_shared_bits`` (``contained_bits``, when lower,
+    where every word of the later text is the earlier's: a copy cut short, nothing added, whose
+    wrapping the exact reading weighs too), number at least ``min_common``
     and at least ``min_cover`` of the words of the one with fewer; the words only the later holds
     carry at most ``max_novelty`` times the shared; and the specifics each holds that the other
     lacks are, on one side at least, no more than ``max_specific_swaps`` (a specific swapped for
@@ -186,7 +188,7 @@ def loosely_alike(
     :class:`LooseReading` read once."""
     return LooseReading(word_sets, bits, specific, min_shared_bits=min_shared_bits, max_novelty=max_novelty,
                         min_common=min_common, min_cover=min_cover, near_whole=near_whole,
-                        max_specific_swaps=max_specific_swaps)(a, b)
+                        max_specific_swaps=max_specific_swaps, contained_bits=contained_bits)(a, b)
 
 
 class LooseReading:
@@ -198,9 +200,10 @@ class LooseReading:
     def __init__(
         self, word_sets: Sequence[frozenset[str]], bits: Mapping[str, float], specific: Callable[[str], bool], *,
         min_shared_bits: float, max_novelty: float, min_common: int, min_cover: float, near_whole: float,
-        max_specific_swaps: int = 0,
+        max_specific_swaps: int = 0, contained_bits: float | None = None,
     ) -> None:
         self.min_shared_bits, self.max_novelty, self.min_common = min_shared_bits, max_novelty, min_common
+        self.contained_bits = min_shared_bits if contained_bits is None else min(contained_bits, min_shared_bits)
         self.min_cover, self.near_whole, self.max_specific_swaps = min_cover, near_whole, max_specific_swaps
         self.margin = 1e-6 * max(1.0, abs(min_shared_bits))
         word_id = {t: k for k, t in enumerate(bits)}
@@ -213,7 +216,7 @@ class LooseReading:
         self.offsets = np.cumsum(n_words) - n_words
         owner_text = np.repeat(np.arange(len(word_sets), dtype=np.int64), n_words)
         carried = np.bincount(owner_text, weights=self.word_bits[flat], minlength=len(word_sets))
-        self.rich = (carried >= min_shared_bits - self.margin) & (n_words >= min_common)
+        self.rich = (carried >= self.contained_bits - self.margin) & (n_words >= min_common)
         self.table: np.ndarray | None = None
         self.known: np.ndarray | None = None
         self.stride = 0
@@ -266,7 +269,9 @@ class LooseReading:
         y_only = np.bincount(back, weights=~self.holds(x[back], word) & word_specific[word], minlength=len(y))
         del back, word
         fewer = np.minimum(n_words[x], n_words[y])
-        ok = ((shared >= self.min_shared_bits - margin) & (common >= self.min_common)
+        contained = common >= n_words[x]  # every word of the later text is the earlier's: a cut, nothing added
+        bar = np.where(contained, self.contained_bits, self.min_shared_bits)
+        ok = ((shared >= bar - margin) & (common >= self.min_common)
               & (common >= self.min_cover * fewer - 1e-9) & (novel <= self.max_novelty * shared + margin)
               & (np.minimum(x_only, y_only) <= self.max_specific_swaps))
         alike[maybe] = ok

@@ -25,7 +25,13 @@ an earlier message *p* when:
    word by how rarely it follows the one before: rare shared words carry evidence,
    a stock frame carries the evidence of one word); the words counted are those of
    the messages that do not repeat a text their sender had heard, less the pair's
-   own family (a forwarded text does not become common by being forwarded).  What
+   own family (a forwarded text does not become common by being forwarded).  The tags
+   in front of *p* that *c* kept count with the words (:func:`kept_tags`: each as rare as
+   the messages written independently of the pair that carry it), so a copy cut short
+   behind a few tags still says where it came from, and so does a cut the copy shows (an
+   ellipsis, a separator left dangling) where *p* goes on (:func:`cut_where_shown`, as rare as
+   the texts that show a cut); the loose reading asks a child whose
+   words are all *p*'s (cut, nothing added) for :data:`SPREADING` of its bits.  What
    *c* adds carries at most :data:`MAX_NOVELTY` times that.  A text that spreads
    by hearing (its family's prompted copies are a surprise at level
    :data:`SPREAD_ALPHA`, rule 4's test) is asked :data:`SPREADING` of the bits.
@@ -57,7 +63,12 @@ an earlier message *p* when:
    :data:`MAX_LAG` ticks after *p* and after *s* first heard any text alike to it,
    counting only ticks *s* was awake (a dormant agent cannot pass anything on), and
    before *s* had itself said the same text (one family, rule 4: its own repeat is no new
-   echo; another story told in the same frame is no repeat).  The window is the match's
+   echo; another story told in the same frame is no repeat, nor is an earlier text that lacks a
+   specific the later one names, :func:`names_held`: a copy cut short of every specific, or a
+   story of another good, place or seat, neither is the text nor prompted it; the first heard
+   that prompted a copy is the first that holds every word of it, when one does,
+   :func:`words_held`: another story told in the same frame and heard long before does not
+   make a copy of the one heard now late).  The window is the match's
    own (:func:`echo_reading`, :mod:`._delays`): when the delays of its linked children,
    from the first copy each heard, show agents here forward more slowly than
    :data:`MAX_LAG` allows (a geometric delay, truncated by the window, read apart from
@@ -93,6 +104,7 @@ from __future__ import annotations
 import math
 import re
 from bisect import bisect_left
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from dataclasses import dataclass
@@ -114,10 +126,10 @@ from ._pruning import (
 )
 from ._copies import MIN_COVER, MIN_KEPT_WORDS, Alignment, CopyEvidence, align, copy_evidence, is_copy, is_specific
 from .exposure import HeardMessage, MessageLog
-from ._forwarding import Forward, parse_forward
+from ._forwarding import Forward, fold, parse_forward, words_of
 from ._information import NOTHING, Counts, Information, Unit, units_of
 from ._delays import learnt_window
-from ._lineage import Candidate, Choice, Weights, candidate, choose_parent, describe, edits, heard_order
+from ._lineage import Candidate, Choice, Weights, candidate, choose_parent, cut_shown, describe, edits, heard_order
 
 __all__ = [
     "FUZZ_CAP",
@@ -148,6 +160,7 @@ __all__ = [
     "chains_of",
     "propagation",
     "goods_of",
+    "specifics_of",
     "normalize_text",
     "chain_nodes",
     "chains_nodes",
@@ -155,6 +168,10 @@ __all__ = [
     "exposed",
     "alike_texts",
     "copied",
+    "kept_tags",
+    "CUT_MARK",
+    "shows_cut",
+    "cut_where_shown",
     "fresh_messages",
     "word_counts",
     "stock_phrase",
@@ -163,6 +180,8 @@ __all__ = [
     "canary_parents",
     "in_time",
     "prompted_messages",
+    "names_held",
+    "words_held",
     "choose_parents",
     "alike_pairs",
     "qualifying_parents",
@@ -226,6 +245,19 @@ def goods_of(archive: Mapping[str, Any]) -> frozenset[str]:
     values = config.get("item_values") if isinstance(config, Mapping) else None
     names = [k.casefold() for k in values if isinstance(k, str)] if isinstance(values, Mapping) else []
     return GOODS | frozenset(names)
+
+
+def specifics_of(archive: Mapping[str, Any]) -> frozenset[str]:
+    """The specifics of rule 2 an archive names besides numbers, ids and regions: its goods
+    (:func:`goods_of`) and the words of its seats' names (``agents[].name``, casefolded), so that a
+    story told of one seat ("Coro is the new admin") is no copy of the same story told of another.
+
+    >>> sorted(specifics_of({"agents": [{"agentId": "a_1", "name": "Mira Sol"}]}) - GOODS)
+    ['mira', 'sol']
+    """
+    agents = archive.get("agents")
+    names = [a.get("name") for a in agents if isinstance(a, Mapping)] if isinstance(agents, list) else []
+    return goods_of(archive) | frozenset(w for n in names if isinstance(n, str) for w in words_of(fold(n)))
 
 
 def normalize_text(text: str) -> str:
@@ -424,11 +456,12 @@ def fresh_messages(texts: _Texts, log: MessageLog) -> np.ndarray:
 
 
 def word_counts(texts: _Texts, fresh: np.ndarray) -> tuple[Counts, list[frozenset[Unit]], dict[str, int]]:
-    """Rule 3's counts: the words and word pairs of the fresh messages; every core's units; and
-    the messages (all of them) holding each word, for pruning."""
-    units = [units_of(core) for core in texts.cores]
+    """Rule 3's counts: the words, word pairs and tags in front of the fresh messages; every distinct
+    text's units; and the messages (all of them) holding each word, for pruning."""
+    units = [units_of(texts.cores[k], (*f.tags, CUT_MARK) if shows_cut(f) else f.tags)
+             for k, f in zip(_core_of_text(texts).tolist(), texts.forwards)]
     counts = Counts()
-    for k, c in enumerate(np.bincount(texts.nid[fresh], minlength=len(texts.cores)).tolist()):
+    for k, c in enumerate(np.bincount(texts.of_message[fresh], minlength=len(texts.forwards)).tolist()):
         if c:
             counts.add(units[k], c)
     df: dict[str, int] = {}
@@ -436,6 +469,13 @@ def word_counts(texts: _Texts, fresh: np.ndarray) -> tuple[Counts, list[frozense
         for w in texts.word_sets[k]:
             df[w] = df.get(w, 0) + c
     return counts, units, df
+
+
+def _core_of_text(texts: _Texts) -> np.ndarray:
+    """Per distinct text: its core's number."""
+    out = np.zeros(len(texts.forwards), dtype=np.int64)
+    out[texts.of_message] = texts.nid
+    return out
 
 
 # --------------------------------------------------------------------------- rule 1: exposure
@@ -474,20 +514,55 @@ def _loose_reading(texts: _Texts, info: Information, *, min_shared_bits: float, 
     bits = {w: info.word(w) for w in texts.words}
     return LooseReading(texts.word_sets, bits, lambda w: is_specific(w, goods), min_shared_bits=LOOSE * min_shared_bits,
                         max_novelty=max_novelty / LOOSE, min_common=MIN_KEPT_WORDS, min_cover=MIN_COVER,
-                        near_whole=NEAR_WHOLE, max_specific_swaps=max_specific_swaps)
+                        near_whole=NEAR_WHOLE, max_specific_swaps=max_specific_swaps,
+                        contained_bits=LOOSE * SPREADING * min_shared_bits)
 
 
 def copied(al: Alignment, child: Sequence[str], parent: Sequence[str], info: Information, *,
            min_shared_bits: float, max_novelty: float, swap_every: int, max_specific_swaps: int = 0,
-           ) -> CopyEvidence | None:
+           wrapping_bits: float = 0.0) -> CopyEvidence | None:
     """Rules 2 and 3 exactly: the evidence that ``child`` (core words, aligned on ``parent`` by
     ``al``) copies ``parent``, with ``info`` counting the messages written independently of the
-    pair; None when it does not."""
+    pair; None when it does not.  ``wrapping_bits``: the information of the wrapping the child kept
+    (:func:`kept_tags`), counted with the words kept."""
     known = frozenset(parent)
-    ev = copy_evidence(al, child, parent, lambda x: info.kept(x, parent), lambda runs: info.added(runs, known))
+    ev = copy_evidence(al, child, parent, lambda x: info.kept(x, parent) + wrapping_bits,
+                       lambda runs: info.added(runs, known))
     ok = is_copy(ev, min_shared_bits=min_shared_bits, max_novelty=max_novelty, swap_every=swap_every,
                  max_specific_swaps=max_specific_swaps)
     return ev if ok else None
+
+
+CUT_MARK = "\u2026"
+"""The wrapping unit of a text that shows it was cut (:func:`shows_cut`), counted as a tag of its own
+(no tag is spelt so: tags are folded, and folding spells an ellipsis out)."""
+
+
+def shows_cut(text: Forward) -> bool:
+    """``text`` shows it was cut: an ellipsis at its start, or at its end an ellipsis or a separator
+    left dangling (:func:`~._lineage.cut_shown`)."""
+    return text.ellipsis[0] or cut_shown(text)
+
+
+def cut_where_shown(child: Forward, al: Alignment) -> bool:
+    """``child`` shows a cut (:func:`shows_cut`) at an end where it was cut from the earlier text (``al``)
+    and added nothing there: it says it is a piece of a longer text, and the earlier text goes on
+    past the cut.  Counted with what the copy keeps (rule 3), as rare as the texts that show a cut."""
+    at_end = cut_shown(child) and al.cut_end > 0 and not al.trail
+    return at_end or (child.ellipsis[0] and al.cut_start > 0 and not al.lead)
+
+
+def kept_tags(child: Forward, parent: Forward) -> tuple[str, ...]:
+    """The tags in front of ``parent`` that ``child`` kept (sorted; each as often as both carry it):
+    a tag is a choice of words like any other, and a copy that keeps the tags it heard keeps that
+    evidence too (a copy cut short behind three tags still says where it came from).
+
+    >>> kept_tags(parse_forward("psa: heads up: the well is dry"), parse_forward("psa: heads up: the well is dry, go"))
+    ('heads up', 'psa')
+    """
+    if not child.tags or not parent.tags:
+        return ()
+    return tuple(sorted((Counter(child.tags) & Counter(parent.tags)).elements()))
 
 
 class _Alignments:
@@ -771,21 +846,29 @@ def in_time(later: int, earlier: int, log: MessageLog, clock: _Clock) -> bool:
 
 
 def prompted_messages(pairs: _Pairs, n: int, log: MessageLog, clock: _Clock, whole: np.ndarray | None = None,
+                      holds: np.ndarray | None = None, texts: _Texts | None = None,
                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Rule 6, per message: its sender had said the same text before (an own repeat: a text alike to
     it and, given ``whole``, near whole -- one family, rule 4 -- so that another story told in the
-    same frame is no repeat); it came within the lag after its sender first heard a text alike to it
+    same frame is no repeat; given ``holds``, only an earlier text holding every specific the later
+    one names: a story of another good, place or seat, or a copy cut short of every specific, is no
+    repeat); it came within the lag after its sender first heard a text alike to it
     from another agent (given ``whole``, of its own family if it heard one: a few words a short copy
-    shares with a chatter line heard long before do not make it late), and is no own repeat
+    shares with a chatter line heard long before do not make it late; given ``texts``, first one
+    that holds every word of it -- a copy of it as it is, cut or wrapped -- and given ``holds``, then
+    one that names what it names: another story told in the same frame, heard long before, does not
+    make a copy of the one heard now late), and is no own repeat
     (prompted); its sender had neither heard nor said one
     before (an origin).  ``pairs`` are the alike pairs, sorted by (later, earlier)."""
+    same_text = np.ones(len(pairs.j), dtype=bool) if holds is None else holds
     own = np.zeros(n, dtype=bool)
-    own[pairs.j[pairs.own if whole is None else pairs.own & whole]] = True
+    own[pairs.j[pairs.own & same_text if whole is None else pairs.own & whole & same_text]] = True
     first_heard: dict[int, int] = {}
     if whole is not None:  # the first heard of its own family: a lookalike of a short copy is another story
-        same = pairs.heard & whole
-        for j, i in zip(pairs.j[same].tolist(), pairs.i[same].tolist()):
-            first_heard.setdefault(j, i)
+        contains = words_held(pairs, texts) if texts is not None else same_text
+        for pick in ((pairs.heard & whole & contains), (pairs.heard & whole & same_text), (pairs.heard & whole)):
+            for j, i in zip(pairs.j[pick].tolist(), pairs.i[pick].tolist()):
+                first_heard.setdefault(j, i)
     for j, i in zip(pairs.j[pairs.heard].tolist(), pairs.i[pairs.heard].tolist()):
         first_heard.setdefault(j, i)
     prompted = np.zeros(n, dtype=bool)
@@ -794,6 +877,37 @@ def prompted_messages(pairs: _Pairs, n: int, log: MessageLog, clock: _Clock, who
         heard[j] = True
         prompted[j] = not own[j] and in_time(j, i, log, clock)
     return own, prompted, ~own & ~heard
+
+
+def words_held(pairs: _Pairs, texts: _Texts) -> np.ndarray:
+    """Per pair (later j, earlier i): the earlier text holds every word of the later one."""
+    memo: dict[tuple[int, int], bool] = {}
+    out = np.ones(len(pairs.j), dtype=bool)
+    sets = texts.word_sets
+    for k, (a, b) in enumerate(zip(texts.nid[pairs.j].tolist(), texts.nid[pairs.i].tolist())):
+        got = memo.get((a, b))
+        if got is None:
+            got = memo[(a, b)] = sets[a] <= sets[b]
+        out[k] = got
+    return out
+
+
+def names_held(pairs: _Pairs, texts: _Texts, goods: frozenset[str]) -> np.ndarray:
+    """Per pair (later j, earlier i): the earlier text holds every specific (rule 2: a number, an id or
+    region, a good, a seat's name) the later one names (each distinct pair of cores read once)."""
+    named: dict[int, frozenset[str]] = {}
+    memo: dict[tuple[int, int], bool] = {}
+    out = np.ones(len(pairs.j), dtype=bool)
+    nid = texts.nid
+    for k, (a, b) in enumerate(zip(nid[pairs.j].tolist(), nid[pairs.i].tolist())):
+        got = memo.get((a, b))
+        if got is None:
+            for c in (a, b):
+                if c not in named:
+                    named[c] = frozenset(w for w in texts.word_sets[c] if is_specific(w, goods))
+            got = memo[(a, b)] = named[a] <= texts.word_sets[b]
+        out[k] = got
+    return out
 
 
 def _tick_order(ticks: Sequence[int]) -> np.ndarray:
@@ -878,7 +992,7 @@ class _ExactReading:
         self.min_shared_bits = min_shared_bits
         self.thresholds: dict[str, Any] = {"max_novelty": max_novelty, "swap_every": swap_every,
                            "max_specific_swaps": max_specific_swaps}
-        self.memo: dict[tuple[tuple[int, ...], int, int], CopyEvidence | None] = {}
+        self.memo: dict[tuple[tuple[int, ...], int, int, tuple[str, ...]], CopyEvidence | None] = {}
         self.minus: dict[tuple[int, ...], Counts] = {}
 
     def need(self, j: int, i: int) -> float:
@@ -890,14 +1004,19 @@ class _ExactReading:
         nid = self.texts.nid
         members = self.families.around(j, i)
         a, b = int(nid[j]), int(nid[i])
-        key = (members, a, b)
+        tags = kept_tags(self.texts.forward(j), self.texts.forward(i))
+        if cut_where_shown(self.texts.forward(j), self.alignments[(a, b)]):
+            tags = (*tags, CUT_MARK)
+        key = (members, a, b, tags)
         if key not in self.memo:
             minus = self.minus.get(members)
             if minus is None:
-                minus = self.minus[members] = Counts.of(self.units[nid[m]] for m in members if self.fresh[m])
+                minus = self.minus[members] = Counts.of(
+                    self.units[self.texts.of_message[m]] for m in members if self.fresh[m])
             info = Information(self.counts, minus, PRIOR_MESSAGES)
+            wrapping = sum(info.tag(t) for t in tags)
             self.memo[key] = copied(self.alignments[(a, b)], self.texts.cores[a], self.texts.cores[b], info,
-                                    min_shared_bits=self.need(j, i), **self.thresholds)
+                                    min_shared_bits=self.need(j, i), wrapping_bits=wrapping, **self.thresholds)
         return self.memo[key]
 
 
@@ -1092,7 +1211,8 @@ def _read_edges(
     pairs, whole = alike_pairs(log, texts, df, everything, matched, clock, max_lag=max_lag,
                                min_shared_bits=min_shared_bits, max_novelty=max_novelty, goods=goods,
                                max_specific_swaps=max_specific_swaps)                     # rules 1-3, loosely
-    own, prompted, origin = prompted_messages(pairs, n, log, clock, whole)                     # rule 6
+    own, prompted, origin = prompted_messages(pairs, n, log, clock, whole, names_held(pairs, texts, goods),
+                                              texts)                                          # rule 6
     families = _Families(pairs, whole, log, matched & origin, matched & ~prompted & ~own, prompted, clock)  # rule 4
     alignments = _Alignments(texts, goods)
     exact = _ExactReading(texts, fresh, families, units, counts, alignments, min_shared_bits=min_shared_bits,

@@ -41,7 +41,7 @@ from typing import Any
 
 from daishi_forensics.arithmetic import half_up
 from .exposure import Exposure, MessageLog
-from .propagation import GOODS, Propagation, goods_of, propagation
+from .propagation import GOODS, Propagation, propagation, specifics_of
 from daishi_forensics.replay import Timeline
 from daishi_forensics.replay.analysis import MatchAnalysis
 from daishi_forensics.replay.spans import Spans, contains, intersect, merged, size
@@ -409,7 +409,7 @@ def propagation_of(analysis: MatchAnalysis) -> Propagation:
             None if tiers is None else tiers.tier_of(),
             caveat=exposure.private_caveat(),
             dormancy=exposure.dormancy,
-            goods=goods_of(analysis.archive) if isinstance(analysis.archive, Mapping) else GOODS,
+            goods=specifics_of(analysis.archive) if isinstance(analysis.archive, Mapping) else GOODS,
         )
     result: Propagation = memo["propagation"]
     return result
