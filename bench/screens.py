@@ -23,8 +23,9 @@ Printed, each measured in this one run:
 - why each planted feeder, ring and cartel pair its screen missed was missed (the statistic
   at its ceiling, the multiple testing, or a finding no more unusual than honest play), and
   how many honest matches of the same split and level have a test of that screen as small;
-- the thrown-fight size floor: at floors 0, 2, 5 and 10 typical exchanges, the honest matches
-  raised by the thrown-fight screen and the planted fights found;
+- the thrown-fight gate: at size floors 0, 2, 5 and 10 typical exchanges, with the company
+  gate off and as shipped, the honest matches raised by the thrown-fight screen and the planted
+  fights found;
 - the calibration curve: the configured false-alarm rate against the observed share of
   honest matches not ``clear`` (report split, every noise level pooled);
 - the same clean rate on a second honest economy written apart from the simulator
@@ -166,13 +167,15 @@ def detection(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str, An
 
 
 def thrown_misses(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str, Any]]], split: str) -> None:
-    """Why planted thrown fights were missed: under the size floor (what the acts took, in typical
-    exchanges, and what kind of act took it) or a test that did not pass the match's family."""
+    """Why planted thrown fights were missed: under the size floor and short of the company gate
+    (what the acts took, in typical exchanges, and what kind of act took it; how long the two stood
+    together, in median pairs) or a test that did not pass the match's family."""
     from daishi_forensics.screens import load_config, screen_graph
     from daishi_forensics.screens.graph import TransferView
 
     config = load_config()
     floor = float(config.screens["thrown_fight"]["min_value"])
+    gate = float(config.screens["thrown_fight"]["company_ratio"])
     print(f"\n== split {split}: planted thrown fights missed, and why ==")
     for noise in NOISE:
         mine = [r for r in rows if r[0] == split and r[3] == noise and r[1] == "thrown_fight"]
@@ -192,19 +195,22 @@ def thrown_misses(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str
                     continue
                 acts = view.pair(x, v).acts_by(x)
                 taken = sum(a.value or 0.0 for a in acts) / (view.scale or 1.0)
+                ratio = view.contact_of(x, v) / (view.typical_contact or 1.0)
                 kinds = Counter(a.kind for a in acts)
                 by_kind = {k: round(sum(a.value or 0.0 for a in acts if a.kind == k) / (view.scale or 1.0), 1)
                            for k in sorted(kinds)}
-                if taken < floor:
+                if taken < floor and not (gate > 0 and view.contact is not None and ratio >= gate):
                     under += 1
-                    why = "under the floor"
+                    why = "under the floor, short of the company gate"
                 else:
                     untested += 1
                     why = "test"
                 notes.append(f"seed {seed}: {why}, {len(acts)} acts took {taken:.1f} typical exchanges "
-                             f"({', '.join(f'{k} {kinds[k]}: {by_kind[k]}' for k in sorted(kinds))})")
+                             f"({', '.join(f'{k} {kinds[k]}: {by_kind[k]}' for k in sorted(kinds))}), "
+                             f"together {ratio:.1f} median pairs")
         print(f"  {noise:8s} {planted - under - untested}/{planted} found; missed under the size floor of "
-              f"{floor:g} typical exchanges {under}, by the test {untested}")
+              f"{floor:g} typical exchanges and short of the company gate of {gate:g} median pairs {under}, "
+              f"by the test {untested}")
         for note in notes:
             print(f"             {note}")
 
@@ -315,31 +321,35 @@ def why_missed(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str, A
 
 def thrown_floor(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str, Any]]], split: str,
                  floors: tuple[float, ...] = (0.0, 2.0, 5.0, 10.0)) -> None:
-    """Whether the thrown-fight size floor is needed: at each floor (typical exchanges), the honest
-    matches where the thrown-fight screen raised a pair, and the planted thrown fights found.  The
-    screen's test is in the match's family whatever the floor (the floor only removes candidates),
-    so a floor changes what is raised, never the family."""
+    """Whether the thrown-fight gate is needed: at each size floor (typical exchanges), with the
+    company gate off and as shipped, the honest matches where the thrown-fight screen raised a pair,
+    and the planted thrown fights found.  The screen's test is in the match's family whatever the
+    gate (it only removes candidates), so a gate changes what is raised, never the family."""
     from daishi_forensics.screens import load_config, screen_graph
 
-    print(f"\n== split {split}: the thrown-fight size floor, honest matches raised and planted fights found ==")
-    print("  noise    floor   honest matches raised by thrown_fight [Wilson 95%]   planted found [Wilson 95%]")
+    shipped = float(load_config().screens["thrown_fight"]["company_ratio"])
+    print(f"\n== split {split}: the thrown-fight gate, honest matches raised and planted fights found ==")
+    print("  noise    floor  company  honest matches raised by thrown_fight [Wilson 95%]   planted found [Wilson 95%]")
     for noise in NOISE:
         clean = [r for r in rows if r[0] == split and r[3] == noise and r[1] == "clean"]
         planted = [r for r in rows if r[0] == split and r[3] == noise and r[1] == "thrown_fight"]
         if not clean and not planted:
             continue
-        for floor in floors:
-            config = load_config({"screens": {"thrown_fight": {"min_value": floor}}})
-            raised = sum(any(f.screen == "thrown_fight" for f in screen_graph(r[4], config).flags) for r in clean)
-            found = total = 0
-            for r in planted:
-                result = screen_graph(r[4], config)
-                for p in r[5]["planted"]:
-                    if p["kind"] == "thrown_fight":
-                        total += 1
-                        found += any(f.screen == "thrown_fight" and set(f.agents) == {p["attacker"], p["victim"]}
-                                     for f in result.flags)
-            print(f"  {noise:8s} {floor:5g}   {rate_ci(raised, len(clean))}              {rate_ci(found, total)}")
+        for gate in (0.0, shipped):
+            for floor in floors:
+                config = load_config({"screens": {"thrown_fight": {"min_value": floor, "company_ratio": gate}}})
+                raised = sum(any(f.screen == "thrown_fight" for f in screen_graph(r[4], config).flags) for r in clean)
+                found = total = 0
+                for r in planted:
+                    result = screen_graph(r[4], config)
+                    for p in r[5]["planted"]:
+                        if p["kind"] == "thrown_fight":
+                            total += 1
+                            found += any(f.screen == "thrown_fight" and set(f.agents) == {p["attacker"], p["victim"]}
+                                         for f in result.flags)
+                shown = "off" if gate <= 0 else f"{gate:g}"
+                print(f"  {noise:8s} {floor:5g}  {shown:>7s}  {rate_ci(raised, len(clean))}              "
+                      f"{rate_ci(found, total)}")
 
 
 def clean_rates(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str, Any]]], split: str) -> None:

@@ -42,16 +42,17 @@ def test_season_text_names_the_matches_that_flagged(tmp_path: Path) -> None:
     (row,) = [r for r in json.loads((tmp_path / "out" / "summary.json").read_text())["results"]
               if r.get("verdict") in ("flag", "review")]
     top = row["topFlag"]
-    # the demo's planted ring of three, tested as one hypothesis (adjusted p 4.2e-10), stands out more than its
-    # planted feeder (3.6e-7): the ring is the top flag
-    assert top["kind"] == "wash_ring" and f"{row['verdict'].upper():<6} {row['matchId']}" in out
+    # the demo's planted thrown fight (adjusted p 4.1e-26; it took less than the size floor, but the two kept
+    # company, 14.5 times the median pair) stands out more than its planted ring of three, tested as one
+    # hypothesis (1.2e-9), and its planted feeder (4.8e-7): the thrown fight is the top flag
+    assert top["kind"] == "thrown_fight" and f"{row['verdict'].upper():<6} {row['matchId']}" in out
     assert f"top flag: {top['screen']}/{top['kind']} ({top['level']})" in out
     assert " ".join(top["explanation"].split()) in " ".join(out.split())  # the whole explanation, wrapped
     section = out.split("matches that flagged or need review", 1)[1].split("\nsummary: ", 1)[0]
     assert max(len(line) for line in section.splitlines()) <= 80  # wrapped to COLUMNS
     # the behavior job's reports give their matches a verdict and a top flag too
     behavior = CliRunner().invoke(main, ["season", "behavior", str(season), "--out", str(tmp_path / "b"), "-j", "1"])
-    assert "matches that flagged or need review (1):" in behavior.stdout and "top flag: ring/wash_ring" in behavior.stdout
+    assert "matches that flagged or need review (1):" in behavior.stdout and "top flag: thrown_fight/thrown_fight" in behavior.stdout
 
 
 def test_tiers_summary_never_prints_none(tmp_path: Path) -> None:

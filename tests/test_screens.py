@@ -739,6 +739,31 @@ def test_a_small_thrown_fight_is_found_by_its_test_and_kept_out_by_the_floor_onl
     assert ("thrown_fight", "x", "v") in {t.key for t in shipped.tests}
 
 
+def test_a_small_thrown_fight_that_kept_company_passes_the_floor() -> None:
+    from daishi_forensics.screens.stats import poisson_sf
+
+    outsiders = ["a", "b", "c", "d"]
+    contact = {pair: 10 for pair in itertools.combinations(outsiders, 2)}  # 6 pairs of 10 ticks: the median pair
+    g = nx.MultiDiGraph(contact={**contact, ("v", "x"): 120}, ticks=300)  # x and v: 12 times the median pair
+    honest_market(g, outsiders, rounds=2)
+    acts = [take(g, "v", "x", t, 2.0, kind="theft") for t in (10, 40, 70, 100, 130, 160)]
+    for t in (5, 50):
+        trade(g, "v", "x", t, {"wood": 6.0}, {"food": 6.0})
+    shipped = screen_graph(g)
+    [flag] = [f for f in shipped.flags if f.screen == "thrown_fight"]
+    # 12 taken, 2 typical exchanges (under the floor of 10), but 120 ticks together, 12 times the median pair's 10
+    assert (flag.details["valueTaken"], flag.details["togetherRatio"], flag.details["keptCompany"]) == (12.0, 12.0, True)
+    assert set(acts) <= set(flag.evidence)
+    # x hit and met nobody else: the rest of the match's rate, (0 acts + 1/2) over (60 ticks + the median
+    # pair's 10), for its 120 ticks with v; nobody else fought, so no silence to weigh
+    assert flag.p_value == pytest.approx(poisson_sf(6, 0.5 / 70 * 120))
+    # the gate only removes a candidate: off, or set above the pair's ratio, the same tests and family, no flag
+    for ratio in (0.0, 12.5):
+        gated = screen_graph(g, {"screens": {"thrown_fight": {"company_ratio": ratio}}})
+        assert gated.verdict == "clear"
+        assert (gated.testing["tests"], gated.testing["family"]) == (shipped.testing["tests"], shipped.testing["family"])
+
+
 def test_an_honest_small_theft_is_not_flagged_even_without_the_floor() -> None:
     g, _ = _small_thrown_fight()
     h = nx.MultiDiGraph(contact=g.graph["contact"], ticks=300)
@@ -974,13 +999,13 @@ def test_verdict_is_the_worst_level() -> None:
 
 def test_config_version_is_stamped_and_overrides_change_it(tmp_path: Any) -> None:
     shipped = default_config()
-    assert screen_graph(nx.MultiDiGraph()).config_version == shipped.version == "2.7.0"
+    assert screen_graph(nx.MultiDiGraph()).config_version == shipped.version == "2.8.0"
     assert set(SCREENS) <= set(shipped.screens)
     for screen in shipped.screens:  # every parameter documented in config.json has a value
         assert all(v is not None for v in shipped.screens[screen].values())
     g = everything_graph()
     loose = screen_graph(g, {"screens": {"feeder": {"min_spoke_value": 1000}}})
-    assert loose.config_version == "2.7.0+local" and loose.config_digest != shipped.digest
+    assert loose.config_version == "2.8.0+local" and loose.config_digest != shipped.digest
     assert not [f for f in loose.flags if f.kind == "hub_and_spoke"]
     assert [f for f in screen_graph(g).flags if f.kind == "hub_and_spoke"]
     path = tmp_path / "strict.json"

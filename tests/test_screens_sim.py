@@ -33,7 +33,7 @@ def test_clean_matches_are_clear(tmp_path: Path, seed: int) -> None:
 
 
 @pytest.mark.parametrize("scenario, screen, seed", [
-    ("feeder", "feeder", 3), ("ring", "ring", 3), ("off_price", None, 3), ("thrown_fight", None, 3),
+    ("feeder", "feeder", 3), ("ring", "ring", 3), ("off_price", None, 3), ("thrown_fight", "thrown_fight", 3),
 ])
 def test_planted_pairs_are_found_and_nothing_else(tmp_path: Path, scenario: str, screen: str | None,
                                                   seed: int) -> None:
@@ -41,7 +41,8 @@ def test_planted_pairs_are_found_and_nothing_else(tmp_path: Path, scenario: str,
     [planted] = truth["planted"]
     group = set(planted["agents"]) | set(planted.get("refillers", []))
     if screen is not None:  # strongly expressed plants; how often the others are found, see bench/screens.py
-        # (the simulator's off-price pairs make 5 to 10 such trades: a sign-flip null allows 2 / 2^n, too few)
+        # (the simulator's off-price pairs make 5 to 10 such trades: a sign-flip null allows 2 / 2^n, too few;
+        # seed 3's thrown fight took 18.9 typical exchanges in 12 acts, the two 27.7 times the median pair)
         assert flagged_pairs(result, screen), f"no {screen} flag"
     assert all(a in group and b in group for a, b in flagged_pairs(result))  # every accused pair is planted
     honest = {tuple(h["agents"]) for h in truth["honest_suspicious"]}
