@@ -3,9 +3,10 @@
 Usage::
 
     python bench/commitments_general.py [--fixture PATH] [--added PATH] [--real-added PATH] [--real-second PATH]
-                                        [--no-added]
+                                        [--real-third [PATH]] [--no-added]
                                         [--extractor NAME|module:factory]
-                                        [--split holdout|holdout-real|holdout-real-2|tune|all|both] [--json] [--errors] [--sweep]
+                                        [--split holdout|holdout-real|holdout-real-2|holdout-real-3|tune|all|both]
+                                        [--json] [--errors] [--sweep]
 
 The set (``tests/fixtures/commitments-general.jsonl``, guide in
 ``docs/commitments-labelling.md``) holds messages from many games, each row with the
@@ -31,6 +32,14 @@ are ``holdout`` adds ``holdout-real`` rows, a split of its own that is only scor
 (``tests/fixtures/commitments-general-real-second.jsonl``): half ``tune`` (printed apart in the
 ``tune`` block as well), half ``holdout-real-2``, a third held-out split of real turns, only
 scored.  ``--no-added`` leaves them out too.
+
+**The third draw of real rows, blind.**  Whole dialogues no later draw had touched
+(``tests/fixtures/commitments-general-real-third.jsonl``), every row in ``holdout-real-3``, a fourth
+held-out split of real turns, labelled by someone who writes no extraction rule and before any
+extractor was run on them.  They are read only when named (``--real-third``, the file by default),
+so that every score of them is a deliberate look, counted where the figures are recorded; the
+block ``holdout-real-3`` then follows ``holdout-real-2``.  Its rows are never printed one by one
+(``--errors`` prints ``tune`` rows only).
 
 **The extractor.** ``--extractor`` names how one is built for a row's vocabulary:
 
@@ -68,8 +77,8 @@ fixture's typography.
 
 Every ratio carries a 95% Wilson score interval (the interval that stays inside
 0..1 and stays honest at small counts).  Figures are printed for the ``holdout``
-split first, then ``holdout-real`` and ``holdout-real-2`` -- the splits to quote: nobody
-tuned on them -- then for ``tune``, each per style.  The header of every block names its split.
+split first, then ``holdout-real``, ``holdout-real-2`` (and ``holdout-real-3`` when it is read) --
+the splits to quote: nobody tuned on them -- then for ``tune``, each per style.  The header of every block names its split.
 """
 
 from __future__ import annotations
@@ -107,7 +116,14 @@ SECOND_MARK = "_second_real"
 """The in-memory mark of a row read from the second real file."""
 HOLDOUT_REAL_2 = "holdout-real-2"
 """The split of the second draw's turns on the holdout's side: only scored."""
-HELD_OUT: tuple[str, ...] = ("holdout", HOLDOUT_REAL, HOLDOUT_REAL_2)
+REAL_THIRD = FIXTURE.with_name("commitments-general-real-third.jsonl")
+"""The third draw of real turns, whole dialogues, every row ``holdout-real-3`` (labelled blind: by a
+labeller who writes no extraction rule, before any extractor was run on them); read only when named."""
+THIRD_MARK = "_third_real"
+"""The in-memory mark of a row read from the third real file."""
+HOLDOUT_REAL_3 = "holdout-real-3"
+"""The split of the third draw's turns: only scored, and only when named."""
+HELD_OUT: tuple[str, ...] = ("holdout", HOLDOUT_REAL, HOLDOUT_REAL_2, HOLDOUT_REAL_3)
 """The splits nobody tuned on, in report order."""
 
 KINDS: tuple[str, ...] = ("trade", "give", "accept", "no_attack", "meet", "stay_out", "support")
@@ -538,11 +554,15 @@ def main(argv: list[str] | None = None) -> int:
                         help="real turns labelled later, whole dialogues (tune or holdout-real)")
     parser.add_argument("--real-second", type=Path, default=REAL_SECOND,
                         help="the second draw of real turns, whole dialogues (tune or holdout-real-2)")
+    parser.add_argument("--real-third", type=Path, nargs="?", const=REAL_THIRD, default=None,
+                        help="also score the third draw of real turns (all holdout-real-3; the file named, or "
+                        f"{REAL_THIRD.name}); left out unless named, so that each look at it is deliberate")
     parser.add_argument("--no-added", action="store_true", help="score the first split's rows only")
     parser.add_argument("--extractor", default="heuristic",
                         help=f"{', '.join(FACTORIES)}, or module:factory (factory(vocabulary) -> extractor)")
     parser.add_argument("--split", choices=(*HELD_OUT, "tune", "all", "both"), default="both",
-                        help="which split to score (both: holdout, holdout-real, holdout-real-2, then tune)")
+                        help="which split to score (both: holdout, holdout-real, holdout-real-2, holdout-real-3 "
+                        "when --real-third is given, then tune)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     parser.add_argument("--sweep", action="store_true",
                         help="score the split(s) again under changes of the text that keep its labels")
@@ -561,11 +581,19 @@ def main(argv: list[str] | None = None) -> int:
             for row in second:
                 row[SECOND_MARK] = True
             rows += second
+        if args.real_third is not None:
+            third = load_added(args.real_third, (r["id"] for r in rows), (HOLDOUT_REAL_3,))
+            for row in third:
+                row[THIRD_MARK] = True
+            rows += third
+        elif args.split == HOLDOUT_REAL_3:
+            raise ValueError(f"--split {HOLDOUT_REAL_3}: the third draw is read only when named (--real-third)")
         factory = factory_named(args.extractor)
     except (OSError, ValueError, ImportError, AttributeError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    splits = [*HELD_OUT, "tune"] if args.split == "both" else [args.split]
+    held_out = [s for s in HELD_OUT if s != HOLDOUT_REAL_3 or args.real_third is not None]
+    splits = [*held_out, "tune"] if args.split == "both" else [args.split]
     predicted = predictions(rows, factory, args.fixture)
     sample = factory(rows[0]["vocabulary"]) if rows else None
     info = extractor_info(sample) if sample is not None else {}
@@ -575,14 +603,16 @@ def main(argv: list[str] | None = None) -> int:
                           "added": None if args.no_added else args.added.name,
                           "realAdded": None if args.no_added else args.real_added.name,
                           "realSecond": None if args.no_added else args.real_second.name,
+                          "realThird": None if args.real_third is None else args.real_third.name,
                           "splits": data}, indent=1, sort_keys=True))
     else:
         print(f"extractor {info.get('name')} v{info.get('version')} built by {args.extractor!r} "
               f"(reads the first {info.get('maxChars')} characters); {args.fixture.name}"
               + ("" if args.no_added else f" + {args.added.name} (tune) + {args.real_added.name} "
-                 f"(tune, {HOLDOUT_REAL}) + {args.real_second.name} (tune, {HOLDOUT_REAL_2})"))
-        print(f"figures to quote come from [holdout], [{HOLDOUT_REAL}] and [{HOLDOUT_REAL_2}]; "
-              "intervals are 95% Wilson\n")
+                 f"(tune, {HOLDOUT_REAL}) + {args.real_second.name} (tune, {HOLDOUT_REAL_2})")
+              + ("" if args.real_third is None else f" + {args.real_third.name} ({HOLDOUT_REAL_3})"))
+        quoted = [f"[{s}]" for s in held_out]
+        print(f"figures to quote come from {', '.join(quoted[:-1])} and {quoted[-1]}; intervals are 95% Wilson\n")
         print("\n".join(lines).rstrip())
     if args.sweep and not args.json:
         for split in splits:

@@ -6,6 +6,7 @@ Usage::
     python bench/commitments_set.py split FILE [--write]
     python bench/commitments_set.py dialogues --corpus PATH [--tune-turns 104] [--holdout-turns 52]
     python bench/commitments_set.py second --corpus PATH [--tune-turns 350] [--holdout-turns 230]
+    python bench/commitments_set.py third --corpus PATH [--turns 250]
 
 ``sample`` draws the real negotiation turns that ``tests/fixtures/commitments-general.jsonl``
 labels: from a message corpus in the one-message-a-line form (``{"text", "label",
@@ -40,6 +41,16 @@ split, :data:`HOLDOUT_REAL_2`, that is only scored.  A dialogue still keeps its 
 dialogue's turns go only to the new held-out split), and a turn whose text, ignoring case and
 blanks, is already the text of a labelled row ("Hello", "Deal") is left out, so no text is on
 both sides of a split.
+
+``third`` draws the third batch (``tests/fixtures/commitments-general-real-third.jsonl``,
+:func:`draw_third`), a held-out set only: every turn of the corpus already sits in a dialogue
+with a labelled turn (the first sample touched all of them), so the third draw takes the
+dialogues that no later draw has touched -- those whose only labelled turns are the first
+sample's ``holdout`` turns -- in the order of a seeded SHA-256 of their id (its own seed),
+whole, until it holds its number of turns.  All its rows are in a fourth held-out split,
+:data:`HOLDOUT_REAL_3`, only scored; a turn whose text, ignoring case and blanks, is already
+a labelled row's text (or an earlier turn's of the same draw) is left out.  Its rows were
+labelled blind: by a labeller who writes no extraction rule, with no extractor run on them.
 """
 
 from __future__ import annotations
@@ -72,6 +83,15 @@ DIALOGUE_SEED_2 = "commitments-general-dialogues-v2"
 HOLDOUT_REAL_2 = "holdout-real-2"
 """The split of the second draw's turns on the holdout's side: only scored."""
 
+DIALOGUE_SEED_3 = "commitments-general-dialogues-v3"
+"""The salt of the third draw of whole dialogues (:func:`draw_third`)."""
+
+HOLDOUT_REAL_3 = "holdout-real-3"
+"""The split of the third draw's turns: all of them, only scored."""
+
+THIRD_TURNS = 250
+"""How many turns the third draw aims at (whole dialogues, so it ends at or just past this)."""
+
 SPLIT_SEED = "commitments-general-v1"
 """The salt of the split hash."""
 
@@ -82,6 +102,8 @@ LABELLED = [FIXTURES / "commitments-general.jsonl", FIXTURES / "commitments-gene
 """The files whose real turns were labelled before the dialogues were drawn."""
 LABELLED_2 = [*LABELLED, FIXTURES / "commitments-general-real-added.jsonl"]
 """The files whose real turns were labelled before the second draw."""
+LABELLED_3 = [*LABELLED_2, FIXTURES / "commitments-general-real-second.jsonl"]
+"""The files whose real turns were labelled before the third draw."""
 
 CASINO_LICENSE = "CC BY 4.0"
 CASINO_VOCABULARY: Mapping[str, list[str]] = {
@@ -257,6 +279,52 @@ def draw_second(turns: Iterable[Mapping[str, Any]], labelled: Iterable[Mapping[s
     return out
 
 
+def draw_third(turns: Iterable[Mapping[str, Any]], labelled: Iterable[Mapping[str, Any]],
+               wanted: int = THIRD_TURNS, seed: str = DIALOGUE_SEED_3) -> list[dict[str, Any]]:
+    """The third draw: the unlabelled turns of whole dialogues no later draw touched, all in
+    :data:`HOLDOUT_REAL_3`, in corpus order.
+
+    A dialogue is open to it when every labelled turn it holds is ``holdout`` (the first
+    sample's held-out split), or it holds none; a dialogue with a ``tune`` turn, or one a
+    later draw took, is not.  Open dialogues are taken whole, in the order of a seeded
+    SHA-256 of their id, until the draw holds ``wanted`` turns.  A turn whose text, ignoring
+    case and blanks, is a labelled row's text or an earlier drawn turn's is left out (and not
+    counted).
+
+    >>> turns = [{"id": f"casino/test/{d}/{t}", "text": f"d{d} t{t % 2}", "source": f"CaSiNo/test/{d}"}
+    ...          for d in (1, 2, 3) for t in range(3)]
+    >>> done = [{"id": "casino/test/1/0", "text": "d1 t0", "style": "casino", "source": "CaSiNo/test/1",
+    ...          "split": "holdout"},
+    ...         {"id": "casino/test/2/0", "text": "d2 t0", "style": "casino", "source": "CaSiNo/test/2", "split": "tune"},
+    ...         {"id": "casino/test/3/0", "text": "d3 t0", "style": "casino", "source": "CaSiNo/test/3",
+    ...          "split": "holdout-real-2"}]
+    >>> [(r["id"], r["split"]) for r in draw_third(turns, done, wanted=5)]
+    [('casino/test/1/1', 'holdout-real-3')]
+    """
+    labelled = [r for r in labelled if r["style"] == REAL_STYLE]
+    done = {str(r["id"]) for r in labelled}
+    seen = {_plain(str(r["text"])) for r in labelled}
+    closed = {str(r["source"]) for r in labelled if r["split"] != "holdout"}
+    free: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    for turn in turns:
+        if str(turn["id"]) not in done and str(turn["source"]) not in closed:
+            free[str(turn["source"])].append(turn)
+    chosen: dict[str, list[Mapping[str, Any]]] = {}
+    taken = 0
+    for source in sorted(free, key=lambda s: hashlib.sha256(f"{seed}\x00{s}".encode()).hexdigest()):
+        if taken >= wanted:
+            break
+        kept = []
+        for turn in free[source]:
+            if _plain(str(turn["text"])) not in seen:
+                seen.add(_plain(str(turn["text"])))
+                kept.append(turn)
+        chosen[source] = kept
+        taken += len(kept)
+    picked = {str(t["id"]) for kept in chosen.values() for t in kept}
+    return [{**turn, "split": HOLDOUT_REAL_3} for turn in turns if str(turn["id"]) in picked]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -281,7 +349,21 @@ def main(argv: list[str] | None = None) -> int:
                           help="the labelled files whose turns are taken already")
     p_second.add_argument("--tune-turns", type=int, default=350)
     p_second.add_argument("--holdout-turns", type=int, default=230)
+    p_third = sub.add_parser("third", help="print the unlabelled turns of the third draw of whole dialogues "
+                             "(holdout-real-3 only)")
+    p_third.add_argument("--corpus", type=Path, required=True, help="the message corpus (.jsonl)")
+    p_third.add_argument("--labelled", type=Path, nargs="+", default=LABELLED_3,
+                         help="the labelled files whose turns are taken already")
+    p_third.add_argument("--turns", type=int, default=THIRD_TURNS)
     args = parser.parse_args(argv)
+    if args.command == "third":
+        labelled = [json.loads(line) for path in args.labelled
+                    for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        with args.corpus.open(encoding="utf-8") as f:
+            turns = corpus_turns(f)
+        for row in draw_third(turns, labelled, args.turns):
+            print(json.dumps(row, ensure_ascii=False))
+        return 0
     if args.command in ("dialogues", "second"):
         labelled = [json.loads(line) for path in args.labelled
                     for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]

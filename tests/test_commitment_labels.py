@@ -13,11 +13,15 @@ pass them too, carry their provenance, are exactly the seeded draw of the dialog
 each dialogue on the side its earlier turns are on (``tune``, or ``holdout-real`` for a
 holdout dialogue).  The second draw of whole dialogues (``commitments-general-real-second.jsonl``)
 passes the same checks, is exactly its seeded draw (no text already labelled), and puts a holdout
-dialogue's turns only in its own held-out split, ``holdout-real-2``.
+dialogue's turns only in its own held-out split, ``holdout-real-2``.  The third draw
+(``commitments-general-real-third.jsonl``), labelled blind, passes the same checks, is exactly its
+seeded draw of the dialogues no later draw had touched, holds no text of another file, and is all
+``holdout-real-3``.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
 from collections import Counter, defaultdict
@@ -31,6 +35,7 @@ FIXTURE = ROOT / "tests" / "fixtures" / "commitments-general.jsonl"
 ADDED = ROOT / "tests" / "fixtures" / "commitments-general-tune-added.jsonl"
 REAL_ADDED = ROOT / "tests" / "fixtures" / "commitments-general-real-added.jsonl"
 REAL_SECOND = ROOT / "tests" / "fixtures" / "commitments-general-real-second.jsonl"
+REAL_THIRD = ROOT / "tests" / "fixtures" / "commitments-general-real-third.jsonl"
 SET_SCRIPT = ROOT / "bench" / "commitments_set.py"
 AGREEMENT_SCRIPT = ROOT / "bench" / "commitments_agreement.py"
 CORPUS = next((p for p in (ROOT.parent / "shared" / "corpora" / "messages-dev.jsonl",
@@ -75,8 +80,9 @@ ROWS = _rows()
 ADDED_ROWS = _rows(ADDED)
 REAL_ADDED_ROWS = _rows(REAL_ADDED)
 REAL_SECOND_ROWS = _rows(REAL_SECOND)
-EVERY_ROW = ROWS + ADDED_ROWS + REAL_ADDED_ROWS + REAL_SECOND_ROWS
-_FILE_OF = {**{r["id"]: REAL_SECOND.name for r in REAL_SECOND_ROWS},
+REAL_THIRD_ROWS = _rows(REAL_THIRD)
+EVERY_ROW = ROWS + ADDED_ROWS + REAL_ADDED_ROWS + REAL_SECOND_ROWS + REAL_THIRD_ROWS
+_FILE_OF = {**{r["id"]: REAL_THIRD.name for r in REAL_THIRD_ROWS}, **{r["id"]: REAL_SECOND.name for r in REAL_SECOND_ROWS},
             **{r["id"]: REAL_ADDED.name for r in REAL_ADDED_ROWS}, **{r["id"]: ADDED.name for r in ADDED_ROWS},
             **{r["id"]: FIXTURE.name for r in ROWS}}
 PROVENANCE_FIELDS = {"drawn", "side", "labelled"}
@@ -91,15 +97,17 @@ def _where(row: dict[str, Any]) -> str:
 def test_every_row_has_exactly_the_row_fields() -> None:
     later = {r["id"] for r in REAL_ADDED_ROWS}
     second = {r["id"] for r in REAL_SECOND_ROWS}
+    third = {r["id"] for r in REAL_THIRD_ROWS}
     for row in EVERY_ROW:
-        fields = ROW_FIELDS | {"provenance"} if row["id"] in later | second else ROW_FIELDS
+        fields = ROW_FIELDS | {"provenance"} if row["id"] in later | second | third else ROW_FIELDS
         assert set(row) == fields, f"{_where(row)}: fields {sorted(set(row) ^ fields)}"
         assert isinstance(row["id"], str) and row["id"], _where(row)
         assert isinstance(row["text"], str) and row["text"].strip(), _where(row)
         assert isinstance(row["commitments"], list), _where(row)
         assert row["style"] in STYLES, f"{_where(row)}: style {row['style']!r}"
         splits = ("tune", "holdout-real") if row["id"] in later else \
-            ("tune", "holdout-real-2") if row["id"] in second else ("tune", "holdout")
+            ("tune", "holdout-real-2") if row["id"] in second else \
+            ("holdout-real-3",) if row["id"] in third else ("tune", "holdout")
         assert row["split"] in splits, f"{_where(row)}: split {row['split']!r}"
         assert isinstance(row["source"], str) and row["source"], _where(row)
         assert isinstance(row["license"], str) and row["license"], _where(row)
@@ -359,3 +367,81 @@ def test_second_real_rows_are_the_seeded_second_draw() -> None:
     drawn = module.draw_second(turns, ROWS + ADDED_ROWS + REAL_ADDED_ROWS, tune_turns=350, holdout_turns=230)
     assert [(r["id"], r["text"], r["source"], r["split"]) for r in drawn] == \
         [(r["id"], r["text"], r["source"], r["split"]) for r in REAL_SECOND_ROWS]
+
+
+def _plain(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def test_third_real_rows_are_held_out_blind_and_repeat_no_text() -> None:
+    assert len(REAL_THIRD_ROWS) >= 240
+    before = ROWS + ADDED_ROWS + REAL_ADDED_ROWS + REAL_SECOND_ROWS
+    splits: dict[str, set[str]] = defaultdict(set)
+    for row in before:
+        if row["style"] == REAL_STYLE:
+            splits[row["source"]].add(row["split"])
+    earlier = {_plain(r["text"]) for r in before if r["style"] == REAL_STYLE}
+    texts: set[str] = set()
+    for row in REAL_THIRD_ROWS:
+        assert row["split"] == "holdout-real-3", _where(row)
+        assert row["style"] == REAL_STYLE and row["license"] == "CC BY 4.0", _where(row)
+        assert row["source"].startswith("CaSiNo/") and row["vocabulary"]["items"] == ["food", "water", "firewood"], \
+            _where(row)
+        assert (row["speaker"], row["addressee"]) == ("camper_a", "camper_b"), _where(row)
+        assert set(row["provenance"]) == PROVENANCE_FIELDS, _where(row)
+        assert all(isinstance(v, str) and v for v in row["provenance"].values()), _where(row)
+        assert "blind" in row["provenance"]["labelled"] and "before any extractor" in row["provenance"]["labelled"], \
+            _where(row)
+        # a dialogue no later draw had touched: its earlier turns, if any, are the first sample's holdout ones
+        assert splits.get(row["source"], {"holdout"}) == {"holdout"}, f"{_where(row)}: its dialogue was drawn before"
+        assert _plain(row["text"]) not in earlier, f"{_where(row)}: a text labelled in another file"
+        assert _plain(row["text"]) not in texts, f"{_where(row)}: a text twice in the file"
+        texts.add(_plain(row["text"]))
+
+
+def test_third_draw_takes_open_dialogues_whole_in_seeded_order() -> None:
+    module = _module(SET_SCRIPT, "commitments_set")
+    turns = [{"id": f"casino/test/{d}/{t}", "text": f"d{d} t{t}", "source": f"CaSiNo/test/{d}"}
+             for d in range(1, 7) for t in range(2)]
+    turns.append({"id": "casino/test/6/2", "text": "D1   T0", "source": "CaSiNo/test/6"})  # a labelled text
+    turns.append({"id": "casino/test/5/2", "text": "d6 t0", "source": "CaSiNo/test/5"})  # a text of another drawn turn
+    done = [{"id": "casino/test/1/0", "text": "d1 t0", "style": "casino", "source": "CaSiNo/test/1", "split": "holdout"},
+            {"id": "casino/test/2/0", "text": "d2 t0", "style": "casino", "source": "CaSiNo/test/2", "split": "tune"},
+            {"id": "casino/test/3/0", "text": "d3 t0", "style": "casino", "source": "CaSiNo/test/3",
+             "split": "holdout-real-2"},
+            {"id": "casino/test/4/0", "text": "d4 t0", "style": "casino", "source": "CaSiNo/test/4",
+             "split": "holdout-real"}]
+    every = module.draw_third(turns, done, wanted=100)
+    # dialogues 2 (tune), 3 and 4 (drawn later) are closed; 5 has no labelled turn, so it is open
+    ids = [r["id"] for r in every]
+    assert [i for i in ids if i not in ("casino/test/5/2", "casino/test/6/0")] == [
+        "casino/test/1/1", "casino/test/5/0", "casino/test/5/1", "casino/test/6/1"]
+    # of two turns with one text, the one of the dialogue drawn first stays
+    assert len({"casino/test/5/2", "casino/test/6/0"} & set(ids)) == 1
+    assert {r["split"] for r in every} == {"holdout-real-3"}
+    assert every == module.draw_third(turns, list(reversed(done)), wanted=100)
+    # whole dialogues in the order of the seeded hash, until the draw holds its turns
+    rank = sorted(("CaSiNo/test/1", "CaSiNo/test/5", "CaSiNo/test/6"),
+                  key=lambda s: hashlib.sha256(f"{module.DIALOGUE_SEED_3}\x00{s}".encode()).hexdigest())
+    first = module.draw_third(turns, done, wanted=1)
+    assert {r["source"] for r in first} == {rank[0]}
+    assert len(first) == sum(1 for r in every if r["source"] == rank[0])
+    other = module.draw_third(turns, done, wanted=1, seed="another seed")
+    order = sorted(rank, key=lambda s: hashlib.sha256(f"another seed\x00{s}".encode()).hexdigest())
+    assert {r["source"] for r in other} == {order[0]}
+
+
+@pytest.mark.skipif(not CORPUS.exists(), reason="the message corpus is not next to this checkout")
+def test_third_real_rows_are_the_seeded_third_draw_of_whole_dialogues() -> None:
+    module = _module(SET_SCRIPT, "commitments_set")
+    with CORPUS.open(encoding="utf-8") as f:
+        turns = module.corpus_turns(f)
+    before = ROWS + ADDED_ROWS + REAL_ADDED_ROWS + REAL_SECOND_ROWS
+    drawn = module.draw_third(turns, before)
+    assert [(r["id"], r["text"], r["source"], r["split"]) for r in drawn] == \
+        [(r["id"], r["text"], r["source"], r["split"]) for r in REAL_THIRD_ROWS]
+    # whole dialogues: every turn of a drawn dialogue is labelled in some file, or repeats a labelled text
+    labelled = {r["id"] for r in EVERY_ROW}
+    texts = {_plain(r["text"]) for r in EVERY_ROW if r["style"] == REAL_STYLE}
+    for source in {r["source"] for r in REAL_THIRD_ROWS}:
+        assert all(t["id"] in labelled or _plain(t["text"]) in texts for t in turns if t["source"] == source), source

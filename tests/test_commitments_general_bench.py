@@ -241,3 +241,90 @@ def test_tune_block_shows_the_later_real_rows_apart(capsys: pytest.CaptureFixtur
     later = [json.loads(line) for line in B.REAL_ADDED.read_text(encoding="utf-8").splitlines()]
     assert tune["laterRealRows"]["rows"] == sum(1 for r in later if r["split"] == "tune")
     assert tune["laterRealRows"]["rows"] < tune["addedRows"]["rows"]
+
+
+THIRD_VOCAB = {"items": ["wood", "ore"], "places": [], "agents": ["A", "B"]}
+THIRD_ROWS = [
+    # right trade -> strict tp 1
+    ("third/1", "x3 a", [{"kind": "trade", "give": {"wood": 3}, "receive": {"ore": 2}}]),
+    # an accept missed -> fn 1
+    ("third/2", "x3 b", [{"kind": "accept"}]),
+    # a give invented -> fp 1
+    ("third/3", "x3 c", []),
+    # a give with the wrong quantity -> strict fp 1 + fn 1, kind tp 1
+    ("third/4", "x3 d", [{"kind": "give", "give": {"wood": None}}]),
+]
+THIRD_TABLE = {
+    "x3 a": (Commitment("trade", give=(("wood", 3),), receive=(("ore", 2),)),),
+    "x3 c": (Commitment("give", give=(("wood", None),)),),
+    "x3 d": (Commitment("give", give=(("wood", 2),)),),
+}
+
+
+def _third_file(tmp_path: Path, split: str = "holdout-real-3") -> Path:
+    path = tmp_path / "third.jsonl"
+    path.write_text("".join(json.dumps({"id": i, "text": t, "vocabulary": THIRD_VOCAB, "speaker": "A", "addressee": "B",
+                                        "commitments": c, "style": "casino", "split": split}) + "\n"
+                            for i, t, c in THIRD_ROWS), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def scripted_third(monkeypatch: pytest.MonkeyPatch) -> str:
+    """A ``module:factory`` name for an extractor that answers from :data:`THIRD_TABLE` (and finds nothing in
+    the real set's texts, so no extractor reads the real rows here)."""
+    module = type(sys)("third_scripted")
+    module.__dict__["factory"] = lambda vocabulary: Scripted(THIRD_TABLE)
+    monkeypatch.setitem(sys.modules, "third_scripted", module)
+    return "third_scripted:factory"
+
+
+def test_the_third_draw_is_its_own_held_out_block_counted_by_hand(
+        tmp_path: Path, scripted_third: str, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _third_file(tmp_path)
+    assert B.main(["--json", "--split", "holdout-real-3", "--real-third", str(path), "--extractor", scripted_third]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data["splits"]) == {"holdout-real-3"} and data["realThird"] == "third.jsonl"
+    block = data["splits"]["holdout-real-3"]["all"]
+    assert (block["rows"], block["rowsWithCommitments"], block["labelled"], block["predicted"]) == (4, 3, 3, 3)
+    strict, kind = block["strict"], block["kind"]
+    assert (strict["tp"], strict["fp"], strict["fn"]) == (1, 2, 2)
+    assert (kind["tp"], kind["fp"], kind["fn"]) == (2, 1, 1)
+    # 1 of 3: the Wilson interval [0.0615, 0.7923]
+    assert round(strict["precision"]["low"], 4) == 0.0615 and round(strict["precision"]["high"], 4) == 0.7923
+    assert (block["rowsFullyRight"]["successes"], block["rowsFullyRight"]["trials"]) == (1, 4)
+    give = block["perKind"]["give"]
+    assert (give["strict"]["tp"], give["strict"]["fp"], give["strict"]["fn"]) == (0, 2, 1)
+    assert (give["kind"]["tp"], give["kind"]["fp"], give["kind"]["fn"]) == (1, 1, 0)
+    assert block["perKind"]["accept"]["kind"]["fn"] == 1 and block["perKind"]["trade"]["strict"]["tp"] == 1
+    assert set(data["splits"]["holdout-real-3"]["styles"]) == {"casino"}
+
+
+def test_the_third_draw_is_read_only_when_named_and_printed_after_the_second(
+        tmp_path: Path, scripted_third: str, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _third_file(tmp_path)
+    assert B.main(["--json", "--extractor", scripted_third]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert "holdout-real-3" not in data["splits"] and data["realThird"] is None
+    assert B.main(["--split", "holdout-real-3", "--extractor", scripted_third]) == 2
+    assert "read only when named (--real-third)" in capsys.readouterr().err
+    assert B.main(["--real-third", str(path), "--extractor", scripted_third]) == 0
+    out = capsys.readouterr().out
+    assert "third.jsonl (holdout-real-3)" in out
+    assert "[holdout-real-2], and [holdout-real-3]" not in out and "[holdout-real-2] and [holdout-real-3]" in out
+    assert out.index("\n[holdout-real-2] ") < out.index("\n[holdout-real-3] ") < out.index("\n[tune] ")
+    assert "[holdout-real-3] 4 rows, 3 with commitments, 3 labelled, 3 predicted" in out
+    assert "strict       precision 0.333 [0.061, 0.792]  recall 0.333 [0.061, 0.792]  (tp 1, fp 2, fn 2)" in out
+    assert "[holdout-real-3 / casino] 4 rows" in out
+
+
+def test_the_third_draw_is_never_printed_row_by_row_and_holds_only_its_split(
+        tmp_path: Path, scripted_third: str, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _third_file(tmp_path)
+    assert B.main(["--errors", "--real-third", str(path), "--extractor", scripted_third]) == 0
+    out = capsys.readouterr().out
+    assert not any(row_id in out for row_id, _, _ in THIRD_ROWS)
+    assert not any(f'"text": "{text}"' in out for _, text, _ in THIRD_ROWS)
+    tune = _third_file(tmp_path, split="tune")
+    assert B.main(["--real-third", str(tune), "--extractor", scripted_third]) == 2
+    assert "row 'third/1': field split: an added row is holdout-real-3, got 'tune'" in capsys.readouterr().err
