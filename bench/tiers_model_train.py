@@ -48,15 +48,14 @@ sys.path.insert(0, str(HERE))
 from tiers_corpus import CORPORA, Row, load_corpora  # noqa: E402
 
 from daishi_forensics.injection.tier_model import (  # noqa: E402
-    CHAR_SIZES,
-    FEATURE_CAP,
+    FEATURE_SPEC,
     FORMAT,
     MODEL_FILE,
     features,
     model_from_json,
 )
 from daishi_forensics.injection import tiers  # noqa: E402
-from daishi_forensics.injection.tier_rules import Text, cues, judge, normalize  # noqa: E402
+from daishi_forensics.injection.tier_rules import Text, cues, judge, normalize, signs  # noqa: E402
 
 @dataclass(frozen=True)
 class Settings:
@@ -113,7 +112,11 @@ def sample_weights(rows: Sequence[Row], source_cap: float = SETTINGS.source_cap)
 
 def row_grams(rows: Sequence[Row]) -> list[frozenset[str]]:
     """The n-grams of each row's normalized text (what the model reads)."""
-    return [features(normalize(r.text).folded) for r in rows]
+    out = []
+    for r in rows:
+        text = normalize(r.text)
+        out.append(features(text.folded, signs(text)))
+    return out
 
 
 def fit(rows: Sequence[Row], settings: Settings = SETTINGS,
@@ -212,17 +215,17 @@ def build(folder: Path = CORPORA) -> str:
     tune = [r for r in rows if r.split == "tune"]
     bias, weights, fit_facts = fit(train)
     draft = model_from_json({"format": FORMAT, "version": 1, "bias": bias, "threshold": 0.0, "weights": weights,
-                             "features": {"char_sizes": list(CHAR_SIZES), "words": [1, 2], "cap": FEATURE_CAP}})
+                             "features": FEATURE_SPEC})
     scored = []
     for r in tune:
         text = normalize(r.text)
         ruled, offset = hearing(text)
-        scored.append((r, ruled, None if offset is None else draft.score(text).value - offset))
+        scored.append((r, ruled, None if offset is None else draft.score(text, signs(text)).value - offset))
     threshold, tune_facts = choose_threshold(scored)
     obj = {
         "format": FORMAT,
         "version": 1,
-        "features": {"char_sizes": list(CHAR_SIZES), "words": [1, 2], "cap": FEATURE_CAP},
+        "features": FEATURE_SPEC,
         "bias": bias,
         "threshold": threshold,
         "weights": weights,

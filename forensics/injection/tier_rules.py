@@ -72,6 +72,7 @@ __all__ = [
     "judge",
     "matches",
     "cues",
+    "signs",
 ]
 
 Tier = Literal["persuasion", "hijack", "protocol"]
@@ -1484,6 +1485,24 @@ _CUE_RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        "reader-setup", "hijack", "cue", "cue",
+        _rx(r"\byou\s+(?:were|have\s+been|had\s+been|got)\s+(?:told|instructed|programmed|set\s+up|configured|briefed|"
+            r"designed|trained|built|created|made|given\s+(?:instructions|orders|a\s+(?:rule|prompt|password|secret)))\b"
+            r"|\b(?:were|have)\s+you\s+(?:been\s+)?(?:told|instructed|programmed|set\s+up|configured|briefed|designed|"
+            r"trained)\b"
+            r"|\byou(?:'re|\s+are)\s+(?:no\s+longer|not\s+(?:a|an)\s+\w+\s+any\s*more)\b"
+            r"|\byou(?:'re|\s+are)\s+now\s+(?:playing|acting|a|an|the)\b"
+            r"|\byour\s+(?:setup|set-up|programming|configuration|config|briefing|operator|owner|creator|handler|"
+            r"system\s+message|hidden\s+(?:rules?|notes?|text))\b"
+            r"|\bbefore\s+(?:this|the)\s+(?:match|game|conversation|chat|session)\s+(?:started|began|begun)\b"
+            r"|\btreat\s+me\s+(?:as|like)\s+(?:them|him|her|your)\b|\bthe\s+(?:secret|passphrase|code)\s+(?:is|was)\s+['\"]"
+            r"|^[ \t]*todo\s*:"),
+        "the text speaks to the reader of how it was set up, told or made, or of what it is now",
+        gate=(
+            "you", "were", "have", "your", "before", "treat", "the", "todo",
+        ),
+    ),
+    Rule(
         "model-words", "hijack", "cue", "cue",
         _rx(r"\b(?:ai|llm|gpt\w*|chatbot|bot|assistant|language\s+model|model|prompt|jailbreak\w*|"
             r"roleplay|role-play|persona)\b"),
@@ -1611,3 +1630,11 @@ def cues(text: Text) -> tuple[RuleMatch, ...]:
     of the model's control layer alone ("your instructions") are no cue: the learned model
     already weighs them most, and a player's instructions to its team are the game."""
     return tuple(matches(_CUES, text, first=True))
+
+
+def signs(text: Text) -> tuple[str, ...]:
+    """The names of every weak hint and cue that matches ``text``, sorted: the mechanisms the
+    rules see a sign of without deciding.  The learned score reads them as features
+    (:mod:`.tier_model`), so what the rules know of a mechanism carries to phrasings no rule
+    was written for."""
+    return tuple(sorted({m.rule.name for m in matches(_WEAK + _CUES, text)}))

@@ -65,7 +65,7 @@ from typing import Any
 from daishi_forensics.replay import RecordLog, Table, int_column, position
 
 from .tier_model import LEARNED_RULE, load_model
-from .tier_rules import RULES, TIER_CAP, TIERS, Rule, Tier, cues, judge, normalize
+from .tier_rules import RULES, TIER_CAP, TIERS, Rule, Tier, cues, judge, normalize, signs
 
 __all__ = [
     "TIERS",
@@ -159,7 +159,7 @@ def _classify(text: str, model: bool) -> TierVerdict:
         if words < UNCUED_WORDS:
             return TierVerdict("persuasion", None, verdict.reason + "; no cue for the learned score", norm.truncated)
         heard = f"no cue, but {UNCUED_WORDS} words or more: heard as a long text"
-    scored = load_model().score(norm)
+    scored = load_model().score(norm, signs(norm))
     if not cue:
         scored = replace(scored, threshold=scored.threshold + UNCUED_MARGIN)
     if scored.flagged:
