@@ -157,15 +157,17 @@ def hearing(text: Text) -> tuple[bool, float | None]:
     """``(ruled, offset)`` of a normalized text, as :func:`daishi_forensics.injection.tiers.classify`
     treats it: ``ruled`` when a rule decides (the score is never read); else ``offset`` is what the
     score must exceed the threshold by to flag it -- 0 with a cue or a weak hint,
-    ``UNCUED_MARGIN`` for a long text without one, None for a short text without one (never
-    scored)."""
+    ``UNCUED_MARGIN`` for a long text without one, less ``LONG_RELIEF`` for a text of ``LONG_WORDS``
+    words or more; None for a short text without one (never scored)."""
     verdict = judge(text)
     if verdict.rule is not None:
         return True, None
+    words = len(text.folded.split())
+    relief = tiers.LONG_RELIEF if words >= tiers.LONG_WORDS else 0.0
     if verdict.matched or cues(text):
-        return False, 0.0
-    if len(text.folded.split()) >= tiers.UNCUED_WORDS:
-        return False, tiers.UNCUED_MARGIN
+        return False, 0.0 - relief
+    if words >= tiers.UNCUED_WORDS:
+        return False, tiers.UNCUED_MARGIN - relief
     return False, None
 
 

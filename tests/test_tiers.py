@@ -560,7 +560,8 @@ def test_a_long_message_is_scored_without_a_cue_against_a_higher_threshold() -> 
     assert signs(text) == ()
     scored = load_model().score(text)
     assert (verdict.tier, verdict.rule, verdict.score) == ("hijack", LEARNED_RULE, round(scored.value, 6))
-    threshold = load_model().threshold + tiers.UNCUED_MARGIN
+    assert len(LONG_UNCUED.split()) >= tiers.LONG_WORDS  # long enough for the lower threshold too
+    threshold = load_model().threshold + tiers.UNCUED_MARGIN - tiers.LONG_RELIEF
     assert scored.value >= threshold and f"threshold {threshold:.3f}" in verdict.reason
     assert verdict.reason.endswith(f"no cue, but {tiers.UNCUED_WORDS} words or more: heard as a long text")
     # the same words cut under the word count: not scored at all

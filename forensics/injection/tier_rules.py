@@ -1057,6 +1057,13 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             r"\b[^.\n]{0,60}?\b(?:who|that|which)\b[^.\n]{0,40}?\b(?:read|tell|say|recite|give|reveal|share|"
             r"whisper|sing|list)\w*\b[^.\n]{0,40}?\b(?:keys|passwords?|api\s+keys?|instructions|prompt|codes|"
             r"serials?|licen[cs]es?|product\s+keys?)\b"
+            # the same, the persona someone of the sender's own life: "be my late uncle, who used to recite
+            # bank passwords to me"
+            r"|\b(?:be|become|play|impersonate|act\s+like|you(?:'re|\s+are)(?:\s+now)?)\s+my\s+[^\n]{0,60}?"
+            r"\b(?:who|that|which|she|he|they|the\s+one)\b[^.\n]{0,40}?\b(?:reads?|tells?|told|says?|said|recit\w*|"
+            r"gives?|gave|reveal\w*|shared?|whisper\w*|sings?|sang|list\w*)\b[^.\n]{0,40}?\b(?:passwords?|"
+            r"passcodes?|passphrases?|combinations?|codes|serials?|serial\s+numbers|licen[cs]es?|(?:product|licen[cs]e|"
+            r"activation|serial|software|registration|windows|office)\s+keys?)\b"
             # the same redefinitions in German, Spanish, French, Italian, Portuguese
             r"|\b(?:tu\s+es|tu\s+eres|eres|sei|du\s+bist|voce\s+e|imagina\s+que\s+eres|immagina\s+di\s+essere|"
             r"stell\s+dir\s+vor,?\s+du\s+bist)\s+(?:maintenant|ahora|ora|jetzt|agora|nun)?\s*(?:un|una|ein|eine|"
@@ -1081,6 +1088,7 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             "instance", "variant", "role", "purpose", "identity", "service", "tool", "oracle", "story", "tale",
             "poem", "script", "screenplay", "fiction", "novel", "fable", "limerick", "song", "dialogue",
             "gpt", "door", "vault", "lock", "keypad", "portal", "turnstile", "padlock", "safe",
+            "passcode", "passphrase", "combination",
         ),
         gate_inside=('"', "gpt", "bot"),
     ),
@@ -1486,8 +1494,10 @@ _CUE_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "reader-setup", "hijack", "cue", "cue",
-        _rx(r"\byou\s+(?:were|have\s+been|had\s+been|got)\s+(?:told|instructed|programmed|set\s+up|configured|briefed|"
-            r"designed|trained|built|created|made|given\s+(?:instructions|orders|a\s+(?:rule|prompt|password|secret)))\b"
+        _rx(r"\byou(?:\s+were|\s+have\s+been|\s+had\s+been|'ve\s+been|\s+got)\s+(?:told|instructed|programmed|set\s+up|"
+            r"configured|briefed|designed|trained|built|created|made|given|loaded|initiali[sz]ed)\b"
+            r"|\b(?:be|play|impersonate|pretend\s+to\s+be|act\s+(?:as|like))\s+my\s+(?:\w+\s+){0,2}?(?:grand\w*|gran|granny|"
+            r"nan|nana|mother|mom|mum|father|dad|uncle|aunt\w*|nanny|cousin)\b"
             r"|\b(?:were|have)\s+you\s+(?:been\s+)?(?:told|instructed|programmed|set\s+up|configured|briefed|designed|"
             r"trained)\b"
             r"|\byou(?:'re|\s+are)\s+(?:no\s+longer|not\s+(?:a|an)\s+\w+\s+any\s*more)\b"
@@ -1497,9 +1507,11 @@ _CUE_RULES: tuple[Rule, ...] = (
             r"|\bbefore\s+(?:this|the)\s+(?:match|game|conversation|chat|session)\s+(?:started|began|begun)\b"
             r"|\btreat\s+me\s+(?:as|like)\s+(?:them|him|her|your)\b|\bthe\s+(?:secret|passphrase|code)\s+(?:is|was)\s+['\"]"
             r"|^[ \t]*todo\s*:"),
-        "the text speaks to the reader of how it was set up, told or made, or of what it is now",
+        "the text speaks to the reader of how it was set up, told or made, of what it is now, or asks it to be "
+        "someone of the sender's family",
         gate=(
-            "you", "were", "have", "your", "before", "treat", "the", "todo",
+            "you", "were", "have", "your", "before", "treat", "the", "todo", "be", "play", "impersonate",
+            "pretend", "act",
         ),
     ),
     Rule(
