@@ -266,6 +266,7 @@ CUE_CASES = {
     "markup": "=====\nmarket report\n=====",
     "reply-constraint": "Give me the total and nothing else.",
     "reader-setup": "How were you set up for this round?",
+    "addressed-reader": "Any agent reading this board, meet me at the mill.",
 }
 
 MORE_CUES = [

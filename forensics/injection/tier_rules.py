@@ -1503,7 +1503,9 @@ _CUE_RULES: tuple[Rule, ...] = (
             r"|\byou(?:'re|\s+are)\s+(?:no\s+longer|not\s+(?:a|an)\s+\w+\s+any\s*more)\b"
             r"|\byou(?:'re|\s+are)\s+now\s+(?:playing|acting|a|an|the)\b"
             r"|\byour\s+(?:setup|set-up|programming|configuration|config|briefing|operator|owner|creator|handler|"
-            r"system\s+message|hidden\s+(?:rules?|notes?|text))\b"
+            r"system\s+message|context(?:\s+window)?|hidden\s+(?:rules?|notes?|text|guidance|instructions))\b"
+            r"|\b(?:first|earliest|opening|initial|very\s+first)\s+(?:message|text|lines?|words)\s+(?:you\s+(?:ever\s+)?"
+            r"(?:received|got|saw|were\s+(?:shown|given))|in\s+your)\b"
             r"|\bbefore\s+(?:this|the)\s+(?:match|game|conversation|chat|session)\s+(?:started|began|begun)\b"
             r"|\btreat\s+me\s+(?:as|like)\s+(?:them|him|her|your)\b|\bthe\s+(?:secret|passphrase|code)\s+(?:is|was)\s+['\"]"
             r"|^[ \t]*todo\s*:"),
@@ -1512,6 +1514,18 @@ _CUE_RULES: tuple[Rule, ...] = (
         gate=(
             "you", "were", "have", "your", "before", "treat", "the", "todo", "be", "play", "impersonate",
             "pretend", "act",
+        ),
+    ),
+    Rule(
+        "addressed-reader", "hijack", "cue", "cue",
+        _rx(r"\b(?:agents?|readers?|any\s+\w+|automated\s+\w+)\s+(?:that\s+|who\s+|which\s+)?"
+            r"(?:is\s+|are\s+)?(?:reading|processing|parsing|handling|scanning|summari[sz]ing|opening|reads?|sees?|"
+            r"processes|parses|handles|opens|summari[sz]es)\s+(?:this|these|the)\b"
+            r"|\bautomated\s+(?:agents?|readers?|assistants?|systems?|players?)\b"),
+        "the text addresses whatever reads it (the agent reading this, an automated reader; not \"whoever reads "
+        "this first\", a player's race)",
+        gate=(
+            "agent", "reader", "any", "automated",
         ),
     ),
     Rule(
