@@ -88,7 +88,13 @@ out of fold on train + tune (at margins 1.0 and 1.5: 0.944 / 0.922, 0.961 / 0.95
 at 2 of 1,660 persuasion rows flagged, both by rules).  16 was best out of fold, but fitted on the whole
 train split it scores the tests' hand-written in-game lookalikes ("Stay in character, the play starts
 in five minutes!") 0.3 over its threshold: weaker regularization learns the written rows' phrasing,
-which other games' chat does not share.  So 4 is kept."""
+which other games' chat does not share.  So 4 is kept.  Measured again with the skeleton and sign
+features and 204 more written rows (``--grid capacity`` and ``--grid margin``, folds by author): C = 16
+catches more out of fold (0.922 against 0.902 at margin 1.5, the same 2 of 1,690 persuasion rows
+flagged), and margin 1.0 at C = 4 too (0.920), but fitted on the train split each flags written game
+lookalikes of the tests ("Stay in character, the play starts in five minutes!", "In this game you play
+the character of a merchant who trades wheat.") -- so C = 4 and margin 1.5 stay, and the margin is
+relieved for long messages only (``tiers.LONG_RELIEF``)."""
 PLACES = 6
 """Decimals kept of each weight."""
 

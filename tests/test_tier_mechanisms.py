@@ -68,7 +68,9 @@ def test_the_reader_setup_cue_is_found_and_decides_nothing(text: str) -> None:
 
 def test_players_talk_of_plans_is_no_reader_setup_cue() -> None:
     for text in ("What did a_5 tell you about the ford?", "Your plan for spring looks good.",
-                 "You're now my closest ally.", "Be my ally in the west."):
+                 "You're now my closest ally.", "Be my ally in the west.",
+                 # told by someone named: a player's report, not the reader's setup
+                 "Everything you were told by the east was a lie.", "What were you told by the council?"):
         assert "reader-setup" not in signs(normalize(text)), text
 
 

@@ -1495,11 +1495,11 @@ _CUE_RULES: tuple[Rule, ...] = (
     Rule(
         "reader-setup", "hijack", "cue", "cue",
         _rx(r"\byou(?:\s+were|\s+have\s+been|\s+had\s+been|'ve\s+been|\s+got)\s+(?:told|instructed|programmed|set\s+up|"
-            r"configured|briefed|designed|trained|built|created|made|given|loaded|initiali[sz]ed)\b"
+            r"configured|briefed|designed|trained|built|created|made|given|loaded|initiali[sz]ed)\b(?!\s+by\b)"
             r"|\b(?:be|play|impersonate|pretend\s+to\s+be|act\s+(?:as|like))\s+my\s+(?:\w+\s+){0,2}?(?:grand\w*|gran|granny|"
             r"nan|nana|mother|mom|mum|father|dad|uncle|aunt\w*|nanny|cousin)\b"
             r"|\b(?:were|have)\s+you\s+(?:been\s+)?(?:told|instructed|programmed|set\s+up|configured|briefed|designed|"
-            r"trained)\b"
+            r"trained)\b(?!\s+by\b)"
             r"|\byou(?:'re|\s+are)\s+(?:no\s+longer|not\s+(?:a|an)\s+\w+\s+any\s*more)\b"
             r"|\byou(?:'re|\s+are)\s+now\s+(?:playing|acting|a|an|the)\b"
             r"|\byour\s+(?:setup|set-up|programming|configuration|config|briefing|operator|owner|creator|handler|"
