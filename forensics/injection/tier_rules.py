@@ -449,7 +449,8 @@ _SOFTWARE = (
     r"(?:ai|a\.i\.|ais|chatbot|assistant|(?:ai|language|chat)\s+models?|llm|program|programme|script|software|"
     r"function|api|terminal|shell|console|compiler|interpreter|debugger|debugging\s+tool|parser|emulator|"
     r"virtual\s+machine|cmd|bash|repl|python\s+\w+|linux\s+\w+|search\s+engine|database|calculator|"
-    r"(?:\w+\s+)?(?:ai|assistant)\s+(?:system|tool|service))"
+    r"(?:\w+\s+)?(?:ai|assistant)\s+(?:system|tool|service)|(?:data|export|backup|logging|lookup|storage|file|dump)\s+"
+    r"(?:\w+\s+)?(?:service|tool|utility))"
 )
 """Software a model can be redefined as, unambiguous even after a bare "you are a": not "machine",
 "robot", "tool", "model" or "bot", which are praise or insults between players."""
@@ -1019,6 +1020,10 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             r"|\b(?:you(?:'re|\s+are)|you\s+were|let'?s\s+say\s+you(?:'re|\s+are))\s+(?:not|no\s+longer)\b"
             r"[^.\n]{0,40}?\b(?:but|rather|instead)\s+(?:an?\s+)?(?:[\w-]+\s+){0,2}?" + _MACHINE + r"\b"
             r"|(?:^|[.!?;:]\s+)be\s+(?:an?|the|my)\s+(?:[\w-]+\s+){0,2}?" + _MACHINE + r"\s+(?:with|that|who|which)\b"
+            # one identity taken away, a program's given in the next breath: "you are no longer a player. You are
+            # the game's helper NPC"
+            r"|\byou(?:'re|\s+are)\s+(?:no\s+longer|not)\s+(?:a|an|the|my)\s+[^\n]{0,60}?\byou(?:'re|\s+are)\s+(?:now\s+)?"
+            r"(?:a|an|the|my)\s+(?:[\w'-]+\s+){0,3}?(?:" + _SOFTWARE[3:-1] + r"|npc|non-?player\s+character)s?\b"
             r"|\byou\s+were\s+(?:built|designed|programmed|coded|engineered)\s+(?:as|to\s+be)\b"
             r"|\b(?:you|yourself)\b(?:\s+\w+){0,3}?\s+(?:reprogrammed|reconfigured|rewired|reinitiali[sz]ed|"
             r"rebooted|re-?trained|jailbroken|re-?programmed)\b"
@@ -1088,7 +1093,7 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             "instance", "variant", "role", "purpose", "identity", "service", "tool", "oracle", "story", "tale",
             "poem", "script", "screenplay", "fiction", "novel", "fable", "limerick", "song", "dialogue",
             "gpt", "door", "vault", "lock", "keypad", "portal", "turnstile", "padlock", "safe",
-            "passcode", "passphrase", "combination",
+            "passcode", "passphrase", "combination", "utility",
         ),
         gate_inside=('"', "gpt", "bot"),
     ),
@@ -1262,6 +1267,12 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             r"|\bwhat\s+(?:were|are|was|is)\s+your\s+(?:\w+\s+)?(?:instructions|directives|guidelines)\b"
             r"|\bwhat\s+(?:were|are)\s+you\s+(?:instructed|programmed)\b"
             r"|\bwhat\s+(?:were|was)\s+you\s+told\s+(?:before|at\s+the\s+(?:start|beginning))\b"
+            # what the reader was told, by no one named, asked for word for word
+            r"|\bwhat\s+(?:exactly\s+)?(?:were\s+you|you\s+were|have\s+you\s+been|you've\s+been)\s+(?:told|instructed|"
+            r"given|asked)\b(?!\s+by\b)[^\n]{0,80}?\b(?:quote|verbatim|word\s+for\s+word|exact\s+(?:words|wording)|"
+            r"exactly\s+as\s+(?:written|given|said))"
+            r"|\b(?:quote|recite|copy|paste|repeat)\s+(?:back\s+|out\s+)?(?:exactly\s+|verbatim\s+)?what\s+(?:you\s+were|were\s+you)\s+"
+            r"(?:told|instructed|given)\b(?!\s+by\b)"
             r"|\b(?:line|sentence|word|paragraph|part|section)s?\s+of\s+your\s+(?:\w+\s+)?(?:instructions|prompt|"
             r"system\s+message|configuration)\b"
             r"|\byour\s+(?:system\s+|initial\s+|setup\s+)?prompt\s+(?:contains?|says?|tells?|includes?|mentions?|"
@@ -1289,7 +1300,7 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             "prompt", "instruction", "instrucc", "istruzioni", "anweisungen", "instrucoes", "consignes",
             "systemprompt", "directive", "guideline", "configuration", "system message", "context", "scaffold",
             "harness", "framework", "notes", "memory", "conversation", "content", "rules", "given", "provided",
-            " fed", "initiali", "set up", "configured", "instructed", "programmed", "told", "above",
+            " fed", "initiali", "set up", "configured", "instructed", "programmed", "told", "asked", "above",
             "before this", "prior to this", "preceding", "supposed", "allowed", "permitted", "transcript",
             "chat", "history", "startup", "boot", "hidden", "preset", "argument", "parameter", "schema",
             "functions", "keys", "internal", "state", "line", "sentence", "word", "paragraph", "part",
@@ -1486,10 +1497,13 @@ _CUE_RULES: tuple[Rule, ...] = (
         _rx(r"\bnothing\s+(?:else|more)\b|\bno\s+other\s+(?:text|words?|characters?|output|commentary)\b"
             r"|\b(?:only|just)\s+(?:the\s+|this\s*:?\s*)?(?:result|output|answer|translation|decoded|two\s+words|phrase|"
             r"string|line|response)\b|\b(?:contain|consist\s+of)\s+only\b|\bwithout\s+(?:any\s+)?(?:explanation|commentary)\b"
-            r"|\b(?:text|result|output|answer|translation|string|phrase)\s+only\b"),
-        "the text limits what the reply may contain (nothing else, only the result, no other text)",
+            r"|\b(?:text|result|output|answer|translation|string|phrase)\s+only\b"
+            r"|\b(?:modify|change|rewrite|adjust|alter|edit|append\s+to|add\s+to)\s+your\s+(?:answer|response|reply|output)s?\b"),
+        "the text limits what the reply may contain (nothing else, only the result, no other text) or reshapes it "
+        "(modify your answer)",
         gate=(
-            "nothing", "no other", "only", "just", "contain", "consist", "without",
+            "nothing", "no other", "only", "just", "contain", "consist", "without", "modify", "change", "rewrite",
+            "adjust", "alter", "edit", "append", "add",
         ),
     ),
     Rule(
