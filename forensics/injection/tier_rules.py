@@ -1594,9 +1594,13 @@ _BY_BEGINNING, _BY_INSIDE = _index_gates(RULES)
 _BEGINNINGS = frozenset(_BY_BEGINNING)
 
 
-def _admitted(text: Text) -> set[int]:
+def _admitted(text: Text) -> frozenset[int]:
     """The ids of the rules of :data:`RULES` whose gate ``text`` passes: one set intersection and
-    one scan per distinct anchor, instead of a check per rule."""
+    one scan per distinct anchor, instead of a check per rule.  The last text's answer is kept
+    (:func:`judge`, :func:`cues` and :func:`signs` ask in turn about the same text)."""
+    last = _last_admitted
+    if last[0] is text:
+        return last[1]
     out: set[int] = set()
     for key in text.prefixes & _BEGINNINGS:
         out |= _BY_BEGINNING[key]
@@ -1604,11 +1608,21 @@ def _admitted(text: Text) -> set[int]:
     for anchor, is_cased, ids in _BY_INSIDE:
         if anchor in (cased if is_cased else folded):
             out |= ids
-    return out
+    answer = frozenset(out)
+    _remember_admitted(text, answer)
+    return answer
+
+
+_last_admitted: tuple[Text | None, frozenset[int]] = (None, frozenset())
+
+
+def _remember_admitted(text: Text, ids: frozenset[int]) -> None:
+    global _last_admitted
+    _last_admitted = (text, ids)  # one assignment: a reader sees the old pair or the new, never half
 
 
 def matches(rules: Iterable[Rule], text: Text, *, first: bool = False,
-            admitted: set[int] | None = None) -> list[RuleMatch]:
+            admitted: frozenset[int] | None = None) -> list[RuleMatch]:
     """The rules of ``rules`` that match ``text``, in order, with the span each matched
     (only the first when ``first``).  ``admitted``: :func:`_admitted` of ``text``, if known."""
     if admitted is None:
