@@ -17,7 +17,8 @@ A verdict comes from two parts, combined in a fixed order (:func:`classify`):
 2. **The learned score** (:mod:`.tier_model`), only when no rule decided *and* the
    message shows a sign of addressing a model -- a single weak hint (one is not enough
    for the rules) or a ``cue`` (:func:`.tier_rules.cues`: a dictated output string,
-   words of models and prompts, of passwords, template markup).  It is a linear model
+   words of models and prompts, of passwords, template markup, a reply constrained or
+   reshaped, how the reader was told, set up or made, the agent "reading this").  It is a linear model
    over character and word n-grams, trained on the tier corpora's ``train`` split and
    shipped as a JSON file this code evaluates itself; its threshold is the score at
    which, of the ``tune`` split's persuasion rows this path would hear, it flags no real
