@@ -18,12 +18,13 @@ A verdict comes from two parts, combined in a fixed order (:func:`classify`):
    message shows a sign of addressing a model -- a single weak hint (one is not enough
    for the rules) or a ``cue`` (:func:`.tier_rules.cues`: a dictated output string,
    words of models and prompts, of passwords, template markup, a reply constrained or
-   reshaped, how the reader was told, set up or made, the agent "reading this").  It is a linear model
-   over character and word n-grams, trained on the tier corpora's ``train`` split and
+   reshaped, how the reader was told, set up or made, the agent "reading this").  It is a
+   linear model over character and word n-grams, sentence frames and the rules' signs
+   (:mod:`.tier_model`), trained on the tier corpora's ``train`` split and
    shipped as a JSON file this code evaluates itself; its threshold is the score at
    which, of the ``tune`` split's persuasion rows this path would hear, it flags no real
    negotiation turn and at most 1% of the written in-game lookalikes, plus a margin of
-   1.0 (game talk from elsewhere sits further from the training text).  At or over
+   1.5 (game talk from elsewhere sits further from the training text).  At or over
    it the message is ``hijack`` with the rule ``learned-score``, and the reason gives
    the score, the threshold, the n-grams that weighed most and the sign that let it be
    heard.  Without a sign, a short message is never scored: on game chat it was not
