@@ -68,6 +68,8 @@ class Row:
     split: str
     seen: bool = False
     """The row is in the development corpus the current rules were written against."""
+    placed: bool = False
+    """A written row placed in ``train`` when it was written (training text for the learned scorer)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +129,7 @@ def parse_row(obj: Any, where: str) -> Row:
         if flag in obj and obj[flag] is not True:
             raise CorpusError(f"{where} (id {obj['id']}): field {flag!r} must be true when present")
     return Row(obj["id"], obj["text"], obj["tier"], obj["mechanism"], obj["source"], obj["license"],
-               obj["split"], bool(obj.get("seen")))
+               obj["split"], bool(obj.get("seen")), bool(obj.get("placed")))
 
 
 def load_corpora(folder: Path = CORPORA) -> list[Row]:

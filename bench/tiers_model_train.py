@@ -48,15 +48,14 @@ sys.path.insert(0, str(HERE))
 from tiers_corpus import CORPORA, Row, load_corpora  # noqa: E402
 
 from daishi_forensics.injection.tier_model import (  # noqa: E402
-    CHAR_SIZES,
-    FEATURE_CAP,
+    FEATURE_SPEC,
     FORMAT,
     MODEL_FILE,
     features,
     model_from_json,
 )
 from daishi_forensics.injection import tiers  # noqa: E402
-from daishi_forensics.injection.tier_rules import Text, cues, judge, normalize  # noqa: E402
+from daishi_forensics.injection.tier_rules import Text, cues, judge, normalize, signs  # noqa: E402
 
 @dataclass(frozen=True)
 class Settings:
@@ -89,7 +88,13 @@ out of fold on train + tune (at margins 1.0 and 1.5: 0.944 / 0.922, 0.961 / 0.95
 at 2 of 1,660 persuasion rows flagged, both by rules).  16 was best out of fold, but fitted on the whole
 train split it scores the tests' hand-written in-game lookalikes ("Stay in character, the play starts
 in five minutes!") 0.3 over its threshold: weaker regularization learns the written rows' phrasing,
-which other games' chat does not share.  So 4 is kept."""
+which other games' chat does not share.  So 4 is kept.  Measured again with the skeleton and sign
+features and 204 more written rows (``--grid capacity`` and ``--grid margin``, folds by author): C = 16
+catches more out of fold (0.922 against 0.902 at margin 1.5, the same 2 of 1,690 persuasion rows
+flagged), and margin 1.0 at C = 4 too (0.920), but fitted on the train split each flags written game
+lookalikes of the tests ("Stay in character, the play starts in five minutes!", "In this game you play
+the character of a merchant who trades wheat.") -- so C = 4 and margin 1.5 stay, and the margin is
+relieved for long messages only (``tiers.LONG_RELIEF``)."""
 PLACES = 6
 """Decimals kept of each weight."""
 
@@ -113,7 +118,11 @@ def sample_weights(rows: Sequence[Row], source_cap: float = SETTINGS.source_cap)
 
 def row_grams(rows: Sequence[Row]) -> list[frozenset[str]]:
     """The n-grams of each row's normalized text (what the model reads)."""
-    return [features(normalize(r.text).folded) for r in rows]
+    out = []
+    for r in rows:
+        text = normalize(r.text)
+        out.append(features(text.folded, signs(text)))
+    return out
 
 
 def fit(rows: Sequence[Row], settings: Settings = SETTINGS,
@@ -154,15 +163,17 @@ def hearing(text: Text) -> tuple[bool, float | None]:
     """``(ruled, offset)`` of a normalized text, as :func:`daishi_forensics.injection.tiers.classify`
     treats it: ``ruled`` when a rule decides (the score is never read); else ``offset`` is what the
     score must exceed the threshold by to flag it -- 0 with a cue or a weak hint,
-    ``UNCUED_MARGIN`` for a long text without one, None for a short text without one (never
-    scored)."""
+    ``UNCUED_MARGIN`` for a long text without one, less ``LONG_RELIEF`` for a text of ``LONG_WORDS``
+    words or more; None for a short text without one (never scored)."""
     verdict = judge(text)
     if verdict.rule is not None:
         return True, None
+    words = len(text.folded.split())
+    relief = tiers.LONG_RELIEF if words >= tiers.LONG_WORDS else 0.0
     if verdict.matched or cues(text):
-        return False, 0.0
-    if len(text.folded.split()) >= tiers.UNCUED_WORDS:
-        return False, tiers.UNCUED_MARGIN
+        return False, 0.0 - relief
+    if words >= tiers.UNCUED_WORDS:
+        return False, tiers.UNCUED_MARGIN - relief
     return False, None
 
 
@@ -212,17 +223,17 @@ def build(folder: Path = CORPORA) -> str:
     tune = [r for r in rows if r.split == "tune"]
     bias, weights, fit_facts = fit(train)
     draft = model_from_json({"format": FORMAT, "version": 1, "bias": bias, "threshold": 0.0, "weights": weights,
-                             "features": {"char_sizes": list(CHAR_SIZES), "words": [1, 2], "cap": FEATURE_CAP}})
+                             "features": FEATURE_SPEC})
     scored = []
     for r in tune:
         text = normalize(r.text)
         ruled, offset = hearing(text)
-        scored.append((r, ruled, None if offset is None else draft.score(text).value - offset))
+        scored.append((r, ruled, None if offset is None else draft.score(text, signs(text)).value - offset))
     threshold, tune_facts = choose_threshold(scored)
     obj = {
         "format": FORMAT,
         "version": 1,
-        "features": {"char_sizes": list(CHAR_SIZES), "words": [1, 2], "cap": FEATURE_CAP},
+        "features": FEATURE_SPEC,
         "bias": bias,
         "threshold": threshold,
         "weights": weights,

@@ -2,8 +2,13 @@
 
 The rules (:mod:`.tier_rules`) name a mechanism and quote a span; they miss what they
 were not written for.  The learned score is a second opinion on the messages no rule
-flags: a logistic-regression model over the normalized text's character 3- to 5-grams
-and word 1- and 2-grams, fitted on the ``train`` split of the tier corpora only, with its
+flags: a logistic-regression model over the normalized text's character 3- to 5-grams,
+word 1- and 2-grams, the 3- and 4-grams of its *function-word skeleton* (every word that
+is not a pronoun, auxiliary, determiner, preposition, conjunction or negation becomes
+``_``: "you are no longer a player" and "you are no longer a guard" share
+``you are no longer a _``, a frame that carries from one author's wording to another's)
+and the *signs* the rules saw without deciding (:func:`.tier_rules.signs`: a weak hint
+or a cue, as ``r:`` features), fitted on the ``train`` split of the tier corpora only, with its
 threshold chosen on the ``tune`` split: over the persuasion rows the classifier would
 score (see :mod:`.tiers`), it flags no real negotiation turn and at most 1% of the written
 in-game lookalikes (the evaluation design's injection tiers: false positives on real play
@@ -24,6 +29,8 @@ n-grams that weighed most.
 
 >>> sorted(features("ok go"))
 ['b:ok go', 'c: go', 'c:k g', 'c:k go', 'c:ok ', 'c:ok g', 'c:ok go', 'w:go', 'w:ok']
+>>> sorted(g for g in features("you are no longer a guard", ("role-assignment",)) if g[0] in "kr")[-4:]
+['k:no longer a _', 'k:you are no', 'k:you are no longer', 'r:role-assignment']
 """
 
 from __future__ import annotations
@@ -31,7 +38,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -45,6 +52,9 @@ __all__ = [
     "FORMAT",
     "FEATURE_CAP",
     "CHAR_SIZES",
+    "SKELETON_SIZES",
+    "FUNCTION_WORDS",
+    "FEATURE_SPEC",
     "features",
     "TierModel",
     "LearnedScore",
@@ -71,14 +81,39 @@ CHAR_SIZES = (3, 4, 5)
 TOP = 5
 """N-grams named in a learned verdict's reason."""
 
+SKELETON_SIZES = (3, 4)
+"""Lengths of the n-grams of the function-word skeleton."""
+
+FUNCTION_WORDS = frozenset("""
+    i me my mine myself we us our ours you your yours yourself yourselves he him his she her hers it its
+    they them their theirs this that these those who whom whose which what when where why how
+    a an the some any no not never none nothing every each all both either neither other another such
+    am is are was were be been being have has had do does did will would shall should can could may
+    might must ought let lets s re ve ll d t m
+    to of in on at by for from with without about into onto over under before after above below
+    between through during until since than as like unlike upon within
+    and or but nor so yet if then else because while though although unless whether
+    now just only also still already again ever more most less least very too here there
+    up down out off away back instead longer anymore
+""".split())
+"""The words a skeleton keeps (:func:`features`): closed-class words, whose order is how a
+sentence is built rather than what it is about."""
+
+FEATURE_SPEC: dict[str, Any] = {"char_sizes": list(CHAR_SIZES), "words": [1, 2],
+                                "skeleton": list(SKELETON_SIZES), "signs": True, "cap": FEATURE_CAP}
+"""The ``features`` field of a model file this version computes."""
+
 _TOKEN = re.compile(r"\w+|[^\w\s]+")
+_WORDS = re.compile(r"[^\W_]+")
 
 
-def features(folded: str) -> frozenset[str]:
+def features(folded: str, signs: Iterable[str] = ()) -> frozenset[str]:
     """The distinct n-grams of a normalized (folded) text: ``c:`` character 3- to 5-grams of
     the text with blanks made single spaces, ``w:`` words (runs of letters/digits, or of
-    punctuation), ``b:`` pairs of adjacent words.  Only the first :data:`FEATURE_CAP`
-    characters are read."""
+    punctuation), ``b:`` pairs of adjacent words, ``k:`` 3- and 4-grams of the skeleton (the
+    words, each not in :data:`FUNCTION_WORDS` made ``_``, a run of ``_`` made one), and
+    ``r:`` each of ``signs`` (the rules' weak hints and cues, :func:`.tier_rules.signs`).
+    Only the first :data:`FEATURE_CAP` characters are read."""
     s = " ".join(folded[:FEATURE_CAP].split())
     grams: set[str] = set()
     for n in CHAR_SIZES:
@@ -86,6 +121,18 @@ def features(folded: str) -> frozenset[str]:
     words = _TOKEN.findall(s)
     grams.update("w:" + w for w in words)
     grams.update("b:" + a + " " + b for a, b in zip(words, words[1:]))
+    skeleton: list[str] = []
+    for w in _WORDS.findall(s):
+        if w in FUNCTION_WORDS:
+            skeleton.append(w)
+        elif not skeleton or skeleton[-1] != "_":
+            skeleton.append("_")
+    for n in SKELETON_SIZES:
+        for i in range(len(skeleton) - n + 1):
+            gram = skeleton[i:i + n]
+            if gram.count("_") * 2 < n:  # mostly function words: a frame, not a content word's echo
+                grams.add("k:" + " ".join(gram))
+    grams.update("r:" + name for name in signs)
     return frozenset(grams)
 
 
@@ -118,7 +165,7 @@ class LearnedScore:
 
 def _show(gram: str) -> str:
     kind, _, text = gram.partition(":")
-    label = {"c": "chars", "w": "word", "b": "words"}.get(kind, kind)
+    label = {"c": "chars", "w": "word", "b": "words", "k": "frame", "r": "sign"}.get(kind, kind)
     shown = "".join(ch if ch.isprintable() else " " for ch in text)
     return f"{label} \u201c{shown}\u201d"
 
@@ -133,9 +180,10 @@ class TierModel:
     meta: Mapping[str, Any]
     """What the file says of its training (corpora, split, counts), kept for reports."""
 
-    def score(self, text: Text) -> LearnedScore:
-        """The score of a normalized message and the n-grams behind it."""
-        grams = features(text.folded)
+    def score(self, text: Text, signs: Iterable[str] = ()) -> LearnedScore:
+        """The score of a normalized message and the n-grams behind it (``signs``: the rules'
+        hints and cues it shows, :func:`.tier_rules.signs`)."""
+        grams = features(text.folded, signs)
         if not grams:
             return LearnedScore(self.bias, self.threshold, ())
         scale = 1.0 / math.sqrt(len(grams))
@@ -155,7 +203,7 @@ def model_from_json(obj: Any, where: str = "tier model") -> TierModel:
     if obj.get("format") != FORMAT or obj.get("version") != 1:
         raise ModelFileError(f"{where}: field 'format'/'version' is not {FORMAT!r} version 1")
     spec = obj.get("features")
-    expected = {"char_sizes": list(CHAR_SIZES), "words": [1, 2], "cap": FEATURE_CAP}
+    expected = FEATURE_SPEC
     if spec != expected:
         raise ModelFileError(f"{where}: field 'features' is {spec!r}, this version computes {expected!r}")
     numbers: dict[str, float] = {}

@@ -17,12 +17,14 @@ A verdict comes from two parts, combined in a fixed order (:func:`classify`):
 2. **The learned score** (:mod:`.tier_model`), only when no rule decided *and* the
    message shows a sign of addressing a model -- a single weak hint (one is not enough
    for the rules) or a ``cue`` (:func:`.tier_rules.cues`: a dictated output string,
-   words of models and prompts, of passwords, template markup).  It is a linear model
-   over character and word n-grams, trained on the tier corpora's ``train`` split and
+   words of models and prompts, of passwords, template markup, a reply constrained or
+   reshaped, how the reader was told, set up or made, the agent "reading this").  It is a
+   linear model over character and word n-grams, sentence frames and the rules' signs
+   (:mod:`.tier_model`), trained on the tier corpora's ``train`` split and
    shipped as a JSON file this code evaluates itself; its threshold is the score at
    which, of the ``tune`` split's persuasion rows this path would hear, it flags no real
    negotiation turn and at most 1% of the written in-game lookalikes, plus a margin of
-   1.0 (game talk from elsewhere sits further from the training text).  At or over
+   1.5 (game talk from elsewhere sits further from the training text).  At or over
    it the message is ``hijack`` with the rule ``learned-score``, and the reason gives
    the score, the threshold, the n-grams that weighed most and the sign that let it be
    heard.  Without a sign, a short message is never scored: on game chat it was not
@@ -31,7 +33,9 @@ A verdict comes from two parts, combined in a fixed order (:func:`classify`):
    :data:`UNCUED_WORDS` words or more is scored even without a sign (a long persona
    prompt or a planted note need not name a model), against the threshold plus
    :data:`UNCUED_MARGIN`: its score is an average over many n-grams, and on the tune
-   split the long persuasion rows without a sign sit far under it.
+   split the long persuasion rows without a sign sit far under it.  For the same reason a
+   message of :data:`LONG_WORDS` words or more, cued or not, is held to a threshold
+   :data:`LONG_RELIEF` lower (most of the margin is for short game talk).
    ``model=False`` (``daishi-forensics tiers --no-model``) leaves it out: rules only;
    a persuasion reason then ends "learned score off" (else "learned score under its
    threshold" or "no cue for the learned score").
@@ -65,7 +69,7 @@ from typing import Any
 from daishi_forensics.replay import RecordLog, Table, int_column, position
 
 from .tier_model import LEARNED_RULE, load_model
-from .tier_rules import RULES, TIER_CAP, TIERS, Rule, Tier, cues, judge, normalize
+from .tier_rules import RULES, TIER_CAP, TIERS, Rule, Tier, cues, judge, normalize, signs
 
 __all__ = [
     "TIERS",
@@ -152,16 +156,20 @@ def _classify(text: str, model: bool) -> TierVerdict:
     if not model:
         return TierVerdict("persuasion", None, verdict.reason + "; learned score off", norm.truncated)
     cue = verdict.matched or cues(norm)
+    words = -1  # not counted yet
     if cue:
         heard = f"cue: {cue[0].rule.name} \u201c{cue[0].span}\u201d"
     else:
-        words = _count_words(norm.folded, UNCUED_WORDS)
+        words = _count_words(norm.folded, _COUNTED)
         if words < UNCUED_WORDS:
             return TierVerdict("persuasion", None, verdict.reason + "; no cue for the learned score", norm.truncated)
         heard = f"no cue, but {UNCUED_WORDS} words or more: heard as a long text"
-    scored = load_model().score(norm)
-    if not cue:
-        scored = replace(scored, threshold=scored.threshold + UNCUED_MARGIN)
+    scored = load_model().score(norm, signs(norm))
+    if words < 0:
+        words = _count_words(norm.folded, _COUNTED)
+    shift = (0.0 if cue else UNCUED_MARGIN) - (LONG_RELIEF if words >= LONG_WORDS else 0.0)
+    if shift:
+        scored = replace(scored, threshold=scored.threshold + shift)
     if scored.flagged:
         return TierVerdict("hijack", LEARNED_RULE, f"{scored.reason}; {heard}", norm.truncated, round(scored.value, 6))
     return TierVerdict("persuasion", None, verdict.reason + "; learned score under its threshold", norm.truncated)
@@ -190,6 +198,21 @@ _WORD = re.compile(r"\S+")
 UNCUED_MARGIN = 0.5
 """Added to the model's threshold for a long message with no cue: with no sign of addressing a
 model, only a clear score is heard."""
+
+LONG_WORDS = 30
+"""A message of this many words or more is held to a threshold :data:`LONG_RELIEF` lower."""
+
+LONG_RELIEF = 0.5
+"""Taken off the model's threshold for a message of :data:`LONG_WORDS` words or more.  The
+threshold's margin (see :mod:`.tier_model`) guards against short game talk whose score rests on a
+word or two; a long message's score is an average over many n-grams.  Out of fold on train + tune,
+grouped by author (``bench/tiers_model_cv.py --groups author``), the highest heard persuasion row
+of 30 words or more scores 1.7 under the pooled threshold; a relief of 0.5 catches 4 more attacks
+(1,256 against 1,252 of 1,384) and flags nothing more.  1.0 would catch 11 more, but bring that row
+within 0.2 of the threshold the shipped model would hold it to."""
+
+_COUNTED = max(UNCUED_WORDS, LONG_WORDS)
+"""Words counted of a message (no figure needs more)."""
 
 
 # --------------------------------------------------------------------------- per match
