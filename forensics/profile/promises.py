@@ -418,8 +418,9 @@ def _items_of(value: Any) -> Mapping[str, int]:
     return _NO_ITEMS
 
 
-CACHE_ENTRIES = 16_384
-"""At most this many distinct message texts have their extraction remembered ..."""
+CACHE_ENTRIES = 65_536
+"""At most this many distinct message texts have their extraction remembered (as many as the
+message tiers remember; a text evicted is read again when it comes back) ..."""
 CACHE_WEIGHT = 8_000_000
 """... of at most this total weight (characters of text, plus 64 a remembered mention)."""
 
