@@ -370,6 +370,11 @@ class CommitmentLog(RecordLog[VerifiedCommitment]):
         """``(speaker, kind, status)`` of each commitment, without making the records."""
         return self._store.kinds_and_statuses(self._order)
 
+    def broken_by_speaker(self) -> dict[str, tuple[int, ...]]:
+        """Speaker -> the message ids of its ``broken`` commitments (in this sequence's order),
+        without making the records."""
+        return {a: tuple(ids) for a, ids in self._store.with_status("broken", self._order).items()}
+
 
 # -- the pass ------------------------------------------------------------------------------------
 
