@@ -30,6 +30,11 @@ read without the read boundary's checks when that is provably the same), their r
 halves' balance), how long this process waited for the child's passes once its own half was done
 (a balanced split waits little), and what a read costs the child without the checks and with them.
 
+Then the message texts on that quarter: how many messages, how many distinct texts, how many
+times the promise pass's commitment extractor and the tier classifier ran in a replay (each
+remembers the texts it read, so once per distinct text is the floor), and the CPU of running
+each once over the distinct texts.
+
 Last, a figure a busy machine cannot blur: the Python bytecodes the replay executes per event,
 by module (the first 50,000 events of that quarter, read before counting, every pass; counted
 with the interpreter's opcode tracing, so the same in every run of the same code).  It counts
@@ -37,7 +42,7 @@ interpreted work only (a bytecode calling into C counts once), so it ranks the p
 Python code and shows a change's effect, not seconds.
 
 Usage: python bench/behavior.py [EVENTS] [ROUNDS] [--stream PATH] [--no-profile] [--no-split] [--no-halves]
-[--no-bytecodes] (default 1000000 2)
+[--no-texts] [--no-bytecodes] (default 1000000 2)
 """
 
 from __future__ import annotations
@@ -196,6 +201,42 @@ print(f"cpu        a read            {best['without checks']:>10.1f} s  without 
       "best of two, with the digest)")
 """
 
+TEXTS = """
+import os, sys, time
+os.environ["DAISHI_FORENSICS_PARALLEL"] = "0"
+from daishi_forensics.injection import tiers
+from daishi_forensics.read.boundary import read_match
+from daishi_forensics.read.sources import open_match
+from daishi_forensics.replay.analysis import paused_cycle_collection
+from daishi_forensics.replay.driver import replay
+from daishi_forensics.report.passes import CATALOGUE
+read = read_match(open_match(sys.argv[1]))
+passes = CATALOGUE.build(read.archive, ["promises", "tiers"])
+promises = passes["promises"]
+calls = {"extract": 0, "classify": 0}
+texts = {}
+extract, classify = promises._cache._extract, tiers._classify
+def counted_extract(text):
+    calls["extract"] += 1
+    texts.setdefault(text, None)
+    return extract(text)
+def counted_classify(text, model):
+    calls["classify"] += 1
+    return classify(text, model)
+promises._cache._extract, tiers._classify = counted_extract, counted_classify
+tiers._classify_short.cache_clear()
+with paused_cycle_collection():
+    replay(read.events(), read.archive, list(passes.values()))
+tiers._classify = classify
+distinct = list(texts)
+fresh = CATALOGUE.build(read.archive, ["promises"])["promises"].extractor
+cpu = time.process_time
+t0 = cpu(); [fresh.extract(t) for t in distinct]; t1 = cpu(); [classify(t, True) for t in distinct]; t2 = cpu()
+print(f"texts      messages          {promises._messages:>10,}  ({len(distinct):,} distinct texts; the extractor ran "
+      f"{calls['extract']:,} times, the tier classifier {calls['classify']:,})")
+print(f"cpu        once per text     {t1 - t0:>10.2f} s  extracting commitments, {t2 - t1:.2f} s classifying tiers")
+"""
+
 BYTECODES = """
 import itertools, os, sys
 from collections import Counter
@@ -315,6 +356,12 @@ def main() -> None:
         quarter = simulated_stream(events // 4, agents=96)
         print(f"== the replay on two cores on {quarter.name}")
         proc = subprocess.run([sys.executable, "-c", HALVES, str(quarter)], capture_output=True, text=True,
+                              check=True)
+        print(proc.stdout.rstrip())
+    if "--no-texts" not in sys.argv:
+        quarter = simulated_stream(events // 4, agents=96)
+        print(f"== message texts on {quarter.name}")
+        proc = subprocess.run([sys.executable, "-c", TEXTS, str(quarter)], capture_output=True, text=True,
                               check=True)
         print(proc.stdout.rstrip())
     if "--no-bytecodes" not in sys.argv:

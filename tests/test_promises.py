@@ -342,6 +342,19 @@ def test_seat_counts_and_rate() -> None:
     assert keeping_rate(0, 3) == 0.0
 
 
+def test_broken_by_speaker_reads_the_log_as_its_records_do() -> None:
+    evs = [*spawns(),
+           dm(4, 1, "a_1", "a_2", "I'll give you 3 wood. Meet me at r_9_9"),
+           dm(5, 1, "a_2", "a_1", "meet me at r_8_8"),
+           *trade(6, 2, "t1", "a_1", "a_2", {"wood": 3}, {}),
+           dm(8, 3, "a_1", "a_3", "I'll give you 2 stone")]
+    log = verify(evs).commitments
+    assert [(c.message_id, c.speaker, c.status) for c in log] == [
+        (4, "a_1", "kept"), (4, "a_1", "broken"), (5, "a_2", "broken"), (8, "a_1", "broken")]
+    assert log.broken_by_speaker() == {"a_1": (4, 8), "a_2": (5,)}
+    assert verify(evs[:4]).commitments.broken_by_speaker() == {"a_1": (4, 4)}  # one id per commitment
+
+
 def test_a_better_extractor_plugs_in() -> None:
     class Everything:
         name = "always-peace"

@@ -1621,6 +1621,21 @@ def _remember_admitted(text: Text, ids: frozenset[int]) -> None:
     _last_admitted = (text, ids)  # one assignment: a reader sees the old pair or the new, never half
 
 
+def _candidates(rules: Iterable[Rule], admitted: frozenset[int]) -> Iterable[Rule]:
+    """The rules of ``rules`` with no gate or whose gate ``admitted`` passes, in order, for the
+    module's own rule tuples (from their positions: a handful instead of every rule); any other
+    ``rules`` as given (:func:`matches` checks each).  A speed-up only: :func:`matches` skips the
+    others anyway."""
+    plan = _PLANS.get(id(rules))
+    if plan is None:
+        return rules
+    ungated, position, ordered = plan
+    picked = [position[i] for i in admitted if i in position]
+    if not picked:
+        return [ordered[k] for k in ungated]
+    return [ordered[k] for k in sorted(ungated + tuple(picked))]
+
+
 def matches(rules: Iterable[Rule], text: Text, *, first: bool = False,
             admitted: frozenset[int] | None = None) -> list[RuleMatch]:
     """The rules of ``rules`` that match ``text``, in order, with the span each matched
@@ -1628,7 +1643,7 @@ def matches(rules: Iterable[Rule], text: Text, *, first: bool = False,
     if admitted is None:
         admitted = _admitted(text)
     found: list[RuleMatch] = []
-    for rule in rules:
+    for rule in _candidates(rules, admitted):
         if rule.only_if and not getattr(text, rule.only_if):
             continue
         if (rule._prefixes or rule._inside) and id(rule) not in admitted and not (
@@ -1650,6 +1665,17 @@ _WEAK = tuple(r for r in RULES if r.strength == "weak")
 _CUES = tuple(r for r in RULES if r.strength == "cue")
 
 
+def _plan(rules: tuple[Rule, ...]) -> tuple[tuple[int, ...], dict[int, int], tuple[Rule, ...]]:
+    """For :func:`_candidates`: the positions of the rules with no gate, each gated rule's position
+    by its id, and the rules."""
+    ungated = tuple(k for k, r in enumerate(rules) if not (r._prefixes or r._inside))
+    return ungated, {id(r): k for k, r in enumerate(rules) if r._prefixes or r._inside}, rules
+
+
+_PLANS = {id(rules): _plan(rules) for rules in (_PROTOCOL, _HIJACK, _WEAK, _CUES)}
+"""The module's rule tuples by their id (they live as long as the module: no other object shares one)."""
+
+
 def judge(text: Text) -> RuleVerdict:
     """The rules' verdict on one normalized message.
 
@@ -1664,7 +1690,7 @@ def judge(text: Text) -> RuleVerdict:
             m = hit[0]
             return RuleVerdict(m.rule.tier, m.rule.name, (m,))
     hints: dict[str, RuleMatch] = {}
-    for rule in _WEAK:
+    for rule in _candidates(_WEAK, admitted):
         if rule.group in hints:
             continue
         hit = matches((rule,), text, admitted=admitted)

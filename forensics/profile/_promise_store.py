@@ -124,6 +124,19 @@ class VerdictStore:
         for j in rows:
             yield names[speaker[j]], kinds[commitment[j]], statuses[verdict[j]]
 
+    def with_status(self, status: str, rows: Iterable[int]) -> dict[str, list[int]]:
+        """Speaker -> message ids of the rows among ``rows`` (in their order) whose status is ``status``."""
+        names = self.speakers.values
+        wanted = {k for k, v in enumerate(self.verdicts.values) if v[1] == status}
+        out: dict[str, list[int]] = {}
+        if not wanted:
+            return out
+        speaker, verdict, message = self.speaker, self.verdict, self.message
+        for j in rows:
+            if verdict[j] in wanted:
+                out.setdefault(names[speaker[j]], []).append(message[j])
+        return out
+
     def forget(self) -> None:
         """The replay is over: let go of what only adding needs (rebuilt if more comes)."""
         self.numbered = None

@@ -370,6 +370,11 @@ class CommitmentLog(RecordLog[VerifiedCommitment]):
         """``(speaker, kind, status)`` of each commitment, without making the records."""
         return self._store.kinds_and_statuses(self._order)
 
+    def broken_by_speaker(self) -> dict[str, tuple[int, ...]]:
+        """Speaker -> the message ids of its ``broken`` commitments (in this sequence's order),
+        without making the records."""
+        return {a: tuple(ids) for a, ids in self._store.with_status("broken", self._order).items()}
+
 
 # -- the pass ------------------------------------------------------------------------------------
 
@@ -418,8 +423,9 @@ def _items_of(value: Any) -> Mapping[str, int]:
     return _NO_ITEMS
 
 
-CACHE_ENTRIES = 16_384
-"""At most this many distinct message texts have their extraction remembered ..."""
+CACHE_ENTRIES = 65_536
+"""At most this many distinct message texts have their extraction remembered (as many as the
+message tiers remember; a text evicted is read again when it comes back) ..."""
 CACHE_WEIGHT = 8_000_000
 """... of at most this total weight (characters of text, plus 64 a remembered mention)."""
 

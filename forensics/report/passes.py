@@ -26,16 +26,17 @@ __all__ = ["ASIDE", "CATALOGUE", "analyze", "analyze_target"]
 CATALOGUE = Catalogue.of(ECONOMY.specs, PROFILE.specs, INJECTION.specs, PROBES.specs)
 """Every built-in pass, in run order."""
 
-ASIDE = frozenset({"promises", "exposure", "utility", "contact", "commons", "coverage", "progression", "negotiation"})
+ASIDE = frozenset({"promises", "exposure", "utility", "contact", "coverage", "progression", "negotiation"})
 """The passes a second core replays: promises (with their commitments, the costliest), who heard
-which message, activity per tick for utility under attack, who met whom, the commons, coverage,
-progression and negotiation.  The child reads the file without the read boundary's checks
+which message, activity per tick for utility under attack, who met whom, coverage, progression
+and negotiation.  The child reads the file without the read boundary's checks
 (:mod:`daishi_forensics.replay._halves`), which leaves it the shorter side with only the first
-three; the last five were moved over, chosen by the CPU each side spent on a simulated 96-seat
+three; the others were moved over, chosen by the CPU each side spent on a simulated 96-seat
 match, until the two sides' CPU came out about even (``bench/behavior.py`` prints both sides'
-CPU and how long this process waits for the child).  The message tiers,
-the economy's ledger and counters, the probes and the rest of the profile stay in this
-process, which also takes the child's passes back."""
+CPU and how long this process waits for the child; the commons came back to this process
+when the child had become the longer side).  The message tiers, the commons, the economy's ledger
+and counters, the probes and the rest of the profile stay in this process, which also takes
+the child's passes back."""
 
 
 def analyze(read: MatchRead, *, only: Iterable[str] | None = None) -> MatchAnalysis:

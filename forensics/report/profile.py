@@ -25,6 +25,7 @@ reported by message id, kind and terms.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -46,7 +47,14 @@ from daishi_forensics.profile.harm import (
 from daishi_forensics.economy.ledger import LedgerPass
 from daishi_forensics.profile.negotiation import Negotiation, NegotiationPass
 from daishi_forensics.profile.progression import MILESTONES, Progression, ProgressionPass, with_contact
-from daishi_forensics.profile.promises import AFTER_TRADE_TICKS, WINDOW_TICKS, PromisePass, Promises, keeping_rate
+from daishi_forensics.profile.promises import (
+    AFTER_TRADE_TICKS,
+    WINDOW_TICKS,
+    CommitmentLog,
+    PromisePass,
+    Promises,
+    keeping_rate,
+)
 from daishi_forensics.profile.specialization import ACTIVITY_KINDS, Specialization, specialization
 from daishi_forensics.profile.welfare import Welfare, welfare
 from daishi_forensics.economy.witnesses import WitnessPass
@@ -377,8 +385,10 @@ def _match_negotiation(neg: Negotiation | None) -> dict[str, Any] | None:
 def _match_promises(promises: Promises | None) -> dict[str, Any] | None:
     if promises is None:
         return None
-    kept = sum(1 for v in promises.commitments if v.status == "kept")
-    broken = sum(1 for v in promises.commitments if v.status == "broken")
+    made = promises.commitments
+    statuses = Counter(status for _, _, status in made.kinds_and_statuses()) if isinstance(made, CommitmentLog) \
+        else Counter(v.status for v in made)  # the log's statuses are read without making its records
+    kept, broken = statuses["kept"], statuses["broken"]
     return {
         "extractor": dict(promises.extractor),
         "messagesRead": promises.messages_read,
