@@ -1,10 +1,17 @@
 """A season's process pool on this machine: workers forked ready, fed in shrinking chunks.
 
-**Start.**  The workers are forked from a fork server that imported every module a job needs
-once (``preload``); each worker also imports them on start (nothing to do when forked from
-that server, the import paid once per worker when a fork server already ran without them).
-The fork server is started before the caller's first chunk is cut, so it imports while the
-caller goes on (:func:`start_pool`).
+**Start.**  A worker must start with every module a job needs (``preload``) already imported,
+so that no match pays for an import, and the import is paid once, not once per worker
+(:func:`start_pool`):
+
+* on Linux, in a process that runs no other thread (:func:`forks_here`), this process imports
+  ``preload`` (nothing to do when it holds them already: a caller that ran a season here before)
+  and forks the workers from itself at once, before the caller starts its own threads;
+* elsewhere, or beside other threads (a fork copies only the calling thread: a lock another thread
+  held would stay held in the worker), the workers are forked from a fork server that imports
+  ``preload`` once, started before the caller's first chunk is cut so that it imports while the
+  caller goes on.  Each worker also imports them on start (nothing to do when forked from that
+  server; the import paid once per worker when a fork server already ran without them).
 
 **Chunks** (guided scheduling).  Items go out in chunks of ``ceil(left / (4 x workers))``,
 at most :data:`MAX_CHUNK`: a few round trips for many small matches at the start, one match at
@@ -25,6 +32,8 @@ import importlib
 import math
 import multiprocessing
 import os
+import sys
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Sequence
@@ -33,7 +42,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-__all__ = ["MAX_CHUNK", "PoolCpu", "chunk_size", "map_chunks", "start_pool"]
+__all__ = ["MAX_CHUNK", "PoolCpu", "chunk_size", "forks_here", "map_chunks", "start_pool"]
 
 MAX_CHUNK = 4
 """The most items one round trip to a worker carries."""
@@ -77,10 +86,23 @@ def _run_chunk(func: Callable[[Any], Any], chunk: Sequence[Any]) -> tuple[list[A
     return out, os.getpid(), time.process_time()
 
 
+def forks_here() -> bool:
+    """Whether the pool's workers can be forked from this process: on Linux, with no thread running
+    but this one."""
+    return (sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
+            and threading.active_count() == 1)
+
+
 def start_pool(workers: int, preload: Sequence[str]) -> ProcessPoolExecutor:
-    """A pool of ``workers`` processes, forked from a fork server that imports ``preload`` (spawned
-    where there is no fork server).  The fork server is started here, and imports while the caller
-    goes on; the workers are forked on the first chunks."""
+    """A pool of ``workers`` processes that start with ``preload`` imported: where :func:`forks_here`,
+    imported here and the workers forked from this process now; else forked on the first chunks
+    from a fork server that imports them (spawned where there is no fork server), started here,
+    which imports while the caller goes on."""
+    if forks_here():
+        _preload(preload)
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
+        pool.submit(os.getpid)  # a forking pool forks every worker on its first call, before any thread starts
+        return pool
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)
     if method == "forkserver":
