@@ -22,8 +22,8 @@ has one chunk running and one waiting, so it never waits for the caller between 
 by target afterwards, so nothing it writes depends on that order.
 
 **CPU.**  Every chunk's answer carries the worker's process id and CPU clock; :class:`PoolCpu`
-keeps the last per worker, so the pool's CPU seconds (imports included) are known without
-any measuring from outside.
+keeps the last per worker, so the pool's CPU seconds (anything a worker imported included) are
+known without any measuring from outside.
 """
 
 from __future__ import annotations

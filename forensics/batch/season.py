@@ -639,8 +639,8 @@ class SeasonResult:
     reused: int
     """Matches whose result was kept from an earlier run (resume)."""
     worker_cpu: float | None = None
-    """CPU seconds the local pool's worker processes used, imports included (each one's own clock);
-    None when the matches ran in this process or on a cluster, or none ran."""
+    """CPU seconds the local pool's worker processes used (each one's own clock, from its fork: anything a
+    worker imported included); None when the matches ran in this process or on a cluster, or none ran."""
 
     @property
     def exit_code(self) -> int:
