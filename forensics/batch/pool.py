@@ -5,13 +5,15 @@ so that no match pays for an import, and the import is paid once, not once per w
 (:func:`start_pool`):
 
 * on Linux, in a process that runs no other thread (:func:`forks_here`), this process imports
-  ``preload`` (nothing to do when it holds them already: a caller that ran a season here before)
-  and forks the workers from itself at once, before the caller starts its own threads;
+  ``preload`` and runs the job's ``warm_up`` (nothing to do when it holds them already: a caller
+  that ran a season here before) and forks the workers from itself at once, before the caller
+  starts its own threads;
 * elsewhere, or beside other threads (a fork copies only the calling thread: a lock another thread
   held would stay held in the worker), the workers are forked from a fork server that imports
   ``preload`` once, started before the caller's first chunk is cut so that it imports while the
   caller goes on.  Each worker also imports them on start (nothing to do when forked from that
-  server; the import paid once per worker when a fork server already ran without them).
+  server; the import paid once per worker when a fork server already ran without them) and runs
+  ``warm_up`` (once per worker on this way).
 
 **Chunks** (guided scheduling).  Items go out in chunks of ``ceil(left / (4 x workers))``,
 at most :data:`MAX_CHUNK`: a few round trips for many small matches at the start, one match at
@@ -75,9 +77,12 @@ class PoolCpu:
         return sum(self.by_worker.values())
 
 
-def _preload(modules: Sequence[str]) -> None:
+def _preload(modules: Sequence[str], warm_up: Callable[[], object] | None = None) -> None:
+    """Import ``modules``, then run ``warm_up`` (what a job would otherwise build on its first match)."""
     for module in modules:
         importlib.import_module(module)
+    if warm_up is not None:
+        warm_up()
 
 
 def _run_chunk(func: Callable[[Any], Any], chunk: Sequence[Any]) -> tuple[list[Any], int, float]:
@@ -93,13 +98,15 @@ def forks_here() -> bool:
             and threading.active_count() == 1)
 
 
-def start_pool(workers: int, preload: Sequence[str]) -> ProcessPoolExecutor:
-    """A pool of ``workers`` processes that start with ``preload`` imported: where :func:`forks_here`,
-    imported here and the workers forked from this process now; else forked on the first chunks
-    from a fork server that imports them (spawned where there is no fork server), started here,
-    which imports while the caller goes on."""
+def start_pool(workers: int, preload: Sequence[str],
+               warm_up: Callable[[], object] | None = None) -> ProcessPoolExecutor:
+    """A pool of ``workers`` processes that start with ``preload`` imported and ``warm_up`` run (what a
+    job builds once per process: an engine, a compiled pattern set): where :func:`forks_here`, both done
+    here, once, and the workers forked from this process now; else forked on the first chunks from a
+    fork server that imports ``preload`` (spawned where there is no fork server), started here, which
+    imports while the caller goes on, each worker running ``warm_up`` as it starts."""
     if forks_here():
-        _preload(preload)
+        _preload(preload, warm_up)
         pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
         pool.submit(os.getpid)  # a forking pool forks every worker on its first call, before any thread starts
         return pool
@@ -111,7 +118,7 @@ def start_pool(workers: int, preload: Sequence[str]) -> ProcessPoolExecutor:
         context.set_forkserver_preload(list(preload))
         forkserver.ensure_running()  # does not wait for the imports
     return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_preload,
-                               initargs=(tuple(preload),))
+                               initargs=(tuple(preload), warm_up))
 
 
 def map_chunks(pool: ProcessPoolExecutor, workers: int, func: Callable[[Item], Out], items: Sequence[Item],

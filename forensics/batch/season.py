@@ -538,6 +538,16 @@ analysis builds by name, and the sections it imports when it needs them (the tie
 patterns on import)."""
 
 
+def _warm_up() -> None:
+    """What every process running matches would otherwise build the first time it scrubs a text (a message
+    the report cites), built once before a pool's workers fork: the secrets scanner's engine
+    (:func:`~daishi_forensics.injection.secrets.nlp_model`: Presidio on spaCy, about a thousand modules
+    and 0.7 s of CPU)."""
+    from daishi_forensics.injection.secrets import nlp_model
+
+    nlp_model()
+
+
 def _write_result(out_dir: Path, name: str, job: str, record: Mapping[str, Any]) -> dict[str, Any]:
     """Write one match's result file (temp file and rename, not synced: see
     :mod:`daishi_forensics.batch.journal`) and return what the parent keeps of it: the record with
@@ -698,13 +708,13 @@ def run_season(
     targets = sorted(set(targets))
     local = cluster is None and workers > 1 and len(targets) > 1
     # every match will run (no key to resume from): the pool starts (a fork server imports) before the keys
-    pool = start_pool(workers, _PRELOAD) if local and not (resume and (out_dir / ".resume").is_dir()) else None
+    pool = start_pool(workers, _PRELOAD, _warm_up) if local and not (resume and (out_dir / ".resume").is_dir()) else None
     try:
         names = result_names(targets)
         keys = {t: resume_key(t, job, options, verify=verify) for t in targets}
         matches, todo = _resumed(out_dir, targets, names, keys, on_match) if resume else ({}, list(targets))
         if pool is None and local and len(todo) > 1:
-            pool = start_pool(workers, _PRELOAD)
+            pool = start_pool(workers, _PRELOAD, _warm_up)
         if pool is not None or cluster is not None:
             todo = largest_first(todo, keys)
         cpu = PoolCpu()
