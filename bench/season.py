@@ -25,13 +25,16 @@ Prints, measured in this one run on this machine:
   (with 2 workers it imports the job's modules and forks its workers), as a user runs it (one round);
   the load average before and after.
 Every run starts from an empty output folder (nothing resumed).
-Each way runs ROUNDS times in alternating order (1, pool, fork server, cluster, cluster, ...,
-1) and the best time counts, so that load from elsewhere on a shared machine drifting
-during the run does not favour one way.  A calibration line first says how much of a
+Each local way runs ROUNDS times in alternating order (1, pool, fork server, fork server, pool,
+1, ...) and the best time counts, so that load from elsewhere on a shared machine drifting
+during the run does not favour one way; the cluster's ROUNDS runs come after them (a Dask
+client leaves a thread running in this process, beside which a pool would start from a fork
+server).  A calibration line first says how much of a
 second CPU this machine gives right now: a pure Python loop in 2 processes against 1.
 
-Usage: python bench/season.py [MATCHES] [TICKS] [JOB] [ROUNDS] [COLD]   (default 200 100 behavior 2 1;
-COLD 0 skips the whole commands)
+Usage: python bench/season.py [MATCHES] [TICKS] [JOB] [ROUNDS] [COLD] [SEED]
+(default 200 100 behavior 2 1 1000; COLD 0 skips the whole commands; SEED 1000 is the season the pool
+was tuned on, SEED 5000 the one kept apart for reporting)
 """
 
 from __future__ import annotations
@@ -55,18 +58,25 @@ CACHES: list[functools._lru_cache_wrapper] = []  # type: ignore[type-arg]  # noq
 """The package's memoised functions a run fills (:func:`run_caches`), emptied before every run."""
 
 
-def simulated_season(matches: int, ticks: int) -> Path:
-    """``matches`` simulated streams (every scenario in turn, 8 players), cached."""
+TUNE_SEED = 1000
+"""First seed of the season the pool was tuned on (the default)."""
+REPORT_SEED = 5000
+"""First seed of a season kept apart for reporting (``SEED 5000``): not run while tuning."""
+
+
+def simulated_season(matches: int, ticks: int, first_seed: int = TUNE_SEED) -> Path:
+    """``matches`` simulated streams (every scenario in turn, 8 players; seeds from ``first_seed``), cached."""
     from daishi_forensics.simulate import SCENARIOS, simulate_to_dir
 
-    out = CACHE / f"season-{matches}-{ticks}"
+    out = CACHE / (f"season-{matches}-{ticks}" if first_seed == TUNE_SEED else f"season-{matches}-{ticks}-s{first_seed}")
     if out.exists() and len(list(out.glob("m_*.jsonl"))) == matches:
         return out
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
     started = time.perf_counter()
     for i in range(matches):
-        simulate_to_dir(SCENARIOS[i % len(SCENARIOS)], 1000 + i, 3, out, "stream", truth_file=None, ticks=ticks)
+        simulate_to_dir(SCENARIOS[i % len(SCENARIOS)], first_seed + i, 3, out, "stream", truth_file=None,
+                        ticks=ticks)
     print(f"(simulated {matches} matches in {time.perf_counter() - started:.1f} s: {out})", file=sys.stderr)
     return out
 
@@ -174,16 +184,18 @@ def main() -> None:
     job = sys.argv[3] if len(sys.argv) > 3 else "behavior"
     rounds = int(sys.argv[4]) if len(sys.argv) > 4 else 2
     cold = (int(sys.argv[5]) if len(sys.argv) > 5 else 1) > 0
+    first_seed = int(sys.argv[6]) if len(sys.argv) > 6 else TUNE_SEED
     import dask
     from distributed import LocalCluster
 
     from daishi_forensics.batch.season import _PRELOAD, _warm_up, expand_targets
 
-    folder = simulated_season(matches, ticks)
+    folder = simulated_season(matches, ticks, first_seed)
     targets = expand_targets([str(folder)])
     size = sum(p.stat().st_size for p in folder.glob("m_*.jsonl"))
     print(f"season: {len(targets)} matches of {ticks} ticks ({size / 1e6:.0f} MB of JSON lines), job {job}, "
-          f"{os.cpu_count()} CPUs, best of {rounds}")
+          f"{os.cpu_count()} CPUs, best of {rounds}; seeds from {first_seed} "
+          f"({'the tune split' if first_seed == TUNE_SEED else 'the report split' if first_seed == REPORT_SEED else 'ad hoc'})")
     print("load average before: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     print(f"calibration: a CPU-bound loop in 2 processes runs {calibration():.2f}x as fast as in 1")
     begun = time.perf_counter()
@@ -205,30 +217,34 @@ def main() -> None:
     cpu: dict[str, dict[str, float]] = {}
     starts: dict[str, set[str]] = {}
     order = list(ways)
-    for r in range(rounds):
-        for label in order if r % 2 == 0 else reversed(order):
-            out = work / label.split()[0] / label.split()[-1][:-1]
-            if "cluster" in ways[label]:
-                # up only for its own runs (its scheduler and idle workers use CPU), before the clock;
-                # spawned, not forked from this process's fork server: its children would keep that
-                # server alive, and each pool run stops it to start its own
-                begun = time.perf_counter()
-                with dask.config.set({"distributed.worker.multiprocessing-method": "spawn"}):
-                    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                           dashboard_address=None)
-                print(f"(Dask cluster of 2 worker processes up in {time.perf_counter() - begun:.1f} s, "
-                      "outside the clock)")
-                try:
-                    seconds, counts[label], used, started = timed(targets, job, out,
-                                                                  cluster=cluster.scheduler_address)
-                finally:
-                    cluster.close()
-            else:
-                seconds, counts[label], used, started = timed(targets, job, out, **ways[label])
-            starts.setdefault(label, set()).add(started)
-            if seconds < best.get(label, float("inf")):
-                best[label], cpu[label] = seconds, used
-                cpu[label]["wall"] = seconds
+    local = [label for label in order if "cluster" not in ways[label]]
+    # the local ways alternate round by round, then the cluster's rounds: a Dask client leaves a thread
+    # running in this process, beside which a pool no longer forks its workers from here
+    schedule = [label for r in range(rounds) for label in (local if r % 2 == 0 else local[::-1])]
+    schedule += [label for label in order if label not in local] * rounds
+    for label in schedule:
+        out = work / label.split()[0] / label.split()[-1][:-1]
+        if "cluster" in ways[label]:
+            # up only for its own runs (its scheduler and idle workers use CPU), before the clock;
+            # spawned, not forked from this process's fork server: its children would keep that
+            # server alive, and each pool run stops it to start its own
+            begun = time.perf_counter()
+            with dask.config.set({"distributed.worker.multiprocessing-method": "spawn"}):
+                cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                       dashboard_address=None)
+            print(f"(Dask cluster of 2 worker processes up in {time.perf_counter() - begun:.1f} s, "
+                  "outside the clock)")
+            try:
+                seconds, counts[label], used, started = timed(targets, job, out,
+                                                              cluster=cluster.scheduler_address)
+            finally:
+                cluster.close()
+        else:
+            seconds, counts[label], used, started = timed(targets, job, out, **ways[label])
+        starts.setdefault(label, set()).add(started)
+        if seconds < best.get(label, float("inf")):
+            best[label], cpu[label] = seconds, used
+            cpu[label]["wall"] = seconds
     for label in order:
         print(f"{label:<30} {best[label]:7.2f} s  {len(targets) / best[label]:7.2f} matches/s  "
               f"(counts {counts[label]}; workers {' and '.join(sorted(starts[label]))})")
