@@ -62,13 +62,15 @@ TUNE_SEED = 1000
 """First seed of the season the pool was tuned on (the default)."""
 REPORT_SEED = 5000
 """First seed of a season kept apart for reporting (``SEED 5000``): not run while tuning."""
+SPLITS = {TUNE_SEED: "the tune split", REPORT_SEED: "the report split"}
 
 
 def simulated_season(matches: int, ticks: int, first_seed: int = TUNE_SEED) -> Path:
     """``matches`` simulated streams (every scenario in turn, 8 players; seeds from ``first_seed``), cached."""
     from daishi_forensics.simulate import SCENARIOS, simulate_to_dir
 
-    out = CACHE / (f"season-{matches}-{ticks}" if first_seed == TUNE_SEED else f"season-{matches}-{ticks}-s{first_seed}")
+    name = f"season-{matches}-{ticks}" if first_seed == TUNE_SEED else f"season-{matches}-{ticks}-s{first_seed}"
+    out = CACHE / name
     if out.exists() and len(list(out.glob("m_*.jsonl"))) == matches:
         return out
     shutil.rmtree(out, ignore_errors=True)
@@ -195,7 +197,7 @@ def main() -> None:
     size = sum(p.stat().st_size for p in folder.glob("m_*.jsonl"))
     print(f"season: {len(targets)} matches of {ticks} ticks ({size / 1e6:.0f} MB of JSON lines), job {job}, "
           f"{os.cpu_count()} CPUs, best of {rounds}; seeds from {first_seed} "
-          f"({'the tune split' if first_seed == TUNE_SEED else 'the report split' if first_seed == REPORT_SEED else 'ad hoc'})")
+          f"({SPLITS.get(first_seed, 'ad hoc')})")
     print("load average before: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     print(f"calibration: a CPU-bound loop in 2 processes runs {calibration():.2f}x as fast as in 1")
     begun = time.perf_counter()

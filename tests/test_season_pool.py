@@ -124,7 +124,8 @@ def test_the_season_forks_its_workers_itself_unless_another_thread_runs_with_the
         out = tmp_path / ("threaded" if threaded else "alone")
         pid, here = _season_in_a_fresh_process(folder, out, threaded)
         assert here is not threaded
-        ran = [orjson.loads(p.read_bytes())["result"] for p in sorted((tmp_path / f"{out.name}-where").glob("matches/*"))]
+        where = sorted((tmp_path / f"{out.name}-where").glob("matches/*"))
+        ran = [orjson.loads(p.read_bytes())["result"] for p in where]
         assert len(ran) == 5 and all(r["inWorker"] and r["pid"] != pid for r in ran)
         # forked from the season's process itself, or from the fork server it started
         assert all((r["parent"] == pid) is not threaded for r in ran)

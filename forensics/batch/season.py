@@ -708,7 +708,8 @@ def run_season(
     targets = sorted(set(targets))
     local = cluster is None and workers > 1 and len(targets) > 1
     # every match will run (no key to resume from): the pool starts (a fork server imports) before the keys
-    pool = start_pool(workers, _PRELOAD, _warm_up) if local and not (resume and (out_dir / ".resume").is_dir()) else None
+    fresh = not (resume and (out_dir / ".resume").is_dir())
+    pool = start_pool(workers, _PRELOAD, _warm_up) if local and fresh else None
     try:
         names = result_names(targets)
         keys = {t: resume_key(t, job, options, verify=verify) for t in targets}
