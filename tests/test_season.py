@@ -310,6 +310,39 @@ def test_the_fork_server_preloads_every_module_a_behavior_job_imports(tmp_path: 
     assert run.stdout.strip() == "[]", run.stdout + run.stderr
 
 
+_FIRST_MATCH = """
+import sys
+from daishi_forensics.batch import season
+from daishi_forensics.batch.pool import _preload
+
+_preload(season._PRELOAD, season._warm_up if sys.argv[2] == "warm" else None)
+before = set(sys.modules)
+record = season.run_match(sys.argv[1], season.JOBS["behavior"].run, {})
+assert record["status"] != "failed", record
+print(" ".join(sorted(set(sys.modules) - before)))
+"""
+
+
+def test_a_worker_started_with_the_warm_up_imports_nothing_to_scrub_a_message(tmp_path: Path) -> None:
+    """The secrets scanner's engine (Presidio on spaCy, about a thousand modules) is built the first time a
+    process scrubs a text: a pool builds it once before its workers fork, not once in each worker."""
+    import subprocess
+    import sys
+
+    from daishi_forensics.simulate import simulate_to_dir
+
+    # planted probes: the report cites their messages, scrubbed of secrets
+    match = simulate_to_dir("probes", 1006, 3, tmp_path, "stream", truth_file=None, ticks=100)
+
+    def first_match(how: str) -> set[str]:
+        run = subprocess.run([sys.executable, "-c", _FIRST_MATCH, str(match), how], capture_output=True, text=True,
+                             timeout=300, check=True)
+        return set(run.stdout.split())
+
+    assert "presidio_analyzer" in first_match("cold")  # the match needs the engine
+    assert first_match("warm") == set()
+
+
 # --------------------------------------------------------------------------- kills
 
 

@@ -1,10 +1,19 @@
 """A season's process pool on this machine: workers forked ready, fed in shrinking chunks.
 
-**Start.**  The workers are forked from a fork server that imported every module a job needs
-once (``preload``); each worker also imports them on start (nothing to do when forked from
-that server, the import paid once per worker when a fork server already ran without them).
-The fork server is started before the caller's first chunk is cut, so it imports while the
-caller goes on (:func:`start_pool`).
+**Start.**  A worker must start with every module a job needs (``preload``) already imported,
+so that no match pays for an import, and the import is paid once, not once per worker
+(:func:`start_pool`):
+
+* on Linux, in a process that runs no other thread (:func:`forks_here`), this process imports
+  ``preload`` and runs the job's ``warm_up`` (nothing to do when it holds them already: a caller
+  that ran a season here before) and forks the workers from itself at once, before the caller
+  starts its own threads;
+* elsewhere, or beside other threads (a fork copies only the calling thread: a lock another thread
+  held would stay held in the worker), the workers are forked from a fork server that imports
+  ``preload`` once, started before the caller's first chunk is cut so that it imports while the
+  caller goes on.  Each worker also imports them on start (nothing to do when forked from that
+  server; the import paid once per worker when a fork server already ran without them) and runs
+  ``warm_up`` (once per worker on this way).
 
 **Chunks** (guided scheduling).  Items go out in chunks of ``ceil(left / (4 x workers))``,
 at most :data:`MAX_CHUNK`: a few round trips for many small matches at the start, one match at
@@ -15,8 +24,8 @@ has one chunk running and one waiting, so it never waits for the caller between 
 by target afterwards, so nothing it writes depends on that order.
 
 **CPU.**  Every chunk's answer carries the worker's process id and CPU clock; :class:`PoolCpu`
-keeps the last per worker, so the pool's CPU seconds (imports included) are known without
-any measuring from outside.
+keeps the last per worker, so the pool's CPU seconds (anything a worker imported included) are
+known without any measuring from outside.
 """
 
 from __future__ import annotations
@@ -25,6 +34,8 @@ import importlib
 import math
 import multiprocessing
 import os
+import sys
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Sequence
@@ -33,7 +44,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-__all__ = ["MAX_CHUNK", "PoolCpu", "chunk_size", "map_chunks", "start_pool"]
+__all__ = ["MAX_CHUNK", "PoolCpu", "chunk_size", "forks_here", "map_chunks", "start_pool"]
 
 MAX_CHUNK = 4
 """The most items one round trip to a worker carries."""
@@ -66,9 +77,12 @@ class PoolCpu:
         return sum(self.by_worker.values())
 
 
-def _preload(modules: Sequence[str]) -> None:
+def _preload(modules: Sequence[str], warm_up: Callable[[], object] | None = None) -> None:
+    """Import ``modules``, then run ``warm_up`` (what a job would otherwise build on its first match)."""
     for module in modules:
         importlib.import_module(module)
+    if warm_up is not None:
+        warm_up()
 
 
 def _run_chunk(func: Callable[[Any], Any], chunk: Sequence[Any]) -> tuple[list[Any], int, float]:
@@ -77,10 +91,25 @@ def _run_chunk(func: Callable[[Any], Any], chunk: Sequence[Any]) -> tuple[list[A
     return out, os.getpid(), time.process_time()
 
 
-def start_pool(workers: int, preload: Sequence[str]) -> ProcessPoolExecutor:
-    """A pool of ``workers`` processes, forked from a fork server that imports ``preload`` (spawned
-    where there is no fork server).  The fork server is started here, and imports while the caller
-    goes on; the workers are forked on the first chunks."""
+def forks_here() -> bool:
+    """Whether the pool's workers can be forked from this process: on Linux, with no thread running
+    but this one."""
+    return (sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
+            and threading.active_count() == 1)
+
+
+def start_pool(workers: int, preload: Sequence[str],
+               warm_up: Callable[[], object] | None = None) -> ProcessPoolExecutor:
+    """A pool of ``workers`` processes that start with ``preload`` imported and ``warm_up`` run (what a
+    job builds once per process: an engine, a compiled pattern set): where :func:`forks_here`, both done
+    here, once, and the workers forked from this process now; else forked on the first chunks from a
+    fork server that imports ``preload`` (spawned where there is no fork server), started here, which
+    imports while the caller goes on, each worker running ``warm_up`` as it starts."""
+    if forks_here():
+        _preload(preload, warm_up)
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
+        pool.submit(os.getpid)  # a forking pool forks every worker on its first call, before any thread starts
+        return pool
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)
     if method == "forkserver":
@@ -89,7 +118,7 @@ def start_pool(workers: int, preload: Sequence[str]) -> ProcessPoolExecutor:
         context.set_forkserver_preload(list(preload))
         forkserver.ensure_running()  # does not wait for the imports
     return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_preload,
-                               initargs=(tuple(preload),))
+                               initargs=(tuple(preload), warm_up))
 
 
 def map_chunks(pool: ProcessPoolExecutor, workers: int, func: Callable[[Item], Out], items: Sequence[Item],

@@ -103,6 +103,8 @@ __all__ = [
     "screen_job",
     "expand_targets",
     "input_fingerprint",
+    "input_size",
+    "largest_first",
     "resume_key",
     "result_names",
     "run_match",
@@ -530,9 +532,20 @@ _PRELOAD = (
     "daishi_forensics.profile.progression", "daishi_forensics.profile.specialization",
     "daishi_forensics.profile.welfare",
 )
-"""Modules a season's workers need, imported once by the fork server (not once per worker): the report,
-the passes the analysis builds by name, and the sections it imports when it needs them (the tier rules
-compile their patterns on import)."""
+"""Modules a season's workers need, imported once before they start (by this process, which forks them, or by
+their fork server; see :mod:`daishi_forensics.batch.pool`), not once per worker: the report, the passes the
+analysis builds by name, and the sections it imports when it needs them (the tier rules compile their
+patterns on import)."""
+
+
+def _warm_up() -> None:
+    """What every process running matches would otherwise build the first time it scrubs a text (a message
+    the report cites), built once before a pool's workers fork: the secrets scanner's engine
+    (:func:`~daishi_forensics.injection.secrets.nlp_model`: Presidio on spaCy, about a thousand modules
+    and 0.7 s of CPU)."""
+    from daishi_forensics.injection.secrets import nlp_model
+
+    nlp_model()
 
 
 def _write_result(out_dir: Path, name: str, job: str, record: Mapping[str, Any]) -> dict[str, Any]:
@@ -636,8 +649,8 @@ class SeasonResult:
     reused: int
     """Matches whose result was kept from an earlier run (resume)."""
     worker_cpu: float | None = None
-    """CPU seconds the local pool's worker processes used, imports included (each one's own clock);
-    None when the matches ran in this process or on a cluster, or none ran."""
+    """CPU seconds the local pool's worker processes used (each one's own clock, from its fork: anything a
+    worker imported included); None when the matches ran in this process or on a cluster, or none ran."""
 
     @property
     def exit_code(self) -> int:
@@ -694,14 +707,17 @@ def run_season(
     out_dir = Path(out_dir)
     targets = sorted(set(targets))
     local = cluster is None and workers > 1 and len(targets) > 1
-    # every match will run (no key to resume from): the fork server imports while the keys are computed
-    pool = start_pool(workers, _PRELOAD) if local and not (resume and (out_dir / ".resume").is_dir()) else None
+    # every match will run (no key to resume from): the pool starts (a fork server imports) before the keys
+    fresh = not (resume and (out_dir / ".resume").is_dir())
+    pool = start_pool(workers, _PRELOAD, _warm_up) if local and fresh else None
     try:
         names = result_names(targets)
         keys = {t: resume_key(t, job, options, verify=verify) for t in targets}
         matches, todo = _resumed(out_dir, targets, names, keys, on_match) if resume else ({}, list(targets))
         if pool is None and local and len(todo) > 1:
-            pool = start_pool(workers, _PRELOAD)
+            pool = start_pool(workers, _PRELOAD, _warm_up)
+        if pool is not None or cluster is not None:
+            todo = largest_first(todo, keys)
         cpu = PoolCpu()
         records = (_run_cluster(todo, names, job.run, options, job.name, out_dir, cluster) if cluster is not None
                    else _run_local(todo, names, job.run, options, job.name, out_dir, min(workers, len(todo)), pool,
@@ -723,6 +739,32 @@ def run_season(
     _write_atomic(out_dir / "summary.json", dumps(summary).encode())
     return SeasonResult(summary, out_dir, ran=len(todo), reused=len(targets) - len(todo),
                         worker_cpu=cpu.seconds if pool is not None else None)
+
+
+def input_size(key: Mapping[str, Any]) -> float:
+    """The bytes of a match's input by its resume key's fingerprint (every file of a folder; infinite
+    when unknown: a match on a server, a target that does not resolve).
+
+    >>> input_size({"input": [{"name": "archive.json", "size": 10}, {"name": "events.jsonl", "size": 90}]})
+    100
+    >>> input_size({"input": None})
+    inf
+    """
+    parts = key["input"]
+    return float("inf") if parts is None else sum(int(part.get("size", 0)) for part in parts)
+
+
+def largest_first(todo: Sequence[str], keys: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """The order matches go out to parallel workers: largest input first (:func:`input_size`; equal
+    sizes in the order given), so that the last to go out are the shortest and the workers finish
+    together rather than one waiting on the other's long last match.  Nothing a season writes
+    depends on this order.
+
+    >>> keys = {t: {"input": [{"size": n}]} for t, n in (("a", 5), ("b", 9), ("c", 5))} | {"d": {"input": None}}
+    >>> largest_first(["a", "b", "c", "d"], keys)
+    ['d', 'b', 'a', 'c']
+    """
+    return sorted(todo, key=lambda target: -input_size(keys[target]))
 
 
 def _resumed(out_dir: Path, targets: Sequence[str], names: Mapping[str, str], keys: Mapping[str, Any],
