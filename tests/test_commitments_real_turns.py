@@ -313,3 +313,32 @@ def test_counts_shared_subjects_and_receiving(text: str, expected: list[tuple]) 
 ])
 def test_consent_without_its_subject_and_compromises_reached(text: str, expected: list[tuple]) -> None:
     assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # R20 as a frame: the speaker, a chain of modals that commit, a verb of consent, the proposal as object
+    ("I would agree to that.", [("accept", {}, {})]),
+    ("We can definitely accept your offer!", [("accept", {}, {})]),
+    ("I'm happy to go with this split", [("accept", {}, {})]),
+    ("I will settle for that, thanks", [("accept", {}, {})]),
+    ("Alright, I will agree to me getting 2 water and 1 food.", [("accept", {}, {})]),
+    # a hedge, a negation or a question breaks the chain; goods as the object are an ask, not consent
+    ("I could agree to that.", []),
+    ("I will not accept that", []),
+    ("Would you accept this deal?", []),
+    ("I take it you need firewood", []),
+    ("I'll take the firewood.", []),
+])
+def test_consent_is_a_speaker_verb_with_the_proposal_as_object(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a consent on condition of goods for the speaker is still consent (R17: the condition asks)
+    ("I'd agree to that if I can also get one food", [("accept", {}, {})]),
+    ("That works as long as I get the firewood", [("accept", {}, {})]),
+    # a condition on the addressee's act is a counter (R18)
+    ("That works if you give me the firewood", []),
+])
+def test_a_condition_that_asks_for_the_speaker_keeps_the_consent(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected

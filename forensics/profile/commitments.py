@@ -2247,7 +2247,8 @@ class HeuristicExtractor:
                 if self._consent_at(words, i, i + k):
                     return True
         if (not _CONSENT_WORDS.isdisjoint(words) and self._consent_frame(words)) or (
-                not _DEAL_NOUNS.isdisjoint(words) and self._deal_made(words)):
+                not _DEAL_NOUNS.isdisjoint(words) and self._deal_made(words)) or (
+                not _CONSENT_VERBS.isdisjoint(words) and self._consent_act(words)):
             return True
         # "deal" opening its comma segment: "deal!", "ok, deal", "deal, heading to ..."
         seg = 0
@@ -2308,6 +2309,52 @@ class HeuristicExtractor:
                     after[1:2] not in (["me"], ["us"]) or after[2:3] == ["to"])):
                 continue  # "it is fair to say", "fine for camping", "fair for me to get": no consent
             if self._consent_at(words, k, i + 1):
+                return True
+        return False
+
+    def _consent_act(self, words: list[str]) -> bool:
+        """R20's "I agree", "I'll take it", "I can do that" as a frame, not a list: the speaker as subject
+        ("I", "we"), a chain of modals and frames that commit ("will", "would", "can", "am happy to",
+        "definitely"; a hedge, a negation or any other word breaks the chain), then a verb of consent
+        whose object is the proposal itself ("that", "this", "it", "your offer", "the deal"): "I would
+        agree to that", "we can definitely accept your offer", "I'll go with this".  "agree" and
+        "accept" may stand without an object ("I will agree."); "take" and "do" need a modal ("I take
+        it you need water" is no consent).  An object that is goods ("I'll take 2 water") is an ask,
+        read by the goods rules; asked, negated, conditional or taken back as :meth:`_consent_at` says."""
+        n = len(words)
+        for v in [v for v, w in enumerate(words) if w in _CONSENT_VERBS]:
+            s = v - 1
+            while s >= 0 and words[s] in _COMMITTING:
+                s -= 1
+            if s < 0 or words[s] not in ("i", "we"):
+                continue
+            if words[v] in ("take", "do", "go", "work", "live", "settle") and s == v - 1:
+                continue
+            o = v + 1
+            if words[v] in ("go", "work", "live") or (words[v] == "settle" and words[o:o + 1] == ["for"]):
+                if words[o:o + 1] != ["with"] and words[v] != "settle":
+                    continue
+                o += 1
+            elif words[v] == "agree" and words[o:o + 1] in (["to"], ["with"]):
+                o += 1
+            obj = words[o] if o < n else ""
+            if obj in _PROPOSAL_DETERMINERS:
+                nxt = words[o + 1] if o + 1 < n else ""
+                if nxt in _PROPOSAL_NOUNS:
+                    o += 1
+                elif obj in ("your", "the", "those", "these"):
+                    continue  # "I'll take the water": goods, an ask
+                end = o + 1
+            elif obj in ("me", "us") and words[v] == "agree" and words[o - 1] == "to":
+                end = o + 1  # "I will agree to me getting 3 food": consent to the split said
+            elif words[v] in ("agree", "accept") and obj in ("", ",", "!", "then", "too", "and"):
+                end = v + 1
+            else:
+                continue
+            after = words[end] if end < n else ""
+            if after not in ("", ",", "!", "then", "too", "and", "if", "as", "now", "for", "so", "getting"):
+                continue  # "I'll do that later", "I can accept that the lake ...": not the proposal
+            if self._consent_at(words, s, end):
                 return True
         return False
 
@@ -2380,8 +2427,8 @@ class HeuristicExtractor:
         if words[end - 1] == "deal" and after[:1] in (["breaker"], ["breakers"], ["killer"]):
             return False  # "that's a deal breaker": a refusal (R21)
         if not {"if", "unless", "provided"}.isdisjoint(words[end:end + 2]) and words[end + 1:end + 3] not in (
-                ["you", "want"], ["you", "like"], ["you", "wish"]):
-            return False  # "I'll do that if I can have 2 of the food": a condition, a counter (R18)
+                ["you", "want"], ["you", "like"], ["you", "wish"]) and not _speaker_receives(words, end):
+            return False  # "that's fine if you cut the water": a condition, a counter (R18)
         return True
 
 
@@ -2396,6 +2443,17 @@ _HOPED = frozenset({"can", "will", "should", "sure", "hope", "hoping", "try", "g
 _CONSENT_WORDS = frozenset({"fine", "fair", "ok", "okay", "acceptable", "agreeable", "reasonable", "doable",
                             "workable", "alright"})
 """Words of consent after "that is" (R20: "that's fair", "that's fine with me", "that is okay")."""
+_CONSENT_VERBS = frozenset({"agree", "accept", "take", "do", "go", "work", "live", "settle"})
+"""Verbs that consent when their object is the proposal (R20: "I agree", "I'll take it", "I can do that")."""
+_COMMITTING = frozenset({"will", "would", "can", "shall", "do", "also", "definitely", "certainly", "happily",
+                         "gladly", "totally", "absolutely", "then", "just", "gonna", "am", "are", "happy", "willing",
+                         "glad", "to", "be", "going", "ok", "okay", "fine", "sure", "now", "fully", "completely"})
+"""Words between the speaker and a verb of consent that keep it a commitment (R7: *would*, *can*,
+*willing*, *happy* are no hedges)."""
+_PROPOSAL_DETERMINERS = frozenset({"that", "this", "it", "your", "the", "those", "these"})
+_PROPOSAL_NOUNS = frozenset({"deal", "offer", "trade", "proposal", "split", "compromise", "terms", "arrangement",
+                             "plan", "one", "counter", "counteroffer", "idea", "suggestion", "distribution"})
+"""What a proposal is called ("your offer", "that deal", "this split")."""
 _DEAL_NOUNS = frozenset({"deal", "compromise", "agreement"})
 """What two parties can be said to have made or reached (R20: "we have reached a compromise")."""
 _SUITS = frozenset({"works", "work", "good", "fine", "ok", "okay", "better", "fair", "easier", "best", "enough",
@@ -2427,16 +2485,16 @@ _ACCEPT_PHRASES: tuple[tuple[str, ...], ...] = tuple(tuple(p.split()) for p in (
     "it is a deal", "you have a deal", "you have got a deal", "you got a deal", "we have a deal",
     "that is a deal", "like a deal", "submitting deal", "submitting the deal", "submit the deal",
     "enter in the deal", "enter the deal", "agreed", "i agree", "we agree", "i accept", "we accept", "accepted",
-    "i can agree", "that is fair", "sounds fair", "sounds pretty fair", "sounds very fair", "seems fair",
+    "that is fair", "sounds fair", "sounds pretty fair", "sounds very fair", "seems fair",
     "that works", "works for me", "works for us", "fine by me", "that is fine", "fine with me", "sounds like a plan",
-    "let us do it", "let us do this", "let us do that", "i will take it", "you are on", "i am in", "count me in",
-    "i can do that", "we can do that", "i will agree to it", "i will agree to that", "i will agree to this", "i am on board", "we are on board", "i will do that", "we will do that", "take you up on that", "take you up on your", "take you up on the", "take your offer", "accept your offer", "take the offer",
-    "accept the offer", "take that offer", "take the deal", "take that deal", "i can make that work", "i can work with that", "i will go with that", "sounds reasonable",
+    "let us do it", "let us do this", "let us do that", "you are on", "i am in", "count me in",
+    "i am on board", "we are on board", "take you up on that", "take you up on your", "take you up on the", "take your offer", "accept your offer", "take the offer",
+    "accept the offer", "take that offer", "take the deal", "take that deal", "i can make that work", "sounds reasonable",
     "that is reasonable", "ok with that", "fine with that", "good with that", "it is a plan", "came to an agreement",
     "come to an agreement", "reached an agreement", "we have an agreement", "make a deal with that",
-    "i can live with that", "works for me", "that will work", "that would work", "happy to oblige",
-    "that is a fair deal", "like a fair deal", "like a good deal", "i will accept",
-    "we will accept", "i can accept", "sounds like a fair trade", "that is a fair trade",
+    "works for me", "that will work", "that would work", "happy to oblige",
+    "that is a fair deal", "like a fair deal", "like a good deal",
+    "sounds like a fair trade", "that is a fair trade",
     "that is okay", "that is ok", "that should be okay", "that should be ok", "that should be fine",
     "that should work", "like a fair compromise", "that is a fair compromise",
 ))
@@ -2633,6 +2691,29 @@ def _offered_having(r: _Walk) -> None:
             or _has(words, ("if", "you", "need"))):
         r.mark(("have",), "give")
         r.explicit = True
+
+
+def _speaker_receives(words: list[str], end: int) -> bool:
+    """A condition after a consent that asks for goods for the speaker ("..., if I can have 2 food", "as
+    long as I get the water"): a conditional acceptance, still consent (R17: the condition asks,
+    the consent stands).
+
+    >>> _speaker_receives("i agree if i can also have 2 food".split(), 2)
+    True
+    >>> _speaker_receives("fine if you give me water".split(), 1)
+    False
+    """
+    k = end
+    while k < len(words) and words[k] in (",", "if", "as", "long", "provided", "that"):
+        k += 1
+    if k == end or k >= len(words) or words[k] not in ("i", "we"):
+        return False
+    k += 1
+    while k < len(words) and words[k] in ("can", "could", "also", "still", "may", "just", "at", "least", "get", "to"):
+        if words[k] == "get" and words[k + 1:k + 2] != ["to"]:
+            break
+        k += 1
+    return k < len(words) and words[k] in ("have", "get", "keep", "take", "receive", "gets", "has")
 
 
 def _complaint(words: list[str]) -> bool:
