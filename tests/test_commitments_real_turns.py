@@ -342,3 +342,15 @@ def test_consent_is_a_speaker_verb_with_the_proposal_as_object(text: str, expect
 ])
 def test_a_condition_that_asks_for_the_speaker_keeps_the_consent(text: str, expected: list[tuple]) -> None:
     assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # rule 7: "my supply" after a give verb is the speaker's stock of the good named in its clause
+    ("We have plenty of firewood here, so I will give you some of my supply.", [("give", {"firewood": None}, {})]),
+    ("Water is easy to find here, so I am happy to send you part of our surplus", [("give", {"water": None}, {})]),
+    # not without a give verb, nor with the good named in another sentence (an ask there)
+    ("Firewood is scarce; I am keeping my supply.", []),
+    ("I need water. I will bring my supplies.", []),
+])
+def test_my_supply_stands_for_the_good_named_in_its_clause(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected

@@ -1084,6 +1084,15 @@ class HeuristicExtractor:
                 item = self._antecedent(clause.first + i, [h for h in every if h.item not in own], "", pronoun=True)
                 if item is not None:
                     out.append(_Hit(i, item[0], item[1], True))
+        for i in [i for i, w in enumerate(words) if w in _STOCK_NOUNS] if not _OWNED.isdisjoint(words) else ():
+            # "I can part with a lot of my supply": the speaker's stock of the good named last (R11)
+            if i and words[i - 1] in _OWNED and tags[i - 1] is None and words[i + 1:i + 2] != ["of"] and any(
+                    w in _GIVE_VERBS or (w == "part" and words[k + 1:k + 2] == ["with"])
+                    for k, w in enumerate(words[:i])):
+                item = self._antecedent(clause.first + i, [h for h in every if clause.first <= h.at], "",
+                                        pronoun=True)  # named in the same clause: "there is water, ..."
+                if item is not None:
+                    out.append(_Hit(i, item[0], None, left_out=True))
         for i in [i for i, w in enumerate(words) if w in ("much", "many")] if "as" in words else ():
             # "I need as much as I can get": a noun left out (R12), the good named last before it
             if 1 < i < n - 1 and words[i - 1] == "as" and words[i + 1] == "as" and (
@@ -2473,6 +2482,10 @@ _COMPLAINTS = frozenset({"rip", "ripoff", "lowball", "unfair", "insulting", "rob
 
 _VERBS = _GIVE_VERBS | _OFFER_VERBS | _RECEIVE_VERBS | _PAST_VERBS
 
+_STOCK_NOUNS = frozenset({"supply", "supplies", "stock", "share", "stash", "surplus", "extra", "extras",
+                          "portion", "allotment", "ration", "rations"})
+"""Nouns for what the speaker holds of a good ("my supply", "our surplus"): after "my" and a give verb
+they stand for the good named last (rule 7)."""
 _PARTITIVE = frozenset({"all", "both", "some", "most", "half", "each"})
 """Words that take a part of what a pronoun stands for ("you can have all of that")."""
 
