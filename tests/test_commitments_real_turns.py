@@ -354,3 +354,28 @@ def test_a_condition_that_asks_for_the_speaker_keeps_the_consent(text: str, expe
 ])
 def test_my_supply_stands_for_the_good_named_in_its_clause(text: str, expected: list[tuple]) -> None:
     assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # rule 5: "N of M" takes N whether the numbers are digits or words
+    ("You can have two of three waters", [("give", {"water": 2}, {})]),
+    ("You can have one of two firewood", [("give", {"firewood": 1}, {})]),
+    ("You can have 1 of 2 firewood", [("give", {"firewood": 1}, {})]),
+])
+def test_n_of_m_reads_number_words_like_digits(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # "to spare" after a frame of willingness is the give verb (R7), not "X to spare"
+    ("I'm glad to spare 2 food if you hand over 1 water", [("trade", {"food": 2}, {"water": 1})]),
+    ("I have 2 food to spare", [("give", {"food": 2}, {})]),
+    # a wish stays a wish (R8)
+    ("I would like to spare some water", []),
+])
+def test_happy_to_spare_is_a_give_verb(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+def test_a_condition_asked_with_able_to_keeps_the_consent() -> None:
+    assert got("I would agree to that if I am able to keep the firewood") == [("accept", {}, {})]

@@ -1012,9 +1012,10 @@ class HeuristicExtractor:
                     k = i - back - (4 if words[i - back - 1:i - back] == ["the"] else 3)
                     if k >= 0 and words[k + 1:k + 3] == ["out", "of"] and _quantity(words[k])[0]:
                         quantity = _quantity(words[k])[1]  # "2 out of the 3 packages of food": 2 of them
-                    elif i - back >= 2 and words[i - back - 1] == "of" and _DIGITS.fullmatch(words[i - back]) \
-                            and (named := _bare_number(words[i - back - 2])) is not None:
-                        quantity = named  # "2 of 3 food packages": 2 of them
+                    elif i - back >= 2 and words[i - back - 1] == "of" and _bare_number(words[i - back]) is not None \
+                            and words[i - back - 2] not in ("a", "an") \
+                            and (named := _quantity(words[i - back - 2])[1]) is not None:
+                        quantity = named  # "2 of 3 food packages", "two of three": 2 of them, digits or words
                     break
                 if words[i - back] not in _FILLERS or tags[i - back] is not None:
                     break
@@ -1402,6 +1403,8 @@ class HeuristicExtractor:
         if not (words[i] == "spare" and (i > 0 and words[i - 1] == "to" or nxt in ("", ",", "and", "if") or i > 0
                                          and r.by_index.get(i - 1) is not None)):
             return None
+        if i > 1 and words[i - 1] == "to" and words[i - 2] in _WILLING and r.by_index.get(i - 2) is None:
+            return None  # "I'm happy to spare 2 firewood": the give verb after a frame (R7), read as a verb
         for k, s in r.sides.items():
             if s in ("have", "pending") or k in r.frame:
                 r.sides[k] = "give"
@@ -2482,6 +2485,9 @@ _COMPLAINTS = frozenset({"rip", "ripoff", "lowball", "unfair", "insulting", "rob
 
 _VERBS = _GIVE_VERBS | _OFFER_VERBS | _RECEIVE_VERBS | _PAST_VERBS
 
+_WILLING = frozenset({"happy", "willing", "glad", "able", "ready", "prepared", "pleased", "afford", "going",
+                      "fine", "ok", "okay"})
+"""Frames before "to" that make the next verb the speaker's act ("happy to spare", R7)."""
 _STOCK_NOUNS = frozenset({"supply", "supplies", "stock", "share", "stash", "surplus", "extra", "extras",
                           "portion", "allotment", "ration", "rations"})
 """Nouns for what the speaker holds of a good ("my supply", "our surplus"): after "my" and a give verb
@@ -2722,7 +2728,8 @@ def _speaker_receives(words: list[str], end: int) -> bool:
     if k == end or k >= len(words) or words[k] not in ("i", "we"):
         return False
     k += 1
-    while k < len(words) and words[k] in ("can", "could", "also", "still", "may", "just", "at", "least", "get", "to"):
+    while k < len(words) and words[k] in ("can", "could", "also", "still", "may", "just", "at", "least", "get", "to",
+                                          "will", "am", "be", "able", "allowed", "happy"):
         if words[k] == "get" and words[k + 1:k + 2] != ["to"]:
             break
         k += 1
