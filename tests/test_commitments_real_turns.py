@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from daishi_forensics.profile.commitments import HeuristicExtractor
+from daishi_forensics.profile.commitments import HeuristicExtractor, tokens
 
 CAMP = HeuristicExtractor({"items": ["food", "water", "firewood"], "places": [], "agents": ["a", "b"]})
 
@@ -379,3 +379,28 @@ def test_happy_to_spare_is_a_give_verb(text: str, expected: list[tuple]) -> None
 
 def test_a_condition_asked_with_able_to_keeps_the_consent() -> None:
     assert got("I would agree to that if I am able to keep the firewood") == [("accept", {}, {})]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # "you may have X" is permission: an offer (R7's hedge "may" is the speaker's)
+    ("Fine, you may have the water", [("give", {"water": None}, {})]),
+    ("I may give you the water", []),
+    ("you may need the water", []),
+])
+def test_you_may_have_is_permission(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a question run on after a statement is cut off after an opening "Ok, " too (rule 3)
+    ("Ok, we can work with that how much food do you need?", [("accept", {}, {})]),
+    ("Ok, how much food do you need can I have 2?", []),
+])
+def test_a_run_on_question_after_an_opening_comma(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+def test_an_emoji_ends_a_sentence() -> None:
+    # chat closes a sentence with an emoji; what follows is a sentence of its own
+    assert [t for t, _ in tokens("deal \U0001f642 thanks")] == ["deal", "\n", "thanks"]
+    assert got("Sure, I would agree to that \U0001f642 thanks a lot!") == [("accept", {}, {})]

@@ -332,9 +332,11 @@ def extractor_info(extractor: CommitmentExtractor) -> dict[str, Any]:
 
 # -- tokens --------------------------------------------------------------------------------
 
-_TOKEN = re.compile(r"[a-z0-9_']{1,64}|->|[?.!;,:\n>=+&/$-]")
+_TOKEN = re.compile("[a-z0-9_']{1,64}|->|[?.!;,:\n>=+&/$-]|[\u2600-\u27bf\U0001f300-\U0001faff]")
 """Words (bounded length) and the punctuation the rules read; everything else is a gap.
-One character class per alternative, no nesting: linear time."""
+One character class per alternative, no nesting: linear time.  An emoji ends a sentence
+(chat closes one with it: "Sure we can do that 🙂 Thanks!")."""
+_EMOJI_FIRST = "\u2600"
 
 _CONTRACTIONS: Mapping[str, tuple[str, ...]] = {
     "won't": ("will", "not"), "wont": ("will", "not"), "can't": ("can", "not"), "cant": ("can", "not"),
@@ -368,6 +370,9 @@ def tokens(text: str) -> list[tuple[str, int]]:
     append = out.append
     for m in _TOKEN.finditer(lowered):
         word = m[0]
+        if word >= _EMOJI_FIRST:
+            append(("\n", m.start()))  # an emoji ends its sentence
+            continue
         if "'" in word:
             word = word.strip("'") or word
             expansion = expansions(word)
@@ -896,10 +901,13 @@ class HeuristicExtractor:
     def _run_on_question(self, clause: list[str]) -> int | None:
         """Where a question opened by a pronoun ("how many ...", "can I ...", "do you ...") runs on
         after a statement with no comma between ("i am good with that how many waters do you
-        want?"): the index it opens at."""
-        if "," in clause or self._opens_question(clause) or clause[:1] and clause[0] in _CONDITIONS:
+        want?", also after an opening "Ok, "): the index it opens at; the statement is the words
+        after the last comma before it."""
+        start = max((k + 1 for k, w in enumerate(clause) if w == ","), default=0)  # "Ok, i am good with that how ..."
+        if self._opens_question(clause) or clause[:1] and clause[0] in _CONDITIONS or (
+                start and (self._opens_question(clause[start:]) or clause[start] in _CONDITIONS)):
             return None
-        for k in range(3, len(clause) - 1):
+        for k in range(start + 3, len(clause) - 1):
             if (clause[k], clause[k + 1]) in _RUN_ON_OPENERS and clause[k - 1] not in _ASKED_WITHIN:
                 return k
         return None
@@ -1583,6 +1591,8 @@ class HeuristicExtractor:
             w = words[k]
             if w == "not" and k + 1 < len(words) and words[k + 1] == "mind":
                 continue  # "I don't mind giving you the food"
+            if w == "may" and k > 0 and words[k - 1] == "you" and words[verb] in ("have", "take", "keep", "get"):
+                continue  # "you may have the firewood": permission, an offer, not a hedge (R7 is the speaker's "may")
             if w in _NEGATIONS or w in _HEDGES:
                 return True
             if w in _PRONOUNS:
