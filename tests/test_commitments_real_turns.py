@@ -404,3 +404,20 @@ def test_an_emoji_ends_a_sentence() -> None:
     # chat closes a sentence with an emoji; what follows is a sentence of its own
     assert [t for t, _ in tokens("deal \U0001f642 thanks")] == ["deal", "\n", "thanks"]
     assert got("Sure, I would agree to that \U0001f642 thanks a lot!") == [("accept", {}, {})]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # rule 7: "that" is the goods after any "you can / may have, take, keep", the clause going on after it
+    ("Water is not my priority, you can keep all of that", [("give", {"water": None}, {})]),
+    ("We have lots of food, you may take all of that if you send me 2 water",
+     [("trade", {"food": None}, {"water": 2})]),
+    ("I will keep it", []),
+])
+def test_that_after_you_can_take_or_keep_stands_for_goods(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+def test_a_consent_may_run_on_into_thanks() -> None:
+    # a chat sentence often has no stop before its thanks
+    assert got("Okay I would take it thank you") == [("accept", {}, {})]
+    assert got("I would take it later") == []

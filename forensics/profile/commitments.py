@@ -1078,10 +1078,11 @@ class HeuristicExtractor:
                     out.append(_Hit(i, item[0], number, left_out=True))
                 continue
             v = i - 2 if i > 2 and words[i - 1] == "of" and words[i - 2] in _PARTITIVE else i  # "have all of that"
-            if (w in ("it", "them") or (w in ("that", "those") and words[max(0, v - 3):v] in (
-                    ["you", "can", "have"], ["you", "may", "have"]) and (i + 1 == n or words[i + 1] in (",", "too")))) and (
+            if (w in ("it", "them") or (w in ("that", "those") and v > 2 and words[v - 3] == "you" and words[v - 2] in (
+                    "can", "may") and words[v - 1] in ("have", "take", "keep") and (
+                    i + 1 == n or words[i + 1] in _PRONOUN_CLOSERS))) and (
                 (i + 2 < n and words[i + 1] in ("is", "are") and words[i + 2] == "yours")
-                or (v > 0 and words[v - 1] in _GIVE_VERBS | {"have", "take"} and v > 1
+                or (v > 0 and words[v - 1] in _GIVE_VERBS | {"have", "take", "keep"} and v > 1
                     and (words[v - 2] not in ("i", "we", "to", "can", "please")
                          or (words[v - 2] == "can" and v > 2 and words[v - 3] == "you")  # "you can have it"
                          or (words[v - 2] == "to" and words[v - 1] in _GIVE_VERBS and v > 2
@@ -2374,7 +2375,8 @@ class HeuristicExtractor:
             else:
                 continue
             after = words[end] if end < n else ""
-            if after not in ("", ",", "!", "then", "too", "and", "if", "as", "now", "for", "so", "getting"):
+            if after not in ("", ",", "!", "then", "too", "and", "if", "as", "now", "for", "so", "getting", "thanks",
+                             "thank", "friend", "buddy", "mate"):
                 continue  # "I'll do that later", "I can accept that the lake ...": not the proposal
             if self._consent_at(words, s, end):
                 return True
@@ -2498,6 +2500,8 @@ _VERBS = _GIVE_VERBS | _OFFER_VERBS | _RECEIVE_VERBS | _PAST_VERBS
 _WILLING = frozenset({"happy", "willing", "glad", "able", "ready", "prepared", "pleased", "afford", "going",
                       "fine", "ok", "okay"})
 """Frames before "to" that make the next verb the speaker's act ("happy to spare", R7)."""
+_PRONOUN_CLOSERS = frozenset({",", "too", "thanks", "thank", "if", "then", "now", "and", "!"})
+"""Words that may follow "you can have that" when "that" stands for goods (the clause goes on)."""
 _STOCK_NOUNS = frozenset({"supply", "supplies", "stock", "share", "stash", "surplus", "extra", "extras",
                           "portion", "allotment", "ration", "rations"})
 """Nouns for what the speaker holds of a good ("my supply", "our surplus"): after "my" and a give verb
