@@ -421,3 +421,24 @@ def test_a_consent_may_run_on_into_thanks() -> None:
     # a chat sentence often has no stop before its thanks
     assert got("Okay I would take it thank you") == [("accept", {}, {})]
     assert got("I would take it later") == []
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # R20 as a state: the speaker, a copula in any tense, a word of contentment, "with" / "to" the proposal
+    ("I'd be perfectly happy with that, thanks", [("accept", {}, {})]),
+    ("We are agreeable to this split", [("accept", {}, {})]),
+    ("Totally fine with that!", [("accept", {}, {})]),
+    ("That seems like a reasonable trade", [("accept", {}, {})]),
+    ("Let's go along with that", [("accept", {}, {})]),
+    # another's contentment, the past, a question, a negation, a counter, goods as the object: none
+    ("She is ok with that", []),
+    ("I was happy with that deal", []),
+    ("Are you fine with this?", []),
+    ("I'm not comfortable with that", []),
+    ("I'm ok with that if you give me all the water", []),
+    ("I would be happy with 2 water", []),
+    # "a good deal" may praise the speaker's own offer
+    ("I am being generous. That is a good deal.", []),
+])
+def test_consent_is_a_state_of_the_speaker_toward_the_proposal(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected

@@ -2271,7 +2271,9 @@ class HeuristicExtractor:
                     return True
         if (not _CONSENT_WORDS.isdisjoint(words) and self._consent_frame(words)) or (
                 not _DEAL_NOUNS.isdisjoint(words) and self._deal_made(words)) or (
-                not _CONSENT_VERBS.isdisjoint(words) and self._consent_act(words)):
+                not _CONSENT_VERBS.isdisjoint(words) and self._consent_act(words)) or (
+                not (_CONTENT_WORDS.isdisjoint(words) and _PROPOSAL_NOUNS.isdisjoint(words))
+                and self._consent_state(words)):
             return True
         # "deal" opening its comma segment: "deal!", "ok, deal", "deal, heading to ..."
         seg = 0
@@ -2337,10 +2339,11 @@ class HeuristicExtractor:
 
     def _consent_act(self, words: list[str]) -> bool:
         """R20's "I agree", "I'll take it", "I can do that" as a frame, not a list: the speaker as subject
-        ("I", "we"), a chain of modals and frames that commit ("will", "would", "can", "am happy to",
-        "definitely"; a hedge, a negation or any other word breaks the chain), then a verb of consent
-        whose object is the proposal itself ("that", "this", "it", "your offer", "the deal"): "I would
-        agree to that", "we can definitely accept your offer", "I'll go with this".  "agree" and
+        ("I", "we", "let's"), a chain of modals and frames that commit ("will", "would", "can", "am
+        happy to", "definitely"; a hedge, a negation or any other word breaks the chain), then a verb
+        of consent whose object is the proposal itself ("that", "this", "it", "your offer", "the
+        deal"): "I would agree to that", "we can definitely accept your offer", "I'll go (along) with
+        this", "let's finalize that".  "agree" and
         "accept" may stand without an object ("I will agree."); "take" and "do" need a modal ("I take
         it you need water" is no consent).  An object that is goods ("I'll take 2 water") is an ask,
         read by the goods rules; asked, negated, conditional or taken back as :meth:`_consent_at` says."""
@@ -2349,11 +2352,14 @@ class HeuristicExtractor:
             s = v - 1
             while s >= 0 and words[s] in _COMMITTING:
                 s -= 1
-            if s < 0 or words[s] not in ("i", "we"):
+            let_us = s > 0 and words[s - 1] == "let" and words[s] == "us"
+            if s < 0 or (words[s] not in ("i", "we") and not let_us):
                 continue
-            if words[v] in ("take", "do", "go", "work", "live", "settle") and s == v - 1:
+            if words[v] in ("take", "do", "go", "work", "live", "settle", "finalize") and s == v - 1 and not let_us:
                 continue
             o = v + 1
+            if words[v] == "go" and words[o:o + 1] == ["along"]:
+                o += 1  # "I'll go along with that"
             if words[v] in ("go", "work", "live") or (words[v] == "settle" and words[o:o + 1] == ["for"]):
                 if words[o:o + 1] != ["with"] and words[v] != "settle":
                     continue
@@ -2379,6 +2385,62 @@ class HeuristicExtractor:
                              "thank", "friend", "buddy", "mate"):
                 continue  # "I'll do that later", "I can accept that the lake ...": not the proposal
             if self._consent_at(words, s, end):
+                return True
+        return False
+
+    def _consent_state(self, words: list[str]) -> bool:
+        """R20's "I'm ok with that" as a frame: the speaker, a copula in any tense ("am",
+        "would be", "will be"), a word of contentment ("ok", "fine", "good", "happy", "satisfied",
+        "content", "cool", "down", "agreeable") and "with" / "to" the proposal ("that", "this",
+        "your offer", "that split"): "I'd be happy with that", "I'm agreeable to that"; and a proposal
+        called fair by its name: "that's a fair split", "that seems like a reasonable trade" ("a good
+        deal" may praise the speaker's own offer).  Not negated, asked, hedged or taken back (:meth:`_consent_at`),
+        nor contentment with goods ("I'd be happy with 2 food": an ask)."""
+        n = len(words)
+        for a in [a for a, w in enumerate(words) if w in _CONTENT_WORDS]:
+            o = a + 1
+            if words[o:o + 1] not in (["with"], ["to"]):
+                continue
+            o += 1
+            obj = words[o] if o < n else ""
+            if obj not in _PROPOSAL_DETERMINERS:
+                continue
+            if o + 1 < n and words[o + 1] in _PROPOSAL_NOUNS:
+                o += 1
+            elif obj in ("your", "the", "those", "these"):
+                continue
+            if o + 1 < n and words[o + 1] not in _CLAUSE_GOES_ON:
+                continue  # "I'm fine with that being ...": something else is said of it
+            s = a - 1
+            while s >= 0 and (words[s] in _COPULA_CHAIN or words[s] in _DEGREE):
+                s -= 1
+            if all(w in _INTERJECTIONS for w in words[:s + 1]):
+                s += 1  # no subject: "Totally fine with that, thanks" is the speaker's
+            elif s == a - 1 or words[s] not in ("i", "we"):
+                continue
+            if self._consent_at(words, s, o + 1):
+                return True
+        for a in [a for a, w in enumerate(words) if w in _PROPOSAL_NOUNS and w not in ("one", "plan", "idea")]:
+            j = a - 1
+            if j < 1 or words[j] not in ("fair", "reasonable", "acceptable", "workable", "equitable"):
+                continue  # "that is a good deal" may praise the speaker's own offer
+            while j > 0 and words[j - 1] in _DEGREE:
+                j -= 1
+            k = j - 1
+            if k >= 0 and words[k] in ("a", "an"):
+                k -= 1
+            if k >= 0 and words[k] == "like":
+                k -= 1
+            c = k
+            while k >= 0 and words[k] in _COPULAS:
+                k -= 1
+            if k == c or k < 0 or words[k] not in _CONSENT_SUBJECTS:
+                continue
+            if words[k] == "that" and k > 0 and words[k - 1] not in _BEFORE_THAT:
+                continue
+            if a + 1 < n and words[a + 1] not in _CLAUSE_GOES_ON:
+                continue  # "that is a fair split of the food if ...": terms, not consent
+            if self._consent_at(words, k, a + 1):
                 return True
         return False
 
@@ -2467,7 +2529,7 @@ _HOPED = frozenset({"can", "will", "should", "sure", "hope", "hoping", "try", "g
 _CONSENT_WORDS = frozenset({"fine", "fair", "ok", "okay", "acceptable", "agreeable", "reasonable", "doable",
                             "workable", "alright"})
 """Words of consent after "that is" (R20: "that's fair", "that's fine with me", "that is okay")."""
-_CONSENT_VERBS = frozenset({"agree", "accept", "take", "do", "go", "work", "live", "settle"})
+_CONSENT_VERBS = frozenset({"agree", "accept", "take", "do", "go", "work", "live", "settle", "finalize"})
 """Verbs that consent when their object is the proposal (R20: "I agree", "I'll take it", "I can do that")."""
 _COMMITTING = frozenset({"will", "would", "can", "shall", "do", "also", "definitely", "certainly", "happily",
                          "gladly", "totally", "absolutely", "then", "just", "gonna", "am", "are", "happy", "willing",
@@ -2478,6 +2540,14 @@ _PROPOSAL_DETERMINERS = frozenset({"that", "this", "it", "your", "the", "those",
 _PROPOSAL_NOUNS = frozenset({"deal", "offer", "trade", "proposal", "split", "compromise", "terms", "arrangement",
                              "plan", "one", "counter", "counteroffer", "idea", "suggestion", "distribution"})
 """What a proposal is called ("your offer", "that deal", "this split")."""
+_CONTENT_WORDS = frozenset({"ok", "fine", "good", "happy", "satisfied", "content", "cool", "down", "agreeable",
+                            "alright", "comfortable", "okay"})
+"""Words of contentment that consent with "with that" ("I'm ok with that", R20)."""
+_COPULA_CHAIN = frozenset({"am", "are", "is", "be", "would", "will", "can", "should", "also", "definitely", "totally",
+                           "just", "still", "then", "now"})
+_CLAUSE_GOES_ON = frozenset({",", "!", "then", "too", "and", "so", "thanks", "thank", "friend", "as", "if", "now",
+                             "for", "since", "because", "-"})
+"""Words after a consent that end what is consented to ("I'm ok with that, thanks")."""
 _DEAL_NOUNS = frozenset({"deal", "compromise", "agreement"})
 """What two parties can be said to have made or reached (R20: "we have reached a compromise")."""
 _SUITS = frozenset({"works", "work", "good", "fine", "ok", "okay", "better", "fair", "easier", "best", "enough",
@@ -2523,7 +2593,7 @@ _ACCEPT_PHRASES: tuple[tuple[str, ...], ...] = tuple(tuple(p.split()) for p in (
     "let us do it", "let us do this", "let us do that", "you are on", "i am in", "count me in",
     "i am on board", "we are on board", "take you up on that", "take you up on your", "take you up on the", "take your offer", "accept your offer", "take the offer",
     "accept the offer", "take that offer", "take the deal", "take that deal", "i can make that work", "sounds reasonable",
-    "that is reasonable", "ok with that", "fine with that", "good with that", "it is a plan", "came to an agreement",
+    "that is reasonable", "it is a plan", "came to an agreement",
     "come to an agreement", "reached an agreement", "we have an agreement", "make a deal with that",
     "works for me", "that will work", "that would work", "happy to oblige",
     "that is a fair deal", "like a fair deal", "like a good deal",
