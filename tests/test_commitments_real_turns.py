@@ -3,7 +3,9 @@
 Each case is written here for its rule (none is a row of the labelled set): asks in another
 sentence that price an offer (R14), a share of one good beside a trade (R15), a count that
 trades nothing, a pronoun taken in part ("all of that", R11), a question run on after a
-statement (R3), and consent phrases against their lookalikes (R20, R21).
+statement (R3), and consent phrases against their lookalikes (R20, R21); consent read by structure
+(the speaker, a chain of modals, a verb or a state, the proposal as object), conditions that ask for
+the speaker, and the shapes of chat (rule 18: emoji, "you may have", "happy to spare", "my supply").
 """
 
 from __future__ import annotations
