@@ -444,3 +444,18 @@ def test_a_consent_may_run_on_into_thanks() -> None:
 ])
 def test_consent_is_a_state_of_the_speaker_toward_the_proposal(text: str, expected: list[tuple]) -> None:
     assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # terms named as a gerund phrase and then judged are described, not offered (R6, R8)
+    ("You getting all the food is not fair", []),
+    ("I think me having the water and you having the wood would be a good start", []),
+    ("You can have the food, I am getting the water", [("trade", {"food": None}, {"water": None})]),
+    # a past plan and a negated opinion before the subject cancel the act (R8, R5)
+    ("You were going to get the water", []),
+    ("I don't think I can give you the water", []),
+    ("I think I can give you the water", [("give", {"water": None}, {})]),
+    ("I was hoping for 2 firewood. I can give you all 3 food.", [("trade", {"food": 3}, {"firewood": 2})]),
+])
+def test_judged_terms_past_plans_and_negated_opinions_offer_nothing(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected

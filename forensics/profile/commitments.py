@@ -197,6 +197,9 @@ How :class:`HeuristicExtractor` reads (rules, in order):
    is the give verb, not "X to spare"; "N of M" reads number words like digits ("two of
    three waters"); "my supply" / "our surplus" after a give verb is the good named in its
    clause; "that" after any "you can / may have, take, keep" is the goods before it.
+   Terms named as a gerund phrase and then judged ("You getting all the food is not fair")
+   are described, not offered; "you were going to get X" is a past plan; a negated opinion
+   before the subject ("I don't think I can give you X") negates the act.
 
 Known blind spots (the bench lists them; see its per-kind figures): offers spread
 over two sentences that each hold a whole trade are two trades; a number whose noun
@@ -1188,6 +1191,8 @@ class HeuristicExtractor:
             return None  # "2 tools is a rip-off for 3 copper": a complaint about terms (R6)
         if _outcome(r.words):
             return None  # "That way you can keep warm and I'll have some food": what an offer leads to
+        if _judged_split(r.words):
+            return None  # "You taking all the food is not fair": terms judged, not offered
         return _settled(r, clause)
 
     # one method per cue of rule 6: each returns the index the walk goes on from, or None
@@ -1616,9 +1621,14 @@ class HeuristicExtractor:
                 continue  # "you may have the firewood": permission, an offer, not a hedge (R7 is the speaker's "may")
             if w in _NEGATIONS or w in _HEDGES:
                 return True
+            if w in ("was", "were") and words[k + 1:k + 3] == ["going", "to"]:
+                return True  # "you were going to get the water": a past plan (R8); "I was hoping for" asks
             if w in _PRONOUNS:
-                # "maybe I'll give": a hedge just before the subject counts too
-                return any(words[j] in _HEDGES for j in range(max(k - 2, 0), k))
+                # "maybe I'll give": a hedge just before the subject counts too, and so does a negated
+                # opinion ("I don't think I can give you the water", R5)
+                return any(words[j] in _HEDGES for j in range(max(k - 2, 0), k)) or any(
+                    words[j] in _OPINIONS and j > 0 and words[j - 1] in ("not", "never")
+                    for j in range(max(k - 3, 0), k))
             if w == ",":
                 return False
         return False
@@ -2592,6 +2602,8 @@ _WILLING = frozenset({"happy", "willing", "glad", "able", "ready", "prepared", "
 """Frames before "to" that make the next verb the speaker's act ("happy to spare", R7)."""
 _PRONOUN_CLOSERS = frozenset({",", "too", "thanks", "thank", "if", "then", "now", "and", "!"})
 """Words that may follow "you can have that" when "that" stands for goods (the clause goes on)."""
+_OPINIONS = frozenset({"think", "believe", "suppose", "guess", "see", "expect", "feel"})
+"""Verbs of opinion: negated before the subject they negate what follows ("I don't think I can")."""
 _STOCK_NOUNS = frozenset({"supply", "supplies", "stock", "share", "stash", "surplus", "extra", "extras",
                           "portion", "allotment", "ration", "rations"})
 """Nouns for what the speaker holds of a good ("my supply", "our surplus"): after "my" and a give verb
@@ -2864,6 +2876,30 @@ def _outcome(words: list[str]) -> bool:
     while j < len(words) and words[j] in _INTERJECTIONS:
         j += 1
     return words[j:j + 2] in (["that", "way"], ["this", "way"])
+
+
+def _judged_split(words: list[str]) -> bool:
+    """Terms named as a gerund phrase and then judged ("You taking all the food is not fair", "me
+    getting the water and you getting the wood is a good start"): the subject of a copula, a
+    description of terms, not an offer (R6, R8).  Consent to them is read by rule 16.
+
+    >>> _judged_split("you getting all the food is not fair".split())
+    True
+    >>> _judged_split("you can have the food , i am getting the water".split())
+    False
+    """
+    j = 0
+    while j < len(words) and (words[j] in _INTERJECTIONS or words[j] in ("i", "think", "guess", "believe", "feel")):
+        j += 1
+    if j + 1 >= len(words) or words[j] not in ("you", "me", "us", "your", "my", "our") or \
+            not words[j + 1].endswith("ing") or words[j + 1] not in _VERBS | {"having"}:
+        return False
+    for k in range(j + 2, len(words) - 1):
+        if words[k] in (",", "if", "so", "but", "because", "will", "can"):
+            return False
+        if words[k] in ("is", "was", "seems", "would") and (words[k] != "would" or words[k + 1] == "be"):
+            return True
+    return False
 
 
 def _settled(r: _Walk, clause: _Clause) -> _Goods:
