@@ -459,3 +459,13 @@ def test_consent_is_a_state_of_the_speaker_toward_the_proposal(text: str, expect
 ])
 def test_judged_terms_past_plans_and_negated_opinions_offer_nothing(text: str, expected: list[tuple]) -> None:
     assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # "ask for X" and "all I ask is for X" are the speaker's ask, like "looking for X" (rule 6)
+    ("I can send you 3 food. All I ask is for one firewood.", [("trade", {"food": 3}, {"firewood": 1})]),
+    ("I can send you 3 food. I only ask for one firewood.", [("trade", {"food": 3}, {"firewood": 1})]),
+    ("Could I ask for one firewood?", []),
+])
+def test_ask_for_is_the_speakers_ask(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected

@@ -77,8 +77,8 @@ How :class:`HeuristicExtractor` reads (rules, in order):
    "and it's yours" is the price), "X for you", "X to spare", "I've got X if you want
    it / no charge", "if you want X", "X for sale".  A give verb whose subject is
    "you" or whose object is "me" ("give me"), "I take / get / keep / need / want /
-   I'd like X", "can I have X", "X for me", "looking / hoping for X" put goods on the
-   *receive* side.  "for" / "in exchange for" / "->" / "=" / "at" (a price) before
+   I'd like X", "can I have X", "X for me", "looking / hoping / asking for X", "all I ask is
+   for X" put goods on the *receive* side.  "for" / "in exchange for" / "->" / "=" / "at" (a price) before
    goods flips the side; goods before any verb followed by "for" are the give side
    ("3 wood for 2 ore"), goods before "per" the price ("6 food per ore, take it or
    leave it" sells ore); "for anything / the rest" names no goods (the offer is a
@@ -1423,13 +1423,13 @@ class HeuristicExtractor:
         return i + 2
 
     def _cue_looking_for(self, r: _Walk, i: int) -> int | None:
-        """"looking / hoping for X": the speaker's ask."""
-        if not (r.words[i] in ("looking", "look", "searching", "asking", "hoping", "hope", "hunting", "shopping")
-                and r.next(i) == "for"):
+        """"looking / hoping / asking for X", "all I ask is for X": the speaker's ask."""
+        if not (r.words[i] in ("looking", "look", "searching", "asking", "ask", "hoping", "hope", "hunting", "shopping")
+                and (r.next(i) == "for" or (r.words[i] == "ask" and r.words[i + 1:i + 3] == ["is", "for"]))):
             return None
         who = self._subject(r.words, i)
         r.turn("receive" if who in ("speaker", None) and not self._cancelled(r.words, i) else "void")
-        return i + 2
+        return i + (2 if r.next(i) == "for" else 3)
 
     def _cue_spare(self, r: _Walk, i: int) -> int | None:
         """"herbs to spare", "3 mags spare": goods the speaker offers (R13)."""
@@ -1551,7 +1551,7 @@ class HeuristicExtractor:
         frozenset({"per"}), frozenset({"for", "me", "us", "you"}), frozenset({"to"}),
         frozenset({"for", "->", "=", "exchange", "return", "at"}),
         frozenset({"yours"}), frozenset({"mine"}), frozenset({"here"}),
-        frozenset({"looking", "look", "searching", "asking", "hoping", "hope", "hunting", "shopping"}),
+        frozenset({"looking", "look", "searching", "asking", "ask", "hoping", "hope", "hunting", "shopping"}),
         frozenset({"spare"}),
         frozenset({"gave", "sent", "paid", "handed", "brought"}), frozenset({"having"}),
         frozenset({"help", "helping"}), _REPORTED,
