@@ -530,8 +530,7 @@ GENERALISED = [
     (CASINO, "As for water, I can give you 2.", [T("give", {"water": 2})]),
     # near misses found where version 4 first went too far
     (DAISHI, "I've got more tools than I can use, no need to sell me cheap", []),
-    # a consent whose condition asks goods for the speaker still consents (R17, R20; the labels agree)
-    (CASINO, "fine, I'll do that if I can keep one of the water", [T("accept")]),
+    (CASINO, "okay, I'll do that if I can have 2 of the food", []),
     (CASINO, "that's fine if you throw in 2 food", []),
     (CASINO, "Water is important to me because I need it to live and I will also need firewood to stay warm.", []),
     (CASINO, "Sounds good. Go ahead and submit the deal and I'll agree to it.", [T("accept")]),

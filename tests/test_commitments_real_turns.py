@@ -336,13 +336,19 @@ def test_consent_is_a_speaker_verb_with_the_proposal_as_object(text: str, expect
 
 
 @pytest.mark.parametrize(("text", "expected"), [
-    # a consent on condition of goods for the speaker is still consent (R17: the condition asks)
-    ("I'd agree to that if I can also get one food", [("accept", {}, {})]),
-    ("That works as long as I get the firewood", [("accept", {}, {})]),
-    # a condition on the addressee's act is a counter (R18)
+    # D5: consent on goods for the speaker is a counter-offer, no accept; a give side makes it a trade
+    ("I'd agree to that if I can also get one food", []),
+    ("That works as long as I get the firewood", []),
+    ("Deal, as long as I get the firewood and you take the food", [("trade", {"food": None}, {"firewood": None})]),
     ("That works if you give me the firewood", []),
+    ("Sounds fine to me if I could keep both waters", []),
+    ("I can accept that deal on water as long as you send me one food", []),
+    # a condition that names no goods for the speaker leaves the consent standing (R17)
+    ("I would agree to that as long as you are fine with it", [("accept", {}, {})]),
+    # consent in a sentence of its own, then a further ask, is still consent
+    ("I would agree to that. Can I also have a water?", [("accept", {}, {})]),
 ])
-def test_a_condition_that_asks_for_the_speaker_keeps_the_consent(text: str, expected: list[tuple]) -> None:
+def test_consent_on_goods_for_the_speaker_is_a_counter(text: str, expected: list[tuple]) -> None:
     assert got(text) == expected
 
 
@@ -379,8 +385,8 @@ def test_happy_to_spare_is_a_give_verb(text: str, expected: list[tuple]) -> None
     assert got(text) == expected
 
 
-def test_a_condition_asked_with_able_to_keeps_the_consent() -> None:
-    assert got("I would agree to that if I am able to keep the firewood") == [("accept", {}, {})]
+def test_a_condition_asked_with_able_to_is_a_counter_too() -> None:
+    assert got("I would agree to that as long as I am able to keep the firewood") == []
 
 
 @pytest.mark.parametrize(("text", "expected"), [

@@ -177,7 +177,8 @@ How :class:`HeuristicExtractor` reads (rules, in order):
    another's, not the past); a proposal called fair by its name ("that's a fair split";
    "a good deal" may praise one's own offer).  A condition after the consent that asks
    goods for the speaker ("..., if I can have 2 food", "as long as I get the water")
-   keeps it (R17); another condition makes it a counter.  "accept / take your offer" is
+   makes it a counter-offer, no ``accept`` (D5); one that names no goods for the speaker
+   ("as long as you are ok with it") leaves it standing.  "accept / take your offer" is
    consent, not an ask.  A further demand in a later sentence ("I also need", "I still
    need") takes the consent back (a counter, R21).  One per message, none beside a
    ``trade`` (R22).
@@ -2543,8 +2544,14 @@ class HeuristicExtractor:
         if words[end - 1] == "deal" and after[:1] in (["breaker"], ["breakers"], ["killer"]):
             return False  # "that's a deal breaker": a refusal (R21)
         if not {"if", "unless", "provided"}.isdisjoint(words[end:end + 2]) and words[end + 1:end + 3] not in (
-                ["you", "want"], ["you", "like"], ["you", "wish"]) and not _speaker_receives(words, end):
-            return False  # "that's fine if you cut the water": a condition, a counter (R18)
+                ["you", "want"], ["you", "like"], ["you", "wish"]):
+            return False  # "I'll do that if I can have 2 of the food": a condition, a counter (R18, D5)
+        for j in range(end, min(end + 6, len(words))):
+            if words[j] in (",", "but", "and", "so") and j > end:
+                break
+            if (words[j] in ("if", "provided") or words[j:j + 3] == ["as", "long", "as"]) and \
+                    _speaker_receives(words, j):
+                return False  # "Deal, as long as I get the water", "works for me if I could get ...": a counter (D5)
         return True
 
 
@@ -2829,19 +2836,29 @@ def _offered_having(r: _Walk) -> None:
 
 
 def _speaker_receives(words: list[str], end: int) -> bool:
-    """A condition after a consent that asks for goods for the speaker ("..., if I can have 2 food", "as
-    long as I get the water"): a conditional acceptance, still consent (R17: the condition asks,
-    the consent stands).
+    """A condition after a consent that asks goods for the speaker ("..., if I can have 2 food", "as
+    long as I get the water"): the consent takes the proposal only on terms the message adds, a
+    counter-offer, no ``accept`` (the guide's D5); a condition that names no goods for the speaker
+    ("as long as you are ok with it") leaves the consent standing.
 
     >>> _speaker_receives("i agree if i can also have 2 food".split(), 2)
     True
-    >>> _speaker_receives("fine if you give me water".split(), 1)
+    >>> _speaker_receives("fine as long as you give me water".split(), 1)
+    True
+    >>> _speaker_receives("fine as long as you are ok with it".split(), 1)
     False
     """
     k = end
     while k < len(words) and words[k] in (",", "if", "as", "long", "provided", "that"):
         k += 1
-    if k == end or k >= len(words) or words[k] not in ("i", "we"):
+    if k == end or k >= len(words):
+        return False
+    if words[k] == "you" and k + 1 < len(words):
+        k += 1  # "as long as you give me water": goods for the speaker too
+        while k < len(words) and words[k] in ("can", "will", "would", "also", "just", "then"):
+            k += 1
+        return k + 1 < len(words) and words[k] in _GIVE_VERBS and words[k + 1] in ("me", "us")
+    if words[k] not in ("i", "we"):
         return False
     k += 1
     while k < len(words) and words[k] in ("can", "could", "also", "still", "may", "just", "at", "least", "get", "to",
