@@ -8,6 +8,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -530,6 +531,7 @@ GENERALISED = [
     # near misses found where version 4 first went too far
     (DAISHI, "I've got more tools than I can use, no need to sell me cheap", []),
     (CASINO, "okay, I'll do that if I can have 2 of the food", []),
+    (CASINO, "that's fine if you throw in 2 food", []),
     (CASINO, "Water is important to me because I need it to live and I will also need firewood to stay warm.", []),
     (CASINO, "Sounds good. Go ahead and submit the deal and I'll agree to it.", [T("accept")]),
     (CASINO, "You can submit the deal if you want.", [T("accept")]),
@@ -603,3 +605,31 @@ def test_every_cue_of_rule_6_names_the_words_it_reads() -> None:
     assert len(cues) == len(words) and all(words)
     # a word several cues read tries them in the order of rule 6
     assert commitments._CUES_BY_WORD["for"] == tuple(c for c, w in zip(cues, words) if "for" in w)
+
+
+def _halves_bench() -> Any:
+    bench = Path(__file__).resolve().parent.parent / "bench"
+    sys.path.insert(0, str(bench))
+    spec = importlib.util.spec_from_file_location("commitments_halves", bench / "commitments_halves.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_tune_halves_keep_dialogues_whole_and_split_the_turns_near_half() -> None:
+    halves = _halves_bench().halves
+    rows = [{"source": f"d{k}"} for k in range(10) for _ in range(k + 1)]  # 55 turns, dialogue k has k + 1
+    side = halves(rows)
+    assert set(side) == {f"d{k}" for k in range(10)} and set(side.values()) == {"A", "B"}
+    in_a = sum(1 for r in rows if side[r["source"]] == "A")
+    assert 27.5 <= in_a < 27.5 + 10  # A fills until it holds half; the last dialogue taken may overshoot
+    assert halves(list(reversed(rows))) == side  # the order of the rows does not matter, only the seed
+
+
+def test_the_paraphrases_keep_the_goods_and_change_the_text() -> None:
+    rewrites = _halves_bench().PARAPHRASES
+    assert rewrites["digits as words"]("I'll give you 2 water") == "I'll give you two water"
+    assert rewrites["will as can"]("I'll give you 2 water") == "I can give you 2 water"
+    assert rewrites["you may have"]("You can have the food") == "you may have the food"
+    assert rewrites["bottles of water"]("I need 3 water") == "I need 3 bottles of water"

@@ -3,14 +3,16 @@
 Each case is written here for its rule (none is a row of the labelled set): asks in another
 sentence that price an offer (R14), a share of one good beside a trade (R15), a count that
 trades nothing, a pronoun taken in part ("all of that", R11), a question run on after a
-statement (R3), and consent phrases against their lookalikes (R20, R21).
+statement (R3), and consent phrases against their lookalikes (R20, R21); consent read by structure
+(the speaker, a chain of modals, a verb or a state, the proposal as object), conditions that ask for
+the speaker, and the shapes of chat (rule 18: emoji, "you may have", "happy to spare", "my supply").
 """
 
 from __future__ import annotations
 
 import pytest
 
-from daishi_forensics.profile.commitments import HeuristicExtractor
+from daishi_forensics.profile.commitments import HeuristicExtractor, tokens
 
 CAMP = HeuristicExtractor({"items": ["food", "water", "firewood"], "places": [], "agents": ["a", "b"]})
 
@@ -312,4 +314,164 @@ def test_counts_shared_subjects_and_receiving(text: str, expected: list[tuple]) 
     ("I hope we have reached an agreement soon.", []),
 ])
 def test_consent_without_its_subject_and_compromises_reached(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # R20 as a frame: the speaker, a chain of modals that commit, a verb of consent, the proposal as object
+    ("I would agree to that.", [("accept", {}, {})]),
+    ("We can definitely accept your offer!", [("accept", {}, {})]),
+    ("I'm happy to go with this split", [("accept", {}, {})]),
+    ("I will settle for that, thanks", [("accept", {}, {})]),
+    ("Alright, I will agree to me getting 2 water and 1 food.", [("accept", {}, {})]),
+    # a hedge, a negation or a question breaks the chain; goods as the object are an ask, not consent
+    ("I could agree to that.", []),
+    ("I will not accept that", []),
+    ("Would you accept this deal?", []),
+    ("I take it you need firewood", []),
+    ("I'll take the firewood.", []),
+])
+def test_consent_is_a_speaker_verb_with_the_proposal_as_object(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # D5: consent on goods for the speaker is a counter-offer, no accept; a give side makes it a trade
+    ("I'd agree to that if I can also get one food", []),
+    ("That works as long as I get the firewood", []),
+    ("Deal, as long as I get the firewood and you take the food", [("trade", {"food": None}, {"firewood": None})]),
+    ("That works if you give me the firewood", []),
+    ("Sounds fine to me if I could keep both waters", []),
+    ("I can accept that deal on water as long as you send me one food", []),
+    # a condition that names no goods for the speaker leaves the consent standing (R17)
+    ("I would agree to that as long as you are fine with it", [("accept", {}, {})]),
+    # consent in a sentence of its own, then a further ask, is still consent
+    ("I would agree to that. Can I also have a water?", [("accept", {}, {})]),
+])
+def test_consent_on_goods_for_the_speaker_is_a_counter(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # rule 7: "my supply" after a give verb is the speaker's stock of the good named in its clause
+    ("We have plenty of firewood here, so I will give you some of my supply.", [("give", {"firewood": None}, {})]),
+    ("Water is easy to find here, so I am happy to send you part of our surplus", [("give", {"water": None}, {})]),
+    # not without a give verb, nor with the good named in another sentence (an ask there)
+    ("Firewood is scarce; I am keeping my supply.", []),
+    ("I need water. I will bring my supplies.", []),
+])
+def test_my_supply_stands_for_the_good_named_in_its_clause(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # rule 5: "N of M" takes N whether the numbers are digits or words
+    ("You can have two of three waters", [("give", {"water": 2}, {})]),
+    ("You can have one of two firewood", [("give", {"firewood": 1}, {})]),
+    ("You can have 1 of 2 firewood", [("give", {"firewood": 1}, {})]),
+])
+def test_n_of_m_reads_number_words_like_digits(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # "to spare" after a frame of willingness is the give verb (R7), not "X to spare"
+    ("I'm glad to spare 2 food if you hand over 1 water", [("trade", {"food": 2}, {"water": 1})]),
+    ("I have 2 food to spare", [("give", {"food": 2}, {})]),
+    # a wish stays a wish (R8)
+    ("I would like to spare some water", []),
+])
+def test_happy_to_spare_is_a_give_verb(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+def test_a_condition_asked_with_able_to_is_a_counter_too() -> None:
+    assert got("I would agree to that as long as I am able to keep the firewood") == []
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # "you may have X" is permission: an offer (R7's hedge "may" is the speaker's)
+    ("Fine, you may have the water", [("give", {"water": None}, {})]),
+    ("I may give you the water", []),
+    ("you may need the water", []),
+])
+def test_you_may_have_is_permission(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a question run on after a statement is cut off after an opening "Ok, " too (rule 3)
+    ("Ok, we can work with that how much food do you need?", [("accept", {}, {})]),
+    ("Ok, how much food do you need can I have 2?", []),
+])
+def test_a_run_on_question_after_an_opening_comma(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+def test_an_emoji_ends_a_sentence() -> None:
+    # chat closes a sentence with an emoji; what follows is a sentence of its own
+    assert [t for t, _ in tokens("deal \U0001f642 thanks")] == ["deal", "\n", "thanks"]
+    assert got("Sure, I would agree to that \U0001f642 thanks a lot!") == [("accept", {}, {})]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # rule 7: "that" is the goods after any "you can / may have, take, keep", the clause going on after it
+    ("Water is not my priority, you can keep all of that", [("give", {"water": None}, {})]),
+    ("We have lots of food, you may take all of that if you send me 2 water",
+     [("trade", {"food": None}, {"water": 2})]),
+    ("I will keep it", []),
+])
+def test_that_after_you_can_take_or_keep_stands_for_goods(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+def test_a_consent_may_run_on_into_thanks() -> None:
+    # a chat sentence often has no stop before its thanks
+    assert got("Okay I would take it thank you") == [("accept", {}, {})]
+    assert got("I would take it later") == []
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # R20 as a state: the speaker, a copula in any tense, a word of contentment, "with" / "to" the proposal
+    ("I'd be perfectly happy with that, thanks", [("accept", {}, {})]),
+    ("We are agreeable to this split", [("accept", {}, {})]),
+    ("Totally fine with that!", [("accept", {}, {})]),
+    ("That seems like a reasonable trade", [("accept", {}, {})]),
+    ("Let's go along with that", [("accept", {}, {})]),
+    # another's contentment, the past, a question, a negation, a counter, goods as the object: none
+    ("She is ok with that", []),
+    ("I was happy with that deal", []),
+    ("Are you fine with this?", []),
+    ("I'm not comfortable with that", []),
+    ("I'm ok with that if you give me all the water", []),
+    ("I would be happy with 2 water", []),
+    # "a good deal" may praise the speaker's own offer
+    ("I am being generous. That is a good deal.", []),
+])
+def test_consent_is_a_state_of_the_speaker_toward_the_proposal(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # terms named as a gerund phrase and then judged are described, not offered (R6, R8)
+    ("You getting all the food is not fair", []),
+    ("I think me having the water and you having the wood would be a good start", []),
+    ("You can have the food, I am getting the water", [("trade", {"food": None}, {"water": None})]),
+    # a past plan and a negated opinion before the subject cancel the act (R8, R5)
+    ("You were going to get the water", []),
+    ("I don't think I can give you the water", []),
+    ("I think I can give you the water", [("give", {"water": None}, {})]),
+    ("I was hoping for 2 firewood. I can give you all 3 food.", [("trade", {"food": 3}, {"firewood": 2})]),
+])
+def test_judged_terms_past_plans_and_negated_opinions_offer_nothing(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # "ask for X" and "all I ask is for X" are the speaker's ask, like "looking for X" (rule 6)
+    ("I can send you 3 food. All I ask is for one firewood.", [("trade", {"food": 3}, {"firewood": 1})]),
+    ("I can send you 3 food. I only ask for one firewood.", [("trade", {"food": 3}, {"firewood": 1})]),
+    ("Could I ask for one firewood?", []),
+])
+def test_ask_for_is_the_speakers_ask(text: str, expected: list[tuple]) -> None:
     assert got(text) == expected
