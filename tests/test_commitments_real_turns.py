@@ -547,3 +547,22 @@ def test_outcomes_options_and_described_proposals_offer_nothing(text: str, expec
 ])
 def test_hedged_deliberated_owned_sourced_and_hypothetical_goods_are_no_offer(text: str, expected: list[tuple]) -> None:
     assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a wish for the addressee, sufficiency foretold, a refusal before the subject, a counterfactual (R5, R7, R8)
+    ("We hope you can have a lot of wood.", []),
+    ("You will have plenty of water after the trade.", []),
+    ("No way we can give you 2 food.", []),
+    ("If it were my choice, you would get the wood.", []),
+    # an offer taken back by its outcome for the speaker (rule 6's "but")
+    ("I would give you all the wood, but then we would be cold.", []),
+    ("I would give you all the wood, but I would have nothing left.", []),
+    # the same offers stated plainly stay
+    ("You can have a lot of wood.", [("give", {"firewood": None}, {})]),
+    ("You will have 2 water after the trade.", [("give", {"water": 2}, {})]),
+    ("We can give you 2 food.", [("give", {"food": 2}, {})]),
+    ("I would give you all the wood, and then we can talk about water.", [("give", {"firewood": None}, {})]),
+])
+def test_wishes_sufficiency_refusals_and_counterfactuals_offer_nothing(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected

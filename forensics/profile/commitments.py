@@ -215,7 +215,10 @@ How :class:`HeuristicExtractor` reads (rules, in order):
    from a place ("get water at the stream"); "if you need X, you should ..." (advice); goods
    after "about" / "regarding" without a number (a topic); "if I give you X" whose outcome
    names no goods and no terms ("..., I'll freeze"); the speaker's act as a gerund weighed by
-   its verb ("giving you X would leave me with nothing").
+   its verb ("giving you X would leave me with nothing"); a wish for the addressee ("I hope you
+   will have X"), sufficiency foretold ("you will have enough / plenty of X"), "no way I can",
+   a counterfactual ("if it were up to me, ..."), and an offer taken back by its outcome for the
+   speaker ("I'd give you X, but then I'd have none").
 
 Known blind spots (the bench lists them; see its per-kind figures): offers spread
 over two sentences that each hold a whole trade are two trades; a number whose noun
@@ -915,7 +918,8 @@ class HeuristicExtractor:
                     out.append(_Clause(cw[:cut], ct[:cut], offsets[begin], offsets[begin + cut], begin, False))
                     cw, ct, begin, question = cw[cut + skip:], ct[cut + skip:], begin + cut + skip, True
                 if not question and (self._opens_question(cw) or _has(cw, ("if", "i", "were", "you"))
-                                     or _has(cw, ("if", "i", "was", "you"))):
+                                     or _has(cw, ("if", "i", "was", "you")) or _has(cw, ("if", "it", "were"))
+                                     or _has(cw, ("if", "it", "was", "up"))):
                     question = True  # "If I were you I would take Belgium": advice, like a question
                 if cw:
                     end = offsets[i] if i < len(words) else length
@@ -1247,9 +1251,10 @@ class HeuristicExtractor:
             r.mark(("pending",), "void")  # "Can't do 3, but I'll do 2 wheat": what came before is dropped
             after = r.words[i + 1:i + 5]
             if w == "but" and "would" in r.words[:i] and "if" not in r.words[:i] and (
-                    after[:2] in (["i", "need"], ["i", "really"], ["we", "need"]) or after[1:3] in (
-                        ["can", "not"], ["will", "not"], ["do", "not"])):
-                r.mark(("give",), "void")  # "I'd give you all the food but I need it": taken back
+                    after[:2] in (["i", "need"], ["i", "really"], ["we", "need"], ["then", "i"], ["then", "we"])
+                    or after[1:3] in (["can", "not"], ["will", "not"], ["do", "not"], ["would", "have"],
+                                      ["would", "be"])):
+                r.mark(("give",), "void")  # "I'd give you all the food but I need it / but then I'd have none"
         if w in (",", "so") and (r.concession or r.reason):
             r.reason = False
             if r.concession:
@@ -1690,7 +1695,9 @@ class HeuristicExtractor:
                     words[j] in _OPINIONS and j > 0 and words[j - 1] in ("not", "never")
                     for j in range(max(k - 3, 0), k)) or any(
                     words[j] == "sure" and words[j - 1] == "not" for j in range(max(k - 6, 1), k)) or (
-                    k > 1 and words[k - 1] in ("if", "whether") and words[k - 2] in _DELIBERATE)
+                    k > 1 and words[k - 1] in ("if", "whether") and words[k - 2] in _DELIBERATE) or (
+                    k > 0 and words[k - 1] in _WISHES) or (k > 1 and words[k - 2:k] in (["no", "way"], ["no", "chance"]))
+                # "I hope you will have X" (a wish), "there's no way I can give you X" (a refusal)
                 # "I'm not sure I can let you have the food": "not sure" is a hedge (R7)
             if w == ",":
                 return False
@@ -1759,6 +1766,8 @@ class HeuristicExtractor:
             if i > 1 and words[i - 1] in ("me", "us") and words[i - 2] == "let" and w == "have":
                 return "receive"  # "if you let me have all the water"
             if who == "you":
+                if nxt in ("enough", "plenty"):
+                    return "void"  # "you will have enough food": sufficiency foretold, nothing handed over
                 return "give" if any(m in words[max(0, i - 4):i] for m in ("can", "will", "may", "could")) \
                     and not self._cancelled(words, i) else "void"
             if who == "speaker":
@@ -2965,6 +2974,8 @@ _FRAMING_PROPOSALS = frozenset({"offer", "plan", "proposal", "deal", "split", "i
 _OPTION_NOUNS = frozenset({"option", "idea", "possibility", "alternative", "thought", "scenario"})
 
 
+_WISHES = frozenset({"hope", "hoping", "wish", "pray", "trust"})
+"""Verbs before a subject that make its act a wish of the speaker's ("I hope you will have enough water")."""
 _ADVICE = frozenset({"should", "could", "might", "must", "ought", "need", "have", "can"})
 """Modals after a second "you" that make an "if you need X" clause advice to the addressee."""
 _DELIBERATE = frozenset({"see", "check", "think", "decide", "wonder", "know", "ask", "consider", "figure",
