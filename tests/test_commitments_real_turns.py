@@ -475,3 +475,94 @@ def test_judged_terms_past_plans_and_negated_opinions_offer_nothing(text: str, e
 ])
 def test_ask_for_is_the_speakers_ask(text: str, expected: list[tuple]) -> None:
     assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # the receive side said in another sentence, in shapes other than a verb after "I" (R14)
+    ("You may keep all the food. The water is what we need most.", [("trade", {"food": None}, {"water": None})]),
+    ("I'd appreciate 2 water, and you can have the wood.", [("trade", {"firewood": None}, {"water": 2})]),
+    ("You can take 3 food. In exchange, one water.", [("trade", {"food": 3}, {"water": 1})]),
+    ("I'll hand you 3 food, I only need 2 back.", [("trade", {"food": 3}, {"food": 2})]),
+    # consent to goods for the speaker is an ask (D5), so the offer beside it is a trade
+    ("I'm okay with two water and you get all the food.", [("trade", {"food": None}, {"water": 2})]),
+    ("I'm okay with you having the food.", [("give", {"food": None}, {})]),
+    # an ask alone is still no commitment (R9)
+    ("In exchange, one water please.", []),
+    ("Firewood is what I want.", []),
+])
+def test_the_receive_side_in_other_shapes(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a heading that points at the terms after its colon: the terms are a statement of their own (R3)
+    ("Here is what I propose: I take the water and you take the food.", [("trade", {"food": None}, {"water": None})]),
+    ("What about this: you get 2 wood and I get 2 food.", [("trade", {"firewood": 2}, {"food": 2})]),
+    # a heading that is itself the question, or terms asked after the colon, stay questions
+    ("What about this: you get 2 wood and I get 2 food?", []),
+    ("How about you get 2 wood and I get 2 food.", []),
+])
+def test_a_heading_before_a_colon_leaves_the_terms_stated(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # what terms lead to, options laid out, the addressee's proposal described: no sides (R6, R8)
+    ("Which means you can have 2 food and 1 wood.", []),
+    ("This would leave you with all the water.", []),
+    ("With that you would get 3 food.", []),
+    ("Another option: you take the firewood, I take the food.", []),
+    ("Alternatively you get the water and I get the food.", []),
+    ("Under your plan I would give you 3 water and get nothing.", []),
+    ("Giving you all three food would leave us hungry.", []),
+    # the same goods offered outright stay offers
+    ("You can have 2 food and 1 wood.", [("give", {"food": 2, "firewood": 1}, {})]),
+    ("Sending you all three food now.", [("give", {"food": 3}, {})]),
+    ("With that, I will give you 3 food.", [("give", {"food": 3}, {})]),
+])
+def test_outcomes_options_and_described_proposals_offer_nothing(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # hedges, deliberation and attempts (R7, R8)
+    ("Not sure I can let you have the wood.", []),
+    ("Let me check whether I can give you the food.", []),
+    ("I'll think about giving you 2 water.", []),
+    ("We are trying to give you a fair amount of food.", []),
+    ("I can let you have the wood.", [("give", {"firewood": None}, {})]),
+    # goods that are the addressee's own, or come from a place, are not handed over (R13, R8)
+    ("You get to keep all of your own water.", []),
+    ("You can keep your 2 food and I'll give you 1 water.", [("give", {"water": 1}, {})]),
+    ("You can get more water from the river.", []),
+    ("You get 3 water in the end.", [("give", {"water": 3}, {})]),
+    # advice to the addressee and a topic offer nothing
+    ("If you need wood you should gather some.", []),
+    ("If you need wood, I can give you 2.", [("give", {"firewood": 2}, {})]),
+    ("I'll give you an answer about the water soon.", []),
+    ("I'll give you about 3 water.", [("give", {"water": 3}, {})]),
+    # a give that is only the condition of an outcome without terms is a hypothetical (R8)
+    ("If we give you all the water we will be thirsty.", []),
+    ("If we give you all the water we will need 2 food.", [("trade", {"water": None}, {"food": 2})]),
+])
+def test_hedged_deliberated_owned_sourced_and_hypothetical_goods_are_no_offer(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a wish for the addressee, sufficiency foretold, a refusal before the subject, a counterfactual (R5, R7, R8)
+    ("We hope you can have a lot of wood.", []),
+    ("You will have plenty of water after the trade.", []),
+    ("No way we can give you 2 food.", []),
+    ("If it were my choice, you would get the wood.", []),
+    # an offer taken back by its outcome for the speaker (rule 6's "but")
+    ("I would give you all the wood, but then we would be cold.", []),
+    ("I would give you all the wood, but I would have nothing left.", []),
+    # the same offers stated plainly stay
+    ("You can have a lot of wood.", [("give", {"firewood": None}, {})]),
+    ("You will have 2 water after the trade.", [("give", {"water": 2}, {})]),
+    ("We can give you 2 food.", [("give", {"food": 2}, {})]),
+    ("I would give you all the wood, and then we can talk about water.", [("give", {"firewood": None}, {})]),
+])
+def test_wishes_sufficiency_refusals_and_counterfactuals_offer_nothing(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
