@@ -404,11 +404,16 @@ def test_candidates_agree_with_bisection_on_simulated_cascades(seed: int, agents
     assert got and got == reference_candidates(records, dormancy=p.result().dormancy)
 
 
+@pytest.mark.parametrize("packed_words", [1024, 0])
 @pytest.mark.parametrize("seed", range(6))
-def test_loose_likeness_agrees_with_sets(seed: int) -> None:
+def test_loose_likeness_agrees_with_sets(seed: int, packed_words: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """The numpy reading of word sets (rules 2-3 read loosely) against plain set arithmetic, on
-    random texts from a small vocabulary with specifics (both table and sorted-membership paths)."""
+    random texts from a small vocabulary with specifics (the words in common counted from the
+    bit-packed table, and word by word)."""
+    from daishi_forensics.injection import _pruning
     from daishi_forensics.injection._pruning import loosely_alike
+
+    monkeypatch.setattr(_pruning, "PACKED_WORDS", packed_words)
 
     rng = random.Random(seed)
     vocab = [f"w{k}" for k in range(40)] + ["ore", "wood", "r_1_2", "r_3_4", "7"]
@@ -421,6 +426,10 @@ def test_loose_likeness_agrees_with_sets(seed: int) -> None:
         return is_specific(w, P.GOODS)
 
     b[::3] = [rng.choice([y for y in range(60) if sets[y] >= sets[x]]) for x in a[::3].tolist()]  # contained
+    reading = _pruning.LooseReading(sets, bits, specific, min_shared_bits=14.0, max_novelty=2.0, min_common=3,
+                                    min_cover=0.5, near_whole=0.8)
+    assert (reading.packed is not None) == (packed_words > 0)
+    assert reading._common(a, b).tolist() == [len(sets[x] & sets[y]) for x, y in zip(a.tolist(), b.tolist())]
     for threshold, novelty, contained in ((14.0, 2.0, None), (0.0, 0.5, None), (30.0, 1.0, None), (30.0, 1.0, 7.0)):
         alike, whole = loosely_alike(a, b, sets, bits, specific, min_shared_bits=threshold, max_novelty=novelty,
                                      min_common=3, min_cover=0.5, near_whole=0.8, contained_bits=contained)
