@@ -191,12 +191,20 @@ def subset_sum_floor(values: Sequence[float], k: int, grid: int = GRID) -> float
     if spread <= 0:
         return 1.0
     steps = max(4, min(grid, int(_SUBSET_CELLS // max(1, n * k * k))))
-    unit = spread / steps
-    ints = sorted((int(round((float(v) - low) / unit)) for v in values), reverse=True)
+    ints = _rounded_descending(tuple(values), steps)
     last = ints[k - 1]
-    ties = sum(1 for i in ints if i == last)
-    chosen_ties = sum(1 for i in ints[:k] if i == last)
+    ties = ints.count(last)
+    chosen_ties = ints[:k].count(last)
     return min(1.0, math.comb(ties, chosen_ties) / math.comb(n, k))
+
+
+@functools.lru_cache(maxsize=512)
+def _rounded_descending(values: tuple[float, ...], steps: int) -> tuple[int, ...]:
+    """:func:`subset_sum_floor`'s rounded values, largest first (kept: a seat's values are asked
+    about once per partner)."""
+    low = min(values)
+    unit = (max(values) - low) / steps
+    return tuple(sorted((int(round((float(v) - low) / unit)) for v in values), reverse=True))
 
 
 def binom_sf(k: int, n: int, p: float) -> float:
