@@ -863,51 +863,53 @@ def prompted_messages(pairs: _Pairs, n: int, log: MessageLog, clock: _Clock, who
     same_text = np.ones(len(pairs.j), dtype=bool) if holds is None else holds
     own = np.zeros(n, dtype=bool)
     own[pairs.j[pairs.own & same_text if whole is None else pairs.own & whole & same_text]] = True
-    first_heard: dict[int, int] = {}
-    if whole is not None:  # the first heard of its own family: a lookalike of a short copy is another story
+    # per message, the first pair (in (later, earlier) order) of the first kind it has: with ``whole``,
+    # the first heard of its own family (a lookalike of a short copy is another story), else any heard
+    kind = np.where(pairs.heard, 3, 4)
+    if whole is not None:
         contains = words_held(pairs, texts) if texts is not None else same_text
-        for pick in ((pairs.heard & whole & contains), (pairs.heard & whole & same_text), (pairs.heard & whole)):
-            for j, i in zip(pairs.j[pick].tolist(), pairs.i[pick].tolist()):
-                first_heard.setdefault(j, i)
-    for j, i in zip(pairs.j[pairs.heard].tolist(), pairs.i[pairs.heard].tolist()):
-        first_heard.setdefault(j, i)
+        kind[pairs.heard & whole] = 2
+        kind[pairs.heard & whole & same_text] = 1
+        kind[pairs.heard & whole & contains] = 0
+    picked = np.nonzero(kind < 4)[0]
+    picked = picked[np.lexsort((picked, kind[picked], pairs.j[picked]))]  # by later message, kind, place
+    first = np.ones(len(picked), dtype=bool)
+    first[1:] = pairs.j[picked[1:]] != pairs.j[picked[:-1]]
     prompted = np.zeros(n, dtype=bool)
     heard = np.zeros(n, dtype=bool)
-    for j, i in first_heard.items():
+    for j, i in zip(pairs.j[picked[first]].tolist(), pairs.i[picked[first]].tolist()):
         heard[j] = True
         prompted[j] = not own[j] and in_time(j, i, log, clock)
     return own, prompted, ~own & ~heard
 
 
 def words_held(pairs: _Pairs, texts: _Texts) -> np.ndarray:
-    """Per pair (later j, earlier i): the earlier text holds every word of the later one."""
-    memo: dict[tuple[int, int], bool] = {}
-    out = np.ones(len(pairs.j), dtype=bool)
+    """Per pair (later j, earlier i): the earlier text holds every word of the later one (each distinct
+    pair of cores read once)."""
     sets = texts.word_sets
-    for k, (a, b) in enumerate(zip(texts.nid[pairs.j].tolist(), texts.nid[pairs.i].tolist())):
-        got = memo.get((a, b))
-        if got is None:
-            got = memo[(a, b)] = sets[a] <= sets[b]
-        out[k] = got
-    return out
+    return _per_core_pair(pairs, texts, lambda a, b: sets[a] <= sets[b])
 
 
 def names_held(pairs: _Pairs, texts: _Texts, goods: frozenset[str]) -> np.ndarray:
     """Per pair (later j, earlier i): the earlier text holds every specific (rule 2: a number, an id or
     region, a good, a seat's name) the later one names (each distinct pair of cores read once)."""
     named: dict[int, frozenset[str]] = {}
-    memo: dict[tuple[int, int], bool] = {}
-    out = np.ones(len(pairs.j), dtype=bool)
-    nid = texts.nid
-    for k, (a, b) in enumerate(zip(nid[pairs.j].tolist(), nid[pairs.i].tolist())):
-        got = memo.get((a, b))
-        if got is None:
-            for c in (a, b):
-                if c not in named:
-                    named[c] = frozenset(w for w in texts.word_sets[c] if is_specific(w, goods))
-            got = memo[(a, b)] = named[a] <= texts.word_sets[b]
-        out[k] = got
-    return out
+
+    def held(a: int, b: int) -> bool:
+        if a not in named:
+            named[a] = frozenset(w for w in texts.word_sets[a] if is_specific(w, goods))
+        return named[a] <= texts.word_sets[b]
+
+    return _per_core_pair(pairs, texts, held)
+
+
+def _per_core_pair(pairs: _Pairs, texts: _Texts, test: Callable[[int, int], bool]) -> np.ndarray:
+    """Per pair (later j, earlier i): ``test(core of j, core of i)``, asked once per distinct pair of cores."""
+    n_cores = len(texts.cores)
+    distinct, which = unique(texts.nid[pairs.j] * n_cores + texts.nid[pairs.i], inverse=True)
+    answers = np.fromiter((test(c // n_cores, c % n_cores) for c in distinct.tolist()), dtype=bool,
+                          count=len(distinct))
+    return answers[which] if len(pairs.j) else np.ones(0, dtype=bool)
 
 
 def _tick_order(ticks: Sequence[int]) -> np.ndarray:
