@@ -129,7 +129,7 @@ from .exposure import HeardMessage, MessageLog
 from ._forwarding import Forward, fold, parse_forward, words_of
 from ._information import NOTHING, Counts, Information, Unit, units_of
 from ._delays import learnt_window
-from ._lineage import Candidate, Choice, Weights, candidate, choose_parent, cut_shown, describe, edits, heard_order
+from ._lineage import Candidate, Choice, Edit, Weights, candidate, choose_parent, cut_shown, describe, edits, heard_order
 
 __all__ = [
     "FUZZ_CAP",
@@ -945,9 +945,18 @@ def choose_parents(
     """Rule 7: per message with candidates (``parents[position]``: the positions of its qualifying
     candidates, in the order heard), its :class:`~._lineage.Choice`; which place in the order heard
     (first, latest, any) is passed on, learnt from the whole match (:func:`~._lineage.heard_order`)."""
-    nid, events = texts.nid, log.events
+    nid, events, of_message = texts.nid, log.events, texts.of_message
+    made: dict[tuple[int, int], list[Edit]] = {}
+
+    def edits_of(j: int, i: int) -> list[Edit]:  # the edits of each pair of distinct texts, read once
+        key = (int(of_message[j]), int(of_message[i]))
+        got = made.get(key)
+        if got is None:
+            got = made[key] = edits(texts.forward(j), texts.forward(i), alignments[(int(nid[j]), int(nid[i]))])
+        return got
+
     single = [(j, c[0]) for j, c in sorted(parents.items()) if len(c) == 1]
-    found = [edits(texts.forward(j), texts.forward(i), alignments[(int(nid[j]), int(nid[i]))]) for j, i in single]
+    found = [edits_of(j, i) for j, i in single]
     cut = sum(1 for e in found if any(x[0] in ("cut_start", "cut_end") for x in e))
     recased = sum(1 for e in found if any(x[0] == "recase" for x in e))
     weights = weights.with_cuts(cut, len(single)).with_recasing(recased, len(single))
@@ -955,7 +964,7 @@ def choose_parents(
     for j, cands in parents.items():
         child = texts.forward(j)
         pools[j] = [candidate(i, events[i], child, texts.forward(i), alignments[(int(nid[j]), int(nid[i]))],
-                              weights, len(texts.cores[nid[i]])) for i in cands]
+                              weights, len(texts.cores[nid[i]]), edits_of(j, i)) for i in cands]
     order = heard_order(pools.values())
     out: dict[int, Choice] = {}
     for j, pool in pools.items():
