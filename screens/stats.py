@@ -165,11 +165,11 @@ def _subset_tails(values: tuple[float, ...], k: int, grid: int) -> tuple[tuple[i
     top = sum(sorted(ints, reverse=True)[:k])
     table = np.zeros((k + 1, top + 1))  # table[j, s]: subsets of j of the values so far summing to s
     table[0, 0] = 1.0
-    for size in ints:
-        if size:
-            table[1:, size:] += table[:-1, :top + 1 - size].copy()
-        else:
-            table[1:, :] += table[:-1, :].copy()
+    reach = 0  # the largest sum of the values so far: the table holds 0 beyond it, and below row ``done + 1``
+    for done, size in enumerate(ints):
+        rows, width = min(k, done + 1), min(top - size, reach) + 1
+        table[1:rows + 1, size:size + width] += table[:rows, :width]  # (numpy reads an overlapping source first)
+        reach = min(top, reach + size)
     tail = np.cumsum(table[k][::-1])[::-1]
     tail.flags.writeable = False
     return ints, tail
