@@ -532,3 +532,23 @@ def test_message_log_is_the_records() -> None:
     for part in (slice(2, 9), slice(8, None), slice(0, 0)):
         assert echo_edges(log[part]) == echo_edges(records[part])
         assert propagation(log[part]) == propagation(records[part])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_components_agree_with_scipy(seed: int) -> None:
+    """Rule 4's families: :func:`~daishi_forensics.injection.propagation.components` splits random graphs
+    (chains, stars, isolated nodes, repeated edges, self-loops) as scipy's connected components do, and
+    labels each component by its smallest node."""
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    rng = np.random.default_rng(seed)
+    n = 400
+    a = rng.integers(0, n, 300)
+    b = np.where(rng.random(300) < 0.5, rng.integers(0, n, 300), (a + 1) % n)  # half of them chain neighbours
+    got = P.components(n, a, b)
+    want = connected_components(coo_matrix((np.ones(len(a)), (a, b)), shape=(n, n)), directed=False)[1]
+    pairs = {(int(x), int(y)) for x, y in zip(got, want)}
+    assert len(pairs) == len(set(got.tolist())) == len(set(want.tolist())) > 1
+    assert all(got[k] == min(np.nonzero(got == got[k])[0]) for k in range(n))
+    assert P.components(3, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)).tolist() == [0, 1, 2]

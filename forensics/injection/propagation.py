@@ -113,8 +113,6 @@ from typing import Any
 import networkx as nx
 import numpy as np
 from rapidfuzz import fuzz
-from scipy.sparse import coo_matrix
-from scipy.sparse.csgraph import connected_components
 
 from daishi_forensics.read.archive import DEFAULT_ITEM_VALUES
 from daishi_forensics.screens.stats import product_p
@@ -178,6 +176,7 @@ __all__ = [
     "burst_p_value",
     "joint_p_value",
     "canary_parents",
+    "components",
     "in_time",
     "prompted_messages",
     "names_held",
@@ -633,6 +632,31 @@ class Spread:
         return self.p_value < alpha
 
 
+def components(n: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The connected components of the undirected graph on ``0 .. n - 1`` with the edges ``(a[k], b[k])``:
+    per node, the smallest node of its component (each edge's larger label lowered to its smaller,
+    then every label replaced by its label's label until none changes, until every edge's ends agree).
+
+    >>> components(6, np.array([4, 1, 5]), np.array([2, 4, 3])).tolist()
+    [0, 1, 1, 3, 1, 3]
+    """
+    label = np.arange(n, dtype=np.int64)
+    a, b = np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)
+    while len(a):
+        la, lb = label[a], label[b]
+        apart = la != lb
+        if not apart.any():
+            return label
+        la, lb = la[apart], lb[apart]
+        np.minimum.at(label, np.maximum(la, lb), np.minimum(la, lb))
+        while True:  # each label its root's
+            root = label[label]
+            if (root == label).all():
+                break
+            label = root
+    return label
+
+
 class _Families:
     """Rule 4: families of texts (messages linked by near-whole likeness: the words both hold are
     at least :data:`NEAR_WHOLE` of the shorter text's, so a story and the chatter it shares a few
@@ -642,12 +666,7 @@ class _Families:
                  unprompted: np.ndarray, prompted: np.ndarray, clock: _Clock) -> None:
         n = len(log)
         j, i = fam.j[near_whole], fam.i[near_whole]
-        if len(j):
-            graph = coo_matrix((np.ones(len(j), dtype=np.int8), (j, i)), shape=(n, n))
-            label = connected_components(graph, directed=False)[1]
-        else:
-            label = np.arange(n)
-        self.label = label.astype(np.int64)
+        self.label = components(n, j, i)
         self.members: dict[int, list[int]] = {}
         touched = np.zeros(n, dtype=bool)
         touched[fam.j] = True
