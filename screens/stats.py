@@ -165,10 +165,13 @@ def _subset_tails(values: tuple[float, ...], k: int, grid: int) -> tuple[tuple[i
     top = sum(sorted(ints, reverse=True)[:k])
     table = np.zeros((k + 1, top + 1))  # table[j, s]: subsets of j of the values so far summing to s
     table[0, 0] = 1.0
-    reach = 0  # the largest sum of the values so far: the table holds 0 beyond it, and below row ``done + 1``
+    # only what can reach row k is added: the sums the values so far reach (the table holds 0 beyond, and
+    # below row done + 1), and the rows that the values left can still take to k (the rows below are not read)
+    reach = 0
     for done, size in enumerate(ints):
-        rows, width = min(k, done + 1), min(top - size, reach) + 1
-        table[1:rows + 1, size:size + width] += table[:rows, :width]  # (numpy reads an overlapping source first)
+        first, rows = max(1, k - (n - done - 1)), min(k, done + 1)
+        width = min(top - size, reach) + 1
+        table[first:rows + 1, size:size + width] += table[first - 1:rows, :width]  # (an overlapping source read first)
         reach = min(top, reach + size)
     tail = np.cumsum(table[k][::-1])[::-1]
     tail.flags.writeable = False
