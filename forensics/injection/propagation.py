@@ -686,6 +686,7 @@ class _Families:
         self.audience_members = np.fromiter((agent_id[name] for h in audiences for name in sorted(h)), dtype=np.int64,
                                             count=int(self.audience_sizes.sum()))
         self.audience_codes = np.asarray(audience_codes, dtype=np.int64)
+        self.sender_codes = np.asarray(_sc, dtype=np.int64)
         self.ticks = _tick_order(log.ticks)
         span = int(self.ticks.max()) - int(self.ticks.min()) + 1 if n else 0
         self.span = span
@@ -713,7 +714,6 @@ class _Families:
         return got
 
     def _spread(self, ms: tuple[int, ...]) -> Spread:
-        (sender_codes, _senders), _aud, _texts = self.log.codes()
         at = np.array(ms, dtype=np.int64)
         aud = self.audience_codes[at]
         sizes = self.audience_sizes[aud]
@@ -730,9 +730,10 @@ class _Families:
         alone = int(self.unprompted[at].sum())
         echoes = int(self.prompted[at].sum())
         mean = max(1, alone) / unprompted_ticks * prompted_ticks
-        origins = len({sender_codes[m] for m in ms if self.origin[m]})
-        senders = len({sender_codes[m] for m in ms if self.unprompted[m]})
-        said = self.ticks[at[self.unprompted[at]]]
+        unprompted = at[self.unprompted[at]]
+        origins = len(np.unique(self.sender_codes[at[self.origin[at]]]))
+        senders = len(np.unique(self.sender_codes[unprompted]))
+        said = self.ticks[unprompted]
         spread = int(said.max() - said.min()) if len(said) else 0
         # at once: within the time agents take to pass on what they heard (a phrase said over a longer
         # stretch is said on its own, more in some phases of a match than in others)
