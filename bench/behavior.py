@@ -21,8 +21,10 @@ counts, so load drifting on a shared machine favours none of them.  Then the pro
 lines (cProfile, by own time) on a quarter of the 96-seat stream, to show where the time goes.
 
 Then, on the same quarter without a profiler, where one core's CPU goes: reading alone (the read
-boundary: parse and schema checks), the replay with every pass, the report; and each pass's share of
-the time spent inside the passes (each pass's handlers timed around their calls, one core).
+boundary: parse and schema checks), the replay with every pass, the report and its costliest sections
+(each section's CPU, the imports it is the first to need and the pass results it is the first to ask
+for included: the injection section's propagation chains, the collusion screens); and each pass's share
+of the time spent inside the passes (each pass's handlers timed around their calls, one core).
 
 Then the replay on two cores on that quarter: the CPU this process spends in its half of the
 replay until it asks for the child's answer, the CPU of the child replaying the other half (its
@@ -92,6 +94,7 @@ print(out.getvalue())
 SPLIT = """
 import os, sys, time
 from collections import Counter
+from dataclasses import replace
 os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
 os.environ["DAISHI_FORENSICS_PARALLEL"] = "0"
 from daishi_forensics.read.boundary import read_match
@@ -100,6 +103,7 @@ from daishi_forensics.replay.analysis import MatchAnalysis, paused_cycle_collect
 from daishi_forensics.replay.driver import replay
 from daishi_forensics.report.assembly import behavior_report
 from daishi_forensics.report.passes import CATALOGUE
+from daishi_forensics.report.sections import SECTIONS
 from daishi_forensics.jsonio import dumps
 from daishi_forensics.injection.tiers import _classify_short
 from daishi_forensics.injection import secrets
@@ -127,16 +131,28 @@ def timed(name, handler):
         handler(*args)
         spent[name] += clock() - started
     return call
+section_cpu = {}
+def timed_section(section):
+    def compute(analysis, context):
+        started = cpu()
+        part = section.compute(analysis, context)
+        section_cpu[section.name] = cpu() - started
+        return part
+    return replace(section, compute=compute)
 t2 = cpu()
 done = analysis(False)
 t3 = cpu()
 with paused_cycle_collection():
-    dumps(behavior_report(done))
+    dumps(behavior_report(done, sections=tuple(timed_section(s) for s in SECTIONS)))
 t4 = cpu()
 analysis(True)
 print(f"cpu        read alone        {t1 - t0:>10.1f} s  (parse and schema checks, {records:,} records)")
 print(f"cpu        read + passes     {t3 - t2:>10.1f} s  (so the passes, the replay loop and their imports: {t3 - t2 - (t1 - t0):.1f} s)")
 print(f"cpu        report + dumps    {t4 - t3:>10.1f} s")
+top = sorted(section_cpu.items(), key=lambda kv: -kv[1])
+print("  its sections (each with the imports and pass results it is the first to need): "
+      + ", ".join(f"{name} {s:.2f} s" for name, s in top[:3]) + f", the other {len(top) - 3} "
+      f"{sum(s for _name, s in top[3:]):.2f} s")
 total = sum(spent.values())
 print(f"passes' shares of the time inside them ({total:.1f} s timed in a second replay, wall clock around each call, one core):")
 print("  " + ", ".join(f"{name} {100 * s / total:.0f}%" for name, s in spent.most_common()))

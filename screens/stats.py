@@ -165,11 +165,14 @@ def _subset_tails(values: tuple[float, ...], k: int, grid: int) -> tuple[tuple[i
     top = sum(sorted(ints, reverse=True)[:k])
     table = np.zeros((k + 1, top + 1))  # table[j, s]: subsets of j of the values so far summing to s
     table[0, 0] = 1.0
-    for size in ints:
-        if size:
-            table[1:, size:] += table[:-1, :top + 1 - size].copy()
-        else:
-            table[1:, :] += table[:-1, :].copy()
+    # only what can reach row k is added: the sums the values so far reach (the table holds 0 beyond, and
+    # below row done + 1), and the rows that the values left can still take to k (the rows below are not read)
+    reach = 0
+    for done, size in enumerate(ints):
+        first, rows = max(1, k - (n - done - 1)), min(k, done + 1)
+        width = min(top - size, reach) + 1
+        table[first:rows + 1, size:size + width] += table[first - 1:rows, :width]  # (an overlapping source read first)
+        reach = min(top, reach + size)
     tail = np.cumsum(table[k][::-1])[::-1]
     tail.flags.writeable = False
     return ints, tail
@@ -191,12 +194,20 @@ def subset_sum_floor(values: Sequence[float], k: int, grid: int = GRID) -> float
     if spread <= 0:
         return 1.0
     steps = max(4, min(grid, int(_SUBSET_CELLS // max(1, n * k * k))))
-    unit = spread / steps
-    ints = sorted((int(round((float(v) - low) / unit)) for v in values), reverse=True)
+    ints = _rounded_descending(tuple(values), steps)
     last = ints[k - 1]
-    ties = sum(1 for i in ints if i == last)
-    chosen_ties = sum(1 for i in ints[:k] if i == last)
+    ties = ints.count(last)
+    chosen_ties = ints[:k].count(last)
     return min(1.0, math.comb(ties, chosen_ties) / math.comb(n, k))
+
+
+@functools.lru_cache(maxsize=512)
+def _rounded_descending(values: tuple[float, ...], steps: int) -> tuple[int, ...]:
+    """:func:`subset_sum_floor`'s rounded values, largest first (kept: a seat's values are asked
+    about once per partner)."""
+    low = min(values)
+    unit = (max(values) - low) / steps
+    return tuple(sorted((int(round((float(v) - low) / unit)) for v in values), reverse=True))
 
 
 def binom_sf(k: int, n: int, p: float) -> float:

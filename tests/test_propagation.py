@@ -404,11 +404,16 @@ def test_candidates_agree_with_bisection_on_simulated_cascades(seed: int, agents
     assert got and got == reference_candidates(records, dormancy=p.result().dormancy)
 
 
+@pytest.mark.parametrize("packed_words", [1024, 0])
 @pytest.mark.parametrize("seed", range(6))
-def test_loose_likeness_agrees_with_sets(seed: int) -> None:
+def test_loose_likeness_agrees_with_sets(seed: int, packed_words: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """The numpy reading of word sets (rules 2-3 read loosely) against plain set arithmetic, on
-    random texts from a small vocabulary with specifics (both table and sorted-membership paths)."""
+    random texts from a small vocabulary with specifics (the words in common counted from the
+    bit-packed table, and word by word)."""
+    from daishi_forensics.injection import _pruning
     from daishi_forensics.injection._pruning import loosely_alike
+
+    monkeypatch.setattr(_pruning, "PACKED_WORDS", packed_words)
 
     rng = random.Random(seed)
     vocab = [f"w{k}" for k in range(40)] + ["ore", "wood", "r_1_2", "r_3_4", "7"]
@@ -421,6 +426,10 @@ def test_loose_likeness_agrees_with_sets(seed: int) -> None:
         return is_specific(w, P.GOODS)
 
     b[::3] = [rng.choice([y for y in range(60) if sets[y] >= sets[x]]) for x in a[::3].tolist()]  # contained
+    reading = _pruning.LooseReading(sets, bits, specific, min_shared_bits=14.0, max_novelty=2.0, min_common=3,
+                                    min_cover=0.5, near_whole=0.8)
+    assert (reading.packed is not None) == (packed_words > 0)
+    assert reading._common(a, b).tolist() == [len(sets[x] & sets[y]) for x, y in zip(a.tolist(), b.tolist())]
     for threshold, novelty, contained in ((14.0, 2.0, None), (0.0, 0.5, None), (30.0, 1.0, None), (30.0, 1.0, 7.0)):
         alike, whole = loosely_alike(a, b, sets, bits, specific, min_shared_bits=threshold, max_novelty=novelty,
                                      min_common=3, min_cover=0.5, near_whole=0.8, contained_bits=contained)
@@ -523,3 +532,23 @@ def test_message_log_is_the_records() -> None:
     for part in (slice(2, 9), slice(8, None), slice(0, 0)):
         assert echo_edges(log[part]) == echo_edges(records[part])
         assert propagation(log[part]) == propagation(records[part])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_components_agree_with_scipy(seed: int) -> None:
+    """Rule 4's families: :func:`~daishi_forensics.injection.propagation.components` splits random graphs
+    (chains, stars, isolated nodes, repeated edges, self-loops) as scipy's connected components do, and
+    labels each component by its smallest node."""
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    rng = np.random.default_rng(seed)
+    n = 400
+    a = rng.integers(0, n, 300)
+    b = np.where(rng.random(300) < 0.5, rng.integers(0, n, 300), (a + 1) % n)  # half of them chain neighbours
+    got = P.components(n, a, b)
+    want = connected_components(coo_matrix((np.ones(len(a)), (a, b)), shape=(n, n)), directed=False)[1]
+    pairs = {(int(x), int(y)) for x, y in zip(got, want)}
+    assert len(pairs) == len(set(got.tolist())) == len(set(want.tolist())) > 1
+    assert all(got[k] == min(np.nonzero(got == got[k])[0]) for k in range(n))
+    assert P.components(3, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)).tolist() == [0, 1, 2]

@@ -43,11 +43,14 @@ def test_subset_sum_p_is_the_share_of_subsets_as_large() -> None:
     assert subset_sum_p([1.0, 2.0], [True, True]) == (1.0, 1.0)
 
 
-def test_subset_sum_p_matches_every_subset_counted() -> None:
+@pytest.mark.parametrize("share", [0.4, 0.85])
+def test_subset_sum_p_matches_every_subset_counted(share: float) -> None:
+    """Against every subset counted, with few values chosen and with most of them (the table's rows the
+    values left cannot take to k are skipped)."""
     rng = random.Random(7)
     for _ in range(20):
         values = [float(rng.randrange(-5, 40)) for _ in range(11)]  # integers: no rounding in the test
-        chosen = [rng.random() < 0.4 for _ in values]
+        chosen = [rng.random() < share for _ in values]
         k = sum(chosen)
         if k in (0, len(values)):
             continue

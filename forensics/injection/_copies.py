@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rapidfuzz.distance import OSA, LCSseq
 
@@ -62,8 +63,10 @@ MIN_COVER = 0.5
 (a few words in common scattered over two texts are no copy)."""
 
 
+@lru_cache(maxsize=1 << 16)
 def is_specific(word: str, goods: frozenset[str]) -> bool:
-    """A number, an id or a region (a digit or ``_`` in it), or a good of the game (plural too)."""
+    """A number, an id or a region (a digit or ``_`` in it), or a good of the game (plural too).
+    (Remembered per word and goods: the same words are asked about again and again.)"""
     if any(ch.isdigit() or ch == "_" for ch in word):
         return True
     return word in goods or (word.endswith("s") and (word[:-1] in goods or word.endswith("es") and word[:-2] in goods))

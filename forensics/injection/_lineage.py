@@ -384,9 +384,10 @@ class Choice:
 
 
 def candidate(position: int, event: int, child: Forward, copy: Forward, al: Alignment,
-              weights: Weights, words: int) -> Candidate:
-    """``copy`` (``words`` core words; ``al``: the child's core aligned on it) as a candidate parent."""
-    found = edits(child, copy, al)
+              weights: Weights, words: int, found: Sequence[Edit] | None = None) -> Candidate:
+    """``copy`` (``words`` core words; ``al``: the child's core aligned on it) as a candidate parent
+    (``found``: :func:`edits` of the two, when already read)."""
+    found = edits(child, copy, al) if found is None else found
     kept = kept_span(al, words)
     return Candidate(position, event, tuple(found), sum(weights.of_edit(e, kept) for e in found),
                      similarity(child, copy, bool(al.cut_start or al.cut_end)))

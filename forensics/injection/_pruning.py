@@ -35,6 +35,10 @@ the lag window are candidates."""
 OLDER_PER_TOKEN = 4
 """Per rare word, how many messages before the lag window are looked at too (old acquaintance)."""
 
+PACKED_WORDS = 1024
+"""Up to this many distinct words in all, :class:`LooseReading` counts the words two texts share as
+the set bits of their rows of a bit-packed text-by-word table (a few machine words a pair)."""
+
 
 def expand(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """The positions ``starts[k] .. starts[k] + lengths[k] - 1`` for every k, concatenated."""
@@ -217,12 +221,19 @@ class LooseReading:
         owner_text = np.repeat(np.arange(len(word_sets), dtype=np.int64), n_words)
         carried = np.bincount(owner_text, weights=self.word_bits[flat], minlength=len(word_sets))
         self.rich = (carried >= self.contained_bits - self.margin) & (n_words >= min_common)
+        self.n_specific = np.bincount(owner_text, weights=self.word_specific[flat], minlength=len(word_sets))
         self.table: np.ndarray | None = None
+        self.packed: np.ndarray | None = None
         self.known: np.ndarray | None = None
         self.stride = 0
         if len(word_sets) * len(bits) <= 1 << 24:  # a text-by-word table answers "does y hold the word"
             self.table = np.zeros((len(word_sets), len(bits)), dtype=bool)
             self.table[owner_text, flat] = True
+            if len(bits) <= PACKED_WORDS and hasattr(np, "bitwise_count"):
+                packed = np.packbits(self.table, axis=1)
+                padded = np.zeros((len(word_sets), -(-packed.shape[1] // 8) * 8), dtype=np.uint8)
+                padded[:, :packed.shape[1]] = packed
+                self.packed = padded.view(np.uint64)
         else:  # else membership of (y, word) among every (text, word), sorted
             self.stride = len(bits) + 1
             self.known = np.sort(owner_text * self.stride + flat)
@@ -235,6 +246,16 @@ class LooseReading:
         assert known is not None
         code = texts * self.stride + words
         return known[np.minimum(np.searchsorted(known, code), len(known) - 1)] == code
+
+    def _common(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """Per k: how many words texts ``x[k]`` and ``y[k]`` both hold (with few words in all, as the
+        set bits both texts' rows of the packed table hold)."""
+        if self.packed is not None:
+            counts: np.ndarray = np.bitwise_count(self.packed[x] & self.packed[y]).sum(axis=1, dtype=np.int64)
+            return counts
+        pair = np.repeat(np.arange(len(x), dtype=np.int64), self.n_words[x])
+        word = self.flat[expand(self.offsets[x], self.n_words[x])]
+        return np.bincount(pair, weights=self.holds(y[pair], word), minlength=len(x))
 
     def __call__(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per pair ``(a[k], b[k])``: ``(alike, near whole)`` (:func:`loosely_alike`)."""
@@ -255,25 +276,35 @@ class LooseReading:
         n_words, flat, offsets, word_bits, word_specific = (self.n_words, self.flat, self.offsets, self.word_bits,
                                                             self.word_specific)
         margin = self.margin
+        # the tests in stages, each on the pairs the one before let through (most candidate pairs share
+        # too few words): the words in common first, then the bits, then the specifics each lacks
         x, y = ca[maybe], cb[maybe]
-        pair = np.repeat(np.arange(len(x), dtype=np.int64), n_words[x])
-        word = flat[expand(offsets[x], n_words[x])]
-        held = self.holds(y[pair], word)
-        common = np.bincount(pair, weights=held, minlength=len(x))
-        shared = np.bincount(pair, weights=np.where(held, word_bits[word], 0.0), minlength=len(x))
-        novel = np.bincount(pair, weights=np.where(held, 0.0, word_bits[word]), minlength=len(x))
-        x_only = np.bincount(pair, weights=~held & word_specific[word], minlength=len(x))
-        del pair, word, held
-        back = np.repeat(np.arange(len(y), dtype=np.int64), n_words[y])
-        word = flat[expand(offsets[y], n_words[y])]
-        y_only = np.bincount(back, weights=~self.holds(x[back], word) & word_specific[word], minlength=len(y))
-        del back, word
+        common = self._common(x, y)
         fewer = np.minimum(n_words[x], n_words[y])
-        contained = common >= n_words[x]  # every word of the later text is the earlier's: a cut, nothing added
-        bar = np.where(contained, self.contained_bits, self.min_shared_bits)
-        ok = ((shared >= bar - margin) & (common >= self.min_common)
-              & (common >= self.min_cover * fewer - 1e-9) & (novel <= self.max_novelty * shared + margin)
-              & (np.minimum(x_only, y_only) <= self.max_specific_swaps))
+        ok = (common >= self.min_common) & (common >= self.min_cover * fewer - 1e-9)
+        enough = np.nonzero(ok)[0]
+        if len(enough):  # the bits, on the pairs with words enough in common
+            sx, sy = x[enough], y[enough]
+            pair = np.repeat(np.arange(len(sx), dtype=np.int64), n_words[sx])
+            word = flat[expand(offsets[sx], n_words[sx])]
+            held = self.holds(sy[pair], word)
+            shared = np.bincount(pair, weights=np.where(held, word_bits[word], 0.0), minlength=len(sx))
+            novel = np.bincount(pair, weights=np.where(held, 0.0, word_bits[word]), minlength=len(sx))
+            del pair, word, held
+            contained = common[enough] >= n_words[sx]  # every word of the later text is the earlier's
+            bar = np.where(contained, self.contained_bits, self.min_shared_bits)
+            ok[enough] = (shared >= bar - margin) & (novel <= self.max_novelty * shared + margin)
+        swaps = np.nonzero(ok & (self.n_specific[x] > self.max_specific_swaps)
+                           & (self.n_specific[y] > self.max_specific_swaps))[0]
+        if len(swaps):  # the specifics each lacks (a text with no more specifics than allowed lacks no more)
+            sx, sy = x[swaps], y[swaps]
+            pair = np.repeat(np.arange(len(sx), dtype=np.int64), n_words[sx])
+            word = flat[expand(offsets[sx], n_words[sx])]
+            x_only = np.bincount(pair, weights=~self.holds(sy[pair], word) & word_specific[word], minlength=len(sx))
+            pair = np.repeat(np.arange(len(sy), dtype=np.int64), n_words[sy])
+            word = flat[expand(offsets[sy], n_words[sy])]
+            y_only = np.bincount(pair, weights=~self.holds(sx[pair], word) & word_specific[word], minlength=len(sy))
+            ok[swaps] = np.minimum(x_only, y_only) <= self.max_specific_swaps
         alike[maybe] = ok
         whole[maybe] = ok & (common >= self.near_whole * fewer - 1e-9)
         return alike, whole
@@ -287,28 +318,24 @@ def alike_candidates(
     they are near whole.  Each distinct pair of texts is read once (its answer kept, sorted by the
     pair, across pieces); only the pairs kept are gathered, so memory follows the alike pairs, not
     the candidates."""
-    seen = np.zeros(0, dtype=np.int64)       # pairs of texts read so far, as later * n_texts + earlier
-    seen_alike = np.zeros(0, dtype=bool)
-    seen_whole = np.zeros(0, dtype=bool)
+    # pairs of texts read so far, sorted, each as (later * n_texts + earlier) * 4 + 2 * alike + near whole
+    seen = np.zeros(0, dtype=np.int64)
     out_j: list[np.ndarray] = []
     out_i: list[np.ndarray] = []
     out_whole: list[np.ndarray] = []
     for cj, ci in chunks:
         distinct, which = unique(nid[cj] * n_texts + nid[ci], inverse=True)
-        at = np.searchsorted(seen, distinct)
+        at = np.searchsorted(seen, distinct * 4)
         known = at < len(seen)
-        known[known] = seen[at[known]] == distinct[known]
-        alike = np.zeros(len(distinct), dtype=bool)
-        whole = np.zeros(len(distinct), dtype=bool)
-        alike[known], whole[known] = seen_alike[at[known]], seen_whole[at[known]]
+        known[known] = seen[at[known]] >> 2 == distinct[known]
+        answer = np.zeros(len(distinct), dtype=np.int64)
+        answer[known] = seen[at[known]] & 3
         new = distinct[~known]
         if len(new):
             new_alike, new_whole = reading(new // n_texts, new % n_texts)
-            alike[~known], whole[~known] = new_alike, new_whole
-            where = at[~known]
-            seen = np.insert(seen, where, new)
-            seen_alike = np.insert(seen_alike, where, new_alike)
-            seen_whole = np.insert(seen_whole, where, new_whole)
+            answer[~known] = 2 * new_alike.astype(np.int64) + new_whole
+            seen = np.insert(seen, at[~known], new * 4 + answer[~known])
+        alike, whole = answer >= 2, (answer & 1).astype(bool)
         keep = alike[which]
         out_j.append(cj[keep])
         out_i.append(ci[keep])

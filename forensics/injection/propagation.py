@@ -113,8 +113,6 @@ from typing import Any
 import networkx as nx
 import numpy as np
 from rapidfuzz import fuzz
-from scipy.sparse import coo_matrix
-from scipy.sparse.csgraph import connected_components
 
 from daishi_forensics.read.archive import DEFAULT_ITEM_VALUES
 from daishi_forensics.screens.stats import product_p
@@ -129,7 +127,7 @@ from .exposure import HeardMessage, MessageLog
 from ._forwarding import Forward, fold, parse_forward, words_of
 from ._information import NOTHING, Counts, Information, Unit, units_of
 from ._delays import learnt_window
-from ._lineage import Candidate, Choice, Weights, candidate, choose_parent, cut_shown, describe, edits, heard_order
+from ._lineage import Candidate, Choice, Edit, Weights, candidate, choose_parent, cut_shown, describe, edits, heard_order
 
 __all__ = [
     "FUZZ_CAP",
@@ -178,6 +176,7 @@ __all__ = [
     "burst_p_value",
     "joint_p_value",
     "canary_parents",
+    "components",
     "in_time",
     "prompted_messages",
     "names_held",
@@ -633,6 +632,31 @@ class Spread:
         return self.p_value < alpha
 
 
+def components(n: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The connected components of the undirected graph on ``0 .. n - 1`` with the edges ``(a[k], b[k])``:
+    per node, the smallest node of its component (each edge's larger label lowered to its smaller,
+    then every label replaced by its label's label until none changes, until every edge's ends agree).
+
+    >>> components(6, np.array([4, 1, 5]), np.array([2, 4, 3])).tolist()
+    [0, 1, 1, 3, 1, 3]
+    """
+    label = np.arange(n, dtype=np.int64)
+    a, b = np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)
+    while len(a):
+        la, lb = label[a], label[b]
+        apart = la != lb
+        if not apart.any():
+            return label
+        la, lb = la[apart], lb[apart]
+        np.minimum.at(label, np.maximum(la, lb), np.minimum(la, lb))
+        while True:  # each label its root's
+            root = label[label]
+            if (root == label).all():
+                break
+            label = root
+    return label
+
+
 class _Families:
     """Rule 4: families of texts (messages linked by near-whole likeness: the words both hold are
     at least :data:`NEAR_WHOLE` of the shorter text's, so a story and the chatter it shares a few
@@ -642,12 +666,7 @@ class _Families:
                  unprompted: np.ndarray, prompted: np.ndarray, clock: _Clock) -> None:
         n = len(log)
         j, i = fam.j[near_whole], fam.i[near_whole]
-        if len(j):
-            graph = coo_matrix((np.ones(len(j), dtype=np.int8), (j, i)), shape=(n, n))
-            label = connected_components(graph, directed=False)[1]
-        else:
-            label = np.arange(n)
-        self.label = label.astype(np.int64)
+        self.label = components(n, j, i)
         self.members: dict[int, list[int]] = {}
         touched = np.zeros(n, dtype=bool)
         touched[fam.j] = True
@@ -667,6 +686,7 @@ class _Families:
         self.audience_members = np.fromiter((agent_id[name] for h in audiences for name in sorted(h)), dtype=np.int64,
                                             count=int(self.audience_sizes.sum()))
         self.audience_codes = np.asarray(audience_codes, dtype=np.int64)
+        self.sender_codes = np.asarray(_sc, dtype=np.int64)
         self.ticks = _tick_order(log.ticks)
         span = int(self.ticks.max()) - int(self.ticks.min()) + 1 if n else 0
         self.span = span
@@ -694,7 +714,6 @@ class _Families:
         return got
 
     def _spread(self, ms: tuple[int, ...]) -> Spread:
-        (sender_codes, _senders), _aud, _texts = self.log.codes()
         at = np.array(ms, dtype=np.int64)
         aud = self.audience_codes[at]
         sizes = self.audience_sizes[aud]
@@ -711,9 +730,10 @@ class _Families:
         alone = int(self.unprompted[at].sum())
         echoes = int(self.prompted[at].sum())
         mean = max(1, alone) / unprompted_ticks * prompted_ticks
-        origins = len({sender_codes[m] for m in ms if self.origin[m]})
-        senders = len({sender_codes[m] for m in ms if self.unprompted[m]})
-        said = self.ticks[at[self.unprompted[at]]]
+        unprompted = at[self.unprompted[at]]
+        origins = len(np.unique(self.sender_codes[at[self.origin[at]]]))
+        senders = len(np.unique(self.sender_codes[unprompted]))
+        said = self.ticks[unprompted]
         spread = int(said.max() - said.min()) if len(said) else 0
         # at once: within the time agents take to pass on what they heard (a phrase said over a longer
         # stretch is said on its own, more in some phases of a match than in others)
@@ -863,51 +883,53 @@ def prompted_messages(pairs: _Pairs, n: int, log: MessageLog, clock: _Clock, who
     same_text = np.ones(len(pairs.j), dtype=bool) if holds is None else holds
     own = np.zeros(n, dtype=bool)
     own[pairs.j[pairs.own & same_text if whole is None else pairs.own & whole & same_text]] = True
-    first_heard: dict[int, int] = {}
-    if whole is not None:  # the first heard of its own family: a lookalike of a short copy is another story
+    # per message, the first pair (in (later, earlier) order) of the first kind it has: with ``whole``,
+    # the first heard of its own family (a lookalike of a short copy is another story), else any heard
+    kind = np.where(pairs.heard, 3, 4)
+    if whole is not None:
         contains = words_held(pairs, texts) if texts is not None else same_text
-        for pick in ((pairs.heard & whole & contains), (pairs.heard & whole & same_text), (pairs.heard & whole)):
-            for j, i in zip(pairs.j[pick].tolist(), pairs.i[pick].tolist()):
-                first_heard.setdefault(j, i)
-    for j, i in zip(pairs.j[pairs.heard].tolist(), pairs.i[pairs.heard].tolist()):
-        first_heard.setdefault(j, i)
+        kind[pairs.heard & whole] = 2
+        kind[pairs.heard & whole & same_text] = 1
+        kind[pairs.heard & whole & contains] = 0
+    picked = np.nonzero(kind < 4)[0]
+    picked = picked[np.lexsort((picked, kind[picked], pairs.j[picked]))]  # by later message, kind, place
+    first = np.ones(len(picked), dtype=bool)
+    first[1:] = pairs.j[picked[1:]] != pairs.j[picked[:-1]]
     prompted = np.zeros(n, dtype=bool)
     heard = np.zeros(n, dtype=bool)
-    for j, i in first_heard.items():
+    for j, i in zip(pairs.j[picked[first]].tolist(), pairs.i[picked[first]].tolist()):
         heard[j] = True
         prompted[j] = not own[j] and in_time(j, i, log, clock)
     return own, prompted, ~own & ~heard
 
 
 def words_held(pairs: _Pairs, texts: _Texts) -> np.ndarray:
-    """Per pair (later j, earlier i): the earlier text holds every word of the later one."""
-    memo: dict[tuple[int, int], bool] = {}
-    out = np.ones(len(pairs.j), dtype=bool)
+    """Per pair (later j, earlier i): the earlier text holds every word of the later one (each distinct
+    pair of cores read once)."""
     sets = texts.word_sets
-    for k, (a, b) in enumerate(zip(texts.nid[pairs.j].tolist(), texts.nid[pairs.i].tolist())):
-        got = memo.get((a, b))
-        if got is None:
-            got = memo[(a, b)] = sets[a] <= sets[b]
-        out[k] = got
-    return out
+    return _per_core_pair(pairs, texts, lambda a, b: sets[a] <= sets[b])
 
 
 def names_held(pairs: _Pairs, texts: _Texts, goods: frozenset[str]) -> np.ndarray:
     """Per pair (later j, earlier i): the earlier text holds every specific (rule 2: a number, an id or
     region, a good, a seat's name) the later one names (each distinct pair of cores read once)."""
     named: dict[int, frozenset[str]] = {}
-    memo: dict[tuple[int, int], bool] = {}
-    out = np.ones(len(pairs.j), dtype=bool)
-    nid = texts.nid
-    for k, (a, b) in enumerate(zip(nid[pairs.j].tolist(), nid[pairs.i].tolist())):
-        got = memo.get((a, b))
-        if got is None:
-            for c in (a, b):
-                if c not in named:
-                    named[c] = frozenset(w for w in texts.word_sets[c] if is_specific(w, goods))
-            got = memo[(a, b)] = named[a] <= texts.word_sets[b]
-        out[k] = got
-    return out
+
+    def held(a: int, b: int) -> bool:
+        if a not in named:
+            named[a] = frozenset(w for w in texts.word_sets[a] if is_specific(w, goods))
+        return named[a] <= texts.word_sets[b]
+
+    return _per_core_pair(pairs, texts, held)
+
+
+def _per_core_pair(pairs: _Pairs, texts: _Texts, test: Callable[[int, int], bool]) -> np.ndarray:
+    """Per pair (later j, earlier i): ``test(core of j, core of i)``, asked once per distinct pair of cores."""
+    n_cores = len(texts.cores)
+    distinct, which = unique(texts.nid[pairs.j] * n_cores + texts.nid[pairs.i], inverse=True)
+    answers = np.fromiter((test(c // n_cores, c % n_cores) for c in distinct.tolist()), dtype=bool,
+                          count=len(distinct))
+    return answers[which] if len(pairs.j) else np.ones(0, dtype=bool)
 
 
 def _tick_order(ticks: Sequence[int]) -> np.ndarray:
@@ -943,9 +965,18 @@ def choose_parents(
     """Rule 7: per message with candidates (``parents[position]``: the positions of its qualifying
     candidates, in the order heard), its :class:`~._lineage.Choice`; which place in the order heard
     (first, latest, any) is passed on, learnt from the whole match (:func:`~._lineage.heard_order`)."""
-    nid, events = texts.nid, log.events
+    nid, events, of_message = texts.nid, log.events, texts.of_message
+    made: dict[tuple[int, int], list[Edit]] = {}
+
+    def edits_of(j: int, i: int) -> list[Edit]:  # the edits of each pair of distinct texts, read once
+        key = (int(of_message[j]), int(of_message[i]))
+        got = made.get(key)
+        if got is None:
+            got = made[key] = edits(texts.forward(j), texts.forward(i), alignments[(int(nid[j]), int(nid[i]))])
+        return got
+
     single = [(j, c[0]) for j, c in sorted(parents.items()) if len(c) == 1]
-    found = [edits(texts.forward(j), texts.forward(i), alignments[(int(nid[j]), int(nid[i]))]) for j, i in single]
+    found = [edits_of(j, i) for j, i in single]
     cut = sum(1 for e in found if any(x[0] in ("cut_start", "cut_end") for x in e))
     recased = sum(1 for e in found if any(x[0] == "recase" for x in e))
     weights = weights.with_cuts(cut, len(single)).with_recasing(recased, len(single))
@@ -953,7 +984,7 @@ def choose_parents(
     for j, cands in parents.items():
         child = texts.forward(j)
         pools[j] = [candidate(i, events[i], child, texts.forward(i), alignments[(int(nid[j]), int(nid[i]))],
-                              weights, len(texts.cores[nid[i]])) for i in cands]
+                              weights, len(texts.cores[nid[i]]), edits_of(j, i)) for i in cands]
     order = heard_order(pools.values())
     out: dict[int, Choice] = {}
     for j, pool in pools.items():
