@@ -363,31 +363,21 @@ def main() -> None:
         lines = proc.stdout.splitlines()
         start = next((k for k, line in enumerate(lines) if "ncalls" in line), 0)
         print("\n".join(lines[start:start + 27]))
-    if "--no-split" not in sys.argv:
+    quarter_sections = (
+        ("--no-split", "where one core's CPU goes on {name} (no profiler)", SPLIT, ()),
+        ("--no-halves", "the replay on two cores on {name}", HALVES, ()),
+        ("--no-texts", "message texts on {name}", TEXTS, ()),
+        ("--no-bytecodes", "Python bytecodes the replay executes per event, by module, on the first 50,000 events "
+         "of {name} (every pass; load-independent)", BYTECODES, ("50000",)),
+    )
+    for flag, title, code, extra in quarter_sections:
+        if flag in sys.argv:
+            continue
         quarter = simulated_stream(events // 4, agents=96)
-        print(f"== where one core's CPU goes on {quarter.name} (no profiler)")
-        proc = subprocess.run([sys.executable, "-c", SPLIT, str(quarter)], capture_output=True, text=True, check=True)
-        print(proc.stdout.rstrip())
-    if "--no-halves" not in sys.argv:
-        quarter = simulated_stream(events // 4, agents=96)
-        print(f"== the replay on two cores on {quarter.name}")
-        proc = subprocess.run([sys.executable, "-c", HALVES, str(quarter)], capture_output=True, text=True,
+        print("== " + title.format(name=quarter.name))
+        proc = subprocess.run([sys.executable, "-c", code, str(quarter), *extra], capture_output=True, text=True,
                               check=True)
         print(proc.stdout.rstrip())
-    if "--no-texts" not in sys.argv:
-        quarter = simulated_stream(events // 4, agents=96)
-        print(f"== message texts on {quarter.name}")
-        proc = subprocess.run([sys.executable, "-c", TEXTS, str(quarter)], capture_output=True, text=True,
-                              check=True)
-        print(proc.stdout.rstrip())
-    if "--no-bytecodes" not in sys.argv:
-        quarter = simulated_stream(events // 4, agents=96)
-        print(f"== Python bytecodes the replay executes per event, by module, on the first 50,000 events of "
-              f"{quarter.name} (every pass; load-independent)")
-        proc = subprocess.run([sys.executable, "-c", BYTECODES, str(quarter), "50000"], capture_output=True,
-                              text=True, check=True)
-        print(proc.stdout.rstrip())
-
 
 if __name__ == "__main__":
     main()

@@ -619,15 +619,17 @@ def main(argv: list[str] | None = None) -> int:
             print()
             print("\n".join(sweep(rows, factory, split)))
     if args.errors:
-        for row in rows:
-            if row["split"] != "tune":
-                continue
-            got = predicted[row["id"]]
-            want = [label_key(c) for c in row["commitments"]]
-            if Counter(got) != Counter(want):
-                print(json.dumps({"id": row["id"], "text": row["text"], "labelled": row["commitments"],
-                                  "predicted": [list(k) for k in got]}, ensure_ascii=False))
+        print_errors((row for row in rows if row["split"] == "tune"), predicted)
     return 0
+
+
+def print_errors(rows: Iterable[Mapping[str, Any]], predicted: Mapping[str, list[Key]]) -> None:
+    """One JSON line for each row whose predicted commitments differ from its labels (as multisets)."""
+    for row in rows:
+        got = predicted[row["id"]]
+        if Counter(got) != Counter(label_key(c) for c in row["commitments"]):
+            print(json.dumps({"id": row["id"], "text": row["text"], "labelled": row["commitments"],
+                              "predicted": [list(k) for k in got]}, ensure_ascii=False))
 
 
 if __name__ == "__main__":

@@ -169,14 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(data, indent=1, sort_keys=True))
     if args.errors:
-        for row in rows:
-            if side[row["source"]] != args.errors:
-                continue
-            got = predicted[row["id"]]
-            want = [general.label_key(c) for c in row["commitments"]]
-            if Counter(got) != Counter(want):
-                print(json.dumps({"id": row["id"], "text": row["text"], "labelled": row["commitments"],
-                                  "predicted": [list(k) for k in got]}, ensure_ascii=False))
+        general.print_errors((row for row in rows if side[row["source"]] == args.errors), predicted)
     return 0
 
 
