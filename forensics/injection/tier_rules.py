@@ -1672,7 +1672,10 @@ def _plan(rules: tuple[Rule, ...]) -> tuple[tuple[int, ...], dict[int, int], tup
     return ungated, {id(r): k for k, r in enumerate(rules) if r._prefixes or r._inside}, rules
 
 
-_PLANS = {id(rules): _plan(rules) for rules in (_PROTOCOL, _HIJACK, _WEAK, _CUES)}
+_SIGNS = _WEAK + _CUES
+"""The rules :func:`signs` reads."""
+
+_PLANS = {id(rules): _plan(rules) for rules in (_PROTOCOL, _HIJACK, _WEAK, _CUES, _SIGNS)}
 """The module's rule tuples by their id (they live as long as the module: no other object shares one)."""
 
 
@@ -1717,4 +1720,4 @@ def signs(text: Text) -> tuple[str, ...]:
     rules see a sign of without deciding.  The learned score reads them as features
     (:mod:`.tier_model`), so what the rules know of a mechanism carries to phrasings no rule
     was written for."""
-    return tuple(sorted({m.rule.name for m in matches(_WEAK + _CUES, text)}))
+    return tuple(sorted({m.rule.name for m in matches(_SIGNS, text)}))

@@ -156,17 +156,14 @@ def _classify(text: str, model: bool) -> TierVerdict:
     if not model:
         return TierVerdict("persuasion", None, verdict.reason + "; learned score off", norm.truncated)
     cue = verdict.matched or cues(norm)
-    words = -1  # not counted yet
+    words = _count_words(norm.folded, _COUNTED)
     if cue:
         heard = f"cue: {cue[0].rule.name} \u201c{cue[0].span}\u201d"
+    elif words < UNCUED_WORDS:
+        return TierVerdict("persuasion", None, verdict.reason + "; no cue for the learned score", norm.truncated)
     else:
-        words = _count_words(norm.folded, _COUNTED)
-        if words < UNCUED_WORDS:
-            return TierVerdict("persuasion", None, verdict.reason + "; no cue for the learned score", norm.truncated)
         heard = f"no cue, but {UNCUED_WORDS} words or more: heard as a long text"
     scored = load_model().score(norm, signs(norm))
-    if words < 0:
-        words = _count_words(norm.folded, _COUNTED)
     shift = (0.0 if cue else UNCUED_MARGIN) - (LONG_RELIEF if words >= LONG_WORDS else 0.0)
     if shift:
         scored = replace(scored, threshold=scored.threshold + shift)
