@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import doctest
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -353,6 +353,13 @@ def test_broken_by_speaker_reads_the_log_as_its_records_do() -> None:
         (4, "a_1", "kept"), (4, "a_1", "broken"), (5, "a_2", "broken"), (8, "a_1", "broken")]
     assert log.broken_by_speaker() == {"a_1": (4, 8), "a_2": (5,)}
     assert verify(evs[:4]).commitments.broken_by_speaker() == {"a_1": (4, 4)}  # one id per commitment
+    # the result's own readers give the same from the log and from a plain tuple of its records
+    result = verify(evs)
+    as_tuple = replace(result, commitments=tuple(result.commitments))
+    for promises in (result, as_tuple):
+        assert promises.broken_by_speaker() == {"a_1": (4, 8), "a_2": (5,)}
+        assert list(promises.statuses()) == [("a_1", "kept"), ("a_1", "broken"), ("a_2", "broken"),
+                                             ("a_1", "broken")]
 
 
 def test_a_better_extractor_plugs_in() -> None:

@@ -58,7 +58,7 @@ from daishi_forensics.read.archive import match_rounds, seat_wealth
 from daishi_forensics.economy.witnesses import WitnessPass, Witnesses
 from daishi_forensics.jsonio import shown
 
-from .promises import CommitmentLog, PromisePass, Promises
+from .promises import PromisePass, Promises
 
 __all__ = [
     "HARM_CATEGORIES",
@@ -430,15 +430,7 @@ def seat_harms(
     )
     broken: dict[str, tuple[int, ...]] | None = None
     if promises is not None:
-        made = promises.commitments
-        if isinstance(made, CommitmentLog):
-            broken = made.broken_by_speaker()  # read from the log's columns: no record made
-        else:
-            by_speaker: dict[str, list[int]] = {}
-            for v in made:
-                if v.status == "broken":
-                    by_speaker.setdefault(v.speaker, []).append(v.message_id)
-            broken = {a: tuple(ids) for a, ids in by_speaker.items()}
+        broken = promises.broken_by_speaker()
     unseen = None if witnesses is None else {w.agent: w.unseen_ids for w in witnesses.agents}
     alive = rounds_alive(analysis.archive, analysis.timeline, agents)
     harms = harm_profile(agents, acts, kills, broken, unseen, alive, match_rounds_or_zero(analysis.archive))

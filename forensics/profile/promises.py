@@ -318,6 +318,22 @@ class Promises:
             return self.commitments.of(agent)
         return tuple(c for c in self.commitments if c.speaker == agent)
 
+    def statuses(self) -> Iterator[tuple[str, str]]:
+        """``(speaker, status)`` of every commitment, in order (from the log's columns: no record made)."""
+        if isinstance(self.commitments, CommitmentLog):
+            return ((speaker, status) for speaker, _, status in self.commitments.kinds_and_statuses())
+        return ((c.speaker, c.status) for c in self.commitments)
+
+    def broken_by_speaker(self) -> dict[str, tuple[int, ...]]:
+        """Speaker -> the message ids of its ``broken`` commitments, in order."""
+        if isinstance(self.commitments, CommitmentLog):
+            return self.commitments.broken_by_speaker()
+        by_speaker: dict[str, list[int]] = {}
+        for c in self.commitments:
+            if c.status == "broken":
+                by_speaker.setdefault(c.speaker, []).append(c.message_id)
+        return {a: tuple(ids) for a, ids in by_speaker.items()}
+
 
 class BetrayalLog(RecordLog[Betrayal]):
     """The first ``n`` betrayals of a store (a read-only sequence of :class:`Betrayal`; records

@@ -50,7 +50,6 @@ from daishi_forensics.profile.progression import MILESTONES, Progression, Progre
 from daishi_forensics.profile.promises import (
     AFTER_TRADE_TICKS,
     WINDOW_TICKS,
-    CommitmentLog,
     PromisePass,
     Promises,
     keeping_rate,
@@ -385,9 +384,7 @@ def _match_negotiation(neg: Negotiation | None) -> dict[str, Any] | None:
 def _match_promises(promises: Promises | None) -> dict[str, Any] | None:
     if promises is None:
         return None
-    made = promises.commitments
-    statuses = Counter(status for _, _, status in made.kinds_and_statuses()) if isinstance(made, CommitmentLog) \
-        else Counter(v.status for v in made)  # the log's statuses are read without making its records
+    statuses = Counter(status for _, status in promises.statuses())
     kept, broken = statuses["kept"], statuses["broken"]
     return {
         "extractor": dict(promises.extractor),
