@@ -1007,7 +1007,7 @@ class HeuristicExtractor:
         deals = self._deals(goods, checked)
         out += deals
         if accepted and any(g.receive and not g.give and not g.clause.question and g.clause.first > accepted[0][0]
-                            and not {"also", "still", "additionally"}.isdisjoint(g.clause.words) for g in goods):
+                            and not _FURTHER.isdisjoint(g.clause.words) for g in goods):
             accepted = []  # "that sounds ok. I also need two packages of water": a further demand, a counter (R21)
         if accepted and not any(c.kind == "trade" for _, c in deals):
             out.append(accepted[0])  # one acceptance a message, none beside a trade (R22)
@@ -1127,7 +1127,7 @@ class HeuristicExtractor:
                     "can", "may") and words[v - 1] in ("have", "take", "keep") and (
                     i + 1 == n or words[i + 1] in _PRONOUN_CLOSERS))) and (
                 (i + 2 < n and words[i + 1] in ("is", "are") and words[i + 2] == "yours")
-                or (v > 0 and words[v - 1] in _GIVE_VERBS | {"have", "take", "keep"} and v > 1
+                or (v > 0 and words[v - 1] in _HANDING_VERBS and v > 1
                     and (words[v - 2] not in ("i", "we", "to", "can", "please")
                          or (words[v - 2] == "can" and v > 2 and words[v - 3] == "you")  # "you can have it"
                          or (words[v - 2] == "to" and words[v - 1] in _GIVE_VERBS and v > 2
@@ -1444,7 +1444,7 @@ class HeuristicExtractor:
         if not (i > 0 and words[i - 1] in ("is", "are") and r.frame and r.next(i) in ("i", "we")):
             return None
         k = i + 2
-        while k < len(words) and words[k] in _AUX | {"would", "most", "mostly"}:
+        while k < len(words) and words[k] in _WANT_FILLERS:
             k += 1
         if k >= len(words) or words[k] not in ("need", "want", "like", "prefer", "require", "love"):
             return None
@@ -2592,7 +2592,7 @@ class HeuristicExtractor:
                 continue
             if start < 0 or (i + 1 < n and words[i + 1] in ("that", "where", "which", "so", "with")):
                 continue
-            if not {"hope", "hoping", "wish", "sure", "try", "trying"}.isdisjoint(words[max(0, start - 4):start]):
+            if not _WISHED.isdisjoint(words[max(0, start - 4):start]):
                 continue  # "I hope we have reached an agreement soon": a wish
             if self._consent_at(words, start, i + 1):
                 return True
@@ -2642,6 +2642,7 @@ _BEFORE_THAT = frozenset({",", "-", ":", "and", "so", "then", "yes", "yeah", "ye
 other word "that" is a relative pronoun ("a split that works for both")."""
 
 _HOPED = frozenset({"can", "will", "should", "sure", "hope", "hoping", "try", "going"})
+"""Words before "come to an agreement" that make it a deal still to come, not consent (R20)."""
 _CONSENT_WORDS = frozenset({"fine", "fair", "ok", "okay", "acceptable", "agreeable", "reasonable", "doable",
                             "workable", "alright"})
 """Words of consent after "that is" (R20: "that's fair", "that's fine with me", "that is okay")."""
@@ -2676,12 +2677,21 @@ _COPULAS = frozenset({"is", "will", "would", "should", "be", "seems", "sounds", 
 _DEGREE = frozenset({"pretty", "very", "totally", "perfectly", "completely", "quite", "more", "than", "really",
                      "absolutely", "entirely", "all", "just", "definitely", "fairly"})
 """Degree words before a word of consent ("that is perfectly fine")."""
-"""Words before "come to an agreement" that make it a deal still to come, not consent (R20)."""
+_WISHED = frozenset({"hope", "hoping", "wish", "sure", "try", "trying"})
+"""Words just before "we have a deal" / "we can make a deal" that make it a wish, not consent (R20)."""
 
 _COMPLAINTS = frozenset({"rip", "ripoff", "lowball", "unfair", "insulting", "robbery", "scam", "decline", "steep"})
 """Words that make a clause a complaint about terms, not an offer (the guide's R6)."""
 
 _VERBS = _GIVE_VERBS | _OFFER_VERBS | _RECEIVE_VERBS | _PAST_VERBS
+_VERBS_AND_HAVING = _VERBS | {"having"}
+"""The verbs rule 7 reads, and "having" ("you having all the food": terms named as a gerund)."""
+_HANDING_VERBS = _GIVE_VERBS | {"have", "take", "keep"}
+"""Verbs before "it" / "that" that hand the goods it stands for over ("you can have it", rule 7)."""
+_WANT_FILLERS = _AUX | {"would", "most", "mostly"}
+"""Words between "is what I" and the verb of want ("the water is what I would need most")."""
+_FURTHER = frozenset({"also", "still", "additionally"})
+"""Words that make an ask after a consent a further demand ("I also need water": a counter, R21)."""
 
 _WILLING = frozenset({"happy", "willing", "glad", "able", "ready", "prepared", "pleased", "afford", "going",
                       "fine", "ok", "okay"})
@@ -3147,7 +3157,7 @@ def _judged_split(words: list[str]) -> bool:
                 return True
         return False
     if j + 1 >= len(words) or words[j] not in ("you", "me", "us", "your", "my", "our") or \
-            not words[j + 1].endswith("ing") or words[j + 1] not in _VERBS | {"having"}:
+            not words[j + 1].endswith("ing") or words[j + 1] not in _VERBS_AND_HAVING:
         return False
     for k in range(j + 2, len(words) - 1):
         if words[k] in (",", "if", "so", "but", "because", "will", "can"):
