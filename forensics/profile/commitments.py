@@ -934,10 +934,7 @@ class HeuristicExtractor:
             head, tail = clause[:cut], clause[cut + 1:]
             if not tail or not self._opens_question(tail):
                 continue
-            j = 0
-            while j < len(head) and head[j] in _INTERJECTIONS:
-                j += 1
-            rest = head[j:]
+            rest = head[_opening(head):]
             if len(rest) >= 2 and rest[0] not in _CONDITIONS and not self._opens_question(head):
                 return cut
             return None
@@ -1430,11 +1427,7 @@ class HeuristicExtractor:
         words = r.words
         if not (words[i] == "mine" and i > 0 and words[i - 1] in ("is", "are", "be") and r.frame):
             return None
-        cut = max((x for x in range(i) if words[x] in ("and", ",", "if", "but")), default=-1)
-        for k in r.frame:
-            if k > cut:
-                r.sides[k] = "receive"
-        r.frame = []
+        _asked_since(r, i, ("and", ",", "if", "but"))
         return i + 1
 
     def _cue_what_i_need(self, r: _Walk, i: int) -> int | None:
@@ -1448,11 +1441,7 @@ class HeuristicExtractor:
             k += 1
         if k >= len(words) or words[k] not in ("need", "want", "like", "prefer", "require", "love"):
             return None
-        cut = max((x for x in range(i) if words[x] in ("and", ",", "but")), default=-1)
-        for k2 in r.frame:
-            if k2 > cut:
-                r.sides[k2] = "receive"
-        r.frame = []
+        _asked_since(r, i, ("and", ",", "but"))
         r.turn("void")
         return k + 1
 
@@ -2925,6 +2914,16 @@ def _offered_having(r: _Walk) -> None:
         r.explicit = True
 
 
+def _asked_since(r: _Walk, i: int, cuts: tuple[str, ...]) -> None:
+    """The goods of the open frame named after the last of ``cuts`` before ``i`` are the speaker's
+    ask ("the food is yours if the water is mine", "the water is what I need"); the frame closes."""
+    cut = max((x for x in range(i) if r.words[x] in cuts), default=-1)
+    for k in r.frame:
+        if k > cut:
+            r.sides[k] = "receive"
+    r.frame = []
+
+
 def _speaker_receives(words: list[str], end: int) -> bool:
     """A condition after a consent that asks goods for the speaker ("..., if I can have 2 food", "as
     long as I get the water"): the consent takes the proposal only on terms the message adds, a
@@ -3109,9 +3108,7 @@ def _outcome(words: list[str]) -> bool:
     >>> _outcome("i will give you 3 water for your offer".split())
     False
     """
-    j = 0
-    while j < len(words) and words[j] in _INTERJECTIONS:
-        j += 1
+    j = _opening(words)
     opening = words[j:j + 3]
     if opening[:1] in (["that"], ["this"], ["which"]) and (
             opening[1:2] and opening[1] in _LEADS_TO or opening[1:2] == ["would"] and opening[2:] and
