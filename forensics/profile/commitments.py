@@ -1832,8 +1832,7 @@ class HeuristicExtractor:
                 bare[2] = asks
                 priced = True
             elif len(offers) == 1:  # "... if I can have one. I would also like three food": more of the price
-                named = {h.item for h in offers[0][1] + offers[0][2]}
-                offers[0][2] = offers[0][2] + [h for h in asks if h.item not in named]
+                _priced_further(offers[0], asks)
                 priced = True
         out: list[tuple[int, Commitment]] = []
         kept: list[list[Any]] = []
@@ -1854,8 +1853,7 @@ class HeuristicExtractor:
         if asks and not priced and len(offers) == 1:
             # shares of single goods folded into one allocation ("wood: you get 1, I get 2. food: you get
             # 1, I get 2. I really need 2 water"): an ask in another sentence is more of its price (R14)
-            named = {h.item for h in offers[0][1] + offers[0][2]}
-            offers[0][2] = offers[0][2] + [h for h in asks if h.item not in named]
+            _priced_further(offers[0], asks)
         for g, give, receive in offers:
             c = g.clause
             if receive:
@@ -3175,8 +3173,8 @@ def _settled(r: _Walk, clause: _Clause) -> _Goods:
     if given_back:  # "I need food as well but I'm willing to sacrifice it": the ask is given up, not asked
         receive = [h for h in receive if not (h.item in given_back and h.at < given_back[h.item])]
     words = r.words
-    if not give and not receive and words[_opening(words):_opening(words) + 2] in (
-            ["in", "return"], ["in", "exchange"]):
+    j = _opening(words)
+    if not give and not receive and words[j:j + 2] in (["in", "return"], ["in", "exchange"]):
         # "In return, 2 water.": the price of an offer said in another sentence (R14)
         sides = {k: "receive" if s in ("priced", "pending") else s for k, s in sides.items()}
         receive, priced = [by_index[k] for k, s in sorted(sides.items()) if s == "receive"], []
@@ -3187,7 +3185,6 @@ def _settled(r: _Walk, clause: _Clause) -> _Goods:
         receive = priced
     elif priced and receive and not give:
         give = priced
-    words = r.words
     pending = sorted(k for k, s in sides.items() if s == "pending")
     if pending and receive and not give:
         first_ask = min(k for k, s in sides.items() if s == "receive")
@@ -3253,6 +3250,12 @@ def _shares_folded(offers: list[list[Any]]) -> list[list[Any]]:
         into[1], into[2] = into[1] + o[1], into[2] + o[2]
         out.remove(o)
     return out
+
+
+def _priced_further(offer: list[Any], asks: list[_Hit]) -> None:
+    """The asks of other sentences that name goods the offer does not are more of its price (R14)."""
+    named = {h.item for h in offer[1] + offer[2]}
+    offer[2] = offer[2] + [h for h in asks if h.item not in named]
 
 
 def _even(offer: list[Any]) -> bool:
