@@ -2342,7 +2342,7 @@ class HeuristicExtractor:
         words = clause.words
         n = len(words)
         for i in [i for i, w in enumerate(words) if w in _ACCEPT_BY_FIRST]:
-            if words[i] == "that" and i > 0 and words[i - 1] not in _BEFORE_THAT:
+            if _relative_that(words, i):
                 continue  # "a way to allocate that works for both of us": "that" relative, no consent
             second = words[i + 1] if i + 1 < n else ""
             for phrase in _ACCEPT_BY_FIRST[words[i]]:
@@ -2424,7 +2424,7 @@ class HeuristicExtractor:
                 continue
             if words[k] == "its" and k == j:
                 continue
-            if words[k] == "that" and k > 0 and words[k - 1] not in _BEFORE_THAT:
+            if _relative_that(words, k):
                 continue  # "a split that is fair to both": a relative "that"
             after = words[i + 1:i + 4]
             if after[:1] in (["that"], ["enough"]) or (after[:1] in (["for"], ["to"]) and (
@@ -2533,7 +2533,7 @@ class HeuristicExtractor:
                 k -= 1
             if k == c or k < 0 or words[k] not in _CONSENT_SUBJECTS:
                 continue
-            if words[k] == "that" and k > 0 and words[k - 1] not in _BEFORE_THAT:
+            if _relative_that(words, k):
                 continue
             if a + 1 < n and words[a + 1] not in _CLAUSE_GOES_ON:
                 continue  # "that is a fair split of the food if ...": terms, not consent
@@ -2628,6 +2628,11 @@ _BEFORE_THAT = frozenset({",", "-", ":", "and", "so", "then", "yes", "yeah", "ye
 """Words that may stand before a consent phrase opening with "that" ("ok, that works"); after any
 other word "that" is a relative pronoun ("a split that works for both")."""
 
+
+def _relative_that(words: list[str], k: int) -> bool:
+    """The word at ``k`` is "that" as a relative pronoun, not the proposal (see :data:`_BEFORE_THAT`)."""
+    return words[k] == "that" and k > 0 and words[k - 1] not in _BEFORE_THAT
+
 _HOPED = frozenset({"can", "will", "should", "sure", "hope", "hoping", "try", "going"})
 """Words before "come to an agreement" that make it a deal still to come, not consent (R20)."""
 _CONSENT_WORDS = frozenset({"fine", "fair", "ok", "okay", "acceptable", "agreeable", "reasonable", "doable",
@@ -2641,6 +2646,7 @@ _COMMITTING = frozenset({"will", "would", "can", "shall", "do", "also", "definit
 """Words between the speaker and a verb of consent that keep it a commitment (R7: *would*, *can*,
 *willing*, *happy* are no hedges)."""
 _PROPOSAL_DETERMINERS = frozenset({"that", "this", "it", "your", "the", "those", "these"})
+"""Words that open the object of a consent when it is the proposal ("that", "your offer", "the deal")."""
 _PROPOSAL_NOUNS = frozenset({"deal", "offer", "trade", "proposal", "split", "compromise", "terms", "arrangement",
                              "plan", "one", "counter", "counteroffer", "idea", "suggestion", "distribution"})
 """What a proposal is called ("your offer", "that deal", "this split")."""
@@ -2649,6 +2655,7 @@ _CONTENT_WORDS = frozenset({"ok", "fine", "good", "happy", "satisfied", "content
 """Words of contentment that consent with "with that" ("I'm ok with that", R20)."""
 _COPULA_CHAIN = frozenset({"am", "are", "is", "be", "would", "will", "can", "should", "also", "definitely", "totally",
                            "just", "still", "then", "now"})
+"""Words between the speaker and a word of contentment ("I would definitely be ok with that")."""
 _CLAUSE_GOES_ON = frozenset({",", "!", "then", "too", "and", "so", "thanks", "thank", "friend", "as", "if", "now",
                              "for", "since", "because", "-"})
 """Words after a consent that end what is consented to ("I'm ok with that, thanks")."""
@@ -2979,6 +2986,7 @@ _FRAMING_PROPOSALS = frozenset({"offer", "plan", "proposal", "deal", "split", "i
                                 "version"})
 """Nouns for the addressee's proposal that, after "in / under / with your", frame a description of it."""
 _OPTION_NOUNS = frozenset({"option", "idea", "possibility", "alternative", "thought", "scenario"})
+"""Nouns that, after "one" / "another", name terms laid out as an option ("another option: ...")."""
 
 
 _WISHES = frozenset({"hope", "hoping", "wish", "pray", "trust"})
@@ -3012,6 +3020,7 @@ def _addressees(words: list[str], at: int) -> bool:
 
 _OUTCOME_FREE = frozenset({"deal", "yours", "fair", "ok", "okay", "fine", "good", "works", "work", "then", "agreed",
                            "great", "happy", "sure", "alright"})
+"""Words in the outcome of "if I give you X, ..." that make it terms, not a hypothetical ("it's a deal")."""
 
 
 def _hypothetical_give(words: list[str], sides: Mapping[int, str]) -> bool:
@@ -3036,6 +3045,7 @@ def _hypothetical_give(words: list[str], sides: Mapping[int, str]) -> bool:
 
 _NOT_SOURCES = frozenset({"end", "split", "deal", "exchange", "return", "trade", "meantime", "case", "offer", "total",
                           "meanwhile", "morning", "evening", "night", "long", "first"})
+"""Nouns after "at / from / in / near the" that are no place the addressee gets goods from ("in the end")."""
 
 
 def _elsewhere(words: list[str], verb: int) -> bool:
