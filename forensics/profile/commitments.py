@@ -2556,13 +2556,10 @@ class HeuristicExtractor:
             if j >= 0 and words[j] in ("yourself", "yourselves", "ourselves"):
                 j -= 1  # "you have yourself a deal"
             if j >= 2 and words[j - 2:j + 1] == ["come", "up", "with"]:
-                j -= 2  # "we've come up with a good deal"
-                words_j = "made"
-            else:
-                words_j = words[j] if j >= 0 else ""
+                j -= 2  # "we've come up with a good deal": read at "come"
             if j < 1:
                 continue
-            if words_j in ("made", "reached", "struck", "found", "come") and words[j - 1] == "have" and j > 1 and \
+            if words[j] in ("made", "reached", "struck", "found", "come") and words[j - 1] == "have" and j > 1 and \
                     words[j - 2] == "we":
                 start = j - 2  # "we have made a deal", "we've come up with a good deal", "we have reached a compromise"
             elif words[i] != "deal":
