@@ -70,9 +70,9 @@ def halves(rows: Sequence[Mapping[str, Any]]) -> dict[str, str]:
     """
     turns = Counter(r["source"] for r in rows)
     side: dict[str, str] = {}
-    in_a = 0
+    in_a, half = 0, sum(turns.values()) / 2
     for source in sorted(turns, key=_order):
-        if in_a < sum(turns.values()) / 2:
+        if in_a < half:
             side[source] = "A"
             in_a += turns[source]
         else:
@@ -144,16 +144,15 @@ def main(argv: list[str] | None = None) -> int:
     side = halves(rows)
     predicted = general.predictions(rows, general.heuristic)
     data: dict[str, Any] = {}
-    for half in ("A", "B"):
-        part = [r for r in rows if side[r["source"]] == half]
+    parts = {half: [r for r in rows if side[r["source"]] == half] for half in ("A", "B")}
+    for half, part in parts.items():
         s = general.score(part, predicted)
         data[half] = s.to_json()
         if not args.json:
             print("\n".join(general.render(f"tune real turns, half {half} ({len(set(r['source'] for r in part))} "
                                            f"dialogues)", s, detail=True)))
     if args.paraphrase:
-        for half in ("A", "B"):
-            part = [r for r in rows if side[r["source"]] == half]
+        for half, part in parts.items():
             changes = paraphrase_changes(part, predicted)
             flipped = sum(len(v[1]) for v in changes.values())
             touched = sum(v[0] for v in changes.values())
@@ -169,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(data, indent=1, sort_keys=True))
     if args.errors:
-        general.print_errors((row for row in rows if side[row["source"]] == args.errors), predicted)
+        general.print_errors(parts[args.errors], predicted)
     return 0
 
 

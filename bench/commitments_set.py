@@ -61,7 +61,7 @@ import json
 import random
 import sys
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -96,6 +96,7 @@ SPLIT_SEED = "commitments-general-v1"
 """The salt of the split hash."""
 
 REAL_STYLE = "casino"
+"""The style of the real (human-written) turns."""
 
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures"
 LABELLED = [FIXTURES / "commitments-general.jsonl", FIXTURES / "commitments-general-tune-added.jsonl"]
@@ -237,7 +238,7 @@ def draw_dialogues(turns: Iterable[Mapping[str, Any]], labelled: Iterable[Mappin
     wanted = {"tune": tune_turns, HOLDOUT_REAL: holdout_turns}
     taken: dict[str, int] = {"tune": 0, HOLDOUT_REAL: 0}
     chosen: dict[str, str] = {}
-    for source in sorted(free, key=lambda s: hashlib.sha256(f"{seed}\x00{s}".encode()).hexdigest()):
+    for source in sorted(free, key=_dialogue_order(seed)):
         split = side.get(source) or ("tune" if taken["tune"] < wanted["tune"] else HOLDOUT_REAL)
         if taken[split] >= wanted[split]:
             continue
@@ -249,6 +250,11 @@ def draw_dialogues(turns: Iterable[Mapping[str, Any]], labelled: Iterable[Mappin
         if split is not None and str(turn["id"]) not in done:
             out.append({**turn, "split": split})
     return out
+
+
+def _dialogue_order(seed: str) -> Callable[[str], str]:
+    """The sort key of a draw: a dialogue's id hashed (SHA-256) with the draw's seed."""
+    return lambda source: hashlib.sha256(f"{seed}\x00{source}".encode()).hexdigest()
 
 
 def _plain(text: str) -> str:
@@ -309,19 +315,17 @@ def draw_third(turns: Iterable[Mapping[str, Any]], labelled: Iterable[Mapping[st
     for turn in turns:
         if str(turn["id"]) not in done and str(turn["source"]) not in closed:
             free[str(turn["source"])].append(turn)
-    chosen: dict[str, list[Mapping[str, Any]]] = {}
+    picked: set[str] = set()
     taken = 0
-    for source in sorted(free, key=lambda s: hashlib.sha256(f"{seed}\x00{s}".encode()).hexdigest()):
+    for source in sorted(free, key=_dialogue_order(seed)):
         if taken >= wanted:
             break
-        kept = []
         for turn in free[source]:
-            if _plain(str(turn["text"])) not in seen:
-                seen.add(_plain(str(turn["text"])))
-                kept.append(turn)
-        chosen[source] = kept
-        taken += len(kept)
-    picked = {str(t["id"]) for kept in chosen.values() for t in kept}
+            plain = _plain(str(turn["text"]))
+            if plain not in seen:
+                seen.add(plain)
+                picked.add(str(turn["id"]))
+                taken += 1
     return [{**turn, "split": HOLDOUT_REAL_3} for turn in turns if str(turn["id"]) in picked]
 
 
@@ -356,21 +360,17 @@ def main(argv: list[str] | None = None) -> int:
                          help="the labelled files whose turns are taken already")
     p_third.add_argument("--turns", type=int, default=THIRD_TURNS)
     args = parser.parse_args(argv)
-    if args.command == "third":
+    if args.command in ("dialogues", "second", "third"):
         labelled = [json.loads(line) for path in args.labelled
                     for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
         with args.corpus.open(encoding="utf-8") as f:
             turns = corpus_turns(f)
-        for row in draw_third(turns, labelled, args.turns):
-            print(json.dumps(row, ensure_ascii=False))
-        return 0
-    if args.command in ("dialogues", "second"):
-        labelled = [json.loads(line) for path in args.labelled
-                    for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-        with args.corpus.open(encoding="utf-8") as f:
-            turns = corpus_turns(f)
-        draw = draw_dialogues if args.command == "dialogues" else draw_second
-        for row in draw(turns, labelled, args.tune_turns, args.holdout_turns):
+        if args.command == "third":
+            drawn = draw_third(turns, labelled, args.turns)
+        else:
+            draw = draw_dialogues if args.command == "dialogues" else draw_second
+            drawn = draw(turns, labelled, args.tune_turns, args.holdout_turns)
+        for row in drawn:
             print(json.dumps(row, ensure_ascii=False))
         return 0
     if args.command == "sample":

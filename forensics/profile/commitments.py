@@ -934,10 +934,7 @@ class HeuristicExtractor:
             head, tail = clause[:cut], clause[cut + 1:]
             if not tail or not self._opens_question(tail):
                 continue
-            j = 0
-            while j < len(head) and head[j] in _INTERJECTIONS:
-                j += 1
-            rest = head[j:]
+            rest = head[_opening(head):]
             if len(rest) >= 2 and rest[0] not in _CONDITIONS and not self._opens_question(head):
                 return cut
             return None
@@ -1007,7 +1004,7 @@ class HeuristicExtractor:
         deals = self._deals(goods, checked)
         out += deals
         if accepted and any(g.receive and not g.give and not g.clause.question and g.clause.first > accepted[0][0]
-                            and not {"also", "still", "additionally"}.isdisjoint(g.clause.words) for g in goods):
+                            and not _FURTHER.isdisjoint(g.clause.words) for g in goods):
             accepted = []  # "that sounds ok. I also need two packages of water": a further demand, a counter (R21)
         if accepted and not any(c.kind == "trade" for _, c in deals):
             out.append(accepted[0])  # one acceptance a message, none beside a trade (R22)
@@ -1127,7 +1124,7 @@ class HeuristicExtractor:
                     "can", "may") and words[v - 1] in ("have", "take", "keep") and (
                     i + 1 == n or words[i + 1] in _PRONOUN_CLOSERS))) and (
                 (i + 2 < n and words[i + 1] in ("is", "are") and words[i + 2] == "yours")
-                or (v > 0 and words[v - 1] in _GIVE_VERBS | {"have", "take", "keep"} and v > 1
+                or (v > 0 and words[v - 1] in _HANDING_VERBS and v > 1
                     and (words[v - 2] not in ("i", "we", "to", "can", "please")
                          or (words[v - 2] == "can" and v > 2 and words[v - 3] == "you")  # "you can have it"
                          or (words[v - 2] == "to" and words[v - 1] in _GIVE_VERBS and v > 2
@@ -1430,11 +1427,7 @@ class HeuristicExtractor:
         words = r.words
         if not (words[i] == "mine" and i > 0 and words[i - 1] in ("is", "are", "be") and r.frame):
             return None
-        cut = max((x for x in range(i) if words[x] in ("and", ",", "if", "but")), default=-1)
-        for k in r.frame:
-            if k > cut:
-                r.sides[k] = "receive"
-        r.frame = []
+        _asked_since(r, i, ("and", ",", "if", "but"))
         return i + 1
 
     def _cue_what_i_need(self, r: _Walk, i: int) -> int | None:
@@ -1444,15 +1437,11 @@ class HeuristicExtractor:
         if not (i > 0 and words[i - 1] in ("is", "are") and r.frame and r.next(i) in ("i", "we")):
             return None
         k = i + 2
-        while k < len(words) and words[k] in _AUX | {"would", "most", "mostly"}:
+        while k < len(words) and words[k] in _WANT_FILLERS:
             k += 1
         if k >= len(words) or words[k] not in ("need", "want", "like", "prefer", "require", "love"):
             return None
-        cut = max((x for x in range(i) if words[x] in ("and", ",", "but")), default=-1)
-        for k2 in r.frame:
-            if k2 > cut:
-                r.sides[k2] = "receive"
-        r.frame = []
+        _asked_since(r, i, ("and", ",", "but"))
         r.turn("void")
         return k + 1
 
@@ -1843,8 +1832,7 @@ class HeuristicExtractor:
                 bare[2] = asks
                 priced = True
             elif len(offers) == 1:  # "... if I can have one. I would also like three food": more of the price
-                named = {h.item for h in offers[0][1] + offers[0][2]}
-                offers[0][2] = offers[0][2] + [h for h in asks if h.item not in named]
+                _priced_further(offers[0], asks)
                 priced = True
         out: list[tuple[int, Commitment]] = []
         kept: list[list[Any]] = []
@@ -1865,8 +1853,7 @@ class HeuristicExtractor:
         if asks and not priced and len(offers) == 1:
             # shares of single goods folded into one allocation ("wood: you get 1, I get 2. food: you get
             # 1, I get 2. I really need 2 water"): an ask in another sentence is more of its price (R14)
-            named = {h.item for h in offers[0][1] + offers[0][2]}
-            offers[0][2] = offers[0][2] + [h for h in asks if h.item not in named]
+            _priced_further(offers[0], asks)
         for g, give, receive in offers:
             c = g.clause
             if receive:
@@ -2355,7 +2342,7 @@ class HeuristicExtractor:
         words = clause.words
         n = len(words)
         for i in [i for i, w in enumerate(words) if w in _ACCEPT_BY_FIRST]:
-            if words[i] == "that" and i > 0 and words[i - 1] not in _BEFORE_THAT:
+            if _relative_that(words, i):
                 continue  # "a way to allocate that works for both of us": "that" relative, no consent
             second = words[i + 1] if i + 1 < n else ""
             for phrase in _ACCEPT_BY_FIRST[words[i]]:
@@ -2437,7 +2424,7 @@ class HeuristicExtractor:
                 continue
             if words[k] == "its" and k == j:
                 continue
-            if words[k] == "that" and k > 0 and words[k - 1] not in _BEFORE_THAT:
+            if _relative_that(words, k):
                 continue  # "a split that is fair to both": a relative "that"
             after = words[i + 1:i + 4]
             if after[:1] in (["that"], ["enough"]) or (after[:1] in (["for"], ["to"]) and (
@@ -2546,7 +2533,7 @@ class HeuristicExtractor:
                 k -= 1
             if k == c or k < 0 or words[k] not in _CONSENT_SUBJECTS:
                 continue
-            if words[k] == "that" and k > 0 and words[k - 1] not in _BEFORE_THAT:
+            if _relative_that(words, k):
                 continue
             if a + 1 < n and words[a + 1] not in _CLAUSE_GOES_ON:
                 continue  # "that is a fair split of the food if ...": terms, not consent
@@ -2569,13 +2556,10 @@ class HeuristicExtractor:
             if j >= 0 and words[j] in ("yourself", "yourselves", "ourselves"):
                 j -= 1  # "you have yourself a deal"
             if j >= 2 and words[j - 2:j + 1] == ["come", "up", "with"]:
-                j -= 2  # "we've come up with a good deal"
-                words_j = "made"
-            else:
-                words_j = words[j] if j >= 0 else ""
+                j -= 2  # "we've come up with a good deal": read at "come"
             if j < 1:
                 continue
-            if words_j in ("made", "reached", "struck", "found", "come") and words[j - 1] == "have" and j > 1 and \
+            if words[j] in ("made", "reached", "struck", "found", "come") and words[j - 1] == "have" and j > 1 and \
                     words[j - 2] == "we":
                 start = j - 2  # "we have made a deal", "we've come up with a good deal", "we have reached a compromise"
             elif words[i] != "deal":
@@ -2592,7 +2576,7 @@ class HeuristicExtractor:
                 continue
             if start < 0 or (i + 1 < n and words[i + 1] in ("that", "where", "which", "so", "with")):
                 continue
-            if not {"hope", "hoping", "wish", "sure", "try", "trying"}.isdisjoint(words[max(0, start - 4):start]):
+            if not _WISHED.isdisjoint(words[max(0, start - 4):start]):
                 continue  # "I hope we have reached an agreement soon": a wish
             if self._consent_at(words, start, i + 1):
                 return True
@@ -2641,7 +2625,13 @@ _BEFORE_THAT = frozenset({",", "-", ":", "and", "so", "then", "yes", "yeah", "ye
 """Words that may stand before a consent phrase opening with "that" ("ok, that works"); after any
 other word "that" is a relative pronoun ("a split that works for both")."""
 
+
+def _relative_that(words: list[str], k: int) -> bool:
+    """The word at ``k`` is "that" as a relative pronoun, not the proposal (see :data:`_BEFORE_THAT`)."""
+    return words[k] == "that" and k > 0 and words[k - 1] not in _BEFORE_THAT
+
 _HOPED = frozenset({"can", "will", "should", "sure", "hope", "hoping", "try", "going"})
+"""Words before "come to an agreement" that make it a deal still to come, not consent (R20)."""
 _CONSENT_WORDS = frozenset({"fine", "fair", "ok", "okay", "acceptable", "agreeable", "reasonable", "doable",
                             "workable", "alright"})
 """Words of consent after "that is" (R20: "that's fair", "that's fine with me", "that is okay")."""
@@ -2653,6 +2643,7 @@ _COMMITTING = frozenset({"will", "would", "can", "shall", "do", "also", "definit
 """Words between the speaker and a verb of consent that keep it a commitment (R7: *would*, *can*,
 *willing*, *happy* are no hedges)."""
 _PROPOSAL_DETERMINERS = frozenset({"that", "this", "it", "your", "the", "those", "these"})
+"""Words that open the object of a consent when it is the proposal ("that", "your offer", "the deal")."""
 _PROPOSAL_NOUNS = frozenset({"deal", "offer", "trade", "proposal", "split", "compromise", "terms", "arrangement",
                              "plan", "one", "counter", "counteroffer", "idea", "suggestion", "distribution"})
 """What a proposal is called ("your offer", "that deal", "this split")."""
@@ -2661,6 +2652,7 @@ _CONTENT_WORDS = frozenset({"ok", "fine", "good", "happy", "satisfied", "content
 """Words of contentment that consent with "with that" ("I'm ok with that", R20)."""
 _COPULA_CHAIN = frozenset({"am", "are", "is", "be", "would", "will", "can", "should", "also", "definitely", "totally",
                            "just", "still", "then", "now"})
+"""Words between the speaker and a word of contentment ("I would definitely be ok with that")."""
 _CLAUSE_GOES_ON = frozenset({",", "!", "then", "too", "and", "so", "thanks", "thank", "friend", "as", "if", "now",
                              "for", "since", "because", "-"})
 """Words after a consent that end what is consented to ("I'm ok with that, thanks")."""
@@ -2676,12 +2668,21 @@ _COPULAS = frozenset({"is", "will", "would", "should", "be", "seems", "sounds", 
 _DEGREE = frozenset({"pretty", "very", "totally", "perfectly", "completely", "quite", "more", "than", "really",
                      "absolutely", "entirely", "all", "just", "definitely", "fairly"})
 """Degree words before a word of consent ("that is perfectly fine")."""
-"""Words before "come to an agreement" that make it a deal still to come, not consent (R20)."""
+_WISHED = frozenset({"hope", "hoping", "wish", "sure", "try", "trying"})
+"""Words just before "we have a deal" / "we can make a deal" that make it a wish, not consent (R20)."""
 
 _COMPLAINTS = frozenset({"rip", "ripoff", "lowball", "unfair", "insulting", "robbery", "scam", "decline", "steep"})
 """Words that make a clause a complaint about terms, not an offer (the guide's R6)."""
 
 _VERBS = _GIVE_VERBS | _OFFER_VERBS | _RECEIVE_VERBS | _PAST_VERBS
+_VERBS_AND_HAVING = _VERBS | {"having"}
+"""The verbs rule 7 reads, and "having" ("you having all the food": terms named as a gerund)."""
+_HANDING_VERBS = _GIVE_VERBS | {"have", "take", "keep"}
+"""Verbs before "it" / "that" that hand the goods it stands for over ("you can have it", rule 7)."""
+_WANT_FILLERS = _AUX | {"would", "most", "mostly"}
+"""Words between "is what I" and the verb of want ("the water is what I would need most")."""
+_FURTHER = frozenset({"also", "still", "additionally"})
+"""Words that make an ask after a consent a further demand ("I also need water": a counter, R21)."""
 
 _WILLING = frozenset({"happy", "willing", "glad", "able", "ready", "prepared", "pleased", "afford", "going",
                       "fine", "ok", "okay"})
@@ -2915,6 +2916,16 @@ def _offered_having(r: _Walk) -> None:
         r.explicit = True
 
 
+def _asked_since(r: _Walk, i: int, cuts: tuple[str, ...]) -> None:
+    """The goods of the open frame named after the last of ``cuts`` before ``i`` are the speaker's
+    ask ("the food is yours if the water is mine", "the water is what I need"); the frame closes."""
+    cut = max((x for x in range(i) if r.words[x] in cuts), default=-1)
+    for k in r.frame:
+        if k > cut:
+            r.sides[k] = "receive"
+    r.frame = []
+
+
 def _speaker_receives(words: list[str], end: int) -> bool:
     """A condition after a consent that asks goods for the speaker ("..., if I can have 2 food", "as
     long as I get the water"): the consent takes the proposal only on terms the message adds, a
@@ -2972,6 +2983,7 @@ _FRAMING_PROPOSALS = frozenset({"offer", "plan", "proposal", "deal", "split", "i
                                 "version"})
 """Nouns for the addressee's proposal that, after "in / under / with your", frame a description of it."""
 _OPTION_NOUNS = frozenset({"option", "idea", "possibility", "alternative", "thought", "scenario"})
+"""Nouns that, after "one" / "another", name terms laid out as an option ("another option: ...")."""
 
 
 _WISHES = frozenset({"hope", "hoping", "wish", "pray", "trust"})
@@ -3005,6 +3017,7 @@ def _addressees(words: list[str], at: int) -> bool:
 
 _OUTCOME_FREE = frozenset({"deal", "yours", "fair", "ok", "okay", "fine", "good", "works", "work", "then", "agreed",
                            "great", "happy", "sure", "alright"})
+"""Words in the outcome of "if I give you X, ..." that make it terms, not a hypothetical ("it's a deal")."""
 
 
 def _hypothetical_give(words: list[str], sides: Mapping[int, str]) -> bool:
@@ -3029,6 +3042,7 @@ def _hypothetical_give(words: list[str], sides: Mapping[int, str]) -> bool:
 
 _NOT_SOURCES = frozenset({"end", "split", "deal", "exchange", "return", "trade", "meantime", "case", "offer", "total",
                           "meanwhile", "morning", "evening", "night", "long", "first"})
+"""Nouns after "at / from / in / near the" that are no place the addressee gets goods from ("in the end")."""
 
 
 def _elsewhere(words: list[str], verb: int) -> bool:
@@ -3099,9 +3113,7 @@ def _outcome(words: list[str]) -> bool:
     >>> _outcome("i will give you 3 water for your offer".split())
     False
     """
-    j = 0
-    while j < len(words) and words[j] in _INTERJECTIONS:
-        j += 1
+    j = _opening(words)
     opening = words[j:j + 3]
     if opening[:1] in (["that"], ["this"], ["which"]) and (
             opening[1:2] and opening[1] in _LEADS_TO or opening[1:2] == ["would"] and opening[2:] and
@@ -3147,7 +3159,7 @@ def _judged_split(words: list[str]) -> bool:
                 return True
         return False
     if j + 1 >= len(words) or words[j] not in ("you", "me", "us", "your", "my", "our") or \
-            not words[j + 1].endswith("ing") or words[j + 1] not in _VERBS | {"having"}:
+            not words[j + 1].endswith("ing") or words[j + 1] not in _VERBS_AND_HAVING:
         return False
     for k in range(j + 2, len(words) - 1):
         if words[k] in (",", "if", "so", "but", "because", "will", "can"):
@@ -3168,8 +3180,8 @@ def _settled(r: _Walk, clause: _Clause) -> _Goods:
     if given_back:  # "I need food as well but I'm willing to sacrifice it": the ask is given up, not asked
         receive = [h for h in receive if not (h.item in given_back and h.at < given_back[h.item])]
     words = r.words
-    if not give and not receive and words[_opening(words):_opening(words) + 2] in (
-            ["in", "return"], ["in", "exchange"]):
+    j = _opening(words)
+    if not give and not receive and words[j:j + 2] in (["in", "return"], ["in", "exchange"]):
         # "In return, 2 water.": the price of an offer said in another sentence (R14)
         sides = {k: "receive" if s in ("priced", "pending") else s for k, s in sides.items()}
         receive, priced = [by_index[k] for k, s in sorted(sides.items()) if s == "receive"], []
@@ -3180,7 +3192,6 @@ def _settled(r: _Walk, clause: _Clause) -> _Goods:
         receive = priced
     elif priced and receive and not give:
         give = priced
-    words = r.words
     pending = sorted(k for k, s in sides.items() if s == "pending")
     if pending and receive and not give:
         first_ask = min(k for k, s in sides.items() if s == "receive")
@@ -3246,6 +3257,12 @@ def _shares_folded(offers: list[list[Any]]) -> list[list[Any]]:
         into[1], into[2] = into[1] + o[1], into[2] + o[2]
         out.remove(o)
     return out
+
+
+def _priced_further(offer: list[Any], asks: list[_Hit]) -> None:
+    """The asks of other sentences that name goods the offer does not are more of its price (R14)."""
+    named = {h.item for h in offer[1] + offer[2]}
+    offer[2] = offer[2] + [h for h in asks if h.item not in named]
 
 
 def _even(offer: list[Any]) -> bool:
