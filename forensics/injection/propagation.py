@@ -670,7 +670,7 @@ class _Families:
             self.members.setdefault(int(self.label[m]), []).append(m)
         self.log, self.origin, self.unprompted, self.prompted = log, origin, unprompted, prompted
         self.max_lag = clock.max_lag
-        (_sc, senders), (audience_codes, audiences), _texts = log.codes()
+        (sender_codes, senders), (audience_codes, audiences), _texts = log.codes()
         agent_id: dict[str, int] = {name: k for k, name in enumerate(senders)}
         for heard in audiences:
             for name in heard:
@@ -681,7 +681,7 @@ class _Families:
         self.audience_members = np.fromiter((agent_id[name] for h in audiences for name in sorted(h)), dtype=np.int64,
                                             count=int(self.audience_sizes.sum()))
         self.audience_codes = np.asarray(audience_codes, dtype=np.int64)
-        self.sender_codes = np.asarray(_sc, dtype=np.int64)
+        self.sender_codes = np.asarray(sender_codes, dtype=np.int64)
         self.ticks = _tick_order(log.ticks)
         span = int(self.ticks.max()) - int(self.ticks.min()) + 1 if n else 0
         self.span = span
