@@ -1028,8 +1028,9 @@ class _ExactReading:
         nid = self.texts.nid
         members = self.families.around(j, i)
         a, b = int(nid[j]), int(nid[i])
-        tags = kept_tags(self.texts.forward(j), self.texts.forward(i))
-        if cut_where_shown(self.texts.forward(j), self.alignments[(a, b)]):
+        child, al = self.texts.forward(j), self.alignments[(a, b)]
+        tags = kept_tags(child, self.texts.forward(i))
+        if cut_where_shown(child, al):
             tags = (*tags, CUT_MARK)
         key = (members, a, b, tags)
         if key not in self.memo:
@@ -1039,7 +1040,7 @@ class _ExactReading:
                     self.units[self.texts.of_message[m]] for m in members if self.fresh[m])
             info = Information(self.counts, minus, PRIOR_MESSAGES)
             wrapping = sum(info.tag(t) for t in tags)
-            self.memo[key] = copied(self.alignments[(a, b)], self.texts.cores[a], self.texts.cores[b], info,
+            self.memo[key] = copied(al, self.texts.cores[a], self.texts.cores[b], info,
                                     min_shared_bits=self.need(j, i), wrapping_bits=wrapping, **self.thresholds)
         return self.memo[key]
 
