@@ -218,11 +218,7 @@ def test_a_phrase_said_on_its_own_through_a_stretch_of_the_match_is_no_burst() -
     said += [(30 + k, 100 + 10 * k, f"a_{k + 3}", EVENT, "local") for k in range(1, 6)]
     evs += [{"id": e, "tick": t, "type": "message", "agentId": a, "payload": {"text": x, "channel": c}}
             for e, t, a, x, c in said]
-    evs.sort(key=lambda e: (e["tick"], e["id"]))
-    p = ExposurePass({})
-    replay(evs, {}, [p])
-    log = p.result().messages
-    assert isinstance(log, MessageLog)
+    log = _messages(evs)
     assert P.burst_p_value(50, 6, 3000) == pytest.approx(6 * (51 / 3000) ** 5 - 5 * (51 / 3000) ** 6)
     edges, stock = P.echo_edges(log)
     assert edges == () and stock == 1

@@ -61,7 +61,8 @@ MAX_REMARK_WORDS = 6
 
 STRAY_SMALL = 5
 """A text in capitals may hold one word in this many not in capitals (a typo's small letter, a short
-remark added in small letters)."""
+remark added in small letters); a title-cased text of this many long words or more, one in this many
+all small (a word swapped in)."""
 
 FORWARD_WORDS = frozenset({
     "fwd", "fw", "rt", "re", "via", "said", "says", "say", "wrote", "writes", "told", "tells", "forward",

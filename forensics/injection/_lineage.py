@@ -135,16 +135,14 @@ class Weights:
         """These weights with the chance of cutting a text learnt from the match: of ``children``
         children whose parent is unambiguous (one candidate), ``cut`` were cut at the start or the end
         (with :data:`PSEUDO_CHILDREN` children, half of them cut, so that a few cannot make it sure)."""
-        share = (cut + PSEUDO_CHILDREN / 2) / (children + PSEUDO_CHILDREN)
-        return replace(self, cut_bits=-math.log2(share))
+        return replace(self, cut_bits=_learnt_bits(cut, children))
 
     def with_recasing(self, recased: int, children: int) -> Weights:
         """These weights with the chance of rewriting every letter's case learnt from the match: of
         ``children`` children whose parent is unambiguous, ``recased`` took capitals, title or lower
         case their parent did not have (with :data:`PSEUDO_CHILDREN` children, half of them
         recased).  A casing common among messages is still a rare thing for a forwarder to do."""
-        share = (recased + PSEUDO_CHILDREN / 2) / (children + PSEUDO_CHILDREN)
-        return replace(self, recase_bits=-math.log2(share))
+        return replace(self, recase_bits=_learnt_bits(recased, children))
 
     def word(self, w: str) -> float:
         return self.word_bits.get(w, self.scale)
@@ -183,6 +181,12 @@ class Weights:
 
 DANGLING = frozenset(",-:;|/")
 """A text ending on one of these (or on an ellipsis) shows it was cut at the end: "... near r_4_4 -"."""
+
+
+def _learnt_bits(did: int, children: int) -> float:
+    """The information of a change ``did`` of ``children`` children made, with :data:`PSEUDO_CHILDREN`
+    children more, half of whom made it (so that a few cannot make it sure)."""
+    return -math.log2((did + PSEUDO_CHILDREN / 2) / (children + PSEUDO_CHILDREN))
 
 
 def cut_shown(child: Forward) -> bool:
@@ -280,8 +284,9 @@ def _remark_edits(child: Forward, parent: Forward, al: Alignment) -> list[Edit]:
     core), and the parent's remark words it dropped (``unremark``; not when the child was cut at the
     end, which explains them, nor for words it kept after the core)."""
     mine, theirs = (child.remark or "").split(), (parent.remark or "").split()
-    added = [w for w in mine if w not in set(theirs) | set(parent.core)]
-    gone = [w for w in theirs if w not in set(mine) | set(al.trail)]
+    known, kept = {*theirs, *parent.core}, {*mine, *al.trail}
+    added = [w for w in mine if w not in known]
+    gone = [w for w in theirs if w not in kept]
     out: list[Edit] = []
     for w in list(added):
         old = next((g for g in gone if swap_kind(g, w, frozenset()) in ("typo", "abbreviation")), None)

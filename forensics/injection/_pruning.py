@@ -253,9 +253,18 @@ class LooseReading:
         if self.packed is not None:
             counts: np.ndarray = np.bitwise_count(self.packed[x] & self.packed[y]).sum(axis=1, dtype=np.int64)
             return counts
-        pair = np.repeat(np.arange(len(x), dtype=np.int64), self.n_words[x])
-        word = self.flat[expand(self.offsets[x], self.n_words[x])]
+        pair, word = self._words_of(x)
         return np.bincount(pair, weights=self.holds(y[pair], word), minlength=len(x))
+
+    def _words_of(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Every word of the texts ``x[0], x[1], ...`` in turn: ``(k, the word's number)`` per word of ``x[k]``."""
+        return (np.repeat(np.arange(len(x), dtype=np.int64), self.n_words[x]),
+                self.flat[expand(self.offsets[x], self.n_words[x])])
+
+    def _specifics_lacking(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """Per k: how many specifics text ``x[k]`` holds that ``y[k]`` lacks."""
+        pair, word = self._words_of(x)
+        return np.bincount(pair, weights=~self.holds(y[pair], word) & self.word_specific[word], minlength=len(x))
 
     def __call__(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per pair ``(a[k], b[k])``: ``(alike, near whole)`` (:func:`loosely_alike`)."""
@@ -273,8 +282,7 @@ class LooseReading:
         maybe = np.nonzero(self.rich[ca] & self.rich[cb])[0]
         if not len(maybe):
             return alike, whole
-        n_words, flat, offsets, word_bits, word_specific = (self.n_words, self.flat, self.offsets, self.word_bits,
-                                                            self.word_specific)
+        n_words, word_bits = self.n_words, self.word_bits
         margin = self.margin
         # the tests in stages, each on the pairs the one before let through (most candidate pairs share
         # too few words): the words in common first, then the bits, then the specifics each lacks
@@ -285,8 +293,7 @@ class LooseReading:
         enough = np.nonzero(ok)[0]
         if len(enough):  # the bits, on the pairs with words enough in common
             sx, sy = x[enough], y[enough]
-            pair = np.repeat(np.arange(len(sx), dtype=np.int64), n_words[sx])
-            word = flat[expand(offsets[sx], n_words[sx])]
+            pair, word = self._words_of(sx)
             held = self.holds(sy[pair], word)
             shared = np.bincount(pair, weights=np.where(held, word_bits[word], 0.0), minlength=len(sx))
             novel = np.bincount(pair, weights=np.where(held, 0.0, word_bits[word]), minlength=len(sx))
@@ -298,13 +305,8 @@ class LooseReading:
                            & (self.n_specific[y] > self.max_specific_swaps))[0]
         if len(swaps):  # the specifics each lacks (a text with no more specifics than allowed lacks no more)
             sx, sy = x[swaps], y[swaps]
-            pair = np.repeat(np.arange(len(sx), dtype=np.int64), n_words[sx])
-            word = flat[expand(offsets[sx], n_words[sx])]
-            x_only = np.bincount(pair, weights=~self.holds(sy[pair], word) & word_specific[word], minlength=len(sx))
-            pair = np.repeat(np.arange(len(sy), dtype=np.int64), n_words[sy])
-            word = flat[expand(offsets[sy], n_words[sy])]
-            y_only = np.bincount(pair, weights=~self.holds(sx[pair], word) & word_specific[word], minlength=len(sy))
-            ok[swaps] = np.minimum(x_only, y_only) <= self.max_specific_swaps
+            ok[swaps] = np.minimum(self._specifics_lacking(sx, sy), self._specifics_lacking(sy, sx)) \
+                <= self.max_specific_swaps
         alike[maybe] = ok
         whole[maybe] = ok & (common >= self.near_whole * fewer - 1e-9)
         return alike, whole

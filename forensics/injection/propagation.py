@@ -416,6 +416,8 @@ class _Texts:
     """Per message: its core's number."""
     words: Sequence[str]
     """Every distinct word."""
+    core_of_text: np.ndarray
+    """Per distinct text: its core's number."""
 
     def forward(self, m: int) -> Forward:
         """Message ``m`` read as a forward."""
@@ -431,7 +433,7 @@ def _read_texts(log: MessageLog) -> _Texts:
     core_of = np.array([core_id.setdefault(f.core, len(core_id)) for f in forwards], dtype=np.int64)
     word: dict[str, str] = {}  # one string object per distinct word
     cores = [tuple(word.setdefault(w, w) for w in core) for core in core_id]
-    return _Texts(forwards, local, cores, [frozenset(c) for c in cores], core_of[local], list(word))
+    return _Texts(forwards, local, cores, [frozenset(c) for c in cores], core_of[local], list(word), core_of)
 
 
 def fresh_messages(texts: _Texts, log: MessageLog) -> np.ndarray:
@@ -458,7 +460,7 @@ def word_counts(texts: _Texts, fresh: np.ndarray) -> tuple[Counts, list[frozense
     """Rule 3's counts: the words, word pairs and tags in front of the fresh messages; every distinct
     text's units; and the messages (all of them) holding each word, for pruning."""
     units = [units_of(texts.cores[k], (*f.tags, CUT_MARK) if shows_cut(f) else f.tags)
-             for k, f in zip(_core_of_text(texts).tolist(), texts.forwards)]
+             for k, f in zip(texts.core_of_text.tolist(), texts.forwards)]
     counts = Counts()
     for k, c in enumerate(np.bincount(texts.of_message[fresh], minlength=len(texts.forwards)).tolist()):
         if c:
@@ -468,13 +470,6 @@ def word_counts(texts: _Texts, fresh: np.ndarray) -> tuple[Counts, list[frozense
         for w in texts.word_sets[k]:
             df[w] = df.get(w, 0) + c
     return counts, units, df
-
-
-def _core_of_text(texts: _Texts) -> np.ndarray:
-    """Per distinct text: its core's number."""
-    out = np.zeros(len(texts.forwards), dtype=np.int64)
-    out[texts.of_message] = texts.nid
-    return out
 
 
 # --------------------------------------------------------------------------- rule 1: exposure
@@ -675,7 +670,7 @@ class _Families:
             self.members.setdefault(int(self.label[m]), []).append(m)
         self.log, self.origin, self.unprompted, self.prompted = log, origin, unprompted, prompted
         self.max_lag = clock.max_lag
-        (_sc, senders), (audience_codes, audiences), _texts = log.codes()
+        (sender_codes, senders), (audience_codes, audiences), _texts = log.codes()
         agent_id: dict[str, int] = {name: k for k, name in enumerate(senders)}
         for heard in audiences:
             for name in heard:
@@ -686,7 +681,7 @@ class _Families:
         self.audience_members = np.fromiter((agent_id[name] for h in audiences for name in sorted(h)), dtype=np.int64,
                                             count=int(self.audience_sizes.sum()))
         self.audience_codes = np.asarray(audience_codes, dtype=np.int64)
-        self.sender_codes = np.asarray(_sc, dtype=np.int64)
+        self.sender_codes = np.asarray(sender_codes, dtype=np.int64)
         self.ticks = _tick_order(log.ticks)
         span = int(self.ticks.max()) - int(self.ticks.min()) + 1 if n else 0
         self.span = span
@@ -865,32 +860,30 @@ def in_time(later: int, earlier: int, log: MessageLog, clock: _Clock) -> bool:
     return clock.awake(senders[sender_codes[later]], ticks[earlier], ticks[later]) <= clock.max_lag
 
 
-def prompted_messages(pairs: _Pairs, n: int, log: MessageLog, clock: _Clock, whole: np.ndarray | None = None,
-                      holds: np.ndarray | None = None, texts: _Texts | None = None,
-                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def prompted_messages(pairs: _Pairs, n: int, log: MessageLog, clock: _Clock, whole: np.ndarray,
+                      texts: _Texts, goods: frozenset[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Rule 6, per message: its sender had said the same text before (an own repeat: a text alike to
-    it and, given ``whole``, near whole -- one family, rule 4 -- so that another story told in the
-    same frame is no repeat; given ``holds``, only an earlier text holding every specific the later
-    one names: a story of another good, place or seat, or a copy cut short of every specific, is no
-    repeat); it came within the lag after its sender first heard a text alike to it
-    from another agent (given ``whole``, of its own family if it heard one: a few words a short copy
-    shares with a chatter line heard long before do not make it late; given ``texts``, first one
-    that holds every word of it -- a copy of it as it is, cut or wrapped -- and given ``holds``, then
-    one that names what it names: another story told in the same frame, heard long before, does not
-    make a copy of the one heard now late), and is no own repeat
-    (prompted); its sender had neither heard nor said one
-    before (an origin).  ``pairs`` are the alike pairs, sorted by (later, earlier)."""
-    same_text = np.ones(len(pairs.j), dtype=bool) if holds is None else holds
+    it and near whole -- one family, rule 4 -- so that another story told in the same frame is no
+    repeat; and holding every specific the later one names, :func:`names_held`: a story of another
+    good, place or seat, or a copy cut short of every specific, is no repeat); it came within the lag
+    after its sender first heard a text alike to it from another agent (of its own family if it heard
+    one: a few words a short copy shares with a chatter line heard long before do not make it late;
+    first one that holds every word of it, :func:`words_held` -- a copy of it as it is, cut or wrapped
+    -- then one that names what it names: another story told in the same frame, heard long before,
+    does not make a copy of the one heard now late), and is no own repeat (prompted); its sender had
+    neither heard nor said one before (an origin).  ``pairs`` are the alike pairs, sorted by (later,
+    earlier); ``whole``: per pair, near whole."""
+    same_text = names_held(pairs, texts, goods)
     own = np.zeros(n, dtype=bool)
-    own[pairs.j[pairs.own & same_text if whole is None else pairs.own & whole & same_text]] = True
-    # per message, the first pair (in (later, earlier) order) of the first kind it has: with ``whole``,
-    # the first heard of its own family (a lookalike of a short copy is another story), else any heard
+    own[pairs.j[pairs.own & whole & same_text]] = True
+    # per message, the first pair (in (later, earlier) order) of the first kind it has: the first heard
+    # holding every word of it, then naming what it names, then of its own family (a lookalike of a
+    # short copy is another story), then any heard
     kind = np.where(pairs.heard, 3, 4)
-    if whole is not None:
-        contains = words_held(pairs, texts) if texts is not None else same_text
-        kind[pairs.heard & whole] = 2
-        kind[pairs.heard & whole & same_text] = 1
-        kind[pairs.heard & whole & contains] = 0
+    family = pairs.heard & whole
+    kind[family] = 2
+    kind[family & same_text] = 1
+    kind[family & words_held(pairs, texts)] = 0
     picked = np.nonzero(kind < 4)[0]
     picked = picked[np.lexsort((picked, kind[picked], pairs.j[picked]))]  # by later message, kind, place
     first = np.ones(len(picked), dtype=bool)
@@ -1035,8 +1028,9 @@ class _ExactReading:
         nid = self.texts.nid
         members = self.families.around(j, i)
         a, b = int(nid[j]), int(nid[i])
-        tags = kept_tags(self.texts.forward(j), self.texts.forward(i))
-        if cut_where_shown(self.texts.forward(j), self.alignments[(a, b)]):
+        child, al = self.texts.forward(j), self.alignments[(a, b)]
+        tags = kept_tags(child, self.texts.forward(i))
+        if cut_where_shown(child, al):
             tags = (*tags, CUT_MARK)
         key = (members, a, b, tags)
         if key not in self.memo:
@@ -1046,7 +1040,7 @@ class _ExactReading:
                     self.units[self.texts.of_message[m]] for m in members if self.fresh[m])
             info = Information(self.counts, minus, PRIOR_MESSAGES)
             wrapping = sum(info.tag(t) for t in tags)
-            self.memo[key] = copied(self.alignments[(a, b)], self.texts.cores[a], self.texts.cores[b], info,
+            self.memo[key] = copied(al, self.texts.cores[a], self.texts.cores[b], info,
                                     min_shared_bits=self.need(j, i), wrapping_bits=wrapping, **self.thresholds)
         return self.memo[key]
 
@@ -1242,8 +1236,7 @@ def _read_edges(
     pairs, whole = alike_pairs(log, texts, df, everything, matched, clock, max_lag=max_lag,
                                min_shared_bits=min_shared_bits, max_novelty=max_novelty, goods=goods,
                                max_specific_swaps=max_specific_swaps)                     # rules 1-3, loosely
-    own, prompted, origin = prompted_messages(pairs, n, log, clock, whole, names_held(pairs, texts, goods),
-                                              texts)                                          # rule 6
+    own, prompted, origin = prompted_messages(pairs, n, log, clock, whole, texts, goods)       # rule 6
     families = _Families(pairs, whole, log, matched & origin, matched & ~prompted & ~own, prompted, clock)  # rule 4
     alignments = _Alignments(texts, goods)
     exact = _ExactReading(texts, fresh, families, units, counts, alignments, min_shared_bits=min_shared_bits,
