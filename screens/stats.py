@@ -40,7 +40,7 @@ import numpy as np
 from .flags import Flag, Level
 
 __all__ = ["Candidate", "Test", "adjust", "adjust_shared", "one_per_key", "betabinom_sf", "binom_cdf", "binom_sf", "describe_p", "nbinom_sf", "poisson_binomial_sf",
-           "poisson_sf", "product_p", "rate", "sign_flip_p", "subset_sum_floor", "subset_sum_p", "testable_family"]
+           "poisson_sf", "product_p", "rate", "sign_flip_p", "subset_sum_bound", "subset_sum_floor", "subset_sum_p", "testable_family"]
 
 GRID = 256
 """Sizes are rounded to ``GRID`` steps of the largest one before the sign-flip test."""
@@ -119,6 +119,14 @@ def sign_flip_p(values: Sequence[float], grid: int = GRID) -> tuple[float, float
 _SUBSET_CELLS = 4_000_000
 """Upper bound on the work of the subset-sum table (coarser rounding for long series)."""
 
+_SUBSET_WORK = 50_000_000
+"""Upper bound on the cells the exact subset-sum table may update (``n x k x`` the largest sum, at
+the coarsest rounding of 4 steps): beyond it, :func:`subset_sum_p` gives the Chernoff bound."""
+
+_SUBSET_LOG_WAYS = 690.0
+"""The exact table counts subsets in floats: beyond ``e^690`` subsets it would overflow, and
+:func:`subset_sum_p` gives the Chernoff bound instead."""
+
 
 def subset_sum_p(values: Sequence[float], chosen: Sequence[bool], grid: int = GRID) -> tuple[float, float]:
     """Exact permutation test of ``sum(values[chosen])``: ``(p, smallest attainable p)``.
@@ -129,6 +137,12 @@ def subset_sum_p(values: Sequence[float], chosen: Sequence[bool], grid: int = GR
     rounded to ``grid`` steps of the largest distance from the smallest (fewer for long series);
     the statistic and its null are computed on the same rounded values, so the test is exact
     for it.
+
+    A long series with many chosen (a seat with thousands of trades, a thousand of them with one
+    partner) would need a table of billions of cells, and more subsets than a float can count:
+    there (:func:`_exact_fits`), ``p`` is the Chernoff bound of :func:`subset_sum_bound` on the
+    values as they are, an upper bound on the exact share, so still a valid p-value (never
+    smaller than the exact one: a flag it raises the exact test would raise too).
 
     >>> subset_sum_p([10.0, 9.0, 1.0, 0.0], [True, True, False, False])
     (0.16666666666666666, 0.16666666666666666)
@@ -147,10 +161,103 @@ def subset_sum_p(values: Sequence[float], chosen: Sequence[bool], grid: int = GR
     spread = max(values) - low
     if spread <= 0:
         return 1.0, 1.0
+    if not _exact_fits(n, k, grid):
+        return subset_sum_bound(values, chosen)
     ints, tail = _subset_tails(tuple(float(v) for v in values), k, grid)
     observed = sum(i for i, c in zip(ints, chosen) if c)
     total = float(tail[0])
     return min(1.0, float(tail[observed]) / total), min(1.0, float(tail[-1]) / total)
+
+
+def _exact_fits(n: int, k: int, grid: int) -> bool:
+    """Whether the exact table for ``k`` of ``n`` values stays within :data:`_SUBSET_WORK` cells
+    and its counts within a float (:data:`_SUBSET_LOG_WAYS`)."""
+    steps = max(4, min(grid, int(_SUBSET_CELLS // max(1, n * k * k))))
+    log_ways = math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+    return n * k * k * steps <= _SUBSET_WORK and log_ways <= _SUBSET_LOG_WAYS
+
+
+def subset_sum_bound(values: Sequence[float], chosen: Sequence[bool]) -> tuple[float, float]:
+    """The Chernoff bound on :func:`subset_sum_p`'s share: ``(bound, bound at the largest sum)``.
+
+    Drawing ``k`` of the ``n`` values without replacement spreads their sum no more than drawing
+    them with replacement (Hoeffding 1963, theorem 4: for every convex ``f``, ``E f`` of the first
+    is at most ``E f`` of the second), so the with-replacement bound
+    ``min over t >= 0 of exp(-t s) E exp(t S)`` holds for the share of subsets summing to ``s``
+    or more.  The sum of the ``n - k`` values not chosen is the total less the sum, so its lower
+    tail bounds the same share: the smaller of the two counts.
+
+    >>> [round(v, 6) for v in subset_sum_bound([1.0, 0.0, 0.0, 0.0], [True, False, False, False])]
+    [0.25, 0.25]
+    >>> [round(v, 6) for v in subset_sum_bound([3.0, 1.0, 2.0, 0.0], [False, True, False, True])]
+    [1.0, 0.409713]
+
+(The first: one value of four is 1, drawn once: a quarter, as exact.  The second: the sum 1 is
+below the mean 3, so nothing is unusual; the largest sum, 5 of 3 + 2, is bounded by 0.41 where
+the exact share is 1 of 6: the price of a bound.)
+    """
+    xs = [float(v) for v in values]
+    k = sum(1 for c in chosen if c)
+    observed = sum(v for v, c in zip(xs, chosen) if c)
+    largest = sum(sorted(xs, reverse=True)[:k])
+    return _chernoff_both(tuple(xs), k, observed), _chernoff_both(tuple(xs), k, largest)
+
+
+def _chernoff_both(values: tuple[float, ...], k: int, observed: float) -> float:
+    """:func:`subset_sum_bound` for one sum: the chosen ``k``'s upper tail and the others' lower tail."""
+    n = len(values)
+    total = math.fsum(values)
+    chosen = _chernoff_upper(values, k, observed)
+    others = _chernoff_upper(tuple(-v for v in values), n - k, observed - total)
+    return min(1.0, chosen, others)
+
+
+@functools.lru_cache(maxsize=512)
+def _tilting(values: tuple[float, ...]) -> tuple[np.ndarray, np.ndarray, float, float]:
+    """The distinct values centred on their mean and scaled to at most 1, their shares, the mean and
+    the scale (kept: a seat's values are asked about once per partner)."""
+    xs, counts = np.unique(np.asarray(values, dtype=float), return_counts=True)
+    shares = counts / counts.sum()
+    mean = float(shares @ xs)
+    scale = float(np.abs(xs - mean).max())
+    return (xs - mean) / (scale if scale > 0 else 1.0), shares, mean, scale
+
+
+def _chernoff_upper(values: tuple[float, ...], k: int, observed: float) -> float:
+    """``min over t >= 0 of exp(-t s) E exp(t S)`` for the sum ``S`` of ``k`` draws with replacement
+    from ``values`` and ``s = observed`` (the tilt found by bisection, 200 halvings: deterministic)."""
+    if k <= 0:
+        return 1.0
+    ys, shares, mean, scale = _tilting(values)
+    if scale <= 0:
+        return 1.0
+    target = (observed / k - mean) / scale
+    if target <= 0:
+        return 1.0
+    top = float(ys[-1])
+    if target >= top - 1e-12:  # only the largest value, every draw: the bound's limit
+        return float(np.exp(k * np.log(shares[-1])))
+
+    def tilted(t: float) -> tuple[float, float]:
+        z = t * ys
+        peak = float(z.max())
+        weights = shares * np.exp(z - peak)
+        mass = float(weights.sum())
+        return float(weights @ ys) / mass, math.log(mass) + peak
+
+    hi = 1.0
+    while tilted(hi)[0] < target:
+        hi *= 2.0
+    lo = 0.0
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if tilted(mid)[0] < target:
+            lo = mid
+        else:
+            hi = mid
+    t = (lo + hi) / 2
+    rate = t * target - tilted(t)[1]
+    return min(1.0, math.exp(-k * rate))
 
 
 @functools.lru_cache(maxsize=512)

@@ -61,6 +61,34 @@ def test_subset_sum_p_matches_every_subset_counted(share: float) -> None:
         assert p == pytest.approx(exact) and smallest == pytest.approx(sums.count(max(sums)) / len(sums))
 
 
+def _hypergeometric_tail(ones: int, n: int, k: int, hits: int) -> float:
+    """The share of the C(n, k) subsets of n values, ``ones`` of them 1 and the rest 0, that hold
+    ``hits`` or more of the ones (a hypergeometric upper tail, in exact integers)."""
+    return sum(math.comb(ones, j) * math.comb(n - ones, k - j) for j in range(hits, min(ones, k) + 1)) / math.comb(n, k)
+
+
+def test_subset_sum_p_on_a_seat_too_long_for_the_table_is_a_valid_bound() -> None:
+    """A seat of 3,000 trades, 1,500 of them with one partner: C(3000, 1500) is about 10^901 subsets,
+    more than a float counts, and the table would be billions of cells.  The values are 0 or 1, so
+    the exact share is a hypergeometric tail; the bound is at or above it (a valid p-value) and
+    still says how unusual: all 300 ones with the partner is about 2^-300 by chance, and the bound
+    from the 1,500 not chosen (none of them a one: at most 0.9^1500 when drawn with replacement) is
+    about 10^-69."""
+    n, k, ones = 3000, 1500, 300
+    values = [1.0] * ones + [0.0] * (n - ones)
+    chosen = [True] * k + [False] * (n - k)  # every 1 chosen
+    p, smallest = subset_sum_p(values, chosen)
+    exact = _hypergeometric_tail(ones, n, k, ones)
+    assert exact <= p == pytest.approx(0.9 ** 1500, rel=1e-6) and smallest == p  # the largest sum is the one observed
+    # 160 of the 300 ones with the partner, where 150 are expected: nothing unusual, and the bound knows
+    half = [True] * 160 + [False] * 140 + [True] * (k - 160) + [False] * (n - ones - (k - 160))
+    p_half, _ = subset_sum_p(values, half)
+    assert _hypergeometric_tail(ones, n, k, 160) <= p_half <= 1.0 and p_half > 0.3
+    # 2,900 chosen, every one among them: the 100 left are all zeros, at most 0.9^100 by chance
+    most = [True] * 2900 + [False] * 100
+    assert _hypergeometric_tail(ones, n, 2900, ones) <= subset_sum_p(values, most)[0] <= 0.9 ** 100 * (1 + 1e-9)
+
+
 def test_binom_cdf_small_tail() -> None:
     assert binom_cdf(0, 10, 0.5) == pytest.approx(2 ** -10)
     assert binom_cdf(0, 30, 0.7) == pytest.approx(0.3 ** 30, rel=1e-9)  # no cancellation in the tiny tail
