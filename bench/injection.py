@@ -1,7 +1,7 @@
 """Benchmark of the injection forensics, every figure measured in this one run.
 
     python bench/injection.py [--probe-seeds 20] [--echo-seeds 20] [--cascade-seeds 40]
-                              [--cascades report|report-b|tune|both|all] [--cascades-only]
+                              [--cascades report|report-b|report-c|tune|both|all] [--cascades-only]
                               [--messages 20000]
 
 Prints:
@@ -25,7 +25,8 @@ Prints:
    other half of every word list, every kind -- title case, stacked prefixes, cuts at
    the start and synonyms never generated while tuning) or ``REPORT-B`` (REPORT's word
    lists and kinds on a third set of seeds, added once REPORT had been looked at several
-   times: a split never looked at while the rules were written), plus sweeps on half of
+   times: a split never looked at while the rules were written) or ``REPORT-C`` (the same on a
+   fourth set of seeds, added once REPORT-B had been looked at twice), plus sweeps on half of
    the split's seeds of settings outside the generator's defaults (60 agents, three
    times the chatter, forwarders twice as slow: tuned against on the TUNE seeds, reported
    on the held-out seeds).  Per kind, the true edges missed entirely and those given a
@@ -164,8 +165,12 @@ REPORT_B_SEEDS = range(20_000, 20_040)
 """A second held-out split: seeds disjoint from every seed the cascades were ever generated with (TUNE,
 REPORT, the speed match, the tests), with REPORT's word lists and every kind.  Added after REPORT had been
 computed four times, and run only to measure a finished version."""
-SPLIT_SEEDS = {"tune": TUNE_SEEDS, "report": REPORT_SEEDS, "report-b": REPORT_B_SEEDS}
-"""Each split's seeds; ``report-b`` draws from REPORT's half of the word lists."""
+REPORT_C_SEEDS = range(30_000, 30_040)
+"""A third held-out split, the size of REPORT-B: seeds never generated before it was added (after REPORT had
+been computed six times and REPORT-B twice), REPORT's word lists and every kind.  Run only to measure a
+finished version."""
+SPLIT_SEEDS = {"tune": TUNE_SEEDS, "report": REPORT_SEEDS, "report-b": REPORT_B_SEEDS, "report-c": REPORT_C_SEEDS}
+"""Each split's seeds; ``report-b`` and ``report-c`` draw from REPORT's half of the word lists."""
 
 
 def _cascade_edges(match: Any) -> tuple[Any, Exposure, float]:
@@ -320,7 +325,7 @@ def print_tally(label: str, tally: Tally, kinds: Sequence[str], held_out: Sequen
 
 def bench_cascades(split: str, seeds: int) -> None:
     """Edges on the independent forwarding-cascade generator: ``tune`` (tune seeds, tune word lists, tune kinds
-    only), ``report`` or ``report-b`` (their own seeds, the other half of the word lists, every kind), plus
+    only), ``report``, ``report-b`` or ``report-c`` (their own seeds, the other half of the word lists, every kind), plus
     sweeps of settings outside the generator's defaults on half the split's seeds (:func:`bench_sweeps`)."""
     from daishi_forensics.simulate.cascades import MUTATION_KINDS, cascade_match
 
@@ -440,9 +445,9 @@ def main() -> None:
     parser.add_argument("--probe-seeds", type=int, default=20)
     parser.add_argument("--echo-seeds", type=int, default=20)
     parser.add_argument("--cascade-seeds", type=int, default=40)
-    parser.add_argument("--cascades", choices=("report", "report-b", "tune", "both", "all"), default="report",
+    parser.add_argument("--cascades", choices=("report", "report-b", "report-c", "tune", "both", "all"), default="report",
                         help="which split of the independent cascades to print (tune: the part tuned on; both: "
-                             "tune and report; all: tune, report and report-b)")
+                             "tune and report; all: tune, report, report-b and report-c)")
     parser.add_argument("--cascades-only", action="store_true",
                         help="print only the independent cascades (skip probes, the echo scenario and speed)")
     parser.add_argument("--messages", type=int, default=20_000)
@@ -453,7 +458,7 @@ def main() -> None:
     if not args.cascades_only:
         bench_probes(args.probe_seeds)
         bench_echo(args.echo_seeds)
-    splits = {"both": ("tune", "report"), "all": ("tune", "report", "report-b")}.get(args.cascades, (args.cascades,))
+    splits = {"both": ("tune", "report"), "all": ("tune", "report", "report-b", "report-c")}.get(args.cascades, (args.cascades,))
     for split in splits:
         if split != "tune":
             print(f"({split.upper()}: a held-out split, computed here once for the version measured)")
