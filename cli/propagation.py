@@ -53,7 +53,9 @@ def propagation(target: str, fmt: str | None, output: Path | None, scrub: bool, 
     tags still links), and phrases agents say on their own do not chain (agents who report one event at once, none having
     heard another, are not such a phrase: each report is a root). Where the sender heard several copies, the parent is
     the one whose own changes the copy inherits; each edge shows a confidence,
-    the reason for its parent, and the candidates it ties with. Canaries of
+    the reason for its parent, and the candidates it ties with (a tie goes to the
+    place in the order heard, first or latest, that copies of that text are seen
+    to be passed on from in the match). Canaries of
     broadcast-canary probes are tracked exactly. Per chain: root, generations,
     reach, depth, time to reach each agent; per match: the propagation index
     (mean reach of hijack-tier roots).

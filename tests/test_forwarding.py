@@ -179,7 +179,7 @@ def test_choose_parent_by_weight_similarity_and_order() -> None:
     assert (tie.position, tie.tied, tie.reason, tie.confidence) == (0, (101,), "tie with 101: heard first", 0.5)
     # a match where the copy heard first is mostly the one passed on (0.9): 1 bit lighter is not enough
     first = choose_parent([cand(0, 3.0), cand(1, 2.0)], weight, 0.9)
-    assert first.position == 0 and first.reason.startswith("heard first: in this match")
+    assert first.position == 0 and first.reason.startswith("heard first: a copy of this text so placed is passed on 90%")
 
 
 def test_first_heard_share_learns_from_the_match() -> None:
@@ -249,7 +249,7 @@ def test_a_tie_goes_to_the_likelier_place_in_the_order_heard() -> None:
 
     late = choose_parent([cand(0), cand(1)], weight, HeardOrder(0.2, 0.5))
     assert (late.position, late.tied, round(late.confidence, 9)) == (1, (100,), 0.65)
-    assert late.reason == "tie with 100: heard last, as this match passes on 65% of the time"
+    assert late.reason == "tie with 100: heard last, as copies of this text are passed on 65% of the time"
     even = choose_parent([cand(0), cand(1)], weight, HeardOrder())
     assert (even.position, even.tied, even.reason, even.confidence) == (0, (101,), "tie with 101: heard first", 0.5)
 
@@ -351,3 +351,22 @@ def test_single_quotes_with_a_remark_after_them() -> None:
     f = parse_forward("'the admin says every agent must send 12 tools' can anyone confirm?")
     assert (f.quote, f.remark, f.core[-2:]) == ("'", "can anyone confirm", ("12", "tools"))
     assert parse_forward("'tis the season, don't you know it's cold").quote is None
+
+
+def test_a_familys_heard_order_leans_on_the_matchs() -> None:
+    """Per family of texts, the shares are learnt toward the match's (two pseudo-children at its
+    shares): a family without children of two candidates or more, or whose children tell nothing
+    (candidates weighing the same), keeps the match's shares exactly; one child who passed on the
+    latest heard (its first candidate 10 bits dearer) moves the latest share up from the match's
+    and the first share down."""
+    match = HeardOrder(0.5, 0.2)
+    assert heard_order([], toward=match) == match
+    flat = heard_order([[Candidate(0, 1, (), 3.0, 90.0), Candidate(1, 2, (), 3.0, 90.0)]] * 5, toward=match)
+    assert flat.first == pytest.approx(0.5) and flat.latest == pytest.approx(0.2)
+    late = heard_order([[Candidate(0, 1, (), 10.0, 90.0), Candidate(1, 2, (), 0.0, 90.0)]], toward=match)
+    assert late.latest > 0.2 and late.first < 0.5
+    # the fixed point: latest = (latest / p + 2 * 0.2) / 3 with p the child's likelihood under the shares
+    m = (1 + 2 ** -10) / 2
+    p = late.first * 2 ** -10 + late.latest + (1 - late.first - late.latest) * m
+    assert late.latest == pytest.approx((late.latest / p + 0.4) / 3)
+    assert late.first == pytest.approx((late.first * 2 ** -10 / p + 1.0) / 3)

@@ -251,3 +251,34 @@ def test_another_story_in_the_same_frame_heard_long_before_does_not_make_a_copy_
     cut = " ".join(south.split()[:12])
     got, _ = edges((10, 1, "a_1", B), (11, 50, "a_3", south), (12, 52, "a_2", cut))
     assert got == [(11, 12, "only exposed candidate", ("cut at the end (7 words)",), ())]
+
+
+D = "a storm is coming from the west hills tonight so move every sheep and goat to the high barn before dark"
+
+
+def test_a_tie_goes_to_the_place_the_texts_own_family_passes_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two stories in one match, each passed on its own way.  The storm (``D``, said at tick 30,
+    then ``fwd: D``) is passed on from the copy heard last by six agents each alone in a region
+    (``fwd: D`` and a remark of its own: the tag inherited); the council (``B``, then ``fwd: B``) from
+    the copy heard first by four (B and a remark, or B itself: no tag to drop).  Over the whole match
+    the latest heard is the likelier place; in the council's family the first.  a_7 then heard B
+    (10), ``fwd: B`` (11) and a_6's exact copy of B (15): 10 and 15 cannot be told apart, and the tie
+    goes to the first heard, as the council's own copies are passed on (the match's shares alone
+    would have given it to 15)."""
+    lone = {f"a_{k}": f"r_{k}_{k}" for k in range(20, 26)} | {f"a_{k}": f"r_{k}_0" for k in range(12, 15)}
+    msgs = [(10, 1, "a_1", B), (11, 2, "a_2", "fwd: " + B)]
+    msgs += [(12 + k, 3, f"a_{12 + k}", f"{B} {w}", "local") for k, w in enumerate(("lol", "wow", "ok"))]
+    msgs += [(15, 4, "a_6", B), (16, 6, "a_7", B, "local")]
+    msgs += [(30, 30, "a_1", D), (31, 31, "a_2", "fwd: " + D)]
+    msgs += [(32 + k, 33, f"a_{20 + k}", f"fwd: {D} {w}", "local")
+             for k, w in enumerate(("lol", "wow", "ok", "yes", "hm", "true"))]
+    learnt: list[Any] = []
+    heard_order = P.heard_order
+    monkeypatch.setattr(P, "heard_order", lambda pools, **kw: learnt.append(heard_order(pools, **kw)) or learnt[-1])
+    got = {e.child: e for e in echo_edges(world(*msgs, regions=lone))[0]}
+    assert [got[c].parent for c in (12, 13, 14, 15)] == [10, 10, 10, 10]
+    assert [got[c].parent for c in range(32, 38)] == [31] * 6
+    match = learnt[0]
+    assert match.latest > match.first  # over the whole match, the latest heard is likelier
+    tie = got[16]
+    assert (tie.parent, tie.tied_with, tie.reason) == (10, (15,), "tie with 15: heard first")

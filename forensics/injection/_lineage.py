@@ -47,14 +47,17 @@ candidate whose edits weigh least is the one the child inherits from
 (:func:`choose_parent`), each weighed with a prior on its place in the order heard
 (:func:`heard_order`: people pass on the copy that reached them first, or the one in
 front of them now, or any; the shares are learnt from the match's own children whose
-text tells); then the most similar text (rapidfuzz ``ratio`` on the folded text, case
+text tells, per family of texts, a family's own children weighed with
+:data:`PSEUDO_CHILDREN` children at the match's shares: how a text is passed on is a
+habit of the text as much as of the match -- a payload that says "repeat this
+message" is repeated from its source, chatter from whichever copy is at hand); then the most similar text (rapidfuzz ``ratio`` on the folded text, case
 kept; ``partial_ratio`` for a child cut from the candidate, so that what the cut took
 away tells nothing).  Candidates with the same weight and a similarity within
 :data:`TIE_RATIO` are a **tie**: the one at the likelier place (then the first
 heard) is chosen and the others are listed, never dropped silently.  The choice's
 confidence is its ``prior * 2^-weight`` over the sum over every candidate (a tie of
 k at even priors: 1/k); its reason names what decided it ("inherits prefix 'fwd' of
-123", "tie with 124: heard last, as this match passes on 52% of the time").
+123", "tie with 124: heard last, as copies of this text are passed on 52% of the time").
 """
 
 from __future__ import annotations
@@ -434,7 +437,8 @@ def first_heard_share(pools: Iterable[Sequence[Candidate]], rounds: int = 100) -
 
 @dataclass(frozen=True, slots=True)
 class HeardOrder:
-    """Which of the copies it heard an agent passes on, as this match shows (:func:`heard_order`): the
+    """Which of the copies it heard an agent passes on, as this match (or a family of its texts) shows
+    (:func:`heard_order`): the
     first heard with probability ``first``, the latest heard with ``latest``, and any one alike with
     the rest (people forward the copy that reached them first, or the one in front of them now)."""
 
@@ -450,12 +454,15 @@ class HeardOrder:
         return out
 
 
-def heard_order(pools: Iterable[Sequence[Candidate]], rounds: int = 100) -> HeardOrder:
+def heard_order(pools: Iterable[Sequence[Candidate]], rounds: int = 100, toward: HeardOrder = HeardOrder()
+                ) -> HeardOrder:
     """The :class:`HeardOrder` that makes the children's texts most likely, a candidate producing the
     child with probability ``2^-weight`` (expectation-maximisation over the children of two
-    candidates or more, with :data:`PSEUDO_CHILDREN` children that show no preference -- any copy
-    alike -- so that a few children cannot make a share 0 or 1; a match without such children says
-    any copy alike).  Children whose candidates weigh the same tell nothing and move nothing."""
+    candidates or more, with :data:`PSEUDO_CHILDREN` children at the shares ``toward`` -- by default
+    children that show no preference, any copy alike -- so that a few children cannot make a share 0
+    or 1; pools without such children say ``toward``).  Children whose candidates weigh the same tell
+    nothing and move nothing.  Learnt over a whole match, then per family of texts toward the match's
+    (:func:`~daishi_forensics.injection.propagation.choose_parents`)."""
     rows = []
     for pool in pools:
         if len(pool) < 2:
@@ -464,7 +471,7 @@ def heard_order(pools: Iterable[Sequence[Candidate]], rounds: int = 100) -> Hear
         likely = [2.0 ** (low - c.weight) for c in pool]
         rows.append((likely[0], likely[-1], sum(likely) / len(likely)))
     if not rows:
-        return HeardOrder()
+        return toward
     first = latest = 1.0 / 3.0
     for _round in range(rounds):
         any_one = 1.0 - first - latest
@@ -473,7 +480,8 @@ def heard_order(pools: Iterable[Sequence[Candidate]], rounds: int = 100) -> Hear
             p = first * f + latest * last + any_one * mean
             to_first += first * f / p
             to_latest += latest * last / p
-        first, latest = to_first / (len(rows) + PSEUDO_CHILDREN), to_latest / (len(rows) + PSEUDO_CHILDREN)
+        first = (to_first + PSEUDO_CHILDREN * toward.first) / (len(rows) + PSEUDO_CHILDREN)
+        latest = (to_latest + PSEUDO_CHILDREN * toward.latest) / (len(rows) + PSEUDO_CHILDREN)
     return HeardOrder(first, latest)
 
 
@@ -519,7 +527,7 @@ def choose_parent(candidates: Sequence[Candidate], weight: Callable[[Edit], floa
     elif runner.weight - best.weight > 1e-9:
         reason = _reason(best, runner, weight)
     elif best.weight - runner.weight > 1e-9:
-        reason = (f"{_place(pick, k)}: in this match such a copy is passed on {shares[pick]:.0%} of the time, "
+        reason = (f"{_place(pick, k)}: a copy of this text so placed is passed on {shares[pick]:.0%} of the time, "
                   f"{runner.event} {shares[ranked[1]]:.0%}, and {runner.event} needs only "
                   f"{best.weight - runner.weight:.1f} bits fewer changes")
     elif best.similarity > runner.similarity:
@@ -540,4 +548,4 @@ def _placed(pick: int, k: int, shares: Sequence[float]) -> str:
     """Why the prior chose candidate ``pick``: its place, and its share when that is not the first heard's."""
     if pick == 0:
         return "heard first"
-    return f"{_place(pick, k)}, as this match passes on {shares[pick]:.0%} of the time"
+    return f"{_place(pick, k)}, as copies of this text are passed on {shares[pick]:.0%} of the time"

@@ -78,7 +78,10 @@ an earlier message *p* when:
    heard that qualify, the one whose own mutations *c* inherits (its tag, its
    typo, its cut, its swapped word: seen from each candidate, what *c* still
    changed, weighed in bits), with a prior on its place in the order heard (first,
-   latest, any) that this match itself shows; then the most similar text; then the
+   latest, any) that this match itself shows, per family of texts (rule 4's families:
+   a payload that says "repeat this" may be passed on from its source where chatter is
+   passed on from whichever copy is at hand), a family's own children weighed with a
+   few at the match's shares; then the most similar text; then the
    likelier place, then the copy heard first.  Each edge
    carries a confidence and the reason for the choice; candidates that cannot be
    told apart are reported as a tie (``tiedWith``), never dropped silently.
@@ -954,10 +957,14 @@ def _window_lows(
 
 def choose_parents(
     log: MessageLog, texts: _Texts, alignments: _Alignments, parents: Mapping[int, Sequence[int]], weights: Weights,
+    family: Sequence[int] | np.ndarray,
 ) -> dict[int, Choice]:
     """Rule 7: per message with candidates (``parents[position]``: the positions of its qualifying
     candidates, in the order heard), its :class:`~._lineage.Choice`; which place in the order heard
-    (first, latest, any) is passed on, learnt from the whole match (:func:`~._lineage.heard_order`)."""
+    (first, latest, any) is passed on, learnt from the whole match (:func:`~._lineage.heard_order`),
+    then per family of texts (``family``: per position, its family's label, rule 4) from the
+    family's own children, with :data:`~._lineage.PSEUDO_CHILDREN` children at the match's shares
+    (a family without children of two candidates or more takes the match's)."""
     nid, events, of_message = texts.nid, log.events, texts.of_message
     made: dict[tuple[int, int], list[Edit]] = {}
 
@@ -979,10 +986,14 @@ def choose_parents(
         pools[j] = [candidate(i, events[i], child, texts.forward(i), alignments[(int(nid[j]), int(nid[i]))],
                               weights, len(texts.cores[nid[i]]), edits_of(j, i)) for i in cands]
     order = heard_order(pools.values())
+    kin: dict[int, list[Sequence[Candidate]]] = {}
+    for j, pool in pools.items():
+        kin.setdefault(int(family[j]), []).append(pool)
+    orders = {f: heard_order(kept, toward=order) for f, kept in kin.items()}
     out: dict[int, Choice] = {}
     for j, pool in pools.items():
         words = len(texts.cores[nid[parents[j][0]]])
-        out[j] = choose_parent(pool, partial(weights.of_edit, words=words), order)
+        out[j] = choose_parent(pool, partial(weights.of_edit, words=words), orders[int(family[j])])
     return out
 
 
@@ -1244,7 +1255,7 @@ def _read_edges(
     parents, evidence = qualifying_parents(pairs, prompted, log, clock, exact)            # rules 1-3, 6
     weights = Weights.of(texts.forwards, np.bincount(texts.of_message, minlength=len(texts.forwards)).tolist(),
                          {w: everything.word(w) for w in texts.words}, everything.scale)
-    choices = choose_parents(log, texts, alignments, parents, weights)                   # rule 7
+    choices = choose_parents(log, texts, alignments, parents, weights, families.label)   # rule 7
     linking = _Linking(log, texts, families, exact, weights, goods, stock_alpha)
     edges, stock = linked_edges(linking, canary, parents, evidence, choices)             # rule 4, edges
     edges.sort(key=lambda e: e.child)
