@@ -34,11 +34,13 @@ Rule, per aggressor ``X`` and victim ``V``:
   has a low rate of its own, and its silence proves little.  Combined with the count by
   Fisher's product (the two independent under honest play), where the victim's answer rate
   is at least ``MIN_ANSWER_RATE`` (where victims do not answer, silence says nothing);
-- a size floor, or company: the acts took at least ``min_value`` typical exchanges in all (a
-  thrown fight is a transfer: one side lets the other *take its goods*), or the two stood
-  together at least ``company_ratio`` times as long as the match's median pair (they kept
-  company far beyond any meeting of rivals).  The gate only removes a candidate: the pair's
-  test is in the match's family whatever the acts took.
+- a size floor, or company: the acts took at least ``min_value`` typical exchanges leaving the
+  largest act out (:func:`taken_again`: a thrown fight is a transfer, one side letting the other
+  *take its goods* again and again; one theft of a dear good, a tool worth ten exchanges, is a
+  robbery, and it made honest robberies pass a floor on the whole), or the two stood together
+  at least ``company_ratio`` times as long as the match's median pair (they kept company far
+  beyond any meeting of rivals).  The gate only removes a candidate: the pair's test is in the
+  match's family whatever the acts took.
 
 What tells a thrown fight from an honest one, from what the log and the transfer graph give
 (forced acts with their kind, tick, value taken and who stood there; the pair's voluntary
@@ -116,10 +118,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from .flags import Flag, ordered, pair_key
-from .graph import TransferView
+from .graph import Act, TransferView
 from .stats import Candidate, Test, betabinom_sf, nbinom_sf, poisson_sf, product_p, rate
 
-__all__ = ["THROWN_NULL", "kept_company", "thrown_fight"]
+__all__ = ["THROWN_NULL", "kept_company", "taken_again", "thrown_fight"]
 
 
 THROWN_NULL = ("two parts, combined as independent (Fisher's product): the aggressor hit this victim at its own "
@@ -302,12 +304,26 @@ def thrown_fight(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Ca
             tests.append(Test(key, test.p, 0.0))
             taken = sum(act.value or 0.0 for act in acts)
             company = kept_company(view, ratio, company_ratio)
-            if taken <= 0 or (taken < min_value and not company):
+            if taken <= 0 or (taken_again(acts) < min_value and not company):
                 continue
             flag = _thrown_flag(view, pair, aggressor, victim, test, answered, together, ratio, dealing, taken,
                                 acts_by.get(aggressor, 0.0) - len(acts), company)
             found.append(Candidate(flag, (key,)))
     return found, tests
+
+
+def taken_again(acts: list[Act]) -> float:
+    """What the acts took leaving the largest out (module rule): the value a pair's aggressor
+    took again and again, which one big haul does not make.
+
+    >>> from .graph import Act
+    >>> def theft(value: float) -> Act:
+    ...     return Act("x", "v", 1.0, value, "theft", 1, (1,), None)
+    >>> taken_again([theft(49.0), theft(3.0), theft(1.0)]), taken_again([theft(4.0), theft(4.0)])
+    (4.0, 4.0)
+    """
+    values = [act.value or 0.0 for act in acts]
+    return sum(values) - max(values, default=0.0)
 
 
 def kept_company(view: TransferView, ratio: float, company_ratio: float) -> bool:
