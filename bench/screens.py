@@ -9,8 +9,8 @@ Splits.  Simulated matches come in two disjoint sets of seeds: ``tune`` (seeds 1
 only set the screens' choices (the nulls, the size floors, the rate split) were ever
 looked at on, at noise levels ``none`` and ``medium`` (and, for the diagnosis of what the
 screens miss, ``heavy``: ``--tune-noise none,medium,heavy``); ``report`` (seeds 5001...)
-was not looked at while choosing, and the level ``light`` was never used for choosing at
-all.  ``--split report`` (the default) prints the report split only.  The report split has
+was not looked at while choosing, and the level ``light`` was never used for choosing on
+those two splits.  ``--split report`` (the default) prints the report split only.  The report split has
 since been run once under every version of the configuration, so it is no longer quite held
 out; ``fresh`` (seeds 20001..., every noise level) was added before the thrown-fight and
 feeder diagnosis under configuration 2.8.1 and run once its rules were final.  That look found
@@ -574,7 +574,7 @@ def main() -> None:
           "looked at while choosing; report: seeds from 5001 and every noise level, never looked at while choosing "
           "(run once a configuration version); fresh: seeds from 20001 and every noise level, run once 2.8.1's "
           "rules were final, then looked at for 2.9.0's size floor; fresh2: seeds from 30001 and every noise level, "
-          "first run once 2.9.0 was final; light was never used at all; the second economy: tune seeds from 1 looked at, report seeds from 10001 "
+          "first run once 2.9.0 was final; light was never used on the tune split; the second economy: tune seeds from 1 looked at, report seeds from 10001 "
           "never; intervals: Wilson 95%)")
 
 
