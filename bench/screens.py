@@ -1,6 +1,6 @@
 """Benchmark of the collusion screens: detection, the clean-match rates, calibration and speed.
 
-    python bench/screens.py [--seeds 12] [--clean 60] [--split report] [--workers N] [--tune-noise none,medium]
+    python bench/screens.py [--seeds 12] [--clean 60] [--split report|fresh|fresh2] [--workers N] [--tune-noise none,medium]
 
 Nothing is tuned here: the screens run with the shipped configuration, and every figure
 says which split it comes from.
@@ -9,8 +9,15 @@ Splits.  Simulated matches come in two disjoint sets of seeds: ``tune`` (seeds 1
 only set the screens' choices (the nulls, the size floors, the rate split) were ever
 looked at on, at noise levels ``none`` and ``medium`` (and, for the diagnosis of what the
 screens miss, ``heavy``: ``--tune-noise none,medium,heavy``); ``report`` (seeds 5001...)
-was not looked at while choosing, and the level ``light`` was never used for choosing at
-all.  ``--split report`` (the default) prints the report split only.
+was not looked at while choosing, and the level ``light`` was never used for choosing on
+those two splits.  ``--split report`` (the default) prints the report split only.  The report split has
+since been run once under every version of the configuration, so it is no longer quite held
+out; ``fresh`` (seeds 20001..., every noise level) was added before the thrown-fight and
+feeder diagnosis under configuration 2.8.1 and run once its rules were final.  That look found
+honest robberies passing the thrown-fight size floor, and the floor was changed for it
+(configuration 2.9.0), so ``fresh`` is now looked at too; ``fresh2`` (seeds 30001..., every
+noise level), added before that change, was first run once 2.9.0 was final (the README records
+how many looks each split has had).
 
 Printed, each measured in this one run:
 
@@ -61,7 +68,7 @@ KINDS = ("feeder", "ring", "cartel", "off_price", "thrown_fight")
 NOISE = ("none", "light", "medium", "heavy")
 TUNED_NOISE = ("none", "medium")
 """The noise levels the screens' choices were made on (tune split only)."""
-SPLITS = {"tune": 1, "report": 5001}
+SPLITS = {"tune": 1, "report": 5001, "fresh": 20001, "fresh2": 30001}
 """First seed of each split."""
 NOMINAL = (0.005, 0.01, 0.02, 0.05, 0.1)
 """Configured false-alarm rates of the calibration curve."""
@@ -69,7 +76,9 @@ NOMINAL = (0.005, 0.01, 0.02, 0.05, 0.1)
 
 def _how(split: str, noise: str) -> str:
     """How a figure's matches were used: tuned on, looked at (tune seeds at a level added for
-    diagnosis only), or held out."""
+    diagnosis only; the fresh split, whose first look changed a rule), or held out."""
+    if split == "fresh":
+        return "looked at"
     if split != "tune":
         return "held out"
     return "tuned on" if noise in TUNED_NOISE else "looked at"
@@ -168,10 +177,15 @@ def detection(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str, An
 
 def thrown_misses(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str, Any]]], split: str) -> None:
     """Why planted thrown fights were missed: under the size floor and short of the company gate
-    (what the acts took, in typical exchanges, and what kind of act took it; how long the two stood
-    together, in median pairs) or a test that did not pass the match's family."""
+    (what the acts took, in typical exchanges, in all and leaving the largest act out as the floor
+    reads it, and what kind of act took it; how long the two stood
+    together, in median pairs) or a test that did not pass the match's family (then its p-value, the
+    count's and the silence's parts, the cut it had to pass, and how many honest matches of the same
+    split and level have a thrown-fight test as small, gates or not: where that is a few in a hundred,
+    no procedure that keeps honest matches clear at the shipped rate could find the fight with this test)."""
     from daishi_forensics.screens import load_config, screen_graph
     from daishi_forensics.screens.graph import TransferView
+    from daishi_forensics.screens.thrown_fight import taken_again
 
     config = load_config()
     floor = float(config.screens["thrown_fight"]["min_value"])
@@ -181,6 +195,7 @@ def thrown_misses(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str
         mine = [r for r in rows if r[0] == split and r[3] == noise and r[1] == "thrown_fight"]
         if not mine:
             continue
+        clean = [screen_graph(r[4], config) for r in rows if r[0] == split and r[3] == noise and r[1] == "clean"]
         planted = under = untested = 0
         notes = []
         for _s, _kind, seed, _noise, graph, truth in mine:
@@ -195,24 +210,48 @@ def thrown_misses(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str
                     continue
                 acts = view.pair(x, v).acts_by(x)
                 taken = sum(a.value or 0.0 for a in acts) / (view.scale or 1.0)
+                again = taken_again(acts) / (view.scale or 1.0)
                 ratio = view.contact_of(x, v) / (view.typical_contact or 1.0)
                 kinds = Counter(a.kind for a in acts)
                 by_kind = {k: round(sum(a.value or 0.0 for a in acts if a.kind == k) / (view.scale or 1.0), 1)
                            for k in sorted(kinds)}
-                if taken < floor and not (gate > 0 and view.contact is not None and ratio >= gate):
+                if again < floor and not (gate > 0 and view.contact is not None and ratio >= gate):
                     under += 1
                     why = "under the floor, short of the company gate"
                 else:
                     untested += 1
-                    why = "test"
-                notes.append(f"seed {seed}: {why}, {len(acts)} acts took {taken:.1f} typical exchanges "
+                    why = "test" + _thrown_test_figures(result, clean, graph, x, v)
+                notes.append(f"seed {seed}: {why}, {len(acts)} acts took {taken:.1f} typical exchanges, "
+                             f"{again:.1f} leaving the largest out "
                              f"({', '.join(f'{k} {kinds[k]}: {by_kind[k]}' for k in sorted(kinds))}), "
                              f"together {ratio:.1f} median pairs")
         print(f"  {noise:8s} {planted - under - untested}/{planted} found; missed under the size floor of "
-              f"{floor:g} typical exchanges and short of the company gate of {gate:g} median pairs {under}, "
+              f"{floor:g} typical exchanges (leaving the largest act out) and short of the company gate of {gate:g} median pairs {under}, "
               f"by the test {untested}")
         for note in notes:
             print(f"             {note}")
+
+
+def _thrown_test_figures(result: Any, clean: list[Any], graph: nx.MultiDiGraph, x: str, v: str) -> str:
+    """A thrown fight its test missed: ``p (the count's and the silence's parts, the acts expected,
+    the victim's answer rate), the screen's share of the match's rate; honest matches with a thrown-fight
+    test as small``."""
+    from daishi_forensics.screens import load_config
+    from daishi_forensics.screens.graph import TransferView
+    from daishi_forensics.screens.thrown_fight import thrown_fight
+
+    params = dict(load_config().screens["thrown_fight"])
+    found, _tests = thrown_fight(TransferView(graph), {**params, "min_value": 0.0, "company_ratio": 0.0})
+    flag = next((c.flag for c in found if c.flag.agents == (x, v)), None)
+    if flag is None:
+        return " (no test)"
+    d = flag.details
+    shared = int(result.testing.get("screensSharing", 1)) or 1
+    rate = float(result.testing.get("holmRate", 0.0)) / shared
+    honest = sum(honest_least(c, ("thrown_fight",)) <= flag.p_value for c in clean)
+    return (f" p {flag.p_value:.2g} (count {d['pConcentration']:.2g} with {d['expectedActs']:.1f} acts expected, "
+            f"silence {d['pSilence']:.2g} at answer rate {d['answerRate']:.2f}), the screen's share {rate:.3g} "
+            f"({shared} screens sharing); honest matches with a thrown-fight test as small: {honest}/{len(clean)}")
 
 
 SCREEN_OF = {"feeder": ("feeder",), "ring": ("ring.pair", "ring.cycle", "ring.ring"), "cartel": ("cartel",)}
@@ -483,7 +522,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seeds", type=int, default=12, help="seeds per planted kind and noise level (default 12)")
     parser.add_argument("--clean", type=int, default=60, help="honest matches per noise level (default 60)")
-    parser.add_argument("--split", choices=("tune", "report", "both"), default="report")
+    parser.add_argument("--split", choices=("tune", "report", "fresh", "fresh2", "both"), default="report",
+                        help="which seeds: tune (from 1, the only ones choices were made on), report (from 5001, "
+                             "run once under every configuration version), fresh (from 20001, held out until "
+                             "configuration 2.8.1's rules were final, then looked at for 2.9.0's size floor), "
+                             "fresh2 (from 30001, held out until 2.9.0 was final), both (tune and report); "
+                             "default report")
     parser.add_argument("--second", type=int, default=200, help="matches of the second economy (default 200)")
     parser.add_argument("--second-rates", default="0.02,0.05,0.1",
                         help="configured false-alarm rates the second economy is screened at (default 0.02,0.05,0.1)")
@@ -527,8 +571,10 @@ def main() -> None:
     if not args.no_speed:
         speed()
     print("\n(tune: seeds from 1, noise none and medium, and heavy for the diagnosis of misses, the only matches "
-          "looked at while choosing; report: seeds from 5001 and every noise level, never looked at while choosing; "
-          "light was never used at all; the second economy: tune seeds from 1 looked at, report seeds from 10001 "
+          "looked at while choosing; report: seeds from 5001 and every noise level, never looked at while choosing "
+          "(run once a configuration version); fresh: seeds from 20001 and every noise level, run once 2.8.1's "
+          "rules were final, then looked at for 2.9.0's size floor; fresh2: seeds from 30001 and every noise level, "
+          "first run once 2.9.0 was final; light was never used on the tune split; the second economy: tune seeds from 1 looked at, report seeds from 10001 "
           "never; intervals: Wilson 95%)")
 
 

@@ -34,11 +34,13 @@ Rule, per aggressor ``X`` and victim ``V``:
   has a low rate of its own, and its silence proves little.  Combined with the count by
   Fisher's product (the two independent under honest play), where the victim's answer rate
   is at least ``MIN_ANSWER_RATE`` (where victims do not answer, silence says nothing);
-- a size floor, or company: the acts took at least ``min_value`` typical exchanges in all (a
-  thrown fight is a transfer: one side lets the other *take its goods*), or the two stood
-  together at least ``company_ratio`` times as long as the match's median pair (they kept
-  company far beyond any meeting of rivals).  The gate only removes a candidate: the pair's
-  test is in the match's family whatever the acts took.
+- a size floor, or company: the acts took at least ``min_value`` typical exchanges leaving the
+  largest act out (:func:`taken_again`: a thrown fight is a transfer, one side letting the other
+  *take its goods* again and again; one theft of a dear good, a tool worth ten exchanges, is a
+  robbery, and it made honest robberies pass a floor on the whole), or the two stood together
+  at least ``company_ratio`` times as long as the match's median pair (they kept company far
+  beyond any meeting of rivals).  The gate only removes a candidate: the pair's test is in the
+  match's family whatever the acts took.
 
 What tells a thrown fight from an honest one, from what the log and the transfer graph give
 (forced acts with their kind, tick, value taken and who stood there; the pair's voluntary
@@ -74,6 +76,25 @@ aggressor's side (gifts to the victim by the aggressor's operator's seats) and t
 against the victim's other fights were not used: the first shows only where a fight has a
 refiller, the second is the simulator's schedule.
 
+What the fights still missed show (tune seeds, noise none and medium, and heavy read for the
+diagnosis only; 40 planted fights a level; read with the floor on the whole, before it left the
+largest act out, which adds three fights whose size was mostly one raid, 10.9 to 11.8 median
+pairs together, to the first sort): the misses are of two sorts, and neither is a statistic too
+weak for evidence there is.  At noise none, three small fights (4 to 6 acts taking
+2.2 to 8 typical exchanges, 7.6 to 8.9 median pairs together) pass the test easily (p 1e-6 to
+8e-4) but neither gate; honest unanswered fights with as small a p-value stood together up to
+6.5 median pairs at none and medium and up to 11.5 at heavy, took up to 7 typical exchanges, and
+spent up to 0.88 of a seat's ticks in company together (the planted pairs 0.60 to 1.00), so no
+lower gate, nor a gate on that share, admits the small fights without admitting honest ones.  At
+medium and heavy, five fights pass the gates and fail the test (p 0.02 to 0.09 against the screen's share of 0.0045 to
+0.009): the aggressor stood beside almost nobody but its victim, so its own rate is the match's,
+and the match's rivals fight often per tick together, so the acts expected are about as many as
+were done (6 to 14); the silence of a victim that hits nobody (a pacifist, as an honest victim
+may be) is worth 0.009 to 0.03; and 7 to 14 of 100 honest matches of the same level have a
+thrown-fight test as small.  A test that rested on the victim's silence more surely would find
+them, and would raise the honest vendettas whose victims were as silent where the match's other
+victims answered (p of the silence 1e-4 to 4e-3 at heavy): what the gates keep out.
+
 >>> import networkx as nx
 >>> from .graph import TransferView
 >>> G = nx.MultiDiGraph()
@@ -99,10 +120,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from .flags import Flag, ordered, pair_key
-from .graph import TransferView
+from .graph import Act, TransferView
 from .stats import Candidate, Test, betabinom_sf, nbinom_sf, poisson_sf, product_p, rate
 
-__all__ = ["THROWN_NULL", "kept_company", "thrown_fight"]
+__all__ = ["THROWN_NULL", "kept_company", "taken_again", "thrown_fight"]
 
 
 THROWN_NULL = ("two parts, combined as independent (Fisher's product): the aggressor hit this victim at its own "
@@ -285,12 +306,26 @@ def thrown_fight(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Ca
             tests.append(Test(key, test.p, 0.0))
             taken = sum(act.value or 0.0 for act in acts)
             company = kept_company(view, ratio, company_ratio)
-            if taken <= 0 or (taken < min_value and not company):
+            if taken <= 0 or (taken_again(acts) < min_value and not company):
                 continue
             flag = _thrown_flag(view, pair, aggressor, victim, test, answered, together, ratio, dealing, taken,
                                 acts_by.get(aggressor, 0.0) - len(acts), company)
             found.append(Candidate(flag, (key,)))
     return found, tests
+
+
+def taken_again(acts: list[Act]) -> float:
+    """What the acts took leaving the largest out (module rule): the value a pair's aggressor
+    took again and again, which one big haul does not make.
+
+    >>> from .graph import Act
+    >>> def theft(value: float) -> Act:
+    ...     return Act("x", "v", 1.0, value, "theft", 1, (1,), None)
+    >>> taken_again([theft(49.0), theft(3.0), theft(1.0)]), taken_again([theft(4.0), theft(4.0)])
+    (4.0, 4.0)
+    """
+    values = [act.value or 0.0 for act in acts]
+    return sum(values) - max(values, default=0.0)
 
 
 def kept_company(view: TransferView, ratio: float, company_ratio: float) -> bool:

@@ -764,6 +764,36 @@ def test_a_small_thrown_fight_that_kept_company_passes_the_floor() -> None:
         assert (gated.testing["tests"], gated.testing["family"]) == (shipped.testing["tests"], shipped.testing["family"])
 
 
+def test_one_big_haul_does_not_pass_the_floor_but_taking_again_and_again_does() -> None:
+    """The floor reads what the acts took leaving the largest out: six acts taking 72 in all (12 typical
+    exchanges of 6) pass it when each took 12 (60 without the largest: 10 typical exchanges), and do not when
+    one theft of a dear good took 62 and the others 2 each (10 without it) -- a robbery, not a transfer."""
+    from daishi_forensics.screens.thrown_fight import taken_again
+
+    def fight(values: list[float]) -> nx.MultiDiGraph:
+        outsiders = ["a", "b", "c", "d"]
+        contact = {pair: 30 for pair in itertools.combinations(outsiders, 2)}
+        g = nx.MultiDiGraph(contact={**contact, ("v", "x"): 90}, ticks=300)
+        honest_market(g, outsiders, rounds=2)
+        take(g, "b", "a", 3, 2.0, kind="theft")
+        for t, value in zip((10, 40, 70, 100, 130, 160), values, strict=True):
+            take(g, "v", "x", t, value, kind="theft")
+        for t in (5, 50):
+            trade(g, "v", "x", t, {"wood": 6.0}, {"food": 6.0})
+        return g
+
+    again, haul = fight([12.0] * 6), fight([62.0] + [2.0] * 5)
+    [flag] = flags_of(again, "thrown_fight")
+    assert (flag.agents, flag.details["valueTaken"]) == (("x", "v"), 72.0)
+    assert flags_of(haul, "thrown_fight") == []
+    # the same test either way (the count and the silence never read the value), only the floor differs
+    tests = [{t.key: t.p_value for t in screen_graph(g).tests} for g in (again, haul)]
+    assert tests[0] == tests[1] and ("thrown_fight", "x", "v") in tests[0]
+    from daishi_forensics.screens.graph import TransferView
+    view = TransferView(haul)
+    assert taken_again(view.pair("x", "v").acts_by("x")) == 10.0 and view.scale == 6.0
+
+
 def test_an_honest_small_theft_is_not_flagged_even_without_the_floor() -> None:
     g, _ = _small_thrown_fight()
     h = nx.MultiDiGraph(contact=g.graph["contact"], ticks=300)
@@ -999,13 +1029,13 @@ def test_verdict_is_the_worst_level() -> None:
 
 def test_config_version_is_stamped_and_overrides_change_it(tmp_path: Any) -> None:
     shipped = default_config()
-    assert screen_graph(nx.MultiDiGraph()).config_version == shipped.version == "2.8.1"
+    assert screen_graph(nx.MultiDiGraph()).config_version == shipped.version == "2.9.0"
     assert set(SCREENS) <= set(shipped.screens)
     for screen in shipped.screens:  # every parameter documented in config.json has a value
         assert all(v is not None for v in shipped.screens[screen].values())
     g = everything_graph()
     loose = screen_graph(g, {"screens": {"feeder": {"min_spoke_value": 1000}}})
-    assert loose.config_version == "2.8.1+local" and loose.config_digest != shipped.digest
+    assert loose.config_version == "2.9.0+local" and loose.config_digest != shipped.digest
     assert not [f for f in loose.flags if f.kind == "hub_and_spoke"]
     assert [f for f in screen_graph(g).flags if f.kind == "hub_and_spoke"]
     path = tmp_path / "strict.json"
