@@ -31,9 +31,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 __all__ = [
-    "FRAME_WORDS", "FRAME_PHRASES", "ROLE_NOTES", "roles_of", "cancelled", "has_phrase",
-    "NEGATIONS", "HEDGES", "PLANS", "GIVE_VERBS", "OFFER_VERBS", "RECEIVE_VERBS", "ORDER_VERBS", "SPEAKER_GERUNDS",
-    "PAST_VERBS", "REPORTED", "REPORTING", "CONDITIONS", "TAGS", "INTERJECTIONS", "ASKED_WITHIN", "COMPLAINTS",
+    "FRAME_WORDS", "FRAME_PHRASES", "ROLE_NOTES", "roles_of", "cancelled", "has_phrase", "verb_role", "VERB_CUE_WORDS",
+    "NEGATIONS", "HEDGES", "PLANS", "PLANNED_GIVE", "GIVE_VERBS", "OFFER_VERBS", "RECEIVE_VERBS", "ORDER_VERBS", "SPEAKER_GERUNDS",
+    "PAST_VERBS", "AGREEMENT", "HYPOTHETICAL_PAST", "NOUN_OPENERS", "NAMED_PROPOSALS",
+    "REPORTED", "REPORTING", "CONDITIONS", "TAGS", "INTERJECTIONS", "ASKED_WITHIN", "COMPLAINTS",
     "DELIBERATE", "OPINIONS", "WISHES", "ADVICE", "CONSENT_WORDS", "CONSENT_VERBS", "CONTENT_WORDS", "CONTENT",
     "COMMITTING", "HOPED", "WISHED", "DEAL_NOUNS", "DEAL_NEGATORS", "PROPOSAL_NOUNS", "FURTHER", "WILLING", "SUITS",
     "SPEAKER", "OWNED", "YOU", "THIRD", "PRONOUNS", "QUESTION_OPENERS", "OPENERS_BY_FIRST", "RUN_ON_OPENERS",
@@ -57,9 +58,14 @@ _TABLE: tuple[tuple[str, str, frozenset[str]], ...] = (
      "not).",
      frozenset({"maybe", "might", "perhaps", "possibly", "could", "probably", "unsure", "may", "consider",
                 "considering", "thinking", "wonder", "depends", "hopefully"})),
-    ("plan", "Words before an act that make it a plan or a wish, not a promise (the guide's R8).",
-     frozenset({"planning", "plan", "plans", "want", "wanted", "hoping", "intend", "intending", "trying", "was",
-                "were", "thinking", "considering", "wish"})),
+    ("plan", "Words between a subject and its act that make the act a plan or a wish, not a promise (the "
+     'guide\'s R8: "I want to go", "I was planning to send"; "agreed": a report of an earlier plan).',
+     frozenset({"planning", "plan", "plans", "want", "wanted", "hoping", "intend", "wish", "wished", "trying",
+                "agreed"})),
+    ("planned give", 'Words before a give verb that make the giving a plan or a wish ("I want to give", "I '
+     'tried to send").',
+     frozenset({"want", "wanted", "planning", "plan", "hoping", "intend", "wish", "wished", "wishing", "trying",
+                "try", "tried"})),
     ("deliberation", 'Verbs before "if" / "whether" / "about" that put the act that follows under deliberation, '
      "not promise.",
      frozenset({"see", "check", "think", "decide", "wonder", "know", "ask", "consider", "figure", "thinking",
@@ -94,6 +100,10 @@ _TABLE: tuple[tuple[str, str, frozenset[str]], ...] = (
      '("sending you 5 food now").',
      frozenset({"sending", "giving", "offering", "paying", "selling", "trading", "swapping", "gifting", "handing",
                 "delivering", "bringing", "buying", "seeking", "dropping", "sharing", "providing"})),
+    ("noun opener", 'A verb that is also a noun ("offer", "trade") is a noun after these words ("final offer").',
+     frozenset({"final", "my", "your", "an", "the", "good", "best", "this", "that", "new", "last", "first", "make",
+                "making", "propose", "proposing", "his", "her", "their", "our", "fair", "bad", "great", "nice", "a",
+                "no", "any", "what"})),
     ("willing", 'Frames before "to" that make the next verb the speaker\'s act ("happy to spare", R7).',
      frozenset({"happy", "willing", "glad", "able", "ready", "prepared", "pleased", "afford", "going", "fine",
                 "ok", "okay"})),
@@ -105,6 +115,12 @@ _TABLE: tuple[tuple[str, str, frozenset[str]], ...] = (
      frozenset({"traded", "gave", "sent", "paid", "sold", "swapped", "exchanged", "offered", "bought", "took",
                 "delivered", "brought", "handed", "gifted", "shared", "dropped", "received", "stole", "given",
                 "lent", "had", "owe", "owed", "promised", "asked"})),
+    ("agreement", 'Verbs of agreeing: with another\'s subject and "to" after them, a report of what the other '
+     'agreed ("you did not agree to the 3 waters").',
+     frozenset({"agree", "agreed"})),
+    ("hypothetical past", 'Past tenses that, after "if I", ask instead of claiming ("would you be okay if I took 2 '
+     'of the food?").',
+     frozenset({"took", "got", "had"})),
     ("reported", "Words that report what the addressee said or offered, or thank them for it (R8: a report, no "
      "side).",
      frozenset({"said", "told", "mentioned", "suggested", "proposed", "offered", "thank", "thanks"})),
@@ -158,6 +174,9 @@ _TABLE: tuple[tuple[str, str, frozenset[str]], ...] = (
     ("proposal", 'What a proposal is called ("your offer", "that deal", "this split").',
      frozenset({"deal", "offer", "trade", "proposal", "split", "compromise", "terms", "arrangement", "plan", "one",
                 "counter", "counteroffer", "idea", "suggestion", "distribution"})),
+    ("named proposal", 'The proposal named after "accept / take your": consent, no goods taken ("I\'m willing to '
+     'accept your offer on food").',
+     frozenset({"offer", "deal", "proposal", "suggestion", "terms"})),
     ("suits", 'Words before "for you" / "for me" that say whom terms suit ("if that works for you"), not whose '
      "goods.",
      frozenset({"works", "work", "good", "fine", "ok", "okay", "better", "fair", "easier", "best", "enough",
@@ -189,6 +208,7 @@ PRONOUNS = SPEAKER | YOU | THIRD
 NEGATIONS = FRAME_WORDS["negation"]
 HEDGES = FRAME_WORDS["hedge"]
 PLANS = FRAME_WORDS["plan"]
+PLANNED_GIVE = FRAME_WORDS["planned give"]
 DELIBERATE = FRAME_WORDS["deliberation"]
 OPINIONS = FRAME_WORDS["opinion"]
 WISHES = FRAME_WORDS["wish"]
@@ -202,6 +222,10 @@ SPEAKER_GERUNDS = FRAME_WORDS["speaker's gerund"]
 WILLING = FRAME_WORDS["willing"]
 FURTHER = FRAME_WORDS["further demand"]
 PAST_VERBS = FRAME_WORDS["past"]
+AGREEMENT = FRAME_WORDS["agreement"]
+HYPOTHETICAL_PAST = FRAME_WORDS["hypothetical past"]
+NOUN_OPENERS = FRAME_WORDS["noun opener"]
+NAMED_PROPOSALS = FRAME_WORDS["named proposal"]
 REPORTED = FRAME_WORDS["reported"]
 REPORTING = FRAME_WORDS["reporting"]
 CONDITIONS = FRAME_WORDS["condition"]
@@ -223,6 +247,7 @@ SUITS = FRAME_WORDS["suits"]
 # -- phrases -------------------------------------------------------------------------------------------
 
 FRAME_PHRASES: Mapping[str, tuple[tuple[str, ...], ...]] = {
+    "give verb phrase": (("part", "with"),),
     "question opener": (
         ("how", "about"), ("what", "about"), ("what", "if"), ("would", "you"), ("could", "you"), ("can", "you"),
         ("can", "i"), ("could", "i"), ("may", "i"), ("shall", "we"), ("shall", "i"), ("will", "you"),
@@ -260,7 +285,8 @@ FRAME_PHRASES: Mapping[str, tuple[tuple[str, ...], ...]] = {
     )),
 }
 """Roles said by a phrase: a clause opened by a *question opener* asks, with or without its "?" (the
-guide's R3); a *run-on question* may open a question after a statement without a comma (R3); a
+guide's R3); a *give verb phrase* is a give verb said in two words ("I'm willing to part with 2
+of my firewood"); a *run-on question* may open a question after a statement without a comma (R3); a
 restatement followed by a *check* asks whether the speaker understood (R3: no commitment); a *consent
 phrase* consents to a proposal (the guide's R20 and D1; the structural frames of rule 16 read the
 rest, :mod:`._consent`)."""
@@ -298,6 +324,31 @@ def has_phrase(words: list[str], phrase: tuple[str, ...]) -> bool:
         except ValueError:
             return False
     return True
+
+
+_VERB_ROLES = ("give verb", "offer verb", "receive verb")
+_GIVE_PHRASES: Mapping[str, tuple[tuple[str, ...], ...]] = {
+    first: tuple(p for p in FRAME_PHRASES["give verb phrase"] if p[0] == first)
+    for first in dict.fromkeys(p[0] for p in FRAME_PHRASES["give verb phrase"])
+}
+_VERB_ROLE_OF: Mapping[str, str] = {w: role for role in reversed(_VERB_ROLES) for w in FRAME_WORDS[role]}
+VERB_CUE_WORDS = GIVE_VERBS | OFFER_VERBS | RECEIVE_VERBS | frozenset(_GIVE_PHRASES)
+"""The words at which a verb of goods may stand (its first word when it is a phrase)."""
+
+
+def verb_role(words: list[str], i: int) -> str | None:
+    """The role of the verb of goods at ``i``: "give verb" (also a *give verb phrase*: "part with"),
+    "offer verb", "receive verb", or None.  (No word holds two of these roles.)
+
+    >>> verb_role("i can part with 2 wood".split(), 2)
+    'give verb'
+    >>> verb_role("i need wood".split(), 1) is None, verb_role("i need wood".split(), 2) is None
+    (False, True)
+    """
+    w = words[i]
+    if w in _GIVE_PHRASES and any(tuple(words[i:i + len(p)]) == p for p in _GIVE_PHRASES[w]):
+        return "give verb"
+    return _VERB_ROLE_OF.get(w)
 
 
 # -- cancel: is the act at a verb the speaker's promise? ---------------------------------------------------

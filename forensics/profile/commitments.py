@@ -269,11 +269,11 @@ from typing import Any, Protocol, runtime_checkable
 
 from ._consent import accepts
 from ._frames import (
-    ADVICE, ASKED_WITHIN, CHECKS, CHECK_WORDS, COMPLAINTS, CONDITIONS, CONTENT, FURTHER,
-    GIVE_VERBS, HEDGES, INTERJECTIONS, NEGATIONS, OFFER_VERBS, OPENERS_BY_FIRST, ORDER_VERBS, OWNED,
-    PAST_VERBS, PRONOUNS, RECEIVE_VERBS, REPORTED, REPORTING, RUN_ON_OPENERS, SPEAKER, SPEAKER_GERUNDS,
-    SUITS, TAGS, THIRD, WILLING, YOU, has_phrase,
-    cancelled,
+    ADVICE, AGREEMENT, ASKED_WITHIN, CHECKS, CHECK_WORDS, COMPLAINTS, CONDITIONS, CONTENT, FURTHER, GIVE_VERBS,
+    HEDGES, HYPOTHETICAL_PAST, INTERJECTIONS, NAMED_PROPOSALS, NEGATIONS, NOUN_OPENERS, OFFER_VERBS,
+    OPENERS_BY_FIRST, ORDER_VERBS, OWNED, PAST_VERBS, PLANNED_GIVE, PLANS, PRONOUNS, RECEIVE_VERBS, REPORTED,
+    REPORTING, RUN_ON_OPENERS, SPEAKER, SPEAKER_GERUNDS, SUITS, TAGS, THIRD, VERB_CUE_WORDS, WILLING, YOU, cancelled,
+    has_phrase, verb_role,
 )
 from .vocabulary import SYNONYMS, Lexicon, Vocabulary
 
@@ -478,10 +478,6 @@ _FILLERS = frozenset({"units", "unit", "pieces", "piece", "bundles", "bundle", "
                       "gallon", "boxes", "box", "sacks", "sack", "packets", "packet", "portions", "portion",
                       "servings", "serving", "cords", "cord", "liters", "litres"})
 """Words that may stand between a quantity and its item ("3 packages of water", "all 3 firewood")."""
-_NOUN_AFTER = frozenset({"final", "my", "your", "an", "the", "good", "best", "this", "that", "new", "last", "first",
-                         "make", "making", "propose", "proposing",
-                         "his", "her", "their", "our", "fair", "bad", "great", "nice", "a", "no", "any", "what"})
-"""A verb that is also a noun ("offer", "trade") is a noun after these words ("final offer")."""
 _MODALS = frozenset({"will", "shall", "would", "can", "do", "am", "to", "are", "is"})
 _AUX = frozenset({"will", "shall", "would", "can", "am", "is", "are", "be", "to", "going", "do", "also", "just",
                   "definitely", "then", "both", "really", "gladly", "happily", "happy", "willing", "glad",
@@ -1468,57 +1464,90 @@ class HeuristicExtractor:
             k = i + 2 if r.next(i) == "you" else i + 1
             if k >= len(words) or words[k] != "for":
                 return None
-        elif self._subject(words, i) not in ("you", "third") or (i > 0 and words[i - 1] in _NOUN_AFTER):
+        elif self._subject(words, i) not in ("you", "third") or (i > 0 and words[i - 1] in NOUN_OPENERS):
             return None
         r.concession = True
         r.turn("void")
         return i + 1
 
     def _cue_past(self, r: _Walk, i: int) -> int | None:
-        """A past tense or a debt is a claim: the goods after it are on nobody's side."""
-        w, words = r.words[i], r.words
-        if w in ("agree", "agreed") and r.next(i) == "to" and self._subject(words, i) in ("you", "third"):
-            r.turn("void")  # "you did not agree to the 3 waters in exchange of 3 foods": a report
-            return i + 1
-        if w in ("took", "got", "had") and i > 1 and words[i - 2:i] in (["if", "i"], ["if", "we"]):
-            r.turn("receive")  # "would you be okay if I took 2 of the food?": a hypothetical ask, not the past
-            return i + 1
-        if not (w in PAST_VERBS or (w == "got" and i > 0 and words[i - 1] not in ("have", "i", "we", "you"))):
-            return None
-        r.turn("void")
-        return i + 1
+        """A past tense or a debt is a claim: the goods after it are on nobody's side.  The first of
+        :attr:`_PAST_READINGS` that reads the word opens its side."""
+        words = r.words
+        for reads, side in self._PAST_READINGS:
+            if reads(self, words, i):
+                r.turn(side)
+                return i + 1
+        return None
+
+    def _agreement_reported(self, words: list[str], i: int) -> bool:
+        """"you did not agree to the 3 waters in exchange of 3 foods": another's agreement, a report."""
+        return words[i] in AGREEMENT and words[i + 1:i + 2] == ["to"] and self._subject(words, i) in ("you", "third")
+
+    def _past_supposed(self, words: list[str], i: int) -> bool:
+        """"would you be okay if I took 2 of the food?": a past tense after "if I" asks, it claims nothing."""
+        return words[i] in HYPOTHETICAL_PAST and i > 1 and words[i - 2:i] in (["if", "i"], ["if", "we"])
+
+    def _past_claimed(self, words: list[str], i: int) -> bool:
+        """A past tense ("gave", "traded") or a debt ("owe"); "got" too, unless it says what one has ("I
+        got", "have got")."""
+        w = words[i]
+        return w in PAST_VERBS or (w == "got" and i > 0 and words[i - 1] not in ("have", "i", "we", "you"))
+
+    _PAST_READINGS: tuple[tuple[Callable[[HeuristicExtractor, list[str], int], bool], str], ...] = (
+        (_agreement_reported, "void"), (_past_supposed, "receive"), (_past_claimed, "void"),
+    )
+    """Rule 6's readings of a past tense, in order, each with the side it opens."""
 
     def _cue_verb(self, r: _Walk, i: int) -> int | None:
-        """A give, offer or receive verb opens its side (a noun "final offer" and a verb with no
-        goods of its own, "I accept, 3 wheat for 1 ore", open none)."""
-        words, w, nxt, n = r.words, r.words[i], r.next(i), len(r.words)
-        if w == "part" and nxt == "with":
-            w = "spare"  # "I'm willing to part with 2 of my firewood": a give verb
-        elif not (w in GIVE_VERBS or w in OFFER_VERBS or w in RECEIVE_VERBS):
+        """A give, offer or receive verb (:func:`._frames.verb_role`) opens its side: a noun ("final
+        offer") and a verb with no goods of its own ("I accept, 3 wheat for 1 ore") open none, and
+        taking the proposal by its name is consent, no goods (:meth:`_proposal_taken`); else the give
+        side (:meth:`_give_verb`) or the receive side (:meth:`_receive_verb`)."""
+        role = verb_role(r.words, i)
+        if role is None:
             return None
-        if (i > 0 and words[i - 1] in _NOUN_AFTER) or nxt in (",", ""):
+        if (i > 0 and r.words[i - 1] in NOUN_OPENERS) or r.next(i) in (",", ""):
             return i + 1
-        if w in ("accept", "take") and nxt in ("your", "the", "that", "this") and i + 2 < n and words[i + 2] in (
-                "offer", "deal", "proposal", "suggestion", "terms"):
-            r.turn("void")  # "I'm willing to accept your offer on food": consent (R20), no goods taken
+        if self._proposal_taken(r.words, i):
+            r.turn("void")
             return i + 3
-        if w in GIVE_VERBS or w in OFFER_VERBS:
-            if i > 1 and words[i - 1] == "to" and r.sides.get(i - 2) == "have":
-                r.mark(("have",), "give")  # "I have wood to trade for brick": what the speaker has is offered
-                r.turn("give")
-                r.explicit = True
-                return i + 1
-            side, gives = self._give_frame(words, i, r.tags)
-            r.turn(side)
-            r.explicit = r.explicit or (gives and (w in GIVE_VERBS or nxt == "you"))  # "I'll trade you rope"
-            if gives and w in ("pay", "paying") and self._money is not None and not any(
-                    k in r.by_index for k in range(i + 1, min(i + 4, n))):
-                r.by_index[i] = _Hit(i, self._money, None)  # "I'll pay you double": money (R12)
-                r.sides[i] = "give"
+        if role == "receive verb":
+            return self._receive_verb(r, i)
+        return self._give_verb(r, i, role)
+
+    @staticmethod
+    def _proposal_taken(words: list[str], i: int) -> bool:
+        """"I'm willing to accept your offer on food": "accept / take" and the proposal named by its noun
+        is consent (R20), no goods taken."""
+        return words[i] in ("accept", "take") and words[i + 1:i + 2] in (["your"], ["the"], ["that"], ["this"]) \
+            and i + 2 < len(words) and words[i + 2] in NAMED_PROPOSALS
+
+    def _give_verb(self, r: _Walk, i: int, role: str) -> int:
+        """A give or offer verb: what the speaker has before "to trade" is offered ("I have wood to trade for
+        brick"); else the side its frame opens (:meth:`_give_frame`), the offer explicit when a give verb
+        (or "trade you") is the speaker's, and "I'll pay you double" pays money (R12)."""
+        words, n = r.words, len(r.words)
+        if i > 1 and words[i - 1] == "to" and r.sides.get(i - 2) == "have":
+            r.mark(("have",), "give")
+            r.turn("give")
+            r.explicit = True
             return i + 1
-        side = self._receive_frame(words, i)
+        side, gives = self._give_frame(words, i, r.tags)
+        r.turn(side)
+        r.explicit = r.explicit or (gives and (role == "give verb" or r.next(i) == "you"))  # "I'll trade you rope"
+        if gives and words[i] in ("pay", "paying") and self._money is not None and not any(
+                k in r.by_index for k in range(i + 1, min(i + 4, n))):
+            r.by_index[i] = _Hit(i, self._money, None)
+            r.sides[i] = "give"
+        return i + 1
+
+    def _receive_verb(self, r: _Walk, i: int) -> int:
+        """A receive verb: the side its frame opens (:meth:`_receive_frame`); a give inside a reason is none
+        ("since you are getting 2 water I should get 2 firewood")."""
+        side = self._receive_frame(r.words, i)
         if side == "give" and r.reason:
-            side = "void"  # "since you are getting 2 water I should get 2 firewood": a reason, no give
+            side = "void"
         r.turn(side)
         if side == "give":
             r.explicit = True
@@ -1543,8 +1572,8 @@ class HeuristicExtractor:
         frozenset({"spare"}),
         frozenset({"gave", "sent", "paid", "handed", "brought"}), frozenset({"having"}),
         frozenset({"help", "helping"}), REPORTED,
-        PAST_VERBS | {"got", "agree", "agreed"},
-        GIVE_VERBS | OFFER_VERBS | RECEIVE_VERBS | {"part"},
+        PAST_VERBS | AGREEMENT | HYPOTHETICAL_PAST,
+        VERB_CUE_WORDS,
     )
     """The words each cue of :attr:`_CUES` can read (a cue is tried only at these)."""
 
@@ -1638,8 +1667,7 @@ class HeuristicExtractor:
             w = words[k]
             if w in PRONOUNS or w == ",":
                 return False
-            if w in ("want", "wanted", "planning", "plan", "hoping", "intend", "wish", "wished", "wishing",
-                     "trying", "try", "tried") or (
+            if w in PLANNED_GIVE or (
                     w == "going" and k > 0 and words[k - 1] in ("was", "were")):
                 return True
             if w in ("like", "love", "enjoy") and k > 0 and words[k - 1] in ("i", "we"):
@@ -2376,8 +2404,7 @@ def _subject_before(words: list[str], tags: list[tuple[str, str] | None],
             negated = True
         elif w in HEDGES:
             hedged = True
-        elif w in ("planning", "plan", "plans", "want", "wanted", "hoping", "intend", "wish", "wished", "trying",
-                   "agreed") or (w in ("like", "love") and k > 0 and words[k - 1] == "would") or (
+        elif w in PLANS or (w in ("like", "love") and k > 0 and words[k - 1] == "would") or (
                 w == "going" and k > 0 and words[k - 1] in ("was", "were")):
             planned = True
         elif w in ("i", "we"):
