@@ -28,7 +28,7 @@ False
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
 __all__ = [
     "FRAME_WORDS", "FRAME_PHRASES", "ROLE_NOTES", "roles_of", "cancelled", "has_phrase", "verb_role", "VERB_CUE_WORDS",
@@ -377,8 +377,12 @@ def _past_plan(words: list[str], k: int) -> bool:
     return words[k] in ("was", "were") and words[k + 1:k + 3] == ["going", "to"]
 
 
-_CANCELS_AT: tuple[Callable[[list[str], int], bool], ...] = (_negated_or_hedged, _deliberated, _past_plan)
-"""Rules that cancel the act when they read a word between its subject and its verb."""
+
+
+_MAY_LICENSE = frozenset({"not", "may"})
+"""The words :func:`_licensed` can read (the others are passed to the next rules at once)."""
+_MAY_CANCEL = NEGATIONS | HEDGES | frozenset({"if", "whether", "about", "was", "were"})
+"""The words :func:`_negated_or_hedged`, :func:`_deliberated` or :func:`_past_plan` can read."""
 
 
 def _hedged_subject(words: list[str], k: int) -> bool:
@@ -411,17 +415,16 @@ def _refused_subject(words: list[str], k: int) -> bool:
     return k > 1 and words[k - 2:k] in (["no", "way"], ["no", "chance"])
 
 
-_CANCELS_BEFORE_SUBJECT: tuple[Callable[[list[str], int], bool], ...] = (
-    _hedged_subject, _negated_opinion, _not_sure, _deliberated_subject, _wished_subject, _refused_subject,
-)
-"""Rules that cancel the act when they read the words before its subject (the pronoun at ``k``)."""
 
 
 def cancelled(words: list[str], verb: int) -> bool:
     """A negation or hedge between the verb's subject (or the clause start, six words back at most) and the
-    verb: walking back from the verb, a word :func:`_licensed` is passed, a word one of :data:`_CANCELS_AT`
-    reads cancels, the first pronoun is the subject (then the rules of :data:`_CANCELS_BEFORE_SUBJECT`
-    decide), and a comma ends the look.
+    verb.  Walking back from the verb: a word :func:`_licensed` is passed; a word that
+    :func:`_negated_or_hedged`, :func:`_deliberated` or :func:`_past_plan` reads cancels; the first
+    pronoun is the subject, and then the words before it decide (:func:`_hedged_subject`,
+    :func:`_negated_opinion`, :func:`_not_sure`, :func:`_deliberated_subject`, :func:`_wished_subject`,
+    :func:`_refused_subject`); a comma ends the look.  (The rules are called one by one, not looped
+    over: this runs at every verb of every text.)
 
     >>> cancelled("maybe i will give you 2 food".split(), 3)
     True
@@ -429,12 +432,14 @@ def cancelled(words: list[str], verb: int) -> bool:
     False
     """
     for k in range(verb - 1, max(verb - 7, -1), -1):
-        if _licensed(words, verb, k):
+        w = words[k]
+        if w in _MAY_LICENSE and _licensed(words, verb, k):
             continue
-        if any(rule(words, k) for rule in _CANCELS_AT):
+        if w in _MAY_CANCEL and (_negated_or_hedged(words, k) or _deliberated(words, k) or _past_plan(words, k)):
             return True
-        if words[k] in PRONOUNS:
-            return any(rule(words, k) for rule in _CANCELS_BEFORE_SUBJECT)
-        if words[k] == ",":
+        if w in PRONOUNS:
+            return _hedged_subject(words, k) or _negated_opinion(words, k) or _not_sure(words, k) or \
+                _deliberated_subject(words, k) or _wished_subject(words, k) or _refused_subject(words, k)
+        if w == ",":
             return False
     return False
