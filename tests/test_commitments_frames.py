@@ -28,7 +28,7 @@ def test_roles_of_reads_the_table_backwards() -> None:
         assert ROLE_NOTES[role]
         for word in words:
             assert role in roles_of(word)
-    assert roles_of("offered") == frozenset({"past", "reported"})
+    assert roles_of("offered") == frozenset({"past", "reported", "to frame"})
     assert roles_of("firewood") == frozenset()
 
 

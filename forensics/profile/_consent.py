@@ -149,7 +149,7 @@ def _consent_frame(words: list[str]) -> bool:
     (or "its") and a copula ("is", "will be", "would be", "should be", "seems", "sounds") before
     a word of consent ("fine", "fair", "ok", "acceptable", ...), in any tense: "that will be fine",
     "I think its fair".  Not when it is asked, negated, hedged, conditional or taken back
-    (:meth:`_consent_at`), nor "fair to say", nor an opinion on something else ("the water is fine")."""
+    (:func:`_consent_at`), nor "fair to say", nor an opinion on something else ("the water is fine")."""
     for i in [i for i, w in enumerate(words) if w in CONSENT_WORDS]:
         j = i - 1
         while j >= 0 and words[j] in _DEGREE:
@@ -189,7 +189,7 @@ def _consent_act(words: list[str]) -> bool:
     this", "let's finalize that".  "agree" and
     "accept" may stand without an object ("I will agree."); "take" and "do" need a modal ("I take
     it you need water" is no consent).  An object that is goods ("I'll take 2 water") is an ask,
-    read by the goods rules; asked, negated, conditional or taken back as :meth:`_consent_at` says."""
+    read by the goods rules; asked, negated, conditional or taken back as :func:`_consent_at` says."""
     n = len(words)
     for v in [v for v, w in enumerate(words) if w in CONSENT_VERBS]:
         s = v - 1
@@ -238,7 +238,7 @@ def _consent_state(words: list[str]) -> bool:
     "content", "cool", "down", "agreeable") and "with" / "to" the proposal ("that", "this",
     "your offer", "that split"): "I'd be happy with that", "I'm agreeable to that"; and a proposal
     called fair by its name: "that's a fair split", "that seems like a reasonable trade" ("a good
-    deal" may praise the speaker's own offer).  Not negated, asked, hedged or taken back (:meth:`_consent_at`),
+    deal" may praise the speaker's own offer).  Not negated, asked, hedged or taken back (:func:`_consent_at`),
     nor contentment with goods ("I'd be happy with 2 food": an ask)."""
     n = len(words)
     for a in [a for a, w in enumerate(words) if w in CONTENT_WORDS]:

@@ -19,7 +19,7 @@ tokenizer expands contractions first ("okay" is read as "ok", "gonna" as "going 
 "it is"), so a word it never emits, kept here as written, matches nothing.
 
 >>> sorted(roles_of("offered"))
-['past', 'reported']
+['past', 'reported', 'to frame']
 >>> cancelled("i will not give you the food".split(), 3)
 True
 >>> cancelled("i do not mind giving you the food".split(), 4)
@@ -36,7 +36,7 @@ __all__ = [
     "PAST_VERBS", "AGREEMENT", "HYPOTHETICAL_PAST", "NOUN_OPENERS", "NAMED_PROPOSALS",
     "REPORTED", "REPORTING", "CONDITIONS", "TAGS", "INTERJECTIONS", "ASKED_WITHIN", "COMPLAINTS",
     "DELIBERATE", "OPINIONS", "WISHES", "ADVICE", "CONSENT_WORDS", "CONSENT_VERBS", "CONTENT_WORDS", "CONTENT",
-    "COMMITTING", "HOPED", "WISHED", "DEAL_NOUNS", "DEAL_NEGATORS", "PROPOSAL_NOUNS", "FURTHER", "WILLING", "SUITS",
+    "COMMITTING", "HOPED", "WISHED", "DEAL_NOUNS", "DEAL_NEGATORS", "PROPOSAL_NOUNS", "FURTHER", "WILLING", "TO_FRAMES", "SUITS",
     "SPEAKER", "OWNED", "YOU", "THIRD", "PRONOUNS", "QUESTION_OPENERS", "OPENERS_BY_FIRST", "RUN_ON_OPENERS",
     "CHECKS", "CHECK_WORDS", "ACCEPT_PHRASES", "ACCEPT_BY_FIRST",
 ]
@@ -104,6 +104,16 @@ _TABLE: tuple[tuple[str, str, frozenset[str]], ...] = (
      frozenset({"final", "my", "your", "an", "the", "good", "best", "this", "that", "new", "last", "first", "make",
                 "making", "propose", "proposing", "his", "her", "their", "our", "fair", "bad", "great", "nice", "a",
                 "no", "any", "what"})),
+    ("to frame", 'Words before "to <verb>" that frame the speaker\'s own act ("going to hold", "happy to keep"); '
+     'after any other word, "to <verb>" is a purpose ("... only to defend Venice").',
+     frozenset({"going", "have", "has", "need", "able", "like", "love", "happy", "willing", "ready", "glad",
+                "promise", "plan", "planning", "agree", "decided", "intend", "hoping", "wish", "try", "trying",
+                "want", "wanted", "sure", "fine", "okay", "ok", "prepared", "gonna", "about", "got", "gotta", "used",
+                "continue", "start", "begin", "proceed", "expect", "hope", "pleased", "content", "order", "would",
+                "i", "we", "me", "us", "and", "then", "moving", "move", "heading", "head", "go", "come", "coming",
+                "back", "return", "returning", "pull", "pulling", "prefer", "afford", "enough", "offer", "offered",
+                "decide", "choose", "chose", "please", "free", "mind", "be", "am", "is", "are", "will", "can",
+                "shall", "should", "must", "might", "could", "may"})),
     ("willing", 'Frames before "to" that make the next verb the speaker\'s act ("happy to spare", R7).',
      frozenset({"happy", "willing", "glad", "able", "ready", "prepared", "pleased", "afford", "going", "fine",
                 "ok", "okay"})),
@@ -220,6 +230,7 @@ RECEIVE_VERBS = FRAME_WORDS["receive verb"]
 ORDER_VERBS = FRAME_WORDS["order verb"]
 SPEAKER_GERUNDS = FRAME_WORDS["speaker's gerund"]
 WILLING = FRAME_WORDS["willing"]
+TO_FRAMES = FRAME_WORDS["to frame"]
 FURTHER = FRAME_WORDS["further demand"]
 PAST_VERBS = FRAME_WORDS["past"]
 AGREEMENT = FRAME_WORDS["agreement"]
