@@ -33,6 +33,7 @@ False
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 
 from ._frames import (
     ACCEPT_BY_FIRST, COMMITTING, CONSENT_VERBS, CONSENT_WORDS, CONTENT_WORDS, DEAL_NEGATORS, DEAL_NOUNS, GIVE_VERBS,
@@ -84,64 +85,118 @@ _DEGREE = frozenset({"pretty", "very", "totally", "perfectly", "completely", "qu
 
 
 def accepts(words: list[str]) -> bool:
+    """Rule 16: the clause consents to the proposal on the table: by a consent phrase of the frame
+    table (:func:`_consent_phrase`), by a structural frame (:func:`_consent_frame`, :func:`_deal_made`,
+    :func:`_consent_act`, :func:`_consent_state`, each read only when a word it needs stands in the
+    clause), or by a comma part that consents on its own (:func:`_consent_part`)."""
+    return _consent_phrase(words) or (
+        not CONSENT_WORDS.isdisjoint(words) and _consent_frame(words)) or (
+        not DEAL_NOUNS.isdisjoint(words) and _deal_made(words)) or (
+        not CONSENT_VERBS.isdisjoint(words) and _consent_act(words)) or (
+        not (CONTENT_WORDS.isdisjoint(words) and PROPOSAL_NOUNS.isdisjoint(words)) and _consent_state(words)) or \
+        _consent_part(words)
+
+
+def _consent_phrase(words: list[str]) -> bool:
+    """A consent phrase of :data:`._frames.ACCEPT_PHRASES` ("works for me", "agreed", "i am in"), not
+    opened by a relative "that" ("a way that works for both of us"), not ruled out by a guard of its
+    last word (:data:`_PHRASE_GUARDS`), and standing (:func:`_consent_at`)."""
     n = len(words)
     for i in [i for i, w in enumerate(words) if w in ACCEPT_BY_FIRST]:
         if _relative_that(words, i):
-            continue  # "a way to allocate that works for both of us": "that" relative, no consent
+            continue
         second = words[i + 1] if i + 1 < n else ""
         for phrase in ACCEPT_BY_FIRST[words[i]]:
             k = len(phrase)
             if (k > 1 and phrase[1] != second) or tuple(words[i:i + k]) != phrase:
                 continue
-            if phrase[-1] in ("in", "on") and i + k < n and words[i + k] not in (",", "!", "too", "then"):
-                continue  # "I'm in the north" is no consent
-            if phrase[-1] == "agree" and i + k + 1 < n and words[i + k] in ("that", "with") \
-                    and words[i + k + 1] not in (",", "too"):
-                continue  # "I agree that the lake has water": an opinion
-            if phrase[-1] == "agree" and i + k < n and words[i + k] not in (
-                    ",", "too", "then", "and", "so", "completely", "totally", "fully", "to", "that", "with", "!",
-                    "what", "how"):  # "I agree what about this deal": a question runs on
-                continue  # "I agree water is needed": an opinion
-            if phrase[-1] == "agree" and i + k + 1 < n and words[i + k] == "to" and \
-                    words[i + k + 1] not in ("that", "this", "it", "those", "these", "your", "the"):
-                continue  # "I agree to give you ...": the give rules read it
-            if phrase == ("agreed",) and i > 0 and (words[i - 1] in PRONOUNS or words[i - 1] in (
-                    "already", "had", "have", "was", "were")):
-                continue  # "Ash and I agreed that ...": a report of an earlier agreement
+            if any(guard(words, i, i + k) for guard in _PHRASE_GUARDS.get(phrase[-1], ())):
+                continue
             if _consent_at(words, i, i + k):
                 return True
-    if (not CONSENT_WORDS.isdisjoint(words) and _consent_frame(words)) or (
-            not DEAL_NOUNS.isdisjoint(words) and _deal_made(words)) or (
-            not CONSENT_VERBS.isdisjoint(words) and _consent_act(words)) or (
-            not (CONTENT_WORDS.isdisjoint(words) and PROPOSAL_NOUNS.isdisjoint(words))
-            and _consent_state(words)):
-        return True
-    # "deal" opening its comma segment: "deal!", "ok, deal", "deal, heading to ..."
+    return False
+
+
+def _said_of_more(words: list[str], i: int, end: int) -> bool:
+    """"I'm in the north": a phrase ending in "in" / "on" consents only at the end of its part."""
+    return end < len(words) and words[end] not in (",", "!", "too", "then")
+
+
+def _agreed_that(words: list[str], i: int, end: int) -> bool:
+    """"I agree that the lake has water", "I agree with Ash": an opinion, no consent."""
+    return end + 1 < len(words) and words[end] in ("that", "with") and words[end + 1] not in (",", "too")
+
+
+def _agreed_of_more(words: list[str], i: int, end: int) -> bool:
+    """"I agree water is needed": an opinion ("I agree what about this deal": a question runs on, the
+    consent stands)."""
+    return end < len(words) and words[end] not in (
+        ",", "too", "then", "and", "so", "completely", "totally", "fully", "to", "that", "with", "!", "what", "how")
+
+
+def _agreed_to_act(words: list[str], i: int, end: int) -> bool:
+    """"I agree to give you ...": the act agreed to is read by the give rules, not as consent."""
+    return end + 1 < len(words) and words[end] == "to" and words[end + 1] not in (
+        "that", "this", "it", "those", "these", "your", "the")
+
+
+def _agreement_reported(words: list[str], i: int, end: int) -> bool:
+    """"Ash and I agreed that ...", "we had agreed": a report of an earlier agreement."""
+    return i > 0 and (words[i - 1] in PRONOUNS or words[i - 1] in ("already", "had", "have", "was", "were"))
+
+
+_PHRASE_GUARDS: Mapping[str, tuple[Callable[[list[str], int, int], bool], ...]] = {
+    "in": (_said_of_more,), "on": (_said_of_more,),
+    "agree": (_agreed_that, _agreed_of_more, _agreed_to_act),
+    "agreed": (_agreement_reported,),
+}
+"""The guards of a consent phrase by its last word (``(words, start, end)``: True rules the phrase out)."""
+
+
+def _consent_part(words: list[str]) -> bool:
+    """A comma part that consents on its own, its opening interjections passed ("no" / "not" are not
+    passed): "deal" or "done" (:func:`_deal_said`), "X it is", "10 works", or a whole clause "Will do."."""
+    n = len(words)
     seg = 0
     commas = [i for i, w in enumerate(words) if w == ","]
-    commas.append(n)  # the clause's end closes the last segment
+    commas.append(n)  # the clause's end closes the last part
     for i in commas:
         part = words[seg:i]
         j = 0
         while j < len(part) and part[j] in INTERJECTIONS and part[j] not in ("no", "nope", "not"):
             j += 1
         rest = part[j:]
-        if rest and rest[0] in ("deal", "done") and all(x in ("deal", "done", "then", "now", "too", "friend")
-                                                        for x in rest):
-            if not (seg + j > 0 and words[seg + j - 1] in DEAL_NEGATORS) and _consent_at(
-                    words, seg + j, seg + j + 1):
-                return True
-        if len(rest) >= 3 and rest[-2:] == ["it", "is"] and rest[-3] not in ("what", "that", "how", "where",
-                                                                             "this", "who"):
-            return True  # "alliance it is", "10 it is"
-        priced = rest[1:] if rest[:1] == ["$"] else rest
-        if len(priced) == 2 and _DIGITS.fullmatch(priced[0]) and priced[1] == "works":
-            return True  # "10 works", "$35 works"
-        if rest in (["will", "do"], ["can", "do"], ["i", "will", "do", "that"], ["will", "do", "that"]) and \
-                seg == 0 and i == n:
-            return True  # "Will do.": consent to what was asked (D1)
+        if rest and ((rest[0] in ("deal", "done") and _deal_said(words, rest, seg + j))
+                     or (rest[-1] == "is" and _it_is(rest)) or (rest[-1] == "works" and _number_works(rest))
+                     or (seg == 0 and i == n and _will_do(rest))):  # each read only where it can stand
+            return True
         seg = i + 1
     return False
+
+
+def _deal_said(words: list[str], rest: list[str], at: int) -> bool:
+    """"deal!", "ok, deal", "deal, heading to ...": "deal" / "done" opening a part that says nothing else,
+    not "no deal" / "bad deal" (:data:`._frames.DEAL_NEGATORS`), and standing (:func:`_consent_at`)."""
+    return bool(rest) and rest[0] in ("deal", "done") and all(
+        x in ("deal", "done", "then", "now", "too", "friend") for x in rest) and not (
+        at > 0 and words[at - 1] in DEAL_NEGATORS) and _consent_at(words, at, at + 1)
+
+
+def _it_is(rest: list[str]) -> bool:
+    """"alliance it is", "10 it is" (not "what it is", "that it is")."""
+    return len(rest) >= 3 and rest[-2:] == ["it", "is"] and rest[-3] not in ("what", "that", "how", "where", "this",
+                                                                            "who")
+
+
+def _number_works(rest: list[str]) -> bool:
+    """"10 works", "$35 works"."""
+    priced = rest[1:] if rest[:1] == ["$"] else rest
+    return len(priced) == 2 and _DIGITS.fullmatch(priced[0]) is not None and priced[1] == "works"
+
+
+def _will_do(rest: list[str]) -> bool:
+    """"Will do.", "I will do that": consent to what was asked (D1), when it is the whole clause."""
+    return rest in (["will", "do"], ["can", "do"], ["i", "will", "do", "that"], ["will", "do", "that"])
 
 
 def _consent_frame(words: list[str]) -> bool:
