@@ -103,3 +103,33 @@ def test_accepts(text: str, expected: bool) -> None:
 ])
 def test_past_and_verb_readings(text: str, terms: list[tuple[object, ...]]) -> None:
     assert [c.terms() for c in HeuristicExtractor(CAMP).extract(text).commitments] == terms
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("i am in", True),
+    ("i am in the north", False),  # "in" ends the phrase's part or it says where
+    ("i agree", True),
+    ("i agree to that", True),
+    ("i agree that the lake has water", False),  # an opinion
+    ("i agree water is needed", False),  # an opinion
+    ("i agree to give you 2 food", False),  # an act, read by the give rules
+    ("agreed", True),
+    ("ash and i agreed that", False),  # a report
+    ("alliance it is", True),
+    ("what it is", False),
+    ("$ 35 works", True),
+    ("will do", True),
+    ("i will do that later", False),
+    ("no deal", False),
+])
+def test_each_guard_of_the_consent_phrases_and_parts(text: str, expected: bool) -> None:
+    assert accepts(text.split()) is expected
+
+
+def test_the_consent_phrases_read_what_no_structural_frame_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    # "works" is no word of consent to the frames: without the phrase table the clause consents to nothing
+    from daishi_forensics.profile import _consent
+    assert accepts("ok , that works for me".split())
+    monkeypatch.setattr(_consent, "ACCEPT_BY_FIRST", {})
+    assert not accepts("ok , that works for me".split())
+    assert accepts("that will be fine".split())  # a frame, read without the table

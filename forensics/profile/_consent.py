@@ -15,6 +15,13 @@ does).  It consents when one of these reads it, and :func:`_consent_at` does not
   proposal called fair by its name ("that's a fair split");
 * a comma part that is "deal" / "done" alone, "X it is", "10 works", or a whole "Will do.".
 
+**The phrases are not redundant with the frames.**  Read over every labelled row (the blind held-out
+split left out) and the injection tiers' corpus, 137 clauses consent by a phrase that no frame reads
+("accepted", "agreed", "that works", "works for me", "submit the deal", "like a deal", "that will work",
+... 28 phrases in all); and a phrase the frames read wherever it occurs there still differs from them
+at the edges ("that is fair to say" consents by the phrase, not by the frame, which takes "fair to" as
+no consent).  So the table stays, with the frames beside it.
+
 :func:`_consent_at` takes a consent back when it is negated, hedged, conditional on goods for the
 speaker (a counter-offer, the guide's D5), tagged onto a demand ("... and you have a deal"), or
 followed by "but".  The words of every role are in :mod:`._frames`; the words here are the
