@@ -22,66 +22,29 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ._frames import (
-    GIVE_VERBS, HEDGES, INTERJECTIONS, NEGATIONS, OWNED, PLANS, REPORTING, SPEAKER, THIRD, TO_FRAMES, YOU,
+    AGGRESSION, AT_PREPOSITIONS, DIRECT_MEET, ENTERING, GIVE_VERBS, HEDGES, INTERJECTIONS, LEAVING, MEET_VERBS,
+    NEGATIONS, NOT_RESTRAINT, OUT_VERBS, OWNED, PEACE_WORDS, PLANS, REPORTING, SPEAKER, SUPPORT_VERBS, THIRD,
+    TO_FRAMES, YOU,
 )
 
 __all__ = ["actions"]
 
-_AGGRESSION = frozenset({"attack", "attacking", "attacks", "raid", "raiding", "raids", "steal", "stealing",
-                         "rob", "robbing", "hit", "hitting", "hurt", "hurting", "harm", "harming", "kill",
-                         "killing", "fight", "fighting", "ambush", "ambushing", "betray", "backstab", "touch",
-                         "hunt", "hunting", "strike", "attacked", "theft", "stab", "stabbing", "board",
-                         "boarding", "shoot", "shooting", "bounce", "robber"})
 
 
-_NOT_RESTRAINT = frozenset({"hesitate", "stop", "wait", "forget", "fail", "mind", "let", "afraid", "scared",
-                            "regret", "quit", "able"})
 
 
-_PEACE_WORDS = frozenset({"truce", "ceasefire", "nonaggression", "non_aggression", "armistice", "peace", "peaceful"})
 
 
-_MEET_VERBS = frozenset({
-    "meet", "meeting", "rendezvous", "regroup", "regrouping", "be", "stay", "staying", "wait", "waiting",
-    "move", "moving", "head", "heading", "go", "going", "come", "coming", "travel", "traveling", "travelling",
-    "walk", "walking", "run", "running", "return", "returning", "arrive", "arriving", "camp", "camping", "way",
-    "hang", "sail", "sailing", "fly", "flying", "jump", "jumping", "enter", "entering", "station",
-    "stationed", "set", "keep", "flank", "flanking", "see", "find", "dock", "docking", "pull", "pulling",
-    "fall", "falling", "retreat", "retreating", "push", "pushing", "rush", "rushing", "march", "marching",
-    "hold", "holding", "sit", "sitting", "park", "parking", "rotate", "rotating", "redeploy", "deploy",
-    "deploying", "post", "posted", "stays", "remains", "remain", "keeping", "order", "ordering", "lead",
-    "leading", "bring", "bringing", "send", "sending"})
-"""Verbs that put the speaker at the place a preposition after them names."""
 
 
-_AT_PREPOSITIONS = frozenset({"at", "in", "to", "into", "on", "toward", "towards", "near", "by", "through",
-                              "inside", "onto", "over", "up"})
 
 
-_DIRECT_MEET = frozenset({"hold", "holding", "guard", "guarding", "defend", "defending", "watch", "watching",
-                          "cover", "covering", "take", "taking", "occupy", "occupying", "secure", "securing",
-                          "going", "heading", "camp", "camping", "man", "manning", "enter", "entering",
-                          "push", "pushing", "rush", "rushing", "reach", "visit"})
-"""Verbs whose object is the place the speaker will be at ("I'll hold the bridge")."""
 
 
-_ENTERING = frozenset({"go", "going", "move", "moving", "enter", "entering", "enters", "come", "coming", "set",
-                       "sail", "sailing", "head", "heading", "push", "pushing", "attack", "attacking", "bounce",
-                       "touch", "take", "taking", "step", "walk", "walking", "fly", "flying", "march", "jump",
-                       "be", "rush", "send", "sending", "cross", "crossing", "raid", "hit", "strike", "invade",
-                       "invading", "stab"})
-"""Verbs that, negated, promise to keep out of the place ("I won't enter Pell")."""
 
 
-_LEAVING = frozenset({"leave", "leaving", "abandon", "abandoning", "avoid", "avoiding", "vacate", "vacating",
-                      "evacuate", "cede", "ceding", "concede"})
-"""Verbs whose object is a place the speaker will not be in ("I'll leave Varn")."""
 
 
-_OUT_VERBS = frozenset({"stay", "staying", "keep", "keeping", "pull", "pulling", "move", "moving", "get",
-                        "getting", "withdraw", "withdrawing", "go", "going", "clear", "route", "routing", "back",
-                        "backing", "step", "stepping", "remain", "remaining", "retreat", "retreating"})
-"""Verbs of a "stay out of" / "keep away from" / "withdraw from" phrase."""
 
 
 _UNITS = frozenset({"fleet", "fleets", "army", "armies", "units", "unit", "troops", "ships", "ship", "forces",
@@ -100,10 +63,6 @@ _TIME_NOUNS = frozenset({"turn", "year", "season", "round", "spring", "fall", "a
 """Nouns after "this" / "that" that make it a determiner ("this turn"), not a subject."""
 
 
-_SUPPORT_VERBS = frozenset({"support", "supporting", "back", "backing", "help", "helping", "convoy", "convoying",
-                            "cover", "covering", "escort", "escorting", "heal", "healing", "protect",
-                            "protecting", "defend", "defending", "guard", "guarding", "assist", "assisting",
-                            "aid", "aiding", "reinforce", "reinforcing"})
 
 
 _PERSON_OBJECTS = frozenset({"you", "him", "her", "them", "whoever", "your", "his", "their", "anyone", "everyone",
@@ -152,15 +111,15 @@ def _meet_verb_at(words: list[str], tags: list[tuple[str, str] | None], j: int, 
     steps = 0
     while v >= 0 and steps < 5:
         w = words[v]
-        if w in ("back", "backing") and v > 0 and (words[v - 1] in _MEET_VERBS or words[v - 1] in _OUT_VERBS):
+        if w in ("back", "backing") and v > 0 and (words[v - 1] in MEET_VERBS or words[v - 1] in OUT_VERBS):
             v -= 1  # "pulling back to the mill": a move
             steps += 1
             continue
         if w in GIVE_VERBS and not _UNITS.isdisjoint(words[v:j]):
             return v  # "sending my fleet to X": a move
-        if w in _SUPPORT_VERBS and w not in _DIRECT_MEET or w in GIVE_VERBS or w in ("support", "supporting"):
+        if w in SUPPORT_VERBS and w not in DIRECT_MEET or w in GIVE_VERBS or w in ("support", "supporting"):
             return None  # "support you into X", "drop 2 mags at X": no meeting (R18b, R32)
-        if w in _MEET_VERBS or w in _DIRECT_MEET or w in _ENTERING:
+        if w in MEET_VERBS or w in DIRECT_MEET or w in ENTERING:
             return v
         if (named_tag := tags[v]) is not None and named_tag[0] == "place" and v > 0 and words[v - 1] == "from":
             v -= 2  # "moving my army from Oskel to Dorn"
@@ -342,7 +301,7 @@ def _place_out_of(s: _Spot) -> str | None:
                                                           "troops", "ships", "routes", "forces", "it",
                                                           "them", "everything")):
         v -= 1
-    if not (v >= 0 and (words[v] in _OUT_VERBS or words[v] in _MEET_VERBS)):
+    if not (v >= 0 and (words[v] in OUT_VERBS or words[v] in MEET_VERBS)):
         return None
     who, cancelled = _actor(words, s.tags, v)
     if prev == "near":  # "I'm not going anywhere near X"
@@ -354,7 +313,7 @@ def _place_out_of(s: _Spot) -> str | None:
 
 def _place_left(s: _Spot) -> str | None:
     """"I'll leave / avoid / cede <place>", "DMZ <place>" (R30)."""
-    if s.prev in _LEAVING or s.prev == "dmz":
+    if s.prev in LEAVING or s.prev == "dmz":
         who, cancelled = _actor(s.words, s.tags, s.k)
         return "stay_out" if who == "speaker" and not cancelled else None
     return _UNDECIDED
@@ -395,7 +354,7 @@ def _place_met(s: _Spot) -> str | None:
     if prev == "->":
         who, cancelled = _actor(words, tags, k)
         return "meet" if who in ("speaker", None, "request") and not cancelled else None
-    preposition = prev in _AT_PREPOSITIONS
+    preposition = prev in AT_PREPOSITIONS
     v = _meet_verb_at(words, tags, s.j, k - 1 if preposition else k)
     if v is None:
         return None
@@ -403,9 +362,9 @@ def _place_met(s: _Spot) -> str | None:
     direct = not preposition and v == k
     if not preposition and not direct:
         return None
-    if direct and verb not in _DIRECT_MEET and verb not in _ENTERING:
+    if direct and verb not in DIRECT_MEET and verb not in ENTERING:
         return None
-    if preposition and verb not in _MEET_VERBS and verb not in _ENTERING:
+    if preposition and verb not in MEET_VERBS and verb not in ENTERING:
         return None
     if verb == "see" and not (v + 1 < len(words) and words[v + 1] == "you"):
         return None
@@ -427,10 +386,10 @@ def _place_met(s: _Spot) -> str | None:
     if cancelled == "not":
         if any(words[x] in ("do", "does", "did") for x in range(max(0, v - 3), v)):
             return None  # "our patrols don't go into the Drift": a habit described, not a promise
-        return "stay_out" if verb in _ENTERING else None
+        return "stay_out" if verb in ENTERING else None
     if cancelled:
         return None
-    if verb in _ENTERING and verb not in _MEET_VERBS and verb not in _DIRECT_MEET:
+    if verb in ENTERING and verb not in MEET_VERBS and verb not in DIRECT_MEET:
         return None  # "I'll attack Varn": a threat
     if verb in ("be", "stay", "staying", "wait", "waiting", "keep", "set", "sit", "sitting", "hang") and \
             preposition and prev in ("to", "toward", "towards", "for", "up", "over"):
@@ -482,7 +441,7 @@ def _aggression_refused(words: list[str], tags: list[tuple[str, str] | None], i:
     negated = False
     for k in range(i - 1, max(i - 9, -1), -1):
         v = words[k]
-        if v in _NOT_RESTRAINT or v in ("about", "know", "knows", "into", "like", "enjoy", "good", "at"):
+        if v in NOT_RESTRAINT or v in ("about", "know", "knows", "into", "like", "enjoy", "good", "at"):
             break  # "I don't know the first thing about hunting": no act of the speaker
         if v in ("not", "never", "no"):
             negated = True
@@ -621,7 +580,7 @@ def _support(words: list[str], tags: list[tuple[str, str] | None]) -> list[_Act]
         elif w == "for" and nxt == "you" and i > 1 and words[i - 1] == "it" and words[i - 2] in (
                 "guard", "hold", "watch", "defend", "cover"):
             phrase = i - 2  # "I'll guard it for you"
-        elif w in _SUPPORT_VERBS:
+        elif w in SUPPORT_VERBS:
             obj = nxt
             j = i + 1
             if obj == "the":
@@ -748,7 +707,7 @@ _NO_ATTACK_CUES: dict[str, tuple[_CueFn, ...]] = {}
 """Rule 14's cues by the word that opens them, each word's cues in the order they are read."""
 
 
-for _word in _AGGRESSION:
+for _word in AGGRESSION:
     _NO_ATTACK_CUES[_word] = (_aggression_disclaimed, _aggression_refused)
 
 
@@ -761,7 +720,7 @@ _NO_ATTACK_CUES["after"] = (_aggression_refused,)
 _NO_ATTACK_CUES["against"] = (_against_refused,)
 
 
-for _word in _PEACE_WORDS:
+for _word in PEACE_WORDS:
     _NO_ATTACK_CUES[_word] = (_peace_offered,)
 
 
@@ -777,5 +736,5 @@ for _word, _cue in (("non", _non_aggression), ("safe", _safe_with_me),
     _NO_ATTACK_CUES[_word] = (_cue,)
 _NO_ATTACK_OPENERS = frozenset(_NO_ATTACK_CUES)
 """The words rule 14 can open on (a clause holding none of them promises no peace)."""
-_SUPPORT_OPENERS = _SUPPORT_VERBS | {"got", "count", "have", "with", "for"}
+_SUPPORT_OPENERS = SUPPORT_VERBS | {"got", "count", "have", "with", "for"}
 """The words rule 15 can open on."""

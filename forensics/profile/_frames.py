@@ -6,15 +6,18 @@ proposal, refuses or negates, hedges, plans, asks a question, reports what someo
 or did, or states a condition.  :data:`FRAME_WORDS` lists every role with its words, and
 :data:`FRAME_PHRASES` the roles said by a phrase (question openers, checks of a restatement,
 consent phrases).  A word may hold several roles ("offer" is a give verb; "offered" a past
-tense and a report); :func:`roles_of` lists a word's roles.  The rules of
-:mod:`.commitments` and :mod:`._consent` read these tables; none holds a word list of its own
-for a role named here.
+tense, a report and a "to" frame); :func:`roles_of` lists a word's roles.  The rules of
+:mod:`.commitments`, :mod:`._actions` and :mod:`._consent` read a role from these tables; a rule
+that needs only the few words of its own shape (the "not" / "never" of a negated opinion, the
+"accept" / "take" of taking an offer) names them where it reads them.
 
 Besides the tables, the readers that use only them: :func:`cancelled` (is the act at a verb
 negated, hedged, deliberated or a past plan: rule 6 and the guide's R5, R7, R8), each of its
-rules one small function, and :func:`has_phrase`.
+rules one small function; :func:`verb_role` (is the word a give, offer or receive verb); and
+:func:`has_phrase`.
 
-The words are those of extractor version 4 (the words were moved here, not changed).  The
+The words are those of extractor version 4 (moved here, not changed; the list of plan words
+the subject look-up reads replaced an unused one).  The
 tokenizer expands contractions first ("okay" is read as "ok", "gonna" as "going to", "its" as
 "it is"), so a word it never emits, kept here as written, matches nothing.
 
@@ -37,7 +40,7 @@ __all__ = [
     "REPORTED", "REPORTING", "CONDITIONS", "TAGS", "INTERJECTIONS", "ASKED_WITHIN", "COMPLAINTS",
     "DELIBERATE", "OPINIONS", "WISHES", "ADVICE", "CONSENT_WORDS", "CONSENT_VERBS", "CONTENT_WORDS", "CONTENT",
     "COMMITTING", "HOPED", "WISHED", "DEAL_NOUNS", "DEAL_NEGATORS", "PROPOSAL_NOUNS", "FURTHER", "WILLING", "TO_FRAMES", "SUITS",
-    "SPEAKER", "OWNED", "YOU", "THIRD", "PRONOUNS", "QUESTION_OPENERS", "OPENERS_BY_FIRST", "RUN_ON_OPENERS",
+    "SPEAKER", "OWNED", "YOU", "THIRD", "PRONOUNS", "AGGRESSION", "NOT_RESTRAINT", "PEACE_WORDS", "MEET_VERBS", "AT_PREPOSITIONS", "DIRECT_MEET", "ENTERING", "LEAVING", "OUT_VERBS", "SUPPORT_VERBS", "QUESTION_OPENERS", "OPENERS_BY_FIRST", "RUN_ON_OPENERS",
     "CHECKS", "CHECK_WORDS", "ACCEPT_PHRASES", "ACCEPT_BY_FIRST",
 ]
 
@@ -153,6 +156,54 @@ _TABLE: tuple[tuple[str, str, frozenset[str]], ...] = (
      'wonder if can you").',
      frozenset({"if", "whether", "know", "wonder", "wondering", "ask", "asking", "asked", "see", "tell", "sure",
                 "when", "where", "and", "or", "what", "how", "why", "unless"})),
+    # -- acts (rules 12-15) ------------------------------------------------------------------------
+    ("aggression", "Verbs and nouns of attack, raid or theft (rule 14: negated by the speaker, a promise of no "
+     "attack).",
+     frozenset({"attack", "attacking", "attacks", "raid", "raiding", "raids", "steal", "stealing", "rob", "robbing",
+                "hit", "hitting", "hurt", "hurting", "harm", "harming", "kill", "killing", "fight", "fighting",
+                "ambush", "ambushing", "betray", "backstab", "touch", "hunt", "hunting", "strike", "attacked",
+                "theft", "stab", "stabbing", "board", "boarding", "shoot", "shooting", "bounce", "robber"})),
+    ("no restraint", 'Words between a negation and an aggression verb that make it no restraint ("I won\'t hesitate '
+     'to attack").',
+     frozenset({"hesitate", "stop", "wait", "forget", "fail", "mind", "let", "afraid", "scared", "regret", "quit",
+                "able"})),
+    ("peace", "Words that name a truce or a peace (rule 14).",
+     frozenset({"truce", "ceasefire", "nonaggression", "non_aggression", "armistice", "peace", "peaceful"})),
+    ("meet verb", "Verbs that put the speaker at the place a preposition after them names.",
+     frozenset({"meet", "meeting", "rendezvous", "regroup", "regrouping", "be", "stay", "staying", "wait", "waiting",
+                "move", "moving", "head", "heading", "go", "going", "come", "coming", "travel", "traveling",
+                "travelling", "walk", "walking", "run", "running", "return", "returning", "arrive", "arriving",
+                "camp", "camping", "way", "hang", "sail", "sailing", "fly", "flying", "jump", "jumping", "enter",
+                "entering", "station", "stationed", "set", "keep", "flank", "flanking", "see", "find", "dock",
+                "docking", "pull", "pulling", "fall", "falling", "retreat", "retreating", "push", "pushing", "rush",
+                "rushing", "march", "marching", "hold", "holding", "sit", "sitting", "park", "parking", "rotate",
+                "rotating", "redeploy", "deploy", "deploying", "post", "posted", "stays", "remains", "remain",
+                "keeping", "order", "ordering", "lead", "leading", "bring", "bringing", "send", "sending"})),
+    ("at preposition", 'Prepositions after a motion verb that name where the speaker will be ("I\'ll be at X", rule '
+     "12).",
+     frozenset({"at", "in", "to", "into", "on", "toward", "towards", "near", "by", "through", "inside", "onto",
+                "over", "up"})),
+    ("holding verb", 'Verbs whose object is the place the speaker will be at ("I\'ll hold the bridge").',
+     frozenset({"hold", "holding", "guard", "guarding", "defend", "defending", "watch", "watching", "cover",
+                "covering", "take", "taking", "occupy", "occupying", "secure", "securing", "going", "heading",
+                "camp", "camping", "man", "manning", "enter", "entering", "push", "pushing", "rush", "rushing",
+                "reach", "visit"})),
+    ("entering verb", 'Verbs that, negated, promise to keep out of the place ("I won\'t enter Pell").',
+     frozenset({"go", "going", "move", "moving", "enter", "entering", "enters", "come", "coming", "set", "sail",
+                "sailing", "head", "heading", "push", "pushing", "attack", "attacking", "bounce", "touch", "take",
+                "taking", "step", "walk", "walking", "fly", "flying", "march", "jump", "be", "rush", "send",
+                "sending", "cross", "crossing", "raid", "hit", "strike", "invade", "invading", "stab"})),
+    ("leaving verb", 'Verbs whose object is a place the speaker will not be in ("I\'ll leave Varn").',
+     frozenset({"leave", "leaving", "abandon", "abandoning", "avoid", "avoiding", "vacate", "vacating", "evacuate",
+                "cede", "ceding", "concede"})),
+    ("out verb", 'Verbs of a "stay out of" / "keep away from" / "withdraw from" phrase.',
+     frozenset({"stay", "staying", "keep", "keeping", "pull", "pulling", "move", "moving", "get", "getting",
+                "withdraw", "withdrawing", "go", "going", "clear", "route", "routing", "back", "backing", "step",
+                "stepping", "remain", "remaining", "retreat", "retreating"})),
+    ("support verb", "Verbs of support or help (rule 15: with a person as object, the speaker's support).",
+     frozenset({"support", "supporting", "back", "backing", "help", "helping", "convoy", "convoying", "cover",
+                "covering", "escort", "escorting", "heal", "healing", "protect", "protecting", "defend", "defending",
+                "guard", "guarding", "assist", "assisting", "aid", "aiding", "reinforce", "reinforcing"})),
     # -- consent (rule 16) ----------------------------------------------------------------------------
     ("consent", 'Words of consent after "that is" (R20: "that\'s fair", "that\'s fine with me", "that is okay").',
      frozenset({"fine", "fair", "ok", "okay", "acceptable", "agreeable", "reasonable", "doable", "workable",
@@ -254,6 +305,16 @@ DEAL_NOUNS = FRAME_WORDS["deal"]
 DEAL_NEGATORS = FRAME_WORDS["deal negator"]
 PROPOSAL_NOUNS = FRAME_WORDS["proposal"]
 SUITS = FRAME_WORDS["suits"]
+AGGRESSION = FRAME_WORDS["aggression"]
+NOT_RESTRAINT = FRAME_WORDS["no restraint"]
+PEACE_WORDS = FRAME_WORDS["peace"]
+MEET_VERBS = FRAME_WORDS["meet verb"]
+AT_PREPOSITIONS = FRAME_WORDS["at preposition"]
+DIRECT_MEET = FRAME_WORDS["holding verb"]
+ENTERING = FRAME_WORDS["entering verb"]
+LEAVING = FRAME_WORDS["leaving verb"]
+OUT_VERBS = FRAME_WORDS["out verb"]
+SUPPORT_VERBS = FRAME_WORDS["support verb"]
 
 # -- phrases -------------------------------------------------------------------------------------------
 
