@@ -99,7 +99,7 @@ class _Spot:
 
 
 _Cue = list["_Act"] | tuple[()] | None
-"""What a rule-14 cue finds: commitments, ``()`` when the word promises nothing (its other cues
+"""What a rule-14 cue finds: acts, ``()`` when the word promises nothing (its other cues
 are not read), or None (the next cue reads it)."""
 
 
