@@ -103,11 +103,11 @@ def test_tokens_with_and_without_contractions_keep_their_offsets() -> None:
 
 
 def test_has_finds_a_phrase_at_a_later_opening() -> None:
-    from daishi_forensics.profile.commitments import _has
-    assert _has(["a", "b", "a", "c"], ("a", "c"))  # the first "a" is not followed by "c", the second is
-    assert not _has(["a", "b", "a", "c"], ("a", "d"))
-    assert not _has(["a", "c"], ("a", "c", "e"))  # the phrase runs past the words
-    assert _has(["x"], ("x",))
+    from daishi_forensics.profile._frames import has_phrase
+    assert has_phrase(["a", "b", "a", "c"], ("a", "c"))  # the first "a" is not followed by "c", the second is
+    assert not has_phrase(["a", "b", "a", "c"], ("a", "d"))
+    assert not has_phrase(["a", "c"], ("a", "c", "e"))  # the phrase runs past the words
+    assert has_phrase(["x"], ("x",))
 
 
 def test_lexicon_finds_the_longest_name_sharing_a_first_word() -> None:

@@ -46,6 +46,13 @@ regions, the roster: :func:`~.vocabulary.vocabulary_of`), or a mapping
 are matched as the vocabulary module says (case, plural and singular, hyphens,
 simple synonyms, a lone head word); region ids ``r_<x>_<y>`` are places always.
 
+**Where the rules live.**  The words that decide a clause's frame (give, offer and receive verbs,
+consent, negation and refusal, hedges, plans, questions, past tenses and reports, conditions) are one
+table of words by role, :mod:`._frames`, with the reader that says whether an act is cancelled (one
+small function per rule); rules 11-15 (who acts, ``meet``, ``stay_out``, ``no_attack``, ``support``) are
+:mod:`._actions`; rule 16 (``accept``) is :mod:`._consent`; this module holds the interface, the
+tokens and names, the clauses and the goods (rules 1-10, 17-19).
+
 How :class:`HeuristicExtractor` reads (rules, in order):
 
 1. It looks at the first :data:`MAX_TEXT_CHARS` characters of the text only (a
@@ -262,6 +269,15 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from ._actions import actions
+from ._consent import accepts
+from ._frames import (
+    ADVICE, AGREEMENT, ASKED_WITHIN, CHECKS, CHECK_WORDS, COMPLAINTS, CONDITIONS, CONTENT, FURTHER, GIVE_VERBS,
+    HEDGES, HYPOTHETICAL_PAST, INTERJECTIONS, NAMED_PROPOSALS, NEGATIONS, NOUN_OPENERS, OFFER_VERBS,
+    OPENERS_BY_FIRST, ORDER_VERBS, OWNED, PAST_VERBS, PLANNED_GIVE, PRONOUNS, RECEIVE_VERBS, REPORTED, REPORTING,
+    RUN_ON_OPENERS, SPEAKER, SPEAKER_GERUNDS, SUITS, TAGS, THIRD, TO_FRAMES, VERB_CUE_WORDS, WILLING, YOU, cancelled,
+    has_phrase, verb_role,
+)
 from .vocabulary import SYNONYMS, Lexicon, Vocabulary
 
 __all__ = [
@@ -465,46 +481,6 @@ _FILLERS = frozenset({"units", "unit", "pieces", "piece", "bundles", "bundle", "
                       "gallon", "boxes", "box", "sacks", "sack", "packets", "packet", "portions", "portion",
                       "servings", "serving", "cords", "cord", "liters", "litres"})
 """Words that may stand between a quantity and its item ("3 packages of water", "all 3 firewood")."""
-_SPEAKER = frozenset({"i", "we", "me", "us"})
-_OWNED = frozenset({"my", "our", "mine", "ours"})
-"""A subject "my fleet" / "mine" is the speaker's own unit (the guide's R23b)."""
-_YOU = frozenset({"you"})
-_THIRD = frozenset({"he", "she", "they", "him", "her", "them", "it", "someone", "anyone", "nobody", "everyone",
-                    "everybody", "somebody", "who", "that", "this", "whoever", "anybody", "everything"})
-_PRONOUNS = _SPEAKER | _YOU | _THIRD
-_NEGATIONS = frozenset({"not", "never", "no", "refuse", "refuses", "decline", "unable", "nothing", "nor",
-                        "neither"})
-_HEDGES = frozenset({"maybe", "might", "perhaps", "possibly", "could", "probably", "unsure", "may",
-                     "consider", "considering", "thinking", "wonder", "depends", "hopefully"})
-"""Words that cancel a commitment (the guide's R7: "think", "guess", "suppose" frame an act and do not)."""
-_PLANS = frozenset({"planning", "plan", "plans", "want", "wanted", "hoping", "intend", "intending", "trying",
-                    "was", "were", "thinking", "considering", "wish"})
-"""Words before an act that make it a plan or a wish, not a promise (the guide's R8)."""
-_GIVE_VERBS = frozenset({"give", "giving", "send", "sending", "pay", "paying", "hand", "handing", "gift",
-                         "gifting", "transfer", "transferring", "offer", "offering", "provide", "providing",
-                         "bring", "bringing", "deliver", "delivering", "share", "sharing", "drop", "dropping",
-                         "spare", "lend", "throw", "front", "fronting", "gives", "sends", "pays", "hands",
-                         "offers", "brings", "delivers", "provides", "shares", "sacrifice", "sacrificing"})
-_OFFER_VERBS = frozenset({"sell", "selling", "trade", "trading", "swap", "swapping", "exchange", "exchanging",
-                          "barter", "bartering"})
-"""Verbs whose items are the speaker's give side but that need a price to be a commitment."""
-_RECEIVE_VERBS = frozenset({"want", "need", "buy", "buying", "take", "taking", "get", "getting", "accept",
-                            "seek", "seeking", "wanting", "needing", "require", "purchase", "keep", "keeping",
-                            "like", "love", "prefer", "have", "hoping", "hope", "got", "grab", "use", "pick",
-                            "picking", "receive", "receiving", "appreciate"})
-_ORDER_VERBS = frozenset({"give", "send", "pay", "hand", "drop", "bring", "deliver", "transfer", "lend"})
-"""Give verbs that, opening a clause with no subject, order the addressee to hand goods over."""
-_GERUNDS_IMPLICIT_SPEAKER = frozenset({"sending", "giving", "offering", "paying", "selling", "trading",
-                                       "swapping", "gifting", "handing", "delivering", "bringing", "buying",
-                                       "seeking", "dropping", "sharing", "providing"})
-_PAST_VERBS = frozenset({"traded", "gave", "sent", "paid", "sold", "swapped", "exchanged", "offered", "bought",
-                         "took", "delivered", "brought", "handed", "gifted", "shared", "dropped",
-                         "received", "stole", "given", "lent", "had", "owe", "owed", "promised", "asked"})
-"""A claim about the past (or a debt): the items after it are on nobody's side."""
-_NOUN_AFTER = frozenset({"final", "my", "your", "an", "the", "good", "best", "this", "that", "new", "last", "first",
-                         "make", "making", "propose", "proposing",
-                         "his", "her", "their", "our", "fair", "bad", "great", "nice", "a", "no", "any", "what"})
-"""A verb that is also a noun ("offer", "trade") is a noun after these words ("final offer")."""
 _MODALS = frozenset({"will", "shall", "would", "can", "do", "am", "to", "are", "is"})
 _AUX = frozenset({"will", "shall", "would", "can", "am", "is", "are", "be", "to", "going", "do", "also", "just",
                   "definitely", "then", "both", "really", "gladly", "happily", "happy", "willing", "glad",
@@ -512,51 +488,6 @@ _AUX = frozenset({"will", "shall", "would", "can", "am", "is", "are", "be", "to"
                   "commit", "now", "first", "later", "soon", "immediately", "of", "actually", "too", "instead",
                   "personally", "hereby", "absolutely", "quickly", "fine", "ok", "gonna", "let", "simply"})
 """Words that may stand between a subject and its verb without changing who acts."""
-_REPORTED = frozenset({"said", "told", "mentioned", "suggested", "proposed", "offered", "thank", "thanks"})
-"""Words that report what the addressee said or offered, or thank them for it (R8: a report, no side)."""
-_REPORTING = frozenset({"saw", "see", "seen", "heard", "hear", "said", "says", "told", "tells", "noticed",
-                        "watched", "spotted", "reported", "claims", "claimed", "thinks", "believes", "rumor"})
-"""Verbs that report someone else's doing: "I saw Bob heading to r_1_1" is not the speaker's move."""
-_CONDITIONS = frozenset({"if", "when", "once", "unless", "provided", "whenever"})
-_TAGS = frozenset({"ok", "deal", "yes", "yeah", "agreed", "alright", "fair", "good", "sound", "sounds",
-                   "cool", "fine", "yea", "please", "friend", "yes?", "no", "eh", "hm", "then"})
-"""A question whose last comma is followed only by these is a statement with a tag (", ok?")."""
-_INTERJECTIONS = frozenset({"ok", "so", "well", "hmm", "hm", "oh", "then", "and", "but", "also", "alright",
-                            "yes", "no", "hey", "hi", "sure", "yeah", "yep", "ugh", "lol", "haha", "ah", "um",
-                            "uh", "great", "cool", ",", ":", "-", "right", "fine", "hello", "look", "listen",
-                            "now", "yup", "nope", "wait", "dear", "friend", "thanks", "thank", "just"})
-_QUESTION_OPENERS: tuple[tuple[str, ...], ...] = (
-    ("how", "about"), ("what", "about"), ("what", "if"), ("would", "you"), ("could", "you"), ("can", "you"),
-    ("can", "i"), ("could", "i"), ("may", "i"), ("shall", "we"), ("shall", "i"), ("will", "you"),
-    ("would", "not", "you"), ("do", "you"), ("does", "that"), ("does", "it"), ("are", "you"), ("is", "it"),
-    ("is", "that"), ("should", "i"), ("should", "we"), ("why",), ("who",), ("which",), ("any", "way"),
-    ("did", "you"), ("can", "we"), ("could", "we"), ("would", "it"), ("wanna",), ("want", "to"), ("how",),
-)
-"""A clause opened by these asks, with or without its "?" (the guide's R3)."""
-_OPENERS_BY_FIRST: dict[str, list[tuple[str, ...]]] = {}
-for _opener in _QUESTION_OPENERS:
-    _OPENERS_BY_FIRST.setdefault(_opener[0], []).append(_opener)
-_RUN_ON_OPENERS = frozenset({("how", "many"), ("how", "much"), ("can", "i"), ("can", "you"), ("could", "you"),
-                             ("would", "you"), ("will", "you"), ("do", "you"), ("are", "you"), ("what", "do")})
-"""Openers of a question that may run on after a statement without a comma (R3)."""
-_ASKED_WITHIN = frozenset({"if", "whether", "know", "wonder", "wondering", "ask", "asking", "asked", "see", "tell",
-                           "sure", "when", "where", "and", "or", "what", "how", "why", "unless"})
-"""Words after which such an opener is part of the sentence, not a new question ("I wonder if can you")."""
-_CHECKS: tuple[tuple[str, ...], ...] = (
-    ("am", "i", "correct"), ("am", "i", "right"), ("is", "that", "right"), ("is", "that", "correct"),
-    ("did", "i", "get", "that", "right"), ("just", "to", "be", "clear"), ("am", "i", "understanding"),
-    ("just", "to", "confirm"), ("to", "confirm", "-"), ("just", "to", "clarify"), ("to", "clarify", ","),
-    ("just", "so", "we", "are", "clear"),
-)
-"""A restatement checked with these asks whether the speaker understood (R3): no commitment."""
-_AGGRESSION = frozenset({"attack", "attacking", "attacks", "raid", "raiding", "raids", "steal", "stealing",
-                         "rob", "robbing", "hit", "hitting", "hurt", "hurting", "harm", "harming", "kill",
-                         "killing", "fight", "fighting", "ambush", "ambushing", "betray", "backstab", "touch",
-                         "hunt", "hunting", "strike", "attacked", "theft", "stab", "stabbing", "board",
-                         "boarding", "shoot", "shooting", "bounce", "robber"})
-_NOT_RESTRAINT = frozenset({"hesitate", "stop", "wait", "forget", "fail", "mind", "let", "afraid", "scared",
-                            "regret", "quit", "able"})
-_PEACE_WORDS = frozenset({"truce", "ceasefire", "nonaggression", "non_aggression", "armistice", "peace", "peaceful"})
 _REGION = re.compile(r"r_[0-9]{1,4}_[0-9]{1,4}")
 _REGION_WORD = re.compile(r"(?<![^ ])r_")
 """In words joined by spaces: a word opening with "r_" (maybe a region)."""
@@ -567,69 +498,9 @@ _TIMES_BEFORE = re.compile(r"([0-9]{1,9})x")
 _TIMES_AFTER = re.compile(r"x([0-9]{1,9})")
 _NUMBER_UNIT = re.compile(r"([0-9]{1,9})([a-z$][a-z0-9$]{0,15})")
 _BOUNDARY = frozenset({".", "!", "?", ";", "\n"})
-_DEAL_NEGATORS = frozenset({"no", "not", "bad", "terrible", "unfair", "raw", "any", "what", "never", "worst",
-                            "off", "new", "better", "another", "different", "real", "our", "that", "the", "your",
-                            "this", "a", "good", "fair", "great", "my", "his", "her", "their", "from", "away"})
-"""Words before "deal" that make it a noun someone talks about, not a consent."""
 
 # places ------------------------------------------------------------------------------------------
-_MEET_VERBS = frozenset({
-    "meet", "meeting", "rendezvous", "regroup", "regrouping", "be", "stay", "staying", "wait", "waiting",
-    "move", "moving", "head", "heading", "go", "going", "come", "coming", "travel", "traveling", "travelling",
-    "walk", "walking", "run", "running", "return", "returning", "arrive", "arriving", "camp", "camping", "way",
-    "hang", "sail", "sailing", "fly", "flying", "jump", "jumping", "enter", "entering", "station",
-    "stationed", "set", "keep", "flank", "flanking", "see", "find", "dock", "docking", "pull", "pulling",
-    "fall", "falling", "retreat", "retreating", "push", "pushing", "rush", "rushing", "march", "marching",
-    "hold", "holding", "sit", "sitting", "park", "parking", "rotate", "rotating", "redeploy", "deploy",
-    "deploying", "post", "posted", "stays", "remains", "remain", "keeping", "order", "ordering", "lead",
-    "leading", "bring", "bringing", "send", "sending"})
-"""Verbs that put the speaker at the place a preposition after them names."""
-_AT_PREPOSITIONS = frozenset({"at", "in", "to", "into", "on", "toward", "towards", "near", "by", "through",
-                              "inside", "onto", "over", "up"})
-_DIRECT_MEET = frozenset({"hold", "holding", "guard", "guarding", "defend", "defending", "watch", "watching",
-                          "cover", "covering", "take", "taking", "occupy", "occupying", "secure", "securing",
-                          "going", "heading", "camp", "camping", "man", "manning", "enter", "entering",
-                          "push", "pushing", "rush", "rushing", "reach", "visit"})
-"""Verbs whose object is the place the speaker will be at ("I'll hold the bridge")."""
-_ENTERING = frozenset({"go", "going", "move", "moving", "enter", "entering", "enters", "come", "coming", "set",
-                       "sail", "sailing", "head", "heading", "push", "pushing", "attack", "attacking", "bounce",
-                       "touch", "take", "taking", "step", "walk", "walking", "fly", "flying", "march", "jump",
-                       "be", "rush", "send", "sending", "cross", "crossing", "raid", "hit", "strike", "invade",
-                       "invading", "stab"})
-"""Verbs that, negated, promise to keep out of the place ("I won't enter Pell")."""
-_LEAVING = frozenset({"leave", "leaving", "abandon", "abandoning", "avoid", "avoiding", "vacate", "vacating",
-                      "evacuate", "cede", "ceding", "concede"})
-"""Verbs whose object is a place the speaker will not be in ("I'll leave Varn")."""
-_OUT_VERBS = frozenset({"stay", "staying", "keep", "keeping", "pull", "pulling", "move", "moving", "get",
-                        "getting", "withdraw", "withdrawing", "go", "going", "clear", "route", "routing", "back",
-                        "backing", "step", "stepping", "remain", "remaining", "retreat", "retreating"})
-"""Verbs of a "stay out of" / "keep away from" / "withdraw from" phrase."""
-_UNITS = frozenset({"fleet", "fleets", "army", "armies", "units", "unit", "troops", "ships", "ship", "forces",
-                    "squad", "team", "convoy", "convoys", "patrols", "patrol", "men", "scouts"})
-"""The speaker's own forces ("my fleet will hold X": the speaker's promise, R23b)."""
-_EMPTY_WORDS = frozenset({"dmz", "empty", "neutral", "demilitarized", "clear", "free", "unoccupied", "yours"})
-_TO_FRAMES = frozenset({
-    "going", "have", "has", "need", "able", "like", "love", "happy", "willing", "ready", "glad", "promise",
-    "plan", "planning", "agree", "decided", "intend", "hoping", "wish", "try", "trying", "want", "wanted", "sure",
-    "fine", "okay", "ok", "prepared", "gonna", "about", "got", "gotta", "used", "continue", "start", "begin",
-    "proceed", "expect", "hope", "pleased", "content", "order", "would", "i", "we", "me", "us", "and", "then",
-    "moving", "move", "heading", "head", "go", "come", "coming", "back", "return", "returning", "pull", "pulling",
-    "prefer", "afford", "enough", "offer", "offered", "decide", "choose", "chose", "please", "free", "mind",
-    "be", "am", "is", "are", "will", "can", "shall", "should", "must", "might", "could", "may"})
-"""Words before "to <verb>" that frame the speaker's own act ("going to hold", "happy to keep");
-after any other word, "to <verb>" is a purpose ("... only to defend Venice")."""
-_NOT_AIMED = frozenset({"you", "him", "her", "them"})
-_TIME_NOUNS = frozenset({"turn", "year", "season", "round", "spring", "fall", "autumn", "winter", "summer", "time",
-                         "game", "week", "phase", "move", "tick", "morning", "evening", "night"})
-"""Nouns after "this" / "that" that make it a determiner ("this turn"), not a subject."""
 
-# support ----------------------------------------------------------------------------------------
-_SUPPORT_VERBS = frozenset({"support", "supporting", "back", "backing", "help", "helping", "convoy", "convoying",
-                            "cover", "covering", "escort", "escorting", "heal", "healing", "protect",
-                            "protecting", "defend", "defending", "guard", "guarding", "assist", "assisting",
-                            "aid", "aiding", "reinforce", "reinforcing"})
-_PERSON_OBJECTS = frozenset({"you", "him", "her", "them", "whoever", "your", "his", "their", "anyone", "everyone",
-                             "us", "each"})
 
 
 def _quantity(token: str) -> tuple[bool, int | None]:
@@ -723,38 +594,10 @@ class _Walk:
                 self.sides[k] = new
 
 
-_UNDECIDED = "undecided"
-"""What a place rule returns when it does not read the place (the next rule is tried)."""
 
 
-@dataclass(frozen=True, slots=True)
-class _Spot:
-    """A place in a clause and the words around it (rules 12-13)."""
-
-    words: list[str]
-    tags: list[tuple[str, str] | None]
-    j: int
-    """The place's index."""
-    k: int
-    """The index of the word before it, articles skipped (-1 at the start)."""
-    prev: str
-    nxt: str
-    nxt2: str
-
-    @classmethod
-    def at(cls, words: list[str], tags: list[tuple[str, str] | None], j: int) -> _Spot:
-        """The spot of the place at ``j``."""
-        n = len(words)
-        k = j - 1
-        while k >= 0 and words[k] in ("the", "a"):
-            k -= 1
-        return cls(words, tags, j, k, words[k] if k >= 0 else "", words[j + 1] if j + 1 < n else "",
-                   words[j + 2] if j + 2 < n else "")
 
 
-_Cue = list["Commitment"] | tuple[()] | None
-"""What a rule-14 cue finds: commitments, ``()`` when the word promises nothing (its other cues
-are not read), or None (the next cue reads it)."""
 
 class HeuristicExtractor:
     """The rule-based extractor described in the module docstring.
@@ -917,9 +760,9 @@ class HeuristicExtractor:
                 if cut is not None:  # "I'll give you 2 food, can I have 2 water(?)": a statement, then an ask
                     out.append(_Clause(cw[:cut], ct[:cut], offsets[begin], offsets[begin + cut], begin, False))
                     cw, ct, begin, question = cw[cut + skip:], ct[cut + skip:], begin + cut + skip, True
-                if not question and (self._opens_question(cw) or _has(cw, ("if", "i", "were", "you"))
-                                     or _has(cw, ("if", "i", "was", "you")) or _has(cw, ("if", "it", "were"))
-                                     or _has(cw, ("if", "it", "was", "up"))):
+                if not question and (self._opens_question(cw) or has_phrase(cw, ("if", "i", "were", "you"))
+                                     or has_phrase(cw, ("if", "i", "was", "you")) or has_phrase(cw, ("if", "it", "were"))
+                                     or has_phrase(cw, ("if", "it", "was", "up"))):
                     question = True  # "If I were you I would take Belgium": advice, like a question
                 if cw:
                     end = offsets[i] if i < len(words) else length
@@ -935,7 +778,7 @@ class HeuristicExtractor:
             if not tail or not self._opens_question(tail):
                 continue
             rest = head[_opening(head):]
-            if len(rest) >= 2 and rest[0] not in _CONDITIONS and not self._opens_question(head):
+            if len(rest) >= 2 and rest[0] not in CONDITIONS and not self._opens_question(head):
                 return cut
             return None
         return None
@@ -946,11 +789,11 @@ class HeuristicExtractor:
         want?", also after an opening "Ok, "): the index it opens at; the statement is the words
         after the last comma before it."""
         start = max((k + 1 for k, w in enumerate(clause) if w == ","), default=0)  # "Ok, i am good with that how ..."
-        if self._opens_question(clause) or clause[:1] and clause[0] in _CONDITIONS or (
-                start and (self._opens_question(clause[start:]) or clause[start] in _CONDITIONS)):
+        if self._opens_question(clause) or clause[:1] and clause[0] in CONDITIONS or (
+                start and (self._opens_question(clause[start:]) or clause[start] in CONDITIONS)):
             return None
         for k in range(start + 3, len(clause) - 1):
-            if (clause[k], clause[k + 1]) in _RUN_ON_OPENERS and clause[k - 1] not in _ASKED_WITHIN:
+            if (clause[k], clause[k + 1]) in RUN_ON_OPENERS and clause[k - 1] not in ASKED_WITHIN:
                 return k
         return None
 
@@ -961,7 +804,7 @@ class HeuristicExtractor:
         if last_comma < 0:
             return None
         tail = clause[last_comma + 1:]
-        if tail and all(t in _TAGS for t in tail):
+        if tail and all(t in TAGS for t in tail):
             return last_comma
         return None
 
@@ -971,17 +814,17 @@ class HeuristicExtractor:
                 (a, b) in (("how", "about"), ("what", "about"), ("what", "if")) for a, b in zip(clause, clause[1:])):
             return True
         i = 0
-        while i < len(clause) and clause[i] in _INTERJECTIONS and clause[i] not in ("how", "what"):
+        while i < len(clause) and clause[i] in INTERJECTIONS and clause[i] not in ("how", "what"):
             i += 1
         head = tuple(clause[i:i + 3])
-        return bool(head) and any(head[:len(q)] == q for q in _OPENERS_BY_FIRST.get(head[0], ()))
+        return bool(head) and any(head[:len(q)] == q for q in OPENERS_BY_FIRST.get(head[0], ()))
 
     def _message(self, words: list[str], offsets: list[int], tags: list[tuple[str, str] | None],
                  length: int) -> list[Commitment]:
         clauses = self._clauses(words, offsets, tags, length)
         items_at = self._global_hits(words, tags)
-        checked = not _CHECK_WORDS.isdisjoint(words) and any(
-            _has(c.words, phrase) for phrase in _CHECKS if phrase[-1] in words for c in clauses) or any(
+        checked = not CHECK_WORDS.isdisjoint(words) and any(
+            has_phrase(c.words, phrase) for phrase in CHECKS if phrase[-1] in words for c in clauses) or any(
             c.question and c.words[-2:] in ([",", "correct"], [",", "right"]) for c in clauses)  # "..., correct?"
         out: list[tuple[int, Commitment]] = []  # (order key, commitment)
         goods: list[_Goods] = []
@@ -996,15 +839,16 @@ class HeuristicExtractor:
             goods += alternatives
             if clause.question:
                 continue
-            conditional = not _CONDITIONS.isdisjoint(clause.words) or _has(clause.words, ("as", "long", "as"))
-            for c in self._actions(clause):
-                out.append((clause.first, _at(c, span, conditional and c.kind != "meet")))
-            if self._accept(clause):
+            conditional = not CONDITIONS.isdisjoint(clause.words) or has_phrase(clause.words, ("as", "long", "as"))
+            for act in actions(clause.words, clause.tags):
+                out.append((clause.first, Commitment(act.kind, region=act.region, conditional=conditional and (
+                    act.kind != "meet"), start=span[0], end=span[1], target=act.target)))
+            if accepts(clause.words):
                 accepted.append((clause.first, Commitment("accept", start=span[0], end=span[1])))
         deals = self._deals(goods, checked)
         out += deals
         if accepted and any(g.receive and not g.give and not g.clause.question and g.clause.first > accepted[0][0]
-                            and not _FURTHER.isdisjoint(g.clause.words) for g in goods):
+                            and not FURTHER.isdisjoint(g.clause.words) for g in goods):
             accepted = []  # "that sounds ok. I also need two packages of water": a further demand, a counter (R21)
         if accepted and not any(c.kind == "trade" for _, c in deals):
             out.append(accepted[0])  # one acceptance a message, none beside a trade (R22)
@@ -1127,7 +971,7 @@ class HeuristicExtractor:
                 or (v > 0 and words[v - 1] in _HANDING_VERBS and v > 1
                     and (words[v - 2] not in ("i", "we", "to", "can", "please")
                          or (words[v - 2] == "can" and v > 2 and words[v - 3] == "you")  # "you can have it"
-                         or (words[v - 2] == "to" and words[v - 1] in _GIVE_VERBS and v > 2
+                         or (words[v - 2] == "to" and words[v - 1] in GIVE_VERBS and v > 2
                              and words[v - 3] in ("willing", "happy", "glad", "ready")))  # "willing to sacrifice it"
                     and words[i + 1:i + 4] != ["or", "leave", "it"])  # "take it or leave it"
             ):
@@ -1136,10 +980,10 @@ class HeuristicExtractor:
                 item = self._antecedent(clause.first + i, [h for h in every if h.item not in own], "", pronoun=True)
                 if item is not None:
                     out.append(_Hit(i, item[0], item[1], True))
-        for i in [i for i, w in enumerate(words) if w in _STOCK_NOUNS] if not _OWNED.isdisjoint(words) else ():
+        for i in [i for i, w in enumerate(words) if w in _STOCK_NOUNS] if not OWNED.isdisjoint(words) else ():
             # "I can part with a lot of my supply": the speaker's stock of the good named last (R11)
-            if i and words[i - 1] in _OWNED and tags[i - 1] is None and words[i + 1:i + 2] != ["of"] and any(
-                    w in _GIVE_VERBS or (w == "part" and words[k + 1:k + 2] == ["with"])
+            if i and words[i - 1] in OWNED and tags[i - 1] is None and words[i + 1:i + 2] != ["of"] and any(
+                    w in GIVE_VERBS or (w == "part" and words[k + 1:k + 2] == ["with"])
                     for k, w in enumerate(words[:i])):
                 item = self._antecedent(clause.first + i, [h for h in every if clause.first <= h.at], "",
                                         pronoun=True)  # named in the same clause: "there is water, ..."
@@ -1148,7 +992,7 @@ class HeuristicExtractor:
         for i in [i for i, w in enumerate(words) if w in ("much", "many")] if "as" in words else ():
             # "I need as much as I can get": a noun left out (R12), the good named last before it
             if 1 < i < n - 1 and words[i - 1] == "as" and words[i + 1] == "as" and (
-                    words[i - 2] in _RECEIVE_VERBS or words[i - 2] in _GIVE_VERBS) and not any(
+                    words[i - 2] in RECEIVE_VERBS or words[i - 2] in GIVE_VERBS) and not any(
                     t is not None for t in tags[i + 1:i + 4]):
                 item = self._antecedent(clause.first + i, every, "", pronoun=True)
                 if item is not None:
@@ -1262,7 +1106,7 @@ class HeuristicExtractor:
             r.reason = True  # "since you are getting 2 water ...": a reason, not an offer
         if w not in ("but", "because", "however", "although", "though", "since", "whereas", "while"):
             return None
-        if w in ("while", "although", "though", "whereas") and all(x in _INTERJECTIONS for x in r.words[:i]) \
+        if w in ("while", "although", "though", "whereas") and all(x in INTERJECTIONS for x in r.words[:i]) \
                 and "," in r.words[i:]:
             r.concession = True
         r.turn(None)
@@ -1352,7 +1196,7 @@ class HeuristicExtractor:
         words, nxt = r.words, r.next(i)
         if not (words[i] == "to" and nxt in ("me", "us", "you") and r.frame
                 and (words[i + 2] if i + 2 < len(words) else "") in ("", ",", "and", "then", "now")
-                and not any(x in _HEDGES or x in _NEGATIONS for x in words[:i])):
+                and not any(x in HEDGES or x in NEGATIONS for x in words[:i])):
             return None
         new = "receive" if nxt in ("me", "us") else "give"
         for k in r.frame:
@@ -1375,10 +1219,10 @@ class HeuristicExtractor:
             r.turn("void")  # "and for water, do you want one or 2?": a topic, not a price
             return i + 1
         scope = words[max(0, min(r.frame, default=i) - 4):i]  # "No problem I have plenty of firewood for you"
-        if w == "for" and nxt in ("me", "us", "you") and i > 0 and words[i - 1] in _SUITS:
+        if w == "for" and nxt in ("me", "us", "you") and i > 0 and words[i - 1] in SUITS:
             return i + 2  # "..., if that works for you": whom the terms suit, not whose goods
         if w == "for" and nxt in ("me", "us", "you") and r.frame and words[i + 2:i + 3] != ["to"] and not any(
-                x in _HEDGES or x in _NEGATIONS for x in scope):
+                x in HEDGES or x in NEGATIONS for x in scope):
             new = "receive" if nxt in ("me", "us") else "give"
             for k in r.frame:
                 if r.sides[k] in ("pending", "give", "receive", "priced", "have"):
@@ -1449,10 +1293,10 @@ class HeuristicExtractor:
         """"I'd be fine with 2 water", "I'm okay with all the food": the speaker's consent to goods for
         the speaker is an ask (the guide's D5: a counter-offer), not consent and not an offer."""
         words = r.words
-        if not (i > 0 and words[i - 1] in _CONTENT and r.next(i) not in ("you", "that", "this", "it")
+        if not (i > 0 and words[i - 1] in CONTENT and r.next(i) not in ("you", "that", "this", "it")
                 and self._item_within(words, i + 1, r.by_index) and self._subject(words, i - 1) == "speaker"):
             return None
-        r.turn("void" if self._cancelled(words, i - 1) else "receive")
+        r.turn("void" if cancelled(words, i - 1) else "receive")
         return i + 1
 
     def _cue_topic(self, r: _Walk, i: int) -> int | None:
@@ -1479,7 +1323,7 @@ class HeuristicExtractor:
                 and (r.next(i) == "for" or (r.words[i] == "ask" and r.words[i + 1:i + 3] == ["is", "for"]))):
             return None
         who = self._subject(r.words, i)
-        r.turn("receive" if who in ("speaker", None) and not self._cancelled(r.words, i) else "void")
+        r.turn("receive" if who in ("speaker", None) and not cancelled(r.words, i) else "void")
         return i + (2 if r.next(i) == "for" else 3)
 
     def _cue_spare(self, r: _Walk, i: int) -> int | None:
@@ -1488,7 +1332,7 @@ class HeuristicExtractor:
         if not (words[i] == "spare" and (i > 0 and words[i - 1] == "to" or nxt in ("", ",", "and", "if") or i > 0
                                          and r.by_index.get(i - 1) is not None)):
             return None
-        if i > 1 and words[i - 1] == "to" and words[i - 2] in _WILLING and r.by_index.get(i - 2) is None:
+        if i > 1 and words[i - 1] == "to" and words[i - 2] in WILLING and r.by_index.get(i - 2) is None:
             return None  # "I'm happy to spare 2 firewood": the give verb after a frame (R7), read as a verb
         for k, s in r.sides.items():
             if s in ("have", "pending") or k in r.frame:
@@ -1507,7 +1351,7 @@ class HeuristicExtractor:
 
     def _cue_you_having(self, r: _Walk, i: int) -> int | None:
         """"I'm fine with you having all the food": a give."""
-        if not (r.words[i] == "having" and i > 0 and r.words[i - 1] == "you" and not self._cancelled(r.words, i - 1)):
+        if not (r.words[i] == "having" and i > 0 and r.words[i - 1] == "you" and not cancelled(r.words, i - 1)):
             return None
         r.turn("give")
         r.explicit = True
@@ -1517,7 +1361,7 @@ class HeuristicExtractor:
         """"I'll help you with 2 wood": help in goods is a give (R32)."""
         words = r.words
         if not (words[i] in ("help", "helping") and "with" in words[i + 1:i + 4]
-                and self._subject(words, i) == "speaker" and not self._cancelled(words, i)):
+                and self._subject(words, i) == "speaker" and not cancelled(words, i)):
             return None
         r.turn("give")
         r.explicit = True
@@ -1532,57 +1376,90 @@ class HeuristicExtractor:
             k = i + 2 if r.next(i) == "you" else i + 1
             if k >= len(words) or words[k] != "for":
                 return None
-        elif self._subject(words, i) not in ("you", "third") or (i > 0 and words[i - 1] in _NOUN_AFTER):
+        elif self._subject(words, i) not in ("you", "third") or (i > 0 and words[i - 1] in NOUN_OPENERS):
             return None
         r.concession = True
         r.turn("void")
         return i + 1
 
     def _cue_past(self, r: _Walk, i: int) -> int | None:
-        """A past tense or a debt is a claim: the goods after it are on nobody's side."""
-        w, words = r.words[i], r.words
-        if w in ("agree", "agreed") and r.next(i) == "to" and self._subject(words, i) in ("you", "third"):
-            r.turn("void")  # "you did not agree to the 3 waters in exchange of 3 foods": a report
-            return i + 1
-        if w in ("took", "got", "had") and i > 1 and words[i - 2:i] in (["if", "i"], ["if", "we"]):
-            r.turn("receive")  # "would you be okay if I took 2 of the food?": a hypothetical ask, not the past
-            return i + 1
-        if not (w in _PAST_VERBS or (w == "got" and i > 0 and words[i - 1] not in ("have", "i", "we", "you"))):
-            return None
-        r.turn("void")
-        return i + 1
+        """A past tense or a debt is a claim: the goods after it are on nobody's side.  The first of
+        :attr:`_PAST_READINGS` that reads the word opens its side."""
+        words = r.words
+        for reads, side in self._PAST_READINGS:
+            if reads(self, words, i):
+                r.turn(side)
+                return i + 1
+        return None
+
+    def _agreement_reported(self, words: list[str], i: int) -> bool:
+        """"you did not agree to the 3 waters in exchange of 3 foods": another's agreement, a report."""
+        return words[i] in AGREEMENT and words[i + 1:i + 2] == ["to"] and self._subject(words, i) in ("you", "third")
+
+    def _past_supposed(self, words: list[str], i: int) -> bool:
+        """"would you be okay if I took 2 of the food?": a past tense after "if I" asks, it claims nothing."""
+        return words[i] in HYPOTHETICAL_PAST and i > 1 and words[i - 2:i] in (["if", "i"], ["if", "we"])
+
+    def _past_claimed(self, words: list[str], i: int) -> bool:
+        """A past tense ("gave", "traded") or a debt ("owe"); "got" too, unless it says what one has ("I
+        got", "have got")."""
+        w = words[i]
+        return w in PAST_VERBS or (w == "got" and i > 0 and words[i - 1] not in ("have", "i", "we", "you"))
+
+    _PAST_READINGS: tuple[tuple[Callable[[HeuristicExtractor, list[str], int], bool], str], ...] = (
+        (_agreement_reported, "void"), (_past_supposed, "receive"), (_past_claimed, "void"),
+    )
+    """Rule 6's readings of a past tense, in order, each with the side it opens."""
 
     def _cue_verb(self, r: _Walk, i: int) -> int | None:
-        """A give, offer or receive verb opens its side (a noun "final offer" and a verb with no
-        goods of its own, "I accept, 3 wheat for 1 ore", open none)."""
-        words, w, nxt, n = r.words, r.words[i], r.next(i), len(r.words)
-        if w == "part" and nxt == "with":
-            w = "spare"  # "I'm willing to part with 2 of my firewood": a give verb
-        elif not (w in _GIVE_VERBS or w in _OFFER_VERBS or w in _RECEIVE_VERBS):
+        """A give, offer or receive verb (:func:`._frames.verb_role`) opens its side: a noun ("final
+        offer") and a verb with no goods of its own ("I accept, 3 wheat for 1 ore") open none, and
+        taking the proposal by its name is consent, no goods (:meth:`_proposal_taken`); else the give
+        side (:meth:`_give_verb`) or the receive side (:meth:`_receive_verb`)."""
+        role = verb_role(r.words, i)
+        if role is None:
             return None
-        if (i > 0 and words[i - 1] in _NOUN_AFTER) or nxt in (",", ""):
+        if (i > 0 and r.words[i - 1] in NOUN_OPENERS) or r.next(i) in (",", ""):
             return i + 1
-        if w in ("accept", "take") and nxt in ("your", "the", "that", "this") and i + 2 < n and words[i + 2] in (
-                "offer", "deal", "proposal", "suggestion", "terms"):
-            r.turn("void")  # "I'm willing to accept your offer on food": consent (R20), no goods taken
+        if self._proposal_taken(r.words, i):
+            r.turn("void")
             return i + 3
-        if w in _GIVE_VERBS or w in _OFFER_VERBS:
-            if i > 1 and words[i - 1] == "to" and r.sides.get(i - 2) == "have":
-                r.mark(("have",), "give")  # "I have wood to trade for brick": what the speaker has is offered
-                r.turn("give")
-                r.explicit = True
-                return i + 1
-            side, gives = self._give_frame(words, i, r.tags)
-            r.turn(side)
-            r.explicit = r.explicit or (gives and (w in _GIVE_VERBS or nxt == "you"))  # "I'll trade you rope"
-            if gives and w in ("pay", "paying") and self._money is not None and not any(
-                    k in r.by_index for k in range(i + 1, min(i + 4, n))):
-                r.by_index[i] = _Hit(i, self._money, None)  # "I'll pay you double": money (R12)
-                r.sides[i] = "give"
+        if role == "receive verb":
+            return self._receive_verb(r, i)
+        return self._give_verb(r, i, role)
+
+    @staticmethod
+    def _proposal_taken(words: list[str], i: int) -> bool:
+        """"I'm willing to accept your offer on food": "accept / take" and the proposal named by its noun
+        is consent (R20), no goods taken."""
+        return words[i] in ("accept", "take") and words[i + 1:i + 2] in (["your"], ["the"], ["that"], ["this"]) \
+            and i + 2 < len(words) and words[i + 2] in NAMED_PROPOSALS
+
+    def _give_verb(self, r: _Walk, i: int, role: str) -> int:
+        """A give or offer verb: what the speaker has before "to trade" is offered ("I have wood to trade for
+        brick"); else the side its frame opens (:meth:`_give_frame`), the offer explicit when a give verb
+        (or "trade you") is the speaker's, and "I'll pay you double" pays money (R12)."""
+        words, n = r.words, len(r.words)
+        if i > 1 and words[i - 1] == "to" and r.sides.get(i - 2) == "have":
+            r.mark(("have",), "give")
+            r.turn("give")
+            r.explicit = True
             return i + 1
-        side = self._receive_frame(words, i)
+        side, gives = self._give_frame(words, i, r.tags)
+        r.turn(side)
+        r.explicit = r.explicit or (gives and (role == "give verb" or r.next(i) == "you"))  # "I'll trade you rope"
+        if gives and words[i] in ("pay", "paying") and self._money is not None and not any(
+                k in r.by_index for k in range(i + 1, min(i + 4, n))):
+            r.by_index[i] = _Hit(i, self._money, None)
+            r.sides[i] = "give"
+        return i + 1
+
+    def _receive_verb(self, r: _Walk, i: int) -> int:
+        """A receive verb: the side its frame opens (:meth:`_receive_frame`); a give inside a reason is none
+        ("since you are getting 2 water I should get 2 firewood")."""
+        side = self._receive_frame(r.words, i)
         if side == "give" and r.reason:
-            side = "void"  # "since you are getting 2 water I should get 2 firewood": a reason, no give
+            side = "void"
         r.turn(side)
         if side == "give":
             r.explicit = True
@@ -1606,9 +1483,9 @@ class HeuristicExtractor:
         frozenset({"looking", "look", "searching", "asking", "ask", "hoping", "hope", "hunting", "shopping"}),
         frozenset({"spare"}),
         frozenset({"gave", "sent", "paid", "handed", "brought"}), frozenset({"having"}),
-        frozenset({"help", "helping"}), _REPORTED,
-        _PAST_VERBS | {"got", "agree", "agreed"},
-        _GIVE_VERBS | _OFFER_VERBS | _RECEIVE_VERBS | {"part"},
+        frozenset({"help", "helping"}), REPORTED,
+        PAST_VERBS | AGREEMENT | HYPOTHETICAL_PAST,
+        VERB_CUE_WORDS,
     )
     """The words each cue of :attr:`_CUES` can read (a cue is tried only at these)."""
 
@@ -1631,23 +1508,23 @@ class HeuristicExtractor:
             # "I would keep 1 food and give you two": the verb shares the subject before "and"
             # (also after a comma: "I have plenty of food with me, and would be willing to offer ...")
             for b in range(k - 2 if words[k - 1] == "," else k - 1, max(k - 12, -1), -1):
-                if words[b] in ("i", "we") or words[b] in _OWNED:
+                if words[b] in ("i", "we") or words[b] in OWNED:
                     return "speaker"
-                if words[b] in _YOU or words[b] in _THIRD or words[b] in (",", "if", "but"):
+                if words[b] in YOU or words[b] in THIRD or words[b] in (",", "if", "but"):
                     break
         for k in range(verb - 1, max(verb - 7, -1), -1):
             w = words[k]
-            if w in _SPEAKER:
+            if w in SPEAKER:
                 if w == "me" and k > 0 and words[k - 1] not in ("let",):
                     return None  # "give me ... and ..." : "me" is an object
                 return "speaker"
-            if w in _YOU:
+            if w in YOU:
                 if k > 0 and words[k - 1] in ("let", "for", "to", "give", "with", "than"):
                     return None  # "let you have": "you" is an object; read by the caller
                 return "you"
-            if w in _THIRD or w in _REPORTING:
+            if w in THIRD or w in REPORTING:
                 return "third"
-            if w in _OWNED and k + 1 < verb:
+            if w in OWNED and k + 1 < verb:
                 return "speaker" if w in ("mine", "ours") or words[k + 1] not in ("you",) else None
             if _quantity(w)[0] or w == ",":
                 # Items or a comma between a pronoun and the verb: a new frame begins at the
@@ -1655,42 +1532,13 @@ class HeuristicExtractor:
                 return "speaker" if k + 1 < verb and words[k + 1] in _MODALS else None
         # clause-initial modal with no subject: "Will pay ore." is the speaker's
         j = 0
-        while j < verb and words[j] in _INTERJECTIONS:
+        while j < verb and words[j] in INTERJECTIONS:
             j += 1
         if j < verb and words[j] in ("will", "can", "would", "shall", "am", "are") and all(
                 words[k] in _AUX or words[k] in ("more", "than") for k in range(j, verb)):
             return "speaker"  # "Will pay ore.", "But are more than happy to give up the firewood"
         return None
 
-    @staticmethod
-    def _cancelled(words: list[str], verb: int) -> bool:
-        """A negation or hedge between the verb's subject (or the clause start) and the verb."""
-        for k in range(verb - 1, max(verb - 7, -1), -1):
-            w = words[k]
-            if w == "not" and k + 1 < len(words) and words[k + 1] == "mind":
-                continue  # "I don't mind giving you the food"
-            if w == "may" and k > 0 and words[k - 1] == "you" and words[verb] in ("have", "take", "keep", "get"):
-                continue  # "you may have the firewood": permission, an offer, not a hedge (R7 is the speaker's "may")
-            if w in _NEGATIONS or w in _HEDGES:
-                return True
-            if w in ("if", "whether", "about") and k > 0 and words[k - 1] in _DELIBERATE:
-                return True  # "let me see if I can give you the firewood": the speaker deliberates (R7)
-            if w in ("was", "were") and words[k + 1:k + 3] == ["going", "to"]:
-                return True  # "you were going to get the water": a past plan (R8); "I was hoping for" asks
-            if w in _PRONOUNS:
-                # "maybe I'll give": a hedge just before the subject counts too, and so does a negated
-                # opinion ("I don't think I can give you the water", R5)
-                return any(words[j] in _HEDGES for j in range(max(k - 2, 0), k)) or any(
-                    words[j] in _OPINIONS and j > 0 and words[j - 1] in ("not", "never")
-                    for j in range(max(k - 3, 0), k)) or any(
-                    words[j] == "sure" and words[j - 1] == "not" for j in range(max(k - 6, 1), k)) or (
-                    k > 1 and words[k - 1] in ("if", "whether") and words[k - 2] in _DELIBERATE) or (
-                    k > 0 and words[k - 1] in _WISHES) or (k > 1 and words[k - 2:k] in (["no", "way"], ["no", "chance"]))
-                # "I hope you will have X" (a wish), "there's no way I can give you X" (a refusal)
-                # "I'm not sure I can let you have the food": "not sure" is a hedge (R7)
-            if w == ",":
-                return False
-        return False
 
     def _give_frame(self, words: list[str], i: int, tags: list[tuple[str, str] | None] | None = None
                     ) -> tuple[str, bool]:
@@ -1704,7 +1552,7 @@ class HeuristicExtractor:
         if who == "you" or (who is None and obj in ("me", "us")):
             if obj in ("him", "her", "them"):
                 return "void", False
-            return ("void" if self._cancelled(words, i) and who is None else "receive"), False
+            return ("void" if cancelled(words, i) and who is None else "receive"), False
         if who == "third":
             return "void", False
         if who == "speaker":
@@ -1712,13 +1560,13 @@ class HeuristicExtractor:
                 return "receive", False
             if self._planned(words, i) or _purpose(words, i):
                 return "void", False
-            return ("void" if self._cancelled(words, i) else "give"), True
+            return ("void" if cancelled(words, i) else "give"), True
         # No subject: a leading gerund or "please send" is the speaker's own offer; a bare
         # imperative ("give bob 3 wood") is not.
-        if words[i] in _GERUNDS_IMPLICIT_SPEAKER or words[i] in _OFFER_VERBS:
-            return ("void" if self._cancelled(words, i) else "give"), True
-        if words[i] in _ORDER_VERBS and all(w in _INTERJECTIONS or w == "please" for w in words[:i]) and not (
-                obj in _THIRD or obj in ("him", "her", "them") or (tags is not None and i + 1 < len(tags)
+        if words[i] in SPEAKER_GERUNDS or words[i] in OFFER_VERBS:
+            return ("void" if cancelled(words, i) else "give"), True
+        if words[i] in ORDER_VERBS and all(w in INTERJECTIONS or w == "please" for w in words[:i]) and not (
+                obj in THIRD or obj in ("him", "her", "them") or (tags is not None and i + 1 < len(tags)
                                                                     and (named_tag := tags[i + 1]) is not None
                                                                     and named_tag[0] == "agent")):
             return "receive", False  # "Drop 30 coolant at Vesta Yard and I'll pay 400": the addressee hands over
@@ -1729,10 +1577,9 @@ class HeuristicExtractor:
         """"I want to give", "I was going to send": a plan or wish (rule 2), not a promise."""
         for k in range(verb - 1, max(verb - 5, -1), -1):
             w = words[k]
-            if w in _PRONOUNS or w == ",":
+            if w in PRONOUNS or w == ",":
                 return False
-            if w in ("want", "wanted", "planning", "plan", "hoping", "intend", "wish", "wished", "wishing",
-                     "trying", "try", "tried") or (
+            if w in PLANNED_GIVE or (
                     w == "going" and k > 0 and words[k - 1] in ("was", "were")):
                 return True
             if w in ("like", "love", "enjoy") and k > 0 and words[k - 1] in ("i", "we"):
@@ -1750,7 +1597,7 @@ class HeuristicExtractor:
         if w in ("have", "got"):
             if i > 1 and words[i - 1] == "you" and words[i - 2] == "let" or (
                     i > 2 and words[i - 3:i] == ["for", "you", "to"]):
-                return "void" if words[i - 2] == "let" and self._cancelled(words, i - 2) else "give"
+                return "void" if words[i - 2] == "let" and cancelled(words, i - 2) else "give"
                 # "let you have the firewood", "happy for you to have two waters"; "I'm not sure I can let you" hedges
             if i > 1 and words[i - 1] in ("me", "us") and words[i - 2] == "let" and w == "have":
                 return "receive"  # "if you let me have all the water"
@@ -1758,7 +1605,7 @@ class HeuristicExtractor:
                 if nxt in ("enough", "plenty"):
                     return "void"  # "you will have enough food": sufficiency foretold, nothing handed over
                 return "give" if any(m in words[max(0, i - 4):i] for m in ("can", "will", "may", "could")) \
-                    and not self._cancelled(words, i) else "void"
+                    and not cancelled(words, i) else "void"
             if who == "speaker":
                 modal = any(m in words[max(0, i - 4):i] for m in ("can", "could", "would", "will", "to", "may"))
                 if modal and w == "have":
@@ -1767,13 +1614,13 @@ class HeuristicExtractor:
             return "void"
         if w in ("keep", "keeping"):
             if who == "you":
-                return "void" if nxt in ("your", "yours") or self._cancelled(words, i) else "give"
+                return "void" if nxt in ("your", "yours") or cancelled(words, i) else "give"
             return "receive" if who == "speaker" else "void"
-        if who == "speaker" or (who is None and words[i] in _GERUNDS_IMPLICIT_SPEAKER):
+        if who == "speaker" or (who is None and words[i] in SPEAKER_GERUNDS):
             if w in ("take", "taking") and nxt in ("it", "that", "this"):
                 return "void"
             if w in ("like", "love", "prefer") and nxt == "to" and i + 2 < len(words) and (
-                    words[i + 2] in _GIVE_VERBS or words[i + 2] in _OFFER_VERBS):
+                    words[i + 2] in GIVE_VERBS or words[i + 2] in OFFER_VERBS):
                 return "void"  # "I'd like to offer you ...": the give verb opens the side
             if w in ("want", "need", "use") and who == "speaker" and any(
                     x in words[max(0, i - 3):i] for x in ("you", "if")) and "if" in words[:i] \
@@ -1784,7 +1631,7 @@ class HeuristicExtractor:
             return "receive"  # the speaker's ask; a hedge on an ask does not make it an offer
         if who is None and w == "take" and i > 0 and words[i - 1] == "to":
             return "give" if "you" in words[max(0, i - 3):i - 1] else "void"  # "looking to take": no order
-        if who is None and w == "take" and not self._cancelled(words, i):
+        if who is None and w == "take" and not cancelled(words, i):
             return "give"  # "take 3 wood": the addressee takes, the speaker gives
         if who is None and w in ("need", "want", "needing", "wanting", "require") and (
             i == 0 or words[i - 1] in (",", ":", "still", "really", "also", "urgently", "badly", "will", "would")
@@ -1797,9 +1644,9 @@ class HeuristicExtractor:
                 return "void"  # "you get to keep your food": a permission about the verb after, read there
             if w in ("get", "getting") and _elsewhere(words, i):
                 return "void"  # "you can get firewood in the forest": goods from a source, not from the speaker
-            return "void" if self._cancelled(words, i) else "give"  # "you get 3 wood": the speaker gives
+            return "void" if cancelled(words, i) else "give"  # "you get 3 wood": the speaker gives
         if who == "you" and w in ("want", "need", "like") and "if" in words[max(0, i - 4):i]:
-            if any(words[k] == "you" and words[k + 1] in _ADVICE for k in range(i + 1, len(words) - 1)):
+            if any(words[k] == "you" and words[k + 1] in ADVICE for k in range(i + 1, len(words) - 1)):
                 return "void"  # "if you need firewood you should ask someone else": advice, not the speaker's goods
             return "give"  # "if you want the lamp": the speaker's goods
         return "void"
@@ -1862,835 +1709,32 @@ class HeuristicExtractor:
                 out.append((c.first, Commitment("give", _items(give), (), None, g.conditional, c.start, c.end)))
         return out
 
-    # -- who acts (rule 11) ------------------------------------------------------------------------
-
-    def _actor(self, words: list[str], tags: list[tuple[str, str] | None], verb: int) -> tuple[str | None, str]:
-        """Who does the verb (``speaker``, ``you``, ``third``, ``request`` or None) and whether
-        the act is cancelled (negated, hedged, a plan).  Negation is returned apart:
-        ``(who, cancelled)`` where cancelled is ``"not"``, ``"hedge"`` or ``""``.
-
-        The subject is looked for before the verb (:func:`_subject_before`); a clause that
-        states none gets one from its shape (:meth:`_unstated_subject`)."""
-        who, k, negated, hedged, planned = _subject_before(words, tags, verb)
-        if who is None:
-            who, hedged = self._unstated_subject(words, tags, verb, k, hedged)
-        if who == "speaker" and k > 0 and any(words[x] in _HEDGES for x in range(max(0, k - 2), k)):
-            hedged = True  # "maybe I'll ..."
-        cancelled = "not" if negated else ("hedge" if hedged or planned else "")
-        return who, cancelled
-
-    def _unstated_subject(self, words: list[str], tags: list[tuple[str, str] | None], verb: int, k: int,
-                          hedged: bool) -> tuple[str | None, bool]:
-        """The actor of a clause that names none before its verb, read from the clause's shape
-        (``k``: where the look back stopped): a telegraphic report ("heading to Ashfen") is the
-        speaker's, a bare verb opening the clause is a request, and a frame joined by "and" or a
-        comma without its own subject takes the one before it ("I'll go to X and wait")."""
-        who: str | None = None
-        stop = max(verb - 10, -1)
-        # what stands before the verb: nothing but interjections and helpers?
-        j = 0
-        while j < verb and words[j] in _INTERJECTIONS:
-            j += 1
-        lead = words[j:verb]
-        if k <= stop or k < 0 or k < j:
-            if words[verb].endswith("ing") or (lead and lead[0] in ("will", "shall", "gonna", "going")):
-                who = "speaker"  # telegraphic: "heading to Ashfen", "will hold the bridge"
-            elif not lead:
-                who = "request"  # a bare verb opening the clause: an order
-        elif words[k] in (",", "and", "then", "but", "so"):
-            # a new frame without its own subject: the one before it acts ("I'll go to X and wait")
-            before, before_cancelled = self._actor(words, tags, k) if k > 0 else (None, "")
-            if before == "speaker":
-                who = "speaker"
-                hedged = hedged or before_cancelled == "hedge"  # "my plan is to build ... and go for X"
-            elif words[verb].endswith("ing") and words[k] == ",":
-                who = "speaker"  # "got one, coming to tower"
-        return who, hedged
-
-    # -- actions (rules 12-15) ---------------------------------------------------------------------
-
-    def _actions(self, clause: _Clause) -> list[Commitment]:
-        words, tags = clause.words, clause.tags
-        out: list[Commitment] = []
-        if any(t is not None and t[0] == "place" for t in tags):
-            out += self._places(words, tags)
-        if not _AGGRESSION.isdisjoint(words) or not _PEACE_WORDS.isdisjoint(words) or not {
-                "non", "safe", "harm", "alone", "again", "untouched", "fire", "cold", "against", "after",
-                "aimed", "directed", "targeted", "pointed", "fear"}.isdisjoint(words):
-            out += self._no_attack(words, tags)
-        if not _SUPPORT_VERBS.isdisjoint(words) or not {"got", "count", "have", "with", "for"}.isdisjoint(words):
-            out += self._support(words, tags)
-        return out
-
-    def _places(self, words: list[str], tags: list[tuple[str, str] | None]) -> list[Commitment]:
-        """Rules 12-13: ``meet`` and ``stay_out`` for each place the clause names."""
-        out: list[Commitment] = []
-        previous: tuple[int, str | None] | None = None  # (index, kind decided) of the last place
-        for j, t in enumerate(tags):
-            if t is None or t[0] != "place":
-                continue
-            if _origin(words, tags, j):
-                continue  # "moving Smyrna to Constantinople": where the unit comes from (R27)
-            if j + 1 < len(words) and words[j + 1] in ("supports", "moves", "convoys"):
-                kind = None  # "Moving Vienna to Galicia and Budapest supports": the unit at Budapest acts
-            elif previous is not None and all(w in ("or", "and", ",", "the", "nor") for w in words[previous[0] + 1:j]):
-                kind = previous[1]  # "the Corran Sea or Ulm Strait": the same verb
-            elif previous is not None and j >= 2 and _origin(words, tags, j - 2) and all(
-                    w in (",", "and", "then", "a", "f") or w in _UNITS for w in words[previous[0] + 1:j - 2]):
-                kind = previous[1]  # "Smyrna to Constantinople, Ankara to Black Sea": the same verb
-            else:
-                kind = self._place_kind(words, tags, j)
-            previous = (j, kind)
-            if kind is not None:
-                out.append(Commitment(kind, region=t[1]))
-        return out
-
-    def _place_kind(self, words: list[str], tags: list[tuple[str, str] | None], j: int) -> str | None:
-        """Rules 12-13: ``meet``, ``stay_out`` or nothing for the place at ``j``.
-
-        The first of :attr:`_PLACE_RULES` that decides wins (one method per rule: a threat
-        on someone's place, a place declared empty or handed over, "stay out of" and its
-        kin, leaving); else the verb before the place decides (:meth:`_place_met`).
-        """
-        spot = _Spot.at(words, tags, j)
-        for rule in self._PLACE_RULES:
-            kind = rule(self, spot)
-            if kind != _UNDECIDED:
-                return kind
-        return self._place_met(spot)
-
-    def _place_threatened(self, s: _Spot) -> str | None:
-        """"your Varn", "Kessa from you": a threat on someone's place, no commitment (R28)."""
-        if s.prev in ("your", "his", "her", "their") or (s.nxt == "from" and s.nxt2 in ("you", "him", "her", "them")):
-            return None
-        return _UNDECIDED
-
-    def _place_declared_empty(self, s: _Spot) -> str | None:
-        """"<place> is yours", "<place> stays a DMZ", "<place> stays empty" (R30)."""
-        words, j, n = s.words, s.j, len(s.words)
-        if s.nxt in ("is", "are") and (s.nxt2 == "yours" or (
-                s.nxt2 in ("all", "entirely", "completely") and j + 3 < n and words[j + 3] == "yours")):
-            return "stay_out"
-        if s.nxt in ("stays", "remains", "stay", "remain") and (
-                s.nxt2 in _EMPTY_WORDS or (s.nxt2 in ("a", "an") and j + 3 < n and words[j + 3] in _EMPTY_WORDS)):
-            return "stay_out"
-        return _UNDECIDED
-
-    def _place_handed_over(self, s: _Spot) -> str | None:
-        """"you can have <place>", "I'll give you / leave you <place>": handing a place over (R30)."""
-        words, k = s.words, s.k
-        if k >= 1 and words[k] == "get" and words[k - 1] == "you" and (k < 2 or words[k - 2] in (
-                ",", ":", "and", "then", "so")):
-            return "stay_out" if self._actor(words, s.tags, k)[1] == "" else None  # "you get Serbia, I get ..."
-        if k >= 1 and words[k] == "have" and (words[k - 1] == "you" or (
-                k >= 2 and words[k - 2] == "you" and words[k - 1] in ("can", "may", "will", "could", "would"))) or (
-                k >= 1 and words[k] == "you" and words[k - 1] in ("give", "leave")):
-            return "stay_out" if self._actor(words, s.tags, k)[1] == "" else None
-        return _UNDECIDED
-
-    def _place_kept_empty(self, s: _Spot) -> str | None:
-        """"let's keep <place> empty" (R30)."""
-        words, j = s.words, s.j
-        as_empty = s.nxt == "as" and any(w in _EMPTY_WORDS for w in words[j + 2:j + 4])  # "keep X as a DMZ"
-        if s.prev == "keep" and (s.nxt in _EMPTY_WORDS or as_empty):
-            who, cancelled = self._actor(s.words, s.tags, s.k)
-            return "stay_out" if who == "speaker" and not cancelled else None
-        return _UNDECIDED
-
-    def _place_out_of(self, s: _Spot) -> str | None:
-        """"stay out of", "keep away from", "withdraw from", "keep off", "route around",
-        "not going anywhere near" a place (R30); "moving from Oskel" says where one comes from."""
-        words, k, prev = s.words, s.k, s.prev
-        if prev not in ("of", "from", "off", "around", "near", "clear"):
-            return _UNDECIDED
-        v = k - 1
-        if prev == "of" and v >= 0 and words[v] in ("out", "clear"):
-            v -= 1
-        elif prev == "from" and v >= 0 and words[v] in ("away", "back", "out"):
-            v -= 1
-        elif prev == "near" and v >= 0 and words[v] == "anywhere":
-            v -= 1
-        while v >= 0 and (words[v] in _OWNED or words[v] in ("fleet", "fleets", "army", "armies", "units",
-                                                              "troops", "ships", "routes", "forces", "it",
-                                                              "them", "everything")):
-            v -= 1
-        if not (v >= 0 and (words[v] in _OUT_VERBS or words[v] in _MEET_VERBS)):
-            return None
-        who, cancelled = self._actor(words, s.tags, v)
-        if prev == "near":  # "I'm not going anywhere near X"
-            return "stay_out" if who == "speaker" and cancelled == "not" else None
-        if prev == "from" and words[v] not in ("withdraw", "withdrawing", "retreat", "retreating") and \
-                words[k - 1] not in ("away", "out", "back"):
-            return None  # "moving from Oskel to Dorn": where the speaker comes from
-        return "stay_out" if who == "speaker" and not cancelled else None
-
-    def _place_left(self, s: _Spot) -> str | None:
-        """"I'll leave / avoid / cede <place>", "DMZ <place>" (R30)."""
-        if s.prev in _LEAVING or s.prev == "dmz":
-            who, cancelled = self._actor(s.words, s.tags, s.k)
-            return "stay_out" if who == "speaker" and not cancelled else None
-        return _UNDECIDED
-
-    def _place_held(self, s: _Spot) -> str | None:
-        """"my army in Warsaw is staying put", "our fleet in X will hold": the speaker's unit stays (R23b, R27)."""
-        words, k, j = s.words, s.k, s.j
-        if not (s.prev in ("in", "at") and k >= 2 and words[k - 1] in _UNITS and words[k - 2] in _OWNED):
-            return _UNDECIDED
-        after = [w for w in words[j + 1:j + 4] if w not in ("is", "are", "will", "be", "just")]
-        if not after or after[0] not in ("staying", "stays", "stay", "holding", "holds", "hold", "remains",
-                                         "remaining", "remain"):
-            return _UNDECIDED
-        negated = any(w in _NEGATIONS or w in _HEDGES for w in words[j + 1:j + 4])
-        return None if negated else "meet"
-
-    def _place_gone_for(self, s: _Spot) -> str | None:
-        """"I'll go for Trieste": the speaker will try to take the place (R27)."""
-        words, k = s.words, s.k
-        if not (s.prev == "for" and k >= 1 and words[k - 1] in ("go", "going")):
-            return _UNDECIDED
-        who, cancelled = self._actor(words, s.tags, k - 1)
-        if who != "speaker":
-            return None
-        return "meet" if not cancelled else ("stay_out" if cancelled == "not" else None)
-
-    _PLACE_RULES: tuple[Callable[[HeuristicExtractor, _Spot], str | None], ...] = (
-        _place_threatened, _place_declared_empty, _place_handed_over, _place_kept_empty, _place_out_of,
-        _place_left, _place_held, _place_gone_for,
-    )
-    """The place rules tried before the verb decides, in order."""
-
-    def _place_met(self, s: _Spot) -> str | None:
-        """Rule 12: the speaker's verb before the place -- with a preposition ("I'll be at X") or
-        the place as its object ("I'll hold X"), or "->" -- makes a ``meet``; negated entering
-        makes a ``stay_out`` (rule 13)."""
-        words, tags, k, prev = s.words, s.tags, s.k, s.prev
-        if prev == "->":
-            who, cancelled = self._actor(words, tags, k)
-            return "meet" if who in ("speaker", None, "request") and not cancelled else None
-        preposition = prev in _AT_PREPOSITIONS
-        v = _meet_verb_at(words, tags, s.j, k - 1 if preposition else k)
-        if v is None:
-            return None
-        verb = words[v]
-        direct = not preposition and v == k
-        if not preposition and not direct:
-            return None
-        if direct and verb not in _DIRECT_MEET and verb not in _ENTERING:
-            return None
-        if preposition and verb not in _MEET_VERBS and verb not in _ENTERING:
-            return None
-        if verb == "see" and not (v + 1 < len(words) and words[v + 1] == "you"):
-            return None
-        if verb in ("take", "taking") and not direct:
-            return None
-        if v >= 1 and words[v - 1] in ("your", "his", "her", "their"):
-            return None  # "I'll support your move to Munich": someone else's move (R32)
-        if v >= 2 and words[v - 1] == "to" and words[v - 2] not in _TO_FRAMES:
-            return None  # "... but only to defend Venice": a purpose, not a promise
-        if verb == "bounce" and preposition and _NOT_AIMED.isdisjoint(words[v + 1:s.j]):
-            who, cancelled = self._actor(words, tags, v)
-            return "meet" if who == "speaker" and not cancelled else None  # "let's bounce in X": a move
-        who, cancelled = self._actor(words, tags, v)
-        if verb in ("meet", "meeting", "see", "find", "rendezvous", "regroup"):
-            # "meet me at X" says where the speaker will be (R27); "let's meet", "see you at"
-            return "meet" if who in ("speaker", "request", None) and not cancelled else None
-        if who != "speaker":
-            return None
-        if cancelled == "not":
-            if any(words[x] in ("do", "does", "did") for x in range(max(0, v - 3), v)):
-                return None  # "our patrols don't go into the Drift": a habit described, not a promise
-            return "stay_out" if verb in _ENTERING else None
-        if cancelled:
-            return None
-        if verb in _ENTERING and verb not in _MEET_VERBS and verb not in _DIRECT_MEET:
-            return None  # "I'll attack Varn": a threat
-        if verb in ("be", "stay", "staying", "wait", "waiting", "keep", "set", "sit", "sitting", "hang") and \
-                preposition and prev in ("to", "toward", "towards", "for", "up", "over"):
-            return None
-        if verb in ("keep", "keeping", "order", "ordering", "bring", "bringing", "send", "sending", "lead",
-                    "leading") and _UNITS.isdisjoint(words[v:s.j]):
-            return None  # "I'll keep my fleet in X", "sending my army to X"; "send 4 herbs to X" is a delivery
-        return "meet"
-
-    def _no_attack(self, words: list[str], tags: list[tuple[str, str] | None]) -> list[Commitment]:
-        """Rule 14: the first cue, in word order, by which the speaker promises not to attack.
-
-        Each word is read only by the cues it can open (:data:`_NO_ATTACK_CUES`), in the order
-        listed there; a cue that says the word promises nothing (an attack on a place, a peace
-        that is over) ends that word's reading."""
-        for i, w in enumerate(words):
-            for cue in _NO_ATTACK_CUES.get(w, ()):
-                found = cue(self, words, tags, i)
-                if isinstance(found, tuple):
-                    break
-                if found is not None:
-                    return found
-        return []
-
-    def _aggression_disclaimed(self, words: list[str], tags: list[tuple[str, str] | None], i: int) -> _Cue:
-        """"I'm moving to Armenia, not to attack you": a disclaimer of intent (R23)."""
-        if words[i - 1:i] == ["to"] and i > 1 and words[i - 2] == "not" and _speaker_before(words, i - 2):
-            return [Commitment("no_attack", target=self._target(self._object(words, tags, i)))]
-        return None
-
-    def _aggression_refused(self, words: list[str], tags: list[tuple[str, str] | None], i: int) -> _Cue:
-        """An aggression verb ("attack", "go after you") the speaker negates: "I won't attack you",
-        "no fighting between us".  Aggression on a place is ``stay_out`` instead (R25)."""
-        n = len(words)
-        w = words[i]
-        nxt = words[i + 1] if i + 1 < n else ""
-        prev = words[i - 1] if i > 0 else ""
-        if w == "after" and not (prev in ("go", "going", "come", "coming") and (
-                nxt in ("you", "him", "her", "them") or (i + 1 < n and (named_tag := tags[i + 1]) is not None
-                                                         and named_tag[0] == "agent"))):
-            return None
-        obj = self._object(words, tags, i)
-        if obj is not None and obj[0] == "place":
-            return ()
-        if prev == "no" and nxt not in ("me", "us", "please") and "please" not in words:
-            # "no attack", "no fighting between us"; not "no attack me" / "no attacks please"
-            if i < 2 or words[i - 2] not in ("you", "they", "he", "she"):
-                return [Commitment("no_attack", target=self._target(obj))]
-        negated = False
-        for k in range(i - 1, max(i - 9, -1), -1):
-            v = words[k]
-            if v in _NOT_RESTRAINT or v in ("about", "know", "knows", "into", "like", "enjoy", "good", "at"):
-                break  # "I don't know the first thing about hunting": no act of the speaker
-            if v in ("not", "never", "no"):
-                negated = True
-                continue
-            if v in ("me", "us") and not (k > 0 and words[k - 1] == "let"):
-                break  # "Brask told me not to attack you": "me" is an object
-            if v in _SPEAKER or v in _OWNED or (v == "us" and k > 0 and words[k - 1] == "let"):
-                vouched = words[max(0, k - 4):k]
-                if not {"promise", "guarantee", "swear", "say", "said"}.isdisjoint(vouched) and not \
-                        _NEGATIONS.isdisjoint(vouched):
-                    break  # "I can't promise I won't attack you": no promise
-                if negated and not any(h in words[k:i] for h in _HEDGES):
-                    return [Commitment("no_attack", target=self._target(obj))]
-                break
-            if v in _YOU or v in _THIRD or v == "," or ((named_tag := tags[k]) is not None and named_tag[0] == "agent"):
-                break
-        return None
-
-    def _against_refused(self, words: list[str], tags: list[tuple[str, str] | None], i: int) -> _Cue:
-        """"I won't move against you": the speaker negates a move against someone."""
-        n = len(words)
-        nxt = words[i + 1] if i + 1 < n else ""
-        if i > 0 and words[i - 1] in ("move", "moving", "go", "going", "turn", "act", "march", "plot") and \
-                (nxt in ("you", "him", "her", "them") or (i + 1 < n and (named_tag := tags[i + 1]) is not None
-                                                            and named_tag[0] == "agent")):
-            who, cancelled = self._actor(words, tags, i - 1)
-            if who == "speaker" and cancelled == "not":
-                target = named_tag[1] if (named_tag := tags[i + 1]) is not None else None
-                return [Commitment("no_attack", target=target)]
-        return None
-
-    def _peace_offered(self, words: list[str], tags: list[tuple[str, str] | None], i: int) -> _Cue:
-        """A truce, ceasefire or peace named, unless it is ended, broken or refused ("no peace",
-        "the truce is over") or a rest ("rest in peace")."""
-        prev = words[i - 1] if i > 0 else ""
-        nxt = words[i + 1] if i + 1 < len(words) else ""
-        if prev in ("no", "break", "broke", "breaking", "end", "ending") or nxt in ("is", "over", "ended"):
-            return ()
-        if words[i] == "peace" and prev == "rest":
-            return ()
-        return [Commitment("no_attack")]
-
-    def _non_aggression(self, words: list[str], tags: list[tuple[str, str] | None], i: int) -> _Cue:
-        """"non aggression" (a pact)."""
-        return [Commitment("no_attack")] if words[i + 1:i + 2] == ["aggression"] else None
-
-    def _safe_with_me(self, words: list[str], tags: list[tuple[str, str] | None], i: int) -> _Cue:
-        """"you are safe (with me)": an assurance to the addressee, unless negated."""
-        if i > 0 and words[i - 1] in ("are", "is", "feel", "stay", "be") and not any(
-                x in words[:i] for x in ("not", "never")) and any(x in words[:i] for x in ("you", "your")):
-            return [Commitment("no_attack")]
-        return None
-
-    def _no_harm_meant(self, words: list[str], tags: list[tuple[str, str] | None], i: int) -> _Cue:
-        """"I mean no harm", "we intend no harm"."""
-        if i > 1 and words[i - 1] == "no" and words[i - 2] in ("mean", "intend", "want"):
-            return [Commitment("no_attack")]
-        return None
-
-    def _left_alone(self, words: list[str], tags: list[tuple[str, str] | None], i: int) -> _Cue:
-        """"I'll leave you alone", not negated nor hedged."""
-        if i > 1 and words[i - 1] in ("you", "us") and words[i - 2] in ("leave", "leaving"):
-            who, cancelled = self._actor(words, tags, i - 2)
-            if who == "speaker" and not cancelled:
-                return [Commitment("no_attack")]
-        return None
-
-    def _not_again(self, words: list[str], tags: list[tuple[str, str] | None], i: int) -> _Cue:
-        """"(it) will not happen again"."""
-        if words[max(0, i - 3):i] in (["not", "happen"], ["will", "not", "happen"]):
-            return [Commitment("no_attack")]
-        return None
-
-    def _not_aimed_at_you(self, words: list[str], tags: list[tuple[str, str] | None], i: int) -> _Cue:
-        """"it's not aimed at you": a disclaimer (R23)."""
-        n = len(words)
-        if words[i + 1:i + 2] == ["at"] and "not" in words[max(0, i - 3):i] and (
-                words[i + 2:i + 3] == ["you"]
-                or (i + 2 < n and (named_tag := tags[i + 2]) is not None and named_tag[0] == "agent")):
-            target = named_tag[1] if (named_tag := tags[i + 2]) is not None else None
-            return [Commitment("no_attack", target=target)]
-        return None
-
-    def _nothing_to_fear(self, words: list[str], tags: list[tuple[str, str] | None], i: int) -> _Cue:
-        """"You have nothing to fear from me" (R23)."""
-        if words[i + 1:i + 3] in (["from", "me"], ["from", "us"]) and words[i - 1:i] == ["to"] and \
-                i > 1 and words[i - 2] == "nothing":
-            return [Commitment("no_attack")]
-        return None
-
-    def _left_untouched(self, words: list[str], tags: list[tuple[str, str] | None], i: int) -> _Cue:
-        """"you stay untouched"."""
-        return [Commitment("no_attack")] if "you" in words[:i] else None
-
-    def _weapons_cold(self, words: list[str], tags: list[tuple[str, str] | None], i: int) -> _Cue:
-        """"our guns stay cold"."""
-        if i > 1 and words[i - 1] in ("stay", "stays", "remain") and words[i - 2] in ("guns", "weapons"):
-            return [Commitment("no_attack")]
-        return None
-
-    def _fire_held(self, words: list[str], tags: list[tuple[str, str] | None], i: int) -> _Cue:
-        """"we will hold fire"."""
-        if i > 1 and words[i - 1] == "hold" and words[i - 2] in ("will", "i", "we"):
-            return [Commitment("no_attack")]
-        return None
-
-    @staticmethod
-    def _object(words: list[str], tags: list[tuple[str, str] | None], verb: int) -> tuple[str, str] | None:
-        """The name a verb acts on, when one follows it closely ("attack Brask", "bounce you in Sael")."""
-        for k in range(verb + 1, min(verb + 5, len(words))):
-            t = tags[k]
-            if t is not None and t[0] in ("place", "agent"):
-                return t
-            if words[k] in (",", "and", "if", "or", "but", "unless", "until", "while", "for", "with"):
-                return None
-        return None
-
-    @staticmethod
-    def _target(obj: tuple[str, str] | None) -> str | None:
-        return obj[1] if obj is not None and obj[0] == "agent" else None
-
-    def _support(self, words: list[str], tags: list[tuple[str, str] | None]) -> list[Commitment]:
-        """Rule 15: the speaker will support, help, cover, escort or heal a person."""
-        n = len(words)
-        for i, w in enumerate(words):
-            nxt = words[i + 1] if i + 1 < n else ""
-            phrase = None
-            if w == "back" and i > 1 and words[i - 1] == "your" and words[i - 2] in ("got", "have"):
-                phrase = i - 2  # "I've got your back"
-            elif w == "support" and i > 1 and words[i - 1] == "my" and words[i - 2] in ("on", "have"):
-                phrase = i - 2  # "count on my support", "you have my support"
-            elif w == "on" and nxt in ("me", "us") and i > 0 and words[i - 1] == "count" and not any(
-                    x in _NEGATIONS or x in _HEDGES for x in words[max(0, i - 4):i]):
-                return [Commitment("support")]  # "you can count on me"
-            elif w == "with" and nxt == "you" and i > 0 and (words[i - 1] == "stay" or (
-                    i > 1 and words[i - 1] in ("it", "there") and words[i - 2] in ("stay", "hold", "be"))):
-                phrase = i - 2 if words[i - 1] != "stay" else i - 1  # "I'll hold it with you", "I'll stay with you"
-            elif w == "for" and nxt == "you" and i > 1 and words[i - 1] == "it" and words[i - 2] in (
-                    "guard", "hold", "watch", "defend", "cover"):
-                phrase = i - 2  # "I'll guard it for you"
-            elif w in _SUPPORT_VERBS:
-                obj = nxt
-                j = i + 1
-                if obj == "the":
-                    j += 1
-                    obj = words[j] if j < n else ""
-                person = obj in _PERSON_OBJECTS or (
-                    j < n and (named_tag := tags[j]) is not None and named_tag[0] == "agent")
-                if w in ("support", "supporting", "back", "backing", "convoy", "convoying") and j + 1 < n and \
-                        (named_tag := tags[j]) is not None and named_tag[0] == "place" and words[j + 1] in (
-                            "holding", "hold", "holds", "to", "into", "->", "in"):
-                    person = True  # "I'll support Serbia holding", "support Holland to Belgium": a unit's order
-                if w in ("help", "helping", "assist", "assisting", "aid") and (
-                        obj in ("build", "with", "out", "take", "hold", "defend") or person):
-                    if any((named_tag := tags[k]) is not None and named_tag[0] == "item"
-                           for k in range(i + 1, min(i + 6, n))):
-                        continue  # help in goods is a give (R32)
-                    if words[j + 1:j + 3] in (["to", "the"], ["in", "any"], ["any", "way"]):
-                        continue  # "help you to the best of my ability": no act named
-                    person = True
-                if w in ("back", "backing") and i > 0 and words[i - 1] in ("come", "coming", "go", "going", "pull",
-                                                                         "pulling", "fall", "get", "be"):
-                    continue
-                if not person:
-                    continue
-                phrase = i
-                target = named_tag[1] if j < n and (named_tag := tags[j]) is not None and named_tag[0] == "agent" \
-                    else None
-                who, cancelled = self._actor(words, tags, phrase)
-                if who == "speaker" and not cancelled:
-                    return [Commitment("support", target=target)]
-                continue
-            if phrase is not None:
-                if (phrase > 0 and words[phrase - 1] == "count") or (words[phrase] == "have" and phrase > 0
-                                                                       and words[phrase - 1] == "you"):
-                    return [Commitment("support")]
-                who, cancelled = self._actor(words, tags, phrase)
-                if who == "speaker" and not cancelled:
-                    return [Commitment("support")]
-        return []
 
     # -- accept (rule 16) --------------------------------------------------------------------------
 
-    def _accept(self, clause: _Clause) -> bool:
-        words = clause.words
-        n = len(words)
-        for i in [i for i, w in enumerate(words) if w in _ACCEPT_BY_FIRST]:
-            if _relative_that(words, i):
-                continue  # "a way to allocate that works for both of us": "that" relative, no consent
-            second = words[i + 1] if i + 1 < n else ""
-            for phrase in _ACCEPT_BY_FIRST[words[i]]:
-                k = len(phrase)
-                if (k > 1 and phrase[1] != second) or tuple(words[i:i + k]) != phrase:
-                    continue
-                if phrase[-1] in ("in", "on") and i + k < n and words[i + k] not in (",", "!", "too", "then"):
-                    continue  # "I'm in the north" is no consent
-                if phrase[-1] == "agree" and i + k + 1 < n and words[i + k] in ("that", "with") \
-                        and words[i + k + 1] not in (",", "too"):
-                    continue  # "I agree that the lake has water": an opinion
-                if phrase[-1] == "agree" and i + k < n and words[i + k] not in (
-                        ",", "too", "then", "and", "so", "completely", "totally", "fully", "to", "that", "with", "!",
-                        "what", "how"):  # "I agree what about this deal": a question runs on
-                    continue  # "I agree water is needed": an opinion
-                if phrase[-1] == "agree" and i + k + 1 < n and words[i + k] == "to" and \
-                        words[i + k + 1] not in ("that", "this", "it", "those", "these", "your", "the"):
-                    continue  # "I agree to give you ...": the give rules read it
-                if phrase == ("agreed",) and i > 0 and (words[i - 1] in _PRONOUNS or words[i - 1] in (
-                        "already", "had", "have", "was", "were")):
-                    continue  # "Ash and I agreed that ...": a report of an earlier agreement
-                if self._consent_at(words, i, i + k):
-                    return True
-        if (not _CONSENT_WORDS.isdisjoint(words) and self._consent_frame(words)) or (
-                not _DEAL_NOUNS.isdisjoint(words) and self._deal_made(words)) or (
-                not _CONSENT_VERBS.isdisjoint(words) and self._consent_act(words)) or (
-                not (_CONTENT_WORDS.isdisjoint(words) and _PROPOSAL_NOUNS.isdisjoint(words))
-                and self._consent_state(words)):
-            return True
-        # "deal" opening its comma segment: "deal!", "ok, deal", "deal, heading to ..."
-        seg = 0
-        commas = [i for i, w in enumerate(words) if w == ","]
-        commas.append(n)  # the clause's end closes the last segment
-        for i in commas:
-            part = words[seg:i]
-            j = 0
-            while j < len(part) and part[j] in _INTERJECTIONS and part[j] not in ("no", "nope", "not"):
-                j += 1
-            rest = part[j:]
-            if rest and rest[0] in ("deal", "done") and all(x in ("deal", "done", "then", "now", "too", "friend")
-                                                            for x in rest):
-                if not (seg + j > 0 and words[seg + j - 1] in _DEAL_NEGATORS) and self._consent_at(
-                        words, seg + j, seg + j + 1):
-                    return True
-            if len(rest) >= 3 and rest[-2:] == ["it", "is"] and rest[-3] not in ("what", "that", "how", "where",
-                                                                                 "this", "who"):
-                return True  # "alliance it is", "10 it is"
-            priced = rest[1:] if rest[:1] == ["$"] else rest
-            if len(priced) == 2 and _DIGITS.fullmatch(priced[0]) and priced[1] == "works":
-                return True  # "10 works", "$35 works"
-            if rest in (["will", "do"], ["can", "do"], ["i", "will", "do", "that"], ["will", "do", "that"]) and \
-                    seg == 0 and i == n:
-                return True  # "Will do.": consent to what was asked (D1)
-            seg = i + 1
-        return False
-
-    def _consent_frame(self, words: list[str]) -> bool:
-        """R20's "that's fair" and "that's fine with me" as a frame, not a list: "that", "this", "it"
-        (or "its") and a copula ("is", "will be", "would be", "should be", "seems", "sounds") before
-        a word of consent ("fine", "fair", "ok", "acceptable", ...), in any tense: "that will be fine",
-        "I think its fair".  Not when it is asked, negated, hedged, conditional or taken back
-        (:meth:`_consent_at`), nor "fair to say", nor an opinion on something else ("the water is fine")."""
-        for i in [i for i, w in enumerate(words) if w in _CONSENT_WORDS]:
-            j = i - 1
-            while j >= 0 and words[j] in _DEGREE:
-                j -= 1
-            k = j
-            while k >= 0 and words[k] in _COPULAS:
-                k -= 1
-            if k == j:
-                continue
-            if k < 0 or words[k] in _INTERJECTIONS:
-                # no subject: "Seems reasonable, ...", "sounds fine to me" (like R20's "sounds fair")
-                if words[k + 1] in ("seems", "sounds", "looks") and all(w in _INTERJECTIONS for w in words[:k + 1]) \
-                        and self._consent_at(words, k + 1, i + 1):
-                    return True
-                continue
-            if words[k] not in _CONSENT_SUBJECTS:
-                continue
-            if words[k] == "its" and k == j:
-                continue
-            if _relative_that(words, k):
-                continue  # "a split that is fair to both": a relative "that"
-            after = words[i + 1:i + 4]
-            if after[:1] in (["that"], ["enough"]) or (after[:1] in (["for"], ["to"]) and (
-                    after[1:2] not in (["me"], ["us"]) or after[2:3] == ["to"])):
-                continue  # "it is fair to say", "fine for camping", "fair for me to get": no consent
-            if self._consent_at(words, k, i + 1):
-                return True
-        return False
-
-    def _consent_act(self, words: list[str]) -> bool:
-        """R20's "I agree", "I'll take it", "I can do that" as a frame, not a list: the speaker as subject
-        ("I", "we", "let's"), a chain of modals and frames that commit ("will", "would", "can", "am
-        happy to", "definitely"; a hedge, a negation or any other word breaks the chain), then a verb
-        of consent whose object is the proposal itself ("that", "this", "it", "your offer", "the
-        deal"): "I would agree to that", "we can definitely accept your offer", "I'll go (along) with
-        this", "let's finalize that".  "agree" and
-        "accept" may stand without an object ("I will agree."); "take" and "do" need a modal ("I take
-        it you need water" is no consent).  An object that is goods ("I'll take 2 water") is an ask,
-        read by the goods rules; asked, negated, conditional or taken back as :meth:`_consent_at` says."""
-        n = len(words)
-        for v in [v for v, w in enumerate(words) if w in _CONSENT_VERBS]:
-            s = v - 1
-            while s >= 0 and words[s] in _COMMITTING:
-                s -= 1
-            let_us = s > 0 and words[s - 1] == "let" and words[s] == "us"
-            if s < 0 or (words[s] not in ("i", "we") and not let_us):
-                continue
-            if words[v] in ("take", "do", "go", "work", "live", "settle", "finalize") and s == v - 1 and not let_us:
-                continue
-            o = v + 1
-            if words[v] == "go" and words[o:o + 1] == ["along"]:
-                o += 1  # "I'll go along with that"
-            if words[v] in ("go", "work", "live") or (words[v] == "settle" and words[o:o + 1] == ["for"]):
-                if words[o:o + 1] != ["with"] and words[v] != "settle":
-                    continue
-                o += 1
-            elif words[v] == "agree" and words[o:o + 1] in (["to"], ["with"]):
-                o += 1
-            obj = words[o] if o < n else ""
-            if obj in _PROPOSAL_DETERMINERS:
-                nxt = words[o + 1] if o + 1 < n else ""
-                if nxt in _PROPOSAL_NOUNS:
-                    o += 1
-                elif obj in ("your", "the", "those", "these"):
-                    continue  # "I'll take the water": goods, an ask
-                end = o + 1
-            elif obj in ("me", "us") and words[v] == "agree" and words[o - 1] == "to":
-                end = o + 1  # "I will agree to me getting 3 food": consent to the split said
-            elif words[v] in ("agree", "accept") and obj in ("", ",", "!", "then", "too", "and"):
-                end = v + 1
-            else:
-                continue
-            after = words[end] if end < n else ""
-            if after not in ("", ",", "!", "then", "too", "and", "if", "as", "now", "for", "so", "getting", "thanks",
-                             "thank", "friend", "buddy", "mate"):
-                continue  # "I'll do that later", "I can accept that the lake ...": not the proposal
-            if self._consent_at(words, s, end):
-                return True
-        return False
-
-    def _consent_state(self, words: list[str]) -> bool:
-        """R20's "I'm ok with that" as a frame: the speaker, a copula in any tense ("am",
-        "would be", "will be"), a word of contentment ("ok", "fine", "good", "happy", "satisfied",
-        "content", "cool", "down", "agreeable") and "with" / "to" the proposal ("that", "this",
-        "your offer", "that split"): "I'd be happy with that", "I'm agreeable to that"; and a proposal
-        called fair by its name: "that's a fair split", "that seems like a reasonable trade" ("a good
-        deal" may praise the speaker's own offer).  Not negated, asked, hedged or taken back (:meth:`_consent_at`),
-        nor contentment with goods ("I'd be happy with 2 food": an ask)."""
-        n = len(words)
-        for a in [a for a, w in enumerate(words) if w in _CONTENT_WORDS]:
-            o = a + 1
-            if words[o:o + 1] not in (["with"], ["to"]):
-                continue
-            o += 1
-            obj = words[o] if o < n else ""
-            if obj not in _PROPOSAL_DETERMINERS:
-                continue
-            if o + 1 < n and words[o + 1] in _PROPOSAL_NOUNS:
-                o += 1
-            elif obj in ("your", "the", "those", "these"):
-                continue
-            if o + 1 < n and words[o + 1] not in _CLAUSE_GOES_ON:
-                continue  # "I'm fine with that being ...": something else is said of it
-            s = a - 1
-            while s >= 0 and (words[s] in _COPULA_CHAIN or words[s] in _DEGREE):
-                s -= 1
-            if all(w in _INTERJECTIONS for w in words[:s + 1]):
-                s += 1  # no subject: "Totally fine with that, thanks" is the speaker's
-            elif s == a - 1 or words[s] not in ("i", "we"):
-                continue
-            if self._consent_at(words, s, o + 1):
-                return True
-        for a in [a for a, w in enumerate(words) if w in _PROPOSAL_NOUNS and w not in ("one", "plan", "idea")]:
-            j = a - 1
-            if j < 1 or words[j] not in ("fair", "reasonable", "acceptable", "workable", "equitable"):
-                continue  # "that is a good deal" may praise the speaker's own offer
-            while j > 0 and words[j - 1] in _DEGREE:
-                j -= 1
-            k = j - 1
-            if k >= 0 and words[k] in ("a", "an"):
-                k -= 1
-            if k >= 0 and words[k] == "like":
-                k -= 1
-            c = k
-            while k >= 0 and words[k] in _COPULAS:
-                k -= 1
-            if k == c or k < 0 or words[k] not in _CONSENT_SUBJECTS:
-                continue
-            if _relative_that(words, k):
-                continue
-            if a + 1 < n and words[a + 1] not in _CLAUSE_GOES_ON:
-                continue  # "that is a fair split of the food if ...": terms, not consent
-            if self._consent_at(words, k, a + 1):
-                return True
-        return False
-
-    def _deal_made(self, words: list[str]) -> bool:
-        """R20's statement that the two now have a deal, with or without its article: "you have deal",
-        "we got a deal", "let's make the deal", "yes we can make a deal" -- not a hope ("I hope we can
-        make a deal"), a deal still to be found ("make a deal that works"), or a demand ("... and you
-        have a deal", R18)."""
-        n = len(words)
-        for i in [i for i, w in enumerate(words) if w in _DEAL_NOUNS]:
-            j = i - 1
-            while j >= 0 and words[j] in ("good", "fair", "great", "nice", "solid", "sweet"):
-                j -= 1
-            if j >= 0 and words[j] in ("a", "the", "this", "that", "our"):
-                j -= 1
-            if j >= 0 and words[j] in ("yourself", "yourselves", "ourselves"):
-                j -= 1  # "you have yourself a deal"
-            if j >= 2 and words[j - 2:j + 1] == ["come", "up", "with"]:
-                j -= 2  # "we've come up with a good deal": read at "come"
-            if j < 1:
-                continue
-            if words[j] in ("made", "reached", "struck", "found", "come") and words[j - 1] == "have" and j > 1 and \
-                    words[j - 2] == "we":
-                start = j - 2  # "we have made a deal", "we've come up with a good deal", "we have reached a compromise"
-            elif words[i] != "deal":
-                continue
-            elif words[j] in ("have", "got") and words[j - 1] in ("you", "we", "got", "have"):
-                start = j - 1 if words[j - 1] in ("you", "we") else j - 2
-            elif words[j] == "make" and words[j - 1] in ("us", "can"):
-                start = j - 2
-                if start < 0 or words[start] not in ("let", "we"):
-                    continue
-                if not _HOPED.isdisjoint(words[max(0, start - 4):start]) or "think" in words[max(0, start - 3):start]:
-                    continue  # "I'm sure we can make a deal": a deal still to come
-            else:
-                continue
-            if start < 0 or (i + 1 < n and words[i + 1] in ("that", "where", "which", "so", "with")):
-                continue
-            if not _WISHED.isdisjoint(words[max(0, start - 4):start]):
-                continue  # "I hope we have reached an agreement soon": a wish
-            if self._consent_at(words, start, i + 1):
-                return True
-        return False
-
-    @staticmethod
-    def _consent_at(words: list[str], start: int, end: int) -> bool:
-        """Not negated, hedged, conditional, tagged onto a demand ("... and you have a deal"), or taken back."""
-        before = words[max(0, start - 4):start]
-        hedges = () if "agreement" in words[start:end] else _HEDGES  # "glad we could come to an agreement"
-        if any(b in ("not", "never", "no", "if", "unless", "hardly") or b in hedges for b in before):
-            return False
-        if words[start] in ("come", "reached") and not _HOPED.isdisjoint(before):
-            return False  # "I'm sure we can come to an agreement": a hope of a deal to come (R20)
-        if start > 0 and words[start - 1] in ("and", "then") and words[start] in ("you", "we", "it"):
-            return False  # "make it 3 sheep and you have a deal": a demand (R18)
-        if words[start] == "deal" and start > 0 and words[start - 1] in _DEAL_NEGATORS:
-            return False
-        if words[start] == "submit" and (start == 0 or words[start - 1] in ("and", "please", "go")):
-            return False  # "go ahead and submit the deal": an order
-        after = words[end:end + 2]
-        if after[:1] in (["is"], ["off"], ["with"], ["breaker"], ["over"], ["was"], ["to"]) and words[start] == "deal":
-            return False
-        if "but" in words[end:]:
-            return False  # "sounds fair, but I need all the water": taken back (R21)
-        if words[end - 1] in ("fair", "reasonable") and words[end:end + 1] in (["since"], ["because"], ["as"]):
-            return False  # "I think it's pretty fair since we both get ...": an argument for terms, no consent
-        if words[end - 1] == "deal" and after[:1] in (["breaker"], ["breakers"], ["killer"]):
-            return False  # "that's a deal breaker": a refusal (R21)
-        if not {"if", "unless", "provided"}.isdisjoint(words[end:end + 2]) and words[end + 1:end + 3] not in (
-                ["you", "want"], ["you", "like"], ["you", "wish"]):
-            return False  # "I'll do that if I can have 2 of the food": a condition, a counter (R18, D5)
-        for j in range(end, min(end + 6, len(words))):
-            if words[j] in (",", "but", "and", "so") and j > end:
-                break
-            if (words[j] in ("if", "provided") or words[j:j + 3] == ["as", "long", "as"]) and \
-                    _speaker_receives(words, j):
-                return False  # "Deal, as long as I get the water", "works for me if I could get ...": a counter (D5)
-        return True
 
 
 
-_BEFORE_THAT = frozenset({",", "-", ":", "and", "so", "then", "yes", "yeah", "yep", "yup", "ok", "okay", "sure",
-                          "great", "perfect", "well", "oh", "alright", "think", "guess", "but", "because", "fine",
-                          "cool", "hmm", "hm", "agreed", "thanks", "good", "believe", "suppose", "!", "i"})
-"""Words that may stand before a consent phrase opening with "that" ("ok, that works"); after any
-other word "that" is a relative pronoun ("a split that works for both")."""
 
 
-def _relative_that(words: list[str], k: int) -> bool:
-    """The word at ``k`` is "that" as a relative pronoun, not the proposal (see :data:`_BEFORE_THAT`)."""
-    return words[k] == "that" and k > 0 and words[k - 1] not in _BEFORE_THAT
 
-_HOPED = frozenset({"can", "will", "should", "sure", "hope", "hoping", "try", "going"})
-"""Words before "come to an agreement" that make it a deal still to come, not consent (R20)."""
-_CONSENT_WORDS = frozenset({"fine", "fair", "ok", "okay", "acceptable", "agreeable", "reasonable", "doable",
-                            "workable", "alright"})
-"""Words of consent after "that is" (R20: "that's fair", "that's fine with me", "that is okay")."""
-_CONSENT_VERBS = frozenset({"agree", "accept", "take", "do", "go", "work", "live", "settle", "finalize"})
-"""Verbs that consent when their object is the proposal (R20: "I agree", "I'll take it", "I can do that")."""
-_COMMITTING = frozenset({"will", "would", "can", "shall", "do", "also", "definitely", "certainly", "happily",
-                         "gladly", "totally", "absolutely", "then", "just", "gonna", "am", "are", "happy", "willing",
-                         "glad", "to", "be", "going", "ok", "okay", "fine", "sure", "now", "fully", "completely"})
-"""Words between the speaker and a verb of consent that keep it a commitment (R7: *would*, *can*,
-*willing*, *happy* are no hedges)."""
-_PROPOSAL_DETERMINERS = frozenset({"that", "this", "it", "your", "the", "those", "these"})
-"""Words that open the object of a consent when it is the proposal ("that", "your offer", "the deal")."""
-_PROPOSAL_NOUNS = frozenset({"deal", "offer", "trade", "proposal", "split", "compromise", "terms", "arrangement",
-                             "plan", "one", "counter", "counteroffer", "idea", "suggestion", "distribution"})
-"""What a proposal is called ("your offer", "that deal", "this split")."""
-_CONTENT_WORDS = frozenset({"ok", "fine", "good", "happy", "satisfied", "content", "cool", "down", "agreeable",
-                            "alright", "comfortable", "okay"})
-"""Words of contentment that consent with "with that" ("I'm ok with that", R20)."""
-_COPULA_CHAIN = frozenset({"am", "are", "is", "be", "would", "will", "can", "should", "also", "definitely", "totally",
-                           "just", "still", "then", "now"})
-"""Words between the speaker and a word of contentment ("I would definitely be ok with that")."""
-_CLAUSE_GOES_ON = frozenset({",", "!", "then", "too", "and", "so", "thanks", "thank", "friend", "as", "if", "now",
-                             "for", "since", "because", "-"})
-"""Words after a consent that end what is consented to ("I'm ok with that, thanks")."""
-_DEAL_NOUNS = frozenset({"deal", "compromise", "agreement"})
-"""What two parties can be said to have made or reached (R20: "we have reached a compromise")."""
-_SUITS = frozenset({"works", "work", "good", "fine", "ok", "okay", "better", "fair", "easier", "best", "enough",
-                    "important", "alright", "great", "perfect"})
-"""Words before "for you" / "for me" that say whom terms suit ("if that works for you"), not whose goods."""
-_CONSENT_SUBJECTS = frozenset({"that", "this", "it", "its"})
-"""What the consent is said of: the proposal ("its" is "it's" without its apostrophe)."""
-_COPULAS = frozenset({"is", "will", "would", "should", "be", "seems", "sounds", "looks", "seem", "sound"})
-"""The copula between the proposal and the word of consent, in any tense ("that will be fine")."""
-_DEGREE = frozenset({"pretty", "very", "totally", "perfectly", "completely", "quite", "more", "than", "really",
-                     "absolutely", "entirely", "all", "just", "definitely", "fairly"})
-"""Degree words before a word of consent ("that is perfectly fine")."""
-_WISHED = frozenset({"hope", "hoping", "wish", "sure", "try", "trying"})
-"""Words just before "we have a deal" / "we can make a deal" that make it a wish, not consent (R20)."""
 
-_COMPLAINTS = frozenset({"rip", "ripoff", "lowball", "unfair", "insulting", "robbery", "scam", "decline", "steep"})
-"""Words that make a clause a complaint about terms, not an offer (the guide's R6)."""
 
-_VERBS = _GIVE_VERBS | _OFFER_VERBS | _RECEIVE_VERBS | _PAST_VERBS
+
+
+
+
+
+_VERBS = GIVE_VERBS | OFFER_VERBS | RECEIVE_VERBS | PAST_VERBS
 _VERBS_AND_HAVING = _VERBS | {"having"}
 """The verbs rule 7 reads, and "having" ("you having all the food": terms named as a gerund)."""
-_HANDING_VERBS = _GIVE_VERBS | {"have", "take", "keep"}
+_HANDING_VERBS = GIVE_VERBS | {"have", "take", "keep"}
 """Verbs before "it" / "that" that hand the goods it stands for over ("you can have it", rule 7)."""
 _WANT_FILLERS = _AUX | {"would", "most", "mostly"}
 """Words between "is what I" and the verb of want ("the water is what I would need most")."""
-_FURTHER = frozenset({"also", "still", "additionally"})
-"""Words that make an ask after a consent a further demand ("I also need water": a counter, R21)."""
 
-_WILLING = frozenset({"happy", "willing", "glad", "able", "ready", "prepared", "pleased", "afford", "going",
-                      "fine", "ok", "okay"})
-"""Frames before "to" that make the next verb the speaker's act ("happy to spare", R7)."""
 _PRONOUN_CLOSERS = frozenset({",", "too", "thanks", "thank", "if", "then", "now", "and", "!"})
 """Words that may follow "you can have that" when "that" stands for goods (the clause goes on)."""
-_OPINIONS = frozenset({"think", "believe", "suppose", "guess", "see", "expect", "feel"})
-"""Verbs of opinion: negated before the subject they negate what follows ("I don't think I can")."""
 _STOCK_NOUNS = frozenset({"supply", "supplies", "stock", "share", "stash", "surplus", "extra", "extras",
                           "portion", "allotment", "ration", "rations"})
 """Nouns for what the speaker holds of a good ("my supply", "our surplus"): after "my" and a give verb
@@ -2704,62 +1748,8 @@ _BARE_FOLLOWERS = frozenset({",", "and", "for", "if", "each", "then", "now", "to
                              "though", "tho", "myself", "ourselves", "only"})
 """Words after a number whose noun is left out ("I'd like 2 and ..."): anything else may be its noun."""
 
-_ACCEPT_PHRASES: tuple[tuple[str, ...], ...] = tuple(tuple(p.split()) for p in (
-    "it is a deal", "you have a deal", "you have got a deal", "you got a deal", "we have a deal",
-    "that is a deal", "like a deal", "submitting deal", "submitting the deal", "submit the deal",
-    "enter in the deal", "enter the deal", "agreed", "i agree", "we agree", "i accept", "we accept", "accepted",
-    "that is fair", "sounds fair", "sounds pretty fair", "sounds very fair", "seems fair",
-    "that works", "works for me", "works for us", "fine by me", "that is fine", "fine with me", "sounds like a plan",
-    "let us do it", "let us do this", "let us do that", "you are on", "i am in", "count me in",
-    "i am on board", "we are on board", "take you up on that", "take you up on your", "take you up on the", "take your offer", "accept your offer", "take the offer",
-    "accept the offer", "take that offer", "take the deal", "take that deal", "i can make that work", "sounds reasonable",
-    "that is reasonable", "it is a plan", "came to an agreement",
-    "come to an agreement", "reached an agreement", "we have an agreement", "make a deal with that",
-    "works for me", "that will work", "that would work", "happy to oblige",
-    "that is a fair deal", "like a fair deal", "like a good deal",
-    "sounds like a fair trade", "that is a fair trade",
-    "that is okay", "that is ok", "that should be okay", "that should be ok", "that should be fine",
-    "that should work", "like a fair compromise", "that is a fair compromise",
-))
-"""Phrases that consent to a proposal (the guide's R20 and D1)."""
-_ACCEPT_BY_FIRST: dict[str, list[tuple[str, ...]]] = {}
-for _phrase in _ACCEPT_PHRASES:
-    _ACCEPT_BY_FIRST.setdefault(_phrase[0], []).append(_phrase)
-_CHECK_WORDS = frozenset(p[-1] for p in _CHECKS)
 
 
-def _meet_verb_at(words: list[str], tags: list[tuple[str, str] | None], j: int, v: int) -> int | None:
-    """The verb a place at ``j`` belongs to, walking back from ``v`` at most five words: a motion,
-    holding or entering verb; None when a give or support verb (a delivery, a supporting order:
-    R18b, R32), a clause break or another place comes first ("moving my army from Oskel to
-    Dorn" skips "from Oskel")."""
-    steps = 0
-    while v >= 0 and steps < 5:
-        w = words[v]
-        if w in ("back", "backing") and v > 0 and (words[v - 1] in _MEET_VERBS or words[v - 1] in _OUT_VERBS):
-            v -= 1  # "pulling back to the mill": a move
-            steps += 1
-            continue
-        if w in _GIVE_VERBS and not _UNITS.isdisjoint(words[v:j]):
-            return v  # "sending my fleet to X": a move
-        if w in _SUPPORT_VERBS and w not in _DIRECT_MEET or w in _GIVE_VERBS or w in ("support", "supporting"):
-            return None  # "support you into X", "drop 2 mags at X": no meeting (R18b, R32)
-        if w in _MEET_VERBS or w in _DIRECT_MEET or w in _ENTERING:
-            return v
-        if (named_tag := tags[v]) is not None and named_tag[0] == "place" and v > 0 and words[v - 1] == "from":
-            v -= 2  # "moving my army from Oskel to Dorn"
-            steps += 1
-            continue
-        if _origin(words, tags, v):
-            v -= 1  # "moving Vienna to Galicia": the unit's place
-            steps += 1
-            continue
-        if w in (",", "and", "but", "then", "so", "or") or (
-                (named_tag := tags[v]) is not None and named_tag[0] == "place"):
-            return None
-        v -= 1
-        steps += 1
-    return None
 
 
 def _in_order(words: list[str], tags: list[tuple[str, str] | None], k: int) -> bool:
@@ -2778,109 +1768,16 @@ def _purpose(words: list[str], verb: int) -> bool:
     """The verb is an infinitive of purpose ("4 firewoods to divide and share"), not the speaker's act."""
     to = verb - 1 if verb >= 1 and words[verb - 1] == "to" else (
         verb - 3 if verb >= 3 and words[verb - 1] == "and" and words[verb - 3] == "to" else -1)
-    return to >= 1 and words[to - 1] not in _TO_FRAMES
+    return to >= 1 and words[to - 1] not in TO_FRAMES
 
 
 
-_CueFn = Callable[[HeuristicExtractor, list[str], list[tuple[str, str] | None], int], "_Cue"]
-_NO_ATTACK_CUES: dict[str, tuple[_CueFn, ...]] = {}
-"""Rule 14's cues by the word that opens them, each word's cues in the order they are read."""
-for _word in _AGGRESSION:
-    _NO_ATTACK_CUES[_word] = (HeuristicExtractor._aggression_disclaimed, HeuristicExtractor._aggression_refused)
-_NO_ATTACK_CUES["harm"] += (HeuristicExtractor._no_harm_meant,)
-_NO_ATTACK_CUES["after"] = (HeuristicExtractor._aggression_refused,)
-_NO_ATTACK_CUES["against"] = (HeuristicExtractor._against_refused,)
-for _word in _PEACE_WORDS:
-    _NO_ATTACK_CUES[_word] = (HeuristicExtractor._peace_offered,)
-for _word, _cue in (("non", HeuristicExtractor._non_aggression), ("safe", HeuristicExtractor._safe_with_me),
-                    ("alone", HeuristicExtractor._left_alone), ("again", HeuristicExtractor._not_again),
-                    ("aimed", HeuristicExtractor._not_aimed_at_you),
-                    ("directed", HeuristicExtractor._not_aimed_at_you),
-                    ("targeted", HeuristicExtractor._not_aimed_at_you),
-                    ("pointed", HeuristicExtractor._not_aimed_at_you),
-                    ("fear", HeuristicExtractor._nothing_to_fear), ("untouched", HeuristicExtractor._left_untouched),
-                    ("cold", HeuristicExtractor._weapons_cold), ("fire", HeuristicExtractor._fire_held)):
-    assert _word not in _NO_ATTACK_CUES, _word
-    _NO_ATTACK_CUES[_word] = (_cue,)
 
 
-def _subject_before(words: list[str], tags: list[tuple[str, str] | None],
-                    verb: int) -> tuple[str | None, int, bool, bool, bool]:
-    """The subject named in the ten words before ``verb``, read backwards up to a clause break:
-    ``(who, k, negated, hedged, planned)`` with ``k`` where the reading stopped.  "after I
-    visit" is a condition, "I never said I'd go" a report; negations, hedges and plans met on
-    the way are noted."""
-    negated = hedged = planned = False
-    k = verb - 1
-    who: str | None = None
-    stop = max(verb - 10, -1)
-    while k > stop:
-        w = words[k]
-        t = tags[k]
-        if w in _NEGATIONS:
-            negated = True
-        elif w in _HEDGES:
-            hedged = True
-        elif w in ("planning", "plan", "plans", "want", "wanted", "hoping", "intend", "wish", "wished", "trying",
-                   "agreed") or (w in ("like", "love") and k > 0 and words[k - 1] == "would") or (
-                w == "going" and k > 0 and words[k - 1] in ("was", "were")):
-            planned = True
-        elif w in ("i", "we"):
-            who = "speaker"
-            if k > 0 and words[k - 1] in ("after", "before", "when", "until", "once", "if", "unless", "while",
-                                          "since", "because", "whenever"):
-                who = "condition"  # "after I visit the quarry": a condition, not the promise
-            elif any(words[x] in _REPORTING or words[x] in ("promised", "agreed") for x in range(max(0, k - 3), k)):
-                who = "reported"  # "I never said I'd go north"
-            break
-        elif w == "us":
-            if k > 0 and words[k - 1] == "let":
-                who = "speaker"
-                break
-            if k > 1 and words[k - 2:k] == ["neither", "of"]:
-                who, negated = "speaker", True
-                break
-            if k > 1 and words[k - 2:k] in (["both", "of"], ["all", "of"]):
-                who = "speaker"
-                break
-        elif w == "me":
-            if k > 0 and words[k - 1] == "let":
-                who = "speaker"
-                break
-        elif w in _OWNED:
-            who = "speaker"
-            break
-        elif w == "you":
-            if k > 0 and words[k - 1] in ("let", "for", "to", "with", "than", "thank"):
-                k -= 1
-                continue
-            who = "you"
-            break
-        elif w in ("this", "that") and k + 1 < verb and words[k + 1] in _TIME_NOUNS:
-            pass  # "this turn", "that year": a determiner
-        elif (t is not None and t[0] == "agent") or w in _THIRD or w in _REPORTING:
-            who = "third"
-            break
-        elif w in (",", "and", "but", "then", "so", "because", ":", "-", "while", "once", "if", "when"):
-            break
-        k -= 1
-    return who, k, negated, hedged, planned
 
 
-def _speaker_before(words: list[str], at: int) -> bool:
-    """The nearest pronoun before ``at`` (commas passed) is the speaker's."""
-    for k in range(at - 1, -1, -1):
-        if words[k] in ("i", "we") or words[k] in _OWNED:
-            return True
-        if words[k] in _YOU or words[k] in _THIRD or words[k] in _REPORTING or words[k] in ("me", "us", "told"):
-            return False
-    return False
 
 
-def _origin(words: list[str], tags: list[tuple[str, str] | None], j: int) -> bool:
-    """The place at ``j`` is followed by "to" / "->" and another place: where a unit moves from."""
-    return j + 2 < len(words) and words[j + 1] in ("to", "->") and (named_tag := tags[j + 2]) is not None \
-        and named_tag[0] == "place" and (named_tag := tags[j]) is not None and named_tag[0] == "place"
 
 
 def _ratio(words: list[str], hits: list[_Hit]) -> list[_Hit]:
@@ -2910,8 +1807,8 @@ def _offered_having(r: _Walk) -> None:
     """"I've got extra sheep if you want em, no charge": goods the speaker has are offered (R13)."""
     words = r.words
     if any(s == "have" for s in r.sides.values()) and (
-            _has(words, ("no", "charge")) or "free" in words or _has(words, ("if", "you", "want"))
-            or _has(words, ("if", "you", "need"))):
+            has_phrase(words, ("no", "charge")) or "free" in words or has_phrase(words, ("if", "you", "want"))
+            or has_phrase(words, ("if", "you", "need"))):
         r.mark(("have",), "give")
         r.explicit = True
 
@@ -2926,44 +1823,12 @@ def _asked_since(r: _Walk, i: int, cuts: tuple[str, ...]) -> None:
     r.frame = []
 
 
-def _speaker_receives(words: list[str], end: int) -> bool:
-    """A condition after a consent that asks goods for the speaker ("..., if I can have 2 food", "as
-    long as I get the water"): the consent takes the proposal only on terms the message adds, a
-    counter-offer, no ``accept`` (the guide's D5); a condition that names no goods for the speaker
-    ("as long as you are ok with it") leaves the consent standing.
-
-    >>> _speaker_receives("i agree if i can also have 2 food".split(), 2)
-    True
-    >>> _speaker_receives("fine as long as you give me water".split(), 1)
-    True
-    >>> _speaker_receives("fine as long as you are ok with it".split(), 1)
-    False
-    """
-    k = end
-    while k < len(words) and words[k] in (",", "if", "as", "long", "provided", "that"):
-        k += 1
-    if k == end or k >= len(words):
-        return False
-    if words[k] == "you" and k + 1 < len(words):
-        k += 1  # "as long as you give me water": goods for the speaker too
-        while k < len(words) and words[k] in ("can", "will", "would", "also", "just", "then"):
-            k += 1
-        return k + 1 < len(words) and words[k] in _GIVE_VERBS and words[k + 1] in ("me", "us")
-    if words[k] not in ("i", "we"):
-        return False
-    k += 1
-    while k < len(words) and words[k] in ("can", "could", "also", "still", "may", "just", "at", "least", "get", "to",
-                                          "will", "am", "be", "able", "allowed", "happy"):
-        if words[k] == "get" and words[k + 1:k + 2] != ["to"]:
-            break
-        k += 1
-    return k < len(words) and words[k] in ("have", "get", "keep", "take", "receive", "gets", "has")
 
 
 def _complaint(words: list[str]) -> bool:
     """A clause of complaint about terms ("rip-off", "lowball", "too low", "too little"): no sides (R6)."""
-    return not _COMPLAINTS.isdisjoint(words) or any(
-        _has(words, ("too", w)) for w in ("low", "much", "little", "few", "high", "expensive", "cheap"))
+    return not COMPLAINTS.isdisjoint(words) or any(
+        has_phrase(words, ("too", w)) for w in ("low", "much", "little", "few", "high", "expensive", "cheap"))
 
 
 def _heading_at(words: list[str], m: int, yours: bool) -> bool:
@@ -2986,15 +1851,6 @@ _OPTION_NOUNS = frozenset({"option", "idea", "possibility", "alternative", "thou
 """Nouns that, after "one" / "another", name terms laid out as an option ("another option: ...")."""
 
 
-_WISHES = frozenset({"hope", "hoping", "wish", "pray", "trust"})
-"""Verbs before a subject that make its act a wish of the speaker's ("I hope you will have enough water")."""
-_ADVICE = frozenset({"should", "could", "might", "must", "ought", "need", "have", "can"})
-"""Modals after a second "you" that make an "if you need X" clause advice to the addressee."""
-_DELIBERATE = frozenset({"see", "check", "think", "decide", "wonder", "know", "ask", "consider", "figure",
-                         "thinking", "deciding", "checking", "seeing"})
-"""Verbs before "if" / "whether" / "about" that put the act that follows under deliberation, not promise."""
-_CONTENT = frozenset({"fine", "ok", "okay", "good", "happy", "content", "satisfied", "alright", "settle"})
-"""Words of the speaker's consent that, before "with" and goods, ask for those goods ("I'm fine with 2 water")."""
 _HEADING_ENDS = frozenset({"this", "thinking", "sound", "sounds", "propose", "suggest", "proposing",
                            "suggesting", "think"})
 """Last words of a heading that announces terms after its colon ("here's what I'm thinking:")."""
@@ -3067,7 +1923,7 @@ def _elsewhere(words: list[str], verb: int) -> bool:
 def _opening(words: list[str]) -> int:
     """The index of the first word after the opening interjections ("ok so, ...")."""
     j = 0
-    while j < len(words) and words[j] in _INTERJECTIONS:
+    while j < len(words) and words[j] in INTERJECTIONS:
         j += 1
     return j
 
@@ -3147,7 +2003,7 @@ def _judged_split(words: list[str]) -> bool:
     False
     """
     j = 0
-    while j < len(words) and (words[j] in _INTERJECTIONS or words[j] in ("i", "think", "guess", "believe", "feel")):
+    while j < len(words) and (words[j] in INTERJECTIONS or words[j] in ("i", "think", "guess", "believe", "feel")):
         j += 1
     if j < len(words) and words[j] in _GERUND_SUBJECTS:
         # "Giving you all the water would leave me with nothing": the speaker's act as the subject
@@ -3195,27 +2051,14 @@ def _settled(r: _Walk, clause: _Clause) -> _Goods:
     pending = sorted(k for k, s in sides.items() if s == "pending")
     if pending and receive and not give:
         first_ask = min(k for k, s in sides.items() if s == "receive")
-        opens = all(w in _INTERJECTIONS or w in _FILLERS or w == "$" or _quantity(w)[0] for w in words[:pending[0]])
+        opens = all(w in INTERJECTIONS or w in _FILLERS or w == "$" or _quantity(w)[0] for w in words[:pending[0]])
         follows = [w for w in words[pending[-1] + 1:pending[-1] + 5] if w != "," and not _DIGITS.fullmatch(w)][:2]
         if opens and pending[-1] < first_ask and follows in (["and", "i"], ["and", "we"]):
             give = [by_index[k] for k in pending]  # "$25 and I'll pick up the helmet": the goods before are paid
-    conditional = not _CONDITIONS.isdisjoint(words) or _has(words, ("as", "long", "as"))
+    conditional = not CONDITIONS.isdisjoint(words) or has_phrase(words, ("as", "long", "as"))
     return _Goods(give, receive, r.explicit, clause, conditional)
 
 
-def _has(words: list[str], phrase: tuple[str, ...]) -> bool:
-    """``phrase`` stands in ``words``."""
-    first = phrase[0]
-    if first not in words:
-        return False
-    k = len(phrase)
-    i = words.index(first)
-    while tuple(words[i:i + k]) != phrase:
-        try:
-            i = words.index(first, i + 1)
-        except ValueError:
-            return False
-    return True
 
 
 _CUES_BY_WORD: dict[str, tuple[Callable[[HeuristicExtractor, _Walk, int], int | None], ...]] = {
@@ -3223,10 +2066,6 @@ _CUES_BY_WORD: dict[str, tuple[Callable[[HeuristicExtractor, _Walk, int], int | 
     for w in frozenset().union(*HeuristicExtractor._CUE_WORDS)
 }
 """Rule 6's cues by the word they read, in :attr:`HeuristicExtractor._CUES` order."""
-
-
-def _at(c: Commitment, span: tuple[int, int], conditional: bool) -> Commitment:
-    return Commitment(c.kind, c.give, c.receive, c.region, conditional, span[0], span[1], c.target)
 
 
 def _alike(a: list[Any], b: list[Any]) -> bool:

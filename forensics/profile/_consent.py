@@ -1,0 +1,462 @@
+"""Rule 16 of the commitment extractor: does a clause consent to the proposal on the table (``accept``)?
+
+:func:`accepts` reads one clause (its words, lower-cased and tokenized as :mod:`.commitments`
+does).  It consents when one of these reads it, and :func:`_consent_at` does not take it back:
+
+* a *consent phrase* of the frame table (:data:`._frames.ACCEPT_PHRASES`: "it's a deal", "agreed",
+  "works for me", "take your offer", ...), with the guards each needs ("I'm in" only at the end of
+  its comma part, "I agree that ..." an opinion, "Ash and I agreed" a report);
+* :func:`_consent_frame`: the proposal, a copula in any tense and a word of consent ("that will be
+  fine", "sounds fair");
+* :func:`_deal_made`: a deal said to be made ("you have deal", "let's make the deal");
+* :func:`_consent_act`: the speaker, a chain of modals that commit, and a verb of consent whose object is
+  the proposal ("I would agree to that", "I'll take it");
+* :func:`_consent_state`: the speaker's contentment with the proposal ("I'd be happy with that"), or a
+  proposal called fair by its name ("that's a fair split");
+* a comma part that is "deal" / "done" alone, "X it is", "10 works", or a whole "Will do.".
+
+**The phrases are not redundant with the frames.**  Read over every labelled row (the blind held-out
+split left out) and the injection tiers' corpus, 137 clauses consent by a phrase that no frame reads
+("accepted", "agreed", "that works", "works for me", "submit the deal", "like a deal", "that will work",
+... 28 phrases in all); and a phrase the frames read wherever it occurs there still differs from them
+at the edges ("that is fair to say" consents by the phrase, not by the frame, which takes "fair to" as
+no consent).  So the table stays, with the frames beside it.
+
+:func:`_consent_at` takes a consent back when it is negated, hedged, conditional on goods for the
+speaker (a counter-offer, the guide's D5), tagged onto a demand ("... and you have a deal"), or
+followed by "but".  The words of every role are in :mod:`._frames`; the words here are the
+structure's own (determiners, copulas, degree words).
+
+>>> accepts("ok , that works for me".split())
+True
+>>> accepts("that works if i can have 2 food".split())
+False
+>>> accepts("i would be happy with that".split())
+True
+>>> accepts("i hope we can make a deal".split())
+False
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+
+from ._frames import (
+    ACCEPT_BY_FIRST, COMMITTING, CONSENT_VERBS, CONSENT_WORDS, CONTENT_WORDS, DEAL_NEGATORS, DEAL_NOUNS, GIVE_VERBS,
+    HEDGES, HOPED, INTERJECTIONS, PRONOUNS, PROPOSAL_NOUNS, WISHED,
+)
+
+__all__ = ["accepts"]
+
+_DIGITS = re.compile(r"[0-9]{1,9}")
+
+
+_BEFORE_THAT = frozenset({",", "-", ":", "and", "so", "then", "yes", "yeah", "yep", "yup", "ok", "okay", "sure",
+                          "great", "perfect", "well", "oh", "alright", "think", "guess", "but", "because", "fine",
+                          "cool", "hmm", "hm", "agreed", "thanks", "good", "believe", "suppose", "!", "i"})
+"""Words that may stand before a consent phrase opening with "that" ("ok, that works"); after any
+other word "that" is a relative pronoun ("a split that works for both")."""
+
+
+def _relative_that(words: list[str], k: int) -> bool:
+    """The word at ``k`` is "that" as a relative pronoun, not the proposal (see :data:`_BEFORE_THAT`)."""
+    return words[k] == "that" and k > 0 and words[k - 1] not in _BEFORE_THAT
+
+
+_PROPOSAL_DETERMINERS = frozenset({"that", "this", "it", "your", "the", "those", "these"})
+"""Words that open the object of a consent when it is the proposal ("that", "your offer", "the deal")."""
+
+
+_COPULA_CHAIN = frozenset({"am", "are", "is", "be", "would", "will", "can", "should", "also", "definitely", "totally",
+                           "just", "still", "then", "now"})
+"""Words between the speaker and a word of contentment ("I would definitely be ok with that")."""
+
+
+_CLAUSE_GOES_ON = frozenset({",", "!", "then", "too", "and", "so", "thanks", "thank", "friend", "as", "if", "now",
+                             "for", "since", "because", "-"})
+"""Words after a consent that end what is consented to ("I'm ok with that, thanks")."""
+
+
+_CONSENT_SUBJECTS = frozenset({"that", "this", "it", "its"})
+"""What the consent is said of: the proposal ("its" is "it's" without its apostrophe)."""
+
+
+_COPULAS = frozenset({"is", "will", "would", "should", "be", "seems", "sounds", "looks", "seem", "sound"})
+"""The copula between the proposal and the word of consent, in any tense ("that will be fine")."""
+
+
+_DEGREE = frozenset({"pretty", "very", "totally", "perfectly", "completely", "quite", "more", "than", "really",
+                     "absolutely", "entirely", "all", "just", "definitely", "fairly"})
+"""Degree words before a word of consent ("that is perfectly fine")."""
+
+
+def accepts(words: list[str]) -> bool:
+    """Rule 16: the clause consents to the proposal on the table: by a consent phrase of the frame
+    table (:func:`_consent_phrase`), by a structural frame (:func:`_consent_frame`, :func:`_deal_made`,
+    :func:`_consent_act`, :func:`_consent_state`, each read only when a word it needs stands in the
+    clause), or by a comma part that consents on its own (:func:`_consent_part`)."""
+    return _consent_phrase(words) or (
+        not CONSENT_WORDS.isdisjoint(words) and _consent_frame(words)) or (
+        not DEAL_NOUNS.isdisjoint(words) and _deal_made(words)) or (
+        not CONSENT_VERBS.isdisjoint(words) and _consent_act(words)) or (
+        not (CONTENT_WORDS.isdisjoint(words) and PROPOSAL_NOUNS.isdisjoint(words)) and _consent_state(words)) or \
+        _consent_part(words)
+
+
+def _consent_phrase(words: list[str]) -> bool:
+    """A consent phrase of :data:`._frames.ACCEPT_PHRASES` ("works for me", "agreed", "i am in"), not
+    opened by a relative "that" ("a way that works for both of us"), not ruled out by a guard of its
+    last word (:data:`_PHRASE_GUARDS`), and standing (:func:`_consent_at`)."""
+    n = len(words)
+    for i in [i for i, w in enumerate(words) if w in ACCEPT_BY_FIRST]:
+        if _relative_that(words, i):
+            continue
+        second = words[i + 1] if i + 1 < n else ""
+        for phrase in ACCEPT_BY_FIRST[words[i]]:
+            k = len(phrase)
+            if (k > 1 and phrase[1] != second) or tuple(words[i:i + k]) != phrase:
+                continue
+            if any(guard(words, i, i + k) for guard in _PHRASE_GUARDS.get(phrase[-1], ())):
+                continue
+            if _consent_at(words, i, i + k):
+                return True
+    return False
+
+
+def _said_of_more(words: list[str], i: int, end: int) -> bool:
+    """"I'm in the north": a phrase ending in "in" / "on" consents only at the end of its part."""
+    return end < len(words) and words[end] not in (",", "!", "too", "then")
+
+
+def _agreed_that(words: list[str], i: int, end: int) -> bool:
+    """"I agree that the lake has water", "I agree with Ash": an opinion, no consent."""
+    return end + 1 < len(words) and words[end] in ("that", "with") and words[end + 1] not in (",", "too")
+
+
+def _agreed_of_more(words: list[str], i: int, end: int) -> bool:
+    """"I agree water is needed": an opinion ("I agree what about this deal": a question runs on, the
+    consent stands)."""
+    return end < len(words) and words[end] not in (
+        ",", "too", "then", "and", "so", "completely", "totally", "fully", "to", "that", "with", "!", "what", "how")
+
+
+def _agreed_to_act(words: list[str], i: int, end: int) -> bool:
+    """"I agree to give you ...": the act agreed to is read by the give rules, not as consent."""
+    return end + 1 < len(words) and words[end] == "to" and words[end + 1] not in (
+        "that", "this", "it", "those", "these", "your", "the")
+
+
+def _agreement_reported(words: list[str], i: int, end: int) -> bool:
+    """"Ash and I agreed that ...", "we had agreed": a report of an earlier agreement."""
+    return i > 0 and (words[i - 1] in PRONOUNS or words[i - 1] in ("already", "had", "have", "was", "were"))
+
+
+_PHRASE_GUARDS: Mapping[str, tuple[Callable[[list[str], int, int], bool], ...]] = {
+    "in": (_said_of_more,), "on": (_said_of_more,),
+    "agree": (_agreed_that, _agreed_of_more, _agreed_to_act),
+    "agreed": (_agreement_reported,),
+}
+"""The guards of a consent phrase by its last word (``(words, start, end)``: True rules the phrase out)."""
+
+
+def _consent_part(words: list[str]) -> bool:
+    """A comma part that consents on its own, its opening interjections passed ("no" / "not" are not
+    passed): "deal" or "done" (:func:`_deal_said`), "X it is", "10 works", or a whole clause "Will do."."""
+    n = len(words)
+    seg = 0
+    commas = [i for i, w in enumerate(words) if w == ","]
+    commas.append(n)  # the clause's end closes the last part
+    for i in commas:
+        part = words[seg:i]
+        j = 0
+        while j < len(part) and part[j] in INTERJECTIONS and part[j] not in ("no", "nope", "not"):
+            j += 1
+        rest = part[j:]
+        if rest and ((rest[0] in ("deal", "done") and _deal_said(words, rest, seg + j))
+                     or (rest[-1] == "is" and _it_is(rest)) or (rest[-1] == "works" and _number_works(rest))
+                     or (seg == 0 and i == n and _will_do(rest))):  # each read only where it can stand
+            return True
+        seg = i + 1
+    return False
+
+
+def _deal_said(words: list[str], rest: list[str], at: int) -> bool:
+    """"deal!", "ok, deal", "deal, heading to ...": "deal" / "done" opening a part that says nothing else,
+    not "no deal" / "bad deal" (:data:`._frames.DEAL_NEGATORS`), and standing (:func:`_consent_at`)."""
+    return bool(rest) and rest[0] in ("deal", "done") and all(
+        x in ("deal", "done", "then", "now", "too", "friend") for x in rest) and not (
+        at > 0 and words[at - 1] in DEAL_NEGATORS) and _consent_at(words, at, at + 1)
+
+
+def _it_is(rest: list[str]) -> bool:
+    """"alliance it is", "10 it is" (not "what it is", "that it is")."""
+    return len(rest) >= 3 and rest[-2:] == ["it", "is"] and rest[-3] not in ("what", "that", "how", "where", "this",
+                                                                            "who")
+
+
+def _number_works(rest: list[str]) -> bool:
+    """"10 works", "$35 works"."""
+    priced = rest[1:] if rest[:1] == ["$"] else rest
+    return len(priced) == 2 and _DIGITS.fullmatch(priced[0]) is not None and priced[1] == "works"
+
+
+def _will_do(rest: list[str]) -> bool:
+    """"Will do.", "I will do that": consent to what was asked (D1), when it is the whole clause."""
+    return rest in (["will", "do"], ["can", "do"], ["i", "will", "do", "that"], ["will", "do", "that"])
+
+
+def _consent_frame(words: list[str]) -> bool:
+    """R20's "that's fair" and "that's fine with me" as a frame, not a list: "that", "this", "it"
+    (or "its") and a copula ("is", "will be", "would be", "should be", "seems", "sounds") before
+    a word of consent ("fine", "fair", "ok", "acceptable", ...), in any tense: "that will be fine",
+    "I think its fair".  Not when it is asked, negated, hedged, conditional or taken back
+    (:func:`_consent_at`), nor "fair to say", nor an opinion on something else ("the water is fine")."""
+    for i in [i for i, w in enumerate(words) if w in CONSENT_WORDS]:
+        j = i - 1
+        while j >= 0 and words[j] in _DEGREE:
+            j -= 1
+        k = j
+        while k >= 0 and words[k] in _COPULAS:
+            k -= 1
+        if k == j:
+            continue
+        if k < 0 or words[k] in INTERJECTIONS:
+            # no subject: "Seems reasonable, ...", "sounds fine to me" (like R20's "sounds fair")
+            if words[k + 1] in ("seems", "sounds", "looks") and all(w in INTERJECTIONS for w in words[:k + 1]) \
+                    and _consent_at(words, k + 1, i + 1):
+                return True
+            continue
+        if words[k] not in _CONSENT_SUBJECTS:
+            continue
+        if words[k] == "its" and k == j:
+            continue
+        if _relative_that(words, k):
+            continue  # "a split that is fair to both": a relative "that"
+        after = words[i + 1:i + 4]
+        if after[:1] in (["that"], ["enough"]) or (after[:1] in (["for"], ["to"]) and (
+                after[1:2] not in (["me"], ["us"]) or after[2:3] == ["to"])):
+            continue  # "it is fair to say", "fine for camping", "fair for me to get": no consent
+        if _consent_at(words, k, i + 1):
+            return True
+    return False
+
+
+def _consent_act(words: list[str]) -> bool:
+    """R20's "I agree", "I'll take it", "I can do that" as a frame, not a list: the speaker as subject
+    ("I", "we", "let's"), a chain of modals and frames that commit ("will", "would", "can", "am
+    happy to", "definitely"; a hedge, a negation or any other word breaks the chain), then a verb
+    of consent whose object is the proposal itself ("that", "this", "it", "your offer", "the
+    deal"): "I would agree to that", "we can definitely accept your offer", "I'll go (along) with
+    this", "let's finalize that".  "agree" and
+    "accept" may stand without an object ("I will agree."); "take" and "do" need a modal ("I take
+    it you need water" is no consent).  An object that is goods ("I'll take 2 water") is an ask,
+    read by the goods rules; asked, negated, conditional or taken back as :func:`_consent_at` says."""
+    n = len(words)
+    for v in [v for v, w in enumerate(words) if w in CONSENT_VERBS]:
+        s = v - 1
+        while s >= 0 and words[s] in COMMITTING:
+            s -= 1
+        let_us = s > 0 and words[s - 1] == "let" and words[s] == "us"
+        if s < 0 or (words[s] not in ("i", "we") and not let_us):
+            continue
+        if words[v] in ("take", "do", "go", "work", "live", "settle", "finalize") and s == v - 1 and not let_us:
+            continue
+        o = v + 1
+        if words[v] == "go" and words[o:o + 1] == ["along"]:
+            o += 1  # "I'll go along with that"
+        if words[v] in ("go", "work", "live") or (words[v] == "settle" and words[o:o + 1] == ["for"]):
+            if words[o:o + 1] != ["with"] and words[v] != "settle":
+                continue
+            o += 1
+        elif words[v] == "agree" and words[o:o + 1] in (["to"], ["with"]):
+            o += 1
+        obj = words[o] if o < n else ""
+        if obj in _PROPOSAL_DETERMINERS:
+            nxt = words[o + 1] if o + 1 < n else ""
+            if nxt in PROPOSAL_NOUNS:
+                o += 1
+            elif obj in ("your", "the", "those", "these"):
+                continue  # "I'll take the water": goods, an ask
+            end = o + 1
+        elif obj in ("me", "us") and words[v] == "agree" and words[o - 1] == "to":
+            end = o + 1  # "I will agree to me getting 3 food": consent to the split said
+        elif words[v] in ("agree", "accept") and obj in ("", ",", "!", "then", "too", "and"):
+            end = v + 1
+        else:
+            continue
+        after = words[end] if end < n else ""
+        if after not in ("", ",", "!", "then", "too", "and", "if", "as", "now", "for", "so", "getting", "thanks",
+                         "thank", "friend", "buddy", "mate"):
+            continue  # "I'll do that later", "I can accept that the lake ...": not the proposal
+        if _consent_at(words, s, end):
+            return True
+    return False
+
+
+def _consent_state(words: list[str]) -> bool:
+    """R20's "I'm ok with that" as a frame: the speaker, a copula in any tense ("am",
+    "would be", "will be"), a word of contentment ("ok", "fine", "good", "happy", "satisfied",
+    "content", "cool", "down", "agreeable") and "with" / "to" the proposal ("that", "this",
+    "your offer", "that split"): "I'd be happy with that", "I'm agreeable to that"; and a proposal
+    called fair by its name: "that's a fair split", "that seems like a reasonable trade" ("a good
+    deal" may praise the speaker's own offer).  Not negated, asked, hedged or taken back (:func:`_consent_at`),
+    nor contentment with goods ("I'd be happy with 2 food": an ask)."""
+    n = len(words)
+    for a in [a for a, w in enumerate(words) if w in CONTENT_WORDS]:
+        o = a + 1
+        if words[o:o + 1] not in (["with"], ["to"]):
+            continue
+        o += 1
+        obj = words[o] if o < n else ""
+        if obj not in _PROPOSAL_DETERMINERS:
+            continue
+        if o + 1 < n and words[o + 1] in PROPOSAL_NOUNS:
+            o += 1
+        elif obj in ("your", "the", "those", "these"):
+            continue
+        if o + 1 < n and words[o + 1] not in _CLAUSE_GOES_ON:
+            continue  # "I'm fine with that being ...": something else is said of it
+        s = a - 1
+        while s >= 0 and (words[s] in _COPULA_CHAIN or words[s] in _DEGREE):
+            s -= 1
+        if all(w in INTERJECTIONS for w in words[:s + 1]):
+            s += 1  # no subject: "Totally fine with that, thanks" is the speaker's
+        elif s == a - 1 or words[s] not in ("i", "we"):
+            continue
+        if _consent_at(words, s, o + 1):
+            return True
+    for a in [a for a, w in enumerate(words) if w in PROPOSAL_NOUNS and w not in ("one", "plan", "idea")]:
+        j = a - 1
+        if j < 1 or words[j] not in ("fair", "reasonable", "acceptable", "workable", "equitable"):
+            continue  # "that is a good deal" may praise the speaker's own offer
+        while j > 0 and words[j - 1] in _DEGREE:
+            j -= 1
+        k = j - 1
+        if k >= 0 and words[k] in ("a", "an"):
+            k -= 1
+        if k >= 0 and words[k] == "like":
+            k -= 1
+        c = k
+        while k >= 0 and words[k] in _COPULAS:
+            k -= 1
+        if k == c or k < 0 or words[k] not in _CONSENT_SUBJECTS:
+            continue
+        if _relative_that(words, k):
+            continue
+        if a + 1 < n and words[a + 1] not in _CLAUSE_GOES_ON:
+            continue  # "that is a fair split of the food if ...": terms, not consent
+        if _consent_at(words, k, a + 1):
+            return True
+    return False
+
+
+def _deal_made(words: list[str]) -> bool:
+    """R20's statement that the two now have a deal, with or without its article: "you have deal",
+    "we got a deal", "let's make the deal", "yes we can make a deal" -- not a hope ("I hope we can
+    make a deal"), a deal still to be found ("make a deal that works"), or a demand ("... and you
+    have a deal", R18)."""
+    n = len(words)
+    for i in [i for i, w in enumerate(words) if w in DEAL_NOUNS]:
+        j = i - 1
+        while j >= 0 and words[j] in ("good", "fair", "great", "nice", "solid", "sweet"):
+            j -= 1
+        if j >= 0 and words[j] in ("a", "the", "this", "that", "our"):
+            j -= 1
+        if j >= 0 and words[j] in ("yourself", "yourselves", "ourselves"):
+            j -= 1  # "you have yourself a deal"
+        if j >= 2 and words[j - 2:j + 1] == ["come", "up", "with"]:
+            j -= 2  # "we've come up with a good deal": read at "come"
+        if j < 1:
+            continue
+        if words[j] in ("made", "reached", "struck", "found", "come") and words[j - 1] == "have" and j > 1 and \
+                words[j - 2] == "we":
+            start = j - 2  # "we have made a deal", "we've come up with a good deal", "we have reached a compromise"
+        elif words[i] != "deal":
+            continue
+        elif words[j] in ("have", "got") and words[j - 1] in ("you", "we", "got", "have"):
+            start = j - 1 if words[j - 1] in ("you", "we") else j - 2
+        elif words[j] == "make" and words[j - 1] in ("us", "can"):
+            start = j - 2
+            if start < 0 or words[start] not in ("let", "we"):
+                continue
+            if not HOPED.isdisjoint(words[max(0, start - 4):start]) or "think" in words[max(0, start - 3):start]:
+                continue  # "I'm sure we can make a deal": a deal still to come
+        else:
+            continue
+        if start < 0 or (i + 1 < n and words[i + 1] in ("that", "where", "which", "so", "with")):
+            continue
+        if not WISHED.isdisjoint(words[max(0, start - 4):start]):
+            continue  # "I hope we have reached an agreement soon": a wish
+        if _consent_at(words, start, i + 1):
+            return True
+    return False
+
+
+def _consent_at(words: list[str], start: int, end: int) -> bool:
+    """Not negated, hedged, conditional, tagged onto a demand ("... and you have a deal"), or taken back."""
+    before = words[max(0, start - 4):start]
+    hedges = () if "agreement" in words[start:end] else HEDGES  # "glad we could come to an agreement"
+    if any(b in ("not", "never", "no", "if", "unless", "hardly") or b in hedges for b in before):
+        return False
+    if words[start] in ("come", "reached") and not HOPED.isdisjoint(before):
+        return False  # "I'm sure we can come to an agreement": a hope of a deal to come (R20)
+    if start > 0 and words[start - 1] in ("and", "then") and words[start] in ("you", "we", "it"):
+        return False  # "make it 3 sheep and you have a deal": a demand (R18)
+    if words[start] == "deal" and start > 0 and words[start - 1] in DEAL_NEGATORS:
+        return False
+    if words[start] == "submit" and (start == 0 or words[start - 1] in ("and", "please", "go")):
+        return False  # "go ahead and submit the deal": an order
+    after = words[end:end + 2]
+    if after[:1] in (["is"], ["off"], ["with"], ["breaker"], ["over"], ["was"], ["to"]) and words[start] == "deal":
+        return False
+    if "but" in words[end:]:
+        return False  # "sounds fair, but I need all the water": taken back (R21)
+    if words[end - 1] in ("fair", "reasonable") and words[end:end + 1] in (["since"], ["because"], ["as"]):
+        return False  # "I think it's pretty fair since we both get ...": an argument for terms, no consent
+    if words[end - 1] == "deal" and after[:1] in (["breaker"], ["breakers"], ["killer"]):
+        return False  # "that's a deal breaker": a refusal (R21)
+    if not {"if", "unless", "provided"}.isdisjoint(words[end:end + 2]) and words[end + 1:end + 3] not in (
+            ["you", "want"], ["you", "like"], ["you", "wish"]):
+        return False  # "I'll do that if I can have 2 of the food": a condition, a counter (R18, D5)
+    for j in range(end, min(end + 6, len(words))):
+        if words[j] in (",", "but", "and", "so") and j > end:
+            break
+        if (words[j] in ("if", "provided") or words[j:j + 3] == ["as", "long", "as"]) and \
+                _speaker_receives(words, j):
+            return False  # "Deal, as long as I get the water", "works for me if I could get ...": a counter (D5)
+    return True
+
+
+def _speaker_receives(words: list[str], end: int) -> bool:
+    """A condition after a consent that asks goods for the speaker ("..., if I can have 2 food", "as
+    long as I get the water"): the consent takes the proposal only on terms the message adds, a
+    counter-offer, no ``accept`` (the guide's D5); a condition that names no goods for the speaker
+    ("as long as you are ok with it") leaves the consent standing.
+
+    >>> _speaker_receives("i agree if i can also have 2 food".split(), 2)
+    True
+    >>> _speaker_receives("fine as long as you give me water".split(), 1)
+    True
+    >>> _speaker_receives("fine as long as you are ok with it".split(), 1)
+    False
+    """
+    k = end
+    while k < len(words) and words[k] in (",", "if", "as", "long", "provided", "that"):
+        k += 1
+    if k == end or k >= len(words):
+        return False
+    if words[k] == "you" and k + 1 < len(words):
+        k += 1  # "as long as you give me water": goods for the speaker too
+        while k < len(words) and words[k] in ("can", "will", "would", "also", "just", "then"):
+            k += 1
+        return k + 1 < len(words) and words[k] in GIVE_VERBS and words[k + 1] in ("me", "us")
+    if words[k] not in ("i", "we"):
+        return False
+    k += 1
+    while k < len(words) and words[k] in ("can", "could", "also", "still", "may", "just", "at", "least", "get", "to",
+                                          "will", "am", "be", "able", "allowed", "happy"):
+        if words[k] == "get" and words[k + 1:k + 2] != ["to"]:
+            break
+        k += 1
+    return k < len(words) and words[k] in ("have", "get", "keep", "take", "receive", "gets", "has")
