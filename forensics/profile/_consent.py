@@ -19,8 +19,8 @@ does).  It consents when one of these reads it, and :func:`_consent_at` does not
 split left out) and the injection tiers' corpus, 137 clauses consent by a phrase that no frame reads
 ("accepted", "agreed", "that works", "works for me", "submit the deal", "like a deal", "that will work",
 ... 28 phrases in all); and a phrase the frames read wherever it occurs there still differs from them
-at the edges ("that is fair to say" consents by the phrase, not by the frame, which takes "fair to" as
-no consent).  So the table stays, with the frames beside it.
+at the edges.  So the table stays, with the frames beside it; a phrase ending in a word of consent
+reads what follows it as the frame does ("that is fair to say" is no consent either way).
 
 :func:`_consent_at` takes a consent back when it is negated, hedged, conditional on goods for the
 speaker (a counter-offer, the guide's D5), tagged onto a demand ("... and you have a deal"), or
@@ -35,6 +35,8 @@ False
 True
 >>> accepts("i hope we can make a deal".split())
 False
+>>> accepts("that is fair to say".split()), accepts("seems fair to say".split())
+(False, False)
 """
 
 from __future__ import annotations
@@ -152,10 +154,20 @@ def _agreement_reported(words: list[str], i: int, end: int) -> bool:
     return i > 0 and (words[i - 1] in PRONOUNS or words[i - 1] in ("already", "had", "have", "was", "were"))
 
 
+def _said_of_something(words: list[str], i: int, end: int) -> bool:
+    """"That is fair to say", "fine for camping", "fair for me to get": a word of consent said of an
+    act or a claim that follows, not of the proposal ("to" or "for" after it, unless "to me" / "for us"
+    ends it); read by the consent phrases and by :func:`_consent_frame` alike."""
+    after = words[end:end + 3]
+    return after[:1] in (["that"], ["enough"]) or (after[:1] in (["for"], ["to"]) and (
+        after[1:2] not in (["me"], ["us"]) or after[2:3] == ["to"]))
+
+
 _PHRASE_GUARDS: Mapping[str, tuple[Callable[[list[str], int, int], bool], ...]] = {
     "in": (_said_of_more,), "on": (_said_of_more,),
     "agree": (_agreed_that, _agreed_of_more, _agreed_to_act),
     "agreed": (_agreement_reported,),
+    **{word: (_said_of_something,) for word in sorted(CONSENT_WORDS)},
 }
 """The guards of a consent phrase by its last word (``(words, start, end)``: True rules the phrase out)."""
 
@@ -221,6 +233,8 @@ def _consent_frame(words: list[str]) -> bool:
             k -= 1
         if k == j:
             continue
+        if _said_of_something(words, i, i + 1):
+            continue  # "it is fair to say", "seems fine for camping", "fair for me to get": no consent
         if k < 0 or words[k] in INTERJECTIONS:
             # no subject: "Seems reasonable, ...", "sounds fine to me" (like R20's "sounds fair")
             if words[k + 1] in ("seems", "sounds", "looks") and all(w in INTERJECTIONS for w in words[:k + 1]) \
@@ -233,10 +247,6 @@ def _consent_frame(words: list[str]) -> bool:
             continue
         if _relative_that(words, k):
             continue  # "a split that is fair to both": a relative "that"
-        after = words[i + 1:i + 4]
-        if after[:1] in (["that"], ["enough"]) or (after[:1] in (["for"], ["to"]) and (
-                after[1:2] not in (["me"], ["us"]) or after[2:3] == ["to"])):
-            continue  # "it is fair to say", "fine for camping", "fair for me to get": no consent
         if _consent_at(words, k, i + 1):
             return True
     return False
