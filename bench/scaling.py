@@ -333,11 +333,11 @@ def bench_shape(shape: Shape, sizes: tuple[int, ...], commands: tuple[str, ...])
 
 
 PROFILE = r"""
-import cProfile, json, os, pstats, sys
+import cProfile, json, os, pstats, sys, time
 os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
 os.environ["DAISHI_FORENSICS_PARALLEL"] = "0"
 from daishi_forensics.cli import main
-profile = cProfile.Profile()
+profile = cProfile.Profile(time.process_time)
 try:
     profile.runcall(main, ["--exit-zero", sys.argv[1], sys.argv[2], "--format", "json", "-o", os.devnull],
                     standalone_mode=False)

@@ -102,13 +102,16 @@ def sign_flip_p(values: Sequence[float], grid: int = GRID) -> tuple[float, float
     observed = abs(sum(signed))
     dist = np.zeros(2 * total + 1)
     dist[total] = 1.0
+    spare = np.zeros_like(dist)
     span = 0
-    for size in ints:
-        new = np.zeros_like(dist)
+    for size in ints:  # only the sums reached so far are read and written (the rest stays 0 in both tables)
         lo, hi = total - span, total + span + 1
-        new[lo + size:hi + size] += 0.5 * dist[lo:hi]
-        new[lo - size:hi - size] += 0.5 * dist[lo:hi]
-        dist = new
+        new = spare[lo - size:hi + size]
+        new[:] = 0.0  # (the spare held sums reached two values ago: all within this window)
+        half = 0.5 * dist[lo:hi]
+        new[2 * size:] += half
+        new[:hi - lo] += half
+        spare, dist = dist, spare
         span += size
     offsets = np.abs(np.arange(-total, total + 1))
     p = float(dist[offsets >= observed].sum())
