@@ -184,17 +184,30 @@ def standing(arrays: TransferArrays, min_transfers: int) -> np.ndarray:
     return np.asarray((both & (total >= min_transfers))[pair], dtype=bool)
 
 
+_PAIRS_READ = 2_000_000
+"""At most this many payments are read at once when chains are extended (:func:`_passed_on`)."""
+
+
 def _passed_on(index: PaymentIndex, last: np.ndarray, value: np.ndarray, cut: float, pass_on: int,
-               batch: int = 20_000) -> tuple[np.ndarray, np.ndarray]:
+               batch: int = 20_000, pairs: int = _PAIRS_READ) -> tuple[np.ndarray, np.ndarray]:
     """Every pair ``(i, next)``: ``next`` one of the first ``pass_on`` payments (and any at the same tick
     as the last of them) that the payee of ``last[i]`` made within the window after it, worth between
-    ``1 - cut`` times its value and its value: where the money it received went on.  In batches, so
-    that a crowd paying alike amounts all the time costs memory in proportion to what is kept."""
+    ``1 - cut`` times its value and its value: where the money it received went on.  In batches of at
+    most ``batch`` chains and, beyond the first chain of a batch, ``pairs`` payments read, so that a
+    crowd paying alike amounts all the time, or a long match whose window (a share of its span) holds
+    thousands of a payee's payments, costs memory in proportion to what is kept."""
     parents: list[np.ndarray] = []
     nexts: list[np.ndarray] = []
     tick = index.arrays.tick
-    for lo in range(0, last.shape[0], batch):
-        rows = last[lo:lo + batch]
+    spans = index.spans(index.arrays.dst[last], tick[last])
+    read = np.cumsum(spans[1] - spans[0])
+    bounds = [0]
+    while bounds[-1] < last.shape[0]:
+        at = bounds[-1]
+        before = int(read[at - 1]) if at else 0
+        bounds.append(min(at + batch, max(at + 1, int(np.searchsorted(read, before + pairs, side="right")))))
+    for lo, up in zip(bounds, bounds[1:]):
+        rows = last[lo:up]
         found = index.following(rows)
         assert found is not None  # no limit asked
         parent, nxt = found

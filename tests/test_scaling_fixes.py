@@ -108,3 +108,25 @@ def test_under_way_counts_a_trip_back_the_tick_it_set_out() -> None:
     trips = [_trip("a", "b", "wood", 6.0, 5, 5, 1), _trip("a", "b", "wood", 6.0, 8, 12, 2)]
     under_way = wash_ring._UnderWay(trips)
     assert [under_way.at(t) for t in (4, 5, 6, 8, 12, 13)] == [False, True, False, True, True, False]
+
+
+def test_value_chains_read_in_smaller_batches_find_the_same_hops() -> None:
+    # the batches of chains extended at once are cut by the payments they read: any cut, the same pairs
+    import networkx as nx
+    import numpy as np
+    from daishi_forensics.screens import value_cycles
+    from daishi_forensics.screens.transfer_arrays import PaymentIndex, transfer_arrays
+
+    rng = random.Random(7)
+    graph = nx.MultiDiGraph()
+    for i in range(300):
+        u, v = rng.sample(range(8), 2)
+        graph.add_edge(u, v, value=float(rng.choice([10, 9, 8, 20])), tick=rng.randint(0, 60), event=i)
+    arrays = transfer_arrays(graph)
+    index = PaymentIndex(arrays, 12.0)
+    rows = np.arange(arrays.size)
+    whole = value_cycles._passed_on(index, rows, arrays.value, 0.25, 2)
+    assert whole[0].shape[0] > 300  # chains went on
+    for batch, pairs in ((7, 10**9), (20_000, 1), (20_000, 40), (3, 5)):
+        parts = value_cycles._passed_on(index, rows, arrays.value, 0.25, 2, batch=batch, pairs=pairs)
+        assert [a.tolist() for a in parts] == [a.tolist() for a in whole]
