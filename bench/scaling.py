@@ -310,8 +310,8 @@ def growth_owner(runs: list[tuple[int, dict[str, Any]]]) -> str:
     excess = {stage: seconds - small["stages"].get(stage, 0.0) * scale for stage, seconds in large["stages"].items()}
     stage, extra = max(excess.items(), key=lambda kv: kv[1])
     before = small["stages"].get(stage, 0.0)
-    if extra < 0.05 * large["cpu"] or (before > 0 and large["stages"][stage] / scale / before < 1.2):
-        return "no stage (none grew 20% per event or by 5% of the largest run beyond a line)"
+    if extra < max(0.05 * large["cpu"], 0.25) or (before > 0 and large["stages"][stage] / scale / before < 1.2):
+        return "no stage (none grew 20% per event and by 0.25 s and 5% of the largest run beyond a line)"
     ratio = f"{large['stages'][stage] / scale / before:.2f}x per event" if before > 0 else "new"
     return (f"{stage} ({ratio}, {100 * large['stages'][stage] / large['cpu']:.0f}% of the largest run, "
             f"{extra:+.2f} s beyond a line)")
