@@ -110,23 +110,51 @@ def test_under_way_counts_a_trip_back_the_tick_it_set_out() -> None:
     assert [under_way.at(t) for t in (4, 5, 6, 8, 12, 13)] == [False, True, False, True, True, False]
 
 
-def test_value_chains_read_in_smaller_batches_find_the_same_hops() -> None:
-    # the batches of chains extended at once are cut by the payments they read: any cut, the same pairs
+def _passed_on_reading_every_payment(index: Any, last: Any, value: Any, cut: float, pass_on: int) -> Any:
+    """The value chains' next hops as first written: every payment of each window read (the reference)."""
+    import numpy as np
+
+    parent, nxt = index.following(last)
+    x = value[last][parent]
+    ok = (value[nxt] <= x) & (value[nxt] >= x * (1.0 - cut))
+    parent, nxt = parent[ok], nxt[ok]
+    if parent.shape[0] == 0:
+        return parent, nxt
+    tick = index.arrays.tick
+    start = np.flatnonzero(np.concatenate([[True], parent[1:] != parent[:-1]]))
+    rank = np.arange(parent.shape[0]) - np.repeat(start, np.diff(np.append(start, parent.shape[0])))
+    limit_at = np.minimum(start + pass_on - 1, np.append(start[1:], parent.shape[0]) - 1)
+    group = np.repeat(np.arange(start.shape[0]), np.diff(np.append(start, parent.shape[0])))
+    keep = (rank < pass_on) | (tick[nxt] <= tick[nxt[limit_at[group]]])
+    return parent[keep], nxt[keep]
+
+
+def test_value_chains_find_the_same_hops_reading_less() -> None:
+    # windows of a few payments and of hundreds (a long match's, a share of its span), ticks shared by
+    # several payments, bands that hold many or few of them: the hops are those reading every payment
+    # finds, whatever the batches
     import networkx as nx
     import numpy as np
     from daishi_forensics.screens import value_cycles
     from daishi_forensics.screens.transfer_arrays import PaymentIndex, transfer_arrays
 
     rng = random.Random(7)
-    graph = nx.MultiDiGraph()
-    for i in range(300):
-        u, v = rng.sample(range(8), 2)
-        graph.add_edge(u, v, value=float(rng.choice([10, 9, 8, 20])), tick=rng.randint(0, 60), event=i)
-    arrays = transfer_arrays(graph)
-    index = PaymentIndex(arrays, 12.0)
-    rows = np.arange(arrays.size)
-    whole = value_cycles._passed_on(index, rows, arrays.value, 0.25, 2)
-    assert whole[0].shape[0] > 300  # chains went on
-    for batch, pairs in ((7, 10**9), (20_000, 1), (20_000, 40), (3, 5)):
-        parts = value_cycles._passed_on(index, rows, arrays.value, 0.25, 2, batch=batch, pairs=pairs)
-        assert [a.tolist() for a in parts] == [a.tolist() for a in whole]
+    read_whole = read_some = 0
+    for transfers, nodes, ticks, window in ((300, 8, 60, 12.0), (4000, 4, 400, 150.0), (3000, 6, 100, 100.0)):
+        graph = nx.MultiDiGraph()
+        for i in range(transfers):
+            u, v = rng.sample(range(nodes), 2)
+            graph.add_edge(u, v, value=float(rng.choice([10, 9, 8, 20, 40, 3])), tick=rng.randint(0, ticks), event=i)
+        arrays = transfer_arrays(graph)
+        index = PaymentIndex(arrays, window)
+        rows = np.arange(arrays.size)
+        lo, hi = index.spans(arrays.dst[rows], arrays.tick[rows])
+        read_whole += int((hi - lo <= value_cycles._FIRST_READ).sum())
+        read_some += int((hi - lo > value_cycles._FIRST_READ).sum())
+        for cut, pass_on in ((0.25, 1), (0.25, 2), (0.05, 3), (0.9, 1)):
+            expected = _passed_on_reading_every_payment(index, rows, arrays.value, cut, pass_on)
+            assert expected[0].shape[0] > 0
+            for batch, pairs in ((20_000, 10**9), (7, 10**9), (20_000, 1), (3, 500)):
+                found = value_cycles._passed_on(index, rows, arrays.value, cut, pass_on, batch=batch, pairs=pairs)
+                assert [a.tolist() for a in found] == [a.tolist() for a in expected]
+    assert read_whole > 300 and read_some > 3000  # both ways of reading a window were taken
