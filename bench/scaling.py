@@ -16,8 +16,8 @@ A shape is a kind of match a long or crowded season produces; each is made by th
                 distinct: no two messages share a text, so nothing read once per text is saved
   hub           the 97-seat match with one seat put into every trade and private message (as the
                 offerer or as the other side, alternately): one seat that trades and talks with
-                everyone.  The rewrite breaks the inventories' bookkeeping (the report's
-                cross-checks say so); it is a cost benchmark, not a forensics one
+                everyone.  The rewrite leaves the archive's inventories and ledger no longer
+                matching the log: it is a cost benchmark, not a forensics one
 
 For each shape and size it runs, each in a fresh process pinned to one CPU (nothing forks):
 
@@ -43,7 +43,7 @@ Usage: python bench/scaling.py [--shapes NAME,...] [--sizes N,N,...] [--commands
 of a shape is a prefix of one match (the largest size's), so sizes differ in length and nothing else.
 Each measured process first runs its command, uncounted, on the shape's first 2,000 events (imports
 and one-time setup).  Streams are cached in DAISHI_BENCH_CACHE (default /tmp/daishi-bench).  The
-default run takes about 10 minutes on an idle two-core machine (about 25 on one shared by five).
+default run took 14 minutes on this two-core machine shared by five engineers (load average 2 to 8).
 """
 
 from __future__ import annotations
