@@ -102,13 +102,16 @@ def sign_flip_p(values: Sequence[float], grid: int = GRID) -> tuple[float, float
     observed = abs(sum(signed))
     dist = np.zeros(2 * total + 1)
     dist[total] = 1.0
+    spare = np.zeros_like(dist)
     span = 0
-    for size in ints:
-        new = np.zeros_like(dist)
+    for size in ints:  # only the sums reached so far are read and written (the rest stays 0 in both tables)
         lo, hi = total - span, total + span + 1
-        new[lo + size:hi + size] += 0.5 * dist[lo:hi]
-        new[lo - size:hi - size] += 0.5 * dist[lo:hi]
-        dist = new
+        new = spare[lo - size:hi + size]
+        new[:] = 0.0  # (the spare held sums reached two values ago: all within this window)
+        half = 0.5 * dist[lo:hi]
+        new[2 * size:] += half
+        new[:hi - lo] += half
+        spare, dist = dist, spare
         span += size
     offsets = np.abs(np.arange(-total, total + 1))
     p = float(dist[offsets >= observed].sum())
@@ -443,13 +446,24 @@ def nbinom_sf(k: int, mean: float, dispersion: float) -> float:
         return math.exp(math.lgamma(i + size) - math.lgamma(size) - math.lgamma(i + 1) + size * log_q + i * log_1q)
 
     if k <= mean * dispersion:
-        return max(0.0, min(1.0, 1.0 - sum(term(i) for i in range(k))))
+        complement = max(0.0, min(1.0, 1.0 - sum(term(i) for i in range(k))))
+        if complement >= _COMPLEMENT_FLOOR or k <= mean:
+            return complement
+        # 1 less the lower part keeps nothing of a tail this far under one (an exact 0 for 1e-24): the tail
+        # is summed instead, from k on (above the mean, each term smaller than the one before)
     total, t, i = 0.0, term(k), k  # the upper tail, summed from k (no cancellation)
     while t > 1e-17 * max(total, 1e-300) and i < k + 1_000_000:
         total += t
         t *= (i + size) / (i + 1) * (1 - q)
         i += 1
     return min(1.0, total)
+
+
+_LOG_NORMAL = math.log(2.2250738585072014e-308) + 1.0
+"""Below this log a float's exponent is subnormal or zero: :func:`product_p` sums in logs there."""
+
+_COMPLEMENT_FLOOR = 1e-6
+"""Below this ``1 - lower part`` has lost most of its digits: :func:`nbinom_sf` sums the tail itself."""
 
 
 def product_p(ps: Sequence[float]) -> float:
@@ -472,7 +486,13 @@ def product_p(ps: Sequence[float]) -> float:
         if j:
             term *= x / j
         total += term
-    return min(1.0, math.exp(log_t) * total)
+    if log_t >= _LOG_NORMAL and math.isfinite(total):
+        return min(1.0, math.exp(log_t) * total)
+    # many p-values: t underflows to 0 and the sum overflows (0 x inf, a NaN that min() read as 1);
+    # the terms summed in logs instead, scaled by the largest
+    logs = [log_t + j * math.log(x) - math.lgamma(j + 1) for j in range(len(ps))] if x > 0 else [log_t]
+    top = max(logs)
+    return min(1.0, math.exp(top) * math.fsum(math.exp(v - top) for v in logs))
 
 
 def testable_family(tests: Iterable[Test], alpha: float) -> list[Test]:

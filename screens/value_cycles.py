@@ -184,36 +184,84 @@ def standing(arrays: TransferArrays, min_transfers: int) -> np.ndarray:
     return np.asarray((both & (total >= min_transfers))[pair], dtype=bool)
 
 
+_PAIRS_READ = 2_000_000
+"""At most this many payments are read at once when chains are extended (:func:`_passed_on`)."""
+
+
 def _passed_on(index: PaymentIndex, last: np.ndarray, value: np.ndarray, cut: float, pass_on: int,
-               batch: int = 20_000) -> tuple[np.ndarray, np.ndarray]:
+               batch: int = 20_000, pairs: int = _PAIRS_READ) -> tuple[np.ndarray, np.ndarray]:
     """Every pair ``(i, next)``: ``next`` one of the first ``pass_on`` payments (and any at the same tick
     as the last of them) that the payee of ``last[i]`` made within the window after it, worth between
-    ``1 - cut`` times its value and its value: where the money it received went on.  In batches, so
-    that a crowd paying alike amounts all the time costs memory in proportion to what is kept."""
+    ``1 - cut`` times its value and its value: where the money it received went on.  In batches of at
+    most ``batch`` chains and, beyond the first chain of a batch, ``pairs`` payments read, so that a
+    crowd paying alike amounts all the time, or a long match whose window (a share of its span) holds
+    thousands of a payee's payments, costs memory in proportion to what is kept."""
     parents: list[np.ndarray] = []
     nexts: list[np.ndarray] = []
     tick = index.arrays.tick
-    for lo in range(0, last.shape[0], batch):
-        rows = last[lo:lo + batch]
-        found = index.following(rows)
-        assert found is not None  # no limit asked
-        parent, nxt = found
-        x = value[rows][parent]
-        ok = (value[nxt] <= x) & (value[nxt] >= x * (1.0 - cut))
-        parent, nxt = parent[ok], nxt[ok]
-        if parent.shape[0] == 0:
-            continue
-        # rank within each parent (payments come in tick order): keep up to the pass_on-th one's tick
-        start = np.flatnonzero(np.concatenate([[True], parent[1:] != parent[:-1]]))
-        rank = np.arange(parent.shape[0]) - np.repeat(start, np.diff(np.append(start, parent.shape[0])))
-        limit_at = np.minimum(start + pass_on - 1, np.append(start[1:], parent.shape[0]) - 1)
-        group = np.repeat(np.arange(start.shape[0]), np.diff(np.append(start, parent.shape[0])))
-        keep = (rank < pass_on) | (tick[nxt] <= tick[nxt[limit_at[group]]])
-        parents.append(parent[keep] + lo)
-        nexts.append(nxt[keep])
+    spans = index.spans(index.arrays.dst[last], tick[last])
+    read = np.cumsum(spans[1] - spans[0])
+    bounds = [0]
+    while bounds[-1] < last.shape[0]:
+        at = bounds[-1]
+        before = int(read[at - 1]) if at else 0
+        bounds.append(min(at + batch, max(at + 1, int(np.searchsorted(read, before + pairs, side="right")))))
+    for lo, up in zip(bounds, bounds[1:]):
+        rows = last[lo:up]
+        first, through = spans[0][lo:up], spans[1][lo:up]
+        # the first _FIRST_READ payments of each window; a window whose kept payments all lie in them is done
+        parent, nxt, done = _kept(index, rows, first, np.minimum(through, first + _FIRST_READ), value, cut, pass_on)
+        done |= through - first <= _FIRST_READ
+        mine = done[parent]
+        parent, nxt = parent[mine], nxt[mine]
+        rest = np.flatnonzero(~done)
+        if rest.shape[0]:  # the others read through their whole window
+            more, more_nxt, _ = _kept(index, rows[rest], first[rest], through[rest], value, cut, pass_on)
+            parent = np.concatenate([parent, rest[more]])
+            nxt = np.concatenate([nxt, more_nxt])
+            order = np.argsort(parent, kind="stable")  # chain by chain, each chain's payments in tick order
+            parent, nxt = parent[order], nxt[order]
+        parents.append(parent + lo)
+        nexts.append(nxt)
     if not parents:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     return np.concatenate(parents), np.concatenate(nexts)
+
+
+_FIRST_READ = 32
+"""Payments of a window read first when a chain is extended (:func:`_passed_on`): where money is passed on,
+the kept ones are among them, and the rest of a long match's window (a share of its span) is not read."""
+
+
+def _kept(index: PaymentIndex, rows: np.ndarray, first: np.ndarray, through: np.ndarray, value: np.ndarray,
+          cut: float, pass_on: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_passed_on`'s pairs ``(i, next)`` among the payments at positions ``[first, through)`` of
+    :attr:`PaymentIndex.order` for each of ``rows``; and for each row whether they are all its pairs in
+    its whole window: the ``pass_on``-th payment in the band was read and so was a later payment at a
+    later tick (the window's payments come in tick order, so none read later could be kept)."""
+    tick = index.arrays.tick
+    lengths = through - first
+    total = int(lengths.sum())
+    parent = np.repeat(np.arange(rows.shape[0]), lengths)
+    position = np.arange(total) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    nxt = index.order[first[parent] + position]
+    x = value[rows][parent]
+    ok = (value[nxt] <= x) & (value[nxt] >= x * (1.0 - cut))
+    parent, nxt = parent[ok], nxt[ok]
+    done = np.zeros(rows.shape[0], dtype=bool)
+    if parent.shape[0] == 0:
+        return parent, nxt, done
+    # rank within each parent (payments come in tick order): keep up to the pass_on-th one's tick
+    start = np.flatnonzero(np.concatenate([[True], parent[1:] != parent[:-1]]))
+    counts = np.diff(np.append(start, parent.shape[0]))
+    rank = np.arange(parent.shape[0]) - np.repeat(start, counts)
+    limit_at = np.minimum(start + pass_on - 1, np.append(start[1:], parent.shape[0]) - 1)
+    group = np.repeat(np.arange(start.shape[0]), counts)
+    keep = (rank < pass_on) | (tick[nxt] <= tick[nxt[limit_at[group]]])
+    owners = parent[start]
+    read_last = tick[index.order[np.maximum(through[owners] - 1, first[owners])]]
+    done[owners] = (counts >= pass_on) & (read_last > tick[nxt[limit_at]])
+    return parent[keep], nxt[keep], done
 
 
 def candidate_cycles(arrays: TransferArrays, max_length: int, keep: np.ndarray | None = None,
