@@ -158,3 +158,20 @@ def test_value_chains_find_the_same_hops_reading_less() -> None:
                 found = value_cycles._passed_on(index, rows, arrays.value, cut, pass_on, batch=batch, pairs=pairs)
                 assert [a.tolist() for a in found] == [a.tolist() for a in expected]
     assert read_whole > 300 and read_some > 3000  # both ways of reading a window were taken
+
+
+def test_sign_flip_p_beyond_the_exact_table_is_a_valid_bound() -> None:
+    """20,000 exchanges of one size, 10,300 one way: the exact two-sided share is twice a binomial tail,
+    P(Binomial(20000, 1/2) >= 10300).  The Chernoff bound (beyond 16,384 values, where the exact table's
+    work grows as the square of the count) is at or above it, and at or below Hoeffding's
+    2 exp(-600^2 / (2 x 20000)) = 2 e^-9."""
+    from daishi_forensics.screens.stats import binom_sf, sign_flip_p
+
+    values = [1.0] * 10_300 + [-1.0] * 9_700
+    p, smallest = sign_flip_p(values)
+    exact = 2 * binom_sf(10_300, 20_000, 0.5)
+    assert exact <= p <= 2 * math.exp(-9.0)
+    assert smallest == 0.0  # every sign one way: 2 x 2^-20000, below the smallest float
+    # at or under the exact table's limit, the count is exact: 16,384 values, the same as before
+    short = [1.0] * 8_400 + [-1.0] * 7_984
+    assert sign_flip_p(short)[0] == pytest.approx(2 * binom_sf(8_400, 16_384, 0.5), rel=1e-6)
