@@ -322,7 +322,7 @@ def test_exported_api_is_pinned() -> None:
 
     # the storage names: plain fixed-width columns (trade ids are plain dicts and sets, no class)
     assert replay_mod.__all__ == [
-        "Catalogue", "Event", "MatchAnalysis", "Pass", "PassFactory", "PassSpec", "RecordLog", "Rows",
+        "BatchPass", "Catalogue", "Event", "MatchAnalysis", "Pass", "PassFactory", "PassSpec", "RecordLog", "Rows",
         "ShapeTable", "Table", "TickClosingPass", "Timeline", "World", "analyze", "analyze_target", "code_column",
         "int_column", "lazy", "paused_cycle_collection", "position", "replay",
     ]
@@ -353,9 +353,40 @@ def test_docstring_examples() -> None:
 
 
 def test_passes_satisfy_the_protocol() -> None:
-    from daishi_forensics.replay import Pass, TickClosingPass
+    from daishi_forensics.replay import BatchPass, Pass, TickClosingPass
 
     for p in (ContactPass(), WitnessPass(), CoveragePass(144), CounterPass()):
         assert isinstance(p, Pass)
     assert isinstance(ContactPass(), TickClosingPass)
     assert not isinstance(CounterPass(), TickClosingPass)
+    assert isinstance(CounterPass(), BatchPass) and not isinstance(ContactPass(), BatchPass)
+
+
+def test_a_batch_pass_gets_every_event_once_in_chunks_after_the_world(monkeypatch: Any) -> None:
+    """Chunks of CHUNK events (the last shorter), in log order, each handed once its events were
+    observed and applied: the observer of a chunk's last event ran before the chunk came."""
+    import daishi_forensics.replay.driver as driver_mod
+
+    monkeypatch.setattr(driver_mod, "CHUNK", 3)
+    seen: list[str] = []
+
+    class Both:
+        types = frozenset({"move"})
+
+        def __init__(self) -> None:
+            self.chunks: list[list[int]] = []
+
+        def observe(self, ev: dict[str, Any], world: Any) -> None:
+            seen.append(f"observe {ev['id']}")
+
+        def observe_batch(self, events: Any) -> None:
+            seen.append(f"batch {[e['id'] for e in events]}")
+            self.chunks.append([e["id"] for e in events])
+
+    events = [{"id": i, "tick": i // 2, "type": "move" if i % 3 == 0 else "look", "agentId": "a_1",
+               "payload": {"from": "r_0_0", "to": "r_0_0"}} for i in range(1, 8)]
+    p = Both()
+    tl = driver_mod.replay(events, {}, [p])
+    assert p.chunks == [[1, 2, 3], [4, 5, 6], [7]]
+    assert seen == ["observe 3", "batch [1, 2, 3]", "observe 6", "batch [4, 5, 6]", "batch [7]"]
+    assert tl.events == 7
