@@ -390,3 +390,41 @@ def test_a_batch_pass_gets_every_event_once_in_chunks_after_the_world(monkeypatc
     assert p.chunks == [[1, 2, 3], [4, 5, 6], [7]]
     assert seen == ["observe 3", "batch [1, 2, 3]", "observe 6", "batch [4, 5, 6]", "batch [7]"]
     assert tl.events == 7
+
+
+def test_batch_passes_end_the_same_whatever_the_chunks(monkeypatch: Any) -> None:
+    """Counters and utility (batch passes) over a log with tick regressions, world events, an
+    event without ``agentId`` and null agent ids: the same results in chunks of
+    1, 7 and 4,096 events (rows, counts and the floats of gathered value, bit for bit)."""
+    import daishi_forensics.replay.driver as driver_mod
+    from daishi_forensics.injection.utility import UtilityPass
+
+    rng = random.Random(11)
+    events: list[dict[str, Any]] = []
+    tick = 0
+    for eid in range(1, 1500):
+        tick = max(0, tick + rng.choice((0, 0, 1, 1, 3, -2)))
+        typ = rng.choice(("gather", "gather", "move", "trade_completed", "trade_fulfilled", "craft", "rest",
+                          "action_rejected", "message"))
+        agent = rng.choice(("a_1", "a_2", "a_3", None))
+        ev = {"id": eid, "tick": tick, "type": typ, "agentId": agent,
+              "payload": {"resource": rng.choice(("wood", "ore")), "gathered": rng.random() * 3,
+                          "to": rng.choice(("a_1", "a_2")), "code": rng.choice(("x", "y"))}}
+        if eid % 97 == 0:
+            del ev["agentId"]
+        events.append(ev)
+
+    def run(chunk: int) -> tuple[Any, Any]:
+        monkeypatch.setattr(driver_mod, "CHUNK", chunk)
+        counters, utility = CounterPass(), UtilityPass({"item_values": {"wood": 2.5, "ore": 1.0}})
+        driver_mod.replay(events, {}, [counters, utility])
+        return counters.result(), {a: dict(rows) for a, rows in utility.result().by_agent.items()}
+
+    whole = run(4096)
+    assert run(1) == whole and run(7) == whole
+    counts, activity = whole
+    assert [row.agent for row in counts.agents] == ["a_1", "a_2", "a_3"] == sorted(activity)
+    a1 = [e for e in events if e.get("agentId") == "a_1"]
+    assert sum(counts.agents[0].by_type.values()) == len(a1)
+    world = [e for e in a1 if e["type"] in ("gather", "move", "trade_completed", "trade_fulfilled", "craft")]
+    assert sum(actions for actions, _value, _trades in activity["a_1"].values()) == len(world)
