@@ -180,9 +180,9 @@ class UtilityPass:
             if rows is None:
                 continue
             p = ev.get("payload") or {}
-            n = p.get("gathered")
-            if isinstance(n, (int, float)) and not isinstance(n, bool):  # its row is there: made above
-                rows.value[bisect_left(rows.ticks, ev["tick"])] += n * values.get(str(p.get("resource")), 0.0)
+            gathered = p.get("gathered")
+            if isinstance(gathered, (int, float)) and not isinstance(gathered, bool):  # its row is there: made above
+                rows.value[bisect_left(rows.ticks, ev["tick"])] += gathered * values.get(str(p.get("resource")), 0.0)
 
     def result(self) -> Activity:
         return Activity(dict(sorted(self._by_agent.items())))
