@@ -393,8 +393,8 @@ def test_a_batch_pass_gets_every_event_once_in_chunks_after_the_world(monkeypatc
 
 
 def test_batch_passes_end_the_same_whatever_the_chunks(monkeypatch: Any) -> None:
-    """Counters and utility (batch passes) over a log with tick regressions, world events, an
-    event without ``agentId`` and null agent ids: the same results in chunks of
+    """Counters, utility and coverage (batch passes) over a log with tick regressions, world events,
+    an event without ``agentId``, null agent ids and moves without a region: the same results in chunks of
     1, 7 and 4,096 events (rows, counts and the floats of gathered value, bit for bit)."""
     import daishi_forensics.replay.driver as driver_mod
     from daishi_forensics.injection.utility import UtilityPass
@@ -414,15 +414,27 @@ def test_batch_passes_end_the_same_whatever_the_chunks(monkeypatch: Any) -> None
             del ev["agentId"]
         events.append(ev)
 
-    def run(chunk: int) -> tuple[Any, Any]:
+        if eid % 89 == 0 and typ == "move":
+            del ev["payload"]["to"]  # a move without its region: that chunk's moves are read one by one
+    events[300]["type"] = "agent_spawned"
+    events[300]["payload"] = {"region": "r_9_9"}
+
+    def run(chunk: int) -> tuple[Any, Any, Any]:
         monkeypatch.setattr(driver_mod, "CHUNK", chunk)
         counters, utility = CounterPass(), UtilityPass({"item_values": {"wood": 2.5, "ore": 1.0}})
-        driver_mod.replay(events, {}, [counters, utility])
-        return counters.result(), {a: dict(rows) for a, rows in utility.result().by_agent.items()}
+        coverage = CoveragePass(144)
+        driver_mod.replay(events, {}, [counters, utility, coverage])
+        return (counters.result(), {a: dict(rows) for a, rows in utility.result().by_agent.items()},
+                coverage.result())
 
     whole = run(4096)
     assert run(1) == whole and run(7) == whole
-    counts, activity = whole
+    counts, activity, visits = whole
+    mover = events[300]["agentId"] or "a_1"
+    expected = {e["payload"].get("to") for e in events if e.get("agentId") == mover and e["type"] == "move"} - {None}
+    if events[300]["agentId"] is not None:
+        expected.add("r_9_9")
+    assert {row.agent: set(row.visited) for row in visits.agents}[mover] == expected
     assert [row.agent for row in counts.agents] == ["a_1", "a_2", "a_3"] == sorted(activity)
     a1 = [e for e in events if e.get("agentId") == "a_1"]
     assert sum(counts.agents[0].by_type.values()) == len(a1)
