@@ -393,7 +393,7 @@ def test_a_batch_pass_gets_every_event_once_in_chunks_after_the_world(monkeypatc
 
 
 def test_batch_passes_end_the_same_whatever_the_chunks(monkeypatch: Any) -> None:
-    """Counters, utility and coverage (batch passes) over a log with tick regressions, world events,
+    """Counters (a batch pass), utility and coverage over a log with tick regressions, world events,
     an event without ``agentId``, null agent ids and moves without a region: the same results in chunks of
     1, 7 and 4,096 events (rows, counts and the floats of gathered value, bit for bit)."""
     import daishi_forensics.replay.driver as driver_mod

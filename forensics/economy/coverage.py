@@ -24,10 +24,8 @@ Regions an agent only passed through within a tick count: it stood in them.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
-from itertools import compress
-from operator import itemgetter
 from typing import Any
 
 from daishi_forensics import arithmetic
@@ -74,21 +72,10 @@ class Coverage:
         return {a.agent: {"regions": a.regions, "coverage": a.coverage} for a in self.agents}
 
 
-_TYPE = itemgetter("type")
-_AGENT = itemgetter("agentId")
-_PAYLOAD = itemgetter("payload")
-_TO = itemgetter("to")
-_IS_MOVE = "move".__eq__
-
-
 class CoveragePass:
-    """Collects each agent's spawn region and every region it moves to.
+    """Collects each agent's spawn region and every region it moves to."""
 
-    The moves come in bulk (a :class:`~daishi_forensics.replay.BatchPass`: a region stood in
-    depends on the event alone): a chunk's distinct (agent, ``payload.to``) pairs are gathered
-    in C and added once each; spawns and registrations are observed one by one."""
-
-    types: frozenset[str] | None = frozenset({"agent_spawned", "agent_registered"})
+    types: frozenset[str] | None = frozenset({"agent_spawned", "agent_registered", "move"})
 
     def __init__(self, map_regions: int = 144) -> None:
         if map_regions <= 0:
@@ -111,26 +98,6 @@ class CoveragePass:
         seen = self._visited[agent]  # an agent registered without a region: 0 regions
         if isinstance(region, str):
             seen.add(region)
-
-    def observe_batch(self, events: Sequence[Event]) -> None:
-        """Add the ``payload.to`` of each move (each distinct agent and region of the chunk once);
-        a chunk with a move that has no ``agentId``, no payload or no ``to`` is read move by move
-        (:meth:`observe`)."""
-        moves = list(compress(events, map(_IS_MOVE, map(_TYPE, events))))
-        if not moves:
-            return
-        try:
-            pairs = set(zip(map(_AGENT, moves), map(_TO, map(_PAYLOAD, moves))))
-        except (KeyError, TypeError):  # a move without one of them, or not a mapping, or a list for a region
-            for ev in moves:
-                self.observe(ev, None)  # type: ignore[arg-type]  # it reads no world
-            return
-        visited = self._visited
-        for agent, region in pairs:
-            if agent is not None:
-                seen = visited[agent]
-                if isinstance(region, str):
-                    seen.add(region)
 
     def result(self) -> Coverage:
         """Per agent regions and coverage, sorted by agent id."""

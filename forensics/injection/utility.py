@@ -11,12 +11,9 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_left
-from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
-from itertools import compress
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from math import inf
-from operator import itemgetter
 from typing import Any
 
 from daishi_forensics.economy.counters import WORLD_ACTION_TYPES
@@ -106,35 +103,11 @@ class Activity:
     per agent from the pass)."""
 
 
-_TYPE = itemgetter("type")
-_AGENT_AND_TICK = itemgetter("agentId", "tick")
-_IS_WORLD_ACTION = frozenset(WORLD_ACTION_TYPES).__contains__
-_IS_TRADE = frozenset({"trade_completed", "trade_fulfilled"}).__contains__
-_IS_GATHER = "gather".__eq__
-
-
-def _by_agent_and_tick(events: Iterator[Event]) -> Counter[tuple[Any, Any]]:
-    """``events`` counted by (``agentId``, tick) in one C loop; an event without ``agentId``, or
-    whose id cannot be a key, is nobody's (left out)."""
-    counts: Counter[tuple[Any, Any]] = Counter()
-    keys = map(_AGENT_AND_TICK, events)
-    while True:
-        try:
-            counts.update(keys)
-            return counts
-        except (KeyError, TypeError):  # that event is left out; the count goes on after it
-            continue
-
-
 class UtilityPass:
     """Counts each agent's world actions, gathered value and completed trades per tick
-    (one :class:`TickCounts` row per agent and tick with a world action).
+    (one :class:`TickCounts` row per agent and tick with a world action)."""
 
-    A batch pass (:class:`~daishi_forensics.replay.BatchPass`): it reads no world, so it takes
-    the events by runs, counted by (agent, tick) in C, and reads one by one only the gathers'
-    payloads (their value), in log order; it observes no event singly."""
-
-    types: frozenset[str] | None = frozenset()
+    types: frozenset[str] | None = frozenset(WORLD_ACTION_TYPES)
 
     def __init__(self, archive: Mapping[str, Any]) -> None:
         try:
@@ -144,45 +117,38 @@ class UtilityPass:
         self._by_agent: dict[str, TickCounts] = {}
 
     def observe(self, ev: Event, world: World) -> None:
-        """Nothing: every event comes through :meth:`observe_batch`."""
-
-    def observe_batch(self, events: Sequence[Event]) -> None:
-        """Count the world actions of a run of events for their agents (an agent id that is not a
-        string counts for nobody), then the trades among them, then each gather's value."""
-        by_agent = self._by_agent
-        kinds = list(map(_TYPE, events))
-        for (agent, tick), n in _by_agent_and_tick(compress(events, map(_IS_WORLD_ACTION, kinds))).items():
-            # rows are made in the order of each (agent, tick)'s first action, as one by one
-            rows = by_agent.get(agent)
-            if rows is None:
-                if type(agent) is not str and not isinstance(agent, str):
-                    continue
-                rows = by_agent[agent] = TickCounts()
-            if tick > rows.last:  # the usual case: a later tick than its last row's (TickCounts.row, inlined)
-                rows.ticks.append(tick)
-                rows.last = tick
-                rows.actions.append(n)
-                rows.value.append(0.0)
-                rows.trades.append(0)
-            else:
-                rows.actions[rows.row(tick)] += n
-        if any(map(_IS_TRADE, kinds)):
-            for (agent, tick), n in _by_agent_and_tick(compress(events, map(_IS_TRADE, kinds))).items():
-                rows = by_agent.get(agent)
-                if rows is not None:
-                    rows.trades[rows.row(tick)] += n
-        values = self._values
-        for ev in compress(events, map(_IS_GATHER, kinds)):  # in log order: each row's value sums as before
-            try:
-                rows = by_agent.get(ev.get("agentId"))  # type: ignore[arg-type]
-            except TypeError:  # unhashable: no agent id
-                continue
-            if rows is None:
-                continue
+        """Count the world action for its agent."""
+        agent: Any = ev.get("agentId")  # anything the log holds: checked below
+        try:
+            rows = self._by_agent.get(agent)
+        except TypeError:  # unhashable: no agent id
+            return
+        if rows is None:
+            if type(agent) is not str and not isinstance(agent, str):
+                return
+            rows = self._by_agent[agent] = TickCounts()
+        tick = ev["tick"]
+        if tick == rows.last:
+            k = len(rows.ticks) - 1
+            rows.actions[k] += 1
+        elif tick > rows.last:  # the usual case: its first world action of a later tick
+            k = len(rows.ticks)
+            rows.ticks.append(tick)
+            rows.last = tick
+            rows.actions.append(1)
+            rows.value.append(0.0)
+            rows.trades.append(0)
+        else:  # a tick earlier than its last one (a tick regression)
+            k = rows.row(tick)
+            rows.actions[k] += 1
+        typ = ev["type"]
+        if typ == "gather":
             p = ev.get("payload") or {}
-            gathered = p.get("gathered")
-            if isinstance(gathered, (int, float)) and not isinstance(gathered, bool):  # its row is there: made above
-                rows.value[bisect_left(rows.ticks, ev["tick"])] += gathered * values.get(str(p.get("resource")), 0.0)
+            n = p.get("gathered")
+            if isinstance(n, (int, float)) and not isinstance(n, bool):
+                rows.value[k] += n * self._values.get(str(p.get("resource")), 0.0)
+        elif typ == "trade_completed" or typ == "trade_fulfilled":
+            rows.trades[k] += 1
 
     def result(self) -> Activity:
         return Activity(dict(sorted(self._by_agent.items())))
