@@ -24,8 +24,7 @@ Then, on the same quarter without a profiler, where one core's CPU goes: reading
 boundary: parse and schema checks), the replay with every pass, the report and its costliest sections
 (each section's CPU, the imports it is the first to need and the pass results it is the first to ask
 for included: the injection section's propagation chains, the collusion screens); and each pass's share
-of the time spent inside the passes (each pass's handlers, batch handlers included, timed around their
-calls, one core).
+of the time spent inside the passes (each pass's handlers timed around their calls, one core).
 
 Then the replay on two cores on that quarter: the CPU this process spends in its half of the
 replay until it asks for the child's answer, the CPU of the child replaying the other half (its
@@ -120,9 +119,8 @@ def analysis(timers):
     instances = CATALOGUE.build(read.archive, None)
     for name, p in instances.items() if timers else ():
         p.observe = timed(name, p.observe)
-        for handler in ("close_ticks", "observe_batch"):
-            if callable(getattr(p, handler, None)):
-                setattr(p, handler, timed(name, getattr(p, handler)))
+        if callable(getattr(p, "close_ticks", None)):
+            p.close_ticks = timed(name, p.close_ticks)
     with paused_cycle_collection():
         timeline = replay(read.events(), read.archive, list(instances.values()))
     return MatchAnalysis(read=read, timeline=timeline, passes=instances)

@@ -322,7 +322,7 @@ def test_exported_api_is_pinned() -> None:
 
     # the storage names: plain fixed-width columns (trade ids are plain dicts and sets, no class)
     assert replay_mod.__all__ == [
-        "BatchPass", "Catalogue", "Event", "MatchAnalysis", "Pass", "PassFactory", "PassSpec", "RecordLog", "Rows",
+        "Catalogue", "Event", "MatchAnalysis", "Pass", "PassFactory", "PassSpec", "RecordLog", "Rows",
         "ShapeTable", "Table", "TickClosingPass", "Timeline", "World", "analyze", "analyze_target", "code_column",
         "int_column", "lazy", "paused_cycle_collection", "position", "replay",
     ]
@@ -353,90 +353,9 @@ def test_docstring_examples() -> None:
 
 
 def test_passes_satisfy_the_protocol() -> None:
-    from daishi_forensics.replay import BatchPass, Pass, TickClosingPass
+    from daishi_forensics.replay import Pass, TickClosingPass
 
     for p in (ContactPass(), WitnessPass(), CoveragePass(144), CounterPass()):
         assert isinstance(p, Pass)
     assert isinstance(ContactPass(), TickClosingPass)
     assert not isinstance(CounterPass(), TickClosingPass)
-    assert isinstance(CounterPass(), BatchPass) and not isinstance(ContactPass(), BatchPass)
-
-
-def test_a_batch_pass_gets_every_event_once_in_chunks_after_the_world(monkeypatch: Any) -> None:
-    """Chunks of CHUNK events (the last shorter), in log order, each handed once its events were
-    observed and applied: the observer of a chunk's last event ran before the chunk came."""
-    import daishi_forensics.replay.driver as driver_mod
-
-    monkeypatch.setattr(driver_mod, "CHUNK", 3)
-    seen: list[str] = []
-
-    class Both:
-        types = frozenset({"move"})
-
-        def __init__(self) -> None:
-            self.chunks: list[list[int]] = []
-
-        def observe(self, ev: dict[str, Any], world: Any) -> None:
-            seen.append(f"observe {ev['id']}")
-
-        def observe_batch(self, events: Any) -> None:
-            seen.append(f"batch {[e['id'] for e in events]}")
-            self.chunks.append([e["id"] for e in events])
-
-    events = [{"id": i, "tick": i // 2, "type": "move" if i % 3 == 0 else "look", "agentId": "a_1",
-               "payload": {"from": "r_0_0", "to": "r_0_0"}} for i in range(1, 8)]
-    p = Both()
-    tl = driver_mod.replay(events, {}, [p])
-    assert p.chunks == [[1, 2, 3], [4, 5, 6], [7]]
-    assert seen == ["observe 3", "batch [1, 2, 3]", "observe 6", "batch [4, 5, 6]", "batch [7]"]
-    assert tl.events == 7
-
-
-def test_batch_passes_end_the_same_whatever_the_chunks(monkeypatch: Any) -> None:
-    """Counters (a batch pass), utility and coverage over a log with tick regressions, world events,
-    an event without ``agentId``, null agent ids and moves without a region: the same results in chunks of
-    1, 7 and 4,096 events (rows, counts and the floats of gathered value, bit for bit)."""
-    import daishi_forensics.replay.driver as driver_mod
-    from daishi_forensics.injection.utility import UtilityPass
-
-    rng = random.Random(11)
-    events: list[dict[str, Any]] = []
-    tick = 0
-    for eid in range(1, 1500):
-        tick = max(0, tick + rng.choice((0, 0, 1, 1, 3, -2)))
-        typ = rng.choice(("gather", "gather", "move", "trade_completed", "trade_fulfilled", "craft", "rest",
-                          "action_rejected", "message"))
-        agent = rng.choice(("a_1", "a_2", "a_3", None))
-        ev = {"id": eid, "tick": tick, "type": typ, "agentId": agent,
-              "payload": {"resource": rng.choice(("wood", "ore")), "gathered": rng.random() * 3,
-                          "to": rng.choice(("a_1", "a_2")), "code": rng.choice(("x", "y"))}}
-        if eid % 97 == 0:
-            del ev["agentId"]
-        events.append(ev)
-
-        if eid % 89 == 0 and typ == "move":
-            del ev["payload"]["to"]  # a move without its region: that chunk's moves are read one by one
-    events[300]["type"] = "agent_spawned"
-    events[300]["payload"] = {"region": "r_9_9"}
-
-    def run(chunk: int) -> tuple[Any, Any, Any]:
-        monkeypatch.setattr(driver_mod, "CHUNK", chunk)
-        counters, utility = CounterPass(), UtilityPass({"item_values": {"wood": 2.5, "ore": 1.0}})
-        coverage = CoveragePass(144)
-        driver_mod.replay(events, {}, [counters, utility, coverage])
-        return (counters.result(), {a: dict(rows) for a, rows in utility.result().by_agent.items()},
-                coverage.result())
-
-    whole = run(4096)
-    assert run(1) == whole and run(7) == whole
-    counts, activity, visits = whole
-    mover = events[300]["agentId"] or "a_1"
-    expected = {e["payload"].get("to") for e in events if e.get("agentId") == mover and e["type"] == "move"} - {None}
-    if events[300]["agentId"] is not None:
-        expected.add("r_9_9")
-    assert {row.agent: set(row.visited) for row in visits.agents}[mover] == expected
-    assert [row.agent for row in counts.agents] == ["a_1", "a_2", "a_3"] == sorted(activity)
-    a1 = [e for e in events if e.get("agentId") == "a_1"]
-    assert sum(counts.agents[0].by_type.values()) == len(a1)
-    world = [e for e in a1 if e["type"] in ("gather", "move", "trade_completed", "trade_fulfilled", "craft")]
-    assert sum(actions for actions, _value, _trades in activity["a_1"].values()) == len(world)

@@ -30,10 +30,9 @@ The rate is rejected ÷ (rejected + actions), unrounded; None when both are 0.
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from operator import itemgetter
 from typing import Any
 
 from daishi_forensics.replay import Event, World
@@ -151,62 +150,43 @@ class Counters:
 _READ_FURTHER: frozenset[str] = frozenset({"trade_completed", "action_rejected"})
 """The types whose payload a counter reads (the acceptor of a trade, a rejection's code)."""
 
-_AGENT_AND_TYPE = itemgetter("agentId", "type")
-
 
 class CounterPass:
-    """Counts every event by its ``agentId`` and type; everything else is derived at the end.
+    """Counts every event by its ``agentId`` and type; everything else is derived at the end."""
 
-    The counting is a batch pass's (:class:`~daishi_forensics.replay.BatchPass`): the replay
-    hands it every event in runs, counted by (agent id, type) in one C loop a run, no call per
-    event; ``observe`` sees only the types whose payload it reads (:data:`_READ_FURTHER`)."""
-
-    types: frozenset[str] | None = _READ_FURTHER
+    types: frozenset[str] | None = None  # every event
 
     def __init__(self) -> None:
-        self._pairs: Counter[tuple[Any, str]] = Counter()
-        """(agent id, type) -> events; an event without ``agentId`` is not here, one whose id is
-        null is under None (world events count for nobody: left out of the result)."""
+        self._counts: defaultdict[str, dict[str, int]] = defaultdict(dict)
         self._accepted: dict[str, int] = {}
         self._codes: dict[str, dict[str, int]] = {}
 
-    def observe_batch(self, events: Sequence[Event]) -> None:
-        """Count each event for its agent and type."""
-        rest = iter(events)
-        while True:
-            try:
-                self._pairs.update(map(_AGENT_AND_TYPE, rest))
-                return
-            except KeyError:  # an event without "agentId" (its type the driver read): nobody's; count on
-                continue
-
     def observe(self, ev: Event, world: World) -> None:
-        """Read the payload a count needs: a completed trade's acceptor, a rejection's code."""
+        """Count the event for its agent (world events count for nobody)."""
         agent = ev.get("agentId")
         if agent is None:
             return
-        if ev["type"] == "trade_completed":
+        counts = self._counts[agent]
+        typ = ev["type"]
+        try:
+            counts[typ] += 1
+        except KeyError:  # the agent's first event of this type
+            counts[typ] = 1
+        if typ not in _READ_FURTHER:  # the usual case: the count is all
+            return
+        if typ == "trade_completed":
             if (ev.get("payload") or {}).get("to") == agent:
                 self._accepted[agent] = self._accepted.get(agent, 0) + 1
-        elif ev["type"] == "action_rejected":
+        elif typ == "action_rejected":
             code = str((ev.get("payload") or {}).get("code", "?"))
             codes = self._codes.setdefault(agent, {})
             codes[code] = codes.get(code, 0) + 1
 
-    def _counts(self) -> dict[str, dict[str, int]]:
-        """Agent id -> type -> events (agents with at least one event)."""
-        counts: defaultdict[str, dict[str, int]] = defaultdict(dict)
-        for (agent, typ), n in self._pairs.items():
-            if agent is not None:
-                counts[agent][typ] = n
-        return counts
-
     def result(self) -> Counters:
         """Per agent counters, sorted by agent id."""
         rows = []
-        counts = self._counts()
-        for agent in sorted(counts):
-            c = counts[agent]
+        for agent in sorted(self._counts):
+            c = self._counts[agent]
             completed = c.get("trade_completed", 0) + c.get("trade_fulfilled", 0)
             rejected = c.get("action_rejected", 0)
             actions = sum(n for t, n in c.items() if t in ACTION_TYPES) + self._accepted.get(agent, 0)

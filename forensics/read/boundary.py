@@ -281,10 +281,7 @@ class MatchRead:
         counters = self._counters = {t: (None, False) if parts is None else (colon_counter(*parts), bool(parts[1]))
                                      for t, parts in checker.colon_parts().items()}
         width, height = self.width, self.height
-        # the regions on the map, and None (a region field left out): a record's region fields are all
-        # in it or one names a region off the map
-        on_map: frozenset[str | None] | None = frozenset(
-            [None, *(f"r_{x}_{y}" for x in range(width) for y in range(height))]) if width * height <= 1 << 20 \
+        on_map = frozenset(f"r_{x}_{y}" for x in range(width) for y in range(height)) if width * height <= 1 << 20 \
             else None
         region_fields = REGION_FIELDS
         excluded = stats.excluded_by_errata
@@ -314,8 +311,11 @@ class MatchRead:
                             ok = repeats_no_key(text, data, *counters[type_name])  # type: ignore[index]
                         if ok and on_map is not None:
                             fields = region_fields.get(type_name)  # type: ignore[arg-type]
-                            if fields is not None and not on_map.issuperset(map(payload.get, fields)):
-                                ok = False
+                            if fields is not None:
+                                for key in fields:
+                                    region = payload.get(key)
+                                    if region is not None and region not in on_map:
+                                        ok = False
                         if ok:
                             try:
                                 hot_types[type_name] += 1  # type: ignore[index]

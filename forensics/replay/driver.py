@@ -15,24 +15,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from itertools import islice
 from typing import Any
 
 from .timeline import Timeline
 from .world import Event, Pass, World
 
-__all__ = ["CHUNK", "replay"]
-
-CHUNK = 4096
-"""Events the driver takes from the stream at a time: each chunk is handed whole to every
-batch pass (:class:`~daishi_forensics.replay.world.BatchPass`) once every event of it was
-observed and applied, so what a chunk holds is bounded whatever the ticks."""
+__all__ = ["replay"]
 
 Handler = Callable[[Event, World], None]
 """What an event is handed to: a pass's ``observe`` or the world's own handler for its type."""
-
-Batcher = Callable[[Sequence[Event]], None]
-"""A batch pass's ``observe_batch``: handed each chunk of events, whole."""
 
 Closer = Callable[[int, int], None]
 """Closes the ticks ``[start, stop)`` (clipped to the match rounds) on every tick-closing pass."""
@@ -65,11 +56,6 @@ def _dispatch(passes: Sequence[Pass], world: World) -> tuple[dict[str, tuple[Han
             chain.append(world_handlers[typ])
         dispatch[typ] = tuple(chain)
     return dispatch, everyone
-
-
-def _batchers(passes: Sequence[Pass]) -> tuple[Batcher, ...]:
-    """The ``observe_batch`` of every pass that has one, in the order given."""
-    return tuple(batch for p in passes if callable(batch := getattr(p, "observe_batch", None)))
 
 
 def _closer(passes: Sequence[Pass], world: World, low: int, high: int) -> Closer | None:
@@ -113,12 +99,8 @@ def replay(
     from the current one up to it ended: ``close_ticks(current, tick, world)`` on
     every pass that defines it, with the world in the end-of-tick state of the
     current tick; (2) ``observe(ev, world)`` on every pass that wants its type, in
-    the order given; (3) the world applies it.  The events are taken from the stream
-    by chunks of :data:`CHUNK`: once every event of a chunk went through (1)-(3), the
-    whole chunk is handed, in log order, to ``observe_batch(events)`` of every pass
-    that defines it (:class:`~daishi_forensics.replay.world.BatchPass`), so each event
-    reaches it exactly once.  After the last event, the remaining ticks up to the
-    archive's ``endedAtTick`` are closed.
+    the order given; (3) the world applies it.  After the last event, the remaining
+    ticks up to the archive's ``endedAtTick`` are closed.
 
     Closed spans are clipped to the match rounds ``[startedAtTick, endedAtTick)``
     (rubric *Rates*): a tick outside them is never closed.  Without
@@ -141,35 +123,29 @@ def replay(
     dispatch, everyone = _dispatch(passes, world)
     close = _closer(passes, world, lo if lo is not None else -(1 << 62), hi if hi is not None else 1 << 62)
 
-    batchers = _batchers(passes)
     cur: int | None = None
     first: int | None = None
     t: int | None = None
     regressions = 0
     count = 0
     get = dispatch.get
-    stream = iter(events)
-    while chunk := list(islice(stream, CHUNK)):
-        for ev in chunk:
-            t = ev["tick"]
-            if t != cur:
-                if cur is None:
-                    if close and lo is not None and t > lo:
-                        close(lo, t)
-                    cur = first = t
-                    world.tick = t
-                elif t > cur:
-                    if close:
-                        close(cur, t)
-                    cur = t
-                    world.tick = t
-                else:
-                    regressions += 1
-            for handle in get(ev["type"], everyone):
-                handle(ev, world)
-        for batch in batchers:
-            batch(chunk)
-        count += len(chunk)
+    for count, ev in enumerate(events, 1):  # noqa: B007 (the total, read after the loop)
+        t = ev["tick"]
+        if t != cur:
+            if cur is None:
+                if close and lo is not None and t > lo:
+                    close(lo, t)
+                cur = first = t
+                world.tick = t
+            elif t > cur:
+                if close:
+                    close(cur, t)
+                cur = t
+                world.tick = t
+            else:
+                regressions += 1
+        for handle in get(ev["type"], everyone):
+            handle(ev, world)
 
     if close:
         _close_rest(close, cur, lo, hi)

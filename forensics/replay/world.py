@@ -38,14 +38,14 @@ rounds.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from collections.abc import Set as AbstractSet
 from types import MappingProxyType
 from typing import Any, Protocol, runtime_checkable
 
 from ._tracks import Track, record
 
-__all__ = ["BatchPass", "Event", "Pass", "TickClosingPass", "World"]
+__all__ = ["Event", "Pass", "TickClosingPass", "World"]
 
 Event = dict[str, Any]
 """An event in the v3 shape the read boundary yields (ARCHITECTURE.md)."""
@@ -79,23 +79,6 @@ class TickClosingPass(Pass, Protocol):
 
     def close_ticks(self, start: int, stop: int, world: World) -> None:
         """Ticks ``[start, stop)`` ended with ``world`` unchanged."""
-
-@runtime_checkable
-class BatchPass(Pass, Protocol):
-    """A pass that also takes the events in bulk.
-
-    ``observe_batch(events)``: a run of consecutive events, in log order, handed
-    once each of them was observed by the passes and applied to the world (the
-    driver's chunks); every event of the stream is in exactly one run, and the
-    runs come in log order.  For what depends on the events alone, never on the
-    world at the time (a count): done over a whole run at once, often in C, it
-    costs no call per event.  ``observe`` still gets the events of its ``types``
-    one by one, before the world applies them, as for any pass.
-    """
-
-    def observe_batch(self, events: Sequence[Event]) -> None:
-        """See a run of consecutive events (each event once, runs in log order)."""
-
 
 class World:
     """The live state of the match at the current point of the stream.
