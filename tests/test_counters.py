@@ -108,8 +108,8 @@ def test_trade_counts_for_both_parties_through_the_read_boundary(tmp_path: Path)
 
 
 def test_an_event_without_agent_id_counts_for_nobody_and_the_rest_still_count() -> None:
-    """Events without the ``agentId`` key among others (a hand-driven log): each is skipped, the
-    events after it in the same run are counted; a null id counts for nobody either."""
+    """Events without the ``agentId`` key among others (a hand-driven log): each counts for nobody
+    and the events after it are counted; a null id counts for nobody either."""
     events = [
         {"id": 1, "tick": 0, "type": "match_manifest", "payload": {}},
         at(0, "rest", "a_1"),
