@@ -41,7 +41,9 @@ Last, a figure a busy machine cannot blur: the Python bytecodes the replay execu
 by module (the first 50,000 events of that quarter, read before counting, every pass; counted
 with the interpreter's opcode tracing, so the same in every run of the same code).  It counts
 interpreted work only (a bytecode calling into C counts once), so it ranks the passes' own
-Python code and shows a change's effect, not seconds.
+Python code and shows a change's effect, not seconds.  A change that moves work into C calls
+(bulk counting over ``map`` and ``itemgetter``) can lower it while the CPU rises: check such a
+change with a timed loop or an instruction count (``valgrind --tool=cachegrind``), not this alone.
 
 Usage: python bench/behavior.py [EVENTS] [ROUNDS] [--stream PATH] [--no-profile] [--no-split] [--no-halves]
 [--no-texts] [--no-bytecodes] (default 1000000 2)

@@ -105,3 +105,19 @@ def test_trade_counts_for_both_parties_through_the_read_boundary(tmp_path: Path)
         assert rows["a_1"].completed_trades == rows["a_2"].completed_trades == 1
         assert (rows["a_1"].actions, rows["a_2"].actions) == (0, 1)  # accepting is a_2's call
         assert (rows["a_2"].dormancy_episodes, rows["a_2"].recoveries) == (1, 1)
+
+
+def test_an_event_without_agent_id_counts_for_nobody_and_the_rest_still_count() -> None:
+    """Events without the ``agentId`` key among others (a hand-driven log): each counts for nobody
+    and the events after it are counted; a null id counts for nobody either."""
+    events = [
+        {"id": 1, "tick": 0, "type": "match_manifest", "payload": {}},
+        at(0, "rest", "a_1"),
+        {"id": 2, "tick": 0, "type": "region_collapsed", "payload": {"region": "r_0_0"}},
+        {"id": 3, "tick": 1, "type": "region_collapsed", "payload": {"region": "r_0_1"}},
+        at(1, "rest", "a_1"),
+        at(1, "look", "a_2"),
+        at(1, "region_collapsed", None, region="r_0_2"),
+    ]
+    counters = run(events)
+    assert counters.metrics() == {"a_1": {"rest": 2}, "a_2": {"look": 1}}

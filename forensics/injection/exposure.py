@@ -427,10 +427,20 @@ class ExposurePass:
         # the codes of sender, route, audience and text in their tables
         if self._sealed:
             self._unseal()
-        for table, value in ((self._senders, sender), (self._routes, (kind, channel, to)),
-                             (self._audiences, heard), (self._texts, text)):
-            k = (table.number or table.remember()).get(value)  # Table.add, inlined: four a message
-            table.column.append(table.new(value) if k is None else k)
+        # Table.add, inlined for the four tables
+        table = self._senders
+        k = (table.number or table.remember()).get(sender)
+        table.column.append(table.new(sender) if k is None else k)
+        table = self._routes
+        route = (kind, channel, to)
+        k = (table.number or table.remember()).get(route)
+        table.column.append(table.new(route) if k is None else k)
+        table = self._audiences
+        k = (table.number or table.remember()).get(heard)
+        table.column.append(table.new(heard) if k is None else k)
+        table = self._texts
+        k = (table.number or table.remember()).get(text)
+        table.column.append(table.new(text) if k is None else k)
 
     def close_ticks(self, start: int, stop: int, world: World) -> None:
         """At the match end (``endedAtTick``), let go of the look-ups of the tables' values

@@ -261,11 +261,7 @@ class World:
         to = payload.get("to") if payload else None
         if agent is None or to is None:
             return
-        name = self._names.get(to)  # the region's one shared object (each move's own copy is freed)
-        if name is None:
-            self._names[to] = to
-        else:
-            to = name
+        to = self._names.setdefault(to, to)  # the region's one shared object (each move's own copy is freed)
         region = self._region
         old = region.get(agent)
         region[agent] = to
