@@ -351,27 +351,15 @@ def alike_candidates(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The candidate pairs (message j, earlier message i) of ``chunks`` (:func:`candidate_chunks`)
     whose texts ``nid[j]``, ``nid[i]`` are alike (``reading``), sorted by (j, i), and per pair whether
-    they are near whole.  Each distinct pair of texts is read once (its answer kept, sorted by the
-    pair, across pieces); only the pairs kept are gathered, so memory follows the alike pairs, not
-    the candidates."""
-    # pairs of texts read so far, sorted, each as (later * n_texts + earlier) * 4 + 2 * alike + near whole
-    seen = np.zeros(0, dtype=np.int64)
+    they are near whole.  Each distinct pair of texts of a piece is read once (reading a pair again in
+    a later piece costs less than looking it up among every pair read before); only the pairs kept
+    are gathered, so memory follows the alike pairs, not the candidates."""
     out_j: list[np.ndarray] = []
     out_i: list[np.ndarray] = []
     out_whole: list[np.ndarray] = []
     for cj, ci in chunks:
         distinct, which = unique(nid[cj] * n_texts + nid[ci], inverse=True)
-        at = np.searchsorted(seen, distinct * 4)
-        known = at < len(seen)
-        known[known] = seen[at[known]] >> 2 == distinct[known]
-        answer = np.zeros(len(distinct), dtype=np.int64)
-        answer[known] = seen[at[known]] & 3
-        new = distinct[~known]
-        if len(new):
-            new_alike, new_whole = reading(new // n_texts, new % n_texts)
-            answer[~known] = 2 * new_alike.astype(np.int64) + new_whole
-            seen = np.insert(seen, at[~known], new * 4 + answer[~known])
-        alike, whole = answer >= 2, (answer & 1).astype(bool)
+        alike, whole = reading(distinct // n_texts, distinct % n_texts)
         keep = alike[which]
         out_j.append(cj[keep])
         out_i.append(ci[keep])
