@@ -157,10 +157,11 @@ def candidate_chunks(
     # postings: (word, message) for every picked word of every message, as keys word * stride + message;
     # the postings of a message's own rare words are its queries
     owners, words, within = expand_lists(nid, post_len, post_flat)
-    width = len(rank) + 1
-    rare_keys = np.fromiter((k * width + r for k, rare in enumerate(rare_of) for r in rare), dtype=np.int64)
-    query = np.isin(nid[owners] * width + words, rare_keys) & querying[owners]
-    del rare_keys
+    # per text, which of its postings are its own rare words, laid out as its postings are
+    own_rare = np.fromiter((r in rare for rare, post in zip(map(frozenset, rare_of), posted) for r in post),
+                           dtype=bool, count=len(post_flat))
+    query = expand_lists(nid, post_len, own_rare)[1] & querying[owners]
+    del own_rare
     keys = words * stride + owners
     del owners, words, within, post_flat
     order = stable_order(keys)
