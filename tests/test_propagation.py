@@ -544,9 +544,11 @@ def _rules_read(scenario: str, seed: int, n_agents: int, ticks: int) -> tuple[An
     return log, texts, fresh, counts, units, clock, pairs, whole, own, prompted, origin, matched, families
 
 
-def test_families_read_together_match_one_pair_at_a_time() -> None:
-    """:meth:`_Families.prepare` (every pair of families at once) gives each pair the very
-    :class:`Spread` that :meth:`_Families.spread` of :meth:`_Families.around` gives it."""
+@pytest.mark.parametrize("piece", [1 << 19, 40])
+def test_families_read_together_match_one_pair_at_a_time(piece: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """:meth:`_Families.prepare` (every pair of families at once, in pieces of ``piece`` hearings) gives
+    each pair the very :class:`Spread` that :meth:`_Families.spread` of :meth:`_Families.around` gives it."""
+    monkeypatch.setattr(P, "HEARINGS_PER_PIECE", piece)
     log, _t, _f, _c, _u, clock, pairs, whole, own, prompted, origin, matched, families = _rules_read(
         "echo", 11, 12, 150)
     later, earlier = pairs.j[pairs.heard], pairs.i[pairs.heard]

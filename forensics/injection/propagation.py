@@ -656,6 +656,11 @@ def components(n: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return label
 
 
+HEARINGS_PER_PIECE = 1 << 19
+"""Hearings (a member of a pair of families, one of its hearers) rule 4's spreads are summed over at a
+time (:meth:`_Families.prepare`: bounded memory)."""
+
+
 class _Families:
     """Rule 4: families of texts (messages linked by near-whole likeness: the words both hold are
     at least :data:`NEAR_WHOLE` of the shorter text's, so a story and the chatter it shares a few
@@ -725,13 +730,26 @@ class _Families:
         firsts = unique(lo * n + hi if n < 1 << 31 else np.zeros(0, dtype=np.int64))
         keys = [(c // n, c % n) for c in firsts.tolist()]
         keys = [k for k in keys if k not in self.by_labels]
-        ticks = max(self.span, 1)
-        if not keys or len(keys) * self.agents * ticks >= 1 << 62:
-            return  # nothing new, or keys too wide for one number: read one pair at a time
         groups = []
         for fa, fb in keys:
             members = self.members.get(fa, [fa]) if fa == fb else [*self.members.get(fa, [fa]), *self.members.get(fb, [fb])]
             groups.append(members)
+        # a piece of the pairs at a time, about HEARINGS_PER_PIECE hearings each (bounded memory)
+        start, hearings = 0, 0
+        for k, members in enumerate(groups):
+            size = int(self.audience_sizes[self.audience_codes[members]].sum())
+            if hearings and hearings + size > HEARINGS_PER_PIECE:
+                self._prepare_some(keys[start:k], groups[start:k])
+                start, hearings = k, 0
+            hearings += size
+        if start < len(keys):
+            self._prepare_some(keys[start:], groups[start:])
+
+    def _prepare_some(self, keys: Sequence[tuple[int, int]], groups: Sequence[list[int]]) -> None:
+        """:meth:`prepare` of the pairs of families ``keys`` (their members ``groups``)."""
+        ticks = max(self.span, 1)
+        if len(keys) * self.agents * ticks >= 1 << 62:
+            return  # keys too wide for one number: read one pair at a time
         sizes_of = np.array([len(g) for g in groups], dtype=np.int64)
         at = np.fromiter((m for g in groups for m in g), dtype=np.int64, count=int(sizes_of.sum()))
         group = np.repeat(np.arange(len(groups), dtype=np.int64), sizes_of)
