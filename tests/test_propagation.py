@@ -430,6 +430,8 @@ def test_loose_likeness_agrees_with_sets(seed: int, packed_words: int, monkeypat
                                     min_cover=0.5, near_whole=0.8)
     assert (reading.packed is not None) == (packed_words > 0)
     assert reading._common(a, b).tolist() == [len(sets[x] & sets[y]) for x, y in zip(a.tolist(), b.tolist())]
+    lacking = [sum(1 for w in sets[x] - sets[y] if specific(w)) for x, y in zip(a.tolist(), b.tolist())]
+    assert reading._specifics_lacking(a, b).tolist() == lacking and max(lacking) > 0
     for threshold, novelty, contained in ((14.0, 2.0, None), (0.0, 0.5, None), (30.0, 1.0, None), (30.0, 1.0, 7.0)):
         alike, whole = loosely_alike(a, b, sets, bits, specific, min_shared_bits=threshold, max_novelty=novelty,
                                      min_common=3, min_cover=0.5, near_whole=0.8, contained_bits=contained)
@@ -517,6 +519,69 @@ def test_prompted_windows_agree_with_a_plain_union() -> None:
         spread = families.spread(members)
         assert spread.prompted_ticks == sum(len(t) for t in ticks.values()) > 0
         assert (spread.prompted, spread.unprompted, spread.origin_senders, spread.unprompted_senders, spread.p_value) == (0, 0, 0, 0, 1.0)
+
+
+def _rules_read(scenario: str, seed: int, n_agents: int, ticks: int) -> tuple[Any, ...]:
+    """A simulated match read by rules 1-6 as :func:`P._read_edges` reads it, up to the families."""
+    from daishi_forensics.injection._information import NOTHING, Information
+    from daishi_forensics.simulate import simulate_match
+
+    match = simulate_match(scenario, seed, n_agents=n_agents, ticks=ticks)
+    p = ExposurePass(match.archive)
+    replay(match.iter_events(), match.archive, [p])
+    log = p.result().messages
+    texts = P._read_texts(log)
+    fresh = P.fresh_messages(texts, log)
+    counts, units, df = P.word_counts(texts, fresh)
+    everything = Information(counts, NOTHING, P.PRIOR_MESSAGES)
+    clock = P._Clock.of(p.result().dormancy, P.MAX_LAG)
+    matched = P._text_matched(texts, P.canary_parents(log))
+    pairs, whole = P.alike_pairs(log, texts, df, everything, matched, clock, max_lag=P.MAX_LAG,
+                                 min_shared_bits=P.MIN_SHARED_BITS, max_novelty=P.MAX_NOVELTY, goods=P.GOODS,
+                                 max_specific_swaps=0)
+    own, prompted, origin = P.prompted_messages(pairs, len(log), log, clock, whole, texts, P.GOODS)
+    families = P._Families(pairs, whole, log, matched & origin, matched & ~prompted & ~own, prompted, clock)
+    return log, texts, fresh, counts, units, clock, pairs, whole, own, prompted, origin, matched, families
+
+
+@pytest.mark.parametrize("piece", [1 << 19, 40])
+def test_families_read_together_match_one_pair_at_a_time(piece: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """:meth:`_Families.prepare` (every pair of families at once, in pieces of ``piece`` hearings) gives
+    each pair the very :class:`Spread` that :meth:`_Families.spread` of :meth:`_Families.around` gives it."""
+    monkeypatch.setattr(P, "HEARINGS_PER_PIECE", piece)
+    log, _t, _f, _c, _u, clock, pairs, whole, own, prompted, origin, matched, families = _rules_read(
+        "echo", 11, 12, 150)
+    later, earlier = pairs.j[pairs.heard], pairs.i[pairs.heard]
+    assert len(later) > 20
+    families.prepare(later, earlier)
+    alone = P._Families(pairs, whole, log, matched & origin, matched & ~prompted & ~own, prompted, clock)
+    stock = 0
+    for j, i in zip(later.tolist(), earlier.tolist()):
+        together, apart = families.spread_around(j, i), alone.spread(alone.around(j, i))
+        assert together == apart
+        stock += together.unprompted > 0
+    assert stock > 0 and len(families.by_labels) > 1
+
+
+def test_pairs_read_once_per_reading_match_each_pair() -> None:
+    """:meth:`_ExactReading.each` reads a pair once per distinct reading (families, the two texts) and
+    answers every pair as reading it alone does; :func:`P.in_time_pairs` is :func:`P.in_time` per pair,
+    dormant senders included."""
+    log, texts, fresh, counts, units, clock, pairs, _w, _o, _p, _or, _m, families = _rules_read("echo", 11, 12, 150)
+    later, earlier = pairs.j[pairs.heard], pairs.i[pairs.heard]
+    dozing = P._Clock({str(log[int(later[0])].sender): [(0, 3), (40, 60)]}, clock.max_lag)
+    assert P.in_time_pairs(later, earlier, log, dozing).tolist() == [
+        P.in_time(j, i, log, dozing) for j, i in zip(later.tolist(), earlier.tolist())]
+
+    def reading() -> Any:
+        return P._ExactReading(texts, fresh, families, units, counts, P._Alignments(texts, P.GOODS),
+                               min_shared_bits=P.MIN_SHARED_BITS, max_novelty=P.MAX_NOVELTY,
+                               swap_every=P.SWAP_EVERY, max_specific_swaps=0)
+
+    together = reading().each(later, earlier)
+    one = reading()
+    apart = [one(j, i) for j, i in zip(later.tolist(), earlier.tolist())]
+    assert together == apart and sum(ev is not None for ev in apart) > 10
 
 
 def test_message_log_is_the_records() -> None:

@@ -25,6 +25,7 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from ._copies import Alignment
 
@@ -76,13 +77,14 @@ class Information:
     def _df(self, u: Unit) -> int:
         return max(0, self.counts.df.get(u, 0) - self.minus.df.get(u, 0))
 
-    @property
+    @cached_property
     def scale(self) -> float:
+        """``log2(N + 1 + prior)`` (worked out once: the counts are not changed while they are read)."""
         return math.log2(max(0, self.counts.messages - self.minus.messages) + 1 + self.prior)
 
     def word(self, w: str) -> float:
         """``bits(w)``."""
-        return self.scale - math.log2(self._df(w) + 1)
+        return self.scale - math.log2(max(0, self.counts.df.get(w, 0) - self.minus.df.get(w, 0)) + 1)
 
     def tag(self, t: str) -> float:
         """The bits of a tag in front (:func:`tag_unit`), as :meth:`word` of a word."""
@@ -108,15 +110,25 @@ class Information:
         kept = set(al.kept)
         seen: set[Unit] = set()
         total = 0.0
-        for p, c in al.kept:
+        counted, less, scale, log2 = self.counts.df, self.minus.df, self.scale, math.log2
+        for p, c in al.kept:  # word() and after() written out (the same sums): this loop is the exact reading's
+            w = parent[p]
             if p and (p - 1, c - 1) in kept:
-                unit: Unit = (parent[p - 1], parent[p])
-                bits = self.after(parent[p - 1], parent[p])
+                v = parent[p - 1]
+                unit: Unit = (v, w)
+                if unit in seen:
+                    continue
+                alone = scale - log2(max(0, counted.get(w, 0) - less.get(w, 0)) + 1)
+                p_w = 2.0 ** -alone
+                bits = min(alone, -log2((max(0, counted.get(unit, 0) - less.get(unit, 0)) + p_w)
+                                        / (max(0, counted.get(v, 0) - less.get(v, 0)) + 1)))
             else:
-                unit, bits = parent[p], self.word(parent[p])
-            if unit not in seen:
-                seen.add(unit)
-                total += bits
+                unit = w
+                if unit in seen:
+                    continue
+                bits = scale - log2(max(0, counted.get(w, 0) - less.get(w, 0)) + 1)
+            seen.add(unit)
+            total += bits
         for w in [*al.moved, *(s.old for s in al.swaps if s.kind in ("typo", "abbreviation"))]:
             if w not in seen:
                 seen.add(w)

@@ -181,6 +181,7 @@ __all__ = [
     "canary_parents",
     "components",
     "in_time",
+    "in_time_pairs",
     "prompted_messages",
     "names_held",
     "words_held",
@@ -655,6 +656,11 @@ def components(n: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return label
 
 
+HEARINGS_PER_PIECE = 1 << 19
+"""Hearings (a member of a pair of families, one of its hearers) rule 4's spreads are summed over at a
+time (:meth:`_Families.prepare`: bounded memory)."""
+
+
 class _Families:
     """Rule 4: families of texts (messages linked by near-whole likeness: the words both hold are
     at least :data:`NEAR_WHOLE` of the shorter text's, so a story and the chatter it shares a few
@@ -691,6 +697,8 @@ class _Families:
         self.agent_ticks = len(agent_id) * (span + clock.max_lag)
         self.memo: dict[tuple[int, ...], Spread] = {}
         self.joined: dict[tuple[int, int], tuple[int, ...]] = {}
+        self.by_labels: dict[tuple[int, int], Spread] = {}
+        self.agents = len(agent_id)
 
     def around(self, j: int, i: int) -> tuple[int, ...]:
         """The families of both messages, sorted."""
@@ -701,6 +709,91 @@ class _Families:
             out = set(self.members.get(fj, [j])) | set(self.members.get(fi, [i]))
             got = self.joined[key] = tuple(sorted(out | {j, i}))
         return got
+
+    def spread_around(self, j: int, i: int) -> Spread:
+        """:meth:`spread` of :meth:`around` ``(j, i)`` (each pair of families read once: :meth:`prepare`
+        reads many at a time)."""
+        fj, fi = int(self.label[j]), int(self.label[i])
+        key = (min(fj, fi), max(fj, fi))
+        got = self.by_labels.get(key)
+        if got is None:
+            got = self.by_labels[key] = self.spread(self.around(j, i))
+        return got
+
+    def prepare(self, later: np.ndarray, earlier: np.ndarray) -> None:
+        """:meth:`spread_around` of every pair (``later[k]``, ``earlier[k]``) at once: the same sums as
+        :meth:`_spread`, with numpy over every pair of families not read yet (one sort of every
+        hearing of their members, keyed by the pair of families, the hearer and the tick)."""
+        fj, fi = self.label[later], self.label[earlier]
+        lo, hi = np.minimum(fj, fi), np.maximum(fj, fi)
+        n = len(self.label)
+        firsts = unique(lo * n + hi if n < 1 << 31 else np.zeros(0, dtype=np.int64))
+        keys = [(c // n, c % n) for c in firsts.tolist()]
+        keys = [k for k in keys if k not in self.by_labels]
+        groups = []
+        for fa, fb in keys:
+            members = self.members.get(fa, [fa]) if fa == fb else [*self.members.get(fa, [fa]), *self.members.get(fb, [fb])]
+            groups.append(members)
+        # a piece of the pairs at a time, about HEARINGS_PER_PIECE hearings each (bounded memory)
+        start, hearings = 0, 0
+        for k, members in enumerate(groups):
+            size = int(self.audience_sizes[self.audience_codes[members]].sum())
+            if hearings and hearings + size > HEARINGS_PER_PIECE:
+                self._prepare_some(keys[start:k], groups[start:k])
+                start, hearings = k, 0
+            hearings += size
+        if start < len(keys):
+            self._prepare_some(keys[start:], groups[start:])
+
+    def _prepare_some(self, keys: Sequence[tuple[int, int]], groups: Sequence[list[int]]) -> None:
+        """:meth:`prepare` of the pairs of families ``keys`` (their members ``groups``)."""
+        ticks = max(self.span, 1)
+        if len(keys) * self.agents * ticks >= 1 << 62:
+            return  # keys too wide for one number: read one pair at a time
+        sizes_of = np.array([len(g) for g in groups], dtype=np.int64)
+        at = np.fromiter((m for g in groups for m in g), dtype=np.int64, count=int(sizes_of.sum()))
+        group = np.repeat(np.arange(len(groups), dtype=np.int64), sizes_of)
+        aud = self.audience_codes[at]
+        sizes = self.audience_sizes[aud]
+        hearer = self.audience_members[expand(self.audience_starts[aud], sizes)]
+        start = np.repeat(self.ticks[at] - int(self.ticks.min()), sizes)
+        window = np.sort((np.repeat(group, sizes) * self.agents + hearer) * ticks + start)
+        # the union of each agent's windows: a window counts up to the next window of the same agent
+        span = np.full(len(window), self.max_lag, dtype=np.int64)
+        same = window[1:] // ticks == window[:-1] // ticks
+        span[:-1][same] = np.minimum(self.max_lag, window[1:][same] - window[:-1][same])
+        rows = np.bincount(window // (self.agents * ticks), minlength=len(groups))
+        summed = np.concatenate((np.zeros(1, dtype=np.int64), np.cumsum(span)))
+        ends = np.cumsum(rows)
+        prompted_ticks = (summed[ends] - summed[ends - rows]).tolist()
+        alone = np.bincount(group, weights=self.unprompted[at], minlength=len(groups)).astype(np.int64).tolist()
+        echoes = np.bincount(group, weights=self.prompted[at], minlength=len(groups)).astype(np.int64).tolist()
+        n_senders = int(self.sender_codes.max()) + 1
+        origins = self._distinct(group[self.origin[at]], self.sender_codes[at[self.origin[at]]], n_senders, len(groups))
+        loud = self.unprompted[at]
+        senders = self._distinct(group[loud], self.sender_codes[at[loud]], n_senders, len(groups))
+        said = self.ticks[at[loud]]
+        first = np.full(len(groups), np.iinfo(np.int64).max, dtype=np.int64)
+        last = np.full(len(groups), np.iinfo(np.int64).min, dtype=np.int64)
+        np.minimum.at(first, group[loud], said)
+        np.maximum.at(last, group[loud], said)
+        for k, (key, members) in enumerate(zip(keys, groups)):
+            ms = self.around(members[0], members[-1])
+            unprompted_ticks = max(1, self.agent_ticks - prompted_ticks[k])
+            mean = max(1, alone[k]) / unprompted_ticks * prompted_ticks[k]
+            spread = int(last[k] - first[k]) if alone[k] else 0
+            burst = burst_p_value(spread, alone[k], self.span) if spread <= self.max_lag else 1.0
+            got = self.memo.get(ms)
+            if got is None:
+                got = self.memo[ms] = Spread(ms, alone[k], origins[k], echoes[k], prompted_ticks[k],
+                                             _poisson_tail(echoes[k], mean), senders[k], burst)
+            self.by_labels[key] = got
+
+    @staticmethod
+    def _distinct(group: np.ndarray, sender: np.ndarray, n_senders: int, groups: int) -> list[int]:
+        """Per group: its distinct senders."""
+        pairs = unique(group * n_senders + sender)
+        return np.bincount(pairs // n_senders, minlength=groups).tolist()
 
     def spread(self, members: tuple[int, ...]) -> Spread:
         """How the text of ``members`` travels (rule 4): unprompted productions per agent-tick spent
@@ -861,6 +954,20 @@ def in_time(later: int, earlier: int, log: MessageLog, clock: _Clock) -> bool:
     (sender_codes, senders), _aud, _texts = log.codes()
     ticks = log.ticks
     return clock.awake(senders[sender_codes[later]], ticks[earlier], ticks[later]) <= clock.max_lag
+
+
+def in_time_pairs(later: np.ndarray, earlier: np.ndarray, log: MessageLog, clock: _Clock) -> np.ndarray:
+    """Rule 6 (:func:`in_time`) per pair (``later[k]``, ``earlier[k]``): the ticks between them, where the
+    later message's sender has no dormant span; its awake ticks (:meth:`_Clock.awake`), one pair at a time,
+    where it has."""
+    (sender_codes, senders), _aud, _texts = log.codes()
+    ticks = _tick_order(log.ticks)
+    ok: np.ndarray = ticks[later] - ticks[earlier] <= clock.max_lag
+    dozing = [k for k, name in enumerate(senders) if name in clock.asleep]
+    if dozing:
+        for k in np.nonzero(np.isin(np.asarray(sender_codes, dtype=np.int64)[later], dozing))[0].tolist():
+            ok[k] = in_time(int(later[k]), int(earlier[k]), log, clock)
+    return ok
 
 
 def prompted_messages(pairs: _Pairs, n: int, log: MessageLog, clock: _Clock, whole: np.ndarray,
@@ -1032,8 +1139,27 @@ class _ExactReading:
 
     def need(self, j: int, i: int) -> float:
         """The bits asked of the pair."""
-        spreading = self.families.spread(self.families.around(j, i)).spreading(SPREAD_ALPHA)
+        spreading = self.families.spread_around(j, i).spreading(SPREAD_ALPHA)
         return self.min_shared_bits * (SPREADING if spreading else 1.0)
+
+    def each(self, later: np.ndarray, earlier: np.ndarray) -> list[CopyEvidence | None]:
+        """Per pair (``later[k]``, ``earlier[k]``): the pair read (:meth:`__call__`), once per distinct
+        reading: a pair's answer depends only on its families (:meth:`_Families.around`, by their labels)
+        and the two distinct texts."""
+        label, of_message = self.families.label, self.texts.of_message
+        fj, fi = label[later], label[earlier]
+        keys = (of_message[earlier], of_message[later], np.maximum(fj, fi), np.minimum(fj, fi))
+        order = np.lexsort(keys)
+        first = np.zeros(len(order), dtype=bool)
+        first[:1] = True
+        for key in keys:
+            sorted_key = key[order]
+            first[1:] |= sorted_key[1:] != sorted_key[:-1]
+        group = np.empty(len(order), dtype=np.int64)
+        group[order] = np.cumsum(first) - 1
+        self.families.prepare(later[order[first]], earlier[order[first]])
+        read = [self(j, i) for j, i in zip(later[order[first]].tolist(), earlier[order[first]].tolist())]
+        return [read[g] for g in group.tolist()]
 
     def __call__(self, j: int, i: int) -> CopyEvidence | None:
         nid = self.texts.nid
@@ -1096,12 +1222,15 @@ def qualifying_parents(
     time (in the order heard) that it copies with enough shared information, and each pair's evidence."""
     parents: dict[int, list[int]] = {}
     evidence: dict[tuple[int, int], CopyEvidence] = {}
-    for j, i in zip(pairs.j[pairs.heard].tolist(), pairs.i[pairs.heard].tolist()):
-        if prompted[j] and in_time(j, i, log, clock):
-            ev = exact(j, i)
-            if ev is not None:
-                parents.setdefault(j, []).append(i)
-                evidence[(j, i)] = ev
+    later, earlier = pairs.j[pairs.heard], pairs.i[pairs.heard]
+    asked = prompted[later]
+    later, earlier = later[asked], earlier[asked]
+    asked = in_time_pairs(later, earlier, log, clock)
+    later, earlier = later[asked], earlier[asked]
+    for j, i, ev in zip(later.tolist(), earlier.tolist(), exact.each(later, earlier)):
+        if ev is not None:
+            parents.setdefault(j, []).append(i)
+            evidence[(j, i)] = ev
     return parents, evidence
 
 
@@ -1146,7 +1275,7 @@ def linked_edges(
             continue
         choice = choices[j]
         i = choice.position
-        if stock_phrase(families.spread(families.around(j, i)), texts.forward(j),
+        if stock_phrase(families.spread_around(j, i), texts.forward(j),
                         partial(_inherited_bits, j, i, root_of(i), texts, linking.weights, linking.goods),
                         linking.stock_alpha):
             stock += 1
