@@ -37,6 +37,7 @@ read the same way in all of them.
 from __future__ import annotations
 
 import re
+import sys
 import unicodedata
 from dataclasses import dataclass
 
@@ -111,8 +112,8 @@ def words_of(text: str) -> tuple[str, ...]:
     one word), number words up to twenty as digits."""
     words = _WORD.findall(text.casefold())
     if _NUMBER_WORDS.keys().isdisjoint(words):
-        return tuple(words)
-    return tuple(_NUMBER_WORDS.get(w, w) for w in words)
+        return tuple(map(sys.intern, words))  # one string object per distinct word, however many texts hold it
+    return tuple(sys.intern(_NUMBER_WORDS.get(w, w)) for w in words)
 
 
 def casing_of(text: str) -> str:

@@ -35,9 +35,13 @@ Unit = str | tuple[str, str]
 """A word, a pair of adjacent words, or a tag in front (:func:`tag_unit`)."""
 
 
-def units_of(core: Sequence[str], tags: Iterable[str] = ()) -> frozenset[Unit]:
-    """The distinct words and adjacent word pairs of a core, and the tags in front of it."""
-    return frozenset([*core, *zip(core, core[1:]), *map(tag_unit, tags)])
+def units_of(core: Sequence[str], tags: Iterable[str] = (),
+             pairs: dict[tuple[str, str], tuple[str, str]] | None = None) -> frozenset[Unit]:
+    """The distinct words and adjacent word pairs of a core, and the tags in front of it (``pairs``:
+    one tuple object per distinct pair, shared by every core that holds it)."""
+    if pairs is None:
+        return frozenset([*core, *zip(core, core[1:]), *map(tag_unit, tags)])
+    return frozenset([*core, *(pairs.setdefault(p, p) for p in zip(core, core[1:])), *map(tag_unit, tags)])
 
 
 def tag_unit(tag: str) -> Unit:

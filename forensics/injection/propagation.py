@@ -463,7 +463,8 @@ def fresh_messages(texts: _Texts, log: MessageLog) -> np.ndarray:
 def word_counts(texts: _Texts, fresh: np.ndarray) -> tuple[Counts, list[frozenset[Unit]], dict[str, int]]:
     """Rule 3's counts: the words, word pairs and tags in front of the fresh messages; every distinct
     text's units; and the messages (all of them) holding each word, for pruning."""
-    units = [units_of(texts.cores[k], (*f.tags, CUT_MARK) if shows_cut(f) else f.tags)
+    pairs: dict[tuple[str, str], tuple[str, str]] = {}
+    units = [units_of(texts.cores[k], (*f.tags, CUT_MARK) if shows_cut(f) else f.tags, pairs)
              for k, f in zip(texts.core_of_text.tolist(), texts.forwards)]
     counts = Counts()
     for k, c in enumerate(np.bincount(texts.of_message[fresh], minlength=len(texts.forwards)).tolist()):
