@@ -339,26 +339,22 @@ def main(argv: list[str] | None = None) -> int:
     p_split = sub.add_parser("split", help="recompute the split of a labelled file")
     p_split.add_argument("file", type=Path)
     p_split.add_argument("--write", action="store_true", help="rewrite the file with the computed splits")
-    p_dialogues = sub.add_parser("dialogues", help="print the unlabelled turns of whole dialogues drawn for the "
-                                 "rows labelled later (tune and holdout-real)")
-    p_dialogues.add_argument("--corpus", type=Path, required=True, help="the message corpus (.jsonl)")
-    p_dialogues.add_argument("--labelled", type=Path, nargs="+", default=LABELLED,
-                             help="the labelled files whose turns are taken already")
+    def draw(name: str, what: str, labelled: list[Path]) -> argparse.ArgumentParser:
+        """A draw of whole dialogues: the corpus, and the labelled files whose turns are taken already."""
+        p = sub.add_parser(name, help=f"print the unlabelled turns of {what}")
+        p.add_argument("--corpus", type=Path, required=True, help="the message corpus (.jsonl)")
+        p.add_argument("--labelled", type=Path, nargs="+", default=labelled,
+                       help="the labelled files whose turns are taken already")
+        return p
+
+    p_dialogues = draw("dialogues", "whole dialogues drawn for the rows labelled later (tune and holdout-real)", LABELLED)
     p_dialogues.add_argument("--tune-turns", type=int, default=104)
     p_dialogues.add_argument("--holdout-turns", type=int, default=52)
-    p_second = sub.add_parser("second", help="print the unlabelled turns of the second draw of whole dialogues "
-                              "(tune and holdout-real-2)")
-    p_second.add_argument("--corpus", type=Path, required=True, help="the message corpus (.jsonl)")
-    p_second.add_argument("--labelled", type=Path, nargs="+", default=LABELLED_2,
-                          help="the labelled files whose turns are taken already")
+    p_second = draw("second", "the second draw of whole dialogues (tune and holdout-real-2)", LABELLED_2)
     p_second.add_argument("--tune-turns", type=int, default=350)
     p_second.add_argument("--holdout-turns", type=int, default=230)
-    p_third = sub.add_parser("third", help="print the unlabelled turns of the third draw of whole dialogues "
-                             "(holdout-real-3 only)")
-    p_third.add_argument("--corpus", type=Path, required=True, help="the message corpus (.jsonl)")
-    p_third.add_argument("--labelled", type=Path, nargs="+", default=LABELLED_3,
-                         help="the labelled files whose turns are taken already")
-    p_third.add_argument("--turns", type=int, default=THIRD_TURNS)
+    draw("third", "the third draw of whole dialogues (holdout-real-3 only)", LABELLED_3).add_argument(
+        "--turns", type=int, default=THIRD_TURNS)
     args = parser.parse_args(argv)
     if args.command in ("dialogues", "second", "third"):
         labelled = [json.loads(line) for path in args.labelled

@@ -134,8 +134,7 @@ def sign_flip_bound(values: Sequence[float]) -> tuple[float, float]:
 
     With every sign a fair coin, ``E exp(t S) = prod cosh(t s_i)`` for the sizes ``s_i``, so
     ``P(S >= x) <= min over t >= 0 of exp(-t x) prod cosh(t s_i)``, and the two-sided share is at
-    most twice that (the null is symmetric).  The tilt is found by bisection (200 halvings:
-    deterministic).  At the largest sum the bound is ``2 x 2^-n``, the exact share.
+    most twice that (the null is symmetric); the tilt ``t`` by :func:`_tilt`.  At the largest sum the bound is ``2 x 2^-n``, the exact share.
 
     >>> [round(v, 6) for v in sign_flip_bound([1.0] * 4)]
     [0.125, 0.125]
@@ -160,9 +159,18 @@ def _sign_flip_chernoff(sizes: np.ndarray, observed: float) -> float:
     unit = sizes / scale
     target = observed / scale
 
-    def slope(t: float) -> float:  # d/dt of sum log cosh(t s) - t x, increasing in t
-        return float((unit * np.tanh(t * unit)).sum()) - target
+    t = _tilt(lambda t: float((unit * np.tanh(t * unit)).sum()) - target)  # d/dt of sum log cosh(t s) - t x
+    z = np.abs(t * unit)
+    log_cosh = float((z + np.log1p(np.exp(-2 * z))).sum()) - unit.size * math.log(2.0)
+    return min(1.0, 2.0 * math.exp(log_cosh - t * target))
 
+
+_SUBSET_CELLS = 4_000_000
+"""Upper bound on the work of the subset-sum table (coarser rounding for long series)."""
+
+def _tilt(slope: Callable[[float], float]) -> float:
+    """The ``t >= 0`` where a Chernoff exponent's derivative ``slope`` (increasing, below 0 at 0)
+    crosses 0: the bracket doubled from 1, then 200 halvings (deterministic)."""
     hi = 1.0
     while slope(hi) < 0:
         hi *= 2.0
@@ -173,14 +181,8 @@ def _sign_flip_chernoff(sizes: np.ndarray, observed: float) -> float:
             lo = mid
         else:
             hi = mid
-    t = (lo + hi) / 2
-    z = np.abs(t * unit)
-    log_cosh = float((z + np.log1p(np.exp(-2 * z))).sum()) - unit.size * math.log(2.0)
-    return min(1.0, 2.0 * math.exp(log_cosh - t * target))
+    return (lo + hi) / 2
 
-
-_SUBSET_CELLS = 4_000_000
-"""Upper bound on the work of the subset-sum table (coarser rounding for long series)."""
 
 _SUBSET_WORK = 50_000_000
 """Upper bound on the cells the exact subset-sum table may update (``n x k x`` the largest sum, at
@@ -288,7 +290,7 @@ def _tilting(values: tuple[float, ...]) -> tuple[np.ndarray, np.ndarray, float, 
 
 def _chernoff_upper(values: tuple[float, ...], k: int, observed: float) -> float:
     """``min over t >= 0 of exp(-t s) E exp(t S)`` for the sum ``S`` of ``k`` draws with replacement
-    from ``values`` and ``s = observed`` (the tilt found by bisection, 200 halvings: deterministic)."""
+    from ``values`` and ``s = observed`` (the tilt ``t`` by :func:`_tilt`)."""
     if k <= 0:
         return 1.0
     ys, shares, mean, scale = _tilting(values)
@@ -308,17 +310,7 @@ def _chernoff_upper(values: tuple[float, ...], k: int, observed: float) -> float
         mass = float(weights.sum())
         return float(weights @ ys) / mass, math.log(mass) + peak
 
-    hi = 1.0
-    while tilted(hi)[0] < target:
-        hi *= 2.0
-    lo = 0.0
-    for _ in range(200):
-        mid = (lo + hi) / 2
-        if tilted(mid)[0] < target:
-            lo = mid
-        else:
-            hi = mid
-    t = (lo + hi) / 2
+    t = _tilt(lambda t: tilted(t)[0] - target)  # d/dt of log E exp(t Y) - t y: the tilted mean less y
     rate = t * target - tilted(t)[1]
     return min(1.0, math.exp(-k * rate))
 

@@ -39,9 +39,10 @@ def units_of(core: Sequence[str], tags: Iterable[str] = (),
              pairs: dict[tuple[str, str], tuple[str, str]] | None = None) -> frozenset[Unit]:
     """The distinct words and adjacent word pairs of a core, and the tags in front of it (``pairs``:
     one tuple object per distinct pair, shared by every core that holds it)."""
-    if pairs is None:
-        return frozenset([*core, *zip(core, core[1:]), *map(tag_unit, tags)])
-    return frozenset([*core, *(pairs.setdefault(p, p) for p in zip(core, core[1:])), *map(tag_unit, tags)])
+    adjacent: Iterable[tuple[str, str]] = zip(core, core[1:])
+    if pairs is not None:
+        adjacent = (pairs.setdefault(p, p) for p in adjacent)
+    return frozenset([*core, *adjacent, *map(tag_unit, tags)])
 
 
 def tag_unit(tag: str) -> Unit:

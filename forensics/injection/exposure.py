@@ -427,20 +427,10 @@ class ExposurePass:
         # the codes of sender, route, audience and text in their tables
         if self._sealed:
             self._unseal()
-        # Table.add, inlined for the four tables
-        table = self._senders
-        k = (table.number or table.remember()).get(sender)
-        table.column.append(table.new(sender) if k is None else k)
-        table = self._routes
-        route = (kind, channel, to)
-        k = (table.number or table.remember()).get(route)
-        table.column.append(table.new(route) if k is None else k)
-        table = self._audiences
-        k = (table.number or table.remember()).get(heard)
-        table.column.append(table.new(heard) if k is None else k)
-        table = self._texts
-        k = (table.number or table.remember()).get(text)
-        table.column.append(table.new(text) if k is None else k)
+        self._senders.add(sender)
+        self._routes.add((kind, channel, to))
+        self._audiences.add(heard)
+        self._texts.add(text)
 
     def close_ticks(self, start: int, stop: int, world: World) -> None:
         """At the match end (``endedAtTick``), let go of the look-ups of the tables' values
