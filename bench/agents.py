@@ -18,6 +18,7 @@ Usage: python bench/agents.py [SIZES...]   (default 1000 10000 50000)
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import math
 import os
@@ -89,7 +90,10 @@ print(json.dumps({"wall": time.perf_counter() - t, "cpu": u.ru_utime + u.ru_stim
 
 
 def main() -> None:
-    sizes = [int(s) for s in sys.argv[1:]] or [1000, 10_000, 50_000]
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("sizes", nargs="*", type=int, metavar="SIZE",
+                        help="agents per match (default 1000 10000 50000)")
+    sizes = parser.parse_args().sizes or [1000, 10_000, 50_000]
     load = os.getloadavg()[0]
     print(f"load average {load:.2f} on {os.cpu_count()} cores" + (" (machine loaded: compare ratios, not seconds)"
                                                                   if load > 1 else ""))

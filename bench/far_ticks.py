@@ -11,6 +11,7 @@ Usage: python bench/far_ticks.py
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import tempfile
@@ -57,6 +58,7 @@ def measure(command: str, path: Path) -> tuple[float, float, float]:
 
 
 def main() -> None:
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     load = os.getloadavg()[0]
     print(f"load average {load:.2f} on {os.cpu_count()} cores" + (" (machine loaded)" if load > 1 else ""))
     with tempfile.TemporaryDirectory() as tmp:

@@ -39,6 +39,7 @@ was tuned on, SEED 5000 the one kept apart for reporting)
 
 from __future__ import annotations
 
+import argparse
 import functools
 import gc
 import importlib
@@ -181,12 +182,18 @@ def command(folder: Path, job: str, out: Path, workers: int) -> tuple[float, flo
 
 
 def main() -> None:
-    matches = int(sys.argv[1]) if len(sys.argv) > 1 else 200
-    ticks = int(sys.argv[2]) if len(sys.argv) > 2 else 100
-    job = sys.argv[3] if len(sys.argv) > 3 else "behavior"
-    rounds = int(sys.argv[4]) if len(sys.argv) > 4 else 2
-    cold = (int(sys.argv[5]) if len(sys.argv) > 5 else 1) > 0
-    first_seed = int(sys.argv[6]) if len(sys.argv) > 6 else TUNE_SEED
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("matches", nargs="?", type=int, default=200, help="matches in the season (default 200)")
+    parser.add_argument("ticks", nargs="?", type=int, default=100, help="ticks per match (default 100)")
+    parser.add_argument("job", nargs="?", default="behavior", help="the season job (default behavior)")
+    parser.add_argument("rounds", nargs="?", type=int, default=2, help="runs of each way, best kept (default 2)")
+    parser.add_argument("cold", nargs="?", type=int, default=1,
+                        help="1: also time the whole commands in fresh processes; 0: skip them (default 1)")
+    parser.add_argument("first_seed", nargs="?", type=int, default=TUNE_SEED,
+                        help=f"the first match's seed (default {TUNE_SEED})")
+    args = parser.parse_args()
+    matches, ticks, job, rounds = args.matches, args.ticks, args.job, args.rounds
+    cold, first_seed = args.cold > 0, args.first_seed
     import dask
     from distributed import LocalCluster
 

@@ -13,6 +13,7 @@ Usage: python bench/validate.py [EVENTS] [PLAIN_SAMPLE]
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 import time
@@ -69,8 +70,12 @@ def plain_rate(path: Path, sample: int) -> float:
 
 
 def main() -> None:
-    events = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
-    sample = int(sys.argv[2]) if len(sys.argv) > 2 else 20_000
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("events", nargs="?", type=int, default=1_000_000, help="events in the stream (default 1,000,000)")
+    parser.add_argument("plain_sample", nargs="?", type=int, default=20_000,
+                        help="events the plain jsonschema loop times (default 20,000)")
+    args = parser.parse_args()
+    events, sample = args.events, args.plain_sample
     path = simulated_stream(events)
     size_mb = path.stat().st_size / 1e6
     n, floor = floor_rate(path)
