@@ -28,6 +28,15 @@ model, steers its replies or frees the persona from rules (a game has parts to p
 message that names the
 system, the developers, the admins or the game as its own sender (``forged-sender``, a
 protocol rule: "the admin said ..." told in the speaker's own voice stays persuasion).
+Some attacks ask for their target without naming it, and have rules of their own: the reply
+described instead of quoted -- the words a passed check prints, the opposite or the reverse of
+a quoted refusal (``described-completion``); the very text the reader runs on, was started
+with, was told never to share, asked for (``setup-extraction``); a check's status written as
+a machine writes it, a masked code, a code said verified elsewhere with the reader asked to let
+the sender through (``passed-check-claim``); a persona that gives away what it guards
+(``giveaway-persona``); the text the reader was set up with said to have lapsed
+(``stale-setup``); an instruction for whichever model reads a note it is planted in
+(``model-reading-note``).
 The nouns a pattern needs are those of the model's control layer (instructions,
 prompt, reply, operator, password), never the game's (offer, deal, orders, plan), so
 the same verbs aimed at a player stay ``persuasion``.
@@ -556,6 +565,55 @@ def _header(authority: str) -> str:
     named = authority + r"(?:[ \t_]+" + _NOTICE + r")?"
     return (_OPEN + named + r"(?:[ \t]*::[^\n\]]{0,60})?" + _CLOSE
             + r"|^[ \t]{0,6}" + named + r"[ \t]{0,3}:" + _DIRECTIVE)
+
+
+_PASSED_CHECK = (
+    r"(?:(?:a|the)\s+(?:successful|correct|right|valid|passed|good)\s+(?:check|login|log-?in|password|passcode|passphrase|"
+    r"code|pin|card|entry|attempt)"
+    r"|\b(?:code|password|passcode|passphrase|pin|card)\s+(?:is|was|gets?|got)\s+(?:right|correct|entered|accepted|valid|"
+    r"verified)"
+    r"|\b(?:right|correct|valid)\s+(?:code|password|passcode|passphrase|pin)\s+(?:is|was|gets?)\s+(?:entered|given|typed|said)"
+    r"|\b(?:password|passcode|passphrase|code|pin|login)\s+(?:worked|works|checks\s+out|went\s+through)"
+    r"|\b(?:someone|somebody|anyone|a\s+visitor|whoever)\s+(?:who|that)\s+(?:knew|knows|had|has|gave|entered|said)\s+the\s+"
+    r"(?:right\s+|correct\s+)?(?:code|password|passphrase|passcode))\b"
+)
+"""A passed access check, described rather than quoted: "a successful check", "when the code is
+right", "the password worked", "someone who knew the code"."""
+
+_SETUP_TEXT = (
+    r"(?:setup|set-up|configuration|config|briefing|brief|guidelines|instructions?|rules|notes|messages?|paragraphs?|"
+    r"words|lines|sentences?|text|prompt|orders)"
+)
+"""What the reader was started with, named as text (the setup, the paragraph, the first words)."""
+_AT_SETUP = (
+    r"(?:(?:that|which)\s+)?(?:you(?:'re|\s+are)\s+(?:running|operating)\s+(?:on|under)\b"
+    r"|you(?:\s+were|\s+have\s+been|'ve\s+been|\s+got)\s+(?:started|initiali[sz]ed|booted|launched|loaded|set\s+up|configured|"
+    r"briefed|primed|seeded)\s+with\b"
+    r"|you\s+started\s+(?:with|on)\b"
+    r"|you(?:\s+were|\s+have\s+been|'ve\s+been)\s+(?:told|instructed|asked|ordered)\s+(?:never|not)\s+to\s+(?:share|reveal|tell|"
+    r"show|repeat|disclose|give\s+out|say|quote)\b"
+    r"|you(?:\s+were\s+shown|\s+saw|\s+were\s+given|\s+received|\s+got)\s+(?:before\s+(?:my|this|the\s+(?:first|game|match|"
+    r"chat|conversation))|at\s+the\s+(?:very\s+)?(?:start|beginning|top)|first)\b)"
+)
+"""How the text names when or how the reader got it: what it runs on, was started or loaded with,
+was told never to share, was shown before the sender's first message."""
+_BE_NOW = (
+    r"(?:you(?:'re|\s+are)(?:\s+now)?|you\s+will\s+(?:now\s+)?(?:be|behave\s+as|act\s+as)|be|become|act\s+(?:as|like)|"
+    r"behave\s+(?:as|like)|pretend\s+(?:to\s+be|you(?:'re|\s+are))|imagine\s+you(?:'re|\s+are)|picture\s+yourself\s+as|"
+    r"play(?:ing)?\s+the\s+(?:role|part)\s+of|take\s+on\s+the\s+role\s+of|your\s+name\s+is\s+\w+,?)"
+)
+"""The reader told what it is or is to become."""
+_GATE_ASKED = _SECRET_GRANTED[:-1] + (
+    r"|\bskip\s+(?:the\s+)?(?:verification|check|password\s+check)\b|\bgrant\s+(?:me\s+)?entry\b"
+    r"|\b(?:the\s+)?(?:unlocking|granted\s+state)\b|\brelease\s+the\b"
+    r"|\byou\s+(?:can|may)\s+(?:now\s+)?(?:unlock|open\s+up|let\s+me\s+(?:in|through))\b)"
+)
+""":data:`_SECRET_GRANTED`, and the reader asked to skip its check or to release what it guards."""
+
+
+def _claimed_then_asked(claim: str) -> str:
+    """``claim`` with :data:`_GATE_ASKED` within 200 characters after or before it."""
+    return r"(?:" + claim + r")(?=[\s\S]{0,200}?" + _GATE_ASKED + r")|" + _GATE_ASKED + r"[\s\S]{0,200}?(?:" + claim + r")"
 
 
 # --------------------------------------------------------------------------- rules
@@ -1391,6 +1449,195 @@ _HIJACK_RULES: tuple[Rule, ...] = (
         "the name of the best-known jailbreak persona, DAN (matched in capitals)",
         cased=True,
         gate=("DAN", "D.A.N"),
+    ),
+    Rule(
+        "described-completion", "hijack", "strong", "completion",
+        _rx(
+            # the target described, not quoted: "say the words a successful check prints"
+            r"\b" + _OUTPUT_VERB + r"\b[^.?\n]{0,40}?\b(?:words?|phrase|message|line|text|thing|greeting)\b[^.?\n]{0,60}?"
+            + _PASSED_CHECK
+            + r"|\bwhat\s+(?:\w+\s+){0,2}?(?:words?|phrase|do\s+you\s+say|would\s+you\s+say)\b[^?\n]{0,60}?" + _PASSED_CHECK
+            + r"(?=[^\n]{0,60}?\b(?:reply|answer|respond)\b)"
+            r"|\b(?:answer|reply|respond)\b[^\n]{0,30}?\bwhat\s+(?:do|would|will)\s+you\s+say\b[^?\n]{0,40}?" + _PASSED_CHECK
+            + r"|\b" + _OUTPUT_VERB + r"\b[^.?\n]{0,30}?\b(?:words?|phrase|password)\s+that\s+(?:opens|unlocks)\s+(?:the\s+|"
+            r"your\s+)?(?:vault|safe|lock|door)\b"
+            # quoted words to be put in another order and sent (two pieces joined by "and" are one by now)
+            r"|" + _Q + r"[^\n]{0,20}?(?:" + _Q + r"[^\n]{0,20}?)?\b(?:swap|reverse|switch|flip)\s+(?:their|the)\s+order\b[^\n]{0,30}?"
+            r"\b(?:send|say|reply|write|type|output|print|return)\b[^\n]{0,20}?\b(?:result|them|it)\b"
+            # the target as the opposite or the reverse of a quoted string
+            + r"|\b" + _OUTPUT_VERB + r"\b[^\n]{0,20}?\b(?:opposite|reverse|inverse|antonym|negation|mirror\s+image)\s+of\s+"
+            + _Q + r"(?![^\n.]{0,30}\bto\s+(?:him|her|them|a_\w+|the\s+\w+|everyone|others|your\s+\w+))"
+            r"|" + _Q + r"[^\n]{0,60}?\b" + _OUTPUT_VERB + r"\b[^\n]{0,20}?\b(?:opposite|reverse|inverse|antonym|negation)\s+"
+            r"of\s+(?:it|that|this)\b(?![^\n.]{0,30}\bto\s+(?:him|her|them|a_\w+|the\s+\w+|everyone|others|your\s+\w+))"
+            # the whole reply fixed to a given line, or its end dictated
+            r"|\b(?:your|the)\s+(?:entire\s+|whole\s+|full\s+|next\s+)?(?:response|reply|answer|output)\s+(?:must|should|will|"
+            r"shall|has\s+to|needs\s+to)\s+(?:be\s+)?(?:identical|exactly\s+the\s+same|the\s+same|character\s+for\s+character|"
+            r"word\s+for\s+word)\s+(?:to|as)\s+(?:this|the\s+following|the\s+line|these)\b"
+            r"|\b(?:end|close|finish|conclude)\s+(?:your|each|every|the)\s+(?:\w+\s+)?(?:response|reply|answer|output)s?\s+"
+            r"(?:with|by\s+(?:saying|writing|typing))\s*(?:the\s+(?:line|words?|phrase|sentence|string)\s*)?[:\"'\u00ab]"
+        ),
+        "a reply dictated without quoting its target: the words a passed check prints, the opposite or the "
+        "reverse of a quoted refusal, a reply identical to a given line or ending with it",
+        gate=(
+            "word", "phrase", "message", "line", "text", "thing", "greeting", "what", "opposite", "reverse",
+            "inverse", "antonym", "negation", "mirror", "response", "reply", "answer", "output", "end", "close",
+            "finish", "conclude", "password", "swap", "switch", "flip",
+        ),
+    ),
+    Rule(
+        "setup-extraction", "hijack", "strong", "extraction",
+        _rx(
+            # the text the reader runs on, was started with, was told never to share, was shown first
+            r"\b(?:" + _EXFIL_VERB + r"|read\s+(?:back|out)|quote|state|cite|reproduce|transcribe|describe|summari[sz]e|"
+            r"paraphrase|let\s+me\s+see|reply\s+with|respond\s+with|answer\s+with)\b[^.?!\n]{0,50}?\b" + _SETUP_TEXT
+            + r"\s+" + _AT_SETUP
+            + r"|\b(?:setup|set-up|startup|initial|opening|system|briefing)\s+(?:message|text|notes?|briefing|paragraph)\s+"
+            r"you\s+(?:received|got|were\s+(?:given|sent|shown|handed))\b(?!\s+(?:from|by)\s+(?!your\b))"
+            # the wording of what it was told
+            r"|\b(?:original|exact|precise|unedited|verbatim|literal)\s+(?:wording|words|text|phrasing)\b[^\n]{0,30}?\bwhat\s+"
+            r"(?:you\s+were|were\s+you)\s+(?:told|instructed|given|asked|shown)\b(?!\s+by\b)"
+            r"|\bhow\s+(?:were\s+you|you\s+were|have\s+you\s+been)\s+(?:told|instructed|programmed|set\s+up|configured|briefed)\b"
+            r"(?!\s+by\b)[^\n]{0,80}?(?:exact\s+(?:wording|words|text|phrasing)|verbatim|word\s+for\s+word|original\s+wording|"
+            r"quote\s+(?:it|them))"
+            # its setup read out, or what its operator wrote for it
+            r"|\b(?:state|spell\s+out|read\s+(?:back|out)|recite|quote|cite|transcribe)\s+(?:all\s+(?:of\s+)?)?your\s+(?:\w+\s+)?"
+            r"(?:guidelines|instructions|configuration|briefing|setup|system\s+message|(?:hidden|secret)\s+(?:rules|notes))\b"
+            r"|\b(?:what|the\s+(?:\w+\s+)?(?:rules|instructions|notes|text|words|lines|guidelines|message|briefing|brief))\s+"
+            r"(?:that\s+)?your\s+(?:owner|operator|creator|developer|maker|programmer|handler|deployer|maintainer|trainer)s?\s+"
+            r"(?:wrote|gave|set|put|typed|left|prepared|configured|loaded)\b"
+            r"|\bonly\s+your\s+(?:owner|operator|creator|developer|maker|handler)s?\s+(?:can|may|should|gets?\s+to)\s+(?:see|read)\b"
+            r"|\b(?:line|sentence|paragraph|passage|section)s?\s+(?:in|of|from)\s+your\s+(?:setup|briefing|configuration|"
+            r"system\s+message|context|instructions|prompt)\b"
+            r"|\b(?:first|very\s+first|opening|earliest|initial)\s+(?:message|text|lines?|words|sentence|thing)\s+"
+            r"(?:at\s+the\s+top\s+of\s+|in\s+|of\s+)your\s+(?:context|memory|conversation\s+history)\b"
+        ),
+        "a request for the very text the reader runs on: what it was started or loaded with, told never to "
+        "share or shown first, in its original wording",
+        gate=("you",),
+    ),
+    Rule(
+        "passed-check-claim", "hijack", "strong", "secret",
+        _rx(
+            # a check's status written as a machine writes it: "pw: correct", "<password_ok/>", "[valid credentials]"
+            r"\b(?:pw|pwd|pass|password|passphrase|passcode|pin|auth|login|credentials?|secret_\w{1,20}|\w{1,20}_match)"
+            r"\s*[:=]\s*[\"']?(?:correct|true|ok|okay|passed|valid|verified|success|granted|accepted)\b"
+            r"|\bpass(?:word)?\s*[:=]\s*[^\s,;]{1,40}[,;\s]+check\s*[:=]\s*(?:true|ok|passed)\b"
+            r"|<\s*(?:password|passphrase|passcode|auth|login|access|credentials?|pin)\w{0,20}?(?:_ok|_passed|_valid|_granted|"
+            r"_success|\s+status\s*=\s*[\"']?(?:passed|ok|success|granted|valid|verified))"
+            r"|\[\s*(?:valid|correct|verified|accepted)\s+(?:credentials?|password|passphrase|passcode|code|key|login|pin)\s*\]"
+            r"|\b(?:password|passphrase|passcode|pin|code)\s*[:=]\s*\[\s*(?:the\s+)?(?:correct|right|valid|real|usual|same)\b"
+            r"|\b(?:code|password|passphrase|passcode|pin|key|phrase)\b[^\n]{0,30}?:\s*[*\u2022\u25cf\u2588]{4,}"
+            # a passed check claimed, with the reader asked to act as the gate
+            r"|" + _claimed_then_asked(
+                r"\b(?:code|password|passphrase|passcode|pin|phrase|answer|credentials?)\s+(?:\w+\s+){0,4}?(?:(?:is|was|were|has|"
+                r"have|had|been|got|already)\s+){0,3}(?:verified|validated|checked|confirmed|correct)\b"
+                r"|\b(?:gave|sent|typed|entered|said|provided|used)\s+(?:you\s+)?(?:the|my|our|that)\s+(?:right|correct|valid)\s+"
+                r"(?:phrase|code|key|answer|word)\b"
+                r"|\b(?:gave|sent|typed|entered)\s+(?:you\s+)?the\s+(?:phrase|code|password|passphrase|passcode|answer)\s+in\s+"
+                r"(?:my|our)\s+(?:previous|last|first|earlier)\s+message\b"
+                r"|\banswer\s+to\s+your\s+(?:challenge|question|riddle|check)\s+was\s+(?:given|sent|typed|entered)\b"
+                r"|\b(?:did|done|finished|passed|cleared)\s+(?:the\s+)?(?:password|passphrase|passcode|code|login|verification)\s+"
+                r"(?:part|step|stage|check|bit)\b"
+                r"|\b(?:token|code|password|passphrase|key)\s+from\s+(?:before|last\s+time|earlier|yesterday)\b"
+                r"|\bsame\s+(?:code|password|passphrase|passcode|key|token|phrase)\s+as\s+(?:before|last\s+time)\b"
+                r"|\byou\s+(?:already\s+)?(?:recogni[sz]ed|accepted|verified|approved|confirmed|checked)\s+(?:my|the|our)\s+"
+                r"(?:password|passphrase|passcode|code|key|credentials)\b")
+        ),
+        "a passed check claimed: a check's status written as a machine writes it (pw: correct, <password_ok/>), "
+        "a masked code, or a code said verified elsewhere with the reader asked to let the sender through",
+        gate=(
+            "pw", "pwd", "pass", "pin", "auth", "login", "credential", "secret_", "<", "[", "code", "key", "phrase",
+            "answer", "right", "correct", "valid", "token", "verification",
+        ),
+        gate_inside=("_match",),
+    ),
+    Rule(
+        "giveaway-persona", "hijack", "strong", "role",
+        _rx(
+            # a persona defined by giving away what it holds
+            r"\b" + _BE_NOW + r"\s+(?:\w+,?\s+)?(?:a|an|the)\s+[^.\n]{0,50}?\b(?:that|who|which|whose\s+only\s+(?:job|purpose|"
+            r"function)\s+is\s+to)\s+(?:\w+\s+){0,2}?(?:transmits?|hands?\s+(?:out|over)|gives?\s+(?:out|away)|reveals?|"
+            r"recites?|repeats?|reads?\s+out|prints?|announces?|whispers?|leaks?|spills?|pays?\s+out)\s+(?:\w+\s+){0,3}?(?:every\s+"
+            r"secret|(?:all\s+)?(?:its|the|my|your)\s+secrets|secrets|(?:vault|door|master|safe|access|secret)\s+codes?|"
+            r"passwords?|whatever\s+(?:is|it\s+is)\s+(?:stored|inside|kept|held))\b"
+            # ... or that says the words that open what it guards
+            r"|\b" + _BE_NOW + r"\s+(?:\w+,?\s+)?(?:a|an|the)\s+[^.\n]{0,60}?\b(?:who|that|which)\b[^.\n]{0,40}?\b(?:says|recites|"
+            r"reads\s+out|whispers|announces|tells|sings)\s+(?:\w+\s+){0,3}?(?:(?:approval|opening|magic|secret|entry)\s+words|"
+            r"master\s+code|(?:exact\s+)?words\s+that\s+open(?:s|ed)?)\b"
+            r"|\b(?:you,?\s+playing|" + _BE_NOW + r")\s+(?:a|an|the)\s+[^.\n]{0,80}?\b(?:read\s+out|recit\w+|tell\w*|say\w*|"
+            r"whisper\w*)\s+(?:\w+\s+){0,3}?(?:master\s+code|(?:exact\s+)?words\s+that\s+open(?:s|ed)?\s+(?:the\s+)?(?:vault|"
+            r"safe|lock|door))\b"
+            # the reader cast as the guarded thing, already open
+            r"|\b" + _BE_NOW + r"\s+(?:a|an|the)\s+(?:\w+\s+){0,2}?(?:(?:vault|safe|lock|diary|strongbox|chest)\s+that\s+(?:has|"
+            r"had)\s+(?:already|just)\s+been\s+(?:opened|unlocked|cracked)|(?:unlocked|opened)\s+(?:vault|safe|lock|diary|"
+            r"strongbox|chest))\b"
+            # a persona that obeys whoever speaks last
+            r"|\b" + _BE_NOW + r"\s+[^.\n]{0,40}?\b(?:that|who|which|whose\s+only\s+(?:job|purpose|function)\s+is\s+to)\s+"
+            r"(?:\w+\s+){0,2}?(?:does|do|obeys?|follows?|repeats?|executes?|carries\s+out)\s+(?:exactly\s+)?(?:whatever|what|"
+            r"everything|every\s+(?:order|command|request))\s+(?:the\s+last\s+(?:speaker|person|sender|user)|anyone|anybody|"
+            r"whoever|the\s+sender|the\s+user)\b"
+            # itself without its setup
+            r"|\b(?:version|copy|clone|instance)\s+of\s+(?:yourself|you)\s+from\s+before\b"
+            r"|\b(?:imagine|pretend|suppose|say)\s+(?:that\s+)?you\s+(?:were|had)\s+never\s+(?:been\s+)?(?:given|told|taught|"
+            r"loaded\s+with|set\s+up\s+with|programmed\s+with)\s+(?:any\s+)?(?:rules|instructions|guidelines|restrictions|"
+            r"settings|setup|prompt)\b(?!\s+by\b)"
+            # a device that lets in or pays out
+            r"|\b" + _BE_NOW + r"\s+(?:\w+\s+)?(?:a|an|the)\s+(?:[\w'-]+\s+){0,3}?(?:vending\s+machine|atm|cash\s+machine|"
+            r"dispenser|kiosk|login\s+screen|lock\s+screen|card\s+reader|talking\s+(?:safe|door|lock|gate|vault))\b"
+            r"|\byou,\s+(?:a|an|the)\s+(?:\w+\s+)?(?:lock|door|vault|safe|gate)\s+that\s+(?:talks|speaks)\b"
+            # the reader's part dropped for one played from now on
+            r"|\b(?:drop|abandon|forget|leave)\s+your\s+(?:current\s+)?(?:character|persona|identity)\b[^\n]{0,80}?"
+            r"\b(?:you(?:'re|\s+are)\s+now|the\s+character\s+you\s+play|from\s+now\s+on)\b"
+        ),
+        "a persona the reader is to become that gives away what it guards: it recites every secret, obeys "
+        "whoever speaks, has no setup, is a vending machine or a talking lock",
+        gate=(
+            "secret", "code", "password", "whatever", "what", "every", "words", "vault", "safe", "lock", "diary",
+            "strongbox", "chest", "unlocked", "opened", "version", "copy", "clone", "instance", "never", "vending",
+            "atm", "cash", "dispenser", "kiosk", "login", "card", "talking", "door", "gate", "drop", "abandon",
+            "forget", "leave",
+        ),
+    ),
+    Rule(
+        "model-reading-note", "hijack", "strong", "indirect",
+        _rx(r"\b(?:ai|a\.i\.|llms?|language\s+models?|models?|assistants?|chatbots?|ai\s+(?:agents?|models?|assistants?|systems?))"
+            r"\s+(?:that\s+|who\s+|which\s+)?(?:is\s+|are\s+)?(?:reading|reads|read|processing|processes|opening|opens|"
+            r"summari[sz]ing|summari[sz]es|handling|handles|parsing|parses|scanning|scans)\s+(?:this|these|the|my)\s+"
+            r"(?:\w+\s+){0,2}?\w+\s*(?:[:,]|\b(?:must|should|shall|will|needs?\s+to|has\s+to|is\s+to|are\s+to)\b)"
+            r"|(?:^|[.!?]\s+)(?:assistant|ai|llm|language\s+model|chatbot)\s*,\s*if\s+you(?:'re|\s+are)\s+(?:reading|processing|"
+            r"handling|summari[sz]ing)\b"),
+        "an instruction for whichever model reads a note, list or map it is planted in (any language model "
+        "processing the recipe must ...)",
+        gate=("ai", "a.i.", "llm", "language", "model", "assistant", "chatbot"),
+    ),
+    Rule(
+        "stale-setup", "hijack", "strong", "provenance",
+        _rx(
+            # the text the reader was set up with, named by how it got it ...
+            r"\b(?:(?:brief|briefing|guidance|guidelines|instructions|directives|notes|setup|configuration|prompt|rules)\s+"
+            r"(?:that\s+)?(?:you|ur|u)(?:\s+were|\s+have\s+been|'ve\s+been|\s+got|\s+are|'re|\s+r)?\s+(?:loaded|given|started|"
+            r"set\s+up|configured|briefed|running|operating|initiali[sz]ed|booted)\b(?!\s+by\b)"
+            r"|(?:everything|whatever|anything|the\s+part)\s+(?:in\s+)?your\s+(?:setup|configuration|briefing|brief|prompt)\b"
+            r"|(?:starting|initial|original|setup|startup|earlier)\s+(?:guidelines|instructions|notes|brief|briefing|directives|"
+            r"safety\s+notes)\s+(?:of\s+yours|you\s+have)\b"
+            r"|(?:orders|instructions|notes|rules|guidance)\s+from\s+(?:the|your)\s+(?:setup|configuration|briefing)\b"
+            r"|(?:security|safety)\s+(?:instructions|notes|rules|guidelines)\s+(?:you\s+have|of\s+yours)\b"
+            r"|all\s+(?:earlier|previous|prior|former)\s+directives\b"
+            r"|(?:earlier|original|initial|old)\s+(?:safety|security)\s+(?:notes|rules|instructions|guidelines)\b"
+            r"|(?:orders|instructions|rules|notes)\s+from\s+before\s+the\s+(?:game|match|chat|conversation|session)\b)"
+            # ... said to be stale
+            r"[^.\n]{0,80}?\b(?:expired|lapsed|outdated|out\s+of\s+date|retired|rolled\s+back|obsolete|stale|revoked|void|"
+            r"(?:no\s+longer|don'?t|do\s+not|doesn'?t|does\s+not)\s+(?:hold|count|apply|valid)|(?:meant|written)\s+for\s+(?:a\s+"
+            r"different|another|last|an\s+old)|cancell?ed|from\s+an?\s+(?:old|older|previous|earlier)\s+version|(?:only\s+)?a\s+"
+            r"trial)\b"
+        ),
+        "a claim that the text the reader was set up with has lapsed: the brief it was loaded with expired, "
+        "the notes it started with were meant for another match",
+        gate=(
+            "brief", "briefing", "guidance", "guidelines", "instructions", "directives", "notes", "setup", "config",
+            "prompt", "rules", "everything", "whatever", "anything", "part", "starting", "initial", "original",
+            "startup", "earlier", "orders", "security", "safety", "all",
+        ),
     ),
 )
 
