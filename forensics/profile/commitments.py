@@ -58,7 +58,7 @@ How :class:`HeuristicExtractor` reads (rules, in order):
 1. It looks at the first :data:`MAX_TEXT_CHARS` characters of the text only (a
    message can be megabytes; a commitment sits near the start of a game message),
    lower-cased, and reports when it cut.
-2. One linear tokenizer (:data:`_TOKEN`, character classes and a bounded
+2. One linear tokenizer (:func:`._tokens.tokens`, character classes and a bounded
    repetition only, no nested quantifiers, so no backtracking blow-up) splits it into
    words and punctuation; contractions are expanded ("I'll" → "i will", "won't" →
    "will not").  Everything after is plain Python over the token list.
@@ -271,6 +271,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from ._actions import actions
 from ._consent import accepts
+from ._tokens import tokens
 from ._frames import (
     ADVICE, AGREEMENT, ASKED_WITHIN, CHECKS, CHECK_WORDS, COMPLAINTS, CONDITIONS, CONTENT, FURTHER, GIVE_VERBS,
     HEDGES, HYPOTHETICAL_PAST, INTERJECTIONS, NAMED_PROPOSALS, NEGATIONS, NOUN_OPENERS, OFFER_VERBS,
@@ -390,77 +391,6 @@ def extractor_info(extractor: CommitmentExtractor) -> dict[str, Any]:
     return {"name": extractor.name, "version": extractor.version, "maxChars": extractor.max_chars}
 
 
-# -- tokens --------------------------------------------------------------------------------
-
-_TOKEN = re.compile("[a-z0-9_']{1,64}|->|[?.!;,:\n>=+&/$-]|[\u2600-\u27bf\U0001f300-\U0001faff]")
-"""Words (bounded length) and the punctuation the rules read; everything else is a gap.
-One character class per alternative, no nesting: linear time.  An emoji ends a sentence
-(chat closes one with it: "Sure we can do that 🙂 Thanks!")."""
-_EMOJI_FIRST = "\u2600"
-
-_CONTRACTIONS: Mapping[str, tuple[str, ...]] = {
-    "won't": ("will", "not"), "wont": ("will", "not"), "can't": ("can", "not"), "cant": ("can", "not"),
-    "cannot": ("can", "not"), "shan't": ("shall", "not"), "ain't": ("am", "not"), "dont": ("do", "not"),
-    "didnt": ("did", "not"), "im": ("i", "am"), "ive": ("i", "have"), "ill": ("i", "will"),
-    "let's": ("let", "us"), "lets": ("let", "us"), "here's": ("here", "is"), "it's": ("it", "is"),
-    "that's": ("that", "is"), "you're": ("you", "are"), "youre": ("you", "are"), "you've": ("you", "have"),
-    "gonna": ("going", "to"), "wanna": ("want", "to"), "gotta": ("got", "to"), "u": ("you",),
-    "ur": ("your",), "ya": ("you",), "pls": ("please",), "plz": ("please",), "omw": ("on", "my", "way"),
-    "wts": ("selling",), "wtb": ("buying",), "k": ("ok",), "okay": ("ok",), "np": ("ok",),
-    "gimme": ("give", "me"), "lemme": ("let", "me"), "cmon": ("come", "on"), "thats": ("that", "is"),
-    "whats": ("what", "is"), "youll": ("you", "will"), "theyre": ("they", "are"), "isnt": ("is", "not"),
-    "doesnt": ("does", "not"), "wouldnt": ("would", "not"), "couldnt": ("could", "not"), "its": ("it", "is"),
-}
-_SUFFIXES: tuple[tuple[str, str], ...] = (
-    ("n't", "not"), ("'ll", "will"), ("'d", "would"), ("'m", "am"), ("'re", "are"), ("'ve", "have"),
-)
-
-
-def tokens(text: str) -> list[tuple[str, int]]:
-    """Lower-cased tokens of ``text`` with their offsets; contractions expanded (rule 2).
-
-    >>> [t for t, _ in tokens("I'll give U 3 wood, won't I?")]
-    ['i', 'will', 'give', 'you', '3', 'wood', ',', 'will', 'not', 'i', '?']
-    """
-    out: list[tuple[str, int]] = []
-    lowered = text.lower().replace("\u2019", "'").replace("\u2018", "'")
-    lowered = lowered.replace("=>", "->")
-    lowered = lowered.replace("non-aggression", "nonaggression").replace("cease-fire", "ceasefire")
-    expansions = _CONTRACTIONS.get
-    append = out.append
-    for m in _TOKEN.finditer(lowered):
-        word = m[0]
-        if word >= _EMOJI_FIRST:
-            append(("\n", m.start()))  # an emoji ends its sentence
-            continue
-        if "'" in word:
-            word = word.strip("'") or word
-            expansion = expansions(word)
-            if expansion is None and "'" in word:
-                expansion = _split_apostrophe(word)
-        else:
-            expansion = expansions(word)
-        if expansion is None:
-            append((word, m.start()))
-        else:
-            at = m.start()
-            out.extend([(w, at) for w in expansion])
-    return out
-
-
-def _split_apostrophe(word: str) -> tuple[str, ...]:
-    """``"we'll"`` → ``("we", "will")``; ``"bob's"`` → ``("bob",)``."""
-    for suffix, expansion in _SUFFIXES:
-        if len(word) > len(suffix) and word.endswith(suffix):
-            base = word[: -len(suffix)]
-            if suffix == "n't":
-                base = {"wo": "will", "ca": "can", "sha": "shall"}.get(base, base)
-            return (base, expansion)
-    if word.endswith("'s"):
-        return (word[:-2],)
-    return (word,)
-
-
 # -- word classes ----------------------------------------------------------------------------
 
 _NUMBER_WORDS: Mapping[str, int] = {
@@ -486,7 +416,7 @@ _AUX = frozenset({"will", "shall", "would", "can", "am", "is", "are", "be", "to"
                   "definitely", "then", "both", "really", "gladly", "happily", "happy", "willing", "glad",
                   "able", "ready", "surely", "certainly", "totally", "all", "still", "promise", "swear",
                   "commit", "now", "first", "later", "soon", "immediately", "of", "actually", "too", "instead",
-                  "personally", "hereby", "absolutely", "quickly", "fine", "ok", "gonna", "let", "simply"})
+                  "personally", "hereby", "absolutely", "quickly", "fine", "ok", "let", "simply"})
 """Words that may stand between a subject and its verb without changing who acts."""
 _REGION = re.compile(r"r_[0-9]{1,4}_[0-9]{1,4}")
 _REGION_WORD = re.compile(r"(?<![^ ])r_")
@@ -1871,7 +1801,7 @@ def _addressees(words: list[str], at: int) -> bool:
     return k >= 0 and words[k] == "your"
 
 
-_OUTCOME_FREE = frozenset({"deal", "yours", "fair", "ok", "okay", "fine", "good", "works", "work", "then", "agreed",
+_OUTCOME_FREE = frozenset({"deal", "yours", "fair", "ok", "fine", "good", "works", "work", "then", "agreed",
                            "great", "happy", "sure", "alright"})
 """Words in the outcome of "if I give you X, ..." that make it terms, not a hypothetical ("it's a deal")."""
 
@@ -1892,7 +1822,7 @@ def _hypothetical_give(words: list[str], sides: Mapping[int, str]) -> bool:
     last = max(sides)
     tail = words[last + 1:]
     subject = next((k for k, w in enumerate(tail) if w in ("i", "we", "you", "it", "that", "this")
-                    and tail[k + 1:k + 2] and tail[k + 1] in ("will", "would", "am", "are", "is", "be", "won't")), None)
+                    and tail[k + 1:k + 2] and tail[k + 1] in ("will", "would", "am", "are", "is", "be")), None)
     return subject is not None and _OUTCOME_FREE.isdisjoint(tail)
 
 
