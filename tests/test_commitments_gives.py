@@ -44,6 +44,7 @@ def got(text: str) -> list[tuple[str, dict[str, int | None], dict[str, int | Non
     ("I'm willing to give up all the firewood to get all the water.",
      [("trade", {"firewood": None}, {"water": None})]),
     ("I need 3 food to get through the night.", []),
+    ("I can part with the firewood to have the food.", [("trade", {"firewood": None}, {"food": None})]),
     # a verb after "and" shares the speaker as subject across the object "you"
     ("I'm giving you 2 food and taking 2 water.", [("trade", {"food": 2}, {"water": 2})]),
 ])
@@ -56,6 +57,7 @@ def test_the_receive_side_in_other_shapes(text: str, expected: list[tuple[object
     ("I would give you the food if I didn't need it so much.", []),
     ("If I had more water I would send you some water.", []),
     ("I'd give you the firewood if I was not camping in the cold.", []),
+    ("If we had any spare water, we would give you some water.", []),
     # ... but the addressee's act, or "if I got X", is the price of a conditional offer (R7, R17)
     ("I would give you the food if you gave me the water.", [("trade", {"food": None}, {"water": None})]),
     ("I would give you 2 food if I got 2 water.", [("trade", {"food": 2}, {"water": 2})]),
@@ -68,6 +70,8 @@ def test_the_receive_side_in_other_shapes(text: str, expected: list[tuple[object
     # terms named as a gerund phrase and judged by a negated verb (R6)
     ("You having all the food doesn't work for me.", []),
     ("Me giving you 3 food would not work.", []),
+    ("Handing you all the water is out of the question.", []),
+    ("Sending you 2 food now.", [("give", {"food": 2}, {})]),
     # a relative "which" after a comma judges the terms before it; it opens no question (R3, R6)
     ("I would be giving you all my food, which is too much.", []),
     ("I'll give you 2 food, which do you prefer?", [("give", {"food": 2}, {})]),

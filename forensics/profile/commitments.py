@@ -1942,10 +1942,12 @@ def _for_goods(words: list[str], verb: int) -> bool:
     True
     >>> _for_goods("i need 3 food to get through the night".split(), 5)
     False
+    >>> _for_goods("i can part with the firewood to have the food".split(), 7)
+    True
     """
     return words[verb] in ("get", "have", "receive", "keep", "obtain") and verb > 0 and words[verb - 1] == "to" and \
         (verb < 2 or words[verb - 2] not in TO_FRAMES) and any(
-            w in GIVE_VERBS or w in OFFER_VERBS for w in words[:verb - 1])
+            verb_role(words, k) in ("give verb", "offer verb") for k in range(verb - 1))
 
 
 def _share_of(r: _Walk, i: int) -> list[int]:
@@ -1962,7 +1964,7 @@ def _share_of(r: _Walk, i: int) -> list[int]:
 
 _UNREAL = frozenset({"did", "was", "were", "had"})
 """Past forms that, after "if I" beside "would", make the condition contrary to fact."""
-_UNREAL_HAD = frozenset({"not", "more", "enough", "extra", "plenty", "less", "no"})
+_UNREAL_HAD = frozenset({"not", "more", "enough", "extra", "plenty", "less", "no", "any"})
 """Words after "if I had" that make it a state contrary to fact, not goods asked ("if I took 2 food" asks)."""
 
 
@@ -2112,6 +2114,10 @@ _WEIGHING = frozenset({"leave", "leaves", "mean", "means", "cost", "costs", "hur
 """Verbs whose subject, an act named by a gerund, is weighed, not offered ("giving you X would leave me ...")."""
 
 
+_RULED_OUT = frozenset({"not", "out", "impossible", "unfair", "hard", "difficult", "too"})
+"""Words after "is" that rule out the act a gerund names ("giving you X is not an option / out of the question")."""
+
+
 def _judged_split(words: list[str]) -> bool:
     """Terms named as a gerund phrase and then judged ("You taking all the food is not fair", "me
     getting the water and you getting the wood is a good start"): the subject of a copula, a
@@ -2122,6 +2128,8 @@ def _judged_split(words: list[str]) -> bool:
     >>> _judged_split("you can have the food , i am getting the water".split())
     False
     >>> _judged_split("me giving you 3 food would not work".split())
+    True
+    >>> _judged_split("giving you the food is not an option".split())
     True
     """
     j = 0
@@ -2135,6 +2143,8 @@ def _judged_split(words: list[str]) -> bool:
                 return False
             if words[k] in ("would", "will") and words[k + 1] in _WEIGHING or words[k] in _WEIGHING:
                 return True
+            if words[k] in ("is", "was") and words[k + 1] in _RULED_OUT:
+                return True  # "giving you the food is not an option": the act ruled out (R5)
         return False
     if j + 1 >= len(words) or words[j] not in ("you", "me", "us", "your", "my", "our") or \
             not words[j + 1].endswith("ing") or words[j + 1] not in _VERBS_AND_HAVING:
