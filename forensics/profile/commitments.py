@@ -236,8 +236,9 @@ How :class:`HeuristicExtractor` reads (rules, in order):
    didn't need it", "if I had more X I would ..."; not "if you gave me Y", the price, nor "if I got
    Y", an ask), the addressee's gain as the outcome of another case ("in that case you would get X")
    or as the terms standing ("you already get X"), terms named as a gerund and judged by a negated
-   verb ("you having all the food doesn't work"), and a relative ", which ..." after terms, which
-   judges them and opens no question (", which is too much").
+   verb ("you having all the food doesn't work"), the speaker's act as a gerund ruled out ("giving
+   you X is not an option"), and a relative ", which ..." after terms, which judges them and opens
+   no question (", which is too much").
 
 Known blind spots (the bench lists them; see its per-kind figures): offers spread
 over two sentences that each hold a whole trade are two trades; a number whose noun
