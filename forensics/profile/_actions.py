@@ -181,7 +181,7 @@ def _unstated_subject(words: list[str], tags: list[tuple[str, str] | None], verb
         j += 1
     lead = words[j:verb]
     if k <= stop or k < 0 or k < j:
-        if words[verb].endswith("ing") or (lead and lead[0] in ("will", "shall", "gonna", "going")):
+        if words[verb].endswith("ing") or (lead and lead[0] in ("will", "shall", "going")):
             who = "speaker"  # telegraphic: "heading to Ashfen", "will hold the bridge"
         elif not lead:
             who = "request"  # a bare verb opening the clause: an order

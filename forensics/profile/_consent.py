@@ -54,7 +54,7 @@ __all__ = ["accepts"]
 _DIGITS = re.compile(r"[0-9]{1,9}")
 
 
-_BEFORE_THAT = frozenset({",", "-", ":", "and", "so", "then", "yes", "yeah", "yep", "yup", "ok", "okay", "sure",
+_BEFORE_THAT = frozenset({",", "-", ":", "and", "so", "then", "yes", "yeah", "yep", "yup", "ok", "sure",
                           "great", "perfect", "well", "oh", "alright", "think", "guess", "but", "because", "fine",
                           "cool", "hmm", "hm", "agreed", "thanks", "good", "believe", "suppose", "!", "i"})
 """Words that may stand before a consent phrase opening with "that" ("ok, that works"); after any
@@ -80,8 +80,8 @@ _CLAUSE_GOES_ON = frozenset({",", "!", "then", "too", "and", "so", "thanks", "th
 """Words after a consent that end what is consented to ("I'm ok with that, thanks")."""
 
 
-_CONSENT_SUBJECTS = frozenset({"that", "this", "it", "its"})
-"""What the consent is said of: the proposal ("its" is "it's" without its apostrophe)."""
+_CONSENT_SUBJECTS = frozenset({"that", "this", "it"})
+"""What the consent is said of: the proposal ("its", "it's" are read as "it is")."""
 
 
 _COPULAS = frozenset({"is", "will", "would", "should", "be", "seems", "sounds", "looks", "seem", "sound"})
@@ -242,8 +242,6 @@ def _consent_frame(words: list[str]) -> bool:
                 return True
             continue
         if words[k] not in _CONSENT_SUBJECTS:
-            continue
-        if words[k] == "its" and k == j:
             continue
         if _relative_that(words, k):
             continue  # "a split that is fair to both": a relative "that"

@@ -17,9 +17,11 @@ rules one small function; :func:`verb_role` (is the word a give, offer or receiv
 :func:`has_phrase`.
 
 The words are those of extractor version 4 (moved here, not changed; the list of plan words
-the subject look-up reads replaced an unused one).  The
-tokenizer expands contractions first ("okay" is read as "ok", "gonna" as "going to", "its" as
-"it is"), so a word it never emits, kept here as written, matches nothing.
+the subject look-up reads replaced an unused one).  The tokenizer expands contractions and chat
+spellings first ("okay" is read as "ok", "gonna" as "going to", "its" as "it is"), so the tables are
+built through it (:func:`._tokens.normal_words`, :func:`._tokens.normal_phrase`): a raw form in a
+table is read as the form the rules see, and a one-word entry the tokenizer splits is refused when
+the module loads.  No entry can be written in a form that never matches.
 
 >>> sorted(roles_of("offered"))
 ['past', 'reported', 'to frame']
@@ -32,6 +34,8 @@ False
 from __future__ import annotations
 
 from collections.abc import Mapping
+
+from ._tokens import normal_phrase, normal_words
 
 __all__ = [
     "FRAME_WORDS", "FRAME_PHRASES", "ROLE_NOTES", "roles_of", "cancelled", "has_phrase", "verb_role", "VERB_CUE_WORDS",
@@ -111,7 +115,7 @@ _TABLE: tuple[tuple[str, str, frozenset[str]], ...] = (
      'after any other word, "to <verb>" is a purpose ("... only to defend Venice").',
      frozenset({"going", "have", "has", "need", "able", "like", "love", "happy", "willing", "ready", "glad",
                 "promise", "plan", "planning", "agree", "decided", "intend", "hoping", "wish", "try", "trying",
-                "want", "wanted", "sure", "fine", "okay", "ok", "prepared", "gonna", "about", "got", "gotta", "used",
+                "want", "wanted", "sure", "fine", "ok", "prepared", "about", "got", "used",
                 "continue", "start", "begin", "proceed", "expect", "hope", "pleased", "content", "order", "would",
                 "i", "we", "me", "us", "and", "then", "moving", "move", "heading", "head", "go", "come", "coming",
                 "back", "return", "returning", "pull", "pulling", "prefer", "afford", "enough", "offer", "offered",
@@ -119,7 +123,7 @@ _TABLE: tuple[tuple[str, str, frozenset[str]], ...] = (
                 "shall", "should", "must", "might", "could", "may"})),
     ("willing", 'Frames before "to" that make the next verb the speaker\'s act ("happy to spare", R7).',
      frozenset({"happy", "willing", "glad", "able", "ready", "prepared", "pleased", "afford", "going", "fine",
-                "ok", "okay"})),
+                "ok"})),
     ("further demand", 'Words that make an ask after a consent a further demand ("I also need water": a counter, '
      "R21).",
      frozenset({"also", "still", "additionally"})),
@@ -146,7 +150,7 @@ _TABLE: tuple[tuple[str, str, frozenset[str]], ...] = (
      frozenset({"if", "when", "once", "unless", "provided", "whenever"})),
     ("question tag", 'A question whose last comma is followed only by these is a statement with a tag (", ok?").',
      frozenset({"ok", "deal", "yes", "yeah", "agreed", "alright", "fair", "good", "sound", "sounds", "cool", "fine",
-                "yea", "please", "friend", "yes?", "no", "eh", "hm", "then"})),
+                "yea", "please", "friend", "no", "eh", "hm", "then"})),
     ("interjection", 'Words that may open a sentence without changing what it says ("ok so, ...").',
      frozenset({"ok", "so", "well", "hmm", "hm", "oh", "then", "and", "but", "also", "alright", "yes", "no", "hey",
                 "hi", "sure", "yeah", "yep", "ugh", "lol", "haha", "ah", "um", "uh", "great", "cool", ",", ":", "-",
@@ -206,22 +210,22 @@ _TABLE: tuple[tuple[str, str, frozenset[str]], ...] = (
                 "guard", "guarding", "assist", "assisting", "aid", "aiding", "reinforce", "reinforcing"})),
     # -- consent (rule 16) ----------------------------------------------------------------------------
     ("consent", 'Words of consent after "that is" (R20: "that\'s fair", "that\'s fine with me", "that is okay").',
-     frozenset({"fine", "fair", "ok", "okay", "acceptable", "agreeable", "reasonable", "doable", "workable",
+     frozenset({"fine", "fair", "ok", "acceptable", "agreeable", "reasonable", "doable", "workable",
                 "alright"})),
     ("consent verb", 'Verbs that consent when their object is the proposal (R20: "I agree", "I\'ll take it", "I '
      'can do that").',
      frozenset({"agree", "accept", "take", "do", "go", "work", "live", "settle", "finalize"})),
     ("contentment", 'Words of contentment that consent with "with that" ("I\'m ok with that", R20).',
      frozenset({"ok", "fine", "good", "happy", "satisfied", "content", "cool", "down", "agreeable", "alright",
-                "comfortable", "okay"})),
+                "comfortable"})),
     ("content with goods", 'Words of the speaker\'s consent that, before "with" and goods, ask for those goods '
      '("I\'m fine with 2 water").',
-     frozenset({"fine", "ok", "okay", "good", "happy", "content", "satisfied", "alright", "settle"})),
+     frozenset({"fine", "ok", "good", "happy", "content", "satisfied", "alright", "settle"})),
     ("committing", "Words between the speaker and a verb of consent that keep it a commitment (R7: *would*, "
      "*can*, *willing*, *happy* are no hedges).",
      frozenset({"will", "would", "can", "shall", "do", "also", "definitely", "certainly", "happily", "gladly",
-                "totally", "absolutely", "then", "just", "gonna", "am", "are", "happy", "willing", "glad", "to",
-                "be", "going", "ok", "okay", "fine", "sure", "now", "fully", "completely"})),
+                "totally", "absolutely", "then", "just", "am", "are", "happy", "willing", "glad", "to",
+                "be", "going", "ok", "fine", "sure", "now", "fully", "completely"})),
     ("hoped", 'Words before "come to an agreement" that make it a deal still to come, not consent (R20).',
      frozenset({"can", "will", "should", "sure", "hope", "hoping", "try", "going"})),
     ("wished", 'Words just before "we have a deal" / "we can make a deal" that make it a wish, not consent (R20).',
@@ -240,17 +244,17 @@ _TABLE: tuple[tuple[str, str, frozenset[str]], ...] = (
      frozenset({"offer", "deal", "proposal", "suggestion", "terms"})),
     ("suits", 'Words before "for you" / "for me" that say whom terms suit ("if that works for you"), not whose '
      "goods.",
-     frozenset({"works", "work", "good", "fine", "ok", "okay", "better", "fair", "easier", "best", "enough",
+     frozenset({"works", "work", "good", "fine", "ok", "better", "fair", "easier", "best", "enough",
                 "important", "alright", "great", "perfect"})),
 )
 
-FRAME_WORDS: Mapping[str, frozenset[str]] = {role: words for role, _, words in _TABLE}
-"""Every role and its words."""
+FRAME_WORDS: Mapping[str, frozenset[str]] = {role: normal_words(words) for role, _, words in _TABLE}
+"""Every role and its words, in the tokenizer's normal form."""
 ROLE_NOTES: Mapping[str, str] = {role: note for role, note, _ in _TABLE}
 """What each role does to a clause."""
 
 _ROLES_OF: dict[str, frozenset[str]] = {}
-for _role, _, _words in _TABLE:
+for _role, _words in FRAME_WORDS.items():
     for _word in _words:
         _ROLES_OF[_word] = _ROLES_OF.get(_word, frozenset()) | {_role}
 
@@ -318,14 +322,14 @@ SUPPORT_VERBS = FRAME_WORDS["support verb"]
 
 # -- phrases -------------------------------------------------------------------------------------------
 
-FRAME_PHRASES: Mapping[str, tuple[tuple[str, ...], ...]] = {
+_PHRASE_TABLE: Mapping[str, tuple[tuple[str, ...], ...]] = {
     "give verb phrase": (("part", "with"),),
     "question opener": (
         ("how", "about"), ("what", "about"), ("what", "if"), ("would", "you"), ("could", "you"), ("can", "you"),
         ("can", "i"), ("could", "i"), ("may", "i"), ("shall", "we"), ("shall", "i"), ("will", "you"),
         ("would", "not", "you"), ("do", "you"), ("does", "that"), ("does", "it"), ("are", "you"), ("is", "it"),
         ("is", "that"), ("should", "i"), ("should", "we"), ("why",), ("who",), ("which",), ("any", "way"),
-        ("did", "you"), ("can", "we"), ("could", "we"), ("would", "it"), ("wanna",), ("want", "to"), ("how",),
+        ("did", "you"), ("can", "we"), ("could", "we"), ("would", "it"), ("want", "to"), ("how",),
     ),
     "run-on question": (
         ("how", "many"), ("how", "much"), ("can", "i"), ("can", "you"), ("could", "you"), ("would", "you"),
@@ -352,9 +356,12 @@ FRAME_PHRASES: Mapping[str, tuple[tuple[str, ...], ...]] = {
         "works for me", "that will work", "that would work", "happy to oblige",
         "that is a fair deal", "like a fair deal", "like a good deal",
         "sounds like a fair trade", "that is a fair trade",
-        "that is okay", "that is ok", "that should be okay", "that should be ok", "that should be fine",
+        "that is ok", "that should be ok", "that should be fine",
         "that should work", "like a fair compromise", "that is a fair compromise",
     )),
+}
+FRAME_PHRASES: Mapping[str, tuple[tuple[str, ...], ...]] = {
+    role: tuple(dict.fromkeys(normal_phrase(p) for p in phrases)) for role, phrases in _PHRASE_TABLE.items()
 }
 """Roles said by a phrase: a clause opened by a *question opener* asks, with or without its "?" (the
 guide's R3); a *give verb phrase* is a give verb said in two words ("I'm willing to part with 2
