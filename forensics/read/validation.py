@@ -380,13 +380,17 @@ def flattened(schema: Any) -> Any:
     with different values, except three that combine exactly: ``properties`` (a property named in
     both is checked against ``allOf`` of its two schemas, itself flattened), ``required`` (the
     union) and ``allOf`` (the concatenation).  A member that cannot merge stays in ``allOf``.  And
-    ``not: {not: X}`` is X, a one-member ``anyOf``/``oneOf`` its member.
+    ``not: {not: X}`` is X, a one-member ``anyOf``/``oneOf`` its member, and an ``anyOf`` one of whose
+    members only repeats keywords of the schema holding it always holds where that schema does: it
+    goes.
 
     >>> flattened({"allOf": [{"type": "object", "required": ["a"]},
     ...                      {"required": ["b"], "properties": {"a": {"not": {"not": {"enum": [3]}}}}}]})
     {'type': 'object', 'required': ['a', 'b'], 'properties': {'a': {'enum': [3]}}}
     >>> flattened({"allOf": [{"minimum": 1}, {"minimum": 2}]})  # two bounds: kept apart
     {'minimum': 1, 'allOf': [{'minimum': 2}]}
+    >>> flattened({"type": "string", "anyOf": [{"type": "string"}, {"type": "null"}]})
+    {'type': 'string'}
     """
     if not isinstance(schema, dict):
         return schema
@@ -414,7 +418,21 @@ def flattened(schema: Any) -> Any:
     kept = [member for member in members if not _merged(out, member)]
     if kept:
         out["allOf"] = [*out.get("allOf", []), *kept]
+    for key in ("anyOf", "oneOf"):
+        if key == "anyOf" and any(_implied(out, member) for member in out.get(key, ())):
+            del out[key]
     return out
+
+
+def _implied(schema: dict[str, Any], member: Any) -> bool:
+    """Every keyword of ``member`` is in ``schema`` with the same value (and none reads a sibling):
+    whatever ``schema`` accepts, ``member`` accepts."""
+    return isinstance(member, dict) and bool(member) and not _SIBLING_BOUND.intersection(member) and \
+        not _SIBLING_BOUND.difference({"$schema"}).intersection(schema) and \
+        all(key != "anyOf" and schema.get(key, _ABSENT) == value for key, value in member.items())
+
+
+_ABSENT = object()
 
 
 def _merged(into: dict[str, Any], member: Any) -> bool:
