@@ -194,6 +194,59 @@ def test_the_hot_path_validator_is_the_schema_with_strict_integers() -> None:
         as_draft4({"unevaluatedProperties": False})
 
 
+def _mutations(value: Any, depth: int = 0) -> Any:
+    """Every record one change away from ``value``: a member removed or replaced by an odd value,
+    down to three levels (a trade's item counts)."""
+    odd = [None, True, -1, 0, 1, 2.5, 2**53, "", "x", "r_0_0", [], [1], {}, {"a": 1}]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield {k: v for k, v in value.items() if k != key}
+            for other in odd:
+                yield {**value, key: other}
+            if depth < 2:
+                for changed in _mutations(item, depth + 1):
+                    yield {**value, key: changed}
+        yield {**value, "extra": 1}
+    elif isinstance(value, list):
+        yield []
+        for i, item in enumerate(value):
+            for changed in _mutations(item, depth + 1):
+                yield [*value[:i], changed, *value[i + 1:]]
+
+
+def test_the_flattened_validators_give_the_schema_s_verdicts() -> None:
+    """The hot path's validators are the draft 4 schemas flattened (``allOf`` merged): on every
+    schema case and every record one change away from a valid one, the same verdict as the schema
+    before flattening."""
+    import jsonschema_rs
+
+    from daishi_forensics import schemas
+    from daishi_forensics.read.validation import EventChecker, as_draft4
+
+    from .test_schemas import ALL_CASES
+
+    checker = EventChecker()
+    hot = checker.fast_v3()
+    plain = {t: jsonschema_rs.Draft4Validator(as_draft4(schemas.inlined(f"event/{t}"))).is_valid for t in checker.types}
+    compared = rejected = 0
+    valid_types = set()
+    for _case, name, instance, _valid in ALL_CASES:
+        if not name.startswith("event/"):
+            continue
+        kind = name[6:]
+        records = [instance]
+        if plain[kind](instance):
+            valid_types.add(kind)
+            records.extend(_mutations(instance))
+        for record in records:
+            verdict = plain[kind](record)
+            assert hot[kind](record) is verdict, (kind, record)
+            compared += 1
+            rejected += not verdict
+    assert valid_types == set(checker.types)  # every type has a valid case to change
+    assert compared > 20_000 and rejected > 10_000
+
+
 # ------------------------------------------------------------------ 3. one bad id, one problem; capped output
 
 

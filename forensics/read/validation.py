@@ -30,7 +30,7 @@ from daishi_forensics import schemas
 from daishi_forensics.jsonio import SHOWN_LENGTH, shown
 
 __all__ = ["Problem", "EventChecker", "SchemaChecker", "MAX_MESSAGE", "json_path", "IntegerPath", "IntegralFloat",
-           "integer_paths", "as_integers", "as_draft4", "ENVELOPE_INTEGERS", "EXACT_INTEGER"]
+           "integer_paths", "as_integers", "as_draft4", "flattened", "ENVELOPE_INTEGERS", "EXACT_INTEGER"]
 
 MAX_MESSAGE = 240
 
@@ -252,10 +252,12 @@ class EventChecker:
         The same checks as :meth:`whole`, and one more: an integer must be written as one (``57``,
         not ``57.0``).  JSON Schema 2020-12 counts ``57.0`` as an integer; draft 4 does not, so the
         hot path runs each schema rewritten to draft 4 (:func:`as_draft4`) and a record with an
-        integral float goes to the cold path, which reads it as the integer and says so."""
+        integral float goes to the cold path, which reads it as the integer and says so.  Each is
+        :func:`flattened` first: the same verdicts, fewer keywords to evaluate."""
         if self._hot is None:
             self._hot = {
-                t: jsonschema_rs.Draft4Validator(as_draft4(schemas.inlined(f"event/{t}"))).is_valid for t in self.types
+                t: jsonschema_rs.Draft4Validator(flattened(as_draft4(schemas.inlined(f"event/{t}")))).is_valid
+                for t in self.types
             }
         return self._hot
 
@@ -359,6 +361,102 @@ def as_draft4(schema: Any) -> Any:
     if extra:
         out = {"allOf": [out, *extra]} if out else {"allOf": extra}
     return out
+
+
+_SIBLING_BOUND = frozenset({"$ref", "$schema", "id", "definitions", "additionalProperties", "patternProperties",
+                            "additionalItems", "exclusiveMinimum", "exclusiveMaximum"})
+"""Draft 4 keywords whose meaning depends on a sibling keyword (``$ref`` hides its siblings,
+``additionalProperties`` reads ``properties``, ``exclusiveMinimum`` modifies ``minimum``...) or that
+are no check at all: a schema holding one is never merged with another."""
+
+
+def flattened(schema: Any) -> Any:
+    """A draft 4 schema (:func:`as_draft4`'s) with the same verdict on every instance and fewer
+    keywords for a validator to walk: each ``allOf`` member is merged into the schema that holds it.
+
+    Draft 4's keywords are checked independently of one another, but for those in
+    :data:`_SIBLING_BOUND`.  So a schema valid against all of ``allOf: [A, B]`` is one valid against
+    the union of A's and B's keywords when neither holds such a keyword and no keyword is in both
+    with different values, except three that combine exactly: ``properties`` (a property named in
+    both is checked against ``allOf`` of its two schemas, itself flattened), ``required`` (the
+    union) and ``allOf`` (the concatenation).  A member that cannot merge stays in ``allOf``.  And
+    ``not: {not: X}`` is X, a one-member ``anyOf``/``oneOf`` its member, and an ``anyOf`` one of whose
+    members only repeats keywords of the schema holding it always holds where that schema does: it
+    goes.
+
+    >>> flattened({"allOf": [{"type": "object", "required": ["a"]},
+    ...                      {"required": ["b"], "properties": {"a": {"not": {"not": {"enum": [3]}}}}}]})
+    {'type': 'object', 'required': ['a', 'b'], 'properties': {'a': {'enum': [3]}}}
+    >>> flattened({"allOf": [{"minimum": 1}, {"minimum": 2}]})  # two bounds: kept apart
+    {'minimum': 1, 'allOf': [{'minimum': 2}]}
+    >>> flattened({"type": "string", "anyOf": [{"type": "string"}, {"type": "null"}]})
+    {'type': 'string'}
+    """
+    if not isinstance(schema, dict):
+        return schema
+    out: dict[str, Any] = {}
+    members: list[Any] = []
+    for key, value in schema.items():
+        if key in ("properties", "patternProperties") and isinstance(value, dict):
+            out[key] = {name: flattened(sub) for name, sub in value.items()}
+        elif key in ("additionalProperties", "not") or (key == "items" and isinstance(value, dict)):
+            out[key] = flattened(value)
+        elif key == "allOf" and isinstance(value, list):
+            members.extend(flattened(sub) for sub in value)
+        elif key in ("anyOf", "oneOf") and isinstance(value, list):
+            subs = [flattened(sub) for sub in value]
+            if len(subs) == 1:
+                members.append(subs[0])
+            else:
+                out[key] = subs
+        else:
+            out[key] = value
+    negated = out.get("not")
+    if isinstance(negated, dict) and list(negated) == ["not"]:
+        del out["not"]
+        members.append(negated["not"])
+    kept = [member for member in members if not _merged(out, member)]
+    if kept:
+        out["allOf"] = [*out.get("allOf", []), *kept]
+    for key in ("anyOf", "oneOf"):
+        if key == "anyOf" and any(_implied(out, member) for member in out.get(key, ())):
+            del out[key]
+    return out
+
+
+def _implied(schema: dict[str, Any], member: Any) -> bool:
+    """Every keyword of ``member`` is in ``schema`` with the same value (and none reads a sibling):
+    whatever ``schema`` accepts, ``member`` accepts."""
+    return isinstance(member, dict) and bool(member) and not _SIBLING_BOUND.intersection(member) and \
+        not _SIBLING_BOUND.difference({"$schema"}).intersection(schema) and \
+        all(key != "anyOf" and schema.get(key, _ABSENT) == value for key, value in member.items())
+
+
+_ABSENT = object()
+
+
+def _merged(into: dict[str, Any], member: Any) -> bool:
+    """Merge the (flattened) schema ``member`` into ``into`` when that keeps every verdict (see
+    :func:`flattened`); False, ``into`` untouched, when it would not."""
+    if not isinstance(member, dict) or _SIBLING_BOUND.intersection(member) or \
+            _SIBLING_BOUND.difference({"$schema"}).intersection(into):
+        return False
+    if any(key in into and key not in ("properties", "required", "allOf") and into[key] != value
+           for key, value in member.items()):
+        return False
+    for key, value in member.items():
+        if key not in into:
+            into[key] = value
+        elif key == "properties":
+            both = dict(into[key])
+            for name, sub in value.items():
+                both[name] = flattened({"allOf": [both[name], sub]}) if name in both else sub
+            into[key] = both
+        elif key == "required":
+            into[key] = list(dict.fromkeys([*into[key], *value]))
+        elif key == "allOf":
+            into[key] = [*into[key], *value]
+    return True
 
 
 IntegerPath = tuple["str | None", ...]
