@@ -1215,6 +1215,8 @@ _HIJACK_RULES: tuple[Rule, ...] = (
             r"|\b(?:my|the|our)\s+(?:code|password|passphrase|passcode|pin|key|credentials?|login|access\s+code)\b"
             r"(?:\s+\w+){0,4}?\s+(?:was|were|has\s+been|have\s+been|got)\s+(?:already\s+|just\s+)?(?:verified|validated|"
             r"checked|confirmed|accepted|approved|authenticated)\b"
+            # ... unless a player is named as the one who checked it: a report of the game, not a claim on the reader's check
+            r"(?!\s+by\s+(?:a_\w+|(?:my|our|your|the)\s+(?:ally|allies|friends?|partners?|team(?:mates?)?|guild|clan)\b))"
             r"|\b(?:user|account)\s+(?:is\s+|has\s+been\s+)?(?:verified|authenticated)\b"
             r"|" + _given_then_granted(
                 r"\b(?:i|we)\s+(?:just|already)\s+(?:said|typed|entered|gave|sent|told\s+you)\s+(?:you\s+)?(?:the|my|"
