@@ -408,9 +408,42 @@ def test_a_one_lap_ring_mixed_with_ordinary_trade_is_found_by_the_rule_but_not_a
                                        "together at tick 12, each leg of one value: 86% of their trade went back")
     # but one lap is no evidence the round-trip counts can weigh: given that each pair made the one round trip
     # that put it in the search, its p-value is 1; and against any cycle of the match, each pair's single trip
-    # of one possible, at the rate of x~y (the only pair outside the ring: no trip, prior one half), is common
+    # of one possible, at the rate of the pairs not inside the ring (x~y and the outsiders' trades with the
+    # ring's seats: no trip), is common
     assert flag.details["pairPValuesGivenSearch"] == {"a~b": 1.0, "b~c": 1.0, "a~c": 1.0}
     assert flag.p_value == 1.0 and screen_graph(g).verdict == "clear"
+
+
+def two_lap_ring_beside(partner_washes: bool) -> Flag:
+    """The two-lap ring below, one of whose seats (a) also deals with an outsider z ten times: swapping
+    one parcel back and forth with it (``partner_washes``), or trading goods that move for good."""
+    g = nx.MultiDiGraph()
+    ordinary_market(g, 0)
+    ordinary = {1: ("a", "b", {"fiber": 6.0}, {"food": 6.0}), 5: ("b", "c", {"plank": 6.0}, {"ore": 6.0}),
+                8: ("c", "a", {"cloth": 12.0}, {"tool": 12.0})}
+    short_ring(g, ["a", "b", "c"], laps=2, tick=10, ordinary=ordinary)
+    ordinary_market(g, 40)
+    busy_yardstick(g)
+    for t in range(10):
+        if partner_washes:
+            give, get = ({"ore": 6.0}, {"cloth": 6.0}) if t % 2 == 0 else ({"cloth": 6.0}, {"ore": 6.0})
+        else:
+            give, get = {"ore": 6.0}, {"cloth": 6.0}
+        trade(g, "a", "z", 60 + t, give, get)
+    [flag] = ring_rule(g)
+    return flag
+
+
+def test_a_ring_is_weighed_against_what_its_seats_do_with_outsiders() -> None:
+    """The ring's yardstick is the pairs not inside it, its seats' dealings with outsiders included: a
+    seat that swaps one parcel back and forth with an outsider too makes its ring pairs' round trips
+    less unusual (the null keeps what each seat does on its own)."""
+    washing, trading = two_lap_ring_beside(True), two_lap_ring_beside(False)
+    assert washing.agents == trading.agents == ("a", "b", "c")
+    assert washing.details["roundTrips"] == trading.details["roundTrips"] == {"a~b": 2, "a~c": 2, "b~c": 2}
+    for pair in ("a~b", "a~c", "b~c"):
+        assert washing.details["pairPValuesGivenSearch"][pair] > trading.details["pairPValuesGivenSearch"][pair]
+    assert washing.p_value > trading.p_value
 
 
 def test_a_one_lap_ring_was_missed_by_the_lap_and_pair_rules() -> None:
@@ -555,6 +588,35 @@ def test_one_rival_is_a_rivalry_not_a_bloc() -> None:
 def test_sparing_friends_proves_little_for_one_who_spares_most_outsiders() -> None:
     contact = {**BLOC, ("a", "z"): 400, ("b", "z"): 400}  # z: an outsider they stood beside and never hit
     assert flags_of(cartel_graph(contact), "cartel") == []
+
+
+def straying_bloc(a_hits_c: bool = False) -> nx.MultiDiGraph:
+    """l leads a, b and c; a and c, its followers at either side, stood together only 10 ticks
+    (the median pair's), short of the allies' floor (3 x 10): two cliques, {a, b, l} and {b, c, l}.
+    a robs x and c robs y, each beside its victim 10 ticks; a and b trade."""
+    contact = {("a", "l"): 60, ("b", "l"): 60, ("c", "l"): 60, ("a", "b"): 60, ("b", "c"): 60, ("a", "c"): 10,
+               ("a", "x"): 10, ("c", "y"): 10, ("x", "y"): 10, ("l", "x"): 10, ("b", "y"): 10}
+    g = nx.MultiDiGraph(contact=contact)
+    trade(g, "a", "b", 0, {"wood": 4.0}, {"food": 4.0})
+    take(g, "x", "a", 1, 3.0, kind="theft")
+    take(g, "y", "c", 2, 3.0, kind="theft")
+    if a_hits_c:
+        take(g, "c", "a", 3, 0.0, kind="attack")
+    return g
+
+
+def test_a_bloc_whose_followers_stray_apart_is_one_bloc() -> None:
+    [flag] = flags_of(straying_bloc(), "cartel")
+    assert flag.agents == ("a", "b", "c", "l") and ("a", "c") in flag.pairs
+    # a: 1 victim per 10 ticks beside outsiders, 60 + 60 + 10 ticks beside l, b and c: 13 expected;
+    # c the same: 26 in all, chance of none e**-26
+    assert flag.details["expectedVictimsInside"] == 26.0
+    assert flag.p_value == pytest.approx(math.exp(-26.0))
+
+
+def test_chained_cliques_are_a_bloc_only_if_no_member_hit_another() -> None:
+    # a attacked c: {a, b, c, l} is no pact; {a, b, l} hit two outsiders (x, and c) and is tested alone
+    assert [f.agents for f in flags_of(straying_bloc(a_hits_c=True), "cartel")] == [("a", "b", "l")]
 
 
 def test_cartel_needs_colocation_data() -> None:
