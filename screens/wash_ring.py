@@ -34,10 +34,8 @@ pairs with round trips, pruning on the three consistencies as the path grows (ne
 screen passes none); qualifying cycles that share seats are one ring, scored by the circular
 
 **The test.**  A ring is one hypothesis, and the search that found it is paid for.  Each of
-its pairs' round trips is weighed against the pairs not inside the ring, the members' dealings
-with outsiders included (:func:`~.round_trip_null.yardsticks`: a ring's own pairs never set its
-yardstick; what its seats do with others does, as the null keeps what each seat does on its
-own, and a small match has few pairs with no seat in a ring of four), the
+its pairs' round trips is weighed against the pairs with no seat in the ring
+(:func:`~.round_trip_null.yardsticks`: a ring's own pairs never set its yardstick), the
 pairs independent under the null, Fisher's product over them, read two ways, both valid:
 
 - *given the search*: each pair's further round trips of one parcel beyond the
@@ -89,8 +87,7 @@ from .stats import betabinom_sf, product_p
 
 __all__ = ["RING_NULL", "TESTED_CYCLES", "round_trip_rings"]
 
-RING_NULL = ("each pair of the ring made round trips as the wash-pair null read from the pairs not inside the ring "
-             "(its seats' dealings with outsiders included) "
+RING_NULL = ("each pair of the ring made round trips as the wash-pair null read from the pairs outside the ring "
              "says, pairs independent (Fisher's product), read either given that each made the round trips that "
              "put it in the search, times the cycles the search completed, or as they stand, times every cycle "
              "the search could have found; the smaller of the two, doubled")
@@ -517,9 +514,8 @@ def _ring_test(view: TransferView, inside: list[dict[str, Any]], completed: int,
 def _ring_pair_tests(view: TransferView, ratio: float, pairs: list[tuple[Any, Any]], members: Collection[Any],
                      least: int) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
     """Each ring pair's round-trip p-value and the smallest it could be, against the wash-pair
-    null read from the pairs not inside the ring, its seats' pairs with outsiders included
-    (:func:`yardsticks`: none of the ring's own pairs sets its yardstick; since screens config
-    2.10.0, what the members do with others does): ``(given the search, plain)``.  Given the search: given that it
+    null read from the pairs with no seat in the ring (:func:`yardsticks`: none of the ring's own
+    pairs sets its yardstick): ``(given the search, plain)``.  Given the search: given that it
     made at least ``least`` round trips (what put it in the ring search), ``P(T >= t) / P(T >=
     least)``; plain: ``P(T >= t)``.  ``(1, 1)`` for a pair without a test."""
     tested = return_tests(view, ratio)
@@ -533,7 +529,7 @@ def _ring_pair_tests(view: TransferView, ratio: float, pairs: list[tuple[Any, An
         cached = view.memo[memo_key] = (keys, arr, valued, logn)
     keys, arr, valued, logn = cached
     inside = set(members)
-    keep = np.array([not (a in inside and b in inside) for a, b in keys], dtype=bool)  # not a pair of the ring
+    keep = np.array([not (a in inside or b in inside) for a, b in keys], dtype=bool)
     mine = [view.key(a, b) for a, b in pairs]
     at = np.array([math.log(valued[k]) if k in valued else 0.0 for k in mine])
     rate, strength = yardsticks(arr[:, 0], arr[:, 1], logn, np.tile(keep, (len(mine), 1)), at)
