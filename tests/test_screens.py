@@ -113,15 +113,17 @@ def test_feeder_hub_and_spoke_exact() -> None:
     # twelve gifts of one size, all one way: 2 of the 2^12 sign patterns are as far from even
     assert flag.p_value == 2 / 4096
     # the screens sharing the Daishi screens' 0.018 (Tarone's rule on each screen's most testable test): the
-    # feeder (the spokes' sign-flip tests, smallest p 2/4096) and the ring (x~y, one trip possible, weighed
-    # against h~s1 and h~s2 with no trip of six possible: a rate of 0.0066 at its volume, its smallest p): both
-    # at most 0.018 / 2; the pair outliers' smallest, 1/6, cannot be.  h~x and h~y have no pair sharing neither
-    # seat (their yardstick the prior alone, one half: smallest p 0.5); s3's single gift (smallest p 1).  Each
-    # screen at 0.009: the feeder's Holm over its two spokes, 2 x 2/4096, times the 2 screens sharing; the
-    # ring's family x~y alone.
-    assert (flag.tests, flag.p_adjusted) == (3, 8 / 4096)
-    assert result.testing["family"] == 3 and result.testing["screensSharing"] == 2 and "sign" in (flag.null or "")
-    assert "1 in 2,048" in flag.explanation and "1 in 512 counting the 3 tests made here" in flag.explanation
+    # feeder (the spokes' sign-flip tests, smallest p 2/4096) and the ring (h~s1 and h~s2, six trips possible
+    # each, weighed against x~y with no trip of one possible and the prior pair at one half: a rate of
+    # (0 + 1/2) / (1 + 1) = 1/4, at any volume since one volume says nothing of the slope and its prior is flat;
+    # smallest p, all six under a Beta(2, 6), (2 x 3 x ... x 7) / (8 x 9 x ... x 13) = 0.0041): both at most
+    # 0.018 / 2; the pair outliers' smallest, 1/6, cannot be.  x~y, against h~s1 and h~s2 (none of 12 possible):
+    # a rate of 1/26, its smallest p too large; h~x and h~y have no pair sharing neither seat (their yardstick
+    # the prior alone, one half: smallest p 0.5); s3's single gift (smallest p 1).  Each screen at 0.009: the
+    # feeder's Holm over its two spokes, 2 x 2/4096, times the 2 screens sharing; the ring's family h~s1, h~s2.
+    assert (flag.tests, flag.p_adjusted) == (4, 8 / 4096)
+    assert result.testing["family"] == 4 and result.testing["screensSharing"] == 2 and "sign" in (flag.null or "")
+    assert "1 in 2,048" in flag.explanation and "1 in 512 counting the 4 tests made here" in flag.explanation
 
 
 def test_a_sign_flip_on_six_one_way_exchanges_is_two_in_sixty_four() -> None:
@@ -310,12 +312,11 @@ def test_wash_pair_exact() -> None:
     assert flag.details["netShare"] == 0.0 and flag.details["roundTrips"] == 4  # 8 trades, each undone
     # the six honest pairs (two exchanges each: one trip possible) made none: at their volume the rate is
     # (6 x 0 + 1/2) / (6 + 1) = 1/14 (the prior pair at one half sits at their median volume, two exchanges);
-    # with every pair at one volume the data say nothing of the slope, so it is the prior's, 1: the odds at
-    # eight exchanges are (1/13) x 8/2 = 4/13, a rate of 4/17.  One trip possible a pair says nothing of the
-    # spread either: strength 8.  All 4 possible trips made under a Beta(32/17, 8 - 32/17) rate:
-    # prod (32/17 + i) / (8 + i), i < 4
-    expected = math.prod((32 / 17 + i) / (8 + i) for i in range(4))
-    assert flag.details["nullReturnRate"] == round(4 / 17, 4) and flag.details["nullStrength"] == 8.0
+    # with every pair at one volume the data say nothing of the slope, so it is the prior's, flat: the rate at
+    # eight exchanges is 1/14 too.  One trip possible a pair says nothing of the spread either: strength 8.
+    # All 4 possible trips made under a Beta(8/14, 8 - 8/14) rate: prod (4/7 + i) / (8 + i), i < 4
+    expected = math.prod((4 / 7 + i) / (8 + i) for i in range(4))
+    assert flag.details["nullReturnRate"] == round(1 / 14, 4) and flag.details["nullStrength"] == 8.0
     assert flag.details["tripsPossible"] == 4 and flag.p_value == pytest.approx(expected)
 
 
