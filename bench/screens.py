@@ -1,6 +1,6 @@
 """Benchmark of the collusion screens: detection, the clean-match rates, calibration and speed.
 
-    python bench/screens.py [--seeds 12] [--clean 60] [--split report|fresh|fresh2] [--workers N] [--tune-noise none,medium]
+    python bench/screens.py [--seeds 12] [--clean 60] [--split report|fresh|fresh2|fresh3] [--workers N] [--tune-noise none,medium]
 
 Nothing is tuned here: the screens run with the shipped configuration, and every figure
 says which split it comes from.
@@ -10,14 +10,17 @@ only set the screens' choices (the nulls, the size floors, the rate split) were 
 looked at on, at noise levels ``none`` and ``medium`` (and, for the diagnosis of what the
 screens miss, ``heavy``: ``--tune-noise none,medium,heavy``); ``report`` (seeds 5001...)
 was not looked at while choosing, and the level ``light`` was never used for choosing on
-those two splits.  ``--split report`` (the default) prints the report split only.  The report split has
+those two splits until configuration 2.10.0, whose diagnosis read the tune seeds at light
+(cartels) and heavy (rings) too.  ``--split report`` (the default) prints the report split only.  The report split has
 since been run once under every version of the configuration, so it is no longer quite held
 out; ``fresh`` (seeds 20001..., every noise level) was added before the thrown-fight and
 feeder diagnosis under configuration 2.8.1 and run once its rules were final.  That look found
 honest robberies passing the thrown-fight size floor, and the floor was changed for it
 (configuration 2.9.0), so ``fresh`` is now looked at too; ``fresh2`` (seeds 30001..., every
-noise level), added before that change, was first run once 2.9.0 was final (the README records
-how many looks each split has had).
+noise level), added before that change, was first run once 2.9.0 was final; ``fresh3`` (seeds
+40001..., every noise level) was added before the ring, cartel and thrown-fight work of
+configuration 2.10.0 and first run once its rules were final, when the fresh2 split had its
+second look (the README records how many looks each split has had).
 
 Printed, each measured in this one run:
 
@@ -68,7 +71,7 @@ KINDS = ("feeder", "ring", "cartel", "off_price", "thrown_fight")
 NOISE = ("none", "light", "medium", "heavy")
 TUNED_NOISE = ("none", "medium")
 """The noise levels the screens' choices were made on (tune split only)."""
-SPLITS = {"tune": 1, "report": 5001, "fresh": 20001, "fresh2": 30001}
+SPLITS = {"tune": 1, "report": 5001, "fresh": 20001, "fresh2": 30001, "fresh3": 40001}
 """First seed of each split."""
 NOMINAL = (0.005, 0.01, 0.02, 0.05, 0.1)
 """Configured false-alarm rates of the calibration curve."""
@@ -522,11 +525,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seeds", type=int, default=12, help="seeds per planted kind and noise level (default 12)")
     parser.add_argument("--clean", type=int, default=60, help="honest matches per noise level (default 60)")
-    parser.add_argument("--split", choices=("tune", "report", "fresh", "fresh2", "both"), default="report",
+    parser.add_argument("--split", choices=("tune", "report", "fresh", "fresh2", "fresh3", "both"), default="report",
                         help="which seeds: tune (from 1, the only ones choices were made on), report (from 5001, "
                              "run once under every configuration version), fresh (from 20001, held out until "
                              "configuration 2.8.1's rules were final, then looked at for 2.9.0's size floor), "
-                             "fresh2 (from 30001, held out until 2.9.0 was final), both (tune and report); "
+                             "fresh2 (from 30001, held out until 2.9.0 was final), fresh3 (from 40001, held out "
+                             "until 2.10.0's rules were final), both (tune and report); "
                              "default report")
     parser.add_argument("--second", type=int, default=200, help="matches of the second economy (default 200)")
     parser.add_argument("--second-rates", default="0.02,0.05,0.1",
@@ -574,7 +578,8 @@ def main() -> None:
           "looked at while choosing; report: seeds from 5001 and every noise level, never looked at while choosing "
           "(run once a configuration version); fresh: seeds from 20001 and every noise level, run once 2.8.1's "
           "rules were final, then looked at for 2.9.0's size floor; fresh2: seeds from 30001 and every noise level, "
-          "first run once 2.9.0 was final; light was never used on the tune split; the second economy: tune seeds from 1 looked at, report seeds from 10001 "
+          "first run once 2.9.0 was final; fresh3: seeds from 40001 and every noise level, first run once 2.10.0's "
+          "rules were final; light was used on the tune split only for 2.10.0's diagnosis; the second economy: tune seeds from 1 looked at, report seeds from 10001 "
           "never; intervals: Wilson 95%)")
 
 

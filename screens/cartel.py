@@ -11,7 +11,9 @@ Rule:
    ``min_together_ratio`` times as long as the median pair of the match that met -- and
    never hit each other, either way.
 2. Candidate blocs are the maximal cliques of the alliance graph with at least
-   ``min_members`` members that trade inside (at least ``min_inside_exchanges``
+   ``min_members`` members, and the unions of its triangles chained by a shared pair whose
+   members never hit each other (a follower may stray from another follower:
+   :func:`candidate_blocs`), that trade inside (at least ``min_inside_exchanges``
    voluntary exchanges between members), of whom at least ``min_aggressors`` attacked,
    raided or robbed outsiders, at least ``min_victims`` different outsiders in all.
    Members that never hit anyone belong to the bloc too: they are the ones it protects.
@@ -55,7 +57,7 @@ from .flags import Flag, ordered
 from .graph import TransferView
 from .stats import Candidate, Test
 
-__all__ = ["CARTEL_NULL", "allied_graph", "cartel"]
+__all__ = ["CARTEL_NULL", "allied_graph", "candidate_blocs", "cartel"]
 
 
 def allied_graph(view: TransferView, min_together_ratio: float) -> nx.Graph:
@@ -118,12 +120,7 @@ def cartel(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candidat
     acts_by: dict[Any, list[Any]] = {}  # aggressor -> its acts, in time order
     for act in view.acts:
         acts_by.setdefault(act.aggressor, []).append(act)
-    for n, clique in enumerate(nx.find_cliques(allied)):
-        if n >= budget:
-            break
-        if len(clique) < min_members:
-            continue
-        bloc = frozenset(clique)
+    for bloc in candidate_blocs(view, allied, min_members, budget):
         members = tuple(ordered(bloc))
         outside = [act for m in members for act in acts_by.get(m, ()) if act.victim not in bloc]
         victims_of: dict[Any, set[Any]] = {}
@@ -141,6 +138,58 @@ def cartel(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candidat
         flags.append(Candidate(_bloc_flag(view, members, bloc, outside, victims_of, victims, inside_trades,
                                           expected, hazards), (key,)))
     return flags, tests
+
+
+def candidate_blocs(view: TransferView, allied: nx.Graph, min_members: int, budget: int) -> list[frozenset[Any]]:
+    """The blocs tested (rule 2): the maximal cliques of allies with at least ``min_members`` members
+    (at most ``budget`` cliques read), then each union of allied triangles chained by a shared pair
+    (clique percolation, k = 3) that is not a clique itself and whose members never hit each other,
+    either way.
+
+    A bloc follows its leader: each member stands by the leader and by most of the others, but
+    two followers may stray apart often enough that their time together falls short of the
+    allies' floor, and the bloc then splits into two cliques that share all but one member each,
+    the pair across never tested together.  Chained triangles join them again; that the members
+    spare each other is still required of every pair, and the bloc is one more test in the family.
+
+    >>> G = nx.Graph([("l", "a"), ("l", "b"), ("l", "c"), ("a", "b"), ("b", "c")])  # a and c stray apart
+    >>> sorted(sorted(b) for b in candidate_blocs(TransferView(nx.MultiDiGraph()), G, 2, 100))
+    [['a', 'b', 'c', 'l'], ['a', 'b', 'l'], ['b', 'c', 'l']]
+    """
+    cliques: list[frozenset[Any]] = []
+    for n, clique in enumerate(nx.find_cliques(allied)):
+        if n >= budget:
+            break
+        cliques.append(frozenset(clique))
+    blocs = [c for c in cliques if len(c) >= min_members]
+    seen = set(blocs)
+    for chained in _chained_triangles(cliques):
+        if chained in seen or len(chained) < min_members:
+            continue
+        members = ordered(chained)
+        if any(view.pair(a, b).acts for i, a in enumerate(members) for b in members[i + 1:]):
+            continue  # some members hit each other: not a non-aggression bloc
+        seen.add(chained)
+        blocs.append(chained)
+    return blocs
+
+
+def _chained_triangles(cliques: list[frozenset[Any]]) -> list[frozenset[Any]]:
+    """Unions of the cliques of three or more that share at least two members, chained (the
+    k-clique communities of Palla et al. 2005 at k = 3, read from the maximal cliques), in
+    order of their smallest clique's position."""
+    big = [c for c in cliques if len(c) >= 3]
+    joined = nx.Graph()
+    joined.add_nodes_from(range(len(big)))
+    for i, a in enumerate(big):
+        for j in range(i + 1, len(big)):
+            if len(a & big[j]) >= 2:
+                joined.add_edge(i, j)
+    out = []
+    for component in sorted(nx.connected_components(joined), key=min):
+        if len(component) > 1:
+            out.append(frozenset().union(*(big[i] for i in component)))
+    return out
 
 
 def _victims_expected_inside(view: TransferView, members: tuple[Any, ...], bloc: frozenset[Any],

@@ -10,9 +10,10 @@ out of half the pair's exchanges (each round trip takes two), is weighed against
 beta-binomial whose rate and spread are read from the match's pairs that share neither of its
 seats (the same count, each pair one vote):
 
-- the rate grows with the pair's volume: the more two seats trade, the more of their trades
-  find a mirror by chance (a logistic curve in the log of the number of exchanges,
-  :func:`yardsticks`);
+- the rate may change with the pair's volume, as the match's pairs show (a logistic curve in the
+  log of the number of exchanges, :func:`yardsticks`); where they cannot show it (a small match,
+  its pairs all of one volume), the rate of a busier pair is not assumed higher: the round trips
+  of one parcel and the trips a pair could make both grow with its exchanges;
 - the spread lets honest pairs differ as much as the match's own pairs do: two friends that
   barter the same few goods back and forth buy back more often than strangers.
 
@@ -112,12 +113,11 @@ def pair_nulls(trips: np.ndarray, possible: np.ndarray, exchanges: np.ndarray, s
     pair ``i`` is read from the pairs sharing neither of its seats (a ring's own pairs do not
     set it), each pair one vote:
 
-    - the rate: the more a pair trades, the more of its trades find a mirror by chance, so
-      the rate is a logistic curve in the log of the number of exchanges, ``logit r = b0 +
+    - the rate: a logistic curve in the log of the number of exchanges, ``logit r = b0 +
       b1 log n``, fitted to those pairs' rates (``trips / possible``) by maximum likelihood,
       with one prior pair at one half at their median volume and a weak pull of ``b1``
-      towards 1 (:data:`SLOPE_PRIOR`: in the log-odds, doubling the exchanges doubles the
-      odds), so that a match with few pairs still has a curve;
+      towards 0 (:data:`SLOPE_PRIOR`), so that a match with few pairs still has a curve: a
+      busier pair finds more mirrors by chance only as far as the match's pairs show it;
     - the spread: how much more those pairs' counts vary than binomially around the curve
       (method of moments: the sum of ``(t - m r)^2 / (m r (1 - r)) - 1``, each pair's term at
       most ``m - 1``, over the sum of ``m - 1``: the intraclass correlation ``rho``), with
@@ -127,7 +127,7 @@ def pair_nulls(trips: np.ndarray, possible: np.ndarray, exchanges: np.ndarray, s
     >>> rate, strength = pair_nulls(np.array([0, 0, 0, 3]), np.array([2, 2, 2, 3]), np.array([4, 4, 4, 6]),
     ...                             np.array([[0, 1], [2, 3], [4, 5], [6, 7]]))
     >>> [round(float(r), 4) for r in rate], [round(float(s), 3) for s in strength]
-    ([0.3789, 0.3789, 0.3789, 0.1034], [4.622, 4.622, 4.622, 8.0])
+    ([0.4137, 0.4137, 0.4137, 0.0714], [3.758, 3.758, 3.758, 8.0])
     """
     size = trips.shape[0]
     if size == 0:
@@ -274,8 +274,17 @@ _BLOCK = 256
 _NEWTON = 25
 """Newton steps of the logistic fit (it converges in a handful)."""
 
-SLOPE_PRIOR = 1.0
-"""Where the weak prior pulls the slope of the round-trip rate in log exchanges (log-odds)."""
+SLOPE_PRIOR = 0.0
+"""Where the weak prior pulls the slope of the round-trip rate in log exchanges (log-odds): flat.
+
+The statistic is the round trips of *one parcel* out of half the pair's exchanges, and both
+grow in step with the exchanges (a pair that swaps a few parcels at random makes round trips
+of its commonest parcel at about that parcel's share, however long it trades), so nothing
+makes a busier pair's rate higher unless the match's pairs show it.  Until screens config
+2.10.0 the pull was towards 1 (doubling the exchanges doubles the odds, as finding *any*
+mirror among more trades would), which read the busiest pairs of a small match at two to
+four times the rate its pairs showed: a ring's seats trade more than most, and the round-trip
+rings of small matches at heavy honest noise went unflagged."""
 
 _SLOPE_WEIGHT = 1.0
 """Weight of that pull (about one pair's worth of information)."""

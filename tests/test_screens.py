@@ -113,15 +113,17 @@ def test_feeder_hub_and_spoke_exact() -> None:
     # twelve gifts of one size, all one way: 2 of the 2^12 sign patterns are as far from even
     assert flag.p_value == 2 / 4096
     # the screens sharing the Daishi screens' 0.018 (Tarone's rule on each screen's most testable test): the
-    # feeder (the spokes' sign-flip tests, smallest p 2/4096) and the ring (x~y, one trip possible, weighed
-    # against h~s1 and h~s2 with no trip of six possible: a rate of 0.0066 at its volume, its smallest p): both
-    # at most 0.018 / 2; the pair outliers' smallest, 1/6, cannot be.  h~x and h~y have no pair sharing neither
-    # seat (their yardstick the prior alone, one half: smallest p 0.5); s3's single gift (smallest p 1).  Each
-    # screen at 0.009: the feeder's Holm over its two spokes, 2 x 2/4096, times the 2 screens sharing; the
-    # ring's family x~y alone.
-    assert (flag.tests, flag.p_adjusted) == (3, 8 / 4096)
-    assert result.testing["family"] == 3 and result.testing["screensSharing"] == 2 and "sign" in (flag.null or "")
-    assert "1 in 2,048" in flag.explanation and "1 in 512 counting the 3 tests made here" in flag.explanation
+    # feeder (the spokes' sign-flip tests, smallest p 2/4096) and the ring (h~s1 and h~s2, six trips possible
+    # each, weighed against x~y with no trip of one possible and the prior pair at one half: a rate of
+    # (0 + 1/2) / (1 + 1) = 1/4, at any volume since one volume says nothing of the slope and its prior is flat;
+    # smallest p, all six under a Beta(2, 6), (2 x 3 x ... x 7) / (8 x 9 x ... x 13) = 0.0041): both at most
+    # 0.018 / 2; the pair outliers' smallest, 1/6, cannot be.  x~y, against h~s1 and h~s2 (none of 12 possible):
+    # a rate of 1/26, its smallest p too large; h~x and h~y have no pair sharing neither seat (their yardstick
+    # the prior alone, one half: smallest p 0.5); s3's single gift (smallest p 1).  Each screen at 0.009: the
+    # feeder's Holm over its two spokes, 2 x 2/4096, times the 2 screens sharing; the ring's family h~s1, h~s2.
+    assert (flag.tests, flag.p_adjusted) == (4, 8 / 4096)
+    assert result.testing["family"] == 4 and result.testing["screensSharing"] == 2 and "sign" in (flag.null or "")
+    assert "1 in 2,048" in flag.explanation and "1 in 512 counting the 4 tests made here" in flag.explanation
 
 
 def test_a_sign_flip_on_six_one_way_exchanges_is_two_in_sixty_four() -> None:
@@ -310,12 +312,11 @@ def test_wash_pair_exact() -> None:
     assert flag.details["netShare"] == 0.0 and flag.details["roundTrips"] == 4  # 8 trades, each undone
     # the six honest pairs (two exchanges each: one trip possible) made none: at their volume the rate is
     # (6 x 0 + 1/2) / (6 + 1) = 1/14 (the prior pair at one half sits at their median volume, two exchanges);
-    # with every pair at one volume the data say nothing of the slope, so it is the prior's, 1: the odds at
-    # eight exchanges are (1/13) x 8/2 = 4/13, a rate of 4/17.  One trip possible a pair says nothing of the
-    # spread either: strength 8.  All 4 possible trips made under a Beta(32/17, 8 - 32/17) rate:
-    # prod (32/17 + i) / (8 + i), i < 4
-    expected = math.prod((32 / 17 + i) / (8 + i) for i in range(4))
-    assert flag.details["nullReturnRate"] == round(4 / 17, 4) and flag.details["nullStrength"] == 8.0
+    # with every pair at one volume the data say nothing of the slope, so it is the prior's, flat: the rate at
+    # eight exchanges is 1/14 too.  One trip possible a pair says nothing of the spread either: strength 8.
+    # All 4 possible trips made under a Beta(8/14, 8 - 8/14) rate: prod (4/7 + i) / (8 + i), i < 4
+    expected = math.prod((4 / 7 + i) / (8 + i) for i in range(4))
+    assert flag.details["nullReturnRate"] == round(1 / 14, 4) and flag.details["nullStrength"] == 8.0
     assert flag.details["tripsPossible"] == 4 and flag.p_value == pytest.approx(expected)
 
 
@@ -555,6 +556,35 @@ def test_one_rival_is_a_rivalry_not_a_bloc() -> None:
 def test_sparing_friends_proves_little_for_one_who_spares_most_outsiders() -> None:
     contact = {**BLOC, ("a", "z"): 400, ("b", "z"): 400}  # z: an outsider they stood beside and never hit
     assert flags_of(cartel_graph(contact), "cartel") == []
+
+
+def straying_bloc(a_hits_c: bool = False) -> nx.MultiDiGraph:
+    """l leads a, b and c; a and c, its followers at either side, stood together only 10 ticks
+    (the median pair's), short of the allies' floor (3 x 10): two cliques, {a, b, l} and {b, c, l}.
+    a robs x and c robs y, each beside its victim 10 ticks; a and b trade."""
+    contact = {("a", "l"): 60, ("b", "l"): 60, ("c", "l"): 60, ("a", "b"): 60, ("b", "c"): 60, ("a", "c"): 10,
+               ("a", "x"): 10, ("c", "y"): 10, ("x", "y"): 10, ("l", "x"): 10, ("b", "y"): 10}
+    g = nx.MultiDiGraph(contact=contact)
+    trade(g, "a", "b", 0, {"wood": 4.0}, {"food": 4.0})
+    take(g, "x", "a", 1, 3.0, kind="theft")
+    take(g, "y", "c", 2, 3.0, kind="theft")
+    if a_hits_c:
+        take(g, "c", "a", 3, 0.0, kind="attack")
+    return g
+
+
+def test_a_bloc_whose_followers_stray_apart_is_one_bloc() -> None:
+    [flag] = flags_of(straying_bloc(), "cartel")
+    assert flag.agents == ("a", "b", "c", "l") and ("a", "c") in flag.pairs
+    # a: 1 victim per 10 ticks beside outsiders, 60 + 60 + 10 ticks beside l, b and c: 13 expected;
+    # c the same: 26 in all, chance of none e**-26
+    assert flag.details["expectedVictimsInside"] == 26.0
+    assert flag.p_value == pytest.approx(math.exp(-26.0))
+
+
+def test_chained_cliques_are_a_bloc_only_if_no_member_hit_another() -> None:
+    # a attacked c: {a, b, c, l} is no pact; {a, b, l} hit two outsiders (x, and c) and is tested alone
+    assert [f.agents for f in flags_of(straying_bloc(a_hits_c=True), "cartel")] == [("a", "b", "l")]
 
 
 def test_cartel_needs_colocation_data() -> None:
@@ -1029,13 +1059,13 @@ def test_verdict_is_the_worst_level() -> None:
 
 def test_config_version_is_stamped_and_overrides_change_it(tmp_path: Any) -> None:
     shipped = default_config()
-    assert screen_graph(nx.MultiDiGraph()).config_version == shipped.version == "2.9.1"
+    assert screen_graph(nx.MultiDiGraph()).config_version == shipped.version == "2.10.0"
     assert set(SCREENS) <= set(shipped.screens)
     for screen in shipped.screens:  # every parameter documented in config.json has a value
         assert all(v is not None for v in shipped.screens[screen].values())
     g = everything_graph()
     loose = screen_graph(g, {"screens": {"feeder": {"min_spoke_value": 1000}}})
-    assert loose.config_version == "2.9.1+local" and loose.config_digest != shipped.digest
+    assert loose.config_version == "2.10.0+local" and loose.config_digest != shipped.digest
     assert not [f for f in loose.flags if f.kind == "hub_and_spoke"]
     assert [f for f in screen_graph(g).flags if f.kind == "hub_and_spoke"]
     path = tmp_path / "strict.json"
