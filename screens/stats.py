@@ -40,7 +40,7 @@ import numpy as np
 from .flags import Flag, Level
 
 __all__ = ["Candidate", "Test", "adjust", "adjust_shared", "one_per_key", "betabinom_sf", "binom_cdf", "binom_sf", "describe_p", "nbinom_sf", "poisson_binomial_sf",
-           "poisson_sf", "product_p", "rate", "sign_flip_bound", "sign_flip_p", "subset_sum_bound", "subset_sum_floor", "subset_sum_p", "testable_family"]
+           "poisson_sf", "product_p", "rate", "sign_flip_bound", "sign_flip_p", "subset_sum_bound", "subset_sum_floor", "subset_sum_p", "subset_sum_share", "testable_family"]
 
 GRID = 256
 """Sizes are rounded to ``GRID`` steps of the largest one before the sign-flip test."""
@@ -228,16 +228,23 @@ def subset_sum_p(values: Sequence[float], chosen: Sequence[bool], grid: int = GR
         return 1.0, 1.0
     if not _exact_fits(n, k, grid):
         return subset_sum_bound(values, chosen)
-    ints, tail = _subset_tails(tuple(float(v) for v in values), k, grid)
+    xs = tuple(float(v) for v in values)
+    ints, tail = _SHARED_TAILS.get((xs, k, grid)) or _subset_tails(xs, k, grid)
     observed = sum(i for i, c in zip(ints, chosen) if c)
     total = float(tail[0])
     return min(1.0, float(tail[observed]) / total), min(1.0, float(tail[-1]) / total)
 
 
+def _subset_steps(n: int, k: int, grid: int) -> int:
+    """The steps :func:`subset_sum_p` rounds ``n`` values to when ``k`` are chosen: ``grid``, fewer where
+    the table would pass :data:`_SUBSET_CELLS` cells, never fewer than 4."""
+    return max(4, min(grid, int(_SUBSET_CELLS // max(1, n * k * k))))
+
+
 def _exact_fits(n: int, k: int, grid: int) -> bool:
     """Whether the exact table for ``k`` of ``n`` values stays within :data:`_SUBSET_WORK` cells
     and its counts within a float (:data:`_SUBSET_LOG_WAYS`)."""
-    steps = max(4, min(grid, int(_SUBSET_CELLS // max(1, n * k * k))))
+    steps = _subset_steps(n, k, grid)
     log_ways = math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
     return n * k * k * steps <= _SUBSET_WORK and log_ways <= _SUBSET_LOG_WAYS
 
@@ -321,7 +328,7 @@ def _subset_tails(values: tuple[float, ...], k: int, grid: int) -> tuple[tuple[i
     sum to ``s`` or more (kept: a seat's values are asked about once per partner)."""
     n = len(values)
     low = min(values)
-    steps = max(4, min(grid, int(_SUBSET_CELLS // max(1, n * k * k))))
+    steps = _subset_steps(n, k, grid)
     unit = (max(values) - low) / steps
     ints = tuple(int(round((v - low) / unit)) for v in values)
     top = sum(sorted(ints, reverse=True)[:k])
@@ -338,6 +345,73 @@ def _subset_tails(values: tuple[float, ...], k: int, grid: int) -> tuple[tuple[i
     tail = np.cumsum(table[k][::-1])[::-1]
     tail.flags.writeable = False
     return ints, tail
+
+
+_SHARED_TAILS: dict[tuple[tuple[float, ...], int, int], tuple[tuple[int, ...], np.ndarray]] = {}
+"""Tails worked out together by :func:`subset_sum_share`, read by :func:`subset_sum_p` before it makes a
+table of its own (at most :data:`_SHARED_MOST` kept)."""
+
+_SHARED_MOST = 512
+
+
+def subset_sum_share(values: Sequence[float], counts: Iterable[int], grid: int = GRID) -> None:
+    """Work out at once the tables :func:`subset_sum_p` will read for ``values`` with each of ``counts``
+    values chosen (a seat's trades, asked about once per partner, with that partner's count).
+
+    Counts that round the values alike (the same steps: a seat with many trades rounds every large
+    count to 4 steps, every small one to ``grid``) share one table, made for the largest of them
+    and kept down to the smallest: its row for each count is the one that count's own table would
+    hold, bit for bit (each cell gets the same additions in the same order; the cells one table
+    leaves out hold 0 or never reach the row read).  Work: one table per rounding, not one per
+    partner.  Counts that fall back to the bound, or share their rounding with no other, are left
+    to :func:`subset_sum_p`.
+
+    >>> subset_sum_share([10.0, 9.0, 1.0, 0.0, 4.0], [1, 2, 3])
+    >>> subset_sum_p([10.0, 9.0, 1.0, 0.0, 4.0], [True, True, False, False, False])
+    (0.1, 0.1)
+    """
+    xs = tuple(float(v) for v in values)
+    n = len(xs)
+    if n == 0 or max(xs) - min(xs) <= 0:
+        return
+    groups: dict[int, list[int]] = {}
+    for k in sorted(set(counts)):
+        if 0 < k < n and _exact_fits(n, k, grid) and (xs, k, grid) not in _SHARED_TAILS:
+            groups.setdefault(_subset_steps(n, k, grid), []).append(k)
+    for steps, ks in groups.items():
+        if len(ks) < 2:
+            continue  # its own table, as before
+        if len(_SHARED_TAILS) + len(ks) > _SHARED_MOST:
+            _SHARED_TAILS.clear()
+        ints, tails = _shared_tails(xs, ks, steps)
+        for k, tail in zip(ks, tails, strict=True):
+            _SHARED_TAILS[(xs, k, grid)] = (ints, tail)
+
+
+def _shared_tails(values: tuple[float, ...], ks: list[int], steps: int) -> tuple[tuple[int, ...], list[np.ndarray]]:
+    """:func:`_subset_tails` for every count in ``ks`` (ascending, one rounding of ``steps``) from one table:
+    its rows up to the largest count, each kept from where the smallest can still be reached."""
+    n = len(values)
+    low = min(values)
+    unit = (max(values) - low) / steps
+    ints = tuple(int(round((v - low) / unit)) for v in values)
+    largest = sorted(ints, reverse=True)
+    smallest_k, k = ks[0], ks[-1]
+    top = sum(largest[:k])
+    table = np.zeros((k + 1, top + 1))
+    table[0, 0] = 1.0
+    reach = 0
+    for done, size in enumerate(ints):  # as :func:`_subset_tails`, the rows kept from the smallest count's
+        first, rows = max(1, smallest_k - (n - done - 1)), min(k, done + 1)
+        width = min(top - size, reach) + 1
+        table[first:rows + 1, size:size + width] += table[first - 1:rows, :width]
+        reach = min(top, reach + size)
+    tails = []
+    for count in ks:
+        tail = np.cumsum(table[count, :sum(largest[:count]) + 1][::-1])[::-1]
+        tail.flags.writeable = False
+        tails.append(tail)
+    return ints, tails
 
 
 def subset_sum_floor(values: Sequence[float], k: int, grid: int = GRID) -> float:

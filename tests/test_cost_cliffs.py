@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from daishi_forensics.screens import fans, wash_cycle
+from daishi_forensics.screens import fans, stats, wash_cycle
 from daishi_forensics.study import statistics
 
 
@@ -169,3 +169,36 @@ def test_sign_flip_bound_is_never_below_the_exact_share(monkeypatch: pytest.Monk
     monkeypatch.setattr(statistics, "SIGN_FLIP_WORK", 1)
     units = [2000, 3000, -1000, 4000, 3000, 2000]
     assert statistics.sign_flip_p(units) == statistics.sign_flip_bound(units) >= 0.0625
+
+
+def test_shared_subset_tables_are_each_counts_own_bit_for_bit() -> None:
+    # a seat's signed excess (most trades none, a few lots) asked about with several counts: the counts that round
+    # alike share one table, and each count's tails are the bytes its own table gives
+    rng = np.random.default_rng(2)
+    shared = 0
+    for n in (40, 300, 623):
+        values = tuple(float(v) for v in rng.choice([0.0, 0.0, 0.0, 12.0, 34.0, -5.0, 46.0], n))
+        ks = [2, 3, 4, 5, 9, 30] if n > 40 else [2, 3, 4, 5, 9, 30, 39]
+        groups: dict[int, list[int]] = {}
+        for k in ks:
+            if stats._exact_fits(n, k, stats.GRID):
+                groups.setdefault(stats._subset_steps(n, k, stats.GRID), []).append(k)
+        for steps, group in groups.items():
+            ints, tails = stats._shared_tails(values, group, steps)
+            for k, tail in zip(group, tails, strict=True):
+                own_ints, own = stats._subset_tails.__wrapped__(values, k, stats.GRID)
+                assert ints == own_ints and tail.tobytes() == own.tobytes()
+                shared += len(group) > 1
+    assert shared >= 4
+
+
+def test_subset_sum_share_changes_no_p_value() -> None:
+    # 2 of 5 values chosen, by hand: the sums of the C(5, 2) = 10 pairs of rounded values reaching 10 + 9: one
+    values = [10.0, 9.0, 1.0, 0.0, 4.0]
+    chosen = [True, True, False, False, False]
+    stats._SHARED_TAILS.clear()
+    alone = stats.subset_sum_p(values, chosen)
+    stats.subset_sum_share(values, [1, 2, 3])
+    assert (tuple(values), 2, stats.GRID) in stats._SHARED_TAILS
+    assert stats.subset_sum_p(values, chosen) == alone == (0.1, 0.1)
+    stats._SHARED_TAILS.clear()
