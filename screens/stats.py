@@ -332,19 +332,60 @@ def _subset_tails(values: tuple[float, ...], k: int, grid: int) -> tuple[tuple[i
     unit = (max(values) - low) / steps
     ints = tuple(int(round((v - low) / unit)) for v in values)
     top = sum(sorted(ints, reverse=True)[:k])
+    tail = np.cumsum(_subset_rows(ints, k, k, top)[k][::-1])[::-1]
+    tail.flags.writeable = False
+    return ints, tail
+
+
+def _subset_rows(ints: tuple[int, ...], smallest_k: int, k: int, top: int) -> np.ndarray:
+    """``table[j, s]``: how many ``j``-subsets of ``ints`` sum to ``s`` (up to ``top``), right in every row
+    from ``smallest_k`` to ``k``.
+
+    Where every count fits a float's 53 bits (``C(n, j) < 2^53`` for every row ``j`` up to ``k``) each is a
+    whole number held exactly, whatever the order of the additions: the values are then taken by
+    distinct size, ``C(m, c)`` ways to choose ``c`` of the ``m`` values of one size
+    (:func:`_rows_by_size`), the work the distinct sizes times ``k`` where it was the values times
+    ``k``.  Beyond, the counts are rounded and the order of the additions shows in the last bits: the
+    values one by one, in their order, as always."""
+    n = len(ints)
+    if math.comb(n, min(k, n // 2)) < 2**53:
+        return _rows_by_size(ints, k, top)
     table = np.zeros((k + 1, top + 1))  # table[j, s]: subsets of j of the values so far summing to s
     table[0, 0] = 1.0
-    # only what can reach row k is added: the sums the values so far reach (the table holds 0 beyond, and
-    # below row done + 1), and the rows that the values left can still take to k (the rows below are not read)
+    # only what can reach the rows read is added: the sums the values so far reach (the table holds 0 beyond,
+    # and below row done + 1), and the rows that the values left can still take to smallest_k (the rows
+    # below are not read)
     reach = 0
     for done, size in enumerate(ints):
-        first, rows = max(1, k - (n - done - 1)), min(k, done + 1)
+        first, rows = max(1, smallest_k - (n - done - 1)), min(k, done + 1)
         width = min(top - size, reach) + 1
         table[first:rows + 1, size:size + width] += table[first - 1:rows, :width]  # (an overlapping source read first)
         reach = min(top, reach + size)
-    tail = np.cumsum(table[k][::-1])[::-1]
-    tail.flags.writeable = False
-    return ints, tail
+    return table
+
+
+def _rows_by_size(ints: tuple[int, ...], k: int, top: int) -> np.ndarray:
+    """:func:`_subset_rows` by distinct size, every row up to ``k`` (exact while the counts stay below
+    ``2^53``: each product and sum is of whole numbers below it).
+
+    >>> _rows_by_size((2, 2, 1), 2, 4).tolist()  # {}; {2} twice, {1}; {2, 2}, {2, 1} twice
+    [[1.0, 0.0, 0.0, 0.0, 0.0], [0.0, 1.0, 2.0, 0.0, 0.0], [0.0, 0.0, 0.0, 2.0, 1.0]]
+    """
+    table = np.zeros((k + 1, top + 1))
+    table[0, 0] = 1.0
+    sizes: dict[int, int] = {}
+    for size in ints:
+        sizes[size] = sizes.get(size, 0) + 1
+    for size, m in sorted(sizes.items()):
+        before = table.copy()
+        ways = 1
+        for c in range(1, min(m, k) + 1):  # c of the m values of this size: C(m, c) ways, c x size more
+            ways = ways * (m - c + 1) // c
+            shift = c * size
+            if shift > top:
+                break
+            table[c:, shift:] += ways * before[:k + 1 - c, :top + 1 - shift]
+    return table
 
 
 _SHARED_TAILS: dict[tuple[tuple[float, ...], int, int], tuple[tuple[int, ...], np.ndarray]] = {}
@@ -391,21 +432,11 @@ def subset_sum_share(values: Sequence[float], counts: Iterable[int], grid: int =
 def _shared_tails(values: tuple[float, ...], ks: list[int], steps: int) -> tuple[tuple[int, ...], list[np.ndarray]]:
     """:func:`_subset_tails` for every count in ``ks`` (ascending, one rounding of ``steps``) from one table:
     its rows up to the largest count, each kept from where the smallest can still be reached."""
-    n = len(values)
     low = min(values)
     unit = (max(values) - low) / steps
     ints = tuple(int(round((v - low) / unit)) for v in values)
     largest = sorted(ints, reverse=True)
-    smallest_k, k = ks[0], ks[-1]
-    top = sum(largest[:k])
-    table = np.zeros((k + 1, top + 1))
-    table[0, 0] = 1.0
-    reach = 0
-    for done, size in enumerate(ints):  # as :func:`_subset_tails`, the rows kept from the smallest count's
-        first, rows = max(1, smallest_k - (n - done - 1)), min(k, done + 1)
-        width = min(top - size, reach) + 1
-        table[first:rows + 1, size:size + width] += table[first - 1:rows, :width]
-        reach = min(top, reach + size)
+    table = _subset_rows(ints, ks[0], ks[-1], sum(largest[:ks[-1]]))
     tails = []
     for count in ks:
         tail = np.cumsum(table[count, :sum(largest[:count]) + 1][::-1])[::-1]

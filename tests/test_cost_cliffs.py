@@ -202,3 +202,28 @@ def test_subset_sum_share_changes_no_p_value() -> None:
     assert (tuple(values), 2, stats.GRID) in stats._SHARED_TAILS
     assert stats.subset_sum_p(values, chosen) == alone == (0.1, 0.1)
     stats._SHARED_TAILS.clear()
+
+
+def test_subset_rows_by_size_count_as_brute_force() -> None:
+    # every row of the table by distinct size against the subsets themselves
+    rnd = random.Random(4)
+    for _ in range(60):
+        ints = tuple(rnd.choice([0, 0, 0, 1, 3, 4, 7]) for _ in range(rnd.randint(1, 11)))
+        k = rnd.randint(1, len(ints))
+        top = sum(sorted(ints, reverse=True)[:k])
+        table = stats._rows_by_size(ints, k, top)
+        for j in range(k + 1):
+            sums = [sum(c) for c in itertools.combinations(ints, j)]
+            assert table[j].tolist() == [float(sums.count(s)) for s in range(top + 1)]
+
+
+def test_subset_tails_past_53_bits_keep_the_values_order() -> None:
+    # C(623, 8) is past 2^53: the table is made value by value (rounded counts, in the values' order): a seat of the
+    # hub's kind, 600 trades with no excess and 23 lots, the 8 largest chosen: the share is the floor
+    values = tuple([0.0] * 600 + [12.0 * (1 + i % 5) for i in range(23)])
+    assert math.comb(623, 8) > 2**53
+    ints, tail = stats._subset_tails.__wrapped__(values, 8, stats.GRID)
+    chosen = sorted(range(623), key=lambda i: -values[i])[:8]
+    observed = sum(ints[i] for i in chosen)
+    assert float(tail[observed]) / float(tail[0]) == pytest.approx(
+        stats.subset_sum_floor(values, 8), rel=1e-12)
