@@ -637,6 +637,8 @@ def _first_points(logv: np.ndarray, pair: np.ndarray, span_len: np.ndarray, band
     A pair other than the anchor's is counted where its first point after the anchor lies in the window
     (that point, and no other of the pair, has its previous point before the anchor)."""
     n = logv.shape[0]
+    if n == 0:
+        return np.zeros(0, dtype=bool)
     idx = np.arange(n)
     ends = idx + np.maximum(span_len, 1)
     # a stretch starts where no earlier window reaches: windows never cross it

@@ -43,6 +43,13 @@ def test_box_counts_by_pairs_counts_each_pair_at_its_first_point() -> None:
     assert count.tolist() == expected
 
 
+def test_box_counts_of_no_points() -> None:
+    none = np.zeros(0)
+    count, total = fans._box_counts(none, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), 0.1, None, none,
+                                    np.zeros(0, dtype=np.int64))
+    assert count.shape == total.shape == (0,)
+
+
 def test_box_counts_by_pairs_as_read_point_by_point() -> None:
     # the two ways of counting agree on random hubs, ticks, amounts and windows (each pair once)
     rng = np.random.default_rng(1)
