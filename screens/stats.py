@@ -170,13 +170,17 @@ _SUBSET_CELLS = 4_000_000
 
 def _tilt(slope: Callable[[float], float]) -> float:
     """The ``t >= 0`` where a Chernoff exponent's derivative ``slope`` (increasing, below 0 at 0)
-    crosses 0: the bracket doubled from 1, then 200 halvings (deterministic)."""
+    crosses 0: the bracket doubled from 1, then 200 halvings (deterministic).  Once the midpoint is one
+    of the ends (the two are neighbouring floats, about 60 halvings in) no halving left can move it,
+    and it is returned at once: the same float the 200 would give."""
     hi = 1.0
     while slope(hi) < 0:
         hi *= 2.0
     lo = 0.0
     for _ in range(200):
         mid = (lo + hi) / 2
+        if mid == lo or mid == hi:
+            return mid  # (each halving left keeps both ends or closes them onto mid)
         if slope(mid) < 0:
             lo = mid
         else:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+from typing import Any
 from fractions import Fraction
 
 import numpy as np
@@ -215,3 +216,29 @@ def test_subset_tails_past_53_bits_keep_the_values_order() -> None:
     observed = sum(ints[i] for i in chosen)
     assert float(tail[observed]) / float(tail[0]) == pytest.approx(
         stats.subset_sum_floor(values, 8), rel=1e-12)
+
+
+def test_tilt_stops_where_halving_moves_nothing() -> None:
+    # the bisection returns once its ends are neighbouring floats: the float 200 halvings give, in fewer steps
+    def halved_200(slope: Any) -> float:
+        hi = 1.0
+        while slope(hi) < 0:
+            hi *= 2.0
+        lo = 0.0
+        for _ in range(200):
+            mid = (lo + hi) / 2
+            if slope(mid) < 0:
+                lo = mid
+            else:
+                hi = mid
+        return (lo + hi) / 2
+
+    for root in (0.3, 1e-9, 7.25, 1234.5678, 2.0**-40, 0.1 + 0.2):
+        calls: list[float] = []
+
+        def slope(t: float, root: float = root, calls: list[float] = calls) -> float:
+            calls.append(t)
+            return t - root
+
+        assert stats._tilt(slope) == halved_200(lambda t, root=root: t - root)
+        assert len(calls) < 120
