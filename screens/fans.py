@@ -594,10 +594,20 @@ def _box_counts(logv: np.ndarray, pair: np.ndarray, span_len: np.ndarray, band: 
     many other pairs have a point in its window with an amount within ``band`` (log) of its own,
     itself included; with ``last``, only pairs whose last dealing is by ``until``; with
     ``previous`` (each point's previous point of the same pair, -1 if none), each pair once.  And
-    the total of the counted points' ``values`` (zeros without them)."""
+    the total of the counted points' ``values`` (zeros without them).
+
+    Read point by point, a window is read whole: the work is the points' windows summed, which grows
+    as the square of a long match (each window a share of its span).  With ``previous``, a pair is
+    counted at its first point after the anchor, so where a stretch of overlapping windows has fewer
+    pairs than points in a window, each pair's first point after each anchor is looked up instead
+    (:func:`_first_points`): the work is then at most the stretch's points times its pairs (a line, for
+    a match's seats), and the counts are the same."""
     count = np.ones(logv.shape[0], dtype=np.int64)
     total = np.zeros(logv.shape[0]) if values is None else values.astype(np.float64).copy()
-    active = np.flatnonzero(span_len > 1)
+    looked = np.zeros(logv.shape[0], dtype=bool)
+    if previous is not None and values is None:  # (a total by pairs would add in another order)
+        looked = _first_points(logv, pair, span_len, band, last, until, count)
+    active = np.flatnonzero((span_len > 1) & ~looked)
     d = 1
     while active.shape[0]:
         j = active + d
@@ -612,6 +622,55 @@ def _box_counts(logv: np.ndarray, pair: np.ndarray, span_len: np.ndarray, band: 
         d += 1
         active = active[span_len[active] > d]
     return count, total
+
+
+_LOOKUP_COST = 4
+"""A first-point lookup (a binary search) costs about this many reads of a window's point."""
+
+
+def _first_points(logv: np.ndarray, pair: np.ndarray, span_len: np.ndarray, band: float, last: np.ndarray | None,
+                  until: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """:func:`_box_counts` with ``previous`` by pairs: for each stretch of overlapping windows where
+    looking up each of its pairs' first point after each anchor reads less than the windows, each
+    anchor's count added up pair by pair, in place; returns which anchors were done so.
+
+    A pair other than the anchor's is counted where its first point after the anchor lies in the window
+    (that point, and no other of the pair, has its previous point before the anchor)."""
+    n = logv.shape[0]
+    if n == 0:
+        return np.zeros(0, dtype=bool)
+    idx = np.arange(n)
+    ends = idx + np.maximum(span_len, 1)
+    # a stretch starts where no earlier window reaches: windows never cross it
+    reach = np.maximum.accumulate(ends)
+    starts = np.flatnonzero(np.concatenate([[True], reach[:-1] <= idx[1:]]))
+    stretch = np.repeat(np.arange(starts.shape[0]), np.diff(np.concatenate([starts, [n]])))
+    combos = np.unique(stretch * (int(pair.max()) + 1) + pair)
+    c_stretch = combos // (int(pair.max()) + 1)
+    c_pair = combos % (int(pair.max()) + 1)
+    pairs_in = np.bincount(c_stretch, minlength=starts.shape[0])
+    reads = np.bincount(stretch, weights=span_len.astype(np.float64), minlength=starts.shape[0])
+    points = np.bincount(stretch, minlength=starts.shape[0])
+    chosen = _LOOKUP_COST * points * pairs_in < reads
+    looked = chosen[stretch]
+    if not looked.any():
+        return looked
+    offset = np.concatenate([[0], np.cumsum(pairs_in)])
+    by_pair = np.lexsort((idx, pair))
+    codes = pair[by_pair].astype(np.int64) * n + by_pair
+    anchors = np.flatnonzero(looked)
+    for slot in range(int(pairs_in[chosen].max())):
+        anchors = anchors[pairs_in[stretch[anchors]] > slot]
+        p = c_pair[offset[stretch[anchors]] + slot]
+        at = np.searchsorted(codes, p * n + anchors, side="right")
+        at = np.minimum(at, n - 1)
+        j = by_pair[at]
+        ok = (pair[j] == p) & (j > anchors) & (j < anchors + span_len[anchors]) & (p != pair[anchors])
+        ok &= np.abs(logv[j] - logv[anchors]) <= band
+        if last is not None:
+            ok &= last[j] <= until[anchors]
+        count[anchors] += ok
+    return looked
 
 
 def _group_size(cells: list[np.ndarray], quantile: float, min_groups: int) -> int:

@@ -90,7 +90,7 @@ from typing import Any, NamedTuple
 
 from .flags import Flag, ordered, pair_key
 from .graph import Exchange, TransferView
-from .stats import Candidate, Test, betabinom_sf, subset_sum_floor, subset_sum_p
+from .stats import Candidate, Test, betabinom_sf, subset_sum_floor, subset_sum_p, subset_sum_share
 
 __all__ = ["OFF_PRICE_NULL", "SEAT_PRIOR", "Trade", "excess", "item_units", "off_price", "price_ratio", "rate_test",
            "seat_test", "surplus_test", "whole_unit"]
@@ -326,25 +326,49 @@ def off_price(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candi
     tests: list[Test] = []
     by_node = _trades_of(view, ratio_min)
     counts = _side_counts(by_node)
+    family: list[tuple[Any, Any, float, float, bool]] = []  # payer, beneficiary, match rate, floor, raised
     for payer in ordered(by_node):
         trades = by_node[payer]
-        raised = {t.partner for t in trades if t.overpaid and t.excess > 0}
+        overpaid = {t.partner for t in trades if t.overpaid and t.excess > 0}
         for winner in ordered({t.partner for t in trades}):  # every trading pair, each way: the family
             match_rate = _match_rate(counts, payer, winner)
-            received = by_node.get(winner, [])
-            key = ("off_price", payer, winner)
-            smallest = _smallest_p(trades, received, winner, match_rate)
-            if (smallest > alpha or smallest >= 1.0) and winner not in raised:
-                if smallest < 1.0:  # never in the family: its p-value is not worked out (a floor of 1 is no test)
-                    tests.append(Test(key, 1.0, smallest))
-                continue
-            tested = _pair_test(trades, received, payer, winner, match_rate)
-            tests.append(Test(key, tested.p, smallest))
-            moved = sum(t.excess for t in trades if t.partner == winner)
-            if winner not in raised or moved < floor or not tested.asked:
-                continue
-            found.append(Candidate(_flag(view, scale, params, payer, winner, trades, received, tested), (key,)))
+            smallest = _smallest_p(trades, by_node.get(winner, []), winner, match_rate)
+            family.append((payer, winner, match_rate, smallest, winner in overpaid))
+    _share_tables(by_node, [(payer, winner) for payer, winner, _, smallest, raised in family
+                            if not _left_out(smallest, alpha, raised)])
+    for payer, winner, match_rate, smallest, raised in family:
+        trades, received = by_node[payer], by_node.get(winner, [])
+        key = ("off_price", payer, winner)
+        if _left_out(smallest, alpha, raised):
+            if smallest < 1.0:  # never in the family: its p-value is not worked out (a floor of 1 is no test)
+                tests.append(Test(key, 1.0, smallest))
+            continue
+        tested = _pair_test(trades, received, payer, winner, match_rate)
+        tests.append(Test(key, tested.p, smallest))
+        moved = sum(t.excess for t in trades if t.partner == winner)
+        if not raised or moved < floor or not tested.asked:
+            continue
+        found.append(Candidate(_flag(view, scale, params, payer, winner, trades, received, tested), (key,)))
     return found, tests
+
+
+def _left_out(smallest: float, alpha: float, raised: bool) -> bool:
+    """Whether a pair's p-value is not worked out (module rule, *the family*): its smallest attainable
+    p-value can never pass (or is 1), and the payer handed the beneficiary no excess off-price."""
+    return (smallest > alpha or smallest >= 1.0) and not raised
+
+
+def _share_tables(by_node: Mapping[Any, list[Trade]], pairs: list[tuple[Any, Any]]) -> None:
+    """The permutation tables the pairs' tests (:func:`_pair_test`) will read, worked out per seat and
+    side at once (:func:`~daishi_forensics.screens.stats.subset_sum_share`): a seat that trades with
+    many partners is asked about each, and partners with alike counts of trades share one table."""
+    wanted: dict[tuple[Any, float], set[int]] = {}
+    for payer, winner in pairs:
+        wanted.setdefault((payer, 1.0), set()).add(sum(1 for t in by_node[payer] if t.partner == winner))
+        if winner in by_node:
+            wanted.setdefault((winner, -1.0), set()).add(sum(1 for t in by_node[winner] if t.partner == payer))
+    for (seat, sign), together in wanted.items():
+        subset_sum_share([sign * t.excess for t in by_node[seat]], together)
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,7 +40,7 @@ import numpy as np
 from .flags import Flag, Level
 
 __all__ = ["Candidate", "Test", "adjust", "adjust_shared", "one_per_key", "betabinom_sf", "binom_cdf", "binom_sf", "describe_p", "nbinom_sf", "poisson_binomial_sf",
-           "poisson_sf", "product_p", "rate", "sign_flip_bound", "sign_flip_p", "subset_sum_bound", "subset_sum_floor", "subset_sum_p", "testable_family"]
+           "poisson_sf", "product_p", "rate", "sign_flip_bound", "sign_flip_p", "subset_sum_bound", "subset_sum_floor", "subset_sum_p", "subset_sum_share", "testable_family"]
 
 GRID = 256
 """Sizes are rounded to ``GRID`` steps of the largest one before the sign-flip test."""
@@ -170,13 +170,17 @@ _SUBSET_CELLS = 4_000_000
 
 def _tilt(slope: Callable[[float], float]) -> float:
     """The ``t >= 0`` where a Chernoff exponent's derivative ``slope`` (increasing, below 0 at 0)
-    crosses 0: the bracket doubled from 1, then 200 halvings (deterministic)."""
+    crosses 0: the bracket doubled from 1, then 200 halvings (deterministic).  Once the midpoint is one
+    of the ends (the two are neighbouring floats, about 60 halvings in) no halving left can move it,
+    and it is returned at once: the same float the 200 would give."""
     hi = 1.0
     while slope(hi) < 0:
         hi *= 2.0
     lo = 0.0
     for _ in range(200):
         mid = (lo + hi) / 2
+        if mid == lo or mid == hi:
+            return mid  # (each halving left keeps both ends or closes them onto mid)
         if slope(mid) < 0:
             lo = mid
         else:
@@ -228,16 +232,23 @@ def subset_sum_p(values: Sequence[float], chosen: Sequence[bool], grid: int = GR
         return 1.0, 1.0
     if not _exact_fits(n, k, grid):
         return subset_sum_bound(values, chosen)
-    ints, tail = _subset_tails(tuple(float(v) for v in values), k, grid)
+    xs = tuple(float(v) for v in values)
+    ints, tail = _SHARED_TAILS.get((xs, k, grid)) or _subset_tails(xs, k, grid)
     observed = sum(i for i, c in zip(ints, chosen) if c)
     total = float(tail[0])
     return min(1.0, float(tail[observed]) / total), min(1.0, float(tail[-1]) / total)
 
 
+def _subset_steps(n: int, k: int, grid: int) -> int:
+    """The steps :func:`subset_sum_p` rounds ``n`` values to when ``k`` are chosen: ``grid``, fewer where
+    the table would pass :data:`_SUBSET_CELLS` cells, never fewer than 4."""
+    return max(4, min(grid, int(_SUBSET_CELLS // max(1, n * k * k))))
+
+
 def _exact_fits(n: int, k: int, grid: int) -> bool:
     """Whether the exact table for ``k`` of ``n`` values stays within :data:`_SUBSET_WORK` cells
     and its counts within a float (:data:`_SUBSET_LOG_WAYS`)."""
-    steps = max(4, min(grid, int(_SUBSET_CELLS // max(1, n * k * k))))
+    steps = _subset_steps(n, k, grid)
     log_ways = math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
     return n * k * k * steps <= _SUBSET_WORK and log_ways <= _SUBSET_LOG_WAYS
 
@@ -321,23 +332,121 @@ def _subset_tails(values: tuple[float, ...], k: int, grid: int) -> tuple[tuple[i
     sum to ``s`` or more (kept: a seat's values are asked about once per partner)."""
     n = len(values)
     low = min(values)
-    steps = max(4, min(grid, int(_SUBSET_CELLS // max(1, n * k * k))))
+    steps = _subset_steps(n, k, grid)
     unit = (max(values) - low) / steps
     ints = tuple(int(round((v - low) / unit)) for v in values)
     top = sum(sorted(ints, reverse=True)[:k])
+    tail = np.cumsum(_subset_rows(ints, k, k, top)[k][::-1])[::-1]
+    tail.flags.writeable = False
+    return ints, tail
+
+
+def _subset_rows(ints: tuple[int, ...], smallest_k: int, k: int, top: int) -> np.ndarray:
+    """``table[j, s]``: how many ``j``-subsets of ``ints`` sum to ``s`` (up to ``top``), right in every row
+    from ``smallest_k`` to ``k``.
+
+    Where every count fits a float's 53 bits (``C(n, j) < 2^53`` for every row ``j`` up to ``k``) each is a
+    whole number held exactly, whatever the order of the additions: the values are then taken by
+    distinct size, ``C(m, c)`` ways to choose ``c`` of the ``m`` values of one size
+    (:func:`_rows_by_size`), the work the distinct sizes times ``k`` where it was the values times
+    ``k``.  Beyond, the counts are rounded and the order of the additions shows in the last bits: the
+    values one by one, in their order, as always."""
+    n = len(ints)
+    if math.comb(n, min(k, n // 2)) < 2**53:
+        return _rows_by_size(ints, k, top)
     table = np.zeros((k + 1, top + 1))  # table[j, s]: subsets of j of the values so far summing to s
     table[0, 0] = 1.0
-    # only what can reach row k is added: the sums the values so far reach (the table holds 0 beyond, and
-    # below row done + 1), and the rows that the values left can still take to k (the rows below are not read)
+    # only what can reach the rows read is added: the sums the values so far reach (the table holds 0 beyond,
+    # and below row done + 1), and the rows that the values left can still take to smallest_k (the rows
+    # below are not read)
     reach = 0
     for done, size in enumerate(ints):
-        first, rows = max(1, k - (n - done - 1)), min(k, done + 1)
+        first, rows = max(1, smallest_k - (n - done - 1)), min(k, done + 1)
         width = min(top - size, reach) + 1
         table[first:rows + 1, size:size + width] += table[first - 1:rows, :width]  # (an overlapping source read first)
         reach = min(top, reach + size)
-    tail = np.cumsum(table[k][::-1])[::-1]
-    tail.flags.writeable = False
-    return ints, tail
+    return table
+
+
+def _rows_by_size(ints: tuple[int, ...], k: int, top: int) -> np.ndarray:
+    """:func:`_subset_rows` by distinct size, every row up to ``k`` (exact while the counts stay below
+    ``2^53``: each product and sum is of whole numbers below it).
+
+    >>> _rows_by_size((2, 2, 1), 2, 4).tolist()  # {}; {2} twice, {1}; {2, 2}, {2, 1} twice
+    [[1.0, 0.0, 0.0, 0.0, 0.0], [0.0, 1.0, 2.0, 0.0, 0.0], [0.0, 0.0, 0.0, 2.0, 1.0]]
+    """
+    table = np.zeros((k + 1, top + 1))
+    table[0, 0] = 1.0
+    sizes: dict[int, int] = {}
+    for size in ints:
+        sizes[size] = sizes.get(size, 0) + 1
+    for size, m in sorted(sizes.items()):
+        before = table.copy()
+        ways = 1
+        for c in range(1, min(m, k) + 1):  # c of the m values of this size: C(m, c) ways, c x size more
+            ways = ways * (m - c + 1) // c
+            shift = c * size
+            if shift > top:
+                break
+            table[c:, shift:] += ways * before[:k + 1 - c, :top + 1 - shift]
+    return table
+
+
+_SHARED_TAILS: dict[tuple[tuple[float, ...], int, int], tuple[tuple[int, ...], np.ndarray]] = {}
+"""Tails worked out together by :func:`subset_sum_share`, read by :func:`subset_sum_p` before it makes a
+table of its own (at most :data:`_SHARED_MOST` kept)."""
+
+_SHARED_MOST = 512
+
+
+def subset_sum_share(values: Sequence[float], counts: Iterable[int], grid: int = GRID) -> None:
+    """Work out at once the tables :func:`subset_sum_p` will read for ``values`` with each of ``counts``
+    values chosen (a seat's trades, asked about once per partner, with that partner's count).
+
+    Counts that round the values alike (the same steps: a seat with many trades rounds every large
+    count to 4 steps, every small one to ``grid``) share one table, made for the largest of them
+    and kept down to the smallest: its row for each count is the one that count's own table would
+    hold, bit for bit (each cell gets the same additions in the same order; the cells one table
+    leaves out hold 0 or never reach the row read).  Work: one table per rounding, not one per
+    partner.  Counts that fall back to the bound, or share their rounding with no other, are left
+    to :func:`subset_sum_p`.
+
+    >>> subset_sum_share([10.0, 9.0, 1.0, 0.0, 4.0], [1, 2, 3])
+    >>> subset_sum_p([10.0, 9.0, 1.0, 0.0, 4.0], [True, True, False, False, False])
+    (0.1, 0.1)
+    """
+    xs = tuple(float(v) for v in values)
+    n = len(xs)
+    if n == 0 or max(xs) - min(xs) <= 0:
+        return
+    groups: dict[int, list[int]] = {}
+    for k in sorted(set(counts)):
+        if 0 < k < n and _exact_fits(n, k, grid) and (xs, k, grid) not in _SHARED_TAILS:
+            groups.setdefault(_subset_steps(n, k, grid), []).append(k)
+    for steps, ks in groups.items():
+        if len(ks) < 2:
+            continue  # its own table, as before
+        if len(_SHARED_TAILS) + len(ks) > _SHARED_MOST:
+            _SHARED_TAILS.clear()
+        ints, tails = _shared_tails(xs, ks, steps)
+        for k, tail in zip(ks, tails, strict=True):
+            _SHARED_TAILS[(xs, k, grid)] = (ints, tail)
+
+
+def _shared_tails(values: tuple[float, ...], ks: list[int], steps: int) -> tuple[tuple[int, ...], list[np.ndarray]]:
+    """:func:`_subset_tails` for every count in ``ks`` (ascending, one rounding of ``steps``) from one table:
+    its rows up to the largest count, each kept from where the smallest can still be reached."""
+    low = min(values)
+    unit = (max(values) - low) / steps
+    ints = tuple(int(round((v - low) / unit)) for v in values)
+    largest = sorted(ints, reverse=True)
+    table = _subset_rows(ints, ks[0], ks[-1], sum(largest[:ks[-1]]))
+    tails = []
+    for count in ks:
+        tail = np.cumsum(table[count, :sum(largest[:count]) + 1][::-1])[::-1]
+        tail.flags.writeable = False
+        tails.append(tail)
+    return ints, tails
 
 
 def subset_sum_floor(values: Sequence[float], k: int, grid: int = GRID) -> float:

@@ -126,43 +126,63 @@ def _extend(start: Any, path: list[Any], on_path: set[Any], lo: float, hi: float
         on_path.discard(nxt)
 
 
-def _laps(cycle: tuple[Any, ...], legs: Mapping[tuple[Any, Any], list[Transfer]],
-          ratio: float) -> list[list[Transfer]]:
+def _laps(cycle: tuple[Any, ...], legs: Mapping[tuple[Any, Any], list[Transfer]], ratio: float,
+          ticks_of: dict[tuple[Any, Any], list[Any]] | None = None) -> list[list[Transfer]]:
     """Time-consistent laps around ``cycle`` starting with its first leg (module docstring):
     each lap takes, leg after leg, the earliest unused transfer no earlier than the one
-    before and worth within ``ratio`` of the lap's first."""
+    before and worth within ``ratio`` of the lap's first.
+
+    ``ticks_of`` keeps each leg's ticks across the cycles of one good (a long leg is in many of
+    them: read once, not once per cycle and starting leg).  A leg found with no unused transfer
+    close to a first worth ``x`` from tick ``t`` on has none from any later tick either (transfers
+    are only used up): a later lap of a first worth ``x`` that reaches it at ``t`` or later stops
+    there unread.  A first transfer later than the second leg's last unused one can start no lap,
+    nor can any after it: the search stops there."""
     edges = [(cycle[i], cycle[(i + 1) % len(cycle)]) for i in range(len(cycle))]
     queues = [legs[e] for e in edges]  # sorted by tick (:func:`_good_flows`)
-    ticks = [[t[0] for t in q] for q in queues]
-    used = [[False] * len(q) for q in queues]
+    ticks_of = {} if ticks_of is None else ticks_of
+    ticks = [ticks_of[e] if e in ticks_of else ticks_of.setdefault(e, [t[0] for t in legs[e]]) for e in edges]
+    used: list[set[int]] = [set() for _ in queues]
+    last_free = len(queues[1]) - 1  # the second leg's last unused transfer
+    spent: list[dict[Any, Any]] = [{} for _ in queues]  # per leg: a first's worth -> the tick it found none from
     laps: list[list[Transfer]] = []
     for i0, first in enumerate(queues[0]):
-        if used[0][i0]:
-            continue
+        if bisect_left(ticks[1], first[0]) > last_free:
+            break  # (the first leg's ticks only grow; the second leg's unused only shrink)
         picks = [(0, i0)]
         tick = first[0]
         for k in range(1, len(edges)):
             pick = None
-            for i in range(bisect_left(ticks[k], tick), len(queues[k])):
-                if not used[k][i] and _close(first[1], queues[k][i][1], ratio):
+            since = spent[k].get(first[1])
+            if since is not None and tick >= since:
+                break
+            taken = used[k]
+            queue = queues[k]
+            for i in range(bisect_left(ticks[k], tick), len(queue)):
+                if i not in taken and _close(first[1], queue[i][1], ratio):
                     pick = i
                     break
             if pick is None:
+                spent[k][first[1]] = tick if since is None else min(since, tick)
                 break
             picks.append((k, pick))
-            tick = queues[k][pick][0]
+            tick = queue[pick][0]
         if len(picks) < len(edges):
             continue
         for k, i in picks:
-            used[k][i] = True
+            used[k].add(i)
+        while last_free >= 0 and last_free in used[1]:
+            last_free -= 1
         laps.append([queues[k][i] for k, i in picks])
     return laps
 
 
 def _qualifying(cycle: tuple[Any, ...], legs: Mapping[tuple[Any, Any], list[Transfer]], ratio: float,
-                threshold: float, max_imbalance: float) -> tuple[list[list[Transfer]], float] | None:
-    """The cycle's laps (best starting leg) and member imbalance, when it is a wash cycle."""
-    laps = max((_laps(cycle[k:] + cycle[:k], legs, ratio) for k in range(len(cycle))), key=len)
+                threshold: float, max_imbalance: float,
+                ticks_of: dict[tuple[Any, Any], list[Any]] | None = None) -> tuple[list[list[Transfer]], float] | None:
+    """The cycle's laps (best starting leg) and member imbalance, when it is a wash cycle (``ticks_of``:
+    the good's legs' ticks, kept across its cycles)."""
+    laps = max((_laps(cycle[k:] + cycle[:k], legs, ratio, ticks_of) for k in range(len(cycle))), key=len)
     if len(laps) < threshold:
         return None
     size = len(cycle)
@@ -253,11 +273,12 @@ def _qualified_cycles(met: list[Met], ratio: float, threshold: float,
     searched = max(1, len(met))  # every cycle met is a hypothesis the flags are chosen among
     rings = nx.Graph()
     cycles: list[dict[str, Any]] = []
+    ticks_of: dict[int, dict[tuple[Any, Any], list[Any]]] = {}  # per good's legs (by identity): each leg's ticks
     for good, legs, cycle in met:
         edges = [(cycle[i], cycle[(i + 1) % len(cycle)]) for i in range(len(cycle))]
         if all(rings.has_edge(u, v) for u, v in edges):
             continue  # adds nothing to a ring already found
-        found = _qualifying(cycle, legs, ratio, threshold, max_imbalance)
+        found = _qualifying(cycle, legs, ratio, threshold, max_imbalance, ticks_of.setdefault(id(legs), {}))
         if found is None:
             continue
         laps, imbalance = found

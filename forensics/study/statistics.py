@@ -189,12 +189,22 @@ def sign_flip_p(units: Sequence[int]) -> float | None:
     Under the null each difference is as likely to have either sign, so each of the
     2ⁿ sign assignments is equally likely; p is the share of them whose sum is at
     least as far from zero as the observed sum.  Zeros change nothing (they are set
-    aside).  The count is exact (whole numbers; integer arithmetic past 62 pairs),
-    and p is that count over 2ⁿ as the nearest double, which is the exact value
-    up to 53 nonzero pairs.  None for no pairs.
+    aside).  The count is exact (whole numbers, never a float), and p is that count
+    over 2ⁿ as the nearest double, which is the exact value up to 53 nonzero pairs.
+    None for no pairs.
 
     Differences are kept on the grid the file holds (thousandths), so "at least as
     far" is decided exactly, never by a floating-point tolerance.
+
+    How it is counted (:func:`_count_at_most`): the null is symmetric, so the share is
+    twice the sign assignments whose plus-signed sizes sum to at most
+    ``(total - |observed|) / 2``; only those sums are tabled, in 64-bit lanes (one lane up
+    to 62 pairs; beyond, the count modulo a few primes near 2⁶¹, put together by the
+    Chinese remainder theorem).  The work is the pairs times that bound times the lanes
+    (``⌈(n + 1) / 60⌉`` past 62 pairs), about 2.6 ns a cell on one core: a hundred pairs of
+    differences up to 100,000 units about 0.6 s, up to 240,000 about 2.6 s.  It stays exact
+    at any size: the page prints the exact p, and an audit compares it exactly (a bound
+    would read as a disagreement).
 
     >>> sign_flip_p([1000, 2000, 3000]), sign_flip_p([0, 0]), sign_flip_p([])
     (0.25, 1.0, None)
@@ -209,17 +219,76 @@ def sign_flip_p(units: Sequence[int]) -> float | None:
     observed = abs(sum(units)) // step
     total = sum(sizes)
     n = len(sizes)
-    counts = np.zeros(total + 1, dtype=np.int64 if n <= 62 else object)
-    counts[0] = 1
-    reach = 0
-    for size in sizes:  # counts[t]: sign assignments whose plus-signed sizes sum to t
-        counts[size:reach + size + 1] = counts[size:reach + size + 1] + counts[:reach + 1]
-        reach += size
-    # A sum S = 2t - total; |S| >= observed  <=>  t >= (total + observed) / 2  or  t <= (total - observed) / 2.
-    upper = -(-(total + observed) // 2)
-    lower = (total - observed) // 2
-    extreme = int(counts[upper:].sum()) + int(counts[:lower + 1].sum()) if upper > lower else int(counts.sum())
+    if observed == 0:
+        return 1.0
+    # A sum S = 2t - total; |S| >= observed  <=>  t >= (total + observed) / 2  or  t <= (total - observed) / 2,
+    # and the counts of t and total - t are equal (flip every sign): twice those with t <= (total - observed) / 2.
+    bound = (total - observed) // 2
+    extreme = 2 * _count_at_most([s for s in sizes if s <= bound], bound)  # (a size past the bound: past it alone)
     return float(Fraction(min(extreme, 2**n), 2**n))
+
+
+_PRIMES = (2305843009213693951, 2305843009213693921, 2305843009213693907, 2305843009213693723,
+           2305843009213693693, 2305843009213693669, 2305843009213693613, 2305843009213693561,
+           2305843009213693549, 2305843009213693487, 2305843009213693421, 2305843009213693373,
+           2305843009213693277, 2305843009213693193, 2305843009213693153, 2305843009213693133,
+           2305843009213693123)
+"""The 17 largest primes below 2⁶¹ (the first is 2⁶¹ - 1): two residues add without leaving 64 bits, and
+together they count up to 1,019 pairs (beyond, whole numbers of any size count, more slowly)."""
+
+
+def _lanes(n: int) -> int:
+    """How many 64-bit lanes count the sign assignments of ``n`` sizes exactly: one up to 62 (counts
+    below 2⁶³), else enough primes that their product exceeds 2ⁿ."""
+    return 1 if n <= 62 else -(-(n + 1) // 60)
+
+
+def _count_at_most(sizes: Sequence[int], bound: int) -> int:
+    """How many subsets of ``sizes`` (whole numbers, each at most ``bound``) sum to at most ``bound``.
+
+    >>> _count_at_most([1, 2, 3], 3)  # {}, {1}, {2}, {3}, {1, 2}
+    5
+    >>> _count_at_most([1] * 70, 1)  # the empty set and the 70 single ones, counted modulo two primes
+    71
+    """
+    n = len(sizes)
+    lanes = _lanes(n)
+    wide = lanes > len(_PRIMES)  # more pairs than the primes count: whole numbers of any size
+    moduli = _PRIMES[:lanes] if 1 < lanes and not wide else ()
+    counts = np.zeros((1 if wide else lanes, bound + 1), dtype=object if wide else np.uint64)
+    counts[:, 0] = 1
+    spare, wrapped = counts.copy(), counts.copy()
+    prime = np.array(moduli, dtype=np.uint64).reshape(-1, 1)
+    reach = 0
+    for size in sorted(sizes):  # counts[:, t]: subsets of the sizes so far summing to t (the smallest first:
+        top = min(bound, reach + size)  # the sums reached grow slowest)
+        width = top - size + 1
+        if width > 0:
+            added = np.add(counts[:, size:top + 1], counts[:, :width], out=spare[:, :width])
+            if moduli:  # a sum past the prime less the prime: below it (unsigned, the other wraps round past 2⁶⁴)
+                np.minimum(added, np.subtract(added, prime, out=wrapped[:, :width]), out=added)
+            counts[:, size:top + 1] = added
+        reach = top
+    if not moduli:
+        return int(counts[0].sum())  # (below 2⁶³ in one lane; whole numbers in a wide one)
+    residues = []
+    for lane, p in enumerate(moduli):  # each lane's sum, in halves of 31 bits (no 64-bit overflow)
+        row = counts[lane]
+        residues.append((int((row >> 31).sum()) * 2**31 + int((row & (2**31 - 1)).sum())) % p)
+    return _chinese_remainder(residues, moduli)
+
+
+def _chinese_remainder(residues: Sequence[int], moduli: Sequence[int]) -> int:
+    """The least non-negative whole number with these residues modulo these (pairwise coprime) moduli.
+
+    >>> _chinese_remainder([2, 3, 2], [3, 5, 7])
+    23
+    """
+    value, product = 0, 1
+    for r, m in zip(residues, moduli, strict=True):
+        value += product * ((r - value) * pow(product, -1, m) % m)
+        product *= m
+    return value
 
 
 def bootstrap_seed(study: str, arm: int) -> int:
