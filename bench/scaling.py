@@ -48,6 +48,7 @@ default run took 14 minutes on this two-core machine shared by five engineers (l
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 import os
@@ -373,22 +374,24 @@ def profile_growth(shape: Shape, command: str, sizes: tuple[int, ...]) -> None:
 
 
 def main() -> None:
-    argv = sys.argv[1:]
-
-    def option(flag: str) -> str | None:
-        if flag not in argv:
-            return None
-        return argv[argv.index(flag) + 1]
-
-    wanted = option("--shapes")
-    sizes_given = option("--sizes")
-    commands = tuple((option("--commands") or ",".join(COMMANDS)).split(","))
-    shapes = [s for s in SHAPES if wanted is None or s.name in wanted.split(",")]
-    given = tuple(int(s) for s in sizes_given.split(",")) if sizes_given else None
-    if "--profile" in argv:
-        at = argv.index("--profile")
-        shape = next(s for s in SHAPES if s.name == argv[at + 1])
-        profile_growth(shape, argv[at + 2], given or shape.sizes)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--shapes", metavar="NAME,...",
+                        help="comma-separated shapes to run (default all): " + ", ".join(s.name for s in SHAPES))
+    parser.add_argument("--sizes", metavar="N,N,...", help="event counts to run each shape at (default: the shape's own)")
+    parser.add_argument("--commands", metavar="NAME,...", default=",".join(COMMANDS),
+                        help="comma-separated commands (default " + ",".join(COMMANDS) + ")")
+    parser.add_argument("--profile", nargs=2, metavar=("SHAPE", "COMMAND"),
+                        help="instead, cProfile COMMAND on SHAPE at its smallest and largest size")
+    args = parser.parse_args()
+    commands = tuple(args.commands.split(","))
+    shapes = [s for s in SHAPES if args.shapes is None or s.name in args.shapes.split(",")]
+    given = tuple(int(s) for s in args.sizes.split(",")) if args.sizes else None
+    if args.profile:
+        name, command = args.profile
+        found = [s for s in SHAPES if s.name == name]
+        if not found:
+            parser.error(f"--profile: no shape {name!r} (shapes: {', '.join(s.name for s in SHAPES)})")
+        profile_growth(found[0], command, given or found[0].sizes)
         return
     print("CPU per event (microseconds, one core, each run a fresh process) at each size; ratio = largest size's "
           "per-event cost / smallest's (~1.0 is linear); peak resident memory per size; the stage that grew most")
