@@ -163,11 +163,20 @@ class Tally:
 
     @classmethod
     def of(cls, units: Iterable[np.ndarray]) -> Tally:
-        """The messages each holding the distinct units of one array of ``units``."""
-        held = [np.unique(u) for u in units]
+        """Messages, each holding the units of one array of ``units`` (a unit repeated in one counts once).
+
+        >>> Tally.of([np.array([4, 1, 4]), np.array([1])])
+        Tally(messages=2, df={1: 2, 4: 1})
+        """
+        held = [np.asarray(u, dtype=np.int64) for u in units]
         if not held:
             return cls(0, {})
-        distinct, times = np.unique(np.concatenate(held), return_counts=True)
+        flat = np.concatenate(held)
+        if not len(flat):
+            return cls(len(held), {})
+        stride = int(flat.max()) + 1
+        owner = np.repeat(np.arange(len(held), dtype=np.int64), [len(u) for u in held])
+        distinct, times = np.unique(np.unique(owner * stride + flat) % stride, return_counts=True)
         return cls(len(held), dict(zip(distinct.tolist(), times.tolist())))
 
 
