@@ -92,7 +92,10 @@ its text, so that added words cannot take every pick); which texts are alike at 
 (rules 2-3 read loosely, as word sets) is decided with numpy once per pair of
 distinct texts; only pairs that pass, whose sender heard the earlier one in time,
 are aligned word by word.  Edges report the rapidfuzz ``WRatio`` similarity (0–1)
-of the texts as well.
+of the texts as well.  Words, word pairs and tags are numbers (:class:`~._information.Vocabulary`:
+one dict from word to number for the match); each text's are integer arrays, the counts of rule 3
+are taken with ``np.bincount`` and the set tests by sorted search, so a long message costs bytes
+per word, not a Python object per word.
 
 Chains (networkx forest, one parent per message): per root, the generations
 (messages per depth), depth, reach (distinct agents other than the root's
