@@ -622,3 +622,38 @@ def test_components_agree_with_scipy(seed: int) -> None:
     assert len(pairs) == len(set(got.tolist())) == len(set(want.tolist())) > 1
     assert all(got[k] == min(np.nonzero(got == got[k])[0]) for k in range(n))
     assert P.components(3, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)).tolist() == [0, 1, 2]
+
+
+@pytest.mark.parametrize("words_per_batch", [1 << 18, 7])
+def test_word_counts_agree_with_plain_sets(words_per_batch: int,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rule 3's counts over unit numbers (a few cores at a time) against a plain count of each fresh
+    message's set of words, adjacent word pairs and tags (the cut mark among them), and the messages
+    holding each word against every message's word set."""
+    from daishi_forensics.injection import _pruning
+    from daishi_forensics.simulate import simulate_match
+
+    monkeypatch.setattr(_pruning, "WORDS_PER_BATCH", words_per_batch)
+    match = simulate_match("echo", 5, n_agents=10, ticks=120)
+    p = ExposurePass(match.archive)
+    replay(match.iter_events(), match.archive, [p])
+    log = p.result().messages
+    texts = P._read_texts(log)
+    fresh = P.fresh_messages(texts, log)
+    counts, holding = P.word_counts(texts, fresh)
+    v = texts.vocabulary
+    want = [0] * v.units
+    held = [0] * len(v.words)
+    for m in range(len(log)):
+        f = texts.forward(m)
+        core = f.core
+        for w in set(core):
+            held[v.word(w)] += 1
+        if not fresh[m]:
+            continue
+        tags = (*f.tags, P.CUT_MARK) if P.shows_cut(f) else f.tags
+        for u in {*(v.word(w) for w in core), *(v.pair(v.word(a), v.word(b)) for a, b in zip(core, core[1:])),
+                  *(v.tag(t) for t in tags)}:
+            want[u] += 1
+    assert sum(want) > len(v.words) and counts.messages == int(fresh.sum()) < len(log)
+    assert list(counts.df) == want and holding.tolist() == held

@@ -24,7 +24,7 @@ import numpy as np
 
 __all__ = ["expand", "stable_order", "RARE_TOKENS", "POSTINGS_PER_TOKEN", "OLDER_PER_TOKEN", "unique", "rare_words", "candidate_pairs",
            "candidate_chunks", "loosely_alike", "LooseReading", "alike_candidates", "heard_pairs", "WordSets",
-           "WORDS_PER_BATCH", "word_ranks"]
+           "WORDS_PER_BATCH", "word_ranks", "word_batches"]
 
 RARE_TOKENS = 4
 """Per message, its rarest words (document frequency ≥ 2) that generate candidates."""
@@ -64,6 +64,16 @@ def expand_lists(
     owners = np.repeat(np.arange(len(of), dtype=np.int64), lens)
     within = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(lens) - lens, lens)
     return owners, flat[offsets[of][owners] + within], within
+
+
+def _expanded(of: np.ndarray, length: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`expand_lists` as places: per element of every item's list, ``(k, the element's place in
+    ``flat``)`` (two arrays, where :func:`expand_lists` makes three and their sums)."""
+    offsets = np.cumsum(length) - length
+    lens = length[of]
+    owners = np.repeat(np.arange(len(of), dtype=np.int64), lens)
+    at = expand(offsets[of], lens)
+    return owners, at
 
 
 def stable_order(values: np.ndarray) -> np.ndarray:
@@ -177,7 +187,7 @@ class WordSets:
         """Per k: how many words of text ``x[k]`` (those ``among`` marks, per word number, when given)
         text ``y[k]`` lacks; the words of a few texts at a time (bounded memory)."""
         out = np.zeros(len(x), dtype=np.int64)
-        for c0, c1 in _word_batches(self.sizes[x]):
+        for c0, c1 in word_batches(self.sizes[x]):
             pair, word = self.words_of(x[c0:c1])
             miss = ~self.holds(y[c0:c1][pair], word)
             if among is not None:
@@ -191,7 +201,7 @@ WORDS_PER_BATCH = 1 << 18
 (:meth:`WordSets.lacking`, :class:`LooseReading`): bounded memory, however long the texts."""
 
 
-def _word_batches(sizes: np.ndarray) -> Iterator[tuple[int, int]]:
+def word_batches(sizes: np.ndarray) -> Iterator[tuple[int, int]]:
     """Consecutive ranges ``[c0, c1)`` of items holding about :data:`WORDS_PER_BATCH` words each
     (``sizes``: per item; at least one item a range)."""
     ends = np.cumsum(sizes)
@@ -278,21 +288,20 @@ def candidate_chunks(
     stride = n + 1
     # postings: (word, message) for every picked word of every message, as keys word * stride + message;
     # the postings of a message's own rare words are its queries
-    owners, words_at, within = expand_lists(nid, post_len, post_flat)
     # per text, which of its postings are its own rare words, laid out as its postings are
     rare_codes = np.repeat(np.arange(len(rare_of), dtype=np.int64), rare_len) * (len(is_picked) + 1) + rare_flat
     own_rare = np.isin(post_owner * (len(is_picked) + 1) + post_flat, rare_codes)
     del rare_codes, post_owner
-    query = expand_lists(nid, post_len, own_rare)[1] & querying[owners]
-    del own_rare
-    keys = words_at * stride + owners
-    del owners, words_at, within, post_flat
+    owners, at_post = _expanded(nid, post_len)  # per posting of every message: the message, its text's posting
+    query = own_rare[at_post]
+    query &= querying[owners]
+    keys = post_flat[at_post] * stride + owners
+    del owners, at_post, own_rare, post_flat
     order = stable_order(keys)
     keys = keys[order]                                          # sorted by (word, message)
-    holder = keys % stride                                      # the message at each postings position
     at = np.nonzero(query[order])[0]                           # the queries, by (word, message)
     del order, query
-    qj = holder[at]
+    qj = keys[at] % stride                                      # the querying message
     base = keys[at] - qj                                        # word * stride
     seg = np.searchsorted(keys, base)                           # the word's first posting
     end = at                                                    # the message's own posting
@@ -314,7 +323,7 @@ def candidate_chunks(
         range_start = np.concatenate((cs, a2, a3))
         range_len = np.concatenate((b1 - cs, ce - a2, cs - a3))
         pos = expand(range_start, range_len)
-        code = unique(np.repeat(np.concatenate((cj, cj, cj)), range_len) * stride + holder[pos])
+        code = unique(np.repeat(np.concatenate((cj, cj, cj)), range_len) * stride + keys[pos] % stride)
         yield code // stride, code % stride
         c0 = c1
 
@@ -410,7 +419,7 @@ class LooseReading:
             counts: np.ndarray = np.bitwise_count(self.packed[x] & self.packed[y]).sum(axis=1, dtype=np.int64)
             return counts
         out = np.zeros(len(x), dtype=np.int64)
-        for c0, c1 in _word_batches(self.n_words[x]):
+        for c0, c1 in word_batches(self.n_words[x]):
             pair, word = self.sets.words_of(x[c0:c1])
             out[c0:c1] = np.bincount(pair, weights=self.holds(y[c0:c1][pair], word), minlength=c1 - c0)
         return out
@@ -422,7 +431,7 @@ class LooseReading:
             lacking: np.ndarray = np.bitwise_count(self.packed_specific[x] & ~self.packed[y]).sum(axis=1, dtype=np.int64)
             return lacking
         out = np.zeros(len(x), dtype=np.int64)
-        for c0, c1 in _word_batches(self.n_words[x]):
+        for c0, c1 in word_batches(self.n_words[x]):
             pair, word = self.sets.words_of(x[c0:c1])
             out[c0:c1] = np.bincount(pair, weights=~self.holds(y[c0:c1][pair], word) & self.word_specific[word],
                                      minlength=c1 - c0)
@@ -433,7 +442,7 @@ class LooseReading:
         shared = np.zeros(len(x), dtype=np.float64)
         novel = np.zeros(len(x), dtype=np.float64)
         word_bits = self.word_bits
-        for c0, c1 in _word_batches(self.n_words[x]):
+        for c0, c1 in word_batches(self.n_words[x]):
             pair, word = self.sets.words_of(x[c0:c1])
             held = self.holds(y[c0:c1][pair], word)
             shared[c0:c1] = np.bincount(pair, weights=np.where(held, word_bits[word], 0.0), minlength=c1 - c0)

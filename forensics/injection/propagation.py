@@ -126,7 +126,7 @@ from daishi_forensics.textsafe import shown
 
 from ._pruning import (
     OLDER_PER_TOKEN, POSTINGS_PER_TOKEN, RARE_TOKENS, LooseReading, WordSets, alike_candidates, candidate_chunks,
-    expand, heard_pairs, unique,
+    expand, heard_pairs, unique, word_batches,
 )
 from ._copies import MIN_COVER, MIN_KEPT_WORDS, Alignment, CopyEvidence, align, copy_evidence, is_copy, is_specific
 from .exposure import HeardMessage, MessageLog
@@ -514,24 +514,30 @@ def fresh_messages(texts: _Texts, log: MessageLog) -> np.ndarray:
 def word_counts(texts: _Texts, fresh: np.ndarray) -> tuple[Counts, np.ndarray]:
     """Rule 3's counts: the fresh messages holding each unit (word, word pair, tag in front:
     :class:`~._information.Vocabulary`); and per word number, the messages (all of them) holding it,
-    for pruning.  Counted over numbers (``np.bincount``), each distinct text once with its messages."""
+    for pruning.  Counted over numbers (``np.bincount``), each distinct text once with its messages,
+    the cores' words and pairs a few cores at a time (bounded memory)."""
     vocabulary, sets = texts.vocabulary, texts.sets
-    n_texts, n_cores = len(texts.forwards), len(texts.cores)
+    n_texts, n_cores, units = len(texts.forwards), len(texts.cores), vocabulary.units
     per_text = np.bincount(texts.of_message[fresh], minlength=n_texts)
     per_core = np.bincount(texts.core_of_text, weights=per_text, minlength=n_cores).astype(np.int64)
-    owner = sets.owners()
-    df = np.bincount(sets.codes % sets.stride, weights=per_core[owner], minlength=vocabulary.units)
-    # a core's distinct pairs, each weighed by its fresh messages
-    pair_owner = np.repeat(np.arange(n_cores, dtype=np.int64), np.diff(np.append(texts.pair_starts, len(texts.pairs))))
-    held = unique(pair_owner * vocabulary.units + texts.pairs)
-    df += np.bincount(held % vocabulary.units, weights=per_core[held // vocabulary.units], minlength=vocabulary.units)
-    tag_owner = np.repeat(np.arange(n_texts, dtype=np.int64), np.diff(texts.tag_starts))
-    held = unique(tag_owner * vocabulary.units + texts.tags)
-    df += np.bincount(held % vocabulary.units, weights=per_text[held // vocabulary.units], minlength=vocabulary.units)
-    counts = Counts(vocabulary, int(per_text.sum()), df.astype(np.int64).tolist())
     every = np.bincount(texts.nid, minlength=n_cores)
-    holding = np.bincount(sets.codes % sets.stride, weights=every[owner], minlength=len(vocabulary.words))
-    return counts, holding.astype(np.int64)
+    df = np.zeros(units, dtype=np.int64)
+    holding = np.zeros(len(vocabulary.words), dtype=np.int64)
+    pair_ends = np.append(texts.pair_starts[1:], len(texts.pairs))
+    for c0, c1 in word_batches(sets.sizes):
+        codes = sets.codes[int(sets.starts[c0]):int(sets.starts[c1 - 1] + sets.sizes[c1 - 1])]
+        owner, word = codes // sets.stride, codes % sets.stride
+        df += np.bincount(word, weights=per_core[owner], minlength=units).astype(np.int64)
+        holding += np.bincount(word, weights=every[owner], minlength=len(holding)).astype(np.int64)
+        # the cores' distinct pairs, each weighed by its fresh messages
+        p0, p1 = int(texts.pair_starts[c0]), int(pair_ends[c1 - 1])
+        pair_owner = np.repeat(np.arange(c0, c1, dtype=np.int64), pair_ends[c0:c1] - texts.pair_starts[c0:c1])
+        held = unique(pair_owner * units + texts.pairs[p0:p1])
+        df += np.bincount(held % units, weights=per_core[held // units], minlength=units).astype(np.int64)
+    tag_owner = np.repeat(np.arange(n_texts, dtype=np.int64), np.diff(texts.tag_starts))
+    held = unique(tag_owner * units + texts.tags)
+    df += np.bincount(held % units, weights=per_text[held // units], minlength=units).astype(np.int64)
+    return Counts(vocabulary, int(per_text.sum()), df.tolist()), holding
 
 
 # --------------------------------------------------------------------------- rule 1: exposure
