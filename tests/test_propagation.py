@@ -294,14 +294,14 @@ def fast_candidates(messages: Sequence[HeardMessage], max_lag: int = P.MAX_LAG,
     log = MessageLog.of(list(messages))
     texts = P._read_texts(log)
     fresh = P.fresh_messages(texts, log)
-    _counts, _units, df = P.word_counts(texts, fresh)
+    _counts, df = P.word_counts(texts, fresh)
     clock = P._Clock.of(dormancy, max_lag)
     (sender_codes, senders), _a, _t = log.codes()
     sid = np.asarray(sender_codes, dtype=np.int64)
-    matched = np.array([len(w) > 0 for w in texts.word_sets], dtype=bool)[texts.nid]
+    matched = (texts.sets.sizes > 0)[texts.nid]
     matched[list(P.canary_parents(log))] = False
     lows = P._window_lows(log.ticks, sid, senders, clock.asleep, clock.window_start, max_lag)
-    cj, ci = candidate_pairs(texts.nid, texts.word_sets, df, lows, matched, texts.cores)
+    cj, ci = candidate_pairs(texts.nid, texts.sets, df, texts.words, lows, matched, P._Orders(texts))
     return set(zip(cj.tolist(), ci.tolist()))
 
 
@@ -404,16 +404,21 @@ def test_candidates_agree_with_bisection_on_simulated_cascades(seed: int, agents
     assert got and got == reference_candidates(records, dormancy=p.result().dormancy)
 
 
-@pytest.mark.parametrize("packed_words", [1024, 0])
+@pytest.mark.parametrize("packed_words, table_cells, words_per_batch", [(1024, 1 << 24, 1 << 18),
+                                                                        (0, 1 << 24, 1 << 18), (0, 0, 7)])
 @pytest.mark.parametrize("seed", range(6))
-def test_loose_likeness_agrees_with_sets(seed: int, packed_words: int, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_loose_likeness_agrees_with_sets(seed: int, packed_words: int, table_cells: int, words_per_batch: int,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """The numpy reading of word sets (rules 2-3 read loosely) against plain set arithmetic, on
     random texts from a small vocabulary with specifics (the words in common counted from the
-    bit-packed table, and word by word)."""
+    bit-packed table, from the text-by-word table, and by sorted search among the texts' word numbers a
+    few texts' words at a time)."""
     from daishi_forensics.injection import _pruning
     from daishi_forensics.injection._pruning import loosely_alike
 
     monkeypatch.setattr(_pruning, "PACKED_WORDS", packed_words)
+    monkeypatch.setattr(_pruning, "TABLE_CELLS", table_cells)
+    monkeypatch.setattr(_pruning, "WORDS_PER_BATCH", words_per_batch)
 
     rng = random.Random(seed)
     vocab = [f"w{k}" for k in range(40)] + ["ore", "wood", "r_1_2", "r_3_4", "7"]
@@ -426,9 +431,9 @@ def test_loose_likeness_agrees_with_sets(seed: int, packed_words: int, monkeypat
         return is_specific(w, P.GOODS)
 
     b[::3] = [rng.choice([y for y in range(60) if sets[y] >= sets[x]]) for x in a[::3].tolist()]  # contained
-    reading = _pruning.LooseReading(sets, bits, specific, min_shared_bits=14.0, max_novelty=2.0, min_common=3,
-                                    min_cover=0.5, near_whole=0.8)
-    assert (reading.packed is not None) == (packed_words > 0)
+    reading = _pruning.LooseReading.of_sets(sets, bits, specific, min_shared_bits=14.0, max_novelty=2.0,
+                                            min_common=3, min_cover=0.5, near_whole=0.8)
+    assert (reading.packed is not None) == (packed_words > 0) and (reading.table is not None) == (table_cells > 0)
     assert reading._common(a, b).tolist() == [len(sets[x] & sets[y]) for x, y in zip(a.tolist(), b.tolist())]
     lacking = [sum(1 for w in sets[x] - sets[y] if specific(w)) for x, y in zip(a.tolist(), b.tolist())]
     assert reading._specifics_lacking(a, b).tolist() == lacking and max(lacking) > 0
@@ -479,7 +484,7 @@ def test_alike_candidates_in_pieces_agree_with_one_reading(seed: int) -> None:
         return is_specific(w, P.GOODS)
 
     kw = {"min_shared_bits": 10.0, "max_novelty": 2.0, "min_common": 3, "min_cover": 0.5, "near_whole": 0.8}
-    got_j, got_i, got_whole = alike_candidates(pieces, nid, len(sets), LooseReading(sets, bits, specific, **kw))
+    got_j, got_i, got_whole = alike_candidates(pieces, nid, len(sets), LooseReading.of_sets(sets, bits, specific, **kw))
     alike, whole = loosely_alike(nid[j], nid[i], sets, bits, specific, **kw)
     assert alike.any() and not alike.all()
     assert got_j.tolist() == j[alike].tolist() and got_i.tolist() == i[alike].tolist()
@@ -532,16 +537,16 @@ def _rules_read(scenario: str, seed: int, n_agents: int, ticks: int) -> tuple[An
     log = p.result().messages
     texts = P._read_texts(log)
     fresh = P.fresh_messages(texts, log)
-    counts, units, df = P.word_counts(texts, fresh)
+    counts, _df = P.word_counts(texts, fresh)
     everything = Information(counts, NOTHING, P.PRIOR_MESSAGES)
     clock = P._Clock.of(p.result().dormancy, P.MAX_LAG)
     matched = P._text_matched(texts, P.canary_parents(log))
-    pairs, whole = P.alike_pairs(log, texts, df, everything, matched, clock, max_lag=P.MAX_LAG,
+    pairs, whole = P.alike_pairs(log, texts, _df, everything, matched, clock, max_lag=P.MAX_LAG,
                                  min_shared_bits=P.MIN_SHARED_BITS, max_novelty=P.MAX_NOVELTY, goods=P.GOODS,
                                  max_specific_swaps=0)
     own, prompted, origin = P.prompted_messages(pairs, len(log), log, clock, whole, texts, P.GOODS)
     families = P._Families(pairs, whole, log, matched & origin, matched & ~prompted & ~own, prompted, clock)
-    return log, texts, fresh, counts, units, clock, pairs, whole, own, prompted, origin, matched, families
+    return log, texts, fresh, counts, clock, pairs, whole, own, prompted, origin, matched, families
 
 
 @pytest.mark.parametrize("piece", [1 << 19, 40])
@@ -549,7 +554,7 @@ def test_families_read_together_match_one_pair_at_a_time(piece: int, monkeypatch
     """:meth:`_Families.prepare` (every pair of families at once, in pieces of ``piece`` hearings) gives
     each pair the very :class:`Spread` that :meth:`_Families.spread` of :meth:`_Families.around` gives it."""
     monkeypatch.setattr(P, "HEARINGS_PER_PIECE", piece)
-    log, _t, _f, _c, _u, clock, pairs, whole, own, prompted, origin, matched, families = _rules_read(
+    log, _t, _f, _c, clock, pairs, whole, own, prompted, origin, matched, families = _rules_read(
         "echo", 11, 12, 150)
     later, earlier = pairs.j[pairs.heard], pairs.i[pairs.heard]
     assert len(later) > 20
@@ -567,14 +572,14 @@ def test_pairs_read_once_per_reading_match_each_pair() -> None:
     """:meth:`_ExactReading.each` reads a pair once per distinct reading (families, the two texts) and
     answers every pair as reading it alone does; :func:`P.in_time_pairs` is :func:`P.in_time` per pair,
     dormant senders included."""
-    log, texts, fresh, counts, units, clock, pairs, _w, _o, _p, _or, _m, families = _rules_read("echo", 11, 12, 150)
+    log, texts, fresh, counts, clock, pairs, _w, _o, _p, _or, _m, families = _rules_read("echo", 11, 12, 150)
     later, earlier = pairs.j[pairs.heard], pairs.i[pairs.heard]
     dozing = P._Clock({str(log[int(later[0])].sender): [(0, 3), (40, 60)]}, clock.max_lag)
     assert P.in_time_pairs(later, earlier, log, dozing).tolist() == [
         P.in_time(j, i, log, dozing) for j, i in zip(later.tolist(), earlier.tolist())]
 
     def reading() -> Any:
-        return P._ExactReading(texts, fresh, families, units, counts, P._Alignments(texts, P.GOODS),
+        return P._ExactReading(texts, fresh, families, counts, P._Alignments(texts, P.GOODS),
                                min_shared_bits=P.MIN_SHARED_BITS, max_novelty=P.MAX_NOVELTY,
                                swap_every=P.SWAP_EVERY, max_specific_swaps=0)
 
@@ -617,3 +622,38 @@ def test_components_agree_with_scipy(seed: int) -> None:
     assert len(pairs) == len(set(got.tolist())) == len(set(want.tolist())) > 1
     assert all(got[k] == min(np.nonzero(got == got[k])[0]) for k in range(n))
     assert P.components(3, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)).tolist() == [0, 1, 2]
+
+
+@pytest.mark.parametrize("words_per_batch", [1 << 18, 7])
+def test_word_counts_agree_with_plain_sets(words_per_batch: int,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rule 3's counts over unit numbers (a few cores at a time) against a plain count of each fresh
+    message's set of words, adjacent word pairs and tags (the cut mark among them), and the messages
+    holding each word against every message's word set."""
+    from daishi_forensics.injection import _pruning
+    from daishi_forensics.simulate import simulate_match
+
+    monkeypatch.setattr(_pruning, "WORDS_PER_BATCH", words_per_batch)
+    match = simulate_match("echo", 5, n_agents=10, ticks=120)
+    p = ExposurePass(match.archive)
+    replay(match.iter_events(), match.archive, [p])
+    log = p.result().messages
+    texts = P._read_texts(log)
+    fresh = P.fresh_messages(texts, log)
+    counts, holding = P.word_counts(texts, fresh)
+    v = texts.vocabulary
+    want = [0] * v.units
+    held = [0] * len(v.words)
+    for m in range(len(log)):
+        f = texts.forward(m)
+        core = f.core
+        for w in set(core):
+            held[v.word(w)] += 1
+        if not fresh[m]:
+            continue
+        tags = (*f.tags, P.CUT_MARK) if P.shows_cut(f) else f.tags
+        for u in {*(v.word(w) for w in core), *(v.pair(v.word(a), v.word(b)) for a, b in zip(core, core[1:])),
+                  *(v.tag(t) for t in tags)}:
+            want[u] += 1
+    assert sum(want) > len(v.words) and counts.messages == int(fresh.sum()) < len(log)
+    assert list(counts.df) == want and holding.tolist() == held

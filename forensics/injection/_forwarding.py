@@ -307,7 +307,8 @@ def parse_forward(text: str) -> Forward:
         body = surface
     remark = " ".join(words_of(" ".join(reversed(remarks)))) or None
     casing = casing_of(body)
-    cased = tuple(_WORD.findall(body)) if casing != "lower" else ()  # (any stretch of a lower-case text is)
+    # (any stretch of a lower-case text is); one string object per distinct word as written, as in words_of
+    cased = tuple(map(sys.intern, _WORD.findall(body))) if casing != "lower" else ()
     return Forward(core=core, tags=tuple(tags), quote=quote, remark=remark, casing=casing,
                    ending=ending, ellipsis=(start_dots, end_dots), surface=surface,
                    marks="".join(_MARKS.findall(body.strip(". "))), cased=cased if len(cased) == len(core) else ())

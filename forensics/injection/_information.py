@@ -14,61 +14,170 @@ counted once per distinct word or word pair, where the counts are taken over the
 messages written independently of the pair being judged: a message repeating a
 text its sender had heard is not counted (:mod:`.propagation` reads which), and neither are
 the copies in the pair's own family nor the two texts themselves (:class:`Counts`
-minus :meth:`Counts.of`).  So words that always come together carry the evidence
+minus :meth:`Tally.of`).  So words that always come together carry the evidence
 of one word; a forwarded text does not become common by being forwarded; and a
 stock phrase stays common because the agents who said it independently still count.
+
+Every word, word pair and tag is a number (:class:`Vocabulary`: one dict from word to
+number for the match, the pairs a sorted array of codes), and a text's units are
+arrays of those numbers: a long text costs bytes per word, not a Python object per word.
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from array import array
+from bisect import bisect_left
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
+import numpy as np
+
 from ._copies import Alignment
 
-__all__ = ["Unit", "units_of", "tag_unit", "Counts", "Information", "NOTHING"]
-
-Unit = str | tuple[str, str]
-"""A word, a pair of adjacent words, or a tag in front (:func:`tag_unit`)."""
+__all__ = ["Vocabulary", "vocabulary_of", "Counts", "Tally", "Information", "NOTHING"]
 
 
-def units_of(core: Sequence[str], tags: Iterable[str] = (),
-             pairs: dict[tuple[str, str], tuple[str, str]] | None = None) -> frozenset[Unit]:
-    """The distinct words and adjacent word pairs of a core, and the tags in front of it (``pairs``:
-    one tuple object per distinct pair, shared by every core that holds it)."""
-    adjacent: Iterable[tuple[str, str]] = zip(core, core[1:])
-    if pairs is not None:
-        adjacent = (pairs.setdefault(p, p) for p in adjacent)
-    return frozenset([*core, *adjacent, *map(tag_unit, tags)])
+@dataclass(frozen=True)
+class Vocabulary:
+    """The match's units as integer ids: word ``k`` (its number in :attr:`words`) is unit ``k``; the
+    ``p``-th distinct pair of adjacent words (by its code ``a * n_words + b``, ascending) is unit
+    ``n_words + p``; tag ``t`` (its number in :attr:`tags`) is unit ``n_words + n_pairs + t``.  A unit
+    is counted as an integer, so a text costs bytes per word, not an object per word."""
+
+    words: Sequence[str]
+    """Every distinct word, by its number."""
+    word_id: Mapping[str, int]
+    """Word -> its number (one dict for the match)."""
+    pair_codes: array
+    """The distinct adjacent word pairs' codes ``a * len(words) + b``, ascending (``array('q')``)."""
+    tags: Sequence[str]
+    """Every distinct tag in front (and the cut mark), by its number."""
+    tag_id: Mapping[str, int]
+    """Tag -> its number."""
+
+    @property
+    def units(self) -> int:
+        """How many units there are (words, pairs and tags)."""
+        return len(self.words) + len(self.pair_codes) + len(self.tags)
+
+    def word(self, w: str) -> int:
+        """The unit of word ``w`` (-1 for a word the match never holds)."""
+        return self.word_id.get(w, -1)
+
+    def pair(self, a: int, b: int) -> int:
+        """The unit of the pair of words numbered ``a`` then ``b`` (-1 for a pair no text holds)."""
+        if a < 0 or b < 0:
+            return -1
+        code, codes = a * len(self.words) + b, self.pair_codes
+        k = bisect_left(codes, code)
+        return len(self.words) + k if k < len(codes) and codes[k] == code else -1
+
+    def tag(self, t: str) -> int:
+        """The unit of tag ``t`` (-1 for a tag no text carries)."""
+        k = self.tag_id.get(t, -1)
+        return -1 if k < 0 else len(self.words) + len(self.pair_codes) + k
 
 
-def tag_unit(tag: str) -> Unit:
-    """A tag in front of a text as a unit of its own: the pair of no word and the tag (no word pair
-    has an empty first word)."""
-    return ("", tag)
+def vocabulary_of(cores: Sequence[Sequence[str]], tags: Sequence[Sequence[str]]) -> tuple[
+        Vocabulary, np.ndarray, np.ndarray, np.ndarray]:
+    """The units of ``cores`` (each a text's core words in order) and ``tags`` (each a text's tags in
+    front, the cut mark among them where it shows one): ``(vocabulary, words, pairs, tag units)``,
+    where ``words`` holds every core's word numbers in order, end to end, ``pairs`` the unit of each
+    core's adjacent pair at each of its positions but the last (end to end: a core of ``n`` words has
+    ``n - 1``), and ``tag units`` every text's tags' units, end to end (all ``int32``).
+
+    >>> v, words, pairs, tagged = vocabulary_of([("a", "b", "a", "b"), ("b", "c")], [("fwd",), ()])
+    >>> list(v.words), words.tolist(), pairs.tolist(), tagged.tolist()
+    (['a', 'b', 'c'], [0, 1, 0, 1, 1, 2], [3, 4, 3, 5], [6])
+    """
+    word_id: dict[str, int] = {}
+    ids = np.fromiter((word_id.setdefault(w, len(word_id)) for core in cores for w in core), dtype=np.int64,
+                      count=sum(map(len, cores)))
+    n_words = len(word_id)
+    sizes = np.fromiter(map(len, cores), dtype=np.int64, count=len(cores))
+    ends = np.cumsum(sizes)
+    follows = np.ones(len(ids), dtype=bool)  # a position with a next word in the same core
+    follows[ends[sizes > 0] - 1] = False
+    at = np.nonzero(follows)[0]
+    codes = ids[at] * n_words + ids[at + 1]
+    distinct = np.unique(codes)
+    pairs = (np.searchsorted(distinct, codes) + n_words).astype(np.int32)
+    tag_id: dict[str, int] = {}
+    first = n_words + len(distinct)
+    tagged = np.fromiter((first + tag_id.setdefault(t, len(tag_id)) for ts in tags for t in ts), dtype=np.int64,
+                         count=sum(map(len, tags))).astype(np.int32)
+    vocabulary = Vocabulary(list(word_id), word_id, array("q", distinct.tolist()), list(tag_id), tag_id)
+    return vocabulary, ids.astype(np.int32), pairs, tagged
 
 
-@dataclass
+@dataclass(frozen=True)
 class Counts:
-    """Messages holding each word and word pair, and how many messages were counted."""
+    """Messages holding each unit (per unit number, :class:`Vocabulary`), and how many messages were counted."""
 
-    messages: int = 0
-    df: Counter[Unit] = field(default_factory=Counter)
-
-    def add(self, units: Iterable[Unit], times: int = 1) -> None:
-        self.messages += times
-        for u in units:
-            self.df[u] += times
+    vocabulary: Vocabulary
+    messages: int
+    df: Sequence[int]
+    """Per unit number: the messages holding it."""
 
     @classmethod
-    def of(cls, cores: Iterable[frozenset[Unit]]) -> Counts:
-        out = cls()
-        for units in cores:
-            out.add(units)
+    def of(cls, cores: Sequence[Sequence[str]], tags: Sequence[Sequence[str]] | None = None) -> Counts:
+        """Each of ``cores`` (a message's core words, with its tags in front ``tags[k]``) counted once.
+
+        >>> counts = Counts.of([("a", "b"), ("b", "a", "b")])
+        >>> counts.messages, counts.df
+        (2, [2, 2, 2, 1])
+        """
+        vocabulary, _words, _pairs, _tags = vocabulary_of(cores, tags if tags is not None else [()] * len(cores))
+        df = [0] * vocabulary.units
+        for k in cls._units(vocabulary, cores, tags):
+            df[k] += 1
+        return cls(vocabulary, len(cores), df)
+
+    def tally(self, cores: Sequence[Sequence[str]], tags: Sequence[Sequence[str]] | None = None) -> Tally:
+        """The :class:`Tally` of ``cores`` (as :meth:`of` counts them), every word among this vocabulary's."""
+        return Tally(len(cores), Counter(self._units(self.vocabulary, cores, tags)))
+
+    @staticmethod
+    def _units(vocabulary: Vocabulary, cores: Sequence[Sequence[str]],
+               tags: Sequence[Sequence[str]] | None) -> list[int]:
+        """Every core's distinct units, core after core."""
+        out: list[int] = []
+        for k, core in enumerate(cores):
+            ids = [vocabulary.word(w) for w in core]
+            units = {*ids, *(vocabulary.pair(a, b) for a, b in zip(ids, ids[1:])),
+                     *(vocabulary.tag(t) for t in (tags[k] if tags is not None else ()))}
+            out += sorted(units)
         return out
+
+
+@dataclass(frozen=True)
+class Tally:
+    """A few messages' units counted (the pair's family, taken from :class:`Counts`): per unit number
+    present, the messages holding it."""
+
+    messages: int = 0
+    df: Mapping[int, int] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, units: Iterable[np.ndarray]) -> Tally:
+        """Messages, each holding the units of one array of ``units`` (a unit repeated in one counts once).
+
+        >>> Tally.of([np.array([4, 1, 4]), np.array([1])])
+        Tally(messages=2, df={1: 2, 4: 1})
+        """
+        held = [np.asarray(u, dtype=np.int64) for u in units]
+        if not held:
+            return cls(0, {})
+        flat = np.concatenate(held)
+        if not len(flat):
+            return cls(len(held), {})
+        stride = int(flat.max()) + 1
+        owner = np.repeat(np.arange(len(held), dtype=np.int64), [len(u) for u in held])
+        distinct, times = np.unique(np.unique(owner * stride + flat) % stride, return_counts=True)
+        return cls(len(held), dict(zip(distinct.tolist(), times.tolist())))
 
 
 @dataclass(frozen=True)
@@ -76,11 +185,11 @@ class Information:
     """Rule 3's measure over ``counts`` less ``minus`` (the pair's family and the pair itself)."""
 
     counts: Counts
-    minus: Counts
+    minus: Tally
     prior: int
 
-    def _df(self, u: Unit) -> int:
-        return max(0, self.counts.df.get(u, 0) - self.minus.df.get(u, 0))
+    def _df(self, u: int) -> int:
+        return 0 if u < 0 else max(0, self.counts.df[u] - self.minus.df.get(u, 0))
 
     @cached_property
     def scale(self) -> float:
@@ -89,17 +198,23 @@ class Information:
 
     def word(self, w: str) -> float:
         """``bits(w)``."""
-        return self.scale - math.log2(max(0, self.counts.df.get(w, 0) - self.minus.df.get(w, 0)) + 1)
+        return self.scale - math.log2(self._df(self.counts.vocabulary.word(w)) + 1)
+
+    def word_of(self, k: int) -> float:
+        """``bits(w)`` of the word numbered ``k``."""
+        return self.scale - math.log2(self._df(k) + 1)
 
     def tag(self, t: str) -> float:
-        """The bits of a tag in front (:func:`tag_unit`), as :meth:`word` of a word."""
-        return self.scale - math.log2(self._df(tag_unit(t)) + 1)
+        """The bits of a tag in front, as :meth:`word` of a word."""
+        return self.scale - math.log2(self._df(self.counts.vocabulary.tag(t)) + 1)
 
     def after(self, v: str, w: str) -> float:
         """``bits(w | v)``."""
-        alone = self.word(w)
+        vocabulary = self.counts.vocabulary
+        a, b = vocabulary.word(v), vocabulary.word(w)
+        alone = self.word_of(b)
         p_w = 2.0 ** -alone
-        return min(alone, -math.log2((self._df((v, w)) + p_w) / (self._df(v) + 1)))
+        return min(alone, -math.log2((self._df(vocabulary.pair(a, b)) + p_w) / (self._df(a) + 1)))
 
     def kept_words(self, al: Alignment, parent: Sequence[str]) -> float:
         """The bits of the distinct words a copy keeps, each alone (a bound of :meth:`kept` that
@@ -108,56 +223,75 @@ class Information:
             s.old for s in al.swaps if s.kind in ("typo", "abbreviation")}
         return sum(self.word(w) for w in words)
 
-    def kept(self, al: Alignment, parent: Sequence[str]) -> float:
+    def kept(self, al: Alignment, parent: Sequence[str], ids: Sequence[int] | None = None,
+             pairs: Sequence[int] | None = None) -> float:
         """The bits of what a copy keeps of ``parent`` (``al``: the copy aligned on it): runs kept in
         order conditioned word by word, moved words and words kept with a typo or an
-        abbreviation alone; each distinct word or word pair once."""
+        abbreviation alone; each distinct word or word pair once.  ``ids``: the numbers of
+        ``parent``'s words, and ``pairs`` the units of its adjacent pairs (``pairs[p - 1]`` the pair
+        ending at ``p``), when known (:func:`vocabulary_of`); else looked up."""
+        vocabulary = self.counts.vocabulary
+        if ids is None:
+            ids = [vocabulary.word(w) for w in parent]
+            if min(ids, default=0) < 0:
+                raise ValueError("kept: a parent word the match does not hold")
+        if pairs is None:
+            pairs = [vocabulary.pair(a, b) for a, b in zip(ids, ids[1:])]
         kept = set(al.kept)
-        seen: set[Unit] = set()
+        seen: set[int] = set()
         total = 0.0
         counted, less, scale, log2 = self.counts.df, self.minus.df, self.scale, math.log2
         for p, c in al.kept:  # word() and after() written out (the same sums): this loop is the exact reading's
-            w = parent[p]
+            w = ids[p]
             if p and (p - 1, c - 1) in kept:
-                v = parent[p - 1]
-                unit: Unit = (v, w)
+                unit = pairs[p - 1]
                 if unit in seen:
                     continue
-                alone = scale - log2(max(0, counted.get(w, 0) - less.get(w, 0)) + 1)
+                v = ids[p - 1]
+                alone = scale - log2(max(0, counted[w] - less.get(w, 0)) + 1)
                 p_w = 2.0 ** -alone
-                bits = min(alone, -log2((max(0, counted.get(unit, 0) - less.get(unit, 0)) + p_w)
-                                        / (max(0, counted.get(v, 0) - less.get(v, 0)) + 1)))
+                bits = min(alone, -log2((max(0, counted[unit] - less.get(unit, 0)) + p_w)
+                                        / (max(0, counted[v] - less.get(v, 0)) + 1)))
             else:
                 unit = w
                 if unit in seen:
                     continue
-                bits = scale - log2(max(0, counted.get(w, 0) - less.get(w, 0)) + 1)
+                bits = scale - log2(max(0, counted[w] - less.get(w, 0)) + 1)
             seen.add(unit)
             total += bits
-        for w in [*al.moved, *(s.old for s in al.swaps if s.kind in ("typo", "abbreviation"))]:
-            if w not in seen:
-                seen.add(w)
-                total += self.word(w)
+        for x in [*al.moved, *(s.old for s in al.swaps if s.kind in ("typo", "abbreviation"))]:
+            k = vocabulary.word(x)
+            if k not in seen:
+                seen.add(k)
+                total += self.word_of(k)
         return total
 
     def added(self, runs: Iterable[Sequence[str]], known: frozenset[str]) -> float:
         """The bits of the words a copy adds (``runs`` of adjacent added words), words in ``known``
         (the parent's) excepted; each distinct word or word pair once."""
-        seen: set[Unit] = set()
+        vocabulary = self.counts.vocabulary
+        seen: set[tuple[int, int]] = set()
         total = 0.0
         for run in runs:
-            prev = None
+            prev = -1
             for w in run:
                 if w in known:
-                    prev = None
+                    prev = -1
                     continue
-                unit: Unit = (prev, w) if prev is not None else w
+                k = vocabulary.word(w)
+                unit = (prev, k)
                 if unit not in seen:
                     seen.add(unit)
-                    total += self.after(prev, w) if prev is not None else self.word(w)
-                prev = w
+                    total += self._after(prev, k) if prev >= 0 else self.word_of(k)
+                prev = k
         return total
 
+    def _after(self, a: int, b: int) -> float:
+        """``bits(w | v)`` of the words numbered ``a`` then ``b``."""
+        alone = self.word_of(b)
+        p_w = 2.0 ** -alone
+        return min(alone, -math.log2((self._df(self.counts.vocabulary.pair(a, b)) + p_w) / (self._df(a) + 1)))
 
-NOTHING = Counts()
+
+NOTHING = Tally()
 """No messages: :class:`Information` over every counted message."""

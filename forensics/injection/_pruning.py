@@ -16,14 +16,15 @@ follows the pairs kept, not the candidates, before anything is aligned word by w
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from itertools import chain
 from typing import Any
 
 import numpy as np
 
 __all__ = ["expand", "stable_order", "RARE_TOKENS", "POSTINGS_PER_TOKEN", "OLDER_PER_TOKEN", "unique", "rare_words", "candidate_pairs",
-           "candidate_chunks", "loosely_alike", "LooseReading", "alike_candidates", "heard_pairs"]
+           "candidate_chunks", "loosely_alike", "LooseReading", "alike_candidates", "heard_pairs", "WordSets",
+           "WORDS_PER_BATCH", "word_ranks", "word_batches"]
 
 RARE_TOKENS = 4
 """Per message, its rarest words (document frequency ≥ 2) that generate candidates."""
@@ -34,6 +35,10 @@ the lag window are candidates."""
 
 OLDER_PER_TOKEN = 4
 """Per rare word, how many messages before the lag window are looked at too (old acquaintance)."""
+
+TABLE_CELLS = 1 << 24
+"""Up to this many texts times distinct words, :class:`LooseReading` reads whether a text holds a word
+from a text-by-word table; beyond, by a sorted search among every text's words (:class:`WordSets`)."""
 
 PACKED_WORDS = 1024
 """Up to this many distinct words in all, :class:`LooseReading` counts the words two texts share as
@@ -59,6 +64,16 @@ def expand_lists(
     owners = np.repeat(np.arange(len(of), dtype=np.int64), lens)
     within = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(lens) - lens, lens)
     return owners, flat[offsets[of][owners] + within], within
+
+
+def _expanded(of: np.ndarray, length: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`expand_lists` as places: per element of every item's list, ``(k, the element's place in
+    ``flat``)`` (two arrays, where :func:`expand_lists` makes three and their sums)."""
+    offsets = np.cumsum(length) - length
+    lens = length[of]
+    owners = np.repeat(np.arange(len(of), dtype=np.int64), lens)
+    at = expand(offsets[of], lens)
+    return owners, at
 
 
 def stable_order(values: np.ndarray) -> np.ndarray:
@@ -96,12 +111,16 @@ def unique(values: np.ndarray, inverse: bool = False) -> Any:
     return s[keep], which
 
 
-def rare_words(order: Sequence[str], rank: Mapping[str, int]) -> list[int]:
+def rare_words(order: Sequence[Hashable], rank: Mapping[Hashable, int]) -> list[int]:
     """The rare words of a text (``order``: its words in order) as ranks (``rank``: rarest first,
     words of document frequency ≥ 2 only): the rarest of each of :data:`RARE_TOKENS` stretches of
     the text by position, then the rarest others up to :data:`RARE_TOKENS` -- so that words added
     in front or after (a tag, a remark) cannot take every pick."""
-    ranked = [rank.get(t) for t in order]
+    return _rare_ranks([rank.get(t) for t in order])
+
+
+def _rare_ranks(ranked: Sequence[int | None]) -> list[int]:
+    """:func:`rare_words` of a text whose words' ranks in order are ``ranked`` (None: no rank)."""
     n = len(ranked)
     picks: set[int] = set()
     for s in range(RARE_TOKENS):
@@ -112,15 +131,97 @@ def rare_words(order: Sequence[str], rank: Mapping[str, int]) -> list[int]:
     return sorted(picks | set(rest[:RARE_TOKENS - len(picks)]))
 
 
+class WordSets:
+    """Per text (a number), its distinct words (numbers), sorted: every text's end to end as the
+    codes ``text * stride + word``, ascending (8 bytes a word; no Python object per word).
+
+    >>> sets = WordSets.of([[2, 0, 2], [], [1]], 3)
+    >>> sets.words(0).tolist(), sets.sizes.tolist(), sets.holds(np.array([0, 2]), np.array([1, 1])).tolist()
+    ([0, 2], [2, 0, 1], [False, True])
+    """
+
+    def __init__(self, owner: np.ndarray, word: np.ndarray, n_texts: int, n_words: int) -> None:
+        self.stride = n_words + 1
+        self.n_texts, self.n_words = n_texts, n_words
+        self.codes: np.ndarray = unique(owner.astype(np.int64) * self.stride + word)
+        self.sizes: np.ndarray = np.bincount(self.codes // self.stride, minlength=n_texts).astype(np.int64)
+        self.starts: np.ndarray = np.cumsum(self.sizes) - self.sizes
+
+    @classmethod
+    def of(cls, sets: Sequence[Iterable[int]], n_words: int) -> WordSets:
+        """The sets of word numbers ``sets`` (per text)."""
+        lists = [list(s) for s in sets]
+        sizes = np.array([len(s) for s in lists], dtype=np.int64)
+        word = np.fromiter(chain.from_iterable(lists), dtype=np.int64, count=int(sizes.sum()))
+        return cls(np.repeat(np.arange(len(lists), dtype=np.int64), sizes), word, len(lists), n_words)
+
+    def __len__(self) -> int:
+        return self.n_texts
+
+    def words(self, k: int) -> np.ndarray:
+        """Text ``k``'s words, ascending."""
+        s = int(self.starts[k])
+        got: np.ndarray = self.codes[s:s + int(self.sizes[k])] - k * self.stride
+        return got
+
+    def owners(self) -> np.ndarray:
+        """Per code, its text."""
+        owner: np.ndarray = self.codes // self.stride
+        return owner
+
+    def words_of(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Every word of the texts ``x[0], x[1], ...`` in turn: ``(k, the word's number)`` per word of ``x[k]``."""
+        pair = np.repeat(np.arange(len(x), dtype=np.int64), self.sizes[x])
+        return pair, self.codes[expand(self.starts[x], self.sizes[x])] % self.stride
+
+    def holds(self, texts: np.ndarray, words: np.ndarray) -> np.ndarray:
+        """Per k: text ``texts[k]`` holds word number ``words[k]`` (a sorted search among the codes)."""
+        codes = self.codes
+        if not len(codes):
+            return np.zeros(len(texts), dtype=bool)
+        code = texts * self.stride + words
+        found: np.ndarray = codes[np.minimum(np.searchsorted(codes, code), len(codes) - 1)] == code
+        return found
+
+    def lacking(self, x: np.ndarray, y: np.ndarray, among: np.ndarray | None = None) -> np.ndarray:
+        """Per k: how many words of text ``x[k]`` (those ``among`` marks, per word number, when given)
+        text ``y[k]`` lacks; the words of a few texts at a time (bounded memory)."""
+        out = np.zeros(len(x), dtype=np.int64)
+        for c0, c1 in word_batches(self.sizes[x]):
+            pair, word = self.words_of(x[c0:c1])
+            miss = ~self.holds(y[c0:c1][pair], word)
+            if among is not None:
+                miss &= among[word]
+            out[c0:c1] = np.bincount(pair, weights=miss, minlength=c1 - c0)
+        return out
+
+
+WORDS_PER_BATCH = 1 << 18
+"""Words of the texts read at a time where a reading lays every word of a batch of pairs out
+(:meth:`WordSets.lacking`, :class:`LooseReading`): bounded memory, however long the texts."""
+
+
+def word_batches(sizes: np.ndarray) -> Iterator[tuple[int, int]]:
+    """Consecutive ranges ``[c0, c1)`` of items holding about :data:`WORDS_PER_BATCH` words each
+    (``sizes``: per item; at least one item a range)."""
+    ends = np.cumsum(sizes)
+    c0, n = 0, len(sizes)
+    while c0 < n:
+        base = int(ends[c0 - 1]) if c0 else 0
+        c1 = max(c0 + 1, int(np.searchsorted(ends, base + WORDS_PER_BATCH, side="right")))
+        yield c0, min(c1, n)
+        c0 = c1
+
+
 def candidate_pairs(
-    nid: np.ndarray, word_sets: Sequence[frozenset[str]], df: Mapping[str, int], lows: np.ndarray,
-    querying: np.ndarray, orders: Sequence[Sequence[str]] | None = None,
+    nid: np.ndarray, sets: WordSets, df: np.ndarray, words: Sequence[str], lows: np.ndarray,
+    querying: np.ndarray, orders: Sequence[Sequence[int]] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The pairs (message j, earlier message i) to compare, sorted by (j, i) (module docstring): every
     piece of :func:`candidate_chunks`, end to end."""
     pair_j: list[np.ndarray] = []
     pair_i: list[np.ndarray] = []
-    for cj, ci in candidate_chunks(nid, word_sets, df, lows, querying, orders):
+    for cj, ci in candidate_chunks(nid, sets, df, words, lows, querying, orders):
         pair_j.append(cj)
         pair_i.append(ci)
     cand_j = np.concatenate(pair_j) if pair_j else np.zeros(0, dtype=np.int64)
@@ -128,48 +229,79 @@ def candidate_pairs(
     return cand_j, cand_i
 
 
+def word_ranks(df: np.ndarray, words: Sequence[str]) -> np.ndarray:
+    """Per word number, its rank among the words of document frequency ≥ 2 (``df``: per word number),
+    rarest first, ties by the word (string order); -1 for the others.
+
+    >>> word_ranks(np.array([3, 1, 2, 2]), ["d", "c", "b", "a"]).tolist()
+    [2, -1, 1, 0]
+    """
+    alphabetical = np.empty(len(words), dtype=np.int64)
+    alphabetical[sorted(range(len(words)), key=words.__getitem__)] = np.arange(len(words), dtype=np.int64)
+    ranked = np.nonzero(df >= 2)[0]
+    order = ranked[np.lexsort((alphabetical[ranked], df[ranked]))]
+    rank = np.full(len(words), -1, dtype=np.int64)
+    rank[order] = np.arange(len(order), dtype=np.int64)
+    return rank
+
+
 def candidate_chunks(
-    nid: np.ndarray, word_sets: Sequence[frozenset[str]], df: Mapping[str, int], lows: np.ndarray,
-    querying: np.ndarray, orders: Sequence[Sequence[str]] | None = None,
+    nid: np.ndarray, sets: WordSets, df: np.ndarray, words: Sequence[str], lows: np.ndarray,
+    querying: np.ndarray, orders: Sequence[Sequence[int]] | None = None,
 ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """The pairs (message j, earlier message i) to compare (module docstring), a piece at a time
     (about 16,384 queries, every query of a message in one piece: bounded memory), each piece sorted
     by (j, i) and the pieces in order of j.
 
-    ``nid``: per message its text number; ``word_sets``: per text number its words; ``df``: messages
-    holding each word; ``lows``: per message the first message of its lag window; ``querying``:
-    the messages that look for candidates; ``orders``: per text number its words in order (its rare
-    words by :func:`rare_words`; without it, its rarest words)."""
+    ``nid``: per message its text number; ``sets``: per text number its words (numbers); ``df``: per
+    word number, the messages holding it; ``words``: the words by number (ties of ``df`` go by the
+    word); ``lows``: per message the first message of its lag window; ``querying``: the messages that
+    look for candidates; ``orders``: per text number its words (numbers) in order (its rare words by
+    :func:`rare_words`; without it, its rarest words)."""
     n = len(nid)
-    rank = {t: r for r, t in enumerate(sorted((t for t, c in df.items() if c >= 2), key=lambda t: (df[t], t)))}
+    rank = word_ranks(df, words)
     # per distinct text its rare words (document frequency >= 2), as ranks; a word's postings
     # (every message holding it, in log order) are needed only for the words some text picks
-    rare_of = [rare_words(order, rank) for order in orders] if orders is not None else [
-        sorted(rank[t] for t in toks if t in rank)[:RARE_TOKENS] for toks in word_sets]
-    picked = sorted({r for rare in rare_of for r in rare})
-    word_of = {w: t for t, w in rank.items()}
-    is_picked = {word_of[r] for r in picked}
-    posted = [sorted(rank[t] for t in toks if t in is_picked) for toks in word_sets]
-    del word_of, is_picked
+    if orders is not None:
+        ranks = rank.tolist()
+        rare_of = [_rare_ranks([None if ranks[t] < 0 else ranks[t] for t in order]) for order in orders]
+    else:
+        owner, word = sets.owners(), sets.codes % sets.stride
+        held = rank[word] >= 0
+        by_text = np.lexsort((rank[word][held], owner[held]))
+        lists = np.split(rank[word][held][by_text], np.cumsum(np.bincount(owner[held], minlength=len(sets)))[:-1])
+        rare_of = [r[:RARE_TOKENS].tolist() for r in lists]
+    rare_len = np.array([len(r) for r in rare_of], dtype=np.int64)
+    rare_flat = np.fromiter(chain.from_iterable(rare_of), dtype=np.int64, count=int(rare_len.sum()))
+    is_picked = np.zeros(int(rank.max()) + 1 if len(rank) and rank.max() >= 0 else 1, dtype=bool)
+    is_picked[rare_flat] = True
+    # per text, the ranks of its picked words, ascending (its postings)
+    owner, word = sets.owners(), sets.codes % sets.stride
+    word_rank = rank[word]
+    keep = word_rank >= 0
+    keep[keep] = is_picked[word_rank[keep]]
+    post_owner, post_rank = owner[keep], word_rank[keep]
+    by_text = np.lexsort((post_rank, post_owner))
+    post_owner, post_flat = post_owner[by_text], post_rank[by_text]
+    post_len = np.bincount(post_owner, minlength=len(sets)).astype(np.int64)
+    del owner, word, word_rank, keep, by_text
     stride = n + 1
-    post_len = np.array([len(p) for p in posted], dtype=np.int64)
-    post_flat = np.fromiter(chain.from_iterable(posted), dtype=np.int64, count=int(post_len.sum()))
     # postings: (word, message) for every picked word of every message, as keys word * stride + message;
     # the postings of a message's own rare words are its queries
-    owners, words, within = expand_lists(nid, post_len, post_flat)
     # per text, which of its postings are its own rare words, laid out as its postings are
-    own_rare = np.fromiter((r in rare for rare, post in zip(map(frozenset, rare_of), posted) for r in post),
-                           dtype=bool, count=len(post_flat))
-    query = expand_lists(nid, post_len, own_rare)[1] & querying[owners]
-    del own_rare
-    keys = words * stride + owners
-    del owners, words, within, post_flat
+    rare_codes = np.repeat(np.arange(len(rare_of), dtype=np.int64), rare_len) * (len(is_picked) + 1) + rare_flat
+    own_rare = np.isin(post_owner * (len(is_picked) + 1) + post_flat, rare_codes)
+    del rare_codes, post_owner
+    owners, at_post = _expanded(nid, post_len)  # per posting of every message: the message, its text's posting
+    query = own_rare[at_post]
+    query &= querying[owners]
+    keys = post_flat[at_post] * stride + owners
+    del owners, at_post, own_rare, post_flat
     order = stable_order(keys)
     keys = keys[order]                                          # sorted by (word, message)
-    holder = keys % stride                                      # the message at each postings position
     at = np.nonzero(query[order])[0]                           # the queries, by (word, message)
     del order, query
-    qj = holder[at]
+    qj = keys[at] % stride                                      # the querying message
     base = keys[at] - qj                                        # word * stride
     seg = np.searchsorted(keys, base)                           # the word's first posting
     end = at                                                    # the message's own posting
@@ -191,7 +323,7 @@ def candidate_chunks(
         range_start = np.concatenate((cs, a2, a3))
         range_len = np.concatenate((b1 - cs, ce - a2, cs - a3))
         pos = expand(range_start, range_len)
-        code = unique(np.repeat(np.concatenate((cj, cj, cj)), range_len) * stride + holder[pos])
+        code = unique(np.repeat(np.concatenate((cj, cj, cj)), range_len) * stride + keys[pos] % stride)
         yield code // stride, code % stride
         c0 = c1
 
@@ -209,20 +341,21 @@ def loosely_alike(
     carry at most ``max_novelty`` times the shared; and the specifics each holds that the other
     lacks are, on one side at least, no more than ``max_specific_swaps`` (a specific swapped for
     another) -- and, of those, near whole (the words both hold are ``near_whole`` of the fewer).
-    :class:`LooseReading` read once."""
-    return LooseReading(word_sets, bits, specific, min_shared_bits=min_shared_bits, max_novelty=max_novelty,
-                        min_common=min_common, min_cover=min_cover, near_whole=near_whole,
-                        max_specific_swaps=max_specific_swaps, contained_bits=contained_bits)(a, b)
+    :class:`LooseReading` read once (:meth:`LooseReading.of_sets`)."""
+    return LooseReading.of_sets(word_sets, bits, specific, min_shared_bits=min_shared_bits, max_novelty=max_novelty,
+                                min_common=min_common, min_cover=min_cover, near_whole=near_whole,
+                                max_specific_swaps=max_specific_swaps, contained_bits=contained_bits)(a, b)
 
 
 class LooseReading:
-    """:func:`loosely_alike` with the texts' words laid out once (word numbers, bits, specifics, and a
-    text-by-word table or a sorted membership list), to be asked about many batches of pairs.  Each
-    pair's answer depends on that pair alone; batches are summed with numpy, 32,768 pairs at a time
+    """:func:`loosely_alike` with the texts' words laid out once (:class:`WordSets`, per word number its
+    bits and whether it is a specific, and with few texts and words a text-by-word table), to be asked
+    about many batches of pairs.  Each pair's answer depends on that pair alone; batches are summed
+    with numpy, 32,768 pairs at a time and the words of at most :data:`WORDS_PER_BATCH` at a time
     (bounded memory)."""
 
     def __init__(
-        self, word_sets: Sequence[frozenset[str]], bits: Mapping[str, float], specific: Callable[[str], bool], *,
+        self, sets: WordSets, word_bits: np.ndarray, word_specific: np.ndarray, *,
         min_shared_bits: float, max_novelty: float, min_common: int, min_cover: float, near_whole: float,
         max_specific_swaps: int = 0, contained_bits: float | None = None,
     ) -> None:
@@ -230,36 +363,40 @@ class LooseReading:
         self.contained_bits = min_shared_bits if contained_bits is None else min(contained_bits, min_shared_bits)
         self.min_cover, self.near_whole, self.max_specific_swaps = min_cover, near_whole, max_specific_swaps
         self.margin = 1e-6 * max(1.0, abs(min_shared_bits))
-        word_id = {t: k for k, t in enumerate(bits)}
-        self.word_bits = np.fromiter(bits.values(), dtype=np.float64, count=len(bits))
-        self.word_specific = np.fromiter((specific(t) for t in bits), dtype=bool, count=len(bits))
-        self.n_words = n_words = np.array([len(t) for t in word_sets], dtype=np.int64)
-        self.flat = flat = np.fromiter((word_id[t] for toks in word_sets for t in toks), dtype=np.int64,
-                                       count=int(n_words.sum()))
-        del word_id
-        self.offsets = np.cumsum(n_words) - n_words
-        owner_text = np.repeat(np.arange(len(word_sets), dtype=np.int64), n_words)
-        carried = np.bincount(owner_text, weights=self.word_bits[flat], minlength=len(word_sets))
+        self.sets = sets
+        self.word_bits = np.asarray(word_bits, dtype=np.float64)
+        self.word_specific = np.asarray(word_specific, dtype=bool)
+        self.n_words = n_words = sets.sizes
+        n_texts, n_all = len(sets), sets.n_words
+        owner_text, flat = sets.owners(), sets.codes % sets.stride
+        carried = np.bincount(owner_text, weights=self.word_bits[flat], minlength=n_texts)
         self.rich = (carried >= self.contained_bits - self.margin) & (n_words >= min_common)
-        self.n_specific = np.bincount(owner_text, weights=self.word_specific[flat], minlength=len(word_sets))
+        self.n_specific = np.bincount(owner_text, weights=self.word_specific[flat], minlength=n_texts)
         self.table: np.ndarray | None = None
         self.packed: np.ndarray | None = None
         self.packed_specific: np.ndarray | None = None
         """Per text, its specifics only, packed as :attr:`packed` is."""
-        self.known: np.ndarray | None = None
-        self.stride = 0
-        if len(word_sets) * len(bits) <= 1 << 24:  # a text-by-word table answers "does y hold the word"
-            self.table = np.zeros((len(word_sets), len(bits)), dtype=bool)
+        if n_texts * n_all <= TABLE_CELLS:  # a text-by-word table answers "does y hold the word"
+            self.table = np.zeros((n_texts, n_all), dtype=bool)
             self.table[owner_text, flat] = True
-            if len(bits) <= PACKED_WORDS and hasattr(np, "bitwise_count"):
+            if n_all <= PACKED_WORDS and hasattr(np, "bitwise_count"):
                 packed = np.packbits(self.table, axis=1)
-                padded = np.zeros((len(word_sets), -(-packed.shape[1] // 8) * 8), dtype=np.uint8)
+                padded = np.zeros((n_texts, -(-packed.shape[1] // 8) * 8), dtype=np.uint8)
                 padded[:, :packed.shape[1]] = packed
                 self.packed = padded.view(np.uint64)
                 self.packed_specific = self.packed & self._packed_row(self.word_specific, padded.shape[1])
-        else:  # else membership of (y, word) among every (text, word), sorted
-            self.stride = len(bits) + 1
-            self.known = np.sort(owner_text * self.stride + flat)
+
+    @classmethod
+    def of_sets(
+        cls, word_sets: Sequence[frozenset[str]], bits: Mapping[str, float], specific: Callable[[str], bool],
+        **thresholds: Any,
+    ) -> LooseReading:
+        """The reading of texts given as sets of words (``bits``: per word its information, every word of
+        the sets among them; ``specific``: whether a word is a specific)."""
+        word_id = {t: k for k, t in enumerate(bits)}
+        sets = WordSets.of([[word_id[t] for t in toks] for toks in word_sets], len(word_id))
+        return cls(sets, np.fromiter(bits.values(), dtype=np.float64, count=len(bits)),
+                   np.fromiter((specific(t) for t in bits), dtype=bool, count=len(bits)), **thresholds)
 
     @staticmethod
     def _packed_row(words: np.ndarray, width: int) -> np.ndarray:
@@ -273,10 +410,7 @@ class LooseReading:
         """Per k: text ``texts[k]`` holds word number ``words[k]``."""
         if self.table is not None:
             return self.table[texts, words]
-        known = self.known
-        assert known is not None
-        code = texts * self.stride + words
-        return known[np.minimum(np.searchsorted(known, code), len(known) - 1)] == code
+        return self.sets.holds(texts, words)
 
     def _common(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         """Per k: how many words texts ``x[k]`` and ``y[k]`` both hold (with few words in all, as the
@@ -284,13 +418,11 @@ class LooseReading:
         if self.packed is not None:
             counts: np.ndarray = np.bitwise_count(self.packed[x] & self.packed[y]).sum(axis=1, dtype=np.int64)
             return counts
-        pair, word = self._words_of(x)
-        return np.bincount(pair, weights=self.holds(y[pair], word), minlength=len(x))
-
-    def _words_of(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Every word of the texts ``x[0], x[1], ...`` in turn: ``(k, the word's number)`` per word of ``x[k]``."""
-        return (np.repeat(np.arange(len(x), dtype=np.int64), self.n_words[x]),
-                self.flat[expand(self.offsets[x], self.n_words[x])])
+        out = np.zeros(len(x), dtype=np.int64)
+        for c0, c1 in word_batches(self.n_words[x]):
+            pair, word = self.sets.words_of(x[c0:c1])
+            out[c0:c1] = np.bincount(pair, weights=self.holds(y[c0:c1][pair], word), minlength=c1 - c0)
+        return out
 
     def _specifics_lacking(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         """Per k: how many specifics text ``x[k]`` holds that ``y[k]`` lacks (with few words in all, as the
@@ -298,8 +430,24 @@ class LooseReading:
         if self.packed is not None and self.packed_specific is not None:
             lacking: np.ndarray = np.bitwise_count(self.packed_specific[x] & ~self.packed[y]).sum(axis=1, dtype=np.int64)
             return lacking
-        pair, word = self._words_of(x)
-        return np.bincount(pair, weights=~self.holds(y[pair], word) & self.word_specific[word], minlength=len(x))
+        out = np.zeros(len(x), dtype=np.int64)
+        for c0, c1 in word_batches(self.n_words[x]):
+            pair, word = self.sets.words_of(x[c0:c1])
+            out[c0:c1] = np.bincount(pair, weights=~self.holds(y[c0:c1][pair], word) & self.word_specific[word],
+                                     minlength=c1 - c0)
+        return out
+
+    def _bits(self, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per k: the bits of the words of ``x[k]`` that ``y[k]`` holds, and of those it lacks."""
+        shared = np.zeros(len(x), dtype=np.float64)
+        novel = np.zeros(len(x), dtype=np.float64)
+        word_bits = self.word_bits
+        for c0, c1 in word_batches(self.n_words[x]):
+            pair, word = self.sets.words_of(x[c0:c1])
+            held = self.holds(y[c0:c1][pair], word)
+            shared[c0:c1] = np.bincount(pair, weights=np.where(held, word_bits[word], 0.0), minlength=c1 - c0)
+            novel[c0:c1] = np.bincount(pair, weights=np.where(held, 0.0, word_bits[word]), minlength=c1 - c0)
+        return shared, novel
 
     def __call__(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per pair ``(a[k], b[k])``: ``(alike, near whole)`` (:func:`loosely_alike`)."""
@@ -317,7 +465,7 @@ class LooseReading:
         maybe = np.nonzero(self.rich[ca] & self.rich[cb])[0]
         if not len(maybe):
             return alike, whole
-        n_words, word_bits = self.n_words, self.word_bits
+        n_words = self.n_words
         margin = self.margin
         # the tests in stages, each on the pairs the one before let through (most candidate pairs share
         # too few words): the words in common first, then the bits, then the specifics each lacks
@@ -328,11 +476,7 @@ class LooseReading:
         enough = np.nonzero(ok)[0]
         if len(enough):  # the bits, on the pairs with words enough in common
             sx, sy = x[enough], y[enough]
-            pair, word = self._words_of(sx)
-            held = self.holds(sy[pair], word)
-            shared = np.bincount(pair, weights=np.where(held, word_bits[word], 0.0), minlength=len(sx))
-            novel = np.bincount(pair, weights=np.where(held, 0.0, word_bits[word]), minlength=len(sx))
-            del pair, word, held
+            shared, novel = self._bits(sx, sy)
             contained = common[enough] >= n_words[sx]  # every word of the later text is the earlier's
             bar = np.where(contained, self.contained_bits, self.min_shared_bits)
             ok[enough] = (shared >= bar - margin) & (novel <= self.max_novelty * shared + margin)

@@ -92,7 +92,10 @@ its text, so that added words cannot take every pick); which texts are alike at 
 (rules 2-3 read loosely, as word sets) is decided with numpy once per pair of
 distinct texts; only pairs that pass, whose sender heard the earlier one in time,
 are aligned word by word.  Edges report the rapidfuzz ``WRatio`` similarity (0–1)
-of the texts as well.
+of the texts as well.  Words, word pairs and tags are numbers (:class:`~._information.Vocabulary`:
+one dict from word to number for the match); each text's are integer arrays, the counts of rule 3
+are taken with ``np.bincount`` and the set tests by sorted search, so a long message costs bytes
+per word, not a Python object per word.
 
 Chains (networkx forest, one parent per message): per root, the generations
 (messages per depth), depth, reach (distinct agents other than the root's
@@ -122,13 +125,13 @@ from daishi_forensics.screens.stats import product_p
 from daishi_forensics.textsafe import shown
 
 from ._pruning import (
-    OLDER_PER_TOKEN, POSTINGS_PER_TOKEN, RARE_TOKENS, LooseReading, alike_candidates, candidate_chunks, expand,
-    heard_pairs, unique,
+    OLDER_PER_TOKEN, POSTINGS_PER_TOKEN, RARE_TOKENS, LooseReading, WordSets, alike_candidates, candidate_chunks,
+    expand, heard_pairs, unique, word_batches,
 )
 from ._copies import MIN_COVER, MIN_KEPT_WORDS, Alignment, CopyEvidence, align, copy_evidence, is_copy, is_specific
 from .exposure import HeardMessage, MessageLog
 from ._forwarding import Forward, fold, parse_forward, words_of
-from ._information import NOTHING, Counts, Information, Unit, units_of
+from ._information import NOTHING, Counts, Information, Tally, Vocabulary, vocabulary_of
 from ._delays import learnt_window
 from ._lineage import Candidate, Choice, Edit, Weights, candidate, choose_parent, cut_shown, describe, edits, heard_order
 
@@ -406,7 +409,7 @@ def _log(messages: Sequence[HeardMessage]) -> MessageLog:
 
 @dataclass(frozen=True, slots=True)
 class _Texts:
-    """The texts of a log, each distinct text read once."""
+    """The texts of a log, each distinct text read once, their words as numbers (:class:`Vocabulary`)."""
 
     forwards: Sequence[Forward]
     """Per distinct text (a number of its own): the text read as a forward."""
@@ -414,30 +417,78 @@ class _Texts:
     """Per message: its distinct text's number."""
     cores: Sequence[tuple[str, ...]]
     """Per core number (texts with the same core words share one): the core words."""
-    word_sets: Sequence[frozenset[str]]
-    """Per core number: its distinct words."""
     nid: np.ndarray
     """Per message: its core's number."""
-    words: Sequence[str]
-    """Every distinct word."""
     core_of_text: np.ndarray
     """Per distinct text: its core's number."""
+    vocabulary: Vocabulary
+    """The match's words, word pairs and tags as numbers."""
+    sets: WordSets
+    """Per core number: its distinct words (numbers)."""
+    order: np.ndarray
+    """Every core's words (numbers) in order, end to end (``int32``): core k's from ``starts[k]``."""
+    starts: np.ndarray
+    """Per core number: where its words start in :attr:`order`."""
+    pairs: np.ndarray
+    """Every core's adjacent pairs (units) in order, end to end (``int32``): core k's ``len - 1`` from
+    ``pair_starts[k]``."""
+    pair_starts: np.ndarray
+    """Per core number: where its pairs start in :attr:`pairs`."""
+    tags: np.ndarray
+    """Every distinct text's tags in front (units, the cut mark among them where it shows one), end to end."""
+    tag_starts: np.ndarray
+    """Per distinct text, and one more: where its tags start in :attr:`tags`."""
 
     def forward(self, m: int) -> Forward:
         """Message ``m`` read as a forward."""
         return self.forwards[self.of_message[m]]
 
+    @property
+    def words(self) -> Sequence[str]:
+        """Every distinct word, by its number."""
+        return self.vocabulary.words
+
+    def word_ids(self, k: int) -> list[int]:
+        """Core ``k``'s words (numbers) in order."""
+        s = int(self.starts[k])
+        ids: list[int] = self.order[s:s + len(self.cores[k])].tolist()
+        return ids
+
+    def pair_ids(self, k: int) -> list[int]:
+        """Core ``k``'s adjacent pairs (units) in order."""
+        s = int(self.pair_starts[k])
+        ids: list[int] = self.pairs[s:s + max(0, len(self.cores[k]) - 1)].tolist()
+        return ids
+
+    def units(self, text: int) -> np.ndarray:
+        """Distinct text ``text``'s units: its core's words and adjacent pairs and its tags (with
+        repeats: a unit counts once per text)."""
+        k = int(self.core_of_text[text])
+        s, n = int(self.starts[k]), len(self.cores[k])
+        p = int(self.pair_starts[k])
+        return np.concatenate((self.order[s:s + n], self.pairs[p:p + max(0, n - 1)],
+                               self.tags[int(self.tag_starts[text]):int(self.tag_starts[text + 1])]))
+
 
 def _read_texts(log: MessageLog) -> _Texts:
-    """Every distinct text of ``log`` read as a forward (its first :data:`FUZZ_CAP` characters)."""
+    """Every distinct text of ``log`` read as a forward (its first :data:`FUZZ_CAP` characters), its
+    words numbered (one number per distinct word for the match, :func:`~._information.vocabulary_of`)."""
     _senders, _audiences, (text_codes, raw_texts) = log.codes()
     used, local = unique(np.asarray(text_codes, dtype=np.int64), inverse=True)
     forwards = [parse_forward(raw_texts[k][:FUZZ_CAP]) for k in used.tolist()]
     core_id: dict[tuple[str, ...], int] = {}
     core_of = np.array([core_id.setdefault(f.core, len(core_id)) for f in forwards], dtype=np.int64)
-    word: dict[str, str] = {}  # one string object per distinct word
-    cores = [tuple(word.setdefault(w, w) for w in core) for core in core_id]
-    return _Texts(forwards, local, cores, [frozenset(c) for c in cores], core_of[local], list(word), core_of)
+    cores = list(core_id)  # the first text's own tuple: no copy
+    del core_id
+    vocabulary, order, pairs, tags = vocabulary_of(
+        cores, [(*f.tags, CUT_MARK) if shows_cut(f) else f.tags for f in forwards])
+    sizes = np.fromiter(map(len, cores), dtype=np.int64, count=len(cores))
+    starts = np.cumsum(sizes) - sizes
+    pair_sizes = np.maximum(sizes - 1, 0)
+    tag_sizes = np.fromiter((len(f.tags) + shows_cut(f) for f in forwards), dtype=np.int64, count=len(forwards))
+    sets = WordSets(np.repeat(np.arange(len(cores), dtype=np.int64), sizes), order, len(cores), len(vocabulary.words))
+    return _Texts(forwards, local, cores, core_of[local], core_of, vocabulary, sets, order, starts, pairs,
+                  np.cumsum(pair_sizes) - pair_sizes, tags, np.concatenate(([0], np.cumsum(tag_sizes))))
 
 
 def fresh_messages(texts: _Texts, log: MessageLog) -> np.ndarray:
@@ -460,21 +511,33 @@ def fresh_messages(texts: _Texts, log: MessageLog) -> np.ndarray:
     return fresh
 
 
-def word_counts(texts: _Texts, fresh: np.ndarray) -> tuple[Counts, list[frozenset[Unit]], dict[str, int]]:
-    """Rule 3's counts: the words, word pairs and tags in front of the fresh messages; every distinct
-    text's units; and the messages (all of them) holding each word, for pruning."""
-    pairs: dict[tuple[str, str], tuple[str, str]] = {}
-    units = [units_of(texts.cores[k], (*f.tags, CUT_MARK) if shows_cut(f) else f.tags, pairs)
-             for k, f in zip(texts.core_of_text.tolist(), texts.forwards)]
-    counts = Counts()
-    for k, c in enumerate(np.bincount(texts.of_message[fresh], minlength=len(texts.forwards)).tolist()):
-        if c:
-            counts.add(units[k], c)
-    df: dict[str, int] = {}
-    for k, c in enumerate(np.bincount(texts.nid, minlength=len(texts.cores)).tolist()):
-        for w in texts.word_sets[k]:
-            df[w] = df.get(w, 0) + c
-    return counts, units, df
+def word_counts(texts: _Texts, fresh: np.ndarray) -> tuple[Counts, np.ndarray]:
+    """Rule 3's counts: the fresh messages holding each unit (word, word pair, tag in front:
+    :class:`~._information.Vocabulary`); and per word number, the messages (all of them) holding it,
+    for pruning.  Counted over numbers (``np.bincount``), each distinct text once with its messages,
+    the cores' words and pairs a few cores at a time (bounded memory)."""
+    vocabulary, sets = texts.vocabulary, texts.sets
+    n_texts, n_cores, units = len(texts.forwards), len(texts.cores), vocabulary.units
+    per_text = np.bincount(texts.of_message[fresh], minlength=n_texts)
+    per_core = np.bincount(texts.core_of_text, weights=per_text, minlength=n_cores).astype(np.int64)
+    every = np.bincount(texts.nid, minlength=n_cores)
+    df = np.zeros(units, dtype=np.int64)
+    holding = np.zeros(len(vocabulary.words), dtype=np.int64)
+    pair_ends = np.append(texts.pair_starts[1:], len(texts.pairs))
+    for c0, c1 in word_batches(sets.sizes):
+        codes = sets.codes[int(sets.starts[c0]):int(sets.starts[c1 - 1] + sets.sizes[c1 - 1])]
+        owner, word = codes // sets.stride, codes % sets.stride
+        df += np.bincount(word, weights=per_core[owner], minlength=units).astype(np.int64)
+        holding += np.bincount(word, weights=every[owner], minlength=len(holding)).astype(np.int64)
+        # the cores' distinct pairs, each weighed by its fresh messages
+        p0, p1 = int(texts.pair_starts[c0]), int(pair_ends[c1 - 1])
+        pair_owner = np.repeat(np.arange(c0, c1, dtype=np.int64), pair_ends[c0:c1] - texts.pair_starts[c0:c1])
+        held = unique(pair_owner * units + texts.pairs[p0:p1])
+        df += np.bincount(held % units, weights=per_core[held // units], minlength=units).astype(np.int64)
+    tag_owner = np.repeat(np.arange(n_texts, dtype=np.int64), np.diff(texts.tag_starts))
+    held = unique(tag_owner * units + texts.tags)
+    df += np.bincount(held % units, weights=per_text[held // units], minlength=units).astype(np.int64)
+    return Counts(vocabulary, int(per_text.sum()), df.tolist()), holding
 
 
 # --------------------------------------------------------------------------- rule 1: exposure
@@ -510,8 +573,9 @@ def alike_texts(
 def _loose_reading(texts: _Texts, info: Information, *, min_shared_bits: float, max_novelty: float,
                    goods: frozenset[str], max_specific_swaps: int) -> LooseReading:
     """:func:`alike_texts`'s reading, the texts laid out once."""
-    bits = {w: info.word(w) for w in texts.words}
-    return LooseReading(texts.word_sets, bits, lambda w: is_specific(w, goods), min_shared_bits=LOOSE * min_shared_bits,
+    words = texts.words
+    bits = np.fromiter(map(info.word_of, range(len(words))), dtype=np.float64, count=len(words))
+    return LooseReading(texts.sets, bits, _specifics(texts, goods), min_shared_bits=LOOSE * min_shared_bits,
                         max_novelty=max_novelty / LOOSE, min_common=MIN_KEPT_WORDS, min_cover=MIN_COVER,
                         near_whole=NEAR_WHOLE, max_specific_swaps=max_specific_swaps,
                         contained_bits=LOOSE * SPREADING * min_shared_bits)
@@ -519,13 +583,16 @@ def _loose_reading(texts: _Texts, info: Information, *, min_shared_bits: float, 
 
 def copied(al: Alignment, child: Sequence[str], parent: Sequence[str], info: Information, *,
            min_shared_bits: float, max_novelty: float, swap_every: int, max_specific_swaps: int = 0,
-           wrapping_bits: float = 0.0) -> CopyEvidence | None:
+           wrapping_bits: float = 0.0, parent_units: tuple[Sequence[int], Sequence[int]] | None = None,
+           ) -> CopyEvidence | None:
     """Rules 2 and 3 exactly: the evidence that ``child`` (core words, aligned on ``parent`` by
     ``al``) copies ``parent``, with ``info`` counting the messages written independently of the
     pair; None when it does not.  ``wrapping_bits``: the information of the wrapping the child kept
-    (:func:`kept_tags`), counted with the words kept."""
+    (:func:`kept_tags`), counted with the words kept; ``parent_units``: the parent's words (numbers)
+    and adjacent pairs (units) in order, when known."""
     known = frozenset(parent)
-    ev = copy_evidence(al, child, parent, lambda x: info.kept(x, parent) + wrapping_bits,
+    ids, pairs = parent_units if parent_units is not None else (None, None)
+    ev = copy_evidence(al, child, parent, lambda x: info.kept(x, parent, ids, pairs) + wrapping_bits,
                        lambda runs: info.added(runs, known))
     ok = is_copy(ev, min_shared_bits=min_shared_bits, max_novelty=max_novelty, swap_every=swap_every,
                  max_specific_swaps=max_specific_swaps)
@@ -1009,31 +1076,32 @@ def prompted_messages(pairs: _Pairs, n: int, log: MessageLog, clock: _Clock, who
 
 def words_held(pairs: _Pairs, texts: _Texts) -> np.ndarray:
     """Per pair (later j, earlier i): the earlier text holds every word of the later one (each distinct
-    pair of cores read once)."""
-    sets = texts.word_sets
-    return _per_core_pair(pairs, texts, lambda a, b: sets[a] <= sets[b])
+    pair of cores read once, as sorted arrays of word numbers)."""
+    return _per_core_pair(pairs, texts, lambda a, b: texts.sets.lacking(a, b) == 0)
 
 
 def names_held(pairs: _Pairs, texts: _Texts, goods: frozenset[str]) -> np.ndarray:
     """Per pair (later j, earlier i): the earlier text holds every specific (rule 2: a number, an id or
     region, a good, a seat's name) the later one names (each distinct pair of cores read once)."""
-    named: dict[int, frozenset[str]] = {}
-
-    def held(a: int, b: int) -> bool:
-        if a not in named:
-            named[a] = frozenset(w for w in texts.word_sets[a] if is_specific(w, goods))
-        return named[a] <= texts.word_sets[b]
-
-    return _per_core_pair(pairs, texts, held)
+    specific = _specifics(texts, goods)
+    return _per_core_pair(pairs, texts, lambda a, b: texts.sets.lacking(a, b, specific) == 0)
 
 
-def _per_core_pair(pairs: _Pairs, texts: _Texts, test: Callable[[int, int], bool]) -> np.ndarray:
-    """Per pair (later j, earlier i): ``test(core of j, core of i)``, asked once per distinct pair of cores."""
+def _specifics(texts: _Texts, goods: frozenset[str]) -> np.ndarray:
+    """Per word number: the word is a specific (rule 2)."""
+    words = texts.words
+    return np.fromiter((is_specific(w, goods) for w in words), dtype=bool, count=len(words))
+
+
+def _per_core_pair(pairs: _Pairs, texts: _Texts, test: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> np.ndarray:
+    """Per pair (later j, earlier i): ``test`` of (core of j, core of i), asked once per distinct pair of
+    cores (all of them in one call)."""
     n_cores = len(texts.cores)
+    if not len(pairs.j):
+        return np.ones(0, dtype=bool)
     distinct, which = unique(texts.nid[pairs.j] * n_cores + texts.nid[pairs.i], inverse=True)
-    answers = np.fromiter((test(c // n_cores, c % n_cores) for c in distinct.tolist()), dtype=bool,
-                          count=len(distinct))
-    return answers[which] if len(pairs.j) else np.ones(0, dtype=bool)
+    answers: np.ndarray = test(distinct // n_cores, distinct % n_cores)
+    return answers[which]
 
 
 def _tick_order(ticks: Sequence[int]) -> np.ndarray:
@@ -1127,16 +1195,16 @@ class _ExactReading:
     text spreads by hearing (:meth:`Spread.spreading` at :data:`SPREAD_ALPHA`) is asked
     :data:`SPREADING` of the bits."""
 
-    def __init__(self, texts: _Texts, fresh: np.ndarray, families: _Families, units: Sequence[frozenset[Unit]],
-                 counts: Counts, alignments: _Alignments, *, min_shared_bits: float, max_novelty: float,
+    def __init__(self, texts: _Texts, fresh: np.ndarray, families: _Families, counts: Counts,
+                 alignments: _Alignments, *, min_shared_bits: float, max_novelty: float,
                  swap_every: int, max_specific_swaps: int) -> None:
         self.texts, self.fresh, self.families = texts, fresh, families
-        self.units, self.counts, self.alignments = units, counts, alignments
+        self.counts, self.alignments = counts, alignments
         self.min_shared_bits = min_shared_bits
         self.thresholds: dict[str, Any] = {"max_novelty": max_novelty, "swap_every": swap_every,
                            "max_specific_swaps": max_specific_swaps}
         self.memo: dict[tuple[tuple[int, ...], int, int, tuple[str, ...]], CopyEvidence | None] = {}
-        self.minus: dict[tuple[int, ...], Counts] = {}
+        self.minus: dict[tuple[int, ...], Tally] = {}
 
     def need(self, j: int, i: int) -> float:
         """The bits asked of the pair."""
@@ -1174,12 +1242,13 @@ class _ExactReading:
         if key not in self.memo:
             minus = self.minus.get(members)
             if minus is None:
-                minus = self.minus[members] = Counts.of(
-                    self.units[self.texts.of_message[m]] for m in members if self.fresh[m])
+                minus = self.minus[members] = Tally.of(
+                    self.texts.units(int(self.texts.of_message[m])) for m in members if self.fresh[m])
             info = Information(self.counts, minus, PRIOR_MESSAGES)
             wrapping = sum(info.tag(t) for t in tags)
             self.memo[key] = copied(al, self.texts.cores[a], self.texts.cores[b], info,
-                                    min_shared_bits=self.need(j, i), wrapping_bits=wrapping, **self.thresholds)
+                                    min_shared_bits=self.need(j, i), wrapping_bits=wrapping,
+                                    parent_units=(self.texts.word_ids(b), self.texts.pair_ids(b)), **self.thresholds)
         return self.memo[key]
 
 
@@ -1189,15 +1258,30 @@ def _link_confidence(shared_bits: float, min_shared_bits: float) -> float:
     return max(0.0, 1.0 - 0.5 * 2.0 ** (-(shared_bits - min_shared_bits) / 8.0))
 
 
+class _Orders(Sequence[list[int]]):
+    """Per core number, its words (numbers) in order, read when asked (:meth:`_Texts.word_ids`)."""
+
+    def __init__(self, texts: _Texts) -> None:
+        self.texts = texts
+
+    def __len__(self) -> int:
+        return len(self.texts.cores)
+
+    def __getitem__(self, k: Any) -> Any:
+        if isinstance(k, slice):
+            return [self.texts.word_ids(x) for x in range(*k.indices(len(self)))]
+        return self.texts.word_ids(k)
+
+
 def _text_matched(texts: _Texts, canary: Mapping[int, int]) -> np.ndarray:
     """Per message: read for a text parent (it has words, and no canary parent: rule 5 decides those)."""
-    matched = np.array([len(w) > 0 for w in texts.word_sets], dtype=bool)[texts.nid]
+    matched = (texts.sets.sizes > 0)[texts.nid]
     matched[list(canary)] = False
     return matched
 
 
 def alike_pairs(
-    log: MessageLog, texts: _Texts, df: Mapping[str, int], everything: Information, matched: np.ndarray,
+    log: MessageLog, texts: _Texts, df: np.ndarray, everything: Information, matched: np.ndarray,
     clock: _Clock, *, max_lag: int, min_shared_bits: float, max_novelty: float, goods: frozenset[str],
     max_specific_swaps: int,
 ) -> tuple[_Pairs, np.ndarray]:
@@ -1211,7 +1295,7 @@ def alike_pairs(
     lows = _window_lows(log.ticks, sid, senders, clock.asleep, clock.window_start, max_lag)
     reading = _loose_reading(texts, everything, min_shared_bits=min_shared_bits, max_novelty=max_novelty, goods=goods,
                              max_specific_swaps=max_specific_swaps)
-    chunks = candidate_chunks(nid, texts.word_sets, df, lows, matched, texts.cores)
+    chunks = candidate_chunks(nid, texts.sets, df, texts.words, lows, matched, _Orders(texts))
     fam_j, fam_i, whole = alike_candidates(chunks, nid, len(texts.cores), reading)
     return _Pairs(fam_j, fam_i, exposed(fam_j, fam_i, log), sid[fam_j] == sid[fam_i]), whole
 
@@ -1369,7 +1453,7 @@ def _read_edges(
     n = len(log)
     texts = _read_texts(log)
     fresh = fresh_messages(texts, log)
-    counts, units, df = word_counts(texts, fresh)
+    counts, df = word_counts(texts, fresh)
     everything = Information(counts, NOTHING, PRIOR_MESSAGES)
     clock = _Clock.of(dormancy, max_lag)
     canary = canary_parents(log)                                                          # rule 5
@@ -1380,11 +1464,11 @@ def _read_edges(
     own, prompted, origin = prompted_messages(pairs, n, log, clock, whole, texts, goods)       # rule 6
     families = _Families(pairs, whole, log, matched & origin, matched & ~prompted & ~own, prompted, clock)  # rule 4
     alignments = _Alignments(texts, goods)
-    exact = _ExactReading(texts, fresh, families, units, counts, alignments, min_shared_bits=min_shared_bits,
+    exact = _ExactReading(texts, fresh, families, counts, alignments, min_shared_bits=min_shared_bits,
                           max_novelty=max_novelty, swap_every=swap_every, max_specific_swaps=max_specific_swaps)
     parents, evidence = qualifying_parents(pairs, prompted, log, clock, exact)            # rules 1-3, 6
     weights = Weights.of(texts.forwards, np.bincount(texts.of_message, minlength=len(texts.forwards)).tolist(),
-                         {w: everything.word(w) for w in texts.words}, everything.scale)
+                         dict(zip(texts.words, map(everything.word_of, range(len(texts.words))))), everything.scale)
     choices = choose_parents(log, texts, alignments, parents, weights, families.label)   # rule 7
     linking = _Linking(log, texts, families, exact, weights, goods, stock_alpha)
     edges, stock = linked_edges(linking, canary, parents, evidence, choices)             # rule 4, edges
