@@ -6,11 +6,12 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
 from daishi_forensics.injection._copies import CopyEvidence, Swap, align, is_copy, is_specific, swap_kind
 from daishi_forensics.injection._forwarding import casing_of, fold, parse_forward, words_of
-from daishi_forensics.injection._information import NOTHING, Counts, Information
+from daishi_forensics.injection._information import NOTHING, Counts, Information, Tally, vocabulary_of
 from daishi_forensics.injection._lineage import (
     Candidate, HeardOrder, Weights, candidate, choose_parent, describe, edits, first_heard_share, heard_order,
     kept_span,
@@ -101,18 +102,31 @@ def test_is_copy_thresholds() -> None:
 # --------------------------------------------------------------------------- the information kept
 
 
+def _units(cores: list[tuple[str, ...]]) -> tuple[Counts, list[np.ndarray]]:
+    """The messages ``cores`` counted as rule 3 counts them (each distinct word and adjacent word pair
+    once a message), and each message's units (:func:`vocabulary_of`'s numbers)."""
+    vocabulary, words, pairs, _tags = vocabulary_of(cores, [()] * len(cores))
+    held, w, q = [], 0, 0
+    for core in cores:
+        held.append(np.concatenate([words[w:w + len(core)], pairs[q:q + max(0, len(core) - 1)]]))
+        w, q = w + len(core), q + max(0, len(core) - 1)
+    tally = Tally.of(held)
+    return Counts(vocabulary, len(cores), [tally.df.get(k, 0) for k in range(vocabulary.units)]), held
+
+
 def test_information_of_words_and_word_pairs() -> None:
     """Three messages counted: "a b c", "a b d", "a x".  With no prior: bits(a) = log2(4 / 4) = 0,
     bits(b) = log2(4 / 3) = 0.4150, bits(c) = log2(4 / 2) = 1; b after a: df(a b) = 2, df(a) = 3,
     -log2((2 + 2^-0.4150) / (3 + 1)) = 0.5406, more than bits(b): 0.4150 (never more than alone)."""
-    counts = Counts.of([("a", "b", "c"), ("a", "b", "d"), ("a", "x")])
+    counts, held = _units([("a", "b", "c"), ("a", "b", "d"), ("a", "x")])
+    assert counts.df == [3, 2, 1, 1, 1, 2, 1, 1, 1]  # a b c d x, then the pairs a b, a x, b c, b d
     info = Information(counts, NOTHING, 0)
     assert info.word("a") == 0.0 and info.word("c") == 1.0
     assert info.word("b") == pytest.approx(math.log2(4 / 3))
     assert info.after("a", "b") == pytest.approx(math.log2(4 / 3))  # min(0.4150, 0.5406)
     assert info.after("b", "c") == pytest.approx(-math.log2((1 + 0.5) / (2 + 1)))  # 1.0: c follows b half the time
     # minus the pair itself: "a b c" and "a b d" out, one message left
-    minus = counts.tally([("a", "b", "c"), ("a", "b", "d")])
+    minus = Tally.of(held[:2])
     alone = Information(counts, minus, 0)
     # "a x" alone: bits(b) = log2(2 / 1) = 1; b after a: -log2((0 + 1/2) / (1 + 1)) = 2, capped at 1
     assert alone.word("b") == 1.0 and alone.after("a", "b") == 1.0

@@ -26,7 +26,6 @@ arrays of those numbers: a long text costs bytes per word, not a Python object p
 from __future__ import annotations
 
 import math
-from collections import Counter
 from array import array
 from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
@@ -121,36 +120,6 @@ class Counts:
     messages: int
     df: Sequence[int]
     """Per unit number: the messages holding it."""
-
-    @classmethod
-    def of(cls, cores: Sequence[Sequence[str]], tags: Sequence[Sequence[str]] | None = None) -> Counts:
-        """Each of ``cores`` (a message's core words, with its tags in front ``tags[k]``) counted once.
-
-        >>> counts = Counts.of([("a", "b"), ("b", "a", "b")])
-        >>> counts.messages, counts.df
-        (2, [2, 2, 2, 1])
-        """
-        vocabulary, _words, _pairs, _tags = vocabulary_of(cores, tags if tags is not None else [()] * len(cores))
-        df = [0] * vocabulary.units
-        for k in cls._units(vocabulary, cores, tags):
-            df[k] += 1
-        return cls(vocabulary, len(cores), df)
-
-    def tally(self, cores: Sequence[Sequence[str]], tags: Sequence[Sequence[str]] | None = None) -> Tally:
-        """The :class:`Tally` of ``cores`` (as :meth:`of` counts them), every word among this vocabulary's."""
-        return Tally(len(cores), Counter(self._units(self.vocabulary, cores, tags)))
-
-    @staticmethod
-    def _units(vocabulary: Vocabulary, cores: Sequence[Sequence[str]],
-               tags: Sequence[Sequence[str]] | None) -> list[int]:
-        """Every core's distinct units, core after core."""
-        out: list[int] = []
-        for k, core in enumerate(cores):
-            ids = [vocabulary.word(w) for w in core]
-            units = {*ids, *(vocabulary.pair(a, b) for a, b in zip(ids, ids[1:])),
-                     *(vocabulary.tag(t) for t in (tags[k] if tags is not None else ()))}
-            out += sorted(units)
-        return out
 
 
 @dataclass(frozen=True)
