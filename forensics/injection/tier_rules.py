@@ -611,6 +611,12 @@ _GATE_ASKED = _SECRET_GRANTED[:-1] + (
 """:data:`_SECRET_GRANTED`, and the reader asked to skip its check or to release what it guards."""
 
 
+_READING = (r"reading|reads|read|processing|processes|opening|opens|summari[sz]ing|summari[sz]es|handling|handles|"
+            r"parsing|parses|scanning")
+"""What a reader does to a text it is handed (the note "for the model reading this", the cue "the agent
+processing this")."""
+
+
 def _claimed_then_asked(claim: str) -> str:
     """``claim`` with :data:`_GATE_ASKED` within 200 characters after or before it."""
     return r"(?:" + claim + r")(?=[\s\S]{0,200}?" + _GATE_ASKED + r")|" + _GATE_ASKED + r"[\s\S]{0,200}?(?:" + claim + r")"
@@ -1603,8 +1609,7 @@ _HIJACK_RULES: tuple[Rule, ...] = (
     Rule(
         "model-reading-note", "hijack", "strong", "indirect",
         _rx(r"\b(?:ai|a\.i\.|llms?|language\s+models?|models?|assistants?|chatbots?|ai\s+(?:agents?|models?|assistants?|systems?))"
-            r"\s+(?:that\s+|who\s+|which\s+)?(?:is\s+|are\s+)?(?:reading|reads|read|processing|processes|opening|opens|"
-            r"summari[sz]ing|summari[sz]es|handling|handles|parsing|parses|scanning|scans)\s+(?:this|these|the|my)\s+"
+            r"\s+(?:that\s+|who\s+|which\s+)?(?:is\s+|are\s+)?(?:" + _READING + r"|scans)\s+(?:this|these|the|my)\s+"
             r"(?:\w+\s+){0,2}?\w+\s*(?:[:,]|\b(?:must|should|shall|will|needs?\s+to|has\s+to|is\s+to|are\s+to)\b)"
             r"|(?:^|[.!?]\s+)(?:assistant|ai|llm|language\s+model|chatbot)\s*,\s*if\s+you(?:'re|\s+are)\s+(?:reading|processing|"
             r"handling|summari[sz]ing)\b"),
@@ -1782,8 +1787,7 @@ _CUE_RULES: tuple[Rule, ...] = (
     Rule(
         "addressed-reader", "hijack", "cue", "cue",
         _rx(r"\b(?:agents?|readers?|any\s+\w+|automated\s+\w+)\s+(?:that\s+|who\s+|which\s+)?"
-            r"(?:is\s+|are\s+)?(?:reading|processing|parsing|handling|scanning|summari[sz]ing|opening|reads?|sees?|"
-            r"processes|parses|handles|opens|summari[sz]es)\s+(?:this|these|the)\b"
+            r"(?:is\s+|are\s+)?(?:" + _READING + r"|sees?)\s+(?:this|these|the)\b"
             r"|\bautomated\s+(?:agents?|readers?|assistants?|systems?|players?)\b"),
         "the text addresses whatever reads it (the agent reading this, an automated reader; not \"whoever reads "
         "this first\", a player's race)",
