@@ -84,6 +84,7 @@ b made 12 trades too, and got no excess from c and d: the same.  Net excess 4 x 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -363,10 +364,15 @@ def _share_tables(by_node: Mapping[Any, list[Trade]], pairs: list[tuple[Any, Any
     side at once (:func:`~daishi_forensics.screens.stats.subset_sum_share`): a seat that trades with
     many partners is asked about each, and partners with alike counts of trades share one table."""
     wanted: dict[tuple[Any, float], set[int]] = {}
+    partners: dict[Any, Counter[Any]] = {}  # a seat's trades with each partner, counted once per seat
     for payer, winner in pairs:
-        wanted.setdefault((payer, 1.0), set()).add(sum(1 for t in by_node[payer] if t.partner == winner))
+        if payer not in partners:
+            partners[payer] = Counter(t.partner for t in by_node[payer])
+        wanted.setdefault((payer, 1.0), set()).add(partners[payer][winner])
         if winner in by_node:
-            wanted.setdefault((winner, -1.0), set()).add(sum(1 for t in by_node[winner] if t.partner == payer))
+            if winner not in partners:
+                partners[winner] = Counter(t.partner for t in by_node[winner])
+            wanted.setdefault((winner, -1.0), set()).add(partners[winner][payer])
     for (seat, sign), together in wanted.items():
         subset_sum_share([sign * t.excess for t in by_node[seat]], together)
 
