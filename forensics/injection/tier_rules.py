@@ -603,8 +603,9 @@ _BE_NOW = (
     r"play(?:ing)?\s+the\s+(?:role|part)\s+of|take\s+on\s+the\s+role\s+of|your\s+name\s+is\s+\w+,?)"
 )
 """The reader told what it is or is to become."""
-_GATE_ASKED = _SECRET_GRANTED[:-1] + (
-    r"|\bskip\s+(?:the\s+)?(?:verification|check|password\s+check)\b|\bgrant\s+(?:me\s+)?entry\b"
+_GATE_ASKED = (
+    r"(?:" + _SECRET_GRANTED
+    + r"|\bskip\s+(?:the\s+)?(?:verification|check|password\s+check)\b|\bgrant\s+(?:me\s+)?entry\b"
     r"|\b(?:the\s+)?(?:unlocking|granted\s+state)\b|\brelease\s+the\b"
     r"|\byou\s+(?:can|may)\s+(?:now\s+)?(?:unlock|open\s+up|let\s+me\s+(?:in|through))\b)"
 )
