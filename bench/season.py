@@ -148,9 +148,6 @@ def timed(targets: list[str], job: str, out: Path, fork_server: bool = False,
         stop_fork_server()
     for memo in CACHES:  # every run starts as a fresh process does: a pool forked from here inherits no answer
         memo.cache_clear()
-    from daishi_forensics.screens import stats as screen_stats
-
-    screen_stats._SHARED_TAILS.clear()  # noqa: SLF001  (the off-price tables a seat shares: a dict, not an lru_cache)
     forks_here = pool_module.forks_here
     if fork_server:
         pool_module.forks_here = lambda: False  # as a caller running other threads starts it

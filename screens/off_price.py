@@ -91,7 +91,7 @@ from typing import Any, NamedTuple
 
 from .flags import Flag, ordered, pair_key
 from .graph import Exchange, TransferView
-from .stats import Candidate, Test, betabinom_sf, subset_sum_floor, subset_sum_p, subset_sum_share
+from .stats import Candidate, SharedTails, Test, betabinom_sf, subset_sum_floor, subset_sum_p, subset_sum_share
 
 __all__ = ["OFF_PRICE_NULL", "SEAT_PRIOR", "Trade", "excess", "item_units", "off_price", "price_ratio", "rate_test",
            "seat_test", "surplus_test", "whole_unit"]
@@ -201,12 +201,14 @@ def _trades_of(view: TransferView, ratio_min: float) -> dict[Any, list[Trade]]:
     return out
 
 
-def surplus_test(trades: list[Trade], partner: Any, sign: float = 1.0) -> tuple[float, float, int, int]:
+def surplus_test(trades: list[Trade], partner: Any, sign: float = 1.0,
+                 shared: SharedTails | None = None) -> tuple[float, float, int, int]:
     """One side's null (module rule): ``(p, smallest attainable p, trades with the partner,
     trades in all)``: the excess ``sign x`` (excess the seat gave) of its trades with
-    ``partner``, summed, against the same number of its trades drawn at random."""
+    ``partner``, summed, against the same number of its trades drawn at random (``shared``: tables
+    worked out beforehand, :func:`~daishi_forensics.screens.stats.subset_sum_share`)."""
     chosen = [t.partner == partner for t in trades]
-    p, smallest = subset_sum_p([sign * t.excess for t in trades], chosen)
+    p, smallest = subset_sum_p([sign * t.excess for t in trades], chosen, shared=shared)
     return p, smallest, sum(chosen), len(trades)
 
 
@@ -230,12 +232,13 @@ def rate_test(hits: int, trades: int, own_hits: int, own_trades: int, match_rate
     return betabinom_sf(hits, trades, mean, strength), betabinom_sf(trades, trades, mean, strength)
 
 
-def seat_test(trades: list[Trade], partner: Any, match_rate: float, sign: float = 1.0) -> tuple[float, float]:
+def seat_test(trades: list[Trade], partner: Any, match_rate: float, sign: float = 1.0,
+              shared: SharedTails | None = None) -> tuple[float, float]:
     """One side's null (module rule), read two ways and the smaller doubled: the exact
     permutation of the excess (:func:`surplus_test`), and the seat's rate of trades carrying
     excess (:func:`rate_test`) from its other trades and the rest of the match.  Returns ``(p,
     smallest attainable p)``; the smallest is :func:`seat_floor`'s (what the null holds fixed)."""
-    p_perm, _, _, _ = surplus_test(trades, partner, sign)
+    p_perm, _, _, _ = surplus_test(trades, partner, sign, shared)
     with_partner = [t for t in trades if t.partner == partner]
     hits = sum(1 for t in with_partner if sign * t.excess > 0)
     own_hits = sum(1 for t in trades if t.partner != partner and sign * t.excess > 0)
@@ -335,7 +338,7 @@ def off_price(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candi
             match_rate = _match_rate(counts, payer, winner)
             smallest = _smallest_p(trades, by_node.get(winner, []), winner, match_rate)
             family.append((payer, winner, match_rate, smallest, winner in overpaid))
-    _share_tables(by_node, [(payer, winner) for payer, winner, _, smallest, raised in family
+    shared = _share_tables(by_node, [(payer, winner) for payer, winner, _, smallest, raised in family
                             if not _left_out(smallest, alpha, raised)])
     for payer, winner, match_rate, smallest, raised in family:
         trades, received = by_node[payer], by_node.get(winner, [])
@@ -344,7 +347,7 @@ def off_price(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candi
             if smallest < 1.0:  # never in the family: its p-value is not worked out (a floor of 1 is no test)
                 tests.append(Test(key, 1.0, smallest))
             continue
-        tested = _pair_test(trades, received, payer, winner, match_rate)
+        tested = _pair_test(trades, received, payer, winner, match_rate, shared)
         tests.append(Test(key, tested.p, smallest))
         moved = sum(t.excess for t in trades if t.partner == winner)
         if not raised or moved < floor or not tested.asked:
@@ -359,10 +362,11 @@ def _left_out(smallest: float, alpha: float, raised: bool) -> bool:
     return (smallest > alpha or smallest >= 1.0) and not raised
 
 
-def _share_tables(by_node: Mapping[Any, list[Trade]], pairs: list[tuple[Any, Any]]) -> None:
+def _share_tables(by_node: Mapping[Any, list[Trade]], pairs: list[tuple[Any, Any]]) -> SharedTails:
     """The permutation tables the pairs' tests (:func:`_pair_test`) will read, worked out per seat and
     side at once (:func:`~daishi_forensics.screens.stats.subset_sum_share`): a seat that trades with
     many partners is asked about each, and partners with alike counts of trades share one table."""
+    shared: SharedTails = {}
     wanted: dict[tuple[Any, float], set[int]] = {}
     partners: dict[Any, Counter[Any]] = {}  # a seat's trades with each partner, counted once per seat
     for payer, winner in pairs:
@@ -374,7 +378,8 @@ def _share_tables(by_node: Mapping[Any, list[Trade]], pairs: list[tuple[Any, Any
                 partners[winner] = Counter(t.partner for t in by_node[winner])
             wanted.setdefault((winner, -1.0), set()).add(partners[winner][payer])
     for (seat, sign), together in wanted.items():
-        subset_sum_share([sign * t.excess for t in by_node[seat]], together)
+        subset_sum_share([sign * t.excess for t in by_node[seat]], together, shared)
+    return shared
 
 
 @dataclass(frozen=True, slots=True)
@@ -405,11 +410,11 @@ def _smallest_p(trades: list[Trade], received: list[Trade], winner: Any, match_r
 
 
 def _pair_test(trades: list[Trade], received: list[Trade], payer: Any, winner: Any,
-               match_rate: float) -> _PairTest:
+               match_rate: float, shared: SharedTails | None = None) -> _PairTest:
     """The pair's test against both nulls; each null that has something to compare with must fail."""
     together = sum(1 for t in trades if t.partner == winner)
-    p_payer = seat_test(trades, winner, match_rate)[0]
-    p_taker = seat_test(received, payer, match_rate, sign=-1.0)[0]
+    p_payer = seat_test(trades, winner, match_rate, shared=shared)[0]
+    p_taker = seat_test(received, payer, match_rate, sign=-1.0, shared=shared)[0]
     asked = []
     if together < len(trades):
         asked.append(p_payer)

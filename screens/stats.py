@@ -40,7 +40,7 @@ import numpy as np
 from .flags import Flag, Level
 
 __all__ = ["Candidate", "Test", "adjust", "adjust_shared", "one_per_key", "betabinom_sf", "binom_cdf", "binom_sf", "describe_p", "nbinom_sf", "poisson_binomial_sf",
-           "poisson_sf", "product_p", "rate", "sign_flip_bound", "sign_flip_p", "subset_sum_bound", "subset_sum_floor", "subset_sum_p", "subset_sum_share", "testable_family"]
+           "poisson_sf", "product_p", "rate", "sign_flip_bound", "sign_flip_p", "subset_sum_bound", "subset_sum_floor", "subset_sum_p", "subset_sum_share", "SharedTails", "testable_family"]
 
 GRID = 256
 """Sizes are rounded to ``GRID`` steps of the largest one before the sign-flip test."""
@@ -197,7 +197,13 @@ _SUBSET_LOG_WAYS = 690.0
 :func:`subset_sum_p` gives the Chernoff bound instead."""
 
 
-def subset_sum_p(values: Sequence[float], chosen: Sequence[bool], grid: int = GRID) -> tuple[float, float]:
+SharedTails = dict[tuple[tuple[float, ...], int, int], tuple[tuple[int, ...], np.ndarray]]
+"""Permutation tables worked out together (:func:`subset_sum_share`) for :func:`subset_sum_p` to read: by
+(the values, how many are chosen, the grid), the rounded values and the table's upper tail."""
+
+
+def subset_sum_p(values: Sequence[float], chosen: Sequence[bool], grid: int = GRID,
+                 shared: SharedTails | None = None) -> tuple[float, float]:
     """Exact permutation test of ``sum(values[chosen])``: ``(p, smallest attainable p)``.
 
     Null: the ``k`` chosen values are a random ``k`` of the ``n`` (every subset of that size as
@@ -233,7 +239,7 @@ def subset_sum_p(values: Sequence[float], chosen: Sequence[bool], grid: int = GR
     if not _exact_fits(n, k, grid):
         return subset_sum_bound(values, chosen)
     xs = tuple(float(v) for v in values)
-    ints, tail = _SHARED_TAILS.get((xs, k, grid)) or _subset_tails(xs, k, grid)
+    ints, tail = (shared or {}).get((xs, k, grid)) or _subset_tails(xs, k, grid)
     observed = sum(i for i, c in zip(ints, chosen) if c)
     total = float(tail[0])
     return min(1.0, float(tail[observed]) / total), min(1.0, float(tail[-1]) / total)
@@ -392,14 +398,11 @@ def _rows_by_size(ints: tuple[int, ...], k: int, top: int) -> np.ndarray:
     return table
 
 
-_SHARED_TAILS: dict[tuple[tuple[float, ...], int, int], tuple[tuple[int, ...], np.ndarray]] = {}
-"""Tails worked out together by :func:`subset_sum_share`, read by :func:`subset_sum_p` before it makes a
-table of its own (at most :data:`_SHARED_MOST` kept)."""
-
 _SHARED_MOST = 512
+"""At most this many tables kept in one :data:`SharedTails` (it is emptied before it would hold more)."""
 
 
-def subset_sum_share(values: Sequence[float], counts: Iterable[int], grid: int = GRID) -> None:
+def subset_sum_share(values: Sequence[float], counts: Iterable[int], shared: SharedTails, grid: int = GRID) -> None:
     """Work out at once the tables :func:`subset_sum_p` will read for ``values`` with each of ``counts``
     values chosen (a seat's trades, asked about once per partner, with that partner's count).
 
@@ -409,10 +412,12 @@ def subset_sum_share(values: Sequence[float], counts: Iterable[int], grid: int =
     hold, bit for bit (each cell gets the same additions in the same order; the cells one table
     leaves out hold 0 or never reach the row read).  Work: one table per rounding, not one per
     partner.  Counts that fall back to the bound, or share their rounding with no other, are left
-    to :func:`subset_sum_p`.
+    to :func:`subset_sum_p`.  The tables go into ``shared``, which the caller hands to
+    :func:`subset_sum_p`.
 
-    >>> subset_sum_share([10.0, 9.0, 1.0, 0.0, 4.0], [1, 2, 3])
-    >>> subset_sum_p([10.0, 9.0, 1.0, 0.0, 4.0], [True, True, False, False, False])
+    >>> shared: SharedTails = {}
+    >>> subset_sum_share([10.0, 9.0, 1.0, 0.0, 4.0], [1, 2, 3], shared)
+    >>> subset_sum_p([10.0, 9.0, 1.0, 0.0, 4.0], [True, True, False, False, False], shared=shared)
     (0.1, 0.1)
     """
     xs = tuple(float(v) for v in values)
@@ -421,16 +426,16 @@ def subset_sum_share(values: Sequence[float], counts: Iterable[int], grid: int =
         return
     groups: dict[int, list[int]] = {}
     for k in sorted(set(counts)):
-        if 0 < k < n and _exact_fits(n, k, grid) and (xs, k, grid) not in _SHARED_TAILS:
+        if 0 < k < n and _exact_fits(n, k, grid) and (xs, k, grid) not in shared:
             groups.setdefault(_subset_steps(n, k, grid), []).append(k)
     for steps, ks in groups.items():
         if len(ks) < 2:
             continue  # its own table, as before
-        if len(_SHARED_TAILS) + len(ks) > _SHARED_MOST:
-            _SHARED_TAILS.clear()
+        if len(shared) + len(ks) > _SHARED_MOST:
+            shared.clear()
         ints, tails = _shared_tails(xs, ks, steps)
         for k, tail in zip(ks, tails, strict=True):
-            _SHARED_TAILS[(xs, k, grid)] = (ints, tail)
+            shared[(xs, k, grid)] = (ints, tail)
 
 
 def _shared_tails(values: tuple[float, ...], ks: list[int], steps: int) -> tuple[tuple[int, ...], list[np.ndarray]]:

@@ -185,12 +185,11 @@ def test_subset_sum_share_changes_no_p_value() -> None:
     # 2 of 5 values chosen, by hand: the sums of the C(5, 2) = 10 pairs of rounded values reaching 10 + 9: one
     values = [10.0, 9.0, 1.0, 0.0, 4.0]
     chosen = [True, True, False, False, False]
-    stats._SHARED_TAILS.clear()
     alone = stats.subset_sum_p(values, chosen)
-    stats.subset_sum_share(values, [1, 2, 3])
-    assert (tuple(values), 2, stats.GRID) in stats._SHARED_TAILS
-    assert stats.subset_sum_p(values, chosen) == alone == (0.1, 0.1)
-    stats._SHARED_TAILS.clear()
+    shared: stats.SharedTails = {}
+    stats.subset_sum_share(values, [1, 2, 3], shared)
+    assert (tuple(values), 2, stats.GRID) in shared
+    assert stats.subset_sum_p(values, chosen, shared=shared) == alone == (0.1, 0.1)
 
 
 def test_subset_rows_by_size_count_as_brute_force() -> None:
