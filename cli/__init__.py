@@ -25,6 +25,7 @@ COMMANDS: dict[str, str] = {
     "compare": "compare:compare",
     "validate": "validate:validate",
     "screen": "screen:screen",
+    "screen-transfers": "transfers:screen_transfers",
     "score": "score:score",
     "study": "study:study",
     "propagation": "propagation:propagation",

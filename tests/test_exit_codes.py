@@ -24,6 +24,7 @@ from daishi_forensics import exitcodes
 from daishi_forensics.cli import main
 
 from .matchkit import archive, ev, write_match
+from .transferkit import background_rows, cycle_rows, write_csv
 
 OK, FINDINGS, USAGE, UNREADABLE, INTERNAL, OUTPUT = 0, 1, 2, 3, 70, 74
 
@@ -93,6 +94,12 @@ def args_for(command: str, case: str, tmp: Path) -> list[str]:
         if case == "unreadable":
             return ["tiers", str(tmp / "missing.jsonl")]
         return ["tiers", str(corpus(tmp / "c", bad=case == "findings"))]
+    if command == "screen-transfers":
+        columns = ["--from", "SENDER", "--to", "RECEIVER", "--value", "AMOUNT", "--tick", "STEP", "--id", "TX"]
+        if case == "unreadable":
+            return ["screen-transfers", str(tmp / "missing.csv"), *columns]
+        rows = background_rows() + (cycle_rows() if case == "findings" else [])
+        return ["screen-transfers", "--format", "json", str(write_csv(tmp / "tx.csv", rows)), *columns]
     if command == "propagation":
         target = echoed_hijack(tmp / "m") if case == "findings" else make[case](tmp / "m")
         return ["propagation", "--format", "json", str(target)]
@@ -113,6 +120,7 @@ USAGE_ERRORS = {
     "behavior": ["behavior", "--format", "yaml", "m_demo"],
     "validate": ["validate"],
     "screen": ["screen"],
+    "screen-transfers": ["screen-transfers"],
     "score": ["score", "--rubric", "9.9", "m_demo"],
     "propagation": ["propagation", "--min-reach", "-1", "m_demo"],
     "tiers": ["tiers"],
@@ -128,6 +136,7 @@ BUGS = {
     "behavior": "daishi_forensics.cli.behavior.build_report",
     "validate": "daishi_forensics.cli.validate.validate_targets",
     "screen": "daishi_forensics.cli.screen.screen_targets",
+    "screen-transfers": "daishi_forensics.cli.transfers.screen_graph",
     "score": "daishi_forensics.cli.score.audit_target",
     "propagation": "daishi_forensics.cli.propagation.analyze_target",
     "tiers": "daishi_forensics.cli.tiers.classify_records",

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from daishi_forensics.cli import main
 
-COMMANDS = [[], ["behavior"], ["compare"], ["validate"], ["screen"], ["score"], ["propagation"], ["tiers"], ["export"],
+COMMANDS = [[], ["behavior"], ["compare"], ["validate"], ["screen"], ["screen-transfers"], ["score"], ["propagation"], ["tiers"], ["export"],
             ["simulate"], ["simulate", "study"], ["schemas"], ["season"], ["season", "behavior"], ["season", "screen"],
             ["study"], ["study", "audit"]]
 

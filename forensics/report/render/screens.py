@@ -74,8 +74,10 @@ def render_text(run: ScreenRun, width: int | None = None) -> str:
             continue
         r = m.result
         testing = r.testing
-        out.append(f"{r.verdict.upper():<7} {m.match_id or m.target} ({m.target})"
-                   + (f" [{testing.get('tests', 0)} tests, {testing.get('family', 0)} counted]" if testing else ""))
+        # a table of plain transfers has no match id, and only typology tests (each flag counts its own)
+        label = f"{m.match_id} ({m.target})" if m.match_id else m.target
+        out.append(f"{r.verdict.upper():<7} {label}"
+                   + (f" [{testing['tests']} tests, {testing.get('family', 0)} counted]" if testing.get("tests") else ""))
         for f in r.flags:
             out += _flag_lines(f)
         for n in r.not_screened:

@@ -1,0 +1,85 @@
+"""``daishi-forensics screen-transfers``: the screens on a table of transfers from any system."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from daishi_forensics import exitcodes
+from daishi_forensics.read.transfers import TransferColumns, read_transfer_table
+from daishi_forensics.report.render.screens import FORMATS, render
+from daishi_forensics.report.screening import MatchOutcome, ScreenRun
+from daishi_forensics.screens import screen_graph
+from daishi_forensics.screens.config import ConfigError, load_config
+
+from ._common import fail, handle_errors, text_width, write_output
+from ._progress import progress_for, progress_options
+
+_EXITS = exitcodes.epilog(
+    ok="clear",
+    findings="review or flag",
+    usage="usage error (bad option, unusable --config)",
+    unreadable="the table could not be read (missing, not CSV or JSON lines, a row breaking a rule: the "
+               "error names the line and the column)",
+)
+
+
+@click.command(
+    epilog=_EXITS + " Example (a laundering simulator's output): daishi-forensics screen-transfers "
+    "transactions.csv --from SENDER_ACCOUNT_ID --to RECEIVER_ACCOUNT_ID --value TX_AMOUNT "
+    "--tick TIMESTAMP --id TX_ID --format json > verdict.json",
+)
+@click.argument("table", metavar="TABLE", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--from", "source", default="from", show_default=True, help="The column naming who paid.")
+@click.option("--to", "target", default="to", show_default=True, help="The column naming who was paid.")
+@click.option("--value", "value", default="value", show_default=True,
+              help="The column holding how much (a number >= 0; empty when unknown).")
+@click.option("--tick", "tick", default="tick", show_default=True,
+              help="The column holding when (a number, or an ISO 8601 date-time).")
+@click.option("--id", "id_column", default=None,
+              help="The column holding each transfer's id, cited as evidence [default: the line number].")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+              help="text for people, json for programs, github for workflow annotations, sarif for "
+                   "code-scanning dashboards.")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="A JSON file overriding settings of the shipped screens configuration (as for screen).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
+@progress_options
+@handle_errors
+def screen_transfers(table: Path, source: str, target: str, value: str, tick: str, id_column: str | None,
+                     fmt: str, config_path: Path | None, output: Path | None, quiet: bool, progress: bool) -> None:
+    """Run the screens on a table of transfers from any system: a verdict clear / review / flag.
+
+    TABLE is a CSV file with a header row, or JSON lines (one object per line), either optionally
+    gzipped; each row is one transfer: who paid, who was paid, how much and when (the options name
+    the columns). A bank's transactions, another game's trades or a laundering simulator's output
+    screen the same way a match does. With nothing but value and time on each transfer, the screens
+    that can speak are the money-laundering typologies: fan-in and fan-out (many one-off
+    counterparties in a short window with alike amounts), scatter-gather and gather-scatter (value
+    split through intermediaries that pass it on soon with a small cut), and value cycles (value
+    passed round a loop of accounts, each taking a cut). Each is tested against the table's own
+    transfers (their ticks and amounts shuffled among them), so the share of honest tables that
+    come back anything but clear is the configuration's false-alarm rate. Every flag names its
+    accounts, its p-value (raw and adjusted), the null and the number of tests, and the transfer
+    ids to open.
+
+    Every row is read or the command stops: a row with a missing account, a negative or non-numeric
+    value, an unreadable time or a repeated id is an error naming the line and the column; an empty
+    value cell is an unknown value, left out by the screens that need value (the output says so).
+    The JSON output has the shape of the screen command's, with the table as its one target.
+    """
+    try:
+        config = load_config(config_path)
+    except ConfigError as exc:
+        fail(str(exc), exitcodes.USAGE)
+        return
+    columns = TransferColumns(source=source, target=target, value=value, tick=tick, id=id_column)
+    with progress_for(f"screen-transfers {table}", quiet, progress) as line:
+        line.stage("reading the table")
+        graph = read_transfer_table(table, columns)
+        line.stage(f"screening {graph.number_of_edges():,} transfers")
+        result = screen_graph(graph, config)
+    run = ScreenRun(config, (MatchOutcome(str(table), None, result),))
+    write_output(render(run, fmt, width=text_width() if fmt == "text" else None), output)
+    raise SystemExit(run.exit_code)

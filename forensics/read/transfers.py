@@ -1,0 +1,230 @@
+"""A table of transfers from any system, read into the transfer graph the screens take.
+
+The collusion screens are functions of a plain transfer graph (one edge per transfer, with its
+``value`` and ``tick``), so a bank's transactions, another game's trades or a laundering
+simulator's output screen the same way a Daishi match does; the money-laundering typologies
+(fan-in, fan-out, scatter-gather, value cycles) need nothing else.  This module is the edge that
+turns such a table into that graph.
+
+**The table.**  CSV with a header row, or JSON lines (one object per line), either optionally
+gzipped (``.gz``); the form is told by the name (``.csv``, ``.jsonl``, ``.ndjson``, ``.json``).
+Each row is one transfer, read from four columns named by :class:`TransferColumns`:
+
+==========  ===================================================================================
+column      rule
+==========  ===================================================================================
+``from``    who paid: any non-empty text (an account id)
+``to``      who was paid: any non-empty text, not the payer
+``value``   how much: a finite number >= 0; an empty cell (JSON ``null``) is an unknown value,
+            kept as a transfer and left out by the screens that need value (they say so)
+``tick``    when: a finite number, or an ISO 8601 date or date-time (read as seconds since
+            1970-01-01 UTC; a time without a zone is read as UTC).  Only order and relative
+            spacing matter: the typologies' windows are shares of the table's own time span
+``id``      optional: the transfer's id, cited as the evidence of a flag (default: the row's
+            line number in the file); ids must be distinct
+==========  ===================================================================================
+
+Every other column is ignored.  Nothing is dropped silently: a row that breaks a rule stops
+the read with an error naming the file, the line and the column (:class:`InputUnreadable`,
+exit 3), as a malformed match does.  An empty table is an error too (nothing to screen).
+
+>>> rows = [{"src": "a", "dst": "b", "amount": "10.5", "step": "3"},
+...         {"src": "b", "dst": "c", "amount": "", "step": "4"}]
+>>> g = transfer_graph(rows, TransferColumns(source="src", target="dst", value="amount", tick="step"), "t.csv")
+>>> sorted((u, v, d["value"], d["tick"], d["event"]) for u, v, d in g.edges(data=True))
+[('a', 'b', 10.5, 3.0, '2'), ('b', 'c', None, 4.0, '3')]
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import math
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import IO, Any, cast
+
+import networkx as nx
+import orjson
+
+from daishi_forensics.errors import InputUnreadable
+
+__all__ = ["TransferColumns", "read_transfer_table", "transfer_graph"]
+
+_FORMS = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl"}
+
+
+@dataclass(frozen=True)
+class TransferColumns:
+    """The names of the columns a transfer is read from (``id`` optional: None means the row's
+    line number)."""
+
+    source: str = "from"
+    target: str = "to"
+    value: str = "value"
+    tick: str = "tick"
+    id: str | None = None
+
+
+def _form(path: Path) -> str:
+    suffixes = [s.lower() for s in path.suffixes]
+    if suffixes and suffixes[-1] == ".gz":
+        suffixes = suffixes[:-1]
+    form = _FORMS.get(suffixes[-1]) if suffixes else None
+    if form is None:
+        raise InputUnreadable("a transfer table must be named .csv or .jsonl (optionally .gz)", file=str(path))
+    return form
+
+
+def _text(path: Path) -> IO[str]:
+    try:
+        raw: IO[bytes] = (cast(IO[bytes], gzip.open(path, "rb")) if path.suffix.lower() == ".gz"
+                          else open(path, "rb"))
+    except OSError as exc:
+        raise InputUnreadable(f"cannot open: {exc.strerror or exc}", file=str(path)) from None
+    return io.TextIOWrapper(raw, encoding="utf-8", errors="strict", newline="")
+
+
+def _csv_rows(handle: IO[str], file: str) -> Iterator[tuple[int, Mapping[str, Any]]]:
+    reader = csv.DictReader(handle, strict=True)
+    header = reader.fieldnames
+    if header is None:
+        return
+    if len(set(header)) != len(header):
+        repeated = sorted({h for h in header if header.count(h) > 1})
+        raise InputUnreadable(f"the header names a column twice: {', '.join(map(repr, repeated))}", file=file, line=1)
+    for row in reader:
+        if None in row:
+            raise InputUnreadable("more cells than the header has columns", file=file, line=reader.line_num)
+        yield reader.line_num, row
+
+
+def _jsonl_rows(handle: IO[str], file: str) -> Iterator[tuple[int, Mapping[str, Any]]]:
+    for number, line in enumerate(handle, start=1):
+        if not line.strip():
+            continue
+        try:
+            row = orjson.loads(line)
+        except orjson.JSONDecodeError as exc:
+            raise InputUnreadable(f"not JSON: {exc}", file=file, line=number) from None
+        if not isinstance(row, dict):
+            raise InputUnreadable("not a JSON object", file=file, line=number)
+        yield number, row
+
+
+def _rows(path: Path) -> Iterator[tuple[int, Mapping[str, Any]]]:
+    form = _form(path)
+    file = str(path)
+    with _text(path) as handle:
+        try:
+            yield from (_csv_rows if form == "csv" else _jsonl_rows)(handle, file)
+        except UnicodeDecodeError as exc:
+            raise InputUnreadable(f"not UTF-8 (byte {exc.start} of a block)", file=file) from None
+        except (OSError, EOFError) as exc:  # a cut or corrupt gzip member
+            raise InputUnreadable(f"cannot read: {exc}", file=file) from None
+        except csv.Error as exc:
+            raise InputUnreadable(f"not CSV: {exc}", file=file) from None
+
+
+def _account(row: Mapping[str, Any], column: str, file: str, line: int) -> str:
+    value = row.get(column)
+    if value is None or (isinstance(value, str) and not value.strip()):
+        raise InputUnreadable("an account is required", file=file, line=line, field=column)
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise InputUnreadable(f"an account is text or a whole number, not {type(value).__name__}",
+                              file=file, line=line, field=column)
+    return str(value).strip()
+
+
+def _number(raw: Any) -> float | None:
+    """A finite number from a cell (JSON number or its text), else None."""
+    if isinstance(raw, bool):
+        return None
+    if isinstance(raw, (int, float)):
+        number = float(raw)
+    elif isinstance(raw, str):
+        try:
+            number = float(raw.strip())
+        except ValueError:
+            return None
+    else:
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _value(row: Mapping[str, Any], column: str, file: str, line: int) -> float | None:
+    raw = row.get(column)
+    if raw is None or (isinstance(raw, str) and not raw.strip()):
+        return None
+    number = _number(raw)
+    if number is None or number < 0:
+        raise InputUnreadable(f"a value is a finite number >= 0 (or empty when unknown), not {str(raw)[:40]!r}",
+                              file=file, line=line, field=column)
+    return number
+
+
+def _tick(row: Mapping[str, Any], column: str, file: str, line: int) -> float:
+    raw = row.get(column)
+    number = _number(raw)
+    if number is not None:
+        return number
+    if isinstance(raw, str) and raw.strip():
+        try:
+            moment = datetime.fromisoformat(raw.strip().replace("Z", "+00:00"))
+        except ValueError:
+            pass
+        else:
+            if moment.tzinfo is None:
+                moment = moment.replace(tzinfo=timezone.utc)
+            return moment.timestamp()
+    raise InputUnreadable(f"a tick is a finite number or an ISO 8601 date-time, not {str(raw)[:40]!r}",
+                          file=file, line=line, field=column)
+
+
+def _require(row: Mapping[str, Any], columns: TransferColumns, file: str, line: int) -> None:
+    """Every column the transfer is read from is in the row (the row's columns listed if not)."""
+    wanted = [columns.source, columns.target, columns.value, columns.tick]
+    if columns.id is not None:
+        wanted.append(columns.id)
+    for column in wanted:
+        if column not in row:
+            have = ", ".join(repr(k) for k in list(row)[:12]) + (", ..." if len(row) > 12 else "")
+            raise InputUnreadable(f"no column {column!r} (the row has {have or 'none'}; on the command line "
+                                  "--from, --to, --value, --tick and --id name the table's columns)", file=file, line=line, field=column)
+
+
+def transfer_graph(rows: Iterable[Mapping[str, Any]] | Iterable[tuple[int, Mapping[str, Any]]],
+                   columns: TransferColumns, file: str) -> nx.MultiDiGraph:
+    """The transfer graph of ``rows`` (mappings, or ``(line, mapping)`` pairs; plain mappings
+    are numbered from line 2, under a header), read by the module's rules; ``file`` names the
+    source in errors and is the graph's ``name``."""
+    graph = nx.MultiDiGraph(name=file)
+    seen: dict[str, int] = {}
+    for number, item in enumerate(rows, start=2):
+        line, row = item if isinstance(item, tuple) else (number, item)
+        _require(row, columns, file, line)
+        source = _account(row, columns.source, file, line)
+        target = _account(row, columns.target, file, line)
+        if source == target:
+            raise InputUnreadable(f"the payer and the payee are the same account ({source[:40]!r})",
+                                  file=file, line=line, field=columns.target)
+        value = _value(row, columns.value, file, line)
+        tick = _tick(row, columns.tick, file, line)
+        event = str(line) if columns.id is None else _account(row, columns.id, file, line)
+        if event in seen:
+            raise InputUnreadable(f"the id {event[:40]!r} was already used on line {seen[event]}",
+                                  file=file, line=line, field=columns.id)
+        seen[event] = line
+        graph.add_edge(source, target, value=value, tick=tick, event=event)
+    if not seen:
+        raise InputUnreadable("the table holds no transfer", file=file)
+    return graph
+
+
+def read_transfer_table(path: Path, columns: TransferColumns | None = None) -> nx.MultiDiGraph:
+    """The transfer graph of the table at ``path`` (:func:`transfer_graph`; errors name the file,
+    the line and the column)."""
+    return transfer_graph(_rows(path), columns or TransferColumns(), str(path))

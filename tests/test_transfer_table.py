@@ -1,0 +1,165 @@
+"""A table of transfers from any system: read by its rules into the screens' graph, every bad row an
+error naming the file, line and column, and ``screen-transfers`` screening it like a match."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from click.testing import CliRunner
+
+from daishi_forensics.cli import main
+from daishi_forensics.errors import InputUnreadable
+from daishi_forensics.read.transfers import TransferColumns, read_transfer_table, transfer_graph
+
+from .transferkit import AML, background_rows, cycle_rows, write_csv, write_jsonl
+
+# --------------------------------------------------------------------------- reading
+
+
+def test_csv_rows_become_edges_with_value_tick_and_id(tmp_path: Path) -> None:
+    path = write_csv(tmp_path / "t.csv", [
+        {"TX": "x1", "SENDER": "a", "RECEIVER": "b", "AMOUNT": "10.5", "STEP": "3"},
+        {"TX": "x2", "SENDER": "b", "RECEIVER": "c", "AMOUNT": "", "STEP": "4"},
+    ])
+    g = read_transfer_table(path, AML)
+    assert sorted((u, v, d["value"], d["tick"], d["event"]) for u, v, d in g.edges(data=True)) == [
+        ("a", "b", 10.5, 3.0, "x1"), ("b", "c", None, 4.0, "x2")]
+    assert g.graph["name"] == str(path)
+
+
+def test_without_an_id_column_the_line_number_is_the_id(tmp_path: Path) -> None:
+    path = write_csv(tmp_path / "t.csv", [{"SENDER": "a", "RECEIVER": "b", "AMOUNT": 1, "STEP": 0},
+                                          {"SENDER": "a", "RECEIVER": "b", "AMOUNT": 2, "STEP": 1}],
+                     header=["SENDER", "RECEIVER", "AMOUNT", "STEP"])
+    g = read_transfer_table(path, TransferColumns("SENDER", "RECEIVER", "AMOUNT", "STEP"))
+    assert [d["event"] for _, _, d in g.edges(data=True)] == ["2", "3"]
+
+
+def test_gzipped_json_lines_read_the_same_as_csv(tmp_path: Path) -> None:
+    rows = background_rows(30)
+    a = read_transfer_table(write_csv(tmp_path / "t.csv", rows), AML)
+    b = read_transfer_table(write_jsonl(tmp_path / "t.jsonl.gz", rows), AML)
+    assert list(a.edges(data=True)) == list(b.edges(data=True))
+
+
+def test_iso_dates_are_seconds_since_1970_utc() -> None:
+    rows = [{"f": "a", "t": "b", "v": 1, "w": "1970-01-02"}, {"f": "a", "t": "b", "v": 1, "w": "1970-01-01T00:01:00Z"},
+            {"f": "a", "t": "b", "v": 1, "w": "1970-01-01T01:00:00+01:00"}]
+    g = transfer_graph(rows, TransferColumns("f", "t", "v", "w"), "x.jsonl")
+    assert [d["tick"] for _, _, d in g.edges(data=True)] == [86400.0, 60.0, 0.0]
+
+
+@pytest.mark.parametrize(("row", "field", "says"), [
+    ({"SENDER": "", "RECEIVER": "b", "AMOUNT": "1", "STEP": "0"}, "SENDER", "an account is required"),
+    ({"SENDER": "a", "RECEIVER": "a", "AMOUNT": "1", "STEP": "0"}, "RECEIVER", "the same account"),
+    ({"SENDER": "a", "RECEIVER": "b", "AMOUNT": "-1", "STEP": "0"}, "AMOUNT", "a finite number >= 0"),
+    ({"SENDER": "a", "RECEIVER": "b", "AMOUNT": "ten", "STEP": "0"}, "AMOUNT", "not 'ten'"),
+    ({"SENDER": "a", "RECEIVER": "b", "AMOUNT": "nan", "STEP": "0"}, "AMOUNT", "a finite number >= 0"),
+    ({"SENDER": "a", "RECEIVER": "b", "AMOUNT": "1", "STEP": "soon"}, "STEP", "ISO 8601"),
+    ({"SENDER": "a", "RECEIVER": "b", "AMOUNT": "1", "STEP": ""}, "STEP", "ISO 8601"),
+])
+def test_a_bad_row_names_the_file_line_and_column(tmp_path: Path, row: dict[str, str], field: str, says: str) -> None:
+    good = {"SENDER": "a", "RECEIVER": "b", "AMOUNT": "1", "STEP": "0"}
+    path = write_csv(tmp_path / "t.csv", [good, row], header=["SENDER", "RECEIVER", "AMOUNT", "STEP"])
+    with pytest.raises(InputUnreadable) as caught:
+        read_transfer_table(path, TransferColumns("SENDER", "RECEIVER", "AMOUNT", "STEP"))
+    assert (caught.value.file, caught.value.line, caught.value.field) == (str(path), 3, field)
+    assert says in caught.value.message
+
+
+def test_a_missing_column_lists_the_columns_there_are(tmp_path: Path) -> None:
+    path = write_csv(tmp_path / "t.csv", [{"TX": "1", "SENDER": "a", "RECEIVER": "b", "AMOUNT": 1, "STEP": 0}])
+    with pytest.raises(InputUnreadable) as caught:
+        read_transfer_table(path, TransferColumns())
+    assert str(caught.value) == (
+        f"{path}, line 2, field from: no column 'from' (the row has 'TX', 'SENDER', 'RECEIVER', 'AMOUNT', 'STEP'; "
+        "on the command line --from, --to, --value, --tick and --id name the table's columns)")
+
+
+def test_a_repeated_id_names_both_lines(tmp_path: Path) -> None:
+    rows = background_rows(3)
+    rows[2]["TX"] = "n0"
+    with pytest.raises(InputUnreadable) as caught:
+        read_transfer_table(write_csv(tmp_path / "t.csv", rows), AML)
+    assert (caught.value.line, caught.value.field) == (4, "TX") and "already used on line 2" in caught.value.message
+
+
+@pytest.mark.parametrize(("name", "content", "says"), [
+    ("t.csv", b"TX,SENDER,RECEIVER,AMOUNT,STEP\n", "holds no transfer"),
+    ("t.csv", b"", "holds no transfer"),
+    ("t.csv", b"TX,SENDER,RECEIVER,AMOUNT,STEP\n1,a,b,1,0,extra\n", "more cells than the header"),
+    ("t.csv", b"TX,TX,RECEIVER,AMOUNT,STEP\n1,a,b,1,0\n", "names a column twice"),
+    ("t.csv", b"TX,SENDER,RECEIVER,AMOUNT,STEP\n1,\xff,b,1,0\n", "not UTF-8"),
+    ("t.jsonl", b'{"TX": 1, "SENDER": "a"\n', "not JSON"),
+    ("t.jsonl", b"[1, 2]\n", "not a JSON object"),
+    ("t.jsonl.gz", b"\x1f\x8b\x08\x00cut", "cannot read"),
+    ("t.txt", b"a,b\n", "named .csv or .jsonl"),
+])
+def test_an_unreadable_table_is_one_clear_error(tmp_path: Path, name: str, content: bytes, says: str) -> None:
+    path = tmp_path / name
+    path.write_bytes(content)
+    with pytest.raises(InputUnreadable) as caught:
+        read_transfer_table(path, AML)
+    assert says in str(caught.value) and str(path) in str(caught.value)
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def run(args: list[str]) -> Any:
+    result = CliRunner().invoke(main, args)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result
+
+
+COLUMNS = ["--from", "SENDER", "--to", "RECEIVER", "--value", "AMOUNT", "--tick", "STEP", "--id", "TX"]
+
+
+def test_a_value_cycle_in_a_table_is_flagged_with_its_transfer_ids(tmp_path: Path) -> None:
+    path = write_csv(tmp_path / "tx.csv", background_rows() + cycle_rows())
+    result = run(["screen-transfers", str(path), *COLUMNS, "--format", "json"])
+    assert result.exit_code == 1, result.output
+    out = orjson.loads(result.stdout)
+    assert out["verdict"] in ("review", "flag") and out["exitCode"] == 1
+    (match,) = out["matches"]
+    assert match["target"] == str(path) and match["matchId"] is None
+    cycles = [f for f in match["flags"] if f["screen"] == "value_cycles"]
+    assert [(f["agents"], f["evidence"]) for f in cycles] == [(["a", "b", "c", "d"], ["c0", "c1", "c2", "c3"])]
+    assert cycles[0]["pValue"] > 0 and cycles[0]["tests"] >= 1 and cycles[0]["null"]
+
+
+def test_a_table_with_nothing_planted_is_clear_and_the_output_the_same_bytes(tmp_path: Path) -> None:
+    path = write_csv(tmp_path / "tx.csv", background_rows())
+    first = run(["screen-transfers", str(path), *COLUMNS, "--format", "json"])
+    second = run(["screen-transfers", str(path), *COLUMNS, "--format", "json"])
+    assert first.exit_code == 0 and orjson.loads(first.stdout)["verdict"] == "clear"
+    assert first.stdout == second.stdout
+
+
+def test_text_output_names_the_table_once_and_writes_control_characters_out(tmp_path: Path) -> None:
+    rows = background_rows() + cycle_rows()
+    for row in rows:
+        if row["SENDER"] == "a":
+            row["SENDER"] = "a\x1b[2J"
+        if row["RECEIVER"] == "a":
+            row["RECEIVER"] = "a\x1b[2J"
+    path = write_csv(tmp_path / "tx.csv", rows)
+    result = run(["screen-transfers", str(path), *COLUMNS])
+    assert result.exit_code == 1
+    first = result.stdout.splitlines()[0]
+    assert first.split() == [first.split()[0], str(path)] and first.split()[0] in ("REVIEW", "FLAG")
+    assert "\x1b" not in result.stdout and "a\\x1b[2J" in result.stdout
+
+
+def test_a_bad_row_exits_3_with_one_line_naming_it(tmp_path: Path) -> None:
+    rows = background_rows(5)
+    rows[3]["AMOUNT"] = -2
+    path = write_csv(tmp_path / "tx.csv", rows)
+    result = run(["screen-transfers", str(path), *COLUMNS])
+    assert result.exit_code == 3 and result.stdout == ""
+    assert result.stderr.strip() == (f"daishi-forensics: error: {path}, line 5, field AMOUNT: a value is a finite "
+                                     "number >= 0 (or empty when unknown), not '-2'")
