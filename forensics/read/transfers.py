@@ -52,7 +52,7 @@ import orjson
 
 from daishi_forensics.errors import InputUnreadable
 
-__all__ = ["TransferColumns", "read_transfer_table", "transfer_graph"]
+__all__ = ["TransferColumns", "read_transfer_table", "table_rows", "transfer_graph"]
 
 _FORMS = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl"}
 
@@ -115,7 +115,9 @@ def _jsonl_rows(handle: IO[str], file: str) -> Iterator[tuple[int, Mapping[str, 
         yield number, row
 
 
-def _rows(path: Path) -> Iterator[tuple[int, Mapping[str, Any]]]:
+def table_rows(path: Path) -> Iterator[tuple[int, Mapping[str, Any]]]:
+    """Each row of the table at ``path`` with its line number (CSV: the header is line 1; JSON lines:
+    blank lines skipped), read by the module's rules for the form; errors name the file and line."""
     form = _form(path)
     file = str(path)
     with _text(path) as handle:
@@ -227,4 +229,4 @@ def transfer_graph(rows: Iterable[Mapping[str, Any]] | Iterable[tuple[int, Mappi
 def read_transfer_table(path: Path, columns: TransferColumns | None = None) -> nx.MultiDiGraph:
     """The transfer graph of the table at ``path`` (:func:`transfer_graph`; errors name the file,
     the line and the column)."""
-    return transfer_graph(_rows(path), columns or TransferColumns(), str(path))
+    return transfer_graph(table_rows(path), columns or TransferColumns(), str(path))
