@@ -30,50 +30,22 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-MATCH_SUFFIXES = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _labelled import matches_in, rate, rate_line, truth_of  # noqa: E402
 
 
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of ``k`` successes in ``n`` ((0, 1) when ``n`` is 0)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def rate(k: int, n: int) -> dict[str, Any]:
-    lo, hi = wilson(k, n)
-    return {"k": k, "n": n, "rate": round(k / n, 4) if n else None, "wilson95": [round(lo, 4), round(hi, 4)]}
 
 
-def matches_in(folder: Path, recursive: bool = True) -> list[Path]:
-    found = folder.rglob("m_*") if recursive else folder.glob("m_*")
-    return sorted(p for p in found if p.is_file() and p.name.endswith(MATCH_SUFFIXES)
-                  and not p.name.endswith(".truth.json"))
 
 
-def truth_of(match: Path) -> Path | None:
-    """``<name>.truth.json`` beside the match, else ``truth.json`` in a folder holding this one match."""
-    name = match.name
-    for suffix in sorted(MATCH_SUFFIXES, key=len, reverse=True):
-        if name.endswith(suffix):
-            name = name[: -len(suffix)]
-            break
-    beside = match.with_name(f"{name}.truth.json")
-    if beside.is_file():
-        return beside
-    folder = match.parent / "truth.json"
-    if folder.is_file() and len(matches_in(match.parent, recursive=False)) == 1:
-        return folder
-    return None
+
 
 
 def read_truth(propagation: Any) -> tuple[dict[int, int], set[int] | None]:
@@ -120,11 +92,6 @@ def tally(matches: Iterable[tuple[list[tuple[int, int, str, tuple[int, ...]]], d
             "recallWithTies": rate(tie_found, truth_n), "precisionWithTies": rate(tie_right, ours_n)}
 
 
-def _line(name: str, r: Mapping[str, Any]) -> str:
-    if not r["n"]:
-        return f"  {name:22s} n/a (0)"
-    lo, hi = r["wilson95"]
-    return f"  {name:22s} {r['rate']:.3f} [{lo:.3f}, {hi:.3f}] ({r['k']}/{r['n']})"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -168,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(f"{len(rows)} matches ({', '.join(str(t) for t in args.targets)}); strict edges, nothing tuned on them")
     for name in ("precision", "recall", "precisionWithTies", "recallWithTies"):
-        print(_line(name, figures[name]))
+        print(rate_line(name, figures[name], 22))
     return 0
 
 

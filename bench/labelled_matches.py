@@ -29,25 +29,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _labelled import matches_in, rate, rate_line, truth_of  # noqa: E402
+
 KINDS = ("feeder", "ring", "cartel", "off_price", "thrown_fight")
-MATCH_SUFFIXES = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
 
 
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of ``k`` successes in ``n`` ((0, 1) when ``n`` is 0)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def pair(a: str, b: str) -> tuple[str, str]:
@@ -82,32 +75,10 @@ def group_of(entry: Mapping[str, Any]) -> set[str]:
     return agents | {str(a) for a in entry.get("agents", [])} | {str(a) for a in entry.get("refillers", [])}
 
 
-def truth_of(match: Path) -> Path | None:
-    """The truth file of ``match``: ``<name>.truth.json`` beside it, else ``truth.json`` in a folder
-    holding this one match."""
-    name = match.name
-    for suffix in sorted(MATCH_SUFFIXES, key=len, reverse=True):
-        if name.endswith(suffix):
-            name = name[: -len(suffix)]
-            break
-    beside = match.with_name(f"{name}.truth.json")
-    if beside.is_file():
-        return beside
-    folder = match.parent / "truth.json"
-    if folder.is_file() and len(matches_in(match.parent, recursive=False)) == 1:
-        return folder
-    return None
 
 
-def matches_in(folder: Path, recursive: bool = True) -> list[Path]:
-    found = folder.rglob("m_*") if recursive else folder.glob("m_*")
-    return sorted(p for p in found if p.is_file() and p.name.endswith(MATCH_SUFFIXES)
-                  and not p.name.endswith(".truth.json"))
 
 
-def rate(k: int, n: int) -> dict[str, Any]:
-    lo, hi = wilson(k, n)
-    return {"k": k, "n": n, "rate": round(k / n, 4) if n else None, "wilson95": [round(lo, 4), round(hi, 4)]}
 
 
 def tally(results: Iterable[tuple[str, list[tuple[str, tuple[str, str]]], list[Mapping[str, Any]]]]) -> dict[str, Any]:
@@ -149,11 +120,6 @@ def tally(results: Iterable[tuple[str, list[tuple[str, tuple[str, str]]], list[M
     }
 
 
-def _line(name: str, r: Mapping[str, Any]) -> str:
-    if not r["n"]:
-        return f"  {name:30s} n/a (0)"
-    lo, hi = r["wilson95"]
-    return f"  {name:30s} {r['rate']:.3f} [{lo:.3f}, {hi:.3f}] ({r['k']}/{r['n']})"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -200,13 +166,13 @@ def main(argv: list[str] | None = None) -> int:
           f"{config.version}; nothing tuned on them")
     for line in unread:
         print(f"  NOT SCREENED {line}")
-    print(_line(f"honest not clear ({figures['honestMatches']})", figures["honestNotClear"]))
-    print(_line("honest flag", figures["honestFlag"]))
+    print(rate_line(f"honest not clear ({figures['honestMatches']})", figures["honestNotClear"]))
+    print(rate_line("honest flag", figures["honestFlag"]))
     for kind, r in figures["recall"].items():
-        print(_line(f"recall {kind}", r) + f"   any screen {figures['recallAnyScreen'][kind]['k']}")
+        print(rate_line(f"recall {kind}", r) + f"   any screen {figures['recallAnyScreen'][kind]['k']}")
     for screen, r in figures["precision"].items():
-        print(_line(f"precision {screen}", r))
-    print(_line("precision, every screen", figures["precisionAll"]))
+        print(rate_line(f"precision {screen}", r))
+    print(rate_line("precision, every screen", figures["precisionAll"]))
     return 3 if unread else 0
 
 

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from collections import Counter
@@ -35,18 +34,13 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _labelled import rate, rate_line  # noqa: E402
+
 TYPOLOGY_SCREENS = ("fans", "scatter_gather", "value_cycles")
 TRUE_WORDS = frozenset({"1", "true", "yes", "y", "t"})
 
 
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of ``k`` successes in ``n`` ((0, 1) when ``n`` is 0)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def is_true(cell: Any) -> bool:
@@ -84,11 +78,6 @@ def score(flags: Iterable[Any], labelled: set[str], by_kind: Mapping[str, set[st
     kept = [f for f in flags if not typologies_only or f.screen in TYPOLOGY_SCREENS]
     flagged = {str(a) for f in kept for a in f.agents}
     hit = flagged & labelled
-
-    def rate(k: int, n: int) -> dict[str, Any]:
-        lo, hi = wilson(k, n)
-        return {"k": k, "n": n, "rate": round(k / n, 4) if n else None, "wilson95": [round(lo, 4), round(hi, 4)]}
-
     return {
         "recall": rate(len(hit), len(labelled)),
         "precision": rate(len(hit), len(flagged)),
@@ -97,11 +86,6 @@ def score(flags: Iterable[Any], labelled: set[str], by_kind: Mapping[str, set[st
     }
 
 
-def _line(name: str, r: Mapping[str, Any]) -> str:
-    if not r["n"]:
-        return f"  {name:28s} n/a (0)"
-    lo, hi = r["wilson95"]
-    return f"  {name:28s} {r['rate']:.3f} [{lo:.3f}, {hi:.3f}] ({r['k']}/{r['n']})"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -160,10 +144,10 @@ def main(argv: list[str] | None = None) -> int:
           f"{len(labelled):,} labelled; screens config {config.version}; verdict {result.verdict}; "
           f"screen_graph {cpu:.1f} s CPU")
     print("split: the whole table (nothing here is tuned on it)")
-    print(_line("node recall", figures["recall"]))
-    print(_line("node precision", figures["precision"]))
+    print(rate_line("node recall", figures["recall"]))
+    print(rate_line("node precision", figures["precision"]))
     for kind, r in figures["recallByKind"].items():
-        print(_line(f"recall, {args.kind} {kind}"[:28], r))
+        print(rate_line(f"recall, {args.kind} {kind}"[:28], r))
     print(f"  flags by screen/kind: {figures['flagsByScreen']}")
     return 0
 
