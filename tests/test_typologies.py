@@ -16,7 +16,7 @@ import pytest
 
 from daishi_forensics.screens import Flag, screen_graph
 from daishi_forensics.screens.fans import DEFAULTS as FAN_DEFAULTS
-from daishi_forensics.screens.fans import fans
+from daishi_forensics.screens.fans import arrays_of, fan_boxes, fans
 from daishi_forensics.screens.graph import ScreenInputError, TransferView
 from daishi_forensics.screens.scatter_gather import DEFAULTS as SG_DEFAULTS
 from daishi_forensics.screens.scatter_gather import scatter_gather
@@ -375,6 +375,47 @@ def test_a_one_off_dinner_no_bigger_than_the_graph_recurring_groups_is_not_a_fan
 def test_a_one_off_fan_bigger_than_the_graph_recurring_groups_is_still_found() -> None:
     (flag,) = [f for f in fans(TransferView(dinner_town(16)), FAN_DEFAULTS) if f.agents[0] == "new"]
     assert (flag.kind, len(flag.agents) - 1, flag.details["explained"]) == ("fan_in", 16, 7)
+
+
+def test_a_one_off_group_at_a_scale_where_nobody_pays_in_groups_is_a_fan() -> None:
+    # the hosts' groups of eight pay 40 to 42 each; eight one-off payers of 600 to 602 each are of
+    # another scale (more than a factor two away): no group of the graph explains any of them
+    g = background()
+    for h in range(3):
+        for d in range(3):
+            for f in range(8):
+                g.add_edge(f"f{h}-{f}", f"host{h}", value=40.0 + f % 3, tick=30 + 120 * d + 40 * h, event=f"din{h}-{d}-{f}")
+    for f in range(8):
+        g.add_edge(f"g{f}", "new", value=600.0 + f % 3, tick=250, event=f"new{f}")
+    (flag,) = [f for f in fans(TransferView(g), FAN_DEFAULTS) if f.agents[0] == "new"]
+    assert (flag.kind, len(flag.agents) - 1, flag.details["explained"]) == ("fan_in", 8, 0)
+    # at the hosts' scale the same eight are what friends do here (the test above with eight)
+    assert [f for f in fans(TransferView(dinner_town(8)), FAN_DEFAULTS) if f.agents[0] == "new"] == []
+
+
+def test_a_group_explains_only_members_paying_alike_shares() -> None:
+    # eight one-off payers at the hosts' scale, but each paying 14% more than the one before (40 to 100):
+    # no two within the tight band squared (1.1025) of each other, so no member pays a group's alike
+    # share and the hosts' groups of eight explain none of them
+    g = background()
+    for h in range(3):
+        for d in range(3):
+            for f in range(8):
+                g.add_edge(f"f{h}-{f}", f"host{h}", value=40.0 + f % 3, tick=30 + 120 * d + 40 * h, event=f"din{h}-{d}-{f}")
+    for f in range(8):
+        g.add_edge(f"g{f}", "new", value=round(40.0 * 1.14 ** f, 2), tick=250, event=f"new{f}")
+    # within a factor two of the first (40 to 77.0): six of them in the box, none explained
+    assert new_box(g) == (6, 2.0, 0)
+    # the same eight paying 40 to 42, alike: a group of the graph's size, seven explained, one left: no box
+    assert new_box(dinner_town(8)) is None
+
+
+def new_box(g: nx.MultiDiGraph) -> tuple[int, float, int] | None:
+    """The count, band and explained members of the fan-in box of the account ``new`` (None: it has none)."""
+    arrays = arrays_of(TransferView(g))
+    boxes, _ = fan_boxes(arrays, "in", {**FAN_DEFAULTS, "alpha": 0.01})
+    found = [(b.count, b.ratio, b.explained) for b in boxes if arrays.nodes[b.hub] == "new"]
+    return found[0] if found else None
 
 
 def test_a_one_off_group_whose_money_the_hub_wires_on_at_once_is_a_fan() -> None:
