@@ -124,6 +124,12 @@ _M_BUCKETS = 5
 chance term ``q_t ** m * m * q_x`` falls with ``m``)."""
 
 
+_ONE_OFF_PRIOR = 10.0
+"""Pseudo-payments by which the share of the graph's one-off payments in a band is shrunk towards the
+share of all its payments: a graph with few one-off payments besides the box is measured mostly
+against all its amounts, not against the box alone."""
+
+
 _M_RECURRING = 12
 """A recurring counterparty with 12 or more transfers is counted as 12 in the group null (its
 chance of landing in a box, ``1 - (1 - q_t) ** m``, grows with ``m``: counting fewer is strict on
@@ -232,6 +238,13 @@ class _FanIndex:
     """Every payment of each node by (payer, tick), with running totals ``out_cum``."""
     out_cum: np.ndarray
     out_total: np.ndarray
+    one_off_values: np.ndarray
+    """The values of the transfers of pairs that dealt once in this direction, sorted: the amounts one-off
+    payments take in this graph."""
+    own_one_key: np.ndarray
+    """The node's own one-off values, sorted per hub (as ``own_key``)."""
+    one_offs_of: np.ndarray
+    """One-off transfers per node in this direction."""
 
 
 _Best = tuple[float, float, int, int, float, float, float, int, int, int]
@@ -339,13 +352,20 @@ def _fan_index(arrays: TransferArrays, direction: str, params: Mapping[str, Any]
     out_key = arrays.src[out_order] * stride_t + (arrays.tick[out_order] - t0)
     out_cum = np.concatenate([[0.0], np.cumsum(arrays.value[out_order])])
     out_total = np.bincount(arrays.src, weights=arrays.value, minlength=n_nodes)
+    single = pair_m[pair_of] == 1
+    one_off_values = np.sort(arrays.value[single])
+    own_one = own[single[own]]
+    own_one_key = hub_all[own_one] * stride_v + (np.log(arrays.value[own_one]) - lmin)
+    one_offs_of = np.bincount(hub_all[single], minlength=n_nodes)
     return _FanIndex(arrays, direction, n_nodes, min_fan, tests, other_all, pair_m, pair_tmin, pair_tmax, pair_hub,
                      by_m, edges_of, rows, hub, tick, value, pair, logv, own_key, lmin, stride_v, first_of_pair,
-                     windows, ratios, grid, stride_t, t0, activity_key, activity, out_key, out_cum, out_total)
+                     windows, ratios, grid, stride_t, t0, activity_key, activity, out_key, out_cum, out_total,
+                     one_off_values, own_one_key, one_offs_of)
 
 
 def _shares(ix: _FanIndex, c_hub: np.ndarray, t: np.ndarray, x: np.ndarray, q_glob_t: np.ndarray | None,
-            busy_c: np.ndarray | None, k: np.ndarray, w: float, r: float) -> tuple[np.ndarray, np.ndarray]:
+            busy_c: np.ndarray | None, k: np.ndarray, w: float, r: float,
+            one_off: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The chance a counterparty's transfer lands in the box's window and band: the graph's
     share, or the node's own (the box's ``k`` transfers left out), whichever is larger."""
     arrays = ix.arrays
@@ -359,6 +379,16 @@ def _shares(ix: _FanIndex, c_hub: np.ndarray, t: np.ndarray, x: np.ndarray, q_gl
     rest = ix.edges_of[c_hub] - k
     q_own = np.where(rest > 0, (in_band - k) / np.maximum(rest, 1), 0.0)
     q_x = np.maximum(q_glob, np.clip(q_own, 0.0, 1.0))
+    if one_off is not None:
+        one = ix.one_off_values
+        in_band_one = np.searchsorted(one, x * r, side="right") - np.searchsorted(one, x / r, side="left")
+        # the box's own left out, shrunk towards the graph's share with _ONE_OFF_PRIOR pseudo-payments
+        q_one = np.clip((in_band_one - k + _ONE_OFF_PRIOR * q_glob) / (one.shape[0] - k + _ONE_OFF_PRIOR), 0.0, 1.0)
+        in_one = (np.searchsorted(ix.own_one_key, hi_key, side="right")
+                  - np.searchsorted(ix.own_one_key, lo_key, side="left"))
+        rest_one = ix.one_offs_of[c_hub] - k
+        own_one = np.where(rest_one > 0, (in_one - k) / np.maximum(rest_one, 1), 0.0)
+        one_off[:] = np.maximum(q_one, np.clip(own_one, 0.0, 1.0))
     # the node's other dealings (its transfers beyond the box's) in the window, as a share of all
     # of them: a node busy then for its own reasons is measured against its own rhythm
     if q_glob_t is None or busy_c is None:
@@ -447,12 +477,13 @@ def _scan_cell(ix: _FanIndex, pts: np.ndarray, span_len: np.ndarray, q_t: np.nda
     if cand.shape[0] == 0:
         return
     c_hub = p_hub[cand]
-    qt, q_x = _shares(ix, c_hub, p_tick[cand], ix.value[pts[cand]], q_t[cand], busy[cand], count[cand], w, r)
-    lam = np.zeros(cand.shape[0])
-    for m in range(1, _M_BUCKETS + 1):
+    q_one = np.zeros(cand.shape[0])
+    qt, q_x = _shares(ix, c_hub, p_tick[cand], ix.value[pts[cand]], q_t[cand], busy[cand], count[cand], w, r, q_one)
+    lam = ix.by_m[1, c_hub] * qt * q_one  # a counterparty that pays once: at the amounts one-off payments take here
+    for m in range(2, _M_BUCKETS + 1):
         lam += ix.by_m[m, c_hub] * qt ** m * np.minimum(1.0, m * q_x)
     m_a = np.minimum(ix.pair_m[p_pair[cand]], _M_BUCKETS)
-    lam = np.maximum(lam - qt ** m_a * np.minimum(1.0, m_a * q_x), 0.0)
+    lam = np.maximum(lam - qt ** m_a * np.where(m_a == 1, q_one, np.minimum(1.0, m_a * q_x)), 0.0)
     raw = poisson_tail(extra[cand] - 1, lam)
     adj = np.minimum(1.0, raw * anchors[c_hub] * ix.grid)
     webbed = np.zeros(cand.shape[0], dtype=np.int64)

@@ -146,15 +146,23 @@ def test_fan_in_of_eight_within_three_ticks_with_alike_amounts_found() -> None:
 def test_fan_in_p_value_is_the_poisson_tail() -> None:
     g = background()
     add_fan_in(g, "hub", 8, [200, 201, 202])
+    for i in range(10):  # ten small one-off payments elsewhere, 40 ticks apart
+        g.add_edge(f"o{i}", f"b{i}", value=10.0, tick=5 + 40 * i, event=f"o{i}")
     (flag,) = fans(TransferView(g), FAN_DEFAULTS)
     # The box starts at the first payment, m0's 100.0 at tick 200. The hub has 8 counterparties, one
     # transfer each: lambda = 7 x q_t x q_x, where q_t is the graph's share of ticks in the window (the
-    # hub has no other dealings) and q_x the graph's share of amounts in the band (the hub has no other
-    # transfers). Then P(X >= 7), times 8 anchors and 4 windows x 2 bands.
+    # hub has no other dealings) and q_x the share of the graph's other one-off payments (a payer's only
+    # payment to its payee; the box's 8 left out) with an amount in the band, shrunk towards the share of
+    # all its payments with 10 pseudo-payments (the hub has no other transfers). Then P(X >= 7), times 8
+    # anchors and 4 windows x 2 bands.
     window, ratio = flag.details["window"], flag.details["amountRatio"]
     edges = [d for _, _, d in g.edges(data=True)]
     q_t = sum(1 for d in edges if 200 <= d["tick"] <= 200 + window) / len(edges)
-    q_x = sum(1 for d in edges if 100.0 / ratio <= d["value"] <= 100.0 * ratio) / len(edges)
+    q_all = sum(1 for d in edges if 100.0 / ratio <= d["value"] <= 100.0 * ratio) / len(edges)
+    once = [d for u, v in set(g.edges()) if g.number_of_edges(u, v) == 1 for d in g.get_edge_data(u, v).values()]
+    in_band = sum(1 for d in once if 100.0 / ratio <= d["value"] <= 100.0 * ratio)
+    q_x = (in_band - 8 + 10 * q_all) / (len(once) - 8 + 10)
+    assert (len(once), in_band, q_x) == (18, 8, pytest.approx(q_all / 2))
     lam = 7 * q_t * q_x
     tail = 1 - sum(math.exp(-lam) * lam ** j / math.factorial(j) for j in range(7))
     assert flag.details["expected"] == pytest.approx(lam, rel=1e-9)
