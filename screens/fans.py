@@ -27,7 +27,15 @@ window, whichever is larger: a node busy then for its own reasons (a burst of in
 passes on) is measured against its own rhythm.  ``q_x`` is the share of the graph's
 transfers with a value in the band -- or the share of the node's *other* transfers in
 that direction (the box's left out) in the band, whichever is larger: a shop that sells at
-one price has alike amounts by nature.  The expected count is the sum over the node's other counterparties,
+one price has alike amounts by nature.  For a counterparty that deals with the node once
+(``m = 1``, what a member of the box is) both shares are read among *one-off* payments only: the
+share of the graph's one-off payments (a payer's only payment to that payee; the box's own left
+out, shrunk towards the share of all payments with ``_ONE_OFF_PRIOR`` pseudo-payments) in the band,
+or the node's own other one-off payments in it, whichever is larger.  The shuffle is then one of
+amounts among one-off payments: where strangers pay households dinner shares and gifts, a stranger
+paying one six hundred is rare, however many salaries of that size the graph holds (and a salary in
+the band no longer makes it ordinary for the household that receives it); a shop whose one-off
+customers pay its prices is still measured against them.  The expected count is the sum over the node's other counterparties,
 ``lambda``; the box's p-value is the Poisson tail ``P(X >= k - 1)``.  The node's p-value is
 the smallest over its boxes, each times the number of boxes of its cell (the node's
 anchors for that window) and the number of cells of the grid: Bonferroni inside the
@@ -46,14 +54,19 @@ window (the same friends again and again: they cannot be one-off mules), finds e
 largest recurring group more coordinated than its own rhythm and the shuffled graph explain
 (chance of a counterparty with ``m`` transfers landing in the box ``1 - (1 - q_t) ** m``,
 Bonferroni over the node's anchors and the grid, at ``alpha / tests``).  The graph's *honest
-group size* ``g`` in a cell is the ``group_quantile`` quantile (the median), over the nodes that
-have one (at least ``min_groups`` of them), of their largest recurring group in that cell or a narrower
-one.  A one-off box is then tested on the members beyond one such group: ``P(X >= k - g)``
-(``k - g + 1 >= 2``).  Not where the hub *passes the money on*: what it pays out from the box's
-start to one window after the box's end is within ``pass_cut`` of what came in through the box (the
-gather-scatter rule's margin), and what came in is at least what the hub pays out in such a span
-as a rule (its total outflow times the span's share of the period: a household's rent and
-shopping match a dinner's few shares by chance, not a collector's deposits).  Friends
+group size* ``g`` for a box is read at the box's scale: the ``group_quantile`` quantile (the
+median), over the nodes that have one (at least ``min_groups`` of them), of their largest recurring
+group in that cell or a narrower one whose anchor's amount is within a factor ``group_scale`` of the
+box's (:func:`_group_size_at`): friends splitting dinners of forty say nothing about strangers paying
+six hundred each.  A group pays alike shares, so it explains only the members of the box that pay
+alike: at most the members within the tight band squared of the anchor's amount (each within the
+tight band of one share), less one.  A one-off box is then tested on the members beyond one such
+group: ``P(X >= k - g)`` (``k - g + 1 >= 2``).  Not where the hub *passes the money on*: what it pays
+out from the box's start to the shortest window after the box's end (at once) is within ``pass_cut``
+of what came in through the box (the gather-scatter rule's margin), and what came in is at least
+what the hub pays out in such a span as a rule (its total outflow times the span's share of the
+period: a household's rent and shopping match a dinner's few shares by chance, not a collector's
+deposits).  Friends
 paying back a dinner do not see that sum wired onward at once; a collector's deposits are.
 On a graph where nobody pays in recurring groups (``g = 0``), nothing changes.  Fan-outs
 are not adjusted: a fan-out that recurs is a payroll, and its staff are not one-off.
@@ -422,12 +435,13 @@ def _honest_groups(ix: _FanIndex, params: Mapping[str, Any]) -> dict[tuple[float
 def _passes_on(ix: _FanIndex, p_hub: np.ndarray, p_tick: np.ndarray, total: np.ndarray, w: float,
                pass_cut: float) -> np.ndarray:
     """Whether the hub pays out about what came in through the box (within ``pass_cut``) from the box's
-    start to one window after its end, and that is at least its usual outflow in such a span (module
+    start to the shortest window after its end, and that is at least its usual outflow in such a span (module
     rule, *groups that recur*: a collector passing the money on)."""
     start = p_hub * ix.stride_t + (p_tick - ix.t0)
-    passed = (ix.out_cum[np.searchsorted(ix.out_key, start + 2 * w, side="right")]
+    span = w + min(ix.windows)  # the box, and the shortest window after it: at once
+    passed = (ix.out_cum[np.searchsorted(ix.out_key, start + span, side="right")]
               - ix.out_cum[np.searchsorted(ix.out_key, start, side="left")])
-    usual = ix.out_total[p_hub] * min(1.0, 2 * w / ix.arrays.span)  # its own outflow in such a span
+    usual = ix.out_total[p_hub] * min(1.0, span / ix.arrays.span)  # its own outflow in such a span
     return (np.abs(passed - total) <= pass_cut * total) & (total >= usual)
 
 

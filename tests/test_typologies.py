@@ -436,6 +436,11 @@ def test_a_one_off_group_whose_money_the_hub_wires_on_at_once_is_a_fan() -> None
     g.add_edge("new", "exit", value=100.0, tick=251, event="part")  # a third of it: not passing it on
     assert [f for f in fans(TransferView(g), FAN_DEFAULTS) if f.agents[0] == "new"] == []
     g.remove_edge("new", "exit")
+    # 207 fifty ticks later: with its shopping (4 x 30) from tick 250 to 330, 327 went out, but not at once
+    # (by tick 292, the largest window and the shortest after it, 60 went out): no passing on
+    g.add_edge("new", "exit", value=207.0, tick=300, event="late")
+    assert [f for f in fans(TransferView(g), FAN_DEFAULTS) if f.agents[0] == "new"] == []
+    g.remove_edge("new", "exit")
     g.add_edge("new", "exit", value=310.0, tick=251, event="wire")
     (flag,) = [f for f in fans(TransferView(g), FAN_DEFAULTS) if f.agents[0] == "new"]
     assert (flag.kind, len(flag.agents) - 1, flag.details["explained"]) == ("fan_in", 8, 0)
