@@ -610,3 +610,39 @@ def test_the_bound_is_never_below_the_exact_count() -> None:
     assert all(bounded[length] >= exact[length] for length in range(3, 10))
     # the rate is about right (near the Perron vector); the prefactor counts every transfer as a start
     assert bounded[9] < 1000 * exact[9]
+
+
+# -- honest hubs of real payment data: none is a fan ----------------------------------------
+
+
+def test_a_shop_with_many_one_off_customers_paying_its_supplier_weekly_is_not_a_fan() -> None:
+    # 150 customers each buy once, at prices from 3 to 40, two a day through the year; every week the
+    # shop pays its supplier 70% of what came in (it passes money on, steadily)
+    g = background()
+    week: dict[int, float] = {}
+    for i in range(150):
+        tick, price = 2 + (i * 131) % 396, 3.0 + (i * 17) % 38
+        g.add_edge(f"c{i}", "shop", value=price, tick=tick, event=f"buy{i}")
+        week[tick // 7] = week.get(tick // 7, 0.0) + price
+    for w, came in sorted(week.items()):
+        g.add_edge("shop", "supplier", value=round(0.7 * came, 2), tick=7 * w + 6, event=f"settle{w}")
+    assert [f.agents[0] for f in typology_flags(g) if f.kind in ("fan_in", "gather_scatter")] == []
+
+
+def test_an_account_paying_its_bills_on_one_day_every_month_is_not_a_fan_out() -> None:
+    g = background()
+    for month in range(13):
+        for b in range(6):  # six bills, the same payees every month, amounts that vary
+            g.add_edge("household", f"bill{b}", value=20.0 + 7 * b + month % 5, tick=3 + 30 * month, event=f"b{month}-{b}")
+    assert [f for f in typology_flags(g) if f.agents[0] == "household"] == []
+
+
+def test_an_exchange_passing_on_a_steady_stream_of_one_off_customers_is_not_a_fan() -> None:
+    # 200 one-off customers through the year, amounts from 50 to 1,000, each sum paid on the same day
+    # to one of three banks, less 1%: one-off payers, the money passed on at once, but steadily
+    g = background()
+    for i in range(200):
+        tick, amount = 1 + (i * 53) % 398, 50.0 + (i * 389) % 951
+        g.add_edge(f"x{i}", "exchange", value=amount, tick=tick, event=f"in{i}")
+        g.add_edge("exchange", f"bank{i % 3}", value=round(0.99 * amount, 2), tick=tick, event=f"out{i}")
+    assert [f for f in typology_flags(g) if "exchange" in f.agents[:1]] == []
