@@ -305,8 +305,8 @@ def fourth_payments(count: int, accounts: int) -> None:
     from trades_world import KINDS, trades_world
 
     seeds = list(range(1, count + 1))
-    print(f"\nfourth economy (bench/trades_world.py, never tuned on; report only, seeds 1-{count}; its second look: "
-          f"first run once under screens config 2.4.0):")
+    print(f"\nfourth economy (bench/trades_world.py, never tuned on; report only, seeds 1-{count}; its third look: "
+          f"run once under screens config 2.4.0, once under 2.5.0):")
     _world_figures(f"{accounts} accounts a year", [trades_world(accounts, seed) for seed in seeds], KINDS)
     _nothing_planted("nothing planted", [trades_world(accounts, seed, launder=False) for seed in seeds])
 

@@ -27,7 +27,15 @@ window, whichever is larger: a node busy then for its own reasons (a burst of in
 passes on) is measured against its own rhythm.  ``q_x`` is the share of the graph's
 transfers with a value in the band -- or the share of the node's *other* transfers in
 that direction (the box's left out) in the band, whichever is larger: a shop that sells at
-one price has alike amounts by nature.  The expected count is the sum over the node's other counterparties,
+one price has alike amounts by nature.  For a counterparty that deals with the node once
+(``m = 1``, what a member of the box is) both shares are read among *one-off* payments only: the
+share of the graph's one-off payments (a payer's only payment to that payee; the box's own left
+out, shrunk towards the share of all payments with ``_ONE_OFF_PRIOR`` pseudo-payments) in the band,
+or the node's own other one-off payments in it, whichever is larger.  The shuffle is then one of
+amounts among one-off payments: where strangers pay households dinner shares and gifts, a stranger
+paying one six hundred is rare, however many salaries of that size the graph holds (and a salary in
+the band no longer makes it ordinary for the household that receives it); a shop whose one-off
+customers pay its prices is still measured against them.  The expected count is the sum over the node's other counterparties,
 ``lambda``; the box's p-value is the Poisson tail ``P(X >= k - 1)``.  The node's p-value is
 the smallest over its boxes, each times the number of boxes of its cell (the node's
 anchors for that window) and the number of cells of the grid: Bonferroni inside the
@@ -46,14 +54,19 @@ window (the same friends again and again: they cannot be one-off mules), finds e
 largest recurring group more coordinated than its own rhythm and the shuffled graph explain
 (chance of a counterparty with ``m`` transfers landing in the box ``1 - (1 - q_t) ** m``,
 Bonferroni over the node's anchors and the grid, at ``alpha / tests``).  The graph's *honest
-group size* ``g`` in a cell is the ``group_quantile`` quantile (the median), over the nodes that
-have one (at least ``min_groups`` of them), of their largest recurring group in that cell or a narrower
-one.  A one-off box is then tested on the members beyond one such group: ``P(X >= k - g)``
-(``k - g + 1 >= 2``).  Not where the hub *passes the money on*: what it pays out from the box's
-start to one window after the box's end is within ``pass_cut`` of what came in through the box (the
-gather-scatter rule's margin), and what came in is at least what the hub pays out in such a span
-as a rule (its total outflow times the span's share of the period: a household's rent and
-shopping match a dinner's few shares by chance, not a collector's deposits).  Friends
+group size* ``g`` for a box is read at the box's scale: the ``group_quantile`` quantile (the
+median), over the nodes that have one (at least ``min_groups`` of them), of their largest recurring
+group in that cell or a narrower one whose anchor's amount is within a factor ``group_scale`` of the
+box's (:func:`_group_size_at`): friends splitting dinners of forty say nothing about strangers paying
+six hundred each.  A group pays alike shares, so it explains only the members of the box that pay
+alike: at most the members within the tight band squared of the anchor's amount (each within the
+tight band of one share), less one.  A one-off box is then tested on the members beyond one such
+group: ``P(X >= k - g)`` (``k - g + 1 >= 2``).  Not where the hub *passes the money on*: what it pays
+out from the box's start to the shortest window after the box's end (at once) is within ``pass_cut``
+of what came in through the box (the gather-scatter rule's margin), and what came in is at least
+what the hub pays out in such a span as a rule (its total outflow times the span's share of the
+period: a household's rent and shopping match a dinner's few shares by chance, not a collector's
+deposits).  Friends
 paying back a dinner do not see that sum wired onward at once; a collector's deposits are.
 On a graph where nobody pays in recurring groups (``g = 0``), nothing changes.  Fan-outs
 are not adjusted: a fan-out that recurs is a payroll, and its staff are not one-off.
@@ -115,13 +128,19 @@ __all__ = ["DEFAULTS", "FanBox", "Standing", "arrays_of", "fan_boxes", "fan_boxe
 DEFAULTS: Mapping[str, Any] = {
     "alpha": 0.01, "min_fan": 3, "min_window": 0.005, "max_window": 0.1, "window_steps": 4,
     "tight_ratio": 1.05, "loose_ratio": 2.0, "group_quantile": 0.5, "min_groups": 3, "pass_cut": 0.2,
-    "web_ties": 2, "shared_transfers": 3, "shared_level": 0.001,
+    "web_ties": 2, "shared_transfers": 3, "shared_level": 0.001, "group_scale": 2.0,
 }
 """The shipped parameters (``screens/config.json``), for doctests and callers without a config."""
 
 _M_BUCKETS = 5
 """Counterparties with 5 or more transfers are counted as 5 in the null (conservative: the
 chance term ``q_t ** m * m * q_x`` falls with ``m``)."""
+
+
+_ONE_OFF_PRIOR = 10.0
+"""Pseudo-payments by which the share of the graph's one-off payments in a band is shrunk towards the
+share of all its payments: a graph with few one-off payments besides the box is measured mostly
+against all its amounts, not against the box alone."""
 
 
 _M_RECURRING = 12
@@ -232,6 +251,13 @@ class _FanIndex:
     """Every payment of each node by (payer, tick), with running totals ``out_cum``."""
     out_cum: np.ndarray
     out_total: np.ndarray
+    one_off_values: np.ndarray
+    """The values of the transfers of pairs that dealt once in this direction, sorted: the amounts one-off
+    payments take in this graph."""
+    own_one_key: np.ndarray
+    """The node's own one-off values, sorted per hub (as ``own_key``)."""
+    one_offs_of: np.ndarray
+    """One-off transfers per node in this direction."""
 
 
 _Best = tuple[float, float, int, int, float, float, float, int, int, int]
@@ -339,13 +365,20 @@ def _fan_index(arrays: TransferArrays, direction: str, params: Mapping[str, Any]
     out_key = arrays.src[out_order] * stride_t + (arrays.tick[out_order] - t0)
     out_cum = np.concatenate([[0.0], np.cumsum(arrays.value[out_order])])
     out_total = np.bincount(arrays.src, weights=arrays.value, minlength=n_nodes)
+    single = pair_m[pair_of] == 1
+    one_off_values = np.sort(arrays.value[single])
+    own_one = own[single[own]]
+    own_one_key = hub_all[own_one] * stride_v + (np.log(arrays.value[own_one]) - lmin)
+    one_offs_of = np.bincount(hub_all[single], minlength=n_nodes)
     return _FanIndex(arrays, direction, n_nodes, min_fan, tests, other_all, pair_m, pair_tmin, pair_tmax, pair_hub,
                      by_m, edges_of, rows, hub, tick, value, pair, logv, own_key, lmin, stride_v, first_of_pair,
-                     windows, ratios, grid, stride_t, t0, activity_key, activity, out_key, out_cum, out_total)
+                     windows, ratios, grid, stride_t, t0, activity_key, activity, out_key, out_cum, out_total,
+                     one_off_values, own_one_key, one_offs_of)
 
 
 def _shares(ix: _FanIndex, c_hub: np.ndarray, t: np.ndarray, x: np.ndarray, q_glob_t: np.ndarray | None,
-            busy_c: np.ndarray | None, k: np.ndarray, w: float, r: float) -> tuple[np.ndarray, np.ndarray]:
+            busy_c: np.ndarray | None, k: np.ndarray, w: float, r: float,
+            one_off: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The chance a counterparty's transfer lands in the box's window and band: the graph's
     share, or the node's own (the box's ``k`` transfers left out), whichever is larger."""
     arrays = ix.arrays
@@ -359,6 +392,16 @@ def _shares(ix: _FanIndex, c_hub: np.ndarray, t: np.ndarray, x: np.ndarray, q_gl
     rest = ix.edges_of[c_hub] - k
     q_own = np.where(rest > 0, (in_band - k) / np.maximum(rest, 1), 0.0)
     q_x = np.maximum(q_glob, np.clip(q_own, 0.0, 1.0))
+    if one_off is not None:
+        one = ix.one_off_values
+        in_band_one = np.searchsorted(one, x * r, side="right") - np.searchsorted(one, x / r, side="left")
+        # the box's own left out, shrunk towards the graph's share with _ONE_OFF_PRIOR pseudo-payments
+        q_one = np.clip((in_band_one - k + _ONE_OFF_PRIOR * q_glob) / (one.shape[0] - k + _ONE_OFF_PRIOR), 0.0, 1.0)
+        in_one = (np.searchsorted(ix.own_one_key, hi_key, side="right")
+                  - np.searchsorted(ix.own_one_key, lo_key, side="left"))
+        rest_one = ix.one_offs_of[c_hub] - k
+        own_one = np.where(rest_one > 0, (in_one - k) / np.maximum(rest_one, 1), 0.0)
+        one_off[:] = np.maximum(q_one, np.clip(own_one, 0.0, 1.0))
     # the node's other dealings (its transfers beyond the box's) in the window, as a share of all
     # of them: a node busy then for its own reasons is measured against its own rhythm
     if q_glob_t is None or busy_c is None:
@@ -371,13 +414,13 @@ def _shares(ix: _FanIndex, c_hub: np.ndarray, t: np.ndarray, x: np.ndarray, q_gl
     return np.maximum(q_glob_t, np.clip(own_t, 0.0, 1.0)), q_x
 
 
-def _honest_groups(ix: _FanIndex, params: Mapping[str, Any]) -> dict[tuple[float, float], int]:
-    """The graph's honest group size per cell (module rule, *groups that recur*): fan-ins only; a group
+def _honest_groups(ix: _FanIndex, params: Mapping[str, Any]) -> dict[tuple[float, float], Groups]:
+    """The graph's honest groups per cell (module rule, *groups that recur*): fan-ins only; a group
     found in a narrower window or band is one in a wider."""
-    found: dict[tuple[float, float], np.ndarray] = {}
+    found: dict[tuple[float, float], Groups] = {}
+    if ix.direction == "out":
+        return {(w, r): Groups.none() for w in ix.windows for r in ix.ratios}
     for w in ix.windows:
-        if ix.direction == "out":
-            break  # groups settle up by paying one of them: a fan-in; a recurring fan-out is a payroll
         recurring = (ix.pair_tmax - ix.pair_tmin) > w  # pairs whose dealings outlast the window
         by_m_rec = np.zeros((_M_RECURRING + 1, ix.n_nodes))
         np.add.at(by_m_rec, (np.minimum(ix.pair_m[recurring], _M_RECURRING), ix.pair_hub[recurring]), 1.0)
@@ -385,24 +428,24 @@ def _honest_groups(ix: _FanIndex, params: Mapping[str, Any]) -> dict[tuple[float
             found[(w, r)] = _recurring_groups(np.flatnonzero(recurring[ix.pair]), ix.hub, ix.tick, ix.logv, ix.pair,
                                               ix.pair_m, by_m_rec, partial(_shares, ix), w, r, ix.min_fan, ix.grid,
                                               ix.n_nodes, float(params["alpha"]) / ix.tests)
-    quantile, min_groups = float(params["group_quantile"]), int(params["min_groups"])
-    return {(w, r): _group_size([g for (w2, r2), g in found.items() if w2 <= w and r2 <= r], quantile, min_groups)
+    return {(w, r): Groups.joined([g for (w2, r2), g in found.items() if w2 <= w and r2 <= r])
             for w in ix.windows for r in ix.ratios}
 
 
 def _passes_on(ix: _FanIndex, p_hub: np.ndarray, p_tick: np.ndarray, total: np.ndarray, w: float,
                pass_cut: float) -> np.ndarray:
     """Whether the hub pays out about what came in through the box (within ``pass_cut``) from the box's
-    start to one window after its end, and that is at least its usual outflow in such a span (module
+    start to the shortest window after its end, and that is at least its usual outflow in such a span (module
     rule, *groups that recur*: a collector passing the money on)."""
     start = p_hub * ix.stride_t + (p_tick - ix.t0)
-    passed = (ix.out_cum[np.searchsorted(ix.out_key, start + 2 * w, side="right")]
+    span = w + min(ix.windows)  # the box, and the shortest window after it: at once
+    passed = (ix.out_cum[np.searchsorted(ix.out_key, start + span, side="right")]
               - ix.out_cum[np.searchsorted(ix.out_key, start, side="left")])
-    usual = ix.out_total[p_hub] * min(1.0, 2 * w / ix.arrays.span)  # its own outflow in such a span
+    usual = ix.out_total[p_hub] * min(1.0, span / ix.arrays.span)  # its own outflow in such a span
     return (np.abs(passed - total) <= pass_cut * total) & (total >= usual)
 
 
-def _scan_window(ix: _FanIndex, w: float, groups: Mapping[tuple[float, float], int], params: Mapping[str, Any],
+def _scan_window(ix: _FanIndex, w: float, groups: Mapping[tuple[float, float], Groups], params: Mapping[str, Any],
                  known: _Known | None, best_p: np.ndarray, best: dict[int, _Best]) -> None:
     """Every box of window ``w`` (both bands), each hub's best kept in ``best_p`` and ``best``."""
     is_point = ix.first_of_pair & ((ix.pair_tmax[ix.pair] - ix.pair_tmin[ix.pair]) <= w)
@@ -422,7 +465,7 @@ def _scan_window(ix: _FanIndex, w: float, groups: Mapping[tuple[float, float], i
 
 
 def _scan_cell(ix: _FanIndex, pts: np.ndarray, span_len: np.ndarray, q_t: np.ndarray, anchors: np.ndarray,
-               busy: np.ndarray, w: float, r: float, group: int, params: Mapping[str, Any], known: _Known | None,
+               busy: np.ndarray, w: float, r: float, groups: Groups, params: Mapping[str, Any], known: _Known | None,
                best_p: np.ndarray, best: dict[int, _Best]) -> None:
     """Every box of one cell (window ``w``, band ``r``): its count, the members an honest group explains,
     the chance count, the Poisson tail (less the webbed members where it could be flagged)."""
@@ -433,20 +476,28 @@ def _scan_cell(ix: _FanIndex, pts: np.ndarray, span_len: np.ndarray, q_t: np.nda
                                ix.value[pts])
     # members beyond what one honest group of the graph explains; a group that pays one of them back
     # does not see its money passed on at once: where the hub does, no member is explained
-    explained = np.full(pts.shape[0], max(group - 1, 0))
-    if explained[0] > 0:
-        explained[_passes_on(ix, p_hub, p_tick, total, w, float(params["pass_cut"]))] = 0
+    explained = np.zeros(pts.shape[0], dtype=np.int64)
+    some = np.flatnonzero(count >= ix.min_fan)
+    explained[some] = np.maximum(_group_size_at(groups, p_logv[some], float(params["group_scale"]),
+                                                float(params["group_quantile"]), int(params["min_groups"])) - 1, 0)
+    tight = 2 * math.log(min(ix.ratios)) + 1e-12
+    if band > tight and some.shape[0]:  # a group pays alike shares: it explains only the members alike within the tight band
+        alike, _ = _box_counts(p_logv, p_pair, span_len, tight, ix.pair_tmax[p_pair], p_tick + w)
+        explained = np.minimum(explained, np.maximum(alike - 1, 0))
+    told = some[explained[some] > 0]
+    explained[told[_passes_on(ix, p_hub[told], p_tick[told], total[told], w, float(params["pass_cut"]))]] = 0
     extra = count - explained
     cand = np.flatnonzero((count >= ix.min_fan) & (extra >= 2))
     if cand.shape[0] == 0:
         return
     c_hub = p_hub[cand]
-    qt, q_x = _shares(ix, c_hub, p_tick[cand], ix.value[pts[cand]], q_t[cand], busy[cand], count[cand], w, r)
-    lam = np.zeros(cand.shape[0])
-    for m in range(1, _M_BUCKETS + 1):
+    q_one = np.zeros(cand.shape[0])
+    qt, q_x = _shares(ix, c_hub, p_tick[cand], ix.value[pts[cand]], q_t[cand], busy[cand], count[cand], w, r, q_one)
+    lam = ix.by_m[1, c_hub] * qt * q_one  # a counterparty that pays once: at the amounts one-off payments take here
+    for m in range(2, _M_BUCKETS + 1):
         lam += ix.by_m[m, c_hub] * qt ** m * np.minimum(1.0, m * q_x)
     m_a = np.minimum(ix.pair_m[p_pair[cand]], _M_BUCKETS)
-    lam = np.maximum(lam - qt ** m_a * np.minimum(1.0, m_a * q_x), 0.0)
+    lam = np.maximum(lam - qt ** m_a * np.where(m_a == 1, q_one, np.minimum(1.0, m_a * q_x)), 0.0)
     raw = poisson_tail(extra[cand] - 1, lam)
     adj = np.minimum(1.0, raw * anchors[c_hub] * ix.grid)
     webbed = np.zeros(cand.shape[0], dtype=np.int64)
@@ -673,37 +724,80 @@ def _first_points(logv: np.ndarray, pair: np.ndarray, span_len: np.ndarray, band
     return looked
 
 
-def _group_size(cells: list[np.ndarray], quantile: float, min_groups: int) -> int:
-    """The graph's honest group size in a cell: each node's largest recurring group in that cell or
-    a narrower one (a group paying within a day pays within a week), the ``quantile`` (the median:
-    the typical group, not the largest tenancy) over the nodes that have one, where at least
-    ``min_groups`` do (fewer: the graph shows no habit of paying in groups); else 0.
+@dataclass(frozen=True)
+class Groups:
+    """Honest recurring groups found in one cell (or several): each by its hub, its size (members,
+    the anchor's included) and the log of its anchor's amount."""
 
-    >>> _group_size([np.array([0, 3, 4, 0]), np.array([0, 0, 6, 5])], 0.5, 3)
-    5
-    >>> _group_size([np.array([0, 3, 0, 0])], 0.5, 3)
-    0
+    hub: np.ndarray
+    size: np.ndarray
+    logv: np.ndarray
+
+    @staticmethod
+    def none() -> Groups:
+        """No group."""
+        return Groups(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0))
+
+    @staticmethod
+    def joined(found: list[Groups]) -> Groups:
+        """The groups of several cells together, sorted by amount (then hub, size)."""
+        if not found:
+            return Groups.none()
+        hub = np.concatenate([g.hub for g in found]).astype(np.int64)
+        size = np.concatenate([g.size for g in found]).astype(np.int64)
+        logv = np.concatenate([g.logv for g in found]).astype(np.float64)
+        order = np.lexsort((size, hub, logv))
+        return Groups(hub[order], size[order], logv[order])
+
+
+_SCALE_STEP = 0.05
+"""Boxes' amounts are read to the nearest 5% (in log) when the honest group size at their scale is
+looked up: one lookup per step of amount, not per box."""
+
+
+def _group_size_at(groups: Groups, logv: np.ndarray, scale: float, quantile: float, min_groups: int) -> np.ndarray:
+    """The graph's honest group size at each box's amount (``logv``, its anchor's log amount): each
+    node's largest recurring group whose anchor's amount is within a factor ``scale`` of the box's (in
+    the cell or a narrower one: a group paying within a day pays within a week), the ``quantile``
+    (the median: the typical group, not the largest tenancy) over the nodes that have one, where at
+    least ``min_groups`` do (fewer: the graph shows no habit of paying in groups at that scale); else
+    0.  Friends paying back a dinner of forty say nothing about strangers paying six hundred each.
+
+    >>> g = Groups(np.array([0, 1, 2, 3, 3]), np.array([3, 4, 5, 6, 9]), np.log([40.0, 42, 45, 50, 900]))
+    >>> _group_size_at(g, np.log([41.0, 600.0, 800.0]), 2.0, 0.5, 3).tolist()
+    [4, 0, 0]
+    >>> _group_size_at(g, np.log([41.0, 600.0]), 100.0, 0.5, 3).tolist()
+    [4, 4]
     """
-    if not cells:
-        return 0
-    largest = np.max(np.stack(cells), axis=0)
-    sizes = largest[largest > 0]
-    if sizes.shape[0] < min_groups:
-        return 0
-    return int(np.quantile(sizes, quantile, method="lower"))
+    out = np.zeros(logv.shape[0], dtype=np.int64)
+    if groups.hub.shape[0] < min_groups or logv.shape[0] == 0:
+        return out
+    band = math.log(max(scale, 1.0)) + 1e-12
+    steps = np.round(logv / _SCALE_STEP).astype(np.int64)
+    for step in np.unique(steps).tolist():
+        centre = step * _SCALE_STEP
+        lo = int(np.searchsorted(groups.logv, centre - band, side="left"))
+        hi = int(np.searchsorted(groups.logv, centre + band, side="right"))
+        if hi - lo < min_groups:
+            continue
+        largest: dict[int, int] = {}
+        for h, k in zip(groups.hub[lo:hi].tolist(), groups.size[lo:hi].tolist(), strict=True):
+            largest[h] = max(largest.get(h, 0), k)
+        if len(largest) >= min_groups:
+            out[steps == step] = int(np.quantile(np.array(sorted(largest.values())), quantile, method="lower"))
+    return out
 
 
 def _recurring_groups(rec: np.ndarray, hub: np.ndarray, tick: np.ndarray, logv: np.ndarray, pair: np.ndarray,
                       pair_m: np.ndarray, by_m_rec: np.ndarray, shares: Any, w: float, r: float,
-                      min_fan: int, grid: int, n_nodes: int, level: float) -> np.ndarray:
-    """Each node's largest honest group in this window and band, 0 if none (module rule, *groups
-    that recur*): counterparties whose dealings with the node outlast the window -- the same
+                      min_fan: int, grid: int, n_nodes: int, level: float) -> Groups:
+    """Every honest group in this window and band, by its anchor (module rule, *groups that
+    recur*): counterparties whose dealings with the node outlast the window -- the same
     friends, the same circle -- paying it together, alike amounts, more of them than its own
     rhythm and the shuffled graph explain (Poisson, Bonferroni over the node's anchors and the
     grid, at ``level``)."""
-    sizes = np.zeros(n_nodes, dtype=np.int64)
     if rec.shape[0] < min_fan:
-        return sizes
+        return Groups.none()
     r_hub, r_tick, r_logv, r_pair = hub[rec], tick[rec], logv[rec], pair[rec]
     stride = float(r_tick.max() - r_tick.min()) * 2 + w + 2
     key = r_hub * stride + (r_tick - r_tick.min())
@@ -715,7 +809,7 @@ def _recurring_groups(rec: np.ndarray, hub: np.ndarray, tick: np.ndarray, logv: 
     count, _ = _box_counts(r_logv, r_pair, span_len, math.log(r) + 1e-12, None, r_tick, previous)
     cand = np.flatnonzero(count >= min_fan)
     if cand.shape[0] == 0:
-        return sizes
+        return Groups.none()
     c_hub = r_hub[cand]
     qt, q_x = shares(c_hub, r_tick[cand], np.exp(r_logv[cand]), None, None, count[cand], w, r)
     lam = np.zeros(cand.shape[0])
@@ -725,8 +819,7 @@ def _recurring_groups(rec: np.ndarray, hub: np.ndarray, tick: np.ndarray, logv: 
     lam = np.maximum(lam - -np.expm1(m_a * np.log1p(-np.minimum(qt, 1 - 1e-12))) * np.minimum(1.0, m_a * q_x), 0.0)
     anchors = np.bincount(r_hub, minlength=n_nodes)
     sig = poisson_tail(count[cand] - 1, lam) * anchors[c_hub] * grid <= level
-    np.maximum.at(sizes, c_hub[sig], count[cand[sig]])
-    return sizes
+    return Groups(c_hub[sig], count[cand[sig]], r_logv[cand[sig]])
 
 
 def _improving(adj: np.ndarray, hubs: np.ndarray, best_p: np.ndarray, best: Mapping[int, Any]) -> list[int]:

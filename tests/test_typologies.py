@@ -16,7 +16,7 @@ import pytest
 
 from daishi_forensics.screens import Flag, screen_graph
 from daishi_forensics.screens.fans import DEFAULTS as FAN_DEFAULTS
-from daishi_forensics.screens.fans import fans
+from daishi_forensics.screens.fans import arrays_of, fan_boxes, fans
 from daishi_forensics.screens.graph import ScreenInputError, TransferView
 from daishi_forensics.screens.scatter_gather import DEFAULTS as SG_DEFAULTS
 from daishi_forensics.screens.scatter_gather import scatter_gather
@@ -146,15 +146,23 @@ def test_fan_in_of_eight_within_three_ticks_with_alike_amounts_found() -> None:
 def test_fan_in_p_value_is_the_poisson_tail() -> None:
     g = background()
     add_fan_in(g, "hub", 8, [200, 201, 202])
+    for i in range(10):  # ten small one-off payments elsewhere, 40 ticks apart
+        g.add_edge(f"o{i}", f"b{i}", value=10.0, tick=5 + 40 * i, event=f"o{i}")
     (flag,) = fans(TransferView(g), FAN_DEFAULTS)
     # The box starts at the first payment, m0's 100.0 at tick 200. The hub has 8 counterparties, one
     # transfer each: lambda = 7 x q_t x q_x, where q_t is the graph's share of ticks in the window (the
-    # hub has no other dealings) and q_x the graph's share of amounts in the band (the hub has no other
-    # transfers). Then P(X >= 7), times 8 anchors and 4 windows x 2 bands.
+    # hub has no other dealings) and q_x the share of the graph's other one-off payments (a payer's only
+    # payment to its payee; the box's 8 left out) with an amount in the band, shrunk towards the share of
+    # all its payments with 10 pseudo-payments (the hub has no other transfers). Then P(X >= 7), times 8
+    # anchors and 4 windows x 2 bands.
     window, ratio = flag.details["window"], flag.details["amountRatio"]
     edges = [d for _, _, d in g.edges(data=True)]
     q_t = sum(1 for d in edges if 200 <= d["tick"] <= 200 + window) / len(edges)
-    q_x = sum(1 for d in edges if 100.0 / ratio <= d["value"] <= 100.0 * ratio) / len(edges)
+    q_all = sum(1 for d in edges if 100.0 / ratio <= d["value"] <= 100.0 * ratio) / len(edges)
+    once = [d for u, v in set(g.edges()) if g.number_of_edges(u, v) == 1 for d in g.get_edge_data(u, v).values()]
+    in_band = sum(1 for d in once if 100.0 / ratio <= d["value"] <= 100.0 * ratio)
+    q_x = (in_band - 8 + 10 * q_all) / (len(once) - 8 + 10)
+    assert (len(once), in_band, q_x) == (18, 8, pytest.approx(q_all / 2))
     lam = 7 * q_t * q_x
     tail = 1 - sum(math.exp(-lam) * lam ** j / math.factorial(j) for j in range(7))
     assert flag.details["expected"] == pytest.approx(lam, rel=1e-9)
@@ -377,6 +385,47 @@ def test_a_one_off_fan_bigger_than_the_graph_recurring_groups_is_still_found() -
     assert (flag.kind, len(flag.agents) - 1, flag.details["explained"]) == ("fan_in", 16, 7)
 
 
+def test_a_one_off_group_at_a_scale_where_nobody_pays_in_groups_is_a_fan() -> None:
+    # the hosts' groups of eight pay 40 to 42 each; eight one-off payers of 600 to 602 each are of
+    # another scale (more than a factor two away): no group of the graph explains any of them
+    g = background()
+    for h in range(3):
+        for d in range(3):
+            for f in range(8):
+                g.add_edge(f"f{h}-{f}", f"host{h}", value=40.0 + f % 3, tick=30 + 120 * d + 40 * h, event=f"din{h}-{d}-{f}")
+    for f in range(8):
+        g.add_edge(f"g{f}", "new", value=600.0 + f % 3, tick=250, event=f"new{f}")
+    (flag,) = [f for f in fans(TransferView(g), FAN_DEFAULTS) if f.agents[0] == "new"]
+    assert (flag.kind, len(flag.agents) - 1, flag.details["explained"]) == ("fan_in", 8, 0)
+    # at the hosts' scale the same eight are what friends do here (the test above with eight)
+    assert [f for f in fans(TransferView(dinner_town(8)), FAN_DEFAULTS) if f.agents[0] == "new"] == []
+
+
+def test_a_group_explains_only_members_paying_alike_shares() -> None:
+    # eight one-off payers at the hosts' scale, but each paying 14% more than the one before (40 to 100):
+    # no two within the tight band squared (1.1025) of each other, so no member pays a group's alike
+    # share and the hosts' groups of eight explain none of them
+    g = background()
+    for h in range(3):
+        for d in range(3):
+            for f in range(8):
+                g.add_edge(f"f{h}-{f}", f"host{h}", value=40.0 + f % 3, tick=30 + 120 * d + 40 * h, event=f"din{h}-{d}-{f}")
+    for f in range(8):
+        g.add_edge(f"g{f}", "new", value=round(40.0 * 1.14 ** f, 2), tick=250, event=f"new{f}")
+    # within a factor two of the first (40 to 77.0): six of them in the box, none explained
+    assert new_box(g) == (6, 2.0, 0)
+    # the same eight paying 40 to 42, alike: a group of the graph's size, seven explained, one left: no box
+    assert new_box(dinner_town(8)) is None
+
+
+def new_box(g: nx.MultiDiGraph) -> tuple[int, float, int] | None:
+    """The count, band and explained members of the fan-in box of the account ``new`` (None: it has none)."""
+    arrays = arrays_of(TransferView(g))
+    boxes, _ = fan_boxes(arrays, "in", {**FAN_DEFAULTS, "alpha": 0.01})
+    found = [(b.count, b.ratio, b.explained) for b in boxes if arrays.nodes[b.hub] == "new"]
+    return found[0] if found else None
+
+
 def test_a_one_off_group_whose_money_the_hub_wires_on_at_once_is_a_fan() -> None:
     # the same eight as above, 327 in all at tick 250; the hub pays 310 on the next tick: within 20% of
     # what came in, and more than it pays out in such a span as a rule (20 x 30 over 400 ticks: 6 in four)
@@ -385,6 +434,11 @@ def test_a_one_off_group_whose_money_the_hub_wires_on_at_once_is_a_fan() -> None
         g.add_edge("new", "grocer", value=30.0, tick=5 + 20 * i, event=f"shop{i}")
     assert [f for f in fans(TransferView(g), FAN_DEFAULTS) if f.agents[0] == "new"] == []
     g.add_edge("new", "exit", value=100.0, tick=251, event="part")  # a third of it: not passing it on
+    assert [f for f in fans(TransferView(g), FAN_DEFAULTS) if f.agents[0] == "new"] == []
+    g.remove_edge("new", "exit")
+    # 207 fifty ticks later: with its shopping (4 x 30) from tick 250 to 330, 327 went out, but not at once
+    # (by tick 292, the largest window and the shortest after it, 60 went out): no passing on
+    g.add_edge("new", "exit", value=207.0, tick=300, event="late")
     assert [f for f in fans(TransferView(g), FAN_DEFAULTS) if f.agents[0] == "new"] == []
     g.remove_edge("new", "exit")
     g.add_edge("new", "exit", value=310.0, tick=251, event="wire")
@@ -556,3 +610,39 @@ def test_the_bound_is_never_below_the_exact_count() -> None:
     assert all(bounded[length] >= exact[length] for length in range(3, 10))
     # the rate is about right (near the Perron vector); the prefactor counts every transfer as a start
     assert bounded[9] < 1000 * exact[9]
+
+
+# -- honest hubs of real payment data: none is a fan ----------------------------------------
+
+
+def test_a_shop_with_many_one_off_customers_paying_its_supplier_weekly_is_not_a_fan() -> None:
+    # 150 customers each buy once, at prices from 3 to 40, two a day through the year; every week the
+    # shop pays its supplier 70% of what came in (it passes money on, steadily)
+    g = background()
+    week: dict[int, float] = {}
+    for i in range(150):
+        tick, price = 2 + (i * 131) % 396, 3.0 + (i * 17) % 38
+        g.add_edge(f"c{i}", "shop", value=price, tick=tick, event=f"buy{i}")
+        week[tick // 7] = week.get(tick // 7, 0.0) + price
+    for w, came in sorted(week.items()):
+        g.add_edge("shop", "supplier", value=round(0.7 * came, 2), tick=7 * w + 6, event=f"settle{w}")
+    assert [f.agents[0] for f in typology_flags(g) if f.kind in ("fan_in", "gather_scatter")] == []
+
+
+def test_an_account_paying_its_bills_on_one_day_every_month_is_not_a_fan_out() -> None:
+    g = background()
+    for month in range(13):
+        for b in range(6):  # six bills, the same payees every month, amounts that vary
+            g.add_edge("household", f"bill{b}", value=20.0 + 7 * b + month % 5, tick=3 + 30 * month, event=f"b{month}-{b}")
+    assert [f for f in typology_flags(g) if f.agents[0] == "household"] == []
+
+
+def test_an_exchange_passing_on_a_steady_stream_of_one_off_customers_is_not_a_fan() -> None:
+    # 200 one-off customers through the year, amounts from 50 to 1,000, each sum paid on the same day
+    # to one of three banks, less 1%: one-off payers, the money passed on at once, but steadily
+    g = background()
+    for i in range(200):
+        tick, amount = 1 + (i * 53) % 398, 50.0 + (i * 389) % 951
+        g.add_edge(f"x{i}", "exchange", value=amount, tick=tick, event=f"in{i}")
+        g.add_edge("exchange", f"bank{i % 3}", value=round(0.99 * amount, 2), tick=tick, event=f"out{i}")
+    assert [f for f in typology_flags(g) if "exchange" in f.agents[:1]] == []
