@@ -181,10 +181,9 @@ def detection(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str, An
 
 
 def thrown_misses(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str, Any]]], split: str) -> None:
-    """Why planted thrown fights were missed: under the size floor and short of the company gate
-    (what the acts took, in typical exchanges, in all and leaving the largest act out as the floor
-    reads it, and what kind of act took it; how long the two stood
-    together, in median pairs) or a test that did not pass the match's family (then its p-value, the
+    """Why planted thrown fights were missed: under the size floor, short of the company gate and of the
+    silence level (what the acts took, in typical exchanges, in all and leaving the largest act out as
+    the floor reads it, and what kind of act took it; how long the two stood together, in median pairs) or a test that did not pass the match's family (then its p-value, the
     count's and the silence's parts, the cut it had to pass, and how many honest matches of the same
     split and level have a thrown-fight test as small, gates or not: where that is a few in a hundred,
     no procedure that keeps honest matches clear at the shipped rate could find the fight with this test)."""
@@ -220,9 +219,10 @@ def thrown_misses(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str
                 kinds = Counter(a.kind for a in acts)
                 by_kind = {k: round(sum(a.value or 0.0 for a in acts if a.kind == k) / (view.scale or 1.0), 1)
                            for k in sorted(kinds)}
-                if again < floor and not (gate > 0 and view.contact is not None and ratio >= gate):
+                if again < floor and not (gate > 0 and view.contact is not None and ratio >= gate) \
+                        and not _kept_silent(graph, x, v):
                     under += 1
-                    why = "under the floor, short of the company gate"
+                    why = "under the floor, short of the company gate and the silence level"
                 else:
                     untested += 1
                     why = "test" + _thrown_test_figures(result, clean, graph, x, v)
@@ -231,10 +231,25 @@ def thrown_misses(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str
                              f"({', '.join(f'{k} {kinds[k]}: {by_kind[k]}' for k in sorted(kinds))}), "
                              f"together {ratio:.1f} median pairs")
         print(f"  {noise:8s} {planted - under - untested}/{planted} found; missed under the size floor of "
-              f"{floor:g} typical exchanges (leaving the largest act out) and short of the company gate of {gate:g} median pairs {under}, "
-              f"by the test {untested}")
+              f"{floor:g} typical exchanges (leaving the largest act out), short of the company gate of {gate:g} median pairs "
+              f"and of the silence level {under}, by the test {untested}")
         for note in notes:
             print(f"             {note}")
+
+
+def _kept_silent(graph: nx.MultiDiGraph, x: str, v: str) -> bool:
+    """Whether the pair's victim's silence alone passed the thrown-fight gates (its silence p-value at
+    most the shipped ``silence_level``, where the match's victims answer)."""
+    from daishi_forensics.screens import load_config
+    from daishi_forensics.screens.graph import TransferView
+    from daishi_forensics.screens.thrown_fight import MIN_ANSWER_RATE, thrown_fight
+
+    params = dict(load_config().screens["thrown_fight"])
+    level = float(params.get("silence_level", 0.0))
+    found, _tests = thrown_fight(TransferView(graph), {**params, "min_value": 0.0, "company_ratio": 0.0})
+    flag = next((c.flag for c in found if c.flag.agents == (x, v)), None)
+    return (flag is not None and level > 0 and flag.details["answerRate"] >= MIN_ANSWER_RATE
+            and flag.details["pSilence"] <= level)
 
 
 def _thrown_test_figures(result: Any, clean: list[Any], graph: nx.MultiDiGraph, x: str, v: str) -> str:

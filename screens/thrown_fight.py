@@ -145,7 +145,8 @@ from .flags import Flag, ordered, pair_key
 from .graph import Act, TransferView
 from .stats import Candidate, Test, betabinom_sf, nbinom_sf, poisson_sf, product_p, rate
 
-__all__ = ["THROWN_NULL", "kept_company", "taken_again", "thrown_fight"]
+__all__ = ["MIN_ANSWER_RATE", "THROWN_NULL", "kept_company", "kept_silent", "silence_ticks_p", "taken_again",
+           "thrown_fight"]
 
 
 THROWN_NULL = ("two parts, combined as independent (Fisher's product): the aggressor hit this victim at its own "
