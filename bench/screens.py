@@ -1,6 +1,6 @@
 """Benchmark of the collusion screens: detection, the clean-match rates, calibration and speed.
 
-    python bench/screens.py [--seeds 12] [--clean 60] [--split report|fresh|fresh2|fresh3] [--workers N] [--tune-noise none,medium]
+    python bench/screens.py [--seeds 12] [--clean 60] [--split report|fresh|fresh2|fresh3|fresh4] [--workers N] [--tune-noise none,medium]
 
 Nothing is tuned here: the screens run with the shipped configuration, and every figure
 says which split it comes from.
@@ -20,7 +20,9 @@ honest robberies passing the thrown-fight size floor, and the floor was changed 
 noise level), added before that change, was first run once 2.9.0 was final; ``fresh3`` (seeds
 40001..., every noise level) was added before the ring, cartel and thrown-fight work of
 configuration 2.10.0 and first run once its rules were final, when the fresh2 split had its
-second look (the README records how many looks each split has had).
+second look; ``fresh4`` (seeds 50001..., every noise level) was added before the thrown-fight,
+ring and off-price work of configuration 2.11.0 and is first run once its rules are final, when
+the fresh3 split has its second look (the README records how many looks each split has had).
 
 Printed, each measured in this one run:
 
@@ -71,7 +73,7 @@ KINDS = ("feeder", "ring", "cartel", "off_price", "thrown_fight")
 NOISE = ("none", "light", "medium", "heavy")
 TUNED_NOISE = ("none", "medium")
 """The noise levels the screens' choices were made on (tune split only)."""
-SPLITS = {"tune": 1, "report": 5001, "fresh": 20001, "fresh2": 30001, "fresh3": 40001}
+SPLITS = {"tune": 1, "report": 5001, "fresh": 20001, "fresh2": 30001, "fresh3": 40001, "fresh4": 50001}
 """First seed of each split."""
 NOMINAL = (0.005, 0.01, 0.02, 0.05, 0.1)
 """Configured false-alarm rates of the calibration curve."""
@@ -179,10 +181,9 @@ def detection(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str, An
 
 
 def thrown_misses(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str, Any]]], split: str) -> None:
-    """Why planted thrown fights were missed: under the size floor and short of the company gate
-    (what the acts took, in typical exchanges, in all and leaving the largest act out as the floor
-    reads it, and what kind of act took it; how long the two stood
-    together, in median pairs) or a test that did not pass the match's family (then its p-value, the
+    """Why planted thrown fights were missed: under the size floor, short of the company gate and of the
+    silence level (what the acts took, in typical exchanges, in all and leaving the largest act out as
+    the floor reads it, and what kind of act took it; how long the two stood together, in median pairs) or a test that did not pass the match's family (then its p-value, the
     count's and the silence's parts, the cut it had to pass, and how many honest matches of the same
     split and level have a thrown-fight test as small, gates or not: where that is a few in a hundred,
     no procedure that keeps honest matches clear at the shipped rate could find the fight with this test)."""
@@ -218,9 +219,10 @@ def thrown_misses(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str
                 kinds = Counter(a.kind for a in acts)
                 by_kind = {k: round(sum(a.value or 0.0 for a in acts if a.kind == k) / (view.scale or 1.0), 1)
                            for k in sorted(kinds)}
-                if again < floor and not (gate > 0 and view.contact is not None and ratio >= gate):
+                if again < floor and not (gate > 0 and view.contact is not None and ratio >= gate) \
+                        and not _kept_silent(graph, x, v):
                     under += 1
-                    why = "under the floor, short of the company gate"
+                    why = "under the floor, short of the company gate and the silence level"
                 else:
                     untested += 1
                     why = "test" + _thrown_test_figures(result, clean, graph, x, v)
@@ -229,10 +231,25 @@ def thrown_misses(rows: list[tuple[str, str, int, str, nx.MultiDiGraph, dict[str
                              f"({', '.join(f'{k} {kinds[k]}: {by_kind[k]}' for k in sorted(kinds))}), "
                              f"together {ratio:.1f} median pairs")
         print(f"  {noise:8s} {planted - under - untested}/{planted} found; missed under the size floor of "
-              f"{floor:g} typical exchanges (leaving the largest act out) and short of the company gate of {gate:g} median pairs {under}, "
-              f"by the test {untested}")
+              f"{floor:g} typical exchanges (leaving the largest act out), short of the company gate of {gate:g} median pairs "
+              f"and of the silence level {under}, by the test {untested}")
         for note in notes:
             print(f"             {note}")
+
+
+def _kept_silent(graph: nx.MultiDiGraph, x: str, v: str) -> bool:
+    """Whether the pair's victim's silence alone passed the thrown-fight gates (its silence p-value at
+    most the shipped ``silence_level``, where the match's victims answer)."""
+    from daishi_forensics.screens import load_config
+    from daishi_forensics.screens.graph import TransferView
+    from daishi_forensics.screens.thrown_fight import MIN_ANSWER_RATE, thrown_fight
+
+    params = dict(load_config().screens["thrown_fight"])
+    level = float(params.get("silence_level", 0.0))
+    found, _tests = thrown_fight(TransferView(graph), {**params, "min_value": 0.0, "company_ratio": 0.0})
+    flag = next((c.flag for c in found if c.flag.agents == (x, v)), None)
+    return (flag is not None and level > 0 and flag.details["answerRate"] >= MIN_ANSWER_RATE
+            and flag.details["pSilence"] <= level)
 
 
 def _thrown_test_figures(result: Any, clean: list[Any], graph: nx.MultiDiGraph, x: str, v: str) -> str:
@@ -525,12 +542,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seeds", type=int, default=12, help="seeds per planted kind and noise level (default 12)")
     parser.add_argument("--clean", type=int, default=60, help="honest matches per noise level (default 60)")
-    parser.add_argument("--split", choices=("tune", "report", "fresh", "fresh2", "fresh3", "both"), default="report",
+    parser.add_argument("--split", choices=("tune", "report", "fresh", "fresh2", "fresh3", "fresh4", "both"), default="report",
                         help="which seeds: tune (from 1, the only ones choices were made on), report (from 5001, "
                              "run once under every configuration version), fresh (from 20001, held out until "
                              "configuration 2.8.1's rules were final, then looked at for 2.9.0's size floor), "
                              "fresh2 (from 30001, held out until 2.9.0 was final), fresh3 (from 40001, held out "
-                             "until 2.10.0's rules were final), both (tune and report); "
+                             "until 2.10.0's rules were final), fresh4 (from 50001, held out until 2.11.0's rules "
+                             "were final), both (tune and report); "
                              "default report")
     parser.add_argument("--second", type=int, default=200, help="matches of the second economy (default 200)")
     parser.add_argument("--second-rates", default="0.02,0.05,0.1",
@@ -579,7 +597,8 @@ def main() -> None:
           "(run once a configuration version); fresh: seeds from 20001 and every noise level, run once 2.8.1's "
           "rules were final, then looked at for 2.9.0's size floor; fresh2: seeds from 30001 and every noise level, "
           "first run once 2.9.0 was final; fresh3: seeds from 40001 and every noise level, first run once 2.10.0's "
-          "rules were final; light was used on the tune split only for 2.10.0's diagnosis; the second economy: tune seeds from 1 looked at, report seeds from 10001 "
+          "rules were final; fresh4: seeds from 50001 and every noise level, first run once 2.11.0's rules were "
+          "final; light was used on the tune split only for 2.10.0's diagnosis; the second economy: tune seeds from 1 looked at, report seeds from 10001 "
           "never; intervals: Wilson 95%)")
 
 

@@ -94,7 +94,7 @@ from .graph import Exchange, TransferView
 from .stats import Candidate, SharedTails, Test, betabinom_sf, subset_sum_floor, subset_sum_p, subset_sum_share
 
 __all__ = ["OFF_PRICE_NULL", "SEAT_PRIOR", "Trade", "excess", "item_units", "off_price", "price_ratio", "rate_test",
-           "seat_test", "surplus_test", "whole_unit"]
+           "SeatTally", "seat_tally", "seat_test", "surplus_test", "whole_unit"]
 
 
 def price_ratio(dear: float, cheap: float) -> float:
@@ -207,9 +207,45 @@ def surplus_test(trades: list[Trade], partner: Any, sign: float = 1.0,
     trades in all)``: the excess ``sign x`` (excess the seat gave) of its trades with
     ``partner``, summed, against the same number of its trades drawn at random (``shared``: tables
     worked out beforehand, :func:`~daishi_forensics.screens.stats.subset_sum_share`)."""
+    return _surplus_test(trades, partner, [sign * t.excess for t in trades], shared)
+
+
+def _surplus_test(trades: list[Trade], partner: Any, values: list[float],
+                  shared: SharedTails | None) -> tuple[float, float, int, int]:
+    """:func:`surplus_test` with the seat's signed excess ``values`` already read."""
     chosen = [t.partner == partner for t in trades]
-    p, smallest = subset_sum_p([sign * t.excess for t in trades], chosen, shared=shared)
+    p, smallest = subset_sum_p(values, chosen, shared=shared)
     return p, smallest, sum(chosen), len(trades)
+
+
+class SeatTally(NamedTuple):
+    """A seat's trades counted once (:func:`seat_tally`), so that asking about each of its partners
+    does not read its whole trade list again: a seat that trades with everyone (a hub) has as many
+    partners as trades, and counting per partner grew as their product."""
+
+    together: Counter[Any]
+    """Partner -> the seat's trades with it."""
+    carrying: Counter[Any]
+    """Partner -> those of them whose excess went the side's way (``sign x excess > 0``)."""
+    carrying_all: int
+    """The seat's trades carrying excess that way, with anyone."""
+    values: list[float]
+    """Each trade's signed excess (``sign x excess``), in time order."""
+
+
+def seat_tally(trades: list[Trade], sign: float = 1.0) -> SeatTally:
+    """A seat's trades with each partner and those carrying excess its ``sign``'s way, counted in one
+    pass (:class:`SeatTally`).
+
+    >>> t = seat_tally([Trade(1, "b", True, 9.0, 5.0, None), Trade(2, "b", False, 0.0, 0.0, None),
+    ...                 Trade(3, "c", False, -9.0, -5.0, None)])  # type: ignore[arg-type]
+    >>> t.together["b"], t.carrying["b"], t.carrying["c"], t.carrying_all, t.values
+    (2, 1, 0, 1, [5.0, 0.0, -5.0])
+    """
+    values = [sign * t.excess for t in trades]
+    together: Counter[Any] = Counter(t.partner for t in trades)
+    carrying: Counter[Any] = Counter(t.partner for t, v in zip(trades, values) if v > 0)
+    return SeatTally(together, carrying, sum(carrying.values()), values)
 
 
 SEAT_PRIOR = 2.0
@@ -233,18 +269,18 @@ def rate_test(hits: int, trades: int, own_hits: int, own_trades: int, match_rate
 
 
 def seat_test(trades: list[Trade], partner: Any, match_rate: float, sign: float = 1.0,
-              shared: SharedTails | None = None) -> tuple[float, float]:
+              shared: SharedTails | None = None, tally: SeatTally | None = None) -> tuple[float, float]:
     """One side's null (module rule), read two ways and the smaller doubled: the exact
     permutation of the excess (:func:`surplus_test`), and the seat's rate of trades carrying
     excess (:func:`rate_test`) from its other trades and the rest of the match.  Returns ``(p,
-    smallest attainable p)``; the smallest is :func:`seat_floor`'s (what the null holds fixed)."""
-    p_perm, _, _, _ = surplus_test(trades, partner, sign, shared)
-    with_partner = [t for t in trades if t.partner == partner]
-    hits = sum(1 for t in with_partner if sign * t.excess > 0)
-    own_hits = sum(1 for t in trades if t.partner != partner and sign * t.excess > 0)
-    p_rate, _ = rate_test(hits, len(with_partner), own_hits, len(trades) - len(with_partner), match_rate)
-    return min(1.0, 2 * min(p_perm, p_rate)), seat_floor([sign * t.excess for t in trades], len(with_partner),
-                                                         match_rate)
+    smallest attainable p)``; the smallest is :func:`seat_floor`'s (what the null holds fixed).
+    ``tally``: the seat's trades counted beforehand (:func:`seat_tally` with the same ``sign``)."""
+    counted = tally if tally is not None else seat_tally(trades, sign)
+    p_perm, _, _, _ = _surplus_test(trades, partner, counted.values, shared)
+    together = counted.together[partner]
+    hits = counted.carrying[partner]
+    p_rate, _ = rate_test(hits, together, counted.carrying_all - hits, len(trades) - together, match_rate)
+    return min(1.0, 2 * min(p_perm, p_rate)), seat_floor(counted.values, together, match_rate)
 
 
 def seat_floor(values: list[float], together: int, match_rate: float) -> float:
@@ -330,13 +366,15 @@ def off_price(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candi
     tests: list[Test] = []
     by_node = _trades_of(view, ratio_min)
     counts = _side_counts(by_node)
+    gave = {seat: seat_tally(trades) for seat, trades in by_node.items()}  # counted once a seat, each side
+    got = {seat: seat_tally(trades, -1.0) for seat, trades in by_node.items()}
     family: list[tuple[Any, Any, float, float, bool]] = []  # payer, beneficiary, match rate, floor, raised
     for payer in ordered(by_node):
         trades = by_node[payer]
         overpaid = {t.partner for t in trades if t.overpaid and t.excess > 0}
-        for winner in ordered({t.partner for t in trades}):  # every trading pair, each way: the family
+        for winner in ordered(gave[payer].together):  # every trading pair, each way: the family
             match_rate = _match_rate(counts, payer, winner)
-            smallest = _smallest_p(trades, by_node.get(winner, []), winner, match_rate)
+            smallest = _smallest_p(trades, by_node.get(winner, []), winner, match_rate, gave[payer], got.get(winner))
             family.append((payer, winner, match_rate, smallest, winner in overpaid))
     shared = _share_tables(by_node, [(payer, winner) for payer, winner, _, smallest, raised in family
                             if not _left_out(smallest, alpha, raised)])
@@ -347,7 +385,7 @@ def off_price(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candi
             if smallest < 1.0:  # never in the family: its p-value is not worked out (a floor of 1 is no test)
                 tests.append(Test(key, 1.0, smallest))
             continue
-        tested = _pair_test(trades, received, payer, winner, match_rate, shared)
+        tested = _pair_test(trades, received, payer, winner, match_rate, shared, gave[payer], got.get(winner))
         tests.append(Test(key, tested.p, smallest))
         moved = sum(t.excess for t in trades if t.partner == winner)
         if not raised or moved < floor or not tested.asked:
@@ -396,25 +434,29 @@ class _PairTest:
     """Some null had something to compare with (the payer or the beneficiary traded with others)."""
 
 
-def _smallest_p(trades: list[Trade], received: list[Trade], winner: Any, match_rate: float) -> float:
+def _smallest_p(trades: list[Trade], received: list[Trade], winner: Any, match_rate: float,
+                gave: SeatTally, got: SeatTally | None) -> float:
     """The smallest p-value the pair's test could give, for Tarone's rule: read from the payer's
     null (it holds the payer's trades with each partner and the excess they carried fixed, never
     who got it), or the beneficiary's when the payer traded with no one else; 1 if neither has
-    anything to compare with.  The test's p is at least this."""
-    together = sum(1 for t in trades if t.partner == winner)
+    anything to compare with.  The test's p is at least this.  ``gave`` and ``got``: the payer's
+    and the beneficiary's trades counted (:func:`seat_tally`, each from its side)."""
+    together = gave.together[winner]
     if together < len(trades):
-        return seat_floor([t.excess for t in trades], together, match_rate)
-    if together < len(received):
-        return seat_floor([-t.excess for t in received], together, match_rate)
+        return seat_floor(gave.values, together, match_rate)
+    if got is not None and together < len(received):
+        return seat_floor(got.values, together, match_rate)
     return 1.0
 
 
 def _pair_test(trades: list[Trade], received: list[Trade], payer: Any, winner: Any,
-               match_rate: float, shared: SharedTails | None = None) -> _PairTest:
+               match_rate: float, shared: SharedTails | None = None, gave: SeatTally | None = None,
+               got: SeatTally | None = None) -> _PairTest:
     """The pair's test against both nulls; each null that has something to compare with must fail."""
-    together = sum(1 for t in trades if t.partner == winner)
-    p_payer = seat_test(trades, winner, match_rate, shared=shared)[0]
-    p_taker = seat_test(received, payer, match_rate, sign=-1.0, shared=shared)[0]
+    gave = gave if gave is not None else seat_tally(trades)
+    together = gave.together[winner]
+    p_payer = seat_test(trades, winner, match_rate, shared=shared, tally=gave)[0]
+    p_taker = seat_test(received, payer, match_rate, sign=-1.0, shared=shared, tally=got)[0]
     asked = []
     if together < len(trades):
         asked.append(p_payer)

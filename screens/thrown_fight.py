@@ -24,23 +24,29 @@ Rule, per aggressor ``X`` and victim ``V``:
   other aggressor-victim pairs against their Poisson means), so a match full of feuds asks
   more of a concentration.  Without co-location data, acts per partner dealt with stand in
   for acts per tick;
-- the victim's silence: a victim answers its aggressors (rivals hit back); a thrown fight is
-  never answered.  The chance that the victim answered as few of the acts as it did (none,
-  under the pattern), each answered at the victim's own rate of answering its *other*
+- the victim's silence: a victim hits back an aggressor it stands beside (rivals do); a thrown
+  fight's victim stands beside its taker tick after tick and never does.  With co-location
+  data, the chance that the victim hit back as seldom as it did (never, under the pattern) in
+  the ticks it stood beside the aggressor, at the rate the match's victims hit back per tick
+  beside one who had hit them (:func:`silence_ticks_p`: every hit pair but those where the
+  aggressor hit or was hit, the victim's replies to its other aggressors among them; half a
+  reply over one typical pair's ticks of prior), and no surer than the ticks that rate was
+  read from (negative binomial: a Gamma with those ticks as its weight).  Without co-location
+  data, per act: each act answered at the victim's own rate of answering its *other*
   aggressors, shrunk towards the rate of the match's pairs involving neither seat with the
-  weight of ``ANSWER_PRIOR`` acts, and no surer than that (beta-binomial: a Beta with the
-  victim's own acts and the prior's as its weight, so one unanswered act where every other
-  victim answered is unusual, never impossible).  A victim that never answers anyone (a pacifist)
-  has a low rate of its own, and its silence proves little.  Combined with the count by
-  Fisher's product (the two independent under honest play), where the victim's answer rate
-  is at least ``MIN_ANSWER_RATE`` (where victims do not answer, silence says nothing);
-- a size floor, or company: the acts took at least ``min_value`` typical exchanges leaving the
-  largest act out (:func:`taken_again`: a thrown fight is a transfer, one side letting the other
-  *take its goods* again and again; one theft of a dear good, a tool worth ten exchanges, is a
-  robbery, and it made honest robberies pass a floor on the whole), or the two stood together
-  at least ``company_ratio`` times as long as the match's median pair (they kept company far
-  beyond any meeting of rivals).  The gate only removes a candidate: the pair's test is in the
-  match's family whatever the acts took.
+  weight of ``ANSWER_PRIOR`` acts (beta-binomial).  Combined with the count by Fisher's product
+  (the two independent under honest play), where the victims' answer rate per act is at least
+  ``MIN_ANSWER_RATE`` (where victims do not answer, silence says nothing; where no other pair
+  fought, there is no yardstick and only the count is read);
+- a size floor, company, or silence: the acts took at least ``min_value`` typical exchanges
+  leaving the largest act out (:func:`taken_again`: a thrown fight is a transfer, one side
+  letting the other *take its goods* again and again; one theft of a dear good, a tool worth
+  ten exchanges, is a robbery, and it made honest robberies pass a floor on the whole), or the
+  two stood together at least ``company_ratio`` times as long as the match's median pair (they
+  kept company far beyond any meeting of rivals), or the victim's silence alone is at most
+  ``silence_level`` (:func:`kept_silent`: an honest victim passes it that seldom, so it adds at
+  most that to the honest pairs raised).  The gate only removes a candidate: the pair's test
+  is in the match's family whatever the acts took.
 
 What tells a thrown fight from an honest one, from what the log and the transfer graph give
 (forced acts with their kind, tick, value taken and who stood there; the pair's voluntary
@@ -76,7 +82,22 @@ aggressor's side (gifts to the victim by the aggressor's operator's seats) and t
 against the victim's other fights were not used: the first shows only where a fight has a
 refiller, the second is the simulator's schedule.
 
-What the fights still missed show (tune seeds, noise none and medium, and heavy read for the
+Why silence per tick beside the aggressor, not per act (configuration 2.11.0).  A victim's
+answers per act were read against the match's victims' answers per act: where the match's
+rivals fight often, a victim hit seven to fifteen times without hitting back was worth 0.01 to
+0.04, and the count could not help (an aggressor that stood beside almost nobody but its victim
+is read at the match's rate).  What an honest victim does is hit back when it next stands beside
+the one who hit it; a thrown fight's victim stands beside its taker for most of the match.  On
+the tune seeds (1-80, every noise level) the planted victims' silence per tick was worth 1e-13 to
+0.05, and among the honest unanswered fights (800 honest matches and the honest pairs beside the
+planted fights) none below 0.0099.  Read so, planted thrown fights found at noise none, light,
+medium and heavy went from 75, 71, 74 and 76 of 80 to 75, 74, 78 and 78; the silence gate (at
+0.001) took them to 76, 75, 79 and 79, honest matches not clear unchanged (4 of 800, feeder reviews
+at heavy) and no thrown fight raised that 2.10.0 did not.  The silence is still the match's
+victims' rate, not the victim's own: a victim that hits back nobody (a pacifist) is read at the
+match's rate, which is what the gate's level pays for.
+
+What the fights missed under 2.10.0 showed (tune seeds, noise none and medium, and heavy read for the
 diagnosis only; 40 planted fights a level; read with the floor on the whole, before it left the
 largest act out, which adds three fights whose size was mostly one raid, 10.9 to 11.8 median
 pairs together, to the first sort): the misses are of two sorts, and neither is a statistic too
@@ -115,6 +136,7 @@ pair fought, so no victim's answers to compare with: silence is not weighed.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -123,14 +145,17 @@ from .flags import Flag, ordered, pair_key
 from .graph import Act, TransferView
 from .stats import Candidate, Test, betabinom_sf, nbinom_sf, poisson_sf, product_p, rate
 
-__all__ = ["THROWN_NULL", "kept_company", "taken_again", "thrown_fight"]
+__all__ = ["MIN_ANSWER_RATE", "THROWN_NULL", "kept_company", "kept_silent", "silence_ticks_p", "taken_again",
+           "thrown_fight"]
 
 
 THROWN_NULL = ("two parts, combined as independent (Fisher's product): the aggressor hit this victim at its own "
                "rate of hitting the others it stood beside, shrunk towards the match's rate, over the ticks the two "
                "stood together, as unevenly as aggression falls on victims elsewhere in the match (negative "
-               "binomial, its spread from the other pairs); and the victim answered each act at its own rate of "
-               "answering its other aggressors, shrunk towards the rate of the match's other pairs (beta-binomial)")
+               "binomial, its spread from the other pairs); and the victim hit back, in the ticks it stood beside "
+               "the aggressor, at the rate the match's victims hit back per tick beside one who had hit them "
+               "(negative binomial; without co-location data, each act answered at its own rate of answering its "
+               "other aggressors, shrunk towards the match's, beta-binomial)")
 """The thrown-fight screen's null, in words."""
 
 
@@ -208,6 +233,56 @@ def _answers(view: TransferView) -> Answers:
     return out
 
 
+Replies = dict[tuple[Any, Any], tuple[int, float]]
+"""``(aggressor, victim) -> (the victim's acts on that aggressor, ticks the two stood together)``:
+every pair where the aggressor hit the victim at least once."""
+
+
+def _replies(view: TransferView) -> Replies:
+    out: Replies = {}
+    for (a, b), pair in view.pairs.items():
+        for aggressor in (a, b):
+            if pair.acts_by(aggressor):
+                out[(aggressor, pair.other(aggressor))] = (len(pair.acts_by(pair.other(aggressor))),
+                                                           view.contact_of(a, b))
+    return out
+
+
+def _reply_rate(replies: Replies, aggressor: Any, victim: Any, typical: float) -> tuple[float, float] | None:
+    """The rate at which the match's victims hit back, per tick they stood beside one who had hit them
+    (module rule), as a Gamma: ``(mean, weight in ticks)``.  Read from every hit pair but this one and
+    those where the aggressor hit or was hit (the victim's replies to its other aggressors count with
+    the rest), half a reply over one ``typical`` pair's ticks of prior: the rate's posterior.  None where
+    no such pair stood together: no yardstick."""
+    replied = ticks = 0.0
+    for (x, v), (r, t) in replies.items():
+        if aggressor not in (x, v) and (v == victim or x != victim):
+            replied += r
+            ticks += t
+    if ticks <= 0:
+        return None
+    return (replied + 0.5) / (ticks + typical), ticks + typical
+
+
+def silence_ticks_p(replied: int, ticks: float, mean: float, weight: float) -> float:
+    """The chance a victim hit back ``replied`` times or fewer in ``ticks`` beside its aggressor, its
+    rate per tick drawn from a Gamma with ``mean`` and ``weight`` ticks (negative binomial: what it and
+    the match showed, no surer than that).
+
+    >>> round(silence_ticks_p(0, 30.0, 0.1, 10.0), 6)  # Gamma(1, 10): (10 / (10 + 30)) ** 1
+    0.25
+    """
+    if ticks <= 0 or mean <= 0:
+        return 1.0
+    shape = mean * weight
+    q = weight / (weight + ticks)
+    total = 0.0
+    for j in range(replied + 1):
+        total += math.exp(math.lgamma(j + shape) - math.lgamma(shape) - math.lgamma(j + 1)
+                          + shape * math.log(q) + j * math.log1p(-q))
+    return min(1.0, total)
+
+
 def _answer_rate(answers: Answers, aggressor: Any, victim: Any) -> tuple[float, float]:
     """The victim's chance of answering one act (module rule), as a Beta: ``(mean, weight in
     acts)``.  Its own answers to its other aggressors, shrunk towards the rate of the pairs
@@ -256,6 +331,8 @@ class _Yardstick:
     pearson: float
     df: int
     answers: Any
+    replies: Replies
+    typical: float
 
 
 @dataclass(frozen=True)
@@ -279,12 +356,14 @@ def thrown_fight(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Ca
     min_cooperation = int(params["min_cooperation"])
     min_ratio = float(params["min_together_ratio"])
     company_ratio = float(params.get("company_ratio", 0.0))
+    silence_level = float(params.get("silence_level", 0.0))
     typical = view.typical_contact
     found: list[Candidate] = []
     tests: list[Test] = []
     acts_by, exposure, between, match_rate, weight = _rates(view)
     pearson, df = _dispersion(view, acts_by, exposure, between, match_rate, weight)
-    yardstick = _Yardstick(acts_by, exposure, sum(exposure.values()) / 2, weight, pearson, df, _answers(view))
+    yardstick = _Yardstick(acts_by, exposure, sum(exposure.values()) / 2, weight, pearson, df, _answers(view),
+                           _replies(view), float(typical or 1.0))
     for (a, b), pair in view.pairs.items():
         if not pair.acts or a in view.exempt or b in view.exempt:
             continue
@@ -306,10 +385,11 @@ def thrown_fight(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Ca
             tests.append(Test(key, test.p, 0.0))
             taken = sum(act.value or 0.0 for act in acts)
             company = kept_company(view, ratio, company_ratio)
-            if taken <= 0 or (taken_again(acts) < min_value and not company):
+            silent = kept_silent(test, silence_level)
+            if taken <= 0 or (taken_again(acts) < min_value and not company and not silent):
                 continue
             flag = _thrown_flag(view, pair, aggressor, victim, test, answered, together, ratio, dealing, taken,
-                                acts_by.get(aggressor, 0.0) - len(acts), company)
+                                acts_by.get(aggressor, 0.0) - len(acts), company, silent)
             found.append(Candidate(flag, (key,)))
     return found, tests
 
@@ -340,6 +420,19 @@ def kept_company(view: TransferView, ratio: float, company_ratio: float) -> bool
     return company_ratio > 0 and view.contact is not None and ratio >= company_ratio
 
 
+def kept_silent(test: _PairTest, silence_level: float) -> bool:
+    """Whether the victim's silence alone is evidence (module rule): where the match's victims hit
+    back, the chance of a victim hitting back as seldom as this one did beside its aggressor is at
+    most ``silence_level`` (0: never).
+
+    >>> kept_silent(_PairTest(2.0, 1e-6, 0.01, 0.0005, 0.8), 0.001), kept_silent(_PairTest(2.0, 1e-6, 0.01, 0.002, 0.8), 0.001)
+    (True, False)
+    >>> kept_silent(_PairTest(2.0, 1e-6, 0.01, 0.0005, 0.05), 0.001)  # victims here seldom answer: silence says nothing
+    False
+    """
+    return silence_level > 0 and test.answer_rate >= MIN_ANSWER_RATE and test.p_silence <= silence_level
+
+
 def _pair_test(view: TransferView, yardstick: _Yardstick, aggressor: Any, victim: Any, k: int, answered: int,
                together: float) -> _PairTest:
     """The pair's test (module rule): the aggressor's ``k`` acts on the victim against its own rate of hitting
@@ -361,6 +454,9 @@ def _pair_test(view: TransferView, yardstick: _Yardstick, aggressor: Any, victim
     p_count = poisson_sf(k, expected) if phi <= 1.0 else nbinom_sf(k, expected, phi)
     answer_rate, answer_weight = _answer_rate(yardstick.answers, aggressor, victim)
     p_silence = silence_p(answered, k, answer_rate, answer_weight)
+    reply = _reply_rate(yardstick.replies, aggressor, victim, yardstick.typical) if view.contact is not None else None
+    if reply is not None:  # with co-location data, silence is read per tick beside the aggressor
+        p_silence = silence_ticks_p(answered, together, reply[0], reply[1])
     # the silence is weighed only where victims answer (a choice made on the other pairs, never on this one)
     p = product_p([p_count, p_silence]) if answer_rate >= MIN_ANSWER_RATE else p_count
     return _PairTest(expected, p, p_count, p_silence, answer_rate)
@@ -368,7 +464,7 @@ def _pair_test(view: TransferView, yardstick: _Yardstick, aggressor: Any, victim
 
 def _thrown_flag(view: TransferView, pair: Any, aggressor: Any, victim: Any, test: _PairTest, answered: int,
                  together: float, ratio: float, dealing: bool, taken: float, others_acts: float,
-                 company: bool) -> Flag:
+                 company: bool, silent: bool = False) -> Flag:
     """The ``thrown_fight`` flag of one aggressor and victim: its story, its evidence (the acts and the
     exchanges between them) and its figures."""
     acts = pair.acts_by(aggressor)
@@ -414,6 +510,7 @@ def _thrown_flag(view: TransferView, pair: Any, aggressor: Any, victim: Any, tes
             "ticksTogether": together,
             "togetherRatio": round(ratio, 3),
             "keptCompany": company,
+            "keptSilent": silent,
         },
         p_value=test.p,
         null=THROWN_NULL,

@@ -728,12 +728,14 @@ def test_thrown_fight_exact() -> None:
     from daishi_forensics.screens.stats import poisson_sf, product_p
     p_count = poisson_sf(6, expected)  # about 1 in 18,000
     assert flag.details["pConcentration"] == pytest.approx(p_count)
-    # v's silence: the one other theft went unanswered, so the match's answer rate is (0 + 1/2) / (1 + 1) = 0.25
-    # (at least 0.1: weighed), v's own none to add, no surer than five acts: Beta(1.25, 3.75); none of six
-    # answered is the product of (3.75 + i) / (5 + i) for i < 6, about 0.22, combined by Fisher's product
-    silence = math.prod((3.75 + i) / (5 + i) for i in range(6))
+    # v's silence: the one other theft went unanswered (its answer rate per act, (0 + 1/2) / (1 + 1) = 0.25, is
+    # at least 0.1: silence is weighed), read per tick beside the aggressor: a never hit b back in its 30 ticks
+    # beside b, so the match's victims hit back at (0 + 1/2) over (30 ticks + the median pair's 30), a Gamma
+    # of weight 60 ticks; none in v's 90 ticks beside x has chance (60 / (60 + 90)) ** (1/120 x 60) = 0.4 ** 0.5
+    silence = 0.4 ** 0.5
     assert flag.details["pSilence"] == pytest.approx(silence)
     assert flag.p_value == pytest.approx(product_p([p_count, silence]))
+    assert flag.details["keptSilent"] is False
 
 
 def _small_thrown_fight() -> tuple[nx.MultiDiGraph, list[int]]:
@@ -756,7 +758,7 @@ def test_a_small_thrown_fight_is_found_by_its_test_and_kept_out_by_the_floor_onl
 
     g, acts = _small_thrown_fight()
     assert TransferView(g).scale == 6.0  # every exchange moved 6 each way: 12 taken is 2 typical exchanges
-    p = product_p([poisson_sf(6, 1.5 / 210 * 90), math.prod((3.75 + i) / (5 + i) for i in range(6))])
+    p = product_p([poisson_sf(6, 1.5 / 210 * 90), 0.4 ** 0.5])
     shipped = screen_graph(g)
     assert [f for f in shipped.flags if f.screen == "thrown_fight"] == []  # under the floor of 10
     unfloored = screen_graph(g, {"screens": {"thrown_fight": {"min_value": 0.0}}})
@@ -792,6 +794,47 @@ def test_a_small_thrown_fight_that_kept_company_passes_the_floor() -> None:
         gated = screen_graph(g, {"screens": {"thrown_fight": {"company_ratio": ratio}}})
         assert gated.verdict == "clear"
         assert (gated.testing["tests"], gated.testing["family"]) == (shipped.testing["tests"], shipped.testing["family"])
+
+
+def _silent_victim(together: int) -> nx.MultiDiGraph:
+    """Rivals a and b hit each other three times each in their 30 ticks together (victims here hit back);
+    x takes 2 from v six times, under the floor and never hit back, in ``together`` ticks beside it."""
+    outsiders = ["a", "b", "c", "d"]
+    contact = {pair: 30 for pair in itertools.combinations(outsiders, 2)}  # the median pair: 30 ticks
+    g = nx.MultiDiGraph(contact={**contact, ("v", "x"): together}, ticks=300)
+    honest_market(g, outsiders, rounds=2)
+    for t in (3, 13, 23):
+        take(g, "a", "b", t, 2.0, kind="theft")
+        take(g, "b", "a", t + 1, 1.0, kind="attack")
+    for t in (10, 40, 70, 100, 130, 160):
+        take(g, "v", "x", t, 2.0, kind="theft")
+    for t in (5, 50):
+        trade(g, "v", "x", t, {"wood": 6.0}, {"food": 6.0})
+    return g
+
+
+def test_a_victim_that_never_hits_back_where_victims_do_passes_the_gates_by_its_silence() -> None:
+    """x's six thefts took 12 (2 typical exchanges, under the floor of 10) and the two stood together 240 ticks,
+    8 times the median pair (short of the company gate of 12), but v never hit back in those 240 ticks where
+    the match's victims hit back: a and b hit each other 6 times in their 2 x 30 ticks, a rate of (6 + 1/2)
+    over (60 + the median pair's 30) ticks, a Gamma of weight 90 ticks.  None in 240 ticks has chance
+    (90 / 330) ** 6.5, 2.1e-4: under the silence level of 1 in 1,000, so the pair passes the gates."""
+    from daishi_forensics.screens.thrown_fight import silence_ticks_p
+
+    silence = (90 / 330) ** 6.5
+    assert silence_ticks_p(0, 240.0, 6.5 / 90, 90.0) == pytest.approx(silence)
+    g = _silent_victim(240)
+    shipped = screen_graph(g)
+    [flag] = [f for f in shipped.flags if f.screen == "thrown_fight"]
+    assert (flag.agents, flag.details["valueTaken"], flag.details["togetherRatio"]) == (("x", "v"), 12.0, 8.0)
+    assert (flag.details["keptCompany"], flag.details["keptSilent"]) == (False, True)
+    assert flag.details["pSilence"] == pytest.approx(silence)
+    # the gate only removes a candidate: off, the same tests and family, no flag
+    off = screen_graph(g, {"screens": {"thrown_fight": {"silence_level": 0.0}}})
+    assert [f for f in off.flags if f.screen == "thrown_fight"] == []
+    assert (off.testing["tests"], off.testing["family"]) == (shipped.testing["tests"], shipped.testing["family"])
+    # 90 ticks beside its aggressor: (90 / 180) ** 6.5 = 0.011, not silence enough to pass the gates
+    assert [f for f in screen_graph(_silent_victim(90)).flags if f.screen == "thrown_fight"] == []
 
 
 def test_one_big_haul_does_not_pass_the_floor_but_taking_again_and_again_does() -> None:
