@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from .timeline import Timeline
-from .world import Event, Pass, World
+from .world import Event, Pass, Tally, World
 
 __all__ = ["replay"]
 
@@ -78,6 +78,11 @@ def _closer(passes: Sequence[Pass], world: World, low: int, high: int) -> Closer
     return close
 
 
+def _counters(passes: Sequence[Pass]) -> tuple[Callable[[Tally, World], None], ...]:
+    """The ``counted`` hook of every pass that reads the replay's tally (:class:`CountingPass`)."""
+    return tuple(counted for p in passes if callable(counted := getattr(p, "counted", None)))
+
+
 def _close_rest(close: Closer, cur: int | None, lo: int | None, hi: int | None) -> None:
     """After the last event: the ticks from the last event's (``cur``) up to ``hi`` (or that tick
     alone, without ``hi``); with no event at all, the match rounds ``[lo, hi)`` when both are known."""
@@ -100,7 +105,9 @@ def replay(
     every pass that defines it, with the world in the end-of-tick state of the
     current tick; (2) ``observe(ev, world)`` on every pass that wants its type, in
     the order given; (3) the world applies it.  After the last event, the remaining
-    ticks up to the archive's ``endedAtTick`` are closed.
+    ticks up to the archive's ``endedAtTick`` are closed.  Then every pass that reads the tally
+    (:class:`~daishi_forensics.replay.world.CountingPass`) is handed the count of every event by
+    type and ``agentId``, which the loop keeps (only then) in place of a call per event.
 
     Closed spans are clipped to the match rounds ``[startedAtTick, endedAtTick)``
     (rubric *Rates*): a tick outside them is never closed.  Without
@@ -129,6 +136,8 @@ def replay(
     regressions = 0
     count = 0
     get = dispatch.get
+    counters = _counters(passes)
+    tally: dict[str, dict[Any, int]] | None = {} if counters else None
     for count, ev in enumerate(events, 1):  # noqa: B007 (the total, read after the loop)
         t = ev["tick"]
         if t != cur:
@@ -144,9 +153,19 @@ def replay(
                 world.tick = t
             else:
                 regressions += 1
-        for handle in get(ev["type"], everyone):
+        typ = ev["type"]
+        if tally is not None:
+            by_agent = tally.get(typ)
+            if by_agent is None:
+                by_agent = tally[typ] = {}
+            agent = ev.get("agentId")
+            by_agent[agent] = by_agent.get(agent, 0) + 1
+        for handle in get(typ, everyone):
             handle(ev, world)
 
     if close:
         _close_rest(close, cur, lo, hi)
+    if tally is not None:
+        for counted in counters:
+            counted(tally, world)
     return Timeline(world._tracks, lo, hi, count, regressions, first, t)
