@@ -189,6 +189,24 @@ def test_a_counting_pass_gets_every_event_by_type_and_agent_once_at_the_end() ->
     assert tl.region_at("a_1", 1) == "r_0_2"  # the end-of-tick state is unchanged
 
 
+def test_the_tally_holds_the_types_counting_passes_name() -> None:
+    events = [
+        at(0, "agent_spawned", "a_1", region="r_0_0"),
+        at(1, "move", "a_1", **{"from": "r_0_0", "to": "r_0_1"}),
+        at(2, "inference_usage", "a_1"),
+        at(3, "mystery", "a_1"),  # a type no pass names
+    ]
+    named = Tallied()
+    named.tallied = frozenset({"move", "mystery"})  # type: ignore[attr-defined]
+    replay(events, ARCHIVE, [named])
+    assert named.tallies[0][0] == {"move": {"a_1": 1}, "mystery": {"a_1": 1}}
+    every, rec = Tallied(), Recorder(frozenset({"agent_spawned"}))
+    replay(events, ARCHIVE, [named, every, rec])  # one pass counting every type: all are counted
+    assert every.tallies[0][0] == {"agent_spawned": {"a_1": 1}, "move": {"a_1": 1}, "inference_usage": {"a_1": 1},
+                                   "mystery": {"a_1": 1}}
+    assert named.tallies[1][0] == every.tallies[0][0] and [s[1] for s in rec.seen] == ["agent_spawned"]
+
+
 def test_counting_passes_satisfy_the_protocol() -> None:
     from daishi_forensics.replay import CountingPass
 

@@ -82,6 +82,7 @@ class CoveragePass:
     agent that spawned, registered or moved (the replay's tally): nothing per event."""
 
     types: frozenset[str] | None = frozenset()
+    tallied: frozenset[str] | None = frozenset(_PLACING)
 
     def __init__(self, map_regions: int = 144) -> None:
         if map_regions <= 0:

@@ -33,11 +33,31 @@ def _int_or_none(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _dispatch(passes: Sequence[Pass], world: World) -> tuple[dict[str, tuple[Handler, ...]], tuple[Handler, ...]]:
-    """The handlers of each event type, in order (every pass that wants it, in the order given, then
-    the world's handler for the type), and those of a type no one named (the passes that want
-    every event: ``types`` None or absent)."""
+Route = tuple[tuple[Handler, ...], "dict[Any, int] | None"]
+"""What the loop does with an event of one type: its handlers, in order, and the type's tally by
+``agentId`` (None when no pass counts the type)."""
+
+
+def _tallied(passes: Sequence[Pass]) -> frozenset[str] | None:
+    """The event types some pass counts from the tally (None: every type; empty: no counting pass)."""
+    types: set[str] = set()
+    for p in passes:
+        if callable(getattr(p, "counted", None)):
+            wanted = getattr(p, "tallied", None)
+            if wanted is None:
+                return None
+            types.update(wanted)
+    return frozenset(types)
+
+
+def _routes(passes: Sequence[Pass], world: World, tally: dict[str, dict[Any, int]]) -> tuple[dict[str, Route],
+                                                                                         Callable[[str], Route]]:
+    """The route of each event type named (the handlers of every pass that wants it, in the order
+    given, then the world's handler for the type; the type's count in ``tally`` if some pass counts
+    it), and how to route a type no one named (to the passes that want every event: ``types`` None
+    or absent), remembered once made."""
     everyone = tuple(p.observe for p in passes if getattr(p, "types", None) is None)
+    counting = _tallied(passes)
     wanted: set[str] = set()
     for p in passes:
         types = getattr(p, "types", None)
@@ -45,7 +65,16 @@ def _dispatch(passes: Sequence[Pass], world: World) -> tuple[dict[str, tuple[Han
             wanted.update(types)
     world_handlers = world._handlers()
     wanted.update(world_handlers)
-    dispatch: dict[str, tuple[Handler, ...]] = {}
+    if counting is not None:
+        wanted.update(counting)
+    routes: dict[str, Route] = {}
+
+    def count(typ: str) -> dict[Any, int] | None:
+        if counting is None or typ in counting:
+            by_agent = tally[typ] = {}
+            return by_agent
+        return None
+
     for typ in wanted:
         chain: list[Handler] = [
             p.observe
@@ -54,8 +83,13 @@ def _dispatch(passes: Sequence[Pass], world: World) -> tuple[dict[str, tuple[Han
         ]
         if typ in world_handlers:
             chain.append(world_handlers[typ])
-        dispatch[typ] = tuple(chain)
-    return dispatch, everyone
+        routes[typ] = (tuple(chain), count(typ))
+
+    def unnamed(typ: str) -> Route:
+        route = routes[typ] = (everyone, count(typ))
+        return route
+
+    return routes, unnamed
 
 
 def _closer(passes: Sequence[Pass], world: World, low: int, high: int) -> Closer | None:
@@ -76,11 +110,6 @@ def _closer(passes: Sequence[Pass], world: World, low: int, high: int) -> Closer
                 c(s, e, world)
 
     return close
-
-
-def _counters(passes: Sequence[Pass]) -> tuple[Callable[[Tally, World], None], ...]:
-    """The ``counted`` hook of every pass that reads the replay's tally (:class:`CountingPass`)."""
-    return tuple(counted for p in passes if callable(counted := getattr(p, "counted", None)))
 
 
 def _close_rest(close: Closer, cur: int | None, lo: int | None, hi: int | None) -> None:
@@ -106,8 +135,9 @@ def replay(
     current tick; (2) ``observe(ev, world)`` on every pass that wants its type, in
     the order given; (3) the world applies it.  After the last event, the remaining
     ticks up to the archive's ``endedAtTick`` are closed.  Then every pass that reads the tally
-    (:class:`~daishi_forensics.replay.world.CountingPass`) is handed the count of every event by
-    type and ``agentId``, which the loop keeps (only then) in place of a call per event.
+    (:class:`~daishi_forensics.replay.world.CountingPass`) is handed the count of the events by
+    type and ``agentId`` (of every type, or of those the counting passes name in ``tallied``),
+    which the loop keeps (only then) in place of a call per event.
 
     Closed spans are clipped to the match rounds ``[startedAtTick, endedAtTick)``
     (rubric *Rates*): a tick outside them is never closed.  Without
@@ -127,7 +157,8 @@ def replay(
     lo = _int_or_none(archive.get("startedAtTick"))
     hi = _int_or_none(archive.get("endedAtTick"))
     world = World(lo if lo is not None else 0)
-    dispatch, everyone = _dispatch(passes, world)
+    tally: dict[str, dict[Any, int]] = {}
+    routes, unnamed = _routes(passes, world, tally)
     close = _closer(passes, world, lo if lo is not None else -(1 << 62), hi if hi is not None else 1 << 62)
 
     cur: int | None = None
@@ -135,9 +166,7 @@ def replay(
     t: int | None = None
     regressions = 0
     count = 0
-    get = dispatch.get
-    counters = _counters(passes)
-    tally: dict[str, dict[Any, int]] | None = {} if counters else None
+    get = routes.get
     for count, ev in enumerate(events, 1):  # noqa: B007 (the total, read after the loop)
         t = ev["tick"]
         if t != cur:
@@ -153,19 +182,21 @@ def replay(
                 world.tick = t
             else:
                 regressions += 1
-        typ = ev["type"]
-        if tally is not None:
-            by_agent = tally.get(typ)
-            if by_agent is None:
-                by_agent = tally[typ] = {}
+        route = get(ev["type"])
+        if route is None:
+            route = unnamed(ev["type"])
+        handlers, by_agent = route
+        if by_agent is not None:
             agent = ev.get("agentId")
             by_agent[agent] = by_agent.get(agent, 0) + 1
-        for handle in get(typ, everyone):
+        for handle in handlers:
             handle(ev, world)
 
     if close:
         _close_rest(close, cur, lo, hi)
-    if tally is not None:
-        for counted in counters:
-            counted(tally, world)
+    counts: Tally = {typ: by_agent for typ, by_agent in tally.items() if by_agent}
+    for p in passes:
+        counted: Callable[[Tally, World], None] | None = getattr(p, "counted", None)
+        if callable(counted):
+            counted(counts, world)
     return Timeline(world._tracks, lo, hi, count, regressions, first, t)

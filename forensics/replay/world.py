@@ -53,8 +53,8 @@ Event = dict[str, Any]
 _EMPTY: frozenset[str] = frozenset()
 
 Tally = Mapping[str, Mapping[Any, int]]
-"""Every event a replay fed, counted by type, then by ``agentId`` (``None`` for a world event):
-``{"move": {"a_1": 12, ...}, "region_collapsed": {None: 3}}``."""
+"""The events a replay fed, counted by type, then by ``agentId`` (``None`` for a world event):
+``{"move": {"a_1": 12, ...}, "region_collapsed": {None: 3}}`` (a type without events is absent)."""
 
 
 @runtime_checkable
@@ -91,9 +91,12 @@ class CountingPass(Pass, Protocol):
     tally instead of counting them one call per event.
 
     ``counted(tally, world)`` is called once, after the last event (and the last
-    ``close_ticks``), with the :data:`Tally` of every event the replay fed, whatever types the
+    ``close_ticks``), with the :data:`Tally` of the events the replay fed, whatever types the
     pass declares for ``observe``, and the world as the replay left it (read what is needed
-    then; never keep it).  The driver keeps the tally only when a pass asks for it.
+    then; never keep it).  A pass may declare ``tallied: frozenset[str] | None`` (class or
+    instance attribute): the event types it reads from the tally (``None`` or no attribute:
+    every type); the tally holds at least those (a type with no event: absent).  The driver
+    counts a type only when a pass asks for it.
     """
 
     def counted(self, tally: Tally, world: World) -> None:
