@@ -128,11 +128,10 @@ class UtilityPass:
                 return
             rows = self._by_agent[agent] = TickCounts()
         tick = ev["tick"]
+        k = -1  # the row of the event's tick: the last one (its latest tick), but after a tick regression
         if tick == rows.last:
-            k = len(rows.ticks) - 1
-            rows.actions[k] += 1
+            rows.actions[-1] += 1
         elif tick > rows.last:  # the usual case: its first world action of a later tick
-            k = len(rows.ticks)
             rows.ticks.append(tick)
             rows.last = tick
             rows.actions.append(1)
@@ -142,6 +141,8 @@ class UtilityPass:
             k = rows.row(tick)
             rows.actions[k] += 1
         typ = ev["type"]
+        if typ == "move":
+            return  # the most common world action: counted
         if typ == "gather":
             p = ev.get("payload") or {}
             n = p.get("gathered")
