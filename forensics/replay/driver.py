@@ -50,14 +50,13 @@ def _tallied(passes: Sequence[Pass]) -> frozenset[str] | None:
     return frozenset(types)
 
 
-def _routes(passes: Sequence[Pass], world: World, tally: dict[str, dict[Any, int]]) -> tuple[dict[str, Route],
-                                                                                         Callable[[str], Route]]:
+def _routes(passes: Sequence[Pass], world: World, counting: frozenset[str] | None,
+            tally: dict[str, dict[Any, int]]) -> tuple[dict[str, Route], Callable[[str], Route]]:
     """The route of each event type named (the handlers of every pass that wants it, in the order
-    given, then the world's handler for the type; the type's count in ``tally`` if some pass counts
-    it), and how to route a type no one named (to the passes that want every event: ``types`` None
-    or absent), remembered once made."""
+    given, then the world's handler for the type; its count in ``tally`` if it is in ``counting``,
+    None standing for every type), and how to route a type no one named (to the passes that want
+    every event: ``types`` None or absent), remembered once made."""
     everyone = tuple(p.observe for p in passes if getattr(p, "types", None) is None)
-    counting = _tallied(passes)
     wanted: set[str] = set()
     for p in passes:
         types = getattr(p, "types", None)
@@ -158,7 +157,8 @@ def replay(
     hi = _int_or_none(archive.get("endedAtTick"))
     world = World(lo if lo is not None else 0)
     tally: dict[str, dict[Any, int]] = {}
-    routes, unnamed = _routes(passes, world, tally)
+    counting = _tallied(passes)
+    routes, unnamed = _routes(passes, world, counting, tally)
     close = _closer(passes, world, lo if lo is not None else -(1 << 62), hi if hi is not None else 1 << 62)
 
     cur: int | None = None
@@ -166,31 +166,48 @@ def replay(
     t: int | None = None
     regressions = 0
     count = 0
-    get = routes.get
-    for count, ev in enumerate(events, 1):  # noqa: B007 (the total, read after the loop)
-        t = ev["tick"]
-        if t != cur:
-            if cur is None:
-                if close and lo is not None and t > lo:
-                    close(lo, t)
-                cur = first = t
-                world.tick = t
-            elif t > cur:
-                if close:
-                    close(cur, t)
-                cur = t
-                world.tick = t
-            else:
-                regressions += 1
-        route = get(ev["type"])
-        if route is None:
-            route = unnamed(ev["type"])
-        handlers, by_agent = route
-        if by_agent is not None:
-            agent = ev.get("agentId")
-            by_agent[agent] = by_agent.get(agent, 0) + 1
-        for handle in handlers:
-            handle(ev, world)
+
+    def advance(t: int) -> None:
+        """The event's tick differs from the current one: close the ticks it ends, or count a regression."""
+        nonlocal cur, first, regressions
+        if cur is None:
+            if close and lo is not None and t > lo:
+                close(lo, t)
+            cur = first = t
+            world.tick = t
+        elif t > cur:
+            if close:
+                close(cur, t)
+            cur = t
+            world.tick = t
+        else:
+            regressions += 1
+
+    # two loops, so that a replay without a tally pays nothing for it
+    if counting is None or counting:
+        get = routes.get
+        for count, ev in enumerate(events, 1):  # noqa: B007 (the total, read after the loop)
+            t = ev["tick"]
+            if t != cur:
+                advance(t)
+            route = get(ev["type"])
+            if route is None:
+                route = unnamed(ev["type"])
+            handlers, by_agent = route
+            if by_agent is not None:
+                agent = ev.get("agentId")
+                by_agent[agent] = by_agent.get(agent, 0) + 1
+            for handle in handlers:
+                handle(ev, world)
+    else:
+        plain = {typ: handlers for typ, (handlers, _) in routes.items()}.get
+        everyone = tuple(p.observe for p in passes if getattr(p, "types", None) is None)
+        for count, ev in enumerate(events, 1):  # noqa: B007
+            t = ev["tick"]
+            if t != cur:
+                advance(t)
+            for handle in plain(ev["type"], everyone):
+                handle(ev, world)
 
     if close:
         _close_rest(close, cur, lo, hi)
