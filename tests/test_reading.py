@@ -37,6 +37,17 @@ def read_all(path: Path) -> tuple[list[dict], object]:
     return list(read.events()), read
 
 
+def test_a_v3_stream_on_the_map_reads_verbatim_and_older_versions_never(tmp_path: Path) -> None:
+    """Registrations without a region, spawns, gathers, moves and attacks on the map all take the hot
+    path (the read is verbatim); the same match stored as v2 takes the cold path, record by record."""
+    events, arch = small_match()
+    for version, verbatim in ((3, True), (2, False)):
+        path = write_match(tmp_path / str(version), events, arch, form="stream", version=version)
+        got, read = read_all(path)
+        assert read.verbatim is verbatim and read.stats.invalid == 0  # type: ignore[attr-defined]
+        assert read.stats.by_version == {version: len(got) - (version < 3)}  # type: ignore[attr-defined]
+
+
 @pytest.mark.parametrize("form", FORMS)
 @pytest.mark.parametrize("version", [1, 2, 3])
 def test_every_form_and_version_reads_to_the_same_v3_events(tmp_path: Path, form: str, version: int) -> None:
@@ -146,6 +157,12 @@ BAD_LINES = {
     "off the map": (b'{"id": 99, "matchId": "m_0123456789ab", "schemaVersion": 3, "tick": 3, "type": "move", '
                     b'"agentId": "a_1", "createdAtMs": 1, "private": false, "payload": {"from": "r_0_0", '
                     b'"to": "r_0_12"}}\n', "not on the 12", "$.payload.to"),
+    "came from off the map": (b'{"id": 99, "matchId": "m_0123456789ab", "schemaVersion": 3, "tick": 3, "type": "move", '
+                              b'"agentId": "a_1", "createdAtMs": 1, "private": false, "payload": {"from": "r_12_0", '
+                              b'"to": "r_0_0"}}\n', "not on the 12", "$.payload.from"),
+    "spawned off the map": (b'{"id": 99, "matchId": "m_0123456789ab", "schemaVersion": 3, "tick": 3, '
+                            b'"type": "agent_spawned", "agentId": "a_1", "createdAtMs": 1, "private": false, '
+                            b'"payload": {"region": "r_5_12"}}\n', "not on the 12", "$.payload.region"),
 }
 
 

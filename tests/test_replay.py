@@ -154,6 +154,66 @@ def test_no_events_closes_the_whole_match() -> None:
     assert rec.spans == [(0, 5)] and tl.agents == () and tl.events == 0
 
 
+class Tallied:
+    """A counting pass: sees moves one by one, and the replay's tally once, at the end."""
+
+    types = frozenset({"move"})
+
+    def __init__(self) -> None:
+        self.moves = 0
+        self.tallies: list[tuple[dict[str, dict[Any, int]], list[str], list[str]]] = []
+
+    def observe(self, ev: dict[str, Any], world: World) -> None:
+        self.moves += 1
+
+    def counted(self, tally: Any, world: World) -> None:
+        self.tallies.append(({t: dict(a) for t, a in tally.items()}, sorted(world.regions_visited("a_1")),
+                             sorted(world.regions_visited("a_9"))))
+
+
+def test_a_counting_pass_gets_every_event_by_type_and_agent_once_at_the_end() -> None:
+    events = [
+        at(0, "agent_spawned", "a_1", region="r_0_0"),
+        at(0, "agent_registered", "a_2", name="late"),  # no region: placed nowhere
+        at(1, "move", "a_1", **{"from": "r_0_0", "to": "r_0_1"}),
+        at(1, "move", "a_1", **{"from": "r_0_1", "to": "r_0_2"}),  # r_0_1 only within tick 1
+        at(2, "region_collapsed", None, region="r_0_0", resource="wood"),
+        at(3, "inference_usage", "a_2"),
+    ]
+    p, rec = Tallied(), Recorder()
+    tl = replay(events, ARCHIVE, [p, rec])
+    assert p.moves == 2 and len(rec.seen) == 6
+    assert p.tallies == [({"agent_spawned": {"a_1": 1}, "agent_registered": {"a_2": 1}, "move": {"a_1": 2},
+                           "region_collapsed": {None: 1}, "inference_usage": {"a_2": 1}},
+                          ["r_0_0", "r_0_1", "r_0_2"], [])]
+    assert tl.region_at("a_1", 1) == "r_0_2"  # the end-of-tick state is unchanged
+
+
+def test_the_tally_holds_the_types_counting_passes_name() -> None:
+    events = [
+        at(0, "agent_spawned", "a_1", region="r_0_0"),
+        at(1, "move", "a_1", **{"from": "r_0_0", "to": "r_0_1"}),
+        at(2, "inference_usage", "a_1"),
+        at(3, "mystery", "a_1"),  # a type no pass names
+    ]
+    named = Tallied()
+    named.tallied = frozenset({"move", "mystery"})  # type: ignore[attr-defined]
+    replay(events, ARCHIVE, [named])
+    assert named.tallies[0][0] == {"move": {"a_1": 1}, "mystery": {"a_1": 1}}
+    every, rec = Tallied(), Recorder(frozenset({"agent_spawned"}))
+    replay(events, ARCHIVE, [named, every, rec])  # one pass counting every type: all are counted
+    assert every.tallies[0][0] == {"agent_spawned": {"a_1": 1}, "move": {"a_1": 1}, "inference_usage": {"a_1": 1},
+                                   "mystery": {"a_1": 1}}
+    assert named.tallies[1][0] == every.tallies[0][0] and [s[1] for s in rec.seen] == ["agent_spawned"]
+
+
+def test_counting_passes_satisfy_the_protocol() -> None:
+    from daishi_forensics.replay import CountingPass
+
+    assert isinstance(Tallied(), CountingPass) and isinstance(CounterPass(), CountingPass)
+    assert isinstance(CoveragePass(9), CountingPass) and not isinstance(Recorder(), CountingPass)
+
+
 # -- relabelling property ---------------------------------------------------------
 
 AGENT_FIELDS = ("to", "from", "target", "killer")
@@ -322,8 +382,8 @@ def test_exported_api_is_pinned() -> None:
 
     # the storage names: plain fixed-width columns (trade ids are plain dicts and sets, no class)
     assert replay_mod.__all__ == [
-        "Catalogue", "Event", "MatchAnalysis", "Pass", "PassFactory", "PassSpec", "RecordLog", "Rows",
-        "ShapeTable", "Table", "TickClosingPass", "Timeline", "World", "analyze", "analyze_target", "code_column",
+        "Catalogue", "CountingPass", "Event", "MatchAnalysis", "Pass", "PassFactory", "PassSpec", "RecordLog", "Rows",
+        "ShapeTable", "Table", "Tally", "TickClosingPass", "Timeline", "World", "analyze", "analyze_target", "code_column",
         "int_column", "lazy", "paused_cycle_collection", "position", "replay",
     ]
     assert contact.__all__ == ["hearers", "PairContact", "Contact", "ContactPass"]

@@ -30,12 +30,11 @@ The rate is rejected ÷ (rejected + actions), unrounded; None when both are 0.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from daishi_forensics.replay import Event, World
+from daishi_forensics.replay import Event, Tally, World
 
 __all__ = [
     "ACTION_TYPES",
@@ -152,35 +151,41 @@ _READ_FURTHER: frozenset[str] = frozenset({"trade_completed", "action_rejected"}
 
 
 class CounterPass:
-    """Counts every event by its ``agentId`` and type; everything else is derived at the end."""
+    """Counts every event by its ``agentId`` and type (the replay's tally, :meth:`counted`); reads
+    the payload of the two types it needs further; everything else is derived at the end."""
 
-    types: frozenset[str] | None = None  # every event
+    types: frozenset[str] | None = _READ_FURTHER
 
     def __init__(self) -> None:
-        self._counts: defaultdict[str, dict[str, int]] = defaultdict(dict)
+        self._counts: dict[str, dict[str, int]] = {}
         self._accepted: dict[str, int] = {}
         self._codes: dict[str, dict[str, int]] = {}
 
     def observe(self, ev: Event, world: World) -> None:
-        """Count the event for its agent (world events count for nobody)."""
+        """Note a trade's acceptor or a rejection's code (world events count for nobody)."""
         agent = ev.get("agentId")
         if agent is None:
             return
-        counts = self._counts[agent]
-        typ = ev["type"]
-        try:
-            counts[typ] += 1
-        except KeyError:  # the agent's first event of this type
-            counts[typ] = 1
-        if typ not in _READ_FURTHER:  # the usual case: the count is all
-            return
-        if typ == "trade_completed":
+        if ev["type"] == "trade_completed":
             if (ev.get("payload") or {}).get("to") == agent:
                 self._accepted[agent] = self._accepted.get(agent, 0) + 1
-        elif typ == "action_rejected":
+        else:  # action_rejected
             code = str((ev.get("payload") or {}).get("code", "?"))
             codes = self._codes.setdefault(agent, {})
             codes[code] = codes.get(code, 0) + 1
+
+    def counted(self, tally: Tally, world: World) -> None:
+        """Every event of the replay, by type and agent: each agent's counts by type (world events,
+        ``agentId`` null, count for nobody)."""
+        counts = self._counts
+        for typ, by_agent in tally.items():
+            for agent, n in by_agent.items():
+                if agent is None:
+                    continue
+                mine = counts.get(agent)
+                if mine is None:
+                    mine = counts[agent] = {}
+                mine[typ] = mine.get(typ, 0) + n
 
     def result(self) -> Counters:
         """Per agent counters, sorted by agent id."""

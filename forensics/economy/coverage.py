@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from daishi_forensics import arithmetic
-from daishi_forensics.replay import Event, World
+from daishi_forensics.replay import Event, Tally, World
 from daishi_forensics.read.archive import map_regions
 
 __all__ = ["AgentCoverage", "Coverage", "CoveragePass"]
@@ -72,10 +72,17 @@ class Coverage:
         return {a.agent: {"regions": a.regions, "coverage": a.coverage} for a in self.agents}
 
 
-class CoveragePass:
-    """Collects each agent's spawn region and every region it moves to."""
+_PLACING: tuple[str, ...] = ("agent_spawned", "agent_registered", "move")
+"""The event types that place an agent or move it: each of their agents has a row."""
 
-    types: frozenset[str] | None = frozenset({"agent_spawned", "agent_registered", "move"})
+
+class CoveragePass:
+    """Each agent's spawn region and every region it moved to, read off the world at the end of
+    the replay (the regions it was placed in or moved to, :meth:`World.regions_visited`), for every
+    agent that spawned, registered or moved (the replay's tally): nothing per event."""
+
+    types: frozenset[str] | None = frozenset()
+    tallied: frozenset[str] | None = frozenset(_PLACING)
 
     def __init__(self, map_regions: int = 144) -> None:
         if map_regions <= 0:
@@ -89,15 +96,15 @@ class CoveragePass:
         return cls(map_regions(archive))
 
     def observe(self, ev: Event, world: World) -> None:
-        """Add the spawn region (``payload.region``) or the move's ``payload.to``."""
-        agent = ev.get("agentId")
-        if agent is None:
-            return
-        payload = ev.get("payload") or {}
-        region = payload.get("to") if ev["type"] == "move" else payload.get("region")
-        seen = self._visited[agent]  # an agent registered without a region: 0 regions
-        if isinstance(region, str):
-            seen.add(region)
+        """Nothing: the pass reads the world once, at the end (:meth:`counted`)."""
+
+    def counted(self, tally: Tally, world: World) -> None:
+        """Every agent that spawned, registered or moved (one registered without a region: 0 regions),
+        with the regions the world placed it in or moved it to."""
+        for typ in _PLACING:
+            for agent in tally.get(typ, ()):
+                if agent is not None:
+                    self._visited[agent].update(r for r in world.regions_visited(agent) if isinstance(r, str))
 
     def result(self) -> Coverage:
         """Per agent regions and coverage, sorted by agent id."""

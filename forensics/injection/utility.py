@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_left
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from math import inf
@@ -104,8 +105,13 @@ class Activity:
 
 
 class UtilityPass:
-    """Counts each agent's world actions, gathered value and completed trades per tick
-    (one :class:`TickCounts` row per agent and tick with a world action)."""
+    """Counts each agent's world actions, gathered value and completed trades per tick.
+
+    Per event it notes the action's tick (an ``array('q')`` per agent, 8 bytes an action) and, for
+    a gather or a completed trade, adds to that tick's value or trades; the rows (one
+    :class:`TickCounts` row per agent and tick with a world action, in tick order, a tick
+    regression's actions in their own tick's row) are counted from the ticks when the result is
+    asked for."""
 
     types: frozenset[str] | None = frozenset(WORLD_ACTION_TYPES)
 
@@ -114,41 +120,58 @@ class UtilityPass:
             self._values: Mapping[str, float] = item_values(archive)
         except ForensicsError:
             self._values = {}
-        self._by_agent: dict[str, TickCounts] = {}
+        self._ticks: dict[str, array[int]] = {}  # agent -> the tick of each of its world actions, in log order
+        self._value: dict[str, dict[int, float]] = {}  # agent -> tick -> value gathered (added in log order)
+        self._trades: dict[str, dict[int, int]] = {}  # agent -> tick -> completed trades
+        self._made: tuple[int, Activity] | None = None  # the last result, and the actions it counted
 
     def observe(self, ev: Event, world: World) -> None:
-        """Count the world action for its agent."""
+        """Note the world action's tick for its agent (and a gather's value, a trade)."""
         agent: Any = ev.get("agentId")  # anything the log holds: checked below
         try:
-            rows = self._by_agent.get(agent)
+            ticks = self._ticks.get(agent)
         except TypeError:  # unhashable: no agent id
             return
-        if rows is None:
+        if ticks is None:
             if type(agent) is not str and not isinstance(agent, str):
                 return
-            rows = self._by_agent[agent] = TickCounts()
+            ticks = self._ticks[agent] = int_column()
         tick = ev["tick"]
-        if tick == rows.last:
-            k = len(rows.ticks) - 1
-            rows.actions[k] += 1
-        elif tick > rows.last:  # the usual case: its first world action of a later tick
-            k = len(rows.ticks)
-            rows.ticks.append(tick)
-            rows.last = tick
-            rows.actions.append(1)
-            rows.value.append(0.0)
-            rows.trades.append(0)
-        else:  # a tick earlier than its last one (a tick regression)
-            k = rows.row(tick)
-            rows.actions[k] += 1
+        ticks.append(tick)
         typ = ev["type"]
+        if typ == "move":
+            return  # the most common world action: noted
         if typ == "gather":
             p = ev.get("payload") or {}
             n = p.get("gathered")
             if isinstance(n, (int, float)) and not isinstance(n, bool):
-                rows.value[k] += n * self._values.get(str(p.get("resource")), 0.0)
+                gains = self._value.get(agent)
+                if gains is None:
+                    gains = self._value[agent] = {}
+                gains[tick] = gains.get(tick, 0.0) + n * self._values.get(str(p.get("resource")), 0.0)
         elif typ == "trade_completed" or typ == "trade_fulfilled":
-            rows.trades[k] += 1
+            trades = self._trades.get(agent)
+            if trades is None:
+                trades = self._trades[agent] = {}
+            trades[tick] = trades.get(tick, 0) + 1
+
+    def _rows(self, agent: str) -> TickCounts:
+        """The agent's rows: its actions counted by tick (a C-level count), in tick order."""
+        actions = Counter(self._ticks[agent])
+        ticks = sorted(actions)
+        gains = self._value.get(agent, {})
+        trades = self._trades.get(agent, {})
+        rows = TickCounts()
+        rows.ticks = int_column(ticks)
+        rows.actions = int_column(map(actions.__getitem__, ticks))
+        rows.value = array("d", (gains.get(t, 0.0) for t in ticks))
+        rows.trades = int_column(trades.get(t, 0) for t in ticks)
+        rows.last = ticks[-1] if ticks else -inf
+        return rows
 
     def result(self) -> Activity:
-        return Activity(dict(sorted(self._by_agent.items())))
+        """Per agent (sorted), its rows (made again only when actions came since the last result)."""
+        noted = sum(len(ticks) for ticks in self._ticks.values())
+        if self._made is None or self._made[0] != noted:
+            self._made = (noted, Activity({agent: self._rows(agent) for agent in sorted(self._ticks)}))
+        return self._made[1]

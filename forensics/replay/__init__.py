@@ -1,7 +1,7 @@
 """The replay: one loop over a match's events feeding every analysis (*pass*), the live
 :class:`World` the passes read, and the :class:`Timeline` it leaves behind.
 
-Public face: :class:`Pass`, :class:`TickClosingPass`, :class:`World`, :class:`Timeline`,
+Public face: :class:`Pass`, :class:`TickClosingPass`, :class:`CountingPass` (and its :data:`Tally`), :class:`World`, :class:`Timeline`,
 :func:`replay`; :class:`PassSpec` / :class:`Catalogue` (passes as data) and
 :func:`analyze` / :class:`MatchAnalysis` (a catalogue run over a read match); and the
 plain columns a pass keeps its per-event state in (:func:`int_column`, :class:`Table`,
@@ -16,7 +16,7 @@ from ._columns import RecordLog, Rows, ShapeTable, Table, code_column, int_colum
 from .driver import replay
 from .registry import Catalogue, PassFactory, PassSpec, lazy
 from .timeline import Timeline
-from .world import Event, Pass, TickClosingPass, World
+from .world import CountingPass, Event, Pass, Tally, TickClosingPass, World
 
 if TYPE_CHECKING:
     from .analysis import MatchAnalysis, analyze, analyze_target, paused_cycle_collection
@@ -35,6 +35,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "Catalogue",
+    "CountingPass",
     "Event",
     "MatchAnalysis",
     "Pass",
@@ -44,6 +45,7 @@ __all__ = [
     "Rows",
     "ShapeTable",
     "Table",
+    "Tally",
     "TickClosingPass",
     "Timeline",
     "World",

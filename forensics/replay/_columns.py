@@ -82,7 +82,13 @@ class Table:
 
     def add(self, value: Any) -> int:
         """Append ``value``'s code to the column (numbering it if new)."""
-        k = self.code(value)
+        number = self.number
+        if number is None:
+            number = self.remember()
+        k = number.get(value)
+        if k is None:  # :meth:`new`, inlined: a table is added to once per message or gather
+            k = number[value] = len(self.values)
+            self.values.append(value)
         self.column.append(k)
         return k
 
@@ -95,9 +101,14 @@ class Table:
 
     def code(self, value: Any) -> int:
         """``value``'s code (numbering it if new; the column is left as it is)."""
-        number = self.number if self.number is not None else self.remember()
+        number = self.number
+        if number is None:
+            number = self.remember()
         k = number.get(value)
-        return self.new(value) if k is None else k
+        if k is None:
+            k = number[value] = len(self.values)
+            self.values.append(value)
+        return k
 
     def forget(self) -> None:
         """Let go of :attr:`number` (rebuilt by the next :meth:`add`, :meth:`code` or :meth:`new`)."""

@@ -2,7 +2,8 @@
 
 One agent's history is three sorted lists of ticks (``array('q')``) with the value that
 holds from each tick on (region, alive, dormant); several changes in one tick keep only
-the last (end-of-tick state).  A query is a bisection.
+the last (end-of-tick state), and the set of regions it passed through within a tick.  A
+query is a bisection.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ class Track:
     Several changes in one tick keep only the last (end-of-tick state).
     """
 
-    __slots__ = ("r_ticks", "r_vals", "a_ticks", "a_vals", "d_ticks", "d_vals")
+    __slots__ = ("r_ticks", "r_vals", "a_ticks", "a_vals", "d_ticks", "d_vals", "passed")
 
     def __init__(self) -> None:
         self.r_ticks: array[int] = array("q")
@@ -26,6 +27,12 @@ class Track:
         self.a_vals: array[int] = array("b")
         self.d_ticks: array[int] = array("q")
         self.d_vals: array[int] = array("b")
+        self.passed: set[str] = set()
+        """The regions it stood in only within a tick (a later change of the same tick replaced them)."""
+
+    def visited(self) -> frozenset[str]:
+        """Every region it stood in: those its change list holds and those it passed through."""
+        return frozenset(self.r_vals).union(self.passed)
 
 
 def record(ticks: array[int], vals: Any, tick: int, value: Any) -> None:

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from .timeline import Timeline
-from .world import Event, Pass, World
+from .world import Event, Pass, Tally, World
 
 __all__ = ["replay"]
 
@@ -33,10 +33,29 @@ def _int_or_none(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _dispatch(passes: Sequence[Pass], world: World) -> tuple[dict[str, tuple[Handler, ...]], tuple[Handler, ...]]:
-    """The handlers of each event type, in order (every pass that wants it, in the order given, then
-    the world's handler for the type), and those of a type no one named (the passes that want
-    every event: ``types`` None or absent)."""
+Route = tuple[tuple[Handler, ...], "dict[Any, int] | None"]
+"""What the loop does with an event of one type: its handlers, in order, and the type's tally by
+``agentId`` (None when no pass counts the type)."""
+
+
+def _tallied(passes: Sequence[Pass]) -> frozenset[str] | None:
+    """The event types some pass counts from the tally (None: every type; empty: no counting pass)."""
+    types: set[str] = set()
+    for p in passes:
+        if callable(getattr(p, "counted", None)):
+            wanted = getattr(p, "tallied", None)
+            if wanted is None:
+                return None
+            types.update(wanted)
+    return frozenset(types)
+
+
+def _routes(passes: Sequence[Pass], world: World, counting: frozenset[str] | None,
+            tally: dict[str, dict[Any, int]]) -> tuple[dict[str, Route], Callable[[str], Route]]:
+    """The route of each event type named (the handlers of every pass that wants it, in the order
+    given, then the world's handler for the type; its count in ``tally`` if it is in ``counting``,
+    None standing for every type), and how to route a type no one named (to the passes that want
+    every event: ``types`` None or absent), remembered once made."""
     everyone = tuple(p.observe for p in passes if getattr(p, "types", None) is None)
     wanted: set[str] = set()
     for p in passes:
@@ -45,7 +64,16 @@ def _dispatch(passes: Sequence[Pass], world: World) -> tuple[dict[str, tuple[Han
             wanted.update(types)
     world_handlers = world._handlers()
     wanted.update(world_handlers)
-    dispatch: dict[str, tuple[Handler, ...]] = {}
+    if counting is not None:
+        wanted.update(counting)
+    routes: dict[str, Route] = {}
+
+    def count(typ: str) -> dict[Any, int] | None:
+        if counting is None or typ in counting:
+            by_agent = tally[typ] = {}
+            return by_agent
+        return None
+
     for typ in wanted:
         chain: list[Handler] = [
             p.observe
@@ -54,8 +82,13 @@ def _dispatch(passes: Sequence[Pass], world: World) -> tuple[dict[str, tuple[Han
         ]
         if typ in world_handlers:
             chain.append(world_handlers[typ])
-        dispatch[typ] = tuple(chain)
-    return dispatch, everyone
+        routes[typ] = (tuple(chain), count(typ))
+
+    def unnamed(typ: str) -> Route:
+        route = routes[typ] = (everyone, count(typ))
+        return route
+
+    return routes, unnamed
 
 
 def _closer(passes: Sequence[Pass], world: World, low: int, high: int) -> Closer | None:
@@ -100,7 +133,10 @@ def replay(
     every pass that defines it, with the world in the end-of-tick state of the
     current tick; (2) ``observe(ev, world)`` on every pass that wants its type, in
     the order given; (3) the world applies it.  After the last event, the remaining
-    ticks up to the archive's ``endedAtTick`` are closed.
+    ticks up to the archive's ``endedAtTick`` are closed.  Then every pass that reads the tally
+    (:class:`~daishi_forensics.replay.world.CountingPass`) is handed the count of the events by
+    type and ``agentId`` (of every type, or of those the counting passes name in ``tallied``),
+    which the loop keeps (only then) in place of a call per event.
 
     Closed spans are clipped to the match rounds ``[startedAtTick, endedAtTick)``
     (rubric *Rates*): a tick outside them is never closed.  Without
@@ -120,7 +156,9 @@ def replay(
     lo = _int_or_none(archive.get("startedAtTick"))
     hi = _int_or_none(archive.get("endedAtTick"))
     world = World(lo if lo is not None else 0)
-    dispatch, everyone = _dispatch(passes, world)
+    tally: dict[str, dict[Any, int]] = {}
+    counting = _tallied(passes)
+    routes, unnamed = _routes(passes, world, counting, tally)
     close = _closer(passes, world, lo if lo is not None else -(1 << 62), hi if hi is not None else 1 << 62)
 
     cur: int | None = None
@@ -128,25 +166,54 @@ def replay(
     t: int | None = None
     regressions = 0
     count = 0
-    get = dispatch.get
-    for count, ev in enumerate(events, 1):  # noqa: B007 (the total, read after the loop)
-        t = ev["tick"]
-        if t != cur:
-            if cur is None:
-                if close and lo is not None and t > lo:
-                    close(lo, t)
-                cur = first = t
-                world.tick = t
-            elif t > cur:
-                if close:
-                    close(cur, t)
-                cur = t
-                world.tick = t
-            else:
-                regressions += 1
-        for handle in get(ev["type"], everyone):
-            handle(ev, world)
+
+    def advance(t: int) -> None:
+        """The event's tick differs from the current one: close the ticks it ends, or count a regression."""
+        nonlocal cur, first, regressions
+        if cur is None:
+            if close and lo is not None and t > lo:
+                close(lo, t)
+            cur = first = t
+            world.tick = t
+        elif t > cur:
+            if close:
+                close(cur, t)
+            cur = t
+            world.tick = t
+        else:
+            regressions += 1
+
+    # two loops, so that a replay without a tally pays nothing for it
+    if counting is None or counting:
+        get = routes.get
+        for count, ev in enumerate(events, 1):  # noqa: B007 (the total, read after the loop)
+            t = ev["tick"]
+            if t != cur:
+                advance(t)
+            route = get(ev["type"])
+            if route is None:
+                route = unnamed(ev["type"])
+            handlers, by_agent = route
+            if by_agent is not None:
+                agent = ev.get("agentId")
+                by_agent[agent] = by_agent.get(agent, 0) + 1
+            for handle in handlers:
+                handle(ev, world)
+    else:
+        plain = {typ: handlers for typ, (handlers, _) in routes.items()}.get
+        everyone = tuple(p.observe for p in passes if getattr(p, "types", None) is None)
+        for count, ev in enumerate(events, 1):  # noqa: B007
+            t = ev["tick"]
+            if t != cur:
+                advance(t)
+            for handle in plain(ev["type"], everyone):
+                handle(ev, world)
 
     if close:
         _close_rest(close, cur, lo, hi)
+    counts: Tally = {typ: by_agent for typ, by_agent in tally.items() if by_agent}
+    for p in passes:
+        counted: Callable[[Tally, World], None] | None = getattr(p, "counted", None)
+        if callable(counted):
+            counted(counts, world)
     return Timeline(world._tracks, lo, hi, count, regressions, first, t)

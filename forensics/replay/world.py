@@ -45,12 +45,16 @@ from typing import Any, Protocol, runtime_checkable
 
 from ._tracks import Track, record
 
-__all__ = ["Event", "Pass", "TickClosingPass", "World"]
+__all__ = ["CountingPass", "Event", "Pass", "TickClosingPass", "Tally", "World"]
 
 Event = dict[str, Any]
 """An event in the v3 shape the read boundary yields (ARCHITECTURE.md)."""
 
 _EMPTY: frozenset[str] = frozenset()
+
+Tally = Mapping[str, Mapping[Any, int]]
+"""The events a replay fed, counted by type, then by ``agentId`` (``None`` for a world event):
+``{"move": {"a_1": 12, ...}, "region_collapsed": {None: 3}}`` (a type without events is absent)."""
 
 
 @runtime_checkable
@@ -80,6 +84,24 @@ class TickClosingPass(Pass, Protocol):
     def close_ticks(self, start: int, stop: int, world: World) -> None:
         """Ticks ``[start, stop)`` ended with ``world`` unchanged."""
 
+
+@runtime_checkable
+class CountingPass(Pass, Protocol):
+    """A pass that reads how many events of each type each agent carried from the replay's own
+    tally instead of counting them one call per event.
+
+    ``counted(tally, world)`` is called once, after the last event (and the last
+    ``close_ticks``), with the :data:`Tally` of the events the replay fed, whatever types the
+    pass declares for ``observe``, and the world as the replay left it (read what is needed
+    then; never keep it).  A pass may declare ``tallied: frozenset[str] | None`` (class or
+    instance attribute): the event types it reads from the tally (``None`` or no attribute:
+    every type); the tally holds at least those (a type with no event: absent).  The driver
+    counts a type only when a pass asks for it.
+    """
+
+    def counted(self, tally: Tally, world: World) -> None:
+        """The replay is over: every event it fed, by type and agent; the world at the end."""
+
 class World:
     """The live state of the match at the current point of the stream.
 
@@ -87,7 +109,7 @@ class World:
     processed (or, during ``close_ticks``, of the last event applied).
 
     Beyond the ARCHITECTURE.md interface (``tick``, ``region_of``, ``is_alive``,
-    ``is_dormant``, ``agents_in``, ``living_agents``, ``spawned_agents``) it offers
+    ``is_dormant``, ``agents_in``, ``living_agents``, ``spawned_agents``, ``regions_visited``) it offers
     allocation-free views for hot passes: :meth:`occupants`, :meth:`occupancy`,
     :meth:`crowded_regions`, :meth:`listening_agents`, and two counters, ``occupancy_version`` (changes
     whenever who stands where among the living changes) and ``audience_version``
@@ -177,6 +199,12 @@ class World:
             self._listening_version = self.audience_version
         return self._listening
 
+    def regions_visited(self, agent: str) -> frozenset[str]:
+        """Every region the agent was placed in (spawn, registration) or moved to so far, those it
+        left again within a tick included; empty if never placed nor moved."""
+        tr = self._tracks.get(agent)
+        return _EMPTY if tr is None else tr.visited()
+
     def spawned_agents(self) -> frozenset[str]:
         """Every agent ever placed (spawned, or registered with a region), dead or alive."""
         return frozenset(self._spawned)
@@ -216,6 +244,8 @@ class World:
             return
         tr = self._track(agent)
         self._region[agent] = region
+        if tr.r_ticks and tr.r_ticks[-1] == self.tick:
+            tr.passed.add(tr.r_vals[-1])
         record(tr.r_ticks, tr.r_vals, self.tick, region)
         self._alive.add(agent)
         self._spawned.add(agent)
@@ -235,7 +265,9 @@ class World:
         ticks = tr.r_ticks
         tick = self.tick
         if ticks and ticks[-1] == tick:
-            tr.r_vals[-1] = to
+            vals = tr.r_vals
+            tr.passed.add(vals[-1])  # where it stood earlier in the tick: visited all the same
+            vals[-1] = to
         else:
             ticks.append(tick)
             tr.r_vals.append(to)
@@ -271,7 +303,9 @@ class World:
         ticks = tr.r_ticks
         tick = self.tick
         if ticks and ticks[-1] == tick:
-            tr.r_vals[-1] = to
+            vals = tr.r_vals
+            tr.passed.add(vals[-1])  # where it stood earlier in the tick: visited all the same
+            vals[-1] = to
         else:
             ticks.append(tick)
             tr.r_vals.append(to)
