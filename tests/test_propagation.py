@@ -307,7 +307,7 @@ def fast_candidates(messages: Sequence[HeardMessage], max_lag: int = P.MAX_LAG,
     matched = (texts.sets.sizes > 0)[texts.nid]
     matched[list(P.canary_parents(log))] = False
     lows = P._window_lows(log.ticks, sid, senders, clock.asleep, clock.window_start, max_lag)
-    cj, ci = candidate_pairs(texts.nid, texts.sets, df, texts.words, lows, matched, P._Orders(texts))
+    cj, ci = candidate_pairs(texts.nid, texts.sets, df, texts.words, lows, matched, P._orders(texts))
     return set(zip(cj.tolist(), ci.tolist()))
 
 
@@ -321,6 +321,27 @@ def test_rare_words_take_every_stretch_of_the_text() -> None:
     # stretches: (fwd fwd) none, (make sure) 0, (read east) 2, (the wood) 5; the empty stretch's pick
     # goes to the rarest other, 'sure' (1)
     assert rare_words(("fwd", "fwd", "make", "sure", "read", "east", "the", "wood"), rank) == [0, 1, 2, 5]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_rare_picks_of_every_text_at_once_are_each_texts_rare_words(seed: int) -> None:
+    """:func:`~daishi_forensics.injection._pruning.rare_picks` (every text's picks with numpy) against
+    :func:`rare_words` text by text, on random texts of 0 to 15 words (repeats, words without a rank,
+    texts shorter than the four stretches) over a vocabulary of 1 to 30 words."""
+    from daishi_forensics.injection._pruning import WordOrders, rare_picks
+
+    rng = random.Random(seed)
+    for _trial in range(60):
+        n_words = rng.randint(1, 30)
+        ranks = list(range(n_words))
+        rng.shuffle(ranks)
+        rank = np.array([r if rng.random() < 0.7 else -1 for r in ranks], dtype=np.int64)
+        texts = [[rng.randrange(n_words) for _ in range(rng.randint(0, 15))] for _ in range(rng.randint(1, 20))]
+        counts, picks = rare_picks(WordOrders.of(texts), rank)
+        by_rank = {w: int(r) for w, r in enumerate(rank.tolist()) if r >= 0}
+        want = [rare_words(t, by_rank) for t in texts]
+        assert counts.tolist() == [len(w) for w in want]
+        assert picks.tolist() == [r for w in want for r in w]
 
 
 def reference_alike(a: frozenset[str], b: frozenset[str], bits: Mapping[str, float], *, min_shared_bits: float,

@@ -126,7 +126,7 @@ from daishi_forensics.textsafe import shown
 
 from ._pruning import (
     OLDER_PER_TOKEN, POSTINGS_PER_TOKEN, RARE_TOKENS, LooseReading, WordSets, alike_candidates, candidate_chunks,
-    expand, heard_pairs, unique, word_batches,
+    expand, heard_pairs, unique, word_batches, WordOrders,
 )
 from ._copies import MIN_COVER, MIN_KEPT_WORDS, Alignment, CopyEvidence, align, copy_evidence, is_copy, is_specific
 from .exposure import HeardMessage, MessageLog
@@ -1258,19 +1258,9 @@ def _link_confidence(shared_bits: float, min_shared_bits: float) -> float:
     return max(0.0, 1.0 - 0.5 * 2.0 ** (-(shared_bits - min_shared_bits) / 8.0))
 
 
-class _Orders(Sequence[list[int]]):
-    """Per core number, its words (numbers) in order, read when asked (:meth:`_Texts.word_ids`)."""
-
-    def __init__(self, texts: _Texts) -> None:
-        self.texts = texts
-
-    def __len__(self) -> int:
-        return len(self.texts.cores)
-
-    def __getitem__(self, k: Any) -> Any:
-        if isinstance(k, slice):
-            return [self.texts.word_ids(x) for x in range(*k.indices(len(self)))]
-        return self.texts.word_ids(k)
+def _orders(texts: _Texts) -> WordOrders:
+    """Per core number, its words (numbers) in order (:attr:`_Texts.order`, no list per core)."""
+    return WordOrders(texts.order, np.diff(np.append(texts.starts, len(texts.order))))
 
 
 def _text_matched(texts: _Texts, canary: Mapping[int, int]) -> np.ndarray:
@@ -1295,7 +1285,7 @@ def alike_pairs(
     lows = _window_lows(log.ticks, sid, senders, clock.asleep, clock.window_start, max_lag)
     reading = _loose_reading(texts, everything, min_shared_bits=min_shared_bits, max_novelty=max_novelty, goods=goods,
                              max_specific_swaps=max_specific_swaps)
-    chunks = candidate_chunks(nid, texts.sets, df, texts.words, lows, matched, _Orders(texts))
+    chunks = candidate_chunks(nid, texts.sets, df, texts.words, lows, matched, _orders(texts))
     fam_j, fam_i, whole = alike_candidates(chunks, nid, len(texts.cores), reading)
     return _Pairs(fam_j, fam_i, exposed(fam_j, fam_i, log), sid[fam_j] == sid[fam_i]), whole
 
