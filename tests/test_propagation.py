@@ -669,3 +669,21 @@ def test_word_counts_agree_with_plain_sets(words_per_batch: int,
             want[u] += 1
     assert sum(want) > len(v.words) and counts.messages == int(fresh.sum()) < len(log)
     assert list(counts.df) == want and holding.tolist() == held
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_heard_order_with_numpy_is_the_loop_to_the_bit(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """:func:`~daishi_forensics.injection._lineage.heard_order` over many children (its rounds summed with
+    numpy) gives the very floats the plain loop gives, toward no preference and toward a match's shares."""
+    from daishi_forensics.injection import _lineage
+    from daishi_forensics.injection._lineage import Candidate, HeardOrder, heard_order
+
+    rng = random.Random(seed)
+    pools = [[Candidate(position=k, event=k, similarity=90.0, edits=(), weight=rng.choice((0.0, 1.5, 3.0, 7.25)))
+              for k in range(rng.randint(1, 5))] for _ in range(rng.randint(40, 120))]
+    for toward in (HeardOrder(), HeardOrder(0.4, 0.25)):
+        fast = heard_order(pools, toward=toward)
+        monkeypatch.setattr(_lineage, "_ROWS_IN_NUMPY", 1 << 30)
+        slow = heard_order(pools, toward=toward)
+        monkeypatch.undo()
+        assert (fast.first, fast.latest) == (slow.first, slow.latest) and fast != toward

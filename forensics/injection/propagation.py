@@ -815,8 +815,10 @@ class _Families:
 
     def _prepare_some(self, keys: Sequence[tuple[int, int]], groups: Sequence[list[int]]) -> None:
         """:meth:`prepare` of the pairs of families ``keys`` (their members ``groups``)."""
-        ticks = max(self.span, 1)
-        if len(keys) * self.agents * ticks >= 1 << 62:
+        # each hearing one number, (pair of families, hearer, tick) in fields of bits: split by shifts
+        tick_bits = max(1, (max(self.span, 1) - 1).bit_length())
+        agent_bits = max(1, (self.agents - 1).bit_length())
+        if max(1, (len(keys) - 1).bit_length()) + agent_bits + tick_bits > 62:
             return  # keys too wide for one number: read one pair at a time
         sizes_of = np.array([len(g) for g in groups], dtype=np.int64)
         at = np.fromiter((m for g in groups for m in g), dtype=np.int64, count=int(sizes_of.sum()))
@@ -825,12 +827,13 @@ class _Families:
         sizes = self.audience_sizes[aud]
         hearer = self.audience_members[expand(self.audience_starts[aud], sizes)]
         start = np.repeat(self.ticks[at] - int(self.ticks.min()), sizes)
-        window = np.sort((np.repeat(group, sizes) * self.agents + hearer) * ticks + start)
+        window = np.sort((((np.repeat(group, sizes) << agent_bits) | hearer) << tick_bits) | start)
         # the union of each agent's windows: a window counts up to the next window of the same agent
         span = np.full(len(window), self.max_lag, dtype=np.int64)
-        same = window[1:] // ticks == window[:-1] // ticks
+        who = window >> tick_bits
+        same = who[1:] == who[:-1]
         span[:-1][same] = np.minimum(self.max_lag, window[1:][same] - window[:-1][same])
-        rows = np.bincount(window // (self.agents * ticks), minlength=len(groups))
+        rows = np.bincount(who >> agent_bits, minlength=len(groups))
         summed = np.concatenate((np.zeros(1, dtype=np.int64), np.cumsum(span)))
         ends = np.cumsum(rows)
         prompted_ticks = (summed[ends] - summed[ends - rows]).tolist()
