@@ -97,7 +97,7 @@ one dict from word to number for the match); each text's are integer arrays, the
 are taken with ``np.bincount`` and the set tests by sorted search, so a long message costs bytes
 per word, not a Python object per word.
 
-Chains (networkx forest, one parent per message): per root, the generations
+Chains (a forest, one parent per message): per root, the generations
 (messages per depth), depth, reach (distinct agents other than the root's
 sender who re-sent it), the agents exposed to any message of the chain, and the
 ticks until each re-sender first re-sent it.  Per match: the propagation index
@@ -116,7 +116,6 @@ from functools import partial
 from dataclasses import dataclass
 from typing import Any
 
-import networkx as nx
 import numpy as np
 from rapidfuzz import fuzz
 
@@ -133,7 +132,9 @@ from .exposure import HeardMessage, MessageLog
 from ._forwarding import Forward, fold, parse_forward, words_of
 from ._information import NOTHING, Counts, Information, Tally, Vocabulary, vocabulary_of
 from ._delays import learnt_window
-from ._lineage import Candidate, Choice, Edit, Weights, candidate, choose_parent, cut_shown, describe, edits, heard_order
+from ._lineage import (
+    Candidate, Choice, Edit, Weights, candidate, choose_parent, cut_shown, describe, edits, heard_order, heard_orders,
+)
 
 __all__ = [
     "FUZZ_CAP",
@@ -1168,7 +1169,7 @@ def choose_parents(
     kin: dict[int, list[Sequence[Candidate]]] = {}
     for j, pool in pools.items():
         kin.setdefault(int(family[j]), []).append(pool)
-    orders = {f: heard_order(kept, toward=order) for f, kept in kin.items()}
+    orders = dict(zip(kin, heard_orders(list(kin.values()), toward=order)))
     out: dict[int, Choice] = {}
     for j, pool in pools.items():
         words = len(texts.cores[nid[parents[j][0]]])
@@ -1507,15 +1508,17 @@ def chains_of(
 def _chains(log: MessageLog, edges: Sequence[EchoEdge], tiers: Mapping[int, str] | None) -> tuple[Chain, ...]:
     events, ticks = log.events, log.ticks
     (sender_codes, senders), (audience_codes, audiences), _texts = log.codes()
-    g: nx.DiGraph = nx.DiGraph()
-    g.add_edges_from((e.parent, e.child) for e in edges)
-    at = _positions(events, set(g.nodes))
+    children: dict[int, list[int]] = {}
+    for e in edges:
+        children.setdefault(e.parent, []).append(e.child)
+    linked = {e.child for e in edges}
+    at = _positions(events, linked | set(children))
     out: list[Chain] = []
-    roots = sorted(node for node in g.nodes if g.in_degree(node) == 0)
+    roots = sorted(node for node in children if node not in linked)
     for root in roots:
         r = at[root]
         root_sender, root_tick = senders[sender_codes[r]], ticks[r]
-        layers = [sorted(layer) for layer in nx.bfs_layers(g, root)]
+        layers = [sorted(layer) for layer in _layers(children, root)]
         members = [eid for layer in layers for eid in layer]
         first: dict[str, int] = {}
         exposed: set[str] = set()
@@ -1540,6 +1543,22 @@ def _chains(log: MessageLog, edges: Sequence[EchoEdge], tiers: Mapping[int, str]
             time_to_reach=dict(sorted(first.items())),
         ))
     return tuple(out)
+
+
+def _layers(children: Mapping[int, Sequence[int]], root: int) -> list[list[int]]:
+    """The generations of the tree under ``root`` (``children``: node -> its children): each the nodes
+    first reached from the one before (breadth first, each node once: ``networkx.bfs_layers``)."""
+    seen, layer, out = {root}, [root], []
+    while layer:
+        out.append(layer)
+        following = []
+        for node in layer:
+            for child in children.get(node, ()):
+                if child not in seen:
+                    seen.add(child)
+                    following.append(child)
+        layer = following
+    return out
 
 
 def propagation(
