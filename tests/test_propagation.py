@@ -704,3 +704,22 @@ def test_heard_orders_of_many_families_at_once_are_each_familys(seed: int) -> No
     want = [heard_order(pools, toward=toward) for pools in families]
     assert [(o.first, o.latest) for o in got] == [(o.first, o.latest) for o in want]
     assert any(o == toward for o in want) and any(o != toward for o in want)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_tally_in_python_and_with_numpy_agree(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """:meth:`~daishi_forensics.injection._information.Tally.of` counts a few units with Python sets and
+    many with numpy: the same messages and the same count per unit (a unit repeated in one message once)."""
+    from daishi_forensics.injection import _information
+    from daishi_forensics.injection._information import Tally
+
+    rng = random.Random(seed)
+    units = [np.array([rng.randrange(40) for _ in range(rng.randint(0, 12))], dtype=np.int64) for _ in range(30)]
+    few = Tally.of(units)
+    monkeypatch.setattr(_information, "SMALL_TALLY", -1)
+    many = Tally.of(units)
+    want: dict[int, int] = {}
+    for u in units:
+        for x in set(u.tolist()):
+            want[x] = want.get(x, 0) + 1
+    assert few.messages == many.messages == 30 and few.df == many.df == want

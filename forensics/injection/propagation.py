@@ -113,6 +113,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
+import itertools
 from dataclasses import dataclass
 from typing import Any
 
@@ -768,6 +769,8 @@ class _Families:
         self.joined: dict[tuple[int, int], tuple[int, ...]] = {}
         self.by_labels: dict[tuple[int, int], Spread] = {}
         self.agents = len(agent_id)
+        self.hearings: list[int] | None = None
+        """Per message, the agents who heard it (made when :meth:`prepare` first needs it)."""
 
     def around(self, j: int, i: int) -> tuple[int, ...]:
         """The families of both messages, sorted."""
@@ -805,8 +808,11 @@ class _Families:
             groups.append(members)
         # a piece of the pairs at a time, about HEARINGS_PER_PIECE hearings each (bounded memory)
         start, hearings = 0, 0
+        if self.hearings is None:
+            self.hearings = self.audience_sizes[self.audience_codes].tolist()
+        hearings_of = self.hearings.__getitem__
         for k, members in enumerate(groups):
-            size = int(self.audience_sizes[self.audience_codes[members]].sum())
+            size = sum(map(hearings_of, members))
             if hearings and hearings + size > HEARINGS_PER_PIECE:
                 self._prepare_some(keys[start:k], groups[start:k])
                 start, hearings = k, 0
@@ -822,7 +828,7 @@ class _Families:
         if max(1, (len(keys) - 1).bit_length()) + agent_bits + tick_bits > 62:
             return  # keys too wide for one number: read one pair at a time
         sizes_of = np.array([len(g) for g in groups], dtype=np.int64)
-        at = np.fromiter((m for g in groups for m in g), dtype=np.int64, count=int(sizes_of.sum()))
+        at = np.fromiter(itertools.chain.from_iterable(groups), dtype=np.int64, count=int(sizes_of.sum()))
         group = np.repeat(np.arange(len(groups), dtype=np.int64), sizes_of)
         aud = self.audience_codes[at]
         sizes = self.audience_sizes[aud]
@@ -1430,24 +1436,42 @@ def echo_reading(
         return EchoReading((), 0, max_lag)
     kw: dict[str, Any] = {"min_shared_bits": min_shared_bits, "max_novelty": max_novelty, "swap_every": swap_every,
                           "max_specific_swaps": max_specific_swaps, "stock_alpha": stock_alpha, "goods": goods}
-    edges, stock, delays = _read_edges(log, dormancy, max_lag, **kw)
+    words = _read_words(log)
+    edges, stock, delays = _read_edges(log, words, dormancy, max_lag, **kw)
     window = learnt_window(delays, max_lag) if learn_lag else max_lag
     if window > max_lag:
-        edges, stock, _delays = _read_edges(log, dormancy, window, **kw)
+        edges, stock, _delays = _read_edges(log, words, dormancy, window, **kw)
     return EchoReading(edges, stock, window)
 
 
+@dataclass(frozen=True)
+class _Words:
+    """What the rules read of a log whatever the lag window: its texts, the fresh messages and rule 3's
+    counts (read once when the window is learnt and the rules read again)."""
+
+    texts: _Texts
+    fresh: np.ndarray
+    counts: Counts
+    df: np.ndarray
+
+
+def _read_words(log: MessageLog) -> _Words:
+    """:func:`_read_texts`, :func:`fresh_messages` and :func:`word_counts` of ``log``."""
+    texts = _read_texts(log)
+    fresh = fresh_messages(texts, log)
+    counts, df = word_counts(texts, fresh)
+    return _Words(texts, fresh, counts, df)
+
+
 def _read_edges(
-    log: MessageLog, dormancy: Mapping[str, Sequence[tuple[int, int]]] | None, max_lag: int, *,
+    log: MessageLog, words: _Words, dormancy: Mapping[str, Sequence[tuple[int, int]]] | None, max_lag: int, *,
     min_shared_bits: float, max_novelty: float, swap_every: int, max_specific_swaps: int, stock_alpha: float,
     goods: frozenset[str],
 ) -> tuple[tuple[EchoEdge, ...], int, list[int]]:
     """:func:`echo_reading` with a fixed lag window: ``(edges, stock echoes, the delays in awake ticks of
     the children from the first copy they heard)``."""
     n = len(log)
-    texts = _read_texts(log)
-    fresh = fresh_messages(texts, log)
-    counts, df = word_counts(texts, fresh)
+    texts, fresh, counts, df = words.texts, words.fresh, words.counts, words.df
     everything = Information(counts, NOTHING, PRIOR_MESSAGES)
     clock = _Clock.of(dormancy, max_lag)
     canary = canary_parents(log)                                                          # rule 5
