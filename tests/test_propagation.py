@@ -682,6 +682,7 @@ def test_heard_order_with_numpy_is_the_loop_to_the_bit(seed: int, monkeypatch: p
     pools = [[Candidate(position=k, event=k, similarity=90.0, edits=(), weight=rng.choice((0.0, 1.5, 3.0, 7.25)))
               for k in range(rng.randint(1, 5))] for _ in range(rng.randint(40, 120))]
     for toward in (HeardOrder(), HeardOrder(0.4, 0.25)):
+        monkeypatch.setattr(_lineage, "_ROWS_IN_NUMPY", 1)
         fast = heard_order(pools, toward=toward)
         monkeypatch.setattr(_lineage, "_ROWS_IN_NUMPY", 1 << 30)
         slow = heard_order(pools, toward=toward)
@@ -689,10 +690,14 @@ def test_heard_order_with_numpy_is_the_loop_to_the_bit(seed: int, monkeypatch: p
         assert (fast.first, fast.latest) == (slow.first, slow.latest) and fast != toward
 
 
+@pytest.mark.parametrize("numpy_from", [1, 64])
 @pytest.mark.parametrize("seed", range(3))
-def test_heard_orders_of_many_families_at_once_are_each_familys(seed: int) -> None:
+def test_heard_orders_of_many_families_at_once_are_each_familys(seed: int, numpy_from: int,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """:func:`~daishi_forensics.injection._lineage.heard_orders` (families of 0 to 40 children rounded
-    together, a table per power of two) gives each family the very floats :func:`heard_order` gives it."""
+    together, a table per power of two, or family by family where a table holds few children) gives each
+    family the very floats :func:`heard_order` gives it, one child at a time."""
+    from daishi_forensics.injection import _lineage
     from daishi_forensics.injection._lineage import Candidate, HeardOrder, heard_order, heard_orders
 
     rng = random.Random(seed)
@@ -700,7 +705,9 @@ def test_heard_orders_of_many_families_at_once_are_each_familys(seed: int) -> No
                   for k in range(rng.randint(1, 4))] for _ in range(rng.randint(0, 40))] for _ in range(30)]
     families += [[], [[Candidate(position=0, event=0, similarity=90.0, edits=(), weight=1.0)]]]  # nothing to learn
     toward = HeardOrder(0.35, 0.2)
+    monkeypatch.setattr(_lineage, "_ROWS_IN_NUMPY", numpy_from)
     got = heard_orders(families, toward=toward)
+    monkeypatch.setattr(_lineage, "_ROWS_IN_NUMPY", 1 << 30)
     want = [heard_order(pools, toward=toward) for pools in families]
     assert [(o.first, o.latest) for o in got] == [(o.first, o.latest) for o in want]
     assert any(o == toward for o in want) and any(o != toward for o in want)

@@ -309,7 +309,7 @@ def parse_forward(text: str) -> Forward:
         core = words_of(surface)
         tags, remarks, quote = [], [], None
         body = surface
-    remark = " ".join(words_of(" ".join(reversed(remarks)))) or None
+    remark = (" ".join(words_of(" ".join(reversed(remarks)))) or None) if remarks else None
     casing = casing_of(body)
     # (any stretch of a lower-case text is); one string object per distinct word as written, as in words_of
     cased = tuple(map(sys.intern, _WORD.findall(body))) if casing != "lower" else ()

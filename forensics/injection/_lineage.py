@@ -469,6 +469,11 @@ def heard_order(pools: Iterable[Sequence[Candidate]], rounds: int = 100, toward:
         return toward
     if len(rows) >= _ROWS_IN_NUMPY:
         return _heard_order_numpy(rows, rounds, toward)
+    return _heard_order_loop(rows, rounds, toward)
+
+
+def _heard_order_loop(rows: Sequence[tuple[float, float, float]], rounds: int, toward: HeardOrder) -> HeardOrder:
+    """:func:`heard_order`'s rounds over ``rows``, one row at a time."""
     first = latest = 1.0 / 3.0
     for _round in range(rounds):
         any_one = 1.0 - first - latest
@@ -510,6 +515,10 @@ def heard_orders(groups: Sequence[Iterable[Sequence[Candidate]]], rounds: int = 
         if rows:
             by_width.setdefault(1 << (len(rows) - 1).bit_length(), []).append(g)
     for width, members in sorted(by_width.items()):
+        if sum(len(rows_of[g]) for g in members) < _ROWS_IN_NUMPY:  # a few children: the loop costs less
+            for g in members:
+                out[g] = _heard_order_loop(rows_of[g], rounds, toward)
+            continue
         table = np.ones((3, len(members), width), dtype=np.float64)  # padding: any row alike, masked out
         valid = np.zeros((len(members), width), dtype=bool)
         for k, g in enumerate(members):
@@ -532,8 +541,10 @@ def heard_orders(groups: Sequence[Iterable[Sequence[Candidate]]], rounds: int = 
     return out
 
 
-_ROWS_IN_NUMPY = 16
-"""Children of two candidates or more from which :func:`heard_order` sums its rounds with numpy."""
+_ROWS_IN_NUMPY = 64
+"""Children of two candidates or more from which :func:`heard_order` sums its rounds with numpy (and
+:func:`heard_orders` rounds a table of families together): below, a round's few array operations cost
+more than the loop over the children."""
 
 
 def _heard_order_numpy(rows: Sequence[tuple[float, float, float]], rounds: int, toward: HeardOrder) -> HeardOrder:

@@ -1078,9 +1078,9 @@ def prompted_messages(pairs: _Pairs, n: int, log: MessageLog, clock: _Clock, who
     first[1:] = pairs.j[picked[1:]] != pairs.j[picked[:-1]]
     prompted = np.zeros(n, dtype=bool)
     heard = np.zeros(n, dtype=bool)
-    for j, i in zip(pairs.j[picked[first]].tolist(), pairs.i[picked[first]].tolist()):
-        heard[j] = True
-        prompted[j] = not own[j] and in_time(j, i, log, clock)
+    later, earlier = pairs.j[picked[first]], pairs.i[picked[first]]  # one pair per later message
+    heard[later] = True
+    prompted[later] = ~own[later] & in_time_pairs(later, earlier, log, clock)
     return own, prompted, ~own & ~heard
 
 
