@@ -323,12 +323,18 @@ def test_rare_words_take_every_stretch_of_the_text() -> None:
     assert rare_words(("fwd", "fwd", "make", "sure", "read", "east", "the", "wood"), rank) == [0, 1, 2, 5]
 
 
+@pytest.mark.parametrize("words_per_batch", [1 << 18, 7])
 @pytest.mark.parametrize("seed", range(4))
-def test_rare_picks_of_every_text_at_once_are_each_texts_rare_words(seed: int) -> None:
-    """:func:`~daishi_forensics.injection._pruning.rare_picks` (every text's picks with numpy) against
-    :func:`rare_words` text by text, on random texts of 0 to 15 words (repeats, words without a rank,
-    texts shorter than the four stretches) over a vocabulary of 1 to 30 words."""
+def test_rare_picks_of_every_text_at_once_are_each_texts_rare_words(seed: int, words_per_batch: int,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """:func:`~daishi_forensics.injection._pruning.rare_picks` (every text's picks with numpy, the texts of
+    a few words at a time) against :func:`rare_words` text by text, on random texts of 0 to 15 words
+    (repeats, words without a rank, texts shorter than the four stretches) over a vocabulary of 1 to 30
+    words."""
+    from daishi_forensics.injection import _pruning
     from daishi_forensics.injection._pruning import WordOrders, rare_picks
+
+    monkeypatch.setattr(_pruning, "WORDS_PER_BATCH", words_per_batch)
 
     rng = random.Random(seed)
     for _trial in range(60):

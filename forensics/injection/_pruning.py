@@ -155,17 +155,29 @@ def rare_picks(orders: WordOrders, rank: np.ndarray) -> tuple[np.ndarray, np.nda
     ascending within a text) end to end.  The place ``p`` of a text of ``n`` words is in stretch ``s``
     when ``s * n // RARE_TOKENS <= p < (s + 1) * n // RARE_TOKENS``, that is ``s = (RARE_TOKENS * p +
     RARE_TOKENS - 1) // n``; each stretch's rarest is picked, then the rarest others up to
-    :data:`RARE_TOKENS`.
+    :data:`RARE_TOKENS`.  The texts of about :data:`WORDS_PER_BATCH` words at a time (bounded memory).
 
     >>> counts, picks = rare_picks(WordOrders.of([[0, 1, 2, 3, 4, 5], [2, 2], []]), np.array([5, 4, 0, -1, 1, 2]))
     >>> counts.tolist(), picks.tolist(), _rare_ranks([5, 4, 0, None, 1, 2])
     ([4, 1, 0], [0, 1, 2, 5, 0], [0, 1, 2, 5])
     """
     sizes = np.asarray(orders.sizes, dtype=np.int64)
+    starts = np.cumsum(sizes) - sizes
+    counts, picks = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.int64)]
+    for c0, c1 in word_batches(sizes):  # a few texts at a time (bounded memory)
+        w0 = int(starts[c0])
+        got = _rare_picks(orders.flat[w0:w0 + int(sizes[c0:c1].sum())], sizes[c0:c1], rank)
+        counts.append(got[0])
+        picks.append(got[1])
+    return np.concatenate(counts), np.concatenate(picks)
+
+
+def _rare_picks(flat: np.ndarray, sizes: np.ndarray, rank: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`rare_picks` of the texts ``sizes`` words long, their words ``flat`` end to end."""
     n_texts = len(sizes)
     owner = np.repeat(np.arange(n_texts, dtype=np.int64), sizes)
     place = np.arange(len(owner), dtype=np.int64) - np.repeat(np.cumsum(sizes) - sizes, sizes)
-    ranked = rank[orders.flat]
+    ranked = rank[flat]
     held = ranked >= 0
     owner, place, ranked = owner[held], place[held], ranked[held]
     if not len(ranked):
@@ -358,8 +370,7 @@ def candidate_chunks(
     keys = keys[order]                                          # sorted by (word, message)
     at = np.nonzero(query[order])[0]                           # the queries, by (word, message)
     del order, query
-    message = keys & low                                        # per posting, its message
-    qj = message[at]                                            # the querying message
+    qj = keys[at] & low                                         # the querying message
     base = keys[at] - qj                                        # word * stride
     seg = np.searchsorted(keys, base)                           # the word's first posting
     end = at                                                    # the message's own posting
@@ -381,7 +392,7 @@ def candidate_chunks(
         range_start = np.concatenate((cs, a2, a3))
         range_len = np.concatenate((b1 - cs, ce - a2, cs - a3))
         pos = expand(range_start, range_len)
-        code = unique((np.repeat(np.concatenate((cj, cj, cj)), range_len) << shift) | message[pos])
+        code = unique((np.repeat(np.concatenate((cj, cj, cj)), range_len) << shift) | (keys[pos] & low))
         yield code >> shift, code & low
         c0 = c1
 
