@@ -837,10 +837,9 @@ class _Families:
         window = np.sort((((np.repeat(group, sizes) << agent_bits) | hearer) << tick_bits) | start)
         # the union of each agent's windows: a window counts up to the next window of the same agent
         span = np.full(len(window), self.max_lag, dtype=np.int64)
-        who = window >> tick_bits
-        same = who[1:] == who[:-1]
+        same = window[1:] >> tick_bits == window[:-1] >> tick_bits
         span[:-1][same] = np.minimum(self.max_lag, window[1:][same] - window[:-1][same])
-        rows = np.bincount(who >> agent_bits, minlength=len(groups))
+        rows = np.bincount(window >> (agent_bits + tick_bits), minlength=len(groups))
         summed = np.concatenate((np.zeros(1, dtype=np.int64), np.cumsum(span)))
         ends = np.cumsum(rows)
         prompted_ticks = (summed[ends] - summed[ends - rows]).tolist()
