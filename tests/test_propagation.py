@@ -307,7 +307,7 @@ def fast_candidates(messages: Sequence[HeardMessage], max_lag: int = P.MAX_LAG,
     matched = (texts.sets.sizes > 0)[texts.nid]
     matched[list(P.canary_parents(log))] = False
     lows = P._window_lows(log.ticks, sid, senders, clock.asleep, clock.window_start, max_lag)
-    cj, ci = candidate_pairs(texts.nid, texts.sets, df, texts.words, lows, matched, P._Orders(texts))
+    cj, ci = candidate_pairs(texts.nid, texts.sets, df, texts.words, lows, matched, P._orders(texts))
     return set(zip(cj.tolist(), ci.tolist()))
 
 
@@ -321,6 +321,33 @@ def test_rare_words_take_every_stretch_of_the_text() -> None:
     # stretches: (fwd fwd) none, (make sure) 0, (read east) 2, (the wood) 5; the empty stretch's pick
     # goes to the rarest other, 'sure' (1)
     assert rare_words(("fwd", "fwd", "make", "sure", "read", "east", "the", "wood"), rank) == [0, 1, 2, 5]
+
+
+@pytest.mark.parametrize("words_per_batch", [1 << 18, 7])
+@pytest.mark.parametrize("seed", range(4))
+def test_rare_picks_of_every_text_at_once_are_each_texts_rare_words(seed: int, words_per_batch: int,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """:func:`~daishi_forensics.injection._pruning.rare_picks` (every text's picks with numpy, the texts of
+    a few words at a time) against :func:`rare_words` text by text, on random texts of 0 to 15 words
+    (repeats, words without a rank, texts shorter than the four stretches) over a vocabulary of 1 to 30
+    words."""
+    from daishi_forensics.injection import _pruning
+    from daishi_forensics.injection._pruning import WordOrders, rare_picks
+
+    monkeypatch.setattr(_pruning, "WORDS_PER_BATCH", words_per_batch)
+
+    rng = random.Random(seed)
+    for _trial in range(60):
+        n_words = rng.randint(1, 30)
+        ranks = list(range(n_words))
+        rng.shuffle(ranks)
+        rank = np.array([r if rng.random() < 0.7 else -1 for r in ranks], dtype=np.int64)
+        texts = [[rng.randrange(n_words) for _ in range(rng.randint(0, 15))] for _ in range(rng.randint(1, 20))]
+        counts, picks = rare_picks(WordOrders.of(texts), rank)
+        by_rank = {w: int(r) for w, r in enumerate(rank.tolist()) if r >= 0}
+        want = [rare_words(t, by_rank) for t in texts]
+        assert counts.tolist() == [len(w) for w in want]
+        assert picks.tolist() == [r for w in want for r in w]
 
 
 def reference_alike(a: frozenset[str], b: frozenset[str], bits: Mapping[str, float], *, min_shared_bits: float,
@@ -648,3 +675,64 @@ def test_word_counts_agree_with_plain_sets(words_per_batch: int,
             want[u] += 1
     assert sum(want) > len(v.words) and counts.messages == int(fresh.sum()) < len(log)
     assert list(counts.df) == want and holding.tolist() == held
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_heard_order_with_numpy_is_the_loop_to_the_bit(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """:func:`~daishi_forensics.injection._lineage.heard_order` over many children (its rounds summed with
+    numpy) gives the very floats the plain loop gives, toward no preference and toward a match's shares."""
+    from daishi_forensics.injection import _lineage
+    from daishi_forensics.injection._lineage import Candidate, HeardOrder, heard_order
+
+    rng = random.Random(seed)
+    pools = [[Candidate(position=k, event=k, similarity=90.0, edits=(), weight=rng.choice((0.0, 1.5, 3.0, 7.25)))
+              for k in range(rng.randint(1, 5))] for _ in range(rng.randint(40, 120))]
+    for toward in (HeardOrder(), HeardOrder(0.4, 0.25)):
+        monkeypatch.setattr(_lineage, "_ROWS_IN_NUMPY", 1)
+        fast = heard_order(pools, toward=toward)
+        monkeypatch.setattr(_lineage, "_ROWS_IN_NUMPY", 1 << 30)
+        slow = heard_order(pools, toward=toward)
+        monkeypatch.undo()
+        assert (fast.first, fast.latest) == (slow.first, slow.latest) and fast != toward
+
+
+@pytest.mark.parametrize("numpy_from", [1, 64])
+@pytest.mark.parametrize("seed", range(3))
+def test_heard_orders_of_many_families_at_once_are_each_familys(seed: int, numpy_from: int,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """:func:`~daishi_forensics.injection._lineage.heard_orders` (families of 0 to 40 children rounded
+    together, a table per power of two, or family by family where a table holds few children) gives each
+    family the very floats :func:`heard_order` gives it, one child at a time."""
+    from daishi_forensics.injection import _lineage
+    from daishi_forensics.injection._lineage import Candidate, HeardOrder, heard_order, heard_orders
+
+    rng = random.Random(seed)
+    families = [[[Candidate(position=k, event=k, similarity=90.0, edits=(), weight=rng.choice((0.0, 1.5, 3.0, 9.5)))
+                  for k in range(rng.randint(1, 4))] for _ in range(rng.randint(0, 40))] for _ in range(30)]
+    families += [[], [[Candidate(position=0, event=0, similarity=90.0, edits=(), weight=1.0)]]]  # nothing to learn
+    toward = HeardOrder(0.35, 0.2)
+    monkeypatch.setattr(_lineage, "_ROWS_IN_NUMPY", numpy_from)
+    got = heard_orders(families, toward=toward)
+    monkeypatch.setattr(_lineage, "_ROWS_IN_NUMPY", 1 << 30)
+    want = [heard_order(pools, toward=toward) for pools in families]
+    assert [(o.first, o.latest) for o in got] == [(o.first, o.latest) for o in want]
+    assert any(o == toward for o in want) and any(o != toward for o in want)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_tally_in_python_and_with_numpy_agree(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """:meth:`~daishi_forensics.injection._information.Tally.of` counts a few units with Python sets and
+    many with numpy: the same messages and the same count per unit (a unit repeated in one message once)."""
+    from daishi_forensics.injection import _information
+    from daishi_forensics.injection._information import Tally
+
+    rng = random.Random(seed)
+    units = [np.array([rng.randrange(40) for _ in range(rng.randint(0, 12))], dtype=np.int64) for _ in range(30)]
+    few = Tally.of(units)
+    monkeypatch.setattr(_information, "SMALL_TALLY", -1)
+    many = Tally.of(units)
+    want: dict[int, int] = {}
+    for u in units:
+        for x in set(u.tolist()):
+            want[x] = want.get(x, 0) + 1
+    assert few.messages == many.messages == 30 and few.df == many.df == want

@@ -93,6 +93,10 @@ _BARE_TAG = re.compile(r"(rt|fwd|fw|fyi|re)\b[\s:>\-|]*", re.IGNORECASE)
 _TRAIL_BRACKET = re.compile(r"\s*[\[(]([^\[\]()]{1,60})[\])]\s*$")
 _TRAIL_DASH = re.compile(r"\s+(?:-{1,3}|\||~|//)\s*([^-|~/]{1,60})$")
 _TAG_MARKS = frozenset(":-|~>!([@")
+_TAG_MARK = re.compile("[" + re.escape("".join(sorted(_TAG_MARKS))) + "]")
+"""Any of :data:`_TAG_MARKS` (a tag in front needs one, or a bare tag word)."""
+_REMARK_MARK = re.compile(r"[-|~/]")
+"""A character a remark after the text is set apart with (a dash, a bar, a tilde, two slashes)."""
 _ENDING_KEEP = frozenset("\"'\u00ab\u00bb`()[]")
 _ATTRIBUTION = re.compile(r"\w+\s+(?:said|says|wrote|writes|told\s+me|tells\s+me)$")
 
@@ -127,16 +131,17 @@ def casing_of(text: str) -> str:
     words = _LETTERS.findall(text)
     if text.isupper():
         return "upper" if sum(map(len, words)) >= 4 else "mixed"
-    if len(words) >= 2 and STRAY_SMALL * sum(1 for w in words if not w.isupper()) <= len(words):
+    if len(words) >= 2 and STRAY_SMALL * (len(words) - sum(map(str.isupper, words))) <= len(words):
         return "upper" if sum(map(len, words)) >= 4 else "mixed"  # shouted, a typo or a few words added small
     long = [w for w in words if len(w) >= 3]
-    if long and all(w.istitle() for w in long):
+    titled = sum(map(str.istitle, long))
+    if long and titled == len(long):
         return "title"
-    if len(long) >= STRAY_SMALL and STRAY_SMALL * sum(1 for w in long if not w.istitle()) <= len(long) \
+    if len(long) >= STRAY_SMALL and STRAY_SMALL * (len(long) - titled) <= len(long) \
             and all(w.istitle() or w.islower() for w in long):
         return "title"  # dressed up, one word in five swapped in small letters ("Tell every1 You Meet")
     if long and long[0][:1].isupper() and all(w.islower() or w.istitle() for w in long) \
-            and sum(1 for w in long if w.istitle()) <= max(1, len(long) // 4):
+            and titled <= max(1, len(long) // 4):
         return "sentence"
     return "mixed"
 
@@ -204,7 +209,7 @@ def _peel_front(text: str, depth: int = 0) -> tuple[str | None, str]:
     four words that names no forward is a tag when another tag follows it (tags stack: "this just
     in: PSA: ...")."""
     head = text[:56]
-    if not any(ch in head for ch in _TAG_MARKS) and not _BARE_TAG.match(head):
+    if not _TAG_MARK.search(head) and not _BARE_TAG.match(head):
         return None, text
     m = _GT.match(text)
     if m and text[m.end():]:
@@ -243,8 +248,7 @@ def _peel_quote(text: str) -> tuple[str | None, str, str]:
 
 def _peel_back(text: str) -> tuple[str | None, str]:
     """A remark off the end of ``text``: ``(remark, rest)`` or ``(None, text)``."""
-    tail = text[-72:]
-    if not text.endswith((")", "]")) and not any(ch in tail for ch in "-|~/"):
+    if not text.endswith((")", "]")) and not _REMARK_MARK.search(text, max(0, len(text) - 72)):
         return None, text
     for pattern in (_TRAIL_BRACKET, _TRAIL_DASH):
         m = pattern.search(text)
@@ -305,7 +309,7 @@ def parse_forward(text: str) -> Forward:
         core = words_of(surface)
         tags, remarks, quote = [], [], None
         body = surface
-    remark = " ".join(words_of(" ".join(reversed(remarks)))) or None
+    remark = (" ".join(words_of(" ".join(reversed(remarks)))) or None) if remarks else None
     casing = casing_of(body)
     # (any stretch of a lower-case text is); one string object per distinct word as written, as in words_of
     cased = tuple(map(sys.intern, _WORD.findall(body))) if casing != "lower" else ()

@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 from array import array
 from bisect import bisect_left
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -36,7 +37,7 @@ import numpy as np
 
 from ._copies import Alignment
 
-__all__ = ["Vocabulary", "vocabulary_of", "Counts", "Tally", "Information", "NOTHING"]
+__all__ = ["Vocabulary", "vocabulary_of", "Counts", "Tally", "Information", "NOTHING", "SMALL_TALLY"]
 
 
 @dataclass(frozen=True)
@@ -122,6 +123,10 @@ class Counts:
     """Per unit number: the messages holding it."""
 
 
+SMALL_TALLY = 512
+"""Up to this many units in all, :meth:`Tally.of` counts them with Python sets, beyond with numpy."""
+
+
 @dataclass(frozen=True)
 class Tally:
     """A few messages' units counted (the pair's family, taken from :class:`Counts`): per unit number
@@ -140,6 +145,11 @@ class Tally:
         held = [np.asarray(u, dtype=np.int64) for u in units]
         if not held:
             return cls(0, {})
+        if sum(map(len, held)) <= SMALL_TALLY:  # a few units: counted in Python (numpy's set-up costs more)
+            counted: Counter[int] = Counter()
+            for u in held:
+                counted.update(set(u.tolist()))
+            return cls(len(held), dict(sorted(counted.items())))
         flat = np.concatenate(held)
         if not len(flat):
             return cls(len(held), {})

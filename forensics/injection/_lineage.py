@@ -67,6 +67,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+import numpy as np
 from rapidfuzz import fuzz
 
 from ._copies import Alignment, swap_kind
@@ -75,7 +76,7 @@ from ._forwarding import Forward
 __all__ = ["TIE_RATIO", "DANGLING", "ENDING_BITS", "MARK_BITS", "MIN_EDIT_BITS", "ERASING", "PSEUDO_CHILDREN", "MAX_FRAGMENT",
            "Edit", "Weights",
            "Candidate", "Choice", "HeardOrder", "cut_shown", "kept_span", "tags_cut", "remark_is_rest", "edits", "describe", "candidate", "choose_parent", "first_heard_share",
-           "heard_order", "similarity"]
+           "heard_order", "heard_orders", "similarity"]
 
 PSEUDO_CHILDREN = 2
 """Children without preference added when the prior on the order heard is learnt (:func:`heard_order`, :func:`first_heard_share`)."""
@@ -463,15 +464,16 @@ def heard_order(pools: Iterable[Sequence[Candidate]], rounds: int = 100, toward:
     or 1; pools without such children say ``toward``).  Children whose candidates weigh the same tell
     nothing and move nothing.  Learnt over a whole match, then per family of texts toward the match's
     (:func:`~daishi_forensics.injection.propagation.choose_parents`)."""
-    rows = []
-    for pool in pools:
-        if len(pool) < 2:
-            continue
-        low = min(c.weight for c in pool)
-        likely = [2.0 ** (low - c.weight) for c in pool]
-        rows.append((likely[0], likely[-1], sum(likely) / len(likely)))
+    rows = _rows(pools)
     if not rows:
         return toward
+    if len(rows) >= _ROWS_IN_NUMPY:
+        return _heard_order_numpy(rows, rounds, toward)
+    return _heard_order_loop(rows, rounds, toward)
+
+
+def _heard_order_loop(rows: Sequence[tuple[float, float, float]], rounds: int, toward: HeardOrder) -> HeardOrder:
+    """:func:`heard_order`'s rounds over ``rows``, one row at a time."""
     first = latest = 1.0 / 3.0
     for _round in range(rounds):
         any_one = 1.0 - first - latest
@@ -480,6 +482,82 @@ def heard_order(pools: Iterable[Sequence[Candidate]], rounds: int = 100, toward:
             p = first * f + latest * last + any_one * mean
             to_first += first * f / p
             to_latest += latest * last / p
+        first = (to_first + PSEUDO_CHILDREN * toward.first) / (len(rows) + PSEUDO_CHILDREN)
+        latest = (to_latest + PSEUDO_CHILDREN * toward.latest) / (len(rows) + PSEUDO_CHILDREN)
+    return HeardOrder(first, latest)
+
+
+def _rows(pools: Iterable[Sequence[Candidate]]) -> list[tuple[float, float, float]]:
+    """Per child of two candidates or more, how likely its text is from the copy heard first, from the
+    latest, and from any one alike (:func:`heard_order`)."""
+    rows = []
+    for pool in pools:
+        if len(pool) < 2:
+            continue
+        low = min(c.weight for c in pool)
+        likely = [2.0 ** (low - c.weight) for c in pool]
+        rows.append((likely[0], likely[-1], sum(likely) / len(likely)))
+    return rows
+
+
+def heard_orders(groups: Sequence[Iterable[Sequence[Candidate]]], rounds: int = 100,
+                 toward: HeardOrder = HeardOrder()) -> list[HeardOrder]:
+    """:func:`heard_order` of each group of pools (a family's children, each toward ``toward``), to the
+    same bits, the groups of about as many children rounded together with numpy: each group a row of a
+    table as wide as the next power of two of its children (the places past its children masked to
+    0.0, which added to a sum leaves it as it was), each round's sums along the row in order
+    (``np.cumsum``, as the loop adds).  Many small families cost a few array operations a round, not a
+    loop each."""
+    rows_of = [_rows(pools) for pools in groups]
+    out = [toward] * len(groups)
+    by_width: dict[int, list[int]] = {}
+    for g, rows in enumerate(rows_of):
+        if rows:
+            by_width.setdefault(1 << (len(rows) - 1).bit_length(), []).append(g)
+    for width, members in sorted(by_width.items()):
+        if sum(len(rows_of[g]) for g in members) < _ROWS_IN_NUMPY:  # a few children: the loop costs less
+            for g in members:
+                out[g] = _heard_order_loop(rows_of[g], rounds, toward)
+            continue
+        table = np.ones((3, len(members), width), dtype=np.float64)  # padding: any row alike, masked out
+        valid = np.zeros((len(members), width), dtype=bool)
+        for k, g in enumerate(members):
+            rows = rows_of[g]
+            table[:, k, :len(rows)] = np.array(rows, dtype=np.float64).T
+            valid[k, :len(rows)] = True
+        f, last, mean = table
+        children = np.array([len(rows_of[g]) for g in members], dtype=np.float64)
+        first = np.full(len(members), 1.0 / 3.0)
+        latest = np.full(len(members), 1.0 / 3.0)
+        for _round in range(rounds):
+            any_one = 1.0 - first - latest
+            p = first[:, None] * f + latest[:, None] * last + any_one[:, None] * mean
+            to_first = np.cumsum(np.where(valid, first[:, None] * f / p, 0.0), axis=1)[:, -1]
+            to_latest = np.cumsum(np.where(valid, latest[:, None] * last / p, 0.0), axis=1)[:, -1]
+            first = (to_first + PSEUDO_CHILDREN * toward.first) / (children + PSEUDO_CHILDREN)
+            latest = (to_latest + PSEUDO_CHILDREN * toward.latest) / (children + PSEUDO_CHILDREN)
+        for k, g in enumerate(members):
+            out[g] = HeardOrder(float(first[k]), float(latest[k]))
+    return out
+
+
+_ROWS_IN_NUMPY = 64
+"""Children of two candidates or more from which :func:`heard_order` sums its rounds with numpy (and
+:func:`heard_orders` rounds a table of families together): below, a round's few array operations cost
+more than the loop over the children."""
+
+
+def _heard_order_numpy(rows: Sequence[tuple[float, float, float]], rounds: int, toward: HeardOrder) -> HeardOrder:
+    """:func:`heard_order`'s rounds over ``rows`` with numpy, to the same bits: each row's terms are the
+    same operations in the same order, and each round's sums are taken in the rows' order (``np.cumsum``
+    adds one term after another, as the loop does; ``np.sum`` would add them pairwise)."""
+    f, last, mean = (np.array(column, dtype=np.float64) for column in zip(*rows))
+    first = latest = 1.0 / 3.0
+    for _round in range(rounds):
+        any_one = 1.0 - first - latest
+        p = first * f + latest * last + any_one * mean
+        to_first = float(np.cumsum(first * f / p)[-1])
+        to_latest = float(np.cumsum(latest * last / p)[-1])
         first = (to_first + PSEUDO_CHILDREN * toward.first) / (len(rows) + PSEUDO_CHILDREN)
         latest = (to_latest + PSEUDO_CHILDREN * toward.latest) / (len(rows) + PSEUDO_CHILDREN)
     return HeardOrder(first, latest)

@@ -97,7 +97,7 @@ one dict from word to number for the match); each text's are integer arrays, the
 are taken with ``np.bincount`` and the set tests by sorted search, so a long message costs bytes
 per word, not a Python object per word.
 
-Chains (networkx forest, one parent per message): per root, the generations
+Chains (a forest, one parent per message): per root, the generations
 (messages per depth), depth, reach (distinct agents other than the root's
 sender who re-sent it), the agents exposed to any message of the chain, and the
 ticks until each re-sender first re-sent it.  Per match: the propagation index
@@ -113,10 +113,10 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
+import itertools
 from dataclasses import dataclass
 from typing import Any
 
-import networkx as nx
 import numpy as np
 from rapidfuzz import fuzz
 
@@ -126,14 +126,16 @@ from daishi_forensics.textsafe import shown
 
 from ._pruning import (
     OLDER_PER_TOKEN, POSTINGS_PER_TOKEN, RARE_TOKENS, LooseReading, WordSets, alike_candidates, candidate_chunks,
-    expand, heard_pairs, unique, word_batches,
+    expand, heard_pairs, unique, word_batches, WordOrders,
 )
 from ._copies import MIN_COVER, MIN_KEPT_WORDS, Alignment, CopyEvidence, align, copy_evidence, is_copy, is_specific
 from .exposure import HeardMessage, MessageLog
 from ._forwarding import Forward, fold, parse_forward, words_of
 from ._information import NOTHING, Counts, Information, Tally, Vocabulary, vocabulary_of
 from ._delays import learnt_window
-from ._lineage import Candidate, Choice, Edit, Weights, candidate, choose_parent, cut_shown, describe, edits, heard_order
+from ._lineage import (
+    Candidate, Choice, Edit, Weights, candidate, choose_parent, cut_shown, describe, edits, heard_order, heard_orders,
+)
 
 __all__ = [
     "FUZZ_CAP",
@@ -767,6 +769,8 @@ class _Families:
         self.joined: dict[tuple[int, int], tuple[int, ...]] = {}
         self.by_labels: dict[tuple[int, int], Spread] = {}
         self.agents = len(agent_id)
+        self.hearings: list[int] | None = None
+        """Per message, the agents who heard it (made when :meth:`prepare` first needs it)."""
 
     def around(self, j: int, i: int) -> tuple[int, ...]:
         """The families of both messages, sorted."""
@@ -804,8 +808,11 @@ class _Families:
             groups.append(members)
         # a piece of the pairs at a time, about HEARINGS_PER_PIECE hearings each (bounded memory)
         start, hearings = 0, 0
+        if self.hearings is None:
+            self.hearings = self.audience_sizes[self.audience_codes].tolist()
+        hearings_of = self.hearings.__getitem__
         for k, members in enumerate(groups):
-            size = int(self.audience_sizes[self.audience_codes[members]].sum())
+            size = sum(map(hearings_of, members))
             if hearings and hearings + size > HEARINGS_PER_PIECE:
                 self._prepare_some(keys[start:k], groups[start:k])
                 start, hearings = k, 0
@@ -815,22 +822,24 @@ class _Families:
 
     def _prepare_some(self, keys: Sequence[tuple[int, int]], groups: Sequence[list[int]]) -> None:
         """:meth:`prepare` of the pairs of families ``keys`` (their members ``groups``)."""
-        ticks = max(self.span, 1)
-        if len(keys) * self.agents * ticks >= 1 << 62:
+        # each hearing one number, (pair of families, hearer, tick) in fields of bits: split by shifts
+        tick_bits = max(1, (max(self.span, 1) - 1).bit_length())
+        agent_bits = max(1, (self.agents - 1).bit_length())
+        if max(1, (len(keys) - 1).bit_length()) + agent_bits + tick_bits > 62:
             return  # keys too wide for one number: read one pair at a time
         sizes_of = np.array([len(g) for g in groups], dtype=np.int64)
-        at = np.fromiter((m for g in groups for m in g), dtype=np.int64, count=int(sizes_of.sum()))
+        at = np.fromiter(itertools.chain.from_iterable(groups), dtype=np.int64, count=int(sizes_of.sum()))
         group = np.repeat(np.arange(len(groups), dtype=np.int64), sizes_of)
         aud = self.audience_codes[at]
         sizes = self.audience_sizes[aud]
         hearer = self.audience_members[expand(self.audience_starts[aud], sizes)]
         start = np.repeat(self.ticks[at] - int(self.ticks.min()), sizes)
-        window = np.sort((np.repeat(group, sizes) * self.agents + hearer) * ticks + start)
+        window = np.sort((((np.repeat(group, sizes) << agent_bits) | hearer) << tick_bits) | start)
         # the union of each agent's windows: a window counts up to the next window of the same agent
         span = np.full(len(window), self.max_lag, dtype=np.int64)
-        same = window[1:] // ticks == window[:-1] // ticks
+        same = window[1:] >> tick_bits == window[:-1] >> tick_bits
         span[:-1][same] = np.minimum(self.max_lag, window[1:][same] - window[:-1][same])
-        rows = np.bincount(window // (self.agents * ticks), minlength=len(groups))
+        rows = np.bincount(window >> (agent_bits + tick_bits), minlength=len(groups))
         summed = np.concatenate((np.zeros(1, dtype=np.int64), np.cumsum(span)))
         ends = np.cumsum(rows)
         prompted_ticks = (summed[ends] - summed[ends - rows]).tolist()
@@ -1068,9 +1077,9 @@ def prompted_messages(pairs: _Pairs, n: int, log: MessageLog, clock: _Clock, who
     first[1:] = pairs.j[picked[1:]] != pairs.j[picked[:-1]]
     prompted = np.zeros(n, dtype=bool)
     heard = np.zeros(n, dtype=bool)
-    for j, i in zip(pairs.j[picked[first]].tolist(), pairs.i[picked[first]].tolist()):
-        heard[j] = True
-        prompted[j] = not own[j] and in_time(j, i, log, clock)
+    later, earlier = pairs.j[picked[first]], pairs.i[picked[first]]  # one pair per later message
+    heard[later] = True
+    prompted[later] = ~own[later] & in_time_pairs(later, earlier, log, clock)
     return own, prompted, ~own & ~heard
 
 
@@ -1165,7 +1174,7 @@ def choose_parents(
     kin: dict[int, list[Sequence[Candidate]]] = {}
     for j, pool in pools.items():
         kin.setdefault(int(family[j]), []).append(pool)
-    orders = {f: heard_order(kept, toward=order) for f, kept in kin.items()}
+    orders = dict(zip(kin, heard_orders(list(kin.values()), toward=order)))
     out: dict[int, Choice] = {}
     for j, pool in pools.items():
         words = len(texts.cores[nid[parents[j][0]]])
@@ -1258,19 +1267,9 @@ def _link_confidence(shared_bits: float, min_shared_bits: float) -> float:
     return max(0.0, 1.0 - 0.5 * 2.0 ** (-(shared_bits - min_shared_bits) / 8.0))
 
 
-class _Orders(Sequence[list[int]]):
-    """Per core number, its words (numbers) in order, read when asked (:meth:`_Texts.word_ids`)."""
-
-    def __init__(self, texts: _Texts) -> None:
-        self.texts = texts
-
-    def __len__(self) -> int:
-        return len(self.texts.cores)
-
-    def __getitem__(self, k: Any) -> Any:
-        if isinstance(k, slice):
-            return [self.texts.word_ids(x) for x in range(*k.indices(len(self)))]
-        return self.texts.word_ids(k)
+def _orders(texts: _Texts) -> WordOrders:
+    """Per core number, its words (numbers) in order (:attr:`_Texts.order`, no list per core)."""
+    return WordOrders(texts.order, np.diff(np.append(texts.starts, len(texts.order))))
 
 
 def _text_matched(texts: _Texts, canary: Mapping[int, int]) -> np.ndarray:
@@ -1295,7 +1294,7 @@ def alike_pairs(
     lows = _window_lows(log.ticks, sid, senders, clock.asleep, clock.window_start, max_lag)
     reading = _loose_reading(texts, everything, min_shared_bits=min_shared_bits, max_novelty=max_novelty, goods=goods,
                              max_specific_swaps=max_specific_swaps)
-    chunks = candidate_chunks(nid, texts.sets, df, texts.words, lows, matched, _Orders(texts))
+    chunks = candidate_chunks(nid, texts.sets, df, texts.words, lows, matched, _orders(texts))
     fam_j, fam_i, whole = alike_candidates(chunks, nid, len(texts.cores), reading)
     return _Pairs(fam_j, fam_i, exposed(fam_j, fam_i, log), sid[fam_j] == sid[fam_i]), whole
 
@@ -1436,24 +1435,42 @@ def echo_reading(
         return EchoReading((), 0, max_lag)
     kw: dict[str, Any] = {"min_shared_bits": min_shared_bits, "max_novelty": max_novelty, "swap_every": swap_every,
                           "max_specific_swaps": max_specific_swaps, "stock_alpha": stock_alpha, "goods": goods}
-    edges, stock, delays = _read_edges(log, dormancy, max_lag, **kw)
+    words = _read_words(log)
+    edges, stock, delays = _read_edges(log, words, dormancy, max_lag, **kw)
     window = learnt_window(delays, max_lag) if learn_lag else max_lag
     if window > max_lag:
-        edges, stock, _delays = _read_edges(log, dormancy, window, **kw)
+        edges, stock, _delays = _read_edges(log, words, dormancy, window, **kw)
     return EchoReading(edges, stock, window)
 
 
+@dataclass(frozen=True)
+class _Words:
+    """What the rules read of a log whatever the lag window: its texts, the fresh messages and rule 3's
+    counts (read once when the window is learnt and the rules read again)."""
+
+    texts: _Texts
+    fresh: np.ndarray
+    counts: Counts
+    df: np.ndarray
+
+
+def _read_words(log: MessageLog) -> _Words:
+    """:func:`_read_texts`, :func:`fresh_messages` and :func:`word_counts` of ``log``."""
+    texts = _read_texts(log)
+    fresh = fresh_messages(texts, log)
+    counts, df = word_counts(texts, fresh)
+    return _Words(texts, fresh, counts, df)
+
+
 def _read_edges(
-    log: MessageLog, dormancy: Mapping[str, Sequence[tuple[int, int]]] | None, max_lag: int, *,
+    log: MessageLog, words: _Words, dormancy: Mapping[str, Sequence[tuple[int, int]]] | None, max_lag: int, *,
     min_shared_bits: float, max_novelty: float, swap_every: int, max_specific_swaps: int, stock_alpha: float,
     goods: frozenset[str],
 ) -> tuple[tuple[EchoEdge, ...], int, list[int]]:
     """:func:`echo_reading` with a fixed lag window: ``(edges, stock echoes, the delays in awake ticks of
     the children from the first copy they heard)``."""
     n = len(log)
-    texts = _read_texts(log)
-    fresh = fresh_messages(texts, log)
-    counts, df = word_counts(texts, fresh)
+    texts, fresh, counts, df = words.texts, words.fresh, words.counts, words.df
     everything = Information(counts, NOTHING, PRIOR_MESSAGES)
     clock = _Clock.of(dormancy, max_lag)
     canary = canary_parents(log)                                                          # rule 5
@@ -1514,15 +1531,17 @@ def chains_of(
 def _chains(log: MessageLog, edges: Sequence[EchoEdge], tiers: Mapping[int, str] | None) -> tuple[Chain, ...]:
     events, ticks = log.events, log.ticks
     (sender_codes, senders), (audience_codes, audiences), _texts = log.codes()
-    g: nx.DiGraph = nx.DiGraph()
-    g.add_edges_from((e.parent, e.child) for e in edges)
-    at = _positions(events, set(g.nodes))
+    children: dict[int, list[int]] = {}
+    for e in edges:
+        children.setdefault(e.parent, []).append(e.child)
+    linked = {e.child for e in edges}
+    at = _positions(events, linked | set(children))
     out: list[Chain] = []
-    roots = sorted(node for node in g.nodes if g.in_degree(node) == 0)
+    roots = sorted(node for node in children if node not in linked)
     for root in roots:
         r = at[root]
         root_sender, root_tick = senders[sender_codes[r]], ticks[r]
-        layers = [sorted(layer) for layer in nx.bfs_layers(g, root)]
+        layers = [sorted(layer) for layer in _layers(children, root)]
         members = [eid for layer in layers for eid in layer]
         first: dict[str, int] = {}
         exposed: set[str] = set()
@@ -1547,6 +1566,22 @@ def _chains(log: MessageLog, edges: Sequence[EchoEdge], tiers: Mapping[int, str]
             time_to_reach=dict(sorted(first.items())),
         ))
     return tuple(out)
+
+
+def _layers(children: Mapping[int, Sequence[int]], root: int) -> list[list[int]]:
+    """The generations of the tree under ``root`` (``children``: node -> its children): each the nodes
+    first reached from the one before (breadth first, each node once: ``networkx.bfs_layers``)."""
+    seen, layer, out = {root}, [root], []
+    while layer:
+        out.append(layer)
+        following = []
+        for node in layer:
+            for child in children.get(node, ()):
+                if child not in seen:
+                    seen.add(child)
+                    following.append(child)
+        layer = following
+    return out
 
 
 def propagation(
