@@ -177,8 +177,14 @@ class Text:
     """Letters spelled one by one, or quoted pieces joined with ``+``, were re-assembled."""
     hidden: bool = False
     """The message carried text in invisible Unicode tag characters (decoded into ``cased``)."""
-    prefixes: frozenset[str] = frozenset()
-    """The beginnings (2 to :data:`PREFIX` characters) of the words of ``folded``: what gates look up."""
+    words: frozenset[str] = frozenset()
+    """The distinct words (runs of letters and digits) of ``folded``: what gates look up, each by
+    its beginning (:attr:`prefixes`)."""
+
+    @property
+    def prefixes(self) -> frozenset[str]:
+        """The beginnings (2 to :data:`PREFIX` characters) of the words of ``folded``."""
+        return frozenset([w[:k] for w in self.words for k in range(2, PREFIX + 1)])
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,13 +349,7 @@ def normalize(text: str) -> Text:
         joined = _PIECES.sub(_join_pieces, folded)
         spelled = spelled or joined != folded
         folded = joined
-    return Text(cased, folded, truncated, spelled, hidden, _beginnings(folded))
-
-
-def _beginnings(folded: str) -> frozenset[str]:
-    words = set(_TOKEN.findall(folded))
-    return frozenset({w[:2] for w in words} | {w[:3] for w in words} | {w[:4] for w in words}
-                     | {w[:5] for w in words})
+    return Text(cased, folded, truncated, spelled, hidden, frozenset(_TOKEN.findall(folded)))
 
 
 # --------------------------------------------------------------------------- vocabulary
@@ -1847,19 +1847,54 @@ def _index_gates(rules: Iterable[Rule]) -> tuple[dict[str, frozenset[int]], tupl
 _BY_BEGINNING, _BY_INSIDE = _index_gates(RULES)
 _BEGINNINGS = frozenset(_BY_BEGINNING)
 
+_BY_CHARACTER: dict[str, frozenset[int]] = {a: ids for a, cased, ids in _BY_INSIDE if len(a) == 1 and not cased}
+"""The anchors of one character searched in the folded text, with the rules each admits: looked up
+in the set of the text's characters."""
+_CHARACTERS = frozenset(_BY_CHARACTER)
+_BY_LONGER = tuple((a, cased, ids) for a, cased, ids in _BY_INSIDE if len(a) != 1 or cased)
+"""The other anchors that may sit inside a word (searched for in the text, one by one)."""
+
+
+def _admitted_by_word(word: str) -> frozenset[int]:
+    """The ids of the rules whose gate a word admits by its beginning (2 to :data:`PREFIX` characters)."""
+    out: frozenset[int] = frozenset()
+    for k in range(2, PREFIX + 1):
+        ids = _BY_BEGINNING.get(word[:k])
+        if ids is not None:
+            out |= ids
+    return out
+
+
+_WORD_ADMITS: dict[str, frozenset[int]] = {}
+""":func:`_admitted_by_word` of the words seen lately (chat repeats its words; bounded by
+:data:`_WORD_ADMITS_SIZE`, emptied when full)."""
+
+_WORD_ADMITS_SIZE = 65_536
+
 
 def _admitted(text: Text) -> frozenset[int]:
-    """The ids of the rules of :data:`RULES` whose gate ``text`` passes: one set intersection and
-    one scan per distinct anchor, instead of a check per rule.  The last text's answer is kept
-    (:func:`judge`, :func:`cues` and :func:`signs` ask in turn about the same text)."""
+    """The ids of the rules of :data:`RULES` whose gate ``text`` passes: each distinct word's rules
+    looked up once (:func:`_admitted_by_word`, remembered by word), the set of its characters met
+    with the one-character anchors, and a scan for each longer anchor, instead of a check per rule.
+    The last text's answer is kept (:func:`judge`, :func:`cues` and :func:`signs` ask in turn about
+    the same text)."""
     last = _last_admitted
     if last[0] is text:
         return last[1]
     out: set[int] = set()
-    for key in text.prefixes & _BEGINNINGS:
-        out |= _BY_BEGINNING[key]
+    known = _WORD_ADMITS
+    for word in text.words:
+        ids = known.get(word)
+        if ids is None:
+            if len(known) >= _WORD_ADMITS_SIZE:
+                known.clear()
+            ids = known[word] = _admitted_by_word(word)
+        if ids:
+            out |= ids
     folded, cased = text.folded, text.cased
-    for anchor, is_cased, ids in _BY_INSIDE:
+    for ch in _CHARACTERS.intersection(folded):
+        out |= _BY_CHARACTER[ch]
+    for anchor, is_cased, ids in _BY_LONGER:
         if anchor in (cased if is_cased else folded):
             out |= ids
     answer = frozenset(out)
@@ -1877,17 +1912,39 @@ def _remember_admitted(text: Text, ids: frozenset[int]) -> None:
 
 def _candidates(rules: Iterable[Rule], admitted: frozenset[int]) -> Iterable[Rule]:
     """The rules of ``rules`` with no gate or whose gate ``admitted`` passes, in order, for the
-    module's own rule tuples (from their positions: a handful instead of every rule); any other
-    ``rules`` as given (:func:`matches` checks each).  A speed-up only: :func:`matches` skips the
-    others anyway."""
+    module's own rule tuples (from their positions: a handful instead of every rule, remembered
+    by the admitted set, which chat repeats); any other ``rules`` as given (:func:`matches`
+    checks each).  A speed-up only: :func:`matches` skips the others anyway."""
     plan = _PLANS.get(id(rules))
     if plan is None:
         return rules
-    ungated, position, ordered = plan
-    picked = [position[i] for i in admitted if i in position]
-    if not picked:
-        return [ordered[k] for k in ungated]
-    return [ordered[k] for k in sorted(ungated + tuple(picked))]
+    key = (id(rules), admitted)
+    picked = _PICKED.get(key)
+    if picked is None:
+        ungated, position, ordered = plan
+        picked = tuple(ordered[k] for k in sorted(ungated + tuple(position[i] for i in admitted if i in position)))
+        if len(_PICKED) >= _PICKED_SIZE:
+            _PICKED.clear()
+        _PICKED[key] = picked
+    return picked
+
+
+_PICKED: dict[tuple[int, frozenset[int]], tuple[Rule, ...]] = {}
+""":func:`_candidates` of the module's rule tuples by ``(id of the tuple, admitted set)`` (bounded by
+:data:`_PICKED_SIZE`, emptied when full)."""
+
+_PICKED_SIZE = 16_384
+
+
+def _search(rule: Rule, text: Text) -> RuleMatch | None:
+    """The first match of one rule in ``text`` (the cased or the folded text, as the rule reads),
+    with its span; None when it does not apply (``only_if``) or does not match.  The gate is the
+    caller's."""
+    if rule.only_if and not getattr(text, rule.only_if):
+        return None
+    target = text.cased if rule.cased else text.folded
+    m = rule.pattern.search(target)
+    return None if m is None else RuleMatch(rule, _snippet(target, m.start(), m.end()))
 
 
 def matches(rules: Iterable[Rule], text: Text, *, first: bool = False,
@@ -1898,15 +1955,12 @@ def matches(rules: Iterable[Rule], text: Text, *, first: bool = False,
         admitted = _admitted(text)
     found: list[RuleMatch] = []
     for rule in _candidates(rules, admitted):
-        if rule.only_if and not getattr(text, rule.only_if):
-            continue
         if (rule._prefixes or rule._inside) and id(rule) not in admitted and not (
                 id(rule) not in _INDEXED and rule.admits(text)):
             continue  # none of the gate's anchors: the pattern cannot match
-        target = text.cased if rule.cased else text.folded
-        m = rule.pattern.search(target)
-        if m is not None:
-            found.append(RuleMatch(rule, _snippet(target, m.start(), m.end())))
+        hit = _search(rule, text)
+        if hit is not None:
+            found.append(hit)
             if first:
                 break
     return found
@@ -1933,6 +1987,15 @@ _PLANS = {id(rules): _plan(rules) for rules in (_PROTOCOL, _HIJACK, _WEAK, _CUES
 """The module's rule tuples by their id (they live as long as the module: no other object shares one)."""
 
 
+def _first(rules: tuple[Rule, ...], text: Text, admitted: frozenset[int]) -> RuleMatch | None:
+    """The first rule of one of the module's rule tuples that matches ``text`` (its gate passed)."""
+    for rule in _candidates(rules, admitted):
+        hit = _search(rule, text)
+        if hit is not None:
+            return hit
+    return None
+
+
 def judge(text: Text) -> RuleVerdict:
     """The rules' verdict on one normalized message.
 
@@ -1942,17 +2005,16 @@ def judge(text: Text) -> RuleVerdict:
     """
     admitted = _admitted(text)
     for rules in (_PROTOCOL, _HIJACK):
-        hit = matches(rules, text, first=True, admitted=admitted)
-        if hit:
-            m = hit[0]
+        m = _first(rules, text, admitted)
+        if m is not None:
             return RuleVerdict(m.rule.tier, m.rule.name, (m,))
     hints: dict[str, RuleMatch] = {}
     for rule in _candidates(_WEAK, admitted):
         if rule.group in hints:
             continue
-        hit = matches((rule,), text, admitted=admitted)
-        if hit:
-            hints[rule.group] = hit[0]
+        hit = _search(rule, text)
+        if hit is not None:
+            hints[rule.group] = hit
             if len(hints) == 2:
                 break
     if len(hints) >= 2:
@@ -1966,7 +2028,8 @@ def cues(text: Text) -> tuple[RuleMatch, ...]:
     which (like a single weak hint, see :func:`judge`) lets the learned score be heard.  Words
     of the model's control layer alone ("your instructions") are no cue: the learned model
     already weighs them most, and a player's instructions to its team are the game."""
-    return tuple(matches(_CUES, text, first=True))
+    m = _first(_CUES, text, _admitted(text))
+    return () if m is None else (m,)
 
 
 def signs(text: Text) -> tuple[str, ...]:
