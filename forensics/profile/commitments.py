@@ -280,6 +280,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
+from itertools import filterfalse
+from operator import itemgetter
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -442,6 +444,8 @@ _TIMES_BEFORE = re.compile(r"([0-9]{1,9})x")
 _TIMES_AFTER = re.compile(r"x([0-9]{1,9})")
 _NUMBER_UNIT = re.compile(r"([0-9]{1,9})([a-z$][a-z0-9$]{0,15})")
 _BOUNDARY = frozenset({".", "!", "?", ";", "\n"})
+_WORD, _OFFSET = itemgetter(0), itemgetter(1)
+"""A token's word and its offset (:func:`._tokens.tokens` gives ``(word, offset)`` pairs)."""
 _ALTERNATIVES = frozenset({"or", "alternatively", "otherwise"})
 """The words a clause splits at into alternative offers (rule 3)."""
 
@@ -598,7 +602,7 @@ class HeuristicExtractor:
         truncated = len(text) > self.max_chars
         capped = text[: self.max_chars]
         toks = tokens(capped)
-        mentions = tuple([t for t, _ in toks if t not in _BOUNDARY])
+        mentions = tuple(filterfalse(_BOUNDARY.__contains__, map(_WORD, toks)))
         words, offsets, tags = self._names(toks)
         found: list[Commitment] = []
         seen: set[tuple[Any, ...]] = set()
@@ -613,8 +617,8 @@ class HeuristicExtractor:
 
     def _names(self, toks: list[tuple[str, int]]) -> tuple[list[str], list[int], list[tuple[str, str] | None]]:
         """Words with the match's names joined into one word each, tagged ``(kind, canonical)``."""
-        raw: list[str] = [t for t, _ in toks]
-        offs: list[int] = [at for _, at in toks]
+        raw: list[str] = list(map(_WORD, toks))
+        offs: list[int] = list(map(_OFFSET, toks))
         # a token is never empty nor holds a space: in the words joined by spaces, one opening with a
         # digit and holding something else, or one opening with "r_", is found by a regex
         joined = " ".join(raw)
