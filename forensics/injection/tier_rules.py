@@ -125,28 +125,43 @@ class Rule:
     """Anchors one of which every match contains; a text holding none is not searched (a
     speed-up only; a test checks it never changes a verdict).  An anchor that starts with two
     or more letters or digits must begin a word of the text (its first word, up to
-    :data:`PREFIX` characters, is compared: ``"instruction"`` admits "instructions"); any
-    other anchor (``"<"``, ``"a.i."``, ``" as "``) must occur anywhere in it."""
+    :data:`PREFIX` characters, is compared: ``"instruction"`` admits "instructions"), and so
+    must each of its later words (each stands after a blank or a sign in the anchor, so it
+    begins a word wherever the anchor stands: ``"want you to"`` admits a text with words
+    beginning "want", "you" and "to"); any other anchor (``"<"``, ``"a.i."``, ``" as "``) must
+    occur anywhere in it."""
     gate_inside: tuple[str, ...] = ()
     """More anchors, that may sit inside a word (``"gpt"`` in "autogpt"): compared anywhere."""
     only_if: str = ""
     """A flag of :class:`Text` that must be set for the rule to be tried (``spelled``,
     ``hidden``); empty: always tried."""
     _prefixes: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+    _phrases: tuple[tuple[str, tuple[str, ...]], ...] = field(default=(), init=False, repr=False, compare=False)
     _inside: tuple[str, ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         prefixes: set[str] = set()
+        phrases: list[tuple[str, tuple[str, ...]]] = []
         inside: list[str] = []
         for anchor in self.gate:
             lead = _TOKEN.match(anchor.casefold())
             if lead is not None and len(lead.group(0)) >= 2:
-                prefixes.add(lead.group(0)[:PREFIX])
+                later = tuple(_TOKEN.findall(anchor.casefold()[lead.end():]))
+                if later:
+                    phrases.append((lead.group(0)[:PREFIX], later))  # "want you to": "want", then "you", "to"
+                else:
+                    prefixes.add(lead.group(0)[:PREFIX])
             else:
                 inside.append(anchor if self.cased else anchor.casefold())
         inside += [a if self.cased else a.casefold() for a in self.gate_inside]
         object.__setattr__(self, "_prefixes", frozenset(prefixes))
+        object.__setattr__(self, "_phrases", tuple(phrases))
         object.__setattr__(self, "_inside", tuple(inside))
+
+    @property
+    def _gated(self) -> bool:
+        """The rule has anchors (a text holding none is not searched)."""
+        return bool(self._prefixes or self._phrases or self._inside)
 
     def admits(self, text: Text) -> bool:
         """Whether the rule can match ``text``: it applies to it (``only_if``) and the text holds
@@ -155,10 +170,19 @@ class Rule:
             return False
         if not (self.gate or self.gate_inside) or not self._prefixes.isdisjoint(text.prefixes):
             return True
+        if self._phrases:
+            beginnings = text.prefixes
+            if any(key in beginnings and _begin_words(later, text.words) for key, later in self._phrases):
+                return True
         if self._inside:
             target = text.cased if self.cased else text.folded
             return any(a in target for a in self._inside)
         return False
+
+
+def _begin_words(later: tuple[str, ...], words: frozenset[str]) -> bool:
+    """Each of ``later`` begins one of ``words`` (the later words of a gate's anchor, in a text)."""
+    return all(any(w.startswith(x) for w in words) for x in later)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1839,13 +1863,20 @@ def _index_gates(rules: Iterable[Rule]) -> tuple[dict[str, frozenset[int]], tupl
     for rule in rules:
         for key in rule._prefixes:
             by_beginning[key] = by_beginning.get(key, frozenset()) | {id(rule)}
+        for key, _later in rule._phrases:
+            by_beginning.setdefault(key, frozenset())  # a beginning the phrase index reads (below)
         for anchor in rule._inside:
             inside[(anchor, rule.cased)] = inside.get((anchor, rule.cased), frozenset()) | {id(rule)}
     return by_beginning, tuple((a, c, ids) for (a, c), ids in sorted(inside.items(), key=lambda kv: kv[0]))
 
 
 _BY_BEGINNING, _BY_INSIDE = _index_gates(RULES)
-_BEGINNINGS = frozenset(_BY_BEGINNING)
+
+_BY_PHRASE: dict[str, tuple[tuple[tuple[str, ...], int], ...]] = {}
+"""The first word's beginning of each anchor of several words -> ``(its later words, the rule's id)``."""
+for _rule in RULES:
+    for _key, _later in _rule._phrases:
+        _BY_PHRASE[_key] = _BY_PHRASE.get(_key, ()) + ((_later, id(_rule)),)
 
 _BY_CHARACTER: dict[str, frozenset[int]] = {a: ids for a, cased, ids in _BY_INSIDE if len(a) == 1 and not cased}
 """The anchors of one character searched in the folded text, with the rules each admits: looked up
@@ -1855,17 +1886,21 @@ _BY_LONGER = tuple((a, cased, ids) for a, cased, ids in _BY_INSIDE if len(a) != 
 """The other anchors that may sit inside a word (searched for in the text, one by one)."""
 
 
-def _admitted_by_word(word: str) -> frozenset[int]:
-    """The ids of the rules whose gate a word admits by its beginning (2 to :data:`PREFIX` characters)."""
+def _admitted_by_word(word: str) -> tuple[frozenset[int], tuple[tuple[tuple[str, ...], int], ...]]:
+    """The ids of the rules whose gate a word admits by its beginning (2 to :data:`PREFIX`
+    characters); and the anchors of several words it begins, ``(later words, rule id)``, whose
+    rules the text admits when it holds the later words too."""
     out: frozenset[int] = frozenset()
+    phrases: tuple[tuple[tuple[str, ...], int], ...] = ()
     for k in range(2, PREFIX + 1):
         ids = _BY_BEGINNING.get(word[:k])
         if ids is not None:
             out |= ids
-    return out
+            phrases += _BY_PHRASE.get(word[:k], ())
+    return out, phrases
 
 
-_WORD_ADMITS: dict[str, frozenset[int]] = {}
+_WORD_ADMITS: dict[str, tuple[frozenset[int], tuple[tuple[tuple[str, ...], int], ...]]] = {}
 """:func:`_admitted_by_word` of the words seen lately (chat repeats its words; bounded by
 :data:`_WORD_ADMITS_SIZE`, emptied when full)."""
 
@@ -1882,15 +1917,23 @@ def _admitted(text: Text) -> frozenset[int]:
     if last[0] is text:
         return last[1]
     out: set[int] = set()
+    phrases: list[tuple[tuple[str, ...], int]] = []
     known = _WORD_ADMITS
-    for word in text.words:
-        ids = known.get(word)
-        if ids is None:
+    words = text.words
+    for word in words:
+        found = known.get(word)
+        if found is None:
             if len(known) >= _WORD_ADMITS_SIZE:
                 known.clear()
-            ids = known[word] = _admitted_by_word(word)
+            found = known[word] = _admitted_by_word(word)
+        ids, begun = found
         if ids:
             out |= ids
+        if begun:
+            phrases += begun
+    for later, rule in phrases:
+        if rule not in out and _begin_words(later, words):
+            out.add(rule)
     folded, cased = text.folded, text.cased
     for ch in _CHARACTERS.intersection(folded):
         out |= _BY_CHARACTER[ch]
@@ -1955,7 +1998,7 @@ def matches(rules: Iterable[Rule], text: Text, *, first: bool = False,
         admitted = _admitted(text)
     found: list[RuleMatch] = []
     for rule in _candidates(rules, admitted):
-        if (rule._prefixes or rule._inside) and id(rule) not in admitted and not (
+        if rule._gated and id(rule) not in admitted and not (
                 id(rule) not in _INDEXED and rule.admits(text)):
             continue  # none of the gate's anchors: the pattern cannot match
         hit = _search(rule, text)
@@ -1976,8 +2019,8 @@ _CUES = tuple(r for r in RULES if r.strength == "cue")
 def _plan(rules: tuple[Rule, ...]) -> tuple[tuple[int, ...], dict[int, int], tuple[Rule, ...]]:
     """For :func:`_candidates`: the positions of the rules with no gate, each gated rule's position
     by its id, and the rules."""
-    ungated = tuple(k for k, r in enumerate(rules) if not (r._prefixes or r._inside))
-    return ungated, {id(r): k for k, r in enumerate(rules) if r._prefixes or r._inside}, rules
+    ungated = tuple(k for k, r in enumerate(rules) if not r._gated)
+    return ungated, {id(r): k for k, r in enumerate(rules) if r._gated}, rules
 
 
 _SIGNS = _WEAK + _CUES
