@@ -632,7 +632,7 @@ class HeuristicExtractor:
         words: list[str] = []
         offsets: list[int] = []
         tags: list[tuple[str, str] | None] = []
-        find = self._lexicon.find
+        match = self._lexicon.match
         region = _REGION.fullmatch
         n = len(raw)
         i = 0  # the words before it are placed; those between marks are plain words, untagged
@@ -644,12 +644,13 @@ class HeuristicExtractor:
                 offsets += offs[i:k]
                 tags += [None] * (k - i)
             w = raw[k]
-            found = find(raw, k) if w in first_words else None
+            found = match(raw, k) if w in first_words else None
             if found is not None:
-                words.append(" ".join(raw[k:found.end]))
+                end, named_as = found
+                words.append(" ".join(raw[k:end]))
                 offsets.append(offs[k])
-                tags.append((found.kind, found.canonical))
-                i = found.end
+                tags.append(named_as)
+                i = end
             else:
                 words.append(w)
                 offsets.append(offs[k])
@@ -660,7 +661,7 @@ class HeuristicExtractor:
             offsets += offs[i:]
             tags += [None] * (n - i)
         weak = self._lexicon.weak
-        if weak:
+        if weak and not weak.keys().isdisjoint(words):
             for k, w in enumerate(words):
                 if tags[k] is None and w in weak and _in_order(words, tags, k):
                     tags[k] = ("place", weak[w])  # "A Con -> Arm", "F Ank to Con"
@@ -784,8 +785,11 @@ class HeuristicExtractor:
         i = 0
         while i < len(clause) and clause[i] in INTERJECTIONS and clause[i] not in ("how", "what"):
             i += 1
+        openers = OPENERS_BY_FIRST.get(clause[i]) if i < len(clause) else None
+        if not openers:
+            return False  # no question opens on this word
         head = tuple(clause[i:i + 3])
-        return bool(head) and any(head[:len(q)] == q for q in OPENERS_BY_FIRST.get(head[0], ()))
+        return any(head[:len(q)] == q for q in openers)
 
     def _message(self, words: list[str], offsets: list[int], tags: list[tuple[str, str] | None],
                  length: int) -> list[Commitment]:
