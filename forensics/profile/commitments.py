@@ -811,8 +811,9 @@ class HeuristicExtractor:
             goods += alternatives
             if clause.question:
                 continue
-            conditional = not CONDITIONS.isdisjoint(clause.words) or has_phrase(clause.words, ("as", "long", "as"))
-            for act in actions(clause.words, clause.tags):
+            acts = actions(clause.words, clause.tags)
+            conditional = bool(acts) and _conditional(clause.words)
+            for act in acts:
                 out.append((clause.first, Commitment(act.kind, region=act.region, conditional=conditional and (
                     act.kind != "meet"), start=span[0], end=span[1], target=act.target)))
             if accepts(clause.words):
@@ -1689,7 +1690,7 @@ class HeuristicExtractor:
 
     def _deals(self, goods: list[_Goods], checked: bool) -> list[tuple[int, Commitment]]:
         """Rule 10: a message's clauses together -- an ask in one sentence prices an offer in another."""
-        if checked:
+        if checked or not goods:
             return []
         offers: list[list[Any]] = []
         asks: list[_Hit] = []
