@@ -852,3 +852,14 @@ def test_rule_plans_keep_every_rule_order() -> None:
         picked = list(tier_rules._candidates(rules, admitted))
         assert picked == [r for r in rules if id(r) in admitted or not (r.gate or r.gate_inside)]
         assert list(tier_rules._candidates(rules, admitted)) == picked  # the second time from the memo
+
+
+def test_word_count_short_and_long_agree() -> None:
+    """A short text's words are counted by one split, a long one's word by word up to the cap: both
+    part words at every character ``str.isspace`` calls blank (tabs, U+2028, U+3000, U+001C ...)."""
+    blanks = "".join(chr(c) for c in range(0x3001) if chr(c).isspace())
+    text = "".join(f"w{k}{blanks[k % len(blanks)]}" for k in range(25))
+    assert tiers._count_words(text, 30) == 25
+    padded = text + " " * (tiers._SPLIT_LENGTH + 1 - len(text))
+    assert len(padded) > tiers._SPLIT_LENGTH and tiers._count_words(padded, 30) == 25
+    assert tiers._count_words("a " * 5_000, 30) == 30
