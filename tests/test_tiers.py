@@ -863,3 +863,23 @@ def test_word_count_short_and_long_agree() -> None:
     padded = text + " " * (tiers._SPLIT_LENGTH + 1 - len(text))
     assert len(padded) > tiers._SPLIT_LENGTH and tiers._count_words(padded, 30) == 25
     assert tiers._count_words("a " * 5_000, 30) == 30
+
+
+@pytest.mark.parametrize("text", [
+    "_-_ header", "___ notes", "word ________ word", "see ........ there", "wait !!!!!!!!", "(((((((( x",
+    "a_b = c", "=-= x", "-_- x", "x ;;;;;;;; y", "////////", "\\\\\\\\\\\\\\\\", "++++++++",
+])
+def test_markup_gate_admits_every_run_it_reads(text: str) -> None:
+    """The markup cue's gate holds "__" where a single "_" would admit every region id ("r_3_11"),
+    and the doubled signs that stand only in its run of eight: each shape the pattern reads still
+    passes the gate, a mixed run ("_-_") by its other sign."""
+    markup = next(r for r in RULES if r.name == "markup")
+    norm = normalize(text)
+    assert markup.pattern.search(norm.folded), text
+    assert markup.admits(norm), text
+
+
+def test_markup_gate_skips_region_ids_and_sentences() -> None:
+    markup = next(r for r in RULES if r.name == "markup")
+    assert not markup.admits(normalize("wood at r_10_5 is almost gone, careful"))
+    assert not markup.admits(normalize("Thanks. See you at r_2_9!"))

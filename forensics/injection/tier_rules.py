@@ -1836,9 +1836,12 @@ _CUE_RULES: tuple[Rule, ...] = (
             r"|[{}<>]{2}|\n[ \t]*\n[ \t]*\n|([=#*~%_\-|<>\[\]{}()+.!/\\;])\1{7}"
             r"|</?[a-z][a-z0-9_-]{1,30}(?:[ \t][^<>\n]{0,80})?/?>|\[/[a-z][a-z _-]{1,30}\]|\b[a-z]+_[a-z_]+[ \t]*=[ \t]*\w"),
         "the text carries separators, long runs of one symbol, bracketed headers, tags or template markup",
+        # "__": a run of the first branch's signs that holds no other anchor is all "_", so holds "__";
+        # the last branch's "_" stands before "=". "((" ... ";;": those signs stand only in the run of
+        # eight of one sign. Each other sign stays single (a run mixes them: "=-=")
         gate=(
-            "=", "#", "*", "~", "%", "_", "-", "|", "<", ">", "[", "]", "{", "}", ":", "\n", "(", ")", "+", ".",
-            "!", "/", "\\", ";",
+            "=", "#", "*", "~", "%", "__", "-", "|", "<", ">", "[", "]", "{", "}", ":", "\n", "((", "))", "++",
+            "..", "!!", "//", "\\\\", ";;",
         ),
     ),
 )
