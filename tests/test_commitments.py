@@ -118,6 +118,9 @@ def test_lexicon_finds_the_longest_name_sharing_a_first_word() -> None:
         (["iron", "ore", "dust"], 1), (["bar"], 0))]
     assert [(m.start, m.end, m.canonical) if m else None for m in found] == [
         (0, 3, "iron ore dust"), (0, 2, "iron ore"), (0, 1, "iron"), (1, 4, "iron ore dust"), (1, 2, "ore"), None]
+    assert lexicon.match(["iron", "ore", "dust", "x"], 0) == (3, ("item", "iron ore dust"))
+    assert lexicon.match(["x", "iron", "bar"], 1) == (2, ("item", "iron"))
+    assert lexicon.match(["bar"], 0) is None
 
 
 @pytest.mark.parametrize("text", [

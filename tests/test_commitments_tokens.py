@@ -98,3 +98,25 @@ def test_rule_modules_name_words_in_the_tokenizers_forms(module: str) -> None:
 ])
 def test_raw_spellings_read_like_plain_ones(text: str, terms: list[tuple[object, ...]]) -> None:
     assert [c.terms() for c in HeuristicExtractor(CAMP).extract(text).commitments] == terms
+
+
+def test_tokens_without_apostrophes_still_expand_and_end_at_emoji() -> None:
+    """A text with no apostrophe, no emoji and no contraction is tokenized as found; one with a
+    chat spelling but no apostrophe ("u", "gonna"), or an emoji, or a non-ASCII letter, still takes
+    the expanding path."""
+    assert tokens("Send 3 wood, ok") == [("send", 0), ("3", 5), ("wood", 7), (",", 11), ("ok", 13)]
+    assert [t for t, _ in tokens("u gonna send 3 wood")] == ["you", "going", "to", "send", "3", "wood"]
+    assert tokens("sure \U0001f642 thanks") == [("sure", 0), ("\n", 5), ("thanks", 7)]
+    assert [t for t, _ in tokens("caf\u00e9 okay")] == ["caf", "ok"]
+
+
+def test_consent_parts_hold_a_word_the_gate_names() -> None:
+    """Every shape a comma part consents by on its own holds a word of the gate that lets the
+    part readers run; a clause holding none of them consents by no part."""
+    from daishi_forensics.profile._consent import _PART_WORDS, _consent_part
+
+    for text in ("deal", "ok , deal", "done", "water it is", "10 works", "will do", "can do", "i will do that"):
+        words = text.split()
+        assert _consent_part(words), text
+        assert not _PART_WORDS.isdisjoint(words), text
+    assert not _consent_part("sounds good , thanks".split())

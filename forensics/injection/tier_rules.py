@@ -125,28 +125,43 @@ class Rule:
     """Anchors one of which every match contains; a text holding none is not searched (a
     speed-up only; a test checks it never changes a verdict).  An anchor that starts with two
     or more letters or digits must begin a word of the text (its first word, up to
-    :data:`PREFIX` characters, is compared: ``"instruction"`` admits "instructions"); any
-    other anchor (``"<"``, ``"a.i."``, ``" as "``) must occur anywhere in it."""
+    :data:`PREFIX` characters, is compared: ``"instruction"`` admits "instructions"), and so
+    must each of its later words (each stands after a blank or a sign in the anchor, so it
+    begins a word wherever the anchor stands: ``"want you to"`` admits a text with words
+    beginning "want", "you" and "to"); any other anchor (``"<"``, ``"a.i."``, ``" as "``) must
+    occur anywhere in it."""
     gate_inside: tuple[str, ...] = ()
     """More anchors, that may sit inside a word (``"gpt"`` in "autogpt"): compared anywhere."""
     only_if: str = ""
     """A flag of :class:`Text` that must be set for the rule to be tried (``spelled``,
     ``hidden``); empty: always tried."""
     _prefixes: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+    _phrases: tuple[tuple[str, tuple[str, ...]], ...] = field(default=(), init=False, repr=False, compare=False)
     _inside: tuple[str, ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         prefixes: set[str] = set()
+        phrases: list[tuple[str, tuple[str, ...]]] = []
         inside: list[str] = []
         for anchor in self.gate:
             lead = _TOKEN.match(anchor.casefold())
             if lead is not None and len(lead.group(0)) >= 2:
-                prefixes.add(lead.group(0)[:PREFIX])
+                later = tuple(_TOKEN.findall(anchor.casefold()[lead.end():]))
+                if later:
+                    phrases.append((lead.group(0)[:PREFIX], later))  # "want you to": "want", then "you", "to"
+                else:
+                    prefixes.add(lead.group(0)[:PREFIX])
             else:
                 inside.append(anchor if self.cased else anchor.casefold())
         inside += [a if self.cased else a.casefold() for a in self.gate_inside]
         object.__setattr__(self, "_prefixes", frozenset(prefixes))
+        object.__setattr__(self, "_phrases", tuple(phrases))
         object.__setattr__(self, "_inside", tuple(inside))
+
+    @property
+    def _gated(self) -> bool:
+        """The rule has anchors (a text holding none is not searched)."""
+        return bool(self._prefixes or self._phrases or self._inside)
 
     def admits(self, text: Text) -> bool:
         """Whether the rule can match ``text``: it applies to it (``only_if``) and the text holds
@@ -155,10 +170,19 @@ class Rule:
             return False
         if not (self.gate or self.gate_inside) or not self._prefixes.isdisjoint(text.prefixes):
             return True
+        if self._phrases:
+            beginnings = text.prefixes
+            if any(key in beginnings and _begin_words(later, text.words) for key, later in self._phrases):
+                return True
         if self._inside:
             target = text.cased if self.cased else text.folded
             return any(a in target for a in self._inside)
         return False
+
+
+def _begin_words(later: tuple[str, ...], words: frozenset[str]) -> bool:
+    """Each of ``later`` begins one of ``words`` (the later words of a gate's anchor, in a text)."""
+    return all(any(w.startswith(x) for w in words) for x in later)
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,8 +201,14 @@ class Text:
     """Letters spelled one by one, or quoted pieces joined with ``+``, were re-assembled."""
     hidden: bool = False
     """The message carried text in invisible Unicode tag characters (decoded into ``cased``)."""
-    prefixes: frozenset[str] = frozenset()
-    """The beginnings (2 to :data:`PREFIX` characters) of the words of ``folded``: what gates look up."""
+    words: frozenset[str] = frozenset()
+    """The distinct words (runs of letters and digits) of ``folded``: what gates look up, each by
+    its beginning (:attr:`prefixes`)."""
+
+    @property
+    def prefixes(self) -> frozenset[str]:
+        """The beginnings (2 to :data:`PREFIX` characters) of the words of ``folded``."""
+        return frozenset([w[:k] for w in self.words for k in range(2, PREFIX + 1)])
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,13 +373,7 @@ def normalize(text: str) -> Text:
         joined = _PIECES.sub(_join_pieces, folded)
         spelled = spelled or joined != folded
         folded = joined
-    return Text(cased, folded, truncated, spelled, hidden, _beginnings(folded))
-
-
-def _beginnings(folded: str) -> frozenset[str]:
-    words = set(_TOKEN.findall(folded))
-    return frozenset({w[:2] for w in words} | {w[:3] for w in words} | {w[:4] for w in words}
-                     | {w[:5] for w in words})
+    return Text(cased, folded, truncated, spelled, hidden, frozenset(_TOKEN.findall(folded)))
 
 
 # --------------------------------------------------------------------------- vocabulary
@@ -1812,9 +1836,12 @@ _CUE_RULES: tuple[Rule, ...] = (
             r"|[{}<>]{2}|\n[ \t]*\n[ \t]*\n|([=#*~%_\-|<>\[\]{}()+.!/\\;])\1{7}"
             r"|</?[a-z][a-z0-9_-]{1,30}(?:[ \t][^<>\n]{0,80})?/?>|\[/[a-z][a-z _-]{1,30}\]|\b[a-z]+_[a-z_]+[ \t]*=[ \t]*\w"),
         "the text carries separators, long runs of one symbol, bracketed headers, tags or template markup",
+        # "__": a run of the first branch's signs that holds no other anchor is all "_", so holds "__";
+        # the last branch's "_" stands before "=". "((" ... ";;": those signs stand only in the run of
+        # eight of one sign. Each other sign stays single (a run mixes them: "=-=")
         gate=(
-            "=", "#", "*", "~", "%", "_", "-", "|", "<", ">", "[", "]", "{", "}", ":", "\n", "(", ")", "+", ".",
-            "!", "/", "\\", ";",
+            "=", "#", "*", "~", "%", "__", "-", "|", "<", ">", "[", "]", "{", "}", ":", "\n", "((", "))", "++",
+            "..", "!!", "//", "\\\\", ";;",
         ),
     ),
 )
@@ -1839,27 +1866,81 @@ def _index_gates(rules: Iterable[Rule]) -> tuple[dict[str, frozenset[int]], tupl
     for rule in rules:
         for key in rule._prefixes:
             by_beginning[key] = by_beginning.get(key, frozenset()) | {id(rule)}
+        for key, _later in rule._phrases:
+            by_beginning.setdefault(key, frozenset())  # a beginning the phrase index reads (below)
         for anchor in rule._inside:
             inside[(anchor, rule.cased)] = inside.get((anchor, rule.cased), frozenset()) | {id(rule)}
     return by_beginning, tuple((a, c, ids) for (a, c), ids in sorted(inside.items(), key=lambda kv: kv[0]))
 
 
 _BY_BEGINNING, _BY_INSIDE = _index_gates(RULES)
-_BEGINNINGS = frozenset(_BY_BEGINNING)
+
+_BY_PHRASE: dict[str, tuple[tuple[tuple[str, ...], int], ...]] = {}
+"""The first word's beginning of each anchor of several words -> ``(its later words, the rule's id)``."""
+for _rule in RULES:
+    for _key, _later in _rule._phrases:
+        _BY_PHRASE[_key] = _BY_PHRASE.get(_key, ()) + ((_later, id(_rule)),)
+
+_BY_CHARACTER: dict[str, frozenset[int]] = {a: ids for a, cased, ids in _BY_INSIDE if len(a) == 1 and not cased}
+"""The anchors of one character searched in the folded text, with the rules each admits: looked up
+in the set of the text's characters."""
+_CHARACTERS = frozenset(_BY_CHARACTER)
+_BY_LONGER = tuple((a, cased, ids) for a, cased, ids in _BY_INSIDE if len(a) != 1 or cased)
+"""The other anchors that may sit inside a word (searched for in the text, one by one)."""
+
+
+def _admitted_by_word(word: str) -> tuple[frozenset[int], tuple[tuple[tuple[str, ...], int], ...]]:
+    """The ids of the rules whose gate a word admits by its beginning (2 to :data:`PREFIX`
+    characters); and the anchors of several words it begins, ``(later words, rule id)``, whose
+    rules the text admits when it holds the later words too."""
+    out: frozenset[int] = frozenset()
+    phrases: tuple[tuple[tuple[str, ...], int], ...] = ()
+    for k in range(2, PREFIX + 1):
+        ids = _BY_BEGINNING.get(word[:k])
+        if ids is not None:
+            out |= ids
+            phrases += _BY_PHRASE.get(word[:k], ())
+    return out, phrases
+
+
+_WORD_ADMITS: dict[str, tuple[frozenset[int], tuple[tuple[tuple[str, ...], int], ...]]] = {}
+""":func:`_admitted_by_word` of the words seen lately (chat repeats its words; bounded by
+:data:`_WORD_ADMITS_SIZE`, emptied when full)."""
+
+_WORD_ADMITS_SIZE = 65_536
 
 
 def _admitted(text: Text) -> frozenset[int]:
-    """The ids of the rules of :data:`RULES` whose gate ``text`` passes: one set intersection and
-    one scan per distinct anchor, instead of a check per rule.  The last text's answer is kept
-    (:func:`judge`, :func:`cues` and :func:`signs` ask in turn about the same text)."""
+    """The ids of the rules of :data:`RULES` whose gate ``text`` passes: each distinct word's rules
+    looked up once (:func:`_admitted_by_word`, remembered by word), the set of its characters met
+    with the one-character anchors, and a scan for each longer anchor, instead of a check per rule.
+    The last text's answer is kept (:func:`judge`, :func:`cues` and :func:`signs` ask in turn about
+    the same text)."""
     last = _last_admitted
     if last[0] is text:
         return last[1]
     out: set[int] = set()
-    for key in text.prefixes & _BEGINNINGS:
-        out |= _BY_BEGINNING[key]
+    phrases: list[tuple[tuple[str, ...], int]] = []
+    known = _WORD_ADMITS
+    words = text.words
+    for word in words:
+        found = known.get(word)
+        if found is None:
+            if len(known) >= _WORD_ADMITS_SIZE:
+                known.clear()
+            found = known[word] = _admitted_by_word(word)
+        ids, begun = found
+        if ids:
+            out |= ids
+        if begun:
+            phrases += begun
+    for later, rule in phrases:
+        if rule not in out and _begin_words(later, words):
+            out.add(rule)
     folded, cased = text.folded, text.cased
-    for anchor, is_cased, ids in _BY_INSIDE:
+    for ch in _CHARACTERS.intersection(folded):
+        out |= _BY_CHARACTER[ch]
+    for anchor, is_cased, ids in _BY_LONGER:
         if anchor in (cased if is_cased else folded):
             out |= ids
     answer = frozenset(out)
@@ -1877,17 +1958,39 @@ def _remember_admitted(text: Text, ids: frozenset[int]) -> None:
 
 def _candidates(rules: Iterable[Rule], admitted: frozenset[int]) -> Iterable[Rule]:
     """The rules of ``rules`` with no gate or whose gate ``admitted`` passes, in order, for the
-    module's own rule tuples (from their positions: a handful instead of every rule); any other
-    ``rules`` as given (:func:`matches` checks each).  A speed-up only: :func:`matches` skips the
-    others anyway."""
+    module's own rule tuples (from their positions: a handful instead of every rule, remembered
+    by the admitted set, which chat repeats); any other ``rules`` as given (:func:`matches`
+    checks each).  A speed-up only: :func:`matches` skips the others anyway."""
     plan = _PLANS.get(id(rules))
     if plan is None:
         return rules
-    ungated, position, ordered = plan
-    picked = [position[i] for i in admitted if i in position]
-    if not picked:
-        return [ordered[k] for k in ungated]
-    return [ordered[k] for k in sorted(ungated + tuple(picked))]
+    key = (id(rules), admitted)
+    picked = _PICKED.get(key)
+    if picked is None:
+        ungated, position, ordered = plan
+        picked = tuple(ordered[k] for k in sorted(ungated + tuple(position[i] for i in admitted if i in position)))
+        if len(_PICKED) >= _PICKED_SIZE:
+            _PICKED.clear()
+        _PICKED[key] = picked
+    return picked
+
+
+_PICKED: dict[tuple[int, frozenset[int]], tuple[Rule, ...]] = {}
+""":func:`_candidates` of the module's rule tuples by ``(id of the tuple, admitted set)`` (bounded by
+:data:`_PICKED_SIZE`, emptied when full)."""
+
+_PICKED_SIZE = 16_384
+
+
+def _search(rule: Rule, text: Text) -> RuleMatch | None:
+    """The first match of one rule in ``text`` (the cased or the folded text, as the rule reads),
+    with its span; None when it does not apply (``only_if``) or does not match.  The gate is the
+    caller's."""
+    if rule.only_if and not getattr(text, rule.only_if):
+        return None
+    target = text.cased if rule.cased else text.folded
+    m = rule.pattern.search(target)
+    return None if m is None else RuleMatch(rule, _snippet(target, m.start(), m.end()))
 
 
 def matches(rules: Iterable[Rule], text: Text, *, first: bool = False,
@@ -1898,15 +2001,12 @@ def matches(rules: Iterable[Rule], text: Text, *, first: bool = False,
         admitted = _admitted(text)
     found: list[RuleMatch] = []
     for rule in _candidates(rules, admitted):
-        if rule.only_if and not getattr(text, rule.only_if):
-            continue
-        if (rule._prefixes or rule._inside) and id(rule) not in admitted and not (
+        if rule._gated and id(rule) not in admitted and not (
                 id(rule) not in _INDEXED and rule.admits(text)):
             continue  # none of the gate's anchors: the pattern cannot match
-        target = text.cased if rule.cased else text.folded
-        m = rule.pattern.search(target)
-        if m is not None:
-            found.append(RuleMatch(rule, _snippet(target, m.start(), m.end())))
+        hit = _search(rule, text)
+        if hit is not None:
+            found.append(hit)
             if first:
                 break
     return found
@@ -1922,8 +2022,8 @@ _CUES = tuple(r for r in RULES if r.strength == "cue")
 def _plan(rules: tuple[Rule, ...]) -> tuple[tuple[int, ...], dict[int, int], tuple[Rule, ...]]:
     """For :func:`_candidates`: the positions of the rules with no gate, each gated rule's position
     by its id, and the rules."""
-    ungated = tuple(k for k, r in enumerate(rules) if not (r._prefixes or r._inside))
-    return ungated, {id(r): k for k, r in enumerate(rules) if r._prefixes or r._inside}, rules
+    ungated = tuple(k for k, r in enumerate(rules) if not r._gated)
+    return ungated, {id(r): k for k, r in enumerate(rules) if r._gated}, rules
 
 
 _SIGNS = _WEAK + _CUES
@@ -1931,6 +2031,15 @@ _SIGNS = _WEAK + _CUES
 
 _PLANS = {id(rules): _plan(rules) for rules in (_PROTOCOL, _HIJACK, _WEAK, _CUES, _SIGNS)}
 """The module's rule tuples by their id (they live as long as the module: no other object shares one)."""
+
+
+def _first(rules: tuple[Rule, ...], text: Text, admitted: frozenset[int]) -> RuleMatch | None:
+    """The first rule of one of the module's rule tuples that matches ``text`` (its gate passed)."""
+    for rule in _candidates(rules, admitted):
+        hit = _search(rule, text)
+        if hit is not None:
+            return hit
+    return None
 
 
 def judge(text: Text) -> RuleVerdict:
@@ -1942,17 +2051,16 @@ def judge(text: Text) -> RuleVerdict:
     """
     admitted = _admitted(text)
     for rules in (_PROTOCOL, _HIJACK):
-        hit = matches(rules, text, first=True, admitted=admitted)
-        if hit:
-            m = hit[0]
+        m = _first(rules, text, admitted)
+        if m is not None:
             return RuleVerdict(m.rule.tier, m.rule.name, (m,))
     hints: dict[str, RuleMatch] = {}
     for rule in _candidates(_WEAK, admitted):
         if rule.group in hints:
             continue
-        hit = matches((rule,), text, admitted=admitted)
-        if hit:
-            hints[rule.group] = hit[0]
+        hit = _search(rule, text)
+        if hit is not None:
+            hints[rule.group] = hit
             if len(hints) == 2:
                 break
     if len(hints) >= 2:
@@ -1966,7 +2074,8 @@ def cues(text: Text) -> tuple[RuleMatch, ...]:
     which (like a single weak hint, see :func:`judge`) lets the learned score be heard.  Words
     of the model's control layer alone ("your instructions") are no cue: the learned model
     already weighs them most, and a player's instructions to its team are the game."""
-    return tuple(matches(_CUES, text, first=True))
+    m = _first(_CUES, text, _admitted(text))
+    return () if m is None else (m,)
 
 
 def signs(text: Text) -> tuple[str, ...]:

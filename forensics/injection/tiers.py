@@ -181,7 +181,15 @@ long attacks with no cue (persona prompts, planted notes) score well over it."""
 
 
 def _count_words(text: str, cap: int) -> int:
-    """The number of blank-separated words of ``text``, counted up to ``cap``."""
+    """The number of blank-separated words of ``text``, counted up to ``cap`` (a short text split at
+    once: ``str.split`` and the pattern's ``\\S`` part words at the same characters, those
+    ``str.isspace`` calls blank; a long one counted word by word, up to ``cap`` only).
+
+    >>> _count_words("a b\\u2028c\\x1cd\\u3000e", 30), _count_words("a " * 100, 30)
+    (5, 30)
+    """
+    if len(text) <= _SPLIT_LENGTH:
+        return min(len(text.split()), cap)
     n = 0
     for _ in _WORD.finditer(text):
         n += 1
@@ -191,6 +199,9 @@ def _count_words(text: str, cap: int) -> int:
 
 
 _WORD = re.compile(r"\S+")
+
+_SPLIT_LENGTH = 2048
+"""Texts up to this length have their words counted by one split."""
 
 UNCUED_MARGIN = 0.5
 """Added to the model's threshold for a long message with no cue: with no sign of addressing a

@@ -110,6 +110,8 @@ def _consent_phrase(words: list[str]) -> bool:
     """A consent phrase of :data:`._frames.ACCEPT_PHRASES` ("works for me", "agreed", "i am in"), not
     opened by a relative "that" ("a way that works for both of us"), not ruled out by a guard of its
     last word (:data:`_PHRASE_GUARDS`), and standing (:func:`_consent_at`)."""
+    if ACCEPT_BY_FIRST.keys().isdisjoint(words):
+        return False
     n = len(words)
     for i in [i for i, w in enumerate(words) if w in ACCEPT_BY_FIRST]:
         if _relative_that(words, i):
@@ -172,9 +174,16 @@ _PHRASE_GUARDS: Mapping[str, tuple[Callable[[list[str], int, int], bool], ...]] 
 """The guards of a consent phrase by its last word (``(words, start, end)``: True rules the phrase out)."""
 
 
+_PART_WORDS = frozenset({"deal", "done", "is", "works", "do"})
+"""A comma part consents on its own only holding one of these (:func:`_deal_said`, :func:`_it_is`,
+:func:`_number_works`, :func:`_will_do`)."""
+
+
 def _consent_part(words: list[str]) -> bool:
     """A comma part that consents on its own, its opening interjections passed ("no" / "not" are not
     passed): "deal" or "done" (:func:`_deal_said`), "X it is", "10 works", or a whole clause "Will do."."""
+    if _PART_WORDS.isdisjoint(words):
+        return False  # every part read below holds one of these words
     n = len(words)
     seg = 0
     commas = [i for i, w in enumerate(words) if w == ","]

@@ -43,6 +43,8 @@ CONTRACTIONS: Mapping[str, tuple[str, ...]] = {
     "whats": ("what", "is"), "youll": ("you", "will"), "theyre": ("they", "are"), "isnt": ("is", "not"),
     "doesnt": ("does", "not"), "wouldnt": ("would", "not"), "couldnt": ("could", "not"), "its": ("it", "is"),
 }
+_CONTRACTED = frozenset(CONTRACTIONS)
+"""The words :func:`tokens` expands."""
 _SUFFIXES: tuple[tuple[str, str], ...] = (
     ("n't", "not"), ("'ll", "will"), ("'d", "would"), ("'m", "am"), ("'re", "are"), ("'ve", "have"),
 )
@@ -54,16 +56,18 @@ def tokens(text: str) -> list[tuple[str, int]]:
     >>> [t for t, _ in tokens("I'll give U 3 wood, won't I?")]
     ['i', 'will', 'give', 'you', '3', 'wood', ',', 'will', 'not', 'i', '?']
     """
-    out: list[tuple[str, int]] = []
     lowered = text.lower().replace("\u2019", "'").replace("\u2018", "'")
     lowered = lowered.replace("=>", "->")
     lowered = lowered.replace("non-aggression", "nonaggression").replace("cease-fire", "ceasefire")
+    found = [(m[0], m.start()) for m in _TOKEN.finditer(lowered)]
+    if "'" not in lowered and lowered.isascii() and _CONTRACTED.isdisjoint([w for w, _ in found]):
+        return found  # no apostrophe, emoji or contraction: every token stands as found
+    out: list[tuple[str, int]] = []
     expansions = CONTRACTIONS.get
     append = out.append
-    for m in _TOKEN.finditer(lowered):
-        word = m[0]
+    for word, at in found:
         if word >= _EMOJI_FIRST:
-            append(("\n", m.start()))  # an emoji ends its sentence
+            append(("\n", at))  # an emoji ends its sentence
             continue
         if "'" in word:
             word = word.strip("'") or word
@@ -73,9 +77,8 @@ def tokens(text: str) -> list[tuple[str, int]]:
         else:
             expansion = expansions(word)
         if expansion is None:
-            append((word, m.start()))
+            append((word, at))
         else:
-            at = m.start()
             out.extend([(w, at) for w in expansion])
     return out
 

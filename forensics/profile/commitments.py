@@ -280,6 +280,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
+from itertools import filterfalse
+from operator import itemgetter
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -442,6 +444,10 @@ _TIMES_BEFORE = re.compile(r"([0-9]{1,9})x")
 _TIMES_AFTER = re.compile(r"x([0-9]{1,9})")
 _NUMBER_UNIT = re.compile(r"([0-9]{1,9})([a-z$][a-z0-9$]{0,15})")
 _BOUNDARY = frozenset({".", "!", "?", ";", "\n"})
+_WORD, _OFFSET = itemgetter(0), itemgetter(1)
+"""A token's word and its offset (:func:`._tokens.tokens` gives ``(word, offset)`` pairs)."""
+_ALTERNATIVES = frozenset({"or", "alternatively", "otherwise"})
+"""The words a clause splits at into alternative offers (rule 3)."""
 
 # places ------------------------------------------------------------------------------------------
 
@@ -596,7 +602,7 @@ class HeuristicExtractor:
         truncated = len(text) > self.max_chars
         capped = text[: self.max_chars]
         toks = tokens(capped)
-        mentions = tuple([t for t, _ in toks if t not in _BOUNDARY])
+        mentions = tuple(filterfalse(_BOUNDARY.__contains__, map(_WORD, toks)))
         words, offsets, tags = self._names(toks)
         found: list[Commitment] = []
         seen: set[tuple[Any, ...]] = set()
@@ -611,8 +617,8 @@ class HeuristicExtractor:
 
     def _names(self, toks: list[tuple[str, int]]) -> tuple[list[str], list[int], list[tuple[str, str] | None]]:
         """Words with the match's names joined into one word each, tagged ``(kind, canonical)``."""
-        raw: list[str] = [t for t, _ in toks]
-        offs: list[int] = [at for _, at in toks]
+        raw: list[str] = list(map(_WORD, toks))
+        offs: list[int] = list(map(_OFFSET, toks))
         # a token is never empty nor holds a space: in the words joined by spaces, one opening with a
         # digit and holding something else, or one opening with "r_", is found by a regex
         joined = " ".join(raw)
@@ -626,7 +632,7 @@ class HeuristicExtractor:
         words: list[str] = []
         offsets: list[int] = []
         tags: list[tuple[str, str] | None] = []
-        find = self._lexicon.find
+        match = self._lexicon.match
         region = _REGION.fullmatch
         n = len(raw)
         i = 0  # the words before it are placed; those between marks are plain words, untagged
@@ -638,12 +644,13 @@ class HeuristicExtractor:
                 offsets += offs[i:k]
                 tags += [None] * (k - i)
             w = raw[k]
-            found = find(raw, k) if w in first_words else None
+            found = match(raw, k) if w in first_words else None
             if found is not None:
-                words.append(" ".join(raw[k:found.end]))
+                end, named_as = found
+                words.append(" ".join(raw[k:end]))
                 offsets.append(offs[k])
-                tags.append((found.kind, found.canonical))
-                i = found.end
+                tags.append(named_as)
+                i = end
             else:
                 words.append(w)
                 offsets.append(offs[k])
@@ -654,7 +661,7 @@ class HeuristicExtractor:
             offsets += offs[i:]
             tags += [None] * (n - i)
         weak = self._lexicon.weak
-        if weak:
+        if weak and not weak.keys().isdisjoint(words):
             for k, w in enumerate(words):
                 if tags[k] is None and w in weak and _in_order(words, tags, k):
                     tags[k] = ("place", weak[w])  # "A Con -> Arm", "F Ank to Con"
@@ -697,7 +704,8 @@ class HeuristicExtractor:
         out: list[_Clause] = []
         begin = 0
         n = len(words)
-        ends = [i for i, w in enumerate(words) if w in _BOUNDARY or (w == ":" and _heading_colon(words, tags, i))]
+        ends = [i for i, w in enumerate(words) if w in _BOUNDARY or (w == ":" and _heading_colon(words, tags, i))] \
+            if not _BOUNDARY.isdisjoint(words) or ":" in words else []
         ends.append(n)  # the text's end closes the last sentence
         for i in ends:
             w = words[i] if i < n else "\n"
@@ -716,9 +724,10 @@ class HeuristicExtractor:
                 if cut is not None:  # "I'll give you 2 food, can I have 2 water(?)": a statement, then an ask
                     out.append(_Clause(cw[:cut], ct[:cut], offsets[begin], offsets[begin + cut], begin, False))
                     cw, ct, begin, question = cw[cut + skip:], ct[cut + skip:], begin + cut + skip, True
-                if not question and (self._opens_question(cw) or has_phrase(cw, ("if", "i", "were", "you"))
-                                     or has_phrase(cw, ("if", "i", "was", "you")) or has_phrase(cw, ("if", "it", "were"))
-                                     or has_phrase(cw, ("if", "it", "was", "up")) or _counterfactual(cw)):
+                if not question and (self._opens_question(cw) or "if" in cw and (
+                        has_phrase(cw, ("if", "i", "were", "you")) or has_phrase(cw, ("if", "i", "was", "you"))
+                        or has_phrase(cw, ("if", "it", "were")) or has_phrase(cw, ("if", "it", "was", "up"))
+                        or _counterfactual(cw))):
                     question = True  # "If I were you I would take Belgium": advice, like a question
                 if cw:
                     end = offsets[i] if i < len(words) else length
@@ -729,6 +738,8 @@ class HeuristicExtractor:
     def _question_tail(self, clause: list[str]) -> int | None:
         """The comma after which a question opens ("..., can I have 2 water?", "..., will you be okay
         with that?") when what stands before it is a statement of its own: its index."""
+        if "," not in clause:
+            return None
         for cut in (i for i, t in enumerate(clause) if t == ","):
             head, tail = clause[:cut], clause[cut + 1:]
             if not tail or not self._opens_question(tail) or _relative_which(tail):
@@ -756,6 +767,8 @@ class HeuristicExtractor:
     @staticmethod
     def _strip_tag(clause: list[str]) -> int | None:
         """A question is a statement when only a tag ("ok", "deal") follows its last comma: its length."""
+        if "," not in clause:
+            return None
         last_comma = max((i for i, t in enumerate(clause) if t == ","), default=-1)
         if last_comma < 0:
             return None
@@ -772,8 +785,11 @@ class HeuristicExtractor:
         i = 0
         while i < len(clause) and clause[i] in INTERJECTIONS and clause[i] not in ("how", "what"):
             i += 1
+        openers = OPENERS_BY_FIRST.get(clause[i]) if i < len(clause) else None
+        if not openers:
+            return False  # no question opens on this word
         head = tuple(clause[i:i + 3])
-        return bool(head) and any(head[:len(q)] == q for q in OPENERS_BY_FIRST.get(head[0], ()))
+        return any(head[:len(q)] == q for q in openers)
 
     def _message(self, words: list[str], offsets: list[int], tags: list[tuple[str, str] | None],
                  length: int) -> list[Commitment]:
@@ -795,8 +811,9 @@ class HeuristicExtractor:
             goods += alternatives
             if clause.question:
                 continue
-            conditional = not CONDITIONS.isdisjoint(clause.words) or has_phrase(clause.words, ("as", "long", "as"))
-            for act in actions(clause.words, clause.tags):
+            acts = actions(clause.words, clause.tags)
+            conditional = bool(acts) and _conditional(clause.words)
+            for act in acts:
                 out.append((clause.first, Commitment(act.kind, region=act.region, conditional=conditional and (
                     act.kind != "meet"), start=span[0], end=span[1], target=act.target)))
             if accepts(clause.words):
@@ -814,9 +831,9 @@ class HeuristicExtractor:
     def _alternatives(self, clause: _Clause) -> list[_Clause]:
         """Rule 3: a clause splits at "or" (alternative offers) when goods stand on both sides."""
         words = clause.words
-        cuts = [i for i, w in enumerate(words) if w in ("or", "alternatively", "otherwise")]
-        if not cuts:
+        if _ALTERNATIVES.isdisjoint(words):
             return self._price_list(clause)
+        cuts = [i for i, w in enumerate(words) if w in _ALTERNATIVES]
         out: list[_Clause] = []
         begin = 0
         for cut in cuts + [len(words)]:
@@ -992,12 +1009,14 @@ class HeuristicExtractor:
         hits.sort(key=lambda h: h.at)
         hits = _ratio(clause.words, hits)
         r = _Walk(clause.words, {h.at: h for h in hits}, tags=clause.tags)
+        words, by_index, cues_of = r.words, r.by_index, _CUES_BY_WORD.get  # the cues change sides, not these
+        n = len(words)
         i = 0
-        while i < len(r.words):
-            if i in r.by_index:
+        while i < n:
+            if i in by_index:
                 i = self._cue_item(r, i)
                 continue
-            for cue in _CUES_BY_WORD.get(r.words[i], ()):
+            for cue in cues_of(words[i], ()):
                 moved = cue(self, r, i)
                 if moved is not None:
                     i = moved
@@ -1671,7 +1690,7 @@ class HeuristicExtractor:
 
     def _deals(self, goods: list[_Goods], checked: bool) -> list[tuple[int, Commitment]]:
         """Rule 10: a message's clauses together -- an ask in one sentence prices an offer in another."""
-        if checked:
+        if checked or not goods:
             return []
         offers: list[list[Any]] = []
         asks: list[_Hit] = []
@@ -1800,6 +1819,8 @@ def _purpose(words: list[str], verb: int) -> bool:
 
 def _ratio(words: list[str], hits: list[_Hit]) -> list[_Hit]:
     """"wood for brick, 2:1": a ratio's numbers are the quantities of the two goods, in order (R11)."""
+    if ":" not in words:
+        return hits
     at = next((k for k in range(1, len(words) - 1) if words[k] == ":" and _DIGITS.fullmatch(words[k - 1])
                and _DIGITS.fullmatch(words[k + 1])), None)
     if at is None:
@@ -1814,6 +1835,8 @@ def _ratio(words: list[str], hits: list[_Hit]) -> list[_Hit]:
 def _each(r: _Walk) -> None:
     """"lumber for clay, 2 each": the number sets every good that has none (rule 5)."""
     words = r.words
+    if "each" not in words:
+        return
     each = next((_bare_number(words[k - 1]) for k in range(1, len(words)) if words[k] == "each"), None)
     if each is not None:
         for h in r.by_index.values():
@@ -1845,7 +1868,7 @@ def _asked_since(r: _Walk, i: int, cuts: tuple[str, ...]) -> None:
 
 def _complaint(words: list[str]) -> bool:
     """A clause of complaint about terms ("rip-off", "lowball", "too low", "too little"): no sides (R6)."""
-    return not COMPLAINTS.isdisjoint(words) or any(
+    return not COMPLAINTS.isdisjoint(words) or "too" in words and any(
         has_phrase(words, ("too", w)) for w in ("low", "much", "little", "few", "high", "expensive", "cheap"))
 
 
@@ -2163,6 +2186,12 @@ def _judged_split(words: list[str]) -> bool:
 def _settled(r: _Walk, clause: _Clause) -> _Goods:
     """The sides as read; goods "priced" (after a "for" with nothing before it) are the other side."""
     by_index = r.by_index
+    read = r.sides.values()
+    if "give" not in read and "receive" not in read and "priced" not in read and \
+            r.words[_opening(r.words):][:2] not in (["in", "return"], ["in", "exchange"]):
+        # no good on a side (all pending or void, none priced, no "in return" to turn them into an ask):
+        # nothing is given or asked, whatever the rest of this function would read
+        return _Goods([], [], r.explicit, clause, _conditional(r.words))
     sides = {k: s for k, s in r.sides.items() if by_index[k].quantity != 0}  # "0 firewood": none handed over
     give = [by_index[k] for k, s in sorted(sides.items()) if s == "give"]
     receive = [by_index[k] for k, s in sorted(sides.items()) if s == "receive"]
@@ -2190,8 +2219,12 @@ def _settled(r: _Walk, clause: _Clause) -> _Goods:
         follows = [w for w in words[pending[-1] + 1:pending[-1] + 5] if w != "," and not _DIGITS.fullmatch(w)][:2]
         if opens and pending[-1] < first_ask and follows in (["and", "i"], ["and", "we"]):
             give = [by_index[k] for k in pending]  # "$25 and I'll pick up the helmet": the goods before are paid
-    conditional = not CONDITIONS.isdisjoint(words) or has_phrase(words, ("as", "long", "as"))
-    return _Goods(give, receive, r.explicit, clause, conditional)
+    return _Goods(give, receive, r.explicit, clause, _conditional(words))
+
+
+def _conditional(words: list[str]) -> bool:
+    """The clause holds a condition ("if", "when", "once", "unless", "as long as"; rule 8)."""
+    return not CONDITIONS.isdisjoint(words) or has_phrase(words, ("as", "long", "as"))
 
 
 

@@ -319,11 +319,16 @@ class Lexicon:
 
     def find(self, words: list[str], at: int) -> Mention | None:
         """The longest name starting at ``words[at]``, if any."""
+        found = self.match(words, at)
+        return None if found is None else Mention(at, found[0], found[1][0], found[1][1])
+
+    def match(self, words: list[str], at: int) -> tuple[int, tuple[str, str]] | None:
+        """:meth:`find` as ``(end, (kind, canonical))``, no record made (the extractor's hot path)."""
         options = self._by_first.get(words[at])
         if not options:
             return None
         for n, forms in options:
             named_as = forms.get(tuple(words[at:at + n]))
             if named_as is not None:
-                return Mention(at, at + n, named_as[0], named_as[1])
+                return at + n, named_as
         return None
