@@ -35,13 +35,12 @@ Exit status: 0 when every extraction is identical, 1 when one differs.
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import simulated_stream  # noqa: E402
+from _installs import best_alternating, compared, install_json  # noqa: E402
 from same_bytes import executable  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
@@ -161,36 +160,16 @@ print(json.dumps({"texts": len(distinct), "seconds": best}))
 
 def digests(python: Path, matches: list[Path]) -> dict[str, str]:
     """Every extraction's digest as the install of ``python`` reads it."""
-    proc = subprocess.run([str(python), "-c", DIGESTS, str(REPO), *map(str, matches)], capture_output=True,
-                          text=True)
-    if proc.returncode:
-        sys.exit(f"{python} could not read the texts:\n{proc.stderr[-3000:]}")
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    found: dict[str, str] = install_json(python, DIGESTS, [str(REPO), *map(str, matches)], "read the texts")
+    return found
 
 
 def cpu_seconds(python: Path, match: Path, bytecodes: bool = False) -> tuple[int, float]:
     """(distinct texts, CPU seconds) of extracting each distinct text of ``match`` once; with
     ``bytecodes``, the count of Python bytecodes executed instead of the seconds."""
-    proc = subprocess.run([str(python), "-c", CPU, str(match), *(["bytecodes"] if bytecodes else [])],
-                          capture_output=True, text=True)
-    if proc.returncode:
-        sys.exit(f"{python} could not time the texts:\n{proc.stderr[-3000:]}")
-    found = json.loads(proc.stdout.strip().splitlines()[-1])
+    found = install_json(python, CPU, [str(match), *(["bytecodes"] if bytecodes else [])], "time the texts")
     return found["texts"], found["seconds"]
 
-
-def compared(old: dict[str, str], new: dict[str, str]) -> tuple[dict[str, tuple[int, int]], list[str]]:
-    """Per source (the key's first two words, the file or match), (identical, all); the differing keys."""
-    per: dict[str, tuple[int, int]] = {}
-    differing = []
-    for key in sorted(old.keys() | new.keys()):
-        source = " ".join(key.split(" ")[:2]).split(":")[0]
-        same = old.get(key) == new.get(key)
-        hits, total = per.get(source, (0, 0))
-        per[source] = (hits + same, total + 1)
-        if not same:
-            differing.append(key)
-    return per, differing
 
 
 def main() -> int:
@@ -214,12 +193,7 @@ def main() -> int:
     for key in differing[:40]:
         print(f"  differs: {key}")
     if opts.cpu:
-        best: dict[str, float] = {}
-        texts = 0
-        for _ in range(opts.cpu):
-            for name in ("old", "new"):
-                texts, seconds = cpu_seconds(pythons[name], quarter)
-                best[name] = min(best.get(name, seconds), seconds)
+        texts, best = best_alternating(opts.cpu, ("old", "new"), lambda name: cpu_seconds(pythons[name], quarter))
         counted = {name: cpu_seconds(pythons[name], quarter, bytecodes=True)[1] for name in ("old", "new")}
         print(f"bytecodes  the same texts: old {counted['old']:,.0f}, new {counted['new']:,.0f} "
               f"(new/old {counted['new'] / counted['old']:.4f}; interpreted work, the same in every run)")

@@ -29,14 +29,12 @@ Exit status: 0 when every reading is identical, 1 when one differs.
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import simulated_stream  # noqa: E402
-from commitments_same import compared  # noqa: E402
+from _installs import best_alternating, compared, install_json  # noqa: E402
 from same_bytes import executable  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
@@ -110,19 +108,13 @@ print(json.dumps({"texts": len(distinct), "seconds": best}))
 
 def digests(python: Path, matches: list[Path]) -> dict[str, str]:
     """Every text's digest as the install of ``python`` reads it."""
-    proc = subprocess.run([str(python), "-c", DIGESTS, str(REPO), *map(str, matches)], capture_output=True,
-                          text=True)
-    if proc.returncode:
-        sys.exit(f"{python} could not read the texts:\n{proc.stderr[-3000:]}")
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    found: dict[str, str] = install_json(python, DIGESTS, [str(REPO), *map(str, matches)], "read the texts")
+    return found
 
 
 def cpu_seconds(python: Path, match: Path) -> tuple[int, float]:
     """(distinct texts, CPU seconds) of classifying each distinct text of ``match`` once."""
-    proc = subprocess.run([str(python), "-c", CPU, str(match)], capture_output=True, text=True)
-    if proc.returncode:
-        sys.exit(f"{python} could not time the texts:\n{proc.stderr[-3000:]}")
-    found = json.loads(proc.stdout.strip().splitlines()[-1])
+    found = install_json(python, CPU, [str(match)], "time the texts")
     return found["texts"], found["seconds"]
 
 
@@ -146,12 +138,7 @@ def main() -> int:
     for key in differing[:40]:
         print(f"  differs: {key}")
     if opts.cpu:
-        best: dict[str, float] = {}
-        texts = 0
-        for _ in range(opts.cpu):
-            for name in ("old", "new"):
-                texts, seconds = cpu_seconds(pythons[name], quarter)
-                best[name] = min(best.get(name, seconds), seconds)
+        texts, best = best_alternating(opts.cpu, ("old", "new"), lambda name: cpu_seconds(pythons[name], quarter))
         print(f"cpu      {texts:,} distinct texts of {quarter.name}, classified once each, best of {opts.cpu} "
               f"alternating processes (three passes each): old {best['old']:.3f} s, new {best['new']:.3f} s "
               f"(new/old {best['new'] / best['old']:.3f})")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
 from pathlib import Path
@@ -10,17 +9,14 @@ from types import ModuleType
 
 import pytest
 
+from .benchkit import load_bench
+
 ROOT = Path(__file__).resolve().parent.parent
-BENCH = ROOT / "bench" / "labelled_cascades.py"
 DEMO = ROOT / "forensics" / "demo"
 
 
 def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_labelled_cascades", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("labelled_cascades")
 
 
 def test_truth_of_the_simulator_and_of_a_fully_labelled_match() -> None:

@@ -3,7 +3,6 @@ rate on any labelled set of matches, counted exactly."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
 from pathlib import Path
@@ -12,17 +11,14 @@ from typing import Any
 
 import pytest
 
+from .benchkit import load_bench
+
 ROOT = Path(__file__).resolve().parent.parent
-BENCH = ROOT / "bench" / "labelled_matches.py"
 DEMO = ROOT / "forensics" / "demo"
 
 
 def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_labelled_matches", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("labelled_matches")
 
 
 def test_truth_shapes_give_their_pairs() -> None:

@@ -4,7 +4,6 @@ counted exactly on a table built by hand."""
 from __future__ import annotations
 
 import csv
-import importlib.util
 import json
 from pathlib import Path
 from types import ModuleType
@@ -12,17 +11,13 @@ from typing import Any
 
 import pytest
 
+from .benchkit import load_bench
 from .transferkit import background_rows, cycle_rows
 
-BENCH = Path(__file__).resolve().parent.parent / "bench" / "labelled_table.py"
 
 
 def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_labelled_table", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("labelled_table")
 
 
 def labelled_table(path: Path, extra_labelled: int = 0) -> Path:

@@ -3,23 +3,19 @@ JSON-lines texts, counted exactly."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-BENCH = Path(__file__).resolve().parent.parent / "bench" / "labelled_texts.py"
+from .benchkit import load_bench
+
 ATTACK = frozenset({"attack", "hijack", "1", "true"})
 
 
 def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_labelled_texts", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("labelled_texts")
 
 
 @pytest.mark.parametrize(("value", "attack"), [("attack", True), ("HIJACK", True), (True, True), (1, True),
