@@ -46,3 +46,46 @@ def best_alternating(rounds: int, names: tuple[str, ...],
             texts, seconds = timed(name)
             best[name] = min(best.get(name, seconds), seconds)
     return texts, best
+
+
+def comparing_parser(description: str, timed: str) -> Any:
+    """The options every install-comparing bench takes (``timed``: what ``--cpu`` times)."""
+    import argparse
+
+    repo = Path(__file__).resolve().parents[1]
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--old", default="rev:main", help="the reference install (venv, executable or rev:<commit>)")
+    parser.add_argument("--new", default=str(repo / ".venv"), help="the install to check")
+    parser.add_argument("--work", type=Path, default=Path("/tmp/daishi-same-bytes"), help="scratch folder")
+    parser.add_argument("--cpu", type=int, default=0, metavar="N",
+                        help=f"time {timed} on the 96-seat quarter's distinct texts N times per install")
+    parser.add_argument("--events", type=int, default=250_000, help="events of the 96-seat simulated match")
+    return parser
+
+
+def pythons_of(opts: Any) -> dict[str, Path]:
+    """The old and new installs' Python executables (built from ``rev:`` specs when asked), printed."""
+    from same_bytes import executable
+
+    pythons = {name: executable(spec, opts.work.resolve()).parent / "python"
+               for name, spec in (("old", opts.old), ("new", opts.new))}
+    print(f"old: {pythons['old']}\nnew: {pythons['new']}", flush=True)
+    return pythons
+
+
+def print_compared(old: dict[str, str], new: dict[str, str], noun: str) -> list[str]:
+    """Print, per source, how many of its ``noun`` are identical, and the first differing keys;
+    return every differing key."""
+    per, differing = compared(old, new)
+    for source, (hits, total) in per.items():
+        print(f"{'same   ' if hits == total else 'DIFFERS'}  {source}  {hits:,} of {total:,} {noun} identical")
+    for key in differing[:40]:
+        print(f"  differs: {key}")
+    return differing
+
+
+def print_cpu(texts: int, best: dict[str, float], match: Path, rounds: int, done: str) -> None:
+    """The CPU line: each install's best seconds over ``rounds`` alternating processes."""
+    print(f"cpu      {texts:,} distinct texts of {match.name}, {done} once each, best of {rounds} "
+          f"alternating processes (three passes each): old {best['old']:.3f} s, new {best['new']:.3f} s "
+          f"(new/old {best['new'] / best['old']:.3f})")

@@ -34,14 +34,19 @@ Exit status: 0 when every extraction is identical, 1 when one differs.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import simulated_stream  # noqa: E402
-from _installs import best_alternating, compared, install_json  # noqa: E402
-from same_bytes import executable  # noqa: E402
+from _installs import (  # noqa: E402
+    best_alternating,
+    comparing_parser,
+    install_json,
+    print_compared,
+    print_cpu,
+    pythons_of,
+)
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -173,33 +178,18 @@ def cpu_seconds(python: Path, match: Path, bytecodes: bool = False) -> tuple[int
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--old", default="rev:main", help="the reference install (venv, executable or rev:<commit>)")
-    parser.add_argument("--new", default=str(REPO / ".venv"), help="the install to check")
-    parser.add_argument("--work", type=Path, default=Path("/tmp/daishi-same-bytes"), help="scratch folder")
-    parser.add_argument("--cpu", type=int, default=0, metavar="N",
-                        help="time the extractor on the 96-seat quarter's distinct texts N times per install")
-    parser.add_argument("--events", type=int, default=250_000, help="events of the 96-seat simulated match")
-    opts = parser.parse_args()
-    pythons = {name: executable(spec, opts.work.resolve()).parent / "python"
-               for name, spec in (("old", opts.old), ("new", opts.new))}
-    print(f"old: {pythons['old']}\nnew: {pythons['new']}", flush=True)
+    opts = comparing_parser(__doc__.split("\n\n")[0], "the extractor").parse_args()
+    pythons = pythons_of(opts)
     quarter = simulated_stream(opts.events, agents=96)
     matches = [quarter, simulated_stream(40_000)]
     old, new = (digests(pythons[name], matches) for name in ("old", "new"))
-    per, differing = compared(old, new)
-    for source, (hits, total) in per.items():
-        print(f"{'same   ' if hits == total else 'DIFFERS'}  {source}  {hits:,} of {total:,} extractions identical")
-    for key in differing[:40]:
-        print(f"  differs: {key}")
+    differing = print_compared(old, new, "extractions")
     if opts.cpu:
         texts, best = best_alternating(opts.cpu, ("old", "new"), lambda name: cpu_seconds(pythons[name], quarter))
         counted = {name: cpu_seconds(pythons[name], quarter, bytecodes=True)[1] for name in ("old", "new")}
         print(f"bytecodes  the same texts: old {counted['old']:,.0f}, new {counted['new']:,.0f} "
               f"(new/old {counted['new'] / counted['old']:.4f}; interpreted work, the same in every run)")
-        print(f"cpu      {texts:,} distinct texts of {quarter.name}, extracted once each, best of {opts.cpu} "
-              f"alternating processes (three passes each): old {best['old']:.3f} s, new {best['new']:.3f} s "
-              f"(new/old {best['new'] / best['old']:.3f})")
+        print_cpu(texts, best, quarter, opts.cpu, "extracted")
     print("identical" if not differing else f"{len(differing):,} extractions differ")
     return 0 if not differing else 1
 

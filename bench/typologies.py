@@ -44,7 +44,7 @@ Prints, each measured in this one run:
 from __future__ import annotations
 
 import argparse
-import math
+import sys
 import tempfile
 import time
 from collections import Counter
@@ -52,19 +52,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _labelled import wilson  # noqa: E402
+
 TYPOLOGY_SCREENS = ("fans", "scatter_gather", "value_cycles")
 KIND_TO_TYPOLOGY = {"fan_in": "fan_in", "fan_out": "fan_out", "scatter_gather": "scatter_gather",
                     "gather_scatter": "gather_scatter", "value_cycle": "cycle"}
 
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of ``k`` successes in ``n``."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def fmt(k: int, n: int) -> str:
@@ -253,9 +247,6 @@ def second_payments(count: int, accounts: int, split: str) -> None:
     (``bench/payments_world.py``): odd seeds are the tune split (looked at while teaching the
     fans and cycles what honest settling-up looks like), even seeds the report split; the
     settings marked untuned were never run while tuning."""
-    import sys
-
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
     from payments_world import KINDS, payments_world
 
     seeds = [2 * i + (1 if split == "tune" else 2) for i in range(count)]
@@ -283,9 +274,6 @@ def third_payments(count: int, accounts: int, split: str) -> None:
     settling-up from laundering and at first only reported on; now a tuning world: its odd seeds
     were looked at while teaching the screens long loops and honest friend webs (``--split tune``),
     the report split is its even seeds."""
-    import sys
-
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
     from neighbourhood_world import KINDS, neighbourhood_world
 
     seeds = [2 * i + (1 if split == "tune" else 2) for i in range(count)]
@@ -299,9 +287,6 @@ def fourth_payments(count: int, accounts: int) -> None:
     market town's people and small firms, with AMLSim-style fan-in cases and cycles of 3 to 12
     hops planted), written before the rules for long loops and friend webs and never run while
     tuning: report only, every seed."""
-    import sys
-
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
     from trades_world import KINDS, trades_world
 
     seeds = list(range(1, count + 1))

@@ -50,13 +50,18 @@ def _tallied(passes: Sequence[Pass]) -> frozenset[str] | None:
     return frozenset(types)
 
 
+def _everyone(passes: Sequence[Pass]) -> tuple[Handler, ...]:
+    """The handlers of the passes that want every event (``types`` None or absent)."""
+    return tuple(p.observe for p in passes if getattr(p, "types", None) is None)
+
+
 def _routes(passes: Sequence[Pass], world: World, counting: frozenset[str] | None,
             tally: dict[str, dict[Any, int]]) -> tuple[dict[str, Route], Callable[[str], Route]]:
     """The route of each event type named (the handlers of every pass that wants it, in the order
     given, then the world's handler for the type; its count in ``tally`` if it is in ``counting``,
     None standing for every type), and how to route a type no one named (to the passes that want
     every event: ``types`` None or absent), remembered once made."""
-    everyone = tuple(p.observe for p in passes if getattr(p, "types", None) is None)
+    everyone = _everyone(passes)
     wanted: set[str] = set()
     for p in passes:
         types = getattr(p, "types", None)
@@ -201,7 +206,7 @@ def replay(
                 handle(ev, world)
     else:
         plain = {typ: handlers for typ, (handlers, _) in routes.items()}.get
-        everyone = tuple(p.observe for p in passes if getattr(p, "types", None) is None)
+        everyone = _everyone(passes)
         for count, ev in enumerate(events, 1):  # noqa: B007
             t = ev["tick"]
             if t != cur:
