@@ -283,8 +283,9 @@ class MatchRead:
         width, height = self.width, self.height
         on_map = frozenset(f"r_{x}_{y}" for x in range(width) for y in range(height)) if width * height <= 1 << 20 \
             else None
-        # a region field passes when it is absent (None) or names a region on the map: one C-level
-        # superset test over a type's fields (its schema made each present one a string)
+        # a region field passes when it is absent (None) or names a region on the map (its schema made
+        # each present one a string); a loop over a type's one or two fields costs about half what one
+        # C-level superset test over ``map(payload.get, fields)`` does (its map object made per record)
         placed = on_map | {None} if on_map is not None else None
         region_fields = REGION_FIELDS
         excluded = stats.excluded_by_errata
@@ -314,8 +315,11 @@ class MatchRead:
                             ok = repeats_no_key(text, data, *counters[type_name])  # type: ignore[index]
                         if ok and placed is not None:
                             fields = region_fields.get(type_name)  # type: ignore[arg-type]
-                            if fields is not None and not placed.issuperset(map(payload.get, fields)):
-                                ok = False
+                            if fields is not None:
+                                for key in fields:
+                                    if payload.get(key) not in placed:
+                                        ok = False
+                                        break
                         if ok:
                             try:
                                 hot_types[type_name] += 1  # type: ignore[index]
