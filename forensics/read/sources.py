@@ -44,6 +44,7 @@ import weakref
 import zlib
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from importlib import resources
 from pathlib import Path
 from typing import IO, Any, BinaryIO, Callable, Generator, Iterator, NamedTuple
@@ -463,10 +464,9 @@ def _event_lines(path: Path | BinaryIO, limits: Limits, skip_header: bool, *, id
             handle.read(len(BOM))  # said by the opener (MatchSource.notes)
         decode_error = ValueError
         index = 0
-        while True:
-            line = readline(limit + 1)
-            if not line:
-                break
+        # the lines by a C-level iterator (``readline`` called until it returns b""), each at most one
+        # byte past the limit: no Python loop test or call per line
+        for line in iter(partial(readline, limit + 1), b""):
             number += 1
             if len(line) > limit:
                 raise InputTooLarge(f"a line is longer than {limit} bytes; refused", file=name, line=number)
