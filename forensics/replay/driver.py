@@ -190,15 +190,14 @@ def replay(
 
     # two loops, so that a replay without a tally pays nothing for it
     if counting is None or counting:
-        get = routes.get
         for count, ev in enumerate(events, 1):  # noqa: B007 (the total, read after the loop)
             t = ev["tick"]
             if t != cur:
                 advance(t)
-            route = get(ev["type"])
-            if route is None:
-                route = unnamed(ev["type"])
-            handlers, by_agent = route
+            try:  # a subscript, not a call of `get`: a type is unnamed once at most
+                handlers, by_agent = routes[ev["type"]]
+            except KeyError:
+                handlers, by_agent = unnamed(ev["type"])
             if by_agent is not None:
                 agent = ev.get("agentId")
                 by_agent[agent] = by_agent.get(agent, 0) + 1
