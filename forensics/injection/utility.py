@@ -116,8 +116,8 @@ class UtilityPass:
     types: frozenset[str] | None = frozenset(WORLD_ACTION_TYPES)
 
     def __init__(self, archive: Mapping[str, Any]) -> None:
-        try:
-            self._values: Mapping[str, float] = item_values(archive)
+        try:  # a plain dict: its C-level ``get`` once per gather, not the Mapping's
+            self._values: dict[str, float] = dict(item_values(archive))
         except ForensicsError:
             self._values = {}
         self._ticks: dict[str, array[int]] = {}  # agent -> the tick of each of its world actions, in log order
