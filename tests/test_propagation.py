@@ -520,6 +520,81 @@ def test_alike_candidates_in_pieces_agree_with_one_reading(seed: int) -> None:
     assert got_whole.tolist() == whole[alike].tolist()
 
 
+@pytest.mark.parametrize("fused_bits", [62, 0])
+@pytest.mark.parametrize("seed", range(3))
+def test_alike_candidates_as_found_agree_with_one_reading(seed: int, fused_bits: int,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pieces as :func:`candidate_chunks` finds them without ``distinct`` (a pair more than once, in
+    no order) give each alike pair once, by (j, i), as the distinct pairs read at once do; sorted once
+    by (pair of texts, pair of messages) or, where the two do not fit one number, as before."""
+    from daishi_forensics.injection import _pruning
+    from daishi_forensics.injection._pruning import alike_candidates, LooseReading, loosely_alike
+
+    monkeypatch.setattr(_pruning, "FUSED_BITS", fused_bits)
+    rng = random.Random(seed)
+    vocab = [f"x{chr(97 + k // 26)}{chr(97 + k % 26)}" for k in range(30)] + ["ore", "r_1_2"]
+    bases = [rng.sample(vocab[:30], 8) for _ in range(5)]  # texts told from five, words cut and added
+    sets = [frozenset(rng.sample(base, rng.randint(4, 8)) + rng.sample(vocab, rng.randint(0, 3)))
+            for base in (rng.choice(bases) for _ in range(25))]
+    bits = {w: rng.uniform(0.5, 9.0) for w in vocab}
+    nid = np.array([rng.randrange(25) for _ in range(300)], dtype=np.int64)
+    found = [(j, rng.randrange(j)) for j in (rng.randrange(1, 300) for _ in range(2000))]
+    found += rng.sample(found, 500)  # found twice
+    found.sort(key=lambda p: p[0])
+    cuts = sorted({0, len(found), *(rng.randrange(len(found)) for _ in range(6))})
+    cuts = sorted({c if c in (0, len(found)) else next(k for k in range(c, len(found) + 1)
+                                                       if k == len(found) or found[k][0] != found[k - 1][0])
+                   for c in cuts})  # every pair of a message in one piece
+    pieces = []
+    for a, b in zip(cuts, cuts[1:]):
+        piece = found[a:b]
+        rng.shuffle(piece)
+        pieces.append((np.array([p[0] for p in piece], dtype=np.int64), np.array([p[1] for p in piece], dtype=np.int64)))
+
+    def specific(w: str) -> bool:
+        return is_specific(w, P.GOODS)
+
+    kw = {"min_shared_bits": 10.0, "max_novelty": 2.0, "min_common": 3, "min_cover": 0.5, "near_whole": 0.8}
+    got_j, got_i, got_whole = alike_candidates(pieces, nid, len(sets), LooseReading.of_sets(sets, bits, specific, **kw),
+                                               distinct=False)
+    pairs = sorted(set(found))
+    j = np.array([p[0] for p in pairs], dtype=np.int64)
+    i = np.array([p[1] for p in pairs], dtype=np.int64)
+    alike, whole = loosely_alike(nid[j], nid[i], sets, bits, specific, **kw)
+    assert alike.any() and not alike.all() and len(pairs) < len(found) and (nid[j] != nid[i])[alike].any()
+    assert got_j.tolist() == j[alike].tolist() and got_i.tolist() == i[alike].tolist()
+    assert got_whole.tolist() == whole[alike].tolist() and whole[alike].any() and not whole[alike].all()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_words_in_common_by_rows_of_the_packed_table(seed: int) -> None:
+    """The words two texts both hold, from the packed table read row by row (a vocabulary of 200
+    words: four rows), against set arithmetic: exact for every pair; asked with the words of the text
+    with fewer, exact wherever the count reaches what the loose reading asks (3, and half the fewer),
+    below it elsewhere."""
+    from daishi_forensics.injection._pruning import LooseReading
+
+    rng = random.Random(seed)
+    vocab = [f"w{k}" for k in range(200)]
+    common_words = vocab[:20]
+    sets = [frozenset(rng.sample(common_words, rng.randint(0, 8)) + rng.sample(vocab, rng.randint(1, 30)))
+            for _ in range(80)]
+    bits = {w: 3.0 for w in vocab}
+    reading = LooseReading.of_sets(sets, bits, lambda w: False, min_shared_bits=6.0, max_novelty=2.0,
+                                   min_common=3, min_cover=0.5, near_whole=0.8)
+    assert reading.packed is not None and len(reading.packed) == 4
+    a = np.array([rng.randrange(80) for _ in range(3000)], dtype=np.int64)
+    b = np.array([rng.randrange(80) for _ in range(3000)], dtype=np.int64)
+    truth = [len(sets[x] & sets[y]) for x, y in zip(a.tolist(), b.tolist())]
+    assert reading._common(a, b).tolist() == truth
+    fewer = np.minimum(reading.n_words[a], reading.n_words[b])
+    asked = np.maximum(3, 0.5 * fewer - 1e-9)
+    got = reading._common(a, b, fewer)
+    reaches = np.array(truth) >= asked
+    assert reaches.any() and not reaches.all()
+    assert (got[reaches] == np.array(truth)[reaches]).all() and (got[~reaches] < asked[~reaches]).all()
+
+
 def test_chains_nodes_are_each_chains_nodes() -> None:
     """The nodes of every chain at once (the log read once) are each chain's :func:`chain_nodes`."""
     msgs = messages()

@@ -499,6 +499,13 @@ def test_tier_pass_keeps_numbers_into_tables_of_senders_and_verdicts() -> None:
     assert [(m.event, m.sender, m.verdict) for m in records] == [
         (e["id"], e["agentId"], classify(e["payload"]["text"])) for e in events]
     assert result.tier_of() == {m.event: m.verdict.tier for m in records}
+    # its items read along the columns, in log order, as each id's own look-up gives them
+    lookup = result.tier_of()
+    assert list(lookup.items()) == [(m.event, lookup[m.event]) for m in records] and len(lookup.items()) == 900
+    assert (10, lookup[10]) in lookup.items() and (10, "no tier") not in lookup.items()
+    from daishi_forensics.injection.propagation import hijack_messages
+
+    assert hijack_messages(lookup) == {m.event for m in records if m.verdict.tier == "hijack"} != set()
     by_agent = result.by_agent()
     assert len(by_agent) == 300 and sum(row["total"] for row in by_agent.values()) == 900
     expected: dict[str, dict[str, int]] = {}

@@ -25,7 +25,7 @@ import numpy as np
 
 __all__ = ["expand", "stable_order", "RARE_TOKENS", "POSTINGS_PER_TOKEN", "OLDER_PER_TOKEN", "unique", "rare_words", "candidate_pairs",
            "candidate_chunks", "loosely_alike", "LooseReading", "alike_candidates", "heard_pairs", "WordSets",
-           "WORDS_PER_BATCH", "word_ranks", "word_batches", "WordOrders", "rare_picks"]
+           "WORDS_PER_BATCH", "word_ranks", "word_batches", "WordOrders", "rare_picks", "FUSED_BITS"]
 
 RARE_TOKENS = 4
 """Per message, its rarest words (document frequency ≥ 2) that generate candidates."""
@@ -316,11 +316,12 @@ def word_ranks(df: np.ndarray, words: Sequence[str]) -> np.ndarray:
 
 def candidate_chunks(
     nid: np.ndarray, sets: WordSets, df: np.ndarray, words: Sequence[str], lows: np.ndarray,
-    querying: np.ndarray, orders: Sequence[Sequence[int]] | WordOrders | None = None,
+    querying: np.ndarray, orders: Sequence[Sequence[int]] | WordOrders | None = None, *, distinct: bool = True,
 ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """The pairs (message j, earlier message i) to compare (module docstring), a piece at a time
     (about 16,384 queries, every query of a message in one piece: bounded memory), each piece sorted
-    by (j, i) and the pieces in order of j.
+    by (j, i) and the pieces in order of j; without ``distinct``, each piece's pairs as found (a pair
+    two rare words find comes more than once, in no order: :func:`alike_candidates` sorts them once).
 
     ``nid``: per message its text number; ``sets``: per text number its words (numbers); ``df``: per
     word number, the messages holding it; ``words``: the words by number (ties of ``df`` go by the
@@ -392,7 +393,9 @@ def candidate_chunks(
         range_start = np.concatenate((cs, a2, a3))
         range_len = np.concatenate((b1 - cs, ce - a2, cs - a3))
         pos = expand(range_start, range_len)
-        code = unique((np.repeat(np.concatenate((cj, cj, cj)), range_len) << shift) | (keys[pos] & low))
+        code = (np.repeat(np.concatenate((cj, cj, cj)), range_len) << shift) | (keys[pos] & low)
+        if distinct:
+            code = unique(code)
         yield code >> shift, code & low
         c0 = c1
 
@@ -443,6 +446,11 @@ class LooseReading:
         self.n_specific = np.bincount(owner_text, weights=self.word_specific[flat], minlength=n_texts)
         self.table: np.ndarray | None = None
         self.packed: np.ndarray | None = None
+        """Per 64 words (the words numbered anew, the words most texts hold first), per text its words
+        among them as the set bits of one machine word: row k of the words numbered ``64k .. 64k + 63``
+        (with few words in all)."""
+        self.beyond: np.ndarray | None = None
+        """Per row k of :attr:`packed`, per text: how many of its words come after that row's."""
         self.packed_specific: np.ndarray | None = None
         """Per text, its specifics only, bit-packed over the specifics alone (their own numbering: a
         specific y lacks is a set bit of x's row that y's row lacks)."""
@@ -452,7 +460,7 @@ class LooseReading:
             self.table = np.zeros((n_texts, n_all), dtype=bool)
             self.table[owner_text, flat] = True
             if n_all <= PACKED_WORDS and hasattr(np, "bitwise_count"):
-                self.packed = self._packed(self.table)
+                self.packed, self.beyond = self._by_rows(owner_text, flat, n_texts, n_all)
                 held = self.word_specific[flat]
                 specifics = np.zeros((n_texts, int(self.word_specific.sum())), dtype=bool)
                 specifics[owner_text[held], (np.cumsum(self.word_specific) - 1)[flat[held]]] = True
@@ -474,6 +482,21 @@ class LooseReading:
                    np.fromiter((specific(t) for t in bits), dtype=bool, count=len(bits)), **thresholds)
 
     @staticmethod
+    def _by_rows(owner: np.ndarray, word: np.ndarray, n_texts: int, n_words: int) -> tuple[np.ndarray, np.ndarray]:
+        """:attr:`packed` and :attr:`beyond` of the texts' words (``owner[k]`` holds ``word[k]``, each
+        once): the words most texts hold in the first rows, so that most texts' words end in a row
+        or two and a pair's count of the words both hold is known after the rows either has."""
+        held_by = np.bincount(word, minlength=n_words)
+        place = np.empty(n_words, dtype=np.int64)
+        place[np.argsort(-held_by, kind="stable")] = np.arange(n_words, dtype=np.int64)
+        at = place[word]
+        rows = np.zeros((max(1, -(-n_words // 64)), n_texts), dtype=np.uint64)
+        np.add.at(rows, (at >> 6, owner), np.left_shift(np.uint64(1), (at & 63).astype(np.uint64)))
+        counts = np.bitwise_count(rows).astype(np.int64)
+        beyond = np.cumsum(counts[::-1], axis=0)[::-1] - counts
+        return rows, np.ascontiguousarray(beyond)
+
+    @staticmethod
     def _packed(table: np.ndarray) -> np.ndarray:
         """A boolean text-by-word table bit-packed, each row whole 64-bit words (zeros after its last
         column)."""
@@ -488,16 +511,44 @@ class LooseReading:
             return self.table[texts, words]
         return self.sets.holds(texts, words)
 
-    def _common(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    def _common(self, x: np.ndarray, y: np.ndarray, fewer: np.ndarray | None = None) -> np.ndarray:
         """Per k: how many words texts ``x[k]`` and ``y[k]`` both hold (with few words in all, as the
-        set bits both texts' rows of the packed table hold)."""
-        if self.packed is not None:
-            counts: np.ndarray = np.bitwise_count(self.packed[x] & self.packed[y]).sum(axis=1, dtype=np.int64)
-            return counts
+        set bits both texts' rows of the packed table hold, row by row, a pair left once one text has
+        no word beyond the row).  With ``fewer`` (per k, the words of the text with fewer), a pair
+        is left too once it cannot reach the words in common :meth:`_batch` asks (its count then
+        below them, not exact)."""
+        if self.packed is not None and self.beyond is not None:
+            return self._common_by_rows(x, y, fewer)
         out = np.zeros(len(x), dtype=np.int64)
         for c0, c1 in word_batches(self.n_words[x]):
             pair, word = self.sets.words_of(x[c0:c1])
             out[c0:c1] = np.bincount(pair, weights=self.holds(y[c0:c1][pair], word), minlength=c1 - c0)
+        return out
+
+    def _common_by_rows(self, x: np.ndarray, y: np.ndarray, fewer: np.ndarray | None) -> np.ndarray:
+        """:meth:`_common` from :attr:`packed`, one row at a time over the pairs still open."""
+        rows, beyond = self.packed, self.beyond
+        assert rows is not None and beyond is not None
+        out = np.zeros(len(x), dtype=np.int64)
+        need = None if fewer is None else np.maximum(self.min_common, self.min_cover * fewer - 1e-9)
+        open_ = None  # the pairs still open (None: every pair)
+        cx, cy = x, y
+        for k in range(len(rows)):
+            got = np.bitwise_count(rows[k][cx] & rows[k][cy]).astype(np.int64)
+            if open_ is None:
+                out += got
+                total = out
+            else:
+                total = out[open_] + got
+                out[open_] = total
+            more = np.minimum(beyond[k][cx], beyond[k][cy])
+            going = more > 0
+            if need is not None:  # the words in common it can still reach fall short: it fails
+                going &= total + more >= (need if open_ is None else need[open_])
+            open_ = np.nonzero(going)[0] if open_ is None else open_[going]
+            if not len(open_):
+                break
+            cx, cy = x[open_], y[open_]
         return out
 
     def _specifics_lacking(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -552,8 +603,8 @@ class LooseReading:
         # another good, place, number or seat: on the 1M-event stream 473k of 1.5M pairs of texts pass
         # the words in common, 427k of those the bits, 6.5k the specifics), then the bits
         x, y = ca[maybe], cb[maybe]
-        common = self._common(x, y)
         fewer = np.minimum(n_words[x], n_words[y])
+        common = self._common(x, y, fewer)  # exact where it reaches what is asked below
         ok = (common >= self.min_common) & (common >= self.min_cover * fewer - 1e-9)
         swaps = np.nonzero(ok & (self.n_specific[x] > self.max_specific_swaps)
                            & (self.n_specific[y] > self.max_specific_swaps))[0]
@@ -574,26 +625,65 @@ class LooseReading:
         return alike, whole
 
 
+FUSED_BITS = 62
+"""Bits a pair of texts and a pair of messages may take together for :func:`alike_candidates` to sort a
+piece once by both (the near-whole bit of a pair kept goes below them: 63 in all)."""
+
+
 def alike_candidates(
-    chunks: Iterable[tuple[np.ndarray, np.ndarray]], nid: np.ndarray, n_texts: int, reading: LooseReading,
+    chunks: Iterable[tuple[np.ndarray, np.ndarray]], nid: np.ndarray, n_texts: int, reading: LooseReading, *,
+    distinct: bool = True,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The candidate pairs (message j, earlier message i) of ``chunks`` (:func:`candidate_chunks`)
-    whose texts ``nid[j]``, ``nid[i]`` are alike (``reading``), sorted by (j, i), and per pair whether
-    they are near whole.  Each distinct pair of texts of a piece is read once (reading a pair again in
-    a later piece costs less than looking it up among every pair read before); only the pairs kept
-    are gathered, so memory follows the alike pairs, not the candidates."""
+    """The candidate pairs (message j, earlier message i) of ``chunks`` (:func:`candidate_chunks`, each
+    piece sorted by (j, i); without ``distinct``, as :func:`candidate_chunks` finds them: a piece's pairs
+    in any order, a pair maybe more than once, each kept once) whose texts ``nid[j]``, ``nid[i]`` are
+    alike (``reading``), sorted by (j, i), and per pair whether they are near whole.  Each distinct pair
+    of texts of a piece is read once (reading a pair again in a later piece costs less than looking it
+    up among every pair read before); only the pairs kept are gathered, so memory follows the alike
+    pairs, not the candidates.
+
+    Where a pair of texts and a pair of messages fit in one 63-bit number together, a piece is sorted
+    once by (pair of texts, pair of messages): a pair of messages found twice lies next to itself, the
+    pairs of texts come distinct and in order, and only the few pairs kept are sorted again by (j, i)."""
     out_j: list[np.ndarray] = []
     out_i: list[np.ndarray] = []
     out_whole: list[np.ndarray] = []
     shift = max(1, n_texts.bit_length())  # a pair of texts as one number, split by shifts, not division
     nid = np.asarray(nid, dtype=np.int64)
+    m_shift = max(1, len(nid).bit_length())  # a pair of messages as one number, below the pair of texts
+    fused = 2 * shift + 2 * m_shift <= FUSED_BITS
     for cj, ci in chunks:
-        distinct, which = unique((nid[cj] << shift) | nid[ci], inverse=True)
-        alike, whole = reading(distinct >> shift, distinct & ((1 << shift) - 1))
+        if not fused:
+            if not distinct:
+                code = unique((cj << m_shift) | ci)  # each once, by (j, i)
+                cj, ci = code >> m_shift, code & ((1 << m_shift) - 1)
+            read, which = unique((nid[cj] << shift) | nid[ci], inverse=True)
+            alike, whole = reading(read >> shift, read & ((1 << shift) - 1))
+            keep = alike[which]
+            out_j.append(cj[keep])
+            out_i.append(ci[keep])
+            out_whole.append(whole[which[keep]])
+            continue
+        key = (((nid[cj] << shift) | nid[ci]) << (2 * m_shift)) | (cj << m_shift) | ci
+        key.sort()
+        if not distinct:  # each pair once
+            once = np.ones(len(key), dtype=bool)
+            once[1:] = key[1:] != key[:-1]
+            key = key[once]
+            del once
+        texts = key >> (2 * m_shift)
+        new = np.ones(len(texts), dtype=bool)
+        new[1:] = texts[1:] != texts[:-1]
+        read = texts[new]
+        which = np.cumsum(new) - 1
+        del texts, new
+        alike, whole = reading(read >> shift, read & ((1 << shift) - 1))
         keep = alike[which]
-        out_j.append(cj[keep])
-        out_i.append(ci[keep])
-        out_whole.append(whole[which[keep]])
+        # the pairs kept by (j, i), each with its near-whole bit below it (a pair's bit is its texts')
+        pair = np.sort(((key[keep] & ((1 << (2 * m_shift)) - 1)) << 1) | whole[which[keep]])
+        out_j.append(pair >> (m_shift + 1))
+        out_i.append((pair >> 1) & ((1 << m_shift) - 1))
+        out_whole.append((pair & 1).astype(bool))
     if not out_j:
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty.copy(), np.zeros(0, dtype=bool)

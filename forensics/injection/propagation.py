@@ -165,6 +165,7 @@ __all__ = [
     "first_heard_delays",
     "chains_of",
     "propagation",
+    "hijack_messages",
     "goods_of",
     "specifics_of",
     "normalize_text",
@@ -1294,8 +1295,8 @@ def alike_pairs(
     lows = _window_lows(log.ticks, sid, senders, clock.asleep, clock.window_start, max_lag)
     reading = _loose_reading(texts, everything, min_shared_bits=min_shared_bits, max_novelty=max_novelty, goods=goods,
                              max_specific_swaps=max_specific_swaps)
-    chunks = candidate_chunks(nid, texts.sets, df, texts.words, lows, matched, _orders(texts))
-    fam_j, fam_i, whole = alike_candidates(chunks, nid, len(texts.cores), reading)
+    chunks = candidate_chunks(nid, texts.sets, df, texts.words, lows, matched, _orders(texts), distinct=False)
+    fam_j, fam_i, whole = alike_candidates(chunks, nid, len(texts.cores), reading, distinct=False)
     return _Pairs(fam_j, fam_i, exposed(fam_j, fam_i, log), sid[fam_j] == sid[fam_i]), whole
 
 
@@ -1584,6 +1585,12 @@ def _layers(children: Mapping[int, Sequence[int]], root: int) -> list[list[int]]
     return out
 
 
+def hijack_messages(tiers: Mapping[int, str]) -> frozenset[int]:
+    """The event ids ``tiers`` (event id -> tier) puts in the hijack tier (its items read once, in
+    order, where asking each message's tier would look each up)."""
+    return frozenset(eid for eid, tier in tiers.items() if tier == "hijack")
+
+
 def propagation(
     messages: Sequence[HeardMessage],
     tiers: Mapping[int, str] | None = None,
@@ -1614,8 +1621,9 @@ def propagation(
     reaches: list[int] = []
     resent: set[str] = set()
     exposed: set[str] = set()
+    hijack = hijack_messages(tiers)
     for k, eid in enumerate(events):
-        if eid in children or tiers.get(eid) != "hijack":
+        if eid not in hijack or eid in children:
             continue
         sender = senders[sender_codes[k]]
         chain = chain_by_root.get(eid)

@@ -41,7 +41,7 @@ from typing import Any
 
 from daishi_forensics.arithmetic import half_up
 from .exposure import Exposure, MessageLog
-from .propagation import GOODS, Propagation, propagation, specifics_of
+from .propagation import GOODS, Propagation, hijack_messages, propagation, specifics_of
 from daishi_forensics.replay import Timeline
 from daishi_forensics.replay.analysis import MatchAnalysis
 from daishi_forensics.replay.spans import Spans, contains, intersect, merged, size
@@ -373,7 +373,7 @@ def _spread(analysis: MatchAnalysis) -> dict[str, dict[str, int]]:
     chain_by_root = {c.root: c for c in prop.chains}
     exposure: Exposure = analysis.passes["exposure"].result()
     tiers: MessageTiers | None = analysis.passes["tiers"].result() if "tiers" in analysis.passes else None
-    tier_of = tiers.tier_of() if tiers is not None else {}
+    hijack = hijack_messages(tiers.tier_of()) if tiers is not None else frozenset()
     messages = exposure.messages
     if isinstance(messages, MessageLog):
         events, senders = messages.events, messages.senders()
@@ -383,7 +383,7 @@ def _spread(analysis: MatchAnalysis) -> dict[str, dict[str, int]]:
     sender_of = {eid: who for eid, who in zip(events, senders) if eid in members} if members else {}
     out: dict[str, dict[str, int]] = {}
     for eid, sender in zip(events, senders):
-        if eid in children or tier_of.get(eid) != "hijack":
+        if eid not in hijack or eid in children:
             continue
         row = out.setdefault(sender, {"hijackRoots": 0, "reach": 0, "echoedOthers": 0})
         row["hijackRoots"] += 1

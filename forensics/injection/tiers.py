@@ -60,7 +60,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, ItemsView, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from operator import attrgetter
@@ -288,6 +288,20 @@ class _TierLookup(Mapping[int, str]):
 
     def __iter__(self) -> Iterator[int]:
         return iter(self._events)
+
+    def items(self) -> ItemsView[int, str]:
+        """``(event id, tier)`` in log order, read along the columns (no bisection per event)."""
+        return _TierItems(self)
+
+
+class _TierItems(ItemsView[int, str]):
+    """:meth:`_TierLookup.items`: iterated along the lookup's columns."""
+
+    _mapping: _TierLookup
+
+    def __iter__(self) -> Iterator[tuple[int, str]]:
+        lookup = self._mapping
+        return zip(lookup._events, map(lookup._tier, lookup._verdicts))
 
 
 @dataclass(frozen=True)
