@@ -453,7 +453,8 @@ class LooseReading:
         """Per row k of :attr:`packed`, per text: how many of its words come after that row's."""
         self.packed_specific: np.ndarray | None = None
         """Per text, its specifics only, bit-packed over the specifics alone (their own numbering: a
-        specific y lacks is a set bit of x's row that y's row lacks)."""
+        specific y lacks is a set bit of x's row that y's row lacks), stored by machine word: row k
+        holds every text's specifics numbered ``64k .. 64k + 63``."""
         self.specific_sets: WordSets | None = None
         """Per text, its specifics (what :meth:`_specifics_lacking` looks up without :attr:`packed_specific`)."""
         if n_texts * n_all <= TABLE_CELLS:  # a text-by-word table answers "does y hold the word"
@@ -464,7 +465,7 @@ class LooseReading:
                 held = self.word_specific[flat]
                 specifics = np.zeros((n_texts, int(self.word_specific.sum())), dtype=bool)
                 specifics[owner_text[held], (np.cumsum(self.word_specific) - 1)[flat[held]]] = True
-                self.packed_specific = self._packed(specifics)
+                self.packed_specific = np.ascontiguousarray(self._packed(specifics).T)
         if self.packed_specific is None:
             held = self.word_specific[flat]
             self.specific_sets = WordSets(owner_text[held], flat[held], n_texts, n_all)
@@ -555,9 +556,11 @@ class LooseReading:
         """Per k: how many specifics text ``x[k]`` holds that ``y[k]`` lacks (with few words in all, as the
         set bits of ``x[k]``'s row of the packed table of specifics not in ``y[k]``'s; else ``x[k]``'s
         specifics alone looked up in ``y[k]``)."""
-        if self.packed_specific is not None:
+        if self.packed_specific is not None:  # a machine word at a time, over every pair
             packed = self.packed_specific
-            lacking: np.ndarray = np.bitwise_count(packed[x] & ~packed[y]).sum(axis=1, dtype=np.int64)
+            lacking: np.ndarray = np.zeros(len(x), dtype=np.int64)
+            for row in packed:
+                lacking += np.bitwise_count(row[x] & ~row[y])
             return lacking
         out = np.zeros(len(x), dtype=np.int64)
         specifics = self.specific_sets
