@@ -308,6 +308,13 @@ def fast_candidates(messages: Sequence[HeardMessage], max_lag: int = P.MAX_LAG,
     matched[list(P.canary_parents(log))] = False
     lows = P._window_lows(log.ticks, sid, senders, clock.asleep, clock.window_start, max_lag)
     cj, ci = candidate_pairs(texts.nid, texts.sets, df, texts.words, lows, matched, P._orders(texts))
+    # the pieces as found (not made distinct) hold the same pairs, piece for piece
+    from daishi_forensics.injection._pruning import candidate_chunks
+
+    args = (texts.nid, texts.sets, df, texts.words, lows, matched, P._orders(texts))
+    for (dj, di), (fj, fi) in zip(candidate_chunks(*args), candidate_chunks(*args, distinct=False), strict=True):
+        found = list(zip(fj.tolist(), fi.tolist()))
+        assert sorted(set(found)) == list(zip(dj.tolist(), di.tolist())) and len(found) >= len(dj)
     return set(zip(cj.tolist(), ci.tolist()))
 
 

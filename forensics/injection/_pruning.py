@@ -393,10 +393,15 @@ def candidate_chunks(
         range_start = np.concatenate((cs, a2, a3))
         range_len = np.concatenate((b1 - cs, ce - a2, cs - a3))
         pos = expand(range_start, range_len)
-        code = (np.repeat(np.concatenate((cj, cj, cj)), range_len) << shift) | (keys[pos] & low)
+        code = np.repeat(np.concatenate((cj, cj, cj)), range_len)
+        code <<= shift
+        code |= keys[pos] & low
+        del pos
         if distinct:
             code = unique(code)
-        yield code >> shift, code & low
+        earlier = code & low
+        code >>= shift  # the later message: no third array held while the piece is read
+        yield code, earlier
         c0 = c1
 
 
@@ -667,7 +672,15 @@ def alike_candidates(
             out_i.append(ci[keep])
             out_whole.append(whole[which[keep]])
             continue
-        key = (((nid[cj] << shift) | nid[ci]) << (2 * m_shift)) | (cj << m_shift) | ci
+        # the piece's numbers made in place, one array at a time (bounded memory)
+        key = nid[cj]
+        key <<= shift
+        key |= nid[ci]
+        key <<= 2 * m_shift
+        messages = cj << m_shift
+        messages |= ci
+        key |= messages
+        del messages, cj, ci
         key.sort()
         if not distinct:  # each pair once
             once = np.ones(len(key), dtype=bool)
@@ -676,14 +689,23 @@ def alike_candidates(
             del once
         texts = key >> (2 * m_shift)
         new = np.ones(len(texts), dtype=bool)
-        new[1:] = texts[1:] != texts[:-1]
+        np.not_equal(texts[1:], texts[:-1], out=new[1:])
         read = texts[new]
-        which = np.cumsum(new) - 1
-        del texts, new
+        del texts
+        which = np.cumsum(new)
+        which -= 1
+        del new
         alike, whole = reading(read >> shift, read & ((1 << shift) - 1))
-        keep = alike[which]
+        keep = np.nonzero(alike[which])[0]
+        near = whole[which[keep]]
+        del which
         # the pairs kept by (j, i), each with its near-whole bit below it (a pair's bit is its texts')
-        pair = np.sort(((key[keep] & ((1 << (2 * m_shift)) - 1)) << 1) | whole[which[keep]])
+        pair = key[keep]
+        del key, keep
+        pair &= (1 << (2 * m_shift)) - 1
+        pair <<= 1
+        pair |= near
+        pair.sort()
         out_j.append(pair >> (m_shift + 1))
         out_i.append((pair >> 1) & ((1 << m_shift) - 1))
         out_whole.append((pair & 1).astype(bool))
