@@ -480,3 +480,132 @@ def test_a_child_stuck_on_a_refused_record_is_not_waited_for(tmp_path: Path, spl
     _halves.replay_in_halves(read, passes, {"aside"})
     assert time.monotonic() - started < 30
     assert split == {"plain": [True], "child": ["stopped"]}
+
+
+# --------------------------------------------------------------------------- the child's lines left unparsed
+
+
+class Spans(Tally):
+    """A :class:`Tally` that also closes ticks: the ticks closed in all (integers summed, so a span
+    closed whole or in two pieces adds the same) and how many calls closed them."""
+
+    merges_spans = True
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.closed = 0
+        self.calls = 0
+
+    def close_ticks(self, start: int, stop: int, world: World) -> None:
+        self.closed += stop - start
+        self.calls += 1
+
+
+def _sorted_lines(records: list[dict[str, Any]]) -> list[bytes]:
+    """The records as a simulated export writes them: keys sorted, so ``type`` comes last."""
+    return [orjson.dumps(r, option=orjson.OPT_SORT_KEYS) for r in records]
+
+
+def _with_rests(*, regress: bool = False) -> list[Any]:
+    """The first stream's records (moves at ticks 2..6), with rests: a_1 at tick 4 (beside its move),
+    a_2 at ticks 7 and 8 (ticks only rests have), and one at tick 8 whose type is spelled with a
+    ``\\u`` escape (parsed, never left out); ``regress``: the last rest at tick 8 comes before a move
+    at tick 6 (a tick regression)."""
+    records = _events(2)  # ids 1..9: spawns, death, a_1 moves at 2, 3, 4, a_2 moves at 5, 6
+    rests = [ev(10, 4, "rest", "a_1"), ev(11, 7, "rest", "a_2"), ev(12, 8, "rest", "a_2")]
+    lines = _sorted_lines(records + rests)
+    escaped = orjson.dumps(ev(13, 8, "rest", "a_1"), option=orjson.OPT_SORT_KEYS).replace(
+        b'"type":"rest"', b'"type":"r\\u0065st"')
+    assert escaped.endswith(b'"type":"r\\u0065st"}')
+    if regress:  # ids 1-7 (up to tick 4), then the rests at 7 and 8, then a_2's moves at 5 and 6
+        return [*lines[:7], lines[10], lines[11], escaped, lines[7], lines[8], lines[9]]
+    return [*lines[:7], lines[9], lines[7], lines[8], lines[10], lines[11], escaped]
+
+
+def _renumbered(lines: list[Any]) -> list[bytes]:
+    """The lines with ids 1, 2, ... in file order (the hot path wants them rising)."""
+    out = []
+    for k, line in enumerate(lines, 1):
+        data = orjson.loads(line)
+        out.append(line.replace(f'"id":{data["id"]},'.encode(), f'"id":{k},'.encode(), 1))
+    return out
+
+
+def test_the_types_a_child_may_leave_unparsed() -> None:
+    """Every known type no pass of the group observes or counts and the world does not apply; none at
+    all when one condition of the rule fails."""
+    arch = archive(AGENTS, ended=20)
+    tails = _halves._skipped_tails([Spans()], arch)
+    assert b'rest"}\n' in tails and b'inference_usage"}\n' in tails
+    assert not {b'move"}\n', b'agent_spawned"}\n', b'agent_died"}\n', b'agent_dormant"}\n'} & tails
+
+    class Everything(Tally):
+        types = None  # type: ignore[assignment]
+
+    class Unsaid(Spans):
+        merges_spans = False
+
+    class CountsAll(Tally):
+        def counted(self, tally: Any, world: World) -> None:
+            pass
+
+    class CountsRests(CountsAll):
+        tallied = frozenset({"rest"})
+
+    for passes in ([Everything()], [Tally(), Unsaid()], [CountsAll()]):
+        assert _halves._skipped_tails(passes, arch) == frozenset()
+    assert b'rest"}\n' not in _halves._skipped_tails([CountsRests()], arch)
+    assert b'look"}\n' in _halves._skipped_tails([CountsRests()], arch)
+    for missing in ("startedAtTick", "endedAtTick"):
+        assert _halves._skipped_tails([Spans()], {k: v for k, v in arch.items() if k != missing}) == frozenset()
+
+
+def test_a_child_leaves_the_unwanted_lines_unparsed_and_its_passes_are_the_same(tmp_path: Path) -> None:
+    """The three rests written plainly are left unparsed (the escaped one is parsed), every line is in
+    the digest, and the passes count as over every event: 5 moves, 10 alive seen, the 20 match
+    ticks closed; in 8 spans where the whole replay closes 9 (0-1, 1-2, ..., 7-8, 8-20): the child
+    reads no event at tick 7 (only a rest), so it closes 6-8 as one span."""
+    path = _stream_of(tmp_path / "m.jsonl", _renumbered(_with_rests()), archive(AGENTS, ended=20))
+    whole = Spans()
+    read = read_match(open_match(str(path)))
+    timeline = replay(read.events(), read.archive, [whole])
+    assert read.verbatim and timeline.tick_regressions == 0
+    assert (whole.moves, whole.alive_seen, whole.closed, whole.calls) == (*FIRST, 20, 9)
+    full = _halves._replay_aside(read, open_match(str(path)), {"aside": Spans()}, True)
+    group = {"aside": Spans()}
+    tails = _halves._skipped_tails(group.values(), read.archive)
+    digest, passes, skipped = _halves._replay_aside(read, open_match(str(path)), group, True, tails)
+    assert skipped == 3 and full[2] == 0 and digest == full[0]
+    left = passes["aside"]
+    assert (left.moves, left.alive_seen, left.closed, left.calls) == (*FIRST, 20, 8)
+
+
+def test_a_child_that_left_lines_unparsed_is_taken(tmp_path: Path, split: dict[str, list[Any]]) -> None:
+    path = _stream_of(tmp_path / "m.jsonl", _renumbered(_with_rests()), archive(AGENTS, ended=20))
+    read = read_match(open_match(str(path)))
+    passes: dict[str, Any] = {"here": Spans(), "aside": Spans()}
+    _halves.replay_in_halves(read, passes, {"aside"})
+    assert read.verbatim and split == {"plain": [True], "child": ["waited"]}
+    assert passes["aside"].pids != {os.getpid()} and passes["here"].pids == {os.getpid()}
+    assert [(t.moves, t.alive_seen, t.closed, t.calls) for t in passes.values()] == [(*FIRST, 20, 9),
+                                                                                     (*FIRST, 20, 8)]
+
+
+def test_a_tick_regression_refuses_a_child_that_left_lines_unparsed(tmp_path: Path,
+                                                                    split: dict[str, list[Any]]) -> None:
+    """The rests at ticks 7 and 8 come before a_2's moves at 5 and 6: the whole replay applies those
+    moves at tick 8 (3 regressions, with a_1's rest at tick 4 last), closing 7 spans (0-1, ..., 3-4,
+    4-7, 7-8, 8-20); the child, which left the plain rests unparsed, would close 4-8 whole.  Its
+    passes are not taken: this process replays them, and both sides count as one process does."""
+    path = _stream_of(tmp_path / "m.jsonl", _renumbered(_with_rests(regress=True)), archive(AGENTS, ended=20))
+    one = read_match(open_match(str(path)))
+    alone = Spans()
+    assert replay(one.events(), one.archive, [alone]).tick_regressions == 3
+    read = read_match(open_match(str(path)))
+    passes: dict[str, Any] = {"here": Spans(), "aside": Spans()}
+    _halves.replay_in_halves(read, passes, {"aside"})
+    assert read.verbatim and split == {"plain": [True], "child": ["waited"]}
+    for tally in passes.values():
+        assert tally.pids == {os.getpid()}
+        assert (tally.moves, tally.alive_seen, tally.closed, tally.calls) == (
+            alone.moves, alone.alive_seen, alone.closed, alone.calls) == (*FIRST, 20, 7)

@@ -205,6 +205,11 @@ class ContactPass:
 
     types: frozenset[str] | None = frozenset({"message", "message_private"})
 
+    merges_spans = True
+    """``close_ticks(a, c)`` then ``close_ticks(c, b)`` with the world unchanged between is
+    ``close_ticks(a, b)``: the stays are noted once per occupancy change, and the clock adds
+    integers."""
+
     def __init__(self) -> None:
         self._tallies: dict[tuple[str, str], _Tally] = {}
         self._pairs_version = -1

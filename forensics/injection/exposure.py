@@ -333,6 +333,10 @@ class ExposurePass:
         {"message", "message_private", "agent_dormant", "agent_awake", "agent_died"}
     )
 
+    merges_spans = True
+    """``close_ticks(a, c)`` then ``close_ticks(c, b)`` with nothing observed between is
+    ``close_ticks(a, b)``: it only lets go of look-ups, once a span reaches the match end."""
+
     def __init__(self, archive: Mapping[str, Any]) -> None:
         self._archive = archive
         self._asleep: dict[str, int] = {}

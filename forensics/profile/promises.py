@@ -548,6 +548,11 @@ class PromisePass:
         "attack", "raid", "theft", "agent_died", "agent_dormant", "agent_registered", "agent_spawned",
     })
 
+    merges_spans = True
+    """``close_ticks(a, c)`` then ``close_ticks(c, b)`` with nothing observed between is
+    ``close_ticks(a, b)``: the windows ending before ``b`` are settled in the same order (by end,
+    then by number), and settling reads neither the world nor the span."""
+
     def __init__(
         self,
         extractor: CommitmentExtractor | None = None,

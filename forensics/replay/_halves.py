@@ -25,15 +25,38 @@ they did) and its passes are replayed here.  Otherwise the child reads through t
 with this process's settings, as this process does.
 
 When its passes are not taken (the digests differ, this process's read was not verbatim after a
-child read without checks, or the child failed, died or could not start) this process replays
+child read without checks, the child left lines unparsed and this process's replay met a tick
+regression, or the child failed, died or could not start) this process replays
 the missing passes itself, over a second read of the file, and takes that replay only if its
 digest is that of its first read; otherwise the file changed under it and it refuses with the
 read boundary's error for a changed file.  So the analysis is that of a one-process run of the
 file this process read, or an error: never a mix of two files.
 
+What the child does not parse.  A child reading without checks skips, unparsed, each line that
+provably holds an event no pass of its own nor the world wants (:func:`_skipped_tails`): a line
+ending in ``,"type":"T"}`` and a line feed, for a type ``T`` that none of its passes observes or
+counts and the world does not apply.  Such a line is one JSON object (this process's read being
+verbatim, the only case its passes are taken in), the ``}`` ends it, and the bytes before it are
+its last member, the key ``type`` (unescaped quotes: no backslash before them) with the value
+``T`` written out: its type is ``T`` (a repeated key is off the hot path; the last one counts
+anyway).  Every line still goes into the digest.  Leaving those events out changes one thing
+for the child's passes: a tick only such events had is never entered, so the ticks closed
+around it come as one span, ``close_ticks(a, b)``, where a full replay calls
+``close_ticks(a, c)`` then ``close_ticks(c, b)`` with nothing observed nor applied between.  So
+the child skips only when each of its tick-closing passes says that is the same
+(``merges_spans``: exact integer arithmetic, settling in the same order), with every pass
+naming the types it observes (and counts), and the archive naming both ``startedAtTick`` and
+``endedAtTick`` (without them the first and the last event's ticks bound the spans closed);
+and its passes are taken only when this process's replay met no tick lower than the one before
+it (a regression leaves the world at the higher tick, which a skipped event may have set).
+The rest of its replay sees the very events, at the very ticks, with the very world.
+
 The read boundary knows nothing of this: the digest is taken on the raw records a
 :class:`~daishi_forensics.read.sources.MatchSource` hands over, in a copy of the source; the
-boundary says only whether a read was verbatim, and reads without checks when asked.
+boundary says only whether a read was verbatim, and reads without checks when asked.  The
+child that skips reads the file again with :func:`~daishi_forensics.read.sources.json_lines`
+(the stream's reader: the same limits, a parse per line that may skip): it has no file identity
+to check, and needs none, its digest being compared.
 """
 
 from __future__ import annotations
@@ -41,17 +64,23 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import os
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Mapping
+from functools import partial
+from itertools import islice
+from operator import is_not
 from typing import Any
 
+import orjson
+
+from daishi_forensics import schemas
 from daishi_forensics.errors import InputUnreadable
 from daishi_forensics.read.boundary import MatchRead, as_parsed
-from daishi_forensics.read.sources import MatchSource, RawRecord
+from daishi_forensics.read.sources import MatchSource, RawRecord, json_lines
 
 from .driver import replay
 from .fork import allowed, fork
 from .timeline import Timeline
-from .world import Pass
+from .world import Pass, World
 
 __all__ = ["SPLIT_BYTES", "replay_in_halves"]
 
@@ -118,15 +147,89 @@ def _reads_plainly(read: MatchRead, source: MatchSource) -> bool:
     return first is not None and type(first[2]) is dict and first[2].get("schemaVersion") == 3
 
 
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _skipped_tails(passes: Collection[Pass], archive: Mapping[str, Any]) -> frozenset[bytes]:
+    """The line endings (``T"}`` and a line feed, after ``,"type":"``) of the known event types
+    ``T`` a replay of ``passes`` can leave unparsed (see the module docs): none when a pass wants
+    every type (no ``types``, or counting without ``tallied``), a tick-closing pass does not
+    say ``merges_spans``, or the archive lacks ``startedAtTick`` or ``endedAtTick``.
+
+    >>> class Moves:
+    ...     types = frozenset({"move"})
+    ...     def observe(self, ev, world): pass
+    >>> tails = _skipped_tails([Moves()], {"startedAtTick": 0, "endedAtTick": 9})
+    >>> b'inference_usage"}\\n' in tails, b'move"}\\n' in tails, b'agent_spawned"}\\n' in tails
+    (True, False, False)
+    >>> _skipped_tails([Moves()], {"startedAtTick": 0})
+    frozenset()
+    """
+    if not (_is_int(archive.get("startedAtTick")) and _is_int(archive.get("endedAtTick"))):
+        return frozenset()
+    wanted = set(World(0)._handlers())
+    for p in passes:
+        types = getattr(p, "types", None)
+        if types is None:
+            return frozenset()
+        wanted.update(types)
+        if callable(getattr(p, "counted", None)):
+            tallied = getattr(p, "tallied", None)
+            if tallied is None:
+                return frozenset()
+            wanted.update(tallied)
+        if callable(getattr(p, "close_ticks", None)) and getattr(p, "merges_spans", False) is not True:
+            return frozenset()
+    return frozenset(f'{t}"}}\n'.encode() for t in schemas.event_types() if t not in wanted)
+
+
+_SKIPPED = object()
+"""What the child's parse gives for a line it left unparsed."""
+
+
+def _skipping(source: MatchSource, tails: frozenset[bytes]) -> tuple[MatchSource, list[int]]:
+    """A copy of ``source`` (a stream or folder) read again from its file, each record's data the
+    line parsed, or :data:`_SKIPPED` for a line ending in ``,"type":"`` and one of ``tails``;
+    and a counter of the lines skipped (its one item, once the records are read)."""
+    where = source.file_records
+    assert where is not None  # a file: _worth_splitting
+    ends = tuple(b',"type":"' + tail for tail in tails)
+    loads = orjson.loads
+    skipped = [0]
+
+    def parse(line: bytes) -> Any:
+        if line.endswith(ends):
+            skipped[0] += 1
+            return _SKIPPED
+        return loads(line)
+
+    def records() -> Iterator[RawRecord]:
+        lines = json_lines(where.path, where.limits, loads=parse)
+        # a stream's first line is its header (read when it was opened): not an event
+        return islice(lines, 1, None) if where.skip_header else lines
+
+    return dataclasses.replace(source, _records=records), skipped
+
+
 def _replay_aside(read: MatchRead, source: MatchSource, passes: dict[str, Pass],
-                  plain: bool) -> tuple[str, dict[str, Pass]]:
-    """(In the child.)  ``passes`` replayed over a read of ``source`` (without checks when ``plain``),
-    and the digest of what was read."""
+                  plain: bool, tails: frozenset[bytes] = frozenset()) -> tuple[str, dict[str, Pass], int]:
+    """(In the child.)  ``passes`` replayed over a read of ``source`` (without checks when ``plain``,
+    leaving unparsed the lines ending in one of ``tails`` when ``plain``), the digest of what was
+    read, and how many lines it left unparsed."""
     digest = hashlib.sha256()
+    skipped = [0]
+    if plain and tails and source.file_records is not None:
+        source, skipped = _skipping(source, tails)
     tapped = _digested(source, digest)
-    events = as_parsed(tapped, read.errata_events) if plain else _read_again(read, tapped).events()
+    if plain:
+        events = as_parsed(tapped, read.errata_events)
+        if tails:
+            events = filter(partial(is_not, _SKIPPED), events)
+    else:
+        events = _read_again(read, tapped).events()
     replay(events, read.archive, list(passes.values()))
-    return digest.hexdigest(), passes
+    return digest.hexdigest(), passes, skipped[0]
 
 
 def replay_in_halves(read: MatchRead, instances: dict[str, Pass], aside: Collection[str],
@@ -151,7 +254,8 @@ def replay_in_halves(read: MatchRead, instances: dict[str, Pass], aside: Collect
     if not group or len(group) == len(instances) or not _worth_splitting(source):
         return replay(read.events(), read.archive, list(instances.values()))
     plain = _reads_plainly(read, source)
-    child = fork(lambda: _replay_aside(read, reread(source), group, plain))
+    tails = _skipped_tails(group.values(), read.archive) if plain else frozenset()
+    child = fork(lambda: _replay_aside(read, reread(source), group, plain, tails))
     if child is None:
         return replay(read.events(), read.archive, list(instances.values()))
     here = [p for name, p in instances.items() if name not in group]
@@ -169,7 +273,8 @@ def replay_in_halves(read: MatchRead, instances: dict[str, Pass], aside: Collect
         child.cancel()
     else:
         done, answer = child.result()
-    if done and answer is not None and answer[0] == digest.hexdigest():
+    if done and answer is not None and answer[0] == digest.hexdigest() and (
+            answer[2] == 0 or timeline.tick_regressions == 0):  # a child that skipped: no regression
         instances.update(answer[1])
         return timeline
     # the child's passes are not taken: replay them here (they are untouched copies)
