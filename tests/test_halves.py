@@ -609,3 +609,103 @@ def test_a_tick_regression_refuses_a_child_that_left_lines_unparsed(tmp_path: Pa
         assert tally.pids == {os.getpid()}
         assert (tally.moves, tally.alive_seen, tally.closed, tally.calls) == (
             alone.moves, alone.alive_seen, alone.closed, alone.calls) == (*FIRST, 20, 7)
+
+
+# --------------------------------------------------------------------------- work done ahead, on both sides
+
+
+def test_the_report_is_the_same_bytes_with_work_done_ahead(simulated: Path, forks: list[bool],
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Split, the child computes the message propagation into its exposure pass (it replayed the
+    exposure and the tiers) and this process, done first (the child taken as still at work), starts
+    the screens from its own passes meanwhile, in a child: the report is the same bytes as one
+    process's, and this process computes neither."""
+    from daishi_forensics.report import sections
+
+    monkeypatch.setattr(forking.Forked, "ready", lambda self: False)
+    monkeypatch.setenv(ENV, "0")
+    alone = analyze(read_match(open_match(str(simulated))), early=True)
+    assert alone.early == {} and "propagation" not in alone.passes["exposure"].memo
+    expected = dumps(behavior_report(alone))
+    monkeypatch.setenv(ENV, "1")
+    split = analyze(read_match(open_match(str(simulated))), early=True)
+    assert forks == [True] and {"exposure", "tiers"} <= ASIDE
+    assert "propagation" in split.passes["exposure"].memo
+    screens = next(s for s in sections.SECTIONS if s.name == "screens")
+    assert list(split.early) == [screens] and isinstance(split.early[screens], forking.Forked)
+    computed: list[str] = []
+    import daishi_forensics.injection.summary as summary
+    import daishi_forensics.report.screening as screening
+
+    monkeypatch.setattr(screening, "screens_section", lambda a: computed.append("screens"))
+    real = summary.propagation
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        computed.append("propagation")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(summary, "propagation", counted)
+    monkeypatch.setenv(ENV, "0")  # this process computes every part the analysis lacks, where it is seen
+    assert dumps(behavior_report(split)) == expected
+    assert computed == []
+
+
+def test_the_screens_read_only_the_passes_they_name(simulated: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The screens part from an analysis holding only the passes it names, without the context, is the
+    part the report computes; and they are the screening module's passes."""
+    from daishi_forensics.report.screening import SCREEN_PASSES
+    from daishi_forensics.report.sections import SECTIONS, ReportContext
+    from daishi_forensics.report.assembly import seat_ids
+    from daishi_forensics.report.crosscheck import findings
+
+    monkeypatch.setenv(ENV, "0")
+    whole = analyze(read_match(open_match(str(simulated))))
+    screens = next(s for s in SECTIONS if s.name == "screens")
+    assert screens.reads == frozenset(SCREEN_PASSES)
+    ids = seat_ids(whole)
+    context = ReportContext(seats=tuple(ids), findings=tuple(findings(whole, ids)))
+    only = replay_analysis.MatchAnalysis(read=whole.read, timeline=whole.timeline,
+                                         passes={n: p for n, p in whole.passes.items() if n in screens.reads})
+    assert dumps(screens.compute(only, ReportContext(seats=(), findings=()))) == dumps(screens.compute(whole, context))
+
+
+def test_this_process_works_meanwhile_only_while_the_child_does(streams: tuple[Path, Path], forks: list[bool],
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """``meanwhile`` gets this process's timeline (5 moves, 9 events) and the names of its own passes,
+    while the child is at work; with the child done already, it is not called."""
+    seen: list[tuple[int, frozenset[str]]] = []
+    for ready in (False, True):
+        monkeypatch.setattr(forking.Forked, "ready", lambda self, ready=ready: ready)
+        read = read_match(open_match(str(streams[0])))
+        passes: dict[str, Any] = {"here": Tally(), "aside": Tally()}
+        _halves.replay_in_halves(read, passes, {"aside"},
+                                 meanwhile=lambda timeline, names: seen.append((timeline.events, names)))
+        assert passes["aside"].pids != {os.getpid()}
+    assert forks == [True, True] and seen == [(9, frozenset({"here"}))]
+
+
+def test_a_child_whose_work_ahead_fails_is_replaced_by_this_process(streams: tuple[Path, Path],
+                                                                   forks: list[bool]) -> None:
+    def fails(passes: dict[str, Any], timeline: Any) -> None:
+        raise RuntimeError("ahead")
+
+    read = read_match(open_match(str(streams[0])))
+    passes: dict[str, Any] = {"here": Tally(), "aside": Tally()}
+    _halves.replay_in_halves(read, passes, {"aside"}, ahead=fails)
+    assert forks == [True]
+    for tally in passes.values():
+        assert (tally.moves, tally.alive_seen, tally.pids) == (*FIRST, {os.getpid()})
+
+
+def test_a_part_started_early_whose_child_fails_is_computed_by_the_report(
+        simulated: Path, forks: list[bool], monkeypatch: pytest.MonkeyPatch) -> None:
+    from daishi_forensics.report import sections
+
+    monkeypatch.setenv(ENV, "0")
+    whole = analyze(read_match(open_match(str(simulated))))
+    expected = dumps(behavior_report(whole))
+    screens = next(s for s in sections.SECTIONS if s.name == "screens")
+    failed = forking.fork(lambda: 1 // 0)
+    assert failed is not None
+    whole.early = {screens: failed}
+    assert dumps(behavior_report(whole)) == expected

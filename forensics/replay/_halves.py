@@ -82,7 +82,7 @@ from .fork import allowed, fork
 from .timeline import Timeline
 from .world import Pass, World
 
-__all__ = ["SPLIT_BYTES", "replay_in_halves"]
+__all__ = ["SPLIT_BYTES", "Ahead", "Meanwhile", "replay_in_halves"]
 
 SPLIT_BYTES = 16 << 20
 """A file of at least this many bytes (about 60,000 events of a plain stream) is replayed on two
@@ -212,11 +212,23 @@ def _skipping(source: MatchSource, tails: frozenset[bytes]) -> tuple[MatchSource
     return dataclasses.replace(source, _records=records), skipped
 
 
+Ahead = Callable[[dict[str, Pass], Timeline], None]
+"""Work the child does on its finished passes before it sends them (given its own timeline, which
+is not this process's when it left lines unparsed): results a pass keeps, which are the same
+whichever process computes them from the same pass."""
+
+
+Meanwhile = Callable[[Timeline, frozenset[str]], None]
+"""Work this process does once its own half is replayed, while the child is still replaying: given
+its timeline and the names of the passes it replayed (finished; the others are not yet)."""
+
+
 def _replay_aside(read: MatchRead, source: MatchSource, passes: dict[str, Pass],
-                  plain: bool, tails: frozenset[bytes] = frozenset()) -> tuple[str, dict[str, Pass], int]:
+                  plain: bool, tails: frozenset[bytes] = frozenset(),
+                  ahead: Ahead | None = None) -> tuple[str, dict[str, Pass], int]:
     """(In the child.)  ``passes`` replayed over a read of ``source`` (without checks when ``plain``,
-    leaving unparsed the lines ending in one of ``tails`` when ``plain``), the digest of what was
-    read, and how many lines it left unparsed."""
+    leaving unparsed the lines ending in one of ``tails`` when ``plain``), then ``ahead`` on them;
+    the digest of what was read, and how many lines it left unparsed."""
     digest = hashlib.sha256()
     skipped = [0]
     if plain and tails and source.file_records is not None:
@@ -228,14 +240,21 @@ def _replay_aside(read: MatchRead, source: MatchSource, passes: dict[str, Pass],
             events = filter(partial(is_not, _SKIPPED), events)
     else:
         events = _read_again(read, tapped).events()
-    replay(events, read.archive, list(passes.values()))
+    timeline = replay(events, read.archive, list(passes.values()))
+    if ahead is not None:
+        ahead(passes, timeline)
     return digest.hexdigest(), passes, skipped[0]
 
 
 def replay_in_halves(read: MatchRead, instances: dict[str, Pass], aside: Collection[str],
-                     *, reread: Reread = _same) -> Timeline:
+                     *, reread: Reread = _same, ahead: Ahead | None = None,
+                     meanwhile: Meanwhile | None = None) -> Timeline:
     """Replay every pass of ``instances`` over ``read``, those named in ``aside`` in a forked child
-    when that is worth it (:func:`_worth_splitting`); return this process's timeline.
+    when that is worth it (:func:`_worth_splitting`); return this process's timeline.  The child
+    runs ``ahead`` (:data:`Ahead`) on its passes once replayed; if it fails, so does the child
+    (its passes are replayed here, and ``ahead`` is not run here: its work is done when asked for).
+    This process runs ``meanwhile`` (:data:`Meanwhile`) once its half is replayed, if the child is
+    still at work then (never otherwise: no split, a child not waited for, or one already done).
 
     ``instances`` is updated in place: a pass the child replayed is replaced by the child's
     finished copy (same name, same place), when the module's rule takes it.  ``read`` is
@@ -255,10 +274,11 @@ def replay_in_halves(read: MatchRead, instances: dict[str, Pass], aside: Collect
         return replay(read.events(), read.archive, list(instances.values()))
     plain = _reads_plainly(read, source)
     tails = _skipped_tails(group.values(), read.archive) if plain else frozenset()
-    child = fork(lambda: _replay_aside(read, reread(source), group, plain, tails))
+    child = fork(lambda: _replay_aside(read, reread(source), group, plain, tails, ahead))
     if child is None:
         return replay(read.events(), read.archive, list(instances.values()))
-    here = [p for name, p in instances.items() if name not in group]
+    here_names = [name for name in instances if name not in group]
+    here = [instances[name] for name in here_names]
     digest = hashlib.sha256()
     read.source = _digested(source, digest)
     try:
@@ -272,6 +292,13 @@ def replay_in_halves(read: MatchRead, instances: dict[str, Pass], aside: Collect
     if plain and not read.verbatim:  # the child's events may not be this process's: not waited for
         child.cancel()
     else:
+        ready = getattr(child, "ready", None)
+        if meanwhile is not None and not (callable(ready) and ready()):
+            try:
+                meanwhile(timeline, frozenset(here_names))
+            except BaseException:
+                child.cancel()
+                raise
         done, answer = child.result()
     if done and answer is not None and answer[0] == digest.hexdigest() and (
             answer[2] == 0 or timeline.tick_regressions == 0):  # a child that skipped: no regression

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import gc
 import inspect
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -31,7 +31,7 @@ from ._halves import replay_in_halves
 from .registry import Catalogue
 from .timeline import Timeline
 
-__all__ = ["MatchAnalysis", "analyze", "analyze_target", "paused_cycle_collection"]
+__all__ = ["Early", "MatchAnalysis", "Warm", "analyze", "analyze_target", "paused_cycle_collection"]
 
 
 @dataclass
@@ -44,6 +44,9 @@ class MatchAnalysis:
     """Who stood where, alive or dormant, at every tick."""
     passes: dict[str, Any] = field(default_factory=dict)
     """Every pass by its name, after the replay."""
+    early: dict[Any, Any] = field(default_factory=dict)
+    """What the caller's ``early`` work (:func:`analyze`) made or started while a second process
+    finished the replay, by the caller's keys."""
 
     _results: dict[str, Any] = field(default_factory=dict, repr=False)
 
@@ -101,15 +104,48 @@ class paused_cycle_collection:
             gc.enable()
 
 
+Warm = Callable[[dict[str, Any], Mapping[str, Any]], None]
+"""Results computed ahead from some finished passes and the archive, kept by the passes themselves
+(a memo): ``warm(passes, archive)``, which must compute only what the same call would compute
+later from the same passes, and check that every pass its result reads is among them."""
+
+
+Early = Callable[["MatchAnalysis"], dict[Any, Any]]
+"""Work on an analysis holding only the passes this process replayed (finished), its timeline and
+its read (done), while a second process replays the others: what it returns becomes
+:attr:`MatchAnalysis.early`.  It must read no pass it was not given (nor take a missing one for a
+pass that did not run)."""
+
+
 def analyze(read: MatchRead, catalogue: Catalogue, *, only: Iterable[str] | None = None,
-            aside: Collection[str] = ()) -> MatchAnalysis:
+            aside: Collection[str] = (), warm: Warm | None = None, early: Early | None = None) -> MatchAnalysis:
     """Run every pass of ``catalogue`` (or those named in ``only``) in one replay; those named in
-    ``aside`` may be replayed by a second process (see the module docs), with the same result."""
+    ``aside`` may be replayed by a second process (see the module docs), with the same result.
+    That process then runs ``warm`` on its passes (:data:`Warm`) while this one finishes its own
+    replay; otherwise nothing runs it (what it computes is computed when asked for).  If this
+    process is done with its passes while the other still works, it runs ``early`` (:data:`Early`)
+    meanwhile."""
     archive = read.archive
     instances = catalogue.build(archive, only)
+    ahead = None if warm is None else lambda passes, _timeline: warm(passes, archive)
+    made: dict[Any, Any] = {}
+
+    def meanwhile(timeline: Timeline, names: frozenset[str]) -> None:
+        if early is not None:
+            mine = {name: p for name, p in instances.items() if name in names}
+            made.update(early(MatchAnalysis(read=read, timeline=timeline, passes=mine)))
+
     with paused_cycle_collection():
-        timeline = replay_in_halves(read, instances, aside)
-    return MatchAnalysis(read=read, timeline=timeline, passes=instances)
+        try:
+            timeline = replay_in_halves(read, instances, aside, ahead=ahead,
+                                        meanwhile=None if early is None else meanwhile)
+        except BaseException:
+            for started in made.values():  # work started early, now of no use
+                cancel = getattr(started, "cancel", None)
+                if callable(cancel):
+                    cancel()
+            raise
+    return MatchAnalysis(read=read, timeline=timeline, passes=instances, early=made)
 
 
 def analyze_target(
@@ -121,7 +157,8 @@ def analyze_target(
     limits: Limits | None = None,
     only: Iterable[str] | None = None,
     aside: Collection[str] = (),
+    warm: Warm | None = None,
 ) -> MatchAnalysis:
     """Open, read and analyse one target (see :func:`daishi_forensics.read.sources.open_match`)."""
     source = open_match(target, store=store, server=server, limits=limits)
-    return analyze(read_match(source), catalogue, only=only, aside=aside)
+    return analyze(read_match(source), catalogue, only=only, aside=aside, warm=warm)

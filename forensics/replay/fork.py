@@ -23,6 +23,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import pickle
+import select
 import signal
 import sys
 import threading
@@ -79,6 +80,13 @@ class Forked:
         os.close(write_end)
         self._fd = read_end
         self._pid = pid
+
+    def ready(self) -> bool:
+        """Whether the child has finished (its answer, or its end, is waiting in the pipe): not waiting."""
+        try:
+            return bool(select.select([self._fd], [], [], 0)[0])
+        except (OSError, ValueError):
+            return True
 
     def result(self) -> tuple[bool, Any]:
         """``(True, value)`` from the child, or ``(False, None)`` if it failed."""

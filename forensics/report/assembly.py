@@ -37,7 +37,9 @@ def behavior_report(analysis: MatchAnalysis, *, baseline: dict[str, Any] | None 
     the same seeds) normalizes each seat's harm rates (the harm profile).  On a large match with
     a second CPU (:func:`~daishi_forensics.report._aside.worth_it`) the sections marked ``slow``
     are computed in forked children while this process computes the others: the same functions
-    on the same analysis, so the same report.  ``all_pairs``: the contact table lists every
+    on the same analysis, so the same report.  A part already being computed in a child
+    (:attr:`~daishi_forensics.replay.analysis.MatchAnalysis.early`, by section: started by the same
+    function once the passes it reads were finished) is collected the same way.  ``all_pairs``: the contact table lists every
     pair that met (:func:`~daishi_forensics.report.core.contact_part`).
 
     ``agent`` (a seat's id or name, :func:`~daishi_forensics.report.focus.resolve_agent`) puts that
@@ -51,10 +53,11 @@ def behavior_report(analysis: MatchAnalysis, *, baseline: dict[str, Any] | None 
         "tool": {"name": "daishi-forensics", "version": __version__},
         "matchId": analysis.read.match_id,
     }
+    early = getattr(analysis, "early", None) or {}
+    children: dict[str, Aside | None] = {s.name: early[s] for s in sections if s in early}
     parallel = worth_it(analysis.timeline.events)
-    children: dict[str, Aside | None] = {
-        s.name: aside(partial(s.compute, analysis, context)) for s in sections if s.slow and parallel
-    }
+    children.update({s.name: aside(partial(s.compute, analysis, context)) for s in sections
+                     if s.slow and parallel and s.name not in children})
     try:
         parts = {s.name: s.compute(analysis, context) for s in sections if children.get(s.name) is None}
     except BaseException:

@@ -58,6 +58,6 @@ def behavior(
     """Open, read, analyse and report one match (``agent``: the seat to put in focus, by id or name;
     ``all_pairs``: every contact pair listed)."""
     source = open_match(target, store=store, server=server, limits=limits)
-    analysis = analyze(read_match(source))
+    analysis = analyze(read_match(source), early=True)
     with paused_cycle_collection():
         return BehaviorResult(behavior_report(analysis, baseline=baseline, agent=agent, all_pairs=all_pairs))

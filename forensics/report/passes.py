@@ -8,8 +8,10 @@ others (:func:`daishi_forensics.replay.analysis.analyze`), with the same result.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from functools import partial
 from pathlib import Path
+from typing import Any, cast
 
 from daishi_forensics.economy.passes import PASSES as ECONOMY
 from daishi_forensics.injection.passes import PASSES as INJECTION
@@ -21,27 +23,73 @@ from daishi_forensics.replay import analysis as _analysis
 from daishi_forensics.replay.analysis import MatchAnalysis
 from daishi_forensics.replay.registry import Catalogue
 
-__all__ = ["ASIDE", "CATALOGUE", "analyze", "analyze_target"]
+__all__ = ["ASIDE", "CATALOGUE", "analyze", "analyze_target", "early_parts", "warm"]
 
 CATALOGUE = Catalogue.of(ECONOMY.specs, PROFILE.specs, INJECTION.specs, PROBES.specs)
 """Every built-in pass, in run order."""
 
-ASIDE = frozenset({"promises", "exposure", "utility", "contact", "coverage", "progression", "negotiation"})
+ASIDE = frozenset({"promises", "exposure", "tiers", "coverage", "negotiation"})
 """The passes a second core replays: promises (with their commitments, the costliest), who heard
-which message, activity per tick for utility under attack, who met whom, coverage, progression
-and negotiation.  The child reads the file without the read boundary's checks
-(:mod:`daishi_forensics.replay._halves`), which leaves it the shorter side with only the first
-three; the others were moved over, chosen by the CPU each side spent on a simulated 96-seat
-match, until the two sides' CPU came out about even (``bench/behavior.py`` prints both sides'
-CPU and how long this process waits for the child; the commons came back to this process
-when the child had become the longer side).  The message tiers, the commons, the economy's ledger
-and counters, the probes and the rest of the profile stay in this process, which also takes
-the child's passes back."""
+which message, the message tiers, coverage and negotiation.  The child reads the file without the
+read boundary's checks, leaving unparsed the lines of types none of these wants (on a simulated
+96-seat match, 61% of them: token usage, rests, gathering, crafting, snapshots...;
+:mod:`daishi_forensics.replay._halves`), and then computes the message propagation, the report's
+costliest part, which reads the exposure and the tiers alone (:func:`warm`).  This process keeps
+the checked read, the economy's passes (the screens' among them), the probes, utility,
+progression and the rest of the profile; done with them before the child, it starts the
+screens meanwhile, in a forked child (:func:`early_parts`).  Chosen by the CPU each side spent on that match until
+both came out about even, screens and propagation included (about 6 s each, one core each;
+``bench/behavior.py`` prints the replay's sides and how long this process waits)."""
 
 
-def analyze(read: MatchRead, *, only: Iterable[str] | None = None) -> MatchAnalysis:
-    """Every built-in pass (or those named in ``only``) over one read match, in one replay."""
-    return _analysis.analyze(read, CATALOGUE, only=only, aside=ASIDE)
+class _Finished:
+    """Finished passes and the archive: all :func:`~daishi_forensics.injection.summary.propagation_of`
+    reads of an analysis."""
+
+    def __init__(self, passes: dict[str, Any], archive: Mapping[str, Any]) -> None:
+        self.passes = passes
+        self.archive = archive
+
+
+def warm(passes: dict[str, Any], archive: Mapping[str, Any]) -> None:
+    """The message propagation (the report's costliest part: every message's likely parent), computed
+    ahead by the process that replayed the exposure and the message tiers, when it replayed both
+    (the propagation reads those two and the archive, nothing else): kept in the exposure pass's
+    memo, it goes back with the pass, and the report finds it there
+    (:func:`~daishi_forensics.injection.summary.propagation_of`, which would compute the same from
+    the same passes)."""
+    if "exposure" in passes and "tiers" in passes:
+        from daishi_forensics.injection.summary import propagation_of
+
+        propagation_of(cast(MatchAnalysis, _Finished(passes, archive)))
+
+
+def early_parts(analysis: MatchAnalysis) -> dict[Any, Any]:
+    """The behavior report's parts that can be computed from the passes ``analysis`` holds (the
+    sections naming what they read, :attr:`~daishi_forensics.report.sections.Section.reads`, all
+    among them), each started in a forked child (:func:`~daishi_forensics.report._aside.aside`),
+    by section: the same parts :func:`~daishi_forensics.report.assembly.behavior_report` would
+    compute (the same functions on the same finished passes, read and timeline), which collects
+    them (and computes a part itself if its child fails)."""
+    from ._aside import aside
+    from .sections import SECTIONS, ReportContext
+
+    nothing = ReportContext(seats=(), findings=())
+    started: dict[Any, Any] = {}
+    for section in SECTIONS:
+        if section.reads is not None and section.reads <= analysis.passes.keys():
+            child = aside(partial(section.compute, analysis, nothing))
+            if child is not None:
+                started[section] = child
+    return started
+
+
+def analyze(read: MatchRead, *, only: Iterable[str] | None = None, early: bool = False) -> MatchAnalysis:
+    """Every built-in pass (or those named in ``only``) over one read match, in one replay.  ``early``:
+    while a second process finishes the replay, this one starts computing the report parts it can
+    already (:func:`early_parts`), kept in :attr:`MatchAnalysis.early` for the behavior report."""
+    return _analysis.analyze(read, CATALOGUE, only=only, aside=ASIDE, warm=warm,
+                             early=early_parts if early else None)
 
 
 def analyze_target(
@@ -54,4 +102,4 @@ def analyze_target(
 ) -> MatchAnalysis:
     """Open, read and analyse one target with every built-in pass (or those in ``only``)."""
     return _analysis.analyze_target(target, CATALOGUE, store=store, server=server, limits=limits, only=only,
-                                    aside=ASIDE)
+                                    aside=ASIDE, warm=warm)

@@ -49,6 +49,15 @@ class Section:
     """Puts the part in its places in the report."""
     slow: bool = False
     """Worth computing in a forked child on a large match."""
+    reads: frozenset[str] | None = None
+    """When given: the only passes the part reads (with the read, the timeline and the archive), and
+    nothing of the context; so it may be computed as soon as those passes are finished, from an
+    analysis holding only them (:func:`~daishi_forensics.report.passes.early_parts`)."""
+
+
+SCREEN_PASSES = frozenset({"contact", "ledger", "reputation", "transfers"})
+"""The passes the collusion screens read (the screening module's own list, which imports the graph
+library: named here so that importing the sections does not)."""
 
 
 def _put(key: str) -> Callable[[dict[str, Any], Any], None]:
@@ -135,7 +144,7 @@ SECTIONS: tuple[Section, ...] = (
     Section("contact", lambda a, c: contact_part(a, all_pairs=c.all_pairs), _put("contact")),
     Section("findings", lambda a, c: [f.as_dict() for f in c.findings], _put("findings")),
     Section("errata", lambda a, c: a.read.errata, _put("errata")),
-    Section("screens", _screens, _put("screens"), slow=True),
+    Section("screens", _screens, _put("screens"), slow=True, reads=SCREEN_PASSES),
     Section("injection", _injection, _apply_injection, slow=True),
     Section("profile", _profile, _apply_profile),
     Section("focus", _focus, _apply_focus),
