@@ -709,3 +709,32 @@ def test_a_part_started_early_whose_child_fails_is_computed_by_the_report(
     assert failed is not None
     whole.early = {screens: failed}
     assert dumps(behavior_report(whole)) == expected
+
+
+@pytest.mark.parametrize("form", ["stream-gz", "folder"])
+def test_a_child_leaves_lines_unparsed_in_every_file_form(tmp_path: Path, form: str) -> None:
+    """A compressed stream (read again inflated) and a folder's events file (no header line to pass
+    over): the same 3 plain rests left unparsed, the same digest as a read of every line, the same
+    counts."""
+    import gzip
+
+    lines = _renumbered(_with_rests())
+    arch = archive(AGENTS, ended=20)
+    if form == "folder":
+        path = tmp_path / "m"
+        path.mkdir()
+        (path / "archive.json").write_bytes(orjson.dumps(arch))
+        (path / "events.jsonl").write_bytes(b"\n".join(lines) + b"\n")
+    else:
+        plain = _stream_of(tmp_path / "m.jsonl", lines, arch)
+        path = tmp_path / "m.jsonl.gz"
+        path.write_bytes(gzip.compress(plain.read_bytes()))
+        plain.unlink()
+    read = read_match(open_match(str(path)))
+    whole = _halves._replay_aside(read, open_match(str(path)), {"aside": Spans()}, True)
+    group = {"aside": Spans()}
+    digest, passes, skipped = _halves._replay_aside(read, open_match(str(path)), group, True,
+                                                    _halves._skipped_tails(group.values(), arch))
+    assert (skipped, whole[2], digest) == (3, 0, whole[0])
+    left = passes["aside"]
+    assert (left.moves, left.alive_seen, left.closed, left.calls) == (*FIRST, 20, 8)

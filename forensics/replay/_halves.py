@@ -51,6 +51,12 @@ and its passes are taken only when this process's replay met no tick lower than 
 it (a regression leaves the world at the higher tick, which a skipped event may have set).
 The rest of its replay sees the very events, at the very ticks, with the very world.
 
+Work beside the replay.  The caller may hand the child work to do on its passes once replayed
+(``ahead``: results a pass keeps, the same whichever process computes them), and this process
+work to do once its own half is replayed while the child is still at work (``meanwhile``: given
+only its own, finished, passes).  A failing ``ahead`` fails the child (its passes are replayed
+here, as above).
+
 The read boundary knows nothing of this: the digest is taken on the raw records a
 :class:`~daishi_forensics.read.sources.MatchSource` hands over, in a copy of the source; the
 boundary says only whether a read was verbatim, and reads without checks when asked.  The

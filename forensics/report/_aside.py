@@ -7,7 +7,10 @@ match (:func:`worth_it`: at least :data:`ASIDE_EVENTS` events, a second CPU, the
 slowest ones, are each computed by a forked copy of this process while this one builds the
 other sections; each child sends its answer back pickled through a pipe
 (:func:`~daishi_forensics.replay.fork.fork`).  A fork shares the analysis as it stands (copy
-on write): nothing is sent to the child and nothing is computed twice in sequence.
+on write): nothing is sent to the child and nothing is computed twice in sequence.  A section
+that names the passes it reads (the screens) may be started earlier, as soon as this process
+has replayed those passes while a second process still replays the others
+(:func:`~daishi_forensics.report.passes.early_parts`); the report collects it the same way.
 
 The rule that keeps the output identical: the child runs the very function this process
 would run, on the same state; if anything goes wrong (no ``fork`` on this platform, other
