@@ -7,6 +7,7 @@ Usage::
     python bench/commitments_set.py dialogues --corpus PATH [--tune-turns 104] [--holdout-turns 52]
     python bench/commitments_set.py second --corpus PATH [--tune-turns 350] [--holdout-turns 230]
     python bench/commitments_set.py third --corpus PATH [--turns 250]
+    python bench/commitments_set.py fourth --corpus PATH --train PATH [--windows 3]
 
 ``sample`` draws the real negotiation turns that ``tests/fixtures/commitments-general.jsonl``
 labels: from a message corpus in the one-message-a-line form (``{"text", "label",
@@ -51,6 +52,18 @@ whole, until it holds its number of turns.  All its rows are in a fourth held-ou
 :data:`HOLDOUT_REAL_3`, only scored; a turn whose text, ignoring case and blanks, is already
 a labelled row's text (or an earlier turn's of the same draw) is left out.  Its rows were
 labelled blind: by a labeller who writes no extraction rule, with no extractor run on them.
+
+``fourth`` draws the fourth batch (``tests/fixtures/commitments-general-real-fourth.jsonl``), a
+held-out set only, in a fifth held-out split, :data:`HOLDOUT_REAL_4`.  The corpus is nearly used
+up by then, so the draw has two parts.  First every turn of the corpus that no labelled file holds
+(:func:`draw_fourth_corpus`); their dialogues all have labelled turns on the held-out side only.
+Then turns of CaSiNo's own train split (``data/split/casino_train.json`` of the CaSiNo
+repository, the same authors, licence and form; the corpus holds only its valid and test splits),
+which no file had labelled (:func:`draw_fourth_train`): the file's text is cut into windows of
+:data:`TRAIN_WINDOW` characters, the windows are taken in the order of a seeded SHA-256 of their
+number, and of each window every dialogue whose chat log lies wholly inside it is taken whole,
+deal-submission turns left out.  In both parts a turn whose text, ignoring case and blanks, is a
+labelled row's text or an earlier drawn turn's is left out.
 """
 
 from __future__ import annotations
@@ -89,6 +102,21 @@ DIALOGUE_SEED_3 = "commitments-general-dialogues-v3"
 HOLDOUT_REAL_3 = "holdout-real-3"
 """The split of the third draw's turns: all of them, only scored."""
 
+DIALOGUE_SEED_4 = "commitments-general-real-v4"
+"""The salt of the order of the train split's windows in the fourth draw (:func:`draw_fourth_train`)."""
+
+HOLDOUT_REAL_4 = "holdout-real-4"
+"""The split of the fourth draw's turns: all of them, only scored."""
+
+TRAIN_WINDOW = 16_000
+"""How many characters of the train split's text one window of the fourth draw holds."""
+
+TRAIN_WINDOWS = 3
+"""How many windows of the train split the fourth draw takes."""
+
+DEAL_MARKERS = frozenset({"Submit-Deal", "Accept-Deal", "Reject-Deal", "Walk-Away"})
+"""CaSiNo's deal-submission turns, which the corpus had removed and the fourth draw leaves out too."""
+
 THIRD_TURNS = 250
 """How many turns the third draw aims at (whole dialogues, so it ends at or just past this)."""
 
@@ -105,6 +133,8 @@ LABELLED_2 = [*LABELLED, FIXTURES / "commitments-general-real-added.jsonl"]
 """The files whose real turns were labelled before the second draw."""
 LABELLED_3 = [*LABELLED_2, FIXTURES / "commitments-general-real-second.jsonl"]
 """The files whose real turns were labelled before the third draw."""
+LABELLED_4 = [FIXTURES / "commitments.jsonl", *LABELLED_3, FIXTURES / "commitments-general-real-third.jsonl"]
+"""The labelled files before the fourth draw: their real turns, and every text of any of them."""
 
 CASINO_LICENSE = "CC BY 4.0"
 CASINO_VOCABULARY: Mapping[str, list[str]] = {
@@ -329,6 +359,93 @@ def draw_third(turns: Iterable[Mapping[str, Any]], labelled: Iterable[Mapping[st
     return [{**turn, "split": HOLDOUT_REAL_3} for turn in turns if str(turn["id"]) in picked]
 
 
+def _as_row(turn_id: str, text: str, source: str, split: str) -> dict[str, Any]:
+    return {"id": turn_id, "text": text, "vocabulary": {k: list(v) for k, v in CASINO_VOCABULARY.items()},
+            "speaker": "camper_a", "addressee": "camper_b", "commitments": [], "style": REAL_STYLE,
+            "source": source, "license": CASINO_LICENSE, "split": split}
+
+
+def draw_fourth_corpus(turns: Iterable[Mapping[str, Any]], labelled: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The fourth draw's first part: every turn of the corpus no labelled file holds, in
+    :data:`HOLDOUT_REAL_4`, in corpus order, less a turn whose text (ignoring case and blanks) is a
+    labelled row's (of any style or file) or an earlier drawn turn's.
+
+    >>> turns = [{"id": f"casino/test/1/{t}", "text": f"t{t % 2}", "source": "CaSiNo/test/1"} for t in range(4)]
+    >>> done = [{"id": "casino/test/1/0", "text": "T0", "style": "casino", "source": "CaSiNo/test/1",
+    ...          "split": "holdout"}]
+    >>> [(r["id"], r["split"]) for r in draw_fourth_corpus(turns, done)]
+    [('casino/test/1/1', 'holdout-real-4')]
+    """
+    labelled = list(labelled)
+    done = {str(r["id"]) for r in labelled if r.get("style") == REAL_STYLE}
+    seen = {_plain(str(r["text"])) for r in labelled}
+    out = []
+    for turn in turns:
+        plain = _plain(str(turn["text"]))
+        if str(turn["id"]) in done or plain in seen:
+            continue
+        seen.add(plain)
+        out.append({**turn, "split": HOLDOUT_REAL_4})
+    return out
+
+
+def train_dialogues(text: str, windows: int = TRAIN_WINDOWS, size: int = TRAIN_WINDOW,
+                    seed: str = DIALOGUE_SEED_4) -> list[dict[str, Any]]:
+    """The dialogues of CaSiNo's train split (the file's ``text``) that the fourth draw takes.
+
+    The text is cut into windows of ``size`` characters (window ``k`` holds characters ``k*size`` up to
+    ``(k+1)*size``); the first ``windows`` windows in the order of a seeded SHA-256 of ``k`` are read, and
+    of each, in file order, every dialogue whose chat log -- from its opening brace up to its
+    ``"participant_info"`` key -- lies wholly inside the window.
+
+    >>> dialogues = [{"dialogue_id": d, "chat_logs": [{"text": "x" * 20, "id": "a"}], "participant_info": {}}
+    ...              for d in range(6)]
+    >>> text = json.dumps(dialogues)  # 624 characters, a dialogue about 100 of them
+    >>> [d["dialogue_id"] for d in train_dialogues(text, windows=5, size=150, seed="s")]  # 1 and 4 straddle
+    [5, 2, 3, 0]
+    """
+    decoder = json.JSONDecoder()
+    count = -(-len(text) // size)
+    order = sorted(range(count), key=lambda k: hashlib.sha256(f"{seed}\x00{k}".encode()).hexdigest())
+    out: list[dict[str, Any]] = []
+    for k in order[:windows]:
+        lo, hi = k * size, (k + 1) * size
+        start = text.find('{"dialogue_id"', lo)
+        while 0 <= start < hi:
+            end = text.find('"participant_info"', start)
+            if end < 0 or end > hi:
+                break
+            dialogue, after = decoder.raw_decode(text, start)
+            out.append(dialogue)
+            start = text.find('{"dialogue_id"', after)
+    return out
+
+
+def draw_fourth_train(dialogues: Iterable[Mapping[str, Any]], labelled: Iterable[Mapping[str, Any]],
+                      drawn: Iterable[Mapping[str, Any]] = ()) -> list[dict[str, Any]]:
+    """The fourth draw's second part: the turns of the train split's ``dialogues`` (from
+    :func:`train_dialogues`), in :data:`HOLDOUT_REAL_4`, deal-submission turns left out, a turn's id
+    ``casino/train/<dialogue>/<turn>`` with ``turn`` its place among the dialogue's other turns; a
+    turn whose text (ignoring case and blanks) is a labelled row's (of any style or file) or an earlier
+    ``drawn`` row's is left out.
+
+    >>> d = {"dialogue_id": 7, "chat_logs": [{"text": t} for t in ("Hi", "Submit-Deal", "2 food?", "hi")]}
+    >>> [(r["id"], r["text"]) for r in draw_fourth_train([d], [])]
+    [('casino/train/7/0', 'Hi'), ('casino/train/7/1', '2 food?')]
+    """
+    seen = {_plain(str(r["text"])) for r in [*labelled, *drawn]}
+    out = []
+    for dialogue in dialogues:
+        number = dialogue["dialogue_id"]
+        said = [str(log["text"]) for log in dialogue["chat_logs"] if str(log["text"]) not in DEAL_MARKERS]
+        for turn, text in enumerate(said):
+            if _plain(text) in seen:
+                continue
+            seen.add(_plain(text))
+            out.append(_as_row(f"casino/train/{number}/{turn}", text, f"CaSiNo/train/{number}", HOLDOUT_REAL_4))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -355,7 +472,21 @@ def main(argv: list[str] | None = None) -> int:
     p_second.add_argument("--holdout-turns", type=int, default=230)
     draw("third", "the third draw of whole dialogues (holdout-real-3 only)", LABELLED_3).add_argument(
         "--turns", type=int, default=THIRD_TURNS)
+    p_fourth = draw("fourth", "the fourth draw (holdout-real-4 only): the corpus's last turns, then the train split's",
+                    LABELLED_4)
+    p_fourth.add_argument("--train", type=Path, required=True, help="CaSiNo's data/split/casino_train.json")
+    p_fourth.add_argument("--windows", type=int, default=TRAIN_WINDOWS)
     args = parser.parse_args(argv)
+    if args.command == "fourth":
+        labelled = [json.loads(line) for path in args.labelled
+                    for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        with args.corpus.open(encoding="utf-8") as f:
+            first = draw_fourth_corpus(corpus_turns(f), labelled)
+        second = draw_fourth_train(train_dialogues(args.train.read_text(encoding="utf-8"), args.windows),
+                                   labelled, first)
+        for row in [*first, *second]:
+            print(json.dumps(row, ensure_ascii=False))
+        return 0
     if args.command in ("dialogues", "second", "third"):
         labelled = [json.loads(line) for path in args.labelled
                     for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]

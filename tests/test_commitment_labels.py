@@ -16,7 +16,9 @@ passes the same checks, is exactly its seeded draw (no text already labelled), a
 dialogue's turns only in its own held-out split, ``holdout-real-2``.  The third draw
 (``commitments-general-real-third.jsonl``), labelled blind, passes the same checks, is exactly its
 seeded draw of the dialogues no later draw had touched, holds no text of another file, and is all
-``holdout-real-3``.
+``holdout-real-3``.  The fourth draw (``commitments-general-real-fourth.jsonl``) passes the same checks
+of form, is all ``holdout-real-4``, holds no text of any other labelled file, takes the corpus's last
+unlabelled turns exactly and the rest from dialogues of CaSiNo's train split, whole.
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ ADDED = ROOT / "tests" / "fixtures" / "commitments-general-tune-added.jsonl"
 REAL_ADDED = ROOT / "tests" / "fixtures" / "commitments-general-real-added.jsonl"
 REAL_SECOND = ROOT / "tests" / "fixtures" / "commitments-general-real-second.jsonl"
 REAL_THIRD = ROOT / "tests" / "fixtures" / "commitments-general-real-third.jsonl"
+REAL_FOURTH = ROOT / "tests" / "fixtures" / "commitments-general-real-fourth.jsonl"
+DAISHI = ROOT / "tests" / "fixtures" / "commitments.jsonl"
 SET_SCRIPT = ROOT / "bench" / "commitments_set.py"
 AGREEMENT_SCRIPT = ROOT / "bench" / "commitments_agreement.py"
 CORPUS = next((p for p in (ROOT.parent / "shared" / "corpora" / "messages-dev.jsonl",
@@ -81,8 +85,9 @@ ADDED_ROWS = _rows(ADDED)
 REAL_ADDED_ROWS = _rows(REAL_ADDED)
 REAL_SECOND_ROWS = _rows(REAL_SECOND)
 REAL_THIRD_ROWS = _rows(REAL_THIRD)
-EVERY_ROW = ROWS + ADDED_ROWS + REAL_ADDED_ROWS + REAL_SECOND_ROWS + REAL_THIRD_ROWS
-_FILE_OF = {**{r["id"]: REAL_THIRD.name for r in REAL_THIRD_ROWS}, **{r["id"]: REAL_SECOND.name for r in REAL_SECOND_ROWS},
+REAL_FOURTH_ROWS = _rows(REAL_FOURTH)
+EVERY_ROW = ROWS + ADDED_ROWS + REAL_ADDED_ROWS + REAL_SECOND_ROWS + REAL_THIRD_ROWS + REAL_FOURTH_ROWS
+_FILE_OF = {**{r["id"]: REAL_FOURTH.name for r in REAL_FOURTH_ROWS}, **{r["id"]: REAL_THIRD.name for r in REAL_THIRD_ROWS}, **{r["id"]: REAL_SECOND.name for r in REAL_SECOND_ROWS},
             **{r["id"]: REAL_ADDED.name for r in REAL_ADDED_ROWS}, **{r["id"]: ADDED.name for r in ADDED_ROWS},
             **{r["id"]: FIXTURE.name for r in ROWS}}
 PROVENANCE_FIELDS = {"drawn", "side", "labelled"}
@@ -98,8 +103,9 @@ def test_every_row_has_exactly_the_row_fields() -> None:
     later = {r["id"] for r in REAL_ADDED_ROWS}
     second = {r["id"] for r in REAL_SECOND_ROWS}
     third = {r["id"] for r in REAL_THIRD_ROWS}
+    fourth = {r["id"] for r in REAL_FOURTH_ROWS}
     for row in EVERY_ROW:
-        fields = ROW_FIELDS | {"provenance"} if row["id"] in later | second | third else ROW_FIELDS
+        fields = ROW_FIELDS | {"provenance"} if row["id"] in later | second | third | fourth else ROW_FIELDS
         assert set(row) == fields, f"{_where(row)}: fields {sorted(set(row) ^ fields)}"
         assert isinstance(row["id"], str) and row["id"], _where(row)
         assert isinstance(row["text"], str) and row["text"].strip(), _where(row)
@@ -107,7 +113,8 @@ def test_every_row_has_exactly_the_row_fields() -> None:
         assert row["style"] in STYLES, f"{_where(row)}: style {row['style']!r}"
         splits = ("tune", "holdout-real") if row["id"] in later else \
             ("tune", "holdout-real-2") if row["id"] in second else \
-            ("holdout-real-3",) if row["id"] in third else ("tune", "holdout")
+            ("holdout-real-3",) if row["id"] in third else \
+            ("holdout-real-4",) if row["id"] in fourth else ("tune", "holdout")
         assert row["split"] in splits, f"{_where(row)}: split {row['split']!r}"
         assert isinstance(row["source"], str) and row["source"], _where(row)
         assert isinstance(row["license"], str) and row["license"], _where(row)
@@ -445,3 +452,66 @@ def test_third_real_rows_are_the_seeded_third_draw_of_whole_dialogues() -> None:
     texts = {_plain(r["text"]) for r in EVERY_ROW if r["style"] == REAL_STYLE}
     for source in {r["source"] for r in REAL_THIRD_ROWS}:
         assert all(t["id"] in labelled or _plain(t["text"]) in texts for t in turns if t["source"] == source), source
+
+
+def test_fourth_real_rows_are_held_out_and_repeat_no_labelled_text() -> None:
+    assert len(REAL_FOURTH_ROWS) >= 120
+    before = ROWS + ADDED_ROWS + REAL_ADDED_ROWS + REAL_SECOND_ROWS + REAL_THIRD_ROWS + _rows(DAISHI)
+    earlier = {_plain(r["text"]) for r in before}
+    labelled_ids = {r["id"] for r in before if "id" in r}
+    sides: dict[str, set[str]] = defaultdict(set)
+    for row in before:
+        if row.get("style") == REAL_STYLE:
+            sides[row["source"]].add(row["split"])
+    texts: set[str] = set()
+    for row in REAL_FOURTH_ROWS:
+        assert row["split"] == "holdout-real-4", _where(row)
+        assert row["style"] == REAL_STYLE and row["license"] == "CC BY 4.0", _where(row)
+        assert row["vocabulary"]["items"] == ["food", "water", "firewood"], _where(row)
+        assert (row["speaker"], row["addressee"]) == ("camper_a", "camper_b"), _where(row)
+        assert set(row["provenance"]) == PROVENANCE_FIELDS, _where(row)
+        assert "before any extractor" in row["provenance"]["labelled"], _where(row)
+        assert row["id"] not in labelled_ids, _where(row)
+        assert _plain(row["text"]) not in earlier, f"{_where(row)}: a text labelled in another file"
+        assert _plain(row["text"]) not in texts, f"{_where(row)}: a text twice in the file"
+        texts.add(_plain(row["text"]))
+        # a corpus dialogue's earlier turns are all held out; a train dialogue no file had touched
+        if row["source"].startswith("CaSiNo/train/"):
+            assert row["source"] not in sides, _where(row)
+        else:
+            assert "tune" not in sides[row["source"]], f"{_where(row)}: its dialogue has tune turns"
+
+
+def test_fourth_draw_takes_train_windows_and_whole_dialogues_in_seeded_order() -> None:
+    module = _module(SET_SCRIPT, "commitments_set")
+    dialogues = [{"dialogue_id": d, "chat_logs": [{"text": t, "id": "a"} for t in (f"d{d} hi", "Submit-Deal",
+                                                                                    f"d{d} 2 food", "Accept-Deal")],
+                  "participant_info": {"a": {"x": "y" * 40}}} for d in range(8)]
+    text = json.dumps(dialogues)
+    size = 600
+    starts = [text.index(f'{{"dialogue_id": {d},') for d in range(8)]
+    ends = [text.index('"participant_info"', s) for s in starts]
+    order = sorted(range(-(-len(text) // size)),
+                   key=lambda k: hashlib.sha256(f"{module.DIALOGUE_SEED_4}\x00{k}".encode()).hexdigest())
+    want = [d for k in order[:2] for d in range(8) if k * size <= starts[d] and ends[d] <= (k + 1) * size]
+    got = module.train_dialogues(text, windows=2, size=size)
+    assert [d["dialogue_id"] for d in got] == want and want
+    rows = module.draw_fourth_train(got, [{"text": f"D{want[0]}   HI", "style": "daishi"}])
+    assert [r["id"] for r in rows][:2] == [f"casino/train/{want[0]}/1", f"casino/train/{want[1]}/0"]
+    assert {r["split"] for r in rows} == {"holdout-real-4"} and len(rows) == 2 * len(want) - 1
+    assert all(r["text"] not in module.DEAL_MARKERS for r in rows)
+
+
+@pytest.mark.skipif(not CORPUS.exists(), reason="the message corpus is not next to this checkout")
+def test_fourth_real_rows_take_every_unlabelled_turn_of_the_corpus() -> None:
+    module = _module(SET_SCRIPT, "commitments_set")
+    with CORPUS.open(encoding="utf-8") as f:
+        turns = module.corpus_turns(f)
+    before = ROWS + ADDED_ROWS + REAL_ADDED_ROWS + REAL_SECOND_ROWS + REAL_THIRD_ROWS + _rows(DAISHI)
+    drawn = module.draw_fourth_corpus(turns, before)
+    assert [(r["id"], r["text"], r["source"]) for r in drawn] == \
+        [(r["id"], r["text"], r["source"]) for r in REAL_FOURTH_ROWS if not r["source"].startswith("CaSiNo/train/")]
+    # with them, every turn of the corpus is labelled, or repeats a labelled text
+    labelled = {r["id"] for r in EVERY_ROW}
+    texts = {_plain(r["text"]) for r in before + REAL_FOURTH_ROWS}
+    assert all(t["id"] in labelled or _plain(t["text"]) in texts for t in turns)
