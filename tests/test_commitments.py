@@ -540,6 +540,29 @@ GENERALISED = [
     (CASINO, "You can submit the deal if you want.", [T("accept")]),
     # a concession ("while I could use X") is not the offer's price
     (CASINO, "While I could use some food, I'd give you food for water.", [T("trade", {"food": None}, {"water": None})]),
+    # questions and hypotheticals by their openers (R3), without their "?"
+    (CASINO, "What would you think of 2 water for 1 food", []),
+    (CASINO, "Any chance I could get 2 water if I give you the firewood", []),
+    (CASINO, "Suppose I give you 2 water for 1 food", []),
+    (CASINO, "Let's say I give you 2 water and you give me 1 food.", []),
+    (CASINO, "I suppose I can give you 1 water.", [T("give", {"water": 1})]),  # "suppose" frames (R7)
+    # complaints about terms (R6): called unfair, or leaving the speaker nothing
+    (CASINO, "That's not fair, you get 3 food and I get nothing.", []),
+    (CASINO, "That is not fair to you, so I will give you 2 water.", [T("give", {"water": 2})]),
+    (CASINO, "If you take all the water I will have none.", []),
+    # talked over, a state, judged: no goods handed over
+    (CASINO, "I can negotiate with water for the extra firewood.", []),
+    (CASINO, "You get cold easily so firewood is important for you.", []),
+    (CASINO, "I understand the water is a priority for you.", []),
+    (CASINO, "I have plenty of firewood for you.", [T("give", {"firewood": None})]),
+    (CASINO, "You're basically taking all the water.", []),
+    # a good as the subject of help is not the speaker's support (R31)
+    (CASINO, "I'm sure the water will help you.", []),
+    (TEAM, "I'm sure I will help you.", [T("support")]),
+    # consent set against by an ask (R21), and consent followed by a new question (D5)
+    (CASINO, "Sounds fair to me, but can I have one more water?", []),
+    (CASINO, "That is fine. I need at least 2 water though.", []),
+    (CASINO, "That sounds fair. Can I also have a water?", [T("accept")]),
 ]
 
 

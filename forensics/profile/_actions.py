@@ -624,7 +624,8 @@ def _support(words: list[str], tags: list[tuple[str, str] | None]) -> list[_Act]
 
 def _subject_before(words: list[str], tags: list[tuple[str, str] | None],
                     verb: int) -> tuple[str | None, int, bool, bool, bool]:
-    """The subject named in the ten words before ``verb``, read backwards up to a clause break:
+    """The subject named in the ten words before ``verb`` (a good named there is a subject of its own), read
+    backwards up to a clause break:
     ``(who, k, negated, hedged, planned)`` with ``k`` where the reading stopped.  "after I
     visit" is a condition, "I never said I'd go" a report; negations, hedges and plans met on
     the way are noted."""
@@ -675,8 +676,8 @@ def _subject_before(words: list[str], tags: list[tuple[str, str] | None],
             break
         elif w in ("this", "that") and k + 1 < verb and words[k + 1] in _TIME_NOUNS:
             pass  # "this turn", "that year": a determiner
-        elif (t is not None and t[0] == "agent") or w in THIRD or w in REPORTING:
-            who = "third"
+        elif (t is not None and t[0] in ("agent", "item")) or w in THIRD or w in REPORTING:
+            who = "third"  # a player, a third person, or a good ("the water will help you")
             break
         elif w in (",", "and", "but", "then", "so", "because", ":", "-", "while", "once", "if", "when"):
             break

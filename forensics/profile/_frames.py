@@ -330,6 +330,8 @@ _PHRASE_TABLE: Mapping[str, tuple[tuple[str, ...], ...]] = {
         ("would", "not", "you"), ("do", "you"), ("does", "that"), ("does", "it"), ("are", "you"), ("is", "it"),
         ("is", "that"), ("should", "i"), ("should", "we"), ("why",), ("who",), ("which",), ("any", "way"),
         ("did", "you"), ("can", "we"), ("could", "we"), ("would", "it"), ("want", "to"), ("how",),
+        ("what", "would", "you"), ("what", "will", "you"), ("any", "chance"),
+        ("is", "there"), ("do", "we"), ("have", "you"), ("suppose",), ("supposing",), ("let", "us", "say"),
     ),
     "run-on question": (
         ("how", "many"), ("how", "much"), ("can", "i"), ("can", "you"), ("could", "you"), ("would", "you"),
@@ -364,7 +366,7 @@ FRAME_PHRASES: Mapping[str, tuple[tuple[str, ...], ...]] = {
     role: tuple(dict.fromkeys(normal_phrase(p) for p in phrases)) for role, phrases in _PHRASE_TABLE.items()
 }
 """Roles said by a phrase: a clause opened by a *question opener* asks, with or without its "?" (the
-guide's R3); a *give verb phrase* is a give verb said in two words ("I'm willing to part with 2
+guide's R3; so does a hypothetical opened by "suppose" or "let's say"); a *give verb phrase* is a give verb said in two words ("I'm willing to part with 2
 of my firewood"); a *run-on question* may open a question after a statement without a comma (R3); a
 restatement followed by a *check* asks whether the speaker understood (R3: no commitment); a *consent
 phrase* consents to a proposal (the guide's R20 and D1; the structural frames of rule 16 read the

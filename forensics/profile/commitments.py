@@ -64,8 +64,9 @@ How :class:`HeuristicExtractor` reads (rules, in order):
    "will not").  Everything after is plain Python over the token list.
 3. Clauses end at ``. ! ? ;`` and new lines.  A clause ending in ``?`` is a
    question unless only a tag ("ok", "deal", ...) follows its last comma; a clause
-   opened by "how about", "would you", "can I", ... (or holding "how about", "what
-   if") is a question without its ``?``; a statement before a comma after which a
+   opened by "how about", "would you", "can I", "what would you", "any chance", ... (or holding
+   "how about", "what if") is a question without its ``?``, and so is a hypothetical opened by
+   "suppose" or "let's say"; a statement before a comma after which a
    question opens ("I'll give you 2 food, can I have 2 water?") is a statement, unless
    it opens with a condition.  A message that checks a restatement ("Am I
    correct?", "just to be clear") commits to no goods.  A clause splits at "or" when
@@ -104,8 +105,12 @@ How :class:`HeuristicExtractor` reads (rules, in order):
    "whoever gives me X"; a price after a comma ("Selling my desk, $40"; "Offer: 40
    coolant, 500 credits") or after "is" prices the goods before it; a ratio's numbers
    ("wood for brick, 2:1") are the two goods' quantities; a good with 0 is on no side.
-   A clause of complaint ("rip-off", "lowball", "too low", "too little", "I decline")
-   has no sides.
+   A clause of complaint ("rip-off", "lowball", "too low", "too little", "I decline", terms
+   called "not fair" with no "so" / "but" turning to an offer after, "if you take all the water I
+   will have none") has no sides.  Goods after a verb of talking terms over ("I can negotiate with
+   water for the firewood", "let's discuss the food") are a topic; "get" before a state ("you get
+   cold at night") receives nothing; goods judged before "for you" ("firewood is essential for
+   you") say whom they suit, not whose they are.
 7. *Left-out nouns*: a bare number where goods stand ("I'd like 2", "give you two",
    "if I can have one") is the money of the match when it is a price ("for 150",
    "I can do 110") and the match has money, else the last good named before it in
@@ -160,7 +165,8 @@ How :class:`HeuristicExtractor` reads (rules, in order):
    ``target``), "I've got your back", "count on my support", "you can count on me",
    "I'll stay / hold it with you", "I'll guard it for you", "I'll support Serbia
    holding" (a unit's order); "help you with 2 wood" is a ``give``; "help you to the
-   best of my ability" names no act.
+   best of my ability" names no act; a good as the subject ("I'm sure the water will help
+   you") is not the speaker.
 16. ``accept``: a consent phrase ("deal" opening its comma part, "it's a deal",
    "you've got a deal", "agreed", "I agree", "I accept", "that's fair", "sounds
    fair", "that works (for me)", "fine by me", "sounds like a plan", "let's do it",
@@ -187,13 +193,14 @@ How :class:`HeuristicExtractor` reads (rules, in order):
    makes it a counter-offer, no ``accept`` (D5); one that names no goods for the speaker
    ("as long as you are ok with it") leaves it standing.  "accept / take your offer" is
    consent, not an ask.  A further demand in a later sentence ("I also need", "I still
-   need") takes the consent back (a counter, R21).  One per message, none beside a
+   need"), or an ask set against the consent ("sounds fair, but can I have one more water?",
+   "That is fine. I need 2 water though"), takes the consent back (a counter, R21).  One per message, none beside a
    ``trade`` (R22).
 17. *Reports, reasons and outcomes* offer nothing: what the addressee (or a third
    party) said, told, suggested or offered, and what the speaker thanks them for, up to
    the next comma or "so" ("earlier you said I could have all three waters, so ...");
    the addressee getting goods in a reason ("since you are getting 2 water ...") or in
-   the present progressive ("you're getting all of the food"); a sentence opened by
+   the present progressive ("you're (basically) getting / taking all of the food"); a sentence opened by
    "that way" / "this way" (what an offer leads to).  "If I took X" is a hypothetical
    ask, not the past; "N out of the M" is N; "as much as I can get" leaves its noun out
    (rule 7).  A good asked for twice in a message is one ask, the later one (a later
@@ -512,6 +519,9 @@ _STAYS = frozenset({"stays", "stay", "remains", "remain"})
 """Verbs before "with me" that say goods stay the speaker's ("the water stays with me")."""
 _LEAVES = frozenset({"leaves", "leaving", "leave"})
 """Verbs that, before "me" / "us", say what the terms leave the speaker ("leaving me with 3 water")."""
+_TALK_VERBS = frozenset({"negotiate", "negotiating", "discuss", "discussing", "bargain", "bargaining", "haggle",
+                         "haggling", "debate", "debating"})
+"""Verbs of talking terms over: the goods after them are what is talked about, on no side (rule 6)."""
 _GERUND_GETS = frozenset({"getting", "keeping", "taking", "having", "receiving"})
 """Gerunds that, after "me" / "us", say what the speaker gets in a split ("with me keeping the food")."""
 
@@ -820,9 +830,11 @@ class HeuristicExtractor:
                 accepted.append((clause.first, Commitment("accept", start=span[0], end=span[1])))
         deals = self._deals(goods, checked)
         out += deals
-        if accepted and any(g.receive and not g.give and not g.clause.question and g.clause.first > accepted[0][0]
-                            and not FURTHER.isdisjoint(g.clause.words) for g in goods):
-            accepted = []  # "that sounds ok. I also need two packages of water": a further demand, a counter (R21)
+        if accepted and any(g.receive and not g.give and g.clause.first > accepted[0][0] and (
+                not g.clause.question and not FURTHER.isdisjoint(g.clause.words) or _contrasts(g.clause.words))
+                for g in goods):
+            accepted = []  # "that sounds ok. I also need two packages of water", "sounds fair, but can I have one
+            # more water?": a further demand, or the consent taken back by "but" and an ask: a counter (R21)
         if accepted and not any(c.kind == "trade" for _, c in deals):
             out.append(accepted[0])  # one acceptance a message, none beside a trade (R22)
         out.sort(key=lambda x: (x[0], KINDS.index(x[1].kind) if x[1].kind != "accept" else -1))
@@ -1194,8 +1206,8 @@ class HeuristicExtractor:
             r.turn("void")  # "and for water, do you want one or 2?": a topic, not a price
             return i + 1
         scope = words[max(0, min(r.frame, default=i) - 4):i]  # "No problem I have plenty of firewood for you"
-        if w == "for" and nxt in ("me", "us", "you") and i > 0 and words[i - 1] in SUITS:
-            return i + 2  # "..., if that works for you": whom the terms suit, not whose goods
+        if w == "for" and nxt in ("me", "us", "you") and i > 0 and (words[i - 1] in SUITS or _judged_for(r, i)):
+            return i + 2  # "..., if that works for you", "firewood is essential for you": whom it suits
         if w == "for" and nxt in ("me", "us", "you") and r.frame and words[i + 2:i + 3] != ["to"] and not any(
                 x in HEDGES or x in NEGATIONS for x in scope):
             new = "receive" if nxt in ("me", "us") else "give"
@@ -1277,8 +1289,12 @@ class HeuristicExtractor:
     def _cue_topic(self, r: _Walk, i: int) -> int | None:
         """"I'll give you my answer later about the food": goods after "about" / "regarding" (not a
         number: "about 3 water" is a quantity; not "how / what about", a question's opener) are a
-        topic, on no side."""
+        topic, on no side; so are goods after a verb of talking terms over ("I can negotiate with
+        water for the firewood", "let's discuss the food": what is talked over, not handed over)."""
         words = r.words
+        if words[i] in _TALK_VERBS:
+            r.turn("void")
+            return i + 1
         if not (i > 0 and words[i - 1] not in ("how", "what") and not _quantity(r.next(i))[0]):
             return None
         r.turn("void")
@@ -1511,7 +1527,7 @@ class HeuristicExtractor:
         frozenset({"per"}), frozenset({"for", "me", "us", "you"}), frozenset({"to"}),
         frozenset({"for", "->", "=", "exchange", "return", "at"}),
         frozenset({"yours"}), frozenset({"mine"}), frozenset({"what"}), frozenset({"with"}),
-        frozenset({"about", "regarding", "concerning"}), frozenset({"here"}),
+        frozenset({"about", "regarding", "concerning"}) | _TALK_VERBS, frozenset({"here"}),
         frozenset({"looking", "look", "searching", "asking", "ask", "hoping", "hope", "hunting", "shopping"}),
         frozenset({"spare"}),
         frozenset({"gave", "sent", "paid", "handed", "brought"}), frozenset({"having"}),
@@ -1628,6 +1644,8 @@ class HeuristicExtractor:
         """The side a receive verb opens ("I'll take", "need", "buying"; imperative "take" gives)."""
         w = words[i]
         nxt = words[i + 1] if i + 1 < len(words) else ""
+        if w in ("get", "getting", "got") and nxt in _STATES:
+            return "void"  # "you get cold easily, so ...": a state the subject falls into, no goods
         who = self._subject(words, i)
         if w in ("have", "got"):
             if i > 1 and words[i - 1] == "you" and words[i - 2] == "let" or (
@@ -1672,8 +1690,8 @@ class HeuristicExtractor:
             i == 0 or words[i - 1] in (",", ":", "still", "really", "also", "urgently", "badly", "will", "would")
         ):
             return "receive"  # telegraphic "need 2 wood, paying in stone": the speaker needs
-        if who == "you" and w == "getting" and i > 1 and words[i - 1] in ("are", "were"):
-            return "void"  # "you're getting all of the food": the terms on the table described, no offer
+        if who == "you" and w in ("getting", "taking", "receiving", "keeping") and _progressive(words, i):
+            return "void"  # "you're (basically) getting all of the food": the terms on the table described
         if who == "you" and w in ("take", "get", "taking", "getting", "grab", "receive", "receiving"):
             if w in ("get", "getting") and nxt == "to":
                 return "void"  # "you get to keep your food": a permission about the verb after, read there
@@ -1867,9 +1885,58 @@ def _asked_since(r: _Walk, i: int, cuts: tuple[str, ...]) -> None:
 
 
 def _complaint(words: list[str]) -> bool:
-    """A clause of complaint about terms ("rip-off", "lowball", "too low", "too little"): no sides (R6)."""
+    """A clause of complaint about terms ("rip-off", "lowball", "too low", "too little", "that's not fair, you
+    get 3 food", "if you take all the water I will have none"): no sides (R6).  Terms called unfair ("not" up to three words before "fair") make the clause
+    a complaint unless a turn ("so", "but", "instead") follows the unfairness: "that's not fair to you, so
+    I'll give you 2 water" offers."""
     return not COMPLAINTS.isdisjoint(words) or "too" in words and any(
-        has_phrase(words, ("too", w)) for w in ("low", "much", "little", "few", "high", "expensive", "cheap"))
+        has_phrase(words, ("too", w)) for w in ("low", "much", "little", "few", "high", "expensive", "cheap")) or (
+        "fair" in words and _called_unfair(words)) or "have" in words and any(
+        has_phrase(words, ("i", "will", "have", w)) or has_phrase(words, ("i", "would", "have", w))
+        for w in ("none", "nothing"))
+
+
+_STATES = frozenset({"cold", "hot", "warm", "hungry", "thirsty", "dehydrated", "tired", "sick", "wet", "lost",
+                     "scared", "bored", "chilly", "sweaty", "hurt", "sunburned", "exhausted", "weak", "dark"})
+"""Words of a state after "get" ("I get cold at night"): the verb says what one becomes, not what one receives."""
+
+
+def _judged_for(r: _Walk, i: int) -> bool:
+    """The goods before the "for" at ``i`` are judged before it ("firewood is essential for you", "extra
+    water would be nice for you"): a copula after the last good and a word of judgement between it and
+    "for" ("the water is for you" hands it over)."""
+    if not r.frame:
+        return False
+    between = r.words[r.frame[-1] + 1:i]
+    return any(w in ("is", "are", "be", "was") for w in between[:-1]) and between[-1] not in (
+        "is", "are", "be", "was", "all", "just", "only")
+
+
+def _contrasts(words: list[str]) -> bool:
+    """A clause set against the one before: opened by "but" / "however" / "though", or closed by "though" /
+    "however" ("I need at least 2 water though")."""
+    return words[0] in ("but", "however", "though") or words[-1] in ("though", "however") or (
+        len(words) > 1 and words[-1] in (".", "!") and words[-2] in ("though", "however"))
+
+
+def _progressive(words: list[str], i: int) -> bool:
+    """The gerund at ``i`` follows "are" / "were", adverbs ("basically", "already", "just") between."""
+    k = i - 1
+    while k > 0 and (words[k].endswith("ly") or words[k] in ("just", "already", "still", "now", "all", "also")):
+        k -= 1
+    return k > 0 and words[k] in ("are", "were")
+
+
+_TURNS = frozenset({"so", "but", "instead", "therefore"})
+"""Words after which a clause that called the terms unfair goes on to offer something else."""
+
+
+def _called_unfair(words: list[str]) -> bool:
+    """Some "fair" has a negation up to three words before it and no turn (:data:`_TURNS`) after it."""
+    for i, w in enumerate(words):
+        if w == "fair" and any(x in ("not", "never", "hardly") for x in words[max(0, i - 3):i]):
+            return _TURNS.isdisjoint(words[i + 1:])
+    return False
 
 
 def _heading_at(words: list[str], m: int, yours: bool) -> bool:
