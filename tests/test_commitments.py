@@ -563,6 +563,11 @@ GENERALISED = [
     (CASINO, "Sounds fair to me, but can I have one more water?", []),
     (CASINO, "That is fine. I need at least 2 water though.", []),
     (CASINO, "That sounds fair. Can I also have a water?", [T("accept")]),
+    # the speaker judging the terms they just asked about, or another's words reported: no consent
+    (CASINO, "How about I take the food and you take the water? I think that is fair.", []),
+    (CASINO, "So I get 2 water and you get 3 food? Sounds fair.", [T("accept")]),  # a restatement, then consent
+    (CASINO, "How about 2 water for me? Deal.", [T("accept")]),
+    (CASINO, "You said it's a deal.", []),
 ]
 
 

@@ -410,12 +410,18 @@ def _deal_made(words: list[str]) -> bool:
     return False
 
 
+_SAID = frozenset({"said", "says", "told", "tells", "mentioned", "claimed", "claims", "suggested", "thought"})
+"""Verbs that, after another's subject, report what that one said or thought."""
+
+
 def _consent_at(words: list[str], start: int, end: int) -> bool:
     """Not negated, hedged, conditional, tagged onto a demand ("... and you have a deal"), or taken back."""
     before = words[max(0, start - 4):start]
     hedges = () if "agreement" in words[start:end] else HEDGES  # "glad we could come to an agreement"
     if any(b in ("not", "never", "no", "if", "unless", "hardly") or b in hedges for b in before):
         return False
+    if any(words[k] in _SAID and words[k - 1] in ("you", "he", "she", "they") for k in range(max(1, start - 4), start)):
+        return False  # "you said it's a deal": another's words reported, not the speaker's consent (R8)
     if words[start] in ("come", "reached") and not HOPED.isdisjoint(before):
         return False  # "I'm sure we can come to an agreement": a hope of a deal to come (R20)
     if start > 0 and words[start - 1] in ("and", "then") and words[start] in ("you", "we", "it"):

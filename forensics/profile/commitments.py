@@ -194,8 +194,10 @@ How :class:`HeuristicExtractor` reads (rules, in order):
    ("as long as you are ok with it") leaves it standing.  "accept / take your offer" is
    consent, not an ask.  A further demand in a later sentence ("I also need", "I still
    need"), or an ask set against the consent ("sounds fair, but can I have one more water?",
-   "That is fine. I need 2 water though"), takes the consent back (a counter, R21).  One per message, none beside a
-   ``trade`` (R22).
+   "That is fine. I need 2 water though"), takes the consent back (a counter, R21); a judgement
+   of terms ("I think that's fair") after the speaker's own proposal made as a question ("How
+   about I take the food ...?") is no consent, nor is another's consent reported ("you said it's
+   a deal").  One per message, none beside a ``trade`` (R22).
 17. *Reports, reasons and outcomes* offer nothing: what the addressee (or a third
    party) said, told, suggested or offered, and what the speaker thanks them for, up to
    the next comma or "so" ("earlier you said I could have all three waters, so ...");
@@ -811,6 +813,7 @@ class HeuristicExtractor:
         out: list[tuple[int, Commitment]] = []  # (order key, commitment)
         goods: list[_Goods] = []
         accepted: list[tuple[int, Commitment]] = []
+        accepted_words: list[str] = []
         for clause in clauses:
             span = (clause.start, clause.end)
             alternatives = [g for g in (self._goods(seg, items_at) for seg in self._alternatives(clause)) if g] \
@@ -827,6 +830,8 @@ class HeuristicExtractor:
                 out.append((clause.first, Commitment(act.kind, region=act.region, conditional=conditional and (
                     act.kind != "meet"), start=span[0], end=span[1], target=act.target)))
             if accepts(clause.words):
+                if not accepted:
+                    accepted_words = clause.words
                 accepted.append((clause.first, Commitment("accept", start=span[0], end=span[1])))
         deals = self._deals(goods, checked)
         out += deals
@@ -835,6 +840,10 @@ class HeuristicExtractor:
                 for g in goods):
             accepted = []  # "that sounds ok. I also need two packages of water", "sounds fair, but can I have one
             # more water?": a further demand, or the consent taken back by "but" and an ask: a counter (R21)
+        if accepted and any(g.clause.question and g.clause.first < accepted[0][0] and (g.give or g.receive)
+                            and _proposes(g.clause.words) for g in goods) and _judges(accepted_words):
+            accepted = []  # "How about I take the food and you take the water? I think that's fair.": the
+            # speaker judging the terms they just asked about, not consent to the addressee's (R3, R20)
         if accepted and not any(c.kind == "trade" for _, c in deals):
             out.append(accepted[0])  # one acceptance a message, none beside a trade (R22)
         out.sort(key=lambda x: (x[0], KINDS.index(x[1].kind) if x[1].kind != "accept" else -1))
@@ -1910,6 +1919,23 @@ def _judged_for(r: _Walk, i: int) -> bool:
     between = r.words[r.frame[-1] + 1:i]
     return any(w in ("is", "are", "be", "was") for w in between[:-1]) and between[-1] not in (
         "is", "are", "be", "was", "all", "just", "only")
+
+
+_PROPOSING = frozenset({("how", "about"), ("what", "about"), ("what", "if"), ("would", "you"), ("could", "we"),
+                        ("can", "we"), ("could", "you"), ("can", "you")})
+"""Two words that open a proposal made as a question (not a restatement checked: "So I get 2 water?")."""
+
+
+def _proposes(words: list[str]) -> bool:
+    """The question proposes terms ("how about I take the food ...?", "would you do 2 water for 1 food?")."""
+    return any(pair in _PROPOSING for pair in zip(words, words[1:]))
+
+
+def _judges(words: list[str]) -> bool:
+    """A consent that judges terms ("that's fair", "I think that would be reasonable", "that works for both of
+    us") rather than takes them ("deal", "I agree", "I accept")."""
+    return not {"fair", "reasonable", "works", "work"}.isdisjoint(words) and {"deal", "agree", "accept", "agreed",
+                                                                            "accepted"}.isdisjoint(words)
 
 
 def _contrasts(words: list[str]) -> bool:
