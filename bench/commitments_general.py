@@ -3,9 +3,10 @@
 Usage::
 
     python bench/commitments_general.py [--fixture PATH] [--added PATH] [--real-added PATH] [--real-second PATH]
-                                        [--real-third [PATH]] [--no-added]
+                                        [--real-third [PATH]] [--real-fourth [PATH]] [--no-added]
                                         [--extractor NAME|module:factory]
-                                        [--split holdout|holdout-real|holdout-real-2|holdout-real-3|tune|all|both]
+                                        [--split holdout|holdout-real|holdout-real-2|holdout-real-3|holdout-real-4|
+                                                 tune|all|both]
                                         [--json] [--errors] [--sweep]
 
 The set (``tests/fixtures/commitments-general.jsonl``, guide in
@@ -40,6 +41,13 @@ extractor was run on them.  They are read only when named (``--real-third``, the
 so that every score of them is a deliberate look, counted where the figures are recorded; the
 block ``holdout-real-3`` then follows ``holdout-real-2``.  Its rows are never printed one by one
 (``--errors`` prints ``tune`` rows only).
+
+**The fourth draw of real rows.**  The corpus's last unlabelled turns and whole dialogues of CaSiNo's
+train split, which no earlier file touched (``tests/fixtures/commitments-general-real-fourth.jsonl``),
+every row in ``holdout-real-4``, a fifth held-out split, labelled and committed before any rule was
+changed for it and before any extractor was run on its rows.  Like the third, it is read only when
+named (``--real-fourth``, the file by default), its block follows the third's, and its rows are never
+printed one by one.
 
 **The extractor.** ``--extractor`` names how one is built for a row's vocabulary:
 
@@ -77,7 +85,8 @@ fixture's typography.
 
 Every ratio carries a 95% Wilson score interval (the interval that stays inside
 0..1 and stays honest at small counts).  Figures are printed for the ``holdout``
-split first, then ``holdout-real``, ``holdout-real-2`` (and ``holdout-real-3`` when it is read) --
+split first, then ``holdout-real``, ``holdout-real-2`` (and ``holdout-real-3``, ``holdout-real-4`` when
+they are read) --
 the splits to quote: nobody tuned on them -- then for ``tune``, each per style.  The header of every block names its split.
 """
 
@@ -123,7 +132,14 @@ THIRD_MARK = "_third_real"
 """The in-memory mark of a row read from the third real file."""
 HOLDOUT_REAL_3 = "holdout-real-3"
 """The split of the third draw's turns: only scored, and only when named."""
-HELD_OUT: tuple[str, ...] = ("holdout", HOLDOUT_REAL, HOLDOUT_REAL_2, HOLDOUT_REAL_3)
+REAL_FOURTH = FIXTURE.with_name("commitments-general-real-fourth.jsonl")
+"""The fourth draw of real turns, every row ``holdout-real-4`` (labelled before any extractor was run on
+them and before the rules were changed for them); read only when named."""
+FOURTH_MARK = "_fourth_real"
+"""The in-memory mark of a row read from the fourth real file."""
+HOLDOUT_REAL_4 = "holdout-real-4"
+"""The split of the fourth draw's turns: only scored, and only when named."""
+HELD_OUT: tuple[str, ...] = ("holdout", HOLDOUT_REAL, HOLDOUT_REAL_2, HOLDOUT_REAL_3, HOLDOUT_REAL_4)
 """The splits nobody tuned on, in report order."""
 
 KINDS: tuple[str, ...] = ("trade", "give", "accept", "no_attack", "meet", "stay_out", "support")
@@ -557,12 +573,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--real-third", type=Path, nargs="?", const=REAL_THIRD, default=None,
                         help="also score the third draw of real turns (all holdout-real-3; the file named, or "
                         f"{REAL_THIRD.name}); left out unless named, so that each look at it is deliberate")
+    parser.add_argument("--real-fourth", type=Path, nargs="?", const=REAL_FOURTH, default=None,
+                        help="also score the fourth draw of real turns (all holdout-real-4; the file named, or "
+                        f"{REAL_FOURTH.name}); left out unless named, so that each look at it is deliberate")
     parser.add_argument("--no-added", action="store_true", help="score the first split's rows only")
     parser.add_argument("--extractor", default="heuristic",
                         help=f"{', '.join(FACTORIES)}, or module:factory (factory(vocabulary) -> extractor)")
     parser.add_argument("--split", choices=(*HELD_OUT, "tune", "all", "both"), default="both",
                         help="which split to score (both: holdout, holdout-real, holdout-real-2, holdout-real-3 "
-                        "when --real-third is given, then tune)")
+                        "when --real-third is given, holdout-real-4 when --real-fourth is given, then tune)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     parser.add_argument("--sweep", action="store_true",
                         help="score the split(s) again under changes of the text that keep its labels")
@@ -588,11 +607,19 @@ def main(argv: list[str] | None = None) -> int:
             rows += third
         elif args.split == HOLDOUT_REAL_3:
             raise ValueError(f"--split {HOLDOUT_REAL_3}: the third draw is read only when named (--real-third)")
+        if args.real_fourth is not None:
+            fourth = load_added(args.real_fourth, (r["id"] for r in rows), (HOLDOUT_REAL_4,))
+            for row in fourth:
+                row[FOURTH_MARK] = True
+            rows += fourth
+        elif args.split == HOLDOUT_REAL_4:
+            raise ValueError(f"--split {HOLDOUT_REAL_4}: the fourth draw is read only when named (--real-fourth)")
         factory = factory_named(args.extractor)
     except (OSError, ValueError, ImportError, AttributeError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    held_out = [s for s in HELD_OUT if s != HOLDOUT_REAL_3 or args.real_third is not None]
+    named = {HOLDOUT_REAL_3: args.real_third, HOLDOUT_REAL_4: args.real_fourth}
+    held_out = [s for s in HELD_OUT if named.get(s, True) is not None]
     splits = [*held_out, "tune"] if args.split == "both" else [args.split]
     predicted = predictions(rows, factory, args.fixture)
     sample = factory(rows[0]["vocabulary"]) if rows else None
@@ -604,13 +631,15 @@ def main(argv: list[str] | None = None) -> int:
                           "realAdded": None if args.no_added else args.real_added.name,
                           "realSecond": None if args.no_added else args.real_second.name,
                           "realThird": None if args.real_third is None else args.real_third.name,
+                          "realFourth": None if args.real_fourth is None else args.real_fourth.name,
                           "splits": data}, indent=1, sort_keys=True))
     else:
         print(f"extractor {info.get('name')} v{info.get('version')} built by {args.extractor!r} "
               f"(reads the first {info.get('maxChars')} characters); {args.fixture.name}"
               + ("" if args.no_added else f" + {args.added.name} (tune) + {args.real_added.name} "
                  f"(tune, {HOLDOUT_REAL}) + {args.real_second.name} (tune, {HOLDOUT_REAL_2})")
-              + ("" if args.real_third is None else f" + {args.real_third.name} ({HOLDOUT_REAL_3})"))
+              + ("" if args.real_third is None else f" + {args.real_third.name} ({HOLDOUT_REAL_3})")
+              + ("" if args.real_fourth is None else f" + {args.real_fourth.name} ({HOLDOUT_REAL_4})"))
         quoted = [f"[{s}]" for s in held_out]
         print(f"figures to quote come from {', '.join(quoted[:-1])} and {quoted[-1]}; intervals are 95% Wilson\n")
         print("\n".join(lines).rstrip())

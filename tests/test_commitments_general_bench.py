@@ -328,3 +328,50 @@ def test_the_third_draw_is_never_printed_row_by_row_and_holds_only_its_split(
     tune = _third_file(tmp_path, split="tune")
     assert B.main(["--real-third", str(tune), "--extractor", scripted_third]) == 2
     assert "row 'third/1': field split: an added row is holdout-real-3, got 'tune'" in capsys.readouterr().err
+
+
+def _fourth_file(tmp_path: Path, split: str = "holdout-real-4") -> Path:
+    path = tmp_path / "fourth.jsonl"
+    path.write_text("".join(json.dumps({"id": i.replace("third", "fourth"), "text": t, "vocabulary": THIRD_VOCAB,
+                                        "speaker": "A", "addressee": "B", "commitments": c, "style": "casino",
+                                        "split": split}) + "\n"
+                            for i, t, c in THIRD_ROWS), encoding="utf-8")
+    return path
+
+
+def test_the_fourth_draw_is_its_own_held_out_block_read_only_when_named_and_after_the_third(
+        tmp_path: Path, scripted_third: str, capsys: pytest.CaptureFixture[str]) -> None:
+    third, fourth = _third_file(tmp_path), _fourth_file(tmp_path)
+    assert B.main(["--json", "--split", "holdout-real-4", "--real-fourth", str(fourth), "--extractor",
+                   scripted_third]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data["splits"]) == {"holdout-real-4"} and data["realFourth"] == "fourth.jsonl"
+    assert data["realThird"] is None
+    block = data["splits"]["holdout-real-4"]["all"]
+    # the same four rows as the third draw's test: 1 strict hit, 2 inventions, 2 misses
+    assert (block["rows"], block["labelled"], block["predicted"]) == (4, 3, 3)
+    assert (block["strict"]["tp"], block["strict"]["fp"], block["strict"]["fn"]) == (1, 2, 2)
+    assert (block["kind"]["tp"], block["kind"]["fp"], block["kind"]["fn"]) == (2, 1, 1)
+    assert B.main(["--json", "--extractor", scripted_third]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert "holdout-real-4" not in data["splits"] and data["realFourth"] is None
+    assert B.main(["--split", "holdout-real-4", "--extractor", scripted_third]) == 2
+    assert "read only when named (--real-fourth)" in capsys.readouterr().err
+    assert B.main(["--real-third", str(third), "--real-fourth", str(fourth), "--extractor", scripted_third]) == 0
+    out = capsys.readouterr().out
+    assert "third.jsonl (holdout-real-3) + fourth.jsonl (holdout-real-4)" in out
+    assert "[holdout-real-2], [holdout-real-3] and [holdout-real-4]" in out
+    assert out.index("\n[holdout-real-3] ") < out.index("\n[holdout-real-4] ") < out.index("\n[tune] ")
+    assert "[holdout-real-4] 4 rows, 3 with commitments, 3 labelled, 3 predicted" in out
+
+
+def test_the_fourth_draw_is_never_printed_row_by_row_and_holds_only_its_split(
+        tmp_path: Path, scripted_third: str, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _fourth_file(tmp_path)
+    assert B.main(["--errors", "--real-fourth", str(path), "--extractor", scripted_third]) == 0
+    out = capsys.readouterr().out
+    assert "fourth/" not in out
+    assert not any(f'"text": "{text}"' in out for _, text, _ in THIRD_ROWS)
+    tune = _fourth_file(tmp_path, split="tune")
+    assert B.main(["--real-fourth", str(tune), "--extractor", scripted_third]) == 2
+    assert "row 'fourth/1': field split: an added row is holdout-real-4, got 'tune'" in capsys.readouterr().err
