@@ -128,7 +128,7 @@ __all__ = ["DEFAULTS", "FanBox", "Standing", "arrays_of", "fan_boxes", "fan_boxe
 DEFAULTS: Mapping[str, Any] = {
     "alpha": 0.01, "min_fan": 3, "min_window": 0.005, "max_window": 0.1, "window_steps": 4,
     "tight_ratio": 1.05, "loose_ratio": 2.0, "group_quantile": 0.5, "min_groups": 3, "pass_cut": 0.2,
-    "web_ties": 2, "shared_transfers": 3, "shared_level": 0.001, "group_scale": 2.0,
+    "web_ties": 2, "shared_transfers": 3, "shared_level": 0.001, "group_scale": 2.0, "stated_sums": 1,
 }
 """The shipped parameters (``screens/config.json``), for doctests and callers without a config."""
 
@@ -184,6 +184,9 @@ class FanBox:
     shared: int = 0
     """Members (not webbed) that share a standing counterparty with others of the box far beyond chance:
     colleagues of one employer, members of one club, left out of the test (*a community in common*)."""
+    stated: int = 0
+    """Members (neither webbed nor shared) that paid, to the cent, the very amount another of them paid: a sum
+    stated by the collector (a fee, a ticket, a customary gift), counted once per amount (*a stated sum*)."""
 
 
 def window_grid(span: float, params: Mapping[str, Any]) -> list[float]:
@@ -260,9 +263,9 @@ class _FanIndex:
     """One-off transfers per node in this direction."""
 
 
-_Best = tuple[float, float, int, int, float, float, float, int, int, int]
+_Best = tuple[float, float, int, int, float, float, float, int, int, int, int]
 """A hub's best box so far: adjusted and raw p, count, anchor position, window, band, chance count,
-explained, webbed and shared members."""
+explained, webbed, shared and stated members."""
 
 
 @dataclass(frozen=True)
@@ -277,16 +280,19 @@ class _Known:
     """Standing counterparties of every node (None: the shared rule is off)."""
     level: float
     """``shared_level``."""
+    stated: bool = False
+    """``stated_sums``: members paying one amount to the cent are counted once per amount."""
 
 
 def _known_of(arrays: TransferArrays, direction: str, params: Mapping[str, Any]) -> _Known | None:
     """The ties the fan-in's member rules read (None for a fan-out, or with both rules off)."""
     web = int(params["web_ties"])
     level = float(params["shared_level"])
-    if direction != "in" or (web <= 0 and level <= 0):
+    stated = float(params["stated_sums"]) > 0
+    if direction != "in" or (web <= 0 and level <= 0 and not stated):
         return None
     stand = standing_counterparties(arrays, int(params["shared_transfers"])) if level > 0 else None
-    return _Known(web_ties(arrays, 1) if web > 0 else set(), web, stand, level)
+    return _Known(web_ties(arrays, 1) if web > 0 else set(), web, stand, level, stated)
 
 
 def fan_boxes(arrays: TransferArrays, direction: str, params: Mapping[str, Any]) -> tuple[list[FanBox], int]:
@@ -307,9 +313,10 @@ def fan_boxes(arrays: TransferArrays, direction: str, params: Mapping[str, Any])
         _scan_window(ix, w, groups, params, known, best_p, best)
     boxes: list[FanBox] = []
     for h in sorted(best):
-        adj_p, raw_p, k, pos, w, r, lam_h, explained, webbed_h, shared_h = best[h]
+        adj_p, raw_p, k, pos, w, r, lam_h, explained, webbed_h, shared_h, stated_h = best[h]
         boxes.append(_box(arrays, direction, h, ix.rows, ix.pair, ix.pair_tmax, ix.first_of_pair, ix.hub, ix.tick,
-                          ix.logv, pos, w, r, adj_p, raw_p, k, lam_h, ix.other_all, explained, webbed_h, shared_h))
+                          ix.logv, pos, w, r, adj_p, raw_p, k, lam_h, ix.other_all, explained, webbed_h, shared_h,
+                          stated_h))
     return boxes, ix.tests
 
 
@@ -502,18 +509,20 @@ def _scan_cell(ix: _FanIndex, pts: np.ndarray, span_len: np.ndarray, q_t: np.nda
     adj = np.minimum(1.0, raw * anchors[c_hub] * ix.grid)
     webbed = np.zeros(cand.shape[0], dtype=np.int64)
     shared = np.zeros(cand.shape[0], dtype=np.int64)
+    stated = np.zeros(cand.shape[0], dtype=np.int64)
     maybe = np.flatnonzero(adj <= alpha) if known is not None else np.zeros(0, dtype=np.int64)
     if maybe.shape[0] and known is not None:  # only a box that could be flagged is read member by member
-        webbed[maybe], shared[maybe] = _acquainted(cand[maybe], p_logv, span_len, ix.pair_tmax[p_pair], p_tick + w,
-                                                   band, ix.other_all[ix.rows[pts]], p_hub, known, ix.n_nodes)
-        left = extra[cand[maybe]] - webbed[maybe] - shared[maybe]
+        webbed[maybe], shared[maybe], stated[maybe] = _acquainted(
+            cand[maybe], p_logv, span_len, ix.pair_tmax[p_pair], p_tick + w, band, ix.other_all[ix.rows[pts]], p_hub,
+            known, ix.n_nodes, ix.value[pts])
+        left = extra[cand[maybe]] - webbed[maybe] - shared[maybe] - stated[maybe]
         raw[maybe] = np.where(left >= 2, poisson_tail(np.maximum(left - 1, 0), lam[maybe]), 1.0)
         adj[maybe] = np.minimum(1.0, raw[maybe] * anchors[c_hub[maybe]] * ix.grid)
     for i in _improving(adj, c_hub, best_p, best):
         h = int(c_hub[i])
         best_p[h] = adj[i]
         best[h] = (float(adj[i]), float(raw[i]), int(count[cand[i]]), int(pts[cand[i]]), w, r,
-                   float(lam[i]), int(explained[cand[i]]), int(webbed[i]), int(shared[i]))
+                   float(lam[i]), int(explained[cand[i]]), int(webbed[i]), int(shared[i]), int(stated[i]))
 
 
 def web_ties(arrays: TransferArrays, min_transfers: int) -> set[int]:
@@ -612,17 +621,20 @@ def shared_community(members: list[int], hub: int, standing: Standing, n_nodes: 
 
 def _acquainted(points: np.ndarray, logv: np.ndarray, span_len: np.ndarray, last: np.ndarray, until: np.ndarray,
                 band: float, counterpart: np.ndarray, hubs: np.ndarray, known: _Known,
-                n_nodes: int) -> tuple[np.ndarray, np.ndarray]:
+                n_nodes: int, values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For each box (anchored at ``points``, as :func:`_box_counts` counts it), how many of its members
     deal with at least ``web_ties`` other members, either way, at any time (module rule, *honest friend
-    webs*), and how many of the others share a standing counterparty beyond chance (*a community in
-    common*)."""
+    webs*), how many of the others share a standing counterparty beyond chance (*a community in
+    common*), and how many of the rest paid, to the cent, an amount another of the rest paid, beyond the
+    first at each amount (*a stated sum*; ``values``: each point's amount)."""
     webbed = np.zeros(points.shape[0], dtype=np.int64)
     shared = np.zeros(points.shape[0], dtype=np.int64)
+    stated = np.zeros(points.shape[0], dtype=np.int64)
     for i, a in enumerate(points.tolist()):
         j = np.arange(a, a + int(span_len[a]))
         j = j[(np.abs(logv[j] - logv[a]) <= band) & (last[j] <= until[a])]
-        members = sorted(set(counterpart[j].tolist()))
+        paid = dict(zip(counterpart[j].tolist(), np.round(values[j] * 100).tolist(), strict=True))
+        members = sorted(paid)
         web: set[int] = set()
         if known.web > 0:
             degree = [0] * len(members)
@@ -633,9 +645,14 @@ def _acquainted(points: np.ndarray, logv: np.ndarray, span_len: np.ndarray, last
                         degree[y_i] += 1
             web = {m for m, d in zip(members, degree, strict=True) if d >= known.web}
         webbed[i] = len(web)
+        community: set[int] = set()
         if known.standing is not None:
-            shared[i] = len(shared_community(members, int(hubs[a]), known.standing, n_nodes, known.level) - web)
-    return webbed, shared
+            community = shared_community(members, int(hubs[a]), known.standing, n_nodes, known.level) - web
+            shared[i] = len(community)
+        if known.stated:
+            rest = [paid[m] for m in members if m not in web and m not in community]
+            stated[i] = len(rest) - len(set(rest))
+    return webbed, shared, stated
 
 
 def _box_counts(logv: np.ndarray, pair: np.ndarray, span_len: np.ndarray, band: float, last: np.ndarray | None,
@@ -834,7 +851,7 @@ def _improving(adj: np.ndarray, hubs: np.ndarray, best_p: np.ndarray, best: Mapp
 def _box(arrays: TransferArrays, direction: str, h: int, rows: np.ndarray, pair: np.ndarray, pair_tmax: np.ndarray,
          first_of_pair: np.ndarray, hub: np.ndarray, tick: np.ndarray, logv: np.ndarray, pos: int, w: float,
          r: float, adj_p: float, raw_p: float, k: int, lam: float, other_all: np.ndarray, explained: int,
-         webbed: int = 0, shared: int = 0) -> FanBox:
+         webbed: int = 0, shared: int = 0, stated: int = 0) -> FanBox:
     """The members and rows of the box anchored at sorted position ``pos``."""
     t_a, lv_a = tick[pos], logv[pos]
     band = math.log(r) + 1e-12
@@ -851,7 +868,7 @@ def _box(arrays: TransferArrays, direction: str, h: int, rows: np.ndarray, pair:
     picked = [int(rows[i]) for i in range(pos, stop) if int(pair[i]) in member_pairs]
     total = float(arrays.value[picked].sum())
     return FanBox(h, direction, adj_p, raw_p, k, lam, w, r, float(t_a), tuple(members), tuple(sorted(picked)), total,
-                  explained, webbed, shared)
+                  explained, webbed, shared, stated)
 
 
 def fan_flag(arrays: TransferArrays, box: FanBox, tests: int, cutoff: float, kind: str | None = None) -> Flag:
@@ -877,16 +894,18 @@ def fan_flag(arrays: TransferArrays, box: FanBox, tests: int, cutoff: float, kin
                f"counted), " if box.webbed else "")
             + (f"{box.shared} of them share a standing counterparty far more than members drawn from anywhere would "
                f"(colleagues, one club: not counted), " if box.shared else "")
+            + (f"{box.stated} of them paid, to the cent, an amount another of them paid (a sum stated by the "
+               f"collector: counted once per amount), " if box.stated else "")
             + (f"one group of the size that pays together again and again in this graph accounts for "
                f"{box.explained} of them besides the first, and " if box.explained else "")
             + f"shuffling the graph's ticks and amounts expects {box.expected:.2g} besides "
-            f"{'those' if box.explained or box.webbed or box.shared else 'the first'} "
+            f"{'those' if box.explained or box.webbed or box.shared or box.stated else 'the first'} "
             f"(p = {box.p_value:.2g}, {tests} nodes tested)."
         ),
         details={"hub": hub, "direction": box.direction, "counterparties": box.count, "expected": box.expected,
                  "window": box.window, "amountRatio": box.ratio, "start": box.start, "value": box.value,
                  "rawP": box.raw_p, "explained": box.explained, "webbed": box.webbed,
-                 "shared": box.shared},
+                 "shared": box.shared, "stated": box.stated},
         p_value=box.p_value,
         null=_NULL,
         tests=tests,

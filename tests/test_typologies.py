@@ -380,8 +380,13 @@ def test_a_one_off_dinner_no_bigger_than_the_graph_recurring_groups_is_not_a_fan
     assert [f for f in fans(TransferView(dinner_town(8)), FAN_DEFAULTS) if f.agents[0] == "new"] == []
 
 
+ALONE = {**FAN_DEFAULTS, "stated_sums": 0}
+"""The fan rules without *a stated sum*: the dinner town's friends pay three amounts (40, 41, 42), which that
+rule would count once each; the group rules are tested on their own."""
+
+
 def test_a_one_off_fan_bigger_than_the_graph_recurring_groups_is_still_found() -> None:
-    (flag,) = [f for f in fans(TransferView(dinner_town(16)), FAN_DEFAULTS) if f.agents[0] == "new"]
+    (flag,) = [f for f in fans(TransferView(dinner_town(16)), ALONE) if f.agents[0] == "new"]
     assert (flag.kind, len(flag.agents) - 1, flag.details["explained"]) == ("fan_in", 16, 7)
 
 
@@ -432,17 +437,17 @@ def test_a_one_off_group_whose_money_the_hub_wires_on_at_once_is_a_fan() -> None
     g = dinner_town(8)
     for i in range(20):
         g.add_edge("new", "grocer", value=30.0, tick=5 + 20 * i, event=f"shop{i}")
-    assert [f for f in fans(TransferView(g), FAN_DEFAULTS) if f.agents[0] == "new"] == []
+    assert [f for f in fans(TransferView(g), ALONE) if f.agents[0] == "new"] == []
     g.add_edge("new", "exit", value=100.0, tick=251, event="part")  # a third of it: not passing it on
-    assert [f for f in fans(TransferView(g), FAN_DEFAULTS) if f.agents[0] == "new"] == []
+    assert [f for f in fans(TransferView(g), ALONE) if f.agents[0] == "new"] == []
     g.remove_edge("new", "exit")
     # 207 fifty ticks later: with its shopping (4 x 30) from tick 250 to 330, 327 went out, but not at once
     # (by tick 292, the largest window and the shortest after it, 60 went out): no passing on
     g.add_edge("new", "exit", value=207.0, tick=300, event="late")
-    assert [f for f in fans(TransferView(g), FAN_DEFAULTS) if f.agents[0] == "new"] == []
+    assert [f for f in fans(TransferView(g), ALONE) if f.agents[0] == "new"] == []
     g.remove_edge("new", "exit")
     g.add_edge("new", "exit", value=310.0, tick=251, event="wire")
-    (flag,) = [f for f in fans(TransferView(g), FAN_DEFAULTS) if f.agents[0] == "new"]
+    (flag,) = [f for f in fans(TransferView(g), ALONE) if f.agents[0] == "new"]
     assert (flag.kind, len(flag.agents) - 1, flag.details["explained"]) == ("fan_in", 8, 0)
 
 
@@ -472,6 +477,31 @@ def test_fan_members_who_deal_with_each_other_are_left_out_of_the_count() -> Non
     assert webbed.p_value is not None and flag.p_value is not None and webbed.p_value > flag.p_value
     # the same box, tested on its five strangers: the Poisson tail of four beyond the first
     assert webbed.details["rawP"] == pytest.approx(float(poisson_tail(4, webbed.details["expected"])), rel=1e-12)
+
+
+def stated_fan(amounts: list[float]) -> nx.MultiDiGraph:
+    """The background and eight one-off payers ``m0..m7`` paying ``hub`` the given amounts within three ticks."""
+    g = background(300)
+    for i, x in enumerate(amounts):
+        g.add_edge(f"m{i}", "hub", value=x, tick=50 + i % 4, event=f"f{i}")
+    return g
+
+
+def test_fan_members_paying_one_stated_sum_are_counted_once_per_amount() -> None:
+    # three of the eight pay 100 to the cent: two of them beyond the first are left out, the box tested on six
+    # (the Poisson tail of five beyond the first)
+    (flag,) = fans(TransferView(stated_fan([100.0, 100.0, 100.0, 101.0, 102.0, 103.0, 104.0, 105.0])), FAN_DEFAULTS)
+    assert (flag.kind, len(flag.agents) - 1, flag.details["stated"], flag.details["webbed"]) == ("fan_in", 8, 2, 0)
+    assert flag.details["rawP"] == pytest.approx(float(poisson_tail(5, flag.details["expected"])), rel=1e-12)
+    assert "paid, to the cent, an amount another of them paid" in flag.explanation
+    # amounts that differ by a cent are different amounts: all eight counted
+    (apart,) = fans(TransferView(stated_fan([100.0, 100.01, 100.02, 101.0, 102.0, 103.0, 104.0, 105.0])), FAN_DEFAULTS)
+    assert (len(apart.agents) - 1, apart.details["stated"]) == (8, 0)
+    assert apart.details["rawP"] == pytest.approx(float(poisson_tail(7, apart.details["expected"])), rel=1e-12)
+    # a club's fee: eight members paying one sum are one choice, not a fan; without the rule they are
+    assert fans(TransferView(stated_fan([60.0] * 8)), FAN_DEFAULTS) == []
+    (fee,) = fans(TransferView(stated_fan([60.0] * 8)), {**FAN_DEFAULTS, "stated_sums": 0})
+    assert (fee.kind, len(fee.agents) - 1, fee.details["stated"]) == ("fan_in", 8, 0)
 
 
 def test_a_busy_account_and_its_contacts_in_a_fan_are_a_star_not_a_web() -> None:
@@ -552,8 +582,9 @@ def test_an_office_collection_in_a_simulated_economy_is_a_community_not_a_fan() 
     g.add_edge(staff[0], sorted(sim.graph.nodes)[5], value=120.0, tick=day + 2, event="shop")
     level = {**FAN_DEFAULTS, "alpha": 0.0067}
     assert fans(TransferView(g), level) == []
-    # without the rule the nine colleagues are a fan-in (and nothing else in the graph is)
-    (flag,) = fans(TransferView(g), {**level, "shared_level": 0})
+    # without the rule (nor the stated-sum rule: they chip in 10 or 20) the nine colleagues are a fan-in (and
+    # nothing else in the graph is)
+    (flag,) = fans(TransferView(g), {**level, "shared_level": 0, "stated_sums": 0})
     assert (flag.kind, flag.agents[0], len(flag.agents) - 1) == ("fan_in", "staff0", 9)
 
 
