@@ -1,7 +1,8 @@
-"""A fourth payment economy, honest-heavy, with planted fan-in and cycle cases: report only.
+"""A fourth payment economy, honest-heavy, with planted fan-in and cycle cases.
 
 Written before any rule was changed to find long loops or to tell honest friend webs from
-laundering, and run only once, at the end, to report (``bench/typologies.py --fourth``).  It
+laundering, and at first run only to report (seeds 1-4); since screens config 2.12.0 it has a tune
+split (seeds 1001-1008) and a report split (seeds 2001-2008) in ``bench/typologies.py``.  It
 shares no code with ``forensics/simulate/transfers.py``, ``bench/payments_world.py`` or
 ``bench/neighbourhood_world.py`` and follows its own mechanics: a year of a market town's
 people and small firms paying each other, one edge per payment with only ``value``, ``tick``

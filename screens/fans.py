@@ -96,6 +96,16 @@ those members one community, left out of the count as the webbed ones are (``k -
 the p-value stays valid, on the strict side).  A counterparty of much of the graph (a utility, an
 employer of half the town) makes no community.
 
+**A stated sum** (fan-in; ``stated_sums``, 0 turns it off).  A club's members paying the season's fee to
+its treasurer, a fundraiser's donors giving ten or twenty, relatives sending a birthday's customary fifty:
+one-off payers, alike amounts, a short window, the sum passed on soon after (to the league, the charity),
+strangers to each other with no employer in common -- every rule above reads smurfing.  What they pay is
+a sum someone *stated* (the collector, or custom), the very same amount to the cent: many payers made one
+choice.  Payers who each move a share of proceeds, or an amount drawn for them, pay amounts of one scale
+but seldom one amount to the cent.  So the members left (neither webbed nor shared) are counted once per
+amount they paid: those beyond the first at each amount are *stated* and left out of the count
+(``k - webbed - shared - stated``), as the others are; the p-value stays valid, on the strict side.
+
 >>> import networkx as nx
 >>> from .graph import TransferView
 >>> G = nx.MultiDiGraph()
