@@ -36,24 +36,26 @@ screen passes none); qualifying cycles that share seats are one ring, scored by 
 **The test.**  A ring is one hypothesis, and the search that found it is paid for.  Each of
 its pairs' round trips is weighed against the pairs with no seat in the ring
 (:func:`~.round_trip_null.yardsticks`: a ring's own pairs never set its yardstick), the
-pairs independent under the null, Fisher's product over them, read two ways, both valid:
+pairs independent under the null, Fisher's product over them, given the search: each
+pair's further round trips of one parcel beyond the ``ring_trips`` that put it in the
+search, out of the trips its exchanges still allowed, at the match's *repeat rate* -- how
+often the outside pairs that made a round trip came back for more of one parcel
+(:func:`~.round_trip_null.repeat_rates`, shrunk towards the round-trip rate at the pair's
+volume) -- times the cycles the search completed (Bonferroni).  An honest pair buys back
+now and then, other goods each time; a ring sends its one parcel round again and again.
+It is read two ways, both valid:
 
-- *given the search*: each pair's further round trips of one parcel beyond the
-  ``ring_trips`` that put it in the search, out of the trips its exchanges still allowed,
-  at the match's *repeat rate* -- how often the outside pairs that made a round trip came
-  back for more of one parcel (:func:`~.round_trip_null.repeat_rates`, shrunk towards the
-  round-trip rate at the pair's volume) -- times the cycles the search completed
-  (Bonferroni).  An honest pair buys back now and then, other goods each time; a ring
-  sends its one parcel round again and again;
-- *as they stand*: each pair's plain p-value, times every cycle of 3 to
-  ``max_cycle_length`` seats among the pairs that traded ``2 x ring_trips`` times or more
-  (an upper bound from closed walks, :func:`_potential_cycles`);
+- *its best cycle*: of a ring's qualifying cycles, the :data:`TESTED_CYCLES` shortest are
+  tested and the best counts (its seats' pairs outside the ring are the same for all of
+  them): a ring washed mostly along one cycle is not diluted by the pairs it barely used;
+- *the whole ring*: every pair of its qualifying cycles at once (a ring of four washes
+  across as well as round): at heavy honest noise each pair's few round trips are as
+  common as an honest barterer's, and only the evidence of every pair together stands out;
 
-the smaller of the two, doubled (Bonferroni over the two readings).  Of a ring's qualifying
-cycles, the :data:`TESTED_CYCLES` shortest are tested and the best counts (its seats' pairs
-outside the ring are the same for all of them).  A ring found once round (one round trip a
-pair) is shown, but given the search its evidence is nil: the round trip is what put it in
-the search.
+the smaller of the two, doubled (Bonferroni over the two readings).  A ring found once
+round (one round trip a pair) is shown, but given the search its evidence is nil: the
+round trip is what put it in the search.  Each pair's p-value as it stands (not given the
+search) is shown beside it.
 
 >>> import networkx as nx
 >>> G = nx.MultiDiGraph()
@@ -88,9 +90,9 @@ from .stats import betabinom_sf, product_p
 __all__ = ["RING_NULL", "TESTED_CYCLES", "round_trip_rings"]
 
 RING_NULL = ("each pair of the ring made round trips as the wash-pair null read from the pairs outside the ring "
-             "says, pairs independent (Fisher's product), read either given that each made the round trips that "
-             "put it in the search, times the cycles the search completed, or as they stand, times every cycle "
-             "the search could have found; the smaller of the two, doubled")
+             "says, pairs independent (Fisher's product), given that each made the round trips that put it in the "
+             "search, times the cycles the search completed; read over the ring's best cycle and over its every "
+             "pair, the smaller of the two, doubled")
 """The round-trip ring null, in words."""
 
 TESTED_CYCLES = 8
@@ -458,8 +460,7 @@ def _ring_flag(view: TransferView, members: tuple[Any, ...], rings: nx.Graph, cy
     circular = view.graph.graph.get("circular_reputation") or {}
     if circular:
         details["circularReputation"] = {str(n): circular[n] for n in members if n in circular}
-    potential = _potential_cycles(view, min_trips, int(params["max_cycle_length"]))
-    p_ring = _ring_test(view, inside, completed, potential, ratio, min_trips, details)
+    p_ring = _ring_test(view, inside, completed, ratio, min_trips, details)
     return Flag(
         screen="ring",
         kind="wash_ring",
@@ -483,32 +484,35 @@ def _ring_flag(view: TransferView, members: tuple[Any, ...], rings: nx.Graph, cy
     )
 
 
-def _ring_test(view: TransferView, inside: list[dict[str, Any]], completed: int, potential: float, ratio: float,
+def _ring_test(view: TransferView, inside: list[dict[str, Any]], completed: int, ratio: float,
                min_trips: int, details: dict[str, Any]) -> float:
-    """The ring as one hypothesis (module docstring, *The test*): each of its first ``TESTED_CYCLES`` cycles
-    (shortest first), its own pairs against the pairs outside it, paying for the cycles the search completed
-    (given the search) or could have found (any cycle), the smaller of the two doubled; the ring's p-value is
-    its best cycle's.  Writes the tested cycle's figures into ``details``."""
+    """The ring as one hypothesis (module docstring, *The test*), given the search, paying for the cycles it
+    completed: its best cycle (of its first ``TESTED_CYCLES``, shortest first, each its own pairs against the
+    pairs outside it) and the whole ring (every pair of its qualifying cycles against the pairs outside the
+    ring), the smaller of the two doubled.  Writes the tested figures into ``details``."""
+    paid = max(completed, 1)
     tested_cycles = []
     for c in sorted(inside, key=lambda c: (len(c["cycle"]), repr(c["cycle"])))[:TESTED_CYCLES]:
         mine = [view.key(c["cycle"][i], c["cycle"][(i + 1) % len(c["cycle"])]) for i in range(len(c["cycle"]))]
         selected, plain = _ring_pair_tests(view, ratio, mine, c["cycle"], min_trips)
-        given = min(1.0, product_p([t[0] for t in selected]) * max(completed, 1))
-        anywhere = min(1.0, product_p([t[0] for t in plain]) * max(potential, 1.0))
-        least = min(product_p([t[1] for t in selected]) * max(completed, 1),
-                    product_p([t[1] for t in plain]) * max(potential, 1.0))
-        tested_cycles.append((min(1.0, 2 * min(given, anywhere)), min(1.0, 2 * least), repr(c["cycle"]),
-                              c["cycle"], mine, selected, plain, given, anywhere))
-    p_ring, smallest, _, tested_cycle, tested_pairs, selected, plain, given, anywhere = min(tested_cycles)
+        given = min(1.0, product_p([t[0] for t in selected]) * paid)
+        least = min(1.0, product_p([t[1] for t in selected]) * paid)
+        tested_cycles.append((given, least, repr(c["cycle"]), c["cycle"], mine, selected, plain))
+    given, least, _, tested_cycle, tested_pairs, selected, plain = min(tested_cycles)
+    ring_pairs = ordered({view.key(c["cycle"][i], c["cycle"][(i + 1) % len(c["cycle"])])
+                          for c in inside for i in range(len(c["cycle"]))})
+    members = ordered({n for c in inside for n in c["cycle"]})
+    whole, _plain = _ring_pair_tests(view, ratio, ring_pairs, members, min_trips)
+    p_whole = min(1.0, product_p([t[0] for t in whole]) * paid)
+    least_whole = min(1.0, product_p([t[1] for t in whole]) * paid)
     details["testedCycle"] = list(tested_cycle)
     details["pairPValues"] = {f"{a}~{b}": t[0] for (a, b), t in zip(tested_pairs, plain)}
     details["pairPValuesGivenSearch"] = {f"{a}~{b}": t[0] for (a, b), t in zip(tested_pairs, selected)}
     details["cyclesSearched"] = completed
-    details["cyclesPossible"] = round(potential, 1)
     details["pGivenSearch"] = given
-    details["pAnyCycle"] = anywhere
-    details["minP"] = smallest
-    return p_ring
+    details["pWholeRing"] = p_whole
+    details["minP"] = min(1.0, 2 * min(least, least_whole))
+    return min(1.0, 2 * min(given, p_whole))
 
 
 def _ring_pair_tests(view: TransferView, ratio: float, pairs: list[tuple[Any, Any]], members: Collection[Any],
@@ -563,29 +567,3 @@ def _given_search(trips: int, possible: int, least: int, repeat: float, strength
     if room <= 0:
         return 1.0, 1.0
     return betabinom_sf(trips - least, room, repeat, strength), betabinom_sf(room, room, repeat, strength)
-
-
-def _potential_cycles(view: TransferView, least: int, max_len: int) -> float:
-    """An upper bound on the cycles of 3 to ``max_len`` seats the round-trip ring search could have
-    tested, whatever the trips: cycles of the graph of screened pairs with at least ``2 x least``
-    exchanges (each could have made the round trips), counted as closed walks (``trace(A^k) / 2k``
-    per biconnected component, from its eigenvalues), which is at least the number of ``k``-cycles."""
-    memo_key = ("ring.potential", least, max_len)
-    found: float | None = view.memo.get(memo_key)
-    if found is not None:
-        return found
-    graph = nx.Graph()
-    exempt = view.exempt
-    for (a, b), pair in view.pairs.items():
-        if a not in exempt and b not in exempt and len(pair.exchanges) >= 2 * least:
-            graph.add_edge(a, b)
-    total = 0.0
-    for component in nx.biconnected_components(graph):
-        if len(component) < 3:
-            continue
-        nodes = ordered(component)
-        adjacency = nx.to_numpy_array(graph.subgraph(nodes), nodelist=nodes)
-        eigen = np.linalg.eigvalsh(adjacency)
-        total += sum(float(np.sum(eigen ** k)) / (2 * k) for k in range(3, max_len + 1))
-    view.memo[memo_key] = total
-    return total

@@ -18,7 +18,7 @@ from daishi_forensics.screens.round_trip_null import pair_nulls, repeat_rates, r
 from daishi_forensics.screens.screening import screen_view
 from daishi_forensics.screens.stats import binom_cdf, subset_sum_p
 from daishi_forensics.screens.thrown_fight import thrown_fight
-from daishi_forensics.screens.wash_ring import _potential_cycles, round_trip_rings
+from daishi_forensics.screens.wash_ring import round_trip_rings
 
 _ids = itertools.count(1)
 
@@ -170,14 +170,42 @@ def test_a_ring_is_one_hypothesis_that_pays_for_its_search() -> None:
     plain, given = 13 / 1458, 1 / 18
     assert flag.details["pairPValues"] == {k: pytest.approx(plain) for k in ("a~b", "b~c", "a~c")}
     assert flag.details["pairPValuesGivenSearch"] == {k: pytest.approx(given) for k in ("a~b", "b~c", "a~c")}
-    # given the search: Fisher's product times the one cycle the search completed; as they stand: times every
-    # cycle of 3 to 5 seats among the pairs that traded twice or more (the triangle: closed walks of K3 give
-    # 6/6 + 18/8 + 30/10 = 6.25; the outsiders' pairs close no cycle)
-    assert (flag.details["cyclesSearched"], flag.details["cyclesPossible"]) == (1, 6.2)
+    # given the search: Fisher's product times the one cycle the search completed, over the best cycle and over
+    # the whole ring (here the same three pairs), the smaller doubled
+    assert flag.details["cyclesSearched"] == 1
     fisher = lambda p: p ** 3 * (1 - 3 * math.log(p) + (3 * math.log(p)) ** 2 / 2)  # noqa: E731
     assert flag.details["pGivenSearch"] == pytest.approx(fisher(given))
-    assert flag.details["pAnyCycle"] == pytest.approx(fisher(plain) * 6.25)
-    assert flag.p_value == pytest.approx(2 * fisher(plain) * 6.25)  # the smaller of the two readings, doubled
+    assert flag.details["pWholeRing"] == pytest.approx(fisher(given))
+    assert flag.p_value == pytest.approx(2 * fisher(given))
+
+
+def test_a_ring_is_read_over_its_every_pair_too() -> None:
+    g = nx.MultiDiGraph()
+    for i in range(4):  # four pairs of outsiders, four fair trades each, none undone
+        for _ in range(4):
+            trade(g, f"x{2 * i}", f"x{2 * i + 1}", 100 + i, {"wood": 6.0}, {"food": 6.0})
+    for _ in range(2):  # twice: wood for stone round a -> b -> c -> d and across a -> c, then every trade undone
+        for u, v in (("a", "b"), ("b", "c"), ("c", "d"), ("d", "a"), ("a", "c")):
+            trade(g, u, v, 0, {"wood": 6.0}, {"stone": 6.0})
+        for u, v in (("a", "c"), ("d", "a"), ("c", "d"), ("b", "c"), ("a", "b")):
+            trade(g, v, u, 0, {"wood": 6.0}, {"stone": 6.0})
+    [flag] = round_trip_rings(TransferView(g), load_config().screens["ring"])[0]
+    assert flag.agents == ("a", "b", "c", "d")
+    # five pairs, each 2 round trips of 2 possible; given the search each is worth 1/18 (the repeat rate's prior,
+    # as in the ring that pays for its search above).  The search completed three cycles (a-b-c, a-c-d and
+    # a-b-c-d).  The best cycle is the four-seat one: Fisher's product of four 1/18, times 3; the whole ring,
+    # its five pairs: Fisher's product of five, times 3, smaller; doubled
+    assert flag.details["cyclesSearched"] == 3
+    assert flag.details["pairPValuesGivenSearch"] == {k: pytest.approx(1 / 18) for k in ("a~b", "b~c", "c~d", "a~d")}
+
+    def fisher(p: float, k: int) -> float:
+        x = -k * math.log(p)
+        return p ** k * sum(x ** j / math.factorial(j) for j in range(k))
+
+    assert flag.details["pGivenSearch"] == pytest.approx(3 * fisher(1 / 18, 4))
+    assert flag.details["pWholeRing"] == pytest.approx(3 * fisher(1 / 18, 5))
+    assert flag.p_value == pytest.approx(6 * fisher(1 / 18, 5))
+    assert flag.p_value < 2 * flag.details["pGivenSearch"]
 
 
 def test_the_round_trip_count_is_of_one_parcel() -> None:
@@ -233,17 +261,6 @@ def test_buy_backs_at_different_times_are_still_no_ring() -> None:
         trade(g, u, v, 2 * k, {"wood": 6.0}, {"stone": 6.0})
         trade(g, u, v, 2 * k + 1, {"stone": 6.0}, {"wood": 6.0})
     assert round_trip_rings(TransferView(g), load_config().screens["ring"])[0] == []
-
-
-def test_cycles_possible_count_closed_walks() -> None:
-    g = nx.MultiDiGraph()
-    for a, b in itertools.combinations("abcd", 2):  # every pair of four seats traded twice
-        trade(g, a, b, 0, {"wood": 6.0}, {"food": 6.0})
-        trade(g, a, b, 1, {"wood": 6.0}, {"food": 6.0})
-    # K4: eigenvalues 3, -1, -1, -1; closed walks of 3: 27 - 3 = 24, / 6 = 4 triangles; of 4: 81 + 3 = 84,
-    # / 8 = 10.5 (at least the three 4-cycles)
-    assert _potential_cycles(TransferView(g), 1, 4) == pytest.approx(4 + 10.5)
-    assert _potential_cycles(TransferView(g), 2, 4) == 0.0  # no pair with four exchanges
 
 
 # -- off-price --------------------------------------------------------------------------------
