@@ -1,6 +1,6 @@
 """Benchmark of the collusion screens: detection, the clean-match rates, calibration and speed.
 
-    python bench/screens.py [--seeds 12] [--clean 60] [--split report|fresh|fresh2|fresh3|fresh4] [--workers N] [--tune-noise none,medium]
+    python bench/screens.py [--seeds 12] [--clean 60] [--split report|fresh|fresh2|fresh3|fresh4|fresh5] [--workers N] [--tune-noise none,medium]
 
 Nothing is tuned here: the screens run with the shipped configuration, and every figure
 says which split it comes from.
@@ -21,8 +21,10 @@ noise level), added before that change, was first run once 2.9.0 was final; ``fr
 40001..., every noise level) was added before the ring, cartel and thrown-fight work of
 configuration 2.10.0 and first run once its rules were final, when the fresh2 split had its
 second look; ``fresh4`` (seeds 50001..., every noise level) was added before the thrown-fight,
-ring and off-price work of configuration 2.11.0 and is first run once its rules are final, when
-the fresh3 split has its second look (the README records how many looks each split has had).
+ring and off-price work of configuration 2.11.0 and first run once its rules were final, when
+the fresh3 split had its second look; ``fresh5`` (seeds 60001..., every noise level) was added
+once the round-trip ring rule of configuration 2.12.0 was final, and first run then (the README
+records how many looks each split has had).
 
 Printed, each measured in this one run:
 
@@ -73,7 +75,7 @@ KINDS = ("feeder", "ring", "cartel", "off_price", "thrown_fight")
 NOISE = ("none", "light", "medium", "heavy")
 TUNED_NOISE = ("none", "medium")
 """The noise levels the screens' choices were made on (tune split only)."""
-SPLITS = {"tune": 1, "report": 5001, "fresh": 20001, "fresh2": 30001, "fresh3": 40001, "fresh4": 50001}
+SPLITS = {"tune": 1, "report": 5001, "fresh": 20001, "fresh2": 30001, "fresh3": 40001, "fresh4": 50001, "fresh5": 60001}
 """First seed of each split."""
 NOMINAL = (0.005, 0.01, 0.02, 0.05, 0.1)
 """Configured false-alarm rates of the calibration curve."""
@@ -542,13 +544,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seeds", type=int, default=12, help="seeds per planted kind and noise level (default 12)")
     parser.add_argument("--clean", type=int, default=60, help="honest matches per noise level (default 60)")
-    parser.add_argument("--split", choices=("tune", "report", "fresh", "fresh2", "fresh3", "fresh4", "both"), default="report",
+    parser.add_argument("--split", choices=("tune", "report", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "both"), default="report",
                         help="which seeds: tune (from 1, the only ones choices were made on), report (from 5001, "
                              "run once under every configuration version), fresh (from 20001, held out until "
                              "configuration 2.8.1's rules were final, then looked at for 2.9.0's size floor), "
                              "fresh2 (from 30001, held out until 2.9.0 was final), fresh3 (from 40001, held out "
                              "until 2.10.0's rules were final), fresh4 (from 50001, held out until 2.11.0's rules "
-                             "were final), both (tune and report); "
+                             "were final), fresh5 (from 60001, held out until 2.12.0's rules were final), both (tune and report); "
                              "default report")
     parser.add_argument("--second", type=int, default=200, help="matches of the second economy (default 200)")
     parser.add_argument("--second-rates", default="0.02,0.05,0.1",
@@ -598,7 +600,7 @@ def main() -> None:
           "rules were final, then looked at for 2.9.0's size floor; fresh2: seeds from 30001 and every noise level, "
           "first run once 2.9.0 was final; fresh3: seeds from 40001 and every noise level, first run once 2.10.0's "
           "rules were final; fresh4: seeds from 50001 and every noise level, first run once 2.11.0's rules were "
-          "final; light was used on the tune split only for 2.10.0's diagnosis; the second economy: tune seeds from 1 looked at, report seeds from 10001 "
+          "final; fresh5: seeds from 60001 and every noise level, first run once 2.12.0's rules were final; light was used on the tune split only for 2.10.0's diagnosis; the second economy: tune seeds from 1 looked at, report seeds from 10001 "
           "never; intervals: Wilson 95%)")
 
 
