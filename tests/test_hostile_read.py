@@ -247,6 +247,53 @@ def test_the_flattened_validators_give_the_schema_s_verdicts() -> None:
     assert compared > 20_000 and rejected > 10_000
 
 
+def test_the_read_path_validators_leave_out_only_what_the_path_checks_itself() -> None:
+    """``hot_v3`` (the validators the read boundary's hot path runs) gives ``fast_v3``'s verdict on
+    every record the path would hand it and then take: of the validator's own type, with the match id
+    it compares, its region members absent or on the map; on every schema case and every record one
+    change away from a valid one.  And what it leaves out is left out: a record of another type, a
+    matchId off its pattern, a region off its pattern would pass it."""
+    from daishi_forensics.read.boundary import REGION_FIELDS
+    from daishi_forensics.read.validation import EventChecker
+
+    from .test_schemas import ALL_CASES
+
+    checker = EventChecker()
+    full = checker.fast_v3()
+    cases_match = "m_aa6f85fab659"  # the schema cases' match id
+    trimmed = checker.hot_v3(cases_match, REGION_FIELDS)
+    on_map = {f"r_{x}_{y}" for x in range(12) for y in range(12)}
+
+    def taken(kind: str, record: Any) -> bool:
+        """The path's own checks, as it makes them after the validator's verdict."""
+        payload = record.get("payload")
+        return record.get("type") == kind and record.get("matchId") == cases_match and all(
+            payload.get(key) is None or (isinstance(payload.get(key), str) and payload.get(key) in on_map)
+            for key in REGION_FIELDS.get(kind, ()))
+
+    compared = agreed_valid = 0
+    for _case, name, instance, _valid in ALL_CASES:
+        if not name.startswith("event/"):
+            continue
+        kind = name[6:]
+        records = [instance, *_mutations(instance)] if full[kind](instance) else [instance]
+        for record in records:
+            if isinstance(record, dict) and isinstance(record.get("payload"), dict) and taken(kind, record):
+                assert trimmed[kind](record) is full[kind](record), (kind, record)
+                compared += 1
+                agreed_valid += full[kind](record)
+    assert compared > 10_000 and agreed_valid > 1_000
+    move = {"id": 1, "matchId": cases_match, "schemaVersion": 3, "tick": 0, "type": "move", "agentId": "a_1",
+            "createdAtMs": 0, "private": False, "payload": {"from": "r_0_0", "to": "r_0_1"}}
+    assert full["move"](move) and trimmed["move"](move)
+    for odd in ({"type": "rest"}, {"matchId": "m_x"}, {"payload": {"from": "r_0_0", "to": "nowhere"}}):
+        assert not full["move"]({**move, **odd}) and trimmed["move"]({**move, **odd})
+    assert not trimmed["move"]({**move, "payload": {"from": "r_0_0", "to": 7}})  # the type stays
+    untrusted = checker.hot_v3("not-a-match-id", None)  # a header id off the pattern: the pattern is kept
+    assert not untrusted["move"]({**move, "matchId": "not-a-match-id"})
+    assert not untrusted["move"]({**move, "payload": {"from": "r_0_0", "to": "nowhere"}})
+
+
 # ------------------------------------------------------------------ 3. one bad id, one problem; capped output
 
 

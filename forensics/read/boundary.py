@@ -277,7 +277,6 @@ class MatchRead:
         match_id = self.match_id
         errata = self.errata_events
         checker = _checker()
-        fast = checker.fast_v3() if self.validate else {}
         counters = self._counters = {t: (None, False) if parts is None else (colon_counter(*parts), bool(parts[1]))
                                      for t, parts in checker.colon_parts().items()}
         width, height = self.width, self.height
@@ -288,6 +287,9 @@ class MatchRead:
         # C-level superset test over ``map(payload.get, fields)`` does (its map object made per record)
         placed = on_map | {None} if on_map is not None else None
         region_fields = REGION_FIELDS
+        # the compiled schemas less what this path checks itself below: the type it picks the validator by,
+        # the match id it compares, the regions it finds on the map (EventChecker.hot_v3)
+        fast = checker.hot_v3(match_id, region_fields if placed is not None else None) if self.validate else {}
         excluded = stats.excluded_by_errata
         hot_types: dict[str, int] = {}  # records the hot path passed, by type (each valid, v3, unless found
         # out of place later; into the stats at the end)

@@ -21,7 +21,7 @@ import copy
 import re
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 import jsonschema
 import jsonschema_rs
@@ -224,6 +224,7 @@ class EventChecker:
         self._partial: dict[str, SchemaChecker] = {}
         self._integers: dict[str, tuple[IntegerPath, ...]] = {}
         self._hot: dict[str, Callable[[Any], bool]] | None = None
+        self._trimmed: dict[Any, dict[str, Callable[[Any], bool]]] = {}
         self._private: frozenset[str] | None = None
         self._envelopes = {
             version: SchemaChecker(schemas.inlined(f"envelope-v{version}"), schemas.load(f"envelope-v{version}"))
@@ -260,6 +261,35 @@ class EventChecker:
                 for t in self.types
             }
         return self._hot
+
+    def hot_v3(self, match_id: str | None = None,
+               region_fields: Mapping[str, tuple[str, ...]] | None = None) -> dict[str, Callable[[Any], bool]]:
+        """:meth:`fast_v3`'s validators less the checks the read boundary's hot path makes by its own
+        means, for that path alone (each validator is given only records of its own type):
+
+        * ``type`` (present and equal to the type: the path picked the validator by it);
+        * the ``matchId`` member's type and pattern, when ``match_id`` is given and passes them (the
+          path compares every record's with it; the member stays required);
+        * the pattern of each payload member ``region_fields`` names for the type, its type (a string)
+          kept (the path takes a record only when each of those present names a region on the map,
+          ``r_X_Y`` with X and Y written in digits, which the pattern accepts).
+
+        So on a record of its type whose ``matchId`` is ``match_id`` (when given) and whose named
+        payload members are absent or name regions on the map (when given), each gives
+        :meth:`fast_v3`'s verdict; the path asks nothing else of it.  Made at most once per kind of
+        match (whether its id passes, which members are checked on a map), not once per match."""
+        known = match_id is not None and bool(jsonschema_rs.Draft4Validator(_MATCH_ID_RULE).is_valid(match_id))
+        fields = tuple(sorted(region_fields.items())) if region_fields is not None else None
+        key = (known, fields)
+        hot = self._trimmed.get(key)
+        if hot is None:
+            hot = self._trimmed[key] = {
+                t: jsonschema_rs.Draft4Validator(_proven_out(
+                    flattened(as_draft4(schemas.inlined(f"event/{t}"))), t, known,
+                    (region_fields or {}).get(t, ()))).is_valid
+                for t in self.types
+            }
+        return hot
 
     def integer_paths(self, event_type: str) -> tuple[IntegerPath, ...]:
         """Where an event of this type holds integers: the envelope's, and its payload's by its v3
@@ -303,6 +333,40 @@ class EventChecker:
 
     def envelope(self, version: int) -> SchemaChecker:
         return self._envelopes[version]
+
+
+_MATCH_ID_RULE: dict[str, Any] = {"type": "string", "pattern": "^m_[0-9a-f]{12}$"}
+"""The ``matchId`` member's rule in every v3 event schema (as :func:`flattened` leaves it)."""
+
+_REGION_RULE: dict[str, Any] = {"type": "string", "pattern": "^r_[0-9]+_[0-9]+$"}
+"""A region member's rule in the v3 event schemas (as :func:`flattened` leaves it): every region on a
+map (``r_X_Y``, X and Y written in digits) passes it."""
+
+
+def _proven_out(schema: dict[str, Any], event_type: str, match_id_known: bool,
+                region_fields: Iterable[str]) -> dict[str, Any]:
+    """A copy of ``schema`` (a flattened whole-event one) less the rules :meth:`EventChecker.hot_v3`
+    names (``match_id_known``: the path's match id passes the ``matchId`` rule); each goes only where it
+    reads exactly as stated there (a schema written otherwise keeps it)."""
+    out = copy.deepcopy(schema)
+    properties = out.get("properties")
+    if not isinstance(properties, dict):
+        return out
+    rule = properties.get("type")
+    if isinstance(rule, dict) and rule.get("enum") == [event_type] and set(rule) <= {"enum", "type", "minLength"} \
+            and rule.get("type", "string") == "string" and rule.get("minLength", 0) <= len(event_type):
+        del properties["type"]
+        if isinstance(out.get("required"), list):
+            out["required"] = [k for k in out["required"] if k != "type"]
+    if match_id_known and properties.get("matchId") == _MATCH_ID_RULE:
+        del properties["matchId"]
+    payload = properties.get("payload")
+    members = payload.get("properties") if isinstance(payload, dict) else None
+    if isinstance(members, dict):
+        for name in region_fields:
+            if members.get(name) == _REGION_RULE:
+                members[name] = {"type": "string"}
+    return out
 
 
 _ANNOTATIONS = frozenset({"title", "description", "$comment", "examples", "default", "deprecated"})
