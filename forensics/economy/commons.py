@@ -242,26 +242,33 @@ class CommonsPass:
         if self._tick is None or not isinstance(tick, int):
             raise InvalidInput(f"{kind} without a tick", event_id=ev.get("id"), field="tick")
         payload = ev.get("payload")
-        if not isinstance(payload, Mapping):
+        if type(payload) is not dict and not isinstance(payload, Mapping):  # (a dict: no abstract-class look-up)
             raise InvalidInput(f"{kind} without a payload object", event_id=ev.get("id"), field="payload")
         region, resource = payload.get("region"), payload.get("resource")
         if type(region) is str and type(resource) is str:
             key = (region, resource)
         else:  # a missing or odd field: the error names it
             key = (_text_field(ev, payload, "region"), _text_field(ev, payload, "resource"))
-        number = self._keys.code(key)
+        # the tables' codes looked up in place (Table.code numbers what is new, or a table let go)
+        keys = self._keys.number
+        number = keys.get(key) if keys is not None else None
+        if number is None:
+            number = self._keys.code(key)
         if kind == "region_collapsed":
             self._pending.append((tick, ev["id"], number))
             return
         agent = ev.get("agentId")
-        if not isinstance(agent, str):
+        if type(agent) is not str and not isinstance(agent, str):
             raise InvalidInput("gather without an agentId", event_id=ev.get("id"), field="agentId")
         units = payload.get("gathered")
-        if not isinstance(units, int) or isinstance(units, bool) or units < 0:
+        if type(units) is not int and (not isinstance(units, int) or isinstance(units, bool)) or units < 0:
             raise InvalidInput(
                 f"gathered is not a count of units: {shown(units)}", event_id=ev.get("id"), field="payload.gathered"
             )
-        who = self._agents.code(agent)
+        agents = self._agents.number
+        who = agents.get(agent) if agents is not None else None
+        if who is None:
+            who = self._agents.code(agent)
         window = self._windows.get(number)
         if window is None:
             window = self._windows[number] = deque()

@@ -143,7 +143,7 @@ class ReputationPass:
         if ev.get("type") != "trade_completed":
             return
         payload = ev.get("payload")
-        if not isinstance(payload, Mapping) or "tradeId" not in payload:
+        if (type(payload) is not dict and not isinstance(payload, Mapping)) or "tradeId" not in payload:
             raise InvalidInput("trade_completed without a tradeId", event_id=ev.get("id"), field="payload.tradeId")
         trade_id: TradeId = payload["tradeId"]
         if trade_id in self._seen:

@@ -199,8 +199,11 @@ def replay(
             except KeyError:
                 handlers, by_agent = unnamed(ev["type"])
             if by_agent is not None:
-                agent = ev.get("agentId")
-                by_agent[agent] = by_agent.get(agent, 0) + 1
+                try:  # a subscript and an add, no call: an agent's first event of a type is the exception
+                    by_agent[ev["agentId"]] += 1
+                except KeyError:  # (or an event without an agentId: counted under None)
+                    agent = ev.get("agentId")
+                    by_agent[agent] = by_agent.get(agent, 0) + 1
             for handle in handlers:
                 handle(ev, world)
     else:
