@@ -28,7 +28,8 @@ of the time spent inside the passes (each pass's handlers timed around their cal
 
 Then the replay on two cores on that quarter: the CPU this process spends in its half of the
 replay until it asks for the child's answer, the CPU of the child replaying the other half (its
-read without the read boundary's checks when that is provably the same), their ratio (the
+read without the read boundary's checks when that is provably the same) and computing the message
+propagation from it, as the behavior report's child does, their ratio (the
 halves' balance), how long this process waited for the child's passes once its own half was done
 (a balanced split waits little), and what a read costs the child without the checks and with them.
 
@@ -177,7 +178,8 @@ from daishi_forensics.read.boundary import as_parsed, read_match
 from daishi_forensics.read.sources import open_match
 from daishi_forensics.replay import _halves
 from daishi_forensics.replay.analysis import paused_cycle_collection
-from daishi_forensics.report.passes import ASIDE, CATALOGUE
+from daishi_forensics.report.passes import ASIDE, CATALOGUE, warm
+import daishi_forensics.injection.summary  # loaded before the fork, as the behavior report's analysis does
 clock = time.perf_counter
 marks = {}
 fork = _halves.fork
@@ -198,14 +200,14 @@ plain = _halves._reads_plainly(read, read.source)
 instances = CATALOGUE.build(read.archive, None)
 started, cpu = clock(), time.process_time()
 with paused_cycle_collection():
-    _halves.replay_in_halves(read, instances, ASIDE)
+    _halves.replay_in_halves(read, instances, ASIDE, ahead=lambda passes, _timeline: warm(passes, read.archive))
 mine = marks.get("mine_cpu", time.process_time()) - cpu
 kids = resource.getrusage(resource.RUSAGE_CHILDREN)
 theirs = kids.ru_utime + kids.ru_stime
 print(f"cpu        this process      {mine:>10.1f} s  (read with checks, world, and the passes but "
       f"{', '.join(sorted(ASIDE))}; until the child's answer)")
 print(f"cpu        the child         {theirs:>10.1f} s  (read {'without' if plain else 'with'} checks, world, "
-      f"{', '.join(sorted(ASIDE))}, pickling them)")
+      f"{', '.join(sorted(ASIDE))}, the propagation, pickling them)")
 print(f"balance    child / this      {theirs / mine:>10.2f}    ("
       + ("the child's passes taken: this process's read was verbatim" if "stopped" not in marks and read.verbatim
          else "the child's passes taken: it read with checks" if "stopped" not in marks

@@ -87,7 +87,15 @@ def early_parts(analysis: MatchAnalysis) -> dict[Any, Any]:
 def analyze(read: MatchRead, *, only: Iterable[str] | None = None, early: bool = False) -> MatchAnalysis:
     """Every built-in pass (or those named in ``only``) over one read match, in one replay.  ``early``:
     while a second process finishes the replay, this one starts computing the report parts it can
-    already (:func:`early_parts`), kept in :attr:`MatchAnalysis.early` for the behavior report."""
+    already (:func:`early_parts`), kept in :attr:`MatchAnalysis.early` for the behavior report.
+
+    With ``early`` (the behavior report, which reads the propagation whatever the cores), the modules
+    :func:`warm` needs are imported here, before a second process is forked: it finds them loaded
+    rather than importing them itself (about 0.2 s of its CPU: numpy, rapidfuzz, networkx and the
+    screens' statistics), and this process, which needs them for the report, imports them no later
+    than it would otherwise."""
+    if early:
+        import daishi_forensics.injection.summary  # noqa: F401  (see above)
     return _analysis.analyze(read, CATALOGUE, only=only, aside=ASIDE, warm=warm,
                              early=early_parts if early else None)
 
