@@ -738,3 +738,33 @@ def test_a_child_leaves_lines_unparsed_in_every_file_form(tmp_path: Path, form: 
     assert (skipped, whole[2], digest) == (3, 0, whole[0])
     left = passes["aside"]
     assert (left.moves, left.alive_seen, left.closed, left.calls) == (*FIRST, 20, 8)
+
+
+_LOADED_AT_REPLAY = """
+import sys
+from daishi_forensics.read.boundary import read_match
+from daishi_forensics.read.sources import open_match
+from daishi_forensics.replay import analysis
+from daishi_forensics.report.passes import analyze
+seen = []
+replay_in_halves = analysis.replay_in_halves
+def spy(*args, **kwargs):
+    seen.append("daishi_forensics.injection.summary" in sys.modules)
+    return replay_in_halves(*args, **kwargs)
+analysis.replay_in_halves = spy
+analyze(read_match(open_match(sys.argv[1])), early=sys.argv[2] == "early")
+print(seen)
+"""
+
+
+@pytest.mark.parametrize(("early", "loaded"), [("early", "[True]"), ("late", "[False]")])
+def test_the_behavior_reports_analysis_loads_what_warm_needs_before_the_replay(early: str, loaded: str) -> None:
+    """With ``early`` (the behavior report) the propagation's modules are loaded before the replay forks
+    a child, which then finds them loaded; otherwise they are not loaded for it (a fresh interpreter)."""
+    import subprocess
+    import sys
+
+    demo = Path(__file__).resolve().parents[1] / "forensics" / "demo" / "m_demo.jsonl.gz"
+    proc = subprocess.run([sys.executable, "-c", _LOADED_AT_REPLAY, str(demo), early], capture_output=True,
+                          text=True, timeout=120, check=True)
+    assert proc.stdout.strip() == loaded
