@@ -33,7 +33,9 @@ Prints, each measured in this one run:
   savings circles, office collections, with AMLSim-style fan-in and cycle cases planted
   around busy accounts), written before those rules and at first only reported on: now a
   tuning world, its odd seeds the tune split (looked at while teaching the screens long loops,
-  honest friend webs and communities with a common employer), its even seeds the report split;
+  honest friend webs and communities with a common employer), its even seeds the report split
+  (reported on more than once), and a fresh report split (seeds 3001-3008, printed with the
+  report split only; added under screens config 2.12.0, before any later rule was written);
 - on a fourth economy (``bench/trades_world.py``: a market town's people and small firms --
   invoices, subcontracting, bills, second-hand sales, birthdays, club fees, loans among
   friends, fundraisers -- with AMLSim-style fan-in cases and cycles of 3 to 12 hops planted),
@@ -283,6 +285,18 @@ def third_payments(count: int, accounts: int, split: str) -> None:
     _nothing_planted("nothing planted", [neighbourhood_world(accounts, seed, launder=False) for seed in seeds])
 
 
+def third_fresh(count: int, accounts: int) -> None:
+    """The third economy's fresh report split (seeds from 3001), added under screens config 2.12.0 before
+    any later rule was written, and never run while one was: its even seeds 2-8 had been reported on
+    under 2.4.0, 2.5.0, 2.11.0 and 2.12.0.  Printed only with the report split."""
+    from neighbourhood_world import KINDS, neighbourhood_world
+
+    seeds = list(range(3001, 3001 + count))
+    print(f"\nthird economy (bench/neighbourhood_world.py; fresh report split, seeds {seeds[0]}-{seeds[-1]}):")
+    _world_figures(f"{accounts} accounts a year", [neighbourhood_world(accounts, seed) for seed in seeds], KINDS)
+    _nothing_planted("nothing planted", [neighbourhood_world(accounts, seed, launder=False) for seed in seeds])
+
+
 def fourth_payments(count: int, accounts: int, split: str) -> None:
     """Every screen of ``screen_graph`` together on the fourth economy (``bench/trades_world.py``: a
     market town's people and small firms, with AMLSim-style fan-in cases and cycles of 3 to 12
@@ -334,6 +348,8 @@ def main() -> None:
     parser.add_argument("--second-accounts", type=int, default=3000)
     parser.add_argument("--third", type=int, default=4, help="years of the third economy per split (0: none)")
     parser.add_argument("--third-accounts", type=int, default=3000)
+    parser.add_argument("--third-fresh", type=int, default=8,
+                        help="years of the third economy's fresh report split, seeds from 3001 (report only; 0: none)")
     parser.add_argument("--fourth", type=int, default=8, help="years of the fourth economy per split (0: none)")
     parser.add_argument("--fourth-accounts", type=int, default=3000)
     args = parser.parse_args()
@@ -355,6 +371,8 @@ def main() -> None:
         second_payments(args.second, args.second_accounts, args.split)
     if args.third:
         third_payments(args.third, args.third_accounts, args.split)
+    if args.third_fresh and args.split == "report":
+        third_fresh(args.third_fresh, args.third_accounts)
     if args.fourth:
         fourth_payments(args.fourth, args.fourth_accounts, args.split)
     if args.clean:
