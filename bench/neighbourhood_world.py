@@ -3,7 +3,10 @@
 Written before any typology rule was changed to tell honest settling-up from laundering, and at
 first only reported on (node recall 0.46, precision 0.07).  Its seeds are now split: the odd
 seeds are the *tune* split, looked at while teaching the screens long loops, honest friend
-webs and communities with a common employer (office collections); ``bench/typologies.py`` reports on the even seeds only (``--split tune`` prints the odd
+webs and communities with a common employer (office collections), and since screens config 2.13.0
+honest hosts whose rent matched their friends' shares and regular payers in a fan; ``bench/typologies.py``
+reports on the even seeds (reported on more than once) and on a fresh report split, seeds 3001-3008,
+added before the 2.13.0 rules were written and run once they were final (``--split tune`` prints the odd
 ones).  It shares no code with ``forensics/simulate/transfers.py`` or
 ``bench/payments_world.py`` and follows other mechanics: a year of a neighbourhood's personal
 and small-business payments, one edge per payment with only ``value``, ``tick`` (the day) and

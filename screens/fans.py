@@ -56,18 +56,19 @@ largest recurring group more coordinated than its own rhythm and the shuffled gr
 Bonferroni over the node's anchors and the grid, at ``alpha / tests``).  The graph's *honest
 group size* ``g`` for a box is read at the box's scale: the ``group_quantile`` quantile (the
 median), over the nodes that have one (at least ``min_groups`` of them), of their largest recurring
-group in that cell or a narrower one whose anchor's amount is within a factor ``group_scale`` of the
-box's (:func:`_group_size_at`): friends splitting dinners of forty say nothing about strangers paying
-six hundred each.  A group pays alike shares, so it explains only the members of the box that pay
-alike: at most the members within the tight band squared of the anchor's amount (each within the
-tight band of one share), less one.  A one-off box is then tested on the members beyond one such
-group: ``P(X >= k - g)`` (``k - g + 1 >= 2``).  Not where the hub *passes the money on*: what it pays
-out from the box's start to the shortest window after the box's end (at once) is within ``pass_cut``
-of what came in through the box (the gather-scatter rule's margin), and what came in is at least
-what the hub pays out in such a span as a rule (its total outflow times the span's share of the
-period: a household's rent and shopping match a dinner's few shares by chance, not a collector's
-deposits).  Friends
-paying back a dinner do not see that sum wired onward at once; a collector's deposits are.
+group that pays alike (found in the tight band) in that window or a narrower one, whose anchor's amount
+is within a factor ``group_scale`` of the box's (:func:`_group_size_at`): friends splitting dinners of
+forty say nothing about strangers paying six hundred each, and a landlord's tenants, each paying its own
+rent of one scale, are no group paying one share.  A group pays alike shares, so it explains only the
+members of the box that pay alike: at most the members within the tight band squared of the anchor's
+amount (each within the tight band of one share), less one.  A one-off box is then tested on the
+members beyond one such group: ``P(X >= k - g)`` (``k - g + 1 >= 2``).  Not where the hub *passes the
+money on*: what it pays out from the box's start to the shortest window after the box's end (at once)
+is within ``pass_cut`` of what came in through the box (the gather-scatter rule's margin), and more
+than it pays out in any other span that long, starting at one of its payments (:func:`_largest_elsewhere`):
+the onward wire is out of the ordinary for the hub.  Friends paying back a dinner do not see that sum
+wired onward at once; a collector's deposits are.  A household's rent, bills and shopping match a
+dinner's few shares by chance, as they do in other weeks of its year, and are no evidence.
 On a graph where nobody pays in recurring groups (``g = 0``), nothing changes.  Fan-outs
 are not adjusted: a fan-out that recurs is a payroll, and its staff are not one-off.
 
@@ -106,6 +107,21 @@ but seldom one amount to the cent.  So the members left (neither webbed nor shar
 amount they paid: those beyond the first at each amount are *stated* and left out of the count
 (``k - webbed - shared - stated``), as the others are; the p-value stays valid, on the strict side.
 
+**Regulars in the box** (fan-in; ``regular_payers``, 0 turns it off).  A laundering fan-in's members
+are drawn from anywhere, the hub's own contacts among them: those already paid the hub, are not one-off,
+and are no member of the box.  Once a box is flagged, the hub's regular payers (two or more payments to
+it; :func:`regulars_in`) with a payment in the box's window at its scale (within ``loose_ratio`` of the
+anchor's amount) are counted, ``k``, against their chance count.  A regular whose own other payments to
+the hub fall in the band more often than the graph's transfers do pays it at that scale as a habit (a
+flatmate's monthly rent share lands in a month's box by its own rhythm): it is neither counted nor named.
+Each other regular with ``m`` payments to the hub lands there with chance ``1 - (1 - q_t * q_x) ** m``,
+``q_t`` the graph's share of transfers in the window or the hub's own other dealings' (the box's left
+out), whichever is larger, ``q_x`` the graph's share in the band (at least the regular's own, by the
+rule before).  The sum is ``lambda``, the p-value ``P(X >= k)``, Poisson,
+valid under the shuffled null (on the strict side); the flagged boxes' regulars are named with them by
+the Benjamini-Hochberg step-up rule at ``alpha`` over the flagged boxes.  A test of its own: the box was
+chosen by its one-off members, which the shuffle moves independently of the regulars.
+
 >>> import networkx as nx
 >>> from .graph import TransferView
 >>> G = nx.MultiDiGraph()
@@ -132,13 +148,14 @@ from .graph import TransferView
 from .stats import binom_sf
 from .transfer_arrays import TransferArrays, poisson_tail, step_up_cutoff, transfer_arrays
 
-__all__ = ["DEFAULTS", "FanBox", "Standing", "arrays_of", "fan_boxes", "fan_boxes_of", "fan_flag", "fans",
-           "shared_community", "standing_counterparties", "web_ties", "window_grid"]
+__all__ = ["DEFAULTS", "FanBox", "Regulars", "Standing", "arrays_of", "fan_boxes", "fan_boxes_of", "fan_flag", "fans",
+           "regulars_in", "shared_community", "standing_counterparties", "web_ties", "window_grid"]
 
 DEFAULTS: Mapping[str, Any] = {
     "alpha": 0.01, "min_fan": 3, "min_window": 0.005, "max_window": 0.1, "window_steps": 4,
     "tight_ratio": 1.05, "loose_ratio": 2.0, "group_quantile": 0.5, "min_groups": 3, "pass_cut": 0.2,
     "web_ties": 2, "shared_transfers": 3, "shared_level": 0.001, "group_scale": 2.0, "stated_sums": 1,
+    "regular_payers": 1,
 }
 """The shipped parameters (``screens/config.json``), for doctests and callers without a config."""
 
@@ -197,6 +214,8 @@ class FanBox:
     stated: int = 0
     """Members (neither webbed nor shared) that paid, to the cent, the very amount another of them paid: a sum
     stated by the collector (a fee, a ticket, a customary gift), counted once per amount (*a stated sum*)."""
+    anchor: float = 0.0
+    """The anchor's amount: the band is ``[anchor / ratio, anchor * ratio]``."""
 
 
 def window_grid(span: float, params: Mapping[str, Any]) -> list[float]:
@@ -263,7 +282,6 @@ class _FanIndex:
     out_key: np.ndarray
     """Every payment of each node by (payer, tick), with running totals ``out_cum``."""
     out_cum: np.ndarray
-    out_total: np.ndarray
     one_off_values: np.ndarray
     """The values of the transfers of pairs that dealt once in this direction, sorted: the amounts one-off
     payments take in this graph."""
@@ -381,7 +399,6 @@ def _fan_index(arrays: TransferArrays, direction: str, params: Mapping[str, Any]
     out_order = np.lexsort((arrays.tick, arrays.src))
     out_key = arrays.src[out_order] * stride_t + (arrays.tick[out_order] - t0)
     out_cum = np.concatenate([[0.0], np.cumsum(arrays.value[out_order])])
-    out_total = np.bincount(arrays.src, weights=arrays.value, minlength=n_nodes)
     single = pair_m[pair_of] == 1
     one_off_values = np.sort(arrays.value[single])
     own_one = own[single[own]]
@@ -389,7 +406,7 @@ def _fan_index(arrays: TransferArrays, direction: str, params: Mapping[str, Any]
     one_offs_of = np.bincount(hub_all[single], minlength=n_nodes)
     return _FanIndex(arrays, direction, n_nodes, min_fan, tests, other_all, pair_m, pair_tmin, pair_tmax, pair_hub,
                      by_m, edges_of, rows, hub, tick, value, pair, logv, own_key, lmin, stride_v, first_of_pair,
-                     windows, ratios, grid, stride_t, t0, activity_key, activity, out_key, out_cum, out_total,
+                     windows, ratios, grid, stride_t, t0, activity_key, activity, out_key, out_cum,
                      one_off_values, own_one_key, one_offs_of)
 
 
@@ -433,7 +450,7 @@ def _shares(ix: _FanIndex, c_hub: np.ndarray, t: np.ndarray, x: np.ndarray, q_gl
 
 def _honest_groups(ix: _FanIndex, params: Mapping[str, Any]) -> dict[tuple[float, float], Groups]:
     """The graph's honest groups per cell (module rule, *groups that recur*): fan-ins only; a group
-    found in a narrower window or band is one in a wider."""
+    found paying alike (in the tight band) in a narrower window is one in a wider, in either band."""
     found: dict[tuple[float, float], Groups] = {}
     if ix.direction == "out":
         return {(w, r): Groups.none() for w in ix.windows for r in ix.ratios}
@@ -445,21 +462,51 @@ def _honest_groups(ix: _FanIndex, params: Mapping[str, Any]) -> dict[tuple[float
             found[(w, r)] = _recurring_groups(np.flatnonzero(recurring[ix.pair]), ix.hub, ix.tick, ix.logv, ix.pair,
                                               ix.pair_m, by_m_rec, partial(_shares, ix), w, r, ix.min_fan, ix.grid,
                                               ix.n_nodes, float(params["alpha"]) / ix.tests)
-    return {(w, r): Groups.joined([g for (w2, r2), g in found.items() if w2 <= w and r2 <= r])
+    tight = min(ix.ratios)  # a group pays alike shares: its size is read where groups pay alike
+    return {(w, r): Groups.joined([g for (w2, r2), g in found.items() if w2 <= w and r2 <= tight])
             for w in ix.windows for r in ix.ratios}
 
 
 def _passes_on(ix: _FanIndex, p_hub: np.ndarray, p_tick: np.ndarray, total: np.ndarray, w: float,
                pass_cut: float) -> np.ndarray:
     """Whether the hub pays out about what came in through the box (within ``pass_cut``) from the box's
-    start to the shortest window after its end, and that is at least its usual outflow in such a span (module
-    rule, *groups that recur*: a collector passing the money on)."""
+    start to the shortest window after its end, and more than it pays out in any other span that long
+    (module rule, *groups that recur*: a collector passing the money on)."""
     start = p_hub * ix.stride_t + (p_tick - ix.t0)
     span = w + min(ix.windows)  # the box, and the shortest window after it: at once
     passed = (ix.out_cum[np.searchsorted(ix.out_key, start + span, side="right")]
               - ix.out_cum[np.searchsorted(ix.out_key, start, side="left")])
-    usual = ix.out_total[p_hub] * min(1.0, span / ix.arrays.span)  # its own outflow in such a span
-    return (np.abs(passed - total) <= pass_cut * total) & (total >= usual)
+    ok = np.abs(passed - total) <= pass_cut * total
+    if ok.any():
+        ok[ok] = passed[ok] > _largest_elsewhere(ix, p_hub[ok], start[ok], span)
+    return ok
+
+
+def _largest_elsewhere(ix: _FanIndex, p_hub: np.ndarray, start: np.ndarray, span: float) -> np.ndarray:
+    """Each hub's largest outflow in a span of ``span`` ticks that starts at one of its own payments and
+    does not overlap ``[start, start + span]`` (``start`` keyed as ``out_key``; 0 where there is none).
+
+    A span's outflow is read from the running totals; a hub's largest before and after the box from running
+    maxima over its own payments (each lifted by the payer's index times more than any outflow, so a
+    running maximum over all payers never crosses from one payer to the next)."""
+    key = ix.out_key
+    n = key.shape[0]
+    if n == 0:
+        return np.zeros(p_hub.shape[0])
+    sums = ix.out_cum[np.searchsorted(key, key + span, side="right")] - ix.out_cum[:n]
+    payer = (key // ix.stride_t).astype(np.int64)
+    lift = float(sums.max()) + 1.0
+    up = payer * lift
+    down = (int(payer[-1]) - payer) * lift
+    before_max = np.maximum.accumulate(sums + up) - up
+    after_max = (np.maximum.accumulate((sums + down)[::-1]) - down[::-1])[::-1]
+    first = np.searchsorted(key, p_hub * ix.stride_t, side="left")
+    last = np.searchsorted(key, (p_hub + 1) * ix.stride_t, side="left")
+    lo = np.searchsorted(key, start - span, side="left")  # spans starting from start - span overlap the box's
+    hi = np.searchsorted(key, start + span, side="right")  # ... up to those starting at start + span
+    before = np.where(lo > first, before_max[np.maximum(lo - 1, 0)], 0.0)
+    after = np.where(hi < last, after_max[np.minimum(hi, n - 1)], 0.0)
+    return np.maximum(before, after)
 
 
 def _scan_window(ix: _FanIndex, w: float, groups: Mapping[tuple[float, float], Groups], params: Mapping[str, Any],
@@ -878,14 +925,15 @@ def _box(arrays: TransferArrays, direction: str, h: int, rows: np.ndarray, pair:
     picked = [int(rows[i]) for i in range(pos, stop) if int(pair[i]) in member_pairs]
     total = float(arrays.value[picked].sum())
     return FanBox(h, direction, adj_p, raw_p, k, lam, w, r, float(t_a), tuple(members), tuple(sorted(picked)), total,
-                  explained, webbed, shared, stated)
+                  explained, webbed, shared, stated, float(arrays.value[rows[pos]]))
 
 
-def fan_flag(arrays: TransferArrays, box: FanBox, tests: int, cutoff: float, kind: str | None = None) -> Flag:
+def fan_flag(arrays: TransferArrays, box: FanBox, tests: int, cutoff: float, kind: str | None = None,
+             regulars: Regulars | None = None) -> Flag:
     """The flag of one fan box."""
     nodes = arrays.nodes
     hub = nodes[box.hub]
-    members = [nodes[m] for m in box.members]
+    members = [nodes[m] for m in box.members] + ([nodes[m] for m in regulars.members] if regulars else [])
     kind = kind or ("fan_in" if box.direction == "in" else "fan_out")
     verb = "received from" if box.direction == "in" else "paid"
     return Flag(
@@ -896,7 +944,7 @@ def fan_flag(arrays: TransferArrays, box: FanBox, tests: int, cutoff: float, kin
         pairs=tuple(ordered(pair_key(hub, m) for m in members)),
         score=-math.log10(max(box.p_value, 1e-300)),
         threshold=-math.log10(cutoff),
-        evidence=tuple(ordered({arrays.event[i] for i in box.rows})),
+        evidence=tuple(ordered({arrays.event[i] for i in (*box.rows, *(regulars.rows if regulars else ()))})),
         explanation=(
             f"{hub} {verb} {box.count} counterparties with no other dealings with it in {box.window:g} ticks "
             f"from tick {box.start:g}, amounts within a factor {box.ratio:g} of each other ({box.value:g} in all); "
@@ -911,11 +959,17 @@ def fan_flag(arrays: TransferArrays, box: FanBox, tests: int, cutoff: float, kin
             + f"shuffling the graph's ticks and amounts expects {box.expected:.2g} besides "
             f"{'those' if box.explained or box.webbed or box.shared or box.stated else 'the first'} "
             f"(p = {box.p_value:.2g}, {tests} nodes tested)."
+            + (f" Besides them, {len(regulars.members)} of its regular payers paid it in that window at that scale "
+               f"(amounts within a factor {regulars.ratio:g} of the first's), where their own rhythm and the shuffled "
+               f"graph expect {regulars.expected:.2g} (p = {regulars.p_value:.2g}): named with them."
+               if regulars else "")
         ),
         details={"hub": hub, "direction": box.direction, "counterparties": box.count, "expected": box.expected,
                  "window": box.window, "amountRatio": box.ratio, "start": box.start, "value": box.value,
                  "rawP": box.raw_p, "explained": box.explained, "webbed": box.webbed,
-                 "shared": box.shared, "stated": box.stated},
+                 "shared": box.shared, "stated": box.stated,
+                 **({"regulars": len(regulars.members), "regularsExpected": regulars.expected,
+                     "regularsP": regulars.p_value} if regulars else {})},
         p_value=box.p_value,
         null=_NULL,
         tests=tests,
@@ -939,6 +993,61 @@ def fan_boxes_of(view: TransferView, params: Mapping[str, Any]) -> dict[str, tup
     return found
 
 
+@dataclass(frozen=True)
+class Regulars:
+    """A fan-in box's regular payers that paid in it (module rule, *regulars in the box*)."""
+
+    members: tuple[int, ...]
+    """Their node indices, in order."""
+    rows: tuple[int, ...]
+    """Their transfers in the box."""
+    p_value: float
+    """``P(X >= k)`` for ``k`` of them, ``X`` Poisson at the chance count."""
+    expected: float
+    """The chance count: how many of the hub's regular payers the null puts in the box."""
+    ratio: float
+    """The amount band read: within this factor of the box's anchor."""
+
+
+def regulars_in(arrays: TransferArrays, box: FanBox, ratio: float | None = None) -> Regulars:
+    """The hub's regular payers (two or more payments to it; not members of the box) with a payment in a fan-in
+    box's window and band (``ratio``: the box's own by default), and the chance that as many would land
+    there (module rule, *regulars in the box*).  A regular whose other payments to the hub fall in the band
+    more often than the graph's transfers do (a flatmate's rent share every month) is left out of both;
+    each other regular with ``m`` payments to the hub lands with chance ``1 - (1 - q_t * q_x) ** m``,
+    ``q_t`` the share of the graph's transfers (or of the hub's own dealings, the box's left out, whichever
+    is larger) in the window, ``q_x`` the share of the graph's transfers in the band."""
+    hub, lo_t, hi_t = box.hub, box.start, box.start + box.window
+    r = box.ratio if ratio is None else ratio
+    lo_x, hi_x = box.anchor / r, box.anchor * r
+    into = np.flatnonzero(arrays.dst == hub)
+    payer = arrays.src[into]
+    payers, of, m = np.unique(payer, return_inverse=True, return_counts=True)
+    tick, value = arrays.tick[into], arrays.value[into]
+    in_window = (tick >= lo_t) & (tick <= hi_t)
+    in_band = (value >= lo_x * (1 - 1e-12)) & (value <= hi_x * (1 + 1e-12))
+    regular = (m >= 2) & ~np.isin(payers, np.asarray(box.members, dtype=np.int64))  # the box's members are tested
+    in_box = np.bincount(of, weights=(in_window & in_band).astype(np.float64), minlength=payers.shape[0])
+    band_else = np.bincount(of, weights=(in_band & ~in_window).astype(np.float64), minlength=payers.shape[0])
+    rest = m - in_box
+    own_x = np.where(rest > 0, band_else / np.maximum(rest, 1), 0.0)
+    q_glob = float(arrays.value_mass(lo_x, hi_x))
+    regular &= own_x <= q_glob  # one that pays the hub at this scale as a habit is its habit, not the box's
+    dealings = (arrays.src == hub) | (arrays.dst == hub)
+    boxed = len(box.rows) + int(np.count_nonzero(in_window & in_band & regular[of]))  # the box's own left out
+    busy = int(np.count_nonzero(dealings & (arrays.tick >= lo_t) & (arrays.tick <= hi_t))) - boxed
+    others = int(np.count_nonzero(dealings)) - boxed
+    q_t = max(float(arrays.tick_mass(lo_t, hi_t)), busy / others if others > 0 else 0.0)
+    chance = -np.expm1(m * np.log1p(-np.minimum(q_t * q_glob, 1 - 1e-12)))
+    lam = float(chance[regular].sum())
+    hit = regular & (in_box > 0)
+    k = int(hit.sum())
+    p = float(poisson_tail(k, lam)) if k else 1.0
+    named = set(payers[hit].tolist())
+    rows = tuple(sorted(int(into[i]) for i in np.flatnonzero(in_window & in_band) if int(payer[i]) in named))
+    return Regulars(tuple(sorted(named)), rows, p, lam, r)
+
+
 def fans(view: TransferView, params: Mapping[str, Any]) -> list[Flag]:
     """Fan-in and fan-out flags (module rule); one flag per node and direction."""
     arrays = arrays_of(view)
@@ -948,7 +1057,13 @@ def fans(view: TransferView, params: Mapping[str, Any]) -> list[Flag]:
     for direction in ("in", "out"):
         boxes, tests = found[direction]
         cutoff = step_up_cutoff([b.p_value for b in boxes if b.count >= int(params["min_fan"])], tests, alpha)
-        for box in boxes:
-            if box.p_value <= cutoff:
-                flags.append(fan_flag(arrays, box, tests, cutoff))
+        flagged = [box for box in boxes if box.p_value <= cutoff]
+        regs: list[Regulars | None] = [None] * len(flagged)
+        if direction == "in" and float(params["regular_payers"]) > 0 and flagged:
+            found_r = [regulars_in(arrays, box, float(params["loose_ratio"])) for box in flagged]
+            cut_r = step_up_cutoff([x.p_value for x in found_r], len(found_r), alpha)
+            regs = [x if x.p_value <= cut_r else None for x in found_r]
+        for box, regulars in zip(flagged, regs, strict=True):
+            flags.append(fan_flag(arrays, box, tests, cutoff, regulars=regulars))
     return flags
+

@@ -16,6 +16,7 @@ import pytest
 
 from daishi_forensics.screens import Flag, screen_graph
 from daishi_forensics.screens.fans import DEFAULTS as FAN_DEFAULTS
+from daishi_forensics.screens import fans as fans_module
 from daishi_forensics.screens.fans import arrays_of, fan_boxes, fans
 from daishi_forensics.screens.graph import ScreenInputError, TransferView
 from daishi_forensics.screens.scatter_gather import DEFAULTS as SG_DEFAULTS
@@ -423,6 +424,37 @@ def test_a_group_explains_only_members_paying_alike_shares() -> None:
     assert new_box(dinner_town(8)) is None
 
 
+def test_tenants_paying_rents_of_one_scale_set_no_group_size_for_alike_shares() -> None:
+    # three landlords' eight tenants pay together every time, each its own rent (40 to 78, ten per cent
+    # apart): recurring, within a factor two of one another, but no two within the tight band. A group pays
+    # alike shares, and its size is read where groups pay alike: these set none, and eight one-off payers
+    # of 40 to 42 on one tick are a fan (the dinner town's hosts, whose friends pay alike, explain them)
+    g = background()
+    for h in range(3):
+        for d in range(3):
+            for f in range(8):
+                g.add_edge(f"t{h}-{f}", f"landlord{h}", value=round(40.0 * 1.1 ** f, 2), tick=30 + 120 * d + 40 * h,
+                           event=f"rent{h}-{d}-{f}")
+    for f in range(8):
+        g.add_edge(f"g{f}", "new", value=40.0 + f % 3, tick=250, event=f"new{f}")
+    (flag,) = [f for f in fans(TransferView(g), ALONE) if f.agents[0] == "new"]
+    assert (flag.kind, len(flag.agents) - 1, flag.details["explained"]) == ("fan_in", 8, 0)
+    assert [f for f in fans(TransferView(dinner_town(8)), ALONE) if f.agents[0] == "new"] == []
+    # the group size at 40, cell by cell: the tenants are a recurring group of eight in the loose band
+    # (each landlord), none in the tight; the size is read from the tight band's, in either band's box
+    params = {**ALONE, "alpha": 0.01}
+    index = fans_module._fan_index(arrays_of(TransferView(g)), "in", params)
+    assert index is not None
+    groups = fans_module._honest_groups(index, params)
+    at_40 = {cell: int(fans_module._group_size_at(found, np.log([40.0]), 2.0, 0.5, 3)[0])
+             for cell, found in groups.items()}
+    assert set(at_40.values()) == {0}
+    dinner = fans_module._fan_index(arrays_of(TransferView(dinner_town(8))), "in", params)
+    assert dinner is not None
+    assert {int(fans_module._group_size_at(found, np.log([40.0]), 2.0, 0.5, 3)[0])
+            for found in fans_module._honest_groups(dinner, params).values()} == {8}
+
+
 def new_box(g: nx.MultiDiGraph) -> tuple[int, float, int] | None:
     """The count, band and explained members of the fan-in box of the account ``new`` (None: it has none)."""
     arrays = arrays_of(TransferView(g))
@@ -449,6 +481,61 @@ def test_a_one_off_group_whose_money_the_hub_wires_on_at_once_is_a_fan() -> None
     g.add_edge("new", "exit", value=310.0, tick=251, event="wire")
     (flag,) = [f for f in fans(TransferView(g), ALONE) if f.agents[0] == "new"]
     assert (flag.kind, len(flag.agents) - 1, flag.details["explained"]) == ("fan_in", 8, 0)
+
+
+def test_a_household_paying_what_it_pays_every_month_is_not_passing_the_money_on() -> None:
+    # the eight friends pay ``new`` back 327 at tick 250; ``new`` pays its landlord 350 every forty ticks,
+    # one of them at tick 251: within 20% of what came in, and above its average outflow in such a span,
+    # but no more than it pays in any other span that long: its rent, not the dinner's money wired on
+    g = dinner_town(8)
+    for i in range(10):
+        g.add_edge("new", "landlord", value=350.0, tick=11 + 40 * i, event=f"rent{i}")
+    assert [f for f in fans(TransferView(g), ALONE) if f.agents[0] == "new"] == []
+    # the same 350 at tick 251 where its rent is 300 at the other times: the largest outflow of its year,
+    # the money passed on
+    g = dinner_town(8)
+    for i in range(10):
+        g.add_edge("new", "landlord", value=350.0 if 11 + 40 * i == 251 else 300.0, tick=11 + 40 * i, event=f"rent{i}")
+    (flag,) = [f for f in fans(TransferView(g), ALONE) if f.agents[0] == "new"]
+    assert (flag.kind, len(flag.agents) - 1, flag.details["explained"]) == ("fan_in", 8, 0)
+
+
+def test_regular_payers_in_a_flagged_box_are_named_against_their_chance_count() -> None:
+    g = background()
+    add_fan_in(g, "hub", 8, [200, 201, 202])  # m0..m7, 100 to 107, one-off: the flagged box
+    for r in range(5):  # five regulars pay it 30 at other times, and 120 in the box
+        for tick, value in ((20, 30.0), (320, 30.0), (201, 120.0)):
+            g.add_edge(f"r{r}", "hub", value=value, tick=tick, event=f"r{r}-{tick}")
+    for tick in (50, 350):  # a regular paying 30 twice, not in the box
+        g.add_edge("s", "hub", value=30.0, tick=tick, event=f"s-{tick}")
+    for i in range(20):  # a flatmate paying its share of 150 every twenty ticks: in the box by its habit
+        g.add_edge("f", "hub", value=150.0, tick=1 + 20 * i, event=f"flat{i}")
+    (flag,) = fans(TransferView(g), FAN_DEFAULTS)
+    members = 1 + flag.details["counterparties"]  # the hub and the box's one-off members (m0..m5: the tight band)
+    assert flag.agents[members:] == ("r0", "r1", "r2", "r3", "r4") and "f" not in flag.agents
+    assert {f"r{r}-201" for r in range(5)} <= set(flag.evidence)
+    # the box's window from tick 200, the band within a factor two of m0's 100 (loose_ratio): the flatmate
+    # pays in that band in 19 of its 19 other payments, more often than the graph's transfers: left out. The
+    # five regulars (three payments each) and s (two) each land with chance 1 - (1 - q_t q_x) ** m, q_t the
+    # larger of the graph's share of ticks in the window and the hub's own other dealings' (the box's own left
+    # out), q_x the graph's share of amounts in the band; Poisson tail of 5
+    window = flag.details["window"]
+    edges = [d for _, _, d in g.edges(data=True)]
+    hub_ticks = [d["tick"] for u, v, d in g.edges(data=True) if "hub" in (u, v)]
+    q_glob_t = sum(1 for d in edges if 200 <= d["tick"] <= 200 + window) / len(edges)
+    boxed = members - 1 + 5  # the box's own rows: its six members' and the five regulars'
+    q_own_t = (sum(1 for t in hub_ticks if 200 <= t <= 200 + window) - boxed) / (len(hub_ticks) - boxed)
+    q_t = max(q_glob_t, q_own_t)
+    q_x = sum(1 for d in edges if 50.0 <= d["value"] <= 200.0) / len(edges)
+    assert q_own_t > q_glob_t and q_x < 1.0  # the hub's own rhythm is read (m6, m7 and the flatmate then)
+    lam = 5 * (1 - (1 - q_t * q_x) ** 3) + (1 - (1 - q_t * q_x) ** 2)
+    tail = 1 - sum(math.exp(-lam) * lam ** j / math.factorial(j) for j in range(5))
+    assert flag.details["regulars"] == 5 and tail <= FAN_DEFAULTS["alpha"]  # one flagged box: the step-up at alpha
+    assert flag.details["regularsExpected"] == pytest.approx(lam, rel=1e-9)
+    assert flag.details["regularsP"] == pytest.approx(tail, rel=1e-6)
+    # off: the box alone
+    (alone,) = fans(TransferView(g), {**FAN_DEFAULTS, "regular_payers": 0})
+    assert alone.agents == flag.agents[:members] and "regulars" not in alone.details
 
 
 # -- honest friend webs and long loops ---------------------------------------------------
