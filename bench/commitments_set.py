@@ -8,6 +8,7 @@ Usage::
     python bench/commitments_set.py second --corpus PATH [--tune-turns 350] [--holdout-turns 230]
     python bench/commitments_set.py third --corpus PATH [--turns 250]
     python bench/commitments_set.py fourth --corpus PATH --train PATH [--windows 3]
+    python bench/commitments_set.py fifth --train PATH [--turns 150] [--start 3] [--step 2]
 
 ``sample`` draws the real negotiation turns that ``tests/fixtures/commitments-general.jsonl``
 labels: from a message corpus in the one-message-a-line form (``{"text", "label",
@@ -64,6 +65,12 @@ which no file had labelled (:func:`draw_fourth_train`): the file's text is cut i
 number, and of each window every dialogue whose chat log lies wholly inside it is taken whole,
 deal-submission turns left out.  In both parts a turn whose text, ignoring case and blanks, is a
 labelled row's text or an earlier drawn turn's is left out.
+
+``fifth`` draws the fifth batch (``tests/fixtures/commitments-general-real-fifth.jsonl``, :func:`draw_fifth`),
+a held-out set only, in a sixth held-out split, :data:`HOLDOUT_REAL_5`: more windows of the train split,
+in the fourth draw's window order, at the odd positions 3, 5, 7, ... of it (the even positions from 4 on
+are left to a draw of tune rows), window by window until it holds at least ``--turns`` turns; each
+window's dialogues are taken as the fourth draw takes them.  Its rows were labelled blind.
 """
 
 from __future__ import annotations
@@ -446,6 +453,122 @@ def draw_fourth_train(dialogues: Iterable[Mapping[str, Any]], labelled: Iterable
     return out
 
 
+# --- The fifth draw (holdout-real-5): more windows of the train split, in the fourth draw's order ---
+
+HOLDOUT_REAL_5 = "holdout-real-5"
+"""The split of the fifth draw's turns: all of them, only scored."""
+
+FIFTH_TURNS = 150
+"""How many turns the fifth draw takes at least (it stops at the end of the window that reaches them)."""
+
+FIFTH_START, FIFTH_STEP = 3, 2
+"""The positions of the fourth draw's window order the fifth draw reads: 3, 5, 7, ... (0-2 are the fourth
+draw's own windows; the even positions from 4 on are left to a draw of tune rows)."""
+
+LABELLED_5 = [*LABELLED_4, FIXTURES / "commitments-general-real-fourth.jsonl"]
+"""The labelled files before the fifth draw: every text of any of them is left out of it."""
+
+
+def train_window_order(length: int, size: int = TRAIN_WINDOW, seed: str = DIALOGUE_SEED_4) -> list[int]:
+    """The windows of a text of ``length`` characters in the order :func:`train_dialogues` reads them.
+
+    >>> text = json.dumps([{"dialogue_id": d, "chat_logs": [{"text": "x" * 20}], "participant_info": {}}
+    ...                    for d in range(6)])
+    >>> order = train_window_order(len(text), size=150, seed="s")
+    >>> mine = [d["dialogue_id"] for k in order for d in window_dialogues(text, k, size=150)]
+    >>> mine == [d["dialogue_id"] for d in train_dialogues(text, windows=len(order), size=150, seed="s")]
+    True
+    >>> mine
+    [5, 2, 4, 0]
+    """
+    count = -(-length // size)
+    return sorted(range(count), key=lambda k: hashlib.sha256(f"{seed}\x00{k}".encode()).hexdigest())
+
+
+def window_dialogues(text: str, k: int, size: int = TRAIN_WINDOW) -> list[dict[str, Any]]:
+    """The dialogues (``dialogue_id`` and ``chat_logs`` only) whose chat log lies wholly inside window ``k``.
+
+    The rule is :func:`train_dialogues`'s -- from a dialogue's opening brace up to its
+    ``"participant_info"`` key, inside characters ``k*size`` up to ``(k+1)*size`` -- but only the chat
+    log is decoded, so the window's own characters are all it reads.
+
+    >>> text = json.dumps([{"dialogue_id": 4, "chat_logs": [{"text": "hi"}], "participant_info": {}}])
+    >>> text.index('"participant_info"')
+    51
+    >>> window_dialogues(text, 0, size=51), window_dialogues(text, 0, size=50)
+    ([{'dialogue_id': 4, 'chat_logs': [{'text': 'hi'}]}], [])
+    """
+    decoder = json.JSONDecoder()
+    lo, hi = k * size, (k + 1) * size
+    out: list[dict[str, Any]] = []
+    start = text.find('{"dialogue_id"', lo)
+    while 0 <= start < hi:
+        end = text.find('"participant_info"', start)
+        if end < 0 or end > hi:
+            break
+        number, _ = decoder.raw_decode(text[text.index(":", start) + 1:end].lstrip())
+        logs = text.index('"chat_logs"', start, end)
+        chat, _ = decoder.raw_decode(text, text.index("[", logs, end))
+        out.append({"dialogue_id": number, "chat_logs": chat})
+        start = text.find('{"dialogue_id"', end)
+    return out
+
+
+def draw_fifth(text: str, labelled: Iterable[Mapping[str, Any]], wanted: int = FIFTH_TURNS,
+               start: int = FIFTH_START, step: int = FIFTH_STEP,
+               size: int = TRAIN_WINDOW) -> tuple[list[dict[str, Any]], list[int]]:
+    """The fifth draw: the turns of the train split's windows at positions ``start``, ``start + step``, ...
+    of :func:`train_window_order`, window by window until at least ``wanted`` turns are held, and the
+    windows read.
+
+    Each window's dialogues are taken whole as :func:`draw_fourth_train` takes them (deal-submission
+    turns left out, a turn whose text, ignoring case and blanks, is a labelled row's or an earlier drawn
+    turn's left out), in :data:`HOLDOUT_REAL_5`.
+
+    >>> text = json.dumps([{"dialogue_id": d, "chat_logs": [{"text": t} for t in (f"d{d} hi", "Submit-Deal", "Hi")],
+    ...                     "participant_info": {}} for d in range(6)])
+    >>> rows, windows = draw_fifth(text, [{"text": "hi"}], wanted=2, start=0, step=1, size=150)
+    >>> windows == train_window_order(len(text), size=150)[:len(windows)], [r["split"] for r in rows][:1]
+    (True, ['holdout-real-5'])
+    >>> sorted({r["text"] for r in rows} & {"Hi", "Submit-Deal"})
+    []
+    """
+    rows: list[dict[str, Any]] = []
+    windows: list[int] = []
+    labelled = list(labelled)
+    order = train_window_order(len(text), size)
+    for position in range(start, len(order), step):
+        if len(rows) >= wanted:
+            break
+        k = order[position]
+        windows.append(k)
+        rows += [{**r, "split": HOLDOUT_REAL_5}
+                 for r in draw_fourth_train(window_dialogues(text, k, size), labelled, rows)]
+    return rows, windows
+
+
+def _add_fifth(sub: Any) -> None:
+    p = sub.add_parser("fifth", help="print the fifth draw (holdout-real-5 only): more windows of the train split")
+    p.add_argument("--train", type=Path, required=True, help="CaSiNo's data/split/casino_train.json")
+    p.add_argument("--labelled", type=Path, nargs="+", default=LABELLED_5,
+                   help="the labelled files whose texts are left out")
+    p.add_argument("--turns", type=int, default=FIFTH_TURNS)
+    p.add_argument("--start", type=int, default=FIFTH_START, help="the first position of the window order read")
+    p.add_argument("--step", type=int, default=FIFTH_STEP, help="the step between positions read")
+
+
+def _run_fifth(args: argparse.Namespace) -> int:
+    labelled = [json.loads(line) for path in args.labelled
+                for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows, windows = draw_fifth(args.train.read_text(encoding="utf-8"), labelled, args.turns, args.start, args.step)
+    for row in rows:
+        print(json.dumps(row, ensure_ascii=False))
+    print(f"fifth draw: {len(rows)} turns from windows {', '.join(map(str, windows))}", file=sys.stderr)
+    return 0
+
+# --- end of the fifth draw ---
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -476,7 +599,10 @@ def main(argv: list[str] | None = None) -> int:
                     LABELLED_4)
     p_fourth.add_argument("--train", type=Path, required=True, help="CaSiNo's data/split/casino_train.json")
     p_fourth.add_argument("--windows", type=int, default=TRAIN_WINDOWS)
+    _add_fifth(sub)
     args = parser.parse_args(argv)
+    if args.command == "fifth":
+        return _run_fifth(args)
     if args.command == "fourth":
         labelled = [json.loads(line) for path in args.labelled
                     for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
