@@ -18,7 +18,10 @@ dialogue's turns only in its own held-out split, ``holdout-real-2``.  The third 
 seeded draw of the dialogues no later draw had touched, holds no text of another file, and is all
 ``holdout-real-3``.  The fourth draw (``commitments-general-real-fourth.jsonl``) passes the same checks
 of form, is all ``holdout-real-4``, holds no text of any other labelled file, takes the corpus's last
-unlabelled turns exactly and the rest from dialogues of CaSiNo's train split, whole.
+unlabelled turns exactly and the rest from dialogues of CaSiNo's train split, whole.  The fifth draw
+(``commitments-general-real-fifth.jsonl``), labelled blind, passes the same checks of form, is all
+``holdout-real-5``, holds no text of any other labelled file, and takes whole dialogues of the train split's
+windows at the odd positions (3, 5, 7, ...) of the fourth draw's window order, window by window.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ REAL_ADDED = ROOT / "tests" / "fixtures" / "commitments-general-real-added.jsonl
 REAL_SECOND = ROOT / "tests" / "fixtures" / "commitments-general-real-second.jsonl"
 REAL_THIRD = ROOT / "tests" / "fixtures" / "commitments-general-real-third.jsonl"
 REAL_FOURTH = ROOT / "tests" / "fixtures" / "commitments-general-real-fourth.jsonl"
+REAL_FIFTH = ROOT / "tests" / "fixtures" / "commitments-general-real-fifth.jsonl"
 DAISHI = ROOT / "tests" / "fixtures" / "commitments.jsonl"
 SET_SCRIPT = ROOT / "bench" / "commitments_set.py"
 AGREEMENT_SCRIPT = ROOT / "bench" / "commitments_agreement.py"
@@ -86,8 +90,9 @@ REAL_ADDED_ROWS = _rows(REAL_ADDED)
 REAL_SECOND_ROWS = _rows(REAL_SECOND)
 REAL_THIRD_ROWS = _rows(REAL_THIRD)
 REAL_FOURTH_ROWS = _rows(REAL_FOURTH)
-EVERY_ROW = ROWS + ADDED_ROWS + REAL_ADDED_ROWS + REAL_SECOND_ROWS + REAL_THIRD_ROWS + REAL_FOURTH_ROWS
-_FILE_OF = {**{r["id"]: REAL_FOURTH.name for r in REAL_FOURTH_ROWS}, **{r["id"]: REAL_THIRD.name for r in REAL_THIRD_ROWS}, **{r["id"]: REAL_SECOND.name for r in REAL_SECOND_ROWS},
+REAL_FIFTH_ROWS = _rows(REAL_FIFTH)
+EVERY_ROW = ROWS + ADDED_ROWS + REAL_ADDED_ROWS + REAL_SECOND_ROWS + REAL_THIRD_ROWS + REAL_FOURTH_ROWS + REAL_FIFTH_ROWS
+_FILE_OF = {**{r["id"]: REAL_FIFTH.name for r in REAL_FIFTH_ROWS}, **{r["id"]: REAL_FOURTH.name for r in REAL_FOURTH_ROWS}, **{r["id"]: REAL_THIRD.name for r in REAL_THIRD_ROWS}, **{r["id"]: REAL_SECOND.name for r in REAL_SECOND_ROWS},
             **{r["id"]: REAL_ADDED.name for r in REAL_ADDED_ROWS}, **{r["id"]: ADDED.name for r in ADDED_ROWS},
             **{r["id"]: FIXTURE.name for r in ROWS}}
 PROVENANCE_FIELDS = {"drawn", "side", "labelled"}
@@ -104,8 +109,9 @@ def test_every_row_has_exactly_the_row_fields() -> None:
     second = {r["id"] for r in REAL_SECOND_ROWS}
     third = {r["id"] for r in REAL_THIRD_ROWS}
     fourth = {r["id"] for r in REAL_FOURTH_ROWS}
+    fifth = {r["id"] for r in REAL_FIFTH_ROWS}
     for row in EVERY_ROW:
-        fields = ROW_FIELDS | {"provenance"} if row["id"] in later | second | third | fourth else ROW_FIELDS
+        fields = ROW_FIELDS | {"provenance"} if row["id"] in later | second | third | fourth | fifth else ROW_FIELDS
         assert set(row) == fields, f"{_where(row)}: fields {sorted(set(row) ^ fields)}"
         assert isinstance(row["id"], str) and row["id"], _where(row)
         assert isinstance(row["text"], str) and row["text"].strip(), _where(row)
@@ -114,7 +120,8 @@ def test_every_row_has_exactly_the_row_fields() -> None:
         splits = ("tune", "holdout-real") if row["id"] in later else \
             ("tune", "holdout-real-2") if row["id"] in second else \
             ("holdout-real-3",) if row["id"] in third else \
-            ("holdout-real-4",) if row["id"] in fourth else ("tune", "holdout")
+            ("holdout-real-4",) if row["id"] in fourth else \
+            ("holdout-real-5",) if row["id"] in fifth else ("tune", "holdout")
         assert row["split"] in splits, f"{_where(row)}: split {row['split']!r}"
         assert isinstance(row["source"], str) and row["source"], _where(row)
         assert isinstance(row["license"], str) and row["license"], _where(row)
@@ -515,3 +522,65 @@ def test_fourth_real_rows_take_every_unlabelled_turn_of_the_corpus() -> None:
     labelled = {r["id"] for r in EVERY_ROW}
     texts = {_plain(r["text"]) for r in before + REAL_FOURTH_ROWS}
     assert all(t["id"] in labelled or _plain(t["text"]) in texts for t in turns)
+
+
+def test_fifth_real_rows_are_held_out_blind_and_repeat_no_labelled_text() -> None:
+    assert len(REAL_FIFTH_ROWS) >= 150
+    before = ROWS + ADDED_ROWS + REAL_ADDED_ROWS + REAL_SECOND_ROWS + REAL_THIRD_ROWS + REAL_FOURTH_ROWS + _rows(DAISHI)
+    earlier = {_plain(r["text"]) for r in before}
+    labelled_ids = {r["id"] for r in before if "id" in r}
+    sources = {r["source"] for r in before if r.get("style") == REAL_STYLE}
+    texts: set[str] = set()
+    turns: dict[str, list[int]] = defaultdict(list)
+    for row in REAL_FIFTH_ROWS:
+        assert row["split"] == "holdout-real-5", _where(row)
+        assert row["style"] == REAL_STYLE and row["license"] == "CC BY 4.0", _where(row)
+        assert row["vocabulary"]["items"] == ["food", "water", "firewood"], _where(row)
+        assert (row["speaker"], row["addressee"]) == ("camper_a", "camper_b"), _where(row)
+        assert set(row["provenance"]) == PROVENANCE_FIELDS, _where(row)
+        assert "blind" in row["provenance"]["labelled"], _where(row)
+        assert "before any extractor" in row["provenance"]["labelled"], _where(row)
+        assert row["id"] not in labelled_ids, _where(row)
+        assert _plain(row["text"]) not in earlier, f"{_where(row)}: a text labelled in another file"
+        assert _plain(row["text"]) not in texts, f"{_where(row)}: a text twice in the file"
+        texts.add(_plain(row["text"]))
+        # a dialogue of the train split that no earlier file touched
+        assert row["source"].startswith("CaSiNo/train/") and row["source"] not in sources, _where(row)
+        dialogue, turn = row["id"].removeprefix("casino/train/").split("/")
+        assert row["source"] == f"CaSiNo/train/{dialogue}", _where(row)
+        turns[dialogue].append(int(turn))
+    # dialogue by dialogue, each whole and in turn order (a turn left out only for a text labelled before)
+    assert all(t == sorted(t) and len(t) == len(set(t)) for t in turns.values())
+    assert sum(max(t) + 1 - len(t) for t in turns.values()) <= len(turns)
+
+
+def test_fifth_draw_reads_the_odd_positions_of_the_window_order_until_it_holds_its_turns() -> None:
+    module = _module(SET_SCRIPT, "commitments_set")
+    dialogues = [{"dialogue_id": d, "chat_logs": [{"text": t, "id": "a"} for t in (f"d{d} hi", "Submit-Deal",
+                                                                                    f"d{d} 2 food", "Accept-Deal")],
+                  "participant_info": {"a": {"x": "y" * 40}}} for d in range(24)]
+    text = json.dumps(dialogues)
+    size = 600
+    starts = [text.index(f'{{"dialogue_id": {d},') for d in range(24)]
+    ends = [text.index('"participant_info"', s) for s in starts]
+    order = sorted(range(-(-len(text) // size)),
+                   key=lambda k: hashlib.sha256(f"{module.DIALOGUE_SEED_4}\x00{k}".encode()).hexdigest())
+    assert module.train_window_order(len(text), size=size) == order
+
+    def inside(k: int) -> list[int]:
+        return [d for d in range(24) if k * size <= starts[d] and ends[d] <= (k + 1) * size]
+
+    # position 3's window holds dialogues 0 and 1 (4 turns, one a labelled text): 3 turns, fewer than 5,
+    # so position 5's window is read too (dialogues 17 and 18), and the draw stops at its end with 7
+    assert (order[3], inside(order[3]), order[5], inside(order[5])) == (0, [0, 1], 7, [17, 18])
+    rows, windows = module.draw_fifth(text, [{"text": "D1  2 FOOD", "style": "daishi"}], wanted=5, size=size)
+    assert windows == [0, 7]
+    assert [r["id"] for r in rows] == ["casino/train/0/0", "casino/train/0/1", "casino/train/1/0",
+                                       "casino/train/17/0", "casino/train/17/1", "casino/train/18/0",
+                                       "casino/train/18/1"]
+    assert {r["split"] for r in rows} == {"holdout-real-5"}
+    assert all(r["text"] not in module.DEAL_MARKERS for r in rows)
+    assert module.draw_fifth(text, [], wanted=4, size=size)[1] == [0]
+    # a window's dialogues follow the fourth draw's rule, though only their chat logs are decoded
+    assert [d["dialogue_id"] for k in order[:4] for d in module.window_dialogues(text, k, size)] == \
+        [d["dialogue_id"] for d in module.train_dialogues(text, windows=4, size=size)]
