@@ -600,20 +600,15 @@ def main(argv: list[str] | None = None) -> int:
             for row in second:
                 row[SECOND_MARK] = True
             rows += second
-        if args.real_third is not None:
-            third = load_added(args.real_third, (r["id"] for r in rows), (HOLDOUT_REAL_3,))
-            for row in third:
-                row[THIRD_MARK] = True
-            rows += third
-        elif args.split == HOLDOUT_REAL_3:
-            raise ValueError(f"--split {HOLDOUT_REAL_3}: the third draw is read only when named (--real-third)")
-        if args.real_fourth is not None:
-            fourth = load_added(args.real_fourth, (r["id"] for r in rows), (HOLDOUT_REAL_4,))
-            for row in fourth:
-                row[FOURTH_MARK] = True
-            rows += fourth
-        elif args.split == HOLDOUT_REAL_4:
-            raise ValueError(f"--split {HOLDOUT_REAL_4}: the fourth draw is read only when named (--real-fourth)")
+        for path, split, mark, name in ((args.real_third, HOLDOUT_REAL_3, THIRD_MARK, "third"),
+                                        (args.real_fourth, HOLDOUT_REAL_4, FOURTH_MARK, "fourth")):
+            if path is not None:
+                drawn = load_added(path, (r["id"] for r in rows), (split,))
+                for row in drawn:
+                    row[mark] = True
+                rows += drawn
+            elif args.split == split:
+                raise ValueError(f"--split {split}: the {name} draw is read only when named (--real-{name})")
         factory = factory_named(args.extractor)
     except (OSError, ValueError, ImportError, AttributeError) as e:
         print(f"error: {e}", file=sys.stderr)
