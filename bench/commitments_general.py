@@ -3,10 +3,11 @@
 Usage::
 
     python bench/commitments_general.py [--fixture PATH] [--added PATH] [--real-added PATH] [--real-second PATH]
-                                        [--real-third [PATH]] [--real-fourth [PATH]] [--no-added]
+                                        [--real-third [PATH]] [--real-fourth [PATH]] [--tune-real PATH]
+                                        [--no-added]
                                         [--extractor NAME|module:factory]
                                         [--split holdout|holdout-real|holdout-real-2|holdout-real-3|holdout-real-4|
-                                                 tune|all|both]
+                                                 tune|tune-real|all|both]
                                         [--json] [--errors] [--sweep]
 
 The set (``tests/fixtures/commitments-general.jsonl``, guide in
@@ -48,6 +49,12 @@ every row in ``holdout-real-4``, a fifth held-out split, labelled and committed 
 changed for it and before any extractor was run on its rows.  Like the third, it is read only when
 named (``--real-fourth``, the file by default), its block follows the third's, and its rows are never
 printed one by one.
+
+**The tune-real draw.**  Whole dialogues of CaSiNo's train split that no other file touched, from the
+windows at the even positions from 4 of the fourth draw's window order
+(``tests/fixtures/commitments-general-tune-real.jsonl``), every row in ``tune-real``: a tune split, read,
+run and tuned on, scored in a block of its own after ``tune``; ``--errors`` prints its wrong rows as it
+prints ``tune``'s.  ``--no-added`` leaves it out too.
 
 **The extractor.** ``--extractor`` names how one is built for a row's vocabulary:
 
@@ -141,6 +148,15 @@ HOLDOUT_REAL_4 = "holdout-real-4"
 """The split of the fourth draw's turns: only scored, and only when named."""
 HELD_OUT: tuple[str, ...] = ("holdout", HOLDOUT_REAL, HOLDOUT_REAL_2, HOLDOUT_REAL_3, HOLDOUT_REAL_4)
 """The splits nobody tuned on, in report order."""
+TUNE_REAL_FILE = FIXTURE.with_name("commitments-general-tune-real.jsonl")
+"""The tune-real draw of real turns, whole dialogues of CaSiNo's train split, every row ``tune-real``
+(labelled before any extractor was run on them): a tune split."""
+TUNE_REAL_MARK = "_tune_real"
+"""The in-memory mark of a row read from the tune-real file."""
+TUNE_REAL = "tune-real"
+"""The split of the tune-real draw's turns: a tune split (read, run and tuned on)."""
+TUNE_SPLITS: tuple[str, ...] = ("tune", TUNE_REAL)
+"""The splits that may be read, run and tuned on, in report order; ``--errors`` prints their rows."""
 
 KINDS: tuple[str, ...] = ("trade", "give", "accept", "no_attack", "meet", "stay_out", "support")
 """The kinds of the general guide, in report order."""
@@ -507,7 +523,7 @@ def report(rows: Sequence[Mapping[str, Any]], predicted: Mapping[str, list[Key]]
                 lines += render(f"{split} / {style}", s, detail=False)
                 data[split]["styles"][style] = s.to_json()
         added = [r for r in subset if r.get(ADDED_MARK)]
-        if added and split not in HELD_OUT:
+        if added and split not in (*HELD_OUT, TUNE_REAL):
             later = [r for r in added if r.get(REAL_MARK)]
             second = [r for r in added if r.get(SECOND_MARK)]
             for name, key, part in (("first-split rows", "firstSplitRows", [r for r in subset if not r.get(ADDED_MARK)]),
@@ -576,17 +592,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--real-fourth", type=Path, nargs="?", const=REAL_FOURTH, default=None,
                         help="also score the fourth draw of real turns (all holdout-real-4; the file named, or "
                         f"{REAL_FOURTH.name}); left out unless named, so that each look at it is deliberate")
+    parser.add_argument("--tune-real", type=Path, default=TUNE_REAL_FILE,
+                        help="the tune-real draw of real turns, whole dialogues of CaSiNo's train split (all tune-real)")
     parser.add_argument("--no-added", action="store_true", help="score the first split's rows only")
     parser.add_argument("--extractor", default="heuristic",
                         help=f"{', '.join(FACTORIES)}, or module:factory (factory(vocabulary) -> extractor)")
-    parser.add_argument("--split", choices=(*HELD_OUT, "tune", "all", "both"), default="both",
+    parser.add_argument("--split", choices=(*HELD_OUT, *TUNE_SPLITS, "all", "both"), default="both",
                         help="which split to score (both: holdout, holdout-real, holdout-real-2, holdout-real-3 "
-                        "when --real-third is given, holdout-real-4 when --real-fourth is given, then tune)")
+                        "when --real-third is given, holdout-real-4 when --real-fourth is given, then tune and "
+                        "tune-real)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     parser.add_argument("--sweep", action="store_true",
                         help="score the split(s) again under changes of the text that keep its labels")
     parser.add_argument("--errors", action="store_true",
-                        help="print every tune row the extractor got wrong (never the holdout ones)")
+                        help="print every tune and tune-real row the extractor got wrong (never the holdout ones)")
     args = parser.parse_args(argv)
     try:
         rows = load(args.fixture)
@@ -600,6 +619,10 @@ def main(argv: list[str] | None = None) -> int:
             for row in second:
                 row[SECOND_MARK] = True
             rows += second
+            tune_real = load_added(args.tune_real, (r["id"] for r in rows), (TUNE_REAL,))
+            for row in tune_real:
+                row[TUNE_REAL_MARK] = True
+            rows += tune_real
         for path, split, mark, name in ((args.real_third, HOLDOUT_REAL_3, THIRD_MARK, "third"),
                                         (args.real_fourth, HOLDOUT_REAL_4, FOURTH_MARK, "fourth")):
             if path is not None:
@@ -615,7 +638,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     named = {HOLDOUT_REAL_3: args.real_third, HOLDOUT_REAL_4: args.real_fourth}
     held_out = [s for s in HELD_OUT if named.get(s, True) is not None]
-    splits = [*held_out, "tune"] if args.split == "both" else [args.split]
+    splits = [*held_out, *TUNE_SPLITS] if args.split == "both" else [args.split]
     predicted = predictions(rows, factory, args.fixture)
     sample = factory(rows[0]["vocabulary"]) if rows else None
     info = extractor_info(sample) if sample is not None else {}
@@ -625,6 +648,7 @@ def main(argv: list[str] | None = None) -> int:
                           "added": None if args.no_added else args.added.name,
                           "realAdded": None if args.no_added else args.real_added.name,
                           "realSecond": None if args.no_added else args.real_second.name,
+                          "tuneReal": None if args.no_added else args.tune_real.name,
                           "realThird": None if args.real_third is None else args.real_third.name,
                           "realFourth": None if args.real_fourth is None else args.real_fourth.name,
                           "splits": data}, indent=1, sort_keys=True))
@@ -632,7 +656,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"extractor {info.get('name')} v{info.get('version')} built by {args.extractor!r} "
               f"(reads the first {info.get('maxChars')} characters); {args.fixture.name}"
               + ("" if args.no_added else f" + {args.added.name} (tune) + {args.real_added.name} "
-                 f"(tune, {HOLDOUT_REAL}) + {args.real_second.name} (tune, {HOLDOUT_REAL_2})")
+                 f"(tune, {HOLDOUT_REAL}) + {args.real_second.name} (tune, {HOLDOUT_REAL_2}) + "
+                 f"{args.tune_real.name} ({TUNE_REAL})")
               + ("" if args.real_third is None else f" + {args.real_third.name} ({HOLDOUT_REAL_3})")
               + ("" if args.real_fourth is None else f" + {args.real_fourth.name} ({HOLDOUT_REAL_4})"))
         quoted = [f"[{s}]" for s in held_out]
@@ -643,7 +668,7 @@ def main(argv: list[str] | None = None) -> int:
             print()
             print("\n".join(sweep(rows, factory, split)))
     if args.errors:
-        print_errors((row for row in rows if row["split"] == "tune"), predicted)
+        print_errors((row for row in rows if row["split"] in TUNE_SPLITS), predicted)
     return 0
 
 

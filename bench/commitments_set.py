@@ -9,6 +9,7 @@ Usage::
     python bench/commitments_set.py third --corpus PATH [--turns 250]
     python bench/commitments_set.py fourth --corpus PATH --train PATH [--windows 3]
     python bench/commitments_set.py fifth --train PATH [--turns 150] [--start 3] [--step 2]
+    python bench/commitments_set.py tune-real --train PATH [--windows 7]
 
 ``sample`` draws the real negotiation turns that ``tests/fixtures/commitments-general.jsonl``
 labels: from a message corpus in the one-message-a-line form (``{"text", "label",
@@ -71,6 +72,14 @@ a held-out set only, in a sixth held-out split, :data:`HOLDOUT_REAL_5`: more win
 in the fourth draw's window order, at the odd positions 3, 5, 7, ... of it (the even positions from 4 on
 are left to a draw of tune rows), window by window until it holds at least ``--turns`` turns; each
 window's dialogues are taken as the fourth draw takes them.  Its rows were labelled blind.
+
+``tune-real`` draws a tune split of real turns (``tests/fixtures/commitments-general-tune-real.jsonl``,
+:data:`TUNE_REAL`), read, run and tuned on: from the same train split, cut into the same windows in the
+same seeded order as the fourth draw, the windows at the even positions 4, 6, 8, ... of that order
+(:func:`tune_real_dialogues`; the fourth draw took positions 0 to 2, and the odd positions from 3 on are
+left for a later held-out draw, so no window is on both sides), every dialogue whose chat log lies
+wholly inside a window, whole, deal-submission turns and texts of any labelled file left out
+(:func:`draw_tune_real`).
 """
 
 from __future__ import annotations
@@ -411,27 +420,42 @@ def train_dialogues(text: str, windows: int = TRAIN_WINDOWS, size: int = TRAIN_W
     >>> [d["dialogue_id"] for d in train_dialogues(text, windows=5, size=150, seed="s")]  # 1 and 4 straddle
     [5, 2, 3, 0]
     """
+    order = window_order(len(text), size, seed)
+    return [dialogue for k in order[:windows] for dialogue in window_dialogues(text, k, size)]
+
+
+def window_order(length: int, size: int = TRAIN_WINDOW, seed: str = DIALOGUE_SEED_4) -> list[int]:
+    """The numbers of the windows of ``size`` characters that cut a text of ``length`` characters, in the
+    order of a seeded SHA-256 of their number.
+
+    >>> window_order(10, size=4, seed="s")  # windows 0, 1 and 2
+    [1, 2, 0]
+    """
+    count = -(-length // size)
+    return sorted(range(count), key=lambda k: hashlib.sha256(f"{seed}\x00{k}".encode()).hexdigest())
+
+
+def window_dialogues(text: str, k: int, size: int = TRAIN_WINDOW) -> list[dict[str, Any]]:
+    """The dialogues of window ``k`` (characters ``k*size`` up to ``(k+1)*size``), in file order: those whose
+    chat log -- from its opening brace up to its ``"participant_info"`` key -- lies wholly inside it."""
     decoder = json.JSONDecoder()
-    count = -(-len(text) // size)
-    order = sorted(range(count), key=lambda k: hashlib.sha256(f"{seed}\x00{k}".encode()).hexdigest())
+    lo, hi = k * size, (k + 1) * size
     out: list[dict[str, Any]] = []
-    for k in order[:windows]:
-        lo, hi = k * size, (k + 1) * size
-        start = text.find('{"dialogue_id"', lo)
-        while 0 <= start < hi:
-            end = text.find('"participant_info"', start)
-            if end < 0 or end > hi:
-                break
-            dialogue, after = decoder.raw_decode(text, start)
-            out.append(dialogue)
-            start = text.find('{"dialogue_id"', after)
+    start = text.find('{"dialogue_id"', lo)
+    while 0 <= start < hi:
+        end = text.find('"participant_info"', start)
+        if end < 0 or end > hi:
+            break
+        dialogue, after = decoder.raw_decode(text, start)
+        out.append(dialogue)
+        start = text.find('{"dialogue_id"', after)
     return out
 
 
 def draw_fourth_train(dialogues: Iterable[Mapping[str, Any]], labelled: Iterable[Mapping[str, Any]],
-                      drawn: Iterable[Mapping[str, Any]] = ()) -> list[dict[str, Any]]:
+                      drawn: Iterable[Mapping[str, Any]] = (), split: str = HOLDOUT_REAL_4) -> list[dict[str, Any]]:
     """The fourth draw's second part: the turns of the train split's ``dialogues`` (from
-    :func:`train_dialogues`), in :data:`HOLDOUT_REAL_4`, deal-submission turns left out, a turn's id
+    :func:`train_dialogues`), in ``split`` (:data:`HOLDOUT_REAL_4`), deal-submission turns left out, a turn's id
     ``casino/train/<dialogue>/<turn>`` with ``turn`` its place among the dialogue's other turns; a
     turn whose text (ignoring case and blanks) is a labelled row's (of any style or file) or an earlier
     ``drawn`` row's is left out.
@@ -449,7 +473,7 @@ def draw_fourth_train(dialogues: Iterable[Mapping[str, Any]], labelled: Iterable
             if _plain(text) in seen:
                 continue
             seen.add(_plain(text))
-            out.append(_as_row(f"casino/train/{number}/{turn}", text, f"CaSiNo/train/{number}", HOLDOUT_REAL_4))
+            out.append(_as_row(f"casino/train/{number}/{turn}", text, f"CaSiNo/train/{number}", split))
     return out
 
 
@@ -469,56 +493,11 @@ LABELLED_5 = [*LABELLED_4, FIXTURES / "commitments-general-real-fourth.jsonl"]
 """The labelled files before the fifth draw: every text of any of them is left out of it."""
 
 
-def train_window_order(length: int, size: int = TRAIN_WINDOW, seed: str = DIALOGUE_SEED_4) -> list[int]:
-    """The windows of a text of ``length`` characters in the order :func:`train_dialogues` reads them.
-
-    >>> text = json.dumps([{"dialogue_id": d, "chat_logs": [{"text": "x" * 20}], "participant_info": {}}
-    ...                    for d in range(6)])
-    >>> order = train_window_order(len(text), size=150, seed="s")
-    >>> mine = [d["dialogue_id"] for k in order for d in window_dialogues(text, k, size=150)]
-    >>> mine == [d["dialogue_id"] for d in train_dialogues(text, windows=len(order), size=150, seed="s")]
-    True
-    >>> mine
-    [5, 2, 4, 0]
-    """
-    count = -(-length // size)
-    return sorted(range(count), key=lambda k: hashlib.sha256(f"{seed}\x00{k}".encode()).hexdigest())
-
-
-def window_dialogues(text: str, k: int, size: int = TRAIN_WINDOW) -> list[dict[str, Any]]:
-    """The dialogues (``dialogue_id`` and ``chat_logs`` only) whose chat log lies wholly inside window ``k``.
-
-    The rule is :func:`train_dialogues`'s -- from a dialogue's opening brace up to its
-    ``"participant_info"`` key, inside characters ``k*size`` up to ``(k+1)*size`` -- but only the chat
-    log is decoded, so the window's own characters are all it reads.
-
-    >>> text = json.dumps([{"dialogue_id": 4, "chat_logs": [{"text": "hi"}], "participant_info": {}}])
-    >>> text.index('"participant_info"')
-    51
-    >>> window_dialogues(text, 0, size=51), window_dialogues(text, 0, size=50)
-    ([{'dialogue_id': 4, 'chat_logs': [{'text': 'hi'}]}], [])
-    """
-    decoder = json.JSONDecoder()
-    lo, hi = k * size, (k + 1) * size
-    out: list[dict[str, Any]] = []
-    start = text.find('{"dialogue_id"', lo)
-    while 0 <= start < hi:
-        end = text.find('"participant_info"', start)
-        if end < 0 or end > hi:
-            break
-        number, _ = decoder.raw_decode(text[text.index(":", start) + 1:end].lstrip())
-        logs = text.index('"chat_logs"', start, end)
-        chat, _ = decoder.raw_decode(text, text.index("[", logs, end))
-        out.append({"dialogue_id": number, "chat_logs": chat})
-        start = text.find('{"dialogue_id"', end)
-    return out
-
-
 def draw_fifth(text: str, labelled: Iterable[Mapping[str, Any]], wanted: int = FIFTH_TURNS,
                start: int = FIFTH_START, step: int = FIFTH_STEP,
                size: int = TRAIN_WINDOW) -> tuple[list[dict[str, Any]], list[int]]:
     """The fifth draw: the turns of the train split's windows at positions ``start``, ``start + step``, ...
-    of :func:`train_window_order`, window by window until at least ``wanted`` turns are held, and the
+    of :func:`window_order`, window by window until at least ``wanted`` turns are held, and the
     windows read.
 
     Each window's dialogues are taken whole as :func:`draw_fourth_train` takes them (deal-submission
@@ -528,7 +507,7 @@ def draw_fifth(text: str, labelled: Iterable[Mapping[str, Any]], wanted: int = F
     >>> text = json.dumps([{"dialogue_id": d, "chat_logs": [{"text": t} for t in (f"d{d} hi", "Submit-Deal", "Hi")],
     ...                     "participant_info": {}} for d in range(6)])
     >>> rows, windows = draw_fifth(text, [{"text": "hi"}], wanted=2, start=0, step=1, size=150)
-    >>> windows == train_window_order(len(text), size=150)[:len(windows)], [r["split"] for r in rows][:1]
+    >>> windows == window_order(len(text), size=150)[:len(windows)], [r["split"] for r in rows][:1]
     (True, ['holdout-real-5'])
     >>> sorted({r["text"] for r in rows} & {"Hi", "Submit-Deal"})
     []
@@ -536,7 +515,7 @@ def draw_fifth(text: str, labelled: Iterable[Mapping[str, Any]], wanted: int = F
     rows: list[dict[str, Any]] = []
     windows: list[int] = []
     labelled = list(labelled)
-    order = train_window_order(len(text), size)
+    order = window_order(len(text), size)
     for position in range(start, len(order), step):
         if len(rows) >= wanted:
             break
@@ -569,6 +548,65 @@ def _run_fifth(args: argparse.Namespace) -> int:
 # --- end of the fifth draw ---
 
 
+# -- the tune-real draw: a tune split of real turns from the train split's even windows ---------------------
+
+TUNE_REAL = "tune-real"
+"""The split of the tune-real draw's turns: a tune split (read, run and tuned on)."""
+
+TUNE_REAL_FIRST = 4
+"""The first position, in the fourth draw's window order, that the tune-real draw reads."""
+
+TUNE_REAL_WINDOWS = 7
+"""How many windows the tune-real draw reads: the even positions 4, 6, ..., 16 of the fourth draw's order."""
+
+LABELLED_TUNE_REAL = [*LABELLED_4, FIXTURES / "commitments-general-real-fourth.jsonl"]
+"""The labelled files before the tune-real draw: every text of any of them is left out."""
+
+
+def tune_real_positions(windows: int = TUNE_REAL_WINDOWS) -> list[int]:
+    """The positions, in the fourth draw's window order, that the tune-real draw reads: even, from 4.
+
+    The fourth draw read positions 0 to 2; the odd positions from 3 on are left to a later held-out
+    draw, so that no window is on both sides.
+
+    >>> tune_real_positions(3)
+    [4, 6, 8]
+    """
+    return [TUNE_REAL_FIRST + 2 * i for i in range(windows)]
+
+
+def tune_real_dialogues(text: str, windows: int = TUNE_REAL_WINDOWS, size: int = TRAIN_WINDOW,
+                        seed: str = DIALOGUE_SEED_4) -> list[dict[str, Any]]:
+    """The dialogues of CaSiNo's train split (the file's ``text``) that the tune-real draw takes: the windows
+    at :func:`tune_real_positions` of the fourth draw's order (:func:`window_order`, same size and seed), in
+    that order, and of each every dialogue whose chat log lies wholly inside it (:func:`window_dialogues`).
+
+    >>> dialogues = [{"dialogue_id": d, "chat_logs": [{"text": "x" * 20, "id": "a"}], "participant_info": {}}
+    ...              for d in range(12)]
+    >>> text = json.dumps(dialogues)  # 1,249 characters, a dialogue about 100 of them
+    >>> order = window_order(len(text), size=100, seed="s")
+    >>> got = tune_real_dialogues(text, windows=2, size=100, seed="s")
+    >>> [d["dialogue_id"] for d in got] == [d["dialogue_id"] for k in (order[4], order[6])
+    ...                                     for d in window_dialogues(text, k, 100)]
+    True
+    """
+    order = window_order(len(text), size, seed)
+    return [dialogue for position in tune_real_positions(windows) if position < len(order)
+            for dialogue in window_dialogues(text, order[position], size)]
+
+
+def draw_tune_real(dialogues: Iterable[Mapping[str, Any]], labelled: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The tune-real draw's rows: :func:`draw_fourth_train` of the ``dialogues`` (from
+    :func:`tune_real_dialogues`) in :data:`TUNE_REAL`; deal-submission turns, texts of any labelled row and
+    repeated texts left out.
+
+    >>> d = {"dialogue_id": 3, "chat_logs": [{"text": t} for t in ("Hello", "Walk-Away", "I'll give 2 food")]}
+    >>> [(r["id"], r["split"]) for r in draw_tune_real([d], [{"text": "hello", "style": "casino"}])]
+    [('casino/train/3/1', 'tune-real')]
+    """
+    return draw_fourth_train(dialogues, labelled, split=TUNE_REAL)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -599,10 +637,23 @@ def main(argv: list[str] | None = None) -> int:
                     LABELLED_4)
     p_fourth.add_argument("--train", type=Path, required=True, help="CaSiNo's data/split/casino_train.json")
     p_fourth.add_argument("--windows", type=int, default=TRAIN_WINDOWS)
+    p_tune_real = sub.add_parser("tune-real", help="print the unlabelled turns of the tune-real draw (the train "
+                                 "split's windows at the even positions from 4 of the fourth draw's order)")
+    p_tune_real.add_argument("--train", type=Path, required=True, help="CaSiNo's data/split/casino_train.json")
+    p_tune_real.add_argument("--labelled", type=Path, nargs="+", default=LABELLED_TUNE_REAL,
+                             help="the labelled files whose texts are left out")
+    p_tune_real.add_argument("--windows", type=int, default=TUNE_REAL_WINDOWS)
     _add_fifth(sub)
     args = parser.parse_args(argv)
     if args.command == "fifth":
         return _run_fifth(args)
+    if args.command == "tune-real":
+        labelled = [json.loads(line) for path in args.labelled
+                    for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        dialogues = tune_real_dialogues(args.train.read_text(encoding="utf-8"), args.windows)
+        for row in draw_tune_real(dialogues, labelled):
+            print(json.dumps(row, ensure_ascii=False))
+        return 0
     if args.command == "fourth":
         labelled = [json.loads(line) for path in args.labelled
                     for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]

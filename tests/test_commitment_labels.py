@@ -21,7 +21,10 @@ of form, is all ``holdout-real-4``, holds no text of any other labelled file, ta
 unlabelled turns exactly and the rest from dialogues of CaSiNo's train split, whole.  The fifth draw
 (``commitments-general-real-fifth.jsonl``), labelled blind, passes the same checks of form, is all
 ``holdout-real-5``, holds no text of any other labelled file, and takes whole dialogues of the train split's
-windows at the odd positions (3, 5, 7, ...) of the fourth draw's window order, window by window.
+windows at the odd positions (3, 5, 7, ...) of the fourth draw's window order, window by window.  The tune-real draw
+(``commitments-general-tune-real.jsonl``) passes the same checks of form, is all ``tune-real`` (a tune split),
+holds no text of any other labelled file, and comes from dialogues of CaSiNo's train split that no other
+file touched, taken whole from the windows at the even positions from 4 of the fourth draw's window order.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ REAL_SECOND = ROOT / "tests" / "fixtures" / "commitments-general-real-second.jso
 REAL_THIRD = ROOT / "tests" / "fixtures" / "commitments-general-real-third.jsonl"
 REAL_FOURTH = ROOT / "tests" / "fixtures" / "commitments-general-real-fourth.jsonl"
 REAL_FIFTH = ROOT / "tests" / "fixtures" / "commitments-general-real-fifth.jsonl"
+TUNE_REAL = ROOT / "tests" / "fixtures" / "commitments-general-tune-real.jsonl"
 DAISHI = ROOT / "tests" / "fixtures" / "commitments.jsonl"
 SET_SCRIPT = ROOT / "bench" / "commitments_set.py"
 AGREEMENT_SCRIPT = ROOT / "bench" / "commitments_agreement.py"
@@ -91,8 +95,10 @@ REAL_SECOND_ROWS = _rows(REAL_SECOND)
 REAL_THIRD_ROWS = _rows(REAL_THIRD)
 REAL_FOURTH_ROWS = _rows(REAL_FOURTH)
 REAL_FIFTH_ROWS = _rows(REAL_FIFTH)
-EVERY_ROW = ROWS + ADDED_ROWS + REAL_ADDED_ROWS + REAL_SECOND_ROWS + REAL_THIRD_ROWS + REAL_FOURTH_ROWS + REAL_FIFTH_ROWS
-_FILE_OF = {**{r["id"]: REAL_FIFTH.name for r in REAL_FIFTH_ROWS}, **{r["id"]: REAL_FOURTH.name for r in REAL_FOURTH_ROWS}, **{r["id"]: REAL_THIRD.name for r in REAL_THIRD_ROWS}, **{r["id"]: REAL_SECOND.name for r in REAL_SECOND_ROWS},
+TUNE_REAL_ROWS = _rows(TUNE_REAL)
+EVERY_ROW = (ROWS + ADDED_ROWS + REAL_ADDED_ROWS + REAL_SECOND_ROWS + REAL_THIRD_ROWS + REAL_FOURTH_ROWS + REAL_FIFTH_ROWS
+             + TUNE_REAL_ROWS)
+_FILE_OF = {**{r["id"]: TUNE_REAL.name for r in TUNE_REAL_ROWS}, **{r["id"]: REAL_FIFTH.name for r in REAL_FIFTH_ROWS}, **{r["id"]: REAL_FOURTH.name for r in REAL_FOURTH_ROWS}, **{r["id"]: REAL_THIRD.name for r in REAL_THIRD_ROWS}, **{r["id"]: REAL_SECOND.name for r in REAL_SECOND_ROWS},
             **{r["id"]: REAL_ADDED.name for r in REAL_ADDED_ROWS}, **{r["id"]: ADDED.name for r in ADDED_ROWS},
             **{r["id"]: FIXTURE.name for r in ROWS}}
 PROVENANCE_FIELDS = {"drawn", "side", "labelled"}
@@ -110,8 +116,9 @@ def test_every_row_has_exactly_the_row_fields() -> None:
     third = {r["id"] for r in REAL_THIRD_ROWS}
     fourth = {r["id"] for r in REAL_FOURTH_ROWS}
     fifth = {r["id"] for r in REAL_FIFTH_ROWS}
+    tune_real = {r["id"] for r in TUNE_REAL_ROWS}
     for row in EVERY_ROW:
-        fields = ROW_FIELDS | {"provenance"} if row["id"] in later | second | third | fourth | fifth else ROW_FIELDS
+        fields = ROW_FIELDS | {"provenance"} if row["id"] in later | second | third | fourth | fifth | tune_real else ROW_FIELDS
         assert set(row) == fields, f"{_where(row)}: fields {sorted(set(row) ^ fields)}"
         assert isinstance(row["id"], str) and row["id"], _where(row)
         assert isinstance(row["text"], str) and row["text"].strip(), _where(row)
@@ -121,7 +128,8 @@ def test_every_row_has_exactly_the_row_fields() -> None:
             ("tune", "holdout-real-2") if row["id"] in second else \
             ("holdout-real-3",) if row["id"] in third else \
             ("holdout-real-4",) if row["id"] in fourth else \
-            ("holdout-real-5",) if row["id"] in fifth else ("tune", "holdout")
+            ("holdout-real-5",) if row["id"] in fifth else \
+            ("tune-real",) if row["id"] in tune_real else ("tune", "holdout")
         assert row["split"] in splits, f"{_where(row)}: split {row['split']!r}"
         assert isinstance(row["source"], str) and row["source"], _where(row)
         assert isinstance(row["license"], str) and row["license"], _where(row)
@@ -565,7 +573,7 @@ def test_fifth_draw_reads_the_odd_positions_of_the_window_order_until_it_holds_i
     ends = [text.index('"participant_info"', s) for s in starts]
     order = sorted(range(-(-len(text) // size)),
                    key=lambda k: hashlib.sha256(f"{module.DIALOGUE_SEED_4}\x00{k}".encode()).hexdigest())
-    assert module.train_window_order(len(text), size=size) == order
+    assert module.window_order(len(text), size=size) == order
 
     def inside(k: int) -> list[int]:
         return [d for d in range(24) if k * size <= starts[d] and ends[d] <= (k + 1) * size]
@@ -584,3 +592,53 @@ def test_fifth_draw_reads_the_odd_positions_of_the_window_order_until_it_holds_i
     # a window's dialogues follow the fourth draw's rule, though only their chat logs are decoded
     assert [d["dialogue_id"] for k in order[:4] for d in module.window_dialogues(text, k, size)] == \
         [d["dialogue_id"] for d in module.train_dialogues(text, windows=4, size=size)]
+
+
+def test_tune_real_rows_are_a_tune_split_of_untouched_train_dialogues_and_repeat_no_labelled_text() -> None:
+    assert len(TUNE_REAL_ROWS) >= 250
+    # the blind fifth draw was drawn beside it from the odd windows: no text or dialogue on both sides
+    before = (ROWS + ADDED_ROWS + REAL_ADDED_ROWS + REAL_SECOND_ROWS + REAL_THIRD_ROWS + REAL_FOURTH_ROWS + REAL_FIFTH_ROWS
+              + _rows(DAISHI))
+    earlier = {_plain(r["text"]) for r in before}
+    touched = {r["source"] for r in before if r.get("style") == REAL_STYLE}
+    texts: set[str] = set()
+    for row in TUNE_REAL_ROWS:
+        assert row["split"] == "tune-real", _where(row)
+        assert row["style"] == REAL_STYLE and row["license"] == "CC BY 4.0", _where(row)
+        assert row["vocabulary"] == {"items": ["food", "water", "firewood"], "places": [],
+                                     "agents": ["camper_a", "camper_b"]}, _where(row)
+        assert (row["speaker"], row["addressee"]) == ("camper_a", "camper_b"), _where(row)
+        assert set(row["provenance"]) == PROVENANCE_FIELDS, _where(row)
+        assert "before any extractor" in row["provenance"]["labelled"], _where(row)
+        assert row["source"].startswith("CaSiNo/train/") and row["source"] not in touched, _where(row)
+        assert row["id"].startswith(f"casino/train/{row['source'].split('/')[-1]}/"), _where(row)
+        assert _plain(row["text"]) not in earlier, f"{_where(row)}: a text labelled in another file"
+        assert _plain(row["text"]) not in texts, f"{_where(row)}: a text twice in the file"
+        texts.add(_plain(row["text"]))
+    assert not ({r["text"] for r in TUNE_REAL_ROWS} & _module(SET_SCRIPT, "commitments_set").DEAL_MARKERS)
+
+
+def test_tune_real_draw_takes_the_even_windows_from_4_of_the_fourth_draws_order() -> None:
+    module = _module(SET_SCRIPT, "commitments_set")
+    dialogues = [{"dialogue_id": d, "chat_logs": [{"text": t, "id": "a"} for t in (f"d{d} hi", "Walk-Away",
+                                                                                    f"d{d} 2 food")],
+                  "participant_info": {"a": {"x": "y" * 20}}} for d in range(40)]
+    text = json.dumps(dialogues)
+    size = 400
+    starts = [text.index(f'{{"dialogue_id": {d},') for d in range(40)]
+    ends = [text.index('"participant_info"', s) for s in starts]
+    order = sorted(range(-(-len(text) // size)),
+                   key=lambda k: hashlib.sha256(f"{module.DIALOGUE_SEED_4}\x00{k}".encode()).hexdigest())
+    assert module.window_order(len(text), size) == order
+    inside = {k: [d for d in range(40) if k * size <= starts[d] and ends[d] <= (k + 1) * size] for k in order}
+    want = [d for k in (order[4], order[6], order[8]) for d in inside[k]]
+    got = module.tune_real_dialogues(text, windows=3, size=size)
+    assert [d["dialogue_id"] for d in got] == want and want
+    # never a window the fourth draw read (positions 0 to 2) nor one at an odd position
+    assert not set(want) & {d for k in (*order[:4], order[5], order[7]) for d in inside[k]}
+    rows = module.draw_tune_real(got, [{"text": f"D{want[0]}  HI", "style": "casino"}])
+    assert [r["id"] for r in rows][:2] == [f"casino/train/{want[0]}/1", f"casino/train/{want[1]}/0"]
+    assert {r["split"] for r in rows} == {"tune-real"} and len(rows) == 2 * len(want) - 1
+    # the defaults are the fixture's draw: seven windows, positions 4 to 16, every earlier labelled file
+    assert module.tune_real_positions() == [4, 6, 8, 10, 12, 14, 16]
+    assert REAL_FOURTH in module.LABELLED_TUNE_REAL and TUNE_REAL not in module.LABELLED_TUNE_REAL

@@ -37,7 +37,7 @@ def test_doctests() -> None:
 
 def test_interface() -> None:
     assert isinstance(EX, CommitmentExtractor)
-    assert extractor_info(EX) == {"name": "daishi-heuristic", "version": "4", "maxChars": MAX_TEXT_CHARS}
+    assert extractor_info(EX) == {"name": "daishi-heuristic", "version": "5", "maxChars": MAX_TEXT_CHARS}
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -568,6 +568,40 @@ GENERALISED = [
     (CASINO, "So I get 2 water and you get 3 food? Sounds fair.", [T("accept")]),  # a restatement, then consent
     (CASINO, "How about 2 water for me? Deal.", [T("accept")]),
     (CASINO, "You said it's a deal.", []),
+    # version 5 (made-up sentences, one mechanism each): the speaker vouching for the terms they just stated,
+    # or arguing for them, is no consent; consent said first stands (R20, R22)
+    (CASINO, "I'll give you 2 firewood. That is fair.", [T("give", {"firewood": 2})]),
+    (CASINO, "You would get 2 water and 1 food. That seems fair to me.", [T("give", {"water": 2, "food": 1})]),
+    (CASINO, "That's fair. I'll give you 2 firewood.", [T("accept"), T("give", {"firewood": 2})]),
+    (CASINO, "That is fair given that you need the food more.", []),
+    (CASINO, "I think that's reasonable considering you get all the water.", []),
+    # a restatement checked by "let me make sure" / "to double check" commits to no goods (R3)
+    (CASINO, "Let me make sure I have this right: I get the water and you get the food.", []),
+    (CASINO, "To double check, I get 2 food and you get all the firewood.", []),
+    # a condition just before a question belongs to the question (R3); a check of terms does not
+    (CASINO, "But I'm wondering, if I give you 2 food, would you let me have the water?", []),
+    (CASINO, "I'll give you 2 food if you give me 1 water. Would that work?", [T("trade", {"food": 2}, {"water": 1})]),
+    # "work / figure something out" talks terms over, like "negotiate" (rule 6); help in words is no act (R31)
+    (CASINO, "Maybe we can figure something out with the food for the firewood.", []),
+    (CASINO, "We can work out the water later, but I'll give you 2 food for 1 firewood.",
+     [T("trade", {"food": 2}, {"firewood": 1})]),
+    (CASINO, "I can help you with any advice about camping.", []),
+    (CASINO, "I'll help you with the firewood.", [T("give", {"firewood": None})]),
+    # whose the goods are: "for myself" after them, "for me" / "for you" before them (rule 6)
+    (CASINO, "I will let you have 2 food and take 1 for myself.", [T("trade", {"food": 2}, {"food": 1})]),
+    (CASINO, "So for you 3 water, for me 3 food.", [T("trade", {"water": 3}, {"food": 3})]),
+    (CASINO, "For you: 2 water and 1 food. For me: 2 firewood.", [T("trade", {"water": 2, "food": 1}, {"firewood": 2})]),
+    (CASINO, "2 food for me, 1 food for you", [T("trade", {"food": 1}, {"food": 2})]),
+    # consent: a tag "huh", a proposal called fair with no subject, a deal reached, "confirm that", "that can work"
+    (CASINO, "It sounds like we have a deal, huh?", [T("accept")]),
+    (CASINO, "Sounds like a fair offer.", [T("accept")]),
+    (CASINO, "I'm glad we could come to a deal.", [T("accept")]),
+    (CASINO, "I hope we can come to a deal.", []),
+    (CASINO, "Maybe we could come to a deal.", []),
+    (CASINO, "I will confirm the deal.", [T("accept")]),
+    (CASINO, "I can't confirm that.", []),
+    (CASINO, "That can work for me.", [T("accept")]),
+    (CASINO, "That can work if I get the water.", []),
 ]
 
 

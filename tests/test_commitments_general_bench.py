@@ -197,9 +197,25 @@ def test_errors_print_tune_rows_only(capsys: pytest.CaptureFixture[str]) -> None
     out = capsys.readouterr().out
     ids = [json.loads(line)["id"] for line in out.splitlines() if line.startswith("{")]
     fixture = {json.loads(line)["id"]: json.loads(line)["split"]
-               for path in (B.FIXTURE, B.ADDED, B.REAL_ADDED, B.REAL_SECOND)
+               for path in (B.FIXTURE, B.ADDED, B.REAL_ADDED, B.REAL_SECOND, B.TUNE_REAL_FILE)
                for line in path.read_text(encoding="utf-8").splitlines()}
-    assert ids and all(fixture[i] == "tune" for i in ids)
+    assert ids and all(fixture[i] in ("tune", "tune-real") for i in ids)
+    assert {fixture[i] for i in ids} == {"tune", "tune-real"}
+
+
+def test_the_tune_real_draw_is_a_tune_block_after_tune(capsys: pytest.CaptureFixture[str]) -> None:
+    assert B.main([]) == 0
+    out = capsys.readouterr().out
+    assert out.index("\n[holdout-real-2] ") < out.index("\n[tune] ") < out.index("\n[tune-real] ")
+    assert "commitments-general-tune-real.jsonl (tune-real)" in out
+    assert B.main(["--json", "--split", "tune-real"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    rows = [json.loads(line) for line in B.TUNE_REAL_FILE.read_text(encoding="utf-8").splitlines()]
+    assert set(data["splits"]) == {"tune-real"} and data["tuneReal"] == B.TUNE_REAL_FILE.name
+    assert data["splits"]["tune-real"]["all"]["rows"] == len(rows)
+    assert data["splits"]["tune-real"]["all"]["labelled"] == sum(len(r["commitments"]) for r in rows)
+    assert B.main(["--json", "--split", "tune-real", "--no-added"]) == 0
+    assert json.loads(capsys.readouterr().out)["splits"]["tune-real"]["all"]["rows"] == 0
 
 
 def test_added_rows_must_be_tune_and_new(tmp_path: Path) -> None:

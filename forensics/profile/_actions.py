@@ -561,6 +561,11 @@ def _object(words: list[str], tags: list[tuple[str, str] | None], verb: int) -> 
 def _target(obj: tuple[str, str] | None) -> str | None:
     return obj[1] if obj is not None and obj[0] == "agent" else None
 
+
+_TALK_NOUNS = frozenset({"question", "questions", "advice", "tips", "tip", "information", "info", "directions"})
+"""What "help you with" names when the help is in words, not an act ("help you with any questions")."""
+
+
 def _support(words: list[str], tags: list[tuple[str, str] | None]) -> list[_Act]:
     """Rule 15: the speaker will support, help, cover, escort or heal a person."""
     n = len(words)
@@ -599,6 +604,8 @@ def _support(words: list[str], tags: list[tuple[str, str] | None]) -> list[_Act]
                     continue  # help in goods is a give (R32)
                 if words[j + 1:j + 3] in (["to", "the"], ["in", "any"], ["any", "way"]):
                     continue  # "help you to the best of my ability": no act named
+                if words[j + 1:j + 2] == ["with"] and not _TALK_NOUNS.isdisjoint(words[j + 2:j + 5]):
+                    continue  # "I can help you with any questions you have": help in words, no act (R31)
                 person = True
             if w in ("back", "backing") and i > 0 and words[i - 1] in ("come", "coming", "go", "going", "pull",
                                                                      "pulling", "fall", "get", "be"):

@@ -84,7 +84,7 @@ _CONSENT_SUBJECTS = frozenset({"that", "this", "it"})
 """What the consent is said of: the proposal ("its", "it's" are read as "it is")."""
 
 
-_COPULAS = frozenset({"is", "will", "would", "should", "be", "seems", "sounds", "looks", "seem", "sound"})
+_COPULAS = frozenset({"is", "will", "would", "should", "can", "be", "seems", "sounds", "looks", "seem", "sound"})
 """The copula between the proposal and the word of consent, in any tense ("that will be fine")."""
 
 
@@ -357,7 +357,9 @@ def _consent_state(words: list[str]) -> bool:
         c = k
         while k >= 0 and words[k] in _COPULAS:
             k -= 1
-        if k == c or k < 0 or words[k] not in _CONSENT_SUBJECTS:
+        if k < 0 and c >= 0 and words[c] in ("sounds", "seems", "looks"):
+            k = 0  # no subject: "Sounds like a reasonable offer", like R20's "sounds fair"
+        elif k == c or k < 0 or words[k] not in _CONSENT_SUBJECTS:
             continue
         if _relative_that(words, k):
             continue
@@ -417,7 +419,8 @@ _SAID = frozenset({"said", "says", "told", "tells", "mentioned", "claimed", "cla
 def _consent_at(words: list[str], start: int, end: int) -> bool:
     """Not negated, hedged, conditional, tagged onto a demand ("... and you have a deal"), or taken back."""
     before = words[max(0, start - 4):start]
-    hedges = () if "agreement" in words[start:end] else HEDGES  # "glad we could come to an agreement"
+    hedges = () if "agreement" in words[start:end] or "glad" in words[max(0, start - 5):start] else HEDGES
+    # "glad we could come to an agreement / a conclusion": "could" there is no hedge
     if any(b in ("not", "never", "no", "if", "unless", "hardly") or b in hedges for b in before):
         return False
     if any(words[k] in _SAID and words[k - 1] in ("you", "he", "she", "they") for k in range(max(1, start - 4), start)):
@@ -435,8 +438,10 @@ def _consent_at(words: list[str], start: int, end: int) -> bool:
         return False
     if "but" in words[end:]:
         return False  # "sounds fair, but I need all the water": taken back (R21)
-    if words[end - 1] in ("fair", "reasonable") and words[end:end + 1] in (["since"], ["because"], ["as"]):
-        return False  # "I think it's pretty fair since we both get ...": an argument for terms, no consent
+    if words[end - 1] in ("fair", "reasonable") and (words[end:end + 1] in (["since"], ["because"], ["as"], [
+            "considering"]) or words[end:end + 2] in (["being", "that"], ["given", "that"], ["seeing", "that"])):
+        return False  # "I think it's pretty fair since we both get ...", "it'd be fair being that you're getting
+        # ...": an argument for terms, no consent
     if words[end - 1] == "deal" and after[:1] in (["breaker"], ["breakers"], ["killer"]):
         return False  # "that's a deal breaker": a refusal (R21)
     if not {"if", "unless", "provided"}.isdisjoint(words[end:end + 2]) and words[end + 1:end + 3] not in (
