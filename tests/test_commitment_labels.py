@@ -497,18 +497,31 @@ def test_fourth_real_rows_are_held_out_and_repeat_no_labelled_text() -> None:
             assert "tune" not in sides[row["source"]], f"{_where(row)}: its dialogue has tune turns"
 
 
+def _synthetic_train(count: int, turns: tuple[str, ...], pad: int, size: int,
+                     seed: str) -> tuple[str, list[int], dict[int, list[int]]]:
+    """A made-up train split of ``count`` dialogues (dialogue ``d``'s turns are ``turns`` with ``{d}`` filled
+    in, and a ``participant_info`` of ``pad`` characters after them), its windows of ``size`` characters in
+    the order of a seeded SHA-256 of their number (worked out here, not by the draw's code), and the
+    dialogues whose chat log lies wholly inside each window."""
+    dialogues = [{"dialogue_id": d, "chat_logs": [{"text": t.replace("{d}", str(d)), "id": "a"} for t in turns],
+                  "participant_info": {"a": {"x": "y" * pad}}} for d in range(count)]
+    text = json.dumps(dialogues)
+    starts = [text.index(f'{{"dialogue_id": {d},') for d in range(count)]
+    ends = [text.index('"participant_info"', s) for s in starts]
+    order = sorted(range(-(-len(text) // size)), key=lambda k: hashlib.sha256(f"{seed}\x00{k}".encode()).hexdigest())
+    inside = {k: [d for d in range(count) if k * size <= starts[d] and ends[d] <= (k + 1) * size] for k in order}
+    return text, order, inside
+
+
+FOUR_TURNS = ("d{d} hi", "Submit-Deal", "d{d} 2 food", "Accept-Deal")
+"""A made-up dialogue's turns, two of them deal submissions."""
+
+
 def test_fourth_draw_takes_train_windows_and_whole_dialogues_in_seeded_order() -> None:
     module = _module(SET_SCRIPT, "commitments_set")
-    dialogues = [{"dialogue_id": d, "chat_logs": [{"text": t, "id": "a"} for t in (f"d{d} hi", "Submit-Deal",
-                                                                                    f"d{d} 2 food", "Accept-Deal")],
-                  "participant_info": {"a": {"x": "y" * 40}}} for d in range(8)]
-    text = json.dumps(dialogues)
     size = 600
-    starts = [text.index(f'{{"dialogue_id": {d},') for d in range(8)]
-    ends = [text.index('"participant_info"', s) for s in starts]
-    order = sorted(range(-(-len(text) // size)),
-                   key=lambda k: hashlib.sha256(f"{module.DIALOGUE_SEED_4}\x00{k}".encode()).hexdigest())
-    want = [d for k in order[:2] for d in range(8) if k * size <= starts[d] and ends[d] <= (k + 1) * size]
+    text, order, inside = _synthetic_train(8, FOUR_TURNS, 40, size, module.DIALOGUE_SEED_4)
+    want = [d for k in order[:2] for d in inside[k]]
     got = module.train_dialogues(text, windows=2, size=size)
     assert [d["dialogue_id"] for d in got] == want and want
     rows = module.draw_fourth_train(got, [{"text": f"D{want[0]}   HI", "style": "daishi"}])
@@ -564,23 +577,13 @@ def test_fifth_real_rows_are_held_out_blind_and_repeat_no_labelled_text() -> Non
 
 def test_fifth_draw_reads_the_odd_positions_of_the_window_order_until_it_holds_its_turns() -> None:
     module = _module(SET_SCRIPT, "commitments_set")
-    dialogues = [{"dialogue_id": d, "chat_logs": [{"text": t, "id": "a"} for t in (f"d{d} hi", "Submit-Deal",
-                                                                                    f"d{d} 2 food", "Accept-Deal")],
-                  "participant_info": {"a": {"x": "y" * 40}}} for d in range(24)]
-    text = json.dumps(dialogues)
     size = 600
-    starts = [text.index(f'{{"dialogue_id": {d},') for d in range(24)]
-    ends = [text.index('"participant_info"', s) for s in starts]
-    order = sorted(range(-(-len(text) // size)),
-                   key=lambda k: hashlib.sha256(f"{module.DIALOGUE_SEED_4}\x00{k}".encode()).hexdigest())
+    text, order, inside = _synthetic_train(24, FOUR_TURNS, 40, size, module.DIALOGUE_SEED_4)
     assert module.window_order(len(text), size=size) == order
-
-    def inside(k: int) -> list[int]:
-        return [d for d in range(24) if k * size <= starts[d] and ends[d] <= (k + 1) * size]
 
     # position 3's window holds dialogues 0 and 1 (4 turns, one a labelled text): 3 turns, fewer than 5,
     # so position 5's window is read too (dialogues 17 and 18), and the draw stops at its end with 7
-    assert (order[3], inside(order[3]), order[5], inside(order[5])) == (0, [0, 1], 7, [17, 18])
+    assert (order[3], inside[order[3]], order[5], inside[order[5]]) == (0, [0, 1], 7, [17, 18])
     rows, windows = module.draw_fifth(text, [{"text": "D1  2 FOOD", "style": "daishi"}], wanted=5, size=size)
     assert windows == [0, 7]
     assert [r["id"] for r in rows] == ["casino/train/0/0", "casino/train/0/1", "casino/train/1/0",
@@ -620,17 +623,9 @@ def test_tune_real_rows_are_a_tune_split_of_untouched_train_dialogues_and_repeat
 
 def test_tune_real_draw_takes_the_even_windows_from_4_of_the_fourth_draws_order() -> None:
     module = _module(SET_SCRIPT, "commitments_set")
-    dialogues = [{"dialogue_id": d, "chat_logs": [{"text": t, "id": "a"} for t in (f"d{d} hi", "Walk-Away",
-                                                                                    f"d{d} 2 food")],
-                  "participant_info": {"a": {"x": "y" * 20}}} for d in range(40)]
-    text = json.dumps(dialogues)
     size = 400
-    starts = [text.index(f'{{"dialogue_id": {d},') for d in range(40)]
-    ends = [text.index('"participant_info"', s) for s in starts]
-    order = sorted(range(-(-len(text) // size)),
-                   key=lambda k: hashlib.sha256(f"{module.DIALOGUE_SEED_4}\x00{k}".encode()).hexdigest())
+    text, order, inside = _synthetic_train(40, ("d{d} hi", "Walk-Away", "d{d} 2 food"), 20, size, module.DIALOGUE_SEED_4)
     assert module.window_order(len(text), size) == order
-    inside = {k: [d for d in range(40) if k * size <= starts[d] and ends[d] <= (k + 1) * size] for k in order}
     want = [d for k in (order[4], order[6], order[8]) for d in inside[k]]
     got = module.tune_real_dialogues(text, windows=3, size=size)
     assert [d["dialogue_id"] for d in got] == want and want

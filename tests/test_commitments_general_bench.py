@@ -278,11 +278,7 @@ THIRD_TABLE = {
 
 
 def _third_file(tmp_path: Path, split: str = "holdout-real-3") -> Path:
-    path = tmp_path / "third.jsonl"
-    path.write_text("".join(json.dumps({"id": i, "text": t, "vocabulary": THIRD_VOCAB, "speaker": "A", "addressee": "B",
-                                        "commitments": c, "style": "casino", "split": split}) + "\n"
-                            for i, t, c in THIRD_ROWS), encoding="utf-8")
-    return path
+    return _draw_file(tmp_path, "third", split)
 
 
 @pytest.fixture
@@ -334,60 +330,68 @@ def test_the_third_draw_is_read_only_when_named_and_printed_after_the_second(
     assert "[holdout-real-3 / casino] 4 rows" in out
 
 
-def test_the_third_draw_is_never_printed_row_by_row_and_holds_only_its_split(
-        tmp_path: Path, scripted_third: str, capsys: pytest.CaptureFixture[str]) -> None:
-    path = _third_file(tmp_path)
-    assert B.main(["--errors", "--real-third", str(path), "--extractor", scripted_third]) == 0
-    out = capsys.readouterr().out
-    assert not any(row_id in out for row_id, _, _ in THIRD_ROWS)
-    assert not any(f'"text": "{text}"' in out for _, text, _ in THIRD_ROWS)
-    tune = _third_file(tmp_path, split="tune")
-    assert B.main(["--real-third", str(tune), "--extractor", scripted_third]) == 2
-    assert "row 'third/1': field split: an added row is holdout-real-3, got 'tune'" in capsys.readouterr().err
+DRAWS = {"third": "holdout-real-3", "fourth": "holdout-real-4", "fifth": "holdout-real-5"}
+"""The later draws read only when named (``--real-<name>``), and the held-out split each file is all of."""
 
 
-def _fourth_file(tmp_path: Path, split: str = "holdout-real-4") -> Path:
-    path = tmp_path / "fourth.jsonl"
-    path.write_text("".join(json.dumps({"id": i.replace("third", "fourth"), "text": t, "vocabulary": THIRD_VOCAB,
+def _draw_file(tmp_path: Path, name: str, split: str | None = None) -> Path:
+    """:data:`THIRD_ROWS` as the file of draw ``name`` (ids ``<name>/...``), every row in ``split`` (its own
+    held-out split unless given)."""
+    path = tmp_path / f"{name}.jsonl"
+    path.write_text("".join(json.dumps({"id": i.replace("third", name), "text": t, "vocabulary": THIRD_VOCAB,
                                         "speaker": "A", "addressee": "B", "commitments": c, "style": "casino",
-                                        "split": split}) + "\n"
+                                        "split": split or DRAWS[name]}) + "\n"
                             for i, t, c in THIRD_ROWS), encoding="utf-8")
     return path
 
 
-def test_the_fourth_draw_is_its_own_held_out_block_read_only_when_named_and_after_the_third(
-        tmp_path: Path, scripted_third: str, capsys: pytest.CaptureFixture[str]) -> None:
-    third, fourth = _third_file(tmp_path), _fourth_file(tmp_path)
-    assert B.main(["--json", "--split", "holdout-real-4", "--real-fourth", str(fourth), "--extractor",
-                   scripted_third]) == 0
+@pytest.mark.parametrize("name", sorted(DRAWS))
+def test_a_later_draw_is_never_printed_row_by_row_and_holds_only_its_split(
+        name: str, tmp_path: Path, scripted_third: str, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _draw_file(tmp_path, name)
+    assert B.main(["--errors", f"--real-{name}", str(path), "--extractor", scripted_third]) == 0
+    out = capsys.readouterr().out
+    assert f"{name}/" not in out
+    assert not any(f'"text": "{text}"' in out for _, text, _ in THIRD_ROWS)
+    tune = _draw_file(tmp_path, name, split="tune")
+    assert B.main([f"--real-{name}", str(tune), "--extractor", scripted_third]) == 2
+    assert f"row '{name}/1': field split: an added row is {DRAWS[name]}, got 'tune'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("name", "before", "key"), [("fourth", "third", "realFourth"), ("fifth", "fourth", "realFifth")])
+def test_a_later_draw_is_its_own_held_out_block_read_only_when_named_and_after_the_one_before(
+        name: str, before: str, key: str, tmp_path: Path, scripted_third: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    split, earlier = DRAWS[name], _draw_file(tmp_path, before)
+    path = _draw_file(tmp_path, name)
+    assert B.main(["--json", "--split", split, f"--real-{name}", str(path), "--extractor", scripted_third]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert set(data["splits"]) == {"holdout-real-4"} and data["realFourth"] == "fourth.jsonl"
+    assert set(data["splits"]) == {split} and data[key] == f"{name}.jsonl"
     assert data["realThird"] is None
-    block = data["splits"]["holdout-real-4"]["all"]
+    block = data["splits"][split]["all"]
     # the same four rows as the third draw's test: 1 strict hit, 2 inventions, 2 misses
     assert (block["rows"], block["labelled"], block["predicted"]) == (4, 3, 3)
     assert (block["strict"]["tp"], block["strict"]["fp"], block["strict"]["fn"]) == (1, 2, 2)
     assert (block["kind"]["tp"], block["kind"]["fp"], block["kind"]["fn"]) == (2, 1, 1)
     assert B.main(["--json", "--extractor", scripted_third]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert "holdout-real-4" not in data["splits"] and data["realFourth"] is None
-    assert B.main(["--split", "holdout-real-4", "--extractor", scripted_third]) == 2
-    assert "read only when named (--real-fourth)" in capsys.readouterr().err
-    assert B.main(["--real-third", str(third), "--real-fourth", str(fourth), "--extractor", scripted_third]) == 0
+    assert split not in data["splits"] and data[key] is None
+    assert B.main(["--split", split, "--extractor", scripted_third]) == 2
+    assert f"read only when named (--real-{name})" in capsys.readouterr().err
+    assert B.main([f"--real-{before}", str(earlier), f"--real-{name}", str(path), "--extractor", scripted_third]) == 0
     out = capsys.readouterr().out
-    assert "third.jsonl (holdout-real-3) + fourth.jsonl (holdout-real-4)" in out
-    assert "[holdout-real-2], [holdout-real-3] and [holdout-real-4]" in out
-    assert out.index("\n[holdout-real-3] ") < out.index("\n[holdout-real-4] ") < out.index("\n[tune] ")
-    assert "[holdout-real-4] 4 rows, 3 with commitments, 3 labelled, 3 predicted" in out
+    assert f"{before}.jsonl ({DRAWS[before]}) + {name}.jsonl ({split})" in out
+    assert f"[holdout-real-2], [{DRAWS[before]}] and [{split}]" in out
+    assert out.index(f"\n[{DRAWS[before]}] ") < out.index(f"\n[{split}] ") < out.index("\n[tune] ")
+    assert f"[{split}] 4 rows, 3 with commitments, 3 labelled, 3 predicted" in out
 
 
-def test_the_fourth_draw_is_never_printed_row_by_row_and_holds_only_its_split(
+def test_every_later_draw_named_at_once_is_printed_in_draw_order(
         tmp_path: Path, scripted_third: str, capsys: pytest.CaptureFixture[str]) -> None:
-    path = _fourth_file(tmp_path)
-    assert B.main(["--errors", "--real-fourth", str(path), "--extractor", scripted_third]) == 0
+    paths = {name: _draw_file(tmp_path, name) for name in DRAWS}
+    assert B.main([a for name in DRAWS for a in (f"--real-{name}", str(paths[name]))]
+                  + ["--extractor", scripted_third]) == 0
     out = capsys.readouterr().out
-    assert "fourth/" not in out
-    assert not any(f'"text": "{text}"' in out for _, text, _ in THIRD_ROWS)
-    tune = _fourth_file(tmp_path, split="tune")
-    assert B.main(["--real-fourth", str(tune), "--extractor", scripted_third]) == 2
-    assert "row 'fourth/1': field split: an added row is holdout-real-4, got 'tune'" in capsys.readouterr().err
+    assert "third.jsonl (holdout-real-3) + fourth.jsonl (holdout-real-4) + fifth.jsonl (holdout-real-5)" in out
+    assert "[holdout-real-2], [holdout-real-3], [holdout-real-4] and [holdout-real-5]" in out
+    assert out.index("\n[holdout-real-3] ") < out.index("\n[holdout-real-4] ") < out.index("\n[holdout-real-5] ")
