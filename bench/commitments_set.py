@@ -447,8 +447,8 @@ def window_dialogues(text: str, k: int, size: int = TRAIN_WINDOW) -> list[dict[s
     chat log -- from its opening brace up to its ``"participant_info"`` key -- lies wholly inside it.
 
     Only that chat log is decoded (a dialogue's keys before ``"participant_info"``), so the window's own
-    characters are all the function reads: it gives the same dialogues on a copy of the file that holds
-    only the windows read, the rest blank.
+    characters (and that key, where it closes a chat log at the window's edge) are all the function reads: it
+    gives the same dialogues on a copy of the file that holds only the windows read, the rest blank.
 
     >>> text = json.dumps([{"dialogue_id": 4, "chat_logs": [{"text": "hi"}], "participant_info": {"a": 1}}])
     >>> window_dialogues(text, 0, size=len(text) - 5)  # its participant_info runs past the window
