@@ -9,6 +9,7 @@ Usage::
     python bench/commitments_set.py third --corpus PATH [--turns 250]
     python bench/commitments_set.py fourth --corpus PATH --train PATH [--windows 3]
     python bench/commitments_set.py fifth --train PATH [--turns 150] [--start 3] [--step 2]
+    python bench/commitments_set.py sixth --train PATH [--turns 150] [--start 13] [--step 2]
     python bench/commitments_set.py tune-real --train PATH [--windows 7]
 
 ``sample`` draws the real negotiation turns that ``tests/fixtures/commitments-general.jsonl``
@@ -72,6 +73,12 @@ a held-out set only, in a sixth held-out split, :data:`HOLDOUT_REAL_5`: more win
 in the fourth draw's window order, at the odd positions 3, 5, 7, ... of it (the even positions from 4 on
 are left to a draw of tune rows), window by window until it holds at least ``--turns`` turns; each
 window's dialogues are taken as the fourth draw takes them.  Its rows were labelled blind.
+
+``sixth`` draws the sixth batch (``tests/fixtures/commitments-general-real-sixth.jsonl``, :func:`draw_sixth`),
+a held-out set only, in a seventh held-out split, :data:`HOLDOUT_REAL_6`: the fifth draw continued, the same
+window order's odd positions from 13 on (the fifth stopped at position 11), until it holds at least ``--turns``
+turns; texts of every labelled file before it, the fifth draw's and the tune-real draw's included, are left
+out.  Its rows were labelled blind.
 
 ``tune-real`` draws a tune split of real turns (``tests/fixtures/commitments-general-tune-real.jsonl``,
 :data:`TUNE_REAL`), read, run and tuned on: from the same train split, cut into the same windows in the
@@ -437,7 +444,16 @@ def window_order(length: int, size: int = TRAIN_WINDOW, seed: str = DIALOGUE_SEE
 
 def window_dialogues(text: str, k: int, size: int = TRAIN_WINDOW) -> list[dict[str, Any]]:
     """The dialogues of window ``k`` (characters ``k*size`` up to ``(k+1)*size``), in file order: those whose
-    chat log -- from its opening brace up to its ``"participant_info"`` key -- lies wholly inside it."""
+    chat log -- from its opening brace up to its ``"participant_info"`` key -- lies wholly inside it.
+
+    Only that chat log is decoded (a dialogue's keys before ``"participant_info"``), so the window's own
+    characters (and that key, where it closes a chat log at the window's edge) are all the function reads: it
+    gives the same dialogues on a copy of the file that holds only the windows read, the rest blank.
+
+    >>> text = json.dumps([{"dialogue_id": 4, "chat_logs": [{"text": "hi"}], "participant_info": {"a": 1}}])
+    >>> window_dialogues(text, 0, size=len(text) - 5)  # its participant_info runs past the window
+    [{'dialogue_id': 4, 'chat_logs': [{'text': 'hi'}]}]
+    """
     decoder = json.JSONDecoder()
     lo, hi = k * size, (k + 1) * size
     out: list[dict[str, Any]] = []
@@ -446,9 +462,10 @@ def window_dialogues(text: str, k: int, size: int = TRAIN_WINDOW) -> list[dict[s
         end = text.find('"participant_info"', start)
         if end < 0 or end > hi:
             break
-        dialogue, after = decoder.raw_decode(text, start)
+        chat = text[start:end].rstrip()
+        dialogue, _ = decoder.raw_decode(chat.removesuffix(",") + "}")
         out.append(dialogue)
-        start = text.find('{"dialogue_id"', after)
+        start = text.find('{"dialogue_id"', end)
     return out
 
 
@@ -495,14 +512,15 @@ LABELLED_5 = [*LABELLED_4, FIXTURES / "commitments-general-real-fourth.jsonl"]
 
 def draw_fifth(text: str, labelled: Iterable[Mapping[str, Any]], wanted: int = FIFTH_TURNS,
                start: int = FIFTH_START, step: int = FIFTH_STEP,
-               size: int = TRAIN_WINDOW) -> tuple[list[dict[str, Any]], list[int]]:
+               size: int = TRAIN_WINDOW, split: str = HOLDOUT_REAL_5) -> tuple[list[dict[str, Any]], list[int]]:
     """The fifth draw: the turns of the train split's windows at positions ``start``, ``start + step``, ...
     of :func:`window_order`, window by window until at least ``wanted`` turns are held, and the
     windows read.
 
     Each window's dialogues are taken whole as :func:`draw_fourth_train` takes them (deal-submission
     turns left out, a turn whose text, ignoring case and blanks, is a labelled row's or an earlier drawn
-    turn's left out), in :data:`HOLDOUT_REAL_5`.
+    turn's left out), in ``split`` (:data:`HOLDOUT_REAL_5`; the sixth draw, :func:`draw_sixth`, is the
+    same draw from later positions, in a split of its own).
 
     >>> text = json.dumps([{"dialogue_id": d, "chat_logs": [{"text": t} for t in (f"d{d} hi", "Submit-Deal", "Hi")],
     ...                     "participant_info": {}} for d in range(6)])
@@ -521,7 +539,7 @@ def draw_fifth(text: str, labelled: Iterable[Mapping[str, Any]], wanted: int = F
             break
         k = order[position]
         windows.append(k)
-        rows += [{**r, "split": HOLDOUT_REAL_5}
+        rows += [{**r, "split": split}
                  for r in draw_fourth_train(window_dialogues(text, k, size), labelled, rows)]
     return rows, windows
 
@@ -546,6 +564,63 @@ def _run_fifth(args: argparse.Namespace) -> int:
     return 0
 
 # --- end of the fifth draw ---
+
+
+# --- The sixth draw (holdout-real-6): the fifth draw continued, at the odd positions from 13 ---
+
+HOLDOUT_REAL_6 = "holdout-real-6"
+"""The split of the sixth draw's turns: all of them, only scored."""
+
+SIXTH_TURNS = 150
+"""How many turns the sixth draw takes at least (it stops at the end of the window that reaches them)."""
+
+SIXTH_START = 13
+"""The first position of the fourth draw's window order the sixth draw reads; it reads 13, 15, 17, ...
+(the fifth draw read the odd positions 3 to 11 and stopped there; the even positions from 4 on are the
+tune-real draw's side, never read by a held-out draw)."""
+
+LABELLED_6 = [*LABELLED_5, FIXTURES / "commitments-general-real-fifth.jsonl",
+              FIXTURES / "commitments-general-tune-real.jsonl"]
+"""The labelled files before the sixth draw (every ``commitments*.jsonl`` file): every text of any of them
+is left out of it."""
+
+
+def draw_sixth(text: str, labelled: Iterable[Mapping[str, Any]], wanted: int = SIXTH_TURNS,
+               start: int = SIXTH_START, step: int = FIFTH_STEP,
+               size: int = TRAIN_WINDOW) -> tuple[list[dict[str, Any]], list[int]]:
+    """The sixth draw: :func:`draw_fifth` from position ``start`` (13) of the window order, in
+    :data:`HOLDOUT_REAL_6`; the turns, and the windows read.
+
+    >>> text = json.dumps([{"dialogue_id": d, "chat_logs": [{"text": t} for t in (f"d{d} hi", "Walk-Away")],
+    ...                     "participant_info": {}} for d in range(80)])  # 8,220 characters: 28 windows
+    >>> rows, windows = draw_sixth(text, [{"text": "D51 HI"}], wanted=1, size=300)
+    >>> windows == [window_order(len(text), size=300)[13]], [(r["id"], r["split"]) for r in rows]
+    (True, [('casino/train/50/0', 'holdout-real-6')])
+    """
+    return draw_fifth(text, labelled, wanted, start, step, size, split=HOLDOUT_REAL_6)
+
+
+def _add_sixth(sub: Any) -> None:
+    p = sub.add_parser("sixth", help="print the sixth draw (holdout-real-6 only): the fifth draw's windows "
+                       "continued at the odd positions from 13")
+    p.add_argument("--train", type=Path, required=True, help="CaSiNo's data/split/casino_train.json")
+    p.add_argument("--labelled", type=Path, nargs="+", default=LABELLED_6,
+                   help="the labelled files whose texts are left out")
+    p.add_argument("--turns", type=int, default=SIXTH_TURNS)
+    p.add_argument("--start", type=int, default=SIXTH_START, help="the first position of the window order read")
+    p.add_argument("--step", type=int, default=FIFTH_STEP, help="the step between positions read")
+
+
+def _run_sixth(args: argparse.Namespace) -> int:
+    labelled = [json.loads(line) for path in args.labelled
+                for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows, windows = draw_sixth(args.train.read_text(encoding="utf-8"), labelled, args.turns, args.start, args.step)
+    for row in rows:
+        print(json.dumps(row, ensure_ascii=False))
+    print(f"sixth draw: {len(rows)} turns from windows {', '.join(map(str, windows))}", file=sys.stderr)
+    return 0
+
+# --- end of the sixth draw ---
 
 
 # -- the tune-real draw: a tune split of real turns from the train split's even windows ---------------------
@@ -644,9 +719,12 @@ def main(argv: list[str] | None = None) -> int:
                              help="the labelled files whose texts are left out")
     p_tune_real.add_argument("--windows", type=int, default=TUNE_REAL_WINDOWS)
     _add_fifth(sub)
+    _add_sixth(sub)
     args = parser.parse_args(argv)
     if args.command == "fifth":
         return _run_fifth(args)
+    if args.command == "sixth":
+        return _run_sixth(args)
     if args.command == "tune-real":
         labelled = [json.loads(line) for path in args.labelled
                     for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]

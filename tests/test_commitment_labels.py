@@ -21,7 +21,10 @@ of form, is all ``holdout-real-4``, holds no text of any other labelled file, ta
 unlabelled turns exactly and the rest from dialogues of CaSiNo's train split, whole.  The fifth draw
 (``commitments-general-real-fifth.jsonl``), labelled blind, passes the same checks of form, is all
 ``holdout-real-5``, holds no text of any other labelled file, and takes whole dialogues of the train split's
-windows at the odd positions (3, 5, 7, ...) of the fourth draw's window order, window by window.  The tune-real draw
+windows at the odd positions (3, 5, 7, ...) of the fourth draw's window order, window by window.  The sixth draw
+(``commitments-general-real-sixth.jsonl``), labelled blind too, passes the same checks, is all ``holdout-real-6``,
+holds no text or dialogue of any other labelled file (the fifth's and the tune-real draw's included), and continues
+the fifth draw at the odd positions from 13 of that order.  The tune-real draw
 (``commitments-general-tune-real.jsonl``) passes the same checks of form, is all ``tune-real`` (a tune split),
 holds no text of any other labelled file, and comes from dialogues of CaSiNo's train split that no other
 file touched, taken whole from the windows at the even positions from 4 of the fourth draw's window order.
@@ -46,6 +49,7 @@ REAL_SECOND = ROOT / "tests" / "fixtures" / "commitments-general-real-second.jso
 REAL_THIRD = ROOT / "tests" / "fixtures" / "commitments-general-real-third.jsonl"
 REAL_FOURTH = ROOT / "tests" / "fixtures" / "commitments-general-real-fourth.jsonl"
 REAL_FIFTH = ROOT / "tests" / "fixtures" / "commitments-general-real-fifth.jsonl"
+REAL_SIXTH = ROOT / "tests" / "fixtures" / "commitments-general-real-sixth.jsonl"
 TUNE_REAL = ROOT / "tests" / "fixtures" / "commitments-general-tune-real.jsonl"
 DAISHI = ROOT / "tests" / "fixtures" / "commitments.jsonl"
 SET_SCRIPT = ROOT / "bench" / "commitments_set.py"
@@ -95,10 +99,11 @@ REAL_SECOND_ROWS = _rows(REAL_SECOND)
 REAL_THIRD_ROWS = _rows(REAL_THIRD)
 REAL_FOURTH_ROWS = _rows(REAL_FOURTH)
 REAL_FIFTH_ROWS = _rows(REAL_FIFTH)
+REAL_SIXTH_ROWS = _rows(REAL_SIXTH)
 TUNE_REAL_ROWS = _rows(TUNE_REAL)
 EVERY_ROW = (ROWS + ADDED_ROWS + REAL_ADDED_ROWS + REAL_SECOND_ROWS + REAL_THIRD_ROWS + REAL_FOURTH_ROWS + REAL_FIFTH_ROWS
-             + TUNE_REAL_ROWS)
-_FILE_OF = {**{r["id"]: TUNE_REAL.name for r in TUNE_REAL_ROWS}, **{r["id"]: REAL_FIFTH.name for r in REAL_FIFTH_ROWS}, **{r["id"]: REAL_FOURTH.name for r in REAL_FOURTH_ROWS}, **{r["id"]: REAL_THIRD.name for r in REAL_THIRD_ROWS}, **{r["id"]: REAL_SECOND.name for r in REAL_SECOND_ROWS},
+             + TUNE_REAL_ROWS + REAL_SIXTH_ROWS)
+_FILE_OF = {**{r["id"]: REAL_SIXTH.name for r in REAL_SIXTH_ROWS}, **{r["id"]: TUNE_REAL.name for r in TUNE_REAL_ROWS}, **{r["id"]: REAL_FIFTH.name for r in REAL_FIFTH_ROWS}, **{r["id"]: REAL_FOURTH.name for r in REAL_FOURTH_ROWS}, **{r["id"]: REAL_THIRD.name for r in REAL_THIRD_ROWS}, **{r["id"]: REAL_SECOND.name for r in REAL_SECOND_ROWS},
             **{r["id"]: REAL_ADDED.name for r in REAL_ADDED_ROWS}, **{r["id"]: ADDED.name for r in ADDED_ROWS},
             **{r["id"]: FIXTURE.name for r in ROWS}}
 PROVENANCE_FIELDS = {"drawn", "side", "labelled"}
@@ -116,9 +121,11 @@ def test_every_row_has_exactly_the_row_fields() -> None:
     third = {r["id"] for r in REAL_THIRD_ROWS}
     fourth = {r["id"] for r in REAL_FOURTH_ROWS}
     fifth = {r["id"] for r in REAL_FIFTH_ROWS}
+    sixth = {r["id"] for r in REAL_SIXTH_ROWS}
     tune_real = {r["id"] for r in TUNE_REAL_ROWS}
     for row in EVERY_ROW:
-        fields = ROW_FIELDS | {"provenance"} if row["id"] in later | second | third | fourth | fifth | tune_real else ROW_FIELDS
+        later_files = later | second | third | fourth | fifth | sixth | tune_real
+        fields = ROW_FIELDS | {"provenance"} if row["id"] in later_files else ROW_FIELDS
         assert set(row) == fields, f"{_where(row)}: fields {sorted(set(row) ^ fields)}"
         assert isinstance(row["id"], str) and row["id"], _where(row)
         assert isinstance(row["text"], str) and row["text"].strip(), _where(row)
@@ -129,6 +136,7 @@ def test_every_row_has_exactly_the_row_fields() -> None:
             ("holdout-real-3",) if row["id"] in third else \
             ("holdout-real-4",) if row["id"] in fourth else \
             ("holdout-real-5",) if row["id"] in fifth else \
+            ("holdout-real-6",) if row["id"] in sixth else \
             ("tune-real",) if row["id"] in tune_real else ("tune", "holdout")
         assert row["split"] in splits, f"{_where(row)}: split {row['split']!r}"
         assert isinstance(row["source"], str) and row["source"], _where(row)
@@ -637,3 +645,89 @@ def test_tune_real_draw_takes_the_even_windows_from_4_of_the_fourth_draws_order(
     # the defaults are the fixture's draw: seven windows, positions 4 to 16, every earlier labelled file
     assert module.tune_real_positions() == [4, 6, 8, 10, 12, 14, 16]
     assert REAL_FOURTH in module.LABELLED_TUNE_REAL and TUNE_REAL not in module.LABELLED_TUNE_REAL
+
+
+def test_sixth_real_rows_are_held_out_blind_and_share_no_text_or_dialogue_with_another_file() -> None:
+    assert len(REAL_SIXTH_ROWS) >= 150
+    module = _module(SET_SCRIPT, "commitments_set")
+    # the draw left out the texts of every file labelled before it, the fifth's and the tune-real draw's too
+    assert {p.name for p in module.LABELLED_6} == {p.name for p in ROOT.joinpath("tests", "fixtures").glob(
+        "commitments*.jsonl")} - {REAL_SIXTH.name}
+    before = [r for r in EVERY_ROW if r["id"] not in {s["id"] for s in REAL_SIXTH_ROWS}] + _rows(DAISHI)
+    earlier = {_plain(r["text"]) for r in before}
+    touched = {r["source"] for r in before if r.get("style") == REAL_STYLE}
+    texts: set[str] = set()
+    turns: dict[str, list[int]] = defaultdict(list)
+    for row in REAL_SIXTH_ROWS:
+        assert row["split"] == "holdout-real-6", _where(row)
+        assert row["style"] == REAL_STYLE and row["license"] == "CC BY 4.0", _where(row)
+        assert row["vocabulary"] == {"items": ["food", "water", "firewood"], "places": [],
+                                     "agents": ["camper_a", "camper_b"]}, _where(row)
+        assert (row["speaker"], row["addressee"]) == ("camper_a", "camper_b"), _where(row)
+        assert set(row["provenance"]) == PROVENANCE_FIELDS, _where(row)
+        assert "blind" in row["provenance"]["labelled"], _where(row)
+        assert "before any extractor" in row["provenance"]["labelled"], _where(row)
+        assert _plain(row["text"]) not in earlier, f"{_where(row)}: a text labelled in another file"
+        assert _plain(row["text"]) not in texts, f"{_where(row)}: a text twice in the file"
+        assert row["text"] not in module.DEAL_MARKERS, _where(row)
+        texts.add(_plain(row["text"]))
+        # a dialogue of the train split that no other file touched
+        assert row["source"].startswith("CaSiNo/train/") and row["source"] not in touched, _where(row)
+        dialogue, turn = row["id"].removeprefix("casino/train/").split("/")
+        assert row["source"] == f"CaSiNo/train/{dialogue}", _where(row)
+        turns[dialogue].append(int(turn))
+    # dialogue by dialogue, each whole and in turn order (a turn left out only for a text labelled before)
+    assert all(t == sorted(t) and len(t) == len(set(t)) for t in turns.values())
+    assert sum(max(t) + 1 - len(t) for t in turns.values()) <= len(turns)
+
+
+def test_sixth_draw_continues_the_fifth_at_the_odd_positions_from_13() -> None:
+    module = _module(SET_SCRIPT, "commitments_set")
+    size = 600
+    text, order, inside = _synthetic_train(60, FOUR_TURNS, 40, size, module.DIALOGUE_SEED_4)
+    assert module.window_order(len(text), size=size) == order
+    labelled = [{"text": f"D{inside[order[13]][0]}  HI", "style": "casino"}]
+    # every whole dialogue of position 13's window, then 15's, ... until the draw holds its turns
+    for wanted in (1, 2 * len(inside[order[13]]), 2 * len(inside[order[13]]) + 1):
+        rows, windows = module.draw_sixth(text, labelled, wanted=wanted, size=size)
+        held = 0
+        expected_windows = []
+        for position in range(13, len(order), 2):
+            if held >= wanted:
+                break
+            expected_windows.append(order[position])
+            held += 2 * len(inside[order[position]]) - (position == 13)
+        assert windows == expected_windows and len(rows) == held
+        assert [r["id"] for r in rows] == [f"casino/train/{d}/{t}" for k in windows for d in inside[k] for t in (0, 1)
+                                           if (d, t) != (inside[order[13]][0], 0)]
+        assert {r["split"] for r in rows} == {"holdout-real-6"}
+    # never a window of the fifth draw (odd positions 3 to 11), of the tune-real draw (even positions from 4)
+    # or of the fourth draw (0 to 2)
+    read = set(module.draw_sixth(text, [], wanted=10 ** 6, size=size)[1])
+    assert read == {order[p] for p in range(13, len(order), 2)}
+    assert not read & {order[p] for p in (*range(0, 13), *range(14, len(order), 2))}
+    # the fifth draw's rows are what they were: only the split differs between the two draws
+    fifth, fifth_windows = module.draw_fifth(text, [], wanted=30, size=size)
+    sixth, sixth_windows = module.draw_sixth(text, [], wanted=30, start=3, size=size)
+    assert fifth_windows == sixth_windows and [{**r, "split": "holdout-real-6"} for r in fifth] == sixth
+    assert module.HOLDOUT_REAL_6 == "holdout-real-6" and module.SIXTH_START == 13
+    assert REAL_FIFTH in module.LABELLED_6 and TUNE_REAL in module.LABELLED_6 and REAL_SIXTH not in module.LABELLED_6
+
+
+def test_window_dialogues_reads_only_the_window_its_chat_logs_lie_in() -> None:
+    # a dialogue whose chat log ends inside the window is taken though the rest of it runs past the window's
+    # end; blanking every character outside the window (but the "participant_info" key that may close its
+    # last chat log at the edge) changes nothing, so a copy of the file holding only the windows read draws
+    # the same rows
+    module = _module(SET_SCRIPT, "commitments_set")
+    size = 600
+    key = len('"participant_info"')
+    text, order, inside = _synthetic_train(30, FOUR_TURNS, 200, size, module.DIALOGUE_SEED_4)
+    past = 0
+    for k in order:
+        hi = min(len(text), (k + 1) * size + key - 1)
+        sparse = " " * (k * size) + text[k * size:hi] + " " * (len(text) - hi)
+        got = [d["dialogue_id"] for d in module.window_dialogues(text, k, size)]
+        assert got == inside[k] == [d["dialogue_id"] for d in module.window_dialogues(sparse, k, size)]
+        past += any(text.index("}}", text.index(f'{{"dialogue_id": {d},')) > (k + 1) * size for d in inside[k])
+    assert past  # some dialogue's participant_info ran past its window
