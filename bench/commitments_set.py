@@ -544,23 +544,24 @@ def draw_fifth(text: str, labelled: Iterable[Mapping[str, Any]], wanted: int = F
     return rows, windows
 
 
-def _add_fifth(sub: Any) -> None:
-    p = sub.add_parser("fifth", help="print the fifth draw (holdout-real-5 only): more windows of the train split")
+def _add_odd_draw(sub: Any, name: str, labelled: list[Path], turns: int, start: int, what: str) -> None:
+    """The sub-command of a later draw read at the odd positions of the window order (fifth, sixth)."""
+    p = sub.add_parser(name, help=f"print the {name} draw ({what})")
     p.add_argument("--train", type=Path, required=True, help="CaSiNo's data/split/casino_train.json")
-    p.add_argument("--labelled", type=Path, nargs="+", default=LABELLED_5,
+    p.add_argument("--labelled", type=Path, nargs="+", default=labelled,
                    help="the labelled files whose texts are left out")
-    p.add_argument("--turns", type=int, default=FIFTH_TURNS)
-    p.add_argument("--start", type=int, default=FIFTH_START, help="the first position of the window order read")
+    p.add_argument("--turns", type=int, default=turns)
+    p.add_argument("--start", type=int, default=start, help="the first position of the window order read")
     p.add_argument("--step", type=int, default=FIFTH_STEP, help="the step between positions read")
 
 
-def _run_fifth(args: argparse.Namespace) -> int:
+def _run_odd_draw(args: argparse.Namespace, draw: Callable[..., tuple[list[dict[str, Any]], list[int]]]) -> int:
     labelled = [json.loads(line) for path in args.labelled
                 for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    rows, windows = draw_fifth(args.train.read_text(encoding="utf-8"), labelled, args.turns, args.start, args.step)
+    rows, windows = draw(args.train.read_text(encoding="utf-8"), labelled, args.turns, args.start, args.step)
     for row in rows:
         print(json.dumps(row, ensure_ascii=False))
-    print(f"fifth draw: {len(rows)} turns from windows {', '.join(map(str, windows))}", file=sys.stderr)
+    print(f"{args.command} draw: {len(rows)} turns from windows {', '.join(map(str, windows))}", file=sys.stderr)
     return 0
 
 # --- end of the fifth draw ---
@@ -599,26 +600,6 @@ def draw_sixth(text: str, labelled: Iterable[Mapping[str, Any]], wanted: int = S
     """
     return draw_fifth(text, labelled, wanted, start, step, size, split=HOLDOUT_REAL_6)
 
-
-def _add_sixth(sub: Any) -> None:
-    p = sub.add_parser("sixth", help="print the sixth draw (holdout-real-6 only): the fifth draw's windows "
-                       "continued at the odd positions from 13")
-    p.add_argument("--train", type=Path, required=True, help="CaSiNo's data/split/casino_train.json")
-    p.add_argument("--labelled", type=Path, nargs="+", default=LABELLED_6,
-                   help="the labelled files whose texts are left out")
-    p.add_argument("--turns", type=int, default=SIXTH_TURNS)
-    p.add_argument("--start", type=int, default=SIXTH_START, help="the first position of the window order read")
-    p.add_argument("--step", type=int, default=FIFTH_STEP, help="the step between positions read")
-
-
-def _run_sixth(args: argparse.Namespace) -> int:
-    labelled = [json.loads(line) for path in args.labelled
-                for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    rows, windows = draw_sixth(args.train.read_text(encoding="utf-8"), labelled, args.turns, args.start, args.step)
-    for row in rows:
-        print(json.dumps(row, ensure_ascii=False))
-    print(f"sixth draw: {len(rows)} turns from windows {', '.join(map(str, windows))}", file=sys.stderr)
-    return 0
 
 # --- end of the sixth draw ---
 
@@ -718,13 +699,12 @@ def main(argv: list[str] | None = None) -> int:
     p_tune_real.add_argument("--labelled", type=Path, nargs="+", default=LABELLED_TUNE_REAL,
                              help="the labelled files whose texts are left out")
     p_tune_real.add_argument("--windows", type=int, default=TUNE_REAL_WINDOWS)
-    _add_fifth(sub)
-    _add_sixth(sub)
+    _add_odd_draw(sub, "fifth", LABELLED_5, FIFTH_TURNS, FIFTH_START, "holdout-real-5 only: more windows of the train split")
+    _add_odd_draw(sub, "sixth", LABELLED_6, SIXTH_TURNS, SIXTH_START,
+                  "holdout-real-6 only: the fifth draw's windows continued at the odd positions from 13")
     args = parser.parse_args(argv)
-    if args.command == "fifth":
-        return _run_fifth(args)
-    if args.command == "sixth":
-        return _run_sixth(args)
+    if args.command in ("fifth", "sixth"):
+        return _run_odd_draw(args, draw_fifth if args.command == "fifth" else draw_sixth)
     if args.command == "tune-real":
         labelled = [json.loads(line) for path in args.labelled
                     for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
