@@ -4,11 +4,12 @@ Usage::
 
     python bench/commitments_general.py [--fixture PATH] [--added PATH] [--real-added PATH] [--real-second PATH]
                                         [--real-third [PATH]] [--real-fourth [PATH]] [--real-fifth [PATH]]
+                                        [--real-sixth [PATH]]
                                         [--tune-real PATH]
                                         [--no-added]
                                         [--extractor NAME|module:factory]
                                         [--split holdout|holdout-real|holdout-real-2|holdout-real-3|holdout-real-4|
-                                                 holdout-real-5|
+                                                 holdout-real-5|holdout-real-6|
                                                  tune|tune-real|all|both]
                                         [--json] [--errors] [--sweep]
 
@@ -58,6 +59,11 @@ every row in ``holdout-real-5``, a sixth held-out split, labelled by someone who
 and before any extractor was run on them.  Like the third and fourth, it is read only when named
 (``--real-fifth``, the file by default), its block follows the fourth's, and its rows are never printed
 one by one.
+
+**The sixth draw of real rows, blind.**  The fifth draw continued, at the odd positions from 13 of the same
+window order (``tests/fixtures/commitments-general-real-sixth.jsonl``), every row in ``holdout-real-6``, a
+seventh held-out split, labelled blind the same way.  It is read only when named (``--real-sixth``), its
+block follows the fifth's, and its rows are never printed one by one.
 
 **The tune-real draw.**  Whole dialogues of CaSiNo's train split that no other file touched, from the
 windows at the even positions from 4 of the fourth draw's window order
@@ -162,7 +168,15 @@ FIFTH_MARK = "_fifth_real"
 """The in-memory mark of a row read from the fifth real file."""
 HOLDOUT_REAL_5 = "holdout-real-5"
 """The split of the fifth draw's turns: only scored, and only when named."""
-HELD_OUT: tuple[str, ...] = ("holdout", HOLDOUT_REAL, HOLDOUT_REAL_2, HOLDOUT_REAL_3, HOLDOUT_REAL_4, HOLDOUT_REAL_5)
+REAL_SIXTH = FIXTURE.with_name("commitments-general-real-sixth.jsonl")
+"""The sixth draw of real turns, whole dialogues, every row ``holdout-real-6`` (labelled blind, before any
+extractor was run on them); read only when named."""
+SIXTH_MARK = "_sixth_real"
+"""The in-memory mark of a row read from the sixth real file."""
+HOLDOUT_REAL_6 = "holdout-real-6"
+"""The split of the sixth draw's turns: only scored, and only when named."""
+HELD_OUT: tuple[str, ...] = ("holdout", HOLDOUT_REAL, HOLDOUT_REAL_2, HOLDOUT_REAL_3, HOLDOUT_REAL_4, HOLDOUT_REAL_5,
+                             HOLDOUT_REAL_6)
 """The splits nobody tuned on, in report order."""
 TUNE_REAL_FILE = FIXTURE.with_name("commitments-general-tune-real.jsonl")
 """The tune-real draw of real turns, whole dialogues of CaSiNo's train split, every row ``tune-real``
@@ -611,6 +625,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--real-fifth", type=Path, nargs="?", const=REAL_FIFTH, default=None,
                         help="also score the fifth draw of real turns (all holdout-real-5; the file named, or "
                         f"{REAL_FIFTH.name}); left out unless named, so that each look at it is deliberate")
+    parser.add_argument("--real-sixth", type=Path, nargs="?", const=REAL_SIXTH, default=None,
+                        help="also score the sixth draw of real turns (all holdout-real-6; the file named, or "
+                        f"{REAL_SIXTH.name}); left out unless named, so that each look at it is deliberate")
     parser.add_argument("--tune-real", type=Path, default=TUNE_REAL_FILE,
                         help="the tune-real draw of real turns, whole dialogues of CaSiNo's train split (all tune-real)")
     parser.add_argument("--no-added", action="store_true", help="score the first split's rows only")
@@ -619,7 +636,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split", choices=(*HELD_OUT, *TUNE_SPLITS, "all", "both"), default="both",
                         help="which split to score (both: holdout, holdout-real, holdout-real-2, holdout-real-3 "
                         "when --real-third is given, holdout-real-4 when --real-fourth is given, holdout-real-5 "
-                        "when --real-fifth is given, then tune and tune-real)")
+                        "when --real-fifth is given, holdout-real-6 when --real-sixth is given, then tune and tune-real)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     parser.add_argument("--sweep", action="store_true",
                         help="score the split(s) again under changes of the text that keep its labels")
@@ -644,7 +661,8 @@ def main(argv: list[str] | None = None) -> int:
             rows += tune_real
         for path, split, mark, name in ((args.real_third, HOLDOUT_REAL_3, THIRD_MARK, "third"),
                                         (args.real_fourth, HOLDOUT_REAL_4, FOURTH_MARK, "fourth"),
-                                        (args.real_fifth, HOLDOUT_REAL_5, FIFTH_MARK, "fifth")):
+                                        (args.real_fifth, HOLDOUT_REAL_5, FIFTH_MARK, "fifth"),
+                                        (args.real_sixth, HOLDOUT_REAL_6, SIXTH_MARK, "sixth")):
             if path is not None:
                 drawn = load_added(path, (r["id"] for r in rows), (split,))
                 for row in drawn:
@@ -656,7 +674,8 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError, ImportError, AttributeError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    named = {HOLDOUT_REAL_3: args.real_third, HOLDOUT_REAL_4: args.real_fourth, HOLDOUT_REAL_5: args.real_fifth}
+    named = {HOLDOUT_REAL_3: args.real_third, HOLDOUT_REAL_4: args.real_fourth, HOLDOUT_REAL_5: args.real_fifth,
+             HOLDOUT_REAL_6: args.real_sixth}
     held_out = [s for s in HELD_OUT if named.get(s, True) is not None]
     splits = [*held_out, *TUNE_SPLITS] if args.split == "both" else [args.split]
     predicted = predictions(rows, factory, args.fixture)
@@ -672,6 +691,7 @@ def main(argv: list[str] | None = None) -> int:
                           "realThird": None if args.real_third is None else args.real_third.name,
                           "realFourth": None if args.real_fourth is None else args.real_fourth.name,
                           "realFifth": None if args.real_fifth is None else args.real_fifth.name,
+                          "realSixth": None if args.real_sixth is None else args.real_sixth.name,
                           "splits": data}, indent=1, sort_keys=True))
     else:
         print(f"extractor {info.get('name')} v{info.get('version')} built by {args.extractor!r} "
@@ -681,7 +701,8 @@ def main(argv: list[str] | None = None) -> int:
                  f"{args.tune_real.name} ({TUNE_REAL})")
               + ("" if args.real_third is None else f" + {args.real_third.name} ({HOLDOUT_REAL_3})")
               + ("" if args.real_fourth is None else f" + {args.real_fourth.name} ({HOLDOUT_REAL_4})")
-              + ("" if args.real_fifth is None else f" + {args.real_fifth.name} ({HOLDOUT_REAL_5})"))
+              + ("" if args.real_fifth is None else f" + {args.real_fifth.name} ({HOLDOUT_REAL_5})")
+              + ("" if args.real_sixth is None else f" + {args.real_sixth.name} ({HOLDOUT_REAL_6})"))
         quoted = [f"[{s}]" for s in held_out]
         print(f"figures to quote come from {', '.join(quoted[:-1])} and {quoted[-1]}; intervals are 95% Wilson\n")
         print("\n".join(lines).rstrip())

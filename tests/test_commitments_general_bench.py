@@ -330,7 +330,7 @@ def test_the_third_draw_is_read_only_when_named_and_printed_after_the_second(
     assert "[holdout-real-3 / casino] 4 rows" in out
 
 
-DRAWS = {"third": "holdout-real-3", "fourth": "holdout-real-4", "fifth": "holdout-real-5"}
+DRAWS = {"third": "holdout-real-3", "fourth": "holdout-real-4", "fifth": "holdout-real-5", "sixth": "holdout-real-6"}
 """The later draws read only when named (``--real-<name>``), and the held-out split each file is all of."""
 
 
@@ -358,7 +358,7 @@ def test_a_later_draw_is_never_printed_row_by_row_and_holds_only_its_split(
     assert f"row '{name}/1': field split: an added row is {DRAWS[name]}, got 'tune'" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize(("name", "before", "key"), [("fourth", "third", "realFourth"), ("fifth", "fourth", "realFifth")])
+@pytest.mark.parametrize(("name", "before", "key"), [("fourth", "third", "realFourth"), ("fifth", "fourth", "realFifth"), ("sixth", "fifth", "realSixth")])
 def test_a_later_draw_is_its_own_held_out_block_read_only_when_named_and_after_the_one_before(
         name: str, before: str, key: str, tmp_path: Path, scripted_third: str,
         capsys: pytest.CaptureFixture[str]) -> None:
@@ -392,6 +392,8 @@ def test_every_later_draw_named_at_once_is_printed_in_draw_order(
     assert B.main([a for name in DRAWS for a in (f"--real-{name}", str(paths[name]))]
                   + ["--extractor", scripted_third]) == 0
     out = capsys.readouterr().out
-    assert "third.jsonl (holdout-real-3) + fourth.jsonl (holdout-real-4) + fifth.jsonl (holdout-real-5)" in out
-    assert "[holdout-real-2], [holdout-real-3], [holdout-real-4] and [holdout-real-5]" in out
-    assert out.index("\n[holdout-real-3] ") < out.index("\n[holdout-real-4] ") < out.index("\n[holdout-real-5] ")
+    assert ("third.jsonl (holdout-real-3) + fourth.jsonl (holdout-real-4) + fifth.jsonl (holdout-real-5)"
+            " + sixth.jsonl (holdout-real-6)") in out
+    assert "[holdout-real-2], [holdout-real-3], [holdout-real-4], [holdout-real-5] and [holdout-real-6]" in out
+    assert out.index("\n[holdout-real-3] ") < out.index("\n[holdout-real-4] ") < out.index("\n[holdout-real-5] ") \
+        < out.index("\n[holdout-real-6] ")
