@@ -63,9 +63,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Literal
+
+from ._literals import tester
 
 __all__ = [
     "TIERS",
@@ -138,6 +140,9 @@ class Rule:
     _prefixes: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
     _phrases: tuple[tuple[str, tuple[str, ...]], ...] = field(default=(), init=False, repr=False, compare=False)
     _inside: tuple[str, ...] = field(default=(), init=False, repr=False, compare=False)
+    _needs: Callable[[str], bool] | None = field(default=None, init=False, repr=False, compare=False)
+    """:func:`._literals.tester` of the pattern: False only for a text the pattern cannot match
+    (the literals every match contains are not all in it); None when the pattern requires none."""
 
     def __post_init__(self) -> None:
         prefixes: set[str] = set()
@@ -157,6 +162,7 @@ class Rule:
         object.__setattr__(self, "_prefixes", frozenset(prefixes))
         object.__setattr__(self, "_phrases", tuple(phrases))
         object.__setattr__(self, "_inside", tuple(inside))
+        object.__setattr__(self, "_needs", tester(self.pattern))
 
     @property
     def _gated(self) -> bool:
@@ -1989,6 +1995,9 @@ def _search(rule: Rule, text: Text) -> RuleMatch | None:
     if rule.only_if and not getattr(text, rule.only_if):
         return None
     target = text.cased if rule.cased else text.folded
+    needs = rule._needs
+    if needs is not None and not needs(target):
+        return None  # a literal every match contains is missing: no match
     m = rule.pattern.search(target)
     return None if m is None else RuleMatch(rule, _snippet(target, m.start(), m.end()))
 
