@@ -171,3 +171,44 @@ def test_no_reading_changes_without_the_tests(texts: list[str]) -> None:
             object.__setattr__(rule, "_needs", _literal_table.TESTS[fingerprint(rule.pattern)])
     assert without == with_tests
     assert sum(1 for reading in with_tests if reading[1] is not None) > 300  # attacks among them
+
+
+# --------------------------------------------------------------------------- the gate index and the blanks
+
+
+def test_each_longer_anchor_admits_its_rules_by_its_key_character() -> None:
+    """A text holding one longer anchor (and little else) is admitted to that anchor's rules: the
+    anchor is found through its key character."""
+    for anchor, cased, ids in tier_rules._BY_LONGER:
+        for text in (f"{anchor}", f"x {anchor} y", f"zz{anchor}zz"):
+            norm = normalize(text)
+            target = norm.cased if cased else norm.folded
+            if anchor not in target:
+                continue  # normalizing changed it ("a.i." stays, " fed" at the start loses its blank)
+            tier_rules._remember_admitted(None, frozenset())
+            assert ids <= tier_rules._admitted(norm), (anchor, text)
+        assert cased or tier_rules._key_character(anchor) in anchor
+
+
+def test_the_gate_index_admits_what_each_gate_admits_on_the_corpora(texts: list[str]) -> None:
+    """The index (:func:`tier_rules._admitted`) and each rule's own gate agree on every text (the
+    rules tried only on a flag of the text left out: the index does not read the flags)."""
+    gated = [rule for rule in RULES if (rule.gate or rule.gate_inside) and not rule.only_if]
+    for text in texts:
+        norm = normalize(text)
+        tier_rules._remember_admitted(None, frozenset())
+        admitted = tier_rules._admitted(norm)
+        for rule in gated:
+            assert (id(rule) in admitted) == rule.admits(norm), (rule.name, text[:80])
+
+
+def test_odd_blanks_says_what_the_pattern_says() -> None:
+    """Every string of up to four characters over the blanks, a letter, a newline, a no-break space,
+    an em space and an information separator."""
+    import itertools
+
+    alphabet = " \t\r\f\va\n\u00a0\u2003\x1c"
+    for n in range(5):
+        for chars in itertools.product(alphabet, repeat=n):
+            text = "".join(chars)
+            assert tier_rules._odd_blanks(text) == (tier_rules._ODD_BLANKS.search(text) is not None), repr(text)

@@ -315,6 +315,19 @@ def _decode_tags(text: str) -> tuple[str, bool]:
     return text.translate(_TAG_ASCII), hidden >= 4
 
 
+def _odd_blanks(text: str) -> bool:
+    """Whether ``text`` holds two blanks in a row or a blank other than the space (:data:`_ODD_BLANKS`):
+    in ASCII text the only blanks are the space, tab, CR, form feed and vertical tab, so a tab, CR,
+    form feed, vertical tab or two spaces (five tests of a substring, no pattern run over the text).
+
+    >>> [_odd_blanks(t) for t in ("a b", "a  b", "a\\tb", "a\\u00a0b", "a \\u2003b")]
+    [False, True, True, True, True]
+    """
+    if text.isascii():
+        return "  " in text or "\t" in text or "\r" in text or "\f" in text or "\v" in text
+    return _ODD_BLANKS.search(text) is not None
+
+
 def _strip_format(text: str) -> str:
     return text if text.isascii() else _FORMAT.sub("", text)
 
@@ -371,7 +384,7 @@ def normalize(text: str) -> Text:
         folded = _strip_accents(folded)
     joined = _SPELLED.sub(_join_spelled, folded)  # before blanks collapse: a wide gap parts two words
     spelled = joined != folded
-    folded = _SPACES.sub(" ", joined) if _ODD_BLANKS.search(joined) else joined
+    folded = _SPACES.sub(" ", joined) if _odd_blanks(joined) else joined
     if "-" in folded or "\u2010" in folded or "\u2011" in folded:
         folded = _HYPHEN_JOIN.sub("", folded)
     if ('"' in folded or "'" in folded) and (
@@ -1890,9 +1903,36 @@ for _rule in RULES:
 _BY_CHARACTER: dict[str, frozenset[int]] = {a: ids for a, cased, ids in _BY_INSIDE if len(a) == 1 and not cased}
 """The anchors of one character searched in the folded text, with the rules each admits: looked up
 in the set of the text's characters."""
-_CHARACTERS = frozenset(_BY_CHARACTER)
 _BY_LONGER = tuple((a, cased, ids) for a, cased, ids in _BY_INSIDE if len(a) != 1 or cased)
 """The other anchors that may sit inside a word (searched for in the text, one by one)."""
+
+_LETTERS_BY_USE = "etaoinshrdlcumwfgypbvkjxqz"
+"""Letters from the most used in English text to the least."""
+
+
+def _key_character(anchor: str) -> str:
+    """The character of ``anchor`` a text is least likely to hold: a sign before a digit before a
+    letter (the rarer letter first) before a blank."""
+    def rarity(ch: str) -> tuple[int, int]:
+        if ch.isspace():
+            return (3, 0)
+        if ch in _LETTERS_BY_USE:
+            return (2, -_LETTERS_BY_USE.index(ch))
+        return (1, 0) if ch.isdigit() else (0, 0)
+    return min(anchor, key=rarity)
+
+
+_BY_KEY: dict[str, tuple[tuple[str, frozenset[int]], ...]] = {}
+"""The longer anchors searched in the folded text, by their :func:`_key_character`: an anchor is only
+looked for in a text that holds its key."""
+for _anchor, _cased, _ids in _BY_LONGER:
+    if not _cased:
+        _key = _key_character(_anchor)
+        _BY_KEY[_key] = _BY_KEY.get(_key, ()) + ((_anchor, _ids),)
+_CASED_LONGER = tuple((a, ids) for a, cased, ids in _BY_LONGER if cased)
+"""The longer anchors searched in the cased text (a few: each looked for)."""
+_CHARACTERS = frozenset(_BY_CHARACTER) | frozenset(_BY_KEY)
+"""The characters whose presence in the folded text :func:`_admitted` reads (one set intersection)."""
 
 
 def _admitted_by_word(word: str) -> tuple[frozenset[int], tuple[tuple[tuple[str, ...], int], ...]]:
@@ -1919,7 +1959,8 @@ _WORD_ADMITS_SIZE = 65_536
 def _admitted(text: Text) -> frozenset[int]:
     """The ids of the rules of :data:`RULES` whose gate ``text`` passes: each distinct word's rules
     looked up once (:func:`_admitted_by_word`, remembered by word), the set of its characters met
-    with the one-character anchors, and a scan for each longer anchor, instead of a check per rule.
+    with the one-character anchors and the longer anchors' key characters, and a scan for each
+    longer anchor whose key it holds, instead of a check per rule.
     The last text's answer is kept (:func:`judge`, :func:`cues` and :func:`signs` ask in turn about
     the same text)."""
     last = _last_admitted
@@ -1943,11 +1984,16 @@ def _admitted(text: Text) -> frozenset[int]:
     for later, rule in phrases:
         if rule not in out and _begin_words(later, words):
             out.add(rule)
-    folded, cased = text.folded, text.cased
+    folded = text.folded
     for ch in _CHARACTERS.intersection(folded):
-        out |= _BY_CHARACTER[ch]
-    for anchor, is_cased, ids in _BY_LONGER:
-        if anchor in (cased if is_cased else folded):
+        single = _BY_CHARACTER.get(ch)
+        if single is not None:
+            out |= single
+        for anchor, ids in _BY_KEY.get(ch, ()):
+            if anchor in folded:
+                out |= ids
+    for anchor, ids in _CASED_LONGER:
+        if anchor in text.cased:
             out |= ids
     answer = frozenset(out)
     _remember_admitted(text, answer)
