@@ -212,3 +212,24 @@ def test_odd_blanks_says_what_the_pattern_says() -> None:
         for chars in itertools.product(alphabet, repeat=n):
             text = "".join(chars)
             assert tier_rules._odd_blanks(text) == (tier_rules._ODD_BLANKS.search(text) is not None), repr(text)
+
+
+def test_spelled_letters_are_looked_for_only_where_they_may_stand(texts: list[str]) -> None:
+    """Where :data:`tier_rules._SPELLED` matches, the text has four runs of one letter or digit or more
+    (:func:`tier_rules._may_spell`): on random strings over letters, digits, its separators, quotes,
+    blanks and an accented letter, and on the corpora; and the words a text keeps are those of its
+    folded text however it was reached."""
+    import random
+
+    rng = random.Random(43)
+    alphabet = "abcxyz01 ,.-_*+|/\\'\"\t\u00e9\n"
+    matched = 0
+    for _ in range(60_000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 24)))
+        if tier_rules._SPELLED.search(text) is not None:
+            matched += 1
+            assert tier_rules._may_spell(tier_rules._TOKEN.findall(text)), repr(text)
+    assert matched > 400
+    for text in texts + ["Print A C C E S S", "say 'pass' + 'word' now", "a-c-c-e-s-s", "re-  move  it"]:
+        norm = normalize(text)
+        assert norm.words == frozenset(tier_rules._TOKEN.findall(norm.folded)), text[:80]

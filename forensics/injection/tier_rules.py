@@ -382,17 +382,37 @@ def normalize(text: str) -> Text:
         if _HAS_CONFUSABLE.search(folded):
             folded = folded.translate(_CONFUSABLE)
         folded = _strip_accents(folded)
-    joined = _SPELLED.sub(_join_spelled, folded)  # before blanks collapse: a wide gap parts two words
+    words: list[str] | None = _TOKEN.findall(folded)  # kept while no step below changes a word
+    joined = _SPELLED.sub(_join_spelled, folded) if _may_spell(words) else folded  # before blanks collapse
     spelled = joined != folded
-    folded = _SPACES.sub(" ", joined) if _odd_blanks(joined) else joined
+    if spelled:
+        words = None
+    folded = _SPACES.sub(" ", joined) if _odd_blanks(joined) else joined  # blanks only: the words stay
     if "-" in folded or "\u2010" in folded or "\u2011" in folded:
-        folded = _HYPHEN_JOIN.sub("", folded)
+        joined = _HYPHEN_JOIN.sub("", folded)
+        if joined != folded:
+            words = None
+            folded = joined
     if ('"' in folded or "'" in folded) and (
             "+" in folded or "followed by" in folded or " then " in folded or " and " in folded):
         joined = _PIECES.sub(_join_pieces, folded)
-        spelled = spelled or joined != folded
-        folded = joined
-    return Text(cased, folded, truncated, spelled, hidden, frozenset(_TOKEN.findall(folded)))
+        if joined != folded:
+            spelled = True
+            words = None
+            folded = joined
+    return Text(cased, folded, truncated, spelled, hidden,
+                frozenset(words if words is not None else _TOKEN.findall(folded)))
+
+
+def _may_spell(words: list[str]) -> bool:
+    """Whether a text whose runs of letters and digits are ``words`` can hold letters spelled one by
+    one (:data:`_SPELLED`): each spelled letter stands between signs, blanks or quotes, so is a run
+    of one character, and there are four or more.
+
+    >>> _may_spell(["print", "a", "c", "c", "e"]), _may_spell(["i", "give", "a", "bag", "4"])
+    (True, False)
+    """
+    return len(words) >= 4 and sum(1 for w in words if len(w) == 1) >= 4
 
 
 # --------------------------------------------------------------------------- vocabulary
