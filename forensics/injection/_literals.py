@@ -10,10 +10,11 @@ kept; what it cannot read (a class of many characters, a category, a back refere
 that may be absent, a pattern that ignores case) requires nothing.
 
 Reading a parse tree and compiling a test cost more than a tenth of a second for the tier rules'
-patterns, on every start: the tests of the shipped rules are kept, generated, in
-:mod:`._literal_table` (``python -m daishi_forensics.injection._literals`` writes it), each under a
-fingerprint of its pattern; :func:`tester` takes a pattern's test from there when the fingerprint
-is known and derives it otherwise (an edited rule is never tested by a stale table).
+patterns: the tests of the shipped rules are kept, generated, in :mod:`._literal_table` (``python
+-m daishi_forensics.injection._literals`` writes it), each under a fingerprint of its pattern;
+:func:`tester` takes a pattern's test from there when the fingerprint is known and derives it
+otherwise (an edited rule is never tested by a stale table).  The rules ask for their tests at their
+first search, so only a process that classifies loads the table.
 
 The rule: **a text that fails the test has no match** (every match is a substring of the text,
 and contains the literals).  A text that passes may still have none.

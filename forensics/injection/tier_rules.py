@@ -67,8 +67,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from ._literals import tester
-
 __all__ = [
     "TIERS",
     "TIER_CAP",
@@ -141,8 +139,9 @@ class Rule:
     _phrases: tuple[tuple[str, tuple[str, ...]], ...] = field(default=(), init=False, repr=False, compare=False)
     _inside: tuple[str, ...] = field(default=(), init=False, repr=False, compare=False)
     _needs: Callable[[str], bool] | None = field(default=None, init=False, repr=False, compare=False)
-    """:func:`._literals.tester` of the pattern: False only for a text the pattern cannot match
-    (the literals every match contains are not all in it); None when the pattern requires none."""
+    """:func:`._literals.tester` of the pattern, set at the rule's first search (:func:`_needs_of`):
+    False only for a text the pattern cannot match (the literals every match contains are not all in
+    it); None when the pattern requires none."""
 
     def __post_init__(self) -> None:
         prefixes: set[str] = set()
@@ -162,7 +161,7 @@ class Rule:
         object.__setattr__(self, "_prefixes", frozenset(prefixes))
         object.__setattr__(self, "_phrases", tuple(phrases))
         object.__setattr__(self, "_inside", tuple(inside))
-        object.__setattr__(self, "_needs", tester(self.pattern))
+        object.__setattr__(self, "_needs", _UNREAD)
 
     @property
     def _gated(self) -> bool:
@@ -184,6 +183,27 @@ class Rule:
             target = text.cased if self.cased else text.folded
             return any(a in target for a in self._inside)
         return False
+
+
+def _unread(text: str) -> bool:
+    """The place of a rule's literal test before its first search (never called)."""
+    raise AssertionError("a rule's literal test is read at its first search")
+
+
+_UNREAD = _unread
+
+
+def _needs_of(rule: Rule) -> Callable[[str], bool] | None:
+    """The rule's literal test (:attr:`Rule._needs`), read at its first search: the generated table of
+    the tests is loaded only by a process that searches (a process that hands the texts to another
+    never compiles it)."""
+    needs = rule._needs
+    if needs is _UNREAD:
+        from ._literals import tester
+
+        needs = tester(rule.pattern)
+        object.__setattr__(rule, "_needs", needs)
+    return needs
 
 
 def _begin_words(later: tuple[str, ...], words: frozenset[str]) -> bool:
@@ -1966,7 +1986,12 @@ def _admitted_by_word(word: str) -> tuple[frozenset[int], tuple[tuple[tuple[str,
         if ids is not None:
             out |= ids
             phrases += _BY_PHRASE.get(word[:k], ())
-    return out, phrases
+    return (out, phrases) if out or phrases else _NOTHING
+
+
+_NOTHING: tuple[frozenset[int], tuple[tuple[tuple[str, ...], int], ...]] = (frozenset(), ())
+""":func:`_admitted_by_word` of a word that begins no anchor (one object: :func:`_admitted` skips it
+by identity)."""
 
 
 _WORD_ADMITS: dict[str, tuple[frozenset[int], tuple[tuple[tuple[str, ...], int], ...]]] = {}
@@ -1974,6 +1999,16 @@ _WORD_ADMITS: dict[str, tuple[frozenset[int], tuple[tuple[tuple[str, ...], int],
 :data:`_WORD_ADMITS_SIZE`, emptied when full)."""
 
 _WORD_ADMITS_SIZE = 65_536
+
+
+def _word_admits(word: str) -> tuple[frozenset[int], tuple[tuple[tuple[str, ...], int], ...]]:
+    """:func:`_admitted_by_word` of ``word``, from :data:`_WORD_ADMITS` or added to it."""
+    found = _WORD_ADMITS.get(word)
+    if found is None:
+        if len(_WORD_ADMITS) >= _WORD_ADMITS_SIZE:
+            _WORD_ADMITS.clear()
+        found = _WORD_ADMITS[word] = _admitted_by_word(word)
+    return found
 
 
 def _admitted(text: Text) -> frozenset[int]:
@@ -1988,19 +2023,16 @@ def _admitted(text: Text) -> frozenset[int]:
         return last[1]
     out: set[int] = set()
     phrases: list[tuple[tuple[str, ...], int]] = []
-    known = _WORD_ADMITS
     words = text.words
-    for word in words:
-        found = known.get(word)
-        if found is None:
-            if len(known) >= _WORD_ADMITS_SIZE:
-                known.clear()
-            found = known[word] = _admitted_by_word(word)
-        ids, begun = found
-        if ids:
+    founds = list(map(_WORD_ADMITS.get, words))  # the usual case: every word seen lately
+    if None in founds:
+        founds = [_word_admits(word) for word in words]
+    for found in founds:
+        if found is not _NOTHING:
+            ids, begun = found
             out |= ids
-        if begun:
-            phrases += begun
+            if begun:
+                phrases += begun
     for later, rule in phrases:
         if rule not in out and _begin_words(later, words):
             out.add(rule)
@@ -2062,6 +2094,8 @@ def _search(rule: Rule, text: Text) -> RuleMatch | None:
         return None
     target = text.cased if rule.cased else text.folded
     needs = rule._needs
+    if needs is _UNREAD:
+        needs = _needs_of(rule)
     if needs is not None and not needs(target):
         return None  # a literal every match contains is missing: no match
     m = rule.pattern.search(target)
