@@ -65,7 +65,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, cast
 
 __all__ = [
     "TIERS",
@@ -402,8 +402,9 @@ def normalize(text: str) -> Text:
         if _HAS_CONFUSABLE.search(folded):
             folded = folded.translate(_CONFUSABLE)
         folded = _strip_accents(folded)
-    words: list[str] | None = _TOKEN.findall(folded)  # kept while no step below changes a word
-    joined = _SPELLED.sub(_join_spelled, folded) if _may_spell(words) else folded  # before blanks collapse
+    found: list[str] = _TOKEN.findall(folded)
+    words: list[str] | None = found  # kept while no step below changes a word
+    joined = _SPELLED.sub(_join_spelled, folded) if _may_spell(found) else folded  # before blanks collapse
     spelled = joined != folded
     if spelled:
         words = None
@@ -2001,7 +2002,11 @@ _WORD_ADMITS: dict[str, tuple[frozenset[int], tuple[tuple[tuple[str, ...], int],
 _WORD_ADMITS_SIZE = 65_536
 
 
-def _word_admits(word: str) -> tuple[frozenset[int], tuple[tuple[tuple[str, ...], int], ...]]:
+_Admits = tuple[frozenset[int], tuple[tuple[tuple[str, ...], int], ...]]
+"""What a word admits (:func:`_admitted_by_word`)."""
+
+
+def _word_admits(word: str) -> _Admits:
     """:func:`_admitted_by_word` of ``word``, from :data:`_WORD_ADMITS` or added to it."""
     found = _WORD_ADMITS.get(word)
     if found is None:
@@ -2024,9 +2029,8 @@ def _admitted(text: Text) -> frozenset[int]:
     out: set[int] = set()
     phrases: list[tuple[tuple[str, ...], int]] = []
     words = text.words
-    founds = list(map(_WORD_ADMITS.get, words))  # the usual case: every word seen lately
-    if None in founds:
-        founds = [_word_admits(word) for word in words]
+    known = list(map(_WORD_ADMITS.get, words))  # the usual case: every word seen lately
+    founds = [_word_admits(word) for word in words] if None in known else cast("list[_Admits]", known)
     for found in founds:
         if found is not _NOTHING:
             ids, begun = found
