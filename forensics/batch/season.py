@@ -530,13 +530,13 @@ _PRELOAD = (
     "daishi_forensics.injection.summary", "daishi_forensics.injection.utility", "daishi_forensics.injection.secrets",
     "daishi_forensics.profile.promises", "daishi_forensics.profile.negotiation", "daishi_forensics.profile.harm",
     "daishi_forensics.profile.progression", "daishi_forensics.profile.specialization",
-    "daishi_forensics.profile.welfare", "numpy.ma",
+    "daishi_forensics.profile.welfare", "daishi_forensics.injection._literals", "numpy.ma",
 )
 """Modules a season's workers need, imported once before they start (by this process, which forks them, or by
 their fork server; see :mod:`daishi_forensics.batch.pool`), not once per worker: the report, the passes the
 analysis builds by name, and the sections it imports when it needs them (the tier rules compile their
-patterns on import; numpy imports its masked arrays the first time a median is taken, as the screens' nulls
-do)."""
+patterns on import, and load the table of their literal tests at their first search; numpy imports its
+masked arrays the first time a median is taken, as the screens' nulls do)."""
 
 
 def _warm_up() -> None:

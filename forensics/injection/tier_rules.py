@@ -63,9 +63,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, cast
 
 __all__ = [
     "TIERS",
@@ -138,6 +138,10 @@ class Rule:
     _prefixes: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
     _phrases: tuple[tuple[str, tuple[str, ...]], ...] = field(default=(), init=False, repr=False, compare=False)
     _inside: tuple[str, ...] = field(default=(), init=False, repr=False, compare=False)
+    _needs: Callable[[str], bool] | None = field(default=None, init=False, repr=False, compare=False)
+    """:func:`._literals.tester` of the pattern, set at the rule's first search (:func:`_needs_of`):
+    False only for a text the pattern cannot match (the literals every match contains are not all in
+    it); None when the pattern requires none."""
 
     def __post_init__(self) -> None:
         prefixes: set[str] = set()
@@ -157,6 +161,7 @@ class Rule:
         object.__setattr__(self, "_prefixes", frozenset(prefixes))
         object.__setattr__(self, "_phrases", tuple(phrases))
         object.__setattr__(self, "_inside", tuple(inside))
+        object.__setattr__(self, "_needs", _UNREAD)
 
     @property
     def _gated(self) -> bool:
@@ -178,6 +183,27 @@ class Rule:
             target = text.cased if self.cased else text.folded
             return any(a in target for a in self._inside)
         return False
+
+
+def _unread(text: str) -> bool:
+    """The place of a rule's literal test before its first search (never called)."""
+    raise AssertionError("a rule's literal test is read at its first search")
+
+
+_UNREAD = _unread
+
+
+def _needs_of(rule: Rule) -> Callable[[str], bool] | None:
+    """The rule's literal test (:attr:`Rule._needs`), read at its first search: the generated table of
+    the tests is loaded only by a process that searches (a process that hands the texts to another
+    never compiles it)."""
+    needs = rule._needs
+    if needs is _UNREAD:
+        from ._literals import tester
+
+        needs = tester(rule.pattern)
+        object.__setattr__(rule, "_needs", needs)
+    return needs
 
 
 def _begin_words(later: tuple[str, ...], words: frozenset[str]) -> bool:
@@ -309,6 +335,19 @@ def _decode_tags(text: str) -> tuple[str, bool]:
     return text.translate(_TAG_ASCII), hidden >= 4
 
 
+def _odd_blanks(text: str) -> bool:
+    """Whether ``text`` holds two blanks in a row or a blank other than the space (:data:`_ODD_BLANKS`):
+    in ASCII text the only blanks are the space, tab, CR, form feed and vertical tab, so a tab, CR,
+    form feed, vertical tab or two spaces (five tests of a substring, no pattern run over the text).
+
+    >>> [_odd_blanks(t) for t in ("a b", "a  b", "a\\tb", "a\\u00a0b", "a \\u2003b")]
+    [False, True, True, True, True]
+    """
+    if text.isascii():
+        return "  " in text or "\t" in text or "\r" in text or "\f" in text or "\v" in text
+    return _ODD_BLANKS.search(text) is not None
+
+
 def _strip_format(text: str) -> str:
     return text if text.isascii() else _FORMAT.sub("", text)
 
@@ -363,17 +402,38 @@ def normalize(text: str) -> Text:
         if _HAS_CONFUSABLE.search(folded):
             folded = folded.translate(_CONFUSABLE)
         folded = _strip_accents(folded)
-    joined = _SPELLED.sub(_join_spelled, folded)  # before blanks collapse: a wide gap parts two words
+    found: list[str] = _TOKEN.findall(folded)
+    words: list[str] | None = found  # kept while no step below changes a word
+    joined = _SPELLED.sub(_join_spelled, folded) if _may_spell(found) else folded  # before blanks collapse
     spelled = joined != folded
-    folded = _SPACES.sub(" ", joined) if _ODD_BLANKS.search(joined) else joined
+    if spelled:
+        words = None
+    folded = _SPACES.sub(" ", joined) if _odd_blanks(joined) else joined  # blanks only: the words stay
     if "-" in folded or "\u2010" in folded or "\u2011" in folded:
-        folded = _HYPHEN_JOIN.sub("", folded)
+        joined = _HYPHEN_JOIN.sub("", folded)
+        if joined != folded:
+            words = None
+            folded = joined
     if ('"' in folded or "'" in folded) and (
             "+" in folded or "followed by" in folded or " then " in folded or " and " in folded):
         joined = _PIECES.sub(_join_pieces, folded)
-        spelled = spelled or joined != folded
-        folded = joined
-    return Text(cased, folded, truncated, spelled, hidden, frozenset(_TOKEN.findall(folded)))
+        if joined != folded:
+            spelled = True
+            words = None
+            folded = joined
+    return Text(cased, folded, truncated, spelled, hidden,
+                frozenset(words if words is not None else _TOKEN.findall(folded)))
+
+
+def _may_spell(words: list[str]) -> bool:
+    """Whether a text whose runs of letters and digits are ``words`` can hold letters spelled one by
+    one (:data:`_SPELLED`): each spelled letter stands between signs, blanks or quotes, so is a run
+    of one character, and there are four or more.
+
+    >>> _may_spell(["print", "a", "c", "c", "e"]), _may_spell(["i", "give", "a", "bag", "4"])
+    (True, False)
+    """
+    return len(words) >= 4 and sum(1 for w in words if len(w) == 1) >= 4
 
 
 # --------------------------------------------------------------------------- vocabulary
@@ -1884,9 +1944,36 @@ for _rule in RULES:
 _BY_CHARACTER: dict[str, frozenset[int]] = {a: ids for a, cased, ids in _BY_INSIDE if len(a) == 1 and not cased}
 """The anchors of one character searched in the folded text, with the rules each admits: looked up
 in the set of the text's characters."""
-_CHARACTERS = frozenset(_BY_CHARACTER)
 _BY_LONGER = tuple((a, cased, ids) for a, cased, ids in _BY_INSIDE if len(a) != 1 or cased)
 """The other anchors that may sit inside a word (searched for in the text, one by one)."""
+
+_LETTERS_BY_USE = "etaoinshrdlcumwfgypbvkjxqz"
+"""Letters from the most used in English text to the least."""
+
+
+def _key_character(anchor: str) -> str:
+    """The character of ``anchor`` a text is least likely to hold: a sign before a digit before a
+    letter (the rarer letter first) before a blank."""
+    def rarity(ch: str) -> tuple[int, int]:
+        if ch.isspace():
+            return (3, 0)
+        if ch in _LETTERS_BY_USE:
+            return (2, -_LETTERS_BY_USE.index(ch))
+        return (1, 0) if ch.isdigit() else (0, 0)
+    return min(anchor, key=rarity)
+
+
+_BY_KEY: dict[str, tuple[tuple[str, frozenset[int]], ...]] = {}
+"""The longer anchors searched in the folded text, by their :func:`_key_character`: an anchor is only
+looked for in a text that holds its key."""
+for _anchor, _cased, _ids in _BY_LONGER:
+    if not _cased:
+        _key = _key_character(_anchor)
+        _BY_KEY[_key] = _BY_KEY.get(_key, ()) + ((_anchor, _ids),)
+_CASED_LONGER = tuple((a, ids) for a, cased, ids in _BY_LONGER if cased)
+"""The longer anchors searched in the cased text (a few: each looked for)."""
+_CHARACTERS = frozenset(_BY_CHARACTER) | frozenset(_BY_KEY)
+"""The characters whose presence in the folded text :func:`_admitted` reads (one set intersection)."""
 
 
 def _admitted_by_word(word: str) -> tuple[frozenset[int], tuple[tuple[tuple[str, ...], int], ...]]:
@@ -1900,7 +1987,12 @@ def _admitted_by_word(word: str) -> tuple[frozenset[int], tuple[tuple[tuple[str,
         if ids is not None:
             out |= ids
             phrases += _BY_PHRASE.get(word[:k], ())
-    return out, phrases
+    return (out, phrases) if out or phrases else _NOTHING
+
+
+_NOTHING: tuple[frozenset[int], tuple[tuple[tuple[str, ...], int], ...]] = (frozenset(), ())
+""":func:`_admitted_by_word` of a word that begins no anchor (one object: :func:`_admitted` skips it
+by identity)."""
 
 
 _WORD_ADMITS: dict[str, tuple[frozenset[int], tuple[tuple[tuple[str, ...], int], ...]]] = {}
@@ -1910,10 +2002,25 @@ _WORD_ADMITS: dict[str, tuple[frozenset[int], tuple[tuple[tuple[str, ...], int],
 _WORD_ADMITS_SIZE = 65_536
 
 
+_Admits = tuple[frozenset[int], tuple[tuple[tuple[str, ...], int], ...]]
+"""What a word admits (:func:`_admitted_by_word`)."""
+
+
+def _word_admits(word: str) -> _Admits:
+    """:func:`_admitted_by_word` of ``word``, from :data:`_WORD_ADMITS` or added to it."""
+    found = _WORD_ADMITS.get(word)
+    if found is None:
+        if len(_WORD_ADMITS) >= _WORD_ADMITS_SIZE:
+            _WORD_ADMITS.clear()
+        found = _WORD_ADMITS[word] = _admitted_by_word(word)
+    return found
+
+
 def _admitted(text: Text) -> frozenset[int]:
     """The ids of the rules of :data:`RULES` whose gate ``text`` passes: each distinct word's rules
     looked up once (:func:`_admitted_by_word`, remembered by word), the set of its characters met
-    with the one-character anchors, and a scan for each longer anchor, instead of a check per rule.
+    with the one-character anchors and the longer anchors' key characters, and a scan for each
+    longer anchor whose key it holds, instead of a check per rule.
     The last text's answer is kept (:func:`judge`, :func:`cues` and :func:`signs` ask in turn about
     the same text)."""
     last = _last_admitted
@@ -1921,27 +2028,28 @@ def _admitted(text: Text) -> frozenset[int]:
         return last[1]
     out: set[int] = set()
     phrases: list[tuple[tuple[str, ...], int]] = []
-    known = _WORD_ADMITS
     words = text.words
-    for word in words:
-        found = known.get(word)
-        if found is None:
-            if len(known) >= _WORD_ADMITS_SIZE:
-                known.clear()
-            found = known[word] = _admitted_by_word(word)
-        ids, begun = found
-        if ids:
+    known = list(map(_WORD_ADMITS.get, words))  # the usual case: every word seen lately
+    founds = [_word_admits(word) for word in words] if None in known else cast("list[_Admits]", known)
+    for found in founds:
+        if found is not _NOTHING:
+            ids, begun = found
             out |= ids
-        if begun:
-            phrases += begun
+            if begun:
+                phrases += begun
     for later, rule in phrases:
         if rule not in out and _begin_words(later, words):
             out.add(rule)
-    folded, cased = text.folded, text.cased
+    folded = text.folded
     for ch in _CHARACTERS.intersection(folded):
-        out |= _BY_CHARACTER[ch]
-    for anchor, is_cased, ids in _BY_LONGER:
-        if anchor in (cased if is_cased else folded):
+        single = _BY_CHARACTER.get(ch)
+        if single is not None:
+            out |= single
+        for anchor, ids in _BY_KEY.get(ch, ()):
+            if anchor in folded:
+                out |= ids
+    for anchor, ids in _CASED_LONGER:
+        if anchor in text.cased:
             out |= ids
     answer = frozenset(out)
     _remember_admitted(text, answer)
@@ -1989,6 +2097,11 @@ def _search(rule: Rule, text: Text) -> RuleMatch | None:
     if rule.only_if and not getattr(text, rule.only_if):
         return None
     target = text.cased if rule.cased else text.folded
+    needs = rule._needs
+    if needs is _UNREAD:
+        needs = _needs_of(rule)
+    if needs is not None and not needs(target):
+        return None  # a literal every match contains is missing: no match
     m = rule.pattern.search(target)
     return None if m is None else RuleMatch(rule, _snippet(target, m.start(), m.end()))
 

@@ -377,6 +377,10 @@ class TierPass:
         self._seen: dict[str, int] = {}        # short text -> its verdict's number
         self._seen_long: dict[str, int] = {}   # longer text -> its verdict's number
         self._result: MessageTiers | None = None
+        # the three appends of every message, bound once (a message costs no attribute look-ups)
+        self._add_event = self._events.append
+        self._add_sender = self._senders.add
+        self._add_verdict = self._verdicts.column.append
 
     def _verdict(self, text: object) -> int:
         """The number of ``text``'s verdict in the table of verdicts."""
@@ -400,9 +404,9 @@ class TierPass:
         code = self._seen.get(text) if type(text) is str else None  # the usual case: a short text seen lately
         if code is None:
             code = self._verdict(text)
-        self._events.append(ev["id"])
-        self._senders.add(sender)
-        self._verdicts.column.append(code)
+        self._add_event(ev["id"])
+        self._add_sender(sender)
+        self._add_verdict(code)
         self._result = None
 
     def result(self) -> MessageTiers:
