@@ -42,11 +42,17 @@ than a few dozen of its own)."""
 
 
 _RAW = re.compile("[" + "".join(sorted(c for c in CONTROLS if ord(c) >= 0x20)) + "]")
+_RAW_ASCII = tuple(sorted(c for c in CONTROLS if 0x20 <= ord(c) < 0x80))
+"""Those of them ASCII text may hold (DEL)."""
 
 
 def _escape_raw(text: str) -> str:
-    """Controls JSON leaves raw, as ``\\uXXXX`` (only ever inside a string)."""
-    if _RAW.search(text) is None:
+    """Controls JSON leaves raw, as ``\\uXXXX`` (only ever inside a string).  ASCII text (the string's
+    kind says so, without reading it) is searched only for the ASCII ones (:data:`_RAW_ASCII`)."""
+    if text.isascii():
+        if not any(c in text for c in _RAW_ASCII):
+            return text
+    elif _RAW.search(text) is None:
         return text
     return _RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 

@@ -618,9 +618,12 @@ def test_the_report_is_the_same_bytes_with_work_done_ahead(simulated: Path, fork
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """Split, the child computes the message propagation into its exposure pass (it replayed the
     exposure and the tiers) and this process, done first (the child taken as still at work), starts
-    the screens from its own passes meanwhile, in a child: the report is the same bytes as one
-    process's, and this process computes neither."""
+    the screens from its own passes meanwhile, in a child, and computes the ledger part and the
+    results the report asks of its passes itself: the report is the same bytes as one process's,
+    and computes none of them."""
     from daishi_forensics.report import sections
+    from daishi_forensics.report._aside import Done
+    from daishi_forensics.report.passes import EARLY_RESULTS
 
     monkeypatch.setattr(forking.Forked, "ready", lambda self: False)
     monkeypatch.setenv(ENV, "0")
@@ -632,12 +635,24 @@ def test_the_report_is_the_same_bytes_with_work_done_ahead(simulated: Path, fork
     assert forks == [True] and {"exposure", "tiers"} <= ASIDE
     assert "propagation" in split.passes["exposure"].memo
     screens = next(s for s in sections.SECTIONS if s.name == "screens")
-    assert list(split.early) == [screens] and isinstance(split.early[screens], forking.Forked)
+    ledger = next(s for s in sections.SECTIONS if s.name == "ledger")
+    assert list(split.early) == [screens, ledger] and isinstance(split.early[screens], forking.Forked)
+    assert isinstance(split.early[ledger], Done)
+    assert not ASIDE & set(EARLY_RESULTS) and set(split._results) == set(EARLY_RESULTS)
     computed: list[str] = []
     import daishi_forensics.injection.summary as summary
     import daishi_forensics.report.screening as screening
 
     monkeypatch.setattr(screening, "screens_section", lambda a: computed.append("screens"))
+    monkeypatch.setattr(sections, "ledger_part", lambda a: computed.append("ledger"))
+    asked = replay_analysis.MatchAnalysis.result
+
+    def result(self: Any, name: str) -> Any:
+        if name not in self._results:
+            computed.append(name)
+        return asked(self, name)
+
+    monkeypatch.setattr(replay_analysis.MatchAnalysis, "result", result)
     real = summary.propagation
 
     def counted(*args: Any, **kwargs: Any) -> Any:
@@ -647,7 +662,8 @@ def test_the_report_is_the_same_bytes_with_work_done_ahead(simulated: Path, fork
     monkeypatch.setattr(summary, "propagation", counted)
     monkeypatch.setenv(ENV, "0")  # this process computes every part the analysis lacks, where it is seen
     assert dumps(behavior_report(split)) == expected
-    assert computed == []
+    assert not set(computed) & {"screens", "propagation", "ledger", *EARLY_RESULTS}
+    assert sorted(computed) == ["coverage", "promises"]  # the report's results of the child's passes
 
 
 def test_the_screens_read_only_the_passes_they_name(simulated: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -667,6 +683,45 @@ def test_the_screens_read_only_the_passes_they_name(simulated: Path, monkeypatch
     only = replay_analysis.MatchAnalysis(read=whole.read, timeline=whole.timeline,
                                          passes={n: p for n, p in whole.passes.items() if n in screens.reads})
     assert dumps(screens.compute(only, ReportContext(seats=(), findings=()))) == dumps(screens.compute(whole, context))
+
+
+def test_the_ledger_part_reads_only_the_passes_it_names(simulated: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ledger part from an analysis holding only the passes it names, without the context, is the
+    part the report computes."""
+    from daishi_forensics.report.sections import SECTIONS, ReportContext
+
+    monkeypatch.setenv(ENV, "0")
+    whole = analyze(read_match(open_match(str(simulated))))
+    ledger = next(s for s in SECTIONS if s.name == "ledger")
+    assert ledger.reads == frozenset({"ledger", "reputation", "commons"}) and not ledger.slow
+    only = replay_analysis.MatchAnalysis(read=whole.read, timeline=whole.timeline,
+                                         passes={n: p for n, p in whole.passes.items() if n in ledger.reads})
+    nothing = ReportContext(seats=(), findings=())
+    assert dumps(ledger.compute(only, nothing)) == dumps(behavior_report(whole)["ledger"])
+
+
+def test_the_early_results_are_those_the_report_asks_of_this_processs_passes(
+        simulated: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every result the behavior report asks of a pass this process replays is computed early, and no
+    other: the screens' first."""
+    from daishi_forensics.report.passes import EARLY_RESULTS
+    from daishi_forensics.report.sections import SCREEN_PASSES
+
+    monkeypatch.setenv(ENV, "0")
+    whole = analyze(read_match(open_match(str(simulated))))
+    asked: list[str] = []
+    result = replay_analysis.MatchAnalysis.result
+
+    def counted(self: Any, name: str) -> Any:
+        if name not in self._results:
+            asked.append(name)
+        return result(self, name)
+
+    monkeypatch.setattr(replay_analysis.MatchAnalysis, "result", counted)
+    behavior_report(whole)
+    assert sorted(n for n in asked if n not in ASIDE) == sorted(EARLY_RESULTS)
+    screens = [n for n in EARLY_RESULTS if n in SCREEN_PASSES]
+    assert EARLY_RESULTS[:len(screens)] == tuple(screens) and set(screens) == SCREEN_PASSES
 
 
 def test_this_process_works_meanwhile_only_while_the_child_does(streams: tuple[Path, Path], forks: list[bool],

@@ -154,3 +154,21 @@ def test_study_audit_shows_hostile_names_neutrally(tmp_path: Path) -> None:
         assert out.strip() or err.strip()
         _assert_neutral(f"study audit --format {fmt} (stdout)", out)
         _assert_neutral(f"study audit --format {fmt} (stderr)", err)
+
+
+@pytest.mark.parametrize("around", ["", "é"])  # an ASCII document, and one that is not
+def test_dumps_escapes_every_raw_control_in_ascii_and_other_text(around: str) -> None:
+    """Each control JSON leaves raw comes out as its ``\\uXXXX`` escape, whether the rest of the document
+    is ASCII or not (ASCII text is searched for its one such control, DEL, alone); the escaped text
+    parses back to the same value, and a document without any is written as the JSON writer wrote it."""
+    import orjson
+
+    from daishi_forensics.jsonio import dumps
+
+    raw = sorted(c for c in CONTROLS if ord(c) >= 0x20)
+    assert raw[0] == "\x7f" and all(ord(c) >= 0x80 for c in raw[1:])
+    for c in raw:
+        text = dumps({"a": f"{around}x{c}y"})
+        assert text == '{\n  "a": "' + around + f'x\\u{ord(c):04x}y"\n}}\n' and json.loads(text) == {"a": f"{around}x{c}y"}
+    plain = {"a": f"{around}plain", "b": [1, 2.5, None]}
+    assert dumps(plain) == orjson.dumps(plain, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2).decode() + "\n"

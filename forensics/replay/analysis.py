@@ -114,7 +114,9 @@ Early = Callable[["MatchAnalysis"], dict[Any, Any]]
 """Work on an analysis holding only the passes this process replayed (finished), its timeline and
 its read (done), while a second process replays the others: what it returns becomes
 :attr:`MatchAnalysis.early`.  It must read no pass it was not given (nor take a missing one for a
-pass that did not run)."""
+pass that did not run).  The results it asks of its passes (:meth:`MatchAnalysis.result`, each a
+function of a finished pass and the archive alone) are kept for the analysis :func:`analyze` returns,
+which holds the very same passes: asked again, they are not computed again."""
 
 
 def analyze(read: MatchRead, catalogue: Catalogue, *, only: Iterable[str] | None = None,
@@ -129,11 +131,12 @@ def analyze(read: MatchRead, catalogue: Catalogue, *, only: Iterable[str] | None
     instances = catalogue.build(archive, only)
     ahead = None if warm is None else lambda passes, _timeline: warm(passes, archive)
     made: dict[Any, Any] = {}
+    results: dict[str, Any] = {}  # what ``early`` asks of its finished passes, kept for the whole analysis
 
     def meanwhile(timeline: Timeline, names: frozenset[str]) -> None:
         if early is not None:
             mine = {name: p for name, p in instances.items() if name in names}
-            made.update(early(MatchAnalysis(read=read, timeline=timeline, passes=mine)))
+            made.update(early(MatchAnalysis(read=read, timeline=timeline, passes=mine, _results=results)))
 
     with paused_cycle_collection():
         try:
@@ -145,7 +148,7 @@ def analyze(read: MatchRead, catalogue: Catalogue, *, only: Iterable[str] | None
                 if callable(cancel):
                     cancel()
             raise
-    return MatchAnalysis(read=read, timeline=timeline, passes=instances, early=made)
+    return MatchAnalysis(read=read, timeline=timeline, passes=instances, early=made, _results=results)
 
 
 def analyze_target(

@@ -23,7 +23,7 @@ from __future__ import annotations
 from daishi_forensics.replay.fork import ENV, Forked, allowed
 from daishi_forensics.replay.fork import fork as aside
 
-__all__ = ["ASIDE_EVENTS", "ENV", "Aside", "aside", "worth_it"]
+__all__ = ["ASIDE_EVENTS", "ENV", "Aside", "Done", "aside", "worth_it"]
 
 ASIDE_EVENTS = 200_000
 """Matches with at least this many events get their slowest sections computed aside (a smaller
@@ -31,6 +31,21 @@ one's report takes well under a second: a fork would cost more than it saves).""
 
 Aside = Forked
 """A section being computed in a forked child (:class:`~daishi_forensics.replay.fork.Forked`)."""
+
+
+class Done:
+    """A part this process computed already (early, while a second process finished the replay),
+    collected as a child's answer is: :meth:`result` gives it, :meth:`cancel` forgets it."""
+
+    def __init__(self, part: object) -> None:
+        self._part = part
+
+    def result(self) -> tuple[bool, object]:
+        """``(True, part)``."""
+        return True, self._part
+
+    def cancel(self) -> None:
+        """Nothing to stop."""
 
 
 def worth_it(events: int) -> bool:

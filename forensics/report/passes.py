@@ -23,7 +23,7 @@ from daishi_forensics.replay import analysis as _analysis
 from daishi_forensics.replay.analysis import MatchAnalysis
 from daishi_forensics.replay.registry import Catalogue
 
-__all__ = ["ASIDE", "CATALOGUE", "analyze", "analyze_target", "early_parts", "warm"]
+__all__ = ["ASIDE", "CATALOGUE", "EARLY_RESULTS", "analyze", "analyze_target", "early_parts", "warm"]
 
 CATALOGUE = Catalogue.of(ECONOMY.specs, PROFILE.specs, INJECTION.specs, PROBES.specs)
 """Every built-in pass, in run order."""
@@ -40,6 +40,14 @@ progression and the rest of the profile; done with them before the child, it sta
 screens meanwhile, in a forked child (:func:`early_parts`).  Chosen by the CPU each side spent on that match until
 both came out about even, screens and propagation included (about 6 s each, one core each;
 ``bench/behavior.py`` prints the replay's sides and how long this process waits)."""
+
+
+EARLY_RESULTS = ("contact", "ledger", "reputation", "transfers", "commons", "counters", "witnesses", "progression",
+                 "harm")
+"""The results (:meth:`~daishi_forensics.replay.analysis.MatchAnalysis.result`) the behavior report asks
+of the passes this process replays, the screens' first: computed while a second process finishes the
+replay (:func:`early_parts`), they are not computed in the report.  A result missing here is computed
+when asked for, as it always is; one the report no longer asks for costs that time, never a byte."""
 
 
 class _Finished:
@@ -64,23 +72,48 @@ def warm(passes: dict[str, Any], archive: Mapping[str, Any]) -> None:
         propagation_of(cast(MatchAnalysis, _Finished(passes, archive)))
 
 
+def _results(analysis: MatchAnalysis, names: Iterable[str]) -> None:
+    """The named passes' results, each computed once into ``analysis``'s cache, those it holds; one
+    that fails is left for the report, which asks again and meets the same failure in its own order."""
+    for name in names:
+        if name in analysis.passes:
+            try:
+                analysis.result(name)
+            except Exception:  # noqa: BLE001, S112 (the report asks again: same error, in its own place)
+                continue
+
+
 def early_parts(analysis: MatchAnalysis) -> dict[Any, Any]:
     """The behavior report's parts that can be computed from the passes ``analysis`` holds (the
     sections naming what they read, :attr:`~daishi_forensics.report.sections.Section.reads`, all
-    among them), each started in a forked child (:func:`~daishi_forensics.report._aside.aside`),
-    by section: the same parts :func:`~daishi_forensics.report.assembly.behavior_report` would
-    compute (the same functions on the same finished passes, read and timeline), which collects
-    them (and computes a part itself if its child fails)."""
-    from ._aside import aside
-    from .sections import SECTIONS, ReportContext
+    among them), by section: the same parts :func:`~daishi_forensics.report.assembly.behavior_report`
+    would compute (the same functions on the same finished passes, read and timeline), which collects
+    them (and computes a part itself if its child failed, or if computing it here failed).
 
+    In order: the results the screens read (:data:`EARLY_RESULTS`, kept in the analysis: the screens'
+    child inherits them, and the report finds them), then each ``slow`` part started in a forked child
+    (:func:`~daishi_forensics.report._aside.aside`), then the report's other results and its other
+    parts computed here (:class:`~daishi_forensics.report._aside.Done`): this process has nothing else
+    to do until the second one's passes come."""
+    from ._aside import Done, aside
+    from .sections import SECTIONS, SCREEN_PASSES, ReportContext
+
+    _results(analysis, (name for name in EARLY_RESULTS if name in SCREEN_PASSES))
     nothing = ReportContext(seats=(), findings=())
+    ready = [s for s in SECTIONS if s.reads is not None and s.reads <= analysis.passes.keys()]
     started: dict[Any, Any] = {}
-    for section in SECTIONS:
-        if section.reads is not None and section.reads <= analysis.passes.keys():
+    for section in ready:
+        if section.slow:
             child = aside(partial(section.compute, analysis, nothing))
             if child is not None:
                 started[section] = child
+    _results(analysis, (name for name in EARLY_RESULTS if name not in SCREEN_PASSES))
+    for section in ready:
+        if not section.slow:
+            try:
+                started[section] = Done(section.compute(analysis, nothing))
+            except Exception:  # noqa: BLE001, S112 (the report computes it, and meets the failure there)
+                continue
     return started
 
 

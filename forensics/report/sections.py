@@ -52,12 +52,17 @@ class Section:
     reads: frozenset[str] | None = None
     """When given: the only passes the part reads (with the read, the timeline and the archive), and
     nothing of the context; so it may be computed as soon as those passes are finished, from an
-    analysis holding only them (:func:`~daishi_forensics.report.passes.early_parts`)."""
+    analysis holding only them (:func:`~daishi_forensics.report.passes.early_parts`: in a forked
+    child when ``slow``, else in this process)."""
 
 
 SCREEN_PASSES = frozenset({"contact", "ledger", "reputation", "transfers"})
 """The passes the collusion screens read (the screening module's own list, which imports the graph
 library: named here so that importing the sections does not)."""
+
+
+LEDGER_PASSES = frozenset({"ledger", "reputation", "commons"})
+"""The passes the trade ledger part reads (:func:`~daishi_forensics.report.core.ledger_part`)."""
 
 
 def _put(key: str) -> Callable[[dict[str, Any], Any], None]:
@@ -140,7 +145,7 @@ SECTIONS: tuple[Section, ...] = (
     Section("source", lambda a, c: source_part(a, len(c.findings)), _put("source")),
     Section("match", lambda a, c: match_part(a), _put("match")),
     Section("seats", lambda a, c: seats_part(a, list(c.seats)), _put("seats")),
-    Section("ledger", lambda a, c: ledger_part(a), _put("ledger")),
+    Section("ledger", lambda a, c: ledger_part(a), _put("ledger"), reads=LEDGER_PASSES),
     Section("contact", lambda a, c: contact_part(a, all_pairs=c.all_pairs), _put("contact")),
     Section("findings", lambda a, c: [f.as_dict() for f in c.findings], _put("findings")),
     Section("errata", lambda a, c: a.read.errata, _put("errata")),
