@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from ._frames import (
     AGGRESSION, AT_PREPOSITIONS, DIRECT_MEET, ENTERING, GIVE_VERBS, HEDGES, INTERJECTIONS, LEAVING, MEET_VERBS,
     NEGATIONS, NOT_RESTRAINT, OUT_VERBS, OWNED, PEACE_WORDS, PLANS, REPORTING, SPEAKER, SUPPORT_VERBS, THIRD,
-    TO_FRAMES, YOU,
+    TO_FRAMES, YOU, positions,
 )
 
 __all__ = ["actions"]
@@ -569,7 +569,8 @@ _TALK_NOUNS = frozenset({"question", "questions", "advice", "tips", "tip", "info
 def _support(words: list[str], tags: list[tuple[str, str] | None]) -> list[_Act]:
     """Rule 15: the speaker will support, help, cover, escort or heal a person."""
     n = len(words)
-    for i, w in enumerate(words):
+    for i in positions(words, _SUPPORT_AT):  # no other word opens a reading below
+        w = words[i]
         nxt = words[i + 1] if i + 1 < n else ""
         phrase = None
         if w == "back" and i > 1 and words[i - 1] == "your" and words[i - 2] in ("got", "have"):
@@ -746,3 +747,5 @@ _NO_ATTACK_OPENERS = frozenset(_NO_ATTACK_CUES)
 """The words rule 14 can open on (a clause holding none of them promises no peace)."""
 _SUPPORT_OPENERS = SUPPORT_VERBS | {"got", "count", "have", "with", "for"}
 """The words rule 15 can open on."""
+_SUPPORT_AT = SUPPORT_VERBS | {"back", "support", "on", "with", "for"}
+"""The words at which :func:`_support` reads something (the words its readings are anchored on)."""

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from operator import itemgetter
 
 __all__ = ["tokens", "normal_form", "normal_words", "normal_phrase", "CONTRACTIONS"]
 
@@ -60,7 +61,7 @@ def tokens(text: str) -> list[tuple[str, int]]:
     lowered = lowered.replace("=>", "->")
     lowered = lowered.replace("non-aggression", "nonaggression").replace("cease-fire", "ceasefire")
     found = [(m[0], m.start()) for m in _TOKEN.finditer(lowered)]
-    if "'" not in lowered and lowered.isascii() and _CONTRACTED.isdisjoint([w for w, _ in found]):
+    if "'" not in lowered and lowered.isascii() and _CONTRACTED.isdisjoint(map(itemgetter(0), found)):
         return found  # no apostrophe, emoji or contraction: every token stands as found
     out: list[tuple[str, int]] = []
     expansions = CONTRACTIONS.get

@@ -302,7 +302,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from itertools import filterfalse
+from itertools import compress, count, filterfalse
 from operator import itemgetter
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -315,7 +315,7 @@ from ._frames import (
     HEDGES, HYPOTHETICAL_PAST, INTERJECTIONS, NAMED_PROPOSALS, NEGATIONS, NOUN_OPENERS, OFFER_VERBS,
     OPENERS_BY_FIRST, ORDER_VERBS, OWNED, PAST_VERBS, PLANNED_GIVE, PRONOUNS, RECEIVE_VERBS, REPORTED, REPORTING,
     RUN_ON_OPENERS, SPEAKER, SPEAKER_GERUNDS, SUITS, TAGS, THIRD, TO_FRAMES, VERB_CUE_WORDS, WILLING, YOU, cancelled,
-    has_phrase, verb_role,
+    has_phrase, positions, verb_role,
 )
 from .vocabulary import SYNONYMS, Lexicon, Vocabulary
 
@@ -468,6 +468,12 @@ _NUMBER_UNIT = re.compile(r"([0-9]{1,9})([a-z$][a-z0-9$]{0,15})")
 _BOUNDARY = frozenset({".", "!", "?", ";", "\n"})
 _WORD, _OFFSET = itemgetter(0), itemgetter(1)
 """A token's word and its offset (:func:`._tokens.tokens` gives ``(word, offset)`` pairs)."""
+_ENDS = _BOUNDARY | {":"}
+"""The words that may end a sentence (a colon when it closes a heading, rule 3)."""
+_CHECKS_BY_LAST: Mapping[str, tuple[tuple[str, ...], ...]] = {
+    last: tuple(p for p in CHECKS if p[-1] == last) for last in CHECK_WORDS
+}
+"""The checks of a restatement by their last word (rule 3)."""
 _ALTERNATIVES = frozenset({"or", "alternatively", "otherwise"})
 """The words a clause splits at into alternative offers (rule 3)."""
 
@@ -657,7 +663,8 @@ class HeuristicExtractor:
             raw, offs = self._joined(toks)
             joined = " ".join(raw)
         first_words = self._lexicon.first_words
-        if first_words.isdisjoint(raw) and _REGION_WORD.search(joined) is None and (
+        regions = _REGION_WORD.search(joined) is not None
+        if first_words.isdisjoint(raw) and not regions and (
                 not self._lexicon.weak or self._lexicon.weak.keys().isdisjoint(raw)):
             return raw, offs, [None] * len(raw)  # no name of the match in the text
         words: list[str] = []
@@ -667,7 +674,8 @@ class HeuristicExtractor:
         region = _REGION.fullmatch
         n = len(raw)
         i = 0  # the words before it are placed; those between marks are plain words, untagged
-        for k in [k for k, w in enumerate(raw) if w in first_words or w.startswith("r_")]:
+        for k in [k for k, w in enumerate(raw) if w in first_words or w.startswith("r_")] if regions else \
+                positions(raw, first_words):  # without a word opening with "r_", the first words of names only
             if k < i:
                 continue  # inside a name placed already
             if k > i:
@@ -735,8 +743,7 @@ class HeuristicExtractor:
         out: list[_Clause] = []
         begin = 0
         n = len(words)
-        ends = [i for i, w in enumerate(words) if w in _BOUNDARY or (w == ":" and _heading_colon(words, tags, i))] \
-            if not _BOUNDARY.isdisjoint(words) or ":" in words else []
+        ends = [i for i in positions(words, _ENDS) if words[i] != ":" or _heading_colon(words, tags, i)]
         ends.append(n)  # the text's end closes the last sentence
         for i in ends:
             w = words[i] if i < n else "\n"
@@ -830,7 +837,8 @@ class HeuristicExtractor:
         clauses = self._clauses(words, offsets, tags, length)
         items_at = self._global_hits(words, tags)
         checked = not CHECK_WORDS.isdisjoint(words) and any(
-            has_phrase(c.words, phrase) for phrase in CHECKS if phrase[-1] in words for c in clauses) or any(
+            has_phrase(c.words, phrase) for last in CHECK_WORDS.intersection(words) for phrase in _CHECKS_BY_LAST[last]
+            for c in clauses) or any(
             c.question and c.words[-2:] in ([",", "correct"], [",", "right"]) for c in clauses)  # "..., correct?"
         out: list[tuple[int, Commitment]] = []  # (order key, commitment)
         goods: list[_Goods] = []
@@ -914,7 +922,10 @@ class HeuristicExtractor:
         """Rule 5: every item word of the message with its quantity (index in the message)."""
         hits: list[_Hit] = []
         n = len(words)
-        for i, t in [(i, t) for i, t in enumerate(tags) if t is not None and t[0] == "item"]:
+        for i in compress(count(), tags):  # the named words (a tag is a pair, None for a plain word)
+            t = tags[i]
+            if t is None or t[0] != "item":
+                continue
             quantity: int | None = None
             found = False
             for back in (1, 2, 3, 4):
@@ -950,7 +961,7 @@ class HeuristicExtractor:
         out: list[_Hit] = []
         n = len(words)
         # only an untagged number, "one", or a pronoun for goods can be read here: the other words are passed
-        for i in [i for i, w in enumerate(words) if tags[i] is None and (w in _BARE_CANDIDATES or w[:1].isdigit())]:
+        for i in [i for i, w in enumerate(words) if (w in _BARE_CANDIDATES or w[:1].isdigit()) and tags[i] is None]:
             w = words[i]
             number = _bare_number(w)
             after_one = i + 1
