@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from ._frames import (
     AGGRESSION, AT_PREPOSITIONS, DIRECT_MEET, ENTERING, GIVE_VERBS, HEDGES, INTERJECTIONS, LEAVING, MEET_VERBS,
     NEGATIONS, NOT_RESTRAINT, OUT_VERBS, OWNED, PEACE_WORDS, PLANS, REPORTING, SPEAKER, SUPPORT_VERBS, THIRD,
-    TO_FRAMES, YOU, positions,
+    TO_FRAMES, YOU,
 )
 
 __all__ = ["actions"]
@@ -201,7 +201,7 @@ def actions(words: list[str], tags: list[tuple[str, str] | None]) -> list[_Act]:
     """Rules 12-15: the acts one clause promises (``meet``, ``stay_out``, ``no_attack``, ``support``), each
     rule read only when a word it opens on stands in the clause."""
     out: list[_Act] = []
-    if any(t is not None and t[0] == "place" for t in tags):
+    if any(t[0] == "place" for t in filter(None, tags)):  # the named words (a tag is a pair, None for a plain word)
         out += _places(words, tags)
     if not _NO_ATTACK_OPENERS.isdisjoint(words):
         out += _no_attack(words, tags)
@@ -569,7 +569,7 @@ _TALK_NOUNS = frozenset({"question", "questions", "advice", "tips", "tip", "info
 def _support(words: list[str], tags: list[tuple[str, str] | None]) -> list[_Act]:
     """Rule 15: the speaker will support, help, cover, escort or heal a person."""
     n = len(words)
-    for i in positions(words, _SUPPORT_AT):  # no other word opens a reading below
+    for i in [i for i, w in enumerate(words) if w in _SUPPORT_AT]:  # no other word opens a reading below
         w = words[i]
         nxt = words[i + 1] if i + 1 < n else ""
         phrase = None

@@ -33,13 +33,12 @@ False
 
 from __future__ import annotations
 
-from collections.abc import Container, Mapping
-from itertools import compress, count
+from collections.abc import Mapping
 
 from ._tokens import normal_phrase, normal_words
 
 __all__ = [
-    "FRAME_WORDS", "FRAME_PHRASES", "ROLE_NOTES", "roles_of", "cancelled", "has_phrase", "positions", "verb_role", "VERB_CUE_WORDS",
+    "FRAME_WORDS", "FRAME_PHRASES", "ROLE_NOTES", "roles_of", "cancelled", "has_phrase", "verb_role", "VERB_CUE_WORDS",
     "NEGATIONS", "HEDGES", "PLANS", "PLANNED_GIVE", "GIVE_VERBS", "OFFER_VERBS", "RECEIVE_VERBS", "ORDER_VERBS", "SPEAKER_GERUNDS",
     "PAST_VERBS", "AGREEMENT", "HYPOTHETICAL_PAST", "NOUN_OPENERS", "NAMED_PROPOSALS",
     "REPORTED", "REPORTING", "CONDITIONS", "TAGS", "INTERJECTIONS", "ASKED_WITHIN", "COMPLAINTS",
@@ -389,16 +388,6 @@ ACCEPT_BY_FIRST: Mapping[str, tuple[tuple[str, ...], ...]] = {
     first: tuple(p for p in ACCEPT_PHRASES if p[0] == first) for first in dict.fromkeys(p[0] for p in ACCEPT_PHRASES)
 }
 """The consent phrases by their first word, in table order."""
-
-
-def positions(words: list[str], table: Container[str]) -> list[int]:
-    """The indices of the words of ``words`` that stand in ``table``, in order (one pass in C: a rule
-    that acts only at its own words visits those and no other).
-
-    >>> positions(["i", "will", "give", "you", "3", "wood"], {"give", "wood"})
-    [2, 5]
-    """
-    return list(compress(count(), map(table.__contains__, words)))
 
 
 def has_phrase(words: list[str], phrase: tuple[str, ...]) -> bool:

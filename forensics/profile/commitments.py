@@ -302,8 +302,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from itertools import compress, count, filterfalse
-from operator import itemgetter
+from itertools import compress, count
+from operator import attrgetter, itemgetter
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -315,7 +315,7 @@ from ._frames import (
     HEDGES, HYPOTHETICAL_PAST, INTERJECTIONS, NAMED_PROPOSALS, NEGATIONS, NOUN_OPENERS, OFFER_VERBS,
     OPENERS_BY_FIRST, ORDER_VERBS, OWNED, PAST_VERBS, PLANNED_GIVE, PRONOUNS, RECEIVE_VERBS, REPORTED, REPORTING,
     RUN_ON_OPENERS, SPEAKER, SPEAKER_GERUNDS, SUITS, TAGS, THIRD, TO_FRAMES, VERB_CUE_WORDS, WILLING, YOU, cancelled,
-    has_phrase, positions, verb_role,
+    has_phrase, verb_role,
 )
 from .vocabulary import SYNONYMS, Lexicon, Vocabulary
 
@@ -466,10 +466,8 @@ _TIMES_BEFORE = re.compile(r"([0-9]{1,9})x")
 _TIMES_AFTER = re.compile(r"x([0-9]{1,9})")
 _NUMBER_UNIT = re.compile(r"([0-9]{1,9})([a-z$][a-z0-9$]{0,15})")
 _BOUNDARY = frozenset({".", "!", "?", ";", "\n"})
-_WORD, _OFFSET = itemgetter(0), itemgetter(1)
+_WORD, _OFFSET, _AT = itemgetter(0), itemgetter(1), attrgetter("at")
 """A token's word and its offset (:func:`._tokens.tokens` gives ``(word, offset)`` pairs)."""
-_ENDS = _BOUNDARY | {":"}
-"""The words that may end a sentence (a colon when it closes a heading, rule 3)."""
 _CHECKS_BY_LAST: Mapping[str, tuple[tuple[str, ...], ...]] = {
     last: tuple(p for p in CHECKS if p[-1] == last) for last in CHECK_WORDS
 }
@@ -639,7 +637,7 @@ class HeuristicExtractor:
         truncated = len(text) > self.max_chars
         capped = text[: self.max_chars]
         toks = tokens(capped)
-        mentions = tuple(filterfalse(_BOUNDARY.__contains__, map(_WORD, toks)))
+        mentions = tuple([w for w, _ in toks if w not in _BOUNDARY])
         words, offsets, tags = self._names(toks)
         found: list[Commitment] = []
         seen: set[tuple[Any, ...]] = set()
@@ -675,7 +673,7 @@ class HeuristicExtractor:
         n = len(raw)
         i = 0  # the words before it are placed; those between marks are plain words, untagged
         for k in [k for k, w in enumerate(raw) if w in first_words or w.startswith("r_")] if regions else \
-                positions(raw, first_words):  # without a word opening with "r_", the first words of names only
+                [k for k, w in enumerate(raw) if w in first_words]:  # no word opens with "r_": names only
             if k < i:
                 continue  # inside a name placed already
             if k > i:
@@ -743,7 +741,8 @@ class HeuristicExtractor:
         out: list[_Clause] = []
         begin = 0
         n = len(words)
-        ends = [i for i in positions(words, _ENDS) if words[i] != ":" or _heading_colon(words, tags, i)]
+        ends = [i for i, w in enumerate(words) if w in _BOUNDARY or (w == ":" and _heading_colon(words, tags, i))] \
+            if not _BOUNDARY.isdisjoint(words) or ":" in words else []
         ends.append(n)  # the text's end closes the last sentence
         for i in ends:
             w = words[i] if i < n else "\n"
@@ -1064,7 +1063,7 @@ class HeuristicExtractor:
         hits += self._bare_hits(clause, every)
         if not hits:
             return None
-        hits.sort(key=lambda h: h.at)
+        hits.sort(key=_AT)
         hits = _ratio(clause.words, hits)
         r = _Walk(clause.words, {h.at: h for h in hits}, tags=clause.tags)
         words, by_index, cues_of = r.words, r.by_index, _CUES_BY_WORD.get  # the cues change sides, not these
@@ -1074,7 +1073,11 @@ class HeuristicExtractor:
             if i in by_index:
                 i = self._cue_item(r, i)
                 continue
-            for cue in cues_of(words[i], ()):
+            cues = cues_of(words[i])
+            if cues is None:
+                i += 1  # a word no cue reads
+                continue
+            for cue in cues:
                 moved = cue(self, r, i)
                 if moved is not None:
                     i = moved
@@ -2334,9 +2337,10 @@ def _settled(r: _Walk, clause: _Clause) -> _Goods:
         # nothing is given or asked, whatever the rest of this function would read
         return _Goods([], [], r.explicit, clause, _conditional(r.words))
     sides = {k: s for k, s in r.sides.items() if by_index[k].quantity != 0}  # "0 firewood": none handed over
-    give = [by_index[k] for k, s in sorted(sides.items()) if s == "give"]
-    receive = [by_index[k] for k, s in sorted(sides.items()) if s == "receive"]
-    priced = [by_index[k] for k, s in sorted(sides.items()) if s == "priced"]
+    ordered = sorted(sides.items())
+    give = [by_index[k] for k, s in ordered if s == "give"]
+    receive = [by_index[k] for k, s in ordered if s == "receive"]
+    priced = [by_index[k] for k, s in ordered if s == "priced"]
     given_back = {h.item: h.at for h in give if h.pronoun}
     if given_back:  # "I need food as well but I'm willing to sacrifice it": the ask is given up, not asked
         receive = [h for h in receive if not (h.item in given_back and h.at < given_back[h.item])]
