@@ -481,19 +481,20 @@ _ALTERNATIVES = frozenset({"or", "alternatively", "otherwise"})
 
 def _quantity(token: str) -> tuple[bool, int | None]:
     """``(is a quantity, value)``; value None for a vague quantity ("some")."""
-    if _DIGITS.fullmatch(token):
-        return True, int(token)
-    m = _TIMES_BEFORE.fullmatch(token)
-    if m:
-        return True, int(m.group(1))
-    if token in _NUMBER_WORDS:
+    if token[:1].isdigit():  # both patterns open with a digit
+        if _DIGITS.fullmatch(token):
+            return True, int(token)
+        m = _TIMES_BEFORE.fullmatch(token)
+        if m:
+            return True, int(m.group(1))
+    elif token in _NUMBER_WORDS:
         return True, _NUMBER_WORDS[token]
     return False, None
 
 
 def _bare_number(token: str) -> int | None:
     """A number that can stand alone for goods ("I'd like 2", "give you two")."""
-    if _DIGITS.fullmatch(token):
+    if token[:1].isdigit() and _DIGITS.fullmatch(token):
         return int(token)
     if token in _BARE_NUMBER_WORDS:
         return _NUMBER_WORDS[token]
@@ -778,9 +779,10 @@ class HeuristicExtractor:
         if "," not in clause:
             return None
         for cut in (i for i, t in enumerate(clause) if t == ","):
-            head, tail = clause[:cut], clause[cut + 1:]
+            tail = clause[cut + 1:]
             if not tail or not self._opens_question(tail) or _relative_which(tail):
                 continue
+            head = clause[:cut]
             rest = head[_opening(head):]
             part = head[max((k + 1 for k, t in enumerate(head) if t == ","), default=0):]
             if len(rest) >= 2 and rest[0] not in CONDITIONS and not self._opens_question(head) and not (
