@@ -666,38 +666,48 @@ class HeuristicExtractor:
         if first_words.isdisjoint(raw) and not regions and (
                 not self._lexicon.weak or self._lexicon.weak.keys().isdisjoint(raw)):
             return raw, offs, [None] * len(raw)  # no name of the match in the text
-        words: list[str] = []
-        offsets: list[int] = []
-        tags: list[tuple[str, str] | None] = []
         match = self._lexicon.match
         region = _REGION.fullmatch
-        n = len(raw)
+        placed: list[tuple[int, int, tuple[str, str] | None]] = []  # (first word, end, tag) of each mark read
+        several = False  # a name of several words was found (its words are joined into one)
         i = 0  # the words before it are placed; those between marks are plain words, untagged
         for k in [k for k, w in enumerate(raw) if w in first_words or w.startswith("r_")] if regions else \
                 [k for k, w in enumerate(raw) if w in first_words]:  # no word opens with "r_": names only
             if k < i:
                 continue  # inside a name placed already
-            if k > i:
-                words += raw[i:k]
-                offsets += offs[i:k]
-                tags += [None] * (k - i)
             w = raw[k]
             found = match(raw, k) if w in first_words else None
             if found is not None:
-                end, named_as = found
+                i, named_as = found
+                placed.append((k, i, named_as))
+                several = several or i > k + 1
+            else:
+                i = k + 1
+                placed.append((k, i, ("place", w) if w.startswith("r_") and region(w) else None))
+        n = len(raw)
+        words: list[str]
+        offsets: list[int]
+        tags: list[tuple[str, str] | None]
+        if not several:  # every name one word: the words stand as they are, some of them tagged
+            words, offsets, tags = raw, offs, [None] * n
+            for k, _, named_as in placed:
+                tags[k] = named_as
+        else:
+            words, offsets, tags = [], [], []
+            i = 0
+            for k, end, named_as in placed:
+                if k > i:
+                    words += raw[i:k]
+                    offsets += offs[i:k]
+                    tags += [None] * (k - i)
                 words.append(" ".join(raw[k:end]))
                 offsets.append(offs[k])
                 tags.append(named_as)
                 i = end
-            else:
-                words.append(w)
-                offsets.append(offs[k])
-                tags.append(("place", w) if w.startswith("r_") and region(w) else None)
-                i = k + 1
-        if i < n:
-            words += raw[i:]
-            offsets += offs[i:]
-            tags += [None] * (n - i)
+            if i < n:
+                words += raw[i:]
+                offsets += offs[i:]
+                tags += [None] * (n - i)
         weak = self._lexicon.weak
         if weak and not weak.keys().isdisjoint(words):
             for k, w in enumerate(words):
