@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import compress, count
 
 from ._frames import (
     AGGRESSION, AT_PREPOSITIONS, DIRECT_MEET, ENTERING, GIVE_VERBS, HEDGES, INTERJECTIONS, LEAVING, MEET_VERBS,
@@ -213,7 +214,8 @@ def _places(words: list[str], tags: list[tuple[str, str] | None]) -> list[_Act]:
     """Rules 12-13: ``meet`` and ``stay_out`` for each place the clause names."""
     out: list[_Act] = []
     previous: tuple[int, str | None] | None = None  # (index, kind decided) of the last place
-    for j, t in enumerate(tags):
+    for j in compress(count(), tags):  # the named words (a tag is a pair, None for a plain word)
+        t = tags[j]
         if t is None or t[0] != "place":
             continue
         if _origin(words, tags, j):
@@ -405,8 +407,8 @@ def _no_attack(words: list[str], tags: list[tuple[str, str] | None]) -> list[_Ac
     Each word is read only by the cues it can open (:data:`_NO_ATTACK_CUES`), in the order
     listed there; a cue that says the word promises nothing (an attack on a place, a peace
     that is over) ends that word's reading."""
-    for i, w in enumerate(words):
-        for cue in _NO_ATTACK_CUES.get(w, ()):
+    for i in [i for i, w in enumerate(words) if w in _NO_ATTACK_CUES]:  # the words a cue opens on
+        for cue in _NO_ATTACK_CUES[words[i]]:
             found = cue(words, tags, i)
             if isinstance(found, tuple):
                 break
