@@ -809,8 +809,8 @@ class HeuristicExtractor:
         after the last comma before it."""
         start = max((k + 1 for k, w in enumerate(clause) if w == ","), default=0)  # "Ok, i am good with that how ..."
         if self._opens_question(clause) or clause[:1] and clause[0] in CONDITIONS or (
-                start and (self._opens_question(clause[start:]) or clause[start] in CONDITIONS)):
-            return None
+                start and (self._opens_question(clause[start:]) or start < len(clause) and clause[start] in CONDITIONS)):
+            return None  # (a comma closing the clause, "deal,?", leaves no statement for a question to run on)
         for k in range(start + 3, len(clause) - 1):
             if (clause[k], clause[k + 1]) in RUN_ON_OPENERS and clause[k - 1] not in ASKED_WITHIN:
                 return k
