@@ -690,19 +690,19 @@ class HeuristicExtractor:
         tags: list[tuple[str, str] | None]
         if not several:  # every name one word: the words stand as they are, some of them tagged
             words, offsets, tags = raw, offs, [None] * n
-            for k, _, named_as in placed:
-                tags[k] = named_as
+            for k, _, tag in placed:
+                tags[k] = tag
         else:
             words, offsets, tags = [], [], []
             i = 0
-            for k, end, named_as in placed:
+            for k, end, tag in placed:
                 if k > i:
                     words += raw[i:k]
                     offsets += offs[i:k]
                     tags += [None] * (k - i)
                 words.append(" ".join(raw[k:end]))
                 offsets.append(offs[k])
-                tags.append(named_as)
+                tags.append(tag)
                 i = end
             if i < n:
                 words += raw[i:]
