@@ -698,3 +698,12 @@ def test_the_paraphrases_keep_the_goods_and_change_the_text() -> None:
     assert rewrites["will as can"]("I'll give you 2 water") == "I can give you 2 water"
     assert rewrites["you may have"]("You can have the food") == "you may have the food"
     assert rewrites["bottles of water"]("I need 3 water") == "I need 3 bottles of water"
+
+
+def test_a_comma_closing_a_question_is_read_without_raising() -> None:
+    # "deal,?": the comma closes the clause, no statement stands after it for a question to run on
+    for text in ("deal,?", "ok, ?", "I will give you 3 wood,?"):
+        found = EX.extract(text)
+        assert found.commitments == () and found.truncated is False
+    assert terms("Flint2, ? I'll give you 6 wood for 3 stone, final offer") == [
+        ("trade", {"wood": 6}, {"stone": 3}, None)]

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import compress, count
 
 from ._frames import (
     AGGRESSION, AT_PREPOSITIONS, DIRECT_MEET, ENTERING, GIVE_VERBS, HEDGES, INTERJECTIONS, LEAVING, MEET_VERBS,
@@ -201,7 +202,7 @@ def actions(words: list[str], tags: list[tuple[str, str] | None]) -> list[_Act]:
     """Rules 12-15: the acts one clause promises (``meet``, ``stay_out``, ``no_attack``, ``support``), each
     rule read only when a word it opens on stands in the clause."""
     out: list[_Act] = []
-    if any(t is not None and t[0] == "place" for t in tags):
+    if any(t[0] == "place" for t in filter(None, tags)):  # the named words (a tag is a pair, None for a plain word)
         out += _places(words, tags)
     if not _NO_ATTACK_OPENERS.isdisjoint(words):
         out += _no_attack(words, tags)
@@ -213,7 +214,8 @@ def _places(words: list[str], tags: list[tuple[str, str] | None]) -> list[_Act]:
     """Rules 12-13: ``meet`` and ``stay_out`` for each place the clause names."""
     out: list[_Act] = []
     previous: tuple[int, str | None] | None = None  # (index, kind decided) of the last place
-    for j, t in enumerate(tags):
+    for j in compress(count(), tags):  # the named words (a tag is a pair, None for a plain word)
+        t = tags[j]
         if t is None or t[0] != "place":
             continue
         if _origin(words, tags, j):
@@ -405,8 +407,8 @@ def _no_attack(words: list[str], tags: list[tuple[str, str] | None]) -> list[_Ac
     Each word is read only by the cues it can open (:data:`_NO_ATTACK_CUES`), in the order
     listed there; a cue that says the word promises nothing (an attack on a place, a peace
     that is over) ends that word's reading."""
-    for i, w in enumerate(words):
-        for cue in _NO_ATTACK_CUES.get(w, ()):
+    for i in [i for i, w in enumerate(words) if w in _NO_ATTACK_CUES]:  # the words a cue opens on
+        for cue in _NO_ATTACK_CUES[words[i]]:
             found = cue(words, tags, i)
             if isinstance(found, tuple):
                 break
@@ -569,7 +571,8 @@ _TALK_NOUNS = frozenset({"question", "questions", "advice", "tips", "tip", "info
 def _support(words: list[str], tags: list[tuple[str, str] | None]) -> list[_Act]:
     """Rule 15: the speaker will support, help, cover, escort or heal a person."""
     n = len(words)
-    for i, w in enumerate(words):
+    for i in [i for i, w in enumerate(words) if w in _SUPPORT_AT]:  # no other word opens a reading below
+        w = words[i]
         nxt = words[i + 1] if i + 1 < n else ""
         phrase = None
         if w == "back" and i > 1 and words[i - 1] == "your" and words[i - 2] in ("got", "have"):
@@ -746,3 +749,5 @@ _NO_ATTACK_OPENERS = frozenset(_NO_ATTACK_CUES)
 """The words rule 14 can open on (a clause holding none of them promises no peace)."""
 _SUPPORT_OPENERS = SUPPORT_VERBS | {"got", "count", "have", "with", "for"}
 """The words rule 15 can open on."""
+_SUPPORT_AT = SUPPORT_VERBS | {"back", "support", "on", "with", "for"}
+"""The words at which :func:`_support` reads something (the words its readings are anchored on)."""

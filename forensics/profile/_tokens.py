@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from operator import itemgetter
 
 __all__ = ["tokens", "normal_form", "normal_words", "normal_phrase", "CONTRACTIONS"]
 
@@ -45,6 +46,8 @@ CONTRACTIONS: Mapping[str, tuple[str, ...]] = {
 }
 _CONTRACTED = frozenset(CONTRACTIONS)
 """The words :func:`tokens` expands."""
+_WORD = itemgetter(0)
+"""A token's word."""
 _SUFFIXES: tuple[tuple[str, str], ...] = (
     ("n't", "not"), ("'ll", "will"), ("'d", "would"), ("'m", "am"), ("'re", "are"), ("'ve", "have"),
 )
@@ -60,7 +63,7 @@ def tokens(text: str) -> list[tuple[str, int]]:
     lowered = lowered.replace("=>", "->")
     lowered = lowered.replace("non-aggression", "nonaggression").replace("cease-fire", "ceasefire")
     found = [(m[0], m.start()) for m in _TOKEN.finditer(lowered)]
-    if "'" not in lowered and lowered.isascii() and _CONTRACTED.isdisjoint([w for w, _ in found]):
+    if "'" not in lowered and lowered.isascii() and _CONTRACTED.isdisjoint(map(_WORD, found)):
         return found  # no apostrophe, emoji or contraction: every token stands as found
     out: list[tuple[str, int]] = []
     expansions = CONTRACTIONS.get

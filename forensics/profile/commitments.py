@@ -302,8 +302,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from itertools import filterfalse
-from operator import itemgetter
+from itertools import compress, count
+from operator import attrgetter, itemgetter
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -466,8 +466,12 @@ _TIMES_BEFORE = re.compile(r"([0-9]{1,9})x")
 _TIMES_AFTER = re.compile(r"x([0-9]{1,9})")
 _NUMBER_UNIT = re.compile(r"([0-9]{1,9})([a-z$][a-z0-9$]{0,15})")
 _BOUNDARY = frozenset({".", "!", "?", ";", "\n"})
-_WORD, _OFFSET = itemgetter(0), itemgetter(1)
+_WORD, _OFFSET, _AT = itemgetter(0), itemgetter(1), attrgetter("at")
 """A token's word and its offset (:func:`._tokens.tokens` gives ``(word, offset)`` pairs)."""
+_CHECKS_BY_LAST: Mapping[str, tuple[tuple[str, ...], ...]] = {
+    last: tuple(p for p in CHECKS if p[-1] == last) for last in CHECK_WORDS
+}
+"""The checks of a restatement by their last word (rule 3)."""
 _ALTERNATIVES = frozenset({"or", "alternatively", "otherwise"})
 """The words a clause splits at into alternative offers (rule 3)."""
 
@@ -477,19 +481,20 @@ _ALTERNATIVES = frozenset({"or", "alternatively", "otherwise"})
 
 def _quantity(token: str) -> tuple[bool, int | None]:
     """``(is a quantity, value)``; value None for a vague quantity ("some")."""
-    if _DIGITS.fullmatch(token):
-        return True, int(token)
-    m = _TIMES_BEFORE.fullmatch(token)
-    if m:
-        return True, int(m.group(1))
-    if token in _NUMBER_WORDS:
+    if token[:1].isdigit():  # both patterns open with a digit
+        if _DIGITS.fullmatch(token):
+            return True, int(token)
+        m = _TIMES_BEFORE.fullmatch(token)
+        if m:
+            return True, int(m.group(1))
+    elif token in _NUMBER_WORDS:
         return True, _NUMBER_WORDS[token]
     return False, None
 
 
 def _bare_number(token: str) -> int | None:
     """A number that can stand alone for goods ("I'd like 2", "give you two")."""
-    if _DIGITS.fullmatch(token):
+    if token[:1].isdigit() and _DIGITS.fullmatch(token):
         return int(token)
     if token in _BARE_NUMBER_WORDS:
         return _NUMBER_WORDS[token]
@@ -633,7 +638,7 @@ class HeuristicExtractor:
         truncated = len(text) > self.max_chars
         capped = text[: self.max_chars]
         toks = tokens(capped)
-        mentions = tuple(filterfalse(_BOUNDARY.__contains__, map(_WORD, toks)))
+        mentions = tuple([w for w, _ in toks if w not in _BOUNDARY])
         words, offsets, tags = self._names(toks)
         found: list[Commitment] = []
         seen: set[tuple[Any, ...]] = set()
@@ -657,40 +662,52 @@ class HeuristicExtractor:
             raw, offs = self._joined(toks)
             joined = " ".join(raw)
         first_words = self._lexicon.first_words
-        if first_words.isdisjoint(raw) and _REGION_WORD.search(joined) is None and (
+        regions = _REGION_WORD.search(joined) is not None
+        if first_words.isdisjoint(raw) and not regions and (
                 not self._lexicon.weak or self._lexicon.weak.keys().isdisjoint(raw)):
             return raw, offs, [None] * len(raw)  # no name of the match in the text
-        words: list[str] = []
-        offsets: list[int] = []
-        tags: list[tuple[str, str] | None] = []
         match = self._lexicon.match
         region = _REGION.fullmatch
-        n = len(raw)
+        placed: list[tuple[int, int, tuple[str, str] | None]] = []  # (first word, end, tag) of each mark read
+        several = False  # a name of several words was found (its words are joined into one)
         i = 0  # the words before it are placed; those between marks are plain words, untagged
-        for k in [k for k, w in enumerate(raw) if w in first_words or w.startswith("r_")]:
+        for k in [k for k, w in enumerate(raw) if w in first_words or w.startswith("r_")] if regions else \
+                [k for k, w in enumerate(raw) if w in first_words]:  # no word opens with "r_": names only
             if k < i:
                 continue  # inside a name placed already
-            if k > i:
-                words += raw[i:k]
-                offsets += offs[i:k]
-                tags += [None] * (k - i)
             w = raw[k]
             found = match(raw, k) if w in first_words else None
             if found is not None:
-                end, named_as = found
+                i, named_as = found
+                placed.append((k, i, named_as))
+                several = several or i > k + 1
+            else:
+                i = k + 1
+                placed.append((k, i, ("place", w) if w.startswith("r_") and region(w) else None))
+        n = len(raw)
+        words: list[str]
+        offsets: list[int]
+        tags: list[tuple[str, str] | None]
+        if not several:  # every name one word: the words stand as they are, some of them tagged
+            words, offsets, tags = raw, offs, [None] * n
+            for k, _, tag in placed:
+                tags[k] = tag
+        else:
+            words, offsets, tags = [], [], []
+            i = 0
+            for k, end, tag in placed:
+                if k > i:
+                    words += raw[i:k]
+                    offsets += offs[i:k]
+                    tags += [None] * (k - i)
                 words.append(" ".join(raw[k:end]))
                 offsets.append(offs[k])
-                tags.append(named_as)
+                tags.append(tag)
                 i = end
-            else:
-                words.append(w)
-                offsets.append(offs[k])
-                tags.append(("place", w) if w.startswith("r_") and region(w) else None)
-                i = k + 1
-        if i < n:
-            words += raw[i:]
-            offsets += offs[i:]
-            tags += [None] * (n - i)
+            if i < n:
+                words += raw[i:]
+                offsets += offs[i:]
+                tags += [None] * (n - i)
         weak = self._lexicon.weak
         if weak and not weak.keys().isdisjoint(words):
             for k, w in enumerate(words):
@@ -772,9 +789,10 @@ class HeuristicExtractor:
         if "," not in clause:
             return None
         for cut in (i for i, t in enumerate(clause) if t == ","):
-            head, tail = clause[:cut], clause[cut + 1:]
+            tail = clause[cut + 1:]
             if not tail or not self._opens_question(tail) or _relative_which(tail):
                 continue
+            head = clause[:cut]
             rest = head[_opening(head):]
             part = head[max((k + 1 for k, t in enumerate(head) if t == ","), default=0):]
             if len(rest) >= 2 and rest[0] not in CONDITIONS and not self._opens_question(head) and not (
@@ -791,8 +809,8 @@ class HeuristicExtractor:
         after the last comma before it."""
         start = max((k + 1 for k, w in enumerate(clause) if w == ","), default=0)  # "Ok, i am good with that how ..."
         if self._opens_question(clause) or clause[:1] and clause[0] in CONDITIONS or (
-                start and (self._opens_question(clause[start:]) or clause[start] in CONDITIONS)):
-            return None
+                start and (self._opens_question(clause[start:]) or start < len(clause) and clause[start] in CONDITIONS)):
+            return None  # (a comma closing the clause, "deal,?", leaves no statement for a question to run on)
         for k in range(start + 3, len(clause) - 1):
             if (clause[k], clause[k + 1]) in RUN_ON_OPENERS and clause[k - 1] not in ASKED_WITHIN:
                 return k
@@ -830,7 +848,8 @@ class HeuristicExtractor:
         clauses = self._clauses(words, offsets, tags, length)
         items_at = self._global_hits(words, tags)
         checked = not CHECK_WORDS.isdisjoint(words) and any(
-            has_phrase(c.words, phrase) for phrase in CHECKS if phrase[-1] in words for c in clauses) or any(
+            has_phrase(c.words, phrase) for last in CHECK_WORDS.intersection(words) for phrase in _CHECKS_BY_LAST[last]
+            for c in clauses) or any(
             c.question and c.words[-2:] in ([",", "correct"], [",", "right"]) for c in clauses)  # "..., correct?"
         out: list[tuple[int, Commitment]] = []  # (order key, commitment)
         goods: list[_Goods] = []
@@ -914,7 +933,10 @@ class HeuristicExtractor:
         """Rule 5: every item word of the message with its quantity (index in the message)."""
         hits: list[_Hit] = []
         n = len(words)
-        for i, t in [(i, t) for i, t in enumerate(tags) if t is not None and t[0] == "item"]:
+        for i in compress(count(), tags):  # the named words (a tag is a pair, None for a plain word)
+            t = tags[i]
+            if t is None or t[0] != "item":
+                continue
             quantity: int | None = None
             found = False
             for back in (1, 2, 3, 4):
@@ -950,7 +972,7 @@ class HeuristicExtractor:
         out: list[_Hit] = []
         n = len(words)
         # only an untagged number, "one", or a pronoun for goods can be read here: the other words are passed
-        for i in [i for i, w in enumerate(words) if tags[i] is None and (w in _BARE_CANDIDATES or w[:1].isdigit())]:
+        for i in [i for i, w in enumerate(words) if (w in _BARE_CANDIDATES or w[:1].isdigit()) and tags[i] is None]:
             w = words[i]
             number = _bare_number(w)
             after_one = i + 1
@@ -1053,7 +1075,7 @@ class HeuristicExtractor:
         hits += self._bare_hits(clause, every)
         if not hits:
             return None
-        hits.sort(key=lambda h: h.at)
+        hits.sort(key=_AT)
         hits = _ratio(clause.words, hits)
         r = _Walk(clause.words, {h.at: h for h in hits}, tags=clause.tags)
         words, by_index, cues_of = r.words, r.by_index, _CUES_BY_WORD.get  # the cues change sides, not these
@@ -1063,7 +1085,11 @@ class HeuristicExtractor:
             if i in by_index:
                 i = self._cue_item(r, i)
                 continue
-            for cue in cues_of(words[i], ()):
+            cues = cues_of(words[i])
+            if cues is None:
+                i += 1  # a word no cue reads
+                continue
+            for cue in cues:
                 moved = cue(self, r, i)
                 if moved is not None:
                     i = moved
@@ -2323,9 +2349,10 @@ def _settled(r: _Walk, clause: _Clause) -> _Goods:
         # nothing is given or asked, whatever the rest of this function would read
         return _Goods([], [], r.explicit, clause, _conditional(r.words))
     sides = {k: s for k, s in r.sides.items() if by_index[k].quantity != 0}  # "0 firewood": none handed over
-    give = [by_index[k] for k, s in sorted(sides.items()) if s == "give"]
-    receive = [by_index[k] for k, s in sorted(sides.items()) if s == "receive"]
-    priced = [by_index[k] for k, s in sorted(sides.items()) if s == "priced"]
+    ordered = sorted(sides.items())
+    give = [by_index[k] for k, s in ordered if s == "give"]
+    receive = [by_index[k] for k, s in ordered if s == "receive"]
+    priced = [by_index[k] for k, s in ordered if s == "priced"]
     given_back = {h.item: h.at for h in give if h.pronoun}
     if given_back:  # "I need food as well but I'm willing to sacrifice it": the ask is given up, not asked
         receive = [h for h in receive if not (h.item in given_back and h.at < given_back[h.item])]

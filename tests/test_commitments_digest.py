@@ -1,0 +1,89 @@
+"""Every labelled text reads the same as the extractor's version says (``profile/commitments.py``).
+
+The extractor's ``version`` is bumped whenever its output on some text can change; a change that
+only makes it faster (a table hoisted, a walk that skips words no cue reads) must change no reading.
+This test reads every row of each labelled file ``tests/fixtures/commitments*.jsonl`` in its table
+(each row with the extractor built for the row's game, when the row names its vocabulary, and with
+Daishi's default one; as written, upper-cased and with typographic apostrophes) and every text of the
+injection tiers' corpus (``tests/fixtures/tiers/*.jsonl``, texts nobody wrote for the extractor), and
+compares, file by file, a SHA-256 of the readings (every commitment with its terms, flags, span and
+target, the ``truncated`` flag and the mentions) with the digests stored for the version.  Readings
+are hashed, never printed: the held-out rows stay unseen.
+
+A labelled file changed changes its digest: the stored one is then recomputed (with
+:func:`readings_digests`) in the same commit, with the reason in its message.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from daishi_forensics.profile.commitments import HeuristicExtractor
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+DIGESTS: dict[str, dict[str, str]] = {
+    "5": {
+        "commitments-general-real-added.jsonl": "fa2331077e7556f6b131b0ec77bc51009a9f8cda7379903a8b942e1513f34bc4",
+        "commitments-general-real-fifth.jsonl": "5e3c8b7929fb52cfe303b42a6e16c57e2e3d3ec1edef919a96a427c48bdcaef0",
+        "commitments-general-real-fourth.jsonl": "954c45fe8d3c0c95b08636294bb0d7e17c0a507207145e268cecdab1f7916e64",
+        "commitments-general-real-second.jsonl": "3f3f5db5ccc65274e7e42eede17beab9b2b727670b6aa2b91902c96b6b8371e0",
+        "commitments-general-real-third.jsonl": "13ae97796548e70cea48dbd4eab6203a7e93667680b982e37c693964db24cff3",
+        "commitments-general-tune-added.jsonl": "105f2a2749c1a97aa443ce915fc478879adf90a12e9d97f8dd97043bc29654ab",
+        "commitments-general-tune-real.jsonl": "dbecdadefd0849eee46153e6e65cf57b02b075275b519030e52286ec37a87f82",
+        "commitments-general.jsonl": "7e1bc214c49d85ab9b78fd513fc15182572bcb948d789a21389525526c20c8b5",
+        "commitments.jsonl": "8385939d2bee8c8e01c95b4f32f1449b990ddcec01898241aed708a0b6cd8855",
+        "tiers": "1111e14f30240a2f962f2804717e5d91a5ce23bdd0fb007730bfaaa7559bad4a",
+    },
+}
+"""The digest of every reading of each labelled file (and of the tiers corpus, ``tiers``), by extractor
+version.  A labelled file added later joins the table when its readings are first stored (a file
+not in it is not read here: a blind split stays unread until it is scored)."""
+
+
+def readings_digests(names: set[str] | None = None) -> dict[str, tuple[int, str]]:
+    """By file name (``tiers`` for the tiers corpus): (texts read, SHA-256 of every reading in row
+    order); only the files in ``names`` when given."""
+    built: dict[str, HeuristicExtractor] = {"default": HeuristicExtractor()}
+    rewrites = (lambda t: t, str.upper, lambda t: t.replace("'", "\u2019"))
+    out: dict[str, tuple[int, str]] = {}
+    for path in sorted(FIXTURES.glob("commitments*.jsonl")):
+        if names is not None and path.name not in names:
+            continue
+        digest, count = hashlib.sha256(), 0
+        for line in path.read_text(encoding="utf-8").split("\n"):
+            if not line.strip():
+                continue
+            row = json.loads(line)
+            readers = [built["default"]]
+            vocab = row.get("vocabulary")
+            if vocab is not None:
+                key = json.dumps(vocab, sort_keys=True)
+                if key not in built:
+                    built[key] = HeuristicExtractor(vocab)
+                readers.append(built[key])
+            for reader in readers:
+                for rewrite in rewrites:
+                    digest.update(repr(reader.extract(rewrite(row["text"]))).encode())
+                    count += 1
+        out[path.name] = (count, digest.hexdigest())
+    if names is None or "tiers" in names:
+        digest, count = hashlib.sha256(), 0
+        for path in sorted((FIXTURES / "tiers").glob("*.jsonl")):
+            for line in path.read_text(encoding="utf-8").split("\n"):
+                if line.strip():
+                    digest.update(repr(built["default"].extract(json.loads(line)["text"])).encode())
+                    count += 1
+        out["tiers"] = (count, digest.hexdigest())
+    return out
+
+
+def test_every_labelled_text_reads_as_the_version_says() -> None:
+    assert HeuristicExtractor.version in DIGESTS, "a new extractor version: store its digests"
+    stored = DIGESTS[HeuristicExtractor.version]
+    found = readings_digests(set(stored))
+    assert set(found) == set(stored), "a stored labelled file is missing"
+    assert sum(count for count, _ in found.values()) > 10_000
+    assert {name: digest for name, (_, digest) in found.items()} == stored
