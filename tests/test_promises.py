@@ -549,3 +549,12 @@ def test_the_verdict_store_keeps_each_plain_commitment_once_and_others_apart() -
     betrayals.add(31, 9, "attack", "a_1", "a_3", [], None)
     assert [betrayals.fields(i) for i in range(len(betrayals))] == [
         (30, 8, "raid", "a_1", "a_2", (7, 9), 20, 6), (31, 9, "attack", "a_1", "a_3", (), None, None)]
+
+
+def test_a_message_that_once_stopped_the_extractor_is_read_as_nothing() -> None:
+    """A comma closing a question ("deal,?") once raised inside the extractor and stopped the pass: every
+    message is read, none of these commits to anything, and the promise after them is still found."""
+    r = verify([*spawns(), dm(4, 1, "a_1", "a_2", "deal,?"), dm(5, 1, "a_2", "a_1", "ok, ?"),
+                dm(6, 2, "a_1", "a_2", "I will give you 3 wood,?"), dm(7, 2, "a_1", "a_2", "I'll give you 3 wood")])
+    assert (r.messages_read, r.truncated_messages) == (4, 0)
+    assert [(c.speaker, c.message_id, c.commitment.kind) for c in r.commitments] == [("a_1", 7, "give")]
