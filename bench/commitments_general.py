@@ -178,6 +178,10 @@ HOLDOUT_REAL_6 = "holdout-real-6"
 HELD_OUT: tuple[str, ...] = ("holdout", HOLDOUT_REAL, HOLDOUT_REAL_2, HOLDOUT_REAL_3, HOLDOUT_REAL_4, HOLDOUT_REAL_5,
                              HOLDOUT_REAL_6)
 """The splits nobody tuned on, in report order."""
+LATER_DRAWS: tuple[tuple[str, Path, str, str], ...] = (
+    ("third", REAL_THIRD, HOLDOUT_REAL_3, THIRD_MARK), ("fourth", REAL_FOURTH, HOLDOUT_REAL_4, FOURTH_MARK),
+    ("fifth", REAL_FIFTH, HOLDOUT_REAL_5, FIFTH_MARK), ("sixth", REAL_SIXTH, HOLDOUT_REAL_6, SIXTH_MARK))
+"""The later draws, each a held-out split read only when named (``--real-<name>``): name, file, split, mark."""
 TUNE_REAL_FILE = FIXTURE.with_name("commitments-general-tune-real.jsonl")
 """The tune-real draw of real turns, whole dialogues of CaSiNo's train split, every row ``tune-real``
 (labelled before any extractor was run on them): a tune split."""
@@ -616,18 +620,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="real turns labelled later, whole dialogues (tune or holdout-real)")
     parser.add_argument("--real-second", type=Path, default=REAL_SECOND,
                         help="the second draw of real turns, whole dialogues (tune or holdout-real-2)")
-    parser.add_argument("--real-third", type=Path, nargs="?", const=REAL_THIRD, default=None,
-                        help="also score the third draw of real turns (all holdout-real-3; the file named, or "
-                        f"{REAL_THIRD.name}); left out unless named, so that each look at it is deliberate")
-    parser.add_argument("--real-fourth", type=Path, nargs="?", const=REAL_FOURTH, default=None,
-                        help="also score the fourth draw of real turns (all holdout-real-4; the file named, or "
-                        f"{REAL_FOURTH.name}); left out unless named, so that each look at it is deliberate")
-    parser.add_argument("--real-fifth", type=Path, nargs="?", const=REAL_FIFTH, default=None,
-                        help="also score the fifth draw of real turns (all holdout-real-5; the file named, or "
-                        f"{REAL_FIFTH.name}); left out unless named, so that each look at it is deliberate")
-    parser.add_argument("--real-sixth", type=Path, nargs="?", const=REAL_SIXTH, default=None,
-                        help="also score the sixth draw of real turns (all holdout-real-6; the file named, or "
-                        f"{REAL_SIXTH.name}); left out unless named, so that each look at it is deliberate")
+    for name, path, split, _ in LATER_DRAWS:
+        parser.add_argument(f"--real-{name}", type=Path, nargs="?", const=path, default=None,
+                            help=f"also score the {name} draw of real turns (all {split}; the file named, or "
+                            f"{path.name}); left out unless named, so that each look at it is deliberate")
     parser.add_argument("--tune-real", type=Path, default=TUNE_REAL_FILE,
                         help="the tune-real draw of real turns, whole dialogues of CaSiNo's train split (all tune-real)")
     parser.add_argument("--no-added", action="store_true", help="score the first split's rows only")
@@ -659,10 +655,8 @@ def main(argv: list[str] | None = None) -> int:
             for row in tune_real:
                 row[TUNE_REAL_MARK] = True
             rows += tune_real
-        for path, split, mark, name in ((args.real_third, HOLDOUT_REAL_3, THIRD_MARK, "third"),
-                                        (args.real_fourth, HOLDOUT_REAL_4, FOURTH_MARK, "fourth"),
-                                        (args.real_fifth, HOLDOUT_REAL_5, FIFTH_MARK, "fifth"),
-                                        (args.real_sixth, HOLDOUT_REAL_6, SIXTH_MARK, "sixth")):
+        for name, _, split, mark in LATER_DRAWS:
+            path = getattr(args, f"real_{name}")
             if path is not None:
                 drawn = load_added(path, (r["id"] for r in rows), (split,))
                 for row in drawn:
@@ -674,8 +668,7 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError, ImportError, AttributeError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    named = {HOLDOUT_REAL_3: args.real_third, HOLDOUT_REAL_4: args.real_fourth, HOLDOUT_REAL_5: args.real_fifth,
-             HOLDOUT_REAL_6: args.real_sixth}
+    named = {split: getattr(args, f"real_{name}") for name, _, split, _ in LATER_DRAWS}
     held_out = [s for s in HELD_OUT if named.get(s, True) is not None]
     splits = [*held_out, *TUNE_SPLITS] if args.split == "both" else [args.split]
     predicted = predictions(rows, factory, args.fixture)
@@ -688,10 +681,8 @@ def main(argv: list[str] | None = None) -> int:
                           "realAdded": None if args.no_added else args.real_added.name,
                           "realSecond": None if args.no_added else args.real_second.name,
                           "tuneReal": None if args.no_added else args.tune_real.name,
-                          "realThird": None if args.real_third is None else args.real_third.name,
-                          "realFourth": None if args.real_fourth is None else args.real_fourth.name,
-                          "realFifth": None if args.real_fifth is None else args.real_fifth.name,
-                          "realSixth": None if args.real_sixth is None else args.real_sixth.name,
+                          **{f"real{name.capitalize()}": None if named[split] is None else named[split].name
+                             for name, _, split, _ in LATER_DRAWS},
                           "splits": data}, indent=1, sort_keys=True))
     else:
         print(f"extractor {info.get('name')} v{info.get('version')} built by {args.extractor!r} "
@@ -699,10 +690,8 @@ def main(argv: list[str] | None = None) -> int:
               + ("" if args.no_added else f" + {args.added.name} (tune) + {args.real_added.name} "
                  f"(tune, {HOLDOUT_REAL}) + {args.real_second.name} (tune, {HOLDOUT_REAL_2}) + "
                  f"{args.tune_real.name} ({TUNE_REAL})")
-              + ("" if args.real_third is None else f" + {args.real_third.name} ({HOLDOUT_REAL_3})")
-              + ("" if args.real_fourth is None else f" + {args.real_fourth.name} ({HOLDOUT_REAL_4})")
-              + ("" if args.real_fifth is None else f" + {args.real_fifth.name} ({HOLDOUT_REAL_5})")
-              + ("" if args.real_sixth is None else f" + {args.real_sixth.name} ({HOLDOUT_REAL_6})"))
+              + "".join(f" + {named[split].name} ({split})" for _, _, split, _ in LATER_DRAWS
+                        if named[split] is not None))
         quoted = [f"[{s}]" for s in held_out]
         print(f"figures to quote come from {', '.join(quoted[:-1])} and {quoted[-1]}; intervals are 95% Wilson\n")
         print("\n".join(lines).rstrip())
