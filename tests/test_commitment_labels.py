@@ -553,18 +553,21 @@ def test_fourth_real_rows_take_every_unlabelled_turn_of_the_corpus() -> None:
     assert all(t["id"] in labelled or _plain(t["text"]) in texts for t in turns)
 
 
-def test_fifth_real_rows_are_held_out_blind_and_repeat_no_labelled_text() -> None:
-    assert len(REAL_FIFTH_ROWS) >= 150
-    before = ROWS + ADDED_ROWS + REAL_ADDED_ROWS + REAL_SECOND_ROWS + REAL_THIRD_ROWS + REAL_FOURTH_ROWS + _rows(DAISHI)
+def _check_blind_train_rows(rows: list[dict[str, Any]], split: str, before: list[dict[str, Any]]) -> None:
+    """The rows of a blind draw of whole train dialogues: all ``split``, campsite rows labelled blind before
+    any extractor ran, no id, text or dialogue of a row ``before``, no text twice, no deal-submission turn,
+    each dialogue whole and in turn order (a turn left out only for a text labelled before)."""
+    deal_markers = _module(SET_SCRIPT, "commitments_set").DEAL_MARKERS
     earlier = {_plain(r["text"]) for r in before}
     labelled_ids = {r["id"] for r in before if "id" in r}
-    sources = {r["source"] for r in before if r.get("style") == REAL_STYLE}
+    touched = {r["source"] for r in before if r.get("style") == REAL_STYLE}
     texts: set[str] = set()
     turns: dict[str, list[int]] = defaultdict(list)
-    for row in REAL_FIFTH_ROWS:
-        assert row["split"] == "holdout-real-5", _where(row)
+    for row in rows:
+        assert row["split"] == split, _where(row)
         assert row["style"] == REAL_STYLE and row["license"] == "CC BY 4.0", _where(row)
-        assert row["vocabulary"]["items"] == ["food", "water", "firewood"], _where(row)
+        assert row["vocabulary"] == {"items": ["food", "water", "firewood"], "places": [],
+                                     "agents": ["camper_a", "camper_b"]}, _where(row)
         assert (row["speaker"], row["addressee"]) == ("camper_a", "camper_b"), _where(row)
         assert set(row["provenance"]) == PROVENANCE_FIELDS, _where(row)
         assert "blind" in row["provenance"]["labelled"], _where(row)
@@ -572,15 +575,21 @@ def test_fifth_real_rows_are_held_out_blind_and_repeat_no_labelled_text() -> Non
         assert row["id"] not in labelled_ids, _where(row)
         assert _plain(row["text"]) not in earlier, f"{_where(row)}: a text labelled in another file"
         assert _plain(row["text"]) not in texts, f"{_where(row)}: a text twice in the file"
+        assert row["text"] not in deal_markers, _where(row)
         texts.add(_plain(row["text"]))
-        # a dialogue of the train split that no earlier file touched
-        assert row["source"].startswith("CaSiNo/train/") and row["source"] not in sources, _where(row)
+        # a dialogue of the train split that no other file touched
+        assert row["source"].startswith("CaSiNo/train/") and row["source"] not in touched, _where(row)
         dialogue, turn = row["id"].removeprefix("casino/train/").split("/")
         assert row["source"] == f"CaSiNo/train/{dialogue}", _where(row)
         turns[dialogue].append(int(turn))
-    # dialogue by dialogue, each whole and in turn order (a turn left out only for a text labelled before)
     assert all(t == sorted(t) and len(t) == len(set(t)) for t in turns.values())
     assert sum(max(t) + 1 - len(t) for t in turns.values()) <= len(turns)
+
+
+def test_fifth_real_rows_are_held_out_blind_and_repeat_no_labelled_text() -> None:
+    assert len(REAL_FIFTH_ROWS) >= 150
+    before = ROWS + ADDED_ROWS + REAL_ADDED_ROWS + REAL_SECOND_ROWS + REAL_THIRD_ROWS + REAL_FOURTH_ROWS + _rows(DAISHI)
+    _check_blind_train_rows(REAL_FIFTH_ROWS, "holdout-real-5", before)
 
 
 def test_fifth_draw_reads_the_odd_positions_of_the_window_order_until_it_holds_its_turns() -> None:
@@ -654,31 +663,7 @@ def test_sixth_real_rows_are_held_out_blind_and_share_no_text_or_dialogue_with_a
     assert {p.name for p in module.LABELLED_6} == {p.name for p in ROOT.joinpath("tests", "fixtures").glob(
         "commitments*.jsonl")} - {REAL_SIXTH.name}
     before = [r for r in EVERY_ROW if r["id"] not in {s["id"] for s in REAL_SIXTH_ROWS}] + _rows(DAISHI)
-    earlier = {_plain(r["text"]) for r in before}
-    touched = {r["source"] for r in before if r.get("style") == REAL_STYLE}
-    texts: set[str] = set()
-    turns: dict[str, list[int]] = defaultdict(list)
-    for row in REAL_SIXTH_ROWS:
-        assert row["split"] == "holdout-real-6", _where(row)
-        assert row["style"] == REAL_STYLE and row["license"] == "CC BY 4.0", _where(row)
-        assert row["vocabulary"] == {"items": ["food", "water", "firewood"], "places": [],
-                                     "agents": ["camper_a", "camper_b"]}, _where(row)
-        assert (row["speaker"], row["addressee"]) == ("camper_a", "camper_b"), _where(row)
-        assert set(row["provenance"]) == PROVENANCE_FIELDS, _where(row)
-        assert "blind" in row["provenance"]["labelled"], _where(row)
-        assert "before any extractor" in row["provenance"]["labelled"], _where(row)
-        assert _plain(row["text"]) not in earlier, f"{_where(row)}: a text labelled in another file"
-        assert _plain(row["text"]) not in texts, f"{_where(row)}: a text twice in the file"
-        assert row["text"] not in module.DEAL_MARKERS, _where(row)
-        texts.add(_plain(row["text"]))
-        # a dialogue of the train split that no other file touched
-        assert row["source"].startswith("CaSiNo/train/") and row["source"] not in touched, _where(row)
-        dialogue, turn = row["id"].removeprefix("casino/train/").split("/")
-        assert row["source"] == f"CaSiNo/train/{dialogue}", _where(row)
-        turns[dialogue].append(int(turn))
-    # dialogue by dialogue, each whole and in turn order (a turn left out only for a text labelled before)
-    assert all(t == sorted(t) and len(t) == len(set(t)) for t in turns.values())
-    assert sum(max(t) + 1 - len(t) for t in turns.values()) <= len(turns)
+    _check_blind_train_rows(REAL_SIXTH_ROWS, "holdout-real-6", before)
 
 
 def test_sixth_draw_continues_the_fifth_at_the_odd_positions_from_13() -> None:

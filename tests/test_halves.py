@@ -614,6 +614,19 @@ def test_a_tick_regression_refuses_a_child_that_left_lines_unparsed(tmp_path: Pa
 # --------------------------------------------------------------------------- work done ahead, on both sides
 
 
+def _count_computed_results(monkeypatch: pytest.MonkeyPatch, into: list[str]) -> None:
+    """Append to ``into`` the name of every pass result an analysis computes from here on (one it already
+    holds is not computed again)."""
+    asked = replay_analysis.MatchAnalysis.result
+
+    def result(self: Any, name: str) -> Any:
+        if name not in self._results:
+            into.append(name)
+        return asked(self, name)
+
+    monkeypatch.setattr(replay_analysis.MatchAnalysis, "result", result)
+
+
 def test_the_report_is_the_same_bytes_with_work_done_ahead(simulated: Path, forks: list[bool],
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """Split, the child computes the message propagation into its exposure pass (it replayed the
@@ -645,14 +658,7 @@ def test_the_report_is_the_same_bytes_with_work_done_ahead(simulated: Path, fork
 
     monkeypatch.setattr(screening, "screens_section", lambda a: computed.append("screens"))
     monkeypatch.setattr(sections, "ledger_part", lambda a: computed.append("ledger"))
-    asked = replay_analysis.MatchAnalysis.result
-
-    def result(self: Any, name: str) -> Any:
-        if name not in self._results:
-            computed.append(name)
-        return asked(self, name)
-
-    monkeypatch.setattr(replay_analysis.MatchAnalysis, "result", result)
+    _count_computed_results(monkeypatch, computed)
     real = summary.propagation
 
     def counted(*args: Any, **kwargs: Any) -> Any:
@@ -710,14 +716,7 @@ def test_the_early_results_are_those_the_report_asks_of_this_processs_passes(
     monkeypatch.setenv(ENV, "0")
     whole = analyze(read_match(open_match(str(simulated))))
     asked: list[str] = []
-    result = replay_analysis.MatchAnalysis.result
-
-    def counted(self: Any, name: str) -> Any:
-        if name not in self._results:
-            asked.append(name)
-        return result(self, name)
-
-    monkeypatch.setattr(replay_analysis.MatchAnalysis, "result", counted)
+    _count_computed_results(monkeypatch, asked)
     behavior_report(whole)
     assert sorted(n for n in asked if n not in ASIDE) == sorted(EARLY_RESULTS)
     screens = [n for n in EARLY_RESULTS if n in SCREEN_PASSES]
