@@ -47,11 +47,11 @@ Need = Union[None, tuple[str, Any]]
 ``("and", needs)`` or ``("or", needs)``."""
 
 _CLASS_LITERALS = 16
+"""A class of at most this many plain characters (``[<{]``) requires one of them; a larger one,
+nothing (a test of each would cost more than it saves)."""
 
 _GROUPS = 2
 """Groups of alternatives an *and* keeps in :func:`weakened`."""
-"""A class of at most this many plain characters (``[<{]``) requires one of them; a larger one,
-nothing (a test of each would cost more than it saves)."""
 
 
 def required(pattern: re.Pattern[str]) -> Need:
