@@ -35,7 +35,7 @@ DIGESTS: dict[str, dict[str, str]] = {
         "commitments-general-tune-real.jsonl": "c7e7ddea86e10d1d7fa586c5934f43284a54e7ac22b8cdccbd94076c07755743",
         "commitments-general.jsonl": "0c5cf5a217fa0d91f6d995dd308aae85107317b71aa96e6b7585f3423ee8ccf3",
         "commitments.jsonl": "8385939d2bee8c8e01c95b4f32f1449b990ddcec01898241aed708a0b6cd8855",
-        "tiers": "d3935397aea59119043c9b6a41df44bc986bee0161cda889f69a209614d1b5e6",
+        "tiers": "0b6f6d0eefc222d7022098ff29e33a3f0a246d246fdd62fa36e27bbc073e961b",
     },
 }
 """The digest of every reading of each labelled file (and of the tiers corpus, ``tiers``), by extractor

@@ -701,3 +701,14 @@ def test_a_restatement_checked_for_understanding_commits_nothing(text: str, expe
 ])
 def test_consent_in_other_words_and_the_proposal_named(text: str, expected: list[tuple]) -> None:
     assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a consent phrase inside an embedded clause ("how this works", "whether that works for me") is a
+    # question or a topic, no consent
+    ("I will show you how this works.", []),
+    ("We can check whether that works for us.", []),
+    ("Ok, this works for us.", [("accept", {}, {})]),
+])
+def test_a_consent_phrase_in_an_embedded_clause_is_no_consent(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected

@@ -71,6 +71,18 @@ def _relative_that(words: list[str], k: int) -> bool:
     return words[k] == "that" and k > 0 and words[k - 1] not in _BEFORE_THAT
 
 
+_EMBEDDING = frozenset({"how", "why", "whether", "where", "when", "what"})
+"""Words before a consent phrase that make it an embedded clause ("I'll explain how this works",
+"let's see whether that works"): a question or a topic, no consent."""
+
+
+def _embedded(words: list[str], i: int) -> bool:
+    """The consent phrase at ``i`` opens an embedded clause: after a word of :data:`_EMBEDDING`, or after
+    one and the proposal's pronoun ("how this works", "whether that works for me")."""
+    return (i > 0 and words[i - 1] in _EMBEDDING) or (
+        i > 1 and words[i - 1] in _CONSENT_SUBJECTS and words[i - 2] in _EMBEDDING)
+
+
 _PROPOSAL_DETERMINERS = frozenset({"that", "this", "it", "your", "the", "those", "these"})
 """Words that open the object of a consent when it is the proposal ("that", "your offer", "the deal")."""
 
@@ -142,13 +154,13 @@ def _consent_phrase(words: list[str]) -> bool:
     n = len(words)
     for i in [i for i, w in enumerate(words) if w in ACCEPT_BY_FIRST]:
         if _relative_that(words, i):
-            continue
+            continue  # "a split that works for both": not the proposal
         second = words[i + 1] if i + 1 < n else ""
         for phrase in ACCEPT_BY_FIRST[words[i]]:
             k = len(phrase)
             if (k > 1 and phrase[1] != second) or tuple(words[i:i + k]) != phrase:
                 continue
-            if any(guard(words, i, i + k) for guard in _PHRASE_GUARDS.get(phrase[-1], ())):
+            if any(guard(words, i, i + k) for guard in _PHRASE_GUARDS.get(phrase[-1], ())) or _embedded(words, i):
                 continue
             if _consent_at(words, i, i + k):
                 return True

@@ -293,7 +293,8 @@ offer"), "I agree with you" closing its clause, "I find that acceptable", a deal
 take ...", a consent a question runs on from with no stop ("I agree what about ..."), "I can do that
 sounds good", "I'll go for that", "I'm down for that", "that suits me", "it's settled", "I'm in
 agreement", "this works", "your offer is fair", "the deal you proposed"; a consent followed by
-"although" / "though" taken back; a restatement checked for understanding ("Correct?", "just to be
+"although" / "though" taken back, and a consent phrase in an embedded clause ("how this works") is
+none; a restatement checked for understanding ("Correct?", "just to be
 sure", "if I understand correctly"); a verb whose object is no goods ("taking a hit on the firewood")
 takes or hands over nothing; a sum before "off" a price cut; "I can make do with X" an ask; a give
 with "also" after a give with no price adds to it (one give).
