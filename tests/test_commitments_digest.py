@@ -25,17 +25,17 @@ from daishi_forensics.profile.commitments import HeuristicExtractor
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 DIGESTS: dict[str, dict[str, str]] = {
-    "5": {
-        "commitments-general-real-added.jsonl": "fa2331077e7556f6b131b0ec77bc51009a9f8cda7379903a8b942e1513f34bc4",
-        "commitments-general-real-fifth.jsonl": "5e3c8b7929fb52cfe303b42a6e16c57e2e3d3ec1edef919a96a427c48bdcaef0",
+    "6": {
+        "commitments-general-real-added.jsonl": "1a22094cef9d2248f487aa5b0e6c0775a661bb24f10e04f5c7efb48c0102b51f",
+        "commitments-general-real-fifth.jsonl": "fee788083caf606f1bc04f437e022b4345145f07aafdafa4a071b1263a12cae1",
         "commitments-general-real-fourth.jsonl": "954c45fe8d3c0c95b08636294bb0d7e17c0a507207145e268cecdab1f7916e64",
-        "commitments-general-real-second.jsonl": "3f3f5db5ccc65274e7e42eede17beab9b2b727670b6aa2b91902c96b6b8371e0",
+        "commitments-general-real-second.jsonl": "020ecc152fcdf3803895c4b1deb27cc099e3d588c3d2bed1843dae320497e5fa",
         "commitments-general-real-third.jsonl": "13ae97796548e70cea48dbd4eab6203a7e93667680b982e37c693964db24cff3",
         "commitments-general-tune-added.jsonl": "105f2a2749c1a97aa443ce915fc478879adf90a12e9d97f8dd97043bc29654ab",
-        "commitments-general-tune-real.jsonl": "dbecdadefd0849eee46153e6e65cf57b02b075275b519030e52286ec37a87f82",
-        "commitments-general.jsonl": "7e1bc214c49d85ab9b78fd513fc15182572bcb948d789a21389525526c20c8b5",
+        "commitments-general-tune-real.jsonl": "c7e7ddea86e10d1d7fa586c5934f43284a54e7ac22b8cdccbd94076c07755743",
+        "commitments-general.jsonl": "0c5cf5a217fa0d91f6d995dd308aae85107317b71aa96e6b7585f3423ee8ccf3",
         "commitments.jsonl": "8385939d2bee8c8e01c95b4f32f1449b990ddcec01898241aed708a0b6cd8855",
-        "tiers": "1111e14f30240a2f962f2804717e5d91a5ce23bdd0fb007730bfaaa7559bad4a",
+        "tiers": "0b6f6d0eefc222d7022098ff29e33a3f0a246d246fdd62fa36e27bbc073e961b",
     },
 }
 """The digest of every reading of each labelled file (and of the tiers corpus, ``tiers``), by extractor

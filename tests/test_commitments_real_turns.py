@@ -566,3 +566,149 @@ def test_hedged_deliberated_owned_sourced_and_hypothetical_goods_are_no_offer(te
 ])
 def test_wishes_sufficiency_refusals_and_counterfactuals_offer_nothing(text: str, expected: list[tuple]) -> None:
     assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # the proposal named with a modifier is still the proposal (R20): consent, no goods taken
+    ("I am willing to take your offered deal.", [("accept", {}, {})]),
+    ("We will accept your last offer, thanks.", [("accept", {}, {})]),
+    ("I'd be happy with your revised split.", [("accept", {}, {})]),
+    ("I'll take your last water.", []),  # goods after the modifier: an ask, no consent
+    # "I agree with you" closing its clause agrees with the addressee's proposal; with more after it, an opinion
+    ("Alright. I agree with you!", [("accept", {}, {})]),
+    ("I agree with you that firewood matters most.", []),
+    ("I agree with Sam.", []),
+    # the speaker finding the proposal acceptable (D1)
+    ("Yes, I find that a reasonable split.", [("accept", {}, {})]),
+    ("We find it fair, thanks.", [("accept", {}, {})]),
+    ("I don't find that acceptable.", []),
+    ("I find it fair to say that you need more food.", []),
+    ("I find the water acceptable.", []),
+])
+def test_consent_to_a_named_proposal_agreement_and_finding_it_fair(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a deal worked out or made is consent (R20); a deal still to work out is not
+    ("Nice, glad we could work this out.", [("accept", {}, {})]),
+    ("We worked it out, thank you!", [("accept", {}, {})]),
+    ("I hope we can work it out.", []),
+    ("We can work it out later.", []),
+    ("So we were able to make a fair deal.", [("accept", {}, {})]),
+    ("We were able to make a deal that helps the kids.", []),
+    # the proposal said to be what was agreed confirms it; an earlier agreement reported is no consent
+    ("Yes, that's exactly what we agreed on.", [("accept", {}, {})]),
+    ("That is what we agreed, but I need more now.", []),
+    ("We agreed to split the food.", []),
+    # agreeing to take what is offered takes the proposal; agreeing to give is read by the give rules
+    ("Fine, I agree to take 1 food.", [("accept", {}, {})]),
+    ("I agree to give you 2 water.", [("give", {"water": 2}, {})]),
+])
+def test_deals_worked_out_agreements_confirmed_and_taking_what_is_offered(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a consent that a question runs on from with no stop stands (R20, R3); the question alone is no consent
+    ("Sure I agree how about the rest?", [("accept", {}, {})]),
+    ("How about this split?", []),
+    # a second clause run on with no stop after "I can do that" ends its object
+    ("Yes I can do that seems fair.", [("accept", {}, {})]),
+    ("I can do that tomorrow.", []),
+    # "although" / "though" take a consent back like "but" (R21); "though" closing the clause does not
+    ("That is fine, although I really need the water.", []),
+    ("It sounds fair, though I wanted more food.", []),
+    ("That works for us though.", [("accept", {}, {})]),
+])
+def test_run_on_consent_and_concessions_after_it(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a verb whose object is no goods ("a hit", "a loss") takes or hands over nothing: the goods after "on"
+    # are what it is said of
+    ("You get 3 water, and I'll take 2 food, since I'm taking a loss on the water.",
+     [("trade", {"water": 3}, {"food": 2})]),
+    ("I'll give you a discount on the firewood.", []),
+    ("I'll give you a water on top.", [("give", {"water": 1}, {})]),
+    # "I can make do with X" asks for X, as "I'd be fine with X" does (D5): the price of an offer beside it
+    ("I can make do with 2 firewood. You can have all the food.", [("trade", {"food": None}, {"firewood": 2})]),
+    ("You can have 3 water and I'll make do with the food.", [("trade", {"water": 3}, {"food": None})]),
+    ("I can make do with 2 firewood.", []),
+    # a give with "also" after a give with no price adds to it: one handover (R19: the same offer, more goods)
+    ("I'll give you 2 food. I will also give you 1 water.", [("give", {"food": 2, "water": 1}, {})]),
+    ("You can have 3 firewood. You can also have 1 food and 1 water.",
+     [("give", {"firewood": 3, "food": 1, "water": 1}, {})]),
+    # a priced offer, or the same good again, stays its own offer (R19)
+    ("I'll give you 2 water for 1 food. I'll also give you 2 firewood.",
+     [("trade", {"water": 2}, {"food": 1}), ("give", {"firewood": 2}, {})]),
+    ("I'll give you 2 food. I'll also give you 1 water if you give me firewood.",
+     [("give", {"food": 2}, {}), ("trade", {"water": 1}, {"firewood": None})]),
+])
+def test_acts_said_of_goods_settling_for_less_and_gives_added(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+SHOP = HeuristicExtractor({"items": ["bike", "lamp", "cash", "helmet"], "places": [], "agents": ["a", "b"]})
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a sum before "off" is a cut in a price, and the goods after "off" are priced lower: neither handed over
+    ("I can knock $15 off the lamp for you.", []),
+    ("I'll take $10 off.", []),
+    # the sum as a price, or handed over, stays
+    ("I'll sell you the lamp for $15.", [("trade", {"lamp": None}, {"cash": 15})]),
+    ("I'll give you $15 for the lamp.", [("trade", {"cash": 15}, {"lamp": None})]),
+])
+def test_a_sum_before_off_is_a_price_cut(text: str, expected: list[tuple]) -> None:
+    assert [(c.kind, dict(c.give), dict(c.receive)) for c in SHOP.extract(text).commitments] == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a restatement made to check understanding is no commitment (R3): opened by a check, or followed by a
+    # question that is only "Correct?" / "Right?"
+    ("So you take 3 food and I take 2 water. Correct?", []),
+    ("So you take 3 food and I take 2 water. Right?", []),
+    ("Just to be sure, you would get 3 food and I would get 2 water.", []),
+    ("If I understand correctly, you get 3 food and I get 2 water.", []),
+    ("Let me get this straight: you get 3 food and I get 2 water.", []),
+    # a check that asks approval of the terms leaves the offer standing
+    ("You take 3 food and I take 2 water. Sound good?", [("trade", {"food": 3}, {"water": 2})]),
+])
+def test_a_restatement_checked_for_understanding_commits_nothing(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # consent in other words (D1): "go for" the proposal, "this works", being in agreement, the proposal
+    # suiting the speaker, a matter settled, "down for that"
+    ("Ok, we'll go for your offer.", [("accept", {}, {})]),
+    ("We will go for 3 food.", []),
+    ("This works nicely for us.", [("accept", {}, {})]),
+    ("We are in agreement.", [("accept", {}, {})]),
+    ("Yes, that suits us.", [("accept", {}, {})]),
+    ("Good, it is settled then.", [("accept", {}, {})]),
+    ("Nothing is settled yet.", []),
+    ("We are down for that!", [("accept", {}, {})]),
+    ("We are down for 2 firewood.", []),
+    # the proposal named as the subject of a word of consent, or by who made it
+    ("Your split is fair.", [("accept", {}, {})]),
+    ("Your split is not fair.", []),
+    ("That deal was fair.", []),
+    ("I'm happy with the split you suggested.", [("accept", {}, {})]),
+    ("I'm happy with the split you suggested yesterday, but not this one.", []),
+])
+def test_consent_in_other_words_and_the_proposal_named(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a consent phrase inside an embedded clause ("how this works", "whether that works for me") is a
+    # question or a topic, no consent
+    ("I will show you how this works.", []),
+    ("We can check whether that works for us.", []),
+    ("Ok, this works for us.", [("accept", {}, {})]),
+])
+def test_a_consent_phrase_in_an_embedded_clause_is_no_consent(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected

@@ -13,7 +13,12 @@ does).  It consents when one of these reads it, and :func:`_consent_at` does not
   the proposal ("I would agree to that", "I'll take it");
 * :func:`_consent_state`: the speaker's contentment with the proposal ("I'd be happy with that"), or a
   proposal called fair by its name ("that's a fair split");
+* :func:`_found_fair`: the speaker finding the proposal acceptable ("I find that an acceptable deal");
+* :func:`_worked_out`: a deal worked out ("glad we could work it out", "we worked it out");
 * a comma part that is "deal" / "done" alone, "X it is", "10 works", or a whole "Will do.".
+
+The proposal may be named with a modifier ("your offered deal", "your last offer"), by who made it
+("the deal you proposed"), or stand as the subject of a word of consent ("your offer is fair").
 
 **The phrases are not redundant with the frames.**  Read over every labelled row (the blind held-out
 split left out) and the injection tiers' corpus, 137 clauses consent by a phrase that no frame reads
@@ -24,7 +29,7 @@ reads what follows it as the frame does ("that is fair to say" is no consent eit
 
 :func:`_consent_at` takes a consent back when it is negated, hedged, conditional on goods for the
 speaker (a counter-offer, the guide's D5), tagged onto a demand ("... and you have a deal"), or
-followed by "but".  The words of every role are in :mod:`._frames`; the words here are the
+followed by "but", "although" or a "though" that does not close the clause.  The words of every role are in :mod:`._frames`; the words here are the
 structure's own (determiners, copulas, degree words).
 
 >>> accepts("ok , that works for me".split())
@@ -66,8 +71,41 @@ def _relative_that(words: list[str], k: int) -> bool:
     return words[k] == "that" and k > 0 and words[k - 1] not in _BEFORE_THAT
 
 
+_EMBEDDING = frozenset({"how", "why", "whether", "where", "when", "what"})
+"""Words before a consent phrase that make it an embedded clause ("I'll explain how this works",
+"let's see whether that works"): a question or a topic, no consent."""
+
+
+def _embedded(words: list[str], i: int) -> bool:
+    """The consent phrase at ``i`` opens an embedded clause: after a word of :data:`_EMBEDDING`, or after
+    one and the proposal's pronoun ("how this works", "whether that works for me")."""
+    return (i > 0 and words[i - 1] in _EMBEDDING) or (
+        i > 1 and words[i - 1] in _CONSENT_SUBJECTS and words[i - 2] in _EMBEDDING)
+
+
 _PROPOSAL_DETERMINERS = frozenset({"that", "this", "it", "your", "the", "those", "these"})
 """Words that open the object of a consent when it is the proposal ("that", "your offer", "the deal")."""
+
+
+_PROPOSAL_MODIFIERS = frozenset({"offered", "proposed", "suggested", "last", "latest", "new", "revised", "original",
+                                 "final", "updated", "current", "kind", "generous"})
+"""Words between a determiner and the proposal's name that still name the proposal ("your offered deal",
+"your last offer", "that revised split")."""
+
+
+def _proposal_named(words: list[str], o: int) -> int:
+    """The index of the proposal's name after the determiner at ``o`` ("your offer", "your offered
+    deal"), or ``o`` when no name of a proposal follows it."""
+    n = len(words)
+    if o + 1 < n and words[o + 1] in PROPOSAL_NOUNS:
+        return o + 1
+    if o + 2 < n and words[o + 1] in _PROPOSAL_MODIFIERS and words[o + 2] in PROPOSAL_NOUNS:
+        return o + 2
+    return o
+
+
+_PROPOSED = frozenset({"proposed", "offered", "suggested", "made", "mentioned", "described", "sent"})
+"""Verbs after "the deal you" that name the addressee's proposal ("the deal you proposed")."""
 
 
 _COPULA_CHAIN = frozenset({"am", "are", "is", "be", "would", "will", "can", "should", "also", "definitely", "totally",
@@ -97,7 +135,8 @@ def accepts(words: list[str]) -> bool:
     """Rule 16: the clause consents to the proposal on the table: by a consent phrase of the frame
     table (:func:`_consent_phrase`), by a structural frame (:func:`_consent_frame`, :func:`_deal_made`,
     :func:`_consent_act`, :func:`_consent_state`, each read only when a word it needs stands in the
-    clause), or by a comma part that consents on its own (:func:`_consent_part`)."""
+    clause), or by a comma part that consents on its own, the proposal found fair or a deal worked out
+    (:func:`_consent_part`)."""
     return _consent_phrase(words) or (
         not CONSENT_WORDS.isdisjoint(words) and _consent_frame(words)) or (
         not DEAL_NOUNS.isdisjoint(words) and _deal_made(words)) or (
@@ -115,13 +154,13 @@ def _consent_phrase(words: list[str]) -> bool:
     n = len(words)
     for i in [i for i, w in enumerate(words) if w in ACCEPT_BY_FIRST]:
         if _relative_that(words, i):
-            continue
+            continue  # "a split that works for both": not the proposal
         second = words[i + 1] if i + 1 < n else ""
         for phrase in ACCEPT_BY_FIRST[words[i]]:
             k = len(phrase)
             if (k > 1 and phrase[1] != second) or tuple(words[i:i + k]) != phrase:
                 continue
-            if any(guard(words, i, i + k) for guard in _PHRASE_GUARDS.get(phrase[-1], ())):
+            if any(guard(words, i, i + k) for guard in _PHRASE_GUARDS.get(phrase[-1], ())) or _embedded(words, i):
                 continue
             if _consent_at(words, i, i + k):
                 return True
@@ -134,7 +173,11 @@ def _said_of_more(words: list[str], i: int, end: int) -> bool:
 
 
 def _agreed_that(words: list[str], i: int, end: int) -> bool:
-    """"I agree that the lake has water", "I agree with Ash": an opinion, no consent."""
+    """"I agree that the lake has water", "I agree with Ash": an opinion, no consent.  "I agree with
+    you" (or "with that") closing its clause agrees with the proposal the addressee made: consent."""
+    if words[end:end + 1] == ["with"] and words[end + 1:end + 2] in (["you"], ["that"], ["this"], ["it"]) and (
+            end + 2 == len(words) or words[end + 2] in ("!", "too", "then", "completely", "totally", "fully")):
+        return False
     return end + 1 < len(words) and words[end] in ("that", "with") and words[end + 1] not in (",", "too")
 
 
@@ -146,14 +189,36 @@ def _agreed_of_more(words: list[str], i: int, end: int) -> bool:
 
 
 def _agreed_to_act(words: list[str], i: int, end: int) -> bool:
-    """"I agree to give you ...": the act agreed to is read by the give rules, not as consent."""
+    """"I agree to give you ...": the act agreed to is read by the give rules, not as consent.  Agreeing
+    to take what is offered ("I agree to take 2 water", "I agree to have the food") takes the proposal:
+    consent (the goods named are its terms, a receive side alone, no commitment of their own)."""
     return end + 1 < len(words) and words[end] == "to" and words[end + 1] not in (
-        "that", "this", "it", "those", "these", "your", "the")
+        "that", "this", "it", "those", "these", "your", "the", "take", "have", "receive", "get")
 
 
 def _agreement_reported(words: list[str], i: int, end: int) -> bool:
-    """"Ash and I agreed that ...", "we had agreed": a report of an earlier agreement."""
+    """"Ash and I agreed that ...", "we had agreed": a report of an earlier agreement.  The proposal
+    said to be what was agreed ("that is what we have agreed to", "yes, that's exactly what we agreed on")
+    confirms it: consent."""
+    if _proposal_is_agreed(words, i):
+        return False
     return i > 0 and (words[i - 1] in PRONOUNS or words[i - 1] in ("already", "had", "have", "was", "were"))
+
+
+def _proposal_is_agreed(words: list[str], i: int) -> bool:
+    """"that is (exactly) what we (have) agreed": "agreed" at ``i`` closing a "what we" clause said of
+    the proposal, with nothing after it but "to" / "on" / "upon" and the clause's end."""
+    k = i - 1
+    while k >= 0 and words[k] in ("have", "had", "just", "all"):
+        k -= 1
+    if k < 1 or words[k] != "we" or words[k - 1] != "what":
+        return False
+    k -= 2
+    while k >= 0 and words[k] in ("exactly", "just", "precisely"):
+        k -= 1
+    rest = words[i + 1:]
+    return k >= 1 and words[k] == "is" and words[k - 1] in _CONSENT_SUBJECTS and (
+        rest in ([], ["to"], ["on"], ["upon"]) or rest[:1] == ["!"] or rest[1:2] == ["!"])
 
 
 def _said_of_something(words: list[str], i: int, end: int) -> bool:
@@ -181,9 +246,14 @@ _PART_WORDS = frozenset({"deal", "done", "is", "works", "do"})
 
 def _consent_part(words: list[str]) -> bool:
     """A comma part that consents on its own, its opening interjections passed ("no" / "not" are not
-    passed): "deal" or "done" (:func:`_deal_said`), "X it is", "10 works", or a whole clause "Will do."."""
+    passed): "deal" or "done" (:func:`_deal_said`), "X it is", "10 works", or a whole clause "Will do.";
+    or, read here because each needs a word few clauses hold, :func:`_found_fair` and :func:`_worked_out`."""
+    if _PART_OR_FRAME_WORDS.isdisjoint(words):
+        return False  # every part read below, and both frames, hold one of these words
+    if not _FOUND_OR_WORKED.isdisjoint(words) and (_found_fair(words) or _worked_out(words)):
+        return True
     if _PART_WORDS.isdisjoint(words):
-        return False  # every part read below holds one of these words
+        return False
     n = len(words)
     seg = 0
     commas = [i for i, w in enumerate(words) if w == ","]
@@ -250,7 +320,9 @@ def _consent_frame(words: list[str]) -> bool:
                     and _consent_at(words, k + 1, i + 1):
                 return True
             continue
-        if words[k] not in _CONSENT_SUBJECTS:
+        if words[k] in PROPOSAL_NOUNS and k > 0 and words[k - 1] in ("your", "that", "this", "the"):
+            k -= 1  # "your offer is fair", "that split sounds fine": the proposal named as the subject
+        elif words[k] not in _CONSENT_SUBJECTS:
             continue
         if _relative_that(words, k):
             continue  # "a split that is fair to both": a relative "that"
@@ -283,16 +355,18 @@ def _consent_act(words: list[str]) -> bool:
         if words[v] == "go" and words[o:o + 1] == ["along"]:
             o += 1  # "I'll go along with that"
         if words[v] in ("go", "work", "live") or (words[v] == "settle" and words[o:o + 1] == ["for"]):
-            if words[o:o + 1] != ["with"] and words[v] != "settle":
-                continue
+            if words[o:o + 1] != ["with"] and words[v] != "settle" and not (
+                    words[v] == "go" and words[o:o + 1] == ["for"] and words[o + 1:o + 2] in (
+                        ["that"], ["this"], ["it"], ["your"])):
+                continue  # "I'll go for that", "I'll go for your offer" (not "I'll go for Kessa": a move)
             o += 1
         elif words[v] == "agree" and words[o:o + 1] in (["to"], ["with"]):
             o += 1
         obj = words[o] if o < n else ""
         if obj in _PROPOSAL_DETERMINERS:
-            nxt = words[o + 1] if o + 1 < n else ""
-            if nxt in PROPOSAL_NOUNS:
-                o += 1
+            named = _proposal_named(words, o)
+            if named > o:
+                o = named
             elif obj in ("your", "the", "those", "these"):
                 continue  # "I'll take the water": goods, an ask
             end = o + 1
@@ -304,7 +378,8 @@ def _consent_act(words: list[str]) -> bool:
             continue
         after = words[end] if end < n else ""
         if after not in ("", ",", "!", "then", "too", "and", "if", "as", "now", "for", "so", "getting", "thanks",
-                         "thank", "friend", "buddy", "mate"):
+                         "thank", "friend", "buddy", "mate", "sounds", "seems", "looks"):
+            # "I can do that sounds good": a second clause run on with no stop still ends the object
             continue  # "I'll do that later", "I can accept that the lake ...": not the proposal
         if _consent_at(words, s, end):
             return True
@@ -322,16 +397,19 @@ def _consent_state(words: list[str]) -> bool:
     n = len(words)
     for a in [a for a, w in enumerate(words) if w in CONTENT_WORDS]:
         o = a + 1
-        if words[o:o + 1] not in (["with"], ["to"]):
-            continue
+        if words[o:o + 1] not in (["with"], ["to"]) and not (words[a] == "down" and words[o:o + 1] == ["for"]):
+            continue  # "I'm down for that" as "I'm ok with that"
         o += 1
         obj = words[o] if o < n else ""
         if obj not in _PROPOSAL_DETERMINERS:
             continue
-        if o + 1 < n and words[o + 1] in PROPOSAL_NOUNS:
-            o += 1
+        named = _proposal_named(words, o)
+        if named > o:
+            o = named
         elif obj in ("your", "the", "those", "these"):
             continue
+        if o + 2 < n and words[o + 1] == "you" and words[o + 2] in _PROPOSED and words[o] in PROPOSAL_NOUNS:
+            o += 2  # "I'm fine with the deal you proposed": the proposal named by who made it
         if o + 1 < n and words[o + 1] not in _CLAUSE_GOES_ON:
             continue  # "I'm fine with that being ...": something else is said of it
         s = a - 1
@@ -378,7 +456,8 @@ def _deal_made(words: list[str]) -> bool:
     n = len(words)
     for i in [i for i, w in enumerate(words) if w in DEAL_NOUNS]:
         j = i - 1
-        while j >= 0 and words[j] in ("good", "fair", "great", "nice", "solid", "sweet"):
+        while j >= 0 and words[j] in ("good", "fair", "great", "nice", "solid", "sweet", "mutually", "beneficial",
+                                      "reasonable"):
             j -= 1
         if j >= 0 and words[j] in ("a", "the", "this", "that", "our"):
             j -= 1
@@ -391,6 +470,8 @@ def _deal_made(words: list[str]) -> bool:
         if words[j] in ("made", "reached", "struck", "found", "come") and words[j - 1] == "have" and j > 1 and \
                 words[j - 2] == "we":
             start = j - 2  # "we have made a deal", "we've come up with a good deal", "we have reached a compromise"
+        elif words[j] in ("make", "reach", "strike", "find") and j > 3 and words[j - 4:j] == ["we", "were", "able", "to"]:
+            start = j - 4  # "we were able to make a mutually beneficial deal": a deal made
         elif words[i] != "deal":
             continue
         elif words[j] in ("have", "got") and words[j - 1] in ("you", "we", "got", "have"):
@@ -410,6 +491,72 @@ def _deal_made(words: list[str]) -> bool:
         if _consent_at(words, start, i + 1):
             return True
     return False
+
+
+def _found_fair(words: list[str]) -> bool:
+    """The speaker finds the proposal acceptable: "I find that acceptable", "we find this a fair deal",
+    "I find it reasonable" -- the speaker, "find", the proposal ("that", "this", "it"), a word of
+    consent (after "a" / "an" and degree words), a name of a proposal or none, and the clause's end
+    or a word that ends what is consented to.  "I find it fair to say ..." says something else; not
+    negated, asked, hedged or taken back (:func:`_consent_at`)."""
+    n = len(words)
+    for f in [f for f, w in enumerate(words) if w == "find"]:
+        s = f - 1
+        while s >= 0 and words[s] in ("do", "really", "also", "definitely", "totally", "honestly"):
+            s -= 1
+        if s < 0 or words[s] not in ("i", "we") or f + 2 >= n or words[f + 1] not in _CONSENT_SUBJECTS:
+            continue
+        k = f + 2
+        if words[k] in ("a", "an"):
+            k += 1
+        while k < n and words[k] in _DEGREE:
+            k += 1
+        if k >= n or words[k] not in CONSENT_WORDS or _said_of_something(words, k, k + 1):
+            continue
+        end = k + 1
+        if end < n and words[end] in PROPOSAL_NOUNS:
+            end += 1
+        if end < n and words[end] not in _CLAUSE_GOES_ON:
+            continue
+        if _consent_at(words, s, end):
+            return True
+    return False
+
+
+_WORKED = frozenset({"work", "worked"})
+"""The verb of "we worked it out" (:func:`_worked_out`)."""
+_FOUND_OR_WORKED = _WORKED | {"find"}
+"""A clause holding none of these is read by neither :func:`_found_fair` nor :func:`_worked_out`."""
+_PART_OR_FRAME_WORDS = _PART_WORDS | _FOUND_OR_WORKED
+"""A clause holding none of these is read by nothing :func:`_consent_part` reads."""
+
+
+def _worked_out(words: list[str]) -> bool:
+    """A deal said to be reached by working it out: "we worked it out", "glad we could work this out",
+    "great, we've worked things out" -- the speaker's "we", "work" and "it" / "this" / "that" / "things"
+    and "out".  The present "we can work it out" is a hope of a deal to come, so "work" counts only after
+    a word of gladness ("glad we could work it out"); "worked" is a deal done.  Not negated, asked,
+    hedged or taken back (:func:`_consent_at`)."""
+    n = len(words)
+    for v in [v for v, w in enumerate(words) if w in _WORKED]:
+        if v + 2 >= n or words[v + 1] not in ("it", "this", "that", "things") or words[v + 2] != "out":
+            continue
+        s = v - 1
+        while s >= 0 and words[s] in ("could", "did", "have", "had", "finally", "all", "were", "able", "to"):
+            s -= 1
+        if s < 0 or words[s] != "we" or (words[v] == "work" and s == v - 1):
+            continue
+        if words[v] == "work" and _GLAD.isdisjoint(words[max(0, s - 3):s]):
+            continue  # "we can work it out": a hope, not a deal done
+        if v + 3 < n and words[v + 3] not in _CLAUSE_GOES_ON:
+            continue
+        if _consent_at(words, s, v + 3):
+            return True
+    return False
+
+
+_GLAD = frozenset({"glad", "happy", "great", "nice", "good", "pleased"})
+"""Words of gladness before "we could work it out" that make it a deal done (:func:`_worked_out`)."""
 
 
 _SAID = frozenset({"said", "says", "told", "tells", "mentioned", "claimed", "claims", "suggested", "thought"})
@@ -436,8 +583,9 @@ def _consent_at(words: list[str], start: int, end: int) -> bool:
     after = words[end:end + 2]
     if after[:1] in (["is"], ["off"], ["with"], ["breaker"], ["over"], ["was"], ["to"]) and words[start] == "deal":
         return False
-    if "but" in words[end:]:
-        return False  # "sounds fair, but I need all the water": taken back (R21)
+    if "but" in words[end:] or "although" in words[end:] or "though" in words[end:-1]:
+        return False  # "sounds fair, but I need all the water", "that's ok, although I need water": taken back
+        # (R21); "that works though" closing the clause is no concession
     if words[end - 1] in ("fair", "reasonable") and (words[end:end + 1] in (["since"], ["because"], ["as"], [
             "considering"]) or words[end:end + 2] in (["being", "that"], ["given", "that"], ["seeing", "that"])):
         return False  # "I think it's pretty fair since we both get ...", "it'd be fair being that you're getting

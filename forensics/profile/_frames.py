@@ -342,7 +342,8 @@ _PHRASE_TABLE: Mapping[str, tuple[tuple[str, ...], ...]] = {
         ("did", "i", "get", "that", "right"), ("just", "to", "be", "clear"), ("am", "i", "understanding"),
         ("just", "to", "confirm"), ("to", "confirm", "-"), ("just", "to", "clarify"), ("to", "clarify", ","),
         ("just", "so", "we", "are", "clear"), ("let", "me", "make", "sure"), ("just", "to", "make", "sure"),
-        ("to", "double", "check"),
+        ("to", "double", "check"), ("just", "to", "be", "sure"), ("if", "i", "understand", "correctly"),
+        ("if", "i", "am", "understanding", "correctly"), ("let", "me", "get", "this", "straight"),
     ),
     "consent phrase": tuple(tuple(p.split()) for p in (
         "it is a deal", "you have a deal", "you have got a deal", "you got a deal", "we have a deal",
@@ -362,6 +363,8 @@ _PHRASE_TABLE: Mapping[str, tuple[tuple[str, ...], ...]] = {
         "sounds like a fair trade", "that is a fair trade",
         "that is ok", "that should be ok", "that should be fine",
         "that should work", "like a fair compromise", "that is a fair compromise",
+        "this works", "i am in agreement", "we are in agreement", "that suits me", "this suits me", "suits me fine",
+        "that suits us", "suits us fine", "it is settled", "that is settled", "that settles it",
     )),
 }
 FRAME_PHRASES: Mapping[str, tuple[tuple[str, ...], ...]] = {

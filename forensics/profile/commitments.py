@@ -286,6 +286,18 @@ question's; "work something out" talks terms over; help in words is no support; 
 goods and "for me / for you" before them; and consent said as a tag ", huh?", a proposal called
 fair with no subject, a deal or conclusion reached, "I'll confirm that", "that can work" (the
 earlier tune rows' readings unchanged).
+6 adds, from the errors of the tune splits (``tune``, ``tune-real``) only, by mechanism and each checked
+on made-up sentences: consent to the proposal named with a modifier ("your offered deal", "your last
+offer"), "I agree with you" closing its clause, "I find that acceptable", a deal worked out or made
+("glad we could work it out", "we were able to make a deal"), "that is what we agreed", "I agree to
+take ...", a consent a question runs on from with no stop ("I agree what about ..."), "I can do that
+sounds good", "I'll go for that", "I'm down for that", "that suits me", "it's settled", "I'm in
+agreement", "this works", "your offer is fair", "the deal you proposed"; a consent followed by
+"although" / "though" taken back, and a consent phrase in an embedded clause ("how this works") is
+none; a restatement checked for understanding ("Correct?", "just to be
+sure", "if I understand correctly"); a verb whose object is no goods ("taking a hit on the firewood")
+takes or hands over nothing; a sum before "off" a price cut; "I can make do with X" an ask; a give
+with "also" after a give with no price adds to it (one give).
 
 >>> ex = HeuristicExtractor()
 >>> [c.terms() for c in ex.extract("I'll give you 3 wood for 2 ore").commitments]
@@ -611,7 +623,7 @@ class HeuristicExtractor:
     """
 
     name = "daishi-heuristic"
-    version = "5"
+    version = "6"
     max_chars = MAX_TEXT_CHARS
 
     def __init__(self, vocabulary: Vocabulary | Mapping[str, Any] | Iterable[str] | None = None, *,
@@ -850,7 +862,9 @@ class HeuristicExtractor:
         checked = not CHECK_WORDS.isdisjoint(words) and any(
             has_phrase(c.words, phrase) for last in CHECK_WORDS.intersection(words) for phrase in _CHECKS_BY_LAST[last]
             for c in clauses) or any(
-            c.question and c.words[-2:] in ([",", "correct"], [",", "right"]) for c in clauses)  # "..., correct?"
+            c.question and (c.words[-2:] in ([",", "correct"], [",", "right"]) or (
+                len(c.words) == 1 and c.words[0] in ("correct", "right"))) for c in clauses)
+        # "..., correct?", "... . Correct?"
         out: list[tuple[int, Commitment]] = []  # (order key, commitment)
         goods: list[_Goods] = []
         accepted: list[tuple[int, Commitment]] = []
@@ -864,6 +878,10 @@ class HeuristicExtractor:
                     a.receive = list(b.receive)  # "2 wood or 1 ore for your wheat": the price is shared (R19)
             goods += alternatives
             if clause.question:
+                if "about" in clause.words and _consent_run_on(clause.words):
+                    if not accepted:
+                        accepted_words = clause.words
+                    accepted.append((clause.first, Commitment("accept", start=span[0], end=span[1])))
                 continue
             acts = actions(clause.words, clause.tags)
             conditional = bool(acts) and _conditional(clause.words)
@@ -1254,6 +1272,21 @@ class HeuristicExtractor:
         r.frame = []
         return i + 2
 
+    def _cue_price_cut(self, r: _Walk, i: int) -> int | None:
+        """"I can knock $20 off the helmet", "I'll take 5 credits off": a sum of money before "off" is a
+        cut in a price, not money handed over, and the goods after "off" are what is priced lower, not
+        handed over either: both on no side."""
+        money = self._money
+        if r.words[i] != "off" or money is None:
+            return None
+        cut = [k for k in (i - 1, i - 2) if k in r.by_index and r.by_index[k].item == money]
+        if not cut:
+            return None
+        for k in cut:
+            r.sides[k] = "void"
+        r.turn("void")
+        return i + 1
+
     def _cue_for(self, r: _Walk, i: int) -> int | None:
         """"for" / "in exchange for" / "->" / "=" / "at" (a price) before goods flips the side;
         "X for me" / "X for you" says whose X is."""
@@ -1344,9 +1377,11 @@ class HeuristicExtractor:
 
     def _cue_fine_with(self, r: _Walk, i: int) -> int | None:
         """"I'd be fine with 2 water", "I'm okay with all the food": the speaker's consent to goods for
-        the speaker is an ask (the guide's D5: a counter-offer), not consent and not an offer."""
+        the speaker is an ask (the guide's D5: a counter-offer), not consent and not an offer.  So is
+        "I can make do with 1 water": the speaker settling for less still asks for it."""
         words = r.words
-        if not (i > 0 and words[i - 1] in CONTENT and r.next(i) not in ("you", "that", "this", "it")
+        if not (i > 0 and (words[i - 1] in CONTENT or (words[i - 1] == "do" and i > 1 and words[i - 2] == "make"))
+                and r.next(i) not in ("you", "that", "this", "it")
                 and self._item_within(words, i + 1, r.by_index) and self._subject(words, i - 1) == "speaker"):
             return None
         r.turn("void" if cancelled(words, i - 1) else "receive")
@@ -1541,6 +1576,9 @@ class HeuristicExtractor:
         if self._proposal_taken(r.words, i):
             r.turn("void")
             return i + 3
+        if "on" in r.words and self._act_on_goods(r, i):
+            r.turn("void")
+            return i + 4
         if role == "receive verb":
             return self._receive_verb(r, i)
         return self._give_verb(r, i, role)
@@ -1551,6 +1589,16 @@ class HeuristicExtractor:
         is consent (R20), no goods taken."""
         return words[i] in ("accept", "take") and words[i + 1:i + 2] in (["your"], ["the"], ["that"], ["this"]) \
             and i + 2 < len(words) and words[i + 2] in NAMED_PROPOSALS
+
+    @staticmethod
+    def _act_on_goods(r: _Walk, i: int) -> bool:
+        """"I'm taking a hit on the firewood", "I'll give you a discount on the water", "take a loss on
+        food": the verb's object is something that is not goods ("a hit", "a discount"), and the goods after
+        "on" are what it is said of -- neither handed over nor taken, on no side."""
+        words = r.words
+        k = i + 2 if r.next(i) in ("you", "me", "us") else i + 1
+        return k + 2 < len(words) and words[k] in ("a", "an") and words[k + 2] == "on" and (k + 1 >= len(r.tags) or r.tags[k + 1] is None) \
+            and k + 1 not in r.by_index and _bare_number(words[k + 1]) is None
 
     def _give_verb(self, r: _Walk, i: int, role: str) -> int:
         """A give or offer verb: what the speaker has before "to trade" is offered ("I have wood to trade for
@@ -1585,8 +1633,8 @@ class HeuristicExtractor:
         return i + 1
 
     _CUES: tuple[Callable[[HeuristicExtractor, _Walk, int], int | None], ...] = (
-        _cue_new_frame, _cue_for_sale, _cue_for_anything, _cue_money_do, _cue_price_is, _cue_per, _cue_heading,
-        _cue_to_whom, _cue_for,
+        _cue_new_frame, _cue_price_cut, _cue_for_sale, _cue_for_anything, _cue_money_do, _cue_price_is, _cue_per,
+        _cue_heading, _cue_to_whom, _cue_for,
         _cue_yours, _cue_mine, _cue_what_i_need, _cue_fine_with, _cue_topic, _cue_here_is, _cue_looking_for, _cue_spare, _cue_if_you_gave, _cue_you_having,
         _cue_left_with, _cue_my_share,
         _cue_help_with, _cue_reported, _cue_past, _cue_verb,
@@ -1595,7 +1643,7 @@ class HeuristicExtractor:
 
     _CUE_WORDS: tuple[frozenset[str], ...] = (
         frozenset({"but", "because", "however", "although", "though", "since", "whereas", "while", ",", "so"}),
-        frozenset({"for"}), frozenset({"for", "->", "="}), frozenset({"do"}), frozenset({"is", "="}),
+        frozenset({"off"}), frozenset({"for"}), frozenset({"for", "->", "="}), frozenset({"do"}), frozenset({"is", "="}),
         frozenset({"per"}), frozenset({"for", "me", "us", "you"}), frozenset({"to"}),
         frozenset({"for", "->", "=", "exchange", "return", "at"}),
         frozenset({"yours"}), frozenset({"mine"}), frozenset({"what"}), frozenset({"with"}),
@@ -1824,6 +1872,8 @@ class HeuristicExtractor:
             elif _known(o) > _known(twin):
                 kept[kept.index(twin)] = o
         offers = _shares_folded(kept)
+        if len(offers) > 1:
+            offers = _gives_added(offers)
         if asks and not priced and len(offers) == 1:
             # shares of single goods folded into one allocation ("wood: you get 1, I get 2. food: you get
             # 1, I get 2. I really need 2 water"): an ask in another sentence is more of its price (R14)
@@ -2419,6 +2469,32 @@ def _shares_folded(offers: list[list[Any]]) -> list[list[Any]]:
         before = [t for t in others if t[0].clause.first < o[0].clause.first]
         into = before[-1] if before else others[0]
         into[1], into[2] = into[1] + o[1], into[2] + o[2]
+        out.remove(o)
+    return out
+
+
+def _consent_run_on(words: list[str]) -> bool:
+    """"Okay I agree what about this deal?": a consent that a question runs on from with no stop between
+    them ("what about", "how about" after it) stands; the question that follows is a new proposal, asked,
+    as when it has a sentence of its own (R20, R3)."""
+    q = next((k for k in range(1, len(words) - 1) if words[k] in ("what", "how") and words[k + 1] == "about"), 0)
+    return q > 0 and words[q - 1] != "," and accepts(words[:q])
+
+
+def _gives_added(offers: list[list[Any]]) -> list[list[Any]]:
+    """"I'll send you 3 firewood. I'll also send 1 food and 1 water.": a give with no price whose clause
+    says "also" adds goods to the give with no price said before it in the same message, one handover,
+    one commitment; it names none of the earlier give's goods (a good named again is a second offer or
+    the same one said twice, R19), and a give with a price is a trade of its own (R19)."""
+    out = list(offers)
+    for o in offers:
+        if o[2] or "also" not in o[0].clause.words:
+            continue
+        goods = {h.item for h in o[1]}
+        before = [t for t in out if t is not o and not t[2] and t[0].clause.first < o[0].clause.first]
+        if not before or not goods.isdisjoint({h.item for h in before[-1][1]}):
+            continue
+        before[-1][1] = before[-1][1] + o[1]
         out.remove(o)
     return out
 
