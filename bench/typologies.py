@@ -35,7 +35,8 @@ Prints, each measured in this one run:
   tuning world, its odd seeds the tune split (looked at while teaching the screens long loops,
   honest friend webs and communities with a common employer), its even seeds the report split
   (reported on more than once), and a fresh report split (seeds 3001-3008, printed with the
-  report split only; added under screens config 2.12.0, before any later rule was written);
+  report split only; added under screens config 2.12.0, before any later rule was written), and a
+  second fresh report split (seeds 4001-4008, likewise; added under 2.13.0, before any later rule);
 - on a fourth economy (``bench/trades_world.py``: a market town's people and small firms --
   invoices, subcontracting, bills, second-hand sales, birthdays, club fees, loans among
   friends, fundraisers -- with AMLSim-style fan-in cases and cycles of 3 to 12 hops planted),
@@ -297,6 +298,18 @@ def third_fresh(count: int, accounts: int) -> None:
     _nothing_planted("nothing planted", [neighbourhood_world(accounts, seed, launder=False) for seed in seeds])
 
 
+def third_fresh2(count: int, accounts: int) -> None:
+    """The third economy's second fresh report split (seeds from 4001), added under screens config 2.13.0
+    before any later rule was written, and never run while one was: the first fresh split (seeds from
+    3001) was reported on under 2.13.0.  Printed only with the report split."""
+    from neighbourhood_world import KINDS, neighbourhood_world
+
+    seeds = list(range(4001, 4001 + count))
+    print(f"\nthird economy (bench/neighbourhood_world.py; second fresh report split, seeds {seeds[0]}-{seeds[-1]}):")
+    _world_figures(f"{accounts} accounts a year", [neighbourhood_world(accounts, seed) for seed in seeds], KINDS)
+    _nothing_planted("nothing planted", [neighbourhood_world(accounts, seed, launder=False) for seed in seeds])
+
+
 def fourth_payments(count: int, accounts: int, split: str) -> None:
     """Every screen of ``screen_graph`` together on the fourth economy (``bench/trades_world.py``: a
     market town's people and small firms, with AMLSim-style fan-in cases and cycles of 3 to 12
@@ -350,6 +363,8 @@ def main() -> None:
     parser.add_argument("--third-accounts", type=int, default=3000)
     parser.add_argument("--third-fresh", type=int, default=8,
                         help="years of the third economy's fresh report split, seeds from 3001 (report only; 0: none)")
+    parser.add_argument("--third-fresh2", type=int, default=8,
+                        help="years of the third economy's second fresh report split, seeds from 4001 (report only; 0: none)")
     parser.add_argument("--fourth", type=int, default=8, help="years of the fourth economy per split (0: none)")
     parser.add_argument("--fourth-accounts", type=int, default=3000)
     args = parser.parse_args()
@@ -373,6 +388,8 @@ def main() -> None:
         third_payments(args.third, args.third_accounts, args.split)
     if args.third_fresh and args.split == "report":
         third_fresh(args.third_fresh, args.third_accounts)
+    if args.third_fresh2 and args.split == "report":
+        third_fresh2(args.third_fresh2, args.third_accounts)
     if args.fourth:
         fourth_payments(args.fourth, args.fourth_accounts, args.split)
     if args.clean:
