@@ -365,10 +365,9 @@ def _consent_act(words: list[str]) -> bool:
         obj = words[o] if o < n else ""
         if obj in _PROPOSAL_DETERMINERS:
             named = _proposal_named(words, o)
-            if named > o:
-                o = named
-            elif obj in ("your", "the", "those", "these"):
+            if named == o and obj in ("your", "the", "those", "these"):
                 continue  # "I'll take the water": goods, an ask
+            o = named
             end = o + 1
         elif obj in ("me", "us") and words[v] == "agree" and words[o - 1] == "to":
             end = o + 1  # "I will agree to me getting 3 food": consent to the split said
@@ -404,10 +403,9 @@ def _consent_state(words: list[str]) -> bool:
         if obj not in _PROPOSAL_DETERMINERS:
             continue
         named = _proposal_named(words, o)
-        if named > o:
-            o = named
-        elif obj in ("your", "the", "those", "these"):
+        if named == o and obj in ("your", "the", "those", "these"):
             continue
+        o = named
         if o + 2 < n and words[o + 1] == "you" and words[o + 2] in _PROPOSED and words[o] in PROPOSAL_NOUNS:
             o += 2  # "I'm fine with the deal you proposed": the proposal named by who made it
         if o + 1 < n and words[o + 1] not in _CLAUSE_GOES_ON:
