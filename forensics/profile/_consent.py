@@ -153,8 +153,9 @@ def _consent_phrase(words: list[str]) -> bool:
         return False
     n = len(words)
     for i in [i for i, w in enumerate(words) if w in ACCEPT_BY_FIRST]:
-        if _relative_that(words, i):
-            continue  # "a split that works for both": not the proposal
+        if _relative_that(words, i) or (words[i] in _PREDICATE_FIRST and i > 1 and words[i - 1] == "that"
+                                        and words[i - 2] in _SOUGHT):
+            continue  # "a split that works for both", "something that works for us": not the proposal
         second = words[i + 1] if i + 1 < n else ""
         for phrase in ACCEPT_BY_FIRST[words[i]]:
             k = len(phrase)
@@ -165,6 +166,16 @@ def _consent_phrase(words: list[str]) -> bool:
             if _consent_at(words, i, i + k):
                 return True
     return False
+
+
+_PREDICATE_FIRST = frozenset({"works", "suits", "sounds", "seems", "fine"})
+"""First words of consent phrases said of a subject before them ("works for us"): after a relative "that"
+whose noun is one of :data:`_SOUGHT` ("let's find something that works for us") they describe what is
+sought, not the proposal."""
+
+_SOUGHT = frozenset({"something", "anything", "whatever", "way", "solution", "compromise", "arrangement", "split",
+                     "deal", "plan", "option", "balance", "agreement", "one", "ones", "combination"})
+"""Nouns of a deal still to be found ("a deal that works for us both")."""
 
 
 def _said_of_more(words: list[str], i: int, end: int) -> bool:
@@ -304,6 +315,8 @@ def _consent_frame(words: list[str]) -> bool:
     "I think its fair".  Not when it is asked, negated, hedged, conditional or taken back
     (:func:`_consent_at`), nor "fair to say", nor an opinion on something else ("the water is fine")."""
     for i in [i for i, w in enumerate(words) if w in CONSENT_WORDS]:
+        if i > 0 and words[i - 1] in ("more", "less"):
+            continue  # "this is more reasonable": one offer weighed against another, no consent
         j = i - 1
         while j >= 0 and words[j] in _DEGREE:
             j -= 1

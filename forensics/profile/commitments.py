@@ -459,8 +459,15 @@ _FILLERS = frozenset({"units", "unit", "pieces", "piece", "bundles", "bundle", "
                       "bottles", "bottle", "loads", "load", "cases", "case", "crates", "crate", "my", "your",
                       "the", "our", "additional", "all", "jugs", "jug", "containers", "container", "gallons",
                       "gallon", "boxes", "box", "sacks", "sack", "packets", "packet", "portions", "portion",
-                      "servings", "serving", "cords", "cord", "liters", "litres"})
+                      "servings", "serving", "cords", "cord", "liters", "litres", "parts", "part"})
 """Words that may stand between a quantity and its item ("3 packages of water", "all 3 firewood")."""
+_NONE_OF = frozenset({"no", "zero"})
+"""Words that give a good no quantity at all: like a 0, the good is on no side (the guide's D3)."""
+_ONE_UNIT = frozenset({"unit", "piece", "bundle", "bag", "stack", "package", "pack", "item", "bottle", "load", "case",
+                       "crate", "jug", "container", "gallon", "box", "sack", "packet", "portion", "serving", "cord",
+                       "liter", "litre", "part"})
+"""Units of goods in the singular: "a" before one of them is a quantity of 1 ("a package of the water");
+before any other word it is no quantity ("a lot of water")."""
 _MODALS = frozenset({"will", "shall", "would", "can", "do", "am", "to", "are", "is"})
 _AUX = frozenset({"will", "shall", "would", "can", "am", "is", "are", "be", "to", "going", "do", "also", "just",
                   "definitely", "then", "both", "really", "gladly", "happily", "happy", "willing", "glad",
@@ -955,13 +962,16 @@ class HeuristicExtractor:
             t = tags[i]
             if t is None or t[0] != "item":
                 continue
+            if i > 0 and (words[i - 1] in _NONE_OF or (i > 1 and words[i - 1] in ("more", "extra")
+                                                       and words[i - 2] in _NONE_OF)):
+                continue  # "you get two food and no firewood": a good with none is on no side (D3)
             quantity: int | None = None
             found = False
-            for back in (1, 2, 3, 4):
+            for back in (1, 2, 3, 4, 5):
                 if i - back < 0:
                     break
                 ok, q = _quantity(words[i - back])
-                if ok and not (words[i - back] in ("a", "an") and back > 1):
+                if ok and not (words[i - back] in ("a", "an") and back > 1 and words[i - back + 1] not in _ONE_UNIT):
                     quantity, found = q, True
                     k = i - back - (4 if words[i - back - 1:i - back] == ["the"] else 3)
                     if k >= 0 and words[k + 1:k + 3] == ["out", "of"] and _quantity(words[k])[0]:
