@@ -1739,6 +1739,8 @@ class HeuristicExtractor:
         if who == "speaker":
             if obj in ("me", "us"):
                 return "receive", False
+            if obj in ("him", "her", "them") and tags is not None and _goods_follow(words, tags, i + 2):
+                return "void", False  # "I need to give them food" (them, my family): no player gets the goods
             if self._planned(words, i) or _purpose(words, i):
                 return "void", False
             return ("void" if cancelled(words, i) else "give"), True
@@ -1877,6 +1879,11 @@ class HeuristicExtractor:
             if fuller is not None:
                 fuller[1] = o[1]  # "... 1 food and all the firewood that I need 2 water. so again, 1 food, 1 water,
                 continue  # 3 wood for you": the give restates the trade's goods, more fully (R19)
+            bare = next((k for k in kept if o[2] and not k[2] and {h.item for h in k[1]} <= names[0]
+                         and _alike(o, k)), None) if twin is None else None
+            if bare is not None:
+                kept[kept.index(bare)] = o  # "We have plenty of water to spare. I'd give you 3 water for 3
+                continue  # firewood": the give said first is the trade's give side, priced after (R19)
             if twin is None:
                 kept.append(o)
             elif _known(o) > _known(twin):
@@ -1892,7 +1899,7 @@ class HeuristicExtractor:
             c = g.clause
             if receive:
                 out.append((c.first, Commitment("trade", _items(give), _items(receive), None, False, c.start, c.end)))
-            else:
+            elif not _giving_supposed(c.words):
                 out.append((c.first, Commitment("give", _items(give), (), None, g.conditional, c.start, c.end)))
         return out
 
@@ -1937,6 +1944,17 @@ _BARE_FOLLOWERS = frozenset({",", "and", "for", "if", "each", "then", "now", "to
 
 
 
+
+
+def _goods_follow(words: list[str], tags: list[tuple[str, str] | None], k: int) -> bool:
+    """A good is named at ``k``, after at most a quantity and two filler words ("food", "2 of the food"): the
+    direct object of a verb whose first object, just before ``k``, is then its recipient."""
+    for j in range(k, min(k + 4, len(words))):
+        if (tag := tags[j]) is not None:
+            return tag[0] == "item"
+        if not (_quantity(words[j])[0] or words[j] in _FILLERS):
+            return False
+    return False
 
 
 def _in_order(words: list[str], tags: list[tuple[str, str] | None], k: int) -> bool:
@@ -2437,6 +2455,26 @@ def _settled(r: _Walk, clause: _Clause) -> _Goods:
         if opens and pending[-1] < first_ask and follows in (["and", "i"], ["and", "we"]):
             give = [by_index[k] for k in pending]  # "$25 and I'll pick up the helmet": the goods before are paid
     return _Goods(give, receive, r.explicit, clause, _conditional(words))
+
+
+def _giving_supposed(words: list[str]) -> bool:
+    """The speaker's giving is itself the condition ("if I can give you 2 food and 2 water ..."): with nothing
+    asked back it is a supposition put to the addressee, no give (rule 8).
+
+    >>> _giving_supposed("since i am alone if i can give you 2 food".split())
+    True
+    >>> _giving_supposed("i will give you 2 food if you need it".split())
+    False
+    """
+    for k in [k for k, w in enumerate(words) if w == "if"]:
+        if words[k + 1:k + 2] not in (["i"], ["we"]):
+            continue
+        j = k + 2
+        while j < len(words) and words[j] in _AUX:
+            j += 1
+        if j < len(words) and (words[j] in GIVE_VERBS or words[j] in OFFER_VERBS):
+            return True
+    return False
 
 
 def _conditional(words: list[str]) -> bool:
