@@ -461,6 +461,11 @@ _FILLERS = frozenset({"units", "unit", "pieces", "piece", "bundles", "bundle", "
                       "gallon", "boxes", "box", "sacks", "sack", "packets", "packet", "portions", "portion",
                       "servings", "serving", "cords", "cord", "liters", "litres", "parts", "part"})
 """Words that may stand between a quantity and its item ("3 packages of water", "all 3 firewood")."""
+_HELP_ASKED = frozenset({"some", "need", "needs", "any", "little", "your", "more", "bit", "extra"})
+"""Words before a noun "help" asked for ("I need some help with the food", "your help with water")."""
+_JUDGING = frozenset({"sounds", "sound", "seems", "seem", "looks", "look", "feels", "feel", "passable", "acceptable",
+                      "agreeable", "fair", "fine", "ok", "okay", "good", "alright", "reasonable", "better", "unfair"})
+"""Words of judgement before "to you" / "to me" ("sounds good to you"): "to" then names the judge."""
 _NONE_OF = frozenset({"no", "zero"})
 """Words that give a good no quantity at all: like a 0, the good is on no side (the guide's D3)."""
 _ONE_UNIT = frozenset({"unit", "piece", "bundle", "bag", "stack", "package", "pack", "item", "bottle", "load", "case",
@@ -1274,6 +1279,8 @@ class HeuristicExtractor:
                 and (words[i + 2] if i + 2 < len(words) else "") in ("", ",", "and", "then", "now", "though")
                 and not any(x in HEDGES or x in NEGATIONS for x in words[:i])):
             return None
+        if not _JUDGING.isdisjoint(words[max(0, i - 3):i]):
+            return None  # "if that sounds good to you": who judges the terms, not who gets the goods
         new = "receive" if nxt in ("me", "us") else "give"
         for k in _share_of(r, i) if new == "receive" else r.frame:
             if r.sides[k] in ("pending", "give", "receive", "priced", "have"):
@@ -1520,10 +1527,15 @@ class HeuristicExtractor:
         return k
 
     def _cue_help_with(self, r: _Walk, i: int) -> int | None:
-        """"I'll help you with 2 wood": help in goods is a give (R32)."""
+        """"I'll help you with 2 wood": help in goods is a give (R32); help in goods asked for the speaker ("can
+        you help me with the food?", "I need some help with the food") is an ask, the goods received."""
         words = r.words
-        if not (words[i] in ("help", "helping") and "with" in words[i + 1:i + 4]
-                and self._subject(words, i) == "speaker" and not cancelled(words, i)):
+        if not (words[i] in ("help", "helping") and "with" in words[i + 1:i + 4]):
+            return None
+        if (r.next(i) in ("me", "us") or (i > 0 and words[i - 1] in _HELP_ASKED)) and not cancelled(words, i):
+            r.turn("receive")
+            return i + 1
+        if not (self._subject(words, i) == "speaker" and not cancelled(words, i)):
             return None
         r.turn("give")
         r.explicit = True
@@ -1583,6 +1595,10 @@ class HeuristicExtractor:
             return None
         if (i > 0 and r.words[i - 1] in NOUN_OPENERS) or r.next(i) in (",", ""):
             return i + 1
+        if role == "receive verb" and i > 1 and r.words[i - 1] == "you" and r.next(i) in ("for", "in") and (
+                r.words[i - 2] == "as" or i - 2 in r.by_index):
+            return i + 1  # "as much food as you want for all of your firewood", "the food you need for ...": the
+            # want says how much of the goods before it, and opens no side of its own
         if self._proposal_taken(r.words, i):
             r.turn("void")
             return i + 3
