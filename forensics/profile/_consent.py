@@ -138,11 +138,17 @@ def accepts(words: list[str]) -> bool:
     clause), or by a comma part that consents on its own, the proposal found fair or a deal worked out
     (:func:`_consent_part`)."""
     return _consent_phrase(words) or (
+        not _ADVERBS_BETWEEN.isdisjoint(words) and _consent_phrase([w for w in words if w not in _ADVERBS_BETWEEN])
+    ) or (
         not CONSENT_WORDS.isdisjoint(words) and _consent_frame(words)) or (
         not DEAL_NOUNS.isdisjoint(words) and _deal_made(words)) or (
         not CONSENT_VERBS.isdisjoint(words) and _consent_act(words)) or (
         not (CONTENT_WORDS.isdisjoint(words) and PROPOSAL_NOUNS.isdisjoint(words)) and _consent_state(words)) or \
         _consent_part(words)
+
+
+_ADVERBS_BETWEEN = frozenset({"actually", "really", "definitely", "certainly", "surely", "truly", "honestly"})
+"""Adverbs that may stand inside a consent phrase without changing it ("that actually will work for me")."""
 
 
 def _consent_phrase(words: list[str]) -> bool:
@@ -237,6 +243,8 @@ def _said_of_something(words: list[str], i: int, end: int) -> bool:
     act or a claim that follows, not of the proposal ("to" or "for" after it, unless "to me" / "for us"
     ends it); read by the consent phrases and by :func:`_consent_frame` alike."""
     after = words[end:end + 3]
+    if after[:3] in (["for", "both", "of"], ["for", "us", "both"], ["to", "both", "of"]):
+        return False  # "fair for both of us": said of the proposal, to whom it is fair
     return after[:1] in (["that"], ["enough"]) or (after[:1] in (["for"], ["to"]) and (
         after[1:2] not in (["me"], ["us"]) or after[2:3] == ["to"]))
 
