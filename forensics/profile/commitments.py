@@ -461,6 +461,13 @@ _FILLERS = frozenset({"units", "unit", "pieces", "piece", "bundles", "bundle", "
                       "gallon", "boxes", "box", "sacks", "sack", "packets", "packet", "portions", "portion",
                       "servings", "serving", "cords", "cord", "liters", "litres", "parts", "part"})
 """Words that may stand between a quantity and its item ("3 packages of water", "all 3 firewood")."""
+_PURPOSE_OBJECTS = frozenset({"the", "my", "our", "some", "any", "more", "extra", "all", "his", "her", "their"})
+"""Words that may open the object of a verb of purpose ("to cook the food")."""
+_NOT_PURPOSE = frozenset({"me", "us", "you", "him", "her", "them", "the", "a", "an", "my", "your", "our", "be", "have",
+                          "do", "make", "and", "or", "have", "keep", "take", "get", "trade", "swap", "exchange",
+                          "split", "divide", "share", "use", "spare", "let", "start", "end", "each", "both"})
+"""Words after "to" that do not open a purpose of their own: pronouns, determiners, and verbs of the deal itself
+("to split the food", "to keep the water")."""
 _HELP_ASKED = frozenset({"some", "need", "needs", "any", "little", "your", "more", "bit", "extra"})
 """Words before a noun "help" asked for ("I need some help with the food", "your help with water")."""
 _JUDGING = frozenset({"sounds", "sound", "seems", "seem", "looks", "look", "feels", "feel", "passable", "acceptable",
@@ -1289,6 +1296,17 @@ class HeuristicExtractor:
         r.frame = []
         return i + 2
 
+    def _cue_purpose(self, r: _Walk, i: int) -> int | None:
+        """"I will need firewood to cook the food": goods after "to" and a verb that moves no goods are that
+        verb's object, a purpose, on no side (the verbs of goods, "to give you 2 food", read as ever)."""
+        words, n = r.words, len(r.words)
+        if not (words[i] == "to" and r.frame and i + 2 < n and r.tags[i + 1] is None and i + 1 not in r.by_index
+                and words[i + 1] not in _NOT_PURPOSE and verb_role(words, i + 1) is None
+                and (words[i + 2] in _PURPOSE_OBJECTS or i + 2 in r.by_index)):
+            return None
+        r.turn("void")
+        return i + 2
+
     def _cue_price_cut(self, r: _Walk, i: int) -> int | None:
         """"I can knock $20 off the helmet", "I'll take 5 credits off": a sum of money before "off" is a
         cut in a price, not money handed over, and the goods after "off" are what is priced lower, not
@@ -1660,7 +1678,7 @@ class HeuristicExtractor:
 
     _CUES: tuple[Callable[[HeuristicExtractor, _Walk, int], int | None], ...] = (
         _cue_new_frame, _cue_price_cut, _cue_for_sale, _cue_for_anything, _cue_money_do, _cue_price_is, _cue_per,
-        _cue_heading, _cue_to_whom, _cue_for,
+        _cue_heading, _cue_to_whom, _cue_purpose, _cue_for,
         _cue_yours, _cue_mine, _cue_what_i_need, _cue_fine_with, _cue_topic, _cue_here_is, _cue_looking_for, _cue_spare, _cue_if_you_gave, _cue_you_having,
         _cue_left_with, _cue_my_share,
         _cue_help_with, _cue_reported, _cue_past, _cue_verb,
@@ -1670,7 +1688,7 @@ class HeuristicExtractor:
     _CUE_WORDS: tuple[frozenset[str], ...] = (
         frozenset({"but", "because", "however", "although", "though", "since", "whereas", "while", ",", "so"}),
         frozenset({"off"}), frozenset({"for"}), frozenset({"for", "->", "="}), frozenset({"do"}), frozenset({"is", "="}),
-        frozenset({"per"}), frozenset({"for", "me", "us", "you"}), frozenset({"to"}),
+        frozenset({"per"}), frozenset({"for", "me", "us", "you"}), frozenset({"to"}), frozenset({"to"}),
         frozenset({"for", "->", "=", "exchange", "return", "at"}),
         frozenset({"yours"}), frozenset({"mine"}), frozenset({"what"}), frozenset({"with"}),
         frozenset({"about", "regarding", "concerning"}) | _TALK_VERBS | _WORK_OUT, frozenset({"here"}),
