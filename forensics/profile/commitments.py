@@ -1353,6 +1353,10 @@ class HeuristicExtractor:
             return i + 2
         if not self._item_within(words, i + 1, by_index):
             return None
+        if w == "for" and not r.frame and i > 0 and words[i - 1].endswith("ing") and i - 1 not in by_index and \
+                verb_role(words, i - 1) is None and words[i - 1] not in _VERBS_AND_HAVING:
+            r.turn("void")  # "I like foraging for my food": the goods an act is for, no price and no side
+            return i + 1
         after = next((by_index[k] for k in range(i + 1, min(i + 5, len(words))) if k in by_index), None)
         before = by_index[r.frame[-1]] if r.frame else None
         if after is not None and before is not None and after.quantity is None and before.quantity is None and \
