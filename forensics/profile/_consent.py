@@ -243,8 +243,6 @@ def _said_of_something(words: list[str], i: int, end: int) -> bool:
     act or a claim that follows, not of the proposal ("to" or "for" after it, unless "to me" / "for us"
     ends it); read by the consent phrases and by :func:`_consent_frame` alike."""
     after = words[end:end + 3]
-    if after[:3] in (["for", "both", "of"], ["for", "us", "both"], ["to", "both", "of"]):
-        return False  # "fair for both of us": said of the proposal, to whom it is fair
     return after[:1] in (["that"], ["enough"]) or (after[:1] in (["for"], ["to"]) and (
         after[1:2] not in (["me"], ["us"]) or after[2:3] == ["to"]))
 
