@@ -577,15 +577,18 @@ _HELP_PRONOUNS = frozenset({"that", "this", "it", "them", "those"})
 
 
 def _no_act_helped(words: list[str], i: int, j: int) -> bool:
-    """Rule 15's help names an act (R31: "help you take X", "help Jo with the bridge").  The help at ``i``
-    (its person, if any, at ``j``) names none when it is mutual ("help each other"), or what follows it
-    is nothing, "out", or "with" the need just spoken of ("help you with that"), up to the clause's end
-    or a word that closes it: a wish to get along, no promise of an act.
+    """Rule 15's help names an act (R31: "help you take X", "help Jo with the bridge"; "I will help you"
+    promises help to the person).  The help at ``i`` (its person, if any, at ``j``) names none when it is
+    mutual ("help each other"), or what follows it is "out" or "with" the need just spoken of ("help
+    out", "help you with that"), up to the clause's end or a word that closes it: a wish to get along, no
+    promise of an act.
 
     >>> _no_act_helped("we can help each other here".split(), 2, 3)
     True
-    >>> _no_act_helped("i will help you take dorn".split(), 2, 3)
-    False
+    >>> _no_act_helped("i will help out".split(), 2, 3)
+    True
+    >>> _no_act_helped("i will help you".split(), 2, 3), _no_act_helped("i will help you take dorn".split(), 2, 3)
+    (False, False)
     """
     n = len(words)
     if words[j:j + 2] == ["each", "other"] or words[j:j + 1] == ["eachother"]:
@@ -595,6 +598,8 @@ def _no_act_helped(words: list[str], i: int, j: int) -> bool:
         k += 1
     elif words[k:k + 1] == ["with"] and k + 1 < n and words[k + 1] in _HELP_PRONOUNS:
         k += 2
+    else:
+        return False
     return k >= n or words[k] in _HELP_ENDS
 
 
