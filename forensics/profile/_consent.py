@@ -138,8 +138,6 @@ def accepts(words: list[str]) -> bool:
     clause), or by a comma part that consents on its own, the proposal found fair or a deal worked out
     (:func:`_consent_part`)."""
     return _consent_phrase(words) or (
-        not _ADVERBS_BETWEEN.isdisjoint(words) and _consent_phrase([w for w in words if w not in _ADVERBS_BETWEEN])
-    ) or (
         not CONSENT_WORDS.isdisjoint(words) and _consent_frame(words)) or (
         not DEAL_NOUNS.isdisjoint(words) and _deal_made(words)) or (
         not CONSENT_VERBS.isdisjoint(words) and _consent_act(words)) or (
@@ -159,9 +157,8 @@ def _consent_phrase(words: list[str]) -> bool:
         return False
     n = len(words)
     for i in [i for i, w in enumerate(words) if w in ACCEPT_BY_FIRST]:
-        if _relative_that(words, i) or (words[i] in _PREDICATE_FIRST and i > 1 and words[i - 1] == "that"
-                                        and words[i - 2] in _SOUGHT):
-            continue  # "a split that works for both", "something that works for us": not the proposal
+        if _relative_that(words, i):
+            continue  # "a split that works for both": not the proposal
         second = words[i + 1] if i + 1 < n else ""
         for phrase in ACCEPT_BY_FIRST[words[i]]:
             k = len(phrase)
@@ -169,8 +166,12 @@ def _consent_phrase(words: list[str]) -> bool:
                 continue
             if any(guard(words, i, i + k) for guard in _PHRASE_GUARDS.get(phrase[-1], ())) or _embedded(words, i):
                 continue
+            if words[i] in _PREDICATE_FIRST and i > 1 and words[i - 1] == "that" and words[i - 2] in _SOUGHT:
+                continue  # "let's find something that works for us": a deal still sought, not the proposal
             if _consent_at(words, i, i + k):
                 return True
+    if not _ADVERBS_BETWEEN.isdisjoint(words):  # "that actually will work for me": the phrase, an adverb inside
+        return _consent_phrase([w for w in words if w not in _ADVERBS_BETWEEN])
     return False
 
 

@@ -462,9 +462,10 @@ _NUMBER_WORDS: Mapping[str, int] = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
     "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
     "thirty": 30, "forty": 40, "fifty": 50, "hundred": 100, "dozen": 12, "couple": 2, "single": 1,
-    "both": 2, "pair": 2,
+    "both": 2, "pair": 2, "no": 0, "zero": 0,
 }
-_BARE_NUMBER_WORDS = frozenset(_NUMBER_WORDS) - {"a", "an", "single", "dozen", "couple", "pair", "one"}
+"""Number words; "no" and "zero" are 0: "you get two food and no firewood" hands no firewood over (D3)."""
+_BARE_NUMBER_WORDS = frozenset(_NUMBER_WORDS) - {"a", "an", "single", "dozen", "couple", "pair", "one", "no", "zero"}
 """Number words that can stand for a quantity whose noun is left out ("give you two")."""
 _BARE_CANDIDATES = _BARE_NUMBER_WORDS | {"one", "it", "them", "that", "those"}
 """The words (beside numbers in digits) rule 7 may read as goods left unnamed."""
@@ -479,7 +480,7 @@ _FILLERS = frozenset({"units", "unit", "pieces", "piece", "bundles", "bundle", "
 _PURPOSE_OBJECTS = frozenset({"the", "my", "our", "some", "any", "more", "extra", "all", "his", "her", "their"})
 """Words that may open the object of a verb of purpose ("to cook the food")."""
 _NOT_PURPOSE = frozenset({"me", "us", "you", "him", "her", "them", "the", "a", "an", "my", "your", "our", "be", "have",
-                          "do", "make", "and", "or", "have", "keep", "take", "get", "trade", "swap", "exchange",
+                          "do", "make", "and", "or", "keep", "take", "get", "trade", "swap", "exchange",
                           "split", "divide", "share", "use", "spare", "let", "start", "end", "each", "both"})
 """Words after "to" that do not open a purpose of their own: pronouns, determiners, and verbs of the deal itself
 ("to split the food", "to keep the water")."""
@@ -488,8 +489,6 @@ _HELP_ASKED = frozenset({"some", "need", "needs", "any", "little", "your", "more
 _JUDGING = frozenset({"sounds", "sound", "seems", "seem", "looks", "look", "feels", "feel", "passable", "acceptable",
                       "agreeable", "fair", "fine", "ok", "good", "alright", "reasonable", "better", "unfair"})
 """Words of judgement before "to you" / "to me" ("sounds good to you"): "to" then names the judge."""
-_NONE_OF = frozenset({"no", "zero"})
-"""Words that give a good no quantity at all: like a 0, the good is on no side (the guide's D3)."""
 _ONE_UNIT = frozenset({"unit", "piece", "bundle", "bag", "stack", "package", "pack", "item", "bottle", "load", "case",
                        "crate", "jug", "container", "gallon", "box", "sack", "packet", "portion", "serving", "cord",
                        "liter", "litre", "part"})
@@ -989,9 +988,6 @@ class HeuristicExtractor:
             t = tags[i]
             if t is None or t[0] != "item":
                 continue
-            if i > 0 and (words[i - 1] in _NONE_OF or (i > 1 and words[i - 1] in ("more", "extra")
-                                                       and words[i - 2] in _NONE_OF)):
-                continue  # "you get two food and no firewood": a good with none is on no side (D3)
             quantity: int | None = None
             found = False
             for back in (1, 2, 3, 4, 5):
@@ -1027,7 +1023,8 @@ class HeuristicExtractor:
         out: list[_Hit] = []
         n = len(words)
         # only an untagged number, "one", or a pronoun for goods can be read here: the other words are passed
-        for i in [i for i, w in enumerate(words) if (w in _BARE_CANDIDATES or w[:1].isdigit()) and tags[i] is None]:
+        # (a word is never empty: its first character is there to read)
+        for i in [i for i, w in enumerate(words) if (w in _BARE_CANDIDATES or w[0].isdigit()) and tags[i] is None]:
             w = words[i]
             number = _bare_number(w)
             after_one = i + 1
@@ -1300,7 +1297,7 @@ class HeuristicExtractor:
         if not (words[i] == "to" and nxt in ("me", "us", "you") and r.frame
                 and (words[i + 2] if i + 2 < len(words) else "") in ("", ",", "and", "then", "now", "though")
                 and not any(x in HEDGES or x in NEGATIONS for x in words[:i])):
-            return None
+            return self._purpose(r, i) if r.frame else None
         if not _JUDGING.isdisjoint(words[max(0, i - 3):i]):
             return None  # "if that sounds good to you": who judges the terms, not who gets the goods
         new = "receive" if nxt in ("me", "us") else "give"
@@ -1311,11 +1308,13 @@ class HeuristicExtractor:
         r.frame = []
         return i + 2
 
-    def _cue_purpose(self, r: _Walk, i: int) -> int | None:
+    @staticmethod
+    def _purpose(r: _Walk, i: int) -> int | None:
         """"I will need firewood to cook the food": goods after "to" and a verb that moves no goods are that
-        verb's object, a purpose, on no side (the verbs of goods, "to give you 2 food", read as ever)."""
+        verb's object, a purpose, on no side (the verbs of goods, "to give you 2 food", read as ever); read by
+        :meth:`_cue_to_whom` when "to" names no one, after goods."""
         words, n = r.words, len(r.words)
-        if not (words[i] == "to" and r.frame and i + 2 < n and r.tags[i + 1] is None and i + 1 not in r.by_index
+        if not (i + 2 < n and r.tags[i + 1] is None and i + 1 not in r.by_index
                 and words[i + 1] not in _NOT_PURPOSE and verb_role(words, i + 1) is None
                 and (words[i + 2] in _PURPOSE_OBJECTS or i + 2 in r.by_index)):
             return None
@@ -1368,7 +1367,7 @@ class HeuristicExtractor:
             return i + 2
         if not self._item_within(words, i + 1, by_index):
             return None
-        if w == "for" and not r.frame and i > 0 and words[i - 1].endswith("ing") and i - 1 not in by_index and \
+        if not r.frame and w == "for" and i > 0 and words[i - 1].endswith("ing") and i - 1 not in by_index and \
                 verb_role(words, i - 1) is None and words[i - 1] not in _VERBS_AND_HAVING:
             r.turn("void")  # "I like foraging for my food": the goods an act is for, no price and no side
             return i + 1
@@ -1632,10 +1631,6 @@ class HeuristicExtractor:
             return None
         if (i > 0 and r.words[i - 1] in NOUN_OPENERS) or r.next(i) in (",", ""):
             return i + 1
-        if role == "receive verb" and i > 1 and r.words[i - 1] == "you" and r.next(i) in ("for", "in") and (
-                r.words[i - 2] == "as" or i - 2 in r.by_index):
-            return i + 1  # "as much food as you want for all of your firewood", "the food you need for ...": the
-            # want says how much of the goods before it, and opens no side of its own
         if self._proposal_taken(r.words, i):
             r.turn("void")
             return i + 3
@@ -1643,6 +1638,10 @@ class HeuristicExtractor:
             r.turn("void")
             return i + 4
         if role == "receive verb":
+            if i > 1 and r.words[i - 1] == "you" and r.next(i) in ("for", "in") and (
+                    r.words[i - 2] == "as" or i - 2 in r.by_index):
+                return i + 1  # "as much food as you want for all of your firewood", "the food you need for ...":
+                # the want says how much of the goods before it, and opens no side of its own
             return self._receive_verb(r, i)
         return self._give_verb(r, i, role)
 
@@ -1697,7 +1696,7 @@ class HeuristicExtractor:
 
     _CUES: tuple[Callable[[HeuristicExtractor, _Walk, int], int | None], ...] = (
         _cue_new_frame, _cue_price_cut, _cue_for_sale, _cue_for_anything, _cue_money_do, _cue_price_is, _cue_per,
-        _cue_heading, _cue_to_whom, _cue_purpose, _cue_for,
+        _cue_heading, _cue_to_whom, _cue_for,
         _cue_yours, _cue_mine, _cue_what_i_need, _cue_fine_with, _cue_topic, _cue_here_is, _cue_looking_for, _cue_spare, _cue_if_you_gave, _cue_you_having,
         _cue_left_with, _cue_my_share,
         _cue_help_with, _cue_reported, _cue_past, _cue_verb,
@@ -1707,7 +1706,7 @@ class HeuristicExtractor:
     _CUE_WORDS: tuple[frozenset[str], ...] = (
         frozenset({"but", "because", "however", "although", "though", "since", "whereas", "while", ",", "so"}),
         frozenset({"off"}), frozenset({"for"}), frozenset({"for", "->", "="}), frozenset({"do"}), frozenset({"is", "="}),
-        frozenset({"per"}), frozenset({"for", "me", "us", "you"}), frozenset({"to"}), frozenset({"to"}),
+        frozenset({"per"}), frozenset({"for", "me", "us", "you"}), frozenset({"to"}),
         frozenset({"for", "->", "=", "exchange", "return", "at"}),
         frozenset({"yours"}), frozenset({"mine"}), frozenset({"what"}), frozenset({"with"}),
         frozenset({"about", "regarding", "concerning"}) | _TALK_VERBS | _WORK_OUT, frozenset({"here"}),
@@ -1932,11 +1931,12 @@ class HeuristicExtractor:
             if fuller is not None:
                 fuller[1] = o[1]  # "... 1 food and all the firewood that I need 2 water. so again, 1 food, 1 water,
                 continue  # 3 wood for you": the give restates the trade's goods, more fully (R19)
-            bare = next((k for k in kept if o[2] and not k[2] and {h.item for h in k[1]} <= names[0]
-                         and _alike(o, k)), None) if twin is None else None
-            if bare is not None:
-                kept[kept.index(bare)] = o  # "We have plenty of water to spare. I'd give you 3 water for 3
-                continue  # firewood": the give said first is the trade's give side, priced after (R19)
+            if twin is None and o[2] and kept:
+                bare = next((k for k in kept if not k[2] and {h.item for h in k[1]} <= names[0] and _alike(o, k)),
+                            None)
+                if bare is not None:
+                    kept[kept.index(bare)] = o  # "We have plenty of water to spare. I'd give you 3 water for 3
+                    continue  # firewood": the give said first is the trade's give side, priced after (R19)
             if twin is None:
                 kept.append(o)
             elif _known(o) > _known(twin):
@@ -1952,7 +1952,7 @@ class HeuristicExtractor:
             c = g.clause
             if receive:
                 out.append((c.first, Commitment("trade", _items(give), _items(receive), None, False, c.start, c.end)))
-            elif not _giving_supposed(c.words):
+            elif "if" not in c.words or not _giving_supposed(c.words):
                 out.append((c.first, Commitment("give", _items(give), (), None, g.conditional, c.start, c.end)))
         return out
 
