@@ -96,6 +96,7 @@ def test_quantities_of_one_unit_and_five_words_back(text: str, expected: list[tu
     ("You can have 3 water and no food.", [("give", {"water": 3}, {})]),
     ("I'll give you 2 firewood and zero water for 3 food.", [("trade", {"firewood": 2}, {"food": 3})]),
     ("I will give you no water.", []),
+    ("You can have all the food and none of the water.", [("give", {"food": None}, {})]),
 ])
 def test_a_good_with_no_or_zero_is_on_no_side(text: str, expected: list[tuple]) -> None:
     assert got(text) == expected
@@ -105,6 +106,11 @@ def test_a_good_with_no_or_zero_is_on_no_side(text: str, expected: list[tuple]) 
     # a give to a third person before the goods reaches no player
     ("I will give them 2 food, not you.", []),
     ("I will give them to you now.", []),
+    ("I'll give my kids the food.", []),
+    ("I need to give my family some water.", []),
+    # goods named as the speaker's own stock stay given
+    ("I can give my share of food", [("give", {"food": None}, {})]),
+    ("I'll give you my 2 food", [("give", {"food": 2}, {})]),
     # the speaker's giving under "if" with nothing asked back is a supposition
     ("If I can give you 2 water and 1 food, would that be alright?", []),
     ("if we offer you all the firewood and the food.", []),

@@ -306,8 +306,8 @@ some help with the food") is an ask; a comparison of offers ("this is more reaso
 sought ("let's find something that works for us") are no consent, and consent may hold an adverb ("that
 actually will work for me") or say "like an alright trade", "like it works", "we are all set"; "a
 <unit> of X" is 1 of X, "parts" is a filler, and a number may stand five words before its good ("all 3
-of my packages of food"); a good with "no" or "zero" is on no side (D3); a give to "him" / "her" /
-"them" before the goods reaches no player; the speaker's giving under "if" with nothing asked back is a
+of my packages of food"); a good with "no", "zero" or "none of" is on no side (D3); a give to "him" / "her"
+/ "them" or to people outside the game ("my kids", "my family") before the goods reaches no player; the speaker's giving under "if" with nothing asked back is a
 supposition, no give; a bare give said before a trade that gives the same goods is that trade's give
 side; "to you" after a word of judgement ("if that sounds good to you") names the judge; "as much X as
 you want for Y" and "the X you need for Y" price the offer; goods after "to" and a verb that moves no
@@ -462,10 +462,12 @@ _NUMBER_WORDS: Mapping[str, int] = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
     "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
     "thirty": 30, "forty": 40, "fifty": 50, "hundred": 100, "dozen": 12, "couple": 2, "single": 1,
-    "both": 2, "pair": 2, "no": 0, "zero": 0,
+    "both": 2, "pair": 2, "no": 0, "zero": 0, "none": 0,
 }
-"""Number words; "no" and "zero" are 0: "you get two food and no firewood" hands no firewood over (D3)."""
-_BARE_NUMBER_WORDS = frozenset(_NUMBER_WORDS) - {"a", "an", "single", "dozen", "couple", "pair", "one", "no", "zero"}
+"""Number words; "no", "zero" and "none (of)" are 0: "you get two food and no firewood" hands no firewood
+over (D3)."""
+_BARE_NUMBER_WORDS = frozenset(_NUMBER_WORDS) - {"a", "an", "single", "dozen", "couple", "pair", "one", "no", "zero",
+                                                 "none"}
 """Number words that can stand for a quantity whose noun is left out ("give you two")."""
 _BARE_CANDIDATES = _BARE_NUMBER_WORDS | {"one", "it", "them", "that", "those"}
 """The words (beside numbers in digits) rule 7 may read as goods left unnamed."""
@@ -477,6 +479,12 @@ _FILLERS = frozenset({"units", "unit", "pieces", "piece", "bundles", "bundle", "
                       "gallon", "boxes", "box", "sacks", "sack", "packets", "packet", "portions", "portion",
                       "servings", "serving", "cords", "cord", "liters", "litres", "parts", "part"})
 """Words that may stand between a quantity and its item ("3 packages of water", "all 3 firewood")."""
+_KIN_OWNERS = frozenset({"my", "our", "his", "her", "their"})
+"""Words before a recipient who is no player ("give my kids the food": the goods follow the recipient)."""
+_KIN = frozenset({"kids", "kid", "children", "child", "family", "son", "sons", "daughter", "daughters", "wife",
+                  "husband", "baby", "babies", "boys", "girls", "parents", "mom", "dad", "grandmother", "grandfather",
+                  "grandparents", "brother", "sister", "dog", "dogs", "pets"})
+"""People (and pets) outside the game a speaker may give to ("give my kids the food"): no player."""
 _PURPOSE_OBJECTS = frozenset({"the", "my", "our", "some", "any", "more", "extra", "all", "his", "her", "their"})
 """Words that may open the object of a verb of purpose ("to cook the food")."""
 _NOT_PURPOSE = frozenset({"me", "us", "you", "him", "her", "them", "the", "a", "an", "my", "your", "our", "be", "have",
@@ -1791,8 +1799,11 @@ class HeuristicExtractor:
         if who == "speaker":
             if obj in ("me", "us"):
                 return "receive", False
-            if obj in ("him", "her", "them") and tags is not None and _goods_follow(words, tags, i + 2):
-                return "void", False  # "I need to give them food" (them, my family): no player gets the goods
+            if tags is not None and (obj in ("him", "her", "them") and _goods_follow(words, tags, i + 2) or (
+                    obj in _KIN_OWNERS and i + 3 < len(words) and words[i + 2] in _KIN
+                    and _goods_follow(words, tags, i + 3))):
+                return "void", False  # "I need to give them food", "I'll give my kids the food": no player gets
+                # the goods
             if self._planned(words, i) or _purpose(words, i):
                 return "void", False
             return ("void" if cancelled(words, i) else "give"), True
@@ -2005,7 +2016,7 @@ def _goods_follow(words: list[str], tags: list[tuple[str, str] | None], k: int) 
     for j in range(k, min(k + 4, len(words))):
         if (tag := tags[j]) is not None:
             return tag[0] == "item"
-        if not (_quantity(words[j])[0] or words[j] in _FILLERS):
+        if not (_quantity(words[j])[0] or words[j] in _FILLERS or words[j] in _PARTITIVE):
             return False
     return False
 
