@@ -164,3 +164,18 @@ def test_as_much_as_you_want_for_prices_the_offer(text: str, expected: list[tupl
 ])
 def test_goods_of_a_purpose_are_on_no_side(text: str, expected: list[tuple]) -> None:
     assert got(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # "I'd be more than happy to give": the subject two words further back than the window reaches
+    ("I'd be more than happy to give you the water.", [("give", {"water": None}, {})]),
+    ("I would be more than happy to give you 2 water for 2 firewood.", [("trade", {"water": 2}, {"firewood": 2})]),
+    # "give you (all of) it": the pronoun after the give verb's person is the good named last before it (rule 7)
+    ("I have lots of firewood. I will give you all of it.", [("give", {"firewood": None}, {})]),
+    ("I don't need much firewood. I would be willing to give you all of it in exchange for the water.",
+     [("trade", {"firewood": None}, {"water": None})]),
+    # the addressee's give is no give of the speaker's
+    ("I need water. You give you it.", []),
+])
+def test_the_speaker_further_back_and_the_pronoun_after_the_person(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected

@@ -312,7 +312,8 @@ supposition, no give; a bare give said before a trade that gives the same goods 
 side; "to you" after a word of judgement ("if that sounds good to you") names the judge; "as much X as
 you want for Y" and "the X you need for Y" price the offer; goods after "to" and a verb that moves no
 goods ("to cook the food") and after "for" following such a gerund ("foraging for my food") are a
-purpose, on no side.
+purpose, on no side; the speaker is found two words further back across "more than" ("I'd be more than
+happy to give"); "it" after a give verb and its person ("give you all of it") is the good named last.
 
 >>> ex = HeuristicExtractor()
 >>> [c.terms() for c in ex.extract("I'll give you 3 wood for 2 ore").commitments]
@@ -1076,6 +1077,7 @@ class HeuristicExtractor:
                          or (words[v - 2] == "to" and words[v - 1] in GIVE_VERBS and v > 2
                              and words[v - 3] in ("willing", "happy", "glad", "ready")))  # "willing to sacrifice it"
                     and words[i + 1:i + 4] != ["or", "leave", "it"])  # "take it or leave it"
+                or (v > 1 and words[v - 1] == "you" and words[v - 2] in GIVE_VERBS)  # "give you all of it"
             ):
                 own = {h.item for h in every if clause.first <= h.at < clause.first + n} if words[i + 1:i + 3] in (
                     ["is", "yours"], ["are", "yours"]) else set()  # "3 wood and it's yours": not the price
@@ -1753,7 +1755,8 @@ class HeuristicExtractor:
                     continue  # "I'm giving you 2 food and taking 2 water": "you" is the object
                 if words[b] in YOU or words[b] in THIRD or words[b] in (",", "if", "but"):
                     break
-        for k in range(verb - 1, max(verb - 7, -1), -1):
+        reach = verb - 9 if verb > 3 and words[verb - 3] == "than" and words[verb - 4] == "more" else verb - 7
+        for k in range(verb - 1, max(reach, -1), -1):  # "I'd be more than happy to give": two words further back
             w = words[k]
             if w in SPEAKER:
                 if w == "me" and k > 0 and words[k - 1] not in ("let",):
