@@ -8,9 +8,9 @@ Usage::
                                         [--tune-real PATH]
                                         [--no-added]
                                         [--extractor NAME|module:factory]
-                                        [--split holdout|holdout-real|holdout-real-2|holdout-real-3|holdout-real-4|
-                                                 holdout-real-5|holdout-real-6|
-                                                 tune|tune-real|all|both]
+                                        [--split holdout|holdout-real-4|holdout-real-5|holdout-real-6|
+                                                 tune|tune-real|tune-real-1|tune-real-2|tune-real-3|
+                                                 tune-real-pool|all|both]
                                         [--json] [--errors] [--sweep]
 
 The set (``tests/fixtures/commitments-general.jsonl``, guide in
@@ -30,21 +30,23 @@ leaves them out.
 (``tests/fixtures/commitments-general-real-added.jsonl``, each row with its provenance,
 labelled before the extractor was run on it): a dialogue whose earlier turns are ``tune``
 adds ``tune`` rows (printed apart in the ``tune`` block as well), one whose earlier turns
-are ``holdout`` adds ``holdout-real`` rows, a split of its own that is only scored, like
-``holdout``.  ``--no-added`` leaves them out too.
+are ``holdout`` adds rows marked ``holdout-real`` in the file.  ``--no-added`` leaves them out too.
 
 **The second draw of real rows.**  More whole dialogues, drawn and labelled the same way
 (``tests/fixtures/commitments-general-real-second.jsonl``): half ``tune`` (printed apart in the
-``tune`` block as well), half ``holdout-real-2``, a third held-out split of real turns, only
-scored.  ``--no-added`` leaves them out too.
+``tune`` block as well), half marked ``holdout-real-2`` in the file.  ``--no-added`` leaves them out too.
 
 **The third draw of real rows, blind.**  Whole dialogues no later draw had touched
-(``tests/fixtures/commitments-general-real-third.jsonl``), every row in ``holdout-real-3``, a fourth
-held-out split of real turns, labelled by someone who writes no extraction rule and before any
-extractor was run on them.  They are read only when named (``--real-third``, the file by default),
-so that every score of them is a deliberate look, counted where the figures are recorded; the
-block ``holdout-real-3`` then follows ``holdout-real-2``.  Its rows are never printed one by one
-(``--errors`` prints ``tune`` rows only).
+(``tests/fixtures/commitments-general-real-third.jsonl``), every row marked ``holdout-real-3`` in the
+file, labelled by someone who writes no extraction rule and before any extractor was run on them.
+``--real-third PATH`` reads another file in its place; ``--no-added`` leaves it out too.
+
+**Re-designated tune splits.**  The rows marked ``holdout-real``, ``holdout-real-2`` and ``holdout-real-3``
+were held out until each had been scored six times, after which a score of them was no longer an
+unbiased figure; they are now tune splits, read, run and tuned on: ``tune-real-1``, ``tune-real-2`` and
+``tune-real-3`` (the files keep their rows, labels and split marks; the bench re-designates them as it
+reads them).  ``--errors`` prints their wrong rows, and ``--split tune-real-pool`` scores every real tune
+turn at once (``tune-real`` and the three re-designated splits).
 
 **The fourth draw of real rows.**  The corpus's last unlabelled turns and whole dialogues of CaSiNo's
 train split, which no earlier file touched (``tests/fixtures/commitments-general-real-fourth.jsonl``),
@@ -107,9 +109,10 @@ fixture's typography.
 
 Every ratio carries a 95% Wilson score interval (the interval that stays inside
 0..1 and stays honest at small counts).  Figures are printed for the ``holdout``
-split first, then ``holdout-real``, ``holdout-real-2`` (and ``holdout-real-3``, ``holdout-real-4`` when
-they are read) --
-the splits to quote: nobody tuned on them -- then for ``tune``, each per style.  The header of every block names its split.
+split first, then ``holdout-real-4``, ``holdout-real-5`` and ``holdout-real-6`` when they are read --
+the splits to quote: nobody tuned on them -- then for ``tune``, ``tune-real``, ``tune-real-1``,
+``tune-real-2``, ``tune-real-3`` and ``tune-real-pool``, each per style.  The header of every block names
+its split.
 """
 
 from __future__ import annotations
@@ -139,21 +142,21 @@ dialogue's side (each labelled before the extractor was run on it)."""
 REAL_MARK = "_later_real"
 """The in-memory mark of a row read from the later real file."""
 HOLDOUT_REAL = "holdout-real"
-"""The split of the later real turns on the holdout's side: only scored."""
+"""The file's split mark of the later real turns on the holdout's side (read as :data:`TUNE_REAL_1`)."""
 REAL_SECOND = FIXTURE.with_name("commitments-general-real-second.jsonl")
 """The second draw of real turns, whole dialogues: ``tune`` or ``holdout-real-2`` by their dialogue's
 side (each labelled before the extractor was run on it)."""
 SECOND_MARK = "_second_real"
 """The in-memory mark of a row read from the second real file."""
 HOLDOUT_REAL_2 = "holdout-real-2"
-"""The split of the second draw's turns on the holdout's side: only scored."""
+"""The file's split mark of the second draw's turns on the holdout's side (read as :data:`TUNE_REAL_2`)."""
 REAL_THIRD = FIXTURE.with_name("commitments-general-real-third.jsonl")
-"""The third draw of real turns, whole dialogues, every row ``holdout-real-3`` (labelled blind: by a
-labeller who writes no extraction rule, before any extractor was run on them); read only when named."""
+"""The third draw of real turns, whole dialogues, every row marked ``holdout-real-3`` (labelled blind: by a
+labeller who writes no extraction rule, before any extractor was run on them); read as :data:`TUNE_REAL_3`."""
 THIRD_MARK = "_third_real"
 """The in-memory mark of a row read from the third real file."""
 HOLDOUT_REAL_3 = "holdout-real-3"
-"""The split of the third draw's turns: only scored, and only when named."""
+"""The file's split mark of the third draw's turns (read as :data:`TUNE_REAL_3`)."""
 REAL_FOURTH = FIXTURE.with_name("commitments-general-real-fourth.jsonl")
 """The fourth draw of real turns, every row ``holdout-real-4`` (labelled before any extractor was run on
 them and before the rules were changed for them); read only when named."""
@@ -175,12 +178,11 @@ SIXTH_MARK = "_sixth_real"
 """The in-memory mark of a row read from the sixth real file."""
 HOLDOUT_REAL_6 = "holdout-real-6"
 """The split of the sixth draw's turns: only scored, and only when named."""
-HELD_OUT: tuple[str, ...] = ("holdout", HOLDOUT_REAL, HOLDOUT_REAL_2, HOLDOUT_REAL_3, HOLDOUT_REAL_4, HOLDOUT_REAL_5,
-                             HOLDOUT_REAL_6)
+HELD_OUT: tuple[str, ...] = ("holdout", HOLDOUT_REAL_4, HOLDOUT_REAL_5, HOLDOUT_REAL_6)
 """The splits nobody tuned on, in report order."""
 LATER_DRAWS: tuple[tuple[str, Path, str, str], ...] = (
-    ("third", REAL_THIRD, HOLDOUT_REAL_3, THIRD_MARK), ("fourth", REAL_FOURTH, HOLDOUT_REAL_4, FOURTH_MARK),
-    ("fifth", REAL_FIFTH, HOLDOUT_REAL_5, FIFTH_MARK), ("sixth", REAL_SIXTH, HOLDOUT_REAL_6, SIXTH_MARK))
+    ("fourth", REAL_FOURTH, HOLDOUT_REAL_4, FOURTH_MARK), ("fifth", REAL_FIFTH, HOLDOUT_REAL_5, FIFTH_MARK),
+    ("sixth", REAL_SIXTH, HOLDOUT_REAL_6, SIXTH_MARK))
 """The later draws, each a held-out split read only when named (``--real-<name>``): name, file, split, mark."""
 TUNE_REAL_FILE = FIXTURE.with_name("commitments-general-tune-real.jsonl")
 """The tune-real draw of real turns, whole dialogues of CaSiNo's train split, every row ``tune-real``
@@ -189,7 +191,20 @@ TUNE_REAL_MARK = "_tune_real"
 """The in-memory mark of a row read from the tune-real file."""
 TUNE_REAL = "tune-real"
 """The split of the tune-real draw's turns: a tune split (read, run and tuned on)."""
-TUNE_SPLITS: tuple[str, ...] = ("tune", TUNE_REAL)
+TUNE_REAL_1 = "tune-real-1"
+"""The later real turns once on the holdout's side (marked ``holdout-real`` in their file): a tune split."""
+TUNE_REAL_2 = "tune-real-2"
+"""The second draw's turns once on the holdout's side (marked ``holdout-real-2``): a tune split."""
+TUNE_REAL_3 = "tune-real-3"
+"""The third draw's turns (marked ``holdout-real-3``): a tune split."""
+REDESIGNATED: dict[str, str] = {HOLDOUT_REAL: TUNE_REAL_1, HOLDOUT_REAL_2: TUNE_REAL_2, HOLDOUT_REAL_3: TUNE_REAL_3}
+"""The file's split mark of a once held-out split -> the tune split the bench reads it as (each was
+scored six times, so no longer gave an unbiased figure)."""
+REAL_TUNE_SPLITS: tuple[str, ...] = (TUNE_REAL, TUNE_REAL_1, TUNE_REAL_2, TUNE_REAL_3)
+"""The tune splits of real negotiation turns only."""
+REAL_POOL = "tune-real-pool"
+"""Every row of :data:`REAL_TUNE_SPLITS` scored as one block."""
+TUNE_SPLITS: tuple[str, ...] = ("tune", *REAL_TUNE_SPLITS)
 """The splits that may be read, run and tuned on, in report order; ``--errors`` prints their rows."""
 
 KINDS: tuple[str, ...] = ("trade", "give", "accept", "no_attack", "meet", "stay_out", "support")
@@ -546,7 +561,7 @@ def report(rows: Sequence[Mapping[str, Any]], predicted: Mapping[str, list[Key]]
     data: dict[str, Any] = {}
     styles = sorted({r["style"] for r in rows})
     for split in splits:
-        subset = [r for r in rows if split == "all" or r["split"] == split]
+        subset = _split_rows(rows, split)
         whole = score(subset, predicted)
         lines += render(f"{split}", whole, detail=True)
         data[split] = {"all": whole.to_json(), "styles": {}}
@@ -557,7 +572,7 @@ def report(rows: Sequence[Mapping[str, Any]], predicted: Mapping[str, list[Key]]
                 lines += render(f"{split} / {style}", s, detail=False)
                 data[split]["styles"][style] = s.to_json()
         added = [r for r in subset if r.get(ADDED_MARK)]
-        if added and split not in (*HELD_OUT, TUNE_REAL):
+        if added and split not in (*HELD_OUT, *REAL_TUNE_SPLITS, REAL_POOL):
             later = [r for r in added if r.get(REAL_MARK)]
             second = [r for r in added if r.get(SECOND_MARK)]
             for name, key, part in (("first-split rows", "firstSplitRows", [r for r in subset if not r.get(ADDED_MARK)]),
@@ -572,6 +587,15 @@ def report(rows: Sequence[Mapping[str, Any]], predicted: Mapping[str, list[Key]]
     return lines, data
 
 
+def _split_rows(rows: Sequence[Mapping[str, Any]], split: str) -> list[Mapping[str, Any]]:
+    """The rows of ``split`` (every row for ``all``, every real tune row for :data:`REAL_POOL`)."""
+    if split == "all":
+        return list(rows)
+    if split == REAL_POOL:
+        return [r for r in rows if r["split"] in REAL_TUNE_SPLITS]
+    return [r for r in rows if r["split"] == split]
+
+
 SWEEP: dict[str, Callable[[str], str]] = {
     "as written": lambda t: t,
     "upper case": str.upper,
@@ -584,7 +608,7 @@ SWEEP: dict[str, Callable[[str], str]] = {
 def sweep(rows: Sequence[Mapping[str, Any]], factory: Factory, split: str) -> list[str]:
     """Strict precision and recall on ``split`` under each change of :data:`SWEEP`, and with the
     vocabulary's names in upper case."""
-    subset = [r for r in rows if split == "all" or r["split"] == split]
+    subset = _split_rows(rows, split)
     out = [f"[{split}] sweep (strict; the rules were tuned on none of these):"]
     cases: list[tuple[str, list[dict[str, Any]]]] = [
         (name, [{**r, "text": change(r["text"])} for r in subset]) for name, change in SWEEP.items()]
@@ -617,9 +641,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--added", type=Path, default=ADDED,
                         help="rows added to the tune split after the set was split (all tune)")
     parser.add_argument("--real-added", type=Path, default=REAL_ADDED,
-                        help="real turns labelled later, whole dialogues (tune or holdout-real)")
+                        help=f"real turns labelled later, whole dialogues (tune, or {TUNE_REAL_1})")
     parser.add_argument("--real-second", type=Path, default=REAL_SECOND,
-                        help="the second draw of real turns, whole dialogues (tune or holdout-real-2)")
+                        help=f"the second draw of real turns, whole dialogues (tune, or {TUNE_REAL_2})")
+    parser.add_argument("--real-third", type=Path, nargs="?", const=REAL_THIRD, default=REAL_THIRD,
+                        help=f"the third draw of real turns, whole dialogues (all {TUNE_REAL_3}; read by default)")
     for name, path, split, _ in LATER_DRAWS:
         parser.add_argument(f"--real-{name}", type=Path, nargs="?", const=path, default=None,
                             help=f"also score the {name} draw of real turns (all {split}; the file named, or "
@@ -629,15 +655,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-added", action="store_true", help="score the first split's rows only")
     parser.add_argument("--extractor", default="heuristic",
                         help=f"{', '.join(FACTORIES)}, or module:factory (factory(vocabulary) -> extractor)")
-    parser.add_argument("--split", choices=(*HELD_OUT, *TUNE_SPLITS, "all", "both"), default="both",
-                        help="which split to score (both: holdout, holdout-real, holdout-real-2, holdout-real-3 "
-                        "when --real-third is given, holdout-real-4 when --real-fourth is given, holdout-real-5 "
-                        "when --real-fifth is given, holdout-real-6 when --real-sixth is given, then tune and tune-real)")
+    parser.add_argument("--split", choices=(*HELD_OUT, *TUNE_SPLITS, REAL_POOL, "all", "both"), default="both",
+                        help="which split to score (both: holdout, holdout-real-4 when --real-fourth is given, "
+                        "holdout-real-5 when --real-fifth is given, holdout-real-6 when --real-sixth is given, then "
+                        f"tune, {', '.join(REAL_TUNE_SPLITS)} and {REAL_POOL}, every real tune turn at once)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     parser.add_argument("--sweep", action="store_true",
                         help="score the split(s) again under changes of the text that keep its labels")
     parser.add_argument("--errors", action="store_true",
-                        help="print every tune and tune-real row the extractor got wrong (never the holdout ones)")
+                        help="print every row of a tune split the extractor got wrong (never a held-out one)")
     args = parser.parse_args(argv)
     try:
         rows = load(args.fixture)
@@ -651,6 +677,12 @@ def main(argv: list[str] | None = None) -> int:
             for row in second:
                 row[SECOND_MARK] = True
             rows += second
+            third = load_added(args.real_third, (r["id"] for r in rows), (HOLDOUT_REAL_3,))
+            for row in third:
+                row[THIRD_MARK] = True
+            rows += third
+            for row in rows:
+                row["split"] = REDESIGNATED.get(row["split"], row["split"])
             tune_real = load_added(args.tune_real, (r["id"] for r in rows), (TUNE_REAL,))
             for row in tune_real:
                 row[TUNE_REAL_MARK] = True
@@ -670,7 +702,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     named = {split: getattr(args, f"real_{name}") for name, _, split, _ in LATER_DRAWS}
     held_out = [s for s in HELD_OUT if named.get(s, True) is not None]
-    splits = [*held_out, *TUNE_SPLITS] if args.split == "both" else [args.split]
+    splits = [*held_out, *TUNE_SPLITS, REAL_POOL] if args.split == "both" else [args.split]
     predicted = predictions(rows, factory, args.fixture)
     sample = factory(rows[0]["vocabulary"]) if rows else None
     info = extractor_info(sample) if sample is not None else {}
@@ -681,6 +713,7 @@ def main(argv: list[str] | None = None) -> int:
                           "realAdded": None if args.no_added else args.real_added.name,
                           "realSecond": None if args.no_added else args.real_second.name,
                           "tuneReal": None if args.no_added else args.tune_real.name,
+                          "realThird": None if args.no_added else args.real_third.name,
                           **{f"real{name.capitalize()}": None if named[split] is None else named[split].name
                              for name, _, split, _ in LATER_DRAWS},
                           "splits": data}, indent=1, sort_keys=True))
@@ -688,12 +721,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"extractor {info.get('name')} v{info.get('version')} built by {args.extractor!r} "
               f"(reads the first {info.get('maxChars')} characters); {args.fixture.name}"
               + ("" if args.no_added else f" + {args.added.name} (tune) + {args.real_added.name} "
-                 f"(tune, {HOLDOUT_REAL}) + {args.real_second.name} (tune, {HOLDOUT_REAL_2}) + "
-                 f"{args.tune_real.name} ({TUNE_REAL})")
+                 f"(tune, {TUNE_REAL_1}) + {args.real_second.name} (tune, {TUNE_REAL_2}) + "
+                 f"{args.real_third.name} ({TUNE_REAL_3}) + {args.tune_real.name} ({TUNE_REAL})")
               + "".join(f" + {named[split].name} ({split})" for _, _, split, _ in LATER_DRAWS
                         if named[split] is not None))
         quoted = [f"[{s}]" for s in held_out]
-        print(f"figures to quote come from {', '.join(quoted[:-1])} and {quoted[-1]}; intervals are 95% Wilson\n")
+        listed = f"{', '.join(quoted[:-1])} and {quoted[-1]}" if len(quoted) > 1 else quoted[0]
+        print(f"figures to quote come from {listed}; intervals are 95% Wilson\n")
         print("\n".join(lines).rstrip())
     if args.sweep and not args.json:
         for split in splits:

@@ -25,17 +25,17 @@ from daishi_forensics.profile.commitments import HeuristicExtractor
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 DIGESTS: dict[str, dict[str, str]] = {
-    "6": {
-        "commitments-general-real-added.jsonl": "1a22094cef9d2248f487aa5b0e6c0775a661bb24f10e04f5c7efb48c0102b51f",
-        "commitments-general-real-fifth.jsonl": "fee788083caf606f1bc04f437e022b4345145f07aafdafa4a071b1263a12cae1",
+    "7": {
+        "commitments-general-real-added.jsonl": "86b6a27e8ab85bebfd5f4f8d22c56c21ac07dcd71c50110fa4a3bcabfa0c09ce",
+        "commitments-general-real-fifth.jsonl": "d5c37b139cb0f58eebc1997a0f337e78ecfd779770c18e50d2a6eab8138967bf",
         "commitments-general-real-fourth.jsonl": "954c45fe8d3c0c95b08636294bb0d7e17c0a507207145e268cecdab1f7916e64",
-        "commitments-general-real-second.jsonl": "020ecc152fcdf3803895c4b1deb27cc099e3d588c3d2bed1843dae320497e5fa",
-        "commitments-general-real-third.jsonl": "13ae97796548e70cea48dbd4eab6203a7e93667680b982e37c693964db24cff3",
+        "commitments-general-real-second.jsonl": "d6a92253d09327d2f95bfe6f9e115cf7153f66fccb38e61ab725a9e43222b6d9",
+        "commitments-general-real-third.jsonl": "0c0211ba11f91f09e40ac0b30624765c8d5f55776573cc340fe4065aad6afbef",
         "commitments-general-tune-added.jsonl": "105f2a2749c1a97aa443ce915fc478879adf90a12e9d97f8dd97043bc29654ab",
-        "commitments-general-tune-real.jsonl": "c7e7ddea86e10d1d7fa586c5934f43284a54e7ac22b8cdccbd94076c07755743",
+        "commitments-general-tune-real.jsonl": "5976916f8aff4cb262b2d592f5d0ec5d42313385821e35e8754e6cd2ddc83253",
         "commitments-general.jsonl": "0c5cf5a217fa0d91f6d995dd308aae85107317b71aa96e6b7585f3423ee8ccf3",
         "commitments.jsonl": "8385939d2bee8c8e01c95b4f32f1449b990ddcec01898241aed708a0b6cd8855",
-        "tiers": "0b6f6d0eefc222d7022098ff29e33a3f0a246d246fdd62fa36e27bbc073e961b",
+        "tiers": "c20c06a0cf4ed89aeec254f47ba2d6b7f26576e7f211d7a4bf8645a70a7ccc35",
     },
 }
 """The digest of every reading of each labelled file (and of the tiers corpus, ``tiers``), by extractor

@@ -196,17 +196,41 @@ def test_errors_print_tune_rows_only(capsys: pytest.CaptureFixture[str]) -> None
     assert B.main(["--errors", "--split", "tune"]) == 0
     out = capsys.readouterr().out
     ids = [json.loads(line)["id"] for line in out.splitlines() if line.startswith("{")]
-    fixture = {json.loads(line)["id"]: json.loads(line)["split"]
-               for path in (B.FIXTURE, B.ADDED, B.REAL_ADDED, B.REAL_SECOND, B.TUNE_REAL_FILE)
+    fixture = {json.loads(line)["id"]: B.REDESIGNATED.get(json.loads(line)["split"], json.loads(line)["split"])
+               for path in (B.FIXTURE, B.ADDED, B.REAL_ADDED, B.REAL_SECOND, B.REAL_THIRD, B.TUNE_REAL_FILE)
                for line in path.read_text(encoding="utf-8").splitlines()}
-    assert ids and all(fixture[i] in ("tune", "tune-real") for i in ids)
-    assert {fixture[i] for i in ids} == {"tune", "tune-real"}
+    assert ids and all(fixture[i] in B.TUNE_SPLITS for i in ids)
+    assert {fixture[i] for i in ids} == {"tune", "tune-real", "tune-real-1", "tune-real-2", "tune-real-3"}
+
+
+def test_the_once_held_out_real_splits_are_tune_splits(capsys: pytest.CaptureFixture[str]) -> None:
+    assert B.HELD_OUT == ("holdout", "holdout-real-4", "holdout-real-5", "holdout-real-6")
+    assert B.TUNE_SPLITS == ("tune", "tune-real", "tune-real-1", "tune-real-2", "tune-real-3")
+    assert B.main(["--json", "--split", "tune-real-pool"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    files = {"tune-real-1": (B.REAL_ADDED, "holdout-real"), "tune-real-2": (B.REAL_SECOND, "holdout-real-2"),
+             "tune-real-3": (B.REAL_THIRD, "holdout-real-3"), "tune-real": (B.TUNE_REAL_FILE, "tune-real")}
+    counts = {split: [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
+                      if json.loads(line)["split"] == mark] for split, (path, mark) in files.items()}
+    pool = data["splits"]["tune-real-pool"]["all"]
+    assert pool["rows"] == sum(len(rows) for rows in counts.values())
+    assert pool["labelled"] == sum(len(r["commitments"]) for rows in counts.values() for r in rows)
+    for split, rows in counts.items():
+        assert B.main(["--json", "--split", split]) == 0
+        block = json.loads(capsys.readouterr().out)["splits"][split]["all"]
+        assert block["rows"] == len(rows) and block["labelled"] == sum(len(r["commitments"]) for r in rows)
+    assert B.main([]) == 0
+    out = capsys.readouterr().out
+    assert "figures to quote come from [holdout]; intervals" in out
+    assert "[holdout-real] " not in out and "[holdout-real-2] " not in out and "[holdout-real-3] " not in out
+    assert out.index("\n[tune-real] ") < out.index("\n[tune-real-1] ") < out.index("\n[tune-real-2] ") \
+        < out.index("\n[tune-real-3] ") < out.index("\n[tune-real-pool] ")
 
 
 def test_the_tune_real_draw_is_a_tune_block_after_tune(capsys: pytest.CaptureFixture[str]) -> None:
     assert B.main([]) == 0
     out = capsys.readouterr().out
-    assert out.index("\n[holdout-real-2] ") < out.index("\n[tune] ") < out.index("\n[tune-real] ")
+    assert out.index("\n[holdout] ") < out.index("\n[tune] ") < out.index("\n[tune-real] ")
     assert "commitments-general-tune-real.jsonl (tune-real)" in out
     assert B.main(["--json", "--split", "tune-real"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -240,7 +264,7 @@ def test_tune_block_shows_the_added_rows_apart(capsys: pytest.CaptureFixture[str
     assert "addedRows" not in json.loads(capsys.readouterr().out)["splits"]["tune"]
 
 
-def test_later_real_rows_join_tune_or_their_own_split(tmp_path: Path) -> None:
+def test_later_real_rows_join_tune_or_their_once_held_out_split(tmp_path: Path) -> None:
     row = {"id": "r1", "text": "deal", "vocabulary": {"items": [], "places": [], "agents": ["A", "B"]},
            "speaker": "A", "addressee": "B", "commitments": [{"kind": "accept"}], "style": "s",
            "split": "holdout-real"}
@@ -291,13 +315,13 @@ def scripted_third(monkeypatch: pytest.MonkeyPatch) -> str:
     return "third_scripted:factory"
 
 
-def test_the_third_draw_is_its_own_held_out_block_counted_by_hand(
+def test_the_third_draw_is_the_tune_real_3_block_counted_by_hand(
         tmp_path: Path, scripted_third: str, capsys: pytest.CaptureFixture[str]) -> None:
     path = _third_file(tmp_path)
-    assert B.main(["--json", "--split", "holdout-real-3", "--real-third", str(path), "--extractor", scripted_third]) == 0
+    assert B.main(["--json", "--split", "tune-real-3", "--real-third", str(path), "--extractor", scripted_third]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert set(data["splits"]) == {"holdout-real-3"} and data["realThird"] == "third.jsonl"
-    block = data["splits"]["holdout-real-3"]["all"]
+    assert set(data["splits"]) == {"tune-real-3"} and data["realThird"] == "third.jsonl"
+    block = data["splits"]["tune-real-3"]["all"]
     assert (block["rows"], block["rowsWithCommitments"], block["labelled"], block["predicted"]) == (4, 3, 3, 3)
     strict, kind = block["strict"], block["kind"]
     assert (strict["tp"], strict["fp"], strict["fn"]) == (1, 2, 2)
@@ -309,38 +333,42 @@ def test_the_third_draw_is_its_own_held_out_block_counted_by_hand(
     assert (give["strict"]["tp"], give["strict"]["fp"], give["strict"]["fn"]) == (0, 2, 1)
     assert (give["kind"]["tp"], give["kind"]["fp"], give["kind"]["fn"]) == (1, 1, 0)
     assert block["perKind"]["accept"]["kind"]["fn"] == 1 and block["perKind"]["trade"]["strict"]["tp"] == 1
-    assert set(data["splits"]["holdout-real-3"]["styles"]) == {"casino"}
+    assert set(data["splits"]["tune-real-3"]["styles"]) == {"casino"}
 
 
-def test_the_third_draw_is_read_only_when_named_and_printed_after_the_second(
+def test_the_third_draw_is_read_by_default_printed_after_tune_real_2_and_its_errors_shown(
         tmp_path: Path, scripted_third: str, capsys: pytest.CaptureFixture[str]) -> None:
     path = _third_file(tmp_path)
     assert B.main(["--json", "--extractor", scripted_third]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert "holdout-real-3" not in data["splits"] and data["realThird"] is None
-    assert B.main(["--split", "holdout-real-3", "--extractor", scripted_third]) == 2
-    assert "read only when named (--real-third)" in capsys.readouterr().err
-    assert B.main(["--real-third", str(path), "--extractor", scripted_third]) == 0
+    assert "tune-real-3" in data["splits"] and data["realThird"] == B.REAL_THIRD.name
+    assert B.main(["--json", "--no-added", "--extractor", scripted_third]) == 0
+    assert json.loads(capsys.readouterr().out)["realThird"] is None
+    assert B.main(["--errors", "--real-third", str(path), "--extractor", scripted_third]) == 0
     out = capsys.readouterr().out
-    assert "third.jsonl (holdout-real-3)" in out
-    assert "[holdout-real-2], and [holdout-real-3]" not in out and "[holdout-real-2] and [holdout-real-3]" in out
-    assert out.index("\n[holdout-real-2] ") < out.index("\n[holdout-real-3] ") < out.index("\n[tune] ")
-    assert "[holdout-real-3] 4 rows, 3 with commitments, 3 labelled, 3 predicted" in out
+    assert "third.jsonl (tune-real-3)" in out
+    assert out.index("\n[tune-real-2] ") < out.index("\n[tune-real-3] ") < out.index("\n[tune-real-pool] ")
+    assert "[tune-real-3] 4 rows, 3 with commitments, 3 labelled, 3 predicted" in out
     assert "strict       precision 0.333 [0.061, 0.792]  recall 0.333 [0.061, 0.792]  (tp 1, fp 2, fn 2)" in out
-    assert "[holdout-real-3 / casino] 4 rows" in out
+    # the three wrong rows are printed, the right one is not
+    ids = [json.loads(line)["id"] for line in out.splitlines() if line.startswith('{"id": "third/')]
+    assert ids == ["third/2", "third/3", "third/4"]
+    tune = _third_file(tmp_path, split="tune")
+    assert B.main(["--real-third", str(tune), "--extractor", scripted_third]) == 2
+    assert "row 'third/1': field split: an added row is holdout-real-3, got 'tune'" in capsys.readouterr().err
 
 
-DRAWS = {"third": "holdout-real-3", "fourth": "holdout-real-4", "fifth": "holdout-real-5", "sixth": "holdout-real-6"}
+DRAWS = {"fourth": "holdout-real-4", "fifth": "holdout-real-5", "sixth": "holdout-real-6"}
 """The later draws read only when named (``--real-<name>``), and the held-out split each file is all of."""
 
 
 def _draw_file(tmp_path: Path, name: str, split: str | None = None) -> Path:
     """:data:`THIRD_ROWS` as the file of draw ``name`` (ids ``<name>/...``), every row in ``split`` (its own
-    held-out split unless given)."""
+    held-out split unless given; the third draw's file mark ``holdout-real-3`` unless given)."""
     path = tmp_path / f"{name}.jsonl"
     path.write_text("".join(json.dumps({"id": i.replace("third", name), "text": t, "vocabulary": THIRD_VOCAB,
                                         "speaker": "A", "addressee": "B", "commitments": c, "style": "casino",
-                                        "split": split or DRAWS[name]}) + "\n"
+                                        "split": split or DRAWS.get(name, "holdout-real-3")}) + "\n"
                             for i, t, c in THIRD_ROWS), encoding="utf-8")
     return path
 
@@ -358,7 +386,7 @@ def test_a_later_draw_is_never_printed_row_by_row_and_holds_only_its_split(
     assert f"row '{name}/1': field split: an added row is {DRAWS[name]}, got 'tune'" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize(("name", "before", "key"), [("fourth", "third", "realFourth"), ("fifth", "fourth", "realFifth"), ("sixth", "fifth", "realSixth")])
+@pytest.mark.parametrize(("name", "before", "key"), [("fifth", "fourth", "realFifth"), ("sixth", "fifth", "realSixth")])
 def test_a_later_draw_is_its_own_held_out_block_read_only_when_named_and_after_the_one_before(
         name: str, before: str, key: str, tmp_path: Path, scripted_third: str,
         capsys: pytest.CaptureFixture[str]) -> None:
@@ -367,7 +395,7 @@ def test_a_later_draw_is_its_own_held_out_block_read_only_when_named_and_after_t
     assert B.main(["--json", "--split", split, f"--real-{name}", str(path), "--extractor", scripted_third]) == 0
     data = json.loads(capsys.readouterr().out)
     assert set(data["splits"]) == {split} and data[key] == f"{name}.jsonl"
-    assert data["realThird"] is None
+    assert data["realFourth" if name != "fourth" else "realFifth"] is None
     block = data["splits"][split]["all"]
     # the same four rows as the third draw's test: 1 strict hit, 2 inventions, 2 misses
     assert (block["rows"], block["labelled"], block["predicted"]) == (4, 3, 3)
@@ -381,7 +409,7 @@ def test_a_later_draw_is_its_own_held_out_block_read_only_when_named_and_after_t
     assert B.main([f"--real-{before}", str(earlier), f"--real-{name}", str(path), "--extractor", scripted_third]) == 0
     out = capsys.readouterr().out
     assert f"{before}.jsonl ({DRAWS[before]}) + {name}.jsonl ({split})" in out
-    assert f"[holdout-real-2], [{DRAWS[before]}] and [{split}]" in out
+    assert f"[holdout], [{DRAWS[before]}] and [{split}]" in out
     assert out.index(f"\n[{DRAWS[before]}] ") < out.index(f"\n[{split}] ") < out.index("\n[tune] ")
     assert f"[{split}] 4 rows, 3 with commitments, 3 labelled, 3 predicted" in out
 
@@ -392,8 +420,17 @@ def test_every_later_draw_named_at_once_is_printed_in_draw_order(
     assert B.main([a for name in DRAWS for a in (f"--real-{name}", str(paths[name]))]
                   + ["--extractor", scripted_third]) == 0
     out = capsys.readouterr().out
-    assert ("third.jsonl (holdout-real-3) + fourth.jsonl (holdout-real-4) + fifth.jsonl (holdout-real-5)"
-            " + sixth.jsonl (holdout-real-6)") in out
-    assert "[holdout-real-2], [holdout-real-3], [holdout-real-4], [holdout-real-5] and [holdout-real-6]" in out
-    assert out.index("\n[holdout-real-3] ") < out.index("\n[holdout-real-4] ") < out.index("\n[holdout-real-5] ") \
-        < out.index("\n[holdout-real-6] ")
+    assert "fourth.jsonl (holdout-real-4) + fifth.jsonl (holdout-real-5) + sixth.jsonl (holdout-real-6)" in out
+    assert "[holdout], [holdout-real-4], [holdout-real-5] and [holdout-real-6]" in out
+    assert out.index("\n[holdout] ") < out.index("\n[holdout-real-4] ") < out.index("\n[holdout-real-5] ") \
+        < out.index("\n[holdout-real-6] ") < out.index("\n[tune] ")
+
+
+def test_the_fourth_draw_alone_follows_the_holdout(
+        tmp_path: Path, scripted_third: str, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _draw_file(tmp_path, "fourth")
+    assert B.main(["--real-fourth", str(path), "--extractor", scripted_third]) == 0
+    out = capsys.readouterr().out
+    assert "figures to quote come from [holdout] and [holdout-real-4];" in out
+    assert out.index("\n[holdout] ") < out.index("\n[holdout-real-4] ") < out.index("\n[tune] ")
+    assert "[holdout-real-4] 4 rows, 3 with commitments, 3 labelled, 3 predicted" in out

@@ -568,6 +568,41 @@ _TALK_NOUNS = frozenset({"question", "questions", "advice", "tips", "tip", "info
 """What "help you with" names when the help is in words, not an act ("help you with any questions")."""
 
 
+_HELP_ENDS = frozenset({".", "!", "?", ",", ";", "here", "there", "too", "then", "now", "if", "as", "and", "but",
+                        "so", "because", "since", "anyway", "somehow", "a", "bit", "lot", "little"})
+"""Words after a bare "help (someone) (out)" that end it with no act named ("I'll help out, anyway")."""
+
+_HELP_PRONOUNS = frozenset({"that", "this", "it", "them", "those"})
+"""What "help with" names when it is the need just spoken of, not an act ("I can help you with that")."""
+
+
+def _no_act_helped(words: list[str], i: int, j: int) -> bool:
+    """Rule 15's help names an act (R31: "help you take X", "help Jo with the bridge"; "I will help you"
+    promises help to the person).  The help at ``i`` (its person, if any, at ``j``) names none when it is
+    mutual ("help each other"), or what follows it is "out" or "with" the need just spoken of ("help
+    out", "help you with that"), up to the clause's end or a word that closes it: a wish to get along, no
+    promise of an act.
+
+    >>> _no_act_helped("we can help each other here".split(), 2, 3)
+    True
+    >>> _no_act_helped("i will help out".split(), 2, 3)
+    True
+    >>> _no_act_helped("i will help you".split(), 2, 3), _no_act_helped("i will help you take dorn".split(), 2, 3)
+    (False, False)
+    """
+    n = len(words)
+    if words[j:j + 2] == ["each", "other"] or words[j:j + 1] == ["eachother"]:
+        return True
+    k = i + 1 if words[i + 1:i + 2] in (["out"], ["with"]) else j + 1
+    if words[k:k + 1] == ["out"]:
+        k += 1
+    elif words[k:k + 1] == ["with"] and k + 1 < n and words[k + 1] in _HELP_PRONOUNS:
+        k += 2
+    else:
+        return False
+    return k >= n or words[k] in _HELP_ENDS
+
+
 def _support(words: list[str], tags: list[tuple[str, str] | None]) -> list[_Act]:
     """Rule 15: the speaker will support, help, cover, escort or heal a person."""
     n = len(words)
@@ -609,6 +644,8 @@ def _support(words: list[str], tags: list[tuple[str, str] | None]) -> list[_Act]
                     continue  # "help you to the best of my ability": no act named
                 if words[j + 1:j + 2] == ["with"] and not _TALK_NOUNS.isdisjoint(words[j + 2:j + 5]):
                     continue  # "I can help you with any questions you have": help in words, no act (R31)
+                if _no_act_helped(words, i, j):
+                    continue  # "we can help each other", "I'll help out", "I'd help you with that": no act (R31)
                 person = True
             if w in ("back", "backing") and i > 0 and words[i - 1] in ("come", "coming", "go", "going", "pull",
                                                                      "pulling", "fall", "get", "be"):

@@ -145,6 +145,10 @@ def accepts(words: list[str]) -> bool:
         _consent_part(words)
 
 
+_ADVERBS_BETWEEN = frozenset({"actually", "really", "definitely", "certainly", "surely", "truly", "honestly"})
+"""Adverbs that may stand inside a consent phrase without changing it ("that actually will work for me")."""
+
+
 def _consent_phrase(words: list[str]) -> bool:
     """A consent phrase of :data:`._frames.ACCEPT_PHRASES` ("works for me", "agreed", "i am in"), not
     opened by a relative "that" ("a way that works for both of us"), not ruled out by a guard of its
@@ -162,9 +166,23 @@ def _consent_phrase(words: list[str]) -> bool:
                 continue
             if any(guard(words, i, i + k) for guard in _PHRASE_GUARDS.get(phrase[-1], ())) or _embedded(words, i):
                 continue
+            if words[i] in _PREDICATE_FIRST and i > 1 and words[i - 1] == "that" and words[i - 2] in _SOUGHT:
+                continue  # "let's find something that works for us": a deal still sought, not the proposal
             if _consent_at(words, i, i + k):
                 return True
+    if not _ADVERBS_BETWEEN.isdisjoint(words):  # "that actually will work for me": the phrase, an adverb inside
+        return _consent_phrase([w for w in words if w not in _ADVERBS_BETWEEN])
     return False
+
+
+_PREDICATE_FIRST = frozenset({"works", "suits", "sounds", "seems", "fine"})
+"""First words of consent phrases said of a subject before them ("works for us"): after a relative "that"
+whose noun is one of :data:`_SOUGHT` ("let's find something that works for us") they describe what is
+sought, not the proposal."""
+
+_SOUGHT = frozenset({"something", "anything", "whatever", "way", "solution", "compromise", "arrangement", "split",
+                     "deal", "plan", "option", "balance", "agreement", "one", "ones", "combination"})
+"""Nouns of a deal still to be found ("a deal that works for us both")."""
 
 
 def _said_of_more(words: list[str], i: int, end: int) -> bool:
@@ -304,6 +322,8 @@ def _consent_frame(words: list[str]) -> bool:
     "I think its fair".  Not when it is asked, negated, hedged, conditional or taken back
     (:func:`_consent_at`), nor "fair to say", nor an opinion on something else ("the water is fine")."""
     for i in [i for i, w in enumerate(words) if w in CONSENT_WORDS]:
+        if i > 0 and words[i - 1] in ("more", "less"):
+            continue  # "this is more reasonable": one offer weighed against another, no consent
         j = i - 1
         while j >= 0 and words[j] in _DEGREE:
             j -= 1

@@ -365,6 +365,9 @@ _PHRASE_TABLE: Mapping[str, tuple[tuple[str, ...], ...]] = {
         "that should work", "like a fair compromise", "that is a fair compromise",
         "this works", "i am in agreement", "we are in agreement", "that suits me", "this suits me", "suits me fine",
         "that suits us", "suits us fine", "it is settled", "that is settled", "that settles it",
+        "like an alright trade", "like an alright deal", "like a good trade", "like a great deal",
+        "like a great trade", "like a reasonable deal", "like a reasonable trade", "like an ok deal",
+        "like it works", "like it will work", "like it would work", "we are all set",
     )),
 }
 FRAME_PHRASES: Mapping[str, tuple[tuple[str, ...], ...]] = {
