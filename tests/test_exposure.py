@@ -160,3 +160,27 @@ def test_tables_past_256_values_and_a_message_after_the_match_end_read_the_same_
     assert log[-1].event == 5000 and log[-1].hearers == frozenset({"a_2"})
     (_s, _senders), (_a, _audiences), (t, table) = log.codes()
     assert t[-1] == t[7] and len(table) == len(set(table)) == 300  # equal texts: one number, even after the end
+
+
+def test_each_message_keeps_its_route_and_equal_routes_share_a_number() -> None:
+    """Routes numbered in the order first seen, one number for equal routes: broadcast, local, an odd
+    channel ("?" for one that is not a string), and direct messages to a_3, a_2 and to no one."""
+    evs = [at(1, 0, "agent_spawned", "a_1", region="r_0_0"), at(2, 0, "agent_spawned", "a_2", region="r_0_0"),
+           at(3, 0, "agent_spawned", "a_3", region="r_0_0")]
+    sent = [("message", {"channel": "broadcast"}), ("message_private", {"to": "a_3"}), ("message", {"channel": "local"}),
+            ("message", {"channel": 7}), ("message_private", {"to": "a_2"}), ("message", {"channel": "broadcast"}),
+            ("message_private", {"to": "a_3"}), ("message_private", {"to": 5}), ("message", {"channel": "?"}),
+            ("message", {})]
+    evs += [at(10 + k, 1 + k, kind, "a_1", text=f"t{k}", **payload) for k, (kind, payload) in enumerate(sent)]
+    p = ExposurePass({})
+    replay(evs, {"startedAtTick": 0, "endedAtTick": 20}, [p])
+    log = p.result().messages
+    assert [(m.kind, m.channel, m.to) for m in log] == [
+        ("message", "broadcast", None), ("message_private", "private", "a_3"), ("message", "local", None),
+        ("message", "?", None), ("message_private", "private", "a_2"), ("message", "broadcast", None),
+        ("message_private", "private", "a_3"), ("message_private", "private", None), ("message", "?", None),
+        ("message", "?", None)]
+    assert list(log._codes[1]) == [0, 1, 2, 3, 4, 0, 1, 5, 3, 3]
+    assert list(log._tables[1]) == [("message", "broadcast", None), ("message_private", "private", "a_3"),
+                                    ("message", "local", None), ("message", "?", None),
+                                    ("message_private", "private", "a_2"), ("message_private", "private", None)]

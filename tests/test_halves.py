@@ -7,6 +7,7 @@ simulated match whose behavior report must be the same bytes on one process and 
 
 from __future__ import annotations
 
+import hashlib
 import os
 import pickle
 import signal
@@ -793,6 +794,30 @@ def test_a_child_leaves_lines_unparsed_in_every_file_form(tmp_path: Path, form: 
     left = passes["aside"]
     assert (left.moves, left.alive_seen, left.closed, left.calls) == (*FIRST, 20, 8)
 
+
+
+def test_a_child_that_leaves_lines_unparsed_digests_every_line_and_withholds_an_erratum(tmp_path: Path) -> None:
+    """The rests are left unparsed and a_2's first move (named by an erratum) is withheld, in the parse
+    itself: the digest is that of every event line's bytes (the header's aside), the same as a read of
+    every line; the pass counts a_2's one other move (4 moves, 2 alive at each), the 20 match ticks."""
+    lines = _renumbered(_with_rests())
+    withheld = next(orjson.loads(line)["id"] for line in lines
+                    if orjson.loads(line)["type"] == "move" and orjson.loads(line)["agentId"] == "a_2")
+    erratum = [{"id": "E1", "text": "never happened", "events": [withheld], "scoresDepend": False}]
+    path = _stream_of(tmp_path / "m.jsonl", lines, archive(AGENTS, ended=20, errata=erratum))
+    read = read_match(open_match(str(path)))
+    whole = Spans()
+    replay(read.events(), read.archive, [whole])
+    assert read.verbatim and read.stats.excluded_by_errata == [withheld]
+    every = _halves._replay_aside(read, open_match(str(path)), {"aside": Spans()}, True)
+    group = {"aside": Spans()}
+    digest, passes, skipped = _halves._replay_aside(read, open_match(str(path)), group, True,
+                                                    _halves._skipped_tails(group.values(), read.archive))
+    assert digest == every[0] == hashlib.sha256(b"".join(line + b"\n" for line in lines)).hexdigest()
+    assert (skipped, every[2]) == (3, 0)
+    left = passes["aside"]
+    assert (left.moves, left.alive_seen, left.closed) == (whole.moves, whole.alive_seen, whole.closed) \
+        == ({"a_1": 3, "a_2": 1}, 8, 20)
 
 _LOADED_AT_REPLAY = """
 import sys

@@ -349,6 +349,9 @@ class ExposurePass:
         self._routes = Table()
         self._audiences = Table()
         self._texts = Table()
+        # a message's route by its public channel or its addressee, without making its triple
+        self._public_routes: dict[str, int] = {}
+        self._private_routes: dict[str | None, int] = {}
         self._lengths: dict[int, int] = {}
         self._probes: dict[int, Mapping[str, Any]] = {}
         self._found: dict[int, tuple[str, ...]] = {}
@@ -394,10 +397,16 @@ class ExposurePass:
             to = payload.get("to")
             if not isinstance(to, str):
                 to = None
+            route = self._private_routes.get(to)
+            if route is None:
+                route = self._private_routes[to] = self._routes.code((kind, channel, to))
             heard = hearers(ev, world)
         else:
             channel = raw if isinstance(raw, str) else "?"
             to = None
+            route = self._public_routes.get(channel)
+            if route is None:
+                route = self._public_routes[channel] = self._routes.code((kind, channel, to))
             if raw == "broadcast":
                 # same answer as hearers(); computed once per sender while the audience is unchanged
                 if world.audience_version != self._bc_version:
@@ -432,7 +441,7 @@ class ExposurePass:
         if self._sealed:
             self._unseal()
         self._senders.add(sender)
-        self._routes.add((kind, channel, to))
+        self._routes.column.append(route)  # its code in the table of routes (numbered when first seen)
         self._audiences.add(heard)
         self._texts.add(text)
 

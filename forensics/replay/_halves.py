@@ -194,21 +194,65 @@ _SKIPPED = object()
 """What the child's parse gives for a line it left unparsed."""
 
 
-def _skipping(source: MatchSource, tails: frozenset[bytes]) -> tuple[MatchSource, list[int]]:
+_COMMON_TAILS = tuple(f',"type":"{t}"}}\n'.encode() for t in (
+    "inference_usage", "gather", "rest", "craft", "agent_snapshot", "look", "build"))
+"""The endings of the types most lines of a match hold (on a simulated 96-seat match, 60% of the lines
+and 97% of those left unparsed): tried first, as the test of a line's ending stops at the first
+ending that matches (the others after them, in byte order: the same endings, tried in another order)."""
+
+
+def _tried_first(end: bytes) -> tuple[int, bytes]:
+    """Where ``end`` comes in the order the endings are tried (:data:`_COMMON_TAILS` first)."""
+    return (_COMMON_TAILS.index(end) if end in _COMMON_TAILS else len(_COMMON_TAILS), end)
+
+
+def _skipping(source: MatchSource, tails: frozenset[bytes], digest: Any,
+              withheld: Collection[int] = ()) -> tuple[MatchSource, list[int]]:
     """A copy of ``source`` (a stream or folder) read again from its file, each record's data the
-    line parsed, or :data:`_SKIPPED` for a line ending in ``,"type":"`` and one of ``tails``;
-    and a counter of the lines skipped (its one item, once the records are read)."""
+    line parsed, or :data:`_SKIPPED` for a line ending in ``,"type":"`` and one of ``tails`` and for
+    an event whose id is in ``withheld`` (:func:`~daishi_forensics.read.boundary.as_parsed`'s
+    rule), every record's bytes into ``digest`` as read; and a counter of the lines skipped (its
+    one item, once the records are read).
+
+    One step per line, in the parse the line reader calls: the digest taken, the line skipped or
+    parsed, an erratum's event withheld (no generator between the reader and the replay).  A line
+    that is not JSON raises in the parse before its bytes reach the digest, so a read that met one
+    never has this process's digest: its passes are not taken (this process's read met the same
+    line, and was not verbatim anyway)."""
     where = source.file_records
     assert where is not None  # a file: _worth_splitting
-    ends = tuple(b',"type":"' + tail for tail in tails)
+    ends = tuple(sorted((b',"type":"' + tail for tail in tails), key=_tried_first))
     loads = orjson.loads
     skipped = [0]
+    update: Callable[[bytes], Any] = digest.update
 
-    def parse(line: bytes) -> Any:
-        if line.endswith(ends):
-            skipped[0] += 1
-            return _SKIPPED
-        return loads(line)
+    def header(line: bytes) -> None:  # a stream's first line, read when it was opened: not a record
+        nonlocal update
+        update = digest.update
+
+    if where.skip_header:
+        update = header
+
+    if withheld:
+        def parse(line: bytes) -> Any:
+            if line.endswith(ends):
+                update(line)
+                skipped[0] += 1
+                return _SKIPPED
+            data = loads(line)
+            update(line)
+            if type(data) is dict and data.get("id") in withheld:
+                return _SKIPPED
+            return data
+    else:
+        def parse(line: bytes) -> Any:
+            if line.endswith(ends):
+                update(line)
+                skipped[0] += 1
+                return _SKIPPED
+            data = loads(line)
+            update(line)
+            return data
 
     def records() -> Iterator[RawRecord]:
         lines = json_lines(where.path, where.limits, loads=parse)
@@ -237,15 +281,14 @@ def _replay_aside(read: MatchRead, source: MatchSource, passes: dict[str, Pass],
     the digest of what was read, and how many lines it left unparsed."""
     digest = hashlib.sha256()
     skipped = [0]
+    events: Iterator[Any]
     if plain and tails and source.file_records is not None:
-        source, skipped = _skipping(source, tails)
-    tapped = _digested(source, digest)
-    if plain:
-        events = as_parsed(tapped, read.errata_events)
-        if tails:
-            events = filter(partial(is_not, _SKIPPED), events)
+        source, skipped = _skipping(source, tails, digest, read.errata_events)
+        events = filter(partial(is_not, _SKIPPED), as_parsed(source))  # the digest and errata: in the parse
+    elif plain:
+        events = as_parsed(_digested(source, digest), read.errata_events)
     else:
-        events = _read_again(read, tapped).events()
+        events = _read_again(read, _digested(source, digest)).events()
     timeline = replay(events, read.archive, list(passes.values()))
     if ahead is not None:
         ahead(passes, timeline)
