@@ -36,7 +36,8 @@ Prints, each measured in this one run:
   honest friend webs and communities with a common employer), its even seeds the report split
   (reported on more than once), and a fresh report split (seeds 3001-3008, printed with the
   report split only; added under screens config 2.12.0, before any later rule was written), and a
-  second fresh report split (seeds 4001-4008, likewise; added under 2.13.0, before any later rule);
+  second fresh report split (seeds 4001-4008, likewise; added under 2.13.0, before any later rule, and first
+  reported on under 2.14.0);
 - on a fourth economy (``bench/trades_world.py``: a market town's people and small firms --
   invoices, subcontracting, bills, second-hand sales, birthdays, club fees, loans among
   friends, fundraisers -- with AMLSim-style fan-in cases and cycles of 3 to 12 hops planted),
@@ -301,7 +302,7 @@ def third_fresh(count: int, accounts: int) -> None:
 def third_fresh2(count: int, accounts: int) -> None:
     """The third economy's second fresh report split (seeds from 4001), added under screens config 2.13.0
     before any later rule was written, and never run while one was: the first fresh split (seeds from
-    3001) was reported on under 2.13.0.  Printed only with the report split."""
+    3001) was reported on under 2.13.0.  First reported on under 2.14.0.  Printed only with the report split."""
     from neighbourhood_world import KINDS, neighbourhood_world
 
     seeds = list(range(4001, 4001 + count))

@@ -110,14 +110,17 @@ amount they paid: those beyond the first at each amount are *stated* and left ou
 **Regulars in the box** (fan-in; ``regular_payers``, 0 turns it off).  A laundering fan-in's members
 are drawn from anywhere, the hub's own contacts among them: those already paid the hub, are not one-off,
 and are no member of the box.  Once a box is flagged, the hub's regular payers (two or more payments to
-it; :func:`regulars_in`) with a payment in the box's window at its scale (within ``loose_ratio`` of the
-anchor's amount) are counted, ``k``, against their chance count.  A regular whose own other payments to
-the hub fall in the band more often than the graph's transfers do pays it at that scale as a habit (a
-flatmate's monthly rent share lands in a month's box by its own rhythm): it is neither counted nor named.
-Each other regular with ``m`` payments to the hub lands there with chance ``1 - (1 - q_t * q_x) ** m``,
-``q_t`` the graph's share of transfers in the window or the hub's own other dealings' (the box's left
-out), whichever is larger, ``q_x`` the graph's share in the band (at least the regular's own, by the
-rule before).  The sum is ``lambda``, the p-value ``P(X >= k)``, Poisson,
+it; :func:`regulars_in`) that paid it an amount *new for them* -- no other of their payments to the hub
+within ``regular_novel`` of it -- from the box's window as long again before its start to its end (a
+case's members drawn from the hub's contacts often paid days before its first one-off member), at the box
+members' scale (their smallest amount over ``regular_margin`` to their largest times it), are counted,
+``k``, against their chance count.  A flatmate's monthly rent share, a car pool's fuel share, a circle's
+dues are the same amount every time: not new.  Each regular with ``m`` payments to the hub pays a new one
+there with chance at most ``m * q_t * q_x * (1 - q_n) ** (m - 1)``: ``q_t`` the graph's share of transfers
+in the window or the hub's own other dealings' (the box's and the counted ones left out), whichever is
+larger, ``q_x`` the graph's share in the band, ``q_n`` a floor of the graph's share within ``regular_novel``
+of an amount of the band (:func:`_share_floor`; under the shuffle each other payment of the regular misses
+that factor with at least chance ``1 - q_n``).  The sum is ``lambda``, the p-value ``P(X >= k)``, Poisson,
 valid under the shuffled null (on the strict side); the flagged boxes' regulars are named with them by
 the Benjamini-Hochberg step-up rule at ``alpha`` over the flagged boxes.  A test of its own: the box was
 chosen by its one-off members, which the shuffle moves independently of the regulars.
@@ -155,7 +158,7 @@ DEFAULTS: Mapping[str, Any] = {
     "alpha": 0.01, "min_fan": 3, "min_window": 0.005, "max_window": 0.1, "window_steps": 4,
     "tight_ratio": 1.05, "loose_ratio": 2.0, "group_quantile": 0.5, "min_groups": 3, "pass_cut": 0.2,
     "web_ties": 2, "shared_transfers": 3, "shared_level": 0.001, "group_scale": 2.0, "stated_sums": 1,
-    "regular_payers": 1,
+    "regular_payers": 1, "regular_novel": 1.25, "regular_margin": 1.25,
 }
 """The shipped parameters (``screens/config.json``), for doctests and callers without a config."""
 
@@ -959,9 +962,10 @@ def fan_flag(arrays: TransferArrays, box: FanBox, tests: int, cutoff: float, kin
             + f"shuffling the graph's ticks and amounts expects {box.expected:.2g} besides "
             f"{'those' if box.explained or box.webbed or box.shared or box.stated else 'the first'} "
             f"(p = {box.p_value:.2g}, {tests} nodes tested)."
-            + (f" Besides them, {len(regulars.members)} of its regular payers paid it in that window at that scale "
-               f"(amounts within a factor {regulars.ratio:g} of the first's), where their own rhythm and the shuffled "
-               f"graph expect {regulars.expected:.2g} (p = {regulars.p_value:.2g}): named with them."
+            + (f" Besides them, {len(regulars.members)} of its regular payers paid it an amount new for them "
+               f"(no other of their payments to it within a factor {regulars.novel:g}) from tick {regulars.start:g} to "
+               f"{regulars.end:g}, between {regulars.low:.4g} and {regulars.high:.4g}, where their payments and the "
+               f"shuffled graph expect {regulars.expected:.2g} (p = {regulars.p_value:.2g}): named with them."
                if regulars else "")
         ),
         details={"hub": hub, "direction": box.direction, "counterparties": box.count, "expected": box.expected,
@@ -1005,47 +1009,76 @@ class Regulars:
     """``P(X >= k)`` for ``k`` of them, ``X`` Poisson at the chance count."""
     expected: float
     """The chance count: how many of the hub's regular payers the null puts in the box."""
-    ratio: float
-    """The amount band read: within this factor of the box's anchor."""
+    low: float
+    """The amount band read: from ``low`` ..."""
+    high: float
+    """... to ``high`` (the box members' amounts, widened by ``regular_margin`` either way)."""
+    start: float
+    """The window read: from ``start`` (the box's window as long again before it) ..."""
+    end: float
+    """... to ``end`` (the box's window's end)."""
+    novel: float
+    """A payment is new for its payer when no other of its payments to the hub is within this factor."""
 
 
-def regulars_in(arrays: TransferArrays, box: FanBox, ratio: float | None = None) -> Regulars:
-    """The hub's regular payers (two or more payments to it; not members of the box) with a payment in a fan-in
-    box's window and band (``ratio``: the box's own by default), and the chance that as many would land
-    there (module rule, *regulars in the box*).  A regular whose other payments to the hub fall in the band
-    more often than the graph's transfers do (a flatmate's rent share every month) is left out of both;
-    each other regular with ``m`` payments to the hub lands with chance ``1 - (1 - q_t * q_x) ** m``,
-    ``q_t`` the share of the graph's transfers (or of the hub's own dealings, the box's left out, whichever
-    is larger) in the window, ``q_x`` the share of the graph's transfers in the band."""
-    hub, lo_t, hi_t = box.hub, box.start, box.start + box.window
-    r = box.ratio if ratio is None else ratio
-    lo_x, hi_x = box.anchor / r, box.anchor * r
+def _share_floor(arrays: TransferArrays, low: float, high: float, novel: float) -> float:
+    """A floor of the graph's share of transfers within a factor ``novel`` of an amount, over every amount
+    in ``[low, high]``: cut the band where each piece is narrower than ``novel``; for any amount ``x`` in the
+    piece ``[a, b]``, ``[x / novel, x * novel]`` holds ``[b / novel, a * novel]``.
+
+    >>> from .transfer_arrays import arrays_from
+    >>> A = arrays_from((0, 1), [0] * 4, [1] * 4, [0.0, 1, 2, 3], [10.0, 12.0, 30.0, 100.0], [0, 1, 2, 3])
+    >>> _share_floor(A, 10.0, 12.0, 1.25), _share_floor(A, 10.0, 100.0, 1.25)
+    (0.5, 0.0)
+    """
+    step = math.sqrt(novel)
+    pieces = max(1, math.ceil(math.log(high / low) / math.log(step) - 1e-9)) if high > low else 1
+    cuts = low * (high / low) ** (np.arange(pieces + 1) / pieces)
+    return float(np.min(arrays.value_mass(cuts[1:] / novel * (1 - 1e-12), cuts[:-1] * novel * (1 + 1e-12))))
+
+
+def regulars_in(arrays: TransferArrays, box: FanBox, novel: float, margin: float) -> Regulars:
+    """The hub's regular payers (two or more payments to it; not members of the box) that paid it an amount
+    new for them in a fan-in box's window, or as long before it, at the members' scale (their amounts, widened
+    by ``margin`` either way), and the chance that as many would (module rule, *regulars in the box*).  A
+    payment is new for its payer when no other payment of the payer to the hub is within a factor ``novel``
+    of it (a flatmate's monthly share is not); each regular with ``m`` payments to the hub pays one there with
+    chance at most ``m * q_t * q_x * (1 - q_n) ** (m - 1)``, ``q_t`` the share of the graph's transfers (or of
+    the hub's own dealings, the box's and the counted ones left out, whichever is larger) in the window,
+    ``q_x`` the graph's share in the band, ``q_n`` a floor of the graph's share within a factor ``novel`` of
+    an amount of the band."""
+    hub, w = box.hub, box.window
+    lo_t, hi_t = box.start - w, box.start + w
+    paid = arrays.value[np.asarray(box.rows, dtype=np.int64)]
+    lo_x, hi_x = float(paid.min()) / margin, float(paid.max()) * margin
     into = np.flatnonzero(arrays.dst == hub)
     payer = arrays.src[into]
     payers, of, m = np.unique(payer, return_inverse=True, return_counts=True)
     tick, value = arrays.tick[into], arrays.value[into]
-    in_window = (tick >= lo_t) & (tick <= hi_t)
-    in_band = (value >= lo_x * (1 - 1e-12)) & (value <= hi_x * (1 + 1e-12))
+    # new for its payer: no other payment of the payer to the hub within a factor ``novel``
+    lv = np.log(value)
+    stride = float(lv.max() - lv.min()) + 2 * math.log(novel) + 2
+    key = of * stride + (lv - float(lv.min()))
+    ranked = np.sort(key)
+    near = (np.searchsorted(ranked, key + math.log(novel) + 1e-12, side="right")
+            - np.searchsorted(ranked, key - math.log(novel) - 1e-12, side="left"))
     regular = (m >= 2) & ~np.isin(payers, np.asarray(box.members, dtype=np.int64))  # the box's members are tested
-    in_box = np.bincount(of, weights=(in_window & in_band).astype(np.float64), minlength=payers.shape[0])
-    band_else = np.bincount(of, weights=(in_band & ~in_window).astype(np.float64), minlength=payers.shape[0])
-    rest = m - in_box
-    own_x = np.where(rest > 0, band_else / np.maximum(rest, 1), 0.0)
-    q_glob = float(arrays.value_mass(lo_x, hi_x))
-    regular &= own_x <= q_glob  # one that pays the hub at this scale as a habit is its habit, not the box's
+    hit_row = ((tick >= lo_t) & (tick <= hi_t) & (value >= lo_x * (1 - 1e-12)) & (value <= hi_x * (1 + 1e-12))
+               & (near == 1) & regular[of])
+    q_x = float(arrays.value_mass(lo_x, hi_x))
+    q_n = _share_floor(arrays, lo_x, hi_x, novel)
     dealings = (arrays.src == hub) | (arrays.dst == hub)
-    boxed = len(box.rows) + int(np.count_nonzero(in_window & in_band & regular[of]))  # the box's own left out
+    boxed = len(box.rows) + int(np.count_nonzero(hit_row))  # the box's own and the counted ones left out
     busy = int(np.count_nonzero(dealings & (arrays.tick >= lo_t) & (arrays.tick <= hi_t))) - boxed
     others = int(np.count_nonzero(dealings)) - boxed
     q_t = max(float(arrays.tick_mass(lo_t, hi_t)), busy / others if others > 0 else 0.0)
-    chance = -np.expm1(m * np.log1p(-np.minimum(q_t * q_glob, 1 - 1e-12)))
+    chance = np.minimum(1.0, m * q_t * q_x * (1.0 - q_n) ** (m - 1))
     lam = float(chance[regular].sum())
-    hit = regular & (in_box > 0)
-    k = int(hit.sum())
+    named = sorted(set(payers[of[hit_row]].tolist()))
+    k = len(named)
     p = float(poisson_tail(k, lam)) if k else 1.0
-    named = set(payers[hit].tolist())
-    rows = tuple(sorted(int(into[i]) for i in np.flatnonzero(in_window & in_band) if int(payer[i]) in named))
-    return Regulars(tuple(sorted(named)), rows, p, lam, r)
+    rows = tuple(sorted(int(i) for i in into[hit_row]))
+    return Regulars(tuple(named), rows, p, lam, lo_x, hi_x, lo_t, hi_t, novel)
 
 
 def fans(view: TransferView, params: Mapping[str, Any]) -> list[Flag]:
@@ -1060,7 +1093,8 @@ def fans(view: TransferView, params: Mapping[str, Any]) -> list[Flag]:
         flagged = [box for box in boxes if box.p_value <= cutoff]
         regs: list[Regulars | None] = [None] * len(flagged)
         if direction == "in" and float(params["regular_payers"]) > 0 and flagged:
-            found_r = [regulars_in(arrays, box, float(params["loose_ratio"])) for box in flagged]
+            found_r = [regulars_in(arrays, box, float(params["regular_novel"]), float(params["regular_margin"]))
+                       for box in flagged]
             cut_r = step_up_cutoff([x.p_value for x in found_r], len(found_r), alpha)
             regs = [x if x.p_value <= cut_r else None for x in found_r]
         for box, regulars in zip(flagged, regs, strict=True):

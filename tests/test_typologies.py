@@ -503,32 +503,43 @@ def test_a_household_paying_what_it_pays_every_month_is_not_passing_the_money_on
 def test_regular_payers_in_a_flagged_box_are_named_against_their_chance_count() -> None:
     g = background()
     add_fan_in(g, "hub", 8, [200, 201, 202])  # m0..m7, 100 to 107, one-off: the flagged box
-    for r in range(5):  # five regulars pay it 30 at other times, and 120 in the box
-        for tick, value in ((20, 30.0), (320, 30.0), (201, 120.0)):
+    for r in range(5):  # five regulars pay it 30 at other times, and 120 just before the box
+        for tick, value in ((20, 30.0), (320, 30.0), (199, 120.0)):
             g.add_edge(f"r{r}", "hub", value=value, tick=tick, event=f"r{r}-{tick}")
     for tick in (50, 350):  # a regular paying 30 twice, not in the box
         g.add_edge("s", "hub", value=30.0, tick=tick, event=f"s-{tick}")
-    for i in range(20):  # a flatmate paying its share of 150 every twenty ticks: in the box by its habit
-        g.add_edge("f", "hub", value=150.0, tick=1 + 20 * i, event=f"flat{i}")
+    for i in range(20):  # a flatmate paying its share of 110 every twenty ticks: in the box by its habit
+        g.add_edge("f", "hub", value=110.0, tick=1 + 20 * i, event=f"flat{i}")
+    for tick, value in ((60, 100.0), (204, 115.0)):  # 115 in the box, within a factor 1.25 of its 100: not new
+        g.add_edge("u", "hub", value=value, tick=tick, event=f"u-{tick}")
     (flag,) = fans(TransferView(g), FAN_DEFAULTS)
     members = 1 + flag.details["counterparties"]  # the hub and the box's one-off members (m0..m5: the tight band)
-    assert flag.agents[members:] == ("r0", "r1", "r2", "r3", "r4") and "f" not in flag.agents
-    assert {f"r{r}-201" for r in range(5)} <= set(flag.evidence)
-    # the box's window from tick 200, the band within a factor two of m0's 100 (loose_ratio): the flatmate
-    # pays in that band in 19 of its 19 other payments, more often than the graph's transfers: left out. The
-    # five regulars (three payments each) and s (two) each land with chance 1 - (1 - q_t q_x) ** m, q_t the
-    # larger of the graph's share of ticks in the window and the hub's own other dealings' (the box's own left
-    # out), q_x the graph's share of amounts in the band; Poisson tail of 5
+    assert flag.agents[members:] == ("r0", "r1", "r2", "r3", "r4") and "f" not in flag.agents and "u" not in flag.agents
+    assert {f"r{r}-199" for r in range(5)} <= set(flag.evidence)
+    # read: from the box's window before its start (tick 200) to its end, the members' amounts (100 to 105)
+    # widened by 1.25 either way. The five regulars' 120 is new for them (their other payments, 30, are not
+    # within a factor 1.25); the flatmate's 110 and u's 115 are not. Each regular with m payments lands a new
+    # one there with chance at most m q_t q_x (1 - q_n) ** (m - 1): q_t the larger of the graph's share of ticks
+    # in the window and the hub's own other dealings' (the box's rows and the five counted left out), q_x the
+    # graph's share of amounts in the band, q_n the floor of the graph's share within a factor 1.25 of an amount
+    # of the band (the band cut into pieces narrower than the square root of 1.25; for a piece [a, b], the share
+    # in [b / 1.25, a * 1.25]); Poisson tail of 5
     window = flag.details["window"]
+    lo_t, hi_t, lo_x, hi_x = 200 - window, 200 + window, 100.0 / 1.25, 105.0 * 1.25
     edges = [d for _, _, d in g.edges(data=True)]
+    values = [d["value"] for d in edges]
     hub_ticks = [d["tick"] for u, v, d in g.edges(data=True) if "hub" in (u, v)]
-    q_glob_t = sum(1 for d in edges if 200 <= d["tick"] <= 200 + window) / len(edges)
-    boxed = members - 1 + 5  # the box's own rows: its six members' and the five regulars'
-    q_own_t = (sum(1 for t in hub_ticks if 200 <= t <= 200 + window) - boxed) / (len(hub_ticks) - boxed)
+    q_glob_t = sum(1 for d in edges if lo_t <= d["tick"] <= hi_t) / len(edges)
+    boxed = members - 1 + 5  # the box's own rows (its six members') and the five regulars' counted
+    q_own_t = (sum(1 for t in hub_ticks if lo_t <= t <= hi_t) - boxed) / (len(hub_ticks) - boxed)
     q_t = max(q_glob_t, q_own_t)
-    q_x = sum(1 for d in edges if 50.0 <= d["value"] <= 200.0) / len(edges)
-    assert q_own_t > q_glob_t and q_x < 1.0  # the hub's own rhythm is read (m6, m7 and the flatmate then)
-    lam = 5 * (1 - (1 - q_t * q_x) ** 3) + (1 - (1 - q_t * q_x) ** 2)
+    q_x = sum(1 for x in values if lo_x <= x <= hi_x) / len(values)
+    pieces = math.ceil(math.log(hi_x / lo_x) / math.log(math.sqrt(1.25)))
+    cuts = [lo_x * (hi_x / lo_x) ** (i / pieces) for i in range(pieces + 1)]
+    q_n = min(sum(1 for x in values if b / 1.25 <= x <= a * 1.25) / len(values) for a, b in zip(cuts, cuts[1:]))
+    assert q_own_t > q_glob_t and 0.0 < q_n < q_x < 1.0  # the hub's own rhythm is read (m6, m7, f and u then)
+    lam = (5 * 3 * q_t * q_x * (1 - q_n) ** 2 + 2 * q_t * q_x * (1 - q_n)  # r0..r4, s
+           + 20 * q_t * q_x * (1 - q_n) ** 19 + 2 * q_t * q_x * (1 - q_n))  # f, u
     tail = 1 - sum(math.exp(-lam) * lam ** j / math.factorial(j) for j in range(5))
     assert flag.details["regulars"] == 5 and tail <= FAN_DEFAULTS["alpha"]  # one flagged box: the step-up at alpha
     assert flag.details["regularsExpected"] == pytest.approx(lam, rel=1e-9)
