@@ -10,6 +10,7 @@ Usage::
     python bench/commitments_set.py fourth --corpus PATH --train PATH [--windows 3]
     python bench/commitments_set.py fifth --train PATH [--turns 150] [--start 3] [--step 2]
     python bench/commitments_set.py sixth --train PATH [--turns 150] [--start 13] [--step 2]
+    python bench/commitments_set.py seventh --train PATH [--turns 150] [--start 23] [--step 2]
     python bench/commitments_set.py tune-real --train PATH [--windows 7]
 
 ``sample`` draws the real negotiation turns that ``tests/fixtures/commitments-general.jsonl``
@@ -79,6 +80,12 @@ a held-out set only, in a seventh held-out split, :data:`HOLDOUT_REAL_6`: the fi
 window order's odd positions from 13 on (the fifth stopped at position 11), until it holds at least ``--turns``
 turns; texts of every labelled file before it, the fifth draw's and the tune-real draw's included, are left
 out.  Its rows were labelled blind.
+
+``seventh`` draws the seventh batch (``tests/fixtures/commitments-general-real-seventh.jsonl``,
+:func:`draw_seventh`), a held-out set only, in an eighth held-out split, :data:`HOLDOUT_REAL_7`: the sixth draw
+continued, the same window order's odd positions from 23 on (the sixth stopped at position 21), until it holds at
+least ``--turns`` turns; texts of every labelled file before it, the sixth draw's included, are left out.  Its rows
+were labelled blind.
 
 ``tune-real`` draws a tune split of real turns (``tests/fixtures/commitments-general-tune-real.jsonl``,
 :data:`TUNE_REAL`), read, run and tuned on: from the same train split, cut into the same windows in the
@@ -545,7 +552,7 @@ def draw_fifth(text: str, labelled: Iterable[Mapping[str, Any]], wanted: int = F
 
 
 def _add_odd_draw(sub: Any, name: str, labelled: list[Path], turns: int, start: int, what: str) -> None:
-    """The sub-command of a later draw read at the odd positions of the window order (fifth, sixth)."""
+    """The sub-command of a later draw read at the odd positions of the window order (fifth, sixth, seventh)."""
     p = sub.add_parser(name, help=f"print the {name} draw ({what})")
     p.add_argument("--train", type=Path, required=True, help="CaSiNo's data/split/casino_train.json")
     p.add_argument("--labelled", type=Path, nargs="+", default=labelled,
@@ -602,6 +609,45 @@ def draw_sixth(text: str, labelled: Iterable[Mapping[str, Any]], wanted: int = S
 
 
 # --- end of the sixth draw ---
+
+
+# --- The seventh draw (holdout-real-7): the sixth draw continued, at the odd positions from 23 ---
+
+HOLDOUT_REAL_7 = "holdout-real-7"
+"""The split of the seventh draw's turns: all of them, only scored."""
+
+SEVENTH_TURNS = 150
+"""How many turns the seventh draw takes at least (it stops at the end of the window that reaches them)."""
+
+SEVENTH_START = 23
+"""The first position of the fourth draw's window order the seventh draw reads; it reads 23, 25, 27, ...
+(the fifth draw read the odd positions 3 to 11, the sixth 13 to 21, and each stopped there; the even positions
+from 4 on are the tune-real draw's side, never read by a held-out draw)."""
+
+LABELLED_7 = [*LABELLED_6, FIXTURES / "commitments-general-real-sixth.jsonl"]
+"""The labelled files before the seventh draw (every ``commitments*.jsonl`` file before it): every text of any
+of them is left out of it."""
+
+
+def draw_seventh(text: str, labelled: Iterable[Mapping[str, Any]], wanted: int = SEVENTH_TURNS,
+                 start: int = SEVENTH_START, step: int = FIFTH_STEP,
+                 size: int = TRAIN_WINDOW) -> tuple[list[dict[str, Any]], list[int]]:
+    """The seventh draw: :func:`draw_fifth` from position ``start`` (23) of the window order, in
+    :data:`HOLDOUT_REAL_7`; the turns, and the windows read.
+
+    >>> text = json.dumps([{"dialogue_id": d, "chat_logs": [{"text": t} for t in (f"d{d} hi", "Accept-Deal")],
+    ...                     "participant_info": {}} for d in range(140)])  # 14,760 characters: 50 windows
+    >>> order = window_order(len(text), size=300)
+    >>> rows, windows = draw_seventh(text, [{"text": "D132 HI"}], wanted=1, size=300)
+    >>> windows == [order[23]], [(r["id"], r["split"]) for r in rows]
+    (True, [('casino/train/133/0', 'holdout-real-7')])
+    >>> windows == draw_fifth(text, [], 1, start=23, size=300)[1] and order[21] not in windows
+    True
+    """
+    return draw_fifth(text, labelled, wanted, start, step, size, split=HOLDOUT_REAL_7)
+
+
+# --- end of the seventh draw ---
 
 
 # -- the tune-real draw: a tune split of real turns from the train split's even windows ---------------------
@@ -702,9 +748,12 @@ def main(argv: list[str] | None = None) -> int:
     _add_odd_draw(sub, "fifth", LABELLED_5, FIFTH_TURNS, FIFTH_START, "holdout-real-5 only: more windows of the train split")
     _add_odd_draw(sub, "sixth", LABELLED_6, SIXTH_TURNS, SIXTH_START,
                   "holdout-real-6 only: the fifth draw's windows continued at the odd positions from 13")
+    _add_odd_draw(sub, "seventh", LABELLED_7, SEVENTH_TURNS, SEVENTH_START,
+                  "holdout-real-7 only: the sixth draw's windows continued at the odd positions from 23")
     args = parser.parse_args(argv)
-    if args.command in ("fifth", "sixth"):
-        return _run_odd_draw(args, draw_fifth if args.command == "fifth" else draw_sixth)
+    if args.command in ("fifth", "sixth", "seventh"):
+        odd_draws = {"fifth": draw_fifth, "sixth": draw_sixth, "seventh": draw_seventh}
+        return _run_odd_draw(args, odd_draws[args.command])
     if args.command == "tune-real":
         labelled = [json.loads(line) for path in args.labelled
                     for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
