@@ -4,11 +4,11 @@ Usage::
 
     python bench/commitments_general.py [--fixture PATH] [--added PATH] [--real-added PATH] [--real-second PATH]
                                         [--real-third [PATH]] [--real-fourth [PATH]] [--real-fifth [PATH]]
-                                        [--real-sixth [PATH]]
+                                        [--real-sixth [PATH]] [--real-seventh [PATH]]
                                         [--tune-real PATH]
                                         [--no-added]
                                         [--extractor NAME|module:factory]
-                                        [--split holdout|holdout-real-4|holdout-real-5|holdout-real-6|
+                                        [--split holdout|holdout-real-4|holdout-real-5|holdout-real-6|holdout-real-7|
                                                  tune|tune-real|tune-real-1|tune-real-2|tune-real-3|
                                                  tune-real-pool|all|both]
                                         [--json] [--errors] [--sweep]
@@ -66,6 +66,11 @@ one by one.
 window order (``tests/fixtures/commitments-general-real-sixth.jsonl``), every row in ``holdout-real-6``, a
 seventh held-out split, labelled blind the same way.  It is read only when named (``--real-sixth``), its
 block follows the fifth's, and its rows are never printed one by one.
+
+**The seventh draw of real rows, blind.**  The sixth draw continued, at the odd positions from 23 of the same
+window order (``tests/fixtures/commitments-general-real-seventh.jsonl``), every row in ``holdout-real-7``, an
+eighth held-out split, labelled blind the same way.  It is read only when named (``--real-seventh``), its
+block follows the sixth's, and its rows are never printed one by one.
 
 **The tune-real draw.**  Whole dialogues of CaSiNo's train split that no other file touched, from the
 windows at the even positions from 4 of the fourth draw's window order
@@ -178,11 +183,18 @@ SIXTH_MARK = "_sixth_real"
 """The in-memory mark of a row read from the sixth real file."""
 HOLDOUT_REAL_6 = "holdout-real-6"
 """The split of the sixth draw's turns: only scored, and only when named."""
-HELD_OUT: tuple[str, ...] = ("holdout", HOLDOUT_REAL_4, HOLDOUT_REAL_5, HOLDOUT_REAL_6)
+REAL_SEVENTH = FIXTURE.with_name("commitments-general-real-seventh.jsonl")
+"""The seventh draw of real turns, whole dialogues, every row ``holdout-real-7`` (labelled blind, before any
+extractor was run on them); read only when named."""
+SEVENTH_MARK = "_seventh_real"
+"""The in-memory mark of a row read from the seventh real file."""
+HOLDOUT_REAL_7 = "holdout-real-7"
+"""The split of the seventh draw's turns: only scored, and only when named."""
+HELD_OUT: tuple[str, ...] = ("holdout", HOLDOUT_REAL_4, HOLDOUT_REAL_5, HOLDOUT_REAL_6, HOLDOUT_REAL_7)
 """The splits nobody tuned on, in report order."""
 LATER_DRAWS: tuple[tuple[str, Path, str, str], ...] = (
     ("fourth", REAL_FOURTH, HOLDOUT_REAL_4, FOURTH_MARK), ("fifth", REAL_FIFTH, HOLDOUT_REAL_5, FIFTH_MARK),
-    ("sixth", REAL_SIXTH, HOLDOUT_REAL_6, SIXTH_MARK))
+    ("sixth", REAL_SIXTH, HOLDOUT_REAL_6, SIXTH_MARK), ("seventh", REAL_SEVENTH, HOLDOUT_REAL_7, SEVENTH_MARK))
 """The later draws, each a held-out split read only when named (``--real-<name>``): name, file, split, mark."""
 TUNE_REAL_FILE = FIXTURE.with_name("commitments-general-tune-real.jsonl")
 """The tune-real draw of real turns, whole dialogues of CaSiNo's train split, every row ``tune-real``
@@ -657,7 +669,8 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"{', '.join(FACTORIES)}, or module:factory (factory(vocabulary) -> extractor)")
     parser.add_argument("--split", choices=(*HELD_OUT, *TUNE_SPLITS, REAL_POOL, "all", "both"), default="both",
                         help="which split to score (both: holdout, holdout-real-4 when --real-fourth is given, "
-                        "holdout-real-5 when --real-fifth is given, holdout-real-6 when --real-sixth is given, then "
+                        "holdout-real-5 when --real-fifth is given, holdout-real-6 when --real-sixth is given, "
+                        "holdout-real-7 when --real-seventh is given, then "
                         f"tune, {', '.join(REAL_TUNE_SPLITS)} and {REAL_POOL}, every real tune turn at once)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     parser.add_argument("--sweep", action="store_true",

@@ -204,7 +204,7 @@ def test_errors_print_tune_rows_only(capsys: pytest.CaptureFixture[str]) -> None
 
 
 def test_the_once_held_out_real_splits_are_tune_splits(capsys: pytest.CaptureFixture[str]) -> None:
-    assert B.HELD_OUT == ("holdout", "holdout-real-4", "holdout-real-5", "holdout-real-6")
+    assert B.HELD_OUT == ("holdout", "holdout-real-4", "holdout-real-5", "holdout-real-6", "holdout-real-7")
     assert B.TUNE_SPLITS == ("tune", "tune-real", "tune-real-1", "tune-real-2", "tune-real-3")
     assert B.main(["--json", "--split", "tune-real-pool"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -358,7 +358,7 @@ def test_the_third_draw_is_read_by_default_printed_after_tune_real_2_and_its_err
     assert "row 'third/1': field split: an added row is holdout-real-3, got 'tune'" in capsys.readouterr().err
 
 
-DRAWS = {"fourth": "holdout-real-4", "fifth": "holdout-real-5", "sixth": "holdout-real-6"}
+DRAWS = {"fourth": "holdout-real-4", "fifth": "holdout-real-5", "sixth": "holdout-real-6", "seventh": "holdout-real-7"}
 """The later draws read only when named (``--real-<name>``), and the held-out split each file is all of."""
 
 
@@ -386,7 +386,8 @@ def test_a_later_draw_is_never_printed_row_by_row_and_holds_only_its_split(
     assert f"row '{name}/1': field split: an added row is {DRAWS[name]}, got 'tune'" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize(("name", "before", "key"), [("fifth", "fourth", "realFifth"), ("sixth", "fifth", "realSixth")])
+@pytest.mark.parametrize(("name", "before", "key"), [("fifth", "fourth", "realFifth"), ("sixth", "fifth", "realSixth"),
+                                                     ("seventh", "sixth", "realSeventh")])
 def test_a_later_draw_is_its_own_held_out_block_read_only_when_named_and_after_the_one_before(
         name: str, before: str, key: str, tmp_path: Path, scripted_third: str,
         capsys: pytest.CaptureFixture[str]) -> None:
@@ -420,10 +421,11 @@ def test_every_later_draw_named_at_once_is_printed_in_draw_order(
     assert B.main([a for name in DRAWS for a in (f"--real-{name}", str(paths[name]))]
                   + ["--extractor", scripted_third]) == 0
     out = capsys.readouterr().out
-    assert "fourth.jsonl (holdout-real-4) + fifth.jsonl (holdout-real-5) + sixth.jsonl (holdout-real-6)" in out
-    assert "[holdout], [holdout-real-4], [holdout-real-5] and [holdout-real-6]" in out
+    assert ("fourth.jsonl (holdout-real-4) + fifth.jsonl (holdout-real-5) + sixth.jsonl (holdout-real-6)"
+            " + seventh.jsonl (holdout-real-7)") in out
+    assert "[holdout], [holdout-real-4], [holdout-real-5], [holdout-real-6] and [holdout-real-7]" in out
     assert out.index("\n[holdout] ") < out.index("\n[holdout-real-4] ") < out.index("\n[holdout-real-5] ") \
-        < out.index("\n[holdout-real-6] ") < out.index("\n[tune] ")
+        < out.index("\n[holdout-real-6] ") < out.index("\n[holdout-real-7] ") < out.index("\n[tune] ")
 
 
 def test_the_fourth_draw_alone_follows_the_holdout(
