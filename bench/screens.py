@@ -552,7 +552,8 @@ def main() -> None:
                              "until 2.10.0's rules were final), fresh4 (from 50001, held out until 2.11.0's rules "
                              "were final), fresh5 (from 60001, held out until 2.12.0's rules were final), both (tune and report); "
                              "default report")
-    parser.add_argument("--second", type=int, default=200, help="matches of the second economy (default 200)")
+    parser.add_argument("--second", type=int, default=200, help="matches of the second economy, on its tune seeds with --split tune, else on its report seeds "
+                        "(default 200; 0: skip it)")
     parser.add_argument("--second-rates", default="0.02,0.05,0.1",
                         help="configured false-alarm rates the second economy is screened at (default 0.02,0.05,0.1)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
@@ -589,8 +590,8 @@ def main() -> None:
         thrown_floor(rows, split)
         clean_rates(rows, split)
         calibration(rows, split)
-    if args.second:
-        for split in splits:
+    if args.second:  # the second economy has two splits of its own: its tune seeds for ours, its report seeds else
+        for split in dict.fromkeys("tune" if s == "tune" else "report" for s in splits):
             second_world(args.second, split, args.workers, tuple(float(r) for r in args.second_rates.split(",")))
     if not args.no_speed:
         speed()
