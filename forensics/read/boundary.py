@@ -307,13 +307,15 @@ class MatchRead:
         try:
             for record in self.source.records():  # noqa: B007 (the last one's index: the count, at the end)
                 data = record[2]
-                if type(data) is dict and checking:  # a v3 record (its compiled schema wants `"schemaVersion": 3`)
+                # a plain object (a whole document's record whose text repeats a key is a RepeatedKeys: cold),
+                # a v3 record of a known type (its compiled schema wants `"schemaVersion": 3`)
+                if type(data) is dict and checking:
                     try:
                         type_name = data["type"]
                         is_valid, fields, counter, has_texts = hot[type_name]
                     except (KeyError, TypeError):  # no type, an unknown one, or one not even a string (unhashable)
-                        is_valid = None
-                    if is_valid is not None and is_valid(data):
+                        is_valid = _refused
+                    if is_valid(data):
                         eid = data["id"]
                         payload = data["payload"]
                         ok = eid > last and (match_id is None or data["matchId"] == match_id)
@@ -852,6 +854,11 @@ def erratum_name(erratum: dict[str, Any]) -> str:
 
 def _dimension(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 12
+
+
+def _refused(_data: Any) -> bool:
+    """The hot path's verdict on a record it has no validator for: the cold path's."""
+    return False
 
 
 def _or_minus_one(event_id: int | None) -> int:
