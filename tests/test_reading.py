@@ -286,6 +286,37 @@ def test_stream_lines_blank_bad_and_too_long(tmp_path: Path) -> None:
     assert refused.value.line == 8
 
 
+@pytest.mark.parametrize("form", FORMS)
+def test_a_tapped_source_hands_each_records_bytes_before_the_record(tmp_path: Path, form: str) -> None:
+    """`MatchSource.tapped`: the tap gets each record's bytes, in log order, before the record is handed
+    on: a stream's or folder's line as read (its line reader taps, no generator around it; a blank line
+    is no record, a bad line is one), another form's record as the repr of its first four fields."""
+    events, arch = small_match()
+    path = write_match(tmp_path, events, arch, form=form)
+    if form in ("stream", "folder"):
+        lines = path / "events.jsonl" if form == "folder" else path
+        written = lines.read_bytes()
+        lines.write_bytes(written + b"\n  \nnope\n" + b'{"id": 50}\n')
+        events_bytes = written.split(b"\n", 1)[1] if form == "stream" else written  # (a stream's header aside)
+    source = open_match(str(path))
+    seen: list[bytes] = []
+    tapped = source.tapped(seen.append)
+    records = list(zip(tapped.records(), source.records()))
+    assert len(records) == len(list(source.records())) >= len(events)
+    taps = []
+    for record, plain in records:
+        assert record[:5] == plain[:5]
+        taps.append(record[4] if record[4] is not None else repr(tuple(record[:4])).encode())
+    assert seen == taps
+    if form in ("stream", "folder"):
+        assert taps[-2:] == [b"nope\n", b'{"id": 50}\n'] and len(taps) == len(events) + 2
+        assert b"".join(taps) == events_bytes + b"nope\n" + b'{"id": 50}\n'
+        assert tapped.records().gi_code.co_name == "_event_lines"  # the line reader itself taps
+    seen.clear()
+    for n, _record in enumerate(tapped.records(), 1):
+        assert len(seen) == n  # tapped before it came out
+
+
 def test_bad_input_reads_under_an_address_space_limit(tmp_path: Path) -> None:
     """Every bad input above, read by `validate` and `behavior` with the address space limited to
     2,000,000 KiB (`ulimit -v 2000000`): the same exit codes and one-line errors, no traceback, no

@@ -290,6 +290,11 @@ class MatchRead:
         # the compiled schemas less what this path checks itself below: the type it picks the validator by,
         # the match id it compares, the regions it finds on the map (EventChecker.hot_v3)
         fast = checker.hot_v3(match_id, region_fields if placed is not None else None) if self.validate else {}
+        # per type, all the hot path asks of it in one look-up: its validator, the region fields it checks
+        # on the map (None: none, or no map check), how to count the colons of its payload's members
+        hot = {t: (is_valid, region_fields.get(t) if placed is not None else None, *counters[t])
+               for t, is_valid in fast.items()}
+        checking = bool(hot)  # validation off: every record takes the cold path
         excluded = stats.excluded_by_errata
         hot_types: dict[str, int] = {}  # records the hot path passed, by type (each valid, v3, unless found
         # out of place later; into the stats at the end)
@@ -302,31 +307,33 @@ class MatchRead:
         try:
             for record in self.source.records():  # noqa: B007 (the last one's index: the count, at the end)
                 data = record[2]
-                if type(data) is dict:  # a v3 record (its compiled schema wants `"schemaVersion": 3`)
-                    type_name = data.get("type")
+                # a plain object (a whole document's record whose text repeats a key is a RepeatedKeys: cold),
+                # a v3 record of a known type (its compiled schema wants `"schemaVersion": 3`)
+                if type(data) is dict and checking:
                     try:
-                        is_valid = fast.get(type_name)  # type: ignore[arg-type]
-                    except TypeError:  # a type that is not even a string (unhashable)
-                        is_valid = None
-                    if is_valid is not None and is_valid(data):
+                        type_name = data["type"]
+                        is_valid, fields, counter, has_texts = hot[type_name]
+                    except (KeyError, TypeError):  # no type, an unknown one, or one not even a string (unhashable)
+                        is_valid = _refused
+                    if is_valid(data):
                         eid = data["id"]
                         payload = data["payload"]
                         ok = eid > last and (match_id is None or data["matchId"] == match_id)
                         text = record[4]  # repeated keys: a colon count first (see jsontext)
-                        if text is not None and text.count(b":") != len(data) + len(payload) and ok:
-                            ok = repeats_no_key(text, data, *counters[type_name])  # type: ignore[index]
-                        if ok and placed is not None:
-                            fields = region_fields.get(type_name)  # type: ignore[arg-type]
-                            if fields is not None:
-                                for key in fields:
-                                    if payload.get(key) not in placed:
-                                        ok = False
-                                        break
+                        if text is not None and ok:
+                            colons = text.count(b":")
+                            if colons != len(data) + len(payload):
+                                ok = repeats_no_key(text, data, counter, has_texts, colons)
+                        if fields is not None and ok:
+                            for key in fields:
+                                if payload.get(key) not in placed:  # type: ignore[operator]
+                                    ok = False
+                                    break
                         if ok:
                             try:
-                                hot_types[type_name] += 1  # type: ignore[index]
+                                hot_types[type_name] += 1
                             except KeyError:
-                                hot_types[type_name] = 1  # type: ignore[index]
+                                hot_types[type_name] = 1
                             if held is not None:  # the record before, confirmed: out (a hot-path record)
                                 if errata and held[2]["id"] in errata:
                                     excluded.append(held[2]["id"])
@@ -847,6 +854,11 @@ def erratum_name(erratum: dict[str, Any]) -> str:
 
 def _dimension(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 12
+
+
+def _refused(_data: Any) -> bool:
+    """The hot path's verdict on a record it has no validator for: the cold path's."""
+    return False
 
 
 def _or_minus_one(event_id: int | None) -> int:

@@ -88,16 +88,20 @@ def colon_counter(objects: tuple[str, ...], texts: tuple[str, ...]) -> ColonCoun
     return colons
 
 
-def repeats_no_key(raw: bytes, event: dict[str, Any], counter: ColonCounter | None, has_texts: bool) -> bool:
+def repeats_no_key(raw: bytes, event: dict[str, Any], counter: ColonCounter | None, has_texts: bool,
+                   colons: int | None = None) -> bool:
     """True when the text ``raw`` of an event (holding more colons than its envelope and payload
     have keys) certainly repeats no key.
 
     ``counter`` counts the colons the payload's object and free-text members hold (see
     :func:`colon_counter`); only when the counts still differ, or a text member may hide a colon
-    behind an escape, does it fall back to :func:`may_repeat_keys`."""
+    behind an escape, does it fall back to :func:`may_repeat_keys`.  ``colons``: the colons of
+    ``raw`` when the caller has counted them (None: counted here)."""
     if counter is not None:
         payload = event["payload"]
-        if raw.count(b":") == len(event) + len(payload) + counter(payload) and not (has_texts and COLON_ESCAPE in raw):
+        if colons is None:
+            colons = raw.count(b":")
+        if colons == len(event) + len(payload) + counter(payload) and not (has_texts and COLON_ESCAPE in raw):
             return True
     return not may_repeat_keys(raw, event)
 

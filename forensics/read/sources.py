@@ -43,6 +43,7 @@ import urllib.request
 import weakref
 import zlib
 from contextlib import ExitStack, contextmanager
+import dataclasses
 from dataclasses import dataclass, field
 from functools import partial
 from importlib import resources
@@ -189,6 +190,26 @@ class MatchSource:
     def records(self) -> Iterator[RawRecord]:
         """The raw event records, in log order, streamed."""
         return self._records()
+
+    def tapped(self, tap: Callable[[bytes], object]) -> MatchSource:
+        """A copy whose records hand ``tap`` (a digest's ``update``) each record's bytes as read, in
+        log order, each before the record is handed on: a line of a stream or folder as read (a blank
+        line is no record), else the text of the record's first four fields (``repr``).
+
+        A stream's and a folder's line reader calls ``tap`` itself, on the line it has just read;
+        other records are tapped as they pass."""
+        records = self._records
+        tapping = getattr(records, "tapped", None)
+        if callable(tapping):
+            return dataclasses.replace(self, _records=partial(tapping, tap))
+
+        def passing() -> Iterator[RawRecord]:
+            for record in records():
+                text = record[4]
+                tap(text if text is not None else repr(record[:4]).encode())
+                yield record
+
+        return dataclasses.replace(self, _records=passing)
 
 
 # --------------------------------------------------------------------------- files
@@ -440,13 +461,16 @@ def _parse_line(line: bytes) -> tuple[Any, str | None]:
 
 def _event_lines(path: Path | BinaryIO, limits: Limits, skip_header: bool, *, identity: _Identity | None = None,
                  loads: Callable[[bytes], Any] = orjson.loads,
-                 name: str | None = None) -> Generator[RawRecord, None, None]:
+                 name: str | None = None, tap: Callable[[bytes], object] | None = None,
+                 ) -> Generator[RawRecord, None, None]:
     """Raw records of a stream's lines: one generator, one ``readline`` per line (bounded).
 
     ``path`` is a file (opened here, a regular file only; ``identity``: it must still be the
     file seen then, and it must not change while it is read) or an open binary reader (``-``,
     standard input).  ``loads`` parses a line (raising ``ValueError``).  Each record carries
-    its line (``text``): the read boundary looks there for repeated keys."""
+    its line (``text``): the read boundary looks there for repeated keys.  ``tap`` (a digest's
+    ``update``) is handed each record's line before the record is yielded (a blank line is no
+    record): in this loop, not in a generator around it."""
     with ExitStack() as stack:
         file: _File | None = None
         if isinstance(path, Path):
@@ -475,12 +499,34 @@ def _event_lines(path: Path | BinaryIO, limits: Limits, skip_header: bool, *, id
             except decode_error as exc:
                 if not line.strip():
                     continue
+                if tap is not None:
+                    tap(line)
                 yield RawRecord(index, number, None, f"not valid JSON: {_json_reason(exc)}", line)
             else:
+                if tap is not None:
+                    tap(line)
                 yield (index, number, data, None, line)  # type: ignore[misc]  # a RawRecord-shaped tuple, built fast
             index += 1
         if file is not None:
             file.check_unchanged()
+
+
+@dataclass(frozen=True)
+class _FileLines:
+    """A stream's or folder's records, read from its file (:func:`_event_lines`): called, the records;
+    :meth:`tapped`, the records with each line handed to a tap as it is read
+    (:meth:`MatchSource.tapped`)."""
+
+    path: Path
+    limits: Limits
+    skip_header: bool
+    identity: _Identity
+
+    def __call__(self) -> Iterator[RawRecord]:
+        return _event_lines(self.path, self.limits, self.skip_header, identity=self.identity)
+
+    def tapped(self, tap: Callable[[bytes], object]) -> Iterator[RawRecord]:
+        return _event_lines(self.path, self.limits, self.skip_header, identity=self.identity, tap=tap)
 
 
 def _open_stream(path: Path, limits: Limits) -> MatchSource:
@@ -500,8 +546,7 @@ def _open_stream(path: Path, limits: Limits) -> MatchSource:
     header = _require_object(data, "the header line", name)
     _require_archive(header, name)
     repeated = [key_path(p, k) for p, k in repeated_keys(first)] if may_repeat_keys(first, header) else []
-    return MatchSource(name, "stream", header,
-                       lambda: _event_lines(path, limits, skip_header=True, identity=identity),
+    return MatchSource(name, "stream", header, _FileLines(path, limits, True, identity),
                        notes=notes, file_records=FileRecords(str(path), limits, True), repeated_keys=repeated)
 
 
@@ -542,8 +587,7 @@ def _open_folder(path: Path, limits: Limits) -> MatchSource:
     with _opened(events_path, limits) as (handle, events_file):
         identity = events_file.identity  # a regular file, seen now: the one read later
         _without_bom(handle.read(len(BOM)), str(events_path), notes)  # the reader skips it
-    return MatchSource(name, "folder", header,
-                       lambda: _event_lines(events_path, limits, skip_header=False, identity=identity),
+    return MatchSource(name, "folder", header, _FileLines(events_path, limits, False, identity),
                        notes=notes, file_records=FileRecords(str(events_path), limits, False),
                        repeated_keys=repeated)
 

@@ -103,17 +103,9 @@ def _same(source: MatchSource) -> MatchSource:
 
 
 def _digested(source: MatchSource, digest: Any) -> MatchSource:
-    """A copy of ``source`` whose records feed ``digest`` (each record's bytes as read)."""
-    records = source.records
-
-    def tapped() -> Iterator[RawRecord]:
-        update = digest.update
-        for record in records():
-            text = record[4]
-            update(text if text is not None else repr(record[:4]).encode())
-            yield record
-
-    return dataclasses.replace(source, _records=tapped)
+    """A copy of ``source`` whose records feed ``digest`` (each record's bytes as read,
+    :meth:`~daishi_forensics.read.sources.MatchSource.tapped`)."""
+    return source.tapped(digest.update)
 
 
 def _worth_splitting(source: MatchSource) -> bool:
