@@ -25,17 +25,18 @@ from daishi_forensics.profile.commitments import HeuristicExtractor
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 DIGESTS: dict[str, dict[str, str]] = {
-    "7": {
-        "commitments-general-real-added.jsonl": "86b6a27e8ab85bebfd5f4f8d22c56c21ac07dcd71c50110fa4a3bcabfa0c09ce",
-        "commitments-general-real-fifth.jsonl": "d5c37b139cb0f58eebc1997a0f337e78ecfd779770c18e50d2a6eab8138967bf",
+    "8": {
+        "commitments-general-real-added.jsonl": "fd93aadc4112ee0540a173d40b68bea80ebe390b5952e4faa34474811f645a83",
+        "commitments-general-real-fifth.jsonl": "f6ab05a4e19beac782553c9b401750f8c407f651eaf6c4e5a86a0e04907c159c",
         "commitments-general-real-fourth.jsonl": "954c45fe8d3c0c95b08636294bb0d7e17c0a507207145e268cecdab1f7916e64",
-        "commitments-general-real-second.jsonl": "d6a92253d09327d2f95bfe6f9e115cf7153f66fccb38e61ab725a9e43222b6d9",
-        "commitments-general-real-third.jsonl": "0c0211ba11f91f09e40ac0b30624765c8d5f55776573cc340fe4065aad6afbef",
+        "commitments-general-real-second.jsonl": "64816f57c868bf100d4606c72a25b91c875ea7ab14b67e6c8843e040496a92fe",
+        "commitments-general-real-sixth.jsonl": "7a72936ef7758b27630d5adae76db4b3daffc3dd35b3928a4e8a3d2c12cbeb2e",
+        "commitments-general-real-third.jsonl": "c61cec739e325b253b352f8f5cccb67d7d58fbff9ee4b62ff121b55ed316c5ba",
         "commitments-general-tune-added.jsonl": "105f2a2749c1a97aa443ce915fc478879adf90a12e9d97f8dd97043bc29654ab",
-        "commitments-general-tune-real.jsonl": "5976916f8aff4cb262b2d592f5d0ec5d42313385821e35e8754e6cd2ddc83253",
+        "commitments-general-tune-real.jsonl": "24027c40283f55923210ac37ff1c94712abb698c98a4207c6739905444670d41",
         "commitments-general.jsonl": "0c5cf5a217fa0d91f6d995dd308aae85107317b71aa96e6b7585f3423ee8ccf3",
         "commitments.jsonl": "8385939d2bee8c8e01c95b4f32f1449b990ddcec01898241aed708a0b6cd8855",
-        "tiers": "c20c06a0cf4ed89aeec254f47ba2d6b7f26576e7f211d7a4bf8645a70a7ccc35",
+        "tiers": "68cb01e494810b6b2ad6ea4fa271cf09ddea4d7626d02777f3ff3a009dfa409d",
     },
 }
 """The digest of every reading of each labelled file (and of the tiers corpus, ``tiers``), by extractor

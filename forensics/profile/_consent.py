@@ -104,7 +104,8 @@ def _proposal_named(words: list[str], o: int) -> int:
     return o
 
 
-_PROPOSED = frozenset({"proposed", "offered", "suggested", "made", "mentioned", "described", "sent"})
+_PROPOSED = frozenset({"proposed", "offered", "suggested", "made", "mentioned", "described", "sent", "outlined",
+                       "laid", "put"})
 """Verbs after "the deal you" that name the addressee's proposal ("the deal you proposed")."""
 
 
@@ -220,6 +221,9 @@ def _agreement_reported(words: list[str], i: int, end: int) -> bool:
     confirms it: consent."""
     if _proposal_is_agreed(words, i):
         return False
+    if i > 1 and words[i - 2:i] == ["i", "have"] and words[i + 1:i + 2] == ["to"] and \
+            words[i + 2:i + 3] in (["that"], ["this"], ["it"], ["your"], ["the"]):
+        return False  # (v8) "I have agreed to the offer": the speaker's own consent, in force now, not a report
     return i > 0 and (words[i - 1] in PRONOUNS or words[i - 1] in ("already", "had", "have", "was", "were"))
 
 
@@ -391,10 +395,11 @@ def _consent_act(words: list[str]) -> bool:
             end = o + 1
         elif obj in ("me", "us") and words[v] == "agree" and words[o - 1] == "to":
             end = o + 1  # "I will agree to me getting 3 food": consent to the split said
-        elif words[v] in ("agree", "accept") and obj in ("", ",", "!", "then", "too", "and"):
-            end = v + 1
+        elif words[v] in ("agree", "accept", "finalize") and obj in ("", ",", "!", "then", "too", "and", "now"):
+            end = v + 1  # (v8) "I'm ready to finalize": closing the deal on the table, said with no object
         else:
             continue
+        end = _proposal_by_whom(words, end)
         after = words[end] if end < n else ""
         if after not in ("", ",", "!", "then", "too", "and", "if", "as", "now", "for", "so", "getting", "thanks",
                          "thank", "friend", "buddy", "mate", "sounds", "seems", "looks"):
@@ -403,6 +408,21 @@ def _consent_act(words: list[str]) -> bool:
         if _consent_at(words, s, end):
             return True
     return False
+
+
+def _proposal_by_whom(words: list[str], end: int) -> int:
+    """(v8) The end of a proposal named by who made it: "the plan you (have) outlined", "the offer you
+    made" -- past "you", "have" / "had" / "just" and a verb of proposing (:data:`_PROPOSED`); else ``end``."""
+    if words[end:end + 1] != ["you"] or words[end - 1] not in PROPOSAL_NOUNS:
+        return end
+    k = end + 1
+    while k < len(words) and words[k] in ("have", "had", "just"):
+        k += 1
+    return k + 1 if k < len(words) and words[k] in _PROPOSED else end
+
+
+_KEEPING_TO = frozenset({"sticking", "going", "keeping"})
+"""Gerunds of keeping to the proposal ("I'm good with sticking to the plan"): the state is toward it."""
 
 
 def _consent_state(words: list[str]) -> bool:
@@ -419,6 +439,8 @@ def _consent_state(words: list[str]) -> bool:
         if words[o:o + 1] not in (["with"], ["to"]) and not (words[a] == "down" and words[o:o + 1] == ["for"]):
             continue  # "I'm down for that" as "I'm ok with that"
         o += 1
+        if o + 1 < n and words[o] in _KEEPING_TO and words[o + 1] in ("to", "with"):
+            o += 2  # (v8) "I'm good with sticking to the original plan": content with keeping to the proposal
         obj = words[o] if o < n else ""
         if obj not in _PROPOSAL_DETERMINERS:
             continue
@@ -490,6 +512,9 @@ def _deal_made(words: list[str]) -> bool:
             start = j - 2  # "we have made a deal", "we've come up with a good deal", "we have reached a compromise"
         elif words[j] in ("make", "reach", "strike", "find") and j > 3 and words[j - 4:j] == ["we", "were", "able", "to"]:
             start = j - 4  # "we were able to make a mutually beneficial deal": a deal made
+        elif words[j] in ("make", "reach", "strike") and j > 1 and words[j - 2:j] == ["we", "could"] and \
+                not _GLAD.isdisjoint(words[max(0, j - 5):j - 2]):
+            start = j - 2  # (v8) "glad we could make a deal": gladness at a deal made, as "glad we could work it out"
         elif words[i] != "deal":
             continue
         elif words[j] in ("have", "got") and words[j - 1] in ("you", "we", "got", "have"):
@@ -557,15 +582,16 @@ def _worked_out(words: list[str]) -> bool:
     hedged or taken back (:func:`_consent_at`)."""
     n = len(words)
     for v in [v for v, w in enumerate(words) if w in _WORKED]:
-        if v + 2 >= n or words[v + 1] not in ("it", "this", "that", "things") or words[v + 2] != "out":
-            continue
+        if v + 2 >= n or not (words[v + 1] in ("it", "this", "that", "things", "something") and words[v + 2] == "out"
+                              or words[v + 1] == "out" and words[v + 2] == "something"):
+            continue  # (v8) "something": "glad we were able to work out something for both of us"
         s = v - 1
         while s >= 0 and words[s] in ("could", "did", "have", "had", "finally", "all", "were", "able", "to"):
             s -= 1
         if s < 0 or words[s] != "we" or (words[v] == "work" and s == v - 1):
             continue
-        if words[v] == "work" and _GLAD.isdisjoint(words[max(0, s - 3):s]):
-            continue  # "we can work it out": a hope, not a deal done
+        if words[v] == "work" and _GLAD.isdisjoint(words[max(0, s - 3):s]) and words[s + 1:v] != ["were", "able", "to"]:
+            continue  # "we can work it out": a hope, not a deal done ("we were able to work it out" is one)
         if v + 3 < n and words[v + 3] not in _CLAUSE_GOES_ON:
             continue
         if _consent_at(words, s, v + 3):
@@ -584,6 +610,8 @@ _SAID = frozenset({"said", "says", "told", "tells", "mentioned", "claimed", "cla
 def _consent_at(words: list[str], start: int, end: int) -> bool:
     """Not negated, hedged, conditional, tagged onto a demand ("... and you have a deal"), or taken back."""
     before = words[max(0, start - 4):start]
+    if "problem" in before or "worries" in before:
+        before = _no_problem_dropped(before)  # (v8) "no problem, glad we could make a deal": no negation
     hedges = () if "agreement" in words[start:end] or "glad" in words[max(0, start - 5):start] else HEDGES
     # "glad we could come to an agreement / a conclusion": "could" there is no hedge
     if any(b in ("not", "never", "no", "if", "unless", "hardly") or b in hedges for b in before):
@@ -620,6 +648,26 @@ def _consent_at(words: list[str], start: int, end: int) -> bool:
                 _speaker_receives(words, j):
             return False  # "Deal, as long as I get the water", "works for me if I could get ...": a counter (D5)
     return True
+
+
+def _no_problem_dropped(before: list[str]) -> list[str]:
+    """(v8) The words before a consent without "no problem", "not a problem", "no worries": an idiom of
+    assent, whose "no" / "not" negates nothing that follows it.
+
+    >>> _no_problem_dropped("not a problem glad".split())
+    ['glad']
+    """
+    out: list[str] = []
+    k = 0
+    while k < len(before):
+        if before[k] in ("no", "not") and before[k + 1:k + 2] in (["problem"], ["worries"]):
+            k += 2
+        elif before[k] == "not" and before[k + 1:k + 3] == ["a", "problem"]:
+            k += 3
+        else:
+            out.append(before[k])
+            k += 1
+    return out
 
 
 def _speaker_receives(words: list[str], end: int) -> bool:

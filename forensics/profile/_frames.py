@@ -225,7 +225,7 @@ _TABLE: tuple[tuple[str, str, frozenset[str]], ...] = (
      "*can*, *willing*, *happy* are no hedges).",
      frozenset({"will", "would", "can", "shall", "do", "also", "definitely", "certainly", "happily", "gladly",
                 "totally", "absolutely", "then", "just", "am", "are", "happy", "willing", "glad", "to",
-                "be", "going", "ok", "fine", "sure", "now", "fully", "completely"})),
+                "be", "going", "ok", "fine", "sure", "now", "fully", "completely", "ready"})),
     ("hoped", 'Words before "come to an agreement" that make it a deal still to come, not consent (R20).',
      frozenset({"can", "will", "should", "sure", "hope", "hoping", "try", "going"})),
     ("wished", 'Words just before "we have a deal" / "we can make a deal" that make it a wish, not consent (R20).',

@@ -1,0 +1,129 @@
+"""The extractor's version 8 rules, one test per mechanism: hand-written cases (campsite style).
+
+Each case is a sentence made up for its rule (none is a row of the labelled set, none copied from one),
+beside the near misses the rule must leave alone: a polite condition on the addressee's wish closing a
+statement ("..., if you'd like?"); "am", whose subject can only be "I"; a preference conceded by "but";
+consent by closing the deal, by a deal made or worked out, by "I have agreed to ...", by keeping to the
+plan, and after "no problem"; the speaker's "have" as a share of the terms; the other party's share with
+its verb left out ("and you 1"); "you are welcome to X"; "why don't you take X".
+
+The second block of each test (``CARRY``) holds sentences written after the rules, for the same
+mechanisms, to check that the rules carry beyond the sentences they were written against.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from daishi_forensics.profile.commitments import HeuristicExtractor
+
+CAMP = HeuristicExtractor({"items": ["food", "water", "firewood"], "places": [], "agents": ["a", "b"]})
+
+
+def got(text: str) -> list[tuple]:
+    return [(c.kind, dict(c.give), dict(c.receive)) for c in CAMP.extract(text).commitments]
+
+
+ACCEPT = [("accept", {}, {})]
+
+CASES = [
+    # R1 (rule 3): a condition on the addressee's wish after the last comma is a tag, like ", ok?"
+    ("I can give you 2 food for 2 water, if you'd like?", [("trade", {"food": 2}, {"water": 2})]),
+    ("I can give you all the firewood, if that works for you?", [("give", {"firewood": None}, {})]),
+    # ... but a condition that names terms keeps the question, and a question stays one
+    ("I can give you 2 food, if you give me 2 water?", []),
+    ("Can you give me the water, if you'd like?", []),
+    # R2 (rule 6): "am" agrees with "I" only, so a verb phrase after "but" opened by it is the speaker's
+    ("I need water but am willing to give 3 food in exchange for 3 water.", [("trade", {"food": 3}, {"water": 3})]),
+    ("I really need the water, so am happy to give you all of the firewood.",
+     [("trade", {"firewood": None}, {"water": None})]),
+    # R3 (rule 6): a preference conceded by "but" asks nothing; the terms after it stand
+    ("I'd prefer some food but am willing to give 3 food for 3 water.", [("trade", {"food": 3}, {"water": 3})]),
+    ("I would prefer the food, but I can give you the firewood for the water.",
+     [("trade", {"firewood": None}, {"water": None})]),
+    # ... a preference not conceded still prices an offer
+    ("I would prefer the food. You can have the firewood.", [("trade", {"firewood": None}, {"food": None})]),
+    # R4 (rule 16): closing the deal on the table, a deal made or worked out, consent in force now
+    ("I'm ready to finalize.", ACCEPT),
+    ("Yes, I am ready to finalize the deal.", ACCEPT),
+    ("Glad we could make a deal!", ACCEPT),
+    ("Glad we were able to work out something for both of us.", ACCEPT),
+    ("We were able to work it out.", ACCEPT),
+    ("I have agreed to the offer.", ACCEPT),
+    ("I'm good with sticking to the original plan!", ACCEPT),
+    ("I'll go with the original plan you've outlined.", ACCEPT),
+    ("Not a problem, glad we could make a deal.", ACCEPT),
+    # ... not negated, asked, hoped for, reported, or said of something else
+    ("I am not ready to finalize.", []),
+    ("Are you ready to finalize?", []),
+    ("I hope we could make a deal.", []),
+    ("We can work something out.", []),
+    ("We have agreed to the offer before.", []),
+    ("I'm good with sticking to my guns.", []),
+    ("Not glad we could make a deal.", []),
+    # R5 (rule 20): the speaker's "have" after the addressee's share, or in a condition on the deal
+    ("You can have 2 water and I have more food.", [("trade", {"water": 2}, {"food": None})]),
+    ("You get the firewood and I have the rest of the food.", [("trade", {"firewood": None}, {"food": None})]),
+    ("You can have the firewood as long as I have enough food.", [("trade", {"firewood": None}, {"food": None})]),
+    # ... "I have X" alone, or after "and" with no share of the addressee's, stays a claim
+    ("I need food and I have water.", []),
+    ("I have 3 water.", []),
+    # R6 (rule 6): the other party's share with its verb left out
+    ("I take 2 firewood and you 1.", [("trade", {"firewood": 1}, {"firewood": 2})]),
+    ("i get 1 food you 2, me 2 water and you 1.", [("trade", {"food": 2, "water": 1}, {"food": 1, "water": 2})]),
+    ("I get 0 firewood you 3, me 3 food and you 0.", [("trade", {"firewood": 3}, {"food": 3})]),
+    # ... a second object of one "give" describes what the terms give, no elided verb
+    ("That would give me 5 packages and you 4 packages.", []),
+    ("That would give you 6 and me 3.", []),
+    # R7 (rule 6): "you are welcome to X" is the speaker's leave to take it: an offer
+    ("You are welcome to the water.", [("give", {"water": None}, {})]),
+    ("You are more than welcome to take 2 food.", [("give", {"food": 2}, {})]),
+    ("You are welcome to have the firewood if I can have the food.", [("trade", {"firewood": None}, {"food": None})]),
+    # ... negated, or a thanks answered, none
+    ("You're not welcome to the water.", []),
+    ("You're welcome! I need the food.", []),
+    # R8 (rule 3): "why don't you ..." not closed by "?" suggests, like an imperative
+    ("Why don't you take 2 firewood and 1 water. Does that work for you?", [("give", {"firewood": 2, "water": 1}, {})]),
+    # ... closed by "?" it is a question, and "why do you ..." asks
+    ("Why don't you take 2 firewood?", []),
+    ("Why do you need 2 firewood.", []),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CASES)
+def test_v8_rules_on_made_up_sentences(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
+
+
+CARRY = [
+    # R1
+    ("You can have all of the food, if you want?", [("give", {"food": None}, {})]),
+    ("I'll take the water and you take the firewood, if that is ok with you?",
+     [("trade", {"firewood": None}, {"water": None})]),
+    # R2
+    ("Water is a must for me but am able to give you 2 firewood for 2 water.",
+     [("trade", {"firewood": 2}, {"water": 2})]),
+    # R3
+    ("I'd rather have all the water, but I will give you 1 food for 2 water.", [("trade", {"food": 1}, {"water": 2})]),
+    # R4
+    ("Okay, I'm ready to finalize now.", ACCEPT),
+    ("So glad we could reach a deal, enjoy the trip!", ACCEPT),
+    ("No worries, I have agreed to your offer.", ACCEPT),
+    ("I'm fine with going with your plan.", ACCEPT),
+    ("I'm not fine with going with your plan.", []),
+    # R5
+    ("You can keep the food and I have the water.", [("trade", {"food": None}, {"water": None})]),
+    ("Take the firewood, provided I have the water.", [("trade", {"firewood": None}, {"water": None})]),
+    # R6
+    ("I will take 2 water and you 1.", [("trade", {"water": 1}, {"water": 2})]),
+    ("You get 2 food and me 1.", [("trade", {"food": 2}, {"food": 1})]),
+    # R7
+    ("You're welcome to take all of the firewood.", [("give", {"firewood": None}, {})]),
+    # R8
+    ("Ok. Why don't you take the food and I keep the water.", [("trade", {"food": None}, {"water": None})]),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CARRY)
+def test_v8_rules_carry_to_sentences_written_after_them(text: str, expected: list[tuple]) -> None:
+    assert got(text) == expected
