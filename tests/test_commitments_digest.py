@@ -27,16 +27,16 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 DIGESTS: dict[str, dict[str, str]] = {
     "8": {
         "commitments-general-real-added.jsonl": "fd93aadc4112ee0540a173d40b68bea80ebe390b5952e4faa34474811f645a83",
-        "commitments-general-real-fifth.jsonl": "f6ab05a4e19beac782553c9b401750f8c407f651eaf6c4e5a86a0e04907c159c",
+        "commitments-general-real-fifth.jsonl": "cbfa6f0d2c03d304e808481a969196ffb38dd7f0b0529cc018fa12336047e5fc",
         "commitments-general-real-fourth.jsonl": "954c45fe8d3c0c95b08636294bb0d7e17c0a507207145e268cecdab1f7916e64",
-        "commitments-general-real-second.jsonl": "64816f57c868bf100d4606c72a25b91c875ea7ab14b67e6c8843e040496a92fe",
-        "commitments-general-real-sixth.jsonl": "7a72936ef7758b27630d5adae76db4b3daffc3dd35b3928a4e8a3d2c12cbeb2e",
-        "commitments-general-real-third.jsonl": "c61cec739e325b253b352f8f5cccb67d7d58fbff9ee4b62ff121b55ed316c5ba",
+        "commitments-general-real-second.jsonl": "c57436d85ad727c70d0ede092f26965a25c3e3e04f192127b4aecffaee0814a2",
+        "commitments-general-real-sixth.jsonl": "690926194b8c794824d58cb1bd7024950a6c8a447757cab1818c886bb73e4cc6",
+        "commitments-general-real-third.jsonl": "54d178865270d665f4096b7144b47567fd41364a23ac93c6bfd39b0642d2531a",
         "commitments-general-tune-added.jsonl": "105f2a2749c1a97aa443ce915fc478879adf90a12e9d97f8dd97043bc29654ab",
         "commitments-general-tune-real.jsonl": "24027c40283f55923210ac37ff1c94712abb698c98a4207c6739905444670d41",
-        "commitments-general.jsonl": "0c5cf5a217fa0d91f6d995dd308aae85107317b71aa96e6b7585f3423ee8ccf3",
+        "commitments-general.jsonl": "77471e13e23cb0971eb94c1ca7943fdb298f8933654bbcdc47e7a99613aeafff",
         "commitments.jsonl": "8385939d2bee8c8e01c95b4f32f1449b990ddcec01898241aed708a0b6cd8855",
-        "tiers": "68cb01e494810b6b2ad6ea4fa271cf09ddea4d7626d02777f3ff3a009dfa409d",
+        "tiers": "a05a9ac8b74710a58bac7f3ee3e1e31eed1e25a050f4986d364b80926d23236c",
     },
 }
 """The digest of every reading of each labelled file (and of the tiers corpus, ``tiers``), by extractor

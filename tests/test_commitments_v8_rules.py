@@ -5,7 +5,9 @@ beside the near misses the rule must leave alone: a polite condition on the addr
 statement ("..., if you'd like?"); "am", whose subject can only be "I"; a preference conceded by "but";
 consent by closing the deal, by a deal made or worked out, by "I have agreed to ...", by keeping to the
 plan, and after "no problem"; the speaker's "have" as a share of the terms; the other party's share with
-its verb left out ("and you 1"); "you are welcome to X"; "why don't you take X".
+its verb left out ("and you 1"); "you are welcome to X"; "why don't you take X"; "but I need" taking a give
+back only for the goods given; consent countered by "but" and terms asked; consent inside a concession;
+consent to goods for the addressee; "safe" under a wish; the speaker putting the deal through.
 
 The second block of each test (``CARRY``) holds sentences written after the rules, for the same
 mechanisms, to check that the rules carry beyond the sentences they were written against.
@@ -87,6 +89,29 @@ CASES = [
     # ... closed by "?" it is a question, and "why do you ..." asks
     ("Why don't you take 2 firewood?", []),
     ("Why do you need 2 firewood.", []),
+    # R9 (rule 6): "but I need" takes a give back only when what it names first is the goods given
+    ("I'd give you the food but I really need 2 water.", [("trade", {"food": None}, {"water": 2})]),
+    ("I'd give you all the food but I need it.", []),
+    ("I would give you the water but I need the water for cooking.", []),
+    # R10 (rule 16, R21): consent, then "but" and terms asked both ways, is a counter
+    ("That works for me, but how about I keep 2 food and you get all the firewood?", []),
+    ("That works for me. How about I keep 2 food and you get all the firewood?", ACCEPT),
+    # R11 (rule 16): consent inside a concession is no consent
+    ("While your offer is fair, I am hoping to take three waters.", []),
+    ("That is fair, although I need more water.", []),
+    ("That works for me.", ACCEPT),
+    # R12 (rule 6): consent to goods for the addressee hands them over (D5's mirror)
+    ("I can agree to you taking 2 of the water and I would take 1.", [("trade", {"water": 2}, {"water": 1})]),
+    ("I'm ok with you having all the firewood.", [("give", {"firewood": None}, {})]),
+    ("I can't agree to you taking all of the water.", []),
+    # R13 (rule 14): "safe" under a wish assures nothing
+    ("I hope you stay safe on your trip!", []),
+    ("You are safe with me.", [("no_attack", {}, {})]),
+    # R14 (rule 16): the speaker putting the deal through
+    ("Ok. Let me set the deal for us.", ACCEPT),
+    ("Going to push it through now.", ACCEPT),
+    ("I won't lock it in yet.", []),
+    ("Can you set up the deal?", []),
 ]
 
 
@@ -121,6 +146,19 @@ CARRY = [
     ("You're welcome to take all of the firewood.", [("give", {"firewood": None}, {})]),
     # R8
     ("Ok. Why don't you take the food and I keep the water.", [("trade", {"food": None}, {"water": None})]),
+    # R9
+    ("I would give you 2 firewood but I really need 1 food.", [("trade", {"firewood": 2}, {"food": 1})]),
+    ("I could give you 2 firewood but I really need 1 food.", []),  # "could" hedges the give (R7) either way
+    # R10
+    ("Sounds fair, but what if I take the water and you take the firewood?", []),
+    # R11
+    ("Although your offer is reasonable, I need all of the food.", []),
+    # R12
+    ("I'm fine with you keeping 2 food.", [("give", {"food": 2}, {})]),
+    # R13
+    ("Hopefully your kids are safe out there.", []),
+    # R14
+    ("Great, I'll lock in the deal now.", ACCEPT),
 ]
 
 

@@ -616,6 +616,8 @@ def _consent_at(words: list[str], start: int, end: int) -> bool:
     # "glad we could come to an agreement / a conclusion": "could" there is no hedge
     if any(b in ("not", "never", "no", "if", "unless", "hardly") or b in hedges for b in before):
         return False
+    if not _CONCEDING.isdisjoint(before) and "," in words[end:]:
+        return False  # (v8) "While your offer is fair, I need the water": conceded in passing, not consent
     if any(words[k] in _SAID and words[k - 1] in ("you", "he", "she", "they") for k in range(max(1, start - 4), start)):
         return False  # "you said it's a deal": another's words reported, not the speaker's consent (R8)
     if words[start] in ("come", "reached") and not HOPED.isdisjoint(before):
@@ -648,6 +650,10 @@ def _consent_at(words: list[str], start: int, end: int) -> bool:
                 _speaker_receives(words, j):
             return False  # "Deal, as long as I get the water", "works for me if I could get ...": a counter (D5)
     return True
+
+
+_CONCEDING = frozenset({"while", "although", "though", "whereas", "whilst"})
+"""Words opening a concession: a consent inside one, before the comma that ends it, is no consent."""
 
 
 def _no_problem_dropped(before: list[str]) -> list[str]:

@@ -368,6 +368,9 @@ _PHRASE_TABLE: Mapping[str, tuple[tuple[str, ...], ...]] = {
         "like an alright trade", "like an alright deal", "like a good trade", "like a great deal",
         "like a great trade", "like a reasonable deal", "like a reasonable trade", "like an ok deal",
         "like it works", "like it will work", "like it would work", "we are all set",
+        # (v8) closing the deal on the table: the speaker's act of putting it through
+        "set the deal", "set up the deal", "push it through", "push the deal through", "lock it in",
+        "lock in the deal", "lock the deal in",
     )),
 }
 FRAME_PHRASES: Mapping[str, tuple[tuple[str, ...], ...]] = {

@@ -324,7 +324,12 @@ finalize"), a deal made or worked out ("glad we could make a deal", "we were abl
 who made it after "go with" ("the plan you've outlined"), and after "no problem" (no negation); the speaker's
 "have" as a share of the terms ("you can have X and I have Y", "as long as I have Y"); the other party's share
 with its verb left out ("I take 2 firewood and you 1"); "you are welcome to X" an offer; "why don't you take X"
-not closed by "?" a suggestion, read as a statement.
+not closed by "?" a suggestion, read as a statement; later in 8, by the same method: "but I need" takes a give
+back only when the goods it names first are the goods given ("I'd give you the food but I really need 2
+water" is a trade); consent followed by "but" and terms asked both ways is a counter (R21); consent inside a
+concession ("While your offer is fair, ...") is none; consent to goods for the addressee ("I can agree to you
+taking 2 water") hands them over; "safe" under a wish ("I hope your family is safe") assures nothing; the
+speaker putting the deal through ("let me set the deal", "push it through", "lock it in") consents.
 
 >>> ex = HeuristicExtractor()
 >>> [c.terms() for c in ex.extract("I'll give you 3 wood for 2 ore").commitments]
@@ -947,11 +952,12 @@ class HeuristicExtractor:
                 accepted.append((clause.first, Commitment("accept", start=span[0], end=span[1])))
         deals = self._deals(goods, checked)
         out += deals
-        if accepted and any(g.receive and not g.give and g.clause.first > accepted[0][0] and (
-                not g.clause.question and not FURTHER.isdisjoint(g.clause.words) or _contrasts(g.clause.words))
-                for g in goods):
+        if accepted and any(g.receive and g.clause.first > accepted[0][0] and (not g.give and (
+                not g.clause.question and not FURTHER.isdisjoint(g.clause.words) or _contrasts(g.clause.words)) or (
+                g.give and g.clause.question and _contrasts(g.clause.words))) for g in goods):
             accepted = []  # "that sounds ok. I also need two packages of water", "sounds fair, but can I have one
-            # more water?": a further demand, or the consent taken back by "but" and an ask: a counter (R21)
+            # more water?": a further demand, or the consent taken back by "but" and an ask: a counter (R21);
+            # (v8) so is "that works, but how about I keep the food and you get the firewood?": terms both ways
         if accepted and any(g.clause.question and g.clause.first < accepted[0][0] and (g.give or g.receive)
                             and _proposes(g.clause.words) for g in goods) and _judges(accepted_words):
             accepted = []  # "How about I take the food and you take the water? I think that's fair.": the
@@ -1215,8 +1221,9 @@ class HeuristicExtractor:
             if w == "but" and "would" in r.words[:i] and "if" not in r.words[:i] and (
                     after[:2] in (["i", "need"], ["i", "really"], ["we", "need"], ["then", "i"], ["then", "we"])
                     or after[1:3] in (["can", "not"], ["will", "not"], ["do", "not"], ["would", "have"],
-                                      ["would", "be"])):
+                                      ["would", "be"])) and not _other_goods_after(r, i):
                 r.mark(("give",), "void")  # "I'd give you all the food but I need it / but then I'd have none"
+                # (v8: not "... but I really need 2 water": other goods named after "but" are the price)
             if w == "but" and not _PREFERS.isdisjoint(r.words[:i]):
                 r.mark(("receive",), "void")  # (v8) "I'd prefer the food but am willing to give 3 water for 3
                 # firewood": a preference conceded by "but" asks nothing; the terms after it stand
@@ -1893,6 +1900,11 @@ class HeuristicExtractor:
         if w in ("get", "getting", "got") and nxt in _STATES:
             return "void"  # "you get cold easily, so ...": a state the subject falls into, no goods
         who = self._subject(words, i)
+        if w in _GERUND_GETS and i > 2 and words[i - 1] == "you" and words[i - 2] in ("to", "with") and (
+                words[i - 3] in CONTENT or words[i - 3] in ("agree", "consent", "comfortable")):
+            return "void" if cancelled(words, i - 3) else "give"
+            # (v8) "I can agree to you taking 2 water", "I'm ok with you having the food": the speaker's consent
+            # to goods for the addressee hands them over (the mirror of D5's "I'm ok with 2 water", an ask)
         if w in ("have", "got"):
             if i > 1 and words[i - 1] == "you" and words[i - 2] == "let" or (
                     i > 2 and words[i - 3:i] == ["for", "you", "to"]):
@@ -2606,6 +2618,15 @@ _CUES_BY_WORD: dict[str, tuple[Callable[[HeuristicExtractor, _Walk, int], int | 
     for w in frozenset().union(*HeuristicExtractor._CUE_WORDS)
 }
 """Rule 6's cues by the word they read, in :attr:`HeuristicExtractor._CUES` order."""
+
+
+def _other_goods_after(r: _Walk, i: int) -> bool:
+    """Rule 6 (v8): the first goods named after "but" at ``i`` are none of the goods given before it ("I'd
+    give you the food but I really need 2 water"): what follows names the price, it does not take the give
+    back ("I'd give you the food but I need it", "... but I need some food for cooking" do)."""
+    given = {r.by_index[k].item for k, side in r.sides.items() if side == "give" and k < i and k in r.by_index}
+    first = min((k for k in r.by_index if k > i), default=None)  # the goods the need after "but" names first
+    return first is not None and r.by_index[first].item not in given
 
 
 def _suggestion(clause: list[str]) -> bool:
