@@ -26,17 +26,17 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 DIGESTS: dict[str, dict[str, str]] = {
     "8": {
-        "commitments-general-real-added.jsonl": "fd93aadc4112ee0540a173d40b68bea80ebe390b5952e4faa34474811f645a83",
-        "commitments-general-real-fifth.jsonl": "cbfa6f0d2c03d304e808481a969196ffb38dd7f0b0529cc018fa12336047e5fc",
+        "commitments-general-real-added.jsonl": "2bc11fdde9f049006e0b17a29642fde20e897f54963f5631509093371a9d0236",
+        "commitments-general-real-fifth.jsonl": "dc6c28ac58086913d90e8bb053db8f73d2f2564306c6b0881198cc13b51b6fbf",
         "commitments-general-real-fourth.jsonl": "954c45fe8d3c0c95b08636294bb0d7e17c0a507207145e268cecdab1f7916e64",
-        "commitments-general-real-second.jsonl": "c57436d85ad727c70d0ede092f26965a25c3e3e04f192127b4aecffaee0814a2",
-        "commitments-general-real-sixth.jsonl": "690926194b8c794824d58cb1bd7024950a6c8a447757cab1818c886bb73e4cc6",
-        "commitments-general-real-third.jsonl": "54d178865270d665f4096b7144b47567fd41364a23ac93c6bfd39b0642d2531a",
+        "commitments-general-real-second.jsonl": "79554dbd7fbdcc45692401d062877161be16590945d0dd633a6eaa2bbbc48bf6",
+        "commitments-general-real-sixth.jsonl": "603884880f71189fe4c8ef97b1503c7b8a364f8c7df64f6121e36969b0e5b914",
+        "commitments-general-real-third.jsonl": "555bcfcb8d7920a5bda87976de682dff6f3f7640e3e0ecd0dcaa5dd8186c00c5",
         "commitments-general-tune-added.jsonl": "105f2a2749c1a97aa443ce915fc478879adf90a12e9d97f8dd97043bc29654ab",
         "commitments-general-tune-real.jsonl": "24027c40283f55923210ac37ff1c94712abb698c98a4207c6739905444670d41",
         "commitments-general.jsonl": "77471e13e23cb0971eb94c1ca7943fdb298f8933654bbcdc47e7a99613aeafff",
         "commitments.jsonl": "8385939d2bee8c8e01c95b4f32f1449b990ddcec01898241aed708a0b6cd8855",
-        "tiers": "a05a9ac8b74710a58bac7f3ee3e1e31eed1e25a050f4986d364b80926d23236c",
+        "tiers": "db07c6f6b311cf1da8997a2bce18bdafc8ddc5ec3c42b4cabfc137648b1ba794",
     },
 }
 """The digest of every reading of each labelled file (and of the tiers corpus, ``tiers``), by extractor

@@ -7,7 +7,10 @@ consent by closing the deal, by a deal made or worked out, by "I have agreed to 
 plan, and after "no problem"; the speaker's "have" as a share of the terms; the other party's share with
 its verb left out ("and you 1"); "you are welcome to X"; "why don't you take X"; "but I need" taking a give
 back only for the goods given; consent countered by "but" and terms asked; consent inside a concession;
-consent to goods for the addressee; "safe" under a wish; the speaker putting the deal through.
+consent to goods for the addressee; "safe" under a wish; the speaker putting the deal through; "would you
+consider X for me?"; goods judged before "to you"; a give weighed as a preference; a hedge shared by a
+split's two halves; "we have a fair arrangement"; a split's first half with its verb left out; "all" /
+"more" after "give you"; terms taken "as you suggested".
 
 The second block of each test (``CARRY``) holds sentences written after the rules, for the same
 mechanisms, to check that the rules carry beyond the sentences they were written against.
@@ -112,6 +115,35 @@ CASES = [
     ("Going to push it through now.", ACCEPT),
     ("I won't lock it in yet.", []),
     ("Can you set up the deal?", []),
+    # R15 (rule 6): "would you consider X for me?" asks for X (the addressee weighs; the speaker hedges nothing)
+    ("Would you consider 3 water for me? You can have the firewood.", [("trade", {"firewood": None}, {"water": 3})]),
+    ("I would consider 3 water for me.", []),
+    # R16 (rule 6): goods judged before "to you" say whom they suit, as before "for you"
+    ("If so, the firewood would be very beneficial to you.", []),
+    ("2 water to you, 1 to me.", [("trade", {"water": 2}, {"water": 1})]),
+    # R17 (rule 6): a give weighed as a preference ("rather", "more ... than") promises nothing
+    ("I'd be more willing to give up some firewood than water.", []),
+    ("I'd rather give you the food than the water.", []),
+    ("I'm more than happy to give you the food.", [("give", {"food": None}, {})]),
+    # R18 (rule 6): a hedge on the first half of a split hedges the second
+    ("I was thinking that maybe i could get two waters and you get one.", []),
+    ("I will take two waters and you get one.", [("trade", {"water": 1}, {"water": 2})]),
+    # R19 (rule 16): "we have a fair arrangement / a compromise" is a deal the two have
+    ("I think that we have a fair arrangement.", ACCEPT),
+    ("We have a compromise to make.", []),
+    ("I hope we have a fair arrangement soon.", []),
+    # R20 (rule 6): goods named with no verb before "and you can have Y" are the speaker's half
+    ("3 food 2 firewood and you can have 3 food and 1 firewood",
+     [("trade", {"food": 3, "firewood": 1}, {"food": 3, "firewood": 2})]),
+    ("I need 2 water and you can have the food.", [("trade", {"food": None}, {"water": 2})]),
+    # R21 (rule 7): "all" / "more" after a give verb and its person is the good named last
+    ("I don't really need firewood. I can give you all if you give me the food.",
+     [("trade", {"firewood": None}, {"food": None})]),
+    ("I can give you all the food.", [("give", {"food": None}, {})]),
+    # R22 (rule 16): taking terms as the addressee proposed them consents
+    ("As you suggested, I will take 2 water 1 food and 1 firewood", ACCEPT),
+    ("As you said, I need water.", []),
+    ("As you suggested, I will not take the food.", []),
 ]
 
 
@@ -159,6 +191,24 @@ CARRY = [
     ("Hopefully your kids are safe out there.", []),
     # R14
     ("Great, I'll lock in the deal now.", ACCEPT),
+    # R15
+    ("Would you consider giving me 2 food and 2 water for me? I can give you the firewood.",
+     [("trade", {"firewood": None}, {"food": 2, "water": 2})]),
+    # R16
+    ("Extra water would be really helpful to you on a hike.", []),
+    # R17
+    ("I would rather part with the water than the food.", []),
+    # R18
+    ("Perhaps I could take the food and you can have 2 water.", []),
+    # R19
+    ("Great, we have a fair compromise then.", ACCEPT),
+    # R20
+    ("2 water, 1 food and you can have the rest of the firewood.",
+     [("trade", {"firewood": None}, {"water": 2, "food": 1})]),
+    # R21
+    ("I don't need much water. I'll give you more if you give me 1 food.", [("trade", {"water": None}, {"food": 1})]),
+    # R22
+    ("As you proposed, we can do that split.", ACCEPT),
 ]
 
 

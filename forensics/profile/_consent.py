@@ -143,7 +143,7 @@ def accepts(words: list[str]) -> bool:
         not DEAL_NOUNS.isdisjoint(words) and _deal_made(words)) or (
         not CONSENT_VERBS.isdisjoint(words) and _consent_act(words)) or (
         not (CONTENT_WORDS.isdisjoint(words) and PROPOSAL_NOUNS.isdisjoint(words)) and _consent_state(words)) or \
-        _consent_part(words)
+        _consent_part(words) or ("as" in words and _as_proposed(words))
 
 
 _ADVERBS_BETWEEN = frozenset({"actually", "really", "definitely", "certainly", "surely", "truly", "honestly"})
@@ -410,6 +410,25 @@ def _consent_act(words: list[str]) -> bool:
     return False
 
 
+def _as_proposed(words: list[str]) -> bool:
+    """(v8) The speaker taking terms as the addressee proposed them: "As you suggested, I will take 2 water",
+    "ok, as you offered, we'll do that" -- a clause opened by "as you" and a verb of proposing, then the
+    speaker and a modal that commits: consent to the addressee's proposal (the terms restated are its).  Not
+    negated, hedged or taken back (:func:`_consent_at`); "as you said, I need water" names no act of taking."""
+    k = 0
+    while k < len(words) and words[k] in INTERJECTIONS and words[k] != "as":
+        k += 1
+    if words[k:k + 2] != ["as", "you"] or k + 2 >= len(words) or words[k + 2] not in _PROPOSED | {"said", "asked"}:
+        return False
+    s = k + 3
+    if s < len(words) and words[s] == ",":
+        s += 1
+    if s + 2 >= len(words) or words[s] not in ("i", "we") or words[s + 1] not in ("will", "can", "shall"):
+        return False
+    return words[s + 2] in ("take", "do", "go", "have", "get", "accept", "keep") and _consent_at(words[s:], 0, 3)
+    # (read from the speaker on: the "as you suggested" before is the proposal named, no report of it)
+
+
 def _proposal_by_whom(words: list[str], end: int) -> int:
     """(v8) The end of a proposal named by who made it: "the plan you (have) outlined", "the offer you
     made" -- past "you", "have" / "had" / "just" and a verb of proposing (:data:`_PROPOSED`); else ``end``."""
@@ -515,8 +534,8 @@ def _deal_made(words: list[str]) -> bool:
         elif words[j] in ("make", "reach", "strike") and j > 1 and words[j - 2:j] == ["we", "could"] and \
                 not _GLAD.isdisjoint(words[max(0, j - 5):j - 2]):
             start = j - 2  # (v8) "glad we could make a deal": gladness at a deal made, as "glad we could work it out"
-        elif words[i] != "deal":
-            continue
+        elif words[i] != "deal" and not (words[j] in ("have", "got") and words[j - 1] == "we"):
+            continue  # (v8) "we have a fair arrangement / compromise": a deal the two have, as "we have a deal"
         elif words[j] in ("have", "got") and words[j - 1] in ("you", "we", "got", "have"):
             start = j - 1 if words[j - 1] in ("you", "we") else j - 2
         elif words[j] == "make" and words[j - 1] in ("us", "can"):
@@ -527,7 +546,7 @@ def _deal_made(words: list[str]) -> bool:
                 continue  # "I'm sure we can make a deal": a deal still to come
         else:
             continue
-        if start < 0 or (i + 1 < n and words[i + 1] in ("that", "where", "which", "so", "with")):
+        if start < 0 or (i + 1 < n and words[i + 1] in ("that", "where", "which", "so", "with", "to")):
             continue
         if not WISHED.isdisjoint(words[max(0, start - 4):start]):
             continue  # "I hope we have reached an agreement soon": a wish

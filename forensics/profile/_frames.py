@@ -231,7 +231,7 @@ _TABLE: tuple[tuple[str, str, frozenset[str]], ...] = (
     ("wished", 'Words just before "we have a deal" / "we can make a deal" that make it a wish, not consent (R20).',
      frozenset({"hope", "hoping", "wish", "sure", "try", "trying"})),
     ("deal", 'What two parties can be said to have made or reached (R20: "we have reached a compromise").',
-     frozenset({"deal", "compromise", "agreement"})),
+     frozenset({"deal", "compromise", "agreement", "arrangement"})),
     ("deal negator", 'Words before "deal" that make it a noun someone talks about, not a consent.',
      frozenset({"no", "not", "bad", "terrible", "unfair", "raw", "any", "what", "never", "worst", "off", "new",
                 "better", "another", "different", "real", "our", "that", "the", "your", "this", "a", "good", "fair",

@@ -329,7 +329,13 @@ back only when the goods it names first are the goods given ("I'd give you the f
 water" is a trade); consent followed by "but" and terms asked both ways is a counter (R21); consent inside a
 concession ("While your offer is fair, ...") is none; consent to goods for the addressee ("I can agree to you
 taking 2 water") hands them over; "safe" under a wish ("I hope your family is safe") assures nothing; the
-speaker putting the deal through ("let me set the deal", "push it through", "lock it in") consents.
+speaker putting the deal through ("let me set the deal", "push it through", "lock it in") consents; later
+still in 8: "would you consider X for me?" asks for X; goods judged before "to you" ("would be beneficial to
+you") say whom they suit; a give weighed as a preference ("I'd rather give up X", "more willing to give X
+than Y") promises nothing; a hedge on a split's first half ("maybe I could get two and you get one") hedges its
+second; "we have a fair arrangement / a compromise" is a deal made; goods named with no verb before "and you
+can have Y" are the speaker's half; "all" / "more" after "give you" is the good named last; terms taken "as
+you suggested" consent.
 
 >>> ex = HeuristicExtractor()
 >>> [c.terms() for c in ex.extract("I'll give you 3 wood for 2 ore").commitments]
@@ -1110,6 +1116,14 @@ class HeuristicExtractor:
                                         pronoun=True)  # named in the same clause: "there is water, ..."
                 if item is not None:
                     out.append(_Hit(i, item[0], None, left_out=True))
+        for i in [i for i, w in enumerate(words) if w in ("all", "more")] if "you" in words else ():
+            # (v8) "I can give you all if ...", "I'd give you more in exchange for ...": the noun left out after
+            # a give verb and its person (R12), the good named last before it, with no number
+            if 1 < i and words[i - 1] == "you" and words[i - 2] in GIVE_VERBS and (
+                    i + 1 == n or words[i + 1] in _PRONOUN_CLOSERS or words[i + 1] in ("in", "for", "so")):
+                item = self._antecedent(clause.first + i, every, "", pronoun=True)
+                if item is not None:
+                    out.append(_Hit(i, item[0], None, left_out=True))
         for i in [i for i, w in enumerate(words) if w in ("much", "many")] if "as" in words else ():
             # "I need as much as I can get": a noun left out (R12), the good named last before it
             if 1 < i < n - 1 and words[i - 1] == "as" and words[i + 1] == "as" and (
@@ -1337,8 +1351,9 @@ class HeuristicExtractor:
                 and (words[i + 2] if i + 2 < len(words) else "") in ("", ",", "and", "then", "now", "though")
                 and not any(x in HEDGES or x in NEGATIONS for x in words[:i])):
             return self._purpose(r, i) if r.frame else None
-        if not _JUDGING.isdisjoint(words[max(0, i - 3):i]):
-            return None  # "if that sounds good to you": who judges the terms, not who gets the goods
+        if not _JUDGING.isdisjoint(words[max(0, i - 3):i]) or _judged_for(r, i):
+            return None  # "if that sounds good to you": who judges the terms, not who gets the goods; (v8) "the
+            # firewood would be very beneficial to you": goods judged before "to you" say whom they suit (as "for")
         new = "receive" if nxt in ("me", "us") else "give"
         for k in _share_of(r, i) if new == "receive" else r.frame:
             if r.sides[k] in ("pending", "give", "receive", "priced", "have"):
@@ -1396,7 +1411,8 @@ class HeuristicExtractor:
             r.explicit = r.explicit or nxt not in _FOR_SELF  # whose the goods after it are
             return i + 2
         if w == "for" and nxt in _FOR_WHOM and r.frame and words[i + 2:i + 3] != ["to"] and not any(
-                x in HEDGES or x in NEGATIONS for x in scope):
+                x in HEDGES and not (x in _ASKED_TO_WEIGH and k > 0 and scope[k - 1] == "you") or x in NEGATIONS
+                for k, x in enumerate(scope)):  # (v8) "would you consider 3 water for me?": the addressee weighs
             new = "receive" if nxt in _FOR_SELF else "give"  # "... and take one for myself": an ask
             for k in _share_of(r, i) if new == "receive" else r.frame:
                 if r.sides[k] in ("pending", "give", "receive", "priced", "have"):
@@ -1749,6 +1765,8 @@ class HeuristicExtractor:
         side = self._receive_frame(r.words, i)
         if side == "give" and r.reason:
             side = "void"
+        if side == "give" and _share_before_and(r, i):
+            r.mark(("pending",), "receive")  # (v8) "3 food 2 firewood and you can have 3 food and 1 firewood"
         if side == "void" and _for_goods(r.words, i) and "give" in r.sides.values():
             side = "receive"  # "I'll give up all the firewood to get all the water": the give's purpose is the price
         r.turn(side)
@@ -1862,7 +1880,7 @@ class HeuristicExtractor:
                     and _goods_follow(words, tags, i + 3))):
                 return "void", False  # "I need to give them food", "I'll give my kids the food": no player gets
                 # the goods
-            if self._planned(words, i) or _purpose(words, i):
+            if self._planned(words, i) or _purpose(words, i) or _weighed(words, i):
                 return "void", False
             return ("void" if cancelled(words, i) else "give"), True
         # No subject: a leading gerund or "please send" is the speaker's own offer; a bare
@@ -1916,7 +1934,7 @@ class HeuristicExtractor:
                 if nxt in ("enough", "plenty"):
                     return "void"  # "you will have enough food": sufficiency foretold, nothing handed over
                 return "give" if any(m in words[max(0, i - 4):i] for m in ("can", "will", "may", "could")) \
-                    and not cancelled(words, i) else "void"
+                    and not cancelled(words, i) and not _hedge_shared(words, i) else "void"
             if who == "speaker":
                 modal = any(m in words[max(0, i - 4):i] for m in ("can", "could", "would", "will", "to", "may"))
                 if modal and w == "have":
@@ -1959,7 +1977,8 @@ class HeuristicExtractor:
                 return "void"  # "you can get firewood in the forest": goods from a source, not from the speaker
             if _described_get(words, i):
                 return "void"  # "you already get most of the food", "in that case you would get 3 food"
-            return "void" if cancelled(words, i) else "give"  # "you get 3 wood": the speaker gives
+            return "void" if cancelled(words, i) or _hedge_shared(words, i) else "give"  # "you get 3 wood": the
+            # speaker gives
         if who == "you" and w in ("want", "need", "like") and "if" in words[max(0, i - 4):i]:
             if any(words[k] == "you" and words[k + 1] in ADVICE for k in range(i + 1, len(words) - 1)):
                 return "void"  # "if you need firewood you should ask someone else": advice, not the speaker's goods
@@ -2620,6 +2639,49 @@ _CUES_BY_WORD: dict[str, tuple[Callable[[HeuristicExtractor, _Walk, int], int | 
 """Rule 6's cues by the word they read, in :attr:`HeuristicExtractor._CUES` order."""
 
 
+def _share_before_and(r: _Walk, i: int) -> bool:
+    """Rule 6 (v8): goods named with no verb before "and" and the addressee's share ("3 food 2 firewood and
+    you can have 3 food and 1 firewood", "2 water, and you get the rest"): a split said as its two halves,
+    the first the speaker's, its verb left out.  Only goods still on no side, and only when no word before
+    them opens a side (the clause opens with the goods)."""
+    words = r.words
+    k = i - 1
+    while k >= 0 and words[k] in ("can", "will", "may", "could", "would", "then", "just"):
+        k -= 1
+    if k < 1 or words[k] != "you" or words[k - 1] != "and":
+        return False
+    pending = [j for j, side in r.sides.items() if side == "pending" and j < k]
+    if not pending:
+        return False
+    first = min(r.sides)
+    return all(w in INTERJECTIONS or w == "," or _quantity(w)[0] for w in words[:first]) and all(
+        side == "pending" for j, side in r.sides.items() if j < k)
+
+
+def _hedge_shared(words: list[str], verb: int) -> bool:
+    """Rule 6 (v8): the addressee's share at ``verb`` ("you get one", "you can have 1") joined by "and" to a
+    share of the speaker's under a hedge ("maybe I could get two waters and you get one", "is it possible I
+    could have 2 firewood and you can have 1"): the hedge is said of the whole split, so the second half is
+    hedged too.  Only the comma part before the "and" is read."""
+    k = verb - 1
+    while k >= 0 and words[k] in ("can", "will", "may", "could", "would", "then", "just", "only"):
+        k -= 1
+    if k < 1 or words[k] != "you" or words[k - 1] != "and":
+        return False
+    start = max((j + 1 for j in range(max(0, k - 14), k) if words[j] == ","), default=max(0, k - 14))
+    return any(w in HEDGES or w == "possible" for w in words[start:k - 1])
+
+
+def _weighed(words: list[str], verb: int) -> bool:
+    """Rule 6 (v8): the speaker's give at ``verb`` weighed as a preference -- "I would rather give up the
+    firewood", "I'd be more willing to give up some firewood than water": "rather" in the verb's comma part
+    before it, or "more" there and "than" just after the verb's object.  A preference between goods promises
+    neither (as "prefer" asks nothing once conceded)."""
+    start = max((k + 1 for k in range(max(0, verb - 8), verb) if words[k] == ","), default=max(0, verb - 8))
+    part = words[start:verb]
+    return "rather" in part or ("more" in part and "than" in words[verb + 1:verb + 7])
+
+
 def _other_goods_after(r: _Walk, i: int) -> bool:
     """Rule 6 (v8): the first goods named after "but" at ``i`` are none of the goods given before it ("I'd
     give you the food but I really need 2 water"): what follows names the price, it does not take the give
@@ -2675,6 +2737,9 @@ def _have_in_terms(words: list[str], i: int) -> bool:
     return False
 
 
+_ASKED_TO_WEIGH = frozenset({"consider", "considering"})
+"""Hedge verbs that, with "you" as subject ("would you consider X for me?"), ask the addressee to weigh the
+terms: they hedge nothing of the speaker's (the terms after them are the question's, rule 9)."""
 _PREFERS = frozenset({"prefer", "preferred", "rather"})
 """Words of a preference that a following "but" concedes (:meth:`HeuristicExtractor._cue_new_frame`)."""
 _WISH_TAG_SUBJECTS = frozenset({"you", "that", "this", "it"})
