@@ -143,7 +143,7 @@ def accepts(words: list[str]) -> bool:
         not DEAL_NOUNS.isdisjoint(words) and _deal_made(words)) or (
         not CONSENT_VERBS.isdisjoint(words) and _consent_act(words)) or (
         not (CONTENT_WORDS.isdisjoint(words) and PROPOSAL_NOUNS.isdisjoint(words)) and _consent_state(words)) or \
-        _consent_part(words) or ("as" in words and _as_proposed(words))
+        _consent_part(words) or _as_proposed(words)
 
 
 _ADVERBS_BETWEEN = frozenset({"actually", "really", "definitely", "certainly", "surely", "truly", "honestly"})
@@ -417,7 +417,7 @@ def _as_proposed(words: list[str]) -> bool:
     negated, hedged or taken back (:func:`_consent_at`); "as you said, I need water" names no act of taking."""
     k = 0
     while k < len(words) and words[k] in INTERJECTIONS and words[k] != "as":
-        k += 1
+        k += 1  # the clause's opening only: no pass over the clause
     if words[k:k + 2] != ["as", "you"] or k + 2 >= len(words) or words[k + 2] not in _PROPOSED | {"said", "asked"}:
         return False
     s = k + 3

@@ -492,7 +492,7 @@ over (D3)."""
 _BARE_NUMBER_WORDS = frozenset(_NUMBER_WORDS) - {"a", "an", "single", "dozen", "couple", "pair", "one", "no", "zero",
                                                  "none"}
 """Number words that can stand for a quantity whose noun is left out ("give you two")."""
-_BARE_CANDIDATES = _BARE_NUMBER_WORDS | {"one", "it", "them", "that", "those"}
+_BARE_CANDIDATES = _BARE_NUMBER_WORDS | {"one", "it", "them", "that", "those", "all", "more"}
 """The words (beside numbers in digits) rule 7 may read as goods left unnamed."""
 _FILLERS = frozenset({"units", "unit", "pieces", "piece", "bundles", "bundle", "bags", "bag", "stacks", "stack",
                       "fresh", "good", "fine", "raw", "spare", "extra", "more", "of", "x", "pcs", "pc",
@@ -1058,6 +1058,15 @@ class HeuristicExtractor:
         # (a word is never empty: its first character is there to read)
         for i in [i for i, w in enumerate(words) if (w in _BARE_CANDIDATES or w[0].isdigit()) and tags[i] is None]:
             w = words[i]
+            if w in ("all", "more"):
+                # (v8) "I can give you all if ...", "I'd give you more in exchange for ...": the noun left out
+                # after a give verb and its person (R12), the good named last before it, with no number
+                if 1 < i and words[i - 1] == "you" and words[i - 2] in GIVE_VERBS and (
+                        i + 1 == n or words[i + 1] in _PRONOUN_CLOSERS or words[i + 1] in ("in", "for", "so")):
+                    item = self._antecedent(clause.first + i, every, "", pronoun=True)
+                    if item is not None:
+                        out.append(_Hit(i, item[0], None, left_out=True))
+                continue
             number = _bare_number(w)
             after_one = i + 1
             while after_one < n and words[after_one] in _FILLERS and words[after_one] != "of" and \
@@ -1114,14 +1123,6 @@ class HeuristicExtractor:
                     for k, w in enumerate(words[:i])):
                 item = self._antecedent(clause.first + i, [h for h in every if clause.first <= h.at], "",
                                         pronoun=True)  # named in the same clause: "there is water, ..."
-                if item is not None:
-                    out.append(_Hit(i, item[0], None, left_out=True))
-        for i in [i for i, w in enumerate(words) if w in ("all", "more")] if "you" in words else ():
-            # (v8) "I can give you all if ...", "I'd give you more in exchange for ...": the noun left out after
-            # a give verb and its person (R12), the good named last before it, with no number
-            if 1 < i and words[i - 1] == "you" and words[i - 2] in GIVE_VERBS and (
-                    i + 1 == n or words[i + 1] in _PRONOUN_CLOSERS or words[i + 1] in ("in", "for", "so")):
-                item = self._antecedent(clause.first + i, every, "", pronoun=True)
                 if item is not None:
                     out.append(_Hit(i, item[0], None, left_out=True))
         for i in [i for i, w in enumerate(words) if w in ("much", "many")] if "as" in words else ():
@@ -1324,7 +1325,7 @@ class HeuristicExtractor:
                 return None
             w, k = r.next(i), i + 2
         other = ((w == "you" and r.side == "receive") or (w in ("me", "us") and r.side == "give")) and not any(
-            words[m] in GIVE_VERBS and words[m + 1] in ("me", "us", "you") for m in range(i - 1))
+            words[m] in GIVE_VERBS and words[m + 1] in ("me", "us", "you") for m in range(max(0, i - 12), i - 1))
         # ("that would give me 5 and you 4": a second object of the same verb, not an elided one)
         # (v8) the other party's share after a share said with its verb: "I take 2 firewood and you 1", "i get
         # 1 food you 2": the verb is elided ("you [get] 1"), the pronoun heads the goods after it
