@@ -27,16 +27,16 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 DIGESTS: dict[str, dict[str, str]] = {
     "8": {
         "commitments-general-real-added.jsonl": "2bc11fdde9f049006e0b17a29642fde20e897f54963f5631509093371a9d0236",
-        "commitments-general-real-fifth.jsonl": "dc6c28ac58086913d90e8bb053db8f73d2f2564306c6b0881198cc13b51b6fbf",
+        "commitments-general-real-fifth.jsonl": "6d0b7368336dbf9cf85b784fa57ec7ffb6f1602fbc96ee8d0fa242e64abef198",
         "commitments-general-real-fourth.jsonl": "954c45fe8d3c0c95b08636294bb0d7e17c0a507207145e268cecdab1f7916e64",
-        "commitments-general-real-second.jsonl": "79554dbd7fbdcc45692401d062877161be16590945d0dd633a6eaa2bbbc48bf6",
+        "commitments-general-real-second.jsonl": "417eb6106ea750e026a219c47ea98c38d7d9afc1e831da4fea1f200471565c1f",
         "commitments-general-real-sixth.jsonl": "603884880f71189fe4c8ef97b1503c7b8a364f8c7df64f6121e36969b0e5b914",
         "commitments-general-real-third.jsonl": "555bcfcb8d7920a5bda87976de682dff6f3f7640e3e0ecd0dcaa5dd8186c00c5",
         "commitments-general-tune-added.jsonl": "105f2a2749c1a97aa443ce915fc478879adf90a12e9d97f8dd97043bc29654ab",
         "commitments-general-tune-real.jsonl": "24027c40283f55923210ac37ff1c94712abb698c98a4207c6739905444670d41",
-        "commitments-general.jsonl": "77471e13e23cb0971eb94c1ca7943fdb298f8933654bbcdc47e7a99613aeafff",
+        "commitments-general.jsonl": "a9265f456cbb72b65d2bfd9a9564a76cefcd2a515aefbeab966ab13c5667652f",
         "commitments.jsonl": "8385939d2bee8c8e01c95b4f32f1449b990ddcec01898241aed708a0b6cd8855",
-        "tiers": "db07c6f6b311cf1da8997a2bce18bdafc8ddc5ec3c42b4cabfc137648b1ba794",
+        "tiers": "9d55ea07cb0721815f0ef8859eb3b020d88e64f7adcd6aa867e723b57cd50a0c",
     },
 }
 """The digest of every reading of each labelled file (and of the tiers corpus, ``tiers``), by extractor

@@ -10,7 +10,8 @@ back only for the goods given; consent countered by "but" and terms asked; conse
 consent to goods for the addressee; "safe" under a wish; the speaker putting the deal through; "would you
 consider X for me?"; goods judged before "to you"; a give weighed as a preference; a hedge shared by a
 split's two halves; "we have a fair arrangement"; a split's first half with its verb left out; "all" /
-"more" after "give you"; terms taken "as you suggested".
+"more" after "give you"; terms taken "as you suggested"; "if you are asking for X"; "even if you get X";
+consent "for both of us" and "suitable"; "let's make sure" checking the terms.
 
 The second block of each test (``CARRY``) holds sentences written after the rules, for the same
 mechanisms, to check that the rules carry beyond the sentences they were written against.
@@ -144,6 +145,18 @@ CASES = [
     ("As you suggested, I will take 2 water 1 food and 1 firewood", ACCEPT),
     ("As you said, I need water.", []),
     ("As you suggested, I will not take the food.", []),
+    # R23 (rule 6): "if you are asking for / looking for X" names the speaker's goods, as "if you want X"
+    ("If you are asking for 3 packages of firewood, I'd like 3 packages of food.",
+     [("trade", {"firewood": 3}, {"food": 3})]),
+    ("I am asking for 3 water.", []),
+    # R24 (rule 6): the addressee's gain under "even if" is a concession in an argument, no offer
+    ("I think you are making out better even if you only get one water.", []),
+    # R25 (rule 16): consent said of the two ("fair for both of us") and in the word "suitable"
+    ("That is fair for both of us.", ACCEPT),
+    ("That is fair for both of us to get water.", []),
+    ("okay fine. now it is suitable for both of us", ACCEPT),
+    # R26 (rules 3, 16): "let's make sure" checks the terms: no goods, and no consent inside it
+    ("So let's make sure this is reasonable; Firewood - 2 for me, 1 for you; Water 2 for you, 1 for me.", []),
 ]
 
 
@@ -209,6 +222,14 @@ CARRY = [
     ("I don't need much water. I'll give you more if you give me 1 food.", [("trade", {"water": None}, {"food": 1})]),
     # R22
     ("As you proposed, we can do that split.", ACCEPT),
+    # R23
+    ("If you are looking for more food, I need 2 firewood.", [("trade", {"food": None}, {"firewood": 2})]),
+    # R24
+    ("You still do well even if you get only 1 food.", []),
+    # R25
+    ("I think this is suitable for the both of us.", ACCEPT),
+    # R26
+    ("Let's make sure that works: 2 water for me and 1 for you.", []),
 ]
 
 

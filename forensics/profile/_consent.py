@@ -248,6 +248,10 @@ def _said_of_something(words: list[str], i: int, end: int) -> bool:
     act or a claim that follows, not of the proposal ("to" or "for" after it, unless "to me" / "for us"
     ends it); read by the consent phrases and by :func:`_consent_frame` alike."""
     after = words[end:end + 3]
+    if after[:1] in (["for"], ["to"]) and after[1:3] in (["both", "of"], ["the", "both"], ["us", "both"]):
+        k = end + 3 + (after[1:3] == ["both", "of"]) + 2 * (after[1:3] == ["the", "both"])  # past "us"
+        return words[k:k + 1] == ["to"]  # (v8) "fair for both of us": said of the two, as "for us" ("... to get X"
+        # says it of an act)
     return after[:1] in (["that"], ["enough"]) or (after[:1] in (["for"], ["to"]) and (
         after[1:2] not in (["me"], ["us"]) or after[2:3] == ["to"]))
 
@@ -635,6 +639,8 @@ def _consent_at(words: list[str], start: int, end: int) -> bool:
     # "glad we could come to an agreement / a conclusion": "could" there is no hedge
     if any(b in ("not", "never", "no", "if", "unless", "hardly") or b in hedges for b in before):
         return False
+    if "sure" in before and "make" in before:
+        return False  # (v8) "let's make sure this is reasonable": a check of the terms, no consent (R3)
     if not _CONCEDING.isdisjoint(before) and "," in words[end:]:
         return False  # (v8) "While your offer is fair, I need the water": conceded in passing, not consent
     if any(words[k] in _SAID and words[k - 1] in ("you", "he", "she", "they") for k in range(max(1, start - 4), start)):

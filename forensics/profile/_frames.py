@@ -211,7 +211,7 @@ _TABLE: tuple[tuple[str, str, frozenset[str]], ...] = (
     # -- consent (rule 16) ----------------------------------------------------------------------------
     ("consent", 'Words of consent after "that is" (R20: "that\'s fair", "that\'s fine with me", "that is okay").',
      frozenset({"fine", "fair", "ok", "acceptable", "agreeable", "reasonable", "doable", "workable",
-                "alright"})),
+                "alright", "suitable"})),
     ("consent verb", 'Verbs that consent when their object is the proposal (R20: "I agree", "I\'ll take it", "I '
      'can do that").',
      frozenset({"agree", "accept", "take", "do", "go", "work", "live", "settle", "finalize", "confirm"})),
@@ -342,7 +342,7 @@ _PHRASE_TABLE: Mapping[str, tuple[tuple[str, ...], ...]] = {
         ("did", "i", "get", "that", "right"), ("just", "to", "be", "clear"), ("am", "i", "understanding"),
         ("just", "to", "confirm"), ("to", "confirm", "-"), ("just", "to", "clarify"), ("to", "clarify", ","),
         ("just", "so", "we", "are", "clear"), ("let", "me", "make", "sure"), ("just", "to", "make", "sure"),
-        ("to", "double", "check"), ("just", "to", "be", "sure"), ("if", "i", "understand", "correctly"),
+        ("to", "double", "check"), ("just", "to", "be", "sure"), ("let", "us", "make", "sure"), ("if", "i", "understand", "correctly"),
         ("if", "i", "am", "understanding", "correctly"), ("let", "me", "get", "this", "straight"),
     ),
     "consent phrase": tuple(tuple(p.split()) for p in (

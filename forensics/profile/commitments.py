@@ -335,7 +335,9 @@ you") say whom they suit; a give weighed as a preference ("I'd rather give up X"
 than Y") promises nothing; a hedge on a split's first half ("maybe I could get two and you get one") hedges its
 second; "we have a fair arrangement / a compromise" is a deal made; goods named with no verb before "and you
 can have Y" are the speaker's half; "all" / "more" after "give you" is the good named last; terms taken "as
-you suggested" consent.
+you suggested" consent; "if you are asking / looking for X" names the speaker's goods (as "if you want X");
+the addressee's gain under "even if" offers nothing; consent "for both of us" and "suitable"; "let's make
+sure" checks the terms (no goods, no consent inside it).
 
 >>> ex = HeuristicExtractor()
 >>> [c.terms() for c in ex.extract("I'll give you 3 wood for 2 ore").commitments]
@@ -1530,6 +1532,10 @@ class HeuristicExtractor:
                 and (r.next(i) == "for" or (r.words[i] == "ask" and r.words[i + 1:i + 3] == ["is", "for"]))):
             return None
         who = self._subject(r.words, i)
+        if who == "you" and "if" in r.words[max(0, i - 4):i] and not cancelled(r.words, i):
+            r.turn("give")  # (v8) "if you are asking for / looking for X": the addressee's want under a
+            r.explicit = True  # condition names the speaker's goods, as "if you want X" does
+            return i + 2
         r.turn("receive" if who in ("speaker", None) and not cancelled(r.words, i) else "void")
         return i + (2 if r.next(i) == "for" else 3)
 
@@ -1978,6 +1984,8 @@ class HeuristicExtractor:
                 return "void"  # "you can get firewood in the forest": goods from a source, not from the speaker
             if _described_get(words, i):
                 return "void"  # "you already get most of the food", "in that case you would get 3 food"
+            if "even" in words[max(0, i - 6):i] and any(words[k:k + 2] == ["even", "if"] for k in range(max(0, i - 6), i)):
+                return "void"  # (v8) "... even if you only get one water": a concession in an argument, no offer
             return "void" if cancelled(words, i) or _hedge_shared(words, i) else "give"  # "you get 3 wood": the
             # speaker gives
         if who == "you" and w in ("want", "need", "like") and "if" in words[max(0, i - 4):i]:
