@@ -27,13 +27,13 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 DIGESTS: dict[str, dict[str, str]] = {
     "8": {
         "commitments-general-real-added.jsonl": "2bc11fdde9f049006e0b17a29642fde20e897f54963f5631509093371a9d0236",
-        "commitments-general-real-fifth.jsonl": "6d0b7368336dbf9cf85b784fa57ec7ffb6f1602fbc96ee8d0fa242e64abef198",
+        "commitments-general-real-fifth.jsonl": "8d66d016be6328107cbb461c38c3086f21c8586efb5869b56fb1873238b40cb1",
         "commitments-general-real-fourth.jsonl": "954c45fe8d3c0c95b08636294bb0d7e17c0a507207145e268cecdab1f7916e64",
         "commitments-general-real-second.jsonl": "417eb6106ea750e026a219c47ea98c38d7d9afc1e831da4fea1f200471565c1f",
-        "commitments-general-real-sixth.jsonl": "603884880f71189fe4c8ef97b1503c7b8a364f8c7df64f6121e36969b0e5b914",
+        "commitments-general-real-sixth.jsonl": "8ffd3f9c0dcb10d19f3002c033f428da5428032f8e99b6bf51a4bc0e41afe91b",
         "commitments-general-real-third.jsonl": "555bcfcb8d7920a5bda87976de682dff6f3f7640e3e0ecd0dcaa5dd8186c00c5",
         "commitments-general-tune-added.jsonl": "105f2a2749c1a97aa443ce915fc478879adf90a12e9d97f8dd97043bc29654ab",
-        "commitments-general-tune-real.jsonl": "24027c40283f55923210ac37ff1c94712abb698c98a4207c6739905444670d41",
+        "commitments-general-tune-real.jsonl": "175021c5156ccb8e9bf23bf5b9a2810bffc13a2965a7655a5412fee0d22ec34b",
         "commitments-general.jsonl": "a9265f456cbb72b65d2bfd9a9564a76cefcd2a515aefbeab966ab13c5667652f",
         "commitments.jsonl": "8385939d2bee8c8e01c95b4f32f1449b990ddcec01898241aed708a0b6cd8855",
         "tiers": "9d55ea07cb0721815f0ef8859eb3b020d88e64f7adcd6aa867e723b57cd50a0c",

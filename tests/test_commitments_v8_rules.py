@@ -11,7 +11,8 @@ consent to goods for the addressee; "safe" under a wish; the speaker putting the
 consider X for me?"; goods judged before "to you"; a give weighed as a preference; a hedge shared by a
 split's two halves; "we have a fair arrangement"; a split's first half with its verb left out; "all" /
 "more" after "give you"; terms taken "as you suggested"; "if you are asking for X"; "even if you get X";
-consent "for both of us" and "suitable"; "let's make sure" checking the terms.
+consent "for both of us" and "suitable"; "let's make sure" checking the terms; "one for you", "two of mine",
+"hang on to one", "one of each".
 
 The second block of each test (``CARRY``) holds sentences written after the rules, for the same
 mechanisms, to check that the rules carry beyond the sentences they were written against.
@@ -157,6 +158,16 @@ CASES = [
     ("okay fine. now it is suitable for both of us", ACCEPT),
     # R26 (rules 3, 16): "let's make sure" checks the terms: no goods, and no consent inside it
     ("So let's make sure this is reasonable; Firewood - 2 for me, 1 for you; Water 2 for you, 1 for me.", []),
+    # R27 (rule 7): "one for you" / "one for me" in a split is a number, its noun left out
+    ("2 firewood for me, and one for you.", [("trade", {"firewood": 1}, {"firewood": 2})]),
+    ("I have one for you.", []),
+    # R28 (rule 7): "N of mine", "hang on to one": the good named last, with that number
+    ("I need some water. I'll give you two of mine so that I can hang on to one.",
+     [("trade", {"water": 2}, {"water": 1})]),
+    # R29 (rule 7): "N of each" is N of every good named before it
+    ("You can have 2 of the food and 2 of the water and I will take one of each.",
+     [("trade", {"food": 2, "water": 2}, {"food": 1, "water": 1})]),
+    ("I will take one of each.", []),
 ]
 
 
@@ -230,6 +241,13 @@ CARRY = [
     ("I think this is suitable for the both of us.", ACCEPT),
     # R26
     ("Let's make sure that works: 2 water for me and 1 for you.", []),
+    # R27
+    ("Food: 2 for you and one for me.", [("trade", {"food": 2}, {"food": 1})]),
+    # R28
+    ("I don't need much firewood, you can have two of mine.", [("give", {"firewood": 2}, {})]),
+    # R29
+    ("I'll give you the food and the firewood if I can get 2 of each.",
+     [("trade", {"food": None, "firewood": None}, {"food": 2, "firewood": 2})]),
 ]
 
 

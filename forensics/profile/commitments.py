@@ -337,7 +337,8 @@ second; "we have a fair arrangement / a compromise" is a deal made; goods named 
 can have Y" are the speaker's half; "all" / "more" after "give you" is the good named last; terms taken "as
 you suggested" consent; "if you are asking / looking for X" names the speaker's goods (as "if you want X");
 the addressee's gain under "even if" offers nothing; consent "for both of us" and "suitable"; "let's make
-sure" checks the terms (no goods, no consent inside it).
+sure" checks the terms (no goods, no consent inside it); in rule 7, "one for you / for me" in a split,
+"two of mine", "hang on to one" and "one of each" (every good named before it) read their left-out nouns.
 
 >>> ex = HeuristicExtractor()
 >>> [c.terms() for c in ex.extract("I'll give you 3 wood for 2 ore").commitments]
@@ -1074,25 +1075,38 @@ class HeuristicExtractor:
             while after_one < n and words[after_one] in _FILLERS and words[after_one] != "of" and \
                     tags[after_one] is None:
                 after_one += 1  # "I get one package": the noun left out after a measure word
-            if w == "one" and i > 0 and words[i - 1] in ("have", "get", "take", "keep", "you", "me", "least",
-                                                           "receive") and (
-                    after_one == n or words[after_one] in (",", "and", "if", "for", "then", "too")):
-                number = 1  # "if I can have one"
+            if w == "one" and i > 0 and (words[i - 1] in ("have", "get", "take", "keep", "you", "me", "least",
+                                                            "receive") or words[i - 2:i] == ["on", "to"]) and (
+                    after_one == n or words[after_one] in (",", "and", "if", "for", "then", "too")) or (
+                    w == "one" and words[after_one:after_one + 1] == ["for"] and words[after_one + 1:after_one + 2] in (
+                        ["me"], ["you"], ["us"], ["myself"])):
+                number = 1  # "if I can have one"; (v8) "2 for me, and one for you": a share, its noun left out
             if number is not None and i + 1 < n and words[i + 1] == "each":
                 continue  # "2 each": read by the clause (rule 7)
+            if words[i + 1:i + 3] == ["of", "each"] and (number is not None or w == "one"):
+                number = 1 if number is None else number
+                # (v8) "I will take one of each": the number of every good named before it in its clause (else in
+                # the message), each left out; read at the three words "N of each" (one good a word)
+                named = [h.item for h in every if clause.first <= h.at < clause.first + i] or \
+                    [h.item for h in every if h.at < clause.first + i]
+                for k, good in enumerate(list(dict.fromkeys(named))[:3]):
+                    out.append(_Hit(i + k, good, number, left_out=True))
+                continue
             if number is not None:
                 prev = words[i - 1] if i else ""
                 if prev in ("at", "by", "until", "till", "in", "tick", "turn", "round", "$", "x", "top", "than",
                             "from", "about", "around", "within", "after", "before", "every", "per", "of",
-                            "only", "last", "first", "the", "to", "out", "not") or (i and tags[i - 1] is not None):
+                            "only", "last", "first", "the", "to", "out", "not") and words[i - 2:i] != ["on", "to"] or (
+                                i and tags[i - 1] is not None):  # (v8) "hang on to one": a number, the noun left out
                     continue
                 j = i + 1
                 while j < n and words[j] in _FILLERS and tags[j] is None:
                     j += 1
                 if j < n and tags[j] is not None:
                     continue  # "3 packages of water": the item's own number
-                if j > i + 1 and words[j - 1] == "of" and j < n and words[j] in ("them", "those", "these", "it"):
-                    j = n  # "you can have 2 of them"
+                if j > i + 1 and words[j - 1] == "of" and j < n and words[j] in ("them", "those", "these", "it", "mine",
+                                                                              "ours", "yours"):
+                    j = n  # "you can have 2 of them"; (v8) "I'll give you two of mine": the good named last
                 if j < n and words[j] not in _BARE_FOLLOWERS and not (
                         words[j] == "a" and j + 1 < n and words[j + 1] in ("unit", "piece", "gram", "pop", "head")):
                     continue
