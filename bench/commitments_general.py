@@ -8,9 +8,9 @@ Usage::
                                         [--tune-real PATH]
                                         [--no-added]
                                         [--extractor NAME|module:factory]
-                                        [--split holdout|holdout-real-4|holdout-real-5|holdout-real-6|holdout-real-7|
+                                        [--split holdout|holdout-real-4|holdout-real-7|
                                                  tune|tune-real|tune-real-1|tune-real-2|tune-real-3|
-                                                 tune-real-pool|all|both]
+                                                 tune-real-5|tune-real-6|tune-real-pool|all|both]
                                         [--json] [--errors] [--sweep]
 
 The set (``tests/fixtures/commitments-general.jsonl``, guide in
@@ -46,7 +46,11 @@ were held out until each had been scored six times, after which a score of them 
 unbiased figure; they are now tune splits, read, run and tuned on: ``tune-real-1``, ``tune-real-2`` and
 ``tune-real-3`` (the files keep their rows, labels and split marks; the bench re-designates them as it
 reads them).  ``--errors`` prints their wrong rows, and ``--split tune-real-pool`` scores every real tune
-turn at once (``tune-real`` and the three re-designated splits).
+turn at once (``tune-real`` and every re-designated split).  The rows marked ``holdout-real-5`` (scored three
+times) and ``holdout-real-6`` (scored twice) followed when the rules they had been scored against were found
+to be written from too few errors of their shapes: they are tune splits ``tune-real-5`` and ``tune-real-6``,
+read by default like the third draw (``--real-fifth PATH`` / ``--real-sixth PATH`` read another file in
+a file's place; ``--no-added`` leaves them out too).
 
 **The fourth draw of real rows.**  The corpus's last unlabelled turns and whole dialogues of CaSiNo's
 train split, which no earlier file touched (``tests/fixtures/commitments-general-real-fourth.jsonl``),
@@ -57,20 +61,19 @@ printed one by one.
 
 **The fifth draw of real rows, blind.**  Whole dialogues of CaSiNo's train split from the windows at the
 odd positions from 3 of the fourth draw's window order (``tests/fixtures/commitments-general-real-fifth.jsonl``),
-every row in ``holdout-real-5``, a sixth held-out split, labelled by someone who writes no extraction rule
-and before any extractor was run on them.  Like the third and fourth, it is read only when named
-(``--real-fifth``, the file by default), its block follows the fourth's, and its rows are never printed
-one by one.
+every row marked ``holdout-real-5`` in the file, labelled by someone who writes no extraction rule and
+before any extractor was run on them.  Once a held-out split read only when named, it is now the tune split
+``tune-real-5`` (see above), read by default, its block after ``tune-real-3``'s.
 
 **The sixth draw of real rows, blind.**  The fifth draw continued, at the odd positions from 13 of the same
-window order (``tests/fixtures/commitments-general-real-sixth.jsonl``), every row in ``holdout-real-6``, a
-seventh held-out split, labelled blind the same way.  It is read only when named (``--real-sixth``), its
-block follows the fifth's, and its rows are never printed one by one.
+window order (``tests/fixtures/commitments-general-real-sixth.jsonl``), every row marked ``holdout-real-6``
+in the file, labelled blind the same way.  Once a held-out split, it is now the tune split ``tune-real-6``
+(see above), read by default, its block after ``tune-real-5``'s.
 
 **The seventh draw of real rows, blind.**  The sixth draw continued, at the odd positions from 23 of the same
 window order (``tests/fixtures/commitments-general-real-seventh.jsonl``), every row in ``holdout-real-7``, an
 eighth held-out split, labelled blind the same way.  It is read only when named (``--real-seventh``), its
-block follows the sixth's, and its rows are never printed one by one.
+block follows the fourth's, and its rows are never printed one by one.
 
 **The tune-real draw.**  Whole dialogues of CaSiNo's train split that no other file touched, from the
 windows at the even positions from 4 of the fourth draw's window order
@@ -114,9 +117,9 @@ fixture's typography.
 
 Every ratio carries a 95% Wilson score interval (the interval that stays inside
 0..1 and stays honest at small counts).  Figures are printed for the ``holdout``
-split first, then ``holdout-real-4``, ``holdout-real-5`` and ``holdout-real-6`` when they are read --
+split first, then ``holdout-real-4`` and ``holdout-real-7`` when they are read --
 the splits to quote: nobody tuned on them -- then for ``tune``, ``tune-real``, ``tune-real-1``,
-``tune-real-2``, ``tune-real-3`` and ``tune-real-pool``, each per style.  The header of every block names
+``tune-real-2``, ``tune-real-3``, ``tune-real-5``, ``tune-real-6`` and ``tune-real-pool``, each per style.  The header of every block names
 its split.
 """
 
@@ -170,19 +173,19 @@ FOURTH_MARK = "_fourth_real"
 HOLDOUT_REAL_4 = "holdout-real-4"
 """The split of the fourth draw's turns: only scored, and only when named."""
 REAL_FIFTH = FIXTURE.with_name("commitments-general-real-fifth.jsonl")
-"""The fifth draw of real turns, whole dialogues, every row ``holdout-real-5`` (labelled blind: by a
-labeller who writes no extraction rule, before any extractor was run on them); read only when named."""
+"""The fifth draw of real turns, whole dialogues, every row marked ``holdout-real-5`` (labelled blind: by a
+labeller who writes no extraction rule, before any extractor was run on them); read as :data:`TUNE_REAL_5`."""
 FIFTH_MARK = "_fifth_real"
 """The in-memory mark of a row read from the fifth real file."""
 HOLDOUT_REAL_5 = "holdout-real-5"
-"""The split of the fifth draw's turns: only scored, and only when named."""
+"""The file's split mark of the fifth draw's turns (read as :data:`TUNE_REAL_5`)."""
 REAL_SIXTH = FIXTURE.with_name("commitments-general-real-sixth.jsonl")
-"""The sixth draw of real turns, whole dialogues, every row ``holdout-real-6`` (labelled blind, before any
-extractor was run on them); read only when named."""
+"""The sixth draw of real turns, whole dialogues, every row marked ``holdout-real-6`` (labelled blind, before
+any extractor was run on them); read as :data:`TUNE_REAL_6`."""
 SIXTH_MARK = "_sixth_real"
 """The in-memory mark of a row read from the sixth real file."""
 HOLDOUT_REAL_6 = "holdout-real-6"
-"""The split of the sixth draw's turns: only scored, and only when named."""
+"""The file's split mark of the sixth draw's turns (read as :data:`TUNE_REAL_6`)."""
 REAL_SEVENTH = FIXTURE.with_name("commitments-general-real-seventh.jsonl")
 """The seventh draw of real turns, whole dialogues, every row ``holdout-real-7`` (labelled blind, before any
 extractor was run on them); read only when named."""
@@ -190,11 +193,10 @@ SEVENTH_MARK = "_seventh_real"
 """The in-memory mark of a row read from the seventh real file."""
 HOLDOUT_REAL_7 = "holdout-real-7"
 """The split of the seventh draw's turns: only scored, and only when named."""
-HELD_OUT: tuple[str, ...] = ("holdout", HOLDOUT_REAL_4, HOLDOUT_REAL_5, HOLDOUT_REAL_6, HOLDOUT_REAL_7)
+HELD_OUT: tuple[str, ...] = ("holdout", HOLDOUT_REAL_4, HOLDOUT_REAL_7)
 """The splits nobody tuned on, in report order."""
 LATER_DRAWS: tuple[tuple[str, Path, str, str], ...] = (
-    ("fourth", REAL_FOURTH, HOLDOUT_REAL_4, FOURTH_MARK), ("fifth", REAL_FIFTH, HOLDOUT_REAL_5, FIFTH_MARK),
-    ("sixth", REAL_SIXTH, HOLDOUT_REAL_6, SIXTH_MARK), ("seventh", REAL_SEVENTH, HOLDOUT_REAL_7, SEVENTH_MARK))
+    ("fourth", REAL_FOURTH, HOLDOUT_REAL_4, FOURTH_MARK), ("seventh", REAL_SEVENTH, HOLDOUT_REAL_7, SEVENTH_MARK))
 """The later draws, each a held-out split read only when named (``--real-<name>``): name, file, split, mark."""
 TUNE_REAL_FILE = FIXTURE.with_name("commitments-general-tune-real.jsonl")
 """The tune-real draw of real turns, whole dialogues of CaSiNo's train split, every row ``tune-real``
@@ -209,10 +211,21 @@ TUNE_REAL_2 = "tune-real-2"
 """The second draw's turns once on the holdout's side (marked ``holdout-real-2``): a tune split."""
 TUNE_REAL_3 = "tune-real-3"
 """The third draw's turns (marked ``holdout-real-3``): a tune split."""
-REDESIGNATED: dict[str, str] = {HOLDOUT_REAL: TUNE_REAL_1, HOLDOUT_REAL_2: TUNE_REAL_2, HOLDOUT_REAL_3: TUNE_REAL_3}
-"""The file's split mark of a once held-out split -> the tune split the bench reads it as (each was
-scored six times, so no longer gave an unbiased figure)."""
-REAL_TUNE_SPLITS: tuple[str, ...] = (TUNE_REAL, TUNE_REAL_1, TUNE_REAL_2, TUNE_REAL_3)
+TUNE_REAL_5 = "tune-real-5"
+"""The fifth draw's turns (marked ``holdout-real-5``): a tune split."""
+TUNE_REAL_6 = "tune-real-6"
+"""The sixth draw's turns (marked ``holdout-real-6``): a tune split."""
+REDESIGNATED: dict[str, str] = {HOLDOUT_REAL: TUNE_REAL_1, HOLDOUT_REAL_2: TUNE_REAL_2, HOLDOUT_REAL_3: TUNE_REAL_3,
+                                HOLDOUT_REAL_5: TUNE_REAL_5, HOLDOUT_REAL_6: TUNE_REAL_6}
+"""The file's split mark of a once held-out split -> the tune split the bench reads it as (the first three
+were scored six times each, the fifth draw three times and the sixth twice, so none gave an unbiased figure
+any more)."""
+REDESIGNATED_DRAWS: tuple[tuple[str, Path, str, str], ...] = (
+    ("third", REAL_THIRD, HOLDOUT_REAL_3, THIRD_MARK), ("fifth", REAL_FIFTH, HOLDOUT_REAL_5, FIFTH_MARK),
+    ("sixth", REAL_SIXTH, HOLDOUT_REAL_6, SIXTH_MARK))
+"""The blind draws re-designated whole as tune splits, read by default (``--real-<name> PATH`` reads another
+file in one's place): name, file, the file's split mark, in-memory mark."""
+REAL_TUNE_SPLITS: tuple[str, ...] = (TUNE_REAL, TUNE_REAL_1, TUNE_REAL_2, TUNE_REAL_3, TUNE_REAL_5, TUNE_REAL_6)
 """The tune splits of real negotiation turns only."""
 REAL_POOL = "tune-real-pool"
 """Every row of :data:`REAL_TUNE_SPLITS` scored as one block."""
@@ -656,8 +669,10 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"real turns labelled later, whole dialogues (tune, or {TUNE_REAL_1})")
     parser.add_argument("--real-second", type=Path, default=REAL_SECOND,
                         help=f"the second draw of real turns, whole dialogues (tune, or {TUNE_REAL_2})")
-    parser.add_argument("--real-third", type=Path, nargs="?", const=REAL_THIRD, default=REAL_THIRD,
-                        help=f"the third draw of real turns, whole dialogues (all {TUNE_REAL_3}; read by default)")
+    for name, path, split, _ in REDESIGNATED_DRAWS:
+        parser.add_argument(f"--real-{name}", type=Path, nargs="?", const=path, default=path,
+                            help=f"the {name} draw of real turns, whole dialogues (all {REDESIGNATED[split]}; "
+                            "read by default)")
     for name, path, split, _ in LATER_DRAWS:
         parser.add_argument(f"--real-{name}", type=Path, nargs="?", const=path, default=None,
                             help=f"also score the {name} draw of real turns (all {split}; the file named, or "
@@ -669,7 +684,6 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"{', '.join(FACTORIES)}, or module:factory (factory(vocabulary) -> extractor)")
     parser.add_argument("--split", choices=(*HELD_OUT, *TUNE_SPLITS, REAL_POOL, "all", "both"), default="both",
                         help="which split to score (both: holdout, holdout-real-4 when --real-fourth is given, "
-                        "holdout-real-5 when --real-fifth is given, holdout-real-6 when --real-sixth is given, "
                         "holdout-real-7 when --real-seventh is given, then "
                         f"tune, {', '.join(REAL_TUNE_SPLITS)} and {REAL_POOL}, every real tune turn at once)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
@@ -690,10 +704,11 @@ def main(argv: list[str] | None = None) -> int:
             for row in second:
                 row[SECOND_MARK] = True
             rows += second
-            third = load_added(args.real_third, (r["id"] for r in rows), (HOLDOUT_REAL_3,))
-            for row in third:
-                row[THIRD_MARK] = True
-            rows += third
+            for name, _, split, mark in REDESIGNATED_DRAWS:
+                drawn = load_added(getattr(args, f"real_{name}"), (r["id"] for r in rows), (split,))
+                for row in drawn:
+                    row[mark] = True
+                rows += drawn
             for row in rows:
                 row["split"] = REDESIGNATED.get(row["split"], row["split"])
             tune_real = load_added(args.tune_real, (r["id"] for r in rows), (TUNE_REAL,))
@@ -726,7 +741,8 @@ def main(argv: list[str] | None = None) -> int:
                           "realAdded": None if args.no_added else args.real_added.name,
                           "realSecond": None if args.no_added else args.real_second.name,
                           "tuneReal": None if args.no_added else args.tune_real.name,
-                          "realThird": None if args.no_added else args.real_third.name,
+                          **{f"real{name.capitalize()}": None if args.no_added else getattr(args, f"real_{name}").name
+                             for name, _, _, _ in REDESIGNATED_DRAWS},
                           **{f"real{name.capitalize()}": None if named[split] is None else named[split].name
                              for name, _, split, _ in LATER_DRAWS},
                           "splits": data}, indent=1, sort_keys=True))
@@ -735,7 +751,9 @@ def main(argv: list[str] | None = None) -> int:
               f"(reads the first {info.get('maxChars')} characters); {args.fixture.name}"
               + ("" if args.no_added else f" + {args.added.name} (tune) + {args.real_added.name} "
                  f"(tune, {TUNE_REAL_1}) + {args.real_second.name} (tune, {TUNE_REAL_2}) + "
-                 f"{args.real_third.name} ({TUNE_REAL_3}) + {args.tune_real.name} ({TUNE_REAL})")
+                 + "".join(f"{getattr(args, f'real_{name}').name} ({REDESIGNATED[split]}) + "
+                           for name, _, split, _ in REDESIGNATED_DRAWS)
+                 + f"{args.tune_real.name} ({TUNE_REAL})")
               + "".join(f" + {named[split].name} ({split})" for _, _, split, _ in LATER_DRAWS
                         if named[split] is not None))
         quoted = [f"[{s}]" for s in held_out]

@@ -25,17 +25,18 @@ from daishi_forensics.profile.commitments import HeuristicExtractor
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 DIGESTS: dict[str, dict[str, str]] = {
-    "7": {
-        "commitments-general-real-added.jsonl": "86b6a27e8ab85bebfd5f4f8d22c56c21ac07dcd71c50110fa4a3bcabfa0c09ce",
-        "commitments-general-real-fifth.jsonl": "d5c37b139cb0f58eebc1997a0f337e78ecfd779770c18e50d2a6eab8138967bf",
+    "8": {
+        "commitments-general-real-added.jsonl": "2bc11fdde9f049006e0b17a29642fde20e897f54963f5631509093371a9d0236",
+        "commitments-general-real-fifth.jsonl": "8d66d016be6328107cbb461c38c3086f21c8586efb5869b56fb1873238b40cb1",
         "commitments-general-real-fourth.jsonl": "954c45fe8d3c0c95b08636294bb0d7e17c0a507207145e268cecdab1f7916e64",
-        "commitments-general-real-second.jsonl": "d6a92253d09327d2f95bfe6f9e115cf7153f66fccb38e61ab725a9e43222b6d9",
-        "commitments-general-real-third.jsonl": "0c0211ba11f91f09e40ac0b30624765c8d5f55776573cc340fe4065aad6afbef",
+        "commitments-general-real-second.jsonl": "417eb6106ea750e026a219c47ea98c38d7d9afc1e831da4fea1f200471565c1f",
+        "commitments-general-real-sixth.jsonl": "8ffd3f9c0dcb10d19f3002c033f428da5428032f8e99b6bf51a4bc0e41afe91b",
+        "commitments-general-real-third.jsonl": "555bcfcb8d7920a5bda87976de682dff6f3f7640e3e0ecd0dcaa5dd8186c00c5",
         "commitments-general-tune-added.jsonl": "105f2a2749c1a97aa443ce915fc478879adf90a12e9d97f8dd97043bc29654ab",
-        "commitments-general-tune-real.jsonl": "5976916f8aff4cb262b2d592f5d0ec5d42313385821e35e8754e6cd2ddc83253",
-        "commitments-general.jsonl": "0c5cf5a217fa0d91f6d995dd308aae85107317b71aa96e6b7585f3423ee8ccf3",
+        "commitments-general-tune-real.jsonl": "175021c5156ccb8e9bf23bf5b9a2810bffc13a2965a7655a5412fee0d22ec34b",
+        "commitments-general.jsonl": "a9265f456cbb72b65d2bfd9a9564a76cefcd2a515aefbeab966ab13c5667652f",
         "commitments.jsonl": "8385939d2bee8c8e01c95b4f32f1449b990ddcec01898241aed708a0b6cd8855",
-        "tiers": "c20c06a0cf4ed89aeec254f47ba2d6b7f26576e7f211d7a4bf8645a70a7ccc35",
+        "tiers": "9d55ea07cb0721815f0ef8859eb3b020d88e64f7adcd6aa867e723b57cd50a0c",
     },
 }
 """The digest of every reading of each labelled file (and of the tiers corpus, ``tiers``), by extractor

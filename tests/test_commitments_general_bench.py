@@ -197,19 +197,23 @@ def test_errors_print_tune_rows_only(capsys: pytest.CaptureFixture[str]) -> None
     out = capsys.readouterr().out
     ids = [json.loads(line)["id"] for line in out.splitlines() if line.startswith("{")]
     fixture = {json.loads(line)["id"]: B.REDESIGNATED.get(json.loads(line)["split"], json.loads(line)["split"])
-               for path in (B.FIXTURE, B.ADDED, B.REAL_ADDED, B.REAL_SECOND, B.REAL_THIRD, B.TUNE_REAL_FILE)
+               for path in (B.FIXTURE, B.ADDED, B.REAL_ADDED, B.REAL_SECOND, B.REAL_THIRD, B.REAL_FIFTH,
+                            B.REAL_SIXTH, B.TUNE_REAL_FILE)
                for line in path.read_text(encoding="utf-8").splitlines()}
     assert ids and all(fixture[i] in B.TUNE_SPLITS for i in ids)
-    assert {fixture[i] for i in ids} == {"tune", "tune-real", "tune-real-1", "tune-real-2", "tune-real-3"}
+    assert {fixture[i] for i in ids} == {"tune", "tune-real", "tune-real-1", "tune-real-2", "tune-real-3",
+                                         "tune-real-5", "tune-real-6"}
 
 
 def test_the_once_held_out_real_splits_are_tune_splits(capsys: pytest.CaptureFixture[str]) -> None:
-    assert B.HELD_OUT == ("holdout", "holdout-real-4", "holdout-real-5", "holdout-real-6", "holdout-real-7")
-    assert B.TUNE_SPLITS == ("tune", "tune-real", "tune-real-1", "tune-real-2", "tune-real-3")
+    assert B.HELD_OUT == ("holdout", "holdout-real-4", "holdout-real-7")
+    assert B.TUNE_SPLITS == ("tune", "tune-real", "tune-real-1", "tune-real-2", "tune-real-3", "tune-real-5",
+                             "tune-real-6")
     assert B.main(["--json", "--split", "tune-real-pool"]) == 0
     data = json.loads(capsys.readouterr().out)
     files = {"tune-real-1": (B.REAL_ADDED, "holdout-real"), "tune-real-2": (B.REAL_SECOND, "holdout-real-2"),
-             "tune-real-3": (B.REAL_THIRD, "holdout-real-3"), "tune-real": (B.TUNE_REAL_FILE, "tune-real")}
+             "tune-real-3": (B.REAL_THIRD, "holdout-real-3"), "tune-real-5": (B.REAL_FIFTH, "holdout-real-5"),
+             "tune-real-6": (B.REAL_SIXTH, "holdout-real-6"), "tune-real": (B.TUNE_REAL_FILE, "tune-real")}
     counts = {split: [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
                       if json.loads(line)["split"] == mark] for split, (path, mark) in files.items()}
     pool = data["splits"]["tune-real-pool"]["all"]
@@ -222,9 +226,10 @@ def test_the_once_held_out_real_splits_are_tune_splits(capsys: pytest.CaptureFix
     assert B.main([]) == 0
     out = capsys.readouterr().out
     assert "figures to quote come from [holdout]; intervals" in out
-    assert "[holdout-real] " not in out and "[holdout-real-2] " not in out and "[holdout-real-3] " not in out
+    assert not any(f"[holdout-real{n}] " in out for n in ("", "-2", "-3", "-5", "-6"))
     assert out.index("\n[tune-real] ") < out.index("\n[tune-real-1] ") < out.index("\n[tune-real-2] ") \
-        < out.index("\n[tune-real-3] ") < out.index("\n[tune-real-pool] ")
+        < out.index("\n[tune-real-3] ") < out.index("\n[tune-real-5] ") < out.index("\n[tune-real-6] ") \
+        < out.index("\n[tune-real-pool] ")
 
 
 def test_the_tune_real_draw_is_a_tune_block_after_tune(capsys: pytest.CaptureFixture[str]) -> None:
@@ -301,9 +306,6 @@ THIRD_TABLE = {
 }
 
 
-def _third_file(tmp_path: Path, split: str = "holdout-real-3") -> Path:
-    return _draw_file(tmp_path, "third", split)
-
 
 @pytest.fixture
 def scripted_third(monkeypatch: pytest.MonkeyPatch) -> str:
@@ -315,13 +317,15 @@ def scripted_third(monkeypatch: pytest.MonkeyPatch) -> str:
     return "third_scripted:factory"
 
 
-def test_the_third_draw_is_the_tune_real_3_block_counted_by_hand(
-        tmp_path: Path, scripted_third: str, capsys: pytest.CaptureFixture[str]) -> None:
-    path = _third_file(tmp_path)
-    assert B.main(["--json", "--split", "tune-real-3", "--real-third", str(path), "--extractor", scripted_third]) == 0
+@pytest.mark.parametrize("name", ["third", "fifth", "sixth"])
+def test_a_re_designated_draw_is_its_tune_block_counted_by_hand(
+        name: str, tmp_path: Path, scripted_third: str, capsys: pytest.CaptureFixture[str]) -> None:
+    split = REDESIGNATED_DRAWS[name][1]
+    path = _draw_file(tmp_path, name)
+    assert B.main(["--json", "--split", split, f"--real-{name}", str(path), "--extractor", scripted_third]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert set(data["splits"]) == {"tune-real-3"} and data["realThird"] == "third.jsonl"
-    block = data["splits"]["tune-real-3"]["all"]
+    assert set(data["splits"]) == {split} and data[f"real{name.capitalize()}"] == f"{name}.jsonl"
+    block = data["splits"][split]["all"]
     assert (block["rows"], block["rowsWithCommitments"], block["labelled"], block["predicted"]) == (4, 3, 3, 3)
     strict, kind = block["strict"], block["kind"]
     assert (strict["tp"], strict["fp"], strict["fn"]) == (1, 2, 2)
@@ -333,42 +337,52 @@ def test_the_third_draw_is_the_tune_real_3_block_counted_by_hand(
     assert (give["strict"]["tp"], give["strict"]["fp"], give["strict"]["fn"]) == (0, 2, 1)
     assert (give["kind"]["tp"], give["kind"]["fp"], give["kind"]["fn"]) == (1, 1, 0)
     assert block["perKind"]["accept"]["kind"]["fn"] == 1 and block["perKind"]["trade"]["strict"]["tp"] == 1
-    assert set(data["splits"]["tune-real-3"]["styles"]) == {"casino"}
+    assert set(data["splits"][split]["styles"]) == {"casino"}
 
 
-def test_the_third_draw_is_read_by_default_printed_after_tune_real_2_and_its_errors_shown(
-        tmp_path: Path, scripted_third: str, capsys: pytest.CaptureFixture[str]) -> None:
-    path = _third_file(tmp_path)
+@pytest.mark.parametrize(("name", "before", "after"), [("third", "tune-real-2", "tune-real-5"),
+                                                        ("fifth", "tune-real-3", "tune-real-6"),
+                                                        ("sixth", "tune-real-5", "tune-real-pool")])
+def test_a_re_designated_draw_is_read_by_default_printed_in_order_and_its_errors_shown(
+        name: str, before: str, after: str, tmp_path: Path, scripted_third: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    mark, split = REDESIGNATED_DRAWS[name]
+    key, default = f"real{name.capitalize()}", getattr(B, f"REAL_{name.upper()}")
+    path = _draw_file(tmp_path, name)
     assert B.main(["--json", "--extractor", scripted_third]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert "tune-real-3" in data["splits"] and data["realThird"] == B.REAL_THIRD.name
+    assert split in data["splits"] and data[key] == default.name
+    assert mark not in data["splits"]
     assert B.main(["--json", "--no-added", "--extractor", scripted_third]) == 0
-    assert json.loads(capsys.readouterr().out)["realThird"] is None
-    assert B.main(["--errors", "--real-third", str(path), "--extractor", scripted_third]) == 0
+    assert json.loads(capsys.readouterr().out)[key] is None
+    assert B.main(["--errors", f"--real-{name}", str(path), "--extractor", scripted_third]) == 0
     out = capsys.readouterr().out
-    assert "third.jsonl (tune-real-3)" in out
-    assert out.index("\n[tune-real-2] ") < out.index("\n[tune-real-3] ") < out.index("\n[tune-real-pool] ")
-    assert "[tune-real-3] 4 rows, 3 with commitments, 3 labelled, 3 predicted" in out
+    assert f"{name}.jsonl ({split})" in out
+    assert out.index(f"\n[{before}] ") < out.index(f"\n[{split}] ") < out.index(f"\n[{after}] ")
+    assert f"[{split}] 4 rows, 3 with commitments, 3 labelled, 3 predicted" in out
     assert "strict       precision 0.333 [0.061, 0.792]  recall 0.333 [0.061, 0.792]  (tp 1, fp 2, fn 2)" in out
     # the three wrong rows are printed, the right one is not
-    ids = [json.loads(line)["id"] for line in out.splitlines() if line.startswith('{"id": "third/')]
-    assert ids == ["third/2", "third/3", "third/4"]
-    tune = _third_file(tmp_path, split="tune")
-    assert B.main(["--real-third", str(tune), "--extractor", scripted_third]) == 2
-    assert "row 'third/1': field split: an added row is holdout-real-3, got 'tune'" in capsys.readouterr().err
+    ids = [json.loads(line)["id"] for line in out.splitlines() if line.startswith(f'{{"id": "{name}/')]
+    assert ids == [f"{name}/2", f"{name}/3", f"{name}/4"]
+    tune = _draw_file(tmp_path, name, split="tune")
+    assert B.main([f"--real-{name}", str(tune), "--extractor", scripted_third]) == 2
+    assert f"row '{name}/1': field split: an added row is {mark}, got 'tune'" in capsys.readouterr().err
 
 
-DRAWS = {"fourth": "holdout-real-4", "fifth": "holdout-real-5", "sixth": "holdout-real-6", "seventh": "holdout-real-7"}
+DRAWS = {"fourth": "holdout-real-4", "seventh": "holdout-real-7"}
 """The later draws read only when named (``--real-<name>``), and the held-out split each file is all of."""
+REDESIGNATED_DRAWS = {"third": ("holdout-real-3", "tune-real-3"), "fifth": ("holdout-real-5", "tune-real-5"),
+                      "sixth": ("holdout-real-6", "tune-real-6")}
+"""The blind draws read by default as tune splits: each file's split mark and the tune split it is read as."""
 
 
 def _draw_file(tmp_path: Path, name: str, split: str | None = None) -> Path:
     """:data:`THIRD_ROWS` as the file of draw ``name`` (ids ``<name>/...``), every row in ``split`` (its own
-    held-out split unless given; the third draw's file mark ``holdout-real-3`` unless given)."""
+    held-out split, or a re-designated draw's file mark such as ``holdout-real-3``, unless given)."""
     path = tmp_path / f"{name}.jsonl"
     path.write_text("".join(json.dumps({"id": i.replace("third", name), "text": t, "vocabulary": THIRD_VOCAB,
                                         "speaker": "A", "addressee": "B", "commitments": c, "style": "casino",
-                                        "split": split or DRAWS.get(name, "holdout-real-3")}) + "\n"
+                                        "split": split or DRAWS.get(name) or REDESIGNATED_DRAWS[name][0]}) + "\n"
                             for i, t, c in THIRD_ROWS), encoding="utf-8")
     return path
 
@@ -386,8 +400,7 @@ def test_a_later_draw_is_never_printed_row_by_row_and_holds_only_its_split(
     assert f"row '{name}/1': field split: an added row is {DRAWS[name]}, got 'tune'" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize(("name", "before", "key"), [("fifth", "fourth", "realFifth"), ("sixth", "fifth", "realSixth"),
-                                                     ("seventh", "sixth", "realSeventh")])
+@pytest.mark.parametrize(("name", "before", "key"), [("seventh", "fourth", "realSeventh")])
 def test_a_later_draw_is_its_own_held_out_block_read_only_when_named_and_after_the_one_before(
         name: str, before: str, key: str, tmp_path: Path, scripted_third: str,
         capsys: pytest.CaptureFixture[str]) -> None:
@@ -396,7 +409,7 @@ def test_a_later_draw_is_its_own_held_out_block_read_only_when_named_and_after_t
     assert B.main(["--json", "--split", split, f"--real-{name}", str(path), "--extractor", scripted_third]) == 0
     data = json.loads(capsys.readouterr().out)
     assert set(data["splits"]) == {split} and data[key] == f"{name}.jsonl"
-    assert data["realFourth" if name != "fourth" else "realFifth"] is None
+    assert data["realFourth"] is None
     block = data["splits"][split]["all"]
     # the same four rows as the third draw's test: 1 strict hit, 2 inventions, 2 misses
     assert (block["rows"], block["labelled"], block["predicted"]) == (4, 3, 3)
@@ -421,11 +434,10 @@ def test_every_later_draw_named_at_once_is_printed_in_draw_order(
     assert B.main([a for name in DRAWS for a in (f"--real-{name}", str(paths[name]))]
                   + ["--extractor", scripted_third]) == 0
     out = capsys.readouterr().out
-    assert ("fourth.jsonl (holdout-real-4) + fifth.jsonl (holdout-real-5) + sixth.jsonl (holdout-real-6)"
-            " + seventh.jsonl (holdout-real-7)") in out
-    assert "[holdout], [holdout-real-4], [holdout-real-5], [holdout-real-6] and [holdout-real-7]" in out
-    assert out.index("\n[holdout] ") < out.index("\n[holdout-real-4] ") < out.index("\n[holdout-real-5] ") \
-        < out.index("\n[holdout-real-6] ") < out.index("\n[holdout-real-7] ") < out.index("\n[tune] ")
+    assert "fourth.jsonl (holdout-real-4) + seventh.jsonl (holdout-real-7)" in out
+    assert "[holdout], [holdout-real-4] and [holdout-real-7]" in out
+    assert out.index("\n[holdout] ") < out.index("\n[holdout-real-4] ") < out.index("\n[holdout-real-7] ") \
+        < out.index("\n[tune] ")
 
 
 def test_the_fourth_draw_alone_follows_the_holdout(

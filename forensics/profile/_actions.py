@@ -493,9 +493,14 @@ def _non_aggression(words: list[str], tags: list[tuple[str, str] | None], i: int
 def _safe_with_me(words: list[str], tags: list[tuple[str, str] | None], i: int) -> _Cue:
     """"you are safe (with me)": an assurance to the addressee, unless negated."""
     if i > 0 and words[i - 1] in ("are", "is", "feel", "stay", "be") and not any(
-            x in words[:i] for x in ("not", "never")) and any(x in words[:i] for x in ("you", "your")):
+            x in words[:i] for x in ("not", "never")) and any(x in words[:i] for x in ("you", "your")) and \
+            _WISHING.isdisjoint(words[:i]):
         return [_Act("no_attack")]
-    return None
+    return None  # (v8) "I hope your wife is safe": a wish for the addressee, no assurance
+
+
+_WISHING = frozenset({"hope", "hoping", "hopefully", "wish", "wishing", "pray", "praying"})
+"""Words of a wish: "safe" after one wishes well, and promises nothing (:func:`_safe_with_me`)."""
 
 def _no_harm_meant(words: list[str], tags: list[tuple[str, str] | None], i: int) -> _Cue:
     """"I mean no harm", "we intend no harm"."""

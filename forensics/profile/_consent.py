@@ -104,7 +104,8 @@ def _proposal_named(words: list[str], o: int) -> int:
     return o
 
 
-_PROPOSED = frozenset({"proposed", "offered", "suggested", "made", "mentioned", "described", "sent"})
+_PROPOSED = frozenset({"proposed", "offered", "suggested", "made", "mentioned", "described", "sent", "outlined",
+                       "laid", "put"})
 """Verbs after "the deal you" that name the addressee's proposal ("the deal you proposed")."""
 
 
@@ -142,7 +143,7 @@ def accepts(words: list[str]) -> bool:
         not DEAL_NOUNS.isdisjoint(words) and _deal_made(words)) or (
         not CONSENT_VERBS.isdisjoint(words) and _consent_act(words)) or (
         not (CONTENT_WORDS.isdisjoint(words) and PROPOSAL_NOUNS.isdisjoint(words)) and _consent_state(words)) or \
-        _consent_part(words)
+        _consent_part(words) or _as_proposed(words)
 
 
 _ADVERBS_BETWEEN = frozenset({"actually", "really", "definitely", "certainly", "surely", "truly", "honestly"})
@@ -220,6 +221,9 @@ def _agreement_reported(words: list[str], i: int, end: int) -> bool:
     confirms it: consent."""
     if _proposal_is_agreed(words, i):
         return False
+    if i > 1 and words[i - 2:i] == ["i", "have"] and words[i + 1:i + 2] == ["to"] and \
+            words[i + 2:i + 3] in (["that"], ["this"], ["it"], ["your"], ["the"]):
+        return False  # (v8) "I have agreed to the offer": the speaker's own consent, in force now, not a report
     return i > 0 and (words[i - 1] in PRONOUNS or words[i - 1] in ("already", "had", "have", "was", "were"))
 
 
@@ -244,6 +248,10 @@ def _said_of_something(words: list[str], i: int, end: int) -> bool:
     act or a claim that follows, not of the proposal ("to" or "for" after it, unless "to me" / "for us"
     ends it); read by the consent phrases and by :func:`_consent_frame` alike."""
     after = words[end:end + 3]
+    if after[:1] in (["for"], ["to"]) and after[1:3] in (["both", "of"], ["the", "both"], ["us", "both"]):
+        k = end + 3 + (after[1:3] == ["both", "of"]) + 2 * (after[1:3] == ["the", "both"])  # past "us"
+        return words[k:k + 1] == ["to"]  # (v8) "fair for both of us": said of the two, as "for us" ("... to get X"
+        # says it of an act)
     return after[:1] in (["that"], ["enough"]) or (after[:1] in (["for"], ["to"]) and (
         after[1:2] not in (["me"], ["us"]) or after[2:3] == ["to"]))
 
@@ -391,10 +399,11 @@ def _consent_act(words: list[str]) -> bool:
             end = o + 1
         elif obj in ("me", "us") and words[v] == "agree" and words[o - 1] == "to":
             end = o + 1  # "I will agree to me getting 3 food": consent to the split said
-        elif words[v] in ("agree", "accept") and obj in ("", ",", "!", "then", "too", "and"):
-            end = v + 1
+        elif words[v] in ("agree", "accept", "finalize") and obj in ("", ",", "!", "then", "too", "and", "now"):
+            end = v + 1  # (v8) "I'm ready to finalize": closing the deal on the table, said with no object
         else:
             continue
+        end = _proposal_by_whom(words, end)
         after = words[end] if end < n else ""
         if after not in ("", ",", "!", "then", "too", "and", "if", "as", "now", "for", "so", "getting", "thanks",
                          "thank", "friend", "buddy", "mate", "sounds", "seems", "looks"):
@@ -403,6 +412,40 @@ def _consent_act(words: list[str]) -> bool:
         if _consent_at(words, s, end):
             return True
     return False
+
+
+def _as_proposed(words: list[str]) -> bool:
+    """(v8) The speaker taking terms as the addressee proposed them: "As you suggested, I will take 2 water",
+    "ok, as you offered, we'll do that" -- a clause opened by "as you" and a verb of proposing, then the
+    speaker and a modal that commits: consent to the addressee's proposal (the terms restated are its).  Not
+    negated, hedged or taken back (:func:`_consent_at`); "as you said, I need water" names no act of taking."""
+    k = 0
+    while k < len(words) and words[k] in INTERJECTIONS and words[k] != "as":
+        k += 1  # the clause's opening only: no pass over the clause
+    if words[k:k + 2] != ["as", "you"] or k + 2 >= len(words) or words[k + 2] not in _PROPOSED | {"said", "asked"}:
+        return False
+    s = k + 3
+    if s < len(words) and words[s] == ",":
+        s += 1
+    if s + 2 >= len(words) or words[s] not in ("i", "we") or words[s + 1] not in ("will", "can", "shall"):
+        return False
+    return words[s + 2] in ("take", "do", "go", "have", "get", "accept", "keep") and _consent_at(words[s:], 0, 3)
+    # (read from the speaker on: the "as you suggested" before is the proposal named, no report of it)
+
+
+def _proposal_by_whom(words: list[str], end: int) -> int:
+    """(v8) The end of a proposal named by who made it: "the plan you (have) outlined", "the offer you
+    made" -- past "you", "have" / "had" / "just" and a verb of proposing (:data:`_PROPOSED`); else ``end``."""
+    if words[end:end + 1] != ["you"] or words[end - 1] not in PROPOSAL_NOUNS:
+        return end
+    k = end + 1
+    while k < len(words) and words[k] in ("have", "had", "just"):
+        k += 1
+    return k + 1 if k < len(words) and words[k] in _PROPOSED else end
+
+
+_KEEPING_TO = frozenset({"sticking", "going", "keeping"})
+"""Gerunds of keeping to the proposal ("I'm good with sticking to the plan"): the state is toward it."""
 
 
 def _consent_state(words: list[str]) -> bool:
@@ -419,6 +462,8 @@ def _consent_state(words: list[str]) -> bool:
         if words[o:o + 1] not in (["with"], ["to"]) and not (words[a] == "down" and words[o:o + 1] == ["for"]):
             continue  # "I'm down for that" as "I'm ok with that"
         o += 1
+        if o + 1 < n and words[o] in _KEEPING_TO and words[o + 1] in ("to", "with"):
+            o += 2  # (v8) "I'm good with sticking to the original plan": content with keeping to the proposal
         obj = words[o] if o < n else ""
         if obj not in _PROPOSAL_DETERMINERS:
             continue
@@ -490,8 +535,11 @@ def _deal_made(words: list[str]) -> bool:
             start = j - 2  # "we have made a deal", "we've come up with a good deal", "we have reached a compromise"
         elif words[j] in ("make", "reach", "strike", "find") and j > 3 and words[j - 4:j] == ["we", "were", "able", "to"]:
             start = j - 4  # "we were able to make a mutually beneficial deal": a deal made
-        elif words[i] != "deal":
-            continue
+        elif words[j] in ("make", "reach", "strike") and j > 1 and words[j - 2:j] == ["we", "could"] and \
+                not _GLAD.isdisjoint(words[max(0, j - 5):j - 2]):
+            start = j - 2  # (v8) "glad we could make a deal": gladness at a deal made, as "glad we could work it out"
+        elif words[i] != "deal" and not (words[j] in ("have", "got") and words[j - 1] == "we"):
+            continue  # (v8) "we have a fair arrangement / compromise": a deal the two have, as "we have a deal"
         elif words[j] in ("have", "got") and words[j - 1] in ("you", "we", "got", "have"):
             start = j - 1 if words[j - 1] in ("you", "we") else j - 2
         elif words[j] == "make" and words[j - 1] in ("us", "can"):
@@ -502,7 +550,7 @@ def _deal_made(words: list[str]) -> bool:
                 continue  # "I'm sure we can make a deal": a deal still to come
         else:
             continue
-        if start < 0 or (i + 1 < n and words[i + 1] in ("that", "where", "which", "so", "with")):
+        if start < 0 or (i + 1 < n and words[i + 1] in ("that", "where", "which", "so", "with", "to")):
             continue
         if not WISHED.isdisjoint(words[max(0, start - 4):start]):
             continue  # "I hope we have reached an agreement soon": a wish
@@ -557,15 +605,16 @@ def _worked_out(words: list[str]) -> bool:
     hedged or taken back (:func:`_consent_at`)."""
     n = len(words)
     for v in [v for v, w in enumerate(words) if w in _WORKED]:
-        if v + 2 >= n or words[v + 1] not in ("it", "this", "that", "things") or words[v + 2] != "out":
-            continue
+        if v + 2 >= n or not (words[v + 1] in ("it", "this", "that", "things", "something") and words[v + 2] == "out"
+                              or words[v + 1] == "out" and words[v + 2] == "something"):
+            continue  # (v8) "something": "glad we were able to work out something for both of us"
         s = v - 1
         while s >= 0 and words[s] in ("could", "did", "have", "had", "finally", "all", "were", "able", "to"):
             s -= 1
         if s < 0 or words[s] != "we" or (words[v] == "work" and s == v - 1):
             continue
-        if words[v] == "work" and _GLAD.isdisjoint(words[max(0, s - 3):s]):
-            continue  # "we can work it out": a hope, not a deal done
+        if words[v] == "work" and _GLAD.isdisjoint(words[max(0, s - 3):s]) and words[s + 1:v] != ["were", "able", "to"]:
+            continue  # "we can work it out": a hope, not a deal done ("we were able to work it out" is one)
         if v + 3 < n and words[v + 3] not in _CLAUSE_GOES_ON:
             continue
         if _consent_at(words, s, v + 3):
@@ -584,10 +633,16 @@ _SAID = frozenset({"said", "says", "told", "tells", "mentioned", "claimed", "cla
 def _consent_at(words: list[str], start: int, end: int) -> bool:
     """Not negated, hedged, conditional, tagged onto a demand ("... and you have a deal"), or taken back."""
     before = words[max(0, start - 4):start]
+    if "problem" in before or "worries" in before:
+        before = _no_problem_dropped(before)  # (v8) "no problem, glad we could make a deal": no negation
     hedges = () if "agreement" in words[start:end] or "glad" in words[max(0, start - 5):start] else HEDGES
     # "glad we could come to an agreement / a conclusion": "could" there is no hedge
     if any(b in ("not", "never", "no", "if", "unless", "hardly") or b in hedges for b in before):
         return False
+    if "sure" in before and "make" in before:
+        return False  # (v8) "let's make sure this is reasonable": a check of the terms, no consent (R3)
+    if not _CONCEDING.isdisjoint(before) and "," in words[end:]:
+        return False  # (v8) "While your offer is fair, I need the water": conceded in passing, not consent
     if any(words[k] in _SAID and words[k - 1] in ("you", "he", "she", "they") for k in range(max(1, start - 4), start)):
         return False  # "you said it's a deal": another's words reported, not the speaker's consent (R8)
     if words[start] in ("come", "reached") and not HOPED.isdisjoint(before):
@@ -620,6 +675,30 @@ def _consent_at(words: list[str], start: int, end: int) -> bool:
                 _speaker_receives(words, j):
             return False  # "Deal, as long as I get the water", "works for me if I could get ...": a counter (D5)
     return True
+
+
+_CONCEDING = frozenset({"while", "although", "though", "whereas", "whilst"})
+"""Words opening a concession: a consent inside one, before the comma that ends it, is no consent."""
+
+
+def _no_problem_dropped(before: list[str]) -> list[str]:
+    """(v8) The words before a consent without "no problem", "not a problem", "no worries": an idiom of
+    assent, whose "no" / "not" negates nothing that follows it.
+
+    >>> _no_problem_dropped("not a problem glad".split())
+    ['glad']
+    """
+    out: list[str] = []
+    k = 0
+    while k < len(before):
+        if before[k] in ("no", "not") and before[k + 1:k + 2] in (["problem"], ["worries"]):
+            k += 2
+        elif before[k] == "not" and before[k + 1:k + 3] == ["a", "problem"]:
+            k += 3
+        else:
+            out.append(before[k])
+            k += 1
+    return out
 
 
 def _speaker_receives(words: list[str], end: int) -> bool:

@@ -211,7 +211,7 @@ _TABLE: tuple[tuple[str, str, frozenset[str]], ...] = (
     # -- consent (rule 16) ----------------------------------------------------------------------------
     ("consent", 'Words of consent after "that is" (R20: "that\'s fair", "that\'s fine with me", "that is okay").',
      frozenset({"fine", "fair", "ok", "acceptable", "agreeable", "reasonable", "doable", "workable",
-                "alright"})),
+                "alright", "suitable"})),
     ("consent verb", 'Verbs that consent when their object is the proposal (R20: "I agree", "I\'ll take it", "I '
      'can do that").',
      frozenset({"agree", "accept", "take", "do", "go", "work", "live", "settle", "finalize", "confirm"})),
@@ -225,13 +225,13 @@ _TABLE: tuple[tuple[str, str, frozenset[str]], ...] = (
      "*can*, *willing*, *happy* are no hedges).",
      frozenset({"will", "would", "can", "shall", "do", "also", "definitely", "certainly", "happily", "gladly",
                 "totally", "absolutely", "then", "just", "am", "are", "happy", "willing", "glad", "to",
-                "be", "going", "ok", "fine", "sure", "now", "fully", "completely"})),
+                "be", "going", "ok", "fine", "sure", "now", "fully", "completely", "ready"})),
     ("hoped", 'Words before "come to an agreement" that make it a deal still to come, not consent (R20).',
      frozenset({"can", "will", "should", "sure", "hope", "hoping", "try", "going"})),
     ("wished", 'Words just before "we have a deal" / "we can make a deal" that make it a wish, not consent (R20).',
      frozenset({"hope", "hoping", "wish", "sure", "try", "trying"})),
     ("deal", 'What two parties can be said to have made or reached (R20: "we have reached a compromise").',
-     frozenset({"deal", "compromise", "agreement"})),
+     frozenset({"deal", "compromise", "agreement", "arrangement"})),
     ("deal negator", 'Words before "deal" that make it a noun someone talks about, not a consent.',
      frozenset({"no", "not", "bad", "terrible", "unfair", "raw", "any", "what", "never", "worst", "off", "new",
                 "better", "another", "different", "real", "our", "that", "the", "your", "this", "a", "good", "fair",
@@ -342,7 +342,7 @@ _PHRASE_TABLE: Mapping[str, tuple[tuple[str, ...], ...]] = {
         ("did", "i", "get", "that", "right"), ("just", "to", "be", "clear"), ("am", "i", "understanding"),
         ("just", "to", "confirm"), ("to", "confirm", "-"), ("just", "to", "clarify"), ("to", "clarify", ","),
         ("just", "so", "we", "are", "clear"), ("let", "me", "make", "sure"), ("just", "to", "make", "sure"),
-        ("to", "double", "check"), ("just", "to", "be", "sure"), ("if", "i", "understand", "correctly"),
+        ("to", "double", "check"), ("just", "to", "be", "sure"), ("let", "us", "make", "sure"), ("if", "i", "understand", "correctly"),
         ("if", "i", "am", "understanding", "correctly"), ("let", "me", "get", "this", "straight"),
     ),
     "consent phrase": tuple(tuple(p.split()) for p in (
@@ -368,6 +368,9 @@ _PHRASE_TABLE: Mapping[str, tuple[tuple[str, ...], ...]] = {
         "like an alright trade", "like an alright deal", "like a good trade", "like a great deal",
         "like a great trade", "like a reasonable deal", "like a reasonable trade", "like an ok deal",
         "like it works", "like it will work", "like it would work", "we are all set",
+        # (v8) closing the deal on the table: the speaker's act of putting it through
+        "set the deal", "set up the deal", "push it through", "push the deal through", "lock it in",
+        "lock in the deal", "lock the deal in",
     )),
 }
 FRAME_PHRASES: Mapping[str, tuple[tuple[str, ...], ...]] = {
