@@ -11,6 +11,7 @@ Usage::
     python bench/commitments_set.py fifth --train PATH [--turns 150] [--start 3] [--step 2]
     python bench/commitments_set.py sixth --train PATH [--turns 150] [--start 13] [--step 2]
     python bench/commitments_set.py seventh --train PATH [--turns 150] [--start 23] [--step 2]
+    python bench/commitments_set.py eighth --train PATH [--turns 150] [--start 31] [--step 2]
     python bench/commitments_set.py tune-real --train PATH [--windows 7]
 
 ``sample`` draws the real negotiation turns that ``tests/fixtures/commitments-general.jsonl``
@@ -86,6 +87,12 @@ out.  Its rows were labelled blind.
 continued, the same window order's odd positions from 23 on (the sixth stopped at position 21), until it holds at
 least ``--turns`` turns; texts of every labelled file before it, the sixth draw's included, are left out.  Its rows
 were labelled blind.
+
+``eighth`` draws the eighth batch (``tests/fixtures/commitments-general-real-eighth.jsonl``,
+:func:`draw_eighth`), a held-out set only, in a ninth held-out split, :data:`HOLDOUT_REAL_8`: the seventh draw
+continued, the same window order's odd positions from 31 on (the seventh stopped at position 29), until it holds at
+least ``--turns`` turns; texts of every labelled file before it, the seventh draw's included, are left out.  Its
+rows were labelled blind.
 
 ``tune-real`` draws a tune split of real turns (``tests/fixtures/commitments-general-tune-real.jsonl``,
 :data:`TUNE_REAL`), read, run and tuned on: from the same train split, cut into the same windows in the
@@ -552,7 +559,7 @@ def draw_fifth(text: str, labelled: Iterable[Mapping[str, Any]], wanted: int = F
 
 
 def _add_odd_draw(sub: Any, name: str, labelled: list[Path], turns: int, start: int, what: str) -> None:
-    """The sub-command of a later draw read at the odd positions of the window order (fifth, sixth, seventh)."""
+    """The sub-command of a later draw read at the odd positions of the window order (fifth to eighth)."""
     p = sub.add_parser(name, help=f"print the {name} draw ({what})")
     p.add_argument("--train", type=Path, required=True, help="CaSiNo's data/split/casino_train.json")
     p.add_argument("--labelled", type=Path, nargs="+", default=labelled,
@@ -648,6 +655,45 @@ def draw_seventh(text: str, labelled: Iterable[Mapping[str, Any]], wanted: int =
 
 
 # --- end of the seventh draw ---
+
+
+# --- The eighth draw (holdout-real-8): the seventh draw continued, at the odd positions from 31 ---
+
+HOLDOUT_REAL_8 = "holdout-real-8"
+"""The split of the eighth draw's turns: all of them, only scored."""
+
+EIGHTH_TURNS = 150
+"""How many turns the eighth draw takes at least (it stops at the end of the window that reaches them)."""
+
+EIGHTH_START = 31
+"""The first position of the fourth draw's window order the eighth draw reads; it reads 31, 33, 35, ...
+(the fifth draw read the odd positions 3 to 11, the sixth 13 to 21, the seventh 23 to 29, and each stopped there;
+the even positions from 4 on are the tune-real draw's side, never read by a held-out draw)."""
+
+LABELLED_8 = [*LABELLED_7, FIXTURES / "commitments-general-real-seventh.jsonl"]
+"""The labelled files before the eighth draw (every ``commitments*.jsonl`` file before it): every text of any
+of them is left out of it."""
+
+
+def draw_eighth(text: str, labelled: Iterable[Mapping[str, Any]], wanted: int = EIGHTH_TURNS,
+                start: int = EIGHTH_START, step: int = FIFTH_STEP,
+                size: int = TRAIN_WINDOW) -> tuple[list[dict[str, Any]], list[int]]:
+    """The eighth draw: :func:`draw_fifth` from position ``start`` (31) of the window order, in
+    :data:`HOLDOUT_REAL_8`; the turns, and the windows read.
+
+    >>> text = json.dumps([{"dialogue_id": d, "chat_logs": [{"text": t} for t in (f"d{d} hi", "Reject-Deal")],
+    ...                     "participant_info": {}} for d in range(140)])  # 14,760 characters: 50 windows
+    >>> order = window_order(len(text), size=300)
+    >>> rows, windows = draw_eighth(text, [], wanted=1, size=300)
+    >>> windows == [order[31]], {r["split"] for r in rows}
+    (True, {'holdout-real-8'})
+    >>> windows == draw_fifth(text, [], 1, start=31, size=300)[1] and order[29] not in windows
+    True
+    """
+    return draw_fifth(text, labelled, wanted, start, step, size, split=HOLDOUT_REAL_8)
+
+
+# --- end of the eighth draw ---
 
 
 # -- the tune-real draw: a tune split of real turns from the train split's even windows ---------------------
@@ -750,9 +796,11 @@ def main(argv: list[str] | None = None) -> int:
                   "holdout-real-6 only: the fifth draw's windows continued at the odd positions from 13")
     _add_odd_draw(sub, "seventh", LABELLED_7, SEVENTH_TURNS, SEVENTH_START,
                   "holdout-real-7 only: the sixth draw's windows continued at the odd positions from 23")
+    _add_odd_draw(sub, "eighth", LABELLED_8, EIGHTH_TURNS, EIGHTH_START,
+                  "holdout-real-8 only: the seventh draw's windows continued at the odd positions from 31")
     args = parser.parse_args(argv)
-    if args.command in ("fifth", "sixth", "seventh"):
-        odd_draws = {"fifth": draw_fifth, "sixth": draw_sixth, "seventh": draw_seventh}
+    if args.command in ("fifth", "sixth", "seventh", "eighth"):
+        odd_draws = {"fifth": draw_fifth, "sixth": draw_sixth, "seventh": draw_seventh, "eighth": draw_eighth}
         return _run_odd_draw(args, odd_draws[args.command])
     if args.command == "tune-real":
         labelled = [json.loads(line) for path in args.labelled

@@ -27,7 +27,9 @@ holds no text or dialogue of any other labelled file (the fifth's and the tune-r
 the fifth draw at the odd positions from 13 of that order.  The seventh draw
 (``commitments-general-real-seventh.jsonl``), labelled blind too, passes the same checks, is all ``holdout-real-7``,
 holds no text or dialogue of any other labelled file (the sixth's included), and continues the sixth draw at the odd
-positions from 23 of that order.  The tune-real draw
+positions from 23 of that order.  The eighth draw (``commitments-general-real-eighth.jsonl``), labelled blind too,
+passes the same checks, is all ``holdout-real-8``, holds no text or dialogue of any other labelled file (the seventh's
+included), and continues the seventh draw at the odd positions from 31 of that order.  The tune-real draw
 (``commitments-general-tune-real.jsonl``) passes the same checks of form, is all ``tune-real`` (a tune split),
 holds no text of any other labelled file, and comes from dialogues of CaSiNo's train split that no other
 file touched, taken whole from the windows at the even positions from 4 of the fourth draw's window order.
@@ -54,6 +56,7 @@ REAL_FOURTH = ROOT / "tests" / "fixtures" / "commitments-general-real-fourth.jso
 REAL_FIFTH = ROOT / "tests" / "fixtures" / "commitments-general-real-fifth.jsonl"
 REAL_SIXTH = ROOT / "tests" / "fixtures" / "commitments-general-real-sixth.jsonl"
 REAL_SEVENTH = ROOT / "tests" / "fixtures" / "commitments-general-real-seventh.jsonl"
+REAL_EIGHTH = ROOT / "tests" / "fixtures" / "commitments-general-real-eighth.jsonl"
 TUNE_REAL = ROOT / "tests" / "fixtures" / "commitments-general-tune-real.jsonl"
 DAISHI = ROOT / "tests" / "fixtures" / "commitments.jsonl"
 SET_SCRIPT = ROOT / "bench" / "commitments_set.py"
@@ -105,10 +108,11 @@ REAL_FOURTH_ROWS = _rows(REAL_FOURTH)
 REAL_FIFTH_ROWS = _rows(REAL_FIFTH)
 REAL_SIXTH_ROWS = _rows(REAL_SIXTH)
 REAL_SEVENTH_ROWS = _rows(REAL_SEVENTH)
+REAL_EIGHTH_ROWS = _rows(REAL_EIGHTH)
 TUNE_REAL_ROWS = _rows(TUNE_REAL)
 EVERY_ROW = (ROWS + ADDED_ROWS + REAL_ADDED_ROWS + REAL_SECOND_ROWS + REAL_THIRD_ROWS + REAL_FOURTH_ROWS + REAL_FIFTH_ROWS
-             + TUNE_REAL_ROWS + REAL_SIXTH_ROWS + REAL_SEVENTH_ROWS)
-_FILE_OF = {**{r["id"]: REAL_SEVENTH.name for r in REAL_SEVENTH_ROWS},
+             + TUNE_REAL_ROWS + REAL_SIXTH_ROWS + REAL_SEVENTH_ROWS + REAL_EIGHTH_ROWS)
+_FILE_OF = {**{r["id"]: REAL_EIGHTH.name for r in REAL_EIGHTH_ROWS}, **{r["id"]: REAL_SEVENTH.name for r in REAL_SEVENTH_ROWS},
             **{r["id"]: REAL_SIXTH.name for r in REAL_SIXTH_ROWS}, **{r["id"]: TUNE_REAL.name for r in TUNE_REAL_ROWS}, **{r["id"]: REAL_FIFTH.name for r in REAL_FIFTH_ROWS}, **{r["id"]: REAL_FOURTH.name for r in REAL_FOURTH_ROWS}, **{r["id"]: REAL_THIRD.name for r in REAL_THIRD_ROWS}, **{r["id"]: REAL_SECOND.name for r in REAL_SECOND_ROWS},
             **{r["id"]: REAL_ADDED.name for r in REAL_ADDED_ROWS}, **{r["id"]: ADDED.name for r in ADDED_ROWS},
             **{r["id"]: FIXTURE.name for r in ROWS}}
@@ -129,9 +133,10 @@ def test_every_row_has_exactly_the_row_fields() -> None:
     fifth = {r["id"] for r in REAL_FIFTH_ROWS}
     sixth = {r["id"] for r in REAL_SIXTH_ROWS}
     seventh = {r["id"] for r in REAL_SEVENTH_ROWS}
+    eighth = {r["id"] for r in REAL_EIGHTH_ROWS}
     tune_real = {r["id"] for r in TUNE_REAL_ROWS}
     for row in EVERY_ROW:
-        later_files = later | second | third | fourth | fifth | sixth | seventh | tune_real
+        later_files = later | second | third | fourth | fifth | sixth | seventh | eighth | tune_real
         fields = ROW_FIELDS | {"provenance"} if row["id"] in later_files else ROW_FIELDS
         assert set(row) == fields, f"{_where(row)}: fields {sorted(set(row) ^ fields)}"
         assert isinstance(row["id"], str) and row["id"], _where(row)
@@ -145,6 +150,7 @@ def test_every_row_has_exactly_the_row_fields() -> None:
             ("holdout-real-5",) if row["id"] in fifth else \
             ("holdout-real-6",) if row["id"] in sixth else \
             ("holdout-real-7",) if row["id"] in seventh else \
+            ("holdout-real-8",) if row["id"] in eighth else \
             ("tune-real",) if row["id"] in tune_real else ("tune", "holdout")
         assert row["split"] in splits, f"{_where(row)}: split {row['split']!r}"
         assert isinstance(row["source"], str) and row["source"], _where(row)
@@ -668,10 +674,10 @@ def test_sixth_real_rows_are_held_out_blind_and_share_no_text_or_dialogue_with_a
     assert len(REAL_SIXTH_ROWS) >= 150
     module = _module(SET_SCRIPT, "commitments_set")
     # the draw left out the texts of every file labelled before it, the fifth's and the tune-real draw's too
-    # (every file but the sixth's own and the seventh's, labelled after it)
+    # (every file but the sixth's own and the seventh's and eighth's, labelled after it)
     assert {p.name for p in module.LABELLED_6} == {p.name for p in ROOT.joinpath("tests", "fixtures").glob(
-        "commitments*.jsonl")} - {REAL_SIXTH.name, REAL_SEVENTH.name}
-    after = {s["id"] for s in REAL_SIXTH_ROWS + REAL_SEVENTH_ROWS}
+        "commitments*.jsonl")} - {REAL_SIXTH.name, REAL_SEVENTH.name, REAL_EIGHTH.name}
+    after = {s["id"] for s in REAL_SIXTH_ROWS + REAL_SEVENTH_ROWS + REAL_EIGHTH_ROWS}
     before = [r for r in EVERY_ROW if r["id"] not in after] + _rows(DAISHI)
     _check_blind_train_rows(REAL_SIXTH_ROWS, "holdout-real-6", before)
 
@@ -713,9 +719,11 @@ def test_seventh_real_rows_are_held_out_blind_and_share_no_text_or_dialogue_with
     assert len(REAL_SEVENTH_ROWS) >= 150
     module = _module(SET_SCRIPT, "commitments_set")
     # the draw left out the texts of every file labelled before it, the sixth's included
+    # (every file but the seventh's own and the eighth's, labelled after it)
     assert {p.name for p in module.LABELLED_7} == {p.name for p in ROOT.joinpath("tests", "fixtures").glob(
-        "commitments*.jsonl")} - {REAL_SEVENTH.name}
-    before = [r for r in EVERY_ROW if r["id"] not in {s["id"] for s in REAL_SEVENTH_ROWS}] + _rows(DAISHI)
+        "commitments*.jsonl")} - {REAL_SEVENTH.name, REAL_EIGHTH.name}
+    after = {s["id"] for s in REAL_SEVENTH_ROWS + REAL_EIGHTH_ROWS}
+    before = [r for r in EVERY_ROW if r["id"] not in after] + _rows(DAISHI)
     _check_blind_train_rows(REAL_SEVENTH_ROWS, "holdout-real-7", before)
 
 
@@ -754,6 +762,53 @@ def test_seventh_draw_continues_the_sixth_at_the_odd_positions_from_23() -> None
         assert earlier_windows == seventh_windows and [{**r, "split": "holdout-real-7"} for r in earlier] == seventh
     assert module.HOLDOUT_REAL_7 == "holdout-real-7" and module.SEVENTH_START == 23
     assert module.LABELLED_7 == [*module.LABELLED_6, REAL_SIXTH] and REAL_SEVENTH not in module.LABELLED_7
+
+
+def test_eighth_real_rows_are_held_out_blind_and_share_no_text_or_dialogue_with_another_file() -> None:
+    assert len(REAL_EIGHTH_ROWS) >= 150
+    module = _module(SET_SCRIPT, "commitments_set")
+    # the draw left out the texts of every file labelled before it, the seventh's included
+    assert {p.name for p in module.LABELLED_8} == {p.name for p in ROOT.joinpath("tests", "fixtures").glob(
+        "commitments*.jsonl")} - {REAL_EIGHTH.name}
+    before = [r for r in EVERY_ROW if r["id"] not in {s["id"] for s in REAL_EIGHTH_ROWS}] + _rows(DAISHI)
+    _check_blind_train_rows(REAL_EIGHTH_ROWS, "holdout-real-8", before)
+
+
+def test_eighth_draw_continues_the_seventh_at_the_odd_positions_from_31() -> None:
+    module = _module(SET_SCRIPT, "commitments_set")
+    size = 600
+    text, order, inside = _synthetic_train(120, FOUR_TURNS, 40, size, module.DIALOGUE_SEED_4)
+    assert module.window_order(len(text), size=size) == order and len(order) > 40
+    first = next(p for p in range(31, len(order), 2) if inside[order[p]])
+    labelled = [{"text": f"D{inside[order[first]][0]}  2 FOOD", "style": "casino"}]
+    # every whole dialogue of position 31's window, then 33's, ... until the draw holds its turns
+    for wanted in (1, 2 * sum(len(inside[order[p]]) for p in range(31, first + 1, 2)) + 1):
+        rows, windows = module.draw_eighth(text, labelled, wanted=wanted, size=size)
+        held = 0
+        expected_windows = []
+        for position in range(31, len(order), 2):
+            if held >= wanted:
+                break
+            expected_windows.append(order[position])
+            held += 2 * len(inside[order[position]]) - (position == first)
+        assert windows == expected_windows and len(rows) == held
+        assert [r["id"] for r in rows] == [f"casino/train/{d}/{t}" for k in windows for d in inside[k] for t in (0, 1)
+                                           if (d, t) != (inside[order[first]][0], 1)]
+        assert {r["split"] for r in rows} == {"holdout-real-8"}
+        assert all(r["text"] not in module.DEAL_MARKERS for r in rows)
+    # never a window of the fourth (0 to 2), fifth (odd 3 to 11), sixth (odd 13 to 21) or seventh (odd 23 to 29)
+    # draw, nor an even position (the tune-real draw's side)
+    read = set(module.draw_eighth(text, [], wanted=10 ** 6, size=size)[1])
+    assert read == {order[p] for p in range(31, len(order), 2)}
+    assert not read & {order[p] for p in (*range(0, 31), *range(32, len(order), 2))}
+    # the fifth's, sixth's and seventh's rows are what they were: the four draws differ only in where they start
+    # and in the split they write
+    for start, draw in ((3, module.draw_fifth), (13, module.draw_sixth), (23, module.draw_seventh)):
+        earlier, earlier_windows = draw(text, [], wanted=30, size=size)
+        eighth, eighth_windows = module.draw_eighth(text, [], wanted=30, start=start, size=size)
+        assert earlier_windows == eighth_windows and [{**r, "split": "holdout-real-8"} for r in earlier] == eighth
+    assert module.HOLDOUT_REAL_8 == "holdout-real-8" and module.EIGHTH_START == 31
+    assert module.LABELLED_8 == [*module.LABELLED_7, REAL_SEVENTH] and REAL_EIGHTH not in module.LABELLED_8
 
 
 def test_window_dialogues_reads_only_the_window_its_chat_logs_lie_in() -> None:
