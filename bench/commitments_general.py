@@ -4,11 +4,11 @@ Usage::
 
     python bench/commitments_general.py [--fixture PATH] [--added PATH] [--real-added PATH] [--real-second PATH]
                                         [--real-third [PATH]] [--real-fourth [PATH]] [--real-fifth [PATH]]
-                                        [--real-sixth [PATH]] [--real-seventh [PATH]]
+                                        [--real-sixth [PATH]] [--real-seventh [PATH]] [--real-eighth [PATH]]
                                         [--tune-real PATH]
                                         [--no-added]
                                         [--extractor NAME|module:factory]
-                                        [--split holdout|holdout-real-4|holdout-real-7|
+                                        [--split holdout|holdout-real-4|holdout-real-7|holdout-real-8|
                                                  tune|tune-real|tune-real-1|tune-real-2|tune-real-3|
                                                  tune-real-5|tune-real-6|tune-real-pool|all|both]
                                         [--json] [--errors] [--sweep]
@@ -74,6 +74,11 @@ in the file, labelled blind the same way.  Once a held-out split, it is now the 
 window order (``tests/fixtures/commitments-general-real-seventh.jsonl``), every row in ``holdout-real-7``, an
 eighth held-out split, labelled blind the same way.  It is read only when named (``--real-seventh``), its
 block follows the fourth's, and its rows are never printed one by one.
+
+**The eighth draw of real rows, blind.**  The seventh draw continued, at the odd positions from 31 of the same
+window order (``tests/fixtures/commitments-general-real-eighth.jsonl``), every row in ``holdout-real-8``, a
+ninth held-out split, labelled blind the same way after rules v8.  It is read only when named
+(``--real-eighth``), its block follows the seventh's, and its rows are never printed one by one.
 
 **The tune-real draw.**  Whole dialogues of CaSiNo's train split that no other file touched, from the
 windows at the even positions from 4 of the fourth draw's window order
@@ -193,10 +198,18 @@ SEVENTH_MARK = "_seventh_real"
 """The in-memory mark of a row read from the seventh real file."""
 HOLDOUT_REAL_7 = "holdout-real-7"
 """The split of the seventh draw's turns: only scored, and only when named."""
-HELD_OUT: tuple[str, ...] = ("holdout", HOLDOUT_REAL_4, HOLDOUT_REAL_7)
+REAL_EIGHTH = FIXTURE.with_name("commitments-general-real-eighth.jsonl")
+"""The eighth draw of real turns, whole dialogues, every row ``holdout-real-8`` (labelled blind, before any
+extractor was run on them); read only when named."""
+EIGHTH_MARK = "_eighth_real"
+"""The in-memory mark of a row read from the eighth real file."""
+HOLDOUT_REAL_8 = "holdout-real-8"
+"""The split of the eighth draw's turns: only scored, and only when named."""
+HELD_OUT: tuple[str, ...] = ("holdout", HOLDOUT_REAL_4, HOLDOUT_REAL_7, HOLDOUT_REAL_8)
 """The splits nobody tuned on, in report order."""
 LATER_DRAWS: tuple[tuple[str, Path, str, str], ...] = (
-    ("fourth", REAL_FOURTH, HOLDOUT_REAL_4, FOURTH_MARK), ("seventh", REAL_SEVENTH, HOLDOUT_REAL_7, SEVENTH_MARK))
+    ("fourth", REAL_FOURTH, HOLDOUT_REAL_4, FOURTH_MARK), ("seventh", REAL_SEVENTH, HOLDOUT_REAL_7, SEVENTH_MARK),
+    ("eighth", REAL_EIGHTH, HOLDOUT_REAL_8, EIGHTH_MARK))
 """The later draws, each a held-out split read only when named (``--real-<name>``): name, file, split, mark."""
 TUNE_REAL_FILE = FIXTURE.with_name("commitments-general-tune-real.jsonl")
 """The tune-real draw of real turns, whole dialogues of CaSiNo's train split, every row ``tune-real``
@@ -684,7 +697,7 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"{', '.join(FACTORIES)}, or module:factory (factory(vocabulary) -> extractor)")
     parser.add_argument("--split", choices=(*HELD_OUT, *TUNE_SPLITS, REAL_POOL, "all", "both"), default="both",
                         help="which split to score (both: holdout, holdout-real-4 when --real-fourth is given, "
-                        "holdout-real-7 when --real-seventh is given, then "
+                        "holdout-real-7 when --real-seventh is given, holdout-real-8 when --real-eighth is given, then "
                         f"tune, {', '.join(REAL_TUNE_SPLITS)} and {REAL_POOL}, every real tune turn at once)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     parser.add_argument("--sweep", action="store_true",

@@ -30,6 +30,7 @@ DIGESTS: dict[str, dict[str, str]] = {
         "commitments-general-real-fifth.jsonl": "8d66d016be6328107cbb461c38c3086f21c8586efb5869b56fb1873238b40cb1",
         "commitments-general-real-fourth.jsonl": "954c45fe8d3c0c95b08636294bb0d7e17c0a507207145e268cecdab1f7916e64",
         "commitments-general-real-second.jsonl": "417eb6106ea750e026a219c47ea98c38d7d9afc1e831da4fea1f200471565c1f",
+        "commitments-general-real-seventh.jsonl": "575c3d71406f577f2c9e5d3681e0378288ae6b9651a66deeaa4d169c05ce809d",
         "commitments-general-real-sixth.jsonl": "8ffd3f9c0dcb10d19f3002c033f428da5428032f8e99b6bf51a4bc0e41afe91b",
         "commitments-general-real-third.jsonl": "555bcfcb8d7920a5bda87976de682dff6f3f7640e3e0ecd0dcaa5dd8186c00c5",
         "commitments-general-tune-added.jsonl": "105f2a2749c1a97aa443ce915fc478879adf90a12e9d97f8dd97043bc29654ab",
