@@ -727,43 +727,6 @@ def test_seventh_real_rows_are_held_out_blind_and_share_no_text_or_dialogue_with
     _check_blind_train_rows(REAL_SEVENTH_ROWS, "holdout-real-7", before)
 
 
-def test_seventh_draw_continues_the_sixth_at_the_odd_positions_from_23() -> None:
-    module = _module(SET_SCRIPT, "commitments_set")
-    size = 600
-    text, order, inside = _synthetic_train(90, FOUR_TURNS, 40, size, module.DIALOGUE_SEED_4)
-    assert module.window_order(len(text), size=size) == order and len(order) > 30
-    first = next(p for p in range(23, len(order), 2) if inside[order[p]])
-    labelled = [{"text": f"D{inside[order[first]][0]}  2 FOOD", "style": "casino"}]
-    # every whole dialogue of position 23's window, then 25's, ... until the draw holds its turns
-    for wanted in (1, 2 * sum(len(inside[order[p]]) for p in range(23, first + 1, 2)) + 1):
-        rows, windows = module.draw_seventh(text, labelled, wanted=wanted, size=size)
-        held = 0
-        expected_windows = []
-        for position in range(23, len(order), 2):
-            if held >= wanted:
-                break
-            expected_windows.append(order[position])
-            held += 2 * len(inside[order[position]]) - (position == first)
-        assert windows == expected_windows and len(rows) == held
-        assert [r["id"] for r in rows] == [f"casino/train/{d}/{t}" for k in windows for d in inside[k] for t in (0, 1)
-                                           if (d, t) != (inside[order[first]][0], 1)]
-        assert {r["split"] for r in rows} == {"holdout-real-7"}
-        assert all(r["text"] not in module.DEAL_MARKERS for r in rows)
-    # never a window of the fourth (0 to 2), fifth (odd 3 to 11) or sixth (odd 13 to 21) draw, nor an even
-    # position (the tune-real draw's side)
-    read = set(module.draw_seventh(text, [], wanted=10 ** 6, size=size)[1])
-    assert read == {order[p] for p in range(23, len(order), 2)}
-    assert not read & {order[p] for p in (*range(0, 23), *range(24, len(order), 2))}
-    # the fifth's and sixth's rows are what they were: the three draws differ only in where they start and
-    # in the split they write
-    for start, draw in ((3, module.draw_fifth), (13, module.draw_sixth)):
-        earlier, earlier_windows = draw(text, [], wanted=30, size=size)
-        seventh, seventh_windows = module.draw_seventh(text, [], wanted=30, start=start, size=size)
-        assert earlier_windows == seventh_windows and [{**r, "split": "holdout-real-7"} for r in earlier] == seventh
-    assert module.HOLDOUT_REAL_7 == "holdout-real-7" and module.SEVENTH_START == 23
-    assert module.LABELLED_7 == [*module.LABELLED_6, REAL_SIXTH] and REAL_SEVENTH not in module.LABELLED_7
-
-
 def test_eighth_real_rows_are_held_out_blind_and_share_no_text_or_dialogue_with_another_file() -> None:
     assert len(REAL_EIGHTH_ROWS) >= 150
     module = _module(SET_SCRIPT, "commitments_set")
@@ -774,19 +737,28 @@ def test_eighth_real_rows_are_held_out_blind_and_share_no_text_or_dialogue_with_
     _check_blind_train_rows(REAL_EIGHTH_ROWS, "holdout-real-8", before)
 
 
-def test_eighth_draw_continues_the_seventh_at_the_odd_positions_from_31() -> None:
+@pytest.mark.parametrize(("name", "start", "dialogues", "earlier"), [
+    ("seventh", 23, 90, (("fifth", 3), ("sixth", 13))),
+    ("eighth", 31, 120, (("fifth", 3), ("sixth", 13), ("seventh", 23))),
+])
+def test_a_later_draw_continues_the_one_before_at_the_odd_positions_from_its_start(
+        name: str, start: int, dialogues: int, earlier: tuple[tuple[str, int], ...]) -> None:
+    """The seventh draw reads the odd positions from 23 (the sixth stopped at 21), the eighth from 31 (the
+    seventh stopped at 29): window by window, every whole dialogue, until the draw holds its turns."""
     module = _module(SET_SCRIPT, "commitments_set")
+    draw_later = getattr(module, f"draw_{name}")
+    split = f"holdout-real-{7 if name == 'seventh' else 8}"
     size = 600
-    text, order, inside = _synthetic_train(120, FOUR_TURNS, 40, size, module.DIALOGUE_SEED_4)
-    assert module.window_order(len(text), size=size) == order and len(order) > 40
-    first = next(p for p in range(31, len(order), 2) if inside[order[p]])
+    text, order, inside = _synthetic_train(dialogues, FOUR_TURNS, 40, size, module.DIALOGUE_SEED_4)
+    assert module.window_order(len(text), size=size) == order and len(order) > start + 7
+    first = next(p for p in range(start, len(order), 2) if inside[order[p]])
     labelled = [{"text": f"D{inside[order[first]][0]}  2 FOOD", "style": "casino"}]
-    # every whole dialogue of position 31's window, then 33's, ... until the draw holds its turns
-    for wanted in (1, 2 * sum(len(inside[order[p]]) for p in range(31, first + 1, 2)) + 1):
-        rows, windows = module.draw_eighth(text, labelled, wanted=wanted, size=size)
+    # every whole dialogue of the start position's window, then the next odd one's, ... until the draw holds its turns
+    for wanted in (1, 2 * sum(len(inside[order[p]]) for p in range(start, first + 1, 2)) + 1):
+        rows, windows = draw_later(text, labelled, wanted=wanted, size=size)
         held = 0
         expected_windows = []
-        for position in range(31, len(order), 2):
+        for position in range(start, len(order), 2):
             if held >= wanted:
                 break
             expected_windows.append(order[position])
@@ -794,19 +766,24 @@ def test_eighth_draw_continues_the_seventh_at_the_odd_positions_from_31() -> Non
         assert windows == expected_windows and len(rows) == held
         assert [r["id"] for r in rows] == [f"casino/train/{d}/{t}" for k in windows for d in inside[k] for t in (0, 1)
                                            if (d, t) != (inside[order[first]][0], 1)]
-        assert {r["split"] for r in rows} == {"holdout-real-8"}
+        assert {r["split"] for r in rows} == {split}
         assert all(r["text"] not in module.DEAL_MARKERS for r in rows)
-    # never a window of the fourth (0 to 2), fifth (odd 3 to 11), sixth (odd 13 to 21) or seventh (odd 23 to 29)
-    # draw, nor an even position (the tune-real draw's side)
-    read = set(module.draw_eighth(text, [], wanted=10 ** 6, size=size)[1])
-    assert read == {order[p] for p in range(31, len(order), 2)}
-    assert not read & {order[p] for p in (*range(0, 31), *range(32, len(order), 2))}
-    # the fifth's, sixth's and seventh's rows are what they were: the four draws differ only in where they start
-    # and in the split they write
-    for start, draw in ((3, module.draw_fifth), (13, module.draw_sixth), (23, module.draw_seventh)):
-        earlier, earlier_windows = draw(text, [], wanted=30, size=size)
-        eighth, eighth_windows = module.draw_eighth(text, [], wanted=30, start=start, size=size)
-        assert earlier_windows == eighth_windows and [{**r, "split": "holdout-real-8"} for r in earlier] == eighth
+    # never a window of an earlier draw (the fourth's 0 to 2, the odd positions of the fifth, sixth, ... before
+    # the start), nor an even position (the tune-real draw's side)
+    read = set(draw_later(text, [], wanted=10 ** 6, size=size)[1])
+    assert read == {order[p] for p in range(start, len(order), 2)}
+    assert not read & {order[p] for p in (*range(0, start), *range(start + 1, len(order), 2))}
+    # the earlier draws' rows are what they were: the draws differ only in where they start and the split they write
+    for before, at in earlier:
+        rows_before, windows_before = getattr(module, f"draw_{before}")(text, [], wanted=30, size=size)
+        rows_later, windows_later = draw_later(text, [], wanted=30, start=at, size=size)
+        assert windows_before == windows_later and [{**r, "split": split} for r in rows_before] == rows_later
+
+
+def test_the_seventh_and_eighth_draws_constants() -> None:
+    module = _module(SET_SCRIPT, "commitments_set")
+    assert module.HOLDOUT_REAL_7 == "holdout-real-7" and module.SEVENTH_START == 23
+    assert module.LABELLED_7 == [*module.LABELLED_6, REAL_SIXTH] and REAL_SEVENTH not in module.LABELLED_7
     assert module.HOLDOUT_REAL_8 == "holdout-real-8" and module.EIGHTH_START == 31
     assert module.LABELLED_8 == [*module.LABELLED_7, REAL_SEVENTH] and REAL_EIGHTH not in module.LABELLED_8
 
