@@ -225,6 +225,8 @@ def _skipping(source: MatchSource, tails: frozenset[bytes], digest: Any,
     if where.skip_header:
         update = header
 
+    # two parses, the same but for the erratum test: most matches have no errata, and this runs once a
+    # line in the replay's child, so the common case does not pay a test per line for them
     if withheld:
         def parse(line: bytes) -> Any:
             if line.endswith(ends):
