@@ -837,9 +837,11 @@ class _Families:
         start = np.repeat(self.ticks[at] - int(self.ticks.min()), sizes)
         window = np.sort((((np.repeat(group, sizes) << agent_bits) | hearer) << tick_bits) | start)
         # the union of each agent's windows: a window counts up to the next window of the same agent
+        # (a gap from one window to the next, capped, where the agent is the same: whole arrays, no
+        # gathers by a mask -- the sorted windows never step down, so the gaps are never negative)
         span = np.full(len(window), self.max_lag, dtype=np.int64)
-        same = window[1:] >> tick_bits == window[:-1] >> tick_bits
-        span[:-1][same] = np.minimum(self.max_lag, window[1:][same] - window[:-1][same])
+        same = (window[1:] ^ window[:-1]) >> tick_bits == 0
+        np.copyto(span[:-1], np.minimum(np.diff(window), self.max_lag), where=same)
         rows = np.bincount(window >> (agent_bits + tick_bits), minlength=len(groups))
         summed = np.concatenate((np.zeros(1, dtype=np.int64), np.cumsum(span)))
         ends = np.cumsum(rows)
@@ -1251,9 +1253,11 @@ class _ExactReading:
         key = (members, a, b, tags)
         if key not in self.memo:
             minus = self.minus.get(members)
-            if minus is None:
-                minus = self.minus[members] = Tally.of(
-                    self.texts.units(int(self.texts.of_message[m])) for m in members if self.fresh[m])
+            if minus is None:  # the fresh members' units, each distinct text read once with its messages
+                at = np.asarray(members, dtype=np.int64)
+                held, times = np.unique(self.texts.of_message[at[self.fresh[at]]], return_counts=True)
+                minus = self.minus[members] = Tally.of_texts([self.texts.units(t) for t in held.tolist()],
+                                                             times.tolist())
             info = Information(self.counts, minus, PRIOR_MESSAGES)
             wrapping = sum(info.tag(t) for t in tags)
             self.memo[key] = copied(al, self.texts.cores[a], self.texts.cores[b], info,
