@@ -504,7 +504,7 @@ def fresh_messages(texts: _Texts, log: MessageLog) -> np.ndarray:
     for name in senders:
         bit.setdefault(name, 1 << len(bit))
     sender_bit = [bit[name] for name in senders]
-    audience_bits = [sum(bit[name] for name in heard if name in bit) for heard in audiences]
+    audience_bits = [sum(map(bit.__getitem__, heard & bit.keys())) for heard in audiences]  # (the senders among them)
     heard_by: dict[int, int] = {}
     for j, (c, s, a) in enumerate(zip(texts.nid.tolist(), sender_codes, audience_codes)):
         got = heard_by.get(c, 0)
@@ -746,15 +746,17 @@ class _Families:
         touched = np.zeros(n, dtype=bool)
         touched[fam.j] = True
         touched[fam.i] = True
-        for m in np.nonzero(touched)[0].tolist():
-            self.members.setdefault(int(self.label[m]), []).append(m)
+        at = np.nonzero(touched)[0]
+        for m, family in zip(at.tolist(), self.label[at].tolist()):
+            self.members.setdefault(family, []).append(m)
         self.log, self.origin, self.unprompted, self.prompted = log, origin, unprompted, prompted
         self.max_lag = clock.max_lag
         (sender_codes, senders), (audience_codes, audiences), _texts = log.codes()
         agent_id: dict[str, int] = {name: k for k, name in enumerate(senders)}
         for heard in audiences:
-            for name in heard:
-                agent_id.setdefault(name, len(agent_id))
+            if not agent_id.keys() >= heard:  # (most audiences name no one new: one set test, not a loop)
+                for name in heard:
+                    agent_id.setdefault(name, len(agent_id))
         # each audience as a run of agent numbers in one array
         self.audience_sizes = np.array([len(h) for h in audiences], dtype=np.int64)
         self.audience_starts = np.cumsum(self.audience_sizes) - self.audience_sizes
