@@ -158,32 +158,6 @@ class Tally:
         distinct, times = np.unique(np.unique(owner * stride + flat) % stride, return_counts=True)
         return cls(len(held), dict(zip(distinct.tolist(), times.tolist())))
 
-    @classmethod
-    def of_texts(cls, units: Sequence[np.ndarray], times: Sequence[int]) -> Tally:
-        """:meth:`of` of messages given by distinct text: ``times[k]`` messages each holding the units of
-        ``units[k]`` (the same tally: a family's members are mostly copies of a few texts, each read once
-        here rather than once per message).
-
-        >>> Tally.of_texts([np.array([4, 1, 4]), np.array([1])], [2, 1]) == Tally.of(
-        ...     [np.array([4, 1, 4]), np.array([4, 1, 4]), np.array([1])])
-        True
-        """
-        held = [np.asarray(u, dtype=np.int64) for u in units]
-        messages = sum(times)
-        if sum(map(len, held)) <= SMALL_TALLY:  # a few units: counted in Python (numpy's set-up costs more)
-            counted: Counter[int] = Counter()
-            for u, k in zip(held, times):
-                for x in set(u.tolist()):
-                    counted[x] += k
-            return cls(messages, dict(sorted(counted.items())))
-        flat = np.concatenate(held)
-        stride = int(flat.max()) + 1
-        owner = np.repeat(np.arange(len(held), dtype=np.int64), [len(u) for u in held])
-        code = np.unique(owner * stride + flat)  # each unit once per text
-        distinct, at = np.unique(code % stride, return_inverse=True)
-        df = np.bincount(at, weights=np.asarray(times, dtype=np.float64)[code // stride], minlength=len(distinct))
-        return cls(messages, dict(zip(distinct.tolist(), df.astype(np.int64).tolist())))
-
 
 @dataclass(frozen=True)
 class Information:

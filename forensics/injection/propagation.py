@@ -1170,11 +1170,19 @@ def choose_parents(
     cut = sum(1 for e in found if any(x[0] in ("cut_start", "cut_end") for x in e))
     recased = sum(1 for e in found if any(x[0] == "recase" for x in e))
     weights = weights.with_cuts(cut, len(single)).with_recasing(recased, len(single))
-    pools: dict[int, list[Candidate]] = {}
-    for j, cands in parents.items():
-        child = texts.forward(j)
-        pools[j] = [candidate(i, events[i], child, texts.forward(i), alignments[(int(nid[j]), int(nid[i]))],
-                              weights, len(texts.cores[nid[i]]), edits_of(j, i)) for i in cands]
+    read: dict[tuple[int, int], Candidate] = {}
+
+    def candidate_of(j: int, i: int) -> Candidate:  # a candidate's edits, weight and similarity are its
+        key = (int(of_message[j]), int(of_message[i]))  # and the child's distinct texts': read once a pair
+        got = read.get(key)
+        if got is None:
+            got = read[key] = candidate(i, events[i], texts.forward(j), texts.forward(i),
+                                        alignments[(int(nid[j]), int(nid[i]))], weights, len(texts.cores[nid[i]]),
+                                        edits_of(j, i))
+            return got
+        return Candidate(i, events[i], got.edits, got.weight, got.similarity)
+
+    pools: dict[int, list[Candidate]] = {j: [candidate_of(j, i) for i in cands] for j, cands in parents.items()}
     order = heard_order(pools.values())
     kin: dict[int, list[Sequence[Candidate]]] = {}
     for j, pool in pools.items():
@@ -1255,11 +1263,9 @@ class _ExactReading:
         key = (members, a, b, tags)
         if key not in self.memo:
             minus = self.minus.get(members)
-            if minus is None:  # the fresh members' units, each distinct text read once with its messages
-                at = np.asarray(members, dtype=np.int64)
-                held, times = np.unique(self.texts.of_message[at[self.fresh[at]]], return_counts=True)
-                minus = self.minus[members] = Tally.of_texts([self.texts.units(t) for t in held.tolist()],
-                                                             times.tolist())
+            if minus is None:
+                minus = self.minus[members] = Tally.of(
+                    self.texts.units(int(self.texts.of_message[m])) for m in members if self.fresh[m])
             info = Information(self.counts, minus, PRIOR_MESSAGES)
             wrapping = sum(info.tag(t) for t in tags)
             self.memo[key] = copied(al, self.texts.cores[a], self.texts.cores[b], info,
