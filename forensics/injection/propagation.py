@@ -483,12 +483,13 @@ def _read_texts(log: MessageLog) -> _Texts:
     core_of = np.array([core_id.setdefault(f.core, len(core_id)) for f in forwards], dtype=np.int64)
     cores = list(core_id)  # the first text's own tuple: no copy
     del core_id
-    vocabulary, order, pairs, tags = vocabulary_of(
-        cores, [(*f.tags, CUT_MARK) if shows_cut(f) else f.tags for f in forwards])
+    wrapping = [(*f.tags, CUT_MARK) if shows_cut(f) else f.tags for f in forwards]
+    vocabulary, order, pairs, tags = vocabulary_of(cores, wrapping)
     sizes = np.fromiter(map(len, cores), dtype=np.int64, count=len(cores))
     starts = np.cumsum(sizes) - sizes
     pair_sizes = np.maximum(sizes - 1, 0)
-    tag_sizes = np.fromiter((len(f.tags) + shows_cut(f) for f in forwards), dtype=np.int64, count=len(forwards))
+    tag_sizes = np.fromiter(map(len, wrapping), dtype=np.int64, count=len(forwards))
+    del wrapping
     sets = WordSets(np.repeat(np.arange(len(cores), dtype=np.int64), sizes), order, len(cores), len(vocabulary.words))
     return _Texts(forwards, local, cores, core_of[local], core_of, vocabulary, sets, order, starts, pairs,
                   np.cumsum(pair_sizes) - pair_sizes, tags, np.concatenate(([0], np.cumsum(tag_sizes))))
