@@ -313,6 +313,7 @@ def parse_forward(text: str) -> Forward:
     casing = casing_of(body)
     # (any stretch of a lower-case text is); one string object per distinct word as written, as in words_of
     cased = tuple(map(sys.intern, _WORD.findall(body))) if casing != "lower" else ()
-    return Forward(core=core, tags=tuple(tags), quote=quote, remark=remark, casing=casing,
-                   ending=ending, ellipsis=(start_dots, end_dots), surface=surface,
-                   marks="".join(_MARKS.findall(body.strip(". "))), cased=cased if len(cased) == len(core) else ())
+    # (the fields in order, by position: a frozen dataclass's keywords cost more than its fields, and a
+    # text is read once for each of thousands of distinct texts)
+    return Forward(core, tuple(tags), quote, remark, casing, ending, (start_dots, end_dots), surface,
+                   "".join(_MARKS.findall(body.strip(". "))), cased if len(cased) == len(core) else ())

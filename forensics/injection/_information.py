@@ -32,6 +32,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import chain
 
 import numpy as np
 
@@ -93,9 +94,12 @@ def vocabulary_of(cores: Sequence[Sequence[str]], tags: Sequence[Sequence[str]])
     >>> list(v.words), words.tolist(), pairs.tolist(), tagged.tolist()
     (['a', 'b', 'c'], [0, 1, 0, 1, 1, 2], [3, 4, 3, 5], [6])
     """
-    word_id: dict[str, int] = {}
-    ids = np.fromiter((word_id.setdefault(w, len(word_id)) for core in cores for w in core), dtype=np.int64,
-                      count=sum(map(len, cores)))
+    flat = list(chain.from_iterable(cores))
+    # numbered in order of first use (the distinct words taken in C, then one number each: no Python
+    # step per word)
+    word_id: dict[str, int] = {w: k for k, w in enumerate(dict.fromkeys(flat))}
+    ids = np.fromiter(map(word_id.__getitem__, flat), dtype=np.int64, count=len(flat))
+    del flat
     n_words = len(word_id)
     sizes = np.fromiter(map(len, cores), dtype=np.int64, count=len(cores))
     ends = np.cumsum(sizes)

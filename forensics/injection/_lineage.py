@@ -527,15 +527,19 @@ def heard_orders(groups: Sequence[Iterable[Sequence[Candidate]]], rounds: int = 
             valid[k, :len(rows)] = True
         f, last, mean = table
         children = np.array([len(rows_of[g]) for g in members], dtype=np.float64)
+        # (worked out once, and each round's products once: the same operations on the same numbers)
+        pseudo_first, pseudo_latest = PSEUDO_CHILDREN * toward.first, PSEUDO_CHILDREN * toward.latest
+        counted = children + PSEUDO_CHILDREN
         first = np.full(len(members), 1.0 / 3.0)
         latest = np.full(len(members), 1.0 / 3.0)
         for _round in range(rounds):
             any_one = 1.0 - first - latest
-            p = first[:, None] * f + latest[:, None] * last + any_one[:, None] * mean
-            to_first = np.cumsum(np.where(valid, first[:, None] * f / p, 0.0), axis=1)[:, -1]
-            to_latest = np.cumsum(np.where(valid, latest[:, None] * last / p, 0.0), axis=1)[:, -1]
-            first = (to_first + PSEUDO_CHILDREN * toward.first) / (children + PSEUDO_CHILDREN)
-            latest = (to_latest + PSEUDO_CHILDREN * toward.latest) / (children + PSEUDO_CHILDREN)
+            by_first, by_latest = first[:, None] * f, latest[:, None] * last
+            p = by_first + by_latest + any_one[:, None] * mean
+            to_first = np.cumsum(np.where(valid, by_first / p, 0.0), axis=1)[:, -1]
+            to_latest = np.cumsum(np.where(valid, by_latest / p, 0.0), axis=1)[:, -1]
+            first = (to_first + pseudo_first) / counted
+            latest = (to_latest + pseudo_latest) / counted
         for k, g in enumerate(members):
             out[g] = HeardOrder(float(first[k]), float(latest[k]))
     return out
@@ -555,9 +559,10 @@ def _heard_order_numpy(rows: Sequence[tuple[float, float, float]], rounds: int, 
     first = latest = 1.0 / 3.0
     for _round in range(rounds):
         any_one = 1.0 - first - latest
-        p = first * f + latest * last + any_one * mean
-        to_first = float(np.cumsum(first * f / p)[-1])
-        to_latest = float(np.cumsum(latest * last / p)[-1])
+        by_first, by_latest = first * f, latest * last  # (each product once: the same numbers)
+        p = by_first + by_latest + any_one * mean
+        to_first = float(np.cumsum(by_first / p)[-1])
+        to_latest = float(np.cumsum(by_latest / p)[-1])
         first = (to_first + PSEUDO_CHILDREN * toward.first) / (len(rows) + PSEUDO_CHILDREN)
         latest = (to_latest + PSEUDO_CHILDREN * toward.latest) / (len(rows) + PSEUDO_CHILDREN)
     return HeardOrder(first, latest)

@@ -483,12 +483,13 @@ def _read_texts(log: MessageLog) -> _Texts:
     core_of = np.array([core_id.setdefault(f.core, len(core_id)) for f in forwards], dtype=np.int64)
     cores = list(core_id)  # the first text's own tuple: no copy
     del core_id
-    vocabulary, order, pairs, tags = vocabulary_of(
-        cores, [(*f.tags, CUT_MARK) if shows_cut(f) else f.tags for f in forwards])
+    wrapping = [(*f.tags, CUT_MARK) if shows_cut(f) else f.tags for f in forwards]
+    vocabulary, order, pairs, tags = vocabulary_of(cores, wrapping)
     sizes = np.fromiter(map(len, cores), dtype=np.int64, count=len(cores))
     starts = np.cumsum(sizes) - sizes
     pair_sizes = np.maximum(sizes - 1, 0)
-    tag_sizes = np.fromiter((len(f.tags) + shows_cut(f) for f in forwards), dtype=np.int64, count=len(forwards))
+    tag_sizes = np.fromiter(map(len, wrapping), dtype=np.int64, count=len(forwards))
+    del wrapping
     sets = WordSets(np.repeat(np.arange(len(cores), dtype=np.int64), sizes), order, len(cores), len(vocabulary.words))
     return _Texts(forwards, local, cores, core_of[local], core_of, vocabulary, sets, order, starts, pairs,
                   np.cumsum(pair_sizes) - pair_sizes, tags, np.concatenate(([0], np.cumsum(tag_sizes))))
@@ -504,7 +505,7 @@ def fresh_messages(texts: _Texts, log: MessageLog) -> np.ndarray:
     for name in senders:
         bit.setdefault(name, 1 << len(bit))
     sender_bit = [bit[name] for name in senders]
-    audience_bits = [sum(bit[name] for name in heard if name in bit) for heard in audiences]
+    audience_bits = [sum(map(bit.__getitem__, heard & bit.keys())) for heard in audiences]  # (the senders among them)
     heard_by: dict[int, int] = {}
     for j, (c, s, a) in enumerate(zip(texts.nid.tolist(), sender_codes, audience_codes)):
         got = heard_by.get(c, 0)
@@ -746,15 +747,17 @@ class _Families:
         touched = np.zeros(n, dtype=bool)
         touched[fam.j] = True
         touched[fam.i] = True
-        for m in np.nonzero(touched)[0].tolist():
-            self.members.setdefault(int(self.label[m]), []).append(m)
+        at = np.nonzero(touched)[0]
+        for m, family in zip(at.tolist(), self.label[at].tolist()):
+            self.members.setdefault(family, []).append(m)
         self.log, self.origin, self.unprompted, self.prompted = log, origin, unprompted, prompted
         self.max_lag = clock.max_lag
         (sender_codes, senders), (audience_codes, audiences), _texts = log.codes()
         agent_id: dict[str, int] = {name: k for k, name in enumerate(senders)}
         for heard in audiences:
-            for name in heard:
-                agent_id.setdefault(name, len(agent_id))
+            if not agent_id.keys() >= heard:  # (most audiences name no one new: one set test, not a loop)
+                for name in heard:
+                    agent_id.setdefault(name, len(agent_id))
         # each audience as a run of agent numbers in one array
         self.audience_sizes = np.array([len(h) for h in audiences], dtype=np.int64)
         self.audience_starts = np.cumsum(self.audience_sizes) - self.audience_sizes
@@ -837,9 +840,11 @@ class _Families:
         start = np.repeat(self.ticks[at] - int(self.ticks.min()), sizes)
         window = np.sort((((np.repeat(group, sizes) << agent_bits) | hearer) << tick_bits) | start)
         # the union of each agent's windows: a window counts up to the next window of the same agent
+        # (a gap from one window to the next, capped, where the agent is the same: whole arrays, no
+        # gathers by a mask -- the sorted windows never step down, so the gaps are never negative)
         span = np.full(len(window), self.max_lag, dtype=np.int64)
-        same = window[1:] >> tick_bits == window[:-1] >> tick_bits
-        span[:-1][same] = np.minimum(self.max_lag, window[1:][same] - window[:-1][same])
+        same = (window[1:] ^ window[:-1]) >> tick_bits == 0
+        np.copyto(span[:-1], np.minimum(np.diff(window), self.max_lag), where=same)
         rows = np.bincount(window >> (agent_bits + tick_bits), minlength=len(groups))
         summed = np.concatenate((np.zeros(1, dtype=np.int64), np.cumsum(span)))
         ends = np.cumsum(rows)
@@ -1166,11 +1171,19 @@ def choose_parents(
     cut = sum(1 for e in found if any(x[0] in ("cut_start", "cut_end") for x in e))
     recased = sum(1 for e in found if any(x[0] == "recase" for x in e))
     weights = weights.with_cuts(cut, len(single)).with_recasing(recased, len(single))
-    pools: dict[int, list[Candidate]] = {}
-    for j, cands in parents.items():
-        child = texts.forward(j)
-        pools[j] = [candidate(i, events[i], child, texts.forward(i), alignments[(int(nid[j]), int(nid[i]))],
-                              weights, len(texts.cores[nid[i]]), edits_of(j, i)) for i in cands]
+    read: dict[tuple[int, int], Candidate] = {}
+
+    def candidate_of(j: int, i: int) -> Candidate:  # a candidate's edits, weight and similarity are its
+        key = (int(of_message[j]), int(of_message[i]))  # and the child's distinct texts': read once a pair
+        got = read.get(key)
+        if got is None:
+            got = read[key] = candidate(i, events[i], texts.forward(j), texts.forward(i),
+                                        alignments[(int(nid[j]), int(nid[i]))], weights, len(texts.cores[nid[i]]),
+                                        edits_of(j, i))
+            return got
+        return Candidate(i, events[i], got.edits, got.weight, got.similarity)
+
+    pools: dict[int, list[Candidate]] = {j: [candidate_of(j, i) for i in cands] for j, cands in parents.items()}
     order = heard_order(pools.values())
     kin: dict[int, list[Sequence[Candidate]]] = {}
     for j, pool in pools.items():
