@@ -536,6 +536,9 @@ _AUX = frozenset({"will", "shall", "would", "can", "am", "is", "are", "be", "to"
                   "personally", "hereby", "absolutely", "quickly", "fine", "ok", "let", "simply"})
 """Words that may stand between a subject and its verb without changing who acts."""
 _REGION = re.compile(r"r_[0-9]{1,4}_[0-9]{1,4}")
+_REGION_AFTER_BLANK = " r_"
+"""In words joined by spaces: a word after the first opening with "r_" (maybe a region); a substring
+test, which a regex's lookbehind at every character made slower."""
 _MIXED_NUMBER = re.compile(r"(?<![^ ])[0-9]+[^ 0-9]")
 """In words joined by spaces: a word opening with a digit that is not all digits ("12cr", "3x")."""
 _DIGITS = re.compile(r"[0-9]{1,9}")
@@ -750,7 +753,7 @@ class HeuristicExtractor:
             raw, offs = self._joined(toks)
             joined = " ".join(raw)
         first_words = self._lexicon.first_words
-        regions = joined.startswith("r_") or " r_" in joined  # a word opens with "r_" (maybe a region)
+        regions = joined.startswith("r_") or _REGION_AFTER_BLANK in joined  # a word opens with "r_" (maybe a region)
         if first_words.isdisjoint(raw) and not regions and (
                 not self._lexicon.weak or self._lexicon.weak.keys().isdisjoint(raw)):
             return raw, offs, [None] * len(raw)  # no name of the match in the text
