@@ -730,13 +730,16 @@ class HeuristicExtractor:
         raw = list(map(_WORD, toks))
         mentions = tuple([w for w in raw if w not in _BOUNDARY])
         words, offsets, tags = self._names(toks, raw)
-        found: list[Commitment] = []
-        seen: set[tuple[Any, ...]] = set()
-        for c in self._message(words, offsets, tags, len(capped)):
-            key = (c.kind, c.give, c.receive, c.region, c.target)
-            if key not in seen:  # the same promise twice in one message is one promise
-                seen.add(key)
-                found.append(c)
+        found = self._message(words, offsets, tags, len(capped))
+        if len(found) > 1:  # (most messages hold one commitment or none: nothing to compare)
+            seen: set[tuple[Any, ...]] = set()
+            kept: list[Commitment] = []
+            for c in found:
+                key = (c.kind, c.give, c.receive, c.region, c.target)
+                if key not in seen:  # the same promise twice in one message is one promise
+                    seen.add(key)
+                    kept.append(c)
+            found = kept
         return Extracted(tuple(found), truncated, mentions)
 
     # -- names (rule 4) ----------------------------------------------------------------------------
