@@ -59,9 +59,14 @@ def tokens(text: str) -> list[tuple[str, int]]:
     >>> [t for t, _ in tokens("I'll give U 3 wood, won't I?")]
     ['i', 'will', 'give', 'you', '3', 'wood', ',', 'will', 'not', 'i', '?']
     """
-    lowered = text.lower().replace("\u2019", "'").replace("\u2018", "'")
-    lowered = lowered.replace("=>", "->")
-    lowered = lowered.replace("non-aggression", "nonaggression").replace("cease-fire", "ceasefire")
+    lowered = text.lower()
+    # each replacement only where its first character stands (most chat holds none: no scan to copy)
+    if not lowered.isascii():
+        lowered = lowered.replace("\u2019", "'").replace("\u2018", "'")
+    if "=" in lowered:
+        lowered = lowered.replace("=>", "->")
+    if "-" in lowered:
+        lowered = lowered.replace("non-aggression", "nonaggression").replace("cease-fire", "ceasefire")
     found = [(m[0], m.start()) for m in _TOKEN.finditer(lowered)]
     if "'" not in lowered and lowered.isascii() and _CONTRACTED.isdisjoint(map(_WORD, found)):
         return found  # no apostrophe, emoji or contraction: every token stands as found

@@ -536,8 +536,9 @@ _AUX = frozenset({"will", "shall", "would", "can", "am", "is", "are", "be", "to"
                   "personally", "hereby", "absolutely", "quickly", "fine", "ok", "let", "simply"})
 """Words that may stand between a subject and its verb without changing who acts."""
 _REGION = re.compile(r"r_[0-9]{1,4}_[0-9]{1,4}")
-_REGION_WORD = re.compile(r"(?<![^ ])r_")
-"""In words joined by spaces: a word opening with "r_" (maybe a region)."""
+_REGION_AFTER_BLANK = " r_"
+"""In words joined by spaces: a word after the first opening with "r_" (maybe a region); a substring
+test, which a regex's lookbehind at every character made slower."""
 _MIXED_NUMBER = re.compile(r"(?<![^ ])[0-9]+[^ 0-9]")
 """In words joined by spaces: a word opening with a digit that is not all digits ("12cr", "3x")."""
 _DIGITS = re.compile(r"[0-9]{1,9}")
@@ -556,6 +557,15 @@ _ALTERNATIVES = frozenset({"or", "alternatively", "otherwise"})
 
 # places ------------------------------------------------------------------------------------------
 
+
+
+def _after_last_comma(words: list[str]) -> int:
+    """The index after the last comma of ``words``, 0 when none.
+
+    >>> _after_last_comma(["ok", ",", "fine", ",", "deal"]), _after_last_comma(["deal"])
+    (4, 0)
+    """
+    return len(words) - words[::-1].index(",") if "," in words else 0
 
 
 def _quantity(token: str) -> tuple[bool, int | None]:
@@ -717,31 +727,36 @@ class HeuristicExtractor:
         truncated = len(text) > self.max_chars
         capped = text[: self.max_chars]
         toks = tokens(capped)
-        mentions = tuple([w for w, _ in toks if w not in _BOUNDARY])
-        words, offsets, tags = self._names(toks)
-        found: list[Commitment] = []
-        seen: set[tuple[Any, ...]] = set()
-        for c in self._message(words, offsets, tags, len(capped)):
-            key = (c.kind, c.give, c.receive, c.region, c.target)
-            if key not in seen:  # the same promise twice in one message is one promise
-                seen.add(key)
-                found.append(c)
+        raw = list(map(_WORD, toks))
+        mentions = tuple([w for w in raw if w not in _BOUNDARY])
+        words, offsets, tags = self._names(toks, raw)
+        found = self._message(words, offsets, tags, len(capped))
+        if len(found) > 1:  # (most messages hold one commitment or none: nothing to compare)
+            seen: set[tuple[Any, ...]] = set()
+            kept: list[Commitment] = []
+            for c in found:
+                key = (c.kind, c.give, c.receive, c.region, c.target)
+                if key not in seen:  # the same promise twice in one message is one promise
+                    seen.add(key)
+                    kept.append(c)
+            found = kept
         return Extracted(tuple(found), truncated, mentions)
 
     # -- names (rule 4) ----------------------------------------------------------------------------
 
-    def _names(self, toks: list[tuple[str, int]]) -> tuple[list[str], list[int], list[tuple[str, str] | None]]:
-        """Words with the match's names joined into one word each, tagged ``(kind, canonical)``."""
-        raw: list[str] = list(map(_WORD, toks))
+    def _names(self, toks: list[tuple[str, int]], raw: list[str]
+               ) -> tuple[list[str], list[int], list[tuple[str, str] | None]]:
+        """Words with the match's names joined into one word each, tagged ``(kind, canonical)``
+        (``raw``: the words of ``toks``)."""
         offs: list[int] = list(map(_OFFSET, toks))
         # a token is never empty nor holds a space: in the words joined by spaces, one opening with a
-        # digit and holding something else, or one opening with "r_", is found by a regex
+        # digit and holding something else is found by a regex, one opening with "r_" by a substring test
         joined = " ".join(raw)
         if "-" in raw or _MIXED_NUMBER.search(joined):
             raw, offs = self._joined(toks)
             joined = " ".join(raw)
         first_words = self._lexicon.first_words
-        regions = _REGION_WORD.search(joined) is not None
+        regions = joined.startswith("r_") or _REGION_AFTER_BLANK in joined  # a word opens with "r_" (maybe a region)
         if first_words.isdisjoint(raw) and not regions and (
                 not self._lexicon.weak or self._lexicon.weak.keys().isdisjoint(raw)):
             return raw, offs, [None] * len(raw)  # no name of the match in the text
@@ -886,7 +901,7 @@ class HeuristicExtractor:
         after a statement with no comma between ("i am good with that how many waters do you
         want?", also after an opening "Ok, "): the index it opens at; the statement is the words
         after the last comma before it."""
-        start = max((k + 1 for k, w in enumerate(clause) if w == ","), default=0)  # "Ok, i am good with that how ..."
+        start = _after_last_comma(clause)  # "Ok, i am good with that how ..."
         if self._opens_question(clause) or clause[:1] and clause[0] in CONDITIONS or (
                 start and (self._opens_question(clause[start:]) or start < len(clause) and clause[start] in CONDITIONS)):
             return None  # (a comma closing the clause, "deal,?", leaves no statement for a question to run on)
@@ -900,9 +915,7 @@ class HeuristicExtractor:
         """A question is a statement when only a tag ("ok", "deal") follows its last comma: its length."""
         if "," not in clause:
             return None
-        last_comma = max((i for i, t in enumerate(clause) if t == ","), default=-1)
-        if last_comma < 0:
-            return None
+        last_comma = _after_last_comma(clause) - 1
         tail = clause[last_comma + 1:]
         if tail and all(t in TAGS for t in tail) or _wish_tag(tail):
             return last_comma
@@ -926,9 +939,10 @@ class HeuristicExtractor:
                  length: int) -> list[Commitment]:
         clauses = self._clauses(words, offsets, tags, length)
         items_at = self._global_hits(words, tags)
-        checked = not CHECK_WORDS.isdisjoint(words) and any(
-            has_phrase(c.words, phrase) for last in CHECK_WORDS.intersection(words) for phrase in _CHECKS_BY_LAST[last]
-            for c in clauses) or any(
+        present = set(words)  # a clause's words are a slice of the message's: a check's words all stand here
+        checked = not CHECK_WORDS.isdisjoint(present) and any(
+            has_phrase(c.words, phrase) for last in CHECK_WORDS.intersection(present) for phrase in _CHECKS_BY_LAST[last]
+            if present.issuperset(phrase) for c in clauses) or not present.isdisjoint(("correct", "right")) and any(
             c.question and (c.words[-2:] in ([",", "correct"], [",", "right"]) or (
                 len(c.words) == 1 and c.words[0] in ("correct", "right"))) for c in clauses)
         # "..., correct?", "... . Correct?"
