@@ -49,14 +49,7 @@ def tune_rows() -> list[dict[str, Any]]:
     """Every row of the bench's tune splits, the once held-out draws re-designated as tune splits among them
     (the held-out draws never opened, ``holdout`` rows dropped)."""
     rows = cg.load(cg.FIXTURE)
-    rows += cg.load_added(cg.ADDED, (r["id"] for r in rows))
-    rows += cg.load_added(cg.REAL_ADDED, (r["id"] for r in rows), ("tune", cg.HOLDOUT_REAL))
-    rows += cg.load_added(cg.REAL_SECOND, (r["id"] for r in rows), ("tune", cg.HOLDOUT_REAL_2))
-    for _name, path, mark, _ in cg.REDESIGNATED_DRAWS:
-        rows += cg.load_added(path, (r["id"] for r in rows), (mark,))
-    for row in rows:
-        row["split"] = cg.REDESIGNATED.get(row["split"], row["split"])
-    rows += cg.load_added(cg.TUNE_REAL_FILE, (r["id"] for r in rows), (cg.TUNE_REAL,))
+    rows += cg.tune_rows(rows)
     return [r for r in rows if r["split"] in cg.TUNE_SPLITS]
 
 

@@ -673,6 +673,33 @@ def _upper_terms(c: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _marked(path: Path, rows: list[dict[str, Any]], splits: tuple[str, ...], mark: str) -> list[dict[str, Any]]:
+    """The rows of an added file (:func:`load_added`, after ``rows``), each marked ``mark`` in memory."""
+    drawn = load_added(path, (r["id"] for r in rows), splits)
+    for row in drawn:
+        row[mark] = True
+    return drawn
+
+
+def tune_rows(rows: list[dict[str, Any]], added: Path = ADDED, real_added: Path = REAL_ADDED,
+              real_second: Path = REAL_SECOND, redesignated: Mapping[str, Path] | None = None,
+              tune_real: Path = TUNE_REAL_FILE) -> list[dict[str, Any]]:
+    """The rows added after the first file's ``rows``: the tune rows added later, the real turns labelled
+    later (tune, or once held out), the blind draws re-designated whole as tune splits (``redesignated``: a
+    file in place of a draw's, by name) and the tune-real draw; every once held-out split mark read as the
+    tune split it now is (:data:`REDESIGNATED`, the first file's ``rows`` included)."""
+    paths = {name: path for name, path, _, _ in REDESIGNATED_DRAWS} | dict(redesignated or {})
+    out = load_added(added, (r["id"] for r in rows))
+    out += _marked(real_added, rows + out, ("tune", HOLDOUT_REAL), REAL_MARK)
+    out += _marked(real_second, rows + out, ("tune", HOLDOUT_REAL_2), SECOND_MARK)
+    for name, _, split, mark in REDESIGNATED_DRAWS:
+        out += _marked(paths[name], rows + out, (split,), mark)
+    for row in (*rows, *out):
+        row["split"] = REDESIGNATED.get(row["split"], row["split"])
+    out += _marked(tune_real, rows + out, (TUNE_REAL,), TUNE_REAL_MARK)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fixture", type=Path, default=FIXTURE)
@@ -708,33 +735,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         rows = load(args.fixture)
         if not args.no_added:
-            rows += load_added(args.added, (r["id"] for r in rows))
-            later = load_added(args.real_added, (r["id"] for r in rows), ("tune", HOLDOUT_REAL))
-            for row in later:
-                row[REAL_MARK] = True
-            rows += later
-            second = load_added(args.real_second, (r["id"] for r in rows), ("tune", HOLDOUT_REAL_2))
-            for row in second:
-                row[SECOND_MARK] = True
-            rows += second
-            for name, _, split, mark in REDESIGNATED_DRAWS:
-                drawn = load_added(getattr(args, f"real_{name}"), (r["id"] for r in rows), (split,))
-                for row in drawn:
-                    row[mark] = True
-                rows += drawn
-            for row in rows:
-                row["split"] = REDESIGNATED.get(row["split"], row["split"])
-            tune_real = load_added(args.tune_real, (r["id"] for r in rows), (TUNE_REAL,))
-            for row in tune_real:
-                row[TUNE_REAL_MARK] = True
-            rows += tune_real
+            rows += tune_rows(rows, args.added, args.real_added, args.real_second,
+                              {name: getattr(args, f"real_{name}") for name, *_ in REDESIGNATED_DRAWS}, args.tune_real)
         for name, _, split, mark in LATER_DRAWS:
             path = getattr(args, f"real_{name}")
             if path is not None:
-                drawn = load_added(path, (r["id"] for r in rows), (split,))
-                for row in drawn:
-                    row[mark] = True
-                rows += drawn
+                rows += _marked(path, rows, (split,), mark)
             elif args.split == split:
                 raise ValueError(f"--split {split}: the {name} draw is read only when named (--real-{name})")
         factory = factory_named(args.extractor)
