@@ -107,6 +107,8 @@ def _proposal_named(words: list[str], o: int) -> int:
 _PROPOSED = frozenset({"proposed", "offered", "suggested", "made", "mentioned", "described", "sent", "outlined",
                        "laid", "put"})
 """Verbs after "the deal you" that name the addressee's proposal ("the deal you proposed")."""
+_PROPOSED_OR_SAID = _PROPOSED | {"said", "asked"}
+"""Verbs after an opening "as you" that name the addressee's proposal ("as you suggested", "as you said")."""
 
 
 _COPULA_CHAIN = frozenset({"am", "are", "is", "be", "would", "will", "can", "should", "also", "definitely", "totally",
@@ -422,7 +424,7 @@ def _as_proposed(words: list[str]) -> bool:
     k = 0
     while k < len(words) and words[k] in INTERJECTIONS and words[k] != "as":
         k += 1  # the clause's opening only: no pass over the clause
-    if words[k:k + 2] != ["as", "you"] or k + 2 >= len(words) or words[k + 2] not in _PROPOSED | {"said", "asked"}:
+    if words[k:k + 2] != ["as", "you"] or k + 2 >= len(words) or words[k + 2] not in _PROPOSED_OR_SAID:
         return False
     s = k + 3
     if s < len(words) and words[s] == ",":
