@@ -1,0 +1,89 @@
+"""The learned commitment extractor's bench: it reads tune rows only, groups and folds deterministically,
+labels and assembles mentions as its docstring says, and the extractor it builds is total."""
+
+from __future__ import annotations
+
+import builtins
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Any
+
+from daishi_forensics.profile.commitments import Commitment
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+
+def _module() -> Any:
+    if str(BENCH) not in sys.path:
+        sys.path.insert(0, str(BENCH))
+    spec = importlib.util.spec_from_file_location("commitments_learned", BENCH / "commitments_learned.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["commitments_learned"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+L = _module()
+VOCAB = {"items": ["food", "water", "firewood"], "places": [], "agents": []}
+
+
+def test_tune_rows_only_and_held_out_files_never_opened(monkeypatch: Any) -> None:
+    cg = L.cg
+    held_out_files = {path.name for _, path, _, _ in cg.LATER_DRAWS}
+    opened: list[str] = []
+    real_open = builtins.open
+    real_path_open = Path.open
+
+    def spy(file: Any, *args: Any, **kwargs: Any) -> Any:
+        opened.append(Path(str(file)).name)
+        return real_open(file, *args, **kwargs)
+
+    def path_spy(self: Path, *args: Any, **kwargs: Any) -> Any:
+        opened.append(self.name)
+        return real_path_open(self, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", spy)
+    monkeypatch.setattr(Path, "open", path_spy)
+    rows = L.load_tune_rows()
+    monkeypatch.undo()
+    assert rows and all(r["split"] in cg.TUNE_SPLITS for r in rows)
+    assert not held_out_files & set(opened)
+    assert {r["split"] for r in rows} == set(cg.TUNE_SPLITS)
+
+
+def test_groups_and_folds() -> None:
+    assert L.group_of({"id": "casino/train/12/3"}) == "casino/train/12"
+    assert L.group_of({"id": "diplomacy-04"}) == "diplomacy-04"
+    folds = [L.fold_of(f"g{i}", 5, "s") for i in range(200)]
+    assert folds == [L.fold_of(f"g{i}", 5, "s") for i in range(200)]
+    assert set(folds) == set(range(5))
+    assert folds != [L.fold_of(f"g{i}", 5, "t") for i in range(200)]
+
+
+def test_mentions_and_their_labels() -> None:
+    reader = L.Reader(VOCAB)
+    r = reader.read("I need water. I can give you 2 food for 1 water.")
+    assert [(m.item, m.quantity) for m in r.mentions] == [("water", None), ("food", 2), ("water", 1)]
+    row = {"commitments": [{"kind": "trade", "give": {"food": 2}, "receive": {"water": 1}}]}
+    # the first "water" reads no quantity while another mention reads the labelled one: on no side
+    assert L.mention_labels(row, r) == ["none", "give", "receive"]
+
+
+def test_assemble() -> None:
+    r = L.Reader(VOCAB).read("You can have 2 food if I get the water. Deal?")
+    sides = [{"give": 0.9, "receive": 0.05, "none": 0.05}, {"give": 0.1, "receive": 0.8, "none": 0.1}]
+    got = L.assemble(r, L.Scores(sides, goods=0.7, accept=0.9))
+    assert got == [Commitment("trade", (("food", 2),), (("water", None),))]  # no accept beside a trade
+    got = L.assemble(r, L.Scores(sides, goods=0.2, accept=0.9))
+    assert got == [Commitment("accept")]
+
+
+def test_the_extractor_is_total() -> None:
+    ex = L.factory(VOCAB)
+    assert ex.name == "daishi-learned"
+    for text in ("", "?", "x" * 5000, "deal!", "I'll give you all 3 firewood for 2 water", None):
+        found = ex.extract(text)  # type: ignore[arg-type]
+        assert isinstance(found.commitments, tuple)
+    assert ex.extract("x" * 5000).truncated
