@@ -16,6 +16,14 @@ Both files hold rows in the form of ``tests/fixtures/commitments-general.jsonl``
   (``(p_o - p_e) / (1 - p_e)``); most rows carry nothing, so raw agreement alone
   would look better than it is.
 
+* **the second scored against the first**: strict precision and recall of the second labelling's
+  commitments taken as predictions of the first's, counted exactly as ``bench/commitments_general.py``
+  counts an extractor's (kind and every term; 95% Wilson intervals), overall and per kind, and the same on
+  kind alone.  This is the ceiling a labelling puts on any extractor scored against it: where two careful
+  labellers reach strict precision 0.8 against each other, an extractor's 0.85 against one of them says
+  as much about that labeller's habits as about the text.  (Precision of the second against the first is
+  the first's recall against the second, so one direction is enough.)
+
 Both are printed per style too.  ``--diff`` prints every row the two disagree on.
 """
 
@@ -28,6 +36,9 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from commitments_general import Score, Tally, label_key  # noqa: E402
 
 KINDS: tuple[str, ...] = ("trade", "give", "accept", "no_attack", "meet", "stay_out", "support")
 """The kinds of the general labelling guide, in report order."""
@@ -91,6 +102,34 @@ def agreement(first: Sequence[dict[str, Any]], second: Sequence[dict[str, Any]])
     }
 
 
+def scored(first: Sequence[dict[str, Any]], second: Sequence[dict[str, Any]]) -> Score:
+    """The second labelling's commitments scored as an extractor's predictions of the first's (strict and
+    kind alone, overall and per kind), as ``bench/commitments_general.py`` scores an extractor."""
+    by_id = {r["id"]: r for r in second}
+    if {r["id"] for r in first} != set(by_id):
+        raise ValueError("the two files label different rows")
+    result = Score()
+    for row in first:
+        result.add([label_key(c) for c in row["commitments"]], [label_key(c) for c in by_id[row["id"]]["commitments"]])
+    return result
+
+
+def _rate(t: Tally) -> str:
+    def one(r: Any) -> str:
+        low_high = r.interval
+        if r.value is None or low_high is None:
+            return "n/a"
+        return f"{r.value:.3f} [{low_high[0]:.3f}, {low_high[1]:.3f}] ({r.successes}/{r.trials})"
+    return f"precision {one(t.precision)}, recall {one(t.recall)}"
+
+
+def _print_scored(result: Score) -> None:
+    print(f"  the second scored against the first, strict: {_rate(result.strict)}")
+    print(f"  kind alone: {_rate(result.kind)}")
+    for kind in [k for k in KINDS if k in result.per_kind_strict]:
+        print(f"    {kind:<10} strict {_rate(result.per_kind_strict[kind])}")
+
+
 def load(path: Path) -> list[dict[str, Any]]:
     """The rows of a labelled file."""
     rows = []
@@ -124,6 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     first, second = load(args.first), load(args.second)
     result = agreement(first, second)
     _print("all", result)
+    _print_scored(scored(first, second))
     print("  kappa per kind (rows with the kind: first / second):")
     for k in KINDS:
         x, y = result["rowsWithKind"][k]

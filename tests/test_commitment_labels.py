@@ -320,6 +320,32 @@ def test_agreement_counts_exact_rows_and_kappa_by_hand() -> None:
         module.agreement(first, second[:3])
 
 
+def test_agreement_scores_the_second_labelling_as_an_extractor_by_hand() -> None:
+    module = _module(AGREEMENT_SCRIPT, "commitments_agreement")
+    first = [
+        {"id": "1", "style": "s", "commitments": [{"kind": "accept"}]},
+        {"id": "2", "style": "s", "commitments": [{"kind": "trade", "give": {"wood": 1}, "receive": {"ore": 2}}]},
+        {"id": "3", "style": "s", "commitments": [{"kind": "give", "give": {"wood": 2}}]},
+        {"id": "4", "style": "s", "commitments": []},
+    ]
+    second = [
+        {"id": "1", "style": "s", "commitments": [{"kind": "accept"}]},
+        {"id": "2", "style": "s", "commitments": [{"kind": "trade", "give": {"wood": 1}, "receive": {"ore": 2}}]},
+        {"id": "3", "style": "s", "commitments": [{"kind": "give", "give": {"wood": None}}]},
+        {"id": "4", "style": "s", "commitments": [{"kind": "accept"}]},
+    ]
+    result = module.scored(first, second)
+    # strict: accept and trade agree (2); the give differs in its quantity (one false, one missed); row 4's
+    # accept is the second's alone: precision 2 / 4, recall 2 / 3
+    assert (result.strict.tp, result.strict.fp, result.strict.fn) == (2, 2, 1)
+    # kind alone: accept, trade, give agree; the extra accept is the only difference
+    assert (result.kind.tp, result.kind.fp, result.kind.fn) == (3, 1, 0)
+    give = result.per_kind_strict["give"]
+    assert (give.tp, give.fp, give.fn) == (0, 1, 1)
+    with pytest.raises(ValueError, match="different rows"):
+        module.scored(first, second[:3])
+
+
 def test_added_rows_are_tune_and_never_from_a_holdout_dialogue() -> None:
     held = {r["source"] for r in ROWS if r["style"] == REAL_STYLE and r["split"] == "holdout"}
     assert ADDED_ROWS
