@@ -831,3 +831,35 @@ def test_window_dialogues_reads_only_the_window_its_chat_logs_lie_in() -> None:
         assert got == inside[k] == [d["dialogue_id"] for d in module.window_dialogues(sparse, k, size)]
         past += any(text.index("}}", text.index(f'{{"dialogue_id": {d},')) > (k + 1) * size for d in inside[k])
     assert past  # some dialogue's participant_info ran past its window
+
+
+SECOND_LABELLINGS = {name: ROOT / "tests" / "fixtures" / "second-labelling" / f"{name}.jsonl"
+                     for name in ("fifth", "sixth")}
+
+
+@pytest.mark.parametrize("name", sorted(SECOND_LABELLINGS))
+def test_second_labelling_covers_the_draw_row_for_row_with_legal_commitments(name: str) -> None:
+    first = _rows({"fifth": REAL_FIFTH, "sixth": REAL_SIXTH}[name])
+    second = _rows(SECOND_LABELLINGS[name])
+    assert [r["id"] for r in second] == [r["id"] for r in first]
+    for row, other in zip(first, second):
+        assert set(other) <= {"id", "commitments", "note"}
+        for c in other["commitments"]:
+            required, optional = KIND_FIELDS[c["kind"]]
+            assert required <= set(c) - {"kind"} <= required | optional, (other["id"], c)
+            for side in ("give", "receive"):
+                for item, quantity in (c.get(side) or {}).items():
+                    assert item in row["vocabulary"]["items"], (other["id"], item)
+                    assert quantity is None or (isinstance(quantity, int) and quantity >= 0)
+
+
+def test_two_labellings_of_the_fifth_and_sixth_draws_agree_as_documented() -> None:
+    """The figure docs/benchmarks.md quotes: the second labelling scored against the first, pooled."""
+    module = _module(AGREEMENT_SCRIPT, "commitments_agreement")
+    first = [r for name in ("fifth", "sixth")
+             for r in _rows({"fifth": REAL_FIFTH, "sixth": REAL_SIXTH}[name])]
+    second = [r for name in ("fifth", "sixth") for r in _rows(SECOND_LABELLINGS[name])]
+    result = module.scored(first, second)
+    assert (result.strict.tp, result.strict.fp, result.strict.fn) == (90, 5, 2)
+    assert (result.kind.tp, result.kind.fp, result.kind.fn) == (90, 5, 2)
+    assert module.agreement(first, second)["exactAgreement"] == 344 / 351
