@@ -45,8 +45,8 @@ than they are, as v8 does on today's tune rows -- and every variant is scored on
 learned part would change the rules' figures on new turns, with no held-out row read.
 
 ``factory`` (``--extractor commitments_learned:factory``, or ``bench.commitments_learned:factory`` with the
-repository on the path) builds the learned extractor trained on every tune row (the rules-aware variant
-combined as ``--factory-mode`` says below), for the bench to score.
+repository on the path) builds the learned extractor that reads no rule decision, trained on every tune row, for the bench to score;
+``checked_factory`` the rules checked by the learned turn classifiers, trained the same way.
 """
 
 from __future__ import annotations
