@@ -1,0 +1,102 @@
+"""The real Diplomacy labels: their form, and the rebuild of their texts from a copy of the corpus."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = ROOT / "bench" / "commitments_diplomacy.py"
+LABELS = ROOT / "tests" / "fixtures" / "diplomacy-real-1.labels.jsonl"
+KIND_FIELDS: dict[str, tuple[set[str], set[str]]] = {
+    "trade": ({"give", "receive"}, {"target"}),
+    "give": ({"give"}, {"target"}),
+    "accept": (set(), set()),
+    "no_attack": (set(), {"target"}),
+    "meet": ({"region"}, set()),
+    "stay_out": ({"region"}, set()),
+    "support": (set(), {"target"}),
+}
+
+
+def _module() -> Any:
+    spec = importlib.util.spec_from_file_location("commitments_diplomacy", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["commitments_diplomacy"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+D = _module()
+CORPUS = [
+    json.dumps({"messages": ["Hi Italy!", "Hello. I will stay out of Tyrolia.", "Deal."],
+                "speakers": ["germany", "italy", "germany"], "receivers": ["italy", "germany", "italy"],
+                "game_id": 3}),
+    json.dumps({"messages": ["Bonjour"], "speakers": ["france"], "receivers": ["england"], "game_id": 3}),
+]
+
+
+def _label(row_id: str, text: str, **more: Any) -> dict[str, Any]:
+    return {"id": row_id, "sha256": D.digest(text), "commitments": [], **more}
+
+
+def test_rebuild_finds_each_message_by_game_powers_and_index_and_checks_its_digest() -> None:
+    found = D.dialogs(CORPUS)
+    assert sorted(found) == [(3, ("england", "france")), (3, ("germany", "italy"))]
+    labels = [_label("diplomacy/train/g3/germany-italy/1", "Hello. I will stay out of Tyrolia.", speaker="Italy"),
+              _label("diplomacy/train/g3/england-france/0", "Bonjour")]
+    rows = D.rebuild(labels, found)
+    assert [r["text"] for r in rows] == ["Hello. I will stay out of Tyrolia.", "Bonjour"]
+    assert rows[0] == {"id": "diplomacy/train/g3/germany-italy/1", "commitments": [], "speaker": "Italy",
+                       "text": "Hello. I will stay out of Tyrolia."}
+
+
+def test_rebuild_names_the_row_and_field_it_cannot_rebuild() -> None:
+    found = D.dialogs(CORPUS)
+    with pytest.raises(ValueError, match=r"diplomacy/train/g3/germany-italy/1'.*field sha256"):
+        D.rebuild([_label("diplomacy/train/g3/germany-italy/1", "Hello.")], found)
+    with pytest.raises(ValueError, match=r"g3/germany-italy/7'.*no such message"):
+        D.rebuild([_label("diplomacy/train/g3/germany-italy/7", "x")], found)
+    with pytest.raises(ValueError, match="alphabetical order"):
+        D.parse_id("diplomacy/train/g3/italy-germany/0")
+    with pytest.raises(ValueError, match="field id"):
+        D.parse_id("casino/train/3/0")
+    with pytest.raises(ValueError, match="line 1: not a dialog"):
+        D.dialogs(["{\"messages\": []}"])
+
+
+def test_the_command_writes_rows_the_commitment_bench_reads(tmp_path: Path) -> None:
+    corpus = tmp_path / "train.jsonl"
+    corpus.write_text("\n".join(CORPUS) + "\n", encoding="utf-8")
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text(json.dumps(_label("diplomacy/train/g3/germany-italy/2", "Deal.")) + "\n", encoding="utf-8")
+    out = tmp_path / "rows.jsonl"
+    assert D.main(["rebuild", "--corpus", str(corpus), "--labels", str(labels), "--out", str(out)]) == 0
+    assert [json.loads(line)["text"] for line in out.read_text(encoding="utf-8").splitlines()] == ["Deal."]
+    labels.write_text(json.dumps(_label("diplomacy/train/g3/germany-italy/2", "No deal.")) + "\n", encoding="utf-8")
+    assert D.main(["rebuild", "--corpus", str(corpus), "--labels", str(labels), "--out", str(out)]) == 2
+
+
+def test_shipped_labels_hold_no_text_and_legal_commitments() -> None:
+    rows = [json.loads(line) for line in LABELS.read_text(encoding="utf-8").splitlines() if line.strip()]
+    assert len(rows) >= 100
+    assert len({r["id"] for r in rows}) == len(rows)
+    for row in rows:
+        assert "text" not in row
+        assert re.fullmatch(r"[0-9a-f]{64}", row["sha256"])
+        D.parse_id(row["id"])
+        assert row["split"] == "holdout-diplomacy-1"
+        vocabulary = row["vocabulary"]
+        assert row["speaker"] in vocabulary["agents"] and row["addressee"] in vocabulary["agents"]
+        for c in row["commitments"]:
+            required, optional = KIND_FIELDS[c["kind"]]
+            assert required <= set(c) - {"kind"} <= required | optional, (row["id"], c)
+            assert c.get("region") is None or c["region"] in vocabulary["places"], (row["id"], c)
+            assert c.get("target") is None or c["target"] in vocabulary["agents"], (row["id"], c)
