@@ -14,6 +14,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "bench" / "commitments_diplomacy.py"
 LABELS = ROOT / "tests" / "fixtures" / "diplomacy-real-1.labels.jsonl"
+TUNE = ROOT / "tests" / "fixtures" / "diplomacy-tune-1.labels.jsonl"
+SPLITS = {LABELS: "holdout-diplomacy-1", TUNE: "tune-diplomacy-1"}
 KIND_FIELDS: dict[str, tuple[set[str], set[str]]] = {
     "trade": ({"give", "receive"}, {"target"}),
     "give": ({"give"}, {"target"}),
@@ -84,15 +86,16 @@ def test_the_command_writes_rows_the_commitment_bench_reads(tmp_path: Path) -> N
     assert D.main(["rebuild", "--corpus", str(corpus), "--labels", str(labels), "--out", str(out)]) == 2
 
 
-def test_shipped_labels_hold_no_text_and_legal_commitments() -> None:
-    rows = [json.loads(line) for line in LABELS.read_text(encoding="utf-8").splitlines() if line.strip()]
+@pytest.mark.parametrize("path", sorted(SPLITS), ids=lambda p: p.name)
+def test_shipped_labels_hold_no_text_and_legal_commitments(path: Path) -> None:
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     assert len(rows) >= 100
     assert len({r["id"] for r in rows}) == len(rows)
     for row in rows:
         assert "text" not in row
         assert re.fullmatch(r"[0-9a-f]{64}", row["sha256"])
         D.parse_id(row["id"])
-        assert row["split"] == "holdout-diplomacy-1"
+        assert row["split"] == SPLITS[path]
         vocabulary = row["vocabulary"]
         assert row["speaker"] in vocabulary["agents"] and row["addressee"] in vocabulary["agents"]
         for c in row["commitments"]:
@@ -100,3 +103,10 @@ def test_shipped_labels_hold_no_text_and_legal_commitments() -> None:
             assert required <= set(c) - {"kind"} <= required | optional, (row["id"], c)
             assert c.get("region") is None or c["region"] in vocabulary["places"], (row["id"], c)
             assert c.get("target") is None or c["target"] in vocabulary["agents"], (row["id"], c)
+
+
+def test_the_tune_and_held_out_draws_share_no_dialog() -> None:
+    def dialogs_of(path: Path) -> set[str]:
+        return {json.loads(line)["id"].rsplit("/", 1)[0] for line in path.read_text(encoding="utf-8").splitlines()
+                if line.strip()}
+    assert not dialogs_of(LABELS) & dialogs_of(TUNE)
