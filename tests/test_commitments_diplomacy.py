@@ -2,41 +2,23 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from .benchkit import load_bench
+from .test_commitment_labels import KIND_FIELDS
+
 ROOT = Path(__file__).resolve().parent.parent
-SCRIPT = ROOT / "bench" / "commitments_diplomacy.py"
 LABELS = ROOT / "tests" / "fixtures" / "diplomacy-real-1.labels.jsonl"
 TUNE = ROOT / "tests" / "fixtures" / "diplomacy-tune-1.labels.jsonl"
 SPLITS = {LABELS: "holdout-diplomacy-1", TUNE: "tune-diplomacy-1"}
-KIND_FIELDS: dict[str, tuple[set[str], set[str]]] = {
-    "trade": ({"give", "receive"}, {"target"}),
-    "give": ({"give"}, {"target"}),
-    "accept": (set(), set()),
-    "no_attack": (set(), {"target"}),
-    "meet": ({"region"}, set()),
-    "stay_out": ({"region"}, set()),
-    "support": (set(), {"target"}),
-}
 
 
-def _module() -> Any:
-    spec = importlib.util.spec_from_file_location("commitments_diplomacy", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["commitments_diplomacy"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-D = _module()
+D = load_bench("commitments_diplomacy")
 CORPUS = [
     json.dumps({"messages": ["Hi Italy!", "Hello. I will stay out of Tyrolia.", "Deal."],
                 "speakers": ["germany", "italy", "germany"], "receivers": ["italy", "germany", "italy"],

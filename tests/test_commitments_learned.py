@@ -4,28 +4,16 @@ labels and assembles mentions as its docstring says, and the extractor it builds
 from __future__ import annotations
 
 import builtins
-import importlib.util
-import sys
 from pathlib import Path
 from typing import Any
 
 from daishi_forensics.profile.commitments import Commitment
 
-BENCH = Path(__file__).resolve().parent.parent / "bench"
+from .benchkit import load_bench
 
 
-def _module() -> Any:
-    if str(BENCH) not in sys.path:
-        sys.path.insert(0, str(BENCH))
-    spec = importlib.util.spec_from_file_location("commitments_learned", BENCH / "commitments_learned.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["commitments_learned"] = module
-    spec.loader.exec_module(module)
-    return module
 
-
-L = _module()
+L = load_bench("commitments_learned")
 VOCAB = {"items": ["food", "water", "firewood"], "places": [], "agents": []}
 
 
