@@ -15,7 +15,8 @@ from .test_commitment_labels import KIND_FIELDS
 ROOT = Path(__file__).resolve().parent.parent
 LABELS = ROOT / "tests" / "fixtures" / "diplomacy-real-1.labels.jsonl"
 TUNE = ROOT / "tests" / "fixtures" / "diplomacy-tune-1.labels.jsonl"
-SPLITS = {LABELS: "holdout-diplomacy-1", TUNE: "tune-diplomacy-1"}
+SECOND = ROOT / "tests" / "fixtures" / "diplomacy-real-2.labels.jsonl"
+SPLITS = {LABELS: "holdout-diplomacy-1", TUNE: "tune-diplomacy-1", SECOND: "holdout-diplomacy-2"}
 
 
 D = load_bench("commitments_diplomacy")
@@ -87,8 +88,9 @@ def test_shipped_labels_hold_no_text_and_legal_commitments(path: Path) -> None:
             assert c.get("target") is None or c["target"] in vocabulary["agents"], (row["id"], c)
 
 
-def test_the_tune_and_held_out_draws_share_no_dialog() -> None:
-    def dialogs_of(path: Path) -> set[str]:
-        return {json.loads(line)["id"].rsplit("/", 1)[0] for line in path.read_text(encoding="utf-8").splitlines()
+def test_the_draws_share_no_game() -> None:
+    def games_of(path: Path) -> set[str]:
+        return {json.loads(line)["id"].split("/")[2] for line in path.read_text(encoding="utf-8").splitlines()
                 if line.strip()}
-    assert not dialogs_of(LABELS) & dialogs_of(TUNE)
+    games = [games_of(path) for path in sorted(SPLITS)]
+    assert all(not a & b for i, a in enumerate(games) for b in games[i + 1:])
