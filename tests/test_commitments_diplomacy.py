@@ -16,7 +16,9 @@ ROOT = Path(__file__).resolve().parent.parent
 LABELS = ROOT / "tests" / "fixtures" / "diplomacy-real-1.labels.jsonl"
 TUNE = ROOT / "tests" / "fixtures" / "diplomacy-tune-1.labels.jsonl"
 SECOND = ROOT / "tests" / "fixtures" / "diplomacy-real-2.labels.jsonl"
-SPLITS = {LABELS: "holdout-diplomacy-1", TUNE: "tune-diplomacy-1", SECOND: "holdout-diplomacy-2"}
+TUNE_2 = ROOT / "tests" / "fixtures" / "diplomacy-tune-2.labels.jsonl"
+SPLITS = {LABELS: "holdout-diplomacy-1", TUNE: "tune-diplomacy-1", SECOND: "holdout-diplomacy-2",
+          TUNE_2: "tune-diplomacy-2"}
 
 
 D = load_bench("commitments_diplomacy")
