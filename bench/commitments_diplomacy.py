@@ -61,12 +61,17 @@ def dialogs(lines: Iterable[str], where: str = "corpus") -> dict[tuple[int, tupl
             continue
         try:
             d = json.loads(line)
-            powers = sorted({str(p).lower() for p in (*d["speakers"], *d["receivers"])})
-            key = (int(d["game_id"]), (powers[0], powers[-1]))
             messages = [str(m) for m in d["messages"]]
-        except (json.JSONDecodeError, KeyError, TypeError, ValueError, IndexError) as e:
+            named = d.get("players") or [*d["speakers"], *d["receivers"]]
+            powers = sorted({str(p).lower() for p in named})
+            game = int(d["game_id"])
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as e:
             raise ValueError(f"{where}: line {number}: not a dialog of the corpus ({e})") from None
-        out[key] = messages
+        if not messages and len(powers) < 2:
+            continue  # an empty dialog that names no pair (the corpus holds some): no message to find in it
+        if len(powers) != 2:
+            raise ValueError(f"{where}: line {number}: a dialog between {len(powers)} powers, not two")
+        out[(game, (powers[0], powers[1]))] = messages
     return out
 
 

@@ -57,6 +57,20 @@ def test_rebuild_names_the_row_and_field_it_cannot_rebuild() -> None:
         D.parse_id("casino/train/3/0")
     with pytest.raises(ValueError, match="line 1: not a dialog"):
         D.dialogs(["{\"messages\": []}"])
+    with pytest.raises(ValueError, match="line 1: a dialog between 3 powers"):
+        D.dialogs([json.dumps({"messages": ["x"], "speakers": ["italy"], "receivers": ["france"], "game_id": 1,
+                               "players": ["italy", "france", "turkey"]})])
+
+
+def test_an_empty_dialog_of_the_corpus_is_passed_over_and_players_name_the_pair() -> None:
+    lines = [json.dumps({"messages": [], "speakers": [], "receivers": [], "game_id": 1}),
+             json.dumps({"messages": [], "speakers": [], "receivers": [], "game_id": 1,
+                         "players": ["turkey", "germany"]}),
+             *CORPUS]
+    found = D.dialogs(lines)
+    assert found[(1, ("germany", "turkey"))] == []
+    assert found[(3, ("germany", "italy"))] == ["Hi Italy!", "Hello. I will stay out of Tyrolia.", "Deal."]
+    assert len(found) == 3
 
 
 def test_the_command_writes_rows_the_commitment_bench_reads(tmp_path: Path) -> None:
