@@ -24,7 +24,6 @@ as much recall, so no such check is shipped.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import math
 import re
@@ -38,19 +37,12 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import commitments_general as cg  # noqa: E402
+from commitments_general import fold_of, load_tune_rows  # noqa: E402
 
 from daishi_forensics.profile.commitments import Commitment, HeuristicExtractor  # noqa: E402
 from daishi_forensics.profile import _frames as fr  # noqa: E402
 
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?|[?!.,:;$]")
-
-
-def tune_rows() -> list[dict[str, Any]]:
-    """Every row of the bench's tune splits, the once held-out draws re-designated as tune splits among them
-    (the held-out draws never opened, ``holdout`` rows dropped)."""
-    rows = cg.load(cg.FIXTURE)
-    rows += cg.tune_rows(rows)
-    return [r for r in rows if r["split"] in cg.TUNE_SPLITS]
 
 
 def group_of(row: Mapping[str, Any]) -> str:
@@ -133,11 +125,6 @@ def features(text: str, c: Commitment, others: Sequence[Commitment], groups: set
     return f
 
 
-def fold_of(group: str, k: int, seed: str) -> int:
-    """The fold of a dialogue: a hash of the seed and the dialogue, modulo ``k``."""
-    return int(hashlib.sha256((seed + ":" + group).encode()).hexdigest(), 16) % k
-
-
 def oof_scores(data: Sequence[tuple], extra: Sequence[tuple], groups: set[str], k: int, C: float, seed: str,
                min_rows: int = 2) -> list[float]:
     """Out-of-fold scores of ``data``'s extractions, ``(row, commitment, right, key, the row's others)``;
@@ -176,7 +163,7 @@ def oof_scores(data: Sequence[tuple], extra: Sequence[tuple], groups: set[str], 
 def dump(path: Path) -> None:
     """Write the installed extractor's extractions of the tune rows (to train on another version's)."""
     from daishi_forensics.profile.commitments import HeuristicExtractor as H
-    rows = tune_rows()
+    rows = load_tune_rows()
     out = []
     for row, c, right, _ in extractions(rows):
         out.append({"id": row["id"], "version": H.version, "right": right, "kind": c.kind, "give": list(c.give),
@@ -240,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.dump:
         dump(a.dump)
         return 0
-    rows = tune_rows()
+    rows = load_tune_rows()
     found = extractions(rows)
     by_row: dict[str, list[Commitment]] = defaultdict(list)
     for row, c, _, _ in found:

@@ -131,6 +131,7 @@ its split.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib
 import json
 import math
@@ -698,6 +699,32 @@ def tune_rows(rows: list[dict[str, Any]], added: Path = ADDED, real_added: Path 
         row["split"] = REDESIGNATED.get(row["split"], row["split"])
     out += _marked(tune_real, rows + out, (TUNE_REAL,), TUNE_REAL_MARK)
     return out
+
+
+def load_tune_rows(fixture: Path = FIXTURE) -> list[dict[str, Any]]:
+    """Every row of the bench's tune splits.  A row of the first file in no tune split (nor in a split
+    re-designated as one) is dropped as soon as its line is parsed; the held-out draws' files are never
+    opened; every row returned is asserted to be in a tune split."""
+    keep = set(TUNE_SPLITS) | set(REDESIGNATED)
+    rows: list[dict[str, Any]] = []
+    with fixture.open(encoding="utf-8") as f:
+        for line in f:
+            if not line.strip():
+                continue
+            row = json.loads(line)
+            if row.get("split") not in keep:
+                continue
+            rows.append(row)
+    rows += tune_rows(rows)
+    for row in rows:
+        assert row["split"] in TUNE_SPLITS, f"row {row['id']!r}: split {row['split']!r} is not a tune split"
+    return rows
+
+
+def fold_of(group: str, k: int, seed: str) -> int:
+    """The fold of a group of rows (a dialogue, say) for a cross-validation: a hash of the seed and the group,
+    modulo ``k`` (deterministic, and the same in every bench that folds these rows)."""
+    return int(hashlib.sha256((seed + ":" + group).encode()).hexdigest(), 16) % k
 
 
 def main(argv: list[str] | None = None) -> int:

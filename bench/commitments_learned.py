@@ -52,7 +52,6 @@ repository on the path) builds the learned extractor that reads no rule decision
 from __future__ import annotations
 
 import argparse
-import hashlib
 import inspect
 import json
 import math
@@ -70,6 +69,7 @@ if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
 import commitments_general as cg  # noqa: E402
+from commitments_general import fold_of, load_tune_rows  # noqa: E402
 
 from daishi_forensics.profile import _frames as fr  # noqa: E402
 from daishi_forensics.profile import commitments as rules_module  # noqa: E402
@@ -83,35 +83,10 @@ REAL_ID = re.compile(r"^(casino/[^/]+/[^/]+)/[^/]+$")
 
 # -- rows ------------------------------------------------------------------------------------
 
-def load_tune_rows(fixture: Path = cg.FIXTURE) -> list[dict[str, Any]]:
-    """Every row of the bench's tune splits.  A row of the first file in no tune split (nor in a split
-    re-designated as one) is dropped as soon as its line is parsed; the held-out draws' files are never
-    opened; every row returned is asserted to be in a tune split."""
-    keep = set(cg.TUNE_SPLITS) | set(cg.REDESIGNATED)
-    rows: list[dict[str, Any]] = []
-    with fixture.open(encoding="utf-8") as f:
-        for line in f:
-            if not line.strip():
-                continue
-            row = json.loads(line)
-            if row.get("split") not in keep:
-                continue
-            rows.append(row)
-    rows += cg.tune_rows(rows)
-    for row in rows:
-        assert row["split"] in cg.TUNE_SPLITS, f"row {row['id']!r}: split {row['split']!r} is not a tune split"
-    return rows
-
-
 def group_of(row: Mapping[str, Any]) -> str:
     """A real turn's dialogue; any other row is a group of its own."""
     m = REAL_ID.match(str(row["id"]))
     return m.group(1) if m else str(row["id"])
-
-
-def fold_of(group: str, k: int, seed: str) -> int:
-    """The fold of a group: a hash of the seed and the group, modulo ``k``."""
-    return int(hashlib.sha256((seed + ":" + group).encode()).hexdigest(), 16) % k
 
 
 # -- reading a message -----------------------------------------------------------------------
