@@ -863,3 +863,30 @@ def test_two_labellings_of_the_fifth_and_sixth_draws_agree_as_documented() -> No
     assert (result.strict.tp, result.strict.fp, result.strict.fn) == (90, 5, 2)
     assert (result.kind.tp, result.kind.fp, result.kind.fn) == (90, 5, 2)
     assert module.agreement(first, second)["exactAgreement"] == 344 / 351
+
+
+DIPLOMACY_SECOND = {n: (ROOT / "tests" / "fixtures" / f"diplomacy-tune-{n}.labels.jsonl",
+                        ROOT / "tests" / "fixtures" / "second-labelling" / f"diplomacy-tune-{n}.jsonl") for n in (3, 4)}
+
+
+@pytest.mark.parametrize("n", sorted(DIPLOMACY_SECOND))
+def test_second_labelling_of_a_diplomacy_tune_split_covers_it_row_for_row_without_text(n: int) -> None:
+    first_path, second_path = DIPLOMACY_SECOND[n]
+    first, second = _rows(first_path), _rows(second_path)
+    assert [r["id"] for r in second] == [r["id"] for r in first]
+    for row, other in zip(first, second):
+        assert set(other) == {"id", "commitments"}  # no text, no note quoting it (the corpus states no licence)
+        for c in other["commitments"]:
+            required, optional = KIND_FIELDS[c["kind"]]
+            assert required <= set(c) - {"kind"} <= required | optional, (other["id"], c)
+            assert c.get("region") is None or c["region"] in row["vocabulary"]["places"], (other["id"], c)
+
+
+def test_two_labellings_of_the_diplomacy_tune_splits_agree_as_documented() -> None:
+    """The figure docs/benchmarks.md quotes for the alliance-game chat, pooled over games 8 and 5."""
+    module = _module(AGREEMENT_SCRIPT, "commitments_agreement")
+    first = [r for n in (3, 4) for r in _rows(DIPLOMACY_SECOND[n][0])]
+    second = [r for n in (3, 4) for r in _rows(DIPLOMACY_SECOND[n][1])]
+    result = module.scored(first, second)
+    assert (result.strict.tp, result.strict.fp, result.strict.fn) == (106, 4, 7)
+    assert module.agreement(first, second)["exactAgreement"] == 627 / 636
