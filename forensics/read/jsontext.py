@@ -41,7 +41,7 @@ COLON_ESCAPE = b"\\u003"
 """How a text may write a colon (``\\u003a``) that its parsed strings hold and its bytes do not."""
 
 
-class RepeatedKeys(dict):  # type: ignore[type-arg]
+class RepeatedKeys(dict[str, Any]):
     """A parsed JSON object whose text repeated some keys (the last value of each is kept).
 
     A plain ``dict`` otherwise; the read boundary reports :attr:`repeated` and hands on a

@@ -132,7 +132,7 @@ class SchemaChecker:
             yield "$", "does not match its schema"
 
 
-class _ShownList(list):  # type: ignore[type-arg]
+class _ShownList(list[Any]):
     """A list that prints bounded (see :func:`_printable`)."""
 
     __slots__ = ()
@@ -141,7 +141,7 @@ class _ShownList(list):  # type: ignore[type-arg]
         return shown(self)
 
 
-class _ShownDict(dict):  # type: ignore[type-arg]
+class _ShownDict(dict[str, Any]):
     """An object that prints bounded (see :func:`_printable`)."""
 
     __slots__ = ()
