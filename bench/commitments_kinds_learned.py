@@ -33,6 +33,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import commitments_general as cg  # noqa: E402
+from commitments_diplomacy import parse_id  # noqa: E402
 
 KINDS = ("accept", "support", "no_attack")
 """The kinds learned: those whose commitments carry no terms in most alliance-game chat."""
@@ -42,12 +43,13 @@ VARIANTS = ("rules", "union", "replace")
 
 
 def game_of(row: Mapping[str, Any]) -> str:
-    """The game of a Diplomacy row id (``diplomacy/train/g<game>/...``).
+    """The game of a Diplomacy row, ``g<game>`` (the id read by :func:`commitments_diplomacy.parse_id`, which
+    refuses an id of another form, naming it).
 
     >>> game_of({"id": "diplomacy/train/g8/austria-italy/3"})
     'g8'
     """
-    return str(row["id"]).split("/")[2]
+    return f"g{parse_id(str(row['id']))[0]}"
 
 
 def tune_rows(paths: Sequence[Path]) -> list[dict[str, Any]]:

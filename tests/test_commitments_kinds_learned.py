@@ -38,6 +38,8 @@ def test_a_row_outside_the_tune_splits_is_refused_naming_file_row_and_field(tmp_
         K.tune_rows([path])
     retired = _write(tmp_path / "retired.jsonl", [_row(6, 0, "Deal.", ["accept"], split="holdout-diplomacy-1")])
     assert [r["id"] for r in K.tune_rows([retired])] == ["diplomacy/train/g6/austria-italy/0"]
+    with pytest.raises(ValueError, match="field id"):
+        K.game_of({"id": "casino/train/3/0"})
 
 
 def test_each_game_is_predicted_by_models_that_never_saw_it() -> None:

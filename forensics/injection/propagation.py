@@ -1173,8 +1173,10 @@ def choose_parents(
     weights = weights.with_cuts(cut, len(single)).with_recasing(recased, len(single))
     read: dict[tuple[int, int], Candidate] = {}
 
-    def candidate_of(j: int, i: int) -> Candidate:  # a candidate's edits, weight and similarity are its
-        key = (int(of_message[j]), int(of_message[i]))  # and the child's distinct texts': read once a pair
+    def candidate_of(j: int, i: int) -> Candidate:
+        # a candidate's edits, weight and similarity are those of its and the child's distinct texts:
+        # read once a pair of texts, each further copy a Candidate of its own position and event
+        key = (int(of_message[j]), int(of_message[i]))
         got = read.get(key)
         if got is None:
             got = read[key] = candidate(i, events[i], texts.forward(j), texts.forward(i),
