@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 import networkx as nx
@@ -268,8 +269,62 @@ def _unusual(flag: Flag) -> Flag:
         f"{flag.tests or 1} tests made here."))
 
 
-def screen_view(view: TransferView, config: ScreenConfig | None = None) -> ScreenResult:
-    """:func:`screen_graph` on a graph already read into a :class:`TransferView`."""
+Beside = Callable[[Callable[[], Any]], Any]
+"""Starts work in another process: ``beside(fn)`` is an object whose ``result()`` is ``(True, fn())``,
+or ``(False, None)`` when that failed, and whose ``cancel()`` gives up on it; or None when nothing
+could be started (:func:`daishi_forensics.replay.fork.fork` is one)."""
+
+BESIDE_SCREENS: tuple[str, ...] = ("feeder", "ring")
+"""The screens run in another process when :func:`screen_view` is offered one: on a large match
+the ring screen (round trips, rings and cycles) and the feeder screen take about as long as
+every other screen together (``bench/behavior.py`` prints the split)."""
+
+Ran = tuple[list[Any], list[Test], list[str], tuple[PairRow, ...]]
+"""One screen's answer: what it found, its tests, its notes, and the pair table (the pair-outlier
+screen's, else empty)."""
+
+
+def _run_one(view: TransferView, name: str | None, screen: str, params: Mapping[str, Any]) -> Ran:
+    """One Daishi screen run on ``view`` with ``params``."""
+    if screen == "pair_outlier":
+        rows = tuple(pair_table(view, name))
+        found, tests = pair_outlier(view, params, list(rows))
+        return list(found), tests, [], rows
+    found_any, tests, notes = _RUNNERS[screen](view, params)
+    return found_any, tests, notes, ()
+
+
+def _run_each(view: TransferView, name: str | None, steps: Sequence[tuple[str, Mapping[str, Any]]]) -> dict[str, Ran]:
+    """Every screen of ``steps`` run here, in their order, by screen."""
+    return {screen: _run_one(view, name, screen, params) for screen, params in steps}
+
+
+def _run_screens(view: TransferView, name: str | None, steps: Sequence[tuple[str, Mapping[str, Any]]],
+                 beside: Beside | None) -> dict[str, Ran]:
+    """Every screen of ``steps`` run, by screen: with ``beside``, those of :data:`BESIDE_SCREENS`
+    in the process it starts while this one runs the rest (when both groups have a screen); if
+    that process cannot start or fails, this one runs them after its own.  Each screen is a pure
+    function of the view and its parameters, so where it ran never shows in its answer."""
+    away = [step for step in steps if step[0] in BESIDE_SCREENS]
+    child = None if beside is None or not away or len(away) == len(steps) else beside(
+        partial(_run_each, view, name, away))
+    if child is None:
+        return _run_each(view, name, steps)
+    try:
+        ran = _run_each(view, name, [step for step in steps if step[0] not in BESIDE_SCREENS])
+    except BaseException:
+        child.cancel()
+        raise
+    done, answer = child.result()
+    ran.update(answer if done else _run_each(view, name, away))
+    return ran
+
+
+def screen_view(view: TransferView, config: ScreenConfig | None = None, *, beside: Beside | None = None) -> ScreenResult:
+    """:func:`screen_graph` on a graph already read into a :class:`TransferView`.
+
+    ``beside`` (when given) may run :data:`BESIDE_SCREENS` in another process while this one runs
+    the others (:func:`_run_screens`): the same functions on the same view, so the same result."""
     config = config or load_config()
     name = view.graph.graph.get("name")
     name = None if name is None else str(name)
@@ -283,32 +338,31 @@ def screen_view(view: TransferView, config: ScreenConfig | None = None) -> Scree
     tests: list[Test] = []
     kept: list[Flag] = []
     notes = _notes(view, config)
-    table: tuple[PairRow, ...] = ()
     typologies: list[str] = []
+    plan: list[tuple[str, Mapping[str, Any]] | str] = []
     for screen in SCREENS:
         if screen not in config.screens:
             continue
         if not config.enabled(screen):
-            notes.append(f"not screened: {screen} (disabled in the configuration)")
-            continue
-        params = config.screens[screen]
-        if screen in TYPOLOGIES:
+            plan.append(f"not screened: {screen} (disabled in the configuration)")
+        elif screen in TYPOLOGIES:
             typologies.append(screen)
-            continue
-        if screen in EXCHANGE_SCREENS and not view.described and view.voluntary:
-            notes.append(f"not screened: {screen} (plain payments: no transfer says it was a trade or a gift, "
-                         "and a payment is one way by nature)")
-            continue
-        if screen == "pair_outlier":
-            rows = pair_table(view, name)
-            table = tuple(rows)
-            found, more_tests = pair_outlier(view, params, rows)
-            more: list[str] = []
+        elif screen in EXCHANGE_SCREENS and not view.described and view.voluntary:
+            plan.append(f"not screened: {screen} (plain payments: no transfer says it was a trade or a gift, "
+                        "and a payment is one way by nature)")
+        elif screen == "off_price":  # a test that could never pass at the rate need not be worked out
+            plan.append((screen, {**config.screens[screen], "alpha": config.false_alarm_rate}))
         else:
-            if screen == "off_price":  # a test that could never pass at the rate need not be worked out
-                params = {**params, "alpha": config.false_alarm_rate}
-            found, more_tests, more = _RUNNERS[screen](view, params)
-        mine, extra_tests, plain = as_candidates(screen, found)
+            plan.append((screen, config.screens[screen]))
+    ran = _run_screens(view, name, [step for step in plan if not isinstance(step, str)], beside)
+    table: tuple[PairRow, ...] = ()
+    for step in plan:
+        if isinstance(step, str):
+            notes.append(step)
+            continue
+        found, more_tests, more, rows = ran[step[0]]
+        table = rows or table
+        mine, extra_tests, plain = as_candidates(step[0], found)
         candidates += mine
         tests += more_tests + extra_tests
         kept += plain
@@ -339,7 +393,8 @@ def _split(notes: Iterable[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(missing), tuple(other)
 
 
-def screen_graph(graph: nx.MultiDiGraph, config: ScreenConfig | Mapping[str, Any] | None = None) -> ScreenResult:
+def screen_graph(graph: nx.MultiDiGraph, config: ScreenConfig | Mapping[str, Any] | None = None, *,
+                 beside: Beside | None = None) -> ScreenResult:
     """Screen one transfer graph for collusion (the evaluation design's collusion screens).
 
     Every screen tests its finding against honest play in the same graph and the
@@ -359,6 +414,9 @@ def screen_graph(graph: nx.MultiDiGraph, config: ScreenConfig | Mapping[str, Any
     config:
         A :class:`~daishi_forensics.screens.config.ScreenConfig`, a mapping of overrides
         (applied to the shipped ``config.json``), or None for the shipped configuration.
+    beside:
+        Optional: starts work in another process (:data:`Beside`); the ring and feeder screens
+        then run there while this process runs the others (the same result).
 
     Returns
     -------
@@ -385,7 +443,7 @@ def screen_graph(graph: nx.MultiDiGraph, config: ScreenConfig | Mapping[str, Any
         config = load_config(config)
     view = TransferView(graph, exempt_roles=config.exempt_roles,
                         fair_ratio=float(config.general.get("fair_ratio", 2.0)))
-    return screen_view(view, config)
+    return screen_view(view, config, beside=beside)
 
 
 @dataclass(frozen=True)

@@ -165,3 +165,63 @@ def test_cli_season(runner: CliRunner, tmp_path: Path) -> None:
     result = runner.invoke(main, ["screen", "--format", "json", "--season", str(season)])
     doc = json.loads(result.output)
     assert result.exit_code == 0 and doc["season"]["verdict"] == "clear" and len(doc["matches"]) == 1
+
+
+class Beside:
+    """A stand-in for a second process: runs the work it is handed here, when asked for its answer,
+    and says ``answer`` (None: it ran; ``(False, None)``: a failed child)."""
+
+    def __init__(self, answer: tuple[bool, Any] | None = None, start: bool = True) -> None:
+        self.handed: list[Any] = []
+        self.cancelled = 0
+        self.answer, self.start = answer, start
+
+    def __call__(self, fn: Any) -> Any:
+        self.handed.append(fn)
+        return self if self.start else None
+
+    def result(self) -> tuple[bool, Any]:
+        return (True, self.handed[-1]()) if self.answer is None else self.answer
+
+    def cancel(self) -> None:
+        self.cancelled += 1
+
+
+def test_the_ring_and_feeder_screens_run_beside_the_others_to_the_same_result(tmp_path: Path) -> None:
+    analysis = analysed(tmp_path, feeder_events())
+    here = screen_match(analysis)
+    assert [f.screen for f in here.flags] == ["feeder"]  # a flag of a screen run beside: the test can tell
+    beside = Beside()
+    assert screen_match(analysis, beside=beside) == here
+    [handed] = beside.handed
+    assert [screen for screen, _ in handed.args[2]] == ["feeder", "ring"]
+    assert screen_match(analysis, beside=beside).to_dict() == here.to_dict()
+
+
+@pytest.mark.parametrize("beside", [Beside(answer=(False, None)), Beside(start=False)],
+                         ids=["the child failed", "no child started"])
+def test_screens_handed_to_a_process_that_fails_or_never_starts_run_here(tmp_path: Path, beside: Beside) -> None:
+    analysis = analysed(tmp_path, feeder_events())
+    assert screen_match(analysis, beside=beside) == screen_match(analysis)
+    assert len(beside.handed) == 1 and beside.cancelled == 0
+
+
+def test_screens_run_beside_in_a_forked_child_give_the_same_result(tmp_path: Path) -> None:
+    from daishi_forensics.replay.fork import fork
+
+    analysis = analysed(tmp_path, feeder_events())
+    assert screen_match(analysis, beside=fork).to_dict() == screen_match(analysis).to_dict()
+
+
+def test_a_screen_failing_here_stops_the_screens_run_beside(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import daishi_forensics.screens.screening as screening
+
+    def broken(view: Any, params: Any) -> Any:
+        raise RuntimeError("off_price broke")
+
+    analysis = analysed(tmp_path, feeder_events())
+    monkeypatch.setitem(screening._RUNNERS, "off_price", broken)
+    beside = Beside()
+    with pytest.raises(RuntimeError, match="off_price broke"):
+        screen_match(analysis, beside=beside)
+    assert beside.cancelled == 1

@@ -11,6 +11,7 @@ gives the same bytes.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -36,8 +37,9 @@ def behavior_report(analysis: MatchAnalysis, *, baseline: dict[str, Any] | None 
     ``baseline`` (:func:`daishi_forensics.profile.harm.baseline_means` of reference matches on
     the same seeds) normalizes each seat's harm rates (the harm profile).  On a large match with
     a second CPU (:func:`~daishi_forensics.report._aside.worth_it`) the sections marked ``slow``
-    are computed in forked children while this process computes the others: the same functions
-    on the same analysis, so the same report.  A part already being computed in a child
+    are computed in forked children while this process computes the others (each may split its own
+    work further, :attr:`~daishi_forensics.report.sections.ReportContext.beside`: the screens do): the
+    same functions on the same analysis, so the same report.  A part already being computed in a child
     (:attr:`~daishi_forensics.replay.analysis.MatchAnalysis.early`, by section: started by the same
     function once the passes it reads were finished) is collected the same way.  ``all_pairs``: the contact table lists every
     pair that met (:func:`~daishi_forensics.report.core.contact_part`).
@@ -56,7 +58,8 @@ def behavior_report(analysis: MatchAnalysis, *, baseline: dict[str, Any] | None 
     early = getattr(analysis, "early", None) or {}
     children: dict[str, Aside | None] = {s.name: early[s] for s in sections if s in early}
     parallel = worth_it(analysis.timeline.events)
-    children.update({s.name: aside(partial(s.compute, analysis, context)) for s in sections
+    spare = replace(context, beside=aside)  # the replay is over: a slow part may split its own work
+    children.update({s.name: aside(partial(s.compute, analysis, spare)) for s in sections
                      if s.slow and parallel and s.name not in children})
     try:
         parts = {s.name: s.compute(analysis, context) for s in sections if children.get(s.name) is None}

@@ -17,6 +17,7 @@ from typing import Any
 import networkx as nx
 from daishi_forensics import exitcodes
 from daishi_forensics.report.passes import analyze
+from ._aside import aside, worth_it
 from daishi_forensics.errors import BadSetting, ForensicsError
 from daishi_forensics.read.boundary import read_match
 from daishi_forensics.economy.reputation import ReputationPass, circular_reputation
@@ -28,7 +29,7 @@ from daishi_forensics.replay.analysis import MatchAnalysis
 
 from daishi_forensics.screens.config import ScreenConfig, load_config
 from daishi_forensics.screens.flags import verdict_of
-from daishi_forensics.screens.screening import ScreenResult, SeasonResult, screen_graph, screen_season, screen_view
+from daishi_forensics.screens.screening import Beside, ScreenResult, SeasonResult, screen_graph, screen_season, screen_view
 
 __all__ = [
     "SCREEN_PASSES",
@@ -107,25 +108,28 @@ def match_graph(analysis: MatchAnalysis) -> nx.MultiDiGraph:
     return graph
 
 
-def screen_match(analysis: MatchAnalysis, config: ScreenConfig | Mapping[str, Any] | None = None) -> ScreenResult:
+def screen_match(analysis: MatchAnalysis, config: ScreenConfig | Mapping[str, Any] | None = None, *,
+                 beside: Beside | None = None) -> ScreenResult:
     """Screen an analysed match: :func:`screen_graph` of :func:`match_graph`, read without
-    storing every transfer in the graph first (:func:`daishi_forensics.economy.transfers.transfer_view`)."""
+    storing every transfer in the graph first (:func:`daishi_forensics.economy.transfers.transfer_view`).
+    ``beside``: some screens may run in another process it starts (:func:`screen_view`)."""
     config = config if isinstance(config, ScreenConfig) else load_config(config)
     inputs, notes = _match_inputs(analysis)
     view = transfer_view(**inputs, exempt_roles=config.exempt_roles,
                          fair_ratio=float(config.general.get("fair_ratio", 2.0)))
     view.graph.graph["not_screened"] = [*notes, *view.graph.graph.get("not_screened", [])]
-    return screen_view(view, config)
+    return screen_view(view, config, beside=beside)
 
 
-def screens_section(analysis: MatchAnalysis, config: ScreenConfig | Mapping[str, Any] | None = None) -> dict[str, Any]:
+def screens_section(analysis: MatchAnalysis, config: ScreenConfig | Mapping[str, Any] | None = None, *,
+                    beside: Beside | None = None) -> dict[str, Any]:
     """The behavior report's ``screens`` section: JSON-ready, deterministic ordering.
 
     ``{"verdict", "configVersion", "configDigest", "flags": [...], "notScreened": [...]}``;
     each flag has ``screen``, ``kind``, ``level``, ``agents``, ``pairs``, ``score``,
     ``threshold``, ``evidence`` (event ids), ``explanation`` and ``details``.
     """
-    out = screen_match(analysis, config).to_dict()
+    out = screen_match(analysis, config, beside=beside).to_dict()
     out.pop("match", None)
     return out
 
@@ -209,7 +213,8 @@ class ScreenRun:
 
 def screen_one(target: str, config: ScreenConfig, *, store: Path | None = None, server: str | None = None,
                limits: Limits | None = None) -> tuple[MatchOutcome, nx.MultiDiGraph | None]:
-    """Open, read, replay (the screens' passes only) and screen one target."""
+    """Open, read, replay (the screens' passes only) and screen one target (on a large match with a
+    second CPU, the ring and feeder screens in a forked child: :func:`~daishi_forensics.report._aside.worth_it`)."""
     try:
         source = open_match(target, store=store, server=server, limits=limits)
         read = read_match(source)
@@ -225,7 +230,7 @@ def screen_one(target: str, config: ScreenConfig, *, store: Path | None = None, 
             *graph.graph.get("not_screened", []),
             f"not screened: {invalid} invalid record(s) the read boundary rejected (run validate)",
         ]
-    result = screen_graph(graph, config)
+    result = screen_graph(graph, config, beside=aside if worth_it(analysis.timeline.events) else None)
     return MatchOutcome(source.name, read.match_id, result, invalid_records=invalid), graph
 
 

@@ -35,6 +35,10 @@ class ReportContext:
     """The seat in focus (an agent id), when the reader asked for one (``--agent``)."""
     all_pairs: bool = False
     """List every pair in the contact table, however many (else it is cut past a limit)."""
+    beside: Callable[[Callable[[], Any]], Any] | None = None
+    """How a section may start some of its own work in another process (the screens run their two
+    costliest screens there): given by the report on a large match, once the replay is over and a
+    second CPU is free; None: all in this process (the same part either way)."""
 
 
 @dataclass(frozen=True)
@@ -76,7 +80,7 @@ def _screens(analysis: MatchAnalysis, context: ReportContext) -> dict[str, Any]:
     """``screens: {verdict, configVersion, flags[] ...}``: the collusion screens on the match."""
     from .screening import screens_section
 
-    return screens_section(analysis)
+    return screens_section(analysis, beside=context.beside)
 
 
 def _injection(analysis: MatchAnalysis, context: ReportContext) -> dict[str, Any]:
