@@ -275,6 +275,38 @@ def test_behavior_report_is_the_same_bytes_on_two_processes(simulated: Path, for
     assert reports["1"] == reports["0"]
 
 
+def test_the_screens_child_runs_the_ring_and_feeder_screens_in_a_child_of_its_own(
+        simulated: Path, forks: list[bool], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once the replay is over, the report's screens child hands the ring and feeder screens to a
+    child of its own (the forks are logged to a file: the second one is made in the screens' child),
+    and the report is the same bytes as one process's.  The replay is not split here, so the screens
+    never start early (beside a replay child still at work, where they stay whole)."""
+    from daishi_forensics.report import assembly
+
+    monkeypatch.setattr(_halves, "_worth_splitting", lambda source: False)
+
+    log = tmp_path / "forks.log"
+    real = assembly.aside
+
+    def logged(fn: Any) -> Any:
+        inner = getattr(fn, "func", fn)
+        with open(log, "a", encoding="utf-8") as out:
+            out.write(f"{os.getpid()} {inner.__name__} {getattr(fn, 'args', ())[2:3]!r}\n")
+        return real(fn)
+
+    monkeypatch.setenv(ENV, "0")
+    alone = dumps(behavior_report(analyze(read_match(open_match(str(simulated))))))
+    monkeypatch.setenv(ENV, "1")
+    monkeypatch.setattr(assembly, "aside", logged)
+    assert dumps(behavior_report(analyze(read_match(open_match(str(simulated)))))) == alone
+    lines = [line.split(" ", 2) for line in log.read_text(encoding="utf-8").splitlines()]
+    here = {name for pid, name, _ in lines if int(pid) == os.getpid()}
+    beside = [(name, steps) for pid, name, steps in lines if int(pid) != os.getpid()]
+    assert here == {"_screens", "_injection"}
+    assert [name for name, _ in beside] == ["_run_each"] and "'feeder'" in beside[0][1] and "'ring'" in beside[0][1]
+    assert forks == []  # (no replay split)
+
+
 def test_read_stats_are_this_process_reading(simulated: Path, forks: list[bool]) -> None:
     """The caller's read is the one consumed and counted (its source given back as it was)."""
     read = read_match(open_match(str(simulated)))
