@@ -182,6 +182,21 @@ def test_renderers(analysis: MatchAnalysis) -> None:
     assert line.split() == ["a_1", "50", "indexWealth", "0.75", "0.25", "0.25", "0.25", "1.25"]
 
 
+def test_the_promises_section_says_what_is_measured_of_its_extractor_and_only_of_that_version(
+        analysis: MatchAnalysis) -> None:
+    from daishi_forensics.report.render.profile import MEASURED
+
+    seats, match = profile_section(analysis)
+    [intro] = [intro for title, intro, _, _ in profile_blocks(seats, match) if title == "Profile: Promises and betrayal"]
+    assert intro.endswith(" " + MEASURED[("daishi-heuristic", "8")]) and "31-40% in free alliance-game chat" in intro
+    for other in ({"name": "daishi-heuristic", "version": "9"}, {"name": "my-reader", "version": "8"}):
+        changed = {**match, "promises": {**match["promises"], "extractor": {**match["promises"]["extractor"], **other}}}
+        [intro] = [intro for title, intro, _, _ in profile_blocks(seats, changed)
+                   if title == "Profile: Promises and betrayal"]
+        assert intro.startswith(f"Commitments extracted by {other['name']} v{other['version']} ")
+        assert intro.endswith("Keeping rate = kept / (kept + broken).")
+
+
 def test_planted_thrown_fight(tmp_path: Path) -> None:
     """Simulator scale check: the planted attacker's raids, thefts and attacks are all in its harm evidence."""
     from daishi_forensics.simulate import simulate_match, write_match as write_simulated
