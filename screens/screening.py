@@ -277,7 +277,8 @@ could be started (:func:`daishi_forensics.replay.fork.fork` is one)."""
 BESIDE_SCREENS: tuple[str, ...] = ("feeder", "ring")
 """The screens run in another process when :func:`screen_view` is offered one: on a large match
 the ring screen (round trips, rings and cycles) and the feeder screen take about as long as
-every other screen together (``bench/behavior.py`` prints the split)."""
+every other screen together (on a simulated 9-seat match of a million events, about 0.9 s of CPU
+against about 0.6 s for the others, once the transfer view both read is built)."""
 
 Ran = tuple[list[Any], list[Test], list[str], tuple[PairRow, ...]]
 """One screen's answer: what it found, its tests, its notes, and the pair table (the pair-outlier
