@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import Any
+from typing import Any, Protocol
 
 import networkx as nx
 
@@ -269,10 +269,20 @@ def _unusual(flag: Flag) -> Flag:
         f"{flag.tests or 1} tests made here."))
 
 
-Beside = Callable[[Callable[[], Any]], Any]
-"""Starts work in another process: ``beside(fn)`` is an object whose ``result()`` is ``(True, fn())``,
-or ``(False, None)`` when that failed, and whose ``cancel()`` gives up on it; or None when nothing
-could be started (:func:`daishi_forensics.replay.fork.fork` is one)."""
+class Started(Protocol):
+    """Work started in another process."""
+
+    def result(self) -> tuple[bool, Any]:
+        """``(True, value)`` once the work is done, or ``(False, None)`` if it failed."""
+
+    def cancel(self) -> None:
+        """Give up on the work."""
+
+
+Beside = Callable[[Callable[[], Any]], Started | None]
+"""Starts work in another process: ``beside(fn)`` is the work started (:class:`Started`, its
+``result()`` then ``(True, fn())``), or None when nothing could be started
+(:func:`daishi_forensics.replay.fork.fork` is one)."""
 
 BESIDE_SCREENS: tuple[str, ...] = ("feeder", "ring")
 """The screens run in another process when :func:`screen_view` is offered one: on a large match

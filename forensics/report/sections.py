@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from daishi_forensics.replay.analysis import MatchAnalysis
+from daishi_forensics.replay.fork import Forked
 
 from .core import contact_part, ledger_part, match_part, seats_part, source_part
 
@@ -35,7 +36,7 @@ class ReportContext:
     """The seat in focus (an agent id), when the reader asked for one (``--agent``)."""
     all_pairs: bool = False
     """List every pair in the contact table, however many (else it is cut past a limit)."""
-    beside: Callable[[Callable[[], Any]], Any] | None = None
+    beside: Callable[[Callable[[], Any]], Forked | None] | None = None
     """How a section may start some of its own work in another process (the screens run their two
     costliest screens there): given by the report on a large match, once the replay is over and a
     second CPU is free; None: all in this process (the same part either way)."""
