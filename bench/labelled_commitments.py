@@ -71,31 +71,34 @@ def rows_of(paths: Sequence[Path], text: str, by: str | None) -> list[Row]:
     field."""
     rows: list[Row] = []
     for path in paths:
-        with open(path, encoding="utf-8") as handle:
-            for number, line in enumerate(handle, start=1):
-                if not line.strip():
-                    continue
-                where = f"{path}, line {number}"
-                try:
-                    row = json.loads(line)
-                except ValueError as exc:
-                    raise _fail(where, f"not JSON ({exc})") from None
-                if not isinstance(row, dict):
-                    raise _fail(where, "not a JSON object")
-                if "id" in row:
-                    where += f" (id {row['id']!r})"
-                if not isinstance(row.get(text), str):
-                    raise _fail(where, f"field {text}: missing or not a string")
-                if "commitments" not in row:
-                    raise _fail(where, "field commitments: missing")
-                vocabulary = row.get("vocabulary")
-                if vocabulary is not None and not (isinstance(vocabulary, Mapping) and all(
-                        isinstance(vocabulary.get(f, []), list) for f in ("items", "places", "agents"))):
-                    raise _fail(where, "field vocabulary: not an object of lists items, places and agents")
-                rows.append({"where": where, "text": row[text],
-                             "commitments": _commitments(row["commitments"], where),
-                             "vocabulary": vocabulary, "addressee": row.get("addressee"),
-                             "group": str(row.get(by, "")) if by else ""})
+        try:
+            lines = path.read_text(encoding="utf-8").split("\n")  # (not splitlines: a JSON string may hold U+2028)
+        except (OSError, UnicodeDecodeError) as exc:
+            raise _fail(str(path), f"cannot be read ({exc})") from None
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            where = f"{path}, line {number}"
+            try:
+                row = json.loads(line)
+            except ValueError as exc:
+                raise _fail(where, f"not JSON ({exc})") from None
+            if not isinstance(row, dict):
+                raise _fail(where, "not a JSON object")
+            if "id" in row:
+                where += f" (id {row['id']!r})"
+            if not isinstance(row.get(text), str):
+                raise _fail(where, f"field {text}: missing or not a string")
+            if "commitments" not in row:
+                raise _fail(where, "field commitments: missing")
+            vocabulary = row.get("vocabulary")
+            if vocabulary is not None and not (isinstance(vocabulary, Mapping) and all(
+                    isinstance(vocabulary.get(f, []), list) for f in ("items", "places", "agents"))):
+                raise _fail(where, "field vocabulary: not an object of lists items, places and agents")
+            rows.append({"where": where, "text": row[text],
+                         "commitments": _commitments(row["commitments"], where),
+                         "vocabulary": vocabulary, "addressee": row.get("addressee"),
+                         "group": str(row.get(by, "")) if by else ""})
     return rows
 
 

@@ -79,6 +79,20 @@ def test_the_general_bench_counts_the_same_on_the_same_rows(tmp_path: Path) -> N
     assert (mine.tp, mine.fp, mine.fn) == (expected.tp, expected.fp, expected.fn) == (2, 2, 2)
 
 
+def test_a_file_that_cannot_be_read_is_named(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit, match=r"labelled_commitments: error: .*missing.jsonl: cannot be read"):
+        bench().main([str(tmp_path / "missing.jsonl")])
+
+
+def test_a_line_separator_inside_a_text_is_part_of_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "raw.jsonl"  # the separator written raw, as JSON allows
+    path.write_text(json.dumps({"text": "Deal!\u2028See you", "commitments": [{"kind": "accept"}]},
+                               ensure_ascii=False) + "\n", encoding="utf-8")
+    assert "\u2028" in path.read_text(encoding="utf-8")
+    assert bench().main([str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["all"]["rows"] == 1
+
+
 @pytest.mark.parametrize(("line", "message"), [
     ('{"id": "x", "commitments": []}', r"line 2 \(id 'x'\): field text: missing or not a string"),
     ('{"text": "hi"}', r"line 2: field commitments: missing"),
