@@ -5,6 +5,10 @@ terminal, one line says what is being done and for how long, rewritten in place 
 erased at the end; on anything else (a CI log, a file) nothing at all, unless
 ``--progress`` asks for it, and then a plain line every :data:`EVERY` seconds.
 ``--quiet`` silences it.  It goes to stderr only, so the output itself never changes.
+
+The line is drawn by a thread of its own, which a second process would not allow (a fork copies
+only the calling thread): so the analysis may fork, the thread is stopped and waited for before
+each fork and started again after it (:func:`daishi_forensics.replay.fork.pause_when_forking`).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from typing import Any, TextIO, TypeVar
 
 import click
 
+from daishi_forensics.replay.fork import pause_when_forking, stop_pausing
 from daishi_forensics.textsafe import shown
 
 __all__ = ["DELAY", "EVERY", "Progress", "progress_options", "progress_for"]
@@ -45,6 +50,7 @@ class Progress:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._start = 0.0
+        self._due = 0.0  # (monotonic) when the next line is due
         self._drawn = False
         self._lock = threading.Lock()
 
@@ -62,12 +68,15 @@ class Progress:
     def __enter__(self) -> Progress:
         if self.enabled:
             self._start = time.monotonic()
-            self._thread = threading.Thread(target=self._run, name="daishi-progress", daemon=True)
-            self._thread.start()
+            self._due = self._start + DELAY
+            self._begin(DELAY)
+            pause_when_forking(self)
         return self
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
+        stop_pausing(self)
+        self.enabled = False  # (never resumed again)
         self._stop.set()
         if self._thread is not None:
             self._thread.join()
@@ -83,20 +92,42 @@ class Progress:
         try:
             self.stream.write(text)
             self.stream.flush()
-        except (OSError, ValueError):
+        except (OSError, ValueError):  # the stream is gone: no more lines, not even after a fork
+            self.enabled = False
             self._stop.set()
 
-    def _run(self) -> None:
-        if self._stop.wait(DELAY):
+    def _begin(self, first: float) -> None:
+        """Start the drawing thread, its first line after ``first`` seconds."""
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(self._stop, first), name="daishi-progress",
+                                        daemon=True)
+        self._thread.start()
+
+    def pause(self, timeout: float) -> None:
+        """Stop the drawing thread and wait for it to end, at most ``timeout`` seconds (before a fork)."""
+        thread, self._thread = self._thread, None
+        self._stop.set()
+        if thread is not None:
+            thread.join(timeout)
+
+    def resume(self) -> None:
+        """Start drawing again where it was (after a fork): the next line when it is due."""
+        if self.enabled and self._thread is None:
+            self._begin(max(0.0, self._due - time.monotonic()))
+
+    def _run(self, stop: threading.Event, first: float) -> None:
+        if stop.wait(first):
             return
+        every = TICK if self.in_place else EVERY
         while True:
             with self._lock:
                 self._drawn = True
+                self._due = time.monotonic() + every
                 if self.in_place:
                     self._write(f"\r{self._line()}\x1b[K")
                 else:
                     self._write(self._line() + "\n")
-            if self._stop.wait(TICK if self.in_place else EVERY):
+            if stop.wait(every):
                 return
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import threading
 import time
 from pathlib import Path
 
@@ -105,3 +106,59 @@ def test_progress_is_never_on_a_pipe_unless_asked(monkeypatch: pytest.MonkeyPatc
     for command in ("season behavior", "season screen", "export"):  # quiet there also silences the output
         flat = " ".join(CliRunner().invoke(main, [*command.split(), "--help"], terminal_width=100).output.split())
         assert "-q, --quiet" in flat, command
+
+
+def _only_ours(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Count only this process's main thread and the progress line's (the test runner may keep an idle
+    helper thread of its own, which would make every fork refuse whatever the progress line does)."""
+    monkeypatch.setattr(threading, "active_count", lambda: sum(
+        1 for t in threading.enumerate() if t is threading.main_thread() or t.name == "daishi-progress"))
+
+
+def test_the_progress_line_pauses_around_a_fork_and_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The progress line's thread would make a fork refuse (a fork copies only the calling thread): it is
+    stopped before the fork, the fork happens, and it draws again after, in this process only."""
+    from daishi_forensics.cli import _progress
+    from daishi_forensics.replay import fork as forking
+
+    _only_ours(monkeypatch)
+    monkeypatch.setattr(_progress, "DELAY", 0.05)
+    monkeypatch.setattr(_progress, "EVERY", 0.05)
+    stream = io.StringIO()
+
+    def in_the_child() -> list[str]:
+        inner = forking.fork(lambda: 1)  # a fork in the child pauses nothing of this process's parent
+        assert inner is not None and inner.result() == (True, 1)
+        return sorted(t.name for t in threading.enumerate())
+
+    with _progress.Progress("x", enabled=True, stream=stream, in_place=False) as line:
+        time.sleep(0.2)
+        drawn = stream.getvalue().count("\n")
+        assert threading.active_count() == 2 and drawn >= 1
+        child = forking.fork(in_the_child)
+        assert child is not None  # the progress thread did not stop the fork
+        assert threading.active_count() == 2  # ... and draws again
+        done, names = child.result()
+        assert done and names == ["MainThread"]  # no progress thread started in the child
+        line.stage("after")
+        time.sleep(0.2)
+    assert ": after (0 s)\n" in stream.getvalue() and threading.active_count() == 1
+    assert not forking._PAUSABLE  # forgotten at the end
+
+
+def test_a_fork_refuses_while_an_unregistered_thread_runs_beside_the_progress_line(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from daishi_forensics.cli import _progress
+    from daishi_forensics.replay import fork as forking
+
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait, name="daishi-progress-lookalike")
+    monkeypatch.setattr(threading, "active_count", lambda: sum(
+        1 for t in threading.enumerate() if t is threading.main_thread() or t.name.startswith("daishi-progress")))
+    other.start()
+    try:
+        with _progress.Progress("x", enabled=True, stream=io.StringIO(), in_place=False):
+            assert forking.fork(lambda: 1) is None
+    finally:
+        stop.set()
+        other.join()

@@ -11,7 +11,10 @@ governs them and one set of safety rules applies:
 * a process started by ``multiprocessing`` (a pool's worker: ``season`` already keeps every
   core busy) never forks, nor does a daemon process;
 * forking only happens on Linux, in a process with no other thread (a fork copies only the
-  calling thread; a lock another thread held would stay held in the child).
+  calling thread; a lock another thread held would stay held in the child).  A thread that only
+  shows something while the work goes on (the command line's progress line) registers its owner
+  (:func:`pause_when_forking`): it is stopped and waited for before each fork and started again
+  after it, in the process that registered it only (never in a child).
 
 A child computes, pickles its answer into the pipe and leaves without running any exit handler.
 If anything goes wrong (no fork, the child fails or dies, its answer is cut short),
@@ -27,9 +30,12 @@ import select
 import signal
 import sys
 import threading
-from typing import Any, Callable
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, Callable, Protocol
 
-__all__ = ["ENV", "Forked", "allowed", "cpus", "fork"]
+__all__ = ["ENV", "PAUSE_SECONDS", "Forked", "Pausable", "allowed", "cpus", "fork", "pause_when_forking",
+           "stop_pausing"]
 
 ENV = "DAISHI_FORENSICS_PARALLEL"
 """``0``: never use a second process; ``1``: always (tests use it); unset: the caller's size rule
@@ -116,11 +122,58 @@ class Forked:
         os.waitpid(self._pid, 0)
 
 
-def fork(fn: Callable[[], Any]) -> Forked | None:
-    """``fn`` started in a forked child, or None where forking is not safe or not possible."""
-    if not sys.platform.startswith("linux") or threading.active_count() != 1:
-        return None
+class Pausable(Protocol):
+    """The owner of a thread that may be stopped around a fork and started again."""
+
+    def pause(self, timeout: float) -> None:
+        """Stop the thread and wait for it to end, at most ``timeout`` seconds."""
+
+    def resume(self) -> None:
+        """Start the thread again (it goes on where it was)."""
+
+
+PAUSE_SECONDS = 1.0
+"""How long a fork waits for a registered thread to end; one still running then means no fork."""
+
+_PAUSABLE: dict[int, tuple[Pausable, int]] = {}
+"""The registered owners, by ``id``: each with the process that registered it."""
+
+
+def pause_when_forking(owner: Pausable) -> None:
+    """Have :func:`fork` pause ``owner``'s thread around each fork this process makes."""
+    _PAUSABLE[id(owner)] = (owner, os.getpid())
+
+
+def stop_pausing(owner: Pausable) -> None:
+    """Forget ``owner`` (its thread has ended for good)."""
+    _PAUSABLE.pop(id(owner), None)
+
+
+@contextmanager
+def _paused() -> Iterator[None]:
+    """The registered threads of this process stopped (and waited for) inside, started again after."""
+    here = os.getpid()
+    paused: list[Pausable] = []
     try:
-        return Forked(fn)
-    except OSError:  # no fork (out of processes or memory): the caller does the work
+        for owner, pid in list(_PAUSABLE.values()):
+            if pid == here:
+                paused.append(owner)
+                owner.pause(PAUSE_SECONDS)
+        yield
+    finally:
+        for owner in paused:
+            owner.resume()
+
+
+def fork(fn: Callable[[], Any]) -> Forked | None:
+    """``fn`` started in a forked child, or None where forking is not safe or not possible.  The
+    registered threads (:func:`pause_when_forking`) are paused around it."""
+    if not sys.platform.startswith("linux"):
         return None
+    with _paused():
+        if threading.active_count() != 1:
+            return None
+        try:
+            return Forked(fn)
+        except OSError:  # no fork (out of processes or memory): the caller does the work
+            return None
