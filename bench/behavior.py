@@ -9,6 +9,9 @@ Prints, measured in this one run, for each stream:
             is over, the screens' child runs the ring and feeder screens in a child of its own)
   one core  the same pinned to one CPU (``sched_setaffinity``, as ``taskset -c 0`` does), the
             setting left unset: with one CPU nothing forks
+  terminal  the command-line program as a whole (start-up, the JSON file written) with its stderr on
+            a pseudo-terminal, as a user at a terminal runs it: its progress line is drawn (by a
+            thread, which must not keep the second core from being used), two cores allowed
   same      whether the two ways' JSON outputs are the same bytes (their SHA-256)
   peak      the largest resident set of the process (and of any child), one core and two
   growth    the peak on a quarter of the match beside the whole one: memory grows with agents
@@ -17,7 +20,7 @@ Prints, measured in this one run, for each stream:
 and the ratios to the floor (targets: two cores <= 2.0x, one core <= 2.5x, peak < 400 MB).
 ``--stream PATH`` benches that stream instead of the two simulated ones (the profile, split and
 bytecode sections still use the simulated 96-seat quarter).
-Each way runs ROUNDS times, interleaved (floor, two, one, floor, ...) and the best time of each
+Each way runs ROUNDS times, interleaved (floor, two, one, terminal, floor, ...) and the best time of each
 counts, so load drifting on a shared machine favours none of them.  Then the profile's top
 lines (cProfile, by own time) on a quarter of the 96-seat stream, to show where the time goes.
 
@@ -63,8 +66,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -320,15 +326,60 @@ def ours(path: Path, one_cpu: bool) -> dict:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+TERMINAL = """
+import sys
+from daishi_forensics.cli import main
+sys.argv = ["daishi-forensics", "behavior", sys.argv[1], "--format", "json", "-o", sys.argv[2]]
+main()
+"""
+
+
+def on_terminal(path: Path) -> tuple[float, float, bool]:
+    """The command-line program as a user runs it at a terminal: its stderr on a pseudo-terminal (so its
+    progress line is drawn), two cores allowed.  Its wall and CPU seconds (with its children's), and
+    whether a progress line came."""
+    master, slave = os.openpty()
+    seen = bytearray()
+
+    def drain() -> None:  # (the pseudo-terminal's buffer must not fill: the program would block writing)
+        while True:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                return
+            if not chunk:
+                return
+            seen.extend(chunk)
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    env = dict(os.environ)
+    env.pop("DAISHI_FORENSICS_PARALLEL", None)
+    with tempfile.TemporaryDirectory() as folder:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-c", TERMINAL, str(path), str(Path(folder) / "report.json")],
+                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=slave, env=env, check=False)
+        wall = time.perf_counter() - started
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    os.close(slave)
+    reader.join(timeout=5)
+    os.close(master)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return wall, cpu, b"reading and analysing" in seen
+
+
 def bench_stream(whole: Path, quarter: Path | None, rounds: int) -> None:
-    floors, twos, ones = [], [], []
+    floors, twos, ones, terminals = [], [], [], []
     for _ in range(rounds):
         floors.append(floor_seconds(whole))
         twos.append(ours(whole, one_cpu=False))
         ones.append(ours(whole, one_cpu=True))
+        terminals.append(on_terminal(whole))
     n, floor = min(floors, key=lambda f: f[1])
     two = min(twos, key=lambda r: r["seconds"])
     one = min(ones, key=lambda r: r["seconds"])
+    terminal = min(terminals)
     print(f"== {whole.name}: {n:,} events, {two['seats']} seats, {two['pairs']} trading pairs; "
           f"best of {rounds} interleaved runs each")
     print(f"floor      json.loads only   {n / floor:>10,.0f} events/s  ({floor:.1f} s; every floor run: "
@@ -337,6 +388,10 @@ def bench_stream(whole: Path, quarter: Path | None, rounds: int) -> None:
           f"ratio {two['seconds'] / floor:.2f}x  (target <= 2.0x)")
     print(f"one core   behavior          {one['records'] / one['seconds']:>10,.0f} events/s  ({one['seconds']:.1f} s)  "
           f"ratio {one['seconds'] / floor:.2f}x  (target <= 2.5x)")
+    print(f"terminal   the program       {two['records'] / terminal[0]:>10,.0f} events/s  ({terminal[0]:.1f} s, "
+          f"CPU {terminal[1]:.1f} s)  ratio {terminal[0] / floor:.2f}x  (at a terminal, its progress line "
+          f"{'drawn' if terminal[2] else 'NOT drawn'}; the program as a whole: start-up, the JSON file written; "
+          "CPU above the wall time: the second core used)")
     digests = {r["sha256"] for r in twos + ones}
     print(f"same       JSON outputs      {'identical' if len(digests) == 1 else 'DIFFERENT'} "
           f"({len(twos) + len(ones)} runs, one core and two: {len(digests)} distinct SHA-256)")
