@@ -334,3 +334,13 @@ def test_a_null_threshold_in_a_config_is_a_config_error(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["screen", "--config", str(config), "m_demo"])
     assert result.exit_code == 2, result.output
     assert "screens.feeder.threshold" in result.stderr and "Traceback" not in result.output
+
+
+def test_an_answer_deadline_cancelled_leaves_no_thread_behind() -> None:
+    """Its timer's thread has ended when ``cancel`` returns (a thread still running would make the analysis
+    that follows refuse to fork)."""
+    from daishi_forensics.read.sources import _Deadline
+
+    deadline = _Deadline(30.0)
+    deadline.cancel()
+    assert not deadline._timer.is_alive() and not deadline.fired

@@ -764,7 +764,10 @@ class _Deadline:
                 pass
 
     def cancel(self) -> None:
+        """Stop the timer and wait for its thread to end (a thread left running, even briefly, keeps the
+        process from forking safely)."""
         self._timer.cancel()
+        self._timer.join(1.0)
 
 
 def _watched(base: type[http.client.HTTPConnection], deadline: _Deadline) -> type[http.client.HTTPConnection]:
