@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -14,6 +13,7 @@ from daishi_forensics import exitcodes
 from daishi_forensics.batch.season import JOBS, SeasonMatch, SeasonResult, expand_targets, run_season
 
 from daishi_forensics.read.sources import Limits
+from daishi_forensics.replay.fork import cpus
 
 from ._common import TARGET_HELP, fail, handle_errors, input_options, say, say_wrapped, set_help
 
@@ -35,7 +35,8 @@ def season_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
                      help="Output folder: matches/<name>.json per match, summary.json for the season."),
         click.option("-j", "--workers", type=click.IntRange(min=1), default=None,
-                     help="Processes on this machine [default: the CPU count; 1 runs in this process]."),
+                     help="Processes on this machine [default: the CPUs this process may use, fewer under a "
+                          "container's CPU quota; 1 runs in this process]."),
         click.option("--cluster", metavar="ADDRESS", envvar="DAISHI_CLUSTER",
                      help="Run on an existing Dask distributed scheduler (tcp://host:8786) instead of a "
                           "local pool; its workers must be able to read the targets [env: DAISHI_CLUSTER]."),
@@ -104,7 +105,7 @@ def _run(job: str, targets: tuple[str, ...], out_dir: Path, workers: int | None,
 def _season(job: str, targets: list[str], out_dir: Path, workers: int | None, cluster: str | None,
             redo: bool, verify: bool, options: dict[str, Any],
             on_match: Callable[[SeasonMatch, bool], None]) -> SeasonResult:
-    return run_season(targets, JOBS[job], out_dir, options=options, workers=workers or os.cpu_count() or 1,
+    return run_season(targets, JOBS[job], out_dir, options=options, workers=workers or cpus(),
                       cluster=cluster, resume=not redo, verify=verify, on_match=on_match)
 
 

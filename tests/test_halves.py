@@ -879,3 +879,34 @@ def test_the_behavior_reports_analysis_loads_what_warm_needs_before_the_replay(e
     proc = subprocess.run([sys.executable, "-c", _LOADED_AT_REPLAY, str(demo), early], capture_output=True,
                           text=True, timeout=120, check=True)
     assert proc.stdout.strip() == loaded
+
+
+@pytest.mark.parametrize(("files", "expected"), [
+    ({"cpu.max": "max 100000\n"}, None),
+    ({"cpu.max": "150000 100000\n"}, 1.5),
+    ({"cpu.max": "200000 100000\n"}, 2.0),
+    ({"cpu.max": "garbage\n"}, None),
+    ({"cpu/cpu.cfs_quota_us": "-1\n", "cpu/cpu.cfs_period_us": "100000\n"}, None),
+    ({"cpu/cpu.cfs_quota_us": "100000\n", "cpu/cpu.cfs_period_us": "100000\n"}, 1.0),
+    ({"cpu,cpuacct/cpu.cfs_quota_us": "350000\n", "cpu,cpuacct/cpu.cfs_period_us": "100000\n"}, 3.5),
+    ({"cpu/cpu.cfs_quota_us": "100000\n"}, None),  # no period: unreadable, no quota
+    ({}, None),
+], ids=["v2 no quota", "v2 1.5", "v2 2", "v2 unreadable", "v1 no quota", "v1 1", "v1 cpuacct 3.5", "v1 half",
+        "no cgroup"])
+def test_a_control_groups_cpu_quota_is_read(tmp_path: Path, files: dict[str, str], expected: float | None) -> None:
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="ascii")
+    assert forking.quota_cpus(tmp_path) == expected
+
+
+@pytest.mark.parametrize(("quota", "expected"), [(None, 2), (1.0, 1), (1.5, 1), (0.5, 1), (2.0, 2), (8.0, 2)])
+def test_the_cpus_a_process_may_use_are_its_affinity_within_its_quota(
+        monkeypatch: pytest.MonkeyPatch, quota: float | None, expected: int) -> None:
+    """Two CPUs to run on; a quota of less than two whole CPUs leaves one (no second process), and one
+    above the affinity adds none."""
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
+    monkeypatch.setattr(forking, "quota_cpus", lambda root=forking.CGROUP: quota)
+    monkeypatch.delenv(ENV, raising=False)
+    assert forking.cpus() == expected
+    assert allowed(True) is (expected >= 2)

@@ -7,7 +7,8 @@ sections computed aside).  Both go through :func:`fork` and :func:`allowed`, so 
 governs them and one set of safety rules applies:
 
 * ``DAISHI_FORENSICS_PARALLEL`` (:data:`ENV`): ``0`` never forks, ``1`` always does (where
-  forking is possible), unset lets the caller's size rule decide, with a second CPU available;
+  forking is possible), unset lets the caller's size rule decide, with a second CPU available
+  (:func:`cpus`: the CPUs this process may run on, fewer where a container's CPU quota allows fewer);
 * a process started by ``multiprocessing`` (a pool's worker: ``season`` already keeps every
   core busy) never forks, nor does a daemon process;
 * forking only happens on Linux, in a process with no other thread (a fork copies only the
@@ -32,22 +33,64 @@ import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, Callable, Protocol
 
-__all__ = ["ENV", "PAUSE_SECONDS", "Forked", "Pausable", "allowed", "cpus", "fork", "pause_when_forking",
-           "stop_pausing"]
+__all__ = ["CGROUP", "ENV", "PAUSE_SECONDS", "Forked", "Pausable", "allowed", "cpus", "fork", "pause_when_forking",
+           "quota_cpus", "stop_pausing"]
 
 ENV = "DAISHI_FORENSICS_PARALLEL"
 """``0``: never use a second process; ``1``: always (tests use it); unset: the caller's size rule
 and a second CPU decide (:func:`allowed`)."""
 
 
-def cpus() -> int:
-    """The CPUs this process may run on (its affinity, where the platform tells it)."""
+CGROUP = Path("/sys/fs/cgroup")
+"""Where Linux shows this process's control group (a container's own, inside a container)."""
+
+
+def quota_cpus(root: Path = CGROUP) -> float | None:
+    """The CPUs a CPU quota of this process's control group allows (quota / period: ``1.5`` for
+    ``docker run --cpus 1.5``), or None when there is none or it cannot be read.  Version 2 keeps
+    both in ``cpu.max`` (``max 100000``: no quota); version 1 in ``cpu.cfs_quota_us`` (``-1``: none)
+    and ``cpu.cfs_period_us``, under ``cpu`` or ``cpu,cpuacct``.
+
+    >>> quota_cpus(Path("/nonexistent")) is None
+    True
+    """
     try:
-        return len(os.sched_getaffinity(0))
+        quota, period = (root / "cpu.max").read_text(encoding="ascii").split()[:2]
+        return None if quota == "max" else _ratio(quota, period)
+    except (OSError, ValueError):
+        pass
+    for folder in ("cpu", "cpu,cpuacct"):
+        try:
+            quota = (root / folder / "cpu.cfs_quota_us").read_text(encoding="ascii").strip()
+            period = (root / folder / "cpu.cfs_period_us").read_text(encoding="ascii").strip()
+        except (OSError, ValueError):
+            continue
+        return _ratio(quota, period)
+    return None
+
+
+def _ratio(quota: str, period: str) -> float | None:
+    """``quota / period`` when both are positive whole numbers, else None (no quota, or unreadable)."""
+    try:
+        q, p = int(quota), int(period)
+    except ValueError:
+        return None
+    return q / p if q > 0 and p > 0 else None
+
+
+def cpus() -> int:
+    """The CPUs this process may use: those it may run on (its affinity, where the platform tells it),
+    fewer where its control group's CPU quota allows fewer (:func:`quota_cpus`, whole CPUs only: a
+    quota of 1.5 counts as 1, at least 1)."""
+    try:
+        count = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):  # not on Linux
-        return os.cpu_count() or 1
+        count = os.cpu_count() or 1
+    quota = quota_cpus()
+    return count if quota is None else max(1, min(count, int(quota)))
 
 
 def allowed(large: bool) -> bool:
