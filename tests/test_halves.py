@@ -910,3 +910,19 @@ def test_the_cpus_a_process_may_use_are_its_affinity_within_its_quota(
     monkeypatch.delenv(ENV, raising=False)
     assert forking.cpus() == expected
     assert allowed(True) is (expected >= 2)
+
+
+def test_a_gzip_file_counts_what_it_inflates_to_for_the_split(tmp_path: Path) -> None:
+    """The split rule weighs the bytes a read parses: a gzip file's inflated size (its trailer), never
+    less than the file's own; a plain file its size."""
+    import gzip
+
+    text = b'{"a": 1}\n' * 100_000  # 900,000 bytes, which compress to a few kilobytes
+    plain, packed = tmp_path / "m.jsonl", tmp_path / "m.jsonl.gz"
+    plain.write_bytes(text)
+    packed.write_bytes(gzip.compress(text))
+    assert _halves._work_bytes(str(plain)) == len(text)
+    assert packed.stat().st_size < 10_000 and _halves._work_bytes(str(packed)) == len(text)
+    short = tmp_path / "short.gz"
+    short.write_bytes(b"\x1f\x8b")  # too short for a trailer: its own size (the read boundary refuses it)
+    assert _halves._work_bytes(str(short)) == 2

@@ -91,8 +91,9 @@ from .world import Pass, World
 __all__ = ["SPLIT_BYTES", "Ahead", "Meanwhile", "replay_in_halves"]
 
 SPLIT_BYTES = 16 << 20
-"""A file of at least this many bytes (about 60,000 events of a plain stream) is replayed on two
-cores; a smaller one's replay takes about a second, of which a second core would save little."""
+"""A file of at least this many bytes to parse (about 60,000 events of a plain stream; a gzip file
+counts what it inflates to) is replayed on two cores; a smaller one's replay takes about a second,
+of which a second core would save little."""
 
 Reread = Callable[[MatchSource], MatchSource]
 """What a read after this process's first one reads (tests swap the file under it)."""
@@ -108,14 +109,27 @@ def _digested(source: MatchSource, digest: Any) -> MatchSource:
     return source.tapped(digest.update)
 
 
+def _work_bytes(path: str) -> int:
+    """The bytes a read of ``path`` parses: its size; for a gzip file (``.gz``) the size it inflates
+    to as its trailer says (gzip keeps it modulo 2^32, and of the last member only), never less than
+    the file's own size.  Only the choice of one process or two rests on it."""
+    size = os.stat(path).st_size
+    if path.endswith(".gz") and size >= 18:  # (a gzip member's header and trailer alone take 18 bytes)
+        with open(path, "rb") as handle:
+            handle.seek(-4, os.SEEK_END)
+            size = max(size, int.from_bytes(handle.read(4), "little"))
+    return size
+
+
 def _worth_splitting(source: MatchSource) -> bool:
     """The records come from a file (stream or folder: a second read reads the same file, which
-    the read boundary checks) large enough (:data:`SPLIT_BYTES`), and a second process is allowed."""
+    the read boundary checks) large enough (:data:`SPLIT_BYTES` to parse, :func:`_work_bytes`), and a
+    second process is allowed."""
     where = source.file_records
     if where is None:
         return False
     try:
-        size = os.stat(where.path).st_size
+        size = _work_bytes(where.path)
     except OSError:
         return False  # the read boundary says why, in this process
     return allowed(size >= SPLIT_BYTES)
