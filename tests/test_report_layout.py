@@ -246,3 +246,20 @@ def test_not_recorded_witnesses_and_odd_evidence_payloads(tmp_path: Path) -> Non
     page = render_html(report, events={4: {"id": 4, "type": "message", "payload": ["a", 1]},
                                        5: {"id": 5, "type": "trade_completed", "payload": "<b>x</b>"}})
     assert 'id="ev-4"' in page and "&lt;b&gt;x&lt;/b&gt;" in page
+
+
+def test_the_transfer_graph_draws_every_flow_of_a_small_match_and_the_largest_of_a_large_one() -> None:
+    """At most MAX_FLOWS arrows: pairs with round trips first, then flows of seats a flag or review names, then
+    by value; a match with fewer flows draws them all (the same list, zero flows included)."""
+    from daishi_forensics.report.render import html
+
+    small = [("a", "b", 6.0), ("b", "a", 0.0), ("a", "c", 2.0)]
+    assert html._drawn_flows(small, {}, set()) is small
+    many = [(f"s{i:03d}", f"t{i:03d}", float(i)) for i in range(1, html.MAX_FLOWS + 31)]  # 150 flows, values 1..150
+    many.append(("x", "y", 0.0))  # moved nothing: never drawn
+    trips = {("s001", "t001"): 2}  # the smallest flow, on a pair with round trips: drawn first
+    marked = {"t002", "s003"}  # flows of named seats: next, though small
+    drawn = html._drawn_flows(many, trips, marked)
+    assert len(drawn) == html.MAX_FLOWS
+    assert drawn[:3] == [("s001", "t001", 1.0), ("s003", "t003", 3.0), ("s002", "t002", 2.0)]
+    assert drawn[3] == ("s150", "t150", 150.0) and drawn[-1] == ("s034", "t034", 34.0)

@@ -308,12 +308,40 @@ def _transfer_figure(page: _Page) -> str:
                 if isinstance(count, dict):
                     count = count.get(f"{a}~{b}")
                 trips[(a, b)] = int(count or 0) or trips.get((a, b), 0)
-    svg = transfer_svg(nodes, flows, trips, colors=seat_colors(list(seats)))
-    return (f"<figure>{svg}<figcaption>Every trading pair's value each way (an arrow from giver to receiver, its "
+    drawn = _drawn_flows(flows, trips, {a for a, level in levels.items() if level in ("flag", "review")})
+    svg = transfer_svg(nodes, drawn, trips, colors=seat_colors(list(seats)))
+    moved = sum(1 for _, _, value in flows if value > 0)
+    which = ("Every trading pair's value each way" if drawn is flows else
+             f"The {len(drawn)} largest of the {moved} values moved between two seats (those of pairs with round "
+             "trips first, then those of seats a flag or review names; the trade ledger lists every pair), each way")
+    return (f"<figure>{svg}<figcaption>{which} (an arrow from giver to receiver, its "
             "width and label the value at the archive's item values), so goods sent back and forth show even when "
             "the net is about zero; dashed purple: pairs a ring screen flagged for mirror round trips, with their "
             "count. Node size: final wealth; red outline: a seat a flag names; amber: a seat only a review "
             "names.</figcaption></figure>")
+
+
+MAX_FLOWS = 120
+"""At most this many arrows on the transfer graph (a match of nine seats has at most 72): beyond, the
+picture is a thicket no one reads, and drawing several thousand curved arrows took matplotlib about
+twenty seconds (96 seats, 2,511 trading pairs)."""
+
+
+def _drawn_flows(flows: list[tuple[str, str, float]], trips: Mapping[tuple[str, str], int],
+                 marked: set[str]) -> list[tuple[str, str, float]]:
+    """The flows the transfer graph draws: ``flows`` itself when at most :data:`MAX_FLOWS` moved any value;
+    else the :data:`MAX_FLOWS` first of those that did, by pairs with round trips first, then flows of a
+    ``marked`` seat (one a flag or review names), then value (largest first; giver and receiver break ties)."""
+    moved = [f for f in flows if f[2] > 0]
+    if len(moved) <= MAX_FLOWS:
+        return flows
+
+    def rank(flow: tuple[str, str, float]) -> tuple[bool, bool, float, str, str]:
+        giver, receiver, value = flow
+        pair = (giver, receiver) if giver < receiver else (receiver, giver)
+        return pair not in trips, giver not in marked and receiver not in marked, -value, giver, receiver
+
+    return sorted(moved, key=rank)[:MAX_FLOWS]
 
 
 def _matrix(doc: Document, values: Mapping[tuple[str, str], float], symmetric: bool) -> list[list[float | None]]:
