@@ -10,7 +10,8 @@ naming the path and the reason.  A target that exists and is not a regular file
 device would replace it.  A symbolic link is followed, so the link stays a link.  A
 replaced file keeps its permission bits.
 
-**Standard output** (:func:`write_stdout`).  The text is written and flushed at once.
+**Standard output** (:func:`write_stdout`).  The text is written and flushed at once, as UTF-8 bytes
+when the stream's encoding lacks one of its characters (an ASCII or Latin-1 locale).
 A reader that went away (``| head -1``) ends the output quietly: the rest is thrown away
 and the command still exits with its own code, so ``validate … | head`` under
 ``pipefail`` still says whether the input was valid.  Any other failure (stdout on a
@@ -134,6 +135,20 @@ def _silence_stdout() -> None:
         os.close(null)
 
 
+def _write_utf8(text: str) -> None:
+    """``text`` to standard output as UTF-8 bytes, whatever the stream's own encoding: what JSON must be
+    (RFC 8259) and what the reports are written in; a terminal of another encoding shows the few characters
+    it lacks garbled, where writing in its encoding would stop the command.  A stream without bytes
+    underneath gets those characters escaped (``\\xb7``)."""
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:
+        encoding = getattr(sys.stdout, "encoding", None) or "ascii"
+        sys.stdout.write(text.encode(encoding, "backslashreplace").decode(encoding))
+        return
+    sys.stdout.flush()
+    buffer.write(text.encode("utf-8"))
+
+
 def write_stdout(text: str) -> None:
     """Write ``text`` to standard output and flush it (see the module docs).
 
@@ -143,7 +158,10 @@ def write_stdout(text: str) -> None:
         Standard output failed for another reason than a reader that went away.
     """
     try:
-        sys.stdout.write(text)
+        try:
+            sys.stdout.write(text)
+        except UnicodeEncodeError:  # a stream whose encoding lacks a character (an ASCII or Latin-1 locale)
+            _write_utf8(text)
         sys.stdout.flush()
     except BrokenPipeError:
         _silence_stdout()

@@ -312,3 +312,18 @@ def test_score_owns_up_to_invalid_records_and_a_cut_log(tmp_path: Path) -> None:
     assert "the log's faults (a finding, exit 1):" in text.output and text.exit_code == FINDINGS
     clean = run(["score", "--format", "json", str(clean_match(tmp_path / "c"))])
     assert clean.exit_code == OK and orjson.loads(clean.output)["inputFaults"] == []
+
+
+@pytest.mark.parametrize("args", [("behavior", "m_demo", "--format", "markdown"), ("screen", "m_demo"),
+                                  ("score", "m_demo"), ("compare", "m_demo", "m_demo")])
+def test_a_stdout_that_cannot_show_every_character_gets_utf8_not_a_crash(args: tuple[str, ...]) -> None:
+    """An ASCII (or Latin-1) standard output cannot encode the reports' few non-ASCII characters (the middle
+    dot, the dash): the command writes its output as UTF-8 bytes and keeps its own exit code (it crashed
+    with an internal error before).  Where a renderer already writes ASCII for such a stream, its text may
+    differ; the behavior report's does not."""
+    plain = subprocess.run(_cli(*args), capture_output=True, timeout=120)
+    ascii_ = subprocess.run(_cli(*args), capture_output=True, timeout=120, env={**os.environ, "PYTHONIOENCODING": "ascii"})
+    assert ascii_.returncode == plain.returncode != exitcodes.INTERNAL, ascii_.stderr.decode()
+    assert ascii_.stdout.decode("utf-8") and b"Traceback" not in ascii_.stderr
+    if args[0] == "behavior":
+        assert ascii_.stdout == plain.stdout and any(b > 127 for b in plain.stdout)
