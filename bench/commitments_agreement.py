@@ -116,10 +116,7 @@ def scored(first: Sequence[dict[str, Any]], second: Sequence[dict[str, Any]]) ->
 
 def _rate(t: Tally) -> str:
     def one(r: Any) -> str:
-        low_high = r.interval
-        if r.value is None or low_high is None:
-            return "n/a"
-        return f"{r.value:.3f} [{low_high[0]:.3f}, {low_high[1]:.3f}] ({r.successes}/{r.trials})"
+        return "n/a" if r.value is None else f"{r.text} ({r.successes}/{r.trials})"
     return f"precision {one(t.precision)}, recall {one(t.recall)}"
 
 

@@ -299,6 +299,18 @@ class Ratio:
         """The 95% Wilson interval."""
         return wilson(self.successes, self.trials)
 
+    @property
+    def text(self) -> str:
+        """``0.750 [0.301, 0.954]``: the value and its interval, ``n/a`` with no trials.
+
+        >>> Ratio(3, 4).text, Ratio(0, 0).text
+        ('0.750 [0.301, 0.954]', 'n/a')
+        """
+        interval = self.interval
+        if self.value is None or interval is None:
+            return "n/a"
+        return f"{self.value:.3f} [{interval[0]:.3f}, {interval[1]:.3f}]"
+
     def to_json(self) -> dict[str, Any]:
         """``{"value", "low", "high", "successes", "trials"}``."""
         interval = self.interval
@@ -558,10 +570,8 @@ def factory_named(name: str) -> Factory:
 # -- report ----------------------------------------------------------------------------------
 
 def _ratio(r: Ratio) -> str:
-    if r.value is None:
-        return "  n/a                "
-    low, high = r.interval or (0.0, 0.0)
-    return f"{r.value:5.3f} [{low:.3f}, {high:.3f}]"
+    """:attr:`Ratio.text`, ``n/a`` padded to its width (the tables' columns)."""
+    return f"  {r.text:<19}" if r.value is None else r.text
 
 
 def _tally_line(label: str, t: Tally) -> str:

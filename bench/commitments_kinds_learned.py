@@ -114,18 +114,6 @@ def combined(rules: Sequence[cg.Key], probability: Mapping[str, float], variant:
     return keys
 
 
-def rate(k: int, other: int) -> str:
-    """``k / (k + other)`` with its 95% Wilson interval.
-
-    >>> rate(3, 1)
-    '0.750 [0.301, 0.954]'
-    """
-    interval = cg.wilson(k, k + other)
-    if interval is None:
-        return "n/a"
-    return f"{k / (k + other):.3f} [{interval[0]:.3f}, {interval[1]:.3f}]"
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("rows", type=Path, nargs="+", help="rebuilt rows (with text) of Diplomacy tune splits")
@@ -146,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         for game in games:
             t = cg.score([r for r in rows if game_of(r) == game], predicted).strict
             per_game.append(f"{game} {t.tp}/{t.tp + t.fp}/{t.tp + t.fn}")
-        print(f"  {variant:8s} strict {rate(pooled.strict.tp, pooled.strict.fp)} / {rate(pooled.strict.tp, pooled.strict.fn)}"
+        print(f"  {variant:8s} strict {pooled.strict.precision.text} / {pooled.strict.recall.text}"
               f"  (found {pooled.strict.tp}, false {pooled.strict.fp}, missed {pooled.strict.fn})")
         print(f"           per game found/predicted/labelled: {'  '.join(per_game)}")
     return 0
