@@ -44,3 +44,25 @@ def test_a_cited_record_the_checks_refused_is_fetched_too(tmp_path: Path) -> Non
     assert 3 not in {e["id"] for e in read_match(open_match(str(path))).events()}  # the checks refuse it
     found = fetch_events(open_match(str(path)), [3, 5, 99], scrub=False)
     assert found == _unchecked(path, {3, 5}) and set(found) == {3, 5}  # 99 is in no read
+
+
+def test_an_id_no_record_holds_costs_no_second_read(tmp_path: Path, monkeypatch: Any) -> None:
+    """The log holds a refused record (event 3) the page does not cite; the cited id 99 is in no read: one
+    read, through the checks, and no read without them."""
+    import daishi_forensics.report.evidence as evidence
+
+    events = _events()
+    del events[2]["payload"]["to"]
+    path = write_match(tmp_path, events, archive(AGENTS, ended=5))
+    reads: list[bool] = []
+
+    def counted(source: Any, validate: bool = True) -> Any:
+        reads.append(validate)
+        return read_match(source, validate=validate)
+
+    monkeypatch.setattr(evidence, "read_match", counted)
+    assert set(fetch_events(open_match(str(path)), [5, 99], scrub=False)) == {5}
+    assert reads == [True]
+    reads.clear()
+    assert set(fetch_events(open_match(str(path)), [3, 99], scrub=False)) == {3}  # cited and refused: read again
+    assert reads == [True, False]

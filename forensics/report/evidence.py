@@ -49,8 +49,9 @@ def fetch_events(source: MatchSource, ids: Iterable[int], *, scrub: bool = True)
 
     Read as the analysis read them, through the read boundary's checks (its fast path: about a third of
     the time of a read without them on a large match).  A report also cites records the checks refused
-    (the invalid-events finding): when the read met such records and some ids are still missing, the
-    match is read once more without the checks for those ids alone, so they are shown too."""
+    (the invalid-events finding, which names them by the problems the read kept): when a missing id is
+    one of those, or the read kept too few problems to tell, the match is read once more without the
+    checks for the ids still missing, so they are shown too.  An id no record holds costs no second read."""
     wanted = set(ids)
     found: dict[int, dict[str, Any]] = {}
     if not wanted:
@@ -58,7 +59,9 @@ def fetch_events(source: MatchSource, ids: Iterable[int], *, scrub: bool = True)
     read = read_match(source)
     _collect(read.events(), wanted, found, scrub)
     missing = wanted - found.keys()
-    if missing and read.stats.invalid:
+    stats = read.stats
+    refused = {p.event_id for p in stats.problems if p.severity == "error"}
+    if missing and stats.invalid and (missing & refused or stats.problems_not_kept):
         _collect(read_match(source, validate=False).events(), missing, found, scrub)
     return found
 
