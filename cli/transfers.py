@@ -36,7 +36,7 @@ _EXITS = exitcodes.epilog(
 @click.option("--value", "value", default="value", show_default=True,
               help="The column holding how much (a number >= 0; empty when unknown).")
 @click.option("--tick", "tick", default="tick", show_default=True,
-              help="The column holding when (a number, or an ISO 8601 date-time).")
+              help="The column holding when (a number, or an ISO 8601 date-time; all rows the same kind).")
 @click.option("--id", "id_column", default=None,
               help="The column holding each transfer's id, cited as evidence [default: the line number].")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,

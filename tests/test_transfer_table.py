@@ -52,6 +52,37 @@ def test_iso_dates_are_seconds_since_1970_utc() -> None:
     assert [d["tick"] for _, _, d in g.edges(data=True)] == [86400.0, 60.0, 0.0]
 
 
+def test_a_byte_order_mark_at_the_start_is_no_part_of_the_first_column(tmp_path: Path) -> None:
+    # a spreadsheet's "CSV UTF-8" export starts with one; JSON lines may too
+    csv_path = tmp_path / "t.csv"
+    csv_path.write_bytes(b"\xef\xbb\xbffrom,to,value,tick\na,b,5,1\n")
+    jsonl_path = tmp_path / "t.jsonl"
+    jsonl_path.write_bytes(b'\xef\xbb\xbf{"from": "a", "to": "b", "value": 5, "tick": 1}\n')
+    for path, event in ((csv_path, "2"), (jsonl_path, "1")):
+        g = read_transfer_table(path)
+        assert list(g.edges(data=True)) == [("a", "b", {"value": 5.0, "tick": 1.0, "event": event})]
+
+
+def test_a_byte_order_mark_past_the_start_stays_text(tmp_path: Path) -> None:
+    path = tmp_path / "t.csv"
+    path.write_bytes(b"from,to,value,tick\n\xef\xbb\xbfa,b,5,1\n")
+    g = read_transfer_table(path)
+    assert list(g.edges()) == [("\ufeffa", "b")]
+
+
+@pytest.mark.parametrize(("ticks", "says"), [
+    (["1", "2024-01-01T00:00:00Z"], "a tick is a date here and a number on line 2"),
+    (["2024-01-01", "2", "3"], "a tick is a number here and a date on line 2"),
+])
+def test_ticks_mixing_numbers_and_dates_are_refused(tmp_path: Path, ticks: list[str], says: str) -> None:
+    rows = [{"from": "a", "to": "b", "value": "1", "tick": t} for t in ticks]
+    path = write_csv(tmp_path / "t.csv", rows, header=["from", "to", "value", "tick"])
+    with pytest.raises(InputUnreadable) as caught:
+        read_transfer_table(path)
+    assert (caught.value.line, caught.value.field) == (3, "tick")
+    assert says in caught.value.message and "never both" in caught.value.message
+
+
 @pytest.mark.parametrize(("row", "field", "says"), [
     ({"SENDER": "", "RECEIVER": "b", "AMOUNT": "1", "STEP": "0"}, "SENDER", "an account is required"),
     ({"SENDER": "a", "RECEIVER": "a", "AMOUNT": "1", "STEP": "0"}, "RECEIVER", "the same account"),

@@ -18,13 +18,17 @@ column      rule
 ``value``   how much: a finite number >= 0; an empty cell (JSON ``null``) is an unknown value,
             kept as a transfer and left out by the screens that need value (they say so)
 ``tick``    when: a finite number, or an ISO 8601 date or date-time (read as seconds since
-            1970-01-01 UTC; a time without a zone is read as UTC).  Only order and relative
-            spacing matter: the typologies' windows are shares of the table's own time span
+            1970-01-01 UTC; a time without a zone is read as UTC), the same kind in every row
+            (a table mixing numbers and dates is refused: a step count and a date cannot be
+            placed on one time line).  Only order and relative spacing matter: the
+            typologies' windows are shares of the table's own time span
 ``id``      optional: the transfer's id, cited as the evidence of a flag (default: the row's
             line number in the file); ids must be distinct
 ==========  ===================================================================================
 
-Every other column is ignored.  Nothing is dropped silently: a row that breaks a rule stops
+Every other column is ignored.  The text is UTF-8; a byte-order mark at its start (as a
+spreadsheet's "CSV UTF-8" export writes) is read as the encoding's mark, not as part of the first
+column's name.  Nothing is dropped silently: a row that breaks a rule stops
 the read with an error naming the file, the line and the column (:class:`InputUnreadable`,
 exit 3), as a malformed match does.  An empty table is an error too (nothing to screen).
 
@@ -85,7 +89,9 @@ def _text(path: Path) -> IO[str]:
                           else open(path, "rb"))
     except OSError as exc:
         raise InputUnreadable(f"cannot open: {exc.strerror or exc}", file=str(path)) from None
-    return io.TextIOWrapper(raw, encoding="utf-8", errors="strict", newline="")
+    # "utf-8-sig": a byte-order mark at the start is taken off (a spreadsheet's UTF-8 export writes
+    # one); anywhere else it stays text, and the rest is strict UTF-8
+    return io.TextIOWrapper(raw, encoding="utf-8-sig", errors="strict", newline="")
 
 
 def _csv_rows(handle: IO[str], file: str) -> Iterator[tuple[int, Mapping[str, Any]]]:
@@ -168,11 +174,12 @@ def _value(row: Mapping[str, Any], column: str, file: str, line: int) -> float |
     return number
 
 
-def _tick(row: Mapping[str, Any], column: str, file: str, line: int) -> float:
+def _tick(row: Mapping[str, Any], column: str, file: str, line: int) -> tuple[float, bool]:
+    """The row's time and whether it was written as a date (``False``: a number)."""
     raw = row.get(column)
     number = _number(raw)
     if number is not None:
-        return number
+        return number, False
     if isinstance(raw, str) and raw.strip():
         try:
             moment = datetime.fromisoformat(raw.strip().replace("Z", "+00:00"))
@@ -181,7 +188,7 @@ def _tick(row: Mapping[str, Any], column: str, file: str, line: int) -> float:
         else:
             if moment.tzinfo is None:
                 moment = moment.replace(tzinfo=timezone.utc)
-            return moment.timestamp()
+            return moment.timestamp(), True
     raise InputUnreadable(f"a tick is a finite number or an ISO 8601 date-time, not {str(raw)[:40]!r}",
                           file=file, line=line, field=column)
 
@@ -205,6 +212,7 @@ def transfer_graph(rows: Iterable[Mapping[str, Any]] | Iterable[tuple[int, Mappi
     source in errors and is the graph's ``name``."""
     graph = nx.MultiDiGraph(name=file)
     seen: dict[str, int] = {}
+    first_kind: tuple[bool, int] | None = None  # whether the first row's tick is a date, and its line
     for number, item in enumerate(rows, start=2):
         line, row = item if isinstance(item, tuple) else (number, item)
         _require(row, columns, file, line)
@@ -214,7 +222,14 @@ def transfer_graph(rows: Iterable[Mapping[str, Any]] | Iterable[tuple[int, Mappi
             raise InputUnreadable(f"the payer and the payee are the same account ({source[:40]!r})",
                                   file=file, line=line, field=columns.target)
         value = _value(row, columns.value, file, line)
-        tick = _tick(row, columns.tick, file, line)
+        tick, dated = _tick(row, columns.tick, file, line)
+        if first_kind is None:
+            first_kind = (dated, line)
+        elif dated != first_kind[0]:
+            kinds = ("a number", "a date") if dated else ("a date", "a number")
+            raise InputUnreadable(f"a tick is {kinds[1]} here and {kinds[0]} on line {first_kind[1]}: a table's "
+                                  "ticks are all numbers or all ISO 8601 dates, never both", file=file, line=line,
+                                  field=columns.tick)
         event = str(line) if columns.id is None else _account(row, columns.id, file, line)
         if event in seen:
             raise InputUnreadable(f"the id {event[:40]!r} was already used on line {seen[event]}",
