@@ -241,7 +241,7 @@ class Reading:
 READINGS: tuple[Reading, ...] = (
     Reading(
         "version-history",
-        "The seed dates only some changes (ties from 2.1, the map term from 2.2, the playing share and "
+        "The published rubric dates only some changes (ties from 2.1, the map term from 2.2, the playing share and "
         "the social subtractions from 2.3, index wealth and reputation in 2.4, rates in every 2.x). "
         "It does not say which version brought the dormancy/recovery terms, the 300-round floor, the "
         "message cap or any constant.",
@@ -269,7 +269,7 @@ READINGS: tuple[Reading, ...] = (
     ),
     Reading(
         "rank-ties-before-2.1",
-        "Before 2.1 tied agents do not share a rank, but the seed does not say how they were ordered.",
+        "Before 2.1 tied agents do not share a rank, but the published rubric does not say how they were ordered.",
         "Under 1.0 and 2.0 tied agents take consecutive ranks in the order of the archive's agents list.",
     ),
     Reading(
@@ -285,7 +285,7 @@ READINGS: tuple[Reading, ...] = (
     ),
     Reading(
         "events-or-archive",
-        "The seed derives counters, ledger and coverage from the events and says newer archives carry "
+        "The published rubric derives counters, ledger and coverage from the events and says newer archives carry "
         "the same results; it does not say which one scores when both exist.",
         "The events score wherever the log holds events (an agent with no event of its own reads the "
         "archive's metrics); the archive's metrics, ledger and exploration blocks score only when the "
@@ -306,14 +306,14 @@ READINGS: tuple[Reading, ...] = (
     Reading(
         "v2-offerer-twins",
         "A v2 log records trade_completed once, for the acceptor; the upcast adds the offerer's twin. "
-        "The seed counts 'the events carrying the agent's agentId'.",
+        "The published rubric counts 'the events carrying the agent's agentId'.",
         "Counters count the events as logged: a synthesized offerer twin is not counted as the "
         "offerer's completed trade or world action (the ledger still counts the trade for the pair).",
     ),
     Reading(
         "messages",
         "Messages are 'from raw.messagesSent in the report, or message + message_private in the "
-        "archive's metrics'; the seed gives no precedence.",
+        "archive's metrics'; the published rubric gives no precedence.",
         "The archive's metrics first (independent of the report being checked), then the report's "
         "raw.messagesSent, then the events (which miss direct messages in a public export).",
     ),
@@ -326,7 +326,7 @@ READINGS: tuple[Reading, ...] = (
     ),
     Reading(
         "missing-board-fields",
-        "The seed reads status, wealth, reputation, aggression and trained levels from the final board; "
+        "The published rubric reads status, wealth, reputation, aggression and trained levels from the final board; "
         "it does not say what to do where the archive leaves one out.",
         "A missing status is 'dead' when diedAtTick is set and 'active' otherwise; a missing wealth, "
         "reputation, aggression or trained level is 0. Each is a note on the seat.",
@@ -338,7 +338,7 @@ READINGS: tuple[Reading, ...] = (
     ),
     Reading(
         "default-rubric",
-        "A report is said to name its rubric; the seed does not say what an unnamed one used.",
+        "A report is said to name its rubric; the published rubric does not say what an unnamed one used.",
         "No --rubric and no rubricVersion in the report: the published rubric, 2.4.",
     ),
     Reading(
@@ -353,7 +353,7 @@ READINGS: tuple[Reading, ...] = (
         "2.4 is called 'the rate-normalized, breadth-graded index'; no rule says what 'breadth-graded' "
         "adds.",
         "No rule beyond the stated ones (the per-partner cap of 5 on credited trades is the only breadth "
-        "term the seed defines).",
+        "term the published rubric defines).",
     ),
 )
 """Every gap in the seed this tool had to fill, and how it filled it."""

@@ -634,10 +634,10 @@ def _wealth(row: Mapping[str, Any], where: str, said: _Said) -> float:
     wealth = _number(row, "wealth", where)
     if wealth is None:
         said.note("the archive gives no wealth: read as 0", "missing-board-fields")
-        said.trusted.append("wealth 0: the archive gives none (the seeds do not publish the wealth formula)")
+        said.trusted.append("wealth 0: the archive gives none (the published rubric does not give the wealth formula)")
         return 0.0
     wealth = within_magnitude(wealth, f"{where}.wealth")
-    said.trusted.append(f"wealth {wealth:g}: the archive's final wealth (the seeds do not publish the "
+    said.trusted.append(f"wealth {wealth:g}: the archive's final wealth (the published rubric does not give the "
                         "wealth formula)")
     return wealth
 

@@ -16,7 +16,7 @@ __all__ = ["READINGS", "READING_KEYS"]
 READINGS: tuple[Reading, ...] = (
     Reading(
         "file-columns",
-        "The seed names what each file holds in prose, not the header of each column.",
+        "The published rules name what each file holds in prose, not the header of each column.",
         "trials.csv: study, trial, arm, arm_label, match, map_seed, spawn_seed, ended, rounds_played, "
         "rounds_planned, resumed_at, metric, value, no_value, pair, pair_out, in_comparison, stopping_rule, "
         "comparison_level, scored_on, scenario, scenario_hash, rubric, analysis, canary. seats.csv: study, trial, "
@@ -28,7 +28,7 @@ READINGS: tuple[Reading, ...] = (
     ),
     Reading(
         "field-forms",
-        "The seed does not say how a yes/no field, a list of arm:reason entries or 'where it was scored' is "
+        "The published rules do not say how a yes/no field, a list of arm:reason entries or 'where it was scored' is "
         "written.",
         "yes/no fields read 'yes' or 'no'; pair_out lists arm:reason entries separated by ';'; 'where it was "
         "scored' is the column scored_on, any non-empty text. Numbers are plain decimals (no exponent, no "
@@ -36,18 +36,18 @@ READINGS: tuple[Reading, ...] = (
     ),
     Reading(
         "row-numbers",
-        "Findings carry row numbers; the seed does not say how rows are counted.",
+        "Findings carry row numbers; the published rules do not say how rows are counted.",
         "As a spreadsheet numbers them: the header is row 1, the first record row 2.",
     ),
     Reading(
         "canary",
-        "The contamination canary's text is given by the data policy, which the seed only links to.",
+        "The contamination canary's text is given by the data policy, which the published rules only link to.",
         "The canary is the last column of both files; it must be the same non-empty text on every row of both, "
         "and the page's canary where there is a page.",
     ),
     Reading(
         "page-json",
-        "The script reads the page's figures from 'the profile's public JSON', whose form the seed does not give.",
+        "The script reads the page's figures from 'the profile's public JSON', whose form the published rules do not give.",
         "The profile's JSON is served at /u/<handle>?format=json with a 'studies' array; the study's entry (the "
         "one whose 'study' is the id in the address) gives each figure as the page prints it, in the form of the "
         "schema study-page. A study folder holds that entry as study.json.",
@@ -55,14 +55,14 @@ READINGS: tuple[Reading, ...] = (
     Reading(
         "recipe",
         "Under the anytime rule the script reads the sequence's tuning constant from 'the study's recipe', whose "
-        "form the seed does not give.",
+        "form the published rules do not give.",
         "The page names its recipe's address ('recipe'); the recipe is served there with ?format=json in the form "
         "of the schema study-recipe, whose sequenceTuning is the constant ρ. A study folder holds it as "
         "recipe.json.",
     ),
     Reading(
         "not-published",
-        "The files answer 409 'with the page's reason'; the seed does not say how the reason is given.",
+        "The files answer 409 'with the page's reason'; the published rules do not say how the reason is given.",
         "The 409 answer's JSON 'reason' (or 'error'), else its text, is printed as the reason.",
     ),
     Reading(
@@ -75,14 +75,14 @@ READINGS: tuple[Reading, ...] = (
     ),
     Reading(
         "trial-value",
-        "Where the metric is a seat score the seed does not say how a trial with several focal seats gets one "
+        "Where the metric is a seat score the published rules do not say how a trial with several focal seats gets one "
         "value.",
         "The mean of its focal seats' scores, added left to right, rounded half up to three decimals on the "
         "double; with one focal seat, that seat's score.",
     ),
     Reading(
         "metric-names",
-        "The seed lists the seat-score metrics (Fitness Index, a dimension, rank, survival, map coverage) but not "
+        "The published rules list the seat-score metrics (Fitness Index, a dimension, rank, survival, map coverage) but not "
         "the names the metric column gives them.",
         "fitness_index, survival, economy, social, adaptation, competitiveness, rank and coverage, each reading "
         "the seats.csv column of that name. Any other name is a metric that is not a seat score: its values are "
@@ -97,7 +97,7 @@ READINGS: tuple[Reading, ...] = (
     ),
     Reading(
         "log-ratio",
-        "The seed mentions figures 'on a log ratio' without saying which comparisons read pairs that way.",
+        "The published rules mention figures 'on a log ratio' without saying which comparisons read pairs that way.",
         "The page's metric says its scale: 'difference' (the arm's value minus the control's) or 'logRatio' "
         "(ln of the arm's value over the control's, both from the file's three decimals; a pair with a value of "
         "0 or less cannot be read). On a log ratio the exact test runs on each pair's log ratio kept at four "
@@ -105,7 +105,7 @@ READINGS: tuple[Reading, ...] = (
     ),
     Reading(
         "confidence-sequence",
-        "The seed names 'the confidence sequence under the anytime rule' and its tuning constant, not its form.",
+        "The published rules name 'the confidence sequence under the anytime rule' and its tuning constant, not its form.",
         "The asymptotic confidence sequence of Waudby-Smith, Arbour, Sinha, Kennedy and Ramdas (2021): mean ± "
         "σ̂ √(2(nρ² + 1)/(n²ρ²) · ln(√(nρ² + 1)/α)), with σ̂ the sample standard deviation (n − 1), α one minus "
         "the comparison level and ρ the recipe's tuning constant, evaluated at the pairs read; cut to the "
@@ -151,7 +151,7 @@ READINGS: tuple[Reading, ...] = (
     ),
     Reading(
         "small-samples",
-        "The seed does not say what a figure is with too few trials.",
+        "The published rules do not say what a figure is with too few trials.",
         "A mean needs one value, an interval two (two maps for the map interval, two trials for a model's). "
         "Below that the figure is none; none beside the page's none is a check that agrees.",
     ),
@@ -177,9 +177,9 @@ READINGS: tuple[Reading, ...] = (
     ),
     Reading(
         "exit-2",
-        "The seed's script exits 2 when it cannot read the study; this tool's table gives 2 to usage errors and "
+        "The published recompute script exits 2 when it cannot read the study; this tool's table gives 2 to usage errors and "
         "3 to unreadable input.",
-        "study audit keeps the seed's codes: 2 for a study it cannot read (409, a file or page missing, "
+        "study audit keeps the script's codes: 2 for a study it cannot read (409, a file or page missing, "
         "malformed or unreachable) as for a usage error; it never exits 3.",
     ),
 )

@@ -202,7 +202,7 @@ def render_text(audit: StudyAudit) -> str:
         out.append("notes:")
         out.extend(f"  - {n}" for n in audit.notes)
     used = [r for r in READINGS if r.key in audit.readings]
-    out.append(f"where the seed is silent, this audit read ({len(used)} of {len(READINGS)}; all in --json, "
+    out.append(f"where the published rules are silent, this audit read ({len(used)} of {len(READINGS)}; all in --json, "
                "'readings'):")
     for r in used:
         out.append(f"  - {r.key}: {r.silent}")
@@ -250,7 +250,7 @@ def render_markdown(audit: StudyAudit) -> str:
     out += [f"- {_md(t)}" for t in audit.trusted]
     if audit.notes:
         out += ["", "## Notes", ""] + [f"- {_md(n)}" for n in audit.notes]
-    out += ["", "## Readings where the seed is silent", ""]
+    out += ["", "## Readings where the published rules are silent", ""]
     out += [f"- **{r.key}**: {_md(r.silent)} Read as: {_md(r.reading)}" for r in READINGS if r.key in audit.readings]
     out += ["", f"**{_md(_summary(audit))}**"]
     return "\n".join(out) + "\n"
