@@ -263,3 +263,42 @@ def test_the_transfer_graph_draws_every_flow_of_a_small_match_and_the_largest_of
     assert len(drawn) == html.MAX_FLOWS
     assert drawn[:3] == [("s001", "t001", 1.0), ("s003", "t003", 3.0), ("s002", "t002", 2.0)]
     assert drawn[3] == ("s150", "t150", 150.0) and drawn[-1] == ("s034", "t034", 34.0)
+
+
+def test_the_wealth_plot_names_every_seat_of_a_small_match_and_twenty_of_a_large_one() -> None:
+    """Beyond MAX_NAMED_LINES seats: the seat in focus, then the seats a flag or review names (in seat order),
+    then the others by final wealth from both ends, the richest first."""
+    from daishi_forensics.report.render import html
+
+    assert html.MAX_NAMED_LINES == 20
+    few = [(f"a{i:02d}", float(i)) for i in range(20)]
+    assert html._named_lines(few, set(), None) == {a for a, _ in few}
+    many = [(f"a{i:02d}", float(i)) for i in range(25)]  # a00 has 0, ..., a24 has 24
+    named = html._named_lines(many, {"a10", "a03"}, "a05")
+    # a05, a03, a10; then a24, a00, a23, a01, a22, a02, a21, a04, a20, a06, a19, a07, a18, a08, a17, a09, a16
+    assert sorted(set(a for a, _ in many) - named) == ["a11", "a12", "a13", "a14", "a15"]
+    assert len(named) == 20
+
+
+def test_a_large_matchs_wealth_plot_draws_the_unnamed_seats_grey_and_says_so(tmp_path: Path) -> None:
+    from daishi_forensics.report.render.html import render_html
+    from daishi_forensics.simulate import simulate_match, write_match as write_simulated
+
+    large = write_simulated(simulate_match("clean", 3, n_agents=24, ticks=40), tmp_path / "large")
+    page = render_html(json.loads(render_json(behavior(str(large)).report)), events={})
+    assert "of its 24 seats 20 are named" in page and "the other 4 drawn thin, grey and unnamed" in page
+    assert page.count('id="wealth-lines-unnamed-') == 4 and "other seats (4)" in page
+    small = write_simulated(simulate_match("clean", 3, n_agents=8, ticks=40), tmp_path / "small")
+    page = render_html(json.loads(render_json(behavior(str(small)).report)), events={})
+    assert "are named" not in page and "unnamed" not in page and "other seats" not in page
+
+
+def test_a_named_wealth_line_takes_its_dash_from_its_seats_place() -> None:
+    """Seat colours repeat after the palette's twenty, and the line of a seat past them is dashed: its place
+    in seat order decides, not its place among the lines drawn."""
+    from daishi_forensics.report.render.plots import wealth_svg
+
+    pts = [(0, 1.0), (5, 2.0)]
+    series = [("a", pts, False, "#1f77b4"), ("b", [(0, 2.0), (5, 1.0)], False, "#1f77b4")]
+    assert "stroke-dasharray" not in wealth_svg(series, start=0, end=5, unnamed=[pts], places=[0, 1])
+    assert "stroke-dasharray" in wealth_svg(series, start=0, end=5, unnamed=[pts], places=[0, 20])

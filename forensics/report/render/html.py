@@ -256,9 +256,10 @@ def _wealth_figure(page: _Page, emphasis: str | None = None) -> str:
     colors = seat_colors([s["agentId"] for s in doc.report["seats"]])
     match = doc.report["match"]
     start = match.get("startedAtTick") if isinstance(match.get("startedAtTick"), int) else 0
-    series = []
     flagged = {a for a, _ in doc.summary.by_agent}
     end = match.get("endedAtTick") if isinstance(match.get("endedAtTick"), int) else None
+    place = {s["agentId"]: k for k, s in enumerate(doc.report["seats"])}
+    curves: list[tuple[str, list[tuple[int, float]]]] = []
     for seat in doc.report["seats"]:
         curve = ((seat.get("profile") or {}).get("progression") or {}).get("wealthCurve") or []
         points = [(int(t), float(w)) for t, w in curve if isinstance(t, int) and isinstance(w, (int, float))
@@ -267,17 +268,53 @@ def _wealth_figure(page: _Page, emphasis: str | None = None) -> str:
         if points and end is not None and isinstance(final, (int, float)) and points[-1][0] < end:
             points.append((end, float(final)))
         if points:
-            series.append((doc.names.label(seat["agentId"]), points, seat["agentId"] in flagged,
-                           colors[seat["agentId"]]))
-    if not series:
+            curves.append((seat["agentId"], points))
+    if not curves:
         return "<p>No <code>agent_snapshot</code> events: no wealth series.</p>"
-    last = max(t for _, pts, _, _ in series for t, _ in pts)
+    named = _named_lines([(a, pts[-1][1]) for a, pts in curves], flagged, emphasis)
+    series = [(doc.names.label(a), pts, a in flagged, colors[a]) for a, pts in curves if a in named]
+    unnamed = [pts for a, pts in curves if a not in named]
+    last = max(t for _, pts in curves for t, _ in pts)
     svg = wealth_svg(series, start=start, end=max(end if end is not None else last, last, start + 1),
-                     emphasis=doc.names.label(emphasis) if emphasis else None)
+                     emphasis=doc.names.label(emphasis) if emphasis else None, unnamed=unnamed,
+                     places=[place[a] for a, _ in curves if a in named] if unnamed else None)
     return (f"<figure>{svg}<figcaption>Each seat's wealth from its snapshots (every point a snapshot) to the "
             "archive's final wealth at the match's last tick; heavier lines: seats a flag or review names"
             + ("; the seat in focus is drawn heaviest, the others recede" if emphasis else "")
+            + (f"; of its {len(curves)} seats {len(series)} are named (the seat in focus, the seats a flag or "
+               f"review names, then the richest and the poorest at the end), the other {len(unnamed)} drawn thin, "
+               "grey and unnamed" if unnamed else "")
             + ".</figcaption></figure>")
+
+
+MAX_NAMED_LINES = 20
+"""At most this many seats' wealth lines are named (a colour, points, a label at the line's end, a legend
+entry); the rest are drawn thin and grey.  Twenty is as many solid colours as the palette has, and as many
+entries as the legend shows below the plot (with the grey lines' own); beyond, named lines and their labels
+crowd into a tangle no one reads (and drawing 97 of them took matplotlib over two seconds)."""
+
+
+def _named_lines(finals: list[tuple[str, float]], marked: set[str], focus: str | None) -> set[str]:
+    """The seats whose wealth lines are named, from ``(seat, final wealth)`` in seat order: every one when
+    at most :data:`MAX_NAMED_LINES`; else the seat in ``focus``, then the ``marked`` ones (a flag or review
+    names them; in seat order), then the others by final wealth from both ends, the richest first (seat
+    order breaks ties), up to :data:`MAX_NAMED_LINES`.
+
+    >>> sorted(_named_lines([("a", 1.0), ("b", 2.0)], set(), None))
+    ['a', 'b']
+    """
+    if len(finals) <= MAX_NAMED_LINES:
+        return {a for a, _ in finals}
+    chosen = [a for a, _ in finals if a == focus] + [a for a, _ in finals if a in marked and a != focus]
+    rest = sorted(((a, w) for a, w in finals if a not in chosen), key=lambda aw: -aw[1])  # stable: seat order
+    ends: list[str] = []
+    lo, hi = 0, len(rest) - 1
+    while lo <= hi:
+        ends.append(rest[lo][0])
+        if lo != hi:
+            ends.append(rest[hi][0])
+        lo, hi = lo + 1, hi - 1
+    return set((chosen + ends)[:MAX_NAMED_LINES])
 
 
 def _transfer_figure(page: _Page) -> str:

@@ -144,19 +144,31 @@ def _spread(ys: list[float], gap: float, lo: float, hi: float) -> list[float]:
     return placed
 
 
+UNNAMED = "#c3c8d2"
+"""The colour of the wealth lines of seats not named (:func:`wealth_svg`'s ``unnamed``)."""
+
+
 def wealth_svg(series: Sequence[tuple[str, Sequence[tuple[int, float]], bool, str | None]], *, start: int, end: int,
-               emphasis: str | None = None) -> str:
+               emphasis: str | None = None, unnamed: Sequence[Sequence[tuple[int, float]]] = (),
+               places: Sequence[int] | None = None) -> str:
     """Wealth over ticks, one line per seat: ``(label, points, flagged, colour)``; the x axis spans the whole
     match (``start`` ... ``end``); a seat's label at the end of its line and in the legend; flagged seats'
-    lines drawn heavier; with ``emphasis`` (the seat in focus) the other lines recede."""
+    lines drawn heavier; with ``emphasis`` (the seat in focus) the other lines recede.  The seats of
+    ``unnamed`` (their points only) are drawn first, thin and grey, with no points marked, no label and one
+    legend entry for them all.  ``places``: each series' seat's place in seat order, which picks its line's
+    dash as its colour was picked (default: its place in ``series``)."""
     with _style(None):
         fig = _figure("wealth", 12.5, 5.6)
         ax = fig.add_axes((0.065, 0.29, 0.74, 0.63))
-        top = max([w for _, pts, _, _ in series for _, w in pts] + [1.0])
-        bottom = min([w for _, pts, _, _ in series for _, w in pts] + [0.0])
+        every = [w for _, pts, _, _ in series for _, w in pts] + [w for pts in unnamed for _, w in pts]
+        top = max(every + [1.0])
+        bottom = min(every + [0.0])
+        for k, points in enumerate(unnamed):
+            ax.plot([t for t, _ in points], [w for _, w in points], "-", color=UNNAMED, linewidth=0.8,
+                    label=f"other seats ({len(unnamed)})" if k == 0 else "_nolegend_", gid=f"unnamed-{k}", zorder=1.5)
         ends = []
         for k, (label, points, flagged, given) in enumerate(series):
-            color, dash = _color(k)
+            color, dash = _color(k if places is None else places[k])
             color = given or color
             xs = [t for t, _ in points]
             ys = [w for _, w in points]
@@ -178,8 +190,13 @@ def wealth_svg(series: Sequence[tuple[str, Sequence[tuple[int, float]], bool, st
             ax.annotate(plain(label), xy=(x, y), xytext=(end + (end - start) * 0.02, ly), textcoords="data",
                         color=color, alpha=0.5 if faded else 1.0, fontsize=8, va="center", annotation_clip=False,
                         arrowprops={"arrowstyle": "-", "color": color, "linewidth": 0.5, "alpha": 0.6})
-        ax.legend(loc="upper left", bbox_to_anchor=(0.0, -0.13), ncol=4, frameon=False, title="seats",
-                  title_fontsize=8, alignment="left")
+        legend = {"loc": "upper left", "bbox_to_anchor": (0.0, -0.13), "ncol": 4, "frameon": False, "title": "seats",
+                  "title_fontsize": 8, "alignment": "left"}
+        if unnamed:  # the grey lines' entry last
+            handles, labels = ax.get_legend_handles_labels()
+            ax.legend(handles[1:] + handles[:1], labels[1:] + labels[:1], **legend)
+        else:
+            ax.legend(**legend)
         return _finish(fig, "wealth-lines", "wealth over the match, one line per seat")
 
 
