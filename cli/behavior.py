@@ -7,10 +7,7 @@ from pathlib import Path
 import click
 
 from daishi_forensics import exitcodes
-from daishi_forensics.report.behavior import baseline_from
-from daishi_forensics.report.behavior import behavior as build_report
-from daishi_forensics.report.core import CONTACT_PAIRS_LISTED
-from daishi_forensics.report.render import behavior as render
+from daishi_forensics.report.listing import CONTACT_PAIRS_LISTED
 
 from ._common import (TARGET_HELP, color_option, format_for, handle_errors, input_options, set_help, text_width,
                       use_color, write_output)
@@ -61,8 +58,28 @@ def behavior(target: str, fmt: str | None, agent: str | None, output: Path | Non
     `daishi-forensics behavior m_demo --agent Ash -o ash.html` (planted with
     collusion: it exits 1, findings).
     """
+    from daishi_forensics.report.secrets_ahead import start as scan_secrets_ahead
+
+    ahead = scan_secrets_ahead(target, store=store)  # first: Presidio's start-up beside the report's own
+    try:
+        text, code = _report(target, fmt, agent, output, baseline, scrub, all_pairs, color, quiet, progress, store,
+                             server)
+    finally:
+        if ahead is not None:
+            ahead.cancel()
+    write_output(text, output)
+    raise SystemExit(code)
+
+
+def _report(target: str, fmt: str | None, agent: str | None, output: Path | None, baseline: Path | None,
+            scrub: bool, all_pairs: bool, color: bool | None, quiet: bool, progress: bool, store: Path | None,
+            server: str | None) -> tuple[str, int]:
+    """The report in its format and the exit code."""
     from daishi_forensics.read.sources import open_match
+    from daishi_forensics.report.behavior import baseline_from
+    from daishi_forensics.report.behavior import behavior as build_report
     from daishi_forensics.report.evidence import fetch_events
+    from daishi_forensics.report.render import behavior as render
 
     fmt = format_for(fmt, output, FORMATS)
     width = text_width() if fmt == "text" else 100
@@ -87,8 +104,7 @@ def behavior(target: str, fmt: str | None, agent: str | None, output: Path | Non
             text = render.render_markdown(report, events=events)
         else:
             text = render.render_json(report)
-    write_output(text, output)
-    raise SystemExit(result.exit_code)
+    return text, result.exit_code
 
 
 set_help(behavior, TARGET_HELP)

@@ -133,7 +133,7 @@ USAGE_ERRORS = {
 }
 
 BUGS = {
-    "behavior": "daishi_forensics.cli.behavior.build_report",
+    "behavior": "daishi_forensics.report.behavior.behavior",  # imported by the command when it runs
     "validate": "daishi_forensics.cli.validate.validate_targets",
     "screen": "daishi_forensics.cli.screen.screen_targets",
     "screen-transfers": "daishi_forensics.cli.transfers.screen_graph",

@@ -25,7 +25,9 @@ Bounded work: Presidio looks at the first :data:`SECRET_CAP` characters of a tex
 that size, skipping windows with no digit, ``@`` or ``-----`` (nothing the
 recognizers look for can be there).  Every pattern is bounded (``{m,n}``), so
 matching is linear in the length read.  The engine is built once, lazily, and
-cached for the process (building it takes about a second).
+cached for the process (building it takes about a second).  Another process may
+compute the findings ahead (:func:`scan_ahead`, :func:`expect_scans`): the
+answers are the same, only the second the engine takes is spent elsewhere.
 
 >>> scrub("mail me: bob@example.com")
 'mail me: <EMAIL_ADDRESS>'
@@ -33,9 +35,10 @@ cached for the process (building it takes about a second).
 
 from __future__ import annotations
 
+import os
 import re
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -52,6 +55,10 @@ __all__ = [
     "scrub",
     "SCRUB_LIMIT",
     "nlp_model",
+    "Scans",
+    "scan_ahead",
+    "expect_scans",
+    "forget_scans",
 ]
 
 SECRET_CAP = 4096
@@ -195,8 +202,76 @@ def _worth_scanning(chunk: str) -> bool:
 
 
 def _analyze(chunk: str) -> list[SecretFinding]:
+    ahead = _scanned_ahead()
+    if ahead is not None:
+        found = ahead.get(chunk)
+        if found is not None:
+            return list(found)
+    return _presidio(chunk)
+
+
+def _presidio(chunk: str) -> list[SecretFinding]:
     results = _engine().analyze(chunk, language="en", score_threshold=SCORE_THRESHOLD)
     return [SecretFinding(r.entity_type, r.start, r.end, round(float(r.score), 4)) for r in results]
+
+
+# --------------------------------------------------------------------------- scanning ahead
+
+Scans = dict[str, tuple[SecretFinding, ...]]
+"""Presidio's findings by chunk (a text's head or a scrub window, as :func:`_analyze` is handed it)."""
+
+_PENDING: Callable[[], Scans | None] | None = None
+_AHEAD: Scans | None = None
+_PROMISED_TO = 0  # the process the findings were promised to (a process forked from it asks Presidio itself)
+
+
+def scan_ahead(texts: Iterable[str], heads: Iterable[int]) -> Scans:
+    """Presidio's findings on every chunk the texts can hand it: each text's head of each length in
+    ``heads`` (what :func:`find_secrets` reads, and a caller's shortened view) and each window
+    :func:`scrub` reads of the text, those that pass the pre-check.  Each finding is what
+    :func:`_analyze` would give for that chunk here: the same function of the same characters."""
+    lengths = sorted(set(heads))
+    out: Scans = {}
+    for text in dict.fromkeys(t for t in texts if isinstance(t, str) and t):
+        chunks = [_clean(text[:n]) for n in lengths] + [w for _, w in _windows(_clean(text[:SCRUB_LIMIT]))]
+        for chunk in chunks:
+            if chunk and chunk not in out and _worth_scanning(chunk):
+                out[chunk] = tuple(_presidio(chunk))
+    return out
+
+
+def expect_scans(get: Callable[[], Scans | None]) -> None:
+    """Findings computed elsewhere (another process) will answer :func:`_analyze` for the chunks they
+    hold: ``get`` is called once, on the first chunk asked for, and may wait; None (it failed) or a
+    chunk it does not hold leaves that chunk to Presidio here.  So the answers are the same either way.
+    Only this process uses them: a process forked from it later asks Presidio itself (``get`` may read
+    from a pipe only this process may read)."""
+    global _PENDING, _AHEAD, _PROMISED_TO
+    with _LOCK:
+        _PENDING, _AHEAD, _PROMISED_TO = get, None, os.getpid()
+
+
+def forget_scans() -> None:
+    """Drop the findings :func:`expect_scans` promised (and any not yet fetched)."""
+    global _PENDING, _AHEAD
+    with _LOCK:
+        _PENDING, _AHEAD = None, None
+
+
+def _scanned_ahead() -> Scans | None:
+    global _PENDING, _AHEAD
+    if _PENDING is None and _AHEAD is None:
+        return None
+    if os.getpid() != _PROMISED_TO:
+        return None
+    if _PENDING is None:
+        return _AHEAD
+    with _LOCK:
+        get, _PENDING = _PENDING, None
+    if get is not None:
+        got = get()
+        _AHEAD = got if isinstance(got, dict) else None
+    return _AHEAD
 
 
 def _dedupe(findings: Iterable[SecretFinding]) -> tuple[SecretFinding, ...]:
@@ -307,6 +382,24 @@ def _reveals_head(head: str) -> str | None:
 
 _WINDOW_OVERLAP = 256
 
+
+def _windows(text: str) -> Iterable[tuple[int, str]]:
+    """The windows :func:`scrub` reads of a (cleaned) text: :data:`SECRET_CAP` characters each,
+    overlapping by :data:`_WINDOW_OVERLAP`, the last one reaching the end; with their starts.
+
+    >>> [(start, len(w)) for start, w in _windows("x" * 8000)]
+    [(0, 4096), (3840, 4096), (7680, 320)]
+    """
+    step = SECRET_CAP - _WINDOW_OVERLAP
+    start = 0
+    n = len(text)
+    while start < n:
+        yield start, text[start:start + SECRET_CAP]
+        if start + SECRET_CAP >= n:
+            break
+        start += step
+
+
 SCRUB_LIMIT = 65_536
 """Characters :func:`scrub` returns at most; a longer text is cut there and says so."""
 
@@ -332,18 +425,11 @@ def scrub(text: object, *, limit: int | None = SCRUB_LIMIT) -> str:
     cut = 0 if limit is None else len(text) - limit
     text = _clean(text if limit is None else text[:limit])
     spans: list[SecretFinding] = []
-    step = SECRET_CAP - _WINDOW_OVERLAP
-    start = 0
-    n = len(text)
-    while start < n:
-        chunk = text[start:start + SECRET_CAP]
+    for start, chunk in _windows(text):
         if _worth_scanning(chunk):
             spans.extend(
                 SecretFinding(f.entity, f.start + start, f.end + start, f.score) for f in _analyze(chunk)
             )
-        if start + SECRET_CAP >= n:
-            break
-        start += step
     out: list[str] = []
     pos = 0
     for f in _dedupe(spans):

@@ -25,13 +25,19 @@ from typing import Any
 
 from daishi_forensics.read.archive import ItemValues, item_values
 from daishi_forensics.read.boundary import MatchRead, read_match
-from daishi_forensics.read.sources import Limits, open_match
+from daishi_forensics.read.sources import Limits, MatchSource, open_match
 
-from ._halves import replay_in_halves
+from ._halves import _worth_splitting, replay_in_halves
 from .registry import Catalogue
 from .timeline import Timeline
 
-__all__ = ["Early", "MatchAnalysis", "Warm", "analyze", "analyze_target", "paused_cycle_collection"]
+__all__ = ["Early", "MatchAnalysis", "Warm", "analyze", "analyze_target", "paused_cycle_collection", "two_processes"]
+
+
+def two_processes(source: MatchSource) -> bool:
+    """Whether :func:`analyze` would replay ``source`` on two processes (a large enough file and a second
+    CPU allowed); a caller keeps the second CPU free for it then."""
+    return _worth_splitting(source)
 
 
 @dataclass

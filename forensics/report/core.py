@@ -15,6 +15,8 @@ from daishi_forensics.jsonio import shown
 from daishi_forensics.read.archive import map_regions, match_rounds, seat_wealth
 from daishi_forensics.replay.analysis import MatchAnalysis
 
+from .listing import CONTACT_PAIRS_LISTED
+
 __all__ = ["CONTACT_PAIRS_LISTED", "contact_part", "ledger_part", "match_part", "seat_ids", "seat_names", "seats_part",
            "source_part"]
 
@@ -229,10 +231,6 @@ def ledger_part(analysis: MatchAnalysis) -> dict[str, Any]:
         "countedCollapses": sum(1 for p in commons.pools if p.counted),
         "unvaluedItems": sorted(ledger.unvalued_items),
     }
-
-
-CONTACT_PAIRS_LISTED = 2000
-"""The most pairs the report's contact table lists (unless every pair is asked for)."""
 
 
 def contact_part(analysis: MatchAnalysis, *, all_pairs: bool = False) -> dict[str, Any]:
