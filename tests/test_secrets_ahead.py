@@ -26,7 +26,8 @@ def _no_scans_left() -> None:
 
 
 def test_scans_ahead_are_presidios_answers_for_each_chunk_a_text_can_hand_it() -> None:
-    scans = scan_ahead(TEXTS, (secrets.SECRET_CAP, 216))
+    scans = scan_ahead(TEXTS, (secrets.SECRET_CAP, 216), max_chunks=5, max_chars=5596)  # the caps just met
+    assert scans is not None
     # the key's text: one chunk (its heads and its only window are the same); the mail's the same;
     # the game talk passes no pre-check; the long text: its 216-character head and its 4,096-character
     # head (x's: a 20-character run, so scanned, nothing found; the second is also its first window) and
@@ -37,6 +38,15 @@ def test_scans_ahead_are_presidios_answers_for_each_chunk_a_text_can_hand_it() -
     assert scans[TEXTS[3][:4096]] == () and scans[TEXTS[3][:216]] == ()
     for chunk, found in scans.items():
         assert found == tuple(secrets._presidio(chunk))
+
+
+def test_too_much_to_scan_is_declined_before_presidio_reads_anything(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(secrets, "_presidio", lambda chunk: pytest.fail("Presidio ran"))
+    # TEXTS hold 5 chunks to scan, of 5,596 characters: 56 (the key's text), 24 (the mail's), 216 and 4,096 (the
+    # long text's heads) and 1,204 (its second window: 5,044 characters from 3,840)
+    assert scan_ahead(TEXTS, (secrets.SECRET_CAP, 216), max_chunks=4) is None
+    assert scan_ahead(TEXTS, (secrets.SECRET_CAP, 216), max_chars=5595) is None
+    assert scan_ahead(["let us trade wood"], (secrets.SECRET_CAP,), max_chunks=0) == {}  # nothing to scan
 
 
 def test_expected_scans_answer_the_chunks_they_hold_and_presidio_the_rest() -> None:

@@ -225,19 +225,24 @@ _AHEAD: Scans | None = None
 _PROMISED_TO = 0  # the process the findings were promised to (a process forked from it asks Presidio itself)
 
 
-def scan_ahead(texts: Iterable[str], heads: Iterable[int]) -> Scans:
+def scan_ahead(texts: Iterable[str], heads: Iterable[int], *, max_chunks: int | None = None,
+               max_chars: int | None = None) -> Scans | None:
     """Presidio's findings on every chunk the texts can hand it: each text's head of each length in
     ``heads`` (what :func:`find_secrets` reads, and a caller's shortened view) and each window
     :func:`scrub` reads of the text, those that pass the pre-check.  Each finding is what
-    :func:`_analyze` would give for that chunk here: the same function of the same characters."""
+    :func:`_analyze` would give for that chunk here: the same function of the same characters.
+    None, before Presidio reads anything, when there are more than ``max_chunks`` such chunks or
+    ``max_chars`` characters in them (a caller that needs only a few would wait for them all)."""
     lengths = sorted(set(heads))
-    out: Scans = {}
+    chunks: dict[str, None] = {}
     for text in dict.fromkeys(t for t in texts if isinstance(t, str) and t):
-        chunks = [_clean(text[:n]) for n in lengths] + [w for _, w in _windows(_clean(text[:SCRUB_LIMIT]))]
-        for chunk in chunks:
-            if chunk and chunk not in out and _worth_scanning(chunk):
-                out[chunk] = tuple(_presidio(chunk))
-    return out
+        for chunk in [_clean(text[:n]) for n in lengths] + [w for _, w in _windows(_clean(text[:SCRUB_LIMIT]))]:
+            if chunk and chunk not in chunks and _worth_scanning(chunk):
+                chunks[chunk] = None
+    if (max_chunks is not None and len(chunks) > max_chunks) or (
+            max_chars is not None and sum(map(len, chunks)) > max_chars):
+        return None
+    return {chunk: tuple(_presidio(chunk)) for chunk in chunks}
 
 
 def expect_scans(get: Callable[[], Scans | None]) -> None:

@@ -14,7 +14,8 @@ Started only for a target read from this machine: a regular file, a folder, the 
 looked up in the store (never the server: the child would fetch the match a second time; never
 standard input, a pipe or anything else a second reader would take bytes from).  Not started with one
 CPU (or the parallel setting off) or where a fork is not possible; and the child stops at once for a
-match the replay itself reads on two processes (a large file: the second CPU is the replay's).  The
+match the replay itself reads on two processes (a large file: the second CPU is the replay's) and for
+one whose messages hold more to scan than the report is likely to ask about (:data:`MAX_CHUNKS`).  The
 module imports nothing heavy, so a command can call :func:`start` before importing the report.
 """
 
@@ -34,6 +35,12 @@ __all__ = ["ScansAhead", "start"]
 
 MESSAGE_TYPES = frozenset({"message", "message_private"})
 """The events whose ``text`` the child reads."""
+
+MAX_CHUNKS = 100
+MAX_CHARS = 100_000
+"""The child scans at most this many chunks (about 3 ms of Presidio each for a short message) and
+characters; beyond, it stops before Presidio reads anything, and the report asks Presidio about the
+few chunks it needs itself (it would otherwise wait for every one)."""
 
 
 class ScansAhead:
@@ -115,4 +122,4 @@ def _scan(target: str, store: Path | None) -> secrets.Scans | None:
             payload = data.get("payload")
             if isinstance(payload, dict) and isinstance(payload.get("text"), str):
                 texts.append(payload["text"])
-    return secrets.scan_ahead(texts, (secrets.SECRET_CAP, SNIPPET * 3))
+    return secrets.scan_ahead(texts, (secrets.SECRET_CAP, SNIPPET * 3), max_chunks=MAX_CHUNKS, max_chars=MAX_CHARS)
