@@ -37,10 +37,12 @@ MESSAGE_TYPES = frozenset({"message", "message_private"})
 """The events whose ``text`` the child reads."""
 
 MAX_CHUNKS = 100
+"""The child scans at most this many chunks (about 3 ms of Presidio each for a short message); beyond,
+it stops before Presidio reads anything, and the report asks Presidio about the few chunks it needs
+itself (it would otherwise wait for every one)."""
+
 MAX_CHARS = 100_000
-"""The child scans at most this many chunks (about 3 ms of Presidio each for a short message) and
-characters; beyond, it stops before Presidio reads anything, and the report asks Presidio about the
-few chunks it needs itself (it would otherwise wait for every one)."""
+"""... and at most this many characters in them, for the same reason."""
 
 
 class ScansAhead:
