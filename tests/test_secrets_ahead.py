@@ -87,6 +87,22 @@ def test_a_pipe_is_never_read_twice(tmp_path: Path) -> None:
     assert secrets_ahead._local(str(plain)) is True and secrets_ahead._local(str(tmp_path)) is True
 
 
+def test_a_file_the_replay_would_split_is_not_scanned_ahead(tmp_path: Path) -> None:
+    from daishi_forensics.replay.split import SPLIT_BYTES
+
+    big = tmp_path / "m.jsonl"
+    with big.open("wb") as handle:
+        handle.truncate(SPLIT_BYTES)  # (sparse: no disk used)
+    small = tmp_path / "n.jsonl"
+    small.write_bytes(b"{}\n")
+    folder = tmp_path / "m_0123456789ab"
+    folder.mkdir()
+    (folder / "events.jsonl").symlink_to(big)
+    assert secrets_ahead._large(str(big)) and secrets_ahead._large(str(folder))
+    assert not secrets_ahead._large(str(small)) and not secrets_ahead._large(str(tmp_path))
+    assert secrets_ahead.start(str(big)) is None
+
+
 PROBE = """
 import sys
 from daishi_forensics.cli import main

@@ -69,7 +69,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import os
 from collections.abc import Callable, Collection, Iterator, Mapping
 from functools import partial
 from itertools import islice
@@ -85,15 +84,13 @@ from daishi_forensics.read.sources import MatchSource, RawRecord, json_lines
 
 from .driver import replay
 from .fork import allowed, fork
+from .split import SPLIT_BYTES
+from .split import parse_bytes as _work_bytes
 from .timeline import Timeline
 from .world import Pass, World
 
 __all__ = ["SPLIT_BYTES", "Ahead", "Meanwhile", "replay_in_halves"]
 
-SPLIT_BYTES = 16 << 20
-"""A file of at least this many bytes to parse (about 60,000 events of a plain stream; a gzip file
-counts what it inflates to) is replayed on two cores; a smaller one's replay takes about a second,
-of which a second core would save little."""
 
 Reread = Callable[[MatchSource], MatchSource]
 """What a read after this process's first one reads (tests swap the file under it)."""
@@ -107,18 +104,6 @@ def _digested(source: MatchSource, digest: Any) -> MatchSource:
     """A copy of ``source`` whose records feed ``digest`` (each record's bytes as read,
     :meth:`~daishi_forensics.read.sources.MatchSource.tapped`)."""
     return source.tapped(digest.update)
-
-
-def _work_bytes(path: str) -> int:
-    """The bytes a read of ``path`` parses: its size; for a gzip file (``.gz``) the size it inflates
-    to as its trailer says (gzip keeps it modulo 2^32, and of the last member only), never less than
-    the file's own size.  Only the choice of one process or two rests on it."""
-    size = os.stat(path).st_size
-    if path.endswith(".gz") and size >= 18:  # (a gzip member's header and trailer alone take 18 bytes)
-        with open(path, "rb") as handle:
-            handle.seek(-4, os.SEEK_END)
-            size = max(size, int.from_bytes(handle.read(4), "little"))
-    return size
 
 
 def _worth_splitting(source: MatchSource) -> bool:

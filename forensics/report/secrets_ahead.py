@@ -13,10 +13,11 @@ the report is the same bytes; only the wall time differs.
 Started only for a target read from this machine: a regular file, a folder, the demo, or a match id
 looked up in the store (never the server: the child would fetch the match a second time; never
 standard input, a pipe or anything else a second reader would take bytes from).  Not started with one
-CPU (or the parallel setting off) or where a fork is not possible; and the child stops at once for a
-match the replay itself reads on two processes (a large file: the second CPU is the replay's) and for
-one whose messages hold more to scan than the report is likely to ask about (:data:`MAX_CHUNKS`).  The
-module imports nothing heavy, so a command can call :func:`start` before importing the report.
+CPU (or the parallel setting off), where a fork is not possible, or for a file large enough for the
+replay to read on two processes (the second CPU is the replay's); the child stops at once for such a
+match found in the store, and for one whose messages hold more to scan than the report is likely to
+ask about (:data:`MAX_CHUNKS`).  The module imports nothing heavy, so a command can call :func:`start`
+before importing the report.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from typing import Any
 
 from daishi_forensics.injection import secrets
 from daishi_forensics.replay.fork import Forked, allowed, fork
+from daishi_forensics.replay.split import SPLIT_BYTES, parse_bytes
 
 __all__ = ["ScansAhead", "start"]
 
@@ -77,7 +79,7 @@ class ScansAhead:
 def start(target: str, *, store: Path | None = None) -> ScansAhead | None:
     """The child scanning ``target``'s messages, expected by :mod:`~daishi_forensics.injection.secrets`;
     None where it is not worth starting (see the module docs)."""
-    if not _local(target) or not allowed(True):
+    if not _local(target) or _large(target) or not allowed(True):
         return None
     child = fork(lambda: _scan(target, store))
     if child is None:
@@ -104,6 +106,21 @@ def _local(target: str) -> bool:
     except (OSError, ValueError):
         return False
     return stat.S_ISREG(mode) or stat.S_ISDIR(mode)
+
+
+def _large(target: str) -> bool:
+    """Whether ``target`` is a file, or a folder whose events file is one, of at least
+    :data:`~daishi_forensics.replay.split.SPLIT_BYTES` to parse: the replay's second process is
+    likely (a bundle that large is never split, but parsing it a second time would cost as much).
+    A match id is checked by the child, once the store has named its file."""
+    path = Path(target)
+    try:
+        if path.is_dir():
+            found = [path / name for name in ("events.jsonl", "events.jsonl.gz") if (path / name).is_file()]
+            return bool(found) and parse_bytes(str(found[0])) >= SPLIT_BYTES
+        return path.is_file() and parse_bytes(target) >= SPLIT_BYTES
+    except OSError:
+        return False
 
 
 def _scan(target: str, store: Path | None) -> secrets.Scans | None:
