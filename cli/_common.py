@@ -19,7 +19,7 @@ from typing import Any, Callable, NoReturn, TypeVar, cast
 import click
 
 from daishi_forensics.errors import BadSetting, ForensicsError
-from daishi_forensics.outputs import write_file, write_stdout
+from daishi_forensics.outputs import inputs_kept, write_file, write_stdout
 from daishi_forensics.read.sources import server_address
 from daishi_forensics.textsafe import shown
 
@@ -85,12 +85,14 @@ def fail(message: str, code: int) -> NoReturn:
 
 
 def handle_errors(func: F) -> F:
-    """Turn every :class:`ForensicsError` into one line on stderr and its exit code."""
+    """Turn every :class:`ForensicsError` into one line on stderr and its exit code; and keep the files the
+    command reads from being replaced by what it writes (:func:`~daishi_forensics.outputs.inputs_kept`)."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            return func(*args, **kwargs)
+            with inputs_kept():  # an output never replaces a file the command read
+                return func(*args, **kwargs)
         except ForensicsError as exc:
             fail(str(exc), exc.exit_code)
 

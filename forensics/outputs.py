@@ -8,7 +8,10 @@ before untouched and raises :class:`~daishi_forensics.errors.OutputError` (exit 
 naming the path and the reason.  A target that exists and is not a regular file
 (``/dev/null``, ``/dev/stdout``, a named pipe) is written in place: renaming over a
 device would replace it.  A symbolic link is followed, so the link stays a link.  A
-replaced file keeps its permission bits.
+replaced file keeps its permission bits.  Within a command's run (:func:`inputs_kept`), a
+file it read as input (:func:`note_input`: the read boundary notes each match file it
+opens, the transfer and study readers theirs) is never replaced: the command stops with an
+:class:`~daishi_forensics.errors.OutputError` instead.
 
 **Standard output** (:func:`write_stdout`).  The text is written and flushed at once, as UTF-8 bytes
 when the stream's encoding lacks one of its characters (an ASCII or Latin-1 locale).
@@ -35,7 +38,45 @@ from typing import IO, Any
 
 from daishi_forensics.errors import OutputError
 
-__all__ = ["atomic_file", "write_file", "write_stdout"]
+__all__ = ["atomic_file", "inputs_kept", "note_input", "write_file", "write_stdout"]
+
+_INPUTS: set[tuple[int, int, int, int]] | None = None
+"""The files the running command read as input (:func:`note_input`): device, inode, size and modification
+time (the last two so that a later file given a deleted input's inode is not taken for it); None outside a
+command (:func:`inputs_kept`)."""
+
+
+@contextlib.contextmanager
+def inputs_kept() -> Iterator[None]:
+    """A command's run: within it, a file noted as input (:func:`note_input`) is never replaced by an output
+    (:func:`atomic_file`).  Outside one (a program using the package) nothing is noted: it may well write a
+    file it read earlier, as the simulator regenerating a match does."""
+    global _INPUTS
+    before, _INPUTS = _INPUTS, set()
+    try:
+        yield
+    finally:
+        _INPUTS = before
+
+
+def note_input(status: os.stat_result) -> None:
+    """Remember a file the running command reads as input (its ``stat``): :func:`atomic_file` refuses to
+    replace it, so an output never overwrites the evidence it was made from (``-o`` naming the match)."""
+    if _INPUTS is not None:
+        _INPUTS.add(_identity(status))
+
+
+def _identity(status: os.stat_result) -> tuple[int, int, int, int]:
+    return status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns
+
+
+def _an_input(status: os.stat_result | None) -> bool:
+    return status is not None and _INPUTS is not None and _identity(status) in _INPUTS
+
+
+def _refused(name: str) -> OutputError:
+    return OutputError("is an input of this command: refused, the output would replace it (name another file)",
+                       file=name)
 
 
 def _reason(exc: OSError) -> str:
@@ -75,6 +116,8 @@ def atomic_file(path: Path | str, *, binary: bool = False, sync: bool = True) ->
         existing = os.stat(target)
     except OSError:
         existing = None
+    if _an_input(existing):
+        raise _refused(name)
     if existing is not None and not stat.S_ISREG(existing.st_mode):
         yield from _in_place(target, name, binary)
         return
@@ -90,6 +133,8 @@ def atomic_file(path: Path | str, *, binary: bool = False, sync: bool = True) ->
             if sync:
                 os.fsync(handle.fileno())
             handle.close()
+            if _an_input(existing):  # read as input while this was written (a streaming command opens it late)
+                raise _refused(name)
             if existing is not None:
                 os.chmod(tmp, stat.S_IMODE(existing.st_mode))
             os.replace(tmp, target)

@@ -52,6 +52,7 @@ from typing import IO, Any, BinaryIO, Callable, Generator, Iterator, NamedTuple
 
 import orjson
 
+from daishi_forensics.outputs import note_input
 from daishi_forensics.errors import BadSetting, InputTooLarge, InputUnreadable, MatchNotFound, ServerError
 from .jsontext import RepeatedKeys, key_path, may_repeat_keys, repeated_keys
 
@@ -262,6 +263,7 @@ class _File:
             os.close(fd)
             raise
         self.identity = _Identity.of(status)
+        note_input(status)  # an output of this process never replaces it
 
     def expect(self, identity: _Identity | None) -> None:
         """Refuse the file if it is not the one seen earlier (``identity``, None: nothing seen)."""

@@ -41,10 +41,12 @@ exit 3), as a malformed match does.  An empty table is an error too (nothing to 
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import gzip
 import io
 import math
+import os
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -55,6 +57,7 @@ import networkx as nx
 import orjson
 
 from daishi_forensics.errors import InputUnreadable
+from daishi_forensics.outputs import note_input
 
 __all__ = ["TransferColumns", "read_transfer_table", "table_rows", "transfer_graph"]
 
@@ -89,6 +92,8 @@ def _text(path: Path) -> IO[str]:
                           else open(path, "rb"))
     except OSError as exc:
         raise InputUnreadable(f"cannot open: {exc.strerror or exc}", file=str(path)) from None
+    with contextlib.suppress(OSError):
+        note_input(os.stat(path))  # an output of this process never replaces it
     # "utf-8-sig": a byte-order mark at the start is taken off (a spreadsheet's UTF-8 export writes
     # one); anywhere else it stays text, and the rest is strict UTF-8
     return io.TextIOWrapper(raw, encoding="utf-8-sig", errors="strict", newline="")

@@ -20,6 +20,7 @@ the page's reason.
 
 from __future__ import annotations
 
+import os
 import re
 import time
 import urllib.error
@@ -32,6 +33,7 @@ from typing import Any
 
 import orjson
 from daishi_forensics.errors import StudyNotPublished, StudyUnreadable
+from daishi_forensics.outputs import note_input
 
 __all__ = [
     "TRIALS_FILE",
@@ -90,6 +92,7 @@ def _json(data: bytes, name: str) -> Any:
 def _read_file(path: Path) -> bytes:
     try:
         with open(path, "rb") as handle:
+            note_input(os.fstat(handle.fileno()))  # an output of this process never replaces it
             data = handle.read(MAX_BYTES + 1)
     except OSError as exc:
         raise StudyUnreadable(f"cannot be read ({exc.strerror or exc})", file=str(path)) from exc
