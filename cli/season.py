@@ -190,4 +190,4 @@ def _input(store: Path | None, server: str | None) -> dict[str, Any]:
 
 
 for _command in (season_behavior, season_screen):
-    set_help(_command, TARGET_HELP + " A DIR holding matches stands for every match in it.")
+    set_help(_command, TARGET_HELP + " A DIR holding matches stands for every match in it (the files and folders named m_…: a ground truth or a season summary beside them is none).")

@@ -100,6 +100,18 @@ def cluster() -> Any:
 # --------------------------------------------------------------------------- tests
 
 
+def test_a_folder_stands_for_its_matches_only(tmp_path: Path) -> None:
+    # simulate writes truth.json beside its matches; a season written into its own input folder its summary
+    (tmp_path / "truth.json").write_text("{}")
+    (tmp_path / "summary.json").write_text("{}")
+    (tmp_path / ".m_hidden.jsonl").write_text("")
+    (tmp_path / "m_0123456789ab.jsonl").write_text("")
+    (tmp_path / "m_0123456789ac").mkdir()
+    (tmp_path / "m_0123456789ac" / "archive.json").write_text("{}")
+    (tmp_path / "m_0123456789ad").mkdir()  # no archive.json: not a match folder
+    assert [Path(t).name for t in expand_targets([str(tmp_path)])] == ["m_0123456789ab.jsonl", "m_0123456789ac"]
+
+
 def test_expand_targets(season_dir: Path) -> None:
     found = expand_targets([str(season_dir)])
     assert [Path(t).name for t in found] == [f"{M1}.jsonl", f"{M2}.json.gz", M3, f"{M4}.jsonl",

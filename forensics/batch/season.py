@@ -314,8 +314,8 @@ JOBS: dict[str, Job] = {
 
 
 def _is_match_path(path: Path) -> bool:
-    if path.name.startswith("."):
-        return False
+    if not path.name.startswith("m_"):  # (hidden names too) a match's name, as every other command reads a folder:
+        return False  # a simulator's truth.json or a season's own summary.json beside the matches is none
     if path.is_dir():
         return (path / "archive.json").is_file()
     return path.is_file() and path.name.endswith(MATCH_SUFFIXES)
@@ -323,8 +323,9 @@ def _is_match_path(path: Path) -> bool:
 
 def expand_targets(items: Iterable[str]) -> list[str]:
     """The season's targets: each item, with a folder that is not itself a match folder
-    replaced by the matches in it (bundles, streams and match folders; hidden names
-    skipped).  Sorted, each once.
+    replaced by the matches in it (bundles, streams and match folders named ``m_…``: other
+    files beside them, a ground truth or this season's own summary, are no matches).  Sorted,
+    each once.
 
     A folder is a match folder when it holds ``archive.json`` (contract §1).
     """
