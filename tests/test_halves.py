@@ -26,6 +26,7 @@ from daishi_forensics.read.boundary import MatchRead, as_parsed, read_match
 from daishi_forensics.read.sources import MatchSource, open_match
 from daishi_forensics.replay import World, analysis as replay_analysis
 from daishi_forensics.replay import _halves
+from daishi_forensics.replay.split import parse_bytes
 from daishi_forensics.replay import fork as forking
 from daishi_forensics.replay.driver import replay
 from daishi_forensics.replay.fork import ENV, allowed
@@ -921,8 +922,8 @@ def test_a_gzip_file_counts_what_it_inflates_to_for_the_split(tmp_path: Path) ->
     plain, packed = tmp_path / "m.jsonl", tmp_path / "m.jsonl.gz"
     plain.write_bytes(text)
     packed.write_bytes(gzip.compress(text))
-    assert _halves._work_bytes(str(plain)) == len(text)
-    assert packed.stat().st_size < 10_000 and _halves._work_bytes(str(packed)) == len(text)
+    assert parse_bytes(str(plain)) == len(text)
+    assert packed.stat().st_size < 10_000 and parse_bytes(str(packed)) == len(text)
     short = tmp_path / "short.gz"
     short.write_bytes(b"\x1f\x8b")  # too short for a trailer: its own size (the read boundary refuses it)
-    assert _halves._work_bytes(str(short)) == 2
+    assert parse_bytes(str(short)) == 2

@@ -84,8 +84,7 @@ from daishi_forensics.read.sources import MatchSource, RawRecord, json_lines
 
 from .driver import replay
 from .fork import allowed, fork
-from .split import SPLIT_BYTES
-from .split import parse_bytes as _work_bytes
+from .split import SPLIT_BYTES, parse_bytes
 from .timeline import Timeline
 from .world import Pass, World
 
@@ -108,13 +107,13 @@ def _digested(source: MatchSource, digest: Any) -> MatchSource:
 
 def _worth_splitting(source: MatchSource) -> bool:
     """The records come from a file (stream or folder: a second read reads the same file, which
-    the read boundary checks) large enough (:data:`SPLIT_BYTES` to parse, :func:`_work_bytes`), and a
+    the read boundary checks) large enough (:data:`SPLIT_BYTES` to parse, :func:`~daishi_forensics.replay.split.parse_bytes`), and a
     second process is allowed."""
     where = source.file_records
     if where is None:
         return False
     try:
-        size = _work_bytes(where.path)
+        size = parse_bytes(where.path)
     except OSError:
         return False  # the read boundary says why, in this process
     return allowed(size >= SPLIT_BYTES)
