@@ -266,7 +266,7 @@ def _unusual(flag: Flag) -> Flag:
     return replace(flag, explanation=(
         f"{flag.explanation} Chance under honest play in this match: {describe_p(flag.p_value)}, "
         f"{describe_p(flag.p_adjusted if flag.p_adjusted is not None else flag.p_value)} counting the "
-        f"{flag.tests or 1} tests made here."))
+        f"{flag.tests or 1} tests here that could reach the alarm level."))
 
 
 class Started(Protocol):

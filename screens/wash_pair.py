@@ -103,7 +103,7 @@ def _wash_pair(view: TransferView, a: Any, b: Any, params: Mapping[str, Any], th
         explanation=(
             f"{a} and {b} traded {len(pair.exchanges)} times and {len(trips)} trades were undone by a mirror trade "
             f"sending the same goods back ({score:.0%} of the value; net share {share:.3f}; the match's other "
-            f"pairs of its volume predicted {pi * possible:.1f})"
+            f"pairs of its volume predicted {pi * possible:.1f} such trades)"
             + (f", inside the wash ring of {', '.join(map(str, ring))}" if ring is not None else "")
             + ": trading for the count and the reputation, not for the goods."
         ),

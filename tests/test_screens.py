@@ -123,7 +123,7 @@ def test_feeder_hub_and_spoke_exact() -> None:
     # feeder's Holm over its two spokes, 2 x 2/4096, times the 2 screens sharing; the ring's family h~s1, h~s2.
     assert (flag.tests, flag.p_adjusted) == (4, 8 / 4096)
     assert result.testing["family"] == 4 and result.testing["screensSharing"] == 2 and "sign" in (flag.null or "")
-    assert "1 in 2,048" in flag.explanation and "1 in 512 counting the 4 tests made here" in flag.explanation
+    assert "1 in 2,048" in flag.explanation and "1 in 512 counting the 4 tests here that could reach the alarm level" in flag.explanation
 
 
 def test_a_sign_flip_on_six_one_way_exchanges_is_two_in_sixty_four() -> None:

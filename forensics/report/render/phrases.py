@@ -25,11 +25,12 @@ event is one click away on the page."""
 
 
 def verdict_text(summary: Summary, report: Mapping[str, Any]) -> str:
-    """``The collusion screens raise 4 flags ...; the report lists no finding.`` (the level is said by
-    the caller, as a badge or a word)."""
+    """``The collusion screens raise 4 flags ...; no finding about the log itself.`` (the level is said
+    by the caller, as a badge or a word; a finding is about the evidence: an archive figure the events
+    contradict, an erratum applied, an invalid record)."""
     findings = len(summary.findings)
-    tail = f"the report lists {findings} finding{'s' if findings != 1 else ''} (archive figures the events " \
-           "contradict, errata, invalid records)" if findings else "the report lists no finding"
+    tail = f"{findings} finding{'s' if findings != 1 else ''} about the log itself (archive figures the events " \
+           "contradict, errata, invalid records)" if findings else "no finding about the log itself"
     if summary.verdict is None:
         return f"Not screened; {tail}."
     flags = sum(1 for f in summary.flags if f.level == "flag")
@@ -45,7 +46,8 @@ def verdict_text(summary: Summary, report: Mapping[str, Any]) -> str:
                    f"seat{'s' if len(summary.by_agent) != 1 else ''}")
     else:
         screens = "The collusion screens find nothing unusual"
-    counted = f" ({testing.get('family', 0)} tests counted of {testing.get('tests', 0)} made)" if testing else ""
+    counted = (f" (of {testing.get('tests', 0)} tests made, {testing.get('family', 0)} could reach the alarm level)"
+               if testing else "")
     return f"{screens}{counted}; {tail}."
 
 
