@@ -55,8 +55,15 @@ def pair_key(x: Hashable, y: Hashable) -> tuple[Any, Any]:
 
 
 def jsonable(value: Any) -> Any:
-    """``value`` with tuples as lists, mapping keys as strings, and floats rounded to 6 places."""
+    """``value`` with tuples as lists, mapping keys as strings, and floats rounded to 6 places, or to
+    6 significant digits below 0.1 (a p-value of 8.5e-06 stays 8.5e-06, not 9e-06, and 6e-08 is not 0).
+
+    >>> jsonable({"share": 0.12345678, "p": (8.5123456e-06, 5.96046448e-08, 0.0)})
+    {'share': 0.123457, 'p': [8.51235e-06, 5.96046e-08, 0.0]}
+    """
     if isinstance(value, float):
+        if abs(value) < 0.1 and value == value:
+            return float(f"{value:.6g}")
         return round(value, 6)
     if isinstance(value, Mapping):
         return {str(k): jsonable(v) for k, v in value.items()}

@@ -126,6 +126,20 @@ def test_feeder_hub_and_spoke_exact() -> None:
     assert "1 in 2,048" in flag.explanation and "1 in 512 counting the 4 tests here that could reach the alarm level" in flag.explanation
 
 
+def test_json_keeps_a_spokes_small_p_value() -> None:
+    # 24 gifts one way from each spoke: a sign-flip p-value of 2 / 2^24 = 1.19209e-07 per spoke, which
+    # six decimal places wrote as 0.0 in the flag's details (the flag's own pValue said 1.19209e-07)
+    g = nx.MultiDiGraph()
+    honest_market(g, ["h", "x", "y"], rounds=2)
+    for i, s in enumerate(["s1"] * 24 + ["s2"] * 24):
+        gift(g, s, "h", 10 + i, 12.0)
+    [flag] = [f for f in screen_graph(g).flags if f.kind == "hub_and_spoke"]
+    data = flag.to_dict()
+    assert data["pValue"] == 1.19209e-07
+    assert [s["pValue"] for s in data["details"]["spokes"]] == [1.19209e-07, 1.19209e-07]
+    assert [s["pAdjusted"] for s in data["details"]["spokes"]] == [data["pAdjusted"]] * 2 != [0.0, 0.0]
+
+
 def test_a_sign_flip_on_six_one_way_exchanges_is_two_in_sixty_four() -> None:
     g = nx.MultiDiGraph()
     honest_market(g, ["a", "b", "c"], rounds=2)
