@@ -4,6 +4,7 @@ resume that can be told to read every byte, a cluster nobody answers at, a byte-
 from __future__ import annotations
 
 import codecs
+import gzip
 import os
 from pathlib import Path
 
@@ -123,3 +124,40 @@ def test_a_byte_order_mark_elsewhere_is_named(tmp_path: Path) -> None:
     assert result.exit_code == exitcodes.FINDINGS
     assert "invalid UTF-8" not in result.output
     assert "line 3" in result.output and "starts with a UTF-8 byte-order mark" in result.output
+
+
+UTF16 = "the file is UTF-16 (what a Windows shell's '>' redirect writes); this tool reads UTF-8"
+
+
+@pytest.mark.parametrize("form", ["stream", "bundle", "folder", "folder-events", "stream-gz"])
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_a_utf16_match_is_refused_as_such(tmp_path: Path, form: str, encoding: str) -> None:
+    """A match written by a Windows shell's '>' redirect (UTF-16, with or without its byte-order mark)
+    is refused with that reason, naming the file, not as "invalid UTF-8"."""
+    events = [ev(1, 0, "agent_spawned", "a_1", region="r_0_0"), ev(2, 1, "rest", "a_1")]
+    path = write_match(tmp_path, events, archive(["a_1"], ended=5),
+                       form={"folder-events": "folder", "stream-gz": "stream-gz"}.get(form, form))
+    if form == "folder":
+        recoded = path / "archive.json"
+    elif form == "folder-events":
+        recoded = path / "events.jsonl"
+    else:
+        recoded = path
+    if form == "stream-gz":
+        recoded.write_bytes(gzip.compress(gzip.decompress(recoded.read_bytes()).decode().encode(encoding)))
+    else:
+        recoded.write_bytes(recoded.read_bytes().decode().encode(encoding))
+    result = CliRunner().invoke(main, ["validate", str(path)])
+    assert result.exit_code == exitcodes.UNREADABLE
+    assert f"{recoded}: {UTF16}" in result.output and "invalid UTF-8" not in result.output
+
+
+def test_a_utf16_table_and_corpus_are_refused_as_such(tmp_path: Path) -> None:
+    table = tmp_path / "transfers.csv"
+    table.write_bytes("from,to,value,tick\na,b,5,1\n".encode("utf-16"))
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_bytes('{"text": "hello"}\n'.encode("utf-16"))
+    for args, named in ((["screen-transfers", str(table)], table), (["tiers", str(corpus)], corpus)):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == exitcodes.UNREADABLE, result.output
+        assert f"{named}: {UTF16}" in result.stderr

@@ -63,6 +63,7 @@ __all__ = [
     "MatchSource",
     "RawRecord",
     "is_match_id",
+    "refuse_utf16",
     "json_lines",
     "open_match",
     "default_store",
@@ -372,6 +373,24 @@ BOM = b"\xef\xbb\xbf"
 """The UTF-8 byte-order mark: JSON does not allow one; at the start of a file it is read past, and said."""
 
 
+def refuse_utf16(start: bytes | bytearray, name: str) -> None:
+    r"""Refuse a file whose first bytes show UTF-16 (a byte-order mark ``FF FE`` or ``FE FF``, or an
+    opening ``{`` beside a zero byte): what a Windows shell's ``>`` redirect writes.  Every file this
+    tool reads is UTF-8 (the export format's, a transfer table, a corpus); without this the file would be
+    refused as "invalid UTF-8", or each line as not JSON, which says nothing of why.
+
+    >>> refuse_utf16(b'{"a"', "m.jsonl")
+    >>> refuse_utf16(b'\xff\xfe{\x00', "m.jsonl")
+    Traceback (most recent call last):
+    ...
+    daishi_forensics.errors.InputUnreadable: m.jsonl: the file is UTF-16 (what a Windows shell's '>' redirect writes); this tool reads UTF-8: convert it (iconv -f UTF-16 -t UTF-8)
+    """
+    head = bytes(start[:2])
+    if head in (b"\xff\xfe", b"\xfe\xff", b"{\x00", b"\x00{"):
+        raise InputUnreadable("the file is UTF-16 (what a Windows shell's '>' redirect writes); this tool reads "
+                              "UTF-8: convert it (iconv -f UTF-16 -t UTF-8)", file=name)
+
+
 def _without_bom(data: bytes | bytearray, name: str, notes: list[str]) -> bytes | bytearray:
     """``data`` without a byte-order mark at its start (a note says it was there); a bytearray
     loses it in place (a whole file is not copied)."""
@@ -388,6 +407,7 @@ def _parse_document(data: bytes | bytearray, name: str) -> Any:
     """A whole JSON document (its byte-order mark, if any, already read past: :func:`_without_bom`)."""
     if not data or data.isspace():
         raise InputUnreadable("the file is empty", file=name)
+    refuse_utf16(data, name)
     try:
         return orjson.loads(data)
     except orjson.JSONDecodeError as exc:
@@ -486,8 +506,11 @@ def _event_lines(path: Path | BinaryIO, limits: Limits, skip_header: bool, *, id
         if skip_header:
             readline(limit + 1)
             number = 1
-        elif hasattr(handle, "peek") and handle.peek(len(BOM))[: len(BOM)] == BOM:
-            handle.read(len(BOM))  # said by the opener (MatchSource.notes)
+        elif hasattr(handle, "peek"):
+            start = handle.peek(len(BOM))[: len(BOM)]
+            refuse_utf16(start, name)
+            if start == BOM:
+                handle.read(len(BOM))  # said by the opener (MatchSource.notes)
         decode_error = ValueError
         index = 0
         # the lines by a C-level iterator (``readline`` called until it returns b""), each at most one
@@ -537,6 +560,7 @@ def _open_stream(path: Path, limits: Limits) -> MatchSource:
         first = handle.readline(limits.max_line_bytes + 1)
         identity = file.identity
     notes: list[str] = []
+    refuse_utf16(first, name)
     first = bytes(_without_bom(first, name, notes))
     if not first.strip():
         raise InputUnreadable("the file is empty (or its first line, the header, is blank)", file=name, line=1)
@@ -588,7 +612,9 @@ def _open_folder(path: Path, limits: Limits) -> MatchSource:
         repeated += in_report
     with _opened(events_path, limits) as (handle, events_file):
         identity = events_file.identity  # a regular file, seen now: the one read later
-        _without_bom(handle.read(len(BOM)), str(events_path), notes)  # the reader skips it
+        start = handle.read(len(BOM))
+        refuse_utf16(start, str(events_path))
+        _without_bom(start, str(events_path), notes)  # the reader skips it
     return MatchSource(name, "folder", header, _FileLines(events_path, limits, False, identity),
                        notes=notes, file_records=FileRecords(str(events_path), limits, False),
                        repeated_keys=repeated)

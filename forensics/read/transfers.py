@@ -59,6 +59,8 @@ import orjson
 from daishi_forensics.errors import InputUnreadable
 from daishi_forensics.outputs import note_input
 
+from .sources import refuse_utf16
+
 __all__ = ["TransferColumns", "read_transfer_table", "table_rows", "transfer_graph"]
 
 _FORMS = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl"}
@@ -94,6 +96,14 @@ def _text(path: Path) -> IO[str]:
         raise InputUnreadable(f"cannot open: {exc.strerror or exc}", file=str(path)) from None
     with contextlib.suppress(OSError):
         note_input(os.stat(path))  # an output of this process never replaces it
+    try:
+        refuse_utf16(cast(io.BufferedReader, raw).peek(2)[:2], str(path))  # a Windows shell's redirect
+    except (OSError, EOFError) as exc:  # a gzip member cut short or corrupt (a reader that failed once reads
+        raw.close()                     # nothing more: said now, as the rows' reader says it)
+        raise InputUnreadable(f"cannot read: {exc}", file=str(path)) from None
+    except InputUnreadable:
+        raw.close()
+        raise
     # "utf-8-sig": a byte-order mark at the start is taken off (a spreadsheet's UTF-8 export writes
     # one); anywhere else it stays text, and the rest is strict UTF-8
     return io.TextIOWrapper(raw, encoding="utf-8-sig", errors="strict", newline="")
