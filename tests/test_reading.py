@@ -260,6 +260,19 @@ def test_store_lookup_and_missing_match(tmp_path: Path) -> None:
         open_match("m_ffffffffffff", store=tmp_path)
 
 
+@pytest.mark.parametrize("form", ["stream", "bundle-gz", "folder"])
+def test_a_store_file_holding_another_match_is_refused(tmp_path: Path, form: str) -> None:
+    """A file the store names for one match but holding another (misnamed, or overwritten by a copy)
+    is refused, naming the file and both ids, not analysed under the name asked for."""
+    events, arch = small_match()
+    path = write_match(tmp_path, events, arch, form=form)
+    other = "m_bbbbbbbbbbbb"
+    path.rename(path.with_name(path.name.replace(MATCH_ID, other)))
+    with pytest.raises(InputUnreadable, match=f"file for {other} holds match '{MATCH_ID}': refused") as caught:
+        open_match(other, store=tmp_path)
+    assert caught.value.field == "matchId" and other in str(caught.value.file)
+
+
 def test_counts_add_up_to_the_lines(tmp_path: Path) -> None:
     events, arch = small_match()
     path = write_match(tmp_path, events, arch)

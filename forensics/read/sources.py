@@ -704,6 +704,21 @@ def _find_in_store(match_id: str, store: Path) -> Path | None:
     return None
 
 
+def _of_match(source: MatchSource, match_id: str, path: Path) -> MatchSource:
+    """``source``, found in the store under ``match_id``, if it holds that match: a file named for one
+    match that holds another (misnamed, or overwritten by a copy) is refused, as a server's page of
+    another match is, rather than analysed under the name asked for."""
+    held = source.header.get("matchId")
+    if held is None:
+        archive = source.header.get("archive")
+        held = archive.get("matchId") if isinstance(archive, dict) else None
+    if held is not None and held != match_id:
+        raise InputUnreadable(f"the match store's file for {match_id} holds match {held!r}: refused (a misnamed "
+                              "or overwritten file); give its path to read it as what it is", file=str(path),
+                              field="matchId")
+    return source
+
+
 def demo_path() -> Path:
     """The embedded demo match shipped as package data."""
     return Path(str(resources.files("daishi_forensics") / "demo" / "m_demo.jsonl.gz"))
@@ -1103,7 +1118,7 @@ def open_match(
     if is_match_id(target):
         found = _find_in_store(target, store or default_store())
         if found is not None:
-            return open_path(found, limits)
+            return _of_match(open_path(found, limits), target, found)
         server = server or os.environ.get("DAISHI_SERVER") or None
         if server:
             return _open_server(target, server, limits)
