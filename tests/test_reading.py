@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import gzip
+import hashlib
 import os
 from pathlib import Path
 
+import orjson
 import pytest
 
 from daishi_forensics.errors import InputTooLarge, InputUnreadable, MatchNotFound
@@ -271,6 +273,32 @@ def test_a_store_file_holding_another_match_is_refused(tmp_path: Path, form: str
     with pytest.raises(InputUnreadable, match=f"file for {other} holds match '{MATCH_ID}': refused") as caught:
         open_match(other, store=tmp_path)
     assert caught.value.field == "matchId" and other in str(caught.value.file)
+
+
+@pytest.mark.parametrize("version", [3, 2])
+def test_a_message_whose_text_is_not_what_its_sha256_hashes_is_refused(tmp_path: Path, version: int) -> None:
+    """A stored sha256 is the SHA-256 of the text's UTF-8 bytes: a text edited after logging (or a hash
+    copied from another message) is an invalid record naming the event and the field, on the hot path (v3)
+    and the cold one (v2, whose message carries a hash here)."""
+    events = [ev(1, 0, "agent_spawned", "a_1", region="r_0_0"),
+              ev(2, 1, "message", "a_1", text="meet at dawn", channel="broadcast"),
+              ev(3, 2, "message", "a_1", text="bring wood", channel="broadcast")]
+    events[1]["payload"]["text"] = "meet at dusk"  # edited, its hash kept
+    events[2]["payload"]["sha256"] = hashlib.sha256(b"meet at dawn").hexdigest()  # another message's hash
+    path = write_match(tmp_path, events, archive(["a_1"], ended=5), version=version)
+    if version == 2:  # v2 messages carry no hash: put the stored ones back
+        lines = path.read_bytes().splitlines()
+        for k, stored in ((2, events[1]), (3, events[2])):
+            record = orjson.loads(lines[k])
+            record["payload"]["sha256"] = stored["payload"]["sha256"]
+            lines[k] = orjson.dumps(record)
+        path.write_bytes(b"\n".join(lines) + b"\n")
+    got, read = read_all(path)
+    assert [e["id"] for e in got] == [1]
+    assert read.stats.invalid == 2
+    said = [(p.event_id, p.path, p.code) for p in read.stats.problems if p.severity == "error"]
+    assert said == [(2, "$.payload.sha256", "sha256"), (3, "$.payload.sha256", "sha256")]
+    assert "the text or its hash was changed after the event was logged" in read.stats.problems[0].message
 
 
 def test_counts_add_up_to_the_lines(tmp_path: Path) -> None:

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from hashlib import sha256
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any, Collection, Iterator
@@ -70,6 +71,11 @@ SEASON_MARKERS = frozenset({"world_reset", "season_started"})
 """The events that mark where a v1 season ends or starts; they alone do not make a season played."""
 
 PUBLIC_EXPORT_OMITS = frozenset({"message_private"})
+
+HASHED_TEXT_TYPES = frozenset({"message", "message_private"})
+"""Types whose payload's ``sha256`` is the SHA-256 of its ``text``'s UTF-8 bytes (the export format's
+definition; an upcast computes it where an old log has none).  A stored one that is not is refused: the
+text or its hash was changed after the event was logged."""
 """Event types a public export leaves out (contract §1): the archive may count them, the log not."""
 
 _CHECKER: EventChecker | None = None
@@ -292,8 +298,8 @@ class MatchRead:
         fast = checker.hot_v3(match_id, region_fields if placed is not None else None) if self.validate else {}
         # per type, all the hot path asks of it in one look-up: its validator, the region fields it checks
         # on the map (None: none, or no map check), how to count the colons of its payload's members
-        hot = {t: (is_valid, region_fields.get(t) if placed is not None else None, *counters[t])
-               for t, is_valid in fast.items()}
+        hot = {t: (is_valid, region_fields.get(t) if placed is not None else None, *counters[t],
+                   t in HASHED_TEXT_TYPES) for t, is_valid in fast.items()}
         checking = bool(hot)  # validation off: every record takes the cold path
         excluded = stats.excluded_by_errata
         hot_types: dict[str, int] = {}  # records the hot path passed, by type (each valid, v3, unless found
@@ -312,7 +318,7 @@ class MatchRead:
                 if type(data) is dict and checking:
                     try:
                         type_name = data["type"]
-                        is_valid, fields, counter, has_texts = hot[type_name]
+                        is_valid, fields, counter, has_texts, hashed = hot[type_name]
                     except (KeyError, TypeError):  # no type, an unknown one, or one not even a string (unhashable)
                         is_valid = _refused
                     if is_valid(data):
@@ -329,6 +335,8 @@ class MatchRead:
                                 if payload.get(key) not in placed:  # type: ignore[operator]
                                     ok = False
                                     break
+                        if hashed and ok:  # the schema made both strings
+                            ok = sha256(payload["text"].encode()).hexdigest() == payload["sha256"]
                         if ok:
                             try:
                                 hot_types[type_name] += 1
@@ -453,6 +461,8 @@ class MatchRead:
                     bad = True
             if not bad and type_name in REGION_FIELDS:
                 bad = self._check_regions(data, type_name, eid, line, index, self.width, self.height)
+            if not bad and type_name in HASHED_TEXT_TYPES:
+                bad = self._check_hash(data, type_name, eid, line, index)
             if not bad and eid is not None:
                 bad = not self._in_order(eid, line, index, type_name)
         if bad:
@@ -743,6 +753,26 @@ class MatchRead:
                     event_type=type_name,
                 )
             )
+
+    def _check_hash(self, data: dict[str, Any], type_name: str, eid: int | None, line: int | None,
+                    index: int) -> bool:
+        """A stored ``sha256`` that is not the SHA-256 of the text's UTF-8 bytes (:data:`HASHED_TEXT_TYPES`):
+        True, and said.  A v1 or v2 message without one is hashed by the upcast, so only a stored hash
+        is checked; the schema has made both strings where both are present."""
+        payload = data.get("payload")
+        if not isinstance(payload, dict):
+            return False
+        text, stored = payload.get("text"), payload.get("sha256")
+        if not isinstance(text, str) or not isinstance(stored, str):
+            return False
+        actual = sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+        if actual == stored:
+            return False
+        self._problem(Problem(self.source.name, f"sha256 {shown(stored, 70)} is not the SHA-256 of the text's UTF-8 "
+                                                f"bytes ({actual}): the text or its hash was changed after the "
+                                                "event was logged", code="sha256", event_id=eid, line=line,
+                              index=index, path="$.payload.sha256", event_type=type_name))
+        return True
 
     def _check_regions(
         self,
