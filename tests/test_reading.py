@@ -301,6 +301,27 @@ def test_a_message_whose_text_is_not_what_its_sha256_hashes_is_refused(tmp_path:
     assert "the text or its hash was changed after the event was logged" in read.stats.problems[0].message
 
 
+@pytest.mark.parametrize("version", [3, 2])
+def test_a_stored_record_carrying_an_upcast_mark_is_refused(tmp_path: Path, version: int) -> None:
+    """upcastPath and upcast are set only by the upcast: a stored record carrying one (which would excuse
+    a missing createdAtMs, or pass itself off as a synthesized offerer's event) is invalid, naming the
+    field, on the hot path (v3) and the cold one (v2)."""
+    events = [ev(1, 0, "agent_spawned", "a_1", region="r_0_0"), ev(2, 1, "rest", "a_1"), ev(3, 2, "rest", "a_1"),
+              ev(4, 3, "rest", "a_1")]
+    path = write_match(tmp_path, events, archive(["a_1"], ended=5), version=version)
+    lines = path.read_bytes().splitlines()
+    for k, marks in ((2, {"upcastPath": [1, 2, 3]}), (3, {"upcast": "offerer"})):
+        record = orjson.loads(lines[k])
+        if version == 3 and k == 2:
+            del record["createdAtMs"]
+        lines[k] = orjson.dumps({**record, **marks})
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    got, read = read_all(path)
+    assert [e["id"] for e in got] == [1, 4]
+    said = [(p.event_id, p.path, p.code) for p in read.stats.problems if p.severity == "error"]
+    assert said == [(2, "$.upcastPath", "upcast-mark"), (3, "$.upcast", "upcast-mark")]
+
+
 def test_counts_add_up_to_the_lines(tmp_path: Path) -> None:
     events, arch = small_match()
     path = write_match(tmp_path, events, arch)

@@ -46,7 +46,7 @@ from daishi_forensics.jsonio import shown
 from .jsontext import RepeatedKeys, colon_counter, key_path, repeated_keys, repeats_no_key
 from .sources import EventSpool, MatchSource
 from .upcast import upcast
-from .validation import EventChecker, IntegralFloat, Problem, as_integers, header_problems
+from .validation import UPCAST_MARKS, EventChecker, IntegralFloat, Problem, as_integers, header_problems
 
 __all__ = ["ReadStats", "MatchRead", "read_match", "as_parsed", "REGION", "SEASON_MARKERS", "truncation_evidence",
            "erratum_name"]
@@ -71,6 +71,10 @@ SEASON_MARKERS = frozenset({"world_reset", "season_started"})
 """The events that mark where a v1 season ends or starts; they alone do not make a season played."""
 
 PUBLIC_EXPORT_OMITS = frozenset({"message_private"})
+
+_FORGED = {"upcastPath": "it would excuse a missing createdAtMs",
+           "upcast": "it would pass the record off as the offerer's event an upcast adds to a v2 trade"}
+"""What each upcast mark on a stored record would pass off (:data:`~.validation.UPCAST_MARKS`)."""
 
 HASHED_TEXT_TYPES = frozenset({"message", "message_private"})
 """Types whose payload's ``sha256`` is the SHA-256 of its ``text``'s UTF-8 bytes (the export format's
@@ -695,6 +699,13 @@ class MatchRead:
                     event_type=type_name,
                 )
             )
+            return True
+        marks = [mark for mark in UPCAST_MARKS if mark in data]
+        for mark in marks:
+            self._problem(Problem(name, f"{mark} is set only by this tool's upcast of an older record; a stored "
+                                        f"record may not carry it ({_FORGED[mark]})", code="upcast-mark",
+                                  event_id=eid, line=line, index=index, path=f"$.{mark}", event_type=type_name))
+        if marks:
             return True
         if type_name not in known:
             envelope = checker.envelope(version)

@@ -30,7 +30,8 @@ from daishi_forensics import schemas
 from daishi_forensics.jsonio import SHOWN_LENGTH, shown
 
 __all__ = ["Problem", "EventChecker", "SchemaChecker", "MAX_MESSAGE", "json_path", "IntegerPath", "IntegralFloat",
-           "integer_paths", "as_integers", "as_draft4", "flattened", "ENVELOPE_INTEGERS", "EXACT_INTEGER"]
+           "integer_paths", "as_integers", "as_draft4", "flattened", "stored_only", "ENVELOPE_INTEGERS", "EXACT_INTEGER",
+           "UPCAST_MARKS"]
 
 MAX_MESSAGE = 240
 
@@ -257,8 +258,8 @@ class EventChecker:
         :func:`flattened` first: the same verdicts, fewer keywords to evaluate."""
         if self._hot is None:
             self._hot = {
-                t: jsonschema_rs.Draft4Validator(flattened(as_draft4(schemas.inlined(f"event/{t}")))).is_valid
-                for t in self.types
+                t: jsonschema_rs.Draft4Validator(stored_only(flattened(as_draft4(schemas.inlined(f"event/{t}")))))
+                .is_valid for t in self.types
             }
         return self._hot
 
@@ -284,9 +285,9 @@ class EventChecker:
         hot = self._trimmed.get(key)
         if hot is None:
             hot = self._trimmed[key] = {
-                t: jsonschema_rs.Draft4Validator(_proven_out(
+                t: jsonschema_rs.Draft4Validator(stored_only(_proven_out(
                     flattened(as_draft4(schemas.inlined(f"event/{t}"))), t, known,
-                    (region_fields or {}).get(t, ()))).is_valid
+                    (region_fields or {}).get(t, ())))).is_valid
                 for t in self.types
             }
         return hot
@@ -341,6 +342,21 @@ _MATCH_ID_RULE: dict[str, Any] = {"type": "string", "pattern": "^m_[0-9a-f]{12}$
 _REGION_RULE: dict[str, Any] = {"type": "string", "pattern": "^r_[0-9]+_[0-9]+$"}
 """A region member's rule in the v3 event schemas (as :func:`flattened` leaves it): every region on a
 map (``r_X_Y``, X and Y written in digits) passes it."""
+
+
+UPCAST_MARKS = ("upcastPath", "upcast")
+"""Envelope members only this tool's upcast sets (the event schemas describe its output too, where
+``upcastPath`` excuses a missing ``createdAtMs``): a stored record never carries them."""
+
+
+def stored_only(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` (a flattened draft-4 whole-event one, changed in place and returned) refusing the
+    :data:`UPCAST_MARKS` on a record: what a stored v3 record is held to (a forged mark would excuse a
+    missing ``createdAtMs``).  ``{"not": {}}`` is draft 4's schema that nothing passes."""
+    properties = schema.setdefault("properties", {})
+    for mark in UPCAST_MARKS:
+        properties[mark] = {"not": {}}
+    return schema
 
 
 def _proven_out(schema: dict[str, Any], event_type: str, match_id_known: bool,
