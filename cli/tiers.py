@@ -34,7 +34,7 @@ def _line_json(record: dict[str, Any]) -> str:
 
 @click.command(epilog=exitcodes.epilog(
     ok="every line classified",
-    findings="some line is not a JSON object with a string text (it gets tier null and the reason)",
+    findings="some line is blank or not a JSON object with a string text (it gets tier null and the reason)",
     unreadable="the corpus could not be read") + " Example: daishi-forensics tiers messages.jsonl -o tiers.jsonl")
 @click.argument("file", metavar="FILE.jsonl")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
@@ -55,8 +55,12 @@ def tiers(file: str, output: Path | None, scrub: bool, summary: bool, no_model: 
     shows a sign of addressing a model; at or over the model's threshold it is
     `hijack` with the rule `learned-score` and the n-grams that weighed most.
     `--no-model` uses the rules alone. A line that is not a JSON object with a
-    string `text` gets `tier: null` and the reason. Measure the classifier on any
-    labelled corpus by comparing `tier` with its labels.
+    string `text`, or is blank, gets `tier: null` and the reason (blank lines at
+    the end of the file are left out), so the output stays in step with the input
+    line by line. An input field named like one of these (a `tier` label column)
+    is kept under `inputFields`, not replaced. Measure the classifier on any
+    labelled corpus by comparing `tier` with its labels: `--summary` reads the
+    label from `label`, else from the input's own `tier`.
     FILE is a regular file, gzipped (.gz) or not, or - for stdin; it is read with the
     limits of a match stream (a line of at most 64 MiB, a .gz inflating to at most 4 GiB).
     """
@@ -83,6 +87,9 @@ def tiers(file: str, output: Path | None, scrub: bool, summary: bool, no_model: 
             if not row.ok:
                 bad += 1
             label = row.record.get("label")
+            if label is None:
+                own = row.record.get("inputFields")
+                label = own.get("tier") if isinstance(own, dict) else None
             tier = row.record.get("tier")
             counts[(str(tier) if tier is not None else UNCLASSIFIED, str(label) if label is not None else "")] += 1
     if summary:
@@ -92,6 +99,6 @@ def tiers(file: str, output: Path | None, scrub: bool, summary: bool, no_model: 
                 continue
             per = ", ".join(f"{'labelled ' + lab if lab else 'no label'}: {counts[(tier, lab)]}"
                             for lab in labels if counts[(tier, lab)])
-            name = ("not classified (not a JSON object with a string text)" if tier == UNCLASSIFIED else tier)
+            name = ("not classified (blank, or not a JSON object with a string text)" if tier == UNCLASSIFIED else tier)
             say(f"{name}: {sum(counts[(tier, lab)] for lab in labels)}" + (f" ({per})" if per else ""), err=True)
     raise SystemExit(exitcodes.FINDINGS if bad else exitcodes.OK)

@@ -47,7 +47,7 @@ def test_exit_code_lines_apply_to_their_command() -> None:
     flat = {name: " ".join(help_of([name]).split()) for name in ("simulate", "tiers", "schemas", "behavior")}
     assert "Exit codes: 0 written; 2 usage error; 70 internal error" in flat["simulate"]
     assert "input could not be read" not in flat["simulate"] and "findings" not in flat["simulate"]
-    assert "1 some line is not a JSON object with a string text" in flat["tiers"]
+    assert "1 some line is blank or not a JSON object with a string text" in flat["tiers"]
     assert "3 the corpus could not be read" in flat["tiers"]
     assert "findings" not in flat["schemas"].split("Exit codes:", 1)[1]
     assert "1 findings: the report lists a finding" in flat["behavior"]

@@ -487,13 +487,37 @@ def classify_corpus(lines: Iterable[bytes], *, scrub_text: bool = False, model: 
     return classify_records(records(), scrub_text=scrub_text, model=model)
 
 
+RESULT_FIELDS = ("tier", "rule", "reason", "score", "truncated", "inputFields")
+"""The fields a corpus line's result sets (``inputFields`` holds an input's own of these)."""
+
+
+def kept_fields(obj: Mapping[str, Any]) -> dict[str, Any]:
+    """The input's fields for its result: those of the same name as a result field (a ``tier`` label
+    column, an annotator's ``reason``) kept under ``inputFields``, not replaced.
+
+    >>> kept_fields({"text": "hi", "tier": "hijack", "id": 3})
+    {'text': 'hi', 'id': 3, 'inputFields': {'tier': 'hijack'}}
+    """
+    out = {k: v for k, v in obj.items() if k not in RESULT_FIELDS}
+    clashing = {k: obj[k] for k in RESULT_FIELDS if k in obj}
+    if clashing:
+        out["inputFields"] = clashing
+    return out
+
+
 def classify_records(records: Iterable[tuple[Any, ...]], *, scrub_text: bool = False,
                      model: bool = True) -> Iterator[CorpusLine]:
     """:func:`classify_corpus` over lines already read: ``(index, line number, value, error, ...)``
     records, as the match reader's line reader gives them (``read.sources.json_lines``, which
     applies the same limits as to a match stream)."""
+    expected = 1
     for record in records:
         number, obj, error = record[1], record[2], record[3]
+        if isinstance(number, int):
+            for blank in range(expected, number):  # blank lines the reader skipped: kept in step
+                yield CorpusLine(blank, {"line": blank, "tier": None, "rule": None, "score": None, "truncated": False,
+                                         "reason": f"line {blank} is blank"}, False)
+            expected = number + 1
         if error is not None:
             reason = error.removeprefix("not valid JSON: ")
             yield CorpusLine(number, {"line": number, "tier": None, "rule": None, "score": None,
@@ -505,11 +529,11 @@ def classify_records(records: Iterable[tuple[Any, ...]], *, scrub_text: bool = F
             continue
         text = obj.get("text")
         if not isinstance(text, str):
-            yield CorpusLine(number, {**obj, "tier": None, "rule": None, "score": None, "truncated": False,
-                                      "reason": "no string field \"text\""}, False)
+            yield CorpusLine(number, {**kept_fields(obj), "tier": None, "rule": None, "score": None,
+                                      "truncated": False, "reason": "no string field \"text\""}, False)
             continue
         verdict = classify(text, model=model)
-        out = dict(obj)
+        out = kept_fields(obj)
         out.update(verdict.to_json())
         if scrub_text:
             from .secrets import scrub
