@@ -30,7 +30,8 @@ from daishi_forensics import schemas
 from daishi_forensics.jsonio import SHOWN_LENGTH, shown
 
 __all__ = ["Problem", "EventChecker", "SchemaChecker", "MAX_MESSAGE", "json_path", "IntegerPath", "IntegralFloat",
-           "integer_paths", "as_integers", "as_draft4", "flattened", "ENVELOPE_INTEGERS", "EXACT_INTEGER"]
+           "integer_paths", "as_integers", "as_draft4", "flattened", "ENVELOPE_INTEGERS", "EXACT_INTEGER",
+           "report_schema_errors"]
 
 MAX_MESSAGE = 240
 
@@ -668,6 +669,15 @@ def header_problems(source: Any) -> list[Problem]:
 
 
 _HEADER_CHECKERS: dict[str, SchemaChecker] = {}
+
+
+def report_schema_errors(report: Any) -> list[tuple[str, str]]:
+    """``(json path, message)`` for every way a match's report breaks its ``report`` schema (the
+    check :func:`header_problems` makes for ``validate``), paths from the report's own root."""
+    checker = _header_checker("report")
+    if checker.is_valid(report):
+        return []
+    return list(checker.errors(report))
 
 
 def _header_checker(name: str) -> SchemaChecker:
