@@ -18,7 +18,8 @@ from ._common import TARGET_HELP, fail, handle_errors, input_options, set_help, 
 @click.command(
     epilog=exitcodes.epilog(
         ok="every figure the same (or the match has no report: nothing to compare)",
-        findings="a figure differs, or the match's report could not be read",
+        findings="a figure or a scorecard's seat, name or role differs or cannot be read, the report "
+                 "breaks its schema, or the match's report could not be read (not JSON, not a JSON object)",
         usage="usage error (also a report naming a rubric this tool does not know)")
 )
 @click.argument("target", metavar="TARGET")
@@ -37,10 +38,14 @@ def score(target: str, rubric_version: str | None, fmt: str, output: Path | None
     Scores every seat from the export alone, under the rubric the report names
     (rubricVersion) or the one given with --rubric, exactly as the published rubric
     defines it, and prints each figure beside the published one with same or
-    DIFFERS. It says what it took on trust (final wealth, message counts), lists
-    the match's errata, and names every place the rubric is silent and how it
-    was read. A match without a report is recomputed and printed; there is
-    nothing to compare.
+    DIFFERS. Each scorecard's seat, name and role are set beside the archive's;
+    a figure published as another JSON type (a number written as text) DIFFERS
+    and says so, and the Fitness Index may not be left out. The report is
+    checked against its schema (each error listed). It says what it took on
+    trust (final wealth, message counts), lists the match's errata, and names
+    every place the rubric is silent and how it was read. A match without a
+    report is recomputed and printed; there is nothing to compare. A report
+    that cannot be read is a finding; the match is still recomputed.
     """
     try:
         with progress_for(f"score {target}", quiet, progress) as line:

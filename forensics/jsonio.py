@@ -25,7 +25,7 @@ import orjson
 
 from daishi_forensics.textsafe import CONTROLS
 
-__all__ = ["dumps", "dumps_line", "loads", "shown", "SHOWN_LENGTH", "SHOWN_DEPTH"]
+__all__ = ["dumps", "dumps_line", "loads", "shown", "json_kind", "json_text", "SHOWN_LENGTH", "SHOWN_DEPTH"]
 
 SHOWN_LENGTH = 60
 """At most this many characters of a value are shown (then ``…``)."""
@@ -33,6 +33,43 @@ SHOWN_DEPTH = 3
 """Containers nested deeper than this are shown as ``[…]`` / ``{…}``."""
 
 loads = orjson.loads
+
+
+def json_text(value: Any) -> str:
+    """A scalar as JSON writes it, on one line (text in double quotes, cut after
+    :data:`SHOWN_LENGTH` characters with ``…``); an array or object as :func:`shown` gives it.
+
+    >>> json_text("74.5"), json_text(2.3), json_text(None)
+    ('"74.5"', '2.3', 'null')
+    """
+    if isinstance(value, str):
+        cut = value if len(value) <= SHOWN_LENGTH else value[:SHOWN_LENGTH] + "…"
+        return orjson.dumps(cut).decode()
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)  # any size (the writer stops at 64 bits)
+    if value is None or isinstance(value, (bool, float)):
+        return orjson.dumps(value).decode()
+    return shown(value)
+
+
+def json_kind(value: Any) -> str:
+    """What JSON type a value is, in words: ``text``, ``a number``, ``true or false``, ``null``,
+    ``an array`` or ``an object``.
+
+    >>> json_kind("74.5"), json_kind(74.5), json_kind(True), json_kind([])
+    ('text', 'a number', 'true or false', 'an array')
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, (list, tuple)):
+        return "an array"
+    return "an object"
 
 
 WRITTEN_DEPTH = 128

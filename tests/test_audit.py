@@ -12,7 +12,9 @@ from click.testing import CliRunner
 
 from daishi_forensics.score import audit as audit_module
 from daishi_forensics.report.passes import analyze_target
-from daishi_forensics.score.audit import DIFFERS, FROM_REPORT, NOT_PUBLISHED, SAME, audit, audit_target
+from daishi_forensics.score.audit import (
+    DIFFERS, FROM_REPORT, NOT_PUBLISHED, SAME, UNREADABLE, SchemaError, audit, audit_target,
+)
 from daishi_forensics.cli import main
 from daishi_forensics.score.rubric import READINGS, VERSIONS
 from daishi_forensics.score.scoring import scorecards
@@ -39,8 +41,8 @@ def run(*args: str) -> Any:
 
 def test_exported_api_is_pinned() -> None:
     assert audit_module.__all__ == [
-        "SAME", "DIFFERS", "NOT_PUBLISHED", "NOT_RECOMPUTED", "FROM_REPORT", "FigureCheck", "AuditResult",
-        "audit", "audit_target",
+        "SAME", "DIFFERS", "NOT_PUBLISHED", "NOT_RECOMPUTED", "FROM_REPORT", "UNREADABLE", "IDENTITY_FIELDS",
+        "FigureCheck", "SchemaError", "AuditResult", "audit", "audit_target",
     ]  # fmt: skip
 
 
@@ -55,9 +57,9 @@ def test_a_rubric_computed_report_round_trips_as_all_same(tmp_path: Path, rubric
     assert result.score.rubric.version == rubric and result.score.rubric_source == "report"
     counts = result.counts()
     assert counts[DIFFERS] == 0
-    # 17 figures a seat; the message count is the report's own (no metrics in match A); the three
-    # index figures exist only under 2.4.  Plus matchId and fieldSize.
-    per_seat = 16 if rubric == "2.4" else 13
+    # 17 figures a seat and its seat, name and role; the message count is the report's own (no
+    # metrics in match A); the three index figures exist only under 2.4.  Plus matchId and fieldSize.
+    per_seat = 19 if rubric == "2.4" else 16
     assert counts[SAME] == 4 * per_seat + 2
     assert counts[FROM_REPORT] == 4
     assert result.exit_code == 0
@@ -264,3 +266,144 @@ def test_unreadable_input_exits_3(tmp_path: Path) -> None:
     broken = tmp_path / "m_0123456789ab.json"
     broken.write_text("{not json")
     assert run(str(broken)).exit_code == 3
+
+
+# -- a report that cannot be read, or breaks its schema ------------------------------------
+
+
+@pytest.mark.parametrize(("form", "report", "said"), [
+    ("folder", [], "/report.json is an array, not a JSON object"),
+    ("bundle", "x", ": the field 'report' is text, not a JSON object"),
+    ("bundle", 5, ": the field 'report' is a number, not a JSON object"),
+])
+def test_a_report_that_is_not_an_object_is_a_finding(tmp_path: Path, form: str, report: Any, said: str) -> None:
+    events, arch = match_a()
+    path = write_match(tmp_path / "m", events, arch, form=form, report=report)
+    result = audit_target(str(path))
+    assert result.report_error == f"{path}{said}"
+    assert not result.has_report and result.exit_code == 1
+    assert result.score.seat("a_1").fitness_index == 35.9  # still recomputed
+    cli = run(str(path))
+    assert cli.exit_code == 1
+    assert cli.output.splitlines()[-1] == f"nothing to compare: the match's report could not be read ({result.report_error}); exit 1"
+
+
+@pytest.mark.parametrize(("text", "why"), [
+    (b"{not json", "not valid JSON: unexpected character, expected a string key: line 1 column 2 (char 1)"),
+    (b"", "the file is empty"),
+    (b'{"matchId": NaN}', "not valid JSON: unexpected character, expected a JSON value: line 1 column 13 (char 12)"),
+])
+def test_an_unreadable_report_file_is_a_finding_and_the_match_is_scored(tmp_path: Path, text: bytes, why: str) -> None:
+    events, arch = match_a()
+    folder = write_match(tmp_path / "m", events, arch, form="folder", report={"matchId": arch["matchId"], "seats": []})
+    (folder / "report.json").write_bytes(text)
+    result = audit_target(str(folder))
+    assert result.report_error == f"{folder}/report.json: {why}"
+    assert result.exit_code == 1 and result.score.seat("a_1").fitness_index == 35.9
+    cli = run(str(folder))
+    assert cli.exit_code == 1
+    assert "35.9" in cli.output
+    assert cli.output.splitlines()[-1] == f"nothing to compare: the match's report could not be read ({result.report_error}); exit 1"
+    # other commands still refuse the folder as before (exit 3)
+    assert CliRunner().invoke(main, ["validate", str(folder)]).exit_code == 3
+
+
+def test_a_report_breaking_its_schema_is_a_finding_and_its_figures_unreadable(tmp_path: Path) -> None:
+    events, arch = match_a()
+    report = published(tmp_path, events, arch, "2.4")
+    report["seats"][1]["dimensions"] = "x"  # a_2
+    report["seats"][2]["fitnessIndex"] = None  # a_3: allowed by the schema, but the headline figure
+    del report["seats"][3]["fitnessIndex"]  # a_4
+    result = audit_target(str(stored(tmp_path, events, arch, report)))
+    assert result.schema_errors == (SchemaError("$.seats[1].dimensions", "'x' is not of type 'object'"),)
+    assert [(c.agent, c.figure, c.status, c.note) for c in result.unreadable] == [
+        ("a_2", f"dimensions.{d}", UNREADABLE, "the report's dimensions is text (\"x\"), not an object")
+        for d in ("survival", "economy", "social", "adaptation", "competitiveness")
+    ]
+    assert [(c.agent, c.figure, c.recomputed, c.published, c.note) for c in result.differs] == [
+        ("a_3", "fitnessIndex", result.score.seat("a_3").fitness_index, None,
+         "the report gives this seat no Fitness Index: left out or null"),
+        ("a_4", "fitnessIndex", result.score.seat("a_4").fitness_index, None,
+         "the report gives this seat no Fitness Index: left out or null"),
+    ]
+    assert result.exit_code == 1
+    doc = result.to_dict()
+    assert doc["reportSchemaErrors"] == [{"path": "$.seats[1].dimensions", "message": "'x' is not of type 'object'"}]
+    assert doc["summary"]["unreadable"] == 5 and doc["exitCode"] == 1
+    cli = run(str(stored(tmp_path, events, arch, report, name="cli")))
+    assert cli.exit_code == 1
+    lines = cli.output.splitlines()
+    assert "the report fails its schema (a finding, exit 1):" in lines
+    assert "  - $.seats[1].dimensions: 'x' is not of type 'object'" in lines
+    assert "  a_2 dimensions.social: the report's dimensions is text (\"x\"), not an object" in lines
+    assert lines[-1] == ("result: 71 same, 2 DIFFERS, 5 unreadable, 4 from the report; "
+                         "the report fails its schema (1 error(s)); "
+                         "2 figure(s) differ; 5 figure(s) cannot be read; exit 1")
+
+
+def test_a_report_of_bare_seats_is_not_certified(tmp_path: Path) -> None:
+    events, arch = match_a()
+    report = {"seats": [{"agentId": a} for a in ("a_1", "a_2", "a_3", "a_4")]}
+    result = audit_target(str(stored(tmp_path, events, arch, report)))
+    assert result.schema_errors == (SchemaError("$", "'matchId' is a required property"),)
+    assert [(c.agent, c.figure) for c in result.differs] == [(a, "fitnessIndex") for a in ("a_1", "a_2", "a_3", "a_4")]
+    assert result.counts()[SAME] == 0 and result.exit_code == 1
+    last = run(str(stored(tmp_path, events, arch, report, name="cli"))).output.splitlines()[-1]
+    assert last == ("result: 4 DIFFERS, 77 not published; the report fails its schema (1 error(s)); "
+                    "4 figure(s) differ; exit 1")
+
+
+def test_a_rubric_version_written_as_a_number_is_said_so(tmp_path: Path) -> None:
+    events, arch = match_a()
+    report = published(tmp_path, events, arch, "2.3")
+    report["rubricVersion"] = 2.3
+    result = audit_target(str(stored(tmp_path, events, arch, report)))
+    assert result.schema_errors == (SchemaError("$.rubricVersion", "2.3 is not of type 'string'"),)
+    assert result.notes == ("the report's rubricVersion is 2.3, a number, not text: it is not read as a version; "
+                            "scored under 2.4",)
+    assert result.exit_code == 1
+    cli = run(str(stored(tmp_path, events, arch, report, name="cli")))
+    assert "names no rubric version" not in cli.output
+    assert "  - the report's rubricVersion is 2.3, a number, not text" in cli.output
+
+
+def test_a_scorecards_seat_name_and_role_are_checked(tmp_path: Path) -> None:
+    events, arch = match_a()
+    report = published(tmp_path, events, arch, "2.4")
+    card = report["seats"][1]  # a_2, seat 2, a player
+    card.update(seat=9, name="Impostor", role="anchor")
+    result = audit_target(str(stored(tmp_path, events, arch, report)))
+    assert [(c.agent, c.figure, c.recomputed, c.published, c.note) for c in result.differs] == [
+        ("a_2", "seat", 2, 9, "the archive's seat is 2; the report claims 9"),
+        ("a_2", "name", "a_2", "Impostor", "the archive's name is \"a_2\"; the report claims \"Impostor\""),
+        ("a_2", "role", "player", "anchor", "the archive's role is \"player\"; the report claims \"anchor\""),
+    ]
+    same = {(c.figure, c.status) for c in result.seat_checks("a_1") if c.figure in ("seat", "name", "role")}
+    assert same == {("seat", SAME), ("name", SAME), ("role", SAME)}
+    cli = run(str(stored(tmp_path, events, arch, report, name="cli")))
+    assert cli.exit_code == 1
+    lines = cli.output.splitlines()
+    assert "  a_2 seat: the archive 2, the report 9 (the archive's seat is 2; the report claims 9)" in lines
+    assert ("  a_2 role: the archive player, the report anchor (the archive's role is \"player\"; "
+            "the report claims \"anchor\")") in lines
+    row = next(x for x in lines if x.startswith("  name") and "Impostor" in x)
+    assert row.split()[1:] == ["a_2", "Impostor", "DIFFERS", "(the", "archive's", "name", "is", "\"a_2\";", "the",
+                               "report", "claims", "\"Impostor\")"]
+
+
+def test_a_number_published_as_text_says_so(tmp_path: Path) -> None:
+    events, arch = match_a()
+    report = published(tmp_path, events, arch, "2.4")
+    report["seats"][1]["fitnessIndex"] = "15.7"  # a_2's index is 15.7
+    result = audit_target(str(stored(tmp_path, events, arch, report)))
+    note = 'published "15.7" as text, not a number'
+    assert [(c.agent, c.figure, c.recomputed, c.published, c.note) for c in result.differs] == [
+        ("a_2", "fitnessIndex", 15.7, "15.7", note)]
+    doc = json.loads(run(str(stored(tmp_path, events, arch, report, name="json")), "--format", "json").output)
+    figure = next(f for f in doc["seats"][1]["figures"] if f["figure"] == "fitnessIndex")
+    assert figure == {"agentId": "a_2", "figure": "fitnessIndex", "recomputed": 15.7, "published": "15.7",
+                      "status": DIFFERS, "note": note}
+    lines = run(str(stored(tmp_path, events, arch, report, name="text"))).output.splitlines()
+    assert f'  a_2 fitnessIndex: recomputed 15.7, published "15.7" ({note})' in lines
+    row = next(x for x in lines if x.startswith("  fitnessIndex") and "DIFFERS" in x)
+    assert row.split()[:4] == ["fitnessIndex", "15.7", '"15.7"', "DIFFERS"]

@@ -52,6 +52,7 @@ from typing import IO, Any, BinaryIO, Callable, Generator, Iterator, NamedTuple
 
 import orjson
 
+from daishi_forensics.jsonio import json_kind
 from daishi_forensics.outputs import note_input
 from daishi_forensics.errors import BadSetting, InputTooLarge, InputUnreadable, MatchNotFound, ServerError
 from .jsontext import RepeatedKeys, key_path, may_repeat_keys, repeated_keys
@@ -584,7 +585,7 @@ def _read_object(path: Path, limits: Limits, what: str, notes: list[str]) -> tup
     return value, repeated
 
 
-def _open_folder(path: Path, limits: Limits) -> MatchSource:
+def _open_folder(path: Path, limits: Limits, report_faults: bool = False) -> MatchSource:
     name = str(path)
     archive_path = path / "archive.json"
     if not os.path.lexists(archive_path):
@@ -607,8 +608,9 @@ def _open_folder(path: Path, limits: Limits) -> MatchSource:
         "archive": archive,
     }
     report_path = path / "report.json"
+    report_error: str | None = None
     if os.path.lexists(report_path):
-        header["report"], in_report = _read_object(report_path, limits, "report.json", notes)
+        header["report"], in_report, report_error = _read_report(report_path, limits, notes, report_faults)
         repeated += in_report
     with _opened(events_path, limits) as (handle, events_file):
         identity = events_file.identity  # a regular file, seen now: the one read later
@@ -617,7 +619,36 @@ def _open_folder(path: Path, limits: Limits) -> MatchSource:
         _without_bom(start, str(events_path), notes)  # the reader skips it
     return MatchSource(name, "folder", header, _FileLines(events_path, limits, False, identity),
                        notes=notes, file_records=FileRecords(str(events_path), limits, False),
-                       repeated_keys=repeated)
+                       repeated_keys=repeated, report_error=report_error)
+
+
+def _read_report(path: Path, limits: Limits, notes: list[str],
+                 report_faults: bool) -> tuple[Any, list[str], str | None]:
+    """A folder's report.json, its repeated keys, and why it could not be read.
+
+    The file must be a regular file within the limits, whatever is asked (else it is refused,
+    as every file is).  A text that is no JSON document (empty, not JSON, UTF-16, ``NaN``) is
+    refused too, unless ``report_faults``: then the report is left out and the reason kept,
+    naming the file, so the match is still read and the fault said as a finding."""
+    data = _without_bom(_read_whole(path, limits), str(path), notes)
+    try:
+        value = _parse_document(data, str(path))
+    except InputUnreadable as exc:
+        if not report_faults:
+            raise
+        return None, [], str(exc)
+    repeated = [f"report.json: {key_path(p, k)}" for p, k in repeated_keys(data)] if may_repeat_keys(data, value) else []
+    return value, repeated, None
+
+
+def _report_fault(source: MatchSource) -> str | None:
+    """Why the report a match carries is no report (it is there, not null, and not a JSON object),
+    naming the file and, outside a folder, the field; None when it is an object or absent."""
+    report = source.header.get("report")
+    if report is None or isinstance(report, dict):
+        return None
+    where = str(Path(source.name) / "report.json") if source.form == "folder" else f"{source.name}: the field 'report'"
+    return f"{where} is {json_kind(report)}, not a JSON object"
 
 
 def _require_archive(header: dict[str, Any], name: str) -> None:
@@ -625,11 +656,22 @@ def _require_archive(header: dict[str, Any], name: str) -> None:
         raise InputUnreadable("there is no 'archive' object", file=name, field="archive")
 
 
-def open_path(path: Path, limits: Limits | None = None) -> MatchSource:
+def open_path(path: Path, limits: Limits | None = None, *, report_faults: bool = False) -> MatchSource:
+    """Open a bundle, stream or folder by its path (the form is read off the name).
+
+    ``report_faults``: a report that cannot be read (a folder's report.json that is no JSON
+    document, a report that is not a JSON object) leaves the match readable, the reason in
+    :attr:`MatchSource.report_error`; otherwise only the folder's unparseable file is refused."""
+    source = _open_path(path, limits or Limits(), report_faults)
+    if report_faults and source.report_error is None:
+        source.report_error = _report_fault(source)
+    return source
+
+
+def _open_path(path: Path, limits: Limits, report_faults: bool) -> MatchSource:
     """Open a bundle, stream or folder by its path (the form is read off the name)."""
-    limits = limits or Limits()
     if path.is_dir():
-        return _open_folder(path, limits)
+        return _open_folder(path, limits, report_faults)
     if not os.path.lexists(path):
         raise InputUnreadable("no such file or folder", file=str(path))
     suffixes = "".join(path.suffixes[-2:])
@@ -1098,27 +1140,29 @@ def open_match(
     store: Path | None = None,
     server: str | None = None,
     limits: Limits | None = None,
+    report_faults: bool = False,
 ) -> MatchSource:
     """Resolve a target to a :class:`MatchSource` (contract §1).
 
     A target is a path (bundle, stream or folder); ``m_demo`` (the embedded demo);
     or an ``m_<id>``, looked up in the store (``store``, else ``$DAISHI_MATCHES``,
     else ``./matches``) first and then on the server (``server``, else
-    ``$DAISHI_SERVER``) if one is configured.
+    ``$DAISHI_SERVER``) if one is configured.  ``report_faults``: see :func:`open_path` (a
+    server's report that cannot be read is always kept as the reason).
     """
     limits = limits or Limits()
     path = Path(target)
     if path.exists():
-        return open_path(path, limits)
+        return open_path(path, limits, report_faults=report_faults)
     if target == DEMO_ID:
-        source = open_path(demo_path(), limits)
+        source = open_path(demo_path(), limits, report_faults=report_faults)
         source.form = "demo"
         source.name = DEMO_ID
         return source
     if is_match_id(target):
         found = _find_in_store(target, store or default_store())
         if found is not None:
-            return _of_match(open_path(found, limits), target, found)
+            return _of_match(open_path(found, limits, report_faults=report_faults), target, found)
         server = server or os.environ.get("DAISHI_SERVER") or None
         if server:
             return _open_server(target, server, limits)

@@ -31,7 +31,7 @@ from daishi_forensics.jsonio import SHOWN_LENGTH, shown
 
 __all__ = ["Problem", "EventChecker", "SchemaChecker", "MAX_MESSAGE", "json_path", "IntegerPath", "IntegralFloat",
            "integer_paths", "as_integers", "as_draft4", "flattened", "stored_only", "ENVELOPE_INTEGERS", "EXACT_INTEGER",
-           "UPCAST_MARKS"]
+           "UPCAST_MARKS", "report_schema_errors"]
 
 MAX_MESSAGE = 240
 
@@ -684,6 +684,15 @@ def header_problems(source: Any) -> list[Problem]:
 
 
 _HEADER_CHECKERS: dict[str, SchemaChecker] = {}
+
+
+def report_schema_errors(report: Any) -> list[tuple[str, str]]:
+    """``(json path, message)`` for every way a match's report breaks its ``report`` schema (the
+    check :func:`header_problems` makes for ``validate``), paths from the report's own root."""
+    checker = _header_checker("report")
+    if checker.is_valid(report):
+        return []
+    return list(checker.errors(report))
 
 
 def _header_checker(name: str) -> SchemaChecker:

@@ -8,14 +8,24 @@ comparison is a :class:`FigureCheck` whose status is one of
 * ``same`` -- equal as doubles (the report's decimals parse to the very double the
   rubric's half-up rounding gives);
 * ``DIFFERS`` -- not equal, or a seat one side has and the other lacks;
-* ``not published`` -- the report leaves the figure out (or null);
+* ``not published`` -- the report leaves the figure out (or null); never the Fitness
+  Index, which a report must give for every seat it scores (left out, it DIFFERS);
+* ``unreadable`` -- the figure sits in something that is not a JSON object (``"dimensions":
+  "x"``), so it cannot be read;
 * ``not recomputed`` -- this version has no such figure (the index figures before 2.4);
 * ``from the report`` -- the figure was itself taken from the report (a message count
   the archive does not carry), so it cannot be checked.
 
-A match with no report is recomputed and says there is nothing to compare.  Exit
+Beside the figures, each scorecard's ``seat``, ``name`` and ``role`` are set beside the
+archive's.  A published value of another JSON type than the recomputed one (``"74.5"``, text,
+for a number) DIFFERS, and its note says so.  The report is checked against its JSON Schema
+(the one ``validate`` uses): each error is a finding.
+
+A match with no report is recomputed and says there is nothing to compare.  A report that
+cannot be read (not JSON, not a JSON object) is a finding: the match is still recomputed.  Exit
 codes (:mod:`daishi_forensics.exitcodes`): 0 when every compared figure is the same or
-there is no report, 1 when one differs.
+there is no report, 1 when one differs or cannot be read, the report fails its schema, or
+the report could not be read.
 """
 
 from __future__ import annotations
@@ -27,10 +37,13 @@ from typing import Any
 
 from daishi_forensics import exitcodes
 from daishi_forensics.economy.passes import PASSES as ECONOMY
-from daishi_forensics.replay.analysis import MatchAnalysis, analyze_target
+from daishi_forensics.jsonio import json_kind, json_text
+from daishi_forensics.read.boundary import read_match
+from daishi_forensics.read.validation import report_schema_errors
+from daishi_forensics.replay.analysis import MatchAnalysis, analyze
 from .rubric import READINGS
-from .scoring import REPORT_FIELDS, MatchScore, score_match
-from daishi_forensics.read.sources import Limits
+from .scoring import REPORT_FIELDS, MatchScore, SeatScore, score_match
+from daishi_forensics.read.sources import Limits, open_match
 
 __all__ = [
     "SAME",
@@ -38,7 +51,10 @@ __all__ = [
     "NOT_PUBLISHED",
     "NOT_RECOMPUTED",
     "FROM_REPORT",
+    "UNREADABLE",
+    "IDENTITY_FIELDS",
     "FigureCheck",
+    "SchemaError",
     "AuditResult",
     "audit",
     "audit_target",
@@ -49,6 +65,12 @@ DIFFERS = "DIFFERS"
 NOT_PUBLISHED = "not published"
 NOT_RECOMPUTED = "not recomputed"
 FROM_REPORT = "from the report"
+UNREADABLE = "unreadable"
+
+IDENTITY_FIELDS: tuple[str, ...] = ("seat", "name", "role")
+"""A scorecard's fields that say whose it is: each is set beside the archive's board."""
+HEADLINE = "fitnessIndex"
+"""The figure a report must give for every seat it scores."""
 
 FORMAT = "daishi-forensics-score"
 FORMAT_VERSION = 1
@@ -61,14 +83,17 @@ class FigureCheck:
     agent: str | None
     """The seat's agent id; None for a match-wide figure (``fieldSize``)."""
     figure: str
-    """The report's field (``fitnessIndex``, ``dimensions.social``, ``raw.coverage``, ``seat``;
-    match-wide ``matchId`` and ``fieldSize``)."""
+    """The report's field (``fitnessIndex``, ``dimensions.social``, ``raw.coverage``; the card's
+    ``seat``, ``name`` and ``role``; ``seat`` also for a card one side lacks; match-wide
+    ``matchId`` and ``fieldSize``)."""
     recomputed: Any
-    """The recomputed value (None where there is none)."""
+    """The recomputed value, or the archive's for ``seat``, ``name`` and ``role`` (None where there
+    is none)."""
     published: Any
     """The report's value (None where it has none)."""
     status: str
-    """``same``, ``DIFFERS``, ``not published``, ``not recomputed`` or ``from the report``."""
+    """``same``, ``DIFFERS``, ``not published``, ``unreadable``, ``not recomputed`` or ``from the
+    report``."""
     note: str | None = None
     """Why, where the status needs a word."""
 
@@ -85,6 +110,20 @@ class FigureCheck:
         if self.note is not None:
             out["note"] = self.note
         return out
+
+
+@dataclass(frozen=True)
+class SchemaError:
+    """One way the report breaks its JSON Schema (the ``report`` schema ``validate`` checks)."""
+
+    path: str
+    """Where, as a JSON path from the report's root (``$.seats[1].dimensions``)."""
+    message: str
+    """What is wrong (``'x' is not of type 'object'``)."""
+
+    def to_dict(self) -> dict[str, str]:
+        """JSON form."""
+        return {"path": self.path, "message": self.message}
 
 
 @dataclass(frozen=True)
@@ -108,24 +147,33 @@ class AuditResult:
     input_faults: tuple[str, ...] = ()
     """What the read found wrong with the log (invalid records left out, a log cut short): the
     recomputation stands on what remained, so each is a finding (exit 1), as in every command."""
+    schema_errors: tuple[SchemaError, ...] = ()
+    """Each way the report breaks its JSON Schema: a finding (exit 1); what can be read of it is
+    still compared."""
 
     @property
     def differs(self) -> tuple[FigureCheck, ...]:
         """The checks that differ."""
         return tuple(c for c in self.checks if c.status == DIFFERS)
 
+    @property
+    def unreadable(self) -> tuple[FigureCheck, ...]:
+        """The checks whose published figure cannot be read."""
+        return tuple(c for c in self.checks if c.status == UNREADABLE)
+
     def counts(self) -> dict[str, int]:
         """Checks by status (every status present, 0 included)."""
-        out = dict.fromkeys((SAME, DIFFERS, NOT_PUBLISHED, NOT_RECOMPUTED, FROM_REPORT), 0)
+        out = dict.fromkeys((SAME, DIFFERS, NOT_PUBLISHED, UNREADABLE, NOT_RECOMPUTED, FROM_REPORT), 0)
         for check in self.checks:
             out[check.status] += 1
         return out
 
     @property
     def exit_code(self) -> int:
-        """1 when a figure differs, the report could not be read or the log had faults (invalid
-        records, cut short), else 0 (also with no report)."""
-        faulty = self.differs or self.report_error is not None or self.input_faults
+        """1 when a figure differs or cannot be read, the report breaks its schema or could not be
+        read, or the log had faults (invalid records, cut short), else 0 (also with no report)."""
+        faulty = (self.differs or self.unreadable or self.schema_errors or self.report_error is not None
+                  or self.input_faults)
         return exitcodes.FINDINGS if faulty else exitcodes.OK
 
     def seat_checks(self, agent: str | None) -> tuple[FigureCheck, ...]:
@@ -151,6 +199,7 @@ class AuditResult:
             "publishedRubricVersion": self.published_rubric,
             "hasReport": self.has_report,
             "reportError": self.report_error,
+            "reportSchemaErrors": [e.to_dict() for e in self.schema_errors],
             "fieldSize": score.field_size,
             "matchRounds": score.match_rounds,
             "figures": [c.to_dict() for c in self.seat_checks(None)],
@@ -165,13 +214,20 @@ class AuditResult:
         }
 
 
-def _published(card: Mapping[str, Any], figure: str) -> Any:
+def _published(card: Mapping[str, Any], figure: str) -> tuple[Any, str | None]:
+    """The card's value of a dotted figure, or None when it leaves it (or what holds it) out or
+    null; with why it cannot be read when what should hold it is not a JSON object
+    (``"dimensions": "x"``)."""
     value: Any = card
-    for part in figure.split("."):
+    parts = figure.split(".")
+    for depth, part in enumerate(parts):
+        if value is None:
+            return None, None
         if not isinstance(value, Mapping):
-            return None
+            holder = ".".join(parts[:depth])
+            return None, f"the report's {holder} is {json_kind(value)} ({json_text(value)}), not an object"
         value = value.get(part)
-    return value
+    return value, None
 
 
 def _equal(recomputed: Any, published: Any) -> bool:
@@ -183,7 +239,17 @@ def _equal(recomputed: Any, published: Any) -> bool:
     return bool(recomputed == published)
 
 
+def _type_note(recomputed: Any, published: Any) -> str | None:
+    """What a published value of another JSON type than the recomputed one is, in words
+    (``published "74.5" as text, not a number``); None when the types agree."""
+    if recomputed is None or published is None or json_kind(recomputed) == json_kind(published):
+        return None
+    return f"published {json_text(published)} as {json_kind(published)}, not {json_kind(recomputed)}"
+
+
 def _check(agent: str | None, figure: str, recomputed: Any, published: Any) -> FigureCheck:
+    """Same when equal as doubles (or equal otherwise) and of one JSON type; a value of another type
+    DIFFERS, saying so; none on either side: not published / not recomputed."""
     if recomputed is None and published is None:
         return FigureCheck(agent, figure, None, None, NOT_RECOMPUTED)
     if published is None:
@@ -191,7 +257,41 @@ def _check(agent: str | None, figure: str, recomputed: Any, published: Any) -> F
     if recomputed is None:
         return FigureCheck(agent, figure, None, published, NOT_RECOMPUTED,
                            "the rubric version scored under has no such figure")
+    note = _type_note(recomputed, published)
+    if note is not None:
+        return FigureCheck(agent, figure, recomputed, published, DIFFERS, note)
     return FigureCheck(agent, figure, recomputed, published, SAME if _equal(recomputed, published) else DIFFERS)
+
+
+def _figure_check(agent: str, figure: str, recomputed: Any, card: Mapping[str, Any]) -> FigureCheck:
+    """One figure of a seat: unreadable when what should hold it is not an object; the Fitness
+    Index left out (or null) DIFFERS, as a report must give it for each seat it scores."""
+    published, unreadable = _published(card, figure)
+    if unreadable is not None:
+        return FigureCheck(agent, figure, recomputed, None, UNREADABLE, unreadable)
+    if figure == HEADLINE and published is None and recomputed is not None:
+        return FigureCheck(agent, figure, recomputed, None, DIFFERS,
+                           "the report gives this seat no Fitness Index: left out or null")
+    return _check(agent, figure, recomputed, published)
+
+
+def _identity_checks(seat: SeatScore, card: Mapping[str, Any]) -> list[FigureCheck]:
+    """The card's ``seat``, ``name`` and ``role`` beside the archive's board: a card the report
+    leaves them out of is not published; one the archive does not say is not checked."""
+    i = seat.inputs
+    out = []
+    for figure, archived in zip(IDENTITY_FIELDS, (i.seat, i.name, i.role)):
+        published = card.get(figure)
+        if archived is None and published is not None:
+            out.append(FigureCheck(seat.agent, figure, None, published, NOT_RECOMPUTED,
+                                   "the archive's board does not say"))
+            continue
+        check = _check(seat.agent, figure, archived, published)
+        if check.status == DIFFERS and check.note is None:
+            check = replace(check, note=f"the archive's {figure} is {json_text(archived)}; the report "
+                                        f"claims {json_text(published)}")
+        out.append(check)
+    return out
 
 
 def _compare(score: MatchScore, report: Mapping[str, Any]) -> list[FigureCheck]:
@@ -200,7 +300,8 @@ def _compare(score: MatchScore, report: Mapping[str, Any]) -> list[FigureCheck]:
         checks.insert(0, _check(None, "matchId", score.match_id, report.get("matchId")))
     cards: dict[str, Mapping[str, Any]] = {}
     extra: list[FigureCheck] = []
-    for card in report.get("seats") or []:
+    seats = report.get("seats")
+    for card in seats if isinstance(seats, list) else []:
         if not isinstance(card, Mapping) or not isinstance(card.get("agentId"), str):
             continue
         agent = card["agentId"]
@@ -215,9 +316,10 @@ def _compare(score: MatchScore, report: Mapping[str, Any]) -> list[FigureCheck]:
             checks.append(FigureCheck(seat.agent, "seat", "scored", None, DIFFERS,
                                       "the report has no scorecard for this seat of the board"))
             continue
+        checks += _identity_checks(seat, card)
         figures = seat.figures(score.rubric)
         for figure in REPORT_FIELDS:
-            check = _check(seat.agent, figure, figures[figure], _published(card, figure))
+            check = _figure_check(seat.agent, figure, figures[figure], card)
             if figure == "raw.messagesSent" and seat.inputs.messages_source == "report":
                 check = FigureCheck(seat.agent, figure, check.recomputed, check.published, FROM_REPORT,
                                     "the archive's metrics do not carry this seat's messages")
@@ -269,7 +371,7 @@ def _compared(analysis: MatchAnalysis, score: MatchScore, report: Any, rubric_ve
                                report_error=error)
         return AuditResult(score, False, None, (), ("the match has no report: nothing to compare",))
     if published_rubric is None:
-        notes.append("the report names no rubric version")
+        notes.append(_unnamed_rubric(report, score))
     elif score.rubric_source == "option" and published_rubric.lstrip("vV") != score.rubric.version:
         notes.append(
             f"the report was scored under rubric {published_rubric}; these figures are recomputed under "
@@ -280,7 +382,19 @@ def _compared(analysis: MatchAnalysis, score: MatchScore, report: Any, rubric_ve
             "an erratum says published scores depend on events that never took effect; this recomputation "
             "left those events out, so a DIFFERS on the seats they touch may come from them"
         )
-    return AuditResult(score, True, published_rubric, tuple(_compare(score, report)), tuple(notes))
+    errors = tuple(SchemaError(path, message) for path, message in report_schema_errors(report))
+    return AuditResult(score, True, published_rubric, tuple(_compare(score, report)), tuple(notes),
+                       schema_errors=errors)
+
+
+def _unnamed_rubric(report: Mapping[str, Any], score: MatchScore) -> str:
+    """Why the report's rubric version is not read: it names none, or it gives one that is not
+    text (``2.3``, a number), which is not read as a version (it says which was used instead)."""
+    if "rubricVersion" not in report:
+        return "the report names no rubric version"
+    named = report["rubricVersion"]
+    return (f"the report's rubricVersion is {json_text(named)}, {json_kind(named)}, not text: it is not read as a "
+            f"version; scored under {score.rubric.version}")
 
 
 def audit_target(
@@ -291,6 +405,11 @@ def audit_target(
     server: str | None = None,
     limits: Limits | None = None,
 ) -> AuditResult:
-    """Open, read, analyse and audit one target (see :func:`daishi_forensics.read.sources.open_match`)."""
-    analysis = analyze_target(target, ECONOMY, store=store, server=server, limits=limits)
+    """Open, read, analyse and audit one target (see :func:`daishi_forensics.read.sources.open_match`).
+
+    A report that cannot be read (a folder's report.json that is not JSON, a report that is not a
+    JSON object) does not stop the match being read: it is recomputed, and the report's fault is
+    the finding (:attr:`AuditResult.report_error`)."""
+    source = open_match(target, store=store, server=server, limits=limits, report_faults=True)
+    analysis = analyze(read_match(source), ECONOMY)
     return audit(analysis, rubric_version)

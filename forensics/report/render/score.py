@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from daishi_forensics.score.audit import DIFFERS, AuditResult
-from daishi_forensics.jsonio import dumps
+from daishi_forensics.score.audit import DIFFERS, IDENTITY_FIELDS, SAME, UNREADABLE, AuditResult, FigureCheck
+from daishi_forensics.jsonio import dumps, json_kind, json_text
 from daishi_forensics.textsafe import shown
 from daishi_forensics.score.rubric import READINGS
 from daishi_forensics.score.scoring import REPORT_FIELDS
@@ -27,6 +27,15 @@ def _fmt(value: Any) -> str:
     if isinstance(value, float):
         return repr(value)
     return str(value)
+
+
+def _published(check: FigureCheck) -> str:
+    """The published value as the report writes it (JSON, quotes and all) when its JSON type is not
+    the recomputed one's, so ``"74.5"`` (text) never reads as the number 74.5."""
+    if check.recomputed is not None and check.published is not None \
+            and json_kind(check.recomputed) != json_kind(check.published):
+        return json_text(check.published)
+    return _fmt(check.published)
 
 
 def _seat_title(result: AuditResult, agent: str) -> str:
@@ -93,7 +102,7 @@ def _seat_lines(result: AuditResult, seat: Any) -> list[str]:
         out.append(f"  {'figure':<28}{'recomputed':>12}  {'published':>12}  status")
         for check in checks:
             line = (f"  {check.figure:<28}{_fmt(check.recomputed):>12}  "
-                    f"{_fmt(check.published):>12}  {check.status}")
+                    f"{_published(check):>12}  {check.status}")
             if check.note and check.status != "same":
                 line += f" ({check.note})"
             out.append(line)
@@ -142,12 +151,15 @@ def _result_lines(result: AuditResult) -> list[str]:
     if result.input_faults:
         out.append("the log's faults (a finding, exit 1):")
         out.extend(f"  - {fault}" for fault in result.input_faults)
+    if result.schema_errors:
+        out.append("the report fails its schema (a finding, exit 1):")
+        out.extend(f"  - {e.path}: {e.message}" for e in result.schema_errors)
     if result.differs:
         out.append("differences:")
-        for check in result.differs:
-            who = check.agent or "match"
-            line = f"  {who} {check.figure}: recomputed {_fmt(check.recomputed)}, published {_fmt(check.published)}"
-            out.append(line + (f" ({check.note})" if check.note else ""))
+        out.extend(_difference_line(check) for check in result.differs)
+    if result.unreadable:
+        out.append("figures that cannot be read:")
+        out.extend(f"  {check.agent or 'match'} {check.figure}: {check.note}" for check in result.unreadable)
     if result.report_error is not None:
         out.append(f"nothing to compare: the match's report could not be read ({result.report_error}); "
                    f"exit {result.exit_code}")
@@ -155,9 +167,37 @@ def _result_lines(result: AuditResult) -> list[str]:
         out.append(f"nothing to compare: the match has no report; exit {result.exit_code}")
     else:
         listed = ", ".join(f"{n} {status}" for status, n in counts.items() if n)
-        verdict = "every compared figure is the same" if not counts[DIFFERS] else f"{counts[DIFFERS]} figure(s) differ"
-        out.append(f"result: {listed}; {verdict}; exit {result.exit_code}")
+        out.append(f"result: {listed or 'no figure'}; {_verdict(result)}; exit {result.exit_code}")
     return out
+
+
+def _difference_line(check: FigureCheck) -> str:
+    """One difference: a figure recomputed beside published; a card's seat, name or role as the
+    archive gives it beside the report's claim."""
+    who = check.agent or "match"
+    on_card = check.figure != "seat" or isinstance(check.recomputed, int)  # not a card one side lacks
+    if check.figure in IDENTITY_FIELDS and check.agent is not None and on_card:
+        line = f"  {who} {check.figure}: the archive {_fmt(check.recomputed)}, the report {_published(check)}"
+    else:
+        line = f"  {who} {check.figure}: recomputed {_fmt(check.recomputed)}, published {_published(check)}"
+    return line + (f" ({check.note})" if check.note else "")
+
+
+def _verdict(result: AuditResult) -> str:
+    """Every compared figure the same only when one was compared and nothing else is wrong."""
+    counts = result.counts()
+    faults = []
+    if result.schema_errors:
+        faults.append(f"the report fails its schema ({len(result.schema_errors)} error(s))")
+    if counts[DIFFERS]:
+        faults.append(f"{counts[DIFFERS]} figure(s) differ")
+    if counts[UNREADABLE]:
+        faults.append(f"{counts[UNREADABLE]} figure(s) cannot be read")
+    if faults:
+        return "; ".join(faults)
+    if not counts[SAME]:
+        return "no figure was compared"
+    return "every compared figure is the same"
 
 
 def render_json(result: AuditResult) -> str:
