@@ -385,6 +385,30 @@ def test_a_stream_cut_at_a_line_boundary_is_truncated(tmp_path: Path) -> None:
     assert finding["evidence"] and "metrics" in finding["evidence"][0]
 
 
+def test_screening_a_truncated_log_says_so_in_every_format(tmp_path: Path) -> None:
+    """The screens read only what a truncated log holds: a clear verdict there does not clear the match,
+    so the run exits 1 and says why (text, JSON, GitHub, SARIF), as it does for invalid records."""
+    import orjson
+
+    path = simulated_stream(tmp_path / "whole")
+    assert cli(["screen", str(path)]).exit_code == 0
+    lines = path.read_bytes().splitlines(keepends=True)
+    cut = tmp_path / "cut" / path.name
+    cut.parent.mkdir()
+    cut.write_bytes(b"".join(lines[: len(lines) // 2]))
+    text = cli(["screen", str(cut)])
+    assert text.exit_code == 1 and "not screened: what the log no longer holds; the log is truncated: " in text.output
+    doc = orjson.loads(cli(["screen", str(cut), "--format", "json"]).output)
+    [match] = doc["matches"]
+    assert doc["exitCode"] == 1 and "metrics" in match["truncated"][0]
+    github = cli(["screen", str(cut), "--format", "github"]).output
+    assert github.startswith(f"::warning file={cut},title=daishi-forensics not screened whole::not screened: ")
+    sarif = orjson.loads(cli(["screen", str(cut), "--format", "sarif"]).output)
+    [invocation] = sarif["runs"][0]["invocations"]
+    assert invocation["executionSuccessful"] and invocation["exitCode"] == 1
+    assert [n["level"] for n in invocation["toolExecutionNotifications"]] == ["warning"]
+
+
 def test_a_header_only_stream_is_truncated(tmp_path: Path) -> None:
     path = simulated_stream(tmp_path / "whole")
     header_only = tmp_path / path.name

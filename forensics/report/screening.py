@@ -155,6 +155,9 @@ class MatchOutcome:
     """The error's exit code (3 unreadable, 1 invalid)."""
     invalid_records: int = 0
     """Records the read boundary rejected (left out of the screens; see ``validate``)."""
+    truncated: tuple[str, ...] = ()
+    """Why the log ends before the match did (the archive's own figures): the screens read only
+    what it holds, so a clear verdict does not clear the match."""
 
 
 @dataclass(frozen=True)
@@ -177,10 +180,10 @@ class ScreenRun:
     @property
     def exit_code(self) -> int:
         """3 when a target could not be read; else 1 when a verdict is review/flag (or a target
-        was invalid); else 0."""
+        was invalid, or its log truncated); else 0."""
         if any(m.error_code == exitcodes.UNREADABLE for m in self.matches):
             return int(exitcodes.UNREADABLE)
-        if self.verdict != "clear" or any(m.error or m.invalid_records for m in self.matches):
+        if self.verdict != "clear" or any(m.error or m.invalid_records or m.truncated for m in self.matches):
             return int(exitcodes.FINDINGS)
         return int(exitcodes.OK)
 
@@ -204,6 +207,8 @@ class ScreenRun:
                 entry.update({"verdict": None, "error": m.error})
             if m.invalid_records:
                 entry["invalidRecords"] = m.invalid_records
+            if m.truncated:
+                entry["truncated"] = list(m.truncated)
             out["matches"].append(entry)
         if self.season is not None:
             season = self.season.to_dict()["season"]
@@ -230,8 +235,14 @@ def screen_one(target: str, config: ScreenConfig, *, store: Path | None = None, 
             *graph.graph.get("not_screened", []),
             f"not screened: {invalid} invalid record(s) the read boundary rejected (run validate)",
         ]
+    truncated = tuple(read.stats.truncated or ())
+    if truncated:
+        graph.graph["not_screened"] = [
+            *graph.graph.get("not_screened", []),
+            "not screened: what the log no longer holds; the log is truncated: " + "; ".join(truncated),
+        ]
     result = screen_graph(graph, config, beside=aside if worth_it(analysis.timeline.events) else None)
-    return MatchOutcome(source.name, read.match_id, result, invalid_records=invalid), graph
+    return MatchOutcome(source.name, read.match_id, result, invalid_records=invalid, truncated=truncated), graph
 
 
 def screen_targets(targets: Sequence[str], *, season: Path | None = None,

@@ -112,7 +112,8 @@ def render_json(run: ScreenRun) -> str:
 
 
 def render_github(run: ScreenRun) -> str:
-    """GitHub workflow commands: ``::error`` per flag, ``::warning`` per review."""
+    """GitHub workflow commands: ``::error`` per flag, ``::warning`` per review and per part of a
+    match left unscreened (invalid records, a truncated log)."""
     out: list[str] = []
 
     def emit(flag: Flag, target: str) -> None:
@@ -130,6 +131,9 @@ def render_github(run: ScreenRun) -> str:
             continue
         for f in m.result.flags:
             emit(f, m.target)
+        for reason in m.result.not_screened:  # a verdict that does not cover the whole match says why
+            out.append(f"::warning file={github_escape(m.target, True)},title=daishi-forensics not screened whole::"
+                       f"{github_escape(reason)}")
     if run.season is not None:
         for f in run.season.flags:
             emit(f, "season")
@@ -185,7 +189,8 @@ def _result(flag: Flag, target: str, config: ScreenConfig, rule_index: dict[str,
 def render_sarif(run: ScreenRun) -> str:
     """SARIF 2.1.0: one result per flag (``error`` for flag, ``warning`` for review), the
     match file as the artifact, the agents as logical locations, the evidence and score
-    in ``properties``; unreadable targets as tool notifications."""
+    in ``properties``; unreadable targets as error notifications, a match's unscreened parts as
+    warning ones."""
     placed: list[tuple[Flag, str]] = []
     for m in run.matches:
         if m.result is not None:
@@ -196,6 +201,11 @@ def render_sarif(run: ScreenRun) -> str:
     index = {r["id"]: i for i, r in enumerate(rules)}
     notifications = [
         {"level": "error", "message": {"text": f"{m.target}: {m.error}"}} for m in run.matches if m.result is None
+    ]
+    failed = bool(notifications)
+    notifications += [  # a verdict that does not cover the whole match: why (invalid records, a truncated log)
+        {"level": "warning", "message": {"text": f"{m.target}: {reason}"}}
+        for m in run.matches if m.result is not None for reason in m.result.not_screened
     ]
     doc = {
         "$schema": _SARIF_SCHEMA,
@@ -208,7 +218,7 @@ def render_sarif(run: ScreenRun) -> str:
                 "rules": rules,
             }},
             "invocations": [{
-                "executionSuccessful": not notifications,
+                "executionSuccessful": not failed,
                 "exitCode": run.exit_code,
                 "toolExecutionNotifications": notifications,
             }],
