@@ -508,3 +508,20 @@ def test_a_value_with_too_many_places_is_a_finding_not_a_crash(study_a: Path) ->
     assert disagreeing(audit) == {("value-places", str(study_a / "trials.csv"), (3,))}
     # Kept to three places the pair reads as before: every figure is still the page's.
     assert audit.figures_differ == () and audit.exit_code == 1
+
+
+def test_a_sign_flip_test_too_large_to_count_cannot_be_read(tmp_path: Path) -> None:
+    # 41 pairs on a metric with no range, differences of about +-400,000 (alternating): more pairs than are
+    # enumerated, and a table of about 8e9 cells: refused naming the file and column, never run out of memory.
+    trials, seats = [], []
+    for t in range(1, 42):
+        difference = 400_000 + t if t % 2 else -(400_000 + t)
+        for arm, value in ((0, "500000.000"), (1, f"{500_000 + difference}.{t:03d}")):  # (thousandths: no common
+            trials.append(trial(t, arm, value, metric="trades_per_seat"))  # factor to divide them by)
+            seats.append(seat(t, arm, 1, "50.0"))
+    folder = write_study(tmp_path / "big", trials, seats,
+                         page(metric={"name": "trades_per_seat", "scale": "difference", "range": None}))
+    result = CliRunner().invoke(main, ["study", "audit", str(folder)])
+    assert result.exit_code == 2, result.output
+    assert f"{folder / 'trials.csv'}, field value: comparison of arm 1 against the control: the exact sign-flip " \
+           "test of 41 pairs" in result.output
