@@ -12,6 +12,9 @@ import copy
 import csv
 import io
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -525,3 +528,32 @@ def test_a_sign_flip_test_too_large_to_count_cannot_be_read(tmp_path: Path) -> N
     assert result.exit_code == 2, result.output
     assert f"{folder / 'trials.csv'}, field value: comparison of arm 1 against the control: the exact sign-flip " \
            "test of 41 pairs" in result.output
+
+
+def _study_cli(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``study audit`` in its own process (a hang fails the test by its timeout)."""
+    command = Path(sys.executable).parent / "daishi-forensics"
+    return subprocess.run([str(command), "study", "audit", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=60)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes")
+def test_a_fifo_or_device_is_refused_never_waited_on(study_a: Path, tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    trials, seats, doc = (str(study_a / name) for name in ("trials.csv", "seats.csv", "study.json"))
+    for args in (["--trials", str(fifo), "--seats", seats, "--page", doc],
+                 ["--trials", trials, "--seats", str(fifo), "--page", doc],
+                 ["--trials", trials, "--seats", seats, "--page", str(fifo)],
+                 [str(study_a), "--recipe", str(fifo)]):
+        run = _study_cli(args, tmp_path)
+        assert run.returncode == 2, args
+        assert f"{fifo}: is not a regular file (it is a FIFO); refused" in run.stdout + run.stderr, args
+    run = _study_cli(["--trials", "/dev/null", "--seats", seats], tmp_path)
+    assert run.returncode == 2 and "/dev/null: is not a regular file (it is a character device); refused" in \
+        run.stdout + run.stderr
+    (study_a / "trials.csv").unlink()
+    os.mkfifo(study_a / "trials.csv")
+    run = _study_cli([str(study_a)], tmp_path)
+    assert run.returncode == 2 and f"{trials}: is not a regular file (it is a FIFO); refused" in \
+        run.stdout + run.stderr
