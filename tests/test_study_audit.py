@@ -557,3 +557,31 @@ def test_a_fifo_or_device_is_refused_never_waited_on(study_a: Path, tmp_path: Pa
     run = _study_cli([str(study_a)], tmp_path)
     assert run.returncode == 2 and f"{trials}: is not a regular file (it is a FIFO); refused" in \
         run.stdout + run.stderr
+
+
+def _set_field(path: Path, row: int, column: str, text: str) -> None:
+    """Set one field of a study file (``row`` numbered as a spreadsheet numbers it: the header is 1)."""
+    rows = list(csv.reader(io.StringIO(path.read_text())))
+    rows[row - 1][rows[0].index(column)] = text
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    path.write_text(out.getvalue())
+
+
+def test_a_number_too_long_to_read_names_its_file_row_and_column(study_a: Path) -> None:
+    _set_field(study_a / "trials.csv", 2, "value", "1" + "0" * 400)
+    _set_field(study_a / "seats.csv", 3, "fitness_index", "1" + "0" * 300 + ".5")
+    _set_field(study_a / "seats.csv", 4, "economy", "1" + "0" * 15)  # 16 digits: one too many
+    _set_field(study_a / "seats.csv", 5, "economy", "9" * 15)  # 15 digits: reads
+    result = CliRunner().invoke(main, ["study", "audit", str(study_a)])
+    assert result.exit_code == 2 and "Traceback" not in result.output and "internal error" not in result.output
+    assert (f"{study_a / 'trials.csv'}: 1 field(s) do not read: row 2, column value: '100000000000000000000000…' "
+            "(401 characters) is too large to read: more than 15 digits before the point") in result.output
+    _set_field(study_a / "trials.csv", 2, "value", "50.000")
+    result = CliRunner().invoke(main, ["study", "audit", str(study_a)])
+    assert result.exit_code == 2
+    assert (f"{study_a / 'seats.csv'}: 2 field(s) do not read: row 3, column fitness_index: "
+            "'100000000000000000000000…' (303 characters) is too large to read: more than 15 digits before the "
+            "point; row 4, column economy: '1000000000000000' is too large to read: more than 15 digits before the "
+            "point") in result.output
+

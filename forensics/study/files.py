@@ -100,12 +100,28 @@ def _positive(text: str) -> int:
     return number
 
 
+WHOLE_DIGITS = 15
+"""The most digits a decimal field has before its point: a double holds such a value to a thousandth or
+finer, and its squares (the intervals need them) stay finite; a longer one is a field that does not read."""
+
+
 def _decimal(text: str) -> Number:
     match = _DECIMAL.match(text)
     if not match:
         raise ValueError(f"{text!r} is not a decimal number (digits, one point, no exponent)")
     fraction = match.group(2)
+    if len(match.group(1)) > WHOLE_DIGITS:
+        raise ValueError(f"{_shown(text)} is too large to read: more than {WHOLE_DIGITS} digits before the point")
     return Number(float(text), len(fraction) - 1 if fraction else 0, text)
+
+
+def _shown(text: str, width: int = 24) -> str:
+    """A field for a message: quoted whole, or, past ``width`` characters, its start and its length.
+
+    >>> _shown("61.5"), _shown("1" + "0" * 400)
+    ("'61.5'", "'100000000000000000000000…' (401 characters)")
+    """
+    return repr(text) if len(text) <= width else f"{text[:width]!r}"[:-1] + f"…' ({len(text)} characters)"
 
 
 def _level(text: str) -> Number:
