@@ -27,6 +27,7 @@ from daishi_forensics.errors import StudyUnreadable
 from daishi_forensics.study import audit_study, load_study, read_files, read_page, render
 from daishi_forensics.study.audit import StudyAudit
 from daishi_forensics.study.checks import page_checks
+from daishi_forensics.study.readings import READINGS
 
 from .studykit import CANARY, page, seat, trial, write_study
 
@@ -585,3 +586,22 @@ def test_a_number_too_long_to_read_names_its_file_row_and_column(study_a: Path) 
             "point; row 4, column economy: '1000000000000000' is too large to read: more than 15 digits before the "
             "point") in result.output
 
+
+
+def _escaped(text: str) -> str:
+    for ch in "\\|`*_[]<>#":
+        text = text.replace(ch, "\\" + ch)
+    return text
+
+
+def test_markdown_keeps_the_tools_own_sentences_whole(study_a: Path) -> None:
+    audit = audited(study_a)
+    out = render(audit, "markdown")
+    assert "…" not in out
+    used = [r for r in READINGS if r.key in audit.readings]
+    longest = max(used, key=lambda r: len(r.silent) + len(r.reading))
+    assert len(longest.reading) > 200
+    assert f"- **{longest.key}**: {_escaped(longest.silent)} Read as: {_escaped(longest.reading)}\n" in out
+    assert max(len(t) for t in audit.trusted) > 200
+    for line in audit.trusted:
+        assert f"- {_escaped(line)}\n" in out
