@@ -605,3 +605,19 @@ def test_markdown_keeps_the_tools_own_sentences_whole(study_a: Path) -> None:
     assert max(len(t) for t in audit.trusted) > 200
     for line in audit.trusted:
         assert f"- {_escaped(line)}\n" in out
+
+
+def test_impossible_seat_scores_disagree_even_where_they_cancel(study_a: Path) -> None:
+    # Row 2 is trial 1 arm 0 seat 1 (all five dimensions 50.0, index 50.0). Economy +100 and social -125
+    # weigh 0.25 * 100 - 0.2 * 125 = 0: the index still reads 50.0, so only the ranges see them.
+    _set_field(study_a / "seats.csv", 2, "economy", "150.0")  # +100 * 0.25 = 25
+    _set_field(study_a / "seats.csv", 2, "social", "-75.0")  # -125 * 0.2 = -25
+    _set_field(study_a / "seats.csv", 3, "rank", "4")  # trial 1 arm 0 has three seats
+    _set_field(study_a / "seats.csv", 4, "coverage", "5.000")
+    audit = audited(study_a)
+    assert disagreeing(audit) == {("seat-range", str(study_a / "seats.csv"), (2, 3, 4))}
+    (check,) = audit.checks_disagree
+    assert [p for _, _, p in check.problems] == ["economy 150.0 outside 0 to 100; social -75.0 outside 0 to 100",
+                                                 "rank 4 beyond the 3 seat(s) of its trial",
+                                                 "coverage 5.000 outside 0 to 1"]
+    assert audit.exit_code == 1 and audit.figures_differ == ()
