@@ -621,3 +621,39 @@ def test_impossible_seat_scores_disagree_even_where_they_cancel(study_a: Path) -
                                                  "rank 4 beyond the 3 seat(s) of its trial",
                                                  "coverage 5.000 outside 0 to 1"]
     assert audit.exit_code == 1 and audit.figures_differ == ()
+
+
+def test_csv_encoding_separator_and_blank_lines_are_named(study_a: Path) -> None:
+    seats = study_a / "seats.csv"
+    text = seats.read_text()
+    seats.write_bytes(text.encode("utf-16"))  # a byte-order mark, then two bytes a character
+    with pytest.raises(StudyUnreadable) as caught:
+        audited(study_a)
+    assert str(caught.value) == (f"{seats}: the file is UTF-16 (what a Windows shell's '>' redirect writes); this "
+                                 "tool reads UTF-8: convert it (iconv -f UTF-16 -t UTF-8)")
+    lines = text.splitlines(keepends=True)
+    lines[2] = lines[2].replace("seat-2", "s\xe9at-2")
+    seats.write_bytes("".join(lines).encode("cp1252"))  # é is the single byte E9
+    with pytest.raises(StudyUnreadable) as caught:
+        audited(study_a)
+    byte = len("".join(lines[:2]).encode()) + lines[2].index("\xe9")
+    assert str(caught.value) == f"{seats}, line 3: not UTF-8 text (byte {byte}); save it as UTF-8"
+    seats.write_text(text)
+
+    trials = study_a / "trials.csv"
+    text = trials.read_text()
+    trials.write_text(text.replace(",", ";"))
+    with pytest.raises(StudyUnreadable) as caught:
+        audited(study_a)
+    assert str(caught.value) == (f"{trials}, line 1: the header is not the expected columns: its fields are "
+                                 "separated by semicolons, not commas: save it as comma-separated CSV (UTF-8)")
+    trials.write_text(text.replace(",", "\t"))
+    with pytest.raises(StudyUnreadable, match="separated by tabs, not commas"):
+        audited(study_a)
+    trials.write_text(text + "\n\r\n\n")  # blank lines at the end: read past
+    assert audited(study_a).exit_code == 0
+    lines = text.splitlines(keepends=True)
+    trials.write_text("".join(lines[:3]) + "\n" + "".join(lines[3:]))  # a blank line inside: named
+    with pytest.raises(StudyUnreadable) as caught:
+        audited(study_a)
+    assert str(caught.value) == f"{trials}: 1 field(s) do not read: row 4: a blank line"

@@ -373,6 +373,26 @@ def units(value: Number, places: int = 3) -> int:
     return -magnitude if value.text.startswith("-") else magnitude
 
 
+_SEPARATORS = ((";", "semicolons"), ("\t", "tabs"))
+
+
+def _separator_hint(header: Sequence[str], expected: int) -> str | None:
+    """Why a header of one field (or a few) does not read, when its fields are separated by semicolons or
+    tabs (a spreadsheet's export in some locales) rather than commas: at least half the expected columns'
+    separators are that character.  None otherwise.
+
+    >>> _separator_hint(["study;trial;arm"], 3)
+    'its fields are separated by semicolons, not commas: save it as comma-separated CSV (UTF-8)'
+    >>> _separator_hint(["study", "trial", "arm"], 3) is None
+    True
+    """
+    joined = ",".join(header)
+    for separator, name in _SEPARATORS:
+        if joined.count(separator) >= max(1, expected // 2):
+            return f"its fields are separated by {name}, not commas: save it as comma-separated CSV (UTF-8)"
+    return None
+
+
 def _records(text: str, name: str, columns: Sequence[Column]) -> list[tuple[int, dict[str, Any]]]:
     problems: list[str] = []
     reader = csv.reader(io.StringIO(text.removeprefix("\ufeff"), newline=""), strict=True)
@@ -380,10 +400,15 @@ def _records(text: str, name: str, columns: Sequence[Column]) -> list[tuple[int,
         rows = list(reader)
     except csv.Error as exc:
         raise StudyUnreadable(f"not a CSV file ({exc})", file=name, line=reader.line_num) from exc
+    while rows and not rows[-1]:  # blank lines at the end (a spreadsheet's habit): read past
+        rows.pop()
     if not rows:
         raise StudyUnreadable("the file is empty (no header row)", file=name)
     expected = [c.name for c in columns]
     header = rows[0]
+    separator = _separator_hint(header, len(expected))
+    if header != expected and separator:
+        raise StudyUnreadable(f"the header is not the expected columns: {separator}", file=name, line=1)
     if header != expected:
         missing = [c for c in expected if c not in header]
         extra = [c for c in header if c not in expected]
@@ -398,6 +423,9 @@ def _records(text: str, name: str, columns: Sequence[Column]) -> list[tuple[int,
                               f"{','.join(expected)}", file=name, line=1)
     out: list[tuple[int, dict[str, Any]]] = []
     for number, fields in enumerate(rows[1:], start=2):
+        if not fields:
+            problems.append(f"row {number}: a blank line")
+            continue
         if len(fields) != len(columns):
             problems.append(f"row {number}: {len(fields)} fields where the header has {len(columns)}")
             continue

@@ -32,7 +32,7 @@ from typing import Any
 
 import orjson
 from daishi_forensics.errors import InputUnreadable, StudyNotPublished, StudyUnreadable
-from daishi_forensics.read.sources import read_regular
+from daishi_forensics.read.sources import read_regular, refuse_utf16
 
 __all__ = [
     "TRIALS_FILE",
@@ -75,10 +75,19 @@ class StudyInputs:
 
 
 def _decode(data: bytes, name: str) -> str:
+    """A study file's text: UTF-8 only.  A UTF-16 file is refused as such, with the command that converts
+    it (the match reader's :func:`~daishi_forensics.read.sources.refuse_utf16`); other bytes that are not
+    UTF-8 are named by their byte and line."""
+    try:
+        refuse_utf16(data, name)
+    except InputUnreadable as exc:
+        raise StudyUnreadable(exc.message, file=name) from exc
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise StudyUnreadable(f"not UTF-8 text (byte {exc.start})", file=name) from exc
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise StudyUnreadable(f"not UTF-8 text (byte {exc.start}); save it as UTF-8", file=name,
+                              line=line) from exc
 
 
 def _json(data: bytes, name: str) -> Any:
