@@ -12,6 +12,9 @@ import copy
 import csv
 import io
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +27,7 @@ from daishi_forensics.errors import StudyUnreadable
 from daishi_forensics.study import audit_study, load_study, read_files, read_page, render
 from daishi_forensics.study.audit import StudyAudit
 from daishi_forensics.study.checks import page_checks
+from daishi_forensics.study.readings import READINGS
 
 from .studykit import CANARY, page, seat, trial, write_study
 
@@ -508,3 +512,148 @@ def test_a_value_with_too_many_places_is_a_finding_not_a_crash(study_a: Path) ->
     assert disagreeing(audit) == {("value-places", str(study_a / "trials.csv"), (3,))}
     # Kept to three places the pair reads as before: every figure is still the page's.
     assert audit.figures_differ == () and audit.exit_code == 1
+
+
+def test_a_sign_flip_test_too_large_to_count_cannot_be_read(tmp_path: Path) -> None:
+    # 41 pairs on a metric with no range, differences of about +-400,000 (alternating): more pairs than are
+    # enumerated, and a table of about 8e9 cells: refused naming the file and column, never run out of memory.
+    trials, seats = [], []
+    for t in range(1, 42):
+        difference = 400_000 + t if t % 2 else -(400_000 + t)
+        for arm, value in ((0, "500000.000"), (1, f"{500_000 + difference}.{t:03d}")):  # (thousandths: no common
+            trials.append(trial(t, arm, value, metric="trades_per_seat"))  # factor to divide them by)
+            seats.append(seat(t, arm, 1, "50.0"))
+    folder = write_study(tmp_path / "big", trials, seats,
+                         page(metric={"name": "trades_per_seat", "scale": "difference", "range": None}))
+    result = CliRunner().invoke(main, ["study", "audit", str(folder)])
+    assert result.exit_code == 2, result.output
+    assert f"{folder / 'trials.csv'}, field value: comparison of arm 1 against the control: the exact sign-flip " \
+           "test of 41 pairs" in result.output
+
+
+def _study_cli(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``study audit`` in its own process (a hang fails the test by its timeout)."""
+    command = Path(sys.executable).parent / "daishi-forensics"
+    return subprocess.run([str(command), "study", "audit", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=60)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes")
+def test_a_fifo_or_device_is_refused_never_waited_on(study_a: Path, tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    trials, seats, doc = (str(study_a / name) for name in ("trials.csv", "seats.csv", "study.json"))
+    for args in (["--trials", str(fifo), "--seats", seats, "--page", doc],
+                 ["--trials", trials, "--seats", str(fifo), "--page", doc],
+                 ["--trials", trials, "--seats", seats, "--page", str(fifo)],
+                 [str(study_a), "--recipe", str(fifo)]):
+        run = _study_cli(args, tmp_path)
+        assert run.returncode == 2, args
+        assert f"{fifo}: is not a regular file (it is a FIFO); refused" in run.stdout + run.stderr, args
+    run = _study_cli(["--trials", "/dev/null", "--seats", seats], tmp_path)
+    assert run.returncode == 2 and "/dev/null: is not a regular file (it is a character device); refused" in \
+        run.stdout + run.stderr
+    (study_a / "trials.csv").unlink()
+    os.mkfifo(study_a / "trials.csv")
+    run = _study_cli([str(study_a)], tmp_path)
+    assert run.returncode == 2 and f"{trials}: is not a regular file (it is a FIFO); refused" in \
+        run.stdout + run.stderr
+
+
+def _set_field(path: Path, row: int, column: str, text: str) -> None:
+    """Set one field of a study file (``row`` numbered as a spreadsheet numbers it: the header is 1)."""
+    rows = list(csv.reader(io.StringIO(path.read_text())))
+    rows[row - 1][rows[0].index(column)] = text
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    path.write_text(out.getvalue())
+
+
+def test_a_number_too_long_to_read_names_its_file_row_and_column(study_a: Path) -> None:
+    _set_field(study_a / "trials.csv", 2, "value", "1" + "0" * 400)
+    _set_field(study_a / "seats.csv", 3, "fitness_index", "1" + "0" * 300 + ".5")
+    _set_field(study_a / "seats.csv", 4, "economy", "1" + "0" * 15)  # 16 digits: one too many
+    _set_field(study_a / "seats.csv", 5, "economy", "9" * 15)  # 15 digits: reads
+    result = CliRunner().invoke(main, ["study", "audit", str(study_a)])
+    assert result.exit_code == 2 and "Traceback" not in result.output and "internal error" not in result.output
+    assert (f"{study_a / 'trials.csv'}: 1 field(s) do not read: row 2, column value: '100000000000000000000000…' "
+            "(401 characters) is too large to read: more than 15 digits before the point") in result.output
+    _set_field(study_a / "trials.csv", 2, "value", "50.000")
+    result = CliRunner().invoke(main, ["study", "audit", str(study_a)])
+    assert result.exit_code == 2
+    assert (f"{study_a / 'seats.csv'}: 2 field(s) do not read: row 3, column fitness_index: "
+            "'100000000000000000000000…' (303 characters) is too large to read: more than 15 digits before the "
+            "point; row 4, column economy: '1000000000000000' is too large to read: more than 15 digits before the "
+            "point") in result.output
+
+
+
+def _escaped(text: str) -> str:
+    for ch in "\\|`*_[]<>#":
+        text = text.replace(ch, "\\" + ch)
+    return text
+
+
+def test_markdown_keeps_the_tools_own_sentences_whole(study_a: Path) -> None:
+    audit = audited(study_a)
+    out = render(audit, "markdown")
+    assert "…" not in out
+    used = [r for r in READINGS if r.key in audit.readings]
+    longest = max(used, key=lambda r: len(r.silent) + len(r.reading))
+    assert len(longest.reading) > 200
+    assert f"- **{longest.key}**: {_escaped(longest.silent)} Read as: {_escaped(longest.reading)}\n" in out
+    assert max(len(t) for t in audit.trusted) > 200
+    for line in audit.trusted:
+        assert f"- {_escaped(line)}\n" in out
+
+
+def test_impossible_seat_scores_disagree_even_where_they_cancel(study_a: Path) -> None:
+    # Row 2 is trial 1 arm 0 seat 1 (all five dimensions 50.0, index 50.0). Economy +100 and social -125
+    # weigh 0.25 * 100 - 0.2 * 125 = 0: the index still reads 50.0, so only the ranges see them.
+    _set_field(study_a / "seats.csv", 2, "economy", "150.0")  # +100 * 0.25 = 25
+    _set_field(study_a / "seats.csv", 2, "social", "-75.0")  # -125 * 0.2 = -25
+    _set_field(study_a / "seats.csv", 3, "rank", "4")  # trial 1 arm 0 has three seats
+    _set_field(study_a / "seats.csv", 4, "coverage", "5.000")
+    audit = audited(study_a)
+    assert disagreeing(audit) == {("seat-range", str(study_a / "seats.csv"), (2, 3, 4))}
+    (check,) = audit.checks_disagree
+    assert [p for _, _, p in check.problems] == ["economy 150.0 outside 0 to 100; social -75.0 outside 0 to 100",
+                                                 "rank 4 beyond the 3 seat(s) of its trial",
+                                                 "coverage 5.000 outside 0 to 1"]
+    assert audit.exit_code == 1 and audit.figures_differ == ()
+
+
+def test_csv_encoding_separator_and_blank_lines_are_named(study_a: Path) -> None:
+    seats = study_a / "seats.csv"
+    text = seats.read_text()
+    seats.write_bytes(text.encode("utf-16"))  # a byte-order mark, then two bytes a character
+    with pytest.raises(StudyUnreadable) as caught:
+        audited(study_a)
+    assert str(caught.value) == (f"{seats}: the file is UTF-16 (what a Windows shell's '>' redirect writes); this "
+                                 "tool reads UTF-8: convert it (iconv -f UTF-16 -t UTF-8)")
+    lines = text.splitlines(keepends=True)
+    lines[2] = lines[2].replace("seat-2", "s\xe9at-2")
+    seats.write_bytes("".join(lines).encode("cp1252"))  # é is the single byte E9
+    with pytest.raises(StudyUnreadable) as caught:
+        audited(study_a)
+    byte = len("".join(lines[:2]).encode()) + lines[2].index("\xe9")
+    assert str(caught.value) == f"{seats}, line 3: not UTF-8 text (byte {byte}); save it as UTF-8"
+    seats.write_text(text)
+
+    trials = study_a / "trials.csv"
+    text = trials.read_text()
+    trials.write_text(text.replace(",", ";"))
+    with pytest.raises(StudyUnreadable) as caught:
+        audited(study_a)
+    assert str(caught.value) == (f"{trials}, line 1: the header is not the expected columns: its fields are "
+                                 "separated by semicolons, not commas: save it as comma-separated CSV (UTF-8)")
+    trials.write_text(text.replace(",", "\t"))
+    with pytest.raises(StudyUnreadable, match="separated by tabs, not commas"):
+        audited(study_a)
+    trials.write_text(text + "\n\r\n\n")  # blank lines at the end: read past
+    assert audited(study_a).exit_code == 0
+    lines = text.splitlines(keepends=True)
+    trials.write_text("".join(lines[:3]) + "\n" + "".join(lines[3:]))  # a blank line inside: named
+    with pytest.raises(StudyUnreadable) as caught:
+        audited(study_a)
+    assert str(caught.value) == f"{trials}: 1 field(s) do not read: row 4: a blank line"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import doctest
 import itertools
 import math
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -125,6 +126,34 @@ def test_sign_flip_is_exact_past_double_precision() -> None:
     assert p is not None and 0 < p < 1
     # The sum is 160 of a possible 160: only all-plus and all-minus -> 2 / 2**81.
     assert p == 2 / 2**81
+
+
+def test_sign_flip_of_huge_differences_is_exact_in_bounded_memory() -> None:
+    # |d| = 1e12, 5, 3, 1 (thousandths), observed sum 1e12 + 3: with +1e12 the small signs must add to >= 3
+    # (5+3+1, 5+3-1, 5-3+1: 3 of 8), and as many with -1e12: 6 of 16.  A table of the sums would need 5e11 cells.
+    tracemalloc.start()
+    try:
+        assert sign_flip_p([10**12, 5, -3, 1]) == 0.375
+        # 16 differences near a billion units: every one of the 2**16 sign patterns counted by brute force.
+        rng = np.random.default_rng(11)
+        units = [int(u) for u in rng.integers(-(10**9), 10**9, size=16)]
+        observed = abs(sum(units))
+        hits = sum(1 for signs in itertools.product((1, -1), repeat=16)
+                   if abs(sum(s * abs(u) for s, u in zip(signs, units, strict=True))) >= observed)
+        assert sign_flip_p(units) == hits / 2**16
+        # 40 pairs of differences near 900,000 points: at most 2**20 sums a half.
+        assert sign_flip_p([900_000_000 + 7 * i for i in range(40)]) == 2 / 2**40
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 200 * 2**20
+
+
+def test_sign_flip_too_large_for_either_method_is_refused() -> None:
+    # 41 pairs (past enumeration) whose table would need about 8e9 cells (past TABLE_CELLS).
+    with pytest.raises(statistics.SignFlipTooLarge, match="41 pairs") as caught:
+        sign_flip_p([(-1) ** i * (400_000_000 + i) for i in range(41)])
+    assert caught.value.pairs == 41 and caught.value.bound > statistics.TABLE_CELLS
 
 
 def test_bootstrap_is_seeded_and_within_the_data() -> None:

@@ -65,6 +65,7 @@ __all__ = [
     "RawRecord",
     "is_match_id",
     "refuse_utf16",
+    "read_regular",
     "json_lines",
     "open_match",
     "default_store",
@@ -368,6 +369,36 @@ def _read_whole(path: Path, limits: Limits) -> bytearray:
                 raise too_large
         file.check_unchanged()
     return data
+
+
+def read_regular(path: Path, limit: int) -> bytes:
+    """At most ``limit + 1`` bytes of a regular file (the caller refuses more than ``limit``).
+
+    Only a regular file is read: a FIFO, device or socket is refused at once, never
+    waited on (it is opened without blocking, then checked), as every match file is.
+
+    Raises
+    ------
+    InputUnreadable
+        The file cannot be opened, or is not a regular file.
+    """
+    file = _File(path)
+    with file.raw:
+        try:
+            return _read_up_to(file.raw, limit + 1)
+        except OSError as exc:
+            raise InputUnreadable(f"cannot be read ({exc.strerror or exc})", file=file.name) from exc
+
+
+def _read_up_to(raw: BinaryIO, size: int) -> bytes:
+    """Up to ``size`` bytes of ``raw``, in chunks (a short read is not the end)."""
+    data = bytearray()
+    while len(data) < size:
+        chunk = raw.read(min(_CHUNK, size - len(data)))
+        if not chunk:
+            break
+        data += chunk
+    return bytes(data)
 
 
 BOM = b"\xef\xbb\xbf"

@@ -355,6 +355,10 @@ def _seat_checks(files: StudyFiles, metric: str) -> list[Check]:
     checks.append(_each_row("seat-fitness", sname, "each seat's Fitness Index is its five dimensions times their "
                             "weights, added left to right, held to 0 to 100, rounded half up to a tenth",
                             files.seats, _seat_fitness_problem))
+    checks.append(_check("seat-range", sname, "each seat's scores within their ranges (the Fitness Index and its "
+                         "five dimensions 0 to 100, coverage 0 to 1, rank 1 to the seats of its trial)",
+                         [(sname, seat.row, problem) for seat in files.seats
+                          if (problem := _seat_range_problem(seat, len(seats[(seat.trial, seat.arm)])))]))
     checks.append(_each_row("guest-meter", sname, "a guest seat's meter (turns, rounds sat out, error turns, "
                             "spend) is empty", files.seats, _guest_meter_problem))
     seat_metric = METRICS.get(metric)
@@ -425,6 +429,29 @@ def _whole_trial_problems(tname: str, sname: str, trial: TrialRow, group: Sequen
 def _guest_meter_problem(seat: SeatRow) -> str | None:
     filled = [c for c in METER_COLUMNS if getattr(seat, c) is not None]
     return f"a guest seat with {', '.join(filled)}" if seat.guest and filled else None
+
+
+def _seat_range_problem(seat: SeatRow, seats_in_trial: int) -> str | None:
+    """Each of the seat's scores outside its metric's range (:data:`.metrics.METRICS`: 0 to 100 for the
+    Fitness Index and its dimensions, 0 to 1 for coverage), and a rank past the seats of its trial (a rank
+    counts the trial's seats from 1); None when every one is within.  Scores outside their range can
+    cancel in the weighted sum, so the Fitness Index check alone does not see them.
+
+    >>> from dataclasses import replace
+    >>> from daishi_forensics.study.files import _SEATS_EXAMPLE, read_seats
+    >>> (seat,) = read_seats(_SEATS_EXAMPLE)
+    >>> _seat_range_problem(seat, 1) is None, _seat_range_problem(replace(seat, rank=3), 2)
+    (True, 'rank 3 beyond the 2 seat(s) of its trial')
+    """
+    problems = []
+    for name in ("fitness_index", *DIMENSION_COLUMNS, "coverage"):
+        value = getattr(seat, name)
+        metric = METRICS[name]
+        if value is not None and metric.high is not None and not metric.low <= value.value <= metric.high:
+            problems.append(f"{name} {value.text} outside {metric.low:g} to {metric.high:g}")
+    if seat.rank is not None and seat.rank > seats_in_trial:
+        problems.append(f"rank {seat.rank} beyond the {seats_in_trial} seat(s) of its trial")
+    return "; ".join(problems) or None
 
 
 def _seat_fitness_problem(seat: SeatRow) -> str | None:

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from .compare import LOG_RATIO_PLACES, half_away_units
 from .files import Number, StudyFiles, TrialRow, units
+from daishi_forensics.errors import StudyUnreadable
 from .metrics import LOG_RATIO
 from .statistics import (
     Interval,
@@ -32,6 +33,7 @@ from .statistics import (
     confidence_sequence,
     mean,
     percentile_bootstrap,
+    SignFlipTooLarge,
     sign_flip_p,
     t_interval,
     verdict,
@@ -201,6 +203,16 @@ def _labels(files: StudyFiles) -> dict[int, str]:
     return labels
 
 
+def _sign_flip(files: StudyFiles, arm: int, pairs: Sequence[PairDifference]) -> float | None:
+    """The pairs' exact sign-flip p; a test too large to count in bounded memory is a study that cannot be
+    audited here (exit 2), naming the trials file, its ``value`` column and the comparison."""
+    try:
+        return sign_flip_p([d.units for d in pairs])
+    except SignFlipTooLarge as exc:
+        raise StudyUnreadable(f"comparison of arm {arm} against the control: {exc}", file=files.trials_name,
+                              field="value") from exc
+
+
 def comparison_figures(files: StudyFiles, design: Design, arm: int) -> ComparisonFigures:
     """Comparison ``arm`` against the control (arm 0)."""
     pairs = pairs_read(files, arm, design.scale)
@@ -218,7 +230,7 @@ def comparison_figures(files: StudyFiles, design: Design, arm: int) -> Compariso
     repeated = len(set(maps)) < len(maps)
     map_interval = (clustered_interval(differences, level, clusters=maps, bounds=design.difference_range,
                                        tuning=tuning) if repeated else None)
-    p = sign_flip_p([d.units for d in pairs])
+    p = _sign_flip(files, arm, pairs)
     bootstrap = None if anytime else percentile_bootstrap(differences, level, bootstrap_seed(design.study, arm))
     withheld = dict(design.withheld).get(arm)
     decided = None if withheld is not None else verdict(design.stopping_rule or "fixed", level, interval, p, bootstrap)

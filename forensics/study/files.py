@@ -100,12 +100,28 @@ def _positive(text: str) -> int:
     return number
 
 
+WHOLE_DIGITS = 15
+"""The most digits a decimal field has before its point: a double holds such a value to a thousandth or
+finer, and its squares (the intervals need them) stay finite; a longer one is a field that does not read."""
+
+
 def _decimal(text: str) -> Number:
     match = _DECIMAL.match(text)
     if not match:
         raise ValueError(f"{text!r} is not a decimal number (digits, one point, no exponent)")
     fraction = match.group(2)
+    if len(match.group(1)) > WHOLE_DIGITS:
+        raise ValueError(f"{_shown(text)} is too large to read: more than {WHOLE_DIGITS} digits before the point")
     return Number(float(text), len(fraction) - 1 if fraction else 0, text)
+
+
+def _shown(text: str, width: int = 24) -> str:
+    """A field for a message: quoted whole, or, past ``width`` characters, its start and its length.
+
+    >>> _shown("61.5"), _shown("1" + "0" * 400)
+    ("'61.5'", "'100000000000000000000000…' (401 characters)")
+    """
+    return repr(text) if len(text) <= width else f"{text[:width]!r}"[:-1] + f"…' ({len(text)} characters)"
 
 
 def _level(text: str) -> Number:
@@ -357,6 +373,26 @@ def units(value: Number, places: int = 3) -> int:
     return -magnitude if value.text.startswith("-") else magnitude
 
 
+_SEPARATORS = ((";", "semicolons"), ("\t", "tabs"))
+
+
+def _separator_hint(header: Sequence[str], expected: int) -> str | None:
+    """Why a header of one field (or a few) does not read, when its fields are separated by semicolons or
+    tabs (a spreadsheet's export in some locales) rather than commas: at least half the expected columns'
+    separators are that character.  None otherwise.
+
+    >>> _separator_hint(["study;trial;arm"], 3)
+    'its fields are separated by semicolons, not commas: save it as comma-separated CSV (UTF-8)'
+    >>> _separator_hint(["study", "trial", "arm"], 3) is None
+    True
+    """
+    joined = ",".join(header)
+    for separator, name in _SEPARATORS:
+        if joined.count(separator) >= max(1, expected // 2):
+            return f"its fields are separated by {name}, not commas: save it as comma-separated CSV (UTF-8)"
+    return None
+
+
 def _records(text: str, name: str, columns: Sequence[Column]) -> list[tuple[int, dict[str, Any]]]:
     problems: list[str] = []
     reader = csv.reader(io.StringIO(text.removeprefix("\ufeff"), newline=""), strict=True)
@@ -364,10 +400,15 @@ def _records(text: str, name: str, columns: Sequence[Column]) -> list[tuple[int,
         rows = list(reader)
     except csv.Error as exc:
         raise StudyUnreadable(f"not a CSV file ({exc})", file=name, line=reader.line_num) from exc
+    while rows and not rows[-1]:  # blank lines at the end (a spreadsheet's habit): read past
+        rows.pop()
     if not rows:
         raise StudyUnreadable("the file is empty (no header row)", file=name)
     expected = [c.name for c in columns]
     header = rows[0]
+    separator = _separator_hint(header, len(expected))
+    if header != expected and separator:
+        raise StudyUnreadable(f"the header is not the expected columns: {separator}", file=name, line=1)
     if header != expected:
         missing = [c for c in expected if c not in header]
         extra = [c for c in header if c not in expected]
@@ -382,6 +423,9 @@ def _records(text: str, name: str, columns: Sequence[Column]) -> list[tuple[int,
                               f"{','.join(expected)}", file=name, line=1)
     out: list[tuple[int, dict[str, Any]]] = []
     for number, fields in enumerate(rows[1:], start=2):
+        if not fields:
+            problems.append(f"row {number}: a blank line")
+            continue
         if len(fields) != len(columns):
             problems.append(f"row {number}: {len(fields)} fields where the header has {len(columns)}")
             continue

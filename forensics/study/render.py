@@ -36,18 +36,26 @@ __all__ = ["FORMATS", "render", "render_text", "render_markdown", "render_json"]
 FORMATS = ("text", "json", "markdown")
 
 
-def _clean(text: str, limit: int = 80) -> str:
+def _clean(text: str, limit: int | None = 80) -> str:
     """A value from the files, shown on one line: control characters written out (never obeyed),
-    runs of spaces folded, at most ``limit`` characters."""
-    out = " ".join(shown(text[: limit * 4]).split(" "))
-    return out if len(out) <= limit else out[: limit - 1] + "…"
+    runs of spaces folded, at most ``limit`` characters (None: whole)."""
+    out = " ".join(shown(text if limit is None else text[: limit * 4]).split(" "))
+    return out if limit is None or len(out) <= limit else out[: limit - 1] + "…"
 
 
-def _md(text: str) -> str:
-    text = _clean(text, 200)
+def _md(text: str, limit: int | None = 200) -> str:
+    """Text escaped for Markdown (every character Markdown reads as markup), cleaned and cut as
+    :func:`_clean` cuts it at ``limit``: for values from the input."""
+    text = _clean(text, limit)
     for ch in "\\|`*_[]<>#":
         text = text.replace(ch, "\\" + ch)
     return text
+
+
+def _md_prose(text: str) -> str:
+    """The tool's own sentences (a check's rule, what is taken on trust, notes, readings) escaped as
+    :func:`_md` escapes, but never cut: Markdown keeps what the text format prints whole."""
+    return _md(text, None)
 
 
 def _places(audit: StudyAudit, subject: str) -> tuple[int, bool]:
@@ -220,7 +228,7 @@ def _md_table(rows: Sequence[Sequence[str]]) -> list[str]:
 def render_markdown(audit: StudyAudit) -> str:
     """The audit as Markdown (GitHub-flavoured tables; every cell escaped)."""
     head = _header(audit)
-    out = [f"# {_md(head[0])}", "", _md(head[1])]
+    out = [f"# {_md_prose(head[0])}", "", _md_prose(head[1])]  # (its values already cut by _clean)
     if audit.figures.comparisons:
         out += ["", "## Comparisons against the control"]
         base, _ = _places(audit, "comparison")
@@ -242,17 +250,17 @@ def render_markdown(audit: StudyAudit) -> str:
             out += _md_table(_recomputed_rows(audit, f"model {m.model}", _mean_values(m.mean, m.interval)))
     out += ["", "## Checks", "", f"{audit.checks_agree} agree, {len(audit.checks_disagree)} disagree."]
     for check in audit.checks_disagree:
-        out += ["", f"- **{_md(check.code)}** ({_md(check.subject)}): {_md(check.what)}"]
+        out += ["", f"- **{_md(check.code)}** ({_md(check.subject)}): {_md_prose(check.what)}"]
         for file, row, problem in check.problems:
             where = f"{file} row {row}" if row is not None else file
             out.append(f"  - {_md(where)}: {_md(problem)}")
     out += ["", "## Taken on trust", ""]
-    out += [f"- {_md(t)}" for t in audit.trusted]
+    out += [f"- {_md_prose(t)}" for t in audit.trusted]
     if audit.notes:
-        out += ["", "## Notes", ""] + [f"- {_md(n)}" for n in audit.notes]
+        out += ["", "## Notes", ""] + [f"- {_md_prose(n)}" for n in audit.notes]
     out += ["", "## Readings where the published rules are silent", ""]
-    out += [f"- **{r.key}**: {_md(r.silent)} Read as: {_md(r.reading)}" for r in READINGS if r.key in audit.readings]
-    out += ["", f"**{_md(_summary(audit))}**"]
+    out += [f"- **{r.key}**: {_md_prose(r.silent)} Read as: {_md_prose(r.reading)}" for r in READINGS if r.key in audit.readings]
+    out += ["", f"**{_md_prose(_summary(audit))}**"]
     return "\n".join(out) + "\n"
 
 

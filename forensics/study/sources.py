@@ -20,7 +20,6 @@ the page's reason.
 
 from __future__ import annotations
 
-import os
 import re
 import time
 import urllib.error
@@ -32,8 +31,8 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from daishi_forensics.errors import StudyNotPublished, StudyUnreadable
-from daishi_forensics.outputs import note_input
+from daishi_forensics.errors import InputUnreadable, StudyNotPublished, StudyUnreadable
+from daishi_forensics.read.sources import read_regular, refuse_utf16
 
 __all__ = [
     "TRIALS_FILE",
@@ -76,10 +75,19 @@ class StudyInputs:
 
 
 def _decode(data: bytes, name: str) -> str:
+    """A study file's text: UTF-8 only.  A UTF-16 file is refused as such, with the command that converts
+    it (the match reader's :func:`~daishi_forensics.read.sources.refuse_utf16`); other bytes that are not
+    UTF-8 are named by their byte and line."""
+    try:
+        refuse_utf16(data, name)
+    except InputUnreadable as exc:
+        raise StudyUnreadable(exc.message, file=name) from exc
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise StudyUnreadable(f"not UTF-8 text (byte {exc.start})", file=name) from exc
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise StudyUnreadable(f"not UTF-8 text (byte {exc.start}); save it as UTF-8", file=name,
+                              line=line) from exc
 
 
 def _json(data: bytes, name: str) -> Any:
@@ -90,12 +98,12 @@ def _json(data: bytes, name: str) -> Any:
 
 
 def _read_file(path: Path) -> bytes:
+    """A study file's bytes: a regular file only (a FIFO, device or socket is refused, never waited on:
+    the match reader's :func:`~daishi_forensics.read.sources.read_regular`), of at most MAX_BYTES."""
     try:
-        with open(path, "rb") as handle:
-            note_input(os.fstat(handle.fileno()))  # an output of this process never replaces it
-            data = handle.read(MAX_BYTES + 1)
-    except OSError as exc:
-        raise StudyUnreadable(f"cannot be read ({exc.strerror or exc})", file=str(path)) from exc
+        data = read_regular(path, MAX_BYTES)
+    except InputUnreadable as exc:
+        raise StudyUnreadable(exc.message, file=str(path)) from exc
     if len(data) > MAX_BYTES:
         raise StudyUnreadable(f"larger than {MAX_BYTES} bytes", file=str(path))
     return data

@@ -59,6 +59,9 @@ __all__ = [
     "confidence_sequence",
     "clustered_interval",
     "sign_flip_p",
+    "SignFlipTooLarge",
+    "ENUMERATED_PAIRS",
+    "TABLE_CELLS",
     "bootstrap_seed",
     "percentile_bootstrap",
     "verdict",
@@ -196,18 +199,29 @@ def sign_flip_p(units: Sequence[int]) -> float | None:
     Differences are kept on the grid the file holds (thousandths), so "at least as
     far" is decided exactly, never by a floating-point tolerance.
 
-    How it is counted (:func:`_count_at_most`): the null is symmetric, so the share is
-    twice the sign assignments whose plus-signed sizes sum to at most
-    ``(total - |observed|) / 2``; only those sums are tabled, in 64-bit lanes (one lane up
-    to 62 pairs; beyond, the count modulo a few primes near 2⁶¹, put together by the
-    Chinese remainder theorem).  The work is the pairs times that bound times the lanes
-    (``⌈(n + 1) / 60⌉`` past 62 pairs), about 2.6 ns a cell on one core: a hundred pairs of
-    differences up to 100,000 units about 0.6 s, up to 240,000 about 2.6 s.  It stays exact
-    at any size: the page prints the exact p, and an audit compares it exactly (a bound
-    would read as a disagreement).
+    How it is counted: the null is symmetric, so the share is twice the sign assignments
+    whose plus-signed sizes sum to at most ``(total - |observed|) / 2`` (the bound), counted
+    by whichever exact method needs less memory (the count, hence p, is the same either way):
+
+    * up to :data:`ENUMERATED_PAIRS` pairs, by enumeration (:func:`_count_enumerated`):
+      every sum of each half of the sizes is listed (at most 2²⁰ each, whatever their
+      magnitude) and the pairs of sums within the bound counted;
+    * otherwise by a table of the sums up to the bound (:func:`_count_at_most`), in 64-bit
+      lanes (one lane up to 62 pairs; beyond, the count modulo a few primes near 2⁶¹, put
+      together by the Chinese remainder theorem).  Its memory is the bound times the lanes
+      (``⌈(n + 1) / 60⌉`` past 62 pairs) times 24 bytes, its work the pairs times the bound
+      times the lanes, about 2.6 ns a cell on one core: a hundred pairs of differences up
+      to 100,000 units about 0.6 s, up to 240,000 about 2.6 s.
+
+    It stays exact at any size: the page prints the exact p, and an audit compares it
+    exactly (a bound would read as a disagreement).  When neither method fits (more than
+    :data:`ENUMERATED_PAIRS` pairs whose table would pass :data:`TABLE_CELLS` cells, about
+    800 MB) it raises :class:`SignFlipTooLarge` rather than use memory without bound.
 
     >>> sign_flip_p([1000, 2000, 3000]), sign_flip_p([0, 0]), sign_flip_p([])
     (0.25, 1.0, None)
+    >>> sign_flip_p([900_000_000_000, 1, -3])  # 6 of 8 patterns reach 9e11 - 2; its magnitude costs nothing
+    0.75
     """
     if not units:
         return None
@@ -224,8 +238,67 @@ def sign_flip_p(units: Sequence[int]) -> float | None:
     # A sum S = 2t - total; |S| >= observed  <=>  t >= (total + observed) / 2  or  t <= (total - observed) / 2,
     # and the counts of t and total - t are equal (flip every sign): twice those with t <= (total - observed) / 2.
     bound = (total - observed) // 2
-    extreme = 2 * _count_at_most([s for s in sizes if s <= bound], bound)  # (a size past the bound: past it alone)
+    within = [s for s in sizes if s <= bound]  # (a size past the bound: past it alone)
+    extreme = 2 * _count_within(within, bound)
     return float(Fraction(min(extreme, 2**n), 2**n))
+
+
+ENUMERATED_PAIRS = 40
+"""Up to this many pairs (within the bound) the sign-flip count lists each half's sums: at most 2²⁰ each."""
+TABLE_CELLS = 2**25
+"""The most cells (lanes times the bound) the sign-flip table may hold: three arrays of 64-bit cells, about
+800 MB."""
+
+
+class SignFlipTooLarge(ValueError):
+    """The exact sign-flip test would need more memory than :data:`TABLE_CELLS` allows (too many pairs
+    with too large differences for either exact method)."""
+
+    def __init__(self, pairs: int, bound: int) -> None:
+        super().__init__(f"the exact sign-flip test of {pairs} pairs summing past {bound:,} thousandths each way "
+                         f"would need a table of {bound + 1:,} cells, past the {TABLE_CELLS:,} allowed "
+                         f"(at most {ENUMERATED_PAIRS} pairs are counted whatever their size)")
+        self.pairs = pairs
+        self.bound = bound
+
+
+def _count_within(sizes: Sequence[int], bound: int) -> int:
+    """How many subsets of ``sizes`` (each at most ``bound``) sum to at most ``bound``, by the exact method
+    needing less memory: enumeration up to :data:`ENUMERATED_PAIRS` sizes when each half's sums are fewer
+    than the table's cells, else the table; raises :class:`SignFlipTooLarge` when neither fits."""
+    cells = _lanes(len(sizes)) * (bound + 1)
+    if len(sizes) <= ENUMERATED_PAIRS and 2 ** ((len(sizes) + 1) // 2) < cells:
+        return _count_enumerated(sizes, bound)
+    if cells > TABLE_CELLS:
+        raise SignFlipTooLarge(len(sizes), bound)
+    return _count_at_most(sizes, bound)
+
+
+def _subset_sums(sizes: Sequence[int]) -> np.ndarray:
+    """Every subset's sum of ``sizes`` (2ⁿ of them, sorted; 64-bit while they fit, else whole numbers).
+
+    >>> _subset_sums([1, 2, 4]).tolist()
+    [0, 1, 2, 3, 4, 5, 6, 7]
+    """
+    wide = sum(sizes) >= 2**62
+    sums = np.zeros(1, dtype=object if wide else np.int64)
+    for size in sizes:
+        sums = np.concatenate((sums, sums + size))
+    return np.sort(sums, kind="stable")
+
+
+def _count_enumerated(sizes: Sequence[int], bound: int) -> int:
+    """How many subsets of ``sizes`` sum to at most ``bound``, by meeting in the middle: each subset is a
+    subset of the first half with one of the second, so for each first-half sum ``a`` it counts the
+    second-half sums at most ``bound - a`` (memory: 2^⌈n/2⌉ sums, whatever the sizes' magnitude).
+
+    >>> _count_enumerated([1, 2, 3], 3), _count_enumerated([], 0)  # {}, {1}, {2}, {3}, {1, 2}
+    (5, 1)
+    """
+    half = len(sizes) // 2
+    first, second = _subset_sums(sizes[:half]), _subset_sums(sizes[half:])
+    room = bound - first
+    return int(np.searchsorted(second, room, side="right").astype(np.int64).sum())
 
 
 _PRIMES = (2305843009213693951, 2305843009213693921, 2305843009213693907, 2305843009213693723,
