@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from daishi_forensics import exitcodes
-from daishi_forensics.batch.season import JOBS, SeasonMatch, SeasonResult, expand_targets, run_season
+from daishi_forensics.batch.season import JOBS, SeasonMatch, SeasonResult, expand_targets, output_overlap, run_season
 
 from daishi_forensics.read.sources import Limits
 from daishi_forensics.replay.fork import cpus
@@ -35,8 +35,8 @@ def season_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
                      help="Output folder: matches/<name>.json per match, summary.json for the season."),
         click.option("-j", "--workers", type=click.IntRange(min=1), default=None,
-                     help="Processes on this machine [default: the CPUs this process may use, fewer under a "
-                          "container's CPU quota; 1 runs in this process]."),
+                     help="Processes on this machine, at most one per match [default: the CPUs this process "
+                          "may use, fewer under a container's CPU quota; 1 runs in this process]."),
         click.option("--cluster", metavar="ADDRESS", envvar="DAISHI_CLUSTER",
                      help="Run on an existing Dask distributed scheduler (tcp://host:8786) instead of a "
                           "local pool; its workers must be able to read the targets [env: DAISHI_CLUSTER]."),
@@ -63,11 +63,13 @@ def season() -> None:
     to OUTDIR/summary.json: per-match status, verdict and flag counts per screen,
     the unreadable inputs with their error line, and the season's net-transfer graph
     (pairs of agents and of operators that moved value, and which recur across
-    matches). The summary is deterministic: the same inputs give the same bytes
+    matches). A match given twice (two paths, or two forms of one match id) is
+    counted once, with a warning. The summary is deterministic: the same inputs give the same bytes
     whatever the number of workers or the order matches finish in.
 
-    Run it again and it resumes: a match whose input, job version and options are
-    unchanged is not redone. An input is recognised by its size, mtime and first
+    Run it again and it resumes: a match whose input, job version, options and
+    reading limits are unchanged is not redone (an interrupted run keeps every
+    match whose result was written). An input is recognised by its size, mtime and first
     64 KiB (fast: only the start of each file is read), or with --verify by the
     sha-256 of the whole file (every byte read again, but no edit goes unseen).
     """
@@ -76,7 +78,11 @@ def season() -> None:
 def _run(job: str, targets: tuple[str, ...], out_dir: Path, workers: int | None, cluster: str | None,
          redo: bool, verify: bool, quiet: bool, options: dict[str, Any]) -> None:
     Limits()  # an unusable $DAISHI_MAX_INFLATED_BYTES stops here, not in every worker
-    expanded = expand_targets(targets)
+    overlap = output_overlap(targets, out_dir)
+    if overlap is not None:
+        fail(f"{overlap} is where the season writes its results (--out {out_dir}): they would be read as "
+             "matches on the next run; give another --out", exitcodes.USAGE)
+    expanded = expand_targets(targets, out_dir=out_dir)
     if not expanded:
         fail(f"no matches in {' '.join(targets)} (bundles, streams or match folders)", exitcodes.UNREADABLE)
     show_bar = not quiet and sys.stderr.isatty()
@@ -132,6 +138,10 @@ def _print_summary(result: SeasonResult) -> None:
                         f"{', '.join(map(str, top.get('agents') or []))}"
                         + (f", p adjusted {p:.3g}" if isinstance(p, (int, float)) else "")
                         + f": {top.get('explanation')}", indent=9)
+    _print_findings(summary)
+    for row in summary["duplicates"]:
+        what = f"match {row['matchId']}, like" if row["matchId"] else "the same file as"
+        say(f"warning: {row['target']} is {what} {row['sameAs']}: counted once", err=True)
     graph = summary["graph"]
     say(f"recurring pairs: {len(graph['recurringAgentPairs'])} of agents, "
                f"{len(graph['recurringOperatorPairs'])} of operators (moved value in >= {graph['recur']} matches)")
@@ -141,6 +151,16 @@ def _print_summary(result: SeasonResult) -> None:
     for row in summary["unreadable"]:
         say(f"{row['status']}: {row['error']}", err=True)
     say(f"summary: {result.out_dir / 'summary.json'}")
+
+
+def _print_findings(summary: dict[str, Any]) -> None:
+    """Name every match with findings whose verdict is not review or flag (those are named with their
+    top flag), each with why (its ``reason``)."""
+    rows = [row for row in summary["results"] if row["status"] == "findings" and row.get("reason")]
+    if rows:
+        say(f"other matches with findings ({len(rows)}):")
+    for row in sorted(rows, key=lambda r: r.get("matchId") or r["target"]):
+        say_wrapped(f"{row.get('matchId') or row['target']}: {row['reason']} ({row['file']})", indent=2)
 
 
 @season.command("behavior", epilog=SEASON_EPILOG)
@@ -190,4 +210,4 @@ def _input(store: Path | None, server: str | None) -> dict[str, Any]:
 
 
 for _command in (season_behavior, season_screen):
-    set_help(_command, TARGET_HELP + " A DIR holding matches stands for every match in it (the files and folders named m_…: a ground truth or a season summary beside them is none).")
+    set_help(_command, TARGET_HELP + " A DIR holding matches stands for every match in it (the files and folders named m_…: a ground truth or a season summary beside them is none; an m_… folder without archive.json or a link to nothing is unreadable; the --out folder and what the season writes there are never read).")

@@ -108,8 +108,9 @@ def test_a_folder_stands_for_its_matches_only(tmp_path: Path) -> None:
     (tmp_path / "m_0123456789ab.jsonl").write_text("")
     (tmp_path / "m_0123456789ac").mkdir()
     (tmp_path / "m_0123456789ac" / "archive.json").write_text("{}")
-    (tmp_path / "m_0123456789ad").mkdir()  # no archive.json: not a match folder
-    assert [Path(t).name for t in expand_targets([str(tmp_path)])] == ["m_0123456789ab.jsonl", "m_0123456789ac"]
+    (tmp_path / "m_0123456789ad").mkdir()  # no archive.json: kept, so that reading it says why it is no match
+    assert [Path(t).name for t in expand_targets([str(tmp_path)])] == ["m_0123456789ab.jsonl", "m_0123456789ac",
+                                                                        "m_0123456789ad"]
 
 
 def test_expand_targets(season_dir: Path) -> None:

@@ -1,7 +1,7 @@
 """A season's files on disk: written whole by whoever made them, made durable in batches.
 
-A season writes, per match, a result file (by the worker that ran the match) and a
-resume key (by the parent, once the worker says the result is there).  Each is written
+A season writes, per match, a result file and then its resume key, both by the worker
+that ran the match, right after one another.  Each is written
 to a hidden temporary file beside it and renamed over it (:func:`replace_file`), so a
 reader, or a run resumed after a kill, sees the old file or the new one, never half of
 one.  Neither is ``fsync``-ed on the spot: that would stop a worker (or the parent) on

@@ -38,14 +38,16 @@ or variable) does: it is the command line's fault, not a match's.
 
 **Resume.**  A match is done when ``.resume/<name>.json`` holds the same key as
 this run would compute *and* the sha-256 of the result file it was written with.
-The key is the target, a fingerprint of the input (per file: size, mtime in ns and
+The key is the target, the reading limits in force (a match refused for a limit is read again once
+the limit changed), a fingerprint of the input (per file: size, mtime in ns and
 the sha-256 of its first 64 KiB; with ``verify``, size and the sha-256 of the whole
 file instead; a folder fingerprints its ``archive.json``, ``events.jsonl[.gz]`` and
 ``report.json``), the job's name, the job's version
 (tool version, report version, screen configuration version and digest) and the
 options (store, server, configuration).  The worker that ran a match writes its result
-file (temp file + ``os.replace``) and sends back only a small record with the sha-256 of
-those bytes; this process then writes the key the same way.  Neither is synced on the spot:
+file (temp file + ``os.replace``), then at once its key with the sha-256 of those bytes (the
+same way), and sends back only a small record: a run stopped at any point (Ctrl-C included)
+keeps every match whose result and key were written, even one whose record never came back.  Neither is synced on the spot:
 a thread syncs them in batches and the season waits for the last batch before it writes the
 summary (:mod:`daishi_forensics.batch.journal`).  A key is written only once its result is in
 place and is trusted only when the result's bytes still hash to it, so a run killed at any
@@ -69,6 +71,7 @@ is then incomplete, and the findings it did find are in the summary either way.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import os
@@ -85,10 +88,10 @@ import orjson
 from daishi_forensics import exitcodes
 from daishi_forensics.version import __version__
 from daishi_forensics.arithmetic import half_up
-from daishi_forensics.errors import BadSetting, ForensicsError, OutputError
+from daishi_forensics.errors import BadSetting, ForensicsError, InputUnreadable, OutputError
 from daishi_forensics.outputs import write_file
 from daishi_forensics.jsonio import dumps
-from daishi_forensics.read.sources import DEMO_ID, _find_in_store, default_store, is_match_id, redact_url
+from daishi_forensics.read.sources import DEMO_ID, Limits, _find_in_store, default_store, is_match_id, redact_url
 
 from .journal import Syncer, replace_file
 from .pool import PoolCpu, map_chunks, start_pool
@@ -109,6 +112,9 @@ __all__ = [
     "result_names",
     "run_match",
     "run_season",
+    "findings_reason",
+    "once_per_match",
+    "output_overlap",
     "season_graph",
     "season_summary",
 ]
@@ -161,13 +167,31 @@ def behavior_job(target: str, options: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "exitCode": result.exit_code,
         "matchId": report.get("matchId"),
-        "seats": [{"agentId": s["agentId"], "operator": s.get("operator")} for s in report["seats"]],
+        "seats": _checked_seats(target, [{"agentId": s["agentId"], "operator": s.get("operator")}
+                                         for s in report["seats"]]),
         "transfers": [
             {"a": p["a"], "b": p["b"], "aGave": p["valueAGave"], "bGave": p["valueBGave"], "trades": p["trades"]}
             for p in report["ledger"]["pairs"]
         ],
         "report": report,
     }
+
+
+def _checked_seats(target: str, seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The seats as the season tables key them: every ``agentId`` a string and every ``operator`` a
+    string or absent.  Any other value is refused (:class:`~daishi_forensics.errors.InputUnreadable`,
+    so the match is recorded unreadable and the season goes on) naming the agent and the value."""
+    for seat in seats:
+        agent, operator = seat.get("agentId"), seat.get("operator")
+        if not isinstance(agent, str):
+            raise InputUnreadable(f"an archive agent's agentId is {agent!r}, not a string: the season cannot "
+                                  "table this match (validate lists every such field)", file=target,
+                                  field="archive.agents")
+        if operator is not None and not isinstance(operator, str):
+            raise InputUnreadable(f"agent {agent}'s operator is {operator!r}, not a string: the season cannot "
+                                  "table this match by operator (validate lists every such field)",
+                                  file=target, field="archive.agents[].operator")
+    return seats
 
 
 def _behavior_version(options: Mapping[str, Any]) -> str:
@@ -205,7 +229,7 @@ def screen_job(target: str, options: Mapping[str, Any]) -> dict[str, Any]:
         "exitCode": exitcodes.OK if result.verdict == "clear" and not invalid else exitcodes.FINDINGS,
         "matchId": analysis.read.match_id,
         "invalid": invalid,
-        "seats": [{"agentId": a, "operator": operators.get(a)} for a in seat_ids(analysis)],
+        "seats": _checked_seats(target, [{"agentId": a, "operator": operators.get(a)} for a in seat_ids(analysis)]),
         "transfers": [
             {"a": p.a, "b": p.b, "aGave": half_up(p.value_a_gave, 2), "bGave": half_up(p.value_b_gave, 2),
              "trades": p.trades}
@@ -314,18 +338,48 @@ JOBS: dict[str, Job] = {
 
 
 def _is_match_path(path: Path) -> bool:
+    """Whether a folder's entry stands for a match: named ``m_…`` and either a folder or a file with a
+    match's suffix.  A match folder without ``archive.json`` or a link to nothing is one too, so that it
+    is reported unreadable (with its reason) instead of vanishing from the season."""
     if not path.name.startswith("m_"):  # (hidden names too) a match's name, as every other command reads a folder:
         return False  # a simulator's truth.json or a season's own summary.json beside the matches is none
     if path.is_dir():
-        return (path / "archive.json").is_file()
-    return path.is_file() and path.name.endswith(MATCH_SUFFIXES)
+        return True
+    return (path.is_file() or path.is_symlink()) and path.name.endswith(MATCH_SUFFIXES)
 
 
-def expand_targets(items: Iterable[str]) -> list[str]:
+def _inside(path: Path, folder: Path) -> bool:
+    """Whether ``path`` is ``folder`` or inside it, both resolved (links followed)."""
+    try:
+        resolved, root = path.resolve(), folder.resolve()
+    except (OSError, RuntimeError):
+        return False
+    return resolved == root or root in resolved.parents
+
+
+def own_output(out_dir: Path) -> tuple[Path, ...]:
+    """The folders a season writes in ``out_dir`` and must never read matches from: its results
+    (``matches/``) and resume keys (``.resume/``)."""
+    return (out_dir / "matches", out_dir / ".resume")
+
+
+def output_overlap(items: Iterable[str], out_dir: Path) -> str | None:
+    """The first input folder that is the season's own result or key folder (or inside one), where the
+    results it writes would be read as matches on the next run; None when there is none."""
+    for item in items:
+        path = Path(item)
+        if path.is_dir() and any(_inside(path, own) for own in own_output(out_dir)):
+            return item
+    return None
+
+
+def expand_targets(items: Iterable[str], *, out_dir: Path | None = None) -> list[str]:
     """The season's targets: each item, with a folder that is not itself a match folder
     replaced by the matches in it (bundles, streams and match folders named ``m_…``: other
     files beside them, a ground truth or this season's own summary, are no matches).  Sorted,
-    each once.
+    each once.  An ``m_…`` folder without ``archive.json`` and an ``m_…`` link to nothing are
+    kept, so that reading them says why they are no match.  With ``out_dir``, the season's own
+    output folder and what it writes there are never taken from a folder.
 
     A folder is a match folder when it holds ``archive.json`` (contract §1).
     """
@@ -333,10 +387,17 @@ def expand_targets(items: Iterable[str]) -> list[str]:
     for item in items:
         path = Path(item)
         if path.is_dir() and not (path / "archive.json").is_file():
-            found.update(str(child) for child in path.iterdir() if _is_match_path(child))
+            found.update(str(child) for child in path.iterdir() if _is_match_path(child)
+                         and not (out_dir is not None and _is_output(child, out_dir)))
         else:
             found.add(item)
     return sorted(found)
+
+
+def _is_output(path: Path, out_dir: Path) -> bool:
+    """Whether a folder's entry is the season's output folder or something the season wrote in it."""
+    return _inside(path, out_dir) and (path.resolve() == out_dir.resolve()
+                                       or any(_inside(path, own) for own in own_output(out_dir)))
 
 
 def _stem(target: str) -> str:
@@ -421,7 +482,14 @@ def resume_key(target: str, job: Job, options: Mapping[str, Any], *, verify: boo
         "job": job.name,
         "jobVersion": job.version(options),
         "options": _public(options),
+        "limits": _limits(),
     }
+
+
+def _limits() -> dict[str, Any]:
+    """The reading limits in force (:class:`~daishi_forensics.read.sources.Limits`, from the environment),
+    part of the resume key: a match refused for a limit is read again once the limit changed."""
+    return dataclasses.asdict(Limits())
 
 
 def _public(options: Mapping[str, Any]) -> dict[str, Any]:
@@ -501,6 +569,10 @@ class SeasonMatch:
 def run_match(target: str, run: JobFunction, options: Mapping[str, Any]) -> dict[str, Any]:
     """Run ``run`` on one target and return ``{target, status, exitCode, error, matchId,
     result}``; never raises on a bad input or a job error (this runs on a worker)."""
+    dangling = _dangling(target)
+    if dangling is not None:
+        return {"target": target, "status": "unreadable", "exitCode": exitcodes.UNREADABLE, "error": dangling,
+                "matchId": None, "result": None}
     try:
         result = run(target, options)
     except BadSetting:
@@ -516,6 +588,17 @@ def run_match(target: str, run: JobFunction, options: Mapping[str, Any]) -> dict
     code = result.get("exitCode", exitcodes.OK)
     return {"target": target, "status": "ok" if code == exitcodes.OK else "findings", "exitCode": code,
             "error": None, "matchId": result.get("matchId"), "result": result}
+
+
+def _dangling(target: str) -> str | None:
+    """The error line of a target that is a link to nothing (a file moved, a share not mounted), else None."""
+    path = Path(target)
+    try:
+        if not path.is_symlink() or path.exists():
+            return None
+        return f"{target}: a link to {os.readlink(path)}, which does not exist"
+    except OSError:
+        return None
 
 
 def _one_line(text: str) -> str:
@@ -550,23 +633,31 @@ def _warm_up() -> None:
     nlp_model()
 
 
-def _write_result(out_dir: Path, name: str, job: str, record: Mapping[str, Any]) -> dict[str, Any]:
-    """Write one match's result file (temp file and rename, not synced: see
-    :mod:`daishi_forensics.batch.journal`) and return what the parent keeps of it: the record with
-    its light result (:func:`_light`) and the sha-256 of the bytes written."""
+def _write_result(out_dir: Path, name: str, job: str, record: Mapping[str, Any],
+                  key: Mapping[str, Any]) -> dict[str, Any]:
+    """Write one match's result file, then its resume key with the sha-256 of those bytes (each a temp
+    file and rename, not synced: see :mod:`daishi_forensics.batch.journal`), and return what the parent
+    keeps of it: the record with its light result (:func:`_light`) and that sha-256.  Whoever wrote the
+    result writes its key at once, so a run stopped at any point keeps every match whose result is
+    written.  A failed match, or one with no fingerprint, gets no key (an older one is removed)."""
     match = SeasonMatch(record["target"], name, record["status"], record["exitCode"], record["error"],
                         record["matchId"], record["result"])
     data = dumps(match.to_dict(job)).encode()
+    sha256 = hashlib.sha256(data).hexdigest()
+    key_path = out_dir / ".resume" / f"{name}.json"
+    key_path.unlink(missing_ok=True)  # a key never stands beside a result it was not written with
     replace_file(out_dir / "matches" / f"{name}.json", data)
-    return {**record, "result": _light(match).result, "sha256": hashlib.sha256(data).hexdigest()}
+    if record["status"] != "failed" and key["input"] is not None:
+        replace_file(key_path, dumps({"key": key, "resultSha256": sha256}).encode())
+    return {**record, "result": _light(match).result, "sha256": sha256}
 
 
-def _run_and_write(item: tuple[str, str], run: JobFunction, options: Mapping[str, Any], job: str,
-                   out_dir: str) -> dict[str, Any]:
-    """On a worker (or in this process): run the job on ``item = (target, name)`` and write its
-    result file; the small record of :func:`_write_result` goes back to the parent."""
-    target, name = item
-    return _write_result(Path(out_dir), name, job, run_match(target, run, options))
+def _run_and_write(item: tuple[str, str, Mapping[str, Any]], run: JobFunction, options: Mapping[str, Any],
+                   job: str, out_dir: str) -> dict[str, Any]:
+    """On a worker (or in this process): run the job on ``item = (target, name, resume key)`` and write
+    its result file and key; the small record of :func:`_write_result` goes back to the parent."""
+    target, name, key = item
+    return _write_result(Path(out_dir), name, job, run_match(target, run, options), key)
 
 
 def _failed(target: str, exc: BaseException) -> dict[str, Any]:
@@ -578,23 +669,23 @@ def _failed(target: str, exc: BaseException) -> dict[str, Any]:
             "error": _one_line(f"{type(exc).__name__}: {exc}"), "matchId": None, "result": None}
 
 
-def _run_local(todo: Sequence[str], names: Mapping[str, str], run: JobFunction, options: Mapping[str, Any],
-               job: str, out_dir: Path, workers: int, pool: Any,
+def _run_local(todo: Sequence[str], names: Mapping[str, str], keys: Mapping[str, Any], run: JobFunction,
+               options: Mapping[str, Any], job: str, out_dir: Path, workers: int, pool: Any,
                cpu: PoolCpu) -> Generator[dict[str, Any], None, None]:
     """Small records (result files written) of every match of ``todo``: in this process, or in
     ``pool`` (see :mod:`daishi_forensics.batch.pool`) when one was started."""
     one = functools.partial(_run_and_write, run=run, options=dict(options), job=job,
                             out_dir=os.path.abspath(out_dir))  # a worker's folder may not be this one's
-    items = [(target, names[target]) for target in todo]
+    items = [(target, names[target], keys[target]) for target in todo]
     if pool is None:
         for item in items:
             yield one(item)
         return
-    for (target, name), answer in map_chunks(pool, workers, one, items, cpu):
+    for (target, name, key), answer in map_chunks(pool, workers, one, items, cpu):
         if isinstance(answer, BaseException):
             if isinstance(answer, BrokenProcessPool):
                 pool.shutdown(wait=True)  # no worker left that could still write this match's file
-            yield _write_result(out_dir, name, job, _failed(target, answer))
+            yield _write_result(out_dir, name, job, _failed(target, answer), key)
         else:
             yield answer
 
@@ -608,8 +699,8 @@ def _settle(target: str, future: Any) -> dict[str, Any]:
         return _failed(target, exc)
 
 
-def _run_cluster(todo: Sequence[str], names: Mapping[str, str], run: JobFunction, options: Mapping[str, Any],
-                 job: str, out_dir: Path, cluster: Any) -> Generator[dict[str, Any], None, None]:
+def _run_cluster(todo: Sequence[str], names: Mapping[str, str], keys: Mapping[str, Any], run: JobFunction,
+                 options: Mapping[str, Any], job: str, out_dir: Path, cluster: Any) -> Generator[dict[str, Any], None, None]:
     """Small records of every match of ``todo``, run on a Dask cluster.  Its workers need not see
     the output folder: they send whole results back and this process writes the files."""
     from distributed import Client, as_completed
@@ -628,7 +719,7 @@ def _run_cluster(todo: Sequence[str], names: Mapping[str, str], run: JobFunction
         by_key = {f.key: t for f, t in zip(futures, todo)}
         for future in as_completed(futures, loop=client.loop):
             target = by_key[future.key]
-            yield _write_result(out_dir, names[target], job, _settle(target, future))
+            yield _write_result(out_dir, names[target], job, _settle(target, future), keys[target])
             future.release()
     finally:
         if own:
@@ -708,6 +799,7 @@ def run_season(
     options = dict(options or {})
     out_dir = Path(out_dir)
     targets = sorted(set(targets))
+    workers = max(1, min(workers, len(targets)))  # never more processes than matches
     local = cluster is None and workers > 1 and len(targets) > 1
     # every match will run (no key to resume from): the pool starts (a fork server imports) before the keys
     fresh = not (resume and (out_dir / ".resume").is_dir())
@@ -717,17 +809,18 @@ def run_season(
         keys = {t: resume_key(t, job, options, verify=verify) for t in targets}
         matches, todo = _resumed(out_dir, targets, names, keys, on_match) if resume else ({}, list(targets))
         if pool is None and local and len(todo) > 1:
-            pool = start_pool(workers, _PRELOAD, _warm_up)
+            pool = start_pool(min(workers, len(todo)), _PRELOAD, _warm_up)
         if pool is not None or cluster is not None:
             todo = largest_first(todo, keys)
         cpu = PoolCpu()
-        records = (_run_cluster(todo, names, job.run, options, job.name, out_dir, cluster) if cluster is not None
-                   else _run_local(todo, names, job.run, options, job.name, out_dir, min(workers, len(todo)), pool,
-                                   cpu))
+        records = (_run_cluster(todo, names, keys, job.run, options, job.name, out_dir, cluster)
+                   if cluster is not None
+                   else _run_local(todo, names, keys, job.run, options, job.name, out_dir,
+                                   min(workers, len(todo)), pool, cpu))
         with Syncer() as syncer:
             try:
                 for record in records:
-                    match = _commit(out_dir, record, names, keys, syncer)
+                    match = _commit(out_dir, record, names, syncer)
                     matches[match.target] = match
                     if on_match is not None:
                         on_match(match, False)
@@ -791,21 +884,13 @@ def _resumed(out_dir: Path, targets: Sequence[str], names: Mapping[str, str], ke
     return matches, todo
 
 
-def _commit(out_dir: Path, record: Mapping[str, Any], names: Mapping[str, str], keys: Mapping[str, Any],
-            syncer: Syncer) -> SeasonMatch:
-    """After a match's result file is in place: write its resume key with the sha-256 of the result
-    (temp file and rename), or remove the key of a failed match or one with no fingerprint (see
-    *Resume*), and hand both files to the syncer.  The match as the summary reads it."""
-    target = record["target"]
-    name, key = names[target], keys[target]
-    key_path = out_dir / ".resume" / f"{name}.json"
-    if record["status"] != "failed" and key["input"] is not None:
-        replace_file(key_path, dumps({"key": key, "resultSha256": record["sha256"]}).encode())
-    else:
-        key_path.unlink(missing_ok=True)
-    syncer.add([out_dir / "matches" / f"{name}.json", key_path])
-    return SeasonMatch(target, name, record["status"], record["exitCode"], record["error"], record["matchId"],
-                       record["result"])
+def _commit(out_dir: Path, record: Mapping[str, Any], names: Mapping[str, str], syncer: Syncer) -> SeasonMatch:
+    """After a match's result file and resume key are in place (:func:`_write_result`): hand both
+    files to the syncer.  The match as the summary reads it."""
+    name = names[record["target"]]
+    syncer.add([out_dir / "matches" / f"{name}.json", out_dir / ".resume" / f"{name}.json"])
+    return SeasonMatch(record["target"], name, record["status"], record["exitCode"], record["error"],
+                       record["matchId"], record["result"])
 
 
 _LEVEL_RANK = {"flag": 0, "review": 1}
@@ -830,6 +915,37 @@ def top_flag(flags: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
     return {k: best.get(k) for k in ("screen", "kind", "level", "agents", "pAdjusted", "explanation")}
 
 
+def findings_reason(match: SeasonMatch) -> str | None:
+    """Why a match with findings has them, in a few words, when its verdict is not review or flag (those
+    name their top flag): the error the analysis refused it with, its invalid records, or the behavior
+    report's findings (how many, and the first one's kind and message).  None for any other match.
+
+    >>> m = lambda result, error=None: SeasonMatch("t", "t", "findings", 1, error, None, result)
+    >>> findings_reason(m({"invalid": 2, "verdict": "clear"}))
+    '2 invalid records'
+    >>> findings_reason(m({"report": {"findings": [{"kind": "truncated", "message": "the log ends early"}]}}))
+    '1 finding: truncated: the log ends early'
+    >>> findings_reason(m(None, "t: wealth 1e15 is out of range"))
+    'not analysed: t: wealth 1e15 is out of range'
+    """
+    if match.status != "findings":
+        return None
+    if match.error is not None:
+        return f"not analysed: {match.error}"
+    result = match.result or {}
+    parts: list[str] = []
+    invalid = result.get("invalid")
+    if isinstance(invalid, int) and invalid:
+        parts.append(f"{invalid} invalid record{'s' if invalid != 1 else ''}")
+    report = result.get("report")
+    found = [f for f in (report.get("findings") or []) if isinstance(f, Mapping)] if isinstance(report, dict) else []
+    if found:
+        first = found[0]
+        parts.append(f"{len(found)} finding{'s' if len(found) != 1 else ''}: {first.get('kind')}: "
+                     f"{_one_line(str(first.get('message')))[:200]}")
+    return "; ".join(parts) or None
+
+
 def _light(match: SeasonMatch) -> SeasonMatch:
     """The match with only what the summary reads of its result (memory stays small).  A behavior
     report's screens give the match its verdict and flags, as the screen job's do."""
@@ -841,6 +957,9 @@ def _light(match: SeasonMatch) -> SeasonMatch:
     if "flags" in kept:
         kept["topFlag"] = top_flag(kept["flags"])
         kept["flags"] = [{"screen": f.get("screen"), "level": f.get("level")} for f in kept["flags"]]
+    reason = findings_reason(match)
+    if reason is not None:
+        kept["reason"] = reason
     return SeasonMatch(match.target, match.name, match.status, match.exit_code, match.error, match.match_id,
                        kept)
 
@@ -854,9 +973,12 @@ def season_summary(matches: Sequence[SeasonMatch], job: Job, options: Mapping[st
     (:func:`season_graph`) and the job's season-scale step (``season``, e.g. the screens'
     :func:`~daishi_forensics.screens.screen_season`).
 
-    Deterministic: ``matches`` are sorted by target first.
+    Deterministic: ``matches`` are sorted by target first.  A match whose seats the season cannot
+    table counts as unreadable (:func:`_vetted`); a match given twice counts once (:func:`once_per_match`,
+    the others listed in ``duplicates``); a season-scale step that raises makes the season fail (70)
+    with its error in ``season``, and the summary is written all the same.
     """
-    ordered_matches = sorted(matches, key=lambda m: m.target)
+    ordered_matches, duplicates = once_per_match([_vetted(m) for m in sorted(matches, key=lambda m: m.target)])
     counts = {"ok": 0, "findings": 0, "unreadable": 0, "failed": 0}
     verdicts: dict[str, int] = {}
     flag_counts: dict[str, dict[str, int]] = {}
@@ -886,9 +1008,11 @@ def season_summary(matches: Sequence[SeasonMatch], job: Job, options: Mapping[st
                 row["topFlag"] = result["topFlag"]
         if m.error is not None:
             row["error"] = m.error
+        if result.get("reason") is not None and result.get("topFlag") is None:
+            row["reason"] = result["reason"]
         rows.append(row)
-    season = job.season(ordered_matches, options) if job.season is not None else None
-    if any(m.status == "failed" for m in ordered_matches):
+    season = _season_step(job, ordered_matches, options)
+    if any(m.status == "failed" for m in ordered_matches) or (season or {}).get("verdict") == "failed":
         code = exitcodes.INTERNAL
     elif any(m.status == "unreadable" for m in ordered_matches):
         code = exitcodes.UNREADABLE
@@ -908,11 +1032,88 @@ def season_summary(matches: Sequence[SeasonMatch], job: Job, options: Mapping[st
         "results": rows,
         "unreadable": [{"target": m.target, "status": m.status, "error": m.error}
                        for m in ordered_matches if m.status in ("unreadable", "failed")],
+        "duplicates": duplicates,
         "graph": season_graph(ordered_matches),
     }
     if season is not None:
         out["season"] = season
     return out
+
+
+def _season_step(job: Job, matches: Sequence[SeasonMatch], options: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The job's season-scale step over ``matches``; one that raises (a bug) gives ``{"verdict": "failed",
+    "error": …}`` instead, so the season still writes its summary (and exits 70)."""
+    if job.season is None:
+        return None
+    try:
+        return job.season(matches, options)
+    except (BadSetting, OutputError):
+        raise
+    except Exception as exc:  # noqa: BLE001 - the summary is written whatever one step does
+        return {"verdict": "failed", "flags": [], "error": _one_line(f"{type(exc).__name__}: {exc}")}
+
+
+def _untabled(result: Mapping[str, Any]) -> str | None:
+    """Why a match's seats and transfers cannot enter the season's tables (an agent id or operator
+    that is not a string, or a transfer between such agents), or None when they can."""
+    for seat in result.get("seats") or []:
+        agent, operator = (seat.get("agentId"), seat.get("operator")) if isinstance(seat, Mapping) else (seat, None)
+        if not isinstance(agent, str):
+            return f"a seat's agentId is {agent!r}, not a string"
+        if operator is not None and not isinstance(operator, str):
+            return f"agent {agent}'s operator is {operator!r}, not a string"
+    for t in result.get("transfers") or []:
+        if not (isinstance(t, Mapping) and isinstance(t.get("a"), str) and isinstance(t.get("b"), str)):
+            return "a transfer's agents are not strings"
+    return None
+
+
+def _vetted(match: SeasonMatch) -> SeasonMatch:
+    """The match, or, when the season cannot table its seats (:func:`_untabled`; a result kept from
+    before the job refused such seats), the match as unreadable with why, and nothing for the tables."""
+    problem = _untabled(match.result or {})
+    if problem is None:
+        return match
+    error = f"{match.target}: {problem}: the season cannot table this match (validate lists every such field)"
+    return SeasonMatch(match.target, match.name, "unreadable", exitcodes.UNREADABLE, error, match.match_id, {})
+
+
+def _identity(match: SeasonMatch) -> str:
+    """What makes two targets the same match: the match id read, else the file or folder a path
+    resolves to (links followed), else the target as given."""
+    if match.match_id:
+        return f"id:{match.match_id}"
+    path = Path(match.target)
+    try:
+        if path.exists():
+            return f"path:{path.resolve()}"
+    except OSError:
+        pass
+    return f"target:{match.target}"
+
+
+def once_per_match(matches: Sequence[SeasonMatch]) -> tuple[list[SeasonMatch], list[dict[str, Any]]]:
+    """``(matches counted, duplicates)``: every match once (the same match id, or the same file by two
+    paths), the first in the order given counted and each later one listed as ``{"target", "matchId",
+    "sameAs"}`` (the target counted) and left out of every count, verdict and table, as ``export``
+    refuses a second target of one match.
+
+    >>> m = lambda t, i: SeasonMatch(t, t, "ok", 0, None, i, {})
+    >>> kept, same = once_per_match([m("a/m_1.jsonl", "m_1"), m("b/m_1.json", "m_1"), m("c", "m_2")])
+    >>> [k.target for k in kept], same
+    (['a/m_1.jsonl', 'c'], [{'target': 'b/m_1.json', 'matchId': 'm_1', 'sameAs': 'a/m_1.jsonl'}])
+    """
+    first: dict[str, str] = {}
+    kept: list[SeasonMatch] = []
+    duplicates: list[dict[str, Any]] = []
+    for m in matches:
+        identity = _identity(m)
+        if identity in first:
+            duplicates.append({"target": m.target, "matchId": m.match_id, "sameAs": first[identity]})
+            continue
+        first[identity] = m.target
+        kept.append(m)
+    return kept, duplicates
 
 
 @dataclass
@@ -976,6 +1177,8 @@ def season_graph(matches: Sequence[SeasonMatch], *, recur: int = 2) -> dict[str,
     seated: list[tuple[str, dict[str, Any]]] = []
     for m in sorted(matches, key=lambda m: m.target):
         result = m.result or {}
+        if _untabled(result) is not None:
+            continue  # a key that is not a string cannot be ordered with the others (see _vetted)
         label = m.match_id or m.target
         operator = {s["agentId"]: s.get("operator") for s in result.get("seats") or []}
         seated.append((label, operator))
