@@ -13,6 +13,7 @@ import resource
 import subprocess
 import sys
 import textwrap
+from hashlib import sha256
 from pathlib import Path
 from typing import Any
 
@@ -788,3 +789,114 @@ def test_every_hostile_case_reads_the_same_under_an_address_space_limit(tmp_path
     for name in ("float id replayed", "id past 2**64", "one id out of place", "cut at a line", "header only"):
         assert limited[f"{name}: validate"][0] == 1 and limited[f"{name}: behavior"][0] == 1
     assert limited["tick as a float: validate"][0] == 0
+
+
+# ------------------------------------------------------------------ records without a usable type, v1/v2 texts
+
+
+@pytest.mark.parametrize("kind", [b'""', b"null", b"5"])
+def test_a_record_without_a_usable_type_sets_off_no_truncation(tmp_path: Path, kind: bytes) -> None:
+    """An empty type is no type: like a null or numeric one, it could be any type, so the gather the
+    archive counts may be this record (no "truncated" error), and it is counted under ``?``."""
+    gather = line(ev(3, 1, "gather", "a_1", region="r_0_0", resource="wood", gathered=1))
+    broken = gather.replace(b'"type":"gather"', b'"type":' + kind)
+    arch = archive(["a_1", "a_2"], ended=10, metrics={"a_1": {"gather": 1}})
+    path = stream(tmp_path, [*map(line, SPAWNS), broken], arch)
+    result = validate_targets([str(path)])
+    said = {b'""': "'' should be non-empty", b"null": "None is not of type 'string'",
+            b"5": "5 is not of type 'string'"}[kind]
+    assert [(p.code, p.path, p.message) for p in errors(result)] == [("schema", "$.type", said)]
+    _, read = read_all(path)
+    assert read.stats.by_type["?"] == 1 and "" not in read.stats.by_type and read.stats.truncated == ()
+
+
+@pytest.mark.parametrize("version", [1, 2])
+@pytest.mark.parametrize(("text", "said"), [(None, ("$.payload", "'text' is a required property")),
+                                            (5, ("$.payload.text", "5 is not of type 'string'"))])
+def test_a_v1_v2_message_without_a_text_is_told_of_the_text_alone(tmp_path: Path, version: int, text: Any,
+                                                                    said: tuple[str, str]) -> None:
+    """v1 and v2 messages carry no sha256 (the upcast computes it from the text): a missing or
+    non-string text is said once, with no "'sha256' is a required property" beside it."""
+    events = [*SPAWNS, ev(3, 1, "message", "a_1", text="hello", channel="broadcast")]
+    path = write_match(tmp_path, events, archive(["a_1", "a_2"], ended=10), version=version)
+    stored = path.read_bytes().splitlines()
+    message = orjson.loads(stored[3])
+    if text is None:
+        del message["payload"]["text"]
+    else:
+        message["payload"]["text"] = text
+    path.write_bytes(b"\n".join([*stored[:3], orjson.dumps(message)]) + b"\n")
+    result = validate_targets([str(path)])
+    assert [(p.event_id, p.path, p.message) for p in errors(result)] == [(3, *said)]
+
+
+# ------------------------------------------------------------------ lone surrogate escapes
+
+
+def sha256_hex(data: bytes) -> str:
+    return sha256(data).hexdigest()
+
+
+def _cut_message(digest: str | None) -> bytes:
+    """A message whose text ends in a lone high surrogate escape, as JavaScript writes a string cut
+    inside an emoji; ``digest`` its sha256 (None: the message's as built, of another text)."""
+    event = ev(3, 1, "message", "a_1", text="cut here X", channel="broadcast")
+    if digest is not None:
+        event["payload"]["sha256"] = digest
+    return line(event).replace(b"cut here X", b"cut here \\ud83d")
+
+
+@pytest.mark.parametrize("digest", [
+    sha256_hex("cut here \ud83d".encode("utf-8", "surrogatepass")),  # the code points as written
+    sha256_hex("cut here \ufffd".encode()),  # the text as read (a JavaScript server's UTF-8 bytes)
+])
+def test_a_lone_surrogate_escape_is_read_as_u_fffd_and_said(tmp_path: Path, digest: str) -> None:
+    path = stream(tmp_path, [*map(line, SPAWNS), _cut_message(digest), *rests([4])])
+    result = validate_targets([str(path)])
+    assert result.exit_code == 0
+    assert [(p.severity, p.code, p.event_id, p.line, p.path, p.message) for p in result.files[0].problems] == [
+        ("warning", "surrogate", 3, 4, "$.payload.text", "this string holds a lone surrogate escape (\\ud83d), "
+         "which is no character (half of a pair: a text cut inside an emoji); read as U+FFFD")]
+    got, read = read_all(path)
+    assert [e["id"] for e in got] == [1, 2, 3, 4] and got[2]["payload"]["text"] == "cut here \ufffd"
+    assert (read.stats.valid, read.stats.invalid) == (4, 0)
+
+
+def test_a_lone_surrogate_escape_keeps_the_usual_rules(tmp_path: Path) -> None:
+    """Read as U+FFFD, the event is still checked: a hash of neither form is refused (with its event
+    id), and a line that is not JSON for another reason too stays "not valid JSON"."""
+    nan = _cut_message(None).replace(b'"tick":1', b'"tick":NaN')
+    path = stream(tmp_path, [*map(line, SPAWNS), _cut_message("0" * 64), nan])
+    result = validate_targets([str(path)])
+    assert [(p.code, p.event_id, p.line, p.path) for p in errors(result)] == [
+        ("sha256", 3, 4, "$.payload.sha256"), ("json", None, 5, "$")]
+    assert [p.code for p in result.files[0].problems if p.severity == "warning"] == ["surrogate"]
+    assert errors(result)[1].message.startswith("not valid JSON: ")
+
+
+def test_a_lone_surrogate_escape_in_a_v1_message_is_read_on(tmp_path: Path) -> None:
+    """v1: the upcast hashes the text as read; the season slicing gets the stored record."""
+    cut = v1_line(3, 1, "message", "a_1", text="cut here X", channel="broadcast")
+    cut = cut.replace(b"cut here X", b"cut here \\udc00")
+    path = stream(tmp_path, [v1_line(1, 0, "agent_spawned", "a_1", region="r_0_0"), cut])
+    result = validate_targets([str(path)])
+    assert result.exit_code == 0 and [p.code for p in result.files[0].problems] == ["surrogate"]
+    got, _ = read_all(path)
+    assert got[1]["payload"] == {"text": "cut here \ufffd", "channel": "broadcast",
+                                 "sha256": sha256_hex("cut here \ufffd".encode())}
+
+
+# ------------------------------------------------------------------ numbers a double does not show as written
+
+
+def test_a_number_a_double_cannot_show_is_quoted_as_written(tmp_path: Path) -> None:
+    huge = line(ev(3, 1, "rest", "a_1")).replace(b'"id":3', b'"id":18446744073709551616')
+    gather = line(ev(4, 1, "gather", "a_1", region="r_0_0", resource="wood", gathered=1))
+    gather = gather.replace(b'"gathered":1', b'"gathered":9007199254740993.0')
+    path = stream(tmp_path, [*map(line, SPAWNS), huge, gather])
+    result = validate_targets([str(path)])
+    assert [(p.code, p.line, p.path, p.message) for p in errors(result)] == [
+        ("integer-range", 4, "$.id", "18446744073709551616 (as written in the file; read as 1.8446744073709552e+19) "
+         "is past 2**53: an integer this large cannot be read exactly"),
+        ("integer-range", 5, "$.payload.gathered", "9007199254740993.0 (as written in the file; read as "
+         "9007199254740992.0) is past 2**53: an integer this large cannot be read exactly")]

@@ -19,6 +19,11 @@ the file.  Nothing is silently dropped:
   is read as that integer and said (a warning); one past 2**53, which a double cannot
   hold exactly, is an error;
 * a key the record's JSON text repeats is reported (a warning; the last value is kept);
+* a stream line orjson refuses only for an escaped lone surrogate (``"\\ud83d"``, legal JSON
+  grammar) is read by the standard library, each lone surrogate as U+FFFD, and said (a warning
+  per string); the record is then checked as any other (see :meth:`MatchRead._check_hash` for
+  its message hash).  Only lines orjson refuses are read again;
+* a number the problem quotes is quoted as written when the value read is not that number;
 * an unknown event type is reported, counted and passed on unchanged (an error
   with ``strict``);
 * a v1 log holding several seasons keeps only the match's (contract §2, see
@@ -38,18 +43,21 @@ from __future__ import annotations
 import re
 from collections import Counter
 from hashlib import sha256
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from decimal import Decimal, InvalidOperation
 from operator import itemgetter
 from typing import Any, Collection, Iterator
 
 from daishi_forensics.jsonio import shown
-from .jsontext import RepeatedKeys, colon_counter, key_path, repeated_keys, repeats_no_key
-from .sources import EventSpool, MatchSource
+from .jsontext import (RepeatedKeys, colon_counter, key_path, lone_surrogates, repeated_keys, repeats_no_key,
+                       with_lone_surrogates, written_numbers)
+from .sources import EventSpool, MatchSource, RawRecord
 from .upcast import upcast
-from .validation import UPCAST_MARKS, EventChecker, IntegralFloat, Problem, as_integers, header_problems
+from .validation import (UPCAST_MARKS, EventChecker, IntegralFloat, Problem, as_integers, header_problems,
+                         json_path)
 
 __all__ = ["ReadStats", "MatchRead", "read_match", "as_parsed", "REGION", "SEASON_MARKERS", "truncation_evidence",
-           "erratum_name"]
+           "erratum_name", "usable_type", "UNTYPED"]
 
 REGION = re.compile(r"^r_(\d+)_(\d+)$")
 
@@ -211,9 +219,12 @@ class MatchRead:
         self._cold_types: Counter[str] = Counter()
         """Cold-path records by the v3 type of what they produced (stored type when invalid)."""
         self._untyped = 0
-        """Records without a type at all (not JSON, not an object, no string type)."""
+        """Records without a usable type (not JSON, not an object, no type or an empty one: :func:`usable_type`)."""
         self._last_tick: int | None = None
         """The tick of the last record that passed."""
+        self._lone: dict[tuple[Any, ...], str] = {}
+        """The record being checked: each string whose lone surrogates were read as U+FFFD, as written
+        (by its path; see :func:`~.jsontext.with_lone_surrogates`)."""
         self._said_paths: frozenset[str] = frozenset()
         """Paths of the record being checked whose number :meth:`_numbers` already reported."""
         self._counters: dict[str, tuple[Any, bool]] = {}
@@ -420,6 +431,13 @@ class MatchRead:
         name = self.source.name
         index, line, data, error = record[:4]
         text = record[4]
+        self._lone = {}
+        if error is not None and text is not None:
+            rescued = with_lone_surrogates(text)
+            if rescued is not None:  # read on: each lone surrogate as U+FFFD, said below
+                data, self._lone = rescued
+                error = None
+                record = RawRecord(index, line, data, None, text)
         if error is not None:
             stats.invalid += 1
             self._untyped += 1
@@ -430,8 +448,7 @@ class MatchRead:
             self._untyped += 1
             self._problem(Problem(name, "an event must be a JSON object", line=line, index=index))
             return
-        event_type = data.get("type")
-        type_name = event_type if isinstance(event_type, str) else "?"
+        type_name = usable_type(data.get("type"))
         if text is not None and not self._repeats_no_key(text, data, type_name):
             data = RepeatedKeys(data, tuple(key_path(p, k) for p, k in repeated_keys(text)))
         if isinstance(data, RepeatedKeys):
@@ -440,7 +457,11 @@ class MatchRead:
                                       severity="warning", code="repeated-key", event_id=_int_id(data.get("id")),
                                       line=line, index=index, path="$", event_type=type_name))
             data = dict(data)
+        if self._lone:
+            self._say_lone_surrogates(_int_id(data.get("id")), line, index, type_name)
         data, numbers = as_integers(data, _checker().integer_paths(type_name))
+        if numbers and text is not None:
+            numbers = as_written(numbers, text)
         if not self.validate and data.get("schemaVersion") == 3:
             yield from self._unchecked(data, record)
             return
@@ -449,7 +470,7 @@ class MatchRead:
         stats.by_type[type_name] += 1
         stats.by_version[version if isinstance(version, int) and not isinstance(version, bool) else 0] += 1
         eid = _int_id(event_id)
-        if type_name == "?":
+        if type_name == UNTYPED:
             self._untyped += 1
 
         bad = False
@@ -482,7 +503,7 @@ class MatchRead:
         self._upcast_cache = None
         for event in produced:
             kind = event.get("type")
-            self._cold_types[kind if isinstance(kind, str) else "?"] += 1
+            self._cold_types[usable_type(kind)] += 1
         held = self._held
         if held is not None:
             self._held = None
@@ -493,6 +514,19 @@ class MatchRead:
         self._held = _Held(record, eid, type_name, produced, _stored_version(version))
         self._before_last = self._last_id
         self._last_id = eid
+
+    def _say_lone_surrogates(self, eid: int | None, line: int | None, index: int, type_name: str) -> None:
+        """A warning for each string (or object's keys) whose lone surrogate escapes were read as
+        U+FFFD (:func:`~.jsontext.with_lone_surrogates`): the record is then checked as read."""
+        for where, original in sorted(self._lone.items(), key=lambda item: [shown(part) for part in item[0]]):
+            escapes = lone_surrogates(original)
+            listed = ", ".join(escapes[:3]) + (f" and {len(escapes) - 3} more" if len(escapes) > 3 else "")
+            what = "a key of this object holds" if where[-1:] == (None,) else "this string holds"
+            path = json_path(where[:-1] if where[-1:] == (None,) else where)
+            self._problem(Problem(self.source.name, f"{what} a lone surrogate escape ({listed}), which is no "
+                                                    "character (half of a pair: a text cut inside an emoji); read "
+                                                    "as U+FFFD", severity="warning", code="surrogate",
+                                  event_id=eid, line=line, index=index, path=path, event_type=type_name))
 
     def _repeats_no_key(self, text: bytes, data: dict[str, Any], type_name: str) -> bool:
         """The hot path's test for repeated keys (a colon count first), on any record."""
@@ -576,7 +610,7 @@ class MatchRead:
             self._held = None
             yield from self._release(held)
         type_name = data.get("type")
-        stats.by_type[type_name if isinstance(type_name, str) else "?"] += 1
+        stats.by_type[usable_type(type_name)] += 1
         stats.by_version[3] += 1
         stats.valid += 1
         if data.get("private"):
@@ -662,13 +696,13 @@ class MatchRead:
         self._said_paths = frozenset(n.path for n in numbers if not n.exact)
         for number in numbers:
             if number.exact:
-                self._problem(Problem(self.source.name, f"{shown(number.value)} is written as a fraction where an "
+                self._problem(Problem(self.source.name, f"{number.quoted()} is written as a fraction where an "
                                       f"integer goes; read as {int(number.value)}", severity="warning",
                                       code="integral-float", event_id=eid, line=line, index=index,
                                       path=number.path, event_type=type_name))
             else:
                 bad = True
-                self._problem(Problem(self.source.name, f"{shown(number.value)} is past 2**53: an integer this "
+                self._problem(Problem(self.source.name, f"{number.quoted()} is past 2**53: an integer this "
                                       "large cannot be read exactly", code="integer-range", event_id=eid,
                                       line=line, index=index, path=number.path, event_type=type_name))
         return bad
@@ -741,16 +775,24 @@ class MatchRead:
         for upcast_event in produced:
             partial = checker.partial(upcast_event["type"])
             if not partial.is_valid(upcast_event):
-                self._report(partial, upcast_event, eid, line, index, type_name)
+                self._report(partial, upcast_event, eid, line, index, type_name, _upcast_added(data, upcast_event))
                 return True
         self._upcast_cache = (data, produced)
         return False
 
     def _report(
-        self, checker: Any, data: Any, eid: int | None, line: int | None, index: int, type_name: str
+        self, checker: Any, data: Any, eid: int | None, line: int | None, index: int, type_name: str,
+        added: frozenset[str] = frozenset(),
     ) -> None:
+        """Say each schema error of ``data``; not one :attr:`_said_paths` already said, nor one about a
+        payload member in ``added`` (a member the upcast derives, which the stored version never
+        carries: :func:`_upcast_added`), unless it is the only one."""
         said = self._said_paths
-        for path, message in checker.errors(data):
+        errors = list(checker.errors(data))
+        if added:
+            kept = [(path, message) for path, message in errors if not _about_member(path, message, added)]
+            errors = kept or errors
+        for path, message in errors:
             if path in said:
                 continue
             self._problem(
@@ -769,15 +811,24 @@ class MatchRead:
                     index: int) -> bool:
         """A stored ``sha256`` that is not the SHA-256 of the text's UTF-8 bytes (:data:`HASHED_TEXT_TYPES`):
         True, and said.  A v1 or v2 message without one is hashed by the upcast, so only a stored hash
-        is checked; the schema has made both strings where both are present."""
+        is checked; the schema has made both strings where both are present.
+
+        A text whose lone surrogate escapes were read as U+FFFD (:meth:`_say_lone_surrogates`) has no
+        UTF-8 bytes of its own, and how the server hashed it is unknown: its hash is accepted when it is
+        that of the text as read (what a JavaScript server's UTF-8 encoder hashes: each lone surrogate
+        as U+FFFD) or that of the text's code points as written, each lone surrogate encoded as it
+        stands (Python's ``surrogatepass``).  Either binds the text the analyses read."""
         payload = data.get("payload")
         if not isinstance(payload, dict):
             return False
         text, stored = payload.get("text"), payload.get("sha256")
         if not isinstance(text, str) or not isinstance(stored, str):
             return False
-        actual = sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+        actual = sha256(text.encode("utf-8")).hexdigest()
         if actual == stored:
+            return False
+        original = self._lone.get(("payload", "text"))
+        if original is not None and sha256(original.encode("utf-8", "surrogatepass")).hexdigest() == stored:
             return False
         self._problem(Problem(self.source.name, f"sha256 {shown(stored, 70)} is not the SHA-256 of the text's UTF-8 "
                                                 f"bytes ({actual}): the text or its hash was changed after the "
@@ -834,8 +885,8 @@ def truncation_evidence(
     its last ticks.  Only what the archive itself states can show that events are missing:
 
     * **counts**: the archive's ``metrics`` count more events of a type (summed over agents) than
-      the log holds, beyond the records of no known type (unreadable lines, which could be any
-      type).  Only the event types in ``known`` (the schemas' types) are compared: a metrics key
+      the log holds, beyond the records without a usable type (unreadable lines, a type missing,
+      null, not a string or empty: :func:`usable_type`), which could be any type.  Only the event types in ``known`` (the schemas' types) are compared: a metrics key
       that is no event type (a server's own counter) says nothing about the log's length.  Types
       a public export leaves out are not compared when the log holds no private event;
     * **deaths**: the archive says an agent died at a tick after the log's last event;
@@ -891,6 +942,86 @@ def erratum_name(erratum: dict[str, Any]) -> str:
     if isinstance(value, str) and len(value) <= 60:
         return value
     return shown(value) if value is not None else "None"
+
+
+UNTYPED = "?"
+"""The type a record is counted under when it has no usable one (:func:`usable_type`)."""
+
+
+def usable_type(value: Any) -> str:
+    """The record's type when it is one the envelope accepts (a string of at least one character);
+    :data:`UNTYPED` otherwise.  A record without a usable type -- none, null, a number, an empty
+    string -- could have been any type: the truncation check counts it as such
+    (:func:`truncation_evidence`), and the counts show it under ``?``.
+
+    >>> usable_type("gather"), usable_type(""), usable_type(None), usable_type(5)
+    ('gather', '?', '?', '?')
+    """
+    return value if isinstance(value, str) and value else UNTYPED
+
+
+def as_written(numbers: list[IntegralFloat], text: bytes | bytearray) -> list[IntegralFloat]:
+    """``numbers`` with each one the value read does not show as the file writes it given as written in
+    ``text`` (:attr:`~.validation.IntegralFloat.written`): a number the double it was read as is not
+    (``9007199254740993.0`` is read as 2**53), or an integer written without fraction or exponent
+    but read as a double (one beyond 64 bits: ``18446744073709551616`` would show as
+    ``1.8446744073709552e+19``).  A number the double is not is not exact, whatever the double:
+    ``9007199254740993.0`` is past 2**53, so it cannot be read exactly (an error, not "read as
+    9007199254740992").
+
+    >>> [n] = as_written([IntegralFloat("$.id", 2.0**53, True, ("id",))], b'{"id": 9007199254740993.0}')
+    >>> n.exact, n.quoted()
+    (False, '9007199254740993.0 (as written in the file; read as 9007199254740992.0)')
+    """
+    written = written_numbers(text, [number.where for number in numbers])
+    out = []
+    for number in numbers:
+        literal = written.get(number.where)
+        if literal is not None and _differs(literal, number.value):
+            number = replace(number, written=literal, exact=False)
+        elif literal is not None and literal.lstrip("-").isdigit():
+            number = replace(number, written=literal)
+        out.append(number)
+    return out
+
+
+def _differs(literal: str, value: float) -> bool:
+    """The number ``literal`` writes is not ``value`` (a double could not hold it)."""
+    try:
+        return Decimal(literal) != Decimal(value)
+    except (InvalidOperation, ValueError, OverflowError):
+        return False
+
+
+def _upcast_added(stored: dict[str, Any], produced: dict[str, Any]) -> frozenset[str]:
+    """The payload members an upcast derives that the stored (v1 or v2) record does not carry: a
+    message's ``sha256``, which the upcast computes from its text.  An error about one (missing,
+    because the text it is computed from is missing or not a string) would ask for a field the
+    stored version never has; the text's own error says what is wrong.
+
+    >>> _upcast_added({"type": "message", "payload": {}}, {"type": "message", "payload": {}})
+    frozenset({'sha256'})
+    >>> _upcast_added({"type": "message", "payload": {"sha256": "x"}}, {"type": "message", "payload": {}})
+    frozenset()
+    """
+    payload = stored.get("payload")
+    if produced.get("type") in HASHED_TEXT_TYPES and isinstance(payload, dict) and "sha256" not in payload:
+        return frozenset({"sha256"})
+    return frozenset()
+
+
+def _about_member(path: str, message: str, members: frozenset[str]) -> bool:
+    """A schema error about one of the payload's ``members``: at its path, or the payload's
+    "'name' is a required property".
+
+    >>> _about_member("$.payload", "'sha256' is a required property", frozenset({"sha256"}))
+    True
+    >>> _about_member("$.payload", "'text' is a required property", frozenset({"sha256"}))
+    False
+    """
+    if path == "$.payload":
+        return any(message == f"{member!r} is a required property" for member in members)
+    return any(path == f"$.payload.{member}" or path.startswith(f"$.payload.{member}.") for member in members)
 
 
 def _dimension(value: Any) -> int:

@@ -25,13 +25,14 @@ False
 
 from __future__ import annotations
 
+import json
 import re
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 import orjson
 
 __all__ = ["RepeatedKeys", "may_repeat_keys", "repeated_keys", "repeats_no_key", "colon_counter", "ColonCounter",
-           "key_path", "COLON_ESCAPE"]
+           "key_path", "COLON_ESCAPE", "with_lone_surrogates", "lone_surrogates", "written_numbers", "REPLACEMENT"]
 
 Path = tuple[Any, ...]
 """Where an object sits in a document: its keys and array positions from the root."""
@@ -139,6 +140,116 @@ def repeated_keys(raw: bytes | bytearray) -> list[tuple[Path, str]]:
             stack[-1][3] += 1
         last_string = None
     return found
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+"""A surrogate code point left alone in a decoded string (a pair decodes to one character)."""
+
+REPLACEMENT = "\ufffd"
+
+
+def _orjson_like_int(digits: str) -> int | float:
+    """An integer literal as orjson reads it: an ``int`` within 64 bits (signed or unsigned), a
+    ``float`` beyond (so both readers hand the checks the same value)."""
+    value = int(digits)
+    return value if -(1 << 63) <= value < (1 << 64) else float(digits)
+
+
+def _refuse_constant(name: str) -> Any:
+    """``NaN``, ``Infinity``: not JSON (orjson refuses them; so does this reader)."""
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def with_lone_surrogates(raw: bytes | bytearray) -> tuple[Any, dict[Path, str]] | None:
+    r"""A JSON text that orjson refused only for an escaped lone surrogate (``"\\ud83d"`` alone: legal
+    JSON grammar, what JavaScript's ``JSON.stringify`` writes for a string cut inside an emoji),
+    read with the standard library: ``(value, originals)``, each lone surrogate in a string (or
+    key) replaced by U+FFFD, and ``originals`` holding each changed string as decoded before
+    (by its path; a key by its object's path and ``None``).  None when the text is not JSON for
+    another reason too, or holds no lone surrogate: then orjson's verdict stands.
+
+    >>> value, originals = with_lone_surrogates(b'{"a": ["x\\ud83d"], "b": "\\ud83d\\ude00"}')
+    >>> value == {"a": ["x\ufffd"], "b": "\U0001f600"}, originals == {("a", 0): "x\ud83d"}
+    (True, True)
+    >>> with_lone_surrogates(b'{"a": "\\ud83d", "b": NaN}') is None
+    True
+    """
+    if b"\\u" not in raw:
+        return None
+    try:
+        value = json.loads(raw, parse_int=_orjson_like_int, parse_constant=_refuse_constant)
+    except (ValueError, RecursionError):
+        return None
+    originals: dict[Path, str] = {}
+    value = _replaced(value, (), originals)
+    pending: list[tuple[Any, Path]] = [(value, ())]
+    while pending:
+        node, path = pending.pop()
+        if isinstance(node, dict):
+            lone_keys = [key for key in node if _LONE_SURROGATE.search(key)]
+            if lone_keys:
+                originals[(*path, None)] = lone_keys[0]
+                members = list(node.items())
+                node.clear()
+                node.update((_LONE_SURROGATE.sub(REPLACEMENT, key), item) for key, item in members)
+            for key, item in node.items():
+                node[key] = _replaced(item, (*path, key), originals)
+                pending.append((item, (*path, key)))
+        elif isinstance(node, list):
+            for position, item in enumerate(node):
+                node[position] = _replaced(item, (*path, position), originals)
+                pending.append((item, (*path, position)))
+    return (value, originals) if originals else None
+
+
+def _replaced(item: Any, path: Path, originals: dict[Path, str]) -> Any:
+    """A string with each lone surrogate replaced by U+FFFD (its original kept in ``originals``)."""
+    if isinstance(item, str) and _LONE_SURROGATE.search(item):
+        originals[path] = item
+        return _LONE_SURROGATE.sub(REPLACEMENT, item)
+    return item
+
+
+class _Written(str):
+    """A number literal as the text writes it."""
+
+    __slots__ = ()
+
+
+def written_numbers(raw: bytes | bytearray, paths: Iterable[Path]) -> dict[Path, str]:
+    """The number literal at each of ``paths`` in the JSON text ``raw``, as written (``1e400``,
+    ``18446744073709551616``), for those a number is at; empty when the text is not JSON to the
+    standard library (a parse of the whole text: for the few records whose numbers need it).
+
+    >>> written_numbers(b'{"id": 18446744073709551616, "p": {"n": [9007199254740993.0]}}',
+    ...                 [("id",), ("p", "n", 0), ("p",)])
+    {('id',): '18446744073709551616', ('p', 'n', 0): '9007199254740993.0'}
+    """
+    try:
+        value = json.loads(raw, parse_int=_Written, parse_float=_Written, parse_constant=_Written)
+    except (ValueError, RecursionError):
+        return {}
+    found: dict[Path, str] = {}
+    for path in paths:
+        node = value
+        for key in path:
+            try:
+                node = node[key]
+            except (KeyError, IndexError, TypeError):
+                node = None
+                break
+        if isinstance(node, _Written):
+            found[path] = str(node)
+    return found
+
+
+def lone_surrogates(text: str) -> list[str]:
+    r"""The lone surrogates of ``text``, each as the JSON escape that wrote it.
+
+    >>> lone_surrogates("a\ud83d b\udc00")
+    ['\\ud83d', '\\udc00']
+    """
+    return [f"\\u{ord(char):04x}" for char in _LONE_SURROGATE.findall(text)]
 
 
 def key_path(path: Path, key: str) -> str:

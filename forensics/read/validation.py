@@ -618,6 +618,16 @@ class IntegralFloat:
     """The number as read."""
     exact: bool
     """True when it is an integer exactly (a magnitude up to 2**53): read as that integer."""
+    where: tuple[Any, ...] = ()
+    """Its keys and array positions from the record's root."""
+    written: str | None = None
+    """The number as the file writes it, when the value read is not that number (a double cannot
+    hold it: ``9007199254740993.0``, ``18446744073709551616``); None otherwise, or when unknown."""
+
+    def quoted(self) -> str:
+        """The number as a message quotes it: as written when the value read differs, else as read."""
+        return f"{self.written} (as written in the file; read as {shown(self.value)})" if self.written \
+            else shown(self.value)
 
 
 def as_integers(record: dict[str, Any], paths: Iterable[IntegerPath]) -> tuple[dict[str, Any], list[IntegralFloat]]:
@@ -631,7 +641,7 @@ def as_integers(record: dict[str, Any], paths: Iterable[IntegerPath]) -> tuple[d
         if not value.is_integer():
             continue
         exact = abs(value) <= EXACT_INTEGER
-        found.append(IntegralFloat(json_path(where), value, exact))
+        found.append(IntegralFloat(json_path(where), value, exact, where))
         if exact:
             fixes.append((where, int(value)))
     if not fixes:
