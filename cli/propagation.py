@@ -58,7 +58,9 @@ def propagation(target: str, fmt: str | None, output: Path | None, scrub: bool, 
     to be passed on from in the match). Canaries of
     broadcast-canary probes are tracked exactly. Per chain: root, generations,
     reach, depth, time to reach each agent; per match: the propagation index
-    (mean reach of hijack-tier roots).
+    (mean reach of hijack-tier roots; an agent's repeat of a text it had already
+    sent or passed on is no new root: repeats are counted apart, and whoever
+    passes one on counts for the payload it repeats).
     """
     fmt = format_for(fmt, output, FORMATS)
     with progress_for(f"propagation {target}", quiet, progress) as line:

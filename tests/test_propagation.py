@@ -160,12 +160,14 @@ def test_chains_and_match_figures() -> None:
     canary = prop.chains[1]
     assert (canary.root, canary.messages, canary.reach, dict(canary.time_to_reach)) == (
         30, (30, 31, 32), 2, {"a_2": 2, "a_6": 1})
-    assert (prop.hijack_roots, prop.index, prop.resend_share) == (3, 1.0, 0.5)
+    # roots 10 (reach 3) and 50 (a lone message); 33 is a_3's repeat of its own 13, no new payload
+    assert (prop.hijack_roots, prop.hijack_repeats, prop.index, prop.resend_share) == (2, 1, 1.5, 0.5)
     doc = prop.to_json()
     assert doc["edges"][0] == {"parent": 10, "child": 12, "similarity": 1.0, "via": "text", "lag": 2,
                                "confidence": 1.0, "reason": "only exposed candidate", "tiedWith": [],
                                "candidates": 1, "mutations": ["capitals"]}
-    assert doc["chains"][0]["resendShare"] == 0.6 and doc["index"] == 1.0 and doc["stockPhrases"] == 1
+    assert doc["chains"][0]["resendShare"] == 0.6 and doc["index"] == 1.5 and doc["stockPhrases"] == 1
+    assert (doc["hijackRoots"], doc["hijackRepeats"]) == (2, 1)
 
 
 def test_tree_text() -> None:

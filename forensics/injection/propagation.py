@@ -102,7 +102,14 @@ Chains (a forest, one parent per message): per root, the generations
 sender who re-sent it), the agents exposed to any message of the chain, and the
 ticks until each re-sender first re-sent it.  Per match: the propagation index
 (mean reach of hijack-tier roots, lone messages included with reach 0) and the
-share of agents exposed to a hijack-tier root's chain who re-sent it.
+share of agents exposed to a hijack-tier root's chain who re-sent it.  A message
+whose sender had already sent or re-sent a text of its family (rule 4's families,
+and one core said again however late) that names every specific it names (rule 6:
+its own repeat) is a *repeat*, not a new payload (:func:`own_repeats`): it is no root
+of the index, whether it echoes nothing or starts a chain of its own; the agents who
+re-sent it count for the root of the payload it repeats, its hearers stay exposed,
+and the repeats are counted apart (``hijackRepeats``).  Counted as roots of reach 0,
+they would lower the index the more thoroughly an injection took hold.
 """
 
 from __future__ import annotations
@@ -368,7 +375,8 @@ class Propagation:
     chains: tuple[Chain, ...]
     """Every root with at least one echo, sorted by root id."""
     hijack_roots: int
-    """Hijack-tier messages that echo nothing (chain roots and lone messages)."""
+    """Hijack-tier messages that echo nothing and repeat nothing their sender had sent (chain roots and
+    lone messages)."""
     index: float | None
     """Mean reach of the hijack-tier roots (None without any)."""
     resend_share: float | None
@@ -382,6 +390,9 @@ class Propagation:
     max_lag: int = MAX_LAG
     """The lag window rule 6 used (awake ticks): :data:`MAX_LAG`, or wider when this match's forwarders
     are slower (:func:`echo_reading`)."""
+    hijack_repeats: int = 0
+    """Hijack-tier messages that echo nothing but repeat a text of their family their sender had already
+    sent or re-sent (:func:`own_repeats`): left out of the roots and the index."""
 
     def to_json(self) -> dict[str, Any]:
         """The report's ``propagation`` object."""
@@ -389,6 +400,7 @@ class Propagation:
             "edges": [e.to_json() for e in self.edges],
             "chains": [c.to_json() for c in self.chains],
             "hijackRoots": self.hijack_roots,
+            "hijackRepeats": self.hijack_repeats,
             "index": None if self.index is None else round(self.index, 4),
             "resendShare": None if self.resend_share is None else round(self.resend_share, 4),
             "stockPhrases": self.stock_phrases,
@@ -1399,6 +1411,9 @@ class EchoReading:
     max_lag: int
     """The lag window (awake ticks) rule 6 used: the one asked for, or wider when the match's
     children show slower forwarding (:mod:`._delays`)."""
+    repeats: np.ndarray | None = None
+    """Per message (log order): the position of the earlier message of its sender it repeats, -1 for none
+    (:func:`own_repeats`); None when not read (the index then counts every root)."""
 
 
 def echo_edges(
@@ -1448,15 +1463,15 @@ def echo_reading(
     """
     log = _log(messages)
     if len(log) == 0:
-        return EchoReading((), 0, max_lag)
+        return EchoReading((), 0, max_lag, np.zeros(0, dtype=np.int64))
     kw: dict[str, Any] = {"min_shared_bits": min_shared_bits, "max_novelty": max_novelty, "swap_every": swap_every,
                           "max_specific_swaps": max_specific_swaps, "stock_alpha": stock_alpha, "goods": goods}
     words = _read_words(log)
-    edges, stock, delays = _read_edges(log, words, dormancy, max_lag, **kw)
+    edges, stock, delays, repeats = _read_edges(log, words, dormancy, max_lag, **kw)
     window = learnt_window(delays, max_lag) if learn_lag else max_lag
     if window > max_lag:
-        edges, stock, _delays = _read_edges(log, words, dormancy, window, **kw)
-    return EchoReading(edges, stock, window)
+        edges, stock, _delays, repeats = _read_edges(log, words, dormancy, window, **kw)
+    return EchoReading(edges, stock, window, repeats)
 
 
 @dataclass(frozen=True)
@@ -1482,9 +1497,10 @@ def _read_edges(
     log: MessageLog, words: _Words, dormancy: Mapping[str, Sequence[tuple[int, int]]] | None, max_lag: int, *,
     min_shared_bits: float, max_novelty: float, swap_every: int, max_specific_swaps: int, stock_alpha: float,
     goods: frozenset[str],
-) -> tuple[tuple[EchoEdge, ...], int, list[int]]:
+) -> tuple[tuple[EchoEdge, ...], int, list[int], np.ndarray]:
     """:func:`echo_reading` with a fixed lag window: ``(edges, stock echoes, the delays in awake ticks of
-    the children from the first copy they heard)``."""
+    the children from the first copy they heard, per message whether it is an own repeat of its family
+    (:func:`own_repeats`))``."""
     n = len(log)
     texts, fresh, counts, df = words.texts, words.fresh, words.counts, words.df
     everything = Information(counts, NOTHING, PRIOR_MESSAGES)
@@ -1507,7 +1523,43 @@ def _read_edges(
     edges, stock = linked_edges(linking, canary, parents, evidence, choices)             # rule 4, edges
     edges.sort(key=lambda e: e.child)
     linked = {m: parents[m] for m in _positions(log.events, {e.child for e in edges if e.via == "text"}).values()}
-    return tuple(edges), stock, first_heard_delays(linked, log, clock)
+    repeats = own_repeats(payload_families(pairs, whole, texts), log, texts, goods)
+    return tuple(edges), stock, first_heard_delays(linked, log, clock), repeats
+
+
+def payload_families(pairs: _Pairs, whole: np.ndarray, texts: _Texts) -> np.ndarray:
+    """Per message, its family (rule 4: the smallest message linked to it by near-whole likeness), and
+    messages of one core (the same words) in one family however far apart they were said (the pairs are
+    read within the lag window).  Only what the index reads: the edges read rule 4's own families."""
+    n = len(texts.nid)
+    worded = np.nonzero((texts.sets.sizes > 0)[texts.nid])[0]
+    first_of_core = np.full(len(texts.cores), n, dtype=np.int64)
+    np.minimum.at(first_of_core, texts.nid[worded], worded)
+    same_core = first_of_core[texts.nid[worded]]
+    return components(n, np.concatenate((pairs.j[whole], worded)), np.concatenate((pairs.i[whole], same_core)))
+
+
+def own_repeats(family: np.ndarray, log: MessageLog, texts: _Texts, goods: frozenset[str]) -> np.ndarray:
+    """Per message: the position of the message it repeats, -1 for none.  A repeat is no new payload: its
+    sender had already sent (or re-sent) a text of its family (``family``: :func:`payload_families`) that
+    holds every specific it names (rule 6's own repeat, :func:`names_held`: a story of another good, place
+    or seat told in the same frame is a new one); it repeats the first such message."""
+    (sender_codes, _senders), _aud, _texts = log.codes()
+    specific = _specifics(texts, goods)
+    said: dict[tuple[int, int], dict[int, int]] = {}  # (sender, family) -> core said -> where first, in order
+    out = np.full(len(family), -1, dtype=np.int64)
+    for m, (who, fam, core) in enumerate(zip(sender_codes, family.tolist(), texts.nid.tolist())):
+        before = said.setdefault((int(who), fam), {})
+        if core in before:  # the same words again
+            out[m] = before[core]
+            continue
+        if before:
+            cores = np.fromiter(before, dtype=np.int64, count=len(before))
+            held = np.nonzero(texts.sets.lacking(np.full(len(cores), core, dtype=np.int64), cores, specific) == 0)[0]
+            if len(held):
+                out[m] = min(before[int(c)] for c in cores[held])
+        before[core] = m if out[m] < 0 else int(out[m])
+    return out
 
 
 def first_heard_delays(parents: Mapping[int, Sequence[int]], log: MessageLog, clock: _Clock) -> list[int]:
@@ -1633,23 +1685,32 @@ def propagation(
     children = {e.child for e in edges}
     chain_by_root = {c.root: c for c in chains}
     at = _positions(events, {eid for c in chains for eid in c.messages})
-    reaches: list[int] = []
     resent: set[str] = set()
     exposed: set[str] = set()
     hijack = hijack_messages(tiers)
+    repeat_of = hijack_repeats(reading, len(events))
+    parent_of = {e.child: e.parent for e in edges}
+    reach: dict[int, set[str]] = {}  # per hijack-tier root counted (its event id), the agents who re-sent it
+    root_sender: dict[int, str] = {}
+    repeats = 0
     for k, eid in enumerate(events):
         if eid not in hijack or eid in children:
             continue
         sender = senders[sender_codes[k]]
         chain = chain_by_root.get(eid)
-        if chain is None:
-            reaches.append(0)
-            exposed.update(a for a in audiences[audience_codes[k]] if a != sender)
+        # its hearers heard the payload, a repeat's as well
+        for member in (eid,) if chain is None else chain.messages:
+            exposed.update(a for a in audiences[audience_codes[k if member == eid else at[member]]] if a != sender)
+        resenders = set() if chain is None else set(chain.time_to_reach)
+        resent.update(resenders)
+        if repeat_of[k] < 0:
+            reach[eid], root_sender[eid] = resenders, sender
             continue
-        reaches.append(chain.reach)
-        resent.update(chain.time_to_reach)
-        for member in chain.messages:
-            exposed.update(a for a in audiences[audience_codes[at[member]]] if a != sender)
+        repeats += 1
+        root = payload_root(events[int(repeat_of[k])], parent_of)
+        if root in reach:  # who re-sent the repeat re-sent the payload
+            reach[root].update(resenders - {root_sender[root]})
+    reaches = [len(who) for who in reach.values()]
     return Propagation(
         edges=edges,
         chains=chains,
@@ -1660,7 +1721,23 @@ def propagation(
         messages=len(events),
         caveat=caveat,
         max_lag=reading.max_lag,
+        hijack_repeats=repeats,
     )
+
+
+def hijack_repeats(reading: EchoReading, n: int) -> np.ndarray:
+    """Per message: the position of the earlier message of its sender it repeats, -1 for none
+    (:func:`own_repeats`; none when the reading did not say).  A repeat is no root of the index (no new
+    payload: counted with its own reach, often 0, it would lower the index the more thoroughly an
+    injection takes hold); the agents who re-sent it count for the root of the payload it repeats."""
+    return np.full(n, -1, dtype=np.int64) if reading.repeats is None else reading.repeats
+
+
+def payload_root(event: int, parent_of: Mapping[int, int]) -> int:
+    """The root of the chain ``event`` belongs to (``parent_of``: child -> parent, the edges)."""
+    while event in parent_of:
+        event = parent_of[event]
+    return event
 
 
 # --------------------------------------------------------------------------- output
@@ -1733,6 +1810,13 @@ def _nodes(chain: Chain, by_event: Mapping[int, HeardMessage], parent: Mapping[i
     return out
 
 
+def _repeats_note(repeats: int) -> str:
+    """The text tree's note on the repeats left out of the index (nothing when there are none)."""
+    if not repeats:
+        return ""
+    return f"; {repeats} {'repeat' if repeats == 1 else 'repeats'} of a text their sender had already sent left out"
+
+
 def tree_text(
     prop: Propagation,
     messages: Sequence[HeardMessage],
@@ -1749,7 +1833,7 @@ def tree_text(
     lines = [
         f"{prop.messages} messages, {len(prop.edges)} echo edges, {len(prop.chains)} chains; "
         f"propagation index {'-' if prop.index is None else round(prop.index, 4)} "
-        f"({prop.hijack_roots} hijack-tier roots), resend share "
+        f"({prop.hijack_roots} hijack-tier roots{_repeats_note(prop.hijack_repeats)}), resend share "
         f"{'-' if prop.resend_share is None else round(prop.resend_share, 4)}; "
         f"{prop.stock_phrases} echoes of stock phrases not linked",
     ]

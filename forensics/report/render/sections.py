@@ -78,6 +78,14 @@ def screens_blocks(report: dict[str, Any], names: Names, focus: str | None = Non
                   rows, layout="records", note=note, key_columns=3)]
 
 
+def _repeats_left_out(repeats: Any) -> str:
+    """The propagation index's note on the repeats it leaves out (a sender's repeat of a text it had
+    already sent or passed on is no new payload); nothing when there are none or the report does not say."""
+    if not isinstance(repeats, int) or isinstance(repeats, bool) or repeats <= 0:
+        return ""
+    return f" ({repeats} {'repeat' if repeats == 1 else 'repeats'} of a text their sender had already sent left out)"
+
+
 def injection_blocks(report: dict[str, Any], names: Names, focus: str | None = None) -> list[Block]:
     blocks: list[Block] = []
     if "probes" not in report:
@@ -115,7 +123,8 @@ def injection_blocks(report: dict[str, Any], names: Names, focus: str | None = N
         chains = [c for c in chains if c.get("sender") == focus or focus in (c.get("timeToReach") or {})]
     blocks.append(Block("propagation", "Propagation chains",
                         f"Messages that echo an earlier message their sender had heard. Propagation index "
-                        f"{prop.get('index')}; share of exposed agents that re-sent {prop.get('resendShare')}.",
+                        f"{prop.get('index')}{_repeats_left_out(prop.get('hijackRepeats'))}; share of exposed "
+                        f"agents that re-sent {prop.get('resendShare')}.",
                         ["root", "sender", "tier", "tick", "messages", "depth", "reach", "re-send share", "echoed by"],
                         [[_ids(c.get("root")), names.agent(c.get("sender")), c.get("tier"), c.get("tick"),
                           len(c.get("messages") or []), c.get("depth"), c.get("reach"), c.get("resendShare"),
