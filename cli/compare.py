@@ -48,10 +48,16 @@ def compare(targets: tuple[str, ...], by: str | None, models: tuple[str, str] | 
 
     Two models (`daishi-forensics compare DIR --by model --models M1 M2`, or
     `daishi-forensics compare DIR_A DIR_B --by model`): each match counts once (a
-    side's value in a match is the mean over its seats there); each side's mean
-    with its 95% t interval over matches, and the difference B − A with its 95%
-    interval: paired t when both sides sat in the same matches, Welch t when they
-    come from different matches. The output names the interval of every figure.
+    side's value in a match is the mean over its player seats there; a second
+    input of one match id is left out and named); each side's mean with its 95% t
+    interval over matches, and the difference B − A with its 95% interval: paired
+    t when the sides are different seats of the same set of matches, else Welch t
+    with each side over its own matches (different matches, matches only one side
+    holds, or the same match on both sides). The output says which and why, and
+    names the interval of every figure.
+
+    Probe seats (role probe: the server's scripted seats) are not players: they
+    are left out of every mean, and the output says so.
     """
     fmt = format_for(fmt, output, FORMATS)
     groups = [expand_targets([t]) for t in targets]
@@ -82,11 +88,13 @@ def compare(targets: tuple[str, ...], by: str | None, models: tuple[str, str] | 
         for model in models:
             if model not in known:
                 found = ", ".join(f"{m} ({n} matches)" for m, n in known.items()) or "none"
-                raise BadSetting(f"no seat of model {model!r} in these matches; the models: {found}", file="--models")
-        doc = compare_models(Side(models[0], pooled, models[0]), Side(models[1], pooled, models[1]))
+                raise BadSetting(f"no player seat of model {model!r} in these matches (probe seats are not "
+                                 f"players); the models: {found}", file="--models")
+        doc = compare_models(Side(models[0], pooled, models[0], tuple(every)),
+                             Side(models[1], pooled, models[1], tuple(every)))
     else:
-        doc = compare_models(Side(targets[0], tuple(reports[t] for t in groups[0])),
-                             Side(targets[1], tuple(reports[t] for t in groups[1])))
+        doc = compare_models(Side(targets[0], tuple(reports[t] for t in groups[0]), None, tuple(groups[0])),
+                             Side(targets[1], tuple(reports[t] for t in groups[1]), None, tuple(groups[1])))
     width = text_width() if fmt == "text" else 100
     write_output(render(doc, fmt, width=width, color=use_color(color, output)), output)
     raise SystemExit(exitcodes.OK)

@@ -42,8 +42,11 @@ def simulate(ctx: click.Context, scenario: str, seed: int, schema_version: int, 
              quiet: bool, progress: bool) -> None:
     """Write a deterministic synthetic match with planted behaviors and a ground-truth sidecar.
 
-    The match id is derived from every parameter (scenario, seed, seats, rounds,
-    events), so two different simulated matches never share one.
+    The match id is derived from every parameter that changes the output
+    (scenario, seed, seats, rounds, events, --noise, --schema-version,
+    --previous-season), so two different simulated matches never share one; a
+    parameter at its default (no --noise, version 3, no previous season) adds
+    nothing to it. The form does not change the id (two forms, one match).
 
     Scenarios: clean (busy honest trade), feeder, ring, cartel, off_price,
     thrown_fight, probes, echo, mixed, honest-noisy (honest play only, with the

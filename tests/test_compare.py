@@ -165,3 +165,95 @@ def test_cli_compares_two_models_over_a_folder_and_two_folders(tmp_path: Path) -
 def test_cli_usage_errors(args: list[str]) -> None:
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 2, result.output
+
+
+def test_two_sides_sharing_a_match_are_not_paired_on_it() -> None:
+    # the same match m_s on both sides (every seat): pairing would give B − A = 0 from m_s alone
+    shared = report("m_s", [seat("s", 1, "S", 5.0)])
+    side_a = (report("m_a1", [seat("a", 1, "X", 1.0)]), report("m_a2", [seat("a", 1, "X", 3.0)]), shared)
+    side_b = (shared, report("m_b1", [seat("b", 1, "Y", 8.0)]), report("m_b2", [seat("b", 1, "Y", 11.0)]))
+    doc = compare_models(Side("A", side_a), Side("B", side_b))
+    score = doc["figures"]["score"]
+    assert doc["design"] == "independent" and doc["sharedMatches"] == ["m_s"]
+    assert "same seats on both sides" in doc["designWhy"] and "m_s" in doc["designWhy"]
+    # Welch over each side's own matches: A 1, 3, 5 (mean 3); B 5, 8, 11 (mean 8)
+    assert score["a"]["mean"] == 3.0 and score["b"]["mean"] == 8.0 and score["difference"] == 5.0
+    assert score["pairs"] is None and score["interval"] == list(welch_interval([1.0, 3.0, 5.0], [5.0, 8.0, 11.0]))
+    _validate(doc)
+
+
+def test_two_models_over_different_sets_of_matches_are_welch() -> None:
+    # X sits in m_1, m_2; Y in m_2, m_3: partial overlap, so each side over its own matches
+    reports = (report("m_1", [seat("a", 1, "X", 10.0)]),
+               report("m_2", [seat("a", 1, "X", 20.0), seat("b", 2, "Y", 26.0)]),
+               report("m_3", [seat("b", 2, "Y", 30.0)]))
+    doc = compare_models(Side("X", reports, "X"), Side("Y", reports, "Y"))
+    assert doc["design"] == "independent" and doc["figures"]["score"]["intervalKind"].startswith("Welch t")
+    assert doc["designWhy"].startswith("the sides cover different sets of matches (1 shared, 1 only on side A, "
+                                       "1 only on side B)")
+    # means 15 and 28: B − A 13 (paired on m_2 alone it would have been 6)
+    assert doc["figures"]["score"]["difference"] == 13.0
+    same = compare_models(Side("X", reports[1:2], "X"), Side("Y", reports[1:2], "Y"))
+    assert same["design"] == "paired" and same["designWhy"].startswith("both sides have different seats")
+
+
+def test_a_match_given_twice_counts_once_and_is_named() -> None:
+    one = report("m_1", [seat("a", 1, "X", 2.0)])
+    side = (one, report("m_2", [seat("a", 1, "X", 4.0)]), one)
+    other = (report("m_3", [seat("b", 1, "Y", 1.0)]), report("m_4", [seat("b", 1, "Y", 1.0)]))
+    doc = compare_models(Side("A", side, None, ("d/m_1.jsonl", "d/m_2.jsonl", "d/m_1.json")), Side("B", other))
+    assert doc["a"]["matchIds"] == ["m_1", "m_2"] and doc["a"]["matches"] == 2 and doc["a"]["matchesRead"] == 3
+    assert doc["a"]["duplicates"] == [{"target": "d/m_1.json", "matchId": "m_1", "sameAs": "d/m_1.jsonl"}]
+    # (2 + 4) / 2, not (2 + 4 + 2) / 3
+    assert doc["figures"]["score"]["a"] == {"mean": 3.0, "matches": 2, "interval": list(t_interval([2.0, 4.0]))}
+    assert "side A: d/m_1.json is match m_1, like d/m_1.jsonl: counted once" in doc["notes"]
+    _validate(doc)
+
+
+def _probe(agent: str, number: int) -> dict[str, Any]:
+    out = seat(agent, number, "probe-script-v1", 0.0)
+    out["role"] = "probe"
+    return out
+
+
+def test_probe_seats_are_in_no_mean() -> None:
+    a = report("m_a", [seat("a_1", 1, "X", 10.0), seat("a_2", 2, "Y", 20.0)])
+    b = report("m_b", [seat("b_1", 1, "X", 14.0), seat("b_2", 2, "Y", 16.0), _probe("p_1", 3)])
+    doc = compare_matches(a, b)
+    # B over its two players: (14 + 16) / 2 = 15, not (14 + 16 + 0) / 3 = 10
+    assert doc["overall"]["score"] == {"a": 15.0, "b": 15.0, "difference": 0.0, "interval": None,
+                                       "intervalKind": None}
+    assert doc["seats"][2]["b"]["role"] == "probe"  # still listed seat by seat
+    assert any(n.startswith("1 probe seat(s) of side B left out of its means") and "P_1 (p_1)" in n
+               for n in doc["notes"])
+    _validate(doc)
+    models = compare_models(Side("A", (a,)), Side("B", (b,)))
+    assert models["figures"]["score"]["b"]["mean"] == 15.0 and models["b"]["seats"] == 2
+    assert models["b"]["probeSeats"] == 1 and "probe-script-v1" not in models["b"]["models"]
+    assert any("1 probe seat(s) in 1 match(es) of side B left out" in n for n in models["notes"])
+    assert compare_module.split_models([a, b]) == {"X": 2, "Y": 2}
+    _validate(models)
+
+
+def test_cli_two_folders_sharing_a_match_and_one_match_in_two_forms(tmp_path: Path) -> None:
+    for k, w in enumerate([(1.0, 1.0), (3.0, 3.0)]):
+        _match(tmp_path / "a", f"m_00000000000{k}", w, ("X", "X"))
+    for k, w in enumerate([(8.0, 8.0), (11.0, 11.0)]):
+        _match(tmp_path / "b", f"m_0000000000b{k}", w, ("Y", "Y"))
+    shared = _match(tmp_path / "s", "m_000000000005", (5.0, 5.0), ("Z", "Z"))
+    for side in ("a", "b"):
+        (tmp_path / side / shared.name).write_bytes(shared.read_bytes())
+    # a second copy of one match of side a, under another file name
+    first = next(p for p in sorted((tmp_path / "a").iterdir()) if p.name.startswith("m_000000000000"))
+    copy = tmp_path / "a" / ("m_000000000000-copy" + "".join(first.suffixes))
+    copy.write_bytes(first.read_bytes())
+    out = CliRunner().invoke(main, ["compare", str(tmp_path / "a"), str(tmp_path / "b"), "--by", "model",
+                                    "--format", "json"])
+    assert out.exit_code == 0, out.output
+    doc = json.loads(out.output)
+    assert doc["design"] == "independent" and doc["sharedMatches"] == ["m_000000000005"]
+    assert doc["a"]["matchIds"] == ["m_000000000000", "m_000000000001", "m_000000000005"]
+    assert [d["matchId"] for d in doc["a"]["duplicates"]] == ["m_000000000000"]
+    # A 1, 3, 5: mean 3; B 5, 8, 11: mean 8
+    assert doc["figures"]["wealth"]["a"]["mean"] == 3.0 and doc["figures"]["wealth"]["difference"] == 5.0
+    _validate(doc)

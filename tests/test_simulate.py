@@ -80,6 +80,28 @@ def test_match_id_from_every_parameter() -> None:
     assert simulate_match("clean", SEED, ticks=40).match_id != a.match_id
 
 
+def test_match_id_from_noise_schema_version_and_previous_season(tmp_path: Path) -> None:
+    """--noise, the schema version and an earlier season change the output, so they change the id; left at their
+    defaults they add nothing (the id of a default run is the one it always was)."""
+    base = simulate_match("clean", 3, n_agents=5, ticks=60)
+    assert base.match_id == "m_146455db8a78"
+    assert simulate_match("clean", 3, n_agents=5, ticks=60, noise="heavy").match_id == "m_3f419d1db03e"
+    assert simulate_match("clean", 3, n_agents=5, ticks=60, schema_version=2).match_id == "m_411e20c494c0"
+    written = {}
+    for version, prev in ((3, False), (2, False), (1, False), (1, True)):
+        path = write_match(base, tmp_path / f"v{version}{prev}", form="bundle", schema_version=version,
+                           previous_season=prev)
+        doc = json.loads(path.read_text())
+        truth = json.loads((path.parent / "truth.json").read_text())
+        assert doc["matchId"] == doc["archive"]["matchId"] == truth["matchId"] == path.name.removesuffix(".json")
+        assert all(e.get("matchId", doc["matchId"]) == doc["matchId"] for e in doc["events"])
+        assert simulate_to_dir("clean", 3, version, tmp_path / f"d{version}{prev}", "bundle", n_agents=5, ticks=60,
+                               previous_season=prev).name == path.name
+        written[(version, prev)] = doc["matchId"]
+    assert written == {(3, False): "m_146455db8a78", (2, False): "m_411e20c494c0", (1, False): "m_996c7f611b7c",
+                       (1, True): "m_f9f62e5d278e"}
+
+
 # -------------------------------------------------------------- determinism
 
 

@@ -15,10 +15,19 @@ complied / exposed over the probes its seats heard there; the screens: whether a
 or a flag or review, names one of its seats there), and the side's figure is the mean of
 those per-match values.  The difference B − A has a 95% interval over matches:
 
-* **paired t** when the two sides sat in the same matches (a match holding both gives one
-  difference; matches holding only one side are left out of the difference and counted);
-* **Welch t** when the sides come from different matches (two folders), with the
-  Welch–Satterthwaite degrees of freedom.
+* **paired t** when the two sides are different seats of the same matches: both sides cover
+  the same set of matches and no seat is on both sides of one (each match gives one
+  difference);
+* **Welch t** otherwise, each side over its own matches, with the Welch–Satterthwaite
+  degrees of freedom: the sides come from different matches, or cover different sets of
+  matches (a match only one side holds has no difference to pair), or the same seats are on
+  both sides of a match (the same match given in both folders: B − A would be the match
+  minus itself).  The output says which design was used and why (``designWhy``).
+
+Each match id counts once per side: a second input of one match (another path or another
+form of it) is left out and named (``duplicates``).  Probe seats (role ``probe``: the
+server's scripted seats, not players) are left out of every mean and named in the notes;
+comparing two matches seat by seat still lists them.
 
 An interval needs two values on each side (two paired matches); with fewer it is left
 out and the reason given.  Every figure names the interval it carries.
@@ -36,8 +45,8 @@ from daishi_forensics.version import __version__
 
 from .summary import SeatLine, seat_lines
 
-__all__ = ["COMPARE_VERSION", "METRICS", "Side", "compare_matches", "compare_models", "newcombe", "split_models",
-           "t_interval", "welch_interval"]
+__all__ = ["COMPARE_VERSION", "METRICS", "PROBE_ROLE", "Side", "compare_matches", "compare_models", "design",
+           "newcombe", "player_lines", "split_models", "t_interval", "welch_interval"]
 
 COMPARE_VERSION = 1
 
@@ -138,9 +147,40 @@ def _seat_values(line: SeatLine) -> dict[str, Any]:
     }
 
 
-def _seat(line: SeatLine) -> dict[str, Any]:
-    return {"agentId": line.agent_id, "name": line.name, "model": line.model, "level": line.level,
-            "exposed": line.exposed, "complied": line.complied, "values": _seat_values(line)}
+PROBE_ROLE = "probe"
+"""The archive role of the server's scripted probe seats: not players, so in no mean."""
+
+
+def _roles(report: Mapping[str, Any]) -> dict[str, Any]:
+    """Agent id -> the role the report's seat names (None when it names none)."""
+    return {str(s.get("agentId")): s.get("role") for s in report.get("seats") or [] if isinstance(s, Mapping)}
+
+
+def player_lines(report: Mapping[str, Any]) -> tuple[tuple[SeatLine, ...], tuple[SeatLine, ...]]:
+    """``(players, probes)``: the report's seat lines split on the role; a seat whose role is
+    ``probe`` is a scripted probe seat, every other seat (any role, or none) a player.
+
+    >>> r = {"seats": [{"agentId": "a", "role": "player"}, {"agentId": "p", "role": "probe"}, {"agentId": "c"}]}
+    >>> [[s.agent_id for s in part] for part in player_lines(r)]
+    [['a', 'c'], ['p']]
+    """
+    roles = _roles(report)
+    lines = seat_lines(report)
+    return (tuple(s for s in lines if roles.get(s.agent_id) != PROBE_ROLE),
+            tuple(s for s in lines if roles.get(s.agent_id) == PROBE_ROLE))
+
+
+def _seat(line: SeatLine, role: Any = None) -> dict[str, Any]:
+    return {"agentId": line.agent_id, "name": line.name, "model": line.model, "role": role if isinstance(role, str)
+            else None, "level": line.level, "exposed": line.exposed, "complied": line.complied,
+            "values": _seat_values(line)}
+
+
+def _probe_note(probes: Sequence[SeatLine], side: str) -> str:
+    """The sentence naming the probe seats left out of side ``side``'s means."""
+    named = ", ".join(f"{s.name or s.agent_id} ({s.agent_id})" for s in probes)
+    return (f"{len(probes)} probe seat(s) of side {side} left out of its means (role probe: the server's scripted "
+            f"seats, not players): {named}")
 
 
 def _diff(a: float | None, b: float | None) -> float | None:
@@ -156,6 +196,8 @@ def _match_head(report: Mapping[str, Any], label: str) -> dict[str, Any]:
 def compare_matches(a: Mapping[str, Any], b: Mapping[str, Any], *, labels: tuple[str, str] = ("A", "B")) -> dict[str, Any]:
     """Two behavior reports seat by seat (by seat number; seats without a number after, by id)."""
     lines_a, lines_b = seat_lines(a), seat_lines(b)
+    (players_a, probes_a), (players_b, probes_b) = player_lines(a), player_lines(b)
+    roles_a, roles_b = _roles(a), _roles(b)
 
     def keyed(lines: Sequence[SeatLine]) -> dict[Any, SeatLine]:
         return {(0, s.seat) if s.seat is not None else (1, s.agent_id): s for s in lines}
@@ -168,8 +210,8 @@ def compare_matches(a: Mapping[str, Any], b: Mapping[str, Any], *, labels: tuple
         vb = _seat_values(sb) if sb else {}
         row: dict[str, Any] = {
             "seat": key[1] if key[0] == 0 else None,
-            "a": _seat(sa) if sa else None,
-            "b": _seat(sb) if sb else None,
+            "a": _seat(sa, roles_a.get(sa.agent_id)) if sa else None,
+            "b": _seat(sb, roles_b.get(sb.agent_id)) if sb else None,
             "difference": {m: _diff(va.get(m), vb.get(m)) for m, _ in METRICS},
             "resistanceInterval": newcombe((sa.exposed - sa.complied, sa.exposed), (sb.exposed - sb.complied,
                                                                                      sb.exposed))
@@ -180,8 +222,8 @@ def compare_matches(a: Mapping[str, Any], b: Mapping[str, Any], *, labels: tuple
         rows.append(row)
     overall = {}
     for metric, _words in METRICS:
-        xa = [v for v in (_seat_values(s)[metric] for s in lines_a) if v is not None]
-        xb = [v for v in (_seat_values(s)[metric] for s in lines_b) if v is not None]
+        xa = [v for v in (_seat_values(s)[metric] for s in players_a) if v is not None]
+        xb = [v for v in (_seat_values(s)[metric] for s in players_b) if v is not None]
         ma = sum(xa) / len(xa) if xa else None
         mb = sum(xb) / len(xb) if xb else None
         overall[metric] = {"a": _r(ma), "b": _r(mb), "difference": _diff(ma, mb), "interval": None,
@@ -198,7 +240,8 @@ def compare_matches(a: Mapping[str, Any], b: Mapping[str, Any], *, labels: tuple
         "intervals": {"resistance": NEWCOMBE, "others": None},
         "notes": ["One match per side: the figures other than a seat's resistance have no interval over "
                   "matches (compare two sets of matches with --by model for that). Seats are paired by seat "
-                  "number; a seat number only one side has is listed with the other side empty."],
+                  "number; a seat number only one side has is listed with the other side empty.",
+                  *[_probe_note(p, label) for p, label in ((probes_a, "A"), (probes_b, "B")) if p]],
     }
 
 
@@ -209,31 +252,65 @@ class Side:
     label: str
     reports: tuple[Mapping[str, Any], ...]
     model: str | None = None
-    """Only the seats of this model (the archive's seat metadata); None: every seat."""
+    """Only the seats of this model (the archive's seat metadata); None: every player seat."""
+    targets: tuple[str, ...] = ()
+    """The input each report was read from (names a repeated match); empty: ``#1``, ``#2``... ."""
 
 
-def _per_match(side: Side) -> dict[str, dict[str, float | None]]:
-    """Match id -> the side's value of each figure in that match (its seats' mean; resistance pooled)."""
-    out: dict[str, dict[str, float | None]] = {}
+@dataclass(frozen=True)
+class _Match:
+    """One match of a side: its id, the input it was read from, and the side's seats in it."""
+
+    match_id: str
+    target: str
+    players: tuple[SeatLine, ...]
+    probes: tuple[SeatLine, ...]
+
+
+def _matches(side: Side) -> tuple[list[_Match], list[dict[str, Any]]]:
+    """``(matches, duplicates)``: each match id of the side once, the first input counted and each
+    later input of the same id listed as ``{"target", "matchId", "sameAs"}`` and left out (a
+    report without an id is its own match); the side's seats are its model's (or every seat),
+    probe seats apart."""
+    kept: list[_Match] = []
+    first: dict[str, str] = {}
+    duplicates: list[dict[str, Any]] = []
     for k, report in enumerate(side.reports):
-        lines = [s for s in seat_lines(report) if side.model is None or s.model == side.model]
-        if not lines:
+        target = side.targets[k] if k < len(side.targets) else f"#{k + 1}"
+        raw = report.get("matchId")
+        match_id = str(raw) if raw else f"#{k + 1}"
+        if raw and match_id in first:
+            duplicates.append({"target": target, "matchId": match_id, "sameAs": first[match_id]})
             continue
-        values: dict[str, float | None] = {}
-        for metric, _words in METRICS:
-            if metric == "resistance":
-                exposed = sum(s.exposed for s in lines)
-                complied = sum(s.complied for s in lines)
-                values[metric] = 1 - complied / exposed if exposed else None
-                continue
-            xs = [v for v in (_seat_values(s)[metric] for s in lines) if v is not None]
-            if metric in ("flagged", "flaggedOrReview"):
-                values[metric] = max(xs) if xs else None
-            else:
-                values[metric] = sum(xs) / len(xs) if xs else None
-        match_id = str(report.get("matchId") or f"#{k}")
-        out[match_id if match_id not in out else f"{match_id}#{k}"] = values
-    return out
+        first[match_id] = target
+        players, probes = player_lines(report)
+        mine = tuple(s for s in players if side.model is None or s.model == side.model)
+        kept.append(_Match(match_id, target, mine, tuple(s for s in probes
+                                                         if side.model is None or s.model == side.model)))
+    return kept, duplicates
+
+
+def _values(lines: Sequence[SeatLine]) -> dict[str, float | None]:
+    """The side's value of each figure in one match: its seats' mean (resistance pooled over the
+    probes they heard; the screens: 1 when a flag, or a flag or review, names one of them)."""
+    values: dict[str, float | None] = {}
+    for metric, _words in METRICS:
+        if metric == "resistance":
+            exposed = sum(s.exposed for s in lines)
+            complied = sum(s.complied for s in lines)
+            values[metric] = 1 - complied / exposed if exposed else None
+            continue
+        xs = [v for v in (_seat_values(s)[metric] for s in lines) if v is not None]
+        if metric in ("flagged", "flaggedOrReview"):
+            values[metric] = max(xs) if xs else None
+        else:
+            values[metric] = sum(xs) / len(xs) if xs else None
+    return values
+
+
+def _per_match(matches: Sequence[_Match]) -> dict[str, dict[str, float | None]]:
+    """Match id -> the side's value of each figure in that match (matches without a seat of the side left out)."""
+    return {m.match_id: _values(m.players) for m in matches if m.players}
 
 
 def _summary(values: Sequence[float]) -> dict[str, Any]:
@@ -242,11 +319,38 @@ def _summary(values: Sequence[float]) -> dict[str, Any]:
     return {"mean": _r(mean), "matches": len(values), "interval": list(interval) if interval else None}
 
 
+def design(a: Sequence[_Match], b: Sequence[_Match]) -> tuple[bool, str]:
+    """``(paired, why)``: paired when both sides have seats in exactly the same set of matches and no
+    seat is on both sides of one of them (different seats of the same matches); Welch otherwise.
+
+    Partial overlap is not paired: a match only one side holds has nothing to pair with, and
+    pairing on the shared few would drop the rest; a match whose seats are on both sides (the same
+    match given to both sides) would pair a match with itself.
+    """
+    ma = {m.match_id: {s.agent_id for s in m.players} for m in a if m.players}
+    mb = {m.match_id: {s.agent_id for s in m.players} for m in b if m.players}
+    shared = sorted(set(ma) & set(mb))
+    same_seats = [m for m in shared if ma[m] & mb[m]]
+    if not shared:
+        return False, "the sides share no match: Welch t, each side over its own matches"
+    if same_seats:
+        return False, (f"{len(same_seats)} match(es) hold the same seats on both sides (the same match on both "
+                       f"sides: {', '.join(same_seats)}), so pairing would compare a match with itself: Welch t, "
+                       "each side over its own matches (such a match counted on each side)")
+    if set(ma) != set(mb):
+        return False, (f"the sides cover different sets of matches ({len(shared)} shared, {len(set(ma) - set(mb))} "
+                       f"only on side A, {len(set(mb) - set(ma))} only on side B): Welch t, each side over its own "
+                       "matches")
+    return True, (f"both sides have different seats in the same {len(shared)} match(es): paired t, one difference "
+                  "per match")
+
+
 def compare_models(a: Side, b: Side) -> dict[str, Any]:
-    """Two sides over matches, each match counted once (see the module docs for the intervals)."""
-    pa, pb = _per_match(a), _per_match(b)
+    """Two sides over matches, each match counted once (see the module docs for the design and the intervals)."""
+    (ma, dup_a), (mb, dup_b) = _matches(a), _matches(b)
+    pa, pb = _per_match(ma), _per_match(mb)
     shared = sorted(set(pa) & set(pb))
-    paired = bool(shared)  # the sides sat in the same matches: each such match gives one difference
+    paired, why = design(ma, mb)
     figures = {}
     for metric, words in METRICS:
         xa = [v for m in sorted(pa) if (v := pa[m][metric]) is not None]
@@ -273,42 +377,52 @@ def compare_models(a: Side, b: Side) -> dict[str, Any]:
         "by": "model",
         "direction": "B − A",
         "design": "paired" if paired else "independent",
-        "a": _side_head(a, pa),
-        "b": _side_head(b, pb),
+        "designWhy": why,
+        "a": _side_head(a, ma, pa, dup_a),
+        "b": _side_head(b, mb, pb, dup_b),
         "sharedMatches": shared,
         "figures": figures,
         "intervals": {"paired": PAIRED, "independent": WELCH},
-        "notes": _model_notes(a, b, pa, pb, shared, paired),
+        "notes": _model_notes(a, b, (ma, pa, dup_a), (mb, pb, dup_b)),
     }
 
 
-def _side_head(side: Side, per_match: Mapping[str, Any]) -> dict[str, Any]:
-    seats = [s for r in side.reports for s in seat_lines(r) if side.model is None or s.model == side.model]
+def _side_head(side: Side, matches: Sequence[_Match], per_match: Mapping[str, Any],
+               duplicates: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    seats = [s for m in matches for s in m.players]
     return {"label": side.label, "model": side.model, "matches": len(per_match), "matchesRead": len(side.reports),
-            "seats": len(seats), "models": sorted({s.model for s in seats if s.model}),
-            "matchIds": sorted(per_match)}
+            "seats": len(seats), "probeSeats": sum(len(m.probes) for m in matches),
+            "models": sorted({s.model for s in seats if s.model}), "matchIds": sorted(per_match),
+            "duplicates": [dict(d) for d in duplicates]}
 
 
-def _model_notes(a: Side, b: Side, pa: Mapping[str, Any], pb: Mapping[str, Any], shared: Sequence[str],
-                 paired: bool) -> list[str]:
-    notes = ["A side's value in a match is the mean over its seats there (resistance: pooled over the probes "
+def _model_notes(a: Side, b: Side, side_a: tuple[Sequence[_Match], Mapping[str, Any], Sequence[Mapping[str, Any]]],
+                 side_b: tuple[Sequence[_Match], Mapping[str, Any], Sequence[Mapping[str, Any]]]) -> list[str]:
+    """The notes of a comparison of models: the rule, each side's missing model, probe seats and repeated matches."""
+    notes = ["A side's value in a match is the mean over its player seats there (resistance: pooled over the probes "
              "its seats heard; the screens: 1 when a flag, or a flag or review, names one of its seats); each "
              "match counts once."]
-    for side, per in ((a, pa), (b, pb)):
+    for side, (matches, per, duplicates) in ((a, side_a), (b, side_b)):
         if side.model is not None and not per:
-            notes.append(f"no seat of model {side.model} in the matches of side {side.label}")
-    if paired:
-        alone = (len(pa) - len(shared)) + (len(pb) - len(shared))
-        if alone:
-            notes.append(f"{alone} match(es) hold only one side: in each side's mean, not in the paired difference")
+            notes.append(f"no player seat of model {side.model} in the matches of side {side.label}")
+        probes = [s for m in matches for s in m.probes]
+        if probes:
+            notes.append(f"{len(probes)} probe seat(s) in {len({m.match_id for m in matches if m.probes})} "
+                         f"match(es) of side {side.label} left out of its means (role probe: the server's "
+                         "scripted seats, not players)")
+        for d in duplicates:
+            notes.append(f"side {side.label}: {d['target']} is match {d['matchId']}, like {d['sameAs']}: counted "
+                         "once")
     return notes
 
 
 def split_models(reports: Sequence[Mapping[str, Any]]) -> dict[str, int]:
-    """Every model the reports' seats name, with how many matches it sat in (for a message listing them)."""
+    """Every model the reports' player seats name (probe seats are not players), with how many matches it sat in
+    (for a message listing them); a match counted once per model."""
     found: dict[str, int] = {}
     for report in reports:
-        for model in sorted({s.get("model") for s in report.get("seats") or [] if isinstance(s.get("model"), str)}):
+        players = player_lines(report)[0]
+        for model in sorted({s.model for s in players if s.model is not None}):
             found[model] = found.get(model, 0) + 1
     return dict(sorted(found.items()))
 

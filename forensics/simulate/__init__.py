@@ -30,6 +30,7 @@ from daishi_forensics.outputs import write_file
 from .behaviors import SCENARIOS
 from .engine import EVENTS_PER_AGENT_TICK, Simulation
 from .truth import build_truth
+from .world import written_id
 from .writer import (
     FORMS,
     SCHEMA_VERSIONS,
@@ -65,9 +66,11 @@ class SimulatedMatch:
     schema_version: int
     """Schema version :attr:`archive`, :meth:`iter_events` and :func:`write_match` use by default."""
     match_id: str
-    """``m_`` and 12 hex digits, from scenario and seed."""
+    """``m_`` and 12 hex digits, from every parameter: the id written for :attr:`schema_version`
+    (see :func:`~.world.written_id`)."""
     params: dict[str, Any]
-    """Simulation parameters (``n_agents``, ``ticks``, ``target_events``, ``width``, ``height``)."""
+    """Simulation parameters (``n_agents``, ``ticks``, ``target_events``, ``width``, ``height``, and
+    ``noise`` when given)."""
     archive_v3: dict[str, Any] = field(repr=False)
     """The archive as a v3 engine stamps it (metrics, ledger, exploration included)."""
     truth: dict[str, Any] = field(repr=False)
@@ -76,17 +79,25 @@ class SimulatedMatch:
     """Events logged (v3: both ``trade_completed`` of a trade counted)."""
     first_id: int
     """Id of the first event."""
+    played_id: str = field(default="", repr=False)
+    """The id of the match as played (its v3 id); empty: :attr:`match_id`."""
     _events: tuple[dict[str, Any], ...] | None = field(default=None, repr=False, compare=False)
+
+    def id_for(self, schema_version: int, previous_season: bool = False) -> str:
+        """The match id written for ``schema_version`` (and an earlier season before it): the played id for
+        a v3 log, another id for every other version or an earlier season (:func:`~.world.written_id`)."""
+        return written_id(self.played_id or self.match_id, schema_version, previous_season)
 
     @property
     def archive(self) -> dict[str, Any]:
         """The archive for :attr:`schema_version`."""
-        return archive_for(self.archive_v3, self.schema_version)
+        return self.archive_for(self.schema_version)
 
-    def archive_for(self, schema_version: int) -> dict[str, Any]:
-        """The archive as an engine of ``schema_version`` writes it."""
+    def archive_for(self, schema_version: int, previous_season: bool = False) -> dict[str, Any]:
+        """The archive as an engine of ``schema_version`` writes it (with the id written for it)."""
         _check_version(schema_version)
-        return archive_for(self.archive_v3, schema_version)
+        return _with_archive_id(archive_for(self.archive_v3, schema_version),
+                                self.id_for(schema_version, previous_season))
 
     def iter_events(self, schema_version: int | None = None, *,
                     previous_season: bool = False) -> Iterator[dict[str, Any]]:
@@ -101,10 +112,28 @@ class SimulatedMatch:
             if version != 1:
                 raise ValueError("previous_season is a v1 log feature (schema_version=1)")
             yield from _previous_season(self.scenario, self.seed, self.first_id)
+        played, written = self.played_id or self.match_id, self.id_for(version, previous_season)
         if self._events is not None:
-            yield from iter_downgraded(self._events, version)
+            yield from _with_event_id(iter_downgraded(self._events, version), played, written)
         else:
-            yield from iter_downgraded(Simulation(self.scenario, self.seed, **self.params).run(), version)
+            yield from _with_event_id(iter_downgraded(Simulation(self.scenario, self.seed, **self.params).run(),
+                                                      version), played, written)
+
+
+def _with_event_id(events: Iterator[dict[str, Any]], played: str, written: str) -> Iterator[dict[str, Any]]:
+    """``events`` with their ``matchId`` the written id (copies; the events unchanged when the two ids are one)."""
+    if played == written:
+        yield from events
+        return
+    for ev in events:
+        yield {**ev, "matchId": written} if "matchId" in ev else ev
+
+
+def _with_archive_id(archive: dict[str, Any], written: str) -> dict[str, Any]:
+    """``archive`` with its ``matchId`` the written id (a copy when it changes)."""
+    if archive.get("matchId", written) == written:
+        return archive
+    return {**archive, "matchId": written}
 
 
 def _check_version(version: int) -> None:
@@ -164,16 +193,20 @@ def simulate_match(scenario: str, seed: int, *, schema_version: int = 3, n_agent
             pass
     truth = build_truth(sim, params)
     truth["schemaVersion"] = schema_version
-    return SimulatedMatch(scenario=scenario, seed=seed, schema_version=schema_version, match_id=sim.match_id,
+    match_id = written_id(sim.match_id, schema_version)
+    truth["matchId"] = match_id
+    return SimulatedMatch(scenario=scenario, seed=seed, schema_version=schema_version, match_id=match_id,
                           params=params, archive_v3=sim.archive, truth=truth, n_events=sim.n_events,
-                          first_id=sim.first_id, _events=events)
+                          first_id=sim.first_id, played_id=sim.match_id, _events=events)
 
 
 def _write_truth(out_dir: Path, truth_file: str | None, truth: dict[str, Any], version: int, form: str,
-                 path: Path) -> None:
+                 path: Path, match_id: str) -> None:
+    """Write the ground truth of the match written to ``path`` (its version, form, file and id)."""
     if not truth_file:
         return
     out = dict(truth)
+    out["matchId"] = match_id
     out["schemaVersion"] = version
     out["form"] = form
     out["file"] = path.name
@@ -191,10 +224,11 @@ def write_match(match: SimulatedMatch, out_dir: Path, *, form: str = "bundle", s
     version = match.schema_version if schema_version is None else schema_version
     _check_version(version)
     out_dir = Path(out_dir)
-    path = write_export(out_dir, match.match_id, form,
+    match_id = match.id_for(version, previous_season)
+    path = write_export(out_dir, match_id, form,
                         match.iter_events(version, previous_season=previous_season),
-                        lambda: archive_for(match.archive_v3, version))
-    _write_truth(out_dir, truth_file, match.truth, version, form, path)
+                        lambda: match.archive_for(version, previous_season))
+    _write_truth(out_dir, truth_file, match.truth, version, form, path, match_id)
     return path
 
 
@@ -218,14 +252,17 @@ def simulate_to_dir(scenario: str, seed: int, schema_version: int, out_dir: Path
     sim = Simulation(scenario, seed, **full)
     out_dir = Path(out_dir)
 
+    match_id = written_id(sim.match_id, schema_version, previous_season)
+
     def events() -> Iterator[dict[str, Any]]:
         if previous_season:
             yield from _previous_season(scenario, seed, sim.first_id)
-        yield from iter_downgraded(sim.run(), schema_version)
+        yield from _with_event_id(iter_downgraded(sim.run(), schema_version), sim.match_id, match_id)
 
     stream = sim.run() if schema_version == 3 else events()
-    path = write_export(out_dir, sim.match_id, form, stream, lambda: archive_for(sim.archive, schema_version),
+    path = write_export(out_dir, match_id, form, stream,
+                        lambda: _with_archive_id(archive_for(sim.archive, schema_version), match_id),
                         archive_known=False)
     truth = build_truth(sim, full)
-    _write_truth(out_dir, truth_file, truth, schema_version, form, path)
+    _write_truth(out_dir, truth_file, truth, schema_version, form, path, match_id)
     return path

@@ -93,6 +93,12 @@ def _check_settings(n_agents: int, ticks: int, target_events: int | None, width:
         raise ValueError(f"noise must be one of {', '.join(NOISE_LEVELS)}, got {noise!r}")
 
 
+def _given_noise(noise: str | None) -> tuple[tuple[str, str], ...]:
+    """What ``noise`` adds to the match id: nothing when not given (the ids of earlier matches
+    stay as they were), else ``("noise", level)`` (a noise level plays another match)."""
+    return () if noise is None else (("noise", noise),)
+
+
 class Simulation(Economy, Encounters, HonestNoise):
     """One simulated match.  Iterate :meth:`run` for its v3 events; afterwards
     :attr:`archive` and :meth:`truth` describe how it ended.
@@ -132,7 +138,8 @@ class Simulation(Economy, Encounters, HonestNoise):
         self.rng = rng = random.Random(derive_int("daishi-sim", scenario, seed, n_agents, ticks, target_events,
                                                   width, height, id_prefix))
         self._rand = rng.random
-        self.match_id = match_id_for(scenario + id_prefix, seed, n_agents, ticks, target_events, width, height)
+        self.match_id = match_id_for(scenario + id_prefix, seed, n_agents, ticks, target_events, width, height,
+                                     *_given_noise(noise))
         self.world_seed = derive_int("world", scenario, seed, id_prefix) % (1 << 31)
         self.map = GameMap(width, height, rng)
         if target_events is None:

@@ -24,6 +24,7 @@ __all__ = [
     "Offer",
     "derive_int",
     "match_id_for",
+    "written_id",
     "value_of",
     "add_items",
     "take_items",
@@ -74,6 +75,24 @@ def match_id_for(scenario: str, seed: int, *params: Any) -> str:
     True
     """
     key = ":".join(["daishi-sim", scenario, str(seed), *map(repr, params)])
+    return "m_" + hashlib.sha256(key.encode()).hexdigest()[:12]
+
+
+def written_id(played_id: str, schema_version: int, previous_season: bool = False) -> str:
+    """The id of a match as written: the played match's id ``played_id`` for a v3 log without an
+    earlier season (the default, so those ids never change), else ``m_`` and 12 hex digits derived
+    from it, the schema version and the earlier season, so a v1, a v2 and a v1 with a previous
+    season of one play are three matches with three ids.
+
+    >>> written_id("m_146455db8a78", 3)
+    'm_146455db8a78'
+    >>> len({written_id("m_146455db8a78", v, p) for v, p in ((3, False), (2, False), (1, False), (1, True))})
+    4
+    """
+    if schema_version == 3 and not previous_season:
+        return played_id
+    key = ":".join(["daishi-sim-written", played_id, f"v{schema_version}"] + (["previous-season"] if previous_season
+                                                                                else []))
     return "m_" + hashlib.sha256(key.encode()).hexdigest()[:12]
 
 

@@ -74,9 +74,10 @@ def compare_blocks(doc: Mapping[str, Any]) -> list[Block]:
                   "screens' most serious level naming the seat.",
                   ["seat", "A", "A model", "B", "B model", "score", "wealth", "harm /100 rounds", "promise keeping",
                    "surplus", "resistance", "resistance 95% interval (B − A)", "level"], rows, key_columns=1),
-            Block("overall", "Over all seats",
-                  "Mean over each match's seats and the difference B − A; one match per side, so no interval "
-                  "over matches.", ["figure", "A", "B", "B − A"], overall),
+            Block("overall", "Over all player seats",
+                  "Mean over each match's player seats (probe seats left out: they are not players) and the "
+                  "difference B − A; one match per side, so no interval over matches.",
+                  ["figure", "A", "B", "B − A"], overall),
         ]
     figures = []
     for metric, f in doc["figures"].items():
@@ -100,13 +101,14 @@ def _head(doc: Mapping[str, Any]) -> list[str]:
                 f"{a['flags']} flags).",
                 f"B: {b['label']} (match {b['matchId']}, {b['seats']} seats, verdict {b['verdict']}, "
                 f"{b['flags']} flags)."]
-    design = ("the two sides sat in the same matches: paired by match" if doc["design"] == "paired"
-              else "the two sides come from different matches: independent")
-    out = [f"Comparison of two sides over matches (differences are B − A; {design})."]
+    design = "paired by match" if doc["design"] == "paired" else "independent"
+    why = doc.get("designWhy")
+    out = [f"Comparison of two sides over matches (differences are B − A; {design}" + (f": {why}" if why else "")
+           + ")."]
     for key in ("a", "b"):
         s = doc[key]
-        what = f"model {s['model']}" if s["model"] else "every seat"
-        out.append(f"{key.upper()}: {s['label']}: {what}, {s['seats']} seats in {s['matches']} of "
+        what = f"model {s['model']}" if s["model"] else "every player seat"
+        out.append(f"{key.upper()}: {s['label']}: {what}, {s['seats']} player seats in {s['matches']} of "
                    f"{s['matchesRead']} matches read" + (f" (models: {', '.join(s['models'])})" if not s["model"]
                                                          else "") + ".")
     return out
