@@ -333,6 +333,86 @@ def test_order_problems_fall_on_the_record_out_of_place(tmp_path: Path, ids: lis
     assert [e["id"] for e in got] == kept
 
 
+def _ticked(ticks: list[int]) -> list[dict[str, Any]]:
+    """Spawns at tick 0 (ids 1, 2), then a rest at each of ``ticks`` (ids 3, 4, ...)."""
+    return [*SPAWNS, *(ev(i, tick, "rest", "a_1") for i, tick in enumerate(ticks, 3))]
+
+
+def tick_problems(read: Any) -> list[tuple[str, int | None, int | None, str, str]]:
+    return [(p.code, p.event_id, p.line, p.path, p.severity) for p in read.stats.problems]
+
+
+@pytest.mark.parametrize("version", [3, 2, 1])
+def test_a_tick_going_back_is_a_warning_on_its_record_which_stays_valid(tmp_path: Path, version: int) -> None:
+    """Ticks 0 0 | 2 3 1 4 4: the record at tick 1 (id 5, line 6) goes back and is said; it and the
+    rest are valid and analysed.  Ticks shifted back from one record on are one warning, not one each."""
+    path = write_match(tmp_path / "one", _ticked([2, 3, 1, 4, 4]), archive(["a_1", "a_2"], ended=10),
+                       version=version)
+    got, read = read_all(path)
+    assert tick_problems(read) == [("tick-order", 5, 6, "$.tick", "warning")]
+    assert "tick 1 comes after tick 3" in read.stats.problems[0].message
+    assert [e["id"] for e in got] == [1, 2, 3, 4, 5, 6, 7]
+    assert read.stats.valid == read.stats.records == 7 and read.stats.invalid == 0
+    assert read.verbatim is (version == 3)  # a v3 record said so stays on the hot path
+    run = cli(["validate", str(path)])
+    assert run.exit_code == 0 and "line 6, id 5: $.tick: ticks must not go back" in run.output
+    shifted = write_match(tmp_path / "shifted", _ticked([5, 6, 7, 1, 2, 3, 3]), archive(["a_1", "a_2"], ended=10),
+                          version=version)
+    assert tick_problems(read_all(shifted)[1]) == [("tick-order", 6, 7, "$.tick", "warning")]
+
+
+@pytest.mark.parametrize("version", [3, 1])
+def test_a_tick_past_the_end_is_a_warning_and_the_end_tick_is_not(tmp_path: Path, version: int) -> None:
+    """endedAtTick 10: tick 10 (the end-of-match snapshots) is no problem, tick 1,000,000 is; later
+    ticks are compared with the last one before it, so the record after it is in order."""
+    path = write_match(tmp_path, _ticked([2, 1_000_000, 3, 10]), archive(["a_1", "a_2"], ended=10), version=version)
+    got, read = read_all(path)
+    assert tick_problems(read) == [("tick-past-end", 4, 5, "$.tick", "warning")]
+    assert "tick 1000000 is past the match's end (the archive's endedAtTick is 10)" in read.stats.problems[0].message
+    assert [e["id"] for e in got] == [1, 2, 3, 4, 5, 6] and read.stats.invalid == 0
+    result = validate_targets([str(path)])
+    assert result.exit_code == 0 and [p.code for p in result.files[0].problems] == ["tick-past-end"]
+
+
+def test_v1_ticks_start_again_with_a_season_and_an_earlier_season_may_outlast_the_match(tmp_path: Path) -> None:
+    """An earlier season running to tick 30 (past the match's end, 10), a world_reset, a season_started
+    at tick 0: no problem.  A tick going back inside the match's season with no marker is said."""
+    earlier = [v1_line(1, 0, "agent_spawned", "a_9", region="r_3_3"), v1_line(2, 30, "rest", "a_9"),
+               v1_line(3, 30, "world_reset", None, season=2), v1_line(4, 0, "season_started", None, season=2)]
+    match = [v1_line(5, 0, "agent_spawned", "a_1", region="r_0_0"), v1_line(6, 3, "rest", "a_1"),
+             v1_line(7, 10, "rest", "a_1")]
+    got, read = read_all(stream(tmp_path / "a", [*earlier, *match]))
+    assert read.stats.problems == [] and read.stats.seasons_seen == 2
+    assert [e["id"] for e in got] == [4, 5, 6, 7]
+    # the reset alone starts the next season, whatever its first event
+    got, read = read_all(stream(tmp_path / "b", [*earlier[:3], *match]))
+    assert read.stats.problems == [] and [e["id"] for e in got] == [5, 6, 7]
+    # no marker: one season, and its tick going back is said
+    back = [*match, v1_line(8, 2, "rest", "a_1")]
+    got, read = read_all(stream(tmp_path / "c", back))
+    assert tick_problems(read) == [("tick-order", 8, 5, "$.tick", "warning")]
+    # the match's own tick past the end is said
+    got, read = read_all(stream(tmp_path / "d", [*earlier, *match, v1_line(8, 11, "rest", "a_1")]))
+    assert tick_problems(read) == [("tick-past-end", 8, 9, "$.tick", "warning")]
+
+
+def test_ordered_ticks_raise_no_tick_problem_and_read_verbatim(tmp_path: Path) -> None:
+    for source in (open_match(str(simulated_stream(tmp_path))), open_match("m_demo")):
+        read = read_match(source)
+        ticks = [e["tick"] for e in read.events()]
+        assert read.verbatim and read.stats.problems == [] and read.stats.warnings == 0
+        assert ticks == sorted(ticks) and ticks[-1] <= read.archive["endedAtTick"]
+
+
+def test_tick_warnings_are_capped_like_other_problems(tmp_path: Path) -> None:
+    ticks = [t for k in range(1, 61) for t in (k + 1, k)]  # 60 ticks going back
+    path = stream(tmp_path, [*map(line, _ticked(ticks))], archive(["a_1", "a_2"], ended=100))
+    run = cli(["validate", "--max-errors", "5", "--format", "json", str(path)])
+    doc = json.loads(run.output)["files"][0]
+    assert run.exit_code == 0 and doc["problemCounts"] == {"tick-order": 60}
+    assert len(doc["problems"]) == 5 and doc["problemsNotKept"] == 55
+
+
 def test_max_errors_lists_the_first_of_each_kind_and_counts_the_rest(tmp_path: Path) -> None:
     bad = [line(ev(i, 1, "gather", "a_1", region="r_0_0", resource="wood")) for i in range(3, 123)]
     path = stream(tmp_path, [*map(line, SPAWNS), *bad, b"not json"])

@@ -14,6 +14,11 @@ the file.  Nothing is silently dropped:
   records after it are compared with the last good id, so one bad id costs one problem.
   (To tell it from the record after it, the boundary holds each record back until the
   next one has been read.)  A repeated or lower id is reported on the record that carries it;
+* ticks never go back within a season, and none is past the archive's ``endedAtTick`` (a tick
+  equal to it is the end-of-match snapshot's).  A tick lower than the last one (but where a v1
+  season starts again) or past the end is said (a warning) and the record kept; a tick past the
+  end is not the one later ticks are compared with, and a v1 record's is said only when its
+  season is the match's;
 * every integer the boundary hands on is a Python ``int``.  A number written with a
   fraction or exponent where the schema puts an integer (``"tick": 57.0``, ``"id": 5e3``)
   is read as that integer and said (a warning); one past 2**53, which a double cannot
@@ -159,6 +164,8 @@ class _Held:
     produced: list[dict[str, Any]]
     """Its v3 events."""
     version: int = 3
+    late: Problem | None = None
+    """A v1 record's tick past the match's end, said only if its season is the match's."""
 
 
 @dataclass
@@ -170,6 +177,10 @@ class _Season:
     """It holds an event other than the season markers."""
     closed: bool = False
     """A ``world_reset`` ended it."""
+    late: list[Problem] = field(default_factory=list)
+    """Its records' ticks past the match's end (the first ``max_per_kind``), said if it is the match's."""
+    late_more: int = 0
+    """... and how many more."""
 
 
 class MatchRead:
@@ -222,6 +233,14 @@ class MatchRead:
         """Records without a usable type (not JSON, not an object, no type or an empty one: :func:`usable_type`)."""
         self._last_tick: int | None = None
         """The tick of the last record that passed."""
+        ended = archive.get("endedAtTick")
+        self.ended: int | None = ended if isinstance(ended, int) and not isinstance(ended, bool) else None
+        """The archive's ``endedAtTick`` (None: not an integer); a tick past it is said."""
+        self._order_tick = -1
+        """The tick records are checked against: the last one that passed, but one past the end or one of
+        a record later found out of place (-1: none, or unknown).  Within a season ticks never go back."""
+        self._after_reset = False
+        """The last record that passed is a v1 ``world_reset``: the next one starts a season."""
         self._lone: dict[tuple[Any, ...], str] = {}
         """The record being checked: each string whose lone surrogates were read as U+FFFD, as written
         (by its path; see :func:`~.jsontext.with_lone_surrogates`)."""
@@ -288,9 +307,10 @@ class MatchRead:
         Two paths.  The **hot path** takes a v3 record of a known type that passes its compiled
         schema, holds integers where integers go, comes after the last id, belongs to this match
         and names only regions on the map: counted, held back one record (see the module docs)
-        and yielded as it is.  Everything else -- other versions, unknown types, and every record
-        with a problem -- takes the **cold path** (:meth:`_cold`), which says exactly what is
-        wrong, upcasts, and slices v1 seasons."""
+        and yielded as it is (a tick going back or past the end is said there, :meth:`_hot_tick`).
+        Everything else -- other versions, unknown types, and every record with a problem -- takes
+        the **cold path** (:meth:`_cold`), which says exactly what is wrong, upcasts, and slices v1
+        seasons."""
         if self._consumed:
             raise RuntimeError("MatchRead.events() can be iterated once; open the match again")
         self._consumed = True
@@ -323,6 +343,10 @@ class MatchRead:
         record = None
         # ids: -1 stands for "none yet" in the loop (a valid id is >= 0), None outside it
         last, before, held = _or_minus_one(self._last_id), _or_minus_one(self._before_last), self._held
+        # ticks: the one records are checked against (-1: none), and the match's end (a record whose tick
+        # goes back or is past it is said by _check_tick, and kept)
+        last_tick = self._order_tick
+        ended = self.ended if self.ended is not None else 1 << 62
         cold_held = None  # a record the cold path holds (a _Held); `held` is a hot-path raw record
         finished = False
         try:
@@ -353,6 +377,12 @@ class MatchRead:
                         if hashed and ok:  # the schema made both strings
                             ok = sha256(payload["text"].encode()).hexdigest() == payload["sha256"]
                         if ok:
+                            tick = data["tick"]
+                            if tick != last_tick:  # most records share the last one's tick (never past the end)
+                                if last_tick < tick <= ended:
+                                    last_tick = tick
+                                else:  # a tick back or past the end: said, and the record stays on this path
+                                    last_tick = self._hot_tick(record, type_name, last_tick)
                             try:
                                 hot_types[type_name] += 1
                             except KeyError:
@@ -372,8 +402,12 @@ class MatchRead:
                             continue
                 self._last_id, self._before_last = _or_none(last), _or_none(before)
                 self._held = held if held is not None else cold_held
+                if held is not None:  # the last record that passed took the hot path: no v1 reset
+                    self._after_reset = False
+                self._order_tick = last_tick
                 yield from self._cold(record)
                 last, before, held = _or_minus_one(self._last_id), _or_minus_one(self._before_last), self._held
+                last_tick = self._order_tick
                 held, cold_held = (None, held) if type(held) is _Held else (held, None)
             held = held if held is not None else cold_held
             self._last_id, self._before_last, self._held = _or_none(last), _or_none(before), held
@@ -490,6 +524,9 @@ class MatchRead:
                 bad = self._check_hash(data, type_name, eid, line, index)
             if not bad and eid is not None:
                 bad = not self._in_order(eid, line, index, type_name)
+        late = None
+        if not bad and self.validate:
+            late = self._check_tick(data.get("tick"), version, type_name, eid, line, index)
         if bad:
             stats.invalid += 1
             self._cold_types[type_name] += 1
@@ -511,7 +548,7 @@ class MatchRead:
         if eid is None:  # validation off: nothing to order by
             yield from self._release(_Held(record, -1, type_name, produced, _stored_version(version)))
             return
-        self._held = _Held(record, eid, type_name, produced, _stored_version(version))
+        self._held = _Held(record, eid, type_name, produced, _stored_version(version), late)
         self._before_last = self._last_id
         self._last_id = eid
 
@@ -536,6 +573,45 @@ class MatchRead:
         counter = self._counters.get(type_name) if type(payload) is dict else None
         return repeats_no_key(text, data, *(counter or (None, False)))
 
+    def _hot_tick(self, record: Any, type_name: str, last_tick: int) -> int:
+        """The hot path's record whose tick goes back or is past the end: said (:meth:`_check_tick`), the
+        record kept on the hot path; the tick later records are checked against."""
+        data = record[2]
+        self._order_tick = last_tick
+        self._after_reset = False
+        self._check_tick(data["tick"], 3, type_name, data["id"], record[1], record[0])
+        return self._order_tick
+
+    def _check_tick(self, tick: Any, version: Any, type_name: str, eid: int | None, line: int | None,
+                    index: int) -> Problem | None:
+        """Say (a warning; the record stays valid) a tick lower than the last one within a season, or past
+        the archive's ``endedAtTick``.  A v1 season starts again at a ``season_started`` or after a
+        ``world_reset`` (:meth:`_season_event`): no tick before it is compared.  A tick past the end is
+        not the one later ticks are compared with; a v1 record's is returned, to be said only if its
+        season is the match's."""
+        if not isinstance(tick, int) or isinstance(tick, bool):
+            return None
+        v1 = version == 1 and not isinstance(version, bool)
+        restarts = v1 and (self._after_reset or type_name == "season_started")
+        self._after_reset = v1 and type_name == "world_reset"
+        name = self.source.name
+        last = self._order_tick
+        if tick < last and not restarts:
+            self._problem(Problem(name, f"ticks must not go back within a season: tick {tick} comes after tick "
+                                        f"{last}", severity="warning", code="tick-order", event_id=eid, line=line,
+                                  index=index, path="$.tick", event_type=type_name))
+        ended = self.ended
+        if ended is not None and tick > ended:
+            late = Problem(name, f"tick {tick} is past the match's end (the archive's endedAtTick is {ended})",
+                           severity="warning", code="tick-past-end", event_id=eid, line=line, index=index,
+                           path="$.tick", event_type=type_name)
+            if not v1:
+                self._problem(late)
+                return None
+            return late
+        self._order_tick = tick
+        return None
+
     def _in_order(self, eid: int, line: int | None, index: int, type_name: str) -> bool:
         """Check ``eid`` against the last good id; True when in order.  One record whose id jumped
         ahead (the held one, when this id fits between the two ids before it) is the record out of
@@ -557,6 +633,8 @@ class MatchRead:
             self._held = None
             self._last_id = before
             self._before_last = None
+            self._order_tick = -1  # the tick before the dropped record's is not kept
+            self._after_reset = False
             if type(held) is _Held:
                 self.stats.invalid += 1
             else:
@@ -587,7 +665,7 @@ class MatchRead:
                 stats.private_events += 1
         self._last_tick = _tick(held)
         if held.version == 1:
-            self._season_event(held.type_name, held.record[2], produced)
+            self._season_event(held.type_name, held.record[2], produced, held.late)
             return
         for event in produced:
             yield from self._out(event)
@@ -622,7 +700,8 @@ class MatchRead:
 
     # ------------------------------------------------------------------ v1 seasons
 
-    def _season_event(self, type_name: str, stored: dict[str, Any], produced: list[dict[str, Any]]) -> None:
+    def _season_event(self, type_name: str, stored: dict[str, Any], produced: list[dict[str, Any]],
+                      late: Problem | None = None) -> None:
         """Contract §2: a v1 log may hold several seasons and only the match's belongs to the match.
 
         The reading (assumed where the contract is silent):
@@ -661,6 +740,11 @@ class MatchRead:
             self._v1_last_tick = tick
         for event in produced:
             season.spool.append(event)
+        if late is not None:
+            if len(season.late) < self.max_per_kind:
+                season.late.append(late)
+            else:
+                season.late_more += 1
         if type_name == "world_reset":
             season.closed = True
         elif type_name not in SEASON_MARKERS and not season.played:
@@ -682,6 +766,13 @@ class MatchRead:
         if kept is not None and not season.played:
             self._drop(season)
             season = kept
+        for problem in season.late:  # the match's season: its ticks past the end are said
+            self._problem(problem)
+        if season.late_more:
+            stats = self.stats
+            stats.warnings += season.late_more
+            stats.problem_counts["tick-past-end"] += season.late_more
+            stats.problems_not_kept += season.late_more
         for event in season.spool:
             yield from self._out(event)
 
