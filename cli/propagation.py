@@ -29,7 +29,7 @@ INJECTION_TIERS = ("hijack", "protocol")
                    "(only when asked, or for an -o name ending .json).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
 @click.option("--scrub/--no-scrub", default=True, show_default=True,
-              help="Replace secrets and personal data in the message snippets shown (Presidio).")
+              help="Replace secrets and personal data in the message texts written (Presidio).")
 @click.option("--min-reach", type=click.IntRange(min=0), default=0, show_default=True,
               help="Text format: show only chains that reached at least this many agents.")
 @click.option("--injections", is_flag=True,

@@ -68,3 +68,39 @@ def test_another_payload_in_the_same_frame_is_a_root(tmp_path: Path) -> None:
     path = _match(tmp_path, [_said(20, 40, "a_1", other)])
     prop, _head = _propagation(path)
     assert (prop["hijackRoots"], prop["hijackRepeats"]) == (2, 0)
+
+
+def _spread(path: Path) -> dict[str, dict[str, int]]:
+    """The behavior report's ``seats[].injection.spread``, by agent id."""
+    out = CliRunner().invoke(main, ["behavior", str(path), "--format", "json"])
+    assert out.exit_code in (0, 1), out.output
+    return {s["agentId"]: (s.get("injection") or {}).get("spread") for s in json.loads(out.output)["seats"]}
+
+
+def test_a_seats_repeats_are_no_roots_of_its_own(tmp_path: Path) -> None:
+    """The seats count roots as the index does: a_1's T0 is its one root, its own repeat (20) and a_2's
+    (22) are repeats; who passed on a_1's repeat (a_5, 21) counts for a_1's payload: reach 4.  The
+    seats' roots and repeats add up to the match's."""
+    path = _match(tmp_path, [_said(20, 40, "a_1"), _said(21, 41, "a_5"), _said(22, 50, "a_2")])
+    prop, _head = _propagation(path)
+    assert (prop["hijackRoots"], prop["hijackRepeats"], prop["index"]) == (1, 2, 4.0)
+    spread = _spread(path)
+    assert spread["a_1"] == {"hijackRoots": 1, "hijackRepeats": 1, "reach": 4, "echoedOthers": 0}
+    assert spread["a_2"] == {"hijackRoots": 0, "hijackRepeats": 1, "reach": 0, "echoedOthers": 1}
+    assert sum(s["hijackRoots"] for s in spread.values()) == prop["hijackRoots"]
+    assert sum(s["hijackRepeats"] for s in spread.values()) == prop["hijackRepeats"]
+
+
+def test_json_texts_are_the_texts_as_they_are(tmp_path: Path) -> None:
+    """A newline, a tab and a literal backslash-n come back from the JSON as they were, each told
+    apart; the text tree (a short snippet) holds no raw control character."""
+    text = T0 + "\nline two\there \\n literal"
+    evs = [ev(k + 1, 0, "agent_spawned", a, region="r_0_0") for k, a in enumerate(AGENTS)]
+    evs += [_said(10, 1, "a_1", text, channel="local"), _said(11, 2, "a_2", text, channel="local")]
+    path = write_match(tmp_path, evs, archive(AGENTS, ended=60))
+    for scrub in ("--scrub", "--no-scrub"):
+        out = CliRunner().invoke(main, ["propagation", str(path), "--format", "json", scrub])
+        texts = [n["text"] for c in json.loads(out.output)["chains"] for n in c["nodes"]]
+        assert texts == [text, text], scrub
+    tree = CliRunner().invoke(main, ["propagation", str(path), "--format", "text"]).output
+    assert "\t" not in tree and "\nline two" not in tree

@@ -121,7 +121,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -393,6 +393,11 @@ class Propagation:
     hijack_repeats: int = 0
     """Hijack-tier messages that echo nothing but repeat a text of their family their sender had already
     sent or re-sent (:func:`own_repeats`): left out of the roots and the index."""
+    root_reach: Mapping[int, int] = field(default_factory=dict)
+    """Per hijack-tier root counted (its event id): its reach, the agents who re-sent a repeat of it
+    included (the figures the index averages; not in the JSON, the seats' ``spread`` reads them)."""
+    repeat_events: frozenset[int] = frozenset()
+    """The event ids of the hijack-tier repeats (:attr:`hijack_repeats` of them)."""
 
     def to_json(self) -> dict[str, Any]:
         """The report's ``propagation`` object."""
@@ -1692,7 +1697,7 @@ def propagation(
     parent_of = {e.child: e.parent for e in edges}
     reach: dict[int, set[str]] = {}  # per hijack-tier root counted (its event id), the agents who re-sent it
     root_sender: dict[int, str] = {}
-    repeats = 0
+    repeats: set[int] = set()
     for k, eid in enumerate(events):
         if eid not in hijack or eid in children:
             continue
@@ -1706,7 +1711,7 @@ def propagation(
         if repeat_of[k] < 0:
             reach[eid], root_sender[eid] = resenders, sender
             continue
-        repeats += 1
+        repeats.add(eid)
         root = payload_root(events[int(repeat_of[k])], parent_of)
         if root in reach:  # who re-sent the repeat re-sent the payload
             reach[root].update(resenders - {root_sender[root]})
@@ -1721,7 +1726,9 @@ def propagation(
         messages=len(events),
         caveat=caveat,
         max_lag=reading.max_lag,
-        hijack_repeats=repeats,
+        hijack_repeats=len(repeats),
+        root_reach={eid: len(who) for eid, who in reach.items()},
+        repeat_events=frozenset(repeats),
     )
 
 
@@ -1747,6 +1754,9 @@ SNIPPET = 72
 
 
 def _snippet(text: str, scrub_text: bool) -> str:
+    """``text`` as the text tree shows it: its head scrubbed (unless ``scrub_text`` is False), every
+    control character written out (:func:`~daishi_forensics.textsafe.shown`), runs of spaces made one,
+    and cut to :data:`SNIPPET` characters with an ellipsis."""
     head = text[: SNIPPET * 3]
     if scrub_text:
         from .secrets import scrub
@@ -1756,21 +1766,36 @@ def _snippet(text: str, scrub_text: bool) -> str:
     return head if len(head) <= SNIPPET else head[: SNIPPET - 1] + "\u2026"
 
 
+def _data_text(text: str, scrub_text: bool) -> str:
+    """``text`` as JSON carries it: as it is, scrubbed unless ``scrub_text`` is False (the scrubber
+    replaces control characters other than newline and tab with U+FFFD and cuts a text past its limit,
+    saying so).  Nothing is escaped for display: the JSON encoder escapes what it must, so a reader gets
+    a newline back as a newline and a backslash as a backslash."""
+    if not scrub_text:
+        return text
+    from .secrets import scrub
+
+    return scrub(text)
+
+
 def chain_nodes(
-    chain: Chain, messages: Sequence[HeardMessage], edges: Sequence[EchoEdge], *, scrub_text: bool = True
+    chain: Chain, messages: Sequence[HeardMessage], edges: Sequence[EchoEdge], *, scrub_text: bool = True,
+    snippets: bool = False,
 ) -> list[dict[str, Any]]:
     """The messages of one chain as JSON records (root first, then by generation and id).
 
     Each: ``event``, ``parent``, ``generation``, ``sender``, ``tick``, ``channel``,
     ``similarity``, ``via``, ``confidence``, ``reason``, ``tiedWith``, ``mutations`` (None or empty
-    for the root), ``text`` (a snippet, scrubbed unless ``scrub_text`` is False).  For many chains,
-    :func:`chains_nodes` reads the log once.
+    for the root), ``text`` (the message text as it is, scrubbed unless ``scrub_text`` is False; with
+    ``snippets``, the text tree's display snippet instead: control characters written out, cut short).
+    For many chains, :func:`chains_nodes` reads the log once.
     """
-    return chains_nodes([chain], messages, edges, scrub_text=scrub_text)[0]
+    return chains_nodes([chain], messages, edges, scrub_text=scrub_text, snippets=snippets)[0]
 
 
 def chains_nodes(
-    chains: Sequence[Chain], messages: Sequence[HeardMessage], edges: Sequence[EchoEdge], *, scrub_text: bool = True
+    chains: Sequence[Chain], messages: Sequence[HeardMessage], edges: Sequence[EchoEdge], *, scrub_text: bool = True,
+    snippets: bool = False,
 ) -> list[list[dict[str, Any]]]:
     """:func:`chain_nodes` of each chain, the log and the edges indexed once for them all."""
     wanted = {eid for chain in chains for eid in chain.messages}
@@ -1779,11 +1804,13 @@ def chains_nodes(
     else:
         by_event = {m.event: m for m in messages}
     parent = {e.child: e for e in edges}
-    return [_nodes(chain, by_event, parent, scrub_text) for chain in chains]
+    text_of = partial(_snippet if snippets else _data_text, scrub_text=scrub_text)
+    return [_nodes(chain, by_event, parent, text_of) for chain in chains]
 
 
 def _nodes(chain: Chain, by_event: Mapping[int, HeardMessage], parent: Mapping[int, EchoEdge],
-           scrub_text: bool) -> list[dict[str, Any]]:
+           text_of: Callable[[str], str]) -> list[dict[str, Any]]:
+    """The records of :func:`chain_nodes` for ``chain``, each message's text given by ``text_of``."""
     depth: dict[int, int] = {chain.root: 0}
     out = []
     for eid in chain.messages:
@@ -1805,7 +1832,7 @@ def _nodes(chain: Chain, by_event: Mapping[int, HeardMessage], parent: Mapping[i
             "reason": None if edge is None else edge.reason,
             "tiedWith": [] if edge is None else list(edge.tied_with),
             "mutations": [] if edge is None else list(edge.mutations),
-            "text": _snippet(m.text, scrub_text),
+            "text": text_of(m.text),
         })
     return out
 
@@ -1841,7 +1868,8 @@ def tree_text(
         lines.append(f"note: {prop.caveat}")
     shown_chains = [tree for tree in prop.chains
                     if tree.reach >= min_reach and (tiers is None or tree.tier in tiers)]
-    for tree, nodes in zip(shown_chains, chains_nodes(shown_chains, messages, prop.edges, scrub_text=scrub_text)):
+    nodes_of = chains_nodes(shown_chains, messages, prop.edges, scrub_text=scrub_text, snippets=True)
+    for tree, nodes in zip(shown_chains, nodes_of):
         lines.append("")
         lines.append(
             f"chain {tree.root}  tier {tree.tier or '?'}  reach {tree.reach}  depth {tree.depth}  "
