@@ -18,9 +18,10 @@ from daishi_forensics.replay.fork import cpus
 from ._common import TARGET_HELP, fail, handle_errors, input_options, say, say_wrapped, set_help
 
 SEASON_EPILOG = exitcodes.epilog(
-    ok="every match read and clear",
+    ok="every match read and clear, and nothing flagged across matches",
     findings="some match has findings (a screen verdict of review/flag, invalid records, a finding of the "
-             "behavior report)",
+             "behavior report), or the season-scale screens flagged across matches (a recurring pair, a cycle: "
+             "every match may be clear; the output names the flag)",
     usage="usage error (also a --cluster no scheduler answers at)",
     unreadable="some input could not be read",
     internal="some match's job failed (a bug; its error is in the summary) or the season itself did",
@@ -33,10 +34,13 @@ def season_options(func: Callable[..., Any]) -> Callable[..., Any]:
     for decorator in reversed([
         click.argument("targets", nargs=-1, required=True, metavar="DIR|TARGET..."),
         click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
-                     help="Output folder: matches/<name>.json per match, summary.json for the season."),
+                     help="Output folder: matches/<name>.json per match, summary.json for the season; the "
+                          "results of matches no longer among the inputs move to .stale/matches/ (listed as "
+                          "stale in summary.json)."),
         click.option("-j", "--workers", type=click.IntRange(min=1), default=None,
                      help="Processes on this machine, at most one per match [default: the CPUs this process "
-                          "may use, fewer under a container's CPU quota; 1 runs in this process]."),
+                          "may use, fewer under a container's CPU quota; 1, or a single match left to run, "
+                          "runs in this process]."),
         click.option("--cluster", metavar="ADDRESS", envvar="DAISHI_CLUSTER",
                      help="Run on an existing Dask distributed scheduler (tcp://host:8786) instead of a "
                           "local pool; its workers must be able to read the targets [env: DAISHI_CLUSTER]."),
@@ -64,7 +68,10 @@ def season() -> None:
     the unreadable inputs with their error line, and the season's net-transfer graph
     (pairs of agents and of operators that moved value, and which recur across
     matches). A match given twice (two paths, or two forms of one match id) is
-    counted once, with a warning. The summary is deterministic: the same inputs give the same bytes
+    counted once, with a warning. Results an earlier run wrote for matches that
+    are no longer among the inputs (removed, or renamed) are moved to
+    OUTDIR/.stale/matches/ and their resume keys removed, so matches/ holds this
+    season's results only; summary.json lists them as stale, with a warning. The summary is deterministic: the same inputs give the same bytes
     whatever the number of workers or the order matches finish in.
 
     Run it again and it resumes: a match whose input, job version, options and
@@ -146,11 +153,36 @@ def _print_summary(result: SeasonResult) -> None:
     say(f"recurring pairs: {len(graph['recurringAgentPairs'])} of agents, "
                f"{len(graph['recurringOperatorPairs'])} of operators (moved value in >= {graph['recur']} matches)")
     if "season" in summary:
-        season = summary["season"]
-        say(f"season scale: {season['verdict']} ({len(season['flags'])} flags across matches)")
+        _print_season_scale(summary)
+    _print_stale(summary, result.out_dir)
     for row in summary["unreadable"]:
         say(f"{row['status']}: {row['error']}", err=True)
     say(f"summary: {result.out_dir / 'summary.json'}")
+
+
+def _print_season_scale(summary: dict[str, Any]) -> None:
+    """The season-scale step's verdict and each of its review/flag flags (screen, kind, level, agents,
+    explanation); when no match has findings, fails or is unreadable but the season exits 1, a line
+    saying the season-scale flags are why."""
+    season = summary["season"]
+    say(f"season scale: {season['verdict']} ({len(season['flags'])} flags across matches)")
+    for flag in season["flags"]:
+        if not isinstance(flag, dict) or flag.get("level") not in ("flag", "review"):
+            continue
+        say_wrapped(f"{str(flag['level']).upper():<6} {flag.get('screen')}/{flag.get('kind')} on "
+                    f"{', '.join(map(str, flag.get('agents') or []))}: {flag.get('explanation')}", indent=2)
+    counts = summary["counts"]
+    if summary["exitCode"] == exitcodes.FINDINGS and not (counts["findings"] or counts["unreadable"]
+                                                           or counts["failed"]):
+        say("exit 1: no match has findings; the season-scale flags above are why")
+
+
+def _print_stale(summary: dict[str, Any], out_dir: Path) -> None:
+    """A warning per result an earlier run wrote for a match no longer among the inputs, set aside."""
+    for row in summary.get("stale") or []:
+        of = f" (of {row['target']})" if row.get("target") else ""
+        say(f"warning: {row['file']}{of} is no match of this season's inputs: moved to "
+            f"{out_dir / row['movedTo']}", err=True)
 
 
 def _print_findings(summary: dict[str, Any]) -> None:

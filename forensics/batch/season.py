@@ -9,6 +9,14 @@ this machine (``workers>1``) or on an existing Dask ``distributed`` scheduler
     OUTDIR/matches/<name>.json   one result per match (a SeasonMatch record)
     OUTDIR/summary.json          the season summary (deterministic)
     OUTDIR/.resume/<name>.json   the resume key of each finished match
+    OUTDIR/.stale/matches/       results of matches no longer among the targets, set aside
+
+**Stale results.**  Before it runs, a season sets aside what an earlier run wrote for a target
+that is no longer one (a match removed from the folder, or renamed: a new same-stem file renames
+``m_X.json`` to ``m_X-<hash>.json``): each such result file moves to ``OUTDIR/.stale/matches/``
+(replacing an older one of that name) and each such resume key is removed, so ``matches/`` holds
+this season's results and nothing else, as the summary does.  The summary lists the files moved
+(``stale``, :func:`set_aside_stale`).
 
 **What a job returns.**  A JSON-ready dict with ``exitCode`` (0 nothing found, 1
 findings) and, for the summary, optionally ``matchId``, ``verdict``
@@ -27,7 +35,8 @@ behavior report's screens count as the match's verdict) and the error line of an
 unreadable one; counts;
 verdicts; flag counts per screen; ``graph``, the season's net-transfer table per pair
 of agents and per pair of operators with the pairs that recur (:func:`season_graph`);
-and ``season``, the job's season-scale step.
+``stale``, the results of earlier targets this run set aside; and ``season``, the job's
+season-scale step.
 
 **Failures.**  A target that cannot be read (:class:`~daishi_forensics.errors.
 ForensicsError`: missing, truncated, not JSON, a server that failed) is recorded
@@ -117,6 +126,8 @@ __all__ = [
     "output_overlap",
     "season_graph",
     "season_summary",
+    "set_aside_stale",
+    "stale_names",
 ]
 
 SEASON_VERSION = 1
@@ -357,10 +368,14 @@ def _inside(path: Path, folder: Path) -> bool:
     return resolved == root or root in resolved.parents
 
 
+STALE_DIR = ".stale"
+"""The folder of ``OUTDIR`` where results of matches no longer among the targets are set aside."""
+
+
 def own_output(out_dir: Path) -> tuple[Path, ...]:
     """The folders a season writes in ``out_dir`` and must never read matches from: its results
-    (``matches/``) and resume keys (``.resume/``)."""
-    return (out_dir / "matches", out_dir / ".resume")
+    (``matches/``), resume keys (``.resume/``) and stale results set aside (``.stale/``)."""
+    return (out_dir / "matches", out_dir / ".resume", out_dir / STALE_DIR)
 
 
 def output_overlap(items: Iterable[str], out_dir: Path) -> str | None:
@@ -522,6 +537,68 @@ def _is_done(out_dir: Path, name: str, key: Mapping[str, Any]) -> bool:
     except (OSError, orjson.JSONDecodeError):
         return False
     return bool(stored.get("key") == key and stored.get("resultSha256") == hashlib.sha256(data).hexdigest())
+
+
+# --------------------------------------------------------------------------- stale results
+
+
+def stale_names(folder: Path, current: Iterable[str]) -> list[str]:
+    """The names (without ``.json``) of the files ``<name>.json`` in ``folder`` that are not in
+    ``current``, sorted; hidden files (a temp file being written) are none.  Nothing when the folder
+    is missing.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     for n in ("m_1.json", "m_2.json", ".m_3.json.tmp", "notes.txt"):
+    ...         _ = (Path(d) / n).write_text("{}")
+    ...     stale_names(Path(d), ["m_1"])
+    ['m_2']
+    """
+    try:
+        entries = sorted(entry.name for entry in folder.iterdir())
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    except OSError as exc:
+        raise OutputError(f"cannot list the folder ({exc.strerror or exc})", file=str(folder)) from None
+    keep = set(current)
+    return [name[: -len(".json")] for name in entries
+            if name.endswith(".json") and not name.startswith(".") and name[: -len(".json")] not in keep]
+
+
+def _stale_target(path: Path) -> str | None:
+    """The target a result file says it was written for, or None when it does not read as one."""
+    try:
+        target = orjson.loads(path.read_bytes()).get("target")
+    except (OSError, orjson.JSONDecodeError, AttributeError):
+        return None
+    return target if isinstance(target, str) else None
+
+
+def set_aside_stale(out_dir: Path, current: Iterable[str]) -> list[dict[str, Any]]:
+    """Set aside what an earlier run wrote for targets that are no longer this season's: every result
+    file of ``OUTDIR/matches`` whose name is not in ``current`` moves to ``OUTDIR/.stale/matches``
+    (replacing an older one of that name), and every such resume key of ``OUTDIR/.resume`` is
+    removed (a key alone is no result).  Returns one ``{"file", "target", "movedTo"}`` per result
+    moved (the target its file names, None when it does not read), sorted by file: the summary's
+    ``stale``.  Deterministic: it depends only on the folder and ``current``."""
+    names = set(current)
+    for name in stale_names(out_dir / ".resume", names):
+        try:
+            (out_dir / ".resume" / f"{name}.json").unlink(missing_ok=True)
+        except OSError as exc:
+            raise OutputError(f"cannot remove a stale resume key ({exc.strerror or exc})",
+                              file=str(out_dir / ".resume" / f"{name}.json")) from None
+    moved: list[dict[str, Any]] = []
+    for name in stale_names(out_dir / "matches", names):
+        source, aside = out_dir / "matches" / f"{name}.json", out_dir / STALE_DIR / "matches" / f"{name}.json"
+        target = _stale_target(source)
+        try:
+            aside.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(source, aside)
+        except OSError as exc:
+            raise OutputError(f"cannot set a stale result aside ({exc.strerror or exc})", file=str(source)) from None
+        moved.append({"file": f"matches/{name}.json", "target": target, "movedTo": f"{STALE_DIR}/matches/{name}.json"})
+    return moved
 
 
 # --------------------------------------------------------------------------- one match
@@ -747,8 +824,9 @@ class SeasonResult:
 
     @property
     def exit_code(self) -> int:
-        """70 if any match's job failed, else 3 if any input was unreadable, else 1 if any match has
-        findings, else 0."""
+        """70 if any match's job failed (or the season-scale step did), else 3 if any input was
+        unreadable, else 1 if any match has findings or the season-scale step flagged (review/flag:
+        every match may be clear), else 0."""
         return int(self.summary["exitCode"])
 
 
@@ -777,8 +855,11 @@ def run_season(
     options
         JSON-ready job options (``store``, ``server``, ``config``); part of the resume key.
     workers
-        Processes on this machine (1: in this process; see :mod:`daishi_forensics.batch.pool`).
-        Ignored with ``cluster``.
+        Processes on this machine (see :mod:`daishi_forensics.batch.pool`).  With 1, or when one
+        match is left to run (a single target, a resume with one match left), the match runs in this
+        process: a pool would cost more to start (forking, or a fork server's imports) than the match,
+        and nothing runs beside it; a match that crashes the process then stops the season, whose
+        finished matches are kept for the rerun.  Ignored with ``cluster``.
     cluster
         A Dask scheduler address (``tcp://host:8786``) or a ``distributed.Client``.
     resume
@@ -806,6 +887,7 @@ def run_season(
     pool = start_pool(workers, _PRELOAD, _warm_up) if local and fresh else None
     try:
         names = result_names(targets)
+        stale = set_aside_stale(out_dir, names.values())
         keys = {t: resume_key(t, job, options, verify=verify) for t in targets}
         matches, todo = _resumed(out_dir, targets, names, keys, on_match) if resume else ({}, list(targets))
         if pool is None and local and len(todo) > 1:
@@ -830,7 +912,7 @@ def run_season(
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
 
-    summary = season_summary([matches[t] for t in targets], job, options)
+    summary = season_summary([matches[t] for t in targets], job, options, stale)
     _write_atomic(out_dir / "summary.json", dumps(summary).encode())
     return SeasonResult(summary, out_dir, ran=len(todo), reused=len(targets) - len(todo),
                         worker_cpu=cpu.seconds if pool is not None else None)
@@ -967,11 +1049,13 @@ def _light(match: SeasonMatch) -> SeasonMatch:
 # --------------------------------------------------------------------------- summary
 
 
-def season_summary(matches: Sequence[SeasonMatch], job: Job, options: Mapping[str, Any]) -> dict[str, Any]:
+def season_summary(matches: Sequence[SeasonMatch], job: Job, options: Mapping[str, Any],
+                   stale: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
     """The season summary: per-match status, counts, verdicts, flag counts per screen, the
     unreadable inputs with their error lines, the season's net-transfer table
-    (:func:`season_graph`) and the job's season-scale step (``season``, e.g. the screens'
-    :func:`~daishi_forensics.screens.screen_season`).
+    (:func:`season_graph`), the results of earlier targets set aside (``stale``, as
+    :func:`set_aside_stale` gave them) and the job's season-scale step (``season``, e.g. the
+    screens' :func:`~daishi_forensics.screens.screen_season`).
 
     Deterministic: ``matches`` are sorted by target first.  A match whose seats the season cannot
     table counts as unreadable (:func:`_vetted`); a match given twice counts once (:func:`once_per_match`,
@@ -1033,6 +1117,7 @@ def season_summary(matches: Sequence[SeasonMatch], job: Job, options: Mapping[st
         "unreadable": [{"target": m.target, "status": m.status, "error": m.error}
                        for m in ordered_matches if m.status in ("unreadable", "failed")],
         "duplicates": duplicates,
+        "stale": [dict(row) for row in sorted(stale, key=lambda row: str(row["file"]))],
         "graph": season_graph(ordered_matches),
     }
     if season is not None:
