@@ -106,3 +106,17 @@ def test_connection_refused_is_a_clear_error(tmp_path) -> None:
         port = s.getsockname()[1]
     with pytest.raises(ServerError, match="no answer after 4 attempts"):
         open_match(MATCH_ID, store=tmp_path, server=f"http://127.0.0.1:{port}")
+
+
+def test_an_address_with_a_query_keeps_the_api_path_before_it(server: str, tmp_path) -> None:
+    """A token in the server address's query goes with every request; the API path goes before it."""
+    source = open_match(MATCH_ID, store=tmp_path, server=f"{server}/?token=s3cret")
+    read = read_match(source)
+    assert [e["id"] for e in read.events()] == list(range(1, 8))
+    assert source.report == {"matchId": MATCH_ID, "rubricVersion": "2.4", "seats": []}
+    assert sorted(Handler.requests) == sorted([
+        f"/api/matches/{MATCH_ID}/export?token=s3cret",
+        f"/api/matches/{MATCH_ID}/export?token=s3cret&cursor=c1",
+        f"/api/matches/{MATCH_ID}/export?token=s3cret&cursor=c2",
+        f"/api/matches/{MATCH_ID}/report?token=s3cret",
+    ])

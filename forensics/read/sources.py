@@ -824,6 +824,21 @@ def server_address(text: str) -> str:
     return text.strip()
 
 
+def _join(base: str, path: str) -> str:
+    """The address of the API ``path`` (which may carry its own ``?query``) under the server address
+    ``base``: the path goes after the base's path, before its query, and the two queries are joined.
+
+    >>> _join("http://h:1/daishi/?token=abc", "/api/matches/m_1/export?cursor=5")
+    'http://h:1/daishi/api/matches/m_1/export?token=abc&cursor=5'
+    >>> _join("http://h:1", "/api/matches/m_1/report")
+    'http://h:1/api/matches/m_1/report'
+    """
+    parts = urllib.parse.urlsplit(base)
+    own_path, _, own_query = path.partition("?")
+    query = "&".join(q for q in (parts.query, own_query) if q)
+    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip("/") + own_path, query, ""))
+
+
 def redact_url(url: str) -> str:
     """``url`` with its password and the values of its query hidden (``user:***@``, ``?token=***``).
 
@@ -974,13 +989,12 @@ class ServerClient:
             user, _, password = userinfo.partition(":")
             token = f"{urllib.parse.unquote(user)}:{urllib.parse.unquote(password)}".encode()
             headers["Authorization"] = "Basic " + base64.b64encode(token).decode()
-        plain = urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, parts.query, ""))
-        return plain.rstrip("/") + path, headers
+        return _join(urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, parts.query, "")), path), headers
 
     def get_json(self, path: str, *, missing_ok: bool = False) -> Any:
         """The JSON answer of ``GET base+path`` (None for a 404 when ``missing_ok``)."""
         url, headers = self._url(path)
-        shown = redact_url(self.base.rstrip("/") + path)
+        shown = redact_url(_join(self.base, path))
         limits = self.limits
         attempt = 0
         while True:
