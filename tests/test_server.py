@@ -120,3 +120,14 @@ def test_an_address_with_a_query_keeps_the_api_path_before_it(server: str, tmp_p
         f"/api/matches/{MATCH_ID}/export?token=s3cret&cursor=c2",
         f"/api/matches/{MATCH_ID}/report?token=s3cret",
     ])
+
+
+@pytest.mark.parametrize("address", ["http://127.0.0.1:1/a b/", "http://127.0.0.1:1/d\u00e4/",
+                                     "http://127.0.0.1:1/?token=a b", "http://127.0.0.1:1/x\ty"])
+def test_an_address_with_a_space_or_non_ascii_is_a_usage_error(address: str) -> None:
+    """Such an address is refused when read (a usage error), not retried as a network failure or a crash."""
+    from daishi_forensics.errors import BadSetting
+    from daishi_forensics.read.sources import server_address
+
+    with pytest.raises(BadSetting, match="percent-encoded"):
+        server_address(address)

@@ -821,6 +821,11 @@ def server_address(text: str) -> str:
         raise BadSetting(f"{redact_url(text)!r} is not a valid URL: it names no host", file=where)
     if parts.fragment:
         raise BadSetting(f"{redact_url(text)!r} is not a valid URL for a server: it has a #fragment", file=where)
+    odd = next((c for c in text.strip() if c.isspace() or not c.isprintable() or not c.isascii()), None)
+    if odd is not None:
+        raise BadSetting(f"{redact_url(text)!r} is not a valid URL for a server: it holds {odd!r}, which an "
+                         "address must write percent-encoded (a space as %20, a non-ASCII letter as its UTF-8 "
+                         "bytes, e.g. %C3%A4 for \u00e4)", file=where)
     return text.strip()
 
 
