@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ from daishi_forensics.report.behavior import behavior as build_report
 from daishi_forensics.report.compare import Side, compare_matches, compare_models, split_models
 from daishi_forensics.report.render.compare import FORMATS, render
 
-from ._common import (TARGET_HELP, color_option, format_for, handle_errors, input_options, set_help, text_width,
+from ._common import (TARGET_HELP, color_option, format_for, handle_errors, input_options, say, set_help, text_width,
                       use_color, write_output)
 from ._progress import progress_for, progress_options
 
@@ -56,8 +57,9 @@ def compare(targets: tuple[str, ...], by: str | None, models: tuple[str, str] | 
     holds, or the same match on both sides). The output says which and why, and
     names the interval of every figure.
 
-    Probe seats (role probe: the server's scripted seats) are not players: they
-    are left out of every mean, and the output says so.
+    Scripted seats are not players: probe seats (role probe: the server's
+    scripted probes) and anchor seats (role anchor: scripted bots kept in a
+    lobby as a yardstick) are left out of every mean, and the output says so.
     """
     fmt = format_for(fmt, output, FORMATS)
     groups = [expand_targets([t]) for t in targets]
@@ -69,6 +71,12 @@ def compare(targets: tuple[str, ...], by: str | None, models: tuple[str, str] | 
         if len(targets) != 2 or any(len(g) != 1 for g in groups):
             raise BadSetting("--by seat compares exactly two matches (a folder of matches goes with --by model)",
                              file="--by")
+        if os.path.realpath(targets[0]) == os.path.realpath(targets[1]):
+            say(f"warning: both sides are the same input ({targets[0]}): a match compared with itself shows no "
+                "difference (compare two matches, or two inputs of one match such as an export before and after "
+                "errata)", err=True)
+    elif models is not None and models[0] == models[1]:
+        raise BadSetting(f"both sides are model {models[0]!r}: give two different models", file="--models")
     elif models is None and len(targets) != 2:
         raise BadSetting("--by model needs --models M1 M2, or exactly two folders (one per side)", file="--by")
     for target, group in zip(targets, groups):

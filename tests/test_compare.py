@@ -257,3 +257,50 @@ def test_cli_two_folders_sharing_a_match_and_one_match_in_two_forms(tmp_path: Pa
     # A 1, 3, 5: mean 3; B 5, 8, 11: mean 8
     assert doc["figures"]["wealth"]["a"]["mean"] == 3.0 and doc["figures"]["wealth"]["difference"] == 5.0
     _validate(doc)
+
+
+def _anchor(agent: str, number: int) -> dict[str, Any]:
+    out = seat(agent, number, "greedy-harvester-v1", 40.0)
+    out["role"] = "anchor"
+    return out
+
+
+def test_anchor_seats_are_scripted_and_in_no_mean() -> None:
+    a = report("m_a", [seat("a_1", 1, "X", 10.0), _anchor("k_1", 2)])
+    b = report("m_b", [seat("b_1", 1, "X", 14.0), _anchor("k_2", 2), _probe("p_1", 3)])
+    doc = compare_matches(a, b)
+    # each side over its one player: 10 and 14, not (10 + 40) / 2 and (14 + 40 + 0) / 3
+    assert doc["overall"]["score"] == {"a": 10.0, "b": 14.0, "difference": 4.0, "interval": None,
+                                       "intervalKind": None}
+    assert doc["seats"][1]["a"]["role"] == "anchor"  # still listed seat by seat
+    assert ("1 anchor seat(s) of side A left out of its means (role anchor: scripted bots kept as a yardstick, not "
+            "players): K_1 (k_1)") in doc["notes"]
+    assert any(n.startswith("1 probe seat(s) of side B") for n in doc["notes"])
+    _validate(doc)
+    models = compare_models(Side("A", (a,)), Side("B", (b,)))
+    assert models["a"]["anchorSeats"] == 1 and models["a"]["probeSeats"] == 0 and models["a"]["seats"] == 1
+    assert models["b"]["anchorSeats"] == 1 and models["b"]["probeSeats"] == 1
+    assert "greedy-harvester-v1" not in models["a"]["models"]
+    assert "1 anchor seat(s) in 1 match(es) of side A left out of its means (role anchor: scripted bots kept as a " \
+           "yardstick, not players)" in models["notes"]
+    assert compare_module.split_models([a, b]) == {"X": 2}
+    _validate(models)
+
+
+def test_one_match_given_twice_seat_by_seat_is_named() -> None:
+    a = report("m_a", [seat("a_1", 1, "X", 10.0)])
+    doc = compare_matches(a, report("m_a", [seat("a_1", 1, "X", 12.0)]))
+    assert ("Both sides are match m_a: a difference shows only what differs between the two inputs of it (an "
+            "export before and after errata, say)") in doc["notes"]
+    assert not any("Both sides" in n for n in compare_matches(a, report("m_b", [seat("a_1", 1, "X", 1.0)]))["notes"])
+
+
+def test_cli_warns_of_a_self_comparison_and_refuses_one_model_twice(tmp_path: Path) -> None:
+    a = _match(tmp_path / "a", "m_00000000000a", (10.0, 20.0), ("X", "Y"))
+    same = CliRunner().invoke(main, ["compare", str(a), str(a), "--format", "json"])
+    assert same.exit_code == 0, same.output
+    assert same.stderr.startswith(f"warning: both sides are the same input ({a}): a match compared with itself")
+    assert any(n.startswith("Both sides are match m_00000000000a") for n in json.loads(same.stdout)["notes"])
+    folder = tmp_path / "a"
+    models = CliRunner().invoke(main, ["compare", str(folder), "--by", "model", "--models", "X", "X"])
+    assert models.exit_code == 2 and "both sides are model 'X': give two different models" in models.output

@@ -25,9 +25,10 @@ those per-match values.  The difference B − A has a 95% interval over matches:
   minus itself).  The output says which design was used and why (``designWhy``).
 
 Each match id counts once per side: a second input of one match (another path or another
-form of it) is left out and named (``duplicates``).  Probe seats (role ``probe``: the
-server's scripted seats, not players) are left out of every mean and named in the notes;
-comparing two matches seat by seat still lists them.
+form of it) is left out and named (``duplicates``).  Scripted seats are not players: probe
+seats (role ``probe``: the server's scripted probes) and anchor seats (role ``anchor``: the
+scripted bots every lobby keeps as a yardstick, seed 002 §3.2) are left out of every mean
+and named in the notes; comparing two matches seat by seat still lists them.
 
 An interval needs two values on each side (two paired matches); with fewer it is left
 out and the reason given.  Every figure names the interval it carries.
@@ -149,6 +150,11 @@ def _seat_values(line: SeatLine) -> dict[str, Any]:
 
 PROBE_ROLE = "probe"
 """The archive role of the server's scripted probe seats: not players, so in no mean."""
+ANCHOR_ROLE = "anchor"
+"""The archive role of the scripted anchor bots (random, greedy harvester, honest trader, raider...):
+a yardstick kept in every lobby, not a player of any model under comparison, so in no mean."""
+SCRIPTED_ROLES = {PROBE_ROLE: "the server's scripted probes", ANCHOR_ROLE: "scripted bots kept as a yardstick"}
+"""Roles whose seats are not players, with the words a note uses for them."""
 
 
 def _roles(report: Mapping[str, Any]) -> dict[str, Any]:
@@ -157,17 +163,18 @@ def _roles(report: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def player_lines(report: Mapping[str, Any]) -> tuple[tuple[SeatLine, ...], tuple[SeatLine, ...]]:
-    """``(players, probes)``: the report's seat lines split on the role; a seat whose role is
-    ``probe`` is a scripted probe seat, every other seat (any role, or none) a player.
+    """``(players, scripted)``: the report's seat lines split on the role; a seat whose role is
+    ``probe`` or ``anchor`` is a scripted seat, every other seat (any role, or none) a player.
 
-    >>> r = {"seats": [{"agentId": "a", "role": "player"}, {"agentId": "p", "role": "probe"}, {"agentId": "c"}]}
+    >>> r = {"seats": [{"agentId": "a", "role": "player"}, {"agentId": "p", "role": "probe"}, {"agentId": "c"},
+    ...                {"agentId": "k", "role": "anchor"}]}
     >>> [[s.agent_id for s in part] for part in player_lines(r)]
-    [['a', 'c'], ['p']]
+    [['a', 'c'], ['p', 'k']]
     """
     roles = _roles(report)
     lines = seat_lines(report)
-    return (tuple(s for s in lines if roles.get(s.agent_id) != PROBE_ROLE),
-            tuple(s for s in lines if roles.get(s.agent_id) == PROBE_ROLE))
+    return (tuple(s for s in lines if roles.get(s.agent_id) not in SCRIPTED_ROLES),
+            tuple(s for s in lines if roles.get(s.agent_id) in SCRIPTED_ROLES))
 
 
 def _seat(line: SeatLine, role: Any = None) -> dict[str, Any]:
@@ -176,11 +183,16 @@ def _seat(line: SeatLine, role: Any = None) -> dict[str, Any]:
             "values": _seat_values(line)}
 
 
-def _probe_note(probes: Sequence[SeatLine], side: str) -> str:
-    """The sentence naming the probe seats left out of side ``side``'s means."""
-    named = ", ".join(f"{s.name or s.agent_id} ({s.agent_id})" for s in probes)
-    return (f"{len(probes)} probe seat(s) of side {side} left out of its means (role probe: the server's scripted "
-            f"seats, not players): {named}")
+def _scripted_notes(scripted: Sequence[SeatLine], roles: Mapping[str, Any], side: str) -> list[str]:
+    """The sentences naming the scripted seats (one per role) left out of side ``side``'s means."""
+    notes = []
+    for role, words in SCRIPTED_ROLES.items():
+        seats = [s for s in scripted if roles.get(s.agent_id) == role]
+        if seats:
+            named = ", ".join(f"{s.name or s.agent_id} ({s.agent_id})" for s in seats)
+            notes.append(f"{len(seats)} {role} seat(s) of side {side} left out of its means (role {role}: "
+                         f"{words}, not players): {named}")
+    return notes
 
 
 def _diff(a: float | None, b: float | None) -> float | None:
@@ -241,7 +253,10 @@ def compare_matches(a: Mapping[str, Any], b: Mapping[str, Any], *, labels: tuple
         "notes": ["One match per side: the figures other than a seat's resistance have no interval over "
                   "matches (compare two sets of matches with --by model for that). Seats are paired by seat "
                   "number; a seat number only one side has is listed with the other side empty.",
-                  *[_probe_note(p, label) for p, label in ((probes_a, "A"), (probes_b, "B")) if p]],
+                  *(["Both sides are match " + str(a.get("matchId")) + ": a difference shows only what differs "
+                     "between the two inputs of it (an export before and after errata, say)"]
+                    if a.get("matchId") and a.get("matchId") == b.get("matchId") else []),
+                  *_scripted_notes(probes_a, roles_a, "A"), *_scripted_notes(probes_b, roles_b, "B")],
     }
 
 
@@ -265,6 +280,8 @@ class _Match:
     target: str
     players: tuple[SeatLine, ...]
     probes: tuple[SeatLine, ...]
+    """The side's scripted seats in the match (roles probe and anchor)."""
+    roles: Mapping[str, Any]
 
 
 def _matches(side: Side) -> tuple[list[_Match], list[dict[str, Any]]]:
@@ -286,7 +303,8 @@ def _matches(side: Side) -> tuple[list[_Match], list[dict[str, Any]]]:
         players, probes = player_lines(report)
         mine = tuple(s for s in players if side.model is None or s.model == side.model)
         kept.append(_Match(match_id, target, mine, tuple(s for s in probes
-                                                         if side.model is None or s.model == side.model)))
+                                                         if side.model is None or s.model == side.model),
+                           _roles(report)))
     return kept, duplicates
 
 
@@ -391,7 +409,9 @@ def _side_head(side: Side, matches: Sequence[_Match], per_match: Mapping[str, An
                duplicates: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     seats = [s for m in matches for s in m.players]
     return {"label": side.label, "model": side.model, "matches": len(per_match), "matchesRead": len(side.reports),
-            "seats": len(seats), "probeSeats": sum(len(m.probes) for m in matches),
+            "seats": len(seats),
+            "probeSeats": sum(1 for m in matches for s in m.probes if m.roles.get(s.agent_id) == PROBE_ROLE),
+            "anchorSeats": sum(1 for m in matches for s in m.probes if m.roles.get(s.agent_id) == ANCHOR_ROLE),
             "models": sorted({s.model for s in seats if s.model}), "matchIds": sorted(per_match),
             "duplicates": [dict(d) for d in duplicates]}
 
@@ -405,11 +425,11 @@ def _model_notes(a: Side, b: Side, side_a: tuple[Sequence[_Match], Mapping[str, 
     for side, (matches, per, duplicates) in ((a, side_a), (b, side_b)):
         if side.model is not None and not per:
             notes.append(f"no player seat of model {side.model} in the matches of side {side.label}")
-        probes = [s for m in matches for s in m.probes]
-        if probes:
-            notes.append(f"{len(probes)} probe seat(s) in {len({m.match_id for m in matches if m.probes})} "
-                         f"match(es) of side {side.label} left out of its means (role probe: the server's "
-                         "scripted seats, not players)")
+        for role, words in SCRIPTED_ROLES.items():
+            held = [(m.match_id, s) for m in matches for s in m.probes if m.roles.get(s.agent_id) == role]
+            if held:
+                notes.append(f"{len(held)} {role} seat(s) in {len({mid for mid, _ in held})} match(es) of side "
+                             f"{side.label} left out of its means (role {role}: {words}, not players)")
         for d in duplicates:
             notes.append(f"side {side.label}: {d['target']} is match {d['matchId']}, like {d['sameAs']}: counted "
                          "once")
@@ -417,7 +437,7 @@ def _model_notes(a: Side, b: Side, side_a: tuple[Sequence[_Match], Mapping[str, 
 
 
 def split_models(reports: Sequence[Mapping[str, Any]]) -> dict[str, int]:
-    """Every model the reports' player seats name (probe seats are not players), with how many matches it sat in
+    """Every model the reports' player seats name (probe and anchor seats are not players), with how many matches it sat in
     (for a message listing them); a match counted once per model."""
     found: dict[str, int] = {}
     for report in reports:

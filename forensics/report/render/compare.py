@@ -75,7 +75,7 @@ def compare_blocks(doc: Mapping[str, Any]) -> list[Block]:
                   ["seat", "A", "A model", "B", "B model", "score", "wealth", "harm /100 rounds", "promise keeping",
                    "surplus", "resistance", "resistance 95% interval (B − A)", "level"], rows, key_columns=1),
             Block("overall", "Over all player seats",
-                  "Mean over each match's player seats (probe seats left out: they are not players) and the "
+                  "Mean over each match's player seats (probe and anchor seats left out: they are not players) and the "
                   "difference B − A; one match per side, so no interval over matches.",
                   ["figure", "A", "B", "B − A"], overall),
         ]
