@@ -631,6 +631,13 @@ def test_csv_encoding_separator_and_blank_lines_are_named(study_a: Path) -> None
         audited(study_a)
     assert str(caught.value) == (f"{seats}: the file is UTF-16 (what a Windows shell's '>' redirect writes); this "
                                  "tool reads UTF-8: convert it (iconv -f UTF-16 -t UTF-8)")
+    for codec in ("utf-16-le", "utf-16-be"):  # no byte-order mark: every other byte zero
+        seats.write_bytes(text.encode(codec))
+        with pytest.raises(StudyUnreadable) as caught:
+            audited(study_a)
+        assert str(caught.value) == (f"{seats}: the file is UTF-16 without a byte-order mark (every other byte is "
+                                     "zero); this tool reads UTF-8: convert it (iconv -f UTF-16LE -t UTF-8, or "
+                                     "UTF-16BE)")
     lines = text.splitlines(keepends=True)
     lines[2] = lines[2].replace("seat-2", "s\xe9at-2")
     seats.write_bytes("".join(lines).encode("cp1252"))  # é is the single byte E9

@@ -74,6 +74,23 @@ class StudyInputs:
     """The study's address, when it came from a server."""
 
 
+def _utf16_without_mark(data: bytes) -> bool:
+    r"""Whether ``data`` reads as UTF-16 without a byte-order mark: its first (up to 64) bytes hold a zero
+    byte at every odd position and none at an even one (little-endian), or the other way round (big-endian).
+    A UTF-8 text holds no zero byte; a CSV header is ASCII, so its UTF-16 form shows the pattern at once.
+
+    >>> _utf16_without_mark("trial,seat".encode("utf-16-le")), _utf16_without_mark("trial,seat".encode("utf-16-be"))
+    (True, True)
+    >>> _utf16_without_mark(b"trial,seat"), _utf16_without_mark(b"a\x00b")
+    (False, False)
+    """
+    head = data[:64]
+    if len(head) < 4:
+        return False
+    even, odd = head[0::2], head[1::2]
+    return (b"\x00" not in even and odd.count(0) == len(odd)) or (b"\x00" not in odd and even.count(0) == len(even))
+
+
 def _decode(data: bytes, name: str) -> str:
     """A study file's text: UTF-8 only.  A UTF-16 file is refused as such, with the command that converts
     it (the match reader's :func:`~daishi_forensics.read.sources.refuse_utf16`); other bytes that are not
@@ -82,6 +99,9 @@ def _decode(data: bytes, name: str) -> str:
         refuse_utf16(data, name)
     except InputUnreadable as exc:
         raise StudyUnreadable(exc.message, file=name) from exc
+    if _utf16_without_mark(data):
+        raise StudyUnreadable("the file is UTF-16 without a byte-order mark (every other byte is zero); this tool "
+                              "reads UTF-8: convert it (iconv -f UTF-16LE -t UTF-8, or UTF-16BE)", file=name)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
