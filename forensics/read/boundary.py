@@ -53,7 +53,7 @@ from decimal import Decimal, InvalidOperation
 from operator import itemgetter
 from typing import Any, Collection, Iterator
 
-from daishi_forensics.jsonio import shown
+from daishi_forensics.jsonio import json_text, shown
 from .jsontext import (RepeatedKeys, colon_counter, key_path, lone_surrogates, repeated_keys, repeats_no_key,
                        with_lone_surrogates, written_numbers)
 from .sources import EventSpool, MatchSource, RawRecord
@@ -863,6 +863,14 @@ class MatchRead:
             self._report(envelope, data, eid, line, index, type_name)
             return True
         produced = upcast(data, self.match_id)
+        if version == 1 and "private" in data and data["private"] is not produced[0].get("private"):
+            # the upcast derives `private` (a v1 record has none): a stored one it would overwrite is said
+            derived = "private" if produced[0].get("private") else "public"
+            self._problem(Problem(name, f"private is {json_text(data['private'])}, but this v1 "
+                                        f"{shown(type_name)} is {derived} (a v1 record carries no private: a "
+                                        "direct message is a message with a `to`)", event_id=eid, line=line,
+                                  index=index, path="$.private", event_type=type_name))
+            return True
         for upcast_event in produced:
             partial = checker.partial(upcast_event["type"])
             if not partial.is_valid(upcast_event):

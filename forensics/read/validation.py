@@ -10,9 +10,10 @@ The schema files are the single source of truth.  Two engines run them:
 
 Version handling (contract §2): a v3 event is checked against its type's whole-event
 schema.  A v1 or v2 event is checked against its own envelope, then upcast, and the
-upcast event's ``agentId`` and ``payload`` are checked against the v3 type schema
-without the v3 envelope (which requires fields an upcaster cannot derive, such as
-``createdAtMs``).  Beyond the schemas: regions must lie on the archive's map.
+upcast event's ``agentId``, ``private`` and ``payload`` are checked against the v3 type
+schema without the v3 envelope (which requires fields an upcaster cannot derive, such as
+``createdAtMs``), and its ``createdAtMs`` and ``latencyMs``, where present, by the v3
+envelope's rules.  Beyond the schemas: regions must lie on the archive's map.
 """
 
 from __future__ import annotations
@@ -92,13 +93,24 @@ def _short(text: str) -> str:
     return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
 
 
-def _without_envelope(event_schema: dict[str, Any]) -> dict[str, Any]:
-    """The v3 type schema's checks on ``type``, ``agentId`` and ``payload`` only."""
+_UPCAST_CHECKED = ("type", "agentId", "private", "payload")
+"""The members of an upcast event its type's schema checks (:func:`_without_envelope`)."""
+
+_CARRIED = ("createdAtMs", "latencyMs")
+"""Envelope members an upcast carries over as the stored record has them: checked, where present,
+by the v3 envelope's rules (an upcast event without them is valid: they cannot be derived)."""
+
+
+def _without_envelope(event_schema: dict[str, Any], envelope: dict[str, Any]) -> dict[str, Any]:
+    """The v3 type schema's checks on ``type``, ``agentId``, ``private`` and ``payload``, and the v3
+    ``envelope``'s on ``createdAtMs`` and ``latencyMs`` where present (neither required)."""
     partial = copy.deepcopy(event_schema)
     partial.pop("allOf", None)
     partial.pop("$id", None)
     props = partial.get("properties", {})
-    partial["properties"] = {k: v for k, v in props.items() if k in ("type", "agentId", "payload")}
+    partial["properties"] = {k: v for k, v in props.items() if k in _UPCAST_CHECKED}
+    for key in _CARRIED:
+        partial["properties"][key] = copy.deepcopy(envelope["properties"][key])
     partial["required"] = [k for k in partial.get("required", []) if k in ("type", "agentId", "payload")]
     partial.pop("unevaluatedProperties", None)
     return partial
@@ -244,7 +256,8 @@ class EventChecker:
         checker = self._partial.get(event_type)
         if checker is None:
             name = f"event/{event_type}"
-            checker = SchemaChecker(_without_envelope(schemas.inlined(name)), _without_envelope(schemas.load(name)))
+            checker = SchemaChecker(_without_envelope(schemas.inlined(name), schemas.inlined("envelope-v3")),
+                                    _without_envelope(schemas.load(name), schemas.load("envelope-v3")))
             self._partial[event_type] = checker
         return checker
 
