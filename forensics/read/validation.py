@@ -125,7 +125,7 @@ class SchemaChecker:
 
     @cached_property
     def _detail(self) -> jsonschema.Draft202012Validator:
-        return jsonschema.Draft202012Validator(self._detail_schema, registry=schemas.registry())
+        return schemas.validator(self._detail_schema)
 
     def is_valid(self, instance: Any) -> bool:
         return bool(self._fast.is_valid(instance))
