@@ -245,6 +245,8 @@ class MatchRead:
         """The record being checked: each string whose lone surrogates were read as U+FFFD, as written
         (by its path; see :func:`~.jsontext.with_lone_surrogates`)."""
         self._said_paths: frozenset[str] = frozenset()
+        self._schema_paths: set[str] = set()
+        """Paths of the record being checked a schema error named (no other check names them again)."""
         """Paths of the record being checked whose number :meth:`_numbers` already reported."""
         self._counters: dict[str, tuple[Any, bool]] = {}
         """Per event type, how to count the colons its payload's members hold (repeated keys)."""
@@ -509,19 +511,22 @@ class MatchRead:
 
         bad = False
         if self.validate:
+            # every check is made, a schema error or not, but none about a field a check before it named
+            self._schema_paths = set()
             bad = self._numbers(numbers, eid, line, index, type_name)
             bad = self._check(_checker(), data, version, type_name, eid, line, index) or bad
-            if not bad and self.match_id is not None:
+            named = self._schema_paths | self._said_paths
+            if self.match_id is not None and "$.matchId" not in named:
                 event_match = data.get("matchId")
                 if event_match is not None and event_match != self.match_id:
                     self._problem(Problem(name, f"matchId {shown(event_match, 40)} differs from the export's "
                                                 f"{self.match_id}", code="match-id", event_id=eid, line=line,
                                           index=index, path="$.matchId", event_type=type_name))
                     bad = True
-            if not bad and type_name in REGION_FIELDS:
-                bad = self._check_regions(data, type_name, eid, line, index, self.width, self.height)
-            if not bad and type_name in HASHED_TEXT_TYPES:
-                bad = self._check_hash(data, type_name, eid, line, index)
+            if type_name in REGION_FIELDS:
+                bad = self._check_regions(data, type_name, eid, line, index, self.width, self.height, named) or bad
+            if type_name in HASHED_TEXT_TYPES and not named & {"$.payload.text", "$.payload.sha256"}:
+                bad = self._check_hash(data, type_name, eid, line, index) or bad
             if not bad and eid is not None:
                 bad = not self._in_order(eid, line, index, type_name)
         late = None
@@ -894,6 +899,7 @@ class MatchRead:
         for path, message in errors:
             if path in said:
                 continue
+            self._schema_paths.add(path)
             self._problem(
                 Problem(
                     self.source.name,
@@ -944,12 +950,16 @@ class MatchRead:
         index: int,
         width: int,
         height: int,
+        named: Collection[str] = (),
     ) -> bool:
-        payload = data.get("payload") or {}
+        """Say each region field not on the map (but one at a path in ``named``, already said)."""
+        payload = data.get("payload")
+        if not isinstance(payload, dict):
+            return False
         bad = False
         for key in REGION_FIELDS[type_name]:
             region = payload.get(key)
-            if region is None:
+            if region is None or f"$.payload.{key}" in named:
                 continue
             match = REGION.match(region) if isinstance(region, str) else None
             if match is None or int(match.group(1)) >= width or int(match.group(2)) >= height:
