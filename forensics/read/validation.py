@@ -136,12 +136,25 @@ class SchemaChecker:
         The detail engine writes the offending value into its messages; it is handed a copy
         whose containers and long strings print through :func:`~daishi_forensics.jsonio.shown`,
         so a value nested a thousand levels deep or megabytes long prints short."""
-        found = False
         errors = self._detail.iter_errors(_printable(instance))
-        for error in sorted(errors, key=lambda e: [shown(part) for part in e.absolute_path]):
-            found = True
-            yield json_path(error.absolute_path), _short(_leaf(error).message)
-        if not found:  # engines disagree (should not happen): still report
+        leaves = [_leaf(e) for e in sorted(errors, key=lambda e: [shown(part) for part in e.absolute_path])]
+        # the envelope and the type's schema may both check a member's type ("an agent id or null", "an
+        # agent id"): the value must pass both, so the narrower says it, once
+        narrowest: dict[str, int] = {}
+        for leaf in leaves:
+            if leaf.validator == "type":
+                path = json_path(leaf.absolute_path)
+                narrowest[path] = min(narrowest.get(path, 99), len(_types(leaf.validator_value)))
+        said: set[tuple[str, str]] = set()
+        for leaf in leaves:
+            path = json_path(leaf.absolute_path)
+            if leaf.validator == "type" and len(_types(leaf.validator_value)) > narrowest[path]:
+                continue
+            problem = path, _short(_message(leaf))
+            if problem not in said:
+                said.add(problem)
+                yield problem
+        if not leaves:  # engines disagree (should not happen): still report
             yield "$", "does not match its schema"
 
 
@@ -223,9 +236,50 @@ def json_path(parts: Iterable[Any]) -> str:
 
 
 def _leaf(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
-    """The most specific error inside an ``allOf``/``anyOf`` wrapper."""
-    best = jsonschema.exceptions.best_match([error, *error.context]) if error.context else error
+    """The most specific error inside an ``allOf``/``anyOf`` wrapper: a branch the value has the type of
+    (``''`` for "an agent id or null": the agent id's "should be non-empty", not "is not of type
+    'null'"); when the value has the type of none, one error naming every type."""
+    if not error.context:
+        return error
+    here = [e for e in error.context if not e.relative_path]
+    types = [e for e in here if e.validator == "type"]
+    if types and len(types) == len(here) and all(e.validator == "type" for e in error.context):
+        wanted = [t for e in types for t in ([e.validator_value] if isinstance(e.validator_value, str)
+                                              else e.validator_value)]
+        wanted = list(dict.fromkeys(wanted))
+        joined = " or ".join(repr(t) for t in wanted)
+        return jsonschema.ValidationError(f"{_json(error.instance)} is not of type {joined}", validator="type",
+                                          validator_value=wanted, path=error.path, instance=error.instance)
+    specific = [e for e in error.context if e.validator != "type"] if types else []
+    best = jsonschema.exceptions.best_match(specific or [error, *error.context])
     return best or error
+
+
+def _types(value: Any) -> list[Any]:
+    """A ``type`` keyword's value as a list of types."""
+    return list(value) if isinstance(value, list) else [value]
+
+
+def _json(value: Any) -> str:
+    """A value in a schema message: ``true``, ``false`` and ``null`` as JSON writes them, others as the
+    detail engine does (a string in quotes)."""
+    if value is None or isinstance(value, bool):
+        return "null" if value is None else "true" if value else "false"
+    return repr(value)
+
+
+def _message(error: jsonschema.ValidationError) -> str:
+    """The detail engine's message, but JSON's ``true``, ``false`` and ``null`` where it writes Python's."""
+    kind, expected, value = error.validator, error.validator_value, error.instance
+    if kind == "const":
+        return f"{_json(expected)} was expected"
+    if kind == "enum" and isinstance(expected, list):
+        return f"{_json(value)} is not one of [{', '.join(_json(v) for v in expected)}]"
+    if kind == "type":
+        if isinstance(expected, list):
+            return f"{_json(value)} is not of type {' or '.join(repr(t) for t in expected)}"
+        return f"{_json(value)} is not of type {expected!r}"
+    return error.message
 
 
 class EventChecker:
