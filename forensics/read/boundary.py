@@ -892,6 +892,16 @@ class MatchRead:
         payload member in ``added`` (a member the upcast derives, which the stored version never
         carries: :func:`_upcast_added`), unless it is the only one."""
         said = self._said_paths
+        if self.stats.problem_counts["schema"] >= self.max_per_kind:
+            # as many listed as asked: the rest are counted, one per member wrong, without the detail
+            # engine's explanation (which costs 30 to 150 times the fast engine's verdict)
+            for path in checker.error_paths(data):
+                if path in said or (added and _about_member(path, "", added)):
+                    continue
+                self._schema_paths.add(path)
+                self._problem(Problem(self.source.name, "", event_id=eid, line=line, index=index, path=path,
+                                      event_type=type_name))
+            return
         errors = list(checker.errors(data))
         if added:
             kept = [(path, message) for path, message in errors if not _about_member(path, message, added)]

@@ -130,6 +130,12 @@ class SchemaChecker:
     def is_valid(self, instance: Any) -> bool:
         return bool(self._fast.is_valid(instance))
 
+    def error_paths(self, instance: Any) -> list[str]:
+        """The JSON path of each member the fast engine finds wrong, each once (``["$"]`` when it finds
+        none): how a problem past those listed is counted, at a fraction of :meth:`errors`' cost."""
+        paths = dict.fromkeys(json_path(error.instance_path) for error in self._fast.iter_errors(instance))
+        return list(paths) or ["$"]
+
     def errors(self, instance: Any) -> Iterator[tuple[str, str]]:
         """``(json path, message)`` for every problem (the detail path).
 
