@@ -203,10 +203,11 @@ def inlined(name: str) -> dict[str, Any]:
     return result
 
 
-def export(directory: Path) -> list[Path]:
+def export(directory: Path, *, inline: bool = False) -> list[Path]:
     """Write every schema to ``directory`` (pretty JSON, sorted keys), keeping the package layout.
 
-    ``event/<type>`` goes to ``events/<type>.json``, the others to ``<name>.json``.
+    ``event/<type>`` goes to ``events/<type>.json``, the others to ``<name>.json``.  With ``inline``,
+    each is :func:`inlined`: self-contained, for a validator that cannot resolve the ``urn:`` ids.
     Returns the written paths, sorted by schema name.
     """
     directory = Path(directory)
@@ -217,7 +218,7 @@ def export(directory: Path) -> list[Path]:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise OutputError(f"cannot create the folder ({exc.strerror or exc})", file=str(path.parent)) from None
-        write_file(path, dumps(load(name)))
+        write_file(path, dumps(inlined(name) if inline else load(name)))
         written.append(path)
     return written
 
