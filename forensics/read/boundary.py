@@ -14,8 +14,9 @@ the file.  Nothing is silently dropped:
   records after it are compared with the last good id, so one bad id costs one problem.
   (To tell it from the record after it, the boundary holds each record back until the
   next one has been read.)  A repeated or lower id is reported on the record that carries it;
-* ticks never go back within a season, and none is past the archive's ``endedAtTick`` (a tick
-  equal to it is the end-of-match snapshot's).  A tick lower than the last one (but where a v1
+* ticks never go back within a season, none is past the archive's ``endedAtTick`` (a tick
+  equal to it is the end-of-match snapshot's), and no v2 or v3 record's is below its
+  ``startedAtTick`` (said, a warning; the record kept).  A tick lower than the last one (but where a v1
   season starts again) or past the end is said (a warning) and the record kept; a tick past the
   end is not the one later ticks are compared with, and a v1 record's is said only when its
   season is the match's;
@@ -36,7 +37,8 @@ the file.  Nothing is silently dropped:
   ``droppedEarlierSeason`` and said;
 * an event an erratum names (archive ``errata[].events``, or a server page's
   ``errata``) never took effect in the world: it is validated, counted as
-  ``excludedByErrata`` and withheld from the analyses;
+  ``excludedByErrata`` and withheld from the analyses; an erratum naming an id no valid
+  event of the match's log carries is said (a warning);
 * a log that ends before the archive says the match did is reported as truncated,
   with its evidence (see :func:`truncation_evidence`).
 
@@ -236,6 +238,11 @@ class MatchRead:
         ended = archive.get("endedAtTick")
         self.ended: int | None = ended if isinstance(ended, int) and not isinstance(ended, bool) else None
         """The archive's ``endedAtTick`` (None: not an integer); a tick past it is said."""
+        started = archive.get("startedAtTick")
+        self.started: int | None = started if isinstance(started, int) and not isinstance(started, bool) \
+            and started > 0 else None
+        """The archive's ``startedAtTick`` when above 0 (None: 0, or not an integer); a v2 or v3 record's tick
+        below it is said."""
         self._order_tick = -1
         """The tick records are checked against: the last one that passed, but one past the end or one of
         a record later found out of place (-1: none, or unknown).  Within a season ticks never go back."""
@@ -347,7 +354,11 @@ class MatchRead:
         last, before, held = _or_minus_one(self._last_id), _or_minus_one(self._before_last), self._held
         # ticks: the one records are checked against (-1: none), and the match's end (a record whose tick
         # goes back or is past it is said by _check_tick, and kept)
-        last_tick = self._order_tick
+        # a tick below the archive's startedAtTick is said too: the path starts from half a tick before it
+        # (the floor, which no tick equals; -1 when the match starts at 0), standing for "none" as -1 does
+        # outside the loop
+        floor: float = self.started - 0.5 if self.started is not None else -1
+        last_tick = self._order_tick if self._order_tick != -1 else floor
         ended = self.ended if self.ended is not None else 1 << 62
         cold_held = None  # a record the cold path holds (a _Held); `held` is a hot-path raw record
         finished = False
@@ -406,10 +417,10 @@ class MatchRead:
                 self._held = held if held is not None else cold_held
                 if held is not None:  # the last record that passed took the hot path: no v1 reset
                     self._after_reset = False
-                self._order_tick = last_tick
+                self._order_tick = last_tick if last_tick != floor else -1
                 yield from self._cold(record)
                 last, before, held = _or_minus_one(self._last_id), _or_minus_one(self._before_last), self._held
-                last_tick = self._order_tick
+                last_tick = self._order_tick if self._order_tick != -1 else floor
                 held, cold_held = (None, held) if type(held) is _Held else (held, None)
             held = held if held is not None else cold_held
             self._last_id, self._before_last, self._held = _or_none(last), _or_none(before), held
@@ -425,6 +436,7 @@ class MatchRead:
             self.verbatim = sum(hot_types.values()) == stats.records and not self._hot_dropped
         if finished and self.validate:
             self._check_truncation(hot_types, checker)
+            self._check_errata()
 
     def _settle(self, hot_types: dict[str, int], hot_yielded: int, records: int, checker: EventChecker) -> None:
         """Book the hot path's records into the stats (records count from 0, blank lines aside; a hot record
@@ -460,6 +472,27 @@ class MatchRead:
             stats.truncated = evidence
             self._problem(Problem(self.source.name, "the log is truncated: " + "; ".join(evidence),
                                   code="truncated", path="$"))
+
+    def _check_errata(self) -> None:
+        """An erratum naming an event id that no valid event of the match's log carries withholds nothing:
+        said (a warning; the contract has errata name logged events), at the id in the archive."""
+        stats = self.stats
+        withheld = set(stats.excluded_by_errata)
+        missing = sorted(event_id for event_id in self.errata_events if event_id not in withheld)
+        if not missing:
+            return
+        paths: dict[int, str] = {}
+        for i, erratum in enumerate(self.archive.get("errata") or []):
+            if isinstance(erratum, dict) and isinstance(erratum.get("events"), list):
+                for j, event_id in enumerate(erratum["events"]):
+                    if isinstance(event_id, int) and not isinstance(event_id, bool):
+                        paths.setdefault(event_id, f"$.archive.errata[{i}].events[{j}]")
+        public = " (a public export leaves out direct messages: it may name one)" if not stats.private_events else ""
+        for event_id in missing:
+            self._problem(Problem(self.source.name, f"erratum {shown(self.errata_events[event_id])} names event "
+                                                    f"{event_id}, but the match's log holds no valid event with "
+                                                    f"that id: it withholds nothing{public}", severity="warning",
+                                  code="errata", path=paths.get(event_id, "$")))
 
     def _cold(self, record: Any) -> Iterator[dict[str, Any]]:
         """The general path for one record: every check with its problem, the upcast, v1 seasons."""
@@ -600,6 +633,11 @@ class MatchRead:
         restarts = v1 and (self._after_reset or type_name == "season_started")
         self._after_reset = v1 and type_name == "world_reset"
         name = self.source.name
+        if not v1 and self.started is not None and tick < self.started:
+            self._problem(Problem(name, f"tick {tick} is before the match's start (the archive's startedAtTick is "
+                                        f"{self.started})", severity="warning", code="tick-before-start",
+                                  event_id=eid, line=line, index=index, path="$.tick", event_type=type_name))
+            return None
         last = self._order_tick
         if tick < last and not restarts:
             self._problem(Problem(name, f"ticks must not go back within a season: tick {tick} comes after tick "
