@@ -30,8 +30,17 @@ def schemas() -> None:
 
 @schemas.command("list")
 def list_schemas() -> None:
-    """List every schema name (`event/<type>` is one whole v3 event)."""
-    write_stdout("".join(f"{name}\n" for name in schema_files.schema_names()))
+    """List every schema: its name, then whether it is an input (what this tool
+    reads and validates), an output (the JSON a command writes) or shared
+    definitions, and what it describes (`event/<type>` is one whole v3 event).
+    """
+    names = schema_files.schema_names()
+    width = max(len(name) for name in names)
+    lines = []
+    for name in names:
+        kind, what = schema_files.role(name)
+        lines.append(f"{name:<{width}}  {kind:<6}  {what}\n")
+    write_stdout("".join(lines))
 
 
 @schemas.command()

@@ -57,7 +57,7 @@ from daishi_forensics.errors import OutputError
 from daishi_forensics.jsonio import dumps
 from daishi_forensics.outputs import write_file
 
-__all__ = ["ID_PREFIX", "Validator", "ecma_pattern", "validator", "event_types", "export", "inlined", "load", "registry",
+__all__ = ["ID_PREFIX", "Validator", "ecma_pattern", "role", "validator", "event_types", "export", "inlined", "load", "registry",
            "schema_names"]
 
 ID_PREFIX = "urn:daishi-forensics:schema:"
@@ -279,3 +279,33 @@ def validator(schema: dict[str, Any]) -> Any:
     """A :data:`Validator` of ``schema`` (one of these schemas, or a part of one) that resolves the
     schemas' ids and keeps the ECMA-262 anchoring through every ``$ref``."""
     return Validator({k: v for k, v in schema.items() if k != "$schema"}, registry=_unmarked_registry())
+
+
+_ROLES: dict[str, tuple[str, str]] = {
+    "archive": ("input", "a match's archive (validate, every analysis)"),
+    "bundle": ("input", "a bundle file m_<id>.json (validate, every analysis)"),
+    "common": ("shared", "definitions the other schemas refer to"),
+    "report": ("input", "a match's scorecards (validate, every analysis)"),
+    "stream-header": ("input", "the first line of a stream file m_<id>.jsonl (validate, every analysis)"),
+    "study-page": ("input", "a study page's figures (study audit)"),
+    "study-recipe": ("input", "a study's recipe (study audit)"),
+    "behavior-report": ("output", "behavior --format json"),
+    "compare": ("output", "compare --format json"),
+    "study-audit": ("output", "study audit --json"),
+}
+
+
+def role(name: str) -> tuple[str, str]:
+    """What schema ``name`` describes: ``("input", ...)`` (what this tool reads), ``("output", ...)`` (what
+    it writes) or ``("shared", ...)``, and in words what and for which command.
+
+    >>> role("event/gather"), role("compare")
+    (('input', 'one v3 gather event (validate, every analysis)'), ('output', 'compare --format json'))
+    """
+    if name.startswith(_EVENT_PREFIX):
+        return "input", f"one v3 {name[len(_EVENT_PREFIX):]} event (validate, every analysis)"
+    if name.startswith("envelope-v"):
+        return "input", f"one event's envelope at schema version {name[len('envelope-v'):]} (validate)"
+    if name not in _ROLES:
+        raise KeyError(f"no role for the schema {name!r}")
+    return _ROLES[name]

@@ -36,3 +36,14 @@ def test_an_inlined_file_validates_alone_as_the_package_does(tmp_path: Path) -> 
 def test_export_help_names_inline() -> None:
     result = CliRunner().invoke(main, ["schemas", "export", "--help"])
     assert "--inline" in result.output and "check-jsonschema" in result.output
+
+
+def test_list_says_which_schema_is_input_or_output() -> None:
+    lines = CliRunner().invoke(main, ["schemas", "list"]).output.splitlines()
+    assert len(lines) == len(schemas.schema_names())
+    rows = {line.split()[0]: line.split()[1] for line in lines}
+    assert rows["event/gather"] == rows["archive"] == rows["envelope-v2"] == rows["study-recipe"] == "input"
+    assert rows["behavior-report"] == rows["compare"] == rows["study-audit"] == "output"
+    assert rows["common"] == "shared"
+    width = max(map(len, schemas.schema_names()))
+    assert lines[0] == f"{'archive':<{width}}  input   a match's archive (validate, every analysis)"
