@@ -62,3 +62,21 @@ def test_ticks_from_the_start_are_quiet_and_v1_seasons_are_not_compared(tmp_path
     events[0]["tick"] = 0
     target = write_match(tmp_path / "b", events, archive(["a_1"], ended=10, started=4), version=1)
     assert _said(target) == []
+
+
+def test_an_agent_the_archive_does_not_list_is_said(tmp_path: Path) -> None:
+    events = [*_events(), ev(3, 6, "gather", "a_9", region="r_0_0", resource="wood", gathered=1)]
+    target = write_match(tmp_path, events, archive(["a_1"], ended=10), form="folder")
+    problems = validate_targets([str(target)]).files[0].problems
+    assert [(p.file, p.severity, p.code, p.path, p.message) for p in problems] == [
+        (str(target / "archive.json"), "warning", "roster", "$.agents",
+         "the log has events by an agent the archive's agents do not list: 'a_9'"),
+    ]
+
+
+def test_world_events_and_an_archive_listing_no_agent_say_nothing(tmp_path: Path) -> None:
+    events = [*_events(), ev(3, 6, "region_collapsed", None, region="r_0_0", resource="wood")]
+    assert _said(write_match(tmp_path / "a", events, archive(["a_1"], ended=10))) == []
+    arch = archive([], ended=10)
+    assert [p.code for p in validate_targets([str(write_match(tmp_path / "b", _events(), arch))]).files[0].problems
+            if p.code == "roster"] == []

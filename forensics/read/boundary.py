@@ -252,6 +252,8 @@ class MatchRead:
         """The record being checked: each string whose lone surrogates were read as U+FFFD, as written
         (by its path; see :func:`~.jsontext.with_lone_surrogates`)."""
         self._said_paths: frozenset[str] = frozenset()
+        self._actors: set[Any] = set()
+        """The ``agentId`` of every event of the match's log that passed (the archive should list each)."""
         self._schema_paths: set[str] = set()
         """Paths of the record being checked a schema error named (no other check names them again)."""
         """Paths of the record being checked whose number :meth:`_numbers` already reported."""
@@ -361,6 +363,7 @@ class MatchRead:
         last_tick = self._order_tick if self._order_tick != -1 else floor
         ended = self.ended if self.ended is not None else 1 << 62
         cold_held = None  # a record the cold path holds (a _Held); `held` is a hot-path raw record
+        actor = self._actors.add
         finished = False
         try:
             for record in self.source.records():  # noqa: B007 (the last one's index: the count, at the end)
@@ -400,6 +403,7 @@ class MatchRead:
                                 hot_types[type_name] += 1
                             except KeyError:
                                 hot_types[type_name] = 1
+                            actor(data["agentId"])
                             if held is not None:  # the record before, confirmed: out (a hot-path record)
                                 if errata and held[2]["id"] in errata:
                                     excluded.append(held[2]["id"])
@@ -437,6 +441,7 @@ class MatchRead:
         if finished and self.validate:
             self._check_truncation(hot_types, checker)
             self._check_errata()
+            self._check_roster()
 
     def _settle(self, hot_types: dict[str, int], hot_yielded: int, records: int, checker: EventChecker) -> None:
         """Book the hot path's records into the stats (records count from 0, blank lines aside; a hot record
@@ -472,6 +477,23 @@ class MatchRead:
             stats.truncated = evidence
             self._problem(Problem(self.source.name, "the log is truncated: " + "; ".join(evidence),
                                   code="truncated", path="$"))
+
+    def _check_roster(self) -> None:
+        """Agents acting in the match's log whom the archive's ``agents`` do not list: said (a warning, at
+        the archive's agents), when it lists any."""
+        listed = {a.get("agentId") for a in self.archive.get("agents") or [] if isinstance(a, dict)}
+        listed.discard(None)
+        if not listed:
+            return
+        unlisted = sorted(a for a in self._actors if isinstance(a, str) and a not in listed)
+        if not unlisted:
+            return
+        names = ", ".join(shown(a, 40) for a in unlisted[:8]) + (f" and {len(unlisted) - 8} more"
+                                                               if len(unlisted) > 8 else "")
+        agents = "an agent" if len(unlisted) == 1 else f"{len(unlisted)} agents"
+        self._problem(Problem(self.source.name, f"the log has events by {agents} the archive's agents do not list: "
+                                                f"{names}", severity="warning", code="roster",
+                              path="$.archive.agents"))
 
     def _check_errata(self) -> None:
         """An erratum naming an event id that no valid event of the match's log carries withholds nothing:
@@ -714,6 +736,7 @@ class MatchRead:
             yield from self._out(event)
 
     def _out(self, event: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        self._actors.add(event.get("agentId"))
         errata = self.errata_events
         event_id = event.get("id")
         if errata and event_id in errata:

@@ -52,7 +52,7 @@ class Problem:
     severity: str = "error"
     """``error`` (makes the input invalid) or ``warning``."""
     code: str = "schema"
-    """Kind: ``json``, ``schema``, ``order``, ``tick-order``, ``tick-past-end``, ``tick-before-start``, ``errata``, ``match-id``, ``region``, ``unknown-type``, ``archive``, ``report``, ``header``."""
+    """Kind: ``json``, ``schema``, ``order``, ``tick-order``, ``tick-past-end``, ``tick-before-start``, ``errata``, ``roster``, ``match-id``, ``region``, ``unknown-type``, ``archive``, ``report``, ``header``."""
     event_id: int | None = None
     """The event's ``id`` where it has one."""
     line: int | None = None
