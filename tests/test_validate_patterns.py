@@ -47,3 +47,11 @@ def test_a_trailing_newline_is_an_error_naming_the_field(tmp_path: Path, field: 
     assert result.exit_code == 1
     (problem,) = result.files[0].problems
     assert (problem.event_id, problem.path, problem.code, problem.message) == (2, path, "schema", expected)
+
+
+def test_the_tools_own_anchors_refuse_a_final_newline() -> None:
+    from daishi_forensics.read.boundary import REGION
+    from daishi_forensics.read.sources import is_match_id
+
+    assert is_match_id(MATCH_ID) and not is_match_id(MATCH_ID + "\n")
+    assert REGION.match("r_1_2") and not REGION.match("r_1_2\n") and not REGION.match("r_\u0661_2")

@@ -66,7 +66,7 @@ from .validation import (UPCAST_MARKS, EventChecker, IntegralFloat, Problem, as_
 __all__ = ["ReadStats", "MatchRead", "read_match", "as_parsed", "REGION", "SEASON_MARKERS", "truncation_evidence",
            "erratum_name", "usable_type", "UNTYPED"]
 
-REGION = re.compile(r"^r_(\d+)_(\d+)$")
+REGION = re.compile(r"^r_([0-9]+)_([0-9]+)\Z")
 
 # Payload fields holding a region, per event type (bounds-checked against the map).
 REGION_FIELDS: dict[str, tuple[str, ...]] = {
