@@ -80,3 +80,12 @@ def test_world_events_and_an_archive_listing_no_agent_say_nothing(tmp_path: Path
     arch = archive([], ended=10)
     assert [p.code for p in validate_targets([str(write_match(tmp_path / "b", _events(), arch))]).files[0].problems
             if p.code == "roster"] == []
+
+
+def test_an_unchecked_read_takes_any_agent_id() -> None:
+    from daishi_forensics.read.boundary import read_match
+    from daishi_forensics.read.sources import MatchSource, RawRecord
+
+    records = [RawRecord(0, 1, {"id": 1, "schemaVersion": 3, "type": "rest", "agentId": ["x"], "payload": {}}, None)]
+    source = MatchSource("m", "stream", {"archive": {"agents": [{"agentId": "a_1"}]}}, lambda: iter(records))
+    assert [e["agentId"] for e in read_match(source, validate=False).events()] == [["x"]]

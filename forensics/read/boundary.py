@@ -736,7 +736,9 @@ class MatchRead:
             yield from self._out(event)
 
     def _out(self, event: dict[str, Any]) -> Iterator[dict[str, Any]]:
-        self._actors.add(event.get("agentId"))
+        actor = event.get("agentId")
+        if type(actor) is str:  # unchecked (validation off), it could be anything
+            self._actors.add(actor)
         errata = self.errata_events
         event_id = event.get("id")
         if errata and event_id in errata:
