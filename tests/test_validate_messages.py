@@ -30,14 +30,13 @@ def _gather(**envelope: object) -> dict:
     (_gather(agentId=5), [("$.agentId", "5 is not of type 'string'")]),
     (_gather(agentId=None), [("$.agentId", "null is not of type 'string'")]),
     (_gather(private=True), [("$.private", "false was expected")]),
-    (_gather(private="no"), [("$.private", "'no' is not of type 'boolean'"), ("$.private", "false was expected")]),
+    (_gather(private="no"), [("$.private", "false was expected")]),
     (ev(2, 1, "trade_offered", "a_1", tradeId="t1", to="", give={"wood": 1}, receive={}),
      [("$.payload.to", "'' should be non-empty")]),
     (ev(2, 1, "trade_offered", "a_1", tradeId="t1", to=5, give={"wood": 1}, receive={}),
      [("$.payload.to", "5 is not of type 'string' or 'null'")]),
     (ev(2, 1, "message", "a_1", text="hi", channel=None),
-     [("$.payload.channel", "null is not of type 'string'"),
-      ("$.payload.channel", "null is not one of ['broadcast', 'local']")]),
+     [("$.payload.channel", "null is not one of ['broadcast', 'local']")]),
     (dict(_gather(), payload=[1]), [("$.payload", "[1] is not of type 'object'")]),
 ])
 def test_schema_messages(tmp_path: Path, bad: dict, expected: list[tuple[str, str]]) -> None:

@@ -146,15 +146,20 @@ class SchemaChecker:
         leaves = [_leaf(e) for e in sorted(errors, key=lambda e: [shown(part) for part in e.absolute_path])]
         # the envelope and the type's schema may both check a member's type ("an agent id or null", "an
         # agent id"): the value must pass both, so the narrower says it, once
+        # once; and a member whose values are listed ("false was expected", "is not one of [...]") is
+        # told those rather than their type as well
         narrowest: dict[str, int] = {}
+        listed: set[str] = set()
         for leaf in leaves:
+            path = json_path(leaf.absolute_path)
             if leaf.validator == "type":
-                path = json_path(leaf.absolute_path)
                 narrowest[path] = min(narrowest.get(path, 99), len(_types(leaf.validator_value)))
+            elif leaf.validator in ("const", "enum"):
+                listed.add(path)
         said: set[tuple[str, str]] = set()
         for leaf in leaves:
             path = json_path(leaf.absolute_path)
-            if leaf.validator == "type" and len(_types(leaf.validator_value)) > narrowest[path]:
+            if leaf.validator == "type" and (path in listed or len(_types(leaf.validator_value)) > narrowest[path]):
                 continue
             problem = path, _short(_message(leaf))
             if problem not in said:
