@@ -53,3 +53,9 @@ def test_v2_private_gather_message(tmp_path: Path) -> None:
     target.write_bytes(b"".join(orjson.dumps(x) + b"\n" for x in [header, *stored]))
     (problem,) = validate_targets([str(target)]).files[0].problems
     assert (problem.event_id, problem.path, problem.message) == (2, "$.private", "false was expected")
+
+
+def test_json_literals_inside_a_shown_value(tmp_path: Path) -> None:
+    bad = _gather()
+    bad["payload"] = [True, None]
+    assert _errors(tmp_path, bad) == [("$.payload", "[true, null] is not of type 'object'")]

@@ -175,7 +175,7 @@ class _ShownList(list[Any]):
     __slots__ = ()
 
     def __repr__(self) -> str:
-        return shown(self)
+        return shown(self, json_literals=True)
 
 
 class _ShownDict(dict[str, Any]):
@@ -184,7 +184,7 @@ class _ShownDict(dict[str, Any]):
     __slots__ = ()
 
     def __repr__(self) -> str:
-        return shown(self)
+        return shown(self, json_literals=True)
 
 
 class _ShownStr(str):
