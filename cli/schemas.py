@@ -21,14 +21,26 @@ def schemas() -> None:
 
     The Daishi server's own CI can validate its events with the same files:
     `daishi-forensics schemas export ./schemas` writes them all, each with a
-    stable `$id` (urn:daishi-forensics:schema:<name>).
+    stable `$id` (urn:daishi-forensics:schema:<name>); they refer to each other
+    by those ids. For a validator that cannot resolve them (check-jsonschema,
+    ajv without a registry), `schemas export --inline ./schemas` writes each
+    self-contained.
     """
 
 
 @schemas.command("list")
 def list_schemas() -> None:
-    """List every schema name (`event/<type>` is one whole v3 event)."""
-    write_stdout("".join(f"{name}\n" for name in schema_files.schema_names()))
+    """List every schema: its name, then whether it is an input (what this tool
+    reads and validates), an output (the JSON a command writes) or shared
+    definitions, and what it describes (`event/<type>` is one whole v3 event).
+    """
+    names = schema_files.schema_names()
+    width = max(len(name) for name in names)
+    lines = []
+    for name in names:
+        kind, what = schema_files.role(name)
+        lines.append(f"{name:<{width}}  {kind:<6}  {what}\n")
+    write_stdout("".join(lines))
 
 
 @schemas.command()
@@ -46,7 +58,14 @@ def show(name: str, inline: bool) -> None:
 
 @schemas.command()
 @click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
-def export(directory: Path) -> None:
-    """Write every schema file into DIRECTORY (same layout as the package)."""
-    written = schema_files.export(directory)
-    say(f"wrote {len(written)} schema files to {directory}")
+@click.option("--inline", is_flag=True,
+              help="Replace every $ref by what it points at: each file self-contained, for a validator "
+                   "that cannot resolve the urn: ids (check-jsonschema --schemafile).")
+def export(directory: Path, inline: bool) -> None:
+    """Write every schema file into DIRECTORY (same layout as the package).
+
+    The files refer to each other by their urn: ids; with --inline each is
+    self-contained instead.
+    """
+    written = schema_files.export(directory, inline=inline)
+    say(f"wrote {len(written)} schema files to {directory}" + (" (each self-contained)" if inline else ""))

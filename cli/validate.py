@@ -24,7 +24,8 @@ from ._common import TARGET_HELP, handle_errors, input_options, set_help, write_
 @click.option("--strict", is_flag=True, help="Unknown event types are errors (default: warn, count, keep).")
 @click.option("--max-errors", type=click.IntRange(min=1), default=MAX_ERRORS, show_default=True, metavar="N",
               help="List at most N problems of each kind per match, then say how many more there are "
-                   "(the JSON keeps every count).")
+                   "(the JSON keeps every count; past N, a record's schema problems count one per field "
+                   "it breaks).")
 @progress_options
 @input_options
 @handle_errors

@@ -122,9 +122,10 @@ def _within_depth(value: Any, depth: int) -> Any:
     return value
 
 
-def shown(value: Any, limit: int = SHOWN_LENGTH, depth: int = SHOWN_DEPTH) -> str:
+def shown(value: Any, limit: int = SHOWN_LENGTH, depth: int = SHOWN_DEPTH, *, json_literals: bool = False) -> str:
     """``value`` as a short text for a message: Python's ``repr`` of a scalar, a list or
-    object to ``depth`` levels, at most ``limit`` characters (cut with ``…``).
+    object to ``depth`` levels, at most ``limit`` characters (cut with ``…``); with
+    ``json_literals``, ``true``, ``false`` and ``null`` as JSON writes them (not ``True``...).
 
     The work is bounded by ``limit`` and ``depth``, whatever the size of ``value``.
 
@@ -134,20 +135,24 @@ def shown(value: Any, limit: int = SHOWN_LENGTH, depth: int = SHOWN_DEPTH) -> st
     '[[[[…]]], 2]'
     >>> shown("x" * 100, limit=10)
     "'xxxxxxxx…"
+    >>> shown([True, None, {"a": False}], json_literals=True)
+    "[true, null, {'a': false}]"
     """
     parts: list[str] = []
-    _show(value, depth, limit + 1, parts)
+    _show(value, depth, limit + 1, parts, json_literals)
     text = "".join(parts)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _show(value: Any, depth: int, budget: int, parts: list[str]) -> int:
+def _show(value: Any, depth: int, budget: int, parts: list[str], literals: bool = False) -> int:
     """Append the text of ``value`` to ``parts``, stopping once ``budget`` characters are out;
     returns the budget left."""
     if budget <= 0:
         return 0
     if isinstance(value, str):
         text = repr(value[:budget])
+    elif literals and (isinstance(value, bool) or value is None):
+        text = "null" if value is None else "true" if value else "false"
     elif isinstance(value, bool) or value is None or isinstance(value, float):
         text = repr(value)
     elif isinstance(value, int):
@@ -168,11 +173,11 @@ def _show(value: Any, depth: int, budget: int, parts: list[str]) -> int:
                     parts.append(", ")
                     budget -= 2
                 if is_dict:
-                    budget = _show(item[0], depth - 1, budget, parts)
+                    budget = _show(item[0], depth - 1, budget, parts, literals)
                     parts.append(": ")
-                    budget = _show(item[1], depth - 1, budget - 2, parts)
+                    budget = _show(item[1], depth - 1, budget - 2, parts, literals)
                 else:
-                    budget = _show(item, depth - 1, budget, parts)
+                    budget = _show(item, depth - 1, budget, parts, literals)
             parts.append(close)
             return budget - 1
     else:

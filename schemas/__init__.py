@@ -17,12 +17,23 @@ Every schema's ``$id`` is ``urn:daishi-forensics:schema:<name>``, and schemas
 refer to each other by those ids.  Two ways to validate:
 
 >>> import jsonschema
->>> validator = jsonschema.Draft202012Validator(load("event/rest"), registry=registry())
->>> validator.is_valid({"id": 1, "matchId": "m_aa6f85fab659", "schemaVersion": 3, "tick": 0,
+>>> stock = jsonschema.Draft202012Validator(load("event/rest"), registry=registry())
+>>> stock.is_valid({"id": 1, "matchId": "m_aa6f85fab659", "schemaVersion": 3, "tick": 0,
 ...     "type": "rest", "agentId": "a_1", "createdAtMs": 0, "private": False, "payload": {}})
 True
 
 or, for a validator without a registry (``jsonschema_rs``), :func:`inlined`.
+
+A ``pattern`` is an ECMA-262 regular expression, whose ``$`` matches at the very end of the
+text only; Python's ``re`` (which the stock ``jsonschema`` uses) also lets ``$`` match before a
+final newline, so it would accept ``"r_1_2\\n"`` where ``jsonschema_rs`` and the contract refuse
+it.  :func:`validator` is a ``Draft202012Validator`` with the ECMA-262 anchoring (and the schemas
+under their ids); use it rather than the stock class for the same verdicts:
+
+>>> validator(load("event/gather")).is_valid({"id": 1, "matchId": "m_aa6f85fab659", "schemaVersion": 3,
+...     "tick": 0, "type": "gather", "agentId": "a_1", "createdAtMs": 0, "private": False,
+...     "payload": {"region": "r_1_2\\n", "resource": "wood", "gathered": 1}})
+False
 """
 
 from __future__ import annotations
@@ -35,6 +46,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
+import re
+from collections.abc import Iterator
+
+import jsonschema
 import referencing
 from referencing.jsonschema import DRAFT202012
 
@@ -42,7 +57,8 @@ from daishi_forensics.errors import OutputError
 from daishi_forensics.jsonio import dumps
 from daishi_forensics.outputs import write_file
 
-__all__ = ["ID_PREFIX", "event_types", "export", "inlined", "load", "registry", "schema_names"]
+__all__ = ["ID_PREFIX", "Validator", "ecma_pattern", "role", "validator", "event_types", "export", "inlined", "load", "registry",
+           "schema_names"]
 
 ID_PREFIX = "urn:daishi-forensics:schema:"
 """Prefix of every schema's ``$id``; the rest is the schema's name."""
@@ -187,10 +203,11 @@ def inlined(name: str) -> dict[str, Any]:
     return result
 
 
-def export(directory: Path) -> list[Path]:
+def export(directory: Path, *, inline: bool = False) -> list[Path]:
     """Write every schema to ``directory`` (pretty JSON, sorted keys), keeping the package layout.
 
-    ``event/<type>`` goes to ``events/<type>.json``, the others to ``<name>.json``.
+    ``event/<type>`` goes to ``events/<type>.json``, the others to ``<name>.json``.  With ``inline``,
+    each is :func:`inlined`: self-contained, for a validator that cannot resolve the ``urn:`` ids.
     Returns the written paths, sorted by schema name.
     """
     directory = Path(directory)
@@ -201,6 +218,94 @@ def export(directory: Path) -> list[Path]:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise OutputError(f"cannot create the folder ({exc.strerror or exc})", file=str(path.parent)) from None
-        write_file(path, dumps(load(name)))
+        write_file(path, dumps(inlined(name) if inline else load(name)))
         written.append(path)
     return written
+
+
+@cache
+def ecma_pattern(pattern: str) -> re.Pattern[str]:
+    """``pattern`` compiled for Python with ECMA-262's anchoring: each ``$`` outside a character class
+    and not escaped becomes ``\\Z`` (the very end), as JSON Schema means it.
+
+    >>> bool(ecma_pattern("^m_[0-9a-f]{12}$").search("m_0123456789ab\\n")), ecma_pattern(r"^[$]\\$$").pattern
+    (False, '^[$]\\\\$\\\\Z')
+    """
+    out: list[str] = []
+    in_class = False
+    chars = iter(pattern)
+    for char in chars:
+        if char == "\\":
+            out.append(char + next(chars, ""))
+        elif in_class:
+            in_class = char != "]"
+            out.append(char)
+        elif char == "[":
+            in_class = True
+            out.append(char)
+            following = next(chars, "")  # a "]" or "^]" right after "[" is a member, not the end
+            if following == "^":
+                out.append(following)
+                following = next(chars, "")
+            out.append(following)
+        elif char == "$":
+            out.append("\\Z")
+        else:
+            out.append(char)
+    return re.compile("".join(out))
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[jsonschema.ValidationError]:
+    if validator.is_type(instance, "string") and not ecma_pattern(pattern).search(instance):
+        yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+Validator = jsonschema.validators.extend(jsonschema.Draft202012Validator, {"pattern": _pattern})
+"""``jsonschema.Draft202012Validator`` whose ``pattern`` anchors ``$`` at the very end (ECMA-262), as
+``jsonschema_rs`` does: the two engines give the same verdicts."""
+
+
+@cache
+def _unmarked_registry() -> referencing.Registry[Any]:
+    """:func:`registry` with no ``$schema`` in any resource's contents: a ``$ref`` into one then keeps
+    the validator's own class (``jsonschema`` picks the class of a referenced schema by its
+    ``$schema``, which would be the stock one)."""
+    resources_ = [(schema["$id"], DRAFT202012.create_resource({k: v for k, v in schema.items() if k != "$schema"}))
+                  for schema in _schemas().values()]
+    return referencing.Registry().with_resources(resources_).crawl()
+
+
+def validator(schema: dict[str, Any]) -> Any:
+    """A :data:`Validator` of ``schema`` (one of these schemas, or a part of one) that resolves the
+    schemas' ids and keeps the ECMA-262 anchoring through every ``$ref``."""
+    return Validator({k: v for k, v in schema.items() if k != "$schema"}, registry=_unmarked_registry())
+
+
+_ROLES: dict[str, tuple[str, str]] = {
+    "archive": ("input", "a match's archive (validate, every analysis)"),
+    "bundle": ("input", "a bundle file m_<id>.json (validate, every analysis)"),
+    "common": ("shared", "definitions the other schemas refer to"),
+    "report": ("input", "a match's scorecards (validate, every analysis)"),
+    "stream-header": ("input", "the first line of a stream file m_<id>.jsonl (validate, every analysis)"),
+    "study-page": ("input", "a study page's figures (study audit)"),
+    "study-recipe": ("input", "a study's recipe (study audit)"),
+    "behavior-report": ("output", "behavior --format json"),
+    "compare": ("output", "compare --format json"),
+    "study-audit": ("output", "study audit --json"),
+}
+
+
+def role(name: str) -> tuple[str, str]:
+    """What schema ``name`` describes: ``("input", ...)`` (what this tool reads), ``("output", ...)`` (what
+    it writes) or ``("shared", ...)``, and in words what and for which command.
+
+    >>> role("event/gather"), role("compare")
+    (('input', 'one v3 gather event (validate, every analysis)'), ('output', 'compare --format json'))
+    """
+    if name.startswith(_EVENT_PREFIX):
+        return "input", f"one v3 {name[len(_EVENT_PREFIX):]} event (validate, every analysis)"
+    if name.startswith("envelope-v"):
+        return "input", f"one event's envelope at schema version {name[len('envelope-v'):]} (validate)"
+    if name not in _ROLES:
+        raise KeyError(f"no role for the schema {name!r}")
+    return _ROLES[name]

@@ -883,7 +883,7 @@ def test_a_record_without_a_usable_type_sets_off_no_truncation(tmp_path: Path, k
     arch = archive(["a_1", "a_2"], ended=10, metrics={"a_1": {"gather": 1}})
     path = stream(tmp_path, [*map(line, SPAWNS), broken], arch)
     result = validate_targets([str(path)])
-    said = {b'""': "'' should be non-empty", b"null": "None is not of type 'string'",
+    said = {b'""': "'' should be non-empty", b"null": "null is not of type 'string'",
             b"5": "5 is not of type 'string'"}[kind]
     assert [(p.code, p.path, p.message) for p in errors(result)] == [("schema", "$.type", said)]
     _, read = read_all(path)

@@ -14,8 +14,9 @@ the file.  Nothing is silently dropped:
   records after it are compared with the last good id, so one bad id costs one problem.
   (To tell it from the record after it, the boundary holds each record back until the
   next one has been read.)  A repeated or lower id is reported on the record that carries it;
-* ticks never go back within a season, and none is past the archive's ``endedAtTick`` (a tick
-  equal to it is the end-of-match snapshot's).  A tick lower than the last one (but where a v1
+* ticks never go back within a season, none is past the archive's ``endedAtTick`` (a tick
+  equal to it is the end-of-match snapshot's), and no v2 or v3 record's is below its
+  ``startedAtTick`` (said, a warning; the record kept).  A tick lower than the last one (but where a v1
   season starts again) or past the end is said (a warning) and the record kept; a tick past the
   end is not the one later ticks are compared with, and a v1 record's is said only when its
   season is the match's;
@@ -36,7 +37,8 @@ the file.  Nothing is silently dropped:
   ``droppedEarlierSeason`` and said;
 * an event an erratum names (archive ``errata[].events``, or a server page's
   ``errata``) never took effect in the world: it is validated, counted as
-  ``excludedByErrata`` and withheld from the analyses;
+  ``excludedByErrata`` and withheld from the analyses; an erratum naming an id no valid
+  event of the match's log carries is said (a warning);
 * a log that ends before the archive says the match did is reported as truncated,
   with its evidence (see :func:`truncation_evidence`).
 
@@ -53,7 +55,7 @@ from decimal import Decimal, InvalidOperation
 from operator import itemgetter
 from typing import Any, Collection, Iterator
 
-from daishi_forensics.jsonio import shown
+from daishi_forensics.jsonio import json_text, shown
 from .jsontext import (RepeatedKeys, colon_counter, key_path, lone_surrogates, repeated_keys, repeats_no_key,
                        with_lone_surrogates, written_numbers)
 from .sources import EventSpool, MatchSource, RawRecord
@@ -64,7 +66,7 @@ from .validation import (UPCAST_MARKS, EventChecker, IntegralFloat, Problem, as_
 __all__ = ["ReadStats", "MatchRead", "read_match", "as_parsed", "REGION", "SEASON_MARKERS", "truncation_evidence",
            "erratum_name", "usable_type", "UNTYPED"]
 
-REGION = re.compile(r"^r_(\d+)_(\d+)$")
+REGION = re.compile(r"^r_([0-9]+)_([0-9]+)\Z")
 
 # Payload fields holding a region, per event type (bounds-checked against the map).
 REGION_FIELDS: dict[str, tuple[str, ...]] = {
@@ -236,6 +238,11 @@ class MatchRead:
         ended = archive.get("endedAtTick")
         self.ended: int | None = ended if isinstance(ended, int) and not isinstance(ended, bool) else None
         """The archive's ``endedAtTick`` (None: not an integer); a tick past it is said."""
+        started = archive.get("startedAtTick")
+        self.started: int | None = started if isinstance(started, int) and not isinstance(started, bool) \
+            and started > 0 else None
+        """The archive's ``startedAtTick`` when above 0 (None: 0, or not an integer); a v2 or v3 record's tick
+        below it is said."""
         self._order_tick = -1
         """The tick records are checked against: the last one that passed, but one past the end or one of
         a record later found out of place (-1: none, or unknown).  Within a season ticks never go back."""
@@ -245,6 +252,10 @@ class MatchRead:
         """The record being checked: each string whose lone surrogates were read as U+FFFD, as written
         (by its path; see :func:`~.jsontext.with_lone_surrogates`)."""
         self._said_paths: frozenset[str] = frozenset()
+        self._actors: set[Any] = set()
+        """The ``agentId`` of every event of the match's log that passed (the archive should list each)."""
+        self._schema_paths: set[str] = set()
+        """Paths of the record being checked a schema error named (no other check names them again)."""
         """Paths of the record being checked whose number :meth:`_numbers` already reported."""
         self._counters: dict[str, tuple[Any, bool]] = {}
         """Per event type, how to count the colons its payload's members hold (repeated keys)."""
@@ -345,9 +356,14 @@ class MatchRead:
         last, before, held = _or_minus_one(self._last_id), _or_minus_one(self._before_last), self._held
         # ticks: the one records are checked against (-1: none), and the match's end (a record whose tick
         # goes back or is past it is said by _check_tick, and kept)
-        last_tick = self._order_tick
+        # a tick below the archive's startedAtTick is said too: the path starts from half a tick before it
+        # (the floor, which no tick equals; -1 when the match starts at 0), standing for "none" as -1 does
+        # outside the loop
+        floor: float = self.started - 0.5 if self.started is not None else -1
+        last_tick = self._order_tick if self._order_tick != -1 else floor
         ended = self.ended if self.ended is not None else 1 << 62
         cold_held = None  # a record the cold path holds (a _Held); `held` is a hot-path raw record
+        actor = self._actors.add
         finished = False
         try:
             for record in self.source.records():  # noqa: B007 (the last one's index: the count, at the end)
@@ -387,6 +403,7 @@ class MatchRead:
                                 hot_types[type_name] += 1
                             except KeyError:
                                 hot_types[type_name] = 1
+                            actor(data["agentId"])
                             if held is not None:  # the record before, confirmed: out (a hot-path record)
                                 if errata and held[2]["id"] in errata:
                                     excluded.append(held[2]["id"])
@@ -404,10 +421,10 @@ class MatchRead:
                 self._held = held if held is not None else cold_held
                 if held is not None:  # the last record that passed took the hot path: no v1 reset
                     self._after_reset = False
-                self._order_tick = last_tick
+                self._order_tick = last_tick if last_tick != floor else -1
                 yield from self._cold(record)
                 last, before, held = _or_minus_one(self._last_id), _or_minus_one(self._before_last), self._held
-                last_tick = self._order_tick
+                last_tick = self._order_tick if self._order_tick != -1 else floor
                 held, cold_held = (None, held) if type(held) is _Held else (held, None)
             held = held if held is not None else cold_held
             self._last_id, self._before_last, self._held = _or_none(last), _or_none(before), held
@@ -423,6 +440,8 @@ class MatchRead:
             self.verbatim = sum(hot_types.values()) == stats.records and not self._hot_dropped
         if finished and self.validate:
             self._check_truncation(hot_types, checker)
+            self._check_errata()
+            self._check_roster()
 
     def _settle(self, hot_types: dict[str, int], hot_yielded: int, records: int, checker: EventChecker) -> None:
         """Book the hot path's records into the stats (records count from 0, blank lines aside; a hot record
@@ -458,6 +477,44 @@ class MatchRead:
             stats.truncated = evidence
             self._problem(Problem(self.source.name, "the log is truncated: " + "; ".join(evidence),
                                   code="truncated", path="$"))
+
+    def _check_roster(self) -> None:
+        """Agents acting in the match's log whom the archive's ``agents`` do not list: said (a warning, at
+        the archive's agents), when it lists any."""
+        listed = {a.get("agentId") for a in self.archive.get("agents") or [] if isinstance(a, dict)}
+        listed.discard(None)
+        if not listed:
+            return
+        unlisted = sorted(a for a in self._actors if isinstance(a, str) and a not in listed)
+        if not unlisted:
+            return
+        names = ", ".join(shown(a, 40) for a in unlisted[:8]) + (f" and {len(unlisted) - 8} more"
+                                                               if len(unlisted) > 8 else "")
+        agents = "an agent" if len(unlisted) == 1 else f"{len(unlisted)} agents"
+        self._problem(Problem(self.source.name, f"the log has events by {agents} the archive's agents do not list: "
+                                                f"{names}", severity="warning", code="roster",
+                              path="$.archive.agents"))
+
+    def _check_errata(self) -> None:
+        """An erratum naming an event id that no valid event of the match's log carries withholds nothing:
+        said (a warning; the contract has errata name logged events), at the id in the archive."""
+        stats = self.stats
+        withheld = set(stats.excluded_by_errata)
+        missing = sorted(event_id for event_id in self.errata_events if event_id not in withheld)
+        if not missing:
+            return
+        paths: dict[int, str] = {}
+        for i, erratum in enumerate(self.archive.get("errata") or []):
+            if isinstance(erratum, dict) and isinstance(erratum.get("events"), list):
+                for j, event_id in enumerate(erratum["events"]):
+                    if isinstance(event_id, int) and not isinstance(event_id, bool):
+                        paths.setdefault(event_id, f"$.archive.errata[{i}].events[{j}]")
+        public = " (a public export leaves out direct messages: it may name one)" if not stats.private_events else ""
+        for event_id in missing:
+            self._problem(Problem(self.source.name, f"erratum {shown(self.errata_events[event_id])} names event "
+                                                    f"{event_id}, but the match's log holds no valid event with "
+                                                    f"that id: it withholds nothing{public}", severity="warning",
+                                  code="errata", path=paths.get(event_id, "$")))
 
     def _cold(self, record: Any) -> Iterator[dict[str, Any]]:
         """The general path for one record: every check with its problem, the upcast, v1 seasons."""
@@ -509,19 +566,22 @@ class MatchRead:
 
         bad = False
         if self.validate:
+            # every check is made, a schema error or not, but none about a field a check before it named
+            self._schema_paths = set()
             bad = self._numbers(numbers, eid, line, index, type_name)
             bad = self._check(_checker(), data, version, type_name, eid, line, index) or bad
-            if not bad and self.match_id is not None:
+            named = self._schema_paths | self._said_paths
+            if self.match_id is not None and "$.matchId" not in named:
                 event_match = data.get("matchId")
                 if event_match is not None and event_match != self.match_id:
                     self._problem(Problem(name, f"matchId {shown(event_match, 40)} differs from the export's "
                                                 f"{self.match_id}", code="match-id", event_id=eid, line=line,
                                           index=index, path="$.matchId", event_type=type_name))
                     bad = True
-            if not bad and type_name in REGION_FIELDS:
-                bad = self._check_regions(data, type_name, eid, line, index, self.width, self.height)
-            if not bad and type_name in HASHED_TEXT_TYPES:
-                bad = self._check_hash(data, type_name, eid, line, index)
+            if type_name in REGION_FIELDS:
+                bad = self._check_regions(data, type_name, eid, line, index, self.width, self.height, named) or bad
+            if type_name in HASHED_TEXT_TYPES and not named & {"$.payload.text", "$.payload.sha256"}:
+                bad = self._check_hash(data, type_name, eid, line, index) or bad
             if not bad and eid is not None:
                 bad = not self._in_order(eid, line, index, type_name)
         late = None
@@ -595,6 +655,11 @@ class MatchRead:
         restarts = v1 and (self._after_reset or type_name == "season_started")
         self._after_reset = v1 and type_name == "world_reset"
         name = self.source.name
+        if not v1 and self.started is not None and tick < self.started:
+            self._problem(Problem(name, f"tick {tick} is before the match's start (the archive's startedAtTick is "
+                                        f"{self.started})", severity="warning", code="tick-before-start",
+                                  event_id=eid, line=line, index=index, path="$.tick", event_type=type_name))
+            return None
         last = self._order_tick
         if tick < last and not restarts:
             self._problem(Problem(name, f"ticks must not go back within a season: tick {tick} comes after tick "
@@ -671,6 +736,9 @@ class MatchRead:
             yield from self._out(event)
 
     def _out(self, event: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        actor = event.get("agentId")
+        if type(actor) is str:  # unchecked (validation off), it could be anything
+            self._actors.add(actor)
         errata = self.errata_events
         event_id = event.get("id")
         if errata and event_id in errata:
@@ -863,6 +931,14 @@ class MatchRead:
             self._report(envelope, data, eid, line, index, type_name)
             return True
         produced = upcast(data, self.match_id)
+        if version == 1 and "private" in data and data["private"] is not produced[0].get("private"):
+            # the upcast derives `private` (a v1 record has none): a stored one it would overwrite is said
+            derived = "private" if produced[0].get("private") else "public"
+            self._problem(Problem(name, f"private is {json_text(data['private'])}, but this v1 "
+                                        f"{shown(type_name)} is {derived} (a v1 record carries no private: a "
+                                        "direct message is a message with a `to`)", event_id=eid, line=line,
+                                  index=index, path="$.private", event_type=type_name))
+            return True
         for upcast_event in produced:
             partial = checker.partial(upcast_event["type"])
             if not partial.is_valid(upcast_event):
@@ -879,6 +955,16 @@ class MatchRead:
         payload member in ``added`` (a member the upcast derives, which the stored version never
         carries: :func:`_upcast_added`), unless it is the only one."""
         said = self._said_paths
+        if self.stats.problem_counts["schema"] >= self.max_per_kind:
+            # as many listed as asked: the rest are counted, one per member wrong, without the detail
+            # engine's explanation (which costs 30 to 150 times the fast engine's verdict)
+            for path in checker.error_paths(data):
+                if path in said or (added and _about_member(path, "", added)):
+                    continue
+                self._schema_paths.add(path)
+                self._problem(Problem(self.source.name, "", event_id=eid, line=line, index=index, path=path,
+                                      event_type=type_name))
+            return
         errors = list(checker.errors(data))
         if added:
             kept = [(path, message) for path, message in errors if not _about_member(path, message, added)]
@@ -886,6 +972,7 @@ class MatchRead:
         for path, message in errors:
             if path in said:
                 continue
+            self._schema_paths.add(path)
             self._problem(
                 Problem(
                     self.source.name,
@@ -936,12 +1023,16 @@ class MatchRead:
         index: int,
         width: int,
         height: int,
+        named: Collection[str] = (),
     ) -> bool:
-        payload = data.get("payload") or {}
+        """Say each region field not on the map (but one at a path in ``named``, already said)."""
+        payload = data.get("payload")
+        if not isinstance(payload, dict):
+            return False
         bad = False
         for key in REGION_FIELDS[type_name]:
             region = payload.get(key)
-            if region is None:
+            if region is None or f"$.payload.{key}" in named:
                 continue
             match = REGION.match(region) if isinstance(region, str) else None
             if match is None or int(match.group(1)) >= width or int(match.group(2)) >= height:

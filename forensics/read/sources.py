@@ -74,7 +74,7 @@ __all__ = [
     "ServerClient",
 ]
 
-MATCH_ID = re.compile(r"^m_[0-9a-f]{12}$")
+MATCH_ID = re.compile(r"^m_[0-9a-f]{12}\Z")
 DEMO_ID = "m_demo"
 _GIB = 1 << 30
 

@@ -9,14 +9,14 @@ stops a file early (and the other files are still checked).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable
 
 from daishi_forensics import exitcodes
 from daishi_forensics.errors import BadSetting, ForensicsError
 from .boundary import read_match
-from .sources import Limits, open_match
+from .sources import Limits, MatchSource, open_match
 from .validation import Problem
 
 __all__ = ["FileResult", "ValidationResult", "validate_targets", "expand_targets", "MAX_ERRORS"]
@@ -141,12 +141,15 @@ def validate_one(
         raise  # the command line's fault, not this target's
     except ForensicsError as exc:
         return FileResult(target=target, unreadable=str(exc))
-    said = [Problem(source.name, note, severity="warning", code="header") for note in source.notes]
+    said = [_noted(source, note) for note in source.notes]
     if source.report_error is not None:
         said.append(Problem(source.name, f"the match's report could not be read: {source.report_error}",
                             severity="warning", code="report"))
     header = [*said, *header]
     stats = read.stats
+    if source.form == "folder":
+        header = [_in_folder(source, p) for p in header]
+        stats.problems = [_in_folder(source, p) for p in stats.problems]
     counts = dict(stats.problem_counts)
     for problem in header:
         counts[problem.code] = counts.get(problem.code, 0) + 1
@@ -161,6 +164,41 @@ def validate_one(
         error_count=stats.errors + sum(1 for p in header if p.severity == "error"),
         warning_count=stats.warnings + sum(1 for p in header if p.severity != "error"),
     )
+
+
+def _noted(source: MatchSource, note: str) -> Problem:
+    """A note of the reading (a byte-order mark read past) as a warning, naming the file it is about."""
+    file, _, said = note.partition(": ")
+    if said and source.form == "folder" and Path(file).parent == Path(source.name):
+        return Problem(file, said, severity="warning", code="header")
+    return Problem(source.name, note, severity="warning", code="header")
+
+
+_FOLDER_FILES = (("archive", "archive.json"), ("report", "report.json"))
+"""Header members of a folder match and the file each is read from."""
+
+
+def _in_folder(source: MatchSource, problem: Problem) -> Problem:
+    """A folder match's problem naming the file in it that holds what it is about (``events.jsonl``,
+    ``archive.json``, ``report.json``) rather than the folder, its path from that file's root: a
+    CI annotation then points at a file."""
+    if problem.file != source.name:
+        return problem
+    folder = Path(source.name)
+    if problem.line is not None or problem.index is not None or problem.code == "truncated":
+        events = source.file_records.path if source.file_records is not None else str(folder / "events.jsonl")
+        return replace(problem, file=events)
+    for member, file in _FOLDER_FILES:
+        if problem.code == member or problem.path == f"$.{member}" or problem.path.startswith(f"$.{member}."):
+            path = problem.path
+            if path == f"$.{member}" or path.startswith((f"$.{member}.", f"$.{member}[")):
+                path = "$" + path[len(member) + 2:]
+            return replace(problem, file=str(folder / file), path=path)
+    if problem.code == "repeated-key":
+        for _, file in _FOLDER_FILES:
+            if f"'{file}: " in problem.message:
+                return replace(problem, file=str(folder / file), message=problem.message.replace(f"'{file}: ", "'", 1))
+    return problem
 
 
 def validate_targets(

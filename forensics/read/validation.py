@@ -10,9 +10,10 @@ The schema files are the single source of truth.  Two engines run them:
 
 Version handling (contract §2): a v3 event is checked against its type's whole-event
 schema.  A v1 or v2 event is checked against its own envelope, then upcast, and the
-upcast event's ``agentId`` and ``payload`` are checked against the v3 type schema
-without the v3 envelope (which requires fields an upcaster cannot derive, such as
-``createdAtMs``).  Beyond the schemas: regions must lie on the archive's map.
+upcast event's ``agentId``, ``private`` and ``payload`` are checked against the v3 type
+schema without the v3 envelope (which requires fields an upcaster cannot derive, such as
+``createdAtMs``), and its ``createdAtMs`` and ``latencyMs``, where present, by the v3
+envelope's rules.  Beyond the schemas: regions must lie on the archive's map.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ class Problem:
     severity: str = "error"
     """``error`` (makes the input invalid) or ``warning``."""
     code: str = "schema"
-    """Kind: ``json``, ``schema``, ``order``, ``tick-order``, ``tick-past-end``, ``match-id``, ``region``, ``unknown-type``, ``archive``, ``report``, ``header``."""
+    """Kind: ``json``, ``schema``, ``order``, ``tick-order``, ``tick-past-end``, ``tick-before-start``, ``errata``, ``roster``, ``match-id``, ``region``, ``unknown-type``, ``archive``, ``report``, ``header``."""
     event_id: int | None = None
     """The event's ``id`` where it has one."""
     line: int | None = None
@@ -92,13 +93,24 @@ def _short(text: str) -> str:
     return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
 
 
-def _without_envelope(event_schema: dict[str, Any]) -> dict[str, Any]:
-    """The v3 type schema's checks on ``type``, ``agentId`` and ``payload`` only."""
+_UPCAST_CHECKED = ("type", "agentId", "private", "payload")
+"""The members of an upcast event its type's schema checks (:func:`_without_envelope`)."""
+
+_CARRIED = ("createdAtMs", "latencyMs")
+"""Envelope members an upcast carries over as the stored record has them: checked, where present,
+by the v3 envelope's rules (an upcast event without them is valid: they cannot be derived)."""
+
+
+def _without_envelope(event_schema: dict[str, Any], envelope: dict[str, Any]) -> dict[str, Any]:
+    """The v3 type schema's checks on ``type``, ``agentId``, ``private`` and ``payload``, and the v3
+    ``envelope``'s on ``createdAtMs`` and ``latencyMs`` where present (neither required)."""
     partial = copy.deepcopy(event_schema)
     partial.pop("allOf", None)
     partial.pop("$id", None)
     props = partial.get("properties", {})
-    partial["properties"] = {k: v for k, v in props.items() if k in ("type", "agentId", "payload")}
+    partial["properties"] = {k: v for k, v in props.items() if k in _UPCAST_CHECKED}
+    for key in _CARRIED:
+        partial["properties"][key] = copy.deepcopy(envelope["properties"][key])
     partial["required"] = [k for k in partial.get("required", []) if k in ("type", "agentId", "payload")]
     partial.pop("unevaluatedProperties", None)
     return partial
@@ -113,10 +125,16 @@ class SchemaChecker:
 
     @cached_property
     def _detail(self) -> jsonschema.Draft202012Validator:
-        return jsonschema.Draft202012Validator(self._detail_schema, registry=schemas.registry())
+        return schemas.validator(self._detail_schema)
 
     def is_valid(self, instance: Any) -> bool:
         return bool(self._fast.is_valid(instance))
+
+    def error_paths(self, instance: Any) -> list[str]:
+        """The JSON path of each member the fast engine finds wrong, each once (``["$"]`` when it finds
+        none): how a problem past those listed is counted, at a fraction of :meth:`errors`' cost."""
+        paths = dict.fromkeys(json_path(error.instance_path) for error in self._fast.iter_errors(instance))
+        return list(paths) or ["$"]
 
     def errors(self, instance: Any) -> Iterator[tuple[str, str]]:
         """``(json path, message)`` for every problem (the detail path).
@@ -124,12 +142,30 @@ class SchemaChecker:
         The detail engine writes the offending value into its messages; it is handed a copy
         whose containers and long strings print through :func:`~daishi_forensics.jsonio.shown`,
         so a value nested a thousand levels deep or megabytes long prints short."""
-        found = False
         errors = self._detail.iter_errors(_printable(instance))
-        for error in sorted(errors, key=lambda e: [shown(part) for part in e.absolute_path]):
-            found = True
-            yield json_path(error.absolute_path), _short(_leaf(error).message)
-        if not found:  # engines disagree (should not happen): still report
+        leaves = [_leaf(e) for e in sorted(errors, key=lambda e: [shown(part) for part in e.absolute_path])]
+        # the envelope and the type's schema may both check a member's type ("an agent id or null", "an
+        # agent id"): the value must pass both, so the narrower says it, once
+        # once; and a member whose values are listed ("false was expected", "is not one of [...]") is
+        # told those rather than their type as well
+        narrowest: dict[str, int] = {}
+        listed: set[str] = set()
+        for leaf in leaves:
+            path = json_path(leaf.absolute_path)
+            if leaf.validator == "type":
+                narrowest[path] = min(narrowest.get(path, 99), len(_types(leaf.validator_value)))
+            elif leaf.validator in ("const", "enum"):
+                listed.add(path)
+        said: set[tuple[str, str]] = set()
+        for leaf in leaves:
+            path = json_path(leaf.absolute_path)
+            if leaf.validator == "type" and (path in listed or len(_types(leaf.validator_value)) > narrowest[path]):
+                continue
+            problem = path, _short(_message(leaf))
+            if problem not in said:
+                said.add(problem)
+                yield problem
+        if not leaves:  # engines disagree (should not happen): still report
             yield "$", "does not match its schema"
 
 
@@ -139,7 +175,7 @@ class _ShownList(list[Any]):
     __slots__ = ()
 
     def __repr__(self) -> str:
-        return shown(self)
+        return shown(self, json_literals=True)
 
 
 class _ShownDict(dict[str, Any]):
@@ -148,7 +184,7 @@ class _ShownDict(dict[str, Any]):
     __slots__ = ()
 
     def __repr__(self) -> str:
-        return shown(self)
+        return shown(self, json_literals=True)
 
 
 class _ShownStr(str):
@@ -211,9 +247,50 @@ def json_path(parts: Iterable[Any]) -> str:
 
 
 def _leaf(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
-    """The most specific error inside an ``allOf``/``anyOf`` wrapper."""
-    best = jsonschema.exceptions.best_match([error, *error.context]) if error.context else error
+    """The most specific error inside an ``allOf``/``anyOf`` wrapper: a branch the value has the type of
+    (``''`` for "an agent id or null": the agent id's "should be non-empty", not "is not of type
+    'null'"); when the value has the type of none, one error naming every type."""
+    if not error.context:
+        return error
+    here = [e for e in error.context if not e.relative_path]
+    types = [e for e in here if e.validator == "type"]
+    if types and len(types) == len(here) and all(e.validator == "type" for e in error.context):
+        wanted = [t for e in types for t in ([e.validator_value] if isinstance(e.validator_value, str)
+                                              else e.validator_value)]
+        wanted = list(dict.fromkeys(wanted))
+        joined = " or ".join(repr(t) for t in wanted)
+        return jsonschema.ValidationError(f"{_json(error.instance)} is not of type {joined}", validator="type",
+                                          validator_value=wanted, path=error.path, instance=error.instance)
+    specific = [e for e in error.context if e.validator != "type"] if types else []
+    best = jsonschema.exceptions.best_match(specific or [error, *error.context])
     return best or error
+
+
+def _types(value: Any) -> list[Any]:
+    """A ``type`` keyword's value as a list of types."""
+    return list(value) if isinstance(value, list) else [value]
+
+
+def _json(value: Any) -> str:
+    """A value in a schema message: ``true``, ``false`` and ``null`` as JSON writes them, others as the
+    detail engine does (a string in quotes)."""
+    if value is None or isinstance(value, bool):
+        return "null" if value is None else "true" if value else "false"
+    return repr(value)
+
+
+def _message(error: jsonschema.ValidationError) -> str:
+    """The detail engine's message, but JSON's ``true``, ``false`` and ``null`` where it writes Python's."""
+    kind, expected, value = error.validator, error.validator_value, error.instance
+    if kind == "const":
+        return f"{_json(expected)} was expected"
+    if kind == "enum" and isinstance(expected, list):
+        return f"{_json(value)} is not one of [{', '.join(_json(v) for v in expected)}]"
+    if kind == "type":
+        if isinstance(expected, list):
+            return f"{_json(value)} is not of type {' or '.join(repr(t) for t in expected)}"
+        return f"{_json(value)} is not of type {expected!r}"
+    return error.message
 
 
 class EventChecker:
@@ -244,7 +321,8 @@ class EventChecker:
         checker = self._partial.get(event_type)
         if checker is None:
             name = f"event/{event_type}"
-            checker = SchemaChecker(_without_envelope(schemas.inlined(name)), _without_envelope(schemas.load(name)))
+            checker = SchemaChecker(_without_envelope(schemas.inlined(name), schemas.inlined("envelope-v3")),
+                                    _without_envelope(schemas.load(name), schemas.load("envelope-v3")))
             self._partial[event_type] = checker
         return checker
 

@@ -19,7 +19,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import jsonschema
 from daishi_forensics import schemas
 from daishi_forensics.errors import StudyUnreadable
 
@@ -112,7 +111,7 @@ class Recipe:
 
 
 def _validate(document: Any, schema: str, name: str) -> None:
-    validator = jsonschema.Draft202012Validator(schemas.load(schema), registry=schemas.registry())
+    validator = schemas.validator(schemas.load(schema))
     errors = sorted(validator.iter_errors(document), key=lambda e: [str(p) for p in e.absolute_path])
     if errors:
         shown = "; ".join(f"{'/'.join(str(p) for p in e.absolute_path) or '(top)'}: {e.message}" for e in errors[:10])

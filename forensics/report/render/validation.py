@@ -82,8 +82,10 @@ def render_github(result: ValidationResult) -> str:
             severity = p.severity if p.severity in found else "warning"
             text = github_escape(where + p.path + ": " + p.message)
             found[severity].append(f"::{severity} {','.join(props)}::{text}")
-            log.append(f"{p.severity}: {github_escape(p.location())}: {p.path}: {github_escape(p.message)}")
-        log.extend(f"… and {more:,} more like this ({code}) in {github_escape(f.target)}"
+            # a plain log line, not a workflow command (it starts with the severity): written as the text
+            # format writes it, each control character escaped, with no %-escapes a reader would see
+            log.append(shown(f"{p.severity}: {p.location()}: {p.path}: {p.message}"))
+        log.extend(shown(f"… and {more:,} more like this ({code}) in {f.target}")
                    for code, more in _not_listed(f))
         found_total["error"] += f.error_count
         found_total["warning"] += f.warning_count

@@ -1,0 +1,49 @@
+"""`schemas export --inline`: every file self-contained, for a validator without a registry."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+from click.testing import CliRunner
+
+from daishi_forensics import jsonio, schemas
+from daishi_forensics.cli import main
+
+from .matchkit import ev
+
+
+def test_export_inline_writes_each_schema_self_contained(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["schemas", "export", "--inline", str(tmp_path / "out")])
+    assert result.exit_code == 0
+    count = len(schemas.schema_names())
+    assert f"wrote {count} schema files to {tmp_path / 'out'} (each self-contained)" in result.output
+    for name in schemas.schema_names():
+        path = tmp_path / "out" / ("events/" + name[len("event/"):] if name.startswith("event/") else name)
+        text = path.with_name(path.name + ".json").read_text(encoding="utf-8")
+        assert text == jsonio.dumps(schemas.inlined(name)) and '"$ref"' not in text
+
+
+def test_an_inlined_file_validates_alone_as_the_package_does(tmp_path: Path) -> None:
+    schemas.export(tmp_path, inline=True)
+    alone = jsonschema.Draft202012Validator(json.loads((tmp_path / "events" / "gather.json").read_text()))
+    good = ev(1, 0, "gather", "a_1", region="r_0_0", resource="wood", gathered=3)
+    assert alone.is_valid(good)
+    assert not alone.is_valid({**good, "payload": {**good["payload"], "gathered": -1}})
+
+
+def test_export_help_names_inline() -> None:
+    result = CliRunner().invoke(main, ["schemas", "export", "--help"])
+    assert "--inline" in result.output and "check-jsonschema" in result.output
+
+
+def test_list_says_which_schema_is_input_or_output() -> None:
+    lines = CliRunner().invoke(main, ["schemas", "list"]).output.splitlines()
+    assert len(lines) == len(schemas.schema_names())
+    rows = {line.split()[0]: line.split()[1] for line in lines}
+    assert rows["event/gather"] == rows["archive"] == rows["envelope-v2"] == rows["study-recipe"] == "input"
+    assert rows["behavior-report"] == rows["compare"] == rows["study-audit"] == "output"
+    assert rows["common"] == "shared"
+    width = max(map(len, schemas.schema_names()))
+    assert lines[0] == f"{'archive':<{width}}  input   a match's archive (validate, every analysis)"
