@@ -29,12 +29,20 @@ def schemas() -> None:
 
 
 @schemas.command("list")
-def list_schemas() -> None:
-    """List every schema: its name, then whether it is an input (what this tool
-    reads and validates), an output (the JSON a command writes) or shared
-    definitions, and what it describes (`event/<type>` is one whole v3 event).
+@click.option("--long", "-l", "long_", is_flag=True,
+              help="After each name, whether it is an input, an output or shared, and what it describes.")
+def list_schemas(long_: bool) -> None:
+    """List every schema name, one per line (`event/<type>` is one whole v3
+    event), for a script to loop over.
+
+    With --long, each name is followed by whether it is an input (what this
+    tool reads and validates), an output (the JSON a command writes) or shared
+    definitions, and what it describes.
     """
     names = schema_files.schema_names()
+    if not long_:
+        write_stdout("".join(f"{name}\n" for name in names))
+        return
     width = max(len(name) for name in names)
     lines = []
     for name in names:

@@ -39,7 +39,9 @@ def test_export_help_names_inline() -> None:
 
 
 def test_list_says_which_schema_is_input_or_output() -> None:
-    lines = CliRunner().invoke(main, ["schemas", "list"]).output.splitlines()
+    # plain: one name per line, for a script to loop over
+    assert CliRunner().invoke(main, ["schemas", "list"]).output.splitlines() == list(schemas.schema_names())
+    lines = CliRunner().invoke(main, ["schemas", "list", "--long"]).output.splitlines()
     assert len(lines) == len(schemas.schema_names())
     rows = {line.split()[0]: line.split()[1] for line in lines}
     assert rows["event/gather"] == rows["archive"] == rows["envelope-v2"] == rows["study-recipe"] == "input"
