@@ -111,8 +111,9 @@ def args_for(command: str, case: str, tmp: Path) -> list[str]:
         return [*command.split(), str(target.parent), "--out", str(tmp / "out"), "-j", "1", "--quiet"]
     if command == "export":
         return ["export", str(target), "--parquet", str(tmp / "lake"), "--quiet"]
-    if command == "compare":
-        return ["compare", "--format", "json", str(target), str(target)]
+    if command == "compare":  # the same match as a second input (one input twice is compared with a warning)
+        other = make[case](tmp / "m2")
+        return ["compare", "--format", "json", str(target), str(other)]
     return [command, "--format", "json", str(target)] if command != "validate" else [command, str(target)]
 
 
