@@ -105,6 +105,31 @@ def _inflated_limit() -> int:
     return value
 
 
+SERVER_MAX_PAGES = 20_000
+"""The most export pages of one match fetched, unless ``$DAISHI_SERVER_MAX_PAGES`` says otherwise."""
+
+
+def _max_pages() -> int:
+    """``$DAISHI_SERVER_MAX_PAGES`` (a whole number of pages), else :data:`SERVER_MAX_PAGES`.
+
+    Raises
+    ------
+    BadSetting
+        The variable is set to anything but a positive whole number.
+    """
+    text = os.environ.get("DAISHI_SERVER_MAX_PAGES")
+    if text is None or not text.strip():
+        return SERVER_MAX_PAGES
+    try:
+        value = int(text.strip())
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise BadSetting(f"must be a whole number of pages (for example {SERVER_MAX_PAGES}), not {text!r}",
+                         file="$DAISHI_SERVER_MAX_PAGES")
+    return value
+
+
 @dataclass(frozen=True)
 class Limits:
     """Size limits applied while reading, and the server client's bounds."""
@@ -123,6 +148,8 @@ class Limits:
     """Refuse an answer (one export page, the report) larger than this."""
     server_empty_pages: int = 100
     """Refuse an export that gives this many pages in a row without an event (and a new cursor)."""
+    server_max_pages: int = field(default_factory=_max_pages)
+    """Refuse an export of more pages than this (``$DAISHI_SERVER_MAX_PAGES``, default 20,000)."""
     server_retries: int = 3
     """Retries of a 5xx, a 429, a dropped connection or a timeout, before giving up."""
     server_backoff_seconds: float = 0.25
@@ -1085,7 +1112,7 @@ class ServerClient:
 
 
 def _export_page(value: Any, name: str, match_id: str, cursor: str | None) -> dict[str, Any]:
-    where = "the first export page" if cursor is None else f"the export page at cursor {cursor!r}"
+    where = _page_name(cursor)
     if not isinstance(value, dict):
         raise ServerError(f"{where} is not a JSON object", file=name)
     page_match = value.get("matchId")
@@ -1119,17 +1146,31 @@ def _fetch_report(client: ServerClient, quoted: str, match_id: str) -> tuple[dic
 def _spool_pages(client: ServerClient, first: dict[str, Any], spool: IO[bytes], name: str, match_id: str,
                  quoted: str, limits: Limits) -> list[Any]:
     """Follow the export's pages from ``first``, writing each event as a line to ``spool``;
-    returns the errata of every page.  Refuses a loop of cursors and more than
-    ``server_empty_pages`` pages in a row without an event."""
+    returns the errata of every page.
+
+    The export must progress: a cursor given a second time (a loop), a page that holds only
+    events already fetched (their ids all seen on earlier pages), more than
+    ``server_empty_pages`` pages in a row without an event and more than ``server_max_pages``
+    pages in all are refused, each with a clear :class:`ServerError`."""
     errata: list[Any] = []
     page = first
     cursor: str | None = None
     seen: set[str] = set()
+    fetched: set[int] = set()
     empty_run = 0
+    count = 1
     while True:
         errata.extend(page.get("errata") or [])
-        for data in page["events"]:
+        ids = [data.get("id") if isinstance(data, dict) else None for data in page["events"]]
+        if ids and all(isinstance(i, int) and not isinstance(i, bool) and i in fetched for i in ids):
+            shown_ids = ", ".join(str(i) for i in ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+            raise ServerError(f"{_page_name(cursor)} holds only events already fetched on earlier pages "
+                              f"(event ids {shown_ids}): the server repeats pages instead of progressing; "
+                              "refused", file=name, field="events")
+        for data, event_id in zip(page["events"], ids):
             spool.write(orjson.dumps(data) + b"\n")
+            if isinstance(event_id, int) and not isinstance(event_id, bool):
+                fetched.add(event_id)
         empty_run = 0 if page["events"] else empty_run + 1
         if empty_run > limits.server_empty_pages:
             raise ServerError(f"more than {limits.server_empty_pages} pages in a row without an event "
@@ -1137,13 +1178,24 @@ def _spool_pages(client: ServerClient, first: dict[str, Any], spool: IO[bytes], 
         following = page.get("next")
         if following is None:
             return errata
-        cursor = str(following)
+        previous, cursor = cursor, str(following)
         if cursor in seen:
-            raise ServerError(f"the export pages loop (cursor {cursor!r} seen twice)", file=name)
+            raise ServerError(f"the export pages loop: {_page_name(previous)} gives as its next cursor "
+                              f"{cursor!r}, a cursor already followed; refused", file=name, field="next")
+        if count >= limits.server_max_pages:
+            raise ServerError(f"the export has more than {limits.server_max_pages} pages (the last one fetched "
+                              f"gives the next cursor {cursor!r}); refused: raise $DAISHI_SERVER_MAX_PAGES if "
+                              "this match is genuinely that long", file=name)
         seen.add(cursor)
+        count += 1
         page = _export_page(
             client.get_json(f"/api/matches/{quoted}/export?cursor={urllib.parse.quote(cursor)}"),
             name, match_id, cursor)
+
+
+def _page_name(cursor: str | None) -> str:
+    """How a message names an export page: by the cursor that asked for it."""
+    return "the first export page" if cursor is None else f"the export page at cursor {cursor!r}"
 
 
 def _open_server(match_id: str, server: str, limits: Limits) -> MatchSource:
