@@ -62,6 +62,7 @@ __all__ = [
     "EventSpool",
     "Limits",
     "MatchSource",
+    "PageErrata",
     "RawRecord",
     "is_match_id",
     "refuse_utf16",
@@ -179,6 +180,17 @@ class FileRecords:
     skip_header: bool
 
 
+class PageErrata(NamedTuple):
+    """The errata one export page of a server gave."""
+
+    page: str
+    """The page's address, as shown (:func:`_page_address`)."""
+    errata: list[Any]
+    """Its ``errata`` array, as served."""
+    unknown: dict[int, list[int]]
+    """By position in ``errata``: the event ids that erratum names and no page of the export holds."""
+
+
 @dataclass
 class MatchSource:
     """A match in one of the contract's forms, opened but not yet read.
@@ -193,6 +205,9 @@ class MatchSource:
     header: dict[str, Any]
     _records: Callable[[], Iterator[RawRecord]]
     errata: list[dict[str, Any]] = field(default_factory=list)
+    page_errata: list[PageErrata] = field(default_factory=list)
+    """A server's errata page by page, as served: what validation checks against the erratum schema,
+    as it checks an archive's, and against the events the export holds."""
     report_error: str | None = None
     """Why the match's report (its published scorecards) could not be read, when it could not:
     the match is still read, and the report says so as a finding."""
@@ -1144,15 +1159,16 @@ def _fetch_report(client: ServerClient, quoted: str, match_id: str) -> tuple[dic
 
 
 def _spool_pages(client: ServerClient, first: dict[str, Any], spool: IO[bytes], name: str, match_id: str,
-                 quoted: str, limits: Limits) -> list[Any]:
+                 quoted: str, limits: Limits) -> list[PageErrata]:
     """Follow the export's pages from ``first``, writing each event as a line to ``spool``;
-    returns the errata of every page.
+    returns the errata of every page that has some, each erratum's event ids the export does not
+    hold found.
 
     The export must progress: a cursor given a second time (a loop), a page that holds only
     events already fetched (their ids all seen on earlier pages), more than
     ``server_empty_pages`` pages in a row without an event and more than ``server_max_pages``
     pages in all are refused, each with a clear :class:`ServerError`."""
-    errata: list[Any] = []
+    errata: list[tuple[str, list[Any]]] = []
     page = first
     cursor: str | None = None
     seen: set[str] = set()
@@ -1160,7 +1176,8 @@ def _spool_pages(client: ServerClient, first: dict[str, Any], spool: IO[bytes], 
     empty_run = 0
     count = 1
     while True:
-        errata.extend(page.get("errata") or [])
+        if page.get("errata"):
+            errata.append((_page_address(name, cursor), page["errata"]))
         ids = [data.get("id") if isinstance(data, dict) else None for data in page["events"]]
         if ids and all(isinstance(i, int) and not isinstance(i, bool) and i in fetched for i in ids):
             shown_ids = ", ".join(str(i) for i in ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
@@ -1177,7 +1194,7 @@ def _spool_pages(client: ServerClient, first: dict[str, Any], spool: IO[bytes], 
                               f"(last cursor {cursor!r}): the export does not progress; refused", file=name)
         following = page.get("next")
         if following is None:
-            return errata
+            return [PageErrata(address, listed, _unknown_ids(listed, fetched)) for address, listed in errata]
         previous, cursor = cursor, str(following)
         if cursor in seen:
             raise ServerError(f"the export pages loop: {_page_name(previous)} gives as its next cursor "
@@ -1191,6 +1208,28 @@ def _spool_pages(client: ServerClient, first: dict[str, Any], spool: IO[bytes], 
         page = _export_page(
             client.get_json(f"/api/matches/{quoted}/export?cursor={urllib.parse.quote(cursor)}"),
             name, match_id, cursor)
+
+
+def _unknown_ids(errata: list[Any], fetched: set[int]) -> dict[int, list[int]]:
+    """By position in ``errata``: the event ids an erratum names that are not in ``fetched``."""
+    unknown: dict[int, list[int]] = {}
+    for position, erratum in enumerate(errata):
+        named = erratum.get("events") if isinstance(erratum, dict) else None
+        if isinstance(named, list):
+            missing = [i for i in named if isinstance(i, int) and not isinstance(i, bool) and i not in fetched]
+            if missing:
+                unknown[position] = missing
+    return unknown
+
+
+def _page_address(name: str, cursor: str | None) -> str:
+    """The address of the export page at ``cursor`` (None: the first page), as shown: ``name`` is the
+    export's address as shown (its query values hidden), the cursor is no secret.
+
+    >>> _page_address("http://h/api/matches/m_1/export?token=***", "c 2")
+    'http://h/api/matches/m_1/export?token=***&cursor=c%202'
+    """
+    return name if cursor is None else _join(name, f"?cursor={urllib.parse.quote(cursor)}")
 
 
 def _page_name(cursor: str | None) -> str:
@@ -1207,13 +1246,13 @@ def _open_server(match_id: str, server: str, limits: Limits) -> MatchSource:
     base = server_address(server)
     client = ServerClient(base, limits)
     quoted = urllib.parse.quote(match_id)
-    name = f"{redact_url(base).rstrip('/')}/api/matches/{match_id}/export"
+    name = _join(redact_url(base), f"/api/matches/{quoted}/export")
     first = _export_page(client.get_json(f"/api/matches/{quoted}/export"), name, match_id, None)
     if not isinstance(first.get("archive"), dict):
         raise ServerError("the first export page has no 'archive' object", file=name, field="archive")
     spool = tempfile.TemporaryFile()
     try:
-        errata = _spool_pages(client, first, spool, name, match_id, quoted, limits)
+        page_errata = _spool_pages(client, first, spool, name, match_id, quoted, limits)
         report, report_error = _fetch_report(client, quoted, match_id)
     except BaseException:
         spool.close()
@@ -1228,7 +1267,9 @@ def _open_server(match_id: str, server: str, limits: Limits) -> MatchSource:
         for index, line in enumerate(spool):
             yield RawRecord(index, None, orjson.loads(line), None)
 
-    source = MatchSource(name, "server", header, records, errata=errata, report_error=report_error)
+    errata = [erratum for page in page_errata for erratum in page.errata]
+    source = MatchSource(name, "server", header, records, errata=errata, page_errata=page_errata,
+                         report_error=report_error)
     weakref.finalize(source, spool.close)
     return source
 
