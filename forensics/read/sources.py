@@ -887,10 +887,11 @@ def _join(base: str, path: str) -> str:
 
 
 def redact_url(url: str) -> str:
-    """``url`` with its password and the values of its query hidden (``user:***@``, ``?token=***``).
+    """``url`` with its password and the values of its query hidden (``user:***@``, ``?token=***``),
+    but for an export page's ``cursor``, which is no secret and tells which page is meant.
 
-    >>> redact_url("https://bob:pw@host/x?token=abc")
-    'https://bob:***@host/x?token=***'
+    >>> redact_url("https://bob:pw@host/x?token=abc&cursor=c2")
+    'https://bob:***@host/x?token=***&cursor=c2'
     """
     try:
         parts = urllib.parse.urlsplit(url)
@@ -901,7 +902,7 @@ def redact_url(url: str) -> str:
         userinfo, _, host = netloc.rpartition("@")
         user = userinfo.split(":", 1)[0]
         netloc = f"{user}:***@{host}" if user else f"***@{host}"
-    query = "&".join(f"{pair.split('=', 1)[0]}=***" if "=" in pair else pair
+    query = "&".join(f"{pair.split('=', 1)[0]}=***" if "=" in pair and not pair.startswith("cursor=") else pair
                      for pair in parts.query.split("&")) if parts.query else ""
     return urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
 
@@ -1038,10 +1039,14 @@ class ServerClient:
             headers["Authorization"] = "Basic " + base64.b64encode(token).decode()
         return _join(urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, parts.query, "")), path), headers
 
-    def get_json(self, path: str, *, missing_ok: bool = False) -> Any:
-        """The JSON answer of ``GET base+path`` (None for a 404 when ``missing_ok``)."""
+    def get_json(self, path: str, *, missing_ok: bool = False, missing: str | None = None) -> Any:
+        """The JSON answer of ``GET base+path`` (None for a 404 when ``missing_ok``).
+
+        A 404 is :class:`MatchNotFound`, or, given ``missing`` (what a 404 means for this request:
+        an export page past the first), a :class:`ServerError` saying it.  Messages name the address
+        with the server address's query values hidden (a token) and ``path``'s own shown (a cursor)."""
         url, headers = self._url(path)
-        shown = redact_url(_join(self.base, path))
+        shown = _join(redact_url(self.base), path)
         limits = self.limits
         attempt = 0
         while True:
@@ -1054,6 +1059,8 @@ class ServerClient:
                 if exc.code == 404:
                     if missing_ok:
                         return None
+                    if missing is not None:
+                        raise ServerError(f"{missing} (HTTP 404)", file=shown) from None
                     raise MatchNotFound("the server has no such match (HTTP 404)", file=shown) from None
                 if exc.code == 429:
                     asked = _retry_after(exc.headers.get("Retry-After") if exc.headers else None)
@@ -1205,8 +1212,10 @@ def _spool_pages(client: ServerClient, first: dict[str, Any], spool: IO[bytes], 
                               "this match is genuinely that long", file=name)
         seen.add(cursor)
         count += 1
+        missing = (f"the server has no export page at cursor {cursor!r} (given as 'next' by "
+                   f"{_page_name(previous)}): the cursor was not found, or expired while the pages were read")
         page = _export_page(
-            client.get_json(f"/api/matches/{quoted}/export?cursor={urllib.parse.quote(cursor)}"),
+            client.get_json(f"/api/matches/{quoted}/export?cursor={urllib.parse.quote(cursor)}", missing=missing),
             name, match_id, cursor)
 
 

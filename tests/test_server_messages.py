@@ -1,0 +1,56 @@
+"""What the server form says when a server misbehaves: the page and cursor meant (a cursor is no
+secret; a token is), a cursor that is no cursor, redirects, compressed answers, TLS, Retry-After."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from daishi_forensics.errors import MatchNotFound, ServerError
+from daishi_forensics.read.sources import open_match, redact_url
+
+from .matchkit import MATCH_ID
+from .test_server_hostile import EXPORT, REPORT, Handler, Respond, pages, read_ids, report, serve
+
+
+@pytest.fixture
+def routes() -> dict[str, Respond]:
+    return {EXPORT: pages, REPORT: report}
+
+
+@pytest.fixture
+def server(routes: dict[str, Respond]) -> Iterator[str]:
+    yield from serve(routes)
+
+
+def test_a_404_on_a_later_page_names_the_cursor_not_a_missing_match(server: str, routes: dict[str, Respond],
+                                                                    tmp_path: Path) -> None:
+    def lost(h: Handler, cursor: str | None) -> None:
+        if cursor == "c2":
+            h.send_json(404, {"error": "gone"})
+        else:
+            pages(h, cursor)
+
+    routes[EXPORT] = lost
+    with pytest.raises(ServerError) as caught:
+        read_ids(f"{server}/?token=s3cret", tmp_path)
+    assert not isinstance(caught.value, MatchNotFound)
+    assert str(caught.value) == (
+        f"{server}/api/matches/{MATCH_ID}/export?token=***&cursor=c2: the server has no export page at cursor "
+        "'c2' (given as 'next' by the export page at cursor 'c1'): the cursor was not found, or expired while "
+        "the pages were read (HTTP 404)")
+
+
+def test_a_404_on_the_first_page_is_still_no_such_match(server: str, tmp_path: Path) -> None:
+    with pytest.raises(MatchNotFound) as caught:
+        open_match("m_ffffffffffff", store=tmp_path, server=f"{server}/?token=s3cret")
+    assert str(caught.value) == (f"{server}/api/matches/m_ffffffffffff/export?token=***: the server has no such "
+                                 "match (HTTP 404)")
+
+
+def test_redact_url_hides_a_token_but_shows_a_cursor() -> None:
+    assert redact_url("http://h/api/matches/m/export?token=abc&cursor=c2") == \
+        "http://h/api/matches/m/export?token=***&cursor=c2"
+    assert redact_url("http://u:pw@h/x?cursorx=1&key=2") == "http://u:***@h/x?cursorx=***&key=***"
