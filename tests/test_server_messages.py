@@ -11,8 +11,8 @@ import pytest
 from daishi_forensics.errors import MatchNotFound, ServerError
 from daishi_forensics.read.sources import open_match, redact_url
 
-from .matchkit import MATCH_ID
-from .test_server_hostile import EXPORT, REPORT, Handler, Respond, pages, read_ids, report, serve
+from .matchkit import MATCH_ID, archive
+from .test_server_hostile import EVENTS, EXPORT, REPORT, Handler, Respond, pages, read_ids, report, serve
 
 
 @pytest.fixture
@@ -54,3 +54,35 @@ def test_redact_url_hides_a_token_but_shows_a_cursor() -> None:
     assert redact_url("http://h/api/matches/m/export?token=abc&cursor=c2") == \
         "http://h/api/matches/m/export?token=***&cursor=c2"
     assert redact_url("http://u:pw@h/x?cursorx=1&key=2") == "http://u:***@h/x?cursorx=***&key=***"
+
+
+@pytest.mark.parametrize(("following", "said"), [(False, "false"), (True, "true"), (2.5, "2.5"),
+                                                 ({"page": 2}, "an object"), (["c1"], "an array"),
+                                                 ("", "an empty string")])
+def test_a_next_that_is_no_cursor_is_refused(server: str, routes: dict[str, Respond], tmp_path: Path,
+                                             following: object, said: str) -> None:
+    def weird(h: Handler, cursor: str | None) -> None:
+        h.send_json(200, {"matchId": MATCH_ID, "archive": archive(["a_1"], ended=10), "events": EVENTS[:3],
+                          "next": following})
+
+    routes[EXPORT] = weird
+    with pytest.raises(ServerError) as caught:
+        read_ids(server, tmp_path)
+    assert str(caught.value) == (
+        f"{server}/api/matches/{MATCH_ID}/export, field next: the first export page gives as 'next' {said}: a "
+        "cursor is a non-empty string or a whole number, and the last page gives null; refused")
+    assert Handler.requests == [EXPORT]
+
+
+def test_a_whole_number_cursor_is_followed(server: str, routes: dict[str, Respond], tmp_path: Path) -> None:
+    def numbered(h: Handler, cursor: str | None) -> None:
+        table = {None: (EVENTS[:3], 7), "7": (EVENTS[3:], None)}
+        events, nxt = table[cursor]
+        page: dict[str, object] = {"matchId": MATCH_ID, "events": events, "next": nxt}
+        if cursor is None:
+            page["archive"] = archive(["a_1"], ended=10)
+        h.send_json(200, page)
+
+    routes[EXPORT] = numbered
+    assert read_ids(server, tmp_path) == list(range(1, 8))
+    assert Handler.requests[:2] == [EXPORT, EXPORT + "?cursor=7"]

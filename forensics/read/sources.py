@@ -1202,6 +1202,10 @@ def _spool_pages(client: ServerClient, first: dict[str, Any], spool: IO[bytes], 
         following = page.get("next")
         if following is None:
             return [PageErrata(address, listed, _unknown_ids(listed, fetched)) for address, listed in errata]
+        if isinstance(following, bool) or not isinstance(following, (str, int)) or following == "":
+            raise ServerError(f"{_page_name(cursor)} gives as 'next' {_cursor_kind(following)}: a cursor is a "
+                              "non-empty string or a whole number, and the last page gives null; refused",
+                              file=name, field="next")
         previous, cursor = cursor, str(following)
         if cursor in seen:
             raise ServerError(f"the export pages loop: {_page_name(previous)} gives as its next cursor "
@@ -1229,6 +1233,15 @@ def _unknown_ids(errata: list[Any], fetched: set[int]) -> dict[int, list[int]]:
             if missing:
                 unknown[position] = missing
     return unknown
+
+
+def _cursor_kind(value: Any) -> str:
+    """What a ``next`` that is no cursor is, for a message: its JSON kind and (short) value."""
+    if value == "":
+        return "an empty string"
+    if isinstance(value, (bool, float)):
+        return orjson.dumps(value).decode()
+    return json_kind(value)
 
 
 def _page_address(name: str, cursor: str | None) -> str:
