@@ -3,6 +3,7 @@ secret; a token is), a cursor that is no cursor, redirects, compressed answers, 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -86,3 +87,29 @@ def test_a_whole_number_cursor_is_followed(server: str, routes: dict[str, Respon
     routes[EXPORT] = numbered
     assert read_ids(server, tmp_path) == list(range(1, 8))
     assert Handler.requests[:2] == [EXPORT, EXPORT + "?cursor=7"]
+
+
+def test_503_retry_after_is_honoured(server: str, routes: dict[str, Respond], tmp_path: Path) -> None:
+    busy = {"left": 1}
+
+    def unavailable(h: Handler, cursor: str | None) -> None:
+        if busy["left"]:
+            busy["left"] -= 1
+            h.send_json(503, {"error": "maintenance"}, {"Retry-After": "1"})
+            return
+        pages(h, cursor)
+
+    routes[EXPORT] = unavailable
+    started = time.monotonic()
+    assert read_ids(server, tmp_path) == list(range(1, 8))
+    assert time.monotonic() - started >= 1.0  # the backoff alone is 0.01 s
+
+
+def test_503_asking_too_long_a_wait_is_an_error(server: str, routes: dict[str, Respond], tmp_path: Path) -> None:
+    routes[EXPORT] = lambda h, c: h.send_json(503, {"error": "down"}, {"Retry-After": "3600"})
+    started = time.monotonic()
+    with pytest.raises(ServerError) as caught:
+        read_ids(server, tmp_path)
+    assert str(caught.value) == (f"{server}/api/matches/{MATCH_ID}/export: the server answered HTTP 503 (service "
+                                 "unavailable) asking to wait 3600 s, longer than the 2 s this client waits")
+    assert time.monotonic() - started < 3 and Handler.requests == [EXPORT]

@@ -1016,10 +1016,10 @@ class ServerClient:
     ``GET {server}/api/matches/{id}/report`` answers the scorecards.  Per answer:
     nothing for ``server_timeout_seconds`` fails it, and the whole answer must arrive
     within ``server_answer_seconds`` and be at most ``server_answer_bytes`` (else a
-    clear :class:`ServerError`, not retried).  A 5xx, a connection error, a timeout and
+    clear :class:`ServerError`, not retried).  A 5xx, a 429, a connection error, a timeout and
     a connection dropped mid-body are retried ``server_retries`` times with exponential
-    backoff; a ``429`` waits what its ``Retry-After`` asks (at most
-    ``server_retry_after_seconds``, else an error).  A 404 is :class:`MatchNotFound` at
+    backoff; a ``429`` or a ``503`` waits what its ``Retry-After`` asks when that is longer (at
+    most ``server_retry_after_seconds``, else an error).  A 404 is :class:`MatchNotFound` at
     once.  A redirect is followed only to the same scheme, host and port.  Credentials in
     the address are sent as HTTP Basic authentication and never printed: every message
     names the address with its password and query values hidden (:func:`redact_url`).
@@ -1062,11 +1062,12 @@ class ServerClient:
                     if missing is not None:
                         raise ServerError(f"{missing} (HTTP 404)", file=shown) from None
                     raise MatchNotFound("the server has no such match (HTTP 404)", file=shown) from None
-                if exc.code == 429:
+                if exc.code in (429, 503):
                     asked = _retry_after(exc.headers.get("Retry-After") if exc.headers else None)
                     if asked is not None and asked > limits.server_retry_after_seconds:
+                        what = "too many requests" if exc.code == 429 else "service unavailable"
                         raise ServerError(
-                            f"the server answered HTTP 429 (too many requests) asking to wait {asked:.0f} s, "
+                            f"the server answered HTTP {exc.code} ({what}) asking to wait {asked:.0f} s, "
                             f"longer than the {limits.server_retry_after_seconds:g} s this client waits",
                             file=shown) from None
                     wait = max(wait, asked or 0.0)
