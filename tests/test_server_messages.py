@@ -3,10 +3,12 @@ secret; a token is), a cursor that is no cursor, redirects, compressed answers, 
 
 from __future__ import annotations
 
+import gzip
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import orjson
 import pytest
 
 from daishi_forensics.errors import MatchNotFound, ServerError
@@ -113,3 +115,75 @@ def test_503_asking_too_long_a_wait_is_an_error(server: str, routes: dict[str, R
     assert str(caught.value) == (f"{server}/api/matches/{MATCH_ID}/export: the server answered HTTP 503 (service "
                                  "unavailable) asking to wait 3600 s, longer than the 2 s this client waits")
     assert time.monotonic() - started < 3 and Handler.requests == [EXPORT]
+
+
+def send_raw(h: Handler, body: bytes, headers: dict[str, str]) -> None:
+    h.send_response(200)
+    h.send_header("Content-Type", "application/json")
+    h.send_header("Content-Length", str(len(body)))
+    for k, v in headers.items():
+        h.send_header(k, v)
+    h.end_headers()
+    h.wfile.write(body)
+
+
+def page_bytes(cursor: str | None) -> bytes:
+    table = {None: (EVENTS[:3], "c1"), "c1": (EVENTS[3:6], "c2"), "c2": (EVENTS[6:], None)}
+    events, nxt = table[cursor]
+    page: dict[str, object] = {"matchId": MATCH_ID, "events": events, "next": nxt}
+    if cursor is None:
+        page["archive"] = archive(["a_1"], ended=10)
+    return orjson.dumps(page)
+
+
+def test_a_gzip_encoded_answer_is_inflated(server: str, routes: dict[str, Respond], tmp_path: Path) -> None:
+    routes[EXPORT] = lambda h, c: send_raw(h, gzip.compress(page_bytes(c)), {"Content-Encoding": "gzip"})
+    assert read_ids(server, tmp_path) == list(range(1, 8))
+
+
+@pytest.mark.parametrize(("body", "headers", "said"), [
+    (gzip.compress(b"{}" * 10), {}, "the answer is gzip-compressed data the server did not declare (no "
+                                    "Content-Encoding: gzip), not JSON"),
+    (b"{}", {"Content-Encoding": "br"}, "the answer is compressed as 'br' (its Content-Encoding), which this "
+                                        "client does not read; refused"),
+    (gzip.compress(b"{}")[:-12], {"Content-Encoding": "gzip"},
+     "the answer's gzip data is truncated (Content-Encoding: gzip)"),
+    (gzip.compress(b" " * 3_000_000), {"Content-Encoding": "gzip"},
+     f"the answer inflates past the limit of {1 << 20} bytes; refused"),
+])
+def test_a_compressed_answer_that_cannot_be_read_says_why(server: str, routes: dict[str, Respond], tmp_path: Path,
+                                                          body: bytes, headers: dict[str, str], said: str) -> None:
+    routes[EXPORT] = lambda h, c: send_raw(h, body, headers)
+    with pytest.raises(ServerError) as caught:
+        read_ids(server, tmp_path)
+    assert str(caught.value) == f"{server}/api/matches/{MATCH_ID}/export: {said}"
+
+
+def test_a_redirect_loop_says_so(server: str, routes: dict[str, Respond], tmp_path: Path) -> None:
+    routes[EXPORT] = lambda h, c: h.send_json(302, {}, {"Location": EXPORT})
+    with pytest.raises(ServerError) as caught:
+        read_ids(server, tmp_path)
+    assert str(caught.value) == (f"{server}/api/matches/{MATCH_ID}/export: the server's redirects loop (HTTP 302 "
+                                 "back to an address already visited, or more than 5 redirects in a row); refused")
+
+
+def test_a_redirect_to_https_says_to_use_https(server: str, routes: dict[str, Respond], tmp_path: Path) -> None:
+    secure = server.replace("http://", "https://")
+    routes[EXPORT] = lambda h, c: h.send_json(301, {}, {"Location": secure + EXPORT})
+    with pytest.raises(ServerError) as caught:
+        read_ids(server, tmp_path)
+    assert str(caught.value) == (
+        f"{server}/api/matches/{MATCH_ID}/export: the server answered HTTP 301, a redirect from http to https on "
+        f"the same host ({secure}{EXPORT}); refused: give the server's address as https://")
+
+
+def test_https_to_a_plain_http_port_says_it_does_not_speak_tls(server: str, tmp_path: Path) -> None:
+    secure = server.replace("http://", "https://")
+    started = time.monotonic()
+    with pytest.raises(ServerError) as caught:
+        read_ids(secure, tmp_path)
+    message = str(caught.value)
+    assert message.startswith(f"{secure}/api/matches/{MATCH_ID}/export: the server does not speak TLS (https) on "
+                              "that port: the TLS handshake failed (")
+    assert message.endswith("); if it serves plain HTTP there, give its address as http://")
+    assert time.monotonic() - started < 5  # not retried

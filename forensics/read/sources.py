@@ -32,6 +32,7 @@ import io
 import os
 import re
 import socket
+import ssl
 import stat
 import sys
 import tempfile
@@ -984,14 +985,36 @@ class _SameServer(urllib.request.HTTPRedirectHandler):
 
     def redirect_request(self, req: urllib.request.Request, fp: Any, code: int, msg: str, headers: Any,
                          newurl: str) -> urllib.request.Request | None:
-        if _origin(newurl) != _origin(req.full_url):
-            raise ServerError(f"the server answered HTTP {code}, a redirect to another host "
-                              f"({redact_url(newurl)}); refused", file=redact_url(req.full_url))
+        here, there = _origin(req.full_url), _origin(newurl)
+        if there != here:
+            what, advice = _elsewhere(here, there)
+            fp.close()  # the redirect's answer, not read further
+            raise ServerError(f"the server answered HTTP {code}, {what} ({redact_url(newurl)}); refused{advice}",
+                              file=redact_url(req.full_url))
         return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+def _elsewhere(here: tuple[str, str, int | None], there: tuple[str, str, int | None]) -> tuple[str, str]:
+    """What a redirect from origin ``here`` to another, ``there``, changes, in words, and what to do."""
+    if there[1] != here[1]:
+        return "a redirect to another host", ""
+    if there[0] == "https" and here[0] == "http":
+        return "a redirect from http to https on the same host", ": give the server's address as https://"
+    if there[0] == "http" and here[0] == "https":
+        return "a redirect from https to plain http (unencrypted)", ""
+    return "a redirect to another port of the same host", ""
 
 
 class _Dropped(Exception):
     """The connection closed before the whole answer arrived (retried like a 5xx)."""
+
+
+def _redirect_failure(exc: urllib.error.HTTPError) -> str:
+    """Why a redirect was not followed (a loop, too many, no usable ``Location``), in words."""
+    if "infinite loop" in str(exc.msg):
+        return (f"the server's redirects loop (HTTP {exc.code} back to an address already visited, or more than "
+                f"{_SameServer.max_redirections} redirects in a row); refused")
+    return f"the server answered HTTP {exc.code}, a redirect without a usable Location; refused"
 
 
 def _retry_after(value: str | None) -> float | None:
@@ -1071,12 +1094,22 @@ class ServerClient:
                             f"longer than the {limits.server_retry_after_seconds:g} s this client waits",
                             file=shown) from None
                     wait = max(wait, asked or 0.0)
+                elif 300 <= exc.code < 400:
+                    raise ServerError(_redirect_failure(exc), file=shown) from None
                 elif exc.code < 500:
                     raise ServerError(f"the server answered HTTP {exc.code}", file=shown) from None
                 if attempt >= limits.server_retries:
                     raise ServerError(f"the server answered HTTP {exc.code} after {attempt + 1} attempts",
                                       file=shown) from None
             except (urllib.error.URLError, http.client.HTTPException, _Dropped, OSError) as exc:
+                tls = getattr(exc, "reason", None)
+                if isinstance(tls, ssl.SSLCertVerificationError):
+                    raise ServerError(f"the server's TLS certificate is not trusted ({tls.verify_message or tls}); "
+                                      "refused", file=shown) from None
+                if isinstance(tls, ssl.SSLError) and urllib.parse.urlsplit(url).scheme == "https":
+                    raise ServerError("the server does not speak TLS (https) on that port: the TLS handshake "
+                                      f"failed ({tls.reason or tls}); if it serves plain HTTP there, give its "
+                                      "address as http://", file=shown) from None
                 if attempt >= limits.server_retries:
                     reason = getattr(exc, "reason", None) or exc or type(exc).__name__
                     raise ServerError(f"no answer after {attempt + 1} attempts ({redact_url(str(reason))})",
@@ -1086,6 +1119,9 @@ class ServerClient:
         try:
             return orjson.loads(body)
         except orjson.JSONDecodeError as exc:
+            if body.startswith(b"\x1f\x8b"):
+                raise ServerError("the answer is gzip-compressed data the server did not declare (no "
+                                  "Content-Encoding: gzip), not JSON", file=shown) from None
             raise ServerError(f"the answer is not valid JSON: {_json_reason(exc)}", file=shown) from None
 
     def _fetch(self, url: str, headers: dict[str, str], shown: str) -> bytearray:
@@ -1129,9 +1165,31 @@ class ServerClient:
                     raise too_slow
                 if expected is not None and total < expected:
                     raise _Dropped(f"the connection closed after {total} of {expected} bytes")
-                return body
+                return _decoded(body, answer.headers.get("Content-Encoding"), limits.server_answer_bytes, shown)
         finally:
             deadline.cancel()
+
+
+def _decoded(body: bytearray, encoding: str | None, limit: int, shown: str) -> bytearray:
+    """``body`` as sent, or inflated when its ``Content-Encoding`` is gzip (within ``limit`` bytes);
+    any other encoding is refused, named."""
+    coding = (encoding or "").strip().lower()
+    if coding in ("", "identity"):
+        return body
+    if coding not in ("gzip", "x-gzip"):
+        raise ServerError(f"the answer is compressed as {encoding!r} (its Content-Encoding), which this client "
+                          "does not read; refused", file=shown)
+    inflater = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
+    try:
+        data = inflater.decompress(bytes(body), limit + 1)
+    except zlib.error as exc:
+        raise ServerError(f"the answer says it is gzip-compressed (Content-Encoding: gzip) but is not valid "
+                          f"gzip data ({exc})", file=shown) from None
+    if len(data) > limit or inflater.unconsumed_tail:
+        raise ServerError(f"the answer inflates past the limit of {limit} bytes; refused", file=shown)
+    if not inflater.eof:
+        raise ServerError("the answer's gzip data is truncated (Content-Encoding: gzip)", file=shown)
+    return bytearray(data)
 
 
 def _export_page(value: Any, name: str, match_id: str, cursor: str | None) -> dict[str, Any]:
