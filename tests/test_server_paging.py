@@ -147,3 +147,31 @@ def test_the_page_cap_is_in_the_help() -> None:
     result = CliRunner().invoke(main, ["validate", "--help"], env={"COLUMNS": "200"})
     assert "At most 20,000 export pages are fetched per match: raise it with $DAISHI_SERVER_MAX_PAGES." in \
         " ".join(result.output.split())
+
+
+def test_pages_out_of_order_are_read_not_refused(server: str, routes: dict[str, Respond], tmp_path: Path) -> None:
+    """Pages served out of order bring new events: read (validation says the ids go back), not refused."""
+    table = {None: (EVENTS[:2], "a"), "a": (EVENTS[4:6], "b"), "b": (EVENTS[2:4], "c"), "c": (EVENTS[6:], None)}
+
+    def shuffled(h: Handler, cursor: str | None) -> None:
+        events, nxt = table[cursor]
+        h.send_json(200, first_page(events, nxt) if cursor is None else
+                    {"matchId": MATCH_ID, "events": events, "next": nxt})
+
+    routes[EXPORT] = shuffled
+    result = CliRunner().invoke(main, ["validate", MATCH_ID, "--server", server, "--store", str(tmp_path)])
+    assert result.exit_code == 1, result.output
+    assert "records 7: 5 valid, 2 invalid" in result.stdout
+
+
+def test_the_fetched_ids_stay_exact_in_any_order() -> None:
+    from daishi_forensics.read.sources import _IdSet
+
+    order = [*range(200, 300), *range(100, 0, -1), 2**64, -(2**63)]
+    for limit in (10_000, 50):  # past the limit of ids out of order, they move to a set: still exact
+        ids = _IdSet()
+        ids.OUT_OF_ORDER = limit
+        for i in order:
+            ids.add(i)
+        assert all(i in ids for i in order)
+        assert not any(i in ids for i in (0, 101, 199, 300, 2**64 + 1, "5", 5.5))

@@ -24,7 +24,9 @@ Limits (refusing rather than exhausting memory):
 
 from __future__ import annotations
 
+import array
 import base64
+import bisect
 import email.utils
 import gzip
 import http.client
@@ -1238,7 +1240,7 @@ def _spool_pages(client: ServerClient, first: dict[str, Any], spool: IO[bytes], 
     page = first
     cursor: str | None = None
     seen: set[str] = set()
-    fetched: set[int] = set()
+    fetched = _IdSet()
     empty_run = 0
     count = 1
     while True:
@@ -1282,7 +1284,52 @@ def _spool_pages(client: ServerClient, first: dict[str, Any], spool: IO[bytes], 
             name, match_id, cursor)
 
 
-def _unknown_ids(errata: list[Any], fetched: set[int]) -> dict[int, list[int]]:
+class _IdSet:
+    """The event ids fetched so far, in 8 bytes each: a sorted array (ids come in increasing order, so
+    adding one is an append), an id out of order inserted in place, one past 64 bits in a set.  After
+    :attr:`OUT_OF_ORDER` ids out of order (a log that does not keep the contract's order), every id
+    goes to a set: more memory, but never an insertion costing the whole array.
+
+    >>> ids = _IdSet()
+    >>> for i in (3, 5, 9, 4, 2**70): ids.add(i)
+    >>> [i in ids for i in (3, 4, 6, 9, 2**70)]
+    [True, True, False, True, True]
+    """
+
+    OUT_OF_ORDER = 10_000
+
+    def __init__(self) -> None:
+        self._sorted = array.array("q")
+        self._huge: set[int] = set()
+        self._disorder = 0
+
+    def add(self, value: int) -> None:
+        ids = self._sorted
+        if self._disorder > self.OUT_OF_ORDER or not -(2**63) <= value < 2**63:
+            self._huge.add(value)
+            return
+        if not ids or value > ids[-1]:
+            ids.append(value)
+            return
+        at = bisect.bisect_left(ids, value)
+        if ids[at] != value:
+            ids.insert(at, value)
+            self._disorder += 1
+            if self._disorder > self.OUT_OF_ORDER:
+                self._huge.update(ids)
+                self._sorted = array.array("q")
+
+    def __contains__(self, value: object) -> bool:
+        if not isinstance(value, int):
+            return False
+        if self._disorder > self.OUT_OF_ORDER or not -(2**63) <= value < 2**63:
+            return value in self._huge
+        ids = self._sorted
+        at = bisect.bisect_left(ids, value)
+        return at < len(ids) and ids[at] == value
+
+
+def _unknown_ids(errata: list[Any], fetched: _IdSet) -> dict[int, list[int]]:
     """By position in ``errata``: the event ids an erratum names that are not in ``fetched``."""
     unknown: dict[int, list[int]] = {}
     for position, erratum in enumerate(errata):
