@@ -49,7 +49,8 @@ def input_options(func: F) -> F:
         "--server",
         envvar="DAISHI_SERVER",
         type=ServerURL(),
-        help="Daishi server to fetch m_<id> from when it is not in the store [env: DAISHI_SERVER].",
+        help="Daishi server to fetch m_<id> from when it is not in the store [env: DAISHI_SERVER]. At most "
+             "20,000 export pages are fetched per match: raise it with $DAISHI_SERVER_MAX_PAGES.",
     )(func)
     func = click.option(
         "--store",

@@ -71,8 +71,14 @@ def export(targets: tuple[str, ...], parquet_dir: Path, include_private: bool, n
         line.stage(f"exporting (0 of {len(expanded)} matches done)")
         result = export_parquet(expanded, parquet_dir, include_private=include_private, scrub=not no_scrub,
                                 batch_rows=batch_rows, store=store, server=server, on_match=on_match)
-    if not quiet:
-        say(f"wrote {parquet_dir}/events, seats, pairs")
+    written = sum(1 for m in result.matches if m.error is None)
+    if not written:
+        say(f"daishi-forensics: nothing written to {parquet_dir}: no target could be exported", err=True)
+    elif not quiet:
+        missed = len(result.matches) - written
+        some = f" (of {len(result.matches)} matches, {written} exported; the errors above say why the other " \
+               f"{missed} {'was' if missed == 1 else 'were'} not)" if missed else ""
+        say(f"wrote {parquet_dir}/events, seats, pairs{some}")
     sys.exit(result.exit_code)
 
 

@@ -61,7 +61,7 @@ from .jsontext import (RepeatedKeys, colon_counter, key_path, lone_surrogates, r
 from .sources import EventSpool, MatchSource, RawRecord
 from .upcast import upcast
 from .validation import (UPCAST_MARKS, EventChecker, IntegralFloat, Problem, as_integers, header_problems,
-                         json_path)
+                         json_path, server_errata_problems)
 
 __all__ = ["ReadStats", "MatchRead", "read_match", "as_parsed", "REGION", "SEASON_MARKERS", "truncation_evidence",
            "erratum_name", "usable_type", "UNTYPED"]
@@ -290,7 +290,7 @@ class MatchRead:
     def header_problems(self) -> list[Problem]:
         """Problems in the header: the archive and the report against their schemas, and keys its
         JSON text repeats."""
-        problems = header_problems(self.source)
+        problems = header_problems(self.source) + server_errata_problems(self.source)
         for key in self.source.repeated_keys:
             problems.append(Problem(self.source.name, f"the key {shown(key)} is repeated; the last value is kept",
                                     severity="warning", code="repeated-key", path="$"))

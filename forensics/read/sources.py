@@ -24,7 +24,9 @@ Limits (refusing rather than exhausting memory):
 
 from __future__ import annotations
 
+import array
 import base64
+import bisect
 import email.utils
 import gzip
 import http.client
@@ -32,6 +34,7 @@ import io
 import os
 import re
 import socket
+import ssl
 import stat
 import sys
 import tempfile
@@ -62,6 +65,7 @@ __all__ = [
     "EventSpool",
     "Limits",
     "MatchSource",
+    "PageErrata",
     "RawRecord",
     "is_match_id",
     "refuse_utf16",
@@ -105,6 +109,31 @@ def _inflated_limit() -> int:
     return value
 
 
+SERVER_MAX_PAGES = 20_000
+"""The most export pages of one match fetched, unless ``$DAISHI_SERVER_MAX_PAGES`` says otherwise."""
+
+
+def _max_pages() -> int:
+    """``$DAISHI_SERVER_MAX_PAGES`` (a whole number of pages), else :data:`SERVER_MAX_PAGES`.
+
+    Raises
+    ------
+    BadSetting
+        The variable is set to anything but a positive whole number.
+    """
+    text = os.environ.get("DAISHI_SERVER_MAX_PAGES")
+    if text is None or not text.strip():
+        return SERVER_MAX_PAGES
+    try:
+        value = int(text.strip())
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise BadSetting(f"must be a whole number of pages (for example {SERVER_MAX_PAGES}), not {text!r}",
+                         file="$DAISHI_SERVER_MAX_PAGES")
+    return value
+
+
 @dataclass(frozen=True)
 class Limits:
     """Size limits applied while reading, and the server client's bounds."""
@@ -123,6 +152,8 @@ class Limits:
     """Refuse an answer (one export page, the report) larger than this."""
     server_empty_pages: int = 100
     """Refuse an export that gives this many pages in a row without an event (and a new cursor)."""
+    server_max_pages: int = field(default_factory=_max_pages)
+    """Refuse an export of more pages than this (``$DAISHI_SERVER_MAX_PAGES``, default 20,000)."""
     server_retries: int = 3
     """Retries of a 5xx, a 429, a dropped connection or a timeout, before giving up."""
     server_backoff_seconds: float = 0.25
@@ -152,6 +183,17 @@ class FileRecords:
     skip_header: bool
 
 
+class PageErrata(NamedTuple):
+    """The errata one export page of a server gave."""
+
+    page: str
+    """The page's address, as shown (:func:`_page_address`)."""
+    errata: list[Any]
+    """Its ``errata`` array, as served."""
+    unknown: dict[int, list[int]]
+    """By position in ``errata``: the event ids that erratum names and no page of the export holds."""
+
+
 @dataclass
 class MatchSource:
     """A match in one of the contract's forms, opened but not yet read.
@@ -166,6 +208,9 @@ class MatchSource:
     header: dict[str, Any]
     _records: Callable[[], Iterator[RawRecord]]
     errata: list[dict[str, Any]] = field(default_factory=list)
+    page_errata: list[PageErrata] = field(default_factory=list)
+    """A server's errata page by page, as served: what validation checks against the erratum schema,
+    as it checks an archive's, and against the events the export holds."""
     report_error: str | None = None
     """Why the match's report (its published scorecards) could not be read, when it could not:
     the match is still read, and the report says so as a finding."""
@@ -845,10 +890,11 @@ def _join(base: str, path: str) -> str:
 
 
 def redact_url(url: str) -> str:
-    """``url`` with its password and the values of its query hidden (``user:***@``, ``?token=***``).
+    """``url`` with its password and the values of its query hidden (``user:***@``, ``?token=***``),
+    but for an export page's ``cursor``, which is no secret and tells which page is meant.
 
-    >>> redact_url("https://bob:pw@host/x?token=abc")
-    'https://bob:***@host/x?token=***'
+    >>> redact_url("https://bob:pw@host/x?token=abc&cursor=c2")
+    'https://bob:***@host/x?token=***&cursor=c2'
     """
     try:
         parts = urllib.parse.urlsplit(url)
@@ -859,7 +905,7 @@ def redact_url(url: str) -> str:
         userinfo, _, host = netloc.rpartition("@")
         user = userinfo.split(":", 1)[0]
         netloc = f"{user}:***@{host}" if user else f"***@{host}"
-    query = "&".join(f"{pair.split('=', 1)[0]}=***" if "=" in pair else pair
+    query = "&".join(f"{pair.split('=', 1)[0]}=***" if "=" in pair and not pair.startswith("cursor=") else pair
                      for pair in parts.query.split("&")) if parts.query else ""
     return urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
 
@@ -941,14 +987,36 @@ class _SameServer(urllib.request.HTTPRedirectHandler):
 
     def redirect_request(self, req: urllib.request.Request, fp: Any, code: int, msg: str, headers: Any,
                          newurl: str) -> urllib.request.Request | None:
-        if _origin(newurl) != _origin(req.full_url):
-            raise ServerError(f"the server answered HTTP {code}, a redirect to another host "
-                              f"({redact_url(newurl)}); refused", file=redact_url(req.full_url))
+        here, there = _origin(req.full_url), _origin(newurl)
+        if there != here:
+            what, advice = _elsewhere(here, there)
+            fp.close()  # the redirect's answer, not read further
+            raise ServerError(f"the server answered HTTP {code}, {what} ({redact_url(newurl)}); refused{advice}",
+                              file=redact_url(req.full_url))
         return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+def _elsewhere(here: tuple[str, str, int | None], there: tuple[str, str, int | None]) -> tuple[str, str]:
+    """What a redirect from origin ``here`` to another, ``there``, changes, in words, and what to do."""
+    if there[1] != here[1]:
+        return "a redirect to another host", ""
+    if there[0] == "https" and here[0] == "http":
+        return "a redirect from http to https on the same host", ": give the server's address as https://"
+    if there[0] == "http" and here[0] == "https":
+        return "a redirect from https to plain http (unencrypted)", ""
+    return "a redirect to another port of the same host", ""
 
 
 class _Dropped(Exception):
     """The connection closed before the whole answer arrived (retried like a 5xx)."""
+
+
+def _redirect_failure(exc: urllib.error.HTTPError) -> str:
+    """Why a redirect was not followed (a loop, too many, no usable ``Location``), in words."""
+    if "infinite loop" in str(exc.msg):
+        return (f"the server's redirects loop (HTTP {exc.code} back to an address already visited, or more than "
+                f"{_SameServer.max_redirections} redirects in a row); refused")
+    return f"the server answered HTTP {exc.code}, a redirect without a usable Location; refused"
 
 
 def _retry_after(value: str | None) -> float | None:
@@ -973,10 +1041,10 @@ class ServerClient:
     ``GET {server}/api/matches/{id}/report`` answers the scorecards.  Per answer:
     nothing for ``server_timeout_seconds`` fails it, and the whole answer must arrive
     within ``server_answer_seconds`` and be at most ``server_answer_bytes`` (else a
-    clear :class:`ServerError`, not retried).  A 5xx, a connection error, a timeout and
+    clear :class:`ServerError`, not retried).  A 5xx, a 429, a connection error, a timeout and
     a connection dropped mid-body are retried ``server_retries`` times with exponential
-    backoff; a ``429`` waits what its ``Retry-After`` asks (at most
-    ``server_retry_after_seconds``, else an error).  A 404 is :class:`MatchNotFound` at
+    backoff; a ``429`` or a ``503`` waits what its ``Retry-After`` asks when that is longer (at
+    most ``server_retry_after_seconds``, else an error).  A 404 is :class:`MatchNotFound` at
     once.  A redirect is followed only to the same scheme, host and port.  Credentials in
     the address are sent as HTTP Basic authentication and never printed: every message
     names the address with its password and query values hidden (:func:`redact_url`).
@@ -996,10 +1064,14 @@ class ServerClient:
             headers["Authorization"] = "Basic " + base64.b64encode(token).decode()
         return _join(urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, parts.query, "")), path), headers
 
-    def get_json(self, path: str, *, missing_ok: bool = False) -> Any:
-        """The JSON answer of ``GET base+path`` (None for a 404 when ``missing_ok``)."""
+    def get_json(self, path: str, *, missing_ok: bool = False, missing: str | None = None) -> Any:
+        """The JSON answer of ``GET base+path`` (None for a 404 when ``missing_ok``).
+
+        A 404 is :class:`MatchNotFound`, or, given ``missing`` (what a 404 means for this request:
+        an export page past the first), a :class:`ServerError` saying it.  Messages name the address
+        with the server address's query values hidden (a token) and ``path``'s own shown (a cursor)."""
         url, headers = self._url(path)
-        shown = redact_url(_join(self.base, path))
+        shown = _join(redact_url(self.base), path)
         limits = self.limits
         attempt = 0
         while True:
@@ -1012,21 +1084,34 @@ class ServerClient:
                 if exc.code == 404:
                     if missing_ok:
                         return None
+                    if missing is not None:
+                        raise ServerError(f"{missing} (HTTP 404)", file=shown) from None
                     raise MatchNotFound("the server has no such match (HTTP 404)", file=shown) from None
-                if exc.code == 429:
+                if exc.code in (429, 503):
                     asked = _retry_after(exc.headers.get("Retry-After") if exc.headers else None)
                     if asked is not None and asked > limits.server_retry_after_seconds:
+                        what = "too many requests" if exc.code == 429 else "service unavailable"
                         raise ServerError(
-                            f"the server answered HTTP 429 (too many requests) asking to wait {asked:.0f} s, "
+                            f"the server answered HTTP {exc.code} ({what}) asking to wait {asked:.0f} s, "
                             f"longer than the {limits.server_retry_after_seconds:g} s this client waits",
                             file=shown) from None
                     wait = max(wait, asked or 0.0)
+                elif 300 <= exc.code < 400:
+                    raise ServerError(_redirect_failure(exc), file=shown) from None
                 elif exc.code < 500:
                     raise ServerError(f"the server answered HTTP {exc.code}", file=shown) from None
                 if attempt >= limits.server_retries:
                     raise ServerError(f"the server answered HTTP {exc.code} after {attempt + 1} attempts",
                                       file=shown) from None
             except (urllib.error.URLError, http.client.HTTPException, _Dropped, OSError) as exc:
+                tls = getattr(exc, "reason", None)
+                if isinstance(tls, ssl.SSLCertVerificationError):
+                    raise ServerError(f"the server's TLS certificate is not trusted ({tls.verify_message or tls}); "
+                                      "refused", file=shown) from None
+                if isinstance(tls, ssl.SSLError) and urllib.parse.urlsplit(url).scheme == "https":
+                    raise ServerError("the server does not speak TLS (https) on that port: the TLS handshake "
+                                      f"failed ({tls.reason or tls}); if it serves plain HTTP there, give its "
+                                      "address as http://", file=shown) from None
                 if attempt >= limits.server_retries:
                     reason = getattr(exc, "reason", None) or exc or type(exc).__name__
                     raise ServerError(f"no answer after {attempt + 1} attempts ({redact_url(str(reason))})",
@@ -1036,6 +1121,9 @@ class ServerClient:
         try:
             return orjson.loads(body)
         except orjson.JSONDecodeError as exc:
+            if body.startswith(b"\x1f\x8b"):
+                raise ServerError("the answer is gzip-compressed data the server did not declare (no "
+                                  "Content-Encoding: gzip), not JSON", file=shown) from None
             raise ServerError(f"the answer is not valid JSON: {_json_reason(exc)}", file=shown) from None
 
     def _fetch(self, url: str, headers: dict[str, str], shown: str) -> bytearray:
@@ -1079,13 +1167,35 @@ class ServerClient:
                     raise too_slow
                 if expected is not None and total < expected:
                     raise _Dropped(f"the connection closed after {total} of {expected} bytes")
-                return body
+                return _decoded(body, answer.headers.get("Content-Encoding"), limits.server_answer_bytes, shown)
         finally:
             deadline.cancel()
 
 
+def _decoded(body: bytearray, encoding: str | None, limit: int, shown: str) -> bytearray:
+    """``body`` as sent, or inflated when its ``Content-Encoding`` is gzip (within ``limit`` bytes);
+    any other encoding is refused, named."""
+    coding = (encoding or "").strip().lower()
+    if coding in ("", "identity"):
+        return body
+    if coding not in ("gzip", "x-gzip"):
+        raise ServerError(f"the answer is compressed as {encoding!r} (its Content-Encoding), which this client "
+                          "does not read; refused", file=shown)
+    inflater = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
+    try:
+        data = inflater.decompress(bytes(body), limit + 1)
+    except zlib.error as exc:
+        raise ServerError(f"the answer says it is gzip-compressed (Content-Encoding: gzip) but is not valid "
+                          f"gzip data ({exc})", file=shown) from None
+    if len(data) > limit or inflater.unconsumed_tail:
+        raise ServerError(f"the answer inflates past the limit of {limit} bytes; refused", file=shown)
+    if not inflater.eof:
+        raise ServerError("the answer's gzip data is truncated (Content-Encoding: gzip)", file=shown)
+    return bytearray(data)
+
+
 def _export_page(value: Any, name: str, match_id: str, cursor: str | None) -> dict[str, Any]:
-    where = "the first export page" if cursor is None else f"the export page at cursor {cursor!r}"
+    where = _page_name(cursor)
     if not isinstance(value, dict):
         raise ServerError(f"{where} is not a JSON object", file=name)
     page_match = value.get("matchId")
@@ -1117,33 +1227,142 @@ def _fetch_report(client: ServerClient, quoted: str, match_id: str) -> tuple[dic
 
 
 def _spool_pages(client: ServerClient, first: dict[str, Any], spool: IO[bytes], name: str, match_id: str,
-                 quoted: str, limits: Limits) -> list[Any]:
+                 quoted: str, limits: Limits) -> list[PageErrata]:
     """Follow the export's pages from ``first``, writing each event as a line to ``spool``;
-    returns the errata of every page.  Refuses a loop of cursors and more than
-    ``server_empty_pages`` pages in a row without an event."""
-    errata: list[Any] = []
+    returns the errata of every page that has some, each erratum's event ids the export does not
+    hold found.
+
+    The export must progress: a cursor given a second time (a loop), a page that holds only
+    events already fetched (their ids all seen on earlier pages), more than
+    ``server_empty_pages`` pages in a row without an event and more than ``server_max_pages``
+    pages in all are refused, each with a clear :class:`ServerError`."""
+    errata: list[tuple[str, list[Any]]] = []
     page = first
     cursor: str | None = None
     seen: set[str] = set()
+    fetched = _IdSet()
     empty_run = 0
+    count = 1
     while True:
-        errata.extend(page.get("errata") or [])
-        for data in page["events"]:
+        if page.get("errata"):
+            errata.append((_page_address(name, cursor), page["errata"]))
+        ids = [data.get("id") if isinstance(data, dict) else None for data in page["events"]]
+        if ids and all(isinstance(i, int) and not isinstance(i, bool) and i in fetched for i in ids):
+            shown_ids = ", ".join(str(i) for i in ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+            raise ServerError(f"{_page_name(cursor)} holds only events already fetched on earlier pages "
+                              f"(event ids {shown_ids}): the server repeats pages instead of progressing; "
+                              "refused", file=name, field="events")
+        for data, event_id in zip(page["events"], ids):
             spool.write(orjson.dumps(data) + b"\n")
+            if isinstance(event_id, int) and not isinstance(event_id, bool):
+                fetched.add(event_id)
         empty_run = 0 if page["events"] else empty_run + 1
         if empty_run > limits.server_empty_pages:
             raise ServerError(f"more than {limits.server_empty_pages} pages in a row without an event "
                               f"(last cursor {cursor!r}): the export does not progress; refused", file=name)
         following = page.get("next")
         if following is None:
-            return errata
-        cursor = str(following)
+            return [PageErrata(address, listed, _unknown_ids(listed, fetched)) for address, listed in errata]
+        if isinstance(following, bool) or not isinstance(following, (str, int)) or following == "":
+            raise ServerError(f"{_page_name(cursor)} gives as 'next' {_cursor_kind(following)}: a cursor is a "
+                              "non-empty string or a whole number, and the last page gives null; refused",
+                              file=name, field="next")
+        previous, cursor = cursor, str(following)
         if cursor in seen:
-            raise ServerError(f"the export pages loop (cursor {cursor!r} seen twice)", file=name)
+            raise ServerError(f"the export pages loop: {_page_name(previous)} gives as its next cursor "
+                              f"{cursor!r}, a cursor already followed; refused", file=name, field="next")
+        if count >= limits.server_max_pages:
+            raise ServerError(f"the export has more than {limits.server_max_pages} pages (the last one fetched "
+                              f"gives the next cursor {cursor!r}); refused: raise $DAISHI_SERVER_MAX_PAGES if "
+                              "this match is genuinely that long", file=name)
         seen.add(cursor)
+        count += 1
+        missing = (f"the server has no export page at cursor {cursor!r} (given as 'next' by "
+                   f"{_page_name(previous)}): the cursor was not found, or expired while the pages were read")
         page = _export_page(
-            client.get_json(f"/api/matches/{quoted}/export?cursor={urllib.parse.quote(cursor)}"),
+            client.get_json(f"/api/matches/{quoted}/export?cursor={urllib.parse.quote(cursor)}", missing=missing),
             name, match_id, cursor)
+
+
+class _IdSet:
+    """The event ids fetched so far, in 8 bytes each: a sorted array (ids come in increasing order, so
+    adding one is an append), an id out of order inserted in place, one past 64 bits in a set.  After
+    :attr:`OUT_OF_ORDER` ids out of order (a log that does not keep the contract's order), every id
+    goes to a set: more memory, but never an insertion costing the whole array.
+
+    >>> ids = _IdSet()
+    >>> for i in (3, 5, 9, 4, 2**70): ids.add(i)
+    >>> [i in ids for i in (3, 4, 6, 9, 2**70)]
+    [True, True, False, True, True]
+    """
+
+    OUT_OF_ORDER = 10_000
+
+    def __init__(self) -> None:
+        self._sorted = array.array("q")
+        self._huge: set[int] = set()
+        self._disorder = 0
+
+    def add(self, value: int) -> None:
+        ids = self._sorted
+        if self._disorder > self.OUT_OF_ORDER or not -(2**63) <= value < 2**63:
+            self._huge.add(value)
+            return
+        if not ids or value > ids[-1]:
+            ids.append(value)
+            return
+        at = bisect.bisect_left(ids, value)
+        if ids[at] != value:
+            ids.insert(at, value)
+            self._disorder += 1
+            if self._disorder > self.OUT_OF_ORDER:
+                self._huge.update(ids)
+                self._sorted = array.array("q")
+
+    def __contains__(self, value: object) -> bool:
+        if not isinstance(value, int):
+            return False
+        if self._disorder > self.OUT_OF_ORDER or not -(2**63) <= value < 2**63:
+            return value in self._huge
+        ids = self._sorted
+        at = bisect.bisect_left(ids, value)
+        return at < len(ids) and ids[at] == value
+
+
+def _unknown_ids(errata: list[Any], fetched: _IdSet) -> dict[int, list[int]]:
+    """By position in ``errata``: the event ids an erratum names that are not in ``fetched``."""
+    unknown: dict[int, list[int]] = {}
+    for position, erratum in enumerate(errata):
+        named = erratum.get("events") if isinstance(erratum, dict) else None
+        if isinstance(named, list):
+            missing = [i for i in named if isinstance(i, int) and not isinstance(i, bool) and i not in fetched]
+            if missing:
+                unknown[position] = missing
+    return unknown
+
+
+def _cursor_kind(value: Any) -> str:
+    """What a ``next`` that is no cursor is, for a message: its JSON kind and (short) value."""
+    if value == "":
+        return "an empty string"
+    if isinstance(value, (bool, float)):
+        return orjson.dumps(value).decode()
+    return json_kind(value)
+
+
+def _page_address(name: str, cursor: str | None) -> str:
+    """The address of the export page at ``cursor`` (None: the first page), as shown: ``name`` is the
+    export's address as shown (its query values hidden), the cursor is no secret.
+
+    >>> _page_address("http://h/api/matches/m_1/export?token=***", "c 2")
+    'http://h/api/matches/m_1/export?token=***&cursor=c%202'
+    """
+    return name if cursor is None else _join(name, f"?cursor={urllib.parse.quote(cursor)}")
+
+
+def _page_name(cursor: str | None) -> str:
+    """How a message names an export page: by the cursor that asked for it."""
+    return "the first export page" if cursor is None else f"the export page at cursor {cursor!r}"
 
 
 def _open_server(match_id: str, server: str, limits: Limits) -> MatchSource:
@@ -1155,13 +1374,13 @@ def _open_server(match_id: str, server: str, limits: Limits) -> MatchSource:
     base = server_address(server)
     client = ServerClient(base, limits)
     quoted = urllib.parse.quote(match_id)
-    name = f"{redact_url(base).rstrip('/')}/api/matches/{match_id}/export"
+    name = _join(redact_url(base), f"/api/matches/{quoted}/export")
     first = _export_page(client.get_json(f"/api/matches/{quoted}/export"), name, match_id, None)
     if not isinstance(first.get("archive"), dict):
         raise ServerError("the first export page has no 'archive' object", file=name, field="archive")
     spool = tempfile.TemporaryFile()
     try:
-        errata = _spool_pages(client, first, spool, name, match_id, quoted, limits)
+        page_errata = _spool_pages(client, first, spool, name, match_id, quoted, limits)
         report, report_error = _fetch_report(client, quoted, match_id)
     except BaseException:
         spool.close()
@@ -1176,7 +1395,9 @@ def _open_server(match_id: str, server: str, limits: Limits) -> MatchSource:
         for index, line in enumerate(spool):
             yield RawRecord(index, None, orjson.loads(line), None)
 
-    source = MatchSource(name, "server", header, records, errata=errata, report_error=report_error)
+    errata = [erratum for page in page_errata for erratum in page.errata]
+    source = MatchSource(name, "server", header, records, errata=errata, page_errata=page_errata,
+                         report_error=report_error)
     weakref.finalize(source, spool.close)
     return source
 

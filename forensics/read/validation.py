@@ -771,6 +771,38 @@ def header_problems(source: Any) -> list[Problem]:
     return problems
 
 
+def server_errata_problems(source: Any) -> list[Problem]:
+    """A server's errata (:attr:`~.sources.MatchSource.page_errata`) checked against the erratum schema,
+    as an archive's ``errata`` are, and for event ids the export does not hold: each problem names the
+    page's address and the path in its answer."""
+    problems: list[Problem] = []
+    for page, errata, unknown in getattr(source, "page_errata", None) or []:
+        checker = _errata_checker()
+        if not checker.is_valid(errata):
+            for path, message in checker.errors(errata):
+                problems.append(Problem(page, message, code="errata", path="$.errata" + path[1:]))
+        for position, missing in sorted(unknown.items()):
+            erratum = errata[position]
+            named = f"erratum {shown(erratum.get('id'), 40)}"
+            listed = ", ".join(str(i) for i in missing[:10]) + (f" and {len(missing) - 10} more"
+                                                                if len(missing) > 10 else "")
+            plural = "an event id" if len(missing) == 1 else f"{len(missing)} event ids"
+            problems.append(Problem(page, f"{named} names {plural} that no page of the export holds: {listed}",
+                                    code="errata", path=f"$.errata[{position}].events"))
+    return problems
+
+
+def _errata_checker() -> SchemaChecker:
+    """The archive's ``errata`` array, checked alone."""
+    if "errata" not in _HEADER_CHECKERS:
+        fast = {"$schema": "https://json-schema.org/draft/2020-12/schema",
+                **schemas.inlined("archive")["properties"]["errata"]}
+        detail = {"$schema": "https://json-schema.org/draft/2020-12/schema",
+                  "$ref": schemas.load("archive")["$id"] + "#/properties/errata"}
+        _HEADER_CHECKERS["errata"] = SchemaChecker(fast, detail)
+    return _HEADER_CHECKERS["errata"]
+
+
 _HEADER_CHECKERS: dict[str, SchemaChecker] = {}
 
 

@@ -170,8 +170,15 @@ class ScreenRun:
     """The season-scale result (``--season``), None otherwise."""
 
     @property
-    def verdict(self) -> str:
-        """The worst verdict of the run (the season's included)."""
+    def screened(self) -> bool:
+        """Something was screened: a match (or the season)."""
+        return self.season is not None or any(m.result is not None for m in self.matches)
+
+    @property
+    def verdict(self) -> str | None:
+        """The worst verdict of the run (the season's included); None when nothing could be screened."""
+        if not self.screened:
+            return None
         verdicts = {m.result.verdict for m in self.matches if m.result is not None}
         if self.season is not None:
             verdicts.add(self.season.verdict)
@@ -180,7 +187,7 @@ class ScreenRun:
     @property
     def exit_code(self) -> int:
         """3 when a target could not be read; else 1 when a verdict is review/flag (or a target
-        was invalid, or its log truncated); else 0."""
+        was invalid, or its log truncated, or nothing could be screened); else 0."""
         if any(m.error_code == exitcodes.UNREADABLE for m in self.matches):
             return int(exitcodes.UNREADABLE)
         if self.verdict != "clear" or any(m.error or m.invalid_records or m.truncated for m in self.matches):

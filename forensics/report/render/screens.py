@@ -95,6 +95,11 @@ def render_text(run: ScreenRun, width: int | None = None) -> str:
     counts = {v: sum(1 for m in run.matches if m.result is not None and m.result.verdict == v)
               for v in ("clear", "review", "flag")}
     unread = sum(1 for m in run.matches if m.result is None)
+    if run.verdict is None:
+        which = "the target could not" if unread == 1 else f"none of the {unread} targets could"
+        out.append(f"nothing screened: {which} be screened (see above), so there is no verdict (screens config "
+                   f"{run.config.version}, {run.config.digest})")
+        return "\n".join(part for line in out for part in _wrapped(shown(line), width)) + "\n"
     out.append(
         f"verdict {run.verdict}: {counts['clear']} clear, {counts['review']} review, {counts['flag']} flag"
         + (f", {unread} not screened" if unread else "")
@@ -137,7 +142,9 @@ def render_github(run: ScreenRun) -> str:
     if run.season is not None:
         for f in run.season.flags:
             emit(f, "season")
-    out.append(shown(f"screens verdict {run.verdict} (config {run.config.version}, {run.config.digest})"))
+    said = (f"screens verdict {run.verdict}" if run.verdict is not None
+            else "screens: nothing could be screened, no verdict")
+    out.append(shown(f"{said} (config {run.config.version}, {run.config.digest})"))
     return "\n".join(out) + "\n"
 
 

@@ -1,0 +1,189 @@
+"""What the server form says when a server misbehaves: the page and cursor meant (a cursor is no
+secret; a token is), a cursor that is no cursor, redirects, compressed answers, TLS, Retry-After."""
+
+from __future__ import annotations
+
+import gzip
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import orjson
+import pytest
+
+from daishi_forensics.errors import MatchNotFound, ServerError
+from daishi_forensics.read.sources import open_match, redact_url
+
+from .matchkit import MATCH_ID, archive
+from .test_server_hostile import EVENTS, EXPORT, REPORT, Handler, Respond, pages, read_ids, report, serve
+
+
+@pytest.fixture
+def routes() -> dict[str, Respond]:
+    return {EXPORT: pages, REPORT: report}
+
+
+@pytest.fixture
+def server(routes: dict[str, Respond]) -> Iterator[str]:
+    yield from serve(routes)
+
+
+def test_a_404_on_a_later_page_names_the_cursor_not_a_missing_match(server: str, routes: dict[str, Respond],
+                                                                    tmp_path: Path) -> None:
+    def lost(h: Handler, cursor: str | None) -> None:
+        if cursor == "c2":
+            h.send_json(404, {"error": "gone"})
+        else:
+            pages(h, cursor)
+
+    routes[EXPORT] = lost
+    with pytest.raises(ServerError) as caught:
+        read_ids(f"{server}/?token=s3cret", tmp_path)
+    assert not isinstance(caught.value, MatchNotFound)
+    assert str(caught.value) == (
+        f"{server}/api/matches/{MATCH_ID}/export?token=***&cursor=c2: the server has no export page at cursor "
+        "'c2' (given as 'next' by the export page at cursor 'c1'): the cursor was not found, or expired while "
+        "the pages were read (HTTP 404)")
+
+
+def test_a_404_on_the_first_page_is_still_no_such_match(server: str, tmp_path: Path) -> None:
+    with pytest.raises(MatchNotFound) as caught:
+        open_match("m_ffffffffffff", store=tmp_path, server=f"{server}/?token=s3cret")
+    assert str(caught.value) == (f"{server}/api/matches/m_ffffffffffff/export?token=***: the server has no such "
+                                 "match (HTTP 404)")
+
+
+def test_redact_url_hides_a_token_but_shows_a_cursor() -> None:
+    assert redact_url("http://h/api/matches/m/export?token=abc&cursor=c2") == \
+        "http://h/api/matches/m/export?token=***&cursor=c2"
+    assert redact_url("http://u:pw@h/x?cursorx=1&key=2") == "http://u:***@h/x?cursorx=***&key=***"
+
+
+@pytest.mark.parametrize(("following", "said"), [(False, "false"), (True, "true"), (2.5, "2.5"),
+                                                 ({"page": 2}, "an object"), (["c1"], "an array"),
+                                                 ("", "an empty string")])
+def test_a_next_that_is_no_cursor_is_refused(server: str, routes: dict[str, Respond], tmp_path: Path,
+                                             following: object, said: str) -> None:
+    def weird(h: Handler, cursor: str | None) -> None:
+        h.send_json(200, {"matchId": MATCH_ID, "archive": archive(["a_1"], ended=10), "events": EVENTS[:3],
+                          "next": following})
+
+    routes[EXPORT] = weird
+    with pytest.raises(ServerError) as caught:
+        read_ids(server, tmp_path)
+    assert str(caught.value) == (
+        f"{server}/api/matches/{MATCH_ID}/export, field next: the first export page gives as 'next' {said}: a "
+        "cursor is a non-empty string or a whole number, and the last page gives null; refused")
+    assert Handler.requests == [EXPORT]
+
+
+def test_a_whole_number_cursor_is_followed(server: str, routes: dict[str, Respond], tmp_path: Path) -> None:
+    def numbered(h: Handler, cursor: str | None) -> None:
+        table = {None: (EVENTS[:3], 7), "7": (EVENTS[3:], None)}
+        events, nxt = table[cursor]
+        page: dict[str, object] = {"matchId": MATCH_ID, "events": events, "next": nxt}
+        if cursor is None:
+            page["archive"] = archive(["a_1"], ended=10)
+        h.send_json(200, page)
+
+    routes[EXPORT] = numbered
+    assert read_ids(server, tmp_path) == list(range(1, 8))
+    assert Handler.requests[:2] == [EXPORT, EXPORT + "?cursor=7"]
+
+
+def test_503_retry_after_is_honoured(server: str, routes: dict[str, Respond], tmp_path: Path) -> None:
+    busy = {"left": 1}
+
+    def unavailable(h: Handler, cursor: str | None) -> None:
+        if busy["left"]:
+            busy["left"] -= 1
+            h.send_json(503, {"error": "maintenance"}, {"Retry-After": "1"})
+            return
+        pages(h, cursor)
+
+    routes[EXPORT] = unavailable
+    started = time.monotonic()
+    assert read_ids(server, tmp_path) == list(range(1, 8))
+    assert time.monotonic() - started >= 1.0  # the backoff alone is 0.01 s
+
+
+def test_503_asking_too_long_a_wait_is_an_error(server: str, routes: dict[str, Respond], tmp_path: Path) -> None:
+    routes[EXPORT] = lambda h, c: h.send_json(503, {"error": "down"}, {"Retry-After": "3600"})
+    started = time.monotonic()
+    with pytest.raises(ServerError) as caught:
+        read_ids(server, tmp_path)
+    assert str(caught.value) == (f"{server}/api/matches/{MATCH_ID}/export: the server answered HTTP 503 (service "
+                                 "unavailable) asking to wait 3600 s, longer than the 2 s this client waits")
+    assert time.monotonic() - started < 3 and Handler.requests == [EXPORT]
+
+
+def send_raw(h: Handler, body: bytes, headers: dict[str, str]) -> None:
+    h.send_response(200)
+    h.send_header("Content-Type", "application/json")
+    h.send_header("Content-Length", str(len(body)))
+    for k, v in headers.items():
+        h.send_header(k, v)
+    h.end_headers()
+    h.wfile.write(body)
+
+
+def page_bytes(cursor: str | None) -> bytes:
+    table = {None: (EVENTS[:3], "c1"), "c1": (EVENTS[3:6], "c2"), "c2": (EVENTS[6:], None)}
+    events, nxt = table[cursor]
+    page: dict[str, object] = {"matchId": MATCH_ID, "events": events, "next": nxt}
+    if cursor is None:
+        page["archive"] = archive(["a_1"], ended=10)
+    return orjson.dumps(page)
+
+
+def test_a_gzip_encoded_answer_is_inflated(server: str, routes: dict[str, Respond], tmp_path: Path) -> None:
+    routes[EXPORT] = lambda h, c: send_raw(h, gzip.compress(page_bytes(c)), {"Content-Encoding": "gzip"})
+    assert read_ids(server, tmp_path) == list(range(1, 8))
+
+
+@pytest.mark.parametrize(("body", "headers", "said"), [
+    (gzip.compress(b"{}" * 10), {}, "the answer is gzip-compressed data the server did not declare (no "
+                                    "Content-Encoding: gzip), not JSON"),
+    (b"{}", {"Content-Encoding": "br"}, "the answer is compressed as 'br' (its Content-Encoding), which this "
+                                        "client does not read; refused"),
+    (gzip.compress(b"{}")[:-12], {"Content-Encoding": "gzip"},
+     "the answer's gzip data is truncated (Content-Encoding: gzip)"),
+    (gzip.compress(b" " * 3_000_000), {"Content-Encoding": "gzip"},
+     f"the answer inflates past the limit of {1 << 20} bytes; refused"),
+])
+def test_a_compressed_answer_that_cannot_be_read_says_why(server: str, routes: dict[str, Respond], tmp_path: Path,
+                                                          body: bytes, headers: dict[str, str], said: str) -> None:
+    routes[EXPORT] = lambda h, c: send_raw(h, body, headers)
+    with pytest.raises(ServerError) as caught:
+        read_ids(server, tmp_path)
+    assert str(caught.value) == f"{server}/api/matches/{MATCH_ID}/export: {said}"
+
+
+def test_a_redirect_loop_says_so(server: str, routes: dict[str, Respond], tmp_path: Path) -> None:
+    routes[EXPORT] = lambda h, c: h.send_json(302, {}, {"Location": EXPORT})
+    with pytest.raises(ServerError) as caught:
+        read_ids(server, tmp_path)
+    assert str(caught.value) == (f"{server}/api/matches/{MATCH_ID}/export: the server's redirects loop (HTTP 302 "
+                                 "back to an address already visited, or more than 5 redirects in a row); refused")
+
+
+def test_a_redirect_to_https_says_to_use_https(server: str, routes: dict[str, Respond], tmp_path: Path) -> None:
+    secure = server.replace("http://", "https://")
+    routes[EXPORT] = lambda h, c: h.send_json(301, {}, {"Location": secure + EXPORT})
+    with pytest.raises(ServerError) as caught:
+        read_ids(server, tmp_path)
+    assert str(caught.value) == (
+        f"{server}/api/matches/{MATCH_ID}/export: the server answered HTTP 301, a redirect from http to https on "
+        f"the same host ({secure}{EXPORT}); refused: give the server's address as https://")
+
+
+def test_https_to_a_plain_http_port_says_it_does_not_speak_tls(server: str, tmp_path: Path) -> None:
+    secure = server.replace("http://", "https://")
+    started = time.monotonic()
+    with pytest.raises(ServerError) as caught:
+        read_ids(secure, tmp_path)
+    message = str(caught.value)
+    assert message.startswith(f"{secure}/api/matches/{MATCH_ID}/export: the server does not speak TLS (https) on "
+                              "that port: the TLS handshake failed (")
+    assert message.endswith("); if it serves plain HTTP there, give its address as http://")
+    assert time.monotonic() - started < 5  # not retried
