@@ -496,8 +496,9 @@ class MatchRead:
                               path="$.archive.agents"))
 
     def _check_errata(self) -> None:
-        """An erratum naming an event id that no valid event of the match's log carries withholds nothing:
-        said (a warning; the contract has errata name logged events), at the id in the archive."""
+        """An archive erratum naming an event id that no valid event of the match's log carries withholds
+        nothing: said (a warning; the contract has errata name logged events), at the id in the archive (a
+        server page's errata are checked with the page, :func:`~.validation.server_errata_problems`)."""
         stats = self.stats
         withheld = set(stats.excluded_by_errata)
         missing = sorted(event_id for event_id in self.errata_events if event_id not in withheld)
@@ -511,6 +512,8 @@ class MatchRead:
                         paths.setdefault(event_id, f"$.archive.errata[{i}].events[{j}]")
         public = " (a public export leaves out direct messages: it may name one)" if not stats.private_events else ""
         for event_id in missing:
+            if event_id not in paths:  # named by a server page's erratum only: said with that page's address
+                continue
             self._problem(Problem(self.source.name, f"erratum {shown(self.errata_events[event_id])} names event "
                                                     f"{event_id}, but the match's log holds no valid event with "
                                                     f"that id: it withholds nothing{public}", severity="warning",

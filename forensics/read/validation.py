@@ -773,8 +773,9 @@ def header_problems(source: Any) -> list[Problem]:
 
 def server_errata_problems(source: Any) -> list[Problem]:
     """A server's errata (:attr:`~.sources.MatchSource.page_errata`) checked against the erratum schema,
-    as an archive's ``errata`` are, and for event ids the export does not hold: each problem names the
-    page's address and the path in its answer."""
+    as an archive's ``errata`` are, and for event ids the export does not hold (a warning, as for an
+    archive's erratum naming an event the log lacks): each problem names the page's address and the path
+    in its answer."""
     problems: list[Problem] = []
     for page, errata, unknown in getattr(source, "page_errata", None) or []:
         checker = _errata_checker()
@@ -787,8 +788,9 @@ def server_errata_problems(source: Any) -> list[Problem]:
             listed = ", ".join(str(i) for i in missing[:10]) + (f" and {len(missing) - 10} more"
                                                                 if len(missing) > 10 else "")
             plural = "an event id" if len(missing) == 1 else f"{len(missing)} event ids"
-            problems.append(Problem(page, f"{named} names {plural} that no page of the export holds: {listed}",
-                                    code="errata", path=f"$.errata[{position}].events"))
+            problems.append(Problem(page, f"{named} names {plural} that no page of the export holds: {listed}: "
+                                          "it withholds nothing", severity="warning", code="errata",
+                                    path=f"$.errata[{position}].events"))
     return problems
 
 
