@@ -194,3 +194,101 @@ def test_a_bad_row_exits_3_with_one_line_naming_it(tmp_path: Path) -> None:
     assert result.exit_code == 3 and result.stdout == ""
     assert result.stderr.strip() == (f"daishi-forensics: error: {path}, line 5, field AMOUNT: a value is a finite "
                                      "number >= 0 (or empty when unknown), not '-2'")
+
+
+# --------------------------------------------------------------------------- numbers, short rows, line numbers
+
+
+@pytest.mark.parametrize(("cell", "says"), [
+    ("1_000", "not '1_000' (a number is written in plain ASCII decimal digits: 1000, 4.5, 4.517e-05)"),
+    ("\u0661\u0662", "not '\u0661\u0662' (a number is written in plain ASCII decimal digits"),  # Arabic-Indic 12
+    ("\uff11\uff12", "not '\uff11\uff12' (a number is written in plain ASCII decimal digits"),  # fullwidth 12
+    ('"1,000"', "not '1,000' (a number is written in plain ASCII decimal digits"),  # quoted: one cell
+    ("inf", "not 'inf' (a number is written"),
+    ("0x10", "not '0x10' (a number is written"),
+    ("1e308", "a value is 0 or between 1e-100 and 1e+100 (the screens add and multiply amounts; any unit is fine, "
+              "so divide the column by a power of ten), not '1e308'"),
+    ("1e-200", "a value is 0 or between 1e-100 and 1e+100"),
+])
+def test_a_value_is_a_plain_ascii_decimal_in_range(tmp_path: Path, cell: str, says: str) -> None:
+    path = tmp_path / "t.csv"
+    path.write_text(f"from,to,value,tick\na,b,1,1\nb,c,{cell},2\n", encoding="utf-8")
+    with pytest.raises(InputUnreadable) as caught:
+        read_transfer_table(path)
+    assert (caught.value.line, caught.value.field) == (3, "value")
+    assert says in caught.value.message
+
+
+@pytest.mark.parametrize(("cell", "says"), [
+    ("1_0", "a tick is a finite number or an ISO 8601 date-time, not '1_0' (a number is written in plain ASCII"),
+    ("\u0661", "not '\u0661' (a number is written in plain ASCII"),
+    ("\uff12", "not '\uff12' (a number is written in plain ASCII"),
+    ("-1e200", "a tick is between -1e+100 and 1e+100 (the screens subtract ticks; only order and spacing matter), "
+               "not '-1e200'"),
+])
+def test_a_tick_is_a_plain_ascii_decimal_in_range(tmp_path: Path, cell: str, says: str) -> None:
+    path = tmp_path / "t.csv"
+    path.write_text(f"from,to,value,tick\na,b,1,1\nb,c,1,{cell}\n", encoding="utf-8")
+    with pytest.raises(InputUnreadable) as caught:
+        read_transfer_table(path)
+    assert (caught.value.line, caught.value.field) == (3, "tick")
+    assert says in caught.value.message
+
+
+def test_plain_decimals_in_every_usual_form_are_read(tmp_path: Path) -> None:
+    path = tmp_path / "t.csv"
+    path.write_text("from,to,value,tick\na,b,12,1\nb,c,+3.5,2.\nc,d,.5,3e0\nd,e, 4.517e-05 ,4E+1\ne,f,0,-2\n"
+                    "f,g,1e100,5\n", encoding="utf-8")
+    g = read_transfer_table(path)
+    assert [(d["value"], d["tick"]) for _, _, d in g.edges(data=True)] == [
+        (12.0, 1.0), (3.5, 2.0), (0.5, 3.0), (4.517e-05, 40.0), (0.0, -2.0), (1e100, 5.0)]
+
+
+def test_a_json_number_out_of_range_names_the_line(tmp_path: Path) -> None:
+    path = write_jsonl(tmp_path / "t.jsonl", [{"from": "a", "to": "b", "value": 5, "tick": 1},
+                                              {"from": "b", "to": "c", "value": 1e300, "tick": 2}])
+    with pytest.raises(InputUnreadable) as caught:
+        read_transfer_table(path)
+    assert (caught.value.line, caught.value.field) == (2, "value") and "between 1e-100 and 1e+100" in str(caught.value)
+
+
+def test_huge_amounts_stop_with_one_error_line_and_no_numeric_warnings(tmp_path: Path) -> None:
+    rows = background_rows(40)
+    for row in rows:
+        row["AMOUNT"] = f"{float(row['AMOUNT']) * 1e304!r}"
+    path = write_csv(tmp_path / "tx.csv", rows)
+    result = run(["screen-transfers", str(path), *COLUMNS])
+    assert result.exit_code == 3 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and "Warning" not in result.stderr
+    assert result.stderr.startswith(f"daishi-forensics: error: {path}, line 2, field AMOUNT: a value is 0 or between")
+
+
+def test_a_csv_row_with_too_few_cells_names_the_missing_column(tmp_path: Path) -> None:
+    path = tmp_path / "t.csv"
+    path.write_text("from,to,tick,value\na,b,1\nb,c,2,5\n", encoding="utf-8")
+    result = run(["screen-transfers", str(path)])
+    assert result.exit_code == 3 and result.stdout == ""
+    assert result.stderr == (f"daishi-forensics: error: {path}, line 2, field value: fewer cells than the header has "
+                             "columns (3, not 4): no cell for column 'value'\n")
+
+
+def test_a_row_with_line_breaks_in_a_quoted_cell_is_named_by_its_first_line(tmp_path: Path) -> None:
+    path = tmp_path / "t.csv"
+    path.write_text('from,to,value,tick\na,b,1,1\n"x\ny",b,zz,2\nc,d,oops,3\n', encoding="utf-8")
+    with pytest.raises(InputUnreadable) as caught:
+        read_transfer_table(path)
+    assert (caught.value.line, caught.value.field) == (3, "value") and "not 'zz'" in caught.value.message
+    # the rows after it keep their own lines
+    path.write_text('from,to,value,tick\na,b,1,1\n"x\ny",b,2,2\n\nc,d,oops,3\n', encoding="utf-8")
+    with pytest.raises(InputUnreadable) as caught:
+        read_transfer_table(path)
+    assert (caught.value.line, caught.value.field) == (6, "value")
+
+
+def test_an_unterminated_quote_names_the_line_it_opens_on(tmp_path: Path) -> None:
+    path = tmp_path / "t.csv"
+    path.write_text('from,to,value,tick\na,b,1,1\nb,a,"unterminated,2\nc,d,1,3\n', encoding="utf-8")
+    with pytest.raises(InputUnreadable) as caught:
+        read_transfer_table(path)
+    assert str(caught.value) == (f"{path}, line 3: a quoted cell opened in the row starting here is never closed "
+                                 "(the file ends inside it, at line 4)")
