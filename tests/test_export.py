@@ -159,3 +159,34 @@ def test_a_match_that_breaks_half_way_leaves_nothing(tmp_path: Path) -> None:
     assert done.exit_code == exitcodes.UNREADABLE and "gzip" in (done.error or "")
     assert [p for p in (tmp_path / "lake").rglob("*") if p.is_file()] == []
     assert not (tmp_path / "lake" / "events" / f"match_id={A}").exists()
+
+
+AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+
+
+@pytest.mark.parametrize(("text", "exported"), [
+    (f"aws_secret_access_key={AWS_SECRET}", "<API_KEY>"),
+    (f'export AWS_SECRET_ACCESS_KEY="{AWS_SECRET}" now', 'export <API_KEY>" now'),
+    (f"aws AKIAIOSFODNN7EXAMPLE secret {AWS_SECRET}", "aws <API_KEY> secret <API_KEY>"),
+])
+def test_an_aws_secret_key_is_scrubbed_and_the_hash_is_of_the_text_exported(tmp_path: Path, text: str,
+                                                                             exported: str) -> None:
+    import hashlib
+
+    events = _with_id([ev(1, 0, "agent_spawned", "a_1", region="r_0_0"),
+                       ev(2, 1, "message", "a_1", channel="broadcast", text=text),
+                       ev(3, 2, "message", "a_1", channel="broadcast", text="plain hello")], A)
+    path = write_match(tmp_path / "m", events, archive(["a_1"], ended=10, matchId=A))
+    export_parquet([str(path)], tmp_path / "lake")
+    rows = sql(f"SELECT text, sha256, payload FROM read_parquet('{tmp_path}/lake/events/*/*.parquet') "
+               "WHERE type = 'message' ORDER BY id")
+    (got, digest, payload), (plain, plain_digest, _) = rows
+    assert got == exported and AWS_SECRET not in payload
+    # the hash is of what was exported (a hash of the secret would confirm a guess at it), in the column and payload
+    assert digest == hashlib.sha256(exported.encode()).hexdigest() == orjson.loads(payload)["sha256"]
+    assert digest != hashlib.sha256(text.encode()).hexdigest()
+    # a text the scrubbing leaves alone keeps the log's hash (the same thing)
+    assert (plain, plain_digest) == ("plain hello", hashlib.sha256(b"plain hello").hexdigest())
+    export_parquet([str(path)], tmp_path / "raw", scrub=False)
+    assert sql(f"SELECT text, sha256 FROM read_parquet('{tmp_path}/raw/events/*/*.parquet') WHERE id = 2") == [
+        (text, hashlib.sha256(text.encode()).hexdigest())]

@@ -28,7 +28,9 @@ boundary withholds them); the behavior report counts them.
 
 **Privacy.**  Private events (``message_private``, a v1 direct message) are left out
 unless ``include_private``.  Message ``text`` (in its column and in ``payload``) is
-scrubbed of secrets unless ``scrub=False``.  The pairs table keeps the report's
+scrubbed of secrets unless ``scrub=False``; a scrubbed text's ``sha256`` (in its column and
+in ``payload``) is the SHA-256 of the text as exported, never the log's hash of the text before
+(a hash of a secret lets anyone holding a guess confirm it).  The pairs table keeps the report's
 message *counts* per pair, private ones included (counts, not contents).
 
 **Atomicity.**  Each file is written as ``.part-0.parquet.*.tmp`` (hidden from pyarrow
@@ -39,6 +41,7 @@ export of a match already in ``DIR`` replaces its three files.
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 import re
 import uuid
@@ -192,8 +195,10 @@ class _EventBatches:
         text = payload.get("text")
         if self.scrub is not None and isinstance(text, str) and text:
             scrubbed = self.scrub(text)
-            if scrubbed != text:
+            if scrubbed != text:  # the hash the log carried would be a dictionary attack's check on the secret
                 payload = {**payload, "text": scrubbed}
+                if "sha256" in payload:
+                    payload["sha256"] = hashlib.sha256(scrubbed.encode("utf-8", "surrogatepass")).hexdigest()
         c = self.columns
         casts = self.casts
         for name in ("id", "schemaVersion", "tick", "type", "agentId", "createdAtMs", "latencyMs", "private",
