@@ -190,3 +190,46 @@ def test_an_aws_secret_key_is_scrubbed_and_the_hash_is_of_the_text_exported(tmp_
     export_parquet([str(path)], tmp_path / "raw", scrub=False)
     assert sql(f"SELECT text, sha256 FROM read_parquet('{tmp_path}/raw/events/*/*.parquet') WHERE id = 2") == [
         (text, hashlib.sha256(text.encode()).hexdigest())]
+
+
+def _with_invalid(directory: Path, match_id: str = A) -> Path:
+    events = _with_id([ev(1, 0, "agent_spawned", "a_1", region="r_0_0"),
+                       ev(2, 1, "agent_spawned", "a_2", region="r_0_0"),
+                       ev(3, 2, "move", "a_1", **{"from": "r_0_0", "to": "r_0_1"})], match_id)
+    events[2]["payload"] = None  # an invalid record: not an event of the match
+    return write_match(directory, events, archive(["a_1", "a_2"], ended=10, matchId=match_id))
+
+
+@pytest.mark.parametrize("quiet", [False, True])
+def test_invalid_records_are_counted_on_stderr_with_what_to_do(tmp_path: Path, quiet: bool) -> None:
+    path = _with_invalid(tmp_path / "m")
+    result = CliRunner().invoke(main, ["export", str(path), "--parquet", str(tmp_path / "lake"),
+                                       *(["-q"] if quiet else [])])
+    assert result.exit_code == exitcodes.FINDINGS
+    assert result.stderr == (f"daishi-forensics: warning: {path}: 1 invalid record left out of the export (not events "
+                             f"of the match): daishi-forensics validate {path} lists each with its line and field\n")
+    assert result.stdout == ("" if quiet else f"{A}: 2 events, 2 seats, 1 pairs\nwrote {tmp_path / 'lake'}/events, "
+                                              "seats, pairs\n")
+
+
+def test_an_empty_folder_among_targets_is_an_error_and_the_others_are_exported(
+        matches: tuple[Path, Path], tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = CliRunner().invoke(main, ["export", str(empty), str(matches[0]), "--parquet", str(tmp_path / "lake"),
+                                       "-q"])
+    assert (result.exit_code, result.stdout) == (exitcodes.UNREADABLE, "")
+    assert result.stderr == f"daishi-forensics: error: no matches in {empty} (the other targets are exported)\n"
+    assert (tmp_path / "lake" / "events" / f"match_id={A}" / "part-0.parquet").is_file()
+    alone = CliRunner().invoke(main, ["export", str(empty), "--parquet", str(tmp_path / "lake2")])
+    assert (alone.exit_code, alone.stderr) == (exitcodes.UNREADABLE, f"daishi-forensics: error: no matches in {empty}\n")
+
+
+def test_parquet_naming_a_file_is_an_output_error(matches: tuple[Path, Path], tmp_path: Path) -> None:
+    target = tmp_path / "afile"
+    target.write_bytes(b"keep")
+    result = CliRunner().invoke(main, ["export", str(matches[0]), "--parquet", str(target)])
+    assert result.exit_code == exitcodes.OUTPUT == 74
+    assert result.stderr == (f"daishi-forensics: error: {target}: not a folder (--parquet names the folder the "
+                             "tables are written to)\n")
+    assert target.read_bytes() == b"keep"
