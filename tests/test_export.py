@@ -233,3 +233,33 @@ def test_parquet_naming_a_file_is_an_output_error(matches: tuple[Path, Path], tm
     assert result.stderr == (f"daishi-forensics: error: {target}: not a folder (--parquet names the folder the "
                              "tables are written to)\n")
     assert target.read_bytes() == b"keep"
+
+
+def test_temp_files_stay_out_of_the_tables_and_a_killed_export_s_are_cleared(matches: tuple[Path, Path],
+                                                                            tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    out = tmp_path / "lake"
+    export_parquet([str(matches[0])], out)
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True,
+                          check=True)
+    dead = int(gone.stdout)  # a process that has ended: what a killed export was
+    partition = out / "events" / f"match_id={A}"
+    stale = [out / ".export-tmp" / f"part-0.parquet.{dead}.0123456789ab.tmp",
+             partition / f".part-0.parquet.{dead}.0123456789ab.tmp"]  # where an earlier version wrote it
+    (out / ".export-tmp").mkdir()
+    for path in stale:
+        path.write_bytes(b"PAR1 half written")
+    live = out / ".export-tmp" / f"part-0.parquet.{os.getpid()}.ba9876543210.tmp"  # an export still at work
+    live.write_bytes(b"PAR1")
+    with pytest.raises(duckdb.Error):  # what a killed export's leftover did to a glob over the table
+        sql(f"SELECT count(*) FROM read_parquet('{out}/events/**')")
+    result = export_parquet([str(matches[1])], out)
+    assert result.exit_code == exitcodes.OK
+    assert [p.exists() for p in stale] == [False, False] and live.exists()
+    assert sql(f"SELECT count(*) FROM read_parquet('{out}/events/**')") == [(13,)]
+    live.unlink()
+    export_parquet([str(matches[1])], out)
+    assert not (out / ".export-tmp").exists()

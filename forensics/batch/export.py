@@ -33,9 +33,11 @@ in ``payload``) is the SHA-256 of the text as exported, never the log's hash of 
 (a hash of a secret lets anyone holding a guess confirm it).  The pairs table keeps the report's
 message *counts* per pair, private ones included (counts, not contents).
 
-**Atomicity.**  Each file is written as ``.part-0.parquet.*.tmp`` (hidden from pyarrow
-and from a ``*.parquet`` glob) and renamed into place when the match is complete; an
-export of a match already in ``DIR`` replaces its three files.
+**Atomicity.**  Each file is written in ``DIR/.export-tmp/`` (:data:`TMP_FOLDER`: outside
+every table's folder, so no glob over a table, ``DIR/events/**`` included, meets it) and renamed
+into place when the match is complete; an export of a match already in ``DIR`` replaces its
+three files.  The temp files an export killed half-way left are removed by the next export
+to ``DIR`` (those of a process still running are left alone).
 """
 
 from __future__ import annotations
@@ -73,6 +75,8 @@ __all__ = [
     "ExportResult",
     "export_parquet",
     "export_match",
+    "clean_stale_tmp",
+    "TMP_FOLDER",
 ]
 
 EXPORT_VERSION = 1
@@ -296,10 +300,60 @@ def _metadata(table: str, include_private: bool, scrubbed: bool) -> dict[bytes, 
     }
 
 
-def _tmp_in(folder: Path) -> Path:
-    """A fresh hidden temp path in ``folder`` (ignored by pyarrow and by ``*.parquet`` globs)."""
+TMP_FOLDER = ".export-tmp"
+"""The folder under ``DIR`` where the tables are written before they are renamed into place: beside
+``events/``, ``seats/`` and ``pairs/``, never inside them, so a glob over a table (DuckDB's
+``DIR/events/**``) never meets a file half written, even one a killed export left behind."""
+
+
+def _tmp_in(out_dir: Path) -> Path:
+    """A fresh temp path in ``out_dir``'s :data:`TMP_FOLDER` (named by this process's id)."""
+    folder = out_dir / TMP_FOLDER
     folder.mkdir(parents=True, exist_ok=True)
-    return folder / f".part-0.parquet.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp"
+    return folder / f"part-0.parquet.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp"
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: alive
+        return True
+    return True
+
+
+_TMP_NAME = re.compile(r"^\.?part-0\.parquet\.(\d+)\.[0-9a-f]+\.tmp$")
+
+
+def clean_stale_tmp(out_dir: Path) -> int:
+    """Remove the temp files an export killed half-way left in ``out_dir`` (in :data:`TMP_FOLDER`,
+    or hidden in a partition by earlier versions): those whose process is gone.  Returns how many."""
+    out_dir = Path(out_dir)
+    if not out_dir.is_dir():
+        return 0
+    folders = [out_dir / TMP_FOLDER] + [p for t in ("events", "seats", "pairs") if (out_dir / t).is_dir()
+                                        for p in (out_dir / t).iterdir() if p.is_dir()]
+    removed = 0
+    for folder in folders:
+        if not folder.is_dir():
+            continue
+        for path in folder.iterdir():
+            m = _TMP_NAME.match(path.name)
+            if m is not None and path.is_file() and not _alive(int(m.group(1))):
+                path.unlink(missing_ok=True)
+                removed += 1
+    _drop_if_empty(out_dir / TMP_FOLDER)
+    return removed
+
+
+def _drop_if_empty(folder: Path) -> None:
+    try:
+        folder.rmdir()
+    except OSError:  # not empty (another export at work), or gone
+        pass
 
 
 _SAFE = re.compile(r"^[A-Za-z0-9_.-]+$")
@@ -408,7 +462,7 @@ def export_match(
     folders = {t: out_dir / t / partition for t in ("events", "seats", "pairs")}
     tmps: dict[str, Path] = {}
     try:
-        tmps["events"] = _tmp_in(folders["events"])
+        tmps["events"] = _tmp_in(out_dir)
         schema = EVENT_SCHEMA.with_metadata(_metadata("events", include_private, scrubbed))
         with pq.ParquetWriter(tmps["events"], schema, compression="zstd") as writer:
             def sink(event: dict[str, Any]) -> None:
@@ -423,17 +477,16 @@ def export_match(
         report = behavior_report(analysis, all_pairs=True)  # the pairs table holds every pair
         seats, pairs = seat_rows(report), pair_rows(report)
         for name, rows, table_schema in (("seats", seats, SEAT_SCHEMA), ("pairs", pairs, PAIR_SCHEMA)):
-            tmps[name] = _tmp_in(folders[name])
+            tmps[name] = _tmp_in(out_dir)
             table = _table(rows, table_schema.with_metadata(_metadata(name, include_private, scrubbed)))
             pq.write_table(table, tmps[name], compression="zstd")
         for name, tmp in tmps.items():
+            folders[name].mkdir(parents=True, exist_ok=True)
             os.replace(tmp, folders[name] / "part-0.parquet")
     finally:
         for tmp in tmps.values():
             tmp.unlink(missing_ok=True)
-        for folder in folders.values():
-            if folder.is_dir() and not any(folder.iterdir()):
-                folder.rmdir()  # a match that failed half-way leaves no empty partition
+        _drop_if_empty(out_dir / TMP_FOLDER)
     invalid = int(report["source"]["invalid"])
     return MatchExport(
         target=target,
@@ -466,6 +519,11 @@ def export_parquet(
     """Export every target; a target that cannot be read, or that is a match already exported by
     this run (two targets of one match id), is recorded (with its error line) and the others go on."""
     result = ExportResult(Path(out_dir))
+    try:
+        clean_stale_tmp(Path(out_dir))
+    except OSError as exc:
+        raise OutputError(f"cannot clear the temp files of an earlier export ({exc.strerror or exc})",
+                          file=str(out_dir)) from None
     taken: dict[str, str] = {}
     for target in targets:
         try:
