@@ -30,7 +30,7 @@ _EXITS = exitcodes.epilog(
     "transactions.csv --from SENDER_ACCOUNT_ID --to RECEIVER_ACCOUNT_ID --value TX_AMOUNT "
     "--tick TIMESTAMP --id TX_ID --format json > verdict.json",
 )
-@click.argument("table", metavar="TABLE", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("table", metavar="TABLE", type=click.Path(path_type=Path))
 @click.option("--from", "source", default="from", show_default=True, help="The column naming who paid.")
 @click.option("--to", "target", default="to", show_default=True, help="The column naming who was paid.")
 @click.option("--value", "value", default="value", show_default=True,

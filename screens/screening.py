@@ -106,6 +106,8 @@ def _notes(view: TransferView, config: ScreenConfig) -> list[str]:
         notes.append("not screened: feeder, off_price and value measures (no exchange of known value)")
     if view.contact is None and config.enabled("cartel"):
         notes.append("not screened: cartel (the graph has no co-location data)")
+    if not view.described and not view.acts and config.enabled("thrown_fight"):
+        notes.append("not screened: thrown_fight (plain payments: no transfer is an attack, a raid or a theft)")
     return notes
 
 

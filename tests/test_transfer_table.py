@@ -292,3 +292,22 @@ def test_an_unterminated_quote_names_the_line_it_opens_on(tmp_path: Path) -> Non
         read_transfer_table(path)
     assert str(caught.value) == (f"{path}, line 3: a quoted cell opened in the row starting here is never closed "
                                  "(the file ends inside it, at line 4)")
+
+
+def test_a_folder_given_as_the_table_is_unreadable_exit_3(tmp_path: Path) -> None:
+    folder = tmp_path / "tx.csv"
+    folder.mkdir()
+    result = run(["screen-transfers", str(folder)])
+    assert (result.exit_code, result.stdout) == (3, "")
+    assert result.stderr == (f"daishi-forensics: error: {folder}: is a folder: a transfer table is one file (.csv or "
+                             ".jsonl, optionally .gz)\n")
+
+
+def test_every_screen_a_table_of_payments_cannot_run_is_named_not_screened(tmp_path: Path) -> None:
+    path = write_csv(tmp_path / "tx.csv", background_rows())
+    out = orjson.loads(run(["screen-transfers", str(path), *COLUMNS, "--format", "json"]).stdout)
+    (match,) = out["matches"]
+    named = sorted(n.split(" ")[2] for n in match["notScreened"])
+    assert named == ["cartel", "feeder", "off_price", "operator", "pair_outlier", "ring", "thrown_fight"]
+    assert ("not screened: thrown_fight (plain payments: no transfer is an attack, a raid or a theft)"
+            in match["notScreened"])

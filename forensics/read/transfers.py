@@ -165,6 +165,9 @@ def _jsonl_rows(handle: IO[str], file: str) -> Iterator[tuple[int, Mapping[str, 
 def table_rows(path: Path) -> Iterator[tuple[int, Mapping[str, Any]]]:
     """Each row of the table at ``path`` with its line number (CSV: the header is line 1; JSON lines:
     blank lines skipped), read by the module's rules for the form; errors name the file and line."""
+    if path.is_dir():
+        raise InputUnreadable("is a folder: a transfer table is one file (.csv or .jsonl, optionally .gz)",
+                              file=str(path))
     form = _form(path)
     file = str(path)
     with _text(path) as handle:
