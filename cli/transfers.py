@@ -13,7 +13,7 @@ from daishi_forensics.report.screening import MatchOutcome, ScreenRun
 from daishi_forensics.screens import screen_graph
 from daishi_forensics.screens.config import ConfigError, load_config
 
-from ._common import fail, handle_errors, text_width, write_output
+from ._common import exit_zero_asked, fail, handle_errors, text_width, write_output
 from ._progress import progress_for, progress_options
 
 _EXITS = exitcodes.epilog(
@@ -82,6 +82,6 @@ def screen_transfers(table: Path, source: str, target: str, value: str, tick: st
         graph = read_transfer_table(table, columns)
         line.stage(f"screening {graph.number_of_edges():,} transfers")
         result = screen_graph(graph, config)
-    run = ScreenRun(config, (MatchOutcome(str(table), None, result),))
+    run = ScreenRun(config, (MatchOutcome(str(table), None, result),), exit_zero=exit_zero_asked())
     write_output(render(run, fmt, width=text_width() if fmt == "text" else None), output)
     raise SystemExit(run.exit_code)

@@ -311,3 +311,23 @@ def test_every_screen_a_table_of_payments_cannot_run_is_named_not_screened(tmp_p
     assert named == ["cartel", "feeder", "off_price", "operator", "pair_outlier", "ring", "thrown_fight"]
     assert ("not screened: thrown_fight (plain payments: no transfer is an attack, a raid or a theft)"
             in match["notScreened"])
+
+
+@pytest.mark.parametrize("exit_zero", [False, True])
+def test_the_exit_code_the_outputs_state_is_the_process_s(tmp_path: Path, exit_zero: bool) -> None:
+    path = write_csv(tmp_path / "my table 100%#1.csv", background_rows() + cycle_rows())
+    expected = 0 if exit_zero else 1
+    for fmt in ("json", "sarif"):
+        result = run([*(["--exit-zero"] if exit_zero else []), "screen-transfers", str(path), *COLUMNS,
+                      "--format", fmt])
+        assert result.exit_code == expected
+        out = orjson.loads(result.stdout)
+        if fmt == "json":
+            assert out["exitCode"] == expected
+            continue
+        (sarif_run,) = out["runs"]
+        assert sarif_run["invocations"][0]["exitCode"] == expected
+        # the artifact is a URI reference: the space, the percent sign and the hash percent-encoded
+        uris = {loc["physicalLocation"]["artifactLocation"]["uri"]
+                for r in sarif_run["results"] for loc in r["locations"]}
+        assert uris == {f"{tmp_path}/my%20table%20100%25%231.csv"}
