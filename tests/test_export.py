@@ -263,3 +263,25 @@ def test_temp_files_stay_out_of_the_tables_and_a_killed_export_s_are_cleared(mat
     live.unlink()
     export_parquet([str(matches[1])], out)
     assert not (out / ".export-tmp").exists()
+
+
+def test_integers_beyond_64_bits_are_kept_with_every_digit_in_payload(tmp_path: Path) -> None:
+    big, neg, nested = 123456789012345678901234567890, -99999999999999999999999, 2**70
+    events = _with_id([ev(1, 0, "agent_spawned", "a_1", region="r_0_0"),
+                       ev(2, 1, "move", "a_1", **{"from": "r_0_0", "to": "r_0_1", "note": "BIG_A"}),
+                       ev(3, 2, "custom_thing", "a_1", big="BIG_A", neg="BIG_B", deep={"n": ["BIG_C", 7]},
+                          quantity="BIG_A"),
+                       ev(4, 3, "custom_thing", "a_1", wide=2**64 - 1, small=12)], A)
+    path = write_match(tmp_path / "m", events, archive(["a_1"], ended=10, matchId=A))
+    data = path.read_bytes()
+    for name, value in (("BIG_A", big), ("BIG_B", neg), ("BIG_C", nested)):
+        data = data.replace(f'"{name}"'.encode(), str(value).encode())
+    path.write_bytes(data)
+    export_parquet([str(path)], tmp_path / "lake")
+    rows = sql(f"SELECT id, quantity, payload FROM read_parquet('{tmp_path}/lake/events/*/*.parquet') "
+               "WHERE id >= 2 ORDER BY id")
+    assert rows == [
+        (2, None, f'{{"from":"r_0_0","note":{big},"to":"r_0_1"}}'),
+        (3, None, f'{{"big":{big},"deep":{{"n":[{nested},7]}},"neg":{neg},"quantity":{big}}}'),
+        (4, None, f'{{"small":12,"wide":{2**64 - 1}}}'),
+    ]

@@ -21,7 +21,9 @@ Read them without this tool::
 fields a query needs as their own columns (see :data:`EVENT_SCHEMA`; ``to``/``from``
 are split by meaning into ``moveFrom``/``moveTo`` (regions), ``tradeFrom``/``tradeTo``
 (agents) and ``messageTo``; item maps ``give``/``receive``/``stolen`` are JSON text)
-and the whole payload as JSON text (``payload``).  A field of an unexpected type
+and the whole payload as JSON text (``payload``).  An integer beyond 64 bits (a stream's
+payload field as hostile or careless data may carry) is null in its typed column and kept
+with every digit in ``payload``, as the log writes it (never rounded to a double).  A field of an unexpected type
 (an unknown event type's payload) is null in its column and kept in ``payload``.
 Events an erratum names and invalid records are not events of the match (the read
 boundary withholds them); the behavior report counts them.
@@ -42,8 +44,10 @@ to ``DIR`` (those of a process still running are left alone).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
+import json
 import os
 import re
 import uuid
@@ -156,6 +160,69 @@ def _json(v: Any) -> str | None:
     return None if v is None else orjson.dumps(v, option=orjson.OPT_SORT_KEYS).decode()
 
 
+def _wide(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and not -(1 << 63) <= v < (1 << 64)
+
+
+def _as_read(v: Any) -> Any:
+    """A value read exactly as the read boundary reads it (orjson): an integer beyond 64 bits a float."""
+    if isinstance(v, dict):
+        return {k: _as_read(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_as_read(x) for x in v]
+    return float(v) if _wide(v) else v
+
+
+def _fragments(v: Any) -> Any:
+    if isinstance(v, dict):
+        return {k: _fragments(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_fragments(x) for x in v]
+    return orjson.Fragment(str(v).encode()) if _wide(v) else v
+
+
+def _json_exact(v: Any) -> str:
+    """:func:`_json` of a value whose integers may be beyond 64 bits: written with every digit."""
+    return orjson.dumps(_fragments(v), option=orjson.OPT_SORT_KEYS).decode()
+
+
+_LONG_DIGITS = re.compile(rb"[:,\[][ \t]*-?[0-9]{19}")
+"""A number with as many digits as the shortest integer beyond 64 bits may have (2**63 has 19)."""
+
+
+def _noting_exact_ints(source: MatchSource, exact: dict[tuple[Any, Any], dict[str, Any]]) -> MatchSource:
+    """``source``, noting in ``exact`` the payload of each stream line holding an integer beyond 64 bits, read
+    with every digit (the read boundary's parser reads it as a float: 2**70 would be exported as
+    1.1805916207174113e+21).  Only lines with a long run of digits are read twice."""
+    records = source.records
+
+    def noting() -> Iterator[Any]:
+        for record in records():
+            text = record[4] if len(record) > 4 else None  # the line as read (a stream), a plain tuple or not
+            if isinstance(text, (bytes, bytearray)) and _LONG_DIGITS.search(text) is not None:
+                try:
+                    data = json.loads(text)
+                except (ValueError, RecursionError):
+                    data = None
+                if isinstance(data, dict) and isinstance(data.get("payload"), dict):
+                    if any(_wide(x) for x in _leaves(data["payload"])):
+                        exact[(data.get("id"), data.get("type"))] = data["payload"]
+            yield record
+
+    return dataclasses.replace(source, _records=noting)
+
+
+def _leaves(v: Any) -> Iterator[Any]:
+    if isinstance(v, dict):
+        for x in v.values():
+            yield from _leaves(x)
+    elif isinstance(v, list):
+        for x in v:
+            yield from _leaves(x)
+    else:
+        yield v
+
+
 def _strs(v: Any) -> list[str] | None:
     return [x for x in v if isinstance(x, str)] if isinstance(v, list) else None
 
@@ -188,6 +255,8 @@ class _EventBatches:
         self.rows = 0
         self.written = 0
         self.private_left_out = 0
+        self.exact: dict[tuple[Any, Any], dict[str, Any]] = {}
+        """Payloads with an integer beyond 64 bits, read exactly (:func:`_noting_exact_ints`), by (id, type)."""
 
     def add(self, event: Mapping[str, Any]) -> pa.RecordBatch | None:
         if event.get("private") and not self.include_private:
@@ -223,7 +292,11 @@ class _EventBatches:
         c["witnesses"].append(_strs(payload.get("witnesses")))
         probe = payload.get("probe")
         c["probeId"].append(_str(probe.get("id")) if isinstance(probe, dict) else None)
-        c["payload"].append(_json(payload))
+        exact = self.exact.pop((event.get("id"), kind), None) if self.exact else None
+        if exact is not None and _as_read(exact) == event.get("payload"):  # the same payload, its ints exact
+            c["payload"].append(_json_exact({**exact, **{k: payload[k] for k in ("text", "sha256") if k in payload}}))
+        else:
+            c["payload"].append(_json(payload))
         self.rows += 1
         if self.rows >= self.batch_rows:
             return self.flush()
@@ -459,6 +532,7 @@ def export_match(
     partition = f"match_id={match_id}"
     scrubbed = scrub
     batches = _EventBatches(EVENT_SCHEMA, batch_rows, include_private, _cached(scrub_secrets) if scrub else None)
+    source = _noting_exact_ints(source, batches.exact)
     folders = {t: out_dir / t / partition for t in ("events", "seats", "pairs")}
     tmps: dict[str, Path] = {}
     try:
