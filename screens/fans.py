@@ -965,8 +965,8 @@ def fan_flag(arrays: TransferArrays, box: FanBox, tests: int, cutoff: float, kin
         threshold=-math.log10(cutoff),
         evidence=tuple(ordered({arrays.event[i] for i in (*box.rows, *(regulars.rows if regulars else ()))})),
         explanation=(
-            f"{hub} {verb} {box.count} counterparties with no other dealings with it in {box.window:g} ticks "
-            f"from tick {box.start:g}, amounts within a factor {box.ratio:g} of each other ({box.value:g} in all); "
+            f"{hub} {verb} {box.count} counterparties with no other dealings with it in {arrays.during(box.window)} "
+            f"from {arrays.when(box.start)}, amounts within a factor {box.ratio:g} of each other ({box.value:g} in all); "
             + (f"{box.webbed} of them deal with each other at other times (people who know each other, not "
                f"counted), " if box.webbed else "")
             + (f"{box.shared} of them share a standing counterparty far more than members drawn from anywhere would "
@@ -979,8 +979,8 @@ def fan_flag(arrays: TransferArrays, box: FanBox, tests: int, cutoff: float, kin
             f"{'those' if box.explained or box.webbed or box.shared or box.stated else 'the first'} "
             f"(p = {box.p_value:.2g}, {tests} nodes tested)."
             + (f" Besides them, {len(regulars.members)} of its regular payers paid it an amount new for them "
-               f"(no other of their payments to it within a factor {regulars.novel:g}) from tick {regulars.start:g} to "
-               f"{regulars.end:g}, between {regulars.low:.4g} and {regulars.high:.4g}, where their payments and the "
+               f"(no other of their payments to it within a factor {regulars.novel:g}) from {arrays.when(regulars.start)} to "
+               f"{arrays.when(regulars.end, word=False)}, between {regulars.low:.4g} and {regulars.high:.4g}, where their payments and the "
                f"shuffled graph expect {regulars.expected:.2g} (p = {regulars.p_value:.2g}): named with them."
                if regulars else "")
         ),

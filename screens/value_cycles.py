@@ -473,7 +473,7 @@ def _flag(arrays: TransferArrays, cycle: ValueCycle, tests: int, alpha: float) -
         threshold=-math.log10(alpha / tests),
         evidence=tuple(ordered({arrays.event[r] for r in cycle.rows})),
         explanation=(
-            f"{values[0]:g} went round {route} from tick {ticks[0]:g} to {ticks[-1]:g}, each hop soon after the one "
+            f"{values[0]:g} went round {route} from {arrays.when(ticks[0])} to {arrays.when(ticks[-1], word=False)}, each hop soon after the one "
             f"before and keeping at most {max(cuts):.0%} of it, and {values[-1]:g} came back; chance under "
             f"shuffled ticks and amounts p = {cycle.p_value:.2g} ({tests} candidate cycles of its length and "
             f"the other lengths' share of the error)."

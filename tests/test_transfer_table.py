@@ -331,3 +331,23 @@ def test_the_exit_code_the_outputs_state_is_the_process_s(tmp_path: Path, exit_z
         uris = {loc["physicalLocation"]["artifactLocation"]["uri"]
                 for r in sarif_run["results"] for loc in r["locations"]}
         assert uris == {f"{tmp_path}/my%20table%20100%25%231.csv"}
+
+
+def test_a_table_of_dates_is_explained_in_dates_and_durations_not_epoch_seconds(tmp_path: Path) -> None:
+    from datetime import datetime, timedelta, timezone
+
+    start = datetime(2024, 1, 1, tzinfo=timezone.utc)
+    rows = background_rows() + cycle_rows()
+    for row in rows:  # one tick an hour
+        row["STEP"] = (start + timedelta(hours=row["STEP"])).strftime("%Y-%m-%dT%H:%M:%SZ")
+    path = write_csv(tmp_path / "tx.csv", rows)
+    out = orjson.loads(run(["screen-transfers", str(path), *COLUMNS, "--format", "json"]).stdout)
+    (cycle,) = [f for f in out["matches"][0]["flags"] if f["screen"] == "value_cycles"]
+    assert "from 2024-01-05T04:00:00Z to 2024-01-05T10:00:00Z, each hop" in cycle["explanation"]
+    assert "e+09" not in cycle["explanation"]
+    # the same table in hours: the same flag, told in ticks
+    numbered = write_csv(tmp_path / "tx_hours.csv", background_rows() + cycle_rows())
+    out = orjson.loads(run(["screen-transfers", str(numbered), *COLUMNS, "--format", "json"]).stdout)
+    (cycle_h,) = [f for f in out["matches"][0]["flags"] if f["screen"] == "value_cycles"]
+    assert "from tick 100 to 106, each hop" in cycle_h["explanation"]
+    assert (cycle_h["agents"], cycle_h["pValue"]) == (cycle["agents"], cycle["pValue"])

@@ -23,7 +23,9 @@ column      rule
             1970-01-01 UTC; a time without a zone is read as UTC), the same kind in every row
             (a table mixing numbers and dates is refused: a step count and a date cannot be
             placed on one time line).  Only order and relative spacing matter: the
-            typologies' windows are shares of the table's own time span
+            typologies' windows are shares of the table's own time span.  A flag's
+            explanation names dated times as dates and spans in minutes, hours or days
+            (its details keep the seconds)
 ``id``      optional: the transfer's id, cited as the evidence of a flag (default: the row's
             line number in the file); ids must be distinct
 ==========  ===================================================================================
@@ -309,6 +311,8 @@ def transfer_graph(rows: Iterable[Mapping[str, Any]] | Iterable[tuple[int, Mappi
         graph.add_edge(source, target, value=value, tick=tick, event=event)
     if not seen:
         raise InputUnreadable("the table holds no transfer", file=file)
+    if first_kind is not None and first_kind[0]:
+        graph.graph["tick_dates"] = True  # the explanations name times as dates, spans in minutes to days
     return graph
 
 
