@@ -797,3 +797,31 @@ def test_a_stated_sum_reads_no_unit_scaling_every_amount_changes_no_flag(scale: 
         g = stated_fan(amounts)
         assert read(fans(TransferView(scaled(g)), FAN_DEFAULTS)) == read(fans(TransferView(g), FAN_DEFAULTS))
     assert fans(TransferView(scaled(stated_fan([60.0] * 8))), FAN_DEFAULTS) == []
+
+
+def test_candidate_cycles_of_a_dense_web_are_counted_in_blocks_the_same() -> None:
+    # three hundred accounts, twenty thousand payments: the powers of the paying graph fill in, so the walks are
+    # counted a block of rows at a time (bounded memory), to the same whole numbers as the sparse powers give
+    from scipy.sparse import csr_matrix
+
+    from daishi_forensics.screens import value_cycles as vc
+    from daishi_forensics.screens.transfer_arrays import arrays_from
+
+    rng = np.random.default_rng(7)
+    src, dst = rng.integers(0, 300, 20_000), rng.integers(0, 300, 20_000)
+    keep = src != dst
+    src, dst = src[keep].tolist(), dst[keep].tolist()
+    arrays = arrays_from(tuple(range(300)), src, dst, [float(i) for i in range(len(src))], [1.0] * len(src),
+                         list(range(len(src))))
+    adjacency = csr_matrix((np.ones(len(src)), (src, dst)), shape=(300, 300))
+    adjacency.sum_duplicates()
+    adjacency.data[:] = 1.0
+    assert vc._dense_walks(adjacency, 300)
+    blocked = vc.candidate_cycles(arrays, 8, None, 6)
+    sparse_only = vc._dense_walks
+    try:
+        vc._dense_walks = lambda a, n: False  # type: ignore[assignment]
+        assert vc.candidate_cycles(arrays, 8, None, 6) == blocked
+    finally:
+        vc._dense_walks = sparse_only
+    assert blocked[3] > 0 and list(blocked) == [3, 4, 5, 6, 7, 8]
