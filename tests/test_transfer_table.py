@@ -351,3 +351,15 @@ def test_a_table_of_dates_is_explained_in_dates_and_durations_not_epoch_seconds(
     (cycle_h,) = [f for f in out["matches"][0]["flags"] if f["screen"] == "value_cycles"]
     assert "from tick 100 to 106, each hop" in cycle_h["explanation"]
     assert (cycle_h["agents"], cycle_h["pValue"]) == (cycle["agents"], cycle["pValue"])
+
+
+def test_the_testing_summary_counts_the_typologies_tests_beside_their_flags(tmp_path: Path) -> None:
+    path = write_csv(tmp_path / "tx.csv", background_rows() + cycle_rows())
+    out = orjson.loads(run(["screen-transfers", str(path), *COLUMNS, "--format", "json"]).stdout)
+    (match,) = out["matches"]
+    (cycle,) = [f for f in match["flags"] if f["kind"] == "value_cycle"]
+    # no Daishi screen can speak on payments (tests 0), the typology that flagged says what it counted
+    assert (match["testing"]["tests"], match["testing"]["typologyTests"]) == (0, {"value_cycle": cycle["tests"]})
+    clear = orjson.loads(run(["screen-transfers", str(write_csv(tmp_path / "bg.csv", background_rows())), *COLUMNS,
+                              "--format", "json"]).stdout)
+    assert "typologyTests" not in clear["matches"][0]["testing"]
