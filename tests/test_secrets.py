@@ -145,6 +145,8 @@ def test_pre_check_scans_what_a_recognizer_needs_and_skips_mere_words() -> None:
     # forty characters with slashes that look like no key: a path, a run of one letter
     ("the path /usr/local/lib/python3.11/site-packages/numpy", "the path /usr/local/lib/python3.11/site-packages/numpy"),
     ("a" * 40, "a" * 40),
+    # forty random letters and digits with no slash nor plus stay what they were: a random token
+    ("tok wJalrXUtnFEMIqK7MDENGqbPxRfiCYEXAMPLEKEY end", "tok <SECRET_TOKEN> end"),
 ])
 def test_an_aws_secret_access_key_is_scrubbed(text: str, scrubbed: str) -> None:
     assert scrub(text) == scrubbed

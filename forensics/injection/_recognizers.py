@@ -117,9 +117,10 @@ def recognizers() -> list[Any]:
             supported_entity="SECRET_TOKEN", name="random-token", global_regex_flags=cased,
             patterns=[Pattern("token", r"(?<![A-Za-z0-9_\-])[A-Za-z0-9_\-]{32,200}(?![A-Za-z0-9_\-])", 0.6)],
         ),
-        _RandomToken(  # an AWS secret access key: 40 characters of base64's alphabet, slashes and pluses in it
-            supported_entity="API_KEY", name="aws-secret-key", global_regex_flags=cased,
-            patterns=[Pattern("aws-secret", r"(?<![A-Za-z0-9/+=_\-])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=_\-])", 0.7)],
+        _RandomToken(  # an AWS secret access key: 40 characters of base64's alphabet, a slash or a plus in them
+            supported_entity="API_KEY", name="aws-secret-key", global_regex_flags=cased,  # (without: a random token)
+            patterns=[Pattern("aws-secret", r"(?<![A-Za-z0-9/+=_\-])(?=[A-Za-z0-9]{0,39}[/+])[A-Za-z0-9/+]{40}"
+                                            r"(?![A-Za-z0-9/+=_\-])", 0.7)],
         ),
         _Email(
             supported_entity="EMAIL_ADDRESS", name="email", global_regex_flags=folded,
