@@ -161,3 +161,10 @@ def color_option(func: F) -> F:
     return click.option("--color/--no-color", "color", default=None,
                         help="Colour the levels in text output (flag red, review yellow, clear green) [default: "
                              "on a terminal, unless NO_COLOR is set].")(func)
+
+
+def exit_zero_asked() -> bool:
+    """Whether the global ``--exit-zero`` was given (a findings exit becomes 0): an output that
+    states its exit code states that one."""
+    ctx = click.get_current_context(silent=True)
+    return bool(ctx is not None and ctx.find_root().params.get("exit_zero"))

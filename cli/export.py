@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
 from pathlib import Path
 
@@ -16,15 +17,16 @@ from ._common import TARGET_HELP, fail, handle_errors, input_options, say, set_h
 
 EXPORT_EPILOG = exitcodes.epilog(
     ok="exported",
-    findings="exported, but an input held invalid records (left out, counted in the report)",
+    findings="exported, but an input held invalid records (left out; how many is said on stderr)",
     usage="usage error, or two targets are one match (the second is refused; the others are exported)",
-    unreadable="some input could not be read (the others are exported)",
+    output="the tables could not be written (--parquet naming a file, a full disk, no permission)",
+    unreadable="some input could not be read, or a folder given holds no match (the others are exported)",
 )
 
 
 @click.command(epilog=EXPORT_EPILOG)
 @click.argument("targets", nargs=-1, required=True, metavar="TARGET...")
-@click.option("--parquet", "parquet_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
+@click.option("--parquet", "parquet_dir", required=True, type=click.Path(path_type=Path),
               help="Folder for the tables: events/, seats/, pairs/, each partitioned match_id=m_…/.")
 @click.option("--include-private", is_flag=True,
               help="Export private events (direct messages) too; by default they are left out.")
@@ -60,13 +62,24 @@ def export(targets: tuple[str, ...], parquet_dir: Path, include_private: bool, n
         line.clear()
         if done.error is not None:
             say(f"daishi-forensics: error: {done.error}", err=True)
-        elif not quiet:
+            return
+        if not quiet:
             private = f" ({done.private_left_out} private left out)" if done.private_left_out else ""
             say(f"{done.match_id}: {done.events} events{private}, {done.seats} seats, {done.pairs} pairs")
+        if done.invalid:  # the reason for exit 1, said even with --quiet
+            records = "record" if done.invalid == 1 else "records"
+            say(f"daishi-forensics: warning: {done.target}: {done.invalid} invalid {records} left out of the export "
+                f"(not events of the match): daishi-forensics validate {shlex.quote(done.target)} lists each with "
+                "its line and field", err=True)
 
+    if parquet_dir.exists() and not parquet_dir.is_dir():
+        fail(f"{parquet_dir}: not a folder (--parquet names the folder the tables are written to)", exitcodes.OUTPUT)
+    empty = [t for t in targets if Path(t).is_dir() and not expand_targets([t])]
     expanded = expand_targets(targets)
     if not expanded:
         fail(f"no matches in {' '.join(targets)}", exitcodes.UNREADABLE)
+    for folder in empty:  # as when it is the only target: an error, the others exported
+        say(f"daishi-forensics: error: no matches in {folder} (the other targets are exported)", err=True)
     with progress_for(f"export {' '.join(targets)}", quiet, progress) as line:
         line.stage(f"exporting (0 of {len(expanded)} matches done)")
         result = export_parquet(expanded, parquet_dir, include_private=include_private, scrub=not no_scrub,
@@ -79,7 +92,15 @@ def export(targets: tuple[str, ...], parquet_dir: Path, include_private: bool, n
         some = f" (of {len(result.matches)} matches, {written} exported; the errors above say why the other " \
                f"{missed} {'was' if missed == 1 else 'were'} not)" if missed else ""
         say(f"wrote {parquet_dir}/events, seats, pairs{some}")
-    sys.exit(result.exit_code)
+    invalid = sum(m.invalid for m in result.matches)
+    if invalid and len(result.matches) > 1:
+        with_invalid = sum(1 for m in result.matches if m.invalid)
+        say(f"daishi-forensics: warning: {invalid} invalid record(s) in {with_invalid} of {len(result.matches)} "
+            "matches left out of the export (exit 1; --exit-zero makes it 0)", err=True)
+    code = result.exit_code
+    if empty and code != exitcodes.USAGE:
+        code = exitcodes.UNREADABLE
+    sys.exit(code)
 
 
 set_help(export, TARGET_HELP + " A folder holding matches stands for every match in it.")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import click
@@ -11,7 +12,8 @@ from daishi_forensics.report.screening import screen_targets
 from daishi_forensics.report.render.screens import FORMATS, render
 
 from ._progress import progress_for, progress_options
-from ._common import TARGET_HELP, fail, handle_errors, input_options, set_help, text_width, write_output
+from ._common import (TARGET_HELP, exit_zero_asked, fail, handle_errors, input_options, set_help, text_width,
+                      write_output)
 
 _EXITS = exitcodes.epilog(
     ok="every match clear",
@@ -70,6 +72,7 @@ def screen(targets: tuple[str, ...], season: Path | None, fmt: str, config_path:
     with progress_for(f"screen {' '.join(targets) or season}", quiet, progress) as line:
         line.stage("reading and screening")
         run = screen_targets(targets, season=season, config=config, store=store, server=server)
+    run = dataclasses.replace(run, exit_zero=exit_zero_asked())
     write_output(render(run, fmt, width=text_width() if fmt == "text" else None), output)
     raise SystemExit(run.exit_code)
 

@@ -13,7 +13,7 @@ from daishi_forensics.report.screening import MatchOutcome, ScreenRun
 from daishi_forensics.screens import screen_graph
 from daishi_forensics.screens.config import ConfigError, load_config
 
-from ._common import fail, handle_errors, text_width, write_output
+from ._common import exit_zero_asked, fail, handle_errors, text_width, write_output
 from ._progress import progress_for, progress_options
 
 _EXITS = exitcodes.epilog(
@@ -30,11 +30,11 @@ _EXITS = exitcodes.epilog(
     "transactions.csv --from SENDER_ACCOUNT_ID --to RECEIVER_ACCOUNT_ID --value TX_AMOUNT "
     "--tick TIMESTAMP --id TX_ID --format json > verdict.json",
 )
-@click.argument("table", metavar="TABLE", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("table", metavar="TABLE", type=click.Path(path_type=Path))
 @click.option("--from", "source", default="from", show_default=True, help="The column naming who paid.")
 @click.option("--to", "target", default="to", show_default=True, help="The column naming who was paid.")
 @click.option("--value", "value", default="value", show_default=True,
-              help="The column holding how much (a number >= 0; empty when unknown).")
+              help="The column holding how much (a plain decimal number >= 0; empty when unknown).")
 @click.option("--tick", "tick", default="tick", show_default=True,
               help="The column holding when (a number, or an ISO 8601 date-time; all rows the same kind).")
 @click.option("--id", "id_column", default=None,
@@ -64,8 +64,10 @@ def screen_transfers(table: Path, source: str, target: str, value: str, tick: st
     accounts, its p-value (raw and adjusted), the null and the number of tests, and the transfer
     ids to open.
 
-    Every row is read or the command stops: a row with a missing account, a negative or non-numeric
-    value, an unreadable time or a repeated id is an error naming the line and the column; an empty
+    Every row is read or the command stops: a row with a missing account or cell, a negative or
+    non-numeric value (numbers are plain ASCII decimals: 12, 4.5, 4.517e-05; a value is 0 or from
+    1e-100 to 1e100, in any unit), an unreadable time or a repeated id is an error naming the line
+    and the column; an empty
     value cell is an unknown value, left out by the screens that need value (the output says so).
     The JSON output has the shape of the screen command's, with the table as its one target.
     """
@@ -80,6 +82,6 @@ def screen_transfers(table: Path, source: str, target: str, value: str, tick: st
         graph = read_transfer_table(table, columns)
         line.stage(f"screening {graph.number_of_edges():,} transfers")
         result = screen_graph(graph, config)
-    run = ScreenRun(config, (MatchOutcome(str(table), None, result),))
+    run = ScreenRun(config, (MatchOutcome(str(table), None, result),), exit_zero=exit_zero_asked())
     write_output(render(run, fmt, width=text_width() if fmt == "text" else None), output)
     raise SystemExit(run.exit_code)

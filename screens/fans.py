@@ -101,9 +101,9 @@ employer of half the town) makes no community.
 its treasurer, a fundraiser's donors giving ten or twenty, relatives sending a birthday's customary fifty:
 one-off payers, alike amounts, a short window, the sum passed on soon after (to the league, the charity),
 strangers to each other with no employer in common -- every rule above reads smurfing.  What they pay is
-a sum someone *stated* (the collector, or custom), the very same amount to the cent: many payers made one
+a sum someone *stated* (the collector, or custom), the very same amount (to twelve significant digits, whatever the unit): many payers made one
 choice.  Payers who each move a share of proceeds, or an amount drawn for them, pay amounts of one scale
-but seldom one amount to the cent.  So the members left (neither webbed nor shared) are counted once per
+but seldom the very same amount.  So the members left (neither webbed nor shared) are counted once per
 amount they paid: those beyond the first at each amount are *stated* and left out of the count
 (``k - webbed - shared - stated``), as the others are; the p-value stays valid, on the strict side.
 
@@ -215,7 +215,7 @@ class FanBox:
     """Members (not webbed) that share a standing counterparty with others of the box far beyond chance:
     colleagues of one employer, members of one club, left out of the test (*a community in common*)."""
     stated: int = 0
-    """Members (neither webbed nor shared) that paid, to the cent, the very amount another of them paid: a sum
+    """Members (neither webbed nor shared) that paid the very amount another of them paid: a sum
     stated by the collector (a fee, a ticket, a customary gift), counted once per amount (*a stated sum*)."""
     anchor: float = 0.0
     """The anchor's amount: the band is ``[anchor / ratio, anchor * ratio]``."""
@@ -312,7 +312,7 @@ class _Known:
     level: float
     """``shared_level``."""
     stated: bool = False
-    """``stated_sums``: members paying one amount to the cent are counted once per amount."""
+    """``stated_sums``: members paying the very same amount are counted once per amount."""
 
 
 def _known_of(arrays: TransferArrays, direction: str, params: Mapping[str, Any]) -> _Known | None:
@@ -679,13 +679,29 @@ def shared_community(members: list[int], hub: int, standing: Standing, n_nodes: 
     return out
 
 
+_AMOUNT_DIGITS = 12
+"""Significant digits two amounts must share to be *the very same amount* (a stated sum)."""
+
+
+def same_amount_keys(values: np.ndarray) -> list[float]:
+    """Each amount rounded to ``_AMOUNT_DIGITS`` significant digits: two amounts are the very same amount
+    when their keys are equal.  The rule reads no unit: amounts in cents, in dollars or in millions of
+    them give the same keys up to the scale, so scaling every amount of a table changes no verdict; the
+    last bits a sum or a change of unit leaves are read away.
+
+    >>> same_amount_keys(np.array([100.0, 100.01, 1e-6 * 100.0, 1e-6 * 100.01, 0.1 + 0.2, 0.3]))
+    [100.0, 100.01, 0.0001, 0.00010001, 0.3, 0.3]
+    """
+    return [float(f"{v:.{_AMOUNT_DIGITS}g}") for v in values.tolist()]
+
+
 def _acquainted(points: np.ndarray, logv: np.ndarray, span_len: np.ndarray, last: np.ndarray, until: np.ndarray,
                 band: float, counterpart: np.ndarray, hubs: np.ndarray, known: _Known,
                 n_nodes: int, values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For each box (anchored at ``points``, as :func:`_box_counts` counts it), how many of its members
     deal with at least ``web_ties`` other members, either way, at any time (module rule, *honest friend
     webs*), how many of the others share a standing counterparty beyond chance (*a community in
-    common*), and how many of the rest paid, to the cent, an amount another of the rest paid, beyond the
+    common*), and how many of the rest paid the very amount another of the rest paid, beyond the
     first at each amount (*a stated sum*; ``values``: each point's amount)."""
     webbed = np.zeros(points.shape[0], dtype=np.int64)
     shared = np.zeros(points.shape[0], dtype=np.int64)
@@ -693,7 +709,7 @@ def _acquainted(points: np.ndarray, logv: np.ndarray, span_len: np.ndarray, last
     for i, a in enumerate(points.tolist()):
         j = np.arange(a, a + int(span_len[a]))
         j = j[(np.abs(logv[j] - logv[a]) <= band) & (last[j] <= until[a])]
-        paid = dict(zip(counterpart[j].tolist(), np.round(values[j] * 100).tolist(), strict=True))
+        paid = dict(zip(counterpart[j].tolist(), same_amount_keys(values[j]), strict=True))
         members = sorted(paid)
         web: set[int] = set()
         if known.web > 0:
@@ -949,13 +965,13 @@ def fan_flag(arrays: TransferArrays, box: FanBox, tests: int, cutoff: float, kin
         threshold=-math.log10(cutoff),
         evidence=tuple(ordered({arrays.event[i] for i in (*box.rows, *(regulars.rows if regulars else ()))})),
         explanation=(
-            f"{hub} {verb} {box.count} counterparties with no other dealings with it in {box.window:g} ticks "
-            f"from tick {box.start:g}, amounts within a factor {box.ratio:g} of each other ({box.value:g} in all); "
+            f"{hub} {verb} {box.count} counterparties with no other dealings with it in {arrays.during(box.window)} "
+            f"from {arrays.when(box.start)}, amounts within a factor {box.ratio:g} of each other ({box.value:g} in all); "
             + (f"{box.webbed} of them deal with each other at other times (people who know each other, not "
                f"counted), " if box.webbed else "")
             + (f"{box.shared} of them share a standing counterparty far more than members drawn from anywhere would "
                f"(colleagues, one club: not counted), " if box.shared else "")
-            + (f"{box.stated} of them paid, to the cent, an amount another of them paid (a sum stated by the "
+            + (f"{box.stated} of them paid the very amount another of them paid (a sum stated by the "
                f"collector: counted once per amount), " if box.stated else "")
             + (f"one group of the size that pays together again and again in this graph accounts for "
                f"{box.explained} of them besides the first, and " if box.explained else "")
@@ -963,8 +979,8 @@ def fan_flag(arrays: TransferArrays, box: FanBox, tests: int, cutoff: float, kin
             f"{'those' if box.explained or box.webbed or box.shared or box.stated else 'the first'} "
             f"(p = {box.p_value:.2g}, {tests} nodes tested)."
             + (f" Besides them, {len(regulars.members)} of its regular payers paid it an amount new for them "
-               f"(no other of their payments to it within a factor {regulars.novel:g}) from tick {regulars.start:g} to "
-               f"{regulars.end:g}, between {regulars.low:.4g} and {regulars.high:.4g}, where their payments and the "
+               f"(no other of their payments to it within a factor {regulars.novel:g}) from {arrays.when(regulars.start)} to "
+               f"{arrays.when(regulars.end, word=False)}, between {regulars.low:.4g} and {regulars.high:.4g}, where their payments and the "
                f"shuffled graph expect {regulars.expected:.2g} (p = {regulars.p_value:.2g}): named with them."
                if regulars else "")
         ),

@@ -445,7 +445,8 @@ class TransferView:
         voluntary = graph.number_of_edges() - loops - forced
         self.described = described
         self.voluntary = voluntary
-        self.memo[("transfer_arrays",)] = arrays_from(tuple(graph.nodes), src, dst, ticks, values, events)
+        self.memo[("transfer_arrays",)] = arrays_from(tuple(graph.nodes), src, dst, ticks, values, events,
+                                                     dated=bool(graph.graph.get("tick_dates")))
 
     def _exchange_leg(self, u: Any, v: Any, data: Mapping[str, Any], value: float | None, tick: float,
                       exchanges: dict[tuple[Any, Any, Any], Exchange],

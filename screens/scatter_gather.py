@@ -172,7 +172,7 @@ def _sg_flag(arrays: Any, first: np.ndarray, second: np.ndarray, p: float, code:
         evidence=tuple(ordered({arrays.event[r] for r in rows})),
         explanation=(
             f"{source} paid {sent:g} through {count} intermediaries ({', '.join(map(str, members))}), each of "
-            f"which passed it on to {sink} within {window:g} ticks keeping at most {cut:.0%} ({arrived:g} "
+            f"which passed it on to {sink} within {arrays.during(window)} keeping at most {cut:.0%} ({arrived:g} "
             f"arrived); shuffling the graph's ticks and amounts expects {lam:.2g} such relays "
             f"(p = {p:.2g}, {tests} pairs tested)."
         ),
@@ -232,8 +232,8 @@ def gather_scatter(view: TransferView, params: Mapping[str, Any], fan_params: Ma
             threshold=-math.log10(cutoff),
             evidence=tuple(ordered({arrays.event[r] for r in rows})),
             explanation=(
-                f"{name} collected {b_in.value:g} from {b_in.count} one-off payers from tick {b_in.start:g} and paid "
-                f"{b_out.value:g} out to {b_out.count} one-off payees from tick {b_out.start:g}; shuffling the graph's "
+                f"{name} collected {b_in.value:g} from {b_in.count} one-off payers from {arrays.when(b_in.start)} and paid "
+                f"{b_out.value:g} out to {b_out.count} one-off payees from {arrays.when(b_out.start)}; shuffling the graph's "
                 f"ticks and amounts makes both together p = {p:.2g} ({both} nodes tested)."
             ),
             details={"hub": name, "gathered": b_in.value, "scattered": b_out.value, "payers": b_in.count,

@@ -65,7 +65,10 @@ class ScreenResult:
     table: tuple[PairRow, ...] = field(default=(), repr=False, compare=False)
     """The collusion table of the match (for the season-scale outliers)."""
     testing: Mapping[str, Any] = field(default_factory=dict, compare=False)
-    """The match-level multiple-testing step: method, rates, tests made and the family's size."""
+    """The match-level multiple-testing step: method, rates, tests made (``tests``: the Daishi screens'
+    tests, the family Holm's step-down shares the rate over) and the family's size; ``typologyTests``,
+    when a money-laundering typology flagged, the tests each such kind counted on its own (its flags'
+    ``tests``, the largest when several), at its own share of the rate."""
     tests: tuple[Test, ...] = field(default=(), repr=False, compare=False)
     """Every test of the Daishi screens the step weighed, rejected or not (what a miss is read
     from: the test's p-value, the smallest it could give, against ``testing``'s rate and family);
@@ -106,6 +109,8 @@ def _notes(view: TransferView, config: ScreenConfig) -> list[str]:
         notes.append("not screened: feeder, off_price and value measures (no exchange of known value)")
     if view.contact is None and config.enabled("cartel"):
         notes.append("not screened: cartel (the graph has no co-location data)")
+    if not view.described and not view.acts and config.enabled("thrown_fight"):
+        notes.append("not screened: thrown_fight (plain payments: no transfer is an attack, a raid or a theft)")
     return notes
 
 
@@ -390,6 +395,12 @@ def screen_view(view: TransferView, config: ScreenConfig | None = None, *, besid
     flags, testing = calibrate(candidates, tests, config, view, holm_alpha=config.false_alarm_rate * (1.0 - share),
                                typology_alpha=level if typologies else 0.0)
     ordered_flags = _sorted_flags(flags + kept)
+    counted: dict[str, int] = {}  # the typologies count their own tests (``tests`` counts the Daishi screens')
+    for f in kept:
+        if f.screen in TYPOLOGIES and f.tests:
+            counted[f.kind] = max(counted.get(f.kind, 0), int(f.tests))
+    if counted:
+        testing = {**testing, "typologyTests": dict(sorted(counted.items()))}
     missing, observations = _split(notes)
     return ScreenResult(verdict_of(ordered_flags), config.version, config.digest, ordered_flags,
                         missing, observations, name, table, testing, tuple(tests))

@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from typing import Any
 
 import networkx as nx
@@ -63,6 +64,36 @@ class TransferArrays:
     """Every tick, sorted: the graph's own time distribution."""
     sorted_values: np.ndarray
     """Every value, sorted: the graph's own value distribution."""
+    dated: bool = False
+    """Whether the ticks are dates (seconds since 1970-01-01 UTC, as a table of ISO 8601 times is
+    read): explanations then name times as dates and spans in minutes, hours or days."""
+
+    def when(self, t: float, *, word: bool = True) -> str:
+        """A time as an explanation names it: ``tick 12`` (``12`` without ``word``), or the date.
+
+        >>> from dataclasses import replace
+        >>> a = arrays_from((0, 1), [0], [1], [0.0], [1.0], [0])
+        >>> a.when(12.0), a.when(12.0, word=False), replace(a, dated=True).when(1704593940.0)
+        ('tick 12', '12', '2024-01-07T02:19:00Z')
+        """
+        if not self.dated:
+            return f"tick {t:g}" if word else f"{t:g}"
+        moment = datetime.fromtimestamp(round(t), tz=timezone.utc)
+        return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    def during(self, d: float) -> str:
+        """A span of time as an explanation names it: ``20 ticks``, or seconds to days.
+
+        >>> a = arrays_from((0, 1), [0], [1], [0.0], [1.0], [0], dated=True)
+        >>> a.during(30.0), a.during(2999.1), a.during(36000.0), a.during(3 * 86400.0)
+        ('30 seconds', '50 minutes', '10 hours', '3 days')
+        """
+        if not self.dated:
+            return f"{d:g} ticks"
+        for unit, size in (("days", 86400.0), ("hours", 3600.0), ("minutes", 60.0)):
+            if d >= 2 * size:
+                return f"{d / size:.3g} {unit}"
+        return f"{d:.3g} seconds"
 
     @property
     def size(self) -> int:
@@ -151,17 +182,17 @@ def transfer_arrays(graph: nx.MultiDiGraph, exempt: Iterable[Any] = ()) -> Trans
         ticks.append(float(tick))
         values.append(float(value))
         events.append(data["event"])
-    return arrays_from(nodes, src, dst, ticks, values, events)
+    return arrays_from(nodes, src, dst, ticks, values, events, dated=bool(graph.graph.get("tick_dates")))
 
 
 def arrays_from(nodes: tuple[Any, ...], src: list[int], dst: list[int], ticks: list[float], values: list[float],
-                events: list[Any]) -> TransferArrays:
+                events: list[Any], *, dated: bool = False) -> TransferArrays:
     """:class:`TransferArrays` from the columns of the kept transfers, in edge order (``src``/``dst``
     index into ``nodes``)."""
     tick_arr = np.asarray(ticks, dtype=np.float64)
     value_arr = np.asarray(values, dtype=np.float64)
     return TransferArrays(nodes, np.asarray(src, dtype=np.int64), np.asarray(dst, dtype=np.int64), tick_arr,
-                          value_arr, tuple(events), np.sort(tick_arr), np.sort(value_arr))
+                          value_arr, tuple(events), np.sort(tick_arr), np.sort(value_arr), dated)
 
 
 def poisson_tail(k: Any, lam: Any) -> np.ndarray:

@@ -159,3 +159,129 @@ def test_a_match_that_breaks_half_way_leaves_nothing(tmp_path: Path) -> None:
     assert done.exit_code == exitcodes.UNREADABLE and "gzip" in (done.error or "")
     assert [p for p in (tmp_path / "lake").rglob("*") if p.is_file()] == []
     assert not (tmp_path / "lake" / "events" / f"match_id={A}").exists()
+
+
+AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+
+
+@pytest.mark.parametrize(("text", "exported"), [
+    (f"aws_secret_access_key={AWS_SECRET}", "<API_KEY>"),
+    (f'export AWS_SECRET_ACCESS_KEY="{AWS_SECRET}" now', 'export <API_KEY>" now'),
+    (f"aws AKIAIOSFODNN7EXAMPLE secret {AWS_SECRET}", "aws <API_KEY> secret <API_KEY>"),
+])
+def test_an_aws_secret_key_is_scrubbed_and_the_hash_is_of_the_text_exported(tmp_path: Path, text: str,
+                                                                             exported: str) -> None:
+    import hashlib
+
+    events = _with_id([ev(1, 0, "agent_spawned", "a_1", region="r_0_0"),
+                       ev(2, 1, "message", "a_1", channel="broadcast", text=text),
+                       ev(3, 2, "message", "a_1", channel="broadcast", text="plain hello")], A)
+    path = write_match(tmp_path / "m", events, archive(["a_1"], ended=10, matchId=A))
+    export_parquet([str(path)], tmp_path / "lake")
+    rows = sql(f"SELECT text, sha256, payload FROM read_parquet('{tmp_path}/lake/events/*/*.parquet') "
+               "WHERE type = 'message' ORDER BY id")
+    (got, digest, payload), (plain, plain_digest, _) = rows
+    assert got == exported and AWS_SECRET not in payload
+    # the hash is of what was exported (a hash of the secret would confirm a guess at it), in the column and payload
+    assert digest == hashlib.sha256(exported.encode()).hexdigest() == orjson.loads(payload)["sha256"]
+    assert digest != hashlib.sha256(text.encode()).hexdigest()
+    # a text the scrubbing leaves alone keeps the log's hash (the same thing)
+    assert (plain, plain_digest) == ("plain hello", hashlib.sha256(b"plain hello").hexdigest())
+    export_parquet([str(path)], tmp_path / "raw", scrub=False)
+    assert sql(f"SELECT text, sha256 FROM read_parquet('{tmp_path}/raw/events/*/*.parquet') WHERE id = 2") == [
+        (text, hashlib.sha256(text.encode()).hexdigest())]
+
+
+def _with_invalid(directory: Path, match_id: str = A) -> Path:
+    events = _with_id([ev(1, 0, "agent_spawned", "a_1", region="r_0_0"),
+                       ev(2, 1, "agent_spawned", "a_2", region="r_0_0"),
+                       ev(3, 2, "move", "a_1", **{"from": "r_0_0", "to": "r_0_1"})], match_id)
+    events[2]["payload"] = None  # an invalid record: not an event of the match
+    return write_match(directory, events, archive(["a_1", "a_2"], ended=10, matchId=match_id))
+
+
+@pytest.mark.parametrize("quiet", [False, True])
+def test_invalid_records_are_counted_on_stderr_with_what_to_do(tmp_path: Path, quiet: bool) -> None:
+    path = _with_invalid(tmp_path / "m")
+    result = CliRunner().invoke(main, ["export", str(path), "--parquet", str(tmp_path / "lake"),
+                                       *(["-q"] if quiet else [])])
+    assert result.exit_code == exitcodes.FINDINGS
+    assert result.stderr == (f"daishi-forensics: warning: {path}: 1 invalid record left out of the export (not events "
+                             f"of the match): daishi-forensics validate {path} lists each with its line and field\n")
+    assert result.stdout == ("" if quiet else f"{A}: 2 events, 2 seats, 1 pairs\nwrote {tmp_path / 'lake'}/events, "
+                                              "seats, pairs\n")
+
+
+def test_an_empty_folder_among_targets_is_an_error_and_the_others_are_exported(
+        matches: tuple[Path, Path], tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = CliRunner().invoke(main, ["export", str(empty), str(matches[0]), "--parquet", str(tmp_path / "lake"),
+                                       "-q"])
+    assert (result.exit_code, result.stdout) == (exitcodes.UNREADABLE, "")
+    assert result.stderr == f"daishi-forensics: error: no matches in {empty} (the other targets are exported)\n"
+    assert (tmp_path / "lake" / "events" / f"match_id={A}" / "part-0.parquet").is_file()
+    alone = CliRunner().invoke(main, ["export", str(empty), "--parquet", str(tmp_path / "lake2")])
+    assert (alone.exit_code, alone.stderr) == (exitcodes.UNREADABLE, f"daishi-forensics: error: no matches in {empty}\n")
+
+
+def test_parquet_naming_a_file_is_an_output_error(matches: tuple[Path, Path], tmp_path: Path) -> None:
+    target = tmp_path / "afile"
+    target.write_bytes(b"keep")
+    result = CliRunner().invoke(main, ["export", str(matches[0]), "--parquet", str(target)])
+    assert result.exit_code == exitcodes.OUTPUT == 74
+    assert result.stderr == (f"daishi-forensics: error: {target}: not a folder (--parquet names the folder the "
+                             "tables are written to)\n")
+    assert target.read_bytes() == b"keep"
+
+
+def test_temp_files_stay_out_of_the_tables_and_a_killed_export_s_are_cleared(matches: tuple[Path, Path],
+                                                                            tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    out = tmp_path / "lake"
+    export_parquet([str(matches[0])], out)
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True,
+                          check=True)
+    dead = int(gone.stdout)  # a process that has ended: what a killed export was
+    partition = out / "events" / f"match_id={A}"
+    stale = [out / ".export-tmp" / f"part-0.parquet.{dead}.0123456789ab.tmp",
+             partition / f".part-0.parquet.{dead}.0123456789ab.tmp"]  # where an earlier version wrote it
+    (out / ".export-tmp").mkdir()
+    for path in stale:
+        path.write_bytes(b"PAR1 half written")
+    live = out / ".export-tmp" / f"part-0.parquet.{os.getpid()}.ba9876543210.tmp"  # an export still at work
+    live.write_bytes(b"PAR1")
+    with pytest.raises(duckdb.Error):  # what a killed export's leftover did to a glob over the table
+        sql(f"SELECT count(*) FROM read_parquet('{out}/events/**')")
+    result = export_parquet([str(matches[1])], out)
+    assert result.exit_code == exitcodes.OK
+    assert [p.exists() for p in stale] == [False, False] and live.exists()
+    assert sql(f"SELECT count(*) FROM read_parquet('{out}/events/**')") == [(13,)]
+    live.unlink()
+    export_parquet([str(matches[1])], out)
+    assert not (out / ".export-tmp").exists()
+
+
+def test_integers_beyond_64_bits_are_kept_with_every_digit_in_payload(tmp_path: Path) -> None:
+    big, neg, nested = 123456789012345678901234567890, -99999999999999999999999, 2**70
+    events = _with_id([ev(1, 0, "agent_spawned", "a_1", region="r_0_0"),
+                       ev(2, 1, "move", "a_1", **{"from": "r_0_0", "to": "r_0_1", "note": "BIG_A"}),
+                       ev(3, 2, "custom_thing", "a_1", big="BIG_A", neg="BIG_B", deep={"n": ["BIG_C", 7]},
+                          quantity="BIG_A"),
+                       ev(4, 3, "custom_thing", "a_1", wide=2**64 - 1, small=12)], A)
+    path = write_match(tmp_path / "m", events, archive(["a_1"], ended=10, matchId=A))
+    data = path.read_bytes()
+    for name, value in (("BIG_A", big), ("BIG_B", neg), ("BIG_C", nested)):
+        data = data.replace(f'"{name}"'.encode(), str(value).encode())
+    path.write_bytes(data)
+    export_parquet([str(path)], tmp_path / "lake")
+    rows = sql(f"SELECT id, quantity, payload FROM read_parquet('{tmp_path}/lake/events/*/*.parquet') "
+               "WHERE id >= 2 ORDER BY id")
+    assert rows == [
+        (2, None, f'{{"from":"r_0_0","note":{big},"to":"r_0_1"}}'),
+        (3, None, f'{{"big":{big},"deep":{{"n":[{nested},7]}},"neg":{neg},"quantity":{big}}}'),
+        (4, None, f'{{"small":12,"wide":{2**64 - 1}}}'),
+    ]

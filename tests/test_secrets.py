@@ -136,3 +136,17 @@ def test_pre_check_scans_what_a_recognizer_needs_and_skips_mere_words() -> None:
     for text, entity in found.items():
         assert _worth_scanning(text), text
         assert [f.entity for f in find_secrets(text)] == [entity], text
+
+
+@pytest.mark.parametrize(("text", "scrubbed"), [
+    ("aws_secret_access_key=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "<API_KEY>"),
+    ("AWS_SECRET_ACCESS_KEY: abcdEFGH1234ijkl", "<API_KEY>"),
+    ("my secret is wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY!", "my secret is <API_KEY>!"),
+    # forty characters with slashes that look like no key: a path, a run of one letter
+    ("the path /usr/local/lib/python3.11/site-packages/numpy", "the path /usr/local/lib/python3.11/site-packages/numpy"),
+    ("a" * 40, "a" * 40),
+    # forty random letters and digits with no slash nor plus stay what they were: a random token
+    ("tok wJalrXUtnFEMIqK7MDENGqbPxRfiCYEXAMPLEKEY end", "tok <SECRET_TOKEN> end"),
+])
+def test_an_aws_secret_access_key_is_scrubbed(text: str, scrubbed: str) -> None:
+    assert scrub(text) == scrubbed

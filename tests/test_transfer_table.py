@@ -194,3 +194,172 @@ def test_a_bad_row_exits_3_with_one_line_naming_it(tmp_path: Path) -> None:
     assert result.exit_code == 3 and result.stdout == ""
     assert result.stderr.strip() == (f"daishi-forensics: error: {path}, line 5, field AMOUNT: a value is a finite "
                                      "number >= 0 (or empty when unknown), not '-2'")
+
+
+# --------------------------------------------------------------------------- numbers, short rows, line numbers
+
+
+@pytest.mark.parametrize(("cell", "says"), [
+    ("1_000", "not '1_000' (a number is written in plain ASCII decimal digits: 1000, 4.5, 4.517e-05)"),
+    ("\u0661\u0662", "not '\u0661\u0662' (a number is written in plain ASCII decimal digits"),  # Arabic-Indic 12
+    ("\uff11\uff12", "not '\uff11\uff12' (a number is written in plain ASCII decimal digits"),  # fullwidth 12
+    ('"1,000"', "not '1,000' (a number is written in plain ASCII decimal digits"),  # quoted: one cell
+    ("inf", "not 'inf' (a number is written"),
+    ("0x10", "not '0x10' (a number is written"),
+    ("1e308", "a value is 0 or between 1e-100 and 1e+100 (the screens add and multiply amounts; any unit is fine, "
+              "so divide the column by a power of ten), not '1e308'"),
+    ("1e-200", "a value is 0 or between 1e-100 and 1e+100"),
+])
+def test_a_value_is_a_plain_ascii_decimal_in_range(tmp_path: Path, cell: str, says: str) -> None:
+    path = tmp_path / "t.csv"
+    path.write_text(f"from,to,value,tick\na,b,1,1\nb,c,{cell},2\n", encoding="utf-8")
+    with pytest.raises(InputUnreadable) as caught:
+        read_transfer_table(path)
+    assert (caught.value.line, caught.value.field) == (3, "value")
+    assert says in caught.value.message
+
+
+@pytest.mark.parametrize(("cell", "says"), [
+    ("1_0", "a tick is a finite number or an ISO 8601 date-time, not '1_0' (a number is written in plain ASCII"),
+    ("\u0661", "not '\u0661' (a number is written in plain ASCII"),
+    ("\uff12", "not '\uff12' (a number is written in plain ASCII"),
+    ("-1e200", "a tick is between -1e+100 and 1e+100 (the screens subtract ticks; only order and spacing matter), "
+               "not '-1e200'"),
+])
+def test_a_tick_is_a_plain_ascii_decimal_in_range(tmp_path: Path, cell: str, says: str) -> None:
+    path = tmp_path / "t.csv"
+    path.write_text(f"from,to,value,tick\na,b,1,1\nb,c,1,{cell}\n", encoding="utf-8")
+    with pytest.raises(InputUnreadable) as caught:
+        read_transfer_table(path)
+    assert (caught.value.line, caught.value.field) == (3, "tick")
+    assert says in caught.value.message
+
+
+def test_plain_decimals_in_every_usual_form_are_read(tmp_path: Path) -> None:
+    path = tmp_path / "t.csv"
+    path.write_text("from,to,value,tick\na,b,12,1\nb,c,+3.5,2.\nc,d,.5,3e0\nd,e, 4.517e-05 ,4E+1\ne,f,0,-2\n"
+                    "f,g,1e100,5\n", encoding="utf-8")
+    g = read_transfer_table(path)
+    assert [(d["value"], d["tick"]) for _, _, d in g.edges(data=True)] == [
+        (12.0, 1.0), (3.5, 2.0), (0.5, 3.0), (4.517e-05, 40.0), (0.0, -2.0), (1e100, 5.0)]
+
+
+def test_a_json_number_out_of_range_names_the_line(tmp_path: Path) -> None:
+    path = write_jsonl(tmp_path / "t.jsonl", [{"from": "a", "to": "b", "value": 5, "tick": 1},
+                                              {"from": "b", "to": "c", "value": 1e300, "tick": 2}])
+    with pytest.raises(InputUnreadable) as caught:
+        read_transfer_table(path)
+    assert (caught.value.line, caught.value.field) == (2, "value") and "between 1e-100 and 1e+100" in str(caught.value)
+
+
+def test_huge_amounts_stop_with_one_error_line_and_no_numeric_warnings(tmp_path: Path) -> None:
+    rows = background_rows(40)
+    for row in rows:
+        row["AMOUNT"] = f"{float(row['AMOUNT']) * 1e304!r}"
+    path = write_csv(tmp_path / "tx.csv", rows)
+    result = run(["screen-transfers", str(path), *COLUMNS])
+    assert result.exit_code == 3 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and "Warning" not in result.stderr
+    assert result.stderr.startswith(f"daishi-forensics: error: {path}, line 2, field AMOUNT: a value is 0 or between")
+
+
+def test_a_csv_row_with_too_few_cells_names_the_missing_column(tmp_path: Path) -> None:
+    path = tmp_path / "t.csv"
+    path.write_text("from,to,tick,value\na,b,1\nb,c,2,5\n", encoding="utf-8")
+    result = run(["screen-transfers", str(path)])
+    assert result.exit_code == 3 and result.stdout == ""
+    assert result.stderr == (f"daishi-forensics: error: {path}, line 2, field value: fewer cells than the header has "
+                             "columns (3, not 4): no cell for column 'value'\n")
+
+
+def test_a_row_with_line_breaks_in_a_quoted_cell_is_named_by_its_first_line(tmp_path: Path) -> None:
+    path = tmp_path / "t.csv"
+    path.write_text('from,to,value,tick\na,b,1,1\n"x\ny",b,zz,2\nc,d,oops,3\n', encoding="utf-8")
+    with pytest.raises(InputUnreadable) as caught:
+        read_transfer_table(path)
+    assert (caught.value.line, caught.value.field) == (3, "value") and "not 'zz'" in caught.value.message
+    # the rows after it keep their own lines
+    path.write_text('from,to,value,tick\na,b,1,1\n"x\ny",b,2,2\n\nc,d,oops,3\n', encoding="utf-8")
+    with pytest.raises(InputUnreadable) as caught:
+        read_transfer_table(path)
+    assert (caught.value.line, caught.value.field) == (6, "value")
+
+
+def test_an_unterminated_quote_names_the_line_it_opens_on(tmp_path: Path) -> None:
+    path = tmp_path / "t.csv"
+    path.write_text('from,to,value,tick\na,b,1,1\nb,a,"unterminated,2\nc,d,1,3\n', encoding="utf-8")
+    with pytest.raises(InputUnreadable) as caught:
+        read_transfer_table(path)
+    assert str(caught.value) == (f"{path}, line 3: a quoted cell opened in the row starting here is never closed "
+                                 "(the file ends inside it, at line 4)")
+
+
+def test_a_folder_given_as_the_table_is_unreadable_exit_3(tmp_path: Path) -> None:
+    folder = tmp_path / "tx.csv"
+    folder.mkdir()
+    result = run(["screen-transfers", str(folder)])
+    assert (result.exit_code, result.stdout) == (3, "")
+    assert result.stderr == (f"daishi-forensics: error: {folder}: is a folder: a transfer table is one file (.csv or "
+                             ".jsonl, optionally .gz)\n")
+
+
+def test_every_screen_a_table_of_payments_cannot_run_is_named_not_screened(tmp_path: Path) -> None:
+    path = write_csv(tmp_path / "tx.csv", background_rows())
+    out = orjson.loads(run(["screen-transfers", str(path), *COLUMNS, "--format", "json"]).stdout)
+    (match,) = out["matches"]
+    named = sorted(n.split(" ")[2] for n in match["notScreened"])
+    assert named == ["cartel", "feeder", "off_price", "operator", "pair_outlier", "ring", "thrown_fight"]
+    assert ("not screened: thrown_fight (plain payments: no transfer is an attack, a raid or a theft)"
+            in match["notScreened"])
+
+
+@pytest.mark.parametrize("exit_zero", [False, True])
+def test_the_exit_code_the_outputs_state_is_the_process_s(tmp_path: Path, exit_zero: bool) -> None:
+    path = write_csv(tmp_path / "my table 100%#1.csv", background_rows() + cycle_rows())
+    expected = 0 if exit_zero else 1
+    for fmt in ("json", "sarif"):
+        result = run([*(["--exit-zero"] if exit_zero else []), "screen-transfers", str(path), *COLUMNS,
+                      "--format", fmt])
+        assert result.exit_code == expected
+        out = orjson.loads(result.stdout)
+        if fmt == "json":
+            assert out["exitCode"] == expected
+            continue
+        (sarif_run,) = out["runs"]
+        assert sarif_run["invocations"][0]["exitCode"] == expected
+        # the artifact is a URI reference: the space, the percent sign and the hash percent-encoded
+        uris = {loc["physicalLocation"]["artifactLocation"]["uri"]
+                for r in sarif_run["results"] for loc in r["locations"]}
+        assert uris == {f"{tmp_path}/my%20table%20100%25%231.csv"}
+
+
+def test_a_table_of_dates_is_explained_in_dates_and_durations_not_epoch_seconds(tmp_path: Path) -> None:
+    from datetime import datetime, timedelta, timezone
+
+    start = datetime(2024, 1, 1, tzinfo=timezone.utc)
+    rows = background_rows() + cycle_rows()
+    for row in rows:  # one tick an hour
+        row["STEP"] = (start + timedelta(hours=row["STEP"])).strftime("%Y-%m-%dT%H:%M:%SZ")
+    path = write_csv(tmp_path / "tx.csv", rows)
+    out = orjson.loads(run(["screen-transfers", str(path), *COLUMNS, "--format", "json"]).stdout)
+    (cycle,) = [f for f in out["matches"][0]["flags"] if f["screen"] == "value_cycles"]
+    assert "from 2024-01-05T04:00:00Z to 2024-01-05T10:00:00Z, each hop" in cycle["explanation"]
+    assert "e+09" not in cycle["explanation"]
+    # the same table in hours: the same flag, told in ticks
+    numbered = write_csv(tmp_path / "tx_hours.csv", background_rows() + cycle_rows())
+    out = orjson.loads(run(["screen-transfers", str(numbered), *COLUMNS, "--format", "json"]).stdout)
+    (cycle_h,) = [f for f in out["matches"][0]["flags"] if f["screen"] == "value_cycles"]
+    assert "from tick 100 to 106, each hop" in cycle_h["explanation"]
+    assert (cycle_h["agents"], cycle_h["pValue"]) == (cycle["agents"], cycle["pValue"])
+
+
+def test_the_testing_summary_counts_the_typologies_tests_beside_their_flags(tmp_path: Path) -> None:
+    path = write_csv(tmp_path / "tx.csv", background_rows() + cycle_rows())
+    out = orjson.loads(run(["screen-transfers", str(path), *COLUMNS, "--format", "json"]).stdout)
+    (match,) = out["matches"]
+    (cycle,) = [f for f in match["flags"] if f["kind"] == "value_cycle"]
+    # no Daishi screen can speak on payments (tests 0), the typology that flagged says what it counted
+    assert (match["testing"]["tests"], match["testing"]["typologyTests"]) == (0, {"value_cycle": cycle["tests"]})
+    clear = orjson.loads(run(["screen-transfers", str(write_csv(tmp_path / "bg.csv", background_rows())), *COLUMNS,
+                              "--format", "json"]).stdout)
+    assert "typologyTests" not in clear["matches"][0]["testing"]

@@ -591,7 +591,7 @@ def test_fan_members_paying_one_stated_sum_are_counted_once_per_amount() -> None
     (flag,) = fans(TransferView(stated_fan([100.0, 100.0, 100.0, 101.0, 102.0, 103.0, 104.0, 105.0])), FAN_DEFAULTS)
     assert (flag.kind, len(flag.agents) - 1, flag.details["stated"], flag.details["webbed"]) == ("fan_in", 8, 2, 0)
     assert flag.details["rawP"] == pytest.approx(float(poisson_tail(5, flag.details["expected"])), rel=1e-12)
-    assert "paid, to the cent, an amount another of them paid" in flag.explanation
+    assert "paid the very amount another of them paid" in flag.explanation
     # amounts that differ by a cent are different amounts: all eight counted
     (apart,) = fans(TransferView(stated_fan([100.0, 100.01, 100.02, 101.0, 102.0, 103.0, 104.0, 105.0])), FAN_DEFAULTS)
     assert (len(apart.agents) - 1, apart.details["stated"]) == (8, 0)
@@ -775,3 +775,53 @@ def test_an_exchange_passing_on_a_steady_stream_of_one_off_customers_is_not_a_fa
         g.add_edge(f"x{i}", "exchange", value=amount, tick=tick, event=f"in{i}")
         g.add_edge("exchange", f"bank{i % 3}", value=round(0.99 * amount, 2), tick=tick, event=f"out{i}")
     assert [f for f in typology_flags(g) if "exchange" in f.agents[:1]] == []
+
+
+@pytest.mark.parametrize("scale", [10.0, 100.0, 0.01, 1e-6, 1e6])
+def test_a_stated_sum_reads_no_unit_scaling_every_amount_changes_no_flag(scale: float) -> None:
+    # the same fans in another unit (every amount of the graph, background and box, times the scale): the same
+    # boxes, the same stated members, the same p-values (the chance counts are shares of the graph's own amounts)
+    def scaled(g: nx.MultiDiGraph) -> nx.MultiDiGraph:
+        out = nx.MultiDiGraph()
+        for u, v, d in g.edges(data=True):
+            out.add_edge(u, v, **{**d, "value": d["value"] * scale})
+        return out
+
+    def read(flags: list[Flag]) -> list[tuple]:
+        return [(f.kind, f.agents, f.details["stated"], f.details["count"] if "count" in f.details else None,
+                 f.p_value, f.evidence) for f in flags]
+
+    for amounts in ([100.0, 100.0, 100.0, 101.0, 102.0, 103.0, 104.0, 105.0],
+                    [100.0, 100.01, 100.02, 101.0, 102.0, 103.0, 104.0, 105.0],
+                    [45.17, 45.17, 48.31, 49.99, 9.58 * 5, 46.0, 47.5, 47.51]):
+        g = stated_fan(amounts)
+        assert read(fans(TransferView(scaled(g)), FAN_DEFAULTS)) == read(fans(TransferView(g), FAN_DEFAULTS))
+    assert fans(TransferView(scaled(stated_fan([60.0] * 8))), FAN_DEFAULTS) == []
+
+
+def test_candidate_cycles_of_a_dense_web_are_counted_in_blocks_the_same() -> None:
+    # three hundred accounts, twenty thousand payments: the powers of the paying graph fill in, so the walks are
+    # counted a block of rows at a time (bounded memory), to the same whole numbers as the sparse powers give
+    from scipy.sparse import csr_matrix
+
+    from daishi_forensics.screens import value_cycles as vc
+    from daishi_forensics.screens.transfer_arrays import arrays_from
+
+    rng = np.random.default_rng(7)
+    src, dst = rng.integers(0, 300, 20_000), rng.integers(0, 300, 20_000)
+    keep = src != dst
+    src, dst = src[keep].tolist(), dst[keep].tolist()
+    arrays = arrays_from(tuple(range(300)), src, dst, [float(i) for i in range(len(src))], [1.0] * len(src),
+                         list(range(len(src))))
+    adjacency = csr_matrix((np.ones(len(src)), (src, dst)), shape=(300, 300))
+    adjacency.sum_duplicates()
+    adjacency.data[:] = 1.0
+    assert vc._dense_walks(adjacency, 300)
+    blocked = vc.candidate_cycles(arrays, 8, None, 6)
+    sparse_only = vc._dense_walks
+    try:
+        vc._dense_walks = lambda a, n: False  # type: ignore[assignment]
+        assert vc.candidate_cycles(arrays, 8, None, 6) == blocked
+    finally:
+        vc._dense_walks = sparse_only
+    assert blocked[3] > 0 and list(blocked) == [3, 4, 5, 6, 7, 8]

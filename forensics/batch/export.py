@@ -21,24 +21,33 @@ Read them without this tool::
 fields a query needs as their own columns (see :data:`EVENT_SCHEMA`; ``to``/``from``
 are split by meaning into ``moveFrom``/``moveTo`` (regions), ``tradeFrom``/``tradeTo``
 (agents) and ``messageTo``; item maps ``give``/``receive``/``stolen`` are JSON text)
-and the whole payload as JSON text (``payload``).  A field of an unexpected type
+and the whole payload as JSON text (``payload``).  An integer beyond 64 bits (a stream's
+payload field as hostile or careless data may carry) is null in its typed column and kept
+with every digit in ``payload``, as the log writes it (never rounded to a double).  A field of an unexpected type
 (an unknown event type's payload) is null in its column and kept in ``payload``.
 Events an erratum names and invalid records are not events of the match (the read
 boundary withholds them); the behavior report counts them.
 
 **Privacy.**  Private events (``message_private``, a v1 direct message) are left out
 unless ``include_private``.  Message ``text`` (in its column and in ``payload``) is
-scrubbed of secrets unless ``scrub=False``.  The pairs table keeps the report's
+scrubbed of secrets unless ``scrub=False``; a scrubbed text's ``sha256`` (in its column and
+in ``payload``) is the SHA-256 of the text as exported, never the log's hash of the text before
+(a hash of a secret lets anyone holding a guess confirm it).  The pairs table keeps the report's
 message *counts* per pair, private ones included (counts, not contents).
 
-**Atomicity.**  Each file is written as ``.part-0.parquet.*.tmp`` (hidden from pyarrow
-and from a ``*.parquet`` glob) and renamed into place when the match is complete; an
-export of a match already in ``DIR`` replaces its three files.
+**Atomicity.**  Each file is written in ``DIR/.export-tmp/`` (:data:`TMP_FOLDER`: outside
+every table's folder, so no glob over a table, ``DIR/events/**`` included, meets it) and renamed
+into place when the match is complete; an export of a match already in ``DIR`` replaces its
+three files.  The temp files an export killed half-way left are removed by the next export
+to ``DIR`` (those of a process still running are left alone).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import hashlib
+import json
 import os
 import re
 import uuid
@@ -70,6 +79,8 @@ __all__ = [
     "ExportResult",
     "export_parquet",
     "export_match",
+    "clean_stale_tmp",
+    "TMP_FOLDER",
 ]
 
 EXPORT_VERSION = 1
@@ -149,6 +160,69 @@ def _json(v: Any) -> str | None:
     return None if v is None else orjson.dumps(v, option=orjson.OPT_SORT_KEYS).decode()
 
 
+def _wide(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and not -(1 << 63) <= v < (1 << 64)
+
+
+def _as_read(v: Any) -> Any:
+    """A value read exactly as the read boundary reads it (orjson): an integer beyond 64 bits a float."""
+    if isinstance(v, dict):
+        return {k: _as_read(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_as_read(x) for x in v]
+    return float(v) if _wide(v) else v
+
+
+def _fragments(v: Any) -> Any:
+    if isinstance(v, dict):
+        return {k: _fragments(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_fragments(x) for x in v]
+    return orjson.Fragment(str(v).encode()) if _wide(v) else v
+
+
+def _json_exact(v: Any) -> str:
+    """:func:`_json` of a value whose integers may be beyond 64 bits: written with every digit."""
+    return orjson.dumps(_fragments(v), option=orjson.OPT_SORT_KEYS).decode()
+
+
+_LONG_DIGITS = re.compile(rb"[:,\[][ \t]*-?[0-9]{19}")
+"""A number with as many digits as the shortest integer beyond 64 bits may have (2**63 has 19)."""
+
+
+def _noting_exact_ints(source: MatchSource, exact: dict[tuple[Any, Any], dict[str, Any]]) -> MatchSource:
+    """``source``, noting in ``exact`` the payload of each stream line holding an integer beyond 64 bits, read
+    with every digit (the read boundary's parser reads it as a float: 2**70 would be exported as
+    1.1805916207174113e+21).  Only lines with a long run of digits are read twice."""
+    records = source.records
+
+    def noting() -> Iterator[Any]:
+        for record in records():
+            text = record[4] if len(record) > 4 else None  # the line as read (a stream), a plain tuple or not
+            if isinstance(text, (bytes, bytearray)) and _LONG_DIGITS.search(text) is not None:
+                try:
+                    data = json.loads(text)
+                except (ValueError, RecursionError):
+                    data = None
+                if isinstance(data, dict) and isinstance(data.get("payload"), dict):
+                    if any(_wide(x) for x in _leaves(data["payload"])):
+                        exact[(data.get("id"), data.get("type"))] = data["payload"]
+            yield record
+
+    return dataclasses.replace(source, _records=noting)
+
+
+def _leaves(v: Any) -> Iterator[Any]:
+    if isinstance(v, dict):
+        for x in v.values():
+            yield from _leaves(x)
+    elif isinstance(v, list):
+        for x in v:
+            yield from _leaves(x)
+    else:
+        yield v
+
+
 def _strs(v: Any) -> list[str] | None:
     return [x for x in v if isinstance(x, str)] if isinstance(v, list) else None
 
@@ -181,6 +255,8 @@ class _EventBatches:
         self.rows = 0
         self.written = 0
         self.private_left_out = 0
+        self.exact: dict[tuple[Any, Any], dict[str, Any]] = {}
+        """Payloads with an integer beyond 64 bits, read exactly (:func:`_noting_exact_ints`), by (id, type)."""
 
     def add(self, event: Mapping[str, Any]) -> pa.RecordBatch | None:
         if event.get("private") and not self.include_private:
@@ -192,8 +268,10 @@ class _EventBatches:
         text = payload.get("text")
         if self.scrub is not None and isinstance(text, str) and text:
             scrubbed = self.scrub(text)
-            if scrubbed != text:
+            if scrubbed != text:  # the hash the log carried would be a dictionary attack's check on the secret
                 payload = {**payload, "text": scrubbed}
+                if "sha256" in payload:
+                    payload["sha256"] = hashlib.sha256(scrubbed.encode("utf-8", "surrogatepass")).hexdigest()
         c = self.columns
         casts = self.casts
         for name in ("id", "schemaVersion", "tick", "type", "agentId", "createdAtMs", "latencyMs", "private",
@@ -214,7 +292,11 @@ class _EventBatches:
         c["witnesses"].append(_strs(payload.get("witnesses")))
         probe = payload.get("probe")
         c["probeId"].append(_str(probe.get("id")) if isinstance(probe, dict) else None)
-        c["payload"].append(_json(payload))
+        exact = self.exact.pop((event.get("id"), kind), None) if self.exact else None
+        if exact is not None and _as_read(exact) == event.get("payload"):  # the same payload, its ints exact
+            c["payload"].append(_json_exact({**exact, **{k: payload[k] for k in ("text", "sha256") if k in payload}}))
+        else:
+            c["payload"].append(_json(payload))
         self.rows += 1
         if self.rows >= self.batch_rows:
             return self.flush()
@@ -291,10 +373,60 @@ def _metadata(table: str, include_private: bool, scrubbed: bool) -> dict[bytes, 
     }
 
 
-def _tmp_in(folder: Path) -> Path:
-    """A fresh hidden temp path in ``folder`` (ignored by pyarrow and by ``*.parquet`` globs)."""
+TMP_FOLDER = ".export-tmp"
+"""The folder under ``DIR`` where the tables are written before they are renamed into place: beside
+``events/``, ``seats/`` and ``pairs/``, never inside them, so a glob over a table (DuckDB's
+``DIR/events/**``) never meets a file half written, even one a killed export left behind."""
+
+
+def _tmp_in(out_dir: Path) -> Path:
+    """A fresh temp path in ``out_dir``'s :data:`TMP_FOLDER` (named by this process's id)."""
+    folder = out_dir / TMP_FOLDER
     folder.mkdir(parents=True, exist_ok=True)
-    return folder / f".part-0.parquet.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp"
+    return folder / f"part-0.parquet.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp"
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: alive
+        return True
+    return True
+
+
+_TMP_NAME = re.compile(r"^\.?part-0\.parquet\.(\d+)\.[0-9a-f]+\.tmp$")
+
+
+def clean_stale_tmp(out_dir: Path) -> int:
+    """Remove the temp files an export killed half-way left in ``out_dir`` (in :data:`TMP_FOLDER`,
+    or hidden in a partition by earlier versions): those whose process is gone.  Returns how many."""
+    out_dir = Path(out_dir)
+    if not out_dir.is_dir():
+        return 0
+    folders = [out_dir / TMP_FOLDER] + [p for t in ("events", "seats", "pairs") if (out_dir / t).is_dir()
+                                        for p in (out_dir / t).iterdir() if p.is_dir()]
+    removed = 0
+    for folder in folders:
+        if not folder.is_dir():
+            continue
+        for path in folder.iterdir():
+            m = _TMP_NAME.match(path.name)
+            if m is not None and path.is_file() and not _alive(int(m.group(1))):
+                path.unlink(missing_ok=True)
+                removed += 1
+    _drop_if_empty(out_dir / TMP_FOLDER)
+    return removed
+
+
+def _drop_if_empty(folder: Path) -> None:
+    try:
+        folder.rmdir()
+    except OSError:  # not empty (another export at work), or gone
+        pass
 
 
 _SAFE = re.compile(r"^[A-Za-z0-9_.-]+$")
@@ -400,10 +532,11 @@ def export_match(
     partition = f"match_id={match_id}"
     scrubbed = scrub
     batches = _EventBatches(EVENT_SCHEMA, batch_rows, include_private, _cached(scrub_secrets) if scrub else None)
+    source = _noting_exact_ints(source, batches.exact)
     folders = {t: out_dir / t / partition for t in ("events", "seats", "pairs")}
     tmps: dict[str, Path] = {}
     try:
-        tmps["events"] = _tmp_in(folders["events"])
+        tmps["events"] = _tmp_in(out_dir)
         schema = EVENT_SCHEMA.with_metadata(_metadata("events", include_private, scrubbed))
         with pq.ParquetWriter(tmps["events"], schema, compression="zstd") as writer:
             def sink(event: dict[str, Any]) -> None:
@@ -418,17 +551,16 @@ def export_match(
         report = behavior_report(analysis, all_pairs=True)  # the pairs table holds every pair
         seats, pairs = seat_rows(report), pair_rows(report)
         for name, rows, table_schema in (("seats", seats, SEAT_SCHEMA), ("pairs", pairs, PAIR_SCHEMA)):
-            tmps[name] = _tmp_in(folders[name])
+            tmps[name] = _tmp_in(out_dir)
             table = _table(rows, table_schema.with_metadata(_metadata(name, include_private, scrubbed)))
             pq.write_table(table, tmps[name], compression="zstd")
         for name, tmp in tmps.items():
+            folders[name].mkdir(parents=True, exist_ok=True)
             os.replace(tmp, folders[name] / "part-0.parquet")
     finally:
         for tmp in tmps.values():
             tmp.unlink(missing_ok=True)
-        for folder in folders.values():
-            if folder.is_dir() and not any(folder.iterdir()):
-                folder.rmdir()  # a match that failed half-way leaves no empty partition
+        _drop_if_empty(out_dir / TMP_FOLDER)
     invalid = int(report["source"]["invalid"])
     return MatchExport(
         target=target,
@@ -461,6 +593,11 @@ def export_parquet(
     """Export every target; a target that cannot be read, or that is a match already exported by
     this run (two targets of one match id), is recorded (with its error line) and the others go on."""
     result = ExportResult(Path(out_dir))
+    try:
+        clean_stale_tmp(Path(out_dir))
+    except OSError as exc:
+        raise OutputError(f"cannot clear the temp files of an earlier export ({exc.strerror or exc})",
+                          file=str(out_dir)) from None
     taken: dict[str, str] = {}
     for target in targets:
         try:

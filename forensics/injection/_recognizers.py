@@ -88,8 +88,9 @@ def recognizers() -> list[Any]:
             supported_entity="API_KEY", name="key-assignment", global_regex_flags=folded,
             patterns=[Pattern(
                 "assignment",
-                r"\b(?:api[_\- ]?key|api[_\- ]?token|access[_\- ]?key|secret[_\- ]?key|client[_\- ]?secret|"
-                r"auth[_\- ]?token|access[_\- ]?token)[\"']?[ \t]{0,4}(?:[:=]|is)[ \t]{0,4}[\"']?[A-Za-z0-9_\-./+=]{12,200}",
+                r"(?<![A-Za-z0-9])(?:aws[_\- ]?)?(?:api[_\- ]?key|api[_\- ]?token|access[_\- ]?key|secret[_\- ]?key|client[_\- ]?secret|"
+                r"secret[_\- ]?access[_\- ]?key|auth[_\- ]?token|access[_\- ]?token)[\"']?[ \t]{0,4}(?:[:=]|is)[ \t]{0,4}"
+                r"[\"']?[A-Za-z0-9_\-./+=]{12,200}",
                 0.8,
             )],
         ),
@@ -115,6 +116,11 @@ def recognizers() -> list[Any]:
         _RandomToken(
             supported_entity="SECRET_TOKEN", name="random-token", global_regex_flags=cased,
             patterns=[Pattern("token", r"(?<![A-Za-z0-9_\-])[A-Za-z0-9_\-]{32,200}(?![A-Za-z0-9_\-])", 0.6)],
+        ),
+        _RandomToken(  # an AWS secret access key: 40 characters of base64's alphabet, a slash or a plus in them
+            supported_entity="API_KEY", name="aws-secret-key", global_regex_flags=cased,  # (without: a random token)
+            patterns=[Pattern("aws-secret", r"(?<![A-Za-z0-9/+=_\-])(?=[A-Za-z0-9]{0,39}[/+])[A-Za-z0-9/+]{40}"
+                                            r"(?![A-Za-z0-9/+=_\-])", 0.7)],
         ),
         _Email(
             supported_entity="EMAIL_ADDRESS", name="email", global_regex_flags=folded,

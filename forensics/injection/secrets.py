@@ -8,7 +8,9 @@ What is detected (:data:`ENTITIES`):
 
 - credentials (:data:`CREDENTIAL_ENTITIES`): ``API_KEY`` (provider key shapes:
   ``sk-…``/``sk-ant-…``, ``AKIA…``, ``ghp_…``, ``xox?-…``, ``AIza…``, ``hf_…``,
-  ``sk_live_…``; and ``api_key = …`` style assignments), ``AUTH_TOKEN`` (JWTs,
+  ``sk_live_…``; an AWS secret access key's shape: 40 characters of base64's
+  alphabet, random-looking; and ``api_key = …`` or ``aws_secret_access_key = …``
+  style assignments), ``AUTH_TOKEN`` (JWTs,
   ``Bearer …``), ``PRIVATE_KEY`` (PEM blocks), ``SECRET_TOKEN`` (a long
   random-looking token: 32+ characters mixing upper case, lower case and
   digits, Shannon entropy ≥ 3.5 bits per character), ``PASSWORD`` (``password: …``);
@@ -186,7 +188,7 @@ def _clean(text: str) -> str:
 
 _CANDIDATE = re.compile(
     r"@\w|-----BEGIN|\d(?:[ \t().\-/]{0,3}\d){6}|\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}"
-    r"|[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{0,4}:|[A-Za-z0-9_\-]{20}"
+    r"|[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{0,4}:|[A-Za-z0-9_\-]{20}|[A-Za-z0-9/+]{40}"
     r"|(?i:(?:pass(?:word|wd|phrase|code)|pwd|key|token|secret)[\"']?[ \t]{0,4}(?:[:=]|is)|bearer[ \t]|xox[abposr]-|eyJ)"
 )
 """A cheap, linear pre-check: a window where none of this occurs holds nothing the
@@ -194,7 +196,8 @@ recognizers find (every recognizer needs one of these), so Presidio is skipped. 
 word branch is what the assignment recognizers need (a key or password word, then
 ``:``, ``=`` or ``is``): a text that only says "secret" or "token" is not scanned; the
 short shapes (a Slack ``xox?-`` token, a JWT's ``eyJ``) are here because they can be
-shorter than the 20-character run."""
+shorter than the 20-character run; an AWS secret key's 40 characters may hold slashes
+every few characters, so no run of 20 without one."""
 
 
 def _worth_scanning(chunk: str) -> bool:

@@ -15,21 +15,27 @@ column      rule
 ==========  ===================================================================================
 ``from``    who paid: any non-empty text (an account id)
 ``to``      who was paid: any non-empty text, not the payer
-``value``   how much: a finite number >= 0; an empty cell (JSON ``null``) is an unknown value,
+``value``   how much: a plain decimal number (:data:`_DECIMAL`), 0 or from ``1 / MAX_VALUE``
+            to :data:`MAX_VALUE`; an empty cell (JSON ``null``) is an unknown value,
             kept as a transfer and left out by the screens that need value (they say so)
-``tick``    when: a finite number, or an ISO 8601 date or date-time (read as seconds since
+``tick``    when: a plain decimal number within ``MAX_VALUE`` of 0, or an ISO 8601 date or
+            date-time (read as seconds since
             1970-01-01 UTC; a time without a zone is read as UTC), the same kind in every row
             (a table mixing numbers and dates is refused: a step count and a date cannot be
             placed on one time line).  Only order and relative spacing matter: the
-            typologies' windows are shares of the table's own time span
+            typologies' windows are shares of the table's own time span.  A flag's
+            explanation names dated times as dates and spans in minutes, hours or days
+            (its details keep the seconds)
 ``id``      optional: the transfer's id, cited as the evidence of a flag (default: the row's
             line number in the file); ids must be distinct
 ==========  ===================================================================================
 
 Every other column is ignored.  The text is UTF-8; a byte-order mark at its start (as a
 spreadsheet's "CSV UTF-8" export writes) is read as the encoding's mark, not as part of the first
-column's name.  Nothing is dropped silently: a row that breaks a rule stops
-the read with an error naming the file, the line and the column (:class:`InputUnreadable`,
+column's name.  A CSV row has as many cells as the header has columns (a short row is no row of
+unknown values).  Nothing is dropped silently: a row that breaks a rule stops
+the read with an error naming the file, the line (a CSV row's first, when a quoted cell holds line
+breaks) and the column (:class:`InputUnreadable`,
 exit 3), as a malformed match does.  An empty table is an error too (nothing to screen).
 
 >>> rows = [{"src": "a", "dst": "b", "amount": "10.5", "step": "3"},
@@ -47,6 +53,7 @@ import gzip
 import io
 import math
 import os
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -110,17 +117,38 @@ def _text(path: Path) -> IO[str]:
 
 
 def _csv_rows(handle: IO[str], file: str) -> Iterator[tuple[int, Mapping[str, Any]]]:
-    reader = csv.DictReader(handle, strict=True)
-    header = reader.fieldnames
-    if header is None:
-        return
-    if len(set(header)) != len(header):
-        repeated = sorted({h for h in header if header.count(h) > 1})
-        raise InputUnreadable(f"the header names a column twice: {', '.join(map(repr, repeated))}", file=file, line=1)
-    for row in reader:
-        if None in row:
-            raise InputUnreadable("more cells than the header has columns", file=file, line=reader.line_num)
-        yield reader.line_num, row
+    """Each row as a mapping with the line it starts on (a quoted cell may hold line breaks, so a row
+    can span lines: the line named is its first)."""
+    reader = csv.reader(handle, strict=True)
+    header: list[str] | None = None
+    while True:
+        start = reader.line_num + 1
+        try:
+            cells = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            if reader.line_num > start or "end of data" in str(exc):
+                raise InputUnreadable(f"a quoted cell opened in the row starting here is never closed (the file "
+                                      f"ends inside it, at line {reader.line_num})", file=file, line=start) from None
+            raise InputUnreadable(f"not CSV: {exc}", file=file, line=start) from None
+        if not cells:
+            continue  # a blank line
+        if header is None:
+            header = cells
+            if len(set(header)) != len(header):
+                repeated = sorted({h for h in header if header.count(h) > 1})
+                raise InputUnreadable(f"the header names a column twice: {', '.join(map(repr, repeated))}",
+                                      file=file, line=start)
+            continue
+        if len(cells) > len(header):
+            raise InputUnreadable(f"more cells than the header has columns ({len(cells)}, not {len(header)})",
+                                  file=file, line=start)
+        if len(cells) < len(header):
+            missing = header[len(cells)]
+            raise InputUnreadable(f"fewer cells than the header has columns ({len(cells)}, not {len(header)}): no "
+                                  f"cell for column {missing!r}", file=file, line=start, field=missing)
+        yield start, dict(zip(header, cells, strict=True))
 
 
 def _jsonl_rows(handle: IO[str], file: str) -> Iterator[tuple[int, Mapping[str, Any]]]:
@@ -139,6 +167,9 @@ def _jsonl_rows(handle: IO[str], file: str) -> Iterator[tuple[int, Mapping[str, 
 def table_rows(path: Path) -> Iterator[tuple[int, Mapping[str, Any]]]:
     """Each row of the table at ``path`` with its line number (CSV: the header is line 1; JSON lines:
     blank lines skipped), read by the module's rules for the form; errors name the file and line."""
+    if path.is_dir():
+        raise InputUnreadable("is a folder: a transfer table is one file (.csv or .jsonl, optionally .gz)",
+                              file=str(path))
     form = _form(path)
     file = str(path)
     with _text(path) as handle:
@@ -162,17 +193,34 @@ def _account(row: Mapping[str, Any], column: str, file: str, line: int) -> str:
     return str(value).strip()
 
 
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+"""A plain number as a person or a program writes it: ASCII digits, an optional sign, decimal point
+and exponent (``12``, ``-3.5``, ``.5``, ``4.517e-05``).  Not ``1_000`` nor ``1,000``, no other script's
+digits (Arabic-Indic, fullwidth), no ``inf`` or ``nan``: Python's ``float`` takes all of those, and a
+cell that only looks like a number to it is a cell to question."""
+
+_PLAIN_HINT = " (a number is written in plain ASCII decimal digits: 1000, 4.5, 4.517e-05)"
+
+MAX_VALUE = 1e100
+"""The largest value a transfer may have (and the smallest positive one is ``1 / MAX_VALUE``).  The screens
+read amounts only as ratios of each other, so the unit is free, but they add and multiply them: inside
+this range no sum or band overflows or underflows a float, and nothing real lies outside it."""
+
+
 def _number(raw: Any) -> float | None:
-    """A finite number from a cell (JSON number or its text), else None."""
+    """A finite number from a cell (a JSON number, or its text as :data:`_DECIMAL` reads it), else None."""
     if isinstance(raw, bool):
         return None
     if isinstance(raw, (int, float)):
-        number = float(raw)
-    elif isinstance(raw, str):
         try:
-            number = float(raw.strip())
-        except ValueError:
+            number = float(raw)
+        except OverflowError:  # a JSON integer past any float
             return None
+    elif isinstance(raw, str):
+        text = raw.strip()
+        if not _DECIMAL.fullmatch(text):
+            return None
+        number = float(text)
     else:
         return None
     return number if math.isfinite(number) else None
@@ -184,8 +232,13 @@ def _value(row: Mapping[str, Any], column: str, file: str, line: int) -> float |
         return None
     number = _number(raw)
     if number is None or number < 0:
-        raise InputUnreadable(f"a value is a finite number >= 0 (or empty when unknown), not {str(raw)[:40]!r}",
+        raise InputUnreadable(f"a value is a finite number >= 0 (or empty when unknown), not {str(raw)[:40]!r}"
+                              f"{_PLAIN_HINT if isinstance(raw, str) and not _DECIMAL.fullmatch(raw.strip()) else ''}",
                               file=file, line=line, field=column)
+    if number > MAX_VALUE or 0 < number < 1 / MAX_VALUE:
+        raise InputUnreadable(f"a value is 0 or between {1 / MAX_VALUE:g} and {MAX_VALUE:g} (the screens add and "
+                              f"multiply amounts; any unit is fine, so divide the column by a power of ten), "
+                              f"not {str(raw)[:40]!r}", file=file, line=line, field=column)
     return number
 
 
@@ -194,6 +247,10 @@ def _tick(row: Mapping[str, Any], column: str, file: str, line: int) -> tuple[fl
     raw = row.get(column)
     number = _number(raw)
     if number is not None:
+        if abs(number) > MAX_VALUE:
+            raise InputUnreadable(f"a tick is between {-MAX_VALUE:g} and {MAX_VALUE:g} (the screens subtract ticks; "
+                                  f"only order and spacing matter), not {str(raw)[:40]!r}", file=file, line=line,
+                                  field=column)
         return number, False
     if isinstance(raw, str) and raw.strip():
         try:
@@ -204,8 +261,9 @@ def _tick(row: Mapping[str, Any], column: str, file: str, line: int) -> tuple[fl
             if moment.tzinfo is None:
                 moment = moment.replace(tzinfo=timezone.utc)
             return moment.timestamp(), True
-    raise InputUnreadable(f"a tick is a finite number or an ISO 8601 date-time, not {str(raw)[:40]!r}",
-                          file=file, line=line, field=column)
+    raise InputUnreadable(f"a tick is a finite number or an ISO 8601 date-time, not {str(raw)[:40]!r}"
+                          f"{_PLAIN_HINT if isinstance(raw, str) and raw.strip() else ''}", file=file, line=line,
+                          field=column)
 
 
 def _require(row: Mapping[str, Any], columns: TransferColumns, file: str, line: int) -> None:
@@ -253,6 +311,8 @@ def transfer_graph(rows: Iterable[Mapping[str, Any]] | Iterable[tuple[int, Mappi
         graph.add_edge(source, target, value=value, tick=tick, event=event)
     if not seen:
         raise InputUnreadable("the table holds no transfer", file=file)
+    if first_kind is not None and first_kind[0]:
+        graph.graph["tick_dates"] = True  # the explanations name times as dates, spans in minutes to days
     return graph
 
 

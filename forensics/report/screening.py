@@ -168,6 +168,8 @@ class ScreenRun:
     matches: tuple[MatchOutcome, ...]
     season: SeasonResult | None = None
     """The season-scale result (``--season``), None otherwise."""
+    exit_zero: bool = False
+    """``--exit-zero``: a findings exit (1) is 0, in :attr:`exit_code` as in the process's exit."""
 
     @property
     def screened(self) -> bool:
@@ -187,11 +189,14 @@ class ScreenRun:
     @property
     def exit_code(self) -> int:
         """3 when a target could not be read; else 1 when a verdict is review/flag (or a target
-        was invalid, or its log truncated, or nothing could be screened); else 0."""
+        was invalid, or its log truncated), or 0 with :attr:`exit_zero`; 1 when nothing could be screened
+        (with or without :attr:`exit_zero`: there is no finding to waive); else 0."""
         if any(m.error_code == exitcodes.UNREADABLE for m in self.matches):
             return int(exitcodes.UNREADABLE)
-        if self.verdict != "clear" or any(m.error or m.invalid_records or m.truncated for m in self.matches):
+        if not self.screened:
             return int(exitcodes.FINDINGS)
+        if self.verdict != "clear" or any(m.error or m.invalid_records or m.truncated for m in self.matches):
+            return int(exitcodes.OK if self.exit_zero else exitcodes.FINDINGS)
         return int(exitcodes.OK)
 
     def to_dict(self) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 from typing import Any
+from urllib.parse import quote
 
 from daishi_forensics.version import __version__
 from daishi_forensics.jsonio import dumps
@@ -162,6 +163,16 @@ def _rules(flags: Iterable[Flag], config: ScreenConfig) -> list[dict[str, Any]]:
     ]
 
 
+def _uri(target: str) -> str:
+    """A target as a SARIF artifact URI: a URI reference, so every character outside the unreserved
+    set and ``/`` percent-encoded (a space, ``%``, ``#``, ``?``, and ``:``, which would read as a scheme).
+
+    >>> _uri("st/my table 100%.csv"), _uri("m_demo"), _uri("c:x#1")
+    ('st/my%20table%20100%25.csv', 'm_demo', 'c%3Ax%231')
+    """
+    return quote(target, safe="/")
+
+
 def _result(flag: Flag, target: str, config: ScreenConfig, rule_index: dict[str, int]) -> dict[str, Any]:
     rule_id = f"{flag.screen}/{flag.kind}"
     fingerprint = hashlib.sha256(
@@ -174,7 +185,7 @@ def _result(flag: Flag, target: str, config: ScreenConfig, rule_index: dict[str,
         "level": "error" if flag.level == "flag" else "warning",
         "message": {"text": flag.explanation + (f" ({_significance(flag)}; null: {flag.null})" if flag.null else "")},
         "locations": [{
-            "physicalLocation": {"artifactLocation": {"uri": target}},
+            "physicalLocation": {"artifactLocation": {"uri": _uri(target)}},
             "logicalLocations": [{"name": str(a), "kind": "member"} for a in flag.agents],
         }],
         "partialFingerprints": {"daishiFlag/v1": fingerprint},
