@@ -243,9 +243,10 @@ class MatchRead:
             and started > 0 else None
         """The archive's ``startedAtTick`` when above 0 (None: 0, or not an integer); a v2 or v3 record's tick
         below it is said."""
-        self._order_tick = -1
+        self._order_tick: float = -1
         """The tick records are checked against: the last one that passed, but one past the end or one of
-        a record later found out of place (-1: none, or unknown).  Within a season ticks never go back."""
+        a record later found out of place (-1: none, or unknown; on the hot path, half a tick before the
+        archive's start).  Within a season ticks never go back."""
         self._after_reset = False
         """The last record that passed is a v1 ``world_reset``: the next one starts a season."""
         self._lone: dict[tuple[Any, ...], str] = {}
@@ -636,7 +637,7 @@ class MatchRead:
         counter = self._counters.get(type_name) if type(payload) is dict else None
         return repeats_no_key(text, data, *(counter or (None, False)))
 
-    def _hot_tick(self, record: Any, type_name: str, last_tick: int) -> int:
+    def _hot_tick(self, record: Any, type_name: str, last_tick: float) -> float:
         """The hot path's record whose tick goes back or is past the end: said (:meth:`_check_tick`), the
         record kept on the hot path; the tick later records are checked against."""
         data = record[2]

@@ -290,7 +290,7 @@ def _message(error: jsonschema.ValidationError) -> str:
         if isinstance(expected, list):
             return f"{_json(value)} is not of type {' or '.join(repr(t) for t in expected)}"
         return f"{_json(value)} is not of type {expected!r}"
-    return error.message
+    return str(error.message)
 
 
 class EventChecker:
