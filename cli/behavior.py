@@ -97,11 +97,12 @@ def _report(target: str, fmt: str | None, agent: str | None, output: Path | None
             from daishi_forensics.report.render.html import render_html
 
             line.stage("drawing the page")
-            text = render_html(report, events=events or {})
+            text = render_html(report, events=events or {}, scrub=scrub)
         elif fmt == "text":
-            text = render.render_text(report, width=width, color=use_color(color, output), events=events)
+            text = render.render_text(report, width=width, color=use_color(color, output), events=events,
+                                      scrub=scrub)
         elif fmt == "markdown":
-            text = render.render_markdown(report, events=events)
+            text = render.render_markdown(report, events=events, scrub=scrub)
         else:
             text = render.render_json(report)
     return text, result.exit_code

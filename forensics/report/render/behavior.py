@@ -159,8 +159,10 @@ class Document:
 
     The parts are data (strings and blocks); each renderer lays them out and escapes them."""
 
-    def __init__(self, report: dict[str, Any], events: Mapping[int, Mapping[str, Any]] | None = None) -> None:
+    def __init__(self, report: dict[str, Any], events: Mapping[int, Mapping[str, Any]] | None = None, *,
+                 scrub: bool = True) -> None:
         self.report = report
+        self.scrub = scrub
         self.names = Names(report["seats"])
         self.summary: Summary = summarize(report)
         self.focus: dict[str, Any] | None = report.get("focus")
@@ -206,14 +208,17 @@ class Document:
         return [(b.key, b.title) for b in self.blocks]
 
 
-def document(report: dict[str, Any], events: Mapping[int, Mapping[str, Any]] | None = None) -> Document:
-    return Document(report, events)
+def document(report: dict[str, Any], events: Mapping[int, Mapping[str, Any]] | None = None, *,
+             scrub: bool = True) -> Document:
+    """The parts every format shows; ``scrub``: whether the ``events``' text was scrubbed (the labels say so)."""
+    return Document(report, events, scrub=scrub)
 
 
 def focus_blocks(doc: Document) -> list[Block]:
     """The focus's two tables: counterparties and the messages that mattered."""
     assert doc.focus is not None
-    return [counterparties_block(doc.focus, doc.names), messages_block(doc.focus, doc.names, doc.events)]
+    return [counterparties_block(doc.focus, doc.names), messages_block(doc.focus, doc.names, doc.events,
+                                                                          scrub=doc.scrub)]
 
 
 def summary_blocks(doc: Document) -> list[Block]:
@@ -293,10 +298,10 @@ def _record_title(block: Block, row: list[Any]) -> str:
 
 
 def render_text(report: dict[str, Any], *, width: int = 100, color: bool = False,
-                events: Mapping[int, Mapping[str, Any]] | None = None) -> str:
+                events: Mapping[int, Mapping[str, Any]] | None = None, scrub: bool = True) -> str:
     """The report for a terminal, ``width`` columns wide (levels coloured when ``color``); ``events``
-    (id -> event, text scrubbed) adds the text of the focus's messages."""
-    doc = document(report, events)
+    (id -> event) adds the text of the focus's messages, labelled scrubbed or not as ``scrub`` says."""
+    doc = document(report, events, scrub=scrub)
     t = _Text(width, color)
     t.para(doc.title)
     t.para(doc.subtitle())
@@ -423,8 +428,9 @@ def _md_flag(doc: Document, flag: Any, first: bool, besides: str | None) -> list
     return lines
 
 
-def render_markdown(report: dict[str, Any], *, events: Mapping[int, Mapping[str, Any]] | None = None) -> str:
-    doc = document(report, events)
+def render_markdown(report: dict[str, Any], *, events: Mapping[int, Mapping[str, Any]] | None = None,
+                    scrub: bool = True) -> str:
+    doc = document(report, events, scrub=scrub)
     s = doc.summary
     out = [f"# {_md_text(doc.title)}", "", _md_text(doc.subtitle()), "",
            f"**Verdict: {_md_text((s.verdict or 'not screened').upper())}.** {_md_text(doc.verdict)}", ""]

@@ -7,7 +7,7 @@ injection exposure, one line per seat), the contents, the sections with their pl
 last the long tables (seat contact, trade ledger, evidence), each collapsed in a
 ``<details>`` a reader opens (no script).  Every event id in every table links to its row of
 the evidence table, where the event is shown as formatted JSON (message text scrubbed of
-secrets unless the command said otherwise).
+secrets unless the command said otherwise, and the page says which).
 
 No network at view time: styles inline, plots inline SVG drawn with matplotlib
 (:mod:`.plots`), no external fonts, scripts or images.  Message text and every other string
@@ -518,6 +518,14 @@ def _event_json(event: Mapping[str, Any]) -> str:
 def _evidence(page: _Page) -> str:
     if not page.events:
         return ""
+    text = ("message text scrubbed of secrets and personal data" if page.doc.scrub else
+            "message text as logged: not scrubbed of secrets and personal data")
+    return _evidence_table(page, text)
+
+
+def _evidence_table(page: _Page, text: str) -> str:
+    if not page.events:
+        return ""
     doc = page.doc
     rows = []
     for event_id in sorted(page.events):
@@ -530,17 +538,26 @@ def _evidence(page: _Page) -> str:
     body = "".join(f'<tr id="ev-{int(i)}"><td class="n">{int(i)}</td><td class="n">{esc(t)}</td><td>{esc(ty)}</td>'
                    f"<td>{a}</td><td>{j}</td></tr>" for i, t, ty, a, j in rows)
     return ('<section id="evidence"><h2>Evidence events</h2><p class="intro">Every event a table, flag or chain on '
-            "this page cites, as the read boundary yields it (v3 shape), message text scrubbed of secrets and "
-            "personal data unless the command said otherwise. A link to an event opens this table at its row."
+            "this page cites, as the read boundary yields it (v3 shape), "
+            f"{text}. A link to an event opens this table at its row."
             f"</p><details><summary>The events: {len(rows)}</summary><table><thead><tr><th>id</th><th>tick</th>"
             f"<th>type</th><th>agent</th><th>event</th></tr></thead><tbody>{body}</tbody></table></details>"
             "</section>")
 
 
-def render_html(report: dict[str, Any], *, events: Mapping[int, Mapping[str, Any]] | None = None) -> str:
-    """The whole page.  ``events`` (id -> event, text already scrubbed) fills the evidence table; an event
-    id links only when its event is there."""
-    doc = document(report, events)
+def _text_label(scrub: bool) -> str:
+    """What the page says of the message text it shows."""
+    if scrub:
+        return "Message text is shown escaped and scrubbed of secrets and personal data."
+    return "Message text is shown escaped but not scrubbed: it may hold secrets and personal data."
+
+
+def render_html(report: dict[str, Any], *, events: Mapping[int, Mapping[str, Any]] | None = None,
+                scrub: bool = True) -> str:
+    """The whole page.  ``events`` (id -> event) fills the evidence table; an event id links only when its
+    event is there.  ``scrub``: whether their text was scrubbed of secrets and personal data (the page says
+    which)."""
+    doc = document(report, events, scrub=scrub)
     page = _Page(doc, events or {})
     title = doc.title
     level = doc.summary.verdict
@@ -550,8 +567,7 @@ def render_html(report: dict[str, Any], *, events: Mapping[int, Mapping[str, Any
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">',
         '<meta name="viewport" content="width=device-width,initial-scale=1">',
         f"<title>{esc(title)}</title><style>{STYLE}</style></head><body>",
-        f"<header><h1>{esc(title)}</h1><p class=\"sub\">{esc(doc.subtitle())}. Message text is shown escaped and "
-        "scrubbed of secrets and personal data.</p>",
+        f"<header><h1>{esc(title)}</h1><p class=\"sub\">{esc(doc.subtitle())}. {_text_label(scrub)}</p>",
         f'<p class="verdict">{page.level(level) if level else ""}{esc(doc.verdict)}</p></header>',
     ]
     if doc.focus is not None:

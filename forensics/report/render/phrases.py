@@ -237,7 +237,7 @@ def _seats(n: Any) -> str:
 
 
 def message_text(event: Mapping[str, Any] | None) -> str:
-    """The message's text as fetched (already scrubbed), at most :data:`MESSAGE_CHARS` characters."""
+    """The message's text as fetched (scrubbed unless the command said not to), at most :data:`MESSAGE_CHARS` characters."""
     if not event:
         return ""
     payload = event.get("payload")
@@ -250,7 +250,9 @@ def message_text(event: Mapping[str, Any] | None) -> str:
 
 
 def messages_block(focus: Mapping[str, Any], names: Names,
-                   events: Mapping[int, Mapping[str, Any]] | None = None) -> Block:
+                   events: Mapping[int, Mapping[str, Any]] | None = None, *, scrub: bool = True) -> Block:
+    """The focus's messages that mattered; with ``events``, their text too, its column saying whether that
+    text was scrubbed of secrets and personal data (``scrub``) or is shown as logged."""
     rows = []
     for m in focus.get("messages") or []:
         why = m.get("why")
@@ -274,8 +276,8 @@ def messages_block(focus: Mapping[str, Any], names: Names,
         rows.append(row)
     total = focus.get("messagesTotal", len(rows))
     note = f"The first {len(rows)} of {total}, by event id." if total > len(rows) else ""
-    headers = ["message", "tick", "tier", "why it matters", "evidence"] + (["text (scrubbed)"] if events is not None
-                                                                         else [])
+    headers = ["message", "tick", "tier", "why it matters", "evidence"] + (
+        [("text (scrubbed)" if scrub else "text (as logged, not scrubbed)")] if events is not None else [])
     return Block("focus-messages", "Messages that mattered",
                  "Its hijack and protocol messages, the probes addressed to it, the promises it broke and the "
                  "propagation chains it started or echoed; tiers by the message tier rules (persuasion is the "
