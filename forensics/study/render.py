@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from daishi_forensics.jsonio import dumps
+from daishi_forensics.report.render.tables import md_escape
 
 from .audit import FigureCheck, StudyAudit
 from .checks import Check
@@ -46,10 +47,7 @@ def _clean(text: str, limit: int | None = 80) -> str:
 def _md(text: str, limit: int | None = 200) -> str:
     """Text escaped for Markdown (every character Markdown reads as markup), cleaned and cut as
     :func:`_clean` cuts it at ``limit``: for values from the input."""
-    text = _clean(text, limit)
-    for ch in "\\|`*_[]<>#":
-        text = text.replace(ch, "\\" + ch)
-    return text
+    return md_escape(_clean(text, limit))
 
 
 def _md_prose(text: str) -> str:

@@ -15,7 +15,7 @@ from daishi_forensics.jsonio import dumps
 from daishi_forensics.textsafe import shown
 
 from .cells import Agent, Block, Level
-from .tables import cell, markdown_table, text_table, wrap
+from .tables import cell, markdown_table, md_escape, text_table, wrap
 
 __all__ = ["FORMATS", "render", "compare_blocks"]
 
@@ -133,10 +133,7 @@ def render_text(doc: Mapping[str, Any], *, width: int = 100, color: bool = False
 
 
 def _md(text: str) -> str:
-    text = shown(text)
-    for ch in "\\`*_[]<>#|":
-        text = text.replace(ch, "\\" + ch)
-    return text
+    return md_escape(shown(text))
 
 
 def render_markdown(doc: Mapping[str, Any]) -> str:

@@ -274,10 +274,24 @@ def text_records(headers: Sequence[str], rows: Sequence[Sequence[Any]], *, width
     return "\n".join(out).rstrip("\n")
 
 
-def _md_escape(text: str) -> str:
-    for ch in "\\|`*_[]<>#":
+MARKDOWN_CHARS = "\\`*_[]<>#|~&$"
+"""Characters Markdown (GitHub's) reads as markup in running text: emphasis, code, links and images,
+raw HTML, headings, table cells, strikethrough (``~``), entities (``&amp;``) and math (``$``).  Each is
+written with a backslash before it (CommonMark escapes every ASCII punctuation character that way)."""
+
+
+def md_escape(text: str) -> str:
+    """``text`` with every :data:`MARKDOWN_CHARS` character escaped: data shown as it is, never as markup.
+
+    >>> md_escape("~~gone~~ &amp; <b>*x*</b>")
+    '\\\\~\\\\~gone\\\\~\\\\~ \\\\&amp; \\\\<b\\\\>\\\\*x\\\\*\\\\</b\\\\>'
+    """
+    for ch in MARKDOWN_CHARS:
         text = text.replace(ch, "\\" + ch)
     return text
+
+
+_md_escape = md_escape
 
 
 def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], *,
