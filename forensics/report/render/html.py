@@ -55,8 +55,8 @@ h1{font-size:1.45rem;margin:.2rem 0}h2{font-size:1.15rem;margin-top:2rem;border-
 h3{font-size:1rem;margin:1rem 0 .3rem}
 p{margin:.3rem 0}p.intro,p.sub,p.note{color:#4a5163;max-width:72rem}p.sub{margin-top:0}
 table{border-collapse:collapse;margin:.5rem 0;font-size:13px}
-th,td{border:1px solid #d8dce6;padding:.2rem .45rem;text-align:left;vertical-align:top}
-th{background:#f2f4f8}td.n{text-align:right;font-variant-numeric:tabular-nums}
+th,td{border:1px solid #d8dce6;padding:.2rem .45rem;text-align:left;vertical-align:top;overflow-wrap:anywhere;word-break:break-word}
+th{background:#f2f4f8}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap;overflow-wrap:normal;word-break:normal}
 tr.marked td{background:#eef4ff;font-weight:600}
 tr:target td{background:#fff3bf}
 .lv{display:inline-block;padding:0 .45rem;border-radius:.7rem;font-weight:600;font-size:12px}
