@@ -77,3 +77,39 @@ def test_markdown_escapes_entities_strikethrough_and_math_in_names_and_texts(tmp
     page = markdown_it.MarkdownIt("commonmark").enable(["table", "strikethrough"]).render(out)
     assert "<s>" not in page and "<del>" not in page and "<script" not in page
     assert "Ash&amp;amp;Co ~~struck~~ $x$ &amp;lt;b&amp;gt;" in page  # the name as it is, not as markup
+
+
+def _one_tick(tmp_path: Path) -> Path:
+    events = [ev(1, 0, "agent_spawned", "a_1", region="r_0_0"), ev(2, 0, "agent_spawned", "a_2", region="r_0_1")]
+    return write_match(tmp_path, events, archive(["a_1", "a_2"], ended=1))
+
+
+def test_no_test_made_and_no_propagation_index_are_said_in_words(tmp_path: Path) -> None:
+    path = str(_one_tick(tmp_path))
+    for fmt in ("text", "markdown", "html"):
+        result = _run(["behavior", path, "--format", fmt], COLUMNS="1000")
+        assert result.exit_code == 0, result.output
+        out = " ".join(result.output.split())
+        assert "None" not in out.replace("None.", "").replace("None:", ""), fmt
+        assert "0 tests" not in out and " 0 or less" not in out, fmt
+        assert "The collusion screens could make no test on this match; no finding about the log itself." in out
+        assert ("No screen test could be made on this match, so no p-value was computed and nothing could reach "
+                "a review or a flag.") in out
+        assert ("No propagation index: no hijack-tier message to average its reach over; no re-send share: no agent "
+                "heard a hijack-tier message.") in out
+
+
+def test_the_screens_intro_counts_tests_in_the_right_number() -> None:
+    from daishi_forensics.report.render.cells import Names
+    from daishi_forensics.report.render.sections import screens_blocks
+
+    def intro(testing: dict[str, Any]) -> str:
+        report = {"screens": {"verdict": "clear", "configVersion": "2", "testing": testing, "flags": []}}
+        return screens_blocks(report, Names([]))[0].intro
+
+    assert intro({"tests": 1, "family": 0}) == ("Verdict: clear (screens configuration 2). Of the 1 test made, none "
+                                                "could reach the alarm level, so nothing could reach a review or a "
+                                                "flag.")
+    one = intro({"tests": 1, "family": 1, "screensSharing": 1, "holmRate": 0.02, "flagRate": 0.002,
+                 "typologyRate": 0.0067, "falseAlarmRate": 0.02})
+    assert "(of 1 test made, the one that could reach the alarm level is counted; the 1 screen that could" in one

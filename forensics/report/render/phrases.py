@@ -44,10 +44,16 @@ def verdict_text(summary: Summary, report: Mapping[str, Any]) -> str:
             said.append(f"{reviews} to review")
         screens = (f"The collusion screens raise {' and '.join(said)} naming {len(summary.by_agent)} "
                    f"seat{'s' if len(summary.by_agent) != 1 else ''}")
+    elif testing and not testing.get("tests", 0):
+        return f"The collusion screens could make no test on this match; {tail}."
     else:
         screens = "The collusion screens find nothing unusual"
-    counted = (f" (of {testing.get('tests', 0)} tests made, {testing.get('family', 0)} could reach the alarm level)"
-               if testing else "")
+    counted = ""
+    if testing:
+        tests, family = testing.get("tests", 0), testing.get("family", 0)
+        if tests:
+            counted = (f" (of {tests} test{'s' if tests != 1 else ''} made, "
+                       f"{family if family else 'none'} could reach the alarm level)")
     return f"{screens}{counted}; {tail}."
 
 
