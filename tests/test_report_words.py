@@ -113,3 +113,17 @@ def test_the_screens_intro_counts_tests_in_the_right_number() -> None:
     one = intro({"tests": 1, "family": 1, "screensSharing": 1, "holmRate": 0.02, "flagRate": 0.002,
                  "typologyRate": 0.0067, "falseAlarmRate": 0.02})
     assert "(of 1 test made, the one that could reach the alarm level is counted; the 1 screen that could" in one
+
+
+def test_the_ticks_range_ends_at_the_last_tick_played(tmp_path: Path) -> None:
+    """``endedAtTick`` is the first tick after the match: 10 rounds from tick 0 are ticks 0–9; one round is
+    one tick."""
+    from daishi_forensics.report.render.behavior import tick_span
+
+    path = str(_secret_match(tmp_path))
+    for fmt in ("text", "markdown", "html"):
+        out = _run(["behavior", path, "--format", fmt], COLUMNS="1000").output
+        assert "(ticks 0–9)" in out and "0–10" not in out, fmt
+    assert "| 10 | 0–9 | 144 |" in _run(["behavior", path, "--format", "markdown"]).output
+    assert [tick_span({"startedAtTick": 5, "endedAtTick": e}) for e in (5, 6, 8)] == ["no tick", "tick 5",
+                                                                                      "ticks 5–7"]

@@ -56,6 +56,19 @@ def _source_intro(report: dict[str, Any]) -> str:
     return " ".join(parts)
 
 
+def tick_span(match: Mapping[str, Any]) -> str:
+    """The ticks the match ran, last included: ``endedAtTick`` is the first tick after the match
+    (240 rounds from tick 0 are ticks 0–239); ``tick 0`` for one round, ``no tick`` for none."""
+    start, end = match.get("startedAtTick"), match.get("endedAtTick")
+    if not (isinstance(start, int) and isinstance(end, int)) or isinstance(start, bool) or isinstance(end, bool):
+        return f"ticks {start}–{end}"
+    if end - start <= 0:
+        return "no tick"
+    if end - start == 1:
+        return f"tick {start}"
+    return f"ticks {start}–{end - 1}"
+
+
 def _seat_order(report: dict[str, Any]) -> dict[str, int]:
     return {s["agentId"]: k for k, s in enumerate(report["seats"])}
 
@@ -113,7 +126,7 @@ def report_blocks(report: dict[str, Any], names: Names, focus: str | None = None
         "source", "Source",
         _source_intro(report),
         ["match", "rounds", "ticks", "map regions", "engine", "ranked", "findings"],
-        [[report["matchId"], match["rounds"], f"{match['startedAtTick']}–{match['endedAtTick']}",
+        [[report["matchId"], match["rounds"], tick_span(match).removeprefix("ticks ").removeprefix("tick "),
           match["mapRegions"], match["engineVersion"], match["ranked"], report["source"]["findingsCount"]]],
     ))
     contact = sorted((p for p in report["contact"]["pairs"] if focus is None or focus in (p["a"], p["b"])),
@@ -178,7 +191,7 @@ class Document:
     def subtitle(self) -> str:
         s, m = self.report["source"], self.report["match"]
         return (f"{s['form']} {s['name']} · {len(self.report['seats'])} seats · {m['rounds']} rounds "
-                f"(ticks {m['startedAtTick']}–{m['endedAtTick']}) · report v{self.report['reportVersion']}, "
+                f"({tick_span(m)}) · report v{self.report['reportVersion']}, "
                 f"daishi-forensics {self.report['tool']['version']}")
 
     def line_of(self, agent: str) -> Any:
