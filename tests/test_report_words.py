@@ -127,3 +127,21 @@ def test_the_ticks_range_ends_at_the_last_tick_played(tmp_path: Path) -> None:
     assert "| 10 | 0–9 | 144 |" in _run(["behavior", path, "--format", "markdown"]).output
     assert [tick_span({"startedAtTick": 5, "endedAtTick": e}) for e in (5, 6, 8)] == ["no tick", "tick 5",
                                                                                       "ticks 5–7"]
+
+
+def test_one_of_anything_is_singular_everywhere_in_the_report(tmp_path: Path) -> None:
+    path = str(_one_tick(tmp_path))
+    for fmt in ("text", "markdown", "html"):
+        out = " ".join(_run(["behavior", path, "--agent", "a_1", "--format", fmt], COLUMNS="1000").output.split())
+        assert "· 2 seats · 1 round (tick 0) ·" in out, fmt
+        assert "alive 1 round" in out or "1 round" in out, fmt
+        assert "stood in 1 region (coverage" in out, fmt
+        plural = {w for w in __import__("re").findall(r"\b1 ([a-z]+s)\b", out) if w != "means"}
+        assert plural == set(), (fmt, plural)
+
+
+def test_count_writes_the_noun_in_the_right_number() -> None:
+    from daishi_forensics.report.render.cells import count
+
+    assert [count(n, "match", "matches") for n in (0, 1, 2)] == ["0 matches", "1 match", "2 matches"]
+    assert count(1, "test") == "1 test" and count(1234, "record", thousands=True) == "1,234 records"

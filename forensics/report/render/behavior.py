@@ -27,7 +27,7 @@ from daishi_forensics.jsonio import dumps
 from daishi_forensics.report.summary import Summary, summarize
 from daishi_forensics.textsafe import shown
 
-from .cells import MAX_IDS_TEXT, Block, EventIds, Names
+from .cells import MAX_IDS_TEXT, Block, EventIds, Names, count
 from .phrases import (counterparties_block, did_text, exposure_text, finding_text, flag_significance, flag_title,
                       focus_head, messages_block, probe_text, ranks_text, seats_block, verdict_text)
 from .sections import SECTION_BLOCKS
@@ -44,8 +44,8 @@ def _source_intro(report: dict[str, Any]) -> str:
     s = report["source"]
     versions = ", ".join(f"v{k} {v:,}" for k, v in s["schemaVersions"].items())
     parts = [
-        f"{s['form']} {s['name']}: {s['records']:,} records ({versions}), {s['invalid']:,} invalid, "
-        f"{s['analysed']:,} events analysed ({s['upcast']:,} upcast, {s['synthesized']:,} synthesized).",
+        f"{s['form']} {s['name']}: {count(s['records'], 'record', thousands=True)} ({versions}), "
+        f"{s['invalid']:,} invalid, {count(s['analysed'], 'event', thousands=True)} analysed ({s['upcast']:,} upcast, {s['synthesized']:,} synthesized).",
         f"Visibility: {s['visibility']} export"
         + (" (direct messages present)." if s["privateEventsPresent"] else " (no direct messages in the log)."),
     ]
@@ -160,7 +160,7 @@ def _cut(contact: dict[str, Any]) -> str:
     cut = contact.get("cut")
     if not cut:
         return ""
-    return (f" {cut['pairs']:,} pairs met; listed: the {cut['listed']:,} with the most ticks together, then "
+    return (f" {count(cut['pairs'], 'pair', thousands=True)} met; listed: the {cut['listed']:,} with the most ticks together, then "
             "messages (each seat's totals are in the JSON report's perSeat; --all-pairs lists every pair).")
 
 
@@ -190,7 +190,7 @@ class Document:
 
     def subtitle(self) -> str:
         s, m = self.report["source"], self.report["match"]
-        return (f"{s['form']} {s['name']} · {len(self.report['seats'])} seats · {m['rounds']} rounds "
+        return (f"{s['form']} {s['name']} · {count(len(self.report['seats']), 'seat')} · {count(m['rounds'], 'round')} "
                 f"({tick_span(m)}) · report v{self.report['reportVersion']}, "
                 f"daishi-forensics {self.report['tool']['version']}")
 

@@ -39,7 +39,7 @@ from daishi_forensics.jsonio import shown
 from daishi_forensics.textsafe import shown_lines
 
 from .behavior import Document, document, focus_blocks, summary_blocks
-from .cells import MAX_IDS_TEXT, Agent, Block, EventIds, Level
+from .cells import MAX_IDS_TEXT, Agent, Block, EventIds, Level, count
 from .phrases import (did_text, exposure_text, finding_text, flag_significance, flag_title, focus_head, ordinal,
                       probe_text, ranks_text)
 from .tables import cell
@@ -158,7 +158,7 @@ class _Page:
         if not block.rows:
             out.append("<p>None.</p>")
         elif block.long:
-            out.append(f"<details><summary>The table: {len(block.rows)} rows</summary>{self.table(block, row_ids)}"
+            out.append(f"<details><summary>The table: {count(len(block.rows), 'row')}</summary>{self.table(block, row_ids)}"
                        "</details>")
         else:
             out.append(self.table(block, row_ids))
@@ -480,7 +480,7 @@ def _chains_figure(page: _Page) -> str:
                          else None))
         drawn.append((f"chain {chain.get('root')} (reach {chain.get('reach')})", rows))
     svg = chains_svg(drawn)
-    more = f" The {MAX_CHAIN_TREES} widest of {len(chains)} chains." if len(chains) > MAX_CHAIN_TREES else ""
+    more = f" The {MAX_CHAIN_TREES} widest of {count(len(chains), 'chain')}." if len(chains) > MAX_CHAIN_TREES else ""
     return (f"<figure>{svg}<figcaption>Each chain from its root: x is the tick, a line runs from each message to "
             f"the one it echoed; the root's colour is its tier; each point links to its event below.{more}"
             "</figcaption></figure>")

@@ -11,7 +11,7 @@ from typing import Any
 
 from daishi_forensics.report.summary import FlagLine, SeatLine, Summary
 
-from .cells import Block, EventIds, Level, Names
+from .cells import Block, EventIds, Level, Names, count
 from .sections import interval, p_text
 from .tables import cell
 
@@ -71,7 +71,7 @@ def flag_significance(flag: FlagLine) -> str:
     if flag.p_value is None:
         return "a rule without a null model (no p-value)"
     adjusted = p_text(flag.p_adjusted if flag.p_adjusted is not None else flag.p_value)
-    return f"p {p_text(flag.p_value)}, adjusted {adjusted} over {flag.tests or 1} tests"
+    return f"p {p_text(flag.p_value)}, adjusted {adjusted} over {count(flag.tests or 1, 'test')}"
 
 
 def finding_text(finding: Mapping[str, Any], names: Names) -> str:
@@ -152,7 +152,7 @@ def focus_head(seat: Mapping[str, Any], line: SeatLine | None) -> str:
     alive = seat.get("roundsAlive")
     if status or alive is not None:
         parts.append(", ".join(x for x in (str(status) if status else "",
-                                           f"alive {alive} rounds" if alive is not None else "") if x))
+                                           f"alive {count(alive, 'round')}" if alive is not None else "") if x))
     if line is not None and line.level:
         parts.append(f"{line.level} ({len(line.flags)} screen flag{'s' if len(line.flags) != 1 else ''})")
     return " · ".join(parts)
@@ -171,7 +171,7 @@ def did_text(seat: Mapping[str, Any], focus: Mapping[str, Any], line: SeatLine |
     out = []
     out.append(("It " + ", ".join(doing) + ".") if doing else "It gathered, crafted and built nothing.")
     moves = c.get("moves") or 0
-    out.append(f"It moved {moves} time{'s' if moves != 1 else ''} and stood in {seat.get('regions', 0)} regions "
+    out.append(f"It moved {moves} time{'s' if moves != 1 else ''} and stood in {count(seat.get('regions', 0), 'region')} "
                f"(coverage {cell(seat.get('coverage'))}).")
     partners = [r for r in focus.get("counterparties") or [] if r.get("trades")]
     trades = c.get("completedTrades") or 0
@@ -265,7 +265,7 @@ def messages_block(focus: Mapping[str, Any], names: Names,
         heard = "heard it" if m.get("exposed") else "did not hear it"
         complied = ""
         if m.get("complied"):
-            complied = f", complied (event {m.get('evidence')}, {m.get('delay')} ticks later)"
+            complied = f", complied (event {m.get('evidence')}, {count(m.get('delay'), 'tick')} later)"
         elif m.get("exposed"):
             complied = ", did not comply"
         reason = _WHY.get(str(why), str(why)).format(

@@ -11,7 +11,7 @@ from daishi_forensics.profile.harm import HARM_CATEGORIES
 from daishi_forensics.profile.progression import MILESTONES
 from daishi_forensics.profile.specialization import ACTIVITY_KINDS
 
-from .cells import Names
+from .cells import Names, count
 from .tables import cell
 
 __all__ = ["MEASURED", "profile_blocks"]
@@ -119,7 +119,7 @@ def _promises_sections(page: _Page) -> list[Any]:
         rows.append([page.label(a), p.get("made"), p.get("kept"), p.get("broken"), p.get("unverifiable"),
                      p.get("keepingRate"), p.get("betrayals"), p.get("betrayed")])
     note = (f"Commitments extracted by {ex['name']} v{ex['version']} (first {ex['maxChars']} characters of a "
-            f"message; {prom['truncatedMessages']} of {prom['messagesRead']} messages cut). Keeping rate = "
+            f"message; {prom['truncatedMessages']} of {count(prom['messagesRead'], 'message')} cut). Keeping rate = "
             "kept / (kept + broken).")
     measured = MEASURED.get((str(ex["name"]), str(ex["version"])))
     return [("Promises and betrayal", [note] if measured is None else [note, measured],
@@ -148,7 +148,7 @@ def _harm_sections(page: _Page) -> list[Any]:
             norm = (page.seats[a].get("harm") or {}).get("normalized") or {}
             rows.append([label(a), *[norm.get(c) for c in HARM_CATEGORIES]])
         b = harm["baseline"]
-        out.append(("Harm vs baseline", [f"100 = the baseline mean ({b['seats']} seats, {b['matches']} matches)."],
+        out.append(("Harm vs baseline", [f"100 = the baseline mean ({count(b['seats'], 'seat')}, {count(b['matches'], 'match', 'matches')})."],
                     _table(["Seat", "Violence", "Stealing", "Promise-breaking", "Unseen aggression"], rows,
                            page.markdown)))
     return out
