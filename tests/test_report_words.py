@@ -145,3 +145,42 @@ def test_count_writes_the_noun_in_the_right_number() -> None:
 
     assert [count(n, "match", "matches") for n in (0, 1, 2)] == ["0 matches", "1 match", "2 matches"]
     assert count(1, "test") == "1 test" and count(1234, "record", thousands=True) == "1,234 records"
+
+
+def _market_match(tmp_path: Path) -> Path:
+    """a_1 trades twice with a_2 and gifts a_3 once (3 ledger trades), and one market order of a_1's is
+    filled by a_2 (a completed trade by the rubric's counter, not in the ledger)."""
+    fill = {"tradeId": "m_1", "from": "a_1", "to": "a_2", "give": {"ore": 1}, "receive": {"wood": 2}}
+    events = [
+        ev(1, 0, "agent_spawned", "a_1", region="r_0_0"),
+        ev(2, 0, "agent_spawned", "a_2", region="r_0_0"),
+        ev(3, 0, "agent_spawned", "a_3", region="r_0_0"),
+        *trade(4, 1, "t1", "a_1", "a_2", {"wood": 3}, {"food": 1}),
+        *trade(6, 2, "t2", "a_2", "a_1", {"food": 1}, {"wood": 1}),
+        *trade(8, 3, "t3", "a_1", "a_3", {"tool": 1}, {}),
+        ev(10, 4, "trade_fulfilled", "a_1", **fill),
+        ev(11, 4, "trade_fulfilled", "a_2", **dict(fill)),
+    ]
+    return write_match(tmp_path, events, archive(["a_1", "a_2", "a_3"], ended=10))
+
+
+def test_the_trades_the_focus_completed_agree_with_its_counterparties(tmp_path: Path) -> None:
+    out = " ".join(_run(["behavior", str(_market_match(tmp_path)), "--agent", "a_1"], COLUMNS="1000").output.split())
+    assert ("It completed 4 trades by the rubric's count: 3 trades in the trade ledger with 2 seats, giving 20 and "
+            "receiving 4 in value, and 1 market fill (not in the trade ledger).") in out
+    assert "a gift counts as a trade too, a filled market order does not" in out
+    plain = " ".join(_run(["behavior", str(_market_match(tmp_path)), "--agent", "a_3"], COLUMNS="1000").output.split())
+    assert "It completed 1 trade with 1 seat, giving 0 and receiving 12 in value." in plain
+
+
+def test_the_off_price_explanation_says_which_of_the_pairs_trades_were_market_fills() -> None:
+    from types import SimpleNamespace
+
+    from daishi_forensics.screens.off_price import Trade, _exchanges_said
+
+    def one(key: Any) -> Trade:
+        return Trade(1, "b", True, 1.0, 1.0, SimpleNamespace(key=key))  # type: ignore[arg-type]
+
+    ledger, fill = one(("t1", "a", "b")), one(("fill:m_1", "a", "b"))
+    assert _exchanges_said([ledger, ledger]) == "2 trades"
+    assert _exchanges_said([ledger, ledger, fill]) == "3 trades, 2 in the trade ledger and 1 market fill"

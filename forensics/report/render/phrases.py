@@ -162,6 +162,37 @@ def _times(n: Any, what: str) -> str | None:
     return f"{what} {n} time{'s' if n != 1 else ''}" if isinstance(n, int) and n > 0 else None
 
 
+def _market_fills(seat: Mapping[str, Any]) -> int | None:
+    """The seat's filled market orders, as its negotiation profile counts them (None without a profile)."""
+    market = (((seat.get("profile") or {}).get("negotiation") or {}).get("market")) or {}
+    fills = market.get("fills")
+    return fills if isinstance(fills, int) and not isinstance(fills, bool) else None
+
+
+def _trades_text(seat: Mapping[str, Any], focus: Mapping[str, Any]) -> str:
+    """Its trades as the rubric counts them (``completedTrades``: ledger trades, gifts included, and
+    market fills), split so the figure agrees with the counterparties table (the trade ledger)."""
+    partners = [r for r in focus.get("counterparties") or [] if r.get("trades")]
+    trades = (seat.get("counters") or {}).get("completedTrades") or 0
+    ledger = sum(int(r.get("trades") or 0) for r in partners)
+    if not trades and not ledger:
+        return "It completed no trade."
+    gave = sum(float(r.get("valueGave") or 0) for r in partners)
+    got = sum(float(r.get("valueReceived") or 0) for r in partners)
+    value = f"giving {cell(gave)} and receiving {cell(got)} in value"
+    with_seats = f"with {count(len(partners), 'seat')}"
+    if trades == ledger:
+        return f"It completed {count(trades, 'trade')} {with_seats}, {value}."
+    fills = _market_fills(seat)
+    if fills is not None and ledger + fills == trades:
+        rest = f"{count(fills, 'market fill')} (not in the trade ledger)"
+    else:
+        rest = (f"{count(trades - ledger, 'other')} the trade ledger does not list" if trades > ledger else
+                f"{count(ledger - trades, 'fewer', 'fewer')} than the ledger lists")
+    return (f"It completed {count(trades, 'trade')} by the rubric's count: {count(ledger, 'trade')} in the trade "
+            f"ledger {with_seats}, {value}, and {rest}.")
+
+
 def did_text(seat: Mapping[str, Any], focus: Mapping[str, Any], line: SeatLine | None) -> str:
     """What the seat did, in one paragraph, from its counters, coverage, trades and messages."""
     c = seat.get("counters") or {}
@@ -173,15 +204,7 @@ def did_text(seat: Mapping[str, Any], focus: Mapping[str, Any], line: SeatLine |
     moves = c.get("moves") or 0
     out.append(f"It moved {moves} time{'s' if moves != 1 else ''} and stood in {count(seat.get('regions', 0), 'region')} "
                f"(coverage {cell(seat.get('coverage'))}).")
-    partners = [r for r in focus.get("counterparties") or [] if r.get("trades")]
-    trades = c.get("completedTrades") or 0
-    if trades:
-        gave = sum(float(r.get("valueGave") or 0) for r in partners)
-        got = sum(float(r.get("valueReceived") or 0) for r in partners)
-        out.append(f"It completed {trades} trade{'s' if trades != 1 else ''} with {len(partners)} "
-                   f"seat{'s' if len(partners) != 1 else ''}, giving {cell(gave)} and receiving {cell(got)} in value.")
-    else:
-        out.append("It completed no trade.")
+    out.append(_trades_text(seat, focus))
     tiers = seat.get("messages") or {}
     sent = c.get("messages") or 0
     marked = [f"{tiers.get(t)} {t}" for t in ("hijack", "protocol") if tiers.get(t)]
@@ -225,7 +248,8 @@ def counterparties_block(focus: Mapping[str, Any], names: Names) -> Block:
             for r in focus.get("counterparties") or []]
     return Block("focus-counterparties", "Counterparties",
                  f"Every seat {names.label(focus['agentId'])} traded with, stood beside or heard from, the largest "
-                 "trade value first: trades and gifts (rubric, Trade ledger), value given and received, net share, "
+                 "trade value first: trades and gifts (rubric, Trade ledger: a gift counts as a trade too, a filled market "
+                 "order does not), value given and received, net share, "
                  "ticks in the same region, first contact, messages heard from it and sent to it.",
                  ["with", "trades", "gifts", "gave", "received", "net share", "ticks together", "first contact",
                   "heard", "sent"], rows)
