@@ -184,3 +184,26 @@ def test_the_off_price_explanation_says_which_of_the_pairs_trades_were_market_fi
     ledger, fill = one(("t1", "a", "b")), one(("fill:m_1", "a", "b"))
     assert _exchanges_said([ledger, ledger]) == "2 trades"
     assert _exchanges_said([ledger, ledger, fill]) == "3 trades, 2 in the trade ledger and 1 market fill"
+
+
+def test_agent_json_keeps_every_row_as_help_says_and_filtered_tables_say_so(tmp_path: Path) -> None:
+    import json
+
+    path = str(_secret_match(tmp_path))
+    helped = " ".join(_run(["behavior", "--help"]).output.split())
+    assert ("in text, Markdown and HTML the tables of pairs, probes, chains and flags keep only its rows (each says "
+            "so). The JSON report keeps every row and adds the seat's view as 'focus'.") in helped
+    whole = json.loads(_run(["behavior", path, "--format", "json"]).output)
+    focused = json.loads(_run(["behavior", path, "--format", "json", "--agent", "a_3"]).output)
+    assert focused["contact"] == whole["contact"] and focused["ledger"] == whole["ledger"]
+    text = " ".join(_run(["behavior", path, "--agent", "a_3"], COLUMNS="1000").output.split())
+    assert "Only the pairs with a_3 (1 of 2)." in text  # seat contact: a_3 heard a_1's broadcast
+    assert "Only the pairs with a_3 (0 of 1)." in text  # trade ledger: only a_1 and a_2 traded
+    assert "Only the chains a_3 started or echoed (0 of 0)." in text
+
+
+def test_a_sent_message_carries_its_tick_in_the_json_focus(tmp_path: Path) -> None:
+    import json
+
+    focus = json.loads(_run(["behavior", str(_secret_match(tmp_path)), "--format", "json", "--agent", "a_1"]).output)
+    assert [(m["event"], m["why"], m["tick"]) for m in focus["focus"]["messages"]] == [(4, "sent", 1)]

@@ -131,6 +131,8 @@ def report_blocks(report: dict[str, Any], names: Names, focus: str | None = None
     ))
     contact = sorted((p for p in report["contact"]["pairs"] if focus is None or focus in (p["a"], p["b"])),
                      key=_pair_key(order))
+    ledger = sorted((p for p in report["ledger"]["pairs"] if focus is None or focus in (p["a"], p["b"])),
+                    key=_pair_key(order))
     out.append(Block(
         "contact", "Seat contact",
         "Ticks both agents ended in the same region while both alive, and messages each heard from the other "
@@ -138,10 +140,8 @@ def report_blocks(report: dict[str, Any], names: Names, focus: str | None = None
         ["a", "b", "ticks together", "first contact", "messages"],
         [[names.agent(p["a"]), names.agent(p["b"]), p["ticksTogether"], p["firstContactTick"], p["messages"]]
          for p in contact],
-        long=True, key_columns=2,
+        long=True, key_columns=2, note=_only(names, focus, contact, report["contact"]["pairs"], "pairs"),
     ))
-    ledger = sorted((p for p in report["ledger"]["pairs"] if focus is None or focus in (p["a"], p["b"])),
-                    key=_pair_key(order))
     out.append(Block(
         "ledger", "Trade ledger",
         "One row per trading pair (pairs in seat order): net share 1 means every item moved one way, 0 that the "
@@ -150,9 +150,16 @@ def report_blocks(report: dict[str, Any], names: Names, focus: str | None = None
         [[names.agent(p["a"]), names.agent(p["b"]), p["trades"], p["gifts"], p["netShare"], p["valueAGave"],
           p["valueBGave"], ", ".join(f"{names.label(k)} {cell(v)}" for k, v in p["points"].items())]
          for p in ledger],
-        long=True, key_columns=2,
+        long=True, key_columns=2, note=_only(names, focus, ledger, report["ledger"]["pairs"], "pairs"),
     ))
     return out
+
+
+def _only(names: Names, focus: str | None, kept: list[Any], every: list[Any], what: str) -> str:
+    """The note under a table the focus filtered: ``Only the pairs with Ash (a_1) (3 of 10).``"""
+    if focus is None:
+        return ""
+    return f"Only the {what} with {names.label(focus)} ({len(kept):,} of {len(every):,})."
 
 
 def _cut(contact: dict[str, Any]) -> str:

@@ -152,7 +152,8 @@ def injection_blocks(report: dict[str, Any], names: Names, focus: str | None = N
                         note=(f"Only the probes addressed to {names.label(focus)} ({len(probes)} of "
                               f"{len(report['probes'])})." if focus is not None else "")))
     prop = report.get("propagation") or {}
-    chains = prop.get("chains") or []
+    every = prop.get("chains") or []
+    chains = every
     if focus is not None:
         chains = [c for c in chains if c.get("sender") == focus or focus in (c.get("timeToReach") or {})]
     blocks.append(Block("propagation", "Propagation chains",
@@ -160,7 +161,9 @@ def injection_blocks(report: dict[str, Any], names: Names, focus: str | None = N
                         ["root", "sender", "tier", "tick", "messages", "depth", "reach", "re-send share", "echoed by"],
                         [[_ids(c.get("root")), names.agent(c.get("sender")), c.get("tier"), c.get("tick"),
                           len(c.get("messages") or []), c.get("depth"), c.get("reach"), c.get("resendShare"),
-                          [names.agent(a) for a in sorted(c.get("timeToReach") or {})]] for c in chains]))
+                          [names.agent(a) for a in sorted(c.get("timeToReach") or {})]] for c in chains],
+                        note=(f"Only the chains {names.label(focus)} started or echoed ({len(chains)} of "
+                              f"{len(every)})." if focus is not None else "")))
     return blocks
 
 
