@@ -137,7 +137,17 @@ def _messages(report: Mapping[str, Any], part: FocusPart) -> list[dict[str, Any]
 
     for event, _tier, rule, tick in part.sent:
         add(event, "sent", rule=rule, tick=tick)
+    rules = {event: rule for event, _tier, rule, _tick in part.sent}
     for p in report.get("probes") or []:
+        event = p.get("event")
+        if p.get("sender") == agent and isinstance(event, int) and not isinstance(event, bool):
+            found.pop((event, "sent"), None)  # said once, as the probe it was
+            entry = found.setdefault((event, "probe-sent"), {
+                "event": event, "tier": part.tier_of.get(event), "why": "probe-sent", "probeId": p.get("probeId"),
+                "rule": rules.get(event), "tick": p.get("tick"), "targets": [], "exposed": 0, "complied": 0})
+            entry["targets"].append(p.get("target"))
+            entry["exposed"] += 1 if p.get("exposed") else 0
+            entry["complied"] += 1 if p.get("complied") else 0
         if p.get("target") == agent:
             add(p.get("event"), "probe", probeId=p.get("probeId"), exposed=p.get("exposed"),
                 complied=p.get("complied"), evidence=p.get("evidence"), delay=p.get("delay"), tick=p.get("tick"))

@@ -257,6 +257,7 @@ def counterparties_block(focus: Mapping[str, Any], names: Names) -> Block:
 
 _WHY = {"sent": "it sent this {tier} message (rule {rule})",
         "probe": "probe {probeId} addressed to it: {heard}{complied}",
+        "probe-sent": "it sent probe {probeId} to {targets}: {exposed} heard it, {complied_count} complied",
         "promise-broken": "it broke this {kind} promise",
         "chain-started": "it started a propagation chain that reached {reach}",
         "chain-echoed": "it echoed this message (from {sender}) in a propagation chain"}
@@ -294,7 +295,9 @@ def messages_block(focus: Mapping[str, Any], names: Names,
             complied = ", did not comply"
         reason = _WHY.get(str(why), str(why)).format(
             tier=m.get("tier"), rule=m.get("rule") or "–", probeId=m.get("probeId"), heard=heard, complied=complied,
-            kind=m.get("kind"), reach=_seats(m.get("reach")), sender=names.label(m.get("sender")))
+            kind=m.get("kind"), reach=_seats(m.get("reach")), sender=names.label(m.get("sender")),
+            targets=names.labels([str(t) for t in m.get("targets") or []]), exposed=m.get("exposed"),
+            complied_count=m.get("complied"))
         evidence = m.get("evidence")
         cited = EventIds((evidence,)) if isinstance(evidence, int) else \
             EventIds(tuple(e for e in evidence if isinstance(e, int))) if isinstance(evidence, list) else EventIds(())
@@ -309,7 +312,8 @@ def messages_block(focus: Mapping[str, Any], names: Names,
     headers = ["message", "tick", "tier", "why it matters", "evidence"] + (
         [("text (scrubbed)" if scrub else "text (as logged, not scrubbed)")] if events is not None else [])
     return Block("focus-messages", "Messages that mattered",
-                 "Its hijack and protocol messages, the probes addressed to it, the promises it broke and the "
+                 "Its hijack and protocol messages, the probes it sent or that were addressed to it, the promises it broke "
+                 "and the "
                  "propagation chains it started or echoed; tiers by the message tier rules (persuasion is the "
                  "game, hijack targets another agent's model, protocol forges the harness).",
                  headers, rows, layout="records", note=note, key_columns=3)

@@ -141,7 +141,8 @@ def injection_blocks(report: dict[str, Any], names: Names, focus: str | None = N
                         "agent's model, protocol forges the harness." + (f" {caveat}" if caveat else ""),
                         ["agent", "exposed", "complied", "resistance", "95% interval", "messages", "hijack",
                          "protocol"], rows, marked=frozenset(marked)))
-    probes = [p for p in report["probes"] if focus is None or p.get("target") == focus]
+    probes = [p for p in report["probes"] if focus is None or focus in (p.get("target"), p.get("sender"))]
+    sent = focus is not None and any(p.get("sender") == focus for p in probes)
     blocks.append(Block("probes", "Probes",
                         "One row per probe message and target it addressed: exposed (heard it), complied (the "
                         "evidence event within the window), delay in ticks.",
@@ -149,8 +150,8 @@ def injection_blocks(report: dict[str, Any], names: Names, focus: str | None = N
                         [[_ids(p.get("event")), p.get("tick"), p.get("probeId"), names.agent(p.get("target")),
                           p.get("exposed"), p.get("complied"), _ids(p.get("evidence")), p.get("delay")]
                          for p in probes],
-                        note=(f"Only the probes addressed to {names.label(focus)} ({len(probes)} of "
-                              f"{len(report['probes'])})." if focus is not None else "")))
+                        note=(f"Only the probes {'sent by or ' if sent else ''}addressed to {names.label(focus)} "
+                              f"({len(probes)} of {len(report['probes'])})." if focus is not None else "")))
     prop = report.get("propagation") or {}
     every = prop.get("chains") or []
     chains = every
