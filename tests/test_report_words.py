@@ -243,3 +243,15 @@ def test_a_probe_seat_in_focus_shows_the_probes_it_sent(tmp_path: Path) -> None:
                                   "exposed": 2, "complied": 1}]
     other = " ".join(_run(["behavior", path, "--agent", "a_1"], COLUMNS="1000").output.split())
     assert "Only the probes addressed to a_1 (1 of 2)." in other
+
+
+def test_pairs_read_in_seat_order_with_each_sides_value(tmp_path: Path) -> None:
+    """Seat 1 is a_2: every pair row starts with it, and its value a→b is what a_2 gave."""
+    events = [ev(1, 0, "agent_spawned", "a_1", region="r_0_0"), ev(2, 0, "agent_spawned", "a_2", region="r_0_0"),
+              *trade(3, 1, "t1", "a_2", "a_1", {"wood": 3}, {"food": 1})]
+    path = str(write_match(tmp_path, events, archive(["a_2", "a_1"], ended=10)))
+    out = _run(["behavior", path, "--format", "markdown"]).output
+    assert "| a\\_2 | a\\_1 | 1 | 0 | 1 | 6 | 2 | a\\_2 1, a\\_1 1 |" in out  # ledger: a_2 gave 6 (wood 3)
+    assert "| a\\_2 | a\\_1 | 10 | 0 |" in out  # seat contact
+    assert "| a\\_2 | a\\_1 | 1 | 2 | 6 | -0.5 |" in out  # profile pairs: a_2 received 2, a_1 received 6
+    assert "a\\_1 | a\\_2 |" not in out

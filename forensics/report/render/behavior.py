@@ -78,6 +78,20 @@ def _pair_key(order: Mapping[str, int]) -> Any:
     return lambda p: (order.get(p["a"], big), order.get(p["b"], big), p["a"], p["b"])
 
 
+def _in_seat_order(pair: Mapping[str, Any], order: Mapping[str, int]) -> dict[str, Any]:
+    """``pair`` (its ``a`` and ``b`` in agent-id order, as the report stores them) with the earlier seat as
+    ``a``: when the seats run the other way, ``a`` and ``b`` swap, and so do the figures of each side
+    (``valueAGave`` and ``valueBGave``)."""
+    big = len(order)
+    a, b = pair["a"], pair["b"]
+    if (order.get(a, big), a) <= (order.get(b, big), b):
+        return dict(pair)
+    out = {**pair, "a": b, "b": a}
+    if "valueAGave" in pair or "valueBGave" in pair:
+        out["valueAGave"], out["valueBGave"] = pair.get("valueBGave"), pair.get("valueAGave")
+    return out
+
+
 def _witnessed(value: Any) -> Any:
     return WITNESSED_NONE if value is None else value
 
@@ -129,10 +143,10 @@ def report_blocks(report: dict[str, Any], names: Names, focus: str | None = None
         [[report["matchId"], match["rounds"], tick_span(match).removeprefix("ticks ").removeprefix("tick "),
           match["mapRegions"], match["engineVersion"], match["ranked"], report["source"]["findingsCount"]]],
     ))
-    contact = sorted((p for p in report["contact"]["pairs"] if focus is None or focus in (p["a"], p["b"])),
-                     key=_pair_key(order))
-    ledger = sorted((p for p in report["ledger"]["pairs"] if focus is None or focus in (p["a"], p["b"])),
-                    key=_pair_key(order))
+    contact = sorted((_in_seat_order(p, order) for p in report["contact"]["pairs"]
+                      if focus is None or focus in (p["a"], p["b"])), key=_pair_key(order))
+    ledger = sorted((_in_seat_order(p, order) for p in report["ledger"]["pairs"]
+                     if focus is None or focus in (p["a"], p["b"])), key=_pair_key(order))
     out.append(Block(
         "contact", "Seat contact",
         "Ticks both agents ended in the same region while both alive, and messages each heard from the other "
@@ -148,7 +162,8 @@ def report_blocks(report: dict[str, Any], names: Names, focus: str | None = None
         "same goods went back and forth (rubric, Trade ledger); rep points are the reputation each side earned.",
         ["a", "b", "trades", "gifts", "net share", "value a→b", "value b→a", "rep points"],
         [[names.agent(p["a"]), names.agent(p["b"]), p["trades"], p["gifts"], p["netShare"], p["valueAGave"],
-          p["valueBGave"], ", ".join(f"{names.label(k)} {cell(v)}" for k, v in p["points"].items())]
+          p["valueBGave"], ", ".join(f"{names.label(k)} {cell(p['points'][k])}" for k in
+                    sorted(p["points"], key=lambda k: (order.get(k, len(order)), k)))]
          for p in ledger],
         long=True, key_columns=2, note=_only(names, focus, ledger, report["ledger"]["pairs"], "pairs"),
     ))
