@@ -255,3 +255,32 @@ def test_pairs_read_in_seat_order_with_each_sides_value(tmp_path: Path) -> None:
     assert "| a\\_2 | a\\_1 | 10 | 0 |" in out  # seat contact
     assert "| a\\_2 | a\\_1 | 1 | 2 | 6 | -0.5 |" in out  # profile pairs: a_2 received 2, a_1 received 6
     assert "a\\_1 | a\\_2 |" not in out
+
+
+def test_a_v1_logs_earlier_season_is_a_note_of_the_source_not_a_finding(tmp_path: Path) -> None:
+    import json
+
+    from daishi_forensics.simulate import simulate_match
+    from daishi_forensics.simulate import write_match as write_sim
+
+    match = simulate_match("clean", 7, schema_version=1, ticks=40)
+    path = str(write_sim(match, tmp_path / "with", form="stream", previous_season=True, truth_file=None))
+    report = json.loads(_run(["behavior", path, "--format", "json"]).output)
+    dropped = report["source"]["droppedEarlierSeason"]
+    assert dropped > 0 and report["findings"] == [] and report["source"]["findingsCount"] == 0
+    result = _run(["behavior", path], COLUMNS="1000")
+    assert result.exit_code == (1 if report["screens"]["verdict"] != "clear" else 0)
+    out = " ".join(result.output.split())
+    assert "earlier-seasons-dropped" not in out and "Findings (0)" in out
+    assert (f"Earlier seasons: this v1 log also holds {dropped:,} events of seasons before its last world reset; "
+            "only the last season is the match, so they were read but not analysed (how a v1 log is read, not a "
+            "finding).") in out
+
+
+def test_a_count_of_events_without_their_ids_says_so() -> None:
+    from daishi_forensics.report.render.cells import EventIds
+    from daishi_forensics.report.render.tables import cell
+
+    assert cell(EventIds((), 131)) == "131 events (ids not listed)"
+    assert cell(EventIds((), 1)) == "1 event (ids not listed)"
+    assert cell(EventIds((5, 6), 9)) == "5, 6 (+7 more)" and cell(EventIds(())) == ""

@@ -51,6 +51,11 @@ def _source_intro(report: dict[str, Any]) -> str:
     ]
     for what in s["cannotSee"]:
         parts.append(f"Cannot see: {what}.")
+    earlier = s.get("droppedEarlierSeason")
+    if earlier:
+        parts.append(f"Earlier seasons: this v1 log also holds {count(earlier, 'event', thousands=True)} of "
+                     "seasons before its last world reset; only the last season is the match, so they were read "
+                     "but not analysed (how a v1 log is read, not a finding).")
     if s["excludedByErrata"]:
         parts.append(f"Withheld by errata: events {', '.join(map(str, s['excludedByErrata']))}.")
     return " ".join(parts)

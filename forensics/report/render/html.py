@@ -102,7 +102,8 @@ class _Page:
     def ids(self, value: EventIds) -> str:
         ids = list(value.ids)
         if not ids:
-            return "–"
+            more = value.count()
+            return f"{more:,} event{'s' if more != 1 else ''} (ids not listed)" if more > 0 else "–"
         head = ", ".join(self.event(i) for i in ids[:MAX_IDS_TEXT])
         rest = ids[MAX_IDS_TEXT:]
         more = value.count() - len(ids)

@@ -93,7 +93,8 @@ def screens_blocks(report: dict[str, Any], names: Names, focus: str | None = Non
     intro = (f"Verdict: {screens.get('verdict')} (screens configuration {screens.get('configVersion')}). "
              + _testing_text(testing))
     for reason in screens.get("notScreened") or []:
-        intro += f" Not screened: {reason if isinstance(reason, str) else reason.get('reason', reason)}."
+        said = str(reason if isinstance(reason, str) else reason.get("reason", reason))
+        intro += f" Not screened: {said.removeprefix('not screened: ')}."
     flags = list(enumerate(screens.get("flags") or [], 1))
     note = ""
     if focus is not None:

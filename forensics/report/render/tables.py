@@ -51,6 +51,8 @@ def _ids(value: EventIds, limit: int | None) -> str:
     ids = list(value.ids)
     listed = ids if limit is None else ids[:limit]
     more = value.count() - len(listed)
+    if not listed and more > 0:
+        return f"{more:,} event{'s' if more != 1 else ''} (ids not listed)"
     return ", ".join(map(str, listed)) + (f" (+{more} more)" if more > 0 else "")
 
 
