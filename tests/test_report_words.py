@@ -284,3 +284,21 @@ def test_a_count_of_events_without_their_ids_says_so() -> None:
     assert cell(EventIds((), 131)) == "131 events (ids not listed)"
     assert cell(EventIds((), 1)) == "1 event (ids not listed)"
     assert cell(EventIds((5, 6), 9)) == "5, 6 (+7 more)" and cell(EventIds(())) == ""
+
+
+def test_wide_characters_keep_text_tables_aligned(tmp_path: Path) -> None:
+    """A name in CJK characters takes two columns a character: the columns after it still line up, and
+    no line is wider than the terminal."""
+    from daishi_forensics.report.render.tables import display_width, text_table, wrap
+
+    table = text_table(["agent", "wealth"], [["山田太郎 (a_1)", 51], ["Nyx (a_2)", 273]]).splitlines()
+    assert table == ["agent           wealth", "--------------  ------", "山田太郎 (a_1)      51",
+                     "Nyx (a_2)          273"]
+    assert [display_width(line) for line in table] == [22, 22, 22, 22]
+    assert wrap("山田太郎 は 商人です", 8) == ["山田太郎", "は", "商人です"]
+    assert wrap("山田太郎山田", 5) == ["山田", "太郎", "山田"]
+    events = [ev(1, 0, "agent_spawned", "a_1", region="r_0_0"), ev(2, 0, "agent_spawned", "a_2", region="r_0_0")]
+    arch = archive(["a_1", "a_2"], ended=10)
+    arch["agents"][0]["name"] = "山田太郎" * 12
+    out = _run(["behavior", str(write_match(tmp_path, events, arch))], COLUMNS="80").output
+    assert max(display_width(line) for line in out.splitlines()) <= 80
