@@ -302,3 +302,15 @@ def test_wide_characters_keep_text_tables_aligned(tmp_path: Path) -> None:
     arch["agents"][0]["name"] = "山田太郎" * 12
     out = _run(["behavior", str(write_match(tmp_path, events, arch))], COLUMNS="80").output
     assert max(display_width(line) for line in out.splitlines()) <= 80
+
+
+def test_a_columns_that_is_not_a_positive_whole_number_is_ignored(tmp_path: Path) -> None:
+    path = str(_secret_match(tmp_path))
+    default = _run(["behavior", path])
+    assert max(len(line) for line in default.output.splitlines()) == 100
+    for value in ("0", "-5", "abc", " ", "+80", "１２０"):
+        result = _run(["behavior", path], COLUMNS=value)
+        assert (result.exit_code, result.output) == (default.exit_code, default.output), value
+    narrow = _run(["behavior", path], COLUMNS="20").output
+    assert max(len(line) for line in narrow.splitlines()) <= 40
+    assert max(len(line) for line in _run(["behavior", path], COLUMNS="72").output.splitlines()) <= 72
