@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from daishi_forensics.jsonio import dumps
-from daishi_forensics.report.render.tables import md_escape
 
 from .audit import FigureCheck, StudyAudit
 from .checks import Check
@@ -27,7 +26,7 @@ from .compare import (
 )
 from .figures import ComparisonFigures
 from .metrics import LOG_RATIO
-from daishi_forensics.textsafe import shown
+from daishi_forensics.textsafe import md_escape, shown
 
 from .readings import READINGS
 from .statistics import Interval

@@ -19,12 +19,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from daishi_forensics.jsonio import shown as bounded
-from daishi_forensics.textsafe import shown
+from daishi_forensics.textsafe import md_escape, shown
 
 from .cells import MAX_IDS_TEXT, Agent, EventIds, Level
 
 __all__ = ["cell", "text_table", "text_records", "markdown_table", "clean", "github_escape", "wrap",
-           "paint", "COLORS", "display_width", "pad"]
+           "paint", "COLORS", "display_width", "pad", "md_escape"]
 
 SEP = "  "
 
@@ -337,23 +337,6 @@ def text_records(headers: Sequence[str], rows: Sequence[Sequence[Any]], *, width
             out.extend(f"    {' ' * label}{rest}".rstrip() for rest in lines[1:])
         out.append("")
     return "\n".join(out).rstrip("\n")
-
-
-MARKDOWN_CHARS = "\\`*_[]<>#|~&$"
-"""Characters Markdown (GitHub's) reads as markup in running text: emphasis, code, links and images,
-raw HTML, headings, table cells, strikethrough (``~``), entities (``&amp;``) and math (``$``).  Each is
-written with a backslash before it (CommonMark escapes every ASCII punctuation character that way)."""
-
-
-def md_escape(text: str) -> str:
-    """``text`` with every :data:`MARKDOWN_CHARS` character escaped: data shown as it is, never as markup.
-
-    >>> md_escape("~~gone~~ &amp; <b>*x*</b>")
-    '\\\\~\\\\~gone\\\\~\\\\~ \\\\&amp; \\\\<b\\\\>\\\\*x\\\\*\\\\</b\\\\>'
-    """
-    for ch in MARKDOWN_CHARS:
-        text = text.replace(ch, "\\" + ch)
-    return text
 
 
 _md_escape = md_escape
