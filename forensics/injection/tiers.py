@@ -365,10 +365,9 @@ class TierPass:
     and :data:`_SEEN_LONG` longer ones up to :data:`_SEEN_LENGTH`; when either is full it
     starts afresh.
 
-    Kept per message, because the result lists every message's tier: its event id (an
-    integer column) and a code each for its sender and its verdict, into tables of the
-    distinct senders and verdicts (16 bytes a message; a verdict is stored once however
-    many messages share it).
+    Kept per message, because the result lists every message's tier: its event id and tick (integer
+    columns) and a code each for its sender and its verdict, into tables of the distinct senders and
+    verdicts (24 bytes a message; a verdict is stored once however many messages share it).
     """
 
     types: frozenset[str] | None = frozenset({"message", "message_private"})
