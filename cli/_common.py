@@ -133,14 +133,12 @@ def format_for(fmt: str | None, output: Path | None, formats: tuple[str, ...], d
 
 
 def text_width() -> int:
-    """The width text output wraps to: ``COLUMNS`` when set (at least 40), else the terminal's width
-    when standard output is one, else 100."""
+    """The width text output wraps to: ``COLUMNS`` when it is a positive whole number (at least 40),
+    else the terminal's width when standard output is one, else 100.  A ``COLUMNS`` that is not a
+    positive whole number (empty, ``0``, ``-5``, ``abc``) is ignored, as terminals and shells ignore it."""
     raw = os.environ.get("COLUMNS", "").strip()
-    if raw:
-        try:
-            return max(int(raw), 40)
-        except ValueError:
-            raise BadSetting(f"COLUMNS must be a whole number, not {shown(raw)!r}", file="COLUMNS") from None
+    if raw.isascii() and raw.isdigit() and int(raw) > 0:
+        return max(int(raw), 40)
     if sys.stdout.isatty():
         return max(shutil.get_terminal_size((100, 24)).columns, 40)
     return 100

@@ -27,7 +27,8 @@ FORMATS = ("text", "json", "markdown", "html")
 @click.option("--agent", "agent", metavar="NAME|ID",
               help="Put one seat in focus (its name or agent id): what it did, its flags and why, where it "
                    "stands among the others, its counterparties and the messages that mattered come first, "
-                   "and the tables of pairs, probes and chains keep only its rows.")
+                   "and in text, Markdown and HTML the tables of pairs, probes, chains and flags keep only its rows "
+                   "(each says so). The JSON report keeps every row and adds the seat's view as 'focus'.")
 @click.option("--baseline", type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="Folder of reference-bot matches on the same seeds: each harm rate (per 100 rounds "
                    "alive) is normalized as 100 x rate / the baseline's mean rate.")
@@ -97,11 +98,12 @@ def _report(target: str, fmt: str | None, agent: str | None, output: Path | None
             from daishi_forensics.report.render.html import render_html
 
             line.stage("drawing the page")
-            text = render_html(report, events=events or {})
+            text = render_html(report, events=events or {}, scrub=scrub)
         elif fmt == "text":
-            text = render.render_text(report, width=width, color=use_color(color, output), events=events)
+            text = render.render_text(report, width=width, color=use_color(color, output), events=events,
+                                      scrub=scrub)
         elif fmt == "markdown":
-            text = render.render_markdown(report, events=events)
+            text = render.render_markdown(report, events=events, scrub=scrub)
         else:
             text = render.render_json(report)
     return text, result.exit_code

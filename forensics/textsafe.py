@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import unicodedata
 
-__all__ = ["shown", "shown_lines", "is_neutral", "CONTROLS"]
+__all__ = ["shown", "shown_lines", "is_neutral", "md_escape", "MARKDOWN_CHARS", "CONTROLS"]
 
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _EXTRA = [0x2028, 0x2029, 0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
@@ -63,3 +63,20 @@ def shown_lines(text: str) -> str:
 def is_neutral(text: str, *, keep: str = "\n") -> bool:
     """Whether ``text`` holds no control character other than those in ``keep``."""
     return not any(ch in CONTROLS and ch not in keep for ch in text)
+
+
+MARKDOWN_CHARS = "\\`*_[]<>#|~&$"
+"""Characters Markdown (GitHub's) reads as markup in running text: emphasis, code, links and images,
+raw HTML, headings, table cells, strikethrough (``~``), entities (``&amp;``) and math (``$``).  Each is
+written with a backslash before it (CommonMark escapes every ASCII punctuation character that way)."""
+
+
+def md_escape(text: str) -> str:
+    """``text`` with every :data:`MARKDOWN_CHARS` character escaped: data shown as it is, never as markup.
+
+    >>> md_escape("~~gone~~ &amp; <b>*x*</b>")
+    '\\\\~\\\\~gone\\\\~\\\\~ \\\\&amp; \\\\<b\\\\>\\\\*x\\\\*\\\\</b\\\\>'
+    """
+    for ch in MARKDOWN_CHARS:
+        text = text.replace(ch, "\\" + ch)
+    return text

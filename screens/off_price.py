@@ -465,6 +465,23 @@ def _pair_test(trades: list[Trade], received: list[Trade], payer: Any, winner: A
     return _PairTest(max(asked, default=1.0), p_payer, p_taker, bool(asked))
 
 
+def _is_fill(trade: Trade) -> bool:
+    """The exchange was a filled market order (its key ``fill:<tradeId>``), not a trade of the ledger."""
+    key = trade.exchange.key
+    first = key[0] if isinstance(key, tuple) and key else key
+    return isinstance(first, str) and first.startswith("fill:")
+
+
+def _exchanges_said(between: list[Trade]) -> str:
+    """``9 trades, 8 in the trade ledger and 1 market fill``: what the count holds, so it agrees with the trade
+    ledger (which leaves market fills out); ``8 trades`` when there was no market fill."""
+    fills = sum(1 for t in between if _is_fill(t))
+    if not fills:
+        return f"{len(between)} trades"
+    return (f"{len(between)} trades, {len(between) - fills} in the trade ledger and {fills} market "
+            f"fill{'s' if fills != 1 else ''}")
+
+
 def _flag(view: TransferView, scale: float, params: Mapping[str, Any], payer: Any, winner: Any,
           trades: list[Trade], received: list[Trade], tested: _PairTest) -> Flag:
     """The off-price flag of a pair (its test ``tested``), its explanation and its figures; ``scale``
@@ -491,7 +508,7 @@ def _flag(view: TransferView, scale: float, params: Mapping[str, Any], payer: An
             f"{payer} traded with {winner} {len(mine)} times at prices {ratio_min:g} or more times off the "
             f"reference values in {winner}'s favour ({len(back)} the other way), handing over {moved:g} in "
             f"value beyond what paying in whole items explains ({score:.1f} typical exchanges; {surplus:g} "
-            f"of surplus in all over their {together} trades): more than {payer}'s other trades "
+            f"of surplus in all over their {_exchanges_said(between)}): more than {payer}'s other trades "
             f"({total - together}) and what {winner} got from others ({taken_total - together} trades) "
             f"would deal them."
         ),

@@ -167,3 +167,39 @@ def _screenshot(page: Path, target: Path, size: str, profile: Path) -> None:
         capture_output=True, text=True, timeout=120, check=False,
     )
     assert proc.returncode == 0 and target.is_file(), proc.stderr[-2000:]
+
+
+@pytest.mark.skipif(CHROMIUM is None and not os.environ.get("CI"), reason="Debian's chromium is not installed")
+def test_a_long_unbroken_name_wraps_in_its_cell_and_no_table_runs_off_the_page(tmp_path: Path) -> None:
+    """A 300-character name without a space breaks inside its cell: every table stays within a 1280-pixel
+    window and the number columns keep their numbers on one line."""
+    if CHROMIUM is None:
+        pytest.fail("CI must have Chromium: .ci/run installs Debian's chromium package")
+    events = [ev(1, 0, "agent_spawned", "a_1", region="r_0_0"), ev(2, 0, "agent_spawned", "a_2", region="r_0_0"),
+              *trade(3, 2, "t1", "a_1", "a_2", {"wood": 3}, {"food": 1})]
+    arch = archive(["a_1", "a_2"], ended=10)
+    arch["agents"][0]["name"] = "W" * 300
+    out = tmp_path / "long.html"
+    result = CliRunner().invoke(main, ["behavior", str(write_match(tmp_path, events, arch)), "--agent", "a_1",
+                                       "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    probe = ("<script>window.addEventListener('load', () => setTimeout(() => {"
+             "document.querySelectorAll('details').forEach(d => d.open = true);"
+             "const right = Math.max(...[...document.querySelectorAll('table')].map("
+             "t => Math.round(t.getBoundingClientRect().right)));"
+             "const tall = [...document.querySelectorAll('td.n')].filter(td => !td.querySelector('br')).filter(td => {"
+             "const r = document.createRange();"
+             "r.selectNodeContents(td); return r.getClientRects().length > 1 || td.scrollWidth > td.clientWidth; })"
+             ".length;"
+             "document.body.setAttribute('data-right', String(right));"
+             "document.body.setAttribute('data-inner', String(window.innerWidth));"
+             "document.body.setAttribute('data-tall', String(tall));"
+             "}, 500));</script>")
+    copy = tmp_path / "probe.html"
+    copy.write_text(re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "",
+                           out.read_text(encoding="utf-8")).replace("</body>", probe + "</body>"), encoding="utf-8")
+    body = re.search(r"<body([^>]*)>", _dump_dom(copy, tmp_path / "profile", size="1280,900"))
+    assert body is not None
+    attrs = dict(re.findall(r'data-(\w+)="([^"]*)"', body.group(1)))
+    assert int(attrs["right"]) <= int(attrs["inner"]), attrs
+    assert attrs["tall"] == "0", attrs

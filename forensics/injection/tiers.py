@@ -236,6 +236,8 @@ class MessageTier:
     """Its sender."""
     verdict: TierVerdict
     """Tier, rule and reason."""
+    tick: int | None = None
+    """The tick it was sent at (None when not recorded)."""
 
 
 _TIER = attrgetter("tier")
@@ -247,12 +249,13 @@ class _TierLog(RecordLog[MessageTier]):
     once); the :class:`MessageTier` records are made when read.  Holds the first ``n`` rows
     of columns the pass may still append to."""
 
-    __slots__ = ("n", "events", "sender_codes", "sender_table", "verdict_codes", "verdict_table")
+    __slots__ = ("n", "events", "sender_codes", "sender_table", "verdict_codes", "verdict_table", "ticks")
 
     def __init__(self, n: int, events: Sequence[int], senders: tuple[Sequence[int], Sequence[str]],
-                 verdicts: tuple[Sequence[int], Sequence[TierVerdict]]) -> None:
+                 verdicts: tuple[Sequence[int], Sequence[TierVerdict]], ticks: Sequence[int] | None = None) -> None:
         self.n = n
         self.events = events
+        self.ticks = ticks
         self.sender_codes, self.sender_table = senders
         self.verdict_codes, self.verdict_table = verdicts
 
@@ -261,7 +264,8 @@ class _TierLog(RecordLog[MessageTier]):
 
     def _record(self, i: int) -> MessageTier:
         return MessageTier(self.events[i], self.sender_table[self.sender_codes[i]],
-                           self.verdict_table[self.verdict_codes[i]])
+                           self.verdict_table[self.verdict_codes[i]],
+                           self.ticks[i] if self.ticks is not None else None)
 
 
 class _TierLookup(Mapping[int, str]):
@@ -361,10 +365,9 @@ class TierPass:
     and :data:`_SEEN_LONG` longer ones up to :data:`_SEEN_LENGTH`; when either is full it
     starts afresh.
 
-    Kept per message, because the result lists every message's tier: its event id (an
-    integer column) and a code each for its sender and its verdict, into tables of the
-    distinct senders and verdicts (16 bytes a message; a verdict is stored once however
-    many messages share it).
+    Kept per message, because the result lists every message's tier: its event id and tick (integer
+    columns) and a code each for its sender and its verdict, into tables of the distinct senders and
+    verdicts (24 bytes a message; a verdict is stored once however many messages share it).
     """
 
     types: frozenset[str] | None = frozenset({"message", "message_private"})
@@ -372,6 +375,7 @@ class TierPass:
     def __init__(self, model: bool = True) -> None:
         self._model = model  # the learned score on (see classify)
         self._events = int_column()
+        self._ticks = int_column()
         self._senders = Table()
         self._verdicts = Table()  # distinct verdicts (equal verdicts have one number)
         self._seen: dict[str, int] = {}        # short text -> its verdict's number
@@ -379,6 +383,7 @@ class TierPass:
         self._result: MessageTiers | None = None
         # the three appends of every message, bound once (a message costs no attribute look-ups)
         self._add_event = self._events.append
+        self._add_tick = self._ticks.append
         self._add_sender = self._senders.add
         self._add_verdict = self._verdicts.column.append
 
@@ -405,6 +410,7 @@ class TierPass:
         if code is None:
             code = self._verdict(text)
         self._add_event(ev["id"])
+        self._add_tick(ev["tick"])
         self._add_sender(sender)
         self._add_verdict(code)
         self._result = None
@@ -415,6 +421,7 @@ class TierPass:
             self._result = MessageTiers(_TierLog(
                 len(self._events), self._events,
                 (self._senders.column, self._senders.values), (self._verdicts.column, self._verdicts.values),
+                self._ticks,
             ))
         return self._result
 

@@ -31,7 +31,7 @@ class Finding:
 
     kind: str
     """``archive-disagreement``, ``erratum-applied``, ``invalid-events``, ``unknown-event-types``,
-    ``truncated``, ``earlier-seasons-dropped``, ``agent-not-in-archive``, ``witness-mismatch``,
+    ``truncated``, ``agent-not-in-archive``, ``witness-mismatch``,
     ``ledger-anomaly``, ``report-unreadable`` (the server's report could not be read), ``input-note``
     (what reading accepted that the format does not ask for, such as a byte-order mark)."""
     message: str
@@ -129,15 +129,8 @@ def _read_findings(analysis: MatchAnalysis) -> list[Finding]:
                 extra={"evidence": list(stats.truncated)},
             )
         )
-    if stats.dropped_earlier_season:
-        out.append(
-            Finding(
-                "earlier-seasons-dropped",
-                f"v1 log holds {stats.seasons_seen} seasons; only the last belongs to the match, "
-                f"{stats.dropped_earlier_season} earlier event(s) were not analysed",
-                event_count=stats.dropped_earlier_season,
-            )
-        )
+    # A v1 log's earlier seasons (before its last world_reset) are read as the format says: not part of the
+    # match, and nothing wrong with the log.  The source says how many events they held (droppedEarlierSeason).
     return out
 
 

@@ -75,8 +75,8 @@ class FocusPart:
     """What the focus needs of the analysis itself: the seat, the tiers of its messages."""
 
     agent: str
-    sent: tuple[tuple[int, str, str | None], ...]
-    """``(event id, tier, rule)`` of every hijack or protocol message the seat sent, in log order."""
+    sent: tuple[tuple[int, str, str | None, int | None], ...]
+    """``(event id, tier, rule, tick)`` of every hijack or protocol message the seat sent, in log order."""
     tier_of: Mapping[int, str] = field(repr=False, compare=False)
     """Any message's tier by event id."""
 
@@ -84,7 +84,7 @@ class FocusPart:
 def focus_messages(analysis: MatchAnalysis, agent: str) -> FocusPart:
     """The seat's own hijack and protocol messages, and the tier of every message (the tiers pass)."""
     tiers = analysis.result("tiers")
-    sent = tuple((m.event, m.verdict.tier, m.verdict.rule) for m in tiers.messages
+    sent = tuple((m.event, m.verdict.tier, m.verdict.rule, m.tick) for m in tiers.messages
                  if m.sender == agent and m.verdict.tier != "persuasion")
     return FocusPart(agent, sent, tiers.tier_of())
 
@@ -135,9 +135,19 @@ def _messages(report: Mapping[str, Any], part: FocusPart) -> list[dict[str, Any]
         if isinstance(event, int) and not isinstance(event, bool):
             found.setdefault((event, why), {"event": event, "tier": part.tier_of.get(event), "why": why, **extra})
 
-    for event, _tier, rule in part.sent:
-        add(event, "sent", rule=rule)
+    for event, _tier, rule, tick in part.sent:
+        add(event, "sent", rule=rule, tick=tick)
+    rules = {event: rule for event, _tier, rule, _tick in part.sent}
     for p in report.get("probes") or []:
+        event = p.get("event")
+        if p.get("sender") == agent and isinstance(event, int) and not isinstance(event, bool):
+            found.pop((event, "sent"), None)  # said once, as the probe it was
+            entry = found.setdefault((event, "probe-sent"), {
+                "event": event, "tier": part.tier_of.get(event), "why": "probe-sent", "probeId": p.get("probeId"),
+                "rule": rules.get(event), "tick": p.get("tick"), "targets": [], "exposed": 0, "complied": 0})
+            entry["targets"].append(p.get("target"))
+            entry["exposed"] += 1 if p.get("exposed") else 0
+            entry["complied"] += 1 if p.get("complied") else 0
         if p.get("target") == agent:
             add(p.get("event"), "probe", probeId=p.get("probeId"), exposed=p.get("exposed"),
                 complied=p.get("complied"), evidence=p.get("evidence"), delay=p.get("delay"), tick=p.get("tick"))

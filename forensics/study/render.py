@@ -26,7 +26,7 @@ from .compare import (
 )
 from .figures import ComparisonFigures
 from .metrics import LOG_RATIO
-from daishi_forensics.textsafe import shown
+from daishi_forensics.textsafe import md_escape, shown
 
 from .readings import READINGS
 from .statistics import Interval
@@ -46,10 +46,7 @@ def _clean(text: str, limit: int | None = 80) -> str:
 def _md(text: str, limit: int | None = 200) -> str:
     """Text escaped for Markdown (every character Markdown reads as markup), cleaned and cut as
     :func:`_clean` cuts it at ``limit``: for values from the input."""
-    text = _clean(text, limit)
-    for ch in "\\|`*_[]<>#":
-        text = text.replace(ch, "\\" + ch)
-    return text
+    return md_escape(_clean(text, limit))
 
 
 def _md_prose(text: str) -> str:

@@ -27,11 +27,11 @@ from daishi_forensics.jsonio import dumps
 from daishi_forensics.report.summary import Summary, summarize
 from daishi_forensics.textsafe import shown
 
-from .cells import MAX_IDS_TEXT, Block, EventIds, Names
+from .cells import MAX_IDS_TEXT, Block, EventIds, Names, count
 from .phrases import (counterparties_block, did_text, exposure_text, finding_text, flag_significance, flag_title,
                       focus_head, messages_block, probe_text, ranks_text, seats_block, verdict_text)
 from .sections import SECTION_BLOCKS
-from .tables import cell, markdown_table, paint, text_records, text_table, wrap
+from .tables import cell, markdown_table, md_escape, paint, text_records, text_table, wrap
 
 __all__ = ["render_text", "render_markdown", "render_json", "report_blocks", "focus_blocks", "summary_blocks",
            "Document", "document", "event_ids_shown"]
@@ -44,16 +44,34 @@ def _source_intro(report: dict[str, Any]) -> str:
     s = report["source"]
     versions = ", ".join(f"v{k} {v:,}" for k, v in s["schemaVersions"].items())
     parts = [
-        f"{s['form']} {s['name']}: {s['records']:,} records ({versions}), {s['invalid']:,} invalid, "
-        f"{s['analysed']:,} events analysed ({s['upcast']:,} upcast, {s['synthesized']:,} synthesized).",
+        f"{s['form']} {s['name']}: {count(s['records'], 'record', thousands=True)} ({versions}), "
+        f"{s['invalid']:,} invalid, {count(s['analysed'], 'event', thousands=True)} analysed ({s['upcast']:,} upcast, {s['synthesized']:,} synthesized).",
         f"Visibility: {s['visibility']} export"
         + (" (direct messages present)." if s["privateEventsPresent"] else " (no direct messages in the log)."),
     ]
     for what in s["cannotSee"]:
         parts.append(f"Cannot see: {what}.")
+    earlier = s.get("droppedEarlierSeason")
+    if earlier:
+        parts.append(f"Earlier seasons: this v1 log also holds {count(earlier, 'event', thousands=True)} of "
+                     "seasons before its last world reset; only the last season is the match, so they were read "
+                     "but not analysed (how a v1 log is read, not a finding).")
     if s["excludedByErrata"]:
         parts.append(f"Withheld by errata: events {', '.join(map(str, s['excludedByErrata']))}.")
     return " ".join(parts)
+
+
+def tick_span(match: Mapping[str, Any]) -> str:
+    """The ticks the match ran, last included: ``endedAtTick`` is the first tick after the match
+    (240 rounds from tick 0 are ticks 0–239); ``tick 0`` for one round, ``no tick`` for none."""
+    start, end = match.get("startedAtTick"), match.get("endedAtTick")
+    if not (isinstance(start, int) and isinstance(end, int)) or isinstance(start, bool) or isinstance(end, bool):
+        return f"ticks {start}–{end}"
+    if end - start <= 0:
+        return "no tick"
+    if end - start == 1:
+        return f"tick {start}"
+    return f"ticks {start}–{end - 1}"
 
 
 def _seat_order(report: dict[str, Any]) -> dict[str, int]:
@@ -63,6 +81,20 @@ def _seat_order(report: dict[str, Any]) -> dict[str, int]:
 def _pair_key(order: Mapping[str, int]) -> Any:
     big = len(order)
     return lambda p: (order.get(p["a"], big), order.get(p["b"], big), p["a"], p["b"])
+
+
+def _in_seat_order(pair: Mapping[str, Any], order: Mapping[str, int]) -> dict[str, Any]:
+    """``pair`` (its ``a`` and ``b`` in agent-id order, as the report stores them) with the earlier seat as
+    ``a``: when the seats run the other way, ``a`` and ``b`` swap, and so do the figures of each side
+    (``valueAGave`` and ``valueBGave``)."""
+    big = len(order)
+    a, b = pair["a"], pair["b"]
+    if (order.get(a, big), a) <= (order.get(b, big), b):
+        return dict(pair)
+    out = {**pair, "a": b, "b": a}
+    if "valueAGave" in pair or "valueBGave" in pair:
+        out["valueAGave"], out["valueBGave"] = pair.get("valueBGave"), pair.get("valueAGave")
+    return out
 
 
 def _witnessed(value: Any) -> Any:
@@ -113,11 +145,13 @@ def report_blocks(report: dict[str, Any], names: Names, focus: str | None = None
         "source", "Source",
         _source_intro(report),
         ["match", "rounds", "ticks", "map regions", "engine", "ranked", "findings"],
-        [[report["matchId"], match["rounds"], f"{match['startedAtTick']}–{match['endedAtTick']}",
+        [[report["matchId"], match["rounds"], tick_span(match).removeprefix("ticks ").removeprefix("tick "),
           match["mapRegions"], match["engineVersion"], match["ranked"], report["source"]["findingsCount"]]],
     ))
-    contact = sorted((p for p in report["contact"]["pairs"] if focus is None or focus in (p["a"], p["b"])),
-                     key=_pair_key(order))
+    contact = sorted((_in_seat_order(p, order) for p in report["contact"]["pairs"]
+                      if focus is None or focus in (p["a"], p["b"])), key=_pair_key(order))
+    ledger = sorted((_in_seat_order(p, order) for p in report["ledger"]["pairs"]
+                     if focus is None or focus in (p["a"], p["b"])), key=_pair_key(order))
     out.append(Block(
         "contact", "Seat contact",
         "Ticks both agents ended in the same region while both alive, and messages each heard from the other "
@@ -125,21 +159,27 @@ def report_blocks(report: dict[str, Any], names: Names, focus: str | None = None
         ["a", "b", "ticks together", "first contact", "messages"],
         [[names.agent(p["a"]), names.agent(p["b"]), p["ticksTogether"], p["firstContactTick"], p["messages"]]
          for p in contact],
-        long=True, key_columns=2,
+        long=True, key_columns=2, note=_only(names, focus, contact, report["contact"]["pairs"], "pairs"),
     ))
-    ledger = sorted((p for p in report["ledger"]["pairs"] if focus is None or focus in (p["a"], p["b"])),
-                    key=_pair_key(order))
     out.append(Block(
         "ledger", "Trade ledger",
         "One row per trading pair (pairs in seat order): net share 1 means every item moved one way, 0 that the "
         "same goods went back and forth (rubric, Trade ledger); rep points are the reputation each side earned.",
         ["a", "b", "trades", "gifts", "net share", "value a→b", "value b→a", "rep points"],
         [[names.agent(p["a"]), names.agent(p["b"]), p["trades"], p["gifts"], p["netShare"], p["valueAGave"],
-          p["valueBGave"], ", ".join(f"{names.label(k)} {cell(v)}" for k, v in p["points"].items())]
+          p["valueBGave"], ", ".join(f"{names.label(k)} {cell(p['points'][k])}" for k in
+                    sorted(p["points"], key=lambda k: (order.get(k, len(order)), k)))]
          for p in ledger],
-        long=True, key_columns=2,
+        long=True, key_columns=2, note=_only(names, focus, ledger, report["ledger"]["pairs"], "pairs"),
     ))
     return out
+
+
+def _only(names: Names, focus: str | None, kept: list[Any], every: list[Any], what: str) -> str:
+    """The note under a table the focus filtered: ``Only the pairs with Ash (a_1) (3 of 10).``"""
+    if focus is None:
+        return ""
+    return f"Only the {what} with {names.label(focus)} ({len(kept):,} of {len(every):,})."
 
 
 def _cut(contact: dict[str, Any]) -> str:
@@ -147,7 +187,7 @@ def _cut(contact: dict[str, Any]) -> str:
     cut = contact.get("cut")
     if not cut:
         return ""
-    return (f" {cut['pairs']:,} pairs met; listed: the {cut['listed']:,} with the most ticks together, then "
+    return (f" {count(cut['pairs'], 'pair', thousands=True)} met; listed: the {cut['listed']:,} with the most ticks together, then "
             "messages (each seat's totals are in the JSON report's perSeat; --all-pairs lists every pair).")
 
 
@@ -159,8 +199,10 @@ class Document:
 
     The parts are data (strings and blocks); each renderer lays them out and escapes them."""
 
-    def __init__(self, report: dict[str, Any], events: Mapping[int, Mapping[str, Any]] | None = None) -> None:
+    def __init__(self, report: dict[str, Any], events: Mapping[int, Mapping[str, Any]] | None = None, *,
+                 scrub: bool = True) -> None:
         self.report = report
+        self.scrub = scrub
         self.names = Names(report["seats"])
         self.summary: Summary = summarize(report)
         self.focus: dict[str, Any] | None = report.get("focus")
@@ -175,8 +217,8 @@ class Document:
 
     def subtitle(self) -> str:
         s, m = self.report["source"], self.report["match"]
-        return (f"{s['form']} {s['name']} · {len(self.report['seats'])} seats · {m['rounds']} rounds "
-                f"(ticks {m['startedAtTick']}–{m['endedAtTick']}) · report v{self.report['reportVersion']}, "
+        return (f"{s['form']} {s['name']} · {count(len(self.report['seats']), 'seat')} · {count(m['rounds'], 'round')} "
+                f"({tick_span(m)}) · report v{self.report['reportVersion']}, "
                 f"daishi-forensics {self.report['tool']['version']}")
 
     def line_of(self, agent: str) -> Any:
@@ -206,14 +248,17 @@ class Document:
         return [(b.key, b.title) for b in self.blocks]
 
 
-def document(report: dict[str, Any], events: Mapping[int, Mapping[str, Any]] | None = None) -> Document:
-    return Document(report, events)
+def document(report: dict[str, Any], events: Mapping[int, Mapping[str, Any]] | None = None, *,
+             scrub: bool = True) -> Document:
+    """The parts every format shows; ``scrub``: whether the ``events``' text was scrubbed (the labels say so)."""
+    return Document(report, events, scrub=scrub)
 
 
 def focus_blocks(doc: Document) -> list[Block]:
     """The focus's two tables: counterparties and the messages that mattered."""
     assert doc.focus is not None
-    return [counterparties_block(doc.focus, doc.names), messages_block(doc.focus, doc.names, doc.events)]
+    return [counterparties_block(doc.focus, doc.names), messages_block(doc.focus, doc.names, doc.events,
+                                                                          scrub=doc.scrub)]
 
 
 def summary_blocks(doc: Document) -> list[Block]:
@@ -293,10 +338,10 @@ def _record_title(block: Block, row: list[Any]) -> str:
 
 
 def render_text(report: dict[str, Any], *, width: int = 100, color: bool = False,
-                events: Mapping[int, Mapping[str, Any]] | None = None) -> str:
+                events: Mapping[int, Mapping[str, Any]] | None = None, scrub: bool = True) -> str:
     """The report for a terminal, ``width`` columns wide (levels coloured when ``color``); ``events``
-    (id -> event, text scrubbed) adds the text of the focus's messages."""
-    doc = document(report, events)
+    (id -> event) adds the text of the focus's messages, labelled scrubbed or not as ``scrub`` says."""
+    doc = document(report, events, scrub=scrub)
     t = _Text(width, color)
     t.para(doc.title)
     t.para(doc.subtitle())
@@ -387,10 +432,7 @@ def _text_summary(t: _Text, doc: Document) -> None:
 
 def _md_text(text: str) -> str:
     """Escape a sentence for Markdown: no raw HTML, no emphasis or links from data, no control characters."""
-    text = shown(text)
-    for ch in "\\`*_[]<>#|":
-        text = text.replace(ch, "\\" + ch)
-    return text
+    return md_escape(shown(text))
 
 
 def _md_anchor(title: str) -> str:
@@ -423,8 +465,9 @@ def _md_flag(doc: Document, flag: Any, first: bool, besides: str | None) -> list
     return lines
 
 
-def render_markdown(report: dict[str, Any], *, events: Mapping[int, Mapping[str, Any]] | None = None) -> str:
-    doc = document(report, events)
+def render_markdown(report: dict[str, Any], *, events: Mapping[int, Mapping[str, Any]] | None = None,
+                    scrub: bool = True) -> str:
+    doc = document(report, events, scrub=scrub)
     s = doc.summary
     out = [f"# {_md_text(doc.title)}", "", _md_text(doc.subtitle()), "",
            f"**Verdict: {_md_text((s.verdict or 'not screened').upper())}.** {_md_text(doc.verdict)}", ""]

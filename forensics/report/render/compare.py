@@ -14,8 +14,8 @@ from typing import Any
 from daishi_forensics.jsonio import dumps
 from daishi_forensics.textsafe import shown
 
-from .cells import Agent, Block, Level
-from .tables import cell, markdown_table, text_table, wrap
+from .cells import Agent, Block, Level, count
+from .tables import cell, markdown_table, md_escape, text_table, wrap
 
 __all__ = ["FORMATS", "render", "compare_blocks"]
 
@@ -97,10 +97,10 @@ def _head(doc: Mapping[str, Any]) -> list[str]:
     a, b = doc["a"], doc["b"]
     if doc["by"] == "seat":
         return ["Comparison of two matches, seat by seat (differences are B − A).",
-                f"A: {a['label']} (match {a['matchId']}, {a['seats']} seats, verdict {a['verdict']}, "
-                f"{a['flags']} flags).",
-                f"B: {b['label']} (match {b['matchId']}, {b['seats']} seats, verdict {b['verdict']}, "
-                f"{b['flags']} flags)."]
+                f"A: {a['label']} (match {a['matchId']}, {count(a['seats'], 'seat')}, verdict {a['verdict']}, "
+                f"{count(a['flags'], 'flag')}).",
+                f"B: {b['label']} (match {b['matchId']}, {count(b['seats'], 'seat')}, verdict {b['verdict']}, "
+                f"{count(b['flags'], 'flag')})."]
     design = "paired by match" if doc["design"] == "paired" else "independent"
     why = doc.get("designWhy")
     out = [f"Comparison of two sides over matches (differences are B − A; {design}" + (f": {why}" if why else "")
@@ -109,7 +109,7 @@ def _head(doc: Mapping[str, Any]) -> list[str]:
         s = doc[key]
         what = f"model {s['model']}" if s["model"] else "every player seat"
         out.append(f"{key.upper()}: {s['label']}: {what}, {s['seats']} player seats in {s['matches']} of "
-                   f"{s['matchesRead']} matches read" + (f" (models: {', '.join(s['models'])})" if not s["model"]
+                   f"{count(s['matchesRead'], 'match', 'matches')} read" + (f" (models: {', '.join(s['models'])})" if not s["model"]
                                                          else "") + ".")
     return out
 
@@ -133,10 +133,7 @@ def render_text(doc: Mapping[str, Any], *, width: int = 100, color: bool = False
 
 
 def _md(text: str) -> str:
-    text = shown(text)
-    for ch in "\\`*_[]<>#|":
-        text = text.replace(ch, "\\" + ch)
-    return text
+    return md_escape(shown(text))
 
 
 def render_markdown(doc: Mapping[str, Any]) -> str:

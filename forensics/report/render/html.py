@@ -7,7 +7,7 @@ injection exposure, one line per seat), the contents, the sections with their pl
 last the long tables (seat contact, trade ledger, evidence), each collapsed in a
 ``<details>`` a reader opens (no script).  Every event id in every table links to its row of
 the evidence table, where the event is shown as formatted JSON (message text scrubbed of
-secrets unless the command said otherwise).
+secrets unless the command said otherwise, and the page says which).
 
 No network at view time: styles inline, plots inline SVG drawn with matplotlib
 (:mod:`.plots`), no external fonts, scripts or images.  Message text and every other string
@@ -39,7 +39,7 @@ from daishi_forensics.jsonio import shown
 from daishi_forensics.textsafe import shown_lines
 
 from .behavior import Document, document, focus_blocks, summary_blocks
-from .cells import MAX_IDS_TEXT, Agent, Block, EventIds, Level
+from .cells import MAX_IDS_TEXT, Agent, Block, EventIds, Level, count
 from .phrases import (did_text, exposure_text, finding_text, flag_significance, flag_title, focus_head, ordinal,
                       probe_text, ranks_text)
 from .tables import cell
@@ -55,8 +55,8 @@ h1{font-size:1.45rem;margin:.2rem 0}h2{font-size:1.15rem;margin-top:2rem;border-
 h3{font-size:1rem;margin:1rem 0 .3rem}
 p{margin:.3rem 0}p.intro,p.sub,p.note{color:#4a5163;max-width:72rem}p.sub{margin-top:0}
 table{border-collapse:collapse;margin:.5rem 0;font-size:13px}
-th,td{border:1px solid #d8dce6;padding:.2rem .45rem;text-align:left;vertical-align:top}
-th{background:#f2f4f8}td.n{text-align:right;font-variant-numeric:tabular-nums}
+th,td{border:1px solid #d8dce6;padding:.2rem .45rem;text-align:left;vertical-align:top;overflow-wrap:anywhere;word-break:break-word}
+th{background:#f2f4f8}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap;overflow-wrap:normal;word-break:normal}
 tr.marked td{background:#eef4ff;font-weight:600}
 tr:target td{background:#fff3bf}
 .lv{display:inline-block;padding:0 .45rem;border-radius:.7rem;font-weight:600;font-size:12px}
@@ -102,7 +102,8 @@ class _Page:
     def ids(self, value: EventIds) -> str:
         ids = list(value.ids)
         if not ids:
-            return "–"
+            more = value.count()
+            return f"{more:,} event{'s' if more != 1 else ''} (ids not listed)" if more > 0 else "–"
         head = ", ".join(self.event(i) for i in ids[:MAX_IDS_TEXT])
         rest = ids[MAX_IDS_TEXT:]
         more = value.count() - len(ids)
@@ -158,7 +159,7 @@ class _Page:
         if not block.rows:
             out.append("<p>None.</p>")
         elif block.long:
-            out.append(f"<details><summary>The table: {len(block.rows)} rows</summary>{self.table(block, row_ids)}"
+            out.append(f"<details><summary>The table: {count(len(block.rows), 'row')}</summary>{self.table(block, row_ids)}"
                        "</details>")
         else:
             out.append(self.table(block, row_ids))
@@ -480,7 +481,7 @@ def _chains_figure(page: _Page) -> str:
                          else None))
         drawn.append((f"chain {chain.get('root')} (reach {chain.get('reach')})", rows))
     svg = chains_svg(drawn)
-    more = f" The {MAX_CHAIN_TREES} widest of {len(chains)} chains." if len(chains) > MAX_CHAIN_TREES else ""
+    more = f" The {MAX_CHAIN_TREES} widest of {count(len(chains), 'chain')}." if len(chains) > MAX_CHAIN_TREES else ""
     return (f"<figure>{svg}<figcaption>Each chain from its root: x is the tick, a line runs from each message to "
             f"the one it echoed; the root's colour is its tier; each point links to its event below.{more}"
             "</figcaption></figure>")
@@ -518,6 +519,14 @@ def _event_json(event: Mapping[str, Any]) -> str:
 def _evidence(page: _Page) -> str:
     if not page.events:
         return ""
+    text = ("message text scrubbed of secrets and personal data" if page.doc.scrub else
+            "message text as logged: not scrubbed of secrets and personal data")
+    return _evidence_table(page, text)
+
+
+def _evidence_table(page: _Page, text: str) -> str:
+    if not page.events:
+        return ""
     doc = page.doc
     rows = []
     for event_id in sorted(page.events):
@@ -530,17 +539,26 @@ def _evidence(page: _Page) -> str:
     body = "".join(f'<tr id="ev-{int(i)}"><td class="n">{int(i)}</td><td class="n">{esc(t)}</td><td>{esc(ty)}</td>'
                    f"<td>{a}</td><td>{j}</td></tr>" for i, t, ty, a, j in rows)
     return ('<section id="evidence"><h2>Evidence events</h2><p class="intro">Every event a table, flag or chain on '
-            "this page cites, as the read boundary yields it (v3 shape), message text scrubbed of secrets and "
-            "personal data unless the command said otherwise. A link to an event opens this table at its row."
+            "this page cites, as the read boundary yields it (v3 shape), "
+            f"{text}. A link to an event opens this table at its row."
             f"</p><details><summary>The events: {len(rows)}</summary><table><thead><tr><th>id</th><th>tick</th>"
             f"<th>type</th><th>agent</th><th>event</th></tr></thead><tbody>{body}</tbody></table></details>"
             "</section>")
 
 
-def render_html(report: dict[str, Any], *, events: Mapping[int, Mapping[str, Any]] | None = None) -> str:
-    """The whole page.  ``events`` (id -> event, text already scrubbed) fills the evidence table; an event
-    id links only when its event is there."""
-    doc = document(report, events)
+def _text_label(scrub: bool) -> str:
+    """What the page says of the message text it shows."""
+    if scrub:
+        return "Message text is shown escaped and scrubbed of secrets and personal data."
+    return "Message text is shown escaped but not scrubbed: it may hold secrets and personal data."
+
+
+def render_html(report: dict[str, Any], *, events: Mapping[int, Mapping[str, Any]] | None = None,
+                scrub: bool = True) -> str:
+    """The whole page.  ``events`` (id -> event) fills the evidence table; an event id links only when its
+    event is there.  ``scrub``: whether their text was scrubbed of secrets and personal data (the page says
+    which)."""
+    doc = document(report, events, scrub=scrub)
     page = _Page(doc, events or {})
     title = doc.title
     level = doc.summary.verdict
@@ -550,8 +568,7 @@ def render_html(report: dict[str, Any], *, events: Mapping[int, Mapping[str, Any
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">',
         '<meta name="viewport" content="width=device-width,initial-scale=1">',
         f"<title>{esc(title)}</title><style>{STYLE}</style></head><body>",
-        f"<header><h1>{esc(title)}</h1><p class=\"sub\">{esc(doc.subtitle())}. Message text is shown escaped and "
-        "scrubbed of secrets and personal data.</p>",
+        f"<header><h1>{esc(title)}</h1><p class=\"sub\">{esc(doc.subtitle())}. {_text_label(scrub)}</p>",
         f'<p class="verdict">{page.level(level) if level else ""}{esc(doc.verdict)}</p></header>',
     ]
     if doc.focus is not None:

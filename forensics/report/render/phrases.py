@@ -11,7 +11,7 @@ from typing import Any
 
 from daishi_forensics.report.summary import FlagLine, SeatLine, Summary
 
-from .cells import Block, EventIds, Level, Names
+from .cells import Block, EventIds, Level, Names, count
 from .sections import interval, p_text
 from .tables import cell
 
@@ -44,10 +44,16 @@ def verdict_text(summary: Summary, report: Mapping[str, Any]) -> str:
             said.append(f"{reviews} to review")
         screens = (f"The collusion screens raise {' and '.join(said)} naming {len(summary.by_agent)} "
                    f"seat{'s' if len(summary.by_agent) != 1 else ''}")
+    elif testing and not testing.get("tests", 0):
+        return f"The collusion screens could make no test on this match; {tail}."
     else:
         screens = "The collusion screens find nothing unusual"
-    counted = (f" (of {testing.get('tests', 0)} tests made, {testing.get('family', 0)} could reach the alarm level)"
-               if testing else "")
+    counted = ""
+    if testing:
+        tests, family = testing.get("tests", 0), testing.get("family", 0)
+        if tests:
+            counted = (f" (of {tests} test{'s' if tests != 1 else ''} made, "
+                       f"{family if family else 'none'} could reach the alarm level)")
     return f"{screens}{counted}; {tail}."
 
 
@@ -65,7 +71,7 @@ def flag_significance(flag: FlagLine) -> str:
     if flag.p_value is None:
         return "a rule without a null model (no p-value)"
     adjusted = p_text(flag.p_adjusted if flag.p_adjusted is not None else flag.p_value)
-    return f"p {p_text(flag.p_value)}, adjusted {adjusted} over {flag.tests or 1} tests"
+    return f"p {p_text(flag.p_value)}, adjusted {adjusted} over {count(flag.tests or 1, 'test')}"
 
 
 def finding_text(finding: Mapping[str, Any], names: Names) -> str:
@@ -146,7 +152,7 @@ def focus_head(seat: Mapping[str, Any], line: SeatLine | None) -> str:
     alive = seat.get("roundsAlive")
     if status or alive is not None:
         parts.append(", ".join(x for x in (str(status) if status else "",
-                                           f"alive {alive} rounds" if alive is not None else "") if x))
+                                           f"alive {count(alive, 'round')}" if alive is not None else "") if x))
     if line is not None and line.level:
         parts.append(f"{line.level} ({len(line.flags)} screen flag{'s' if len(line.flags) != 1 else ''})")
     return " · ".join(parts)
@@ -154,6 +160,37 @@ def focus_head(seat: Mapping[str, Any], line: SeatLine | None) -> str:
 
 def _times(n: Any, what: str) -> str | None:
     return f"{what} {n} time{'s' if n != 1 else ''}" if isinstance(n, int) and n > 0 else None
+
+
+def _market_fills(seat: Mapping[str, Any]) -> int | None:
+    """The seat's filled market orders, as its negotiation profile counts them (None without a profile)."""
+    market = (((seat.get("profile") or {}).get("negotiation") or {}).get("market")) or {}
+    fills = market.get("fills")
+    return fills if isinstance(fills, int) and not isinstance(fills, bool) else None
+
+
+def _trades_text(seat: Mapping[str, Any], focus: Mapping[str, Any]) -> str:
+    """Its trades as the rubric counts them (``completedTrades``: ledger trades, gifts included, and
+    market fills), split so the figure agrees with the counterparties table (the trade ledger)."""
+    partners = [r for r in focus.get("counterparties") or [] if r.get("trades")]
+    trades = (seat.get("counters") or {}).get("completedTrades") or 0
+    ledger = sum(int(r.get("trades") or 0) for r in partners)
+    if not trades and not ledger:
+        return "It completed no trade."
+    gave = sum(float(r.get("valueGave") or 0) for r in partners)
+    got = sum(float(r.get("valueReceived") or 0) for r in partners)
+    value = f"giving {cell(gave)} and receiving {cell(got)} in value"
+    with_seats = f"with {count(len(partners), 'seat')}"
+    if trades == ledger:
+        return f"It completed {count(trades, 'trade')} {with_seats}, {value}."
+    fills = _market_fills(seat)
+    if fills is not None and ledger + fills == trades:
+        rest = f"{count(fills, 'market fill')} (not in the trade ledger)"
+    else:
+        rest = (f"{count(trades - ledger, 'other')} the trade ledger does not list" if trades > ledger else
+                f"{count(ledger - trades, 'fewer', 'fewer')} than the ledger lists")
+    return (f"It completed {count(trades, 'trade')} by the rubric's count: {count(ledger, 'trade')} in the trade "
+            f"ledger {with_seats}, {value}, and {rest}.")
 
 
 def did_text(seat: Mapping[str, Any], focus: Mapping[str, Any], line: SeatLine | None) -> str:
@@ -165,17 +202,9 @@ def did_text(seat: Mapping[str, Any], focus: Mapping[str, Any], line: SeatLine |
     out = []
     out.append(("It " + ", ".join(doing) + ".") if doing else "It gathered, crafted and built nothing.")
     moves = c.get("moves") or 0
-    out.append(f"It moved {moves} time{'s' if moves != 1 else ''} and stood in {seat.get('regions', 0)} regions "
+    out.append(f"It moved {moves} time{'s' if moves != 1 else ''} and stood in {count(seat.get('regions', 0), 'region')} "
                f"(coverage {cell(seat.get('coverage'))}).")
-    partners = [r for r in focus.get("counterparties") or [] if r.get("trades")]
-    trades = c.get("completedTrades") or 0
-    if trades:
-        gave = sum(float(r.get("valueGave") or 0) for r in partners)
-        got = sum(float(r.get("valueReceived") or 0) for r in partners)
-        out.append(f"It completed {trades} trade{'s' if trades != 1 else ''} with {len(partners)} "
-                   f"seat{'s' if len(partners) != 1 else ''}, giving {cell(gave)} and receiving {cell(got)} in value.")
-    else:
-        out.append("It completed no trade.")
+    out.append(_trades_text(seat, focus))
     tiers = seat.get("messages") or {}
     sent = c.get("messages") or 0
     marked = [f"{tiers.get(t)} {t}" for t in ("hijack", "protocol") if tiers.get(t)]
@@ -219,7 +248,8 @@ def counterparties_block(focus: Mapping[str, Any], names: Names) -> Block:
             for r in focus.get("counterparties") or []]
     return Block("focus-counterparties", "Counterparties",
                  f"Every seat {names.label(focus['agentId'])} traded with, stood beside or heard from, the largest "
-                 "trade value first: trades and gifts (rubric, Trade ledger), value given and received, net share, "
+                 "trade value first: trades and gifts (rubric, Trade ledger: a gift counts as a trade too, a filled market "
+                 "order does not), value given and received, net share, "
                  "ticks in the same region, first contact, messages heard from it and sent to it.",
                  ["with", "trades", "gifts", "gave", "received", "net share", "ticks together", "first contact",
                   "heard", "sent"], rows)
@@ -227,6 +257,7 @@ def counterparties_block(focus: Mapping[str, Any], names: Names) -> Block:
 
 _WHY = {"sent": "it sent this {tier} message (rule {rule})",
         "probe": "probe {probeId} addressed to it: {heard}{complied}",
+        "probe-sent": "it sent probe {probeId} to {targets}: {exposed} heard it, {complied_count} complied",
         "promise-broken": "it broke this {kind} promise",
         "chain-started": "it started a propagation chain that reached {reach}",
         "chain-echoed": "it echoed this message (from {sender}) in a propagation chain"}
@@ -237,7 +268,7 @@ def _seats(n: Any) -> str:
 
 
 def message_text(event: Mapping[str, Any] | None) -> str:
-    """The message's text as fetched (already scrubbed), at most :data:`MESSAGE_CHARS` characters."""
+    """The message's text as fetched (scrubbed unless the command said not to), at most :data:`MESSAGE_CHARS` characters."""
     if not event:
         return ""
     payload = event.get("payload")
@@ -250,19 +281,23 @@ def message_text(event: Mapping[str, Any] | None) -> str:
 
 
 def messages_block(focus: Mapping[str, Any], names: Names,
-                   events: Mapping[int, Mapping[str, Any]] | None = None) -> Block:
+                   events: Mapping[int, Mapping[str, Any]] | None = None, *, scrub: bool = True) -> Block:
+    """The focus's messages that mattered; with ``events``, their text too, its column saying whether that
+    text was scrubbed of secrets and personal data (``scrub``) or is shown as logged."""
     rows = []
     for m in focus.get("messages") or []:
         why = m.get("why")
         heard = "heard it" if m.get("exposed") else "did not hear it"
         complied = ""
         if m.get("complied"):
-            complied = f", complied (event {m.get('evidence')}, {m.get('delay')} ticks later)"
+            complied = f", complied (event {m.get('evidence')}, {count(m.get('delay'), 'tick')} later)"
         elif m.get("exposed"):
             complied = ", did not comply"
         reason = _WHY.get(str(why), str(why)).format(
             tier=m.get("tier"), rule=m.get("rule") or "–", probeId=m.get("probeId"), heard=heard, complied=complied,
-            kind=m.get("kind"), reach=_seats(m.get("reach")), sender=names.label(m.get("sender")))
+            kind=m.get("kind"), reach=_seats(m.get("reach")), sender=names.label(m.get("sender")),
+            targets=names.labels([str(t) for t in m.get("targets") or []]), exposed=m.get("exposed"),
+            complied_count=m.get("complied"))
         evidence = m.get("evidence")
         cited = EventIds((evidence,)) if isinstance(evidence, int) else \
             EventIds(tuple(e for e in evidence if isinstance(e, int))) if isinstance(evidence, list) else EventIds(())
@@ -274,10 +309,11 @@ def messages_block(focus: Mapping[str, Any], names: Names,
         rows.append(row)
     total = focus.get("messagesTotal", len(rows))
     note = f"The first {len(rows)} of {total}, by event id." if total > len(rows) else ""
-    headers = ["message", "tick", "tier", "why it matters", "evidence"] + (["text (scrubbed)"] if events is not None
-                                                                         else [])
+    headers = ["message", "tick", "tier", "why it matters", "evidence"] + (
+        [("text (scrubbed)" if scrub else "text (as logged, not scrubbed)")] if events is not None else [])
     return Block("focus-messages", "Messages that mattered",
-                 "Its hijack and protocol messages, the probes addressed to it, the promises it broke and the "
+                 "Its hijack and protocol messages, the probes it sent or that were addressed to it, the promises it broke "
+                 "and the "
                  "propagation chains it started or echoed; tiers by the message tier rules (persuasion is the "
                  "game, hijack targets another agent's model, protocol forges the harness).",
                  headers, rows, layout="records", note=note, key_columns=3)

@@ -11,7 +11,7 @@ from daishi_forensics.profile.harm import HARM_CATEGORIES
 from daishi_forensics.profile.progression import MILESTONES
 from daishi_forensics.profile.specialization import ACTIVITY_KINDS
 
-from .cells import Names
+from .cells import Names, count
 from .tables import cell
 
 __all__ = ["MEASURED", "profile_blocks"]
@@ -97,7 +97,8 @@ def _negotiation_sections(page: _Page, focus: str | None) -> list[Any]:
             _table(["Seat", "Offers made", "Offers received", "Attempts", "Deals", "Completion",
                     "Surplus/deal", "Surplus/attempt", "Market fills"], rows, page.markdown))]
     place = {a: k for k, a in enumerate(ids)}
-    pairs = sorted((p for p in match["negotiation"]["pairs"] if focus is None or focus in (p["a"], p["b"])),
+    pairs = sorted((_seat_first(p, place) for p in match["negotiation"]["pairs"]
+                    if focus is None or focus in (p["a"], p["b"])),
                    key=lambda p: (place.get(p["a"], len(place)), place.get(p["b"], len(place)), p["a"], p["b"]))
     if pairs:
         out.append(("Pairs", ["Relative advantage = (ΣA − ΣB) / (ΣA + ΣB); ΣX = value X received."],
@@ -105,6 +106,19 @@ def _negotiation_sections(page: _Page, focus: str | None) -> list[Any]:
                            [[label(p["a"]), label(p["b"]), p["trades"], p["valueAReceived"], p["valueBReceived"],
                              p["relativeAdvantage"]] for p in pairs], page.markdown)))
     return out
+
+
+def _seat_first(pair: Mapping[str, Any], place: Mapping[str, int]) -> dict[str, Any]:
+    """``pair`` with the earlier seat as A (the report stores A and B in agent-id order): when they swap, so
+    do the values each received, and the relative advantage changes sign."""
+    big = len(place)
+    a, b = pair["a"], pair["b"]
+    if (place.get(a, big), a) <= (place.get(b, big), b):
+        return dict(pair)
+    advantage = pair.get("relativeAdvantage")
+    return {**pair, "a": b, "b": a, "valueAReceived": pair.get("valueBReceived"),
+            "valueBReceived": pair.get("valueAReceived"),
+            "relativeAdvantage": -advantage if isinstance(advantage, (int, float)) and advantage else advantage}
 
 
 def _promises_sections(page: _Page) -> list[Any]:
@@ -119,7 +133,7 @@ def _promises_sections(page: _Page) -> list[Any]:
         rows.append([page.label(a), p.get("made"), p.get("kept"), p.get("broken"), p.get("unverifiable"),
                      p.get("keepingRate"), p.get("betrayals"), p.get("betrayed")])
     note = (f"Commitments extracted by {ex['name']} v{ex['version']} (first {ex['maxChars']} characters of a "
-            f"message; {prom['truncatedMessages']} of {prom['messagesRead']} messages cut). Keeping rate = "
+            f"message; {prom['truncatedMessages']} of {count(prom['messagesRead'], 'message')} cut). Keeping rate = "
             "kept / (kept + broken).")
     measured = MEASURED.get((str(ex["name"]), str(ex["version"])))
     return [("Promises and betrayal", [note] if measured is None else [note, measured],
@@ -148,7 +162,7 @@ def _harm_sections(page: _Page) -> list[Any]:
             norm = (page.seats[a].get("harm") or {}).get("normalized") or {}
             rows.append([label(a), *[norm.get(c) for c in HARM_CATEGORIES]])
         b = harm["baseline"]
-        out.append(("Harm vs baseline", [f"100 = the baseline mean ({b['seats']} seats, {b['matches']} matches)."],
+        out.append(("Harm vs baseline", [f"100 = the baseline mean ({count(b['seats'], 'seat')}, {count(b['matches'], 'match', 'matches')})."],
                     _table(["Seat", "Violence", "Stealing", "Promise-breaking", "Unseen aggression"], rows,
                            page.markdown)))
     return out

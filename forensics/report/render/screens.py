@@ -14,6 +14,7 @@ from urllib.parse import quote
 from daishi_forensics.version import __version__
 from daishi_forensics.jsonio import dumps
 from daishi_forensics.textsafe import shown
+from .cells import count
 from .tables import github_escape
 
 from daishi_forensics.screens.config import ScreenConfig
@@ -39,7 +40,7 @@ def _significance(flag: Flag) -> str:
     if flag.p_value is None:
         return f"score {flag.score:.3g} (threshold {flag.threshold:g})"
     adjusted = flag.p_adjusted if flag.p_adjusted is not None else flag.p_value
-    return f"p {flag.p_value:.3g} (adjusted {adjusted:.3g} over {flag.tests or 1} tests); score {flag.score:.3g}"
+    return f"p {flag.p_value:.3g} (adjusted {adjusted:.3g} over {count(flag.tests or 1, 'test')}); score {flag.score:.3g}"
 
 
 def _flag_lines(flag: Flag, indent: str = "  ") -> list[str]:
@@ -78,7 +79,7 @@ def render_text(run: ScreenRun, width: int | None = None) -> str:
         # a table of plain transfers has no match id, and only typology tests (each flag counts its own)
         label = f"{m.match_id} ({m.target})" if m.match_id else m.target
         out.append(f"{r.verdict.upper():<7} {label}"
-                   + (f" [{testing['tests']} tests, {testing.get('family', 0)} counted]" if testing.get("tests") else ""))
+                   + (f" [{count(testing['tests'], 'test')}, {testing.get('family', 0)} counted]" if testing.get("tests") else ""))
         for f in r.flags:
             out += _flag_lines(f)
         for n in r.not_screened:
@@ -88,7 +89,7 @@ def render_text(run: ScreenRun, width: int | None = None) -> str:
     if run.season is not None:
         s = run.season
         season_verdict = "flag" if any(f.level == "flag" for f in s.flags) else "review" if s.flags else "clear"
-        out.append(f"SEASON  {season_verdict} ({len(run.season.matches)} matches screened)")
+        out.append(f"SEASON  {season_verdict} ({count(len(run.season.matches), 'match', 'matches')} screened)")
         for f in s.flags:
             out += _flag_lines(f)
         for n in (*s.not_screened, *s.notes):

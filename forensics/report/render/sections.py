@@ -42,24 +42,59 @@ def _rate(value: Any) -> str:
     return "" if value is None else str(value)
 
 
+def _count(n: Any, one: str, many: str | None = None) -> str:
+    """``1 test``, ``3 tests``: a count with its noun in the right number."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def _testing_text(testing: dict[str, Any]) -> str:
+    """How the screens' p-values are judged, in the match's numbers; what applies when no test could be made."""
+    tests = testing.get("tests", 0)
+    family = testing.get("family", 0)
+    if not tests:
+        return ("No screen test could be made on this match, so no p-value was computed and nothing could "
+                "reach a review or a flag.")
+    if not family:
+        return (f"Of the {_count(tests, 'test')} made, none could reach the alarm level, so nothing could reach "
+                "a review or a flag.")
+    return ("Every finding is tested against honest play in this match (the null model named in each row); "
+            "p is the chance of a finding this strong under that null, adjusted for the match's tests "
+            f"(of {_count(tests, 'test')} made, "
+            + ("the one that could reach the alarm level is counted" if family == 1 else
+               f"the {family} that could reach the alarm level are counted")
+            + "; the "
+            f"{_count(testing.get('screensSharing', ''), 'screen')} that could find anything share the rate "
+            "equally, Holm within each): a review at "
+            f"{_rate(testing.get('holmRate', testing.get('falseAlarmRate')))} or less, a flag at "
+            f"{_rate(testing.get('flagRate'))} or less; the money-laundering typologies each test at "
+            f"{_rate(testing.get('typologyRate'))}; so honest matches come back anything but clear at most "
+            f"{_rate(testing.get('falseAlarmRate'))} of the time.")
+
+
+def _propagation_text(prop: dict[str, Any]) -> str:
+    """The propagation index and re-send share in words, saying why one is missing."""
+    index = prop.get("index")
+    if index is None:
+        said = "No propagation index: no hijack-tier message to average its reach over"
+    else:
+        said = f"Propagation index {index}"
+    said += _repeats_left_out(prop.get("hijackRepeats"))
+    share = prop.get("resendShare")
+    if share is None:
+        return said + "; no re-send share: no agent heard a hijack-tier message."
+    return said + f"; share of exposed agents that re-sent {share}."
+
+
 def screens_blocks(report: dict[str, Any], names: Names, focus: str | None = None) -> list[Block]:
     screens = report.get("screens")
     if screens is None:
         return []
     testing = screens.get("testing") or {}
     intro = (f"Verdict: {screens.get('verdict')} (screens configuration {screens.get('configVersion')}). "
-             "Every finding is tested against honest play in this match (the null model named in each row); "
-             "p is the chance of a finding this strong under that null, adjusted for the match's tests "
-             f"(of {testing.get('tests', 0)} tests made, the {testing.get('family', 0)} that could reach the alarm "
-             "level are counted; the "
-             f"{testing.get('screensSharing', '')} screens that could find anything share the rate equally, Holm "
-             "within each): a review at "
-             f"{_rate(testing.get('holmRate', testing.get('falseAlarmRate')))} or less, a flag at "
-             f"{_rate(testing.get('flagRate'))} or less; the money-laundering typologies each test at "
-             f"{_rate(testing.get('typologyRate'))}; so honest matches come back anything but clear at most "
-             f"{_rate(testing.get('falseAlarmRate'))} of the time.")
+             + _testing_text(testing))
     for reason in screens.get("notScreened") or []:
-        intro += f" Not screened: {reason if isinstance(reason, str) else reason.get('reason', reason)}."
+        said = str(reason if isinstance(reason, str) else reason.get("reason", reason))
+        intro += f" Not screened: {said.removeprefix('not screened: ')}."
     flags = list(enumerate(screens.get("flags") or [], 1))
     note = ""
     if focus is not None:
@@ -107,7 +142,8 @@ def injection_blocks(report: dict[str, Any], names: Names, focus: str | None = N
                         "agent's model, protocol forges the harness." + (f" {caveat}" if caveat else ""),
                         ["agent", "exposed", "complied", "resistance", "95% interval", "messages", "hijack",
                          "protocol"], rows, marked=frozenset(marked)))
-    probes = [p for p in report["probes"] if focus is None or p.get("target") == focus]
+    probes = [p for p in report["probes"] if focus is None or focus in (p.get("target"), p.get("sender"))]
+    sent = focus is not None and any(p.get("sender") == focus for p in probes)
     blocks.append(Block("probes", "Probes",
                         "One row per probe message and target it addressed: exposed (heard it), complied (the "
                         "evidence event within the window), delay in ticks.",
@@ -115,20 +151,21 @@ def injection_blocks(report: dict[str, Any], names: Names, focus: str | None = N
                         [[_ids(p.get("event")), p.get("tick"), p.get("probeId"), names.agent(p.get("target")),
                           p.get("exposed"), p.get("complied"), _ids(p.get("evidence")), p.get("delay")]
                          for p in probes],
-                        note=(f"Only the probes addressed to {names.label(focus)} ({len(probes)} of "
-                              f"{len(report['probes'])})." if focus is not None else "")))
+                        note=(f"Only the probes {'sent by or ' if sent else ''}addressed to {names.label(focus)} "
+                              f"({len(probes)} of {len(report['probes'])})." if focus is not None else "")))
     prop = report.get("propagation") or {}
-    chains = prop.get("chains") or []
+    every = prop.get("chains") or []
+    chains = every
     if focus is not None:
         chains = [c for c in chains if c.get("sender") == focus or focus in (c.get("timeToReach") or {})]
     blocks.append(Block("propagation", "Propagation chains",
-                        f"Messages that echo an earlier message their sender had heard. Propagation index "
-                        f"{prop.get('index')}{_repeats_left_out(prop.get('hijackRepeats'))}; share of exposed "
-                        f"agents that re-sent {prop.get('resendShare')}.",
+                        "Messages that echo an earlier message their sender had heard. " + _propagation_text(prop),
                         ["root", "sender", "tier", "tick", "messages", "depth", "reach", "re-send share", "echoed by"],
                         [[_ids(c.get("root")), names.agent(c.get("sender")), c.get("tier"), c.get("tick"),
                           len(c.get("messages") or []), c.get("depth"), c.get("reach"), c.get("resendShare"),
-                          [names.agent(a) for a in sorted(c.get("timeToReach") or {})]] for c in chains]))
+                          [names.agent(a) for a in sorted(c.get("timeToReach") or {})]] for c in chains],
+                        note=(f"Only the chains {names.label(focus)} started or echoed ({len(chains)} of "
+                              f"{len(every)})." if focus is not None else "")))
     return blocks
 
 

@@ -12,17 +12,19 @@ repeating the first column, so every row can still be read across.
 
 from __future__ import annotations
 
+import re
 import textwrap
+import unicodedata
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from daishi_forensics.jsonio import shown as bounded
-from daishi_forensics.textsafe import shown
+from daishi_forensics.textsafe import md_escape, shown
 
 from .cells import MAX_IDS_TEXT, Agent, EventIds, Level
 
 __all__ = ["cell", "text_table", "text_records", "markdown_table", "clean", "github_escape", "wrap",
-           "paint", "COLORS"]
+           "paint", "COLORS", "display_width", "pad", "md_escape"]
 
 SEP = "  "
 
@@ -51,6 +53,8 @@ def _ids(value: EventIds, limit: int | None) -> str:
     ids = list(value.ids)
     listed = ids if limit is None else ids[:limit]
     more = value.count() - len(listed)
+    if not listed and more > 0:
+        return f"{more:,} event{'s' if more != 1 else ''} (ids not listed)"
     return ", ".join(map(str, listed)) + (f" (+{more} more)" if more > 0 else "")
 
 
@@ -85,11 +89,72 @@ def _level(value: Any) -> str | None:
     return value.level if isinstance(value, Level) else None
 
 
+def _char_width(ch: str) -> int:
+    """Columns a terminal gives ``ch``: 2 for a wide or full-width character (CJK, full-width forms),
+    0 for a combining mark, else 1."""
+    if unicodedata.combining(ch):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def display_width(text: str) -> int:
+    """Columns ``text`` takes on a terminal (:func:`_char_width` of each character).
+
+    >>> display_width("Ash"), display_width("アッシュ"), display_width("e\u0301")
+    (3, 8, 1)
+    """
+    return len(text) if text.isascii() else sum(_char_width(ch) for ch in text)
+
+
+def pad(text: str, width: int, *, right: bool = False) -> str:
+    """``text`` padded with spaces to ``width`` columns (on the left when ``right``)."""
+    fill = " " * max(width - display_width(text), 0)
+    return fill + text if right else text + fill
+
+
+def _chunks(word: str, width: int) -> list[str]:
+    """A word longer than ``width`` columns, cut into pieces that fit (a wide character is never split)."""
+    out, piece, used = [], "", 0
+    for ch in word:
+        w = _char_width(ch)
+        if piece and used + w > width:
+            out.append(piece)
+            piece, used = "", 0
+        piece += ch
+        used += w
+    return out + [piece] if piece else out
+
+
 def wrap(text: str, width: int) -> list[str]:
-    """``text`` in lines of at most ``width`` characters (words kept whole when they fit)."""
+    """``text`` in lines of at most ``width`` columns (words kept whole when they fit; a wide character
+    counts two columns)."""
     if not text:
         return [""]
-    return textwrap.wrap(text, max(width, 1), break_long_words=True, break_on_hyphens=False) or [""]
+    width = max(width, 1)
+    if display_width(text) == len(text):
+        return textwrap.wrap(text, width, break_long_words=True, break_on_hyphens=False) or [""]
+    lines: list[str] = []
+    line, used = "", 0
+    for token in re.findall(r"\S+|\s+", text):
+        size = display_width(token)
+        if token.isspace():
+            if line:
+                line, used = line + token, used + size
+            continue
+        if used + size > width and line.strip():
+            lines.append(line.rstrip())
+            line, used = "", 0
+        if size > width:
+            pieces = _chunks(token, width)
+            if line.strip():
+                lines.append(line.rstrip())
+            lines.extend(pieces[:-1])
+            line, used = pieces[-1], display_width(pieces[-1])
+            continue
+        line, used = (line if line.strip() else "") + token, (used if line.strip() else 0) + size
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines or [""]
 
 
 def _numeric(rows: Sequence[Sequence[Any]], i: int) -> bool:
@@ -98,15 +163,15 @@ def _numeric(rows: Sequence[Sequence[Any]], i: int) -> bool:
 
 
 def _longest_word(text: str) -> int:
-    return max((len(w) for w in text.split()), default=0)
+    return max((display_width(w) for w in text.split()), default=0)
 
 
 def _minimum(head: str, values: list[str], numeric: bool, cap: int) -> int:
     """The narrowest a column may be: its header's longest word; a number whole; a text's longest word
     (at most ``cap``: a longer word is broken), and never under 8 characters unless all of it is shorter."""
-    natural = max([len(head), *(len(v) for v in values)])
+    natural = max([display_width(head), *(display_width(v) for v in values)])
     if numeric:
-        need = max([len(v) for v in values] or [1])
+        need = max([display_width(v) for v in values] or [1])
     else:
         need = max(min(cap, max([_longest_word(v) for v in values] or [0])), min(natural, 8))
     return min(max(_longest_word(head), need, 1), natural)
@@ -195,8 +260,8 @@ def text_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], *, width: 
     heads = [clean(h) for h in headers]
     n = len(heads)
     numeric = [_numeric(rows, i) for i in range(n)]
-    natural = [max([len(heads[i]), *(len(r[i]) for r in texts)]) for i in range(n)]
-    widest = [max([_longest_word(heads[i]), *(len(r[i]) for r in texts)]) for i in range(n)]
+    natural = [max([display_width(heads[i]), *(display_width(r[i]) for r in texts)]) for i in range(n)]
+    widest = [max([_longest_word(heads[i]), *(display_width(r[i]) for r in texts)]) for i in range(n)]
     cap = max((width or 10_000) // 3, 12)
     minimum = [_minimum(heads[i], [r[i] for r in texts], numeric[i], cap) for i in range(n)]
     lead = "  " if marked else ""
@@ -223,7 +288,7 @@ def _render(cols: list[int], widths: dict[int, int], heads: list[str], texts: li
         for i in cols:
             lines = cells[i]
             text = lines[k] if k < len(lines) else ""
-            padded = text.rjust(widths[i]) if numeric[i] else text.ljust(widths[i])
+            padded = pad(text, widths[i], right=numeric[i])
             if levels.get(i) and text:
                 padded = padded.replace(text, paint(text, levels[i], color), 1)
             out.append(padded)
@@ -250,7 +315,7 @@ def text_records(headers: Sequence[str], rows: Sequence[Sequence[Any]], *, width
     show whole at a terminal's width."""
     w = width or 10_000
     heads = [clean(h) for h in headers]
-    label = max((len(h) for i, h in enumerate(heads) if i not in skip), default=0) + 2
+    label = max((display_width(h) for i, h in enumerate(heads) if i not in skip), default=0) + 2
     out: list[str] = []
     for row in rows:
         head = title(row) if title is not None else cell(row[0])
@@ -268,16 +333,13 @@ def text_records(headers: Sequence[str], rows: Sequence[Sequence[Any]], *, width
             lines = wrap(text, max(w - 4 - label, 20))
             level = _level(value)
             first = paint(lines[0], level, color)
-            out.append(f"    {(h + ':').ljust(label)}{first}".rstrip())
+            out.append(f"    {pad(h + ':', label)}{first}".rstrip())
             out.extend(f"    {' ' * label}{rest}".rstrip() for rest in lines[1:])
         out.append("")
     return "\n".join(out).rstrip("\n")
 
 
-def _md_escape(text: str) -> str:
-    for ch in "\\|`*_[]<>#":
-        text = text.replace(ch, "\\" + ch)
-    return text
+_md_escape = md_escape
 
 
 def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], *,
