@@ -13,6 +13,7 @@ from daishi_forensics import exitcodes
 from daishi_forensics.batch.season import JOBS, SeasonMatch, SeasonResult, expand_targets, output_overlap, run_season
 
 from daishi_forensics.read.sources import Limits
+from daishi_forensics.report.render.cells import count
 from daishi_forensics.replay.fork import cpus
 
 from ._common import TARGET_HELP, fail, handle_errors, input_options, say, say_wrapped, set_help
@@ -165,7 +166,7 @@ def _print_season_scale(summary: dict[str, Any]) -> None:
     explanation); when no match has findings, fails or is unreadable but the season exits 1, a line
     saying the season-scale flags are why."""
     season = summary["season"]
-    say(f"season scale: {season['verdict']} ({len(season['flags'])} flags across matches)")
+    say(f"season scale: {season['verdict']} ({count(len(season['flags']), 'flag')} across matches)")
     for flag in season["flags"]:
         if not isinstance(flag, dict) or flag.get("level") not in ("flag", "review"):
             continue

@@ -126,7 +126,7 @@ def test_a_season_of_clear_matches_that_flags_across_them_exits_1_and_says_why(
     summary = _summary(tmp_path / "out")
     assert summary["counts"] == {"ok": 3, "findings": 0, "unreadable": 0, "failed": 0}
     lines = result.stdout.splitlines()
-    at = lines.index("season scale: review (1 flags across matches)")
+    at = lines.index("season scale: review (1 flag across matches)")
     assert lines[at + 1:at + 3] == [
         "  REVIEW season/recurring_pair on a_1, a_2: a_1 and a_2 traded in 3 of 3 matches",
         "exit 1: no match has findings; the season-scale flags above are why"]
