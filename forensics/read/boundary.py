@@ -56,7 +56,7 @@ from operator import itemgetter
 from typing import Any, Collection, Iterator
 
 from daishi_forensics.jsonio import json_text, shown
-from .jsontext import (RepeatedKeys, colon_counter, key_path, lone_surrogates, repeated_keys, repeats_no_key,
+from .jsontext import (LoneSurrogates, RepeatedKeys, colon_counter, key_path, lone_surrogates, repeated_keys, repeats_no_key,
                        with_lone_surrogates, written_numbers)
 from .sources import EventSpool, MatchSource, RawRecord
 from .upcast import upcast
@@ -295,6 +295,9 @@ class MatchRead:
         for key in self.source.repeated_keys:
             problems.append(Problem(self.source.name, f"the key {shown(key)} is repeated; the last value is kept",
                                     severity="warning", code="repeated-key", path="$"))
+        for where, original in self.source.lone_surrogates:
+            problems.append(Problem(self.source.name, f"{where}: {_lone_sentence(original, where.endswith('{key}'))}",
+                                    severity="warning", code="surrogate", path="$"))
         return problems
 
     # ------------------------------------------------------------------ problems
@@ -533,6 +536,10 @@ class MatchRead:
                 data, self._lone = rescued
                 error = None
                 record = RawRecord(index, line, data, None, text)
+        elif type(data) is LoneSurrogates:  # an event of a whole document: its lone surrogates read so there
+            self._lone = data.originals
+            data = RepeatedKeys(data, data.repeated) if data.repeated else dict(data)
+            record = RawRecord(index, line, data, None, text)
         if error is not None:
             stats.invalid += 1
             self._untyped += 1
@@ -620,14 +627,11 @@ class MatchRead:
         """A warning for each string (or object's keys) whose lone surrogate escapes were read as
         U+FFFD (:func:`~.jsontext.with_lone_surrogates`): the record is then checked as read."""
         for where, original in sorted(self._lone.items(), key=lambda item: [shown(part) for part in item[0]]):
-            escapes = lone_surrogates(original)
-            listed = ", ".join(escapes[:3]) + (f" and {len(escapes) - 3} more" if len(escapes) > 3 else "")
-            what = "a key of this object holds" if where[-1:] == (None,) else "this string holds"
-            path = json_path(where[:-1] if where[-1:] == (None,) else where)
-            self._problem(Problem(self.source.name, f"{what} a lone surrogate escape ({listed}), which is no "
-                                                    "character (half of a pair: a text cut inside an emoji); read "
-                                                    "as U+FFFD", severity="warning", code="surrogate",
-                                  event_id=eid, line=line, index=index, path=path, event_type=type_name))
+            key = where[-1:] == (None,)
+            path = json_path(where[:-1] if key else where)
+            self._problem(Problem(self.source.name, _lone_sentence(original, key), severity="warning",
+                                  code="surrogate", event_id=eid, line=line, index=index, path=path,
+                                  event_type=type_name))
 
     def _repeats_no_key(self, text: bytes, data: dict[str, Any], type_name: str) -> bool:
         """The hot path's test for repeated keys (a colon count first), on any record."""
@@ -1233,6 +1237,15 @@ def _stored_version(version: Any) -> int:
 
 def _int_id(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _lone_sentence(original: str, key: bool) -> str:
+    """What a string (``key``: one of an object's keys) with lone surrogate escapes read as U+FFFD is told."""
+    escapes = lone_surrogates(original)
+    listed = ", ".join(escapes[:3]) + (f" and {len(escapes) - 3} more" if len(escapes) > 3 else "")
+    what = "a key of this object holds" if key else "this string holds"
+    return (f"{what} a lone surrogate escape ({listed}), which is no character (half of a pair: a text cut "
+            "inside an emoji); read as U+FFFD")
 
 
 def _tick(held: Any) -> int | None:
