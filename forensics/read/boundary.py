@@ -56,7 +56,7 @@ from operator import itemgetter
 from typing import Any, Collection, Iterator
 
 from daishi_forensics.jsonio import json_text, shown
-from .jsontext import (LoneSurrogates, RepeatedKeys, colon_counter, key_path, lone_surrogates, repeated_keys, repeats_no_key,
+from .jsontext import (DocumentEvent, RepeatedKeys, colon_counter, key_path, lone_surrogates, repeated_keys, repeats_no_key,
                        with_lone_surrogates, written_numbers)
 from .sources import EventSpool, MatchSource, RawRecord
 from .upcast import upcast
@@ -253,6 +253,9 @@ class MatchRead:
         """The record being checked: each string whose lone surrogates were read as U+FFFD, as written
         (by its path; see :func:`~.jsontext.with_lone_surrogates`)."""
         self._said_paths: frozenset[str] = frozenset()
+        self._written_id: tuple[int, str] | None = None
+        """The record being checked, when its ``id`` is no integer within 64 bits: its index and the id as
+        written (a string, or the number's text), which its problems name."""
         self._actors: set[Any] = set()
         """The ``agentId`` of every event of the match's log that passed (the archive should list each)."""
         self._schema_paths: set[str] = set()
@@ -303,6 +306,9 @@ class MatchRead:
     # ------------------------------------------------------------------ problems
 
     def _problem(self, problem: Problem) -> None:
+        written = self._written_id
+        if written is not None and problem.event_id is None and problem.index == written[0]:
+            problem = replace(problem, event_id=written[1])
         stats = self.stats
         if problem.severity == "error":
             stats.errors += 1
@@ -530,16 +536,23 @@ class MatchRead:
         index, line, data, error = record[:4]
         text = record[4]
         self._lone = {}
+        self._written_id = None
+        written_id = None
         if error is not None and text is not None:
             rescued = with_lone_surrogates(text)
             if rescued is not None:  # read on: each lone surrogate as U+FFFD, said below
                 data, self._lone = rescued
                 error = None
                 record = RawRecord(index, line, data, None, text)
-        elif type(data) is LoneSurrogates:  # an event of a whole document: its lone surrogates read so there
-            self._lone = data.originals
+        elif type(data) is DocumentEvent:  # an event of a whole document: what its text showed, found there
+            self._lone, written_id = data.originals, data.written_id
             data = RepeatedKeys(data, data.repeated) if data.repeated else dict(data)
             record = RawRecord(index, line, data, None, text)
+        if isinstance(data, dict):
+            raw_id = data.get("id")
+            if raw_id is not None and _int_id(raw_id) is None:
+                id_text = _id_as_written(raw_id, text, written_id)
+                self._written_id = (index, id_text) if id_text is not None else None
         if error is not None:
             stats.invalid += 1
             self._untyped += 1
@@ -564,6 +577,8 @@ class MatchRead:
         data, numbers = as_integers(data, _checker().integer_paths(type_name))
         if numbers and text is not None:
             numbers = as_written(numbers, text)
+        elif numbers and written_id is not None:  # a whole document's: the id's text found there
+            numbers = as_written(numbers, None, {("id",): written_id})
         if not self.validate and data.get("schemaVersion") == 3:
             yield from self._unchecked(data, record)
             return
@@ -1150,20 +1165,23 @@ def usable_type(value: Any) -> str:
     return value if isinstance(value, str) and value else UNTYPED
 
 
-def as_written(numbers: list[IntegralFloat], text: bytes | bytearray) -> list[IntegralFloat]:
+def as_written(numbers: list[IntegralFloat], text: bytes | bytearray | None,
+               written: dict[tuple[Any, ...], str] | None = None) -> list[IntegralFloat]:
     """``numbers`` with each one the value read does not show as the file writes it given as written in
     ``text`` (:attr:`~.validation.IntegralFloat.written`): a number the double it was read as is not
     (``9007199254740993.0`` is read as 2**53), or an integer written without fraction or exponent
     but read as a double (one beyond 64 bits: ``18446744073709551616`` would show as
     ``1.8446744073709552e+19``).  A number the double is not is not exact, whatever the double:
     ``9007199254740993.0`` is past 2**53, so it cannot be read exactly (an error, not "read as
-    9007199254740992").
+    9007199254740992").  ``written``: the literals already found (by path), when there is no text.
 
     >>> [n] = as_written([IntegralFloat("$.id", 2.0**53, True, ("id",))], b'{"id": 9007199254740993.0}')
     >>> n.exact, n.quoted()
     (False, '9007199254740993.0 (as written in the file; read as 9007199254740992.0)')
     """
-    written = written_numbers(text, [number.where for number in numbers])
+    if text is not None:
+        written = written_numbers(text, [number.where for number in numbers])
+    written = written or {}
     out = []
     for number in numbers:
         literal = written.get(number.where)
@@ -1237,6 +1255,25 @@ def _stored_version(version: Any) -> int:
 
 def _int_id(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _id_as_written(value: Any, text: bytes | None, written: str | None) -> str | None:
+    """An ``id`` that is no integer within 64 bits, as written, for a problem to name: a string (cut past
+    64 characters), a number as its text writes it (``written``, else found in ``text``, else as read);
+    None for anything else (a boolean, an object).
+
+    >>> _id_as_written(1.2345678901234568e+29, b'{"id": 123456789012345678901234567890}', None)
+    '123456789012345678901234567890'
+    >>> _id_as_written("e-4", None, None), _id_as_written(True, None, None)
+    ('e-4', None)
+    """
+    if isinstance(value, str):
+        return value if len(value) <= 64 else value[:63] + "…"
+    if type(value) is float:
+        if written is None and text is not None:
+            written = written_numbers(text, [("id",)]).get(("id",))
+        return written if written is not None else repr(value)
+    return None
 
 
 def _lone_sentence(original: str, key: bool) -> str:

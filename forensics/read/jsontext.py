@@ -33,7 +33,7 @@ import orjson
 
 __all__ = ["RepeatedKeys", "may_repeat_keys", "repeated_keys", "repeats_no_key", "colon_counter", "ColonCounter",
            "key_path", "COLON_ESCAPE", "with_lone_surrogates", "lone_surrogates", "written_numbers", "REPLACEMENT",
-           "LoneSurrogates", "loads_keeping_surrogates", "replace_lone_surrogates"]
+           "DocumentEvent", "loads_keeping_surrogates", "replace_lone_surrogates"]
 
 Path = tuple[Any, ...]
 """Where an object sits in a document: its keys and array positions from the root."""
@@ -57,22 +57,26 @@ class RepeatedKeys(dict[str, Any]):
         """Each repeated key, as a path inside the object (``tick``, ``payload.give.wood``)."""
 
 
-class LoneSurrogates(dict[str, Any]):
-    """A parsed event of a whole document (a bundle) whose strings or keys held lone surrogate
-    escapes, each read as U+FFFD (:func:`with_lone_surrogates`).
+class DocumentEvent(dict[str, Any]):
+    """A parsed event of a whole document (a bundle) with what only its text showed: strings or keys
+    that held lone surrogate escapes, each read as U+FFFD (:func:`with_lone_surrogates`), keys it
+    repeats, an id beyond 64 bits as written.
 
     A plain ``dict`` otherwise; the read boundary says each (as it does for a line) and hands on a
     plain copy."""
 
-    __slots__ = ("originals", "repeated")
+    __slots__ = ("originals", "repeated", "written_id")
 
-    def __init__(self, value: dict[str, Any], originals: dict[Path, str], repeated: tuple[str, ...] = ()) -> None:
+    def __init__(self, value: dict[str, Any], originals: dict[Path, str] | None = None,
+                 repeated: tuple[str, ...] = (), written_id: str | None = None) -> None:
         super().__init__(value)
-        self.originals = originals
+        self.originals = originals or {}
         """Each changed string as decoded before, by its path inside the event (a key: its object's path
         and ``None``)."""
         self.repeated = repeated
         """Keys the event's text repeats, as :attr:`RepeatedKeys.repeated`."""
+        self.written_id = written_id
+        """The event's ``id`` as written, when it is a number read as a double (past 64 bits)."""
 
 
 def may_repeat_keys(raw: bytes | bytearray, value: Any) -> bool:

@@ -59,8 +59,9 @@ import orjson
 from daishi_forensics.jsonio import json_kind
 from daishi_forensics.outputs import note_input
 from daishi_forensics.errors import BadSetting, InputTooLarge, InputUnreadable, MatchNotFound, ServerError
-from .jsontext import (LoneSurrogates, RepeatedKeys, key_path, loads_keeping_surrogates, may_repeat_keys,
-                       replace_lone_surrogates, repeated_keys, with_lone_surrogates)
+from .jsontext import (DocumentEvent, RepeatedKeys, key_path, loads_keeping_surrogates, may_repeat_keys,
+                       replace_lone_surrogates, repeated_keys, with_lone_surrogates,
+                       written_numbers)
 
 __all__ = [
     "DEMO_ID",
@@ -560,6 +561,8 @@ def _open_bundle(path: Path, limits: Limits) -> MatchSource:
     if not isinstance(events, list):
         raise InputUnreadable("the bundle has no 'events' array", file=name, field="events")
     repeated, header_repeated = _repeated_in_document(data, document)
+    floats = [("events", i, "id") for i, event in enumerate(events) if type(event) is dict and type(event.get("id")) is float]
+    written_ids = {where[1]: text for where, text in written_numbers(data, floats).items()} if floats else {}
     del data
     header = {k: v for k, v in document.items() if k != "events"}
     _require_archive(header, name)
@@ -575,8 +578,9 @@ def _open_bundle(path: Path, limits: Limits) -> MatchSource:
         for index, data in enumerate(events):
             keys = repeated.get(index)
             originals = lone_events.get(index)
-            if originals is not None and isinstance(data, dict):
-                data = LoneSurrogates(data, originals, keys or ())
+            written_id = written_ids.get(index)
+            if (originals is not None or written_id is not None) and isinstance(data, dict):
+                data = DocumentEvent(data, originals, keys or (), written_id)
             elif keys is not None and isinstance(data, dict):
                 data = RepeatedKeys(data, keys)
             yield RawRecord(index, None, data, None)
