@@ -247,6 +247,14 @@ class MatchRead:
         """The tick records are checked against: the last one that passed, but one past the end or one of
         a record later found out of place (-1: none, or unknown; on the hot path, half a tick before the
         archive's start).  Within a season ticks never go back."""
+        self._before_tick: float = -1
+        """The tick records were checked against before :attr:`_order_tick` (-1: none, or unknown; on the
+        hot path, the floor): a record whose tick jumped ahead is out of line with both neighbours when the
+        next one's comes back between the two."""
+        self._tick_from = -1
+        """The index of the record that set :attr:`_order_tick` (the first of the records at that tick)."""
+        self._floor: float = -1
+        """The hot path's floor (half a tick before the archive's start; -1), standing for "none"."""
         self._after_reset = False
         """The last record that passed is a v1 ``world_reset``: the next one starts a season."""
         self._lone: dict[tuple[Any, ...], str] = {}
@@ -370,7 +378,10 @@ class MatchRead:
         # (the floor, which no tick equals; -1 when the match starts at 0), standing for "none" as -1 does
         # outside the loop
         floor: float = self.started - 0.5 if self.started is not None else -1
+        self._floor = floor
         last_tick = self._order_tick if self._order_tick != -1 else floor
+        before_tick = self._before_tick if self._before_tick != -1 else floor
+        tick_from = self._tick_from
         ended = self.ended if self.ended is not None else 1 << 62
         cold_held = None  # a record the cold path holds (a _Held); `held` is a hot-path raw record
         actor = self._actors.add
@@ -406,9 +417,11 @@ class MatchRead:
                             tick = data["tick"]
                             if tick != last_tick:  # most records share the last one's tick (never past the end)
                                 if last_tick < tick <= ended:
-                                    last_tick = tick
+                                    before_tick, last_tick, tick_from = last_tick, tick, record[0]
                                 else:  # a tick back or past the end: said, and the record stays on this path
-                                    last_tick = self._hot_tick(record, type_name, last_tick)
+                                    last_tick, before_tick, tick_from = self._hot_tick(
+                                        record, type_name, (last_tick, before_tick, tick_from),
+                                        held if held is not None else cold_held)
                             try:
                                 hot_types[type_name] += 1
                             except KeyError:
@@ -432,9 +445,12 @@ class MatchRead:
                 if held is not None:  # the last record that passed took the hot path: no v1 reset
                     self._after_reset = False
                 self._order_tick = last_tick if last_tick != floor else -1
+                self._before_tick, self._tick_from = before_tick if before_tick != floor else -1, tick_from
                 yield from self._cold(record)
                 last, before, held = _or_minus_one(self._last_id), _or_minus_one(self._before_last), self._held
                 last_tick = self._order_tick if self._order_tick != -1 else floor
+                before_tick = self._before_tick if self._before_tick != -1 else floor
+                tick_from = self._tick_from
                 held, cold_held = (None, held) if type(held) is _Held else (held, None)
             held = held if held is not None else cold_held
             self._last_id, self._before_last, self._held = _or_none(last), _or_none(before), held
@@ -656,22 +672,29 @@ class MatchRead:
         counter = self._counters.get(type_name) if type(payload) is dict else None
         return repeats_no_key(text, data, *(counter or (None, False)))
 
-    def _hot_tick(self, record: Any, type_name: str, last_tick: float) -> float:
+    def _hot_tick(self, record: Any, type_name: str, ticks: tuple[float, float, int],
+                  previous: Any) -> tuple[float, float, int]:
         """The hot path's record whose tick goes back or is past the end: said (:meth:`_check_tick`), the
-        record kept on the hot path; the tick later records are checked against."""
+        record kept on the hot path.  ``ticks``: the hot path's tick it is checked against, the one before
+        and the index of the record that set it; returned as they stand after it.  ``previous``: the
+        record that passed before it (a hot-path raw record or a :class:`_Held`)."""
         data = record[2]
-        self._order_tick = last_tick
+        self._order_tick, self._before_tick, self._tick_from = ticks
         self._after_reset = False
-        self._check_tick(data["tick"], 3, type_name, data["id"], record[1], record[0])
-        return self._order_tick
+        self._check_tick(data["tick"], 3, type_name, data["id"], record[1], record[0], previous)
+        return self._order_tick, self._before_tick, self._tick_from
 
     def _check_tick(self, tick: Any, version: Any, type_name: str, eid: int | None, line: int | None,
-                    index: int) -> Problem | None:
+                    index: int, previous: Any = None) -> Problem | None:
         """Say (a warning; the record stays valid) a tick lower than the last one within a season, or past
         the archive's ``endedAtTick``.  A v1 season starts again at a ``season_started`` or after a
         ``world_reset`` (:meth:`_season_event`): no tick before it is compared.  A tick past the end is
         not the one later ticks are compared with; a v1 record's is returned, to be said only if its
-        season is the match's."""
+        season is the match's.
+
+        A tick back that comes between the two ticks before it blames the record before it when that one
+        alone jumped ahead (it is out of line with both neighbours: the warning names it, not this
+        one).  ``previous``: the record that passed last (None: the held one)."""
         if not isinstance(tick, int) or isinstance(tick, bool):
             return None
         v1 = version == 1 and not isinstance(version, bool)
@@ -684,10 +707,21 @@ class MatchRead:
                                   event_id=eid, line=line, index=index, path="$.tick", event_type=type_name))
             return None
         last = self._order_tick
+        before = self._before_tick
+        after_back: float = -1  # the tick before this one, when this one goes back
         if tick < last and not restarts:
-            self._problem(Problem(name, f"ticks must not go back within a season: tick {tick} comes after tick "
-                                        f"{last}", severity="warning", code="tick-order", event_id=eid, line=line,
-                                  index=index, path="$.tick", event_type=type_name))
+            jumped = self._jumped(previous) if before <= tick and before not in (-1, self._floor) else None
+            if jumped is not None:  # the record before alone jumped ahead: out of line with both neighbours
+                raw, jumped_type = jumped
+                self._problem(Problem(name, f"ticks must not go back within a season: tick {last} is out of line "
+                                            f"between tick {before} and tick {tick}",
+                                      severity="warning", code="tick-order", event_id=_int_id(raw[2].get("id")),
+                                      line=raw[1], index=raw[0], path="$.tick", event_type=jumped_type))
+                after_back = before
+            else:
+                self._problem(Problem(name, f"ticks must not go back within a season: tick {tick} comes after "
+                                            f"tick {last}", severity="warning", code="tick-order",
+                                      event_id=eid, line=line, index=index, path="$.tick", event_type=type_name))
         ended = self.ended
         if ended is not None and tick > ended:
             late = Problem(name, f"tick {tick} is past the match's end (the archive's endedAtTick is {ended})",
@@ -697,8 +731,22 @@ class MatchRead:
                 self._problem(late)
                 return None
             return late
+        if tick != last:
+            self._before_tick = after_back if restarts or tick < last else last
+            self._tick_from = index
         self._order_tick = tick
         return None
+
+    def _jumped(self, previous: Any) -> tuple[Any, str] | None:
+        """The record that passed last (``previous``; None: the held one) with its type, when it alone set
+        the tick records are checked against (the first record at it); None otherwise."""
+        held = previous if previous is not None else self._held
+        if held is None:
+            return None
+        raw = held.record if type(held) is _Held else held
+        if raw[0] != self._tick_from:
+            return None
+        return raw, held.type_name if type(held) is _Held else raw[2]["type"]
 
     def _in_order(self, eid: int, line: int | None, index: int, type_name: str) -> bool:
         """Check ``eid`` against the last good id; True when in order.  One record whose id jumped
@@ -721,7 +769,7 @@ class MatchRead:
             self._held = None
             self._last_id = before
             self._before_last = None
-            self._order_tick = -1  # the tick before the dropped record's is not kept
+            self._order_tick = self._before_tick = -1  # the tick before the dropped record's is not kept
             self._after_reset = False
             if type(held) is _Held:
                 self.stats.invalid += 1
