@@ -44,3 +44,16 @@ def jump(event_id: int, tick: int, before: int, after: int) -> tuple[object, ...
 def test_the_record_out_of_line_is_named(tmp_path: Path, version: int, ticks: list[int],
                                          expected: list[tuple[object, ...]]) -> None:
     assert said(tmp_path, ticks, version) == expected
+
+
+@pytest.mark.parametrize("version", [3, 2])
+def test_the_log_ends_at_its_last_record_even_past_the_end(tmp_path: Path, version: int) -> None:
+    """The tick the log ends at (truncation) is its last record's, past the archive's end or not; the tick
+    later records are checked against is not (a tick past the end is said, not compared with): two ticks,
+    kept apart."""
+    arch = archive(["a_1"], ended=100)
+    arch["agents"][0]["diedAtTick"] = 110
+    events = [ev(1, 0, "agent_spawned", "a_1", region="r_0_0"), ev(2, 99, "rest", "a_1"), ev(3, 120, "rest", "a_1")]
+    result = validate_targets([str(write_match(tmp_path, events, arch, version=version))])
+    assert [(p.code, p.event_id, p.message) for p in result.files[0].problems] == [
+        ("tick-past-end", 3, "tick 120 is past the match's end (the archive's endedAtTick is 100)")]

@@ -234,7 +234,9 @@ class MatchRead:
         self._untyped = 0
         """Records without a usable type (not JSON, not an object, no type or an empty one: :func:`usable_type`)."""
         self._last_tick: int | None = None
-        """The tick of the last record that passed."""
+        """The tick of the last record that passed: where the log ends (truncation).  Not
+        :attr:`_order_tick`, which leaves out a tick past the end and forgets the tick of a record found
+        out of place."""
         ended = archive.get("endedAtTick")
         self.ended: int | None = ended if isinstance(ended, int) and not isinstance(ended, bool) else None
         """The archive's ``endedAtTick`` (None: not an integer); a tick past it is said."""
