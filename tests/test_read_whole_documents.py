@@ -133,3 +133,18 @@ def test_a_lone_surrogate_in_a_server_page_is_read_as_in_a_line(server: str, tmp
     assert [(p.severity, p.code, p.event_id, p.index, p.path, p.message) for p in read.stats.problems] == [
         ("warning", "surrogate", 3, 2, "$.payload.text", SAID)]
     assert (read.stats.valid, read.stats.invalid) == (4, 0)
+
+
+def test_a_lone_surrogate_in_a_server_archive_is_said(server: str, routes: dict[str, Respond], tmp_path: Path) -> None:
+    def titled(h: Handler, cursor: str | None) -> None:
+        arch = archive(["a_1", "a_2"], ended=10)
+        arch["title"] = "cut here Y"
+        page = {"matchId": MATCH_ID, "events": cut_events()[:2], "errata": [], "next": None, "archive": arch}
+        _send_raw(h, orjson.dumps(page).replace(b"cut here Y", b"cut here \\ud83d"))
+
+    routes[EXPORT] = titled
+    read = read_match(open_match(MATCH_ID, store=tmp_path, server=server, limits=FAST))
+    assert [e["id"] for e in read.events()] == [1, 2]
+    assert read.archive["title"] == "cut here \ufffd"
+    assert [(p.code, p.message) for p in read.header_problems() if p.code == "surrogate"] == [
+        ("surrogate", f"{server}/api/matches/{MATCH_ID}/export: $.archive.title: {SAID}")]
