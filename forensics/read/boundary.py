@@ -56,7 +56,7 @@ from operator import itemgetter
 from typing import Any, Collection, Iterator
 
 from daishi_forensics.jsonio import json_text, shown
-from .jsontext import (RepeatedKeys, colon_counter, key_path, lone_surrogates, repeated_keys, repeats_no_key,
+from .jsontext import (DocumentEvent, RepeatedKeys, colon_counter, key_path, lone_surrogates, repeated_keys, repeats_no_key,
                        with_lone_surrogates, written_numbers)
 from .sources import EventSpool, MatchSource, RawRecord
 from .upcast import upcast
@@ -234,7 +234,9 @@ class MatchRead:
         self._untyped = 0
         """Records without a usable type (not JSON, not an object, no type or an empty one: :func:`usable_type`)."""
         self._last_tick: int | None = None
-        """The tick of the last record that passed."""
+        """The tick of the last record that passed: where the log ends (truncation).  Not
+        :attr:`_order_tick`, which leaves out a tick past the end and forgets the tick of a record found
+        out of place."""
         ended = archive.get("endedAtTick")
         self.ended: int | None = ended if isinstance(ended, int) and not isinstance(ended, bool) else None
         """The archive's ``endedAtTick`` (None: not an integer); a tick past it is said."""
@@ -247,12 +249,23 @@ class MatchRead:
         """The tick records are checked against: the last one that passed, but one past the end or one of
         a record later found out of place (-1: none, or unknown; on the hot path, half a tick before the
         archive's start).  Within a season ticks never go back."""
+        self._before_tick: float = -1
+        """The tick records were checked against before :attr:`_order_tick` (-1: none, or unknown; on the
+        hot path, the floor): a record whose tick jumped ahead is out of line with both neighbours when the
+        next one's comes back between the two."""
+        self._tick_from = -1
+        """The index of the record that set :attr:`_order_tick` (the first of the records at that tick)."""
+        self._floor: float = -1
+        """The hot path's floor (half a tick before the archive's start; -1), standing for "none"."""
         self._after_reset = False
         """The last record that passed is a v1 ``world_reset``: the next one starts a season."""
         self._lone: dict[tuple[Any, ...], str] = {}
         """The record being checked: each string whose lone surrogates were read as U+FFFD, as written
         (by its path; see :func:`~.jsontext.with_lone_surrogates`)."""
         self._said_paths: frozenset[str] = frozenset()
+        self._written_id: tuple[int, str] | None = None
+        """The record being checked, when its ``id`` is no integer within 64 bits: its index and the id as
+        written (a string, or the number's text), which its problems name."""
         self._actors: set[Any] = set()
         """The ``agentId`` of every event of the match's log that passed (the archive should list each)."""
         self._schema_paths: set[str] = set()
@@ -295,11 +308,17 @@ class MatchRead:
         for key in self.source.repeated_keys:
             problems.append(Problem(self.source.name, f"the key {shown(key)} is repeated; the last value is kept",
                                     severity="warning", code="repeated-key", path="$"))
+        for where, original in self.source.lone_surrogates:
+            problems.append(Problem(self.source.name, f"{where}: {_lone_sentence(original, where.endswith('{key}'))}",
+                                    severity="warning", code="surrogate", path="$"))
         return problems
 
     # ------------------------------------------------------------------ problems
 
     def _problem(self, problem: Problem) -> None:
+        written = self._written_id
+        if written is not None and problem.event_id is None and problem.index == written[0]:
+            problem = replace(problem, event_id=written[1])
         stats = self.stats
         if problem.severity == "error":
             stats.errors += 1
@@ -361,7 +380,10 @@ class MatchRead:
         # (the floor, which no tick equals; -1 when the match starts at 0), standing for "none" as -1 does
         # outside the loop
         floor: float = self.started - 0.5 if self.started is not None else -1
+        self._floor = floor
         last_tick = self._order_tick if self._order_tick != -1 else floor
+        before_tick = self._before_tick if self._before_tick != -1 else floor
+        tick_from = self._tick_from
         ended = self.ended if self.ended is not None else 1 << 62
         cold_held = None  # a record the cold path holds (a _Held); `held` is a hot-path raw record
         actor = self._actors.add
@@ -397,9 +419,11 @@ class MatchRead:
                             tick = data["tick"]
                             if tick != last_tick:  # most records share the last one's tick (never past the end)
                                 if last_tick < tick <= ended:
-                                    last_tick = tick
+                                    before_tick, last_tick, tick_from = last_tick, tick, record[0]
                                 else:  # a tick back or past the end: said, and the record stays on this path
-                                    last_tick = self._hot_tick(record, type_name, last_tick)
+                                    last_tick, before_tick, tick_from = self._hot_tick(
+                                        record, type_name, (last_tick, before_tick, tick_from),
+                                        held if held is not None else cold_held)
                             try:
                                 hot_types[type_name] += 1
                             except KeyError:
@@ -423,9 +447,12 @@ class MatchRead:
                 if held is not None:  # the last record that passed took the hot path: no v1 reset
                     self._after_reset = False
                 self._order_tick = last_tick if last_tick != floor else -1
+                self._before_tick, self._tick_from = before_tick if before_tick != floor else -1, tick_from
                 yield from self._cold(record)
                 last, before, held = _or_minus_one(self._last_id), _or_minus_one(self._before_last), self._held
                 last_tick = self._order_tick if self._order_tick != -1 else floor
+                before_tick = self._before_tick if self._before_tick != -1 else floor
+                tick_from = self._tick_from
                 held, cold_held = (None, held) if type(held) is _Held else (held, None)
             held = held if held is not None else cold_held
             self._last_id, self._before_last, self._held = _or_none(last), _or_none(before), held
@@ -527,12 +554,23 @@ class MatchRead:
         index, line, data, error = record[:4]
         text = record[4]
         self._lone = {}
+        self._written_id = None
+        written_id = None
         if error is not None and text is not None:
             rescued = with_lone_surrogates(text)
             if rescued is not None:  # read on: each lone surrogate as U+FFFD, said below
                 data, self._lone = rescued
                 error = None
                 record = RawRecord(index, line, data, None, text)
+        elif type(data) is DocumentEvent:  # an event of a whole document: what its text showed, found there
+            self._lone, written_id = data.originals, data.written_id
+            data = RepeatedKeys(data, data.repeated) if data.repeated else dict(data)
+            record = RawRecord(index, line, data, None, text)
+        if isinstance(data, dict):
+            raw_id = data.get("id")
+            if raw_id is not None and _int_id(raw_id) is None:
+                id_text = _id_as_written(raw_id, text, written_id)
+                self._written_id = (index, id_text) if id_text is not None else None
         if error is not None:
             stats.invalid += 1
             self._untyped += 1
@@ -557,6 +595,8 @@ class MatchRead:
         data, numbers = as_integers(data, _checker().integer_paths(type_name))
         if numbers and text is not None:
             numbers = as_written(numbers, text)
+        elif numbers and written_id is not None:  # a whole document's: the id's text found there
+            numbers = as_written(numbers, None, {("id",): written_id})
         if not self.validate and data.get("schemaVersion") == 3:
             yield from self._unchecked(data, record)
             return
@@ -620,14 +660,11 @@ class MatchRead:
         """A warning for each string (or object's keys) whose lone surrogate escapes were read as
         U+FFFD (:func:`~.jsontext.with_lone_surrogates`): the record is then checked as read."""
         for where, original in sorted(self._lone.items(), key=lambda item: [shown(part) for part in item[0]]):
-            escapes = lone_surrogates(original)
-            listed = ", ".join(escapes[:3]) + (f" and {len(escapes) - 3} more" if len(escapes) > 3 else "")
-            what = "a key of this object holds" if where[-1:] == (None,) else "this string holds"
-            path = json_path(where[:-1] if where[-1:] == (None,) else where)
-            self._problem(Problem(self.source.name, f"{what} a lone surrogate escape ({listed}), which is no "
-                                                    "character (half of a pair: a text cut inside an emoji); read "
-                                                    "as U+FFFD", severity="warning", code="surrogate",
-                                  event_id=eid, line=line, index=index, path=path, event_type=type_name))
+            key = where[-1:] == (None,)
+            path = json_path(where[:-1] if key else where)
+            self._problem(Problem(self.source.name, _lone_sentence(original, key), severity="warning",
+                                  code="surrogate", event_id=eid, line=line, index=index, path=path,
+                                  event_type=type_name))
 
     def _repeats_no_key(self, text: bytes, data: dict[str, Any], type_name: str) -> bool:
         """The hot path's test for repeated keys (a colon count first), on any record."""
@@ -637,22 +674,29 @@ class MatchRead:
         counter = self._counters.get(type_name) if type(payload) is dict else None
         return repeats_no_key(text, data, *(counter or (None, False)))
 
-    def _hot_tick(self, record: Any, type_name: str, last_tick: float) -> float:
+    def _hot_tick(self, record: Any, type_name: str, ticks: tuple[float, float, int],
+                  previous: Any) -> tuple[float, float, int]:
         """The hot path's record whose tick goes back or is past the end: said (:meth:`_check_tick`), the
-        record kept on the hot path; the tick later records are checked against."""
+        record kept on the hot path.  ``ticks``: the hot path's tick it is checked against, the one before
+        and the index of the record that set it; returned as they stand after it.  ``previous``: the
+        record that passed before it (a hot-path raw record or a :class:`_Held`)."""
         data = record[2]
-        self._order_tick = last_tick
+        self._order_tick, self._before_tick, self._tick_from = ticks
         self._after_reset = False
-        self._check_tick(data["tick"], 3, type_name, data["id"], record[1], record[0])
-        return self._order_tick
+        self._check_tick(data["tick"], 3, type_name, data["id"], record[1], record[0], previous)
+        return self._order_tick, self._before_tick, self._tick_from
 
     def _check_tick(self, tick: Any, version: Any, type_name: str, eid: int | None, line: int | None,
-                    index: int) -> Problem | None:
+                    index: int, previous: Any = None) -> Problem | None:
         """Say (a warning; the record stays valid) a tick lower than the last one within a season, or past
         the archive's ``endedAtTick``.  A v1 season starts again at a ``season_started`` or after a
         ``world_reset`` (:meth:`_season_event`): no tick before it is compared.  A tick past the end is
         not the one later ticks are compared with; a v1 record's is returned, to be said only if its
-        season is the match's."""
+        season is the match's.
+
+        A tick back that comes between the two ticks before it blames the record before it when that one
+        alone jumped ahead (it is out of line with both neighbours: the warning names it, not this
+        one).  ``previous``: the record that passed last (None: the held one)."""
         if not isinstance(tick, int) or isinstance(tick, bool):
             return None
         v1 = version == 1 and not isinstance(version, bool)
@@ -665,10 +709,21 @@ class MatchRead:
                                   event_id=eid, line=line, index=index, path="$.tick", event_type=type_name))
             return None
         last = self._order_tick
+        before = self._before_tick
+        after_back: float = -1  # the tick before this one, when this one goes back
         if tick < last and not restarts:
-            self._problem(Problem(name, f"ticks must not go back within a season: tick {tick} comes after tick "
-                                        f"{last}", severity="warning", code="tick-order", event_id=eid, line=line,
-                                  index=index, path="$.tick", event_type=type_name))
+            jumped = self._jumped(previous) if before <= tick and before not in (-1, self._floor) else None
+            if jumped is not None:  # the record before alone jumped ahead: out of line with both neighbours
+                raw, jumped_type = jumped
+                self._problem(Problem(name, f"ticks must not go back within a season: tick {last} is out of line "
+                                            f"between tick {before} and tick {tick}",
+                                      severity="warning", code="tick-order", event_id=_int_id(raw[2].get("id")),
+                                      line=raw[1], index=raw[0], path="$.tick", event_type=jumped_type))
+                after_back = before
+            else:
+                self._problem(Problem(name, f"ticks must not go back within a season: tick {tick} comes after "
+                                            f"tick {last}", severity="warning", code="tick-order",
+                                      event_id=eid, line=line, index=index, path="$.tick", event_type=type_name))
         ended = self.ended
         if ended is not None and tick > ended:
             late = Problem(name, f"tick {tick} is past the match's end (the archive's endedAtTick is {ended})",
@@ -678,8 +733,22 @@ class MatchRead:
                 self._problem(late)
                 return None
             return late
+        if tick != last:
+            self._before_tick = after_back if restarts or tick < last else last
+            self._tick_from = index
         self._order_tick = tick
         return None
+
+    def _jumped(self, previous: Any) -> tuple[Any, str] | None:
+        """The record that passed last (``previous``; None: the held one) with its type, when it alone set
+        the tick records are checked against (the first record at it); None otherwise."""
+        held = previous if previous is not None else self._held
+        if held is None:
+            return None
+        raw = held.record if type(held) is _Held else held
+        if raw[0] != self._tick_from:
+            return None
+        return raw, held.type_name if type(held) is _Held else raw[2]["type"]
 
     def _in_order(self, eid: int, line: int | None, index: int, type_name: str) -> bool:
         """Check ``eid`` against the last good id; True when in order.  One record whose id jumped
@@ -702,7 +771,7 @@ class MatchRead:
             self._held = None
             self._last_id = before
             self._before_last = None
-            self._order_tick = -1  # the tick before the dropped record's is not kept
+            self._order_tick = self._before_tick = -1  # the tick before the dropped record's is not kept
             self._after_reset = False
             if type(held) is _Held:
                 self.stats.invalid += 1
@@ -1146,20 +1215,23 @@ def usable_type(value: Any) -> str:
     return value if isinstance(value, str) and value else UNTYPED
 
 
-def as_written(numbers: list[IntegralFloat], text: bytes | bytearray) -> list[IntegralFloat]:
+def as_written(numbers: list[IntegralFloat], text: bytes | bytearray | None,
+               written: dict[tuple[Any, ...], str] | None = None) -> list[IntegralFloat]:
     """``numbers`` with each one the value read does not show as the file writes it given as written in
     ``text`` (:attr:`~.validation.IntegralFloat.written`): a number the double it was read as is not
     (``9007199254740993.0`` is read as 2**53), or an integer written without fraction or exponent
     but read as a double (one beyond 64 bits: ``18446744073709551616`` would show as
     ``1.8446744073709552e+19``).  A number the double is not is not exact, whatever the double:
     ``9007199254740993.0`` is past 2**53, so it cannot be read exactly (an error, not "read as
-    9007199254740992").
+    9007199254740992").  ``written``: the literals already found (by path), when there is no text.
 
     >>> [n] = as_written([IntegralFloat("$.id", 2.0**53, True, ("id",))], b'{"id": 9007199254740993.0}')
     >>> n.exact, n.quoted()
     (False, '9007199254740993.0 (as written in the file; read as 9007199254740992.0)')
     """
-    written = written_numbers(text, [number.where for number in numbers])
+    if text is not None:
+        written = written_numbers(text, [number.where for number in numbers])
+    written = written or {}
     out = []
     for number in numbers:
         literal = written.get(number.where)
@@ -1233,6 +1305,34 @@ def _stored_version(version: Any) -> int:
 
 def _int_id(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _id_as_written(value: Any, text: bytes | None, written: str | None) -> str | None:
+    """An ``id`` that is no integer within 64 bits, as written, for a problem to name: a string (cut past
+    64 characters), a number as its text writes it (``written``, else found in ``text``, else as read);
+    None for anything else (a boolean, an object).
+
+    >>> _id_as_written(1.2345678901234568e+29, b'{"id": 123456789012345678901234567890}', None)
+    '123456789012345678901234567890'
+    >>> _id_as_written("e-4", None, None), _id_as_written(True, None, None)
+    ('e-4', None)
+    """
+    if isinstance(value, str):
+        return value if len(value) <= 64 else value[:63] + "…"
+    if type(value) is float:
+        if written is None and text is not None:
+            written = written_numbers(text, [("id",)]).get(("id",))
+        return written if written is not None else repr(value)
+    return None
+
+
+def _lone_sentence(original: str, key: bool) -> str:
+    """What a string (``key``: one of an object's keys) with lone surrogate escapes read as U+FFFD is told."""
+    escapes = lone_surrogates(original)
+    listed = ", ".join(escapes[:3]) + (f" and {len(escapes) - 3} more" if len(escapes) > 3 else "")
+    what = "a key of this object holds" if key else "this string holds"
+    return (f"{what} a lone surrogate escape ({listed}), which is no character (half of a pair: a text cut "
+            "inside an emoji); read as U+FFFD")
 
 
 def _tick(held: Any) -> int | None:

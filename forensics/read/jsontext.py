@@ -32,7 +32,8 @@ from typing import Any, Callable, Iterable
 import orjson
 
 __all__ = ["RepeatedKeys", "may_repeat_keys", "repeated_keys", "repeats_no_key", "colon_counter", "ColonCounter",
-           "key_path", "COLON_ESCAPE", "with_lone_surrogates", "lone_surrogates", "written_numbers", "REPLACEMENT"]
+           "key_path", "COLON_ESCAPE", "with_lone_surrogates", "lone_surrogates", "written_numbers", "REPLACEMENT",
+           "DocumentEvent", "loads_keeping_surrogates", "replace_lone_surrogates"]
 
 Path = tuple[Any, ...]
 """Where an object sits in a document: its keys and array positions from the root."""
@@ -54,6 +55,28 @@ class RepeatedKeys(dict[str, Any]):
         super().__init__(value)
         self.repeated = repeated
         """Each repeated key, as a path inside the object (``tick``, ``payload.give.wood``)."""
+
+
+class DocumentEvent(dict[str, Any]):
+    """A parsed event of a whole document (a bundle) with what only its text showed: strings or keys
+    that held lone surrogate escapes, each read as U+FFFD (:func:`with_lone_surrogates`), keys it
+    repeats, an id beyond 64 bits as written.
+
+    A plain ``dict`` otherwise; the read boundary says each (as it does for a line) and hands on a
+    plain copy."""
+
+    __slots__ = ("originals", "repeated", "written_id")
+
+    def __init__(self, value: dict[str, Any], originals: dict[Path, str] | None = None,
+                 repeated: tuple[str, ...] = (), written_id: str | None = None) -> None:
+        super().__init__(value)
+        self.originals = originals or {}
+        """Each changed string as decoded before, by its path inside the event (a key: its object's path
+        and ``None``)."""
+        self.repeated = repeated
+        """Keys the event's text repeats, as :attr:`RepeatedKeys.repeated`."""
+        self.written_id = written_id
+        """The event's ``id`` as written, when it is a number read as a double (past 64 bits)."""
 
 
 def may_repeat_keys(raw: bytes | bytearray, value: Any) -> bool:
@@ -176,10 +199,31 @@ def with_lone_surrogates(raw: bytes | bytearray) -> tuple[Any, dict[Path, str]] 
     """
     if b"\\u" not in raw:
         return None
+    value = loads_keeping_surrogates(raw)
+    if value is None:
+        return None
+    value, originals = replace_lone_surrogates(value)
+    return (value, originals) if originals else None
+
+
+def loads_keeping_surrogates(raw: bytes | bytearray) -> Any:
+    r"""A JSON text read by the standard library, which keeps a lone surrogate escape as the lone
+    code point (orjson refuses the text): integers as orjson reads them, ``NaN`` refused; None when
+    the text is not JSON to it either.
+
+    >>> loads_keeping_surrogates(b'["\\ud83d", 1]') == ["\ud83d", 1]
+    True
+    """
     try:
-        value = json.loads(raw, parse_int=_orjson_like_int, parse_constant=_refuse_constant)
+        return json.loads(raw, parse_int=_orjson_like_int, parse_constant=_refuse_constant)
     except (ValueError, RecursionError):
         return None
+
+
+def replace_lone_surrogates(value: Any) -> tuple[Any, dict[Path, str]]:
+    """``value`` (parsed, nested containers changed in place) with each lone surrogate in a string or key
+    replaced by U+FFFD, and each changed string as it was, by its path (a key: its object's path and
+    ``None``, the first such key of the object)."""
     originals: dict[Path, str] = {}
     value = _replaced(value, (), originals)
     pending: list[tuple[Any, Path]] = [(value, ())]
@@ -199,7 +243,7 @@ def with_lone_surrogates(raw: bytes | bytearray) -> tuple[Any, dict[Path, str]] 
             for position, item in enumerate(node):
                 node[position] = _replaced(item, (*path, position), originals)
                 pending.append((item, (*path, position)))
-    return (value, originals) if originals else None
+    return value, originals
 
 
 def _replaced(item: Any, path: Path, originals: dict[Path, str]) -> Any:

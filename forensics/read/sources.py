@@ -31,6 +31,7 @@ import email.utils
 import gzip
 import http.client
 import io
+import json
 import os
 import re
 import socket
@@ -58,7 +59,9 @@ import orjson
 from daishi_forensics.jsonio import json_kind
 from daishi_forensics.outputs import note_input
 from daishi_forensics.errors import BadSetting, InputTooLarge, InputUnreadable, MatchNotFound, ServerError
-from .jsontext import RepeatedKeys, key_path, may_repeat_keys, repeated_keys
+from .jsontext import (DocumentEvent, RepeatedKeys, key_path, loads_keeping_surrogates, may_repeat_keys,
+                       replace_lone_surrogates, repeated_keys, with_lone_surrogates,
+                       written_numbers)
 
 __all__ = [
     "DEMO_ID",
@@ -220,6 +223,9 @@ class MatchSource:
     """For a stream or folder: the file its records are read from."""
     repeated_keys: list[str] = field(default_factory=list)
     """Keys the header's JSON text repeats (outside the events), as paths (the last value is kept)."""
+    lone_surrogates: list[tuple[str, str]] = field(default_factory=list)
+    """Strings of the header (outside the events) whose lone surrogate escapes were read as U+FFFD:
+    ``(where, the string as written)``, where a path (a key: its object's path, then ``{key}``)."""
 
     @property
     def archive(self) -> dict[str, Any]:
@@ -480,15 +486,32 @@ def _without_bom(data: bytes | bytearray, name: str, notes: list[str]) -> bytes 
     return data
 
 
-def _parse_document(data: bytes | bytearray, name: str) -> Any:
-    """A whole JSON document (its byte-order mark, if any, already read past: :func:`_without_bom`)."""
+def _parse_document(data: bytes | bytearray, name: str, lone: dict[tuple[Any, ...], str] | None = None) -> Any:
+    """A whole JSON document (its byte-order mark, if any, already read past: :func:`_without_bom`).
+
+    A lone surrogate escape (what JavaScript writes for a text cut inside an emoji) is read as U+FFFD,
+    as in a line (:func:`~.jsontext.with_lone_surrogates`); each changed string goes into ``lone`` by
+    its path, to be said."""
     if not data or data.isspace():
         raise InputUnreadable("the file is empty", file=name)
     refuse_utf16(data, name)
     try:
         return orjson.loads(data)
     except orjson.JSONDecodeError as exc:
-        raise InputUnreadable(f"not valid JSON: {_json_reason(exc)}", file=name) from exc
+        rescued = with_lone_surrogates(data)
+        if rescued is None:
+            raise InputUnreadable(f"not valid JSON: {_json_reason(exc)}", file=name) from exc
+        value, originals = rescued
+        if lone is not None:
+            lone.update(originals)
+        return value
+
+
+def _lone_path(path: tuple[Any, ...], prefix: str = "") -> str:
+    """Where a string (or, ending in None, a key) with a lone surrogate sits: ``$.archive.name``."""
+    where = "$" + "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in path if part is not None)
+    where = where + ".{key}" if path[-1:] == (None,) else where
+    return f"{prefix}{where}"
 
 
 def _json_reason(exc: ValueError) -> str:
@@ -529,7 +552,8 @@ def _open_bundle(path: Path, limits: Limits) -> MatchSource:
     notes: list[str] = []
     try:
         data = _without_bom(_read_whole(path, limits), name, notes)
-        document = _require_object(_parse_document(data, name), "the bundle", name)
+        lone: dict[tuple[Any, ...], str] = {}
+        document = _require_object(_parse_document(data, name, lone), "the bundle", name)
     except MemoryError:
         raise InputTooLarge("does not fit in the memory this process may use; a match this large must come as "
                             "a .jsonl stream", file=name) from None
@@ -537,18 +561,32 @@ def _open_bundle(path: Path, limits: Limits) -> MatchSource:
     if not isinstance(events, list):
         raise InputUnreadable("the bundle has no 'events' array", file=name, field="events")
     repeated, header_repeated = _repeated_in_document(data, document)
+    floats = [("events", i, "id") for i, event in enumerate(events) if type(event) is dict and type(event.get("id")) is float]
+    written_ids = {where[1]: text for where, text in written_numbers(data, floats).items()} if floats else {}
     del data
     header = {k: v for k, v in document.items() if k != "events"}
     _require_archive(header, name)
+    lone_events: dict[int, dict[tuple[Any, ...], str]] = {}
+    header_lone: list[tuple[str, str]] = []
+    for where, original in lone.items():
+        if len(where) >= 2 and where[0] == "events" and isinstance(where[1], int):
+            lone_events.setdefault(where[1], {})[where[2:]] = original
+        else:
+            header_lone.append((_lone_path(where), original))
 
     def records() -> Iterator[RawRecord]:
         for index, data in enumerate(events):
             keys = repeated.get(index)
-            if keys is not None and isinstance(data, dict):
+            originals = lone_events.get(index)
+            written_id = written_ids.get(index)
+            if (originals is not None or written_id is not None) and isinstance(data, dict):
+                data = DocumentEvent(data, originals, keys or (), written_id)
+            elif keys is not None and isinstance(data, dict):
                 data = RepeatedKeys(data, keys)
             yield RawRecord(index, None, data, None)
 
-    return MatchSource(name, "bundle", header, records, notes=notes, repeated_keys=header_repeated)
+    return MatchSource(name, "bundle", header, records, notes=notes, repeated_keys=header_repeated,
+                       lone_surrogates=header_lone)
 
 
 def _parse_line(line: bytes) -> tuple[Any, str | None]:
@@ -653,10 +691,14 @@ def _open_stream(path: Path, limits: Limits) -> MatchSource:
                        notes=notes, file_records=FileRecords(str(path), limits, True), repeated_keys=repeated)
 
 
-def _read_object(path: Path, limits: Limits, what: str, notes: list[str]) -> tuple[Any, list[str]]:
-    """A whole JSON file of a folder, and its repeated keys (a byte-order mark: read past, in ``notes``)."""
+def _read_object(path: Path, limits: Limits, what: str, notes: list[str],
+                 lone: list[tuple[str, str]]) -> tuple[Any, list[str]]:
+    """A whole JSON file of a folder, and its repeated keys (a byte-order mark: read past, in ``notes``;
+    strings with lone surrogates, in ``lone``)."""
     data = _without_bom(_read_whole(path, limits), str(path), notes)
-    value = _parse_document(data, str(path))
+    originals: dict[tuple[Any, ...], str] = {}
+    value = _parse_document(data, str(path), originals)
+    lone += [(_lone_path(where, f"{what}: "), original) for where, original in originals.items()]
     repeated = [f"{what}: {key_path(p, k)}" for p, k in repeated_keys(data)] if may_repeat_keys(data, value) else []
     return value, repeated
 
@@ -667,7 +709,8 @@ def _open_folder(path: Path, limits: Limits, report_faults: bool = False) -> Mat
     if not os.path.lexists(archive_path):
         raise InputUnreadable("the folder has no archive.json", file=name, field="archive.json")
     notes: list[str] = []
-    archive, repeated = _read_object(archive_path, limits, "archive.json", notes)
+    lone: list[tuple[str, str]] = []
+    archive, repeated = _read_object(archive_path, limits, "archive.json", notes, lone)
     archive = _require_object(archive, "archive.json", str(archive_path))
     for candidate in ("events.jsonl", "events.jsonl.gz"):
         events_path = path / candidate
@@ -686,7 +729,7 @@ def _open_folder(path: Path, limits: Limits, report_faults: bool = False) -> Mat
     report_path = path / "report.json"
     report_error: str | None = None
     if os.path.lexists(report_path):
-        header["report"], in_report, report_error = _read_report(report_path, limits, notes, report_faults)
+        header["report"], in_report, report_error = _read_report(report_path, limits, notes, report_faults, lone)
         repeated += in_report
     with _opened(events_path, limits) as (handle, events_file):
         identity = events_file.identity  # a regular file, seen now: the one read later
@@ -695,11 +738,11 @@ def _open_folder(path: Path, limits: Limits, report_faults: bool = False) -> Mat
         _without_bom(start, str(events_path), notes)  # the reader skips it
     return MatchSource(name, "folder", header, _FileLines(events_path, limits, False, identity),
                        notes=notes, file_records=FileRecords(str(events_path), limits, False),
-                       repeated_keys=repeated, report_error=report_error)
+                       repeated_keys=repeated, report_error=report_error, lone_surrogates=lone)
 
 
-def _read_report(path: Path, limits: Limits, notes: list[str],
-                 report_faults: bool) -> tuple[Any, list[str], str | None]:
+def _read_report(path: Path, limits: Limits, notes: list[str], report_faults: bool,
+                 lone: list[tuple[str, str]]) -> tuple[Any, list[str], str | None]:
     """A folder's report.json, its repeated keys, and why it could not be read.
 
     The file must be a regular file within the limits, whatever is asked (else it is refused,
@@ -707,12 +750,14 @@ def _read_report(path: Path, limits: Limits, notes: list[str],
     refused too, unless ``report_faults``: then the report is left out and the reason kept,
     naming the file, so the match is still read and the fault said as a finding."""
     data = _without_bom(_read_whole(path, limits), str(path), notes)
+    originals: dict[tuple[Any, ...], str] = {}
     try:
-        value = _parse_document(data, str(path))
+        value = _parse_document(data, str(path), originals)
     except InputUnreadable as exc:
         if not report_faults:
             raise
         return None, [], str(exc)
+    lone += [(_lone_path(where, "report.json: "), original) for where, original in originals.items()]
     repeated = [f"report.json: {key_path(p, k)}" for p, k in repeated_keys(data)] if may_repeat_keys(data, value) else []
     return value, repeated, None
 
@@ -1052,6 +1097,9 @@ class ServerClient:
 
     base: str
     limits: Limits = field(default_factory=Limits)
+    lone_surrogates: list[tuple[str, str]] = field(default_factory=list)
+    """Strings of the answers (outside a page's events) whose lone surrogate escapes were read as U+FFFD,
+    as :attr:`MatchSource.lone_surrogates` (where: the answer's address and path)."""
 
     def _url(self, path: str) -> tuple[str, dict[str, str]]:
         parts = urllib.parse.urlsplit(self.base)
@@ -1121,6 +1169,9 @@ class ServerClient:
         try:
             return orjson.loads(body)
         except orjson.JSONDecodeError as exc:
+            rescued = _answer_with_lone_surrogates(body, shown, self.lone_surrogates)
+            if rescued is not None:
+                return rescued
             if body.startswith(b"\x1f\x8b"):
                 raise ServerError("the answer is gzip-compressed data the server did not declare (no "
                                   "Content-Encoding: gzip), not JSON", file=shown) from None
@@ -1194,6 +1245,46 @@ def _decoded(body: bytearray, encoding: str | None, limit: int, shown: str) -> b
     return bytearray(data)
 
 
+def _answer_with_lone_surrogates(body: bytes | bytearray, shown: str, lone: list[tuple[str, str]]) -> Any:
+    r"""An answer orjson refused only for lone surrogate escapes (``"\ud83d"``: what JavaScript writes for a
+    text cut inside an emoji), read as a bundle is: outside a page's events each is read as U+FFFD and
+    the string goes into ``lone``; a page's events keep theirs, to be spooled as escapes and said by the
+    read boundary as a line's are (:func:`_spooled`).  None when the answer is not JSON for another reason."""
+    value = loads_keeping_surrogates(body) if b"\\u" in body else None
+    if value is None:
+        return None
+    events = value.get("events") if isinstance(value, dict) else None
+    if isinstance(events, list):
+        value["events"] = []
+    value, originals = replace_lone_surrogates(value)
+    if isinstance(events, list):
+        value["events"] = events
+        if not originals and not _holds_lone_surrogate(events):
+            return None
+    elif not originals:
+        return None
+    lone += [(_lone_path(where, f"{shown}: "), original) for where, original in originals.items()]
+    return value
+
+
+def _holds_lone_surrogate(value: Any) -> bool:
+    try:
+        orjson.dumps(value)
+    except orjson.JSONEncodeError:
+        return True
+    return False
+
+
+def _spooled(event: Any) -> bytes:
+    """An event of a server page as a line of the spool; one holding a lone surrogate
+    (:func:`_answer_with_lone_surrogates`) as JSON with the escape, which the read boundary reads as U+FFFD
+    and says."""
+    try:
+        return orjson.dumps(event) + b"\n"
+    except orjson.JSONEncodeError:
+        return json.dumps(event, separators=(",", ":")).encode() + b"\n"
+
+
 def _export_page(value: Any, name: str, match_id: str, cursor: str | None) -> dict[str, Any]:
     where = _page_name(cursor)
     if not isinstance(value, dict):
@@ -1253,7 +1344,7 @@ def _spool_pages(client: ServerClient, first: dict[str, Any], spool: IO[bytes], 
                               f"(event ids {shown_ids}): the server repeats pages instead of progressing; "
                               "refused", file=name, field="events")
         for data, event_id in zip(page["events"], ids):
-            spool.write(orjson.dumps(data) + b"\n")
+            spool.write(_spooled(data))
             if isinstance(event_id, int) and not isinstance(event_id, bool):
                 fetched.add(event_id)
         empty_run = 0 if page["events"] else empty_run + 1
@@ -1393,11 +1484,15 @@ def _open_server(match_id: str, server: str, limits: Limits) -> MatchSource:
     def records() -> Iterator[RawRecord]:
         spool.seek(0)
         for index, line in enumerate(spool):
-            yield RawRecord(index, None, orjson.loads(line), None)
+            try:
+                record = RawRecord(index, None, orjson.loads(line), None)
+            except orjson.JSONDecodeError as exc:  # a lone surrogate (_spooled): the read boundary reads the line
+                record = RawRecord(index, None, None, f"not valid JSON: {_json_reason(exc)}", line)
+            yield record
 
     errata = [erratum for page in page_errata for erratum in page.errata]
     source = MatchSource(name, "server", header, records, errata=errata, page_errata=page_errata,
-                         report_error=report_error)
+                         report_error=report_error, lone_surrogates=client.lone_surrogates)
     weakref.finalize(source, spool.close)
     return source
 

@@ -53,8 +53,9 @@ class Problem:
     """``error`` (makes the input invalid) or ``warning``."""
     code: str = "schema"
     """Kind: ``json``, ``schema``, ``order``, ``tick-order``, ``tick-past-end``, ``tick-before-start``, ``errata``, ``roster``, ``match-id``, ``region``, ``unknown-type``, ``archive``, ``report``, ``header``."""
-    event_id: int | None = None
-    """The event's ``id`` where it has one."""
+    event_id: int | str | None = None
+    """The event's ``id`` where it has one: an integer, else as written (a string id; a number past 64
+    bits as its text writes it, ``123456789012345678901234567890``), for the reader to find it."""
     line: int | None = None
     """1-based line of a stream file."""
     index: int | None = None
@@ -71,8 +72,17 @@ class Problem:
         elif self.index is not None:
             parts.append(f"event #{self.index}")
         if self.event_id is not None:
-            parts.append(f"id {self.event_id}")
+            parts.append(f"id {self.shown_id}")
         return ", ".join(parts)
+
+    @property
+    def shown_id(self) -> str:
+        """The event id for a line of text: an integer or a number's text as is, a string id quoted and
+        escaped (it is the input's: a control character in it is not printed)."""
+        event_id = self.event_id
+        if isinstance(event_id, str) and not _NUMBER_TEXT.fullmatch(event_id):
+            return str(shown(event_id, 70))
+        return str(event_id)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -86,6 +96,9 @@ class Problem:
             "type": self.event_type,
             "message": self.message,
         }
+
+
+_NUMBER_TEXT = re.compile(r"-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
 
 
 def _short(text: str) -> str:

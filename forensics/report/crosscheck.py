@@ -102,7 +102,7 @@ def _read_findings(analysis: MatchAnalysis) -> list[Finding]:
             )
         )
     if stats.invalid:
-        ids = tuple(sorted({p.event_id for p in stats.problems if p.severity == "error" and p.event_id is not None}))
+        ids = tuple(sorted({p.event_id for p in stats.problems if p.severity == "error" and type(p.event_id) is int}))
         out.append(
             Finding(
                 "invalid-events",

@@ -78,7 +78,7 @@ def render_github(result: ValidationResult) -> str:
             if p.line is not None:
                 props.append(f"line={p.line}")
             props.append(f"title={github_escape('daishi-forensics ' + p.code, True)}")
-            where = f"event {p.event_id} " if p.event_id is not None else ""
+            where = f"event {p.shown_id} " if p.event_id is not None else ""
             severity = p.severity if p.severity in found else "warning"
             text = github_escape(where + p.path + ": " + p.message)
             found[severity].append(f"::{severity} {','.join(props)}::{text}")
