@@ -1039,8 +1039,9 @@ class MatchRead:
         if self.stats.problem_counts["schema"] >= self.max_per_kind:
             # as many listed as asked: the rest are counted, one per member wrong, without the detail
             # engine's explanation (which costs 30 to 150 times the fast engine's verdict)
-            for path in checker.error_paths(data):
-                if path in said or (added and _about_member(path, "", added)):
+            for path, missing in checker.error_paths(data):
+                required = f"{missing!r} is a required property" if missing is not None else ""
+                if path in said or (added and _about_member(path, required, added)):
                     continue
                 self._schema_paths.add(path)
                 self._problem(Problem(self.source.name, "", event_id=eid, line=line, index=index, path=path,
