@@ -127,13 +127,14 @@ def _max_pages() -> int:
     text = os.environ.get("DAISHI_SERVER_MAX_PAGES")
     if text is None or not text.strip():
         return SERVER_MAX_PAGES
-    try:
-        value = int(text.strip())
-    except ValueError:
+    digits = text.strip()
+    try:  # int() would also take "1_000", "+5" and other scripts' digits
+        value = int(digits) if digits.isascii() and digits.isdigit() else 0
+    except ValueError:  # more digits than int() reads
         value = 0
     if value <= 0:
-        raise BadSetting(f"must be a whole number of pages (for example {SERVER_MAX_PAGES}), not {text!r}",
-                         file="$DAISHI_SERVER_MAX_PAGES")
+        raise BadSetting(f"must be a positive whole number of pages, written in digits (for example "
+                         f"{SERVER_MAX_PAGES}), not {text!r}", file="$DAISHI_SERVER_MAX_PAGES")
     return value
 
 
