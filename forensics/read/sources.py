@@ -941,6 +941,8 @@ def redact_url(url: str) -> str:
 
     >>> redact_url("https://bob:pw@host/x?token=abc&cursor=c2")
     'https://bob:***@host/x?token=***&cursor=c2'
+    >>> redact_url("https://host/x?s3cret&cursor=c2")
+    'https://host/x?***&cursor=c2'
     """
     try:
         parts = urllib.parse.urlsplit(url)
@@ -951,8 +953,8 @@ def redact_url(url: str) -> str:
         userinfo, _, host = netloc.rpartition("@")
         user = userinfo.split(":", 1)[0]
         netloc = f"{user}:***@{host}" if user else f"***@{host}"
-    query = "&".join(f"{pair.split('=', 1)[0]}=***" if "=" in pair and not pair.startswith("cursor=") else pair
-                     for pair in parts.query.split("&")) if parts.query else ""
+    query = "&".join(pair if pair.startswith("cursor=") or not pair else f"{pair.split('=', 1)[0]}=***"
+                     if "=" in pair else "***" for pair in parts.query.split("&")) if parts.query else ""
     return urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
 
 
