@@ -1235,17 +1235,22 @@ def _decoded(body: bytearray, encoding: str | None, limit: int, shown: str) -> b
     if coding not in ("gzip", "x-gzip"):
         raise ServerError(f"the answer is compressed as {encoding!r} (its Content-Encoding), which this client "
                           "does not read; refused", file=shown)
-    inflater = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
-    try:
-        data = inflater.decompress(bytes(body), limit + 1)
-    except zlib.error as exc:
-        raise ServerError(f"the answer says it is gzip-compressed (Content-Encoding: gzip) but is not valid "
-                          f"gzip data ({exc})", file=shown) from None
-    if len(data) > limit or inflater.unconsumed_tail:
-        raise ServerError(f"the answer inflates past the limit of {limit} bytes; refused", file=shown)
-    if not inflater.eof:
-        raise ServerError("the answer's gzip data is truncated (Content-Encoding: gzip)", file=shown)
-    return bytearray(data)
+    data = bytearray()
+    rest: bytes | bytearray = body
+    while True:  # gzip data may be several members, one after the other (RFC 1952): each is inflated
+        inflater = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
+        try:
+            data += inflater.decompress(rest, limit + 1 - len(data))
+        except zlib.error as exc:
+            raise ServerError(f"the answer says it is gzip-compressed (Content-Encoding: gzip) but is not valid "
+                              f"gzip data ({exc})", file=shown) from None
+        if len(data) > limit or inflater.unconsumed_tail:
+            raise ServerError(f"the answer inflates past the limit of {limit} bytes; refused", file=shown)
+        if not inflater.eof:
+            raise ServerError("the answer's gzip data is truncated (Content-Encoding: gzip)", file=shown)
+        rest = inflater.unused_data
+        if not rest.strip(b"\0"):  # the end (zero padding after the last member is allowed, as gzip reads it)
+            return data
 
 
 def _answer_with_lone_surrogates(body: bytes | bytearray, shown: str, lone: list[tuple[str, str]]) -> Any:
