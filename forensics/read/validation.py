@@ -793,6 +793,14 @@ def header_problems(source: Any) -> list[Problem]:
                           f"{shown(header.get('matchId'))}",
                     code="match-id", path="$.archive.matchId")
         )
+    report = header.get("report")
+    report_id = report.get("matchId") if isinstance(report, dict) else None
+    expected = header.get("matchId") if header.get("matchId") is not None else archive_id
+    if (isinstance(report_id, str) and isinstance(expected, str) and report_id != expected
+            and not any(p.path == "$.report.matchId" for p in problems)):
+        # the scorecards of another match: score would compare this match with them
+        problems.append(Problem(name, f"report matchId {shown(report_id)} differs from the match's {shown(expected)} "
+                                      "(the scorecards of another match)", code="match-id", path="$.report.matchId"))
     return problems
 
 
