@@ -238,3 +238,25 @@ def test_a_retry_after_date_far_ahead_is_an_error(server: str, routes: dict[str,
 def test_redact_url_hides_a_bare_query_value() -> None:
     assert redact_url("http://h:1/?s3cret") == "http://h:1/?***"
     assert redact_url("http://h:1/x?s3cret&token=t&cursor=c") == "http://h:1/x?***&token=***&cursor=c"
+
+
+def test_a_gzip_bomb_is_refused_by_its_stated_size_before_inflating(monkeypatch: pytest.MonkeyPatch) -> None:
+    from daishi_forensics.read import sources
+
+    bomb = bytearray(gzip.compress(b"\0" * (3 << 20)))  # 3 MiB in a few KiB, past a 1 MiB limit
+
+    def inflating(*args: object, **kwargs: object) -> object:
+        raise AssertionError("inflated")
+
+    monkeypatch.setattr(sources.zlib, "decompressobj", inflating)
+    with pytest.raises(ServerError, match="^x: the answer inflates past the limit of 1048576 bytes; refused$"):
+        sources._decoded(bomb, "gzip", 1 << 20, "x")
+
+
+def test_a_gzip_bomb_lying_about_its_size_is_refused_while_inflating() -> None:
+    from daishi_forensics.read import sources
+
+    bomb = bytearray(gzip.compress(b"\0" * (40 << 20)))  # several pieces of input
+    bomb[-4:] = (100).to_bytes(4, "little")  # says 100 bytes
+    with pytest.raises(ServerError, match="^x: the answer inflates past the limit of 1048576 bytes; refused$"):
+        sources._decoded(bomb, "gzip", 1 << 20, "x")

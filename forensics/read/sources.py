@@ -1235,22 +1235,36 @@ def _decoded(body: bytearray, encoding: str | None, limit: int, shown: str) -> b
     if coding not in ("gzip", "x-gzip"):
         raise ServerError(f"the answer is compressed as {encoding!r} (its Content-Encoding), which this client "
                           "does not read; refused", file=shown)
+    too_big = ServerError(f"the answer inflates past the limit of {limit} bytes; refused", file=shown)
+    if len(body) >= 18 and int.from_bytes(body[-4:], "little") > limit:
+        # a gzip member ends with its inflated size (mod 2**32), which inflating checks: a size past the
+        # limit is refused before a byte is inflated (were it a lie, the data would be refused as invalid)
+        raise too_big
     data = bytearray()
-    rest: bytes | bytearray = body
+    view = memoryview(body)
+    position = 0
     while True:  # gzip data may be several members, one after the other (RFC 1952): each is inflated
         inflater = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
-        try:
-            data += inflater.decompress(rest, limit + 1 - len(data))
-        except zlib.error as exc:
-            raise ServerError(f"the answer says it is gzip-compressed (Content-Encoding: gzip) but is not valid "
-                              f"gzip data ({exc})", file=shown) from None
-        if len(data) > limit or inflater.unconsumed_tail:
-            raise ServerError(f"the answer inflates past the limit of {limit} bytes; refused", file=shown)
+        while not inflater.eof and position < len(view):
+            # a small piece of input at a time (deflate inflates at most about 1,032 times): a bomb is
+            # refused once past the limit, holding no more than the limit and one piece's output
+            piece = view[position:position + _GZIP_PIECE]
+            try:
+                data += inflater.decompress(piece)
+            except zlib.error as exc:
+                raise ServerError(f"the answer says it is gzip-compressed (Content-Encoding: gzip) but is not "
+                                  f"valid gzip data ({exc})", file=shown) from None
+            if len(data) > limit:
+                raise too_big
+            position += len(piece) - len(inflater.unused_data)
         if not inflater.eof:
             raise ServerError("the answer's gzip data is truncated (Content-Encoding: gzip)", file=shown)
-        rest = inflater.unused_data
-        if not rest.strip(b"\0"):  # the end (zero padding after the last member is allowed, as gzip reads it)
-            return data
+        if position >= len(view) or (view[position] == 0 and not bytes(view[position:]).strip(b"\0")):
+            return data  # the end (zero padding after the last member is allowed, as gzip reads it)
+
+
+_GZIP_PIECE = 16 << 10
+"""Bytes of a gzip-encoded answer inflated at a time (at most about 16 MiB out)."""
 
 
 def _answer_with_lone_surrogates(body: bytes | bytearray, shown: str, lone: list[tuple[str, str]]) -> Any:
