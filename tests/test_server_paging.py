@@ -188,3 +188,23 @@ def test_the_fetched_ids_stay_exact_in_any_order() -> None:
             ids.add(i)
         assert all(i in ids for i in order)
         assert not any(i in ids for i in (0, 101, 199, 300, 2**64 + 1, "5", 5.5))
+
+
+def test_a_long_cursor_is_followed_and_shown_cut(server: str, routes: dict[str, Respond], tmp_path: Path) -> None:
+    # a cursor is shown whole in every message and each was kept whole to detect a loop: a server's cursors of
+    # any length made messages (and memory) of any length
+    long = "k" * 5_000
+
+    def looping(h: Handler, cursor: str | None) -> None:
+        if cursor is None:
+            h.send_json(200, first_page(EVENTS[:3], long))
+        else:
+            h.send_json(200, {"matchId": MATCH_ID, "events": EVENTS[3:4], "errata": [], "next": long})
+
+    routes[EXPORT] = looping
+    with pytest.raises(ServerError) as caught:
+        read_ids(server, tmp_path)
+    said = str(caught.value)
+    assert said.startswith(f"{NAME.format(server=server)}, field next: the export pages loop: the export page at "
+                           f"cursor '{'k' * 78}… gives as its next cursor '{'k' * 78}…, a cursor already followed")
+    assert len(said) < 400

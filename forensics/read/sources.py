@@ -29,6 +29,7 @@ import base64
 import bisect
 import email.utils
 import gzip
+import hashlib
 import http.client
 import io
 import json
@@ -56,7 +57,7 @@ from typing import IO, Any, BinaryIO, Callable, Generator, Iterator, NamedTuple
 
 import orjson
 
-from daishi_forensics.jsonio import json_kind
+from daishi_forensics.jsonio import json_kind, shown as shown_value
 from daishi_forensics.outputs import note_input
 from daishi_forensics.errors import BadSetting, InputTooLarge, InputUnreadable, MatchNotFound, ServerError
 from .jsontext import (DocumentEvent, RepeatedKeys, key_path, loads_keeping_surrogates, may_repeat_keys,
@@ -1123,6 +1124,8 @@ class ServerClient:
         with the server address's query values hidden (a token) and ``path``'s own shown (a cursor)."""
         url, headers = self._url(path)
         shown = _join(redact_url(self.base), path)
+        if len(shown) > 400:  # a page's cursor may be of any length
+            shown = shown[:399] + "…"
         limits = self.limits
         attempt = 0
         while True:
@@ -1352,7 +1355,7 @@ def _spool_pages(client: ServerClient, first: dict[str, Any], spool: IO[bytes], 
     errata: list[tuple[str, list[Any]]] = []
     page = first
     cursor: str | None = None
-    seen: set[str] = set()
+    seen: set[bytes] = set()  # the digest of each cursor followed: a server's cursors may be long
     fetched = _IdSet()
     empty_run = 0
     count = 1
@@ -1372,7 +1375,8 @@ def _spool_pages(client: ServerClient, first: dict[str, Any], spool: IO[bytes], 
         empty_run = 0 if page["events"] else empty_run + 1
         if empty_run > limits.server_empty_pages:
             raise ServerError(f"more than {limits.server_empty_pages} pages in a row without an event "
-                              f"(last cursor {cursor!r}): the export does not progress; refused", file=name)
+                              f"(last cursor {_cursor_shown(cursor)}): the export does not progress; refused",
+                              file=name)
         following = page.get("next")
         if following is None:
             return [PageErrata(address, listed, _unknown_ids(listed, fetched)) for address, listed in errata]
@@ -1381,16 +1385,19 @@ def _spool_pages(client: ServerClient, first: dict[str, Any], spool: IO[bytes], 
                               "non-empty string or a whole number, and the last page gives null; refused",
                               file=name, field="next")
         previous, cursor = cursor, str(following)
-        if cursor in seen:
+        digest = hashlib.sha256(cursor.encode("utf-8", "surrogatepass")).digest()
+        if digest in seen:
             raise ServerError(f"the export pages loop: {_page_name(previous)} gives as its next cursor "
-                              f"{cursor!r}, a cursor already followed; refused", file=name, field="next")
+                              f"{_cursor_shown(cursor)}, a cursor already followed; refused", file=name,
+                              field="next")
         if count >= limits.server_max_pages:
             raise ServerError(f"the export has more than {limits.server_max_pages} pages (the last one fetched "
-                              f"gives the next cursor {cursor!r}); refused: raise $DAISHI_SERVER_MAX_PAGES if "
+                              f"gives the next cursor {_cursor_shown(cursor)}); refused: raise "
+                              "$DAISHI_SERVER_MAX_PAGES if "
                               "this match is genuinely that long", file=name)
-        seen.add(cursor)
+        seen.add(digest)
         count += 1
-        missing = (f"the server has no export page at cursor {cursor!r} (given as 'next' by "
+        missing = (f"the server has no export page at cursor {_cursor_shown(cursor)} (given as 'next' by "
                    f"{_page_name(previous)}): the cursor was not found, or expired while the pages were read")
         page = _export_page(
             client.get_json(f"/api/matches/{quoted}/export?cursor={urllib.parse.quote(cursor)}", missing=missing),
@@ -1470,12 +1477,25 @@ def _page_address(name: str, cursor: str | None) -> str:
     >>> _page_address("http://h/api/matches/m_1/export?token=***", "c 2")
     'http://h/api/matches/m_1/export?token=***&cursor=c%202'
     """
-    return name if cursor is None else _join(name, f"?cursor={urllib.parse.quote(cursor)}")
+    if cursor is None:
+        return name
+    quoted = urllib.parse.quote(cursor)
+    return _join(name, f"?cursor={quoted if len(quoted) <= 200 else quoted[:199] + '…'}")
+
+
+def _cursor_shown(cursor: str | None) -> str:
+    """A cursor in a message: quoted as Python writes it, cut to 80 characters (a server's cursor may
+    be of any length).
+
+    >>> _cursor_shown("c2"), _cursor_shown("x" * 100)[-3:]
+    ("'c2'", 'xx…')
+    """
+    return shown_value(cursor, 80)
 
 
 def _page_name(cursor: str | None) -> str:
     """How a message names an export page: by the cursor that asked for it."""
-    return "the first export page" if cursor is None else f"the export page at cursor {cursor!r}"
+    return "the first export page" if cursor is None else f"the export page at cursor {_cursor_shown(cursor)}"
 
 
 def _open_server(match_id: str, server: str, limits: Limits) -> MatchSource:
