@@ -260,3 +260,33 @@ def test_a_gzip_bomb_lying_about_its_size_is_refused_while_inflating() -> None:
     bomb[-4:] = (100).to_bytes(4, "little")  # says 100 bytes
     with pytest.raises(ServerError, match="^x: the answer inflates past the limit of 1048576 bytes; refused$"):
         sources._decoded(bomb, "gzip", 1 << 20, "x")
+
+
+def test_a_tls_connection_closed_during_the_handshake_is_retried(tmp_path: Path) -> None:
+    # it was said to be a port of plain HTTP ("give its address as http://") and not retried
+    import socket
+    import threading
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    accepted: list[int] = []
+
+    def close_each() -> None:
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            accepted.append(1)
+            conn.close()
+
+    threading.Thread(target=close_each, daemon=True).start()
+    try:
+        with pytest.raises(ServerError) as caught:
+            read_ids(f"https://127.0.0.1:{listener.getsockname()[1]}", tmp_path)
+    finally:
+        listener.close()
+    message = str(caught.value)
+    assert "no answer after 4 attempts" in message and "plain HTTP" not in message
+    assert len(accepted) == 4

@@ -1068,6 +1068,14 @@ def _redirect_failure(exc: urllib.error.HTTPError) -> str:
     return f"the server answered HTTP {exc.code}, a redirect without a usable Location; refused"
 
 
+_PLAIN_HTTP_REASONS = frozenset({"WRONG_VERSION_NUMBER", "HTTP_REQUEST", "RECORD_LAYER_FAILURE", "PACKET_LENGTH_TOO_LONG",
+                                 "UNKNOWN_PROTOCOL"})
+"""OpenSSL's reasons for a handshake answered by something that is no TLS (a plain HTTP server's reply)."""
+
+_TLS_DROPPED = (ssl.SSLEOFError, ssl.SSLZeroReturnError, ssl.SSLSyscallError)
+"""TLS errors of a connection closed during the handshake: retried like any connection dropped."""
+
+
 def _retry_after(value: str | None) -> float | None:
     """``Retry-After`` in seconds (a number, or an HTTP date), or None when absent or unreadable."""
     if value is None:
@@ -1162,10 +1170,15 @@ class ServerClient:
                 if isinstance(tls, ssl.SSLCertVerificationError):
                     raise ServerError(f"the server's TLS certificate is not trusted ({tls.verify_message or tls}); "
                                       "refused", file=shown) from None
-                if isinstance(tls, ssl.SSLError) and urllib.parse.urlsplit(url).scheme == "https":
+                if isinstance(tls, ssl.SSLError) and getattr(tls, "reason", None) in _PLAIN_HTTP_REASONS:
                     raise ServerError("the server does not speak TLS (https) on that port: the TLS handshake "
                                       f"failed ({tls.reason or tls}); if it serves plain HTTP there, give its "
                                       "address as http://", file=shown) from None
+                if isinstance(tls, ssl.SSLError) and not isinstance(tls, _TLS_DROPPED):
+                    # an alert (no protocol or cipher in common, a client certificate asked for): not retried
+                    raise ServerError(f"the TLS handshake with the server failed ({tls.reason or tls}); refused",
+                                      file=shown) from None
+                # a connection closed during the handshake (SSLEOFError...) is retried as any dropped one
                 if attempt >= limits.server_retries:
                     reason = getattr(exc, "reason", None) or exc or type(exc).__name__
                     raise ServerError(f"no answer after {attempt + 1} attempts ({redact_url(str(reason))})",
