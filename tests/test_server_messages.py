@@ -290,3 +290,14 @@ def test_a_tls_connection_closed_during_the_handshake_is_retried(tmp_path: Path)
     message = str(caught.value)
     assert "no answer after 4 attempts" in message and "plain HTTP" not in message
     assert len(accepted) == 4
+
+
+def test_a_retry_after_of_endless_digits_is_said_in_words(server: str, routes: dict[str, Respond],
+                                                          tmp_path: Path) -> None:
+    # 400 nines read as a float are inf: "asking to wait inf s"
+    routes[EXPORT] = lambda h, c: h.send_json(503, {"error": "down"}, {"Retry-After": "9" * 400})
+    with pytest.raises(ServerError) as caught:
+        read_ids(server, tmp_path)
+    assert str(caught.value) == (f"{server}/api/matches/{MATCH_ID}/export: the server answered HTTP 503 (service "
+                                 "unavailable) asking to wait longer than 30,000 years, longer than the 2 s this "
+                                 "client waits")

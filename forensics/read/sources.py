@@ -1154,7 +1154,8 @@ class ServerClient:
                     if asked is not None and asked > limits.server_retry_after_seconds:
                         what = "too many requests" if exc.code == 429 else "service unavailable"
                         raise ServerError(
-                            f"the server answered HTTP {exc.code} ({what}) asking to wait {asked:.0f} s, "
+                            f"the server answered HTTP {exc.code} ({what}) asking to wait "
+                            f"{f'{asked:.0f} s' if asked < 1e12 else 'longer than 30,000 years'}, "
                             f"longer than the {limits.server_retry_after_seconds:g} s this client waits",
                             file=shown) from None
                     wait = max(wait, asked or 0.0)
