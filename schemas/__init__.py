@@ -223,20 +223,42 @@ def export(directory: Path, *, inline: bool = False) -> list[Path]:
     return written
 
 
+_ECMA_SETS = {"d": "0-9", "w": "A-Za-z0-9_",
+              "s": "\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"}
+"""ECMA-262's ``\\d``, ``\\w`` and ``\\s`` as members of a character class: ASCII digits and word
+characters (Python's ``re`` takes every script's), and ECMA's white space (with U+FEFF, without U+0085)."""
+
+
+def _ecma_escape(letter: str, in_class: bool) -> str:
+    """The escape ``\\<letter>`` of an ECMA-262 pattern in Python's ``re``."""
+    members = _ECMA_SETS.get(letter.lower())
+    if members is None:
+        return "(?a:\\b)" if letter == "b" and not in_class else "(?a:\\B)" if letter == "B" and not in_class \
+            else "\\" + letter
+    if letter.islower():
+        return members if in_class else f"[{members}]"
+    if in_class:
+        raise ValueError(f"\\{letter} inside a character class is not supported")
+    return f"[^{members}]"
+
+
 @cache
 def ecma_pattern(pattern: str) -> re.Pattern[str]:
-    """``pattern`` compiled for Python with ECMA-262's anchoring: each ``$`` outside a character class
-    and not escaped becomes ``\\Z`` (the very end), as JSON Schema means it.
+    """``pattern`` compiled for Python with ECMA-262's meaning, as JSON Schema (and ``jsonschema_rs``)
+    reads it: each ``$`` outside a character class and not escaped becomes ``\\Z`` (the very end, not
+    also before a final newline), ``\\d`` and ``\\w`` take ASCII only and ``\\s`` ECMA's white space.
 
     >>> bool(ecma_pattern("^m_[0-9a-f]{12}$").search("m_0123456789ab\\n")), ecma_pattern(r"^[$]\\$$").pattern
     (False, '^[$]\\\\$\\\\Z')
+    >>> bool(ecma_pattern(r"^\\d+$").search("\\u0663")), ecma_pattern(r"^[\\]$]$").pattern
+    (False, '^[\\\\]$]\\\\Z')
     """
     out: list[str] = []
     in_class = False
     chars = iter(pattern)
     for char in chars:
         if char == "\\":
-            out.append(char + next(chars, ""))
+            out.append(_ecma_escape(next(chars, ""), in_class))
         elif in_class:
             in_class = char != "]"
             out.append(char)
@@ -247,7 +269,10 @@ def ecma_pattern(pattern: str) -> re.Pattern[str]:
             if following == "^":
                 out.append(following)
                 following = next(chars, "")
-            out.append(following)
+            if following == "\\":
+                out.append(_ecma_escape(next(chars, ""), True))
+            else:
+                out.append(following)
         elif char == "$":
             out.append("\\Z")
         else:

@@ -49,3 +49,31 @@ def test_list_says_which_schema_is_input_or_output() -> None:
     assert rows["common"] == "shared"
     width = max(map(len, schemas.schema_names()))
     assert lines[0] == f"{'archive':<{width}}  input   a match's archive (validate, every analysis)"
+
+
+def test_every_inlined_file_is_a_valid_schema_and_takes_the_demo_match(tmp_path: Path) -> None:
+    import gzip
+
+    import daishi_forensics
+
+    written = schemas.export(tmp_path, inline=True)
+    meta = jsonschema.Draft202012Validator(jsonschema.Draft202012Validator.META_SCHEMA)
+    for path in written:
+        document = json.loads(path.read_text(encoding="utf-8"))
+        assert list(meta.iter_errors(document)) == [], path
+    demo = Path(daishi_forensics.__file__).parent / "demo" / "m_demo.jsonl.gz"
+    with gzip.open(demo, "rt", encoding="utf-8") as lines:
+        header = json.loads(next(lines))
+        first_of_type: dict[str, dict[str, object]] = {}
+        for line in lines:
+            event = json.loads(line)
+            first_of_type.setdefault(event["type"], event)
+
+    def alone(relative: str) -> jsonschema.Draft202012Validator:  # no registry: nothing to resolve
+        return jsonschema.Draft202012Validator(json.loads((tmp_path / relative).read_text(encoding="utf-8")))
+
+    assert len(first_of_type) > 20
+    for event_type, event in first_of_type.items():
+        assert alone(f"events/{event_type}.json").is_valid(event), event_type
+    assert alone("archive.json").is_valid(header["archive"])
+    assert alone("stream-header.json").is_valid(header)

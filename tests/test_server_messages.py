@@ -187,3 +187,117 @@ def test_https_to_a_plain_http_port_says_it_does_not_speak_tls(server: str, tmp_
                               "that port: the TLS handshake failed (")
     assert message.endswith("); if it serves plain HTTP there, give its address as http://")
     assert time.monotonic() - started < 5  # not retried
+
+
+def test_a_gzip_answer_of_several_members_is_inflated_whole(server: str, routes: dict[str, Respond],
+                                                            tmp_path: Path) -> None:
+    # only the first member was inflated: the rest of the page was silently dropped
+    def members(h: Handler, cursor: str | None) -> None:
+        data = page_bytes(cursor)
+        send_raw(h, gzip.compress(data[:20]) + gzip.compress(data[20:]), {"Content-Encoding": "gzip"})
+
+    routes[EXPORT] = members
+    assert read_ids(server, tmp_path) == list(range(1, 8))
+
+
+def test_a_gzip_bomb_past_the_limit_over_several_members_is_refused(server: str, routes: dict[str, Respond],
+                                                                    tmp_path: Path) -> None:
+    member = gzip.compress(b" " * 600_000)
+    routes[EXPORT] = lambda h, c: send_raw(h, member * 2, {"Content-Encoding": "gzip"})
+    with pytest.raises(ServerError) as caught:
+        read_ids(server, tmp_path)
+    assert str(caught.value) == (f"{server}/api/matches/{MATCH_ID}/export: the answer inflates past the limit of "
+                                 f"{1 << 20} bytes; refused")
+
+
+@pytest.mark.parametrize("value", ["\u00b2", "\u00b2\u00b3"])
+def test_a_retry_after_of_other_digits_is_not_read(server: str, routes: dict[str, Respond], tmp_path: Path,
+                                                   value: str) -> None:
+    # str.isdigit took '²' and float() then failed: an internal error
+    busy = {"left": 1}
+
+    def unavailable(h: Handler, cursor: str | None) -> None:
+        if busy["left"]:
+            busy["left"] -= 1
+            h.send_json(503, {"error": "maintenance"}, {"Retry-After": value})
+            return
+        pages(h, cursor)
+
+    routes[EXPORT] = unavailable
+    assert read_ids(server, tmp_path) == list(range(1, 8))
+
+
+def test_a_retry_after_date_far_ahead_is_an_error(server: str, routes: dict[str, Respond], tmp_path: Path) -> None:
+    routes[EXPORT] = lambda h, c: h.send_json(429, {"error": "slow down"},
+                                              {"Retry-After": "Fri, 31 Dec 9999 23:59:59 GMT"})
+    with pytest.raises(ServerError) as caught:
+        read_ids(server, tmp_path)
+    assert "asking to wait" in str(caught.value) and "longer than the 2 s this client waits" in str(caught.value)
+
+
+def test_redact_url_hides_a_bare_query_value() -> None:
+    assert redact_url("http://h:1/?s3cret") == "http://h:1/?***"
+    assert redact_url("http://h:1/x?s3cret&token=t&cursor=c") == "http://h:1/x?***&token=***&cursor=c"
+
+
+def test_a_gzip_bomb_is_refused_by_its_stated_size_before_inflating(monkeypatch: pytest.MonkeyPatch) -> None:
+    from daishi_forensics.read import sources
+
+    bomb = bytearray(gzip.compress(b"\0" * (3 << 20)))  # 3 MiB in a few KiB, past a 1 MiB limit
+
+    def inflating(*args: object, **kwargs: object) -> object:
+        raise AssertionError("inflated")
+
+    monkeypatch.setattr(sources.zlib, "decompressobj", inflating)
+    with pytest.raises(ServerError, match="^x: the answer inflates past the limit of 1048576 bytes; refused$"):
+        sources._decoded(bomb, "gzip", 1 << 20, "x")
+
+
+def test_a_gzip_bomb_lying_about_its_size_is_refused_while_inflating() -> None:
+    from daishi_forensics.read import sources
+
+    bomb = bytearray(gzip.compress(b"\0" * (40 << 20)))  # several pieces of input
+    bomb[-4:] = (100).to_bytes(4, "little")  # says 100 bytes
+    with pytest.raises(ServerError, match="^x: the answer inflates past the limit of 1048576 bytes; refused$"):
+        sources._decoded(bomb, "gzip", 1 << 20, "x")
+
+
+def test_a_tls_connection_closed_during_the_handshake_is_retried(tmp_path: Path) -> None:
+    # it was said to be a port of plain HTTP ("give its address as http://") and not retried
+    import socket
+    import threading
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    accepted: list[int] = []
+
+    def close_each() -> None:
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            accepted.append(1)
+            conn.close()
+
+    threading.Thread(target=close_each, daemon=True).start()
+    try:
+        with pytest.raises(ServerError) as caught:
+            read_ids(f"https://127.0.0.1:{listener.getsockname()[1]}", tmp_path)
+    finally:
+        listener.close()
+    message = str(caught.value)
+    assert "no answer after 4 attempts" in message and "plain HTTP" not in message
+    assert len(accepted) == 4
+
+
+def test_a_retry_after_of_endless_digits_is_said_in_words(server: str, routes: dict[str, Respond],
+                                                          tmp_path: Path) -> None:
+    # 400 nines read as a float are inf: "asking to wait inf s"
+    routes[EXPORT] = lambda h, c: h.send_json(503, {"error": "down"}, {"Retry-After": "9" * 400})
+    with pytest.raises(ServerError) as caught:
+        read_ids(server, tmp_path)
+    assert str(caught.value) == (f"{server}/api/matches/{MATCH_ID}/export: the server answered HTTP 503 (service "
+                                 "unavailable) asking to wait longer than 30,000 years, longer than the 2 s this "
+                                 "client waits")

@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from daishi_forensics.cli import main
-from daishi_forensics.errors import ServerError
+from daishi_forensics.errors import BadSetting, ServerError
 from daishi_forensics.read.sources import SERVER_MAX_PAGES, Limits
 
 from .matchkit import MATCH_ID, archive
@@ -139,8 +139,21 @@ def test_the_page_cap_is_set_by_its_variable(server: str, tmp_path: Path, monkey
     assert runner.invoke(main, args, env={"DAISHI_SERVER_MAX_PAGES": "3"}).exit_code == 0
     bad = runner.invoke(main, args, env={"DAISHI_SERVER_MAX_PAGES": "lots"})
     assert bad.exit_code == 2
-    assert bad.stderr == ("daishi-forensics: error: $DAISHI_SERVER_MAX_PAGES: must be a whole number of pages "
-                          "(for example 20000), not 'lots'\n")
+    assert bad.stderr == ("daishi-forensics: error: $DAISHI_SERVER_MAX_PAGES: must be a positive whole number of "
+                          "pages, written in digits (for example 20000), not 'lots'\n")
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "1_000", "+5", "\u0663", "1.5", "9" * 5000])
+def test_a_page_cap_not_written_as_positive_digits_is_refused(value: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # "0" was told it was no whole number; "1_000", "+5" and Arabic-Indic digits were taken, as int() takes them
+    monkeypatch.setenv("DAISHI_SERVER_MAX_PAGES", value)
+    with pytest.raises(BadSetting, match="must be a positive whole number of pages, written in digits"):
+        Limits()
+
+
+def test_a_huge_page_cap_is_taken(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DAISHI_SERVER_MAX_PAGES", " " + "9" * 40 + " ")
+    assert Limits().server_max_pages == int("9" * 40)
 
 
 def test_the_page_cap_is_in_the_help() -> None:
@@ -175,3 +188,23 @@ def test_the_fetched_ids_stay_exact_in_any_order() -> None:
             ids.add(i)
         assert all(i in ids for i in order)
         assert not any(i in ids for i in (0, 101, 199, 300, 2**64 + 1, "5", 5.5))
+
+
+def test_a_long_cursor_is_followed_and_shown_cut(server: str, routes: dict[str, Respond], tmp_path: Path) -> None:
+    # a cursor is shown whole in every message and each was kept whole to detect a loop: a server's cursors of
+    # any length made messages (and memory) of any length
+    long = "k" * 5_000
+
+    def looping(h: Handler, cursor: str | None) -> None:
+        if cursor is None:
+            h.send_json(200, first_page(EVENTS[:3], long))
+        else:
+            h.send_json(200, {"matchId": MATCH_ID, "events": EVENTS[3:4], "errata": [], "next": long})
+
+    routes[EXPORT] = looping
+    with pytest.raises(ServerError) as caught:
+        read_ids(server, tmp_path)
+    said = str(caught.value)
+    assert said.startswith(f"{NAME.format(server=server)}, field next: the export pages loop: the export page at "
+                           f"cursor '{'k' * 78}… gives as its next cursor '{'k' * 78}…, a cursor already followed")
+    assert len(said) < 400

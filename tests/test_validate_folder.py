@@ -54,3 +54,21 @@ def test_a_byte_order_mark_names_its_file(tmp_path: Path) -> None:
     assert (problem.file, problem.code, problem.message) == (
         str(folder / "archive.json"), "header",
         "starts with a UTF-8 byte-order mark, which JSON does not allow; read without it")
+
+
+def test_a_report_of_another_match_is_an_error(tmp_path: Path) -> None:
+    # the scorecards of another match passed validate (score then compared this match with them)
+    events = [ev(1, 0, "agent_registered", "a_1", name="Wren", role="player")]
+    other = {"matchId": "m_ffffffffffff", "seats": []}
+    folder = write_match(tmp_path / "folder", events, archive(["a_1"], ended=10), form="folder", report=other)
+    (file_result,) = validate_targets([str(folder)]).files
+    assert [(p.file, p.path, p.code, p.message) for p in file_result.problems] == [
+        (str(folder / "report.json"), "$.matchId", "match-id",
+         "report matchId 'm_ffffffffffff' differs from the match's 'm_0123456789ab' (the scorecards of another "
+         "match)")]
+    bundle = write_match(tmp_path / "bundle", events, archive(["a_1"], ended=10), form="bundle", report=other)
+    (file_result,) = validate_targets([str(bundle)]).files
+    assert [(p.path, p.code) for p in file_result.problems] == [("$.report.matchId", "match-id")]
+    same = write_match(tmp_path / "same", events, archive(["a_1"], ended=10), form="bundle",
+                       report={"matchId": "m_0123456789ab", "seats": []})
+    assert validate_targets([str(same)]).files[0].problems == ()

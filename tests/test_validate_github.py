@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from click.testing import CliRunner
+
+from daishi_forensics.cli import main
 from daishi_forensics.read.validate import validate_targets
 from daishi_forensics.report.render.validation import render
 
@@ -22,3 +25,28 @@ def test_plain_lines_are_not_percent_escaped(tmp_path: Path) -> None:
         f"error: {target}, line 3, id 2: $.tick: '50%\\n::warning::x' is not of type 'integer'",
         "0 of 1 match(es) valid",
     ]
+
+
+def test_an_unreadable_file_in_a_folder_is_annotated_on_that_file(tmp_path: Path) -> None:
+    # the annotation named no file (GitHub put it on the workflow, not on archive.json) and the log had no line
+    folder = tmp_path / "m_0123456789ab"
+    folder.mkdir()
+    (folder / "events.jsonl").write_text("")
+    (folder / "archive.json").write_text("{bad")
+    result = CliRunner().invoke(main, ["validate", "--format", "github", str(folder)])
+    assert result.exit_code == 3
+    reason = f"{folder}/archive.json: not valid JSON: unexpected character, expected a string key: line 1 column 2 " \
+             "(char 1)"
+    assert result.stdout.splitlines() == [
+        f"::error file={folder}/archive.json,title=daishi-forensics unreadable::{reason}",
+        f"UNREADABLE  {reason}",
+        "0 of 1 match(es) valid",
+    ]
+
+
+def test_a_match_not_found_is_annotated_on_no_file(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["validate", "--format", "github", "--store", str(tmp_path), "m_0123456789ab",
+                                       str(tmp_path / "missing.jsonl")])
+    assert result.exit_code == 3
+    assert [line.split("::")[1] for line in result.stdout.splitlines()[:2]] == [
+        "error title=daishi-forensics unreadable", "error title=daishi-forensics unreadable"]

@@ -55,3 +55,48 @@ def test_the_tools_own_anchors_refuse_a_final_newline() -> None:
 
     assert is_match_id(MATCH_ID) and not is_match_id(MATCH_ID + "\n")
     assert REGION.match("r_1_2") and not REGION.match("r_1_2\n") and not REGION.match("r_\u0661_2")
+
+
+def _patterns(node: object) -> set[str]:
+    """Every ``pattern`` of a schema (and each ``patternProperties`` key), however deep."""
+    found: set[str] = set()
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "pattern" and isinstance(value, str):
+                found.add(value)
+            elif key == "patternProperties" and isinstance(value, dict):
+                found.update(value)
+            found |= _patterns(value)
+    elif isinstance(node, list):
+        for item in node:
+            found |= _patterns(item)
+    return found
+
+
+_SAMPLES = ["r_1_2", MATCH_ID, "0" * 64, "12:left_out", "a", "ab", "a_1"]
+"""Strings of which, for each shipped pattern, at least one matches (a new pattern needs one here)."""
+
+
+@pytest.mark.parametrize("pattern", sorted(set().union(*(_patterns(schemas.load(n)) for n in schemas.schema_names()))))
+def test_every_shipped_pattern_reads_the_same_in_both_engines(pattern: str) -> None:
+    fast = jsonschema_rs.validator_for({"type": "string", "pattern": pattern})
+    detail = schemas.validator({"type": "string", "pattern": pattern})
+    good = [s for s in _SAMPLES if fast.is_valid(s)]
+    assert good, f"no sample matches {pattern!r}: add one to _SAMPLES"
+    for sample in good:
+        for value in (sample, sample + "\n", "\n" + sample, sample + "\r\n", sample + "\u0663", "\u0663" + sample):
+            assert detail.is_valid(value) is fast.is_valid(value), (pattern, value)
+
+
+@pytest.mark.parametrize("pattern", [
+    r"^a\$$", r"^[$]$", r"^(?:a|b$)", r"^a(?=$)", r"^a\\$", r"^[\]$]+$", r"^[^\]$]$", r"a$|b", r"^\d+$",
+    r"^\w+$", r"^[\d$]$", r"^\D$", r"^\W$", r"^\s$", r"^\S$", r"^[\s]$", r"^\bab\b$", r"^[\w-]+$",
+])
+def test_ecma_pattern_agrees_with_the_fast_engine(pattern: str) -> None:
+    # a class opening with an escape ("[\]$]") was cut at the escaped "]" (then "\Z" inside a class: an
+    # error); \d, \w took any script's digits and letters, \s missed U+FEFF and took U+0085
+    fast = jsonschema_rs.validator_for({"type": "string", "pattern": pattern})
+    compiled = schemas.ecma_pattern(pattern)
+    for value in ["a", "a\n", "\na", "a$", "$", "$\n", "b", "b\n", "a\\", "]", "]\n", "ab", "a-b", "x",
+                  "\u0663", "\u00e9", "\u00a0", "\ufeff", "\x85", "\x0b", " ", "\u2028", "1", "12\n"]:
+        assert (compiled.search(value) is not None) is fast.is_valid(value), (pattern, value)

@@ -263,6 +263,7 @@ class MatchRead:
         """The record being checked: each string whose lone surrogates were read as U+FFFD, as written
         (by its path; see :func:`~.jsontext.with_lone_surrogates`)."""
         self._said_paths: frozenset[str] = frozenset()
+        """Paths of the record being checked whose number :meth:`_numbers` already reported."""
         self._written_id: tuple[int, str] | None = None
         """The record being checked, when its ``id`` is no integer within 64 bits: its index and the id as
         written (a string, or the number's text), which its problems name."""
@@ -270,9 +271,10 @@ class MatchRead:
         """The ``agentId`` of every event of the match's log that passed (the archive should list each)."""
         self._schema_paths: set[str] = set()
         """Paths of the record being checked a schema error named (no other check names them again)."""
-        """Paths of the record being checked whose number :meth:`_numbers` already reported."""
         self._counters: dict[str, tuple[Any, bool]] = {}
         """Per event type, how to count the colons its payload's members hold (repeated keys)."""
+        self._colon_parts: dict[str, tuple[tuple[str, ...], tuple[str, ...]] | None] = {}
+        """Per event type, its payload's item-map and free-text members (what the counter counts)."""
         # v1 seasons
         self._season: _Season | None = None
         self._kept_season: _Season | None = None
@@ -349,8 +351,10 @@ class MatchRead:
         match_id = self.match_id
         errata = self.errata_events
         checker = _checker()
+        colon_parts = checker.colon_parts()
         counters = self._counters = {t: (None, False) if parts is None else (colon_counter(*parts), bool(parts[1]))
-                                     for t, parts in checker.colon_parts().items()}
+                                     for t, parts in colon_parts.items()}
+        self._colon_parts = colon_parts
         width, height = self.width, self.height
         on_map = frozenset(f"r_{x}_{y}" for x in range(width) for y in range(height)) if width * height <= 1 << 20 \
             else None
@@ -672,6 +676,10 @@ class MatchRead:
         if text.count(b":") == len(data) + (len(payload) if type(payload) is dict else 0):
             return True
         counter = self._counters.get(type_name) if type(payload) is dict else None
+        parts = self._colon_parts.get(type_name) if counter is not None else None
+        if parts is not None and not (all(type(payload.get(k, {})) is dict for k in parts[0])  # type: ignore[union-attr]
+                                      and all(type(payload.get(k, "")) is str for k in parts[1])):  # type: ignore[union-attr]
+            counter = None  # the counter counts a checked payload's members (item maps, texts): not these
         return repeats_no_key(text, data, *(counter or (None, False)))
 
     def _hot_tick(self, record: Any, type_name: str, ticks: tuple[float, float, int],
@@ -1031,8 +1039,9 @@ class MatchRead:
         if self.stats.problem_counts["schema"] >= self.max_per_kind:
             # as many listed as asked: the rest are counted, one per member wrong, without the detail
             # engine's explanation (which costs 30 to 150 times the fast engine's verdict)
-            for path in checker.error_paths(data):
-                if path in said or (added and _about_member(path, "", added)):
+            for path, missing in checker.error_paths(data):
+                required = f"{missing!r} is a required property" if missing is not None else ""
+                if path in said or (added and _about_member(path, required, added)):
                     continue
                 self._schema_paths.add(path)
                 self._problem(Problem(self.source.name, "", event_id=eid, line=line, index=index, path=path,

@@ -29,6 +29,7 @@ import base64
 import bisect
 import email.utils
 import gzip
+import hashlib
 import http.client
 import io
 import json
@@ -56,7 +57,7 @@ from typing import IO, Any, BinaryIO, Callable, Generator, Iterator, NamedTuple
 
 import orjson
 
-from daishi_forensics.jsonio import json_kind
+from daishi_forensics.jsonio import json_kind, shown as shown_value
 from daishi_forensics.outputs import note_input
 from daishi_forensics.errors import BadSetting, InputTooLarge, InputUnreadable, MatchNotFound, ServerError
 from .jsontext import (DocumentEvent, RepeatedKeys, key_path, loads_keeping_surrogates, may_repeat_keys,
@@ -127,13 +128,14 @@ def _max_pages() -> int:
     text = os.environ.get("DAISHI_SERVER_MAX_PAGES")
     if text is None or not text.strip():
         return SERVER_MAX_PAGES
-    try:
-        value = int(text.strip())
-    except ValueError:
+    digits = text.strip()
+    try:  # int() would also take "1_000", "+5" and other scripts' digits
+        value = int(digits) if digits.isascii() and digits.isdigit() else 0
+    except ValueError:  # more digits than int() reads
         value = 0
     if value <= 0:
-        raise BadSetting(f"must be a whole number of pages (for example {SERVER_MAX_PAGES}), not {text!r}",
-                         file="$DAISHI_SERVER_MAX_PAGES")
+        raise BadSetting(f"must be a positive whole number of pages, written in digits (for example "
+                         f"{SERVER_MAX_PAGES}), not {text!r}", file="$DAISHI_SERVER_MAX_PAGES")
     return value
 
 
@@ -940,6 +942,8 @@ def redact_url(url: str) -> str:
 
     >>> redact_url("https://bob:pw@host/x?token=abc&cursor=c2")
     'https://bob:***@host/x?token=***&cursor=c2'
+    >>> redact_url("https://host/x?s3cret&cursor=c2")
+    'https://host/x?***&cursor=c2'
     """
     try:
         parts = urllib.parse.urlsplit(url)
@@ -950,8 +954,8 @@ def redact_url(url: str) -> str:
         userinfo, _, host = netloc.rpartition("@")
         user = userinfo.split(":", 1)[0]
         netloc = f"{user}:***@{host}" if user else f"***@{host}"
-    query = "&".join(f"{pair.split('=', 1)[0]}=***" if "=" in pair and not pair.startswith("cursor=") else pair
-                     for pair in parts.query.split("&")) if parts.query else ""
+    query = "&".join(pair if pair.startswith("cursor=") or not pair else f"{pair.split('=', 1)[0]}=***"
+                     if "=" in pair else "***" for pair in parts.query.split("&")) if parts.query else ""
     return urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
 
 
@@ -1064,12 +1068,20 @@ def _redirect_failure(exc: urllib.error.HTTPError) -> str:
     return f"the server answered HTTP {exc.code}, a redirect without a usable Location; refused"
 
 
+_PLAIN_HTTP_REASONS = frozenset({"WRONG_VERSION_NUMBER", "HTTP_REQUEST", "RECORD_LAYER_FAILURE", "PACKET_LENGTH_TOO_LONG",
+                                 "UNKNOWN_PROTOCOL"})
+"""OpenSSL's reasons for a handshake answered by something that is no TLS (a plain HTTP server's reply)."""
+
+_TLS_DROPPED = (ssl.SSLEOFError, ssl.SSLZeroReturnError, ssl.SSLSyscallError)
+"""TLS errors of a connection closed during the handshake: retried like any connection dropped."""
+
+
 def _retry_after(value: str | None) -> float | None:
     """``Retry-After`` in seconds (a number, or an HTTP date), or None when absent or unreadable."""
     if value is None:
         return None
     value = value.strip()
-    if value.isdigit():
+    if value.isascii() and value.isdigit():  # str.isdigit also takes '²', which float() refuses
         return float(value)
     try:
         when = email.utils.parsedate_to_datetime(value)
@@ -1120,6 +1132,8 @@ class ServerClient:
         with the server address's query values hidden (a token) and ``path``'s own shown (a cursor)."""
         url, headers = self._url(path)
         shown = _join(redact_url(self.base), path)
+        if len(shown) > 400:  # a page's cursor may be of any length
+            shown = shown[:399] + "…"
         limits = self.limits
         attempt = 0
         while True:
@@ -1140,7 +1154,8 @@ class ServerClient:
                     if asked is not None and asked > limits.server_retry_after_seconds:
                         what = "too many requests" if exc.code == 429 else "service unavailable"
                         raise ServerError(
-                            f"the server answered HTTP {exc.code} ({what}) asking to wait {asked:.0f} s, "
+                            f"the server answered HTTP {exc.code} ({what}) asking to wait "
+                            f"{f'{asked:.0f} s' if asked < 1e12 else 'longer than 30,000 years'}, "
                             f"longer than the {limits.server_retry_after_seconds:g} s this client waits",
                             file=shown) from None
                     wait = max(wait, asked or 0.0)
@@ -1156,10 +1171,15 @@ class ServerClient:
                 if isinstance(tls, ssl.SSLCertVerificationError):
                     raise ServerError(f"the server's TLS certificate is not trusted ({tls.verify_message or tls}); "
                                       "refused", file=shown) from None
-                if isinstance(tls, ssl.SSLError) and urllib.parse.urlsplit(url).scheme == "https":
+                if isinstance(tls, ssl.SSLError) and getattr(tls, "reason", None) in _PLAIN_HTTP_REASONS:
                     raise ServerError("the server does not speak TLS (https) on that port: the TLS handshake "
                                       f"failed ({tls.reason or tls}); if it serves plain HTTP there, give its "
                                       "address as http://", file=shown) from None
+                if isinstance(tls, ssl.SSLError) and not isinstance(tls, _TLS_DROPPED):
+                    # an alert (no protocol or cipher in common, a client certificate asked for): not retried
+                    raise ServerError(f"the TLS handshake with the server failed ({tls.reason or tls}); refused",
+                                      file=shown) from None
+                # a connection closed during the handshake (SSLEOFError...) is retried as any dropped one
                 if attempt >= limits.server_retries:
                     reason = getattr(exc, "reason", None) or exc or type(exc).__name__
                     raise ServerError(f"no answer after {attempt + 1} attempts ({redact_url(str(reason))})",
@@ -1232,17 +1252,36 @@ def _decoded(body: bytearray, encoding: str | None, limit: int, shown: str) -> b
     if coding not in ("gzip", "x-gzip"):
         raise ServerError(f"the answer is compressed as {encoding!r} (its Content-Encoding), which this client "
                           "does not read; refused", file=shown)
-    inflater = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
-    try:
-        data = inflater.decompress(bytes(body), limit + 1)
-    except zlib.error as exc:
-        raise ServerError(f"the answer says it is gzip-compressed (Content-Encoding: gzip) but is not valid "
-                          f"gzip data ({exc})", file=shown) from None
-    if len(data) > limit or inflater.unconsumed_tail:
-        raise ServerError(f"the answer inflates past the limit of {limit} bytes; refused", file=shown)
-    if not inflater.eof:
-        raise ServerError("the answer's gzip data is truncated (Content-Encoding: gzip)", file=shown)
-    return bytearray(data)
+    too_big = ServerError(f"the answer inflates past the limit of {limit} bytes; refused", file=shown)
+    if len(body) >= 18 and int.from_bytes(body[-4:], "little") > limit:
+        # a gzip member ends with its inflated size (mod 2**32), which inflating checks: a size past the
+        # limit is refused before a byte is inflated (were it a lie, the data would be refused as invalid)
+        raise too_big
+    data = bytearray()
+    view = memoryview(body)
+    position = 0
+    while True:  # gzip data may be several members, one after the other (RFC 1952): each is inflated
+        inflater = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
+        while not inflater.eof and position < len(view):
+            # a small piece of input at a time (deflate inflates at most about 1,032 times): a bomb is
+            # refused once past the limit, holding no more than the limit and one piece's output
+            piece = view[position:position + _GZIP_PIECE]
+            try:
+                data += inflater.decompress(piece)
+            except zlib.error as exc:
+                raise ServerError(f"the answer says it is gzip-compressed (Content-Encoding: gzip) but is not "
+                                  f"valid gzip data ({exc})", file=shown) from None
+            if len(data) > limit:
+                raise too_big
+            position += len(piece) - len(inflater.unused_data)
+        if not inflater.eof:
+            raise ServerError("the answer's gzip data is truncated (Content-Encoding: gzip)", file=shown)
+        if position >= len(view) or (view[position] == 0 and not bytes(view[position:]).strip(b"\0")):
+            return data  # the end (zero padding after the last member is allowed, as gzip reads it)
+
+
+_GZIP_PIECE = 16 << 10
+"""Bytes of a gzip-encoded answer inflated at a time (at most about 16 MiB out)."""
 
 
 def _answer_with_lone_surrogates(body: bytes | bytearray, shown: str, lone: list[tuple[str, str]]) -> Any:
@@ -1330,7 +1369,7 @@ def _spool_pages(client: ServerClient, first: dict[str, Any], spool: IO[bytes], 
     errata: list[tuple[str, list[Any]]] = []
     page = first
     cursor: str | None = None
-    seen: set[str] = set()
+    seen: set[bytes] = set()  # the digest of each cursor followed: a server's cursors may be long
     fetched = _IdSet()
     empty_run = 0
     count = 1
@@ -1350,7 +1389,8 @@ def _spool_pages(client: ServerClient, first: dict[str, Any], spool: IO[bytes], 
         empty_run = 0 if page["events"] else empty_run + 1
         if empty_run > limits.server_empty_pages:
             raise ServerError(f"more than {limits.server_empty_pages} pages in a row without an event "
-                              f"(last cursor {cursor!r}): the export does not progress; refused", file=name)
+                              f"(last cursor {_cursor_shown(cursor)}): the export does not progress; refused",
+                              file=name)
         following = page.get("next")
         if following is None:
             return [PageErrata(address, listed, _unknown_ids(listed, fetched)) for address, listed in errata]
@@ -1359,16 +1399,19 @@ def _spool_pages(client: ServerClient, first: dict[str, Any], spool: IO[bytes], 
                               "non-empty string or a whole number, and the last page gives null; refused",
                               file=name, field="next")
         previous, cursor = cursor, str(following)
-        if cursor in seen:
+        digest = hashlib.sha256(cursor.encode("utf-8", "surrogatepass")).digest()
+        if digest in seen:
             raise ServerError(f"the export pages loop: {_page_name(previous)} gives as its next cursor "
-                              f"{cursor!r}, a cursor already followed; refused", file=name, field="next")
+                              f"{_cursor_shown(cursor)}, a cursor already followed; refused", file=name,
+                              field="next")
         if count >= limits.server_max_pages:
             raise ServerError(f"the export has more than {limits.server_max_pages} pages (the last one fetched "
-                              f"gives the next cursor {cursor!r}); refused: raise $DAISHI_SERVER_MAX_PAGES if "
+                              f"gives the next cursor {_cursor_shown(cursor)}); refused: raise "
+                              "$DAISHI_SERVER_MAX_PAGES if "
                               "this match is genuinely that long", file=name)
-        seen.add(cursor)
+        seen.add(digest)
         count += 1
-        missing = (f"the server has no export page at cursor {cursor!r} (given as 'next' by "
+        missing = (f"the server has no export page at cursor {_cursor_shown(cursor)} (given as 'next' by "
                    f"{_page_name(previous)}): the cursor was not found, or expired while the pages were read")
         page = _export_page(
             client.get_json(f"/api/matches/{quoted}/export?cursor={urllib.parse.quote(cursor)}", missing=missing),
@@ -1448,12 +1491,25 @@ def _page_address(name: str, cursor: str | None) -> str:
     >>> _page_address("http://h/api/matches/m_1/export?token=***", "c 2")
     'http://h/api/matches/m_1/export?token=***&cursor=c%202'
     """
-    return name if cursor is None else _join(name, f"?cursor={urllib.parse.quote(cursor)}")
+    if cursor is None:
+        return name
+    quoted = urllib.parse.quote(cursor)
+    return _join(name, f"?cursor={quoted if len(quoted) <= 200 else quoted[:199] + '…'}")
+
+
+def _cursor_shown(cursor: str | None) -> str:
+    """A cursor in a message: quoted as Python writes it, cut to 80 characters (a server's cursor may
+    be of any length).
+
+    >>> _cursor_shown("c2"), _cursor_shown("x" * 100)[-3:]
+    ("'c2'", 'xx…')
+    """
+    return shown_value(cursor, 80)
 
 
 def _page_name(cursor: str | None) -> str:
     """How a message names an export page: by the cursor that asked for it."""
-    return "the first export page" if cursor is None else f"the export page at cursor {cursor!r}"
+    return "the first export page" if cursor is None else f"the export page at cursor {_cursor_shown(cursor)}"
 
 
 def _open_server(match_id: str, server: str, limits: Limits) -> MatchSource:

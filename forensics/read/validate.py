@@ -45,6 +45,11 @@ class FileResult:
     """Every warning found (listed or not)."""
     unreadable: str | None = None
     """The one-line reason the input could not be read at all."""
+    unreadable_file: str | None = None
+    """The file that reason is about, when it names one that exists (not a server's address, a match
+    id or a missing path); its line in ``unreadable_line``.  For annotations; the JSON keeps the reason
+    alone."""
+    unreadable_line: int | None = None
 
     @property
     def errors(self) -> int:
@@ -140,7 +145,9 @@ def validate_one(
     except BadSetting:
         raise  # the command line's fault, not this target's
     except ForensicsError as exc:
-        return FileResult(target=target, unreadable=str(exc))
+        about = exc.file if exc.file and "://" not in exc.file and os.path.lexists(exc.file) else None
+        return FileResult(target=target, unreadable=str(exc), unreadable_file=about,
+                          unreadable_line=exc.line if about is not None else None)
     said = [_noted(source, note) for note in source.notes]
     if source.report_error is not None:
         said.append(Problem(source.name, f"the match's report could not be read: {source.report_error}",

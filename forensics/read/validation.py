@@ -143,11 +143,17 @@ class SchemaChecker:
     def is_valid(self, instance: Any) -> bool:
         return bool(self._fast.is_valid(instance))
 
-    def error_paths(self, instance: Any) -> list[str]:
-        """The JSON path of each member the fast engine finds wrong, each once (``["$"]`` when it finds
-        none): how a problem past those listed is counted, at a fraction of :meth:`errors`' cost."""
-        paths = dict.fromkeys(json_path(error.instance_path) for error in self._fast.iter_errors(instance))
-        return list(paths) or ["$"]
+    def error_paths(self, instance: Any) -> list[tuple[str, str | None]]:
+        """The JSON path of each member the fast engine finds wrong, each once, but an object's path once
+        per required member it lacks, as :meth:`errors` says each, with that member's name (else None;
+        ``[("$", None)]`` when it finds none): how a problem past those listed is counted, at a fraction
+        of :meth:`errors`' cost."""
+        found: dict[tuple[str, str | None], None] = {}
+        for error in self._fast.iter_errors(instance):
+            kind = error.kind
+            missing = kind.property if isinstance(kind, jsonschema_rs.ValidationErrorKind.Required) else None
+            found[json_path(error.instance_path), missing] = None
+        return list(found) or [("$", None)]
 
     def errors(self, instance: Any) -> Iterator[tuple[str, str]]:
         """``(json path, message)`` for every problem (the detail path).
@@ -155,8 +161,14 @@ class SchemaChecker:
         The detail engine writes the offending value into its messages; it is handed a copy
         whose containers and long strings print through :func:`~daishi_forensics.jsonio.shown`,
         so a value nested a thousand levels deep or megabytes long prints short."""
-        errors = self._detail.iter_errors(_printable(instance))
-        leaves = [_leaf(e) for e in sorted(errors, key=lambda e: [shown(part) for part in e.absolute_path])]
+        errors = sorted(self._detail.iter_errors(_printable(instance)),
+                        key=lambda e: [shown(part) for part in e.absolute_path])
+        # a member that fails a rule of one type ("null" for an event by no agent) is told its type alone,
+        # not also why it fails a wider rule's branch ("an agent id or null": '' should be non-empty)
+        typed = {json_path(e.absolute_path) for e in errors if e.validator == "type"}
+        leaves = [_leaf(e) for e in errors
+                  if not (e.context and e.validator in ("anyOf", "oneOf") and json_path(e.absolute_path) in typed
+                          and _leaf(e).validator != "type")]
         # the envelope and the type's schema may both check a member's type ("an agent id or null", "an
         # agent id"): the value must pass both, so the narrower says it, once
         # once; and a member whose values are listed ("false was expected", "is not one of [...]") is
@@ -781,6 +793,14 @@ def header_problems(source: Any) -> list[Problem]:
                           f"{shown(header.get('matchId'))}",
                     code="match-id", path="$.archive.matchId")
         )
+    report = header.get("report")
+    report_id = report.get("matchId") if isinstance(report, dict) else None
+    expected = header.get("matchId") if header.get("matchId") is not None else archive_id
+    if (isinstance(report_id, str) and isinstance(expected, str) and report_id != expected
+            and not any(p.path == "$.report.matchId" for p in problems)):
+        # the scorecards of another match: score would compare this match with them
+        problems.append(Problem(name, f"report matchId {shown(report_id)} differs from the match's {shown(expected)} "
+                                      "(the scorecards of another match)", code="match-id", path="$.report.matchId"))
     return problems
 
 

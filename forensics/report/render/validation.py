@@ -70,8 +70,14 @@ def render_github(result: ValidationResult) -> str:
     log: list[str] = []
     for f in result.files:
         if f.unreadable:
-            found["error"].append(f"::error title=daishi-forensics unreadable::{github_escape(f.unreadable)}")
+            # the annotation on the file at fault (a file in a folder match, the stream itself), when one is
+            props = [f"file={github_escape(f.unreadable_file, True)}"] if f.unreadable_file else []
+            if f.unreadable_file and f.unreadable_line is not None:
+                props.append(f"line={f.unreadable_line}")
+            props.append("title=daishi-forensics unreadable")
+            found["error"].append(f"::error {','.join(props)}::{github_escape(f.unreadable)}")
             found_total["error"] += 1
+            log.append(shown(f"UNREADABLE  {f.unreadable}"))  # as the text format writes it
             continue
         for p in f.problems:
             props = [f"file={github_escape(p.file, True)}"]
