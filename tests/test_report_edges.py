@@ -1,0 +1,53 @@
+"""The behavior report's edges: display widths, narrow terminals, seat order, counts, hostile Markdown."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+
+from daishi_forensics.cli import main
+
+from .matchkit import archive, ev, trade, write_match
+
+
+def _run(args: list[str], **env: str) -> Any:
+    return CliRunner().invoke(main, args, env={"COLUMNS": None, "NO_COLOR": None, **env})
+
+
+def test_zero_width_characters_and_marks_take_no_column() -> None:
+    from daishi_forensics.report.render.tables import display_width, text_table, wrap
+
+    assert display_width("a\u200bb") == 2  # zero-width space
+    assert display_width("\u0e01\u0e34") == 1  # Thai letter and its vowel sign (a mark of combining class 0)
+    assert display_width("\U0001f468\u200d\U0001f469") == 4  # two emoji and the joiner between them
+    assert display_width("x\u20dd") == 1 and display_width("x\u00ady") == 3  # enclosing mark; soft hyphen shown
+    table = text_table(["agent", "wealth"], [["Bob\u200b\u200b\u200b (a_1)", 51], ["Nyx (a_2)", 273]]).splitlines()
+    assert table[2:] == ["Bob\u200b\u200b\u200b (a_1)      51", "Nyx (a_2)     273"]
+    assert wrap("\u0e01\u0e34" * 6 + " x", 6) == ["\u0e01\u0e34" * 6, "x"]
+
+
+def _long_names(tmp_path: Path, names: list[str]) -> str:
+    ids = ["a_1", "a_2", "a_3", "a_4"]
+    events = [ev(i + 1, 0, "agent_spawned", a, region="r_0_0") for i, a in enumerate(ids)]
+    events += [*trade(12, 2, "t1", "a_1", "a_2", {"wood": 3}, {"food": 1}),
+               *trade(14, 3, "t2", "a_3", "a_4", {"wood": 3}, {"food": 1})]
+    arch = archive(ids, ended=10)
+    for seat, name in zip(arch["agents"], names):
+        seat["name"] = name
+    return str(write_match(tmp_path, events, arch))
+
+
+def test_a_table_with_two_key_columns_keeps_within_a_narrow_terminal(tmp_path: Path) -> None:
+    """The trade ledger repeats its two name columns in every part; with the rep points (a list of names)
+    the three were each a third of the width plus separators: 82 columns at COLUMNS=80, 43 at 40."""
+    from daishi_forensics.report.render.tables import display_width
+
+    for names in ([c * 30 for c in "abcd"], ["\u5c71\u7530\u592a\u90ce" * 6, "fam\u200b" * 8, "e\u0301" * 30, "d"]):
+        path = _long_names(tmp_path / names[0][:1], names)
+        for columns in (40, 80):
+            out = _run(["behavior", path], COLUMNS=str(columns)).output
+            assert max(display_width(line) for line in out.splitlines()) <= columns, (names[0], columns)
+            ledger = out[out.index("== Trade ledger =="):]
+            assert "value" in ledger and "rep" in ledger
