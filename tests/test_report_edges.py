@@ -51,3 +51,14 @@ def test_a_table_with_two_key_columns_keeps_within_a_narrow_terminal(tmp_path: P
             assert max(display_width(line) for line in out.splitlines()) <= columns, (names[0], columns)
             ledger = out[out.index("== Trade ledger =="):]
             assert "value" in ledger and "rep" in ledger
+
+
+def test_an_archive_without_its_end_tick_is_refused_naming_the_file(tmp_path: Path) -> None:
+    events = [ev(1, 0, "agent_spawned", "a_1", region="r_0_0"), ev(2, 0, "agent_spawned", "a_2", region="r_0_0")]
+    arch = archive(["a_1", "a_2"], ended=10)
+    del arch["endedAtTick"]
+    path = str(write_match(tmp_path, events, arch))
+    result = CliRunner().invoke(main, ["behavior", path])
+    assert result.exit_code == 1
+    assert result.stderr == (f"daishi-forensics: error: {path}, field endedAtTick: endedAtTick is missing or not "
+                             "an integer: None\n")
