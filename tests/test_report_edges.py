@@ -62,3 +62,20 @@ def test_an_archive_without_its_end_tick_is_refused_naming_the_file(tmp_path: Pa
     assert result.exit_code == 1
     assert result.stderr == (f"daishi-forensics: error: {path}, field endedAtTick: endedAtTick is missing or not "
                              "an integer: None\n")
+
+
+def test_one_of_anything_is_singular_in_compare_screens_and_study_texts() -> None:
+    from daishi_forensics.report.render.compare import _head
+    from daishi_forensics.screens.flags import Flag
+    from daishi_forensics.screens.screening import _unusual
+    from daishi_forensics.study.render import _rows
+
+    side = {"label": "A1", "model": "m-1", "seats": 1, "matches": 1, "matchesRead": 1, "models": ["m-1"]}
+    doc = {"by": "model", "design": "independent", "a": side, "b": {**side, "label": "B1", "seats": 2,
+                                                                       "matchesRead": 3}}
+    assert _head(doc)[1:] == ["A: A1: model m-1, 1 player seat in 1 of 1 match read.",
+                              "B: B1: model m-1, 2 player seats in 1 of 3 matches read."]
+    flag = Flag("feeder", "hub_and_spoke", "flag", ("a_1",), (), 1.0, 1.0, (5,), "a_1 was fed.", p_value=0.001,
+                tests=1)
+    assert _unusual(flag).explanation.endswith(" counting the 1 test here that could reach the alarm level.")
+    assert (_rows(1), _rows(0), _rows(2)) == ("1 row", "0 rows", "2 rows")

@@ -108,7 +108,7 @@ def _head(doc: Mapping[str, Any]) -> list[str]:
     for key in ("a", "b"):
         s = doc[key]
         what = f"model {s['model']}" if s["model"] else "every player seat"
-        out.append(f"{key.upper()}: {s['label']}: {what}, {s['seats']} player seats in {s['matches']} of "
+        out.append(f"{key.upper()}: {s['label']}: {what}, {count(s['seats'], 'player seat')} in {s['matches']} of "
                    f"{count(s['matchesRead'], 'match', 'matches')} read" + (f" (models: {', '.join(s['models'])})" if not s["model"]
                                                          else "") + ".")
     return out
