@@ -79,3 +79,32 @@ def test_one_of_anything_is_singular_in_compare_screens_and_study_texts() -> Non
                 tests=1)
     assert _unusual(flag).explanation.endswith(" counting the 1 test here that could reach the alarm level.")
     assert (_rows(1), _rows(0), _rows(2)) == ("1 row", "0 rows", "2 rows")
+
+
+def test_json_pairs_keep_agent_id_order_and_the_schema_says_so(tmp_path: Path) -> None:
+    """Seat 1 is a_2 (Zed): the tables put it first with what it gave (6: wood 3); the JSON keeps a_1 as
+    `a`, its valueAGave what a_1 gave (4: food 1 and a gift of wood 1), and the schema says which order."""
+    import json
+
+    from daishi_forensics import schemas
+
+    events = [ev(1, 0, "agent_spawned", "a_1", region="r_0_0"), ev(2, 0, "agent_spawned", "a_2", region="r_0_0"),
+              ev(3, 1, "message", "a_1", text="hi there", channel="broadcast"),
+              *trade(4, 1, "t1", "a_2", "a_1", {"wood": 3}, {"food": 1}), *trade(6, 2, "t2", "a_1", "a_2", {"wood": 1}, {})]
+    arch = archive(["a_2", "a_1"], ended=10)
+    arch["agents"][0]["name"], arch["agents"][1]["name"] = "Zed", "Amy"
+    path = str(write_match(tmp_path, events, arch))
+    report = json.loads(_run(["behavior", path, "--format", "json"]).output)
+    pair = report["ledger"]["pairs"][0]
+    assert (pair["a"], pair["b"], pair["valueAGave"], pair["valueBGave"]) == ("a_1", "a_2", 4.0, 6.0)
+    assert report["contact"]["pairs"][0]["broadcastAB"] == 1  # a_2 heard a_1
+    md = _run(["behavior", path, "--format", "markdown"]).output
+    assert "| Zed (a\\_2) | Amy (a\\_1) | 2 | 1 | 0.6 | 6 | 4 | Zed (a\\_2) 1, Amy (a\\_1) 1 |" in md
+    assert "| Zed (a\\_2) | Amy (a\\_1) | 2 | 4 | 6 | -0.2 |" in md  # Zed received 4, Amy 6
+    focus = " ".join(_run(["behavior", path, "--agent", "Zed"], COLUMNS="1000").output.split())
+    assert "Amy (a_1) 2 1 6 4 0.6 10 0 1 0" in focus  # gave 6, received 4, heard 1 from Amy, sent 0
+    schema = schemas.load("behavior-report")
+    ledger = schema["properties"]["ledger"]["properties"]["pairs"]["description"]
+    contact = schema["properties"]["contact"]["properties"]["pairs"]["description"]
+    assert "`a` before `b` in agent-id order" in ledger and "`valueAGave` is the value `a` gave `b`" in ledger
+    assert "`a` before `b` in agent-id order" in contact and "messages `b` heard from `a`" in contact
