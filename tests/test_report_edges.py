@@ -108,3 +108,13 @@ def test_json_pairs_keep_agent_id_order_and_the_schema_says_so(tmp_path: Path) -
     contact = schema["properties"]["contact"]["properties"]["pairs"]["description"]
     assert "`a` before `b` in agent-id order" in ledger and "`valueAGave` is the value `a` gave `b`" in ledger
     assert "`a` before `b` in agent-id order" in contact and "messages `b` heard from `a`" in contact
+
+
+def test_no_line_of_the_demo_is_wider_than_the_narrowest_terminal() -> None:
+    """At COLUMNS=40 a hanging paragraph (a flag's evidence under its 21-column label) and a record's value
+    (under 'why it matters: ') kept 20 columns each, so their lines were 41 wide."""
+    from daishi_forensics.report.render.tables import display_width
+
+    for extra in ([], ["--agent", "Probe-1"]):
+        out = _run(["behavior", "m_demo", *extra], COLUMNS="40").output
+        assert max(display_width(line) for line in out.splitlines()) <= 40, extra

@@ -272,10 +272,10 @@ def _para(text: str, width: int, indent: int = 0, hanging: int | None = None) ->
     """A paragraph of the tool's words and data (control characters written out), wrapped."""
     first = " " * indent
     rest = " " * (indent if hanging is None else hanging)
-    lines = wrap(shown(text), max(width - len(rest), 20))
+    lines = wrap(shown(text), max(width - len(rest), 10))
     if len(lines) > 1 and len(first) != len(rest):
-        head = wrap(shown(text), max(width - len(first), 20))[0]
-        tail = wrap(shown(text)[len(head):].strip(), max(width - len(rest), 20))
+        head = wrap(shown(text), max(width - len(first), 10))[0]
+        tail = wrap(shown(text)[len(head):].strip(), max(width - len(rest), 10))
         return [first + head] + [rest + t for t in tail]
     return [(first if k == 0 else rest) + line for k, line in enumerate(lines)]
 

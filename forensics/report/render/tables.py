@@ -358,7 +358,7 @@ def text_records(headers: Sequence[str], rows: Sequence[Sequence[Any]], *, width
             text = cell(value)
             if text in ("", "–") and not isinstance(value, (int, float)):
                 continue
-            lines = wrap(text, max(w - 4 - label, 20))
+            lines = wrap(text, max(w - 4 - label, 12))
             level = _level(value)
             first = paint(lines[0], level, color)
             out.append(f"    {pad(h + ':', label)}{first}".rstrip())
