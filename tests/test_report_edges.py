@@ -118,3 +118,13 @@ def test_no_line_of_the_demo_is_wider_than_the_narrowest_terminal() -> None:
     for extra in ([], ["--agent", "Probe-1"]):
         out = _run(["behavior", "m_demo", *extra], COLUMNS="40").output
         assert max(display_width(line) for line in out.splitlines()) <= 40, extra
+
+
+def test_a_columns_of_thousands_of_digits_is_a_wide_terminal_not_an_internal_error(tmp_path: Path) -> None:
+    events = [ev(1, 0, "agent_spawned", "a_1", region="r_0_0"), ev(2, 0, "agent_spawned", "a_2", region="r_0_0")]
+    path = str(write_match(tmp_path, events, archive(["a_1", "a_2"], ended=10)))
+    wide = _run(["behavior", path], COLUMNS="100000")
+    huge = _run(["behavior", path], COLUMNS="9" * 5000)
+    assert (huge.exit_code, huge.output) == (wide.exit_code, wide.output) and wide.exit_code == 0
+    assert _run(["behavior", path], COLUMNS="080").output == _run(["behavior", path], COLUMNS="80").output
+    assert _run(["behavior", path], COLUMNS="000").output == _run(["behavior", path]).output
