@@ -12,10 +12,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from daishi_forensics.jsonio import dumps
-from daishi_forensics.textsafe import shown
+from daishi_forensics.textsafe import md_text, shown
 
 from .cells import Agent, Block, Level, count
-from .tables import cell, markdown_table, md_escape, text_table, wrap
+from .tables import cell, markdown_table, text_table, wrap
 
 __all__ = ["FORMATS", "render", "compare_blocks"]
 
@@ -133,7 +133,7 @@ def render_text(doc: Mapping[str, Any], *, width: int = 100, color: bool = False
 
 
 def _md(text: str) -> str:
-    return md_escape(shown(text))
+    return md_text(shown(text))
 
 
 def render_markdown(doc: Mapping[str, Any]) -> str:
