@@ -85,17 +85,21 @@ def md_escape(text: str) -> str:
 
 _BLOCK_START = re.compile(r"^( {0,3})([-+=]|\d{1,9}(?=[.)]))")
 """What makes the start of a line a list item (``-``, ``+``, ``1.``, ``1)``), a thematic break (``---``) or a
-heading underline (``===``, ``---``) in Markdown."""
+heading underline (``===``, ``---``) in Markdown (after up to three spaces; four open a code block)."""
 
 
 def md_text(text: str) -> str:
-    """:func:`md_escape`, and the start of ``text`` never read as a list item, a rule or a heading underline:
+    """:func:`md_escape`, and the start of ``text`` never read as a list item, a rule, a heading underline or
+    a code block:
     for a sentence that starts a paragraph or a list item, which may open with data (a seat's name).
 
     >>> md_text("1. Ash complied"), md_text("- Nyx"), md_text("-0.5 then")
     ('1\\\\. Ash complied', '\\\\- Nyx', '\\\\-0.5 then')
     """
     out = md_escape(text)
+    spaces = len(out) - len(out.lstrip(" "))
+    if spaces >= 4:  # four spaces open a code block: written as character references, they stay spaces
+        out = "&#32;" * spaces + out[spaces:]
     match = _BLOCK_START.match(out)
     if match is None:
         return out

@@ -137,6 +137,7 @@ def test_a_name_that_opens_a_markdown_line_makes_no_list(tmp_path: Path) -> None
 
     assert [md_text(t) for t in ("1. Evil", "- dash", "+ plus", "=== x", "  7) y", "Ash 1. z", "-0.5")] == [
         "1\\. Evil", "\\- dash", "\\+ plus", "\\=== x", "  7\\) y", "Ash 1. z", "\\-0.5"]
+    assert md_text("    code") == "&#32;" * 4 + "code"  # four spaces would open a code block
     events = [
         ev(1, 0, "agent_spawned", "a_p", region="r_0_0"),
         ev(2, 0, "agent_spawned", "a_1", region="r_0_0"),
