@@ -58,10 +58,11 @@ def test_an_archive_without_its_end_tick_is_refused_naming_the_file(tmp_path: Pa
     arch = archive(["a_1", "a_2"], ended=10)
     del arch["endedAtTick"]
     path = str(write_match(tmp_path, events, arch))
-    result = CliRunner().invoke(main, ["behavior", path])
-    assert result.exit_code == 1
-    assert result.stderr == (f"daishi-forensics: error: {path}, field endedAtTick: endedAtTick is missing or not "
-                             "an integer: None\n")
+    for command in ("behavior", "score"):
+        result = CliRunner().invoke(main, [command, path])
+        assert result.exit_code == 1, command
+        assert result.stderr == (f"daishi-forensics: error: {path}, field endedAtTick: endedAtTick is missing or "
+                                 "not an integer: None\n"), command
 
 
 def test_one_of_anything_is_singular_in_compare_screens_and_study_texts() -> None:
