@@ -132,13 +132,18 @@ def format_for(fmt: str | None, output: Path | None, formats: tuple[str, ...], d
     return default
 
 
+MAX_COLUMNS = 1_000_000
+"""The widest ``COLUMNS`` is taken to be: a larger number (even one of thousands of digits) wraps as this."""
+
+
 def text_width() -> int:
     """The width text output wraps to: ``COLUMNS`` when it is a positive whole number (at least 40),
     else the terminal's width when standard output is one, else 100.  A ``COLUMNS`` that is not a
     positive whole number (empty, ``0``, ``-5``, ``abc``) is ignored, as terminals and shells ignore it."""
     raw = os.environ.get("COLUMNS", "").strip()
-    if raw.isascii() and raw.isdigit() and int(raw) > 0:
-        return max(int(raw), 40)
+    if raw.isascii() and raw.isdigit() and raw.strip("0"):
+        digits = raw.lstrip("0")  # thousands of digits: wider than any terminal, not an error
+        return max(min(int(digits), MAX_COLUMNS) if len(digits) <= 9 else MAX_COLUMNS, 40)
     if sys.stdout.isatty():
         return max(shutil.get_terminal_size((100, 24)).columns, 40)
     return 100

@@ -95,7 +95,7 @@ def compare(targets: tuple[str, ...], by: str | None, models: tuple[str, str] | 
         known = split_models(pooled)
         for model in models:
             if model not in known:
-                found = ", ".join(f"{m} ({n} matches)" for m, n in known.items()) or "none"
+                found = ", ".join(f"{m} ({n} match{'es' if n != 1 else ''})" for m, n in known.items()) or "none"
                 raise BadSetting(f"no player seat of model {model!r} in these matches (probe seats are not "
                                  f"players); the models: {found}", file="--models")
         doc = compare_models(Side(models[0], pooled, models[0], tuple(every)),

@@ -24,9 +24,10 @@ U+200E, U+200F, U+202A-U+202E, U+2066-U+2069), which reorder what a reader sees
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
-__all__ = ["shown", "shown_lines", "is_neutral", "md_escape", "MARKDOWN_CHARS", "CONTROLS"]
+__all__ = ["shown", "shown_lines", "is_neutral", "md_escape", "md_text", "MARKDOWN_CHARS", "CONTROLS"]
 
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _EXTRA = [0x2028, 0x2029, 0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
@@ -80,3 +81,30 @@ def md_escape(text: str) -> str:
     for ch in MARKDOWN_CHARS:
         text = text.replace(ch, "\\" + ch)
     return text
+
+
+_BLOCK_START = re.compile(r"^( {0,3})([-+=]|\d{1,9}(?=[.)]))")
+"""What makes the start of a line a list item (``-``, ``+``, ``1.``, ``1)``), a thematic break (``---``) or a
+heading underline (``===``, ``---``) in Markdown (after up to three spaces; four open a code block)."""
+
+
+def md_text(text: str) -> str:
+    """:func:`md_escape`, and the start of ``text`` never read as a list item, a rule, a heading underline or
+    a code block:
+    for a sentence that starts a paragraph or a list item, which may open with data (a seat's name).
+
+    >>> md_text("1. Ash complied"), md_text("- Nyx"), md_text("-0.5 then")
+    ('1\\\\. Ash complied', '\\\\- Nyx', '\\\\-0.5 then')
+    """
+    out = md_escape(text)
+    spaces = len(out) - len(out.lstrip(" "))
+    if spaces >= 4:  # four spaces open a code block: written as character references, they stay spaces
+        out = "&#32;" * spaces + out[spaces:]
+    match = _BLOCK_START.match(out)
+    if match is None:
+        return out
+    lead, marker = match.groups()
+    if marker[0].isdigit():
+        end = match.end()
+        return out[:end] + "\\" + out[end:]
+    return lead + "\\" + out[len(lead):]

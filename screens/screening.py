@@ -271,7 +271,12 @@ def _unusual(flag: Flag) -> Flag:
     return replace(flag, explanation=(
         f"{flag.explanation} Chance under honest play in this match: {describe_p(flag.p_value)}, "
         f"{describe_p(flag.p_adjusted if flag.p_adjusted is not None else flag.p_value)} counting the "
-        f"{flag.tests or 1} tests here that could reach the alarm level."))
+        f"{_tests(flag.tests or 1)} here that could reach the alarm level."))
+
+
+def _tests(n: int) -> str:
+    """``1 test``, ``12 tests``."""
+    return f"{n} test" if n == 1 else f"{n} tests"
 
 
 class Started(Protocol):

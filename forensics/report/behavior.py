@@ -11,7 +11,7 @@ from daishi_forensics.replay.analysis import paused_cycle_collection
 from daishi_forensics.report.passes import analyze
 from daishi_forensics.read.boundary import read_match
 from .assembly import behavior_report
-from daishi_forensics.errors import InputUnreadable
+from daishi_forensics.errors import InputUnreadable, InvalidInput
 from daishi_forensics.read.sources import Limits, open_match
 
 __all__ = ["BehaviorResult", "behavior", "baseline_from"]
@@ -58,6 +58,11 @@ def behavior(
     """Open, read, analyse and report one match (``agent``: the seat to put in focus, by id or name;
     ``all_pairs``: every contact pair listed)."""
     source = open_match(target, store=store, server=server, limits=limits)
-    analysis = analyze(read_match(source), early=True)
-    with paused_cycle_collection():
-        return BehaviorResult(behavior_report(analysis, baseline=baseline, agent=agent, all_pairs=all_pairs))
+    try:
+        analysis = analyze(read_match(source), early=True)
+        with paused_cycle_collection():
+            return BehaviorResult(behavior_report(analysis, baseline=baseline, agent=agent, all_pairs=all_pairs))
+    except InvalidInput as exc:  # an archive field the report cannot go on without: name the file too
+        if exc.file is None:
+            exc.file = source.name
+        raise

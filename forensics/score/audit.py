@@ -37,6 +37,7 @@ from typing import Any
 
 from daishi_forensics import exitcodes
 from daishi_forensics.economy.passes import PASSES as ECONOMY
+from daishi_forensics.errors import InvalidInput
 from daishi_forensics.jsonio import json_kind, json_text
 from daishi_forensics.read.boundary import read_match
 from daishi_forensics.read.validation import report_schema_errors
@@ -411,5 +412,10 @@ def audit_target(
     JSON object) does not stop the match being read: it is recomputed, and the report's fault is
     the finding (:attr:`AuditResult.report_error`)."""
     source = open_match(target, store=store, server=server, limits=limits, report_faults=True)
-    analysis = analyze(read_match(source), ECONOMY)
-    return audit(analysis, rubric_version)
+    try:
+        analysis = analyze(read_match(source), ECONOMY)
+        return audit(analysis, rubric_version)
+    except InvalidInput as exc:  # an archive field the audit cannot go on without: name the file too
+        if exc.file is None:
+            exc.file = source.name
+        raise

@@ -43,6 +43,11 @@ def _clean(text: str, limit: int | None = 80) -> str:
     return out if limit is None or len(out) <= limit else out[: limit - 1] + "…"
 
 
+def _rows(n: int) -> str:
+    """``1 row``, ``12 rows``."""
+    return f"{n} row" if n == 1 else f"{n} rows"
+
+
 def _md(text: str, limit: int | None = 200) -> str:
     """Text escaped for Markdown (every character Markdown reads as markup), cleaned and cut as
     :func:`_clean` cuts it at ``limit``: for values from the input."""
@@ -105,8 +110,8 @@ def _header(audit: StudyAudit) -> list[str]:
         head += f"; {d.stopping_rule} rule, each comparison at level {d.comparison_level}"
         if d.tuning is not None:
             head += f", sequence tuning {d.tuning}"
-    sources = [f"{audit.files.trials_name} ({len(audit.files.trials)} rows)",
-               f"{audit.files.seats_name} ({len(audit.files.seats)} rows)"]
+    sources = [f"{audit.files.trials_name} ({_rows(len(audit.files.trials))})",
+               f"{audit.files.seats_name} ({_rows(len(audit.files.seats))})"]
     if audit.page is not None:
         sources.append(f"page {audit.page.name}")
     if audit.recipe is not None:

@@ -25,13 +25,13 @@ from typing import Any
 
 from daishi_forensics.jsonio import dumps
 from daishi_forensics.report.summary import Summary, summarize
-from daishi_forensics.textsafe import shown
+from daishi_forensics.textsafe import md_text, shown
 
 from .cells import MAX_IDS_TEXT, Block, EventIds, Names, count
 from .phrases import (counterparties_block, did_text, exposure_text, finding_text, flag_significance, flag_title,
                       focus_head, messages_block, probe_text, ranks_text, seats_block, verdict_text)
 from .sections import SECTION_BLOCKS
-from .tables import cell, markdown_table, md_escape, paint, text_records, text_table, wrap
+from .tables import cell, markdown_table, paint, text_records, text_table, wrap
 
 __all__ = ["render_text", "render_markdown", "render_json", "report_blocks", "focus_blocks", "summary_blocks",
            "Document", "document", "event_ids_shown"]
@@ -272,10 +272,10 @@ def _para(text: str, width: int, indent: int = 0, hanging: int | None = None) ->
     """A paragraph of the tool's words and data (control characters written out), wrapped."""
     first = " " * indent
     rest = " " * (indent if hanging is None else hanging)
-    lines = wrap(shown(text), max(width - len(rest), 20))
+    lines = wrap(shown(text), max(width - len(rest), 10))
     if len(lines) > 1 and len(first) != len(rest):
-        head = wrap(shown(text), max(width - len(first), 20))[0]
-        tail = wrap(shown(text)[len(head):].strip(), max(width - len(rest), 20))
+        head = wrap(shown(text), max(width - len(first), 10))[0]
+        tail = wrap(shown(text)[len(head):].strip(), max(width - len(rest), 10))
         return [first + head] + [rest + t for t in tail]
     return [(first if k == 0 else rest) + line for k, line in enumerate(lines)]
 
@@ -431,8 +431,9 @@ def _text_summary(t: _Text, doc: Document) -> None:
 
 
 def _md_text(text: str) -> str:
-    """Escape a sentence for Markdown: no raw HTML, no emphasis or links from data, no control characters."""
-    return md_escape(shown(text))
+    """Escape a sentence for Markdown: no raw HTML, no emphasis or links from data, no control characters, and
+    no list, rule or heading underline from a name it starts with (``- 1. Ash (a_1) complied ...``)."""
+    return md_text(shown(text))
 
 
 def _md_anchor(title: str) -> str:

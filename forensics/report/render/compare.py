@@ -12,10 +12,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from daishi_forensics.jsonio import dumps
-from daishi_forensics.textsafe import shown
+from daishi_forensics.textsafe import md_text, shown
 
 from .cells import Agent, Block, Level, count
-from .tables import cell, markdown_table, md_escape, text_table, wrap
+from .tables import cell, markdown_table, text_table, wrap
 
 __all__ = ["FORMATS", "render", "compare_blocks"]
 
@@ -108,7 +108,7 @@ def _head(doc: Mapping[str, Any]) -> list[str]:
     for key in ("a", "b"):
         s = doc[key]
         what = f"model {s['model']}" if s["model"] else "every player seat"
-        out.append(f"{key.upper()}: {s['label']}: {what}, {s['seats']} player seats in {s['matches']} of "
+        out.append(f"{key.upper()}: {s['label']}: {what}, {count(s['seats'], 'player seat')} in {s['matches']} of "
                    f"{count(s['matchesRead'], 'match', 'matches')} read" + (f" (models: {', '.join(s['models'])})" if not s["model"]
                                                          else "") + ".")
     return out
@@ -133,7 +133,7 @@ def render_text(doc: Mapping[str, Any], *, width: int = 100, color: bool = False
 
 
 def _md(text: str) -> str:
-    return md_escape(shown(text))
+    return md_text(shown(text))
 
 
 def render_markdown(doc: Mapping[str, Any]) -> str:

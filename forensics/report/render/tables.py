@@ -89,10 +89,16 @@ def _level(value: Any) -> str | None:
     return value.level if isinstance(value, Level) else None
 
 
+_ZERO_WIDTH_CATEGORIES = frozenset({"Mn", "Me", "Cf"})
+"""Marks drawn on the character before them (nonspacing and enclosing marks: an accent, a Thai vowel
+sign, a variation selector) and format characters (zero-width space and joiner, word joiner, byte-order
+mark): no column of their own."""
+
+
 def _char_width(ch: str) -> int:
-    """Columns a terminal gives ``ch``: 2 for a wide or full-width character (CJK, full-width forms),
-    0 for a combining mark, else 1."""
-    if unicodedata.combining(ch):
+    """Columns a terminal gives ``ch``: 2 for a wide or full-width character (CJK, full-width forms,
+    emoji), 0 for a mark or a zero-width format character (the soft hyphen excepted: it is shown), else 1."""
+    if unicodedata.category(ch) in _ZERO_WIDTH_CATEGORIES and ch != "\u00ad":
         return 0
     return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
 
@@ -131,7 +137,7 @@ def wrap(text: str, width: int) -> list[str]:
     if not text:
         return [""]
     width = max(width, 1)
-    if display_width(text) == len(text):
+    if all(_char_width(ch) == 1 for ch in text):
         return textwrap.wrap(text, width, break_long_words=True, break_on_hyphens=False) or [""]
     lines: list[str] = []
     line, used = "", 0
@@ -210,6 +216,26 @@ def _widths(natural: list[int], cells: list[int], minimum: list[int], room: int)
     return _fill(base, minimum, room)
 
 
+NARROWEST_TEXT = 6
+"""The narrowest a text column is squeezed to so that a part of a table fits the width (its words are
+broken to fit)."""
+
+
+def _squeeze(widths: list[int], numeric: list[bool], room: int) -> list[int]:
+    """``widths`` narrowed, widest text column first, until they fit ``room`` (the columns of a part whose
+    key columns repeat: two names and a list of names at their minimum can be wider than the terminal).
+    Numbers stay whole and a text column keeps at least :data:`NARROWEST_TEXT` columns, so a part may
+    still be wider when even that does not fit."""
+    out = list(widths)
+    while sum(out) > room:
+        text = [k for k in range(len(out)) if not numeric[k] and out[k] > NARROWEST_TEXT]
+        if not text:
+            break
+        widest = max(text, key=lambda k: (out[k], -k))
+        out[widest] -= 1
+    return out
+
+
 def _partition(widths: list[int], capacity: int) -> list[list[int]]:
     """Consecutive runs of column indexes whose widths (plus separators) stay within ``capacity``."""
     groups: list[list[int]] = [[]]
@@ -273,9 +299,11 @@ def text_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], *, width: 
     parts = []
     for cols in groups:
         sep_room = len(SEP) * (len(cols) - 1)
-        widths_of = dict(zip(cols, _widths([natural[i] for i in cols], [widest[i] for i in cols],
-                                           [minimum[i] for i in cols],
-                                           (room - sep_room) if room is not None else 10**9)))
+        fit = _widths([natural[i] for i in cols], [widest[i] for i in cols], [minimum[i] for i in cols],
+                      (room - sep_room) if room is not None else 10**9)
+        if room is not None:
+            fit = _squeeze(fit, [numeric[i] for i in cols], room - sep_room)
+        widths_of = dict(zip(cols, fit))
         parts.append(_render(cols, widths_of, heads, texts, rows, numeric, color, marked, lead))
     return "\n\n".join(parts)
 
@@ -330,7 +358,7 @@ def text_records(headers: Sequence[str], rows: Sequence[Sequence[Any]], *, width
             text = cell(value)
             if text in ("", "–") and not isinstance(value, (int, float)):
                 continue
-            lines = wrap(text, max(w - 4 - label, 20))
+            lines = wrap(text, max(w - 4 - label, 12))
             level = _level(value)
             first = paint(lines[0], level, color)
             out.append(f"    {pad(h + ':', label)}{first}".rstrip())
