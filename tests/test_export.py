@@ -285,3 +285,54 @@ def test_integers_beyond_64_bits_are_kept_with_every_digit_in_payload(tmp_path: 
         (3, None, f'{{"big":{big},"deep":{{"n":[{nested},7]}},"neg":{neg},"quantity":{big}}}'),
         (4, None, f'{{"small":12,"wide":{2**64 - 1}}}'),
     ]
+
+
+def test_clearing_leftovers_touches_only_a_dead_export_s_temp_files(tmp_path: Path) -> None:
+    import fcntl
+    import os
+    import subprocess
+    import sys
+
+    from daishi_forensics.batch.export import _drop_if_empty, _tmp_in, clean_stale_tmp
+
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True,
+                          check=True)
+    dead = int(gone.stdout)
+    out = tmp_path / "lake"
+    tmp = out / ".export-tmp"
+    tmp.mkdir(parents=True)
+    (out / "events" / "notes").mkdir(parents=True)
+    (out / "events" / f"match_id={A}").mkdir()
+    stale = tmp / f"part-0.parquet.{dead}.0123456789ab.tmp"
+    old_stale = out / "events" / f"match_id={A}" / f".part-0.parquet.{dead}.0123456789ab.tmp"
+    # a user's files, named like temp files but never written so by an export: left alone
+    mine = [out / "events" / "notes" / f".part-0.parquet.{dead}.0123456789ab.tmp",
+            out / "events" / f"match_id={A}" / f"part-0.parquet.{dead}.0123456789ab.tmp",
+            tmp / f".part-0.parquet.{dead}.0123456789ab.tmp",
+            tmp / f"part-0.parquet.{dead}.0123456789ab.tmp.bak",
+            out / f"part-0.parquet.{dead}.0123456789ab.tmp"]
+    # a file another export holds the lock of (on another machine sharing the folder: its process id means
+    # nothing here)
+    held = tmp / f"part-0.parquet.{dead}.fedcba987654.tmp"
+    for path in [stale, old_stale, *mine, held]:
+        path.write_bytes(b"PAR1")
+    lock = os.open(held, os.O_RDONLY)
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    try:
+        assert clean_stale_tmp(out) == 2
+    finally:
+        os.close(lock)
+    assert (stale.exists(), old_stale.exists(), held.exists()) == (False, False, True)
+    assert all(p.read_bytes() == b"PAR1" for p in mine)
+    assert clean_stale_tmp(out) == 1 and not held.exists()  # its lock let go: a leftover now
+    # a temp file is there from the start: another export emptying the folder cannot remove it under it
+    for path in mine:
+        path.unlink()
+    path, fd = _tmp_in(out)
+    try:
+        _drop_if_empty(tmp)
+        assert path.exists() and clean_stale_tmp(out) == 0  # this process is alive and holds the lock
+    finally:
+        if fd is not None:
+            os.close(fd)
+        path.unlink()

@@ -39,7 +39,9 @@ message *counts* per pair, private ones included (counts, not contents).
 every table's folder, so no glob over a table, ``DIR/events/**`` included, meets it) and renamed
 into place when the match is complete; an export of a match already in ``DIR`` replaces its
 three files.  The temp files an export killed half-way left are removed by the next export
-to ``DIR`` (those of a process still running are left alone).
+to ``DIR`` (those of a process still running are left alone, and so are those whose lock an
+export holds, on another machine or in another container sharing ``DIR``); no other file in ``DIR``
+is touched.
 """
 
 from __future__ import annotations
@@ -55,6 +57,11 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+try:
+    import fcntl
+except ImportError:  # Windows: the process id alone tells a live export's temp files
+    fcntl = None  # type: ignore[assignment]
 
 import orjson
 import pyarrow as pa
@@ -379,11 +386,31 @@ TMP_FOLDER = ".export-tmp"
 ``DIR/events/**``) never meets a file half written, even one a killed export left behind."""
 
 
-def _tmp_in(out_dir: Path) -> Path:
-    """A fresh temp path in ``out_dir``'s :data:`TMP_FOLDER` (named by this process's id)."""
+def _tmp_in(out_dir: Path) -> tuple[Path, int | None]:
+    """A fresh temp file in ``out_dir``'s :data:`TMP_FOLDER` (named by this process's id), created
+    here, and the descriptor that holds its lock (None where files cannot be locked): the file is
+    there from the start, so another export emptying the folder never removes the folder under
+    it, and the lock tells an export on another machine or in another container (whose process ids
+    this one cannot see) that the file is in use.  The caller closes the descriptor."""
     folder = out_dir / TMP_FOLDER
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder / f"part-0.parquet.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp"
+    path = folder / f"part-0.parquet.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp"
+    for attempt in range(5):
+        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileNotFoundError:  # another export removed the folder, empty, between the two calls
+            if attempt == 4:
+                raise
+            continue
+        break
+    if fcntl is None:
+        os.close(fd)
+        return path, None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:  # a file system without locks: the process id alone tells
+        pass
+    return path, fd
 
 
 def _alive(pid: int) -> bool:
@@ -398,24 +425,49 @@ def _alive(pid: int) -> bool:
     return True
 
 
-_TMP_NAME = re.compile(r"^\.?part-0\.parquet\.(\d+)\.[0-9a-f]+\.tmp$")
+def _locked(path: Path) -> bool:
+    """Whether another export holds ``path``'s lock (it is at work, maybe on another machine)."""
+    if fcntl is None:
+        return False
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return True  # gone, or not ours to read: left alone
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:  # a file system without locks: the process id alone tells
+        return False
+    finally:
+        os.close(fd)
+    return False
+
+
+_TMP_NAME = re.compile(r"^part-0\.parquet\.(\d+)\.[0-9a-f]{12}\.tmp$")
+"""A temp file's name in :data:`TMP_FOLDER`."""
+_OLD_TMP_NAME = re.compile(r"^\.part-0\.parquet\.(\d+)\.[0-9a-f]{12}\.tmp$")
+"""A temp file's name in a partition (``match_id=...``), where earlier versions wrote them."""
 
 
 def clean_stale_tmp(out_dir: Path) -> int:
     """Remove the temp files an export killed half-way left in ``out_dir`` (in :data:`TMP_FOLDER`,
-    or hidden in a partition by earlier versions): those whose process is gone.  Returns how many."""
+    or hidden in a ``match_id=`` partition by earlier versions): those whose process is gone and
+    whose lock no export holds.  No other file is touched.  Returns how many."""
     out_dir = Path(out_dir)
     if not out_dir.is_dir():
         return 0
-    folders = [out_dir / TMP_FOLDER] + [p for t in ("events", "seats", "pairs") if (out_dir / t).is_dir()
-                                        for p in (out_dir / t).iterdir() if p.is_dir()]
+    folders = [(out_dir / TMP_FOLDER, _TMP_NAME)] + [
+        (p, _OLD_TMP_NAME) for t in ("events", "seats", "pairs") if (out_dir / t).is_dir()
+        for p in sorted((out_dir / t).iterdir()) if p.name.startswith("match_id=") and p.is_dir()]
     removed = 0
-    for folder in folders:
-        if not folder.is_dir():
+    for folder, name in folders:
+        if not folder.is_dir() or folder.is_symlink():
             continue
-        for path in folder.iterdir():
-            m = _TMP_NAME.match(path.name)
-            if m is not None and path.is_file() and not _alive(int(m.group(1))):
+        for path in sorted(folder.iterdir()):
+            m = name.match(path.name)
+            if (m is not None and path.is_file() and not path.is_symlink() and not _alive(int(m.group(1)))
+                    and not _locked(path)):
                 path.unlink(missing_ok=True)
                 removed += 1
     _drop_if_empty(out_dir / TMP_FOLDER)
@@ -535,8 +587,16 @@ def export_match(
     source = _noting_exact_ints(source, batches.exact)
     folders = {t: out_dir / t / partition for t in ("events", "seats", "pairs")}
     tmps: dict[str, Path] = {}
+    locks: list[int] = []
+
+    def tmp_for(name: str) -> Path:
+        tmps[name], lock = _tmp_in(out_dir)
+        if lock is not None:
+            locks.append(lock)
+        return tmps[name]
+
     try:
-        tmps["events"] = _tmp_in(out_dir)
+        tmp_for("events")
         schema = EVENT_SCHEMA.with_metadata(_metadata("events", include_private, scrubbed))
         with pq.ParquetWriter(tmps["events"], schema, compression="zstd") as writer:
             def sink(event: dict[str, Any]) -> None:
@@ -551,7 +611,7 @@ def export_match(
         report = behavior_report(analysis, all_pairs=True)  # the pairs table holds every pair
         seats, pairs = seat_rows(report), pair_rows(report)
         for name, rows, table_schema in (("seats", seats, SEAT_SCHEMA), ("pairs", pairs, PAIR_SCHEMA)):
-            tmps[name] = _tmp_in(out_dir)
+            tmp_for(name)
             table = _table(rows, table_schema.with_metadata(_metadata(name, include_private, scrubbed)))
             pq.write_table(table, tmps[name], compression="zstd")
         for name, tmp in tmps.items():
@@ -560,6 +620,8 @@ def export_match(
     finally:
         for tmp in tmps.values():
             tmp.unlink(missing_ok=True)
+        for lock in locks:
+            os.close(lock)
         _drop_if_empty(out_dir / TMP_FOLDER)
     invalid = int(report["source"]["invalid"])
     return MatchExport(
