@@ -363,3 +363,26 @@ def test_the_testing_summary_counts_the_typologies_tests_beside_their_flags(tmp_
     clear = orjson.loads(run(["screen-transfers", str(write_csv(tmp_path / "bg.csv", background_rows())), *COLUMNS,
                               "--format", "json"]).stdout)
     assert "typologyTests" not in clear["matches"][0]["testing"]
+
+
+@pytest.mark.parametrize("exit_zero", [False, True])
+def test_nothing_screened_states_the_exit_code_the_process_exits_with(monkeypatch: pytest.MonkeyPatch,
+                                                                      exit_zero: bool) -> None:
+    # every target read but invalid (exit 1, no verdict): --exit-zero turns that 1 into 0, in the process's exit
+    # and in the code the JSON and SARIF outputs state alike
+    import daishi_forensics.cli.screen as screen_cli
+    from daishi_forensics.report.screening import MatchOutcome, ScreenRun
+    from daishi_forensics.screens.config import load_config
+
+    def nothing(targets: Any, **_: Any) -> ScreenRun:
+        return ScreenRun(load_config(None), (MatchOutcome("m_bad.jsonl", error="a trade without a tradeId",
+                                                          error_code=1),))
+
+    monkeypatch.setattr(screen_cli, "screen_targets", nothing)
+    expected = 0 if exit_zero else 1
+    for fmt in ("json", "sarif"):
+        result = run([*(["--exit-zero"] if exit_zero else []), "screen", "m_bad.jsonl", "--format", fmt])
+        assert result.exit_code == expected, result.stderr
+        out = orjson.loads(result.stdout)
+        stated = out["exitCode"] if fmt == "json" else out["runs"][0]["invocations"][0]["exitCode"]
+        assert (stated, out.get("verdict")) == (expected, None)

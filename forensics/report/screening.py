@@ -189,12 +189,13 @@ class ScreenRun:
     @property
     def exit_code(self) -> int:
         """3 when a target could not be read; else 1 when a verdict is review/flag (or a target
-        was invalid, or its log truncated), or 0 with :attr:`exit_zero`; 1 when nothing could be screened
-        (with or without :attr:`exit_zero`: there is no finding to waive); else 0."""
+        was invalid, or its log truncated), or when nothing could be screened (every target invalid);
+        either 1 is 0 with :attr:`exit_zero`, as the process's exit is (``--exit-zero`` turns every 1
+        into 0); else 0."""
         if any(m.error_code == exitcodes.UNREADABLE for m in self.matches):
             return int(exitcodes.UNREADABLE)
         if not self.screened:
-            return int(exitcodes.FINDINGS)
+            return int(exitcodes.OK if self.exit_zero else exitcodes.FINDINGS)
         if self.verdict != "clear" or any(m.error or m.invalid_records or m.truncated for m in self.matches):
             return int(exitcodes.OK if self.exit_zero else exitcodes.FINDINGS)
         return int(exitcodes.OK)
