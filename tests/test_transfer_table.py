@@ -386,3 +386,24 @@ def test_nothing_screened_states_the_exit_code_the_process_exits_with(monkeypatc
         out = orjson.loads(result.stdout)
         stated = out["exitCode"] if fmt == "json" else out["runs"][0]["invocations"][0]["exitCode"]
         assert (stated, out.get("verdict")) == (expected, None)
+
+
+def test_a_file_name_that_is_not_utf8_is_written_in_json_and_sarif(tmp_path: Path) -> None:
+    # a file name's bytes need not be UTF-8 (Python keeps such bytes as lone surrogates, which a JSON writer
+    # refuses: exit 70): JSON shows them as U+FFFD, as a terminal does; the SARIF uri percent-encodes the bytes
+    import os
+
+    path = write_csv(tmp_path / os.fsdecode(b"bad\xffname #\xc3\xa9.csv"), background_rows() + cycle_rows())
+    result = run(["screen-transfers", str(path), *COLUMNS, "--format", "json"])
+    assert result.exit_code == 1, result.stderr
+    assert orjson.loads(result.stdout)["matches"][0]["target"] == f"{tmp_path}/bad\ufffdname #\u00e9.csv"
+    result = run(["screen-transfers", str(path), *COLUMNS, "--format", "sarif"])
+    assert result.exit_code == 1, result.stderr
+    (sarif_run,) = orjson.loads(result.stdout)["runs"]
+    uris = {loc["physicalLocation"]["artifactLocation"]["uri"] for r in sarif_run["results"] for loc in r["locations"]}
+    assert uris == {f"{tmp_path}/bad%FFname%20%23%C3%A9.csv"}
+    missing = str(tmp_path / os.fsdecode(b"gone\xff.jsonl"))
+    result = run(["screen", missing, "--format", "json"])
+    assert result.exit_code == 3, result.stderr
+    (entry,) = orjson.loads(result.stdout)["matches"]
+    assert entry["target"] == f"{tmp_path}/gone\ufffd.jsonl" and entry["error"].startswith(entry["target"])

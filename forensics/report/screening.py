@@ -160,6 +160,24 @@ class MatchOutcome:
     what it holds, so a clear verdict does not clear the match."""
 
 
+def name_text(name: str) -> str:
+    """A target's name as text a document can hold: a file name's bytes that are not UTF-8 (which
+    Python keeps as lone surrogates, and a JSON writer refuses) shown as U+FFFD, as a terminal shows
+    them.
+
+    >>> name_text("st/bad\\udcffname.csv"), name_text("m_demo")
+    ('st/bad�name.csv', 'm_demo')
+    """
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        try:
+            return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        except UnicodeEncodeError:
+            return name.encode("utf-8", "replace").decode("utf-8")
+    return name
+
+
 @dataclass(frozen=True)
 class ScreenRun:
     """Everything one ``daishi-forensics screen`` run found."""
@@ -210,14 +228,14 @@ class ScreenRun:
             "matches": [],
         }
         for m in self.matches:
-            entry: dict[str, Any] = {"target": m.target, "matchId": m.match_id}
+            entry: dict[str, Any] = {"target": name_text(m.target), "matchId": m.match_id}
             if m.result is not None:
                 entry.update(m.result.to_dict())
                 entry.pop("match", None)
                 entry.pop("configVersion", None)
                 entry.pop("configDigest", None)
             else:
-                entry.update({"verdict": None, "error": m.error})
+                entry.update({"verdict": None, "error": name_text(m.error) if m.error else m.error})
             if m.invalid_records:
                 entry["invalidRecords"] = m.invalid_records
             if m.truncated:

@@ -7,6 +7,7 @@ deterministic (same run, same bytes).
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Iterable
 from typing import Any
 from urllib.parse import quote
@@ -18,7 +19,7 @@ from .cells import count
 from .tables import github_escape
 
 from daishi_forensics.screens.config import ScreenConfig
-from daishi_forensics.report.screening import ScreenRun
+from daishi_forensics.report.screening import ScreenRun, name_text
 from daishi_forensics.screens.flags import Flag
 
 __all__ = ["FORMATS", "render", "render_github", "render_json", "render_sarif", "render_text"]
@@ -168,16 +169,19 @@ def _uri(target: str) -> str:
     """A target as a SARIF artifact URI: a URI reference, so every character outside the unreserved
     set and ``/`` percent-encoded (a space, ``%``, ``#``, ``?``, and ``:``, which would read as a scheme).
 
-    >>> _uri("st/my table 100%.csv"), _uri("m_demo"), _uri("c:x#1")
-    ('st/my%20table%20100%25.csv', 'm_demo', 'c%3Ax%231')
+    >>> _uri("st/my table 100%.csv"), _uri("m_demo"), _uri("c:x#1"), _uri("st/été\\udcff.csv")
+    ('st/my%20table%20100%25.csv', 'm_demo', 'c%3Ax%231', 'st/%C3%A9t%C3%A9%FF.csv')
     """
-    return quote(target, safe="/")
+    try:
+        return quote(target, safe="/")
+    except UnicodeEncodeError:  # a file name's bytes that are not UTF-8: percent-encoded as the bytes they are
+        return quote(os.fsencode(target), safe="/")
 
 
 def _result(flag: Flag, target: str, config: ScreenConfig, rule_index: dict[str, int]) -> dict[str, Any]:
     rule_id = f"{flag.screen}/{flag.kind}"
     fingerprint = hashlib.sha256(
-        "|".join([rule_id, flag.match or target, *map(str, flag.agents)]).encode()
+        "|".join([rule_id, flag.match or name_text(target), *map(str, flag.agents)]).encode()
     ).hexdigest()[:32]
     data = flag.to_dict()
     return {
@@ -219,11 +223,12 @@ def render_sarif(run: ScreenRun) -> str:
     rules = _rules((f for f, _ in placed), run.config)
     index = {r["id"]: i for i, r in enumerate(rules)}
     notifications = [
-        {"level": "error", "message": {"text": f"{m.target}: {m.error}"}} for m in run.matches if m.result is None
+        {"level": "error", "message": {"text": name_text(f"{m.target}: {m.error}")}} for m in run.matches
+        if m.result is None
     ]
     failed = bool(notifications)
     notifications += [  # a verdict that does not cover the whole match: why (invalid records, a truncated log)
-        {"level": "warning", "message": {"text": f"{m.target}: {reason}"}}
+        {"level": "warning", "message": {"text": name_text(f"{m.target}: {reason}")}}
         for m in run.matches if m.result is not None for reason in m.result.not_screened
     ]
     doc = {
