@@ -208,7 +208,8 @@ def test_a_bad_row_exits_3_with_one_line_naming_it(tmp_path: Path) -> None:
     ("0x10", "not '0x10' (a number is written"),
     ("1e308", "a value is 0 or between 1e-100 and 1e+100 (the screens add and multiply amounts; any unit is fine, "
               "so divide the column by a power of ten), not '1e308'"),
-    ("1e-200", "a value is 0 or between 1e-100 and 1e+100"),
+    ("1e-200", "a value is 0 or between 1e-100 and 1e+100 (the screens add and multiply amounts; any unit is fine, "
+               "so multiply the column by a power of ten), not '1e-200'"),
 ])
 def test_a_value_is_a_plain_ascii_decimal_in_range(tmp_path: Path, cell: str, says: str) -> None:
     path = tmp_path / "t.csv"

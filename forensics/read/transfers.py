@@ -236,8 +236,9 @@ def _value(row: Mapping[str, Any], column: str, file: str, line: int) -> float |
                               f"{_PLAIN_HINT if isinstance(raw, str) and not _DECIMAL.fullmatch(raw.strip()) else ''}",
                               file=file, line=line, field=column)
     if number > MAX_VALUE or 0 < number < 1 / MAX_VALUE:
+        fix = "divide" if number > MAX_VALUE else "multiply"  # a unit too small, or too large
         raise InputUnreadable(f"a value is 0 or between {1 / MAX_VALUE:g} and {MAX_VALUE:g} (the screens add and "
-                              f"multiply amounts; any unit is fine, so divide the column by a power of ten), "
+                              f"multiply amounts; any unit is fine, so {fix} the column by a power of ten), "
                               f"not {str(raw)[:40]!r}", file=file, line=line, field=column)
     return number
 
