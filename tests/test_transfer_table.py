@@ -408,3 +408,25 @@ def test_a_file_name_that_is_not_utf8_is_written_in_json_and_sarif(tmp_path: Pat
     assert result.exit_code == 3, result.stderr
     (entry,) = orjson.loads(result.stdout)["matches"]
     assert entry["target"] == f"{tmp_path}/gone\ufffd.jsonl" and entry["error"].startswith(entry["target"])
+
+
+def test_epoch_ticks_and_milliseconds_are_told_with_every_digit(tmp_path: Path) -> None:
+    from datetime import datetime, timedelta, timezone
+
+    # epoch seconds as plain numbers: each tick told whole (they were all 'tick 1.70404e+09')
+    rows = background_rows() + cycle_rows()
+    for row in rows:
+        row["STEP"] = 1704067200 + 3600 * row["STEP"]
+    path = write_csv(tmp_path / "epoch.csv", rows)
+    out = orjson.loads(run(["screen-transfers", str(path), *COLUMNS, "--format", "json"]).stdout)
+    (cycle,) = [f for f in out["matches"][0]["flags"] if f["screen"] == "value_cycles"]
+    assert "from tick 1704427200 to 1704448800, each hop" in cycle["explanation"]
+    # dates a millisecond apart: told with their milliseconds (they all read 00:00:00Z)
+    start = datetime(2024, 1, 1, tzinfo=timezone.utc)
+    rows = background_rows() + cycle_rows()
+    for row in rows:
+        row["STEP"] = (start + timedelta(milliseconds=row["STEP"])).isoformat(timespec="milliseconds")
+    path = write_csv(tmp_path / "ms.csv", rows)
+    out = orjson.loads(run(["screen-transfers", str(path), *COLUMNS, "--format", "json"]).stdout)
+    (cycle,) = [f for f in out["matches"][0]["flags"] if f["screen"] == "value_cycles"]
+    assert "from 2024-01-01T00:00:00.100Z to 2024-01-01T00:00:00.106Z, each hop" in cycle["explanation"]
