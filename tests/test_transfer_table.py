@@ -430,3 +430,14 @@ def test_epoch_ticks_and_milliseconds_are_told_with_every_digit(tmp_path: Path) 
     out = orjson.loads(run(["screen-transfers", str(path), *COLUMNS, "--format", "json"]).stdout)
     (cycle,) = [f for f in out["matches"][0]["flags"] if f["screen"] == "value_cycles"]
     assert "from 2024-01-01T00:00:00.100Z to 2024-01-01T00:00:00.106Z, each hop" in cycle["explanation"]
+
+
+def test_a_cycle_that_keeps_a_little_says_how_little(tmp_path: Path) -> None:
+    # each hop kept 0.2% (it read 'keeping at most 0% of it', as if nothing was kept)
+    rows = cycle_rows()
+    for row, value in zip(rows, [1000.0, 998.0, 996.0, 994.0], strict=True):
+        row["AMOUNT"] = value
+    path = write_csv(tmp_path / "tx.csv", background_rows() + rows)
+    out = orjson.loads(run(["screen-transfers", str(path), *COLUMNS, "--format", "json"]).stdout)
+    (cycle,) = [f for f in out["matches"][0]["flags"] if f["screen"] == "value_cycles"]
+    assert "keeping at most 0.2% of it, and 994 came back" in cycle["explanation"]
