@@ -336,3 +336,21 @@ def test_clearing_leftovers_touches_only_a_dead_export_s_temp_files(tmp_path: Pa
         if fd is not None:
             os.close(fd)
         path.unlink()
+
+
+def test_integers_beyond_64_bits_survive_the_upcast_of_a_v1_message(tmp_path: Path) -> None:
+    # a v1 message has no sha256 (the upcast adds it) and a v1 direct message becomes message_private: the payload
+    # as exported differs from the line's, and the integer was exported as 1.2345678901234568e+29
+    big = 123456789012345678901234567890
+    events = _with_id([ev(1, 0, "agent_spawned", "a_1", region="r_0_0"),
+                       ev(2, 0, "agent_spawned", "a_2", region="r_0_0"),
+                       ev(3, 1, "message", "a_1", channel="broadcast", text="hello", note="BIG_A"),
+                       ev(4, 2, "message_private", "a_1", to="a_2", text="psst", note=["BIG_A", 1])], A)
+    path = write_match(tmp_path / "m", events, archive(["a_1", "a_2"], ended=10, matchId=A), version=1)
+    path.write_bytes(path.read_bytes().replace(b'"BIG_A"', str(big).encode()))
+    export_parquet([str(path)], tmp_path / "lake", include_private=True)
+    rows = sql(f"SELECT id, type, payload FROM read_parquet('{tmp_path}/lake/events/*/*.parquet') "
+               "WHERE id >= 3 ORDER BY id")
+    assert [(i, t) for i, t, _ in rows] == [(3, "message"), (4, "message_private")]
+    assert [orjson.loads(p.replace(str(big), '"BIG"'))["note"] for _, _, p in rows] == ["BIG", ["BIG", 1]]
+    assert f'"note":{big},' in rows[0][2] and f'"note":[{big},1],' in rows[1][2]

@@ -171,13 +171,23 @@ def _wide(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool) and not -(1 << 63) <= v < (1 << 64)
 
 
-def _as_read(v: Any) -> Any:
-    """A value read exactly as the read boundary reads it (orjson): an integer beyond 64 bits a float."""
-    if isinstance(v, dict):
-        return {k: _as_read(x) for k, x in v.items()}
-    if isinstance(v, list):
-        return [_as_read(x) for x in v]
-    return float(v) if _wide(v) else v
+def _restore(read: Any, exact: Any) -> Any:
+    """``read`` (a payload as the read boundary and the upcast left it: an integer beyond 64 bits a float)
+    with each such float put back as the integer ``exact`` (the line read again) holds at the same place.
+    Only a float equal to that integer's float is replaced: a field the upcast added (a v1 message's
+    ``sha256``), renamed or changed, and the scrubbed ``text``, stay as read.
+
+    >>> _restore({"n": 1.2345678901234568e+29, "sha256": "ab", "l": [2.0, 1.2345678901234568e+29]},
+    ...          {"n": 123456789012345678901234567890, "l": [2, 123456789012345678901234567890]})
+    {'n': 123456789012345678901234567890, 'sha256': 'ab', 'l': [2.0, 123456789012345678901234567890]}
+    """
+    if isinstance(read, dict) and isinstance(exact, dict):
+        return {k: _restore(x, exact[k]) if k in exact else x for k, x in read.items()}
+    if isinstance(read, list) and isinstance(exact, list) and len(read) == len(exact):
+        return [_restore(x, y) for x, y in zip(read, exact, strict=True)]
+    if isinstance(read, float) and _wide(exact) and read == float(exact):
+        return exact
+    return read
 
 
 def _fragments(v: Any) -> Any:
@@ -197,7 +207,7 @@ _LONG_DIGITS = re.compile(rb"[:,\[][ \t]*-?[0-9]{19}")
 """A number with as many digits as the shortest integer beyond 64 bits may have (2**63 has 19)."""
 
 
-def _noting_exact_ints(source: MatchSource, exact: dict[tuple[Any, Any], dict[str, Any]]) -> MatchSource:
+def _noting_exact_ints(source: MatchSource, exact: dict[Any, dict[str, Any]]) -> MatchSource:
     """``source``, noting in ``exact`` the payload of each stream line holding an integer beyond 64 bits, read
     with every digit (the read boundary's parser reads it as a float: 2**70 would be exported as
     1.1805916207174113e+21).  Only lines with a long run of digits are read twice."""
@@ -213,7 +223,7 @@ def _noting_exact_ints(source: MatchSource, exact: dict[tuple[Any, Any], dict[st
                     data = None
                 if isinstance(data, dict) and isinstance(data.get("payload"), dict):
                     if any(_wide(x) for x in _leaves(data["payload"])):
-                        exact[(data.get("id"), data.get("type"))] = data["payload"]
+                        exact[data.get("id")] = data["payload"]
             yield record
 
     return dataclasses.replace(source, _records=noting)
@@ -262,8 +272,9 @@ class _EventBatches:
         self.rows = 0
         self.written = 0
         self.private_left_out = 0
-        self.exact: dict[tuple[Any, Any], dict[str, Any]] = {}
-        """Payloads with an integer beyond 64 bits, read exactly (:func:`_noting_exact_ints`), by (id, type)."""
+        self.exact: dict[Any, dict[str, Any]] = {}
+        """Payloads with an integer beyond 64 bits, read exactly (:func:`_noting_exact_ints`), by event id (the
+        upcast may change an event's type: a v1 message with ``to`` is a ``message_private``)."""
 
     def add(self, event: Mapping[str, Any]) -> pa.RecordBatch | None:
         if event.get("private") and not self.include_private:
@@ -299,9 +310,9 @@ class _EventBatches:
         c["witnesses"].append(_strs(payload.get("witnesses")))
         probe = payload.get("probe")
         c["probeId"].append(_str(probe.get("id")) if isinstance(probe, dict) else None)
-        exact = self.exact.pop((event.get("id"), kind), None) if self.exact else None
-        if exact is not None and _as_read(exact) == event.get("payload"):  # the same payload, its ints exact
-            c["payload"].append(_json_exact({**exact, **{k: payload[k] for k in ("text", "sha256") if k in payload}}))
+        exact = self.exact.pop(event.get("id"), None) if self.exact else None
+        if exact is not None:  # the payload as read and upcast (and scrubbed), its long integers exact
+            c["payload"].append(_json_exact(_restore(payload, exact)))
         else:
             c["payload"].append(_json(payload))
         self.rows += 1
