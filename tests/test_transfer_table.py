@@ -441,3 +441,13 @@ def test_a_cycle_that_keeps_a_little_says_how_little(tmp_path: Path) -> None:
     out = orjson.loads(run(["screen-transfers", str(path), *COLUMNS, "--format", "json"]).stdout)
     (cycle,) = [f for f in out["matches"][0]["flags"] if f["screen"] == "value_cycles"]
     assert "keeping at most 0.2% of it, and 994 came back" in cycle["explanation"]
+
+
+def test_minus_zero_is_read_as_zero(tmp_path: Path) -> None:
+    import math
+
+    path = tmp_path / "t.csv"
+    path.write_text("from,to,value,tick\na,b,-0,-0.0\nb,c,1,1\n", encoding="utf-8")
+    (first, _) = [d for _, _, d in read_transfer_table(path).edges(data=True)]
+    assert (first["value"], first["tick"]) == (0.0, 0.0)
+    assert math.copysign(1, first["value"]) == math.copysign(1, first["tick"]) == 1.0

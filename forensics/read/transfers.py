@@ -223,7 +223,7 @@ def _number(raw: Any) -> float | None:
         number = float(text)
     else:
         return None
-    return number if math.isfinite(number) else None
+    return number + 0.0 if math.isfinite(number) else None  # + 0.0: "-0" is 0 (never "tick -0" in a report)
 
 
 def _value(row: Mapping[str, Any], column: str, file: str, line: int) -> float | None:
