@@ -451,3 +451,15 @@ def test_minus_zero_is_read_as_zero(tmp_path: Path) -> None:
     (first, _) = [d for _, _, d in read_transfer_table(path).edges(data=True)]
     assert (first["value"], first["tick"]) == (0.0, 0.0)
     assert math.copysign(1, first["value"]) == math.copysign(1, first["tick"]) == 1.0
+
+
+def test_a_tick_that_is_neither_says_how_a_date_is_written_too(tmp_path: Path) -> None:
+    path = tmp_path / "t.csv"
+    path.write_text("from,to,value,tick\na,b,1,2024-01-01\nb,c,1,01/02/2024\n", encoding="utf-8")
+    with pytest.raises(InputUnreadable) as caught:
+        read_transfer_table(path)
+    assert (caught.value.line, caught.value.field) == (3, "tick")
+    assert caught.value.message == (
+        "a tick is a finite number or an ISO 8601 date-time, not '01/02/2024' (a number is written in plain ASCII "
+        "decimal digits: 1000, 4.5, 4.517e-05; a date-time as 2024-01-31, 2024-01-31T09:30:00Z or "
+        "2024-01-31 09:30:00+01:00)")

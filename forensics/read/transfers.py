@@ -200,6 +200,8 @@ digits (Arabic-Indic, fullwidth), no ``inf`` or ``nan``: Python's ``float`` take
 cell that only looks like a number to it is a cell to question."""
 
 _PLAIN_HINT = " (a number is written in plain ASCII decimal digits: 1000, 4.5, 4.517e-05)"
+_TICK_HINT = (" (a number is written in plain ASCII decimal digits: 1000, 4.5, 4.517e-05; a date-time as "
+              "2024-01-31, 2024-01-31T09:30:00Z or 2024-01-31 09:30:00+01:00)")
 
 MAX_VALUE = 1e100
 """The largest value a transfer may have (and the smallest positive one is ``1 / MAX_VALUE``).  The screens
@@ -263,7 +265,7 @@ def _tick(row: Mapping[str, Any], column: str, file: str, line: int) -> tuple[fl
                 moment = moment.replace(tzinfo=timezone.utc)
             return moment.timestamp(), True
     raise InputUnreadable(f"a tick is a finite number or an ISO 8601 date-time, not {str(raw)[:40]!r}"
-                          f"{_PLAIN_HINT if isinstance(raw, str) and raw.strip() else ''}", file=file, line=line,
+                          f"{_TICK_HINT if isinstance(raw, str) and raw.strip() else ''}", file=file, line=line,
                           field=column)
 
 
