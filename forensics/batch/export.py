@@ -408,7 +408,7 @@ def _tmp_in(out_dir: Path) -> tuple[Path, int | None]:
     for attempt in range(5):
         folder.mkdir(parents=True, exist_ok=True)
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # as open() would (umask applied)
         except FileNotFoundError:  # another export removed the folder, empty, between the two calls
             if attempt == 4:
                 raise
