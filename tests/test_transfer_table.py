@@ -463,3 +463,23 @@ def test_a_tick_that_is_neither_says_how_a_date_is_written_too(tmp_path: Path) -
         "a tick is a finite number or an ISO 8601 date-time, not '01/02/2024' (a number is written in plain ASCII "
         "decimal digits: 1000, 4.5, 4.517e-05; a date-time as 2024-01-31, 2024-01-31T09:30:00Z or "
         "2024-01-31 09:30:00+01:00)")
+
+
+@pytest.mark.parametrize("name", ["t.csv", "t.csv.gz", "t.jsonl"])
+def test_a_table_that_is_not_utf8_names_the_line_and_byte(tmp_path: Path, name: str) -> None:
+    import gzip
+
+    # a Latin-1 export ('é' as one byte 0xe9) on the third line: named there (it said 'byte 9 of a block')
+    if name.startswith("t.csv"):
+        content = "from,to,value,tick\na,b,1,1\nCaf\u00e9,b,1,2\n".encode("latin-1")
+        at = len(b"from,to,value,tick\na,b,1,1\nCaf")
+    else:
+        content = b'{"from":"a","to":"b","value":1,"tick":1}\n' + '{"from":"Caf\u00e9"}\n'.encode("latin-1")
+        at = len(b'{"from":"a","to":"b","value":1,"tick":1}\n{"from":"Caf')
+    path = tmp_path / name
+    path.write_bytes(gzip.compress(content) if name.endswith(".gz") else content)
+    with pytest.raises(InputUnreadable) as caught:
+        read_transfer_table(path)
+    line = 3 if name.startswith("t.csv") else 2
+    assert caught.value.line == line
+    assert caught.value.message == f"not UTF-8: byte 0xe9 at byte {at} of the file (save the table as UTF-8)"

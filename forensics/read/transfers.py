@@ -164,6 +164,22 @@ def _jsonl_rows(handle: IO[str], file: str) -> Iterator[tuple[int, Mapping[str, 
         yield number, row
 
 
+def _first_not_utf8(path: Path) -> tuple[int | None, int, int]:
+    """Where the text at ``path`` stops being UTF-8: its line (1 the first), the byte's offset in the
+    (uncompressed) text, and the byte; read a line at a time (a line break is never inside a character).
+    ``(None, 0, 0)`` when every line reads (the text changed since)."""
+    offset = 0
+    with contextlib.suppress(OSError, EOFError), (
+            cast(IO[bytes], gzip.open(path, "rb")) if path.suffix.lower() == ".gz" else open(path, "rb")) as raw:
+        for number, line in enumerate(raw, start=1):
+            try:
+                line.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                return number, offset + exc.start, line[exc.start]
+            offset += len(line)
+    return None, 0, 0
+
+
 def table_rows(path: Path) -> Iterator[tuple[int, Mapping[str, Any]]]:
     """Each row of the table at ``path`` with its line number (CSV: the header is line 1; JSON lines:
     blank lines skipped), read by the module's rules for the form; errors name the file and line."""
@@ -175,8 +191,10 @@ def table_rows(path: Path) -> Iterator[tuple[int, Mapping[str, Any]]]:
     with _text(path) as handle:
         try:
             yield from (_csv_rows if form == "csv" else _jsonl_rows)(handle, file)
-        except UnicodeDecodeError as exc:
-            raise InputUnreadable(f"not UTF-8 (byte {exc.start} of a block)", file=file) from None
+        except UnicodeDecodeError:
+            line, where, byte = _first_not_utf8(path)
+            raise InputUnreadable(f"not UTF-8: byte 0x{byte:02x} at byte {where:,} of the file (save the table as "
+                                  "UTF-8)", file=file, line=line) from None
         except (OSError, EOFError) as exc:  # a cut or corrupt gzip member
             raise InputUnreadable(f"cannot read: {exc}", file=file) from None
         except csv.Error as exc:
