@@ -483,3 +483,20 @@ def test_a_table_that_is_not_utf8_names_the_line_and_byte(tmp_path: Path, name: 
     line = 3 if name.startswith("t.csv") else 2
     assert caught.value.line == line
     assert caught.value.message == f"not UTF-8: byte 0xe9 at byte {at} of the file (save the table as UTF-8)"
+
+
+@pytest.mark.parametrize(("row", "field", "says"), [
+    ({"from": "a", "to": "b", "value": True, "tick": 1}, "value",
+     "a value is a finite number >= 0 (or empty when unknown), not true"),
+    ({"from": "a", "to": "b", "value": {"x": 1}, "tick": 1}, "value",
+     'a value is a finite number >= 0 (or empty when unknown), not {"x":1}'),
+    ({"from": "a", "to": "b", "value": 1, "tick": [1]}, "tick",
+     "a tick is a finite number or an ISO 8601 date-time, not [1]"),
+    ({"from": False, "to": "b", "value": 1, "tick": 1}, "from", "an account is text or a whole number, not false"),
+])
+def test_a_json_cell_is_shown_as_json_writes_it(tmp_path: Path, row: dict[str, Any], field: str, says: str) -> None:
+    # (Python's spelling leaked: not 'True', not "{'x': 1}", not bool)
+    path = write_jsonl(tmp_path / "t.jsonl", [row])
+    with pytest.raises(InputUnreadable) as caught:
+        read_transfer_table(path)
+    assert (caught.value.line, caught.value.field, caught.value.message) == (1, field, says)

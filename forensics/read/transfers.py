@@ -64,6 +64,7 @@ import networkx as nx
 import orjson
 
 from daishi_forensics.errors import InputUnreadable
+from daishi_forensics.jsonio import json_text
 from daishi_forensics.outputs import note_input
 
 from .sources import refuse_utf16
@@ -201,12 +202,30 @@ def table_rows(path: Path) -> Iterator[tuple[int, Mapping[str, Any]]]:
             raise InputUnreadable(f"not CSV: {exc}", file=file) from None
 
 
+def _cell(raw: Any) -> str:
+    """A cell as an error shows it: a CSV cell's text quoted (``'1_000'``), a JSON value as JSON writes it
+    (``true``, ``{"x":1}``, not Python's ``True``); at most 40 characters.
+
+    >>> _cell("1_000"), _cell(True), _cell({"x": 1}), _cell(1e400)
+    ("'1_000'", 'true', '{"x":1}', 'inf')
+    """
+    if isinstance(raw, str):
+        return repr(raw[:40])
+    if isinstance(raw, float) and not math.isfinite(raw):
+        return repr(raw)
+    try:
+        text = orjson.dumps(raw).decode()
+    except (TypeError, orjson.JSONEncodeError):  # nested past the writer's depth
+        text = json_text(raw)
+    return text if len(text) <= 40 else text[:40] + "…"
+
+
 def _account(row: Mapping[str, Any], column: str, file: str, line: int) -> str:
     value = row.get(column)
     if value is None or (isinstance(value, str) and not value.strip()):
         raise InputUnreadable("an account is required", file=file, line=line, field=column)
     if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise InputUnreadable(f"an account is text or a whole number, not {type(value).__name__}",
+        raise InputUnreadable(f"an account is text or a whole number, not {_cell(value)}",
                               file=file, line=line, field=column)
     return str(value).strip()
 
@@ -252,14 +271,14 @@ def _value(row: Mapping[str, Any], column: str, file: str, line: int) -> float |
         return None
     number = _number(raw)
     if number is None or number < 0:
-        raise InputUnreadable(f"a value is a finite number >= 0 (or empty when unknown), not {str(raw)[:40]!r}"
+        raise InputUnreadable(f"a value is a finite number >= 0 (or empty when unknown), not {_cell(raw)}"
                               f"{_PLAIN_HINT if isinstance(raw, str) and not _DECIMAL.fullmatch(raw.strip()) else ''}",
                               file=file, line=line, field=column)
     if number > MAX_VALUE or 0 < number < 1 / MAX_VALUE:
         fix = "divide" if number > MAX_VALUE else "multiply"  # a unit too small, or too large
         raise InputUnreadable(f"a value is 0 or between {1 / MAX_VALUE:g} and {MAX_VALUE:g} (the screens add and "
                               f"multiply amounts; any unit is fine, so {fix} the column by a power of ten), "
-                              f"not {str(raw)[:40]!r}", file=file, line=line, field=column)
+                              f"not {_cell(raw)}", file=file, line=line, field=column)
     return number
 
 
@@ -270,7 +289,7 @@ def _tick(row: Mapping[str, Any], column: str, file: str, line: int) -> tuple[fl
     if number is not None:
         if abs(number) > MAX_VALUE:
             raise InputUnreadable(f"a tick is between {-MAX_VALUE:g} and {MAX_VALUE:g} (the screens subtract ticks; "
-                                  f"only order and spacing matter), not {str(raw)[:40]!r}", file=file, line=line,
+                                  f"only order and spacing matter), not {_cell(raw)}", file=file, line=line,
                                   field=column)
         return number, False
     if isinstance(raw, str) and raw.strip():
@@ -282,7 +301,7 @@ def _tick(row: Mapping[str, Any], column: str, file: str, line: int) -> tuple[fl
             if moment.tzinfo is None:
                 moment = moment.replace(tzinfo=timezone.utc)
             return moment.timestamp(), True
-    raise InputUnreadable(f"a tick is a finite number or an ISO 8601 date-time, not {str(raw)[:40]!r}"
+    raise InputUnreadable(f"a tick is a finite number or an ISO 8601 date-time, not {_cell(raw)}"
                           f"{_TICK_HINT if isinstance(raw, str) and raw.strip() else ''}", file=file, line=line,
                           field=column)
 
