@@ -500,3 +500,26 @@ def test_a_json_cell_is_shown_as_json_writes_it(tmp_path: Path, row: dict[str, A
     with pytest.raises(InputUnreadable) as caught:
         read_transfer_table(path)
     assert (caught.value.line, caught.value.field, caught.value.message) == (1, field, says)
+
+
+def test_a_json_integer_beyond_64_bits_is_read_whole(tmp_path: Path) -> None:
+    # an account id of 30 digits is that id (it was refused as 'not 1.111111111111111e+29'); an amount of 400
+    # digits is out of range, on its line and column (it was 'not JSON: number is infinity')
+    path = tmp_path / "t.jsonl"
+    path.write_text('{"from": 111111111111111111111111111111, "to": "b", "value": 1, "tick": 1}\n'
+                    '{"from": "b", "to": "c", "value": 2, "tick": 2}\n', encoding="utf-8")
+    assert sorted(read_transfer_table(path).nodes) == ["111111111111111111111111111111", "b", "c"]
+    path.write_text('{"from": "a", "to": "b", "value": 1, "tick": 1}\n'
+                    '{"from": "b", "to": "c", "value": ' + "9" * 400 + ', "tick": 2}\n', encoding="utf-8")
+    with pytest.raises(InputUnreadable) as caught:
+        read_transfer_table(path)
+    assert (caught.value.line, caught.value.field) == (2, "value")
+    path.write_text('{"from": "a", "to": "b", "value": NaN, "tick": 11111111111111111111}\n', encoding="utf-8")
+    with pytest.raises(InputUnreadable) as caught:
+        read_transfer_table(path)
+    assert (caught.value.line, caught.value.message) == (1, "not JSON: NaN is not JSON")
+    # read by the standard library, a lone surrogate is refused as orjson refuses it (no writer takes one)
+    path.write_text('{"from": "a\\ud800", "to": "b", "value": 1, "tick": 11111111111111111111}\n', encoding="utf-8")
+    with pytest.raises(InputUnreadable) as caught:
+        read_transfer_table(path)
+    assert caught.value.line == 1 and caught.value.message.startswith("not JSON: a lone surrogate")

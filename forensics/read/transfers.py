@@ -51,6 +51,7 @@ import contextlib
 import csv
 import gzip
 import io
+import json
 import math
 import os
 import re
@@ -152,13 +153,38 @@ def _csv_rows(handle: IO[str], file: str) -> Iterator[tuple[int, Mapping[str, An
         yield start, dict(zip(header, cells, strict=True))
 
 
+_LONG_DIGITS = re.compile(r"[0-9]{20}")
+"""A run of digits as long as an integer beyond 64 bits: such a line is read by the standard library, which
+keeps the integer whole (orjson makes it a float, or refuses it as infinite): an account id of 30 digits is
+that id, not ``1.111111111111111e+29``."""
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _refuse_lone_surrogates(value: Any) -> None:
+    texts = [value] if isinstance(value, str) else (
+        [*value.keys(), *value.values()] if isinstance(value, dict) else value if isinstance(value, list) else [])
+    for text in texts:
+        if isinstance(text, str):
+            if any("\ud800" <= c <= "\udfff" for c in text):
+                raise ValueError("a lone surrogate escape (\\ud800 to \\udfff) is no character")
+        elif isinstance(text, (dict, list)):
+            _refuse_lone_surrogates(text)
+
+
 def _jsonl_rows(handle: IO[str], file: str) -> Iterator[tuple[int, Mapping[str, Any]]]:
     for number, line in enumerate(handle, start=1):
         if not line.strip():
             continue
         try:
-            row = orjson.loads(line)
-        except orjson.JSONDecodeError as exc:
+            if _LONG_DIGITS.search(line):
+                row = json.loads(line, parse_constant=_refuse_constant)
+                _refuse_lone_surrogates(row)  # as orjson does (no writer takes one)
+            else:
+                row = orjson.loads(line)
+        except (ValueError, RecursionError) as exc:  # orjson's JSONDecodeError is a ValueError
             raise InputUnreadable(f"not JSON: {exc}", file=file, line=number) from None
         if not isinstance(row, dict):
             raise InputUnreadable("not a JSON object", file=file, line=number)
