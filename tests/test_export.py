@@ -354,3 +354,21 @@ def test_integers_beyond_64_bits_survive_the_upcast_of_a_v1_message(tmp_path: Pa
     assert [(i, t) for i, t, _ in rows] == [(3, "message"), (4, "message_private")]
     assert [orjson.loads(p.replace(str(big), '"BIG"'))["note"] for _, _, p in rows] == ["BIG", ["BIG", 1]]
     assert f'"note":{big},' in rows[0][2] and f'"note":[{big},1],' in rows[1][2]
+
+
+@pytest.mark.parametrize(("exit_zero", "with_empty", "why", "code"), [
+    (False, False, " (exit 1; --exit-zero makes it 0)", 1),
+    (True, False, " (exit 0: --exit-zero)", 0),
+    (False, True, "", 3),  # the exit is another error's (a folder holding no match), not the invalid records'
+])
+def test_the_invalid_records_summary_states_the_exit_there_is(tmp_path: Path, exit_zero: bool, with_empty: bool,
+                                                              why: str, code: int) -> None:
+    first, second = _with_invalid(tmp_path / "m1"), _with_invalid(tmp_path / "m2", "m_00000000000b")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = CliRunner().invoke(main, [*(["--exit-zero"] if exit_zero else []), "export", str(first), str(second),
+                                       *([str(empty)] if with_empty else []), "--parquet", str(tmp_path / "lake"),
+                                       "-q"])
+    assert result.exit_code == code
+    assert result.stderr.splitlines()[-1] == ("daishi-forensics: warning: 2 invalid record(s) in 2 of 2 matches "
+                                              f"left out of the export{why}")
