@@ -523,3 +523,17 @@ def test_a_json_integer_beyond_64_bits_is_read_whole(tmp_path: Path) -> None:
     with pytest.raises(InputUnreadable) as caught:
         read_transfer_table(path)
     assert caught.value.line == 1 and caught.value.message.startswith("not JSON: a lone surrogate")
+
+
+def test_a_target_not_screened_is_named_once(tmp_path: Path) -> None:
+    # the error of a file names it already: 'nope.jsonl: nope.jsonl: no such file' named it twice
+    missing = str(tmp_path / "nope.jsonl")
+    why = (f"{missing}: no such file or folder, and not a match id (m_ followed by 12 lowercase hex digits) "
+           "or m_demo")
+    text = run(["screen", missing, "--format", "text"])
+    assert text.exit_code == 3 and " ".join(text.stdout.split()).startswith(f"NOT SCREENED {why} ")
+    github = run(["screen", missing, "--format", "github"])
+    assert github.stdout.splitlines()[0] == f"::error title=daishi-forensics not screened::{why}"
+    sarif = orjson.loads(run(["screen", missing, "--format", "sarif"]).stdout)
+    notes = sarif["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+    assert [n["message"]["text"] for n in notes] == [why]

@@ -19,7 +19,7 @@ from .cells import count
 from .tables import github_escape
 
 from daishi_forensics.screens.config import ScreenConfig
-from daishi_forensics.report.screening import ScreenRun, name_text
+from daishi_forensics.report.screening import MatchOutcome, ScreenRun, name_text
 from daishi_forensics.screens.flags import Flag
 
 __all__ = ["FORMATS", "render", "render_github", "render_json", "render_sarif", "render_text"]
@@ -73,7 +73,7 @@ def render_text(run: ScreenRun, width: int | None = None) -> str:
     out: list[str] = []
     for m in run.matches:
         if m.result is None:
-            out.append(f"NOT SCREENED  {m.target}: {m.error}")
+            out.append(f"NOT SCREENED  {_unread(m)}")
             continue
         r = m.result
         testing = r.testing
@@ -135,7 +135,7 @@ def render_github(run: ScreenRun) -> str:
 
     for m in run.matches:
         if m.result is None:
-            out.append(f"::error title=daishi-forensics not screened::{github_escape(f'{m.target}: {m.error}')}")
+            out.append(f"::error title=daishi-forensics not screened::{github_escape(_unread(m))}")
             continue
         for f in m.result.flags:
             emit(f, m.target)
@@ -163,6 +163,16 @@ def _rules(flags: Iterable[Flag], config: ScreenConfig) -> list[dict[str, Any]]:
         }
         for screen, kind in ids
     ]
+
+
+def _unread(m: MatchOutcome) -> str:
+    """Why a target was not screened, after its name (once: an error about a file names it first already).
+
+    >>> _unread(MatchOutcome("x.jsonl", error="x.jsonl: no such file")), _unread(MatchOutcome("m_1", error="HTTP 404"))
+    ('x.jsonl: no such file', 'm_1: HTTP 404')
+    """
+    error = m.error or ""
+    return error if error.startswith(f"{m.target}: ") or error.startswith(f"{m.target}, ") else f"{m.target}: {error}"
 
 
 def _uri(target: str) -> str:
@@ -223,7 +233,7 @@ def render_sarif(run: ScreenRun) -> str:
     rules = _rules((f for f, _ in placed), run.config)
     index = {r["id"]: i for i, r in enumerate(rules)}
     notifications = [
-        {"level": "error", "message": {"text": name_text(f"{m.target}: {m.error}")}} for m in run.matches
+        {"level": "error", "message": {"text": name_text(_unread(m))}} for m in run.matches
         if m.result is None
     ]
     failed = bool(notifications)
