@@ -13,7 +13,7 @@ from daishi_forensics.batch.export import BATCH_ROWS, MatchExport, export_parque
 from daishi_forensics.batch.season import expand_targets
 
 from ._progress import progress_for
-from ._common import TARGET_HELP, fail, handle_errors, input_options, say, set_help
+from ._common import TARGET_HELP, exit_zero_asked, fail, handle_errors, input_options, say, set_help
 
 EXPORT_EPILOG = exitcodes.epilog(
     ok="exported",
@@ -92,14 +92,16 @@ def export(targets: tuple[str, ...], parquet_dir: Path, include_private: bool, n
         some = f" (of {len(result.matches)} matches, {written} exported; the errors above say why the other " \
                f"{missed} {'was' if missed == 1 else 'were'} not)" if missed else ""
         say(f"wrote {parquet_dir}/events, seats, pairs{some}")
-    invalid = sum(m.invalid for m in result.matches)
-    if invalid and len(result.matches) > 1:
-        with_invalid = sum(1 for m in result.matches if m.invalid)
-        say(f"daishi-forensics: warning: {invalid} invalid record(s) in {with_invalid} of {len(result.matches)} "
-            "matches left out of the export (exit 1; --exit-zero makes it 0)", err=True)
     code = result.exit_code
     if empty and code != exitcodes.USAGE:
         code = exitcodes.UNREADABLE
+    invalid = sum(m.invalid for m in result.matches)
+    if invalid and len(result.matches) > 1:
+        with_invalid = sum(1 for m in result.matches if m.invalid)
+        why = ("" if code != exitcodes.FINDINGS else " (exit 0: --exit-zero)" if exit_zero_asked()
+               else " (exit 1; --exit-zero makes it 0)")  # another code, when there is one, is another error's
+        say(f"daishi-forensics: warning: {invalid} invalid record(s) in {with_invalid} of {len(result.matches)} "
+            f"matches left out of the export{why}", err=True)
     sys.exit(code)
 
 

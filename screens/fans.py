@@ -977,7 +977,7 @@ def fan_flag(arrays: TransferArrays, box: FanBox, tests: int, cutoff: float, kin
                f"{box.explained} of them besides the first, and " if box.explained else "")
             + f"shuffling the graph's ticks and amounts expects {box.expected:.2g} besides "
             f"{'those' if box.explained or box.webbed or box.shared or box.stated else 'the first'} "
-            f"(p = {box.p_value:.2g}, {tests} nodes tested)."
+            f"(p = {box.p_value:.2g}, {tests} {'node' if tests == 1 else 'nodes'} tested)."
             + (f" Besides them, {len(regulars.members)} of its regular payers paid it an amount new for them "
                f"(no other of their payments to it within a factor {regulars.novel:g}) from {arrays.when(regulars.start)} to "
                f"{arrays.when(regulars.end, word=False)}, between {regulars.low:.4g} and {regulars.high:.4g}, where their payments and the "

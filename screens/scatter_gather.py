@@ -174,7 +174,7 @@ def _sg_flag(arrays: Any, first: np.ndarray, second: np.ndarray, p: float, code:
             f"{source} paid {sent:g} through {count} intermediaries ({', '.join(map(str, members))}), each of "
             f"which passed it on to {sink} within {arrays.during(window)} keeping at most {cut:.0%} ({arrived:g} "
             f"arrived); shuffling the graph's ticks and amounts expects {lam:.2g} such relays "
-            f"(p = {p:.2g}, {tests} pairs tested)."
+            f"(p = {p:.2g}, {tests} {'pair' if tests == 1 else 'pairs'} tested)."
         ),
         details={"source": source, "destination": sink, "intermediaries": count, "expected": lam,
                  "sent": sent, "arrived": arrived, "window": window},
@@ -234,7 +234,7 @@ def gather_scatter(view: TransferView, params: Mapping[str, Any], fan_params: Ma
             explanation=(
                 f"{name} collected {b_in.value:g} from {b_in.count} one-off payers from {arrays.when(b_in.start)} and paid "
                 f"{b_out.value:g} out to {b_out.count} one-off payees from {arrays.when(b_out.start)}; shuffling the graph's "
-                f"ticks and amounts makes both together p = {p:.2g} ({both} nodes tested)."
+                f"ticks and amounts makes both together p = {p:.2g} ({both} {'node' if both == 1 else 'nodes'} tested)."
             ),
             details={"hub": name, "gathered": b_in.value, "scattered": b_out.value, "payers": b_in.count,
                      "payees": b_out.count, "gatherStart": b_in.start, "scatterStart": b_out.start,

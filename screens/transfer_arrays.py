@@ -75,11 +75,23 @@ class TransferArrays:
         >>> a = arrays_from((0, 1), [0], [1], [0.0], [1.0], [0])
         >>> a.when(12.0), a.when(12.0, word=False), replace(a, dated=True).when(1704593940.0)
         ('tick 12', '12', '2024-01-07T02:19:00Z')
+
+        A tick keeps every digit that tells it from its neighbours (a table's epoch seconds or milliseconds
+        were all ``1.70925e+09``); a date keeps its milliseconds when it has some:
+
+        >>> a.when(1709251250.0), a.when(1709251200123.0, word=False), a.when(2.5), a.when(0.1 + 0.2)
+        ('tick 1709251250', '1709251200123', 'tick 2.5', 'tick 0.3')
+        >>> replace(a, dated=True).when(1709251200.05), replace(a, dated=True).when(1709251200.0004)
+        ('2024-03-01T00:00:00.050Z', '2024-03-01T00:00:00Z')
         """
         if not self.dated:
-            return f"tick {t:g}" if word else f"{t:g}"
-        moment = datetime.fromtimestamp(round(t), tz=timezone.utc)
-        return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+            return f"tick {t:.15g}" if word else f"{t:.15g}"
+        whole = math.floor(t)
+        ms = round((t - whole) * 1000)
+        if ms == 1000:
+            whole, ms = whole + 1, 0
+        moment = datetime.fromtimestamp(whole, tz=timezone.utc)
+        return moment.strftime("%Y-%m-%dT%H:%M:%S") + (f".{ms:03d}Z" if ms else "Z")
 
     def during(self, d: float) -> str:
         """A span of time as an explanation names it: ``20 ticks``, or seconds to days.

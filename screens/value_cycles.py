@@ -505,6 +505,15 @@ def value_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Fl
     return flags, notes
 
 
+def _percent(share: float) -> str:
+    """A share as a percentage of two significant digits, never rounded to nothing.
+
+    >>> _percent(0.002), _percent(0.05), _percent(0.1234), _percent(0.0)
+    ('0.2%', '5%', '12%', '0%')
+    """
+    return f"{100 * share:.2g}%"
+
+
 def _flag(arrays: TransferArrays, cycle: ValueCycle, tests: int, alpha: float) -> Flag:
     nodes = arrays.nodes
     members = tuple(nodes[i] for i in cycle.nodes)
@@ -523,7 +532,7 @@ def _flag(arrays: TransferArrays, cycle: ValueCycle, tests: int, alpha: float) -
         evidence=tuple(ordered({arrays.event[r] for r in cycle.rows})),
         explanation=(
             f"{values[0]:g} went round {route} from {arrays.when(ticks[0])} to {arrays.when(ticks[-1], word=False)}, each hop soon after the one "
-            f"before and keeping at most {max(cuts):.0%} of it, and {values[-1]:g} came back; chance under "
+            f"before and keeping at most {_percent(max(cuts))} of it, and {values[-1]:g} came back; chance under "
             f"shuffled ticks and amounts p = {cycle.p_value:.2g} ({tests} candidate cycles of its length and "
             f"the other lengths' share of the error)."
         ),

@@ -285,3 +285,90 @@ def test_integers_beyond_64_bits_are_kept_with_every_digit_in_payload(tmp_path: 
         (3, None, f'{{"big":{big},"deep":{{"n":[{nested},7]}},"neg":{neg},"quantity":{big}}}'),
         (4, None, f'{{"small":12,"wide":{2**64 - 1}}}'),
     ]
+
+
+def test_clearing_leftovers_touches_only_a_dead_export_s_temp_files(tmp_path: Path) -> None:
+    import fcntl
+    import os
+    import subprocess
+    import sys
+
+    from daishi_forensics.batch.export import _drop_if_empty, _tmp_in, clean_stale_tmp
+
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True,
+                          check=True)
+    dead = int(gone.stdout)
+    out = tmp_path / "lake"
+    tmp = out / ".export-tmp"
+    tmp.mkdir(parents=True)
+    (out / "events" / "notes").mkdir(parents=True)
+    (out / "events" / f"match_id={A}").mkdir()
+    stale = tmp / f"part-0.parquet.{dead}.0123456789ab.tmp"
+    old_stale = out / "events" / f"match_id={A}" / f".part-0.parquet.{dead}.0123456789ab.tmp"
+    # a user's files, named like temp files but never written so by an export: left alone
+    mine = [out / "events" / "notes" / f".part-0.parquet.{dead}.0123456789ab.tmp",
+            out / "events" / f"match_id={A}" / f"part-0.parquet.{dead}.0123456789ab.tmp",
+            tmp / f".part-0.parquet.{dead}.0123456789ab.tmp",
+            tmp / f"part-0.parquet.{dead}.0123456789ab.tmp.bak",
+            out / f"part-0.parquet.{dead}.0123456789ab.tmp"]
+    # a file another export holds the lock of (on another machine sharing the folder: its process id means
+    # nothing here)
+    held = tmp / f"part-0.parquet.{dead}.fedcba987654.tmp"
+    for path in [stale, old_stale, *mine, held]:
+        path.write_bytes(b"PAR1")
+    lock = os.open(held, os.O_RDONLY)
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    try:
+        assert clean_stale_tmp(out) == 2
+    finally:
+        os.close(lock)
+    assert (stale.exists(), old_stale.exists(), held.exists()) == (False, False, True)
+    assert all(p.read_bytes() == b"PAR1" for p in mine)
+    assert clean_stale_tmp(out) == 1 and not held.exists()  # its lock let go: a leftover now
+    # a temp file is there from the start: another export emptying the folder cannot remove it under it
+    for path in mine:
+        path.unlink()
+    path, fd = _tmp_in(out)
+    try:
+        _drop_if_empty(tmp)
+        assert path.exists() and clean_stale_tmp(out) == 0  # this process is alive and holds the lock
+    finally:
+        if fd is not None:
+            os.close(fd)
+        path.unlink()
+
+
+def test_integers_beyond_64_bits_survive_the_upcast_of_a_v1_message(tmp_path: Path) -> None:
+    # a v1 message has no sha256 (the upcast adds it) and a v1 direct message becomes message_private: the payload
+    # as exported differs from the line's, and the integer was exported as 1.2345678901234568e+29
+    big = 123456789012345678901234567890
+    events = _with_id([ev(1, 0, "agent_spawned", "a_1", region="r_0_0"),
+                       ev(2, 0, "agent_spawned", "a_2", region="r_0_0"),
+                       ev(3, 1, "message", "a_1", channel="broadcast", text="hello", note="BIG_A"),
+                       ev(4, 2, "message_private", "a_1", to="a_2", text="psst", note=["BIG_A", 1])], A)
+    path = write_match(tmp_path / "m", events, archive(["a_1", "a_2"], ended=10, matchId=A), version=1)
+    path.write_bytes(path.read_bytes().replace(b'"BIG_A"', str(big).encode()))
+    export_parquet([str(path)], tmp_path / "lake", include_private=True)
+    rows = sql(f"SELECT id, type, payload FROM read_parquet('{tmp_path}/lake/events/*/*.parquet') "
+               "WHERE id >= 3 ORDER BY id")
+    assert [(i, t) for i, t, _ in rows] == [(3, "message"), (4, "message_private")]
+    assert [orjson.loads(p.replace(str(big), '"BIG"'))["note"] for _, _, p in rows] == ["BIG", ["BIG", 1]]
+    assert f'"note":{big},' in rows[0][2] and f'"note":[{big},1],' in rows[1][2]
+
+
+@pytest.mark.parametrize(("exit_zero", "with_empty", "why", "code"), [
+    (False, False, " (exit 1; --exit-zero makes it 0)", 1),
+    (True, False, " (exit 0: --exit-zero)", 0),
+    (False, True, "", 3),  # the exit is another error's (a folder holding no match), not the invalid records'
+])
+def test_the_invalid_records_summary_states_the_exit_there_is(tmp_path: Path, exit_zero: bool, with_empty: bool,
+                                                              why: str, code: int) -> None:
+    first, second = _with_invalid(tmp_path / "m1"), _with_invalid(tmp_path / "m2", "m_00000000000b")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = CliRunner().invoke(main, [*(["--exit-zero"] if exit_zero else []), "export", str(first), str(second),
+                                       *([str(empty)] if with_empty else []), "--parquet", str(tmp_path / "lake"),
+                                       "-q"])
+    assert result.exit_code == code
+    assert result.stderr.splitlines()[-1] == ("daishi-forensics: warning: 2 invalid record(s) in 2 of 2 matches "
+                                              f"left out of the export{why}")

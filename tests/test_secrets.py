@@ -150,3 +150,27 @@ def test_pre_check_scans_what_a_recognizer_needs_and_skips_mere_words() -> None:
 ])
 def test_an_aws_secret_access_key_is_scrubbed(text: str, scrubbed: str) -> None:
     assert scrub(text) == scrubbed
+
+
+@pytest.mark.parametrize("text", [
+    # forty characters between a space or a dot and the next one, cut by slashes into words: a path, no key
+    "saved to /home/Alice/Projects/Daishi2024/src/main.py",
+    "see https://en.wikipedia.org/wiki/Prisoner/Dilemma/Iterated/Game2",
+    "notes in C:/Users/Bob/Docs/v2/Trade2024/NotesABC/x9 here",
+])
+def test_a_path_of_words_is_no_aws_secret_key_and_reveals_nothing(text: str) -> None:
+    assert scrub(text) == text
+    assert reveals_secret(text) is None
+
+
+@pytest.mark.parametrize(("text", "scrubbed"), [
+    # after "=" (an environment line, a signed URL's query): still a key
+    ("KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "KEY=<API_KEY>"),
+    ("https://s3.example.com/b?sig=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY&x=1",
+     "https://s3.example.com/b?sig=<API_KEY>&x=1"),
+    # one slash, or a plus: a key's pieces are no words
+    ("id wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY.", "id <API_KEY>."),
+])
+def test_an_aws_secret_key_after_an_equals_sign_is_scrubbed(text: str, scrubbed: str) -> None:
+    assert scrub(text) == scrubbed
+    assert reveals_secret(text) == "credential: API_KEY"

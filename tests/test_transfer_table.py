@@ -208,7 +208,8 @@ def test_a_bad_row_exits_3_with_one_line_naming_it(tmp_path: Path) -> None:
     ("0x10", "not '0x10' (a number is written"),
     ("1e308", "a value is 0 or between 1e-100 and 1e+100 (the screens add and multiply amounts; any unit is fine, "
               "so divide the column by a power of ten), not '1e308'"),
-    ("1e-200", "a value is 0 or between 1e-100 and 1e+100"),
+    ("1e-200", "a value is 0 or between 1e-100 and 1e+100 (the screens add and multiply amounts; any unit is fine, "
+               "so multiply the column by a power of ten), not '1e-200'"),
 ])
 def test_a_value_is_a_plain_ascii_decimal_in_range(tmp_path: Path, cell: str, says: str) -> None:
     path = tmp_path / "t.csv"
@@ -363,3 +364,176 @@ def test_the_testing_summary_counts_the_typologies_tests_beside_their_flags(tmp_
     clear = orjson.loads(run(["screen-transfers", str(write_csv(tmp_path / "bg.csv", background_rows())), *COLUMNS,
                               "--format", "json"]).stdout)
     assert "typologyTests" not in clear["matches"][0]["testing"]
+
+
+@pytest.mark.parametrize("exit_zero", [False, True])
+def test_nothing_screened_states_the_exit_code_the_process_exits_with(monkeypatch: pytest.MonkeyPatch,
+                                                                      exit_zero: bool) -> None:
+    # every target read but invalid (exit 1, no verdict): --exit-zero turns that 1 into 0, in the process's exit
+    # and in the code the JSON and SARIF outputs state alike
+    import daishi_forensics.cli.screen as screen_cli
+    from daishi_forensics.report.screening import MatchOutcome, ScreenRun
+    from daishi_forensics.screens.config import load_config
+
+    def nothing(targets: Any, **_: Any) -> ScreenRun:
+        return ScreenRun(load_config(None), (MatchOutcome("m_bad.jsonl", error="a trade without a tradeId",
+                                                          error_code=1),))
+
+    monkeypatch.setattr(screen_cli, "screen_targets", nothing)
+    expected = 0 if exit_zero else 1
+    for fmt in ("json", "sarif"):
+        result = run([*(["--exit-zero"] if exit_zero else []), "screen", "m_bad.jsonl", "--format", fmt])
+        assert result.exit_code == expected, result.stderr
+        out = orjson.loads(result.stdout)
+        stated = out["exitCode"] if fmt == "json" else out["runs"][0]["invocations"][0]["exitCode"]
+        assert (stated, out.get("verdict")) == (expected, None)
+
+
+def test_a_file_name_that_is_not_utf8_is_written_in_json_and_sarif(tmp_path: Path) -> None:
+    # a file name's bytes need not be UTF-8 (Python keeps such bytes as lone surrogates, which a JSON writer
+    # refuses: exit 70): JSON shows them as U+FFFD, as a terminal does; the SARIF uri percent-encodes the bytes
+    import os
+
+    path = write_csv(tmp_path / os.fsdecode(b"bad\xffname #\xc3\xa9.csv"), background_rows() + cycle_rows())
+    result = run(["screen-transfers", str(path), *COLUMNS, "--format", "json"])
+    assert result.exit_code == 1, result.stderr
+    assert orjson.loads(result.stdout)["matches"][0]["target"] == f"{tmp_path}/bad\ufffdname #\u00e9.csv"
+    result = run(["screen-transfers", str(path), *COLUMNS, "--format", "sarif"])
+    assert result.exit_code == 1, result.stderr
+    (sarif_run,) = orjson.loads(result.stdout)["runs"]
+    uris = {loc["physicalLocation"]["artifactLocation"]["uri"] for r in sarif_run["results"] for loc in r["locations"]}
+    assert uris == {f"{tmp_path}/bad%FFname%20%23%C3%A9.csv"}
+    missing = str(tmp_path / os.fsdecode(b"gone\xff.jsonl"))
+    result = run(["screen", missing, "--format", "json"])
+    assert result.exit_code == 3, result.stderr
+    (entry,) = orjson.loads(result.stdout)["matches"]
+    assert entry["target"] == f"{tmp_path}/gone\ufffd.jsonl" and entry["error"].startswith(entry["target"])
+
+
+def test_epoch_ticks_and_milliseconds_are_told_with_every_digit(tmp_path: Path) -> None:
+    from datetime import datetime, timedelta, timezone
+
+    # epoch seconds as plain numbers: each tick told whole (they were all 'tick 1.70404e+09')
+    rows = background_rows() + cycle_rows()
+    for row in rows:
+        row["STEP"] = 1704067200 + 3600 * row["STEP"]
+    path = write_csv(tmp_path / "epoch.csv", rows)
+    out = orjson.loads(run(["screen-transfers", str(path), *COLUMNS, "--format", "json"]).stdout)
+    (cycle,) = [f for f in out["matches"][0]["flags"] if f["screen"] == "value_cycles"]
+    assert "from tick 1704427200 to 1704448800, each hop" in cycle["explanation"]
+    # dates a millisecond apart: told with their milliseconds (they all read 00:00:00Z)
+    start = datetime(2024, 1, 1, tzinfo=timezone.utc)
+    rows = background_rows() + cycle_rows()
+    for row in rows:
+        row["STEP"] = (start + timedelta(milliseconds=row["STEP"])).isoformat(timespec="milliseconds")
+    path = write_csv(tmp_path / "ms.csv", rows)
+    out = orjson.loads(run(["screen-transfers", str(path), *COLUMNS, "--format", "json"]).stdout)
+    (cycle,) = [f for f in out["matches"][0]["flags"] if f["screen"] == "value_cycles"]
+    assert "from 2024-01-01T00:00:00.100Z to 2024-01-01T00:00:00.106Z, each hop" in cycle["explanation"]
+
+
+def test_a_cycle_that_keeps_a_little_says_how_little(tmp_path: Path) -> None:
+    # each hop kept 0.2% (it read 'keeping at most 0% of it', as if nothing was kept)
+    rows = cycle_rows()
+    for row, value in zip(rows, [1000.0, 998.0, 996.0, 994.0], strict=True):
+        row["AMOUNT"] = value
+    path = write_csv(tmp_path / "tx.csv", background_rows() + rows)
+    out = orjson.loads(run(["screen-transfers", str(path), *COLUMNS, "--format", "json"]).stdout)
+    (cycle,) = [f for f in out["matches"][0]["flags"] if f["screen"] == "value_cycles"]
+    assert "keeping at most 0.2% of it, and 994 came back" in cycle["explanation"]
+
+
+def test_minus_zero_is_read_as_zero(tmp_path: Path) -> None:
+    import math
+
+    path = tmp_path / "t.csv"
+    path.write_text("from,to,value,tick\na,b,-0,-0.0\nb,c,1,1\n", encoding="utf-8")
+    (first, _) = [d for _, _, d in read_transfer_table(path).edges(data=True)]
+    assert (first["value"], first["tick"]) == (0.0, 0.0)
+    assert math.copysign(1, first["value"]) == math.copysign(1, first["tick"]) == 1.0
+
+
+def test_a_tick_that_is_neither_says_how_a_date_is_written_too(tmp_path: Path) -> None:
+    path = tmp_path / "t.csv"
+    path.write_text("from,to,value,tick\na,b,1,2024-01-01\nb,c,1,01/02/2024\n", encoding="utf-8")
+    with pytest.raises(InputUnreadable) as caught:
+        read_transfer_table(path)
+    assert (caught.value.line, caught.value.field) == (3, "tick")
+    assert caught.value.message == (
+        "a tick is a finite number or an ISO 8601 date-time, not '01/02/2024' (a number is written in plain ASCII "
+        "decimal digits: 1000, 4.5, 4.517e-05; a date-time as 2024-01-31, 2024-01-31T09:30:00Z or "
+        "2024-01-31 09:30:00+01:00)")
+
+
+@pytest.mark.parametrize("name", ["t.csv", "t.csv.gz", "t.jsonl"])
+def test_a_table_that_is_not_utf8_names_the_line_and_byte(tmp_path: Path, name: str) -> None:
+    import gzip
+
+    # a Latin-1 export ('é' as one byte 0xe9) on the third line: named there (it said 'byte 9 of a block')
+    if name.startswith("t.csv"):
+        content = "from,to,value,tick\na,b,1,1\nCaf\u00e9,b,1,2\n".encode("latin-1")
+        at = len(b"from,to,value,tick\na,b,1,1\nCaf")
+    else:
+        content = b'{"from":"a","to":"b","value":1,"tick":1}\n' + '{"from":"Caf\u00e9"}\n'.encode("latin-1")
+        at = len(b'{"from":"a","to":"b","value":1,"tick":1}\n{"from":"Caf')
+    path = tmp_path / name
+    path.write_bytes(gzip.compress(content) if name.endswith(".gz") else content)
+    with pytest.raises(InputUnreadable) as caught:
+        read_transfer_table(path)
+    line = 3 if name.startswith("t.csv") else 2
+    assert caught.value.line == line
+    assert caught.value.message == f"not UTF-8: byte 0xe9 at byte {at} of the file (save the table as UTF-8)"
+
+
+@pytest.mark.parametrize(("row", "field", "says"), [
+    ({"from": "a", "to": "b", "value": True, "tick": 1}, "value",
+     "a value is a finite number >= 0 (or empty when unknown), not true"),
+    ({"from": "a", "to": "b", "value": {"x": 1}, "tick": 1}, "value",
+     'a value is a finite number >= 0 (or empty when unknown), not {"x":1}'),
+    ({"from": "a", "to": "b", "value": 1, "tick": [1]}, "tick",
+     "a tick is a finite number or an ISO 8601 date-time, not [1]"),
+    ({"from": False, "to": "b", "value": 1, "tick": 1}, "from", "an account is text or a whole number, not false"),
+])
+def test_a_json_cell_is_shown_as_json_writes_it(tmp_path: Path, row: dict[str, Any], field: str, says: str) -> None:
+    # (Python's spelling leaked: not 'True', not "{'x': 1}", not bool)
+    path = write_jsonl(tmp_path / "t.jsonl", [row])
+    with pytest.raises(InputUnreadable) as caught:
+        read_transfer_table(path)
+    assert (caught.value.line, caught.value.field, caught.value.message) == (1, field, says)
+
+
+def test_a_json_integer_beyond_64_bits_is_read_whole(tmp_path: Path) -> None:
+    # an account id of 30 digits is that id (it was refused as 'not 1.111111111111111e+29'); an amount of 400
+    # digits is out of range, on its line and column (it was 'not JSON: number is infinity')
+    path = tmp_path / "t.jsonl"
+    path.write_text('{"from": 111111111111111111111111111111, "to": "b", "value": 1, "tick": 1}\n'
+                    '{"from": "b", "to": "c", "value": 2, "tick": 2}\n', encoding="utf-8")
+    assert sorted(read_transfer_table(path).nodes) == ["111111111111111111111111111111", "b", "c"]
+    path.write_text('{"from": "a", "to": "b", "value": 1, "tick": 1}\n'
+                    '{"from": "b", "to": "c", "value": ' + "9" * 400 + ', "tick": 2}\n', encoding="utf-8")
+    with pytest.raises(InputUnreadable) as caught:
+        read_transfer_table(path)
+    assert (caught.value.line, caught.value.field) == (2, "value")
+    path.write_text('{"from": "a", "to": "b", "value": NaN, "tick": 11111111111111111111}\n', encoding="utf-8")
+    with pytest.raises(InputUnreadable) as caught:
+        read_transfer_table(path)
+    assert (caught.value.line, caught.value.message) == (1, "not JSON: NaN is not JSON")
+    # read by the standard library, a lone surrogate is refused as orjson refuses it (no writer takes one)
+    path.write_text('{"from": "a\\ud800", "to": "b", "value": 1, "tick": 11111111111111111111}\n', encoding="utf-8")
+    with pytest.raises(InputUnreadable) as caught:
+        read_transfer_table(path)
+    assert caught.value.line == 1 and caught.value.message.startswith("not JSON: a lone surrogate")
+
+
+def test_a_target_not_screened_is_named_once(tmp_path: Path) -> None:
+    # the error of a file names it already: 'nope.jsonl: nope.jsonl: no such file' named it twice
+    missing = str(tmp_path / "nope.jsonl")
+    why = (f"{missing}: no such file or folder, and not a match id (m_ followed by 12 lowercase hex digits) "
+           "or m_demo")
+    text = run(["screen", missing, "--format", "text"])
+    assert text.exit_code == 3 and " ".join(text.stdout.split()).startswith(f"NOT SCREENED {why} ")
+    github = run(["screen", missing, "--format", "github"])
+    assert github.stdout.splitlines()[0] == f"::error title=daishi-forensics not screened::{why}"
+    sarif = orjson.loads(run(["screen", missing, "--format", "sarif"]).stdout)
+    notes = sarif["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+    assert [n["message"]["text"] for n in notes] == [why]

@@ -825,3 +825,8 @@ def test_candidate_cycles_of_a_dense_web_are_counted_in_blocks_the_same() -> Non
     finally:
         vc._dense_walks = sparse_only
     assert blocked[3] > 0 and list(blocked) == [3, 4, 5, 6, 7, 8]
+
+
+def test_one_node_tested_is_said_in_the_singular() -> None:
+    (flag,) = fans(TransferView(stated_fan([100.0, 101.0, 102.0, 103.0, 104.0, 105.0, 106.0, 107.0])), FAN_DEFAULTS)
+    assert flag.explanation.count(", 1 node tested).") == 1 and "1 nodes" not in flag.explanation

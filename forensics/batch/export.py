@@ -39,7 +39,9 @@ message *counts* per pair, private ones included (counts, not contents).
 every table's folder, so no glob over a table, ``DIR/events/**`` included, meets it) and renamed
 into place when the match is complete; an export of a match already in ``DIR`` replaces its
 three files.  The temp files an export killed half-way left are removed by the next export
-to ``DIR`` (those of a process still running are left alone).
+to ``DIR`` (those of a process still running are left alone, and so are those whose lock an
+export holds, on another machine or in another container sharing ``DIR``); no other file in ``DIR``
+is touched.
 """
 
 from __future__ import annotations
@@ -55,6 +57,11 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+try:
+    import fcntl
+except ImportError:  # Windows: the process id alone tells a live export's temp files
+    fcntl = None  # type: ignore[assignment]
 
 import orjson
 import pyarrow as pa
@@ -164,13 +171,23 @@ def _wide(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool) and not -(1 << 63) <= v < (1 << 64)
 
 
-def _as_read(v: Any) -> Any:
-    """A value read exactly as the read boundary reads it (orjson): an integer beyond 64 bits a float."""
-    if isinstance(v, dict):
-        return {k: _as_read(x) for k, x in v.items()}
-    if isinstance(v, list):
-        return [_as_read(x) for x in v]
-    return float(v) if _wide(v) else v
+def _restore(read: Any, exact: Any) -> Any:
+    """``read`` (a payload as the read boundary and the upcast left it: an integer beyond 64 bits a float)
+    with each such float put back as the integer ``exact`` (the line read again) holds at the same place.
+    Only a float equal to that integer's float is replaced: a field the upcast added (a v1 message's
+    ``sha256``), renamed or changed, and the scrubbed ``text``, stay as read.
+
+    >>> _restore({"n": 1.2345678901234568e+29, "sha256": "ab", "l": [2.0, 1.2345678901234568e+29]},
+    ...          {"n": 123456789012345678901234567890, "l": [2, 123456789012345678901234567890]})
+    {'n': 123456789012345678901234567890, 'sha256': 'ab', 'l': [2.0, 123456789012345678901234567890]}
+    """
+    if isinstance(read, dict) and isinstance(exact, dict):
+        return {k: _restore(x, exact[k]) if k in exact else x for k, x in read.items()}
+    if isinstance(read, list) and isinstance(exact, list) and len(read) == len(exact):
+        return [_restore(x, y) for x, y in zip(read, exact, strict=True)]
+    if isinstance(read, float) and _wide(exact) and read == float(exact):
+        return exact
+    return read
 
 
 def _fragments(v: Any) -> Any:
@@ -190,7 +207,7 @@ _LONG_DIGITS = re.compile(rb"[:,\[][ \t]*-?[0-9]{19}")
 """A number with as many digits as the shortest integer beyond 64 bits may have (2**63 has 19)."""
 
 
-def _noting_exact_ints(source: MatchSource, exact: dict[tuple[Any, Any], dict[str, Any]]) -> MatchSource:
+def _noting_exact_ints(source: MatchSource, exact: dict[Any, dict[str, Any]]) -> MatchSource:
     """``source``, noting in ``exact`` the payload of each stream line holding an integer beyond 64 bits, read
     with every digit (the read boundary's parser reads it as a float: 2**70 would be exported as
     1.1805916207174113e+21).  Only lines with a long run of digits are read twice."""
@@ -206,7 +223,7 @@ def _noting_exact_ints(source: MatchSource, exact: dict[tuple[Any, Any], dict[st
                     data = None
                 if isinstance(data, dict) and isinstance(data.get("payload"), dict):
                     if any(_wide(x) for x in _leaves(data["payload"])):
-                        exact[(data.get("id"), data.get("type"))] = data["payload"]
+                        exact[data.get("id")] = data["payload"]
             yield record
 
     return dataclasses.replace(source, _records=noting)
@@ -255,8 +272,9 @@ class _EventBatches:
         self.rows = 0
         self.written = 0
         self.private_left_out = 0
-        self.exact: dict[tuple[Any, Any], dict[str, Any]] = {}
-        """Payloads with an integer beyond 64 bits, read exactly (:func:`_noting_exact_ints`), by (id, type)."""
+        self.exact: dict[Any, dict[str, Any]] = {}
+        """Payloads with an integer beyond 64 bits, read exactly (:func:`_noting_exact_ints`), by event id (the
+        upcast may change an event's type: a v1 message with ``to`` is a ``message_private``)."""
 
     def add(self, event: Mapping[str, Any]) -> pa.RecordBatch | None:
         if event.get("private") and not self.include_private:
@@ -292,9 +310,9 @@ class _EventBatches:
         c["witnesses"].append(_strs(payload.get("witnesses")))
         probe = payload.get("probe")
         c["probeId"].append(_str(probe.get("id")) if isinstance(probe, dict) else None)
-        exact = self.exact.pop((event.get("id"), kind), None) if self.exact else None
-        if exact is not None and _as_read(exact) == event.get("payload"):  # the same payload, its ints exact
-            c["payload"].append(_json_exact({**exact, **{k: payload[k] for k in ("text", "sha256") if k in payload}}))
+        exact = self.exact.pop(event.get("id"), None) if self.exact else None
+        if exact is not None:  # the payload as read and upcast (and scrubbed), its long integers exact
+            c["payload"].append(_json_exact(_restore(payload, exact)))
         else:
             c["payload"].append(_json(payload))
         self.rows += 1
@@ -379,11 +397,31 @@ TMP_FOLDER = ".export-tmp"
 ``DIR/events/**``) never meets a file half written, even one a killed export left behind."""
 
 
-def _tmp_in(out_dir: Path) -> Path:
-    """A fresh temp path in ``out_dir``'s :data:`TMP_FOLDER` (named by this process's id)."""
+def _tmp_in(out_dir: Path) -> tuple[Path, int | None]:
+    """A fresh temp file in ``out_dir``'s :data:`TMP_FOLDER` (named by this process's id), created
+    here, and the descriptor that holds its lock (None where files cannot be locked): the file is
+    there from the start, so another export emptying the folder never removes the folder under
+    it, and the lock tells an export on another machine or in another container (whose process ids
+    this one cannot see) that the file is in use.  The caller closes the descriptor."""
     folder = out_dir / TMP_FOLDER
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder / f"part-0.parquet.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp"
+    path = folder / f"part-0.parquet.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp"
+    for attempt in range(5):
+        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # as open() would (umask applied)
+        except FileNotFoundError:  # another export removed the folder, empty, between the two calls
+            if attempt == 4:
+                raise
+            continue
+        break
+    if fcntl is None:
+        os.close(fd)
+        return path, None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:  # a file system without locks: the process id alone tells
+        pass
+    return path, fd
 
 
 def _alive(pid: int) -> bool:
@@ -398,24 +436,49 @@ def _alive(pid: int) -> bool:
     return True
 
 
-_TMP_NAME = re.compile(r"^\.?part-0\.parquet\.(\d+)\.[0-9a-f]+\.tmp$")
+def _locked(path: Path) -> bool:
+    """Whether another export holds ``path``'s lock (it is at work, maybe on another machine)."""
+    if fcntl is None:
+        return False
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return True  # gone, or not ours to read: left alone
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:  # a file system without locks: the process id alone tells
+        return False
+    finally:
+        os.close(fd)
+    return False
+
+
+_TMP_NAME = re.compile(r"^part-0\.parquet\.(\d+)\.[0-9a-f]{12}\.tmp$")
+"""A temp file's name in :data:`TMP_FOLDER`."""
+_OLD_TMP_NAME = re.compile(r"^\.part-0\.parquet\.(\d+)\.[0-9a-f]{12}\.tmp$")
+"""A temp file's name in a partition (``match_id=...``), where earlier versions wrote them."""
 
 
 def clean_stale_tmp(out_dir: Path) -> int:
     """Remove the temp files an export killed half-way left in ``out_dir`` (in :data:`TMP_FOLDER`,
-    or hidden in a partition by earlier versions): those whose process is gone.  Returns how many."""
+    or hidden in a ``match_id=`` partition by earlier versions): those whose process is gone and
+    whose lock no export holds.  No other file is touched.  Returns how many."""
     out_dir = Path(out_dir)
     if not out_dir.is_dir():
         return 0
-    folders = [out_dir / TMP_FOLDER] + [p for t in ("events", "seats", "pairs") if (out_dir / t).is_dir()
-                                        for p in (out_dir / t).iterdir() if p.is_dir()]
+    folders = [(out_dir / TMP_FOLDER, _TMP_NAME)] + [
+        (p, _OLD_TMP_NAME) for t in ("events", "seats", "pairs") if (out_dir / t).is_dir()
+        for p in sorted((out_dir / t).iterdir()) if p.name.startswith("match_id=") and p.is_dir()]
     removed = 0
-    for folder in folders:
-        if not folder.is_dir():
+    for folder, name in folders:
+        if not folder.is_dir() or folder.is_symlink():
             continue
-        for path in folder.iterdir():
-            m = _TMP_NAME.match(path.name)
-            if m is not None and path.is_file() and not _alive(int(m.group(1))):
+        for path in sorted(folder.iterdir()):
+            m = name.match(path.name)
+            if (m is not None and path.is_file() and not path.is_symlink() and not _alive(int(m.group(1)))
+                    and not _locked(path)):
                 path.unlink(missing_ok=True)
                 removed += 1
     _drop_if_empty(out_dir / TMP_FOLDER)
@@ -535,8 +598,16 @@ def export_match(
     source = _noting_exact_ints(source, batches.exact)
     folders = {t: out_dir / t / partition for t in ("events", "seats", "pairs")}
     tmps: dict[str, Path] = {}
+    locks: list[int] = []
+
+    def tmp_for(name: str) -> Path:
+        tmps[name], lock = _tmp_in(out_dir)
+        if lock is not None:
+            locks.append(lock)
+        return tmps[name]
+
     try:
-        tmps["events"] = _tmp_in(out_dir)
+        tmp_for("events")
         schema = EVENT_SCHEMA.with_metadata(_metadata("events", include_private, scrubbed))
         with pq.ParquetWriter(tmps["events"], schema, compression="zstd") as writer:
             def sink(event: dict[str, Any]) -> None:
@@ -551,7 +622,7 @@ def export_match(
         report = behavior_report(analysis, all_pairs=True)  # the pairs table holds every pair
         seats, pairs = seat_rows(report), pair_rows(report)
         for name, rows, table_schema in (("seats", seats, SEAT_SCHEMA), ("pairs", pairs, PAIR_SCHEMA)):
-            tmps[name] = _tmp_in(out_dir)
+            tmp_for(name)
             table = _table(rows, table_schema.with_metadata(_metadata(name, include_private, scrubbed)))
             pq.write_table(table, tmps[name], compression="zstd")
         for name, tmp in tmps.items():
@@ -560,6 +631,8 @@ def export_match(
     finally:
         for tmp in tmps.values():
             tmp.unlink(missing_ok=True)
+        for lock in locks:
+            os.close(lock)
         _drop_if_empty(out_dir / TMP_FOLDER)
     invalid = int(report["source"]["invalid"])
     return MatchExport(

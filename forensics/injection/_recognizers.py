@@ -46,6 +46,24 @@ class _RandomToken(PatternRecognizer):
         )
 
 
+_PATH_PIECE = re.compile(r"(?:[A-Z]*[a-z]{2,}|[A-Z]+|[a-z]?[0-9]+)*")
+"""A piece of a path between slashes: words (``home``, ``Alice``, ``README``, ``Daishi2024``, ``v2``)."""
+
+
+class _AwsSecretKey(_RandomToken):
+    """An AWS secret access key's shape (40 characters of base64's alphabet, a slash or a plus among
+    them), random-looking, and not a path: forty characters cut by two slashes or more into words
+    (``home/Alice/Projects/Daishi2024/src/main``, a URL's path) are a path.  A key is random bytes
+    written in base64: its pieces between slashes are no words (of a million keys, about 700 read as
+    a path and are missed)."""
+
+    def validate_result(self, pattern_text: str) -> bool:
+        if pattern_text.count("/") >= 2 and "+" not in pattern_text and all(
+                _PATH_PIECE.fullmatch(piece) for piece in pattern_text.split("/")):
+            return False
+        return super().validate_result(pattern_text)
+
+
 class _Phone(PatternRecognizer):
     """Phone numbers: bounded patterns, then ``phonenumbers`` says whether the number is possible.
 
@@ -117,9 +135,10 @@ def recognizers() -> list[Any]:
             supported_entity="SECRET_TOKEN", name="random-token", global_regex_flags=cased,
             patterns=[Pattern("token", r"(?<![A-Za-z0-9_\-])[A-Za-z0-9_\-]{32,200}(?![A-Za-z0-9_\-])", 0.6)],
         ),
-        _RandomToken(  # an AWS secret access key: 40 characters of base64's alphabet, a slash or a plus in them
+        _AwsSecretKey(  # an AWS secret access key: 40 characters of base64's alphabet, a slash or a plus in them
             supported_entity="API_KEY", name="aws-secret-key", global_regex_flags=cased,  # (without: a random token)
-            patterns=[Pattern("aws-secret", r"(?<![A-Za-z0-9/+=_\-])(?=[A-Za-z0-9]{0,39}[/+])[A-Za-z0-9/+]{40}"
+            # (after "=": KEY=..., a URL's ?sig=...; base64 writes "=" only at its end)
+            patterns=[Pattern("aws-secret", r"(?<![A-Za-z0-9/+_\-])(?=[A-Za-z0-9]{0,39}[/+])[A-Za-z0-9/+]{40}"
                                             r"(?![A-Za-z0-9/+=_\-])", 0.7)],
         ),
         _Email(

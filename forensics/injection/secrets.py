@@ -9,7 +9,7 @@ What is detected (:data:`ENTITIES`):
 - credentials (:data:`CREDENTIAL_ENTITIES`): ``API_KEY`` (provider key shapes:
   ``sk-…``/``sk-ant-…``, ``AKIA…``, ``ghp_…``, ``xox?-…``, ``AIza…``, ``hf_…``,
   ``sk_live_…``; an AWS secret access key's shape: 40 characters of base64's
-  alphabet, random-looking; and ``api_key = …`` or ``aws_secret_access_key = …``
+  alphabet, random-looking, not a path of words; and ``api_key = …`` or ``aws_secret_access_key = …``
   style assignments), ``AUTH_TOKEN`` (JWTs,
   ``Bearer …``), ``PRIVATE_KEY`` (PEM blocks), ``SECRET_TOKEN`` (a long
   random-looking token: 32+ characters mixing upper case, lower case and

@@ -51,6 +51,7 @@ import contextlib
 import csv
 import gzip
 import io
+import json
 import math
 import os
 import re
@@ -64,6 +65,7 @@ import networkx as nx
 import orjson
 
 from daishi_forensics.errors import InputUnreadable
+from daishi_forensics.jsonio import json_text
 from daishi_forensics.outputs import note_input
 
 from .sources import refuse_utf16
@@ -151,17 +153,58 @@ def _csv_rows(handle: IO[str], file: str) -> Iterator[tuple[int, Mapping[str, An
         yield start, dict(zip(header, cells, strict=True))
 
 
+_LONG_DIGITS = re.compile(r"[0-9]{20}")
+"""A run of digits as long as an integer beyond 64 bits: such a line is read by the standard library, which
+keeps the integer whole (orjson makes it a float, or refuses it as infinite): an account id of 30 digits is
+that id, not ``1.111111111111111e+29``."""
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _refuse_lone_surrogates(value: Any) -> None:
+    texts = [value] if isinstance(value, str) else (
+        [*value.keys(), *value.values()] if isinstance(value, dict) else value if isinstance(value, list) else [])
+    for text in texts:
+        if isinstance(text, str):
+            if any("\ud800" <= c <= "\udfff" for c in text):
+                raise ValueError("a lone surrogate escape (\\ud800 to \\udfff) is no character")
+        elif isinstance(text, (dict, list)):
+            _refuse_lone_surrogates(text)
+
+
 def _jsonl_rows(handle: IO[str], file: str) -> Iterator[tuple[int, Mapping[str, Any]]]:
     for number, line in enumerate(handle, start=1):
         if not line.strip():
             continue
         try:
-            row = orjson.loads(line)
-        except orjson.JSONDecodeError as exc:
+            if _LONG_DIGITS.search(line):
+                row = json.loads(line, parse_constant=_refuse_constant)
+                _refuse_lone_surrogates(row)  # as orjson does (no writer takes one)
+            else:
+                row = orjson.loads(line)
+        except (ValueError, RecursionError) as exc:  # orjson's JSONDecodeError is a ValueError
             raise InputUnreadable(f"not JSON: {exc}", file=file, line=number) from None
         if not isinstance(row, dict):
             raise InputUnreadable("not a JSON object", file=file, line=number)
         yield number, row
+
+
+def _first_not_utf8(path: Path) -> tuple[int | None, int, int]:
+    """Where the text at ``path`` stops being UTF-8: its line (1 the first), the byte's offset in the
+    (uncompressed) text, and the byte; read a line at a time (a line break is never inside a character).
+    ``(None, 0, 0)`` when every line reads (the text changed since)."""
+    offset = 0
+    with contextlib.suppress(OSError, EOFError), (
+            cast(IO[bytes], gzip.open(path, "rb")) if path.suffix.lower() == ".gz" else open(path, "rb")) as raw:
+        for number, line in enumerate(raw, start=1):
+            try:
+                line.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                return number, offset + exc.start, line[exc.start]
+            offset += len(line)
+    return None, 0, 0
 
 
 def table_rows(path: Path) -> Iterator[tuple[int, Mapping[str, Any]]]:
@@ -175,12 +218,32 @@ def table_rows(path: Path) -> Iterator[tuple[int, Mapping[str, Any]]]:
     with _text(path) as handle:
         try:
             yield from (_csv_rows if form == "csv" else _jsonl_rows)(handle, file)
-        except UnicodeDecodeError as exc:
-            raise InputUnreadable(f"not UTF-8 (byte {exc.start} of a block)", file=file) from None
+        except UnicodeDecodeError:
+            line, where, byte = _first_not_utf8(path)
+            raise InputUnreadable(f"not UTF-8: byte 0x{byte:02x} at byte {where:,} of the file (save the table as "
+                                  "UTF-8)", file=file, line=line) from None
         except (OSError, EOFError) as exc:  # a cut or corrupt gzip member
             raise InputUnreadable(f"cannot read: {exc}", file=file) from None
         except csv.Error as exc:
             raise InputUnreadable(f"not CSV: {exc}", file=file) from None
+
+
+def _cell(raw: Any) -> str:
+    """A cell as an error shows it: a CSV cell's text quoted (``'1_000'``), a JSON value as JSON writes it
+    (``true``, ``{"x":1}``, not Python's ``True``); at most 40 characters.
+
+    >>> _cell("1_000"), _cell(True), _cell({"x": 1}), _cell(1e400)
+    ("'1_000'", 'true', '{"x":1}', 'inf')
+    """
+    if isinstance(raw, str):
+        return repr(raw[:40])
+    if isinstance(raw, float) and not math.isfinite(raw):
+        return repr(raw)
+    try:
+        text = orjson.dumps(raw).decode()
+    except (TypeError, orjson.JSONEncodeError):  # nested past the writer's depth
+        text = json_text(raw)
+    return text if len(text) <= 40 else text[:40] + "…"
 
 
 def _account(row: Mapping[str, Any], column: str, file: str, line: int) -> str:
@@ -188,7 +251,7 @@ def _account(row: Mapping[str, Any], column: str, file: str, line: int) -> str:
     if value is None or (isinstance(value, str) and not value.strip()):
         raise InputUnreadable("an account is required", file=file, line=line, field=column)
     if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise InputUnreadable(f"an account is text or a whole number, not {type(value).__name__}",
+        raise InputUnreadable(f"an account is text or a whole number, not {_cell(value)}",
                               file=file, line=line, field=column)
     return str(value).strip()
 
@@ -200,6 +263,8 @@ digits (Arabic-Indic, fullwidth), no ``inf`` or ``nan``: Python's ``float`` take
 cell that only looks like a number to it is a cell to question."""
 
 _PLAIN_HINT = " (a number is written in plain ASCII decimal digits: 1000, 4.5, 4.517e-05)"
+_TICK_HINT = (" (a number is written in plain ASCII decimal digits: 1000, 4.5, 4.517e-05; a date-time as "
+              "2024-01-31, 2024-01-31T09:30:00Z or 2024-01-31 09:30:00+01:00)")
 
 MAX_VALUE = 1e100
 """The largest value a transfer may have (and the smallest positive one is ``1 / MAX_VALUE``).  The screens
@@ -223,7 +288,7 @@ def _number(raw: Any) -> float | None:
         number = float(text)
     else:
         return None
-    return number if math.isfinite(number) else None
+    return number + 0.0 if math.isfinite(number) else None  # + 0.0: "-0" is 0 (never "tick -0" in a report)
 
 
 def _value(row: Mapping[str, Any], column: str, file: str, line: int) -> float | None:
@@ -232,13 +297,14 @@ def _value(row: Mapping[str, Any], column: str, file: str, line: int) -> float |
         return None
     number = _number(raw)
     if number is None or number < 0:
-        raise InputUnreadable(f"a value is a finite number >= 0 (or empty when unknown), not {str(raw)[:40]!r}"
+        raise InputUnreadable(f"a value is a finite number >= 0 (or empty when unknown), not {_cell(raw)}"
                               f"{_PLAIN_HINT if isinstance(raw, str) and not _DECIMAL.fullmatch(raw.strip()) else ''}",
                               file=file, line=line, field=column)
     if number > MAX_VALUE or 0 < number < 1 / MAX_VALUE:
+        fix = "divide" if number > MAX_VALUE else "multiply"  # a unit too small, or too large
         raise InputUnreadable(f"a value is 0 or between {1 / MAX_VALUE:g} and {MAX_VALUE:g} (the screens add and "
-                              f"multiply amounts; any unit is fine, so divide the column by a power of ten), "
-                              f"not {str(raw)[:40]!r}", file=file, line=line, field=column)
+                              f"multiply amounts; any unit is fine, so {fix} the column by a power of ten), "
+                              f"not {_cell(raw)}", file=file, line=line, field=column)
     return number
 
 
@@ -249,7 +315,7 @@ def _tick(row: Mapping[str, Any], column: str, file: str, line: int) -> tuple[fl
     if number is not None:
         if abs(number) > MAX_VALUE:
             raise InputUnreadable(f"a tick is between {-MAX_VALUE:g} and {MAX_VALUE:g} (the screens subtract ticks; "
-                                  f"only order and spacing matter), not {str(raw)[:40]!r}", file=file, line=line,
+                                  f"only order and spacing matter), not {_cell(raw)}", file=file, line=line,
                                   field=column)
         return number, False
     if isinstance(raw, str) and raw.strip():
@@ -261,8 +327,8 @@ def _tick(row: Mapping[str, Any], column: str, file: str, line: int) -> tuple[fl
             if moment.tzinfo is None:
                 moment = moment.replace(tzinfo=timezone.utc)
             return moment.timestamp(), True
-    raise InputUnreadable(f"a tick is a finite number or an ISO 8601 date-time, not {str(raw)[:40]!r}"
-                          f"{_PLAIN_HINT if isinstance(raw, str) and raw.strip() else ''}", file=file, line=line,
+    raise InputUnreadable(f"a tick is a finite number or an ISO 8601 date-time, not {_cell(raw)}"
+                          f"{_TICK_HINT if isinstance(raw, str) and raw.strip() else ''}", file=file, line=line,
                           field=column)
 
 

@@ -160,6 +160,24 @@ class MatchOutcome:
     what it holds, so a clear verdict does not clear the match."""
 
 
+def name_text(name: str) -> str:
+    """A target's name as text a document can hold: a file name's bytes that are not UTF-8 (which
+    Python keeps as lone surrogates, and a JSON writer refuses) shown as U+FFFD, as a terminal shows
+    them.
+
+    >>> name_text("st/bad\\udcffname.csv"), name_text("m_demo")
+    ('st/bad�name.csv', 'm_demo')
+    """
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        try:
+            return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        except UnicodeEncodeError:
+            return name.encode("utf-8", "replace").decode("utf-8")
+    return name
+
+
 @dataclass(frozen=True)
 class ScreenRun:
     """Everything one ``daishi-forensics screen`` run found."""
@@ -189,12 +207,13 @@ class ScreenRun:
     @property
     def exit_code(self) -> int:
         """3 when a target could not be read; else 1 when a verdict is review/flag (or a target
-        was invalid, or its log truncated), or 0 with :attr:`exit_zero`; 1 when nothing could be screened
-        (with or without :attr:`exit_zero`: there is no finding to waive); else 0."""
+        was invalid, or its log truncated), or when nothing could be screened (every target invalid);
+        either 1 is 0 with :attr:`exit_zero`, as the process's exit is (``--exit-zero`` turns every 1
+        into 0); else 0."""
         if any(m.error_code == exitcodes.UNREADABLE for m in self.matches):
             return int(exitcodes.UNREADABLE)
         if not self.screened:
-            return int(exitcodes.FINDINGS)
+            return int(exitcodes.OK if self.exit_zero else exitcodes.FINDINGS)
         if self.verdict != "clear" or any(m.error or m.invalid_records or m.truncated for m in self.matches):
             return int(exitcodes.OK if self.exit_zero else exitcodes.FINDINGS)
         return int(exitcodes.OK)
@@ -209,14 +228,14 @@ class ScreenRun:
             "matches": [],
         }
         for m in self.matches:
-            entry: dict[str, Any] = {"target": m.target, "matchId": m.match_id}
+            entry: dict[str, Any] = {"target": name_text(m.target), "matchId": m.match_id}
             if m.result is not None:
                 entry.update(m.result.to_dict())
                 entry.pop("match", None)
                 entry.pop("configVersion", None)
                 entry.pop("configDigest", None)
             else:
-                entry.update({"verdict": None, "error": m.error})
+                entry.update({"verdict": None, "error": name_text(m.error) if m.error else m.error})
             if m.invalid_records:
                 entry["invalidRecords"] = m.invalid_records
             if m.truncated:

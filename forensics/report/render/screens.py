@@ -7,6 +7,7 @@ deterministic (same run, same bytes).
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Iterable
 from typing import Any
 from urllib.parse import quote
@@ -18,7 +19,7 @@ from .cells import count
 from .tables import github_escape
 
 from daishi_forensics.screens.config import ScreenConfig
-from daishi_forensics.report.screening import ScreenRun
+from daishi_forensics.report.screening import MatchOutcome, ScreenRun, name_text
 from daishi_forensics.screens.flags import Flag
 
 __all__ = ["FORMATS", "render", "render_github", "render_json", "render_sarif", "render_text"]
@@ -72,7 +73,7 @@ def render_text(run: ScreenRun, width: int | None = None) -> str:
     out: list[str] = []
     for m in run.matches:
         if m.result is None:
-            out.append(f"NOT SCREENED  {m.target}: {m.error}")
+            out.append(f"NOT SCREENED  {_unread(m)}")
             continue
         r = m.result
         testing = r.testing
@@ -134,7 +135,7 @@ def render_github(run: ScreenRun) -> str:
 
     for m in run.matches:
         if m.result is None:
-            out.append(f"::error title=daishi-forensics not screened::{github_escape(f'{m.target}: {m.error}')}")
+            out.append(f"::error title=daishi-forensics not screened::{github_escape(_unread(m))}")
             continue
         for f in m.result.flags:
             emit(f, m.target)
@@ -164,20 +165,33 @@ def _rules(flags: Iterable[Flag], config: ScreenConfig) -> list[dict[str, Any]]:
     ]
 
 
+def _unread(m: MatchOutcome) -> str:
+    """Why a target was not screened, after its name (once: an error about a file names it first already).
+
+    >>> _unread(MatchOutcome("x.jsonl", error="x.jsonl: no such file")), _unread(MatchOutcome("m_1", error="HTTP 404"))
+    ('x.jsonl: no such file', 'm_1: HTTP 404')
+    """
+    error = m.error or ""
+    return error if error.startswith(f"{m.target}: ") or error.startswith(f"{m.target}, ") else f"{m.target}: {error}"
+
+
 def _uri(target: str) -> str:
     """A target as a SARIF artifact URI: a URI reference, so every character outside the unreserved
     set and ``/`` percent-encoded (a space, ``%``, ``#``, ``?``, and ``:``, which would read as a scheme).
 
-    >>> _uri("st/my table 100%.csv"), _uri("m_demo"), _uri("c:x#1")
-    ('st/my%20table%20100%25.csv', 'm_demo', 'c%3Ax%231')
+    >>> _uri("st/my table 100%.csv"), _uri("m_demo"), _uri("c:x#1"), _uri("st/été\\udcff.csv")
+    ('st/my%20table%20100%25.csv', 'm_demo', 'c%3Ax%231', 'st/%C3%A9t%C3%A9%FF.csv')
     """
-    return quote(target, safe="/")
+    try:
+        return quote(target, safe="/")
+    except UnicodeEncodeError:  # a file name's bytes that are not UTF-8: percent-encoded as the bytes they are
+        return quote(os.fsencode(target), safe="/")
 
 
 def _result(flag: Flag, target: str, config: ScreenConfig, rule_index: dict[str, int]) -> dict[str, Any]:
     rule_id = f"{flag.screen}/{flag.kind}"
     fingerprint = hashlib.sha256(
-        "|".join([rule_id, flag.match or target, *map(str, flag.agents)]).encode()
+        "|".join([rule_id, flag.match or name_text(target), *map(str, flag.agents)]).encode()
     ).hexdigest()[:32]
     data = flag.to_dict()
     return {
@@ -219,11 +233,12 @@ def render_sarif(run: ScreenRun) -> str:
     rules = _rules((f for f, _ in placed), run.config)
     index = {r["id"]: i for i, r in enumerate(rules)}
     notifications = [
-        {"level": "error", "message": {"text": f"{m.target}: {m.error}"}} for m in run.matches if m.result is None
+        {"level": "error", "message": {"text": name_text(_unread(m))}} for m in run.matches
+        if m.result is None
     ]
     failed = bool(notifications)
     notifications += [  # a verdict that does not cover the whole match: why (invalid records, a truncated log)
-        {"level": "warning", "message": {"text": f"{m.target}: {reason}"}}
+        {"level": "warning", "message": {"text": name_text(f"{m.target}: {reason}")}}
         for m in run.matches if m.result is not None for reason in m.result.not_screened
     ]
     doc = {
