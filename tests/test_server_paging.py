@@ -151,6 +151,16 @@ def test_a_page_cap_not_written_as_positive_digits_is_refused(value: str, monkey
         Limits()
 
 
+@pytest.mark.parametrize("value", ["0", "1_000", "+5", "\u0663", "4GB"])
+def test_a_size_limit_not_written_as_positive_digits_is_refused(value: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the inflated-size limit reads its variable by the page cap's rule ("1_000" and "+5" were taken)
+    monkeypatch.setenv("DAISHI_MAX_INFLATED_BYTES", value)
+    with pytest.raises(BadSetting) as caught:
+        Limits()
+    assert str(caught.value) == (f"$DAISHI_MAX_INFLATED_BYTES: must be a positive whole number of bytes, written in "
+                                 f"digits (for example {4 << 30}), not {value!r}")
+
+
 def test_a_huge_page_cap_is_taken(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DAISHI_SERVER_MAX_PAGES", " " + "9" * 40 + " ")
     assert Limits().server_max_pages == int("9" * 40)

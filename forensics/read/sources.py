@@ -92,25 +92,33 @@ def is_match_id(text: str) -> bool:
     return bool(MATCH_ID.match(text))
 
 
-def _inflated_limit() -> int:
-    """``$DAISHI_MAX_INFLATED_BYTES`` (a whole number of bytes), else 4 GiB.
+def _positive_setting(name: str, default: int, unit: str) -> int:
+    """The environment variable ``name`` as a positive whole number written in ASCII digits, else
+    ``default`` (unset or blank).  ``int()`` alone would also take ``1_000``, ``+5`` and other scripts'
+    digits, which no one means as a limit.
 
     Raises
     ------
     BadSetting
-        The variable is set to anything but a positive whole number.
+        The variable is set to anything else (``0``, ``-5``, ``4GB``, ``1_000``...).
     """
-    text = os.environ.get("DAISHI_MAX_INFLATED_BYTES")
+    text = os.environ.get(name)
     if text is None or not text.strip():
-        return 4 * _GIB
+        return default
+    digits = text.strip()
     try:
-        value = int(text.strip())
-    except ValueError:
+        value = int(digits) if digits.isascii() and digits.isdigit() else 0
+    except ValueError:  # more digits than int() reads
         value = 0
     if value <= 0:
-        raise BadSetting(f"must be a whole number of bytes (for example {4 * _GIB} for 4 GiB), not {text!r}",
-                         file="$DAISHI_MAX_INFLATED_BYTES")
+        raise BadSetting(f"must be a positive whole number of {unit}, written in digits (for example {default}), "
+                         f"not {text!r}", file=f"${name}")
     return value
+
+
+def _inflated_limit() -> int:
+    """``$DAISHI_MAX_INFLATED_BYTES`` (a whole number of bytes), else 4 GiB."""
+    return _positive_setting("DAISHI_MAX_INFLATED_BYTES", 4 * _GIB, "bytes")
 
 
 SERVER_MAX_PAGES = 20_000
@@ -118,25 +126,8 @@ SERVER_MAX_PAGES = 20_000
 
 
 def _max_pages() -> int:
-    """``$DAISHI_SERVER_MAX_PAGES`` (a whole number of pages), else :data:`SERVER_MAX_PAGES`.
-
-    Raises
-    ------
-    BadSetting
-        The variable is set to anything but a positive whole number.
-    """
-    text = os.environ.get("DAISHI_SERVER_MAX_PAGES")
-    if text is None or not text.strip():
-        return SERVER_MAX_PAGES
-    digits = text.strip()
-    try:  # int() would also take "1_000", "+5" and other scripts' digits
-        value = int(digits) if digits.isascii() and digits.isdigit() else 0
-    except ValueError:  # more digits than int() reads
-        value = 0
-    if value <= 0:
-        raise BadSetting(f"must be a positive whole number of pages, written in digits (for example "
-                         f"{SERVER_MAX_PAGES}), not {text!r}", file="$DAISHI_SERVER_MAX_PAGES")
-    return value
+    """``$DAISHI_SERVER_MAX_PAGES`` (a whole number of pages), else :data:`SERVER_MAX_PAGES`."""
+    return _positive_setting("DAISHI_SERVER_MAX_PAGES", SERVER_MAX_PAGES, "pages")
 
 
 @dataclass(frozen=True)
