@@ -407,3 +407,29 @@ def test_a_number_published_as_text_says_so(tmp_path: Path) -> None:
     assert f'  a_2 fitnessIndex: recomputed 15.7, published "15.7" ({note})' in lines
     row = next(x for x in lines if x.startswith("  fitnessIndex") and "DIFFERS" in x)
     assert row.split()[:4] == ["fitnessIndex", "15.7", '"15.7"', "DIFFERS"]
+
+
+# -- hostile board values ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("reputation", [1e308, -1e308, 1e13])
+def test_a_reputation_past_the_magnitude_is_an_error_naming_the_field(tmp_path: Path, reputation: float) -> None:
+    """a_1 trades in a ring (circular reputation 2.25), so the index reputation rounds
+    reputation - 2.25 on the double: 1e308 used to overflow there (exit 70)."""
+    events, arch = match_a()
+    arch["agents"][0]["reputation"] = reputation
+    result = run(str(stored(tmp_path, events, arch, None)))
+    assert result.exit_code == 1
+    assert "field agents[0].reputation:" in result.output
+    assert "is past the magnitude this tool computes with (at most 1000000000000)" in result.output
+    assert "internal error" not in result.output
+
+
+def test_a_reputation_at_the_magnitude_is_scored(tmp_path: Path) -> None:
+    events, arch = match_a()
+    arch["agents"][0]["reputation"] = 1e12
+    result = run(str(stored(tmp_path, events, arch, None)), "--format", "json")
+    assert result.exit_code == 0
+    seat = json.loads(result.output)["seats"][0]
+    assert seat["indexReputation"] == 999999999997.75  # 1e12 - 2.25, three places half-up
+    assert seat["dimensions"]["social"] == 90.9  # 100 (held) - 8 x 1 aggression - 8 x 0.857 x 100 / 600

@@ -643,11 +643,17 @@ def _wealth(row: Mapping[str, Any], where: str, said: _Said) -> float:
 
 
 def _reputation(row: Mapping[str, Any], where: str, said: _Said) -> float:
-    """The final reputation (the archive's; 0 where it gives none)."""
+    """The final reputation (the archive's; 0 where it gives none).
+
+    Held to the magnitude wealth is held to: rubric *Circular reputation (2.4)* rounds
+    ``reputation − circular`` half-up on the double, which past ~1e305 overflows (an
+    internal error, not a reading); a reputation past it is an error naming the field.
+    """
     reputation = _number(row, "reputation", where)
     if reputation is None:
         said.note("the archive gives no reputation: read as 0", "missing-board-fields")
         return 0
+    within_magnitude(reputation, f"{where}.reputation")
     return reputation
 
 
