@@ -433,3 +433,34 @@ def test_a_reputation_at_the_magnitude_is_scored(tmp_path: Path) -> None:
     seat = json.loads(result.output)["seats"][0]
     assert seat["indexReputation"] == 999999999997.75  # 1e12 - 2.25, three places half-up
     assert seat["dimensions"]["social"] == 90.9  # 100 (held) - 8 x 1 aggression - 8 x 0.857 x 100 / 600
+
+
+def _two_seats() -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    from .matchkit import ev
+    events = [ev(1, 0, "agent_spawned", "a_1", region="r_0_0"), ev(2, 0, "agent_spawned", "a_2", region="r_1_0")]
+    arch = archive(["a_1", "a_2"], ended=100)
+    for seat in arch["agents"]:
+        seat.update(status="active", roundsAlive=100, diedAtTick=None, wealth=100.0, reputation=0, aggression=0,
+                    trained={"strength": 0, "vitality": 0, "endurance": 0})
+    return events, arch
+
+
+def test_an_unvalued_item_and_a_trade_not_counted_as_logged_are_said(tmp_path: Path) -> None:
+    """Both move the net shares the score reads; they used to leave no word in the output.
+    t1: a_1 gives a diamond (no value: worth 0) for food 1, so the net share is 1 and each side
+    is credited min(1, 5) x 1 = 1 (social 22 x 1). t2's second event says other goods than its
+    first (the first counts)."""
+    from .matchkit import trade
+    events, arch = _two_seats()
+    events += trade(3, 10, "t1", "a_1", "a_2", {"diamond": 1}, {"food": 1})
+    t2 = trade(5, 11, "t2", "a_1", "a_2", {"wood": 1}, {"food": 1})
+    t2[1]["payload"]["give"] = {"wood": 2}
+    events += t2
+    result = run(str(stored(tmp_path, events, arch, None)), "--format", "json")
+    assert result.exit_code == 0
+    out = json.loads(result.output)
+    assert ("traded item(s) with no value in the archive's item values, valued 0 in the net shares: diamond"
+            in out["notes"])
+    assert [n for n in out["notes"] if n.startswith("event 6 (trade t2): ")], out["notes"]
+    text = run(str(stored(tmp_path, events, arch, None, name="t")))
+    assert "valued 0 in the net shares: diamond" in text.output

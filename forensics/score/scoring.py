@@ -480,6 +480,22 @@ def _offerer_twins(ledger: Any, readings: set[str], notes: list[str]) -> dict[st
     return twins
 
 
+def _ledger_notes(ledger: Any) -> list[str]:
+    """What the trade ledger did not count as logged, and the traded items it valued 0, one
+    sentence each: both move the net shares, credited trades and circular reputation the
+    score reads (rubric *Trade ledger*), so neither is left unsaid."""
+    notes = [
+        f"event {a.event_id} (trade {a.trade_id}): {a.detail}" if a.event_id is not None else a.detail
+        for a in ledger.anomalies
+    ]
+    if ledger.unvalued_items:
+        notes.append(
+            "traded item(s) with no value in the archive's item values, valued 0 in the net shares: "
+            + ", ".join(sorted(ledger.unvalued_items))
+        )
+    return notes
+
+
 def _trade_sources(analysis: MatchAnalysis, block: ArchivedLedger | None, log_has_events: bool,
                    readings: set[str], notes: list[str]) -> _TradeSources:
     """The ledger, commons and reputation points the score reads: from the events; where the log
@@ -489,6 +505,7 @@ def _trade_sources(analysis: MatchAnalysis, block: ArchivedLedger | None, log_ha
         ledger = analysis.result("ledger")
         commons_result = analysis.result("commons")
         commons = {agent: commons_result.share(agent) for agent in commons_result.shares}
+        notes.extend(_ledger_notes(ledger))
         if block is not None:
             readings.add("events-or-archive")
             notes.extend(_ledger_disagreements(block, ledger.net_shares(),
