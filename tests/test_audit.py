@@ -464,3 +464,31 @@ def test_an_unvalued_item_and_a_trade_not_counted_as_logged_are_said(tmp_path: P
     assert [n for n in out["notes"] if n.startswith("event 6 (trade t2): ")], out["notes"]
     text = run(str(stored(tmp_path, events, arch, None, name="t")))
     assert "valued 0 in the net shares: diamond" in text.output
+
+
+def test_messages_sent_written_as_a_whole_double_are_taken_on_trust(tmp_path: Path) -> None:
+    """JSON has one number type: 3.0 is the count 3 (it used to be refused silently, the
+    events' 0 read instead, and both raw.messagesSent and social DIFFERed with no word why)."""
+    events, arch = _two_seats()
+    for messages in (3, 3.0):
+        report = published(tmp_path, events, arch, "2.4")
+        report["seats"][0]["raw"]["messagesSent"] = messages
+        result = run(str(stored(tmp_path, events, arch, report, name=f"m{messages!r}")), "--format", "json")
+        out = json.loads(result.output)
+        seat = out["seats"][0]
+        assert seat["inputs"]["messages"] == 3 and seat["inputs"]["messagesSource"] == "report"
+        assert seat["trusted"][-1] == "messages 3: the report's raw.messagesSent"
+        assert seat["dimensions"]["social"] == 4.5  # 1.5 x min(3 x 100 / 100, 15)
+
+
+@pytest.mark.parametrize(("messages", "shown_as"), [(2.5, "2.5"), (-1, "-1"), ("3", '"3"'), (True, "true")])
+def test_messages_sent_that_is_not_a_count_is_said_not_taken(tmp_path: Path, messages: Any, shown_as: str) -> None:
+    events, arch = _two_seats()
+    report = published(tmp_path, events, arch, "2.4")
+    report["seats"][0]["raw"]["messagesSent"] = messages
+    result = run(str(stored(tmp_path, events, arch, report)), "--format", "json")
+    assert result.exit_code == 1
+    seat = json.loads(result.output)["seats"][0]
+    assert seat["inputs"]["messagesSource"] == "events"
+    assert (f"the report's raw.messagesSent is {shown_as}, not a count of messages: not taken on trust"
+            in seat["notes"])

@@ -44,7 +44,7 @@ from .rubric import (
 )
 from daishi_forensics.read.archive import match_rounds as archive_match_rounds, within_magnitude
 from daishi_forensics.read.boundary import erratum_name
-from daishi_forensics.jsonio import shown
+from daishi_forensics.jsonio import json_text, shown
 
 __all__ = [
     "REPORT_FIELDS",
@@ -379,18 +379,32 @@ def _exploration(archive: Mapping[str, Any]) -> dict[str, Mapping[str, Any]] | N
     return {agent: row for agent, row in block.items() if isinstance(row, Mapping)}
 
 
-def _report_messages(report: Mapping[str, Any] | None) -> dict[str, int]:
+MAX_COUNT = 2**53 - 1
+"""The largest count read (README: ids, ticks and counts are at most 2^53 − 1)."""
+
+
+def _report_messages(report: Mapping[str, Any] | None) -> tuple[dict[str, int], dict[str, str]]:
+    """Each seat's ``raw.messagesSent`` the report gives as a count (a whole number, written
+    ``3`` or ``3.0``: JSON has one number type), and those it gives as something else (shown),
+    which are not taken on trust."""
     out: dict[str, int] = {}
+    refused: dict[str, str] = {}
     if not isinstance(report, Mapping):
-        return out
+        return out, refused
     for seat in report.get("seats") or []:
         if not isinstance(seat, Mapping) or not isinstance(seat.get("agentId"), str):
             continue
         raw = seat.get("raw")
         sent = raw.get("messagesSent") if isinstance(raw, Mapping) else None
-        if isinstance(sent, int) and not isinstance(sent, bool) and sent >= 0:
+        if sent is None or seat["agentId"] in out:
+            continue
+        if isinstance(sent, float) and sent.is_integer() and 0 <= sent <= MAX_COUNT:
+            sent = int(sent)
+        if isinstance(sent, int) and not isinstance(sent, bool) and 0 <= sent <= MAX_COUNT:
             out[seat["agentId"]] = sent
-    return out
+        else:
+            refused.setdefault(seat["agentId"], json_text(sent))
+    return out, refused
 
 
 def _ticks_alive(analysis: MatchAnalysis, agent: str, started: int, ended: int) -> int:
@@ -413,6 +427,7 @@ class _Context:
     twins: dict[str, int]
     metrics: dict[str, Mapping[str, Any]]
     report_messages: dict[str, int]
+    report_messages_refused: dict[str, str]
     private_events: int
     ledger_source: str
     pairs: tuple[Any, ...]
@@ -571,6 +586,7 @@ def _context(analysis: MatchAnalysis, report: Mapping[str, Any] | None) -> _Cont
         readings.add("events-or-archive")
         notes.append("the log holds no events: the archive's exploration block stands in for map coverage")
     notes.extend(_read_notes(stats, log_has_events))
+    report_messages, report_messages_refused = _report_messages(report)
     return _Context(
         analysis=analysis,
         started=archive["startedAtTick"],
@@ -580,7 +596,8 @@ def _context(analysis: MatchAnalysis, report: Mapping[str, Any] | None) -> _Cont
         counters=counters,
         twins=twins,
         metrics=_metrics(archive),
-        report_messages=_report_messages(report),
+        report_messages=report_messages,
+        report_messages_refused=report_messages_refused,
         private_events=stats.private_events,
         ledger_source=trade.ledger_source,
         pairs=trade.pairs,
@@ -781,6 +798,9 @@ def _messages(ctx: _Context, agent: str, said: _Said) -> tuple[int, str]:
         messages = ctx.report_messages[agent]
         said.trusted.append(f"messages {messages}: the report's raw.messagesSent")
         return messages, "report"
+    refused = ctx.report_messages_refused.get(agent)
+    if refused is not None:
+        said.note(f"the report's raw.messagesSent is {refused}, not a count of messages: not taken on trust")
     if mine is not None:
         messages = mine.messages
         if ctx.private_events:
