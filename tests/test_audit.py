@@ -492,3 +492,19 @@ def test_messages_sent_that_is_not_a_count_is_said_not_taken(tmp_path: Path, mes
     assert seat["inputs"]["messagesSource"] == "events"
     assert (f"the report's raw.messagesSent is {shown_as}, not a count of messages: not taken on trust"
             in seat["notes"])
+
+
+@pytest.mark.parametrize("named", [" 2.4 ", "v2.4", "V2.4"])
+def test_a_rubric_named_with_a_v_or_spaces_is_not_said_to_be_another(tmp_path: Path, named: str) -> None:
+    """The name is read as 2.4, so neither the text nor the --rubric note may say the report was
+    scored under another rubric (' 2.4 ' used to print 'the report was scored under rubric  2.4 ')."""
+    events, arch = _two_seats()
+    report = published(tmp_path, events, arch, "2.4")
+    report["rubricVersion"] = named
+    path = str(stored(tmp_path, events, arch, report))
+    for args in ((), ("--rubric", "2.4")):
+        result = run(path, *args)
+        assert result.exit_code == 0, result.output
+        assert "scored under rubric" not in result.output
+    other = run(path, "--rubric", "2.3")
+    assert f"the report was scored under rubric {named}" in other.output

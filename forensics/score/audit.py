@@ -42,7 +42,7 @@ from daishi_forensics.jsonio import json_kind, json_text
 from daishi_forensics.read.boundary import read_match
 from daishi_forensics.read.validation import report_schema_errors
 from daishi_forensics.replay.analysis import MatchAnalysis, analyze
-from .rubric import READINGS
+from .rubric import READINGS, UnknownRubric, rubric
 from .scoring import REPORT_FIELDS, MatchScore, SeatScore, score_match
 from daishi_forensics.read.sources import Limits, open_match
 
@@ -176,6 +176,15 @@ class AuditResult:
         faulty = (self.differs or self.unreadable or self.schema_errors or self.report_error is not None
                   or self.input_faults)
         return exitcodes.FINDINGS if faulty else exitcodes.OK
+
+    @property
+    def scored_under_another_rubric(self) -> bool:
+        """Whether the report names a rubric other than the one recomputed under.  The name is read
+        as :func:`~.rubric.rubric` reads it (``v2.4``, `` 2.4 `` name 2.4), so the output never says
+        the report was scored under another rubric when it names this one."""
+        if self.published_rubric is None:
+            return False
+        return _named_version(self.published_rubric) != self.score.rubric.version
 
     def seat_checks(self, agent: str | None) -> tuple[FigureCheck, ...]:
         """The checks of one seat (None: the match-wide ones)."""
@@ -359,6 +368,15 @@ def input_faults(stats: Any) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _named_version(named: str) -> str:
+    """The version a report's ``rubricVersion`` names, as :func:`~.rubric.rubric` reads it; one it
+    does not know as it is written."""
+    try:
+        return rubric(named).version
+    except UnknownRubric:
+        return named
+
+
 def _compared(analysis: MatchAnalysis, score: MatchScore, report: Any, rubric_version: str | None) -> AuditResult:
     """The recomputation beside the report's figures (no report: nothing to compare)."""
     named = report.get("rubricVersion") if isinstance(report, Mapping) else None
@@ -373,7 +391,7 @@ def _compared(analysis: MatchAnalysis, score: MatchScore, report: Any, rubric_ve
         return AuditResult(score, False, None, (), ("the match has no report: nothing to compare",))
     if published_rubric is None:
         notes.append(_unnamed_rubric(report, score))
-    elif score.rubric_source == "option" and published_rubric.lstrip("vV") != score.rubric.version:
+    elif score.rubric_source == "option" and _named_version(published_rubric) != score.rubric.version:
         notes.append(
             f"the report was scored under rubric {published_rubric}; these figures are recomputed under "
             f"{score.rubric.version}, so differences are expected"

@@ -84,7 +84,7 @@ def _head_lines(result: AuditResult) -> list[str]:
         f"({_SOURCE.get(score.rubric_source, score.rubric_source)}); "
         f"field of {score.field_size}, {score.match_rounds} match rounds"
     ]
-    if result.published_rubric is not None and result.published_rubric.lstrip("vV") != score.rubric.version:
+    if result.scored_under_another_rubric:
         out.append(f"the report was scored under rubric {result.published_rubric}")
     for check in result.seat_checks(None):
         mark = "" if check.status == "same" else f"  {check.note or ''}"
