@@ -508,3 +508,22 @@ def test_a_rubric_named_with_a_v_or_spaces_is_not_said_to_be_another(tmp_path: P
         assert "scored under rubric" not in result.output
     other = run(path, "--rubric", "2.3")
     assert f"the report was scored under rubric {named}" in other.output
+
+
+@pytest.mark.parametrize(("trained", "said"), [([1], "[1]"), ("x", "'x'"), (5, "5")])
+def test_trained_levels_that_are_not_an_object_are_an_error_naming_the_field(tmp_path: Path, trained: Any,
+                                                                            said: str) -> None:
+    """They used to be read as 0 with the note 'the archive gives no trained levels'."""
+    events, arch = _two_seats()
+    arch["agents"][1]["trained"] = trained
+    result = run(str(stored(tmp_path, events, arch, None)))
+    assert result.exit_code == 1
+    assert f"field agents[1].trained: not an object of trained levels: {said}" in result.output
+
+
+def test_trained_levels_left_out_read_as_0_with_a_note(tmp_path: Path) -> None:
+    events, arch = _two_seats()
+    del arch["agents"][1]["trained"]
+    result = run(str(stored(tmp_path, events, arch, None)), "--format", "json")
+    assert result.exit_code == 0
+    assert "the archive gives no trained levels: read as 0" in json.loads(result.output)["seats"][1]["notes"]

@@ -703,9 +703,11 @@ def _aggression(row: Mapping[str, Any], where: str, said: _Said) -> int:
 def _trained_levels(row: Mapping[str, Any], where: str, said: _Said) -> int:
     """strength + vitality + endurance (the archive's ``trained``; 0 where it gives none)."""
     trained = row.get("trained")
-    if not isinstance(trained, Mapping):
+    if trained is None:
         said.note("the archive gives no trained levels: read as 0", "missing-board-fields")
         return 0
+    if not isinstance(trained, Mapping):
+        raise InvalidInput(f"not an object of trained levels: {shown(trained)}", field=f"{where}.trained")
     return sum(_count(trained, attribute, f"{where}.trained") or 0
                for attribute in ("strength", "vitality", "endurance"))
 
