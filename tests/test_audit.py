@@ -527,3 +527,20 @@ def test_trained_levels_left_out_read_as_0_with_a_note(tmp_path: Path) -> None:
     result = run(str(stored(tmp_path, events, arch, None)), "--format", "json")
     assert result.exit_code == 0
     assert "the archive gives no trained levels: read as 0" in json.loads(result.output)["seats"][1]["notes"]
+
+
+@pytest.mark.parametrize(("metrics", "field", "said"), [
+    ([1], "metrics", "not an object of counters by agent: [1]"),
+    ({"a_1": 5}, "metrics.a_1", "not an object of counters: 5"),
+    ({"a_1": {"gather": "3"}}, "metrics.a_1.gather", "not a count: '3'"),
+    ({"a_1": {"move": 1.5}}, "metrics.a_1.move", "not a count: 1.5"),
+])
+def test_a_metrics_block_that_cannot_be_read_is_an_error_naming_the_field(tmp_path: Path, metrics: Any, field: str,
+                                                                         said: str) -> None:
+    """Such a block used to be skipped without a word (its message counts then came from the events),
+    or set beside the events as 'the archive's metrics count 3' for the text "3"."""
+    events, arch = _two_seats()
+    arch["metrics"] = metrics
+    result = run(str(stored(tmp_path, events, arch, None)))
+    assert result.exit_code == 1
+    assert f"field {field}: {said}" in result.output

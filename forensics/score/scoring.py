@@ -366,10 +366,18 @@ def _board(archive: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
 
 
 def _metrics(archive: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    """The archive's ``metrics`` block by agent (empty where there is none).  A block, or an
+    agent's entry, that is not an object is an error naming the field: its message counts are
+    taken on trust and its counters score an agent no event carries, so it is never skipped."""
     block = archive.get("metrics")
-    if not isinstance(block, Mapping):
+    if block is None:
         return {}
-    return {agent: counts for agent, counts in block.items() if isinstance(counts, Mapping)}
+    if not isinstance(block, Mapping):
+        raise InvalidInput(f"not an object of counters by agent: {shown(block)}", field="metrics")
+    for agent, counts in block.items():
+        if not isinstance(counts, Mapping):
+            raise InvalidInput(f"not an object of counters: {shown(counts)}", field=f"metrics.{agent}")
+    return dict(block)
 
 
 def _exploration(archive: Mapping[str, Any]) -> dict[str, Mapping[str, Any]] | None:
@@ -737,7 +745,7 @@ def _counts_from_events(ctx: _Context, agent: str, mine: Any, stamped: Mapping[s
         if twins:
             by_type["trade_completed"] = by_type.get("trade_completed", 0) - twins
         for kind in (*_WORLD_ACTION_TYPES, "agent_dormant", "agent_awake"):
-            archived, replayed = stamped.get(kind, 0), by_type.get(kind, 0)
+            archived, replayed = _count(stamped, kind, f"metrics.{agent}") or 0, by_type.get(kind, 0)
             if archived != replayed:
                 said.note(f"the archive's metrics count {archived} '{kind}', the events {replayed}: scored from "
                           "the events", "events-or-archive")
