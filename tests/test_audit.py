@@ -544,3 +544,37 @@ def test_a_metrics_block_that_cannot_be_read_is_an_error_naming_the_field(tmp_pa
     result = run(str(stored(tmp_path, events, arch, None)))
     assert result.exit_code == 1
     assert f"field {field}: {said}" in result.output
+
+
+def _no_events_with(exploration: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    _, arch = _two_seats()
+    arch["exploration"] = exploration
+    return [], arch
+
+
+@pytest.mark.parametrize(("exploration", "field", "said"), [
+    ([5], "exploration", "not an object of coverage by agent: [5]"),
+    ({"a_1": 5}, "exploration.a_1", "not an object: 5"),
+    ({"a_1": {"coverage": 5}}, "exploration.a_1.coverage", "not a share of the map's regions (0 to 1): 5"),
+    ({"a_1": {"coverage": -0.5}}, "exploration.a_1.coverage", "not a share of the map's regions (0 to 1): -0.5"),
+    ({"a_1": {"regions": 145}}, "exploration.a_1.regions", "145 regions on a map of 144"),
+])
+def test_an_exploration_block_that_cannot_be_read_is_an_error_naming_the_field(
+        tmp_path: Path, exploration: Any, field: str, said: str) -> None:
+    """Such a block used to be skipped without a word (coverage 0), or a coverage of 5 read as is."""
+    events, arch = _no_events_with(exploration)
+    result = run(str(stored(tmp_path, events, arch, None)))
+    assert f"field {field}: {said}" in result.output
+    assert result.exit_code == 1
+
+
+def test_an_exploration_row_of_regions_alone_scores_its_coverage(tmp_path: Path) -> None:
+    """Rubric *Counters*: 9 regions of 144 is coverage 0.063 (not 0.062), adaptation
+    30 x 0.063 / 0.25 = 7.56 -> 7.6. It used to read as coverage 0."""
+    events, arch = _no_events_with({"a_1": {"regions": 9}, "a_2": {}})
+    out = json.loads(run(str(stored(tmp_path, events, arch, None)), "--format", "json").output)
+    a_1, a_2 = out["seats"]
+    assert a_1["raw"]["coverage"] == 0.063 and a_1["dimensions"]["adaptation"] == 7.6
+    assert "map coverage: the archive's exploration block, 9 region(s) of 144" in a_1["trusted"]
+    assert a_2["raw"]["coverage"] == 0.0
+    assert "the archive's exploration block gives this agent neither coverage nor regions: read as 0" in a_2["notes"]

@@ -42,7 +42,8 @@ from .rubric import (
     social,
     survival,
 )
-from daishi_forensics.read.archive import match_rounds as archive_match_rounds, within_magnitude
+from daishi_forensics.arithmetic import coverage as arithmetic_coverage
+from daishi_forensics.read.archive import map_regions, match_rounds as archive_match_rounds, within_magnitude
 from daishi_forensics.read.boundary import erratum_name
 from daishi_forensics.jsonio import json_text, shown
 
@@ -381,10 +382,18 @@ def _metrics(archive: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
 
 
 def _exploration(archive: Mapping[str, Any]) -> dict[str, Mapping[str, Any]] | None:
+    """The archive's ``exploration`` block by agent (None where there is none).  A block, or an
+    agent's entry, that is not an object is an error naming the field (it stands in for map
+    coverage where the log holds no events, so it is never skipped)."""
     block = archive.get("exploration")
-    if not isinstance(block, Mapping):
+    if block is None:
         return None
-    return {agent: row for agent, row in block.items() if isinstance(row, Mapping)}
+    if not isinstance(block, Mapping):
+        raise InvalidInput(f"not an object of coverage by agent: {shown(block)}", field="exploration")
+    for agent, row in block.items():
+        if not isinstance(row, Mapping):
+            raise InvalidInput(f"not an object: {shown(row)}", field=f"exploration.{agent}")
+    return dict(block)
 
 
 MAX_COUNT = 2**53 - 1
@@ -857,7 +866,22 @@ def _coverage(ctx: _Context, agent: str, said: _Said) -> tuple[float, str]:
                           "events-or-archive")
         return coverage, "events"
     if ctx.exploration is not None and agent in ctx.exploration:
-        value = _number(ctx.exploration[agent], "coverage", f"exploration.{agent}")
+        row, where = ctx.exploration[agent], f"exploration.{agent}"
+        value = _number(row, "coverage", where)
+        if value is not None and not 0 <= value <= 1:
+            raise InvalidInput(f"not a share of the map's regions (0 to 1): {shown(value)}", field=f"{where}.coverage")
+        regions = _count(row, "regions", where)
+        if value is None and regions is not None:
+            # rubric *Counters*: "map coverage is ⌊1000 × regions ÷ 144 + 0.5⌋ ÷ 1000" (the map's regions)
+            total = map_regions(ctx.analysis.archive)
+            if regions > total:
+                raise InvalidInput(f"{regions} regions on a map of {total}", field=f"{where}.regions")
+            value = arithmetic_coverage(regions, total)
+            said.trusted.append(f"map coverage: the archive's exploration block, {regions} region(s) of {total}")
+            return value, "exploration"
+        if value is None:
+            said.note("the archive's exploration block gives this agent neither coverage nor regions: read as 0",
+                      "missing-board-fields")
         said.trusted.append("map coverage: the archive's exploration block")
         return (float(value) if value is not None else 0.0), "exploration"
     return 0.0, "none"
