@@ -578,3 +578,43 @@ def test_an_exploration_row_of_regions_alone_scores_its_coverage(tmp_path: Path)
     assert "map coverage: the archive's exploration block, 9 region(s) of 144" in a_1["trusted"]
     assert a_2["raw"]["coverage"] == 0.0
     assert "the archive's exploration block gives this agent neither coverage nor regions: read as 0" in a_2["notes"]
+
+
+def _no_events_with_ledger(**pair: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    _, arch = _two_seats()
+    arch["ledger"] = {"pairs": [{"a": "a_1", "b": "a_2", "trades": 6, "netShare": 0.412,
+                                 "rep": {"a_1": 5, "a_2": 5}, **pair}], "commons": {}}
+    return [], arch
+
+
+@pytest.mark.parametrize(("pair", "field", "said"), [
+    ({"netShare": 5}, "ledger.pairs[0].netShare", "5 is not a net share (0 to 1)"),
+    ({"netShare": -1}, "ledger.pairs[0].netShare", "-1 is not a net share (0 to 1)"),
+    ({"rep": {"a_1": 1e308, "a_2": 5}}, "ledger.pairs[0].rep.a_1", "1e+308 is not a pair's reputation points (0 to 5)"),
+    ({"rep": {"a_1": -5, "a_2": 5}}, "ledger.pairs[0].rep.a_1", "-5 is not a pair's reputation points (0 to 5)"),
+])
+def test_a_ledger_block_figure_out_of_its_range_is_an_error_naming_the_field(
+        tmp_path: Path, pair: dict[str, Any], field: str, said: str) -> None:
+    """A net share of 5 used to credit 25 trades, rep 1e308 overflowed the circular reputation's
+    rounding (exit 70)."""
+    events, arch = _no_events_with_ledger(**pair)
+    result = run(str(stored(tmp_path, events, arch, None)))
+    assert f"field {field}: {said}" in result.output
+    assert result.exit_code == 1
+
+
+@pytest.mark.parametrize("share", [-1, 1e308])
+def test_a_ledger_commons_share_out_of_its_range_is_an_error(tmp_path: Path, share: float) -> None:
+    events, arch = _no_events_with_ledger()
+    arch["ledger"]["commons"] = {"a_1": share}
+    result = run(str(stored(tmp_path, events, arch, None)))
+    assert "field ledger.commons.a_1: " in result.output and "is not a commons share" in result.output
+    assert result.exit_code == 1
+
+
+def test_a_ledger_block_in_range_scores(tmp_path: Path) -> None:
+    """credited min(6, 5) x 0.412 = 2.06; circular 5 x (1 - 0.412) = 2.94."""
+    events, arch = _no_events_with_ledger()
+    out = json.loads(run(str(stored(tmp_path, events, arch, None)), "--format", "json").output)
+    assert out["seats"][0]["raw"]["creditedTrades"] == 2.06
+    assert out["seats"][0]["circularReputation"] == 2.94
