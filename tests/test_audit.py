@@ -618,3 +618,20 @@ def test_a_ledger_block_in_range_scores(tmp_path: Path) -> None:
     out = json.loads(run(str(stored(tmp_path, events, arch, None)), "--format", "json").output)
     assert out["seats"][0]["raw"]["creditedTrades"] == 2.06
     assert out["seats"][0]["circularReputation"] == 2.94
+
+
+def test_agents_acting_off_the_board_are_said_and_an_empty_field_is_no_field_of_one(tmp_path: Path) -> None:
+    """Their events used to be dropped without a word; a board of none listed the field-of-one reading."""
+    events, arch = _two_seats()
+    arch["agents"] = []
+    out = json.loads(run(str(stored(tmp_path, events, arch, None)), "--format", "json").output)
+    assert out["fieldSize"] == 0 and out["seats"] == []
+    assert ("2 agent(s) act in the log but are not on the archive's board, so they are neither scored nor "
+            "counted in the field: a_1, a_2") in out["notes"]
+    assert "field-of-one" not in [r["key"] for r in out["undefined"] if r["exercised"]]
+    events, arch = _two_seats()
+    arch["agents"] = arch["agents"][1:]
+    out = json.loads(run(str(stored(tmp_path, events, arch, None, name="one")), "--format", "json").output)
+    assert out["fieldSize"] == 1 and out["seats"][0]["rank"] == 1
+    assert any(n.startswith("1 agent(s) act in the log") and n.endswith(": a_1") for n in out["notes"])
+    assert "field-of-one" in [r["key"] for r in out["undefined"] if r["exercised"]]

@@ -1013,7 +1013,7 @@ def score_match(
     readings = ctx.readings
     readings.update(_version_readings(version, source, analysis))
     field_size = len(inputs)
-    if field_size <= 1:
+    if field_size == 1:
         readings.add("field-of-one")
     rank_wealth = [(i.agent, i.index_wealth if version.index_figures else i.wealth) for i in inputs]
     values = [w for _, w in rank_wealth]
@@ -1027,6 +1027,12 @@ def score_match(
                            has_map_record=has_map_record)
         seats.append(SeatScore(inputs=i, rank=rank_of[i.agent], dimensions=dims, fitness_index=fitness_index(dims)))
     notes = list(ctx.notes)
+    off_board = sorted(set(ctx.counters) - {i.agent for i in inputs})
+    if off_board:
+        # contract §4b: "Every seat of the field is scored"; the field is the archive's board
+        shown_ids = ", ".join(off_board[:20]) + (f" and {len(off_board) - 20} more" if len(off_board) > 20 else "")
+        notes.append(f"{len(off_board)} agent(s) act in the log but are not on the archive's board, so they are "
+                     f"neither scored nor counted in the field: {shown_ids}")
     if version.map_term == "where-recorded":
         notes.append(
             "rubric 2.2: adaptation reads "
