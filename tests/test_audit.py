@@ -635,3 +635,14 @@ def test_agents_acting_off_the_board_are_said_and_an_empty_field_is_no_field_of_
     assert out["fieldSize"] == 1 and out["seats"][0]["rank"] == 1
     assert any(n.startswith("1 agent(s) act in the log") and n.endswith(": a_1") for n in out["notes"])
     assert "field-of-one" in [r["key"] for r in out["undefined"] if r["exercised"]]
+
+
+def test_rounds_alive_past_the_match_is_said(tmp_path: Path) -> None:
+    """a_1: roundsAlive 150 in a match of 100; no world action (share 0), so survival 0; the
+    figure is scored as given (the rate divides by 150) and now said."""
+    events, arch = _two_seats()
+    arch["agents"][0]["roundsAlive"] = 150
+    out = json.loads(run(str(stored(tmp_path, events, arch, None)), "--format", "json").output)
+    assert ("the archive's roundsAlive 150 is more than the match's 100 round(s); scored as given (rates divide "
+            "by it, survival is kept within 0 to 100)") in out["seats"][0]["notes"]
+    assert not [n for n in out["seats"][1]["notes"] if "roundsAlive" in n]

@@ -334,7 +334,8 @@ READINGS: tuple[Reading, ...] = (
     Reading(
         "zero-round-match",
         "A match of 0 rounds makes 'rounds alive ÷ match rounds' and every rate undefined.",
-        "Rates are 0 and a dead agent's survival base is 0.",
+        "A dead agent's survival base is 0. Rates keep their formula, count × 100 ÷ max(rounds alive, "
+        "min(match rounds, 300)): 0 where the rounds alive are 0 too.",
     ),
     Reading(
         "default-rubric",

@@ -663,6 +663,9 @@ def _rounds_alive(ctx: _Context, agent: str, row: Mapping[str, Any], where: str,
     replay had the agent alive; else the final board (all rounds, or up to ``diedAtTick``)."""
     rounds_alive = _count(row, "roundsAlive", where)
     if rounds_alive is not None:
+        if rounds_alive > max(ctx.match_rounds, 0):
+            said.note(f"the archive's roundsAlive {rounds_alive} is more than the match's {ctx.match_rounds} "
+                      "round(s); scored as given (rates divide by it, survival is kept within 0 to 100)")
         return rounds_alive, "archive"
     said.readings.add("rounds-alive")
     if ctx.log_has_events and agent in ctx.analysis.timeline.agents:
