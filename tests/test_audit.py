@@ -646,3 +646,21 @@ def test_rounds_alive_past_the_match_is_said(tmp_path: Path) -> None:
     assert ("the archive's roundsAlive 150 is more than the match's 100 round(s); scored as given (rates divide "
             "by it, survival is kept within 0 to 100)") in out["seats"][0]["notes"]
     assert not [n for n in out["seats"][1]["notes"] if "roundsAlive" in n]
+
+
+@pytest.mark.parametrize(("key", "value", "said"), [("name", 5, "5"), ("role", ["player"], "['player']")])
+def test_a_seat_name_or_role_that_is_not_text_is_an_error(tmp_path: Path, key: str, value: Any, said: str) -> None:
+    """It used to be read as absent, and the scorecard's claim set beside it as 'not recomputed
+    (the archive's board does not say)'."""
+    events, arch = _two_seats()
+    arch["agents"][0][key] = value
+    result = run(str(stored(tmp_path, events, arch, None)))
+    assert result.exit_code == 1
+    assert f"field agents[0].{key}: not text: {said}" in result.output
+
+
+def test_two_agents_in_one_seat_are_said(tmp_path: Path) -> None:
+    events, arch = _two_seats()
+    arch["agents"][1]["seat"] = 1
+    out = json.loads(run(str(stored(tmp_path, events, arch, None)), "--format", "json").output)
+    assert "seat 1 is given to 2 agents on the archive's board: a_1, a_2" in out["notes"]

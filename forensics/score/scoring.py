@@ -344,6 +344,15 @@ def _count(row: Mapping[str, Any], key: str, where: str) -> int | None:
     return value
 
 
+def _text(row: Mapping[str, Any], key: str, where: str) -> str | None:
+    """A seat's ``name`` or ``role``: None where the board leaves it out; an error naming the
+    field where it is not text (it is set beside the scorecard's, so it is never read as absent)."""
+    value = row.get(key)
+    if value is None or isinstance(value, str):
+        return value
+    raise InvalidInput(f"not text: {shown(value)}", field=f"{where}.{key}")
+
+
 def _report_int(value: float) -> int | float:
     return int(value) if float(value).is_integer() else value
 
@@ -909,8 +918,8 @@ def _seat_inputs(ctx: _Context, index: int, agent: str, row: Mapping[str, Any]) 
     return SeatInputs(
         agent=agent,
         seat=_count(row, "seat", where),
-        name=row.get("name") if isinstance(row.get("name"), str) else None,
-        role=row.get("role") if isinstance(row.get("role"), str) else None,
+        name=_text(row, "name", where),
+        role=_text(row, "role", where),
         status=status,
         rounds_alive=rounds_alive,
         rounds_alive_source=rounds_source,
@@ -1030,6 +1039,13 @@ def score_match(
                            has_map_record=has_map_record)
         seats.append(SeatScore(inputs=i, rank=rank_of[i.agent], dimensions=dims, fitness_index=fitness_index(dims)))
     notes = list(ctx.notes)
+    by_seat: dict[int, list[str]] = {}
+    for i in inputs:
+        if i.seat is not None:
+            by_seat.setdefault(i.seat, []).append(i.agent)
+    for number, agents in sorted(by_seat.items()):
+        if len(agents) > 1:
+            notes.append(f"seat {number} is given to {len(agents)} agents on the archive's board: {', '.join(agents)}")
     off_board = sorted(set(ctx.counters) - {i.agent for i in inputs})
     if off_board:
         # contract §4b: "Every seat of the field is scored"; the field is the archive's board
