@@ -664,3 +664,15 @@ def test_two_agents_in_one_seat_are_said(tmp_path: Path) -> None:
     arch["agents"][1]["seat"] = 1
     out = json.loads(run(str(stored(tmp_path, events, arch, None)), "--format", "json").output)
     assert "seat 1 is given to 2 agents on the archive's board: a_1, a_2" in out["notes"]
+
+
+def test_seat_checks_are_the_checks_of_that_seat_in_order(tmp_path: Path) -> None:
+    """seat_checks groups the checks once (it used to scan them all per seat: quadratic in the field)."""
+    events, arch = match_a()
+    report = published(tmp_path, events, arch, "2.4")
+    report["seats"][1]["fitnessIndex"] = 1.0
+    report["seats"].append({**report["seats"][0], "agentId": "a_9"})
+    result = audit_target(str(stored(tmp_path, events, arch, report)))
+    for agent in (None, "a_1", "a_2", "a_3", "a_4", "a_9", "nobody"):
+        assert result.seat_checks(agent) == tuple(c for c in result.checks if c.agent == agent)
+    assert [c.figure for c in result.seat_checks("a_2") if c.status == "DIFFERS"] == ["fitnessIndex"]
