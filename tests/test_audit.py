@@ -676,3 +676,15 @@ def test_seat_checks_are_the_checks_of_that_seat_in_order(tmp_path: Path) -> Non
     for agent in (None, "a_1", "a_2", "a_3", "a_4", "a_9", "nobody"):
         assert result.seat_checks(agent) == tuple(c for c in result.checks if c.agent == agent)
     assert [c.figure for c in result.seat_checks("a_2") if c.status == "DIFFERS"] == ["fitnessIndex"]
+
+
+def test_the_read_line_says_not_recorded_rather_than_from_none(tmp_path: Path) -> None:
+    """It used to print 'counters from not recorded; ledger from none'."""
+    _, arch = _two_seats()
+    out = run(str(stored(tmp_path, [], arch, None))).output
+    assert ("  read: rounds alive 100 (archive); counters not recorded; ledger not recorded; coverage not recorded; "
+            "reputation points not recorded") in out
+    assert "from none" not in out and "from not recorded" not in out
+    events, arch = _two_seats()
+    out = run(str(stored(tmp_path, events, arch, None, name="e"))).output
+    assert "counters from events; ledger from events; coverage from events; reputation points from events" in out

@@ -92,6 +92,13 @@ def _head_lines(result: AuditResult) -> list[str]:
     return out
 
 
+def _source(what: str, source: str) -> str:
+    """``counters from events``; ``counters not recorded`` (never ``from not recorded`` / ``from none``)."""
+    if source in ("none", "not recorded"):
+        return f"{what} not recorded"
+    return f"{what} from {source}"
+
+
 def _seat_lines(result: AuditResult, seat: Any) -> list[str]:
     """One seat: its figures (beside the published ones when there is a report), then what was read from
     where, what was taken on trust, and its notes."""
@@ -116,9 +123,9 @@ def _seat_lines(result: AuditResult, seat: Any) -> list[str]:
                    if figures[figure] is not None)
     i = seat.inputs
     out.append(
-        f"  read: rounds alive {i.rounds_alive} ({i.rounds_alive_source}); counters from {i.counters_source}; "
-        f"ledger from {i.ledger_source}; coverage from {i.coverage_source}; "
-        f"reputation points from {i.points_source}"
+        f"  read: rounds alive {i.rounds_alive} ({i.rounds_alive_source}); {_source('counters', i.counters_source)}; "
+        f"{_source('ledger', i.ledger_source)}; {_source('coverage', i.coverage_source)}; "
+        f"{_source('reputation points', i.points_source)}"
     )
     out.append("  took on trust:")
     out.extend(f"    - {t}" for t in i.trusted)
