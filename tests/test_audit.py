@@ -688,3 +688,21 @@ def test_the_read_line_says_not_recorded_rather_than_from_none(tmp_path: Path) -
     events, arch = _two_seats()
     out = run(str(stored(tmp_path, events, arch, None, name="e"))).output
     assert "counters from events; ledger from events; coverage from events; reputation points from events" in out
+
+
+@pytest.mark.parametrize(("depend", "said", "exercised"), [
+    ("no", 'not said ("no" is not true or false)', False),
+    (1, "not said (1 is not true or false)", False),
+    (True, "yes", True),
+    (False, "no", False),
+])
+def test_an_erratum_says_scores_depend_only_with_true(tmp_path: Path, depend: Any, said: str, exercised: bool) -> None:
+    """scoresDepend "no" used to read as yes (any truthy value), with the note that a DIFFERS may
+    come from the erratum."""
+    events, arch = _two_seats()
+    arch["errata"] = [{"id": "E1", "text": "t", "events": [1], "scoresDepend": depend}]
+    report = published(tmp_path, events, arch, "2.4")
+    result = run(str(stored(tmp_path, events, arch, report)))
+    assert f"published scores depend on them: {said}" in result.output
+    assert ("errata-scores-depend:" in result.output) is exercised
+    assert ("an erratum says published scores depend on events" in result.output) is exercised

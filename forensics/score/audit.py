@@ -406,7 +406,7 @@ def _compared(analysis: MatchAnalysis, score: MatchScore, report: Any, rubric_ve
             f"the report was scored under rubric {published_rubric}; these figures are recomputed under "
             f"{score.rubric.version}, so differences are expected"
         )
-    if any(e.get("scoresDepend") for e in score.errata):
+    if any(e.get("scoresDepend") is True for e in score.errata):  # contract §4: a boolean; "no" is not true
         notes.append(
             "an erratum says published scores depend on events that never took effect; this recomputation "
             "left those events out, so a DIFFERS on the seats they touch may come from them"

@@ -1081,7 +1081,7 @@ def _version_readings(version: RubricVersion, source: str, analysis: MatchAnalys
         readings.add("rubric-1.0")
     if version.map_term == "where-recorded":
         readings.add("map-record")
-    if any(e.get("scoresDepend") for e in analysis.read.errata):
+    if any(e.get("scoresDepend") is True for e in analysis.read.errata):
         readings.add("errata-scores-depend")
     return readings
 

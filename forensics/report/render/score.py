@@ -144,7 +144,8 @@ def _errata_lines(score: Any) -> list[str]:
         events = ", ".join(str(e) for e in erratum.get("events") or []) or "none"
         withheld = ", ".join(str(e) for e in erratum.get("withheld") or []) or "none"
         depend = erratum.get("scoresDepend")
-        depend_text = "yes" if depend else "no" if depend is False else "not said"
+        depend_text = ("yes" if depend is True else "no" if depend is False else "not said" if depend is None
+                       else f"not said ({json_text(depend)} is not true or false)")
         out.append(f"  {erratum.get('id')}: {erratum.get('text') or '(no text)'}")
         out.append(f"    events {events}; left out of the recomputation: {withheld}; "
                    f"published scores depend on them: {depend_text}")
