@@ -706,3 +706,13 @@ def test_an_erratum_says_scores_depend_only_with_true(tmp_path: Path, depend: An
     assert f"published scores depend on them: {said}" in result.output
     assert ("errata-scores-depend:" in result.output) is exercised
     assert ("an erratum says published scores depend on events" in result.output) is exercised
+
+
+def test_an_unknown_rubric_named_by_the_report_says_where_it_was_named(tmp_path: Path) -> None:
+    events, arch = _two_seats()
+    report = published(tmp_path, events, arch, "2.4")
+    report["rubricVersion"] = "9"
+    cli = run(str(stored(tmp_path, events, arch, report)))
+    assert cli.exit_code == 2
+    assert ("error: the report's rubricVersion: unknown rubric version '9' (this tool knows 1.0, 2.0, 2.1, 2.2, "
+            "2.3, 2.4); pass --rubric to choose one") in cli.output

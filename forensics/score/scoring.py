@@ -33,6 +33,7 @@ from .rubric import (
     DIMENSIONS,
     PUBLISHED_VERSION,
     RubricVersion,
+    UnknownRubric,
     adaptation,
     competitiveness,
     economy,
@@ -978,7 +979,10 @@ def _choose_rubric(version: str | None, report: Mapping[str, Any] | None) -> tup
         return rubric(version), "option"
     named = report.get("rubricVersion") if isinstance(report, Mapping) else None
     if isinstance(named, str):
-        return rubric(named), "report"
+        try:
+            return rubric(named), "report"
+        except UnknownRubric as exc:
+            raise UnknownRubric(f"the report's rubricVersion: {exc}") from None
     return rubric(PUBLISHED_VERSION), "default"
 
 
