@@ -716,3 +716,20 @@ def test_an_unknown_rubric_named_by_the_report_says_where_it_was_named(tmp_path:
     assert cli.exit_code == 2
     assert ("error: the report's rubricVersion: unknown rubric version '9' (this tool knows 1.0, 2.0, 2.1, 2.2, "
             "2.3, 2.4); pass --rubric to choose one") in cli.output
+
+
+def test_an_estimated_circular_reputation_says_scaled_only_where_it_was(tmp_path: Path) -> None:
+    """a_x trades 6 times with each of 5 partners (net share 0.5), ledger without rep: its points
+    min(6, 5) x 5 = 25 are scaled to 20 (4 each), circular 5 x 4 x 0.5 = 10; each partner's 5 points
+    are not scaled, circular 5 x 0.5 = 2.5 (it used to say 'scaled to 20 in all' there too)."""
+    agents = ["a_x", "a_1", "a_2", "a_3", "a_4", "a_5"]
+    arch = archive(agents, ended=300)
+    for seat in arch["agents"]:
+        seat.update(status="active", roundsAlive=300, wealth=200.0, reputation=25, aggression=0)
+    arch["ledger"] = {"pairs": [{"a": "a_x", "b": p, "trades": 6, "netShare": 0.5} for p in agents[1:]]}
+    out = json.loads(run(str(stored(tmp_path, [], arch, None)), "--format", "json").output)
+    x, one = out["seats"][0], out["seats"][1]
+    assert (x["circularReputation"], one["circularReputation"]) == (10.0, 2.5)
+    assert ("circular reputation 10 is estimated: each partner's points taken as min(trades, 5), 25 in all scaled "
+            "down in proportion to 20") in x["trusted"]
+    assert "circular reputation 2.5 is estimated: each partner's points taken as min(trades, 5)" in one["trusted"]

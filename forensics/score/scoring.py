@@ -28,7 +28,12 @@ from daishi_forensics.replay.analysis import MatchAnalysis
 from daishi_forensics.replay.spans import size
 from daishi_forensics.errors import InvalidInput
 from daishi_forensics.economy.ledger import PARTNER_TRADE_CAP, ArchivedLedger, archived_ledger, credited_trades
-from daishi_forensics.economy.reputation import circular_reputation, index_reputation_and_wealth, points_from_ledger
+from daishi_forensics.economy.reputation import (
+    TOTAL_POINT_CAP,
+    circular_reputation,
+    index_reputation_and_wealth,
+    points_from_ledger,
+)
 from .rubric import (
     DIMENSIONS,
     PUBLISHED_VERSION,
@@ -859,9 +864,12 @@ def _circular(ctx: _Context, agent: str, said: _Said) -> float:
     """Circular reputation (rubric 2.4, *Circular reputation*), said estimated where the points are."""
     circular = ctx.circular.get(agent, 0.0)
     if ctx.points_estimated and circular > 0:
+        estimate = sum(min(p.trades, PARTNER_TRADE_CAP) for p in ctx.pairs if agent in (p.a, p.b))
+        scaled = (f", {estimate:g} in all scaled down in proportion to {TOTAL_POINT_CAP}" if estimate > TOTAL_POINT_CAP
+                  else "")
         said.trusted.append(
             f"circular reputation {circular:g} is estimated: each partner's points taken as min(trades, "
-            f"{PARTNER_TRADE_CAP}), scaled to 20 in all"
+            f"{PARTNER_TRADE_CAP}){scaled}"
         )
     return circular
 
