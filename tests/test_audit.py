@@ -733,3 +733,19 @@ def test_an_estimated_circular_reputation_says_scaled_only_where_it_was(tmp_path
     assert ("circular reputation 10 is estimated: each partner's points taken as min(trades, 5), 25 in all scaled "
             "down in proportion to 20") in x["trusted"]
     assert "circular reputation 2.5 is estimated: each partner's points taken as min(trades, 5)" in one["trusted"]
+
+
+def test_messages_sent_are_read_from_the_first_card_of_an_agent_scored_twice(tmp_path: Path) -> None:
+    """The first card is the one compared; its messagesSent is the one taken on trust (the last
+    card's used to be)."""
+    events, arch = _two_seats()
+    report = published(tmp_path, events, arch, "2.4")
+    first = copy.deepcopy(report["seats"][0])
+    first["raw"]["messagesSent"] = 3
+    second = copy.deepcopy(first)
+    second["raw"]["messagesSent"] = 9
+    report["seats"][0] = first
+    report["seats"].append(second)
+    out = json.loads(run(str(stored(tmp_path, events, arch, report)), "--format", "json").output)
+    assert out["seats"][0]["inputs"]["messages"] == 3
+    assert out["seats"][0]["trusted"][-1] == "messages 3: the report's raw.messagesSent"

@@ -421,21 +421,25 @@ def _report_messages(report: Mapping[str, Any] | None) -> tuple[dict[str, int], 
     which are not taken on trust."""
     out: dict[str, int] = {}
     refused: dict[str, str] = {}
+    seen: set[str] = set()
     if not isinstance(report, Mapping):
         return out, refused
     for seat in report.get("seats") or []:
         if not isinstance(seat, Mapping) or not isinstance(seat.get("agentId"), str):
             continue
+        if seat["agentId"] in seen:  # the first card is the one compared (and read)
+            continue
+        seen.add(seat["agentId"])
         raw = seat.get("raw")
         sent = raw.get("messagesSent") if isinstance(raw, Mapping) else None
-        if sent is None or seat["agentId"] in out:
+        if sent is None:
             continue
         if isinstance(sent, float) and sent.is_integer() and 0 <= sent <= MAX_COUNT:
             sent = int(sent)
         if isinstance(sent, int) and not isinstance(sent, bool) and 0 <= sent <= MAX_COUNT:
             out[seat["agentId"]] = sent
         else:
-            refused.setdefault(seat["agentId"], json_text(sent))
+            refused[seat["agentId"]] = json_text(sent)
     return out, refused
 
 
