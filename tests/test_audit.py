@@ -749,3 +749,12 @@ def test_messages_sent_are_read_from_the_first_card_of_an_agent_scored_twice(tmp
     out = json.loads(run(str(stored(tmp_path, events, arch, report)), "--format", "json").output)
     assert out["seats"][0]["inputs"]["messages"] == 3
     assert out["seats"][0]["trusted"][-1] == "messages 3: the report's raw.messagesSent"
+
+
+def test_a_stamped_coverage_that_is_not_a_number_is_an_error_when_the_events_score_too(tmp_path: Path) -> None:
+    """Beside the events it used to be skipped without a word (and with no events it was already an error)."""
+    events, arch = _two_seats()
+    arch["exploration"] = {"a_1": {"regions": 1, "coverage": "x"}}
+    result = run(str(stored(tmp_path, events, arch, None)))
+    assert result.exit_code == 1
+    assert "field exploration.a_1.coverage: not a number: 'x'" in result.output

@@ -885,8 +885,8 @@ def _coverage(ctx: _Context, agent: str, said: _Said) -> tuple[float, str]:
         coverage = ctx.coverage.get(agent, 0.0)
         stamped_map = (ctx.exploration or {}).get(agent)
         if stamped_map is not None:
-            archived = stamped_map.get("coverage")
-            if isinstance(archived, (int, float)) and archived != coverage:
+            archived = _number(stamped_map, "coverage", f"exploration.{agent}")
+            if archived is not None and archived != coverage:
                 said.note(f"the archive's exploration gives coverage {archived}, the events {coverage}",
                           "events-or-archive")
         return coverage, "events"
