@@ -758,3 +758,18 @@ def test_a_stamped_coverage_that_is_not_a_number_is_an_error_when_the_events_sco
     result = run(str(stored(tmp_path, events, arch, None)))
     assert result.exit_code == 1
     assert "field exploration.a_1.coverage: not a number: 'x'" in result.output
+
+
+@pytest.mark.parametrize(("key", "value", "said"), [("agents", 5, "5"), ("agents", 1.5, "1.5"), ("errata", 5, "5"),
+                                                    ("errata", "x", "'x'")])
+def test_an_archive_agents_or_errata_that_is_not_a_list_is_an_error_not_a_crash(
+        tmp_path: Path, key: str, value: Any, said: str) -> None:
+    """Both used to stop every command with an internal error (exit 70); errata "x" was read as an
+    erratum named x."""
+    events, arch = _two_seats()
+    arch[key] = value
+    path = str(stored(tmp_path, events, arch, None))
+    for command in (["score", path], ["behavior", path]):
+        result = CliRunner().invoke(main, command)
+        assert result.exit_code == 1, (command, result.output)
+        assert f"field {key}: the archive's {key} is not a list: {said}" in result.output
