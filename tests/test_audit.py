@@ -773,3 +773,25 @@ def test_an_archive_agents_or_errata_that_is_not_a_list_is_an_error_not_a_crash(
         result = CliRunner().invoke(main, command)
         assert result.exit_code == 1, (command, result.output)
         assert f"field {key}: the archive's {key} is not a list: {said}" in result.output
+
+
+@pytest.mark.parametrize("seats", [1.5, 5, "x", {"a_1": {}}])
+def test_report_seats_of_another_type_are_a_schema_finding_not_a_crash(tmp_path: Path, seats: Any) -> None:
+    """seats 1.5 used to stop score with an internal error (exit 70) while reading messagesSent."""
+    events, arch = _two_seats()
+    report = published(tmp_path, events, arch, "2.4")
+    report["seats"] = seats
+    result = run(str(stored(tmp_path, events, arch, report)))
+    assert result.exit_code == 1
+    assert "internal error" not in result.output
+    assert "the report has no scorecard for this seat of the board" in result.output
+
+
+@pytest.mark.parametrize("agent_id", [["a_1"], {"id": "a_1"}])
+def test_an_agent_id_that_is_a_list_or_object_is_an_error_not_a_crash(tmp_path: Path, agent_id: Any) -> None:
+    """It used to stop every command with 'unhashable type' (exit 70) in the roster check."""
+    events, arch = _two_seats()
+    arch["agents"][1]["agentId"] = agent_id
+    result = run(str(stored(tmp_path, events, arch, None)))
+    assert result.exit_code == 1
+    assert "field agents[1].agentId: a seat without an agentId" in result.output

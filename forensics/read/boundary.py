@@ -517,7 +517,8 @@ class MatchRead:
     def _check_roster(self) -> None:
         """Agents acting in the match's log whom the archive's ``agents`` do not list: said (a warning, at
         the archive's agents), when it lists any."""
-        listed = {a.get("agentId") for a in self.archive.get("agents") or [] if isinstance(a, dict)}
+        listed = {a.get("agentId") for a in self.archive.get("agents") or []
+                  if isinstance(a, dict) and isinstance(a.get("agentId"), str)}  # another type: not hashable
         listed.discard(None)
         if not listed:
             return

@@ -424,7 +424,8 @@ def _report_messages(report: Mapping[str, Any] | None) -> tuple[dict[str, int], 
     seen: set[str] = set()
     if not isinstance(report, Mapping):
         return out, refused
-    for seat in report.get("seats") or []:
+    seats = report.get("seats")
+    for seat in seats if isinstance(seats, list) else []:  # seats of another type: a schema error, said
         if not isinstance(seat, Mapping) or not isinstance(seat.get("agentId"), str):
             continue
         if seat["agentId"] in seen:  # the first card is the one compared (and read)
