@@ -19,7 +19,9 @@ from ._common import TARGET_HELP, fail, handle_errors, input_options, set_help, 
     epilog=exitcodes.epilog(
         ok="every figure the same (or the match has no report: nothing to compare)",
         findings="a figure or a scorecard's seat, name or role differs or cannot be read, the report "
-                 "breaks its schema, or the match's report could not be read (not JSON, not a JSON object)",
+                 "breaks its schema, or the match's report could not be read (not JSON, not a JSON object); "
+                 "also invalid records in the log (left out, the rest scored) and an archive figure the "
+                 "score reads that breaks the export format (an error naming its field)",
         usage="usage error (also a report naming a rubric this tool does not know)")
 )
 @click.argument("target", metavar="TARGET")

@@ -407,3 +407,391 @@ def test_a_number_published_as_text_says_so(tmp_path: Path) -> None:
     assert f'  a_2 fitnessIndex: recomputed 15.7, published "15.7" ({note})' in lines
     row = next(x for x in lines if x.startswith("  fitnessIndex") and "DIFFERS" in x)
     assert row.split()[:4] == ["fitnessIndex", "15.7", '"15.7"', "DIFFERS"]
+
+
+# -- hostile board values ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("reputation", [1e308, -1e308, 1e13])
+def test_a_reputation_past_the_magnitude_is_an_error_naming_the_field(tmp_path: Path, reputation: float) -> None:
+    """a_1 trades in a ring (circular reputation 2.25), so the index reputation rounds
+    reputation - 2.25 on the double: 1e308 used to overflow there (exit 70)."""
+    events, arch = match_a()
+    arch["agents"][0]["reputation"] = reputation
+    result = run(str(stored(tmp_path, events, arch, None)))
+    assert result.exit_code == 1
+    assert "field agents[0].reputation:" in result.output
+    assert "is past the magnitude this tool computes with (at most 1000000000000)" in result.output
+    assert "internal error" not in result.output
+
+
+def test_a_reputation_at_the_magnitude_is_scored(tmp_path: Path) -> None:
+    events, arch = match_a()
+    arch["agents"][0]["reputation"] = 1e12
+    result = run(str(stored(tmp_path, events, arch, None)), "--format", "json")
+    assert result.exit_code == 0
+    seat = json.loads(result.output)["seats"][0]
+    assert seat["indexReputation"] == 999999999997.75  # 1e12 - 2.25, three places half-up
+    assert seat["dimensions"]["social"] == 90.9  # 100 (held) - 8 x 1 aggression - 8 x 0.857 x 100 / 600
+
+
+def _two_seats() -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    from .matchkit import ev
+    events = [ev(1, 0, "agent_spawned", "a_1", region="r_0_0"), ev(2, 0, "agent_spawned", "a_2", region="r_1_0")]
+    arch = archive(["a_1", "a_2"], ended=100)
+    for seat in arch["agents"]:
+        seat.update(status="active", roundsAlive=100, diedAtTick=None, wealth=100.0, reputation=0, aggression=0,
+                    trained={"strength": 0, "vitality": 0, "endurance": 0})
+    return events, arch
+
+
+def test_an_unvalued_item_and_a_trade_not_counted_as_logged_are_said(tmp_path: Path) -> None:
+    """Both move the net shares the score reads; they used to leave no word in the output.
+    t1: a_1 gives a diamond (no value: worth 0) for food 1, so the net share is 1 and each side
+    is credited min(1, 5) x 1 = 1 (social 22 x 1). t2's second event says other goods than its
+    first (the first counts)."""
+    from .matchkit import trade
+    events, arch = _two_seats()
+    events += trade(3, 10, "t1", "a_1", "a_2", {"diamond": 1}, {"food": 1})
+    t2 = trade(5, 11, "t2", "a_1", "a_2", {"wood": 1}, {"food": 1})
+    t2[1]["payload"]["give"] = {"wood": 2}
+    events += t2
+    result = run(str(stored(tmp_path, events, arch, None)), "--format", "json")
+    assert result.exit_code == 0
+    out = json.loads(result.output)
+    assert ("traded item(s) with no value in the archive's item values, valued 0 in the net shares: diamond"
+            in out["notes"])
+    assert [n for n in out["notes"] if n.startswith("event 6 (trade t2): ")], out["notes"]
+    text = run(str(stored(tmp_path, events, arch, None, name="t")))
+    assert "valued 0 in the net shares: diamond" in text.output
+
+
+def test_messages_sent_written_as_a_whole_double_are_taken_on_trust(tmp_path: Path) -> None:
+    """JSON has one number type: 3.0 is the count 3 (it used to be refused silently, the
+    events' 0 read instead, and both raw.messagesSent and social DIFFERed with no word why)."""
+    events, arch = _two_seats()
+    for messages in (3, 3.0):
+        report = published(tmp_path, events, arch, "2.4")
+        report["seats"][0]["raw"]["messagesSent"] = messages
+        result = run(str(stored(tmp_path, events, arch, report, name=f"m{messages!r}")), "--format", "json")
+        out = json.loads(result.output)
+        seat = out["seats"][0]
+        assert seat["inputs"]["messages"] == 3 and seat["inputs"]["messagesSource"] == "report"
+        assert seat["trusted"][-1] == "messages 3: the report's raw.messagesSent"
+        assert seat["dimensions"]["social"] == 4.5  # 1.5 x min(3 x 100 / 100, 15)
+
+
+@pytest.mark.parametrize(("messages", "shown_as"), [(2.5, "2.5"), (-1, "-1"), ("3", '"3"'), (True, "true")])
+def test_messages_sent_that_is_not_a_count_is_said_not_taken(tmp_path: Path, messages: Any, shown_as: str) -> None:
+    events, arch = _two_seats()
+    report = published(tmp_path, events, arch, "2.4")
+    report["seats"][0]["raw"]["messagesSent"] = messages
+    result = run(str(stored(tmp_path, events, arch, report)), "--format", "json")
+    assert result.exit_code == 1
+    seat = json.loads(result.output)["seats"][0]
+    assert seat["inputs"]["messagesSource"] == "events"
+    assert (f"the report's raw.messagesSent is {shown_as}, not a count of messages: not taken on trust"
+            in seat["notes"])
+
+
+@pytest.mark.parametrize("named", [" 2.4 ", "v2.4", "V2.4"])
+def test_a_rubric_named_with_a_v_or_spaces_is_not_said_to_be_another(tmp_path: Path, named: str) -> None:
+    """The name is read as 2.4, so neither the text nor the --rubric note may say the report was
+    scored under another rubric (' 2.4 ' used to print 'the report was scored under rubric  2.4 ')."""
+    events, arch = _two_seats()
+    report = published(tmp_path, events, arch, "2.4")
+    report["rubricVersion"] = named
+    path = str(stored(tmp_path, events, arch, report))
+    for args in ((), ("--rubric", "2.4")):
+        result = run(path, *args)
+        assert result.exit_code == 0, result.output
+        assert "scored under rubric" not in result.output
+    other = run(path, "--rubric", "2.3")
+    assert f"the report was scored under rubric {named}" in other.output
+
+
+@pytest.mark.parametrize(("trained", "said"), [([1], "[1]"), ("x", "'x'"), (5, "5")])
+def test_trained_levels_that_are_not_an_object_are_an_error_naming_the_field(tmp_path: Path, trained: Any,
+                                                                            said: str) -> None:
+    """They used to be read as 0 with the note 'the archive gives no trained levels'."""
+    events, arch = _two_seats()
+    arch["agents"][1]["trained"] = trained
+    result = run(str(stored(tmp_path, events, arch, None)))
+    assert result.exit_code == 1
+    assert f"field agents[1].trained: not an object of trained levels: {said}" in result.output
+
+
+def test_trained_levels_left_out_read_as_0_with_a_note(tmp_path: Path) -> None:
+    events, arch = _two_seats()
+    del arch["agents"][1]["trained"]
+    result = run(str(stored(tmp_path, events, arch, None)), "--format", "json")
+    assert result.exit_code == 0
+    assert "the archive gives no trained levels: read as 0" in json.loads(result.output)["seats"][1]["notes"]
+
+
+@pytest.mark.parametrize(("metrics", "field", "said"), [
+    ([1], "metrics", "not an object of counters by agent: [1]"),
+    ({"a_1": 5}, "metrics.a_1", "not an object of counters: 5"),
+    ({"a_1": {"gather": "3"}}, "metrics.a_1.gather", "not a count: '3'"),
+    ({"a_1": {"move": 1.5}}, "metrics.a_1.move", "not a count: 1.5"),
+])
+def test_a_metrics_block_that_cannot_be_read_is_an_error_naming_the_field(tmp_path: Path, metrics: Any, field: str,
+                                                                         said: str) -> None:
+    """Such a block used to be skipped without a word (its message counts then came from the events),
+    or set beside the events as 'the archive's metrics count 3' for the text "3"."""
+    events, arch = _two_seats()
+    arch["metrics"] = metrics
+    result = run(str(stored(tmp_path, events, arch, None)))
+    assert result.exit_code == 1
+    assert f"field {field}: {said}" in result.output
+
+
+def _no_events_with(exploration: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    _, arch = _two_seats()
+    arch["exploration"] = exploration
+    return [], arch
+
+
+@pytest.mark.parametrize(("exploration", "field", "said"), [
+    ([5], "exploration", "not an object of coverage by agent: [5]"),
+    ({"a_1": 5}, "exploration.a_1", "not an object: 5"),
+    ({"a_1": {"coverage": 5}}, "exploration.a_1.coverage", "not a share of the map's regions (0 to 1): 5"),
+    ({"a_1": {"coverage": -0.5}}, "exploration.a_1.coverage", "not a share of the map's regions (0 to 1): -0.5"),
+    ({"a_1": {"regions": 145}}, "exploration.a_1.regions", "145 regions on a map of 144"),
+])
+def test_an_exploration_block_that_cannot_be_read_is_an_error_naming_the_field(
+        tmp_path: Path, exploration: Any, field: str, said: str) -> None:
+    """Such a block used to be skipped without a word (coverage 0), or a coverage of 5 read as is."""
+    events, arch = _no_events_with(exploration)
+    result = run(str(stored(tmp_path, events, arch, None)))
+    assert f"field {field}: {said}" in result.output
+    assert result.exit_code == 1
+
+
+def test_an_exploration_row_of_regions_alone_scores_its_coverage(tmp_path: Path) -> None:
+    """Rubric *Counters*: 9 regions of 144 is coverage 0.063 (not 0.062), adaptation
+    30 x 0.063 / 0.25 = 7.56 -> 7.6. It used to read as coverage 0."""
+    events, arch = _no_events_with({"a_1": {"regions": 9}, "a_2": {}})
+    out = json.loads(run(str(stored(tmp_path, events, arch, None)), "--format", "json").output)
+    a_1, a_2 = out["seats"]
+    assert a_1["raw"]["coverage"] == 0.063 and a_1["dimensions"]["adaptation"] == 7.6
+    assert "map coverage: the archive's exploration block, 9 region(s) of 144" in a_1["trusted"]
+    assert a_2["raw"]["coverage"] == 0.0
+    assert "the archive's exploration block gives this agent neither coverage nor regions: read as 0" in a_2["notes"]
+
+
+def _no_events_with_ledger(**pair: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    _, arch = _two_seats()
+    arch["ledger"] = {"pairs": [{"a": "a_1", "b": "a_2", "trades": 6, "netShare": 0.412,
+                                 "rep": {"a_1": 5, "a_2": 5}, **pair}], "commons": {}}
+    return [], arch
+
+
+@pytest.mark.parametrize(("pair", "field", "said"), [
+    ({"netShare": 5}, "ledger.pairs[0].netShare", "5 is not a net share (0 to 1)"),
+    ({"netShare": -1}, "ledger.pairs[0].netShare", "-1 is not a net share (0 to 1)"),
+    ({"rep": {"a_1": 1e308, "a_2": 5}}, "ledger.pairs[0].rep.a_1", "1e+308 is not a pair's reputation points (0 to 5)"),
+    ({"rep": {"a_1": -5, "a_2": 5}}, "ledger.pairs[0].rep.a_1", "-5 is not a pair's reputation points (0 to 5)"),
+])
+def test_a_ledger_block_figure_out_of_its_range_is_an_error_naming_the_field(
+        tmp_path: Path, pair: dict[str, Any], field: str, said: str) -> None:
+    """A net share of 5 used to credit 25 trades, rep 1e308 overflowed the circular reputation's
+    rounding (exit 70)."""
+    events, arch = _no_events_with_ledger(**pair)
+    result = run(str(stored(tmp_path, events, arch, None)))
+    assert f"field {field}: {said}" in result.output
+    assert result.exit_code == 1
+
+
+@pytest.mark.parametrize("share", [-1, 1e308])
+def test_a_ledger_commons_share_out_of_its_range_is_an_error(tmp_path: Path, share: float) -> None:
+    events, arch = _no_events_with_ledger()
+    arch["ledger"]["commons"] = {"a_1": share}
+    result = run(str(stored(tmp_path, events, arch, None)))
+    assert "field ledger.commons.a_1: " in result.output and "is not a commons share" in result.output
+    assert result.exit_code == 1
+
+
+def test_a_ledger_block_in_range_scores(tmp_path: Path) -> None:
+    """credited min(6, 5) x 0.412 = 2.06; circular 5 x (1 - 0.412) = 2.94."""
+    events, arch = _no_events_with_ledger()
+    out = json.loads(run(str(stored(tmp_path, events, arch, None)), "--format", "json").output)
+    assert out["seats"][0]["raw"]["creditedTrades"] == 2.06
+    assert out["seats"][0]["circularReputation"] == 2.94
+
+
+def test_agents_acting_off_the_board_are_said_and_an_empty_field_is_no_field_of_one(tmp_path: Path) -> None:
+    """Their events used to be dropped without a word; a board of none listed the field-of-one reading."""
+    events, arch = _two_seats()
+    arch["agents"] = []
+    out = json.loads(run(str(stored(tmp_path, events, arch, None)), "--format", "json").output)
+    assert out["fieldSize"] == 0 and out["seats"] == []
+    assert ("2 agent(s) act in the log but are not on the archive's board, so they are neither scored nor "
+            "counted in the field: a_1, a_2") in out["notes"]
+    assert "field-of-one" not in [r["key"] for r in out["undefined"] if r["exercised"]]
+    events, arch = _two_seats()
+    arch["agents"] = arch["agents"][1:]
+    out = json.loads(run(str(stored(tmp_path, events, arch, None, name="one")), "--format", "json").output)
+    assert out["fieldSize"] == 1 and out["seats"][0]["rank"] == 1
+    assert any(n.startswith("1 agent(s) act in the log") and n.endswith(": a_1") for n in out["notes"])
+    assert "field-of-one" in [r["key"] for r in out["undefined"] if r["exercised"]]
+
+
+def test_rounds_alive_past_the_match_is_said(tmp_path: Path) -> None:
+    """a_1: roundsAlive 150 in a match of 100; no world action (share 0), so survival 0; the
+    figure is scored as given (the rate divides by 150) and now said."""
+    events, arch = _two_seats()
+    arch["agents"][0]["roundsAlive"] = 150
+    out = json.loads(run(str(stored(tmp_path, events, arch, None)), "--format", "json").output)
+    assert ("the archive's roundsAlive 150 is more than the match's 100 round(s); scored as given (rates divide "
+            "by it, survival is kept within 0 to 100)") in out["seats"][0]["notes"]
+    assert not [n for n in out["seats"][1]["notes"] if "roundsAlive" in n]
+
+
+@pytest.mark.parametrize(("key", "value", "said"), [("name", 5, "5"), ("role", ["player"], "['player']")])
+def test_a_seat_name_or_role_that_is_not_text_is_an_error(tmp_path: Path, key: str, value: Any, said: str) -> None:
+    """It used to be read as absent, and the scorecard's claim set beside it as 'not recomputed
+    (the archive's board does not say)'."""
+    events, arch = _two_seats()
+    arch["agents"][0][key] = value
+    result = run(str(stored(tmp_path, events, arch, None)))
+    assert result.exit_code == 1
+    assert f"field agents[0].{key}: not text: {said}" in result.output
+
+
+def test_two_agents_in_one_seat_are_said(tmp_path: Path) -> None:
+    events, arch = _two_seats()
+    arch["agents"][1]["seat"] = 1
+    out = json.loads(run(str(stored(tmp_path, events, arch, None)), "--format", "json").output)
+    assert "seat 1 is given to 2 agents on the archive's board: a_1, a_2" in out["notes"]
+
+
+def test_seat_checks_are_the_checks_of_that_seat_in_order(tmp_path: Path) -> None:
+    """seat_checks groups the checks once (it used to scan them all per seat: quadratic in the field)."""
+    events, arch = match_a()
+    report = published(tmp_path, events, arch, "2.4")
+    report["seats"][1]["fitnessIndex"] = 1.0
+    report["seats"].append({**report["seats"][0], "agentId": "a_9"})
+    result = audit_target(str(stored(tmp_path, events, arch, report)))
+    for agent in (None, "a_1", "a_2", "a_3", "a_4", "a_9", "nobody"):
+        assert result.seat_checks(agent) == tuple(c for c in result.checks if c.agent == agent)
+    assert [c.figure for c in result.seat_checks("a_2") if c.status == "DIFFERS"] == ["fitnessIndex"]
+
+
+def test_the_read_line_says_not_recorded_rather_than_from_none(tmp_path: Path) -> None:
+    """It used to print 'counters from not recorded; ledger from none'."""
+    _, arch = _two_seats()
+    out = run(str(stored(tmp_path, [], arch, None))).output
+    assert ("  read: rounds alive 100 (archive); counters not recorded; ledger not recorded; coverage not recorded; "
+            "reputation points not recorded") in out
+    assert "from none" not in out and "from not recorded" not in out
+    events, arch = _two_seats()
+    out = run(str(stored(tmp_path, events, arch, None, name="e"))).output
+    assert "counters from events; ledger from events; coverage from events; reputation points from events" in out
+
+
+@pytest.mark.parametrize(("depend", "said", "exercised"), [
+    ("no", 'not said ("no" is not true or false)', False),
+    (1, "not said (1 is not true or false)", False),
+    (True, "yes", True),
+    (False, "no", False),
+])
+def test_an_erratum_says_scores_depend_only_with_true(tmp_path: Path, depend: Any, said: str, exercised: bool) -> None:
+    """scoresDepend "no" used to read as yes (any truthy value), with the note that a DIFFERS may
+    come from the erratum."""
+    events, arch = _two_seats()
+    arch["errata"] = [{"id": "E1", "text": "t", "events": [1], "scoresDepend": depend}]
+    report = published(tmp_path, events, arch, "2.4")
+    result = run(str(stored(tmp_path, events, arch, report)))
+    assert f"published scores depend on them: {said}" in result.output
+    assert ("errata-scores-depend:" in result.output) is exercised
+    assert ("an erratum says published scores depend on events" in result.output) is exercised
+
+
+def test_an_unknown_rubric_named_by_the_report_says_where_it_was_named(tmp_path: Path) -> None:
+    events, arch = _two_seats()
+    report = published(tmp_path, events, arch, "2.4")
+    report["rubricVersion"] = "9"
+    cli = run(str(stored(tmp_path, events, arch, report)))
+    assert cli.exit_code == 2
+    assert ("error: the report's rubricVersion: unknown rubric version '9' (this tool knows 1.0, 2.0, 2.1, 2.2, "
+            "2.3, 2.4); pass --rubric to choose one") in cli.output
+
+
+def test_an_estimated_circular_reputation_says_scaled_only_where_it_was(tmp_path: Path) -> None:
+    """a_x trades 6 times with each of 5 partners (net share 0.5), ledger without rep: its points
+    min(6, 5) x 5 = 25 are scaled to 20 (4 each), circular 5 x 4 x 0.5 = 10; each partner's 5 points
+    are not scaled, circular 5 x 0.5 = 2.5 (it used to say 'scaled to 20 in all' there too)."""
+    agents = ["a_x", "a_1", "a_2", "a_3", "a_4", "a_5"]
+    arch = archive(agents, ended=300)
+    for seat in arch["agents"]:
+        seat.update(status="active", roundsAlive=300, wealth=200.0, reputation=25, aggression=0)
+    arch["ledger"] = {"pairs": [{"a": "a_x", "b": p, "trades": 6, "netShare": 0.5} for p in agents[1:]]}
+    out = json.loads(run(str(stored(tmp_path, [], arch, None)), "--format", "json").output)
+    x, one = out["seats"][0], out["seats"][1]
+    assert (x["circularReputation"], one["circularReputation"]) == (10.0, 2.5)
+    assert ("circular reputation 10 is estimated: each partner's points taken as min(trades, 5), 25 in all scaled "
+            "down in proportion to 20") in x["trusted"]
+    assert "circular reputation 2.5 is estimated: each partner's points taken as min(trades, 5)" in one["trusted"]
+
+
+def test_messages_sent_are_read_from_the_first_card_of_an_agent_scored_twice(tmp_path: Path) -> None:
+    """The first card is the one compared; its messagesSent is the one taken on trust (the last
+    card's used to be)."""
+    events, arch = _two_seats()
+    report = published(tmp_path, events, arch, "2.4")
+    first = copy.deepcopy(report["seats"][0])
+    first["raw"]["messagesSent"] = 3
+    second = copy.deepcopy(first)
+    second["raw"]["messagesSent"] = 9
+    report["seats"][0] = first
+    report["seats"].append(second)
+    out = json.loads(run(str(stored(tmp_path, events, arch, report)), "--format", "json").output)
+    assert out["seats"][0]["inputs"]["messages"] == 3
+    assert out["seats"][0]["trusted"][-1] == "messages 3: the report's raw.messagesSent"
+
+
+def test_a_stamped_coverage_that_is_not_a_number_is_an_error_when_the_events_score_too(tmp_path: Path) -> None:
+    """Beside the events it used to be skipped without a word (and with no events it was already an error)."""
+    events, arch = _two_seats()
+    arch["exploration"] = {"a_1": {"regions": 1, "coverage": "x"}}
+    result = run(str(stored(tmp_path, events, arch, None)))
+    assert result.exit_code == 1
+    assert "field exploration.a_1.coverage: not a number: 'x'" in result.output
+
+
+@pytest.mark.parametrize(("key", "value", "said"), [("agents", 5, "5"), ("agents", 1.5, "1.5"), ("errata", 5, "5"),
+                                                    ("errata", "x", "'x'")])
+def test_an_archive_agents_or_errata_that_is_not_a_list_is_an_error_not_a_crash(
+        tmp_path: Path, key: str, value: Any, said: str) -> None:
+    """Both used to stop every command with an internal error (exit 70); errata "x" was read as an
+    erratum named x."""
+    events, arch = _two_seats()
+    arch[key] = value
+    path = str(stored(tmp_path, events, arch, None))
+    for command in (["score", path], ["behavior", path]):
+        result = CliRunner().invoke(main, command)
+        assert result.exit_code == 1, (command, result.output)
+        assert f"field {key}: the archive's {key} is not a list: {said}" in result.output
+
+
+@pytest.mark.parametrize("seats", [1.5, 5, "x", {"a_1": {}}])
+def test_report_seats_of_another_type_are_a_schema_finding_not_a_crash(tmp_path: Path, seats: Any) -> None:
+    """seats 1.5 used to stop score with an internal error (exit 70) while reading messagesSent."""
+    events, arch = _two_seats()
+    report = published(tmp_path, events, arch, "2.4")
+    report["seats"] = seats
+    result = run(str(stored(tmp_path, events, arch, report)))
+    assert result.exit_code == 1
+    assert "internal error" not in result.output
+    assert "the report has no scorecard for this seat of the board" in result.output
+
+
+@pytest.mark.parametrize("agent_id", [["a_1"], {"id": "a_1"}])
+def test_an_agent_id_that_is_a_list_or_object_is_an_error_not_a_crash(tmp_path: Path, agent_id: Any) -> None:
+    """It used to stop every command with 'unhashable type' (exit 70) in the roster check."""
+    events, arch = _two_seats()
+    arch["agents"][1]["agentId"] = agent_id
+    result = run(str(stored(tmp_path, events, arch, None)))
+    assert result.exit_code == 1
+    assert "field agents[1].agentId: a seat without an agentId" in result.output

@@ -442,3 +442,19 @@ def test_scoring_names_the_passes_it_needs(tmp_path: Path) -> None:
     partial = analyze(read_match(open_match(str(path))), only=("counters", "ledger"))
     with pytest.raises(ValueError, match="coverage, commons, reputation"):
         score_match(partial, "2.4")
+
+
+def test_shared_ranks_on_a_large_field_are_competition_ranks_and_quick() -> None:
+    """Rank = 1 + the agents with strictly more wealth; 0.0 and -0.0 are one double value.
+    A field of 20,000 used to take seconds (each agent scanned the whole field)."""
+    import time
+
+    from daishi_forensics.score.rubric import RUBRICS, ranks
+
+    assert ranks([("a", 0.0), ("b", -0.0), ("c", 5.0), ("d", -3.0), ("e", 5.0)], RUBRICS["2.4"]) == \
+        {"c": 1, "e": 1, "a": 3, "b": 3, "d": 5}
+    field = [(f"a{i}", float(i % 500)) for i in range(20_000)]
+    started = time.perf_counter()
+    out = ranks(field, RUBRICS["2.4"])
+    assert time.perf_counter() - started < 2.0
+    assert out["a499"] == 1 and out["a0"] == 20_000 - 39  # 40 agents hold each of the 500 values

@@ -53,7 +53,7 @@ from typing import Any, Protocol
 
 from daishi_forensics.arithmetic import half_up
 from daishi_forensics.errors import InvalidInput
-from daishi_forensics.read.archive import unvalued_items, value_of
+from daishi_forensics.read.archive import MAX_MAGNITUDE, unvalued_items, value_of
 from daishi_forensics.jsonio import shown
 
 from ._ledger_store import TradeId, TradeTable
@@ -605,9 +605,13 @@ class ArchivedLedger:
         return bool(self.pairs) and all(p.rep is not None for p in self.pairs)
 
 
-def _number(value: object, where: str) -> float:
+def _number(value: object, where: str, low: float | None = None, high: float | None = None, what: str = "") -> float:
+    """``value`` as a float; an error naming ``where`` when it is not a number or lies outside
+    ``[low, high]`` (``what`` says what the range is)."""
     if not isinstance(value, (int, float)) or isinstance(value, bool):
         raise InvalidInput(f"not a number: {shown(value)}", field=where)
+    if (low is not None and not value >= low) or (high is not None and not value <= high):
+        raise InvalidInput(f"{shown(value)} is not {what}", field=where)
     return float(value)
 
 
@@ -643,7 +647,8 @@ def archived_ledger(archive: Mapping[str, Any]) -> ArchivedLedger | None:
         trades = raw.get("trades")
         if not isinstance(trades, int) or isinstance(trades, bool) or trades < 0:
             raise InvalidInput(f"trades is not a count: {shown(trades)}", field=f"{where}.trades")
-        share = _number(raw.get("netShare"), f"{where}.netShare")
+        # rubric *Trade ledger*: a net share is a part of the value moved, 0 to 1
+        share = _number(raw.get("netShare"), f"{where}.netShare", 0.0, 1.0, "a net share (0 to 1)")
         rep_raw = raw.get("rep")
         rep: dict[str, float] | None = None
         if rep_raw is not None:
@@ -653,10 +658,14 @@ def archived_ledger(archive: Mapping[str, Any]) -> ArchivedLedger | None:
             for agent, points in rep_raw.items():
                 if agent not in key:
                     raise InvalidInput(f"rep names {agent}, not one of the pair", field=f"{where}.rep")
-                rep[agent] = _number(points, f"{where}.rep.{agent}")
+                # rubric *Circular reputation (2.4)*: a side is paid for fewer than 5 trades with a partner
+                rep[agent] = _number(points, f"{where}.rep.{agent}", 0.0, PARTNER_TRADE_CAP,
+                                     f"a pair's reputation points (0 to {PARTNER_TRADE_CAP})")
         pairs.append(ArchivedPair(key[0], key[1], trades, share, rep))
     raw_commons = block.get("commons", {})
     if not isinstance(raw_commons, Mapping):
         raise InvalidInput("ledger commons is not an object", field="ledger.commons")
-    commons = {agent: _number(share, f"ledger.commons.{agent}") for agent, share in sorted(raw_commons.items())}
+    commons = {agent: _number(share, f"ledger.commons.{agent}", 0.0, MAX_MAGNITUDE,
+                              f"a commons share (0 to {MAX_MAGNITUDE:.0f})")
+               for agent, share in sorted(raw_commons.items())}
     return ArchivedLedger(tuple(sorted(pairs, key=lambda p: (p.a, p.b))), commons)

@@ -55,6 +55,7 @@ from decimal import Decimal, InvalidOperation
 from operator import itemgetter
 from typing import Any, Collection, Iterator
 
+from daishi_forensics.errors import InvalidInput
 from daishi_forensics.jsonio import json_text, shown
 from .jsontext import (DocumentEvent, RepeatedKeys, colon_counter, key_path, lone_surrogates, repeated_keys, repeats_no_key,
                        with_lone_surrogates, written_numbers)
@@ -214,6 +215,9 @@ class MatchRead:
         grid = grid if isinstance(grid, dict) else {}
         self.width = _dimension(grid.get("width"))
         self.height = _dimension(grid.get("height"))
+        for key in ("agents", "errata"):  # contract §4: both are arrays; every reader iterates them
+            if archive.get(key) is not None and not isinstance(archive.get(key), list):
+                raise InvalidInput(f"the archive's {key} is not a list: {shown(archive.get(key))}", field=key)
         self.errata_events: dict[int, str] = {}
         for erratum in [*(archive.get("errata") or []), *source.errata]:
             if isinstance(erratum, dict) and isinstance(erratum.get("events"), list):
@@ -513,7 +517,8 @@ class MatchRead:
     def _check_roster(self) -> None:
         """Agents acting in the match's log whom the archive's ``agents`` do not list: said (a warning, at
         the archive's agents), when it lists any."""
-        listed = {a.get("agentId") for a in self.archive.get("agents") or [] if isinstance(a, dict)}
+        listed = {a.get("agentId") for a in self.archive.get("agents") or []
+                  if isinstance(a, dict) and isinstance(a.get("agentId"), str)}  # another type: not hashable
         listed.discard(None)
         if not listed:
             return

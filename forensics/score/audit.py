@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +43,7 @@ from daishi_forensics.jsonio import json_kind, json_text
 from daishi_forensics.read.boundary import read_match
 from daishi_forensics.read.validation import report_schema_errors
 from daishi_forensics.replay.analysis import MatchAnalysis, analyze
-from .rubric import READINGS
+from .rubric import READINGS, UnknownRubric, rubric
 from .scoring import REPORT_FIELDS, MatchScore, SeatScore, score_match
 from daishi_forensics.read.sources import Limits, open_match
 
@@ -177,9 +178,27 @@ class AuditResult:
                   or self.input_faults)
         return exitcodes.FINDINGS if faulty else exitcodes.OK
 
+    @property
+    def scored_under_another_rubric(self) -> bool:
+        """Whether the report names a rubric other than the one recomputed under.  The name is read
+        as :func:`~.rubric.rubric` reads it (``v2.4``, `` 2.4 `` name 2.4), so the output never says
+        the report was scored under another rubric when it names this one."""
+        if self.published_rubric is None:
+            return False
+        return _named_version(self.published_rubric) != self.score.rubric.version
+
     def seat_checks(self, agent: str | None) -> tuple[FigureCheck, ...]:
         """The checks of one seat (None: the match-wide ones)."""
-        return tuple(c for c in self.checks if c.agent == agent)
+        return self._checks_by_agent.get(agent, ())
+
+    @cached_property
+    def _checks_by_agent(self) -> dict[str | None, tuple[FigureCheck, ...]]:
+        """The checks grouped by agent once, in order (a scan of every check per seat made a
+        field of 4,000 seats take seconds to print)."""
+        grouped: dict[str | None, list[FigureCheck]] = {}
+        for check in self.checks:
+            grouped.setdefault(check.agent, []).append(check)
+        return {agent: tuple(checks) for agent, checks in grouped.items()}
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON document ``score --format json`` prints."""
@@ -359,6 +378,15 @@ def input_faults(stats: Any) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _named_version(named: str) -> str:
+    """The version a report's ``rubricVersion`` names, as :func:`~.rubric.rubric` reads it; one it
+    does not know as it is written."""
+    try:
+        return rubric(named).version
+    except UnknownRubric:
+        return named
+
+
 def _compared(analysis: MatchAnalysis, score: MatchScore, report: Any, rubric_version: str | None) -> AuditResult:
     """The recomputation beside the report's figures (no report: nothing to compare)."""
     named = report.get("rubricVersion") if isinstance(report, Mapping) else None
@@ -373,12 +401,12 @@ def _compared(analysis: MatchAnalysis, score: MatchScore, report: Any, rubric_ve
         return AuditResult(score, False, None, (), ("the match has no report: nothing to compare",))
     if published_rubric is None:
         notes.append(_unnamed_rubric(report, score))
-    elif score.rubric_source == "option" and published_rubric.lstrip("vV") != score.rubric.version:
+    elif score.rubric_source == "option" and _named_version(published_rubric) != score.rubric.version:
         notes.append(
             f"the report was scored under rubric {published_rubric}; these figures are recomputed under "
             f"{score.rubric.version}, so differences are expected"
         )
-    if any(e.get("scoresDepend") for e in score.errata):
+    if any(e.get("scoresDepend") is True for e in score.errata):  # contract §4: a boolean; "no" is not true
         notes.append(
             "an erratum says published scores depend on events that never took effect; this recomputation "
             "left those events out, so a DIFFERS on the seats they touch may come from them"

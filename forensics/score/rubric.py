@@ -25,6 +25,7 @@ The seed's worked examples:
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -334,7 +335,8 @@ READINGS: tuple[Reading, ...] = (
     Reading(
         "zero-round-match",
         "A match of 0 rounds makes 'rounds alive ÷ match rounds' and every rate undefined.",
-        "Rates are 0 and a dead agent's survival base is 0.",
+        "A dead agent's survival base is 0. Rates keep their formula, count × 100 ÷ max(rounds alive, "
+        "min(match rounds, 300)): 0 where the rounds alive are 0 too.",
     ),
     Reading(
         "default-rubric",
@@ -531,11 +533,14 @@ def ranks(wealth: Sequence[tuple[str, float]], rubric: RubricVersion) -> dict[st
     {'b': 1, 'a': 2, 'c': 2}
     """
     order = sorted(range(len(wealth)), key=lambda i: -wealth[i][1])
+    # ascending negated wealth: the agents with strictly more wealth than v are bisect_left(-v)
+    # (one sort, not a scan of the field per agent: a field of 20,000 took seconds)
+    negated = sorted(-value for _, value in wealth)
     out: dict[str, int] = {}
     for position, index in enumerate(order):
         agent, value = wealth[index]
         if rubric.shared_ranks:
-            out[agent] = 1 + sum(1 for _, other in wealth if other > value)
+            out[agent] = 1 + bisect_left(negated, -value)
         else:
             out[agent] = position + 1
     return out

@@ -28,11 +28,17 @@ from daishi_forensics.replay.analysis import MatchAnalysis
 from daishi_forensics.replay.spans import size
 from daishi_forensics.errors import InvalidInput
 from daishi_forensics.economy.ledger import PARTNER_TRADE_CAP, ArchivedLedger, archived_ledger, credited_trades
-from daishi_forensics.economy.reputation import circular_reputation, index_reputation_and_wealth, points_from_ledger
+from daishi_forensics.economy.reputation import (
+    TOTAL_POINT_CAP,
+    circular_reputation,
+    index_reputation_and_wealth,
+    points_from_ledger,
+)
 from .rubric import (
     DIMENSIONS,
     PUBLISHED_VERSION,
     RubricVersion,
+    UnknownRubric,
     adaptation,
     competitiveness,
     economy,
@@ -42,9 +48,10 @@ from .rubric import (
     social,
     survival,
 )
-from daishi_forensics.read.archive import match_rounds as archive_match_rounds, within_magnitude
+from daishi_forensics.arithmetic import coverage as arithmetic_coverage
+from daishi_forensics.read.archive import map_regions, match_rounds as archive_match_rounds, within_magnitude
 from daishi_forensics.read.boundary import erratum_name
-from daishi_forensics.jsonio import shown
+from daishi_forensics.jsonio import json_text, shown
 
 __all__ = [
     "REPORT_FIELDS",
@@ -343,6 +350,15 @@ def _count(row: Mapping[str, Any], key: str, where: str) -> int | None:
     return value
 
 
+def _text(row: Mapping[str, Any], key: str, where: str) -> str | None:
+    """A seat's ``name`` or ``role``: None where the board leaves it out; an error naming the
+    field where it is not text (it is set beside the scorecard's, so it is never read as absent)."""
+    value = row.get(key)
+    if value is None or isinstance(value, str):
+        return value
+    raise InvalidInput(f"not text: {shown(value)}", field=f"{where}.{key}")
+
+
 def _report_int(value: float) -> int | float:
     return int(value) if float(value).is_integer() else value
 
@@ -366,31 +382,66 @@ def _board(archive: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
 
 
 def _metrics(archive: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    """The archive's ``metrics`` block by agent (empty where there is none).  A block, or an
+    agent's entry, that is not an object is an error naming the field: its message counts are
+    taken on trust and its counters score an agent no event carries, so it is never skipped."""
     block = archive.get("metrics")
-    if not isinstance(block, Mapping):
+    if block is None:
         return {}
-    return {agent: counts for agent, counts in block.items() if isinstance(counts, Mapping)}
+    if not isinstance(block, Mapping):
+        raise InvalidInput(f"not an object of counters by agent: {shown(block)}", field="metrics")
+    for agent, counts in block.items():
+        if not isinstance(counts, Mapping):
+            raise InvalidInput(f"not an object of counters: {shown(counts)}", field=f"metrics.{agent}")
+    return dict(block)
 
 
 def _exploration(archive: Mapping[str, Any]) -> dict[str, Mapping[str, Any]] | None:
+    """The archive's ``exploration`` block by agent (None where there is none).  A block, or an
+    agent's entry, that is not an object is an error naming the field (it stands in for map
+    coverage where the log holds no events, so it is never skipped)."""
     block = archive.get("exploration")
-    if not isinstance(block, Mapping):
+    if block is None:
         return None
-    return {agent: row for agent, row in block.items() if isinstance(row, Mapping)}
+    if not isinstance(block, Mapping):
+        raise InvalidInput(f"not an object of coverage by agent: {shown(block)}", field="exploration")
+    for agent, row in block.items():
+        if not isinstance(row, Mapping):
+            raise InvalidInput(f"not an object: {shown(row)}", field=f"exploration.{agent}")
+    return dict(block)
 
 
-def _report_messages(report: Mapping[str, Any] | None) -> dict[str, int]:
+MAX_COUNT = 2**53 - 1
+"""The largest count read (README: ids, ticks and counts are at most 2^53 − 1)."""
+
+
+def _report_messages(report: Mapping[str, Any] | None) -> tuple[dict[str, int], dict[str, str]]:
+    """Each seat's ``raw.messagesSent`` the report gives as a count (a whole number, written
+    ``3`` or ``3.0``: JSON has one number type), and those it gives as something else (shown),
+    which are not taken on trust."""
     out: dict[str, int] = {}
+    refused: dict[str, str] = {}
+    seen: set[str] = set()
     if not isinstance(report, Mapping):
-        return out
-    for seat in report.get("seats") or []:
+        return out, refused
+    seats = report.get("seats")
+    for seat in seats if isinstance(seats, list) else []:  # seats of another type: a schema error, said
         if not isinstance(seat, Mapping) or not isinstance(seat.get("agentId"), str):
             continue
+        if seat["agentId"] in seen:  # the first card is the one compared (and read)
+            continue
+        seen.add(seat["agentId"])
         raw = seat.get("raw")
         sent = raw.get("messagesSent") if isinstance(raw, Mapping) else None
-        if isinstance(sent, int) and not isinstance(sent, bool) and sent >= 0:
+        if sent is None:
+            continue
+        if isinstance(sent, float) and sent.is_integer() and 0 <= sent <= MAX_COUNT:
+            sent = int(sent)
+        if isinstance(sent, int) and not isinstance(sent, bool) and 0 <= sent <= MAX_COUNT:
             out[seat["agentId"]] = sent
-    return out
+        else:
+            refused[seat["agentId"]] = json_text(sent)
+    return out, refused
 
 
 def _ticks_alive(analysis: MatchAnalysis, agent: str, started: int, ended: int) -> int:
@@ -413,6 +464,7 @@ class _Context:
     twins: dict[str, int]
     metrics: dict[str, Mapping[str, Any]]
     report_messages: dict[str, int]
+    report_messages_refused: dict[str, str]
     private_events: int
     ledger_source: str
     pairs: tuple[Any, ...]
@@ -480,6 +532,22 @@ def _offerer_twins(ledger: Any, readings: set[str], notes: list[str]) -> dict[st
     return twins
 
 
+def _ledger_notes(ledger: Any) -> list[str]:
+    """What the trade ledger did not count as logged, and the traded items it valued 0, one
+    sentence each: both move the net shares, credited trades and circular reputation the
+    score reads (rubric *Trade ledger*), so neither is left unsaid."""
+    notes = [
+        f"event {a.event_id} (trade {a.trade_id}): {a.detail}" if a.event_id is not None else a.detail
+        for a in ledger.anomalies
+    ]
+    if ledger.unvalued_items:
+        notes.append(
+            "traded item(s) with no value in the archive's item values, valued 0 in the net shares: "
+            + ", ".join(sorted(ledger.unvalued_items))
+        )
+    return notes
+
+
 def _trade_sources(analysis: MatchAnalysis, block: ArchivedLedger | None, log_has_events: bool,
                    readings: set[str], notes: list[str]) -> _TradeSources:
     """The ledger, commons and reputation points the score reads: from the events; where the log
@@ -489,6 +557,7 @@ def _trade_sources(analysis: MatchAnalysis, block: ArchivedLedger | None, log_ha
         ledger = analysis.result("ledger")
         commons_result = analysis.result("commons")
         commons = {agent: commons_result.share(agent) for agent in commons_result.shares}
+        notes.extend(_ledger_notes(ledger))
         if block is not None:
             readings.add("events-or-archive")
             notes.extend(_ledger_disagreements(block, ledger.net_shares(),
@@ -554,6 +623,7 @@ def _context(analysis: MatchAnalysis, report: Mapping[str, Any] | None) -> _Cont
         readings.add("events-or-archive")
         notes.append("the log holds no events: the archive's exploration block stands in for map coverage")
     notes.extend(_read_notes(stats, log_has_events))
+    report_messages, report_messages_refused = _report_messages(report)
     return _Context(
         analysis=analysis,
         started=archive["startedAtTick"],
@@ -563,7 +633,8 @@ def _context(analysis: MatchAnalysis, report: Mapping[str, Any] | None) -> _Cont
         counters=counters,
         twins=twins,
         metrics=_metrics(archive),
-        report_messages=_report_messages(report),
+        report_messages=report_messages,
+        report_messages_refused=report_messages_refused,
         private_events=stats.private_events,
         ledger_source=trade.ledger_source,
         pairs=trade.pairs,
@@ -612,6 +683,9 @@ def _rounds_alive(ctx: _Context, agent: str, row: Mapping[str, Any], where: str,
     replay had the agent alive; else the final board (all rounds, or up to ``diedAtTick``)."""
     rounds_alive = _count(row, "roundsAlive", where)
     if rounds_alive is not None:
+        if rounds_alive > max(ctx.match_rounds, 0):
+            said.note(f"the archive's roundsAlive {rounds_alive} is more than the match's {ctx.match_rounds} "
+                      "round(s); scored as given (rates divide by it, survival is kept within 0 to 100)")
         return rounds_alive, "archive"
     said.readings.add("rounds-alive")
     if ctx.log_has_events and agent in ctx.analysis.timeline.agents:
@@ -643,11 +717,17 @@ def _wealth(row: Mapping[str, Any], where: str, said: _Said) -> float:
 
 
 def _reputation(row: Mapping[str, Any], where: str, said: _Said) -> float:
-    """The final reputation (the archive's; 0 where it gives none)."""
+    """The final reputation (the archive's; 0 where it gives none).
+
+    Held to the magnitude wealth is held to: rubric *Circular reputation (2.4)* rounds
+    ``reputation − circular`` half-up on the double, which past ~1e305 overflows (an
+    internal error, not a reading); a reputation past it is an error naming the field.
+    """
     reputation = _number(row, "reputation", where)
     if reputation is None:
         said.note("the archive gives no reputation: read as 0", "missing-board-fields")
         return 0
+    within_magnitude(reputation, f"{where}.reputation")
     return reputation
 
 
@@ -663,9 +743,11 @@ def _aggression(row: Mapping[str, Any], where: str, said: _Said) -> int:
 def _trained_levels(row: Mapping[str, Any], where: str, said: _Said) -> int:
     """strength + vitality + endurance (the archive's ``trained``; 0 where it gives none)."""
     trained = row.get("trained")
-    if not isinstance(trained, Mapping):
+    if trained is None:
         said.note("the archive gives no trained levels: read as 0", "missing-board-fields")
         return 0
+    if not isinstance(trained, Mapping):
+        raise InvalidInput(f"not an object of trained levels: {shown(trained)}", field=f"{where}.trained")
     return sum(_count(trained, attribute, f"{where}.trained") or 0
                for attribute in ("strength", "vitality", "endurance"))
 
@@ -695,7 +777,7 @@ def _counts_from_events(ctx: _Context, agent: str, mine: Any, stamped: Mapping[s
         if twins:
             by_type["trade_completed"] = by_type.get("trade_completed", 0) - twins
         for kind in (*_WORLD_ACTION_TYPES, "agent_dormant", "agent_awake"):
-            archived, replayed = stamped.get(kind, 0), by_type.get(kind, 0)
+            archived, replayed = _count(stamped, kind, f"metrics.{agent}") or 0, by_type.get(kind, 0)
             if archived != replayed:
                 said.note(f"the archive's metrics count {archived} '{kind}', the events {replayed}: scored from "
                           "the events", "events-or-archive")
@@ -758,6 +840,9 @@ def _messages(ctx: _Context, agent: str, said: _Said) -> tuple[int, str]:
         messages = ctx.report_messages[agent]
         said.trusted.append(f"messages {messages}: the report's raw.messagesSent")
         return messages, "report"
+    refused = ctx.report_messages_refused.get(agent)
+    if refused is not None:
+        said.note(f"the report's raw.messagesSent is {refused}, not a count of messages: not taken on trust")
     if mine is not None:
         messages = mine.messages
         if ctx.private_events:
@@ -784,9 +869,12 @@ def _circular(ctx: _Context, agent: str, said: _Said) -> float:
     """Circular reputation (rubric 2.4, *Circular reputation*), said estimated where the points are."""
     circular = ctx.circular.get(agent, 0.0)
     if ctx.points_estimated and circular > 0:
+        estimate = sum(min(p.trades, PARTNER_TRADE_CAP) for p in ctx.pairs if agent in (p.a, p.b))
+        scaled = (f", {estimate:g} in all scaled down in proportion to {TOTAL_POINT_CAP}" if estimate > TOTAL_POINT_CAP
+                  else "")
         said.trusted.append(
             f"circular reputation {circular:g} is estimated: each partner's points taken as min(trades, "
-            f"{PARTNER_TRADE_CAP}), scaled to 20 in all"
+            f"{PARTNER_TRADE_CAP}){scaled}"
         )
     return circular
 
@@ -798,13 +886,28 @@ def _coverage(ctx: _Context, agent: str, said: _Said) -> tuple[float, str]:
         coverage = ctx.coverage.get(agent, 0.0)
         stamped_map = (ctx.exploration or {}).get(agent)
         if stamped_map is not None:
-            archived = stamped_map.get("coverage")
-            if isinstance(archived, (int, float)) and archived != coverage:
+            archived = _number(stamped_map, "coverage", f"exploration.{agent}")
+            if archived is not None and archived != coverage:
                 said.note(f"the archive's exploration gives coverage {archived}, the events {coverage}",
                           "events-or-archive")
         return coverage, "events"
     if ctx.exploration is not None and agent in ctx.exploration:
-        value = _number(ctx.exploration[agent], "coverage", f"exploration.{agent}")
+        row, where = ctx.exploration[agent], f"exploration.{agent}"
+        value = _number(row, "coverage", where)
+        if value is not None and not 0 <= value <= 1:
+            raise InvalidInput(f"not a share of the map's regions (0 to 1): {shown(value)}", field=f"{where}.coverage")
+        regions = _count(row, "regions", where)
+        if value is None and regions is not None:
+            # rubric *Counters*: "map coverage is ⌊1000 × regions ÷ 144 + 0.5⌋ ÷ 1000" (the map's regions)
+            total = map_regions(ctx.analysis.archive)
+            if regions > total:
+                raise InvalidInput(f"{regions} regions on a map of {total}", field=f"{where}.regions")
+            value = arithmetic_coverage(regions, total)
+            said.trusted.append(f"map coverage: the archive's exploration block, {regions} region(s) of {total}")
+            return value, "exploration"
+        if value is None:
+            said.note("the archive's exploration block gives this agent neither coverage nor regions: read as 0",
+                      "missing-board-fields")
         said.trusted.append("map coverage: the archive's exploration block")
         return (float(value) if value is not None else 0.0), "exploration"
     return 0.0, "none"
@@ -829,8 +932,8 @@ def _seat_inputs(ctx: _Context, index: int, agent: str, row: Mapping[str, Any]) 
     return SeatInputs(
         agent=agent,
         seat=_count(row, "seat", where),
-        name=row.get("name") if isinstance(row.get("name"), str) else None,
-        role=row.get("role") if isinstance(row.get("role"), str) else None,
+        name=_text(row, "name", where),
+        role=_text(row, "role", where),
         status=status,
         rounds_alive=rounds_alive,
         rounds_alive_source=rounds_source,
@@ -889,7 +992,10 @@ def _choose_rubric(version: str | None, report: Mapping[str, Any] | None) -> tup
         return rubric(version), "option"
     named = report.get("rubricVersion") if isinstance(report, Mapping) else None
     if isinstance(named, str):
-        return rubric(named), "report"
+        try:
+            return rubric(named), "report"
+        except UnknownRubric as exc:
+            raise UnknownRubric(f"the report's rubricVersion: {exc}") from None
     return rubric(PUBLISHED_VERSION), "default"
 
 
@@ -936,7 +1042,7 @@ def score_match(
     readings = ctx.readings
     readings.update(_version_readings(version, source, analysis))
     field_size = len(inputs)
-    if field_size <= 1:
+    if field_size == 1:
         readings.add("field-of-one")
     rank_wealth = [(i.agent, i.index_wealth if version.index_figures else i.wealth) for i in inputs]
     values = [w for _, w in rank_wealth]
@@ -950,6 +1056,19 @@ def score_match(
                            has_map_record=has_map_record)
         seats.append(SeatScore(inputs=i, rank=rank_of[i.agent], dimensions=dims, fitness_index=fitness_index(dims)))
     notes = list(ctx.notes)
+    by_seat: dict[int, list[str]] = {}
+    for i in inputs:
+        if i.seat is not None:
+            by_seat.setdefault(i.seat, []).append(i.agent)
+    for number, agents in sorted(by_seat.items()):
+        if len(agents) > 1:
+            notes.append(f"seat {number} is given to {len(agents)} agents on the archive's board: {', '.join(agents)}")
+    off_board = sorted(set(ctx.counters) - {i.agent for i in inputs})
+    if off_board:
+        # contract §4b: "Every seat of the field is scored"; the field is the archive's board
+        shown_ids = ", ".join(off_board[:20]) + (f" and {len(off_board) - 20} more" if len(off_board) > 20 else "")
+        notes.append(f"{len(off_board)} agent(s) act in the log but are not on the archive's board, so they are "
+                     f"neither scored nor counted in the field: {shown_ids}")
     if version.map_term == "where-recorded":
         notes.append(
             "rubric 2.2: adaptation reads "
@@ -979,7 +1098,7 @@ def _version_readings(version: RubricVersion, source: str, analysis: MatchAnalys
         readings.add("rubric-1.0")
     if version.map_term == "where-recorded":
         readings.add("map-record")
-    if any(e.get("scoresDepend") for e in analysis.read.errata):
+    if any(e.get("scoresDepend") is True for e in analysis.read.errata):
         readings.add("errata-scores-depend")
     return readings
 

@@ -84,12 +84,19 @@ def _head_lines(result: AuditResult) -> list[str]:
         f"({_SOURCE.get(score.rubric_source, score.rubric_source)}); "
         f"field of {score.field_size}, {score.match_rounds} match rounds"
     ]
-    if result.published_rubric is not None and result.published_rubric.lstrip("vV") != score.rubric.version:
+    if result.scored_under_another_rubric:
         out.append(f"the report was scored under rubric {result.published_rubric}")
     for check in result.seat_checks(None):
         mark = "" if check.status == "same" else f"  {check.note or ''}"
         out.append(f"{check.figure}: {_fmt(check.recomputed)} beside {_fmt(check.published)}  {check.status}{mark}")
     return out
+
+
+def _source(what: str, source: str) -> str:
+    """``counters from events``; ``counters not recorded`` (never ``from not recorded`` / ``from none``)."""
+    if source in ("none", "not recorded"):
+        return f"{what} not recorded"
+    return f"{what} from {source}"
 
 
 def _seat_lines(result: AuditResult, seat: Any) -> list[str]:
@@ -116,9 +123,9 @@ def _seat_lines(result: AuditResult, seat: Any) -> list[str]:
                    if figures[figure] is not None)
     i = seat.inputs
     out.append(
-        f"  read: rounds alive {i.rounds_alive} ({i.rounds_alive_source}); counters from {i.counters_source}; "
-        f"ledger from {i.ledger_source}; coverage from {i.coverage_source}; "
-        f"reputation points from {i.points_source}"
+        f"  read: rounds alive {i.rounds_alive} ({i.rounds_alive_source}); {_source('counters', i.counters_source)}; "
+        f"{_source('ledger', i.ledger_source)}; {_source('coverage', i.coverage_source)}; "
+        f"{_source('reputation points', i.points_source)}"
     )
     out.append("  took on trust:")
     out.extend(f"    - {t}" for t in i.trusted)
@@ -137,7 +144,8 @@ def _errata_lines(score: Any) -> list[str]:
         events = ", ".join(str(e) for e in erratum.get("events") or []) or "none"
         withheld = ", ".join(str(e) for e in erratum.get("withheld") or []) or "none"
         depend = erratum.get("scoresDepend")
-        depend_text = "yes" if depend else "no" if depend is False else "not said"
+        depend_text = ("yes" if depend is True else "no" if depend is False else "not said" if depend is None
+                       else f"not said ({json_text(depend)} is not true or false)")
         out.append(f"  {erratum.get('id')}: {erratum.get('text') or '(no text)'}")
         out.append(f"    events {events}; left out of the recomputation: {withheld}; "
                    f"published scores depend on them: {depend_text}")
