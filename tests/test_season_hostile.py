@@ -224,3 +224,34 @@ def test_a_match_with_findings_but_no_flag_is_named_with_why(tmp_path: Path) -> 
             "  m_00000000000b: 1 invalid record (matches/m_00000000000b.json)\n") in result.stdout
     rows = _summary(tmp_path / "out")["results"]
     assert [row.get("reason") for row in rows] == [None, "1 invalid record"]
+
+
+# --------------------------------------------------------------------------- an output folder that cannot be
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_an_output_folder_under_a_file_is_an_output_error(tmp_path: Path, workers: str) -> None:
+    _match(tmp_path / "in", "m_00000000000a")
+    _match(tmp_path / "in", "m_00000000000b")
+    (tmp_path / "plain").write_bytes(b"x")
+    out = tmp_path / "plain" / "out"
+    result = CliRunner().invoke(main, ["season", "screen", str(tmp_path / "in"), "--out", str(out), "-j", workers])
+    assert result.exit_code == exitcodes.OUTPUT, result.output
+    assert result.stderr == f"daishi-forensics: error: {out / 'matches'}: cannot create the folder (Not a directory)\n"
+    assert (tmp_path / "plain").read_bytes() == b"x"
+
+
+def test_an_old_resume_key_that_cannot_be_removed_is_an_output_error(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    stream = _match(tmp_path / "in")
+    out = tmp_path / "out"
+    run_season([str(stream)], "screen", out)
+    key = out / ".resume" / "m_0123456789ab.json"
+
+    def refuse(self: Path, missing_ok: bool = False) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Path, "unlink", refuse)
+    result = CliRunner().invoke(main, ["season", "screen", str(stream), "--out", str(out), "--redo", "-j", "1"])
+    assert result.exit_code == exitcodes.OUTPUT, result.output
+    assert result.stderr == f"daishi-forensics: error: {key}: cannot remove an old resume key (Permission denied)\n"

@@ -102,7 +102,7 @@ from daishi_forensics.outputs import write_file
 from daishi_forensics.jsonio import dumps
 from daishi_forensics.read.sources import DEMO_ID, Limits, _find_in_store, default_store, is_match_id, redact_url
 
-from .journal import Syncer, replace_file
+from .journal import Syncer, remove_file, replace_file
 from .pool import PoolCpu, map_chunks, start_pool
 
 __all__ = [
@@ -722,7 +722,7 @@ def _write_result(out_dir: Path, name: str, job: str, record: Mapping[str, Any],
     data = dumps(match.to_dict(job)).encode()
     sha256 = hashlib.sha256(data).hexdigest()
     key_path = out_dir / ".resume" / f"{name}.json"
-    key_path.unlink(missing_ok=True)  # a key never stands beside a result it was not written with
+    remove_file(key_path, "an old resume key")  # a key never stands beside a result it was not written with
     replace_file(out_dir / "matches" / f"{name}.json", data)
     if record["status"] != "failed" and key["input"] is not None:
         replace_file(key_path, dumps({"key": key, "resultSha256": sha256}).encode())
