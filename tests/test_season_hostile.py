@@ -237,7 +237,7 @@ def test_an_output_folder_under_a_file_is_an_output_error(tmp_path: Path, worker
     out = tmp_path / "plain" / "out"
     result = CliRunner().invoke(main, ["season", "screen", str(tmp_path / "in"), "--out", str(out), "-j", workers])
     assert result.exit_code == exitcodes.OUTPUT, result.output
-    assert result.stderr == f"daishi-forensics: error: {out / 'matches'}: cannot create the folder (Not a directory)\n"
+    assert result.stderr == f"daishi-forensics: error: {out}: cannot create the folder (Not a directory)\n"
     assert (tmp_path / "plain").read_bytes() == b"x"
 
 
@@ -255,3 +255,26 @@ def test_an_old_resume_key_that_cannot_be_removed_is_an_output_error(tmp_path: P
     result = CliRunner().invoke(main, ["season", "screen", str(stream), "--out", str(out), "--redo", "-j", "1"])
     assert result.exit_code == exitcodes.OUTPUT, result.output
     assert result.stderr == f"daishi-forensics: error: {key}: cannot remove an old resume key (Permission denied)\n"
+
+
+def test_a_second_season_into_a_folder_in_use_stops_and_leaves_the_first_ones_results(tmp_path: Path) -> None:
+    import fcntl
+    import os
+
+    first = _match(tmp_path / "a", "m_00000000000a")
+    run_season([str(first)], "screen", tmp_path / "out")
+    before = {p.name: p.read_bytes() for p in (tmp_path / "out" / "matches").iterdir()}
+    fd = os.open(tmp_path / "out", os.O_RDONLY)
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as a season still running there holds it
+    try:
+        other = _match(tmp_path / "b", "m_00000000000b")
+        result = CliRunner().invoke(main, ["season", "screen", str(other), "--out", str(tmp_path / "out"), "-j", "1"])
+    finally:
+        os.close(fd)
+    assert result.exit_code == exitcodes.OUTPUT, result.output
+    assert result.stderr == (f"daishi-forensics: error: {tmp_path / 'out'}: another season is writing into this "
+                             "folder; wait for it to end or give another --out\n")
+    assert {p.name: p.read_bytes() for p in (tmp_path / "out" / "matches").iterdir()} == before
+    assert not (tmp_path / "out" / ".stale").exists()
+    again = CliRunner().invoke(main, ["season", "screen", str(other), "--out", str(tmp_path / "out"), "-j", "1"])
+    assert again.exit_code == exitcodes.OK, again.output

@@ -80,6 +80,7 @@ is then incomplete, and the findings it did find are in the summary either way.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import hashlib
@@ -542,6 +543,39 @@ def _is_done(out_dir: Path, name: str, key: Mapping[str, Any]) -> bool:
 # --------------------------------------------------------------------------- stale results
 
 
+@contextlib.contextmanager
+def _out_lock(out_dir: Path) -> Generator[None, None, None]:
+    """Hold ``OUTDIR`` itself locked (an advisory ``flock`` on the folder, released when this process
+    ends, however it ends) for the season's run, so that a second season into the same folder stops at
+    once rather than setting aside the first one's results and writing a summary of its own over them.
+
+    Raises
+    ------
+    OutputError
+        ``OUTDIR`` could not be created, or another season is writing into it."""
+    try:
+        import fcntl
+    except ImportError:  # no flock here: nothing to hold
+        yield
+        return
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        fd = os.open(out_dir, os.O_RDONLY)
+    except OSError as exc:
+        raise OutputError(f"cannot create the folder ({exc.strerror or exc})", file=str(out_dir)) from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise OutputError("another season is writing into this folder; wait for it to end or give another "
+                              "--out", file=str(out_dir)) from None
+        except OSError:
+            pass  # a file system without locks: run unlocked
+        yield
+    finally:
+        os.close(fd)
+
+
 def stale_names(folder: Path, current: Iterable[str]) -> list[str]:
     """The names (without ``.json``) of the files ``<name>.json`` in ``folder`` that are not in
     ``current``, sorted; hidden files (a temp file being written) are none.  Nothing when the folder
@@ -882,6 +916,14 @@ def run_season(
     targets = sorted(set(targets))
     workers = max(1, min(workers, len(targets)))  # never more processes than matches
     local = cluster is None and workers > 1 and len(targets) > 1
+    with _out_lock(out_dir):
+        return _run_season_locked(targets, job, out_dir, options, workers, local, cluster, resume, verify, on_match)
+
+
+def _run_season_locked(targets: Sequence[str], job: Job, out_dir: Path, options: dict[str, Any], workers: int,
+                       local: bool, cluster: Any, resume: bool, verify: bool,
+                       on_match: Callable[[SeasonMatch, bool], None] | None) -> SeasonResult:
+    """:func:`run_season` once ``OUTDIR`` is locked (:func:`_out_lock`)."""
     # every match will run (no key to resume from): the pool starts (a fork server imports) before the keys
     fresh = not (resume and (out_dir / ".resume").is_dir())
     pool = start_pool(workers, _PRELOAD, _warm_up) if local and fresh else None
