@@ -110,7 +110,7 @@ def test_one_path_given_twice_is_counted_once_and_said(tmp_path: Path, monkeypat
     result = CliRunner().invoke(main, ["season", "screen", "in/m_0123456789ab.jsonl", "./in/m_0123456789ab.jsonl",
                                        "--out", "out", "-j", "1"])
     assert result.exit_code == exitcodes.OK, result.output
-    assert result.stdout.startswith("1 matches: 1 ok (2 run, 0 kept from an earlier run)\n")
+    assert result.stdout.startswith("1 match: 1 ok (2 run, 0 kept from an earlier run)\n")
     assert ("warning: in/m_0123456789ab.jsonl is match m_0123456789ab, like ./in/m_0123456789ab.jsonl: "
             "counted once\n") in result.stderr
     assert _summary(tmp_path / "out")["graph"]["agentPairs"][0]["gross"] == 7.0
