@@ -100,8 +100,13 @@ def test_one_match_in_two_forms_is_counted_once(tmp_path: Path) -> None:
     assert twice["matches"] == 1 and twice["counts"] == once["counts"] and twice["verdicts"] == {"clear": 1}
     assert twice["graph"] == once["graph"]
     assert twice["graph"]["agentPairs"][0]["trades"] == 1 and twice["graph"]["agentPairs"][0]["gross"] == 7.0
-    assert twice["duplicates"] == [{"target": str(stream), "matchId": "m_0123456789ab", "sameAs": str(bundle)}]
+    names = result_names([str(bundle), str(stream)])
+    assert twice["duplicates"] == [{"target": str(stream), "file": f"matches/{names[str(stream)]}.json",
+                                    "matchId": "m_0123456789ab", "sameAs": str(bundle)}]
     assert [row["target"] for row in twice["results"]] == [str(bundle)]
+    # every result file is named in the summary: a result, or a duplicate's
+    named = {row["file"] for row in twice["results"]} | {row["file"] for row in twice["duplicates"]}
+    assert {f"matches/{p.name}" for p in (tmp_path / "twice" / "matches").iterdir()} == named
 
 
 def test_one_path_given_twice_is_counted_once_and_said(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1221,14 +1221,15 @@ def _identity(match: SeasonMatch) -> str:
 
 def once_per_match(matches: Sequence[SeasonMatch]) -> tuple[list[SeasonMatch], list[dict[str, Any]]]:
     """``(matches counted, duplicates)``: every match once (the same match id, or the same file by two
-    paths), the first in the order given counted and each later one listed as ``{"target", "matchId",
-    "sameAs"}`` (the target counted) and left out of every count, verdict and table, as ``export``
-    refuses a second target of one match.
+    paths), the first in the order given counted and each later one listed as ``{"target", "file",
+    "matchId", "sameAs"}`` (its result file, written all the same, and the target counted) and left out
+    of every count, verdict and table, as ``export`` refuses a second target of one match.
 
-    >>> m = lambda t, i: SeasonMatch(t, t, "ok", 0, None, i, {})
-    >>> kept, same = once_per_match([m("a/m_1.jsonl", "m_1"), m("b/m_1.json", "m_1"), m("c", "m_2")])
+    >>> m = lambda t, n, i: SeasonMatch(t, n, "ok", 0, None, i, {})
+    >>> kept, same = once_per_match([m("a/m_1.jsonl", "m_1-a", "m_1"), m("b/m_1.json", "m_1-b", "m_1"),
+    ...                              m("c", "c", "m_2")])
     >>> [k.target for k in kept], same
-    (['a/m_1.jsonl', 'c'], [{'target': 'b/m_1.json', 'matchId': 'm_1', 'sameAs': 'a/m_1.jsonl'}])
+    (['a/m_1.jsonl', 'c'], [{'target': 'b/m_1.json', 'file': 'matches/m_1-b.json', 'matchId': 'm_1', 'sameAs': 'a/m_1.jsonl'}])
     """
     first: dict[str, str] = {}
     kept: list[SeasonMatch] = []
@@ -1236,7 +1237,8 @@ def once_per_match(matches: Sequence[SeasonMatch]) -> tuple[list[SeasonMatch], l
     for m in matches:
         identity = _identity(m)
         if identity in first:
-            duplicates.append({"target": m.target, "matchId": m.match_id, "sameAs": first[identity]})
+            duplicates.append({"target": m.target, "file": f"matches/{m.name}.json", "matchId": m.match_id,
+                               "sameAs": first[identity]})
             continue
         first[identity] = m.target
         kept.append(m)
