@@ -86,6 +86,8 @@ def season() -> None:
 def _run(job: str, targets: tuple[str, ...], out_dir: Path, workers: int | None, cluster: str | None,
          redo: bool, verify: bool, quiet: bool, options: dict[str, Any]) -> None:
     Limits()  # an unusable $DAISHI_MAX_INFLATED_BYTES stops here, not in every worker
+    if any(not target for target in targets):
+        fail("a TARGET is empty: give a match file, a folder of matches or a match id", exitcodes.USAGE)
     overlap = output_overlap(targets, out_dir)
     if overlap is not None:
         fail(f"{overlap} is where the season writes its results (--out {out_dir}): they would be read as "

@@ -283,3 +283,14 @@ def test_a_second_season_into_a_folder_in_use_stops_and_leaves_the_first_ones_re
     assert not (tmp_path / "out" / ".stale").exists()
     again = CliRunner().invoke(main, ["season", "screen", str(other), "--out", str(tmp_path / "out"), "-j", "1"])
     assert again.exit_code == exitcodes.OK, again.output
+
+
+def test_an_empty_target_is_a_usage_error_not_the_current_folder(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    _match(tmp_path / "in")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["season", "screen", "", "in", "--out", "out"])
+    assert result.exit_code == exitcodes.USAGE, result.output
+    assert result.stderr == ("daishi-forensics: error: a TARGET is empty: give a match file, a folder of matches "
+                             "or a match id\n")
+    assert not (tmp_path / "out").exists()
