@@ -86,6 +86,8 @@ def season() -> None:
 def _run(job: str, targets: tuple[str, ...], out_dir: Path, workers: int | None, cluster: str | None,
          redo: bool, verify: bool, quiet: bool, options: dict[str, Any]) -> None:
     Limits()  # an unusable $DAISHI_MAX_INFLATED_BYTES stops here, not in every worker
+    if any(not target for target in targets):
+        fail("a TARGET is empty: give a match file, a folder of matches or a match id", exitcodes.USAGE)
     overlap = output_overlap(targets, out_dir)
     if overlap is not None:
         fail(f"{overlap} is where the season writes its results (--out {out_dir}): they would be read as "
@@ -127,12 +129,12 @@ def _print_summary(result: SeasonResult) -> None:
     summary = result.summary
     counts = summary["counts"]
     parts = [f"{counts[k]} {k}" for k in ("ok", "findings", "unreadable", "failed") if counts.get(k)]
-    say(f"{summary['matches']} matches: {', '.join(parts) or 'none'} "
+    say(f"{count(summary['matches'], 'match', 'matches')}: {', '.join(parts) or 'none'} "
                f"({result.ran} run, {result.reused} kept from an earlier run)")
     if summary["verdicts"]:
         say("verdicts: " + ", ".join(f"{n} {v}" for v, n in summary["verdicts"].items()))
     for screen, tally in summary["flagCounts"].items():
-        say(f"  {screen}: {tally['flag']} flag, {tally['review']} review in {tally['matches']} matches")
+        say(f"  {screen}: {tally['flag']} flag, {tally['review']} review in {count(tally['matches'], 'match', 'matches')}")
     named = [row for row in summary["results"] if row.get("verdict") in ("flag", "review")]
     if named:
         say(f"matches that flagged or need review ({len(named)}):")

@@ -17,7 +17,8 @@ from ._progress import progress_for, progress_options
 @click.group(invoke_without_command=True, epilog=exitcodes.epilog(ok="written", findings=None, unreadable=None))
 @click.option("--scenario", type=click.Choice(sorted(SCENARIOS)), default="clean", show_default=True,
               help="What to plant in otherwise organic play.")
-@click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same bytes.")
+@click.option("--seed", type=click.IntRange(-(2**63), 2**64 - 1), default=1, show_default=True,
+              help="Same seed, same bytes (a 64-bit integer: truth.json records it as a JSON number).")
 @click.option("--schema-version", type=click.IntRange(1, 3), default=3, show_default=True,
               help="Envelope version to log in (1: engine 0.1.0, 2: 0.2-0.4, 3: current).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,

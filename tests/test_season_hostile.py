@@ -100,8 +100,13 @@ def test_one_match_in_two_forms_is_counted_once(tmp_path: Path) -> None:
     assert twice["matches"] == 1 and twice["counts"] == once["counts"] and twice["verdicts"] == {"clear": 1}
     assert twice["graph"] == once["graph"]
     assert twice["graph"]["agentPairs"][0]["trades"] == 1 and twice["graph"]["agentPairs"][0]["gross"] == 7.0
-    assert twice["duplicates"] == [{"target": str(stream), "matchId": "m_0123456789ab", "sameAs": str(bundle)}]
+    names = result_names([str(bundle), str(stream)])
+    assert twice["duplicates"] == [{"target": str(stream), "file": f"matches/{names[str(stream)]}.json",
+                                    "matchId": "m_0123456789ab", "sameAs": str(bundle)}]
     assert [row["target"] for row in twice["results"]] == [str(bundle)]
+    # every result file is named in the summary: a result, or a duplicate's
+    named = {row["file"] for row in twice["results"]} | {row["file"] for row in twice["duplicates"]}
+    assert {f"matches/{p.name}" for p in (tmp_path / "twice" / "matches").iterdir()} == named
 
 
 def test_one_path_given_twice_is_counted_once_and_said(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -110,7 +115,7 @@ def test_one_path_given_twice_is_counted_once_and_said(tmp_path: Path, monkeypat
     result = CliRunner().invoke(main, ["season", "screen", "in/m_0123456789ab.jsonl", "./in/m_0123456789ab.jsonl",
                                        "--out", "out", "-j", "1"])
     assert result.exit_code == exitcodes.OK, result.output
-    assert result.stdout.startswith("1 matches: 1 ok (2 run, 0 kept from an earlier run)\n")
+    assert result.stdout.startswith("1 match: 1 ok (2 run, 0 kept from an earlier run)\n")
     assert ("warning: in/m_0123456789ab.jsonl is match m_0123456789ab, like ./in/m_0123456789ab.jsonl: "
             "counted once\n") in result.stderr
     assert _summary(tmp_path / "out")["graph"]["agentPairs"][0]["gross"] == 7.0
@@ -224,3 +229,68 @@ def test_a_match_with_findings_but_no_flag_is_named_with_why(tmp_path: Path) -> 
             "  m_00000000000b: 1 invalid record (matches/m_00000000000b.json)\n") in result.stdout
     rows = _summary(tmp_path / "out")["results"]
     assert [row.get("reason") for row in rows] == [None, "1 invalid record"]
+
+
+# --------------------------------------------------------------------------- an output folder that cannot be
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_an_output_folder_under_a_file_is_an_output_error(tmp_path: Path, workers: str) -> None:
+    _match(tmp_path / "in", "m_00000000000a")
+    _match(tmp_path / "in", "m_00000000000b")
+    (tmp_path / "plain").write_bytes(b"x")
+    out = tmp_path / "plain" / "out"
+    result = CliRunner().invoke(main, ["season", "screen", str(tmp_path / "in"), "--out", str(out), "-j", workers])
+    assert result.exit_code == exitcodes.OUTPUT, result.output
+    assert result.stderr == f"daishi-forensics: error: {out}: cannot create the folder (Not a directory)\n"
+    assert (tmp_path / "plain").read_bytes() == b"x"
+
+
+def test_an_old_resume_key_that_cannot_be_removed_is_an_output_error(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    stream = _match(tmp_path / "in")
+    out = tmp_path / "out"
+    run_season([str(stream)], "screen", out)
+    key = out / ".resume" / "m_0123456789ab.json"
+
+    def refuse(self: Path, missing_ok: bool = False) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Path, "unlink", refuse)
+    result = CliRunner().invoke(main, ["season", "screen", str(stream), "--out", str(out), "--redo", "-j", "1"])
+    assert result.exit_code == exitcodes.OUTPUT, result.output
+    assert result.stderr == f"daishi-forensics: error: {key}: cannot remove an old resume key (Permission denied)\n"
+
+
+def test_a_second_season_into_a_folder_in_use_stops_and_leaves_the_first_ones_results(tmp_path: Path) -> None:
+    import fcntl
+    import os
+
+    first = _match(tmp_path / "a", "m_00000000000a")
+    run_season([str(first)], "screen", tmp_path / "out")
+    before = {p.name: p.read_bytes() for p in (tmp_path / "out" / "matches").iterdir()}
+    fd = os.open(tmp_path / "out", os.O_RDONLY)
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as a season still running there holds it
+    try:
+        other = _match(tmp_path / "b", "m_00000000000b")
+        result = CliRunner().invoke(main, ["season", "screen", str(other), "--out", str(tmp_path / "out"), "-j", "1"])
+    finally:
+        os.close(fd)
+    assert result.exit_code == exitcodes.OUTPUT, result.output
+    assert result.stderr == (f"daishi-forensics: error: {tmp_path / 'out'}: another season is writing into this "
+                             "folder; wait for it to end or give another --out\n")
+    assert {p.name: p.read_bytes() for p in (tmp_path / "out" / "matches").iterdir()} == before
+    assert not (tmp_path / "out" / ".stale").exists()
+    again = CliRunner().invoke(main, ["season", "screen", str(other), "--out", str(tmp_path / "out"), "-j", "1"])
+    assert again.exit_code == exitcodes.OK, again.output
+
+
+def test_an_empty_target_is_a_usage_error_not_the_current_folder(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    _match(tmp_path / "in")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["season", "screen", "", "in", "--out", "out"])
+    assert result.exit_code == exitcodes.USAGE, result.output
+    assert result.stderr == ("daishi-forensics: error: a TARGET is empty: give a match file, a folder of matches "
+                             "or a match id\n")
+    assert not (tmp_path / "out").exists()

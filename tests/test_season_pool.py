@@ -10,11 +10,13 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
 import orjson
+import pytest
 
 from daishi_forensics.batch.pool import PoolCpu, chunk_size, forks_here, map_chunks, start_pool
 from daishi_forensics.batch.season import expand_targets, run_season
@@ -130,3 +132,38 @@ def test_the_season_forks_its_workers_itself_unless_another_thread_runs_with_the
         # forked from the season's process itself, or from the fork server it started
         assert all((r["parent"] == pid) is not threaded for r in ran)
         assert files_of(out) == files_of(tmp_path / "one")
+
+
+_ORPHAN = r"""
+import os, signal, sys, threading, time
+from daishi_forensics.batch.pool import start_pool
+if sys.argv[1] == "thread":  # beside another thread: the workers come from a fork server
+    threading.Thread(target=time.sleep, args=(60,), daemon=True).start()
+pool = start_pool(2, [])
+pids = {pool.submit(os.getpid).result() for _ in range(8)}
+futures = [pool.submit(time.sleep, 30) for _ in range(2)]
+time.sleep(0.5)
+print(" ".join(map(str, sorted(pids))), flush=True)
+os.kill(os.getpid(), signal.SIGKILL)  # as a kill the season cannot handle
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the kernel's parent-death signal is Linux's")
+@pytest.mark.parametrize("how", ["fork", "thread"])
+def test_workers_end_with_a_season_killed_mid_match(how: str) -> None:
+    done = subprocess.run([sys.executable, "-c", _ORPHAN, how], capture_output=True, text=True, timeout=20)
+    assert done.returncode == -signal.SIGKILL, done.stderr
+    pids = [int(pid) for pid in done.stdout.split()]
+    assert pids
+    deadline = time.monotonic() + 10
+    while any(_alive(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(_alive(pid) for pid in pids)

@@ -863,3 +863,23 @@ def test_message_hashes() -> None:
     for ev in events("echo"):
         if ev["type"] in ("message", "message_private"):
             assert ev["payload"]["sha256"] == hashlib.sha256(ev["payload"]["text"].encode()).hexdigest()
+
+
+def test_a_seed_past_64_bits_is_a_usage_error_and_nothing_is_written(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from daishi_forensics import exitcodes
+    from daishi_forensics.cli import main
+
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["simulate", "--agents", "4", "--ticks", "3", "--seed", str(2**64), "--out",
+                                       str(out), "-q"])
+    assert result.exit_code == exitcodes.USAGE, result.output
+    assert ("Invalid value for '--seed': 18446744073709551616 is not in the range "
+            "-9223372036854775808<=x<=18446744073709551615.") in result.stderr
+    assert not out.exists()
+    for seed in (2**64 - 1, -(2**63)):
+        done = CliRunner().invoke(main, ["simulate", "--agents", "4", "--ticks", "3", "--seed", str(seed), "--out",
+                                         str(out / str(seed)), "-q"])
+        assert done.exit_code == exitcodes.OK, done.output
+        assert json.loads((out / str(seed) / "truth.json").read_text())["seed"] == seed

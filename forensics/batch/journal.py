@@ -54,6 +54,23 @@ def replace_file(path: Path, data: bytes) -> None:
     write_file(path, data, sync=False)
 
 
+def remove_file(path: Path, what: str = "the file") -> None:
+    """Remove ``path`` if it is there.  A folder on the way that is missing, or a file rather than a
+    folder, means there is nothing to remove (writing there then fails with its own reason).
+
+    Raises
+    ------
+    OutputError
+        The file is there and could not be removed (a read-only folder).
+    """
+    try:
+        path.unlink(missing_ok=True)
+    except NotADirectoryError:
+        return
+    except OSError as exc:
+        raise OutputError(f"cannot remove {what} ({_reason(exc)})", file=str(path)) from None
+
+
 def _fsync(path: Path) -> None:
     """``fsync`` a file or folder by name (a file gone since, replaced by a later write, is skipped)."""
     try:

@@ -15,6 +15,11 @@ so that no match pays for an import, and the import is paid once, not once per w
   server; the import paid once per worker when a fork server already ran without them) and runs
   ``warm_up`` (once per worker on this way).
 
+**Orphans.**  Every worker is killed when the season's process ends (on Linux the kernel's
+parent-death signal for a worker forked from it, else a thread of the worker that waits for it): a season stopped by a signal it cannot handle
+(``kill``, a supervisor's SIGTERM) leaves no worker behind, blocked for ever on a pipe nobody reads
+(:func:`die_with_parent`).  What a worker had written is kept: every file is renamed into place whole.
+
 **Chunks** (guided scheduling).  Items go out in chunks of ``ceil(left / (4 x workers))``,
 at most :data:`MAX_CHUNK`: a few round trips for many small matches at the start, one match at
 a time at the end, so no worker sits idle while the other finishes a long chunk.  Each worker
@@ -30,10 +35,13 @@ known without any measuring from outside.
 
 from __future__ import annotations
 
+import ctypes
 import importlib
 import math
 import multiprocessing
 import os
+import select
+import signal
 import sys
 import threading
 import time
@@ -44,7 +52,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-__all__ = ["MAX_CHUNK", "PoolCpu", "chunk_size", "forks_here", "map_chunks", "start_pool"]
+__all__ = ["MAX_CHUNK", "PoolCpu", "chunk_size", "die_with_parent", "forks_here", "map_chunks", "start_pool"]
 
 MAX_CHUNK = 4
 """The most items one round trip to a worker carries."""
@@ -77,12 +85,58 @@ class PoolCpu:
         return sum(self.by_worker.values())
 
 
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(parent: int | None = None) -> None:
+    """In a worker, on Linux: have the kernel kill this process (SIGKILL) when the process that forked
+    it ends; at once when ``parent`` (that process's id) has ended already.  Elsewhere nothing."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if parent is not None and os.getppid() != parent:  # it ended before the line above
+        os._exit(1)
+
+
 def _preload(modules: Sequence[str], warm_up: Callable[[], object] | None = None) -> None:
     """Import ``modules``, then run ``warm_up`` (what a job would otherwise build on its first match)."""
     for module in modules:
         importlib.import_module(module)
     if warm_up is not None:
         warm_up()
+
+
+def _watch(parent: int) -> None:
+    """Kill this process (SIGKILL) once process ``parent`` has ended (a thread's loop)."""
+    try:
+        fd = os.pidfd_open(parent)
+    except (AttributeError, OSError):
+        fd = None
+    if fd is not None:
+        select.select([fd], [], [])  # readable once the process has ended
+    else:
+        while True:
+            try:
+                os.kill(parent, 0)
+            except ProcessLookupError:
+                break
+            except PermissionError:
+                pass
+            time.sleep(1.0)
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _start_worker(parent: int, modules: Sequence[str], warm_up: Callable[[], object] | None = None) -> None:
+    """A worker forked from the fork server: it ends with the season's process ``parent`` (a thread
+    that waits for that process to end: the fork server itself lives as long as any worker holds its
+    connection to that process, so the kernel's parent-death signal would never come), then
+    :func:`_preload`."""
+    threading.Thread(target=_watch, args=(parent,), daemon=True, name="season-parent-watch").start()
+    _preload(modules, warm_up)
 
 
 def _run_chunk(func: Callable[[Any], Any], chunk: Sequence[Any]) -> tuple[list[Any], int, float]:
@@ -107,7 +161,8 @@ def start_pool(workers: int, preload: Sequence[str],
     imports while the caller goes on, each worker running ``warm_up`` as it starts."""
     if forks_here():
         _preload(preload, warm_up)
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
+                                   initializer=die_with_parent, initargs=(os.getpid(),))
         pool.submit(os.getpid)  # a forking pool forks every worker on its first call, before any thread starts
         return pool
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
@@ -117,8 +172,8 @@ def start_pool(workers: int, preload: Sequence[str],
 
         context.set_forkserver_preload(list(preload))
         forkserver.ensure_running()  # does not wait for the imports
-    return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_preload,
-                               initargs=(tuple(preload), warm_up))
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_start_worker,
+                               initargs=(os.getpid(), tuple(preload), warm_up))
 
 
 def map_chunks(pool: ProcessPoolExecutor, workers: int, func: Callable[[Item], Out], items: Sequence[Item],

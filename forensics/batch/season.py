@@ -80,6 +80,7 @@ is then incomplete, and the findings it did find are in the summary either way.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import hashlib
@@ -102,7 +103,7 @@ from daishi_forensics.outputs import write_file
 from daishi_forensics.jsonio import dumps
 from daishi_forensics.read.sources import DEMO_ID, Limits, _find_in_store, default_store, is_match_id, redact_url
 
-from .journal import Syncer, replace_file
+from .journal import Syncer, remove_file, replace_file
 from .pool import PoolCpu, map_chunks, start_pool
 
 __all__ = [
@@ -542,6 +543,39 @@ def _is_done(out_dir: Path, name: str, key: Mapping[str, Any]) -> bool:
 # --------------------------------------------------------------------------- stale results
 
 
+@contextlib.contextmanager
+def _out_lock(out_dir: Path) -> Generator[None, None, None]:
+    """Hold ``OUTDIR`` itself locked (an advisory ``flock`` on the folder, released when this process
+    ends, however it ends) for the season's run, so that a second season into the same folder stops at
+    once rather than setting aside the first one's results and writing a summary of its own over them.
+
+    Raises
+    ------
+    OutputError
+        ``OUTDIR`` could not be created, or another season is writing into it."""
+    try:
+        import fcntl
+    except ImportError:  # no flock here: nothing to hold
+        yield
+        return
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        fd = os.open(out_dir, os.O_RDONLY)
+    except OSError as exc:
+        raise OutputError(f"cannot create the folder ({exc.strerror or exc})", file=str(out_dir)) from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise OutputError("another season is writing into this folder; wait for it to end or give another "
+                              "--out", file=str(out_dir)) from None
+        except OSError:
+            pass  # a file system without locks: run unlocked
+        yield
+    finally:
+        os.close(fd)
+
+
 def stale_names(folder: Path, current: Iterable[str]) -> list[str]:
     """The names (without ``.json``) of the files ``<name>.json`` in ``folder`` that are not in
     ``current``, sorted; hidden files (a temp file being written) are none.  Nothing when the folder
@@ -722,7 +756,7 @@ def _write_result(out_dir: Path, name: str, job: str, record: Mapping[str, Any],
     data = dumps(match.to_dict(job)).encode()
     sha256 = hashlib.sha256(data).hexdigest()
     key_path = out_dir / ".resume" / f"{name}.json"
-    key_path.unlink(missing_ok=True)  # a key never stands beside a result it was not written with
+    remove_file(key_path, "an old resume key")  # a key never stands beside a result it was not written with
     replace_file(out_dir / "matches" / f"{name}.json", data)
     if record["status"] != "failed" and key["input"] is not None:
         replace_file(key_path, dumps({"key": key, "resultSha256": sha256}).encode())
@@ -882,6 +916,14 @@ def run_season(
     targets = sorted(set(targets))
     workers = max(1, min(workers, len(targets)))  # never more processes than matches
     local = cluster is None and workers > 1 and len(targets) > 1
+    with _out_lock(out_dir):
+        return _run_season_locked(targets, job, out_dir, options, workers, local, cluster, resume, verify, on_match)
+
+
+def _run_season_locked(targets: Sequence[str], job: Job, out_dir: Path, options: dict[str, Any], workers: int,
+                       local: bool, cluster: Any, resume: bool, verify: bool,
+                       on_match: Callable[[SeasonMatch, bool], None] | None) -> SeasonResult:
+    """:func:`run_season` once ``OUTDIR`` is locked (:func:`_out_lock`)."""
     # every match will run (no key to resume from): the pool starts (a fork server imports) before the keys
     fresh = not (resume and (out_dir / ".resume").is_dir())
     pool = start_pool(workers, _PRELOAD, _warm_up) if local and fresh else None
@@ -1179,14 +1221,15 @@ def _identity(match: SeasonMatch) -> str:
 
 def once_per_match(matches: Sequence[SeasonMatch]) -> tuple[list[SeasonMatch], list[dict[str, Any]]]:
     """``(matches counted, duplicates)``: every match once (the same match id, or the same file by two
-    paths), the first in the order given counted and each later one listed as ``{"target", "matchId",
-    "sameAs"}`` (the target counted) and left out of every count, verdict and table, as ``export``
-    refuses a second target of one match.
+    paths), the first in the order given counted and each later one listed as ``{"target", "file",
+    "matchId", "sameAs"}`` (its result file, written all the same, and the target counted) and left out
+    of every count, verdict and table, as ``export`` refuses a second target of one match.
 
-    >>> m = lambda t, i: SeasonMatch(t, t, "ok", 0, None, i, {})
-    >>> kept, same = once_per_match([m("a/m_1.jsonl", "m_1"), m("b/m_1.json", "m_1"), m("c", "m_2")])
+    >>> m = lambda t, n, i: SeasonMatch(t, n, "ok", 0, None, i, {})
+    >>> kept, same = once_per_match([m("a/m_1.jsonl", "m_1-a", "m_1"), m("b/m_1.json", "m_1-b", "m_1"),
+    ...                              m("c", "c", "m_2")])
     >>> [k.target for k in kept], same
-    (['a/m_1.jsonl', 'c'], [{'target': 'b/m_1.json', 'matchId': 'm_1', 'sameAs': 'a/m_1.jsonl'}])
+    (['a/m_1.jsonl', 'c'], [{'target': 'b/m_1.json', 'file': 'matches/m_1-b.json', 'matchId': 'm_1', 'sameAs': 'a/m_1.jsonl'}])
     """
     first: dict[str, str] = {}
     kept: list[SeasonMatch] = []
@@ -1194,7 +1237,8 @@ def once_per_match(matches: Sequence[SeasonMatch]) -> tuple[list[SeasonMatch], l
     for m in matches:
         identity = _identity(m)
         if identity in first:
-            duplicates.append({"target": m.target, "matchId": m.match_id, "sameAs": first[identity]})
+            duplicates.append({"target": m.target, "file": f"matches/{m.name}.json", "matchId": m.match_id,
+                               "sameAs": first[identity]})
             continue
         first[identity] = m.target
         kept.append(m)
