@@ -1,0 +1,53 @@
+"""``daishi-forensics tiers`` on corpora that are not plain UTF-8 JSON Lines, built by hand."""
+
+from __future__ import annotations
+
+import gzip
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from daishi_forensics.cli import main
+
+LINE = b'{"text": "2 wood for 1 ore?"}\n'
+
+
+def test_a_gzipped_corpus_not_named_gz_is_refused_not_read_as_lines_of_garbage(tmp_path: Path) -> None:
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_bytes(gzip.compress(LINE * 50, mtime=0))
+    result = CliRunner().invoke(main, ["tiers", str(corpus)])
+    assert result.exit_code == 3
+    assert result.stdout == ""
+    assert result.stderr == (
+        f"daishi-forensics: error: {corpus}: the data is gzip-compressed but is read as plain text "
+        "(only a name ending .gz is inflated): rename it to end in .gz, or inflate it (gunzip)\n")
+
+
+def test_a_corpus_gzipped_twice_is_refused(tmp_path: Path) -> None:
+    corpus = tmp_path / "c.jsonl.gz"
+    corpus.write_bytes(gzip.compress(gzip.compress(LINE, mtime=0), mtime=0))
+    result = CliRunner().invoke(main, ["tiers", str(corpus)])
+    assert result.exit_code == 3
+    assert result.stderr == (
+        f"daishi-forensics: error: {corpus}: the data is gzip-compressed but is read as plain text "
+        "(it was compressed twice): inflate it once (gunzip -c) and name the result .gz\n")
+
+
+def test_a_gz_corpus_named_gz_is_still_read(tmp_path: Path) -> None:
+    corpus = tmp_path / "c.jsonl.gz"
+    corpus.write_bytes(gzip.compress(LINE * 2, mtime=0))
+    result = CliRunner().invoke(main, ["tiers", str(corpus)])
+    assert result.exit_code == 0
+    assert result.stdout.count('"tier":"persuasion"') == 2
+
+
+def test_gzipped_data_on_standard_input_is_refused() -> None:
+    done = subprocess.run([sys.executable, "-c", "from daishi_forensics.cli import main; main()", "tiers", "-"],
+                          input=gzip.compress(LINE, mtime=0), capture_output=True, check=False)
+    assert done.returncode == 3
+    assert done.stdout == b""
+    assert done.stderr.decode() == (
+        "daishi-forensics: error: -: the data is gzip-compressed but is read as plain text (standard input is never "
+        "inflated): inflate it first (gunzip -c FILE.gz | ...) or name the .gz file\n")
