@@ -32,6 +32,21 @@ def _line_json(record: dict[str, Any]) -> str:
         return json.dumps(record, sort_keys=True, ensure_ascii=True, separators=(",", ":")) + "\n"
 
 
+def _label_key(label: Any) -> str:
+    """The summary's name for an input label: a string as it is; an empty string, and a label that is not a
+    string (a number, true, a list), said so, so that none is counted with "no label" or with a string
+    label that reads the same (1 and "1", true and "True")."""
+    if label is None:
+        return ""
+    if isinstance(label, str):
+        return label if label else '"" (empty)'
+    try:
+        text = json.dumps(label, sort_keys=True, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError):
+        text = repr(label)
+    return f"{text} (not a string)"
+
+
 @click.command(epilog=exitcodes.epilog(
     ok="every line classified",
     findings="some line is blank or not a JSON object with a string text (it gets tier null and the reason)",
@@ -91,7 +106,7 @@ def tiers(file: str, output: Path | None, scrub: bool, summary: bool, no_model: 
                 own = row.record.get("inputFields")
                 label = own.get("tier") if isinstance(own, dict) else None
             tier = row.record.get("tier")
-            counts[(str(tier) if tier is not None else UNCLASSIFIED, str(label) if label is not None else "")] += 1
+            counts[(str(tier) if tier is not None else UNCLASSIFIED, _label_key(label))] += 1
     if summary:
         labels = sorted({lab for _t, lab in counts})
         for tier in (*TIERS, UNCLASSIFIED):

@@ -51,3 +51,18 @@ def test_gzipped_data_on_standard_input_is_refused() -> None:
     assert done.stderr.decode() == (
         "daishi-forensics: error: -: the data is gzip-compressed but is read as plain text (standard input is never "
         "inflated): inflate it first (gunzip -c FILE.gz | ...) or name the .gz file\n")
+
+
+def test_the_summary_keeps_apart_labels_that_print_alike_and_an_empty_label(tmp_path: Path) -> None:
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_text(
+        '{"text": "hi", "label": 1}\n{"text": "hi", "label": "1"}\n{"text": "hi", "label": true}\n'
+        '{"text": "hi", "label": ""}\n{"text": "hi"}\n{"text": "hi", "label": ["a"]}\n', encoding="utf-8")
+    result = CliRunner().invoke(main, ["tiers", str(corpus), "--summary", "-o", str(tmp_path / "o.jsonl")])
+    assert result.exit_code == 0
+    assert result.stderr.splitlines() == [
+        'persuasion: 6 (no label: 1, labelled "" (empty): 1, labelled 1: 1, labelled 1 (not a string): 1, '
+        'labelled ["a"] (not a string): 1, labelled true (not a string): 1)',
+        "hijack: 0",
+        "protocol: 0",
+    ]
