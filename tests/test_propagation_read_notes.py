@@ -1,0 +1,64 @@
+"""``daishi-forensics propagation`` says what the read boundary kept out of the chains: an invalid
+record and a truncated log are findings (exit 1, a warning on stderr, a note in the text, counts
+in the JSON), never dropped in silence."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from daishi_forensics.cli import main
+
+from .matchkit import archive, ev, write_match
+
+AGENTS = ["a_1", "a_2", "a_3"]
+
+
+def _spawns() -> list[dict]:
+    return [ev(i + 1, 0, "agent_spawned", a, region="r_0_0") for i, a in enumerate(AGENTS)]
+
+
+def test_an_invalid_message_is_a_finding_said_in_text_json_and_stderr(tmp_path: Path) -> None:
+    bad = ev(11, 2, "message", "a_2", text="2 wood for 1 ore", channel="broadcast")
+    bad["payload"]["text"] = 42
+    evs = [*_spawns(), ev(10, 1, "message", "a_1", text="2 wood for 1 ore", channel="broadcast"), bad]
+    path = write_match(tmp_path, evs, archive(AGENTS, ended=10))
+    text = CliRunner().invoke(main, ["propagation", str(path)])
+    assert text.exit_code == 1, text.output
+    lines = text.stdout.splitlines()
+    assert lines[0].startswith("m_") and ": 1 messages, 0 echo edges, 0 chains" in lines[0]
+    assert lines[1] == "note: 1 invalid record(s) were left out of the chains (run `daishi-forensics validate` " \
+                       "for every problem)"
+    warning = (f"daishi-forensics: warning: {path}: 1 invalid record(s) were left out of the chains "
+               "(run `daishi-forensics validate` for every problem)\n")
+    assert text.stderr == warning
+    js = CliRunner().invoke(main, ["propagation", str(path), "--format", "json", "--quiet"])
+    assert js.exit_code == 1 and js.stderr == warning
+    assert json.loads(js.stdout)["read"] == {"excludedByErrata": [], "invalidRecords": 1, "truncated": []}
+
+
+def test_a_truncated_log_is_a_finding(tmp_path: Path) -> None:
+    arch = archive(AGENTS, ended=10)
+    arch["agents"][0].update(diedAtTick=9, roundsAlive=9)
+    evs = [*_spawns(), ev(10, 1, "message", "a_1", text="2 wood for 1 ore", channel="broadcast")]
+    path = write_match(tmp_path, evs, arch)
+    result = CliRunner().invoke(main, ["propagation", str(path), "--format", "json"])
+    assert result.exit_code == 1, result.output
+    read = json.loads(result.stdout)["read"]
+    assert read["invalidRecords"] == 0 and len(read["truncated"]) == 1
+    assert result.stderr.startswith(f"daishi-forensics: warning: {path}: the log ends before the match did "
+                                    "(truncated): ")
+
+
+def test_a_clean_log_says_nothing_more_and_exits_0(tmp_path: Path) -> None:
+    evs = [*_spawns(), ev(10, 1, "message", "a_1", text="2 wood for 1 ore", channel="broadcast")]
+    path = write_match(tmp_path, evs, archive(AGENTS, ended=10))
+    result = CliRunner().invoke(main, ["propagation", str(path), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ""
+    assert json.loads(result.stdout)["read"] == {"excludedByErrata": [], "invalidRecords": 0, "truncated": []}
+    text = CliRunner().invoke(main, ["propagation", str(path)])
+    assert text.exit_code == 0 and not any(line.startswith("note: ") and "invalid" in line
+                                           for line in text.stdout.splitlines())
