@@ -49,7 +49,8 @@ def _label_key(label: Any) -> str:
 
 @click.command(epilog=exitcodes.epilog(
     ok="every line classified",
-    findings="some line is blank or not a JSON object with a string text (it gets tier null and the reason)",
+    findings="some line is blank or not a JSON object with a string text, or repeats a key (it gets tier null "
+             "and the reason)",
     unreadable="the corpus could not be read") + " Example: daishi-forensics tiers messages.jsonl -o tiers.jsonl")
 @click.argument("file", metavar="FILE.jsonl")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
@@ -70,7 +71,7 @@ def tiers(file: str, output: Path | None, scrub: bool, summary: bool, no_model: 
     shows a sign of addressing a model; at or over the model's threshold it is
     `hijack` with the rule `learned-score` and the n-grams that weighed most.
     `--no-model` uses the rules alone. A line that is not a JSON object with a
-    string `text`, or is blank, gets `tier: null` and the reason (blank lines at
+    string `text`, repeats a key (two `text`s: which is meant?), or is blank, gets `tier: null` and the reason (blank lines at
     the end of the file are left out), so the output stays in step with the input
     line by line. An input field named like one of these (a `tier` label column)
     is kept under `inputFields`, not replaced. Measure the classifier on any
@@ -114,6 +115,6 @@ def tiers(file: str, output: Path | None, scrub: bool, summary: bool, no_model: 
                 continue
             per = ", ".join(f"{'labelled ' + lab if lab else 'no label'}: {counts[(tier, lab)]}"
                             for lab in labels if counts[(tier, lab)])
-            name = ("not classified (blank, or not a JSON object with a string text)" if tier == UNCLASSIFIED else tier)
+            name = ("not classified (blank, not a JSON object with a string text, or a key repeated)" if tier == UNCLASSIFIED else tier)
             say(f"{name}: {sum(counts[(tier, lab)] for lab in labels)}" + (f" ({per})" if per else ""), err=True)
     raise SystemExit(exitcodes.FINDINGS if bad else exitcodes.OK)
