@@ -33,9 +33,10 @@ INJECTION_TIERS = ("hijack", "protocol")
 @click.option("--scrub/--no-scrub", default=True, show_default=True,
               help="Replace secrets and personal data in the message texts written (Presidio).")
 @click.option("--min-reach", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Text format: show only chains that reached at least this many agents.")
+              help="Text format: show only chains that reached at least this many agents (refused with JSON).")
 @click.option("--injections", is_flag=True,
-              help="Text format: show only chains whose root is a hijack- or protocol-tier message.")
+              help="Text format: show only chains whose root is a hijack- or protocol-tier message (refused with "
+                   "JSON).")
 @progress_options
 @input_options
 @handle_errors
@@ -65,6 +66,11 @@ def propagation(target: str, fmt: str | None, output: Path | None, scrub: bool, 
     passes one on counts for the payload it repeats).
     """
     fmt = format_for(fmt, output, FORMATS)
+    if fmt != "text" and (min_reach or injections):
+        given = " and ".join(name for name, on in (("--min-reach", min_reach), ("--injections", injections)) if on)
+        verb = "filter" if min_reach and injections else "filters"
+        raise click.UsageError(f"{given} {verb} the text tree only; the JSON holds every chain (give --format text, "
+                               "or filter the JSON's chains by their reach and tier)")
     with progress_for(f"propagation {target}", quiet, progress) as line:
         line.stage("reading and linking messages")
         analysis = analyze_target(target, store=store, server=server, only=("exposure", "tiers"))

@@ -62,3 +62,19 @@ def test_a_clean_log_says_nothing_more_and_exits_0(tmp_path: Path) -> None:
     text = CliRunner().invoke(main, ["propagation", str(path)])
     assert text.exit_code == 0 and not any(line.startswith("note: ") and "invalid" in line
                                            for line in text.stdout.splitlines())
+
+
+def test_text_only_filters_with_json_are_a_usage_error_not_ignored(tmp_path: Path) -> None:
+    evs = [*_spawns(), ev(10, 1, "message", "a_1", text="2 wood for 1 ore", channel="broadcast")]
+    path = write_match(tmp_path, evs, archive(AGENTS, ended=10))
+    both = CliRunner().invoke(main, ["propagation", str(path), "--format", "json", "--min-reach", "2", "--injections"])
+    assert both.exit_code == 2 and both.stdout == ""
+    assert both.stderr.endswith("Error: --min-reach and --injections filter the text tree only; the JSON holds every "
+                                "chain (give --format text, or filter the JSON's chains by their reach and tier)\n")
+    one = CliRunner().invoke(main, ["propagation", str(path), "-o", str(tmp_path / "p.json"), "--injections"])
+    assert one.exit_code == 2 and "Error: --injections filters the text tree only;" in one.stderr
+    assert not (tmp_path / "p.json").exists()
+    text = CliRunner().invoke(main, ["propagation", str(path), "--min-reach", "2", "--injections"])
+    assert text.exit_code == 0 and "chain " not in text.stdout
+    zero = CliRunner().invoke(main, ["propagation", str(path), "--format", "json", "--min-reach", "0"])
+    assert zero.exit_code == 0
