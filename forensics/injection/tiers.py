@@ -482,7 +482,7 @@ def classify_corpus(lines: Iterable[bytes], *, scrub_text: bool = False, model: 
     ``model=False`` leaves the learned score out (rules only).  Blank lines are skipped (no record).
     """
 
-    def records() -> Iterator[tuple[int, int, object, str | None]]:
+    def records() -> Iterator[tuple[int, int, object, str | None, bytes]]:
         for number, raw in enumerate(lines, 1):
             if not raw.strip():
                 continue
