@@ -29,7 +29,8 @@ INJECTION_TIERS = ("hijack", "protocol")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
               help="text (the default, on a terminal and in a pipe alike): the chains as a tree; json "
                    "(only when asked, or for an -o name ending .json).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write to this file (- for standard output).")
 @click.option("--scrub/--no-scrub", default=True, show_default=True,
               help="Replace secrets and personal data in the message texts written (Presidio).")
 @click.option("--min-reach", type=click.IntRange(min=0), default=0, show_default=True,

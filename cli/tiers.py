@@ -17,7 +17,7 @@ from daishi_forensics.injection.tiers import TIERS, classify_records, corpus_loa
 from daishi_forensics.outputs import atomic_file, write_stdout
 from daishi_forensics.read.sources import json_lines
 
-from ._common import handle_errors, say
+from ._common import handle_errors, is_stdout, say
 from ._progress import progress_for, progress_options
 
 
@@ -53,7 +53,8 @@ def _label_key(label: Any) -> str:
              "and the reason)",
     unreadable="the corpus could not be read") + " Example: daishi-forensics tiers messages.jsonl -o tiers.jsonl")
 @click.argument("file", metavar="FILE.jsonl")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write to this file (- for standard output).")
 @click.option("--scrub", is_flag=True, help="Replace secrets and personal data in each text (Presidio) in the output.")
 @click.option("--summary", is_flag=True, help="Print counts per tier (and per input label, if any) on stderr.")
 @click.option("--no-model", "no_model", is_flag=True,
@@ -87,7 +88,8 @@ def tiers(file: str, output: Path | None, scrub: bool, summary: bool, no_model: 
     with contextlib.ExitStack() as stack:
         stack.callback(records.close)
         line = stack.enter_context(progress_for(f"tiers {file}", quiet, progress))
-        write = stack.enter_context(atomic_file(output)).write if output is not None else write_stdout
+        write = (stack.enter_context(atomic_file(output)).write if output is not None and not is_stdout(output)
+                 else write_stdout)
         rows = classify_records(records, scrub_text=scrub, model=not no_model)
         while True:
             try:

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from daishi_forensics.cli import main
@@ -82,3 +83,16 @@ def test_a_line_that_repeats_a_key_is_not_classified_and_says_which_key(tmp_path
     assert rows[1] == ('{"line":2,"reason":"line 2 repeats the key \'meta.who\': which value is meant is not known",'
                        '"rule":null,"score":null,"tier":null,"truncated":false}')
     assert '"tier":"persuasion"' in rows[2] and len(rows) == 3
+
+
+def test_dash_as_output_is_standard_output_not_a_file_named_dash(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "c.jsonl").write_bytes(LINE)
+    result = CliRunner().invoke(main, ["tiers", "c.jsonl", "-o", "-"])
+    assert result.exit_code == 0
+    assert result.stdout == ('{"reason":"no attack rule matched; no cue for the learned score","rule":null,'
+                             '"score":null,"text":"2 wood for 1 ore?","tier":"persuasion","truncated":false}\n')
+    prop = CliRunner().invoke(main, ["propagation", "m_demo", "-o", "-"])
+    assert prop.exit_code == 1 and prop.stdout.startswith("m_32d5b4896ccb: 666 messages, 4 echo edges")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.jsonl"]
