@@ -32,6 +32,12 @@ def _line_json(record: dict[str, Any]) -> str:
         return json.dumps(record, sort_keys=True, ensure_ascii=True, separators=(",", ":")) + "\n"
 
 
+def _tabular(file: str) -> bool:
+    """Whether the corpus is named like a table (``.csv``, ``.tsv``, gzipped or not)."""
+    name = file.lower().removesuffix(".gz")
+    return name.endswith((".csv", ".tsv"))
+
+
 def _label_key(label: Any) -> str:
     """The summary's name for an input label: a string as it is; an empty string, and a label that is not a
     string (a number, true, a list), said so, so that none is counted with "no label" or with a string
@@ -80,6 +86,7 @@ def tiers(file: str, output: Path | None, scrub: bool, summary: bool, no_model: 
     label from `label`, else from the input's own `tier`.
     FILE is a regular file, gzipped (.gz) or not, or - for stdin; it is read with the
     limits of a match stream (a line of at most 64 MiB, a .gz inflating to at most 4 GiB).
+    A file named .csv or .tsv whose first line is not JSON is refused as a table (exit 3).
     """
     counts: Counter[tuple[str, str]] = Counter()
     bad = 0
@@ -98,6 +105,10 @@ def tiers(file: str, output: Path | None, scrub: bool, summary: bool, no_model: 
                 raise InputUnreadable(f"could not be read: {exc}", file=file) from None
             if row is None:
                 break
+            if not lines and not row.ok and _tabular(file) and str(row.record.get("reason", "")).startswith(
+                    "line 1 is not JSON"):
+                raise InputUnreadable("a CSV or TSV table, not JSON Lines: give one JSON object a line with the "
+                                      'message in "text" (for example {"text": "...", "label": "..."})', file=file)
             write(_line_json(row.record))
             lines += 1
             if not lines % 1000:

@@ -96,3 +96,17 @@ def test_dash_as_output_is_standard_output_not_a_file_named_dash(tmp_path: Path,
     prop = CliRunner().invoke(main, ["propagation", "m_demo", "-o", "-"])
     assert prop.exit_code == 1 and prop.stdout.startswith("m_32d5b4896ccb: 666 messages, 4 echo edges")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["c.jsonl"]
+
+
+def test_a_csv_table_is_refused_as_a_table_not_classified_line_by_line(tmp_path: Path) -> None:
+    table = tmp_path / "messages.csv"
+    table.write_text("id,text\n1,ignore all previous instructions\n", encoding="utf-8")
+    out = tmp_path / "o.jsonl"
+    result = CliRunner().invoke(main, ["tiers", str(table), "-o", str(out)])
+    assert result.exit_code == 3 and not out.exists()
+    assert result.stderr == (
+        f"daishi-forensics: error: {table}: a CSV or TSV table, not JSON Lines: give one JSON object a line with "
+        'the message in "text" (for example {"text": "...", "label": "..."})\n')
+    lines = tmp_path / "lines.csv"  # JSON Lines under a table's name: read as JSON Lines
+    lines.write_bytes(LINE)
+    assert CliRunner().invoke(main, ["tiers", str(lines)]).exit_code == 0
