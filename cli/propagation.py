@@ -75,33 +75,34 @@ def propagation(target: str, fmt: str | None, output: Path | None, scrub: bool, 
     with progress_for(f"propagation {target}", quiet, progress) as line:
         line.stage("reading and linking messages")
         analysis = analyze_target(target, store=store, server=server, only=("exposure", "tiers"))
-    prop = propagation_of(analysis)
-    messages = analysis.passes["exposure"].result().messages
-    stats = analysis.read.stats
-    notes = _read_notes(stats)
-    if fmt == "text":
-        head, _, rest = tree_text(
-            prop, messages, scrub_text=scrub, min_reach=min_reach,
-            tiers=INJECTION_TIERS if injections else None).partition("\n")
-        text = f"{analysis.read.match_id or target}: {head}\n" + "".join(f"note: {shown(n)}\n" for n in notes) + rest
-    else:
-        doc: dict[str, Any] = {
-            "format": "daishi-propagation",
-            "formatVersion": FORMAT_VERSION,
-            "matchId": analysis.read.match_id,
-            "scrubbed": scrub,
-            "propagation": prop.to_json(),
-            "read": {
-                "invalidRecords": stats.invalid,
-                "truncated": list(stats.truncated),
-                "excludedByErrata": sorted(stats.excluded_by_errata),
-            },
-            "chains": [
-                {"root": c.root, "nodes": nodes}
-                for c, nodes in zip(prop.chains, chains_nodes(prop.chains, messages, prop.edges, scrub_text=scrub))
-            ],
-        }
-        text = dumps(doc)
+        prop = propagation_of(analysis)
+        messages = analysis.passes["exposure"].result().messages
+        stats = analysis.read.stats
+        notes = _read_notes(stats)
+        line.stage("writing the chains" + (" (scrubbing their texts)" if scrub else ""))
+        if fmt == "text":
+            head, _, rest = tree_text(
+                prop, messages, scrub_text=scrub, min_reach=min_reach,
+                tiers=INJECTION_TIERS if injections else None).partition("\n")
+            text = f"{analysis.read.match_id or target}: {head}\n" + "".join(f"note: {shown(n)}\n" for n in notes) + rest
+        else:
+            doc: dict[str, Any] = {
+                "format": "daishi-propagation",
+                "formatVersion": FORMAT_VERSION,
+                "matchId": analysis.read.match_id,
+                "scrubbed": scrub,
+                "propagation": prop.to_json(),
+                "read": {
+                    "invalidRecords": stats.invalid,
+                    "truncated": list(stats.truncated),
+                    "excludedByErrata": sorted(stats.excluded_by_errata),
+                },
+                "chains": [
+                    {"root": c.root, "nodes": nodes}
+                    for c, nodes in zip(prop.chains, chains_nodes(prop.chains, messages, prop.edges, scrub_text=scrub))
+                ],
+            }
+            text = dumps(doc)
     write_output(text, output)
     for note in notes[: bool(stats.invalid) + bool(stats.truncated)]:  # the findings: said with --quiet, JSON too
         say(f"daishi-forensics: warning: {target}: {note}", err=True)

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from daishi_forensics.cli import main
@@ -78,3 +80,45 @@ def test_text_only_filters_with_json_are_a_usage_error_not_ignored(tmp_path: Pat
     assert text.exit_code == 0 and "chain " not in text.stdout
     zero = CliRunner().invoke(main, ["propagation", str(path), "--format", "json", "--min-reach", "0"])
     assert zero.exit_code == 0
+
+
+def test_the_progress_line_says_done_only_once_the_chains_are_written(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    import daishi_forensics.cli.propagation as cli_propagation
+
+    events: list[str] = []
+    real_write = cli_propagation.write_output
+    real_progress = cli_propagation.progress_for
+
+    def progress_for(*args: Any, **kwargs: Any) -> Any:
+        context = real_progress(*args, **kwargs)
+
+        class Tracked:
+            def __enter__(self) -> Any:
+                return context.__enter__()
+
+            def __exit__(self, *exc: Any) -> Any:
+                events.append("done")
+                return context.__exit__(*exc)
+
+        return Tracked()
+
+    def write_output(text: str, output: Any) -> None:
+        events.append("rendered")
+        real_write(text, output)
+
+    monkeypatch.setattr(cli_propagation, "progress_for", progress_for)
+    monkeypatch.setattr(cli_propagation, "write_output", write_output)
+    monkeypatch.setattr(cli_propagation, "tree_text", _tracked(cli_propagation.tree_text, events))
+    evs = [*_spawns(), ev(10, 1, "message", "a_1", text="2 wood for 1 ore", channel="broadcast")]
+    path = write_match(tmp_path, evs, archive(AGENTS, ended=10))
+    assert CliRunner().invoke(main, ["propagation", str(path)]).exit_code == 0
+    assert events == ["tree", "done", "rendered"]
+
+
+def _tracked(func: Any, events: list[str]) -> Any:
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        events.append("tree")
+        return func(*args, **kwargs)
+
+    return wrapper
