@@ -66,6 +66,8 @@ def propagation(target: str, fmt: str | None, output: Path | None, scrub: bool, 
     sent or passed on is no new root: repeats are counted apart, and whoever
     passes one on counts for the payload it repeats).
     """
+    if not target:
+        raise click.UsageError("TARGET is empty: give a file name, a folder or a match id")
     fmt = format_for(fmt, output, FORMATS)
     if fmt != "text" and (min_reach or injections):
         given = " and ".join(name for name, on in (("--min-reach", min_reach), ("--injections", injections)) if on)

@@ -88,6 +88,8 @@ def tiers(file: str, output: Path | None, scrub: bool, summary: bool, no_model: 
     limits of a match stream (a line of at most 64 MiB, a .gz inflating to at most 4 GiB).
     A file named .csv or .tsv whose first line is not JSON is refused as a table (exit 3).
     """
+    if not file:
+        raise click.UsageError("FILE is empty: give a file name or - for standard input")
     counts: Counter[tuple[str, str]] = Counter()
     bad = 0
     lines = 0

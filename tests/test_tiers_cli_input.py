@@ -110,3 +110,12 @@ def test_a_csv_table_is_refused_as_a_table_not_classified_line_by_line(tmp_path:
     lines = tmp_path / "lines.csv"  # JSON Lines under a table's name: read as JSON Lines
     lines.write_bytes(LINE)
     assert CliRunner().invoke(main, ["tiers", str(lines)]).exit_code == 0
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["tiers", ""], "Error: FILE is empty: give a file name or - for standard input\n"),
+    (["propagation", ""], "Error: TARGET is empty: give a file name, a folder or a match id\n"),
+])
+def test_an_empty_name_is_a_usage_error_not_the_current_folder(args: list[str], message: str) -> None:
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2 and result.stderr.endswith(message) and "folder)" not in result.stderr
