@@ -119,3 +119,14 @@ def test_a_csv_table_is_refused_as_a_table_not_classified_line_by_line(tmp_path:
 def test_an_empty_name_is_a_usage_error_not_the_current_folder(args: list[str], message: str) -> None:
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 2 and result.stderr.endswith(message) and "folder)" not in result.stderr
+
+
+def test_a_secret_the_scrub_limit_cuts_through_is_replaced_whole_not_left_as_a_fragment() -> None:
+    from daishi_forensics.injection.secrets import SCRUB_LIMIT, scrub
+
+    text = "x" * (SCRUB_LIMIT - 10) + " mail bob@example.com thanks"
+    assert scrub(text) == "x" * (SCRUB_LIMIT - 10) + " mail <EMAIL_ADDRESS><… 7 more characters not shown>"
+    short = "x" * 100 + " mail bob@example.com thanks"
+    assert scrub(short) == "x" * 100 + " mail <EMAIL_ADDRESS> thanks"
+    exact = "y" * SCRUB_LIMIT + " bob@example.com"
+    assert scrub(exact) == "y" * SCRUB_LIMIT + "<… 16 more characters not shown>"

@@ -430,8 +430,11 @@ def scrub(text: object, *, limit: int | None = SCRUB_LIMIT) -> str:
     """
     if not isinstance(text, str):
         text = "" if text is None else str(text)
-    cut = 0 if limit is None else len(text) - limit
-    text = _clean(text if limit is None else text[:limit])
+    total = len(text)
+    end = total if limit is None else min(total, limit)
+    # read a little past the cut, so that a secret the cut falls inside is found whole and replaced
+    # whole (not left as a fragment such as "bob@example" that no longer has the shape of an address)
+    text = _clean(text if limit is None else text[: limit + _WINDOW_OVERLAP])
     spans: list[SecretFinding] = []
     for start, chunk in _windows(text):
         if _worth_scanning(chunk):
@@ -441,6 +444,8 @@ def scrub(text: object, *, limit: int | None = SCRUB_LIMIT) -> str:
     out: list[str] = []
     pos = 0
     for f in _dedupe(spans):
+        if f.start >= end:
+            break  # past the cut: not shown
         if f.start < pos:
             if f.end > pos:
                 pos = f.end  # overlapping finding: extend the replaced span
@@ -448,7 +453,8 @@ def scrub(text: object, *, limit: int | None = SCRUB_LIMIT) -> str:
         out.append(text[pos:f.start])
         out.append(f"<{f.entity}>")
         pos = f.end
-    out.append(text[pos:])
+    out.append(text[pos:end])
+    cut = total - max(pos, end)
     if cut > 0:
         out.append(f"<\u2026 {cut} more characters not shown>")
     return _CONTROL.sub("\ufffd", "".join(out))
