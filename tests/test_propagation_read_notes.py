@@ -122,3 +122,12 @@ def _tracked(func: Any, events: list[str]) -> Any:
         return func(*args, **kwargs)
 
     return wrapper
+
+
+def test_the_text_trees_snippet_never_shows_a_fragment_of_a_secret_its_cut_falls_inside() -> None:
+    from daishi_forensics.injection.propagation import _snippet
+
+    assert _snippet("a" + " " * 205 + "mail bob@example.com and more", True) == "a mail <EMAIL_ADDRESS>"
+    assert _snippet("b" + " " * 200 + "key sk-" + "a1B2" * 8 + " more", True) == "b key <API_KEY>"
+    assert _snippet("a" + " " * 205 + "mail bob@example.com and more", False) == "a mail bob@e"
+    assert _snippet("hello bob@example.com", True) == "hello <EMAIL_ADDRESS>"

@@ -1757,11 +1757,14 @@ def _snippet(text: str, scrub_text: bool) -> str:
     """``text`` as the text tree shows it: its head scrubbed (unless ``scrub_text`` is False), every
     control character written out (:func:`~daishi_forensics.textsafe.shown`), runs of spaces made one,
     and cut to :data:`SNIPPET` characters with an ellipsis."""
-    head = text[: SNIPPET * 3]
     if scrub_text:
         from .secrets import scrub
 
-        head = scrub(head)
+        # the head scrubbed with what follows it in view: a secret the cut falls inside is replaced
+        # whole, not shown as a fragment ("bob@e", half a key)
+        head = scrub(text, limit=SNIPPET * 3, say_cut=False)
+    else:
+        head = text[: SNIPPET * 3]
     head = " ".join(shown(head).split())
     return head if len(head) <= SNIPPET else head[: SNIPPET - 1] + "\u2026"
 

@@ -412,7 +412,7 @@ SCRUB_LIMIT = 65_536
 """Characters :func:`scrub` returns at most; a longer text is cut there and says so."""
 
 
-def scrub(text: object, *, limit: int | None = SCRUB_LIMIT) -> str:
+def scrub(text: object, *, limit: int | None = SCRUB_LIMIT, say_cut: bool = True) -> str:
     """``text`` with every secret and piece of personal data replaced by ``<ENTITY>``.
 
     Covers the text in windows of :data:`SECRET_CAP` characters that overlap by
@@ -423,7 +423,8 @@ def scrub(text: object, *, limit: int | None = SCRUB_LIMIT) -> str:
     text (a data export): about a second per megabyte of ordinary text, and up to
     half a minute per megabyte of adversarial digit-and-dot text (still linear).
     Control characters other than newline and tab become U+FFFD, so the result is
-    safe to print.  A non-string is ``str()``-ed.
+    safe to print.  A non-string is ``str()``-ed.  ``say_cut=False`` leaves the marker out (a caller that
+    cuts the text shorter still, and says so its own way).
 
     >>> scrub("key sk-" + "a1B2" * 8)
     'key <API_KEY>'
@@ -455,7 +456,7 @@ def scrub(text: object, *, limit: int | None = SCRUB_LIMIT) -> str:
         pos = f.end
     out.append(text[pos:end])
     cut = total - max(pos, end)
-    if cut > 0:
+    if cut > 0 and say_cut:
         out.append(f"<\u2026 {cut} more characters not shown>")
     return _CONTROL.sub("\ufffd", "".join(out))
 
