@@ -12,7 +12,7 @@ from daishi_forensics.report.passes import analyze_target
 from daishi_forensics.injection.summary import propagation_of
 from daishi_forensics.jsonio import dumps
 from daishi_forensics.textsafe import shown
-from daishi_forensics.injection.propagation import chains_nodes, tree_text
+from daishi_forensics.injection.propagation import chains_nodes, scrubbed_edges, tree_text
 
 from ._common import TARGET_HELP, format_for, handle_errors, input_options, say, set_help, write_output
 from ._progress import progress_for, progress_options
@@ -93,7 +93,7 @@ def propagation(target: str, fmt: str | None, output: Path | None, scrub: bool, 
                 "formatVersion": FORMAT_VERSION,
                 "matchId": analysis.read.match_id,
                 "scrubbed": scrub,
-                "propagation": prop.to_json(),
+                "propagation": _scrubbed(prop.to_json(), messages) if scrub else prop.to_json(),
                 "read": {
                     "invalidRecords": stats.invalid,
                     "truncated": list(stats.truncated),
@@ -110,6 +110,11 @@ def propagation(target: str, fmt: str | None, output: Path | None, scrub: bool, 
         say(f"daishi-forensics: warning: {target}: {note}", err=True)
     echoed = any(c.tier in INJECTION_TIERS and c.reach > 0 for c in prop.chains)
     raise SystemExit(exitcodes.FINDINGS if echoed or stats.invalid or stats.truncated else exitcodes.OK)
+
+
+def _scrubbed(prop: dict[str, Any], messages: Any) -> dict[str, Any]:
+    """The propagation's JSON with its edges' reasons and edits quoting nothing the scrubbed texts hide."""
+    return {**prop, "edges": scrubbed_edges(prop.get("edges") or [], messages)}
 
 
 def _read_notes(stats: Any) -> list[str]:
