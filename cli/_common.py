@@ -100,9 +100,15 @@ def handle_errors(func: F) -> F:
     return cast(F, wrapper)
 
 
+def is_stdout(output: Path) -> bool:
+    """Whether ``-o`` names standard output (``-``)."""
+    return str(output) == "-"
+
+
 def write_output(text: str, output: Path | None) -> None:
-    """The one writer: ``output`` replaced whole (temp file, fsync, rename), or stdout."""
-    if output is None:
+    """The one writer: ``output`` replaced whole (temp file, fsync, rename), or stdout (no ``-o``, or ``-o -``:
+    the usual name for standard output, never a file named ``-``)."""
+    if output is None or is_stdout(output):
         write_stdout(text)
     else:
         write_file(output, text)

@@ -11,9 +11,10 @@ from daishi_forensics import exitcodes
 from daishi_forensics.report.passes import analyze_target
 from daishi_forensics.injection.summary import propagation_of
 from daishi_forensics.jsonio import dumps
-from daishi_forensics.injection.propagation import chains_nodes, tree_text
+from daishi_forensics.textsafe import shown
+from daishi_forensics.injection.propagation import chains_nodes, scrubbed_edges, tree_text
 
-from ._common import TARGET_HELP, format_for, handle_errors, input_options, set_help, write_output
+from ._common import TARGET_HELP, format_for, handle_errors, input_options, say, set_help, write_output
 from ._progress import progress_for, progress_options
 
 FORMATS = ("text", "json")
@@ -22,18 +23,21 @@ INJECTION_TIERS = ("hijack", "protocol")
 
 
 @click.command(epilog=exitcodes.epilog(
-    findings="findings: a hijack- or protocol-tier message was echoed by another agent"))
+    findings="findings: a hijack- or protocol-tier message was echoed by another agent, or the log held invalid "
+             "records (left out: how many is said) or ends before the match did (truncated)"))
 @click.argument("target", metavar="TARGET")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
               help="text (the default, on a terminal and in a pipe alike): the chains as a tree; json "
                    "(only when asked, or for an -o name ending .json).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write to this file (- for standard output).")
 @click.option("--scrub/--no-scrub", default=True, show_default=True,
               help="Replace secrets and personal data in the message texts written (Presidio).")
 @click.option("--min-reach", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Text format: show only chains that reached at least this many agents.")
+              help="Text format: show only chains that reached at least this many agents (refused with JSON).")
 @click.option("--injections", is_flag=True,
-              help="Text format: show only chains whose root is a hijack- or protocol-tier message.")
+              help="Text format: show only chains whose root is a hijack- or protocol-tier message (refused with "
+                   "JSON).")
 @progress_options
 @input_options
 @handle_errors
@@ -62,32 +66,69 @@ def propagation(target: str, fmt: str | None, output: Path | None, scrub: bool, 
     sent or passed on is no new root: repeats are counted apart, and whoever
     passes one on counts for the payload it repeats).
     """
+    if not target:
+        raise click.UsageError("TARGET is empty: give a file name, a folder or a match id")
     fmt = format_for(fmt, output, FORMATS)
+    if fmt != "text" and (min_reach or injections):
+        given = " and ".join(name for name, on in (("--min-reach", min_reach), ("--injections", injections)) if on)
+        verb = "filter" if min_reach and injections else "filters"
+        raise click.UsageError(f"{given} {verb} the text tree only; the JSON holds every chain (give --format text, "
+                               "or filter the JSON's chains by their reach and tier)")
     with progress_for(f"propagation {target}", quiet, progress) as line:
         line.stage("reading and linking messages")
         analysis = analyze_target(target, store=store, server=server, only=("exposure", "tiers"))
-    prop = propagation_of(analysis)
-    messages = analysis.passes["exposure"].result().messages
-    if fmt == "text":
-        text = f"{analysis.read.match_id or target}: " + tree_text(
-            prop, messages, scrub_text=scrub, min_reach=min_reach,
-            tiers=INJECTION_TIERS if injections else None)
-    else:
-        doc: dict[str, Any] = {
-            "format": "daishi-propagation",
-            "formatVersion": FORMAT_VERSION,
-            "matchId": analysis.read.match_id,
-            "scrubbed": scrub,
-            "propagation": prop.to_json(),
-            "chains": [
-                {"root": c.root, "nodes": nodes}
-                for c, nodes in zip(prop.chains, chains_nodes(prop.chains, messages, prop.edges, scrub_text=scrub))
-            ],
-        }
-        text = dumps(doc)
+        prop = propagation_of(analysis)
+        messages = analysis.passes["exposure"].result().messages
+        stats = analysis.read.stats
+        notes = _read_notes(stats)
+        line.stage("writing the chains" + (" (scrubbing their texts)" if scrub else ""))
+        if fmt == "text":
+            head, _, rest = tree_text(
+                prop, messages, scrub_text=scrub, min_reach=min_reach,
+                tiers=INJECTION_TIERS if injections else None).partition("\n")
+            text = f"{analysis.read.match_id or target}: {head}\n" + "".join(f"note: {shown(n)}\n" for n in notes) + rest
+        else:
+            doc: dict[str, Any] = {
+                "format": "daishi-propagation",
+                "formatVersion": FORMAT_VERSION,
+                "matchId": analysis.read.match_id,
+                "scrubbed": scrub,
+                "propagation": _scrubbed(prop.to_json(), messages) if scrub else prop.to_json(),
+                "read": {
+                    "invalidRecords": stats.invalid,
+                    "truncated": list(stats.truncated),
+                    "excludedByErrata": sorted(stats.excluded_by_errata),
+                },
+                "chains": [
+                    {"root": c.root, "nodes": nodes}
+                    for c, nodes in zip(prop.chains, chains_nodes(prop.chains, messages, prop.edges, scrub_text=scrub))
+                ],
+            }
+            text = dumps(doc)
     write_output(text, output)
+    for note in notes[: bool(stats.invalid) + bool(stats.truncated)]:  # the findings: said with --quiet, JSON too
+        say(f"daishi-forensics: warning: {target}: {note}", err=True)
     echoed = any(c.tier in INJECTION_TIERS and c.reach > 0 for c in prop.chains)
-    raise SystemExit(exitcodes.FINDINGS if echoed else exitcodes.OK)
+    raise SystemExit(exitcodes.FINDINGS if echoed or stats.invalid or stats.truncated else exitcodes.OK)
+
+
+def _scrubbed(prop: dict[str, Any], messages: Any) -> dict[str, Any]:
+    """The propagation's JSON with its edges' reasons and edits quoting nothing the scrubbed texts hide."""
+    return {**prop, "edges": scrubbed_edges(prop.get("edges") or [], messages)}
+
+
+def _read_notes(stats: Any) -> list[str]:
+    """What the read boundary kept out of the chains, one sentence each: invalid records and a truncated
+    log first (each a finding), then the events errata withheld."""
+    notes = []
+    if stats.invalid:
+        notes.append(f"{stats.invalid} invalid record(s) were left out of the chains "
+                     "(run `daishi-forensics validate` for every problem)")
+    if stats.truncated:
+        notes.append("the log ends before the match did (truncated): " + "; ".join(stats.truncated))
+    if stats.excluded_by_errata:
+        notes.append(f"{len(stats.excluded_by_errata)} event(s) named by errata never took effect and were left out")
+    return notes
 
 
 set_help(propagation, TARGET_HELP)

@@ -65,7 +65,7 @@ def test_tiers_summary_never_prints_none(tmp_path: Path) -> None:
     assert "None" not in result.stderr
     lines = result.stderr.splitlines()
     assert "persuasion: 1 (labelled benign: 1)" in lines
-    assert "not classified (blank, or not a JSON object with a string text): 2 (no label: 2)" in lines
+    assert "not classified (blank, not a JSON object with a string text, or a key repeated): 2 (no label: 2)" in lines
     assert any(line.startswith("hijack: 1 (no label: 1)") for line in lines)
 
 

@@ -1757,11 +1757,14 @@ def _snippet(text: str, scrub_text: bool) -> str:
     """``text`` as the text tree shows it: its head scrubbed (unless ``scrub_text`` is False), every
     control character written out (:func:`~daishi_forensics.textsafe.shown`), runs of spaces made one,
     and cut to :data:`SNIPPET` characters with an ellipsis."""
-    head = text[: SNIPPET * 3]
     if scrub_text:
         from .secrets import scrub
 
-        head = scrub(head)
+        # the head scrubbed with what follows it in view: a secret the cut falls inside is replaced
+        # whole, not shown as a fragment ("bob@e", half a key)
+        head = scrub(text, limit=SNIPPET * 3, say_cut=False)
+    else:
+        head = text[: SNIPPET * 3]
     head = " ".join(shown(head).split())
     return head if len(head) <= SNIPPET else head[: SNIPPET - 1] + "\u2026"
 
@@ -1805,12 +1808,76 @@ def chains_nodes(
         by_event = {m.event: m for m in messages}
     parent = {e.child: e for e in edges}
     text_of = partial(_snippet if snippets else _data_text, scrub_text=scrub_text)
-    return [_nodes(chain, by_event, parent, text_of) for chain in chains]
+    shown_words = _ScrubbedWords(by_event) if scrub_text else None
+    return [_nodes(chain, by_event, parent, text_of, shown_words) for chain in chains]
+
+
+def scrubbed_edges(edges: Sequence[dict[str, Any]], messages: Sequence[HeardMessage]) -> list[dict[str, Any]]:
+    """The JSON of echo edges (``child``, ``parent``, ``reason``, ``mutations``) for scrubbed output: a
+    reason or edit quotes no fragment the scrubbed texts hide (see :class:`_ScrubbedWords`)."""
+    wanted = {e[k] for e in edges for k in ("child", "parent") if isinstance(e.get(k), int)}
+    if isinstance(messages, MessageLog):
+        by_event = {eid: messages[k] for eid, k in _positions(messages.events, wanted).items()}
+    else:
+        by_event = {m.event: m for m in messages if m.event in wanted}
+    words = _ScrubbedWords(by_event)
+
+    def hidden(text: Any, e: dict[str, Any]) -> Any:
+        if not isinstance(text, str) or "'" not in text:
+            return text
+        return words.hide(text, (e.get("child"), e.get("parent")))
+
+    return [{**e, "reason": hidden(e.get("reason"), e),
+             "mutations": [hidden(m, e) for m in e.get("mutations") or []]} for e in edges]
+
+
+_FRAGMENT = re.compile(r" '(.*)'")
+"""A fragment of a message quoted in an edit's description or an edge's reason (``words after 'call me'``)."""
+
+
+def _words(text: str) -> set[str]:
+    """The words and marks of ``text``, case folded (what a quoted fragment is made of)."""
+    return set(re.findall(r"[^\W_]+|[^\w\s]", text.casefold()))
+
+
+class _ScrubbedWords:
+    """The words left in a message once scrubbed, per event (scrubbed once, when first asked): a
+    fragment an edge quotes is shown only if the scrubbed texts still show each of its words, so a
+    scrubbed output never repeats in an edit ("words after 'call 555 123 4567'") what it hid in a text."""
+
+    def __init__(self, by_event: Mapping[int, HeardMessage]) -> None:
+        self._by_event = by_event
+        self._words: dict[int, set[str]] = {}
+
+    def of(self, event: int | None) -> set[str]:
+        if event is None or event not in self._by_event:
+            return set()
+        if event not in self._words:
+            from .secrets import scrub
+
+            self._words[event] = _words(scrub(self._by_event[event].text))
+        return self._words[event]
+
+    def hide(self, description: str, events: Sequence[int | None]) -> str:
+        """``description`` without its quoted fragment when a word of it is not in the scrubbed texts."""
+        found = _FRAGMENT.search(description)
+        if found is None:
+            return description
+        fragment = _words(found.group(1))
+        if "punctuation" in description:
+            fragment.discard("none")  # "punctuation 'none'": the marks were taken out, no word of a message
+        visible: set[str] = set()
+        for event in events:
+            visible |= self.of(event)
+            if fragment <= visible:
+                return description
+        return description[: found.start()] + description[found.end():]
 
 
 def _nodes(chain: Chain, by_event: Mapping[int, HeardMessage], parent: Mapping[int, EchoEdge],
-           text_of: Callable[[str], str]) -> list[dict[str, Any]]:
-    """The records of :func:`chain_nodes` for ``chain``, each message's text given by ``text_of``."""
+           text_of: Callable[[str], str], shown_words: _ScrubbedWords | None = None) -> list[dict[str, Any]]:
+    """The records of :func:`chain_nodes` for ``chain``, each message's text given by ``text_of``
+    (``shown_words``: scrubbed output, whose edits quote no fragment the scrubbed texts hide)."""
     depth: dict[int, int] = {chain.root: 0}
     out = []
     for eid in chain.messages:
@@ -1829,12 +1896,19 @@ def _nodes(chain: Chain, by_event: Mapping[int, HeardMessage], parent: Mapping[i
             "similarity": None if edge is None else edge.similarity,
             "via": None if edge is None else edge.via,
             "confidence": None if edge is None else edge.confidence,
-            "reason": None if edge is None else edge.reason,
+            "reason": None if edge is None else _hidden(edge.reason, edge, shown_words),
             "tiedWith": [] if edge is None else list(edge.tied_with),
-            "mutations": [] if edge is None else list(edge.mutations),
+            "mutations": [] if edge is None else [_hidden(m, edge, shown_words) for m in edge.mutations],
             "text": text_of(m.text),
         })
     return out
+
+
+def _hidden(description: str, edge: EchoEdge, shown_words: _ScrubbedWords | None) -> str:
+    """An edge's reason or edit as the output shows it (scrubbed output: see :class:`_ScrubbedWords`)."""
+    if shown_words is None or "'" not in description:
+        return description
+    return shown_words.hide(description, (edge.child, edge.parent))
 
 
 def _repeats_note(repeats: int) -> str:

@@ -412,7 +412,7 @@ SCRUB_LIMIT = 65_536
 """Characters :func:`scrub` returns at most; a longer text is cut there and says so."""
 
 
-def scrub(text: object, *, limit: int | None = SCRUB_LIMIT) -> str:
+def scrub(text: object, *, limit: int | None = SCRUB_LIMIT, say_cut: bool = True) -> str:
     """``text`` with every secret and piece of personal data replaced by ``<ENTITY>``.
 
     Covers the text in windows of :data:`SECRET_CAP` characters that overlap by
@@ -423,15 +423,19 @@ def scrub(text: object, *, limit: int | None = SCRUB_LIMIT) -> str:
     text (a data export): about a second per megabyte of ordinary text, and up to
     half a minute per megabyte of adversarial digit-and-dot text (still linear).
     Control characters other than newline and tab become U+FFFD, so the result is
-    safe to print.  A non-string is ``str()``-ed.
+    safe to print.  A non-string is ``str()``-ed.  ``say_cut=False`` leaves the marker out (a caller that
+    cuts the text shorter still, and says so its own way).
 
     >>> scrub("key sk-" + "a1B2" * 8)
     'key <API_KEY>'
     """
     if not isinstance(text, str):
         text = "" if text is None else str(text)
-    cut = 0 if limit is None else len(text) - limit
-    text = _clean(text if limit is None else text[:limit])
+    total = len(text)
+    end = total if limit is None else min(total, limit)
+    # read a little past the cut, so that a secret the cut falls inside is found whole and replaced
+    # whole (not left as a fragment such as "bob@example" that no longer has the shape of an address)
+    text = _clean(text if limit is None else text[: limit + _WINDOW_OVERLAP])
     spans: list[SecretFinding] = []
     for start, chunk in _windows(text):
         if _worth_scanning(chunk):
@@ -441,6 +445,8 @@ def scrub(text: object, *, limit: int | None = SCRUB_LIMIT) -> str:
     out: list[str] = []
     pos = 0
     for f in _dedupe(spans):
+        if f.start >= end:
+            break  # past the cut: not shown
         if f.start < pos:
             if f.end > pos:
                 pos = f.end  # overlapping finding: extend the replaced span
@@ -448,8 +454,9 @@ def scrub(text: object, *, limit: int | None = SCRUB_LIMIT) -> str:
         out.append(text[pos:f.start])
         out.append(f"<{f.entity}>")
         pos = f.end
-    out.append(text[pos:])
-    if cut > 0:
+    out.append(text[pos:end])
+    cut = total - max(pos, end)
+    if cut > 0 and say_cut:
         out.append(f"<\u2026 {cut} more characters not shown>")
     return _CONTROL.sub("\ufffd", "".join(out))
 

@@ -476,22 +476,39 @@ def classify_corpus(lines: Iterable[bytes], *, scrub_text: bool = False, model: 
 
     Each result keeps the input's fields and sets ``tier``, ``rule``, ``reason``, ``score``
     and ``truncated`` (an input field of the same name is replaced).  A line that is
-    not a JSON object, or has no string ``text``, gives a record with ``tier`` null
-    and the reason.  ``scrub_text`` replaces ``text`` (and the quote in ``reason``) by
+    not a JSON object, has no string ``text`` or repeats a key, gives a record with ``tier``
+    null and the reason.  ``scrub_text`` replaces ``text`` (and the quote in ``reason``) by
     :func:`daishi_forensics.injection.secrets.scrub` of it (after classifying the original).
     ``model=False`` leaves the learned score out (rules only).  Blank lines are skipped (no record).
     """
 
-    def records() -> Iterator[tuple[int, int, object, str | None]]:
+    def records() -> Iterator[tuple[int, int, object, str | None, bytes]]:
         for number, raw in enumerate(lines, 1):
             if not raw.strip():
                 continue
             try:
-                yield number - 1, number, corpus_loads(raw), None
+                yield number - 1, number, corpus_loads(raw), None, raw
             except (ValueError, UnicodeDecodeError) as exc:
-                yield number - 1, number, None, str(exc)
+                yield number - 1, number, None, str(exc), raw
 
     return classify_records(records(), scrub_text=scrub_text, model=model)
+
+
+def _repeated_keys(raw: Any, obj: dict[str, Any]) -> str:
+    """The keys a line's JSON object repeats (the first three, by path, quoted; empty: none).  A JSON parser
+    keeps one of the values in silence, so the line's text or label would not be the one its writer saw."""
+    if not isinstance(raw, (bytes, bytearray)) or raw.count(b":") < 2:
+        return ""
+    from daishi_forensics.read.jsontext import key_path, may_repeat_keys, repeated_keys
+
+    if not may_repeat_keys(raw, obj):
+        return ""
+    found = sorted({key_path(path, key) for path, key in repeated_keys(raw)})
+    if not found:
+        return ""
+    from daishi_forensics.jsonio import shown
+
+    return ", ".join(shown(k, 60) for k in found[:3]) + (f" (and {len(found) - 3} more)" if len(found) > 3 else "")
 
 
 RESULT_FIELDS = ("tier", "rule", "reason", "score", "truncated", "inputFields")
@@ -533,6 +550,12 @@ def classify_records(records: Iterable[tuple[Any, ...]], *, scrub_text: bool = F
         if not isinstance(obj, dict):
             yield CorpusLine(number, {"line": number, "tier": None, "rule": None, "score": None, "truncated": False,
                                       "reason": f"line {number} is not a JSON object"}, False)
+            continue
+        repeated = _repeated_keys(record[4], obj) if len(record) > 4 else ""
+        if repeated:
+            yield CorpusLine(number, {"line": number, "tier": None, "rule": None, "score": None, "truncated": False,
+                                      "reason": f"line {number} repeats the key {repeated}: which value is meant "
+                                                "is not known"}, False)
             continue
         text = obj.get("text")
         if not isinstance(text, str):

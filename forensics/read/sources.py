@@ -467,6 +467,32 @@ def refuse_utf16(start: bytes | bytearray, name: str) -> None:
                               "UTF-8: convert it (iconv -f UTF-16 -t UTF-8)", file=name)
 
 
+GZIP_MAGIC = b"\x1f\x8b"
+"""The first two bytes of gzip data."""
+
+
+def refuse_gzip(start: bytes | bytearray, name: str) -> None:
+    r"""Refuse JSON Lines whose first bytes are gzip's (``1F 8B``) where they are read as plain text: a
+    compressed file not named ``.gz``, compressed data on standard input, or a ``.gz`` compressed twice.
+    Without this each chunk of compressed bytes would be reported as a line that is not JSON.
+
+    >>> refuse_gzip(b'{"a"', "c.jsonl")
+    >>> refuse_gzip(b'\x1f\x8b\x08', "-")
+    Traceback (most recent call last):
+    ...
+    daishi_forensics.errors.InputUnreadable: -: the data is gzip-compressed but is read as plain text (standard input is never inflated): inflate it first (gunzip -c FILE.gz | ...) or name the .gz file
+    """
+    if bytes(start[:2]) != GZIP_MAGIC:
+        return
+    if name == "-":
+        why = "standard input is never inflated): inflate it first (gunzip -c FILE.gz | ...) or name the .gz file"
+    elif name.endswith(".gz"):
+        why = "it was compressed twice): inflate it once (gunzip -c) and name the result .gz"
+    else:
+        why = "only a name ending .gz is inflated): rename it to end in .gz, or inflate it (gunzip)"
+    raise InputUnreadable(f"the data is gzip-compressed but is read as plain text ({why}", file=name)
+
+
 def _without_bom(data: bytes | bytearray, name: str, notes: list[str]) -> bytes | bytearray:
     """``data`` without a byte-order mark at its start (a note says it was there); a bytearray
     loses it in place (a whole file is not copied)."""
@@ -617,6 +643,7 @@ def _event_lines(path: Path | BinaryIO, limits: Limits, skip_header: bool, *, id
         elif hasattr(handle, "peek"):
             start = handle.peek(len(BOM))[: len(BOM)]
             refuse_utf16(start, name)
+            refuse_gzip(start, name)
             if start == BOM:
                 handle.read(len(BOM))  # said by the opener (MatchSource.notes)
         decode_error = ValueError
