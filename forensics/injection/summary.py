@@ -41,7 +41,7 @@ from typing import Any
 
 from daishi_forensics.arithmetic import half_up
 from .exposure import Exposure, MessageLog
-from .propagation import GOODS, Propagation, hijack_messages, propagation, specifics_of
+from .propagation import GOODS, Propagation, hijack_messages, propagation, scrubbed_edges, specifics_of
 from daishi_forensics.replay import Timeline
 from daishi_forensics.replay.analysis import MatchAnalysis
 from daishi_forensics.replay.spans import Spans, contains, intersect, merged, size
@@ -439,8 +439,17 @@ def propagation_section(analysis: MatchAnalysis) -> dict[str, Any]:
     """The report's ``propagation``: ``edges[]`` (``parent``, ``child``, ``similarity``,
     ``via``, ``lag``, ``confidence``, ``reason``, ``tiedWith``, ``candidates``, ``mutations``),
     ``chains[]``, ``index``, ``resendShare``, ``hijackRoots``, ``stockPhrases``, ``messages``,
-    ``rules``, ``caveat``."""
-    return propagation_of(analysis).to_json()
+    ``rules``, ``caveat``.
+
+    An edge's ``reason`` and ``mutations`` quote no fragment of a message that the scrubber hides
+    (:func:`~daishi_forensics.injection.propagation.scrubbed_edges`): the report is the same whether it
+    is rendered scrubbed or not, and a phone number or a key a message carried is not written out in
+    the description of an edit (``words after 'call 555 123 4567'``)."""
+    doc = propagation_of(analysis).to_json()
+    if doc.get("edges"):
+        exposure: Exposure = _pass(analysis, "exposure").result()
+        doc["edges"] = scrubbed_edges(doc["edges"], exposure.messages)
+    return doc
 
 
 def message_tiers(analysis: MatchAnalysis) -> dict[str, dict[str, int]]:
