@@ -381,34 +381,32 @@ def _board(archive: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
     return out
 
 
+def _by_agent(archive: Mapping[str, Any], name: str, block_words: str, row_words: str) -> dict[str, Mapping[str, Any]] | None:
+    """The archive block ``name`` by agent (None where there is none).  A block, or an agent's entry,
+    that is not an object is an error naming the field: never skipped (see :func:`_metrics`)."""
+    block = archive.get(name)
+    if block is None:
+        return None
+    if not isinstance(block, Mapping):
+        raise InvalidInput(f"not an object of {block_words}: {shown(block)}", field=name)
+    for agent, row in block.items():
+        if not isinstance(row, Mapping):
+            raise InvalidInput(f"not an object{row_words}: {shown(row)}", field=f"{name}.{agent}")
+    return dict(block)
+
+
 def _metrics(archive: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
     """The archive's ``metrics`` block by agent (empty where there is none).  A block, or an
     agent's entry, that is not an object is an error naming the field: its message counts are
     taken on trust and its counters score an agent no event carries, so it is never skipped."""
-    block = archive.get("metrics")
-    if block is None:
-        return {}
-    if not isinstance(block, Mapping):
-        raise InvalidInput(f"not an object of counters by agent: {shown(block)}", field="metrics")
-    for agent, counts in block.items():
-        if not isinstance(counts, Mapping):
-            raise InvalidInput(f"not an object of counters: {shown(counts)}", field=f"metrics.{agent}")
-    return dict(block)
+    return _by_agent(archive, "metrics", "counters by agent", " of counters") or {}
 
 
 def _exploration(archive: Mapping[str, Any]) -> dict[str, Mapping[str, Any]] | None:
     """The archive's ``exploration`` block by agent (None where there is none).  A block, or an
     agent's entry, that is not an object is an error naming the field (it stands in for map
     coverage where the log holds no events, so it is never skipped)."""
-    block = archive.get("exploration")
-    if block is None:
-        return None
-    if not isinstance(block, Mapping):
-        raise InvalidInput(f"not an object of coverage by agent: {shown(block)}", field="exploration")
-    for agent, row in block.items():
-        if not isinstance(row, Mapping):
-            raise InvalidInput(f"not an object: {shown(row)}", field=f"exploration.{agent}")
-    return dict(block)
+    return _by_agent(archive, "exploration", "coverage by agent", "")
 
 
 MAX_COUNT = 2**53 - 1
