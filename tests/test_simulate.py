@@ -883,3 +883,26 @@ def test_a_seed_past_64_bits_is_a_usage_error_and_nothing_is_written(tmp_path: P
                                          str(out / str(seed)), "-q"])
         assert done.exit_code == exitcodes.OK, done.output
         assert json.loads((out / str(seed) / "truth.json").read_text())["seed"] == seed
+
+
+def test_a_folder_holding_another_matchs_truth_is_refused(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from daishi_forensics.cli import main
+
+    out = tmp_path / "sim"
+    args = ["simulate", "--out", str(out), "--ticks", "20", "--agents", "4", "-q"]
+    first = CliRunner().invoke(main, [*args, "--seed", "1"])
+    assert first.exit_code == 0, first.output
+    truth = (out / "truth.json").read_bytes()
+    again = CliRunner().invoke(main, [*args, "--seed", "1"])  # the same match: replaced, the same bytes
+    assert again.exit_code == 0 and (out / "truth.json").read_bytes() == truth
+    other = CliRunner().invoke(main, [*args, "--seed", "2"])
+    old = json.loads(truth)
+    assert other.exit_code == 74
+    assert f"{out / 'truth.json'}: it holds the ground truth of match {old['matchId']} ({old['file']}, still " \
+           "there): writing match m_" in other.output
+    assert (out / "truth.json").read_bytes() == truth and len(list(out.iterdir())) == 2  # nothing written
+    (out / old["file"]).unlink()  # its match gone: the truth is replaced
+    assert CliRunner().invoke(main, [*args, "--seed", "2"]).exit_code == 0
+    assert json.loads((out / "truth.json").read_bytes())["matchId"] != old["matchId"]

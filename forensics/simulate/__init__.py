@@ -25,6 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import json
+
+from daishi_forensics.errors import OutputError
 from daishi_forensics.jsonio import dumps as _pretty
 from daishi_forensics.outputs import write_file
 from .behaviors import SCENARIOS
@@ -200,6 +203,25 @@ def simulate_match(scenario: str, seed: int, *, schema_version: int = 3, n_agent
                           first_id=sim.first_id, played_id=sim.match_id, _events=events)
 
 
+def _keep_other_truth(out_dir: Path, truth_file: str | None, match_id: str) -> None:
+    """Refuse to write match ``match_id`` into ``out_dir`` when its ``truth_file`` is the ground truth of
+    another match whose file is still there: the new truth would replace it, and that match would be left
+    without one (a rerun of the same match, or a truth whose match is gone, is replaced)."""
+    if not truth_file:
+        return
+    path = out_dir / truth_file
+    try:
+        old = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return
+    if not isinstance(old, dict) or not isinstance(old.get("file"), str) or old.get("matchId") == match_id:
+        return
+    if (out_dir / old["file"]).exists():
+        raise OutputError(f"it holds the ground truth of match {old.get('matchId')} ({old['file']}, still there): "
+                          f"writing match {match_id} there would replace it; give another --out (one folder a "
+                          "match), or remove both", file=str(path))
+
+
 def _write_truth(out_dir: Path, truth_file: str | None, truth: dict[str, Any], version: int, form: str,
                  path: Path, match_id: str) -> None:
     """Write the ground truth of the match written to ``path`` (its version, form, file and id)."""
@@ -225,6 +247,7 @@ def write_match(match: SimulatedMatch, out_dir: Path, *, form: str = "bundle", s
     _check_version(version)
     out_dir = Path(out_dir)
     match_id = match.id_for(version, previous_season)
+    _keep_other_truth(out_dir, truth_file, match_id)
     path = write_export(out_dir, match_id, form,
                         match.iter_events(version, previous_season=previous_season),
                         lambda: match.archive_for(version, previous_season))
@@ -253,6 +276,7 @@ def simulate_to_dir(scenario: str, seed: int, schema_version: int, out_dir: Path
     out_dir = Path(out_dir)
 
     match_id = written_id(sim.match_id, schema_version, previous_season)
+    _keep_other_truth(out_dir, truth_file, match_id)
 
     def events() -> Iterator[dict[str, Any]]:
         if previous_season:
