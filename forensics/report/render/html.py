@@ -281,7 +281,8 @@ def _wealth_figure(page: _Page, emphasis: str | None = None) -> str:
                      emphasis=doc.names.label(emphasis) if emphasis else None, unnamed=unnamed,
                      places=[place[a] for a, _ in curves if a in named] if unnamed else None)
     return (f"<figure>{svg}<figcaption>Each seat's wealth from its snapshots (every point a snapshot) to the "
-            "archive's final wealth at the match's last tick; heavier lines: seats a flag or review names"
+            "archive's final wealth, drawn at the match's end (its endedAtTick, the tick after the last one played); "
+            "heavier lines: seats a flag or review names"
             + ("; the seat in focus is drawn heaviest, the others recede" if emphasis else "")
             + (f"; of its {len(curves)} seats {len(series)} are named (the seat in focus, the seats a flag or "
                f"review names, then the richest and the poorest at the end), the other {len(unnamed)} drawn thin, "
