@@ -262,10 +262,12 @@ def test_an_old_resume_key_that_cannot_be_removed_is_an_output_error(tmp_path: P
     assert result.stderr == f"daishi-forensics: error: {key}: cannot remove an old resume key (Permission denied)\n"
 
 
-def test_a_second_season_into_a_folder_in_use_stops_and_leaves_the_first_ones_results(tmp_path: Path) -> None:
+def test_a_second_season_into_a_folder_in_use_stops_and_leaves_the_first_ones_results(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import fcntl
     import os
 
+    monkeypatch.setattr(season_module, "LOCK_GRACE", 0.2)  # the wait for a season just killed, cut short
     first = _match(tmp_path / "a", "m_00000000000a")
     run_season([str(first)], "screen", tmp_path / "out")
     before = {p.name: p.read_bytes() for p in (tmp_path / "out" / "matches").iterdir()}
@@ -283,6 +285,27 @@ def test_a_second_season_into_a_folder_in_use_stops_and_leaves_the_first_ones_re
     assert not (tmp_path / "out" / ".stale").exists()
     again = CliRunner().invoke(main, ["season", "screen", str(other), "--out", str(tmp_path / "out"), "-j", "1"])
     assert again.exit_code == exitcodes.OK, again.output
+
+
+def test_a_season_waits_for_the_lock_of_one_just_ending(tmp_path: Path) -> None:
+    """A season killed a moment ago holds OUTDIR's lock until its last worker has ended: the next one
+    waits for it (up to LOCK_GRACE seconds) rather than saying another season is writing there."""
+    import fcntl
+    import os
+    import threading
+
+    out = tmp_path / "out"
+    out.mkdir()
+    fd = os.open(out, os.O_RDONLY)
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    timer = threading.Timer(0.3, os.close, (fd,))  # the dying season's last worker ends
+    timer.start()
+    try:
+        result = CliRunner().invoke(main, ["season", "screen", str(_match(tmp_path / "a", "m_00000000000a")),
+                                           "--out", str(out), "-j", "1"])
+    finally:
+        timer.join()
+    assert result.exit_code == exitcodes.OK, result.output
 
 
 def test_an_empty_target_is_a_usage_error_not_the_current_folder(tmp_path: Path,

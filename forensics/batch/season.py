@@ -86,6 +86,7 @@ import functools
 import hashlib
 import os
 import re
+import time
 from collections import defaultdict
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from concurrent.futures.process import BrokenProcessPool
@@ -543,6 +544,11 @@ def _is_done(out_dir: Path, name: str, key: Mapping[str, Any]) -> bool:
 # --------------------------------------------------------------------------- stale results
 
 
+LOCK_GRACE = 5.0
+"""Seconds a season waits for ``OUTDIR``'s lock before saying another season holds it: a season killed
+a moment ago keeps it until its last worker has ended (a worker holds the lock's file too)."""
+
+
 @contextlib.contextmanager
 def _out_lock(out_dir: Path) -> Generator[None, None, None]:
     """Hold ``OUTDIR`` itself locked (an advisory ``flock`` on the folder, released when this process
@@ -564,13 +570,19 @@ def _out_lock(out_dir: Path) -> Generator[None, None, None]:
     except OSError as exc:
         raise OutputError(f"cannot create the folder ({exc.strerror or exc})", file=str(out_dir)) from None
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise OutputError("another season is writing into this folder; wait for it to end or give another "
-                              "--out", file=str(out_dir)) from None
-        except OSError:
-            pass  # a file system without locks: run unlocked
+        deadline = time.monotonic() + LOCK_GRACE
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                if time.monotonic() < deadline:  # a season just killed: its workers still ending
+                    time.sleep(0.05)
+                    continue
+                raise OutputError("another season is writing into this folder; wait for it to end or give "
+                                  "another --out", file=str(out_dir)) from None
+            except OSError:
+                pass  # a file system without locks: run unlocked
+            break
         yield
     finally:
         os.close(fd)
