@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any, Callable, NoReturn, TypeVar, cast
 
 import click
-
 from daishi_forensics.errors import BadSetting, ForensicsError
 from daishi_forensics.outputs import inputs_kept, write_file, write_stdout
 from daishi_forensics.read.sources import server_address
@@ -59,6 +58,15 @@ def input_options(func: F) -> F:
         help="Match store folder [env: DAISHI_MATCHES; default ./matches].",
     )(func)
     return func
+
+
+def not_empty(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """A TARGET argument's check: an empty name ('') is a usage error (a path of no characters would be
+    read as the current folder, and every match in it analysed)."""
+    values = value if isinstance(value, tuple) else (value,)
+    if any(v == "" for v in values):
+        raise click.BadParameter("a target is empty: give a match file, a folder of matches or a match id")
+    return value
 
 
 def say(text: str, *, err: bool = False) -> None:

@@ -9,8 +9,8 @@ import click
 from daishi_forensics import exitcodes
 from daishi_forensics.report.listing import CONTACT_PAIRS_LISTED
 
-from ._common import (TARGET_HELP, color_option, format_for, handle_errors, input_options, set_help, text_width,
-                      use_color, write_output)
+from ._common import (TARGET_HELP, color_option, format_for, handle_errors, input_options, not_empty, set_help,
+                      text_width, use_color, write_output)
 from ._progress import progress_for, progress_options
 
 FORMATS = ("text", "json", "markdown", "html")
@@ -19,7 +19,7 @@ FORMATS = ("text", "json", "markdown", "html")
 @click.command(epilog=exitcodes.epilog(
     findings="findings: the report lists a finding (archive figures the events contradict, errata, invalid "
              "records, an unreadable report) or the screens say review/flag (the report is complete either way)"))
-@click.argument("target", metavar="TARGET")
+@click.argument("target", metavar="TARGET", callback=not_empty)
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
               help="text (the default, on a terminal and in a pipe alike), json (versioned, deterministic: only "
                    "when asked), markdown, html (one self-contained page with plots). Without it, the name given "

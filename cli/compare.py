@@ -15,13 +15,13 @@ from daishi_forensics.report.behavior import behavior as build_report
 from daishi_forensics.report.compare import Side, compare_matches, compare_models, split_models
 from daishi_forensics.report.render.compare import FORMATS, render
 
-from ._common import (TARGET_HELP, color_option, format_for, handle_errors, input_options, say, set_help, text_width,
-                      use_color, write_output)
+from ._common import (TARGET_HELP, color_option, format_for, handle_errors, input_options, not_empty, say, set_help,
+                      text_width, use_color, write_output)
 from ._progress import progress_for, progress_options
 
 
 @click.command(epilog=exitcodes.epilog(ok="compared", findings=None))
-@click.argument("targets", nargs=-1, required=True, metavar="A [B]...")
+@click.argument("targets", nargs=-1, required=True, metavar="A [B]...", callback=not_empty)
 @click.option("--by", "by", type=click.Choice(("seat", "model")), default=None,
               help="seat: two matches, seats paired by seat number (the default for two matches); model: two "
                    "sides over many matches, each match counted once (the default otherwise).")

@@ -13,7 +13,7 @@ from daishi_forensics.batch.export import BATCH_ROWS, MatchExport, export_parque
 from daishi_forensics.batch.season import expand_targets
 
 from ._progress import progress_for
-from ._common import TARGET_HELP, exit_zero_asked, fail, handle_errors, input_options, say, set_help
+from ._common import TARGET_HELP, exit_zero_asked, fail, handle_errors, input_options, not_empty, say, set_help
 
 EXPORT_EPILOG = exitcodes.epilog(
     ok="exported",
@@ -25,7 +25,7 @@ EXPORT_EPILOG = exitcodes.epilog(
 
 
 @click.command(epilog=EXPORT_EPILOG)
-@click.argument("targets", nargs=-1, required=True, metavar="TARGET...")
+@click.argument("targets", nargs=-1, required=True, metavar="TARGET...", callback=not_empty)
 @click.option("--parquet", "parquet_dir", required=True, type=click.Path(path_type=Path),
               help="Folder for the tables: events/, seats/, pairs/, each partitioned match_id=m_…/.")
 @click.option("--include-private", is_flag=True,

@@ -12,7 +12,7 @@ from daishi_forensics.report.render.score import FORMATS, render
 from daishi_forensics.score.rubric import VERSIONS, UnknownRubric
 
 from ._progress import progress_for, progress_options
-from ._common import TARGET_HELP, fail, handle_errors, input_options, set_help, write_output
+from ._common import TARGET_HELP, fail, handle_errors, input_options, not_empty, set_help, write_output
 
 
 @click.command(
@@ -24,7 +24,7 @@ from ._common import TARGET_HELP, fail, handle_errors, input_options, set_help, 
                  "score reads that breaks the export format (an error naming its field)",
         usage="usage error (also a report naming a rubric this tool does not know)")
 )
-@click.argument("target", metavar="TARGET")
+@click.argument("target", metavar="TARGET", callback=not_empty)
 @click.option("--rubric", "rubric_version", type=click.Choice(VERSIONS), default=None,
               help="Score under this rubric version instead of the one the report names.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,

@@ -12,8 +12,8 @@ from daishi_forensics.report.screening import screen_targets
 from daishi_forensics.report.render.screens import FORMATS, render
 
 from ._progress import progress_for, progress_options
-from ._common import (TARGET_HELP, exit_zero_asked, fail, handle_errors, input_options, set_help, text_width,
-                      write_output)
+from ._common import (TARGET_HELP, exit_zero_asked, fail, handle_errors, input_options, not_empty, set_help,
+                      text_width, write_output)
 
 _EXITS = exitcodes.epilog(
     ok="every match clear",
@@ -28,7 +28,7 @@ _EXITS = exitcodes.epilog(
     "(CI) daishi-forensics screen --format sarif m_*.jsonl.gz > screens.sarif; "
     "(season) daishi-forensics screen --season exports/2026-09/.",
 )
-@click.argument("targets", nargs=-1, metavar="TARGET...")
+@click.argument("targets", nargs=-1, metavar="TARGET...", callback=not_empty)
 @click.option("--season", "season", type=click.Path(file_okay=False, exists=True, path_type=Path),
               help="Also screen every match in DIR, and the whole as one season (feeds across matches, "
                    "recurring pairs, season-wide outliers).")

@@ -11,14 +11,14 @@ from daishi_forensics.report.render.validation import FORMATS, render
 from daishi_forensics.read.validate import MAX_ERRORS, validate_targets
 
 from ._progress import progress_for, progress_options
-from ._common import TARGET_HELP, handle_errors, input_options, set_help, write_output
+from ._common import TARGET_HELP, handle_errors, input_options, not_empty, set_help, write_output
 
 
 @click.command(
     epilog=exitcodes.epilog(findings="findings: an invalid event or archive (with --strict, an unknown type)")
     + " Example (CI): daishi-forensics validate --format github exports/",
 )
-@click.argument("targets", nargs=-1, required=True, metavar="TARGET...")
+@click.argument("targets", nargs=-1, required=True, metavar="TARGET...", callback=not_empty)
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="text for people, json for programs, github for workflow annotations.")
 @click.option("--strict", is_flag=True, help="Unknown event types are errors (default: warn, count, keep).")
