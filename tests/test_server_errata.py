@@ -3,26 +3,14 @@ export does not hold; each problem names the page's address (a token in it hidde
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
 from daishi_forensics.cli import main
 
 from .matchkit import MATCH_ID
-from .test_server_hostile import EVENTS, EXPORT, REPORT, Handler, Respond, pages, report, serve
-
-
-@pytest.fixture
-def routes() -> dict[str, Respond]:
-    return {EXPORT: pages, REPORT: report}
-
-
-@pytest.fixture
-def server(routes: dict[str, Respond]) -> Iterator[str]:
-    yield from serve(routes)
+from .test_server_hostile import EVENTS, EXPORT, Handler, Respond, pages
 
 
 def validate_with(server: str, routes: dict[str, Respond], tmp_path: Path, errata: object) -> tuple[int, list[str]]:

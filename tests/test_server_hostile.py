@@ -99,16 +99,6 @@ def serve(routes: dict[str, Respond]) -> Iterator[str]:
         httpd.server_close()
 
 
-@pytest.fixture
-def routes() -> dict[str, Respond]:
-    return {EXPORT: pages, REPORT: report}
-
-
-@pytest.fixture
-def server(routes: dict[str, Respond]) -> Iterator[str]:
-    yield from serve(routes)
-
-
 def read_ids(server: str, tmp_path: Path) -> list[int]:
     read = read_match(open_match(MATCH_ID, store=tmp_path, server=server, limits=FAST))
     return [e["id"] for e in read.events()]

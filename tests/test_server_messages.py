@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import gzip
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import orjson
@@ -15,17 +14,7 @@ from daishi_forensics.errors import MatchNotFound, ServerError
 from daishi_forensics.read.sources import open_match, redact_url
 
 from .matchkit import MATCH_ID, archive
-from .test_server_hostile import EVENTS, EXPORT, REPORT, Handler, Respond, pages, read_ids, report, serve
-
-
-@pytest.fixture
-def routes() -> dict[str, Respond]:
-    return {EXPORT: pages, REPORT: report}
-
-
-@pytest.fixture
-def server(routes: dict[str, Respond]) -> Iterator[str]:
-    yield from serve(routes)
+from .test_server_hostile import EVENTS, EXPORT, Handler, Respond, pages, read_ids
 
 
 def test_a_404_on_a_later_page_names_the_cursor_not_a_missing_match(server: str, routes: dict[str, Respond],

@@ -7,7 +7,6 @@ export below is built by hand, three events a page.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,19 +17,9 @@ from daishi_forensics.errors import BadSetting, ServerError
 from daishi_forensics.read.sources import SERVER_MAX_PAGES, Limits
 
 from .matchkit import MATCH_ID, archive
-from .test_server_hostile import EVENTS, EXPORT, FAST, REPORT, Handler, Respond, pages, read_ids, report, serve
+from .test_server_hostile import EVENTS, EXPORT, FAST, Handler, Respond, read_ids
 
 NAME = "{server}/api/matches/" + MATCH_ID + "/export"
-
-
-@pytest.fixture
-def routes() -> dict[str, Respond]:
-    return {EXPORT: pages, REPORT: report}
-
-
-@pytest.fixture
-def server(routes: dict[str, Respond]) -> Iterator[str]:
-    yield from serve(routes)
 
 
 def first_page(events: list[dict[str, object]], nxt: object) -> dict[str, object]:

@@ -548,13 +548,11 @@ class MatchRead:
                     if isinstance(event_id, int) and not isinstance(event_id, bool):
                         paths.setdefault(event_id, f"$.archive.errata[{i}].events[{j}]")
         public = " (a public export leaves out direct messages: it may name one)" if not stats.private_events else ""
-        for event_id in missing:
-            if event_id not in paths:  # named by a server page's erratum only: said with that page's address
-                continue
+        for event_id in (e for e in missing if e in paths):  # a server page's erratum only: said with its page
             self._problem(Problem(self.source.name, f"erratum {shown(self.errata_events[event_id])} names event "
                                                     f"{event_id}, but the match's log holds no valid event with "
                                                     f"that id: it withholds nothing{public}", severity="warning",
-                                  code="errata", path=paths.get(event_id, "$")))
+                                  code="errata", path=paths[event_id]))
 
     def _cold(self, record: Any) -> Iterator[dict[str, Any]]:
         """The general path for one record: every check with its problem, the upcast, v1 seasons."""

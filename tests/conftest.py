@@ -1,0 +1,21 @@
+"""Fixtures shared by the server tests: the loopback server of ``test_server_hostile`` serving the
+three-page export and the report (``routes``: path -> responder, a test may swap one).  A test file
+that needs another server defines its own ``server`` or ``routes``, which takes precedence."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from .test_server_hostile import EXPORT, REPORT, Respond, pages, report, serve
+
+
+@pytest.fixture
+def routes() -> dict[str, Respond]:
+    return {EXPORT: pages, REPORT: report}
+
+
+@pytest.fixture
+def server(routes: dict[str, Respond]) -> Iterator[str]:
+    yield from serve(routes)
