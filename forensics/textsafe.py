@@ -12,12 +12,18 @@ Which characters: every C0 and C1 control and DEL (Unicode category ``Cc``: tab,
 newline and carriage return included), the line and paragraph separators (U+2028,
 U+2029, which some viewers break lines on) and the bidirectional controls (U+061C,
 U+200E, U+200F, U+202A-U+202E, U+2066-U+2069), which reorder what a reader sees
-("Trojan Source").  Everything else, any script and emoji included, is printed as it is.
+("Trojan Source"), and every other format character (Unicode category ``Cf``: the zero-width
+space U+200B, the byte order mark U+FEFF, the soft hyphen U+00AD, the invisible tag characters
+U+E0020-U+E007F...), which a reader does not see, so two names that look alike may differ.
+A joiner in an emoji sequence is written out too (``\\u200d``).  Everything else, any script
+and emoji included, is printed as it is.
 
 >>> shown("a\\x1b]0;pwned\\x07b")
 'a\\\\x1b]0;pwned\\\\x07b'
 >>> shown("x\\n::error file=README.md::forged")
 'x\\\\n::error file=README.md::forged'
+>>> shown("Ash\\u200b"), shown("\\ufeffNyx"), shown("re\\u00adad"), shown("\\U000e0041")
+('Ash\\\\u200b', '\\\\ufeffNyx', 're\\\\xadad', '\\\\U000e0041')
 >>> shown_lines("line one\\nline \\x1b[2J two")
 'line one\\nline \\\\x1b[2J two'
 """
@@ -31,18 +37,24 @@ __all__ = ["shown", "shown_lines", "is_neutral", "md_escape", "md_text", "MARKDO
 
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _EXTRA = [0x2028, 0x2029, 0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+_FORMAT_BLOCKS = ((0x0, 0x2100), (0xFE00, 0x10000), (0x11000, 0x14000), (0x1BC00, 0x1D200), (0xE0000, 0xE0080))
+"""Where Unicode puts its format characters (category ``Cf``): only these are read at import, not all 1.1
+million code points."""
 
 
 def _escape(code: int) -> str:
     char = chr(code)
     if char in _NAMED:
         return _NAMED[char]
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 CONTROLS: frozenset[str] = frozenset(
     [chr(c) for c in range(0xA0) if unicodedata.category(chr(c)) == "Cc"]
     + [chr(c) for c in _EXTRA]
+    + [chr(c) for lo, hi in _FORMAT_BLOCKS for c in range(lo, hi) if unicodedata.category(chr(c)) == "Cf"]
 )
 """Every character :func:`shown` writes out."""
 
