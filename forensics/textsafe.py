@@ -84,15 +84,41 @@ raw HTML, headings, table cells, strikethrough (``~``), entities (``&amp;``) and
 written with a backslash before it (CommonMark escapes every ASCII punctuation character that way)."""
 
 
-def md_escape(text: str) -> str:
-    """``text`` with every :data:`MARKDOWN_CHARS` character escaped: data shown as it is, never as markup.
+_WORD = re.compile(r"[^\s`|]+")
+"""A run of text a code span can hold as it is (no space, no backtick, no table cell's ``|``)."""
 
-    >>> md_escape("~~gone~~ &amp; <b>*x*</b>")
-    '\\\\~\\\\~gone\\\\~\\\\~ \\\\&amp; \\\\<b\\\\>\\\\*x\\\\*\\\\</b\\\\>'
-    """
+_LIVE = re.compile(r"://|www\.|@|#\d|\bgh-\d|:[a-z0-9_+-]+:|\b(?:mailto|xmpp):", re.IGNORECASE)
+"""What GitHub turns into a link, a notification or an emoji in an issue, a pull request or a comment,
+escaped or not (its filters read the rendered text): a URL (``https://…``, ``www.…``, ``mailto:``), an
+e-mail address or an ``@mention`` (``@org/team``), an issue or pull request reference (``#123``, ``GH-1``,
+``owner/repo#1``) and an emoji shortcode (``:rocket:``).  Only text in a code span stays as it is."""
+
+
+def _md_chars(text: str) -> str:
     for ch in MARKDOWN_CHARS:
         text = text.replace(ch, "\\" + ch)
     return text
+
+
+def md_escape(text: str) -> str:
+    """``text`` with every :data:`MARKDOWN_CHARS` character escaped, and every word GitHub would make live
+    (:data:`_LIVE`: a URL, a mention, an issue reference, an emoji shortcode) in a code span: data shown
+    as it is, never as markup, a link, a ping or a cross-reference.
+
+    >>> md_escape("~~gone~~ &amp; <b>*x*</b>")
+    '\\\\~\\\\~gone\\\\~\\\\~ \\\\&amp; \\\\<b\\\\>\\\\*x\\\\*\\\\</b\\\\>'
+    >>> md_escape("ask @org/team, see #123 at https://evil.example/x :rocket:")
+    'ask `@org/team,` see `#123` at `https://evil.example/x` `:rocket:`'
+    """
+    if _LIVE.search(text) is None:
+        return _md_chars(text)
+    out, start = [], 0
+    for word in _WORD.finditer(text):
+        if _LIVE.search(word.group()):
+            out += [_md_chars(text[start:word.start()]), "`", word.group(), "`"]
+            start = word.end()
+    out.append(_md_chars(text[start:]))
+    return "".join(out)
 
 
 _BLOCK_START = re.compile(r"^( {0,3})([-+=]|\d{1,9}(?=[.)]))")

@@ -664,3 +664,17 @@ def test_csv_encoding_separator_and_blank_lines_are_named(study_a: Path) -> None
     with pytest.raises(StudyUnreadable) as caught:
         audited(study_a)
     assert str(caught.value) == f"{trials}: 1 field(s) do not read: row 4: a blank line"
+
+
+def test_markdown_labels_never_link_or_ping_on_github(tmp_path: Path) -> None:
+    """An arm label with a mention, an issue reference and a URL is shown in code spans (inert on GitHub)."""
+    trials, seats = study_a_rows()
+    label = "ask @org/team see #12 https://evil.example/x"
+    for row in trials:
+        if row["arm"] == "1":
+            row["arm_label"] = label
+    doc = study_a_page()
+    doc["arms"][1]["label"] = label
+    folder = write_study(tmp_path / "h", trials, seats, doc)
+    out = CliRunner().invoke(main, ["study", "audit", str(folder), "--format", "markdown"]).output
+    assert "(ask `@org/team` see `#12` `https://evil.example/x`)" in out and "ask @org" not in out
