@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["shown", "shown_lines", "is_neutral", "md_escape", "md_text", "MARKDOWN_CHARS", "CONTROLS"]
+__all__ = ["shown", "shown_lines", "is_neutral", "md_escape", "md_text", "md_bold", "MARKDOWN_CHARS", "CONTROLS"]
 
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _EXTRA = [0x2028, 0x2029, 0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
@@ -146,3 +146,20 @@ def md_text(text: str) -> str:
         end = match.end()
         return out[:end] + "\\" + out[end:]
     return lead + "\\" + out[len(lead):]
+
+
+def md_bold(text: str) -> str:
+    """Escaped Markdown ``text`` (:func:`md_escape`, :func:`md_text`) in bold, read as bold whatever its ends
+    hold: ``** Ash **`` is no bold on GitHub (a space, or any Unicode space, inside the ``**`` stops them
+    opening or closing), so a space at either end is written as its character reference, still a space;
+    empty text stays empty.
+
+    >>> md_bold(" Ash (a_1)\u00a0"), md_bold("Nyx"), md_bold("")
+    ('**&#32;Ash (a_1)&#160;**', '**Nyx**', '')
+    """
+    if not text:
+        return text
+    body = text.strip()
+    lead = len(text) - len(text.lstrip())
+    trail = text[lead + len(body):]
+    return "**" + "".join(f"&#{ord(c)};" for c in text[:lead]) + body + "".join(f"&#{ord(c)};" for c in trail) + "**"

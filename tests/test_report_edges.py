@@ -191,3 +191,20 @@ def test_markdown_names_never_link_ping_or_cross_reference_on_github(tmp_path: P
     assert f"| {LIVE_MD} (a\\_1) |" in row, row
     compared = _run(["compare", path, path, "--format", "markdown"]).output
     assert f"| 2 | {LIVE_MD} (a\\_1) | – | {LIVE_MD} (a\\_1) | – |" in compared
+
+
+def test_a_seat_name_with_spaces_at_its_ends_stays_bold_in_markdown(tmp_path: Path) -> None:
+    """'Flags by agent' heads each seat in bold: a name ' Hub' made '** Hub (h)**', which GitHub prints
+    with its asterisks, no bold (a space after the opening '**' stops it opening)."""
+    from daishi_forensics.textsafe import md_bold
+
+    from .test_screens_daishi import feeder_events
+
+    assert md_bold(" a\\_1 ") == "**&#32;a\\_1&#32;**" and md_bold("\u00a0x") == "**&#160;x**"
+    assert md_bold("Ash (a\\_1)") == "**Ash (a\\_1)**" and md_bold("") == ""
+    arch = archive(["a_1", "a_2", "a_3", "a_4", "h"], ended=40)
+    arch["agents"][4]["name"] = " Hub"
+    result = _run(["behavior", str(write_match(tmp_path, feeder_events(), arch)), "--format", "markdown"])
+    assert result.exit_code == 1
+    assert "**&#32;Hub (h)**" in result.output.splitlines()
+    assert "** Hub (h)**" not in result.output

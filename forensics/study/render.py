@@ -26,7 +26,7 @@ from .compare import (
 )
 from .figures import ComparisonFigures
 from .metrics import LOG_RATIO
-from daishi_forensics.textsafe import md_escape, shown
+from daishi_forensics.textsafe import md_bold, md_escape, shown
 
 from .readings import READINGS
 from .statistics import Interval
@@ -252,7 +252,7 @@ def render_markdown(audit: StudyAudit) -> str:
             out += _md_table(_recomputed_rows(audit, f"model {m.model}", _mean_values(m.mean, m.interval)))
     out += ["", "## Checks", "", f"{audit.checks_agree} agree, {len(audit.checks_disagree)} disagree."]
     for check in audit.checks_disagree:
-        out += ["", f"- **{_md(check.code)}** ({_md(check.subject)}): {_md_prose(check.what)}"]
+        out += ["", f"- {md_bold(_md(check.code))} ({_md(check.subject)}): {_md_prose(check.what)}"]
         for file, row, problem in check.problems:
             where = f"{file} row {row}" if row is not None else file
             out.append(f"  - {_md(where)}: {_md(problem)}")
@@ -262,7 +262,7 @@ def render_markdown(audit: StudyAudit) -> str:
         out += ["", "## Notes", ""] + [f"- {_md_prose(n)}" for n in audit.notes]
     out += ["", "## Readings where the published rules are silent", ""]
     out += [f"- **{r.key}**: {_md_prose(r.silent)} Read as: {_md_prose(r.reading)}" for r in READINGS if r.key in audit.readings]
-    out += ["", f"**{_md_prose(_summary(audit))}**"]
+    out += ["", md_bold(_md_prose(_summary(audit)))]
     return "\n".join(out) + "\n"
 
 
