@@ -10,9 +10,10 @@ thousand levels deep or a line of 60 MB prints as a few dozen characters, never 
 ``RecursionError`` or a screenful.
 
 JSON escapes the C0 controls itself; the characters it may leave raw but a terminal or
-a viewer would obey (DEL, the C1 controls, the line and paragraph separators and the
-bidirectional controls of :data:`daishi_forensics.textsafe.CONTROLS`) are written as
-``\\uXXXX`` escapes too.  They can only stand inside a string, where the escape means
+a viewer would obey or hide (DEL, the C1 controls, the line and paragraph separators, the
+bidirectional controls and the other format characters of
+:data:`daishi_forensics.textsafe.CONTROLS`) are written as ``\\uXXXX`` escapes too (a
+surrogate pair beyond the BMP).  They can only stand inside a string, where the escape means
 the very same character, so a parser reads the same document.
 """
 
@@ -91,7 +92,20 @@ def _escape_raw(text: str) -> str:
             return text
     elif _RAW.search(text) is None:
         return text
-    return _RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return _RAW.sub(lambda m: _json_escape(m.group()), text)
+
+
+def _json_escape(char: str) -> str:
+    """``char`` as JSON escapes it: ``\\uXXXX``, or a UTF-16 surrogate pair beyond the BMP (a tag character).
+
+    >>> _json_escape("\\u200b"), _json_escape("\\U000e0041")
+    ('\\\\u200b', '\\\\udb40\\\\udc41')
+    """
+    code = ord(char)
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
 
 
 def dumps(obj: Any) -> str:

@@ -12,12 +12,18 @@ Which characters: every C0 and C1 control and DEL (Unicode category ``Cc``: tab,
 newline and carriage return included), the line and paragraph separators (U+2028,
 U+2029, which some viewers break lines on) and the bidirectional controls (U+061C,
 U+200E, U+200F, U+202A-U+202E, U+2066-U+2069), which reorder what a reader sees
-("Trojan Source").  Everything else, any script and emoji included, is printed as it is.
+("Trojan Source"), and every other format character (Unicode category ``Cf``: the zero-width
+space U+200B, the byte order mark U+FEFF, the soft hyphen U+00AD, the invisible tag characters
+U+E0020-U+E007F...), which a reader does not see, so two names that look alike may differ.
+A joiner in an emoji sequence is written out too (``\\u200d``).  Everything else, any script
+and emoji included, is printed as it is.
 
 >>> shown("a\\x1b]0;pwned\\x07b")
 'a\\\\x1b]0;pwned\\\\x07b'
 >>> shown("x\\n::error file=README.md::forged")
 'x\\\\n::error file=README.md::forged'
+>>> shown("Ash\\u200b"), shown("\\ufeffNyx"), shown("re\\u00adad"), shown("\\U000e0041")
+('Ash\\\\u200b', '\\\\ufeffNyx', 're\\\\xadad', '\\\\U000e0041')
 >>> shown_lines("line one\\nline \\x1b[2J two")
 'line one\\nline \\\\x1b[2J two'
 """
@@ -27,22 +33,28 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["shown", "shown_lines", "is_neutral", "md_escape", "md_text", "MARKDOWN_CHARS", "CONTROLS"]
+__all__ = ["shown", "shown_lines", "is_neutral", "md_escape", "md_text", "md_bold", "MARKDOWN_CHARS", "CONTROLS"]
 
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _EXTRA = [0x2028, 0x2029, 0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+_FORMAT_BLOCKS = ((0x0, 0x2100), (0xFE00, 0x10000), (0x11000, 0x14000), (0x1BC00, 0x1D200), (0xE0000, 0xE0080))
+"""Where Unicode puts its format characters (category ``Cf``): only these are read at import, not all 1.1
+million code points."""
 
 
 def _escape(code: int) -> str:
     char = chr(code)
     if char in _NAMED:
         return _NAMED[char]
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 CONTROLS: frozenset[str] = frozenset(
     [chr(c) for c in range(0xA0) if unicodedata.category(chr(c)) == "Cc"]
     + [chr(c) for c in _EXTRA]
+    + [chr(c) for lo, hi in _FORMAT_BLOCKS for c in range(lo, hi) if unicodedata.category(chr(c)) == "Cf"]
 )
 """Every character :func:`shown` writes out."""
 
@@ -72,15 +84,41 @@ raw HTML, headings, table cells, strikethrough (``~``), entities (``&amp;``) and
 written with a backslash before it (CommonMark escapes every ASCII punctuation character that way)."""
 
 
-def md_escape(text: str) -> str:
-    """``text`` with every :data:`MARKDOWN_CHARS` character escaped: data shown as it is, never as markup.
+_WORD = re.compile(r"[^\s`|]+")
+"""A run of text a code span can hold as it is (no space, no backtick, no table cell's ``|``)."""
 
-    >>> md_escape("~~gone~~ &amp; <b>*x*</b>")
-    '\\\\~\\\\~gone\\\\~\\\\~ \\\\&amp; \\\\<b\\\\>\\\\*x\\\\*\\\\</b\\\\>'
-    """
+_LIVE = re.compile(r"://|www\.|@|#\d|\bgh-\d|:[a-z0-9_+-]+:|\b(?:mailto|xmpp):", re.IGNORECASE)
+"""What GitHub turns into a link, a notification or an emoji in an issue, a pull request or a comment,
+escaped or not (its filters read the rendered text): a URL (``https://…``, ``www.…``, ``mailto:``), an
+e-mail address or an ``@mention`` (``@org/team``), an issue or pull request reference (``#123``, ``GH-1``,
+``owner/repo#1``) and an emoji shortcode (``:rocket:``).  Only text in a code span stays as it is."""
+
+
+def _md_chars(text: str) -> str:
     for ch in MARKDOWN_CHARS:
         text = text.replace(ch, "\\" + ch)
     return text
+
+
+def md_escape(text: str) -> str:
+    """``text`` with every :data:`MARKDOWN_CHARS` character escaped, and every word GitHub would make live
+    (:data:`_LIVE`: a URL, a mention, an issue reference, an emoji shortcode) in a code span: data shown
+    as it is, never as markup, a link, a ping or a cross-reference.
+
+    >>> md_escape("~~gone~~ &amp; <b>*x*</b>")
+    '\\\\~\\\\~gone\\\\~\\\\~ \\\\&amp; \\\\<b\\\\>\\\\*x\\\\*\\\\</b\\\\>'
+    >>> md_escape("ask @org/team, see #123 at https://evil.example/x :rocket:")
+    'ask `@org/team,` see `#123` at `https://evil.example/x` `:rocket:`'
+    """
+    if _LIVE.search(text) is None:
+        return _md_chars(text)
+    out, start = [], 0
+    for word in _WORD.finditer(text):
+        if _LIVE.search(word.group()):
+            out += [_md_chars(text[start:word.start()]), "`", word.group(), "`"]
+            start = word.end()
+    out.append(_md_chars(text[start:]))
+    return "".join(out)
 
 
 _BLOCK_START = re.compile(r"^( {0,3})([-+=]|\d{1,9}(?=[.)]))")
@@ -108,3 +146,20 @@ def md_text(text: str) -> str:
         end = match.end()
         return out[:end] + "\\" + out[end:]
     return lead + "\\" + out[len(lead):]
+
+
+def md_bold(text: str) -> str:
+    """Escaped Markdown ``text`` (:func:`md_escape`, :func:`md_text`) in bold, read as bold whatever its ends
+    hold: ``** Ash **`` is no bold on GitHub (a space, or any Unicode space, inside the ``**`` stops them
+    opening or closing), so a space at either end is written as its character reference, still a space;
+    empty text stays empty.
+
+    >>> md_bold(" Ash (a_1)\u00a0"), md_bold("Nyx"), md_bold("")
+    ('**&#32;Ash (a_1)&#160;**', '**Nyx**', '')
+    """
+    if not text:
+        return text
+    body = text.strip()
+    lead = len(text) - len(text.lstrip())
+    trail = text[lead + len(body):]
+    return "**" + "".join(f"&#{ord(c)};" for c in text[:lead]) + body + "".join(f"&#{ord(c)};" for c in trail) + "**"

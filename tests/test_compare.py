@@ -224,13 +224,13 @@ def test_probe_seats_are_in_no_mean() -> None:
     assert doc["overall"]["score"] == {"a": 15.0, "b": 15.0, "difference": 0.0, "interval": None,
                                        "intervalKind": None}
     assert doc["seats"][2]["b"]["role"] == "probe"  # still listed seat by seat
-    assert any(n.startswith("1 probe seat(s) of side B left out of its means") and "P_1 (p_1)" in n
+    assert any(n.startswith("1 probe seat of side B left out of its means") and "P_1 (p_1)" in n
                for n in doc["notes"])
     _validate(doc)
     models = compare_models(Side("A", (a,)), Side("B", (b,)))
     assert models["figures"]["score"]["b"]["mean"] == 15.0 and models["b"]["seats"] == 2
     assert models["b"]["probeSeats"] == 1 and "probe-script-v1" not in models["b"]["models"]
-    assert any("1 probe seat(s) in 1 match(es) of side B left out" in n for n in models["notes"])
+    assert any("1 probe seat in 1 match of side B left out" in n for n in models["notes"])
     assert compare_module.split_models([a, b]) == {"X": 2, "Y": 2}
     _validate(models)
 
@@ -273,15 +273,15 @@ def test_anchor_seats_are_scripted_and_in_no_mean() -> None:
     assert doc["overall"]["score"] == {"a": 10.0, "b": 14.0, "difference": 4.0, "interval": None,
                                        "intervalKind": None}
     assert doc["seats"][1]["a"]["role"] == "anchor"  # still listed seat by seat
-    assert ("1 anchor seat(s) of side A left out of its means (role anchor: scripted bots kept as a yardstick, not "
+    assert ("1 anchor seat of side A left out of its means (role anchor: scripted bots kept as a yardstick, not "
             "players): K_1 (k_1)") in doc["notes"]
-    assert any(n.startswith("1 probe seat(s) of side B") for n in doc["notes"])
+    assert any(n.startswith("1 probe seat of side B") for n in doc["notes"])
     _validate(doc)
     models = compare_models(Side("A", (a,)), Side("B", (b,)))
     assert models["a"]["anchorSeats"] == 1 and models["a"]["probeSeats"] == 0 and models["a"]["seats"] == 1
     assert models["b"]["anchorSeats"] == 1 and models["b"]["probeSeats"] == 1
     assert "greedy-harvester-v1" not in models["a"]["models"]
-    assert "1 anchor seat(s) in 1 match(es) of side A left out of its means (role anchor: scripted bots kept as a " \
+    assert "1 anchor seat in 1 match of side A left out of its means (role anchor: scripted bots kept as a " \
            "yardstick, not players)" in models["notes"]
     assert compare_module.split_models([a, b]) == {"X": 2}
     _validate(models)
@@ -304,3 +304,14 @@ def test_cli_warns_of_a_self_comparison_and_refuses_one_model_twice(tmp_path: Pa
     folder = tmp_path / "a"
     models = CliRunner().invoke(main, ["compare", str(folder), "--by", "model", "--models", "X", "X"])
     assert models.exit_code == 2 and "both sides are model 'X': give two different models" in models.output
+
+
+def test_one_match_on_both_sides_is_counted_in_the_singular() -> None:
+    """The design's reason said '1 match(es) hold the same seats on both sides', the notes '1 probe seat(s)'."""
+    result = CliRunner().invoke(main, ["compare", "m_demo", "m_demo", "--by", "model", "--format", "markdown"])
+    assert result.exit_code == 0
+    flat = " ".join(result.stdout.split())
+    assert ("independent: 1 match holds the same seats on both sides (the same match on both sides: "
+            "m\\_32d5b4896ccb), so pairing would compare a match with itself") in flat
+    assert "1 probe seat in 1 match of side m\\_demo left out of its means" in flat
+    assert "(s)" not in flat and "(es)" not in flat

@@ -576,12 +576,12 @@ def test_a_number_too_long_to_read_names_its_file_row_and_column(study_a: Path) 
     _set_field(study_a / "seats.csv", 5, "economy", "9" * 15)  # 15 digits: reads
     result = CliRunner().invoke(main, ["study", "audit", str(study_a)])
     assert result.exit_code == 2 and "Traceback" not in result.output and "internal error" not in result.output
-    assert (f"{study_a / 'trials.csv'}: 1 field(s) do not read: row 2, column value: '100000000000000000000000…' "
+    assert (f"{study_a / 'trials.csv'}: 1 field does not read: row 2, column value: '100000000000000000000000…' "
             "(401 characters) is too large to read: more than 15 digits before the point") in result.output
     _set_field(study_a / "trials.csv", 2, "value", "50.000")
     result = CliRunner().invoke(main, ["study", "audit", str(study_a)])
     assert result.exit_code == 2
-    assert (f"{study_a / 'seats.csv'}: 2 field(s) do not read: row 3, column fitness_index: "
+    assert (f"{study_a / 'seats.csv'}: 2 fields do not read: row 3, column fitness_index: "
             "'100000000000000000000000…' (303 characters) is too large to read: more than 15 digits before the "
             "point; row 4, column economy: '1000000000000000' is too large to read: more than 15 digits before the "
             "point") in result.output
@@ -618,7 +618,7 @@ def test_impossible_seat_scores_disagree_even_where_they_cancel(study_a: Path) -
     assert disagreeing(audit) == {("seat-range", str(study_a / "seats.csv"), (2, 3, 4))}
     (check,) = audit.checks_disagree
     assert [p for _, _, p in check.problems] == ["economy 150.0 outside 0 to 100; social -75.0 outside 0 to 100",
-                                                 "rank 4 beyond the 3 seat(s) of its trial",
+                                                 "rank 4 beyond the 3 seats of its trial",
                                                  "coverage 5.000 outside 0 to 1"]
     assert audit.exit_code == 1 and audit.figures_differ == ()
 
@@ -663,4 +663,36 @@ def test_csv_encoding_separator_and_blank_lines_are_named(study_a: Path) -> None
     trials.write_text("".join(lines[:3]) + "\n" + "".join(lines[3:]))  # a blank line inside: named
     with pytest.raises(StudyUnreadable) as caught:
         audited(study_a)
-    assert str(caught.value) == f"{trials}: 1 field(s) do not read: row 4: a blank line"
+    assert str(caught.value) == f"{trials}: 1 field does not read: row 4: a blank line"
+
+
+def test_markdown_labels_never_link_or_ping_on_github(tmp_path: Path) -> None:
+    """An arm label with a mention, an issue reference and a URL is shown in code spans (inert on GitHub)."""
+    trials, seats = study_a_rows()
+    label = "ask @org/team see #12 https://evil.example/x"
+    for row in trials:
+        if row["arm"] == "1":
+            row["arm_label"] = label
+    doc = study_a_page()
+    doc["arms"][1]["label"] = label
+    folder = write_study(tmp_path / "h", trials, seats, doc)
+    out = CliRunner().invoke(main, ["study", "audit", str(folder), "--format", "markdown"]).output
+    assert "(ask `@org/team` see `#12` `https://evil.example/x`)" in out and "ask @org" not in out
+
+
+def test_counts_are_written_singular_or_plural(tmp_path: Path) -> None:
+    """Counts said 'arm(s)', 'pair(s)', 'seat(s) in ... trial(s)': each is now the word its number takes."""
+    trials, seats = study_a_rows()
+    seats[0]["model"] = "solo"
+    folder = write_study(tmp_path / "solo", trials, seats, study_a_page())
+    text = CliRunner().invoke(main, ["study", "audit", str(folder)]).output.splitlines()
+    assert text[0] == ("study s_hand: paired experiment, 3 arms; metric fitness_index (difference); fixed rule, each "
+                       "comparison at level 0.95")
+    assert "comparison 1 (arm 1) against the control: 6 pairs read, 3 maps" in text
+    assert "arm 0 (control): mean over 6 trials with a value, of 6" in text
+    assert "  model-a: 17 seats in 17 trials" in text and "  solo: 1 seat in 1 trial" in text
+    markdown = CliRunner().invoke(main, ["study", "audit", str(folder), "--format", "markdown"]).output.splitlines()
+    assert "### Comparison 1 (arm 1): 6 pairs, 3 maps" in markdown
+    assert "### Arm 0 (control): 6 trials with a value, of 6" in markdown
+    assert "### model-a: 17 seats in 17 trials" in markdown and "### solo: 1 seat in 1 trial" in markdown
+    assert not [line for line in text + markdown if "(s)" in line]

@@ -169,6 +169,38 @@ def test_dumps_escapes_every_raw_control_in_ascii_and_other_text(around: str) ->
     assert raw[0] == "\x7f" and all(ord(c) >= 0x80 for c in raw[1:])
     for c in raw:
         text = dumps({"a": f"{around}x{c}y"})
-        assert text == '{\n  "a": "' + around + f'x\\u{ord(c):04x}y"\n}}\n' and json.loads(text) == {"a": f"{around}x{c}y"}
+        escape = json.dumps(c)[1:-1]  # \uXXXX, a surrogate pair beyond the BMP (a tag character)
+        assert text == '{\n  "a": "' + around + f'x{escape}y"\n}}\n' and json.loads(text) == {"a": f"{around}x{c}y"}
     plain = {"a": f"{around}plain", "b": [1, 2.5, None]}
     assert dumps(plain) == orjson.dumps(plain, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2).decode() + "\n"
+
+
+INVISIBLE = "\u200b\ufeff\u00ad\u2060\U000e0041\u202a\u2066"
+"""Characters a reader does not see (zero-width space, byte order mark, soft hyphen, word joiner, a tag
+character, two bidirectional controls): a name holding them looks like one without."""
+
+
+@pytest.fixture(scope="module")
+def invisible(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_hostile(tmp_path_factory.mktemp("invisible"), INVISIBLE)
+
+
+@pytest.mark.parametrize(("command", "fmt"), [*MATCH_FORMATS, ("compare", "text"), ("compare", "markdown"),
+                                               ("compare", "html"), ("compare", "json")])
+def test_format_characters_are_written_out_in_every_format(invisible: Path, command: str, fmt: str) -> None:
+    args = [command, "--format", fmt, str(invisible)] + ([str(invisible)] if command == "compare" else [])
+    code, out, err = _run(args)
+    assert code in (0, 1), (code, err)
+    _assert_neutral(f"{command} --format {fmt} (stdout)", out)
+    _assert_neutral(f"{command} --format {fmt} (stderr)", err)
+
+
+def test_format_characters_are_shown_as_escapes(invisible: Path) -> None:
+    written = "\\u200b\\ufeff\\xad\\u2060\\U000e0041\\u202a\\u2066"
+    assert shown(INVISIBLE) == written
+    _code, out, _err = _run(["score", "--format", "text", str(invisible)])
+    assert "Mallory" + written in out
+    _code, out, _err = _run(["behavior", "--format", "markdown", str(invisible)])
+    assert "Mallory" + written.replace("\\", "\\\\") in out
+    _code, out, _err = _run(["behavior", "--format", "html", str(invisible)])
+    assert "Mallory" + written in out

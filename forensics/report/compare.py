@@ -44,6 +44,7 @@ from typing import Any
 from daishi_forensics.arithmetic import half_up
 from daishi_forensics.version import __version__
 
+from .render.cells import count
 from .summary import SeatLine, seat_lines
 
 __all__ = ["COMPARE_VERSION", "METRICS", "PROBE_ROLE", "Side", "compare_matches", "compare_models", "design",
@@ -190,7 +191,7 @@ def _scripted_notes(scripted: Sequence[SeatLine], roles: Mapping[str, Any], side
         seats = [s for s in scripted if roles.get(s.agent_id) == role]
         if seats:
             named = ", ".join(f"{s.name or s.agent_id} ({s.agent_id})" for s in seats)
-            notes.append(f"{len(seats)} {role} seat(s) of side {side} left out of its means (role {role}: "
+            notes.append(f"{count(len(seats), f'{role} seat')} of side {side} left out of its means (role {role}: "
                          f"{words}, not players): {named}")
     return notes
 
@@ -352,15 +353,20 @@ def design(a: Sequence[_Match], b: Sequence[_Match]) -> tuple[bool, str]:
     if not shared:
         return False, "the sides share no match: Welch t, each side over its own matches"
     if same_seats:
-        return False, (f"{len(same_seats)} match(es) hold the same seats on both sides (the same match on both "
-                       f"sides: {', '.join(same_seats)}), so pairing would compare a match with itself: Welch t, "
+        return False, (f"{count(len(same_seats), 'match', 'matches')} {_hold(len(same_seats))} the same seats on "
+                       f"both sides (the same match on both sides: {', '.join(same_seats)}), so pairing would compare a match with itself: Welch t, "
                        "each side over its own matches (such a match counted on each side)")
     if set(ma) != set(mb):
         return False, (f"the sides cover different sets of matches ({len(shared)} shared, {len(set(ma) - set(mb))} "
                        f"only on side A, {len(set(mb) - set(ma))} only on side B): Welch t, each side over its own "
                        "matches")
-    return True, (f"both sides have different seats in the same {len(shared)} match(es): paired t, one difference "
-                  "per match")
+    return True, (f"both sides have different seats in the same {count(len(shared), 'match', 'matches')}: paired t, "
+                  "one difference per match")
+
+
+def _hold(n: int) -> str:
+    """The verb after ``n`` matches: ``1 match holds``, ``2 matches hold``."""
+    return "holds" if n == 1 else "hold"
 
 
 def compare_models(a: Side, b: Side) -> dict[str, Any]:
@@ -380,7 +386,8 @@ def compare_models(a: Side, b: Side) -> dict[str, Any]:
             entry.update({"difference": _r(sum(diffs) / len(diffs)) if diffs else None, "pairs": len(diffs),
                           "interval": list(interval) if interval else None, "intervalKind": PAIRED})
             if interval is None:
-                entry["why"] = f"{len(diffs)} match(es) hold both sides with a value; an interval needs two"
+                entry["why"] = (f"{count(len(diffs), 'match', 'matches')} {_hold(len(diffs))} both sides with a value; "
+                                "an interval needs two")
         else:
             interval = welch_interval(xa, xb)
             diff = (sum(xb) / len(xb) - sum(xa) / len(xa)) if xa and xb else None
@@ -428,7 +435,7 @@ def _model_notes(a: Side, b: Side, side_a: tuple[Sequence[_Match], Mapping[str, 
         for role, words in SCRIPTED_ROLES.items():
             held = [(m.match_id, s) for m in matches for s in m.probes if m.roles.get(s.agent_id) == role]
             if held:
-                notes.append(f"{len(held)} {role} seat(s) in {len({mid for mid, _ in held})} match(es) of side "
+                notes.append(f"{count(len(held), f'{role} seat')} in {count(len({mid for mid, _ in held}), 'match', 'matches')} of side "
                              f"{side.label} left out of its means (role {role}: {words}, not players)")
         for d in duplicates:
             notes.append(f"side {side.label}: {d['target']} is match {d['matchId']}, like {d['sameAs']}: counted "

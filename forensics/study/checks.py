@@ -29,6 +29,7 @@ from .files import (
     SeatRow,
     StudyFiles,
     TrialRow,
+    count,
     units,
 )
 from .fitness import half_up_units, seat_fitness, trial_value_units
@@ -441,7 +442,7 @@ def _seat_range_problem(seat: SeatRow, seats_in_trial: int) -> str | None:
     >>> from daishi_forensics.study.files import _SEATS_EXAMPLE, read_seats
     >>> (seat,) = read_seats(_SEATS_EXAMPLE)
     >>> _seat_range_problem(seat, 1) is None, _seat_range_problem(replace(seat, rank=3), 2)
-    (True, 'rank 3 beyond the 2 seat(s) of its trial')
+    (True, 'rank 3 beyond the 2 seats of its trial')
     """
     problems = []
     for name in ("fitness_index", *DIMENSION_COLUMNS, "coverage"):
@@ -450,7 +451,7 @@ def _seat_range_problem(seat: SeatRow, seats_in_trial: int) -> str | None:
         if value is not None and metric.high is not None and not metric.low <= value.value <= metric.high:
             problems.append(f"{name} {value.text} outside {metric.low:g} to {metric.high:g}")
     if seat.rank is not None and seat.rank > seats_in_trial:
-        problems.append(f"rank {seat.rank} beyond the {seats_in_trial} seat(s) of its trial")
+        problems.append(f"rank {seat.rank} beyond the {count(seats_in_trial, 'seat')} of its trial")
     return "; ".join(problems) or None
 
 
@@ -618,7 +619,7 @@ def _page_setting_checks(files: StudyFiles, page: Page, kind: str, comparisons: 
     if page.declared_level is not None and page.comparison_level is not None and comparisons:
         expected = 1 - (1 - page.declared_level) / len(comparisons)
         if abs(expected - page.comparison_level) > 5e-7:
-            split.append((pname, None, f"declared {page.declared_level} over {len(comparisons)} comparison(s) is "
+            split.append((pname, None, f"declared {page.declared_level} over {count(len(comparisons), 'comparison')} is "
                                        f"{expected:.6f} each, the page says {page.comparison_level}"))
     checks.append(_check("page-level-split", pname, "the comparison level is the declared level split across the "
                          "comparisons: 1 - (1 - declared) / comparisons", split))
@@ -645,7 +646,7 @@ def _page_arm_checks(rows: Sequence[TrialRow], page: Page) -> list[Check]:
         else:
             valued = sum(1 for r in mine if r.value is not None)
             if (shown.rows, shown.trials) != (len(mine), valued):
-                problems.append((pname, None, f"the page counts {shown.rows} trial(s), {shown.trials} with a value; "
+                problems.append((pname, None, f"the page counts {count(shown.rows, 'trial')}, {shown.trials} with a value; "
                                               f"the files {len(mine)}, {valued}"))
             if shown.label != mine[0].arm_label:
                 problems.append((pname, None, f"the page labels it {shown.label!r}, the files {mine[0].arm_label!r}"))
@@ -666,7 +667,7 @@ def _page_pairs_check(rows: Sequence[TrialRow], page: Page) -> Check:
     tally = Counter(f"{a}:{why}" for r in pairs.values() if r.pair == "out" for a, why in (r.pair_out or ()))
     problems: Problems = []
     if (page.pairs_in, page.pairs_out) != (pairs_in, pairs_out):
-        problems.append((pname, None, f"the page counts {page.pairs_in} pair(s) in and {page.pairs_out} out; "
+        problems.append((pname, None, f"the page counts {count(page.pairs_in, 'pair')} in and {page.pairs_out} out; "
                                       f"the files {pairs_in} and {pairs_out}"))
     if page.pair_out != dict(tally):
         problems.append((pname, None, f"the page's reasons {dict(sorted(page.pair_out.items()))}, the files' "
@@ -693,10 +694,10 @@ def _page_comparison_checks(rows: Sequence[TrialRow], page: Page, comparisons: S
             problems.append((pname, None, f"the page compares arm {arm}; the files have no such arm"))
         else:
             if shown_c.pairs != len(read):
-                problems.append((pname, None, f"the page says the comparison read {shown_c.pairs} pair(s); "
+                problems.append((pname, None, f"the page says the comparison read {count(shown_c.pairs, 'pair')}; "
                                               f"in_comparison marks {len(read)}"))
             if shown_c.maps != len(maps):
-                problems.append((pname, None, f"the page counts {shown_c.maps} map(s); the pairs read have "
+                problems.append((pname, None, f"the page counts {count(shown_c.maps, 'map')}; the pairs read have "
                                               f"{len(maps)}"))
             if shown_c.withheld is not None and shown_c.verdict is not None:
                 problems.append((pname, None, f"the page withholds the verdict ({shown_c.withheld}) yet gives "
@@ -729,7 +730,7 @@ def _page_model_checks(seats: Sequence[SeatRow], page: Page) -> list[Check]:
         else:
             counted, played = models[model]
             if (shown_m.seats, shown_m.trials) != (counted[0], len(played)):
-                problems.append((pname, None, f"the page counts {shown_m.seats} seat(s) in {shown_m.trials} trial(s); "
+                problems.append((pname, None, f"the page counts {count(shown_m.seats, 'seat')} in {count(shown_m.trials, 'trial')}; "
                                               f"the files {counted[0]} in {len(played)}"))
         checks.append(_check("page-model", f"model {model}", "the model's seats and trials in whole trials are the "
                              "page's", problems))

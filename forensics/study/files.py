@@ -80,6 +80,16 @@ class Number:
     text: str
 
 
+def count(n: int, one: str, many: str | None = None) -> str:
+    """``1 pair``, ``3 pairs``: a number and its noun, singular for exactly 1 (``many`` when the plural is not
+    ``one`` + s).
+
+    >>> count(1, "pair"), count(0, "map"), count(2, "match", "matches")
+    ('1 pair', '0 maps', '2 matches')
+    """
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
 def _int(text: str) -> int:
     if not _INT.match(text):
         raise ValueError(f"{text!r} is not a whole number")
@@ -447,7 +457,7 @@ def _records(text: str, name: str, columns: Sequence[Column]) -> list[tuple[int,
     if problems:
         shown = problems[:25]
         more = f" (and {len(problems) - len(shown)} more)" if len(problems) > len(shown) else ""
-        raise StudyUnreadable(f"{len(problems)} field(s) do not read: " + "; ".join(shown) + more, file=name)
+        raise StudyUnreadable(f"{count(len(problems), 'field')} {'does' if len(problems) == 1 else 'do'} not read: " + "; ".join(shown) + more, file=name)
     return out
 
 

@@ -25,8 +25,9 @@ from .compare import (
     record_places,
 )
 from .figures import ComparisonFigures
+from .files import count
 from .metrics import LOG_RATIO
-from daishi_forensics.textsafe import md_escape, shown
+from daishi_forensics.textsafe import md_bold, md_escape, shown
 
 from .readings import READINGS
 from .statistics import Interval
@@ -105,7 +106,7 @@ def _header(audit: StudyAudit) -> list[str]:
     d = audit.design
     arms = len(audit.figures.arms)
     kind = "paired experiment" if d.kind == "paired" else "series"
-    head = f"study {_clean(d.study)}: {kind}, {arms} arm(s); metric {_clean(d.metric)} ({d.scale})"
+    head = f"study {_clean(d.study)}: {kind}, {count(arms, 'arm')}; metric {_clean(d.metric)} ({d.scale})"
     if d.kind == "paired":
         head += f"; {d.stopping_rule} rule, each comparison at level {d.comparison_level}"
         if d.tuning is not None:
@@ -175,8 +176,8 @@ def render_text(audit: StudyAudit) -> str:
     base, _ = _places(audit, "comparison")
     for c in audit.figures.comparisons:
         out.append("")
-        out.append(f"comparison {c.arm} ({_clean(c.label)}) against the control: {c.pairs} pair(s) read, "
-                   f"{c.maps} map(s)")
+        out.append(f"comparison {c.arm} ({_clean(c.label)}) against the control: {count(c.pairs, 'pair')} read, "
+                   f"{count(c.maps, 'map')}")
         out.extend(_text_table(_recomputed_rows(audit, f"comparison {c.arm}", _comparison_values(c))))
         if c.bootstrap is not None:
             out.append(f"    percentile bootstrap inside the verdict: {_interval_text(c.bootstrap, base, True)}")
@@ -184,13 +185,13 @@ def render_text(audit: StudyAudit) -> str:
             out.append(f"    verdict withheld by the page: {_clean(c.withheld, 200)}")
     for a in audit.figures.arms:
         out.append("")
-        out.append(f"arm {a.arm} ({_clean(a.label)}): mean over {a.trials} trial(s) with a value, of {a.rows}")
+        out.append(f"arm {a.arm} ({_clean(a.label)}): mean over {count(a.trials, 'trial')} with a value, of {a.rows}")
         out.extend(_text_table(_recomputed_rows(audit, f"arm {a.arm}", _mean_values(a.mean, a.interval))))
     if audit.figures.models:
         out.append("")
         out.append("models: mean Fitness Index over seats in whole trials")
         for m in audit.figures.models:
-            out.append(f"  {_clean(m.model)}: {m.seats} seat(s) in {m.trials} trial(s)")
+            out.append(f"  {_clean(m.model)}: {count(m.seats, 'seat')} in {count(m.trials, 'trial')}")
             out.extend(_text_table(_recomputed_rows(audit, f"model {m.model}", _mean_values(m.mean, m.interval))))
     out.append("")
     disagree = audit.checks_disagree
@@ -235,7 +236,7 @@ def render_markdown(audit: StudyAudit) -> str:
         out += ["", "## Comparisons against the control"]
         base, _ = _places(audit, "comparison")
         for c in audit.figures.comparisons:
-            out += ["", f"### Comparison {c.arm} ({_md(c.label)}): {c.pairs} pair(s), {c.maps} map(s)", ""]
+            out += ["", f"### Comparison {c.arm} ({_md(c.label)}): {count(c.pairs, 'pair')}, {count(c.maps, 'map')}", ""]
             out += _md_table(_recomputed_rows(audit, f"comparison {c.arm}", _comparison_values(c)))
             if c.bootstrap is not None:
                 out += ["", f"Percentile bootstrap inside the verdict: {_interval_text(c.bootstrap, base, True)}"]
@@ -243,16 +244,16 @@ def render_markdown(audit: StudyAudit) -> str:
                 out += ["", f"Verdict withheld by the page: {_md(c.withheld)}"]
     out += ["", "## Arms"]
     for a in audit.figures.arms:
-        out += ["", f"### Arm {a.arm} ({_md(a.label)}): {a.trials} trial(s) with a value, of {a.rows}", ""]
+        out += ["", f"### Arm {a.arm} ({_md(a.label)}): {count(a.trials, 'trial')} with a value, of {a.rows}", ""]
         out += _md_table(_recomputed_rows(audit, f"arm {a.arm}", _mean_values(a.mean, a.interval)))
     if audit.figures.models:
         out += ["", "## Models (mean Fitness Index over seats in whole trials)"]
         for m in audit.figures.models:
-            out += ["", f"### {_md(m.model)}: {m.seats} seat(s) in {m.trials} trial(s)", ""]
+            out += ["", f"### {_md(m.model)}: {count(m.seats, 'seat')} in {count(m.trials, 'trial')}", ""]
             out += _md_table(_recomputed_rows(audit, f"model {m.model}", _mean_values(m.mean, m.interval)))
     out += ["", "## Checks", "", f"{audit.checks_agree} agree, {len(audit.checks_disagree)} disagree."]
     for check in audit.checks_disagree:
-        out += ["", f"- **{_md(check.code)}** ({_md(check.subject)}): {_md_prose(check.what)}"]
+        out += ["", f"- {md_bold(_md(check.code))} ({_md(check.subject)}): {_md_prose(check.what)}"]
         for file, row, problem in check.problems:
             where = f"{file} row {row}" if row is not None else file
             out.append(f"  - {_md(where)}: {_md(problem)}")
@@ -262,7 +263,7 @@ def render_markdown(audit: StudyAudit) -> str:
         out += ["", "## Notes", ""] + [f"- {_md_prose(n)}" for n in audit.notes]
     out += ["", "## Readings where the published rules are silent", ""]
     out += [f"- **{r.key}**: {_md_prose(r.silent)} Read as: {_md_prose(r.reading)}" for r in READINGS if r.key in audit.readings]
-    out += ["", f"**{_md_prose(_summary(audit))}**"]
+    out += ["", md_bold(_md_prose(_summary(audit)))]
     return "\n".join(out) + "\n"
 
 

@@ -25,7 +25,7 @@ from typing import Any
 
 from daishi_forensics.jsonio import dumps
 from daishi_forensics.report.summary import Summary, summarize
-from daishi_forensics.textsafe import md_text, shown
+from daishi_forensics.textsafe import md_bold, md_text, shown
 
 from .cells import MAX_IDS_TEXT, Block, EventIds, Names, count
 from .phrases import (counterparties_block, did_text, exposure_text, finding_text, flag_significance, flag_title,
@@ -492,7 +492,7 @@ def render_markdown(report: dict[str, Any], *, events: Mapping[int, Mapping[str,
     elif not s.by_agent:
         out.append("No flag: every screen test came back within what honest play in this match produces.")
     for agent, rows in doc.agent_flags():
-        out.append(f"**{_md_text(doc.names.label(agent))}**")
+        out.append(md_bold(_md_text(doc.names.label(agent))))
         out.append("")
         for flag, first in rows:
             out += _md_flag(doc, flag, first, agent)

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from daishi_forensics.jsonio import shown as bounded
-from daishi_forensics.textsafe import md_escape, shown
+from daishi_forensics.textsafe import md_bold, md_escape, shown
 
 from .cells import MAX_IDS_TEXT, Agent, EventIds, Level
 
@@ -378,7 +378,7 @@ def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], *,
     for r, row in enumerate(rows):
         cells = [_md_escape(cell(v)) for v in row]
         if r in marked:
-            cells = [f"**{c}**" if c else c for c in cells]
+            cells = [md_bold(c) for c in cells]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
