@@ -250,6 +250,28 @@ def test_rubric_option_and_usage_errors(tmp_path: Path) -> None:
     assert run(str(path), "--format", "yaml").exit_code == 2
 
 
+@pytest.mark.parametrize("written", ["v2.2", "V2.2"])
+def test_rubric_option_takes_a_leading_v_as_the_rubric_writes_it(tmp_path: Path, written: str) -> None:
+    """--rubric v2.4 (as the rubric names itself) used to be a usage error (exit 2) while 2.4 worked."""
+    events, arch = match_a()
+    path = stored(tmp_path, events, arch, published(tmp_path, events, arch, "2.4"))
+    bare, prefixed = run(str(path), "--rubric", "2.2"), run(str(path), "--rubric", written)
+    assert prefixed.exit_code == bare.exit_code == 1
+    assert prefixed.output == bare.output
+    doc = json.loads(run(str(path), "--rubric", written, "--format", "json").output)
+    assert (doc["rubricVersion"], doc["rubricSource"]) == ("2.2", "option")
+
+
+def test_an_unknown_rubric_option_lists_the_versions_known(tmp_path: Path) -> None:
+    events, arch = match_a()
+    path = stored(tmp_path, events, arch, None)
+    cli = run(str(path), "--rubric", "v9.9")
+    assert cli.exit_code == 2
+    assert cli.output.splitlines()[-1] == (
+        "Error: Invalid value for '--rubric': v9.9 is not a rubric version this tool knows; "
+        "it knows 1.0, 2.0, 2.1, 2.2, 2.3, 2.4 (also written v2.4)")
+
+
 def test_a_report_naming_an_unknown_rubric_is_a_usage_error(tmp_path: Path) -> None:
     events, arch = match_a()
     report = published(tmp_path, events, arch, "2.4")
