@@ -447,6 +447,41 @@ def test_a_reputation_past_the_magnitude_is_an_error_naming_the_field(tmp_path: 
     assert "internal error" not in result.output
 
 
+@pytest.mark.parametrize("value", [2**53, 2**63])
+@pytest.mark.parametrize(("where", "field"), [
+    (("agents", 0, "aggression"), "agents[0].aggression"),
+    (("agents", 0, "roundsAlive"), "agents[0].roundsAlive"),
+    (("agents", 1, "seat"), "agents[1].seat"),
+    (("agents", 2, "diedAtTick"), "agents[2].diedAtTick"),
+    (("agents", 0, "trained", "strength"), "agents[0].trained.strength"),
+    (("metrics", "a_1", "gather"), "metrics.a_1.gather"),
+])
+def test_a_board_count_past_2_53_is_an_error_naming_the_file_and_field(
+        tmp_path: Path, where: tuple[Any, ...], field: str, value: int) -> None:
+    """The schemas bound counts, seats and ticks at 2^53 - 1; aggression 2^63 used to be scored (exit 0)
+    through doubles that no longer hold it, and seat 2^63 was ordered after the seats with no number."""
+    events, arch = match_a()
+    arch["metrics"] = {"a_1": {"gather": 6}}
+    holder: Any = arch
+    for key in where[:-1]:
+        holder = holder[key]
+    holder[where[-1]] = value
+    path = stored(tmp_path, events, arch, None)
+    result = run(str(path))
+    assert result.exit_code == 1
+    assert result.stderr == (f"daishi-forensics: error: {path}, field {field}: {value} is past 2^53 - 1 "
+                             "(9007199254740991), the largest integer the export format holds\n")
+
+
+def test_a_seat_numbered_2_53_minus_1_is_scored_before_an_unnumbered_one(tmp_path: Path) -> None:
+    events, arch = match_a()
+    arch["agents"][0]["seat"] = 2**53 - 1
+    del arch["agents"][1]["seat"]
+    doc = json.loads(run(str(stored(tmp_path, events, arch, None)), "--format", "json").output)
+    assert [(s["agentId"], s.get("seat")) for s in doc["seats"]] == [
+        ("a_3", 3), ("a_4", 4), ("a_1", 2**53 - 1), ("a_2", None)]
+
+
 def test_a_reputation_at_the_magnitude_is_scored(tmp_path: Path) -> None:
     events, arch = match_a()
     arch["agents"][0]["reputation"] = 1e12
