@@ -852,3 +852,14 @@ def test_an_agent_id_that_is_a_list_or_object_is_an_error_not_a_crash(tmp_path: 
     result = run(str(stored(tmp_path, events, arch, None)))
     assert result.exit_code == 1
     assert "field agents[1].agentId: a seat without an agentId" in result.output
+
+
+def test_a_ledger_pair_s_trades_past_2_53_is_an_error_naming_the_field(tmp_path: Path) -> None:
+    """The schemas bound a ledger pair's trades at 2^53 - 1; 2^63 used to be read as a count (exit 0)."""
+    events, arch = match_a()
+    arch["ledger"] = {"pairs": [{"a": "a_1", "b": "a_2", "trades": 2**63, "netShare": 0.25}]}
+    path = stored(tmp_path, events, arch, None)
+    result = run(str(path))
+    assert result.exit_code == 1
+    assert result.stderr == (f"daishi-forensics: error: {path}, field ledger.pairs[0].trades: {2**63} is past "
+                             "2^53 - 1 (9007199254740991), the largest integer the export format holds\n")
