@@ -863,3 +863,14 @@ def test_a_ledger_pair_s_trades_past_2_53_is_an_error_naming_the_field(tmp_path:
     assert result.exit_code == 1
     assert result.stderr == (f"daishi-forensics: error: {path}, field ledger.pairs[0].trades: {2**63} is past "
                              "2^53 - 1 (9007199254740991), the largest integer the export format holds\n")
+
+
+@pytest.mark.parametrize(("wealth", "said"), [(1234567.25, "1234567.25"), (999999999999.5, "999999999999.5"),
+                                              (337, "337"), (1e12, "1000000000000")])
+def test_the_wealth_taken_on_trust_is_said_as_the_archive_gives_it(tmp_path: Path, wealth: float, said: str) -> None:
+    """It was written with six significant digits: 1234567.25 read "wealth 1.23457e+06"."""
+    events, arch = match_a()
+    arch["agents"][0]["wealth"] = wealth
+    doc = json.loads(run(str(stored(tmp_path, events, arch, None)), "--format", "json").output)
+    assert doc["seats"][0]["trusted"][0] == (f"wealth {said}: the archive's final wealth (the published rubric "
+                                             "does not give the wealth formula)")

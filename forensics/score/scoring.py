@@ -714,8 +714,8 @@ def _wealth(row: Mapping[str, Any], where: str, said: _Said) -> float:
         said.trusted.append("wealth 0: the archive gives none (the published rubric does not give the wealth formula)")
         return 0.0
     wealth = within_magnitude(wealth, f"{where}.wealth")
-    said.trusted.append(f"wealth {wealth:g}: the archive's final wealth (the published rubric does not give the "
-                        "wealth formula)")
+    said.trusted.append(f"wealth {json_text(_report_int(wealth))}: the archive's final wealth (the published "
+                        "rubric does not give the wealth formula)")
     return wealth
 
 
