@@ -3,16 +3,30 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
 from daishi_forensics import exitcodes
 from daishi_forensics.score.audit import audit_target
 from daishi_forensics.report.render.score import FORMATS, render
-from daishi_forensics.score.rubric import VERSIONS, UnknownRubric
+from daishi_forensics.score.rubric import VERSIONS, UnknownRubric, rubric
+
+from daishi_forensics.textsafe import shown
 
 from ._progress import progress_for, progress_options
 from ._common import TARGET_HELP, fail, handle_errors, input_options, not_empty, set_help, write_output
+
+
+class RubricChoice(click.Choice):
+    """A rubric version this tool knows, written as the rubric writes it (``v2.4``) or bare (``2.4``)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            return rubric(str(value)).version
+        except UnknownRubric:
+            self.fail(f"{shown(str(value))} is not a rubric version this tool knows; it knows "
+                      f"{', '.join(VERSIONS)} (also written v{VERSIONS[-1]})", param, ctx)
 
 
 @click.command(
@@ -25,8 +39,9 @@ from ._common import TARGET_HELP, fail, handle_errors, input_options, not_empty,
         usage="usage error (also a report naming a rubric this tool does not know)")
 )
 @click.argument("target", metavar="TARGET", callback=not_empty)
-@click.option("--rubric", "rubric_version", type=click.Choice(VERSIONS), default=None,
-              help="Score under this rubric version instead of the one the report names.")
+@click.option("--rubric", "rubric_version", type=RubricChoice(VERSIONS), default=None,
+              help="Score under this rubric version instead of the one the report names "
+                   "(a leading v is allowed: v2.4).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="text for people, json for programs (versioned, deterministic).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")

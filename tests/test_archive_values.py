@@ -33,6 +33,8 @@ def test_exported_api_is_pinned() -> None:
         "unvalued_items",
         "map_regions",
         "match_rounds",
+        "MAX_TICK",
+        "bounded_ticks",
         "MAX_MAGNITUDE",
         "within_magnitude",
         "seat_wealth",

@@ -250,6 +250,28 @@ def test_rubric_option_and_usage_errors(tmp_path: Path) -> None:
     assert run(str(path), "--format", "yaml").exit_code == 2
 
 
+@pytest.mark.parametrize("written", ["v2.2", "V2.2"])
+def test_rubric_option_takes_a_leading_v_as_the_rubric_writes_it(tmp_path: Path, written: str) -> None:
+    """--rubric v2.4 (as the rubric names itself) used to be a usage error (exit 2) while 2.4 worked."""
+    events, arch = match_a()
+    path = stored(tmp_path, events, arch, published(tmp_path, events, arch, "2.4"))
+    bare, prefixed = run(str(path), "--rubric", "2.2"), run(str(path), "--rubric", written)
+    assert prefixed.exit_code == bare.exit_code == 1
+    assert prefixed.output == bare.output
+    doc = json.loads(run(str(path), "--rubric", written, "--format", "json").output)
+    assert (doc["rubricVersion"], doc["rubricSource"]) == ("2.2", "option")
+
+
+def test_an_unknown_rubric_option_lists_the_versions_known(tmp_path: Path) -> None:
+    events, arch = match_a()
+    path = stored(tmp_path, events, arch, None)
+    cli = run(str(path), "--rubric", "v9.9")
+    assert cli.exit_code == 2
+    assert cli.output.splitlines()[-1] == (
+        "Error: Invalid value for '--rubric': v9.9 is not a rubric version this tool knows; "
+        "it knows 1.0, 2.0, 2.1, 2.2, 2.3, 2.4 (also written v2.4)")
+
+
 def test_a_report_naming_an_unknown_rubric_is_a_usage_error(tmp_path: Path) -> None:
     events, arch = match_a()
     report = published(tmp_path, events, arch, "2.4")
@@ -423,6 +445,41 @@ def test_a_reputation_past_the_magnitude_is_an_error_naming_the_field(tmp_path: 
     assert "field agents[0].reputation:" in result.output
     assert "is past the magnitude this tool computes with (at most 1000000000000)" in result.output
     assert "internal error" not in result.output
+
+
+@pytest.mark.parametrize("value", [2**53, 2**63])
+@pytest.mark.parametrize(("where", "field"), [
+    (("agents", 0, "aggression"), "agents[0].aggression"),
+    (("agents", 0, "roundsAlive"), "agents[0].roundsAlive"),
+    (("agents", 1, "seat"), "agents[1].seat"),
+    (("agents", 2, "diedAtTick"), "agents[2].diedAtTick"),
+    (("agents", 0, "trained", "strength"), "agents[0].trained.strength"),
+    (("metrics", "a_1", "gather"), "metrics.a_1.gather"),
+])
+def test_a_board_count_past_2_53_is_an_error_naming_the_file_and_field(
+        tmp_path: Path, where: tuple[Any, ...], field: str, value: int) -> None:
+    """The schemas bound counts, seats and ticks at 2^53 - 1; aggression 2^63 used to be scored (exit 0)
+    through doubles that no longer hold it, and seat 2^63 was ordered after the seats with no number."""
+    events, arch = match_a()
+    arch["metrics"] = {"a_1": {"gather": 6}}
+    holder: Any = arch
+    for key in where[:-1]:
+        holder = holder[key]
+    holder[where[-1]] = value
+    path = stored(tmp_path, events, arch, None)
+    result = run(str(path))
+    assert result.exit_code == 1
+    assert result.stderr == (f"daishi-forensics: error: {path}, field {field}: {value} is past 2^53 - 1 "
+                             "(9007199254740991), the largest integer the export format holds\n")
+
+
+def test_a_seat_numbered_2_53_minus_1_is_scored_before_an_unnumbered_one(tmp_path: Path) -> None:
+    events, arch = match_a()
+    arch["agents"][0]["seat"] = 2**53 - 1
+    del arch["agents"][1]["seat"]
+    doc = json.loads(run(str(stored(tmp_path, events, arch, None)), "--format", "json").output)
+    assert [(s["agentId"], s.get("seat")) for s in doc["seats"]] == [
+        ("a_3", 3), ("a_4", 4), ("a_1", 2**53 - 1), ("a_2", None)]
 
 
 def test_a_reputation_at_the_magnitude_is_scored(tmp_path: Path) -> None:
@@ -795,3 +852,25 @@ def test_an_agent_id_that_is_a_list_or_object_is_an_error_not_a_crash(tmp_path: 
     result = run(str(stored(tmp_path, events, arch, None)))
     assert result.exit_code == 1
     assert "field agents[1].agentId: a seat without an agentId" in result.output
+
+
+def test_a_ledger_pair_s_trades_past_2_53_is_an_error_naming_the_field(tmp_path: Path) -> None:
+    """The schemas bound a ledger pair's trades at 2^53 - 1; 2^63 used to be read as a count (exit 0)."""
+    events, arch = match_a()
+    arch["ledger"] = {"pairs": [{"a": "a_1", "b": "a_2", "trades": 2**63, "netShare": 0.25}]}
+    path = stored(tmp_path, events, arch, None)
+    result = run(str(path))
+    assert result.exit_code == 1
+    assert result.stderr == (f"daishi-forensics: error: {path}, field ledger.pairs[0].trades: {2**63} is past "
+                             "2^53 - 1 (9007199254740991), the largest integer the export format holds\n")
+
+
+@pytest.mark.parametrize(("wealth", "said"), [(1234567.25, "1234567.25"), (999999999999.5, "999999999999.5"),
+                                              (337, "337"), (1e12, "1000000000000")])
+def test_the_wealth_taken_on_trust_is_said_as_the_archive_gives_it(tmp_path: Path, wealth: float, said: str) -> None:
+    """It was written with six significant digits: 1234567.25 read "wealth 1.23457e+06"."""
+    events, arch = match_a()
+    arch["agents"][0]["wealth"] = wealth
+    doc = json.loads(run(str(stored(tmp_path, events, arch, None)), "--format", "json").output)
+    assert doc["seats"][0]["trusted"][0] == (f"wealth {said}: the archive's final wealth (the published rubric "
+                                             "does not give the wealth formula)")

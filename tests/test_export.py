@@ -372,3 +372,105 @@ def test_the_invalid_records_summary_states_the_exit_there_is(tmp_path: Path, ex
     assert result.exit_code == code
     assert result.stderr.splitlines()[-1] == ("daishi-forensics: warning: 2 invalid record(s) in 2 of 2 matches "
                                               f"left out of the export{why}")
+
+
+def _new_a(directory: Path) -> Path:
+    """Match A exported again after a change: two seats, four events (the first export: three, nine)."""
+    events = _with_id([ev(1, 0, "agent_spawned", "a_1", region="r_0_0"),
+                       ev(2, 0, "agent_spawned", "a_2", region="r_0_0"),
+                       ev(3, 1, "move", "a_1", **{"from": "r_0_0", "to": "r_0_1"}),
+                       ev(4, 2, "move", "a_2", **{"from": "r_0_0", "to": "r_1_0"})], A)
+    return write_match(directory, events, archive(["a_1", "a_2"], ended=10, matchId=A))
+
+
+def _rows_of_a(out: Path) -> list[int]:
+    return [sql(f"SELECT count(*) FROM read_parquet('{out}/{t}/match_id={A}/part-0.parquet')")[0][0]
+            for t in ("events", "seats", "pairs")]
+
+
+def _files(out: Path) -> list[str]:
+    return sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
+
+
+def test_an_export_killed_between_two_tables_is_finished_by_the_next(matches: tuple[Path, Path],
+                                                                       tmp_path: Path) -> None:
+    """Killed after the events table was renamed into place and before the seats table, an export used to
+    leave match A's new events beside its old seats and pairs, for good."""
+    import subprocess
+    import sys
+
+    out = tmp_path / "lake"
+    export_parquet([str(matches[0])], out)
+    assert _rows_of_a(out) == [9, 3, 3]
+    new = _new_a(tmp_path / "new")
+    script = ("import os, sys\n"
+              "from pathlib import Path\n"
+              "from daishi_forensics.batch import export\n"
+              "swapped = []\n"
+              "def swap(a, b):\n"
+              "    if swapped:\n"
+              "        os._exit(9)  # killed between the first table and the second\n"
+              "    swapped.append(b)\n"
+              "    os.replace(a, b)\n"
+              "export._swap = swap\n"
+              "export.export_parquet([sys.argv[1]], Path(sys.argv[2]))\n")
+    killed = subprocess.run([sys.executable, "-c", script, str(new), str(out)], capture_output=True, text=True)
+    assert killed.returncode == 9, killed.stderr
+    assert _rows_of_a(out) == [4, 3, 3]  # the mix a kill leaves, until the next export to the folder
+    (record,) = (out / ".export-tmp").glob("commit.*.json")
+    assert orjson.loads(record.read_bytes())["replace"][1][1] == f"seats/match_id={A}/part-0.parquet"
+    assert export_parquet([str(matches[1])], out).exit_code == exitcodes.OK
+    assert _rows_of_a(out) == [4, 2, 1]
+    assert _files(out) == sorted(f"{t}/match_id={m}/part-0.parquet" for t in ("events", "seats", "pairs")
+                                 for m in (A, B))
+
+
+def test_an_export_failing_between_two_tables_is_finished_by_the_next(matches: tuple[Path, Path],
+                                                                        tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    from daishi_forensics.batch import export
+
+    out = tmp_path / "lake"
+    export_parquet([str(matches[0])], out)
+    calls: list[Path] = []
+
+    def swap(source: Path, target: Path) -> None:
+        calls.append(target)
+        if len(calls) == 3:  # the pairs table, after events and seats
+            raise OSError(28, "No space left on device")
+        os.replace(source, target)
+
+    monkeypatch.setattr(export, "_swap", swap)
+    cli = CliRunner().invoke(main, ["export", str(_new_a(tmp_path / "new")), "--parquet", str(out), "-q"])
+    assert cli.exit_code == exitcodes.OUTPUT
+    assert cli.stderr == f"daishi-forensics: error: {out}: cannot write the tables (No space left on device)\n"
+    assert _rows_of_a(out) == [4, 2, 3]
+    monkeypatch.setattr(export, "_swap", os.replace)
+    assert export_parquet([str(matches[1])], out).exit_code == exitcodes.OK
+    assert _rows_of_a(out) == [4, 2, 1]
+    assert not (out / ".export-tmp").exists()
+
+
+def test_a_commit_record_naming_anything_else_moves_nothing(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from daishi_forensics.batch.export import finish_replacements
+
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True,
+                          check=True)
+    dead = int(gone.stdout)
+    out = tmp_path / "lake"
+    tmp = out / ".export-tmp"
+    tmp.mkdir(parents=True)
+    leftover = tmp / f"part-0.parquet.{dead}.0123456789ab.tmp"
+    leftover.write_bytes(b"PAR1")
+    for n, moves in enumerate([[[leftover.name, "../outside.parquet"]], [[leftover.name, "events/x/part-0.parquet"]],
+                               "x"]):
+        (tmp / f"commit.{dead}.00000000000{n}.json").write_bytes(orjson.dumps({"replace": moves}))
+    (tmp / f"commit.{dead}.0000000000ff.json.part").write_bytes(b'{"repl')
+    assert finish_replacements(out) == 0
+    assert sorted(p.name for p in tmp.iterdir()) == [leftover.name]
+    assert not (tmp_path / "outside.parquet").exists() and not (out / "events").exists()

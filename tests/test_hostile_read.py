@@ -161,12 +161,13 @@ def test_an_id_past_two_to_the_64_is_refused_not_skipped(tmp_path: Path) -> None
 def test_ticks_and_quantities_written_as_floats_are_read_as_integers(tmp_path: Path) -> None:
     gather = line(ev(3, 57, "gather", "a_1", region="r_0_0", resource="wood", gathered=3))
     gather = gather.replace(b'"tick":57', b'"tick":57.0').replace(b'"gathered":3', b'"gathered":3e0')
-    deal = [line(e).replace(b'"wood":2', b'"wood":2.0') for e in trade(4, 58, "t1", "a_1", "a_2", {"wood": 2}, {})]
-    path = stream(tmp_path, [*map(line, SPAWNS), gather, *deal], archive(["a_1", "a_2"], ended=60))
+    offer = line(ev(4, 58, "trade_offered", "a_1", tradeId="t1", to="a_2", give={"wood": 2}, receive={}))
+    deal = [line(e).replace(b'"wood":2', b'"wood":2.0') for e in trade(5, 58, "t1", "a_1", "a_2", {"wood": 2}, {})]
+    path = stream(tmp_path, [*map(line, SPAWNS), gather, offer, *deal], archive(["a_1", "a_2"], ended=60))
     result = validate_targets([str(path)])
     assert result.exit_code == 0
     warned = sorted((p.line, p.path) for p in result.files[0].problems)
-    assert warned == [(4, "$.payload.gathered"), (4, "$.tick"), (5, "$.payload.give.wood"), (6, "$.payload.give.wood")]
+    assert warned == [(4, "$.payload.gathered"), (4, "$.tick"), (6, "$.payload.give.wood"), (7, "$.payload.give.wood")]
     got, _ = read_all(path)
     assert type(got[2]["tick"]) is int and type(got[2]["payload"]["gathered"]) is int
     assert type(got[3]["payload"]["give"]["wood"]) is int

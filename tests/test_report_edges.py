@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from daishi_forensics.cli import main
@@ -64,6 +65,36 @@ def test_an_archive_without_its_end_tick_is_refused_naming_the_file(tmp_path: Pa
         assert result.exit_code == 1, command
         assert result.stderr == (f"daishi-forensics: error: {path}, field endedAtTick: endedAtTick is missing or "
                                  "not an integer: None\n"), command
+
+
+@pytest.mark.parametrize(("key", "value"), [("endedAtTick", 2**53), ("endedAtTick", 2**63),
+                                            ("startedAtTick", 2**53 + 5)])
+def test_an_archive_tick_past_2_53_is_refused_naming_the_file_and_field(tmp_path: Path, key: str,
+                                                                         value: int) -> None:
+    """The schemas bound event ticks and the archive's at 2^53 - 1; endedAtTick 2^53 was scored (exit 0,
+    matchRounds 9007199254740992), as every command that analyses a match read it."""
+    events = [ev(1, 0, "agent_spawned", "a_1", region="r_0_0"), ev(2, 0, "agent_spawned", "a_2", region="r_0_0")]
+    arch = archive(["a_1", "a_2"], ended=10)
+    arch[key] = value
+    if key == "startedAtTick":
+        arch["endedAtTick"] = value + 10
+    path = str(write_match(tmp_path, events, arch))
+    said = (f"{path}, field {key}: {value} is not a tick: ticks are integers from 0 to 2^53 - 1 "
+            "(9007199254740991)")
+    for command in (["behavior", path], ["score", path], ["compare", path, path],
+                    ["export", path, "--parquet", str(tmp_path / "pq")]):
+        result = CliRunner().invoke(main, command)
+        assert result.exit_code == 1, command
+        assert f"daishi-forensics: error: {said}" in result.stderr.splitlines(), command
+    screened = CliRunner().invoke(main, ["screen", path])
+    assert screened.exit_code == 1
+    assert said in " ".join(screened.output.split())
+    assert not list((tmp_path / "pq").iterdir())
+
+
+def test_an_archive_ending_at_2_53_minus_1_is_read() -> None:
+    from daishi_forensics.read.archive import match_rounds
+    assert match_rounds({"startedAtTick": 0, "endedAtTick": 2**53 - 1}) == 2**53 - 1
 
 
 def test_one_of_anything_is_singular_in_compare_screens_and_study_texts() -> None:

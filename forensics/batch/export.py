@@ -38,10 +38,15 @@ message *counts* per pair, private ones included (counts, not contents).
 **Atomicity.**  Each file is written in ``DIR/.export-tmp/`` (:data:`TMP_FOLDER`: outside
 every table's folder, so no glob over a table, ``DIR/events/**`` included, meets it) and renamed
 into place when the match is complete; an export of a match already in ``DIR`` replaces its
-three files.  The temp files an export killed half-way left are removed by the next export
-to ``DIR`` (those of a process still running are left alone, and so are those whose lock an
-export holds, on another machine or in another container sharing ``DIR``); no other file in ``DIR``
-is touched.
+three files.  The three renames are one replacement: before the first, a commit record
+(``commit.<pid>.<hex>.json`` in :data:`TMP_FOLDER`, written whole) names the three files and where
+they go, and it is removed after the last.  An export killed (or failing) between two renames
+leaves the record and the files not yet renamed; the next export to ``DIR`` finishes those renames
+before anything else, so the match's tables are never left a mix of two exports, and while a
+record is there a reader knows the match's replacement is under way.  The temp files an export
+killed half-way left are removed by the next export to ``DIR`` (those of a process still running
+are left alone, and so are those whose lock an export holds, on another machine or in another
+container sharing ``DIR``); no other file in ``DIR`` is touched.
 """
 
 from __future__ import annotations
@@ -87,6 +92,7 @@ __all__ = [
     "export_parquet",
     "export_match",
     "clean_stale_tmp",
+    "finish_replacements",
     "TMP_FOLDER",
 ]
 
@@ -461,13 +467,92 @@ _OLD_TMP_NAME = re.compile(r"^\.part-0\.parquet\.(\d+)\.[0-9a-f]{12}\.tmp$")
 """A temp file's name in a partition (``match_id=...``), where earlier versions wrote them."""
 
 
+_COMMIT_NAME = re.compile(r"^commit\.(\d+)\.[0-9a-f]{12}\.json$")
+"""A commit record's name in :data:`TMP_FOLDER`."""
+_TABLE_FILE = re.compile(r"^(events|seats|pairs)/match_id=[A-Za-z0-9_.-]+/part-0\.parquet$")
+"""Where a commit record may send a file (relative to ``DIR``)."""
+
+_UNDER_WAY: set[Path] = set()
+"""The commit records of this process whose replacement is being done right now."""
+
+_swap = os.replace
+"""Renames a finished table into place (a name of its own so a test can fail it between tables)."""
+
+
+def _write_commit(out_dir: Path, moves: list[tuple[str, str]]) -> tuple[Path, int | None]:
+    """Write, whole, the commit record of one match's replacement (``moves``: each temp file's name in
+    :data:`TMP_FOLDER` and where it goes, relative to ``DIR``), locked like a temp file; returns its path
+    and the descriptor holding the lock (None where files cannot be locked)."""
+    folder = out_dir / TMP_FOLDER
+    path = folder / f"commit.{os.getpid()}.{uuid.uuid4().hex[:12]}.json"
+    part = path.with_name(path.name + ".part")
+    part.write_bytes(orjson.dumps({"replace": [list(m) for m in moves]}))
+    fd = os.open(part, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(part, path)  # a record is there whole or not at all
+    if fcntl is None:
+        return path, None
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:  # a file system without locks: the process id alone tells
+        pass
+    return path, fd
+
+
+def finish_replacements(out_dir: Path) -> int:
+    """Finish the replacements an export killed (or failing) between two renames left in ``out_dir``:
+    each commit record of a process that is gone (or of this one, failed), whose lock no export holds,
+    has the files it names
+    that are still in :data:`TMP_FOLDER` renamed into place, then is removed.  A record that cannot be
+    read, or names anything else than a temp file and a table file, moves nothing and is removed; a
+    record's half-written ``.part`` (the export died before deciding) is removed.  Returns how many
+    replacements were finished."""
+    folder = Path(out_dir) / TMP_FOLDER
+    if not folder.is_dir() or folder.is_symlink():
+        return 0
+    finished = 0
+    for path in sorted(folder.iterdir()):
+        name = path.name[:-len(".part")] if path.name.endswith(".part") else path.name
+        m = _COMMIT_NAME.match(name)
+        if m is None or not path.is_file() or path.is_symlink() or path in _UNDER_WAY or _locked(path):
+            continue
+        pid = int(m.group(1))
+        if pid != os.getpid() and _alive(pid):  # this process's own: one that failed, no longer under way
+            continue
+        if path.name.endswith(".part"):
+            path.unlink(missing_ok=True)
+            continue
+        try:
+            moves = orjson.loads(path.read_bytes()).get("replace")
+        except (orjson.JSONDecodeError, AttributeError):
+            moves = None
+        if isinstance(moves, list) and moves and all(
+                isinstance(m, list) and len(m) == 2 and all(isinstance(x, str) for x in m)
+                and _TMP_NAME.fullmatch(m[0]) and _TABLE_FILE.fullmatch(m[1]) for m in moves):
+            for tmp, final in moves:
+                source = folder / tmp
+                if source.is_file() and not source.is_symlink():
+                    (Path(out_dir) / final).parent.mkdir(parents=True, exist_ok=True)
+                    os.replace(source, Path(out_dir) / final)
+            finished += 1
+        path.unlink(missing_ok=True)
+    return finished
+
+
 def clean_stale_tmp(out_dir: Path) -> int:
     """Remove the temp files an export killed half-way left in ``out_dir`` (in :data:`TMP_FOLDER`,
     or hidden in a ``match_id=`` partition by earlier versions): those whose process is gone and
-    whose lock no export holds.  No other file is touched.  Returns how many."""
+    whose lock no export holds.  A replacement such an export had decided is finished first
+    (:func:`finish_replacements`): its files are renamed into place, not removed.  No other file
+    is touched.  Returns how many were removed."""
     out_dir = Path(out_dir)
     if not out_dir.is_dir():
         return 0
+    finish_replacements(out_dir)
     folders = [(out_dir / TMP_FOLDER, _TMP_NAME)] + [
         (p, _OLD_TMP_NAME) for t in ("events", "seats", "pairs") if (out_dir / t).is_dir()
         for p in sorted((out_dir / t).iterdir()) if p.name.startswith("match_id=") and p.is_dir()]
@@ -599,6 +684,7 @@ def export_match(
     folders = {t: out_dir / t / partition for t in ("events", "seats", "pairs")}
     tmps: dict[str, Path] = {}
     locks: list[int] = []
+    commit: Path | None = None  # the commit record, while the replacement it decided is under way
 
     def tmp_for(name: str) -> Path:
         tmps[name], lock = _tmp_in(out_dir)
@@ -625,12 +711,23 @@ def export_match(
             tmp_for(name)
             table = _table(rows, table_schema.with_metadata(_metadata(name, include_private, scrubbed)))
             pq.write_table(table, tmps[name], compression="zstd")
-        for name, tmp in tmps.items():
+        commit, lock = _write_commit(out_dir, [(tmp.name, f"{name}/{partition}/part-0.parquet")
+                                               for name, tmp in tmps.items()])
+        if lock is not None:
+            locks.append(lock)
+        _UNDER_WAY.add(commit)
+        for name, tmp in tmps.items():  # decided: from here on the replacement is finished, now or later
             folders[name].mkdir(parents=True, exist_ok=True)
-            os.replace(tmp, folders[name] / "part-0.parquet")
+            _swap(tmp, folders[name] / "part-0.parquet")
+        commit.unlink()
+        _UNDER_WAY.discard(commit)
+        commit = None
     finally:
-        for tmp in tmps.values():
-            tmp.unlink(missing_ok=True)
+        if commit is not None:
+            _UNDER_WAY.discard(commit)  # failed: the next export to out_dir finishes it
+        if commit is None:  # not decided, or done: nothing of it is left
+            for tmp in tmps.values():
+                tmp.unlink(missing_ok=True)
         for lock in locks:
             os.close(lock)
         _drop_if_empty(out_dir / TMP_FOLDER)

@@ -77,6 +77,9 @@ __all__ = [
 PARTNER_TRADE_CAP = 5
 """Trades with one partner that count toward credited trades (rubric *Social*)."""
 
+_MAX_COUNT = 2**53 - 1
+"""The largest count the archive holds (the schemas' bound: a JSON number holds no larger integer exactly)."""
+
 def pair_key(x: str, y: str) -> tuple[str, str]:
     """A pair of agents written ``(a, b)`` with ``a < b`` (ARCHITECTURE.md)."""
     return (x, y) if x < y else (y, x)
@@ -647,6 +650,9 @@ def archived_ledger(archive: Mapping[str, Any]) -> ArchivedLedger | None:
         trades = raw.get("trades")
         if not isinstance(trades, int) or isinstance(trades, bool) or trades < 0:
             raise InvalidInput(f"trades is not a count: {shown(trades)}", field=f"{where}.trades")
+        if trades > _MAX_COUNT:
+            raise InvalidInput(f"{trades} is past 2^53 - 1 ({_MAX_COUNT}), the largest integer the export format "
+                               "holds", field=f"{where}.trades")
         # rubric *Trade ledger*: a net share is a part of the value moved, 0 to 1
         share = _number(raw.get("netShare"), f"{where}.netShare", 0.0, 1.0, "a net share (0 to 1)")
         rep_raw = raw.get("rep")

@@ -40,6 +40,8 @@ __all__ = [
     "unvalued_items",
     "map_regions",
     "match_rounds",
+    "MAX_TICK",
+    "bounded_ticks",
     "MAX_MAGNITUDE",
     "within_magnitude",
     "seat_wealth",
@@ -242,13 +244,37 @@ def map_regions(archive: Mapping[str, Any]) -> int:
     return width * height
 
 
+MAX_TICK = 2**53 - 1
+"""The largest tick (README: ids, ticks and counts are at most 2^53 − 1, the largest integer a
+JSON number holds exactly; the archive schema bounds ``startedAtTick`` and ``endedAtTick`` so)."""
+
+
+def bounded_ticks(archive: Mapping[str, Any]) -> None:
+    """Refuse an archive ``startedAtTick`` or ``endedAtTick`` that is an integer outside 0 to
+    :data:`MAX_TICK` (:class:`InvalidInput` naming the field); one missing or of another type is
+    left to the reader that needs it.
+
+    >>> bounded_ticks({"startedAtTick": 0, "endedAtTick": 2**53 - 1})
+    >>> bounded_ticks({"startedAtTick": 0, "endedAtTick": 2**53})
+    Traceback (most recent call last):
+    ...
+    daishi_forensics.errors.InvalidInput: field endedAtTick: 9007199254740992 is not a tick: ticks are integers from 0 to 2^53 - 1 (9007199254740991)
+    """
+    for name in ("startedAtTick", "endedAtTick"):
+        value = archive.get(name)
+        if isinstance(value, int) and not isinstance(value, bool) and not 0 <= value <= MAX_TICK:
+            raise InvalidInput(f"{value} is not a tick: ticks are integers from 0 to 2^53 - 1 ({MAX_TICK})",
+                               field=name)
+
+
 def match_rounds(archive: Mapping[str, Any]) -> int:
     """The match's rounds: ``endedAtTick - startedAtTick`` (rubric *Rates*).
 
     Raises
     ------
     InvalidInput
-        Either tick is missing or not an integer, or the match ends before it starts.
+        Either tick is missing, not an integer or past :data:`MAX_TICK` (:func:`bounded_ticks`), or
+        the match ends before it starts.
 
     >>> match_rounds({"startedAtTick": 0, "endedAtTick": 600})
     600
@@ -259,6 +285,7 @@ def match_rounds(archive: Mapping[str, Any]) -> int:
         if not isinstance(value, int) or isinstance(value, bool):
             raise InvalidInput(f"{name} is missing or not an integer: {shown(value)}", field=name)
         ticks.append(value)
+    bounded_ticks(archive)
     started, ended = ticks
     if ended < started:
         raise InvalidInput(

@@ -11,10 +11,11 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from daishi_forensics import exitcodes
 from daishi_forensics.errors import BadSetting, ForensicsError
+from daishi_forensics.jsonio import shown
 from .boundary import read_match
 from .sources import Limits, MatchSource, open_match
 from .validation import Problem
@@ -140,8 +141,7 @@ def validate_one(
         source = open_match(target, store=store, server=server, limits=limits)
         read = read_match(source, strict=strict, max_per_kind=max_errors)
         header = read.header_problems()
-        for _ in read.events():
-            pass
+        unoffered = list(_trades_never_offered(read.events(), source.name))
     except BadSetting:
         raise  # the command line's fault, not this target's
     except ForensicsError as exc:
@@ -154,6 +154,7 @@ def validate_one(
                             severity="warning", code="report"))
     header = [*said, *header]
     stats = read.stats
+    _add_problems(stats, unoffered, max_errors)
     if source.form == "folder":
         header = [_in_folder(source, p) for p in header]
         stats.problems = [_in_folder(source, p) for p in stats.problems]
@@ -171,6 +172,50 @@ def validate_one(
         error_count=stats.errors + sum(1 for p in header if p.severity == "error"),
         warning_count=stats.warnings + sum(1 for p in header if p.severity != "error"),
     )
+
+
+_COMPLETIONS = frozenset({"trade_completed", "trade_fulfilled"})
+"""The events that complete a trade (docs/input-format.md §3): a direct trade, a market order filled."""
+
+
+def _trades_never_offered(events: Iterable[dict[str, Any]], name: str) -> Iterator[Problem]:
+    """Consume the match's events; a warning (``trade-offer``) at the first completion of each
+    ``tradeId`` that no ``trade_offered`` earlier in the log offers (an offer withheld by an erratum
+    or left out as invalid offers nothing).  A trade's other party's event (v3; the upcast offerer's
+    twin of a v2 trade) is not said again."""
+    offered: set[tuple[bool, Any]] = set()
+    said: set[tuple[bool, Any]] = set()
+    for event in events:
+        kind = event.get("type")
+        if kind != "trade_offered" and kind not in _COMPLETIONS:
+            continue
+        payload = event.get("payload")
+        trade_id = payload.get("tradeId") if isinstance(payload, dict) else None
+        if not isinstance(trade_id, (str, int)) or isinstance(trade_id, bool):
+            continue  # the schema says so
+        key = (isinstance(trade_id, str), trade_id)  # trade "7" is not trade 7
+        if kind == "trade_offered":
+            offered.add(key)
+        elif key not in offered and key not in said:
+            said.add(key)
+            yield Problem(name, f"{kind} of trade {shown(trade_id)}, which no trade_offered earlier in the log "
+                                "offers", severity="warning", code="trade-offer", event_id=event.get("id"),
+                          path="$.payload.tradeId", event_type=kind)
+
+
+def _add_problems(stats: Any, problems: list[Problem], max_per_kind: int) -> None:
+    """Count ``problems`` into the read's ``stats`` as the read boundary counts its own (at most
+    ``max_per_kind`` of each kind listed)."""
+    for problem in problems:
+        if problem.severity == "error":
+            stats.errors += 1
+        else:
+            stats.warnings += 1
+        stats.problem_counts[problem.code] += 1
+        if stats.problem_counts[problem.code] <= max_per_kind:
+            stats.problems.append(problem)
+        else:
+            stats.problems_not_kept += 1
 
 
 def _noted(source: MatchSource, note: str) -> Problem:
@@ -192,7 +237,7 @@ def _in_folder(source: MatchSource, problem: Problem) -> Problem:
     if problem.file != source.name:
         return problem
     folder = Path(source.name)
-    if problem.line is not None or problem.index is not None or problem.code == "truncated":
+    if problem.line is not None or problem.index is not None or problem.code in ("truncated", "trade-offer"):
         events = source.file_records.path if source.file_records is not None else str(folder / "events.jsonl")
         return replace(problem, file=events)
     for member, file in _FOLDER_FILES:

@@ -52,7 +52,7 @@ class Problem:
     severity: str = "error"
     """``error`` (makes the input invalid) or ``warning``."""
     code: str = "schema"
-    """Kind: ``json``, ``schema``, ``order``, ``tick-order``, ``tick-past-end``, ``tick-before-start``, ``errata``, ``roster``, ``match-id``, ``region``, ``unknown-type``, ``archive``, ``report``, ``header``."""
+    """Kind: ``json``, ``schema``, ``order``, ``tick-order``, ``tick-past-end``, ``tick-before-start``, ``errata``, ``roster``, ``trade-offer`` (``validate`` only), ``match-id``, ``region``, ``unknown-type``, ``archive``, ``report``, ``header``."""
     event_id: int | str | None = None
     """The event's ``id`` where it has one: an integer, else as written (a string id; a number past 64
     bits as its text writes it, ``123456789012345678901234567890``), for the reader to find it."""

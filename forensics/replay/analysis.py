@@ -23,7 +23,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from daishi_forensics.read.archive import ItemValues, item_values
+from daishi_forensics.errors import InvalidInput
+from daishi_forensics.read.archive import ItemValues, bounded_ticks, item_values
 from daishi_forensics.read.boundary import MatchRead, read_match
 from daishi_forensics.read.sources import Limits, MatchSource, open_match
 
@@ -134,6 +135,11 @@ def analyze(read: MatchRead, catalogue: Catalogue, *, only: Iterable[str] | None
     process is done with its passes while the other still works, it runs ``early`` (:data:`Early`)
     meanwhile."""
     archive = read.archive
+    try:
+        bounded_ticks(archive)  # a match round past 2^53 - 1 cannot be counted exactly in any pass
+    except InvalidInput as exc:
+        exc.file = read.source.name
+        raise
     instances = catalogue.build(archive, only)
     ahead = None if warm is None else lambda passes, _timeline: warm(passes, archive)
     made: dict[Any, Any] = {}

@@ -251,11 +251,8 @@ def _published(card: Mapping[str, Any], figure: str) -> tuple[Any, str | None]:
 
 
 def _equal(recomputed: Any, published: Any) -> bool:
-    numeric = (int, float)
-    if isinstance(recomputed, bool) or isinstance(published, bool):
-        return recomputed == published
-    if isinstance(recomputed, numeric) and isinstance(published, numeric):
-        return float(recomputed) == float(published)
+    """Equal as values: Python compares an int with an int, or with a double, exactly (never
+    through ``float()``, which reads 2^53 + 1 as 2^53)."""
     return bool(recomputed == published)
 
 
@@ -268,7 +265,7 @@ def _type_note(recomputed: Any, published: Any) -> str | None:
 
 
 def _check(agent: str | None, figure: str, recomputed: Any, published: Any) -> FigureCheck:
-    """Same when equal as doubles (or equal otherwise) and of one JSON type; a value of another type
+    """Same when equal (integers exactly, numbers as values) and of one JSON type; a value of another type
     DIFFERS, saying so; none on either side: not published / not recomputed."""
     if recomputed is None and published is None:
         return FigureCheck(agent, figure, None, None, NOT_RECOMPUTED)

@@ -342,11 +342,16 @@ def _number(row: Mapping[str, Any], key: str, where: str) -> float | None:
 
 
 def _count(row: Mapping[str, Any], key: str, where: str) -> int | None:
+    """A count, seat or tick of the board: an integer from 0 to :data:`MAX_COUNT` (the schemas' bound;
+    past it a double, which every rate and rank is computed in, no longer holds it exactly)."""
     value = row.get(key)
     if value is None:
         return None
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise InvalidInput(f"not a count: {shown(value)}", field=f"{where}.{key}")
+    if value > MAX_COUNT:
+        raise InvalidInput(f"{value} is past 2^53 - 1 ({MAX_COUNT}), the largest integer the export format holds",
+                           field=f"{where}.{key}")
     return value
 
 
@@ -709,8 +714,8 @@ def _wealth(row: Mapping[str, Any], where: str, said: _Said) -> float:
         said.trusted.append("wealth 0: the archive gives none (the published rubric does not give the wealth formula)")
         return 0.0
     wealth = within_magnitude(wealth, f"{where}.wealth")
-    said.trusted.append(f"wealth {wealth:g}: the archive's final wealth (the published rubric does not give the "
-                        "wealth formula)")
+    said.trusted.append(f"wealth {json_text(_report_int(wealth))}: the archive's final wealth (the published "
+                        "rubric does not give the wealth formula)")
     return wealth
 
 
@@ -1073,7 +1078,7 @@ def score_match(
             + ("map coverage (the archive has an exploration block)" if has_map_record
                else "the move rate (the archive has no exploration block)")
         )
-    seats.sort(key=lambda s: (s.inputs.seat if s.inputs.seat is not None else 1 << 62, s.agent))
+    seats.sort(key=lambda s: (s.inputs.seat is None, s.inputs.seat or 0, s.agent))  # unnumbered seats last
     return MatchScore(
         match_id=analysis.read.match_id,
         rubric=version,
