@@ -66,3 +66,11 @@ def test_the_cli_lists_it_and_caps_it_with_max_errors(tmp_path: Path) -> None:
     text = CliRunner().invoke(main, ["validate", str(target)])
     assert (f"  warning: {target / 'events.jsonl'}, id 3: $.payload.tradeId: trade_completed of trade 't1', "
             "which no trade_offered earlier in the log offers") in text.output.splitlines()
+
+
+def test_a_cancellation_of_a_trade_never_offered_is_said_and_one_offered_is_not(tmp_path: Path) -> None:
+    events = [*SPAWNS, offer(3, 1, "t1"), ev(4, 2, "trade_cancelled", "a_1", tradeId="t1"),
+              ev(5, 3, "trade_cancelled", "a_2", tradeId="t9")]
+    assert _said(tmp_path, events) == [
+        (5, "warning", "$.payload.tradeId", "trade_cancelled",
+         "trade_cancelled of trade 't9', which no trade_offered earlier in the log offers")]

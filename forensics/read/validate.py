@@ -174,20 +174,21 @@ def validate_one(
     )
 
 
-_COMPLETIONS = frozenset({"trade_completed", "trade_fulfilled"})
-"""The events that complete a trade (docs/input-format.md §3): a direct trade, a market order filled."""
+_AFTER_OFFER = frozenset({"trade_completed", "trade_fulfilled", "trade_cancelled"})
+"""The events that need an earlier offer of their trade (the input format's event table): a direct trade
+completed, a market order filled, an offer cancelled."""
 
 
 def _trades_never_offered(events: Iterable[dict[str, Any]], name: str) -> Iterator[Problem]:
-    """Consume the match's events; a warning (``trade-offer``) at the first completion of each
-    ``tradeId`` that no ``trade_offered`` earlier in the log offers (an offer withheld by an erratum
+    """Consume the match's events; a warning (``trade-offer``) at the first completion, fill or
+    cancellation of each ``tradeId`` that no ``trade_offered`` earlier in the log offers (an offer withheld by an erratum
     or left out as invalid offers nothing).  A trade's other party's event (v3; the upcast offerer's
     twin of a v2 trade) is not said again."""
     offered: set[tuple[bool, Any]] = set()
     said: set[tuple[bool, Any]] = set()
     for event in events:
         kind = event.get("type")
-        if kind != "trade_offered" and kind not in _COMPLETIONS:
+        if kind != "trade_offered" and kind not in _AFTER_OFFER:
             continue
         payload = event.get("payload")
         trade_id = payload.get("tradeId") if isinstance(payload, dict) else None
