@@ -150,6 +150,20 @@ def test_cli_formats(runner: CliRunner, tmp_path: Path) -> None:
     assert "p 0.000488 (adjusted" in text and "null: each one-sided exchange" in text
 
 
+@pytest.mark.parametrize("rate", ["5", "-0.02"])
+def test_cli_config_false_alarm_rate_out_of_range_is_a_usage_error(runner: CliRunner, tmp_path: Path,
+                                                                   rate: str) -> None:
+    """A rate of 5 (meant as 5%) turned every match into review or flag, a negative one every match clear
+    (exit 0 on a fed match): both are refused before anything is screened."""
+    fed = str(write(tmp_path, feeder_events(), "fed"))
+    override = tmp_path / "rate.json"
+    override.write_text('{"general": {"false_alarm_rate": %s}}' % rate)
+    result = runner.invoke(main, ["screen", "--format", "json", "--config", str(override), fed])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == (f"daishi-forensics: error: {override}: general.false_alarm_rate must be a share in "
+                             f"(0, 1), not {rate}\n")
+
+
 def test_cli_config_override_is_stamped(runner: CliRunner, tmp_path: Path) -> None:
     fed = str(write(tmp_path, feeder_events(), "fed"))
     override = tmp_path / "loose.json"
