@@ -181,6 +181,27 @@ def test_cli_season(runner: CliRunner, tmp_path: Path) -> None:
     assert result.exit_code == 0 and doc["season"]["verdict"] == "clear" and len(doc["matches"]) == 1
 
 
+def test_cli_season_of_which_nothing_was_screened_has_no_verdict(runner: CliRunner, tmp_path: Path) -> None:
+    """A season whose one match cannot be read was 'SEASON  clear (0 matches screened)' and 'verdict clear'
+    (JSON "verdict": "clear") beside exit 3: nothing was screened, so there is no verdict."""
+    season = tmp_path / "season"
+    season.mkdir()
+    (season / "m_000000000001.json").write_text("{}")
+    text = runner.invoke(main, ["screen", "--season", str(season)])
+    assert text.exit_code == 3
+    lines = text.output.splitlines()
+    at = lines.index("SEASON  no verdict (0 matches screened)")
+    assert lines[at + 1] == "nothing screened: the target could not be screened (see above), so there is no verdict (screens"
+    assert "clear" not in text.output
+    result = runner.invoke(main, ["screen", "--format", "json", "--season", str(season)])
+    doc = json.loads(result.output)
+    assert (result.exit_code, doc["verdict"], doc["season"]["verdict"], doc["exitCode"]) == (3, None, None, 3)
+    sarif = json.loads(runner.invoke(main, ["screen", "--format", "sarif", "--season", str(season)]).output)
+    assert sarif["runs"][0]["properties"]["verdict"] is None
+    github = runner.invoke(main, ["screen", "--format", "github", "--season", str(season)]).output
+    assert github.splitlines()[-1].startswith("screens: nothing could be screened, no verdict (config ")
+
+
 class Beside:
     """A stand-in for a second process: runs the work it is handed here, when asked for its answer,
     and says ``answer`` (None: it ran; ``(False, None)``: a failed child)."""

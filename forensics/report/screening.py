@@ -191,8 +191,9 @@ class ScreenRun:
 
     @property
     def screened(self) -> bool:
-        """Something was screened: a match (or the season)."""
-        return self.season is not None or any(m.result is not None for m in self.matches)
+        """Something was screened: a match (a season of which no match could be screened is nothing
+        screened, not a clear season)."""
+        return any(m.result is not None for m in self.matches)
 
     @property
     def verdict(self) -> str | None:
@@ -243,7 +244,7 @@ class ScreenRun:
             out["matches"].append(entry)
         if self.season is not None:
             season = self.season.to_dict()["season"]
-            out["season"] = {"verdict": verdict_of(self.season.flags), **season}
+            out["season"] = {"verdict": verdict_of(self.season.flags) if self.screened else None, **season}
         return out
 
 

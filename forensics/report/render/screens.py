@@ -89,7 +89,8 @@ def render_text(run: ScreenRun, width: int | None = None) -> str:
             out.append(f"  note: {n}")
     if run.season is not None:
         s = run.season
-        season_verdict = "flag" if any(f.level == "flag" for f in s.flags) else "review" if s.flags else "clear"
+        season_verdict = ("no verdict" if not run.screened else "flag" if any(f.level == "flag" for f in s.flags)
+                          else "review" if s.flags else "clear")
         out.append(f"SEASON  {season_verdict} ({count(len(run.season.matches), 'match', 'matches')} screened)")
         for f in s.flags:
             out += _flag_lines(f)
