@@ -164,6 +164,20 @@ def test_cli_config_false_alarm_rate_out_of_range_is_a_usage_error(runner: CliRu
                              f"(0, 1), not {rate}\n")
 
 
+def test_cli_sarif_message_never_carries_an_embedded_link(runner: CliRunner, tmp_path: Path) -> None:
+    """A seat named ``[open](https://evil.example)`` by the match's author was written as it is into the SARIF
+    message text, which a SARIF viewer reads as an embedded link: its brackets are now escaped (SARIF 3.11.6)."""
+    hub = "[open](https://evil.example)"
+    events = json.loads(json.dumps(feeder_events()).replace('"h"', json.dumps(hub)))
+    fed = write_match(tmp_path / "fed", events, archive(["a_1", "a_2", "a_3", "a_4", hub], ended=40))
+    sarif = json.loads(runner.invoke(main, ["screen", "--format", "sarif", str(fed)]).output)
+    result = sarif["runs"][0]["results"][0]
+    assert result["message"]["text"].startswith("\\[open\\](https://evil.example) received 432 in net value one way from 3 seats")
+    assert "[open]" not in result["message"]["text"].replace("\\[open\\]", "")
+    assert result["properties"]["agents"][0] == hub  # the data itself is kept as it is
+    assert result["locations"][0]["logicalLocations"][0]["name"] == hub
+
+
 def test_cli_config_override_is_stamped(runner: CliRunner, tmp_path: Path) -> None:
     fed = str(write(tmp_path, feeder_events(), "fed"))
     override = tmp_path / "loose.json"

@@ -189,6 +189,17 @@ def _uri(target: str) -> str:
         return quote(os.fsencode(target), safe="/")
 
 
+def _sarif_text(text: str) -> str:
+    """A SARIF plain-text message: every literal square bracket escaped with a backslash (SARIF 2.1.0,
+    3.11.6), so that a name written by a match's author (``[open](https://…)``) is never read by a
+    viewer as an embedded link.
+
+    >>> _sarif_text("a_1 passed [open](https://x.example) 3")
+    'a_1 passed \\\\[open\\\\](https://x.example) 3'
+    """
+    return text.replace("[", "\\[").replace("]", "\\]")
+
+
 def _result(flag: Flag, target: str, config: ScreenConfig, rule_index: dict[str, int]) -> dict[str, Any]:
     rule_id = f"{flag.screen}/{flag.kind}"
     fingerprint = hashlib.sha256(
@@ -199,7 +210,8 @@ def _result(flag: Flag, target: str, config: ScreenConfig, rule_index: dict[str,
         "ruleId": rule_id,
         "ruleIndex": rule_index[rule_id],
         "level": "error" if flag.level == "flag" else "warning",
-        "message": {"text": flag.explanation + (f" ({_significance(flag)}; null: {flag.null})" if flag.null else "")},
+        "message": {"text": _sarif_text(flag.explanation + (f" ({_significance(flag)}; null: {flag.null})"
+                                                             if flag.null else ""))},
         "locations": [{
             "physicalLocation": {"artifactLocation": {"uri": _uri(target)}},
             "logicalLocations": [{"name": str(a), "kind": "member"} for a in flag.agents],
@@ -234,12 +246,12 @@ def render_sarif(run: ScreenRun) -> str:
     rules = _rules((f for f, _ in placed), run.config)
     index = {r["id"]: i for i, r in enumerate(rules)}
     notifications = [
-        {"level": "error", "message": {"text": name_text(_unread(m))}} for m in run.matches
+        {"level": "error", "message": {"text": _sarif_text(name_text(_unread(m)))}} for m in run.matches
         if m.result is None
     ]
     failed = bool(notifications)
     notifications += [  # a verdict that does not cover the whole match: why (invalid records, a truncated log)
-        {"level": "warning", "message": {"text": name_text(f"{m.target}: {reason}")}}
+        {"level": "warning", "message": {"text": _sarif_text(name_text(f"{m.target}: {reason}"))}}
         for m in run.matches if m.result is not None for reason in m.result.not_screened
     ]
     doc = {
