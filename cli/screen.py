@@ -17,7 +17,8 @@ from ._common import (TARGET_HELP, exit_zero_asked, fail, handle_errors, input_o
 
 _EXITS = exitcodes.epilog(
     ok="every match clear",
-    findings="a match (or the season) is review or flag, or a match held invalid records",
+    findings="a match (or the season) is review or flag, or a match held invalid records or its log is truncated "
+             "(its verdict does not cover the whole match), or no target could be screened (every one invalid)",
     usage="usage error (bad option, unusable --config)",
     unreadable="a target could not be read (the others are still screened)",
 )
