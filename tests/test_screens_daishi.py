@@ -192,6 +192,22 @@ def test_cli_sarif_message_never_carries_an_embedded_link(runner: CliRunner, tmp
     assert result["locations"][0]["logicalLocations"][0]["name"] == hub
 
 
+def test_cli_output_files_suffix_picks_the_format(runner: CliRunner, tmp_path: Path) -> None:
+    """``screen M -o screens.sarif`` wrote the text report into the .sarif file (exit 1, and the code-scanning
+    upload failed on it): the suffix now picks the format unless --format says otherwise, as for behavior."""
+    fed = str(write(tmp_path, feeder_events(), "fed"))
+    sarif, as_json, text = tmp_path / "screens.sarif", tmp_path / "verdicts.json", tmp_path / "verdicts.txt"
+    assert runner.invoke(main, ["screen", fed, "-o", str(sarif)]).exit_code == 1
+    assert json.loads(sarif.read_text())["runs"][0]["results"][0]["ruleId"] == "feeder/hub_and_spoke"
+    assert runner.invoke(main, ["screen", fed, "-o", str(as_json)]).exit_code == 1
+    assert json.loads(as_json.read_text())["verdict"] == "flag"
+    assert runner.invoke(main, ["screen", fed, "-o", str(text)]).exit_code == 1
+    assert text.read_text().startswith("FLAG    ")
+    assert runner.invoke(main, ["screen", fed, "--format", "github", "-o", str(sarif)]).exit_code == 1
+    assert sarif.read_text().startswith("::error file=")
+    assert runner.invoke(main, ["screen", fed]).output.startswith("FLAG    ")  # no -o: text
+
+
 def test_cli_config_override_is_stamped(runner: CliRunner, tmp_path: Path) -> None:
     fed = str(write(tmp_path, feeder_events(), "fed"))
     override = tmp_path / "loose.json"
