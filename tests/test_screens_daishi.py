@@ -208,6 +208,24 @@ def test_cli_output_files_suffix_picks_the_format(runner: CliRunner, tmp_path: P
     assert runner.invoke(main, ["screen", fed]).output.startswith("FLAG    ")  # no -o: text
 
 
+def test_sarif_message_of_a_flag_without_a_null_carries_its_score_and_threshold() -> None:
+    """A season-scale flag (a threshold, no p-value yet) read 'score 2 (threshold 2)' in text and github output
+    but its SARIF message held the explanation alone: the message now carries the figure its verdict rests on."""
+    from daishi_forensics.report.render.screens import render_sarif
+    from daishi_forensics.report.screening import MatchOutcome, ScreenRun
+    from daishi_forensics.screens.config import default_config
+    from daishi_forensics.screens.flags import Flag
+    from daishi_forensics.screens.screening import SeasonResult
+
+    config = default_config()
+    flag = Flag("feeder", "hub_and_spoke", "flag", ("o_1", "o_2", "o_3"), (("o_1", "o_2"), ("o_1", "o_3")), 2.0, 2.0,
+                ("m_1#5",), "Across the season, operator o_1 was fed value one way.", match="season")
+    season = SeasonResult("flag", config.version, config.digest, (), (flag,))
+    doc = json.loads(render_sarif(ScreenRun(config, (MatchOutcome("m_1"),), season)))
+    assert [r["message"]["text"] for r in doc["runs"][0]["results"]] == [
+        "Across the season, operator o_1 was fed value one way. (score 2 (threshold 2))"]
+
+
 def test_cli_config_override_is_stamped(runner: CliRunner, tmp_path: Path) -> None:
     fed = str(write(tmp_path, feeder_events(), "fed"))
     override = tmp_path / "loose.json"

@@ -210,8 +210,8 @@ def _result(flag: Flag, target: str, config: ScreenConfig, rule_index: dict[str,
         "ruleId": rule_id,
         "ruleIndex": rule_index[rule_id],
         "level": "error" if flag.level == "flag" else "warning",
-        "message": {"text": _sarif_text(flag.explanation + (f" ({_significance(flag)}; null: {flag.null})"
-                                                             if flag.null else ""))},
+        "message": {"text": _sarif_text(f"{flag.explanation} ({_significance(flag)}"
+                                        + (f"; null: {flag.null})" if flag.null else ")"))},
         "locations": [{
             "physicalLocation": {"artifactLocation": {"uri": _uri(target)}},
             "logicalLocations": [{"name": str(a), "kind": "member"} for a in flag.agents],
