@@ -264,6 +264,25 @@ def test_cli_season_of_which_nothing_was_screened_has_no_verdict(runner: CliRunn
     assert github.splitlines()[-1].startswith("screens: nothing could be screened, no verdict (config ")
 
 
+def test_cli_season_counts_one_match_given_twice_once(runner: CliRunner, tmp_path: Path) -> None:
+    """A season folder holding one match as a stream and as a gzipped bundle, or a target that is also in the
+    season folder, was screened into the season twice ('SEASON  clear (2 matches screened)' of one match), so
+    the season-scale rules, which count matches, read one match's feeds as two: it counts once now, and says so."""
+    season = tmp_path / "season"
+    arch = archive(["a_1", "a_2", "a_3", "a_4", "h"], ended=40)
+    stream = write_match(season, feeder_events(), arch)
+    bundle = write_match(season, feeder_events(), arch, form="bundle-gz")
+    result = runner.invoke(main, ["screen", "--format", "json", str(stream), "--season", str(season)])
+    doc = json.loads(result.output)
+    assert result.exit_code == 1 and [m["target"] for m in doc["matches"]] == [str(stream), str(bundle), str(stream)]
+    assert doc["season"]["notes"] == [
+        f"{bundle} is {arch['matchId']} again (as {stream}): counted once in the season",
+        f"{stream} is {arch['matchId']} again (as {stream}): counted once in the season",
+    ]
+    text = runner.invoke(main, ["screen", "--season", str(season)]).output
+    assert "SEASON  clear (1 match screened)" in text.splitlines()
+
+
 class Beside:
     """A stand-in for a second process: runs the work it is handed here, when asked for its answer,
     and says ``answer`` (None: it ran; ``(False, None)``: a failed child)."""

@@ -10,7 +10,7 @@ contact pass, reputation and the transfers pass hold everything the screens need
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -289,11 +289,21 @@ def screen_targets(targets: Sequence[str], *, season: Path | None = None,
     outcomes: list[MatchOutcome] = []
     graphs: list[nx.MultiDiGraph] = []
     results: list[ScreenResult] = []
+    first: dict[str, str] = {}
+    again: list[str] = []
     for name in names:
         outcome, graph = screen_one(name, cfg, store=store, server=server, limits=limits)
         outcomes.append(outcome)
         if graph is not None and outcome.result is not None:
+            if outcome.match_id is not None and outcome.match_id in first:  # one match by two paths or forms
+                again.append(f"{name_text(outcome.target)} is {outcome.match_id} again (as "
+                             f"{name_text(first[outcome.match_id])}): counted once in the season")
+                continue
+            if outcome.match_id is not None:
+                first[outcome.match_id] = outcome.target
             graphs.append(graph)
             results.append(outcome.result)
     season_result = screen_season(graphs, cfg, results=results) if season is not None else None
+    if season_result is not None and again:
+        season_result = replace(season_result, notes=(*season_result.notes, *again))
     return ScreenRun(cfg, tuple(outcomes), season_result)
