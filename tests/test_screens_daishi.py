@@ -208,6 +208,18 @@ def test_cli_output_files_suffix_picks_the_format(runner: CliRunner, tmp_path: P
     assert runner.invoke(main, ["screen", fed]).output.startswith("FLAG    ")  # no -o: text
 
 
+def test_cli_sarif_message_writes_control_characters_out(runner: CliRunner, tmp_path: Path) -> None:
+    """A seat named with a terminal escape (``h\\x1b]0;pwned\\x07``) reached the SARIF message raw, for any viewer
+    that prints it to a terminal or a CI log to obey: it is written out as the text and github formats write it."""
+    hub = "h\x1b]0;pwned\x07\n::error::x"
+    events = json.loads(json.dumps(feeder_events()).replace('"h"', json.dumps(hub)))
+    fed = write_match(tmp_path / "fed", events, archive(["a_1", "a_2", "a_3", "a_4", hub], ended=40))
+    sarif = json.loads(runner.invoke(main, ["screen", "--format", "sarif", str(fed)]).output)
+    result = sarif["runs"][0]["results"][0]
+    assert result["message"]["text"].startswith("h\\x1b\\]0;pwned\\x07\\n::error::x received 432 in net value")
+    assert result["properties"]["agents"][0] == hub  # the data itself is kept as it is
+
+
 def test_sarif_message_of_a_flag_without_a_null_carries_its_score_and_threshold() -> None:
     """A season-scale flag (a threshold, no p-value yet) read 'score 2 (threshold 2)' in text and github output
     but its SARIF message held the explanation alone: the message now carries the figure its verdict rests on."""

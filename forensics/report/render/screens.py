@@ -190,14 +190,15 @@ def _uri(target: str) -> str:
 
 
 def _sarif_text(text: str) -> str:
-    """A SARIF plain-text message: every literal square bracket escaped with a backslash (SARIF 2.1.0,
-    3.11.6), so that a name written by a match's author (``[open](https://…)``) is never read by a
-    viewer as an embedded link.
+    """A SARIF plain-text message: every control character written out (:func:`shown`: a viewer that
+    prints it to a terminal or a CI log never obeys an escape sequence a name carries), and every
+    literal square bracket escaped with a backslash (SARIF 2.1.0, 3.11.6), so that a name written by a
+    match's author (``[open](https://…)``) is never read by a viewer as an embedded link.
 
     >>> _sarif_text("a_1 passed [open](https://x.example) 3")
     'a_1 passed \\\\[open\\\\](https://x.example) 3'
     """
-    return text.replace("[", "\\[").replace("]", "\\]")
+    return shown(text).replace("[", "\\[").replace("]", "\\]")
 
 
 def _result(flag: Flag, target: str, config: ScreenConfig, rule_index: dict[str, int]) -> dict[str, Any]:
