@@ -238,6 +238,24 @@ def test_sarif_message_of_a_flag_without_a_null_carries_its_score_and_threshold(
         "Across the season, operator o_1 was fed value one way. (score 2 (threshold 2))"]
 
 
+def test_github_annotation_of_a_season_flag_names_no_file() -> None:
+    """A season-scale flag was annotated '::error file=season,...': a file of that name is not in the repository
+    (or is, and is not what the flag is about). It is annotated without a file now, as a target not screened is."""
+    from daishi_forensics.report.render.screens import render_github
+    from daishi_forensics.report.screening import ScreenRun
+    from daishi_forensics.screens.config import default_config
+    from daishi_forensics.screens.flags import Flag
+    from daishi_forensics.screens.screening import SeasonResult
+
+    config = default_config()
+    flag = Flag("feeder", "hub_and_spoke", "flag", ("o_1", "o_2", "o_3"), (("o_1", "o_2"), ("o_1", "o_3")), 2.0, 2.0,
+                ("m_1#5",), "Across the season, operator o_1 was fed value one way.", match="season")
+    season = SeasonResult("flag", config.version, config.digest, (), (flag,))
+    lines = render_github(ScreenRun(config, (), season)).splitlines()
+    assert lines[0] == ("::error title=daishi-forensics feeder/hub_and_spoke::Across the season, operator o_1 was fed "
+                        "value one way. Score 2 (threshold 2). Events: m_1#5.")
+
+
 def test_cli_config_override_is_stamped(runner: CliRunner, tmp_path: Path) -> None:
     fed = str(write(tmp_path, feeder_events(), "fed"))
     override = tmp_path / "loose.json"

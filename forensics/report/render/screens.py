@@ -125,14 +125,17 @@ def render_github(run: ScreenRun) -> str:
     match left unscreened (invalid records, a truncated log)."""
     out: list[str] = []
 
-    def emit(flag: Flag, target: str) -> None:
+    def emit(flag: Flag, target: str | None) -> None:
+        """``target`` None: a season-scale flag, which no one file holds (no ``file=``, as for a target not
+        screened; a ``file=season`` would name a file of the repository that is not there, or one that is)."""
         kind = "error" if flag.level == "flag" else "warning"
         title = github_escape(f"daishi-forensics {flag.screen}/{flag.kind}", True)
         message = f"{flag.explanation} {_significance(flag).capitalize()}."
         if flag.null:
             message += f" Null: {flag.null}."
         message += f" Events: {_evidence(flag)}."
-        out.append(f"::{kind} file={github_escape(target, True)},title={title}::{github_escape(message)}")
+        where = f"file={github_escape(target, True)}," if target is not None else ""
+        out.append(f"::{kind} {where}title={title}::{github_escape(message)}")
 
     for m in run.matches:
         if m.result is None:
@@ -145,7 +148,7 @@ def render_github(run: ScreenRun) -> str:
                        f"{github_escape(reason)}")
     if run.season is not None:
         for f in run.season.flags:
-            emit(f, "season")
+            emit(f, None)
     said = (f"screens verdict {run.verdict}" if run.verdict is not None
             else "screens: nothing could be screened, no verdict")
     out.append(shown(f"{said} (config {run.config.version}, {run.config.digest})"))
