@@ -311,6 +311,23 @@ def test_a_closed_stderr_is_no_crash() -> None:
     assert proc.returncode == FINDINGS and orjson.loads(proc.stdout)["verdict"] == "flag"
 
 
+def test_season_screen_with_a_closed_stderr_is_no_crash(tmp_path: Path) -> None:
+    """``season screen DIR --out OUT 2>&-`` crashed on its progress bar's terminal test (exit 70): it runs as
+    without it, the same exit code and the same summary."""
+    made = subprocess.run(_cli("simulate", "--scenario", "cartel", "--seed", "2", "--ticks", "120", "--out",
+                               str(tmp_path / "sim"), "-q"), timeout=120)
+    assert made.returncode == 0
+    matches = tmp_path / "matches"
+    matches.mkdir()
+    for stream in (tmp_path / "sim").glob("m_*.jsonl"):
+        stream.rename(matches / stream.name)
+    runs = [subprocess.run(_cli("season", "screen", str(matches), "--out", str(tmp_path / out)),
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=closing, timeout=300)
+            for out, closing in (("open", None), ("closed", _closing(2)))]
+    assert runs[0].returncode == runs[1].returncode == FINDINGS
+    assert (tmp_path / "closed" / "summary.json").read_bytes() == (tmp_path / "open" / "summary.json").read_bytes()
+
+
 def test_stdout_on_a_full_disk_is_a_clear_output_error() -> None:
     if not Path("/dev/full").exists():
         pytest.skip("no /dev/full")
