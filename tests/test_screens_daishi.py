@@ -146,6 +146,23 @@ def test_cli_help_and_readme_name_every_exit_1() -> None:
             "written.") in readme
 
 
+def test_cli_a_folder_without_a_match_says_so(runner: CliRunner, tmp_path: Path) -> None:
+    """``screen exports/`` on a folder holding no match (empty today, or its matches not named m_<id>) said
+    'exports, field archive.json: the folder has no archive.json', as if a match folder had lost its archive."""
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    (folder / "match1.jsonl").write_text("{}\n")
+    result = runner.invoke(main, ["screen", "--format", "json", str(folder)])
+    assert result.exit_code == 3
+    assert json.loads(result.output)["matches"][0]["error"] == (
+        f"{folder}: the folder holds no match (m_<id>.json[.gz], m_<id>.jsonl[.gz] or an m_<id> folder; other "
+        "names are not read) and is no match folder (no archive.json)")
+    lost = tmp_path / "m_0123456789ab"  # a match folder that lost its archive is still named as one
+    lost.mkdir()
+    doc = json.loads(runner.invoke(main, ["screen", "--format", "json", str(lost)]).output)
+    assert doc["matches"][0]["error"] == f"{lost}, field archive.json: the folder has no archive.json"
+
+
 def test_cli_formats(runner: CliRunner, tmp_path: Path) -> None:
     fed = str(write(tmp_path, feeder_events(), "fed"))
     doc = json.loads(runner.invoke(main, ["screen", "--format", "json", fed]).output)
