@@ -311,6 +311,17 @@ def test_cli_season_of_which_nothing_was_screened_has_no_verdict(runner: CliRunn
     assert github.splitlines()[-1].startswith("screens: nothing could be screened, no verdict (config ")
 
 
+def test_cli_a_file_named_twice_is_screened_once(runner: CliRunner, tmp_path: Path) -> None:
+    """``screen exports/ --season exports/`` (or a target also in the --season folder) screened every match of the
+    folder twice: each listed twice and the verdict line counting '0 clear, 2 flag' of one flagged match."""
+    season = tmp_path / "season"
+    stream = write_match(season, feeder_events(), archive(["a_1", "a_2", "a_3", "a_4", "h"], ended=40))
+    for args in (["screen", str(season), "--season", str(season)], ["screen", str(stream), str(stream)]):
+        text = runner.invoke(main, args).output
+        assert sum(line.startswith("FLAG    m_") for line in text.splitlines()) == 1
+        assert "verdict flag: 0 clear, 0 review, 1 flag (" in text
+
+
 def test_cli_season_counts_one_match_given_twice_once(runner: CliRunner, tmp_path: Path) -> None:
     """A season folder holding one match as a stream and as a gzipped bundle, or a target that is also in the
     season folder, was screened into the season twice ('SEASON  clear (2 matches screened)' of one match), so
@@ -321,11 +332,8 @@ def test_cli_season_counts_one_match_given_twice_once(runner: CliRunner, tmp_pat
     bundle = write_match(season, feeder_events(), arch, form="bundle-gz")
     result = runner.invoke(main, ["screen", "--format", "json", str(stream), "--season", str(season)])
     doc = json.loads(result.output)
-    assert result.exit_code == 1 and [m["target"] for m in doc["matches"]] == [str(stream), str(bundle), str(stream)]
-    assert doc["season"]["notes"] == [
-        f"{bundle} is {arch['matchId']} again (as {stream}): counted once in the season",
-        f"{stream} is {arch['matchId']} again (as {stream}): counted once in the season",
-    ]
+    assert result.exit_code == 1 and [m["target"] for m in doc["matches"]] == [str(stream), str(bundle)]
+    assert doc["season"]["notes"] == [f"{bundle} is {arch['matchId']} again (as {stream}): counted once in the season"]
     text = runner.invoke(main, ["screen", "--season", str(season)]).output
     assert "SEASON  clear (1 match screened)" in text.splitlines()
 

@@ -285,7 +285,9 @@ def screen_targets(targets: Sequence[str], *, season: Path | None = None,
     with ``season``, the matches in that folder join them and the whole is also screened
     as one season (:func:`screen_season`)."""
     cfg = config if isinstance(config, ScreenConfig) else load_config(config)
-    names = expand_targets(list(targets) + ([str(season)] if season is not None else []))
+    # a file named twice (a target that is also in the --season folder, or the folder given as a target too)
+    # is screened once: the verdict counts each match it read once
+    names = list(dict.fromkeys(expand_targets(list(targets) + ([str(season)] if season is not None else []))))
     outcomes: list[MatchOutcome] = []
     graphs: list[nx.MultiDiGraph] = []
     results: list[ScreenResult] = []
