@@ -158,7 +158,7 @@ def text_width() -> int:
     if raw.isascii() and raw.isdigit() and raw.strip("0"):
         digits = raw.lstrip("0")  # thousands of digits: wider than any terminal, not an error
         return max(min(int(digits), MAX_COLUMNS) if len(digits) <= 9 else MAX_COLUMNS, 40)
-    if sys.stdout.isatty():
+    if sys.stdout is not None and sys.stdout.isatty():  # None: started with standard output closed
         return max(shutil.get_terminal_size((100, 24)).columns, 40)
     return 100
 
@@ -170,7 +170,7 @@ def use_color(choice: bool | None, output: Path | None) -> bool:
         return choice
     if output is not None or os.environ.get("NO_COLOR", ""):
         return False
-    return sys.stdout.isatty() and os.environ.get("TERM", "") != "dumb"
+    return sys.stdout is not None and sys.stdout.isatty() and os.environ.get("TERM", "") != "dumb"
 
 
 def color_option(func: F) -> F:

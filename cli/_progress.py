@@ -44,8 +44,8 @@ class Progress:
                  in_place: bool | None = None) -> None:
         self.label = shown(label)
         self.stream = stream if stream is not None else sys.stderr
-        self.enabled = enabled
-        self.in_place = self.stream.isatty() if in_place is None else in_place
+        self.enabled = enabled and self.stream is not None  # None: started with standard error closed
+        self.in_place = (self.stream is not None and self.stream.isatty()) if in_place is None else in_place
         self._stage = "working"
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -143,4 +143,5 @@ def progress_options(func: F) -> F:
 
 def progress_for(label: str, quiet: bool, progress: bool) -> Progress:
     """The progress line of one command run: on when asked, or on a terminal unless ``--quiet``."""
-    return Progress(label, enabled=not quiet and (progress or sys.stderr.isatty()))
+    # no standard error (started with it closed, ``2>&-``): no line to draw, and the command runs on
+    return Progress(label, enabled=not quiet and (progress or (sys.stderr is not None and sys.stderr.isatty())))

@@ -12,12 +12,13 @@ from daishi_forensics.report.screening import screen_targets
 from daishi_forensics.report.render.screens import FORMATS, render
 
 from ._progress import progress_for, progress_options
-from ._common import (TARGET_HELP, exit_zero_asked, fail, handle_errors, input_options, not_empty, set_help,
-                      text_width, write_output)
+from ._common import (TARGET_HELP, exit_zero_asked, fail, format_for, handle_errors, input_options, not_empty,
+                      set_help, text_width, write_output)
 
 _EXITS = exitcodes.epilog(
     ok="every match clear",
-    findings="a match (or the season) is review or flag, or a match held invalid records",
+    findings="a match (or the season) is review or flag, or a match held invalid records or its log is truncated "
+             "(its verdict does not cover the whole match), or no target could be screened (every one invalid)",
     usage="usage error (bad option, unusable --config)",
     unreadable="a target could not be read (the others are still screened)",
 )
@@ -32,9 +33,10 @@ _EXITS = exitcodes.epilog(
 @click.option("--season", "season", type=click.Path(file_okay=False, exists=True, path_type=Path),
               help="Also screen every match in DIR, and the whole as one season (feeds across matches, "
                    "recurring pairs, season-wide outliers).")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
-              help="text for people, json for programs, github for workflow annotations, sarif for "
-                   "code-scanning dashboards.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
+              help="text for people (the default), json for programs, github for workflow annotations, sarif "
+                   "for code-scanning dashboards. Without it, the name given to -o decides: .sarif, .json, "
+                   ".txt.")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
               help="A JSON file overriding settings of the shipped screens/config.json (same shape; e.g. "
                    '{"general": {"false_alarm_rate": 0.05}}; its version, or <shipped>+local, is stamped in '
@@ -43,7 +45,7 @@ _EXITS = exitcodes.epilog(
 @progress_options
 @input_options
 @handle_errors
-def screen(targets: tuple[str, ...], season: Path | None, fmt: str, config_path: Path | None,
+def screen(targets: tuple[str, ...], season: Path | None, fmt: str | None, config_path: Path | None,
            output: Path | None, quiet: bool, progress: bool, store: Path | None, server: str | None) -> None:
     """Run the collusion screens on each match: a verdict clear / review / flag.
 
@@ -73,6 +75,7 @@ def screen(targets: tuple[str, ...], season: Path | None, fmt: str, config_path:
         line.stage("reading and screening")
         run = screen_targets(targets, season=season, config=config, store=store, server=server)
     run = dataclasses.replace(run, exit_zero=exit_zero_asked())
+    fmt = format_for(fmt, output, FORMATS)
     write_output(render(run, fmt, width=text_width() if fmt == "text" else None), output)
     raise SystemExit(run.exit_code)
 

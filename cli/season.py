@@ -95,7 +95,7 @@ def _run(job: str, targets: tuple[str, ...], out_dir: Path, workers: int | None,
     expanded = expand_targets(targets, out_dir=out_dir)
     if not expanded:
         fail(f"no matches in {' '.join(targets)} (bundles, streams or match folders)", exitcodes.UNREADABLE)
-    show_bar = not quiet and sys.stderr.isatty()
+    show_bar = not quiet and sys.stderr is not None and sys.stderr.isatty()  # None: started with it closed
     bar = click.progressbar(length=len(expanded), label=f"season {job}", file=sys.stderr,
                             show_pos=True, show_eta=True) if show_bar else None
 

@@ -13,7 +13,7 @@ from daishi_forensics.report.screening import MatchOutcome, ScreenRun
 from daishi_forensics.screens import screen_graph
 from daishi_forensics.screens.config import ConfigError, load_config
 
-from ._common import exit_zero_asked, fail, handle_errors, text_width, write_output
+from ._common import exit_zero_asked, fail, format_for, handle_errors, text_width, write_output
 from ._progress import progress_for, progress_options
 
 _EXITS = exitcodes.epilog(
@@ -39,16 +39,17 @@ _EXITS = exitcodes.epilog(
               help="The column holding when (a number, or an ISO 8601 date-time; all rows the same kind).")
 @click.option("--id", "id_column", default=None,
               help="The column holding each transfer's id, cited as evidence [default: the line number].")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
-              help="text for people, json for programs, github for workflow annotations, sarif for "
-                   "code-scanning dashboards.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
+              help="text for people (the default), json for programs, github for workflow annotations, sarif "
+                   "for code-scanning dashboards. Without it, the name given to -o decides: .sarif, .json, "
+                   ".txt.")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
               help="A JSON file overriding settings of the shipped screens configuration (as for screen).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
 @progress_options
 @handle_errors
 def screen_transfers(table: Path, source: str, target: str, value: str, tick: str, id_column: str | None,
-                     fmt: str, config_path: Path | None, output: Path | None, quiet: bool, progress: bool) -> None:
+                     fmt: str | None, config_path: Path | None, output: Path | None, quiet: bool, progress: bool) -> None:
     """Run the screens on a table of transfers from any system: a verdict clear / review / flag.
 
     TABLE is a CSV file with a header row, or JSON lines (one object per line), either optionally
@@ -83,5 +84,6 @@ def screen_transfers(table: Path, source: str, target: str, value: str, tick: st
         line.stage(f"screening {graph.number_of_edges():,} transfers")
         result = screen_graph(graph, config)
     run = ScreenRun(config, (MatchOutcome(str(table), None, result),), exit_zero=exit_zero_asked())
+    fmt = format_for(fmt, output, FORMATS)
     write_output(render(run, fmt, width=text_width() if fmt == "text" else None), output)
     raise SystemExit(run.exit_code)

@@ -202,6 +202,8 @@ def write_stdout(text: str) -> None:
     OutputError
         Standard output failed for another reason than a reader that went away.
     """
+    if sys.stdout is None:  # started with standard output closed (``>&-``): Python has no stream for it
+        raise OutputError("cannot write it (it is closed)", file="standard output")
     try:
         try:
             sys.stdout.write(text)

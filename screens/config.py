@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
@@ -154,6 +155,15 @@ def _merge(base: dict[str, Any], override: Mapping[str, Any], where: str) -> dic
     return merged
 
 
+_SHARES: dict[str, tuple[float, float, str]] = {
+    "false_alarm_rate": (0.0, 1.0, "(0, 1)"),
+    "flag_share": (0.0, 1.0, "(0, 1]"),
+    "typology_share": (0.0, 1.0, "[0, 1]"),
+}
+"""The general settings that are chances or shares of one, and the interval each must lie in (a rate of
+5 meant as 5%, or a negative one, would silently turn every verdict into review or into clear)."""
+
+
 def _check(section: str, name: str, value: Any, where: str) -> None:
     path = f"{section}.{name}" if section == "general" else f"screens.{section}.{name}"
     if name == "enabled":
@@ -166,6 +176,11 @@ def _check(section: str, name: str, value: Any, where: str) -> None:
         raise ConfigError(f"{where}: {path} must be a number, not null")
     elif isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ConfigError(f"{where}: {path} must be a number, not {value!r}")
+    elif section == "general" and name in _SHARES:
+        low, high, said = _SHARES[name]
+        if not (math.isfinite(value) and (low < value if said[0] == "(" else low <= value)
+                and (value < high if said[-1] == ")" else value <= high)):
+            raise ConfigError(f"{where}: {path} must be a share in {said}, not {value!r}")
 
 
 def _build(doc: Mapping[str, Any], version: str, where: str) -> ScreenConfig:

@@ -289,6 +289,45 @@ def test_a_closed_pipe_ends_output_quietly_and_keeps_the_exit_code() -> None:
     assert err == "" and code == FINDINGS, (code, err)
 
 
+def _closing(fd: int) -> Any:
+    """A ``preexec_fn`` that starts the command with file descriptor ``fd`` closed (``>&-``, ``2>&-``)."""
+    return lambda: os.close(fd)
+
+
+def test_a_closed_stdout_is_a_clear_output_error() -> None:
+    """``screen M >&-`` (a cron line that closes standard output) crashed: 'internal error: AttributeError:
+    'NoneType' object has no attribute 'isatty'', exit 70; now exit 74 and one line saying why."""
+    for args in (("screen", "m_demo"), ("screen", "--format", "sarif", "m_demo")):
+        proc = subprocess.run(_cli(*args), stderr=subprocess.PIPE, preexec_fn=_closing(1), timeout=120)
+        assert (proc.returncode, proc.stderr.decode()) == (
+            OUTPUT, "daishi-forensics: error: standard output: cannot write it (it is closed)\n")
+
+
+def test_a_closed_stderr_is_no_crash() -> None:
+    """``screen M 2>&-`` crashed on the progress line's terminal test (exit 70 where the verdict said 1, and a
+    clear match 70 too): the command runs as without it, and a written -o file is the same."""
+    proc = subprocess.run(_cli("screen", "--progress", "--format", "json", "m_demo"), stdout=subprocess.PIPE,
+                          preexec_fn=_closing(2), timeout=120)
+    assert proc.returncode == FINDINGS and orjson.loads(proc.stdout)["verdict"] == "flag"
+
+
+def test_season_screen_with_a_closed_stderr_is_no_crash(tmp_path: Path) -> None:
+    """``season screen DIR --out OUT 2>&-`` crashed on its progress bar's terminal test (exit 70): it runs as
+    without it, the same exit code and the same summary."""
+    made = subprocess.run(_cli("simulate", "--scenario", "cartel", "--seed", "2", "--ticks", "120", "--out",
+                               str(tmp_path / "sim"), "-q"), timeout=120)
+    assert made.returncode == 0
+    matches = tmp_path / "matches"
+    matches.mkdir()
+    for stream in (tmp_path / "sim").glob("m_*.jsonl"):
+        stream.rename(matches / stream.name)
+    runs = [subprocess.run(_cli("season", "screen", str(matches), "--out", str(tmp_path / out)),
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=closing, timeout=300)
+            for out, closing in (("open", None), ("closed", _closing(2)))]
+    assert runs[0].returncode == runs[1].returncode == FINDINGS
+    assert (tmp_path / "closed" / "summary.json").read_bytes() == (tmp_path / "open" / "summary.json").read_bytes()
+
+
 def test_stdout_on_a_full_disk_is_a_clear_output_error() -> None:
     if not Path("/dev/full").exists():
         pytest.skip("no /dev/full")

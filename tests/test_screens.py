@@ -1137,11 +1137,23 @@ def test_config_version_is_stamped_and_overrides_change_it(tmp_path: Any) -> Non
     ({"screens": {"feeder": {"nope": 1}}}, "unknown parameter screens.feeder.nope"),
     ({"screens": {"feeder": {"min_spoke_value": "high"}}}, "must be a number"),
     ({"general": {"false_alarm_rate": "low"}}, "must be a number"),
+    ({"general": {"false_alarm_rate": 5}}, r"general.false_alarm_rate must be a share in \(0, 1\), not 5$"),
+    ({"general": {"false_alarm_rate": -0.02}}, r"must be a share in \(0, 1\), not -0.02$"),
+    ({"general": {"false_alarm_rate": 0}}, r"must be a share in \(0, 1\), not 0$"),
+    ({"general": {"false_alarm_rate": float("nan")}}, r"must be a share in \(0, 1\), not nan$"),
+    ({"general": {"flag_share": 0}}, r"general.flag_share must be a share in \(0, 1\], not 0$"),
+    ({"general": {"flag_share": 1.5}}, r"general.flag_share must be a share in \(0, 1\], not 1.5$"),
+    ({"general": {"typology_share": -1}}, r"general.typology_share must be a share in \[0, 1\], not -1$"),
     ({"colour": 1}, "unknown key 'colour'"),
 ])
 def test_bad_config_is_named(override: dict[str, Any], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         load_config(override)
+
+
+def test_shares_at_their_bounds_are_accepted() -> None:
+    assert load_config({"general": {"false_alarm_rate": 0.5, "flag_share": 1, "typology_share": 0}}).flag_share == 1
+    assert load_config({"general": {"typology_share": 1}}).typology_share == 1
 
 
 def test_net_transfer_graph_keeps_the_events_of_a_cancelled_flow() -> None:

@@ -132,6 +132,37 @@ def test_cli_exit_codes(runner: CliRunner, tmp_path: Path) -> None:
     assert usage.exit_code == 2 and "unknown parameter screens.feeder.nope" in usage.output
 
 
+def test_cli_help_and_readme_name_every_exit_1() -> None:
+    """A match with invalid records or a truncated log screens 'clear' and exits 1: --help and the README said
+    only review/flag (and, in the README, nothing of invalid records, a truncated log, 70 or 74)."""
+    text = " ".join(CliRunner().invoke(main, ["screen", "--help"]).output.split())
+    assert ("1 a match (or the season) is review or flag, or a match held invalid records or its log is truncated "
+            "(its verdict does not cover the whole match), or no target could be screened (every one invalid); "
+            "2 usage error") in text
+    readme = " ".join((Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8").split())
+    assert ("Exit codes: 0 all clear, 1 review/flag (or a match held invalid records or its log is truncated, so its "
+            "verdict does not cover the whole match), 2 usage (a bad option, an unusable `--config`), 3 a target "
+            "could not be read (the others are still screened), 70 an internal error, 74 the output could not be "
+            "written.") in readme
+
+
+def test_cli_a_folder_without_a_match_says_so(runner: CliRunner, tmp_path: Path) -> None:
+    """``screen exports/`` on a folder holding no match (empty today, or its matches not named m_<id>) said
+    'exports, field archive.json: the folder has no archive.json', as if a match folder had lost its archive."""
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    (folder / "match1.jsonl").write_text("{}\n")
+    result = runner.invoke(main, ["screen", "--format", "json", str(folder)])
+    assert result.exit_code == 3
+    assert json.loads(result.output)["matches"][0]["error"] == (
+        f"{folder}: the folder holds no match (m_<id>.json[.gz], m_<id>.jsonl[.gz] or an m_<id> folder; other "
+        "names are not read) and is no match folder (no archive.json)")
+    lost = tmp_path / "m_0123456789ab"  # a match folder that lost its archive is still named as one
+    lost.mkdir()
+    doc = json.loads(runner.invoke(main, ["screen", "--format", "json", str(lost)]).output)
+    assert doc["matches"][0]["error"] == f"{lost}, field archive.json: the folder has no archive.json"
+
+
 def test_cli_formats(runner: CliRunner, tmp_path: Path) -> None:
     fed = str(write(tmp_path, feeder_events(), "fed"))
     doc = json.loads(runner.invoke(main, ["screen", "--format", "json", fed]).output)
@@ -150,6 +181,98 @@ def test_cli_formats(runner: CliRunner, tmp_path: Path) -> None:
     assert "p 0.000488 (adjusted" in text and "null: each one-sided exchange" in text
 
 
+@pytest.mark.parametrize("rate", ["5", "-0.02"])
+def test_cli_config_false_alarm_rate_out_of_range_is_a_usage_error(runner: CliRunner, tmp_path: Path,
+                                                                   rate: str) -> None:
+    """A rate of 5 (meant as 5%) turned every match into review or flag, a negative one every match clear
+    (exit 0 on a fed match): both are refused before anything is screened."""
+    fed = str(write(tmp_path, feeder_events(), "fed"))
+    override = tmp_path / "rate.json"
+    override.write_text('{"general": {"false_alarm_rate": %s}}' % rate)
+    result = runner.invoke(main, ["screen", "--format", "json", "--config", str(override), fed])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == (f"daishi-forensics: error: {override}: general.false_alarm_rate must be a share in "
+                             f"(0, 1), not {rate}\n")
+
+
+def test_cli_sarif_message_never_carries_an_embedded_link(runner: CliRunner, tmp_path: Path) -> None:
+    """A seat named ``[open](https://evil.example)`` by the match's author was written as it is into the SARIF
+    message text, which a SARIF viewer reads as an embedded link: its brackets are now escaped (SARIF 3.11.6)."""
+    hub = "[open](https://evil.example)"
+    events = json.loads(json.dumps(feeder_events()).replace('"h"', json.dumps(hub)))
+    fed = write_match(tmp_path / "fed", events, archive(["a_1", "a_2", "a_3", "a_4", hub], ended=40))
+    sarif = json.loads(runner.invoke(main, ["screen", "--format", "sarif", str(fed)]).output)
+    result = sarif["runs"][0]["results"][0]
+    assert result["message"]["text"].startswith("\\[open\\](https://evil.example) received 432 in net value one way from 3 seats")
+    assert "[open]" not in result["message"]["text"].replace("\\[open\\]", "")
+    assert result["properties"]["agents"][0] == hub  # the data itself is kept as it is
+    assert result["locations"][0]["logicalLocations"][0]["name"] == hub
+
+
+def test_cli_output_files_suffix_picks_the_format(runner: CliRunner, tmp_path: Path) -> None:
+    """``screen M -o screens.sarif`` wrote the text report into the .sarif file (exit 1, and the code-scanning
+    upload failed on it): the suffix now picks the format unless --format says otherwise, as for behavior."""
+    fed = str(write(tmp_path, feeder_events(), "fed"))
+    sarif, as_json, text = tmp_path / "screens.sarif", tmp_path / "verdicts.json", tmp_path / "verdicts.txt"
+    assert runner.invoke(main, ["screen", fed, "-o", str(sarif)]).exit_code == 1
+    assert json.loads(sarif.read_text())["runs"][0]["results"][0]["ruleId"] == "feeder/hub_and_spoke"
+    assert runner.invoke(main, ["screen", fed, "-o", str(as_json)]).exit_code == 1
+    assert json.loads(as_json.read_text())["verdict"] == "flag"
+    assert runner.invoke(main, ["screen", fed, "-o", str(text)]).exit_code == 1
+    assert text.read_text().startswith("FLAG    ")
+    assert runner.invoke(main, ["screen", fed, "--format", "github", "-o", str(sarif)]).exit_code == 1
+    assert sarif.read_text().startswith("::error file=")
+    assert runner.invoke(main, ["screen", fed]).output.startswith("FLAG    ")  # no -o: text
+
+
+def test_cli_sarif_message_writes_control_characters_out(runner: CliRunner, tmp_path: Path) -> None:
+    """A seat named with a terminal escape (``h\\x1b]0;pwned\\x07``) reached the SARIF message raw, for any viewer
+    that prints it to a terminal or a CI log to obey: it is written out as the text and github formats write it."""
+    hub = "h\x1b]0;pwned\x07\n::error::x"
+    events = json.loads(json.dumps(feeder_events()).replace('"h"', json.dumps(hub)))
+    fed = write_match(tmp_path / "fed", events, archive(["a_1", "a_2", "a_3", "a_4", hub], ended=40))
+    sarif = json.loads(runner.invoke(main, ["screen", "--format", "sarif", str(fed)]).output)
+    result = sarif["runs"][0]["results"][0]
+    assert result["message"]["text"].startswith("h\\x1b\\]0;pwned\\x07\\n::error::x received 432 in net value")
+    assert result["properties"]["agents"][0] == hub  # the data itself is kept as it is
+
+
+def test_sarif_message_of_a_flag_without_a_null_carries_its_score_and_threshold() -> None:
+    """A season-scale flag (a threshold, no p-value yet) read 'score 2 (threshold 2)' in text and github output
+    but its SARIF message held the explanation alone: the message now carries the figure its verdict rests on."""
+    from daishi_forensics.report.render.screens import render_sarif
+    from daishi_forensics.report.screening import MatchOutcome, ScreenRun
+    from daishi_forensics.screens.config import default_config
+    from daishi_forensics.screens.flags import Flag
+    from daishi_forensics.screens.screening import SeasonResult
+
+    config = default_config()
+    flag = Flag("feeder", "hub_and_spoke", "flag", ("o_1", "o_2", "o_3"), (("o_1", "o_2"), ("o_1", "o_3")), 2.0, 2.0,
+                ("m_1#5",), "Across the season, operator o_1 was fed value one way.", match="season")
+    season = SeasonResult("flag", config.version, config.digest, (), (flag,))
+    doc = json.loads(render_sarif(ScreenRun(config, (MatchOutcome("m_1"),), season)))
+    assert [r["message"]["text"] for r in doc["runs"][0]["results"]] == [
+        "Across the season, operator o_1 was fed value one way. (score 2 (threshold 2))"]
+
+
+def test_github_annotation_of_a_season_flag_names_no_file() -> None:
+    """A season-scale flag was annotated '::error file=season,...': a file of that name is not in the repository
+    (or is, and is not what the flag is about). It is annotated without a file now, as a target not screened is."""
+    from daishi_forensics.report.render.screens import render_github
+    from daishi_forensics.report.screening import ScreenRun
+    from daishi_forensics.screens.config import default_config
+    from daishi_forensics.screens.flags import Flag
+    from daishi_forensics.screens.screening import SeasonResult
+
+    config = default_config()
+    flag = Flag("feeder", "hub_and_spoke", "flag", ("o_1", "o_2", "o_3"), (("o_1", "o_2"), ("o_1", "o_3")), 2.0, 2.0,
+                ("m_1#5",), "Across the season, operator o_1 was fed value one way.", match="season")
+    season = SeasonResult("flag", config.version, config.digest, (), (flag,))
+    lines = render_github(ScreenRun(config, (), season)).splitlines()
+    assert lines[0] == ("::error title=daishi-forensics feeder/hub_and_spoke::Across the season, operator o_1 was fed "
+                        "value one way. Score 2 (threshold 2). Events: m_1#5.")
+
+
 def test_cli_config_override_is_stamped(runner: CliRunner, tmp_path: Path) -> None:
     fed = str(write(tmp_path, feeder_events(), "fed"))
     override = tmp_path / "loose.json"
@@ -165,6 +288,54 @@ def test_cli_season(runner: CliRunner, tmp_path: Path) -> None:
     result = runner.invoke(main, ["screen", "--format", "json", "--season", str(season)])
     doc = json.loads(result.output)
     assert result.exit_code == 0 and doc["season"]["verdict"] == "clear" and len(doc["matches"]) == 1
+
+
+def test_cli_season_of_which_nothing_was_screened_has_no_verdict(runner: CliRunner, tmp_path: Path) -> None:
+    """A season whose one match cannot be read was 'SEASON  clear (0 matches screened)' and 'verdict clear'
+    (JSON "verdict": "clear") beside exit 3: nothing was screened, so there is no verdict."""
+    season = tmp_path / "season"
+    season.mkdir()
+    (season / "m_000000000001.json").write_text("{}")
+    text = runner.invoke(main, ["screen", "--season", str(season)])
+    assert text.exit_code == 3
+    lines = text.output.splitlines()
+    at = lines.index("SEASON  no verdict (0 matches screened)")
+    assert lines[at + 1] == "nothing screened: the target could not be screened (see above), so there is no verdict (screens"
+    assert "clear" not in text.output
+    result = runner.invoke(main, ["screen", "--format", "json", "--season", str(season)])
+    doc = json.loads(result.output)
+    assert (result.exit_code, doc["verdict"], doc["season"]["verdict"], doc["exitCode"]) == (3, None, None, 3)
+    sarif = json.loads(runner.invoke(main, ["screen", "--format", "sarif", "--season", str(season)]).output)
+    assert sarif["runs"][0]["properties"]["verdict"] is None
+    github = runner.invoke(main, ["screen", "--format", "github", "--season", str(season)]).output
+    assert github.splitlines()[-1].startswith("screens: nothing could be screened, no verdict (config ")
+
+
+def test_cli_a_file_named_twice_is_screened_once(runner: CliRunner, tmp_path: Path) -> None:
+    """``screen exports/ --season exports/`` (or a target also in the --season folder) screened every match of the
+    folder twice: each listed twice and the verdict line counting '0 clear, 2 flag' of one flagged match."""
+    season = tmp_path / "season"
+    stream = write_match(season, feeder_events(), archive(["a_1", "a_2", "a_3", "a_4", "h"], ended=40))
+    for args in (["screen", str(season), "--season", str(season)], ["screen", str(stream), str(stream)]):
+        text = runner.invoke(main, args).output
+        assert sum(line.startswith("FLAG    m_") for line in text.splitlines()) == 1
+        assert "verdict flag: 0 clear, 0 review, 1 flag (" in text
+
+
+def test_cli_season_counts_one_match_given_twice_once(runner: CliRunner, tmp_path: Path) -> None:
+    """A season folder holding one match as a stream and as a gzipped bundle, or a target that is also in the
+    season folder, was screened into the season twice ('SEASON  clear (2 matches screened)' of one match), so
+    the season-scale rules, which count matches, read one match's feeds as two: it counts once now, and says so."""
+    season = tmp_path / "season"
+    arch = archive(["a_1", "a_2", "a_3", "a_4", "h"], ended=40)
+    stream = write_match(season, feeder_events(), arch)
+    bundle = write_match(season, feeder_events(), arch, form="bundle-gz")
+    result = runner.invoke(main, ["screen", "--format", "json", str(stream), "--season", str(season)])
+    doc = json.loads(result.output)
+    assert result.exit_code == 1 and [m["target"] for m in doc["matches"]] == [str(stream), str(bundle)]
+    assert doc["season"]["notes"] == [f"{bundle} is {arch['matchId']} again (as {stream}): counted once in the season"]
+    text = runner.invoke(main, ["screen", "--season", str(season)]).output
+    assert "SEASON  clear (1 match screened)" in text.splitlines()
 
 
 class Beside:

@@ -171,6 +171,14 @@ def test_a_table_with_nothing_planted_is_clear_and_the_output_the_same_bytes(tmp
     assert first.stdout == second.stdout
 
 
+def test_the_output_files_suffix_picks_the_format(tmp_path: Path) -> None:
+    """``-o verdict.sarif`` wrote text into the .sarif file (the upload then failed): it is SARIF now."""
+    path = write_csv(tmp_path / "tx.csv", background_rows())
+    out = tmp_path / "verdict.sarif"
+    assert run(["screen-transfers", str(path), *COLUMNS, "-o", str(out)]).exit_code == 0
+    assert orjson.loads(out.read_bytes())["version"] == "2.1.0"
+
+
 def test_text_output_names_the_table_once_and_writes_control_characters_out(tmp_path: Path) -> None:
     rows = background_rows() + cycle_rows()
     for row in rows:

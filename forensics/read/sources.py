@@ -727,7 +727,12 @@ def _open_folder(path: Path, limits: Limits, report_faults: bool = False) -> Mat
     name = str(path)
     archive_path = path / "archive.json"
     if not os.path.lexists(archive_path):
-        raise InputUnreadable("the folder has no archive.json", file=name, field="archive.json")
+        if path.name.startswith("m_"):  # a match folder missing its archive
+            raise InputUnreadable("the folder has no archive.json", file=name, field="archive.json")
+        # a folder given for the matches in it (expanded before it gets here when it holds any)
+        raise InputUnreadable("the folder holds no match (m_<id>.json[.gz], m_<id>.jsonl[.gz] or an m_<id> "
+                              "folder; other names are not read) and is no match folder (no archive.json)",
+                              file=name)
     notes: list[str] = []
     lone: list[tuple[str, str]] = []
     archive, repeated = _read_object(archive_path, limits, "archive.json", notes, lone)

@@ -10,7 +10,7 @@ contact pass, reputation and the transfers pass hold everything the screens need
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -191,8 +191,9 @@ class ScreenRun:
 
     @property
     def screened(self) -> bool:
-        """Something was screened: a match (or the season)."""
-        return self.season is not None or any(m.result is not None for m in self.matches)
+        """Something was screened: a match (a season of which no match could be screened is nothing
+        screened, not a clear season)."""
+        return any(m.result is not None for m in self.matches)
 
     @property
     def verdict(self) -> str | None:
@@ -243,7 +244,7 @@ class ScreenRun:
             out["matches"].append(entry)
         if self.season is not None:
             season = self.season.to_dict()["season"]
-            out["season"] = {"verdict": verdict_of(self.season.flags), **season}
+            out["season"] = {"verdict": verdict_of(self.season.flags) if self.screened else None, **season}
         return out
 
 
@@ -284,15 +285,27 @@ def screen_targets(targets: Sequence[str], *, season: Path | None = None,
     with ``season``, the matches in that folder join them and the whole is also screened
     as one season (:func:`screen_season`)."""
     cfg = config if isinstance(config, ScreenConfig) else load_config(config)
-    names = expand_targets(list(targets) + ([str(season)] if season is not None else []))
+    # a file named twice (a target that is also in the --season folder, or the folder given as a target too)
+    # is screened once: the verdict counts each match it read once
+    names = list(dict.fromkeys(expand_targets(list(targets) + ([str(season)] if season is not None else []))))
     outcomes: list[MatchOutcome] = []
     graphs: list[nx.MultiDiGraph] = []
     results: list[ScreenResult] = []
+    first: dict[str, str] = {}
+    again: list[str] = []
     for name in names:
         outcome, graph = screen_one(name, cfg, store=store, server=server, limits=limits)
         outcomes.append(outcome)
         if graph is not None and outcome.result is not None:
+            if outcome.match_id is not None and outcome.match_id in first:  # one match by two paths or forms
+                again.append(f"{name_text(outcome.target)} is {outcome.match_id} again (as "
+                             f"{name_text(first[outcome.match_id])}): counted once in the season")
+                continue
+            if outcome.match_id is not None:
+                first[outcome.match_id] = outcome.target
             graphs.append(graph)
             results.append(outcome.result)
     season_result = screen_season(graphs, cfg, results=results) if season is not None else None
+    if season_result is not None and again:
+        season_result = replace(season_result, notes=(*season_result.notes, *again))
     return ScreenRun(cfg, tuple(outcomes), season_result)

@@ -89,7 +89,8 @@ def render_text(run: ScreenRun, width: int | None = None) -> str:
             out.append(f"  note: {n}")
     if run.season is not None:
         s = run.season
-        season_verdict = "flag" if any(f.level == "flag" for f in s.flags) else "review" if s.flags else "clear"
+        season_verdict = ("no verdict" if not run.screened else "flag" if any(f.level == "flag" for f in s.flags)
+                          else "review" if s.flags else "clear")
         out.append(f"SEASON  {season_verdict} ({count(len(run.season.matches), 'match', 'matches')} screened)")
         for f in s.flags:
             out += _flag_lines(f)
@@ -124,14 +125,17 @@ def render_github(run: ScreenRun) -> str:
     match left unscreened (invalid records, a truncated log)."""
     out: list[str] = []
 
-    def emit(flag: Flag, target: str) -> None:
+    def emit(flag: Flag, target: str | None) -> None:
+        """``target`` None: a season-scale flag, which no one file holds (no ``file=``, as for a target not
+        screened; a ``file=season`` would name a file of the repository that is not there, or one that is)."""
         kind = "error" if flag.level == "flag" else "warning"
         title = github_escape(f"daishi-forensics {flag.screen}/{flag.kind}", True)
         message = f"{flag.explanation} {_significance(flag).capitalize()}."
         if flag.null:
             message += f" Null: {flag.null}."
         message += f" Events: {_evidence(flag)}."
-        out.append(f"::{kind} file={github_escape(target, True)},title={title}::{github_escape(message)}")
+        where = f"file={github_escape(target, True)}," if target is not None else ""
+        out.append(f"::{kind} {where}title={title}::{github_escape(message)}")
 
     for m in run.matches:
         if m.result is None:
@@ -144,7 +148,7 @@ def render_github(run: ScreenRun) -> str:
                        f"{github_escape(reason)}")
     if run.season is not None:
         for f in run.season.flags:
-            emit(f, "season")
+            emit(f, None)
     said = (f"screens verdict {run.verdict}" if run.verdict is not None
             else "screens: nothing could be screened, no verdict")
     out.append(shown(f"{said} (config {run.config.version}, {run.config.digest})"))
@@ -188,6 +192,18 @@ def _uri(target: str) -> str:
         return quote(os.fsencode(target), safe="/")
 
 
+def _sarif_text(text: str) -> str:
+    """A SARIF plain-text message: every control character written out (:func:`shown`: a viewer that
+    prints it to a terminal or a CI log never obeys an escape sequence a name carries), and every
+    literal square bracket escaped with a backslash (SARIF 2.1.0, 3.11.6), so that a name written by a
+    match's author (``[open](https://…)``) is never read by a viewer as an embedded link.
+
+    >>> _sarif_text("a_1 passed [open](https://x.example) 3")
+    'a_1 passed \\\\[open\\\\](https://x.example) 3'
+    """
+    return shown(text).replace("[", "\\[").replace("]", "\\]")
+
+
 def _result(flag: Flag, target: str, config: ScreenConfig, rule_index: dict[str, int]) -> dict[str, Any]:
     rule_id = f"{flag.screen}/{flag.kind}"
     fingerprint = hashlib.sha256(
@@ -198,7 +214,8 @@ def _result(flag: Flag, target: str, config: ScreenConfig, rule_index: dict[str,
         "ruleId": rule_id,
         "ruleIndex": rule_index[rule_id],
         "level": "error" if flag.level == "flag" else "warning",
-        "message": {"text": flag.explanation + (f" ({_significance(flag)}; null: {flag.null})" if flag.null else "")},
+        "message": {"text": _sarif_text(f"{flag.explanation} ({_significance(flag)}"
+                                        + (f"; null: {flag.null})" if flag.null else ")"))},
         "locations": [{
             "physicalLocation": {"artifactLocation": {"uri": _uri(target)}},
             "logicalLocations": [{"name": str(a), "kind": "member"} for a in flag.agents],
@@ -233,12 +250,12 @@ def render_sarif(run: ScreenRun) -> str:
     rules = _rules((f for f, _ in placed), run.config)
     index = {r["id"]: i for i, r in enumerate(rules)}
     notifications = [
-        {"level": "error", "message": {"text": name_text(_unread(m))}} for m in run.matches
+        {"level": "error", "message": {"text": _sarif_text(name_text(_unread(m)))}} for m in run.matches
         if m.result is None
     ]
     failed = bool(notifications)
     notifications += [  # a verdict that does not cover the whole match: why (invalid records, a truncated log)
-        {"level": "warning", "message": {"text": name_text(f"{m.target}: {reason}")}}
+        {"level": "warning", "message": {"text": _sarif_text(name_text(f"{m.target}: {reason}"))}}
         for m in run.matches if m.result is not None for reason in m.result.not_screened
     ]
     doc = {
