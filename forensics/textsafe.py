@@ -87,11 +87,18 @@ written with a backslash before it (CommonMark escapes every ASCII punctuation c
 _WORD = re.compile(r"[^\s`|]+")
 """A run of text a code span can hold as it is (no space, no backtick, no table cell's ``|``)."""
 
-_LIVE = re.compile(r"://|www\.|@|#\d|\bgh-\d|:[a-z0-9_+-]+:|\b(?:mailto|xmpp):", re.IGNORECASE)
+_LIVE = re.compile(
+    r"://|www\.|@|#\d|\bgh-\d|\b(?:mailto|xmpp):"
+    r"|:(?:[+-]1|[a-z0-9_+-]*[a-z][a-z0-9_+-]*):"
+    r"|\b(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b",
+    re.IGNORECASE,
+)
 """What GitHub turns into a link, a notification or an emoji in an issue, a pull request or a comment,
 escaped or not (its filters read the rendered text): a URL (``https://…``, ``www.…``, ``mailto:``), an
 e-mail address or an ``@mention`` (``@org/team``), an issue or pull request reference (``#123``, ``GH-1``,
-``owner/repo#1``) and an emoji shortcode (``:rocket:``).  Only text in a code span stays as it is."""
+``owner/repo#1``), a commit (``a1b2c3d``: 7 to 40 hexadecimal digits, a digit and a letter among them;
+``owner/repo@a1b2c3d``) and an emoji shortcode (``:rocket:``, ``:+1:``: an emoji's name has a letter, or is
+``+1`` or ``-1``, so a time such as ``12:30:45`` is none).  Only text in a code span stays as it is."""
 
 
 def _md_chars(text: str) -> str:
@@ -102,13 +109,15 @@ def _md_chars(text: str) -> str:
 
 def md_escape(text: str) -> str:
     """``text`` with every :data:`MARKDOWN_CHARS` character escaped, and every word GitHub would make live
-    (:data:`_LIVE`: a URL, a mention, an issue reference, an emoji shortcode) in a code span: data shown
+    (:data:`_LIVE`: a URL, a mention, an issue reference, a commit, an emoji shortcode) in a code span: data shown
     as it is, never as markup, a link, a ping or a cross-reference.
 
     >>> md_escape("~~gone~~ &amp; <b>*x*</b>")
     '\\\\~\\\\~gone\\\\~\\\\~ \\\\&amp; \\\\<b\\\\>\\\\*x\\\\*\\\\</b\\\\>'
     >>> md_escape("ask @org/team, see #123 at https://evil.example/x :rocket:")
     'ask `@org/team,` see `#123` at `https://evil.example/x` `:rocket:`'
+    >>> md_escape("fixed in a1b2c3d and owner/repo@0f1e2d3c4b5a at 12:30:45, tick 1234567 :+1:")
+    'fixed in `a1b2c3d` and `owner/repo@0f1e2d3c4b5a` at 12:30:45, tick 1234567 `:+1:`'
     """
     if _LIVE.search(text) is None:
         return _md_chars(text)
