@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["shown", "shown_lines", "is_neutral", "md_escape", "md_text", "md_bold", "MARKDOWN_CHARS", "CONTROLS"]
+__all__ = ["shown", "shown_ends", "shown_lines", "is_neutral", "md_escape", "md_text", "md_bold", "MARKDOWN_CHARS", "CONTROLS"]
 
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _EXTRA = [0x2028, 0x2029, 0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
@@ -65,6 +65,23 @@ _TABLE_KEEP_NEWLINE = {k: v for k, v in _TABLE.items() if k != ord("\n")}
 def shown(text: str) -> str:
     """``text`` on one line with every control character written out as an escape."""
     return text.translate(_TABLE)
+
+
+def shown_ends(text: str) -> str:
+    """:func:`shown`, and every space at either end (any Unicode space: U+0020, the no-break space U+00A0...)
+    written out the same way (``\\x20``, ``\\xa0``): for a value a table cell would otherwise trim, so a seat
+    named ``" Ash"`` is not shown as one named ``"Ash"``.  Spaces inside are kept as they are.
+
+    >>> shown_ends(" Ash"), shown_ends("Nyx Vale\u00a0"), shown_ends("Ash"), shown_ends(" ")
+    ('\\\\x20Ash', 'Nyx Vale\\\\xa0', 'Ash', '\\\\x20')
+    """
+    text = shown(text)
+    body = text.strip()
+    if body == text:
+        return text
+    lead = len(text) - len(text.lstrip())
+    trail = text[lead + len(body):]
+    return "".join(_escape(ord(c)) for c in text[:lead]) + body + "".join(_escape(ord(c)) for c in trail)
 
 
 def shown_lines(text: str) -> str:
