@@ -11,6 +11,7 @@ import click
 from daishi_forensics import exitcodes
 from daishi_forensics.batch.export import BATCH_ROWS, MatchExport, export_parquet
 from daishi_forensics.batch.season import expand_targets
+from daishi_forensics.wording import count
 
 from ._progress import progress_for
 from ._common import TARGET_HELP, exit_zero_asked, fail, handle_errors, input_options, not_empty, say, set_help
@@ -100,7 +101,7 @@ def export(targets: tuple[str, ...], parquet_dir: Path, include_private: bool, n
         with_invalid = sum(1 for m in result.matches if m.invalid)
         why = ("" if code != exitcodes.FINDINGS else " (exit 0: --exit-zero)" if exit_zero_asked()
                else " (exit 1; --exit-zero makes it 0)")  # another code, when there is one, is another error's
-        say(f"daishi-forensics: warning: {invalid} invalid record(s) in {with_invalid} of {len(result.matches)} "
+        say(f"daishi-forensics: warning: {count(invalid, 'invalid record')} in {with_invalid} of {len(result.matches)} "
             f"matches left out of the export{why}", err=True)
     sys.exit(code)
 

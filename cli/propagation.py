@@ -13,6 +13,7 @@ from daishi_forensics.injection.summary import propagation_of
 from daishi_forensics.jsonio import dumps
 from daishi_forensics.textsafe import shown
 from daishi_forensics.injection.propagation import chains_nodes, scrubbed_edges, tree_text
+from daishi_forensics.wording import count
 
 from ._common import TARGET_HELP, format_for, handle_errors, input_options, say, set_help, write_output
 from ._progress import progress_for, progress_options
@@ -122,12 +123,15 @@ def _read_notes(stats: Any) -> list[str]:
     log first (each a finding), then the events errata withheld."""
     notes = []
     if stats.invalid:
-        notes.append(f"{stats.invalid} invalid record(s) were left out of the chains "
+        notes.append(f"{count(stats.invalid, 'invalid record')} {'was' if stats.invalid == 1 else 'were'} left out "
+                     "of the chains "
                      "(run `daishi-forensics validate` for every problem)")
     if stats.truncated:
         notes.append("the log ends before the match did (truncated): " + "; ".join(stats.truncated))
     if stats.excluded_by_errata:
-        notes.append(f"{len(stats.excluded_by_errata)} event(s) named by errata never took effect and were left out")
+        withheld = len(stats.excluded_by_errata)
+        notes.append(f"{count(withheld, 'event')} named by errata never took effect and "
+                     f"{'was' if withheld == 1 else 'were'} left out")
     return notes
 
 

@@ -13,7 +13,7 @@ from daishi_forensics import exitcodes
 from daishi_forensics.batch.season import JOBS, SeasonMatch, SeasonResult, expand_targets, output_overlap, run_season
 
 from daishi_forensics.read.sources import Limits
-from daishi_forensics.report.render.cells import count
+from daishi_forensics.wording import count
 from daishi_forensics.replay.fork import cpus
 
 from ._common import TARGET_HELP, fail, handle_errors, input_options, say, say_wrapped, set_help

@@ -60,7 +60,7 @@ def epilog(**meanings: str | None) -> str:
              "output": OUTPUT}
     unknown = set(meanings) - set(names)
     if unknown:
-        raise TypeError(f"unknown exit code name(s): {', '.join(sorted(unknown))}")
+        raise TypeError(f"unknown exit code {'name' if len(unknown) == 1 else 'names'}: {', '.join(sorted(unknown))}")
     parts = []
     for name, code in names.items():
         text = meanings.get(name, _MEANING[code])

@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["shown", "shown_lines", "is_neutral", "md_escape", "md_text", "md_bold", "MARKDOWN_CHARS", "CONTROLS"]
+__all__ = ["shown", "shown_ends", "shown_lines", "is_neutral", "md_escape", "md_text", "md_bold", "MARKDOWN_CHARS", "CONTROLS"]
 
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _EXTRA = [0x2028, 0x2029, 0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
@@ -67,6 +67,23 @@ def shown(text: str) -> str:
     return text.translate(_TABLE)
 
 
+def shown_ends(text: str) -> str:
+    """:func:`shown`, and every space at either end (any Unicode space: U+0020, the no-break space U+00A0...)
+    written out the same way (``\\x20``, ``\\xa0``): for a value a table cell would otherwise trim, so a seat
+    named ``" Ash"`` is not shown as one named ``"Ash"``.  Spaces inside are kept as they are.
+
+    >>> shown_ends(" Ash"), shown_ends("Nyx Vale\u00a0"), shown_ends("Ash"), shown_ends(" ")
+    ('\\\\x20Ash', 'Nyx Vale\\\\xa0', 'Ash', '\\\\x20')
+    """
+    text = shown(text)
+    body = text.strip()
+    if body == text:
+        return text
+    lead = len(text) - len(text.lstrip())
+    trail = text[lead + len(body):]
+    return "".join(_escape(ord(c)) for c in text[:lead]) + body + "".join(_escape(ord(c)) for c in trail)
+
+
 def shown_lines(text: str) -> str:
     """``text`` with every control character but the newline written out: for a whole page a
     renderer built, whose newlines are its own (the data in it already went through :func:`shown`)."""
@@ -87,11 +104,18 @@ written with a backslash before it (CommonMark escapes every ASCII punctuation c
 _WORD = re.compile(r"[^\s`|]+")
 """A run of text a code span can hold as it is (no space, no backtick, no table cell's ``|``)."""
 
-_LIVE = re.compile(r"://|www\.|@|#\d|\bgh-\d|:[a-z0-9_+-]+:|\b(?:mailto|xmpp):", re.IGNORECASE)
+_LIVE = re.compile(
+    r"://|www\.|@|#\d|\bgh-\d|\b(?:mailto|xmpp):"
+    r"|:(?:[+-]1|[a-z0-9_+-]*[a-z][a-z0-9_+-]*):"
+    r"|\b(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b",
+    re.IGNORECASE,
+)
 """What GitHub turns into a link, a notification or an emoji in an issue, a pull request or a comment,
 escaped or not (its filters read the rendered text): a URL (``https://…``, ``www.…``, ``mailto:``), an
 e-mail address or an ``@mention`` (``@org/team``), an issue or pull request reference (``#123``, ``GH-1``,
-``owner/repo#1``) and an emoji shortcode (``:rocket:``).  Only text in a code span stays as it is."""
+``owner/repo#1``), a commit (``a1b2c3d``: 7 to 40 hexadecimal digits, a digit and a letter among them;
+``owner/repo@a1b2c3d``) and an emoji shortcode (``:rocket:``, ``:+1:``: an emoji's name has a letter, or is
+``+1`` or ``-1``, so a time such as ``12:30:45`` is none).  Only text in a code span stays as it is."""
 
 
 def _md_chars(text: str) -> str:
@@ -102,13 +126,15 @@ def _md_chars(text: str) -> str:
 
 def md_escape(text: str) -> str:
     """``text`` with every :data:`MARKDOWN_CHARS` character escaped, and every word GitHub would make live
-    (:data:`_LIVE`: a URL, a mention, an issue reference, an emoji shortcode) in a code span: data shown
+    (:data:`_LIVE`: a URL, a mention, an issue reference, a commit, an emoji shortcode) in a code span: data shown
     as it is, never as markup, a link, a ping or a cross-reference.
 
     >>> md_escape("~~gone~~ &amp; <b>*x*</b>")
     '\\\\~\\\\~gone\\\\~\\\\~ \\\\&amp; \\\\<b\\\\>\\\\*x\\\\*\\\\</b\\\\>'
     >>> md_escape("ask @org/team, see #123 at https://evil.example/x :rocket:")
     'ask `@org/team,` see `#123` at `https://evil.example/x` `:rocket:`'
+    >>> md_escape("fixed in a1b2c3d and owner/repo@0f1e2d3c4b5a at 12:30:45, tick 1234567 :+1:")
+    'fixed in `a1b2c3d` and `owner/repo@0f1e2d3c4b5a` at 12:30:45, tick 1234567 `:+1:`'
     """
     if _LIVE.search(text) is None:
         return _md_chars(text)

@@ -16,6 +16,8 @@ from typing import Any, Protocol
 
 import networkx as nx
 
+from daishi_forensics.wording import count
+
 from .cartel import cartel
 from .config import ScreenConfig, load_config
 from .fans import fans
@@ -101,7 +103,7 @@ def _notes(view: TransferView, config: ScreenConfig) -> list[str]:
     if view.unvalued_events:
         ids = ordered(view.unvalued_events)
         shown = ", ".join(map(str, ids[:10])) + (f" and {len(ids) - 10} more" if len(ids) > 10 else "")
-        notes.append(f"not screened: {len(ids)} transfer event(s) whose value is unknown (events {shown}); "
+        notes.append(f"not screened: {count(len(ids), 'transfer event')} whose value is unknown (events {shown}); "
                      "left out of the value screens")
     if not view.voluntary:
         notes.append("no trades or gifts: feeder, ring and off_price had nothing to screen")
@@ -351,8 +353,8 @@ def screen_view(view: TransferView, config: ScreenConfig | None = None, *, besid
     name = None if name is None else str(name)
     screened = view.screened_nodes()
     if len(screened) < 2:
-        note = (f"not screened: {len(screened)} agent(s) to screen; collusion takes two"
-                + (f" ({len(view.exempt)} scripted seat(s) left out)" if view.exempt else ""))
+        note = (f"not screened: {count(len(screened), 'agent')} to screen; collusion takes two"
+                + (f" ({count(len(view.exempt), 'scripted seat')} left out)" if view.exempt else ""))
         missing, observed = _split([note, *(str(n) for n in view.graph.graph.get("not_screened") or ())])
         return ScreenResult("clear", config.version, config.digest, (), missing, observed, name)
     candidates: list[Candidate] = []

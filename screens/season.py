@@ -35,6 +35,8 @@ from typing import Any
 
 import networkx as nx
 
+from daishi_forensics.wording import count
+
 from .feeder import one_way_feeds
 from .flags import Flag, ordered, pair_key
 from .graph import TransferView
@@ -171,7 +173,7 @@ def feed_cycles(graph: nx.MultiDiGraph, params: Mapping[str, Any], label: str) -
                 threshold=threshold,
                 evidence=tuple(evidence),
                 explanation=(f"Across the season, value was fed one way round {path} ({label}s), "
-                             f"{len(laps)} time(s) in season order: laundered back to where it started."),
+                             f"{count(len(laps), 'time')} in season order: laundered back to where it started."),
                 details={"keyedBy": label, "cycle": list(cycle), "laps": len(laps)},
                 match="season",
             ))

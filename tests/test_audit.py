@@ -359,8 +359,8 @@ def test_a_report_breaking_its_schema_is_a_finding_and_its_figures_unreadable(tm
     assert "  - $.seats[1].dimensions: 'x' is not of type 'object'" in lines
     assert "  a_2 dimensions.social: the report's dimensions is text (\"x\"), not an object" in lines
     assert lines[-1] == ("result: 71 same, 2 DIFFERS, 5 unreadable, 4 from the report; "
-                         "the report fails its schema (1 error(s)); "
-                         "2 figure(s) differ; 5 figure(s) cannot be read; exit 1")
+                         "the report fails its schema (1 error); "
+                         "2 figures differ; 5 figures cannot be read; exit 1")
 
 
 def test_a_report_of_bare_seats_is_not_certified(tmp_path: Path) -> None:
@@ -371,8 +371,8 @@ def test_a_report_of_bare_seats_is_not_certified(tmp_path: Path) -> None:
     assert [(c.agent, c.figure) for c in result.differs] == [(a, "fitnessIndex") for a in ("a_1", "a_2", "a_3", "a_4")]
     assert result.counts()[SAME] == 0 and result.exit_code == 1
     last = run(str(stored(tmp_path, events, arch, report, name="cli"))).output.splitlines()[-1]
-    assert last == ("result: 4 DIFFERS, 77 not published; the report fails its schema (1 error(s)); "
-                    "4 figure(s) differ; exit 1")
+    assert last == ("result: 4 DIFFERS, 77 not published; the report fails its schema (1 error); "
+                    "4 figures differ; exit 1")
 
 
 def test_a_rubric_version_written_as_a_number_is_said_so(tmp_path: Path) -> None:
@@ -516,7 +516,7 @@ def test_an_unvalued_item_and_a_trade_not_counted_as_logged_are_said(tmp_path: P
     result = run(str(stored(tmp_path, events, arch, None)), "--format", "json")
     assert result.exit_code == 0
     out = json.loads(result.output)
-    assert ("traded item(s) with no value in the archive's item values, valued 0 in the net shares: diamond"
+    assert ("traded item with no value in the archive's item values, valued 0 in the net shares: diamond"
             in out["notes"])
     assert [n for n in out["notes"] if n.startswith("event 6 (trade t2): ")], out["notes"]
     text = run(str(stored(tmp_path, events, arch, None, name="t")))
@@ -632,7 +632,7 @@ def test_an_exploration_row_of_regions_alone_scores_its_coverage(tmp_path: Path)
     out = json.loads(run(str(stored(tmp_path, events, arch, None)), "--format", "json").output)
     a_1, a_2 = out["seats"]
     assert a_1["raw"]["coverage"] == 0.063 and a_1["dimensions"]["adaptation"] == 7.6
-    assert "map coverage: the archive's exploration block, 9 region(s) of 144" in a_1["trusted"]
+    assert "map coverage: the archive's exploration block, 9 regions of 144" in a_1["trusted"]
     assert a_2["raw"]["coverage"] == 0.0
     assert "the archive's exploration block gives this agent neither coverage nor regions: read as 0" in a_2["notes"]
 
@@ -683,14 +683,14 @@ def test_agents_acting_off_the_board_are_said_and_an_empty_field_is_no_field_of_
     arch["agents"] = []
     out = json.loads(run(str(stored(tmp_path, events, arch, None)), "--format", "json").output)
     assert out["fieldSize"] == 0 and out["seats"] == []
-    assert ("2 agent(s) act in the log but are not on the archive's board, so they are neither scored nor "
+    assert ("2 agents act in the log but are not on the archive's board, so they are neither scored nor "
             "counted in the field: a_1, a_2") in out["notes"]
     assert "field-of-one" not in [r["key"] for r in out["undefined"] if r["exercised"]]
     events, arch = _two_seats()
     arch["agents"] = arch["agents"][1:]
     out = json.loads(run(str(stored(tmp_path, events, arch, None, name="one")), "--format", "json").output)
     assert out["fieldSize"] == 1 and out["seats"][0]["rank"] == 1
-    assert any(n.startswith("1 agent(s) act in the log") and n.endswith(": a_1") for n in out["notes"])
+    assert any(n.startswith("1 agent acts in the log but is not on the archive's board, so it is neither") and n.endswith(": a_1") for n in out["notes"])
     assert "field-of-one" in [r["key"] for r in out["undefined"] if r["exercised"]]
 
 
@@ -700,7 +700,7 @@ def test_rounds_alive_past_the_match_is_said(tmp_path: Path) -> None:
     events, arch = _two_seats()
     arch["agents"][0]["roundsAlive"] = 150
     out = json.loads(run(str(stored(tmp_path, events, arch, None)), "--format", "json").output)
-    assert ("the archive's roundsAlive 150 is more than the match's 100 round(s); scored as given (rates divide "
+    assert ("the archive's roundsAlive 150 is more than the match's 100 rounds; scored as given (rates divide "
             "by it, survival is kept within 0 to 100)") in out["seats"][0]["notes"]
     assert not [n for n in out["seats"][1]["notes"] if "roundsAlive" in n]
 

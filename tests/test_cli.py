@@ -26,7 +26,7 @@ def good_match(tmp_path: Path) -> Path:
 def test_validate_valid_match_exits_0(runner: CliRunner, tmp_path: Path) -> None:
     result = runner.invoke(main, ["validate", str(good_match(tmp_path))])
     assert result.exit_code == 0, result.output
-    assert "1 of 1 match(es) valid" in result.output
+    assert "1 of 1 match valid" in result.output
 
 
 def test_validate_json_is_machine_readable(runner: CliRunner, tmp_path: Path) -> None:

@@ -346,7 +346,7 @@ def test_score_owns_up_to_invalid_records_and_a_cut_log(tmp_path: Path) -> None:
     assert result.exit_code == FINDINGS
     doc = orjson.loads(result.output)
     assert doc["inputFaults"] == [
-        "1 invalid record(s) were left out (see `validate`); the figures stand on the rest"]
+        "1 invalid record was left out (see `validate`); the figures stand on the rest"]
     assert doc["exitCode"] == FINDINGS
     text = run(["score", str(findings_match(tmp_path / "n"))])
     assert "the log's faults (a finding, exit 1):" in text.output and text.exit_code == FINDINGS

@@ -370,7 +370,7 @@ def test_the_invalid_records_summary_states_the_exit_there_is(tmp_path: Path, ex
                                        *([str(empty)] if with_empty else []), "--parquet", str(tmp_path / "lake"),
                                        "-q"])
     assert result.exit_code == code
-    assert result.stderr.splitlines()[-1] == ("daishi-forensics: warning: 2 invalid record(s) in 2 of 2 matches "
+    assert result.stderr.splitlines()[-1] == ("daishi-forensics: warning: 2 invalid records in 2 of 2 matches "
                                               f"left out of the export{why}")
 
 

@@ -31,9 +31,9 @@ def test_an_invalid_message_is_a_finding_said_in_text_json_and_stderr(tmp_path: 
     assert text.exit_code == 1, text.output
     lines = text.stdout.splitlines()
     assert lines[0].startswith("m_") and ": 1 messages, 0 echo edges, 0 chains" in lines[0]
-    assert lines[1] == "note: 1 invalid record(s) were left out of the chains (run `daishi-forensics validate` " \
+    assert lines[1] == "note: 1 invalid record was left out of the chains (run `daishi-forensics validate` " \
                        "for every problem)"
-    warning = (f"daishi-forensics: warning: {path}: 1 invalid record(s) were left out of the chains "
+    warning = (f"daishi-forensics: warning: {path}: 1 invalid record was left out of the chains "
                "(run `daishi-forensics validate` for every problem)\n")
     assert text.stderr == warning
     js = CliRunner().invoke(main, ["propagation", str(path), "--format", "json", "--quiet"])

@@ -143,7 +143,7 @@ def test_one_of_anything_is_singular_everywhere_in_the_report(tmp_path: Path) ->
 
 
 def test_count_writes_the_noun_in_the_right_number() -> None:
-    from daishi_forensics.report.render.cells import count
+    from daishi_forensics.wording import count
 
     assert [count(n, "match", "matches") for n in (0, 1, 2)] == ["0 matches", "1 match", "2 matches"]
     assert count(1, "test") == "1 test" and count(1234, "record", thousands=True) == "1,234 records"

@@ -310,7 +310,7 @@ def test_an_archive_ledger_disagreeing_with_the_events_is_a_note(tmp_path: Path)
                       "commons": {"a_1": 0.857, "a_2": 0.143}}
     score = score_match(analysed(tmp_path, events, arch), "2.4")
     assert score.seat("a_1").inputs.credited_trades == 0.75  # 3 x 0.25, from the events
-    assert score.notes == ("pair a_1–a_2: the archive's ledger has 3 trade(s), net share 0.3; the events 3, 0.25: "
+    assert score.notes == ("pair a_1–a_2: the archive's ledger has 3 trades, net share 0.3; the events 3, 0.25: "
                            "scored from the events",)
 
 

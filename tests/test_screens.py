@@ -1069,7 +1069,7 @@ def test_one_agent_is_not_screened() -> None:
     g.add_node("solo")
     result = screen_graph(g)
     assert result.verdict == "clear" and result.flags == ()
-    assert result.not_screened == ("not screened: 1 agent(s) to screen; collusion takes two",)
+    assert result.not_screened == ("not screened: 1 agent to screen; collusion takes two",)
 
 
 def test_no_trades_is_clear_and_says_so() -> None:
@@ -1087,7 +1087,7 @@ def test_unknown_values_are_not_screened_not_flagged() -> None:
         g.add_edge("s2", "h", value=None, tick=t, event=200 + t, kind="gift")
     result = screen_graph(g)
     assert result.verdict == "clear"
-    assert any(n.startswith("not screened: 12 transfer event(s) whose value is unknown") for n in result.not_screened)
+    assert any(n.startswith("not screened: 12 transfer events whose value is unknown") for n in result.not_screened)
 
 
 @pytest.mark.parametrize("attrs, message", [

@@ -76,7 +76,7 @@ def test_a_fair_market_is_clear(tmp_path: Path) -> None:
 def test_one_agent(tmp_path: Path) -> None:
     section = screens_section(analysed(tmp_path, [ev(1, 0, "agent_spawned", "a_1", region="r_0_0")], ["a_1"]))
     assert section["verdict"] == "clear"
-    assert section["notScreened"] == ["not screened: 1 agent(s) to screen; collusion takes two"]
+    assert section["notScreened"] == ["not screened: 1 agent to screen; collusion takes two"]
 
 
 def test_no_trades(tmp_path: Path) -> None:

@@ -43,8 +43,8 @@ from typing import Any
 
 from daishi_forensics.arithmetic import half_up
 from daishi_forensics.version import __version__
+from daishi_forensics.wording import count
 
-from .render.cells import count
 from .summary import SeatLine, seat_lines
 
 __all__ = ["COMPARE_VERSION", "METRICS", "PROBE_ROLE", "Side", "compare_matches", "compare_models", "design",

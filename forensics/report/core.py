@@ -14,6 +14,7 @@ from daishi_forensics.economy.reputation import circular_reputation, index_reput
 from daishi_forensics.jsonio import shown
 from daishi_forensics.read.archive import map_regions, match_rounds, seat_wealth
 from daishi_forensics.replay.analysis import MatchAnalysis
+from daishi_forensics.wording import count
 
 from .listing import CONTACT_PAIRS_LISTED
 
@@ -75,7 +76,7 @@ def source_part(analysis: MatchAnalysis, n_findings: int) -> dict[str, Any]:
             "compliance by private message, propagation through private messages and message counts exclude them"
         ]
         if stamped_private:
-            cannot_see.append(f"the archive's metrics count {stamped_private} direct message(s) this log does not hold")
+            cannot_see.append(f"the archive's metrics count {count(stamped_private, 'direct message')} this log does not hold")
     return {
         "form": read.source.form,
         "name": read.source.name,

@@ -18,6 +18,7 @@ from typing import Any, Mapping
 from daishi_forensics.jsonio import shown
 from daishi_forensics.read.boundary import erratum_name
 from daishi_forensics.replay.analysis import MatchAnalysis
+from daishi_forensics.wording import count
 
 __all__ = ["Finding", "findings"]
 
@@ -90,7 +91,7 @@ def _read_findings(analysis: MatchAnalysis) -> list[Finding]:
         out.append(
             Finding(
                 "erratum-applied",
-                f"erratum {erratum_id}: {len(applied)} of {len(named)} named event(s) withheld from the analysis "
+                f"erratum {erratum_id}: {len(applied)} of {count(len(named), 'named event')} withheld from the analysis "
                 "as never having taken effect",
                 events=tuple(applied),
                 extra={
@@ -106,7 +107,7 @@ def _read_findings(analysis: MatchAnalysis) -> list[Finding]:
         out.append(
             Finding(
                 "invalid-events",
-                f"{stats.invalid} record(s) failed validation and were left out of the analysis "
+                f"{count(stats.invalid, 'record')} failed validation and {'was' if stats.invalid == 1 else 'were'} left out of the analysis "
                 "(run `daishi-forensics validate` for every problem)",
                 events=ids,
                 event_count=stats.invalid,
@@ -201,7 +202,7 @@ def _ledger_findings(analysis: MatchAnalysis) -> list[Finding]:
                     out.append(
                         Finding(
                             "archive-disagreement",
-                            f"pair {a}–{b}: archive ledger pays {agent} {rep[agent]} reputation point(s), "
+                            f"pair {a}–{b}: archive ledger pays {agent} {count(rep[agent], 'reputation point')}, "
                             f"the replay pays {got.get(agent, 0)}",
                             pair=(a, b),
                             agent_id=agent,

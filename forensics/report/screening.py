@@ -29,6 +29,7 @@ from daishi_forensics.replay.analysis import MatchAnalysis
 
 from daishi_forensics.screens.config import ScreenConfig, load_config
 from daishi_forensics.screens.flags import verdict_of
+from daishi_forensics.wording import count
 from daishi_forensics.screens.screening import Beside, ScreenResult, SeasonResult, screen_graph, screen_season, screen_view
 
 __all__ = [
@@ -265,7 +266,7 @@ def screen_one(target: str, config: ScreenConfig, *, store: Path | None = None, 
     if invalid:
         graph.graph["not_screened"] = [
             *graph.graph.get("not_screened", []),
-            f"not screened: {invalid} invalid record(s) the read boundary rejected (run validate)",
+            f"not screened: {count(invalid, 'invalid record')} the read boundary rejected (run validate)",
         ]
     truncated = tuple(read.stats.truncated or ())
     if truncated:

@@ -46,6 +46,7 @@ from daishi_forensics.replay.analysis import MatchAnalysis, analyze
 from .rubric import READINGS, UnknownRubric, rubric
 from .scoring import REPORT_FIELDS, MatchScore, SeatScore, score_match
 from daishi_forensics.read.sources import Limits, open_match
+from daishi_forensics.wording import count
 
 __all__ = [
     "SAME",
@@ -370,7 +371,8 @@ def input_faults(stats: Any) -> tuple[str, ...]:
     ends before the match did (its evidence)."""
     out: list[str] = []
     if stats.invalid:
-        out.append(f"{stats.invalid} invalid record(s) were left out (see `validate`); the figures stand on the rest")
+        out.append(f"{count(stats.invalid, 'invalid record')} {'was' if stats.invalid == 1 else 'were'} left out "
+                   "(see `validate`); the figures stand on the rest")
     out += [f"the log looks cut short: {why}" for why in stats.truncated]
     return tuple(out)
 

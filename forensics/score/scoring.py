@@ -52,6 +52,7 @@ from daishi_forensics.arithmetic import coverage as arithmetic_coverage
 from daishi_forensics.read.archive import map_regions, match_rounds as archive_match_rounds, within_magnitude
 from daishi_forensics.read.boundary import erratum_name
 from daishi_forensics.jsonio import json_text, shown
+from daishi_forensics.wording import count
 
 __all__ = [
     "REPORT_FIELDS",
@@ -496,7 +497,7 @@ def _ledger_disagreements(
         e_trades, e_share = trades.get(key, 0), net_shares.get(key)
         if a_trades != e_trades or a_share != e_share:
             notes.append(
-                f"pair {key[0]}–{key[1]}: the archive's ledger has {a_trades} trade(s), net share {a_share}; "
+                f"pair {key[0]}–{key[1]}: the archive's ledger has {count(a_trades, 'trade')}, net share {a_share}; "
                 f"the events {e_trades}, {e_share}: scored from the events"
             )
     for agent in sorted(set(block.commons) | set(commons)):
@@ -528,8 +529,10 @@ def _offerer_twins(ledger: Any, readings: set[str], notes: list[str]) -> dict[st
             twins[trade.from_agent] = twins.get(trade.from_agent, 0) + 1
     if twins:
         readings.add("v2-offerer-twins")
+        logged = sum(twins.values())
         notes.append(
-            f"v2 log: {sum(twins.values())} trade(s) were logged for the acceptor only; the offerer's "
+            f"v2 log: {count(logged, 'trade')} {'was' if logged == 1 else 'were'} logged for the acceptor only; "
+            "the offerer's "
             "synthesized twins are not counted as its completed trades or world actions"
         )
     return twins
@@ -545,7 +548,8 @@ def _ledger_notes(ledger: Any) -> list[str]:
     ]
     if ledger.unvalued_items:
         notes.append(
-            "traded item(s) with no value in the archive's item values, valued 0 in the net shares: "
+            f"{'traded item' if len(ledger.unvalued_items) == 1 else 'traded items'} with no value in the archive's "
+            "item values, valued 0 in the net shares: "
             + ", ".join(sorted(ledger.unvalued_items))
         )
     return notes
@@ -581,14 +585,20 @@ def _read_notes(stats: Any, log_has_events: bool) -> list[str]:
     """What the read boundary kept out of the score, one sentence each."""
     notes = []
     if stats.invalid:
-        notes.append(f"{stats.invalid} record(s) of the log are invalid and were not analysed")
+        one = stats.invalid == 1
+        notes.append(f"{count(stats.invalid, 'record')} of the log {'is' if one else 'are'} invalid and "
+                     f"{'was' if one else 'were'} not analysed")
     if stats.unknown_types:
-        notes.append(f"{sum(stats.unknown_types.values())} event(s) of unknown type were kept and not scored")
+        unknown = sum(stats.unknown_types.values())
+        notes.append(f"{count(unknown, 'event')} of unknown type {'was' if unknown == 1 else 'were'} kept and not scored")
     if stats.dropped_earlier_season:
-        notes.append(f"v1 log: {stats.dropped_earlier_season} event(s) of earlier seasons are not part of the match")
+        earlier = stats.dropped_earlier_season
+        notes.append(f"v1 log: {count(earlier, 'event')} of "
+                     f"{'an earlier season is' if earlier == 1 else 'earlier seasons are'} not part of the match")
     if stats.excluded_by_errata:
         notes.append(
-            f"{len(stats.excluded_by_errata)} event(s) named by errata never took effect and were left out: "
+            f"{count(len(stats.excluded_by_errata), 'event')} named by errata never took effect and "
+            f"{'was' if len(stats.excluded_by_errata) == 1 else 'were'} left out: "
             + ", ".join(str(e) for e in sorted(stats.excluded_by_errata))
         )
     if not log_has_events:
@@ -601,7 +611,8 @@ def _context(analysis: MatchAnalysis, report: Mapping[str, Any] | None) -> _Cont
     points, coverage, and the readings and notes so far."""
     missing = [name for name in REQUIRED_PASSES if name not in analysis.passes]
     if missing:
-        raise ValueError(f"scoring needs the {', '.join(missing)} pass(es); analyse the match with them")
+        raise ValueError(f"scoring needs the {', '.join(missing)} {'pass' if len(missing) == 1 else 'passes'}; "
+                         "analyse the match with them")
     archive = analysis.archive
     stats = analysis.read.stats
     match_rounds = archive_match_rounds(archive)
@@ -687,8 +698,9 @@ def _rounds_alive(ctx: _Context, agent: str, row: Mapping[str, Any], where: str,
     rounds_alive = _count(row, "roundsAlive", where)
     if rounds_alive is not None:
         if rounds_alive > max(ctx.match_rounds, 0):
-            said.note(f"the archive's roundsAlive {rounds_alive} is more than the match's {ctx.match_rounds} "
-                      "round(s); scored as given (rates divide by it, survival is kept within 0 to 100)")
+            said.note(f"the archive's roundsAlive {rounds_alive} is more than the match's "
+                      f"{count(ctx.match_rounds, 'round')}; scored as given (rates divide by it, survival is kept "
+                      "within 0 to 100)")
         return rounds_alive, "archive"
     said.readings.add("rounds-alive")
     if ctx.log_has_events and agent in ctx.analysis.timeline.agents:
@@ -906,7 +918,7 @@ def _coverage(ctx: _Context, agent: str, said: _Said) -> tuple[float, str]:
             if regions > total:
                 raise InvalidInput(f"{regions} regions on a map of {total}", field=f"{where}.regions")
             value = arithmetic_coverage(regions, total)
-            said.trusted.append(f"map coverage: the archive's exploration block, {regions} region(s) of {total}")
+            said.trusted.append(f"map coverage: the archive's exploration block, {count(regions, 'region')} of {total}")
             return value, "exploration"
         if value is None:
             said.note("the archive's exploration block gives this agent neither coverage nor regions: read as 0",
@@ -1070,8 +1082,9 @@ def score_match(
     if off_board:
         # contract §4b: "Every seat of the field is scored"; the field is the archive's board
         shown_ids = ", ".join(off_board[:20]) + (f" and {len(off_board) - 20} more" if len(off_board) > 20 else "")
-        notes.append(f"{len(off_board)} agent(s) act in the log but are not on the archive's board, so they are "
-                     f"neither scored nor counted in the field: {shown_ids}")
+        acts, are, they = (("acts", "is", "it is") if len(off_board) == 1 else ("act", "are", "they are"))
+        notes.append(f"{count(len(off_board), 'agent')} {acts} in the log but {are} not on the archive's board, so "
+                     f"{they} neither scored nor counted in the field: {shown_ids}")
     if version.map_term == "where-recorded":
         notes.append(
             "rubric 2.2: adaptation reads "

@@ -269,7 +269,8 @@ def simulate_to_dir(scenario: str, seed: int, schema_version: int, out_dir: Path
         raise ValueError("previous_season is a v1 log feature (schema_version=1)")
     unknown = set(params) - {"n_agents", "ticks", "target_events", "width", "height", "noise"}
     if unknown:
-        raise TypeError(f"unknown simulation parameter(s): {', '.join(sorted(unknown))}")
+        raise TypeError(f"unknown simulation {'parameter' if len(unknown) == 1 else 'parameters'}: "
+                        f"{', '.join(sorted(unknown))}")
     full = _params(params.get("n_agents", 8), params.get("ticks", 300), params.get("target_events"),
                    params.get("width", 12), params.get("height", 12), params.get("noise"))
     sim = Simulation(scenario, seed, **full)

@@ -22,6 +22,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from daishi_forensics.wording import count
+
 from .files import (
     DIMENSION_COLUMNS,
     METER_COLUMNS,
@@ -29,7 +31,6 @@ from .files import (
     SeatRow,
     StudyFiles,
     TrialRow,
-    count,
     units,
 )
 from .fitness import half_up_units, seat_fitness, trial_value_units

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from daishi_forensics.errors import StudyUnreadable
+from daishi_forensics.wording import count
 
 __all__ = [
     "NO_VALUE_REASONS",
@@ -78,16 +79,6 @@ class Number:
     value: float
     places: int
     text: str
-
-
-def count(n: int, one: str, many: str | None = None) -> str:
-    """``1 pair``, ``3 pairs``: a number and its noun, singular for exactly 1 (``many`` when the plural is not
-    ``one`` + s).
-
-    >>> count(1, "pair"), count(0, "map"), count(2, "match", "matches")
-    ('1 pair', '0 maps', '2 matches')
-    """
-    return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
 def _int(text: str) -> int:

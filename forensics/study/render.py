@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from daishi_forensics.jsonio import dumps
+from daishi_forensics.wording import count
 
 from .audit import FigureCheck, StudyAudit
 from .checks import Check
@@ -25,7 +26,6 @@ from .compare import (
     record_places,
 )
 from .figures import ComparisonFigures
-from .files import count
 from .metrics import LOG_RATIO
 from daishi_forensics.textsafe import md_bold, md_escape, shown
 

@@ -26,8 +26,9 @@ from typing import Any
 from daishi_forensics.jsonio import dumps
 from daishi_forensics.report.summary import Summary, summarize
 from daishi_forensics.textsafe import md_bold, md_text, shown
+from daishi_forensics.wording import count
 
-from .cells import MAX_IDS_TEXT, Block, EventIds, Names, count
+from .cells import MAX_IDS_TEXT, Block, EventIds, Names
 from .phrases import (counterparties_block, did_text, exposure_text, finding_text, flag_significance, flag_title,
                       focus_head, messages_block, probe_text, ranks_text, seats_block, verdict_text)
 from .sections import SECTION_BLOCKS

@@ -22,18 +22,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Agent", "Block", "EventIds", "Level", "Names", "LEVELS", "MAX_IDS_TEXT", "count"]
+__all__ = ["Agent", "Block", "EventIds", "Level", "Names", "LEVELS", "MAX_IDS_TEXT"]
 
-
-def count(n: Any, one: str, many: str | None = None, *, thousands: bool = False) -> str:
-    """``1 round``, ``240 rounds``: a number and its noun, singular for exactly 1 (``many`` when the plural
-    is not ``one`` + s; ``thousands``: the number written ``1,234``).
-
-    >>> count(1, "match", "matches"), count(3, "region"), count(1200, "record", thousands=True)
-    ('1 match', '3 regions', '1,200 records')
-    """
-    text = f"{n:,}" if thousands and isinstance(n, int) else str(n)
-    return f"{text} {one if n == 1 else (many or one + 's')}"
 
 LEVELS = ("flag", "review", "clear")
 """The verdict levels, most serious first."""

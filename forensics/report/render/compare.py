@@ -13,8 +13,9 @@ from typing import Any
 
 from daishi_forensics.jsonio import dumps
 from daishi_forensics.textsafe import md_text, shown
+from daishi_forensics.wording import count
 
-from .cells import Agent, Block, Level, count
+from .cells import Agent, Block, Level
 from .tables import cell, markdown_table, text_table, wrap
 
 __all__ = ["FORMATS", "render", "compare_blocks"]

@@ -37,9 +37,10 @@ from typing import Any
 
 from daishi_forensics.jsonio import shown
 from daishi_forensics.textsafe import shown_lines
+from daishi_forensics.wording import count
 
 from .behavior import Document, document, focus_blocks, summary_blocks
-from .cells import MAX_IDS_TEXT, Agent, Block, EventIds, Level, count
+from .cells import MAX_IDS_TEXT, Agent, Block, EventIds, Level
 from .phrases import (did_text, exposure_text, finding_text, flag_significance, flag_title, focus_head, ordinal,
                       probe_text, ranks_text)
 from .tables import cell

@@ -10,8 +10,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from daishi_forensics.report.summary import FlagLine, SeatLine, Summary
+from daishi_forensics.wording import count
 
-from .cells import Block, EventIds, Level, Names, count
+from .cells import Block, EventIds, Level, Names
 from .sections import interval, p_text
 from .tables import cell
 

@@ -10,8 +10,9 @@ from typing import Any
 from daishi_forensics.profile.harm import HARM_CATEGORIES
 from daishi_forensics.profile.progression import MILESTONES
 from daishi_forensics.profile.specialization import ACTIVITY_KINDS
+from daishi_forensics.wording import count
 
-from .cells import Names, count
+from .cells import Names
 from .tables import cell
 
 __all__ = ["MEASURED", "profile_blocks"]

@@ -9,6 +9,7 @@ from daishi_forensics.jsonio import dumps, json_kind, json_text
 from daishi_forensics.textsafe import shown
 from daishi_forensics.score.rubric import READINGS
 from daishi_forensics.score.scoring import REPORT_FIELDS
+from daishi_forensics.wording import count
 
 __all__ = ["FORMATS", "render", "render_text", "render_json"]
 
@@ -196,11 +197,11 @@ def _verdict(result: AuditResult) -> str:
     counts = result.counts()
     faults = []
     if result.schema_errors:
-        faults.append(f"the report fails its schema ({len(result.schema_errors)} error(s))")
+        faults.append(f"the report fails its schema ({count(len(result.schema_errors), 'error')})")
     if counts[DIFFERS]:
-        faults.append(f"{counts[DIFFERS]} figure(s) differ")
+        faults.append(f"{count(counts[DIFFERS], 'figure')} {'differs' if counts[DIFFERS] == 1 else 'differ'}")
     if counts[UNREADABLE]:
-        faults.append(f"{counts[UNREADABLE]} figure(s) cannot be read")
+        faults.append(f"{count(counts[UNREADABLE], 'figure')} cannot be read")
     if faults:
         return "; ".join(faults)
     if not counts[SAME]:

@@ -15,12 +15,12 @@ from urllib.parse import quote
 from daishi_forensics.version import __version__
 from daishi_forensics.jsonio import dumps
 from daishi_forensics.textsafe import shown
-from .cells import count
 from .tables import github_escape
 
 from daishi_forensics.screens.config import ScreenConfig
 from daishi_forensics.report.screening import MatchOutcome, ScreenRun, name_text
 from daishi_forensics.screens.flags import Flag
+from daishi_forensics.wording import count
 
 __all__ = ["FORMATS", "render", "render_github", "render_json", "render_sarif", "render_text"]
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from daishi_forensics.jsonio import shown as bounded
-from daishi_forensics.textsafe import md_bold, md_escape, shown
+from daishi_forensics.textsafe import md_bold, md_escape, shown, shown_ends
 
 from .cells import MAX_IDS_TEXT, Agent, EventIds, Level
 
@@ -61,7 +61,13 @@ def _ids(value: EventIds, limit: int | None) -> str:
 def cell(value: Any, *, ids_limit: int | None = MAX_IDS_TEXT, _depth: int = CELL_DEPTH) -> str:
     """A value as a table cell: None -> '–', floats at three places at most, lists joined (to
     :data:`CELL_DEPTH`; deeper, and any mapping, shown bounded), a seat as ``Name (id)``, event ids
-    listed (the first :data:`MAX_IDS_TEXT`, then how many more)."""
+    listed (the first :data:`MAX_IDS_TEXT`, then how many more).  A seat's name or a text with a space at
+    either end shows it written out (``\\x20Ash (a_2)``: :func:`~daishi_forensics.textsafe.shown_ends`), where
+    a table would trim it, so ``" Ash"`` and ``"Ash"`` differ; inside, a run of spaces is one.
+
+    >>> cell(Agent("a_2", " Ash")), cell(Agent("a_1", "Ash")), cell("gpt\u00a0"), cell(Agent("a_3"))
+    ('\\\\x20Ash (a_2)', 'Ash (a_1)', 'gpt\\\\xa0', 'a_3')
+    """
     if value is None:
         return "–"
     if isinstance(value, bool):
@@ -71,6 +77,8 @@ def cell(value: Any, *, ids_limit: int | None = MAX_IDS_TEXT, _depth: int = CELL
             return str(value)
         return f"{value:.3f}".rstrip("0").rstrip(".") if value != int(value) else f"{value:.0f}"
     if isinstance(value, Agent):
+        if value.name and value.name != value.agent_id:  # Agent.label(), its name's ends shown
+            return clean(f"{shown_ends(value.name)} ({value.agent_id})")
         return clean(value.label())
     if isinstance(value, EventIds):
         return _ids(value, ids_limit)
@@ -82,7 +90,7 @@ def cell(value: Any, *, ids_limit: int | None = MAX_IDS_TEXT, _depth: int = CELL
         return ", ".join(cell(v, ids_limit=ids_limit, _depth=_depth - 1) for v in value)
     if isinstance(value, dict):
         return clean(bounded(value, limit=320))
-    return clean(str(value))
+    return clean(shown_ends(str(value)))
 
 
 def _level(value: Any) -> str | None:

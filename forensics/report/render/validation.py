@@ -6,6 +6,7 @@ from daishi_forensics.jsonio import dumps
 from daishi_forensics.textsafe import shown
 from .tables import github_escape
 from daishi_forensics.read.validate import FileResult, ValidationResult
+from daishi_forensics.wording import count
 
 __all__ = ["render", "FORMATS"]
 
@@ -44,7 +45,7 @@ def render_text(result: ValidationResult) -> str:
             out.append(f"  {p.severity}: {p.location()}: {p.path}: {p.message}")
         out.extend(f"  … and {more:,} more like this ({code})" for code, more in _not_listed(f))
     ok = sum(1 for f in result.files if f.valid)
-    out.append(f"{ok} of {len(result.files)} match(es) valid")
+    out.append(f"{ok} of {count(len(result.files), 'match', 'matches')} valid")
     return "\n".join(shown(line) for line in out) + "\n"
 
 
@@ -53,8 +54,8 @@ def _not_listed(f: FileResult) -> list[tuple[str, int]]:
     listed: dict[str, int] = {}
     for p in f.problems:
         listed[p.code] = listed.get(p.code, 0) + 1
-    return [(code, count - listed.get(code, 0)) for code, count in sorted(f.problem_counts.items())
-            if count > listed.get(code, 0)]
+    return [(code, n - listed.get(code, 0)) for code, n in sorted(f.problem_counts.items())
+            if n > listed.get(code, 0)]
 
 
 GITHUB_SHOWN = 10
@@ -107,7 +108,7 @@ def render_github(result: ValidationResult) -> str:
                    "(GitHub shows 10 per step): every listed problem is in the log below")
     out.extend(log)
     ok = sum(1 for f in result.files if f.valid)
-    out.append(f"{ok} of {len(result.files)} match(es) valid")
+    out.append(f"{ok} of {count(len(result.files), 'match', 'matches')} valid")
     return "\n".join(out) + "\n"
 
 
