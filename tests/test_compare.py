@@ -304,3 +304,19 @@ def test_cli_warns_of_a_self_comparison_and_refuses_one_model_twice(tmp_path: Pa
     folder = tmp_path / "a"
     models = CliRunner().invoke(main, ["compare", str(folder), "--by", "model", "--models", "X", "X"])
     assert models.exit_code == 2 and "both sides are model 'X': give two different models" in models.output
+
+
+def test_a_seat_number_given_twice_keeps_both_seats_unpaired() -> None:
+    # the archive gives seat 2 to two agents: both stay listed (neither replaces the other), unpaired
+    a = report("m_a", [seat("a_1", 1, "X", 10.0), seat("a_2", 2, "Y", 20.0), seat("a_3", 2, "Z", 30.0)])
+    b = report("m_b", [seat("b_1", 1, "X", 14.0), seat("b_2", 2, "Y", 25.0)])
+    doc = compare_matches(a, b)
+    rows = [(r["seat"], (r["a"] or {}).get("agentId"), (r["b"] or {}).get("agentId")) for r in doc["seats"]]
+    assert rows == [(1, "a_1", "b_1"), (2, "a_2", None), (2, "a_3", None), (2, None, "b_2")]
+    assert all(r["difference"]["score"] is None for r in doc["seats"][1:])
+    assert ("Seat 2 of side A is held by 2 seats: A_2 (a_2), A_3 (a_3); each is listed on a row of its own, "
+            "paired with no seat of the other side") in doc["notes"]
+    assert doc["overall"]["score"]["a"] == 20.0
+    _validate(doc)
+    text = render(doc, "text", width=200)
+    assert "A_2 (a_2)" in text and "A_3 (a_3)" in text
