@@ -664,3 +664,22 @@ def test_csv_encoding_separator_and_blank_lines_are_named(study_a: Path) -> None
     with pytest.raises(StudyUnreadable) as caught:
         audited(study_a)
     assert str(caught.value) == f"{trials}: 1 field(s) do not read: row 4: a blank line"
+
+
+def test_a_page_or_recipe_holding_null_is_refused_not_read_as_no_page(study_a: Path, tmp_path: Path) -> None:
+    """study.json (or --page, --recipe) holding the JSON ``null`` is a page in no form the tool reads: exit 2
+    naming it, never the 'no page: nothing to compare' audit that exits 0."""
+    (study_a / "study.json").write_text("null\n")
+    runner = CliRunner()
+    folder = runner.invoke(main, ["study", "audit", str(study_a)])
+    assert folder.exit_code == 2 and folder.stdout == ""
+    assert folder.stderr == (f"daishi-forensics: error: {study_a / 'study.json'}: not in the form this tool reads "
+                             "(schema study-page): (top): null is not an object\n")
+    null = tmp_path / "null.json"
+    null.write_text("null")
+    saved = ["--trials", str(study_a / "trials.csv"), "--seats", str(study_a / "seats.csv")]
+    page = runner.invoke(main, ["study", "audit", *saved, "--page", str(null)])
+    assert page.exit_code == 2 and page.stderr.endswith("(schema study-page): (top): null is not an object\n")
+    recipe = runner.invoke(main, ["study", "audit", *saved, "--recipe", str(null)])
+    assert recipe.exit_code == 2 and recipe.stderr == (f"daishi-forensics: error: {null}: not in the form this tool "
+                                                       "reads (schema study-recipe): (top): null is not an object\n")
