@@ -683,3 +683,18 @@ def test_a_page_or_recipe_holding_null_is_refused_not_read_as_no_page(study_a: P
     recipe = runner.invoke(main, ["study", "audit", *saved, "--recipe", str(null)])
     assert recipe.exit_code == 2 and recipe.stderr == (f"daishi-forensics: error: {null}: not in the form this tool "
                                                        "reads (schema study-recipe): (top): null is not an object\n")
+
+
+def test_help_says_what_exit_0_means_without_a_page(study_a: Path) -> None:
+    """A folder without study.json exits 0 when its files agree; --help and the readings say so, and no longer
+    list 'the page missing' among the reasons for 2."""
+    (study_a / "study.json").unlink()
+    result = CliRunner().invoke(main, ["study", "audit", str(study_a)])
+    assert result.exit_code == 0 and result.stdout.endswith("no page: nothing to compare the figures with; "
+                                                            "34 of 34 checks agree; exit 0\n")
+    words = " ".join(CliRunner().invoke(main, ["study", "audit", "--help"]).output.split())
+    assert ("0 every figure matches the page and every check agrees (with no page, neither study.json nor --page: "
+            "every check of the files agrees, no figure compared)") in words
+    assert "a file missing or malformed, the page malformed or unreachable; a usage error" in words
+    reading = next(r for r in READINGS if r.key == "exit-2")
+    assert "page missing" not in reading.reading and "without study.json, given no --page" in reading.reading
