@@ -81,6 +81,8 @@ def audit(target: str | None, server: str | None, trials: Path | None, seats: Pa
         fmt = "json"
     if (trials is None) != (seats is None):
         raise click.UsageError("--trials and --seats go together: the audit needs both files")
+    if target == "":  # a path of no characters is the current folder: never audit that unasked
+        raise click.UsageError("TARGET is empty: give a study folder or address, or --trials and --seats")
     if target is None and trials is None:
         raise click.UsageError("give a TARGET (a study folder or address), or --trials and --seats")
     with progress_for(f"study audit {target or trials}", quiet, progress) as line:

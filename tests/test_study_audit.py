@@ -698,3 +698,12 @@ def test_help_says_what_exit_0_means_without_a_page(study_a: Path) -> None:
     assert "a file missing or malformed, the page malformed or unreachable; a usage error" in words
     reading = next(r for r in READINGS if r.key == "exit-2")
     assert "page missing" not in reading.reading and "without study.json, given no --page" in reading.reading
+
+
+def test_an_empty_target_is_a_usage_error_not_the_current_folder(study_a: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """``study audit ""`` audited whatever study the current folder held (exit 0 there); it names the mistake."""
+    monkeypatch.chdir(study_a)
+    result = CliRunner().invoke(main, ["study", "audit", ""])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.endswith("Error: TARGET is empty: give a study folder or address, or --trials and --seats\n")
