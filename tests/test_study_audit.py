@@ -707,3 +707,14 @@ def test_an_empty_target_is_a_usage_error_not_the_current_folder(study_a: Path,
     result = CliRunner().invoke(main, ["study", "audit", ""])
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr.endswith("Error: TARGET is empty: give a study folder or address, or --trials and --seats\n")
+
+
+def test_json_with_an_explicit_format_text_is_a_usage_error(study_a: Path) -> None:
+    """``--format text --json`` wrote JSON with exit 0, one of the two asks silently dropped; now both
+    conflicting asks are refused alike (``--json --format json`` still agrees)."""
+    runner = CliRunner()
+    both = runner.invoke(main, ["study", "audit", str(study_a), "--format", "text", "--json"])
+    assert both.exit_code == 2 and both.stdout == ""
+    assert both.stderr.endswith("Error: --json and --format text ask for two formats; give one\n")
+    agree = runner.invoke(main, ["study", "audit", str(study_a), "--format", "json", "--json"])
+    assert agree.exit_code == 0 and json.loads(agree.stdout)["exitCode"] == 0
