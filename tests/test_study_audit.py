@@ -718,3 +718,18 @@ def test_json_with_an_explicit_format_text_is_a_usage_error(study_a: Path) -> No
     assert both.stderr.endswith("Error: --json and --format text ask for two formats; give one\n")
     agree = runner.invoke(main, ["study", "audit", str(study_a), "--format", "json", "--json"])
     assert agree.exit_code == 0 and json.loads(agree.stdout)["exitCode"] == 0
+
+
+@pytest.mark.parametrize("tuning", [1e300, 1e-300])
+def test_a_tuning_constant_past_double_arithmetic_is_refused_not_a_crash(tmp_path: Path, tuning: float) -> None:
+    """A recipe's sequenceTuning of 1e300 (n·ρ² overflows: NaN) or 1e-300 (it underflows to 0: a division by
+    zero) stopped the audit with an internal error, exit 70; it is now a recipe that cannot be read, exit 2."""
+    folder = study_b(tmp_path / "b")
+    recipe = json.loads((folder / "recipe.json").read_text())
+    recipe["sequenceTuning"] = tuning
+    (folder / "recipe.json").write_text(json.dumps(recipe))
+    result = CliRunner().invoke(main, ["study", "audit", str(folder)])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == (f"daishi-forensics: error: {folder / 'recipe.json'}, field sequenceTuning: {tuning!r} is a "
+                             "tuning constant the confidence sequence cannot be computed with: n·ρ² for 1 to 12 "
+                             "observations overflows, or underflows to zero, in double arithmetic\n")
