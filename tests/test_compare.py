@@ -320,3 +320,15 @@ def test_a_seat_number_given_twice_keeps_both_seats_unpaired() -> None:
     _validate(doc)
     text = render(doc, "text", width=200)
     assert "A_2 (a_2)" in text and "A_3 (a_3)" in text
+
+
+def test_a_seat_number_given_as_true_is_no_seat_number() -> None:
+    # JSON true is not the seat number 1: the seat is listed apart (no number), never paired with seat 1,
+    # and the JSON keeps to its schema (a seat is an integer or null)
+    a = report("m_a", [seat("a_1", 1, "X", 10.0), {**seat("a_2", 2, "Y", 20.0), "seat": True}])
+    b = report("m_b", [seat("b_1", 1, "X", 14.0)])
+    doc = compare_matches(a, b)
+    rows = [(r["seat"], (r["a"] or {}).get("agentId"), (r["b"] or {}).get("agentId")) for r in doc["seats"]]
+    assert rows == [(1, "a_1", "b_1"), (None, "a_2", None)]
+    assert not any(n.startswith("Seat ") for n in doc["notes"])
+    _validate(doc)
