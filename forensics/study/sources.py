@@ -181,6 +181,21 @@ class StudyClient:
             attempt += 1
 
 
+def _split(url: str, what: str) -> urllib.parse.SplitResult:
+    """``url`` split into its parts; one that does not split (``http://[::1``: an unclosed IPv6 bracket)
+    cannot be read, and ``what`` says which address it was.
+
+    >>> _split("http://[::1/u/a/studies/s", "not a study address")
+    Traceback (most recent call last):
+    ...
+    daishi_forensics.errors.StudyUnreadable: http://[::1/u/a/studies/s: not a study address (Invalid IPv6 URL)
+    """
+    try:
+        return urllib.parse.urlsplit(url)
+    except ValueError as exc:
+        raise StudyUnreadable(f"{what} ({exc})", file=url) from exc
+
+
 def study_address(target: str, server: str | None) -> tuple[str, str, str]:
     """``(origin, handle, study id)`` of a study address (a URL, or a path on ``server``).
 
@@ -194,10 +209,10 @@ def study_address(target: str, server: str | None) -> tuple[str, str, str]:
         if not server:
             raise StudyUnreadable("no such folder, and not a study address: give a study folder, an https:// "
                                   "study address, or a u/<handle>/studies/<id> path with --server", file=target)
-        if urllib.parse.urlsplit(server).scheme not in ("http", "https"):
+        if _split(server, "not a valid server address").scheme not in ("http", "https"):
             raise StudyUnreadable(f"the server address must be http:// or https://, not {server!r}", file=server)
         url = server.rstrip("/") + "/" + target.lstrip("/")
-    parts = urllib.parse.urlsplit(url)
+    parts = _split(url, "not a study address")
     match = _ADDRESS.match(parts.path)
     if match is None or parts.query or parts.fragment:
         raise StudyUnreadable("not a study address (expected <server>/u/<handle>/studies/<id>)", file=url)
