@@ -254,12 +254,17 @@ class SignFlipTooLarge(ValueError):
     """The exact sign-flip test would need more memory than :data:`TABLE_CELLS` allows (too many pairs
     with too large differences for either exact method)."""
 
-    def __init__(self, pairs: int, bound: int) -> None:
+    def __init__(self, pairs: int, bound: int, lanes: int = 1) -> None:
+        # the cells are the lanes times the bound's sums: the count the limit is set on, so the message's
+        # two numbers are the ones compared (a bound alone can read below the limit past 62 pairs)
+        cells = lanes * (bound + 1)
+        table = f"{cells:,} cells" if lanes == 1 else f"{cells:,} cells ({lanes} lanes of {bound + 1:,})"
         super().__init__(f"the exact sign-flip test of {pairs} pairs summing past {bound:,} thousandths each way "
-                         f"would need a table of {bound + 1:,} cells, past the {TABLE_CELLS:,} allowed "
+                         f"would need a table of {table}, past the {TABLE_CELLS:,} allowed "
                          f"(at most {ENUMERATED_PAIRS} pairs are counted whatever their size)")
         self.pairs = pairs
         self.bound = bound
+        self.lanes = lanes
 
 
 def _count_within(sizes: Sequence[int], bound: int) -> int:
@@ -270,7 +275,7 @@ def _count_within(sizes: Sequence[int], bound: int) -> int:
     if len(sizes) <= ENUMERATED_PAIRS and 2 ** ((len(sizes) + 1) // 2) < cells:
         return _count_enumerated(sizes, bound)
     if cells > TABLE_CELLS:
-        raise SignFlipTooLarge(len(sizes), bound)
+        raise SignFlipTooLarge(len(sizes), bound, _lanes(len(sizes)))
     return _count_at_most(sizes, bound)
 
 
