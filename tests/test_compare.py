@@ -332,3 +332,13 @@ def test_a_seat_number_given_as_true_is_no_seat_number() -> None:
     assert rows == [(1, "a_1", "b_1"), (None, "a_2", None)]
     assert not any(n.startswith("Seat ") for n in doc["notes"])
     _validate(doc)
+
+
+def test_a_side_whose_seats_name_no_model_says_so() -> None:
+    # the header listed a side's models as "(models: )" when no seat of it names one
+    a = report("m_a", [{**seat("a_1", 1, "X", 10.0), "model": None}])
+    b = report("m_b", [seat("b_1", 1, "X", 14.0)])
+    doc = compare_models(Side("A", (a,)), Side("B", (b,)))
+    text = render(doc, "text", width=200)
+    assert "A: A: every player seat, 1 player seat in 1 of 1 match read (models: none named)." in text
+    assert "B: B: every player seat, 1 player seat in 1 of 1 match read (models: X)." in text
