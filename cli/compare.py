@@ -10,7 +10,7 @@ import click
 
 from daishi_forensics import exitcodes
 from daishi_forensics.batch.season import expand_targets
-from daishi_forensics.errors import BadSetting, InputUnreadable
+from daishi_forensics.errors import BadSetting, InputUnreadable, InvalidInput
 from daishi_forensics.report.behavior import behavior as build_report
 from daishi_forensics.report.compare import Side, compare_matches, compare_models, split_models
 from daishi_forensics.report.render.compare import FORMATS, render
@@ -87,7 +87,11 @@ def compare(targets: tuple[str, ...], by: str | None, models: tuple[str, str] | 
     with progress_for(f"compare {' '.join(targets)}", quiet, progress) as line:
         for k, target in enumerate(every, 1):
             line.stage(f"reading and analysing match {k} of {len(every)}")
-            reports[target] = build_report(target, store=store, server=server).report
+            try:
+                reports[target] = build_report(target, store=store, server=server).report
+            except InvalidInput as exc:  # a comparison describes: a match it cannot describe is unread (3), not a finding
+                raise InputUnreadable(exc.message, file=exc.file, event_id=exc.event_id, line=exc.line,
+                                      field=exc.field) from exc
     if by == "seat":
         doc = compare_matches(reports[groups[0][0]], reports[groups[1][0]], labels=(targets[0], targets[1]))
     elif models is not None:

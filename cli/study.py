@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 from daishi_forensics import exitcodes
 
 from ._common import handle_errors, write_output
@@ -76,11 +77,14 @@ def audit(target: str | None, server: str | None, trials: Path | None, seats: Pa
     from daishi_forensics.study import audit_study, load_study, render
 
     if as_json:
-        if fmt not in ("text", "json"):
-            raise click.UsageError("--json and --format markdown ask for two formats; give one")
+        given = click.get_current_context().get_parameter_source("fmt") is not ParameterSource.DEFAULT
+        if fmt != "json" and given:
+            raise click.UsageError(f"--json and --format {fmt} ask for two formats; give one")
         fmt = "json"
     if (trials is None) != (seats is None):
         raise click.UsageError("--trials and --seats go together: the audit needs both files")
+    if target == "":  # a path of no characters is the current folder: never audit that unasked
+        raise click.UsageError("TARGET is empty: give a study folder or address, or --trials and --seats")
     if target is None and trials is None:
         raise click.UsageError("give a TARGET (a study folder or address), or --trials and --seats")
     with progress_for(f"study audit {target or trials}", quiet, progress) as line:

@@ -18,7 +18,7 @@ One command reads 2 differently.  ``study audit`` keeps the exit codes the
 study recompute script publishes (the study recompute script's own table):
 0 every figure matches and every check agrees, 1 one does not, 2 the study
 cannot be read -- it is still playing (the server answers 409 with the page's
-reason), a file or the page is missing, malformed or unreachable, or the command
+reason), a file is missing, malformed or unreachable, the page malformed or unreachable, or the command
 line was wrong.  That command never exits 3: :data:`STUDY_UNREADABLE` is its
 "cannot read", and it shares the number with :data:`USAGE`.
 """
@@ -73,10 +73,11 @@ HELP_EPILOG = epilog()
 """The whole table as one ``--help`` line (the group's, and commands that use every code)."""
 
 STUDY_HELP_EPILOG = epilog(
-    ok="every figure matches the page and every check agrees",
+    ok="every figure matches the page and every check agrees (with no page, neither study.json nor --page: every "
+       "check of the files agrees, no figure compared)",
     findings="a figure differs or a check disagrees",
-    usage="the study cannot be read (not yet published: 409 and its reason; a file missing or malformed; a "
-          "usage error)",
+    usage="the study cannot be read (not yet published: 409 and its reason; a file missing or malformed, the page "
+          "malformed or unreachable; a usage error)",
     unreadable=None,
 )
 """``study audit``'s line: its 2 means the study cannot be read, and it never exits 3."""

@@ -315,3 +315,41 @@ def test_one_match_on_both_sides_is_counted_in_the_singular() -> None:
             "m\\_32d5b4896ccb), so pairing would compare a match with itself") in flat
     assert "1 probe seat in 1 match of side m\\_demo left out of its means" in flat
     assert "(s)" not in flat and "(es)" not in flat
+
+
+def test_a_seat_number_given_twice_keeps_both_seats_unpaired() -> None:
+    # the archive gives seat 2 to two agents: both stay listed (neither replaces the other), unpaired
+    a = report("m_a", [seat("a_1", 1, "X", 10.0), seat("a_2", 2, "Y", 20.0), seat("a_3", 2, "Z", 30.0)])
+    b = report("m_b", [seat("b_1", 1, "X", 14.0), seat("b_2", 2, "Y", 25.0)])
+    doc = compare_matches(a, b)
+    rows = [(r["seat"], (r["a"] or {}).get("agentId"), (r["b"] or {}).get("agentId")) for r in doc["seats"]]
+    assert rows == [(1, "a_1", "b_1"), (2, "a_2", None), (2, "a_3", None), (2, None, "b_2")]
+    assert all(r["difference"]["score"] is None for r in doc["seats"][1:])
+    assert ("Seat 2 of side A is held by 2 seats: A_2 (a_2), A_3 (a_3); each is listed on a row of its own, "
+            "paired with no seat of the other side") in doc["notes"]
+    assert doc["overall"]["score"]["a"] == 20.0
+    _validate(doc)
+    text = render(doc, "text", width=200)
+    assert "A_2 (a_2)" in text and "A_3 (a_3)" in text
+
+
+def test_a_seat_number_given_as_true_is_no_seat_number() -> None:
+    # JSON true is not the seat number 1: the seat is listed apart (no number), never paired with seat 1,
+    # and the JSON keeps to its schema (a seat is an integer or null)
+    a = report("m_a", [seat("a_1", 1, "X", 10.0), {**seat("a_2", 2, "Y", 20.0), "seat": True}])
+    b = report("m_b", [seat("b_1", 1, "X", 14.0)])
+    doc = compare_matches(a, b)
+    rows = [(r["seat"], (r["a"] or {}).get("agentId"), (r["b"] or {}).get("agentId")) for r in doc["seats"]]
+    assert rows == [(1, "a_1", "b_1"), (None, "a_2", None)]
+    assert not any(n.startswith("Seat ") for n in doc["notes"])
+    _validate(doc)
+
+
+def test_a_side_whose_seats_name_no_model_says_so() -> None:
+    # the header listed a side's models as "(models: )" when no seat of it names one
+    a = report("m_a", [{**seat("a_1", 1, "X", 10.0), "model": None}])
+    b = report("m_b", [seat("b_1", 1, "X", 14.0)])
+    doc = compare_models(Side("A", (a,)), Side("B", (b,)))
+    text = render(doc, "text", width=200)
+    assert "A: A: every player seat, 1 player seat in 1 of 1 match read (models: none named)." in text
+    assert "B: B: every player seat, 1 player seat in 1 of 1 match read (models: X)." in text

@@ -198,6 +198,19 @@ def test_compare_describes_so_it_exits_0_or_3(tmp_path: Path) -> None:
     assert run(args_for("compare", "unreadable", tmp_path / "u")).exit_code == UNREADABLE
 
 
+def test_compare_exits_3_on_an_archive_the_analyses_refuse(tmp_path: Path) -> None:
+    """A seat's wealth past 10^12 is invalid input the analyses refuse (``behavior`` exits 1 on it); a
+    comparison has no findings to report, so the match is one it could not read: 3, with the field named."""
+    events = [ev(1, 0, "agent_spawned", "a_1", region="r_0_0"), ev(2, 1, "rest", "a_1")]
+    arch = archive(["a_1"], ended=5)
+    arch["agents"][0]["wealth"] = 1e15
+    huge = write_match(tmp_path / "h", events, arch)
+    result = run(["compare", str(huge), str(clean_match(tmp_path / "c"))])
+    assert result.exit_code == UNREADABLE and result.stdout == ""
+    assert result.stderr == (f"daishi-forensics: error: {huge}, field agents['a_1'].wealth: 1000000000000000.0 is "
+                             "past the magnitude this tool computes with (at most 1000000000000)\n")
+
+
 def test_simulate_and_schemas_clean_exit_0(tmp_path: Path) -> None:
     assert run(["simulate", "--ticks", "3", "--out", str(tmp_path / "sim")]).exit_code == OK
     assert run(["schemas", "list"]).exit_code == OK

@@ -696,3 +696,72 @@ def test_counts_are_written_singular_or_plural(tmp_path: Path) -> None:
     assert "### Arm 0 (control): 6 trials with a value, of 6" in markdown
     assert "### model-a: 17 seats in 17 trials" in markdown and "### solo: 1 seat in 1 trial" in markdown
     assert not [line for line in text + markdown if "(s)" in line]
+
+
+def test_a_page_or_recipe_holding_null_is_refused_not_read_as_no_page(study_a: Path, tmp_path: Path) -> None:
+    """study.json (or --page, --recipe) holding the JSON ``null`` is a page in no form the tool reads: exit 2
+    naming it, never the 'no page: nothing to compare' audit that exits 0."""
+    (study_a / "study.json").write_text("null\n")
+    runner = CliRunner()
+    folder = runner.invoke(main, ["study", "audit", str(study_a)])
+    assert folder.exit_code == 2 and folder.stdout == ""
+    assert folder.stderr == (f"daishi-forensics: error: {study_a / 'study.json'}: not in the form this tool reads "
+                             "(schema study-page): (top): null is not an object\n")
+    null = tmp_path / "null.json"
+    null.write_text("null")
+    saved = ["--trials", str(study_a / "trials.csv"), "--seats", str(study_a / "seats.csv")]
+    page = runner.invoke(main, ["study", "audit", *saved, "--page", str(null)])
+    assert page.exit_code == 2 and page.stderr.endswith("(schema study-page): (top): null is not an object\n")
+    recipe = runner.invoke(main, ["study", "audit", *saved, "--recipe", str(null)])
+    assert recipe.exit_code == 2 and recipe.stderr == (f"daishi-forensics: error: {null}: not in the form this tool "
+                                                       "reads (schema study-recipe): (top): null is not an object\n")
+
+
+def test_help_says_what_exit_0_means_without_a_page(study_a: Path) -> None:
+    """A folder without study.json exits 0 when its files agree; --help and the readings say so, and no longer
+    list 'the page missing' among the reasons for 2."""
+    (study_a / "study.json").unlink()
+    result = CliRunner().invoke(main, ["study", "audit", str(study_a)])
+    assert result.exit_code == 0 and result.stdout.endswith("no page: nothing to compare the figures with; "
+                                                            "34 of 34 checks agree; exit 0\n")
+    words = " ".join(CliRunner().invoke(main, ["study", "audit", "--help"]).output.split())
+    assert ("0 every figure matches the page and every check agrees (with no page, neither study.json nor --page: "
+            "every check of the files agrees, no figure compared)") in words
+    assert "a file missing or malformed, the page malformed or unreachable; a usage error" in words
+    reading = next(r for r in READINGS if r.key == "exit-2")
+    assert "page missing" not in reading.reading and "without study.json, given no --page" in reading.reading
+
+
+def test_an_empty_target_is_a_usage_error_not_the_current_folder(study_a: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """``study audit ""`` audited whatever study the current folder held (exit 0 there); it names the mistake."""
+    monkeypatch.chdir(study_a)
+    result = CliRunner().invoke(main, ["study", "audit", ""])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.endswith("Error: TARGET is empty: give a study folder or address, or --trials and --seats\n")
+
+
+def test_json_with_an_explicit_format_text_is_a_usage_error(study_a: Path) -> None:
+    """``--format text --json`` wrote JSON with exit 0, one of the two asks silently dropped; now both
+    conflicting asks are refused alike (``--json --format json`` still agrees)."""
+    runner = CliRunner()
+    both = runner.invoke(main, ["study", "audit", str(study_a), "--format", "text", "--json"])
+    assert both.exit_code == 2 and both.stdout == ""
+    assert both.stderr.endswith("Error: --json and --format text ask for two formats; give one\n")
+    agree = runner.invoke(main, ["study", "audit", str(study_a), "--format", "json", "--json"])
+    assert agree.exit_code == 0 and json.loads(agree.stdout)["exitCode"] == 0
+
+
+@pytest.mark.parametrize("tuning", [1e300, 1e-300])
+def test_a_tuning_constant_past_double_arithmetic_is_refused_not_a_crash(tmp_path: Path, tuning: float) -> None:
+    """A recipe's sequenceTuning of 1e300 (n·ρ² overflows: NaN) or 1e-300 (it underflows to 0: a division by
+    zero) stopped the audit with an internal error, exit 70; it is now a recipe that cannot be read, exit 2."""
+    folder = study_b(tmp_path / "b")
+    recipe = json.loads((folder / "recipe.json").read_text())
+    recipe["sequenceTuning"] = tuning
+    (folder / "recipe.json").write_text(json.dumps(recipe))
+    result = CliRunner().invoke(main, ["study", "audit", str(folder)])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == (f"daishi-forensics: error: {folder / 'recipe.json'}, field sequenceTuning: {tuning!r} is a "
+                             "tuning constant the confidence sequence cannot be computed with: n·ρ² for 1 to 12 "
+                             "observations overflows, or underflows to zero, in double arithmetic\n")

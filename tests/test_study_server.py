@@ -138,3 +138,15 @@ def test_saved_copies_with_the_served_page(server: str, tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "trial-value" in result.output and "row 2" in result.output
     assert Handler.requests == ["/u/ada?format=json"]  # the files were not fetched
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["http://[::1/u/ada/studies/s_1"], "http://[::1/u/ada/studies/s_1: not a study address (Invalid IPv6 URL)"),
+    (["u/ada/studies/s_1", "--server", "http://[::1"], "http://[::1: not a valid server address (Invalid IPv6 URL)"),
+])
+def test_an_address_that_does_not_split_exits_2_not_70(args: list[str], message: str) -> None:
+    """An unclosed IPv6 bracket in the study address or --server stopped the audit with an internal error
+    (ValueError, exit 70) before any request; it is an address that cannot be read: exit 2, named."""
+    result = CliRunner().invoke(main, ["study", "audit", *args])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == f"daishi-forensics: error: {message}\n"

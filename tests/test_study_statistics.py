@@ -204,3 +204,27 @@ def test_fitness_half_tie_is_rounded_on_the_double() -> None:
     # A trial's value: the mean of its focal seats, half up at three decimals.
     assert fitness.trial_value_units([0.940, 0.960]) == 950
     assert fitness.trial_value_units([]) is None
+
+
+def test_sign_flip_too_large_names_the_cells_the_limit_is_on() -> None:
+    # 100 pairs need 2 lanes: a bound of about 20,000,000 sums is about 40,000,000 cells, past TABLE_CELLS,
+    # which the bound alone is not (the message said "a table of 20,002,451 cells, past the 33,554,432 allowed")
+    with pytest.raises(statistics.SignFlipTooLarge) as caught:
+        sign_flip_p([(-1) ** i * (400_000 + i) for i in range(100)])
+    exc = caught.value
+    assert exc.pairs == 100 and exc.lanes == 2
+    assert exc.lanes * (exc.bound + 1) > statistics.TABLE_CELLS >= exc.bound + 1
+    assert str(exc) == (f"the exact sign-flip test of 100 pairs summing past {exc.bound:,} thousandths each way "
+                        f"would need a table of {2 * (exc.bound + 1):,} cells (2 lanes of {exc.bound + 1:,}), past "
+                        "the 33,554,432 allowed (at most 40 pairs are counted whatever their size)")
+
+
+def test_sign_flip_too_large_gives_its_bound_in_thousandths() -> None:
+    # differences that are whole multiples of 1.000 are counted in steps of 1,000 thousandths: the message
+    # gave the bound in those steps ("past 20,002,450 thousandths"), a thousandth of the true figure
+    with pytest.raises(statistics.SignFlipTooLarge) as caught:
+        sign_flip_p([(-1) ** i * (400_000 + i) * 1000 for i in range(100)])
+    assert caught.value.step == 1000 and caught.value.bound == 20_002_450
+    assert str(caught.value).startswith("the exact sign-flip test of 100 pairs summing past 20,002,450,000 "
+                                        "thousandths each way (counted in steps of 1,000, the differences' common "
+                                        "divisor) would need a table of 40,004,902 cells (2 lanes of 20,002,451)")

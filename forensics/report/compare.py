@@ -37,6 +37,7 @@ out and the reason given.  Every figure names the interval it carries.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -200,6 +201,29 @@ def _diff(a: float | None, b: float | None) -> float | None:
     return None if a is None or b is None else _r(b - a)
 
 
+def _repeated_seats(lines: Sequence[SeatLine]) -> set[int]:
+    """The seat numbers that more than one of ``lines`` holds."""
+    counts = Counter(s.seat for s in lines if s.seat is not None)
+    return {number for number, n in counts.items() if n > 1}
+
+
+def _repeated_notes(lines: Sequence[SeatLine], side: str) -> list[str]:
+    """One sentence per seat number side ``side`` gives to more than one seat.
+
+    >>> from daishi_forensics.report.summary import seat_lines
+    >>> lines = seat_lines({"seats": [{"agentId": "a_1", "seat": 2, "name": "Ada"}, {"agentId": "a_2", "seat": 2}]})
+    >>> _repeated_notes(lines, "A")
+    ['Seat 2 of side A is held by 2 seats: Ada (a_1), a_2 (a_2); each is listed on a row of its own, paired with no seat of the other side']
+    """
+    notes = []
+    for number in sorted(_repeated_seats(lines)):
+        holders = [s for s in lines if s.seat == number]
+        named = ", ".join(f"{s.name or s.agent_id} ({s.agent_id})" for s in holders)
+        notes.append(f"Seat {number} of side {side} is held by {len(holders)} seats: {named}; each is listed on a "
+                     "row of its own, paired with no seat of the other side")
+    return notes
+
+
 def _match_head(report: Mapping[str, Any], label: str) -> dict[str, Any]:
     screens = report.get("screens") or {}
     return {"label": label, "matchId": report.get("matchId"), "verdict": screens.get("verdict"),
@@ -212,12 +236,17 @@ def compare_matches(a: Mapping[str, Any], b: Mapping[str, Any], *, labels: tuple
     (players_a, probes_a), (players_b, probes_b) = player_lines(a), player_lines(b)
     roles_a, roles_b = _roles(a), _roles(b)
 
-    def keyed(lines: Sequence[SeatLine]) -> dict[Any, SeatLine]:
-        return {(0, s.seat) if s.seat is not None else (1, s.agent_id): s for s in lines}
+    repeated = _repeated_seats(lines_a) | _repeated_seats(lines_b)
 
-    ka, kb = keyed(lines_a), keyed(lines_b)
+    def keyed(lines: Sequence[SeatLine], side: str) -> dict[Any, SeatLine]:
+        # A seat number one side gives to two seats pairs nothing: each of its seats (either side) gets a row
+        # of its own, the other side empty, rather than one of them silently replacing the other.
+        return {(1, s.agent_id, "") if s.seat is None else
+                (0, s.seat, f"{side}:{s.agent_id}") if s.seat in repeated else (0, s.seat, ""): s for s in lines}
+
+    ka, kb = keyed(lines_a, "a"), keyed(lines_b, "b")
     rows = []
-    for key in sorted(set(ka) | set(kb), key=lambda k: (k[0], k[1] if k[0] == 0 else 0, str(k[1]))):
+    for key in sorted(set(ka) | set(kb), key=lambda k: (k[0], k[1] if k[0] == 0 else 0, str(k[1]), k[2])):
         sa, sb = ka.get(key), kb.get(key)
         va = _seat_values(sa) if sa else {}
         vb = _seat_values(sb) if sb else {}
@@ -254,6 +283,7 @@ def compare_matches(a: Mapping[str, Any], b: Mapping[str, Any], *, labels: tuple
         "notes": ["One match per side: the figures other than a seat's resistance have no interval over "
                   "matches (compare two sets of matches with --by model for that). Seats are paired by seat "
                   "number; a seat number only one side has is listed with the other side empty.",
+                  *_repeated_notes(lines_a, "A"), *_repeated_notes(lines_b, "B"),
                   *(["Both sides are match " + str(a.get("matchId")) + ": a difference shows only what differs "
                      "between the two inputs of it (an export before and after errata, say)"]
                     if a.get("matchId") and a.get("matchId") == b.get("matchId") else []),

@@ -152,7 +152,7 @@ def seat_lines(report: Mapping[str, Any]) -> tuple[SeatLine, ...]:
         out.append(SeatLine(
             agent_id=agent,
             name=seat.get("name") if isinstance(seat.get("name"), str) else None,
-            seat=seat.get("seat") if isinstance(seat.get("seat"), int) else None,
+            seat=seat.get("seat") if type(seat.get("seat")) is int else None,  # true is no seat 1
             model=seat.get("model") if isinstance(seat.get("model"), str) else None,
             operator=seat.get("operator") if isinstance(seat.get("operator"), str) else None,
             status=seat.get("status") if isinstance(seat.get("status"), str) else None,

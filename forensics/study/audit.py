@@ -15,6 +15,7 @@ read raises :class:`~daishi_forensics.errors.StudyUnreadable` (exit 2).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -255,6 +256,20 @@ _ALWAYS_TRUSTED = (
 )
 
 
+def _computable_tuning(tuning: float, most: int) -> bool:
+    """Whether the confidence sequence's ``n·ρ²`` (and ``(n·ρ² + 1) / (n·ρ²)``) is a positive finite double for
+    every ``n`` from 1 to ``most`` (it grows with ``n``: the two ends tell).
+
+    >>> _computable_tuning(0.5, 40), _computable_tuning(1e-300, 40), _computable_tuning(1e300, 40)
+    (True, False, False)
+    """
+    for n in (1, max(most, 1)):
+        v = n * tuning * tuning
+        if not (0 < v < math.inf) or not math.isfinite((v + 1) / v):
+            return False
+    return True
+
+
 def _design(files: StudyFiles, page: Page | None, recipe: Recipe | None, kind: str) -> Design:
     first = files.trials[0]
     value_range = metric_range(first.metric, field_size=field_size(files))
@@ -273,6 +288,10 @@ def _design(files: StudyFiles, page: Page | None, recipe: Recipe | None, kind: s
         if tuning is None:
             raise StudyUnreadable("the recipe gives no sequenceTuning for the anytime rule", file=recipe.name,
                                   field="sequenceTuning")
+        if not _computable_tuning(tuning, len(files.trials)):
+            raise StudyUnreadable(f"{tuning!r} is a tuning constant the confidence sequence cannot be computed "
+                                  f"with: n·ρ² for 1 to {len(files.trials)} observations overflows, or underflows "
+                                  "to zero, in double arithmetic", file=recipe.name, field="sequenceTuning")
     withheld = tuple((c.arm, c.withheld) for c in page.comparisons if c.withheld) if page is not None else ()
     return Design(
         study=first.study,

@@ -179,8 +179,9 @@ READINGS: tuple[Reading, ...] = (
         "exit-2",
         "The published recompute script exits 2 when it cannot read the study; this tool's table gives 2 to usage errors and "
         "3 to unreadable input.",
-        "study audit keeps the script's codes: 2 for a study it cannot read (409, a file or page missing, "
-        "malformed or unreachable) as for a usage error; it never exits 3.",
+        "study audit keeps the script's codes: 2 for a study it cannot read (409, a file missing, malformed "
+        "or unreachable, the page malformed or unreachable) as for a usage error; it never exits 3. A study folder "
+        "without study.json, given no --page, is read with no page: the files are checked, no figure is compared.",
     ),
 )
 """Every reading this tool fixed for study audits."""

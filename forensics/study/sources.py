@@ -181,6 +181,21 @@ class StudyClient:
             attempt += 1
 
 
+def _split(url: str, what: str) -> urllib.parse.SplitResult:
+    """``url`` split into its parts; one that does not split (``http://[::1``: an unclosed IPv6 bracket)
+    cannot be read, and ``what`` says which address it was.
+
+    >>> _split("http://[::1/u/a/studies/s", "not a study address")
+    Traceback (most recent call last):
+    ...
+    daishi_forensics.errors.StudyUnreadable: http://[::1/u/a/studies/s: not a study address (Invalid IPv6 URL)
+    """
+    try:
+        return urllib.parse.urlsplit(url)
+    except ValueError as exc:
+        raise StudyUnreadable(f"{what} ({exc})", file=url) from exc
+
+
 def study_address(target: str, server: str | None) -> tuple[str, str, str]:
     """``(origin, handle, study id)`` of a study address (a URL, or a path on ``server``).
 
@@ -194,10 +209,10 @@ def study_address(target: str, server: str | None) -> tuple[str, str, str]:
         if not server:
             raise StudyUnreadable("no such folder, and not a study address: give a study folder, an https:// "
                                   "study address, or a u/<handle>/studies/<id> path with --server", file=target)
-        if urllib.parse.urlsplit(server).scheme not in ("http", "https"):
+        if _split(server, "not a valid server address").scheme not in ("http", "https"):
             raise StudyUnreadable(f"the server address must be http:// or https://, not {server!r}", file=server)
         url = server.rstrip("/") + "/" + target.lstrip("/")
-    parts = urllib.parse.urlsplit(url)
+    parts = _split(url, "not a study address")
     match = _ADDRESS.match(parts.path)
     if match is None or parts.query or parts.fragment:
         raise StudyUnreadable("not a study address (expected <server>/u/<handle>/studies/<id>)", file=url)
@@ -226,13 +241,23 @@ def _from_server(target: str, server: str | None, client: StudyClient, want_file
             raise StudyUnreadable("under the anytime rule the study's entry must name its recipe's address",
                                   file=profile_url, field="recipe")
         recipe_url = f"{origin}{path}?format=json"
-        recipe = _json(client.get(recipe_url), recipe_url)
+        recipe = _document(client.get(recipe_url), recipe_url, "study-recipe")
     return StudyInputs(trials, trials_url, seats, seats_url, entry, f"{profile_url} (study {study})", recipe,
                        recipe_url, base)
 
 
-def _optional_json(path: Path) -> Any | None:
-    return _json(_read_file(path), str(path)) if path.exists() else None
+def _document(data: bytes, name: str, schema: str) -> Any:
+    """The page's or the recipe's JSON; ``null`` is refused here, as None stands for "no page" (or
+    no recipe) after this, and a file given as the page must not pass for no page at all."""
+    document = _json(data, name)
+    if document is None:
+        raise StudyUnreadable(f"not in the form this tool reads (schema {schema}): (top): null is not an object",
+                              file=name)
+    return document
+
+
+def _optional_json(path: Path, schema: str) -> Any | None:
+    return _document(_read_file(path), str(path), schema) if path.exists() else None
 
 
 def load_study(target: str | None, *, server: str | None = None, trials: Path | None = None,
@@ -270,8 +295,8 @@ def load_study(target: str | None, *, server: str | None = None, trials: Path | 
             str(folder / TRIALS_FILE),
             "" if saved else _decode(_read_file(folder / SEATS_FILE), str(folder / SEATS_FILE)),
             str(folder / SEATS_FILE),
-            _optional_json(folder / PAGE_FILE), str(folder / PAGE_FILE),
-            _optional_json(folder / RECIPE_FILE), str(folder / RECIPE_FILE),
+            _optional_json(folder / PAGE_FILE, "study-page"), str(folder / PAGE_FILE),
+            _optional_json(folder / RECIPE_FILE, "study-recipe"), str(folder / RECIPE_FILE),
         )
     else:
         inputs = _from_server(target, server, client, want_files=not saved)
@@ -280,9 +305,10 @@ def load_study(target: str | None, *, server: str | None = None, trials: Path | 
         inputs = replace(inputs, trials_text=_decode(_read_file(trials), str(trials)), trials_name=str(trials),
                          seats_text=_decode(_read_file(seats), str(seats)), seats_name=str(seats))
     if page is not None:
-        inputs = replace(inputs, page=_json(_read_file(page), str(page)), page_name=str(page))
+        inputs = replace(inputs, page=_document(_read_file(page), str(page), "study-page"), page_name=str(page))
     if recipe is not None:
-        inputs = replace(inputs, recipe=_json(_read_file(recipe), str(recipe)), recipe_name=str(recipe))
+        inputs = replace(inputs, recipe=_document(_read_file(recipe), str(recipe), "study-recipe"),
+                         recipe_name=str(recipe))
     if inputs.page is None:
         inputs = replace(inputs, page_name=None)
     if inputs.recipe is None:

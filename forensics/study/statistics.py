@@ -239,7 +239,10 @@ def sign_flip_p(units: Sequence[int]) -> float | None:
     # and the counts of t and total - t are equal (flip every sign): twice those with t <= (total - observed) / 2.
     bound = (total - observed) // 2
     within = [s for s in sizes if s <= bound]  # (a size past the bound: past it alone)
-    extreme = 2 * _count_within(within, bound)
+    try:
+        extreme = 2 * _count_within(within, bound)
+    except SignFlipTooLarge as exc:  # its bound is in steps of the sizes' common divisor: say it in thousandths
+        raise SignFlipTooLarge(exc.pairs, exc.bound, exc.lanes, step) from None
     return float(Fraction(min(extreme, 2**n), 2**n))
 
 
@@ -254,12 +257,19 @@ class SignFlipTooLarge(ValueError):
     """The exact sign-flip test would need more memory than :data:`TABLE_CELLS` allows (too many pairs
     with too large differences for either exact method)."""
 
-    def __init__(self, pairs: int, bound: int) -> None:
-        super().__init__(f"the exact sign-flip test of {pairs} pairs summing past {bound:,} thousandths each way "
-                         f"would need a table of {bound + 1:,} cells, past the {TABLE_CELLS:,} allowed "
+    def __init__(self, pairs: int, bound: int, lanes: int = 1, step: int = 1) -> None:
+        # the cells are the lanes times the bound's sums: the count the limit is set on, so the message's
+        # two numbers are the ones compared (a bound alone can read below the limit past 62 pairs)
+        cells = lanes * (bound + 1)
+        table = f"{cells:,} cells" if lanes == 1 else f"{cells:,} cells ({lanes} lanes of {bound + 1:,})"
+        steps = "" if step == 1 else f" (counted in steps of {step:,}, the differences' common divisor)"
+        super().__init__(f"the exact sign-flip test of {pairs} pairs summing past {bound * step:,} thousandths each "
+                         f"way{steps} would need a table of {table}, past the {TABLE_CELLS:,} allowed "
                          f"(at most {ENUMERATED_PAIRS} pairs are counted whatever their size)")
         self.pairs = pairs
         self.bound = bound
+        self.lanes = lanes
+        self.step = step
 
 
 def _count_within(sizes: Sequence[int], bound: int) -> int:
@@ -270,7 +280,7 @@ def _count_within(sizes: Sequence[int], bound: int) -> int:
     if len(sizes) <= ENUMERATED_PAIRS and 2 ** ((len(sizes) + 1) // 2) < cells:
         return _count_enumerated(sizes, bound)
     if cells > TABLE_CELLS:
-        raise SignFlipTooLarge(len(sizes), bound)
+        raise SignFlipTooLarge(len(sizes), bound, _lanes(len(sizes)))
     return _count_at_most(sizes, bound)
 
 

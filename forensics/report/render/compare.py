@@ -110,8 +110,8 @@ def _head(doc: Mapping[str, Any]) -> list[str]:
         s = doc[key]
         what = f"model {s['model']}" if s["model"] else "every player seat"
         out.append(f"{key.upper()}: {s['label']}: {what}, {count(s['seats'], 'player seat')} in {s['matches']} of "
-                   f"{count(s['matchesRead'], 'match', 'matches')} read" + (f" (models: {', '.join(s['models'])})" if not s["model"]
-                                                         else "") + ".")
+                   f"{count(s['matchesRead'], 'match', 'matches')} read" + (f" (models: {', '.join(s['models']) or 'none named'})"
+                                                         if not s["model"] else "") + ".")
     return out
 
 
