@@ -57,6 +57,7 @@ from typing import IO, Any, BinaryIO, Callable, Generator, Iterator, NamedTuple
 
 import orjson
 
+from daishi_forensics.arithmetic import positive_whole
 from daishi_forensics.jsonio import json_kind, shown as shown_value
 from daishi_forensics.outputs import note_input
 from daishi_forensics.errors import BadSetting, InputTooLarge, InputUnreadable, MatchNotFound, ServerError
@@ -105,12 +106,8 @@ def _positive_setting(name: str, default: int, unit: str) -> int:
     text = os.environ.get(name)
     if text is None or not text.strip():
         return default
-    digits = text.strip()
-    try:
-        value = int(digits) if digits.isascii() and digits.isdigit() else 0
-    except ValueError:  # more digits than int() reads
-        value = 0
-    if value <= 0:
+    value = positive_whole(text)
+    if value is None:
         raise BadSetting(f"must be a positive whole number of {unit}, written in digits (for example {default}), "
                          f"not {text!r}", file=f"${name}")
     return value
@@ -1234,7 +1231,8 @@ class ServerClient:
                 raise
             with answer:
                 declared = answer.headers.get("Content-Length")
-                expected = int(declared) if declared and declared.strip().isdigit() else None
+                # (ASCII digits only: a '²' is a digit to str.isdigit and no number to int())
+                expected = positive_whole(declared, most=limits.server_answer_bytes + 1) if declared else None
                 if expected is not None and expected > limits.server_answer_bytes:
                     raise too_big
                 body = bytearray()
