@@ -59,13 +59,20 @@ def test_gzip_data_past_the_limit_is_refused_by_both(tmp_path: Path, data: bytes
 @pytest.mark.parametrize(("data", "reason", "said"), [
     (MEMBER[:15], "Compressed file ended before the end-of-stream marker was reached",
      "the answer's gzip data is truncated (Content-Encoding: gzip)"),
+    (MEMBER[:-3], "Compressed file ended before the end-of-stream marker was reached",
+     "the answer's gzip data is truncated (Content-Encoding: gzip)"),
+    (MEMBER + MEMBER[:9], "Compressed file ended before the end-of-stream marker was reached",
+     "the answer's gzip data is truncated (Content-Encoding: gzip)"),
     (MEMBER[:-8] + b"\0\0\0\0" + MEMBER[-4:], "Error -3 while decompressing data: incorrect data check",
      "the answer says it is gzip-compressed (Content-Encoding: gzip) but is not valid gzip data (Error -3 while "
      "decompressing data: incorrect data check)"),
     (b"\0\0" + MEMBER, "Error -3 while decompressing data: incorrect header check",
      "the answer says it is gzip-compressed (Content-Encoding: gzip) but is not valid gzip data (Error -3 while "
      "decompressing data: incorrect header check)"),
-], ids=["cut-short", "bad-crc", "zeros-first"])
+    (MEMBER + b"\0\0ab", "Error -3 while decompressing data: incorrect header check",
+     "the answer says it is gzip-compressed (Content-Encoding: gzip) but is not valid gzip data (Error -3 while "
+     "decompressing data: incorrect header check)"),
+], ids=["cut-short", "cut", "cut-second-member", "bad-crc", "zeros-first", "garbage-after-padding"])
 def test_gzip_data_that_cannot_be_read_is_refused_by_both(tmp_path: Path, data: bytes, reason: str,
                                                           said: str) -> None:
     with pytest.raises(ServerError) as answer:
@@ -93,3 +100,23 @@ def test_a_gz_file_is_read_a_piece_at_a_time(tmp_path: Path) -> None:
         assert raw.readinto(buffer) == 1000 and bytes(buffer) == b"\n" * 1000
         total = 1000 + sum(iter(lambda: raw.readinto(buffer), 0))
     assert total == 3 << 20
+
+
+@pytest.mark.parametrize("data", [b"hello world, this is no gzip data at all", MEMBER + b"\x1f"],
+                         ids=["not-gzip", "a-byte-after"])
+def test_an_answer_is_refused_by_its_stated_size_only_when_the_trailer_can_be_one(data: bytes) -> None:
+    # the last four bytes of data that is not gzip, or of gzip data followed by a stray byte, were read as
+    # a stated size: "the answer inflates past the limit" for an answer that is no gzip data
+    with pytest.raises(ServerError) as answer:
+        _answer(data)
+    assert "inflates past the limit" not in str(answer.value)
+    assert str(answer.value) == ("x: the answer says it is gzip-compressed (Content-Encoding: gzip) but is not valid "
+                                 "gzip data (Error -3 while decompressing data: incorrect header check)"
+                                 if data[:1] == b"h" else "x: the answer's gzip data is truncated (Content-Encoding: gzip)")
+
+
+def test_a_bomb_is_still_refused_by_its_stated_size_before_inflating() -> None:
+    # deflate's best ratio, about 1,030 to 1: a stated size within 1,032 bytes per byte is believed
+    bomb = gzip.compress(b"\0" * (256 << 20), mtime=0)
+    assert sources._stated_size(memoryview(bomb)) == 256 << 20
+    assert sources._stated_size(memoryview(bomb[:-4] + (1032 * len(bomb) + 1).to_bytes(4, "little"))) is None

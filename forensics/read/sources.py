@@ -465,12 +465,19 @@ class _Inflating(io.RawIOBase):
             super().close()
 
 
+_DEFLATE_MOST = 1032
+"""The most bytes deflate inflates one byte to (a match of 258 bytes in 2 bits)."""
+
+
 def _stated_size(data: memoryview) -> int | None:
     """The inflated size gzip ``data`` states (its last member's trailer: the size mod 2**32), or None
-    when it is too short to hold a member (a header and a trailer alone take 18 bytes)."""
-    if len(data) < 18:
+    when its last four bytes cannot be that: the data is too short to hold a member (a header and a
+    trailer alone take 18 bytes), does not start as gzip data (``1F 8B``), or states more than deflate
+    can inflate it to (cut data, or bytes after the last member, end in bytes of another meaning)."""
+    if len(data) < 18 or bytes(data[:2]) != _GZIP_MAGIC:
         return None
-    return int.from_bytes(data[-4:], "little")
+    stated = int.from_bytes(data[-4:], "little")
+    return stated if stated <= _DEFLATE_MOST * len(data) else None
 
 
 @contextmanager
