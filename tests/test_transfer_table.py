@@ -537,3 +537,24 @@ def test_a_target_not_screened_is_named_once(tmp_path: Path) -> None:
     sarif = orjson.loads(run(["screen", missing, "--format", "sarif"]).stdout)
     notes = sarif["runs"][0]["invocations"][0]["toolExecutionNotifications"]
     assert [n["message"]["text"] for n in notes] == [why]
+
+
+def test_a_table_refused_midway_leaves_no_file_open(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the rows' reader stayed suspended inside its open file, held by the error's traceback: the file was
+    # left open (a ResourceWarning when collected; on Windows, a table that cannot be deleted meanwhile)
+    from daishi_forensics.read import transfers
+
+    opened: list[Any] = []
+    real = transfers._text
+
+    def recording(path: Path) -> Any:
+        opened.append(real(path))
+        return opened[-1]
+
+    monkeypatch.setattr(transfers, "_text", recording)
+    path = tmp_path / "t.jsonl"
+    path.write_text('{"from": "a", "to": "b", "value": 1, "tick": 1}\n{"from": "a", "to": "a", "value": 1, "tick": 2}\n'
+                    '{"from": "b", "to": "c", "value": 1, "tick": 3}\n', encoding="utf-8")
+    with pytest.raises(InputUnreadable) as caught:
+        transfers.read_transfer_table(path)
+    assert caught.value.line == 2 and len(opened) == 1 and opened[0].closed

@@ -55,7 +55,7 @@ import json
 import math
 import os
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Generator, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -207,7 +207,7 @@ def _first_not_utf8(path: Path) -> tuple[int | None, int, int]:
     return None, 0, 0
 
 
-def table_rows(path: Path) -> Iterator[tuple[int, Mapping[str, Any]]]:
+def table_rows(path: Path) -> Generator[tuple[int, Mapping[str, Any]], None, None]:
     """Each row of the table at ``path`` with its line number (CSV: the header is line 1; JSON lines:
     blank lines skipped), read by the module's rules for the form; errors name the file and line."""
     if path.is_dir():
@@ -384,5 +384,10 @@ def transfer_graph(rows: Iterable[Mapping[str, Any]] | Iterable[tuple[int, Mappi
 
 def read_transfer_table(path: Path, columns: TransferColumns | None = None) -> nx.MultiDiGraph:
     """The transfer graph of the table at ``path`` (:func:`transfer_graph`; errors name the file,
-    the line and the column)."""
-    return transfer_graph(table_rows(path), columns or TransferColumns(), str(path))
+    the line and the column); the file is closed when it returns or raises (a row refused midway
+    leaves no file open behind it, held by the error's traceback)."""
+    rows = table_rows(path)
+    try:
+        return transfer_graph(rows, columns or TransferColumns(), str(path))
+    finally:
+        rows.close()
