@@ -73,6 +73,8 @@ __all__ = [
     "RawRecord",
     "is_match_id",
     "refuse_utf16",
+    "GzipWords",
+    "open_file",
     "read_regular",
     "json_lines",
     "open_match",
@@ -333,7 +335,7 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
-class _GzipWords(NamedTuple):
+class GzipWords(NamedTuple):
     """What a reader of gzip data says when it refuses it (each caller names its input its own way)."""
 
     too_large: Callable[[], Exception]
@@ -368,7 +370,7 @@ class _Inflating(io.RawIOBase):
 
     Closing it closes ``source`` (a file)."""
 
-    def __init__(self, source: BinaryIO | memoryview, limit: int, words: _GzipWords, *, empty: bool,
+    def __init__(self, source: BinaryIO | memoryview, limit: int, words: GzipWords, *, empty: bool,
                  stated: int | None = None) -> None:
         self._source = source
         self._stated = stated
@@ -490,7 +492,7 @@ def _opened(path: Path, limits: Limits, identity: _Identity | None = None) -> It
     reader: BinaryIO
     if path.suffix == ".gz":
         limit = limits.max_inflated_bytes
-        words = _GzipWords(
+        words = GzipWords(
             too_large=lambda: InputTooLarge(f"inflates past the size limit of {limit} bytes; refused (raise "
                                             "$DAISHI_MAX_INFLATED_BYTES if this match is genuine)", file=file.name),
             invalid=lambda reason: InputUnreadable(f"corrupt or truncated gzip data ({reason})", file=file.name),
@@ -501,6 +503,23 @@ def _opened(path: Path, limits: Limits, identity: _Identity | None = None) -> It
         reader = io.BufferedReader(file.raw, 1 << 16)  # type: ignore[type-var]  # a raw binary file
     with reader:
         yield reader, file
+
+
+def open_file(path: Path, words: GzipWords, limits: Limits | None = None) -> BinaryIO:
+    """``path`` opened for binary reading as a match file is, for another table (the caller closes it):
+    a regular file only (a FIFO, device or socket refused at once, never waited on), ``.gz`` (any
+    case) inflated by the read layer's one gzip reader within ``limits.max_inflated_bytes``, its
+    refusals worded by ``words``.
+
+    Raises
+    ------
+    InputUnreadable
+        The file cannot be opened, or is not a regular file.
+    """
+    if path.suffix.lower() != ".gz":
+        return io.BufferedReader(_File(path).raw, 1 << 16)  # type: ignore[type-var]  # a raw binary file
+    limit = (limits or Limits()).max_inflated_bytes  # (a bad setting refused before the file is opened)
+    return io.BufferedReader(_Inflating(_File(path).raw, limit, words, empty=True), _CHUNK)
 
 
 def _read_whole(path: Path, limits: Limits) -> bytearray:
@@ -1381,7 +1400,7 @@ def _decoded(body: bytearray, encoding: str | None, limit: int, shown: str) -> b
     if coding not in ("gzip", "x-gzip"):
         raise ServerError(f"the answer is compressed as {encoding!r} (its Content-Encoding), which this client "
                           "does not read; refused", file=shown)
-    words = _GzipWords(
+    words = GzipWords(
         too_large=lambda: ServerError(f"the answer inflates past the limit of {limit} bytes; refused", file=shown),
         invalid=lambda reason: ServerError("the answer says it is gzip-compressed (Content-Encoding: gzip) but is not "
                                            f"valid gzip data ({reason})", file=shown),
