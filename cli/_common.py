@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Callable, NoReturn, TypeVar, cast
 
 import click
+from daishi_forensics.arithmetic import positive_whole
 from daishi_forensics.errors import BadSetting, ForensicsError
 from daishi_forensics.outputs import inputs_kept, write_file, write_stdout
 from daishi_forensics.read.sources import server_address
@@ -154,10 +155,9 @@ def text_width() -> int:
     """The width text output wraps to: ``COLUMNS`` when it is a positive whole number (at least 40),
     else the terminal's width when standard output is one, else 100.  A ``COLUMNS`` that is not a
     positive whole number (empty, ``0``, ``-5``, ``abc``) is ignored, as terminals and shells ignore it."""
-    raw = os.environ.get("COLUMNS", "").strip()
-    if raw.isascii() and raw.isdigit() and raw.strip("0"):
-        digits = raw.lstrip("0")  # thousands of digits: wider than any terminal, not an error
-        return max(min(int(digits), MAX_COLUMNS) if len(digits) <= 9 else MAX_COLUMNS, 40)
+    columns = positive_whole(os.environ.get("COLUMNS", ""), most=MAX_COLUMNS)  # thousands of digits: not an error
+    if columns is not None:
+        return max(columns, 40)
     if sys.stdout is not None and sys.stdout.isatty():  # None: started with standard output closed
         return max(shutil.get_terminal_size((100, 24)).columns, 40)
     return 100

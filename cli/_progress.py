@@ -4,7 +4,7 @@ Nothing is printed for work that ends within :data:`DELAY` seconds.  After that,
 terminal, one line says what is being done and for how long, rewritten in place and
 erased at the end; on anything else (a CI log, a file) nothing at all, unless
 ``--progress`` asks for it, and then a plain line every :data:`EVERY` seconds.
-``--quiet`` silences it.  It goes to stderr only, so the output itself never changes.
+``--quiet`` silences it (giving both is a usage error).  It goes to stderr only, so the output itself never changes.
 
 The line is drawn by a thread of its own, which a second process would not allow (a fork copies
 only the calling thread): so the analysis may fork, the thread is stopped and waited for before
@@ -25,7 +25,7 @@ import click
 from daishi_forensics.replay.fork import pause_when_forking, stop_pausing
 from daishi_forensics.textsafe import shown
 
-__all__ = ["DELAY", "EVERY", "Progress", "progress_options", "progress_for"]
+__all__ = ["DELAY", "EVERY", "Progress", "not_both", "progress_options", "progress_for"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -131,13 +131,25 @@ class Progress:
                 return
 
 
+def not_both(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
+    """The callback of ``-q/--quiet`` and ``--progress``: the two contradict each other (one asks for no
+    progress line, the other for one even off a terminal), so giving both is a usage error (exit 2)
+    rather than one of them silently losing.  Whichever of the two click reads second sees the first."""
+    other = "progress" if param.name == "quiet" else "quiet"
+    if value and ctx.params.get(other):
+        raise click.UsageError("-q/--quiet and --progress contradict each other (no progress line, and a "
+                               "progress line even off a terminal): give one of them", ctx)
+    return value
+
+
 def progress_options(func: F) -> F:
-    """``-q/--quiet`` and ``--progress``, for every command that reads matches."""
-    func = click.option("--progress", "progress", is_flag=True,
-                        help="Print the progress line even when stderr is not a terminal (a CI log).")(func)
-    func = click.option("-q", "--quiet", "quiet", is_flag=True,
+    """``-q/--quiet`` and ``--progress``, for every command that reads matches (never both)."""
+    func = click.option("--progress", "progress", is_flag=True, callback=not_both,
+                        help="Print the progress line even when stderr is not a terminal (a CI log). Not with "
+                             "--quiet.")(func)
+    func = click.option("-q", "--quiet", "quiet", is_flag=True, callback=not_both,
                         help="No progress line on stderr (it appears only on a terminal, when a match takes "
-                             "more than 2 s).")(func)
+                             "more than 2 s). Not with --progress.")(func)
     return func
 
 

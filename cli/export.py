@@ -13,7 +13,7 @@ from daishi_forensics.batch.export import BATCH_ROWS, MatchExport, export_parque
 from daishi_forensics.batch.season import expand_targets
 from daishi_forensics.wording import count
 
-from ._progress import progress_for
+from ._progress import not_both, progress_for
 from ._common import TARGET_HELP, exit_zero_asked, fail, handle_errors, input_options, not_empty, say, set_help
 
 EXPORT_EPILOG = exitcodes.epilog(
@@ -34,9 +34,10 @@ EXPORT_EPILOG = exitcodes.epilog(
 @click.option("--no-scrub", is_flag=True, help="Keep message text as logged (default: secrets masked).")
 @click.option("--batch-rows", type=click.IntRange(min=1), default=BATCH_ROWS, show_default=True,
               help="Events per record batch and Parquet row group.")
-@click.option("-q", "--quiet", is_flag=True, help="Print nothing but errors (no progress line either).")
-@click.option("--progress", "progress", is_flag=True,
-              help="Print the progress line even when stderr is not a terminal (a CI log).")
+@click.option("-q", "--quiet", is_flag=True, callback=not_both,
+              help="Print nothing but errors (no progress line either). Not with --progress.")
+@click.option("--progress", "progress", is_flag=True, callback=not_both,
+              help="Print the progress line even when stderr is not a terminal (a CI log). Not with --quiet.")
 @input_options
 @handle_errors
 def export(targets: tuple[str, ...], parquet_dir: Path, include_private: bool, no_scrub: bool, batch_rows: int,

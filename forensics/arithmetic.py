@@ -1,4 +1,5 @@
-"""Rubric arithmetic: half-up rounding on IEEE 754 doubles.
+"""Rubric arithmetic: half-up rounding on IEEE 754 doubles; and reading a positive whole number
+written in ASCII digits (:func:`positive_whole`, for settings and headers).
 
 The rubric (seed 000, *Arithmetic* and *Rounding*) computes everything in double
 precision and rounds a half *up on the double itself*: one decimal place is
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["half_up", "coverage", "rate_per_100", "clamp"]
+__all__ = ["half_up", "coverage", "rate_per_100", "clamp", "positive_whole"]
 
 
 def half_up(x: float, places: int) -> float:
@@ -56,3 +57,31 @@ def rate_per_100(count: float, rounds_alive: int, match_rounds: int) -> float:
 def clamp(x: float, low: float = 0.0, high: float = 100.0) -> float:
     """Keep ``x`` within ``[low, high]`` ("kept within 0 to 100")."""
     return min(max(x, low), high)
+
+
+def positive_whole(text: str, most: int | None = None) -> int | None:
+    """``text`` (around it, whitespace allowed) as a positive whole number written in ASCII digits
+    (leading zeros allowed), else None: ``int()`` alone would also take ``1_000``, ``+5``, ``-0`` and
+    other scripts' digits (``١٢``), and ``str.isdigit`` takes ``²``, which ``int()`` refuses.
+
+    Given ``most``, a larger number reads as ``most`` (even one of thousands of digits); without it, a
+    number of more digits than ``int()`` converts (about 4,300) is None.
+
+    >>> positive_whole(" 0042 "), positive_whole("0"), positive_whole("1_000"), positive_whole("+5")
+    (42, None, None, None)
+    >>> positive_whole("²"), positive_whole("١٢"), positive_whole(""), positive_whole("9" * 5000, most=80)
+    (None, None, None, 80)
+    """
+    digits = text.strip()
+    if not (digits.isascii() and digits.isdigit()):
+        return None
+    digits = digits.lstrip("0")
+    if not digits:
+        return None
+    if most is not None and len(digits) > len(str(most)):
+        return most
+    try:
+        value = int(digits)
+    except ValueError:  # more digits than int() converts
+        return None
+    return value if most is None else min(value, most)

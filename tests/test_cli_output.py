@@ -108,6 +108,26 @@ def test_progress_is_never_on_a_pipe_unless_asked(monkeypatch: pytest.MonkeyPatc
         assert "-q, --quiet" in flat, command
 
 
+def test_quiet_and_progress_together_are_a_usage_error(tmp_path: Path) -> None:
+    # the two contradict each other: -q won in silence (behavior m_demo -q --progress ran, exit 1, and
+    # export printed nothing but errors); now it is a usage error naming both, before any work
+    said = ("Error: -q/--quiet and --progress contradict each other (no progress line, and a progress line even "
+            "off a terminal): give one of them\n")
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_text('{"text": "hi"}\n', encoding="utf-8")
+    for args in (["behavior", "m_demo", "-q", "--progress"], ["behavior", "m_demo", "--progress", "--quiet"],
+                 ["export", "m_demo", "--parquet", str(tmp_path / "lake"), "--progress", "-q"],
+                 ["tiers", str(corpus), "-q", "--progress"], ["simulate", "study", "-q", "--progress"]):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 2, (args, result.output)
+        assert result.stdout == "" and result.stderr.endswith(said), (args, result.stderr)
+    assert not (tmp_path / "lake").exists()
+    for command in ("behavior", "validate", "screen", "score", "propagation", "compare", "tiers", "study audit",
+                    "simulate", "simulate study", "screen-transfers", "export"):
+        flat = " ".join(CliRunner().invoke(main, [*command.split(), "--help"], terminal_width=100).output.split())
+        assert "Not with --progress." in flat and "Not with --quiet." in flat, command
+
+
 def _only_ours(monkeypatch: pytest.MonkeyPatch) -> None:
     """Count only this process's main thread and the progress line's (the test runner may keep an idle
     helper thread of its own, which would make every fork refuse whatever the progress line does)."""

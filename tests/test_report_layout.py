@@ -109,6 +109,19 @@ def test_use_color_honours_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
     assert text_width() == 72
 
 
+@pytest.mark.parametrize(("columns", "width"), [
+    ("72", 72), (" 0072 ", 72), ("10", 40), ("9" * 5000, 1_000_000), ("2000000", 1_000_000), ("0", 100),
+    ("000", 100), ("-5", 100), ("+80", 100), ("1_000", 100), ("abc", 100), ("", 100), ("\u00b2", 100),
+    ("\u0668\u0660", 100), ("80.0", 100)])
+def test_text_width_reads_columns_as_a_positive_whole_number_in_ascii_digits(
+        columns: str, width: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the rule $DAISHI_SERVER_MAX_PAGES and a server's Content-Length are read by (arithmetic.positive_whole)
+    from daishi_forensics.cli._common import text_width
+
+    monkeypatch.setenv("COLUMNS", columns)
+    assert text_width() == width  # (not a terminal: 100 when COLUMNS is no such number)
+
+
 def test_agent_focus_comes_first_with_its_flags_counterparties_and_messages(demo: dict[str, Any]) -> None:
     result = _run(["behavior", "m_demo", "--agent", "perrin"], COLUMNS="100")
     assert result.exit_code == 1

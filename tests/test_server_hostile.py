@@ -168,6 +168,39 @@ def test_an_answer_over_the_size_limit_is_refused(server: str, routes: dict[str,
         read_ids(server, tmp_path)
 
 
+@pytest.mark.parametrize("length", ["\u00b2", "\u00b9\u00b2"])
+def test_a_content_length_not_in_ascii_digits_is_no_length(server: str, routes: dict[str, Respond], tmp_path: Path,
+                                                           length: str) -> None:
+    # "²" is a digit to str.isdigit and no number to int(): the client stopped on a ValueError (a crash);
+    # a length that is no positive whole number in ASCII digits is no length (the body is read to its end)
+    def odd(h: Handler, cursor: str | None) -> None:
+        data = orjson.dumps({"matchId": MATCH_ID, "events": EVENTS, "errata": [], "next": None,
+                             "archive": archive(["a_1"], ended=10)})
+        h.send_response(200)
+        h.send_header("Content-Length", length)  # (sent as Latin-1, as HTTP headers are)
+        h.send_header("Connection", "close")
+        h.end_headers()
+        h.wfile.write(data)
+        h.close_connection = True
+
+    routes[EXPORT] = odd
+    assert read_ids(server, tmp_path) == list(range(1, 8))
+
+
+def test_a_content_length_of_thousands_of_digits_is_over_the_limit(server: str, routes: dict[str, Respond],
+                                                                   tmp_path: Path) -> None:
+    # more digits than int() converts: a ValueError (a crash) before; now a length past the limit, refused
+    def endless(h: Handler, cursor: str | None) -> None:
+        h.send_response(200)
+        h.send_header("Content-Length", "9" * 5000)
+        h.end_headers()
+        h.close_connection = True
+
+    routes[EXPORT] = endless
+    with pytest.raises(ServerError, match="larger than the limit of 1048576 bytes"):
+        read_ids(server, tmp_path)
+
+
 def test_a_connection_dropped_mid_body_is_retried(server: str, routes: dict[str, Respond], tmp_path: Path) -> None:
     dropped = {"left": 2}
 

@@ -451,7 +451,7 @@ def test_classify_corpus_keeps_fields() -> None:
                               "reason": "line 2 is blank"}
     assert rows[2].record["tier"] is None and rows[2].record["reason"].startswith("line 3 is not JSON")
     assert rows[4].record == {"text": 5, "tier": None, "rule": None, "score": None, "truncated": False,
-                              "reason": "no string field \"text\""}
+                              "reason": "line 5 has no string field \"text\""}
     assert rows[5].record["text"] == "\ud800 <|im_start|>" and rows[5].record["tier"] == "protocol"
 
 
@@ -474,6 +474,23 @@ def test_cli_tiers(tmp_path: Path) -> None:
     assert result.exit_code == 1 and '"tier":null' in result.output
     result = CliRunner().invoke(main, ["tiers", str(tmp_path / "missing.jsonl")])
     assert result.exit_code == 3
+
+
+def test_cli_tiers_names_the_line_of_an_object_without_text(tmp_path: Path) -> None:
+    # every other bad line names its line; an object without a string text said only "no string field"
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_text('{"text": "hello there"}\n[1]\n{"label": "x"}\n{"text": 5, "line": 9}\n', encoding="utf-8")
+    result = CliRunner().invoke(main, ["tiers", str(corpus), "--no-model"])
+    assert result.exit_code == 1, result.output
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [r["reason"] for r in rows[1:]] == [
+        "line 2 is not a JSON object",
+        'line 3 has no string field "text"',
+        'line 4 has no string field "text"',
+    ]
+    assert rows[2] == {"label": "x", "tier": None, "rule": None, "score": None, "truncated": False,
+                       "reason": 'line 3 has no string field "text"'}
+    assert rows[3]["line"] == 9  # the input's own field, kept as it is
 
 
 def test_cli_tiers_no_model_switches_the_learned_score_off(tmp_path: Path) -> None:

@@ -3,6 +3,10 @@ error naming the file, line and column, and ``screen-transfers`` screening it li
 
 from __future__ import annotations
 
+import gzip
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from daishi_forensics.cli import main
-from daishi_forensics.errors import InputUnreadable
+from daishi_forensics.errors import InputTooLarge, InputUnreadable
 from daishi_forensics.read.transfers import TransferColumns, read_transfer_table, transfer_graph
 
 from .transferkit import AML, background_rows, cycle_rows, write_csv, write_jsonl
@@ -545,3 +549,48 @@ def test_a_target_not_screened_is_named_once(tmp_path: Path) -> None:
     sarif = orjson.loads(run(["screen", missing, "--format", "sarif"]).stdout)
     notes = sarif["runs"][0]["invocations"][0]["toolExecutionNotifications"]
     assert [n["message"]["text"] for n in notes] == [why]
+
+
+def test_a_table_refused_midway_leaves_no_file_open(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the rows' reader stayed suspended inside its open file, held by the error's traceback: the file was
+    # left open (a ResourceWarning when collected; on Windows, a table that cannot be deleted meanwhile)
+    from daishi_forensics.read import transfers
+
+    opened: list[Any] = []
+    real = transfers._text
+
+    def recording(path: Path) -> Any:
+        opened.append(real(path))
+        return opened[-1]
+
+    monkeypatch.setattr(transfers, "_text", recording)
+    path = tmp_path / "t.jsonl"
+    path.write_text('{"from": "a", "to": "b", "value": 1, "tick": 1}\n{"from": "a", "to": "a", "value": 1, "tick": 2}\n'
+                    '{"from": "b", "to": "c", "value": 1, "tick": 3}\n', encoding="utf-8")
+    with pytest.raises(InputUnreadable) as caught:
+        transfers.read_transfer_table(path)
+    assert caught.value.line == 2 and len(opened) == 1 and opened[0].closed
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_named_as_a_table_is_refused_not_waited_on(tmp_path: Path) -> None:
+    # open() waited for a writer for ever (the command hung); a table is a regular file, as a match file is
+    fifo = tmp_path / "t.csv"
+    os.mkfifo(fifo)
+    done = subprocess.run([sys.executable, "-c", "from daishi_forensics.cli import main; main()", "screen-transfers",
+                           str(fifo)],
+                          capture_output=True, text=True, timeout=30, check=False)
+    assert (done.returncode, done.stdout) == (3, "")
+    assert done.stderr == f"daishi-forensics: error: {fifo}: is not a regular file (it is a FIFO); refused\n"
+
+
+def test_a_gzipped_table_inflates_within_the_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a .gz table was inflated without a limit (a bomb of one long line held whole); it has the match files'
+    path = tmp_path / "t.csv.gz"
+    path.write_bytes(gzip.compress(b"from,to,value,tick\n" + b"a,b,1,1\n" * 1000, mtime=0))
+    assert read_transfer_table(path).number_of_edges() == 1000
+    monkeypatch.setenv("DAISHI_MAX_INFLATED_BYTES", "4000")
+    with pytest.raises(InputTooLarge) as caught:
+        read_transfer_table(path)
+    assert str(caught.value) == (f"{path}: inflates past the size limit of 4000 bytes; refused (raise "
+                                 "$DAISHI_MAX_INFLATED_BYTES if this table is genuine)")

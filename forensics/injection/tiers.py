@@ -560,7 +560,7 @@ def classify_records(records: Iterable[tuple[Any, ...]], *, scrub_text: bool = F
         text = obj.get("text")
         if not isinstance(text, str):
             yield CorpusLine(number, {**kept_fields(obj), "tier": None, "rule": None, "score": None,
-                                      "truncated": False, "reason": "no string field \"text\""}, False)
+                                      "truncated": False, "reason": f"line {number} has no string field \"text\""}, False)
             continue
         verdict = classify(text, model=model)
         out = kept_fields(obj)

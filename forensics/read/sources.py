@@ -28,7 +28,6 @@ import array
 import base64
 import bisect
 import email.utils
-import gzip
 import hashlib
 import http.client
 import io
@@ -57,6 +56,7 @@ from typing import IO, Any, BinaryIO, Callable, Generator, Iterator, NamedTuple
 
 import orjson
 
+from daishi_forensics.arithmetic import positive_whole
 from daishi_forensics.jsonio import json_kind, shown as shown_value
 from daishi_forensics.outputs import note_input
 from daishi_forensics.errors import BadSetting, InputTooLarge, InputUnreadable, MatchNotFound, ServerError
@@ -73,6 +73,8 @@ __all__ = [
     "RawRecord",
     "is_match_id",
     "refuse_utf16",
+    "GzipWords",
+    "open_file",
     "read_regular",
     "json_lines",
     "open_match",
@@ -105,12 +107,8 @@ def _positive_setting(name: str, default: int, unit: str) -> int:
     text = os.environ.get(name)
     if text is None or not text.strip():
         return default
-    digits = text.strip()
-    try:
-        value = int(digits) if digits.isascii() and digits.isdigit() else 0
-    except ValueError:  # more digits than int() reads
-        value = 0
-    if value <= 0:
+    value = positive_whole(text)
+    if value is None:
         raise BadSetting(f"must be a positive whole number of {unit}, written in digits (for example {default}), "
                          f"not {text!r}", file=f"${name}")
     return value
@@ -337,42 +335,151 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
-class _LimitedReader(io.RawIOBase):
-    """Wraps a decompressing stream and refuses to inflate past a limit."""
+class GzipWords(NamedTuple):
+    """What a reader of gzip data says when it refuses it (each caller names its input its own way)."""
 
-    def __init__(self, inner: BinaryIO, limit: int, name: str, raw: BinaryIO) -> None:
-        self._inner = inner
-        self._raw = raw
-        self._left = limit
+    too_large: Callable[[], Exception]
+    """The data inflates (or its last member's trailer says it inflates) past the limit."""
+    invalid: Callable[[str], Exception]
+    """The data is not gzip data (the reason, as zlib words it)."""
+    truncated: Callable[[], Exception]
+    """The data ends inside a member."""
+
+
+_GZIP_PIECE = 16 << 10
+"""Bytes of gzip data inflated at a time (deflate inflates at most about 1,032 times: about 16 MiB out)."""
+_GZIP_MAGIC = b"\x1f\x8b"
+"""The first two bytes of a gzip member."""
+
+
+class _Inflating(io.RawIOBase):
+    """gzip data (``source``, a binary file or the bytes themselves) inflated as it is read, the one
+    reader of gzip data in the read layer (a ``.gz`` file, a server's gzip-encoded answer):
+
+    * every member is inflated, one after the other (RFC 1952: gzip data may be several); zero bytes
+      after a member are padding, read past (as gzip and Python's gzip module read it);
+    * at most ``limit`` bytes come out: past it, ``words.too_large()``, holding no more than one
+      read's output; the data is taken a small piece at a time (a bomb never inflates a piece whole);
+    * ``stated``, the inflated size the last member's trailer states (:func:`_stated_size`, when the
+      data is at hand), past the limit is refused before a byte is inflated (inflating checks that
+      size: were it a lie, the data would be refused as invalid); a stream is refused once it gets
+      there, as it is read;
+    * data that is not gzip is ``words.invalid(reason)``, data that ends inside a member
+      ``words.truncated()``; no data at all is nothing when ``empty`` (an empty ``.gz`` file), else
+      truncated.
+
+    Closing it closes ``source`` (a file)."""
+
+    def __init__(self, source: BinaryIO | memoryview, limit: int, words: GzipWords, *, empty: bool,
+                 stated: int | None = None) -> None:
+        self._source = source
+        self._stated = stated
+        self._position = 0  # (in a memoryview source)
         self._limit = limit
-        self._name = name
+        self._left = limit
+        self._words = words
+        self._empty = empty
+        self._pending: bytes | memoryview = b""  # input read and not inflated yet
+        self._inflater: Any = None  # the member being inflated
+        self._members = 0  # members inflated whole
+        self._started = False
+        self._done = False
 
     def readable(self) -> bool:
         return True
 
-    def readinto(self, buffer: Any) -> int:
-        view = memoryview(buffer)
+    def _piece(self) -> bytes | memoryview:
+        """The next piece of input (empty at its end)."""
+        source = self._source
+        if isinstance(source, memoryview):
+            piece = source[self._position:self._position + _GZIP_PIECE]
+            self._position += len(piece)
+            return piece
         try:
-            n: int | None = self._inner.readinto(view)  # type: ignore[attr-defined]
-        except (OSError, EOFError, zlib.error) as exc:
-            raise InputUnreadable(f"corrupt or truncated gzip data ({exc})", file=self._name) from exc
-        if n is None:
-            return 0
-        self._left -= n
-        if self._left < 0:
-            raise InputTooLarge(
-                f"inflates past the size limit of {self._limit} bytes; refused "
-                "(raise $DAISHI_MAX_INFLATED_BYTES if this match is genuine)",
-                file=self._name,
-            )
-        return n
+            return source.read(_GZIP_PIECE)
+        except OSError as exc:
+            raise self._words.invalid(str(exc)) from exc
+
+    def _start(self) -> None:
+        """The first read: refused by the stated size before inflating anything."""
+        self._started = True
+        if self._stated is not None and self._stated > self._limit:
+            raise self._words.too_large()
+        self._pending = self._piece()
+        if not self._pending:
+            if self._empty:
+                self._done = True
+                return
+            raise self._words.truncated()
+
+    def _next_member(self) -> bool:
+        """Past the zero padding after a member, whether another one follows."""
+        while True:
+            if not self._pending:
+                self._pending = self._piece()
+                if not self._pending:
+                    return False
+            rest = bytes(self._pending).lstrip(b"\0")
+            if rest:
+                self._pending = rest
+                return True
+            self._pending = b""
+
+    def readinto(self, buffer: Any) -> int:
+        view = memoryview(buffer).cast("B")
+        if not self._started:
+            self._start()
+        while not self._done and len(view):
+            if self._inflater is None:
+                if self._members and not self._next_member():
+                    self._done = True
+                    break
+                self._inflater = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
+            ended = False
+            if not self._pending:
+                self._pending = self._piece()
+                ended = not self._pending  # (the inflater may still hold output of the input it took)
+            inflater = self._inflater
+            try:  # (at most what the caller asked for: the rest of the input waits in unconsumed_tail)
+                out = inflater.decompress(self._pending, len(view))
+            except zlib.error as exc:
+                raise self._words.invalid(str(exc)) from exc
+            self._pending = inflater.unconsumed_tail
+            if inflater.eof:
+                self._pending = inflater.unused_data
+                self._inflater = None
+                self._members += 1
+            if out:
+                self._left -= len(out)
+                if self._left < 0:
+                    raise self._words.too_large()
+                view[:len(out)] = out
+                return len(out)
+            if ended and self._inflater is not None:
+                raise self._words.truncated()
+        return 0
 
     def close(self) -> None:
         try:
-            self._inner.close()
+            if not isinstance(self._source, memoryview):
+                self._source.close()
         finally:
-            self._raw.close()
             super().close()
+
+
+_DEFLATE_MOST = 1032
+"""The most bytes deflate inflates one byte to (a match of 258 bytes in 2 bits)."""
+
+
+def _stated_size(data: memoryview) -> int | None:
+    """The inflated size gzip ``data`` states (its last member's trailer: the size mod 2**32), or None
+    when its last four bytes cannot be that: the data is too short to hold a member (a header and a
+    trailer alone take 18 bytes), does not start as gzip data (``1F 8B``), or states more than deflate
+    can inflate it to (cut data, or bytes after the last member, end in bytes of another meaning)."""
+    if len(data) < 18 or bytes(data[:2]) != _GZIP_MAGIC:
+        return None
+    stated = int.from_bytes(data[-4:], "little")
+    return stated if stated <= _DEFLATE_MOST * len(data) else None
 
 
 @contextmanager
@@ -384,13 +491,35 @@ def _opened(path: Path, limits: Limits, identity: _Identity | None = None) -> It
     file.expect(identity)
     reader: BinaryIO
     if path.suffix == ".gz":
-        inner = gzip.GzipFile(fileobj=file.raw, mode="rb")
-        limited = _LimitedReader(inner, limits.max_inflated_bytes, file.name, file.raw)  # type: ignore[arg-type]
-        reader = io.BufferedReader(limited, _CHUNK)
+        limit = limits.max_inflated_bytes
+        words = GzipWords(
+            too_large=lambda: InputTooLarge(f"inflates past the size limit of {limit} bytes; refused (raise "
+                                            "$DAISHI_MAX_INFLATED_BYTES if this match is genuine)", file=file.name),
+            invalid=lambda reason: InputUnreadable(f"corrupt or truncated gzip data ({reason})", file=file.name),
+            truncated=lambda: InputUnreadable("corrupt or truncated gzip data (Compressed file ended before the "
+                                              "end-of-stream marker was reached)", file=file.name))
+        reader = io.BufferedReader(_Inflating(file.raw, limit, words, empty=True), _CHUNK)
     else:
         reader = io.BufferedReader(file.raw, 1 << 16)  # type: ignore[type-var]  # a raw binary file
     with reader:
         yield reader, file
+
+
+def open_file(path: Path, words: GzipWords, limits: Limits | None = None) -> BinaryIO:
+    """``path`` opened for binary reading as a match file is, for another table (the caller closes it):
+    a regular file only (a FIFO, device or socket refused at once, never waited on), ``.gz`` (any
+    case) inflated by the read layer's one gzip reader within ``limits.max_inflated_bytes``, its
+    refusals worded by ``words``.
+
+    Raises
+    ------
+    InputUnreadable
+        The file cannot be opened, or is not a regular file.
+    """
+    if path.suffix.lower() != ".gz":
+        return io.BufferedReader(_File(path).raw, 1 << 16)  # type: ignore[type-var]  # a raw binary file
+    limit = (limits or Limits()).max_inflated_bytes  # (a bad setting refused before the file is opened)
+    return io.BufferedReader(_Inflating(_File(path).raw, limit, words, empty=True), _CHUNK)
 
 
 def _read_whole(path: Path, limits: Limits) -> bytearray:
@@ -1239,7 +1368,8 @@ class ServerClient:
                 raise
             with answer:
                 declared = answer.headers.get("Content-Length")
-                expected = int(declared) if declared and declared.strip().isdigit() else None
+                # (ASCII digits only: a '²' is a digit to str.isdigit and no number to int())
+                expected = positive_whole(declared, most=limits.server_answer_bytes + 1) if declared else None
                 if expected is not None and expected > limits.server_answer_bytes:
                     raise too_big
                 body = bytearray()
@@ -1275,36 +1405,18 @@ def _decoded(body: bytearray, encoding: str | None, limit: int, shown: str) -> b
     if coding not in ("gzip", "x-gzip"):
         raise ServerError(f"the answer is compressed as {encoding!r} (its Content-Encoding), which this client "
                           "does not read; refused", file=shown)
-    too_big = ServerError(f"the answer inflates past the limit of {limit} bytes; refused", file=shown)
-    if len(body) >= 18 and int.from_bytes(body[-4:], "little") > limit:
-        # a gzip member ends with its inflated size (mod 2**32), which inflating checks: a size past the
-        # limit is refused before a byte is inflated (were it a lie, the data would be refused as invalid)
-        raise too_big
-    data = bytearray()
+    words = GzipWords(
+        too_large=lambda: ServerError(f"the answer inflates past the limit of {limit} bytes; refused", file=shown),
+        invalid=lambda reason: ServerError("the answer says it is gzip-compressed (Content-Encoding: gzip) but is not "
+                                           f"valid gzip data ({reason})", file=shown),
+        truncated=lambda: ServerError("the answer's gzip data is truncated (Content-Encoding: gzip)", file=shown))
     view = memoryview(body)
-    position = 0
-    while True:  # gzip data may be several members, one after the other (RFC 1952): each is inflated
-        inflater = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
-        while not inflater.eof and position < len(view):
-            # a small piece of input at a time (deflate inflates at most about 1,032 times): a bomb is
-            # refused once past the limit, holding no more than the limit and one piece's output
-            piece = view[position:position + _GZIP_PIECE]
-            try:
-                data += inflater.decompress(piece)
-            except zlib.error as exc:
-                raise ServerError(f"the answer says it is gzip-compressed (Content-Encoding: gzip) but is not "
-                                  f"valid gzip data ({exc})", file=shown) from None
-            if len(data) > limit:
-                raise too_big
-            position += len(piece) - len(inflater.unused_data)
-        if not inflater.eof:
-            raise ServerError("the answer's gzip data is truncated (Content-Encoding: gzip)", file=shown)
-        if position >= len(view) or (view[position] == 0 and not bytes(view[position:]).strip(b"\0")):
-            return data  # the end (zero padding after the last member is allowed, as gzip reads it)
-
-
-_GZIP_PIECE = 16 << 10
-"""Bytes of a gzip-encoded answer inflated at a time (at most about 16 MiB out)."""
+    inflating = _Inflating(view, limit, words, empty=False, stated=_stated_size(view))
+    data = bytearray()
+    piece = bytearray(_CHUNK)
+    while n := inflating.readinto(piece):
+        data += memoryview(piece)[:n]
+    return data
 
 
 def _answer_with_lone_surrogates(body: bytes | bytearray, shown: str, lone: list[tuple[str, str]]) -> Any:

@@ -7,7 +7,9 @@ simulator's output screen the same way a Daishi match does; the money-laundering
 turns such a table into that graph.
 
 **The table.**  CSV with a header row, or JSON lines (one object per line), either optionally
-gzipped (``.gz``); the form is told by the name (``.csv``, ``.jsonl``, ``.ndjson``, ``.json``).
+gzipped (``.gz``); the form is told by the name (``.csv``, ``.jsonl``, ``.ndjson``, ``.json``).  It is
+opened as a match file is (``sources.open_file``): a regular file only, never waiting on a FIFO, and a
+``.gz`` table inflates to at most ``$DAISHI_MAX_INFLATED_BYTES`` (default 4 GiB).
 Each row is one transfer, read from four columns named by :class:`TransferColumns`:
 
 ==========  ===================================================================================
@@ -53,9 +55,8 @@ import gzip
 import io
 import json
 import math
-import os
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Generator, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -64,11 +65,10 @@ from typing import IO, Any, cast
 import networkx as nx
 import orjson
 
-from daishi_forensics.errors import InputUnreadable
+from daishi_forensics.errors import InputTooLarge, InputUnreadable
 from daishi_forensics.jsonio import json_text
-from daishi_forensics.outputs import note_input
 
-from .sources import refuse_utf16
+from .sources import GzipWords, Limits, open_file, refuse_utf16
 
 __all__ = ["TransferColumns", "read_transfer_table", "table_rows", "transfer_graph"]
 
@@ -97,14 +97,21 @@ def _form(path: Path) -> str:
     return form
 
 
+def _words(path: Path) -> GzipWords:
+    """What reading a gzipped table says when it refuses it."""
+    file = str(path)
+    return GzipWords(
+        too_large=lambda: InputTooLarge(f"inflates past the size limit of {Limits().max_inflated_bytes} bytes; "
+                                        "refused (raise $DAISHI_MAX_INFLATED_BYTES if this table is genuine)",
+                                        file=file),
+        invalid=lambda reason: InputUnreadable(f"cannot read: {reason}", file=file),
+        truncated=lambda: InputUnreadable("cannot read: Compressed file ended before the end-of-stream marker was "
+                                          "reached", file=file))
+
+
 def _text(path: Path) -> IO[str]:
-    try:
-        raw: IO[bytes] = (cast(IO[bytes], gzip.open(path, "rb")) if path.suffix.lower() == ".gz"
-                          else open(path, "rb"))
-    except OSError as exc:
-        raise InputUnreadable(f"cannot open: {exc.strerror or exc}", file=str(path)) from None
-    with contextlib.suppress(OSError):
-        note_input(os.stat(path))  # an output of this process never replaces it
+    # a regular file only (a FIFO was waited on for ever), .gz inflated within the match files' limit
+    raw = cast(IO[bytes], open_file(path, _words(path)))  # (its opening notes the input, never replaced)
     try:
         refuse_utf16(cast(io.BufferedReader, raw).peek(2)[:2], str(path))  # a Windows shell's redirect
     except (OSError, EOFError) as exc:  # a gzip member cut short or corrupt (a reader that failed once reads
@@ -207,7 +214,7 @@ def _first_not_utf8(path: Path) -> tuple[int | None, int, int]:
     return None, 0, 0
 
 
-def table_rows(path: Path) -> Iterator[tuple[int, Mapping[str, Any]]]:
+def table_rows(path: Path) -> Generator[tuple[int, Mapping[str, Any]], None, None]:
     """Each row of the table at ``path`` with its line number (CSV: the header is line 1; JSON lines:
     blank lines skipped), read by the module's rules for the form; errors name the file and line."""
     if path.is_dir():
@@ -384,5 +391,10 @@ def transfer_graph(rows: Iterable[Mapping[str, Any]] | Iterable[tuple[int, Mappi
 
 def read_transfer_table(path: Path, columns: TransferColumns | None = None) -> nx.MultiDiGraph:
     """The transfer graph of the table at ``path`` (:func:`transfer_graph`; errors name the file,
-    the line and the column)."""
-    return transfer_graph(table_rows(path), columns or TransferColumns(), str(path))
+    the line and the column); the file is closed when it returns or raises (a row refused midway
+    leaves no file open behind it, held by the error's traceback)."""
+    rows = table_rows(path)
+    try:
+        return transfer_graph(rows, columns or TransferColumns(), str(path))
+    finally:
+        rows.close()
