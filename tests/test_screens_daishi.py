@@ -396,3 +396,80 @@ def test_a_screen_failing_here_stops_the_screens_run_beside(tmp_path: Path, monk
     with pytest.raises(RuntimeError, match="off_price broke"):
         screen_match(analysis, beside=beside)
     assert beside.cancelled == 1
+
+
+def _annotated(n_matches: int, *, unread_at: int | None = None, partial_at: int | None = None) -> Any:
+    """A screen run of ``n_matches`` matches ``m_01``…, each with one flag and one review (a threshold rule: short
+    annotations), the target at ``unread_at`` not screened, the match at ``partial_at`` screened not whole."""
+    from daishi_forensics.report.screening import MatchOutcome, ScreenRun
+    from daishi_forensics.screens.config import default_config
+    from daishi_forensics.screens.flags import Flag
+    from daishi_forensics.screens.screening import ScreenResult
+
+    config = default_config()
+    matches = []
+    for i in range(1, n_matches + 1):
+        name = f"m_{i:02d}"
+        if i == unread_at:
+            matches.append(MatchOutcome(f"{name}.jsonl", error=f"{name}.jsonl: no such file", error_code=3))
+            continue
+        flags = (Flag("feeder", "hub_and_spoke", "flag", ("h", "a", "b"), (("a", "h"), ("b", "h")), 2.0, 2.0,
+                      (i,), f"{name}: h was fed."),
+                 Flag("operator", "shared_operator", "review", ("a", "h"), (("a", "h"),), 1.0, 1.0, (i + 100,),
+                      f"{name}: a and h share an operator."))
+        partial = ("its log ends before the match did",) if i == partial_at else ()
+        matches.append(MatchOutcome(name, name, ScreenResult("flag", config.version, config.digest, flags, partial),
+                                    truncated=partial))
+    return ScreenRun(config, tuple(matches))
+
+
+def _github_flag(i: int) -> str:
+    return (f"::error file=m_{i:02d},title=daishi-forensics feeder/hub_and_spoke::m_{i:02d}: h was fed. "
+            f"Score 2 (threshold 2). Events: {i}.")
+
+
+def _github_review(i: int) -> str:
+    return (f"::warning file=m_{i:02d},title=daishi-forensics operator/shared_operator::m_{i:02d}: a and h share an "
+            f"operator. Score 1 (threshold 1). Events: {i + 100}.")
+
+
+def test_github_annotations_are_written_flags_first_then_reviews_then_warnings() -> None:
+    """Two matches each with a flag and a review were annotated match by match (error, warning, error, warning):
+    over many matches, GitHub, which shows the first 10 of each level in a step, could show reviews of the first
+    matches and hide flags of the last. The flags come first now, then the targets not screened, the reviews,
+    the parts not screened; each in the order of the matches. No more than 10 of a level: no count."""
+    from daishi_forensics.report.render.screens import render_github
+
+    run = _annotated(3, unread_at=2, partial_at=3)
+    config = run.config
+    assert render_github(run).splitlines() == [
+        _github_flag(1), _github_flag(3),
+        "::error title=daishi-forensics not screened::m_02.jsonl: no such file",
+        _github_review(1), _github_review(3),
+        "::warning file=m_03,title=daishi-forensics not screened whole::its log ends before the match did",
+        f"screens verdict flag (config {config.version}, {config.digest})",
+    ]
+
+
+def test_github_annotations_past_what_github_shows_are_all_written_and_counted() -> None:
+    """Twelve matches with a flag and a review each wrote 12 ::error and 12 ::warning annotations, of which GitHub
+    shows 10 of each in a step and drops the rest without a word. Every annotation is still written, and a
+    ::notice after them says how many of each level there are in all and that some may not be shown."""
+    from daishi_forensics.report.render.screens import render_github
+
+    run = _annotated(13, unread_at=7, partial_at=12)
+    config = run.config
+    screened = [i for i in range(1, 14) if i != 7]
+    assert render_github(run).splitlines() == [
+        *map(_github_flag, screened),
+        "::error title=daishi-forensics not screened::m_07.jsonl: no such file",
+        *map(_github_review, screened),
+        "::warning file=m_12,title=daishi-forensics not screened whole::its log ends before the match did",
+        "::notice title=daishi-forensics annotations::13 errors (12 flags, 1 target not screened) and 13 warnings "
+        "(12 reviews, 1 match not screened whole) annotated in all; GitHub shows at most 10 annotations of each "
+        "level in a step (and 50 in a job), so some may be missing from the annotations: every one is in this "
+        "step's log",
+        f"screens verdict flag (config {config.version}, {config.digest})",
+    ]
+    # ten of a level are all shown: no count
+    assert not [line for line in render_github(_annotated(10)).splitlines() if line.startswith("::notice")]

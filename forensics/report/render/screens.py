@@ -17,6 +17,7 @@ from daishi_forensics.jsonio import dumps
 from daishi_forensics.textsafe import shown
 from .cells import count
 from .tables import github_escape
+from .validation import GITHUB_SHOWN
 
 from daishi_forensics.screens.config import ScreenConfig
 from daishi_forensics.report.screening import MatchOutcome, ScreenRun, name_text
@@ -121,9 +122,16 @@ def render_json(run: ScreenRun) -> str:
 
 
 def render_github(run: ScreenRun) -> str:
-    """GitHub workflow commands: ``::error`` per flag, ``::warning`` per review and per part of a
-    match left unscreened (invalid records, a truncated log)."""
-    out: list[str] = []
+    """GitHub workflow commands: ``::error`` per flag and per target not screened, ``::warning`` per review
+    and per part of a match left unscreened (invalid records, a truncated log), in that order (the most
+    serious first: GitHub shows only the first :data:`GITHUB_SHOWN` of each level in a step), each
+    group in the order of the matches, the season's last.  Every annotation is written; when a level
+    has more than GitHub shows, a ``::notice`` after them says how many of each there are in all, so
+    none is hidden without a word.  The verdict line comes last."""
+    flags: list[str] = []
+    unread: list[str] = []
+    reviews: list[str] = []
+    partial: list[str] = []
 
     def emit(flag: Flag, target: str | None) -> None:
         """``target`` None: a season-scale flag, which no one file holds (no ``file=``, as for a target not
@@ -135,24 +143,47 @@ def render_github(run: ScreenRun) -> str:
             message += f" Null: {flag.null}."
         message += f" Events: {_evidence(flag)}."
         where = f"file={github_escape(target, True)}," if target is not None else ""
-        out.append(f"::{kind} {where}title={title}::{github_escape(message)}")
+        (flags if flag.level == "flag" else reviews).append(f"::{kind} {where}title={title}::{github_escape(message)}")
 
     for m in run.matches:
         if m.result is None:
-            out.append(f"::error title=daishi-forensics not screened::{github_escape(_unread(m))}")
+            unread.append(f"::error title=daishi-forensics not screened::{github_escape(_unread(m))}")
             continue
         for f in m.result.flags:
             emit(f, m.target)
         for reason in m.result.not_screened:  # a verdict that does not cover the whole match says why
-            out.append(f"::warning file={github_escape(m.target, True)},title=daishi-forensics not screened whole::"
-                       f"{github_escape(reason)}")
+            partial.append(f"::warning file={github_escape(m.target, True)},title=daishi-forensics not screened "
+                           f"whole::{github_escape(reason)}")
     if run.season is not None:
         for f in run.season.flags:
             emit(f, None)
+    out = [*flags, *unread, *reviews, *partial]
+    if max(len(flags) + len(unread), len(reviews) + len(partial)) > GITHUB_SHOWN:
+        said = _annotation_count(len(flags), len(unread), len(reviews), len(partial))
+        out.append(f"::notice title=daishi-forensics annotations::{github_escape(said)}")
     said = (f"screens verdict {run.verdict}" if run.verdict is not None
             else "screens: nothing could be screened, no verdict")
     out.append(shown(f"{said} (config {run.config.version}, {run.config.digest})"))
     return "\n".join(out) + "\n"
+
+
+def _annotation_count(flags: int, unread: int, reviews: int, partial: int) -> str:
+    """What a run's annotations were, level by level, and that GitHub shows only some of them.
+
+    >>> _annotation_count(12, 1, 3, 0).split(";")[0]
+    '13 errors (12 flags, 1 target not screened) and 3 warnings (3 reviews) annotated in all'
+    """
+    def level(name: str, parts: list[tuple[int, str, str]]) -> str:
+        total = sum(n for n, _, _ in parts)
+        said = ", ".join(count(n, one, many) for n, one, many in parts if n)
+        return count(total, name) + (f" ({said})" if said else "")
+
+    errors = level("error", [(flags, "flag", "flags"), (unread, "target not screened", "targets not screened")])
+    warnings = level("warning", [(reviews, "review", "reviews"),
+                                 (partial, "match not screened whole", "matches not screened whole")])
+    return (f"{errors} and {warnings} annotated in all; GitHub shows at most {GITHUB_SHOWN} annotations of each "
+            "level in a step (and 50 in a job), so some may be missing from the annotations: every one is in "
+            "this step's log")
 
 
 def _rules(flags: Iterable[Flag], config: ScreenConfig) -> list[dict[str, Any]]:
