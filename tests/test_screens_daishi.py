@@ -473,3 +473,64 @@ def test_github_annotations_past_what_github_shows_are_all_written_and_counted()
     ]
     # ten of a level are all shown: no count
     assert not [line for line in render_github(_annotated(10)).splitlines() if line.startswith("::notice")]
+
+
+def test_sarif_season_flags_have_rules_of_their_own_and_no_made_up_file() -> None:
+    """With --season, a season-wide flag reused the per-match rule id (``feeder/hub_and_spoke``), whose entry
+    showed the per-match settings (min_spoke_value ...), though the season rule is another one (a threshold on
+    feeds counted over the season's matches, no p-value), and it was located in a file ``season`` that is not
+    there. It has its own rule now (``season/feeder/hub_and_spoke``: its description and its settings) and its
+    agents as its only location; a match's flag keeps its rule and its file."""
+    from daishi_forensics.report.render.screens import render_sarif
+    from daishi_forensics.report.screening import MatchOutcome, ScreenRun
+    from daishi_forensics.screens.config import default_config
+    from daishi_forensics.screens.flags import Flag
+    from daishi_forensics.screens.screening import ScreenResult, SeasonResult
+
+    config = default_config()
+    in_match = Flag("feeder", "hub_and_spoke", "flag", ("h", "a", "b"), (("a", "h"), ("b", "h")), 12.0, 1.0, (7,),
+                    "h was fed.", p_value=0.0001, null="a coin", tests=3, p_adjusted=0.0003)
+    hub = Flag("feeder", "hub_and_spoke", "flag", ("o_1", "o_2", "o_3"), (("o_1", "o_2"), ("o_1", "o_3")), 2.0, 2.0,
+               ("m_1#5",), "Across the season, operator o_1 was fed value one way.", match="season")
+    pair = Flag("operator", "recurring_pair", "review", ("o_2", "o_3"), (("o_2", "o_3"),), 3.0, 3.0, ("m_1#6",),
+                "Operator o_3 passed value one way to operator o_2 in 3 of the 3 matches they both played.",
+                match="season")
+    match = ScreenResult("flag", config.version, config.digest, (in_match,))
+    season = SeasonResult("flag", config.version, config.digest, (match,), (hub, pair))
+    run = ScreenRun(config, (MatchOutcome("m_1.jsonl", "m_1", match),), season)
+    doc = json.loads(render_sarif(run))
+    [sarif_run] = doc["runs"]
+    rules = sarif_run["tool"]["driver"]["rules"]
+    assert [r["id"] for r in rules] == ["feeder/hub_and_spoke", "season/feeder/hub_and_spoke",
+                                        "season/operator/recurring_pair"]
+    assert rules[0]["properties"]["parameters"] == {"enabled": True, "min_directionality": 0.6, "min_spoke_value": 1.0}
+    assert rules[1] == {
+        "id": "season/feeder/hub_and_spoke",
+        "name": "season.feeder.hub_and_spoke",
+        "shortDescription": {"text": "Season-wide collusion screen feeder: hub and spoke"},
+        "fullDescription": {"text": "A seat (or operator) fed value one way by min_spokes or more others, in two or "
+                                    "more of the season's matches, counting only the feeds their own match did not "
+                                    "flag. A threshold on the number of feeders, counted over the season's matches; "
+                                    "no p-value."},
+        "helpUri": "https://github.com/daishi/daishi-forensics#collusion-screens",
+        "properties": {"screen": "feeder", "scope": "season", "section": "season",
+                       "parameters": {"enabled": True, "min_feed_value": 5.0, "min_directionality": 0.6,
+                                      "min_one_way_exchanges": 2, "min_spokes": 2}},
+    }
+    assert rules[2]["properties"]["parameters"] == {"enabled": True, "min_feed_value": 5.0, "min_directionality": 0.6,
+                                                    "min_one_way_exchanges": 2, "min_matches": 3, "min_share": 0.5}
+    results = sarif_run["results"]
+    assert [(r["ruleId"], r["ruleIndex"], r["level"], r["locations"]) for r in results] == [
+        ("feeder/hub_and_spoke", 0, "error", [{
+            "physicalLocation": {"artifactLocation": {"uri": "m_1.jsonl"}},
+            "logicalLocations": [{"name": "h", "kind": "member"}, {"name": "a", "kind": "member"},
+                                 {"name": "b", "kind": "member"}]}]),
+        ("season/feeder/hub_and_spoke", 1, "error", [{
+            "logicalLocations": [{"name": "o_1", "kind": "member"}, {"name": "o_2", "kind": "member"},
+                                 {"name": "o_3", "kind": "member"}]}]),
+        ("season/operator/recurring_pair", 2, "warning", [{
+            "logicalLocations": [{"name": "o_2", "kind": "member"}, {"name": "o_3", "kind": "member"}]}]),
+    ]
+    assert [r["properties"]["match"] for r in results[1:]] == ["season", "season"]
+    # what SARIF 2.1.0 requires of each object written: a rule's id, a result's message
+    assert all(r["id"] for r in rules) and all(r["message"]["text"] for r in results)

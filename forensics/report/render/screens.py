@@ -200,6 +200,58 @@ def _rules(flags: Iterable[Flag], config: ScreenConfig) -> list[dict[str, Any]]:
     ]
 
 
+_FEEDS = ("enabled", "min_feed_value", "min_directionality", "min_one_way_exchanges")
+"""The settings that make a match's one-way flow a feed, which every season-scale feed rule counts."""
+
+_SEASON_RULES: dict[tuple[str, str], tuple[str, tuple[str, ...], str]] = {
+    ("feeder", "hub_and_spoke"): (
+        "season", (*_FEEDS, "min_spokes"),
+        "A seat (or operator) fed value one way by min_spokes or more others, in two or more of the season's "
+        "matches, counting only the feeds their own match did not flag. A threshold on the number of feeders, "
+        "counted over the season's matches; no p-value."),
+    ("ring", "feed_cycle"): (
+        "season", (*_FEEDS, "max_cycle_length", "max_leg_ratio", "cycle_threshold", "max_search_steps"),
+        "Feeds going one way round a cycle of 3 to max_cycle_length seats (or operators) across the season's "
+        "matches, each within a factor max_leg_ratio of the others in value, cycle_threshold laps or more in "
+        "season order. A threshold on the laps, counted over the season's matches; no p-value."),
+    ("operator", "recurring_pair"): (
+        "season", (*_FEEDS, "min_matches", "min_share"),
+        "A seat (or operator) that fed the same other one in min_matches or more of the season's matches, and in "
+        "min_share or more of the matches both played (review). A threshold on the matches, counted over the "
+        "season; no p-value."),
+    ("pair_outlier", "mutual_advantage"): (
+        "pair_outlier", ("enabled", "value_floor", "count_floor", "share_floor", "min_feature_z", "min_features",
+                         "min_pairs", "season_min_rows", "season_fit_rows", "season_threshold", "season_seed"),
+        "A pair that stands out from every pair of the season's matches on min_features or more measures of "
+        "mutual advantage at once (each at min_feature_z robust z or more), at a robust Mahalanobis distance of "
+        "season_threshold or more (with fewer than season_min_rows pairs, the robust z combined) (review). A "
+        "threshold on the distance, over the season's pairs; no p-value."),
+}
+"""Each season-scale rule: the configuration section its settings are in, those settings, what it finds."""
+
+
+def _season_rules(flags: Iterable[Flag], config: ScreenConfig) -> list[dict[str, Any]]:
+    """The rules of season-scale flags (``season/<screen>/<kind>``): thresholds counted over the season's
+    matches, not a match's tests, so rules of their own, with their own settings."""
+    rules = []
+    for screen, kind in sorted({(f.screen, f.kind) for f in flags}):
+        section, keys, rule = _SEASON_RULES.get((screen, kind), (
+            "season", tuple(config.screens.get("season", {})),
+            f"Collusion screen {screen}: {kind.replace('_', ' ')}, counted over the season's matches (a "
+            "threshold; no p-value)."))
+        settings = config.screens.get(section, {})
+        rules.append({
+            "id": f"season/{screen}/{kind}",
+            "name": f"season.{screen}.{kind}",
+            "shortDescription": {"text": f"Season-wide collusion screen {screen}: {kind.replace('_', ' ')}"},
+            "fullDescription": {"text": rule},
+            "helpUri": "https://github.com/daishi/daishi-forensics#collusion-screens",
+            "properties": {"screen": screen, "scope": "season", "section": section,
+                           "parameters": {k: settings[k] for k in keys if k in settings}},
+        })
+    return rules
+
+
 def _unread(m: MatchOutcome) -> str:
     """Why a target was not screened, after its name (once: an error about a file names it first already).
 
@@ -235,10 +287,12 @@ def _sarif_text(text: str) -> str:
     return shown(text).replace("[", "\\[").replace("]", "\\]")
 
 
-def _result(flag: Flag, target: str, config: ScreenConfig, rule_index: dict[str, int]) -> dict[str, Any]:
-    rule_id = f"{flag.screen}/{flag.kind}"
+def _result(flag: Flag, target: str | None, config: ScreenConfig, rule_index: dict[str, int]) -> dict[str, Any]:
+    """``target`` None: a season-scale flag, under its own rule (``season/…``), located by its agents alone:
+    no one file holds it."""
+    rule_id = f"{flag.screen}/{flag.kind}" if target is not None else f"season/{flag.screen}/{flag.kind}"
     fingerprint = hashlib.sha256(
-        "|".join([rule_id, flag.match or name_text(target), *map(str, flag.agents)]).encode()
+        "|".join([rule_id, flag.match or name_text(target or "season"), *map(str, flag.agents)]).encode()
     ).hexdigest()[:32]
     data = flag.to_dict()
     return {
@@ -248,7 +302,7 @@ def _result(flag: Flag, target: str, config: ScreenConfig, rule_index: dict[str,
         "message": {"text": _sarif_text(f"{flag.explanation} ({_significance(flag)}"
                                         + (f"; null: {flag.null})" if flag.null else ")"))},
         "locations": [{
-            "physicalLocation": {"artifactLocation": {"uri": _uri(target)}},
+            **({"physicalLocation": {"artifactLocation": {"uri": _uri(target)}}} if target is not None else {}),
             "logicalLocations": [{"name": str(a), "kind": "member"} for a in flag.agents],
         }],
         "partialFingerprints": {"daishiFlag/v1": fingerprint},
@@ -271,14 +325,16 @@ def render_sarif(run: ScreenRun) -> str:
     """SARIF 2.1.0: one result per flag (``error`` for flag, ``warning`` for review), the
     match file as the artifact, the agents as logical locations, the evidence and score
     in ``properties``; unreadable targets as error notifications, a match's unscreened parts as
-    warning ones."""
-    placed: list[tuple[Flag, str]] = []
+    warning ones.  A season-scale flag has a rule of its own (``season/<screen>/<kind>``, its own
+    settings) and its agents as its only location (no file holds it)."""
+    placed: list[tuple[Flag, str | None]] = []
     for m in run.matches:
         if m.result is not None:
             placed += [(f, m.target) for f in m.result.flags]
-    if run.season is not None:
-        placed += [(f, "season") for f in run.season.flags]
-    rules = _rules((f for f, _ in placed), run.config)
+    season = run.season.flags if run.season is not None else ()
+    placed += [(f, None) for f in season]
+    rules = (_rules((f for f, t in placed if t is not None), run.config)
+             + _season_rules(season, run.config))
     index = {r["id"]: i for i, r in enumerate(rules)}
     notifications = [
         {"level": "error", "message": {"text": _sarif_text(name_text(_unread(m)))}} for m in run.matches
