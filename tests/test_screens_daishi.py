@@ -466,7 +466,7 @@ def test_github_annotations_past_what_github_shows_are_all_written_and_counted()
         *map(_github_review, screened),
         "::warning file=m_12,title=daishi-forensics not screened whole::its log ends before the match did",
         "::notice title=daishi-forensics annotations::13 errors (12 flags, 1 target not screened) and 13 warnings "
-        "(12 reviews, 1 match not screened whole) annotated in all; GitHub shows at most 10 annotations of each "
+        "(12 reviews, 1 part not screened) annotated in all; GitHub shows at most 10 annotations of each "
         "level in a step (and 50 in a job), so some may be missing from the annotations: every one is in this "
         "step's log",
         f"screens verdict flag (config {config.version}, {config.digest})",
@@ -534,3 +534,87 @@ def test_sarif_season_flags_have_rules_of_their_own_and_no_made_up_file() -> Non
     assert [r["properties"]["match"] for r in results[1:]] == ["season", "season"]
     # what SARIF 2.1.0 requires of each object written: a rule's id, a result's message
     assert all(r["id"] for r in rules) and all(r["message"]["text"] for r in results)
+
+
+def test_github_step_summary_is_a_table_of_every_finding_in_annotation_order() -> None:
+    """The github format's annotations are all that a workflow run's page showed of the findings (10 of each level
+    at most). Where $GITHUB_STEP_SUMMARY is set, a Markdown table of every finding, in the annotations' order,
+    goes to the step summary; past its size budget, the rows not listed are counted."""
+    from daishi_forensics.report.render.screens import render_step_summary
+
+    run = _annotated(3, unread_at=2, partial_at=3)
+    config = run.config
+    rows = [
+        "| flag | feeder/hub\\_and\\_spoke | m\\_01 | h, a, b | score 2 (threshold 2) | m\\_01: h was fed. | 1 |",
+        "| flag | feeder/hub\\_and\\_spoke | m\\_03 | h, a, b | score 2 (threshold 2) | m\\_03: h was fed. | 3 |",
+        "| error | not screened | m\\_02.jsonl | – | – | m\\_02.jsonl: no such file | – |",
+        "| review | operator/shared\\_operator | m\\_01 | a, h | score 1 (threshold 1) | m\\_01: a and h share an "
+        "operator. | 101 |",
+        "| review | operator/shared\\_operator | m\\_03 | a, h | score 1 (threshold 1) | m\\_03: a and h share an "
+        "operator. | 103 |",
+        "| warning | not screened whole | m\\_03 | – | – | its log ends before the match did | – |",
+    ]
+    head = [
+        "### daishi-forensics screen",
+        "",
+        f"screens verdict flag (config {config.version}, {config.digest}): 2 flags, 1 target not screened, 2 reviews, "
+        "1 part not screened",
+        "",
+        "| level | finding | target | agents | significance | explanation | events |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    assert render_step_summary(run) == "\n".join([*head, *rows]) + "\n\n"
+    budget = sum(len(line.encode()) + 1 for line in [*head, *rows[:4]])
+    assert render_step_summary(run, budget=budget) == "\n".join([
+        *head, *rows[:4], "",
+        "2 more not listed here (a step summary holds at most 1 MiB): every one is annotated in this step's log.",
+    ]) + "\n\n"
+
+
+def test_github_step_summary_escapes_what_a_match_names() -> None:
+    """A seat's name and a flag's words are data: in the step summary's table a '|' cannot open a cell, '<' no
+    HTML, '@' no mention, a line break no new row."""
+    from daishi_forensics.report.render.screens import render_step_summary
+    from daishi_forensics.report.screening import MatchOutcome, ScreenRun
+    from daishi_forensics.screens.config import default_config
+    from daishi_forensics.screens.flags import Flag
+    from daishi_forensics.screens.screening import ScreenResult
+
+    config = default_config()
+    hub = "h|<b>x</b>\n# @org/team"
+    flag = Flag("feeder", "hub_and_spoke", "flag", (hub, "a"), (("a", hub),), 2.0, 2.0, (1,), f"{hub} was fed.")
+    run = ScreenRun(config, (MatchOutcome("m_1", "m_1", ScreenResult("flag", config.version, config.digest,
+                                                                     (flag,))),))
+    assert render_step_summary(run).splitlines()[6] == (
+        "| flag | feeder/hub\\_and\\_spoke | m\\_1 | h\\|\\<b\\>x\\</b\\>\\\\n\\# `@org/team,` a | score 2 (threshold 2) | "
+        "h\\|\\<b\\>x\\</b\\>\\\\n\\# `@org/team` was fed. | 1 |")
+
+
+def test_cli_github_format_adds_a_step_summary_where_a_workflow_sets_one(runner: CliRunner, tmp_path: Path) -> None:
+    """--format github in a workflow step (where $GITHUB_STEP_SUMMARY names the step's summary file) adds the table
+    of findings to that file, after what was there; other formats, or outside a workflow, write nothing there."""
+    from daishi_forensics.textsafe import md_escape
+
+    fed = str(write(tmp_path, feeder_events(), "fed"))
+    summary = tmp_path / "summary.md"
+    summary.write_text("earlier step output\n")
+    result = runner.invoke(main, ["screen", "--format", "github", fed], env={"GITHUB_STEP_SUMMARY": str(summary)})
+    assert result.exit_code == 1
+    lines = summary.read_text().splitlines()
+    assert lines[:3] == ["earlier step output", "### daishi-forensics screen", ""]
+    assert lines[3:7] == ["screens verdict flag (config 2.14.0, 562d7e8b5e57): 1 flag, 1 part not screened", "",
+                          "| level | finding | target | agents | significance | explanation | events |",
+                          "| --- | --- | --- | --- | --- | --- | --- |"]
+    assert lines[7].startswith(f"| flag | feeder/hub\\_and\\_spoke | {md_escape(fed)} | h, a\\_1, a\\_2, a\\_4 | p 0.000488 "
+                               "(adjusted 0.00293 over 4 tests); score 72 | h received 432 in net value one way ")
+    assert lines[8:] == [f"| warning | not screened whole | {md_escape(fed)} | – | – | not screened: operator (no seat "
+                         "names its operator) | – |", ""]  # a blank line: what a later step writes is apart
+    # other formats, or no step summary set: nothing written there
+    before = summary.read_text()
+    assert runner.invoke(main, ["screen", "--format", "sarif", fed],
+                         env={"GITHUB_STEP_SUMMARY": str(summary)}).exit_code == 1
+    assert runner.invoke(main, ["screen", "--format", "github", fed]).exit_code == 1
+    assert summary.read_text() == before
+    # a summary that cannot be written: exit 74, naming it (the annotations are written already)
+    bad = runner.invoke(main, ["screen", "--format", "github", fed], env={"GITHUB_STEP_SUMMARY": str(tmp_path)})
+    assert bad.exit_code == 74 and str(tmp_path) in bad.stderr and bad.stdout.startswith("::error file=")

@@ -14,16 +14,17 @@ from urllib.parse import quote
 
 from daishi_forensics.version import __version__
 from daishi_forensics.jsonio import dumps
-from daishi_forensics.textsafe import shown
+from daishi_forensics.textsafe import md_escape, shown
 from .cells import count
-from .tables import github_escape
+from .tables import github_escape, markdown_table
 from .validation import GITHUB_SHOWN
 
 from daishi_forensics.screens.config import ScreenConfig
 from daishi_forensics.report.screening import MatchOutcome, ScreenRun, name_text
 from daishi_forensics.screens.flags import Flag
 
-__all__ = ["FORMATS", "render", "render_github", "render_json", "render_sarif", "render_text"]
+__all__ = ["FORMATS", "render", "render_github", "render_json", "render_sarif", "render_step_summary",
+           "render_text"]
 
 FORMATS = ("text", "json", "github", "sarif")
 """The reporters, by name."""
@@ -121,6 +122,56 @@ def render_json(run: ScreenRun) -> str:
     return text
 
 
+_Finding = tuple[str, str | None, Flag | None, str]
+"""One thing ``--format github`` annotates: its group (``flag``, ``unread``, ``review``, ``partial``), the target
+(None for the season's), the flag, and (for a target not screened, or not whole) why."""
+
+
+def _findings(run: ScreenRun) -> list[_Finding]:
+    """What the github format annotates, the most serious first: the flags, the targets not screened, the
+    reviews, the parts of a match not screened; each group in the order of the matches, the season's last."""
+    groups: dict[str, list[_Finding]] = {"flag": [], "unread": [], "review": [], "partial": []}
+    for m in run.matches:
+        if m.result is None:
+            groups["unread"].append(("unread", m.target, None, _unread(m)))
+            continue
+        for f in m.result.flags:
+            group = "flag" if f.level == "flag" else "review"
+            groups[group].append((group, m.target, f, ""))
+        # a verdict that does not cover the whole match says why
+        groups["partial"] += [("partial", m.target, None, reason) for reason in m.result.not_screened]
+    if run.season is not None:
+        for f in run.season.flags:
+            group = "flag" if f.level == "flag" else "review"
+            groups[group].append((group, None, f, ""))
+    return [finding for group in groups.values() for finding in group]
+
+
+def _annotation(group: str, target: str | None, flag: Flag | None, reason: str) -> str:
+    """One workflow command.  ``target`` None: a season-scale flag, which no one file holds (no ``file=``, as for
+    a target not screened; a ``file=season`` would name a file of the repository that is not there, or one that
+    is)."""
+    if flag is None:
+        if group == "unread":
+            return f"::error title=daishi-forensics not screened::{github_escape(reason)}"
+        return (f"::warning file={github_escape(target or '', True)},title=daishi-forensics not screened "
+                f"whole::{github_escape(reason)}")
+    kind = "error" if flag.level == "flag" else "warning"
+    title = github_escape(f"daishi-forensics {flag.screen}/{flag.kind}", True)
+    message = f"{flag.explanation} {_significance(flag).capitalize()}."
+    if flag.null:
+        message += f" Null: {flag.null}."
+    message += f" Events: {_evidence(flag)}."
+    where = f"file={github_escape(target, True)}," if target is not None else ""
+    return f"::{kind} {where}title={title}::{github_escape(message)}"
+
+
+def _verdict_line(run: ScreenRun) -> str:
+    said = (f"screens verdict {run.verdict}" if run.verdict is not None
+            else "screens: nothing could be screened, no verdict")
+    return f"{said} (config {run.config.version}, {run.config.digest})"
+
+
 def render_github(run: ScreenRun) -> str:
     """GitHub workflow commands: ``::error`` per flag and per target not screened, ``::warning`` per review
     and per part of a match left unscreened (invalid records, a truncated log), in that order (the most
@@ -128,43 +179,60 @@ def render_github(run: ScreenRun) -> str:
     group in the order of the matches, the season's last.  Every annotation is written; when a level
     has more than GitHub shows, a ``::notice`` after them says how many of each there are in all, so
     none is hidden without a word.  The verdict line comes last."""
-    flags: list[str] = []
-    unread: list[str] = []
-    reviews: list[str] = []
-    partial: list[str] = []
-
-    def emit(flag: Flag, target: str | None) -> None:
-        """``target`` None: a season-scale flag, which no one file holds (no ``file=``, as for a target not
-        screened; a ``file=season`` would name a file of the repository that is not there, or one that is)."""
-        kind = "error" if flag.level == "flag" else "warning"
-        title = github_escape(f"daishi-forensics {flag.screen}/{flag.kind}", True)
-        message = f"{flag.explanation} {_significance(flag).capitalize()}."
-        if flag.null:
-            message += f" Null: {flag.null}."
-        message += f" Events: {_evidence(flag)}."
-        where = f"file={github_escape(target, True)}," if target is not None else ""
-        (flags if flag.level == "flag" else reviews).append(f"::{kind} {where}title={title}::{github_escape(message)}")
-
-    for m in run.matches:
-        if m.result is None:
-            unread.append(f"::error title=daishi-forensics not screened::{github_escape(_unread(m))}")
-            continue
-        for f in m.result.flags:
-            emit(f, m.target)
-        for reason in m.result.not_screened:  # a verdict that does not cover the whole match says why
-            partial.append(f"::warning file={github_escape(m.target, True)},title=daishi-forensics not screened "
-                           f"whole::{github_escape(reason)}")
-    if run.season is not None:
-        for f in run.season.flags:
-            emit(f, None)
-    out = [*flags, *unread, *reviews, *partial]
-    if max(len(flags) + len(unread), len(reviews) + len(partial)) > GITHUB_SHOWN:
-        said = _annotation_count(len(flags), len(unread), len(reviews), len(partial))
+    found = _findings(run)
+    out = [_annotation(*finding) for finding in found]
+    groups = {g: sum(1 for f in found if f[0] == g) for g in ("flag", "unread", "review", "partial")}
+    if max(groups["flag"] + groups["unread"], groups["review"] + groups["partial"]) > GITHUB_SHOWN:
+        said = _annotation_count(groups["flag"], groups["unread"], groups["review"], groups["partial"])
         out.append(f"::notice title=daishi-forensics annotations::{github_escape(said)}")
-    said = (f"screens verdict {run.verdict}" if run.verdict is not None
-            else "screens: nothing could be screened, no verdict")
-    out.append(shown(f"{said} (config {run.config.version}, {run.config.digest})"))
+    out.append(shown(_verdict_line(run)))
     return "\n".join(out) + "\n"
+
+
+SUMMARY_BUDGET = 512 * 1024
+"""Bytes of Markdown a step summary of findings takes at most: GitHub takes 1 MiB of summary in a step (past
+that, none of it), and other commands of the step may write theirs."""
+
+
+def render_step_summary(run: ScreenRun, budget: int = SUMMARY_BUDGET) -> str:
+    """Markdown for a GitHub step summary (``$GITHUB_STEP_SUMMARY``): the verdict line, then a table of every
+    finding the github format annotates, in its order, every cell escaped (:func:`markdown_table`); rows past
+    ``budget`` bytes are counted under the table, not listed."""
+    found = _findings(run)
+    groups = {g: sum(1 for f in found if f[0] == g) for g in ("flag", "unread", "review", "partial")}
+    said = [count(n, one, many) for n, one, many in [
+        (groups["flag"], "flag", "flags"), (groups["unread"], "target not screened", "targets not screened"),
+        (groups["review"], "review", "reviews"),
+        (groups["partial"], "part not screened", "parts not screened")] if n]
+    out = ["### daishi-forensics screen", "", md_escape(_verdict_line(run) + (": " + ", ".join(said) if said else
+                                                                                ": no findings"))]
+    if not found:
+        return "\n".join(out) + "\n\n"
+    rows: list[list[Any]] = []
+    for group, target, flag, reason in found:
+        where = target if target is not None else "season"
+        if flag is None:
+            rows.append(["error" if group == "unread" else "warning",
+                         "not screened" if group == "unread" else "not screened whole", where, None, None, reason,
+                         None])
+        else:
+            rows.append([flag.level, f"{flag.screen}/{flag.kind}", where, list(map(str, flag.agents)),
+                         _significance(flag), flag.explanation, _evidence(flag)])
+    table = markdown_table(["level", "finding", "target", "agents", "significance", "explanation", "events"],
+                           rows).split("\n")
+    out += ["", *table[:2]]
+    used = sum(len(line.encode("utf-8")) + 1 for line in out)
+    listed = 0
+    for line in table[2:]:
+        used += len(line.encode("utf-8")) + 1
+        if used > budget:
+            break
+        out.append(line)
+        listed += 1
+    if listed < len(rows):
+        out += ["", f"{len(rows) - listed:,} more not listed here (a step summary holds at most 1 MiB): every one "
+                    "is annotated in this step's log."]
+    return "\n".join(out) + "\n\n"
 
 
 def _annotation_count(flags: int, unread: int, reviews: int, partial: int) -> str:
@@ -180,7 +248,7 @@ def _annotation_count(flags: int, unread: int, reviews: int, partial: int) -> st
 
     errors = level("error", [(flags, "flag", "flags"), (unread, "target not screened", "targets not screened")])
     warnings = level("warning", [(reviews, "review", "reviews"),
-                                 (partial, "match not screened whole", "matches not screened whole")])
+                                 (partial, "part not screened", "parts not screened")])
     return (f"{errors} and {warnings} annotated in all; GitHub shows at most {GITHUB_SHOWN} annotations of each "
             "level in a step (and 50 in a job), so some may be missing from the annotations: every one is in "
             "this step's log")
