@@ -479,8 +479,10 @@ def test_sarif_season_flags_have_rules_of_their_own_and_no_made_up_file() -> Non
     """With --season, a season-wide flag reused the per-match rule id (``feeder/hub_and_spoke``), whose entry
     showed the per-match settings (min_spoke_value ...), though the season rule is another one (a threshold on
     feeds counted over the season's matches, no p-value), and it was located in a file ``season`` that is not
-    there. It has its own rule now (``season/feeder/hub_and_spoke``: its description and its settings) and its
-    agents as its only location; a match's flag keeps its rule and its file."""
+    there. It has its own rule now (``season/feeder/hub_and_spoke``: its description and its settings), its agents
+    as logical locations and, as its file (code scanning refuses a result without one), the first match file it is
+    about (the matches its details list, in the run's order; the others as related locations), else the run's
+    first screened match; a match's flag keeps its rule and its file."""
     from daishi_forensics.report.render.screens import render_sarif
     from daishi_forensics.report.screening import MatchOutcome, ScreenRun
     from daishi_forensics.screens.config import default_config
@@ -494,10 +496,12 @@ def test_sarif_season_flags_have_rules_of_their_own_and_no_made_up_file() -> Non
                ("m_1#5",), "Across the season, operator o_1 was fed value one way.", match="season")
     pair = Flag("operator", "recurring_pair", "review", ("o_2", "o_3"), (("o_2", "o_3"),), 3.0, 3.0, ("m_1#6",),
                 "Operator o_3 passed value one way to operator o_2 in 3 of the 3 matches they both played.",
-                match="season")
+                details={"matches": ["m_2", "m_1", "m_9"]}, match="season")
     match = ScreenResult("flag", config.version, config.digest, (in_match,))
-    season = SeasonResult("flag", config.version, config.digest, (match,), (hub, pair))
-    run = ScreenRun(config, (MatchOutcome("m_1.jsonl", "m_1", match),), season)
+    other = ScreenResult("clear", config.version, config.digest, ())
+    season = SeasonResult("flag", config.version, config.digest, (match, other), (hub, pair))
+    run = ScreenRun(config, (MatchOutcome("m_1.jsonl", "m_1", match), MatchOutcome("s/m 2.jsonl", "m_2", other)),
+                    season)
     doc = json.loads(render_sarif(run))
     [sarif_run] = doc["runs"]
     rules = sarif_run["tool"]["driver"]["rules"]
@@ -526,11 +530,15 @@ def test_sarif_season_flags_have_rules_of_their_own_and_no_made_up_file() -> Non
             "logicalLocations": [{"name": "h", "kind": "member"}, {"name": "a", "kind": "member"},
                                  {"name": "b", "kind": "member"}]}]),
         ("season/feeder/hub_and_spoke", 1, "error", [{
+            "physicalLocation": {"artifactLocation": {"uri": "m_1.jsonl"}},
             "logicalLocations": [{"name": "o_1", "kind": "member"}, {"name": "o_2", "kind": "member"},
                                  {"name": "o_3", "kind": "member"}]}]),
         ("season/operator/recurring_pair", 2, "warning", [{
+            "physicalLocation": {"artifactLocation": {"uri": "m_1.jsonl"}},
             "logicalLocations": [{"name": "o_2", "kind": "member"}, {"name": "o_3", "kind": "member"}]}]),
     ]
+    assert "relatedLocations" not in results[1]
+    assert results[2]["relatedLocations"] == [{"id": 1, "physicalLocation": {"artifactLocation": {"uri": "s/m%202.jsonl"}}}]
     assert [r["properties"]["match"] for r in results[1:]] == ["season", "season"]
     # what SARIF 2.1.0 requires of each object written: a rule's id, a result's message
     assert all(r["id"] for r in rules) and all(r["message"]["text"] for r in results)

@@ -355,9 +355,23 @@ def _sarif_text(text: str) -> str:
     return shown(text).replace("[", "\\[").replace("]", "\\]")
 
 
-def _result(flag: Flag, target: str | None, config: ScreenConfig, rule_index: dict[str, int]) -> dict[str, Any]:
-    """``target`` None: a season-scale flag, under its own rule (``season/…``), located by its agents alone:
-    no one file holds it."""
+def _season_files(flag: Flag, targets: dict[str, str], first: str | None) -> list[str]:
+    """The match files a season-scale flag is about, in the run's order: the match it names, else the
+    matches its details list (``details["matches"]``), each that a target of the run holds; else the run's
+    first screened match (code-scanning viewers refuse a result without a file: the message and the
+    ``season/…`` rule say the flag is the season's)."""
+    named = [flag.match] if flag.match and flag.match != "season" else list(flag.details.get("matches") or ())
+    files = [targets[m] for m in dict.fromkeys(named) if isinstance(m, str) and m in targets]
+    order = list(targets.values())
+    files.sort(key=order.index)
+    return files or ([first] if first is not None else [])
+
+
+def _result(flag: Flag, target: str | None, config: ScreenConfig, rule_index: dict[str, int],
+            season_files: list[str] | None = None) -> dict[str, Any]:
+    """``target`` None: a season-scale flag, under its own rule (``season/…``), located at the first of
+    ``season_files`` (:func:`_season_files`; the others as related locations) and by its agents."""
+    files = [target] if target is not None else list(season_files or ())
     rule_id = f"{flag.screen}/{flag.kind}" if target is not None else f"season/{flag.screen}/{flag.kind}"
     fingerprint = hashlib.sha256(
         "|".join([rule_id, flag.match or name_text(target or "season"), *map(str, flag.agents)]).encode()
@@ -370,9 +384,11 @@ def _result(flag: Flag, target: str | None, config: ScreenConfig, rule_index: di
         "message": {"text": _sarif_text(f"{flag.explanation} ({_significance(flag)}"
                                         + (f"; null: {flag.null})" if flag.null else ")"))},
         "locations": [{
-            **({"physicalLocation": {"artifactLocation": {"uri": _uri(target)}}} if target is not None else {}),
+            **({"physicalLocation": {"artifactLocation": {"uri": _uri(files[0])}}} if files else {}),
             "logicalLocations": [{"name": str(a), "kind": "member"} for a in flag.agents],
         }],
+        **({"relatedLocations": [{"id": i, "physicalLocation": {"artifactLocation": {"uri": _uri(f)}}}
+                                 for i, f in enumerate(files[1:], start=1)]} if len(files) > 1 else {}),
         "partialFingerprints": {"daishiFlag/v1": fingerprint},
         "properties": {
             "verdictLevel": flag.level,
@@ -394,7 +410,8 @@ def render_sarif(run: ScreenRun) -> str:
     match file as the artifact, the agents as logical locations, the evidence and score
     in ``properties``; unreadable targets as error notifications, a match's unscreened parts as
     warning ones.  A season-scale flag has a rule of its own (``season/<screen>/<kind>``, its own
-    settings) and its agents as its only location (no file holds it)."""
+    settings), its agents as logical locations and, as its file, the first match file it is about
+    (:func:`_season_files`; the others as related locations): code scanning refuses a result without one."""
     placed: list[tuple[Flag, str | None]] = []
     for m in run.matches:
         if m.result is not None:
@@ -404,6 +421,9 @@ def render_sarif(run: ScreenRun) -> str:
     rules = (_rules((f for f, t in placed if t is not None), run.config)
              + _season_rules(season, run.config))
     index = {r["id"]: i for i, r in enumerate(rules)}
+    screened = [m for m in run.matches if m.result is not None]
+    targets = {m.match_id: m.target for m in screened if m.match_id is not None}
+    first = screened[0].target if screened else None
     notifications = [
         {"level": "error", "message": {"text": _sarif_text(name_text(_unread(m)))}} for m in run.matches
         if m.result is None
@@ -428,7 +448,8 @@ def render_sarif(run: ScreenRun) -> str:
                 "exitCode": run.exit_code,
                 "toolExecutionNotifications": notifications,
             }],
-            "results": [_result(f, t, run.config, index) for f, t in placed],
+            "results": [_result(f, t, run.config, index,
+                                _season_files(f, targets, first) if t is None else None) for f, t in placed],
             "properties": {"verdict": run.verdict, **run.config.stamp()},
         }],
     }
