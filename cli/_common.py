@@ -19,7 +19,7 @@ from typing import Any, Callable, NoReturn, TypeVar, cast
 import click
 from daishi_forensics.arithmetic import positive_whole
 from daishi_forensics.errors import BadSetting, ForensicsError
-from daishi_forensics.outputs import inputs_kept, write_file, write_stdout
+from daishi_forensics.outputs import append_file, inputs_kept, write_file, write_stdout
 from daishi_forensics.read.sources import server_address
 from daishi_forensics.textsafe import shown
 
@@ -121,6 +121,14 @@ def write_output(text: str, output: Path | None) -> None:
         write_stdout(text)
     else:
         write_file(output, text)
+
+
+def write_step_summary(text: str) -> None:
+    """``text`` added to the GitHub Actions step summary, the file ``$GITHUB_STEP_SUMMARY`` names, when it is
+    set (a workflow step); nothing otherwise."""
+    path = os.environ.get("GITHUB_STEP_SUMMARY")
+    if path:
+        append_file(path, text)
 
 
 def set_help(command: click.Command, *paragraphs: str) -> None:

@@ -9,11 +9,11 @@ import click
 from daishi_forensics import exitcodes
 from daishi_forensics.screens.config import ConfigError, load_config
 from daishi_forensics.report.screening import screen_targets
-from daishi_forensics.report.render.screens import FORMATS, render
+from daishi_forensics.report.render.screens import FORMATS, render, render_step_summary
 
 from ._progress import progress_for, progress_options
 from ._common import (TARGET_HELP, exit_zero_asked, fail, format_for, handle_errors, input_options, not_empty,
-                      set_help, text_width, write_output)
+                      set_help, text_width, write_output, write_step_summary)
 
 _EXITS = exitcodes.epilog(
     ok="every match clear",
@@ -34,7 +34,8 @@ _EXITS = exitcodes.epilog(
               help="Also screen every match in DIR, and the whole as one season (feeds across matches, "
                    "recurring pairs, season-wide outliers).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
-              help="text for people (the default), json for programs, github for workflow annotations, sarif "
+              help="text for people (the default), json for programs, github for workflow annotations (and, where "
+                   "$GITHUB_STEP_SUMMARY is set, a table of the findings in the step's summary), sarif "
                    "for code-scanning dashboards. Without it, the name given to -o decides: .sarif, .json, "
                    ".txt.")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
@@ -77,6 +78,8 @@ def screen(targets: tuple[str, ...], season: Path | None, fmt: str | None, confi
     run = dataclasses.replace(run, exit_zero=exit_zero_asked())
     fmt = format_for(fmt, output, FORMATS)
     write_output(render(run, fmt, width=text_width() if fmt == "text" else None), output)
+    if fmt == "github":  # in a workflow step, a table of every finding on the run's page too
+        write_step_summary(render_step_summary(run))
     raise SystemExit(run.exit_code)
 
 

@@ -8,12 +8,13 @@ import click
 
 from daishi_forensics import exitcodes
 from daishi_forensics.read.transfers import TransferColumns, read_transfer_table
-from daishi_forensics.report.render.screens import FORMATS, render
+from daishi_forensics.report.render.screens import FORMATS, render, render_step_summary
 from daishi_forensics.report.screening import MatchOutcome, ScreenRun
 from daishi_forensics.screens import screen_graph
 from daishi_forensics.screens.config import ConfigError, load_config
 
-from ._common import exit_zero_asked, fail, format_for, handle_errors, text_width, write_output
+from ._common import (exit_zero_asked, fail, format_for, handle_errors, text_width, write_output,
+                      write_step_summary)
 from ._progress import progress_for, progress_options
 
 _EXITS = exitcodes.epilog(
@@ -40,7 +41,8 @@ _EXITS = exitcodes.epilog(
 @click.option("--id", "id_column", default=None,
               help="The column holding each transfer's id, cited as evidence [default: the line number].")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
-              help="text for people (the default), json for programs, github for workflow annotations, sarif "
+              help="text for people (the default), json for programs, github for workflow annotations (and, where "
+                   "$GITHUB_STEP_SUMMARY is set, a table of the findings in the step's summary), sarif "
                    "for code-scanning dashboards. Without it, the name given to -o decides: .sarif, .json, "
                    ".txt.")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
@@ -86,4 +88,6 @@ def screen_transfers(table: Path, source: str, target: str, value: str, tick: st
     run = ScreenRun(config, (MatchOutcome(str(table), None, result),), exit_zero=exit_zero_asked())
     fmt = format_for(fmt, output, FORMATS)
     write_output(render(run, fmt, width=text_width() if fmt == "text" else None), output)
+    if fmt == "github":  # in a workflow step, a table of every finding on the run's page too
+        write_step_summary(render_step_summary(run))
     raise SystemExit(run.exit_code)

@@ -38,7 +38,7 @@ from typing import IO, Any
 
 from daishi_forensics.errors import OutputError
 
-__all__ = ["atomic_file", "inputs_kept", "note_input", "write_file", "write_stdout"]
+__all__ = ["append_file", "atomic_file", "inputs_kept", "note_input", "write_file", "write_stdout"]
 
 _INPUTS: set[tuple[int, int, int, int]] | None = None
 """The files the running command read as input (:func:`note_input`): device, inode, size and modification
@@ -170,6 +170,31 @@ def write_file(path: Path | str, data: str | bytes, *, sync: bool = True) -> Non
     """Replace ``path`` with ``data`` (see :func:`atomic_file`)."""
     with atomic_file(path, binary=isinstance(data, bytes), sync=sync) as handle:
         handle.write(data)
+
+
+def append_file(path: Path | str, text: str) -> None:
+    """Add ``text`` (UTF-8) at the end of ``path``, created when missing: for a file that others write to as
+    well (a CI step's summary), never replaced.  A file this command read as input is refused, as
+    :func:`atomic_file` refuses it; a named pipe no one reads is an error, not a wait.
+
+    Raises
+    ------
+    OutputError
+        The file could not be written.
+    """
+    name = str(path)
+    try:
+        existing = os.stat(path)
+    except OSError:
+        existing = None
+    if _an_input(existing):
+        raise _refused(name)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, 0o666)
+        with open(fd, "a", encoding="utf-8", closefd=True) as handle:
+            handle.write(text)
+    except OSError as exc:
+        raise OutputError(f"cannot write it ({_reason(exc)})", file=name) from None
 
 
 def _silence_stdout() -> None:

@@ -19,3 +19,10 @@ def routes() -> dict[str, Respond]:
 @pytest.fixture
 def server(routes: dict[str, Respond]) -> Iterator[str]:
     yield from serve(routes)
+
+
+@pytest.fixture(autouse=True)
+def _no_step_summary(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests run inside a GitHub workflow step never add to that step's summary (``screen --format github``
+    writes one where ``$GITHUB_STEP_SUMMARY`` is set); a test that wants one sets it."""
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)

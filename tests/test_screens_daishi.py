@@ -396,3 +396,233 @@ def test_a_screen_failing_here_stops_the_screens_run_beside(tmp_path: Path, monk
     with pytest.raises(RuntimeError, match="off_price broke"):
         screen_match(analysis, beside=beside)
     assert beside.cancelled == 1
+
+
+def _annotated(n_matches: int, *, unread_at: int | None = None, partial_at: int | None = None) -> Any:
+    """A screen run of ``n_matches`` matches ``m_01``…, each with one flag and one review (a threshold rule: short
+    annotations), the target at ``unread_at`` not screened, the match at ``partial_at`` screened not whole."""
+    from daishi_forensics.report.screening import MatchOutcome, ScreenRun
+    from daishi_forensics.screens.config import default_config
+    from daishi_forensics.screens.flags import Flag
+    from daishi_forensics.screens.screening import ScreenResult
+
+    config = default_config()
+    matches = []
+    for i in range(1, n_matches + 1):
+        name = f"m_{i:02d}"
+        if i == unread_at:
+            matches.append(MatchOutcome(f"{name}.jsonl", error=f"{name}.jsonl: no such file", error_code=3))
+            continue
+        flags = (Flag("feeder", "hub_and_spoke", "flag", ("h", "a", "b"), (("a", "h"), ("b", "h")), 2.0, 2.0,
+                      (i,), f"{name}: h was fed."),
+                 Flag("operator", "shared_operator", "review", ("a", "h"), (("a", "h"),), 1.0, 1.0, (i + 100,),
+                      f"{name}: a and h share an operator."))
+        partial = ("its log ends before the match did",) if i == partial_at else ()
+        matches.append(MatchOutcome(name, name, ScreenResult("flag", config.version, config.digest, flags, partial),
+                                    truncated=partial))
+    return ScreenRun(config, tuple(matches))
+
+
+def _github_flag(i: int) -> str:
+    return (f"::error file=m_{i:02d},title=daishi-forensics feeder/hub_and_spoke::m_{i:02d}: h was fed. "
+            f"Score 2 (threshold 2). Events: {i}.")
+
+
+def _github_review(i: int) -> str:
+    return (f"::warning file=m_{i:02d},title=daishi-forensics operator/shared_operator::m_{i:02d}: a and h share an "
+            f"operator. Score 1 (threshold 1). Events: {i + 100}.")
+
+
+def test_github_annotations_are_written_flags_first_then_reviews_then_warnings() -> None:
+    """Two matches each with a flag and a review were annotated match by match (error, warning, error, warning):
+    over many matches, GitHub, which shows the first 10 of each level in a step, could show reviews of the first
+    matches and hide flags of the last. The flags come first now, then the targets not screened, the reviews,
+    the parts not screened; each in the order of the matches. No more than 10 of a level: no count."""
+    from daishi_forensics.report.render.screens import render_github
+
+    run = _annotated(3, unread_at=2, partial_at=3)
+    config = run.config
+    assert render_github(run).splitlines() == [
+        _github_flag(1), _github_flag(3),
+        "::error title=daishi-forensics not screened::m_02.jsonl: no such file",
+        _github_review(1), _github_review(3),
+        "::warning file=m_03,title=daishi-forensics not screened whole::its log ends before the match did",
+        f"screens verdict flag (config {config.version}, {config.digest})",
+    ]
+
+
+def test_github_annotations_past_what_github_shows_are_all_written_and_counted() -> None:
+    """Twelve matches with a flag and a review each wrote 12 ::error and 12 ::warning annotations, of which GitHub
+    shows 10 of each in a step and drops the rest without a word. Every annotation is still written, and a
+    ::notice after them says how many of each level there are in all and that some may not be shown."""
+    from daishi_forensics.report.render.screens import render_github
+
+    run = _annotated(13, unread_at=7, partial_at=12)
+    config = run.config
+    screened = [i for i in range(1, 14) if i != 7]
+    assert render_github(run).splitlines() == [
+        *map(_github_flag, screened),
+        "::error title=daishi-forensics not screened::m_07.jsonl: no such file",
+        *map(_github_review, screened),
+        "::warning file=m_12,title=daishi-forensics not screened whole::its log ends before the match did",
+        "::notice title=daishi-forensics annotations::13 errors (12 flags, 1 target not screened) and 13 warnings "
+        "(12 reviews, 1 part not screened) annotated in all; GitHub shows at most 10 annotations of each "
+        "level in a step (and 50 in a job), so some may be missing from the annotations: every one is in this "
+        "step's log",
+        f"screens verdict flag (config {config.version}, {config.digest})",
+    ]
+    # ten of a level are all shown: no count
+    assert not [line for line in render_github(_annotated(10)).splitlines() if line.startswith("::notice")]
+
+
+def test_sarif_season_flags_have_rules_of_their_own_and_no_made_up_file() -> None:
+    """With --season, a season-wide flag reused the per-match rule id (``feeder/hub_and_spoke``), whose entry
+    showed the per-match settings (min_spoke_value ...), though the season rule is another one (a threshold on
+    feeds counted over the season's matches, no p-value), and it was located in a file ``season`` that is not
+    there. It has its own rule now (``season/feeder/hub_and_spoke``: its description and its settings), its agents
+    as logical locations and, as its file (code scanning refuses a result without one), the first match file it is
+    about (the matches its details list, in the run's order; the others as related locations), else the run's
+    first screened match; a match's flag keeps its rule and its file."""
+    from daishi_forensics.report.render.screens import render_sarif
+    from daishi_forensics.report.screening import MatchOutcome, ScreenRun
+    from daishi_forensics.screens.config import default_config
+    from daishi_forensics.screens.flags import Flag
+    from daishi_forensics.screens.screening import ScreenResult, SeasonResult
+
+    config = default_config()
+    in_match = Flag("feeder", "hub_and_spoke", "flag", ("h", "a", "b"), (("a", "h"), ("b", "h")), 12.0, 1.0, (7,),
+                    "h was fed.", p_value=0.0001, null="a coin", tests=3, p_adjusted=0.0003)
+    hub = Flag("feeder", "hub_and_spoke", "flag", ("o_1", "o_2", "o_3"), (("o_1", "o_2"), ("o_1", "o_3")), 2.0, 2.0,
+               ("m_1#5",), "Across the season, operator o_1 was fed value one way.", match="season")
+    pair = Flag("operator", "recurring_pair", "review", ("o_2", "o_3"), (("o_2", "o_3"),), 3.0, 3.0, ("m_1#6",),
+                "Operator o_3 passed value one way to operator o_2 in 3 of the 3 matches they both played.",
+                details={"matches": ["m_2", "m_1", "m_9"]}, match="season")
+    match = ScreenResult("flag", config.version, config.digest, (in_match,))
+    other = ScreenResult("clear", config.version, config.digest, ())
+    season = SeasonResult("flag", config.version, config.digest, (match, other), (hub, pair))
+    run = ScreenRun(config, (MatchOutcome("m_1.jsonl", "m_1", match), MatchOutcome("s/m 2.jsonl", "m_2", other)),
+                    season)
+    doc = json.loads(render_sarif(run))
+    [sarif_run] = doc["runs"]
+    rules = sarif_run["tool"]["driver"]["rules"]
+    assert [r["id"] for r in rules] == ["feeder/hub_and_spoke", "season/feeder/hub_and_spoke",
+                                        "season/operator/recurring_pair"]
+    assert rules[0]["properties"]["parameters"] == {"enabled": True, "min_directionality": 0.6, "min_spoke_value": 1.0}
+    assert rules[1] == {
+        "id": "season/feeder/hub_and_spoke",
+        "name": "season.feeder.hub_and_spoke",
+        "shortDescription": {"text": "Season-wide collusion screen feeder: hub and spoke"},
+        "fullDescription": {"text": "A seat (or operator) fed value one way by min_spokes or more others, in two or "
+                                    "more of the season's matches, counting only the feeds their own match did not "
+                                    "flag. A threshold on the number of feeders, counted over the season's matches; "
+                                    "no p-value."},
+        "helpUri": "https://github.com/daishi/daishi-forensics#collusion-screens",
+        "properties": {"screen": "feeder", "scope": "season", "section": "season",
+                       "parameters": {"enabled": True, "min_feed_value": 5.0, "min_directionality": 0.6,
+                                      "min_one_way_exchanges": 2, "min_spokes": 2}},
+    }
+    assert rules[2]["properties"]["parameters"] == {"enabled": True, "min_feed_value": 5.0, "min_directionality": 0.6,
+                                                    "min_one_way_exchanges": 2, "min_matches": 3, "min_share": 0.5}
+    results = sarif_run["results"]
+    assert [(r["ruleId"], r["ruleIndex"], r["level"], r["locations"]) for r in results] == [
+        ("feeder/hub_and_spoke", 0, "error", [{
+            "physicalLocation": {"artifactLocation": {"uri": "m_1.jsonl"}},
+            "logicalLocations": [{"name": "h", "kind": "member"}, {"name": "a", "kind": "member"},
+                                 {"name": "b", "kind": "member"}]}]),
+        ("season/feeder/hub_and_spoke", 1, "error", [{
+            "physicalLocation": {"artifactLocation": {"uri": "m_1.jsonl"}},
+            "logicalLocations": [{"name": "o_1", "kind": "member"}, {"name": "o_2", "kind": "member"},
+                                 {"name": "o_3", "kind": "member"}]}]),
+        ("season/operator/recurring_pair", 2, "warning", [{
+            "physicalLocation": {"artifactLocation": {"uri": "m_1.jsonl"}},
+            "logicalLocations": [{"name": "o_2", "kind": "member"}, {"name": "o_3", "kind": "member"}]}]),
+    ]
+    assert "relatedLocations" not in results[1]
+    assert results[2]["relatedLocations"] == [{"id": 1, "physicalLocation": {"artifactLocation": {"uri": "s/m%202.jsonl"}}}]
+    assert [r["properties"]["match"] for r in results[1:]] == ["season", "season"]
+    # what SARIF 2.1.0 requires of each object written: a rule's id, a result's message
+    assert all(r["id"] for r in rules) and all(r["message"]["text"] for r in results)
+
+
+def test_github_step_summary_is_a_table_of_every_finding_in_annotation_order() -> None:
+    """The github format's annotations are all that a workflow run's page showed of the findings (10 of each level
+    at most). Where $GITHUB_STEP_SUMMARY is set, a Markdown table of every finding, in the annotations' order,
+    goes to the step summary; past its size budget, the rows not listed are counted."""
+    from daishi_forensics.report.render.screens import render_step_summary
+
+    run = _annotated(3, unread_at=2, partial_at=3)
+    config = run.config
+    rows = [
+        "| flag | feeder/hub\\_and\\_spoke | m\\_01 | h, a, b | score 2 (threshold 2) | m\\_01: h was fed. | 1 |",
+        "| flag | feeder/hub\\_and\\_spoke | m\\_03 | h, a, b | score 2 (threshold 2) | m\\_03: h was fed. | 3 |",
+        "| error | not screened | m\\_02.jsonl | – | – | m\\_02.jsonl: no such file | – |",
+        "| review | operator/shared\\_operator | m\\_01 | a, h | score 1 (threshold 1) | m\\_01: a and h share an "
+        "operator. | 101 |",
+        "| review | operator/shared\\_operator | m\\_03 | a, h | score 1 (threshold 1) | m\\_03: a and h share an "
+        "operator. | 103 |",
+        "| warning | not screened whole | m\\_03 | – | – | its log ends before the match did | – |",
+    ]
+    head = [
+        "### daishi-forensics screen",
+        "",
+        f"screens verdict flag (config {config.version}, `{config.digest}):` 2 flags, 1 target not screened, 2 reviews, "
+        "1 part not screened",
+        "",
+        "| level | finding | target | agents | significance | explanation | events |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    assert render_step_summary(run) == "\n".join([*head, *rows]) + "\n\n"
+    budget = sum(len(line.encode()) + 1 for line in [*head, *rows[:4]])
+    assert render_step_summary(run, budget=budget) == "\n".join([
+        *head, *rows[:4], "",
+        "2 more not listed here (a step summary holds at most 1 MiB): every one is annotated in this step's log.",
+    ]) + "\n\n"
+
+
+def test_github_step_summary_escapes_what_a_match_names() -> None:
+    """A seat's name and a flag's words are data: in the step summary's table a '|' cannot open a cell, '<' no
+    HTML, '@' no mention, a line break no new row."""
+    from daishi_forensics.report.render.screens import render_step_summary
+    from daishi_forensics.report.screening import MatchOutcome, ScreenRun
+    from daishi_forensics.screens.config import default_config
+    from daishi_forensics.screens.flags import Flag
+    from daishi_forensics.screens.screening import ScreenResult
+
+    config = default_config()
+    hub = "h|<b>x</b>\n# @org/team"
+    flag = Flag("feeder", "hub_and_spoke", "flag", (hub, "a"), (("a", hub),), 2.0, 2.0, (1,), f"{hub} was fed.")
+    run = ScreenRun(config, (MatchOutcome("m_1", "m_1", ScreenResult("flag", config.version, config.digest,
+                                                                     (flag,))),))
+    assert render_step_summary(run).splitlines()[6] == (
+        "| flag | feeder/hub\\_and\\_spoke | m\\_1 | h\\|\\<b\\>x\\</b\\>\\\\n\\# `@org/team,` a | score 2 (threshold 2) | "
+        "h\\|\\<b\\>x\\</b\\>\\\\n\\# `@org/team` was fed. | 1 |")
+
+
+def test_cli_github_format_adds_a_step_summary_where_a_workflow_sets_one(runner: CliRunner, tmp_path: Path) -> None:
+    """--format github in a workflow step (where $GITHUB_STEP_SUMMARY names the step's summary file) adds the table
+    of findings to that file, after what was there; other formats, or outside a workflow, write nothing there."""
+    from daishi_forensics.textsafe import md_escape
+
+    fed = str(write(tmp_path, feeder_events(), "fed"))
+    summary = tmp_path / "summary.md"
+    summary.write_text("earlier step output\n")
+    result = runner.invoke(main, ["screen", "--format", "github", fed], env={"GITHUB_STEP_SUMMARY": str(summary)})
+    assert result.exit_code == 1
+    lines = summary.read_text().splitlines()
+    assert lines[:3] == ["earlier step output", "### daishi-forensics screen", ""]
+    assert lines[3:7] == ["screens verdict flag (config 2.14.0, `562d7e8b5e57):` 1 flag, 1 part not screened", "",
+                          "| level | finding | target | agents | significance | explanation | events |",
+                          "| --- | --- | --- | --- | --- | --- | --- |"]
+    assert lines[7].startswith(f"| flag | feeder/hub\\_and\\_spoke | {md_escape(fed)} | h, a\\_1, a\\_2, a\\_4 | p 0.000488 "
+                               "(adjusted 0.00293 over 4 tests); score 72 | h received 432 in net value one way ")
+    assert lines[8:] == [f"| warning | not screened whole | {md_escape(fed)} | – | – | not screened: operator (no seat "
+                         "names its operator) | – |", ""]  # a blank line: what a later step writes is apart
+    # other formats, or no step summary set: nothing written there
+    before = summary.read_text()
+    assert runner.invoke(main, ["screen", "--format", "sarif", fed],
+                         env={"GITHUB_STEP_SUMMARY": str(summary)}).exit_code == 1
+    assert runner.invoke(main, ["screen", "--format", "github", fed]).exit_code == 1
+    assert summary.read_text() == before
+    # a summary that cannot be written: exit 74, naming it (the annotations are written already)
+    bad = runner.invoke(main, ["screen", "--format", "github", fed], env={"GITHUB_STEP_SUMMARY": str(tmp_path)})
+    assert bad.exit_code == 74 and str(tmp_path) in bad.stderr and bad.stdout.startswith("::error file=")

@@ -14,15 +14,17 @@ from urllib.parse import quote
 
 from daishi_forensics.version import __version__
 from daishi_forensics.jsonio import dumps
-from daishi_forensics.textsafe import shown
-from .tables import github_escape
+from daishi_forensics.textsafe import md_escape, shown
+from .tables import github_escape, markdown_table
+from .validation import GITHUB_SHOWN
 
 from daishi_forensics.screens.config import ScreenConfig
 from daishi_forensics.report.screening import MatchOutcome, ScreenRun, name_text
 from daishi_forensics.screens.flags import Flag
 from daishi_forensics.wording import count
 
-__all__ = ["FORMATS", "render", "render_github", "render_json", "render_sarif", "render_text"]
+__all__ = ["FORMATS", "render", "render_github", "render_json", "render_sarif", "render_step_summary",
+           "render_text"]
 
 FORMATS = ("text", "json", "github", "sarif")
 """The reporters, by name."""
@@ -120,39 +122,136 @@ def render_json(run: ScreenRun) -> str:
     return text
 
 
-def render_github(run: ScreenRun) -> str:
-    """GitHub workflow commands: ``::error`` per flag, ``::warning`` per review and per part of a
-    match left unscreened (invalid records, a truncated log)."""
-    out: list[str] = []
+_Finding = tuple[str, str | None, Flag | None, str]
+"""One thing ``--format github`` annotates: its group (``flag``, ``unread``, ``review``, ``partial``), the target
+(None for the season's), the flag, and (for a target not screened, or not whole) why."""
 
-    def emit(flag: Flag, target: str | None) -> None:
-        """``target`` None: a season-scale flag, which no one file holds (no ``file=``, as for a target not
-        screened; a ``file=season`` would name a file of the repository that is not there, or one that is)."""
-        kind = "error" if flag.level == "flag" else "warning"
-        title = github_escape(f"daishi-forensics {flag.screen}/{flag.kind}", True)
-        message = f"{flag.explanation} {_significance(flag).capitalize()}."
-        if flag.null:
-            message += f" Null: {flag.null}."
-        message += f" Events: {_evidence(flag)}."
-        where = f"file={github_escape(target, True)}," if target is not None else ""
-        out.append(f"::{kind} {where}title={title}::{github_escape(message)}")
 
+def _findings(run: ScreenRun) -> list[_Finding]:
+    """What the github format annotates, the most serious first: the flags, the targets not screened, the
+    reviews, the parts of a match not screened; each group in the order of the matches, the season's last."""
+    groups: dict[str, list[_Finding]] = {"flag": [], "unread": [], "review": [], "partial": []}
     for m in run.matches:
         if m.result is None:
-            out.append(f"::error title=daishi-forensics not screened::{github_escape(_unread(m))}")
+            groups["unread"].append(("unread", m.target, None, _unread(m)))
             continue
         for f in m.result.flags:
-            emit(f, m.target)
-        for reason in m.result.not_screened:  # a verdict that does not cover the whole match says why
-            out.append(f"::warning file={github_escape(m.target, True)},title=daishi-forensics not screened whole::"
-                       f"{github_escape(reason)}")
+            group = "flag" if f.level == "flag" else "review"
+            groups[group].append((group, m.target, f, ""))
+        # a verdict that does not cover the whole match says why
+        groups["partial"] += [("partial", m.target, None, reason) for reason in m.result.not_screened]
     if run.season is not None:
         for f in run.season.flags:
-            emit(f, None)
+            group = "flag" if f.level == "flag" else "review"
+            groups[group].append((group, None, f, ""))
+    return [finding for group in groups.values() for finding in group]
+
+
+def _annotation(group: str, target: str | None, flag: Flag | None, reason: str) -> str:
+    """One workflow command.  ``target`` None: a season-scale flag, which no one file holds (no ``file=``, as for
+    a target not screened; a ``file=season`` would name a file of the repository that is not there, or one that
+    is)."""
+    if flag is None:
+        if group == "unread":
+            return f"::error title=daishi-forensics not screened::{github_escape(reason)}"
+        return (f"::warning file={github_escape(target or '', True)},title=daishi-forensics not screened "
+                f"whole::{github_escape(reason)}")
+    kind = "error" if flag.level == "flag" else "warning"
+    title = github_escape(f"daishi-forensics {flag.screen}/{flag.kind}", True)
+    message = f"{flag.explanation} {_significance(flag).capitalize()}."
+    if flag.null:
+        message += f" Null: {flag.null}."
+    message += f" Events: {_evidence(flag)}."
+    where = f"file={github_escape(target, True)}," if target is not None else ""
+    return f"::{kind} {where}title={title}::{github_escape(message)}"
+
+
+def _verdict_line(run: ScreenRun) -> str:
     said = (f"screens verdict {run.verdict}" if run.verdict is not None
             else "screens: nothing could be screened, no verdict")
-    out.append(shown(f"{said} (config {run.config.version}, {run.config.digest})"))
+    return f"{said} (config {run.config.version}, {run.config.digest})"
+
+
+def render_github(run: ScreenRun) -> str:
+    """GitHub workflow commands: ``::error`` per flag and per target not screened, ``::warning`` per review
+    and per part of a match left unscreened (invalid records, a truncated log), in that order (the most
+    serious first: GitHub shows only the first :data:`GITHUB_SHOWN` of each level in a step), each
+    group in the order of the matches, the season's last.  Every annotation is written; when a level
+    has more than GitHub shows, a ``::notice`` after them says how many of each there are in all, so
+    none is hidden without a word.  The verdict line comes last."""
+    found = _findings(run)
+    out = [_annotation(*finding) for finding in found]
+    groups = {g: sum(1 for f in found if f[0] == g) for g in ("flag", "unread", "review", "partial")}
+    if max(groups["flag"] + groups["unread"], groups["review"] + groups["partial"]) > GITHUB_SHOWN:
+        said = _annotation_count(groups["flag"], groups["unread"], groups["review"], groups["partial"])
+        out.append(f"::notice title=daishi-forensics annotations::{github_escape(said)}")
+    out.append(shown(_verdict_line(run)))
     return "\n".join(out) + "\n"
+
+
+SUMMARY_BUDGET = 512 * 1024
+"""Bytes of Markdown a step summary of findings takes at most: GitHub takes 1 MiB of summary in a step (past
+that, none of it), and other commands of the step may write theirs."""
+
+
+def render_step_summary(run: ScreenRun, budget: int = SUMMARY_BUDGET) -> str:
+    """Markdown for a GitHub step summary (``$GITHUB_STEP_SUMMARY``): the verdict line, then a table of every
+    finding the github format annotates, in its order, every cell escaped (:func:`markdown_table`); rows past
+    ``budget`` bytes are counted under the table, not listed."""
+    found = _findings(run)
+    groups = {g: sum(1 for f in found if f[0] == g) for g in ("flag", "unread", "review", "partial")}
+    said = [count(n, one, many) for n, one, many in [
+        (groups["flag"], "flag", "flags"), (groups["unread"], "target not screened", "targets not screened"),
+        (groups["review"], "review", "reviews"),
+        (groups["partial"], "part not screened", "parts not screened")] if n]
+    out = ["### daishi-forensics screen", "", md_escape(_verdict_line(run) + (": " + ", ".join(said) if said else
+                                                                                ": no findings"))]
+    if not found:
+        return "\n".join(out) + "\n\n"
+    rows: list[list[Any]] = []
+    for group, target, flag, reason in found:
+        where = target if target is not None else "season"
+        if flag is None:
+            rows.append(["error" if group == "unread" else "warning",
+                         "not screened" if group == "unread" else "not screened whole", where, None, None, reason,
+                         None])
+        else:
+            rows.append([flag.level, f"{flag.screen}/{flag.kind}", where, list(map(str, flag.agents)),
+                         _significance(flag), flag.explanation, _evidence(flag)])
+    table = markdown_table(["level", "finding", "target", "agents", "significance", "explanation", "events"],
+                           rows).split("\n")
+    out += ["", *table[:2]]
+    used = sum(len(line.encode("utf-8")) + 1 for line in out)
+    listed = 0
+    for line in table[2:]:
+        used += len(line.encode("utf-8")) + 1
+        if used > budget:
+            break
+        out.append(line)
+        listed += 1
+    if listed < len(rows):
+        out += ["", f"{len(rows) - listed:,} more not listed here (a step summary holds at most 1 MiB): every one "
+                    "is annotated in this step's log."]
+    return "\n".join(out) + "\n\n"
+
+
+def _annotation_count(flags: int, unread: int, reviews: int, partial: int) -> str:
+    """What a run's annotations were, level by level, and that GitHub shows only some of them.
+
+    >>> _annotation_count(12, 1, 3, 0).split(";")[0]
+    '13 errors (12 flags, 1 target not screened) and 3 warnings (3 reviews) annotated in all'
+    """
+    def level(name: str, parts: list[tuple[int, str, str]]) -> str:
+        total = sum(n for n, _, _ in parts)
+        said = ", ".join(count(n, one, many) for n, one, many in parts if n)
+        return count(total, name) + (f" ({said})" if said else "")
+
+    errors = level("error", [(flags, "flag", "flags"), (unread, "target not screened", "targets not screened")])
+    warnings = level("warning", [(reviews, "review", "reviews"),
+                                 (partial, "part not screened", "parts not screened")])
+    return (f"{errors} and {warnings} annotated in all; GitHub shows at most {GITHUB_SHOWN} annotations of each "
+            "level in a step (and 50 in a job), so some may be missing from the annotations: every one is in "
+            "this step's log")
 
 
 def _rules(flags: Iterable[Flag], config: ScreenConfig) -> list[dict[str, Any]]:
@@ -167,6 +266,58 @@ def _rules(flags: Iterable[Flag], config: ScreenConfig) -> list[dict[str, Any]]:
         }
         for screen, kind in ids
     ]
+
+
+_FEEDS = ("enabled", "min_feed_value", "min_directionality", "min_one_way_exchanges")
+"""The settings that make a match's one-way flow a feed, which every season-scale feed rule counts."""
+
+_SEASON_RULES: dict[tuple[str, str], tuple[str, tuple[str, ...], str]] = {
+    ("feeder", "hub_and_spoke"): (
+        "season", (*_FEEDS, "min_spokes"),
+        "A seat (or operator) fed value one way by min_spokes or more others, in two or more of the season's "
+        "matches, counting only the feeds their own match did not flag. A threshold on the number of feeders, "
+        "counted over the season's matches; no p-value."),
+    ("ring", "feed_cycle"): (
+        "season", (*_FEEDS, "max_cycle_length", "max_leg_ratio", "cycle_threshold", "max_search_steps"),
+        "Feeds going one way round a cycle of 3 to max_cycle_length seats (or operators) across the season's "
+        "matches, each within a factor max_leg_ratio of the others in value, cycle_threshold laps or more in "
+        "season order. A threshold on the laps, counted over the season's matches; no p-value."),
+    ("operator", "recurring_pair"): (
+        "season", (*_FEEDS, "min_matches", "min_share"),
+        "A seat (or operator) that fed the same other one in min_matches or more of the season's matches, and in "
+        "min_share or more of the matches both played (review). A threshold on the matches, counted over the "
+        "season; no p-value."),
+    ("pair_outlier", "mutual_advantage"): (
+        "pair_outlier", ("enabled", "value_floor", "count_floor", "share_floor", "min_feature_z", "min_features",
+                         "min_pairs", "season_min_rows", "season_fit_rows", "season_threshold", "season_seed"),
+        "A pair that stands out from every pair of the season's matches on min_features or more measures of "
+        "mutual advantage at once (each at min_feature_z robust z or more), at a robust Mahalanobis distance of "
+        "season_threshold or more (with fewer than season_min_rows pairs, the robust z combined) (review). A "
+        "threshold on the distance, over the season's pairs; no p-value."),
+}
+"""Each season-scale rule: the configuration section its settings are in, those settings, what it finds."""
+
+
+def _season_rules(flags: Iterable[Flag], config: ScreenConfig) -> list[dict[str, Any]]:
+    """The rules of season-scale flags (``season/<screen>/<kind>``): thresholds counted over the season's
+    matches, not a match's tests, so rules of their own, with their own settings."""
+    rules = []
+    for screen, kind in sorted({(f.screen, f.kind) for f in flags}):
+        section, keys, rule = _SEASON_RULES.get((screen, kind), (
+            "season", tuple(config.screens.get("season", {})),
+            f"Collusion screen {screen}: {kind.replace('_', ' ')}, counted over the season's matches (a "
+            "threshold; no p-value)."))
+        settings = config.screens.get(section, {})
+        rules.append({
+            "id": f"season/{screen}/{kind}",
+            "name": f"season.{screen}.{kind}",
+            "shortDescription": {"text": f"Season-wide collusion screen {screen}: {kind.replace('_', ' ')}"},
+            "fullDescription": {"text": rule},
+            "helpUri": "https://github.com/daishi/daishi-forensics#collusion-screens",
+            "properties": {"screen": screen, "scope": "season", "section": section,
+                           "parameters": {k: settings[k] for k in keys if k in settings}},
+        })
+    return rules
 
 
 def _unread(m: MatchOutcome) -> str:
@@ -204,10 +355,26 @@ def _sarif_text(text: str) -> str:
     return shown(text).replace("[", "\\[").replace("]", "\\]")
 
 
-def _result(flag: Flag, target: str, config: ScreenConfig, rule_index: dict[str, int]) -> dict[str, Any]:
-    rule_id = f"{flag.screen}/{flag.kind}"
+def _season_files(flag: Flag, targets: dict[str, str], first: str | None) -> list[str]:
+    """The match files a season-scale flag is about, in the run's order: the match it names, else the
+    matches its details list (``details["matches"]``), each that a target of the run holds; else the run's
+    first screened match (code-scanning viewers refuse a result without a file: the message and the
+    ``season/…`` rule say the flag is the season's)."""
+    named = [flag.match] if flag.match and flag.match != "season" else list(flag.details.get("matches") or ())
+    files = [targets[m] for m in dict.fromkeys(named) if isinstance(m, str) and m in targets]
+    order = list(targets.values())
+    files.sort(key=order.index)
+    return files or ([first] if first is not None else [])
+
+
+def _result(flag: Flag, target: str | None, config: ScreenConfig, rule_index: dict[str, int],
+            season_files: list[str] | None = None) -> dict[str, Any]:
+    """``target`` None: a season-scale flag, under its own rule (``season/…``), located at the first of
+    ``season_files`` (:func:`_season_files`; the others as related locations) and by its agents."""
+    files = [target] if target is not None else list(season_files or ())
+    rule_id = f"{flag.screen}/{flag.kind}" if target is not None else f"season/{flag.screen}/{flag.kind}"
     fingerprint = hashlib.sha256(
-        "|".join([rule_id, flag.match or name_text(target), *map(str, flag.agents)]).encode()
+        "|".join([rule_id, flag.match or name_text(target or "season"), *map(str, flag.agents)]).encode()
     ).hexdigest()[:32]
     data = flag.to_dict()
     return {
@@ -217,9 +384,11 @@ def _result(flag: Flag, target: str, config: ScreenConfig, rule_index: dict[str,
         "message": {"text": _sarif_text(f"{flag.explanation} ({_significance(flag)}"
                                         + (f"; null: {flag.null})" if flag.null else ")"))},
         "locations": [{
-            "physicalLocation": {"artifactLocation": {"uri": _uri(target)}},
+            **({"physicalLocation": {"artifactLocation": {"uri": _uri(files[0])}}} if files else {}),
             "logicalLocations": [{"name": str(a), "kind": "member"} for a in flag.agents],
         }],
+        **({"relatedLocations": [{"id": i, "physicalLocation": {"artifactLocation": {"uri": _uri(f)}}}
+                                 for i, f in enumerate(files[1:], start=1)]} if len(files) > 1 else {}),
         "partialFingerprints": {"daishiFlag/v1": fingerprint},
         "properties": {
             "verdictLevel": flag.level,
@@ -240,15 +409,21 @@ def render_sarif(run: ScreenRun) -> str:
     """SARIF 2.1.0: one result per flag (``error`` for flag, ``warning`` for review), the
     match file as the artifact, the agents as logical locations, the evidence and score
     in ``properties``; unreadable targets as error notifications, a match's unscreened parts as
-    warning ones."""
-    placed: list[tuple[Flag, str]] = []
+    warning ones.  A season-scale flag has a rule of its own (``season/<screen>/<kind>``, its own
+    settings), its agents as logical locations and, as its file, the first match file it is about
+    (:func:`_season_files`; the others as related locations): code scanning refuses a result without one."""
+    placed: list[tuple[Flag, str | None]] = []
     for m in run.matches:
         if m.result is not None:
             placed += [(f, m.target) for f in m.result.flags]
-    if run.season is not None:
-        placed += [(f, "season") for f in run.season.flags]
-    rules = _rules((f for f, _ in placed), run.config)
+    season = run.season.flags if run.season is not None else ()
+    placed += [(f, None) for f in season]
+    rules = (_rules((f for f, t in placed if t is not None), run.config)
+             + _season_rules(season, run.config))
     index = {r["id"]: i for i, r in enumerate(rules)}
+    screened = [m for m in run.matches if m.result is not None]
+    targets = {m.match_id: m.target for m in screened if m.match_id is not None}
+    first = screened[0].target if screened else None
     notifications = [
         {"level": "error", "message": {"text": _sarif_text(name_text(_unread(m)))}} for m in run.matches
         if m.result is None
@@ -273,7 +448,8 @@ def render_sarif(run: ScreenRun) -> str:
                 "exitCode": run.exit_code,
                 "toolExecutionNotifications": notifications,
             }],
-            "results": [_result(f, t, run.config, index) for f, t in placed],
+            "results": [_result(f, t, run.config, index,
+                                _season_files(f, targets, first) if t is None else None) for f, t in placed],
             "properties": {"verdict": run.verdict, **run.config.stamp()},
         }],
     }
