@@ -131,8 +131,8 @@ def md_escape(text: str) -> str:
 
     >>> md_escape("~~gone~~ &amp; <b>*x*</b>")
     '\\\\~\\\\~gone\\\\~\\\\~ \\\\&amp; \\\\<b\\\\>\\\\*x\\\\*\\\\</b\\\\>'
-    >>> md_escape("ask @org/team, see #123 at https://evil.example/x :rocket:")
-    'ask `@org/team,` see `#123` at `https://evil.example/x` `:rocket:`'
+    >>> md_escape("ask @org/team, see (#123) at https://evil.example/x :rocket:")
+    'ask `@org/team`, see (`#123`) at `https://evil.example/x` `:rocket:`'
     >>> md_escape("fixed in a1b2c3d and owner/repo@0f1e2d3c4b5a at 12:30:45, tick 1234567 :+1:")
     'fixed in `a1b2c3d` and `owner/repo@0f1e2d3c4b5a` at 12:30:45, tick 1234567 `:+1:`'
     """
@@ -141,10 +141,30 @@ def md_escape(text: str) -> str:
     out, start = [], 0
     for word in _WORD.finditer(text):
         if _LIVE.search(word.group()):
-            out += [_md_chars(text[start:word.start()]), "`", word.group(), "`"]
-            start = word.end()
+            begin, end = _live_core(word.group())
+            begin, end = word.start() + begin, word.start() + end
+            out += [_md_chars(text[start:begin]), "`", text[begin:end], "`"]
+            start = end
     out.append(_md_chars(text[start:]))
     return "".join(out)
+
+
+_OPENING = "([{\"'"
+_CLOSING = ")]}.,;:!?\"'"
+
+
+def _live_core(word: str) -> tuple[int, int]:
+    """Where the code span of a live ``word`` starts and ends in it: without the brackets, quotes and
+    punctuation around it (``(a1b2c3d),`` -> ``a1b2c3d``), when what is left is still live (``:rocket:``
+    keeps its colons); else the whole word."""
+    begin, end = 0, len(word)
+    while begin < end and word[begin] in _OPENING:
+        begin += 1
+    while end > begin and word[end - 1] in _CLOSING:
+        end -= 1
+    if begin < end and _LIVE.search(word[begin:end]):
+        return begin, end
+    return 0, len(word)
 
 
 _BLOCK_START = re.compile(r"^( {0,3})([-+=]|\d{1,9}(?=[.)]))")

@@ -565,7 +565,7 @@ def test_github_step_summary_is_a_table_of_every_finding_in_annotation_order() -
     head = [
         "### daishi-forensics screen",
         "",
-        f"screens verdict flag (config {config.version}, `{config.digest}):` 2 flags, 1 target not screened, 2 reviews, "
+        f"screens verdict flag (config {config.version}, `{config.digest}`): 2 flags, 1 target not screened, 2 reviews, "
         "1 part not screened",
         "",
         "| level | finding | target | agents | significance | explanation | events |",
@@ -594,7 +594,7 @@ def test_github_step_summary_escapes_what_a_match_names() -> None:
     run = ScreenRun(config, (MatchOutcome("m_1", "m_1", ScreenResult("flag", config.version, config.digest,
                                                                      (flag,))),))
     assert render_step_summary(run).splitlines()[6] == (
-        "| flag | feeder/hub\\_and\\_spoke | m\\_1 | h\\|\\<b\\>x\\</b\\>\\\\n\\# `@org/team,` a | score 2 (threshold 2) | "
+        "| flag | feeder/hub\\_and\\_spoke | m\\_1 | h\\|\\<b\\>x\\</b\\>\\\\n\\# `@org/team`, a | score 2 (threshold 2) | "
         "h\\|\\<b\\>x\\</b\\>\\\\n\\# `@org/team` was fed. | 1 |")
 
 
@@ -610,7 +610,7 @@ def test_cli_github_format_adds_a_step_summary_where_a_workflow_sets_one(runner:
     assert result.exit_code == 1
     lines = summary.read_text().splitlines()
     assert lines[:3] == ["earlier step output", "### daishi-forensics screen", ""]
-    assert lines[3:7] == ["screens verdict flag (config 2.14.0, `562d7e8b5e57):` 1 flag, 1 part not screened", "",
+    assert lines[3:7] == ["screens verdict flag (config 2.14.0, `562d7e8b5e57`): 1 flag, 1 part not screened", "",
                           "| level | finding | target | agents | significance | explanation | events |",
                           "| --- | --- | --- | --- | --- | --- | --- |"]
     assert lines[7].startswith(f"| flag | feeder/hub\\_and\\_spoke | {md_escape(fed)} | h, a\\_1, a\\_2, a\\_4 | p 0.000488 "
