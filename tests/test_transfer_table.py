@@ -594,3 +594,27 @@ def test_a_gzipped_table_inflates_within_the_limit(tmp_path: Path, monkeypatch: 
         read_transfer_table(path)
     assert str(caught.value) == (f"{path}: inflates past the size limit of 4000 bytes; refused (raise "
                                  "$DAISHI_MAX_INFLATED_BYTES if this table is genuine)")
+
+
+@pytest.mark.parametrize("name", ["t.csv", "t.csv.gz"])
+def test_the_byte_that_is_not_utf8_is_found_without_holding_its_line_whole(tmp_path: Path, name: str) -> None:
+    import tracemalloc
+
+    # the byte is looked for again, as the table was read (the shared opener: a regular file, .gz within the
+    # inflated-size limit), a piece of a line at a time: the 20 MB line the byte opens is never held whole (it was,
+    # read by plain open or gzip.open line by line); a character cut by a piece's end is still read whole
+    # a line of 80 KB of a two-byte character (cut by the 64 KiB pieces) read, then the byte opening a 20 MB line
+    head = b"from,to,value,tick\na,b,1,1\n" + b"x" + "\u00e9".encode() * 40_000 + b",b,1,2\n"
+    content = head + b"\xff" + b"y" * (20 << 20) + b",b,1,3\n"
+    path = tmp_path / name
+    path.write_bytes(gzip.compress(content, 1) if name.endswith(".gz") else content)
+    tracemalloc.start()
+    try:
+        with pytest.raises(InputUnreadable) as caught:
+            read_transfer_table(path)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert (caught.value.file, caught.value.line) == (str(path), 4)
+    assert caught.value.message == f"not UTF-8: byte 0xff at byte {len(head):,} of the file (save the table as UTF-8)"
+    assert peak < 8 << 20, peak  # (the line is 20 MiB)

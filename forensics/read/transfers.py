@@ -51,7 +51,6 @@ from __future__ import annotations
 
 import contextlib
 import csv
-import gzip
 import io
 import json
 import math
@@ -59,6 +58,7 @@ import re
 from collections.abc import Generator, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from functools import partial
 from pathlib import Path
 from typing import IO, Any, cast
 
@@ -198,19 +198,37 @@ def _jsonl_rows(handle: IO[str], file: str) -> Iterator[tuple[int, Mapping[str, 
         yield number, row
 
 
+_PIECE = 1 << 16
+"""How much of a line :func:`_first_not_utf8` holds at once (a line may be as long as the file)."""
+
+
 def _first_not_utf8(path: Path) -> tuple[int | None, int, int]:
     """Where the text at ``path`` stops being UTF-8: its line (1 the first), the byte's offset in the
-    (uncompressed) text, and the byte; read a line at a time (a line break is never inside a character).
+    (uncompressed) text, and the byte; read again as the table was (:func:`sources.open_file`: a regular
+    file only, ``.gz`` within the inflated-size limit), a piece of a line at a time, never a whole line
+    (a line break is never inside a character; a character cut by a piece's end is read with the next).
     ``(None, 0, 0)`` when every line reads (the text changed since)."""
-    offset = 0
-    with contextlib.suppress(OSError, EOFError), (
-            cast(IO[bytes], gzip.open(path, "rb")) if path.suffix.lower() == ".gz" else open(path, "rb")) as raw:
-        for number, line in enumerate(raw, start=1):
+    offset = 0  # of ``pending``'s first byte in the text
+    number = 1
+    pending = b""
+    with contextlib.suppress(OSError, EOFError), open_file(path, _words(path)) as raw:
+        for piece in iter(partial(raw.readline, _PIECE), b""):
+            data = pending + piece
             try:
-                line.decode("utf-8")
+                data.decode("utf-8")
             except UnicodeDecodeError as exc:
-                return number, offset + exc.start, line[exc.start]
-            offset += len(line)
+                if not (exc.end == len(data) and exc.reason == "unexpected end of data"
+                        and not data.endswith(b"\n")):
+                    return number, offset + exc.start, data[exc.start]
+                pending = data[exc.start:]  # a character the piece's end cut: read with the next piece
+                offset += exc.start
+                continue
+            offset += len(data)
+            pending = b""
+            if data.endswith(b"\n"):
+                number += 1
+        if pending:  # the text ends inside a character
+            return number, offset, pending[0]
     return None, 0, 0
 
 
