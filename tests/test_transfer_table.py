@@ -559,8 +559,8 @@ def test_a_table_refused_midway_leaves_no_file_open(tmp_path: Path, monkeypatch:
     opened: list[Any] = []
     real = transfers._text
 
-    def recording(path: Path) -> Any:
-        opened.append(real(path))
+    def recording(path: Path, *rest: Any) -> Any:
+        opened.append(real(path, *rest))
         return opened[-1]
 
     monkeypatch.setattr(transfers, "_text", recording)
@@ -618,3 +618,35 @@ def test_the_byte_that_is_not_utf8_is_found_without_holding_its_line_whole(tmp_p
     assert (caught.value.file, caught.value.line) == (str(path), 4)
     assert caught.value.message == f"not UTF-8: byte 0xff at byte {len(head):,} of the file (save the table as UTF-8)"
     assert peak < 8 << 20, peak  # (the line is 20 MiB)
+
+
+@pytest.mark.parametrize(("content", "line"), [
+    (b"from,to,value,tick\na,b,1,1\n" + b"x" * 200 + b",b,1,2\n", 3),
+    (b'{"from":"a","to":"b","value":1,"tick":1}\n\n' + b'{"from":"' + b"x" * 200 + b'"}\n', 3),
+    # a line ends at \r or \r\n too, as the rows are numbered
+    (b"from,to,value,tick\r\n" + b"a,b,1,1\r\n" * 40 + b"a,b,1,1\r" + b"x" * 200 + b",b,1,2\r\n", 43),
+])
+def test_a_line_past_the_line_limit_is_refused_naming_it(tmp_path: Path, content: bytes, line: int) -> None:
+    from daishi_forensics.read.sources import Limits
+
+    # a table's line had no limit (a match stream's has): one huge line was held whole; now the stream's
+    # limit holds, refused as soon as that much of the line is read
+    path = tmp_path / ("t.jsonl" if content.startswith(b"{") else "t.csv")
+    path.write_bytes(content)
+    with pytest.raises(InputTooLarge) as caught:
+        read_transfer_table(path, limits=Limits(max_line_bytes=100))
+    assert (caught.value.file, caught.value.line, caught.value.message) == (
+        str(path), line, "a line is longer than 100 bytes; refused")
+    # a line of exactly the limit (its line break not counted) is read
+    fits = tmp_path / "fits.csv"
+    fits.write_bytes(b"from,to,value,tick\na,b,1,1\n" + b"x" * 94 + b",b,1,2\n")
+    assert read_transfer_table(fits, limits=Limits(max_line_bytes=100)).number_of_edges() == 2
+
+
+def test_screen_transfers_refuses_a_line_past_64_mib_exit_3(tmp_path: Path) -> None:
+    # the default limit, a match stream's line limit (64 MiB), on a .gz table (small on disk)
+    path = tmp_path / "t.csv.gz"
+    path.write_bytes(gzip.compress(b"from,to,value,tick\na,b,1,1\n" + b"x" * (64 << 20) + b",b,1,2\n", 1))
+    result = run(["screen-transfers", str(path)])
+    assert result.exit_code == 3
+    assert result.stderr == f"daishi-forensics: error: {path}, line 3: a line is longer than 67108864 bytes; refused\n"

@@ -9,7 +9,9 @@ turns such a table into that graph.
 **The table.**  CSV with a header row, or JSON lines (one object per line), either optionally
 gzipped (``.gz``); the form is told by the name (``.csv``, ``.jsonl``, ``.ndjson``, ``.json``).  It is
 opened as a match file is (``sources.open_file``): a regular file only, never waiting on a FIFO, and a
-``.gz`` table inflates to at most ``$DAISHI_MAX_INFLATED_BYTES`` (default 4 GiB).
+``.gz`` table inflates to at most ``$DAISHI_MAX_INFLATED_BYTES`` (default 4 GiB); a line (ended by
+``\n``, ``\r`` or ``\r\n``) is at most a match stream's line limit, 64 MiB (a longer one is refused
+naming its line, never held whole).
 Each row is one transfer, read from four columns named by :class:`TransferColumns`:
 
 ==========  ===================================================================================
@@ -109,9 +111,68 @@ def _words(path: Path) -> GzipWords:
                                           "reached", file=file))
 
 
-def _text(path: Path) -> IO[str]:
+_LINE_END = re.compile(rb"[\r\n]")
+
+
+def _line_ends(data: bytes, after_cr: bool) -> int:
+    """How many lines end in ``data`` (at ``\n``, ``\r`` or ``\r\n``, as the text reader splits them);
+    ``after_cr``: the byte before ``data`` was ``\r`` (a ``\n`` first ends no other line)."""
+    return (data.count(b"\n") + data.count(b"\r") - data.count(b"\r\n")
+            - (1 if after_cr and data[:1] == b"\n" else 0))
+
+
+class _LineBound(io.RawIOBase):
+    """A table's bytes, refusing a line longer than the line limit as soon as that much of it is read
+    (:class:`InputTooLarge` naming the file and the line), as a match stream's line is: the text reader
+    above never holds more of one line.  A line ends at ``\n``, ``\r`` or ``\r\n``, as that reader's
+    lines do (so the line named is the one its rows are numbered by)."""
+
+    def __init__(self, inner: IO[bytes], limit: int, file: str) -> None:
+        super().__init__()
+        self._inner = inner
+        self._limit = limit
+        self._file = file
+        self._run = 0  # bytes of the line being read, so far (its line break not counted)
+        self._ended = 0  # lines ended before it
+        self._cr = False  # the last byte read was "\r"
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        data = cast(io.BufferedReader, self._inner).read1(len(buffer))
+        size = len(data)
+        buffer[:size] = data
+        if not size:
+            return 0
+        if self._run + size > self._limit:  # a line may pass the limit here: look at each line
+            start = 0
+            for end in _LINE_END.finditer(data):
+                self._refuse_past(self._run + end.start() - start, data[:start])
+                self._run, start = 0, end.end()
+            self._refuse_past(self._run + size - start, data[:start])
+        last = max(data.rfind(b"\n"), data.rfind(b"\r"))
+        self._run = self._run + size if last < 0 else size - last - 1
+        self._ended += _line_ends(data, self._cr)
+        self._cr = data.endswith(b"\r")
+        return size
+
+    def _refuse_past(self, run: int, before: bytes) -> None:
+        """Refuse a line of ``run`` bytes past the limit; ``before``: the bytes of this read before it."""
+        if run > self._limit:
+            raise InputTooLarge(f"a line is longer than {self._limit} bytes; refused", file=self._file,
+                                line=self._ended + _line_ends(before, self._cr) + 1)
+
+    def close(self) -> None:
+        try:
+            self._inner.close()
+        finally:
+            super().close()
+
+
+def _text(path: Path, limits: Limits) -> IO[str]:
     # a regular file only (a FIFO was waited on for ever), .gz inflated within the match files' limit
-    raw = cast(IO[bytes], open_file(path, _words(path)))  # (its opening notes the input, never replaced)
+    raw = cast(IO[bytes], open_file(path, _words(path), limits))  # (its opening notes the input, never replaced)
     try:
         refuse_utf16(cast(io.BufferedReader, raw).peek(2)[:2], str(path))  # a Windows shell's redirect
     except (OSError, EOFError) as exc:  # a gzip member cut short or corrupt (a reader that failed once reads
@@ -120,9 +181,11 @@ def _text(path: Path) -> IO[str]:
     except InputUnreadable:
         raw.close()
         raise
+    # each line within the line limit, as a match stream's (a line is otherwise held whole, however long)
+    bounded = io.BufferedReader(_LineBound(raw, limits.max_line_bytes, str(path)), 1 << 16)
     # "utf-8-sig": a byte-order mark at the start is taken off (a spreadsheet's UTF-8 export writes
     # one); anywhere else it stays text, and the rest is strict UTF-8
-    return io.TextIOWrapper(raw, encoding="utf-8-sig", errors="strict", newline="")
+    return io.TextIOWrapper(bounded, encoding="utf-8-sig", errors="strict", newline="")
 
 
 def _csv_rows(handle: IO[str], file: str) -> Iterator[tuple[int, Mapping[str, Any]]]:
@@ -232,15 +295,16 @@ def _first_not_utf8(path: Path) -> tuple[int | None, int, int]:
     return None, 0, 0
 
 
-def table_rows(path: Path) -> Generator[tuple[int, Mapping[str, Any]], None, None]:
+def table_rows(path: Path, limits: Limits | None = None) -> Generator[tuple[int, Mapping[str, Any]], None, None]:
     """Each row of the table at ``path`` with its line number (CSV: the header is line 1; JSON lines:
-    blank lines skipped), read by the module's rules for the form; errors name the file and line."""
+    blank lines skipped), read by the module's rules for the form within ``limits`` (default: the match
+    files' limits); errors name the file and line."""
     if path.is_dir():
         raise InputUnreadable("is a folder: a transfer table is one file (.csv or .jsonl, optionally .gz)",
                               file=str(path))
     form = _form(path)
     file = str(path)
-    with _text(path) as handle:
+    with _text(path, limits or Limits()) as handle:
         try:
             yield from (_csv_rows if form == "csv" else _jsonl_rows)(handle, file)
         except UnicodeDecodeError:
@@ -407,11 +471,12 @@ def transfer_graph(rows: Iterable[Mapping[str, Any]] | Iterable[tuple[int, Mappi
     return graph
 
 
-def read_transfer_table(path: Path, columns: TransferColumns | None = None) -> nx.MultiDiGraph:
+def read_transfer_table(path: Path, columns: TransferColumns | None = None, *,
+                        limits: Limits | None = None) -> nx.MultiDiGraph:
     """The transfer graph of the table at ``path`` (:func:`transfer_graph`; errors name the file,
     the line and the column); the file is closed when it returns or raises (a row refused midway
-    leaves no file open behind it, held by the error's traceback)."""
-    rows = table_rows(path)
+    leaves no file open behind it, held by the error's traceback); ``limits``: :func:`table_rows`'s."""
+    rows = table_rows(path, limits)
     try:
         return transfer_graph(rows, columns or TransferColumns(), str(path))
     finally:
