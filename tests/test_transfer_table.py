@@ -650,3 +650,81 @@ def test_screen_transfers_refuses_a_line_past_64_mib_exit_3(tmp_path: Path) -> N
     result = run(["screen-transfers", str(path)])
     assert result.exit_code == 3
     assert result.stderr == f"daishi-forensics: error: {path}, line 3: a line is longer than 67108864 bytes; refused\n"
+
+
+BASIC_NOTE = ("ticks read as dates: every tick is 8 digits that read as a date YYYYMMDD (ISO 8601's basic form: "
+              "line {line}'s 20261130 is 2026-11-30), not as numbers (step counts that only look like dates: "
+              "--tick-kind number)")
+NOV_30 = 1795996800.0  # 2026-11-30T00:00:00Z
+DAY = 86400.0
+
+
+def _tick_table(tmp_path: Path, ticks: list[Any], name: str = "t.csv") -> Path:
+    rows = [{"from": f"a{i}", "to": f"a{i + 1}", "value": "1", "tick": t} for i, t in enumerate(ticks)]
+    if name.endswith(".jsonl"):
+        return write_jsonl(tmp_path / name, rows)
+    return write_csv(tmp_path / name, rows, header=["from", "to", "value", "tick"])
+
+
+def _ticks(graph: Any) -> list[float]:
+    return [d["tick"] for _, _, d in sorted(graph.edges(data=True), key=lambda e: int(e[2]["event"]))]
+
+
+@pytest.mark.parametrize("name", ["t.csv", "t.jsonl"])
+def test_a_table_of_basic_form_dates_is_read_as_dates_and_the_notes_say_so(tmp_path: Path, name: str) -> None:
+    # 20261130, 20261201, 20270108 (a common export's dates) were read as numbers: 71 "ticks" from 30 November
+    # to 1 December and 8,870 from December to January, the typologies' windows (shares of the time span) distorted
+    # without a word; they are dates (ISO 8601's basic form), and the output says so; text or JSON numbers alike
+    ticks: list[Any] = ["20261130", "20261201", "20270108"]
+    path = _tick_table(tmp_path, ticks if name.endswith(".csv") else [int(t) for t in ticks], name)
+    note = BASIC_NOTE.format(line=2 if name.endswith(".csv") else 1)  # (the CSV header is line 1)
+    graph = read_transfer_table(path)
+    assert _ticks(graph) == [NOV_30, NOV_30 + DAY, NOV_30 + 39 * DAY]
+    assert (graph.graph["tick_dates"], graph.graph["not_screened"]) == (True, [note])
+    out = orjson.loads(run(["screen-transfers", str(path), "--format", "json"]).stdout)
+    assert out["matches"][0]["notes"] == [note]
+    text = run(["screen-transfers", str(path), "--format", "text"]).stdout
+    assert f" note: {note} " in " ".join(text.split())  # (wrapped to the width)
+    # step counts that only look like dates: --tick-kind number reads them as numbers, and says nothing
+    out = orjson.loads(run(["screen-transfers", str(path), "--tick-kind", "number", "--format", "json"]).stdout)
+    assert out["matches"][0]["notes"] == []
+    numbers = read_transfer_table(path, tick_kind="number")
+    assert (_ticks(numbers), "tick_dates" in numbers.graph) == ([20261130.0, 20261201.0, 20270108.0], False)
+    assert _ticks(read_transfer_table(path, tick_kind="date")) == _ticks(graph)
+
+
+@pytest.mark.parametrize(("ticks", "read", "dated"), [
+    # beside a tick that is only a number, they are numbers (as they were)
+    (["20261130", "5"], [20261130.0, 5.0], False),
+    (["5", "20261130"], [5.0, 20261130.0], False),
+    (["20261130", "20261301"], [20261130.0, 20261301.0], False),  # no 13th month: a number
+    (["18991231", "19000101"], [18991231.0, 19000101.0], False),  # a year before 1900: a number
+    # beside dates, they are dates (they were refused as numbers mixed with dates), before or after them;
+    # no note: nothing was guessed
+    (["2026-11-30", "20261201"], [NOV_30, NOV_30 + DAY], True),
+    (["20261130", "20261201", "2026-12-02T12:00:00Z"], [NOV_30, NOV_30 + DAY, NOV_30 + 2.5 * DAY], True),
+    # the basic date-time form is a date as the extended form is
+    (["20261130T093000Z", "20261130T1000+0100", "20261201T0000"], [NOV_30 + 34200, NOV_30 + 32400, NOV_30 + DAY],
+     True),
+])
+def test_basic_form_ticks_beside_other_ticks(tmp_path: Path, ticks: list[str], read: list[float], dated: bool) -> None:
+    graph = read_transfer_table(_tick_table(tmp_path, ticks))
+    assert (_ticks(graph), graph.graph.get("tick_dates", False), graph.graph.get("not_screened")) == (read, dated,
+                                                                                                       None)
+
+
+@pytest.mark.parametrize(("kind", "ticks", "line", "says"), [
+    ("auto", ["20261130", "2026-12-01", "5"], 4, "a tick is a number here and a date on line 3: a table's ticks are "
+                                                 "all numbers or all ISO 8601 dates, never both"),
+    ("number", ["5", "2026-11-30"], 3, "a tick is a number (the ticks are read as numbers: --tick-kind number), not "
+                                       "'2026-11-30'"),
+    ("date", ["20261130", "5"], 3, "a tick is an ISO 8601 date or date-time (the ticks are read as dates: "
+                                   "--tick-kind date), not '5'"),
+])
+def test_a_tick_of_the_other_kind_is_refused(tmp_path: Path, kind: str, ticks: list[str], line: int, says: str) -> None:
+    path = _tick_table(tmp_path, ticks)
+    with pytest.raises(InputUnreadable) as caught:
+        read_transfer_table(path, tick_kind=kind)
+    assert (caught.value.line, caught.value.field, caught.value.message) == (line, "tick", says)
+    result = run(["screen-transfers", str(path), "--tick-kind", kind])
+    assert (result.exit_code, result.stderr) == (3, f"daishi-forensics: error: {path}, line {line}, field tick: {says}\n")
