@@ -728,3 +728,21 @@ def test_a_tick_of_the_other_kind_is_refused(tmp_path: Path, kind: str, ticks: l
     assert (caught.value.line, caught.value.field, caught.value.message) == (line, "tick", says)
     result = run(["screen-transfers", str(path), "--tick-kind", kind])
     assert (result.exit_code, result.stderr) == (3, f"daishi-forensics: error: {path}, line {line}, field tick: {says}\n")
+
+
+@pytest.mark.parametrize(("end", "long"), [("\n", False), ("\r", False), ("\r\n", False), ("\r\n", True)])
+def test_the_line_of_a_byte_that_is_not_utf8_counts_every_kind_of_line_end(tmp_path: Path, end: str,
+                                                                           long: bool) -> None:
+    # the rows are numbered by lines ending at \n, \r or \r\n; the byte's line counted \n alone, so a table of
+    # \r line ends (an old Mac export) named "line 1" whatever the line; long: a \r\n cut between two pieces of
+    # the reread (64 KiB) is one line end
+    second = ("x" * (65535 - len(",b,1,1")) if long else "a") + ",b,1,1"
+    content = (f"from,to,value,tick{end}{second}{end}{end}".encode() + "Caf\u00e9,b,1,2".encode("latin-1")
+               + end.encode())
+    path = tmp_path / "t.csv"
+    path.write_bytes(content)
+    with pytest.raises(InputUnreadable) as caught:
+        read_transfer_table(path)
+    assert caught.value.line == 4
+    assert caught.value.message == (f"not UTF-8: byte 0xe9 at byte {content.index(b'Caf') + 3:,} of the file (save the "
+                                    "table as UTF-8)")

@@ -277,9 +277,11 @@ def _first_not_utf8(path: Path) -> tuple[int | None, int, int]:
     (uncompressed) text, and the byte; read again as the table was (:func:`sources.open_file`: a regular
     file only, ``.gz`` within the inflated-size limit), a piece of a line at a time, never a whole line
     (a line break is never inside a character; a character cut by a piece's end is read with the next).
-    ``(None, 0, 0)`` when every line reads (the text changed since)."""
+    ``(None, 0, 0)`` when every line reads (the text changed since).  A line ends at ``\n``, ``\r`` or
+    ``\r\n``, as the rows' reader's lines do (a file of ``\r`` line ends was all "line 1")."""
     offset = 0  # of ``pending``'s first byte in the text
-    number = 1
+    ended = 0  # lines ended before it
+    after_cr = False  # the byte before it was "\r"
     pending = b""
     with contextlib.suppress(OSError, EOFError), open_file(path, _words(path)) as raw:
         for piece in iter(partial(raw.readline, _PIECE), b""):
@@ -287,18 +289,16 @@ def _first_not_utf8(path: Path) -> tuple[int | None, int, int]:
             try:
                 data.decode("utf-8")
             except UnicodeDecodeError as exc:
-                if not (exc.end == len(data) and exc.reason == "unexpected end of data"
-                        and not data.endswith(b"\n")):
-                    return number, offset + exc.start, data[exc.start]
-                pending = data[exc.start:]  # a character the piece's end cut: read with the next piece
-                offset += exc.start
-                continue
-            offset += len(data)
-            pending = b""
-            if data.endswith(b"\n"):
-                number += 1
+                if not (exc.end == len(data) and exc.reason == "unexpected end of data"):
+                    return ended + _line_ends(data[:exc.start], after_cr) + 1, offset + exc.start, data[exc.start]
+                done, pending = data[:exc.start], data[exc.start:]  # a character the piece's end cut: read
+            else:                                                   # with the next piece
+                done, pending = data, b""
+            ended += _line_ends(done, after_cr)
+            after_cr = done.endswith(b"\r") if done else after_cr
+            offset += len(done)
         if pending:  # the text ends inside a character
-            return number, offset, pending[0]
+            return ended + 1, offset, pending[0]
     return None, 0, 0
 
 
