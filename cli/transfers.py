@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from daishi_forensics import exitcodes
-from daishi_forensics.read.transfers import TransferColumns, read_transfer_table
+from daishi_forensics.read.transfers import TICK_KINDS, TransferColumns, read_transfer_table
 from daishi_forensics.report.render.screens import FORMATS, render, render_step_summary
 from daishi_forensics.report.screening import MatchOutcome, ScreenRun
 from daishi_forensics.screens import screen_graph
@@ -38,6 +38,12 @@ _EXITS = exitcodes.epilog(
               help="The column holding how much (a plain decimal number >= 0; empty when unknown).")
 @click.option("--tick", "tick", default="tick", show_default=True,
               help="The column holding when (a number, or an ISO 8601 date-time; all rows the same kind).")
+@click.option("--tick-kind", "tick_kind", type=click.Choice(TICK_KINDS), default="auto", show_default=True,
+              help="How the --tick column is read. auto: a number as a number, an ISO 8601 date or date-time as "
+                   "a date; ticks of 8 digits that read as a date YYYYMMDD from 1900 to 2200 (20261130, ISO "
+                   "8601's basic form) are dates when every tick is one or the others are dates (the output's "
+                   "notes say when every tick is one), numbers beside a number. number: every tick a number (step "
+                   "counts that only look like dates). date: every tick an ISO 8601 date or date-time.")
 @click.option("--id", "id_column", default=None,
               help="The column holding each transfer's id, cited as evidence [default: the line number].")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
@@ -50,8 +56,8 @@ _EXITS = exitcodes.epilog(
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
 @progress_options
 @handle_errors
-def screen_transfers(table: Path, source: str, target: str, value: str, tick: str, id_column: str | None,
-                     fmt: str | None, config_path: Path | None, output: Path | None, quiet: bool, progress: bool) -> None:
+def screen_transfers(table: Path, source: str, target: str, value: str, tick: str, tick_kind: str,
+                     id_column: str | None, fmt: str | None, config_path: Path | None, output: Path | None, quiet: bool, progress: bool) -> None:
     """Run the screens on a table of transfers from any system: a verdict clear / review / flag.
 
     TABLE is a CSV file with a header row, or JSON lines (one object per line), either optionally
@@ -82,7 +88,7 @@ def screen_transfers(table: Path, source: str, target: str, value: str, tick: st
     columns = TransferColumns(source=source, target=target, value=value, tick=tick, id=id_column)
     with progress_for(f"screen-transfers {table}", quiet, progress) as line:
         line.stage("reading the table")
-        graph = read_transfer_table(table, columns)
+        graph = read_transfer_table(table, columns, tick_kind=tick_kind)
         line.stage(f"screening {graph.number_of_edges():,} transfers")
         result = screen_graph(graph, config)
     run = ScreenRun(config, (MatchOutcome(str(table), None, result),), exit_zero=exit_zero_asked())

@@ -559,8 +559,8 @@ def test_a_table_refused_midway_leaves_no_file_open(tmp_path: Path, monkeypatch:
     opened: list[Any] = []
     real = transfers._text
 
-    def recording(path: Path) -> Any:
-        opened.append(real(path))
+    def recording(path: Path, *rest: Any) -> Any:
+        opened.append(real(path, *rest))
         return opened[-1]
 
     monkeypatch.setattr(transfers, "_text", recording)
@@ -594,3 +594,155 @@ def test_a_gzipped_table_inflates_within_the_limit(tmp_path: Path, monkeypatch: 
         read_transfer_table(path)
     assert str(caught.value) == (f"{path}: inflates past the size limit of 4000 bytes; refused (raise "
                                  "$DAISHI_MAX_INFLATED_BYTES if this table is genuine)")
+
+
+@pytest.mark.parametrize("name", ["t.csv", "t.csv.gz"])
+def test_the_byte_that_is_not_utf8_is_found_without_holding_its_line_whole(tmp_path: Path, name: str) -> None:
+    import tracemalloc
+
+    # the byte is looked for again, as the table was read (the shared opener: a regular file, .gz within the
+    # inflated-size limit), a piece of a line at a time: the 20 MB line the byte opens is never held whole (it was,
+    # read by plain open or gzip.open line by line); a character cut by a piece's end is still read whole
+    # a line of 80 KB of a two-byte character (cut by the 64 KiB pieces) read, then the byte opening a 20 MB line
+    head = b"from,to,value,tick\na,b,1,1\n" + b"x" + "\u00e9".encode() * 40_000 + b",b,1,2\n"
+    content = head + b"\xff" + b"y" * (20 << 20) + b",b,1,3\n"
+    path = tmp_path / name
+    path.write_bytes(gzip.compress(content, 1) if name.endswith(".gz") else content)
+    tracemalloc.start()
+    try:
+        with pytest.raises(InputUnreadable) as caught:
+            read_transfer_table(path)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert (caught.value.file, caught.value.line) == (str(path), 4)
+    assert caught.value.message == f"not UTF-8: byte 0xff at byte {len(head):,} of the file (save the table as UTF-8)"
+    assert peak < 8 << 20, peak  # (the line is 20 MiB)
+
+
+@pytest.mark.parametrize(("content", "line"), [
+    (b"from,to,value,tick\na,b,1,1\n" + b"x" * 200 + b",b,1,2\n", 3),
+    (b'{"from":"a","to":"b","value":1,"tick":1}\n\n' + b'{"from":"' + b"x" * 200 + b'"}\n', 3),
+    # a line ends at \r or \r\n too, as the rows are numbered
+    (b"from,to,value,tick\r\n" + b"a,b,1,1\r\n" * 40 + b"a,b,1,1\r" + b"x" * 200 + b",b,1,2\r\n", 43),
+])
+def test_a_line_past_the_line_limit_is_refused_naming_it(tmp_path: Path, content: bytes, line: int) -> None:
+    from daishi_forensics.read.sources import Limits
+
+    # a table's line had no limit (a match stream's has): one huge line was held whole; now the stream's
+    # limit holds, refused as soon as that much of the line is read
+    path = tmp_path / ("t.jsonl" if content.startswith(b"{") else "t.csv")
+    path.write_bytes(content)
+    with pytest.raises(InputTooLarge) as caught:
+        read_transfer_table(path, limits=Limits(max_line_bytes=100))
+    assert (caught.value.file, caught.value.line, caught.value.message) == (
+        str(path), line, "a line is longer than 100 bytes; refused")
+    # a line of exactly the limit (its line break not counted) is read
+    fits = tmp_path / "fits.csv"
+    fits.write_bytes(b"from,to,value,tick\na,b,1,1\n" + b"x" * 94 + b",b,1,2\n")
+    assert read_transfer_table(fits, limits=Limits(max_line_bytes=100)).number_of_edges() == 2
+
+
+def test_screen_transfers_refuses_a_line_past_64_mib_exit_3(tmp_path: Path) -> None:
+    # the default limit, a match stream's line limit (64 MiB), on a .gz table (small on disk)
+    path = tmp_path / "t.csv.gz"
+    path.write_bytes(gzip.compress(b"from,to,value,tick\na,b,1,1\n" + b"x" * (64 << 20) + b",b,1,2\n", 1))
+    result = run(["screen-transfers", str(path)])
+    assert result.exit_code == 3
+    assert result.stderr == f"daishi-forensics: error: {path}, line 3: a line is longer than 67108864 bytes; refused\n"
+
+
+BASIC_NOTE = ("ticks read as dates: every tick is 8 digits that read as a date YYYYMMDD (ISO 8601's basic form: "
+              "line {line}'s 20261130 is 2026-11-30), not as numbers (step counts that only look like dates: "
+              "--tick-kind number)")
+NOV_30 = 1795996800.0  # 2026-11-30T00:00:00Z
+DAY = 86400.0
+
+
+def _tick_table(tmp_path: Path, ticks: list[Any], name: str = "t.csv") -> Path:
+    rows = [{"from": f"a{i}", "to": f"a{i + 1}", "value": "1", "tick": t} for i, t in enumerate(ticks)]
+    if name.endswith(".jsonl"):
+        return write_jsonl(tmp_path / name, rows)
+    return write_csv(tmp_path / name, rows, header=["from", "to", "value", "tick"])
+
+
+def _ticks(graph: Any) -> list[float]:
+    return [d["tick"] for _, _, d in sorted(graph.edges(data=True), key=lambda e: int(e[2]["event"]))]
+
+
+@pytest.mark.parametrize("name", ["t.csv", "t.jsonl"])
+def test_a_table_of_basic_form_dates_is_read_as_dates_and_the_notes_say_so(tmp_path: Path, name: str) -> None:
+    # 20261130, 20261201, 20270108 (a common export's dates) were read as numbers: 71 "ticks" from 30 November
+    # to 1 December and 8,870 from December to January, the typologies' windows (shares of the time span) distorted
+    # without a word; they are dates (ISO 8601's basic form), and the output says so; text or JSON numbers alike
+    ticks: list[Any] = ["20261130", "20261201", "20270108"]
+    path = _tick_table(tmp_path, ticks if name.endswith(".csv") else [int(t) for t in ticks], name)
+    note = BASIC_NOTE.format(line=2 if name.endswith(".csv") else 1)  # (the CSV header is line 1)
+    graph = read_transfer_table(path)
+    assert _ticks(graph) == [NOV_30, NOV_30 + DAY, NOV_30 + 39 * DAY]
+    assert (graph.graph["tick_dates"], graph.graph["not_screened"]) == (True, [note])
+    out = orjson.loads(run(["screen-transfers", str(path), "--format", "json"]).stdout)
+    assert out["matches"][0]["notes"] == [note]
+    text = run(["screen-transfers", str(path), "--format", "text"]).stdout
+    assert f" note: {note} " in " ".join(text.split())  # (wrapped to the width)
+    # step counts that only look like dates: --tick-kind number reads them as numbers, and says nothing
+    out = orjson.loads(run(["screen-transfers", str(path), "--tick-kind", "number", "--format", "json"]).stdout)
+    assert out["matches"][0]["notes"] == []
+    numbers = read_transfer_table(path, tick_kind="number")
+    assert (_ticks(numbers), "tick_dates" in numbers.graph) == ([20261130.0, 20261201.0, 20270108.0], False)
+    assert _ticks(read_transfer_table(path, tick_kind="date")) == _ticks(graph)
+
+
+@pytest.mark.parametrize(("ticks", "read", "dated"), [
+    # beside a tick that is only a number, they are numbers (as they were)
+    (["20261130", "5"], [20261130.0, 5.0], False),
+    (["5", "20261130"], [5.0, 20261130.0], False),
+    (["20261130", "20261301"], [20261130.0, 20261301.0], False),  # no 13th month: a number
+    (["18991231", "19000101"], [18991231.0, 19000101.0], False),  # a year before 1900: a number
+    # beside dates, they are dates (they were refused as numbers mixed with dates), before or after them;
+    # no note: nothing was guessed
+    (["2026-11-30", "20261201"], [NOV_30, NOV_30 + DAY], True),
+    (["20261130", "20261201", "2026-12-02T12:00:00Z"], [NOV_30, NOV_30 + DAY, NOV_30 + 2.5 * DAY], True),
+    # the basic date-time form is a date as the extended form is
+    (["20261130T093000Z", "20261130T1000+0100", "20261201T0000"], [NOV_30 + 34200, NOV_30 + 32400, NOV_30 + DAY],
+     True),
+])
+def test_basic_form_ticks_beside_other_ticks(tmp_path: Path, ticks: list[str], read: list[float], dated: bool) -> None:
+    graph = read_transfer_table(_tick_table(tmp_path, ticks))
+    assert (_ticks(graph), graph.graph.get("tick_dates", False), graph.graph.get("not_screened")) == (read, dated,
+                                                                                                       None)
+
+
+@pytest.mark.parametrize(("kind", "ticks", "line", "says"), [
+    ("auto", ["20261130", "2026-12-01", "5"], 4, "a tick is a number here and a date on line 3: a table's ticks are "
+                                                 "all numbers or all ISO 8601 dates, never both"),
+    ("number", ["5", "2026-11-30"], 3, "a tick is a number (the ticks are read as numbers: --tick-kind number), not "
+                                       "'2026-11-30'"),
+    ("date", ["20261130", "5"], 3, "a tick is an ISO 8601 date or date-time (the ticks are read as dates: "
+                                   "--tick-kind date), not '5'"),
+])
+def test_a_tick_of_the_other_kind_is_refused(tmp_path: Path, kind: str, ticks: list[str], line: int, says: str) -> None:
+    path = _tick_table(tmp_path, ticks)
+    with pytest.raises(InputUnreadable) as caught:
+        read_transfer_table(path, tick_kind=kind)
+    assert (caught.value.line, caught.value.field, caught.value.message) == (line, "tick", says)
+    result = run(["screen-transfers", str(path), "--tick-kind", kind])
+    assert (result.exit_code, result.stderr) == (3, f"daishi-forensics: error: {path}, line {line}, field tick: {says}\n")
+
+
+@pytest.mark.parametrize(("end", "long"), [("\n", False), ("\r", False), ("\r\n", False), ("\r\n", True)])
+def test_the_line_of_a_byte_that_is_not_utf8_counts_every_kind_of_line_end(tmp_path: Path, end: str,
+                                                                           long: bool) -> None:
+    # the rows are numbered by lines ending at \n, \r or \r\n; the byte's line counted \n alone, so a table of
+    # \r line ends (an old Mac export) named "line 1" whatever the line; long: a \r\n cut between two pieces of
+    # the reread (64 KiB) is one line end
+    second = ("x" * (65535 - len(",b,1,1")) if long else "a") + ",b,1,1"
+    content = (f"from,to,value,tick{end}{second}{end}{end}".encode() + "Caf\u00e9,b,1,2".encode("latin-1")
+               + end.encode())
+    path = tmp_path / "t.csv"
+    path.write_bytes(content)
+    with pytest.raises(InputUnreadable) as caught:
+        read_transfer_table(path)
+    assert caught.value.line == 4
+    assert caught.value.message == (f"not UTF-8: byte 0xe9 at byte {content.index(b'Caf') + 3:,} of the file (save the "
+                                    "table as UTF-8)")

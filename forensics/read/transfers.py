@@ -9,7 +9,9 @@ turns such a table into that graph.
 **The table.**  CSV with a header row, or JSON lines (one object per line), either optionally
 gzipped (``.gz``); the form is told by the name (``.csv``, ``.jsonl``, ``.ndjson``, ``.json``).  It is
 opened as a match file is (``sources.open_file``): a regular file only, never waiting on a FIFO, and a
-``.gz`` table inflates to at most ``$DAISHI_MAX_INFLATED_BYTES`` (default 4 GiB).
+``.gz`` table inflates to at most ``$DAISHI_MAX_INFLATED_BYTES`` (default 4 GiB); a line (ended by
+``\n``, ``\r`` or ``\r\n``) is at most a match stream's line limit, 64 MiB (a longer one is refused
+naming its line, never held whole).
 Each row is one transfer, read from four columns named by :class:`TransferColumns`:
 
 ==========  ===================================================================================
@@ -21,13 +23,20 @@ column      rule
             to :data:`MAX_VALUE`; an empty cell (JSON ``null``) is an unknown value,
             kept as a transfer and left out by the screens that need value (they say so)
 ``tick``    when: a plain decimal number within ``MAX_VALUE`` of 0, or an ISO 8601 date or
-            date-time (read as seconds since
+            date-time, extended or basic form (``2026-11-30T09:30:00Z``, ``20261130T093000Z``;
+            read as seconds since
             1970-01-01 UTC; a time without a zone is read as UTC), the same kind in every row
             (a table mixing numbers and dates is refused: a step count and a date cannot be
             placed on one time line).  Only order and relative spacing matter: the
             typologies' windows are shares of the table's own time span.  A flag's
             explanation names dated times as dates and spans in minutes, hours or days
-            (its details keep the seconds)
+            (its details keep the seconds).  A tick of 8 digits that reads as a date
+            ``YYYYMMDD`` of a year from 1900 to 2200 (``20261130``, text or a JSON number) is
+            both: it is a date in a table of dates, a number beside a tick that is only a
+            number, and when every tick of the table is one, a date (read as a number, 30
+            November to 1 December would be 71 apart, December to January 8,870), which the
+            output's notes say.  The ``tick_kind`` ``number`` or ``date`` (on the command line,
+            ``--tick-kind``) reads every tick as that kind instead, refusing the other
 ``id``      optional: the transfer's id, cited as the evidence of a flag (default: the row's
             line number in the file); ids must be distinct
 ==========  ===================================================================================
@@ -51,7 +60,6 @@ from __future__ import annotations
 
 import contextlib
 import csv
-import gzip
 import io
 import json
 import math
@@ -59,6 +67,7 @@ import re
 from collections.abc import Generator, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from functools import partial
 from pathlib import Path
 from typing import IO, Any, cast
 
@@ -70,7 +79,7 @@ from daishi_forensics.jsonio import json_text
 
 from .sources import GzipWords, Limits, open_file, refuse_utf16
 
-__all__ = ["TransferColumns", "read_transfer_table", "table_rows", "transfer_graph"]
+__all__ = ["TICK_KINDS", "TransferColumns", "read_transfer_table", "table_rows", "transfer_graph"]
 
 _FORMS = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl"}
 
@@ -109,9 +118,68 @@ def _words(path: Path) -> GzipWords:
                                           "reached", file=file))
 
 
-def _text(path: Path) -> IO[str]:
+_LINE_END = re.compile(rb"[\r\n]")
+
+
+def _line_ends(data: bytes, after_cr: bool) -> int:
+    """How many lines end in ``data`` (at ``\n``, ``\r`` or ``\r\n``, as the text reader splits them);
+    ``after_cr``: the byte before ``data`` was ``\r`` (a ``\n`` first ends no other line)."""
+    return (data.count(b"\n") + data.count(b"\r") - data.count(b"\r\n")
+            - (1 if after_cr and data[:1] == b"\n" else 0))
+
+
+class _LineBound(io.RawIOBase):
+    """A table's bytes, refusing a line longer than the line limit as soon as that much of it is read
+    (:class:`InputTooLarge` naming the file and the line), as a match stream's line is: the text reader
+    above never holds more of one line.  A line ends at ``\n``, ``\r`` or ``\r\n``, as that reader's
+    lines do (so the line named is the one its rows are numbered by)."""
+
+    def __init__(self, inner: IO[bytes], limit: int, file: str) -> None:
+        super().__init__()
+        self._inner = inner
+        self._limit = limit
+        self._file = file
+        self._run = 0  # bytes of the line being read, so far (its line break not counted)
+        self._ended = 0  # lines ended before it
+        self._cr = False  # the last byte read was "\r"
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        data = cast(io.BufferedReader, self._inner).read1(len(buffer))
+        size = len(data)
+        buffer[:size] = data
+        if not size:
+            return 0
+        if self._run + size > self._limit:  # a line may pass the limit here: look at each line
+            start = 0
+            for end in _LINE_END.finditer(data):
+                self._refuse_past(self._run + end.start() - start, data[:start])
+                self._run, start = 0, end.end()
+            self._refuse_past(self._run + size - start, data[:start])
+        last = max(data.rfind(b"\n"), data.rfind(b"\r"))
+        self._run = self._run + size if last < 0 else size - last - 1
+        self._ended += _line_ends(data, self._cr)
+        self._cr = data.endswith(b"\r")
+        return size
+
+    def _refuse_past(self, run: int, before: bytes) -> None:
+        """Refuse a line of ``run`` bytes past the limit; ``before``: the bytes of this read before it."""
+        if run > self._limit:
+            raise InputTooLarge(f"a line is longer than {self._limit} bytes; refused", file=self._file,
+                                line=self._ended + _line_ends(before, self._cr) + 1)
+
+    def close(self) -> None:
+        try:
+            self._inner.close()
+        finally:
+            super().close()
+
+
+def _text(path: Path, limits: Limits) -> IO[str]:
     # a regular file only (a FIFO was waited on for ever), .gz inflated within the match files' limit
-    raw = cast(IO[bytes], open_file(path, _words(path)))  # (its opening notes the input, never replaced)
+    raw = cast(IO[bytes], open_file(path, _words(path), limits))  # (its opening notes the input, never replaced)
     try:
         refuse_utf16(cast(io.BufferedReader, raw).peek(2)[:2], str(path))  # a Windows shell's redirect
     except (OSError, EOFError) as exc:  # a gzip member cut short or corrupt (a reader that failed once reads
@@ -120,9 +188,11 @@ def _text(path: Path) -> IO[str]:
     except InputUnreadable:
         raw.close()
         raise
+    # each line within the line limit, as a match stream's (a line is otherwise held whole, however long)
+    bounded = io.BufferedReader(_LineBound(raw, limits.max_line_bytes, str(path)), 1 << 16)
     # "utf-8-sig": a byte-order mark at the start is taken off (a spreadsheet's UTF-8 export writes
     # one); anywhere else it stays text, and the rest is strict UTF-8
-    return io.TextIOWrapper(raw, encoding="utf-8-sig", errors="strict", newline="")
+    return io.TextIOWrapper(bounded, encoding="utf-8-sig", errors="strict", newline="")
 
 
 def _csv_rows(handle: IO[str], file: str) -> Iterator[tuple[int, Mapping[str, Any]]]:
@@ -198,31 +268,50 @@ def _jsonl_rows(handle: IO[str], file: str) -> Iterator[tuple[int, Mapping[str, 
         yield number, row
 
 
+_PIECE = 1 << 16
+"""How much of a line :func:`_first_not_utf8` holds at once (a line may be as long as the file)."""
+
+
 def _first_not_utf8(path: Path) -> tuple[int | None, int, int]:
     """Where the text at ``path`` stops being UTF-8: its line (1 the first), the byte's offset in the
-    (uncompressed) text, and the byte; read a line at a time (a line break is never inside a character).
-    ``(None, 0, 0)`` when every line reads (the text changed since)."""
-    offset = 0
-    with contextlib.suppress(OSError, EOFError), (
-            cast(IO[bytes], gzip.open(path, "rb")) if path.suffix.lower() == ".gz" else open(path, "rb")) as raw:
-        for number, line in enumerate(raw, start=1):
+    (uncompressed) text, and the byte; read again as the table was (:func:`sources.open_file`: a regular
+    file only, ``.gz`` within the inflated-size limit), a piece of a line at a time, never a whole line
+    (a line break is never inside a character; a character cut by a piece's end is read with the next).
+    ``(None, 0, 0)`` when every line reads (the text changed since).  A line ends at ``\n``, ``\r`` or
+    ``\r\n``, as the rows' reader's lines do (a file of ``\r`` line ends was all "line 1")."""
+    offset = 0  # of ``pending``'s first byte in the text
+    ended = 0  # lines ended before it
+    after_cr = False  # the byte before it was "\r"
+    pending = b""
+    with contextlib.suppress(OSError, EOFError), open_file(path, _words(path)) as raw:
+        for piece in iter(partial(raw.readline, _PIECE), b""):
+            data = pending + piece
             try:
-                line.decode("utf-8")
+                data.decode("utf-8")
             except UnicodeDecodeError as exc:
-                return number, offset + exc.start, line[exc.start]
-            offset += len(line)
+                if not (exc.end == len(data) and exc.reason == "unexpected end of data"):
+                    return ended + _line_ends(data[:exc.start], after_cr) + 1, offset + exc.start, data[exc.start]
+                done, pending = data[:exc.start], data[exc.start:]  # a character the piece's end cut: read
+            else:                                                   # with the next piece
+                done, pending = data, b""
+            ended += _line_ends(done, after_cr)
+            after_cr = done.endswith(b"\r") if done else after_cr
+            offset += len(done)
+        if pending:  # the text ends inside a character
+            return ended + 1, offset, pending[0]
     return None, 0, 0
 
 
-def table_rows(path: Path) -> Generator[tuple[int, Mapping[str, Any]], None, None]:
+def table_rows(path: Path, limits: Limits | None = None) -> Generator[tuple[int, Mapping[str, Any]], None, None]:
     """Each row of the table at ``path`` with its line number (CSV: the header is line 1; JSON lines:
-    blank lines skipped), read by the module's rules for the form; errors name the file and line."""
+    blank lines skipped), read by the module's rules for the form within ``limits`` (default: the match
+    files' limits); errors name the file and line."""
     if path.is_dir():
         raise InputUnreadable("is a folder: a transfer table is one file (.csv or .jsonl, optionally .gz)",
                               file=str(path))
     form = _form(path)
     file = str(path)
-    with _text(path) as handle:
+    with _text(path, limits or Limits()) as handle:
         try:
             yield from (_csv_rows if form == "csv" else _jsonl_rows)(handle, file)
         except UnicodeDecodeError:
@@ -315,28 +404,92 @@ def _value(row: Mapping[str, Any], column: str, file: str, line: int) -> float |
     return number
 
 
-def _tick(row: Mapping[str, Any], column: str, file: str, line: int) -> tuple[float, bool]:
-    """The row's time and whether it was written as a date (``False``: a number)."""
+TICK_KINDS = ("auto", "number", "date")
+"""How a table's ticks are read: ``auto`` (numbers or dates as written; a table of basic-form dates, all
+of them 8 digits such as ``20261130``, as dates: :func:`transfer_graph`), ``number`` or ``date`` (every
+tick that kind, the other refused)."""
+
+_BASIC_YEARS = (1900, 2200)
+"""The years an ``auto`` read takes an 8-digit tick for a date in (``20261130``), when every tick is one."""
+
+_EIGHT_DIGITS = re.compile(r"[0-9]{8}")
+
+
+def _basic_date(raw: Any) -> tuple[float, int] | None:
+    """A tick written as a calendar date in ISO 8601's basic form, ``YYYYMMDD`` (the text of 8 ASCII
+    digits, or a JSON whole number of 8 digits): its seconds since 1970-01-01 UTC (its midnight, UTC)
+    and its year; else None.
+
+    >>> _basic_date("20261130"), _basic_date(20261201), _basic_date("20261131"), _basic_date(2026113)
+    ((1795996800.0, 2026), (1796083200.0, 2026), None, None)
+    """
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        text = str(raw)
+    elif isinstance(raw, str):
+        text = raw.strip()
+    else:
+        return None
+    if not _EIGHT_DIGITS.fullmatch(text):
+        return None
+    try:
+        day = datetime(int(text[:4]), int(text[4:6]), int(text[6:]), tzinfo=timezone.utc)
+    except ValueError:
+        return None
+    return day.timestamp(), day.year
+
+
+def _moment(raw: Any) -> float | None:
+    """A tick written as an ISO 8601 date or date-time (extended or basic form, as the standard library
+    reads it; a time without a zone is UTC): its seconds since 1970-01-01 UTC; else None."""
+    if not isinstance(raw, str) or not raw.strip():
+        return None
+    try:
+        moment = datetime.fromisoformat(raw.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.timestamp()
+
+
+def _tick(row: Mapping[str, Any], column: str, file: str, line: int, kind: str = "auto") -> tuple[float, str]:
+    """The row's time and how it was written: ``"number"``, ``"date"``, or (``kind`` ``auto``) ``"either"``:
+    a number of 8 digits that is a calendar date ``YYYYMMDD`` of a year in :data:`_BASIC_YEARS` (returned
+    as the number; :func:`transfer_graph` decides).  ``kind`` (:data:`TICK_KINDS`) refuses the other kind."""
     raw = row.get(column)
+    if kind == "date":
+        basic = _basic_date(raw)
+        if basic is not None:
+            return basic[0], "date"
     number = _number(raw)
     if number is not None:
+        if kind == "date":
+            raise InputUnreadable(f"a tick is an ISO 8601 date or date-time (the ticks are read as dates: "
+                                  f"--tick-kind date), not {_cell(raw)}", file=file, line=line, field=column)
         if abs(number) > MAX_VALUE:
             raise InputUnreadable(f"a tick is between {-MAX_VALUE:g} and {MAX_VALUE:g} (the screens subtract ticks; "
                                   f"only order and spacing matter), not {_cell(raw)}", file=file, line=line,
                                   field=column)
-        return number, False
-    if isinstance(raw, str) and raw.strip():
-        try:
-            moment = datetime.fromisoformat(raw.strip().replace("Z", "+00:00"))
-        except ValueError:
-            pass
-        else:
-            if moment.tzinfo is None:
-                moment = moment.replace(tzinfo=timezone.utc)
-            return moment.timestamp(), True
+        if kind == "auto":
+            basic = _basic_date(raw)
+            if basic is not None and _BASIC_YEARS[0] <= basic[1] <= _BASIC_YEARS[1]:
+                return number, "either"
+        return number, "number"
+    moment = _moment(raw)
+    if moment is not None:
+        if kind == "number":
+            raise InputUnreadable(f"a tick is a number (the ticks are read as numbers: --tick-kind number), not "
+                                  f"{_cell(raw)}", file=file, line=line, field=column)
+        return moment, "date"
     raise InputUnreadable(f"a tick is a finite number or an ISO 8601 date-time, not {_cell(raw)}"
                           f"{_TICK_HINT if isinstance(raw, str) and raw.strip() else ''}", file=file, line=line,
                           field=column)
+
+
+def _as_dates(graph: nx.MultiDiGraph) -> None:
+    """Every edge's tick, an 8-digit number ``YYYYMMDD`` read as such so far, read as that date."""
+    for _, _, data in graph.edges(data=True):
+        data["tick"] = cast(tuple[float, int], _basic_date(int(data["tick"])))[0]
 
 
 def _require(row: Mapping[str, Any], columns: TransferColumns, file: str, line: int) -> None:
@@ -352,13 +505,25 @@ def _require(row: Mapping[str, Any], columns: TransferColumns, file: str, line: 
 
 
 def transfer_graph(rows: Iterable[Mapping[str, Any]] | Iterable[tuple[int, Mapping[str, Any]]],
-                   columns: TransferColumns, file: str) -> nx.MultiDiGraph:
+                   columns: TransferColumns, file: str, *, tick_kind: str = "auto") -> nx.MultiDiGraph:
     """The transfer graph of ``rows`` (mappings, or ``(line, mapping)`` pairs; plain mappings
     are numbered from line 2, under a header), read by the module's rules; ``file`` names the
-    source in errors and is the graph's ``name``."""
+    source in errors and is the graph's ``name``.
+
+    ``tick_kind`` (:data:`TICK_KINDS`) says how the ticks are read.  ``auto``: a number is a number and
+    an ISO 8601 date or date-time a date, except the ticks of 8 digits that read as a calendar date
+    ``YYYYMMDD`` of a year from 1900 to 2200 (``20261130``: ISO 8601's basic form, a common export): in
+    a table whose other ticks are dates they are dates; in a table whose every tick is one, they are
+    dates too (as numbers, 30 November to 1 December would be 71 ticks apart), and the graph's notes say
+    so; only beside a tick that is a number (``5``, ``20261331``) are they numbers.  ``number``: every
+    tick a number (a date refused); ``date``: every tick a date, any 8 digits ``YYYYMMDD`` included (a
+    number refused)."""
+    if tick_kind not in TICK_KINDS:
+        raise ValueError(f"tick_kind is one of {', '.join(TICK_KINDS)}, not {tick_kind!r}")
     graph = nx.MultiDiGraph(name=file)
     seen: dict[str, int] = {}
-    first_kind: tuple[bool, int] | None = None  # whether the first row's tick is a date, and its line
+    first: dict[str, int] = {}  # the first line of a tick that is a number, and of one that is a date
+    either: tuple[int, Any] | None = None  # the first tick that reads as both (its line and cell), while undecided
     for number, item in enumerate(rows, start=2):
         line, row = item if isinstance(item, tuple) else (number, item)
         _require(row, columns, file, line)
@@ -368,14 +533,22 @@ def transfer_graph(rows: Iterable[Mapping[str, Any]] | Iterable[tuple[int, Mappi
             raise InputUnreadable(f"the payer and the payee are the same account ({source[:40]!r})",
                                   file=file, line=line, field=columns.target)
         value = _value(row, columns.value, file, line)
-        tick, dated = _tick(row, columns.tick, file, line)
-        if first_kind is None:
-            first_kind = (dated, line)
-        elif dated != first_kind[0]:
-            kinds = ("a number", "a date") if dated else ("a date", "a number")
-            raise InputUnreadable(f"a tick is {kinds[1]} here and {kinds[0]} on line {first_kind[1]}: a table's "
-                                  "ticks are all numbers or all ISO 8601 dates, never both", file=file, line=line,
-                                  field=columns.tick)
+        tick, kind = _tick(row, columns.tick, file, line, tick_kind)
+        if kind == "either":
+            if "date" in first:
+                tick = cast(tuple[float, int], _basic_date(row.get(columns.tick)))[0]
+            elif "number" not in first and either is None:
+                either = (line, row.get(columns.tick))
+        elif kind not in first:
+            other = "number" if kind == "date" else "date"
+            if other in first:
+                raise InputUnreadable(f"a tick is a {kind} here and a {other} on line {first[other]}: a table's "
+                                      "ticks are all numbers or all ISO 8601 dates, never both", file=file,
+                                      line=line, field=columns.tick)
+            first[kind] = line
+            if kind == "date" and either is not None:  # the 8-digit ticks before it were dates
+                _as_dates(graph)
+                either = None
         event = str(line) if columns.id is None else _account(row, columns.id, file, line)
         if event in seen:
             raise InputUnreadable(f"the id {event[:40]!r} was already used on line {seen[event]}",
@@ -384,17 +557,25 @@ def transfer_graph(rows: Iterable[Mapping[str, Any]] | Iterable[tuple[int, Mappi
         graph.add_edge(source, target, value=value, tick=tick, event=event)
     if not seen:
         raise InputUnreadable("the table holds no transfer", file=file)
-    if first_kind is not None and first_kind[0]:
+    if either is not None and not first:  # every tick is 8 digits that read as a date
+        _as_dates(graph)
+        cell = str(either[1]).strip()
+        graph.graph["not_screened"] = [
+            f"ticks read as dates: every tick is 8 digits that read as a date YYYYMMDD (ISO 8601's basic form: "
+            f"line {either[0]}'s {cell} is {cell[:4]}-{cell[4:6]}-{cell[6:]}), not as numbers (step counts that only "
+            "look like dates: --tick-kind number)"]
+    if "date" in first or (either is not None and not first):
         graph.graph["tick_dates"] = True  # the explanations name times as dates, spans in minutes to days
     return graph
 
 
-def read_transfer_table(path: Path, columns: TransferColumns | None = None) -> nx.MultiDiGraph:
+def read_transfer_table(path: Path, columns: TransferColumns | None = None, *,
+                        limits: Limits | None = None, tick_kind: str = "auto") -> nx.MultiDiGraph:
     """The transfer graph of the table at ``path`` (:func:`transfer_graph`; errors name the file,
     the line and the column); the file is closed when it returns or raises (a row refused midway
-    leaves no file open behind it, held by the error's traceback)."""
-    rows = table_rows(path)
+    leaves no file open behind it, held by the error's traceback); ``limits``: :func:`table_rows`'s; ``tick_kind``: :func:`transfer_graph`'s."""
+    rows = table_rows(path, limits)
     try:
-        return transfer_graph(rows, columns or TransferColumns(), str(path))
+        return transfer_graph(rows, columns or TransferColumns(), str(path), tick_kind=tick_kind)
     finally:
         rows.close()
