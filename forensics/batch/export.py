@@ -423,11 +423,17 @@ def _tmp_in(out_dir: Path) -> tuple[Path, int | None]:
     if fcntl is None:
         os.close(fd)
         return path, None
+    return path, _locking(fd)
+
+
+def _locking(fd: int) -> int:
+    """``fd``, its file's exclusive lock taken without waiting (on a file system without locks none is:
+    the process id in the file's name alone tells whether its export still runs)."""
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:  # a file system without locks: the process id alone tells
+    except OSError:
         pass
-    return path, fd
+    return fd
 
 
 def _alive(pid: int) -> bool:
@@ -495,12 +501,7 @@ def _write_commit(out_dir: Path, moves: list[tuple[str, str]]) -> tuple[Path, in
     os.replace(part, path)  # a record is there whole or not at all
     if fcntl is None:
         return path, None
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:  # a file system without locks: the process id alone tells
-        pass
-    return path, fd
+    return path, _locking(os.open(path, os.O_RDONLY))
 
 
 def finish_replacements(out_dir: Path) -> int:
