@@ -74,6 +74,7 @@ def audit(target: str | None, server: str | None, trials: Path | None, seats: Pa
       daishi-forensics study audit https://daishi.ai/u/ada/studies/s_12 --json
       daishi-forensics study audit --trials trials.csv --seats seats.csv --page study.json
     """
+    from daishi_forensics.read.sources import redact_url
     from daishi_forensics.study import audit_study, load_study, render
 
     if as_json:
@@ -87,7 +88,8 @@ def audit(target: str | None, server: str | None, trials: Path | None, seats: Pa
         raise click.UsageError("TARGET is empty: give a study folder or address, or --trials and --seats")
     if target is None and trials is None:
         raise click.UsageError("give a TARGET (a study folder or address), or --trials and --seats")
-    with progress_for(f"study audit {target or trials}", quiet, progress) as line:
+    shown = redact_url(target) if target and target.startswith(("http://", "https://")) else target or trials
+    with progress_for(f"study audit {shown}", quiet, progress) as line:
         line.stage("reading the study")
         study = load_study(target, server=server, trials=trials, seats=seats, page=page, recipe=recipe)
         line.stage("recomputing its figures")
