@@ -209,3 +209,22 @@ def test_a_refused_connection_to_a_credentialed_address_hides_the_credentials() 
                    client=StudyClient(retries=0, backoff=0.0))
     assert str(caught.value) == (f"http://***@127.0.0.1:{port}/u/ada/studies/s_1/trials.csv: no answer after 1 "
                                  "attempts ([Errno 111] Connection refused)")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["https://alice:s3cr3t@127.0.0.1:99999/u/ada/studies/s_1"],
+     "https://***@127.0.0.1:99999/u/ada/studies/s_1: not a study address: its port '99999' is not a port "
+     "(a whole number from 0 to 65535)"),
+    (["u/ada/studies/s_1", "--server", "http://127.0.0.1:99999/"],
+     "http://127.0.0.1:99999/: not a valid server address: its port '99999' is not a port "
+     "(a whole number from 0 to 65535)"),
+    (["u/ada/studies/s_1", "--server", "http://127.0.0.1:http"],
+     "http://127.0.0.1:http: not a valid server address: its port 'http' is not a port "
+     "(a whole number from 0 to 65535)"),
+])
+def test_a_port_out_of_range_is_named_not_a_refused_connection(args: list[str], message: str) -> None:
+    """``study audit https://host:99999/…`` tried four times and said "Connection refused" (exit 2, after
+    the retries' waits); a port no connection can use is refused at once, the address named."""
+    result = CliRunner().invoke(main, ["study", "audit", *args])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == f"daishi-forensics: error: {message}\n"

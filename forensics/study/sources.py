@@ -34,6 +34,7 @@ from typing import Any
 
 import orjson
 from daishi_forensics.errors import InputUnreadable, StudyNotPublished, StudyUnreadable
+from daishi_forensics.jsonio import shown
 from daishi_forensics.read.sources import read_regular, redact_url, refuse_utf16, split_credentials
 
 __all__ = [
@@ -190,17 +191,29 @@ class StudyClient:
 
 def _split(url: str, what: str) -> urllib.parse.SplitResult:
     """``url`` split into its parts; one that does not split (``http://[::1``: an unclosed IPv6 bracket)
-    cannot be read, and ``what`` says which address it was.
+    or names no port a connection can use (``:99999``, ``:http``) cannot be read, and ``what`` says which
+    address it was (named with its credentials hidden).
 
     >>> _split("http://[::1/u/a/studies/s", "not a study address")
     Traceback (most recent call last):
     ...
     daishi_forensics.errors.StudyUnreadable: http://[::1/u/a/studies/s: not a study address (Invalid IPv6 URL)
+    >>> _split("https://u:pw@h:99999/u/a/studies/s", "not a study address")
+    Traceback (most recent call last):
+    ...
+    daishi_forensics.errors.StudyUnreadable: https://***@h:99999/u/a/studies/s: not a study address: its port '99999' is not a port (a whole number from 0 to 65535)
     """
     try:
-        return urllib.parse.urlsplit(url)
+        parts = urllib.parse.urlsplit(url)
     except ValueError as exc:
         raise StudyUnreadable(f"{what} ({exc})", file=redact_url(url)) from exc
+    try:
+        parts.port  # noqa: B018 - raises ValueError on a port out of range or not a number
+    except ValueError:
+        port = parts.netloc.rpartition("@")[2].rpartition(":")[2]
+        raise StudyUnreadable(f"{what}: its port {shown(port)} is not a port (a whole number from 0 to 65535)",
+                              file=redact_url(url)) from None
+    return parts
 
 
 def study_address(target: str, server: str | None) -> tuple[str, str, str]:
@@ -231,14 +244,14 @@ def study_address(target: str, server: str | None) -> tuple[str, str, str]:
 
 def _from_server(target: str, server: str | None, client: StudyClient, want_files: bool) -> StudyInputs:
     origin, handle, study = study_address(target, server)
-    shown = redact_url(origin)  # the address every message and source name gives: no credentials
+    public = redact_url(origin)  # the address every message and source name gives: no credentials
     study_path = f"/u/{urllib.parse.quote(handle)}/studies/{urllib.parse.quote(study)}"
-    base = f"{shown}{study_path}"
+    base = f"{public}{study_path}"
     trials_url, seats_url = f"{base}/{TRIALS_FILE}", f"{base}/{SEATS_FILE}"
     trials = _decode(client.get(f"{origin}{study_path}/{TRIALS_FILE}", trials_url), trials_url) if want_files else ""
     seats = _decode(client.get(f"{origin}{study_path}/{SEATS_FILE}", seats_url), seats_url) if want_files else ""
     profile_path = f"/u/{urllib.parse.quote(handle)}?format=json"
-    profile_url = f"{shown}{profile_path}"
+    profile_url = f"{public}{profile_path}"
     profile = _json(client.get(f"{origin}{profile_path}", profile_url), profile_url)
     studies = profile.get("studies") if isinstance(profile, Mapping) else None
     if not isinstance(studies, list):
@@ -252,7 +265,7 @@ def _from_server(target: str, server: str | None, client: StudyClient, want_file
         if not isinstance(path, str) or not path.startswith("/"):
             raise StudyUnreadable("under the anytime rule the study's entry must name its recipe's address",
                                   file=profile_url, field="recipe")
-        recipe_url = f"{shown}{path}?format=json"
+        recipe_url = f"{public}{path}?format=json"
         recipe = _document(client.get(f"{origin}{path}?format=json", recipe_url), recipe_url, "study-recipe")
     return StudyInputs(trials, trials_url, seats, seats_url, entry, f"{profile_url} (study {study})", recipe,
                        recipe_url, base)
