@@ -112,4 +112,13 @@ def compare(targets: tuple[str, ...], by: str | None, models: tuple[str, str] | 
     raise SystemExit(exitcodes.OK)
 
 
-set_help(compare, TARGET_HELP + " A folder holding matches stands for every match in it.")
+EXAMPLES = """\b
+Examples:
+  daishi-forensics simulate --scenario ring --seed 3 --out /tmp/m
+  daishi-forensics compare m_demo /tmp/m
+  daishi-forensics compare m_demo /tmp/m -o compare.html
+  daishi-forensics compare m_demo /tmp/m --by model --format json
+  daishi-forensics compare m_demo --by model --models gpt-5-2025-08-07 gemini-2.5-pro"""
+"""Commands that run as written (the embedded demo, and a match ``simulate`` writes)."""
+
+set_help(compare, TARGET_HELP + " A folder holding matches stands for every match in it.", EXAMPLES)

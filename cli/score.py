@@ -15,7 +15,7 @@ from daishi_forensics.score.rubric import VERSIONS, UnknownRubric, rubric
 from daishi_forensics.textsafe import shown
 
 from ._progress import progress_for, progress_options
-from ._common import TARGET_HELP, fail, handle_errors, input_options, not_empty, set_help, write_output
+from ._common import TARGET_HELP, fail, format_for, handle_errors, input_options, not_empty, set_help, write_output
 
 
 class RubricChoice(click.Choice):
@@ -42,13 +42,14 @@ class RubricChoice(click.Choice):
 @click.option("--rubric", "rubric_version", type=RubricChoice(VERSIONS), default=None,
               help="Score under this rubric version instead of the one the report names "
                    "(a leading v is allowed: v2.4).")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
-              help="text for people, json for programs (versioned, deterministic).")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
+              help="text for people (the default), json for programs (versioned, deterministic). Without it, "
+                   "the name given to -o decides: .json, .txt.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
 @progress_options
 @input_options
 @handle_errors
-def score(target: str, rubric_version: str | None, fmt: str, output: Path | None, quiet: bool, progress: bool,
+def score(target: str, rubric_version: str | None, fmt: str | None, output: Path | None, quiet: bool, progress: bool,
           store: Path | None, server: str | None) -> None:
     """Recompute each seat's Fitness Index and five dimensions, and check the published ones.
 
@@ -71,7 +72,7 @@ def score(target: str, rubric_version: str | None, fmt: str, output: Path | None
     except UnknownRubric as exc:
         fail(f"{exc}; pass --rubric to choose one", exitcodes.USAGE)
         return
-    write_output(render(result, fmt), output)
+    write_output(render(result, format_for(fmt, output, FORMATS)), output)
     raise SystemExit(result.exit_code)
 
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from click.core import ParameterSource
 from daishi_forensics import exitcodes
 
-from ._common import handle_errors, write_output
+from ._common import format_for, handle_errors, write_output
 from ._progress import progress_for, progress_options
 
 FORMATS = ("text", "json", "markdown")
@@ -40,14 +39,15 @@ def study() -> None:
                    "study.json.")
 @click.option("--recipe", type=click.Path(dir_okay=False, path_type=Path),
               help="The study's recipe as JSON (schema study-recipe); the anytime rule needs its tuning constant.")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
-              help="text for people, markdown for pages, json for programs (schema study-audit).")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
+              help="text for people (the default), markdown for pages, json for programs (schema study-audit). "
+                   "Without it, the name given to -o decides: .md, .json, .txt.")
 @click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
 @progress_options
 @handle_errors
 def audit(target: str | None, server: str | None, trials: Path | None, seats: Path | None, page: Path | None,
-          recipe: Path | None, fmt: str, as_json: bool, output: Path | None, quiet: bool, progress: bool) -> None:
+          recipe: Path | None, fmt: str | None, as_json: bool, output: Path | None, quiet: bool, progress: bool) -> None:
     """Recompute a published series or paired experiment from its two files and check its page.
 
     Reads trials.csv and seats.csv, the page's own figures and (under the anytime
@@ -74,20 +74,22 @@ def audit(target: str | None, server: str | None, trials: Path | None, seats: Pa
       daishi-forensics study audit https://daishi.ai/u/ada/studies/s_12 --json
       daishi-forensics study audit --trials trials.csv --seats seats.csv --page study.json
     """
+    from daishi_forensics.read.sources import redact_url
     from daishi_forensics.study import audit_study, load_study, render
 
     if as_json:
-        given = click.get_current_context().get_parameter_source("fmt") is not ParameterSource.DEFAULT
-        if fmt != "json" and given:
+        if fmt not in (None, "json"):
             raise click.UsageError(f"--json and --format {fmt} ask for two formats; give one")
         fmt = "json"
+    fmt = format_for(fmt, output, FORMATS)
     if (trials is None) != (seats is None):
         raise click.UsageError("--trials and --seats go together: the audit needs both files")
     if target == "":  # a path of no characters is the current folder: never audit that unasked
         raise click.UsageError("TARGET is empty: give a study folder or address, or --trials and --seats")
     if target is None and trials is None:
         raise click.UsageError("give a TARGET (a study folder or address), or --trials and --seats")
-    with progress_for(f"study audit {target or trials}", quiet, progress) as line:
+    shown = redact_url(target) if target and target.startswith(("http://", "https://")) else target or trials
+    with progress_for(f"study audit {shown}", quiet, progress) as line:
         line.stage("reading the study")
         study = load_study(target, server=server, trials=trials, seats=seats, page=page, recipe=recipe)
         line.stage("recomputing its figures")

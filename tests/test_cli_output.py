@@ -197,3 +197,22 @@ def test_tiers_keeps_a_label_column_named_tier_and_stays_in_step(tmp_path: Path)
     assert [r["tier"] for r in rows] == ["hijack", None, "persuasion"] and rows[1]["reason"] == "line 2 is blank"
     lines = result.stderr.splitlines()
     assert "hijack: 1 (labelled hijack: 1)" in lines and "persuasion: 1 (labelled persuasion: 1)" in lines
+
+
+def test_score_picks_the_format_from_the_output_files_name(tmp_path: Path) -> None:
+    """``score m_demo -o out.json`` wrote text into out.json; as behavior, compare, propagation and screen
+    do, the name given to -o now picks the format when --format is not given (.json, .txt); an ending score
+    cannot write (.md, .html) keeps text, and --format decides over the name."""
+    runner = CliRunner()
+    text = runner.invoke(main, ["score", "m_demo"])
+    as_json = runner.invoke(main, ["score", "m_demo", "--format", "json"])
+    assert text.exit_code == as_json.exit_code
+    for name, expected in [("out.json", as_json.stdout), ("OUT.Json", as_json.stdout), ("out.txt", text.stdout),
+                           ("out.md", text.stdout), ("out.html", text.stdout), ("out", text.stdout)]:
+        result = runner.invoke(main, ["score", "m_demo", "-o", str(tmp_path / name)])
+        assert result.exit_code == text.exit_code and result.stdout == "", (name, result.output)
+        assert (tmp_path / name).read_text() == expected, name
+    result = runner.invoke(main, ["score", "m_demo", "-o", str(tmp_path / "forced.json"), "--format", "text"])
+    assert result.exit_code == text.exit_code and (tmp_path / "forced.json").read_text() == text.stdout
+    assert "Without it, the name given to -o decides: .json, .txt." in \
+        " ".join(runner.invoke(main, ["score", "--help"]).stdout.split())

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import shlex
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -56,3 +58,24 @@ def test_exit_code_lines_apply_to_their_command() -> None:
 def test_baseline_help_says_rates() -> None:
     flat = " ".join(help_of(["behavior"]).split())
     assert "100 x rate / the baseline's mean rate" in flat and "count / baseline" not in flat
+
+
+def test_compare_help_has_an_examples_block_that_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``compare --help`` gave its examples only in prose; it has an Examples block as ``study audit``
+    does, and each line of it runs as written (the folder the simulation writes moved to a temporary one)."""
+    text = help_of(["compare"])
+    block = text.split("\n  Examples:\n", 1)[1].split("\n\n", 1)[0]
+    lines = [line.strip() for line in block.splitlines()]
+    assert lines == [
+        "daishi-forensics simulate --scenario ring --seed 3 --out /tmp/m",
+        "daishi-forensics compare m_demo /tmp/m",
+        "daishi-forensics compare m_demo /tmp/m -o compare.html",
+        "daishi-forensics compare m_demo /tmp/m --by model --format json",
+        "daishi-forensics compare m_demo --by model --models gpt-5-2025-08-07 gemini-2.5-pro",
+    ]
+    monkeypatch.chdir(tmp_path)
+    for line in lines:
+        args = [str(tmp_path / "m") if word == "/tmp/m" else word for word in shlex.split(line)[1:]]
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 0, (line, result.output)
+    assert (tmp_path / "compare.html").read_text().startswith("<!DOCTYPE html>")

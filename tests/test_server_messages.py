@@ -45,7 +45,7 @@ def test_a_404_on_the_first_page_is_still_no_such_match(server: str, tmp_path: P
 def test_redact_url_hides_a_token_but_shows_a_cursor() -> None:
     assert redact_url("http://h/api/matches/m/export?token=abc&cursor=c2") == \
         "http://h/api/matches/m/export?token=***&cursor=c2"
-    assert redact_url("http://u:pw@h/x?cursorx=1&key=2") == "http://u:***@h/x?cursorx=***&key=***"
+    assert redact_url("http://u:pw@h/x?cursorx=1&key=2") == "http://***@h/x?cursorx=***&key=***"
 
 
 @pytest.mark.parametrize(("following", "said"), [(False, "false"), (True, "true"), (2.5, "2.5"),

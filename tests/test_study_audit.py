@@ -765,3 +765,25 @@ def test_a_tuning_constant_past_double_arithmetic_is_refused_not_a_crash(tmp_pat
     assert result.stderr == (f"daishi-forensics: error: {folder / 'recipe.json'}, field sequenceTuning: {tuning!r} is a "
                              "tuning constant the confidence sequence cannot be computed with: n·ρ² for 1 to 12 "
                              "observations overflows, or underflows to zero, in double arithmetic\n")
+
+
+def test_the_output_files_name_picks_the_format_as_for_the_other_commands(study_a: Path, tmp_path: Path) -> None:
+    """``study audit -o out.json`` wrote text into out.json (exit 0); as behavior, compare, propagation and
+    screen do, the name given to -o now picks the format when --format is not given (.json, .md, .txt); an
+    ending it cannot write (.html) keeps text, and --format or --json still decides over the name."""
+    runner = CliRunner()
+    expected = {fmt: runner.invoke(main, ["study", "audit", str(study_a), "--format", fmt]).stdout
+                for fmt in ("text", "json", "markdown")}
+    for name, fmt in [("out.json", "json"), ("out.JSON", "json"), ("out.md", "markdown"), ("out.markdown", "markdown"),
+                      ("out.txt", "text"), ("out.html", "text"), ("out.sarif", "text"), ("out", "text")]:
+        result = runner.invoke(main, ["study", "audit", str(study_a), "-o", str(tmp_path / name)])
+        assert result.exit_code == 0 and result.stdout == "", (name, result.output)
+        assert (tmp_path / name).read_text() == expected[fmt], name
+    for args, fmt in [(["--format", "text"], "text"), (["--json"], "json"), (["--format", "markdown"], "markdown")]:
+        out = tmp_path / "given.json"
+        assert runner.invoke(main, ["study", "audit", str(study_a), "-o", str(out), *args]).exit_code == 0
+        assert out.read_text() == expected[fmt], args
+    assert runner.invoke(main, ["study", "audit", str(study_a), "-o", str(tmp_path / "x.md"), "--json"]).exit_code == 0
+    assert (tmp_path / "x.md").read_text() == expected["json"]
+    assert "Without it, the name given to -o decides: .md, .json, .txt." in \
+        " ".join(runner.invoke(main, ["study", "audit", "--help"]).stdout.split())

@@ -7,7 +7,9 @@ followed by /trials.csv and /seats.csv; until every trial is published they answ
 
 from __future__ import annotations
 
+import base64
 import json
+import socket
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -27,12 +29,14 @@ class Handler(BaseHTTPRequestHandler):
     routes: dict[str, tuple[int, bytes, str]] = {}
     failures_left: dict[str, int] = {}
     requests: list[str] = []
+    auth: list[str | None] = []
 
     def log_message(self, *args: object) -> None:  # keep test output clean
         pass
 
     def do_GET(self) -> None:  # noqa: N802 (http.server API)
         Handler.requests.append(self.path)
+        Handler.auth.append(self.headers.get("Authorization"))
         left = Handler.failures_left.get(self.path, 0)
         if left:
             Handler.failures_left[self.path] = left - 1
@@ -64,6 +68,7 @@ def server(tmp_path: Path) -> Iterator[str]:
     Handler.routes = {}
     Handler.failures_left = {}
     Handler.requests = []
+    Handler.auth = []
     _serve_folder("ada", write_study(tmp_path / "a", trials, seats, study_a_page()))
     _serve_folder("bob", study_b(tmp_path / "b"))
     reason = {"error": "not yet published", "reason": "2 trials of arm 1 are still playing"}
@@ -147,6 +152,79 @@ def test_saved_copies_with_the_served_page(server: str, tmp_path: Path) -> None:
 def test_an_address_that_does_not_split_exits_2_not_70(args: list[str], message: str) -> None:
     """An unclosed IPv6 bracket in the study address or --server stopped the audit with an internal error
     (ValueError, exit 70) before any request; it is an address that cannot be read: exit 2, named."""
+    result = CliRunner().invoke(main, ["study", "audit", *args])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == f"daishi-forensics: error: {message}\n"
+
+
+def test_credentials_in_a_study_address_are_sent_and_never_printed(server: str) -> None:
+    """``study audit https://user:secret@host/…`` printed ``user:secret@`` as typed in every message (a
+    connection refused, an HTTP error, a bad address) and in the report's sources, and sent no credentials
+    (urllib took ``user:secret@host`` for a host name); they are sent as HTTP Basic authentication and
+    every address is shown as ``***@host``, as the match server reader shows it."""
+    runner = CliRunner()
+    host = server.removeprefix("http://")
+    secret = f"http://alice:s3cr3t@{host}"
+    result = runner.invoke(main, ["study", "audit", f"{secret}/u/ada/studies/s_hand", "--json"])
+    assert result.exit_code == 0, result.output
+    assert "s3cr3t" not in result.output and "alice" not in result.output
+    assert json.loads(result.output)["sources"] == {
+        "trials": f"http://***@{host}/u/ada/studies/s_hand/trials.csv",
+        "seats": f"http://***@{host}/u/ada/studies/s_hand/seats.csv",
+        "page": f"http://***@{host}/u/ada?format=json (study s_hand)", "recipe": None,
+        "address": f"http://***@{host}/u/ada/studies/s_hand"}
+    assert Handler.auth == ["Basic " + base64.b64encode(b"alice:s3cr3t").decode()] * 3
+    text = runner.invoke(main, ["study", "audit", f"{secret}/u/ada/studies/s_hand"])
+    assert text.exit_code == 0 and "s3cr3t" not in text.output and f"http://***@{host}/u/ada" in text.output
+    cases = [
+        ([f"{secret}/u/ada/studies/s_gone"],
+         f"http://***@{host}/u/ada/studies/s_gone/trials.csv: the server has no such study or file (HTTP 404)"),
+        ([f"{secret}/u/ada/studies/s_playing"],
+         f"http://***@{host}/u/ada/studies/s_playing/trials.csv: not yet published (HTTP 409): 2 trials of arm 1 "
+         "are still playing"),
+        ([f"{secret}/u/ada/matches/m_1"],
+         f"http://***@{host}/u/ada/matches/m_1: not a study address (expected <server>/u/<handle>/studies/<id>)"),
+        (["u/ada/studies/s_gone", "--server", secret],
+         f"http://***@{host}/u/ada/studies/s_gone/trials.csv: the server has no such study or file (HTTP 404)"),
+        (["u/ada/studies/s_1", "--server", "ftp://alice:s3cr3t@h"],
+         "ftp://***@h: the server address must be http:// or https://, not 'ftp://***@h'"),
+        (["http://alice:s3cr3t@[::1/u/ada/studies/s_1"],
+         "http://***@[::1/u/ada/studies/s_1: not a study address (Invalid IPv6 URL)"),
+        (["https://ghp_t0ken@[::1/u/ada/studies/s_1"],
+         "https://***@[::1/u/ada/studies/s_1: not a study address (Invalid IPv6 URL)"),
+    ]
+    for args, message in cases:
+        failed = runner.invoke(main, ["study", "audit", *args, "--progress"])
+        assert failed.exit_code == 2, (args, failed.output)
+        assert "s3cr3t" not in failed.stderr and "t0ken" not in failed.stderr and "alice" not in failed.stderr
+        assert failed.stderr.endswith(f"daishi-forensics: error: {message}\n"), failed.stderr
+
+
+def test_a_refused_connection_to_a_credentialed_address_hides_the_credentials() -> None:
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with pytest.raises(StudyUnreadable) as caught:
+        load_study(f"http://alice:s3cr3t@127.0.0.1:{port}/u/ada/studies/s_1",
+                   client=StudyClient(retries=0, backoff=0.0))
+    assert str(caught.value) == (f"http://***@127.0.0.1:{port}/u/ada/studies/s_1/trials.csv: no answer after 1 "
+                                 "attempts ([Errno 111] Connection refused)")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["https://alice:s3cr3t@127.0.0.1:99999/u/ada/studies/s_1"],
+     "https://***@127.0.0.1:99999/u/ada/studies/s_1: not a study address: its port '99999' is not a port "
+     "(a whole number from 0 to 65535)"),
+    (["u/ada/studies/s_1", "--server", "http://127.0.0.1:99999/"],
+     "http://127.0.0.1:99999/: not a valid server address: its port '99999' is not a port "
+     "(a whole number from 0 to 65535)"),
+    (["u/ada/studies/s_1", "--server", "http://127.0.0.1:http"],
+     "http://127.0.0.1:http: not a valid server address: its port 'http' is not a port "
+     "(a whole number from 0 to 65535)"),
+])
+def test_a_port_out_of_range_is_named_not_a_refused_connection(args: list[str], message: str) -> None:
+    """``study audit https://host:99999/…`` tried four times and said "Connection refused" (exit 2, after
+    the retries' waits); a port no connection can use is refused at once, the address named."""
     result = CliRunner().invoke(main, ["study", "audit", *args])
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr == f"daishi-forensics: error: {message}\n"

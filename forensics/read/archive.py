@@ -42,6 +42,9 @@ __all__ = [
     "match_rounds",
     "MAX_TICK",
     "bounded_ticks",
+    "repeated_agents",
+    "distinct_agents",
+    "twice_message",
     "MAX_MAGNITUDE",
     "within_magnitude",
     "seat_wealth",
@@ -265,6 +268,52 @@ def bounded_ticks(archive: Mapping[str, Any]) -> None:
         if isinstance(value, int) and not isinstance(value, bool) and not 0 <= value <= MAX_TICK:
             raise InvalidInput(f"{value} is not a tick: ticks are integers from 0 to 2^53 - 1 ({MAX_TICK})",
                                field=name)
+
+
+def repeated_agents(archive: Mapping[str, Any]) -> list[tuple[int, int, str]]:
+    """``(first position, position, agent id)`` for every row of the archive's ``agents`` whose agent id
+    an earlier row already names (the board lists each agent once: a seat is an agent).  Rows that are
+    not objects or have no text ``agentId`` are left to the schema.
+
+    >>> repeated_agents({"agents": [{"agentId": "a_1"}, {"agentId": "a_2"}, {"agentId": "a_1"}]})
+    [(0, 2, 'a_1')]
+    >>> repeated_agents({"agents": "x"})
+    []
+    """
+    agents = archive.get("agents")
+    if not isinstance(agents, list):
+        return []
+    first: dict[str, int] = {}
+    out: list[tuple[int, int, str]] = []
+    for index, row in enumerate(agents):
+        agent = row.get("agentId") if isinstance(row, Mapping) else None
+        if not isinstance(agent, str):
+            continue
+        if agent in first:
+            out.append((first[agent], index, agent))
+        else:
+            first[agent] = index
+    return out
+
+
+def twice_message(first: int, index: int, agent: str) -> str:
+    """What every command says of an agent the board lists twice."""
+    return (f"{shown(agent)} is on the board twice (agents[{first}] and agents[{index}] name it): the board "
+            "lists each agent once, so its seats cannot be told apart")
+
+
+def distinct_agents(archive: Mapping[str, Any]) -> None:
+    """Refuse an archive whose ``agents`` list one agent id twice (:class:`InvalidInput` naming the second
+    row's ``agentId``): every analysis keys its seats by agent id, so the two rows would show as one
+    agent's figures twice.
+
+    >>> distinct_agents({"agents": [{"agentId": "a_1", "seat": 1}, {"agentId": "a_1", "seat": 2}]})
+    Traceback (most recent call last):
+    ...
+    daishi_forensics.errors.InvalidInput: field agents[1].agentId: 'a_1' is on the board twice (agents[0] and agents[1] name it): the board lists each agent once, so its seats cannot be told apart
+    """
+    for first, index, agent in repeated_agents(archive)[:1]:
+        raise InvalidInput(twice_message(first, index, agent), field=f"agents[{index}].agentId")
 
 
 def match_rounds(archive: Mapping[str, Any]) -> int:

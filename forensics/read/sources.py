@@ -81,6 +81,7 @@ __all__ = [
     "default_store",
     "redact_url",
     "server_address",
+    "split_credentials",
     "ServerClient",
 ]
 
@@ -1089,26 +1090,51 @@ def _join(base: str, path: str) -> str:
 
 
 def redact_url(url: str) -> str:
-    """``url`` with its password and the values of its query hidden (``user:***@``, ``?token=***``),
-    but for an export page's ``cursor``, which is no secret and tells which page is meant.
+    """``url`` with its credentials and the values of its query hidden (``***@``, ``?token=***``),
+    but for an export page's ``cursor``, which is no secret and tells which page is meant.  The whole
+    user information goes, not only a password: a token is often given as the user name alone.
+    Every command that prints an address prints it through this function.
 
     >>> redact_url("https://bob:pw@host/x?token=abc&cursor=c2")
-    'https://bob:***@host/x?token=***&cursor=c2'
+    'https://***@host/x?token=***&cursor=c2'
+    >>> redact_url("https://ghp_token@host/x")
+    'https://***@host/x'
     >>> redact_url("https://host/x?s3cret&cursor=c2")
     'https://host/x?***&cursor=c2'
+    >>> redact_url("http://bob:pw@[::1/x")
+    'http://***@[::1/x'
     """
     try:
         parts = urllib.parse.urlsplit(url)
     except ValueError:
-        return re.sub(r"//[^/@]*@", "//***@", url)
+        return re.sub(r"//[^/]*@", "//***@", url)
     netloc = parts.netloc
     if "@" in netloc:
-        userinfo, _, host = netloc.rpartition("@")
-        user = userinfo.split(":", 1)[0]
-        netloc = f"{user}:***@{host}" if user else f"***@{host}"
+        netloc = "***@" + netloc.rpartition("@")[2]
     query = "&".join(pair if pair.startswith("cursor=") or not pair else f"{pair.split('=', 1)[0]}=***"
                      if "=" in pair else "***" for pair in parts.query.split("&")) if parts.query else ""
     return urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+
+
+def split_credentials(url: str) -> tuple[str, dict[str, str]]:
+    """``url`` without its user information (and fragment), and the headers that send that user information
+    as HTTP Basic authentication (none when it holds none): ``urllib`` would take ``user:pw@host`` for a
+    host name.
+
+    >>> split_credentials("https://bob:pw@host:8/x?t=1")
+    ('https://host:8/x?t=1', {'Authorization': 'Basic Ym9iOnB3'})
+    >>> split_credentials("http://host/x")
+    ('http://host/x', {})
+    """
+    parts = urllib.parse.urlsplit(url)
+    headers: dict[str, str] = {}
+    netloc = parts.netloc
+    if "@" in netloc:
+        userinfo, _, netloc = netloc.rpartition("@")
+        user, _, password = userinfo.partition(":")
+        token = f"{urllib.parse.unquote(user)}:{urllib.parse.unquote(password)}".encode()
+        headers["Authorization"] = "Basic " + base64.b64encode(token).decode()
+    return urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, parts.query, "")), headers
 
 
 def _origin(url: str) -> tuple[str, str, int | None]:
@@ -1256,7 +1282,7 @@ class ServerClient:
     most ``server_retry_after_seconds``, else an error).  A 404 is :class:`MatchNotFound` at
     once.  A redirect is followed only to the same scheme, host and port.  Credentials in
     the address are sent as HTTP Basic authentication and never printed: every message
-    names the address with its password and query values hidden (:func:`redact_url`).
+    names the address with its credentials and query values hidden (:func:`redact_url`).
     """
 
     base: str
@@ -1266,15 +1292,9 @@ class ServerClient:
     as :attr:`MatchSource.lone_surrogates` (where: the answer's address and path)."""
 
     def _url(self, path: str) -> tuple[str, dict[str, str]]:
-        parts = urllib.parse.urlsplit(self.base)
-        headers = {"Accept": "application/json", "User-Agent": "daishi-forensics"}
-        netloc = parts.netloc
-        if "@" in netloc:
-            userinfo, _, netloc = netloc.rpartition("@")
-            user, _, password = userinfo.partition(":")
-            token = f"{urllib.parse.unquote(user)}:{urllib.parse.unquote(password)}".encode()
-            headers["Authorization"] = "Basic " + base64.b64encode(token).decode()
-        return _join(urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, parts.query, "")), path), headers
+        base, headers = split_credentials(self.base)
+        headers = {"Accept": "application/json", "User-Agent": "daishi-forensics", **headers}
+        return _join(base, path), headers
 
     def get_json(self, path: str, *, missing_ok: bool = False, missing: str | None = None) -> Any:
         """The JSON answer of ``GET base+path`` (None for a 404 when ``missing_ok``).

@@ -30,6 +30,8 @@ import jsonschema_rs
 from daishi_forensics import schemas
 from daishi_forensics.jsonio import SHOWN_LENGTH, shown
 
+from .archive import repeated_agents, twice_message
+
 __all__ = ["Problem", "EventChecker", "SchemaChecker", "MAX_MESSAGE", "json_path", "IntegerPath", "IntegralFloat",
            "integer_paths", "as_integers", "as_draft4", "flattened", "stored_only", "ENVELOPE_INTEGERS", "EXACT_INTEGER",
            "UPCAST_MARKS", "report_schema_errors"]
@@ -793,6 +795,10 @@ def header_problems(source: Any) -> list[Problem]:
                           f"{shown(header.get('matchId'))}",
                     code="match-id", path="$.archive.matchId")
         )
+    archive = header.get("archive")
+    for first, index, agent in repeated_agents(archive) if isinstance(archive, dict) else ():
+        problems.append(Problem(name, twice_message(first, index, agent), code="archive",
+                                path=f"$.archive.agents[{index}].agentId"))
     report = header.get("report")
     report_id = report.get("matchId") if isinstance(report, dict) else None
     expected = header.get("matchId") if header.get("matchId") is not None else archive_id

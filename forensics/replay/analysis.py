@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from daishi_forensics.errors import InvalidInput
-from daishi_forensics.read.archive import ItemValues, bounded_ticks, item_values
+from daishi_forensics.read.archive import ItemValues, bounded_ticks, distinct_agents, item_values
 from daishi_forensics.read.boundary import MatchRead, read_match
 from daishi_forensics.read.sources import Limits, MatchSource, open_match
 
@@ -137,6 +137,7 @@ def analyze(read: MatchRead, catalogue: Catalogue, *, only: Iterable[str] | None
     archive = read.archive
     try:
         bounded_ticks(archive)  # a match round past 2^53 - 1 cannot be counted exactly in any pass
+        distinct_agents(archive)  # an agent listed twice would show as one agent's figures on two rows
     except InvalidInput as exc:
         exc.file = read.source.name
         raise

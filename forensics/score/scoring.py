@@ -49,7 +49,7 @@ from .rubric import (
     survival,
 )
 from daishi_forensics.arithmetic import coverage as arithmetic_coverage
-from daishi_forensics.read.archive import map_regions, match_rounds as archive_match_rounds, within_magnitude
+from daishi_forensics.read.archive import map_regions, match_rounds as archive_match_rounds, twice_message, within_magnitude
 from daishi_forensics.read.boundary import erratum_name
 from daishi_forensics.jsonio import json_text, shown
 from daishi_forensics.wording import count
@@ -374,15 +374,15 @@ def _board(archive: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
     if not isinstance(agents, list):
         raise InvalidInput("the archive has no agents list", field="agents")
     out: list[tuple[str, Mapping[str, Any]]] = []
-    seen: set[str] = set()
+    seen: dict[str, int] = {}
     for index, row in enumerate(agents):
         where = f"agents[{index}]"
         if not isinstance(row, Mapping) or not isinstance(row.get("agentId"), str):
             raise InvalidInput("a seat without an agentId", field=f"{where}.agentId")
         agent = row["agentId"]
         if agent in seen:
-            raise InvalidInput(f"{agent} is on the board twice", field=f"{where}.agentId")
-        seen.add(agent)
+            raise InvalidInput(twice_message(seen[agent], index, agent), field=f"{where}.agentId")
+        seen[agent] = index
         out.append((agent, row))
     return out
 

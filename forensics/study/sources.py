@@ -15,7 +15,9 @@ under the anytime rule, ``recipe.json``.
 
 Every failure is a :class:`~daishi_forensics.errors.StudyUnreadable` (exit 2); a
 409 is its :class:`~daishi_forensics.errors.StudyNotPublished`, whose message is
-the page's reason.
+the page's reason.  Credentials in an address (``https://user:pw@host/…``) are sent as HTTP
+Basic authentication and never printed: every message and every name of a source shows the address
+through :func:`~daishi_forensics.read.sources.redact_url` (``https://***@host/…``).
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ from typing import Any
 
 import orjson
 from daishi_forensics.errors import InputUnreadable, StudyNotPublished, StudyUnreadable
-from daishi_forensics.read.sources import read_regular, refuse_utf16
+from daishi_forensics.jsonio import shown
+from daishi_forensics.read.sources import read_regular, redact_url, refuse_utf16, split_credentials
 
 __all__ = [
     "TRIALS_FILE",
@@ -155,12 +158,16 @@ class StudyClient:
     retries: int = 3
     backoff: float = 0.25
 
-    def get(self, url: str) -> bytes:
-        """The body of ``url``."""
+    def get(self, url: str, name: str | None = None) -> bytes:
+        """The body of ``url``, whose credentials are sent as HTTP Basic authentication and never printed:
+        messages name ``name`` (by default ``url`` with its credentials and query values hidden)."""
+        plain, headers = split_credentials(url)
+        request = urllib.request.Request(plain, headers=headers)
+        url = redact_url(url) if name is None else name
         attempt = 0
         while True:
             try:
-                with urllib.request.urlopen(url, timeout=self.timeout) as answer:  # noqa: S310 (http/https, checked)
+                with urllib.request.urlopen(request, timeout=self.timeout) as answer:  # noqa: S310 (http/https, checked)
                     data: bytes = answer.read(MAX_BYTES + 1)
                 if len(data) > MAX_BYTES:
                     raise StudyUnreadable(f"the answer is larger than {MAX_BYTES} bytes", file=url)
@@ -176,24 +183,37 @@ class StudyClient:
             except (urllib.error.URLError, TimeoutError, ConnectionError, OSError) as exc:
                 if attempt >= self.retries:
                     reason = getattr(exc, "reason", exc)
-                    raise StudyUnreadable(f"no answer after {attempt + 1} attempts ({reason})", file=url) from exc
+                    raise StudyUnreadable(f"no answer after {attempt + 1} attempts ({redact_url(str(reason))})",
+                                          file=url) from exc
             time.sleep(self.backoff * (2**attempt))
             attempt += 1
 
 
 def _split(url: str, what: str) -> urllib.parse.SplitResult:
     """``url`` split into its parts; one that does not split (``http://[::1``: an unclosed IPv6 bracket)
-    cannot be read, and ``what`` says which address it was.
+    or names no port a connection can use (``:99999``, ``:http``) cannot be read, and ``what`` says which
+    address it was (named with its credentials hidden).
 
     >>> _split("http://[::1/u/a/studies/s", "not a study address")
     Traceback (most recent call last):
     ...
     daishi_forensics.errors.StudyUnreadable: http://[::1/u/a/studies/s: not a study address (Invalid IPv6 URL)
+    >>> _split("https://u:pw@h:99999/u/a/studies/s", "not a study address")
+    Traceback (most recent call last):
+    ...
+    daishi_forensics.errors.StudyUnreadable: https://***@h:99999/u/a/studies/s: not a study address: its port '99999' is not a port (a whole number from 0 to 65535)
     """
     try:
-        return urllib.parse.urlsplit(url)
+        parts = urllib.parse.urlsplit(url)
     except ValueError as exc:
-        raise StudyUnreadable(f"{what} ({exc})", file=url) from exc
+        raise StudyUnreadable(f"{what} ({exc})", file=redact_url(url)) from exc
+    try:
+        parts.port  # noqa: B018 - raises ValueError on a port out of range or not a number
+    except ValueError:
+        port = parts.netloc.rpartition("@")[2].rpartition(":")[2]
+        raise StudyUnreadable(f"{what}: its port {shown(port)} is not a port (a whole number from 0 to 65535)",
+                              file=redact_url(url)) from None
+    return parts
 
 
 def study_address(target: str, server: str | None) -> tuple[str, str, str]:
@@ -210,24 +230,29 @@ def study_address(target: str, server: str | None) -> tuple[str, str, str]:
             raise StudyUnreadable("no such folder, and not a study address: give a study folder, an https:// "
                                   "study address, or a u/<handle>/studies/<id> path with --server", file=target)
         if _split(server, "not a valid server address").scheme not in ("http", "https"):
-            raise StudyUnreadable(f"the server address must be http:// or https://, not {server!r}", file=server)
+            raise StudyUnreadable(f"the server address must be http:// or https://, not {redact_url(server)!r}",
+                                  file=redact_url(server))
         url = server.rstrip("/") + "/" + target.lstrip("/")
     parts = _split(url, "not a study address")
     match = _ADDRESS.match(parts.path)
     if match is None or parts.query or parts.fragment:
-        raise StudyUnreadable("not a study address (expected <server>/u/<handle>/studies/<id>)", file=url)
+        raise StudyUnreadable("not a study address (expected <server>/u/<handle>/studies/<id>)",
+                              file=redact_url(url))
     origin = f"{parts.scheme}://{parts.netloc}"
     return origin, urllib.parse.unquote(match["handle"]), urllib.parse.unquote(match["study"])
 
 
 def _from_server(target: str, server: str | None, client: StudyClient, want_files: bool) -> StudyInputs:
     origin, handle, study = study_address(target, server)
-    base = f"{origin}/u/{urllib.parse.quote(handle)}/studies/{urllib.parse.quote(study)}"
+    public = redact_url(origin)  # the address every message and source name gives: no credentials
+    study_path = f"/u/{urllib.parse.quote(handle)}/studies/{urllib.parse.quote(study)}"
+    base = f"{public}{study_path}"
     trials_url, seats_url = f"{base}/{TRIALS_FILE}", f"{base}/{SEATS_FILE}"
-    trials = _decode(client.get(trials_url), trials_url) if want_files else ""
-    seats = _decode(client.get(seats_url), seats_url) if want_files else ""
-    profile_url = f"{origin}/u/{urllib.parse.quote(handle)}?format=json"
-    profile = _json(client.get(profile_url), profile_url)
+    trials = _decode(client.get(f"{origin}{study_path}/{TRIALS_FILE}", trials_url), trials_url) if want_files else ""
+    seats = _decode(client.get(f"{origin}{study_path}/{SEATS_FILE}", seats_url), seats_url) if want_files else ""
+    profile_path = f"/u/{urllib.parse.quote(handle)}?format=json"
+    profile_url = f"{public}{profile_path}"
+    profile = _json(client.get(f"{origin}{profile_path}", profile_url), profile_url)
     studies = profile.get("studies") if isinstance(profile, Mapping) else None
     if not isinstance(studies, list):
         raise StudyUnreadable("the profile's JSON has no 'studies' array", file=profile_url, field="studies")
@@ -240,8 +265,8 @@ def _from_server(target: str, server: str | None, client: StudyClient, want_file
         if not isinstance(path, str) or not path.startswith("/"):
             raise StudyUnreadable("under the anytime rule the study's entry must name its recipe's address",
                                   file=profile_url, field="recipe")
-        recipe_url = f"{origin}{path}?format=json"
-        recipe = _document(client.get(recipe_url), recipe_url, "study-recipe")
+        recipe_url = f"{public}{path}?format=json"
+        recipe = _document(client.get(f"{origin}{path}?format=json", recipe_url), recipe_url, "study-recipe")
     return StudyInputs(trials, trials_url, seats, seats_url, entry, f"{profile_url} (study {study})", recipe,
                        recipe_url, base)
 
