@@ -208,7 +208,7 @@ def test_a_refused_connection_to_a_credentialed_address_hides_the_credentials() 
         load_study(f"http://alice:s3cr3t@127.0.0.1:{port}/u/ada/studies/s_1",
                    client=StudyClient(retries=0, backoff=0.0))
     assert str(caught.value) == (f"http://***@127.0.0.1:{port}/u/ada/studies/s_1/trials.csv: no answer after 1 "
-                                 "attempts ([Errno 111] Connection refused)")
+                                 "attempt ([Errno 111] Connection refused)")
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -56,6 +56,7 @@ from typing import IO, Any, BinaryIO, Callable, Generator, Iterator, NamedTuple
 
 import orjson
 
+from daishi_forensics.wording import count
 from daishi_forensics.arithmetic import positive_whole
 from daishi_forensics.jsonio import json_kind, shown as shown_value
 from daishi_forensics.outputs import note_input
@@ -1336,7 +1337,7 @@ class ServerClient:
                 elif exc.code < 500:
                     raise ServerError(f"the server answered HTTP {exc.code}", file=shown) from None
                 if attempt >= limits.server_retries:
-                    raise ServerError(f"the server answered HTTP {exc.code} after {attempt + 1} attempts",
+                    raise ServerError(f"the server answered HTTP {exc.code} after {count(attempt + 1, 'attempt')}",
                                       file=shown) from None
             except (urllib.error.URLError, http.client.HTTPException, _Dropped, OSError) as exc:
                 tls = getattr(exc, "reason", None)
@@ -1354,7 +1355,7 @@ class ServerClient:
                 # a connection closed during the handshake (SSLEOFError...) is retried as any dropped one
                 if attempt >= limits.server_retries:
                     reason = getattr(exc, "reason", None) or exc or type(exc).__name__
-                    raise ServerError(f"no answer after {attempt + 1} attempts ({redact_url(str(reason))})",
+                    raise ServerError(f"no answer after {count(attempt + 1, 'attempt')} ({redact_url(str(reason))})",
                                       file=shown) from None
             time.sleep(wait)
             attempt += 1

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+from daishi_forensics.wording import count
 from daishi_forensics.errors import InputUnreadable, StudyNotPublished, StudyUnreadable
 from daishi_forensics.jsonio import shown
 from daishi_forensics.read.sources import read_regular, redact_url, refuse_utf16, split_credentials
@@ -183,7 +184,7 @@ class StudyClient:
             except (urllib.error.URLError, TimeoutError, ConnectionError, OSError) as exc:
                 if attempt >= self.retries:
                     reason = getattr(exc, "reason", exc)
-                    raise StudyUnreadable(f"no answer after {attempt + 1} attempts ({redact_url(str(reason))})",
+                    raise StudyUnreadable(f"no answer after {count(attempt + 1, 'attempt')} ({redact_url(str(reason))})",
                                           file=url) from exc
             time.sleep(self.backoff * (2**attempt))
             attempt += 1
