@@ -626,3 +626,28 @@ def test_cli_github_format_adds_a_step_summary_where_a_workflow_sets_one(runner:
     # a summary that cannot be written: exit 74, naming it (the annotations are written already)
     bad = runner.invoke(main, ["screen", "--format", "github", fed], env={"GITHUB_STEP_SUMMARY": str(tmp_path)})
     assert bad.exit_code == 74 and str(tmp_path) in bad.stderr and bad.stdout.startswith("::error file=")
+
+
+def test_a_season_check_left_unfinished_is_said_in_github_sarif_and_the_step_summary() -> None:
+    """A season-scale check that could not finish (its search out of steps) was said in the text and JSON
+    outputs only: the github annotations, the step summary and the SARIF notifications of the same run said
+    nothing, so an operator reading CI saw a whole verdict."""
+    from daishi_forensics.report.render.screens import render_github, render_sarif, render_step_summary
+    from daishi_forensics.report.screening import MatchOutcome, ScreenRun
+    from daishi_forensics.screens.config import default_config
+    from daishi_forensics.screens.screening import ScreenResult, SeasonResult
+
+    config = default_config()
+    match = ScreenResult("clear", config.version, config.digest, ())
+    reason = "feed cycles: the search ran out of steps (100 of 100)"
+    season = SeasonResult("clear", config.version, config.digest, (match,), (), not_screened=(reason,))
+    run = ScreenRun(config, (MatchOutcome("m_1.jsonl", "m_1", match),), season)
+    assert render_github(run).splitlines()[0] == (
+        "::warning title=daishi-forensics season not screened whole::" + reason)
+    notes = json.loads(render_sarif(run))["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+    assert notes == [{"level": "warning", "message": {"text": "season: " + reason}}]
+    assert render_step_summary(run).splitlines()[2:] == [
+        f"screens verdict clear (config {config.version}, `{config.digest}`): 1 part not screened", "",
+        "| level | finding | target | agents | significance | explanation | events |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+        "| warning | not screened whole | season | – | – | " + reason + " | – |", ""]

@@ -144,6 +144,8 @@ def _findings(run: ScreenRun) -> list[_Finding]:
         for f in run.season.flags:
             group = "flag" if f.level == "flag" else "review"
             groups[group].append((group, None, f, ""))
+        # a season-scale check left unfinished (a search out of steps) says so, as a match's part does
+        groups["partial"] += [("partial", None, None, reason) for reason in run.season.not_screened]
     return [finding for group in groups.values() for finding in group]
 
 
@@ -154,7 +156,9 @@ def _annotation(group: str, target: str | None, flag: Flag | None, reason: str) 
     if flag is None:
         if group == "unread":
             return f"::error title=daishi-forensics not screened::{github_escape(reason)}"
-        return (f"::warning file={github_escape(target or '', True)},title=daishi-forensics not screened "
+        if target is None:  # the season's: no one file holds it
+            return f"::warning title=daishi-forensics season not screened whole::{github_escape(reason)}"
+        return (f"::warning file={github_escape(target, True)},title=daishi-forensics not screened "
                 f"whole::{github_escape(reason)}")
     kind = "error" if flag.level == "flag" else "warning"
     title = github_escape(f"daishi-forensics {flag.screen}/{flag.kind}", True)
@@ -408,8 +412,8 @@ def _result(flag: Flag, target: str | None, config: ScreenConfig, rule_index: di
 def render_sarif(run: ScreenRun) -> str:
     """SARIF 2.1.0: one result per flag (``error`` for flag, ``warning`` for review), the
     match file as the artifact, the agents as logical locations, the evidence and score
-    in ``properties``; unreadable targets as error notifications, a match's unscreened parts as
-    warning ones.  A season-scale flag has a rule of its own (``season/<screen>/<kind>``, its own
+    in ``properties``; unreadable targets as error notifications, a match's unscreened parts (and the
+    season's: a season-scale check left unfinished) as warning ones.  A season-scale flag has a rule of its own (``season/<screen>/<kind>``, its own
     settings), its agents as logical locations and, as its file, the first match file it is about
     (:func:`_season_files`; the others as related locations): code scanning refuses a result without one."""
     placed: list[tuple[Flag, str | None]] = []
@@ -432,6 +436,9 @@ def render_sarif(run: ScreenRun) -> str:
     notifications += [  # a verdict that does not cover the whole match: why (invalid records, a truncated log)
         {"level": "warning", "message": {"text": _sarif_text(name_text(f"{m.target}: {reason}"))}}
         for m in run.matches if m.result is not None for reason in m.result.not_screened
+    ] + [  # ... and a season-scale check left unfinished
+        {"level": "warning", "message": {"text": _sarif_text(f"season: {reason}")}}
+        for reason in (run.season.not_screened if run.season is not None else ())
     ]
     doc = {
         "$schema": _SARIF_SCHEMA,
