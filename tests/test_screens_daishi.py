@@ -273,6 +273,19 @@ def test_github_annotation_of_a_season_flag_names_no_file() -> None:
                         "value one way. Score 2 (threshold 2). Events: m_1#5.")
 
 
+def test_cli_sarif_message_doubles_a_name_s_curly_braces(runner: CliRunner, tmp_path: Path) -> None:
+    """A seat named ``{0}`` was written as it is into the SARIF message text, where a consumer reads ``{0}`` as the
+    placeholder of a message argument (SARIF 3.11.5) and shows nothing or an error in the name's place: a
+    literal brace is now doubled, as the standard asks; the agents in properties keep the name as it is."""
+    hub = "{0}"
+    events = json.loads(json.dumps(feeder_events()).replace('"h"', json.dumps(hub)))
+    fed = write_match(tmp_path / "fed", events, archive(["a_1", "a_2", "a_3", "a_4", hub], ended=40))
+    sarif = json.loads(runner.invoke(main, ["screen", "--format", "sarif", str(fed)]).output)
+    result = sarif["runs"][0]["results"][0]
+    assert result["message"]["text"].startswith("{{0}} received 432 in net value one way from 3 seats")
+    assert result["properties"]["agents"][0] == hub
+
+
 def test_cli_config_override_is_stamped(runner: CliRunner, tmp_path: Path) -> None:
     fed = str(write(tmp_path, feeder_events(), "fed"))
     override = tmp_path / "loose.json"

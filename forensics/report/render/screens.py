@@ -351,12 +351,16 @@ def _sarif_text(text: str) -> str:
     """A SARIF plain-text message: every control character written out (:func:`shown`: a viewer that
     prints it to a terminal or a CI log never obeys an escape sequence a name carries), and every
     literal square bracket escaped with a backslash (SARIF 2.1.0, 3.11.6), so that a name written by a
-    match's author (``[open](https://…)``) is never read by a viewer as an embedded link.
+    match's author (``[open](https://…)``) is never read by a viewer as an embedded link; and every
+    literal curly brace doubled (SARIF 2.1.0, 3.11.5: a consumer reads ``{0}`` as a placeholder for an
+    argument and ``{{`` as a brace), so a name ``{0}`` is shown as written, not replaced or dropped.
 
     >>> _sarif_text("a_1 passed [open](https://x.example) 3")
     'a_1 passed \\\\[open\\\\](https://x.example) 3'
+    >>> _sarif_text("seat {0} paid")
+    'seat {{0}} paid'
     """
-    return shown(text).replace("[", "\\[").replace("]", "\\]")
+    return shown(text).replace("[", "\\[").replace("]", "\\]").replace("{", "{{").replace("}", "}}")
 
 
 def _season_files(flag: Flag, targets: dict[str, str], first: str | None) -> list[str]:
