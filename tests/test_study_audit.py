@@ -787,3 +787,16 @@ def test_the_output_files_name_picks_the_format_as_for_the_other_commands(study_
     assert (tmp_path / "x.md").read_text() == expected["json"]
     assert "Without it, the name given to -o decides: .md, .json, .txt." in \
         " ".join(runner.invoke(main, ["study", "audit", "--help"]).stdout.split())
+
+
+def test_a_page_repeating_a_key_is_refused_naming_the_key(study_a: Path) -> None:
+    """study.json repeating a key (two values for one published figure) was read as its last value, in silence:
+    which one the author meant cannot be told, so the audit refuses it (exit 2), naming the key."""
+    page = study_a / "study.json"
+    text = page.read_text()
+    assert text.lstrip().startswith("{")
+    page.write_text('{"declaredLevel": 0.5, ' + text.lstrip()[1:])
+    result = CliRunner().invoke(main, ["study", "audit", str(study_a)])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == (f"daishi-forensics: error: {page}: the key 'declaredLevel' is repeated: which of its values "
+                             "is meant cannot be told; write each key once\n")

@@ -36,6 +36,7 @@ import orjson
 from daishi_forensics.wording import count
 from daishi_forensics.errors import InputUnreadable, StudyNotPublished, StudyUnreadable
 from daishi_forensics.jsonio import shown
+from daishi_forensics.read.jsontext import key_path, may_repeat_keys, repeated_keys
 from daishi_forensics.read.sources import read_regular, redact_url, refuse_utf16, split_credentials
 
 __all__ = [
@@ -115,10 +116,21 @@ def _decode(data: bytes, name: str) -> str:
 
 
 def _json(data: bytes, name: str) -> Any:
+    """The JSON document ``data``; one that repeats a key is refused, naming the first repeated key: a
+    page or recipe states the figures an audit checks, and which of two values its author meant cannot be
+    told (a JSON reader keeps the last one, silently)."""
     try:
-        return orjson.loads(data)
+        value = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
         raise StudyUnreadable(f"not JSON ({exc})", file=name) from exc
+    if may_repeat_keys(data, value):
+        repeated = repeated_keys(data)
+        if repeated:
+            shown_key = shown(key_path(*repeated[0]))
+            more = f" ({count(len(repeated) - 1, 'more')} after it)" if len(repeated) > 1 else ""
+            raise StudyUnreadable(f"the key {shown_key} is repeated{more}: which of its values is meant cannot be "
+                                  "told; write each key once", file=name)
+    return value
 
 
 def _read_file(path: Path) -> bytes:
