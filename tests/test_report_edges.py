@@ -312,3 +312,5 @@ def test_a_name_with_spaces_at_its_ends_shows_them_in_text_and_markdown_tables(t
     assert "| 3 | Nyx Vale\\\\x20 (a\\_3) | – | – | 0 | – | 0 | – | – |  |" in md
     focus = _run(["behavior", path, "--format", "markdown", "--agent", "a_2"]).output.splitlines()
     assert "| **2** | **\\\\x20Ash (a\\_2)** | **–** | **–** | **0** | **–** | **4** | **–** | **–** |  |" in focus
+    page = _run(["behavior", path, "--format", "html"]).output  # a browser collapses the spaces: written out too
+    assert '\\x20Ash (a_2)</a>' in page and 'Nyx Vale\\x20 (a_3)</a>' in page and '>Ash (a_1)</a>' in page

@@ -36,7 +36,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from daishi_forensics.jsonio import shown
-from daishi_forensics.textsafe import shown_lines
+from daishi_forensics.textsafe import shown_ends, shown_lines
 from daishi_forensics.wording import count
 
 from .behavior import Document, document, focus_blocks, summary_blocks
@@ -117,8 +117,11 @@ class _Page:
         return out
 
     def agent(self, value: Agent) -> str:
+        """A seat's link, ``Name (id)``; a space at either end of its name written out (``\\x20Ash``), as
+        the text tables write it: a browser collapses it, and ``" Ash"`` would read as ``"Ash"``."""
         k = self.seat_index.get(value.agent_id)
-        label = esc(value.label())
+        name = value.name
+        label = esc(f"{shown_ends(name)} ({value.agent_id})" if name and name != value.agent_id else value.label())
         return f'<a class="seat" href="#seat-{k}">{label}</a>' if k else label
 
     def level(self, level: str | None) -> str:
