@@ -74,8 +74,8 @@ def _an_input(status: os.stat_result | None) -> bool:
     return status is not None and _INPUTS is not None and _identity(status) in _INPUTS
 
 
-def _refused(name: str) -> OutputError:
-    return OutputError("is an input of this command: refused, the output would replace it (name another file)",
+def _refused(name: str, done: str = "replace it") -> OutputError:
+    return OutputError(f"is an input of this command: refused, the output would {done} (name another file)",
                        file=name)
 
 
@@ -188,7 +188,7 @@ def append_file(path: Path | str, text: str) -> None:
     except OSError:
         existing = None
     if _an_input(existing):
-        raise _refused(name)
+        raise _refused(name, "be added to it")
     try:
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, 0o666)
         with open(fd, "a", encoding="utf-8", closefd=True) as handle:

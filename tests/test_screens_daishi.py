@@ -639,6 +639,11 @@ def test_cli_github_format_adds_a_step_summary_where_a_workflow_sets_one(runner:
     # a summary that cannot be written: exit 74, naming it (the annotations are written already)
     bad = runner.invoke(main, ["screen", "--format", "github", fed], env={"GITHUB_STEP_SUMMARY": str(tmp_path)})
     assert bad.exit_code == 74 and str(tmp_path) in bad.stderr and bad.stdout.startswith("::error file=")
+    # a summary that is the match itself: refused, said as what would happen to it (added to, not replaced)
+    same = runner.invoke(main, ["screen", "--format", "github", fed], env={"GITHUB_STEP_SUMMARY": fed})
+    assert same.exit_code == 74
+    assert same.stderr.endswith(f"{fed}: is an input of this command: refused, the output would be added to it "
+                                "(name another file)\n")
 
 
 def test_a_season_check_left_unfinished_is_said_in_github_sarif_and_the_step_summary() -> None:
