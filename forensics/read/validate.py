@@ -270,8 +270,8 @@ def _add_problems(stats: Any, problems: list[Problem], max_per_kind: int) -> Non
 def _noted(source: MatchSource, note: str) -> Problem:
     """A note of the reading (a byte-order mark read past) as a warning, naming the file it is about."""
     file, _, said = note.partition(": ")
-    if said and source.form == "folder" and Path(file).parent == Path(source.name):
-        return Problem(file, said, severity="warning", code="header")
+    if said and (Path(file) == Path(source.name) or source.form == "folder" and Path(file).parent == Path(source.name)):
+        return Problem(file, said, severity="warning", code="header")  # the file named once, as the problem's
     return Problem(source.name, note, severity="warning", code="header")
 
 
