@@ -943,6 +943,32 @@ def test_a_lone_surrogate_escape_is_read_as_u_fffd_and_said(tmp_path: Path, dige
     assert (read.stats.valid, read.stats.invalid) == (4, 0)
 
 
+@pytest.mark.parametrize("levels", [10, 1000, 1022])
+def test_a_lone_surrogate_escape_nested_as_deep_as_json_goes_is_still_a_warning(tmp_path: Path, levels: int) -> None:
+    """A lone surrogate in a list 1,000 deep (orjson reads 1,024 levels) made the record 'not valid JSON: no
+    low surrogate in string' (an error, exit 1): the standard library's reader, which keeps the escape, ran
+    out of Python's recursion limit, so the verdict hung on how deep the call stack already was; it is now
+    the warning (exit 0) it is at any depth orjson reads."""
+    event = line(ev(3, 1, "rest", "a_1")).replace(b'"payload":{}', b'"payload":{"x":' + b"[" * levels + b'"\\ud83d"'
+                                                     + b"]" * levels + b"}", 1)
+    path = stream(tmp_path, [*map(line, SPAWNS), event, *rests([4])])
+    result = validate_targets([str(path)])
+    assert result.exit_code == 0
+    assert [(p.severity, p.code, p.event_id, p.line, p.path[:14]) for p in result.files[0].problems] == [
+        ("warning", "surrogate", 3, 4, "$.payload.x[0]")]
+
+
+def test_a_lone_surrogate_escape_nested_past_what_orjson_reads_is_nested_too_deeply(tmp_path: Path) -> None:
+    """1,025 levels in all (the record, its payload, 1,023 lists): refused as without the escape."""
+    event = line(ev(3, 1, "rest", "a_1")).replace(b'"payload":{}', b'"payload":{"x":' + b"[" * 1023 + b'"\\ud83d"'
+                                                     + b"]" * 1023 + b"}", 1)
+    path = stream(tmp_path, [*map(line, SPAWNS), event, *rests([4])])
+    result = validate_targets([str(path)])
+    assert result.exit_code == 1
+    assert [(p.code, p.line, p.message) for p in result.files[0].problems] == [
+        ("json", 4, "not valid JSON: nested too deeply (over 1024 levels)")]
+
+
 def test_a_lone_surrogate_escape_keeps_the_usual_rules(tmp_path: Path) -> None:
     """Read as U+FFFD, the event is still checked: a hash of neither form is refused (with its event
     id), and a line that is not JSON for another reason too stays "not valid JSON"."""

@@ -5,7 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import orjson
+import pytest
+from click.testing import CliRunner
 
+from daishi_forensics.cli import main
 from daishi_forensics.read.validate import validate_targets
 from daishi_forensics.report.render.validation import render
 
@@ -54,6 +57,21 @@ def test_a_byte_order_mark_names_its_file(tmp_path: Path) -> None:
     assert (problem.file, problem.code, problem.message) == (
         str(folder / "archive.json"), "header",
         "starts with a UTF-8 byte-order mark, which JSON does not allow; read without it")
+
+
+@pytest.mark.parametrize("form", ["stream", "bundle"])
+def test_a_byte_order_mark_of_a_file_match_names_its_file_once(tmp_path: Path, form: str) -> None:
+    """A stream or bundle starting with a BOM was said as 'warning: m_….jsonl: $: m_….jsonl: starts with a
+    UTF-8 byte-order mark, …' (the file named twice: as the problem's, and again in its message)."""
+    path = write_match(tmp_path, [ev(1, 0, "agent_registered", "a_1", name="Wren", role="player")],
+                       archive(["a_1"], ended=10), form=form)
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    (problem,) = validate_targets([str(path)]).files[0].problems
+    assert (problem.file, problem.code, problem.message) == (
+        str(path), "header", "starts with a UTF-8 byte-order mark, which JSON does not allow; read without it")
+    text = CliRunner().invoke(main, ["validate", str(path)])
+    assert (f"  warning: {path}: $: starts with a UTF-8 byte-order mark, which JSON does not allow; read without it"
+            in text.output.splitlines())
 
 
 def test_a_report_of_another_match_is_an_error(tmp_path: Path) -> None:

@@ -50,3 +50,17 @@ def test_a_match_not_found_is_annotated_on_no_file(tmp_path: Path) -> None:
     assert result.exit_code == 3
     assert [line.split("::")[1] for line in result.stdout.splitlines()[:2]] == [
         "error title=daishi-forensics unreadable", "error title=daishi-forensics unreadable"]
+
+
+def test_the_count_of_errors_not_annotated_counts_every_one_left_out(tmp_path: Path) -> None:
+    """12 invalid gathers with --max-errors 2: 2 listed and annotated, 10 not; the closing annotation said
+    '3 more errors not annotated' (12 less 9, as if 9 had been annotated)."""
+    events = [ev(1, 0, "agent_registered", "a_1", name="Wren", role="player"),
+              *(ev(i, 1, "gather", "a_1", region="r_0_0", resource="wood", gathered=-1) for i in range(2, 14))]
+    target = write_match(tmp_path, events, archive(["a_1"], ended=10))
+    result = CliRunner().invoke(main, ["validate", "--format", "github", "--max-errors", "2", str(target)])
+    assert result.exit_code == 1
+    annotations = [line for line in result.stdout.splitlines() if line.startswith("::")]
+    assert [line.split(",")[1] for line in annotations[:2]] == ["line=3", "line=4"]
+    assert annotations[2:] == ["::error title=daishi-forensics::10 more errors not annotated (GitHub shows 10 per "
+                               "step): every listed problem is in the log below"]

@@ -59,3 +59,10 @@ def test_json_literals_inside_a_shown_value(tmp_path: Path) -> None:
     bad = _gather()
     bad["payload"] = [True, None]
     assert _errors(tmp_path, bad) == [("$.payload", "[true, null] is not of type 'object'")]
+
+
+@pytest.mark.parametrize(("version", "shown"), [(True, "true"), (None, "null"), (4, "4"), ("3", "'3'")])
+def test_an_unknown_schema_version_is_shown_as_json_writes_it(tmp_path: Path, version: object, shown: str) -> None:
+    """A record's ``"schemaVersion": true`` was said as ``unknown schemaVersion True`` (Python's spelling)."""
+    assert _errors(tmp_path, _gather(schemaVersion=version)) == [
+        ("$.schemaVersion", f"unknown schemaVersion {shown} (this tool reads 1, 2 and 3)")]

@@ -64,7 +64,7 @@ def test_the_cli_lists_it_and_caps_it_with_max_errors(tmp_path: Path) -> None:
     assert [(p["file"], p["eventId"], p["path"]) for p in file["problems"]] == [
         (str(target / "events.jsonl"), 3, "$.payload.tradeId")]
     text = CliRunner().invoke(main, ["validate", str(target)])
-    assert (f"  warning: {target / 'events.jsonl'}, id 3: $.payload.tradeId: trade_completed of trade 't1', "
+    assert (f"  warning: {target / 'events.jsonl'}, line 3, id 3: $.payload.tradeId: trade_completed of trade 't1', "
             "which no trade_offered earlier in the log offers") in text.output.splitlines()
 
 
@@ -74,3 +74,33 @@ def test_a_cancellation_of_a_trade_never_offered_is_said_and_one_offered_is_not(
     assert _said(tmp_path, events) == [
         (5, "warning", "$.payload.tradeId", "trade_cancelled",
          "trade_cancelled of trade 't9', which no trade_offered earlier in the log offers")]
+
+
+@pytest.mark.parametrize(("form", "where"), [("stream", ("line", 6)), ("folder", ("line", 5)), ("bundle", ("event #", 4))])
+def test_the_warning_names_the_line_of_the_event(tmp_path: Path, form: str, where: tuple[str, int]) -> None:
+    """The warning named the file and the event id but no line (text ``file, id 7``; JSON ``"line": null``,
+    ``"index": null``; GitHub's annotation no ``line=``): it now names the record's line (a stream: the
+    header is line 1; a folder's events.jsonl) or, in a bundle, its place in the log."""
+    events = [*SPAWNS, offer(3, 1, "t1"), ev(4, 2, "trade_cancelled", "a_1", tradeId="t1"),
+              ev(5, 3, "trade_cancelled", "a_2", tradeId="t9"), ev(6, 3, "trade_cancelled", "a_2", tradeId="t9")]
+    target = write_match(tmp_path, events, archive(["a_1", "a_2"], ended=50), form=form)
+    (problem,) = validate_targets([str(target)]).files[0].problems
+    assert (problem.event_id, problem.line, problem.index) == (5, where[1] if where[0] == "line" else None, 4)
+    label, number = where
+    text = CliRunner().invoke(main, ["validate", str(target)])
+    assert f", {label}{' ' if label == 'line' else ''}{number}, id 5: $.payload.tradeId: trade_cancelled" in text.output
+    github = CliRunner().invoke(main, ["validate", "--format", "github", str(target)])
+    annotation = [x for x in github.output.splitlines() if x.startswith("::warning")]
+    assert len(annotation) == 1 and ((",line=" + str(number) + ",") in annotation[0]) == (label == "line")
+
+
+def test_an_invalid_offer_leaves_the_completion_said_at_its_line(tmp_path: Path) -> None:
+    """An offer left out as invalid offers nothing; the completion after it is said at its own line."""
+    bad = offer(3, 1, "t1")
+    bad["payload"]["give"] = {"wood": "x"}
+    events = [*SPAWNS, bad, *trade(4, 2, "t1", "a_1", "a_2", {"wood": 1}, {"food": 1})]
+    target = write_match(tmp_path, events, archive(["a_1", "a_2"], ended=50))
+    result = validate_targets([str(target)])
+    assert result.exit_code == 1
+    assert [(p.code, p.event_id, p.line) for p in result.files[0].problems] == [
+        ("schema", 3, 4), ("trade-offer", 4, 5)]

@@ -968,7 +968,7 @@ class MatchRead:
             self._problem(
                 Problem(
                     name,
-                    f"unknown schemaVersion {shown(version, 20)} (this tool reads 1, 2 and 3)",
+                    f"unknown schemaVersion {shown(version, 20, json_literals=True)} (this tool reads 1, 2 and 3)",
                     event_id=eid,
                     line=line,
                     index=index,

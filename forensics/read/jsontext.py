@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from typing import Any, Callable, Iterable
 
 import orjson
@@ -216,8 +217,38 @@ def loads_keeping_surrogates(raw: bytes | bytearray) -> Any:
     """
     try:
         return json.loads(raw, parse_int=_orjson_like_int, parse_constant=_refuse_constant)
+    except ValueError:
+        return None
+    except RecursionError:
+        pass
+    # nested deeper than Python's recursion limit leaves room for, from here: again with room for every level
+    # orjson reads (its limit), so the verdict does not hang on how deep the call stack already is
+    # (no deeper than that: what orjson refuses as nested too deeply stays refused)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(limit + ORJSON_DEPTH + 64)
+    try:
+        value = json.loads(raw, parse_int=_orjson_like_int, parse_constant=_refuse_constant)
     except (ValueError, RecursionError):
         return None
+    finally:
+        sys.setrecursionlimit(limit)
+    return value if _nesting(value) <= ORJSON_DEPTH else None
+
+
+ORJSON_DEPTH = 1024
+"""The nesting orjson reads (containers within containers; past it: "nested too deeply")."""
+
+
+def _nesting(value: Any) -> int:
+    """How many containers deep ``value`` goes (a scalar: 0), without recursion."""
+    deepest = 0
+    pending = [(value, 1)]
+    while pending:
+        node, depth = pending.pop()
+        if isinstance(node, (dict, list)):
+            deepest = max(deepest, depth)
+            pending.extend((item, depth + 1) for item in (node.values() if isinstance(node, dict) else node))
+    return deepest
 
 
 def replace_lone_surrogates(value: Any) -> tuple[Any, dict[Path, str]]:

@@ -8,7 +8,9 @@ stops a file early (and the other files are still checked).
 
 from __future__ import annotations
 
+import dataclasses
 import os
+from collections import deque
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable, Iterator
@@ -17,7 +19,7 @@ from daishi_forensics import exitcodes
 from daishi_forensics.errors import BadSetting, ForensicsError
 from daishi_forensics.jsonio import shown
 from .boundary import read_match
-from .sources import Limits, MatchSource, open_match
+from .sources import Limits, MatchSource, RawRecord, open_match
 from .validation import Problem
 
 __all__ = ["FileResult", "ValidationResult", "validate_targets", "expand_targets", "MAX_ERRORS"]
@@ -139,9 +141,10 @@ def validate_one(
     problems of each kind and count the rest."""
     try:
         source = open_match(target, store=store, server=server, limits=limits)
-        read = read_match(source, strict=strict, max_per_kind=max_errors)
+        positions = _TradePositions()
+        read = read_match(positions.watching(source), strict=strict, max_per_kind=max_errors)
         header = read.header_problems()
-        unoffered = list(_trades_never_offered(read.events(), source.name))
+        unoffered = list(_trades_never_offered(read.events(), source.name, positions))
     except BadSetting:
         raise  # the command line's fault, not this target's
     except ForensicsError as exc:
@@ -179,7 +182,50 @@ _AFTER_OFFER = frozenset({"trade_completed", "trade_fulfilled", "trade_cancelled
 completed, a market order filled, an offer cancelled."""
 
 
-def _trades_never_offered(events: Iterable[dict[str, Any]], name: str) -> Iterator[Problem]:
+_POSITIONS_KEPT = 65_536
+"""Trade records whose position :class:`_TradePositions` keeps while the read has not yet handed them
+on (a v1 season is handed on at its end): past that, the oldest one's warning names no line."""
+
+
+class _TradePositions:
+    """Where each completion, fill and cancellation (:data:`_AFTER_OFFER`) was read (its line, or its
+    place in the log), for the ``trade-offer`` warning, whose events come out of the read boundary
+    (upcast, in the v3 shape) without it.  Those passed on are forgotten, so what is kept stays small."""
+
+    def __init__(self) -> None:
+        self._read: deque[tuple[Any, str, int, int | None]] = deque(maxlen=_POSITIONS_KEPT)
+
+    def watching(self, source: MatchSource) -> MatchSource:
+        """``source`` whose records note the position of each trade record as they pass."""
+        records = source.records
+        read = self._read.append
+
+        def noting() -> Iterator[RawRecord]:
+            for record in records():
+                data = record[2]
+                if type(data) is dict:
+                    kind = data.get("type")
+                    if type(kind) is str and kind in _AFTER_OFFER:  # a type may be anything: [...] is unhashable
+                        read((data.get("id"), kind, record[0], record[1]))
+                yield record
+
+        return dataclasses.replace(source, _records=noting)
+
+    def passed(self, event_id: Any, kind: str) -> tuple[int | None, int | None]:
+        """The ``(index, line)`` of the record the read handed on as this event, forgetting it and every
+        trade record before it; ``(None, None)`` when none is known (an upcast's second event: its
+        record's first was given)."""
+        read = self._read
+        for n, (read_id, read_kind, index, line) in enumerate(read):
+            if read_kind == kind and read_id == event_id and type(read_id) is not bool:
+                for _ in range(n + 1):
+                    read.popleft()
+                return index, line
+        return None, None
+
+
+def _trades_never_offered(events: Iterable[dict[str, Any]], name: str,
+                          positions: _TradePositions | None = None) -> Iterator[Problem]:
     """Consume the match's events; a warning (``trade-offer``) at the first completion, fill or
     cancellation of each ``tradeId`` that no ``trade_offered`` earlier in the log offers (an offer withheld by an erratum
     or left out as invalid offers nothing).  A trade's other party's event (v3; the upcast offerer's
@@ -197,11 +243,13 @@ def _trades_never_offered(events: Iterable[dict[str, Any]], name: str) -> Iterat
         key = (isinstance(trade_id, str), trade_id)  # trade "7" is not trade 7
         if kind == "trade_offered":
             offered.add(key)
-        elif key not in offered and key not in said:
+            continue
+        index, line = positions.passed(event.get("id"), kind) if positions is not None else (None, None)
+        if key not in offered and key not in said:
             said.add(key)
             yield Problem(name, f"{kind} of trade {shown(trade_id)}, which no trade_offered earlier in the log "
                                 "offers", severity="warning", code="trade-offer", event_id=event.get("id"),
-                          path="$.payload.tradeId", event_type=kind)
+                          line=line, index=index, path="$.payload.tradeId", event_type=kind)
 
 
 def _add_problems(stats: Any, problems: list[Problem], max_per_kind: int) -> None:
@@ -222,8 +270,8 @@ def _add_problems(stats: Any, problems: list[Problem], max_per_kind: int) -> Non
 def _noted(source: MatchSource, note: str) -> Problem:
     """A note of the reading (a byte-order mark read past) as a warning, naming the file it is about."""
     file, _, said = note.partition(": ")
-    if said and source.form == "folder" and Path(file).parent == Path(source.name):
-        return Problem(file, said, severity="warning", code="header")
+    if said and (Path(file) == Path(source.name) or source.form == "folder" and Path(file).parent == Path(source.name)):
+        return Problem(file, said, severity="warning", code="header")  # the file named once, as the problem's
     return Problem(source.name, note, severity="warning", code="header")
 
 

@@ -102,8 +102,9 @@ def render_github(result: ValidationResult) -> str:
         if total <= GITHUB_SHOWN:
             out.extend(lines)
             continue
-        out.extend(lines[: GITHUB_SHOWN - 1])
-        more = total - (GITHUB_SHOWN - 1)
+        annotated = lines[: GITHUB_SHOWN - 1]
+        out.extend(annotated)
+        more = total - len(annotated)  # fewer may be listed (--max-errors) than GitHub would show
         out.append(f"::{severity} title=daishi-forensics::{more:,} more {severity}s not annotated "
                    "(GitHub shows 10 per step): every listed problem is in the log below")
     out.extend(log)
