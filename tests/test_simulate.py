@@ -614,6 +614,19 @@ def test_late_joiner_and_dormancy_happen() -> None:
     assert late >= 1 and dormant >= 1
 
 
+def test_a_match_of_one_or_two_rounds_registers_every_seat_the_truth_names() -> None:
+    # a late join was drawn for tick 2 even when the match ended before it: the seat never
+    # registered, yet truth.json and the roster named it (seed 10203, 4 seats, 2 rounds: seat 2)
+    short = simulate_match("clean", 10203, n_agents=4, ticks=2)
+    assert [a["seat"] for a in short.archive["agents"]] == [1, 2, 3, 4]
+    for ticks in (1, 2, 3):
+        for seed in range(1, 13):
+            m = simulate_match("clean", seed, n_agents=4, ticks=ticks)
+            registered = {ev["agentId"] for ev in m.iter_events() if ev["type"] == "agent_registered"}
+            named = {a["agentId"] for a in m.truth["agents"]}
+            assert named == registered == {a["agentId"] for a in m.archive["agents"]}, (ticks, seed)
+
+
 # --------------------------------------------------------------- the truth
 
 

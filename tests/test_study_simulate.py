@@ -119,3 +119,12 @@ def test_simulate_is_a_group_that_keeps_every_single_match_invocation(tmp_path: 
     assert mixed.exit_code == 2 and "--seed belongs to the single-match form" in mixed.output
     helped = " ".join(runner.invoke(main, ["simulate", "study", "--help"]).output.split())
     assert "study audit" in helped and "truth.json" in helped and "Exit codes" in helped
+
+
+def test_a_study_of_short_matches_round_trips_as_all_same(tmp_path: Path) -> None:
+    # three rounds a match: the failed trial plays two, where a late joiner's seat never joined,
+    # and seats.csv numbered that trial's seats 1, 3, 4 (study audit: 1 check disagreed, exit 1)
+    folder = simulate_study(tmp_path, trials=5, ticks=3, n_agents=4, studies=["series"])[0]
+    result = CliRunner().invoke(main, ["study", "audit", str(folder), "--json"])
+    assert result.exit_code == 0, result.output[-2000:]
+    assert json.loads(result.output)["summary"]["checks"]["disagree"] == 0
