@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from daishi_forensics.arithmetic import coverage, half_up
+from daishi_forensics.errors import OutputError
 from daishi_forensics.simulate import (
     FORMS,
     SCENARIOS,
@@ -919,3 +920,25 @@ def test_a_folder_holding_another_matchs_truth_is_refused(tmp_path: Path) -> Non
     (out / old["file"]).unlink()  # its match gone: the truth is replaced
     assert CliRunner().invoke(main, [*args, "--seed", "2"]).exit_code == 0
     assert json.loads((out / "truth.json").read_bytes())["matchId"] != old["matchId"]
+
+
+def test_a_match_folder_is_refused_as_out(tmp_path: Path) -> None:
+    # --out a folder-form match: the new match was written inside it (exit 0), where screen and validate,
+    # reading the folder as its own match, never saw it
+    from click.testing import CliRunner
+
+    from daishi_forensics.cli import main
+
+    args = ["simulate", "--ticks", "5", "--agents", "4", "-q"]
+    first = CliRunner().invoke(main, [*args, "--form", "folder", "--out", str(tmp_path)])
+    assert first.exit_code == 0, first.output
+    folder = Path(first.output.strip())
+    before = sorted(p.name for p in folder.iterdir())
+    inside = CliRunner().invoke(main, [*args, "--seed", "9", "--out", str(folder)])
+    assert inside.exit_code == 74
+    assert inside.output == (f"daishi-forensics: error: {folder}: it is a match folder (it holds archive.json): a "
+                             "match written into it would never be read, as every command reads the folder as its "
+                             "own match; give another --out\n")
+    assert sorted(p.name for p in folder.iterdir()) == before  # nothing written
+    with pytest.raises(OutputError, match="it is a match folder"):
+        write_match(simulate_match("clean", 9, n_agents=4, ticks=5), folder)
