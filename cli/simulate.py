@@ -82,7 +82,8 @@ def simulate(ctx: click.Context, scenario: str, seed: int, schema_version: int, 
 
 @simulate.command("study", epilog=exitcodes.epilog(ok="written", findings=None, unreadable=None))
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), required=True,
-              help="Folder to write the studies into (one folder each).")
+              help="Folder to write the studies into (one folder each); one holding another simulated "
+                   "study (other arguments) is refused (exit 74), a rerun of the same studies replaces them.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same bytes.")
 @click.option("--trials", type=click.IntRange(5, 200), default=8, show_default=True,
               help="Trials each study plans (the awkward cases need at least 5).")

@@ -128,3 +128,22 @@ def test_a_study_of_short_matches_round_trips_as_all_same(tmp_path: Path) -> Non
     result = CliRunner().invoke(main, ["study", "audit", str(folder), "--json"])
     assert result.exit_code == 0, result.output[-2000:]
     assert json.loads(result.output)["summary"]["checks"]["disagree"] == 0
+
+
+def test_a_folder_holding_another_simulated_study_is_refused(tmp_path: Path) -> None:
+    # a second study with another --seed into the same --out was written beside the first (exit 0):
+    # its matches/ then held the first study's matches too, which no trial of the new one named
+    runner = CliRunner()
+    args = ["simulate", "study", "--out", str(tmp_path), "--trials", "5", "--ticks", "6", "--agents", "4", "-q"]
+    first = runner.invoke(main, args)
+    assert first.exit_code == 0, first.output
+    before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    again = runner.invoke(main, args)  # the same study: replaced, the same bytes
+    assert again.exit_code == 0 and {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
+    other = runner.invoke(main, [*args, "--seed", "2"])
+    assert other.exit_code == 74
+    first_match = sorted((tmp_path / "series" / "matches").iterdir())[0]
+    assert other.output == (f"daishi-forensics: error: {tmp_path / 'series'}: it holds another simulated study "
+                            f"(other arguments): 5 matches no trial of this one plays, {first_match} first; give "
+                            "another --out, or remove the folder\n")
+    assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before  # nothing written
