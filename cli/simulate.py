@@ -29,7 +29,7 @@ from ._progress import progress_for, progress_options
               help="Player seats (probe seats come on top).")
 @click.option("--ticks", type=click.IntRange(1), default=300, show_default=True, help="Rounds to play.")
 @click.option("--events", "target_events", type=click.IntRange(1), default=None,
-              help="Play until about this many events (for benchmarks); overrides --ticks.")
+              help="Play until about this many events (for benchmarks), instead of --ticks (not with it).")
 @click.option("--previous-season", is_flag=True, help="v1 only: prepend an earlier season the reader must drop.")
 @click.option("--noise", type=click.Choice(list(NOISE_LEVELS)), default=None,
               help="Honest noise: whole-item trades, favoured partners, gifts to the hungry, beggars, buying "
@@ -71,6 +71,9 @@ def simulate(ctx: click.Context, scenario: str, seed: int, schema_version: int, 
         return
     if out_dir is None:
         raise click.UsageError("Missing option '--out'.")
+    if target_events is not None and ctx.get_parameter_source("ticks") is ParameterSource.COMMANDLINE:
+        raise click.UsageError("--ticks and --events: give one (--events sets how long the match plays, and "
+                               "--ticks would still change the match it plays)")
     if previous_season and schema_version != 1:
         raise click.UsageError("--previous-season needs --schema-version 1 (only v1 logs hold several seasons)")
     with progress_for(f"simulate {scenario}", quiet, progress) as line:

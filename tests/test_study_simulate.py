@@ -147,3 +147,16 @@ def test_a_folder_holding_another_simulated_study_is_refused(tmp_path: Path) -> 
                             f"(other arguments): 5 matches no trial of this one plays, {first_match} first; give "
                             "another --out, or remove the folder\n")
     assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before  # nothing written
+
+
+def test_ticks_with_events_is_a_usage_error(tmp_path: Path) -> None:
+    # --events "overrides --ticks", yet --ticks still changed the match played (another id, other events,
+    # exit 0): --events 3000 --ticks 5 and --events 3000 alone wrote two different matches of the same length
+    runner = CliRunner()
+    both = runner.invoke(main, ["simulate", "--events", "3000", "--ticks", "5", "--out", str(tmp_path / "a"), "-q"])
+    assert both.exit_code == 2 and not (tmp_path / "a").exists()
+    assert "Error: --ticks and --events: give one (--events sets how long the match plays, and --ticks would " \
+           "still change the match it plays)" in " ".join(both.output.split())
+    alone = runner.invoke(main, ["simulate", "--events", "300", "--out", str(tmp_path / "b"), "-q"])
+    assert alone.exit_code == 0, alone.output
+    assert json.loads((tmp_path / "b" / "truth.json").read_bytes())["params"]["ticks"] == 300
