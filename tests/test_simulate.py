@@ -942,3 +942,14 @@ def test_a_match_folder_is_refused_as_out(tmp_path: Path) -> None:
     assert sorted(p.name for p in folder.iterdir()) == before  # nothing written
     with pytest.raises(OutputError, match="it is a match folder"):
         write_match(simulate_match("clean", 9, n_agents=4, ticks=5), folder)
+
+
+def test_a_cartel_of_four_seats_leaves_an_outsider_to_prey_on() -> None:
+    # --scenario cartel --agents 4: the bloc took every seat, had no one to prey on and never acted in 300
+    # rounds, yet truth.json named a planted cartel of four (its events [])
+    for seed in (1, 2):
+        m = simulate_match("cartel", seed, n_agents=4, ticks=300)
+        (cartel,) = m.truth["planted"]
+        assert len(cartel["agents"]) == 3 and len(cartel["events"]) >= 5
+        logged = {ev["id"] for ev in m.iter_events()}
+        assert set(cartel["events"]) <= logged
