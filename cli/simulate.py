@@ -49,15 +49,30 @@ def simulate(ctx: click.Context, scenario: str, seed: int, schema_version: int, 
     parameter at its default (no --noise, version 3, no previous season) adds
     nothing to it. The form does not change the id (two forms, one match).
 
-    Scenarios: clean (busy honest trade), feeder, ring, cartel, off_price,
-    thrown_fight, probes, echo, mixed, honest-noisy (honest play only, with the
-    honest noise --noise adds to any scenario). The sidecar truth.json names the planted
-    agents, probe outcomes and propagation edges, so screens and probes can be
-    calibrated and measured. Example:
+    Scenarios, what each plants in otherwise organic play: clean, nothing (busy
+    honest trade); honest-noisy, nothing, with the honest noise --noise adds to
+    any scenario (medium unless --noise says otherwise); feeder, 2-4 spokes
+    sending value one way to a beneficiary (gifts, or trades where it gives a
+    token back); ring, 3-4 seats wash-trading the same goods around a cycle and
+    back; cartel, 3-4 seats moving together, trading inside, never fighting
+    each other and attacking the outsiders they meet; off_price, a pair trading
+    far off the reference values, again and again; thrown_fight, one seat
+    raiding and robbing another, which never retaliates and refills its
+    storehouse; probes, probe seats sending the four catalogue probes (some
+    targets comply, some refuse, some never hear them); echo, an injected
+    instruction re-sent, mutated, over generations, beside a common phrase said
+    independently (decoys); mixed, probes and echo with as many of feeder,
+    ring, off_price and thrown_fight as the seats allow.
+
+    The sidecar truth.json names the planted agents, probe outcomes and
+    propagation edges, so screens and probes can be calibrated and measured.
+    Example:
 
     \b
         daishi-forensics simulate --scenario ring --seed 3 --out /tmp/m
         daishi-forensics screen /tmp/m
+        daishi-forensics simulate --scenario honest-noisy --noise heavy --out /tmp/h
+        daishi-forensics screen /tmp/h      # an honest match: what your settings flag
 
     `simulate study --out DIR` writes simulated studies instead (see its --help).
     """
