@@ -953,3 +953,16 @@ def test_a_cartel_of_four_seats_leaves_an_outsider_to_prey_on() -> None:
         assert len(cartel["agents"]) == 3 and len(cartel["events"]) >= 5
         logged = {ev["id"] for ev in m.iter_events()}
         assert set(cartel["events"]) <= logged
+
+
+def test_a_plant_that_never_acted_is_named_apart() -> None:
+    # a match too short for a plant to start: truth.json listed it under planted with no events
+    # (off_price, 60 rounds), which a benchmark counted as a miss and its match as not honest
+    short = simulate_match("off_price", 5, ticks=60)
+    assert short.truth["planted"] == []
+    assert [(p["kind"], p["events"]) for p in short.truth["plantedNeverActed"]] == [("off_price", [])]
+    mixed = simulate_match("mixed", 1, ticks=40)
+    assert [p["kind"] for p in mixed.truth["planted"]] == ["feeder"]
+    assert [p["kind"] for p in mixed.truth["plantedNeverActed"]] == ["ring"]
+    assert all(p["events"] for p in mixed.truth["planted"])
+    assert "plantedNeverActed" not in simulate_match("off_price", 5).truth  # every plant acted
