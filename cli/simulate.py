@@ -14,6 +14,14 @@ from ._common import handle_errors, say
 from ._progress import progress_for, progress_options
 
 
+def _out(ctx: click.Context, param: click.Parameter, value: str | None) -> Path | None:
+    """--out's check: an empty name ('', as an unset shell variable gives) is a usage error; it was read as
+    the current folder, and the files written there."""
+    if value == "":
+        raise click.BadParameter("the folder name is empty: give a folder to write into ('.' for this one)")
+    return None if value is None else Path(value)
+
+
 @click.group(invoke_without_command=True, epilog=exitcodes.epilog(ok="written", findings=None, unreadable=None))
 @click.option("--scenario", type=click.Choice(sorted(SCENARIOS)), default="clean", show_default=True,
               help="What to plant in otherwise organic play.")
@@ -21,7 +29,7 @@ from ._progress import progress_for, progress_options
               help="Same seed, same bytes (a 64-bit integer: truth.json records it as a JSON number).")
 @click.option("--schema-version", type=click.IntRange(1, 3), default=3, show_default=True,
               help="Envelope version to log in (1: engine 0.1.0, 2: 0.2-0.4, 3: current).")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None, callback=_out,
               help="Folder to write the match and its ground truth (truth.json) into (required for one match); one holding another simulated match's truth.json, or a match folder (archive.json), is refused (exit 74); a rerun of the same match replaces it.")
 @click.option("--form", type=click.Choice(sorted(FORMS)), default="stream", show_default=True,
               help="bundle(-gz), stream(-gz) or folder: the export format's forms.")
@@ -99,7 +107,7 @@ def simulate(ctx: click.Context, scenario: str, seed: int, schema_version: int, 
 
 
 @simulate.command("study", epilog=exitcodes.epilog(ok="written", findings=None, unreadable=None))
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), required=True,
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), required=True, callback=_out,
               help="Folder to write the studies into (one folder each); one holding another simulated "
                    "study (other arguments) is refused (exit 74), a rerun of the same studies replaces them.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same bytes.")

@@ -160,3 +160,17 @@ def test_ticks_with_events_is_a_usage_error(tmp_path: Path) -> None:
     alone = runner.invoke(main, ["simulate", "--events", "300", "--out", str(tmp_path / "b"), "-q"])
     assert alone.exit_code == 0, alone.output
     assert json.loads((tmp_path / "b" / "truth.json").read_bytes())["params"]["ticks"] == 300
+
+
+@pytest.mark.parametrize("args", [["simulate", "--ticks", "2"], ["simulate", "study", "--ticks", "3"]])
+def test_an_empty_out_is_a_usage_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str]) -> None:
+    # --out "" (an unset shell variable) was read as the current folder: the match, or three studies,
+    # were written there with exit 0
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, [*args, "--out", "", "-q"])
+    assert result.exit_code == 2
+    assert "Invalid value for '--out': the folder name is empty: give a folder to write into ('.' for this " \
+           "one)" in " ".join(result.output.split())
+    assert list(tmp_path.iterdir()) == []
+    dot = CliRunner().invoke(main, [*args, "--out", ".", "-q", "--agents", "4"])
+    assert dot.exit_code == 0, dot.output  # the current folder, named
