@@ -14,6 +14,14 @@ from ._common import handle_errors, say
 from ._progress import progress_for, progress_options
 
 
+def _out(ctx: click.Context, param: click.Parameter, value: str | None) -> Path | None:
+    """--out's check: an empty name ('', as an unset shell variable gives) is a usage error; it was read as
+    the current folder, and the files written there."""
+    if value == "":
+        raise click.BadParameter("the folder name is empty: give a folder to write into ('.' for this one)")
+    return None if value is None else Path(value)
+
+
 @click.group(invoke_without_command=True, epilog=exitcodes.epilog(ok="written", findings=None, unreadable=None))
 @click.option("--scenario", type=click.Choice(sorted(SCENARIOS)), default="clean", show_default=True,
               help="What to plant in otherwise organic play.")
@@ -21,15 +29,15 @@ from ._progress import progress_for, progress_options
               help="Same seed, same bytes (a 64-bit integer: truth.json records it as a JSON number).")
 @click.option("--schema-version", type=click.IntRange(1, 3), default=3, show_default=True,
               help="Envelope version to log in (1: engine 0.1.0, 2: 0.2-0.4, 3: current).")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Folder to write the match and its ground truth (truth.json) into (required for one match); one holding another simulated match's truth.json is refused (exit 74), a rerun of the same match replaces it.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None, callback=_out,
+              help="Folder to write the match and its ground truth (truth.json) into (required for one match); one holding another simulated match's truth.json, or a match folder (archive.json), is refused (exit 74); a rerun of the same match replaces it.")
 @click.option("--form", type=click.Choice(sorted(FORMS)), default="stream", show_default=True,
               help="bundle(-gz), stream(-gz) or folder: the export format's forms.")
 @click.option("--agents", "n_agents", type=click.IntRange(4, 200), default=8, show_default=True,
               help="Player seats (probe seats come on top).")
 @click.option("--ticks", type=click.IntRange(1), default=300, show_default=True, help="Rounds to play.")
 @click.option("--events", "target_events", type=click.IntRange(1), default=None,
-              help="Play until about this many events (for benchmarks); overrides --ticks.")
+              help="Play until about this many events (for benchmarks), instead of --ticks (not with it).")
 @click.option("--previous-season", is_flag=True, help="v1 only: prepend an earlier season the reader must drop.")
 @click.option("--noise", type=click.Choice(list(NOISE_LEVELS)), default=None,
               help="Honest noise: whole-item trades, favoured partners, gifts to the hungry, beggars, buying "
@@ -49,15 +57,30 @@ def simulate(ctx: click.Context, scenario: str, seed: int, schema_version: int, 
     parameter at its default (no --noise, version 3, no previous season) adds
     nothing to it. The form does not change the id (two forms, one match).
 
-    Scenarios: clean (busy honest trade), feeder, ring, cartel, off_price,
-    thrown_fight, probes, echo, mixed, honest-noisy (honest play only, with the
-    honest noise --noise adds to any scenario). The sidecar truth.json names the planted
-    agents, probe outcomes and propagation edges, so screens and probes can be
-    calibrated and measured. Example:
+    Scenarios, what each plants in otherwise organic play: clean, nothing (busy
+    honest trade); honest-noisy, nothing, with the honest noise --noise adds to
+    any scenario (medium unless --noise says otherwise); feeder, 2-4 spokes
+    sending value one way to a beneficiary (gifts, or trades where it gives a
+    token back); ring, 3-4 seats wash-trading the same goods around a cycle and
+    back; cartel, 3-4 seats moving together, trading inside, never fighting
+    each other and attacking the outsiders they meet; off_price, a pair trading
+    far off the reference values, again and again; thrown_fight, one seat
+    raiding and robbing another, which never retaliates and refills its
+    storehouse; probes, probe seats sending the four catalogue probes (some
+    targets comply, some refuse, some never hear them); echo, an injected
+    instruction re-sent, mutated, over generations, beside a common phrase said
+    independently (decoys); mixed, probes and echo with as many of feeder,
+    ring, off_price and thrown_fight as the seats allow.
+
+    The sidecar truth.json names the planted agents, probe outcomes and
+    propagation edges, so screens and probes can be calibrated and measured.
+    Example:
 
     \b
         daishi-forensics simulate --scenario ring --seed 3 --out /tmp/m
         daishi-forensics screen /tmp/m
+        daishi-forensics simulate --scenario honest-noisy --noise heavy --out /tmp/h
+        daishi-forensics screen /tmp/h      # an honest match: what your settings flag
 
     `simulate study --out DIR` writes simulated studies instead (see its --help).
     """
@@ -71,6 +94,9 @@ def simulate(ctx: click.Context, scenario: str, seed: int, schema_version: int, 
         return
     if out_dir is None:
         raise click.UsageError("Missing option '--out'.")
+    if target_events is not None and ctx.get_parameter_source("ticks") is ParameterSource.COMMANDLINE:
+        raise click.UsageError("--ticks and --events: give one (--events sets how long the match plays, and "
+                               "--ticks would still change the match it plays)")
     if previous_season and schema_version != 1:
         raise click.UsageError("--previous-season needs --schema-version 1 (only v1 logs hold several seasons)")
     with progress_for(f"simulate {scenario}", quiet, progress) as line:
@@ -81,8 +107,9 @@ def simulate(ctx: click.Context, scenario: str, seed: int, schema_version: int, 
 
 
 @simulate.command("study", epilog=exitcodes.epilog(ok="written", findings=None, unreadable=None))
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), required=True,
-              help="Folder to write the studies into (one folder each).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), required=True, callback=_out,
+              help="Folder to write the studies into (one folder each); one holding another simulated "
+                   "study (other arguments) is refused (exit 74), a rerun of the same studies replaces them.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same bytes.")
 @click.option("--trials", type=click.IntRange(5, 200), default=8, show_default=True,
               help="Trials each study plans (the awkward cases need at least 5).")

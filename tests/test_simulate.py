@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from daishi_forensics.arithmetic import coverage, half_up
+from daishi_forensics.errors import OutputError
 from daishi_forensics.simulate import (
     FORMS,
     SCENARIOS,
@@ -614,6 +615,19 @@ def test_late_joiner_and_dormancy_happen() -> None:
     assert late >= 1 and dormant >= 1
 
 
+def test_a_match_of_one_or_two_rounds_registers_every_seat_the_truth_names() -> None:
+    # a late join was drawn for tick 2 even when the match ended before it: the seat never
+    # registered, yet truth.json and the roster named it (seed 10203, 4 seats, 2 rounds: seat 2)
+    short = simulate_match("clean", 10203, n_agents=4, ticks=2)
+    assert [a["seat"] for a in short.archive["agents"]] == [1, 2, 3, 4]
+    for ticks in (1, 2, 3):
+        for seed in range(1, 13):
+            m = simulate_match("clean", seed, n_agents=4, ticks=ticks)
+            registered = {ev["agentId"] for ev in m.iter_events() if ev["type"] == "agent_registered"}
+            named = {a["agentId"] for a in m.truth["agents"]}
+            assert named == registered == {a["agentId"] for a in m.archive["agents"]}, (ticks, seed)
+
+
 # --------------------------------------------------------------- the truth
 
 
@@ -906,3 +920,49 @@ def test_a_folder_holding_another_matchs_truth_is_refused(tmp_path: Path) -> Non
     (out / old["file"]).unlink()  # its match gone: the truth is replaced
     assert CliRunner().invoke(main, [*args, "--seed", "2"]).exit_code == 0
     assert json.loads((out / "truth.json").read_bytes())["matchId"] != old["matchId"]
+
+
+def test_a_match_folder_is_refused_as_out(tmp_path: Path) -> None:
+    # --out a folder-form match: the new match was written inside it (exit 0), where screen and validate,
+    # reading the folder as its own match, never saw it
+    from click.testing import CliRunner
+
+    from daishi_forensics.cli import main
+
+    args = ["simulate", "--ticks", "5", "--agents", "4", "-q"]
+    first = CliRunner().invoke(main, [*args, "--form", "folder", "--out", str(tmp_path)])
+    assert first.exit_code == 0, first.output
+    folder = Path(first.output.strip())
+    before = sorted(p.name for p in folder.iterdir())
+    inside = CliRunner().invoke(main, [*args, "--seed", "9", "--out", str(folder)])
+    assert inside.exit_code == 74
+    assert inside.output == (f"daishi-forensics: error: {folder}: it is a match folder (it holds archive.json): a "
+                             "match written into it would never be read, as every command reads the folder as its "
+                             "own match; give another --out\n")
+    assert sorted(p.name for p in folder.iterdir()) == before  # nothing written
+    with pytest.raises(OutputError, match="it is a match folder"):
+        write_match(simulate_match("clean", 9, n_agents=4, ticks=5), folder)
+
+
+def test_a_cartel_of_four_seats_leaves_an_outsider_to_prey_on() -> None:
+    # --scenario cartel --agents 4: the bloc took every seat, had no one to prey on and never acted in 300
+    # rounds, yet truth.json named a planted cartel of four (its events [])
+    for seed in (1, 2):
+        m = simulate_match("cartel", seed, n_agents=4, ticks=300)
+        (cartel,) = m.truth["planted"]
+        assert len(cartel["agents"]) == 3 and len(cartel["events"]) >= 5
+        logged = {ev["id"] for ev in m.iter_events()}
+        assert set(cartel["events"]) <= logged
+
+
+def test_a_plant_that_never_acted_is_named_apart() -> None:
+    # a match too short for a plant to start: truth.json listed it under planted with no events
+    # (off_price, 60 rounds), which a benchmark counted as a miss and its match as not honest
+    short = simulate_match("off_price", 5, ticks=60)
+    assert short.truth["planted"] == []
+    assert [(p["kind"], p["events"]) for p in short.truth["plantedNeverActed"]] == [("off_price", [])]
+    mixed = simulate_match("mixed", 1, ticks=40)
+    assert [p["kind"] for p in mixed.truth["planted"]] == ["feeder"]
+    assert [p["kind"] for p in mixed.truth["plantedNeverActed"]] == ["ring"]
+    assert all(p["events"] for p in mixed.truth["planted"])
+    assert "plantedNeverActed" not in simulate_match("off_price", 5).truth  # every plant acted

@@ -119,3 +119,58 @@ def test_simulate_is_a_group_that_keeps_every_single_match_invocation(tmp_path: 
     assert mixed.exit_code == 2 and "--seed belongs to the single-match form" in mixed.output
     helped = " ".join(runner.invoke(main, ["simulate", "study", "--help"]).output.split())
     assert "study audit" in helped and "truth.json" in helped and "Exit codes" in helped
+
+
+def test_a_study_of_short_matches_round_trips_as_all_same(tmp_path: Path) -> None:
+    # three rounds a match: the failed trial plays two, where a late joiner's seat never joined,
+    # and seats.csv numbered that trial's seats 1, 3, 4 (study audit: 1 check disagreed, exit 1)
+    folder = simulate_study(tmp_path, trials=5, ticks=3, n_agents=4, studies=["series"])[0]
+    result = CliRunner().invoke(main, ["study", "audit", str(folder), "--json"])
+    assert result.exit_code == 0, result.output[-2000:]
+    assert json.loads(result.output)["summary"]["checks"]["disagree"] == 0
+
+
+def test_a_folder_holding_another_simulated_study_is_refused(tmp_path: Path) -> None:
+    # a second study with another --seed into the same --out was written beside the first (exit 0):
+    # its matches/ then held the first study's matches too, which no trial of the new one named
+    runner = CliRunner()
+    args = ["simulate", "study", "--out", str(tmp_path), "--trials", "5", "--ticks", "6", "--agents", "4", "-q"]
+    first = runner.invoke(main, args)
+    assert first.exit_code == 0, first.output
+    before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    again = runner.invoke(main, args)  # the same study: replaced, the same bytes
+    assert again.exit_code == 0 and {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
+    other = runner.invoke(main, [*args, "--seed", "2"])
+    assert other.exit_code == 74
+    first_match = sorted((tmp_path / "series" / "matches").iterdir())[0]
+    assert other.output == (f"daishi-forensics: error: {tmp_path / 'series'}: it holds another simulated study "
+                            f"(other arguments): 5 matches no trial of this one plays, {first_match} first; give "
+                            "another --out, or remove the folder\n")
+    assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before  # nothing written
+
+
+def test_ticks_with_events_is_a_usage_error(tmp_path: Path) -> None:
+    # --events "overrides --ticks", yet --ticks still changed the match played (another id, other events,
+    # exit 0): --events 3000 --ticks 5 and --events 3000 alone wrote two different matches of the same length
+    runner = CliRunner()
+    both = runner.invoke(main, ["simulate", "--events", "3000", "--ticks", "5", "--out", str(tmp_path / "a"), "-q"])
+    assert both.exit_code == 2 and not (tmp_path / "a").exists()
+    assert "Error: --ticks and --events: give one (--events sets how long the match plays, and --ticks would " \
+           "still change the match it plays)" in " ".join(both.output.split())
+    alone = runner.invoke(main, ["simulate", "--events", "300", "--out", str(tmp_path / "b"), "-q"])
+    assert alone.exit_code == 0, alone.output
+    assert json.loads((tmp_path / "b" / "truth.json").read_bytes())["params"]["ticks"] == 300
+
+
+@pytest.mark.parametrize("args", [["simulate", "--ticks", "2"], ["simulate", "study", "--ticks", "3"]])
+def test_an_empty_out_is_a_usage_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str]) -> None:
+    # --out "" (an unset shell variable) was read as the current folder: the match, or three studies,
+    # were written there with exit 0
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, [*args, "--out", "", "-q"])
+    assert result.exit_code == 2
+    assert "Invalid value for '--out': the folder name is empty: give a folder to write into ('.' for this " \
+           "one)" in " ".join(result.output.split())
+    assert list(tmp_path.iterdir()) == []
+    dot = CliRunner().invoke(main, [*args, "--out", ".", "-q", "--agents", "4"])
+    assert dot.exit_code == 0, dot.output  # the current folder, named

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import json
+import os
 
 from daishi_forensics.errors import OutputError
 from daishi_forensics.jsonio import dumps as _pretty
@@ -203,6 +204,15 @@ def simulate_match(scenario: str, seed: int, *, schema_version: int = 3, n_agent
                           first_id=sim.first_id, played_id=sim.match_id, _events=events)
 
 
+def _not_a_match_folder(out_dir: Path) -> None:
+    """Refuse to write into a match folder (one holding ``archive.json``): every command reads that folder as
+    its own match, so a match written inside it would never be read."""
+    if os.path.lexists(out_dir / "archive.json"):
+        raise OutputError("it is a match folder (it holds archive.json): a match written into it would never be "
+                          "read, as every command reads the folder as its own match; give another --out",
+                          file=str(out_dir))
+
+
 def _keep_other_truth(out_dir: Path, truth_file: str | None, match_id: str) -> None:
     """Refuse to write match ``match_id`` into ``out_dir`` when its ``truth_file`` is the ground truth of
     another match whose file is still there: the new truth would replace it, and that match would be left
@@ -247,6 +257,7 @@ def write_match(match: SimulatedMatch, out_dir: Path, *, form: str = "bundle", s
     _check_version(version)
     out_dir = Path(out_dir)
     match_id = match.id_for(version, previous_season)
+    _not_a_match_folder(out_dir)
     _keep_other_truth(out_dir, truth_file, match_id)
     path = write_export(out_dir, match_id, form,
                         match.iter_events(version, previous_season=previous_season),
@@ -277,6 +288,7 @@ def simulate_to_dir(scenario: str, seed: int, schema_version: int, out_dir: Path
     out_dir = Path(out_dir)
 
     match_id = written_id(sim.match_id, schema_version, previous_season)
+    _not_a_match_folder(out_dir)
     _keep_other_truth(out_dir, truth_file, match_id)
 
     def events() -> Iterator[dict[str, Any]]:

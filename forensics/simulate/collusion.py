@@ -229,7 +229,9 @@ class Cartel(Behavior):
     def bind(self, sim: Simulation) -> None:
         super().bind(sim)
         rng = sim.rng
-        got = self.claim(sim, self.k, least=3)
+        # at least one outsider to prey on: a bloc of every seat would never act (a truth naming a
+        # cartel the log never shows)
+        got = self.claim(sim, min(self.k, len(sim.players) - 1), least=3)
         if not got:
             return
         self.bloc = got

@@ -323,15 +323,19 @@ class Simulation(Economy, Encounters, HonestNoise):
             self.add_task(lop[0], due, self._lopsided_task(lop[0], lop[1]))
 
     def _plant_late_joiner(self, organic_pool: list[Agent], rivals: list[tuple[Agent, Agent]]) -> None:
-        """Now and then a player (not the strong one, not a rival) joins late."""
+        """Now and then a player (not the strong one, not a rival) joins late; never on a tick the match
+        does not reach (a match of one or two rounds), where the seat would never join: the truth would
+        name a player the log never registers."""
         rng = self.rng
         late_pool = [a for a in organic_pool if a.role == "player" and "strong" not in a.tags
                      and not any(a in p for p in rivals)]
         if late_pool and rng.random() < 0.4:
             j = late_pool[-1]
-            j.joined = rng.randrange(max(2, self.planned // 12), max(3, self.planned // 4))
-            self.schedule(j.joined, "join", j)
-            self.organic["late"] = j
+            joined = rng.randrange(max(2, self.planned // 12), max(3, self.planned // 4))
+            if joined < self.planned:
+                j.joined = joined
+                self.schedule(j.joined, "join", j)
+                self.organic["late"] = j
 
     def _plant_dormancy(self) -> None:
         """Up to two dormancy episodes of 4 to 30 ticks; one starting late may never end."""

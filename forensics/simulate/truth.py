@@ -7,7 +7,8 @@ match log itself never names a scenario.  Shape (``format`` ``daishi-sim-truth``
     {"format": "daishi-sim-truth", "version": 1, "scenario": "feeder", "seed": 7,
      "matchId": "m_…", "schemaVersion": 3, "params": {...},
      "agents": [{"agentId", "seat", "name", "role", "operator", "tags": [...]}],
-     "planted": [{"kind": "feeder", "agents": [...], "beneficiary": "a_…", ...}],
+     "planted": [{"kind": "feeder", "agents": [...], "beneficiary": "a_…", "events": [...], ...}],
+     "plantedNeverActed": [...],   # only when a plant logged no event (a match too short for it)
      "probes": [{"probeEventId", "probe", "target", "exposed", "reason", "complied",
                  "evidence", "heardTick", "evidenceTick", ...}],
      "propagation": [{"kind": "echo", "root", "edges": [[parent, child]], "generations",
@@ -102,7 +103,10 @@ def build_truth(sim: Simulation, params: dict[str, Any]) -> dict[str, Any]:
         "scenario": sim.scenario, "seed": sim.seed, "matchId": sim.match_id, "params": dict(params),
         "endedAtTick": sim.ended, "events": sim.n_events,
         "agents": agents,
-        "planted": planted,
+        "planted": [p for p in planted if p.get("events", True)],
+        # a plant that never acted (a match too short for it to start) is no plant of the log: named
+        # apart, so a benchmark does not count it as a miss, nor its match as dishonest
+        **({"plantedNeverActed": idle} if (idle := [p for p in planted if not p.get("events", True)]) else {}),
         "probes": probes,
         "propagation": propagation,
         "honest_suspicious": [honest[k] for k in sorted(honest)],

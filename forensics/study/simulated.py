@@ -42,6 +42,7 @@ from typing import Any
 
 import orjson
 
+from daishi_forensics.errors import OutputError
 from daishi_forensics.jsonio import dumps
 from .checks import field_size
 from .compare import (
@@ -58,6 +59,7 @@ from .fitness import half_up_units
 from .metrics import DIFFERENCE, LOG_RATIO, difference_range, metric_range
 from .statistics import Interval, confidence_sequence
 from daishi_forensics.simulate import simulate_to_dir
+from daishi_forensics.simulate.world import match_id_for
 
 __all__ = ["CANARY", "HARNESS", "RUBRIC", "FIRST_LOOK", "STUDIES", "simulate_study"]
 
@@ -154,8 +156,24 @@ class _Played:
     rounds_played: int
 
 
+def _rounds(trial: _Trial, ticks: int) -> int:
+    """Rounds ``trial``'s match plays (a failed trial stops early)."""
+    return max(1, ticks * 2 // 3) if trial.failed else ticks
+
+
+def _others(plan: _Plan, out: Path, seed: int, ticks: int, n_agents: int) -> list[str]:
+    """The matches under ``plan``'s ``matches/`` folder in ``out`` that none of its trials plays (another study's)."""
+    matches = out / plan.key / "matches"
+    if not matches.is_dir():
+        return []
+    arms = {a.arm: a for a in plan.arms}
+    ours = {match_id_for(arms[t.arm].scenario, _sim_seed(seed, t.map_seed, t.spawn_seed), n_agents,
+                         _rounds(t, ticks), None, 12, 12) for t in plan.trials}
+    return sorted(str(p) for p in matches.iterdir() if p.name.startswith("m_") and p.name not in ours)
+
+
 def _play(seed: int, scenario: str, trial: _Trial, matches: Path, ticks: int, n_agents: int) -> _Played:
-    played = max(1, ticks * 2 // 3) if trial.failed else ticks
+    played = _rounds(trial, ticks)
     folder = simulate_to_dir(scenario, _sim_seed(seed, trial.map_seed, trial.spawn_seed), 3, matches, "folder",
                              truth_file=None, n_agents=n_agents, ticks=played)
     archive = orjson.loads((folder / "archive.json").read_bytes())
@@ -397,4 +415,12 @@ def simulate_study(out_dir: Path, *, seed: int = 1, trials: int = 8, ticks: int 
     if unknown:
         raise ValueError(f"unknown simulated studies: {', '.join(sorted(unknown))}; known: {', '.join(STUDIES)}")
     out_dir = Path(out_dir)
-    return tuple(_write_study(plan, out_dir, seed, ticks, n_agents) for plan in _plans(trials) if plan.key in studies)
+    plans = [plan for plan in _plans(trials) if plan.key in studies]
+    for plan in plans:
+        others = _others(plan, out_dir, seed, ticks, n_agents)
+        if others:
+            raise OutputError(f"it holds another simulated study (other arguments): {len(others)} "
+                              f"{'match' if len(others) == 1 else 'matches'} no trial of this one plays, "
+                              f"{others[0]} first; give another --out, or remove the folder",
+                              file=str(out_dir / plan.key))
+    return tuple(_write_study(plan, out_dir, seed, ticks, n_agents) for plan in plans)
