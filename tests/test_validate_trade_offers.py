@@ -104,3 +104,14 @@ def test_an_invalid_offer_leaves_the_completion_said_at_its_line(tmp_path: Path)
     assert result.exit_code == 1
     assert [(p.code, p.event_id, p.line) for p in result.files[0].problems] == [
         ("schema", 3, 4), ("trade-offer", 4, 5)]
+
+
+def test_a_target_named_twice_is_validated_once(tmp_path: Path) -> None:
+    """Two files each given twice said '0 of 4 matches valid'; each file is now validated once."""
+    events = [*SPAWNS, *trade(3, 1, "t1", "a_1", "a_2", {"wood": 1}, {"food": 1})]
+    first = write_match(tmp_path / "one", events, archive(["a_1", "a_2"], ended=50))
+    second = write_match(tmp_path / "two", [*SPAWNS], archive(["a_1", "a_2"], ended=50))
+    result = validate_targets([str(first), str(second), str(first), str(second)])
+    assert [f.target for f in result.files] == [str(first), str(second)]
+    text = CliRunner().invoke(main, ["validate", str(first), str(tmp_path / "one"), str(first)])
+    assert text.exit_code == 0 and text.output.splitlines()[-1] == "1 of 1 match valid"

@@ -311,10 +311,11 @@ def validate_targets(
     limits: Limits | None = None,
     max_errors: int = MAX_ERRORS,
 ) -> ValidationResult:
-    """Validate every target (files, folders, ``m_<id>``, ``m_demo``)."""
+    """Validate every target (files, folders, ``m_<id>``, ``m_demo``); a target named twice (or a file
+    given beside the folder that holds it) is validated once, so the counts count each file once."""
     return ValidationResult(
         tuple(
             validate_one(t, store=store, server=server, strict=strict, limits=limits, max_errors=max_errors)
-            for t in expand_targets(targets)
+            for t in dict.fromkeys(expand_targets(targets))
         )
     )
