@@ -34,6 +34,7 @@ def test_exported_api_is_pinned() -> None:
         "map_regions",
         "match_rounds",
         "MAX_TICK",
+        "past_exact",
         "bounded_ticks",
         "repeated_agents",
         "distinct_agents",

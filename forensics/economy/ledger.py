@@ -53,7 +53,7 @@ from typing import Any, Protocol
 
 from daishi_forensics.arithmetic import half_up
 from daishi_forensics.errors import InvalidInput
-from daishi_forensics.read.archive import MAX_MAGNITUDE, unvalued_items, value_of
+from daishi_forensics.read.archive import MAX_MAGNITUDE, MAX_TICK, past_exact, unvalued_items, value_of
 from daishi_forensics.jsonio import shown
 
 from ._ledger_store import TradeId, TradeTable
@@ -76,9 +76,6 @@ __all__ = [
 
 PARTNER_TRADE_CAP = 5
 """Trades with one partner that count toward credited trades (rubric *Social*)."""
-
-_MAX_COUNT = 2**53 - 1
-"""The largest count the archive holds (the schemas' bound: a JSON number holds no larger integer exactly)."""
 
 def pair_key(x: str, y: str) -> tuple[str, str]:
     """A pair of agents written ``(a, b)`` with ``a < b`` (ARCHITECTURE.md)."""
@@ -650,9 +647,8 @@ def archived_ledger(archive: Mapping[str, Any]) -> ArchivedLedger | None:
         trades = raw.get("trades")
         if not isinstance(trades, int) or isinstance(trades, bool) or trades < 0:
             raise InvalidInput(f"trades is not a count: {shown(trades)}", field=f"{where}.trades")
-        if trades > _MAX_COUNT:
-            raise InvalidInput(f"{trades} is past 2^53 - 1 ({_MAX_COUNT}), the largest integer the export format "
-                               "holds", field=f"{where}.trades")
+        if trades > MAX_TICK:
+            raise InvalidInput(past_exact(trades), field=f"{where}.trades")
         # rubric *Trade ledger*: a net share is a part of the value moved, 0 to 1
         share = _number(raw.get("netShare"), f"{where}.netShare", 0.0, 1.0, "a net share (0 to 1)")
         rep_raw = raw.get("rep")

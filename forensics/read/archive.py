@@ -41,6 +41,7 @@ __all__ = [
     "map_regions",
     "match_rounds",
     "MAX_TICK",
+    "past_exact",
     "bounded_ticks",
     "repeated_agents",
     "distinct_agents",
@@ -248,8 +249,18 @@ def map_regions(archive: Mapping[str, Any]) -> int:
 
 
 MAX_TICK = 2**53 - 1
-"""The largest tick (README: ids, ticks and counts are at most 2^53 − 1, the largest integer a
-JSON number holds exactly; the archive schema bounds ``startedAtTick`` and ``endedAtTick`` so)."""
+"""The largest tick, id or count (README: ids, ticks and counts are at most 2^53 − 1, the largest
+integer a JSON number holds exactly; the archive schema bounds ``startedAtTick`` and ``endedAtTick``
+so)."""
+
+
+def past_exact(value: int) -> str:
+    """What every reader of the archive says of a count past :data:`MAX_TICK`.
+
+    >>> past_exact(2**53)
+    '9007199254740992 is past 2^53 - 1 (9007199254740991), the largest integer the export format holds'
+    """
+    return f"{value} is past 2^53 - 1 ({MAX_TICK}), the largest integer the export format holds"
 
 
 def bounded_ticks(archive: Mapping[str, Any]) -> None:

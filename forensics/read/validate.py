@@ -157,7 +157,8 @@ def validate_one(
                             severity="warning", code="report"))
     header = [*said, *header]
     stats = read.stats
-    _add_problems(stats, unoffered, max_errors)
+    for problem in unoffered:  # counted and listed as the read counts its own (at most max_errors a kind)
+        read._problem(problem)
     if source.form == "folder":
         header = [_in_folder(source, p) for p in header]
         stats.problems = [_in_folder(source, p) for p in stats.problems]
@@ -250,21 +251,6 @@ def _trades_never_offered(events: Iterable[dict[str, Any]], name: str,
             yield Problem(name, f"{kind} of trade {shown(trade_id)}, which no trade_offered earlier in the log "
                                 "offers", severity="warning", code="trade-offer", event_id=event.get("id"),
                           line=line, index=index, path="$.payload.tradeId", event_type=kind)
-
-
-def _add_problems(stats: Any, problems: list[Problem], max_per_kind: int) -> None:
-    """Count ``problems`` into the read's ``stats`` as the read boundary counts its own (at most
-    ``max_per_kind`` of each kind listed)."""
-    for problem in problems:
-        if problem.severity == "error":
-            stats.errors += 1
-        else:
-            stats.warnings += 1
-        stats.problem_counts[problem.code] += 1
-        if stats.problem_counts[problem.code] <= max_per_kind:
-            stats.problems.append(problem)
-        else:
-            stats.problems_not_kept += 1
 
 
 def _noted(source: MatchSource, note: str) -> Problem:

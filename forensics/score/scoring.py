@@ -49,7 +49,7 @@ from .rubric import (
     survival,
 )
 from daishi_forensics.arithmetic import coverage as arithmetic_coverage
-from daishi_forensics.read.archive import map_regions, match_rounds as archive_match_rounds, twice_message, within_magnitude
+from daishi_forensics.read.archive import MAX_TICK, map_regions, past_exact, match_rounds as archive_match_rounds, twice_message, within_magnitude
 from daishi_forensics.read.boundary import erratum_name
 from daishi_forensics.jsonio import json_text, shown
 from daishi_forensics.wording import count
@@ -351,8 +351,7 @@ def _count(row: Mapping[str, Any], key: str, where: str) -> int | None:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise InvalidInput(f"not a count: {shown(value)}", field=f"{where}.{key}")
     if value > MAX_COUNT:
-        raise InvalidInput(f"{value} is past 2^53 - 1 ({MAX_COUNT}), the largest integer the export format holds",
-                           field=f"{where}.{key}")
+        raise InvalidInput(past_exact(value), field=f"{where}.{key}")
     return value
 
 
@@ -415,7 +414,7 @@ def _exploration(archive: Mapping[str, Any]) -> dict[str, Mapping[str, Any]] | N
     return _by_agent(archive, "exploration", "coverage by agent", "")
 
 
-MAX_COUNT = 2**53 - 1
+MAX_COUNT = MAX_TICK
 """The largest count read (README: ids, ticks and counts are at most 2^53 − 1)."""
 
 
