@@ -25,6 +25,13 @@ def schemas() -> None:
     by those ids. For a validator that cannot resolve them (check-jsonschema,
     ajv without a registry), `schemas export --inline ./schemas` writes each
     self-contained.
+
+    Patterns are ECMA-262 regular expressions, as JSON Schema says: `$` is the
+    very end of the text. A validator that runs them with Python's `re` (the
+    stock classes of the Python `jsonschema` library) also lets `$` match
+    before a final newline, so it passes a region "r_1_2" followed by a newline
+    that this tool refuses; check-jsonschema (its default regex variant),
+    jsonschema-rs and ajv give this tool's verdicts.
     """
 
 

@@ -77,3 +77,18 @@ def test_every_inlined_file_is_a_valid_schema_and_takes_the_demo_match(tmp_path:
         assert alone(f"events/{event_type}.json").is_valid(event), event_type
     assert alone("archive.json").is_valid(header["archive"])
     assert alone("stream-header.json").is_valid(header)
+
+
+def test_the_help_warns_of_python_re_where_the_engines_differ(tmp_path: Path) -> None:
+    # What the help says, checked: a stock Python validator passes a region with a final newline
+    # (Python's `$`), jsonschema-rs (ECMA-262, as this tool) refuses it.
+    import jsonschema_rs
+
+    schemas.export(tmp_path, inline=True)
+    gather = json.loads((tmp_path / "events" / "gather.json").read_text())
+    record = ev(1, 0, "gather", "a_1", region="r_1_2\n", resource="wood", gathered=3)
+    assert jsonschema.Draft202012Validator(gather).is_valid(record)
+    assert not jsonschema_rs.validator_for(gather).is_valid(record)
+    assert not schemas.validator(schemas.load("event/gather")).is_valid(record)
+    help_text = " ".join(CliRunner().invoke(main, ["schemas", "--help"]).output.split())
+    assert "also lets `$` match before a final newline" in help_text
