@@ -26,7 +26,7 @@ from daishi_forensics.textsafe import shown
 F = TypeVar("F", bound=Callable[..., Any])
 
 TARGET_HELP = (
-    "TARGET is a bundle (m_<id>.json[.gz]), a stream (m_<id>.jsonl[.gz]), a match folder, "
+    "TARGET is a bundle (m_<id>.json[.gz]), a stream (m_<id>.jsonl[.gz]), a match folder (or a folder holding one match), "
     "an m_<id> looked up in the store then on the server, or m_demo (the embedded demo)."
 )
 

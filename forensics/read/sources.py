@@ -854,13 +854,36 @@ def _read_object(path: Path, limits: Limits, what: str, notes: list[str],
     return value, repeated
 
 
+def _matches_in(folder: Path) -> list[Path]:
+    """The matches a folder that is no match folder holds, sorted: its entries named ``m_…`` that are a
+    bundle or stream by their name (``.json``, ``.jsonl``, each maybe ``.gz``) or a match folder
+    (``archive.json`` in it); other names are not read."""
+    found = []
+    for entry in folder.iterdir():
+        if not entry.name.startswith("m_"):
+            continue
+        if entry.is_dir() and os.path.lexists(entry / "archive.json") or (
+                not entry.is_dir() and entry.name.endswith((".json", ".json.gz", ".jsonl", ".jsonl.gz"))):
+            found.append(entry)
+    return sorted(found, key=lambda p: p.name)
+
+
 def _open_folder(path: Path, limits: Limits, report_faults: bool = False) -> MatchSource:
     name = str(path)
     archive_path = path / "archive.json"
     if not os.path.lexists(archive_path):
         if path.name.startswith("m_"):  # a match folder missing its archive
             raise InputUnreadable("the folder has no archive.json", file=name, field="archive.json")
-        # a folder given for the matches in it (expanded before it gets here when it holds any)
+        # a folder given for the matches in it: commands of many matches expand it before it gets
+        # here; a command of one match reads the folder's one match, and refuses to choose among several
+        inside = _matches_in(path)
+        if len(inside) == 1:
+            return _open_path(inside[0], limits, report_faults)
+        if inside:
+            shown_ = ", ".join(p.name for p in inside[:5]) + (", …" if len(inside) > 5 else "")
+            raise InputUnreadable(f"the folder holds {len(inside)} matches ({shown_}), and this command reads one: "
+                                  "name its file (screen, validate and season read every match of a folder)",
+                                  file=name)
         raise InputUnreadable("the folder holds no match (m_<id>.json[.gz], m_<id>.jsonl[.gz] or an m_<id> "
                               "folder; other names are not read) and is no match folder (no archive.json)",
                               file=name)
