@@ -26,9 +26,11 @@ from daishi_forensics.textsafe import shown
 F = TypeVar("F", bound=Callable[..., Any])
 
 TARGET_HELP = (
-    "TARGET is a bundle (m_<id>.json[.gz]), a stream (m_<id>.jsonl[.gz]), a match folder (or a folder holding one match), "
+    "TARGET is a bundle (m_<id>.json[.gz]), a stream (m_<id>.jsonl[.gz]), a match folder, "
     "an m_<id> looked up in the store then on the server, or m_demo (the embedded demo)."
 )
+ONE_MATCH_FOLDER = (" A folder that holds match files (as `simulate --out` writes) stands for its one match; "
+                    "with several, name the file.")
 
 
 class ServerURL(click.ParamType):

@@ -9,7 +9,7 @@ import click
 from daishi_forensics import exitcodes
 from daishi_forensics.report.listing import CONTACT_PAIRS_LISTED
 
-from ._common import (TARGET_HELP, color_option, format_for, handle_errors, input_options, not_empty, set_help,
+from ._common import (ONE_MATCH_FOLDER, TARGET_HELP, color_option, format_for, handle_errors, input_options, not_empty, set_help,
                       text_width, use_color, write_output)
 from ._progress import progress_for, progress_options
 
@@ -109,4 +109,4 @@ def _report(target: str, fmt: str | None, agent: str | None, output: Path | None
     return text, result.exit_code
 
 
-set_help(behavior, TARGET_HELP)
+set_help(behavior, TARGET_HELP + ONE_MATCH_FOLDER)

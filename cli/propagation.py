@@ -15,7 +15,7 @@ from daishi_forensics.textsafe import shown
 from daishi_forensics.injection.propagation import chains_nodes, scrubbed_edges, tree_text
 from daishi_forensics.wording import count
 
-from ._common import TARGET_HELP, format_for, handle_errors, input_options, say, set_help, write_output
+from ._common import ONE_MATCH_FOLDER, TARGET_HELP, format_for, handle_errors, input_options, say, set_help, write_output
 from ._progress import progress_for, progress_options
 
 FORMATS = ("text", "json")
@@ -135,4 +135,4 @@ def _read_notes(stats: Any) -> list[str]:
     return notes
 
 
-set_help(propagation, TARGET_HELP)
+set_help(propagation, TARGET_HELP + ONE_MATCH_FOLDER)

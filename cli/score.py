@@ -15,7 +15,7 @@ from daishi_forensics.score.rubric import VERSIONS, UnknownRubric, rubric
 from daishi_forensics.textsafe import shown
 
 from ._progress import progress_for, progress_options
-from ._common import TARGET_HELP, fail, format_for, handle_errors, input_options, not_empty, set_help, write_output
+from ._common import ONE_MATCH_FOLDER, TARGET_HELP, fail, format_for, handle_errors, input_options, not_empty, set_help, write_output
 
 
 class RubricChoice(click.Choice):
@@ -76,4 +76,4 @@ def score(target: str, rubric_version: str | None, fmt: str | None, output: Path
     raise SystemExit(result.exit_code)
 
 
-set_help(score, TARGET_HELP)
+set_help(score, TARGET_HELP + ONE_MATCH_FOLDER)

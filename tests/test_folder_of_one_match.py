@@ -47,3 +47,9 @@ def test_a_folder_of_two_matches_is_refused_naming_them(tmp_path: Path) -> None:
     assert result.output.strip().endswith(
         f"{both}: the folder holds 2 matches ({names}), and this command reads one: name its file (screen, "
         "validate and season read every match of a folder)")
+
+
+def test_the_help_of_each_command_of_one_match_says_so() -> None:
+    for command in ("behavior", "score", "propagation"):
+        text = " ".join(CliRunner().invoke(main, [command, "--help"]).output.split())
+        assert "A folder that holds match files (as `simulate --out` writes) stands for its one match" in text
