@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["shown", "shown_ends", "shown_lines", "is_neutral", "md_escape", "md_text", "md_bold", "MARKDOWN_CHARS", "CONTROLS"]
+__all__ = ["shown", "shown_ends", "shown_name", "shown_lines", "is_neutral", "md_escape", "md_text", "md_bold", "MARKDOWN_CHARS", "CONTROLS"]
 
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _EXTRA = [0x2028, 0x2029, 0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
@@ -82,6 +82,22 @@ def shown_ends(text: str) -> str:
     lead = len(text) - len(text.lstrip())
     trail = text[lead + len(body):]
     return "".join(_escape(ord(c)) for c in text[:lead]) + body + "".join(_escape(ord(c)) for c in trail)
+
+
+_HIDDEN_SPACES = re.compile(r"\s{2,}|[^\S\x20]")
+"""Spaces inside a name a table or a page would not show as written: a run of two or more (a table and a
+browser collapse it to one) and a lone space other than U+0020 (a no-break space reads as one)."""
+
+
+def shown_name(text: str) -> str:
+    """:func:`shown_ends`, and inside, every run of two or more spaces and every space other than U+0020
+    written out the same way (``Ash\\x20\\x20Vale``): for a seat's name in a table cell or a page, which
+    would show ``"Ash  Vale"`` and ``"Ash Vale"`` alike.  A lone U+0020 between two words is kept.
+
+    >>> shown_name("Ash  Vale"), shown_name("Nyx\u00a0Vale"), shown_name(" Ash Vale"), shown_name("Ash Vale")
+    ('Ash\\\\x20\\\\x20Vale', 'Nyx\\\\xa0Vale', '\\\\x20Ash Vale', 'Ash Vale')
+    """
+    return _HIDDEN_SPACES.sub(lambda m: "".join(_escape(ord(c)) for c in m.group()), shown_ends(text))
 
 
 def shown_lines(text: str) -> str:

@@ -282,7 +282,7 @@ def test_a_name_with_spaces_at_its_ends_shows_them_in_text_and_markdown_tables(t
     from daishi_forensics.report.render.tables import cell, markdown_table, text_table
 
     assert cell(Agent("a_2", " Ash")) == "\\x20Ash (a_2)" and cell(Agent("a_1", "Ash")) == "Ash (a_1)"
-    assert cell(Agent("a_3", "Nyx  Vale\u00a0")) == "Nyx Vale\\xa0 (a_3)" and cell(" gpt ") == "\\x20gpt\\x20"
+    assert cell(Agent("a_3", "Nyx  Vale\u00a0")) == "Nyx\\x20\\x20Vale\\xa0 (a_3)" and cell(" gpt ") == "\\x20gpt\\x20"
     assert text_table(["agent"], [[Agent("a_2", " Ash")]]).splitlines() == ["agent", "-------------",
                                                                             "\\x20Ash (a_2)"]
     assert markdown_table(["agent"], [[Agent("a_2", " Ash")]], marked=frozenset({0})).splitlines()[2] == \
@@ -314,3 +314,48 @@ def test_a_name_with_spaces_at_its_ends_shows_them_in_text_and_markdown_tables(t
     assert "| **2** | **\\\\x20Ash (a\\_2)** | **–** | **–** | **0** | **–** | **4** | **–** | **–** |  |" in focus
     page = _run(["behavior", path, "--format", "html"]).output  # a browser collapses the spaces: written out too
     assert '\\x20Ash (a_2)</a>' in page and 'Nyx Vale\\x20 (a_3)</a>' in page and '>Ash (a_1)</a>' in page
+
+
+def test_a_name_with_a_run_of_spaces_inside_shows_them_in_text_markdown_and_html(tmp_path: Path) -> None:
+    """Seats named 'Ash Vale' and 'Ash  Vale' (two spaces) both read 'Ash Vale (a_…)' in every text and
+    Markdown table (a cell collapsed the run) and on the HTML page (a browser collapses it), and 'Nyx\\xa0Vale'
+    read 'Nyx Vale'.  Inside a name, a run of spaces and a space other than U+0020 are written out as an end
+    space is ('Ash\\x20\\x20Vale'), in the seats' cells and in the ledger's rep points; a lone space is kept."""
+    from daishi_forensics.report.render.cells import Agent
+    from daishi_forensics.report.render.tables import cell
+
+    assert cell(Agent("a_2", "Ash   Vale")) == "Ash\\x20\\x20\\x20Vale (a_2)"
+    assert cell(Agent("a_1", "Ash Vale")) == "Ash Vale (a_1)" and cell(Agent("a_3", " Ash  ")) == "\\x20Ash\\x20\\x20 (a_3)"
+    events = [ev(1, 0, "agent_spawned", "a_1", region="r_0_0"), ev(2, 0, "agent_spawned", "a_2", region="r_0_0"),
+              ev(3, 0, "agent_spawned", "a_3", region="r_0_0"),
+              *trade(4, 1, "t1", "a_1", "a_2", {"wood": 3}, {"food": 1})]
+    arch = archive(["a_1", "a_2", "a_3"], ended=10)
+    for agent, name in zip(arch["agents"], ("Ash Vale", "Ash  Vale", "Nyx\u00a0Vale")):
+        agent["name"] = name
+    path = str(write_match(tmp_path, events, arch))
+    text = _run(["behavior", path], COLUMNS="120")
+    assert text.exit_code == 0
+    lines = text.output.splitlines()
+    at = lines.index("Seats at a glance") + 4
+    assert lines[at:at + 5] == [
+        "seat  agent                  model  score  harm  promises kept  surplus  probes  level  flags",
+        "----  ---------------------  -----  -----  ----  -------------  -------  ------  -----  -----",
+        "   1  Ash Vale (a_1)             –      –     0  –                   -4  –       –",
+        "   2  Ash\\x20\\x20Vale (a_2)      –      –     0  –                    4  –       –",
+        "   3  Nyx\\xa0Vale (a_3)          –      –     0  –                    0  –       –",
+    ]
+    assert "Ash Vale (a_1)         Ash\\x20\\x20Vale (a_2)              10              0         0" in lines
+    ledger = next(line for line in lines if line.startswith("Ash Vale (a_1)  Ash\\x20") and "rep" not in line
+                  and line.endswith(" 1"))
+    assert ledger.endswith("  Ash Vale (a_1) 1, Ash\\x20\\x20Vale (a_2) 1"), ledger
+    md = _run(["behavior", path, "--format", "markdown"]).output.splitlines()
+    assert "| 2 | Ash\\\\x20\\\\x20Vale (a\\_2) | – | – | 0 | – | 4 | – | – |  |" in md
+    assert "| 3 | Nyx\\\\xa0Vale (a\\_3) | – | – | 0 | – | 0 | – | – |  |" in md
+    assert "| Ash Vale (a\\_1) | Ash\\\\x20\\\\x20Vale (a\\_2) | 1 | 0 | 1 | 6 | 2 | " \
+           "Ash Vale (a\\_1) 1, Ash\\\\x20\\\\x20Vale (a\\_2) 1 |" in md
+    page = _run(["behavior", path, "--format", "html"]).output
+    assert '<a class="seat" href="#seat-2">Ash\\x20\\x20Vale (a_2)</a>' in page
+    assert '<a class="seat" href="#seat-3">Nyx\\xa0Vale (a_3)</a>' in page
+    assert '<a class="seat" href="#seat-1">Ash Vale (a_1)</a>' in page
+    assert ">Ash  Vale (a_2)<" not in page and "Nyx\u00a0Vale" not in page
+    assert "<td>Ash Vale (a_1) 1, Ash\\x20\\x20Vale (a_2) 1</td>" in page

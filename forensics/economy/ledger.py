@@ -645,6 +645,8 @@ def archived_ledger(archive: Mapping[str, Any]) -> ArchivedLedger | None:
             raise InvalidInput(f"pair {key} listed twice", field=where)
         seen.add(key)
         trades = raw.get("trades")
+        if isinstance(trades, float) and trades > MAX_TICK:  # an integer written past 64 bits: its double not quoted
+            raise InvalidInput(past_exact(trades), field=f"{where}.trades")
         if not isinstance(trades, int) or isinstance(trades, bool) or trades < 0:
             raise InvalidInput(f"trades is not a count: {shown(trades)}", field=f"{where}.trades")
         if trades > MAX_TICK:

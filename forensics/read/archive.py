@@ -254,12 +254,19 @@ integer a JSON number holds exactly; the archive schema bounds ``startedAtTick``
 so)."""
 
 
-def past_exact(value: int) -> str:
-    """What every reader of the archive says of a count past :data:`MAX_TICK`.
+def past_exact(value: int | float) -> str:
+    """What every reader of the archive says of a count past :data:`MAX_TICK`; of one read as a double (an
+    integer written past 64 bits, or a number written with a fraction or an exponent), without quoting the
+    double, which may not be the number the file writes (``18446744073709551617`` reads as 2^64).
 
     >>> past_exact(2**53)
     '9007199254740992 is past 2^53 - 1 (9007199254740991), the largest integer the export format holds'
+    >>> past_exact(2.0**64)
+    'a number past 2^53 - 1 (9007199254740991), the largest integer the export format holds (not quoted: read as a double, it may not be the number written)'
     """
+    if isinstance(value, float):
+        return (f"a number past 2^53 - 1 ({MAX_TICK}), the largest integer the export format holds (not quoted: "
+                "read as a double, it may not be the number written)")
     return f"{value} is past 2^53 - 1 ({MAX_TICK}), the largest integer the export format holds"
 
 

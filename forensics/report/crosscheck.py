@@ -7,6 +7,10 @@ the archived and the recomputed value, and the events behind it.  Errata applied
 by the read boundary, invalid records, unknown types, v1 seasons dropped and agents
 missing from the archive are findings too, so the report says everything it did
 not take at face value.
+
+An archived count past 2^53 - 1 (``ledger.pairs[i].trades``, a ``metrics`` count, ``exploration``
+regions, ``aggression``) is no disagreement: the export format holds no such integer, so it is
+invalid input, refused naming its field (:func:`_count`), as ``score`` refuses it.
 """
 
 from __future__ import annotations
@@ -15,7 +19,9 @@ from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from typing import Any, Mapping
 
+from daishi_forensics.errors import InvalidInput
 from daishi_forensics.jsonio import shown
+from daishi_forensics.read.archive import MAX_TICK, past_exact
 from daishi_forensics.read.boundary import erratum_name
 from daishi_forensics.replay.analysis import MatchAnalysis
 from daishi_forensics.wording import count
@@ -68,6 +74,23 @@ def _differs(archived: Any, recomputed: Any) -> bool:
     if isinstance(archived, (int, float)) and isinstance(recomputed, (int, float)):
         return abs(float(archived) - float(recomputed)) > 1e-9
     return bool(archived != recomputed)
+
+
+def _count(value: Any, field: str) -> Any:
+    """An archived count to compare, as it is; :class:`InvalidInput` naming ``field`` when it is a number past
+    :data:`~daishi_forensics.read.archive.MAX_TICK` (an integer the format cannot hold, or one read as a double),
+    which is invalid input, not a disagreement.
+
+    >>> _count(2**53 - 1, "metrics.a_1.move"), _count("x", "metrics.a_1.move")
+    (9007199254740991, 'x')
+    >>> _count(2**63, "ledger.pairs[0].trades")
+    Traceback (most recent call last):
+    ...
+    daishi_forensics.errors.InvalidInput: field ledger.pairs[0].trades: 9223372036854775808 is past 2^53 - 1 (9007199254740991), the largest integer the export format holds
+    """
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value > MAX_TICK:
+        raise InvalidInput(past_exact(value), field=field)
+    return value
 
 
 def _read_findings(analysis: MatchAnalysis) -> list[Finding]:
@@ -149,7 +172,7 @@ def _metrics_findings(analysis: MatchAnalysis) -> list[Finding]:
             stamped = {}
         counted = recomputed.get(agent, {})
         for kind in sorted(stamped):
-            a, r = stamped.get(kind), counted.get(kind, 0)
+            a, r = _count(stamped.get(kind), f"metrics.{agent}.{kind}"), counted.get(kind, 0)
             if _differs(a, r):
                 out.append(
                     Finding(
@@ -174,9 +197,10 @@ def _ledger_findings(analysis: MatchAnalysis) -> list[Finding]:
     for p in ledger.pairs:
         by_pair.setdefault((p.a, p.b), p)
     out = []
-    for row in block.get("pairs") or []:
+    for index, row in enumerate(block.get("pairs") or []):
         if not isinstance(row, dict) or not isinstance(row.get("a"), str) or not isinstance(row.get("b"), str):
             continue
+        _count(row.get("trades"), f"ledger.pairs[{index}].trades")
         a, b = sorted((row["a"], row["b"]))
         pair = by_pair.get((a, b))
         evidence = pair.event_ids if pair else ()
@@ -245,6 +269,7 @@ def _exploration_findings(analysis: MatchAnalysis) -> list[Finding]:
             continue
         mine = coverage.get(agent)
         recomputed = {"regions": mine.regions if mine else 0, "coverage": mine.coverage if mine else 0.0}
+        _count(row.get("regions"), f"exploration.{agent}.regions")
         for key in ("regions", "coverage"):
             if key in row and _differs(row[key], recomputed[key]):
                 out.append(
@@ -276,6 +301,7 @@ def _agent_findings(analysis: MatchAnalysis, seat_ids: list[str]) -> list[Findin
             )
             continue
         mine = witnessing.get(agent)
+        _count(row.get("aggression"), f"agents[{shown(agent)}].aggression")
         if "aggression" in row and mine is not None and _differs(row["aggression"], mine.aggression):
             out.append(
                 Finding(

@@ -40,6 +40,7 @@ from daishi_forensics import exitcodes
 from daishi_forensics.economy.passes import PASSES as ECONOMY
 from daishi_forensics.errors import InvalidInput
 from daishi_forensics.jsonio import json_kind, json_text
+from daishi_forensics.read.archive import MAX_TICK, past_exact
 from daishi_forensics.read.boundary import read_match
 from daishi_forensics.read.validation import report_schema_errors
 from daishi_forensics.replay.analysis import MatchAnalysis, analyze
@@ -361,9 +362,38 @@ def audit(analysis: MatchAnalysis, rubric_version: str | None = None) -> AuditRe
         The archive lacks what scoring needs.
     """
     report = analysis.read.report
+    if isinstance(report, Mapping):
+        _exact_figures(report)
     score = score_match(analysis, rubric_version, report=report)
     result = _compared(analysis, score, report, rubric_version)
     return replace(result, input_faults=input_faults(analysis.read.stats))
+
+
+def _exact_figures(report: Mapping[str, Any]) -> None:
+    """Refuse a figure the audit would set beside its own (``fieldSize``, ``rubricVersion``, each card's ``seat`` and
+    :data:`~.scoring.REPORT_FIELDS`) that the report gives as a number past 2^53 - 1 read as a double (an integer
+    written past 64 bits, or a number written with a fraction or an exponent): the double may not be the number
+    written, so it can be neither compared nor quoted (it was printed as ``1.8446744073709552e+19``).  A
+    :class:`InvalidInput` naming the field, as a count of the board past 2^53 - 1 is refused; an integer read
+    exactly (``9007199254740993``) is compared and quoted as written.
+
+    >>> _exact_figures({"fieldSize": 2**64, "seats": [{"rank": 9007199254740993, "wealth": 1e12}]})
+    >>> _exact_figures({"seats": [{"rank": 1}, {"dimensions": {"social": 2.0**64}}]})
+    Traceback (most recent call last):
+    ...
+    daishi_forensics.errors.InvalidInput: field report.seats[1].dimensions.social: a number past 2^53 - 1 (9007199254740991), the largest integer the export format holds (not quoted: read as a double, it may not be the number written)
+    """
+    def exact(value: Any, field: str) -> None:
+        if isinstance(value, float) and not -MAX_TICK <= value <= MAX_TICK:
+            raise InvalidInput(past_exact(value), field=f"report.{field}")
+
+    for key in ("fieldSize", "rubricVersion"):
+        exact(report.get(key), key)
+    seats = report.get("seats")
+    for index, card in enumerate(seats if isinstance(seats, list) else []):
+        if isinstance(card, Mapping):
+            for figure in ("seat", *REPORT_FIELDS):
+                exact(_published(card, figure)[0], f"seats[{index}].{figure}")
 
 
 def input_faults(stats: Any) -> tuple[str, ...]:

@@ -348,6 +348,8 @@ def _count(row: Mapping[str, Any], key: str, where: str) -> int | None:
     value = row.get(key)
     if value is None:
         return None
+    if isinstance(value, float) and value > MAX_COUNT:  # an integer written past 64 bits: its double not quoted
+        raise InvalidInput(past_exact(value), field=f"{where}.{key}")
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise InvalidInput(f"not a count: {shown(value)}", field=f"{where}.{key}")
     if value > MAX_COUNT:

@@ -22,6 +22,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from daishi_forensics.textsafe import shown_name
+
 __all__ = ["Agent", "Block", "EventIds", "Level", "Names", "LEVELS", "MAX_IDS_TEXT"]
 
 
@@ -43,6 +45,18 @@ class Agent:
         """``Name (id)``, or the id alone when the seat has no name (or its name is its id)."""
         if self.name and self.name != self.agent_id:
             return f"{self.name} ({self.agent_id})"
+        return self.agent_id
+
+    def shown_label(self) -> str:
+        """:meth:`label` as a table cell or a page writes it: every space of the name a table would trim or
+        collapse, or a browser collapse, written out (:func:`~daishi_forensics.textsafe.shown_name`), so
+        ``" Ash"`` and ``"Ash"``, ``"Ash  Vale"`` and ``"Ash Vale"`` differ.
+
+        >>> Agent("a_2", " Ash").shown_label(), Agent("a_3", "Ash  Vale").shown_label(), Agent("a_1").shown_label()
+        ('\\\\x20Ash (a_2)', 'Ash\\\\x20\\\\x20Vale (a_3)', 'a_1')
+        """
+        if self.name and self.name != self.agent_id:
+            return f"{shown_name(self.name)} ({self.agent_id})"
         return self.agent_id
 
 
@@ -111,6 +125,11 @@ class Names:
     def label(self, agent_id: Any) -> str:
         cell = self.agent(agent_id)
         return cell.label() if isinstance(cell, Agent) else str(cell)
+
+    def shown_label(self, agent_id: Any) -> str:
+        """:meth:`Agent.shown_label` of a seat, for a cell that writes seats among other words."""
+        cell = self.agent(agent_id)
+        return cell.shown_label() if isinstance(cell, Agent) else str(cell)
 
     def labels(self, ids: Sequence[Any]) -> str:
         return ", ".join(self.label(a) for a in ids)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import quote
 
@@ -126,11 +126,42 @@ _Finding = tuple[str, str | None, Flag | None, str]
 """One thing ``--format github`` annotates: its group (``flag``, ``unread``, ``review``, ``partial``), the target
 (None for the season's), the flag, and (for a target not screened, or not whole) why."""
 
+_GROUPS: dict[str, tuple[str, str]] = {
+    "flag": ("flag", "flags"), "unread": ("target not screened", "targets not screened"),
+    "review": ("review", "reviews"), "partial": ("part not screened", "parts not screened"),
+}
+"""The groups of :func:`_findings`, the most serious first, each with its noun (one, many)."""
+
+_LEVELS: dict[str, tuple[str, ...]] = {"error": ("flag", "unread"), "warning": ("review", "partial")}
+"""The groups each level of annotation holds (``::error``, ``::warning``)."""
+
+
+def _group_counts(found: Iterable[_Finding]) -> dict[str, int]:
+    """How many of ``found`` are in each group, every group named (0 included), in :data:`_GROUPS`' order: what
+    the github format's closing notice and the step summary's first line count.
+
+    >>> _group_counts([("flag", "a", None, ""), ("partial", "a", None, "x"), ("flag", None, None, "")])
+    {'flag': 2, 'unread': 0, 'review': 0, 'partial': 1}
+    """
+    counts = dict.fromkeys(_GROUPS, 0)
+    for group, *_ in found:
+        counts[group] += 1
+    return counts
+
+
+def _groups_said(counts: Mapping[str, int], groups: Iterable[str] = _GROUPS) -> list[str]:
+    """Each of ``groups`` that holds a finding, counted with its noun, in order.
+
+    >>> _groups_said({"flag": 12, "unread": 1, "review": 0, "partial": 1})
+    ['12 flags', '1 target not screened', '1 part not screened']
+    """
+    return [count(counts[g], *_GROUPS[g]) for g in groups if counts[g]]
+
 
 def _findings(run: ScreenRun) -> list[_Finding]:
     """What the github format annotates, the most serious first: the flags, the targets not screened, the
     reviews, the parts of a match not screened; each group in the order of the matches, the season's last."""
-    groups: dict[str, list[_Finding]] = {"flag": [], "unread": [], "review": [], "partial": []}
+    groups: dict[str, list[_Finding]] = {g: [] for g in _GROUPS}
     for m in run.matches:
         if m.result is None:
             groups["unread"].append(("unread", m.target, None, _unread(m)))
@@ -185,9 +216,9 @@ def render_github(run: ScreenRun) -> str:
     none is hidden without a word.  The verdict line comes last."""
     found = _findings(run)
     out = [_annotation(*finding) for finding in found]
-    groups = {g: sum(1 for f in found if f[0] == g) for g in ("flag", "unread", "review", "partial")}
-    if max(groups["flag"] + groups["unread"], groups["review"] + groups["partial"]) > GITHUB_SHOWN:
-        said = _annotation_count(groups["flag"], groups["unread"], groups["review"], groups["partial"])
+    counts = _group_counts(found)
+    if max(sum(counts[g] for g in groups) for groups in _LEVELS.values()) > GITHUB_SHOWN:
+        said = _annotation_count(counts)
         out.append(f"::notice title=daishi-forensics annotations::{github_escape(said)}")
     out.append(shown(_verdict_line(run)))
     return "\n".join(out) + "\n"
@@ -203,11 +234,7 @@ def render_step_summary(run: ScreenRun, budget: int = SUMMARY_BUDGET) -> str:
     finding the github format annotates, in its order, every cell escaped (:func:`markdown_table`); rows past
     ``budget`` bytes are counted under the table, not listed."""
     found = _findings(run)
-    groups = {g: sum(1 for f in found if f[0] == g) for g in ("flag", "unread", "review", "partial")}
-    said = [count(n, one, many) for n, one, many in [
-        (groups["flag"], "flag", "flags"), (groups["unread"], "target not screened", "targets not screened"),
-        (groups["review"], "review", "reviews"),
-        (groups["partial"], "part not screened", "parts not screened")] if n]
+    said = _groups_said(_group_counts(found))
     out = ["### daishi-forensics screen", "", md_escape(_verdict_line(run) + (": " + ", ".join(said) if said else
                                                                                 ": no findings"))]
     if not found:
@@ -239,21 +266,18 @@ def render_step_summary(run: ScreenRun, budget: int = SUMMARY_BUDGET) -> str:
     return "\n".join(out) + "\n\n"
 
 
-def _annotation_count(flags: int, unread: int, reviews: int, partial: int) -> str:
-    """What a run's annotations were, level by level, and that GitHub shows only some of them.
+def _annotation_count(counts: Mapping[str, int]) -> str:
+    """What a run's annotations were, level by level (``counts``: :func:`_group_counts`), and that GitHub shows
+    only some of them.
 
-    >>> _annotation_count(12, 1, 3, 0).split(";")[0]
+    >>> _annotation_count({"flag": 12, "unread": 1, "review": 3, "partial": 0}).split(";")[0]
     '13 errors (12 flags, 1 target not screened) and 3 warnings (3 reviews) annotated in all'
     """
-    def level(name: str, parts: list[tuple[int, str, str]]) -> str:
-        total = sum(n for n, _, _ in parts)
-        said = ", ".join(count(n, one, many) for n, one, many in parts if n)
-        return count(total, name) + (f" ({said})" if said else "")
+    def level(name: str, groups: tuple[str, ...]) -> str:
+        said = ", ".join(_groups_said(counts, groups))
+        return count(sum(counts[g] for g in groups), name) + (f" ({said})" if said else "")
 
-    errors = level("error", [(flags, "flag", "flags"), (unread, "target not screened", "targets not screened")])
-    warnings = level("warning", [(reviews, "review", "reviews"),
-                                 (partial, "part not screened", "parts not screened")])
-    return (f"{errors} and {warnings} annotated in all; GitHub shows at most {GITHUB_SHOWN} annotations of each "
+    return (f"{' and '.join(level(name, groups) for name, groups in _LEVELS.items())} annotated in all; GitHub shows at most {GITHUB_SHOWN} annotations of each "
             "level in a step (and 50 in a job), so some may be missing from the annotations: every one is in "
             "this step's log")
 

@@ -63,10 +63,14 @@ def cell(value: Any, *, ids_limit: int | None = MAX_IDS_TEXT, _depth: int = CELL
     :data:`CELL_DEPTH`; deeper, and any mapping, shown bounded), a seat as ``Name (id)``, event ids
     listed (the first :data:`MAX_IDS_TEXT`, then how many more).  A seat's name or a text with a space at
     either end shows it written out (``\\x20Ash (a_2)``: :func:`~daishi_forensics.textsafe.shown_ends`), where
-    a table would trim it, so ``" Ash"`` and ``"Ash"`` differ; inside, a run of spaces is one.
+    a table would trim it, so ``" Ash"`` and ``"Ash"`` differ.  Inside a text, a run of spaces is one; inside a
+    seat's name, a run of spaces (or a space other than U+0020) is written out too
+    (:meth:`~.cells.Agent.shown_label`), so ``"Ash  Vale"`` and ``"Ash Vale"`` differ.
 
     >>> cell(Agent("a_2", " Ash")), cell(Agent("a_1", "Ash")), cell("gpt\u00a0"), cell(Agent("a_3"))
     ('\\\\x20Ash (a_2)', 'Ash (a_1)', 'gpt\\\\xa0', 'a_3')
+    >>> cell(Agent("a_4", "Ash  Vale")), cell("Ash  Vale")
+    ('Ash\\\\x20\\\\x20Vale (a_4)', 'Ash Vale')
     """
     if value is None:
         return "–"
@@ -77,9 +81,7 @@ def cell(value: Any, *, ids_limit: int | None = MAX_IDS_TEXT, _depth: int = CELL
             return str(value)
         return f"{value:.3f}".rstrip("0").rstrip(".") if value != int(value) else f"{value:.0f}"
     if isinstance(value, Agent):
-        if value.name and value.name != value.agent_id:  # Agent.label(), its name's ends shown
-            return clean(f"{shown_ends(value.name)} ({value.agent_id})")
-        return clean(value.label())
+        return clean(value.shown_label())
     if isinstance(value, EventIds):
         return _ids(value, ids_limit)
     if isinstance(value, Level):
