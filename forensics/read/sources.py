@@ -739,6 +739,32 @@ def _open_bundle(path: Path, limits: Limits) -> MatchSource:
                        lone_surrogates=header_lone)
 
 
+def _bare_returns(line: bytes | bytearray, name: str) -> InputUnreadable | None:
+    r"""Why ``line``, the first line of a JSON Lines file, which could not be read (not JSON, or longer
+    than the line limit), cannot be: the file's lines end in a bare carriage return (``\r`` alone, as
+    old Mac OS wrote them), so the whole file reads as one line; None when that is not why (no ``\r``
+    before its end, or what comes before the first one is no JSON value).
+
+    A line ends at a line feed (``\n``; ``\r\n`` reads too, its ``\r`` being JSON whitespace): the
+    input format's streams are JSON Lines.
+
+    >>> str(_bare_returns(b'{"a": 1}\r{"b": 2}\r', "m.jsonl"))[:56]
+    'm.jsonl, line 1: its lines end in a bare carriage return'
+    >>> _bare_returns(b'{"a": \r 1} x\r\n', "m.jsonl") is None
+    True
+    """
+    cut = line.find(b"\r")
+    if cut < 0 or not line[cut:].strip(b"\r\n"):
+        return None
+    try:
+        orjson.loads(line[:cut])
+    except orjson.JSONDecodeError:
+        return None
+    return InputUnreadable("its lines end in a bare carriage return (\\r, as old Mac OS wrote them), so it "
+                           "reads as one line: a JSON Lines file's lines end in a line feed (\\n, or \\r\\n); "
+                           "convert it (tr '\\r' '\\n')", file=name, line=1)
+
+
 def _parse_line(line: bytes) -> tuple[Any, str | None]:
     try:
         return orjson.loads(line), None
@@ -784,12 +810,16 @@ def _event_lines(path: Path | BinaryIO, limits: Limits, skip_header: bool, *, id
         for line in iter(partial(readline, limit + 1), b""):
             number += 1
             if len(line) > limit:
-                raise InputTooLarge(f"a line is longer than {limit} bytes; refused", file=name, line=number)
+                refused = _bare_returns(line[:limit], name) if number == 1 else None
+                raise refused or InputTooLarge(f"a line is longer than {limit} bytes; refused", file=name, line=number)
             try:
                 data = loads(line)
             except decode_error as exc:
                 if not line.strip():
                     continue
+                refused = _bare_returns(line, name) if number == 1 else None
+                if refused is not None:  # the first line of a file of \r line ends: the whole file
+                    raise refused from None
                 if tap is not None:
                     tap(line)
                 yield RawRecord(index, number, None, f"not valid JSON: {_json_reason(exc)}", line)
@@ -831,10 +861,11 @@ def _open_stream(path: Path, limits: Limits) -> MatchSource:
     if not first.strip():
         raise InputUnreadable("the file is empty (or its first line, the header, is blank)", file=name, line=1)
     if len(first) > limits.max_line_bytes:
-        raise InputTooLarge(f"the header line is longer than {limits.max_line_bytes} bytes", file=name, line=1)
+        raise (_bare_returns(first[:limits.max_line_bytes], name)
+               or InputTooLarge(f"the header line is longer than {limits.max_line_bytes} bytes", file=name, line=1))
     data, error = _parse_line(first)
     if error:
-        raise InputUnreadable(f"the header line is {error}", file=name, line=1)
+        raise _bare_returns(first, name) or InputUnreadable(f"the header line is {error}", file=name, line=1)
     header = _require_object(data, "the header line", name)
     _require_archive(header, name)
     repeated = [key_path(p, k) for p, k in repeated_keys(first)] if may_repeat_keys(first, header) else []
