@@ -19,7 +19,7 @@ from daishi_forensics import exitcodes
 from daishi_forensics.errors import BadSetting, ForensicsError
 from daishi_forensics.jsonio import shown
 from .boundary import read_match
-from .sources import Limits, MatchSource, RawRecord, is_match_id, open_match
+from .sources import STDIN, STDIN_NAME, Limits, MatchSource, RawRecord, is_match_id, open_match, open_stdin
 from .validation import Problem
 
 __all__ = ["FileResult", "ValidationResult", "validate_targets", "expand_targets", "MAX_ERRORS"]
@@ -140,7 +140,10 @@ def validate_one(
     """Validate one match: its header, then every event (streamed); list at most ``max_errors``
     problems of each kind and count the rest."""
     try:
-        source = open_match(target, store=store, server=server, limits=limits)
+        if target == STDIN:
+            source = open_stdin(limits)
+        else:
+            source = open_match(target, store=store, server=server, limits=limits)
         positions = _TradePositions()
         read = read_match(positions.watching(source), strict=strict, max_per_kind=max_errors)
         header = read.header_problems()
@@ -148,6 +151,8 @@ def validate_one(
     except BadSetting:
         raise  # the command line's fault, not this target's
     except ForensicsError as exc:
+        if target == STDIN:
+            return FileResult(target=STDIN_NAME, unreadable=str(exc))
         about = exc.file if exc.file and "://" not in exc.file and os.path.lexists(exc.file) else None
         return FileResult(target=target, unreadable=str(exc), unreadable_file=about,
                           unreadable_line=exc.line if about is not None else None)
@@ -322,7 +327,8 @@ def validate_targets(
     limits: Limits | None = None,
     max_errors: int = MAX_ERRORS,
 ) -> ValidationResult:
-    """Validate every target (files, folders, ``m_<id>``, ``m_demo``); a target named twice (or a file
+    """Validate every target (files, folders, ``m_<id>``, ``m_demo``, ``-``: one match read from standard
+    input, named ``<stdin>``); a target named twice (or a file
     given beside the folder that holds it) is validated once, so the counts count each file once."""
     return ValidationResult(
         tuple(
