@@ -46,4 +46,6 @@ def validate(targets: tuple[str, ...], fmt: str, strict: bool, max_errors: int, 
     raise SystemExit(result.exit_code)
 
 
-set_help(validate, TARGET_HELP)
+set_help(validate, TARGET_HELP,
+         "TARGET - reads one match (a stream or a bundle, gzip-compressed or not) from standard input, named "
+         "<stdin> in every message: cat m_<id>.jsonl | daishi-forensics validate -")

@@ -79,6 +79,9 @@ __all__ = [
     "read_regular",
     "json_lines",
     "open_match",
+    "open_stdin",
+    "STDIN",
+    "STDIN_NAME",
     "default_store",
     "redact_url",
     "server_address",
@@ -484,6 +487,16 @@ def _stated_size(data: memoryview) -> int | None:
     return stated if stated <= _DEFLATE_MOST * len(data) else None
 
 
+def _match_gzip_words(name: str, limit: int) -> GzipWords:
+    """How gzip data of a match (a ``.gz`` file, gzip data on standard input) is refused, naming it."""
+    return GzipWords(
+        too_large=lambda: InputTooLarge(f"inflates past the size limit of {limit} bytes; refused (raise "
+                                        "$DAISHI_MAX_INFLATED_BYTES if this match is genuine)", file=name),
+        invalid=lambda reason: InputUnreadable(f"corrupt or truncated gzip data ({reason})", file=name),
+        truncated=lambda: InputUnreadable("corrupt or truncated gzip data (Compressed file ended before the "
+                                          "end-of-stream marker was reached)", file=name))
+
+
 @contextmanager
 def _opened(path: Path, limits: Limits, identity: _Identity | None = None) -> Iterator[tuple[BinaryIO, _File]]:
     """Open a regular file for binary reading, transparently inflating ``.gz``; ``identity``:
@@ -494,13 +507,8 @@ def _opened(path: Path, limits: Limits, identity: _Identity | None = None) -> It
     reader: BinaryIO
     if path.suffix == ".gz":
         limit = limits.max_inflated_bytes
-        words = GzipWords(
-            too_large=lambda: InputTooLarge(f"inflates past the size limit of {limit} bytes; refused (raise "
-                                            "$DAISHI_MAX_INFLATED_BYTES if this match is genuine)", file=file.name),
-            invalid=lambda reason: InputUnreadable(f"corrupt or truncated gzip data ({reason})", file=file.name),
-            truncated=lambda: InputUnreadable("corrupt or truncated gzip data (Compressed file ended before the "
-                                              "end-of-stream marker was reached)", file=file.name))
-        reader = io.BufferedReader(_Inflating(file.raw, limit, words, empty=True), _CHUNK)
+        reader = io.BufferedReader(_Inflating(file.raw, limit, _match_gzip_words(file.name, limit), empty=True),
+                                   _CHUNK)
     else:
         reader = io.BufferedReader(file.raw, 1 << 16)  # type: ignore[type-var]  # a raw binary file
     with reader:
@@ -699,14 +707,27 @@ def _repeated_in_document(data: bytes | bytearray, document: Any) -> tuple[dict[
 
 def _open_bundle(path: Path, limits: Limits) -> MatchSource:
     name = str(path)
+    try:
+        data = _read_whole(path, limits)
+    except MemoryError:
+        raise _no_memory(name) from None
+    return _bundle_source(data, name)
+
+
+def _no_memory(name: str) -> InputTooLarge:
+    return InputTooLarge("does not fit in the memory this process may use; a match this large must come as "
+                         "a .jsonl stream", file=name)
+
+
+def _bundle_source(data: bytes | bytearray, name: str) -> MatchSource:
+    """A bundle's source from its whole text (``data``, read within the bundle limit), named ``name``."""
     notes: list[str] = []
     try:
-        data = _without_bom(_read_whole(path, limits), name, notes)
+        data = _without_bom(data, name, notes)
         lone: dict[tuple[Any, ...], str] = {}
         document = _require_object(_parse_document(data, name, lone), "the bundle", name)
     except MemoryError:
-        raise InputTooLarge("does not fit in the memory this process may use; a match this large must come as "
-                            "a .jsonl stream", file=name) from None
+        raise _no_memory(name) from None
     events = document.get("events")
     if not isinstance(events, list):
         raise InputUnreadable("the bundle has no 'events' array", file=name, field="events")
@@ -739,6 +760,32 @@ def _open_bundle(path: Path, limits: Limits) -> MatchSource:
                        lone_surrogates=header_lone)
 
 
+def _bare_returns(line: bytes | bytearray, name: str) -> InputUnreadable | None:
+    r"""Why ``line``, the first line of a JSON Lines file, which could not be read (not JSON, or longer
+    than the line limit), cannot be: the file's lines end in a bare carriage return (``\r`` alone, as
+    old Mac OS wrote them), so the whole file reads as one line; None when that is not why (no ``\r``
+    before its end, or what comes before the first one is no JSON value).
+
+    A line ends at a line feed (``\n``; ``\r\n`` reads too, its ``\r`` being JSON whitespace): the
+    input format's streams are JSON Lines.
+
+    >>> str(_bare_returns(b'{"a": 1}\r{"b": 2}\r', "m.jsonl"))[:56]
+    'm.jsonl, line 1: its lines end in a bare carriage return'
+    >>> _bare_returns(b'{"a": \r 1} x\r\n', "m.jsonl") is None
+    True
+    """
+    cut = line.find(b"\r")
+    if cut < 0 or not line[cut:].strip(b"\r\n"):
+        return None
+    try:
+        orjson.loads(line[:cut])
+    except orjson.JSONDecodeError:
+        return None
+    return InputUnreadable("its lines end in a bare carriage return (\\r, as old Mac OS wrote them), so it "
+                           "reads as one line: a JSON Lines file's lines end in a line feed (\\n, or \\r\\n); "
+                           "convert it (tr '\\r' '\\n')", file=name, line=1)
+
+
 def _parse_line(line: bytes) -> tuple[Any, str | None]:
     try:
         return orjson.loads(line), None
@@ -749,7 +796,7 @@ def _parse_line(line: bytes) -> tuple[Any, str | None]:
 def _event_lines(path: Path | BinaryIO, limits: Limits, skip_header: bool, *, identity: _Identity | None = None,
                  loads: Callable[[bytes], Any] = orjson.loads,
                  name: str | None = None, tap: Callable[[bytes], object] | None = None,
-                 ) -> Generator[RawRecord, None, None]:
+                 first_line: int = 1) -> Generator[RawRecord, None, None]:
     """Raw records of a stream's lines: one generator, one ``readline`` per line (bounded).
 
     ``path`` is a file (opened here, a regular file only; ``identity``: it must still be the
@@ -757,7 +804,8 @@ def _event_lines(path: Path | BinaryIO, limits: Limits, skip_header: bool, *, id
     standard input).  ``loads`` parses a line (raising ``ValueError``).  Each record carries
     its line (``text``): the read boundary looks there for repeated keys.  ``tap`` (a digest's
     ``update``) is handed each record's line before the record is yielded (a blank line is no
-    record): in this loop, not in a generator around it."""
+    record): in this loop, not in a generator around it.  ``first_line``: the number of the reader's
+    next line (2: a stream's header line was read from it already, :func:`open_stdin`)."""
     with ExitStack() as stack:
         file: _File | None = None
         if isinstance(path, Path):
@@ -767,11 +815,11 @@ def _event_lines(path: Path | BinaryIO, limits: Limits, skip_header: bool, *, id
             handle, name = path, name or "-"
         limit = limits.max_line_bytes
         readline = handle.readline
-        number = 0
+        number = first_line - 1
         if skip_header:
             readline(limit + 1)
-            number = 1
-        elif hasattr(handle, "peek"):
+            number += 1
+        elif number == 0 and hasattr(handle, "peek"):
             start = handle.peek(len(BOM))[: len(BOM)]
             refuse_utf16(start, name)
             refuse_gzip(start, name)
@@ -784,12 +832,16 @@ def _event_lines(path: Path | BinaryIO, limits: Limits, skip_header: bool, *, id
         for line in iter(partial(readline, limit + 1), b""):
             number += 1
             if len(line) > limit:
-                raise InputTooLarge(f"a line is longer than {limit} bytes; refused", file=name, line=number)
+                refused = _bare_returns(line[:limit], name) if number == 1 else None
+                raise refused or InputTooLarge(f"a line is longer than {limit} bytes; refused", file=name, line=number)
             try:
                 data = loads(line)
             except decode_error as exc:
                 if not line.strip():
                     continue
+                refused = _bare_returns(line, name) if number == 1 else None
+                if refused is not None:  # the first line of a file of \r line ends: the whole file
+                    raise refused from None
                 if tap is not None:
                     tap(line)
                 yield RawRecord(index, number, None, f"not valid JSON: {_json_reason(exc)}", line)
@@ -831,15 +883,87 @@ def _open_stream(path: Path, limits: Limits) -> MatchSource:
     if not first.strip():
         raise InputUnreadable("the file is empty (or its first line, the header, is blank)", file=name, line=1)
     if len(first) > limits.max_line_bytes:
-        raise InputTooLarge(f"the header line is longer than {limits.max_line_bytes} bytes", file=name, line=1)
+        raise (_bare_returns(first[:limits.max_line_bytes], name)
+               or InputTooLarge(f"the header line is longer than {limits.max_line_bytes} bytes", file=name, line=1))
     data, error = _parse_line(first)
     if error:
-        raise InputUnreadable(f"the header line is {error}", file=name, line=1)
+        raise _bare_returns(first, name) or InputUnreadable(f"the header line is {error}", file=name, line=1)
+    header, repeated = _stream_header(data, first, name)
+    return MatchSource(name, "stream", header, _FileLines(path, limits, True, identity),
+                       notes=notes, file_records=FileRecords(str(path), limits, True), repeated_keys=repeated)
+
+
+def _stream_header(data: Any, first: bytes, name: str) -> tuple[dict[str, Any], list[str]]:
+    """A stream's header (``data``, its first line ``first`` parsed) checked, and the keys that line repeats."""
     header = _require_object(data, "the header line", name)
     _require_archive(header, name)
     repeated = [key_path(p, k) for p, k in repeated_keys(first)] if may_repeat_keys(first, header) else []
-    return MatchSource(name, "stream", header, _FileLines(path, limits, True, identity),
-                       notes=notes, file_records=FileRecords(str(path), limits, True), repeated_keys=repeated)
+    return header, repeated
+
+
+STDIN = "-"
+"""The target that stands for standard input (``validate -``)."""
+STDIN_NAME = "<stdin>"
+"""How every message names standard input."""
+
+
+def open_stdin(limits: Limits | None = None, stdin: BinaryIO | None = None) -> MatchSource:
+    """One match read from standard input (or ``stdin``, a binary reader), named :data:`STDIN_NAME`:
+    a stream (its first line the header object, then one event a line, read line by line as a file's)
+    or a bundle (one JSON document, parsed whole within the bundle limit), told apart by the first
+    line (a JSON object without ``events`` is a stream's header); gzip data (``1F 8B`` first) is
+    inflated by the read layer's one gzip reader, within the limit.  The records can be read once
+    (standard input is not read again); the source has no :attr:`~MatchSource.file_records`.
+
+    Raises
+    ------
+    InputUnreadable
+        Standard input is closed or empty, or holds no match (as a file would be refused).
+    """
+    limits = limits or Limits()
+    name = STDIN_NAME
+    raw = stdin if stdin is not None else getattr(sys.stdin, "buffer", None)  # None: started with stdin closed
+    if raw is None:
+        raise InputUnreadable("standard input is closed: pipe a match into it", file=name)
+    reader: Any = raw if isinstance(raw, io.BufferedReader) else io.BufferedReader(raw, 1 << 16)
+    try:
+        start = reader.peek(len(_GZIP_MAGIC))[: len(_GZIP_MAGIC)]
+    except OSError as exc:
+        raise InputUnreadable(f"standard input cannot be read ({exc.strerror or exc})", file=name) from exc
+    if start == _GZIP_MAGIC:
+        limit = limits.max_inflated_bytes
+        reader = io.BufferedReader(_Inflating(reader, limit, _match_gzip_words(name, limit), empty=False), _CHUNK)
+    limit = limits.max_line_bytes
+    first = reader.readline(limit + 1)
+    if not first:
+        raise InputUnreadable("standard input is empty: pipe a match into it (a .jsonl stream or a .json "
+                              "bundle)", file=name)
+    refuse_utf16(first, name)
+    notes: list[str] = []
+    line = bytes(_without_bom(first, name, notes))
+    if len(line) <= limit and line.strip():
+        value, error = _parse_line(line)
+        if error is None and isinstance(value, dict) and "events" not in value:
+            header, repeated = _stream_header(value, line, name)
+            records = partial(_event_lines, reader, limits, False, name=name, first_line=2)
+            return MatchSource(name, "stream", header, records, notes=notes, repeated_keys=repeated)
+    refused = _bare_returns(line[:limit], name)
+    if refused is not None:
+        raise refused
+    bundle = limits.max_bundle_bytes
+    whole = bytearray(first)
+    try:
+        while len(whole) <= bundle:
+            chunk = reader.read(min(_CHUNK, bundle + 1 - len(whole)))
+            if not chunk:
+                break
+            whole += chunk
+    except MemoryError:
+        raise _no_memory(name) from None
+    if len(whole) > bundle:
+        raise InputTooLarge(f"larger than {bundle} bytes read whole as a bundle (its first line is no stream's "
+                            "header); a match this large must come as a .jsonl stream", file=name)
+    return _bundle_source(whole, name)
 
 
 def _read_object(path: Path, limits: Limits, what: str, notes: list[str],

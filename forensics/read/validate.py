@@ -19,7 +19,7 @@ from daishi_forensics import exitcodes
 from daishi_forensics.errors import BadSetting, ForensicsError
 from daishi_forensics.jsonio import shown
 from .boundary import read_match
-from .sources import Limits, MatchSource, RawRecord, open_match
+from .sources import STDIN, STDIN_NAME, Limits, MatchSource, RawRecord, is_match_id, open_match, open_stdin
 from .validation import Problem
 
 __all__ = ["FileResult", "ValidationResult", "validate_targets", "expand_targets", "MAX_ERRORS"]
@@ -140,7 +140,10 @@ def validate_one(
     """Validate one match: its header, then every event (streamed); list at most ``max_errors``
     problems of each kind and count the rest."""
     try:
-        source = open_match(target, store=store, server=server, limits=limits)
+        if target == STDIN:
+            source = open_stdin(limits)
+        else:
+            source = open_match(target, store=store, server=server, limits=limits)
         positions = _TradePositions()
         read = read_match(positions.watching(source), strict=strict, max_per_kind=max_errors)
         header = read.header_problems()
@@ -148,10 +151,12 @@ def validate_one(
     except BadSetting:
         raise  # the command line's fault, not this target's
     except ForensicsError as exc:
+        if target == STDIN:
+            return FileResult(target=STDIN_NAME, unreadable=str(exc))
         about = exc.file if exc.file and "://" not in exc.file and os.path.lexists(exc.file) else None
         return FileResult(target=target, unreadable=str(exc), unreadable_file=about,
                           unreadable_line=exc.line if about is not None else None)
-    said = [_noted(source, note) for note in source.notes]
+    said = [_noted(source, note) for note in source.notes] + _misnamed(source)
     if source.report_error is not None:
         said.append(Problem(source.name, f"the match's report could not be read: {source.report_error}",
                             severity="warning", code="report"))
@@ -261,6 +266,31 @@ def _noted(source: MatchSource, note: str) -> Problem:
     return Problem(source.name, note, severity="warning", code="header")
 
 
+_MATCH_SUFFIXES = (".jsonl.gz", ".jsonl", ".json.gz", ".json")
+"""The endings of a match file's name (the input format's forms), longest first."""
+
+
+def _misnamed(source: MatchSource) -> list[Problem]:
+    """A warning (``match-id``) when a match file or folder given by its path is named for one match
+    (``m_<id>.jsonl``, ``m_<id>.json[.gz]``, a folder ``m_<id>``) and its header names another: misnamed,
+    or overwritten by a copy of another match.  The name is not binding (the input format names the files
+    so; a match store refuses such a file when it is asked for the match its name gives), so the match is
+    validated as the one its header names."""
+    if source.form not in ("bundle", "stream", "folder"):
+        return []
+    name = Path(source.name).name
+    if source.form != "folder":
+        name = next((name[: -len(end)] for end in _MATCH_SUFFIXES if name.endswith(end)), "")
+    held = source.match_id
+    if not is_match_id(name) or held is None or held == name:
+        return []
+    what = "folder" if source.form == "folder" else "file"
+    where = "archive.json" if source.form == "folder" else "header"
+    return [Problem(source.name, f"the {what} is named for match {name}, but its {where} names match {shown(held)}: "
+                                 f"misnamed, or a copy of another match; validated as {shown(held)}",
+                    severity="warning", code="match-id", path="$.matchId")]
+
+
 _FOLDER_FILES = (("archive", "archive.json"), ("report", "report.json"))
 """Header members of a folder match and the file each is read from."""
 
@@ -297,7 +327,8 @@ def validate_targets(
     limits: Limits | None = None,
     max_errors: int = MAX_ERRORS,
 ) -> ValidationResult:
-    """Validate every target (files, folders, ``m_<id>``, ``m_demo``); a target named twice (or a file
+    """Validate every target (files, folders, ``m_<id>``, ``m_demo``, ``-``: one match read from standard
+    input, named ``<stdin>``); a target named twice (or a file
     given beside the folder that holds it) is validated once, so the counts count each file once."""
     return ValidationResult(
         tuple(
