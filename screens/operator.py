@@ -59,7 +59,10 @@ def operator(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candid
     by_operator: dict[Any, list[Any]] = {}
     for node in view.screened_nodes():
         op = view.attr(node, "operator")
-        if op is not None:
+        if isinstance(op, (list, dict, set)):  # names no operator (an archive's is a string): not grouped by
+            notes.append(f"operator: {node}'s operator is a {type(op).__name__}, which names no operator: the seat "
+                         "is screened as if it named none")
+        elif op is not None:
             by_operator.setdefault(op, []).append(node)
     if not by_operator:
         notes.append("not screened: operator (no seat names its operator)")
