@@ -82,9 +82,14 @@ class Number:
 
 
 def _int(text: str) -> int:
+    """A whole number in ASCII digits, an optional ``-`` before them (no other script's digits, no ``²``,
+    no ``+``, ``_`` or spaces)."""
     if not _INT.match(text):
         raise ValueError(f"{text!r} is not a whole number")
-    return int(text)
+    try:
+        return int(text)
+    except ValueError:  # more digits than int() converts (about 4,300): its words named a Python setting
+        raise ValueError(f"{_shown(text)} is too large to read: {len(text.lstrip('-')):,} digits") from None
 
 
 def _count(text: str) -> int:
