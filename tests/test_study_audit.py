@@ -613,6 +613,23 @@ def test_a_whole_number_is_ascii_digits_and_one_too_long_to_read_says_so(study_a
         "whole number; row 3, column rank: '\uff13' is not a whole number\n"))
 
 
+def test_a_field_that_does_not_read_is_shown_bounded(study_a: Path) -> None:
+    # a field of 100,000 characters that does not read was printed whole in the error (100 KB of stderr a field)
+    _set_field(study_a / "trials.csv", 2, "trial", "x" * 100_000)
+    _set_field(study_a / "trials.csv", 3, "in_comparison", "y" * 100_000)
+    _set_field(study_a / "trials.csv", 4, "pair_out", "1:" + "z" * 100_000)
+    _set_field(study_a / "trials.csv", 5, "arm_label", " " + "w" * 100_000)
+    result = CliRunner().invoke(main, ["study", "audit", str(study_a)])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"daishi-forensics: error: {study_a / 'trials.csv'}: 4 fields do not read: row 2, column trial: "
+        "'xxxxxxxxxxxxxxxxxxxxxxxx…' (100000 characters) is not a whole number; row 3, column in_comparison: "
+        "'yyyyyyyyyyyyyyyyyyyyyyyy…' (100000 characters) is neither yes nor no; row 4, column pair_out: "
+        "'zzzzzzzzzzzzzzzzzzzzzzzz…' (100000 characters) is not a reason a pair is left out (failed, cancelled, "
+        "seat_failed, stopped_short, resumed, version, unscored, unmeasured, no_trial, other_seeds); row 5, column arm_label: ' wwwwwwwwwwwwwwwwwwwwwww…' (100001 characters) has spaces "
+        "around it\n")
+
+
 def _escaped(text: str) -> str:
     for ch in "\\|`*_[]<>#":
         text = text.replace(ch, "\\" + ch)
