@@ -2,8 +2,8 @@
 
 For measuring the screens on data this project never generated: a laundering simulator's output,
 a bank's labelled sample, another game's trades.  The table is read exactly as
-``daishi-forensics screen-transfers`` reads it (same columns, same rules: a bad row stops the run
-with its line and column), screened once with the shipped configuration (or ``--config``), and
+``daishi-forensics screen-transfers`` reads it (same columns, same rules, same ``--tick-kind``: a bad
+row stops the run with its line and column), screened once with the shipped configuration (or ``--config``), and
 compared with the labels:
 
 - **labelled accounts**: every account at either end of a row whose ``--label`` column is true
@@ -89,6 +89,8 @@ def score(flags: Iterable[Any], labelled: set[str], by_kind: Mapping[str, set[st
 
 
 def main(argv: list[str] | None = None) -> int:
+    from daishi_forensics.read.transfers import TICK_KINDS
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
                                      epilog="Labelled accounts come from --label, --accounts or both.")
@@ -97,6 +99,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--to", dest="target", default="to", help="column: who was paid (default to)")
     parser.add_argument("--value", default="value", help="column: how much (default value)")
     parser.add_argument("--tick", default="tick", help="column: when (default tick)")
+    parser.add_argument("--tick-kind", choices=TICK_KINDS, default="auto",
+                        help="how the --tick column is read, as screen-transfers reads it: auto (numbers as numbers, "
+                             "dates as dates; 8-digit YYYYMMDD ticks as dates when every tick is one), number (step "
+                             "counts that only look like dates) or date (default auto)")
     parser.add_argument("--id", dest="id_column", default=None, help="column: the transfer's id (default: line)")
     parser.add_argument("--label", default=None, help="column of the transfers: true where the transfer is laundering")
     parser.add_argument("--kind", default=None, help="column of the transfers naming the case or typology (recall by it)")
@@ -118,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
 
     columns = TransferColumns(args.source, args.target, args.value, args.tick, args.id_column)
     try:
-        graph = read_transfer_table(args.table, columns)
+        graph = read_transfer_table(args.table, columns, tick_kind=args.tick_kind)
         labelled: set[str] = set()
         by_kind: dict[str, set[str]] = {}
         if args.label is not None:

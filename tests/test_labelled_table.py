@@ -83,3 +83,25 @@ def test_a_bad_row_is_an_error_not_a_figure(tmp_path: Path, capsys: pytest.Captu
     table.write_text("TX,SENDER,RECEIVER,AMOUNT,STEP,IS_FRAUD,ALERT\n1,a,b,-5,0,True,x\n")
     assert bench().main([str(table), *ARGS]) == 3
     assert "line 2, field AMOUNT" in capsys.readouterr().err
+
+
+def test_tick_kind_passes_through_to_the_reader_as_screen_transfers_reads_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the bench had no --tick-kind (argparse refused it, exit 2): a table of step counts that only look like dates
+    # (or of dates) could not be read as screen-transfers reads it
+    table = labelled_table(tmp_path / "t.csv")
+    plain = figures(capsys, [str(table), *ARGS])
+    for kind in ("auto", "number"):
+        out = figures(capsys, [str(table), *ARGS, "--tick-kind", kind])
+        assert {**out, "screenCpuSeconds": 0} == {**plain, "screenCpuSeconds": 0}
+    assert bench().main([str(table), *ARGS, "--tick-kind", "date"]) == 3
+    assert capsys.readouterr().err == (
+        f"labelled_table: error: {table}, line 2, field STEP: a tick is an ISO 8601 date or date-time (the ticks are "
+        "read as dates: --tick-kind date), not '0'\n")
+    dated = tmp_path / "dated.csv"
+    dated.write_text("TX,SENDER,RECEIVER,AMOUNT,STEP,IS_FRAUD\nx1,a,b,1,2026-11-30,True\n")
+    assert bench().main([str(dated), *ARGS, "--tick-kind", "number"]) == 3
+    assert capsys.readouterr().err == (
+        f"labelled_table: error: {dated}, line 2, field STEP: a tick is a number (the ticks are read as numbers: "
+        "--tick-kind number), not '2026-11-30'\n")
+    assert figures(capsys, [str(dated), *ARGS, "--tick-kind", "date"])["transfers"] == 1

@@ -588,6 +588,48 @@ def test_a_number_too_long_to_read_names_its_file_row_and_column(study_a: Path) 
 
 
 
+def test_a_whole_number_is_ascii_digits_and_one_too_long_to_read_says_so(study_a: Path) -> None:
+    # a trial number of 5,000 digits was refused in Python's own words ("Exceeds the limit (4300 digits) for integer
+    # string conversion: ...; use sys.set_int_max_str_digits() to increase the limit"), exit 2; another script's
+    # digit, or a '²', is no whole number (as it was)
+    _set_field(study_a / "trials.csv", 2, "trial", "1" * 5000)
+    _set_field(study_a / "trials.csv", 3, "map_seed", "-" + "2" * 4301)
+    _set_field(study_a / "trials.csv", 4, "trial", "\u0663")
+    _set_field(study_a / "seats.csv", 2, "seat", "\u00b2")
+    _set_field(study_a / "seats.csv", 3, "rank", "\uff13")
+    result = CliRunner().invoke(main, ["study", "audit", str(study_a)])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"daishi-forensics: error: {study_a / 'trials.csv'}: 3 fields do not read: row 2, column trial: "
+        "'111111111111111111111111…' (5000 characters) is too large to read: 5,000 digits; row 3, column map_seed: "
+        "'-22222222222222222222222…' (4302 characters) is too large to read: 4,301 digits; row 4, column trial: "
+        "'\u0663' is not a whole number\n")
+    _set_field(study_a / "trials.csv", 2, "trial", "1")
+    _set_field(study_a / "trials.csv", 3, "map_seed", "1")
+    _set_field(study_a / "trials.csv", 4, "trial", "2")
+    result = CliRunner().invoke(main, ["study", "audit", str(study_a)])
+    assert (result.exit_code, result.stderr) == (2, (
+        f"daishi-forensics: error: {study_a / 'seats.csv'}: 2 fields do not read: row 2, column seat: '\u00b2' is not a "
+        "whole number; row 3, column rank: '\uff13' is not a whole number\n"))
+
+
+def test_a_field_that_does_not_read_is_shown_bounded(study_a: Path) -> None:
+    # a field of 100,000 characters that does not read was printed whole in the error (100 KB of stderr a field)
+    _set_field(study_a / "trials.csv", 2, "trial", "x" * 100_000)
+    _set_field(study_a / "trials.csv", 3, "in_comparison", "y" * 100_000)
+    _set_field(study_a / "trials.csv", 4, "pair_out", "1:" + "z" * 100_000)
+    _set_field(study_a / "trials.csv", 5, "arm_label", " " + "w" * 100_000)
+    result = CliRunner().invoke(main, ["study", "audit", str(study_a)])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"daishi-forensics: error: {study_a / 'trials.csv'}: 4 fields do not read: row 2, column trial: "
+        "'xxxxxxxxxxxxxxxxxxxxxxxx…' (100000 characters) is not a whole number; row 3, column in_comparison: "
+        "'yyyyyyyyyyyyyyyyyyyyyyyy…' (100000 characters) is neither yes nor no; row 4, column pair_out: "
+        "'zzzzzzzzzzzzzzzzzzzzzzzz…' (100000 characters) is not a reason a pair is left out (failed, cancelled, "
+        "seat_failed, stopped_short, resumed, version, unscored, unmeasured, no_trial, other_seeds); row 5, column arm_label: ' wwwwwwwwwwwwwwwwwwwwwww…' (100001 characters) has spaces "
+        "around it\n")
+
+
 def _escaped(text: str) -> str:
     for ch in "\\|`*_[]<>#":
         text = text.replace(ch, "\\" + ch)

@@ -174,3 +174,24 @@ def test_an_empty_out_is_a_usage_error(tmp_path: Path, monkeypatch: pytest.Monke
     assert list(tmp_path.iterdir()) == []
     dot = CliRunner().invoke(main, [*args, "--out", ".", "-q", "--agents", "4"])
     assert dot.exit_code == 0, dot.output  # the current folder, named
+
+
+@pytest.mark.parametrize("trials", [99, 100, 102, 200])
+def test_two_trials_play_one_match_only_when_they_share_seed_map_and_spawn(trials: int) -> None:
+    # the simulator seed was seed * 10,000 + map * 100 + spawn, past its block from a map seed of 100 on: with 102
+    # trials, paired-fixed's trial 102 of arm 1 (map 51, spawn 152) played paired-anytime's trial 52 of arm 2 (map
+    # 52, spawn 52), one feeder match; with 200, study seed 1's map 200 spawn 200 played seed 2's map 100 spawn 200
+    from daishi_forensics.study.simulated import _match_id, _plans, _sim_seed
+
+    played: dict[str, set[tuple[int, int, int]]] = {}
+    for seed in (1, 2):
+        for plan in _plans(trials):
+            arms = {a.arm: a.scenario for a in plan.arms}
+            for trial in plan.trials:
+                key = _match_id(arms[trial.arm], seed, trial, 40, 6)
+                played.setdefault(key, set()).add((seed, trial.map_seed, trial.spawn_seed))
+                if trials <= 100:  # the seeds of a study of at most 100 trials are as they were
+                    assert _sim_seed(seed, trial.map_seed, trial.spawn_seed) == (
+                        seed * 10_000 + trial.map_seed * 100 + trial.spawn_seed)
+    assert [sorted(seeds) for seeds in played.values() if len(seeds) > 1] == []
+    assert len(played) == {99: 1184, 100: 1196, 102: 1220, 200: 2396}[trials]  # (a study's control trial t: one match in the three)

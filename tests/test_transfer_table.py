@@ -652,6 +652,53 @@ def test_screen_transfers_refuses_a_line_past_64_mib_exit_3(tmp_path: Path) -> N
     assert result.stderr == f"daishi-forensics: error: {path}, line 3: a line is longer than 67108864 bytes; refused\n"
 
 
+@pytest.fixture
+def csv_module_limit() -> Any:
+    """The csv module's cell limit at its default (131,072 characters) for the test, as a fresh process has it
+    (the limit is one for the process), restored after."""
+    import csv
+
+    was = csv.field_size_limit(131_072)
+    yield
+    csv.field_size_limit(was)
+
+
+@pytest.mark.usefixtures("csv_module_limit")
+def test_a_csv_cell_past_the_csv_modules_own_limit_reads_within_the_line_limit(tmp_path: Path) -> None:
+    # a cell of 200,000 characters (a long message beside a transfer) was refused, exit 3, with the csv module's
+    # own words: "line 2: not CSV: field larger than field limit (131072)"; a cell is as long as its line may be
+    note = "x" * 200_000
+    path = tmp_path / "t.csv"
+    path.write_text(f"from,to,value,tick,note\na,b,1,1,{note}\nb,c,2,2,\"{note[:99_999]}\n{note[:100_000]}\"\n")
+    assert sorted((u, v, d["value"], d["event"]) for u, v, d in read_transfer_table(path).edges(data=True)) == [
+        ("a", "b", 1.0, "2"), ("b", "c", 2.0, "3")]
+    result = run(["screen-transfers", str(path), "--format", "json"])
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert orjson.loads(result.stdout)["matches"][0]["flags"] == []
+
+
+@pytest.mark.usefixtures("csv_module_limit")
+@pytest.mark.parametrize(("cell", "line"), [
+    ('"' + "\n".join(["x" * 60] * 3) + '"', 3),  # a quoted cell holding line breaks, 182 characters: its row named
+    ('"' + "\n".join(["x" * 50_000] * 3) + '"', 3),  # past the csv module's own limit too
+])
+def test_a_csv_cell_past_the_line_limit_is_refused_naming_its_row_and_column(tmp_path: Path, cell: str,
+                                                                             line: int) -> None:
+    from daishi_forensics.read.sources import Limits
+
+    path = tmp_path / "t.csv"
+    path.write_text(f"from,to,value,tick,note\na,b,1,1,\nb,c,2,2,{cell}\n")
+    limit = 100 if len(cell) < 1000 else 60_000
+    with pytest.raises(InputTooLarge) as caught:
+        read_transfer_table(path, limits=Limits(max_line_bytes=limit))
+    field = "note" if len(cell) < 1000 else None  # (past the csv module's limit, the module stops before the cell ends)
+    assert (caught.value.file, caught.value.line, caught.value.field, caught.value.message) == (
+        str(path), line, field, f"a cell is longer than {limit} characters (a cell is at most a line's limit); refused")
+    # a cell of exactly the limit, line breaks and all, is read
+    path.write_text("from,to,value,tick,note\na,b,1,1,\"" + "x" * 49 + "\n" + "x" * 50 + "\"\n")
+    assert read_transfer_table(path, limits=Limits(max_line_bytes=100)).number_of_edges() == 1
+
+
 BASIC_NOTE = ("ticks read as dates: every tick is 8 digits that read as a date YYYYMMDD (ISO 8601's basic form: "
               "line {line}'s 20261130 is 2026-11-30), not as numbers (step counts that only look like dates: "
               "--tick-kind number)")

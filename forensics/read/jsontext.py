@@ -26,9 +26,9 @@ False
 from __future__ import annotations
 
 import json
+import json.decoder
 import re
-import sys
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, cast
 
 import orjson
 
@@ -221,34 +221,118 @@ def loads_keeping_surrogates(raw: bytes | bytearray) -> Any:
         return None
     except RecursionError:
         pass
-    # nested deeper than Python's recursion limit leaves room for, from here: again with room for every level
-    # orjson reads (its limit), so the verdict does not hang on how deep the call stack already is
-    # (no deeper than that: what orjson refuses as nested too deeply stays refused)
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(limit + ORJSON_DEPTH + 64)
+    # nested deeper than Python's recursion limit leaves room for, from here: read again without recursion
+    # (:func:`_loads_flat`), so the verdict does not hang on how deep the call stack already is, and no
+    # setting of the process (its recursion limit, raised for a retry here before) changes under another
+    # thread; a text nested deeper than orjson reads (its limit) stays refused
     try:
-        value = json.loads(raw, parse_int=_orjson_like_int, parse_constant=_refuse_constant)
-    except (ValueError, RecursionError):
+        return _loads_flat(raw, ORJSON_DEPTH)
+    except ValueError:
         return None
-    finally:
-        sys.setrecursionlimit(limit)
-    return value if _nesting(value) <= ORJSON_DEPTH else None
+
+
+_WHITESPACE = re.compile(r"[ \t\n\r]*")
+_NUMBER = re.compile(r"(-?(?:0|[1-9][0-9]*))(\.[0-9]+)?([eE][-+]?[0-9]+)?")
+_WORDS: dict[str, Any] = {"null": None, "true": True, "false": False}
+_CONSTANTS = ("NaN", "Infinity", "-Infinity")
+_scanstring = cast(Callable[[str, int, bool], tuple[str, int]], vars(json.decoder)["scanstring"])
+"""The standard library's string reader (its C one where built): the text after an opening quote, to its end."""
+
+
+def _loads_flat(raw: bytes | bytearray, deepest: int) -> Any:
+    r"""``json.loads`` as :func:`loads_keeping_surrogates` calls it, read with a stack of the open containers
+    instead of recursion (the standard library's reader recurses once a level): the same value, or a ValueError
+    where that reader raises one, and where the text nests more than ``deepest`` containers.  Its strings are
+    read by the standard library's own string reader (a lone surrogate escape kept).
+
+    >>> _loads_flat(b' {"a": [1, 2.5, "\\ud83d", {}], "a": [true, null, []]} ', 3) == {"a": [True, None, []]}
+    True
+    >>> value, depth = _loads_flat(b"[" * 5000 + b"]" * 5000, 5000), 1
+    >>> while value:
+    ...     value, depth = value[0], depth + 1
+    >>> depth
+    5000
+    """
+    text = raw.decode(json.detect_encoding(raw), "surrogatepass")  # as json.loads decodes bytes
+    def skip(at: int) -> int:
+        """Past the whitespace at ``at``."""
+        return cast(re.Match[str], _WHITESPACE.match(text, at)).end()
+
+    stack: list[tuple[dict[str, Any] | list[Any], str | None]] = []  # each open container, its key being read
+
+    def fail(what: str, at: int) -> ValueError:
+        return json.JSONDecodeError(what, text, at)
+
+    def key_at(at: int) -> tuple[str, int]:
+        """An object's key at ``at`` (its opening quote), and where its value starts."""
+        if text[at:at + 1] != '"':
+            raise fail("Expecting property name enclosed in double quotes", at)
+        key, at = _scanstring(text, at + 1, True)
+        at = skip(at)
+        if text[at:at + 1] != ":":
+            raise fail("Expecting ':' delimiter", at)
+        return key, skip(at + 1)
+
+    at = skip(0)
+    while True:
+        # a value starts at ``at``
+        char = text[at:at + 1]
+        value: Any
+        if char in ("{", "["):
+            if len(stack) >= deepest:
+                raise fail("nested too deeply", at)
+            at = skip(at + 1)
+            if text[at:at + 1] == ("}" if char == "{" else "]"):
+                value = {} if char == "{" else []
+                at += 1
+            elif char == "{":
+                key, at = key_at(at)
+                stack.append(({}, key))
+                continue
+            else:
+                stack.append(([], None))
+                continue
+        elif char == '"':
+            value, at = _scanstring(text, at + 1, True)
+        else:
+            number = _NUMBER.match(text, at)
+            if number is not None:
+                whole, fraction, exponent = number.groups()
+                value = float(number.group()) if fraction or exponent else _orjson_like_int(whole)
+                at = number.end()
+            else:
+                word = next((w for w in (*_WORDS, *_CONSTANTS) if text.startswith(w, at)), None)
+                if word is None:
+                    raise fail("Expecting value", at)
+                value = _WORDS[word] if word in _WORDS else _refuse_constant(word)
+                at += len(word)
+        # the value is whole: into its container, and each container that closes after it into its own
+        while True:
+            at = skip(at)
+            if not stack:
+                if at != len(text):
+                    raise fail("Extra data", at)
+                return value
+            container, member = stack[-1]
+            if isinstance(container, dict):
+                container[cast(str, member)] = value
+            else:
+                container.append(value)
+            char = text[at:at + 1]
+            if char == ",":
+                at = skip(at + 1)
+                if isinstance(container, dict):
+                    key, at = key_at(at)
+                    stack[-1] = (container, key)
+                break
+            if char != ("}" if isinstance(container, dict) else "]"):
+                raise fail("Expecting ',' delimiter", at)
+            stack.pop()
+            value, at = container, at + 1
 
 
 ORJSON_DEPTH = 1024
 """The nesting orjson reads (containers within containers; past it: "nested too deeply")."""
-
-
-def _nesting(value: Any) -> int:
-    """How many containers deep ``value`` goes (a scalar: 0), without recursion."""
-    deepest = 0
-    pending = [(value, 1)]
-    while pending:
-        node, depth = pending.pop()
-        if isinstance(node, (dict, list)):
-            deepest = max(deepest, depth)
-            pending.extend((item, depth + 1) for item in (node.values() if isinstance(node, dict) else node))
-    return deepest
 
 
 def replace_lone_surrogates(value: Any) -> tuple[Any, dict[Path, str]]:

@@ -11,7 +11,8 @@ gzipped (``.gz``); the form is told by the name (``.csv``, ``.jsonl``, ``.ndjson
 opened as a match file is (``sources.open_file``): a regular file only, never waiting on a FIFO, and a
 ``.gz`` table inflates to at most ``$DAISHI_MAX_INFLATED_BYTES`` (default 4 GiB); a line (ended by
 ``\n``, ``\r`` or ``\r\n``) is at most a match stream's line limit, 64 MiB (a longer one is refused
-naming its line, never held whole).
+naming its line, never held whole), and a CSV cell at most that many characters (a quoted cell holding
+line breaks too).
 Each row is one transfer, read from four columns named by :class:`TransferColumns`:
 
 ==========  ===================================================================================
@@ -64,6 +65,7 @@ import io
 import json
 import math
 import re
+import sys
 from collections.abc import Generator, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -195,9 +197,25 @@ def _text(path: Path, limits: Limits) -> IO[str]:
     return io.TextIOWrapper(bounded, encoding="utf-8-sig", errors="strict", newline="")
 
 
-def _csv_rows(handle: IO[str], file: str) -> Iterator[tuple[int, Mapping[str, Any]]]:
+_FIELD_LIMIT = "field larger than field limit"
+"""How the csv module starts refusing a cell past its own limit (:func:`csv.field_size_limit`)."""
+
+
+def _cell_too_long(limit: int, file: str, line: int, column: str | None = None) -> InputTooLarge:
+    return InputTooLarge(f"a cell is longer than {limit} characters (a cell is at most a line's limit); refused",
+                         file=file, line=line, field=column)
+
+
+def _csv_rows(handle: IO[str], file: str, limit: int) -> Iterator[tuple[int, Mapping[str, Any]]]:
     """Each row as a mapping with the line it starts on (a quoted cell may hold line breaks, so a row
-    can span lines: the line named is its first)."""
+    can span lines: the line named is its first).  A cell is at most ``limit`` characters (the line
+    limit: a cell of one line is within it anyway, and a quoted cell holding line breaks is held to it)."""
+    # the csv module refuses a cell past its own limit, 131,072 characters unless raised (a 200 KB
+    # message in a cell was "not CSV"); that limit is one for the process, so it is only ever raised
+    # here (never lowered under another reader of the process), and each cell is held to this table's
+    # limit below
+    if csv.field_size_limit() < limit:
+        csv.field_size_limit(min(limit, sys.maxsize))
     reader = csv.reader(handle, strict=True)
     header: list[str] | None = None
     while True:
@@ -207,12 +225,20 @@ def _csv_rows(handle: IO[str], file: str) -> Iterator[tuple[int, Mapping[str, An
         except StopIteration:
             return
         except csv.Error as exc:
+            if str(exc).startswith(_FIELD_LIMIT):
+                raise _cell_too_long(limit, file, start) from None
             if reader.line_num > start or "end of data" in str(exc):
                 raise InputUnreadable(f"a quoted cell opened in the row starting here is never closed (the file "
                                       f"ends inside it, at line {reader.line_num})", file=file, line=start) from None
             raise InputUnreadable(f"not CSV: {exc}", file=file, line=start) from None
         if not cells:
             continue  # a blank line
+        # a row of one line holds no cell past the line limit; one spanning lines may (the csv module's limit
+        # may be another reader's, higher)
+        if reader.line_num > start and max(map(len, cells)) > limit:
+            long = next(i for i, cell in enumerate(cells) if len(cell) > limit)
+            raise _cell_too_long(limit, file, start, header[long] if header is not None and long < len(header)
+                                 else None)
         if header is None:
             header = cells
             if len(set(header)) != len(header):
@@ -311,9 +337,10 @@ def table_rows(path: Path, limits: Limits | None = None) -> Generator[tuple[int,
                               file=str(path))
     form = _form(path)
     file = str(path)
-    with _text(path, limits or Limits()) as handle:
+    limits = limits or Limits()
+    with _text(path, limits) as handle:
         try:
-            yield from (_csv_rows if form == "csv" else _jsonl_rows)(handle, file)
+            yield from (_csv_rows(handle, file, limits.max_line_bytes) if form == "csv" else _jsonl_rows(handle, file))
         except UnicodeDecodeError:
             line, where, byte = _first_not_utf8(path)
             raise InputUnreadable(f"not UTF-8: byte 0x{byte:02x} at byte {where:,} of the file (save the table as "

@@ -82,22 +82,27 @@ class Number:
 
 
 def _int(text: str) -> int:
+    """A whole number in ASCII digits, an optional ``-`` before them (no other script's digits, no ``²``,
+    no ``+``, ``_`` or spaces)."""
     if not _INT.match(text):
-        raise ValueError(f"{text!r} is not a whole number")
-    return int(text)
+        raise ValueError(f"{_shown(text)} is not a whole number")
+    try:
+        return int(text)
+    except ValueError:  # more digits than int() converts (about 4,300): its words named a Python setting
+        raise ValueError(f"{_shown(text)} is too large to read: {len(text.lstrip('-')):,} digits") from None
 
 
 def _count(text: str) -> int:
     number = _int(text)
     if number < 0:
-        raise ValueError(f"{text!r} is a count and cannot be negative")
+        raise ValueError(f"{_shown(text)} is a count and cannot be negative")
     return number
 
 
 def _positive(text: str) -> int:
     number = _int(text)
     if number < 1:
-        raise ValueError(f"{text!r} counts from 1")
+        raise ValueError(f"{_shown(text)} counts from 1")
     return number
 
 
@@ -109,7 +114,7 @@ finer, and its squares (the intervals need them) stay finite; a longer one is a 
 def _decimal(text: str) -> Number:
     match = _DECIMAL.match(text)
     if not match:
-        raise ValueError(f"{text!r} is not a decimal number (digits, one point, no exponent)")
+        raise ValueError(f"{_shown(text)} is not a decimal number (digits, one point, no exponent)")
     fraction = match.group(2)
     if len(match.group(1)) > WHOLE_DIGITS:
         raise ValueError(f"{_shown(text)} is too large to read: more than {WHOLE_DIGITS} digits before the point")
@@ -128,20 +133,20 @@ def _shown(text: str, width: int = 24) -> str:
 def _level(text: str) -> Number:
     number = _decimal(text)
     if not 0 < number.value < 1:
-        raise ValueError(f"{text!r} is not a confidence level (between 0 and 1)")
+        raise ValueError(f"{_shown(text)} is not a confidence level (between 0 and 1)")
     return number
 
 
 def _yes_no(text: str) -> bool:
     if text not in _YES_NO:
-        raise ValueError(f"{text!r} is neither yes nor no")
+        raise ValueError(f"{_shown(text)} is neither yes nor no")
     return _YES_NO[text]
 
 
 def _choice(*choices: str) -> Callable[[str], str]:
     def parse(text: str) -> str:
         if text not in choices:
-            raise ValueError(f"{text!r} is not one of {', '.join(choices)}")
+            raise ValueError(f"{_shown(text)} is not one of {', '.join(choices)}")
         return text
 
     return parse
@@ -156,9 +161,9 @@ def _pair_out(text: str) -> tuple[tuple[int, str], ...]:
     for part in text.split(";"):
         arm, sep, reason = part.partition(":")
         if not sep or not _INT.match(arm) or int(arm) < 0:
-            raise ValueError(f"{part!r} is not arm:reason (entries separated by ';')")
+            raise ValueError(f"{_shown(part)} is not arm:reason (entries separated by ';')")
         if reason not in PAIR_OUT_REASONS:
-            raise ValueError(f"{reason!r} is not a reason a pair is left out ({', '.join(PAIR_OUT_REASONS)})")
+            raise ValueError(f"{_shown(reason)} is not a reason a pair is left out ({', '.join(PAIR_OUT_REASONS)})")
         entries.append((int(arm), reason))
     return tuple(entries)
 
@@ -438,7 +443,7 @@ def _records(text: str, name: str, columns: Sequence[Column]) -> list[tuple[int,
                 record[column.name] = None
                 continue
             if text != text.strip():
-                problems.append(f"row {number}, column {column.name}: {text!r} has spaces around it")
+                problems.append(f"row {number}, column {column.name}: {_shown(text)} has spaces around it")
                 continue
             try:
                 record[column.name] = column.parse(text)

@@ -135,8 +135,33 @@ def _plans(trials: int) -> tuple[_Plan, ...]:
     return (series, paired_fixed, anytime)
 
 
+_BEYOND = 1 << 62
+"""Where the simulator seeds of map and spawn seeds past the study seed's block start (see :func:`_sim_seed`)."""
+
+
+def _pair(a: int, b: int) -> int:
+    """One whole number >= 0 for two (Cantor's pairing: distinct pairs, distinct numbers)."""
+    return (a + b) * (a + b + 1) // 2 + b
+
+
 def _sim_seed(seed: int, map_seed: int, spawn_seed: int) -> int:
-    return seed * 10_000 + map_seed * 100 + spawn_seed
+    """The simulator seed of a pair of the study of ``seed`` with these map and spawn seeds (both >= 0): distinct
+    for distinct arguments.
+
+    ``seed * 10_000 + map_seed * 100 + spawn_seed`` for the map and spawn seeds a study of at most 100
+    trials has (both below 100; a map seed of at most 50 and a spawn seed of at most 150: paired-fixed's last
+    pair, whose arm 1 plays spawn seed ``trials + 50``; map and spawn seed 100), as they always were.  Past those, that number was
+    another trial's (map 51 spawn 152 is map 52 spawn 52) or the next study seed's (map 200 spawn 200 of seed
+    1 is map 100 spawn 200 of seed 2): two trials played one match.  There, a number from 2^62 on instead, one
+    for each seed, map and spawn seed (a study seed's block of 10,000 reaches it only past 4 * 10^14).
+
+    >>> _sim_seed(1, 4, 8), _sim_seed(1, 101, 202) != _sim_seed(1, 102, 102), _sim_seed(1, 30, 110)
+    (10408, True, 13110)
+    """
+    if ((map_seed < 100 and spawn_seed < 100) or (map_seed <= 50 and spawn_seed <= 150)
+            or map_seed == spawn_seed == 100):
+        return seed * 10_000 + map_seed * 100 + spawn_seed
+    return _BEYOND + _pair(2 * seed if seed >= 0 else -2 * seed - 1, _pair(map_seed, spawn_seed))
 
 
 def _scorecards(folder: Path) -> dict[str, Any]:
@@ -161,14 +186,19 @@ def _rounds(trial: _Trial, ticks: int) -> int:
     return max(1, ticks * 2 // 3) if trial.failed else ticks
 
 
+def _match_id(scenario: str, seed: int, trial: _Trial, ticks: int, n_agents: int) -> str:
+    """The id of the match ``trial`` plays (:func:`_play`) in a study of ``seed``."""
+    return match_id_for(scenario, _sim_seed(seed, trial.map_seed, trial.spawn_seed), n_agents, _rounds(trial, ticks),
+                        None, 12, 12)
+
+
 def _others(plan: _Plan, out: Path, seed: int, ticks: int, n_agents: int) -> list[str]:
     """The matches under ``plan``'s ``matches/`` folder in ``out`` that none of its trials plays (another study's)."""
     matches = out / plan.key / "matches"
     if not matches.is_dir():
         return []
     arms = {a.arm: a for a in plan.arms}
-    ours = {match_id_for(arms[t.arm].scenario, _sim_seed(seed, t.map_seed, t.spawn_seed), n_agents,
-                         _rounds(t, ticks), None, 12, 12) for t in plan.trials}
+    ours = {_match_id(arms[t.arm].scenario, seed, t, ticks, n_agents) for t in plan.trials}
     return sorted(str(p) for p in matches.iterdir() if p.name.startswith("m_") and p.name not in ours)
 
 
