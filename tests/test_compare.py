@@ -401,3 +401,24 @@ def test_cli_a_folder_given_twice_by_model_is_said_once_and_read_once(tmp_path: 
     assert (doc["a"]["matchesRead"], doc["a"]["matches"], doc["a"]["duplicates"], len(built)) == (2, 2, [], 2)
     assert doc["design"] == "paired" and doc["figures"]["wealth"]["difference"] == 3.5  # (2 + 5) / 2
     _validate(doc)
+
+
+def test_a_model_column_with_no_model_known_is_text_left_aligned() -> None:
+    """Seats whose archive names no model: the 'A model' and 'B model' columns, every cell '–', were
+    right-aligned as numbers are; they are text, left-aligned as when a model is named."""
+    def unnamed(agent: str, number: int, score: float) -> dict[str, Any]:
+        out = seat(agent, number, "X", score)
+        del out["model"]
+        return out
+
+    doc = compare_matches(report("m_a", [unnamed("a_1", 1, 10.0), unnamed("a_2", 2, 20.0)]),
+                          report("m_b", [unnamed("b_1", 1, 14.0), unnamed("b_2", 2, 5.0)]))
+    lines = render(doc, "text", width=200).splitlines()
+    at = next(k for k, line in enumerate(lines) if line.startswith("seat "))
+    expected = ["seat  A          A model  B          B model  score",
+                "----  ---------  -------  ---------  -------  -----",
+                "   1  A_1 (a_1)  –        B_1 (b_1)  –        10 → 14 (+4)",
+                "   2  A_2 (a_2)  –        B_2 (b_2)  –        20 → 5 (-15)"]
+    assert [line[:len(e)] for line, e in zip(lines[at:at + 4], expected)] == expected
+    assert "| 1 | A\\_1 (a\\_1) | – | B\\_1 (b\\_1) | – |" in render(doc, "markdown")  # as before
+    assert "<td>1</td><td>A_1 (a_1)</td><td>–</td>" in render(doc, "html").replace('<td class="n">1</td>', "<td>1</td>")
