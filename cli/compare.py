@@ -55,7 +55,10 @@ def compare(targets: tuple[str, ...], by: str | None, models: tuple[str, str] | 
     t when the sides are different seats of the same set of matches, else Welch t
     with each side over its own matches (different matches, matches only one side
     holds, or the same match on both sides). The output says which and why, and
-    names the interval of every figure.
+    names the interval of every figure. With --models, an input given twice (or
+    a match beside the folder holding it) is read and counted once; without
+    it, one input as both sides is compared with itself; either is said on
+    stderr.
 
     Scripted seats are not players: probe seats (role probe: the server's
     scripted probes) and anchor seats (role anchor: scripted bots kept in a
@@ -82,13 +85,19 @@ def compare(targets: tuple[str, ...], by: str | None, models: tuple[str, str] | 
     for target, group in zip(targets, groups):
         if not group:
             raise InputUnreadable("no matches in it (bundles, streams or match folders)", file=target)
+    if by == "model":
+        groups = _once(targets, groups, pooled=models is not None)
     every = sorted({t for g in groups for t in g})
     reports: dict[str, dict[str, Any]] = {}
+    read: dict[str, dict[str, Any]] = {}  # by the file a name resolves to: one file by two names is read once
     with progress_for(f"compare {' '.join(targets)}", quiet, progress) as line:
-        for k, target in enumerate(every, 1):
-            line.stage(f"reading and analysing match {k} of {len(every)}")
+        for target in every:
+            if _same_file(target) in read:
+                reports[target] = read[_same_file(target)]
+                continue
+            line.stage(f"reading and analysing match {len(read) + 1} of {len({_same_file(t) for t in every})}")
             try:
-                reports[target] = build_report(target, store=store, server=server).report
+                reports[target] = read[_same_file(target)] = build_report(target, store=store, server=server).report
             except InvalidInput as exc:  # a comparison describes: a match it cannot describe is unread (3), not a finding
                 raise InputUnreadable(exc.message, file=exc.file, event_id=exc.event_id, line=exc.line,
                                       field=exc.field) from exc
@@ -110,6 +119,50 @@ def compare(targets: tuple[str, ...], by: str | None, models: tuple[str, str] | 
     width = text_width() if fmt == "text" else 100
     write_output(render(doc, fmt, width=width, color=use_color(color, output)), output)
     raise SystemExit(exitcodes.OK)
+
+
+def _same_file(target: str) -> str:
+    """What makes two names one input: the file or folder a path resolves to (links followed), else the
+    name (a match id, m_demo)."""
+    return os.path.realpath(target) if os.path.lexists(target) else target
+
+
+def _once(targets: tuple[str, ...], groups: list[list[str]], *, pooled: bool) -> list[list[str]]:
+    """The matches of each target of a comparison of models, a target given again (by the same name or
+    another) said once on stderr.  ``pooled`` (``--models``: every match given is one pool): a target, or
+    a match of it, given already is left out, so each is read and counted once.  Otherwise the two
+    targets are the two sides: the same input as both is compared with itself, said as such (its
+    matches are read once)."""
+    if not pooled:
+        if len(targets) == 2 and _same_file(targets[0]) == _same_file(targets[1]):
+            say(f"warning: both sides are the same input ({targets[0]}"
+                + (f", as {targets[1]}" if targets[1] != targets[0] else "")
+                + "): its matches compared with themselves show no difference (give two folders, or one with "
+                "--models M1 M2)", err=True)
+        return groups
+    given: dict[str, str] = {}  # a target's file -> the target as first given
+    held: dict[str, str] = {}  # a match's file -> the target that gave it first
+    kept: list[list[str]] = []
+    for target, group in zip(targets, groups):
+        again = given.get(_same_file(target))
+        if again is not None:
+            say(f"warning: {target} is {'given twice' if again == target else f'the same input as {again}'}: "
+                "read and counted once", err=True)
+            kept.append([])
+            continue
+        given[_same_file(target)] = target
+        fresh = []
+        for match in group:
+            earlier = held.get(_same_file(match))
+            if earlier is not None:
+                where = "" if match == target else f" (in {target})"
+                how = "as" if _same_file(earlier) == _same_file(match) else "in"
+                say(f"warning: {match}{where} is given already ({how} {earlier}): read and counted once", err=True)
+                continue
+            held[_same_file(match)] = target
+            fresh.append(match)
+        kept.append(fresh)
+    return kept
 
 
 EXAMPLES = """\b

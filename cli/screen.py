@@ -8,11 +8,11 @@ from pathlib import Path
 import click
 from daishi_forensics import exitcodes
 from daishi_forensics.screens.config import ConfigError, load_config
-from daishi_forensics.report.screening import screen_targets
+from daishi_forensics.report.screening import ScreenRun, screen_targets
 from daishi_forensics.report.render.screens import FORMATS, render, render_step_summary
 
 from ._progress import progress_for, progress_options
-from ._common import (TARGET_HELP, exit_zero_asked, fail, format_for, handle_errors, input_options, not_empty,
+from ._common import (TARGET_HELP, exit_zero_asked, fail, format_for, handle_errors, input_options, not_empty, say,
                       set_help, text_width, write_output, write_step_summary)
 
 _EXITS = exitcodes.epilog(
@@ -20,7 +20,8 @@ _EXITS = exitcodes.epilog(
     findings="a match (or the season) is review or flag, or a match held invalid records or its log is truncated "
              "(its verdict does not cover the whole match), or no target could be screened (every one invalid)",
     usage="usage error (bad option, unusable --config)",
-    unreadable="a target could not be read (the others are still screened)",
+    unreadable="a target could not be read, or holds a match another target holds with another archive or other "
+               "events (the others are still screened)",
 )
 
 
@@ -64,6 +65,11 @@ def screen(targets: tuple[str, ...], season: Path | None, fmt: str | None, confi
     anything but clear. Every flag names its agents, its p-value (raw and
     adjusted), the null and the number of tests, and the event ids to open.
 
+    A match given under two names (a copy in another folder, its stream and
+    its bundle) is screened once: listed once, naming every file that holds
+    it, and said on stderr. Two files of one match id whose archive or events
+    differ are not the same match: the later one is not screened (exit 3).
+
     """
     if not targets and season is None:
         raise click.UsageError("give at least one TARGET, or --season DIR")
@@ -76,11 +82,24 @@ def screen(targets: tuple[str, ...], season: Path | None, fmt: str | None, confi
         line.stage("reading and screening")
         run = screen_targets(targets, season=season, config=config, store=store, server=server)
     run = dataclasses.replace(run, exit_zero=exit_zero_asked())
+    _say_same_match(run)
     fmt = format_for(fmt, output, FORMATS)
     write_output(render(run, fmt, width=text_width() if fmt == "text" else None), output)
     if fmt == "github":  # in a workflow step, a table of every finding on the run's page too
         write_step_summary(render_step_summary(run))
     raise SystemExit(run.exit_code)
+
+
+def _say_same_match(run: ScreenRun) -> None:
+    """On stderr: each target that is a match another target holds, screened once (a warning), or holds
+    with other content, not screened (an error naming both)."""
+    for m in run.matches:
+        for other in m.also:
+            what = (f"match {m.match_id} again, with the same archive and events as {m.target} (content sha256 "
+                    f"{(m.content or '')[:12]})" if m.match_id else f"the same file as {m.target}")
+            say(f"daishi-forensics: warning: {other} is {what}: screened once, listed as {m.target}", err=True)
+        if m.conflicts_with is not None and m.error:
+            say(f"daishi-forensics: error: {m.error}", err=True)
 
 
 set_help(screen, TARGET_HELP)

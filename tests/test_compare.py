@@ -353,3 +353,72 @@ def test_a_side_whose_seats_name_no_model_says_so() -> None:
     text = render(doc, "text", width=200)
     assert "A: A: every player seat, 1 player seat in 1 of 1 match read (models: none named)." in text
     assert "B: B: every player seat, 1 player seat in 1 of 1 match read (models: X)." in text
+
+
+def test_cli_a_folder_given_twice_by_model_is_said_once_and_read_once(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """``compare --by model DIR DIR`` said nothing on stderr (other commands warn of a repeated target); with
+    --models, the folder under a second name (``DIR /abs/DIR``) read every match twice and said '1 of 4
+    matches read' of 2 matches. Each is now said once on stderr, and every match is read and counted once."""
+    from daishi_forensics.cli import compare as compare_cli
+
+    for k, w in enumerate([(10.0, 12.0), (20.0, 25.0)]):
+        _match(tmp_path / "season", f"m_00000000000{k}", w, ("X", "Y"))
+    folder = tmp_path / "season"
+    other = tmp_path / "link"
+    other.symlink_to(folder, target_is_directory=True)
+    built: list[str] = []
+    build = compare_cli.build_report
+
+    def counted(target: str, **kwargs: Any) -> Any:
+        built.append(target)
+        return build(target, **kwargs)
+
+    monkeypatch.setattr(compare_cli, "build_report", counted)
+    runner = CliRunner()
+    same = runner.invoke(main, ["compare", "--by", "model", str(folder), str(folder), "--format", "json"])
+    assert same.exit_code == 0, same.output
+    assert same.stderr.splitlines() == [
+        f"warning: both sides are the same input ({folder}): its matches compared with themselves show no "
+        "difference (give two folders, or one with --models M1 M2)"]
+    doc = json.loads(same.stdout)
+    assert (doc["a"]["matchesRead"], doc["b"]["matchesRead"], len(built)) == (2, 2, 2)
+    built.clear()
+    linked = runner.invoke(main, ["compare", "--by", "model", str(folder), str(other), "--format", "json"])
+    assert linked.stderr.splitlines() == [
+        f"warning: both sides are the same input ({folder}, as {other}): its matches compared with themselves show "
+        "no difference (give two folders, or one with --models M1 M2)"]
+    assert len(built) == 2  # each match read once, though named twice
+    built.clear()
+    pooled = runner.invoke(main, ["compare", "--by", "model", "--models", "X", "Y", str(folder), str(other),
+                                  str(folder / "m_000000000001.jsonl"), str(folder), "--format", "json"])
+    assert pooled.exit_code == 0, pooled.output
+    assert pooled.stderr.splitlines() == [
+        f"warning: {other} is the same input as {folder}: read and counted once",
+        f"warning: {folder / 'm_000000000001.jsonl'} is given already (in {folder}): read and counted once",
+        f"warning: {folder} is given twice: read and counted once"]
+    doc = json.loads(pooled.stdout)
+    assert (doc["a"]["matchesRead"], doc["a"]["matches"], doc["a"]["duplicates"], len(built)) == (2, 2, [], 2)
+    assert doc["design"] == "paired" and doc["figures"]["wealth"]["difference"] == 3.5  # (2 + 5) / 2
+    _validate(doc)
+
+
+def test_a_model_column_with_no_model_known_is_text_left_aligned() -> None:
+    """Seats whose archive names no model: the 'A model' and 'B model' columns, every cell '–', were
+    right-aligned as numbers are; they are text, left-aligned as when a model is named."""
+    def unnamed(agent: str, number: int, score: float) -> dict[str, Any]:
+        out = seat(agent, number, "X", score)
+        del out["model"]
+        return out
+
+    doc = compare_matches(report("m_a", [unnamed("a_1", 1, 10.0), unnamed("a_2", 2, 20.0)]),
+                          report("m_b", [unnamed("b_1", 1, 14.0), unnamed("b_2", 2, 5.0)]))
+    lines = render(doc, "text", width=200).splitlines()
+    at = next(k for k, line in enumerate(lines) if line.startswith("seat "))
+    expected = ["seat  A          A model  B          B model  score",
+                "----  ---------  -------  ---------  -------  -----",
+                "   1  A_1 (a_1)  –        B_1 (b_1)  –        10 → 14 (+4)",
+                "   2  A_2 (a_2)  –        B_2 (b_2)  –        20 → 5 (-15)"]
+    assert [line[:len(e)] for line, e in zip(lines[at:at + 4], expected)] == expected
+    assert "| 1 | A\\_1 (a\\_1) | – | B\\_1 (b\\_1) | – |" in render(doc, "markdown")  # as before
+    assert "<td>1</td><td>A_1 (a_1)</td><td>–</td>" in render(doc, "html").replace('<td class="n">1</td>', "<td>1</td>")

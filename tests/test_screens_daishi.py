@@ -109,13 +109,17 @@ def runner() -> CliRunner:
     return CliRunner()
 
 
-def write(tmp_path: Path, events: list[dict[str, Any]], name: str) -> Path:
-    return write_match(tmp_path / name, events, archive(["a_1", "a_2", "a_3", "a_4", "h"], ended=40))
+def write(tmp_path: Path, events: list[dict[str, Any]], name: str, match_id: str | None = None) -> Path:
+    """The match in folder ``name``; ``match_id``: another match's id than the kit's (its events' too)."""
+    if match_id is not None:
+        events = [{**e, "matchId": match_id} for e in events]
+    arch = archive(["a_1", "a_2", "a_3", "a_4", "h"], ended=40, **({"matchId": match_id} if match_id else {}))
+    return write_match(tmp_path / name, events, arch)
 
 
 def test_cli_exit_codes(runner: CliRunner, tmp_path: Path) -> None:
     clean = write(tmp_path, [*SPAWNS, *fair_market(10)], "clean")
-    fed = write(tmp_path, feeder_events(), "fed")
+    fed = write(tmp_path, feeder_events(), "fed", "m_0000000000fe")  # two matches: two match ids
     ok = runner.invoke(main, ["screen", str(clean)])
     assert ok.exit_code == 0, ok.output
     # the verdict paragraph comes last (wrapped to the width: 100 off a terminal)
@@ -344,11 +348,78 @@ def test_cli_season_counts_one_match_given_twice_once(runner: CliRunner, tmp_pat
     stream = write_match(season, feeder_events(), arch)
     bundle = write_match(season, feeder_events(), arch, form="bundle-gz")
     result = runner.invoke(main, ["screen", "--format", "json", str(stream), "--season", str(season)])
-    doc = json.loads(result.output)
-    assert result.exit_code == 1 and [m["target"] for m in doc["matches"]] == [str(stream), str(bundle)]
+    doc = json.loads(result.stdout)
+    assert result.exit_code == 1 and [m["target"] for m in doc["matches"]] == [str(stream)]  # listed once, too
+    assert doc["matches"][0]["alsoTargets"] == [str(bundle)]
     assert doc["season"]["notes"] == [f"{bundle} is {arch['matchId']} again (as {stream}): counted once in the season"]
     text = runner.invoke(main, ["screen", "--season", str(season)]).output
     assert "SEASON  clear (1 match screened)" in text.splitlines()
+
+
+def test_cli_one_match_under_two_names_is_screened_once(runner: CliRunner, tmp_path: Path) -> None:
+    """``screen a/m.jsonl b/m.jsonl`` (a copy in another folder) or a stream beside its bundle listed the match
+    once per file ('FLAG    m_… (a/…)', 'FLAG    m_… (b/…)') and counted it in each ('0 clear, 0 review, 2 flag'),
+    in every format (the github and sarif flags twice), and said nothing of it. It is screened once: listed
+    once naming every file, and each later file said on stderr with the content digest the files share."""
+    from daishi_forensics.read.sources import open_match
+    from daishi_forensics.report.screening import content_digest
+
+    arch = archive(["a_1", "a_2", "a_3", "a_4", "h"], ended=40)
+    first = write_match(tmp_path / "a", feeder_events(), arch)
+    copy = write_match(tmp_path / "b", feeder_events(), arch)
+    bundle = write_match(tmp_path / "c", feeder_events(), arch, form="bundle-gz")
+    digest = content_digest(open_match(str(first)))
+    assert digest == content_digest(open_match(str(bundle)))  # one match, whatever its form
+    mid = arch["matchId"]
+    args = ["screen", str(first), str(copy), str(bundle)]
+    text = runner.invoke(main, args, env={"COLUMNS": "1000"})
+    assert text.exit_code == 1
+    lines = text.stdout.splitlines()
+    assert [line for line in lines if line.startswith(("FLAG", "CLEAR", "REVIEW", "NOT"))] == [
+        f"FLAG    {mid} ({first}; the same match: {copy}, {bundle}) [15 tests, 4 counted]"]
+    assert lines[-1].startswith("verdict flag: 0 clear, 0 review, 1 flag (")
+    assert text.stderr.splitlines() == [
+        f"daishi-forensics: warning: {other} is match {mid} again, with the same archive and events as {first} "
+        f"(content sha256 {digest[:12]}): screened once, listed as {first}" for other in (copy, bundle)]
+    result = runner.invoke(main, ["screen", "--format", "json", *args[1:]])
+    doc = json.loads(result.stdout)
+    assert (result.exit_code, doc["exitCode"], doc["verdict"]) == (1, 1, "flag")
+    [entry] = doc["matches"]
+    assert (entry["target"], entry["alsoTargets"], entry["contentSha256"]) == (str(first), [str(copy), str(bundle)],
+                                                                              digest)
+    github = runner.invoke(main, ["screen", "--format", "github", *args[1:]])
+    annotations = [line for line in github.stdout.splitlines() if line.startswith("::")]
+    assert len(annotations) == 2 and annotations[0].startswith(f"::error file={first},title=daishi-forensics feeder/")
+    assert annotations[0].endswith(f" The same match: {copy}, {bundle} (screened once).")
+    assert annotations[1] == (f"::warning file={first},title=daishi-forensics not screened whole::not screened: "
+                              f"operator (no seat names its operator); the same match: {copy}, {bundle}")
+    sarif = json.loads(runner.invoke(main, ["screen", "--format", "sarif", *args[1:]]).stdout)
+    [found] = sarif["runs"][0]["results"]
+    assert found["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == str(first)
+    assert found["relatedLocations"] == [
+        {"id": i, "message": {"text": f"the same match as {first}, screened once"},
+         "physicalLocation": {"artifactLocation": {"uri": str(other)}}} for i, other in enumerate((copy, bundle), 1)]
+
+
+def test_cli_one_match_id_with_other_content_is_refused_naming_both(runner: CliRunner, tmp_path: Path) -> None:
+    """Two files of one match id whose events differ are not one match: the later is not screened, and an
+    error names both files and their content digests (exit 3, as for a target that cannot be read)."""
+    from daishi_forensics.read.sources import open_match
+    from daishi_forensics.report.screening import content_digest
+
+    arch = archive(["a_1", "a_2", "a_3", "a_4", "h"], ended=40)
+    first = write_match(tmp_path / "a", feeder_events(), arch)
+    other = write_match(tmp_path / "b", feeder_events()[:-2], arch)
+    mine, theirs = (content_digest(open_match(str(p)))[:12] for p in (other, first))
+    error = (f"{other}: match {arch['matchId']} again, as {first}, but with another archive or other events "
+             f"(content sha256 {mine} here, {theirs} there): not screened; give the one that is the match")
+    result = runner.invoke(main, ["screen", str(first), str(other)], env={"COLUMNS": "1000"})
+    assert result.exit_code == 3
+    assert result.stderr.splitlines() == [f"daishi-forensics: error: {error}"]
+    assert f"NOT SCREENED  {error}" in result.stdout.splitlines()
+    doc = json.loads(runner.invoke(main, ["screen", "--format", "json", str(first), str(other)]).stdout)
+    assert doc["exitCode"] == 3 and [m["target"] for m in doc["matches"]] == [str(first), str(other)]
+    assert (doc["matches"][1]["verdict"], doc["matches"][1]["error"]) == (None, error)
 
 
 class Beside:

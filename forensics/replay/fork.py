@@ -20,10 +20,20 @@ governs them and one set of safety rules applies:
 A child computes, pickles its answer into the pipe and leaves without running any exit handler.
 If anything goes wrong (no fork, the child fails or dies, its answer is cut short),
 :meth:`Forked.result` says so and the caller does the work itself: slower, never different.
+
+No child outlives the work it was forked for.  A process that forked keeps each child it has not
+collected (:func:`end_children` stops them): on SIGTERM (where nothing else handles it) it ends them
+and then dies of the signal, as it would have without them (a shell sees 143); on Ctrl-C or any other
+exit of the interpreter (a ``KeyboardInterrupt``, exit 130) an exit handler ends them; and a child that
+ends (its work done or failed, or a SIGTERM of its own) ends its own children first.  A process killed
+outright (SIGKILL, which nothing can handle) leaves its children to the kernel: each asks, when forked,
+to be killed with the process that forked it (Linux's parent-death signal; forking happens on Linux
+only), and leaves at once if that process is gone already.
 """
 
 from __future__ import annotations
 
+import atexit
 import multiprocessing
 import os
 import pickle
@@ -36,8 +46,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Protocol
 
-__all__ = ["CGROUP", "ENV", "PAUSE_SECONDS", "Forked", "Pausable", "allowed", "cpus", "fork", "pause_when_forking",
-           "quota_cpus", "stop_pausing"]
+__all__ = ["CGROUP", "ENV", "PAUSE_SECONDS", "Forked", "Pausable", "allowed", "cpus", "end_children", "fork",
+           "pause_when_forking", "quota_cpus", "stop_pausing"]
 
 ENV = "DAISHI_FORENSICS_PARALLEL"
 """``0``: never use a second process; ``1``: always (tests use it); unset: the caller's size rule
@@ -115,17 +125,23 @@ class Forked:
 
     def __init__(self, fn: Callable[[], Any]) -> None:
         read_end, write_end = os.pipe()
+        parent = os.getpid()
         pid = os.fork()
         if pid == 0:  # the child: compute, send, and leave without running any exit handler
             code = 1
             try:
+                _die_with(parent)
                 os.close(read_end)
                 payload = pickle.dumps(fn(), protocol=pickle.HIGHEST_PROTOCOL)
                 with os.fdopen(write_end, "wb") as out:
                     out.write(payload)
                 code = 0
             finally:
-                os._exit(code)
+                try:
+                    end_children()
+                finally:
+                    os._exit(code)
+        _CHILDREN[pid] = parent
         os.close(write_end)
         self._fd = read_end
         self._pid = pid
@@ -147,7 +163,7 @@ class Forked:
             chunks = []
         finally:
             os.close(self._fd)
-        _, status = os.waitpid(self._pid, 0)
+        status = _collect(self._pid)
         if status != 0 or not chunks:
             return False, None
         try:
@@ -162,7 +178,79 @@ class Forked:
         except OSError:
             pass
         os.close(self._fd)
-        os.waitpid(self._pid, 0)
+        _collect(self._pid)
+
+
+_CHILDREN: dict[int, int] = {}
+"""Every child forked and not yet collected, by process id: the process that forked it (a child's copy
+of its parent's entries is not its own)."""
+
+_PR_SET_PDEATHSIG = 1
+"""Linux's ``prctl`` option: the signal this process gets when the thread that forked it ends."""
+
+
+def _collect(pid: int) -> int:
+    """Wait for child ``pid`` to end and forget it: its exit status (-1 if it was collected already)."""
+    try:
+        _, status = os.waitpid(pid, 0)
+    except ChildProcessError:
+        status = -1
+    _CHILDREN.pop(pid, None)
+    return status
+
+
+def end_children() -> None:
+    """Stop (SIGKILL) and collect every child this process forked and has not collected: a process that
+    ends before its children's answers leaves none of them running."""
+    here = os.getpid()
+    for pid, parent in list(_CHILDREN.items()):
+        if parent != here:
+            continue
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+        _collect(pid)
+
+
+def _die_with(parent: int) -> None:
+    """In a child: be killed (SIGKILL) when process ``parent`` that forked it ends (Linux's parent-death
+    signal), and leave at once if it has ended already."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+_GUARDED: set[int] = set()
+"""The processes that have set up :func:`_guard` (a child inherits its parent's, but not as its own)."""
+
+
+def _guard() -> None:
+    """In a process about to fork its first child: end the children at the interpreter's exit (Ctrl-C's
+    ``KeyboardInterrupt`` included), and on SIGTERM where nothing else handles it (:func:`_terminated`)."""
+    here = os.getpid()
+    if here in _GUARDED:
+        return
+    _GUARDED.add(here)
+    atexit.register(end_children)
+    try:
+        if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+            signal.signal(signal.SIGTERM, _terminated)
+    except ValueError:  # not the main thread: the exit handler and the children's parent-death signal remain
+        pass
+
+
+def _terminated(signum: int, frame: object) -> None:
+    """SIGTERM: end the children, then die of the signal as the process would have without them."""
+    end_children()
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
+    os._exit(128 + signum)  # (only if the signal did not end the process)
 
 
 class Pausable(Protocol):
@@ -216,6 +304,7 @@ def fork(fn: Callable[[], Any]) -> Forked | None:
     with _paused():
         if threading.active_count() != 1:
             return None
+        _guard()
         try:
             return Forked(fn)
         except OSError:  # no fork (out of processes or memory): the caller does the work

@@ -9,6 +9,8 @@ contact pass, reputation and the transfers pass hold everything the screens need
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -21,7 +23,7 @@ from ._aside import aside, worth_it
 from daishi_forensics.errors import BadSetting, ForensicsError
 from daishi_forensics.read.boundary import read_match
 from daishi_forensics.economy.reputation import ReputationPass, circular_reputation
-from daishi_forensics.read.sources import Limits, open_match
+from daishi_forensics.read.sources import Limits, MatchSource, open_match
 from daishi_forensics.economy.transfers import transfer_graph, transfer_view
 from daishi_forensics.read.validate import expand_targets
 from daishi_forensics.read.archive import item_values
@@ -36,6 +38,7 @@ __all__ = [
     "SCREEN_PASSES",
     "MatchOutcome",
     "ScreenRun",
+    "content_digest",
     "match_graph",
     "screen_match",
     "screen_one",
@@ -159,6 +162,14 @@ class MatchOutcome:
     truncated: tuple[str, ...] = ()
     """Why the log ends before the match did (the archive's own figures): the screens read only
     what it holds, so a clear verdict does not clear the match."""
+    also: tuple[str, ...] = ()
+    """The other targets of the run that hold this same match (its match id, the same archive and
+    events: :func:`content_digest`), in the order given: screened once, as this one."""
+    content: str | None = None
+    """The :func:`content_digest` those targets share (set with :attr:`also`)."""
+    conflicts_with: str | None = None
+    """The target of the run that holds this match id with another archive or other events: this one
+    was not screened (:attr:`error` says so, naming both)."""
 
 
 def name_text(name: str) -> str:
@@ -231,6 +242,9 @@ class ScreenRun:
         }
         for m in self.matches:
             entry: dict[str, Any] = {"target": name_text(m.target), "matchId": m.match_id}
+            if m.also:
+                entry["alsoTargets"] = [name_text(t) for t in m.also]
+                entry["contentSha256"] = m.content
             if m.result is not None:
                 entry.update(m.result.to_dict())
                 entry.pop("match", None)
@@ -255,6 +269,17 @@ def screen_one(target: str, config: ScreenConfig, *, store: Path | None = None, 
     second CPU, the ring and feeder screens in a forked child: :func:`~daishi_forensics.report._aside.worth_it`)."""
     try:
         source = open_match(target, store=store, server=server, limits=limits)
+    except BadSetting:
+        raise  # the command line's fault, not this target's
+    except ForensicsError as exc:
+        return MatchOutcome(target, error=str(exc), error_code=exc.exit_code), None
+    return _screen_source(target, source, config)
+
+
+def _screen_source(target: str, source: MatchSource,
+                   config: ScreenConfig) -> tuple[MatchOutcome, nx.MultiDiGraph | None]:
+    """:func:`screen_one` of a target already opened."""
+    try:
         read = read_match(source)
         analysis = analyze(read, only=SCREEN_PASSES)
         graph = match_graph(analysis)
@@ -278,6 +303,76 @@ def screen_one(target: str, config: ScreenConfig, *, store: Path | None = None, 
     return MatchOutcome(source.name, read.match_id, result, invalid_records=invalid, truncated=truncated), graph
 
 
+def _canonical(value: Any) -> bytes:
+    """``value`` as JSON text of one spelling (keys sorted, no spaces, every non-ASCII character and lone
+    surrogate escaped), whatever the form it was read from; a value nested too deep for the encoder is
+    walked here instead.
+
+    >>> _canonical({"b": [1, 2.5, None], "a": "\u00e9"})
+    b'{"a":"\\\\u00e9","b":[1,2.5,null]}'
+    """
+    try:
+        return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode("ascii")
+    except RecursionError:
+        pass
+    parts: list[str] = []
+    stack: list[Any] = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, _Token):
+            parts.append(item.text)
+        elif isinstance(item, dict):
+            inner: list[Any] = []
+            for k, key in enumerate(sorted(item)):
+                inner += [_Token(("," if k else "") + json.dumps(key, ensure_ascii=True) + ":"), item[key]]
+            stack += [_Token("}"), *reversed(inner), _Token("{")]
+        elif isinstance(item, list):
+            inner = []
+            for k, element in enumerate(item):
+                inner += [_Token(",")] if k else []
+                inner.append(element)
+            stack += [_Token("]"), *reversed(inner), _Token("[")]
+        else:
+            parts.append(json.dumps(item, ensure_ascii=True))
+    return "".join(parts).encode("ascii")
+
+
+@dataclass(frozen=True)
+class _Token:
+    """A piece of JSON syntax on :func:`_canonical`'s stack (not a value to encode)."""
+
+    text: str
+
+
+def content_digest(source: MatchSource) -> str:
+    """The SHA-256 of what a match holds, whichever form it comes in (a stream and a bundle of one
+    match, or a copy of a file, have the same): its archive, then every event record as parsed, in log
+    order, each in one spelling (:func:`_canonical`); a record that is not JSON by its text (or its parse
+    error).  Reads the source's records (once)."""
+    digest = hashlib.sha256(_canonical(source.archive))
+    for record in source.records():  # (index, line, data, error[, text]): a reader may yield plain tuples
+        data, error = record[2], record[3]
+        text = record[4] if len(record) > 4 else None
+        digest.update(b"\n")
+        if data is None and error is not None:
+            digest.update(b"!" + (text if isinstance(text, bytes) else str(error).encode("utf-8", "replace")))
+        else:
+            digest.update(_canonical(data))
+    return digest.hexdigest()
+
+
+def _identity(target: str, source: MatchSource) -> str | None:
+    """What makes two targets of a run one match: its match id; else the file or folder a path
+    resolves to (links followed); else nothing (told apart by name alone)."""
+    if source.match_id is not None:
+        return f"id:{source.match_id}"
+    try:
+        path = Path(target)
+        return f"path:{path.resolve()}" if path.exists() else None
+    except OSError:
+        return None
+
+
 def screen_targets(targets: Sequence[str], *, season: Path | None = None,
                    config: ScreenConfig | Mapping[str, Any] | Path | str | None = None,
                    store: Path | None = None, server: str | None = None,
@@ -289,24 +384,73 @@ def screen_targets(targets: Sequence[str], *, season: Path | None = None,
     # a file named twice (a target that is also in the --season folder, or the folder given as a target too)
     # is screened once: the verdict counts each match it read once
     names = list(dict.fromkeys(expand_targets(list(targets) + ([str(season)] if season is not None else []))))
+    # one match under two names (a copy in another folder, its stream and its bundle) is screened once too: the
+    # later target is the first's, when it holds the same archive and events; with others, it is refused
     outcomes: list[MatchOutcome] = []
     graphs: list[nx.MultiDiGraph] = []
     results: list[ScreenResult] = []
-    first: dict[str, str] = {}
+    first: dict[str, tuple[str, int]] = {}  # identity -> the target as given, its place in outcomes
+    digests: dict[str, str] = {}
     again: list[str] = []
     for name in names:
-        outcome, graph = screen_one(name, cfg, store=store, server=server, limits=limits)
+        try:
+            source = open_match(name, store=store, server=server, limits=limits)
+        except BadSetting:
+            raise  # the command line's fault, not this target's
+        except ForensicsError as exc:
+            outcomes.append(MatchOutcome(name, error=str(exc), error_code=exc.exit_code))
+            continue
+        identity = _identity(name, source)
+        if identity is not None and identity in first:
+            given, at = first[identity]
+            outcome = _again(outcomes[at], given, source, digests, store=store, server=server, limits=limits)
+            if outcome is None:  # the same match: the first's outcome names this target too
+                outcomes[at] = replace(outcomes[at], also=(*outcomes[at].also, source.name),
+                                       content=digests[given])
+                if outcomes[at].result is not None:
+                    again.append(f"{name_text(source.name)} is {source.match_id or 'the same file'} again (as "
+                                 f"{name_text(outcomes[at].target)}): counted once in the season")
+            else:
+                outcomes.append(outcome)
+            continue
+        outcome, graph = _screen_source(name, source, cfg)
+        if identity is not None:
+            first[identity] = (name, len(outcomes))
         outcomes.append(outcome)
         if graph is not None and outcome.result is not None:
-            if outcome.match_id is not None and outcome.match_id in first:  # one match by two paths or forms
-                again.append(f"{name_text(outcome.target)} is {outcome.match_id} again (as "
-                             f"{name_text(first[outcome.match_id])}): counted once in the season")
-                continue
-            if outcome.match_id is not None:
-                first[outcome.match_id] = outcome.target
             graphs.append(graph)
             results.append(outcome.result)
     season_result = screen_season(graphs, cfg, results=results) if season is not None else None
     if season_result is not None and again:
         season_result = replace(season_result, notes=(*season_result.notes, *again))
     return ScreenRun(cfg, tuple(outcomes), season_result)
+
+
+def _again(earlier: MatchOutcome, given: str, source: MatchSource, digests: dict[str, str], *,
+           store: Path | None, server: str | None, limits: Limits | None) -> MatchOutcome | None:
+    """None when ``source`` holds what the earlier target (``given``, its outcome ``earlier``) holds
+    (:func:`content_digest`, kept in ``digests`` by target as given); else the outcome of a target not
+    screened: unreadable, or one match id with other content, which of the two is the match not being
+    for the screens to choose (both named)."""
+    here = source.name
+    try:
+        mine = content_digest(source)
+    except BadSetting:
+        raise
+    except ForensicsError as exc:
+        return MatchOutcome(here, source.match_id, error=str(exc), error_code=exc.exit_code)
+    try:
+        if given not in digests:
+            digests[given] = content_digest(open_match(given, store=store, server=server, limits=limits))
+    except BadSetting:
+        raise
+    except ForensicsError as exc:
+        return MatchOutcome(here, source.match_id, conflicts_with=earlier.target, error_code=exitcodes.UNREADABLE,
+                            error=f"{here}: match {source.match_id} again, as {earlier.target}, which could not be read "
+                                  f"again to compare the two ({exc}): not screened")
+    if digests[given] == mine:
+        return None
+    return MatchOutcome(here, source.match_id, conflicts_with=earlier.target, error_code=exitcodes.UNREADABLE,
+                        error=f"{here}: match {source.match_id} again, as {earlier.target}, but with another archive "
+                              f"or other events (content sha256 {mine[:12]} here, {digests[given][:12]} there): not "
+                              "screened; give the one that is the match")

@@ -50,6 +50,12 @@ def _agent(seat: Mapping[str, Any] | None) -> Any:
     return Agent(seat["agentId"], seat.get("name"))
 
 
+def _text(value: Any) -> Any:
+    """A cell of a text column: no value written '–' as text, so a column that has none at all is still
+    text (left-aligned), not taken for a column of numbers."""
+    return "–" if value is None else value
+
+
 def _pair(a: Mapping[str, Any] | None, b: Mapping[str, Any] | None, metric: str, diff: Any) -> str:
     va = (a or {}).get("values", {}).get(metric) if a else None
     vb = (b or {}).get("values", {}).get(metric) if b else None
@@ -62,7 +68,7 @@ def compare_blocks(doc: Mapping[str, Any]) -> list[Block]:
         rows = []
         for r in doc["seats"]:
             a, b = r["a"], r["b"]
-            rows.append([r["seat"], _agent(a), (a or {}).get("model"), _agent(b), (b or {}).get("model"),
+            rows.append([r["seat"], _agent(a), _text((a or {}).get("model")), _agent(b), _text((b or {}).get("model")),
                          *[_pair(a, b, m, r["difference"][m]) for m in ("score", "wealth", "harm", "keeping",
                                                                         "surplus", "resistance")],
                          _interval(r.get("resistanceInterval")),

@@ -80,7 +80,7 @@ def render_text(run: ScreenRun, width: int | None = None) -> str:
         r = m.result
         testing = r.testing
         # a table of plain transfers has no match id, and only typology tests (each flag counts its own)
-        label = f"{m.match_id} ({m.target})" if m.match_id else m.target
+        label = f"{m.match_id} ({m.target}{_also(m)})" if m.match_id else m.target + (f" ({_also(m)[2:]})" if m.also else "")
         out.append(f"{r.verdict.upper():<7} {label}"
                    + (f" [{count(testing['tests'], 'test')}, {testing.get('family', 0)} counted]" if testing.get("tests") else ""))
         for f in r.flags:
@@ -122,9 +122,10 @@ def render_json(run: ScreenRun) -> str:
     return text
 
 
-_Finding = tuple[str, str | None, Flag | None, str]
+_Finding = tuple[str, str | None, Flag | None, str, tuple[str, ...]]
 """One thing ``--format github`` annotates: its group (``flag``, ``unread``, ``review``, ``partial``), the target
-(None for the season's), the flag, and (for a target not screened, or not whole) why."""
+(None for the season's), the flag, (for a target not screened, or not whole) why, and the other targets holding
+the same match (screened once, annotated at the first)."""
 
 _GROUPS: dict[str, tuple[str, str]] = {
     "flag": ("flag", "flags"), "unread": ("target not screened", "targets not screened"),
@@ -164,23 +165,23 @@ def _findings(run: ScreenRun) -> list[_Finding]:
     groups: dict[str, list[_Finding]] = {g: [] for g in _GROUPS}
     for m in run.matches:
         if m.result is None:
-            groups["unread"].append(("unread", m.target, None, _unread(m)))
+            groups["unread"].append(("unread", m.target, None, _unread(m), ()))
             continue
         for f in m.result.flags:
             group = "flag" if f.level == "flag" else "review"
-            groups[group].append((group, m.target, f, ""))
+            groups[group].append((group, m.target, f, "", m.also))
         # a verdict that does not cover the whole match says why
-        groups["partial"] += [("partial", m.target, None, reason) for reason in m.result.not_screened]
+        groups["partial"] += [("partial", m.target, None, reason + _also(m), ()) for reason in m.result.not_screened]
     if run.season is not None:
         for f in run.season.flags:
             group = "flag" if f.level == "flag" else "review"
-            groups[group].append((group, None, f, ""))
+            groups[group].append((group, None, f, "", ()))
         # a season-scale check left unfinished (a search out of steps) says so, as a match's part does
-        groups["partial"] += [("partial", None, None, reason) for reason in run.season.not_screened]
+        groups["partial"] += [("partial", None, None, reason, ()) for reason in run.season.not_screened]
     return [finding for group in groups.values() for finding in group]
 
 
-def _annotation(group: str, target: str | None, flag: Flag | None, reason: str) -> str:
+def _annotation(group: str, target: str | None, flag: Flag | None, reason: str, also: tuple[str, ...] = ()) -> str:
     """One workflow command.  ``target`` None: a season-scale flag, which no one file holds (no ``file=``, as for
     a target not screened; a ``file=season`` would name a file of the repository that is not there, or one that
     is)."""
@@ -197,6 +198,8 @@ def _annotation(group: str, target: str | None, flag: Flag | None, reason: str) 
     if flag.null:
         message += f" Null: {flag.null}."
     message += f" Events: {_evidence(flag)}."
+    if also:
+        message += f" The same match: {', '.join(also)} (screened once)."
     where = f"file={github_escape(target, True)}," if target is not None else ""
     return f"::{kind} {where}title={title}::{github_escape(message)}"
 
@@ -240,8 +243,8 @@ def render_step_summary(run: ScreenRun, budget: int = SUMMARY_BUDGET) -> str:
     if not found:
         return "\n".join(out) + "\n\n"
     rows: list[list[Any]] = []
-    for group, target, flag, reason in found:
-        where = target if target is not None else "season"
+    for group, target, flag, reason, also in found:
+        where = (target + (f" (the same match: {', '.join(also)})" if also else "")) if target is not None else "season"
         if flag is None:
             rows.append(["error" if group == "unread" else "warning",
                          "not screened" if group == "unread" else "not screened whole", where, None, None, reason,
@@ -348,14 +351,25 @@ def _season_rules(flags: Iterable[Flag], config: ScreenConfig) -> list[dict[str,
     return rules
 
 
+def _also(m: MatchOutcome) -> str:
+    """The other targets holding the same match, after the target's name (nothing when there are none).
+
+    >>> _also(MatchOutcome("a/m_1.jsonl", "m_1", also=("b/m_1.json",))), _also(MatchOutcome("a/m_1.jsonl"))
+    ('; the same match: b/m_1.json', '')
+    """
+    return f"; the same match: {', '.join(m.also)}" if m.also else ""
+
+
 def _unread(m: MatchOutcome) -> str:
-    """Why a target was not screened, after its name (once: an error about a file names it first already).
+    """Why a target was not screened, after its name (once: an error about a file names it first already),
+    then the other targets holding the same match.
 
     >>> _unread(MatchOutcome("x.jsonl", error="x.jsonl: no such file")), _unread(MatchOutcome("m_1", error="HTTP 404"))
     ('x.jsonl: no such file', 'm_1: HTTP 404')
     """
     error = m.error or ""
-    return error if error.startswith(f"{m.target}: ") or error.startswith(f"{m.target}, ") else f"{m.target}: {error}"
+    said = error if error.startswith(f"{m.target}: ") or error.startswith(f"{m.target}, ") else f"{m.target}: {error}"
+    return said + (f" ({_also(m)[2:]})" if m.also else "")
 
 
 def _uri(target: str) -> str:
@@ -400,10 +414,11 @@ def _season_files(flag: Flag, targets: dict[str, str], first: str | None) -> lis
 
 
 def _result(flag: Flag, target: str | None, config: ScreenConfig, rule_index: dict[str, int],
-            season_files: list[str] | None = None) -> dict[str, Any]:
+            season_files: list[str] | None = None, also: tuple[str, ...] = ()) -> dict[str, Any]:
     """``target`` None: a season-scale flag, under its own rule (``season/…``), located at the first of
-    ``season_files`` (:func:`_season_files`; the others as related locations) and by its agents."""
-    files = [target] if target is not None else list(season_files or ())
+    ``season_files`` (:func:`_season_files`; the others as related locations) and by its agents.  ``also``:
+    the other targets holding the match (screened once), as related locations."""
+    files = [target, *also] if target is not None else list(season_files or ())
     rule_id = f"{flag.screen}/{flag.kind}" if target is not None else f"season/{flag.screen}/{flag.kind}"
     fingerprint = hashlib.sha256(
         "|".join([rule_id, flag.match or name_text(target or "season"), *map(str, flag.agents)]).encode()
@@ -419,7 +434,9 @@ def _result(flag: Flag, target: str | None, config: ScreenConfig, rule_index: di
             **({"physicalLocation": {"artifactLocation": {"uri": _uri(files[0])}}} if files else {}),
             "logicalLocations": [{"name": str(a), "kind": "member"} for a in flag.agents],
         }],
-        **({"relatedLocations": [{"id": i, "physicalLocation": {"artifactLocation": {"uri": _uri(f)}}}
+        **({"relatedLocations": [{"id": i, "physicalLocation": {"artifactLocation": {"uri": _uri(f)}},
+                                  **({"message": {"text": _sarif_text(f"the same match as {target}, screened once")}}
+                                     if target is not None else {})}
                                  for i, f in enumerate(files[1:], start=1)]} if len(files) > 1 else {}),
         "partialFingerprints": {"daishiFlag/v1": fingerprint},
         "properties": {
@@ -444,13 +461,13 @@ def render_sarif(run: ScreenRun) -> str:
     season's: a season-scale check left unfinished) as warning ones.  A season-scale flag has a rule of its own (``season/<screen>/<kind>``, its own
     settings), its agents as logical locations and, as its file, the first match file it is about
     (:func:`_season_files`; the others as related locations): code scanning refuses a result without one."""
-    placed: list[tuple[Flag, str | None]] = []
+    placed: list[tuple[Flag, str | None, tuple[str, ...]]] = []
     for m in run.matches:
         if m.result is not None:
-            placed += [(f, m.target) for f in m.result.flags]
+            placed += [(f, m.target, m.also) for f in m.result.flags]
     season = run.season.flags if run.season is not None else ()
-    placed += [(f, None) for f in season]
-    rules = (_rules((f for f, t in placed if t is not None), run.config)
+    placed += [(f, None, ()) for f in season]
+    rules = (_rules((f for f, t, _ in placed if t is not None), run.config)
              + _season_rules(season, run.config))
     index = {r["id"]: i for i, r in enumerate(rules)}
     screened = [m for m in run.matches if m.result is not None]
@@ -462,7 +479,7 @@ def render_sarif(run: ScreenRun) -> str:
     ]
     failed = bool(notifications)
     notifications += [  # a verdict that does not cover the whole match: why (invalid records, a truncated log)
-        {"level": "warning", "message": {"text": _sarif_text(name_text(f"{m.target}: {reason}"))}}
+        {"level": "warning", "message": {"text": _sarif_text(name_text(f"{m.target}: {reason}{_also(m)}"))}}
         for m in run.matches if m.result is not None for reason in m.result.not_screened
     ] + [  # ... and a season-scale check left unfinished
         {"level": "warning", "message": {"text": _sarif_text(f"season: {reason}")}}
@@ -484,7 +501,7 @@ def render_sarif(run: ScreenRun) -> str:
                 "toolExecutionNotifications": notifications,
             }],
             "results": [_result(f, t, run.config, index,
-                                _season_files(f, targets, first) if t is None else None) for f, t in placed],
+                                _season_files(f, targets, first) if t is None else None, also) for f, t, also in placed],
             "properties": {"verdict": run.verdict, **run.config.stamp()},
         }],
     }
