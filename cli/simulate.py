@@ -55,7 +55,10 @@ def simulate(ctx: click.Context, scenario: str, seed: int, schema_version: int, 
     (scenario, seed, seats, rounds, events, --noise, --schema-version,
     --previous-season), so two different simulated matches never share one; a
     parameter at its default (no --noise, version 3, no previous season) adds
-    nothing to it. The form does not change the id (two forms, one match).
+    nothing to it. A --noise given is part of the id even when it names the
+    scenario's own level (--noise none for clean: the same events under another
+    id, the id the benches' noise-level sweeps use). The form does not change
+    the id (two forms, one match).
 
     Scenarios, what each plants in otherwise organic play: clean, nothing (busy
     honest trade); honest-noisy, nothing, with the honest noise --noise adds to
