@@ -41,8 +41,33 @@ def test_stdin_says_what_the_file_says(tmp_path: Path, form: str, invalid: bool,
     code, output = _validate(["--format", fmt, "-"], path.read_bytes())
     expected_code, expected = _validate(["--format", fmt, str(path)])
     assert (code, expected_code) == ((1, 1) if invalid else (0, 0))
-    assert output == expected.replace(json.dumps(str(path))[1:-1] if fmt == "json" else str(path), "<stdin>")
+    if fmt == "github":  # the annotations name no file (test_github_annotations_of_stdin_name_no_file); the log does
+        assert [line for line in output.splitlines() if not line.startswith("::")] == \
+            [line.replace(str(path), "<stdin>") for line in expected.splitlines() if not line.startswith("::")]
+        assert "file=" not in output and len(output.splitlines()) == len(expected.splitlines())
+    else:
+        assert output == expected.replace(json.dumps(str(path))[1:-1] if fmt == "json" else str(path), "<stdin>")
     assert "<stdin>" in output
+
+
+@pytest.mark.parametrize(("form", "where"), [("stream", ("line 3", "line 4")), ("stream-gz", ("line 3", "line 4")),
+                                             ("bundle", ("event #1", "event #2"))])
+def test_github_annotations_of_stdin_name_no_file(tmp_path: Path, form: str, where: tuple[str, str]) -> None:
+    """``validate - --format github`` annotated its problems with ``file=<stdin>``, a file GitHub cannot link (and
+    a repository file of that name would be the one marked); they name none, the title saying standard input
+    and the message where in it, as a file's log line says."""
+    path = _match(tmp_path, form, invalid=True)
+    code, output = _validate(["--format", "github", "-"], path.read_bytes())
+    assert code == 1
+    assert [line for line in output.splitlines() if line.startswith("::")] == [
+        f"::error title=daishi-forensics schema (standard input)::{where[0]}, id 2: $.tick: 'x' is not of type "
+        "'integer'",
+        f"::warning title=daishi-forensics trade-offer (standard input)::{where[1]}, id 3: $.payload.tradeId: "
+        "trade_completed of trade 't1', which no trade_offered earlier in the log offers"]
+    assert _validate(["--format", "github", "-"], b"") == (3, (
+        "::error title=daishi-forensics unreadable (standard input)::<stdin>: standard input is empty: pipe a match "
+        "into it (a .jsonl stream or a .json bundle)\nUNREADABLE  <stdin>: standard input is empty: pipe a match "
+        "into it (a .jsonl stream or a .json bundle)\n0 of 1 match valid\n"))
 
 
 def test_stdin_stream_lines_are_numbered_from_the_header(tmp_path: Path) -> None:

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from daishi_forensics.textsafe import shown_name
+from daishi_forensics.textsafe import shown_inside, shown_name
 
 __all__ = ["Agent", "Block", "EventIds", "Level", "Names", "LEVELS", "MAX_IDS_TEXT"]
 
@@ -57,6 +57,19 @@ class Agent:
         """
         if self.name and self.name != self.agent_id:
             return f"{shown_name(self.name)} ({self.agent_id})"
+        return self.agent_id
+
+    def said_label(self) -> str:
+        """:meth:`label` as a sentence writes it: a run of spaces inside the name, or a space other than U+0020,
+        written out (:func:`~daishi_forensics.textsafe.shown_inside`), which a browser or rendered Markdown
+        would collapse, so ``"Ash  Vale"`` and ``"Ash Vale"`` differ in prose as in a table; a space at either
+        end of the name is left to the sentence.
+
+        >>> Agent("a_3", "Ash  Vale").said_label(), Agent("a_2", " Ash").said_label(), Agent("a_1").said_label()
+        ('Ash\\\\x20\\\\x20Vale (a_3)', ' Ash (a_2)', 'a_1')
+        """
+        if self.name and self.name != self.agent_id:
+            return f"{shown_inside(self.name)} ({self.agent_id})"
         return self.agent_id
 
 
@@ -123,8 +136,9 @@ class Names:
         return Agent(agent_id, self.names.get(agent_id))
 
     def label(self, agent_id: Any) -> str:
+        """A seat as a sentence writes it (:meth:`Agent.said_label`): ``Ash\\x20\\x20Vale (a_3)``."""
         cell = self.agent(agent_id)
-        return cell.label() if isinstance(cell, Agent) else str(cell)
+        return cell.said_label() if isinstance(cell, Agent) else str(cell)
 
     def shown_label(self, agent_id: Any) -> str:
         """:meth:`Agent.shown_label` of a seat, for a cell that writes seats among other words."""
@@ -135,12 +149,13 @@ class Names:
         return ", ".join(self.label(a) for a in ids)
 
     def named(self, text: str) -> str:
-        """``text`` with every seat id it mentions written with its name: ``a_e0c0`` -> ``Ash (a_e0c0)``.
+        """``text`` with every seat id it mentions written with its name as a sentence writes it
+        (:meth:`Agent.said_label`): ``a_e0c0`` -> ``Ash (a_e0c0)``.
 
-        >>> Names([{"agentId": "a_1", "name": "Ash"}]).named("a_1 paid a_10")
-        'Ash (a_1) paid a_10'
+        >>> Names([{"agentId": "a_1", "name": "Ash"}, {"agentId": "a_2", "name": "Nyx  Vale"}]).named("a_1 paid a_10 and a_2")
+        'Ash (a_1) paid a_10 and Nyx\\\\x20\\\\x20Vale (a_2)'
         """
         if self._pattern is None or not isinstance(text, str):
             return text
-        return self._pattern.sub(lambda m: Agent(m.group(1), self.names.get(m.group(1))).label(), text)
+        return self._pattern.sub(lambda m: Agent(m.group(1), self.names.get(m.group(1))).said_label(), text)
 

@@ -125,7 +125,7 @@ def render_json(run: ScreenRun) -> str:
 _Finding = tuple[str, str | None, Flag | None, str, tuple[str, ...]]
 """One thing ``--format github`` annotates: its group (``flag``, ``unread``, ``review``, ``partial``), the target
 (None for the season's), the flag, (for a target not screened, or not whole) why, and the other targets holding
-the same match (screened once, annotated at the first)."""
+the same match (screened once, annotated at the first; the step summary names them in the target's column)."""
 
 _GROUPS: dict[str, tuple[str, str]] = {
     "flag": ("flag", "flags"), "unread": ("target not screened", "targets not screened"),
@@ -171,7 +171,7 @@ def _findings(run: ScreenRun) -> list[_Finding]:
             group = "flag" if f.level == "flag" else "review"
             groups[group].append((group, m.target, f, "", m.also))
         # a verdict that does not cover the whole match says why
-        groups["partial"] += [("partial", m.target, None, reason + _also(m), ()) for reason in m.result.not_screened]
+        groups["partial"] += [("partial", m.target, None, reason, m.also) for reason in m.result.not_screened]
     if run.season is not None:
         for f in run.season.flags:
             group = "flag" if f.level == "flag" else "review"
@@ -190,8 +190,9 @@ def _annotation(group: str, target: str | None, flag: Flag | None, reason: str, 
             return f"::error title=daishi-forensics not screened::{github_escape(reason)}"
         if target is None:  # the season's: no one file holds it
             return f"::warning title=daishi-forensics season not screened whole::{github_escape(reason)}"
+        same = f"; the same match: {', '.join(also)}" if also else ""
         return (f"::warning file={github_escape(target, True)},title=daishi-forensics not screened "
-                f"whole::{github_escape(reason)}")
+                f"whole::{github_escape(reason + same)}")
     kind = "error" if flag.level == "flag" else "warning"
     title = github_escape(f"daishi-forensics {flag.screen}/{flag.kind}", True)
     message = f"{flag.explanation} {_significance(flag).capitalize()}."

@@ -95,6 +95,9 @@ def screens_blocks(report: dict[str, Any], names: Names, focus: str | None = Non
     for reason in screens.get("notScreened") or []:
         said = str(reason if isinstance(reason, str) else reason.get("reason", reason))
         intro += f" Not screened: {said.removeprefix('not screened: ')}."
+    for said in screens.get("notes") or []:  # what the screens observed without a flag (the JSON's notes)
+        said = names.named(said if isinstance(said, str) else str(said))
+        intro += f" Note: {said}" + ("" if said.endswith(".") else ".")
     flags = list(enumerate(screens.get("flags") or [], 1))
     note = ""
     if focus is not None:

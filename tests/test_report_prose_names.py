@@ -1,0 +1,93 @@
+"""A seat's name in a sentence of the behavior report (the flag explanations, "In focus: …", "(explained under …
+above)", the "Flags by agent" headings, the findings and notes) is written as a table cell writes it inside the
+name: a run of spaces or a space other than U+0020 written out (``Hub\\x20\\x20Two``), where the page and rendered
+Markdown showed "Hub  Two" as "Hub Two".  A space at either end of the name is left to the sentence, as before."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+
+from daishi_forensics.cli import main
+
+from .matchkit import archive, write_match
+from .test_screens_daishi import feeder_events
+
+
+def _run(args: list[str], **env: str) -> Any:
+    return CliRunner().invoke(main, args, env={"COLUMNS": None, "NO_COLOR": None, **env})
+
+
+def _feeder(tmp_path: Path) -> str:
+    """h is fed by a_1, a_2 and a_4 (one flag naming the four); h, a_1 and a_2 have names with hidden spaces."""
+    arch = archive(["a_1", "a_2", "a_3", "a_4", "h"], ended=40)
+    arch["agents"][0]["name"] = "Ash\u00a0Vale"
+    arch["agents"][1]["name"] = " Bo  Ray"
+    arch["agents"][4]["name"] = "Hub  Two"
+    return str(write_match(tmp_path, feeder_events(), arch))
+
+
+WHY = ("Hub{s}Two (h) received 432 in net value one way from 3 seats (Ash{nb}Vale (a{u}1), {bo}, a{u}4), 72.0 "
+       "times what a typical exchange of this match moves, and gave little back; the chance quoted is its least "
+       "unusual spoke{q}s, Ash{nb}Vale (a{u}1){q}s. Chance under honest play in this match: 1 in 2,048, 1 in 341 "
+       "counting the 4 tests here that could reach the alarm level.")
+
+
+def test_text_writes_out_the_spaces_inside_a_name_in_sentences(tmp_path: Path) -> None:
+    out = _run(["behavior", _feeder(tmp_path), "--agent", "a_1"], COLUMNS="1000")
+    assert out.exit_code == 1
+    lines = out.output.splitlines()
+    assert lines.count("== In focus: Ash\\xa0Vale (a_1) ==") == 1
+    why = "           " + WHY.format(s="\\x20\\x20", nb="\\xa0", u="_", bo=" Bo\\x20\\x20Ray (a_2)", q="'")
+    at = lines.index("Flags by agent")
+    assert lines[at + 1:at + 11] == [
+        "  Ash\\xa0Vale (a_1)",
+        "    FLAG   [1] feeder/hub_and_spoke with Hub\\x20\\x20Two (h),  Bo\\x20\\x20Ray (a_2), a_4; p 0.000488, "
+        "adjusted 0.00293 over 4 tests",
+        why,
+        "           evidence: 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51 (+60 more)",
+        "   Bo\\x20\\x20Ray (a_2)",
+        "    FLAG   [1] feeder/hub_and_spoke with Hub\\x20\\x20Two (h), Ash\\xa0Vale (a_1), a_4; p 0.000488, "
+        "adjusted 0.00293 over 4 tests",
+        "           (explained under Ash\\xa0Vale (a_1) above)",
+        "  a_4",
+        "    FLAG   [1] feeder/hub_and_spoke with Hub\\x20\\x20Two (h), Ash\\xa0Vale (a_1),  Bo\\x20\\x20Ray (a_2); "
+        "p 0.000488, adjusted 0.00293 over 4 tests",
+        "           (explained under Ash\\xa0Vale (a_1) above)",
+    ]
+    assert "Hub  Two" not in out.output and "\u00a0" not in out.output
+
+
+def test_markdown_writes_out_the_spaces_inside_a_name_in_sentences(tmp_path: Path) -> None:
+    out = _run(["behavior", _feeder(tmp_path), "--format", "markdown", "--agent", "a_1"])
+    assert out.exit_code == 1
+    lines = out.output.splitlines()
+    assert "## In focus: Ash\\\\xa0Vale (a\\_1)" in lines
+    why = "  " + WHY.format(s="\\\\x20\\\\x20", nb="\\\\xa0", u="\\_", bo=" Bo\\\\x20\\\\x20Ray (a\\_2)", q="'")
+    at = lines.index("### Flags by agent")
+    assert lines[at + 2:at + 11] == [
+        "**Ash\\\\xa0Vale (a\\_1)**",
+        "",
+        "- **FLAG** \\[1\\] feeder/hub\\_and\\_spoke with Hub\\\\x20\\\\x20Two (h),  Bo\\\\x20\\\\x20Ray (a\\_2), a\\_4; "
+        "p 0.000488, adjusted 0.00293 over 4 tests",
+        why,
+        "  Evidence: 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51 (+60 more)",
+        "",
+        "**&#32;Bo\\\\x20\\\\x20Ray (a\\_2)**",  # the end space as before: a character reference, bold kept
+        "",
+        "- **FLAG** \\[1\\] feeder/hub\\_and\\_spoke with Hub\\\\x20\\\\x20Two (h), Ash\\\\xa0Vale (a\\_1), a\\_4; "
+        "p 0.000488, adjusted 0.00293 over 4 tests (explained under Ash\\\\xa0Vale (a\\_1) above)",
+    ]
+    assert "Hub  Two" not in out.output and "\u00a0" not in out.output
+
+
+def test_the_page_writes_out_the_spaces_inside_a_name_in_sentences(tmp_path: Path) -> None:
+    page = _run(["behavior", _feeder(tmp_path), "--format", "html", "--agent", "a_1"])
+    assert page.exit_code == 1
+    assert '<h2>In focus: Ash\\xa0Vale (a_1)</h2>' in page.output
+    why = WHY.format(s="\\x20\\x20", nb="\\xa0", u="_", bo=" Bo\\x20\\x20Ray (a_2)", q="&#x27;")
+    assert page.output.count(f'<div class="why">{why}</div>') == 2  # in focus, and under Flags by agent
+    assert page.output.count('<span class="note">(explained under Ash\\xa0Vale (a_1) above)</span>') == 3  # Bo, a_4, Hub
+    assert "Hub  Two" not in page.output and "Hub Two" not in page.output and "\u00a0" not in page.output
