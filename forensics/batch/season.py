@@ -82,6 +82,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import errno
 import functools
 import hashlib
 import os
@@ -92,6 +93,7 @@ from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
+from stat import S_ISREG
 from typing import Any
 
 import orjson
@@ -444,9 +446,14 @@ def result_names(targets: Sequence[str]) -> dict[str, str]:
 
 
 def _file_fingerprint(path: Path, verify: bool) -> dict[str, Any]:
-    stat = path.stat()
+    """One file's part of a fingerprint.  Only a regular file is fingerprinted: opening a FIFO (or a link to
+    one) waits for a writer, for ever, so it is opened without waiting and refused (``OSError``: the match
+    is not fingerprinted, so never trusted, and reading it says why it is no match)."""
     digest = hashlib.sha256()
-    with open(path, "rb") as handle:
+    with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as handle:
+        stat = os.fstat(handle.fileno())
+        if not S_ISREG(stat.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
         if not verify:
             digest.update(handle.read(HEAD_BYTES))
             return {"name": path.name, "size": stat.st_size, "mtimeNs": stat.st_mtime_ns,
