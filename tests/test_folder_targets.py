@@ -47,3 +47,75 @@ def test_a_season_over_a_link_to_a_fifo_is_no_hang(tmp_path: Path) -> None:
     assert summary["unreadable"] == [
         {"target": "in/m_0123456789ab.jsonl", "status": "unreadable",
          "error": "in/m_0123456789ab.jsonl: is not a regular file (it is a FIFO); refused"}]
+
+
+# --------------------------------------------------------------------------- one rule for what a folder holds
+
+
+def _hostile_folder(tmp_path: Path) -> Path:
+    """A folder of matches beside what is none: a stream and a match folder, a half-copied match folder (no
+    archive.json), a link to nothing, a ground truth, a hidden name, and (where there are any) a named pipe."""
+    folder = tmp_path / "in"
+    _clean(folder, "m_0123456789ab")
+    _clean(folder, "m_0123456789ac", form="folder")
+    (folder / "m_0123456789ad").mkdir()
+    (folder / "m_0123456789ae.json").symlink_to("../nowhere.json")
+    (folder / "truth.json").write_text("{}")
+    (folder / ".m_0123456789af.jsonl").write_text("")
+    if hasattr(os, "mkfifo"):
+        os.mkfifo(folder / "m_0123456789b0.jsonl")
+    return folder
+
+
+def test_every_command_reads_a_folder_by_one_rule(tmp_path: Path) -> None:
+    """``validate``/``screen``/``behavior`` (``read.validate.expand_targets``), ``season``/``compare``/``export``
+    (``batch.season.expand_targets``) and a command of one match given a folder each had a rule of their own
+    for which of its entries are matches; they now ask one (``read.sources.matches_in``), in one order (by
+    name), the season keeping a half-copied match folder so that reading it says why."""
+    from daishi_forensics.batch.season import expand_targets as season_targets
+    from daishi_forensics.read.sources import matches_in
+    from daishi_forensics.read.validate import expand_targets as validate_targets
+
+    folder = _hostile_folder(tmp_path)
+    pipe = ["m_0123456789b0.jsonl"] if hasattr(os, "mkfifo") else []
+    read = ["m_0123456789ab.jsonl", "m_0123456789ac", "m_0123456789ae.json", *pipe]
+    assert [p.name for p in matches_in(folder)] == read
+    assert [p.name for p in matches_in(folder, half_copied=True)] == sorted([*read, "m_0123456789ad"])
+    assert validate_targets([str(folder)]) == [str(folder / name) for name in read]
+    assert season_targets([str(folder)]) == [str(folder / name) for name in sorted([*read, "m_0123456789ad"])]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes")
+def test_a_season_lists_a_named_pipe_and_a_folder_whose_archive_is_a_link_to_nothing(tmp_path: Path) -> None:
+    """``season screen in/ half/`` skipped ``in/m_….jsonl`` without a word when it was a named pipe, and took
+    ``half/``, whose ``archive.json`` is a link to nothing, for a folder of matches (holding none, it vanished
+    from the season): ``validate`` lists both unreadable, saying why, and so does the season now (exit 3, as
+    before for the half-copied match folder beside them)."""
+    folder = _hostile_folder(tmp_path)
+    half = tmp_path / "half"
+    half.mkdir()
+    (half / "archive.json").symlink_to("nowhere.json")
+    run = _cli("season", "screen", "in", "half", "--out", "out", "-j", "1", "--quiet", cwd=tmp_path, timeout=120)
+    assert (run.returncode, run.stdout, run.stderr) == (exitcodes.UNREADABLE, "", "")
+    summary: dict[str, Any] = orjson.loads((tmp_path / "out" / "summary.json").read_bytes())
+    assert [row["target"] for row in summary["results"]] == [
+        "half", "in/m_0123456789ab.jsonl", "in/m_0123456789ac", "in/m_0123456789ad", "in/m_0123456789ae.json",
+        "in/m_0123456789b0.jsonl"]
+    assert [(row["target"], row["error"]) for row in summary["unreadable"]] == [
+        ("half", "half/archive.json: cannot open (No such file or directory)"),
+        ("in/m_0123456789ad", "in/m_0123456789ad, field archive.json: the folder has no archive.json"),
+        ("in/m_0123456789ae.json", "in/m_0123456789ae.json: a link to ../nowhere.json, which does not exist"),
+        ("in/m_0123456789b0.jsonl", "in/m_0123456789b0.jsonl: is not a regular file (it is a FIFO); refused")]
+    assert folder.is_dir()
+
+
+def test_a_command_of_one_match_reads_the_folders_only_match_beside_a_half_copied_one(tmp_path: Path) -> None:
+    """A command of one match given a folder reads its one match: a half-copied match folder beside it is no
+    match there (as before), nor is a ground truth."""
+    folder = tmp_path / "in"
+    _clean(folder, "m_0123456789ab")
+    (folder / "m_0123456789ad").mkdir()
+    (folder / "truth.json").write_text("{}")
+    run = _cli("score", "--format", "json", "in", cwd=tmp_path)
+    assert run.returncode == exitcodes.OK, run.stderr
+    assert orjson.loads(run.stdout)["matchId"] == "m_0123456789ab"
