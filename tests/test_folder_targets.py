@@ -119,3 +119,31 @@ def test_a_command_of_one_match_reads_the_folders_only_match_beside_a_half_copie
     run = _cli("score", "--format", "json", "in", cwd=tmp_path)
     assert run.returncode == exitcodes.OK, run.stderr
     assert orjson.loads(run.stdout)["matchId"] == "m_0123456789ab"
+
+
+# --------------------------------------------------------------------------- a run ended by a signal
+
+
+@pytest.mark.parametrize(("args", "planted", "said"), [
+    (["validate", "m_demo"], "daishi_forensics.cli.validate.validate_targets", "daishi-forensics: interrupted\n"),
+    (["season", "screen", "m_demo", "--out", "OUT", "-j", "1", "--quiet"], "daishi_forensics.cli.season.run_season",
+     "daishi-forensics: interrupted; finished matches are kept, run the same command again to resume\n")])
+def test_ctrl_c_is_the_tables_interrupted(args: list[str], planted: str, said: str, tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C exits 130 from the command group and from ``season`` (which said it as a bare 130 of its own):
+    the exit-code table now names it, ``exitcodes.INTERRUPTED``; a command's ``--help`` line of exit codes
+    says what its run concluded and leaves it out, as the README's table does (its own paragraph says it)."""
+    from click.testing import CliRunner
+
+    from daishi_forensics.cli import main
+
+    def interrupted(*args: Any, **kwargs: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(planted, interrupted)
+    result = CliRunner().invoke(main, [str(tmp_path / "OUT") if a == "OUT" else a for a in args])
+    assert (result.exit_code, result.stdout, result.stderr) == (exitcodes.INTERRUPTED, "", said)
+    assert exitcodes.INTERRUPTED == 130 and all(code != 130 for code, _ in exitcodes.TABLE)
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    assert "Ctrl-C stops a command with 130 (`interrupted`)" in readme and "(a shell shows 143)" in readme
+    assert "130" not in exitcodes.HELP_EPILOG
