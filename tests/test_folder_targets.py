@@ -147,3 +147,58 @@ def test_ctrl_c_is_the_tables_interrupted(args: list[str], planted: str, said: s
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     assert "Ctrl-C stops a command with 130 (`interrupted`)" in readme and "(a shell shows 143)" in readme
     assert "130" not in exitcodes.HELP_EPILOG
+
+
+# --------------------------------------------------------------------------- a match not where its name says
+
+
+def _misnamed(tmp_path: Path, form: str) -> Path:
+    """A clean match (m_0123456789ab) under the name of another (m_ffffffffffff)."""
+    path = _clean(tmp_path / "w", "m_0123456789ab", form=form)
+    return path.rename(tmp_path / ("m_ffffffffffff" + path.name[len("m_0123456789ab"):]))
+
+
+@pytest.mark.parametrize(("form", "what", "where"), [("stream", "file", "header"), ("bundle", "file", "header"),
+                                                     ("folder", "folder", "archive.json")])
+def test_every_command_says_once_that_a_match_is_named_for_another(form: str, what: str, where: str,
+                                                                   tmp_path: Path) -> None:
+    """``m_ffffffffffff.jsonl`` holding match m_0123456789ab: ``validate`` warned (match-id), but ``behavior``,
+    ``screen`` and ``score`` read it without a word.  The read notes it, and each says it once: ``behavior``
+    as a finding of the reading (``input-note``, as it says a byte-order mark read past: exit 1 where the
+    match is otherwise clean), ``screen`` and ``score`` as a note (their exit codes unchanged); ``validate``
+    keeps its own warning and does not say it again as a note."""
+    from click.testing import CliRunner
+
+    from daishi_forensics.cli import main
+
+    path = _misnamed(tmp_path, form)
+    note = (f"{path}: the {what} is named for match m_ffffffffffff, but its {where} names match 'm_0123456789ab': "
+            "misnamed, or a copy of another match; read as 'm_0123456789ab'")
+
+    def run(*args: str) -> Any:
+        result = CliRunner().invoke(main, [*args, str(path)])
+        return result.exit_code, orjson.loads(result.stdout)
+
+    code, report = run("behavior", "--format", "json")
+    assert code == exitcodes.FINDINGS
+    assert [(f["kind"], f["message"]) for f in report["findings"]] == [("input-note", note)]
+    code, screened = run("screen", "--format", "json")
+    assert code == exitcodes.OK and screened["verdict"] == "clear"
+    assert [n for m in screened["matches"] for n in m["notes"] if "named for" in n] == [note]
+    code, scored = run("score", "--format", "json")
+    assert code == exitcodes.OK and [n for n in scored["notes"] if "named for" in n] == [note]
+    code, validated = run("validate", "--format", "json")
+    assert code == exitcodes.OK
+    assert [(p["code"], p["message"]) for p in validated["files"][0]["problems"]] == [
+        ("match-id", f"the {what} is named for match m_ffffffffffff, but its {where} names match 'm_0123456789ab': "
+                     "misnamed, or a copy of another match; validated as 'm_0123456789ab'")]
+
+
+def test_a_match_named_for_itself_is_said_nothing_of(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from daishi_forensics.cli import main
+
+    path = _clean(tmp_path, "m_0123456789ab")
+    result = CliRunner().invoke(main, ["behavior", "--format", "json", str(path)])
+    assert (result.exit_code, orjson.loads(result.stdout)["findings"]) == (exitcodes.OK, [])

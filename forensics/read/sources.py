@@ -76,6 +76,8 @@ __all__ = [
     "is_match_folder",
     "matches_in",
     "MATCH_SUFFIXES",
+    "misnamed_note",
+    "named_for",
     "refuse_utf16",
     "GzipWords",
     "open_file",
@@ -1112,7 +1114,36 @@ def open_path(path: Path, limits: Limits | None = None, *, report_faults: bool =
     source = _open_path(path, limits or Limits(), report_faults)
     if report_faults and source.report_error is None:
         source.report_error = _report_fault(source)
+    note = misnamed_note(source)
+    if note is not None:
+        source.notes.append(note)
     return source
+
+
+def named_for(source: MatchSource) -> str | None:
+    """The match a bundle, stream or folder is named for (``m_<id>.jsonl``, ``m_<id>.json[.gz]``, a folder
+    ``m_<id>``) when its header names another match: misnamed, or overwritten by a copy of another match;
+    else None.  The name is not binding (the input format names the files so): the match is read as the one
+    its header names (a match store refuses such a file when asked for the match its name gives)."""
+    if source.form not in ("bundle", "stream", "folder"):
+        return None
+    name = Path(source.name).name
+    if source.form != "folder":
+        name = next((name[: -len(end)] for end in MATCH_SUFFIXES if name.endswith(end)), "")
+    held = source.match_id
+    return name if is_match_id(name) and held is not None and held != name else None
+
+
+def misnamed_note(source: MatchSource) -> str | None:
+    """The note every command says of a match :func:`named_for` another (:attr:`MatchSource.notes`), once;
+    None when its name names no other match."""
+    named = named_for(source)
+    if named is None:
+        return None
+    what, where = ("folder", "archive.json") if source.form == "folder" else ("file", "header")
+    held = shown_value(source.match_id)
+    return (f"{source.name}: the {what} is named for match {named}, but its {where} names match {held}: misnamed, "
+            f"or a copy of another match; read as {held}")
 
 
 def _open_path(path: Path, limits: Limits, report_faults: bool) -> MatchSource:

@@ -19,8 +19,8 @@ from daishi_forensics import exitcodes
 from daishi_forensics.errors import BadSetting, ForensicsError
 from daishi_forensics.jsonio import shown
 from .boundary import read_match
-from .sources import (MATCH_SUFFIXES, STDIN, STDIN_NAME, Limits, MatchSource, RawRecord, is_match_folder,
-                      is_match_id, matches_in, open_match, open_stdin)
+from .sources import (STDIN, STDIN_NAME, Limits, MatchSource, RawRecord, is_match_folder, matches_in, misnamed_note,
+                      named_for, open_match, open_stdin)
 from .validation import Problem
 
 __all__ = ["FileResult", "ValidationResult", "validate_targets", "expand_targets", "MAX_ERRORS"]
@@ -152,7 +152,8 @@ def validate_one(
         about = exc.file if exc.file and "://" not in exc.file and os.path.lexists(exc.file) else None
         return FileResult(target=target, unreadable=str(exc), unreadable_file=about,
                           unreadable_line=exc.line if about is not None else None)
-    said = [_noted(source, note) for note in source.notes] + _misnamed(source)
+    misnamed = misnamed_note(source)  # said as the warning of its own code, not as a note too
+    said = [_noted(source, note) for note in source.notes if note != misnamed] + _misnamed(source)
     if source.report_error is not None:
         said.append(Problem(source.name, f"the match's report could not be read: {source.report_error}",
                             severity="warning", code="report"))
@@ -264,17 +265,13 @@ def _noted(source: MatchSource, note: str) -> Problem:
 
 def _misnamed(source: MatchSource) -> list[Problem]:
     """A warning (``match-id``) when a match file or folder given by its path is named for one match
-    (``m_<id>.jsonl``, ``m_<id>.json[.gz]``, a folder ``m_<id>``) and its header names another: misnamed,
-    or overwritten by a copy of another match.  The name is not binding (the input format names the files
-    so; a match store refuses such a file when it is asked for the match its name gives), so the match is
-    validated as the one its header names."""
-    if source.form not in ("bundle", "stream", "folder"):
-        return []
-    name = Path(source.name).name
-    if source.form != "folder":
-        name = next((name[: -len(end)] for end in MATCH_SUFFIXES if name.endswith(end)), "")
+    (``m_<id>.jsonl``, ``m_<id>.json[.gz]``, a folder ``m_<id>``) and its header names another
+    (:func:`~daishi_forensics.read.sources.named_for`): misnamed, or overwritten by a copy of another match.
+    The match is validated as the one its header names.  The read's note saying the same
+    (:func:`~daishi_forensics.read.sources.misnamed_note`, which every other command says) is not said too."""
+    name = named_for(source)
     held = source.match_id
-    if not is_match_id(name) or held is None or held == name:
+    if name is None or held is None:
         return []
     what = "folder" if source.form == "folder" else "file"
     where = "archive.json" if source.form == "folder" else "header"
