@@ -202,3 +202,23 @@ def test_a_match_named_for_itself_is_said_nothing_of(tmp_path: Path) -> None:
     path = _clean(tmp_path, "m_0123456789ab")
     result = CliRunner().invoke(main, ["behavior", "--format", "json", str(path)])
     assert (result.exit_code, orjson.loads(result.stdout)["findings"]) == (exitcodes.OK, [])
+
+
+def test_a_season_says_a_match_is_named_for_another_in_its_result(tmp_path: Path) -> None:
+    """``season screen`` (which screens each match itself, not through ``screen``) kept no word of it in the
+    match's result file; its notes now hold the read's note, as ``screen``'s do; ``season behavior``'s result
+    holds the report's finding."""
+    from daishi_forensics.batch.season import run_season
+
+    path = _misnamed(tmp_path / "in", "stream")
+    note = (f"{path}: the file is named for match m_ffffffffffff, but its header names match 'm_0123456789ab': "
+            "misnamed, or a copy of another match; read as 'm_0123456789ab'")
+    screened = run_season([str(path)], "screen", tmp_path / "screen", workers=1)
+    assert screened.exit_code == exitcodes.OK
+    result = orjson.loads((tmp_path / "screen" / "matches" / "m_ffffffffffff.json").read_bytes())
+    assert [n for n in result["result"]["notes"] if "named for" in n] == [note]
+    behaved = run_season([str(path)], "behavior", tmp_path / "behavior", workers=1)
+    assert behaved.exit_code == exitcodes.FINDINGS
+    report = orjson.loads((tmp_path / "behavior" / "matches" / "m_ffffffffffff.json").read_bytes())
+    assert [(f["kind"], f["message"]) for f in report["result"]["report"]["findings"]] == [
+        ("input-note", note)]

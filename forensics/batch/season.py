@@ -232,9 +232,12 @@ def screen_job(target: str, options: Mapping[str, Any]) -> dict[str, Any]:
     from daishi_forensics.read.sources import open_match
 
     config = load_config(options.get("config"))
-    analysis = analyze(read_match(open_match(target, **_input_kwargs(options))))
+    source = open_match(target, **_input_kwargs(options))
+    analysis = analyze(read_match(source))
     graph = match_graph(analysis)
     result = screen_graph(graph, config)
+    if source.notes:  # what the read accepted (a byte-order mark, a file named for another match), as screen says it
+        result = dataclasses.replace(result, notes=(*source.notes, *result.notes))
     invalid = analysis.read.stats.invalid
     operators = {a["agentId"]: a.get("operator") for a in analysis.archive.get("agents") or []
                  if isinstance(a, dict) and isinstance(a.get("agentId"), str)}
