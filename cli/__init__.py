@@ -59,7 +59,8 @@ class LazyGroup(click.Group):
 
         A :class:`ForensicsError` is one line and its code; any other exception is an
         internal error (exit 70): one line, and the traceback with ``--debug``; Ctrl-C is
-        130.  With ``--exit-zero`` a findings exit (1) becomes 0.
+        :data:`~daishi_forensics.exitcodes.INTERRUPTED` (130).  With ``--exit-zero`` a findings exit (1)
+        becomes 0.
         """
         debug = bool(ctx.params.get("debug"))
         try:
@@ -75,7 +76,7 @@ class LazyGroup(click.Group):
             raise SystemExit(exc.exit_code) from None
         except KeyboardInterrupt:
             click.echo("daishi-forensics: interrupted", err=True)
-            raise SystemExit(130) from None
+            raise SystemExit(exitcodes.INTERRUPTED) from None
         except Exception as exc:  # noqa: BLE001 - the last line of defence: a bug is exit 70, not a finding
             if debug:
                 traceback.print_exc(file=sys.stderr)

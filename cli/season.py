@@ -112,7 +112,7 @@ def _run(job: str, targets: tuple[str, ...], out_dir: Path, workers: int | None,
     except KeyboardInterrupt:
         say("daishi-forensics: interrupted; finished matches are kept, run the same command again to resume",
             err=True)
-        sys.exit(130)
+        sys.exit(exitcodes.INTERRUPTED)
     if not quiet:
         _print_summary(result)
     sys.exit(result.exit_code)

@@ -9,6 +9,13 @@
 | 70 | ``INTERNAL`` | an internal error of the tool (a bug): one line on stderr, ``--debug`` shows the traceback |
 | 74 | ``OUTPUT`` | the output could not be written (missing folder, disk full, permission denied); an older file at ``-o`` is left untouched |
 
+A run ended by a signal is no row of the table: Ctrl-C (SIGINT) stops a command with
+:data:`INTERRUPTED` (130, 128 + the signal's number, as a shell reports a command a signal
+ended), saying ``interrupted``; SIGTERM (a supervisor, ``timeout``, ``kill``) ends it as that
+signal does -- a command that forked ends its children and dies of the signal again -- so it
+returns no code, and a shell sees 143 (128 + 15).  Neither is listed in a command's ``--help``,
+whose exit-code line says what the command's run concluded.
+
 70 and 74 are the ``sysexits.h`` codes ``EX_SOFTWARE`` and ``EX_IOERR``, so cron and CI
 can tell a crash or a full disk from a finding.  A command for which a row cannot happen
 (``simulate`` reads no input and finds nothing) says so in its own ``--help``: every
@@ -31,6 +38,8 @@ USAGE = 2
 UNREADABLE = 3
 INTERNAL = 70
 OUTPUT = 74
+INTERRUPTED = 130
+"""Ctrl-C: the run was stopped (128 + SIGINT's 2, the code a shell gives a command the signal ended)."""
 STUDY_UNREADABLE = 2
 """``study audit`` only: the study cannot be read (not yet published, a file missing or malformed)."""
 

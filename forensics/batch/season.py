@@ -82,6 +82,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import errno
 import functools
 import hashlib
 import os
@@ -92,6 +93,7 @@ from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
+from stat import S_ISREG
 from typing import Any
 
 import orjson
@@ -102,7 +104,8 @@ from daishi_forensics.arithmetic import half_up
 from daishi_forensics.errors import BadSetting, ForensicsError, InputUnreadable, OutputError
 from daishi_forensics.outputs import write_file
 from daishi_forensics.jsonio import dumps
-from daishi_forensics.read.sources import DEMO_ID, Limits, _find_in_store, default_store, is_match_id, redact_url
+from daishi_forensics.read.sources import (DEMO_ID, MATCH_SUFFIXES, Limits, _find_in_store, default_store, is_match_folder,
+                                          is_match_id, matches_in, redact_url)
 
 from .journal import Syncer, remove_file, replace_file
 from .pool import PoolCpu, map_chunks, start_pool
@@ -135,7 +138,6 @@ __all__ = [
 SEASON_VERSION = 1
 """Version of the result-file and summary formats (``seasonVersion``)."""
 
-MATCH_SUFFIXES = (".jsonl.gz", ".json.gz", ".jsonl", ".json")
 HEAD_BYTES = 64 << 10
 
 JobFunction = Callable[[str, Mapping[str, Any]], dict[str, Any]]
@@ -230,9 +232,12 @@ def screen_job(target: str, options: Mapping[str, Any]) -> dict[str, Any]:
     from daishi_forensics.read.sources import open_match
 
     config = load_config(options.get("config"))
-    analysis = analyze(read_match(open_match(target, **_input_kwargs(options))))
+    source = open_match(target, **_input_kwargs(options))
+    analysis = analyze(read_match(source))
     graph = match_graph(analysis)
     result = screen_graph(graph, config)
+    if source.notes:  # what the read accepted (a byte-order mark, a file named for another match), as screen says it
+        result = dataclasses.replace(result, notes=(*source.notes, *result.notes))
     invalid = analysis.read.stats.invalid
     operators = {a["agentId"]: a.get("operator") for a in analysis.archive.get("agents") or []
                  if isinstance(a, dict) and isinstance(a.get("agentId"), str)}
@@ -350,17 +355,6 @@ JOBS: dict[str, Job] = {
 # --------------------------------------------------------------------------- targets
 
 
-def _is_match_path(path: Path) -> bool:
-    """Whether a folder's entry stands for a match: named ``m_…`` and either a folder or a file with a
-    match's suffix.  A match folder without ``archive.json`` or a link to nothing is one too, so that it
-    is reported unreadable (with its reason) instead of vanishing from the season."""
-    if not path.name.startswith("m_"):  # (hidden names too) a match's name, as every other command reads a folder:
-        return False  # a simulator's truth.json or a season's own summary.json beside the matches is none
-    if path.is_dir():
-        return True
-    return (path.is_file() or path.is_symlink()) and path.name.endswith(MATCH_SUFFIXES)
-
-
 def _inside(path: Path, folder: Path) -> bool:
     """Whether ``path`` is ``folder`` or inside it, both resolved (links followed)."""
     try:
@@ -392,20 +386,22 @@ def output_overlap(items: Iterable[str], out_dir: Path) -> str | None:
 
 def expand_targets(items: Iterable[str], *, out_dir: Path | None = None) -> list[str]:
     """The season's targets: each item, with a folder that is not itself a match folder
-    replaced by the matches in it (bundles, streams and match folders named ``m_…``: other
-    files beside them, a ground truth or this season's own summary, are no matches).  Sorted,
-    each once.  An ``m_…`` folder without ``archive.json`` and an ``m_…`` link to nothing are
-    kept, so that reading them says why they are no match.  With ``out_dir``, the season's own
-    output folder and what it writes there are never taken from a folder.
+    replaced by the matches in it (:func:`~daishi_forensics.read.sources.matches_in`: bundles,
+    streams and match folders named ``m_…``; other files beside them, a ground truth or this
+    season's own summary, are no matches).  Sorted, each once.  An ``m_…`` folder without
+    ``archive.json`` is kept (``half_copied``), and so is an ``m_…`` link to nothing, so that
+    reading them says why they are no match; a folder holding no match adds none.  With
+    ``out_dir``, the season's own output folder and what it writes there are never taken from
+    a folder.
 
     A folder is a match folder when it holds ``archive.json`` (contract §1).
     """
     found: set[str] = set()
     for item in items:
         path = Path(item)
-        if path.is_dir() and not (path / "archive.json").is_file():
-            found.update(str(child) for child in path.iterdir() if _is_match_path(child)
-                         and not (out_dir is not None and _is_output(child, out_dir)))
+        if path.is_dir() and not is_match_folder(path):
+            found.update(str(child) for child in matches_in(path, half_copied=True)
+                         if not (out_dir is not None and _is_output(child, out_dir)))
         else:
             found.add(item)
     return sorted(found)
@@ -444,9 +440,14 @@ def result_names(targets: Sequence[str]) -> dict[str, str]:
 
 
 def _file_fingerprint(path: Path, verify: bool) -> dict[str, Any]:
-    stat = path.stat()
+    """One file's part of a fingerprint.  Only a regular file is fingerprinted: opening a FIFO (or a link to
+    one) waits for a writer, for ever, so it is opened without waiting and refused (``OSError``: the match
+    is not fingerprinted, so never trusted, and reading it says why it is no match)."""
     digest = hashlib.sha256()
-    with open(path, "rb") as handle:
+    with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as handle:
+        stat = os.fstat(handle.fileno())
+        if not S_ISREG(stat.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
         if not verify:
             digest.update(handle.read(HEAD_BYTES))
             return {"name": path.name, "size": stat.st_size, "mtimeNs": stat.st_mtime_ns,

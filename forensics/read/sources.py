@@ -73,6 +73,11 @@ __all__ = [
     "PageErrata",
     "RawRecord",
     "is_match_id",
+    "is_match_folder",
+    "matches_in",
+    "MATCH_SUFFIXES",
+    "misnamed_note",
+    "named_for",
     "refuse_utf16",
     "GzipWords",
     "open_file",
@@ -978,16 +983,36 @@ def _read_object(path: Path, limits: Limits, what: str, notes: list[str],
     return value, repeated
 
 
-def _matches_in(folder: Path) -> list[Path]:
-    """The matches a folder that is no match folder holds, sorted: its entries named ``m_…`` that are a
-    bundle or stream by their name (``.json``, ``.jsonl``, each maybe ``.gz``) or a match folder
-    (``archive.json`` in it); other names are not read."""
+MATCH_SUFFIXES = (".jsonl.gz", ".jsonl", ".json.gz", ".json")
+"""The endings of a match file's name: a stream or a bundle, each maybe gzip (longest first)."""
+
+
+def is_match_folder(path: Path) -> bool:
+    """Whether ``path`` is a folder that is one match: it holds an entry named ``archive.json`` (whatever that
+    entry is: reading the folder says what is wrong with it), rather than a folder of matches."""
+    return path.is_dir() and os.path.lexists(path / "archive.json")
+
+
+def matches_in(folder: Path, *, half_copied: bool = False) -> list[Path]:
+    """The entries of ``folder`` (a folder of matches, no match folder) that stand for matches, in the order
+    they are read: by name.  The one rule of every command given a folder.
+
+    An entry is a match when its name starts with ``m_`` (a simulator's ``truth.json``, a season's own
+    ``summary.json`` beside the matches, a hidden name: none) and it is either a match folder
+    (:func:`is_match_folder`) or no folder and named as a bundle or stream (:data:`MATCH_SUFFIXES`), whatever
+    it is: a link to nothing or a named pipe is one, and reading it says why it cannot be read.  Other names
+    are not read.  With ``half_copied`` (a season, which lists every match it could not read), an ``m_…``
+    folder without ``archive.json`` is one too, so that reading it says it has none; without it (a command of
+    one match reads the folder's only match) it is no match.
+    """
     found = []
     for entry in folder.iterdir():
         if not entry.name.startswith("m_"):
             continue
-        if entry.is_dir() and os.path.lexists(entry / "archive.json") or (
-                not entry.is_dir() and entry.name.endswith((".json", ".json.gz", ".jsonl", ".jsonl.gz"))):
+        if entry.is_dir():
+            if half_copied or os.path.lexists(entry / "archive.json"):
+                found.append(entry)
+        elif entry.name.endswith(MATCH_SUFFIXES):
             found.append(entry)
     return sorted(found, key=lambda p: p.name)
 
@@ -1000,7 +1025,7 @@ def _open_folder(path: Path, limits: Limits, report_faults: bool = False) -> Mat
             raise InputUnreadable("the folder has no archive.json", file=name, field="archive.json")
         # a folder given for the matches in it: commands of many matches expand it before it gets
         # here; a command of one match reads the folder's one match, and refuses to choose among several
-        inside = _matches_in(path)
+        inside = matches_in(path)
         if len(inside) == 1:
             return _open_path(inside[0], limits, report_faults)
         if inside:
@@ -1089,7 +1114,36 @@ def open_path(path: Path, limits: Limits | None = None, *, report_faults: bool =
     source = _open_path(path, limits or Limits(), report_faults)
     if report_faults and source.report_error is None:
         source.report_error = _report_fault(source)
+    note = misnamed_note(source)
+    if note is not None:
+        source.notes.append(note)
     return source
+
+
+def named_for(source: MatchSource) -> str | None:
+    """The match a bundle, stream or folder is named for (``m_<id>.jsonl``, ``m_<id>.json[.gz]``, a folder
+    ``m_<id>``) when its header names another match: misnamed, or overwritten by a copy of another match;
+    else None.  The name is not binding (the input format names the files so): the match is read as the one
+    its header names (a match store refuses such a file when asked for the match its name gives)."""
+    if source.form not in ("bundle", "stream", "folder"):
+        return None
+    name = Path(source.name).name
+    if source.form != "folder":
+        name = next((name[: -len(end)] for end in MATCH_SUFFIXES if name.endswith(end)), "")
+    held = source.match_id
+    return name if is_match_id(name) and held is not None and held != name else None
+
+
+def misnamed_note(source: MatchSource) -> str | None:
+    """The note every command says of a match :func:`named_for` another (:attr:`MatchSource.notes`), once;
+    None when its name names no other match."""
+    named = named_for(source)
+    if named is None:
+        return None
+    what, where = ("folder", "archive.json") if source.form == "folder" else ("file", "header")
+    held = shown_value(source.match_id)
+    return (f"{source.name}: the {what} is named for match {named}, but its {where} names match {held}: misnamed, "
+            f"or a copy of another match; read as {held}")
 
 
 def _open_path(path: Path, limits: Limits, report_faults: bool) -> MatchSource:

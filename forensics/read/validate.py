@@ -19,7 +19,8 @@ from daishi_forensics import exitcodes
 from daishi_forensics.errors import BadSetting, ForensicsError
 from daishi_forensics.jsonio import shown
 from .boundary import read_match
-from .sources import STDIN, STDIN_NAME, Limits, MatchSource, RawRecord, is_match_id, open_match, open_stdin
+from .sources import (STDIN, STDIN_NAME, Limits, MatchSource, RawRecord, is_match_folder, matches_in, misnamed_note,
+                      named_for, open_match, open_stdin)
 from .validation import Problem
 
 __all__ = ["FileResult", "ValidationResult", "validate_targets", "expand_targets", "MAX_ERRORS"]
@@ -103,20 +104,15 @@ class ValidationResult:
         }
 
 
-def _looks_like_match(path: Path) -> bool:
-    name = path.name
-    if path.is_dir():
-        return os.path.lexists(path / "archive.json")
-    return name.endswith((".json", ".json.gz", ".jsonl", ".jsonl.gz"))
-
-
 def expand_targets(targets: Iterable[str]) -> list[str]:
-    """A folder that is not itself a match (no ``archive.json``) stands for the matches in it."""
+    """A folder that is not itself a match (no ``archive.json``) stands for the matches in it
+    (:func:`~daishi_forensics.read.sources.matches_in`: an ``m_…`` folder without ``archive.json`` is none);
+    a folder holding none stays as given, so that reading it says so."""
     expanded: list[str] = []
     for target in targets:
         path = Path(target)
-        if path.is_dir() and not os.path.lexists(path / "archive.json"):
-            inside = sorted(str(p) for p in path.iterdir() if p.name.startswith("m_") and _looks_like_match(p))
+        if path.is_dir() and not is_match_folder(path):
+            inside = [str(p) for p in matches_in(path)]
             if inside:
                 expanded.extend(inside)
                 continue
@@ -156,7 +152,8 @@ def validate_one(
         about = exc.file if exc.file and "://" not in exc.file and os.path.lexists(exc.file) else None
         return FileResult(target=target, unreadable=str(exc), unreadable_file=about,
                           unreadable_line=exc.line if about is not None else None)
-    said = [_noted(source, note) for note in source.notes] + _misnamed(source)
+    misnamed = misnamed_note(source)  # said as the warning of its own code, not as a note too
+    said = [_noted(source, note) for note in source.notes if note != misnamed] + _misnamed(source)
     if source.report_error is not None:
         said.append(Problem(source.name, f"the match's report could not be read: {source.report_error}",
                             severity="warning", code="report"))
@@ -266,23 +263,15 @@ def _noted(source: MatchSource, note: str) -> Problem:
     return Problem(source.name, note, severity="warning", code="header")
 
 
-_MATCH_SUFFIXES = (".jsonl.gz", ".jsonl", ".json.gz", ".json")
-"""The endings of a match file's name (the input format's forms), longest first."""
-
-
 def _misnamed(source: MatchSource) -> list[Problem]:
     """A warning (``match-id``) when a match file or folder given by its path is named for one match
-    (``m_<id>.jsonl``, ``m_<id>.json[.gz]``, a folder ``m_<id>``) and its header names another: misnamed,
-    or overwritten by a copy of another match.  The name is not binding (the input format names the files
-    so; a match store refuses such a file when it is asked for the match its name gives), so the match is
-    validated as the one its header names."""
-    if source.form not in ("bundle", "stream", "folder"):
-        return []
-    name = Path(source.name).name
-    if source.form != "folder":
-        name = next((name[: -len(end)] for end in _MATCH_SUFFIXES if name.endswith(end)), "")
+    (``m_<id>.jsonl``, ``m_<id>.json[.gz]``, a folder ``m_<id>``) and its header names another
+    (:func:`~daishi_forensics.read.sources.named_for`): misnamed, or overwritten by a copy of another match.
+    The match is validated as the one its header names.  The read's note saying the same
+    (:func:`~daishi_forensics.read.sources.misnamed_note`, which every other command says) is not said too."""
+    name = named_for(source)
     held = source.match_id
-    if not is_match_id(name) or held is None or held == name:
+    if name is None or held is None:
         return []
     what = "folder" if source.form == "folder" else "file"
     where = "archive.json" if source.form == "folder" else "header"

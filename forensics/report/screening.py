@@ -300,6 +300,8 @@ def _screen_source(target: str, source: MatchSource,
             "not screened: what the log no longer holds; the log is truncated: " + "; ".join(truncated),
         ]
     result = screen_graph(graph, config, beside=aside if worth_it(analysis.timeline.events) else None)
+    if source.notes:  # what the read accepted (a byte-order mark, a file named for another match): said once
+        result = replace(result, notes=(*source.notes, *result.notes))
     return MatchOutcome(source.name, read.match_id, result, invalid_records=invalid, truncated=truncated), graph
 
 

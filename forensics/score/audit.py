@@ -471,7 +471,10 @@ def audit_target(
     source = open_match(target, store=store, server=server, limits=limits, report_faults=True)
     try:
         analysis = analyze(read_match(source), ECONOMY)
-        return audit(analysis, rubric_version)
+        result = audit(analysis, rubric_version)
+        if source.notes:  # what the read accepted (a byte-order mark, a file named for another match): said once
+            result = replace(result, score=replace(result.score, notes=(*source.notes, *result.score.notes)))
+        return result
     except InvalidInput as exc:  # an archive field the audit cannot go on without: name the file too
         if exc.file is None:
             exc.file = source.name
