@@ -69,3 +69,52 @@ def test_propagation_of_a_match_named_for_itself_says_nothing_more(tmp_path: Pat
     path = _clean(tmp_path, "m_0123456789ab")
     result = _run("propagation", str(path))
     assert (result.exit_code, result.stderr) == (exitcodes.OK, "")
+
+
+# --------------------------------------------------------------------------- compare
+
+
+def test_compare_says_the_reads_notes_first_among_its_notes(tmp_path: Path) -> None:
+    """``compare m_ffffffffffff.jsonl m_0123456789ac.jsonl`` (the first file holding match m_0123456789ab, the
+    second starting with a byte-order mark) compared m_0123456789ab with m_0123456789ac without a word of
+    either; the comparison's notes now begin with each note of the reads, once (a file given on both sides
+    is read once, its note said once), in every format (exit code unchanged: 0)."""
+    misnamed, bom = _misnamed(tmp_path), _with_bom(tmp_path)
+    notes = [_misnamed_note(misnamed), _bom_note(bom)]
+    result = _run("compare", "--format", "json", str(misnamed), str(bom))
+    assert result.exit_code == exitcodes.OK
+    doc = orjson.loads(result.stdout)
+    assert doc["notes"][:3] == [*notes, "One match per side: the figures other than a seat's resistance have no "
+                                "interval over matches (compare two sets of matches with --by model for that). "
+                                "Seats are paired by seat number; a seat number only one side has is listed with "
+                                "the other side empty."]
+    assert (doc["a"]["matchId"], doc["b"]["matchId"]) == ("m_0123456789ab", "m_0123456789ac")
+    result = _run("compare", "--format", "json", str(misnamed), str(misnamed))
+    assert result.exit_code == exitcodes.OK
+    assert [n for n in orjson.loads(result.stdout)["notes"] if "named for" in n] == notes[:1]
+    text = _run("compare", "--format", "markdown", str(misnamed), str(bom))
+    assert text.exit_code == exitcodes.OK and "byte-order mark" in text.stdout
+    assert text.stdout.count("named for match m\\_ffffffffffff") == 1
+
+
+def test_compare_by_model_says_each_reads_notes_once(tmp_path: Path) -> None:
+    """Two folders compared by model: each match's notes are the first notes, once each."""
+    misnamed, bom = _misnamed(tmp_path / "a"), _with_bom(tmp_path / "b")
+    result = _run("compare", "--by", "model", "--format", "json", str(tmp_path / "a"), str(tmp_path / "b"))
+    assert result.exit_code == exitcodes.OK
+    assert orjson.loads(result.stdout)["notes"][:3] == [
+        _misnamed_note(misnamed), _bom_note(bom),
+        "A side's value in a match is the mean over its player seats there (resistance: pooled over the probes "
+        "its seats heard; the screens: 1 when a flag, or a flag or review, names one of its seats); each match "
+        "counts once."]
+
+
+def test_compare_writes_a_notes_path_as_text_in_html(tmp_path: Path) -> None:
+    folder = tmp_path / "<b>x"
+    folder.mkdir()
+    misnamed, other = _misnamed(folder), _clean(tmp_path, "m_0123456789ac")
+    result = _run("compare", "--format", "html", str(misnamed), str(other))
+    assert result.exit_code == exitcodes.OK
+    assert "<b>x" not in result.stdout
+    said = f"<li>{tmp_path}/&lt;b&gt;x/m_ffffffffffff.jsonl: the file is named for match m_ffffffffffff"
+    assert said in result.stdout
