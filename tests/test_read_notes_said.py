@@ -118,3 +118,25 @@ def test_compare_writes_a_notes_path_as_text_in_html(tmp_path: Path) -> None:
     assert "<b>x" not in result.stdout
     said = f"<li>{tmp_path}/&lt;b&gt;x/m_ffffffffffff.jsonl: the file is named for match m_ffffffffffff"
     assert said in result.stdout
+
+
+# --------------------------------------------------------------------------- export
+
+
+def test_export_says_the_reads_notes_on_stderr(tmp_path: Path) -> None:
+    """``export m_ffffffffffff.jsonl --parquet lake`` (a file holding match m_0123456789ab) wrote the partition
+    match_id=m_0123456789ab without a word of the name (a query for m_ffffffffffff finds nothing), nor of a
+    byte-order mark read past; each note is now said once on stderr after the match's line (not with --quiet,
+    which prints nothing but errors); exit code unchanged: 0."""
+    misnamed, bom = _misnamed(tmp_path), _with_bom(tmp_path)
+    result = _run("export", str(misnamed), str(bom), "--parquet", str(tmp_path / "lake"))
+    assert result.exit_code == exitcodes.OK
+    assert result.stdout == ("m_0123456789ac: 2 events, 1 seats, 0 pairs\n"  # the targets in name order
+                             "m_0123456789ab: 2 events, 1 seats, 0 pairs\n"
+                             f"wrote {tmp_path / 'lake'}/events, seats, pairs\n")
+    assert result.stderr == (f"daishi-forensics: note: {_bom_note(bom)}\n"
+                             f"daishi-forensics: note: {_misnamed_note(misnamed)}\n")
+    assert sorted(p.name for p in (tmp_path / "lake" / "events").iterdir()) == [
+        "match_id=m_0123456789ab", "match_id=m_0123456789ac"]
+    quiet = _run("export", "--quiet", str(misnamed), "--parquet", str(tmp_path / "lake2"))
+    assert (quiet.exit_code, quiet.stdout, quiet.stderr) == (exitcodes.OK, "", "")
