@@ -63,3 +63,26 @@ def test_a_baseline_folder_is_read_by_the_rule_of_every_command(tmp_path: Path) 
         assert str(exc) == f"{tmp_path / 'nowhere'}: no matches in the baseline folder"
     else:
         raise AssertionError("a folder that is not there has no matches")
+
+
+# --------------------------------------------------------------------------- the benchmarks' match files
+
+
+def test_the_labelled_benchmarks_know_a_match_file_by_the_read_layers_endings(tmp_path: Path) -> None:
+    """``bench/_labelled.py`` kept a list of its own of a match file's endings; it now reads the one the
+    commands read (``read.sources.MATCH_SUFFIXES``), finding and naming the same files as before."""
+    from daishi_forensics.read.sources import MATCH_SUFFIXES
+
+    from .benchkit import load_bench
+
+    labelled = load_bench("_labelled")
+    assert labelled.MATCH_SUFFIXES is MATCH_SUFFIXES
+    for name in ("m_1.json", "m_2.jsonl", "m_3.json.gz", "m_4.jsonl.gz", "m_1.truth.json", "m_5.csv", "x_6.json"):
+        (tmp_path / "deep" / name).parent.mkdir(exist_ok=True)
+        (tmp_path / "deep" / name).write_text("")
+    (tmp_path / "m_7.jsonl").mkdir()  # a folder so named: no match file
+    found = labelled.matches_in(tmp_path)
+    assert [p.name for p in found] == ["m_1.json", "m_2.jsonl", "m_3.json.gz", "m_4.jsonl.gz"]
+    assert [labelled.truth_of(p) for p in found] == [tmp_path / "deep" / "m_1.truth.json", None, None, None]
+    (tmp_path / "deep" / "m_4.truth.json").write_text("")
+    assert labelled.truth_of(tmp_path / "deep" / "m_4.jsonl.gz") == tmp_path / "deep" / "m_4.truth.json"
