@@ -1,5 +1,5 @@
 """A study file's header message names its columns bounded, as its fields are: a column name past 24
-characters by its start and its length, and at most 25 names, the rest counted."""
+characters by its start and its length, and at most 25 names, the rest counted; a repeated column is named."""
 
 from __future__ import annotations
 
@@ -53,3 +53,15 @@ def test_a_short_column_name_is_named_as_it_stands(tmp_path: Path) -> None:
     assert (_audit_with_header(tmp_path, header))[2] == (
         "daishi-forensics: error: S/trials.csv, line 1: the header is not the expected columns (missing arm; not "
         f"expected arms); expected: {EXPECTED}\n")
+
+
+def test_a_repeated_column_is_said_repeated_not_out_of_order(tmp_path: Path) -> None:
+    """A header with a column twice (``study`` again at the end) was "the columns are out of order", and one
+    with a column in another's place ("arm" written "trial" again) only "missing arm"; the repeated column is
+    now named (exit code unchanged: 2)."""
+    for header, detail in ((EXPECTED + ",study", "repeated study"),
+                           (EXPECTED.replace(",arm,", ",trial,", 1), "missing arm; repeated trial")):
+        assert (_audit_with_header(tmp_path, header)) == (
+            exitcodes.STUDY_UNREADABLE, "",
+            f"daishi-forensics: error: S/trials.csv, line 1: the header is not the expected columns ({detail}); "
+            f"expected: {EXPECTED}\n")

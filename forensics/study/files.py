@@ -25,6 +25,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -435,12 +436,16 @@ def _records(text: str, name: str, columns: Sequence[Column]) -> list[tuple[int,
     if header != expected:
         missing = [c for c in expected if c not in header]
         extra = [c for c in header if c not in expected]
+        times = Counter(header)
+        repeated = [c for c in expected if times[c] > 1]
         detail = []
         if missing:
             detail.append(f"missing {', '.join(missing)}")
+        if repeated:
+            detail.append(f"repeated {', '.join(repeated)}")
         if extra:
             detail.append(f"not expected {_names(extra)}")
-        if not missing and not extra:
+        if not missing and not extra and not repeated:
             detail.append("the columns are out of order")
         raise StudyUnreadable(f"the header is not the expected columns ({'; '.join(detail)}); expected: "
                               f"{','.join(expected)}", file=name, line=1)
