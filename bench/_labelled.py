@@ -8,7 +8,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-MATCH_SUFFIXES = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
+from daishi_forensics.read.sources import MATCH_SUFFIXES  # the endings every command reads as a match file
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:

@@ -68,6 +68,8 @@ def export(targets: tuple[str, ...], parquet_dir: Path, include_private: bool, n
         if not quiet:
             private = f" ({done.private_left_out} private left out)" if done.private_left_out else ""
             say(f"{done.match_id}: {done.events} events{private}, {done.seats} seats, {done.pairs} pairs")
+            for note in done.notes:  # what the read accepted (a byte-order mark, a file named for another match)
+                say(f"daishi-forensics: note: {note}", err=True)
         if done.invalid:  # the reason for exit 1, said even with --quiet
             records = "record" if done.invalid == 1 else "records"
             say(f"daishi-forensics: warning: {done.target}: {done.invalid} invalid {records} left out of the export "

@@ -107,6 +107,8 @@ def propagation(target: str, fmt: str | None, output: Path | None, scrub: bool, 
             }
             text = dumps(doc)
     write_output(text, output)
+    for note in analysis.read.source.notes:  # what the read accepted: a byte-order mark, a misnamed file
+        say(f"daishi-forensics: note: {note}", err=True)
     for note in notes[: bool(stats.invalid) + bool(stats.truncated)]:  # the findings: said with --quiet, JSON too
         say(f"daishi-forensics: warning: {target}: {note}", err=True)
     echoed = any(c.tier in INJECTION_TIERS and c.reach > 0 for c in prop.chains)

@@ -48,4 +48,4 @@ def validate(targets: tuple[str, ...], fmt: str, strict: bool, max_errors: int, 
 
 set_help(validate, TARGET_HELP,
          "TARGET - reads one match (a stream or a bundle, gzip-compressed or not) from standard input, named "
-         "<stdin> in every message: cat m_<id>.jsonl | daishi-forensics validate -")
+         "<stdin> (a github annotation names no file): cat m_<id>.jsonl | daishi-forensics validate -")

@@ -1,6 +1,6 @@
 """``validate -``: one match read from standard input (a stream or a bundle, gzip-compressed or not),
-named ``<stdin>`` in every message, with the checks and exit codes of the same match in a file (``-``
-was refused as 'no such file or folder, and not a match id', exit 3)."""
+named ``<stdin>`` (a github annotation names no file), with the checks and exit codes of the same match in
+a file (``-`` was refused as 'no such file or folder, and not a match id', exit 3)."""
 
 from __future__ import annotations
 
@@ -116,9 +116,13 @@ def test_open_stdin_reads_its_records_once(tmp_path: Path) -> None:
 
 
 def test_help_says_dash_reads_stdin() -> None:
+    """The help said standard input is "named <stdin> in every message", but its github annotations name no
+    file (test_github_annotations_of_stdin_name_no_file): it says so."""
     run = CliRunner().invoke(main, ["validate", "--help"], terminal_width=200)
     assert ("  TARGET - reads one match (a stream or a bundle, gzip-compressed or not) from standard input, named "
-            "<stdin> in every message: cat m_<id>.jsonl | daishi-forensics validate -") in run.output.splitlines()
+            "<stdin> (a github annotation names no file): cat m_<id>.jsonl | daishi-forensics validate -"
+            ) in run.output.splitlines()
+    assert "in every message" not in run.output
 
 
 def test_validate_targets_names_stdin_when_unreadable(monkeypatch: pytest.MonkeyPatch) -> None:

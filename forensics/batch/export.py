@@ -626,6 +626,8 @@ class MatchExport:
     """The one-line error of a target that could not be read."""
     exit_code: int = exitcodes.OK
     """0, 1 (the input held invalid records), 2 (a match already exported by this run) or 3 (unreadable)."""
+    notes: tuple[str, ...] = ()
+    """What the read accepted (a byte-order mark read past, a file named for another match; no finding)."""
 
 
 @dataclass(frozen=True)
@@ -742,6 +744,7 @@ def export_match(
         private_left_out=batches.private_left_out,
         invalid=invalid,
         exit_code=exitcodes.FINDINGS if invalid else exitcodes.OK,
+        notes=tuple(source.notes),
     )
 
 

@@ -12,7 +12,7 @@ from daishi_forensics.report.passes import analyze
 from daishi_forensics.read.boundary import read_match
 from .assembly import behavior_report
 from daishi_forensics.errors import InputUnreadable, InvalidInput
-from daishi_forensics.read.sources import Limits, open_match
+from daishi_forensics.read.sources import Limits, is_match_folder, matches_in, open_match
 
 __all__ = ["BehaviorResult", "behavior", "baseline_from"]
 
@@ -35,14 +35,19 @@ class BehaviorResult:
 
 
 def baseline_from(directory: Path, *, limits: Limits | None = None) -> dict[str, Any]:
-    """Harm baseline means over every match in ``directory`` (reference bots on the same seeds)."""
+    """Harm baseline means over every match in ``directory`` (reference bots on the same seeds), or over the
+    one match ``directory`` is (a match folder).  Which it is, and which of its entries are matches, is every
+    command's rule (:func:`~daishi_forensics.read.sources.is_match_folder`,
+    :func:`~daishi_forensics.read.sources.matches_in`)."""
     from daishi_forensics.profile.harm import baseline_means
-    from daishi_forensics.read.validate import expand_targets
 
-    targets = expand_targets([str(directory)])
-    if not targets or targets == [str(directory)] and not (directory / "archive.json").is_file():
+    if is_match_folder(directory):
+        targets = [directory]
+    else:
+        targets = matches_in(directory) if directory.is_dir() else []
+    if not targets:
         raise InputUnreadable("no matches in the baseline folder", file=str(directory))
-    return baseline_means(analyze(read_match(open_match(t, limits=limits))) for t in targets)
+    return baseline_means(analyze(read_match(open_match(str(t), limits=limits))) for t in targets)
 
 
 def behavior(

@@ -224,6 +224,19 @@ def _repeated_notes(lines: Sequence[SeatLine], side: str) -> list[str]:
     return notes
 
 
+def _read_notes(*reports: Mapping[str, Any]) -> list[str]:
+    """What the reads of these reports accepted (their ``input-note`` findings: a byte-order mark read past, a
+    file named for another match), each once, in the order of the reports: the first notes of a comparison.
+
+    >>> bom = {"kind": "input-note", "message": "a.jsonl: starts with a UTF-8 byte-order mark"}
+    >>> _read_notes({"findings": [bom]}, {"findings": [{"kind": "erratum", "message": "x"}, bom]}, {})
+    ['a.jsonl: starts with a UTF-8 byte-order mark']
+    """
+    said = (f.get("message") for r in reports for f in r.get("findings") or []
+            if isinstance(f, Mapping) and f.get("kind") == "input-note")
+    return list(dict.fromkeys(n for n in said if isinstance(n, str)))
+
+
 def _match_head(report: Mapping[str, Any], label: str) -> dict[str, Any]:
     screens = report.get("screens") or {}
     return {"label": label, "matchId": report.get("matchId"), "verdict": screens.get("verdict"),
@@ -280,7 +293,8 @@ def compare_matches(a: Mapping[str, Any], b: Mapping[str, Any], *, labels: tuple
         "seats": rows,
         "overall": overall,
         "intervals": {"resistance": NEWCOMBE, "others": None},
-        "notes": ["One match per side: the figures other than a seat's resistance have no interval over "
+        "notes": [*_read_notes(a, b),
+                  "One match per side: the figures other than a seat's resistance have no interval over "
                   "matches (compare two sets of matches with --by model for that). Seats are paired by seat "
                   "number; a seat number only one side has is listed with the other side empty.",
                   *_repeated_notes(lines_a, "A"), *_repeated_notes(lines_b, "B"),
@@ -456,7 +470,8 @@ def _side_head(side: Side, matches: Sequence[_Match], per_match: Mapping[str, An
 def _model_notes(a: Side, b: Side, side_a: tuple[Sequence[_Match], Mapping[str, Any], Sequence[Mapping[str, Any]]],
                  side_b: tuple[Sequence[_Match], Mapping[str, Any], Sequence[Mapping[str, Any]]]) -> list[str]:
     """The notes of a comparison of models: the rule, each side's missing model, probe seats and repeated matches."""
-    notes = ["A side's value in a match is the mean over its player seats there (resistance: pooled over the probes "
+    notes = [*_read_notes(*a.reports, *b.reports),
+             "A side's value in a match is the mean over its player seats there (resistance: pooled over the probes "
              "its seats heard; the screens: 1 when a flag, or a flag or review, names one of its seats); each "
              "match counts once."]
     for side, (matches, per, duplicates) in ((a, side_a), (b, side_b)):

@@ -25,6 +25,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -128,6 +129,23 @@ def _shown(text: str, width: int = 24) -> str:
     ("'61.5'", "'100000000000000000000000…' (401 characters)")
     """
     return repr(text) if len(text) <= width else f"{text[:width]!r}"[:-1] + f"…' ({len(text)} characters)"
+
+
+NAMES_LISTED = 25
+"""Column names a header message lists (the rest are counted), as a file's field problems are."""
+
+
+def _names(names: Sequence[str]) -> str:
+    """Column names of a header for a message: each as it stands, or, past 24 characters, as a field is
+    shown (:func:`_shown`: its start and its length); the first :data:`NAMES_LISTED`, the rest counted.
+
+    >>> _names(["whole", "x" * 30])
+    "whole, 'xxxxxxxxxxxxxxxxxxxxxxxx…' (30 characters)"
+    >>> _names([f"c{i}" for i in range(27)])[-36:]
+    'c20, c21, c22, c23, c24 (and 2 more)'
+    """
+    listed = ", ".join(name if len(name) <= 24 else _shown(name) for name in names[:NAMES_LISTED])
+    return listed + (f" (and {len(names) - NAMES_LISTED:,} more)" if len(names) > NAMES_LISTED else "")
 
 
 def _level(text: str) -> Number:
@@ -418,12 +436,16 @@ def _records(text: str, name: str, columns: Sequence[Column]) -> list[tuple[int,
     if header != expected:
         missing = [c for c in expected if c not in header]
         extra = [c for c in header if c not in expected]
+        times = Counter(header)
+        repeated = [c for c in expected if times[c] > 1]
         detail = []
         if missing:
             detail.append(f"missing {', '.join(missing)}")
+        if repeated:
+            detail.append(f"repeated {', '.join(repeated)}")
         if extra:
-            detail.append(f"not expected {', '.join(extra)}")
-        if not missing and not extra:
+            detail.append(f"not expected {_names(extra)}")
+        if not missing and not extra and not repeated:
             detail.append("the columns are out of order")
         raise StudyUnreadable(f"the header is not the expected columns ({'; '.join(detail)}); expected: "
                               f"{','.join(expected)}", file=name, line=1)
