@@ -197,7 +197,8 @@ def _ledger_findings(analysis: MatchAnalysis) -> list[Finding]:
     for p in ledger.pairs:
         by_pair.setdefault((p.a, p.b), p)
     out = []
-    for index, row in enumerate(block.get("pairs") or []):
+    rows = block.get("pairs")
+    for index, row in enumerate(rows if isinstance(rows, list) else ()):  # not a list: no rows to compare
         if not isinstance(row, dict) or not isinstance(row.get("a"), str) or not isinstance(row.get("b"), str):
             continue
         _count(row.get("trades"), f"ledger.pairs[{index}].trades")
