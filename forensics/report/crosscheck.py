@@ -287,7 +287,8 @@ def _exploration_findings(analysis: MatchAnalysis) -> list[Finding]:
 
 
 def _agent_findings(analysis: MatchAnalysis, seat_ids: list[str]) -> list[Finding]:
-    archived = {a.get("agentId"): a for a in analysis.archive.get("agents") or [] if isinstance(a, dict)}
+    archived = {a.get("agentId"): a for a in analysis.archive.get("agents") or []
+                if isinstance(a, dict) and isinstance(a.get("agentId"), str)}  # a row naming no agent: none
     witnessing = {w.agent: w for w in analysis.result("witnesses").agents}
     out = []
     for agent in seat_ids:
