@@ -255,7 +255,8 @@ class TransferView:
         self._rank = {n: i for i, n in enumerate(self.nodes)}
         roles = set(exempt_roles)
         self.exempt: frozenset[Any] = frozenset(
-            n for n, d in graph.nodes(data=True) if d.get("exempt") or d.get("role") in roles
+            n for n, d in graph.nodes(data=True)
+            if d.get("exempt") or (isinstance(d.get("role"), str) and d.get("role") in roles)  # a role is a name
         )
         self._pairs: dict[tuple[Any, Any], PairFlow] = {}
         self.acts: list[Act] = []

@@ -38,9 +38,14 @@ Event = dict[str, Any]
 
 
 def stored_version(event: Event) -> int:
-    """The schema version an event was stored in: ``schemaVersion``, or 1 when absent."""
+    """The schema version an event was stored in: ``schemaVersion``, or 1 when absent (or no version: not an
+    integer, or one below 1, which no upcaster starts from).
+
+    >>> stored_version({"schemaVersion": 2}), stored_version({}), stored_version({"schemaVersion": 0})
+    (2, 1, 1)
+    """
     version = event.get("schemaVersion")
-    return version if isinstance(version, int) and not isinstance(version, bool) else 1
+    return version if isinstance(version, int) and not isinstance(version, bool) and version >= 1 else 1
 
 
 def _text_sha256(text: Any) -> str | None:

@@ -160,8 +160,9 @@ SCRIPTED_ROLES = {PROBE_ROLE: "the server's scripted probes", ANCHOR_ROLE: "scri
 
 
 def _roles(report: Mapping[str, Any]) -> dict[str, Any]:
-    """Agent id -> the role the report's seat names (None when it names none)."""
-    return {str(s.get("agentId")): s.get("role") for s in report.get("seats") or [] if isinstance(s, Mapping)}
+    """Agent id -> the role the report's seat names (None when it names none: no role, or one that is no text)."""
+    return {str(s.get("agentId")): s.get("role") if isinstance(s.get("role"), str) else None
+            for s in report.get("seats") or [] if isinstance(s, Mapping)}
 
 
 def player_lines(report: Mapping[str, Any]) -> tuple[tuple[SeatLine, ...], tuple[SeatLine, ...]]:

@@ -121,7 +121,8 @@ def match_part(analysis: MatchAnalysis) -> dict[str, Any]:
 def seats_part(analysis: MatchAnalysis, ids: list[str]) -> list[dict[str, Any]]:
     """Per seat: the board, coverage, credited trades, commons share, circular reputation (rubric
     2.4), aggression and the rubric's counters."""
-    archived = {a["agentId"]: a for a in analysis.archive.get("agents") or [] if isinstance(a, dict) and "agentId" in a}
+    archived = {a["agentId"]: a for a in analysis.archive.get("agents") or []
+                if isinstance(a, dict) and isinstance(a.get("agentId"), str)}
     counters = {c.agent: c for c in analysis.result("counters").agents}
     coverage = {c.agent: c for c in analysis.result("coverage").agents}
     witnessing = {w.agent: w for w in analysis.result("witnesses").agents}

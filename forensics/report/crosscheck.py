@@ -197,7 +197,8 @@ def _ledger_findings(analysis: MatchAnalysis) -> list[Finding]:
     for p in ledger.pairs:
         by_pair.setdefault((p.a, p.b), p)
     out = []
-    for index, row in enumerate(block.get("pairs") or []):
+    rows = block.get("pairs")
+    for index, row in enumerate(rows if isinstance(rows, list) else ()):  # not a list: no rows to compare
         if not isinstance(row, dict) or not isinstance(row.get("a"), str) or not isinstance(row.get("b"), str):
             continue
         _count(row.get("trades"), f"ledger.pairs[{index}].trades")
@@ -286,7 +287,8 @@ def _exploration_findings(analysis: MatchAnalysis) -> list[Finding]:
 
 
 def _agent_findings(analysis: MatchAnalysis, seat_ids: list[str]) -> list[Finding]:
-    archived = {a.get("agentId"): a for a in analysis.archive.get("agents") or [] if isinstance(a, dict)}
+    archived = {a.get("agentId"): a for a in analysis.archive.get("agents") or []
+                if isinstance(a, dict) and isinstance(a.get("agentId"), str)}  # a row naming no agent: none
     witnessing = {w.agent: w for w in analysis.result("witnesses").agents}
     out = []
     for agent in seat_ids:

@@ -72,7 +72,7 @@ def _collect(events: Iterable[dict[str, Any]], wanted: set[int], found: dict[int
     left = len(wanted - found.keys())
     for event in events:
         event_id = event.get("id")
-        if not isinstance(event_id, int):  # an invalid record's id (an object, a list...) is no id cited
+        if not isinstance(event_id, int) or isinstance(event_id, bool):  # an id the checks refused: none cited
             continue
         if event_id in wanted and event_id not in found:
             found[event_id] = _scrubbed(event) if scrub else event

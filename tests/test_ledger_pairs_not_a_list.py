@@ -1,0 +1,38 @@
+"""An archive ledger whose ``pairs`` is a number or true (the schema says a list of pair objects) stopped
+``behavior`` and ``export`` with an internal error (exit 70, "'float' object is not iterable") in the report's
+cross-check of the ledger; the cross-check now has no rows to compare, as it skips a ledger that is not an
+object and a row that is not one, and the report is the one of an archive listing no pairs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from daishi_forensics.cli import main
+
+from .matchkit import archive, ev, trade, write_match
+
+
+def _match(folder: Path, pairs: object) -> str:
+    events = [ev(1, 0, "agent_spawned", "a_1", region="r_0_0"), ev(2, 0, "agent_spawned", "a_2", region="r_0_0"),
+              *trade(4, 1, "t1", "a_1", "a_2", {"wood": 3}, {"food": 1})]
+    path = write_match(folder, events, archive(["a_1", "a_2"], ended=10, ledger={"pairs": []}), form="folder")
+    stored = json.loads((path / "archive.json").read_text(encoding="utf-8"))
+    stored["ledger"]["pairs"] = pairs
+    (path / "archive.json").write_text(json.dumps(stored), encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize("pairs", [1.5, 57, True])
+def test_ledger_pairs_that_are_not_a_list_are_no_rows_not_a_crash(tmp_path: Path, pairs: object) -> None:
+    path = _match(tmp_path / "bad", pairs)
+    empty = _match(tmp_path / "empty", [])
+    got = CliRunner().invoke(main, ["behavior", path, "--format", "json"])
+    want = CliRunner().invoke(main, ["behavior", empty, "--format", "json"])
+    assert (got.exit_code, want.exit_code) == (0, 0), got.output
+    assert got.stdout == want.stdout.replace(empty, path)
+    exported = CliRunner().invoke(main, ["export", "--parquet", str(tmp_path / "pq"), path])
+    assert exported.exit_code == 0, exported.output

@@ -1,0 +1,46 @@
+"""An archive seat whose ``role`` is a list or an object (invalid: the schema says one of ``player``,
+``anchor``, ``probe``) stopped ``screen``, ``behavior`` and ``export`` with an internal error (exit 70,
+"unhashable type: 'dict'") where the screens set aside the exempt roles; such a role names no role, so the
+seat is screened as any seat that names none, and validate still lists the field."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import networkx as nx
+import pytest
+from click.testing import CliRunner
+
+from daishi_forensics.cli import main
+from daishi_forensics.screens.graph import TransferView
+
+
+@pytest.mark.parametrize("role", [["probe"], {"role": "probe"}])
+def test_a_role_that_names_nothing_is_screened_not_a_crash(tmp_path: Path, role: object) -> None:
+    made = CliRunner().invoke(main, ["simulate", "--scenario", "clean", "--seed", "5", "--agents", "4",
+                                     "--ticks", "12", "--out", str(tmp_path / "m")])
+    assert made.exit_code == 0, made.output
+    (stream,) = (tmp_path / "m").glob("m_*.jsonl")
+    lines = stream.read_text().splitlines()
+    header = json.loads(lines[0])
+    header["archive"]["agents"][0]["role"] = role
+    stream.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    screened = CliRunner().invoke(main, ["screen", "--format", "json", str(stream)])
+    assert screened.exit_code == 0, screened.output
+    assert json.loads(screened.output)["matches"][0]["verdict"] == "clear"
+    report = CliRunner().invoke(main, ["behavior", "--format", "json", str(stream)])
+    assert report.exit_code == 0, report.output
+    exported = CliRunner().invoke(main, ["export", "--parquet", str(tmp_path / "pq"), str(stream)])
+    assert exported.exit_code == 0, exported.output
+    validated = CliRunner().invoke(main, ["validate", str(stream)])
+    assert validated.exit_code == 1 and "$.archive.agents[0].role" in validated.output
+
+
+def test_only_a_role_named_is_exempt() -> None:
+    graph = nx.MultiDiGraph()
+    graph.add_node("a", role="probe")
+    graph.add_node("b", role={"role": "probe"})
+    graph.add_node("c", role=["probe"])
+    graph.add_node("d")
+    assert TransferView(graph, exempt_roles=("probe",)).exempt == frozenset({"a"})
