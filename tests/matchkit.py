@@ -131,3 +131,35 @@ def write_match(directory: Path, events: list[dict[str, Any]], arch: dict[str, A
 
 
 FORMS = ("bundle", "bundle-gz", "stream", "stream-gz", "folder")
+
+
+def simulated_stream(out: Path, *, scenario: str = "clean", seed: int = 5, agents: int = 4, ticks: int = 12) -> Path:
+    """A small simulated match written by ``simulate`` as a stream into ``out``: its path."""
+    from click.testing import CliRunner
+
+    from daishi_forensics.cli import main
+
+    made = CliRunner().invoke(main, ["simulate", "--scenario", scenario, "--seed", str(seed), "--agents", str(agents),
+                                     "--ticks", str(ticks), "--out", str(out)])
+    assert made.exit_code == 0, made.output
+    (stream,) = out.glob("m_*.jsonl")
+    return stream
+
+
+def with_header(stream: Path, header: dict[str, Any], to: Path | None = None) -> Path:
+    """The stream's events under ``header`` (its first line replaced), written over it or to ``to``."""
+    import json
+
+    lines = stream.read_text(encoding="utf-8").splitlines()
+    target = to or stream
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    return target
+
+
+def header_of(stream: Path) -> dict[str, Any]:
+    """The stream's header line, parsed."""
+    import json
+
+    with stream.open(encoding="utf-8") as handle:
+        return dict(json.loads(handle.readline()))

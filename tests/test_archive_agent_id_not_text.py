@@ -14,19 +14,17 @@ from click.testing import CliRunner
 
 from daishi_forensics.cli import main
 
+from .matchkit import header_of, simulated_stream, with_header
+
 
 @pytest.mark.parametrize("agent_id", [[], ["a_1"], {"id": 1}])
 def test_an_agent_id_that_is_no_text_names_no_agent(tmp_path: Path, agent_id: object) -> None:
-    made = CliRunner().invoke(main, ["simulate", "--scenario", "clean", "--seed", "5", "--agents", "4",
-                                     "--ticks", "12", "--out", str(tmp_path / "m")])
-    assert made.exit_code == 0, made.output
-    (stream,) = (tmp_path / "m").glob("m_*.jsonl")
-    lines = stream.read_text().splitlines()
-    header = json.loads(lines[0])
+    stream = simulated_stream(tmp_path / "m")
+    header = header_of(stream)
     seat = header["archive"]["agents"][0]
     agent = seat["agentId"]
     seat["agentId"] = agent_id
-    stream.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    with_header(stream, header)
     report = CliRunner().invoke(main, ["behavior", "--format", "json", str(stream)])
     assert report.exit_code == 1, report.output
     missing = [f for f in json.loads(report.stdout)["findings"] if f["kind"] == "agent-not-in-archive"]

@@ -13,20 +13,16 @@ from click.testing import CliRunner
 
 from daishi_forensics.cli import main
 
+from .matchkit import header_of, simulated_stream, with_header
+
 
 @pytest.mark.parametrize("role", [{"role": "anchor"}, ["anchor"]])
 def test_a_role_that_is_no_text_makes_a_player_seat(tmp_path: Path, role: object) -> None:
-    made = CliRunner().invoke(main, ["simulate", "--scenario", "probes", "--seed", "5", "--agents", "4",
-                                     "--ticks", "12", "--out", str(tmp_path / "m")])
-    assert made.exit_code == 0, made.output
-    (stream,) = (tmp_path / "m").glob("m_*.jsonl")
-    lines = stream.read_text().splitlines()
-    header = json.loads(lines[0])
+    stream = simulated_stream(tmp_path / "m", scenario="probes")
+    header = header_of(stream)
     (anchor,) = [s for s in header["archive"]["agents"] if s["role"] == "anchor"]
     anchor["role"] = role
-    changed = tmp_path / "b" / stream.name
-    changed.parent.mkdir()
-    changed.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    changed = with_header(stream, header, tmp_path / "b" / stream.name)
     result = CliRunner().invoke(main, ["compare", "--format", "json", str(stream), str(changed)])
     assert result.exit_code == 0, result.output
     compared = json.loads(result.stdout)

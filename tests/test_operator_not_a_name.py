@@ -13,18 +13,16 @@ from click.testing import CliRunner
 
 from daishi_forensics.cli import main
 
+from .matchkit import header_of, simulated_stream, with_header
+
 
 @pytest.mark.parametrize("operator", [["op", 1], {"name": "op"}])
 def test_an_operator_that_names_nothing_is_a_note_not_a_crash(tmp_path: Path, operator: object) -> None:
-    made = CliRunner().invoke(main, ["simulate", "--scenario", "clean", "--seed", "5", "--agents", "4",
-                                     "--ticks", "12", "--out", str(tmp_path / "m")])
-    assert made.exit_code == 0, made.output
-    (stream,) = (tmp_path / "m").glob("m_*.jsonl")
-    lines = stream.read_text().splitlines()
-    header = json.loads(lines[0])
+    stream = simulated_stream(tmp_path / "m")
+    header = header_of(stream)
     seat = header["archive"]["agents"][0]
     seat["operator"] = operator
-    stream.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    with_header(stream, header)
     kind = type(operator).__name__
     screened = CliRunner().invoke(main, ["screen", "--format", "json", str(stream)])
     assert screened.exit_code == 0, screened.output

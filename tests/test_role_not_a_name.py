@@ -15,17 +15,15 @@ from click.testing import CliRunner
 from daishi_forensics.cli import main
 from daishi_forensics.screens.graph import TransferView
 
+from .matchkit import header_of, simulated_stream, with_header
+
 
 @pytest.mark.parametrize("role", [["probe"], {"role": "probe"}])
 def test_a_role_that_names_nothing_is_screened_not_a_crash(tmp_path: Path, role: object) -> None:
-    made = CliRunner().invoke(main, ["simulate", "--scenario", "clean", "--seed", "5", "--agents", "4",
-                                     "--ticks", "12", "--out", str(tmp_path / "m")])
-    assert made.exit_code == 0, made.output
-    (stream,) = (tmp_path / "m").glob("m_*.jsonl")
-    lines = stream.read_text().splitlines()
-    header = json.loads(lines[0])
+    stream = simulated_stream(tmp_path / "m")
+    header = header_of(stream)
     header["archive"]["agents"][0]["role"] = role
-    stream.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    with_header(stream, header)
     screened = CliRunner().invoke(main, ["screen", "--format", "json", str(stream)])
     assert screened.exit_code == 0, screened.output
     assert json.loads(screened.output)["matches"][0]["verdict"] == "clear"
