@@ -1,7 +1,8 @@
 """An archive ledger whose ``pairs`` is a number or true (the schema says a list of pair objects) stopped
 ``behavior`` and ``export`` with an internal error (exit 70, "'float' object is not iterable") in the report's
-cross-check of the ledger; the cross-check now has no rows to compare, as it skips a ledger that is not an
-object and a row that is not one, and the report is the one of an archive listing no pairs."""
+cross-check of the ledger; the cross-check now has no rows to compare, and says so (an ``archive-not-compared``
+finding naming the field, exit 1), as it does of a ledger that is not an object and of a row that is not a pair:
+beside that finding, the report is the one of an archive listing no pairs."""
 
 from __future__ import annotations
 
@@ -32,7 +33,15 @@ def test_ledger_pairs_that_are_not_a_list_are_no_rows_not_a_crash(tmp_path: Path
     empty = _match(tmp_path / "empty", [])
     got = CliRunner().invoke(main, ["behavior", path, "--format", "json"])
     want = CliRunner().invoke(main, ["behavior", empty, "--format", "json"])
-    assert (got.exit_code, want.exit_code) == (0, 0), got.output
-    assert got.stdout == want.stdout.replace(empty, path)
+    # said, not passed over: the one difference from an archive listing no pairs is a finding (exit 1: findings)
+    assert (got.exit_code, want.exit_code) == (1, 0), got.output
+    report, plain = json.loads(got.stdout), json.loads(want.stdout.replace(empty, path))
+    said = [f for f in report["findings"] if f["kind"] == "archive-not-compared"]
+    kind = "true or false" if isinstance(pairs, bool) else "a number"
+    assert said == [{"kind": "archive-not-compared", "field": "ledger.pairs", "archived": pairs, "recomputed": None,
+                     "events": [], "eventCount": 0,
+                     "message": f"the archive's ledger.pairs is {kind}, not an array: not compared with the events"}]
+    plain["source"]["findingsCount"] += 1
+    assert {**report, "findings": [f for f in report["findings"] if f not in said]} == plain
     exported = CliRunner().invoke(main, ["export", "--parquet", str(tmp_path / "pq"), path])
     assert exported.exit_code == 0, exported.output

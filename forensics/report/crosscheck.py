@@ -20,7 +20,7 @@ from dataclasses import field as dataclass_field
 from typing import Any, Mapping
 
 from daishi_forensics.errors import InvalidInput
-from daishi_forensics.jsonio import shown
+from daishi_forensics.jsonio import json_kind, shown
 from daishi_forensics.read.archive import MAX_TICK, past_exact
 from daishi_forensics.read.boundary import erratum_name
 from daishi_forensics.replay.analysis import MatchAnalysis
@@ -40,7 +40,8 @@ class Finding:
     """``archive-disagreement``, ``erratum-applied``, ``invalid-events``, ``unknown-event-types``,
     ``truncated``, ``agent-not-in-archive``, ``witness-mismatch``,
     ``ledger-anomaly``, ``report-unreadable`` (the server's report could not be read), ``input-note``
-    (what reading accepted that the format does not ask for, such as a byte-order mark)."""
+    (what reading accepted that the format does not ask for, such as a byte-order mark), ``archive-not-compared``
+    (a part of the archive's stamped figures of the wrong kind, which the events could not be compared with)."""
     message: str
     """One sentence for a person."""
     agent_id: str | None = None
@@ -158,16 +159,29 @@ def _read_findings(analysis: MatchAnalysis) -> list[Finding]:
     return out
 
 
+def _not_compared(value: Any, field: str, wanted: str) -> Finding:
+    """The finding for a part of the archive's stamped figures that is not what the format says (``wanted``), so
+    nothing in it was compared with the events: said, not passed over (``validate`` lists the field too).
+
+    >>> _not_compared(5, "ledger.pairs", "an array").message
+    "the archive's ledger.pairs is a number, not an array: not compared with the events"
+    """
+    return Finding("archive-not-compared",
+                   f"the archive's {field} is {json_kind(value)}, not {wanted}: not compared with the events",
+                   field=field, archived=value if not isinstance(value, (dict, list)) else None)
+
+
 def _metrics_findings(analysis: MatchAnalysis) -> list[Finding]:
     archived = analysis.archive.get("metrics")
     if not isinstance(archived, dict):
-        return []
+        return [] if archived is None else [_not_compared(archived, "metrics", "an object")]
     recomputed = analysis.result("counters").metrics()
     out = []
     for agent in sorted(set(archived) | set(recomputed)):
         stamped = archived.get(agent)
         if not isinstance(stamped, dict):
             if agent in archived:
+                out.append(_not_compared(stamped, f"metrics.{agent}", "an object"))
                 continue
             stamped = {}
         counted = recomputed.get(agent, {})
@@ -190,7 +204,7 @@ def _metrics_findings(analysis: MatchAnalysis) -> list[Finding]:
 def _ledger_findings(analysis: MatchAnalysis) -> list[Finding]:
     block = analysis.archive.get("ledger")
     if not isinstance(block, dict):
-        return []
+        return [] if block is None else [_not_compared(block, "ledger", "an object")]
     ledger = analysis.result("ledger")
     points = analysis.result("reputation").points_by_pair()
     by_pair: dict[tuple[str, str], Any] = {}  # the ledger's pairs by (a, b), built once (not a scan per row)
@@ -198,8 +212,11 @@ def _ledger_findings(analysis: MatchAnalysis) -> list[Finding]:
         by_pair.setdefault((p.a, p.b), p)
     out = []
     rows = block.get("pairs")
+    if rows is not None and not isinstance(rows, list):
+        out.append(_not_compared(rows, "ledger.pairs", "an array"))
     for index, row in enumerate(rows if isinstance(rows, list) else ()):  # not a list: no rows to compare
         if not isinstance(row, dict) or not isinstance(row.get("a"), str) or not isinstance(row.get("b"), str):
+            out.append(_not_compared(row, f"ledger.pairs[{index}]", "a pair (an object whose a and b are text)"))
             continue
         _count(row.get("trades"), f"ledger.pairs[{index}].trades")
         a, b = sorted((row["a"], row["b"]))
@@ -220,6 +237,8 @@ def _ledger_findings(analysis: MatchAnalysis) -> list[Finding]:
                     )
                 )
         rep = row.get("rep")
+        if rep is not None and not isinstance(rep, dict):
+            out.append(_not_compared(rep, f"ledger.pairs[{index}].rep", "an object"))
         if isinstance(rep, dict):
             got = points.get((a, b), {})
             for agent in sorted(rep):
@@ -238,6 +257,8 @@ def _ledger_findings(analysis: MatchAnalysis) -> list[Finding]:
                         )
                     )
     commons = block.get("commons")
+    if commons is not None and not isinstance(commons, dict):
+        out.append(_not_compared(commons, "ledger.commons", "an object"))
     if isinstance(commons, dict):
         result = analysis.result("commons")
         for agent in sorted(commons):
@@ -261,12 +282,13 @@ def _ledger_findings(analysis: MatchAnalysis) -> list[Finding]:
 def _exploration_findings(analysis: MatchAnalysis) -> list[Finding]:
     block = analysis.archive.get("exploration")
     if not isinstance(block, dict):
-        return []
+        return [] if block is None else [_not_compared(block, "exploration", "an object")]
     coverage = {c.agent: c for c in analysis.result("coverage").agents}
     out = []
     for agent in sorted(block):
         row = block[agent]
         if not isinstance(row, dict):
+            out.append(_not_compared(row, f"exploration.{agent}", "an object"))
             continue
         mine = coverage.get(agent)
         recomputed = {"regions": mine.regions if mine else 0, "coverage": mine.coverage if mine else 0.0}
