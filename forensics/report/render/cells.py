@@ -18,7 +18,7 @@ characters written out by :func:`daishi_forensics.textsafe.shown`, HTML escaped)
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,26 +41,25 @@ class Agent:
     agent_id: str
     name: str | None = None
 
-    def label(self) -> str:
-        """``Name (id)``, or the id alone when the seat has no name (or its name is its id)."""
+    def _written(self, name_shown: Callable[[str], str]) -> str:
+        """``Name (id)`` with the name as ``name_shown`` writes it, or the id alone when the seat has no name (or
+        its name is its id)."""
         if self.name and self.name != self.agent_id:
-            return f"{self.name} ({self.agent_id})"
+            return f"{name_shown(self.name)} ({self.agent_id})"
         return self.agent_id
 
     def shown_label(self) -> str:
-        """:meth:`label` as a table cell or a page writes it: every space of the name a table would trim or
-        collapse, or a browser collapse, written out (:func:`~daishi_forensics.textsafe.shown_name`), so
-        ``" Ash"`` and ``"Ash"``, ``"Ash  Vale"`` and ``"Ash Vale"`` differ.
+        """The seat as a table cell or a page writes it: every space of the name a table would trim or collapse,
+        or a browser collapse, written out (:func:`~daishi_forensics.textsafe.shown_name`), so ``" Ash"`` and
+        ``"Ash"``, ``"Ash  Vale"`` and ``"Ash Vale"`` differ.
 
         >>> Agent("a_2", " Ash").shown_label(), Agent("a_3", "Ash  Vale").shown_label(), Agent("a_1").shown_label()
         ('\\\\x20Ash (a_2)', 'Ash\\\\x20\\\\x20Vale (a_3)', 'a_1')
         """
-        if self.name and self.name != self.agent_id:
-            return f"{shown_name(self.name)} ({self.agent_id})"
-        return self.agent_id
+        return self._written(shown_name)
 
     def said_label(self) -> str:
-        """:meth:`label` as a sentence writes it: a run of spaces inside the name, or a space other than U+0020,
+        """The seat as a sentence writes it: a run of spaces inside the name, or a space other than U+0020,
         written out (:func:`~daishi_forensics.textsafe.shown_inside`), which a browser or rendered Markdown
         would collapse, so ``"Ash  Vale"`` and ``"Ash Vale"`` differ in prose as in a table; a space at either
         end of the name is left to the sentence.
@@ -68,9 +67,7 @@ class Agent:
         >>> Agent("a_3", "Ash  Vale").said_label(), Agent("a_2", " Ash").said_label(), Agent("a_1").said_label()
         ('Ash\\\\x20\\\\x20Vale (a_3)', ' Ash (a_2)', 'a_1')
         """
-        if self.name and self.name != self.agent_id:
-            return f"{shown_inside(self.name)} ({self.agent_id})"
-        return self.agent_id
+        return self._written(shown_inside)
 
 
 @dataclass(frozen=True)
