@@ -1134,16 +1134,18 @@ def named_for(source: MatchSource) -> str | None:
     return name if is_match_id(name) and held is not None and held != name else None
 
 
-def misnamed_note(source: MatchSource) -> str | None:
+def misnamed_note(source: MatchSource, *, taken: str = "read") -> str | None:
     """The note every command says of a match :func:`named_for` another (:attr:`MatchSource.notes`), once;
-    None when its name names no other match."""
+    None when its name names no other match.  ``taken``: what the command did with the match (``validate``
+    says it without the file's name in front, as a problem of its own, "validated as")."""
     named = named_for(source)
     if named is None:
         return None
     what, where = ("folder", "archive.json") if source.form == "folder" else ("file", "header")
     held = shown_value(source.match_id)
-    return (f"{source.name}: the {what} is named for match {named}, but its {where} names match {held}: misnamed, "
-            f"or a copy of another match; read as {held}")
+    said = (f"the {what} is named for match {named}, but its {where} names match {held}: misnamed, or a copy of "
+            f"another match; {taken} as {held}")
+    return said if taken != "read" else f"{source.name}: {said}"
 
 
 def _open_path(path: Path, limits: Limits, report_faults: bool) -> MatchSource:

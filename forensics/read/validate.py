@@ -20,7 +20,7 @@ from daishi_forensics.errors import BadSetting, ForensicsError
 from daishi_forensics.jsonio import shown
 from .boundary import read_match
 from .sources import (STDIN, STDIN_NAME, Limits, MatchSource, RawRecord, is_match_folder, matches_in, misnamed_note,
-                      named_for, open_match, open_stdin)
+                      open_match, open_stdin)
 from .validation import Problem
 
 __all__ = ["FileResult", "ValidationResult", "validate_targets", "expand_targets", "MAX_ERRORS"]
@@ -264,20 +264,14 @@ def _noted(source: MatchSource, note: str) -> Problem:
 
 
 def _misnamed(source: MatchSource) -> list[Problem]:
-    """A warning (``match-id``) when a match file or folder given by its path is named for one match
-    (``m_<id>.jsonl``, ``m_<id>.json[.gz]``, a folder ``m_<id>``) and its header names another
-    (:func:`~daishi_forensics.read.sources.named_for`): misnamed, or overwritten by a copy of another match.
-    The match is validated as the one its header names.  The read's note saying the same
-    (:func:`~daishi_forensics.read.sources.misnamed_note`, which every other command says) is not said too."""
-    name = named_for(source)
-    held = source.match_id
-    if name is None or held is None:
+    """A warning (``match-id``) when a match file or folder given by its path is named for one match and its
+    header names another (:func:`~daishi_forensics.read.sources.misnamed_note`): misnamed, or overwritten by a
+    copy of another match.  The match is validated as the one its header names.  The read's note saying the
+    same, which every other command says, is not said too."""
+    said = misnamed_note(source, taken="validated")
+    if said is None:
         return []
-    what = "folder" if source.form == "folder" else "file"
-    where = "archive.json" if source.form == "folder" else "header"
-    return [Problem(source.name, f"the {what} is named for match {name}, but its {where} names match {shown(held)}: "
-                                 f"misnamed, or a copy of another match; validated as {shown(held)}",
-                    severity="warning", code="match-id", path="$.matchId")]
+    return [Problem(source.name, said, severity="warning", code="match-id", path="$.matchId")]
 
 
 _FOLDER_FILES = (("archive", "archive.json"), ("report", "report.json"))
