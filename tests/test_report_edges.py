@@ -274,6 +274,17 @@ def test_a_seat_name_with_spaces_at_its_ends_stays_bold_in_markdown(tmp_path: Pa
     assert "** Hub (h)**" not in result.output
 
 
+def _three_named(tmp_path: Path, names: tuple[str, str, str]) -> str:
+    """A match of seats a_1, a_2, a_3 named ``names`` (a_1 gives a_2 wood for food): its stream's path."""
+    events = [ev(1, 0, "agent_spawned", "a_1", region="r_0_0"), ev(2, 0, "agent_spawned", "a_2", region="r_0_0"),
+              ev(3, 0, "agent_spawned", "a_3", region="r_0_0"),
+              *trade(4, 1, "t1", "a_1", "a_2", {"wood": 3}, {"food": 1})]
+    arch = archive(["a_1", "a_2", "a_3"], ended=10)
+    for agent, name in zip(arch["agents"], names):
+        agent["name"] = name
+    return str(write_match(tmp_path, events, arch))
+
+
 def test_a_name_with_spaces_at_its_ends_shows_them_in_text_and_markdown_tables(tmp_path: Path) -> None:
     """Table cells trimmed a name's ends: seats named 'Ash' and ' Ash' both read 'Ash (a_…)' in every text
     and Markdown table, and 'Nyx Vale ' read 'Nyx Vale'.  An end space is written out as the text output
@@ -287,13 +298,7 @@ def test_a_name_with_spaces_at_its_ends_shows_them_in_text_and_markdown_tables(t
                                                                             "\\x20Ash (a_2)"]
     assert markdown_table(["agent"], [[Agent("a_2", " Ash")]], marked=frozenset({0})).splitlines()[2] == \
         "| **\\\\x20Ash (a\\_2)** |"
-    events = [ev(1, 0, "agent_spawned", "a_1", region="r_0_0"), ev(2, 0, "agent_spawned", "a_2", region="r_0_0"),
-              ev(3, 0, "agent_spawned", "a_3", region="r_0_0"),
-              *trade(4, 1, "t1", "a_1", "a_2", {"wood": 3}, {"food": 1})]
-    arch = archive(["a_1", "a_2", "a_3"], ended=10)
-    for agent, name in zip(arch["agents"], ("Ash", " Ash", "Nyx Vale ")):
-        agent["name"] = name
-    path = str(write_match(tmp_path, events, arch))
+    path = _three_named(tmp_path, ("Ash", " Ash", "Nyx Vale "))
     text = _run(["behavior", path], COLUMNS="120")
     assert text.exit_code == 0
     lines = text.output.splitlines()
@@ -326,13 +331,7 @@ def test_a_name_with_a_run_of_spaces_inside_shows_them_in_text_markdown_and_html
 
     assert cell(Agent("a_2", "Ash   Vale")) == "Ash\\x20\\x20\\x20Vale (a_2)"
     assert cell(Agent("a_1", "Ash Vale")) == "Ash Vale (a_1)" and cell(Agent("a_3", " Ash  ")) == "\\x20Ash\\x20\\x20 (a_3)"
-    events = [ev(1, 0, "agent_spawned", "a_1", region="r_0_0"), ev(2, 0, "agent_spawned", "a_2", region="r_0_0"),
-              ev(3, 0, "agent_spawned", "a_3", region="r_0_0"),
-              *trade(4, 1, "t1", "a_1", "a_2", {"wood": 3}, {"food": 1})]
-    arch = archive(["a_1", "a_2", "a_3"], ended=10)
-    for agent, name in zip(arch["agents"], ("Ash Vale", "Ash  Vale", "Nyx\u00a0Vale")):
-        agent["name"] = name
-    path = str(write_match(tmp_path, events, arch))
+    path = _three_named(tmp_path, ("Ash Vale", "Ash  Vale", "Nyx\u00a0Vale"))
     text = _run(["behavior", path], COLUMNS="120")
     assert text.exit_code == 0
     lines = text.output.splitlines()
