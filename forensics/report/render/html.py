@@ -522,6 +522,18 @@ def _event_json(event: Mapping[str, Any]) -> str:
     return re.sub(r"[\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
+def _version_note(event: Any) -> str:
+    """What a cited record whose ``schemaVersion`` is none this tool reads (``"3"``, ``0``, ``null``) is, in the
+    words ``validate`` names it with: it is shown as written, not upcast (no upcast starts from it)."""
+    if not isinstance(event, Mapping) or "schemaVersion" not in event:
+        return ""
+    version = event["schemaVersion"]
+    if version in (1, 2, 3) and not isinstance(version, bool):
+        return ""
+    return (f'<p class="note">unknown schemaVersion {esc(shown(version, 20, json_literals=True))} (this tool reads '
+            "1, 2 and 3): the record as written, not upcast</p>")
+
+
 def _evidence(page: _Page) -> str:
     if not page.events:
         return ""
@@ -541,6 +553,7 @@ def _evidence_table(page: _Page, text: str) -> str:
         rows.append((event_id, e.get("tick") if isinstance(e, Mapping) else None,
                      e.get("type") if isinstance(e, Mapping) else None,
                      page.agent(doc.names.agent(agent)) if isinstance(agent, str) else esc(agent),
+                     _version_note(e) +
                      f'<pre class="event">{esc(_event_json(e) if isinstance(e, Mapping) else repr(e))}</pre>'))
     body = "".join(f'<tr id="ev-{int(i)}"><td class="n">{int(i)}</td><td class="n">{esc(t)}</td><td>{esc(ty)}</td>'
                    f"<td>{a}</td><td>{j}</td></tr>" for i, t, ty, a, j in rows)
