@@ -9,9 +9,9 @@ import click
 from daishi_forensics import exitcodes
 from daishi_forensics.report.listing import CONTACT_PAIRS_LISTED
 
-from ._common import (ONE_MATCH_FOLDER, TARGET_HELP, color_option, format_for, handle_errors, input_options, not_empty, set_help,
+from ._common import (ONE_MATCH_FOLDER, TARGET_HELP, color_option, format_for, handle_errors, input_options, not_empty, say, set_help,
                       text_width, use_color, write_output)
-from ._progress import progress_for, progress_options
+from ._progress import Progress, progress_for, progress_options
 
 FORMATS = ("text", "json", "markdown", "html")
 
@@ -86,7 +86,7 @@ def _report(target: str, fmt: str | None, agent: str | None, output: Path | None
     width = text_width() if fmt == "text" else 100
     with progress_for(f"behavior {target}", quiet, progress) as line:
         line.stage("reading and analysing the match")
-        means = baseline_from(baseline) if baseline is not None else None
+        means = baseline_from(baseline, on_note=lambda note: _say_note(note, line)) if baseline is not None else None
         result = build_report(target, store=store, server=server, baseline=means, agent=agent, all_pairs=all_pairs)
         report = result.report
         wanted = render.event_ids_shown(report, every=fmt == "html") if fmt != "json" else []
@@ -107,6 +107,13 @@ def _report(target: str, fmt: str | None, agent: str | None, output: Path | None
         else:
             text = render.render_json(report)
     return text, result.exit_code
+
+
+def _say_note(note: str, line: Progress) -> None:
+    """A note of a baseline match's read (a byte-order mark read past, a file named for another match), on
+    stderr as every command says a note it does not report; the progress line cleared first."""
+    line.clear()
+    say(f"daishi-forensics: note: {note}", err=True)
 
 
 set_help(behavior, TARGET_HELP + ONE_MATCH_FOLDER)

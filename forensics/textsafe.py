@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["shown", "shown_ends", "shown_name", "shown_inside", "shown_lines", "is_neutral", "md_escape", "md_text", "md_bold", "MARKDOWN_CHARS", "CONTROLS"]
+__all__ = ["shown", "shown_ends", "shown_name", "shown_lines", "is_neutral", "md_escape", "md_text", "md_bold", "MARKDOWN_CHARS", "CONTROLS"]
 
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _EXTRA = [0x2028, 0x2029, 0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
@@ -98,23 +98,6 @@ def shown_name(text: str) -> str:
     ('Ash\\\\x20\\\\x20Vale', 'Nyx\\\\xa0Vale', '\\\\x20Ash Vale', 'Ash Vale')
     """
     return _HIDDEN_SPACES.sub(_written_out, shown_ends(text))
-
-
-def shown_inside(text: str) -> str:
-    """:func:`shown`, and between its first and last characters that are no space, every run of two or more
-    spaces and every space other than U+0020 written out as :func:`shown_name` writes them (``Ash\\x20\\x20Vale``);
-    the spaces at either end are left as they are: for a seat's name in a sentence (``In focus: Ash\\x20\\x20Vale
-    (a_2)``), where a browser or rendered Markdown would show ``"Ash  Vale"`` as ``"Ash Vale"``.
-
-    >>> shown_inside("Ash  Vale"), shown_inside("Nyx\u00a0Vale"), shown_inside(" Ash  Vale "), shown_inside("Ash Vale")
-    ('Ash\\\\x20\\\\x20Vale', 'Nyx\\\\xa0Vale', ' Ash\\\\x20\\\\x20Vale ', 'Ash Vale')
-    """
-    text = shown(text)
-    body = text.strip()
-    if not body:
-        return text
-    lead = len(text) - len(text.lstrip())
-    return text[:lead] + _HIDDEN_SPACES.sub(_written_out, body) + text[lead + len(body):]
 
 
 def _written_out(spaces: re.Match[str]) -> str:

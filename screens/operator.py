@@ -6,7 +6,8 @@ slot per (operator, model)) and use graph analysis as a secondary batch signal";
 its governance rule: "one ranked-lobby slot per verified (operator, model)".
 
 Rules (nodes carry ``operator`` and ``model``; exempt nodes, the server's own scripted
-seats, are left out):
+seats, are left out; an ``operator`` that is not text, a number, a boolean, a list or an object,
+names no operator: the seat is noted and screened as naming none):
 
 - ``duplicate_slot`` (flag): in a ranked match (graph attribute ``ranked`` true), two
   seats of one (operator, model) -- which the registration rule forbids -- moved value
@@ -59,9 +60,10 @@ def operator(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Candid
     by_operator: dict[Any, list[Any]] = {}
     for node in view.screened_nodes():
         op = view.attr(node, "operator")
-        if isinstance(op, (list, dict, set)):  # names no operator (an archive's is a string): not grouped by
-            notes.append(f"operator: {node}'s operator is a {type(op).__name__}, which names no operator: the seat "
-                         "is screened as if it named none")
+        if op is not None and not isinstance(op, str):  # names no operator (an archive's is text): not grouped by
+            kind = type(op).__name__  # an int or a bool as a list or an object: none is an operator's name
+            notes.append(f"operator: {node}'s operator is {'an' if kind[0] in 'aeiou' else 'a'} {kind}, which names "
+                         "no operator: the seat is screened as if it named none")
         elif op is not None:
             by_operator.setdefault(op, []).append(node)
     if not by_operator:

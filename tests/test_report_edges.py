@@ -270,8 +270,10 @@ def test_a_seat_name_with_spaces_at_its_ends_stays_bold_in_markdown(tmp_path: Pa
     arch["agents"][4]["name"] = " Hub"
     result = _run(["behavior", str(write_match(tmp_path, feeder_events(), arch)), "--format", "markdown"])
     assert result.exit_code == 1
-    assert "**&#32;Hub (h)**" in result.output.splitlines()
-    assert "** Hub (h)**" not in result.output
+    # the end space written out, as the seats' cells write it (its character reference, '**&#32;Hub (h)**',
+    # stayed bold but showed as 'Hub (h)': a browser drops a space that starts a line)
+    assert "**\\\\x20Hub (h)**" in result.output.splitlines()
+    assert "** Hub (h)**" not in result.output and "**&#32;Hub (h)**" not in result.output
 
 
 def _three_named(tmp_path: Path, names: tuple[str, str, str]) -> str:

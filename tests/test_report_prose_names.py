@@ -1,7 +1,8 @@
 """A seat's name in a sentence of the behavior report (the flag explanations, "In focus: …", "(explained under …
 above)", the "Flags by agent" headings, the findings and notes) is written as a table cell writes it inside the
 name: a run of spaces or a space other than U+0020 written out (``Hub\\x20\\x20Two``), where the page and rendered
-Markdown showed "Hub  Two" as "Hub Two".  A space at either end of the name is left to the sentence, as before."""
+Markdown showed "Hub  Two" as "Hub Two".  A space at either end of the name is written out too (``\\x20Bo``), as a
+table cell writes it: left to the sentence, the page and rendered Markdown showed " Bo" as "Bo"."""
 
 from __future__ import annotations
 
@@ -40,20 +41,20 @@ def test_text_writes_out_the_spaces_inside_a_name_in_sentences(tmp_path: Path) -
     assert out.exit_code == 1
     lines = out.output.splitlines()
     assert lines.count("== In focus: Ash\\xa0Vale (a_1) ==") == 1
-    why = "           " + WHY.format(s="\\x20\\x20", nb="\\xa0", u="_", bo=" Bo\\x20\\x20Ray (a_2)", q="'")
+    why = "           " + WHY.format(s="\\x20\\x20", nb="\\xa0", u="_", bo="\\x20Bo\\x20\\x20Ray (a_2)", q="'")
     at = lines.index("Flags by agent")
     assert lines[at + 1:at + 11] == [
         "  Ash\\xa0Vale (a_1)",
-        "    FLAG   [1] feeder/hub_and_spoke with Hub\\x20\\x20Two (h),  Bo\\x20\\x20Ray (a_2), a_4; p 0.000488, "
+        "    FLAG   [1] feeder/hub_and_spoke with Hub\\x20\\x20Two (h), \\x20Bo\\x20\\x20Ray (a_2), a_4; p 0.000488, "
         "adjusted 0.00293 over 4 tests",
         why,
         "           evidence: 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51 (+60 more)",
-        "   Bo\\x20\\x20Ray (a_2)",
+        "  \\x20Bo\\x20\\x20Ray (a_2)",
         "    FLAG   [1] feeder/hub_and_spoke with Hub\\x20\\x20Two (h), Ash\\xa0Vale (a_1), a_4; p 0.000488, "
         "adjusted 0.00293 over 4 tests",
         "           (explained under Ash\\xa0Vale (a_1) above)",
         "  a_4",
-        "    FLAG   [1] feeder/hub_and_spoke with Hub\\x20\\x20Two (h), Ash\\xa0Vale (a_1),  Bo\\x20\\x20Ray (a_2); "
+        "    FLAG   [1] feeder/hub_and_spoke with Hub\\x20\\x20Two (h), Ash\\xa0Vale (a_1), \\x20Bo\\x20\\x20Ray (a_2); "
         "p 0.000488, adjusted 0.00293 over 4 tests",
         "           (explained under Ash\\xa0Vale (a_1) above)",
     ]
@@ -65,17 +66,17 @@ def test_markdown_writes_out_the_spaces_inside_a_name_in_sentences(tmp_path: Pat
     assert out.exit_code == 1
     lines = out.output.splitlines()
     assert "## In focus: Ash\\\\xa0Vale (a\\_1)" in lines
-    why = "  " + WHY.format(s="\\\\x20\\\\x20", nb="\\\\xa0", u="\\_", bo=" Bo\\\\x20\\\\x20Ray (a\\_2)", q="'")
+    why = "  " + WHY.format(s="\\\\x20\\\\x20", nb="\\\\xa0", u="\\_", bo="\\\\x20Bo\\\\x20\\\\x20Ray (a\\_2)", q="'")
     at = lines.index("### Flags by agent")
     assert lines[at + 2:at + 11] == [
         "**Ash\\\\xa0Vale (a\\_1)**",
         "",
-        "- **FLAG** \\[1\\] feeder/hub\\_and\\_spoke with Hub\\\\x20\\\\x20Two (h),  Bo\\\\x20\\\\x20Ray (a\\_2), a\\_4; "
+        "- **FLAG** \\[1\\] feeder/hub\\_and\\_spoke with Hub\\\\x20\\\\x20Two (h), \\\\x20Bo\\\\x20\\\\x20Ray (a\\_2), a\\_4; "
         "p 0.000488, adjusted 0.00293 over 4 tests",
         why,
         "  Evidence: 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51 (+60 more)",
         "",
-        "**&#32;Bo\\\\x20\\\\x20Ray (a\\_2)**",  # the end space as before: a character reference, bold kept
+        "**\\\\x20Bo\\\\x20\\\\x20Ray (a\\_2)**",  # the end space written out, as the cells write it
         "",
         "- **FLAG** \\[1\\] feeder/hub\\_and\\_spoke with Hub\\\\x20\\\\x20Two (h), Ash\\\\xa0Vale (a\\_1), a\\_4; "
         "p 0.000488, adjusted 0.00293 over 4 tests (explained under Ash\\\\xa0Vale (a\\_1) above)",
@@ -87,7 +88,42 @@ def test_the_page_writes_out_the_spaces_inside_a_name_in_sentences(tmp_path: Pat
     page = _run(["behavior", _feeder(tmp_path), "--format", "html", "--agent", "a_1"])
     assert page.exit_code == 1
     assert '<h2>In focus: Ash\\xa0Vale (a_1)</h2>' in page.output
-    why = WHY.format(s="\\x20\\x20", nb="\\xa0", u="_", bo=" Bo\\x20\\x20Ray (a_2)", q="&#x27;")
+    why = WHY.format(s="\\x20\\x20", nb="\\xa0", u="_", bo="\\x20Bo\\x20\\x20Ray (a_2)", q="&#x27;")
     assert page.output.count(f'<div class="why">{why}</div>') == 2  # in focus, and under Flags by agent
     assert page.output.count('<span class="note">(explained under Ash\\xa0Vale (a_1) above)</span>') == 3  # Bo, a_4, Hub
     assert "Hub  Two" not in page.output and "Hub Two" not in page.output and "\u00a0" not in page.output
+
+
+def _end_spaced(tmp_path: Path) -> str:
+    """The feeder match with h named "Hub " and a_1 named " Ash" (spaces at one end only)."""
+    arch = archive(["a_1", "a_2", "a_3", "a_4", "h"], ended=40)
+    arch["agents"][0]["name"] = " Ash"
+    arch["agents"][4]["name"] = "Hub "
+    return str(write_match(tmp_path, feeder_events(), arch))
+
+
+def test_a_space_at_either_end_of_a_name_is_written_out_in_sentences_as_in_cells(tmp_path: Path) -> None:
+    """Seats named " Ash" and "Hub ": "In focus:  Ash (a_1)" and "Hub  (h) received …" lost their end space on the
+    page and in rendered Markdown (a browser collapses it), while the seats' cells wrote ``\\x20Ash (a_1)``.
+    A sentence now writes a name as a cell does, in every format."""
+    target = _end_spaced(tmp_path)
+    text = _run(["behavior", target, "--agent", "a_1"], COLUMNS="1000").output.splitlines()
+    assert "== In focus: \\x20Ash (a_1) ==" in text
+    at = text.index("Flags by agent")
+    assert text[at + 1:at + 3] == [
+        "  \\x20Ash (a_1)",
+        "    FLAG   [1] feeder/hub_and_spoke with Hub\\x20 (h), a_2, a_4; p 0.000488, adjusted 0.00293 over 4 tests"]
+    assert text[at + 3].startswith("           Hub\\x20 (h) received 432 in net value one way from 3 seats "
+                                   "(\\x20Ash (a_1), a_2, a_4)")
+    md = _run(["behavior", target, "--format", "markdown", "--agent", "a_1"]).output.splitlines()
+    assert "## In focus: \\\\x20Ash (a\\_1)" in md
+    at = md.index("### Flags by agent")
+    assert md[at + 2:at + 5] == [
+        "**\\\\x20Ash (a\\_1)**", "",
+        "- **FLAG** \\[1\\] feeder/hub\\_and\\_spoke with Hub\\\\x20 (h), a\\_2, a\\_4; p 0.000488, adjusted 0.00293 "
+        "over 4 tests"]
+    page = _run(["behavior", target, "--format", "html", "--agent", "a_1"]).output
+    assert "<h2>In focus: \\x20Ash (a_1)</h2>" in page
+    assert page.count('<div class="why">Hub\\x20 (h) received 432 in net value one way from 3 seats '
+                      '(\\x20Ash (a_1), a_2, a_4)') == 2
+    assert "In focus:  Ash" not in page and "Hub  (h)" not in page

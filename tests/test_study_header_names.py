@@ -65,3 +65,25 @@ def test_a_repeated_column_is_said_repeated_not_out_of_order(tmp_path: Path) -> 
             exitcodes.STUDY_UNREADABLE, "",
             f"daishi-forensics: error: S/trials.csv, line 1: the header is not the expected columns ({detail}); "
             f"expected: {EXPECTED}\n")
+
+
+def test_an_unexpected_column_repeated_is_listed_once_with_its_count(tmp_path: Path) -> None:
+    """A header with an unexpected column 100,000 times (``note``, then ``extra`` once) listed ``note`` 25 times
+    and "(and 99,976 more)", never reaching ``extra``; each unexpected name is now listed once, with how many
+    times the header has it (exit code unchanged: 2)."""
+    header = EXPECTED + ",note" * 100_000 + ",extra," + "y" * 30 + "," + "y" * 30
+    assert (_audit_with_header(tmp_path, header)) == (
+        exitcodes.STUDY_UNREADABLE, "",
+        "daishi-forensics: error: S/trials.csv, line 1: the header is not the expected columns (not expected "
+        "note (100,000 times), extra, 'yyyyyyyyyyyyyyyyyyyyyyyy…' (30 characters) (2 times)); "
+        f"expected: {EXPECTED}\n")
+
+
+def test_past_25_distinct_unexpected_names_the_rest_are_counted_by_name(tmp_path: Path) -> None:
+    """Each of 30 unexpected names written twice: the first 25 names listed once each, 5 more counted."""
+    header = EXPECTED + "".join(f",x{i},x{i}" for i in range(30))
+    listed = ", ".join(f"x{i} (2 times)" for i in range(25))
+    assert (_audit_with_header(tmp_path, header)) == (
+        exitcodes.STUDY_UNREADABLE, "",
+        "daishi-forensics: error: S/trials.csv, line 1: the header is not the expected columns (not expected "
+        f"{listed} (and 5 more)); expected: {EXPECTED}\n")

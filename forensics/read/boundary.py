@@ -604,7 +604,7 @@ class MatchRead:
             numbers = as_written(numbers, text)
         elif numbers and written_id is not None:  # a whole document's: the id's text found there
             numbers = as_written(numbers, None, {("id",): written_id})
-        if not self.validate and data.get("schemaVersion") == 3:
+        if not self.validate and (data.get("schemaVersion") == 3 or not _read_version(data)):
             yield from self._unchecked(data, record)
             return
         event_id = data.get("id")
@@ -833,7 +833,9 @@ class MatchRead:
         yield event
 
     def _unchecked(self, data: dict[str, Any], record: Any) -> Iterator[dict[str, Any]]:
-        """A v3 record read without validation (``validate=False``): counted and passed on."""
+        """A v3 record read without validation (``validate=False``): counted and passed on.  So is a record
+        whose ``schemaVersion`` is none this tool reads (``"3"``, ``0``, ``null``: :func:`_read_version`), as
+        written: no upcast starts from it, so it is not shown as upcast from version 1."""
         stats = self.stats
         held = self._held
         if held is not None:  # what came before it goes out first
@@ -841,7 +843,8 @@ class MatchRead:
             yield from self._release(held)
         type_name = data.get("type")
         stats.by_type[usable_type(type_name)] += 1
-        stats.by_version[3] += 1
+        version = data.get("schemaVersion")
+        stats.by_version[version if isinstance(version, int) and not isinstance(version, bool) else 0] += 1
         stats.valid += 1
         if data.get("private"):
             stats.private_events += 1
@@ -1309,6 +1312,13 @@ def _or_minus_one(event_id: int | None) -> int:
 
 def _or_none(event_id: int) -> int | None:
     return None if event_id < 0 else event_id
+
+
+def _read_version(data: dict[str, Any]) -> bool:
+    """Whether a record's ``schemaVersion`` is one this tool reads (1, 2 or 3, or absent: version 1), as the
+    schema check asks (an unknown one is invalid, named as written)."""
+    version = data.get("schemaVersion", 1)
+    return version in (1, 2, 3) and not isinstance(version, bool)
 
 
 def _stored_version(version: Any) -> int:

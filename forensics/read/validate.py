@@ -54,6 +54,9 @@ class FileResult:
     id or a missing path); its line in ``unreadable_line``.  For annotations; the JSON keeps the reason
     alone."""
     unreadable_line: int | None = None
+    stdin: bool = False
+    """Read from standard input (the target :data:`~daishi_forensics.read.sources.STDIN`), which is no file a
+    CI annotation could name, whatever its name (a file may be named ``<stdin>`` too).  Not in the JSON."""
 
     @property
     def errors(self) -> int:
@@ -148,7 +151,7 @@ def validate_one(
         raise  # the command line's fault, not this target's
     except ForensicsError as exc:
         if target == STDIN:
-            return FileResult(target=STDIN_NAME, unreadable=str(exc))
+            return FileResult(target=STDIN_NAME, unreadable=str(exc), stdin=True)
         about = exc.file if exc.file and "://" not in exc.file and os.path.lexists(exc.file) else None
         return FileResult(target=target, unreadable=str(exc), unreadable_file=about,
                           unreadable_line=exc.line if about is not None else None)
@@ -169,6 +172,7 @@ def validate_one(
         counts[problem.code] = counts.get(problem.code, 0) + 1
     return FileResult(
         target=source.name,
+        stdin=target == STDIN,
         form=source.form,
         match_id=read.match_id,
         stats=stats.as_dict(),

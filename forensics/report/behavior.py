@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,11 +35,14 @@ class BehaviorResult:
         return exitcodes.FINDINGS if found else exitcodes.OK
 
 
-def baseline_from(directory: Path, *, limits: Limits | None = None) -> dict[str, Any]:
+def baseline_from(directory: Path, *, limits: Limits | None = None,
+                  on_note: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Harm baseline means over every match in ``directory`` (reference bots on the same seeds), or over the
     one match ``directory`` is (a match folder).  Which it is, and which of its entries are matches, is every
     command's rule (:func:`~daishi_forensics.read.sources.is_match_folder`,
-    :func:`~daishi_forensics.read.sources.matches_in`)."""
+    :func:`~daishi_forensics.read.sources.matches_in`).  ``on_note`` is handed each note of a baseline match's
+    read (:attr:`~daishi_forensics.read.sources.MatchSource.notes`: a byte-order mark read past, a file named
+    for another match), once, as that match is read."""
     from daishi_forensics.profile.harm import baseline_means
 
     if is_match_folder(directory):
@@ -47,7 +51,16 @@ def baseline_from(directory: Path, *, limits: Limits | None = None) -> dict[str,
         targets = matches_in(directory) if directory.is_dir() else []
     if not targets:
         raise InputUnreadable("no matches in the baseline folder", file=str(directory))
-    return baseline_means(analyze(read_match(open_match(str(t), limits=limits))) for t in targets)
+
+    def analyses() -> Iterator[Any]:
+        for target in targets:
+            source = open_match(str(target), limits=limits)
+            if on_note is not None:
+                for note in source.notes:
+                    on_note(note)
+            yield analyze(read_match(source))
+
+    return baseline_means(analyses())
 
 
 def behavior(

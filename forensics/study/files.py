@@ -136,16 +136,22 @@ NAMES_LISTED = 25
 
 
 def _names(names: Sequence[str]) -> str:
-    """Column names of a header for a message: each as it stands, or, past 24 characters, as a field is
-    shown (:func:`_shown`: its start and its length); the first :data:`NAMES_LISTED`, the rest counted.
+    """Column names of a header for a message: each once, as it stands, or, past 24 characters, as a field is
+    shown (:func:`_shown`: its start and its length), with how many times the header has it when more than
+    once; the first :data:`NAMES_LISTED`, the rest counted.
 
     >>> _names(["whole", "x" * 30])
     "whole, 'xxxxxxxxxxxxxxxxxxxxxxxx…' (30 characters)"
     >>> _names([f"c{i}" for i in range(27)])[-36:]
     'c20, c21, c22, c23, c24 (and 2 more)'
+    >>> _names(["note"] * 300 + ["extra"])
+    'note (300 times), extra'
     """
-    listed = ", ".join(name if len(name) <= 24 else _shown(name) for name in names[:NAMES_LISTED])
-    return listed + (f" (and {len(names) - NAMES_LISTED:,} more)" if len(names) > NAMES_LISTED else "")
+    times = Counter(names)
+    distinct = list(times)  # in the header's order, each once
+    listed = ", ".join((name if len(name) <= 24 else _shown(name)) + (f" ({times[name]:,} times)" if times[name] > 1
+                                                                      else "") for name in distinct[:NAMES_LISTED])
+    return listed + (f" (and {len(distinct) - NAMES_LISTED:,} more)" if len(distinct) > NAMES_LISTED else "")
 
 
 def _level(text: str) -> Number:

@@ -168,7 +168,7 @@ def report_blocks(report: dict[str, Any], names: Names, focus: str | None = None
         "same goods went back and forth (rubric, Trade ledger); rep points are the reputation each side earned.",
         ["a", "b", "trades", "gifts", "net share", "value a→b", "value b→a", "rep points"],
         [[names.agent(p["a"]), names.agent(p["b"]), p["trades"], p["gifts"], p["netShare"], p["valueAGave"],
-          p["valueBGave"], ", ".join(f"{names.shown_label(k)} {cell(p['points'][k])}" for k in
+          p["valueBGave"], ", ".join(f"{names.label(k)} {cell(p['points'][k])}" for k in
                     sorted(p["points"], key=lambda k: (order.get(k, len(order)), k)))]
          for p in ledger],
         long=True, key_columns=2, note=_only(names, focus, ledger, report["ledger"]["pairs"], "pairs"),

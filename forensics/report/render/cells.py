@@ -18,11 +18,11 @@ characters written out by :func:`daishi_forensics.textsafe.shown`, HTML escaped)
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from daishi_forensics.textsafe import shown_inside, shown_name
+from daishi_forensics.textsafe import shown_name
 
 __all__ = ["Agent", "Block", "EventIds", "Level", "Names", "LEVELS", "MAX_IDS_TEXT"]
 
@@ -41,33 +41,18 @@ class Agent:
     agent_id: str
     name: str | None = None
 
-    def _written(self, name_shown: Callable[[str], str]) -> str:
-        """``Name (id)`` with the name as ``name_shown`` writes it, or the id alone when the seat has no name (or
-        its name is its id)."""
-        if self.name and self.name != self.agent_id:
-            return f"{name_shown(self.name)} ({self.agent_id})"
-        return self.agent_id
-
     def shown_label(self) -> str:
-        """The seat as a table cell or a page writes it: every space of the name a table would trim or collapse,
-        or a browser collapse, written out (:func:`~daishi_forensics.textsafe.shown_name`), so ``" Ash"`` and
-        ``"Ash"``, ``"Ash  Vale"`` and ``"Ash Vale"`` differ.
+        """The seat as a table cell, a page or a sentence writes it: ``Name (id)``, or the id alone when the seat
+        has no name (or its name is its id), with every space of the name a table would trim or collapse, or a
+        browser or rendered Markdown collapse, written out (:func:`~daishi_forensics.textsafe.shown_name`), so
+        ``" Ash"`` and ``"Ash"``, ``"Ash  Vale"`` and ``"Ash Vale"`` differ wherever a seat is written.
 
         >>> Agent("a_2", " Ash").shown_label(), Agent("a_3", "Ash  Vale").shown_label(), Agent("a_1").shown_label()
         ('\\\\x20Ash (a_2)', 'Ash\\\\x20\\\\x20Vale (a_3)', 'a_1')
         """
-        return self._written(shown_name)
-
-    def said_label(self) -> str:
-        """The seat as a sentence writes it: a run of spaces inside the name, or a space other than U+0020,
-        written out (:func:`~daishi_forensics.textsafe.shown_inside`), which a browser or rendered Markdown
-        would collapse, so ``"Ash  Vale"`` and ``"Ash Vale"`` differ in prose as in a table; a space at either
-        end of the name is left to the sentence.
-
-        >>> Agent("a_3", "Ash  Vale").said_label(), Agent("a_2", " Ash").said_label(), Agent("a_1").said_label()
-        ('Ash\\\\x20\\\\x20Vale (a_3)', ' Ash (a_2)', 'a_1')
-        """
-        return self._written(shown_inside)
+        if self.name and self.name != self.agent_id:
+            return f"{shown_name(self.name)} ({self.agent_id})"
+        return self.agent_id
 
 
 @dataclass(frozen=True)
@@ -133,12 +118,8 @@ class Names:
         return Agent(agent_id, self.names.get(agent_id))
 
     def label(self, agent_id: Any) -> str:
-        """A seat as a sentence writes it (:meth:`Agent.said_label`): ``Ash\\x20\\x20Vale (a_3)``."""
-        cell = self.agent(agent_id)
-        return cell.said_label() if isinstance(cell, Agent) else str(cell)
-
-    def shown_label(self, agent_id: Any) -> str:
-        """:meth:`Agent.shown_label` of a seat, for a cell that writes seats among other words."""
+        """A seat as a table cell or a sentence writes it (:meth:`Agent.shown_label`): ``\\x20Ash (a_2)``,
+        ``Ash\\x20\\x20Vale (a_3)``; anything but an id as it is."""
         cell = self.agent(agent_id)
         return cell.shown_label() if isinstance(cell, Agent) else str(cell)
 
@@ -146,13 +127,13 @@ class Names:
         return ", ".join(self.label(a) for a in ids)
 
     def named(self, text: str) -> str:
-        """``text`` with every seat id it mentions written with its name as a sentence writes it
-        (:meth:`Agent.said_label`): ``a_e0c0`` -> ``Ash (a_e0c0)``.
+        """``text`` with every seat id it mentions written with its name as a table cell writes it
+        (:meth:`Agent.shown_label`): ``a_e0c0`` -> ``Ash (a_e0c0)``.
 
         >>> Names([{"agentId": "a_1", "name": "Ash"}, {"agentId": "a_2", "name": "Nyx  Vale"}]).named("a_1 paid a_10 and a_2")
         'Ash (a_1) paid a_10 and Nyx\\\\x20\\\\x20Vale (a_2)'
         """
         if self._pattern is None or not isinstance(text, str):
             return text
-        return self._pattern.sub(lambda m: Agent(m.group(1), self.names.get(m.group(1))).said_label(), text)
+        return self._pattern.sub(lambda m: Agent(m.group(1), self.names.get(m.group(1))).shown_label(), text)
 

@@ -279,11 +279,11 @@ def _wealth_figure(page: _Page, emphasis: str | None = None) -> str:
     if not curves:
         return "<p>No <code>agent_snapshot</code> events: no wealth series.</p>"
     named = _named_lines([(a, pts[-1][1]) for a, pts in curves], flagged, emphasis)
-    series = [(doc.names.shown_label(a), pts, a in flagged, colors[a]) for a, pts in curves if a in named]
+    series = [(doc.names.label(a), pts, a in flagged, colors[a]) for a, pts in curves if a in named]
     unnamed = [pts for a, pts in curves if a not in named]
     last = max(t for _, pts in curves for t, _ in pts)
     svg = wealth_svg(series, start=start, end=max(end if end is not None else last, last, start + 1),
-                     emphasis=doc.names.shown_label(emphasis) if emphasis else None, unnamed=unnamed,
+                     emphasis=doc.names.label(emphasis) if emphasis else None, unnamed=unnamed,
                      places=[place[a] for a, _ in curves if a in named] if unnamed else None)
     return (f"<figure>{svg}<figcaption>Each seat's wealth from its snapshots (every point a snapshot) to the "
             "archive's final wealth, drawn at the match's end (its endedAtTick, the tick after the last one played); "
@@ -335,7 +335,7 @@ def _transfer_figure(page: _Page) -> str:
     for flag in doc.summary.flags:  # the seats of each flag side by side: a ring or a hub stays in one place
         order += [a for a in flag.agents if a in seats and a not in order]
     order += [a for a in seats if a not in order]
-    nodes = [(a, doc.names.shown_label(a), seats[a].get("wealth") if isinstance(seats[a].get("wealth"), (int, float))
+    nodes = [(a, doc.names.label(a), seats[a].get("wealth") if isinstance(seats[a].get("wealth"), (int, float))
               else None, levels.get(a), a == doc.focus_id) for a in order]
     flows = []
     for p in doc.report["ledger"]["pairs"]:
@@ -426,7 +426,7 @@ def _contact_figure(page: _Page) -> str:
     if (instead := _too_many_seats(doc)) is not None:
         return instead
     together = {(p["a"], p["b"]): float(p["ticksTogether"]) for p in doc.report["contact"]["pairs"]}
-    labels = [doc.names.shown_label(s["agentId"]) for s in doc.report["seats"]]
+    labels = [doc.names.label(s["agentId"]) for s in doc.report["seats"]]
     svg = heatmap_svg("contact-heatmap", "Ticks two seats stood in the same region", labels,
                       _matrix(doc, together, True), scale="ticks together", rows="seat", columns="seat")
     return f"<figure>{svg}<figcaption>Darker: more ticks in the same region (both alive).</figcaption></figure>"
@@ -442,7 +442,7 @@ def _value_figure(page: _Page) -> str:
     for p in doc.report["ledger"]["pairs"]:
         given[(p["a"], p["b"])] = float(p.get("valueAGave") or 0)
         given[(p["b"], p["a"])] = float(p.get("valueBGave") or 0)
-    labels = [doc.names.shown_label(s["agentId"]) for s in doc.report["seats"]]
+    labels = [doc.names.label(s["agentId"]) for s in doc.report["seats"]]
     svg = heatmap_svg("value-heatmap", "Value each seat gave each other seat", labels, _matrix(doc, given, False),
                       scale="value given (archive item values)", rows="giver", columns="receiver")
     return ("<figure>" + svg + "<figcaption>Row: the seat that gave; column: the seat that received. A pair that "
@@ -483,7 +483,7 @@ def _chains_figure(page: _Page) -> str:
             tick = event.get("tick") if isinstance(event.get("tick"), int) else (chain.get("tick") if m == chain.get("root") else None)
             sender = event.get("agentId") if isinstance(event.get("agentId"), str) else (
                 chain.get("sender") if m == chain.get("root") else "?")
-            rows.append((m, tick, doc.names.shown_label(sender), parent_of.get(m), chain.get("tier") if m == chain.get("root")
+            rows.append((m, tick, doc.names.label(sender), parent_of.get(m), chain.get("tier") if m == chain.get("root")
                          else None))
         drawn.append((f"chain {chain.get('root')} (reach {chain.get('reach')})", rows))
     svg = chains_svg(drawn)
@@ -522,6 +522,18 @@ def _event_json(event: Mapping[str, Any]) -> str:
     return re.sub(r"[\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
+def _version_note(event: Any) -> str:
+    """What a cited record whose ``schemaVersion`` is none this tool reads (``"3"``, ``0``, ``null``) is, in the
+    words ``validate`` names it with: it is shown as written, not upcast (no upcast starts from it)."""
+    if not isinstance(event, Mapping) or "schemaVersion" not in event:
+        return ""
+    version = event["schemaVersion"]
+    if version in (1, 2, 3) and not isinstance(version, bool):
+        return ""
+    return (f'<p class="note">unknown schemaVersion {esc(shown(version, 20, json_literals=True))} (this tool reads '
+            "1, 2 and 3): the record as written, not upcast</p>")
+
+
 def _evidence(page: _Page) -> str:
     if not page.events:
         return ""
@@ -541,6 +553,7 @@ def _evidence_table(page: _Page, text: str) -> str:
         rows.append((event_id, e.get("tick") if isinstance(e, Mapping) else None,
                      e.get("type") if isinstance(e, Mapping) else None,
                      page.agent(doc.names.agent(agent)) if isinstance(agent, str) else esc(agent),
+                     _version_note(e) +
                      f'<pre class="event">{esc(_event_json(e) if isinstance(e, Mapping) else repr(e))}</pre>'))
     body = "".join(f'<tr id="ev-{int(i)}"><td class="n">{int(i)}</td><td class="n">{esc(t)}</td><td>{esc(ty)}</td>'
                    f"<td>{a}</td><td>{j}</td></tr>" for i, t, ty, a, j in rows)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from daishi_forensics.jsonio import dumps
 from daishi_forensics.textsafe import shown
 from .tables import github_escape
-from daishi_forensics.read.sources import STDIN_NAME
 from daishi_forensics.read.validate import FileResult, ValidationResult
 from daishi_forensics.wording import count
 
@@ -63,12 +62,6 @@ GITHUB_SHOWN = 10
 """Annotations of each severity GitHub displays per step; the rest it drops silently."""
 
 
-def _piped(f: FileResult, file: str) -> bool:
-    """Whether ``file`` is the match read from standard input (``validate -``), which is no file of the
-    repository: its annotations name none."""
-    return f.target == STDIN_NAME and file == STDIN_NAME
-
-
 def render_github(result: ValidationResult) -> str:
     """GitHub workflow commands: an ``::error``/``::warning`` annotation per problem, as many of each
     severity as GitHub displays (:data:`GITHUB_SHOWN`): past that, the first ones, then one
@@ -84,16 +77,16 @@ def render_github(result: ValidationResult) -> str:
             props = [f"file={github_escape(f.unreadable_file, True)}"] if f.unreadable_file else []
             if f.unreadable_file and f.unreadable_line is not None:
                 props.append(f"line={f.unreadable_line}")
-            props.append("title=daishi-forensics unreadable" + (" (standard input)" if f.target == STDIN_NAME else ""))
+            props.append("title=daishi-forensics unreadable" + (" (standard input)" if f.stdin else ""))
             found["error"].append(f"::error {','.join(props)}::{github_escape(f.unreadable)}")
             found_total["error"] += 1
             log.append(shown(f"UNREADABLE  {f.unreadable}"))  # as the text format writes it
             continue
         for p in f.problems:
             where = f"event {p.shown_id} " if p.event_id is not None else ""
-            if _piped(f, p.file):  # no file GitHub could link: the title says where, the message the place in it
+            if f.stdin:  # no file GitHub could link: the title says where, the message the place in it
                 props = [f"title={github_escape('daishi-forensics ' + p.code + ' (standard input)', True)}"]
-                at = p.location().removeprefix(STDIN_NAME).removeprefix(", ")  # "line 3, id 2", as the log says
+                at = p.location().removeprefix(p.file).removeprefix(", ")  # "line 3, id 2", as the log says
                 where = f"{at}: " if at else ""
             else:
                 props = [f"file={github_escape(p.file, True)}"]
