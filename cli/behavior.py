@@ -31,7 +31,9 @@ FORMATS = ("text", "json", "markdown", "html")
                    "(each says so). The JSON report keeps every row and adds the seat's view as 'focus'.")
 @click.option("--baseline", type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="Folder of reference-bot matches on the same seeds: each harm rate (per 100 rounds "
-                   "alive) is normalized as 100 x rate / the baseline's mean rate.")
+                   "alive) is normalized as 100 x rate / the baseline's mean rate. What the read of a baseline "
+                   "match found (a byte-order mark, a misnamed file, records that failed validation, a log that "
+                   "ends before its match did) is said on stderr; it is not a finding of the report.")
 @click.option("--scrub/--no-scrub", default=True, show_default=True,
               help="Mask secrets and personal data in message text and events shown by text, markdown and html.")
 @click.option("--all-pairs", is_flag=True,

@@ -75,3 +75,34 @@ def test_a_clean_baseline_says_nothing(tmp_path: Path) -> None:
     target = _clean(tmp_path / "t", "m_0123456789ad")
     result = _run("behavior", "--format", "json", "--baseline", str(folder), str(target))
     assert (result.exit_code, result.stderr) == (exitcodes.OK, "")
+
+
+def test_a_baseline_matchs_invalid_records_and_truncation_are_said(tmp_path: Path) -> None:
+    """A baseline match with a record that fails validation (a tick written as text) and another whose archive
+    says a seat died after its log's last event were averaged into the harm rates without a word (exit 0,
+    nothing on stderr), where the same match as a target gives an invalid-events and a truncated finding; each
+    is now said once on stderr in the target's words, the report's bytes and the exit code unchanged."""
+    folder = tmp_path / "ref"
+    events = [ev(1, 0, "agent_spawned", "a_1", region="r_0_0"), ev(2, 1, "rest", "a_1"), ev(3, 2, "rest", "a_1")]
+    for event in events:
+        event["matchId"] = "m_0123456789ab"
+    events[1]["tick"] = "1"
+    invalid = write_match(folder, events, archive(["a_1"], ended=5, matchId="m_0123456789ab"))
+    cut = [ev(1, 0, "agent_spawned", "a_1", region="r_0_0"), ev(2, 1, "rest", "a_1")]
+    for event in cut:
+        event["matchId"] = "m_0123456789ac"
+    arch = archive(["a_1"], ended=9, matchId="m_0123456789ac")
+    arch["agents"][0]["diedAtTick"] = 7
+    truncated = write_match(folder, cut, arch)
+    target = _clean(tmp_path / "t", "m_0123456789ad")
+    before = _run("behavior", "--format", "json", str(target)).stdout
+    result = _run("behavior", "--format", "json", "--baseline", str(folder), str(target))
+    assert (result.exit_code, result.stderr) == (
+        exitcodes.OK,
+        f"daishi-forensics: note: {invalid}: 1 record failed validation and was left out of the baseline (run "
+        "`daishi-forensics validate` for every problem)\n"
+        f"daishi-forensics: note: {truncated}: the log ends before the match did: the archive says 'a_1' died at "
+        "tick 7, but the log ends at tick 1; its harm rates are over what it holds\n")
+    doc = orjson.loads(result.stdout)
+    assert doc["findings"] == [] and doc["match"]["profile"]["harm"]["baseline"]["matches"] == 2
+    assert orjson.loads(before)["findings"] == []

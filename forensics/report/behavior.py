@@ -10,12 +10,13 @@ from typing import Any
 from daishi_forensics import exitcodes
 from daishi_forensics.replay.analysis import paused_cycle_collection
 from daishi_forensics.report.passes import analyze
-from daishi_forensics.read.boundary import read_match
+from daishi_forensics.read.boundary import MatchRead, read_match
 from .assembly import behavior_report
 from daishi_forensics.errors import InputUnreadable, InvalidInput
 from daishi_forensics.read.sources import Limits, is_match_folder, matches_in, open_match
+from daishi_forensics.wording import count
 
-__all__ = ["BehaviorResult", "behavior", "baseline_from"]
+__all__ = ["BehaviorResult", "behavior", "baseline_from", "baseline_read_notes"]
 
 
 @dataclass(frozen=True)
@@ -58,9 +59,37 @@ def baseline_from(directory: Path, *, limits: Limits | None = None,
             if on_note is not None:
                 for note in source.notes:
                     on_note(note)
-            yield analyze(read_match(source))
+            analysis = analyze(read_match(source))
+            if on_note is not None:
+                for note in baseline_read_notes(analysis.read):
+                    on_note(note)
+            yield analysis
 
     return baseline_means(analyses())
+
+
+def baseline_read_notes(read: MatchRead) -> list[str]:
+    """What a baseline match's read found that bears on its harm rates, in the words of the target's
+    ``invalid-events`` and ``truncated`` findings: records that failed validation (left out
+    of the baseline as out of any analysis) and a log that ends before the match did (its rates are over what
+    it holds).  A baseline match is no target: these are said, not reported.
+
+    >>> from types import SimpleNamespace as S
+    >>> read = S(source=S(name="ref/m_1.jsonl"), stats=S(invalid=2, truncated=("archive: 9 trades, log: 4",)))
+    >>> for note in baseline_read_notes(read): print(note)
+    ref/m_1.jsonl: 2 records failed validation and were left out of the baseline (run `daishi-forensics validate` for every problem)
+    ref/m_1.jsonl: the log ends before the match did: archive: 9 trades, log: 4; its harm rates are over what it holds
+    """
+    name, stats = read.source.name, read.stats
+    notes = []
+    if stats.invalid:
+        notes.append(f"{name}: {count(stats.invalid, 'record')} failed validation and "
+                     f"{'was' if stats.invalid == 1 else 'were'} left out of the baseline "
+                     "(run `daishi-forensics validate` for every problem)")
+    if stats.truncated:
+        notes.append(f"{name}: the log ends before the match did: {'; '.join(stats.truncated)}; its harm rates are "
+                     "over what it holds")
+    return notes
 
 
 def behavior(
