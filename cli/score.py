@@ -37,6 +37,8 @@ class RubricChoice(click.Choice):
                  "also invalid records in the log (left out, the rest scored) and an archive figure the "
                  "score reads that breaks the export format (an error naming its field)",
         usage="usage error (also a report naming a rubric this tool does not know)")
+    + " Example: daishi-forensics score m_demo --rubric 2.3 --format json -o score.json (the demo has no "
+      "report: every seat is recomputed, nothing is compared, exit 0)"
 )
 @click.argument("target", metavar="TARGET", callback=not_empty)
 @click.option("--rubric", "rubric_version", type=RubricChoice(VERSIONS), default=None,

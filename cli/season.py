@@ -80,6 +80,9 @@ def season() -> None:
     match whose result was written). An input is recognised by its size, mtime and first
     64 KiB (fast: only the start of each file is read), or with --verify by the
     sha-256 of the whole file (every byte read again, but no edit goes unseen).
+
+    Example: `daishi-forensics season screen ranked/ --out season-31/ --quiet`
+    (cron), then `daishi-forensics season behavior ranked/ --out reports/`.
     """
 
 
