@@ -1,0 +1,49 @@
+"""What README.md and docs/*.md say of the tool holds: each claim checked against the tool itself."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from daishi_forensics.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+DOCS = {path.name: path.read_text(encoding="utf-8") for path in sorted((ROOT / "docs").glob("*.md"))}
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def commands() -> dict[str, click.Command]:
+    """Every command and subcommand by its full name (``season screen``)."""
+    found: dict[str, click.Command] = {}
+    ctx = click.Context(main)
+
+    def walk(group: click.Group, prefix: str) -> None:
+        for name in group.list_commands(ctx):
+            command = group.get_command(ctx, name)
+            assert command is not None
+            found[f"{prefix}{name}"] = command
+            if isinstance(command, click.Group):
+                walk(command, f"{prefix}{name} ")
+
+    walk(main, "")
+    return found
+
+
+def options(command: click.Command) -> set[str]:
+    return {name for param in command.params for name in (*param.opts, *param.secondary_opts)}
+
+
+def test_the_commands_without_progress_are_the_ones_the_readme_names() -> None:
+    """The README said every command that reads matches has both --quiet and --progress; `season`
+    (which reads matches) has --quiet alone, and `daishi-forensics season screen ... --progress` is a
+    usage error (exit 2)."""
+    sentence = flat(README).split("every command that reads matches has both", 1)[1].split(")", 1)[0]
+    for name, command in commands().items():
+        opts = options(command)
+        if "--quiet" in opts and "--progress" not in opts:
+            assert f"`{name.split()[0]}`" in sentence, name
