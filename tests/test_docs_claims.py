@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import click
@@ -47,3 +48,11 @@ def test_the_commands_without_progress_are_the_ones_the_readme_names() -> None:
         opts = options(command)
         if "--quiet" in opts and "--progress" not in opts:
             assert f"`{name.split()[0]}`" in sentence, name
+
+
+def test_the_simulator_section_lists_every_scenario() -> None:
+    from daishi_forensics.simulate import SCENARIOS
+
+    section = README.split("## Simulator", 1)[1].split("\n## ", 1)[0]
+    listed = section.split("with planted behaviors", 1)[1].split(")", 1)[0]
+    assert sorted(re.findall(r"`([a-z_-]+)`", listed)) == sorted(SCENARIOS)
