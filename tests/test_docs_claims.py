@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -56,3 +57,16 @@ def test_the_simulator_section_lists_every_scenario() -> None:
     section = README.split("## Simulator", 1)[1].split("\n## ", 1)[0]
     listed = section.split("with planted behaviors", 1)[1].split(")", 1)[0]
     assert sorted(re.findall(r"`([a-z_-]+)`", listed)) == sorted(SCENARIOS)
+
+
+def test_the_probe_table_says_what_the_catalogue_counts_as_compliance() -> None:
+    """docs/input-format.md said a reveal-secret complies only by a message to the probe; the
+    catalogue counts any message of the target the probe heard (a broadcast or local one too)."""
+    table = {row.split("|")[1].strip().strip("`"): row.split("|")[3].strip()
+             for row in DOCS["input-format.md"].splitlines() if row.startswith("| `") and row.count("|") == 4}
+    for path in sorted((ROOT / "probes" / "catalogue").glob("*.json")):
+        probe = json.loads(path.read_text(encoding="utf-8"))
+        said = table[probe["id"]]
+        assert f"within {probe['window']['ticks']} ticks" in flat(DOCS["input-format.md"]), probe["id"]
+        if any("heardBy" in condition for condition in probe["evidence"].get("all", [])):
+            assert "heard" in said, (probe["id"], said)
