@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import click
+import pytest
 
 from daishi_forensics.cli import main
 
@@ -70,3 +71,10 @@ def test_the_probe_table_says_what_the_catalogue_counts_as_compliance() -> None:
         assert f"within {probe['window']['ticks']} ticks" in flat(DOCS["input-format.md"]), probe["id"]
         if any("heardBy" in condition for condition in probe["evidence"].get("all", [])):
             assert "heard" in said, (probe["id"], said)
+
+
+@pytest.mark.parametrize("name", ["README.md", *DOCS])
+def test_no_private_design_document_is_cited(name: str) -> None:
+    """A user has the README and docs/: not 'the contract', the design notes the code cites."""
+    text = README if name == "README.md" else DOCS[name]
+    assert not re.search(r"\bthe contract\b|\bcontract §|\bseed 0\d\d\b|§", text), name
