@@ -97,3 +97,13 @@ def test_the_readme_names_every_format_the_behavior_report_scrubs(tmp_path: Path
         result = CliRunner().invoke(main, ["behavior", path, "--agent", "a_1", "--format", fmt])
         assert result.exit_code == 0 and key not in result.output, fmt
         assert name in sentence.split("scrub them by default", 1)[0], (name, sentence)
+
+
+def test_the_screens_settings_the_readme_quotes_are_the_shipped_ones() -> None:
+    """The README gave `flag_share` as 0.005 (the flag rate it yields); the setting is the share, 0.25, and
+    a `--config` of {"general": {"flag_share": 0.005}} would flag at 0.0001."""
+    config = json.loads((ROOT / "screens" / "config.json").read_text(encoding="utf-8"))["general"]
+    rate, share = config["false_alarm_rate"]["value"], config["flag_share"]["value"]
+    text = flat(README)
+    assert f"`general.false_alarm_rate` in `screens/config.json` (default {rate})" in text
+    assert f"(`general.flag_share`, {share}: {rate * share:g} by default), a `flag`" in text
