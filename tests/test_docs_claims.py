@@ -107,3 +107,20 @@ def test_the_screens_settings_the_readme_quotes_are_the_shipped_ones() -> None:
     text = flat(README)
     assert f"`general.false_alarm_rate` in `screens/config.json` (default {rate})" in text
     assert f"(`general.flag_share`, {share}: {rate * share:g} by default), a `flag`" in text
+
+
+def test_no_schema_a_user_is_shown_cites_a_private_design_document() -> None:
+    """`schemas show archive` described it as 'The archive of one match (contract section 4)', a document no
+    user has; the descriptions now point to docs/input-format.md, whose sections they name."""
+    from click.testing import CliRunner
+
+    from daishi_forensics import schemas
+
+    sections = {int(n): title for n, title in re.findall(r"^## (\d)\. (.+)$", DOCS["input-format.md"], re.M)}
+    for name in schemas.schema_names():
+        shown = CliRunner().invoke(main, ["schemas", "show", name]).output
+        assert not re.search(r"\bcontract\b|§", shown), name
+        for number in re.findall(r"docs/input-format\.md, section (\d)", shown):
+            assert int(number) in sections, (name, number)
+    report = CliRunner().invoke(main, ["schemas", "show", "report"]).output
+    assert "(docs/input-format.md, section 5)" in report and sections[5] == "The scorecards (report)"
