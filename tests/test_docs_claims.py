@@ -124,3 +124,22 @@ def test_no_schema_a_user_is_shown_cites_a_private_design_document() -> None:
             assert int(number) in sections, (name, number)
     report = CliRunner().invoke(main, ["schemas", "show", "report"]).output
     assert "(docs/input-format.md, section 5)" in report and sections[5] == "The scorecards (report)"
+
+
+def test_the_typologies_level_the_docs_give_is_the_one_a_command_uses(tmp_path: Path) -> None:
+    """docs/typologies.md said each typology flags an honest graph with chance at most alpha (0.01); through
+    `screen-transfers` (and `screen`) the level is its share of general.false_alarm_rate, 0.02 / 3 on a table
+    of plain payments, as `testing.typologyRate` of the output says."""
+    from click.testing import CliRunner
+
+    config = json.loads((ROOT / "screens" / "config.json").read_text(encoding="utf-8"))["general"]
+    rate, share = config["false_alarm_rate"]["value"], config["typology_share"]["value"]
+    table = tmp_path / "t.csv"
+    table.write_text("from,to,value,tick\n" + "".join(f"a{i % 7},b{i % 5},{10 + i},{i}\n" for i in range(40)))
+    result = CliRunner().invoke(main, ["screen-transfers", str(table), "--format", "json"])
+    level = json.loads(result.output)["matches"][0]["testing"]["typologyRate"]
+    assert level == pytest.approx(rate / 3)
+    text = flat(DOCS["typologies.md"])
+    assert "chance at most `alpha` (0.01)" not in text
+    assert f"({rate} / 3, about {rate / 3:.2g})" in text
+    assert f"({rate} × {share} / 3, about {rate * share / 3:.2g}, by default)" in text
