@@ -143,3 +143,19 @@ def test_the_typologies_level_the_docs_give_is_the_one_a_command_uses(tmp_path: 
     assert "chance at most `alpha` (0.01)" not in text
     assert f"({rate} / 3, about {rate / 3:.2g})" in text
     assert f"({rate} × {share} / 3, about {rate * share / 3:.2g}, by default)" in text
+
+
+def test_the_readme_gives_the_default_number_of_season_workers_the_command_takes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README said `season -j` defaults to the CPU count; it is the CPUs this process may use (its
+    affinity, within a container's quota): `taskset -c 0 daishi-forensics season ...` on a machine of two
+    CPUs runs one worker, not two."""
+    import os
+
+    from daishi_forensics.replay import fork
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0}, raising=False)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    assert fork.cpus() == 1 != os.cpu_count()
+    sentence = flat(README).split("On this machine (`-j N`, default ", 1)[1].split(")", 1)[0]
+    assert sentence.startswith("the CPUs this process may use"), sentence
