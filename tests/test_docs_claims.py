@@ -159,3 +159,22 @@ def test_the_readme_gives_the_default_number_of_season_workers_the_command_takes
     assert fork.cpus() == 1 != os.cpu_count()
     sentence = flat(README).split("On this machine (`-j N`, default ", 1)[1].split(")", 1)[0]
     assert sentence.startswith("the CPUs this process may use"), sentence
+
+
+def test_the_redo_help_names_everything_a_resumed_match_is_kept_by(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """`season screen --help` said --redo's default keeps results whose input, job version and options are
+    unchanged; a changed reading limit ($DAISHI_MAX_INFLATED_BYTES) redoes the match too, as the README and
+    the season's own help say."""
+    from daishi_forensics.batch.season import resume_key
+
+    for name in ("screen", "behavior"):
+        command = commands()[f"season {name}"]
+        redo = next(p for p in command.params if "--redo" in p.opts)
+        assert "reading limits" in flat(redo.help or ""), name
+    job = type("Job", (), {"name": "screen", "version": staticmethod(lambda options: "v")})()
+    match = tmp_path / "m_0123456789ab.json"
+    match.write_text("{}")
+    before = resume_key(str(match), job, {})  # type: ignore[arg-type]
+    monkeypatch.setenv("DAISHI_MAX_INFLATED_BYTES", "1000")
+    assert resume_key(str(match), job, {}) != before  # type: ignore[arg-type]
