@@ -35,7 +35,8 @@ EXPORT_EPILOG = exitcodes.epilog(
 @click.option("--batch-rows", type=click.IntRange(min=1), default=BATCH_ROWS, show_default=True,
               help="Events per record batch and Parquet row group.")
 @click.option("-q", "--quiet", is_flag=True, callback=not_both,
-              help="Print nothing but errors (no progress line either). Not with --progress.")
+              help="Print nothing but errors and the warning that gives the reason for an exit 1 (invalid records "
+                   "left out of the export); no progress line either. Not with --progress.")
 @click.option("--progress", "progress", is_flag=True, callback=not_both,
               help="Print the progress line even when stderr is not a terminal (a CI log). Not with --quiet.")
 @input_options

@@ -178,3 +178,21 @@ def test_the_redo_help_names_everything_a_resumed_match_is_kept_by(tmp_path: Pat
     before = resume_key(str(match), job, {})  # type: ignore[arg-type]
     monkeypatch.setenv("DAISHI_MAX_INFLATED_BYTES", "1000")
     assert resume_key(str(match), job, {}) != before  # type: ignore[arg-type]
+
+
+def test_export_quiet_says_what_it_still_prints(tmp_path: Path) -> None:
+    """`export --help` said -q prints nothing but errors; `export DIR -q` of a match with an invalid record
+    still prints the warning that gives the reason for its exit 1 (as it should: the code alone would not
+    say why). The help now says so."""
+    from click.testing import CliRunner
+
+    from .matchkit import archive, ev, write_match
+
+    events = [ev(1, 0, "agent_spawned", "a_1", region="r_0_0"), ev(2, 1, "rest", "a_1"),
+              ev(3, 2, "move", "a_1", **{"from": "r_0_0", "to": "nowhere"})]
+    match = write_match(tmp_path / "in", events, archive(["a_1"], ended=5))
+    result = CliRunner().invoke(main, ["export", str(match), "--parquet", str(tmp_path / "lake"), "-q"])
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr.startswith(f"daishi-forensics: warning: {match}: 1 invalid record left out of the export")
+    quiet = next(p for p in commands()["export"].params if "--quiet" in p.opts)
+    assert "Print nothing but errors and the warning that gives the reason for an exit 1" in flat(quiet.help or "")
