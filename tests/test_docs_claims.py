@@ -196,3 +196,22 @@ def test_export_quiet_says_what_it_still_prints(tmp_path: Path) -> None:
     assert result.stderr.startswith(f"daishi-forensics: warning: {match}: 1 invalid record left out of the export")
     quiet = next(p for p in commands()["export"].params if "--quiet" in p.opts)
     assert "Print nothing but errors and the warning that gives the reason for an exit 1" in flat(quiet.help or "")
+
+
+def test_validate_help_names_a_truncated_log_among_its_exit_1(tmp_path: Path) -> None:
+    """`validate` exits 1 on a log that ends before its archive says the match did (every record valid), as
+    the README says; its --help gave exit 1 only for an invalid event or archive, or an unknown type."""
+    from click.testing import CliRunner
+
+    from .matchkit import archive, ev, write_match
+
+    arch = archive(["a_1", "a_2"], ended=50)
+    arch["agents"][1]["diedAtTick"] = 40
+    arch["agents"][1]["status"] = "dead"
+    events = [ev(1, 0, "agent_spawned", "a_1", region="r_0_0"), ev(2, 0, "agent_spawned", "a_2", region="r_0_0"),
+              ev(3, 5, "rest", "a_1")]
+    match = write_match(tmp_path, events, arch)
+    result = CliRunner().invoke(main, ["validate", str(match)])
+    assert result.exit_code == 1 and "0 invalid" in result.output and "truncated" in result.output, result.output
+    text = flat(CliRunner().invoke(main, ["validate", "--help"], terminal_width=100).output)
+    assert "1 findings: an invalid event or archive, a log that ends before the match did (truncated)" in text
