@@ -215,3 +215,23 @@ def test_validate_help_names_a_truncated_log_among_its_exit_1(tmp_path: Path) ->
     assert result.exit_code == 1 and "0 invalid" in result.output and "truncated" in result.output, result.output
     text = flat(CliRunner().invoke(main, ["validate", "--help"], terminal_width=100).output)
     assert "1 findings: an invalid event or archive, a log that ends before the match did (truncated)" in text
+
+
+def test_score_help_and_readme_name_a_truncated_log_among_its_exit_1(tmp_path: Path) -> None:
+    """`score` of a log that ends before the match did exits 1 (the log's faults listed, every seat scored);
+    neither its --help nor the README's score section named that exit 1."""
+    from click.testing import CliRunner
+
+    from .matchkit import archive, ev, write_match
+
+    arch = archive(["a_1", "a_2"], ended=50)
+    arch["agents"][1]["diedAtTick"] = 40
+    arch["agents"][1]["status"] = "dead"
+    events = [ev(1, 0, "agent_spawned", "a_1", region="r_0_0"), ev(2, 0, "agent_spawned", "a_2", region="r_0_0"),
+              ev(3, 5, "rest", "a_1")]
+    result = CliRunner().invoke(main, ["score", str(write_match(tmp_path, events, arch))])
+    assert result.exit_code == 1 and "the log's faults (a finding, exit 1):" in result.output, result.output
+    text = flat(CliRunner().invoke(main, ["score", "--help"], terminal_width=100).output)
+    assert "a log that ends before the match did (truncated: scored all the same)" in text
+    section = flat(README).split("## Score audit", 1)[1].split("## ", 1)[0]
+    assert "or ends before the match did (truncated" in section
