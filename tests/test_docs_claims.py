@@ -251,3 +251,26 @@ def test_the_readme_says_which_modules_the_type_checker_gates() -> None:
     if unchecked and mypy.get("follow_imports") == "silent":
         assert "the base modules" in sentence and "not checked" in sentence, sentence
         assert all(f"`{m}`" in sentence for m in ("errors", "jsonio", "outputs") if m in unchecked), sentence
+
+
+def test_the_world_events_the_format_page_names_are_those_whose_agent_is_null() -> None:
+    """docs/input-format.md named three world events whose agentId is null; the schemas (and its own table)
+    give a null agentId to world_reset too."""
+    from daishi_forensics import schemas
+
+    def agent(schema: object) -> object:
+        if isinstance(schema, dict):
+            if "agentId" in schema.get("properties", {}):
+                return schema["properties"]["agentId"]
+            schema = list(schema.values())
+        if isinstance(schema, list):
+            for value in schema:
+                found = agent(value)
+                if found is not None:
+                    return found
+        return None
+
+    null = sorted(name.split("/", 1)[1] for name in schemas.schema_names()
+                  if name.startswith("event/") and agent(schemas.load(name)) == {"type": "null"})
+    bullet = DOCS["input-format.md"].split("- `agentId` is null on world events (", 1)[1].split(")", 1)[0]
+    assert sorted(re.findall(r"`([a-z_]+)`", bullet)) == null
