@@ -274,3 +274,18 @@ def test_the_world_events_the_format_page_names_are_those_whose_agent_is_null() 
                   if name.startswith("event/") and agent(schemas.load(name)) == {"type": "null"})
     bullet = DOCS["input-format.md"].split("- `agentId` is null on world events (", 1)[1].split(")", 1)[0]
     assert sorted(re.findall(r"`([a-z_]+)`", bullet)) == null
+
+
+def test_screen_help_names_every_screen_a_match_is_screened_with() -> None:
+    """`screen --help` listed the Daishi screens a match goes through but not the laundering typologies
+    (fans, scatter_gather, value_cycles), which run on every match too, at their share of the rate."""
+    config = json.loads((ROOT / "screens" / "config.json").read_text(encoding="utf-8"))
+    words = {"feeder": "feeders", "ring": "wash trading", "cartel": "cartels", "off_price": "off-price trades",
+             "thrown_fight": "thrown fights", "pair_outlier": "mutual-advantage outliers",
+             "operator": "seats of one operator", "fans": "fan-in and fan-out",
+             "scatter_gather": "scatter-gather", "value_cycles": "value cycles"}
+    text = flat(commands()["screen"].help or "")
+    for screen in config["screens"]:
+        if screen == "season":  # with --season only, said by that option
+            continue
+        assert words[screen] in text, screen
