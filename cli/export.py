@@ -35,7 +35,8 @@ EXPORT_EPILOG = exitcodes.epilog(
 @click.option("--batch-rows", type=click.IntRange(min=1), default=BATCH_ROWS, show_default=True,
               help="Events per record batch and Parquet row group.")
 @click.option("-q", "--quiet", is_flag=True, callback=not_both,
-              help="Print nothing but errors (no progress line either). Not with --progress.")
+              help="Print nothing but errors and the warning that gives the reason for an exit 1 (invalid records "
+                   "left out of the export); no progress line either. Not with --progress.")
 @click.option("--progress", "progress", is_flag=True, callback=not_both,
               help="Print the progress line even when stderr is not a terminal (a CI log). Not with --quiet.")
 @input_options
@@ -79,7 +80,7 @@ def export(targets: tuple[str, ...], parquet_dir: Path, include_private: bool, n
     if parquet_dir.exists() and not parquet_dir.is_dir():
         fail(f"{parquet_dir}: not a folder (--parquet names the folder the tables are written to)", exitcodes.OUTPUT)
     empty = [t for t in targets if Path(t).is_dir() and not expand_targets([t])]
-    expanded = expand_targets(targets)
+    expanded = _in_given_order(targets)
     if not expanded:
         fail(f"no matches in {' '.join(targets)}", exitcodes.UNREADABLE)
     for folder in empty:  # as when it is the only target: an error, the others exported
@@ -107,6 +108,19 @@ def export(targets: tuple[str, ...], parquet_dir: Path, include_private: bool, n
         say(f"daishi-forensics: warning: {count(invalid, 'invalid record')} in {with_invalid} of {len(result.matches)} "
             f"matches left out of the export{why}", err=True)
     sys.exit(code)
+
+
+def _in_given_order(targets: tuple[str, ...]) -> list[str]:
+    """The matches of ``targets`` in the order given (a folder's own in name order), each once: of two
+    targets of one match, the one given second is the one refused, as the help says."""
+    seen: set[str] = set()
+    ordered = []
+    for target in targets:
+        for match in expand_targets([target]):
+            if match not in seen:
+                seen.add(match)
+                ordered.append(match)
+    return ordered
 
 
 set_help(export, TARGET_HELP + " A folder holding matches stands for every match in it.")

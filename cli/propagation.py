@@ -25,7 +25,8 @@ INJECTION_TIERS = ("hijack", "protocol")
 
 @click.command(epilog=exitcodes.epilog(
     findings="findings: a hijack- or protocol-tier message was echoed by another agent, or the log held invalid "
-             "records (left out: how many is said) or ends before the match did (truncated)"))
+             "records (left out: how many is said) or ends before the match did (truncated)")
+    + " Example: daishi-forensics propagation m_demo --injections (the demo's planted injection, echoed: exit 1)")
 @click.argument("target", metavar="TARGET")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
               help="text (the default, on a terminal and in a pipe alike): the chains as a tree; json "

@@ -35,7 +35,8 @@ def schemas() -> None:
     """
 
 
-@schemas.command("list")
+@schemas.command("list", epilog=exitcodes.epilog(ok="listed", findings=None, unreadable=None)
+                 + " Example: daishi-forensics schemas list --long")
 @click.option("--long", "-l", "long_", is_flag=True,
               help="After each name, whether it is an input, an output or shared, and what it describes.")
 def list_schemas(long_: bool) -> None:
@@ -58,7 +59,9 @@ def list_schemas(long_: bool) -> None:
     write_stdout("".join(lines))
 
 
-@schemas.command()
+@schemas.command(epilog=exitcodes.epilog(ok="printed", usage="usage error (also a NAME no schema has)", findings=None,
+                                        unreadable=None)
+                 + " Example: daishi-forensics schemas show gather --inline")
 @click.argument("name", metavar="NAME")
 @click.option("--inline", is_flag=True, help="Replace every $ref by what it points at (self-contained).")
 def show(name: str, inline: bool) -> None:
@@ -71,7 +74,11 @@ def show(name: str, inline: bool) -> None:
     write_stdout(dumps(schema_files.inlined(name) if inline else schema_files.load(name)))
 
 
-@schemas.command()
+@schemas.command(epilog=exitcodes.epilog(ok="written", usage="usage error (also a DIRECTORY that is a file)",
+                                        findings=None, unreadable=None,
+                                        output="the files could not be written (a folder that cannot be created, a "
+                                               "full disk)")
+                 + " Example: daishi-forensics schemas export --inline ./schemas")
 @click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--inline", is_flag=True,
               help="Replace every $ref by what it points at: each file self-contained, for a validator "

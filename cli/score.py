@@ -34,9 +34,12 @@ class RubricChoice(click.Choice):
         ok="every figure the same (or the match has no report: nothing to compare)",
         findings="a figure or a scorecard's seat, name or role differs or cannot be read, the report "
                  "breaks its schema, or the match's report could not be read (not JSON, not a JSON object); "
-                 "also invalid records in the log (left out, the rest scored) and an archive figure the "
+                 "also invalid records in the log (left out, the rest scored), a log that ends before the match "
+                 "did (truncated: scored all the same) and an archive figure the "
                  "score reads that breaks the export format (an error naming its field)",
         usage="usage error (also a report naming a rubric this tool does not know)")
+    + " Example: daishi-forensics score m_demo --rubric 2.3 --format json -o score.json (the demo has no "
+      "report: every seat is recomputed, nothing is compared, exit 0)"
 )
 @click.argument("target", metavar="TARGET", callback=not_empty)
 @click.option("--rubric", "rubric_version", type=RubricChoice(VERSIONS), default=None,

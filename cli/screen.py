@@ -56,7 +56,9 @@ def screen(targets: tuple[str, ...], season: Path | None, fmt: str | None, confi
     beneficiary), wash trading (goods going back and forth or round a ring),
     cartels (a bloc that never hits its own while hitting outsiders within
     reach), off-price trades, thrown fights, mutual-advantage outliers and seats
-    of one operator feeding each other. Each finding is tested against honest
+    of one operator feeding each other, and for the money-laundering typologies
+    (fan-in and fan-out, scatter-gather and gather-scatter, value cycles), which
+    share a tenth of the false-alarm rate. Each finding is tested against honest
     play in the same match (a null model, named in the flag) and its p-value
     adjusted over every test of the match (Holm). The verdict is a designed
     false-alarm rate: `review` when the adjusted p-value is at most

@@ -46,7 +46,9 @@ def season_options(func: Callable[..., Any]) -> Callable[..., Any]:
                      help="Run on an existing Dask distributed scheduler (tcp://host:8786) instead of a "
                           "local pool; its workers must be able to read the targets [env: DAISHI_CLUSTER]."),
         click.option("--redo", is_flag=True, help="Redo every match (default: resume, keeping results whose "
-                                                 "input, job version and options are unchanged)."),
+                                                 "input, job version (the tool's, the report's and the screens "
+                                                 "configuration's), options and reading limits, such as "
+                                                 "$DAISHI_MAX_INFLATED_BYTES, are unchanged)."),
         click.option("--verify", is_flag=True,
                      help="Tell inputs apart by the sha-256 of every byte (default: by size, mtime and the "
                           "first 64 KiB, which reads little but misses an edit past 64 KiB that keeps the size "
@@ -80,6 +82,9 @@ def season() -> None:
     match whose result was written). An input is recognised by its size, mtime and first
     64 KiB (fast: only the start of each file is read), or with --verify by the
     sha-256 of the whole file (every byte read again, but no edit goes unseen).
+
+    Example: `daishi-forensics season screen ranked/ --out season-31/ --quiet`
+    (cron), then `daishi-forensics season behavior ranked/ --out reports/`.
     """
 
 

@@ -13,20 +13,23 @@ from ._progress import progress_for, progress_options
 FORMATS = ("text", "json", "markdown")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+AUDIT_EPILOG = (exitcodes.STUDY_HELP_EPILOG
+                + " This command alone reads 2 as 'cannot read the study', as the study recompute script does.")
+"""``study audit``'s exit codes, said by the group's help too."""
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]}, epilog=AUDIT_EPILOG)
 def study() -> None:
     """Studies: a published series or paired experiment, recomputed from its files.
 
     `study audit` is the other half of `score`: `score` recomputes one match's
-    scorecards, `study audit` a whole study's page from its two files.
+    scorecards, `study audit` a whole study's page from its two files. Example:
+    `daishi-forensics simulate study --out /tmp/studies`, then
+    `daishi-forensics study audit /tmp/studies/paired-fixed`.
     """
 
 
-@study.command(
-    "audit",
-    epilog=exitcodes.STUDY_HELP_EPILOG
-    + " This command alone reads 2 as 'cannot read the study', as the study recompute script does.",
-)
+@study.command("audit", epilog=AUDIT_EPILOG)
 @click.argument("target", metavar="[TARGET]", required=False)
 @click.option("--server", envvar="DAISHI_SERVER", metavar="URL",
               help="Daishi server a TARGET path (u/<handle>/studies/<id>) is fetched from [env: DAISHI_SERVER].")

@@ -15,7 +15,8 @@ from ._common import TARGET_HELP, handle_errors, input_options, not_empty, set_h
 
 
 @click.command(
-    epilog=exitcodes.epilog(findings="findings: an invalid event or archive (with --strict, an unknown type)")
+    epilog=exitcodes.epilog(findings="findings: an invalid event or archive, a log that ends before the match did "
+                                     "(truncated), or with --strict an unknown type")
     + " Example (CI): daishi-forensics validate --format github exports/",
 )
 @click.argument("targets", nargs=-1, required=True, metavar="TARGET...", callback=not_empty)

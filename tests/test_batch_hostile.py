@@ -45,6 +45,22 @@ def test_export_refuses_two_targets_of_one_match(tmp_path: Path) -> None:
     assert events.num_rows == 39  # the first target's rows, not replaced by the second's 3
 
 
+def test_export_refuses_the_second_target_given_of_one_match(tmp_path: Path) -> None:
+    """The help and the README say the second target of one match is refused; export sorted its targets by
+    path first, so `export two/m_… one/m_…` exported one/ (given second) and refused two/ (given first)."""
+    big = [ev(1, 0, "agent_spawned", "a_1", region="r_0_0"), *(ev(i, i, "rest", "a_1") for i in range(2, 40))]
+    second = write_match(tmp_path / "one", big, archive(["a_1"], ended=50))
+    first = write_match(tmp_path / "two", big[:3], archive(["a_1"], ended=50), form="folder")
+    lake = tmp_path / "lake"
+    result = CliRunner().invoke(main, ["export", str(first), str(second), "--parquet", str(lake)])
+    assert result.exit_code == exitcodes.USAGE, result.output
+    assert result.stderr == (f"daishi-forensics: error: {second}: is match m_0123456789ab, like {first} exported "
+                             "before it: refused, as its partition would replace that one (give each match once, "
+                             "or export them to different folders)\n")
+    events = pq.read_table(lake / "events" / "match_id=m_0123456789ab" / "part-0.parquet")
+    assert events.num_rows == 3  # the target given first, not replaced by the one given second
+
+
 def _season_match(directory: Path) -> Path:
     """A stream longer than 64 KiB whose last event can be edited without changing its size."""
     events = [ev(1, 0, "agent_spawned", "a_1", region="r_0_0")]

@@ -102,3 +102,27 @@ def test_simulate_help_explains_every_scenario_and_its_examples_run(tmp_path: Pa
         result = CliRunner().invoke(main, [str(tmp_path / w[5:]) if w.startswith("/tmp/") else w for w in words])
         codes.append(result.exit_code)
     assert codes == [0, 1, 0, 0]  # the ring found (flag), the honest match clear
+
+
+EVERY_COMMAND = [*COMMANDS, ["schemas", "list"], ["schemas", "show"], ["schemas", "export"]]
+
+
+@pytest.mark.parametrize("args", EVERY_COMMAND, ids=lambda a: " ".join(a) or "main")
+def test_every_help_has_its_exit_codes_and_an_example(args: list[str]) -> None:
+    """The README says every command's --help gives examples and the exit codes: `score` and `propagation`
+    gave no example, `schemas list/show/export` and the `study` group neither an example nor the exit codes."""
+    text = help_of(args)
+    flat = " ".join(text.split("\n", 1)[1].split())  # past the usage line
+    assert "Exit codes: 0 " in flat, args
+    assert re.search(r"daishi-forensics [a-z]", flat), args  # a command line to try, in its prose or after its codes
+
+
+@pytest.mark.parametrize(("args", "code"), [(["score"], 0), (["propagation"], 1), (["schemas", "list"], 0),
+                                            (["schemas", "show"], 0), (["schemas", "export"], 0)])
+def test_the_example_in_the_exit_code_line_runs_with_its_code(args: list[str], code: int, tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    flat = " ".join(help_of(args).split()).replace("daishi- forensics", "daishi-forensics")
+    example = flat.split(" Example: daishi-forensics ", 1)[1].split(" (", 1)[0]
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, shlex.split(example))
+    assert result.exit_code == code, (example, result.output)

@@ -149,6 +149,34 @@ def test_a_folder_holding_another_simulated_study_is_refused(tmp_path: Path) -> 
     assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before  # nothing written
 
 
+def test_a_study_file_that_cannot_be_written_is_exit_74_and_the_old_one_is_kept(tmp_path: Path) -> None:
+    """`simulate study --out DIR` wrote trials.csv, seats.csv, study.json, recipe.json and truth.json in place:
+    one that could not be written (a folder in its way, an --out under a file) was an internal error (exit 70,
+    'IsADirectoryError'), where the help says 74; each is now written whole or not at all, as every file
+    `simulate` writes (a temporary file renamed over the old one)."""
+    runner = CliRunner()
+    args = ["simulate", "study", "--trials", "5", "--ticks", "6", "--agents", "4", "-q"]
+    (tmp_path / "a" / "series" / "trials.csv").mkdir(parents=True)
+    blocked = runner.invoke(main, [*args, "--out", str(tmp_path / "a")])
+    assert blocked.exit_code == 74
+    assert blocked.output == (f"daishi-forensics: error: {tmp_path / 'a' / 'series' / 'trials.csv'}: cannot write "
+                              "it (Is a directory)\n")
+    (tmp_path / "file").write_text("x")
+    under = runner.invoke(main, [*args, "--out", str(tmp_path / "file" / "out")])
+    assert under.exit_code == 74
+    assert under.output == (f"daishi-forensics: error: {tmp_path / 'file' / 'out' / 'series' / 'matches'}: cannot "
+                            "create the folder (Not a directory)\n")
+    good = runner.invoke(main, [*args, "--out", str(tmp_path / "b")])
+    assert good.exit_code == 0
+    seats = tmp_path / "b" / "series" / "seats.csv"
+    before = seats.read_bytes()
+    (tmp_path / "b" / "series" / "study.json").unlink()
+    (tmp_path / "b" / "series" / "study.json").mkdir()
+    again = runner.invoke(main, [*args, "--out", str(tmp_path / "b")])
+    assert again.exit_code == 74 and seats.read_bytes() == before
+    assert not [p.name for p in (tmp_path / "b" / "series").iterdir() if p.name.endswith(".tmp")]
+
+
 def test_ticks_with_events_is_a_usage_error(tmp_path: Path) -> None:
     # --events "overrides --ticks", yet --ticks still changed the match played (another id, other events,
     # exit 0): --events 3000 --ticks 5 and --events 3000 alone wrote two different matches of the same length

@@ -81,7 +81,7 @@ def test_graph_attributes_and_notes(tmp_path: Path) -> None:
          "says, if anything)"),
         ("not screened: the archive has no value for item 'gem' (events 11, 12); transfers holding it are left "
          "out of the value screens"),
-        "item values: the archive has none; the contract's defaults were used (contract §4)",
+        "item values: the archive has none; the export format's defaults were used",
     ]
 
 

@@ -650,7 +650,7 @@ class _Walk:
                          f"{', '.join(map(str, unvalued[:10]))}{' …' if len(unvalued) > 10 else ''}); "
                          "transfers holding it are left out of the value screens")
         if isinstance(values, ItemValues) and values.defaulted and "item_values" not in self.config:
-            notes.append("item values: the archive has none; the contract's defaults were used (contract §4)")
+            notes.append("item values: the archive has none; the export format's defaults were used")
         graph.graph["not_screened"] = notes
         return graph
 

@@ -44,6 +44,7 @@ import orjson
 
 from daishi_forensics.errors import OutputError
 from daishi_forensics.jsonio import dumps
+from daishi_forensics.outputs import write_file
 from .checks import field_size
 from .compare import (
     ARM_PLACES,
@@ -210,7 +211,7 @@ def _play(seed: int, scenario: str, trial: _Trial, matches: Path, ticks: int, n_
     report = None
     if not trial.failed:
         report = _scorecards(folder)
-        (folder / "report.json").write_text(dumps(report), encoding="utf-8")
+        write_file(folder / "report.json", dumps(report))
     return _Played(folder.name, archive, report, played)
 
 
@@ -363,7 +364,10 @@ def _write_study(plan: _Plan, out: Path, seed: int, ticks: int, n_agents: int) -
     study = f"s_sim{seed}_{plan.key.replace('-', '_')}"
     folder = out / plan.key
     matches = folder / "matches"
-    matches.mkdir(parents=True, exist_ok=True)
+    try:
+        matches.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"cannot create the folder ({exc.strerror or exc})", file=str(matches)) from None
     arms = {a.arm: a for a in plan.arms}
     level_text = f"{1 - (1 - plan.declared_level) / (len(plan.arms) - 1):.6g}" if plan.declared_level else ""
     level = float(level_text) if level_text else None  # the column's level, as the audit reads it
@@ -405,20 +409,19 @@ def _write_study(plan: _Plan, out: Path, seed: int, ticks: int, n_agents: int) -
                 row["in_comparison"] = "yes" if read else "no"
     trials_text = _csv([c.name for c in TRIAL_COLUMNS], trial_rows)
     seats_text = _csv([c.name for c in SEAT_COLUMNS], seat_rows)
-    (folder / "trials.csv").write_text(trials_text, encoding="utf-8")
-    (folder / "seats.csv").write_text(seats_text, encoding="utf-8")
+    write_file(folder / "trials.csv", trials_text)
+    write_file(folder / "seats.csv", seats_text)
 
     files = read_files(trials_text, seats_text)
     value_range = metric_range(plan.metric, field_size=field_size(files))
     design = Design(study, plan.kind, plan.metric, plan.scale, value_range, difference_range(value_range, plan.scale),
                     plan.stopping_rule, level, TUNING if plan.stopping_rule == "anytime" else None)
     figures = recompute(files, design)
-    (folder / "study.json").write_text(dumps(_page(plan, study, design, figures, trial_rows, level)),
-                                       encoding="utf-8")
+    write_file(folder / "study.json", dumps(_page(plan, study, design, figures, trial_rows, level)))
     if plan.stopping_rule == "anytime":
-        (folder / "recipe.json").write_text(dumps({
+        write_file(folder / "recipe.json", dumps({
             "format": "daishi-study-recipe", "formatVersion": 1, "recipe": f"/u/simulated/recipes/{study}",
-            "stoppingRule": "anytime", "sequenceTuning": TUNING}), encoding="utf-8")
+            "stoppingRule": "anytime", "sequenceTuning": TUNING}))
     truth = {
         "study": study,
         "kind": plan.kind,
@@ -428,7 +431,7 @@ def _write_study(plan: _Plan, out: Path, seed: int, ticks: int, n_agents: int) -
         "repeatedMaps": len({t.map_seed for t in plan.trials}) < len({t.trial for t in plan.trials}),
         "halfTies": _half_ties(seat_rows),
     }
-    (folder / "truth.json").write_text(dumps(truth), encoding="utf-8")
+    write_file(folder / "truth.json", dumps(truth))
     return folder
 
 
