@@ -690,6 +690,23 @@ def _json_reason(exc: ValueError) -> str:
     return message
 
 
+_PARSER_PLACE = re.compile(r": line 1 (column [0-9]+ \(char [0-9]+\))$")
+
+
+def _line_reason(exc: ValueError) -> str:
+    """:func:`_json_reason` for one line of a stream: the parser counts the lines of the text it was
+    given, always one, so its place is the column alone (the problem names the file's line).
+
+    >>> import orjson
+    >>> try:
+    ...     orjson.loads(b'{"id": 5,, "tick": 1}')
+    ... except orjson.JSONDecodeError as exc:
+    ...     print(_line_reason(exc))
+    unexpected character, expected a string key: column 10 (char 9)
+    """
+    return _PARSER_PLACE.sub(r": \1", _json_reason(exc))
+
+
 def _require_object(value: Any, what: str, name: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise InputUnreadable(f"{what} is not a JSON object", file=name)
@@ -849,7 +866,7 @@ def _event_lines(path: Path | BinaryIO, limits: Limits, skip_header: bool, *, id
                     raise refused from None
                 if tap is not None:
                     tap(line)
-                yield RawRecord(index, number, None, f"not valid JSON: {_json_reason(exc)}", line)
+                yield RawRecord(index, number, None, f"not valid JSON: {_line_reason(exc)}", line)
             else:
                 if tap is not None:
                     tap(line)

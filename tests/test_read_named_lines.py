@@ -1,0 +1,47 @@
+"""Bad records named as a reader finds them: the file, the line or event id, and the field."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from daishi_forensics.cli import main
+
+from .matchkit import archive, ev, write_match
+
+
+def _match() -> tuple[list[dict], dict]:
+    return ([ev(1, 0, "agent_registered", "a_1", name="Wren", role="player"),
+             ev(2, 0, "agent_spawned", "a_1", region="r_0_0"),
+             ev(3, 1, "rest", "a_1")], archive(["a_1"], ended=10))
+
+
+def _errors(path: Path) -> tuple[int, list[str]]:
+    result = CliRunner().invoke(main, ["validate", str(path)])
+    return result.exit_code, [line.strip() for line in result.output.splitlines() if line.strip().startswith("error:")]
+
+
+def test_a_stream_line_not_json_is_placed_by_its_column_not_as_line_1(tmp_path: Path) -> None:
+    """The parser counts the lines of the one line it is given: its 'line 1' beside the file's line
+    4 said two lines for one place (was: "line 4: $: not valid JSON: …: line 1 column 10 (char 9)")."""
+    events, arch = _match()
+    path = write_match(tmp_path, events, arch)
+    lines = path.read_bytes().splitlines(keepends=True)
+    lines[3] = b'{"id": 3,, "tick": 1}\n'
+    path.write_bytes(b"".join(lines))
+    assert _errors(path) == (1, [f"error: {path}, line 4: $: not valid JSON: unexpected character, expected a "
+                                 "string key: column 10 (char 9)"])
+
+
+def test_a_folder_events_line_not_json_is_placed_by_its_column(tmp_path: Path) -> None:
+    events, arch = _match()
+    folder = write_match(tmp_path, events, arch, form="folder")
+    log = folder / "events.jsonl"
+    lines = log.read_bytes().splitlines(keepends=True)
+    lines[1] = b'{"id": 2 "tick": 0}\n'
+    log.write_bytes(b"".join(lines))
+    code, errors = _errors(folder)
+    assert code == 1
+    assert errors == [f"error: {folder}/events.jsonl, line 2: $: not valid JSON: unexpected character, expected ',' "
+                      "or '}': column 10 (char 9)"]
