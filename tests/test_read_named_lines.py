@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from click.testing import CliRunner
 
 from daishi_forensics.cli import main
+from daishi_forensics.read.boundary import read_match
+from daishi_forensics.read.sources import open_match
 
 from .matchkit import archive, ev, write_match
 
@@ -45,3 +48,30 @@ def test_a_folder_events_line_not_json_is_placed_by_its_column(tmp_path: Path) -
     assert code == 1
     assert errors == [f"error: {folder}/events.jsonl, line 2: $: not valid JSON: unexpected character, expected ',' "
                       "or '}': column 10 (char 9)"]
+
+
+def test_a_v1_record_with_a_null_match_id_is_named_not_handed_on(tmp_path: Path) -> None:
+    """A v1 record carries no matchId; one written null was passed over by the check of every event's
+    matchId (as if absent) and handed to the analyses as it stood, ``matchId: None`` in the v3 shape
+    (validate exit 0, nothing said), where ``""`` or ``12345`` were refused.  Now it is refused as they are."""
+    events, arch = _match()
+    path = write_match(tmp_path, events, arch, version=1)
+    lines = path.read_bytes().splitlines(keepends=True)
+    lines[3] = lines[3].replace(b"{", b'{"matchId": null, ', 1)
+    path.write_bytes(b"".join(lines))
+    assert _errors(path) == (1, [f"error: {path}, line 4, id 3: $.matchId: matchId null differs from the export's "
+                                 f"{arch['matchId']}"])
+    read = read_match(open_match(str(path)))
+    assert [e["id"] for e in read.events()] == [1, 2]
+    behavior = CliRunner().invoke(main, ["behavior", str(path), "--format", "json"])
+    (invalid,) = [f for f in json.loads(behavior.output)["findings"] if f["kind"] == "invalid-events"]
+    assert invalid["events"] == [3]
+
+
+def test_a_v1_record_with_the_export_match_id_is_read(tmp_path: Path) -> None:
+    events, arch = _match()
+    path = write_match(tmp_path, events, arch, version=1)
+    lines = path.read_bytes().splitlines(keepends=True)
+    lines[3] = lines[3].replace(b"{", b'{"matchId": "%s", ' % arch["matchId"].encode(), 1)
+    path.write_bytes(b"".join(lines))
+    assert _errors(path) == (0, [])

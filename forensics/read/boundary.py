@@ -624,9 +624,9 @@ class MatchRead:
             named = self._schema_paths | self._said_paths
             if self.match_id is not None and "$.matchId" not in named:
                 event_match = data.get("matchId")
-                if event_match is not None and event_match != self.match_id:
-                    self._problem(Problem(name, f"matchId {shown(event_match, 40)} differs from the export's "
-                                                f"{self.match_id}", code="match-id", event_id=eid, line=line,
+                if "matchId" in data and event_match != self.match_id:  # a null one too (a v1 record may omit it)
+                    self._problem(Problem(name, f"matchId {shown(event_match, 40, json_literals=True)} differs from "
+                                                f"the export's {self.match_id}", code="match-id", event_id=eid, line=line,
                                           index=index, path="$.matchId", event_type=type_name))
                     bad = True
             if type_name in REGION_FIELDS:
