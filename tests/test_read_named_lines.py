@@ -75,3 +75,30 @@ def test_a_v1_record_with_the_export_match_id_is_read(tmp_path: Path) -> None:
     lines[3] = lines[3].replace(b"{", b'{"matchId": "%s", ' % arch["matchId"].encode(), 1)
     path.write_bytes(b"".join(lines))
     assert _errors(path) == (0, [])
+
+
+def test_a_bundle_quotes_a_number_past_2_53_as_it_writes_it_as_a_stream_does(tmp_path: Path) -> None:
+    """In a bundle a number a double cannot hold was quoted as the double read, not as the file writes it:
+    ``"tick": 9007199254740993.0`` was '$.tick: 9007199254740992 is greater than the maximum of
+    9007199254740991' (a number the file does not hold), ``18446744073709551616`` was
+    '1.8446744073709552e+19 is past 2**53'; only the id was quoted as written.  Each is now said in
+    the words a stream's line gets (exit 1 as before)."""
+    events, arch = _match()
+    events.append(ev(4, 2, "gather", "a_1", region="r_0_0", resource="wood", gathered=1))
+    path = write_match(tmp_path / "b", events, arch, form="bundle")
+    text = path.read_bytes()
+    for before, after in ((b'"tick":1,', b'"tick":9007199254740993.0,'),
+                          (b'"gathered":1', b'"gathered":18446744073709551616')):
+        assert text.count(before) == 1
+        text = text.replace(before, after)
+    path.write_bytes(text)
+    stream = write_match(tmp_path / "s", events, arch)
+    stream.write_bytes(stream.read_bytes().replace(b'"tick":1,', b'"tick":9007199254740993.0,')
+                       .replace(b'"gathered":1', b'"gathered":18446744073709551616'))
+    said = ["$.tick: 9007199254740993.0 (as written in the file; read as 9007199254740992.0) is past 2**53: an "
+            "integer this large cannot be read exactly",
+            "$.payload.gathered: 18446744073709551616 (as written in the file; read as 1.8446744073709552e+19) is "
+            "past 2**53: an integer this large cannot be read exactly"]
+    assert _errors(path) == (1, [f"error: {path}, event #2, id 3: {said[0]}", f"error: {path}, event #3, id 4: {said[1]}"])
+    assert _errors(stream) == (1, [f"error: {stream}, line 4, id 3: {said[0]}",
+                                   f"error: {stream}, line 5, id 4: {said[1]}"])

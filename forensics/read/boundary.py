@@ -61,8 +61,8 @@ from .jsontext import (DocumentEvent, RepeatedKeys, colon_counter, key_path, lon
                        with_lone_surrogates, written_numbers)
 from .sources import EventSpool, MatchSource, RawRecord
 from .upcast import upcast
-from .validation import (UPCAST_MARKS, EventChecker, IntegralFloat, Problem, as_integers, header_problems,
-                         json_path, server_errata_problems)
+from .validation import (EXACT_INTEGER, UPCAST_MARKS, EventChecker, IntegralFloat, Problem, as_integers,
+                         header_problems, json_path, server_errata_problems)
 
 __all__ = ["ReadStats", "MatchRead", "read_match", "as_parsed", "REGION", "SEASON_MARKERS", "truncation_evidence",
            "erratum_name", "usable_type", "UNTYPED"]
@@ -602,6 +602,9 @@ class MatchRead:
         data, numbers = as_integers(data, _checker().integer_paths(type_name))
         if numbers and text is not None:
             numbers = as_written(numbers, text)
+        elif numbers and self.source.number_texts is not None and any(abs(n.value) >= EXACT_INTEGER for n in numbers):
+            # a whole document's: the texts of the numbers a double may not be, found there
+            numbers = as_written(numbers, None, self.source.number_texts(index))
         elif numbers and written_id is not None:  # a whole document's: the id's text found there
             numbers = as_written(numbers, None, {("id",): written_id})
         if not self.validate and data.get("schemaVersion") == 3:

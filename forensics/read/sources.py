@@ -60,7 +60,7 @@ from daishi_forensics.wording import count
 from daishi_forensics.arithmetic import positive_whole
 from daishi_forensics.jsonio import json_kind, shown as shown_value
 from daishi_forensics.outputs import note_input
-from daishi_forensics.errors import BadSetting, InputTooLarge, InputUnreadable, MatchNotFound, ServerError
+from daishi_forensics.errors import BadSetting, ForensicsError, InputTooLarge, InputUnreadable, MatchNotFound, ServerError
 from .jsontext import (DocumentEvent, RepeatedKeys, key_path, loads_keeping_surrogates, may_repeat_keys,
                        replace_lone_surrogates, repeated_keys, with_lone_surrogates,
                        written_numbers)
@@ -227,6 +227,10 @@ class MatchSource:
     lone_surrogates: list[tuple[str, str]] = field(default_factory=list)
     """Strings of the header (outside the events) whose lone surrogate escapes were read as U+FFFD:
     ``(where, the string as written)``, where a path (a key: its object's path, then ``{key}``)."""
+    number_texts: Callable[[int], dict[tuple[Any, ...], str]] | None = None
+    """For a bundle file: the numbers of the record at an index that were read as doubles at least 2**53
+    in magnitude, as the file writes them, by their path in the record (found when first asked, by
+    reading the file again: its text is not kept); a line's text is at hand, this is the document's."""
 
     @property
     def archive(self) -> dict[str, Any]:
@@ -733,7 +737,7 @@ def _open_bundle(path: Path, limits: Limits) -> MatchSource:
         data = _read_whole(path, limits)
     except MemoryError:
         raise _no_memory(name) from None
-    return _bundle_source(data, name)
+    return _bundle_source(data, name, partial(_read_whole, path, limits))
 
 
 def _no_memory(name: str) -> InputTooLarge:
@@ -741,8 +745,11 @@ def _no_memory(name: str) -> InputTooLarge:
                          "a .jsonl stream", file=name)
 
 
-def _bundle_source(data: bytes | bytearray, name: str) -> MatchSource:
-    """A bundle's source from its whole text (``data``, read within the bundle limit), named ``name``."""
+def _bundle_source(data: bytes | bytearray, name: str,
+                   reread: Callable[[], bytes | bytearray] | None = None) -> MatchSource:
+    """A bundle's source from its whole text (``data``, read within the bundle limit), named ``name``;
+    ``reread`` reads that text again (a file), for the numbers a problem quotes as written
+    (:attr:`MatchSource.number_texts`)."""
     notes: list[str] = []
     try:
         data = _without_bom(data, name, notes)
@@ -779,7 +786,68 @@ def _bundle_source(data: bytes | bytearray, name: str) -> MatchSource:
             yield RawRecord(index, None, data, None)
 
     return MatchSource(name, "bundle", header, records, notes=notes, repeated_keys=header_repeated,
-                       lone_surrogates=header_lone)
+                       lone_surrogates=header_lone,
+                       number_texts=_number_texts(events, reread) if reread is not None else None)
+
+
+_EXACT = 2.0**53
+
+
+def _number_texts(events: list[Any], reread: Callable[[], bytes | bytearray]) -> Callable[[int], dict[tuple[Any, ...], str]]:
+    """A bundle's :attr:`MatchSource.number_texts`: when first asked, every event's doubles at least 2**53
+    in magnitude (where the double may not be the number written: ``9007199254740993.0`` is read as
+    2**53, ``18446744073709551616`` as ``1.8446744073709552e+19``) are found in the text read again;
+    a text that no longer writes such a double there (the file changed since) gives none."""
+    found: dict[int, dict[tuple[Any, ...], str]] | None = None
+
+    def texts(index: int) -> dict[tuple[Any, ...], str]:
+        nonlocal found
+        if found is None:
+            found = {}
+            wanted = [("events", i, *where) for i, event in enumerate(events) for where in _past_exact(event)]
+            try:
+                data = reread() if wanted else b""
+            except (ForensicsError, OSError, MemoryError):
+                data = b""
+            for where, text in (written_numbers(_without_bom(data, "", []), wanted).items() if data else ()):
+                if _reads_as(text, _at(events, where[1:])):
+                    found.setdefault(where[1], {})[where[2:]] = text
+        return found.get(index, {})
+
+    return texts
+
+
+def _past_exact(value: Any) -> list[tuple[Any, ...]]:
+    """The path of each double in ``value`` at least 2**53 in magnitude.
+
+    >>> _past_exact({"id": 5, "tick": 9007199254740992.0, "payload": {"n": [1.5, -1e300]}})
+    [('payload', 'n', 1), ('tick',)]
+    """
+    stack: list[tuple[Any, tuple[Any, ...]]] = [(value, ())]
+    found = []
+    while stack:
+        node, where = stack.pop()
+        if type(node) is dict:
+            stack.extend((child, (*where, key)) for key, child in node.items())
+        elif type(node) is list:
+            stack.extend((child, (*where, i)) for i, child in enumerate(node))
+        elif type(node) is float and abs(node) >= _EXACT:
+            found.append(where)
+    return sorted(found, key=lambda where: [str(part) for part in where])
+
+
+def _at(value: Any, where: tuple[Any, ...]) -> Any:
+    for key in where:
+        value = value[key]
+    return value
+
+
+def _reads_as(text: str, value: Any) -> bool:
+    """The number ``text`` writes is read as the double ``value`` (a text of the same file as parsed)."""
+    try:
+        return bool(float(text) == value)
+    except (ValueError, OverflowError):
+        return False
 
 
 def _bare_returns(line: bytes | bytearray, name: str) -> InputUnreadable | None:
