@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Callable
 
+import pytest
 from click.testing import CliRunner
 
 from daishi_forensics.cli import main
@@ -102,3 +104,37 @@ def test_a_bundle_quotes_a_number_past_2_53_as_it_writes_it_as_a_stream_does(tmp
     assert _errors(path) == (1, [f"error: {path}, event #2, id 3: {said[0]}", f"error: {path}, event #3, id 4: {said[1]}"])
     assert _errors(stream) == (1, [f"error: {stream}, line 4, id 3: {said[0]}",
                                    f"error: {stream}, line 5, id 4: {said[1]}"])
+
+
+def _header(path: Path, change: Callable[[dict], None]) -> None:
+    first, rest = path.read_bytes().split(b"\n", 1)
+    header = json.loads(first)
+    change(header)
+    path.write_bytes(json.dumps(header).encode() + b"\n" + rest)
+
+
+@pytest.mark.parametrize(("change", "said"), [
+    (lambda h: h.pop("matchId"), "$: 'matchId' is a required property"),
+    (lambda h: h.update(matchId=None), "$.matchId: null is not of type 'string'"),
+    (lambda h: h.update(matchId=""), "$.matchId: '' does not match '^m_[0-9a-f]{12}$'"),
+    (lambda h: h.update(matchId=123), "$.matchId: 123 is not of type 'string'"),
+])
+def test_a_stream_header_without_a_match_id_is_named(tmp_path: Path, change: Callable[[dict], None], said: str) -> None:
+    """The header's matchId (required by the stream header's and the bundle's schema, the match every event's
+    matchId is checked against) went unchecked: missing or null, validate said the match valid (exit 0);
+    ``""`` or ``123`` were said only as 'archive matchId … differs from the export's …' at
+    ``$.archive.matchId``, the archive's field, not the header's.  Now the header's own field is named (exit 1),
+    and the archive's, which is the match's, is not blamed."""
+    events, arch = _match()
+    path = write_match(tmp_path, events, arch)
+    _header(path, change)
+    assert _errors(path) == (1, [f"error: {path}: {said}"])
+
+
+def test_a_bundle_without_a_match_id_is_named(tmp_path: Path) -> None:
+    events, arch = _match()
+    path = write_match(tmp_path, events, arch, form="bundle")
+    document = json.loads(path.read_bytes())
+    del document["matchId"]
+    path.write_bytes(json.dumps(document).encode())
+    assert _errors(path) == (1, [f"error: {path}: $: 'matchId' is a required property"])

@@ -780,6 +780,12 @@ def header_problems(source: Any) -> list[Problem]:
             problems.append(
                 Problem(name, "'formatVersion' must be 1 (the version this tool reads)", code="header", path="$.formatVersion")
             )
+        said = [Problem(name, message, code="header", path=path)
+                for path, message in _header_match_id_errors(header)]
+        problems += said
+        named_id = not said
+    else:
+        named_id = True
     for key, schema_name in (("archive", "archive"), ("report", "report")):
         value = header.get(key)
         if value is None:
@@ -789,7 +795,8 @@ def header_problems(source: Any) -> list[Problem]:
             for path, message in checker.errors(value):
                 problems.append(Problem(name, message, code=key, path="$." + key + path[1:]))
     archive_id = source.archive.get("matchId")
-    if header.get("matchId") is not None and archive_id is not None and archive_id != header.get("matchId"):
+    if (named_id and header.get("matchId") is not None and archive_id is not None
+            and archive_id != header.get("matchId")):
         problems.append(
             Problem(name, f"archive matchId {shown(archive_id)} differs from the export's "
                           f"{shown(header.get('matchId'))}",
@@ -831,6 +838,18 @@ def server_errata_problems(source: Any) -> list[Problem]:
                                           "it withholds nothing", severity="warning", code="errata",
                                     path=f"$.errata[{position}].events"))
     return problems
+
+
+def _header_match_id_errors(header: dict[str, Any]) -> list[tuple[str, str]]:
+    """``(json path, message)`` for a bundle's or stream header's ``matchId`` breaking its schema (required,
+    ``m_`` and 12 hexadecimal digits): the match each event's ``matchId`` is checked against."""
+    if "matchId" not in _HEADER_CHECKERS:
+        rule = {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "required": ["matchId"],
+                "properties": {"matchId": schemas.inlined("stream-header")["properties"]["matchId"]}}
+        _HEADER_CHECKERS["matchId"] = SchemaChecker(rule)
+    checker = _HEADER_CHECKERS["matchId"]
+    instance = {"matchId": header["matchId"]} if "matchId" in header else {}
+    return [] if checker.is_valid(instance) else list(checker.errors(instance))
 
 
 def _errata_checker() -> SchemaChecker:
