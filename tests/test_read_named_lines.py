@@ -138,3 +138,18 @@ def test_a_bundle_without_a_match_id_is_named(tmp_path: Path) -> None:
     del document["matchId"]
     path.write_bytes(json.dumps(document).encode())
     assert _errors(path) == (1, [f"error: {path}: $: 'matchId' is a required property"])
+
+
+@pytest.mark.parametrize(("key", "value", "said"), [("agents", "", "''"), ("errata", 123, "123")])
+@pytest.mark.parametrize("form", ["stream", "bundle"])
+def test_validate_names_the_file_of_an_archive_list_that_is_none(tmp_path: Path, key: str, value: object, said: str,
+                                                                 form: str) -> None:
+    """validate said 'UNREADABLE  field agents: the archive's agents is not a list: ''' (exit 3) without the
+    file, which behavior, score and screen name ('m_….jsonl, field agents: …'): with several targets or a
+    folder of matches, nothing said which.  Now it names the file as they do (exit 3 as before)."""
+    events, arch = _match()
+    arch[key] = value
+    path = write_match(tmp_path, events, arch, form=form)
+    result = CliRunner().invoke(main, ["validate", str(path)])
+    assert (result.exit_code, result.output) == (
+        3, f"UNREADABLE  {path}, field {key}: the archive's {key} is not a list: {said}\n0 of 1 match valid\n")

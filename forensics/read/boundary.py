@@ -217,7 +217,8 @@ class MatchRead:
         self.height = _dimension(grid.get("height"))
         for key in ("agents", "errata"):  # contract §4: both are arrays; every reader iterates them
             if archive.get(key) is not None and not isinstance(archive.get(key), list):
-                raise InvalidInput(f"the archive's {key} is not a list: {shown(archive.get(key))}", field=key)
+                raise InvalidInput(f"the archive's {key} is not a list: {shown(archive.get(key))}", file=source.name,
+                                   field=key)
         self.errata_events: dict[int, str] = {}
         for erratum in [*(archive.get("errata") or []), *source.errata]:
             if isinstance(erratum, dict) and isinstance(erratum.get("events"), list):
