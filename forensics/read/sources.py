@@ -1586,7 +1586,12 @@ class ServerClient:
         return _join(base, path), headers
 
     def get_json(self, path: str, *, missing_ok: bool = False, missing: str | None = None) -> Any:
-        """The JSON answer of ``GET base+path`` (None for a 404 when ``missing_ok``).
+        """The JSON answer of ``GET base+path`` (None for a 404 when ``missing_ok``): :meth:`get_answer`'s value."""
+        return self.get_answer(path, missing_ok=missing_ok, missing=missing)[0]
+
+    def get_answer(self, path: str, *, missing_ok: bool = False,
+                   missing: str | None = None) -> tuple[Any, bytes | bytearray]:
+        """The JSON answer of ``GET base+path`` (None for a 404 when ``missing_ok``), and its text.
 
         A 404 is :class:`MatchNotFound`, or, given ``missing`` (what a 404 means for this request:
         an export page past the first), a :class:`ServerError` saying it.  Messages name the address
@@ -1606,7 +1611,7 @@ class ServerClient:
                 exc.close()
                 if exc.code == 404:
                     if missing_ok:
-                        return None
+                        return None, b""
                     if missing is not None:
                         raise ServerError(f"{missing} (HTTP 404)", file=shown) from None
                     raise MatchNotFound("the server has no such match (HTTP 404)", file=shown) from None
@@ -1648,11 +1653,11 @@ class ServerClient:
             time.sleep(wait)
             attempt += 1
         try:
-            return orjson.loads(body)
+            return orjson.loads(body), body
         except orjson.JSONDecodeError as exc:
             rescued = _answer_with_lone_surrogates(body, shown, self.lone_surrogates)
             if rescued is not None:
-                return rescued
+                return rescued, body
             if body.startswith(b"\x1f\x8b"):
                 raise ServerError("the answer is gzip-compressed data the server did not declare (no "
                                   "Content-Encoding: gzip), not JSON", file=shown) from None
@@ -1758,6 +1763,13 @@ def _holds_lone_surrogate(value: Any) -> bool:
     return False
 
 
+def _page_texts(body: bytes | bytearray, page: dict[str, Any]) -> dict[int, tuple[str, ...]]:
+    """What only the text ``body`` of an export page shows of its events, by their place in the page: the keys
+    each repeats (:func:`_repeated_in_document`), as a bundle's."""
+    repeated, _ = _repeated_in_document(body, page)
+    return repeated
+
+
 def _spooled(event: Any) -> bytes:
     """An event of a server page as a line of the spool; one holding a lone surrogate
     (:func:`_answer_with_lone_surrogates`) as JSON with the escape, which the read boundary reads as U+FFFD
@@ -1800,19 +1812,22 @@ def _fetch_report(client: ServerClient, quoted: str, match_id: str) -> tuple[dic
     return report, None
 
 
-def _spool_pages(client: ServerClient, first: dict[str, Any], spool: IO[bytes], name: str, match_id: str,
-                 quoted: str, limits: Limits) -> list[PageErrata]:
-    """Follow the export's pages from ``first``, writing each event as a line to ``spool``;
-    returns the errata of every page that has some, each erratum's event ids the export does not
-    hold found.
+def _spool_pages(client: ServerClient, first: tuple[dict[str, Any], bytes | bytearray], spool: IO[bytes], name: str,
+                 match_id: str, quoted: str, limits: Limits,
+                 texts: dict[int, tuple[str, ...]]) -> list[PageErrata]:
+    """Follow the export's pages from ``first`` (the page and its text), writing each event as a line to
+    ``spool``; returns the errata of every page that has some, each erratum's event ids the export does
+    not hold found.  What only a page's text shows of an event, the keys it repeats (:func:`_page_texts`),
+    goes into ``texts`` by the event's place in the export.
 
     The export must progress: a cursor given a second time (a loop), a page that holds only
     events already fetched (their ids all seen on earlier pages), more than
     ``server_empty_pages`` pages in a row without an event and more than ``server_max_pages``
     pages in all are refused, each with a clear :class:`ServerError`."""
     errata: list[tuple[str, list[Any]]] = []
-    page = first
+    page, body = first
     cursor: str | None = None
+    spooled = 0
     seen: set[bytes] = set()  # the digest of each cursor followed: a server's cursors may be long
     fetched = _IdSet()
     empty_run = 0
@@ -1826,6 +1841,9 @@ def _spool_pages(client: ServerClient, first: dict[str, Any], spool: IO[bytes], 
             raise ServerError(f"{_page_name(cursor)} holds only events already fetched on earlier pages "
                               f"(event ids {shown_ids}): the server repeats pages instead of progressing; "
                               "refused", file=name, field="events")
+        for position, said in _page_texts(body, page).items():
+            texts[spooled + position] = said
+        spooled += len(ids)
         for data, event_id in zip(page["events"], ids):
             spool.write(_spooled(data))
             if isinstance(event_id, int) and not isinstance(event_id, bool):
@@ -1857,9 +1875,9 @@ def _spool_pages(client: ServerClient, first: dict[str, Any], spool: IO[bytes], 
         count += 1
         missing = (f"the server has no export page at cursor {_cursor_shown(cursor)} (given as 'next' by "
                    f"{_page_name(previous)}): the cursor was not found, or expired while the pages were read")
-        page = _export_page(
-            client.get_json(f"/api/matches/{quoted}/export?cursor={urllib.parse.quote(cursor)}", missing=missing),
-            name, match_id, cursor)
+        value, body = client.get_answer(f"/api/matches/{quoted}/export?cursor={urllib.parse.quote(cursor)}",
+                                        missing=missing)
+        page = _export_page(value, name, match_id, cursor)
 
 
 class _IdSet:
@@ -1966,12 +1984,15 @@ def _open_server(match_id: str, server: str, limits: Limits) -> MatchSource:
     client = ServerClient(base, limits)
     quoted = urllib.parse.quote(match_id)
     name = _join(redact_url(base), f"/api/matches/{quoted}/export")
-    first = _export_page(client.get_json(f"/api/matches/{quoted}/export"), name, match_id, None)
+    value, body = client.get_answer(f"/api/matches/{quoted}/export")
+    first = _export_page(value, name, match_id, None)
     if not isinstance(first.get("archive"), dict):
         raise ServerError("the first export page has no 'archive' object", file=name, field="archive")
     spool = tempfile.TemporaryFile()
     try:
-        page_errata = _spool_pages(client, first, spool, name, match_id, quoted, limits)
+        texts: dict[int, tuple[str, ...]] = {}
+        page_errata = _spool_pages(client, (first, body), spool, name, match_id, quoted, limits, texts)
+        del value, body
         report, report_error = _fetch_report(client, quoted, match_id)
     except BaseException:
         spool.close()
@@ -1985,10 +2006,14 @@ def _open_server(match_id: str, server: str, limits: Limits) -> MatchSource:
         spool.seek(0)
         for index, line in enumerate(spool):
             try:
-                record = RawRecord(index, None, orjson.loads(line), None)
+                data = orjson.loads(line)
             except orjson.JSONDecodeError as exc:  # a lone surrogate (_spooled): the read boundary reads the line
-                record = RawRecord(index, None, None, f"not valid JSON: {_json_reason(exc)}", line)
-            yield record
+                yield RawRecord(index, None, None, f"not valid JSON: {_json_reason(exc)}", line)
+                continue
+            keys = texts.get(index)
+            if keys is not None and isinstance(data, dict):
+                data = RepeatedKeys(data, keys)
+            yield RawRecord(index, None, data, None)
 
     errata = [erratum for page in page_errata for erratum in page.errata]
     source = MatchSource(name, "server", header, records, errata=errata, page_errata=page_errata,
