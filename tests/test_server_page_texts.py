@@ -47,3 +47,21 @@ def test_a_key_repeated_in_a_server_page_event_is_said(server: str, routes: dict
     address = f"{server}/api/matches/{MATCH_ID}/export"
     assert _said(server, tmp_path) == (0, [f"warning: {address}, event #1, id 2: $: the key 'tick' is repeated in "
                                            "this event; the last value is kept"])
+
+
+def test_a_server_page_quotes_a_number_past_2_53_as_it_writes_it(server: str, routes: dict[str, Respond],
+                                                                 tmp_path: Path) -> None:
+    """A page's numbers were quoted as the doubles read: an id 18446744073709551616 was 'id
+    1.8446744073709552e+19' ('…: $.id: 1.8446744073709552e+19 is past 2**53: …'), a tick
+    9007199254740993.0 '9007199254740992 is greater than the maximum of 9007199254740991' beside a warning
+    '9007199254740992.0 is written as a fraction where an integer goes' (exit 1).  Now each is quoted as
+    written, as a stream's line is (exit 1 as before)."""
+    big_id = orjson.dumps(ev(2, 1, "rest", "a_1")).replace(b'"id":2,', b'"id":18446744073709551616,')
+    big_tick = orjson.dumps(ev(3, 1, "rest", "a_1")).replace(b'"tick":1,', b'"tick":9007199254740993.0,')
+    routes[EXPORT] = _page(orjson.dumps(ev(1, 0, "agent_spawned", "a_1", region="r_0_0")), big_id, big_tick)
+    address = f"{server}/api/matches/{MATCH_ID}/export"
+    assert _said(server, tmp_path) == (1, [
+        f"error: {address}, event #1, id 18446744073709551616: $.id: 18446744073709551616 (as written in the file; "
+        "read as 1.8446744073709552e+19) is past 2**53: an integer this large cannot be read exactly",
+        f"error: {address}, event #2, id 3: $.tick: 9007199254740993.0 (as written in the file; read as "
+        "9007199254740992.0) is past 2**53: an integer this large cannot be read exactly"])

@@ -564,6 +564,7 @@ class MatchRead:
         self._lone = {}
         self._written_id = None
         written_id = None
+        written: dict[tuple[Any, ...], str] = {}
         if error is not None and text is not None:
             rescued = with_lone_surrogates(text)
             if rescued is not None:  # read on: each lone surrogate as U+FFFD, said below
@@ -571,7 +572,7 @@ class MatchRead:
                 error = None
                 record = RawRecord(index, line, data, None, text)
         elif type(data) is DocumentEvent:  # an event of a whole document: what its text showed, found there
-            self._lone, written_id = data.originals, data.written_id
+            self._lone, written_id, written = data.originals, data.written_id, data.written
             data = RepeatedKeys(data, data.repeated) if data.repeated else dict(data)
             record = RawRecord(index, line, data, None, text)
         if isinstance(data, dict):
@@ -606,8 +607,8 @@ class MatchRead:
         elif numbers and self.source.number_texts is not None and any(abs(n.value) >= EXACT_INTEGER for n in numbers):
             # a whole document's: the texts of the numbers a double may not be, found there
             numbers = as_written(numbers, None, self.source.number_texts(index))
-        elif numbers and written_id is not None:  # a whole document's: the id's text found there
-            numbers = as_written(numbers, None, {("id",): written_id})
+        elif numbers and written:  # a whole document's (a server's page): the texts found there
+            numbers = as_written(numbers, None, written)
         if not self.validate and data.get("schemaVersion") == 3:
             yield from self._unchecked(data, record)
             return

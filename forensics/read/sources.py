@@ -1763,11 +1763,19 @@ def _holds_lone_surrogate(value: Any) -> bool:
     return False
 
 
-def _page_texts(body: bytes | bytearray, page: dict[str, Any]) -> dict[int, tuple[str, ...]]:
+def _page_texts(body: bytes | bytearray, page: dict[str, Any]) -> dict[int, tuple[tuple[str, ...], dict[tuple[Any, ...], str]]]:
     """What only the text ``body`` of an export page shows of its events, by their place in the page: the keys
-    each repeats (:func:`_repeated_in_document`), as a bundle's."""
+    each repeats (:func:`_repeated_in_document`), and its numbers as written where the double read may not
+    be the number (an ``id`` read as a double, any number at least 2**53 in magnitude), as a bundle's."""
+    events = page["events"]
     repeated, _ = _repeated_in_document(body, page)
-    return repeated
+    floats = [("events", i, *where) for i, event in enumerate(events) for where in _past_exact(event)]
+    floats += [("events", i, "id") for i, event in enumerate(events)
+               if type(event) is dict and type(event.get("id")) is float and abs(event["id"]) < _EXACT]
+    written: dict[int, dict[tuple[Any, ...], str]] = {}
+    for where, text in (written_numbers(body, floats).items() if floats else ()):
+        written.setdefault(where[1], {})[where[2:]] = text
+    return {i: (repeated.get(i, ()), written.get(i, {})) for i in sorted({*repeated, *written})}
 
 
 def _spooled(event: Any) -> bytes:
@@ -1814,11 +1822,11 @@ def _fetch_report(client: ServerClient, quoted: str, match_id: str) -> tuple[dic
 
 def _spool_pages(client: ServerClient, first: tuple[dict[str, Any], bytes | bytearray], spool: IO[bytes], name: str,
                  match_id: str, quoted: str, limits: Limits,
-                 texts: dict[int, tuple[str, ...]]) -> list[PageErrata]:
+                 texts: dict[int, tuple[tuple[str, ...], dict[tuple[Any, ...], str]]]) -> list[PageErrata]:
     """Follow the export's pages from ``first`` (the page and its text), writing each event as a line to
     ``spool``; returns the errata of every page that has some, each erratum's event ids the export does
-    not hold found.  What only a page's text shows of an event, the keys it repeats (:func:`_page_texts`),
-    goes into ``texts`` by the event's place in the export.
+    not hold found.  What only a page's text shows of an event, the keys it repeats and its numbers a
+    double may not be (:func:`_page_texts`), goes into ``texts`` by the event's place in the export.
 
     The export must progress: a cursor given a second time (a loop), a page that holds only
     events already fetched (their ids all seen on earlier pages), more than
@@ -1990,7 +1998,7 @@ def _open_server(match_id: str, server: str, limits: Limits) -> MatchSource:
         raise ServerError("the first export page has no 'archive' object", file=name, field="archive")
     spool = tempfile.TemporaryFile()
     try:
-        texts: dict[int, tuple[str, ...]] = {}
+        texts: dict[int, tuple[tuple[str, ...], dict[tuple[Any, ...], str]]] = {}
         page_errata = _spool_pages(client, (first, body), spool, name, match_id, quoted, limits, texts)
         del value, body
         report, report_error = _fetch_report(client, quoted, match_id)
@@ -2010,9 +2018,10 @@ def _open_server(match_id: str, server: str, limits: Limits) -> MatchSource:
             except orjson.JSONDecodeError as exc:  # a lone surrogate (_spooled): the read boundary reads the line
                 yield RawRecord(index, None, None, f"not valid JSON: {_json_reason(exc)}", line)
                 continue
-            keys = texts.get(index)
-            if keys is not None and isinstance(data, dict):
-                data = RepeatedKeys(data, keys)
+            said = texts.get(index)
+            if said is not None and isinstance(data, dict):
+                keys, written = said
+                data = DocumentEvent(data, None, keys, written.get(("id",)), written)
             yield RawRecord(index, None, data, None)
 
     errata = [erratum for page in page_errata for erratum in page.errata]
