@@ -153,3 +153,22 @@ def test_validate_names_the_file_of_an_archive_list_that_is_none(tmp_path: Path,
     result = CliRunner().invoke(main, ["validate", str(path)])
     assert (result.exit_code, result.output) == (
         3, f"UNREADABLE  {path}, field {key}: the archive's {key} is not a list: {said}\n0 of 1 match valid\n")
+
+
+def test_an_archive_tick_written_as_a_fraction_is_read_as_the_integer_and_said(tmp_path: Path) -> None:
+    """``"endedAtTick": 10.0`` (an integer the schema accepts, written with a fraction) was valid to validate
+    with nothing said (exit 0), while behavior and score refused the match, 'field endedAtTick: endedAtTick
+    is missing or not an integer: 10.0' (exit 1).  It is now read as 10, as a record's ``"tick": 57.0`` is,
+    and said as a warning naming the field; every command reads the match as with 10."""
+    events, arch = _match()
+    plain = write_match(tmp_path / "plain", events, arch)
+    arch["endedAtTick"] = 10.0
+    path = write_match(tmp_path / "float", events, arch)
+    assert b'"endedAtTick":10.0' in path.read_bytes()
+    result = CliRunner().invoke(main, ["validate", str(path)])
+    assert result.exit_code == 0
+    assert [line.strip() for line in result.output.splitlines() if "warning" in line] == [
+        f"warning: {path}: $.archive.endedAtTick: 10.0 is written as a fraction where an integer goes; read as 10"]
+    for command in (["behavior", "--format", "json"], ["score", "--format", "json"]):
+        said, expected = (CliRunner().invoke(main, [command[0], str(p), *command[1:]]) for p in (path, plain))
+        assert (said.exit_code, said.output.replace(str(path), str(plain))) == (expected.exit_code, expected.output)

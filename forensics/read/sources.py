@@ -49,18 +49,20 @@ import zlib
 from contextlib import ExitStack, contextmanager
 import dataclasses
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cache, partial
 from importlib import resources
 from pathlib import Path
 from typing import IO, Any, BinaryIO, Callable, Generator, Iterator, NamedTuple
 
 import orjson
 
+from daishi_forensics import schemas
 from daishi_forensics.wording import count
 from daishi_forensics.arithmetic import positive_whole
 from daishi_forensics.jsonio import json_kind, shown as shown_value
 from daishi_forensics.outputs import note_input
 from daishi_forensics.errors import BadSetting, ForensicsError, InputTooLarge, InputUnreadable, MatchNotFound, ServerError
+from .validation import IntegerPath, IntegralFloat, as_integers, integer_paths
 from .jsontext import (DocumentEvent, RepeatedKeys, key_path, loads_keeping_surrogates, may_repeat_keys,
                        replace_lone_surrogates, repeated_keys, with_lone_surrogates,
                        written_numbers)
@@ -231,6 +233,18 @@ class MatchSource:
     """For a bundle file: the numbers of the record at an index that were read as doubles at least 2**53
     in magnitude, as the file writes them, by their path in the record (found when first asked, by
     reading the file again: its text is not kept); a line's text is at hand, this is the document's."""
+    archive_numbers: list[IntegralFloat] = field(default_factory=list)
+    """Numbers of the archive written with a fraction or exponent where its schema puts an integer
+    (``"endedAtTick": 600.0``), read as the integers they are (said as warnings), paths from the
+    archive's root; one past 2**53 stays as read (its schema says it)."""
+
+    def __post_init__(self) -> None:
+        archive = self.header.get("archive")
+        if isinstance(archive, dict):
+            read, numbers = as_integers(archive, _archive_integers())
+            if numbers:
+                self.header = {**self.header, "archive": read}
+                self.archive_numbers = [*self.archive_numbers, *(n for n in numbers if n.exact)]
 
     @property
     def archive(self) -> dict[str, Any]:
@@ -791,6 +805,12 @@ def _bundle_source(data: bytes | bytearray, name: str,
 
 
 _EXACT = 2.0**53
+
+
+@cache
+def _archive_integers() -> tuple[IntegerPath, ...]:
+    """Where the archive's schema puts an integer."""
+    return tuple(sorted(integer_paths(schemas.inlined("archive")), key=lambda path: [str(k) for k in path]))
 
 
 def _number_texts(events: list[Any], reread: Callable[[], bytes | bytearray]) -> Callable[[int], dict[tuple[Any, ...], str]]:

@@ -786,6 +786,10 @@ def header_problems(source: Any) -> list[Problem]:
         named_id = not said
     else:
         named_id = True
+    for number in getattr(source, "archive_numbers", ()):  # read as the integers they are (MatchSource)
+        problems.append(Problem(name, f"{number.quoted()} is written as a fraction where an integer goes; read as "
+                                      f"{int(number.value)}", severity="warning", code="integral-float",
+                                path="$.archive" + number.path[1:]))
     for key, schema_name in (("archive", "archive"), ("report", "report")):
         value = header.get(key)
         if value is None:
