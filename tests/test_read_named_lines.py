@@ -172,3 +172,21 @@ def test_an_archive_tick_written_as_a_fraction_is_read_as_the_integer_and_said(t
     for command in (["behavior", "--format", "json"], ["score", "--format", "json"]):
         said, expected = (CliRunner().invoke(main, [command[0], str(p), *command[1:]]) for p in (path, plain))
         assert (said.exit_code, said.output.replace(str(path), str(plain))) == (expected.exit_code, expected.output)
+
+
+@pytest.mark.parametrize("written", [b"9007199254740993.0", b"18446744073709551616", b"9007199254740992.0"])
+def test_an_archive_tick_past_2_53_is_said_so_not_quoted_as_the_double(tmp_path: Path, written: bytes) -> None:
+    """``"endedAtTick": 9007199254740993.0`` (read as the double 2**53) was refused by behavior and score as
+    'endedAtTick is missing or not an integer: 9007199254740992.0', a number the file does not hold and no
+    reason; now in the words every reader of the archive uses for a count read as a double past the bound
+    (exit 1 as before)."""
+    events, arch = _match()
+    arch["endedAtTick"] = 10
+    path = write_match(tmp_path, events, arch)
+    path.write_bytes(path.read_bytes().replace(b'"endedAtTick":10', b'"endedAtTick":' + written, 1))
+    for command in ("behavior", "score"):
+        result = CliRunner().invoke(main, [command, str(path)])
+        assert (result.exit_code, result.output.splitlines()[-1]) == (
+            1, f"daishi-forensics: error: {path}, field endedAtTick: a number past 2^53 - 1 (9007199254740991), the "
+               "largest integer the export format holds (not quoted: read as a double, it may not be the number "
+               "written): it is not a tick")

@@ -236,15 +236,16 @@ class MatchSource:
     archive_numbers: list[IntegralFloat] = field(default_factory=list)
     """Numbers of the archive written with a fraction or exponent where its schema puts an integer
     (``"endedAtTick": 600.0``), read as the integers they are (said as warnings), paths from the
-    archive's root; one past 2**53 stays as read (its schema says it)."""
+    archive's root; one of 2**53 or more stays as read (its schema says it)."""
 
     def __post_init__(self) -> None:
         archive = self.header.get("archive")
         if isinstance(archive, dict):
-            read, numbers = as_integers(archive, _archive_integers())
-            if numbers:
+            numbers = [n for n in as_integers(archive, _archive_integers())[1] if abs(n.value) < _EXACT]
+            if numbers:  # 2**53 and past: a double there may not be the number written (not read as one)
+                read, _ = as_integers(archive, [tuple(n.where) for n in numbers])
                 self.header = {**self.header, "archive": read}
-                self.archive_numbers = [*self.archive_numbers, *(n for n in numbers if n.exact)]
+                self.archive_numbers = [*self.archive_numbers, *numbers]
 
     @property
     def archive(self) -> dict[str, Any]:
