@@ -190,3 +190,34 @@ def test_an_archive_tick_past_2_53_is_said_so_not_quoted_as_the_double(tmp_path:
             1, f"daishi-forensics: error: {path}, field endedAtTick: a number past 2^53 - 1 (9007199254740991), the "
                "largest integer the export format holds (not quoted: read as a double, it may not be the number "
                "written): it is not a tick")
+
+
+@pytest.mark.parametrize(("form", "said"), [
+    ("stream", "9007199254740993.0 (as written in the file; read as 9007199254740992.0) is past 2**53: an integer "
+               "this large cannot be read exactly"),
+    ("bundle", "a number past 2^53 - 1 (9007199254740991), the largest integer the export format holds (not quoted: "
+               "read as a double, it may not be the number written)"),
+])
+def test_validate_says_an_archive_tick_past_2_53_without_quoting_the_double(tmp_path: Path, form: str,
+                                                                            said: str) -> None:
+    """validate said ``"endedAtTick": 9007199254740993.0`` as '$.archive.endedAtTick: 9007199254740992.0 is greater
+    than the maximum of 9007199254740991' (exit 1), a number the file does not hold.  A stream's header line
+    is at hand: the number is quoted as written, in a record's words; a bundle's text is not kept: the
+    number is not quoted, in the words behavior and score use (exit 1 as before)."""
+    events, arch = _match()
+    arch["endedAtTick"] = 10
+    path = write_match(tmp_path, events, arch, form=form)
+    path.write_bytes(path.read_bytes().replace(b'"endedAtTick":10', b'"endedAtTick":9007199254740993.0', 1))
+    assert _errors(path) == (1, [f"error: {path}: $.archive.endedAtTick: {said}"])
+
+
+def test_an_archive_integer_the_schema_does_not_bound_is_not_refused_for_being_large(tmp_path: Path) -> None:
+    """Only a field whose schema refuses the number is said: a config's event_schema_version of 2**64, which
+    its schema does not bound, stays valid as before."""
+    events, arch = _match()
+    arch["config"] = {**arch.get("config", {}), "event_schema_version": 3}
+    path = write_match(tmp_path, events, arch)
+    text = path.read_bytes()
+    assert text.count(b'"event_schema_version":3') == 1
+    path.write_bytes(text.replace(b'"event_schema_version":3', b'"event_schema_version":18446744073709551616'))
+    assert _errors(path) == (0, [])

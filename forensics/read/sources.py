@@ -238,10 +238,23 @@ class MatchSource:
     (``"endedAtTick": 600.0``), read as the integers they are (said as warnings), paths from the
     archive's root; one of 2**53 or more stays as read (its schema says it)."""
 
+    archive_past: list[IntegralFloat] = field(default_factory=list)
+    """Integers of the archive read as doubles of 2**53 or more in magnitude (``9007199254740993.0``), which
+    cannot be read exactly: as written where the header's text was at hand (a stream's line), paths from
+    the archive's root."""
+    header_text: bytes | None = None
+    """The header's text, where it is one line (a stream's first line)."""
+
     def __post_init__(self) -> None:
         archive = self.header.get("archive")
         if isinstance(archive, dict):
-            numbers = [n for n in as_integers(archive, _archive_integers())[1] if abs(n.value) < _EXACT]
+            found = as_integers(archive, _archive_integers())[1]
+            past = [n for n in found if abs(n.value) >= _EXACT]
+            if past and not self.archive_past:
+                written = (written_numbers(self.header_text, [("archive", *n.where) for n in past])
+                           if self.header_text is not None else {})
+                self.archive_past = [dataclasses.replace(n, written=written.get(("archive", *n.where))) for n in past]
+            numbers = [n for n in found if abs(n.value) < _EXACT]
             if numbers:  # 2**53 and past: a double there may not be the number written (not read as one)
                 read, _ = as_integers(archive, [tuple(n.where) for n in numbers])
                 self.header = {**self.header, "archive": read}
@@ -1000,7 +1013,7 @@ def _open_stream(path: Path, limits: Limits) -> MatchSource:
     if error:
         raise _bare_returns(first, name) or InputUnreadable(f"the header line is {error}", file=name, line=1)
     header, repeated = _stream_header(data, first, name)
-    return MatchSource(name, "stream", header, _FileLines(path, limits, True, identity),
+    return MatchSource(name, "stream", header, _FileLines(path, limits, True, identity), header_text=first,
                        notes=notes, file_records=FileRecords(str(path), limits, True), repeated_keys=repeated)
 
 
@@ -1057,7 +1070,7 @@ def open_stdin(limits: Limits | None = None, stdin: BinaryIO | None = None) -> M
         if error is None and isinstance(value, dict) and "events" not in value:
             header, repeated = _stream_header(value, line, name)
             records = partial(_event_lines, reader, limits, False, name=name, first_line=2)
-            return MatchSource(name, "stream", header, records, notes=notes, repeated_keys=repeated)
+            return MatchSource(name, "stream", header, records, notes=notes, repeated_keys=repeated, header_text=line)
     refused = _bare_returns(line[:limit], name)
     if refused is not None:
         raise refused

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import copy
 import re
-from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
@@ -30,7 +31,7 @@ import jsonschema_rs
 from daishi_forensics import schemas
 from daishi_forensics.jsonio import SHOWN_LENGTH, shown
 
-from .archive import repeated_agents, twice_message
+from .archive import past_exact, repeated_agents, twice_message
 
 __all__ = ["Problem", "EventChecker", "SchemaChecker", "MAX_MESSAGE", "json_path", "IntegerPath", "IntegralFloat",
            "integer_paths", "as_integers", "as_draft4", "flattened", "stored_only", "ENVELOPE_INTEGERS", "EXACT_INTEGER",
@@ -786,6 +787,8 @@ def header_problems(source: Any) -> list[Problem]:
         named_id = not said
     else:
         named_id = True
+    past = {"$.archive" + number.path[1:]: number for number in getattr(source, "archive_past", ())}
+    said_past: set[str] = set()
     for number in getattr(source, "archive_numbers", ()):  # read as the integers they are (MatchSource)
         problems.append(Problem(name, f"{number.quoted()} is written as a fraction where an integer goes; read as "
                                       f"{int(number.value)}", severity="warning", code="integral-float",
@@ -797,7 +800,13 @@ def header_problems(source: Any) -> list[Problem]:
         checker = _header_checker(schema_name)
         if not checker.is_valid(value):
             for path, message in checker.errors(value):
-                problems.append(Problem(name, message, code=key, path="$." + key + path[1:]))
+                where = "$." + key + path[1:]
+                number = past.pop(where, None) if key == "archive" else None
+                if number is not None:  # a double there may not be the number written: not the schema's words
+                    problems.append(Problem(name, _past_exact_said(number), code="integer-range", path=where))
+                    said_past.add(where)
+                elif where not in said_past:
+                    problems.append(Problem(name, message, code=key, path=where))
     archive_id = source.archive.get("matchId")
     if (named_id and header.get("matchId") is not None and archive_id is not None
             and archive_id != header.get("matchId")):
@@ -842,6 +851,24 @@ def server_errata_problems(source: Any) -> list[Problem]:
                                           "it withholds nothing", severity="warning", code="errata",
                                     path=f"$.errata[{position}].events"))
     return problems
+
+
+def _past_exact_said(number: IntegralFloat) -> str:
+    """What an archive's integer read as a double of 2**53 or more is told: as a record's, quoted as written
+    when its text was at hand and the double is not it; else without quoting the double (:func:`past_exact`)."""
+    literal = number.written
+    if literal is None:
+        return past_exact(number.value)
+    if not (_written_differs(literal, number.value) or literal.lstrip("-").isdigit()):
+        number = replace(number, written=None)  # the double is the number written ("1e20"): shown as read
+    return f"{number.quoted()} is past 2**53: an integer this large cannot be read exactly"
+
+
+def _written_differs(literal: str, value: float) -> bool:
+    try:
+        return Decimal(literal) != Decimal(value)
+    except (InvalidOperation, ValueError, OverflowError):
+        return False
 
 
 def _header_match_id_errors(header: dict[str, Any]) -> list[tuple[str, str]]:
