@@ -345,10 +345,16 @@ def match_rounds(archive: Mapping[str, Any]) -> int:
 
     >>> match_rounds({"startedAtTick": 0, "endedAtTick": 600})
     600
+    >>> match_rounds({"startedAtTick": 0, "endedAtTick": 9007199254740993.0})
+    Traceback (most recent call last):
+    ...
+    daishi_forensics.errors.InvalidInput: field endedAtTick: a number past 2^53 - 1 (9007199254740991), the largest integer the export format holds (not quoted: read as a double, it may not be the number written): it is not a tick
     """
     ticks: list[int] = []
     for name in ("startedAtTick", "endedAtTick"):
         value = archive.get(name)
+        if isinstance(value, float) and value > MAX_TICK:  # an integer read as a double: not quoted
+            raise InvalidInput(f"{past_exact(value)}: it is not a tick", field=name)
         if not isinstance(value, int) or isinstance(value, bool):
             raise InvalidInput(f"{name} is missing or not an integer: {shown(value)}", field=name)
         ticks.append(value)

@@ -61,8 +61,8 @@ from .jsontext import (DocumentEvent, RepeatedKeys, colon_counter, key_path, lon
                        with_lone_surrogates, written_numbers)
 from .sources import EventSpool, MatchSource, RawRecord
 from .upcast import upcast
-from .validation import (UPCAST_MARKS, EventChecker, IntegralFloat, Problem, as_integers, header_problems,
-                         json_path, server_errata_problems)
+from .validation import (EXACT_INTEGER, UPCAST_MARKS, EventChecker, IntegralFloat, Problem, as_integers,
+                         header_problems, json_path, server_errata_problems)
 
 __all__ = ["ReadStats", "MatchRead", "read_match", "as_parsed", "REGION", "SEASON_MARKERS", "truncation_evidence",
            "erratum_name", "usable_type", "UNTYPED"]
@@ -217,7 +217,8 @@ class MatchRead:
         self.height = _dimension(grid.get("height"))
         for key in ("agents", "errata"):  # contract §4: both are arrays; every reader iterates them
             if archive.get(key) is not None and not isinstance(archive.get(key), list):
-                raise InvalidInput(f"the archive's {key} is not a list: {shown(archive.get(key))}", field=key)
+                raise InvalidInput(f"the archive's {key} is not a list: {shown(archive.get(key))}", file=source.name,
+                                   field=key)
         self.errata_events: dict[int, str] = {}
         for erratum in [*(archive.get("errata") or []), *source.errata]:
             if isinstance(erratum, dict) and isinstance(erratum.get("events"), list):
@@ -563,6 +564,7 @@ class MatchRead:
         self._lone = {}
         self._written_id = None
         written_id = None
+        written: dict[tuple[Any, ...], str] = {}
         if error is not None and text is not None:
             rescued = with_lone_surrogates(text)
             if rescued is not None:  # read on: each lone surrogate as U+FFFD, said below
@@ -570,7 +572,7 @@ class MatchRead:
                 error = None
                 record = RawRecord(index, line, data, None, text)
         elif type(data) is DocumentEvent:  # an event of a whole document: what its text showed, found there
-            self._lone, written_id = data.originals, data.written_id
+            self._lone, written_id, written = data.originals, data.written_id, data.written
             data = RepeatedKeys(data, data.repeated) if data.repeated else dict(data)
             record = RawRecord(index, line, data, None, text)
         if isinstance(data, dict):
@@ -602,8 +604,11 @@ class MatchRead:
         data, numbers = as_integers(data, _checker().integer_paths(type_name))
         if numbers and text is not None:
             numbers = as_written(numbers, text)
-        elif numbers and written_id is not None:  # a whole document's: the id's text found there
-            numbers = as_written(numbers, None, {("id",): written_id})
+        elif numbers and self.source.number_texts is not None and any(abs(n.value) >= EXACT_INTEGER for n in numbers):
+            # a whole document's: the texts of the numbers a double may not be, found there
+            numbers = as_written(numbers, None, self.source.number_texts(index))
+        elif numbers and written:  # a whole document's (a server's page): the texts found there
+            numbers = as_written(numbers, None, written)
         if not self.validate and (data.get("schemaVersion") == 3 or not _read_version(data)):
             yield from self._unchecked(data, record)
             return
@@ -624,9 +629,9 @@ class MatchRead:
             named = self._schema_paths | self._said_paths
             if self.match_id is not None and "$.matchId" not in named:
                 event_match = data.get("matchId")
-                if event_match is not None and event_match != self.match_id:
-                    self._problem(Problem(name, f"matchId {shown(event_match, 40)} differs from the export's "
-                                                f"{self.match_id}", code="match-id", event_id=eid, line=line,
+                if "matchId" in data and event_match != self.match_id:  # a null one too (a v1 record may omit it)
+                    self._problem(Problem(name, f"matchId {shown(event_match, 40, json_literals=True)} differs from "
+                                                f"the export's {self.match_id}", code="match-id", event_id=eid, line=line,
                                           index=index, path="$.matchId", event_type=type_name))
                     bad = True
             if type_name in REGION_FIELDS:

@@ -66,10 +66,11 @@ class DocumentEvent(dict[str, Any]):
     A plain ``dict`` otherwise; the read boundary says each (as it does for a line) and hands on a
     plain copy."""
 
-    __slots__ = ("originals", "repeated", "written_id")
+    __slots__ = ("originals", "repeated", "written_id", "written")
 
     def __init__(self, value: dict[str, Any], originals: dict[Path, str] | None = None,
-                 repeated: tuple[str, ...] = (), written_id: str | None = None) -> None:
+                 repeated: tuple[str, ...] = (), written_id: str | None = None,
+                 written: dict[Path, str] | None = None) -> None:
         super().__init__(value)
         self.originals = originals or {}
         """Each changed string as decoded before, by its path inside the event (a key: its object's path
@@ -78,6 +79,9 @@ class DocumentEvent(dict[str, Any]):
         """Keys the event's text repeats, as :attr:`RepeatedKeys.repeated`."""
         self.written_id = written_id
         """The event's ``id`` as written, when it is a number read as a double (past 64 bits)."""
+        self.written = written if written is not None else {("id",): written_id} if written_id is not None else {}
+        """Numbers of the event as written, by their path inside it, where the double read may not be the
+        number written (one at least 2**53 in magnitude; its ``id``)."""
 
 
 def may_repeat_keys(raw: bytes | bytearray, value: Any) -> bool:

@@ -49,18 +49,20 @@ import zlib
 from contextlib import ExitStack, contextmanager
 import dataclasses
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cache, partial
 from importlib import resources
 from pathlib import Path
 from typing import IO, Any, BinaryIO, Callable, Generator, Iterator, NamedTuple
 
 import orjson
 
+from daishi_forensics import schemas
 from daishi_forensics.wording import count
 from daishi_forensics.arithmetic import positive_whole
 from daishi_forensics.jsonio import json_kind, shown as shown_value
 from daishi_forensics.outputs import note_input
-from daishi_forensics.errors import BadSetting, InputTooLarge, InputUnreadable, MatchNotFound, ServerError
+from daishi_forensics.errors import BadSetting, ForensicsError, InputTooLarge, InputUnreadable, MatchNotFound, ServerError
+from .validation import IntegerPath, IntegralFloat, as_integers, integer_paths
 from .jsontext import (DocumentEvent, RepeatedKeys, key_path, loads_keeping_surrogates, may_repeat_keys,
                        replace_lone_surrogates, repeated_keys, with_lone_surrogates,
                        written_numbers)
@@ -227,6 +229,36 @@ class MatchSource:
     lone_surrogates: list[tuple[str, str]] = field(default_factory=list)
     """Strings of the header (outside the events) whose lone surrogate escapes were read as U+FFFD:
     ``(where, the string as written)``, where a path (a key: its object's path, then ``{key}``)."""
+    number_texts: Callable[[int], dict[tuple[Any, ...], str]] | None = None
+    """For a bundle file: the numbers of the record at an index that were read as doubles at least 2**53
+    in magnitude, as the file writes them, by their path in the record (found when first asked, by
+    reading the file again: its text is not kept); a line's text is at hand, this is the document's."""
+    archive_numbers: list[IntegralFloat] = field(default_factory=list)
+    """Numbers of the archive written with a fraction or exponent where its schema puts an integer
+    (``"endedAtTick": 600.0``), read as the integers they are (said as warnings), paths from the
+    archive's root; one of 2**53 or more stays as read (its schema says it)."""
+
+    archive_past: list[IntegralFloat] = field(default_factory=list)
+    """Integers of the archive read as doubles of 2**53 or more in magnitude (``9007199254740993.0``), which
+    cannot be read exactly: as written where the header's text was at hand (a stream's line), paths from
+    the archive's root."""
+    header_text: bytes | None = None
+    """The header's text, where it is one line (a stream's first line)."""
+
+    def __post_init__(self) -> None:
+        archive = self.header.get("archive")
+        if isinstance(archive, dict):
+            found = as_integers(archive, _archive_integers())[1]
+            past = [n for n in found if abs(n.value) >= _EXACT]
+            if past and not self.archive_past:
+                written = (written_numbers(self.header_text, [("archive", *n.where) for n in past])
+                           if self.header_text is not None else {})
+                self.archive_past = [dataclasses.replace(n, written=written.get(("archive", *n.where))) for n in past]
+            numbers = [n for n in found if abs(n.value) < _EXACT]
+            if numbers:  # 2**53 and past: a double there may not be the number written (not read as one)
+                read, _ = as_integers(archive, [tuple(n.where) for n in numbers])
+                self.header = {**self.header, "archive": read}
+                self.archive_numbers = [*self.archive_numbers, *numbers]
 
     @property
     def archive(self) -> dict[str, Any]:
@@ -690,6 +722,23 @@ def _json_reason(exc: ValueError) -> str:
     return message
 
 
+_PARSER_PLACE = re.compile(r": line 1 (column [0-9]+ \(char [0-9]+\))$")
+
+
+def _line_reason(exc: ValueError) -> str:
+    """:func:`_json_reason` for one line of a stream: the parser counts the lines of the text it was
+    given, always one, so its place is the column alone (the problem names the file's line).
+
+    >>> import orjson
+    >>> try:
+    ...     orjson.loads(b'{"id": 5,, "tick": 1}')
+    ... except orjson.JSONDecodeError as exc:
+    ...     print(_line_reason(exc))
+    unexpected character, expected a string key: column 10 (char 9)
+    """
+    return _PARSER_PLACE.sub(r": \1", _json_reason(exc))
+
+
 def _require_object(value: Any, what: str, name: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise InputUnreadable(f"{what} is not a JSON object", file=name)
@@ -716,7 +765,7 @@ def _open_bundle(path: Path, limits: Limits) -> MatchSource:
         data = _read_whole(path, limits)
     except MemoryError:
         raise _no_memory(name) from None
-    return _bundle_source(data, name)
+    return _bundle_source(data, name, partial(_read_whole, path, limits))
 
 
 def _no_memory(name: str) -> InputTooLarge:
@@ -724,8 +773,11 @@ def _no_memory(name: str) -> InputTooLarge:
                          "a .jsonl stream", file=name)
 
 
-def _bundle_source(data: bytes | bytearray, name: str) -> MatchSource:
-    """A bundle's source from its whole text (``data``, read within the bundle limit), named ``name``."""
+def _bundle_source(data: bytes | bytearray, name: str,
+                   reread: Callable[[], bytes | bytearray] | None = None) -> MatchSource:
+    """A bundle's source from its whole text (``data``, read within the bundle limit), named ``name``;
+    ``reread`` reads that text again (a file), for the numbers a problem quotes as written
+    (:attr:`MatchSource.number_texts`)."""
     notes: list[str] = []
     try:
         data = _without_bom(data, name, notes)
@@ -762,7 +814,74 @@ def _bundle_source(data: bytes | bytearray, name: str) -> MatchSource:
             yield RawRecord(index, None, data, None)
 
     return MatchSource(name, "bundle", header, records, notes=notes, repeated_keys=header_repeated,
-                       lone_surrogates=header_lone)
+                       lone_surrogates=header_lone,
+                       number_texts=_number_texts(events, reread) if reread is not None else None)
+
+
+_EXACT = 2.0**53
+
+
+@cache
+def _archive_integers() -> tuple[IntegerPath, ...]:
+    """Where the archive's schema puts an integer."""
+    return tuple(sorted(integer_paths(schemas.inlined("archive")), key=lambda path: [str(k) for k in path]))
+
+
+def _number_texts(events: list[Any], reread: Callable[[], bytes | bytearray]) -> Callable[[int], dict[tuple[Any, ...], str]]:
+    """A bundle's :attr:`MatchSource.number_texts`: when first asked, every event's doubles at least 2**53
+    in magnitude (where the double may not be the number written: ``9007199254740993.0`` is read as
+    2**53, ``18446744073709551616`` as ``1.8446744073709552e+19``) are found in the text read again;
+    a text that no longer writes such a double there (the file changed since) gives none."""
+    found: dict[int, dict[tuple[Any, ...], str]] | None = None
+
+    def texts(index: int) -> dict[tuple[Any, ...], str]:
+        nonlocal found
+        if found is None:
+            found = {}
+            wanted = [("events", i, *where) for i, event in enumerate(events) for where in _past_exact(event)]
+            try:
+                data = reread() if wanted else b""
+            except (ForensicsError, OSError, MemoryError):
+                data = b""
+            for where, text in (written_numbers(_without_bom(data, "", []), wanted).items() if data else ()):
+                if _reads_as(text, _at(events, where[1:])):
+                    found.setdefault(where[1], {})[where[2:]] = text
+        return found.get(index, {})
+
+    return texts
+
+
+def _past_exact(value: Any) -> list[tuple[Any, ...]]:
+    """The path of each double in ``value`` at least 2**53 in magnitude.
+
+    >>> _past_exact({"id": 5, "tick": 9007199254740992.0, "payload": {"n": [1.5, -1e300]}})
+    [('payload', 'n', 1), ('tick',)]
+    """
+    stack: list[tuple[Any, tuple[Any, ...]]] = [(value, ())]
+    found = []
+    while stack:
+        node, where = stack.pop()
+        if type(node) is dict:
+            stack.extend((child, (*where, key)) for key, child in node.items())
+        elif type(node) is list:
+            stack.extend((child, (*where, i)) for i, child in enumerate(node))
+        elif type(node) is float and abs(node) >= _EXACT:
+            found.append(where)
+    return sorted(found, key=lambda where: [str(part) for part in where])
+
+
+def _at(value: Any, where: tuple[Any, ...]) -> Any:
+    for key in where:
+        value = value[key]
+    return value
+
+
+def _reads_as(text: str, value: Any) -> bool:
+    """The number ``text`` writes is read as the double ``value`` (a text of the same file as parsed)."""
+    try:
+        return bool(float(text) == value)
+    except (ValueError, OverflowError):
+        return False
 
 
 def _bare_returns(line: bytes | bytearray, name: str) -> InputUnreadable | None:
@@ -849,7 +968,7 @@ def _event_lines(path: Path | BinaryIO, limits: Limits, skip_header: bool, *, id
                     raise refused from None
                 if tap is not None:
                     tap(line)
-                yield RawRecord(index, number, None, f"not valid JSON: {_json_reason(exc)}", line)
+                yield RawRecord(index, number, None, f"not valid JSON: {_line_reason(exc)}", line)
             else:
                 if tap is not None:
                     tap(line)
@@ -894,7 +1013,7 @@ def _open_stream(path: Path, limits: Limits) -> MatchSource:
     if error:
         raise _bare_returns(first, name) or InputUnreadable(f"the header line is {error}", file=name, line=1)
     header, repeated = _stream_header(data, first, name)
-    return MatchSource(name, "stream", header, _FileLines(path, limits, True, identity),
+    return MatchSource(name, "stream", header, _FileLines(path, limits, True, identity), header_text=first,
                        notes=notes, file_records=FileRecords(str(path), limits, True), repeated_keys=repeated)
 
 
@@ -951,7 +1070,7 @@ def open_stdin(limits: Limits | None = None, stdin: BinaryIO | None = None) -> M
         if error is None and isinstance(value, dict) and "events" not in value:
             header, repeated = _stream_header(value, line, name)
             records = partial(_event_lines, reader, limits, False, name=name, first_line=2)
-            return MatchSource(name, "stream", header, records, notes=notes, repeated_keys=repeated)
+            return MatchSource(name, "stream", header, records, notes=notes, repeated_keys=repeated, header_text=line)
     refused = _bare_returns(line[:limit], name)
     if refused is not None:
         raise refused
@@ -1501,7 +1620,12 @@ class ServerClient:
         return _join(base, path), headers
 
     def get_json(self, path: str, *, missing_ok: bool = False, missing: str | None = None) -> Any:
-        """The JSON answer of ``GET base+path`` (None for a 404 when ``missing_ok``).
+        """The JSON answer of ``GET base+path`` (None for a 404 when ``missing_ok``): :meth:`get_answer`'s value."""
+        return self.get_answer(path, missing_ok=missing_ok, missing=missing)[0]
+
+    def get_answer(self, path: str, *, missing_ok: bool = False,
+                   missing: str | None = None) -> tuple[Any, bytes | bytearray]:
+        """The JSON answer of ``GET base+path`` (None for a 404 when ``missing_ok``), and its text.
 
         A 404 is :class:`MatchNotFound`, or, given ``missing`` (what a 404 means for this request:
         an export page past the first), a :class:`ServerError` saying it.  Messages name the address
@@ -1521,7 +1645,7 @@ class ServerClient:
                 exc.close()
                 if exc.code == 404:
                     if missing_ok:
-                        return None
+                        return None, b""
                     if missing is not None:
                         raise ServerError(f"{missing} (HTTP 404)", file=shown) from None
                     raise MatchNotFound("the server has no such match (HTTP 404)", file=shown) from None
@@ -1563,11 +1687,11 @@ class ServerClient:
             time.sleep(wait)
             attempt += 1
         try:
-            return orjson.loads(body)
+            return orjson.loads(body), body
         except orjson.JSONDecodeError as exc:
             rescued = _answer_with_lone_surrogates(body, shown, self.lone_surrogates)
             if rescued is not None:
-                return rescued
+                return rescued, body
             if body.startswith(b"\x1f\x8b"):
                 raise ServerError("the answer is gzip-compressed data the server did not declare (no "
                                   "Content-Encoding: gzip), not JSON", file=shown) from None
@@ -1673,6 +1797,21 @@ def _holds_lone_surrogate(value: Any) -> bool:
     return False
 
 
+def _page_texts(body: bytes | bytearray, page: dict[str, Any]) -> dict[int, tuple[tuple[str, ...], dict[tuple[Any, ...], str]]]:
+    """What only the text ``body`` of an export page shows of its events, by their place in the page: the keys
+    each repeats (:func:`_repeated_in_document`), and its numbers as written where the double read may not
+    be the number (an ``id`` read as a double, any number at least 2**53 in magnitude), as a bundle's."""
+    events = page["events"]
+    repeated, _ = _repeated_in_document(body, page)
+    floats = [("events", i, *where) for i, event in enumerate(events) for where in _past_exact(event)]
+    floats += [("events", i, "id") for i, event in enumerate(events)
+               if type(event) is dict and type(event.get("id")) is float and abs(event["id"]) < _EXACT]
+    written: dict[int, dict[tuple[Any, ...], str]] = {}
+    for where, text in (written_numbers(body, floats).items() if floats else ()):
+        written.setdefault(where[1], {})[where[2:]] = text
+    return {i: (repeated.get(i, ()), written.get(i, {})) for i in sorted({*repeated, *written})}
+
+
 def _spooled(event: Any) -> bytes:
     """An event of a server page as a line of the spool; one holding a lone surrogate
     (:func:`_answer_with_lone_surrogates`) as JSON with the escape, which the read boundary reads as U+FFFD
@@ -1715,19 +1854,22 @@ def _fetch_report(client: ServerClient, quoted: str, match_id: str) -> tuple[dic
     return report, None
 
 
-def _spool_pages(client: ServerClient, first: dict[str, Any], spool: IO[bytes], name: str, match_id: str,
-                 quoted: str, limits: Limits) -> list[PageErrata]:
-    """Follow the export's pages from ``first``, writing each event as a line to ``spool``;
-    returns the errata of every page that has some, each erratum's event ids the export does not
-    hold found.
+def _spool_pages(client: ServerClient, first: tuple[dict[str, Any], bytes | bytearray], spool: IO[bytes], name: str,
+                 match_id: str, quoted: str, limits: Limits,
+                 texts: dict[int, tuple[tuple[str, ...], dict[tuple[Any, ...], str]]]) -> list[PageErrata]:
+    """Follow the export's pages from ``first`` (the page and its text), writing each event as a line to
+    ``spool``; returns the errata of every page that has some, each erratum's event ids the export does
+    not hold found.  What only a page's text shows of an event, the keys it repeats and its numbers a
+    double may not be (:func:`_page_texts`), goes into ``texts`` by the event's place in the export.
 
     The export must progress: a cursor given a second time (a loop), a page that holds only
     events already fetched (their ids all seen on earlier pages), more than
     ``server_empty_pages`` pages in a row without an event and more than ``server_max_pages``
     pages in all are refused, each with a clear :class:`ServerError`."""
     errata: list[tuple[str, list[Any]]] = []
-    page = first
+    page, body = first
     cursor: str | None = None
+    spooled = 0
     seen: set[bytes] = set()  # the digest of each cursor followed: a server's cursors may be long
     fetched = _IdSet()
     empty_run = 0
@@ -1741,6 +1883,9 @@ def _spool_pages(client: ServerClient, first: dict[str, Any], spool: IO[bytes], 
             raise ServerError(f"{_page_name(cursor)} holds only events already fetched on earlier pages "
                               f"(event ids {shown_ids}): the server repeats pages instead of progressing; "
                               "refused", file=name, field="events")
+        for position, said in _page_texts(body, page).items():
+            texts[spooled + position] = said
+        spooled += len(ids)
         for data, event_id in zip(page["events"], ids):
             spool.write(_spooled(data))
             if isinstance(event_id, int) and not isinstance(event_id, bool):
@@ -1772,9 +1917,9 @@ def _spool_pages(client: ServerClient, first: dict[str, Any], spool: IO[bytes], 
         count += 1
         missing = (f"the server has no export page at cursor {_cursor_shown(cursor)} (given as 'next' by "
                    f"{_page_name(previous)}): the cursor was not found, or expired while the pages were read")
-        page = _export_page(
-            client.get_json(f"/api/matches/{quoted}/export?cursor={urllib.parse.quote(cursor)}", missing=missing),
-            name, match_id, cursor)
+        value, body = client.get_answer(f"/api/matches/{quoted}/export?cursor={urllib.parse.quote(cursor)}",
+                                        missing=missing)
+        page = _export_page(value, name, match_id, cursor)
 
 
 class _IdSet:
@@ -1881,12 +2026,15 @@ def _open_server(match_id: str, server: str, limits: Limits) -> MatchSource:
     client = ServerClient(base, limits)
     quoted = urllib.parse.quote(match_id)
     name = _join(redact_url(base), f"/api/matches/{quoted}/export")
-    first = _export_page(client.get_json(f"/api/matches/{quoted}/export"), name, match_id, None)
+    value, body = client.get_answer(f"/api/matches/{quoted}/export")
+    first = _export_page(value, name, match_id, None)
     if not isinstance(first.get("archive"), dict):
         raise ServerError("the first export page has no 'archive' object", file=name, field="archive")
     spool = tempfile.TemporaryFile()
     try:
-        page_errata = _spool_pages(client, first, spool, name, match_id, quoted, limits)
+        texts: dict[int, tuple[tuple[str, ...], dict[tuple[Any, ...], str]]] = {}
+        page_errata = _spool_pages(client, (first, body), spool, name, match_id, quoted, limits, texts)
+        del value, body
         report, report_error = _fetch_report(client, quoted, match_id)
     except BaseException:
         spool.close()
@@ -1900,10 +2048,15 @@ def _open_server(match_id: str, server: str, limits: Limits) -> MatchSource:
         spool.seek(0)
         for index, line in enumerate(spool):
             try:
-                record = RawRecord(index, None, orjson.loads(line), None)
+                data = orjson.loads(line)
             except orjson.JSONDecodeError as exc:  # a lone surrogate (_spooled): the read boundary reads the line
-                record = RawRecord(index, None, None, f"not valid JSON: {_json_reason(exc)}", line)
-            yield record
+                yield RawRecord(index, None, None, f"not valid JSON: {_json_reason(exc)}", line)
+                continue
+            said = texts.get(index)
+            if said is not None and isinstance(data, dict):
+                keys, written = said
+                data = DocumentEvent(data, None, keys, written.get(("id",)), written)
+            yield RawRecord(index, None, data, None)
 
     errata = [erratum for page in page_errata for erratum in page.errata]
     source = MatchSource(name, "server", header, records, errata=errata, page_errata=page_errata,

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import copy
 import re
-from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
@@ -30,7 +31,7 @@ import jsonschema_rs
 from daishi_forensics import schemas
 from daishi_forensics.jsonio import SHOWN_LENGTH, shown
 
-from .archive import repeated_agents, twice_message
+from .archive import past_exact, repeated_agents, twice_message
 
 __all__ = ["Problem", "EventChecker", "SchemaChecker", "MAX_MESSAGE", "json_path", "IntegerPath", "IntegralFloat",
            "integer_paths", "as_integers", "as_draft4", "flattened", "stored_only", "ENVELOPE_INTEGERS", "EXACT_INTEGER",
@@ -780,6 +781,18 @@ def header_problems(source: Any) -> list[Problem]:
             problems.append(
                 Problem(name, "'formatVersion' must be 1 (the version this tool reads)", code="header", path="$.formatVersion")
             )
+        said = [Problem(name, message, code="header", path=path)
+                for path, message in _header_match_id_errors(header)]
+        problems += said
+        named_id = not said
+    else:
+        named_id = True
+    past = {"$.archive" + number.path[1:]: number for number in getattr(source, "archive_past", ())}
+    said_past: set[str] = set()
+    for number in getattr(source, "archive_numbers", ()):  # read as the integers they are (MatchSource)
+        problems.append(Problem(name, f"{number.quoted()} is written as a fraction where an integer goes; read as "
+                                      f"{int(number.value)}", severity="warning", code="integral-float",
+                                path="$.archive" + number.path[1:]))
     for key, schema_name in (("archive", "archive"), ("report", "report")):
         value = header.get(key)
         if value is None:
@@ -787,9 +800,16 @@ def header_problems(source: Any) -> list[Problem]:
         checker = _header_checker(schema_name)
         if not checker.is_valid(value):
             for path, message in checker.errors(value):
-                problems.append(Problem(name, message, code=key, path="$." + key + path[1:]))
+                where = "$." + key + path[1:]
+                number = past.pop(where, None) if key == "archive" else None
+                if number is not None:  # a double there may not be the number written: not the schema's words
+                    problems.append(Problem(name, _past_exact_said(number), code="integer-range", path=where))
+                    said_past.add(where)
+                elif where not in said_past:
+                    problems.append(Problem(name, message, code=key, path=where))
     archive_id = source.archive.get("matchId")
-    if header.get("matchId") is not None and archive_id is not None and archive_id != header.get("matchId"):
+    if (named_id and header.get("matchId") is not None and archive_id is not None
+            and archive_id != header.get("matchId")):
         problems.append(
             Problem(name, f"archive matchId {shown(archive_id)} differs from the export's "
                           f"{shown(header.get('matchId'))}",
@@ -831,6 +851,36 @@ def server_errata_problems(source: Any) -> list[Problem]:
                                           "it withholds nothing", severity="warning", code="errata",
                                     path=f"$.errata[{position}].events"))
     return problems
+
+
+def _past_exact_said(number: IntegralFloat) -> str:
+    """What an archive's integer read as a double of 2**53 or more is told: as a record's, quoted as written
+    when its text was at hand and the double is not it; else without quoting the double (:func:`past_exact`)."""
+    literal = number.written
+    if literal is None:
+        return past_exact(number.value)
+    if not (_written_differs(literal, number.value) or literal.lstrip("-").isdigit()):
+        number = replace(number, written=None)  # the double is the number written ("1e20"): shown as read
+    return f"{number.quoted()} is past 2**53: an integer this large cannot be read exactly"
+
+
+def _written_differs(literal: str, value: float) -> bool:
+    try:
+        return Decimal(literal) != Decimal(value)
+    except (InvalidOperation, ValueError, OverflowError):
+        return False
+
+
+def _header_match_id_errors(header: dict[str, Any]) -> list[tuple[str, str]]:
+    """``(json path, message)`` for a bundle's or stream header's ``matchId`` breaking its schema (required,
+    ``m_`` and 12 hexadecimal digits): the match each event's ``matchId`` is checked against."""
+    if "matchId" not in _HEADER_CHECKERS:
+        rule = {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "required": ["matchId"],
+                "properties": {"matchId": schemas.inlined("stream-header")["properties"]["matchId"]}}
+        _HEADER_CHECKERS["matchId"] = SchemaChecker(rule)
+    checker = _HEADER_CHECKERS["matchId"]
+    instance = {"matchId": header["matchId"]} if "matchId" in header else {}
+    return [] if checker.is_valid(instance) else list(checker.errors(instance))
 
 
 def _errata_checker() -> SchemaChecker:
