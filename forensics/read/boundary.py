@@ -116,7 +116,9 @@ class ReadStats:
     valid: int = 0
     invalid: int = 0
     by_type: Counter[str] = field(default_factory=Counter)
-    by_version: Counter[int] = field(default_factory=Counter)
+    by_version: Counter[int | str] = field(default_factory=Counter)
+    """Records by their ``schemaVersion`` as an integer; one that is no integer (``"3"``, ``2.5``, ``null``,
+    ``true``) under ``"?"``, apart from a written ``0``."""
     upcast: int = 0
     synthesized: int = 0
     unknown_types: Counter[str] = field(default_factory=Counter)
@@ -135,13 +137,21 @@ class ReadStats:
     truncated: tuple[str, ...] = ()
     """The evidence that the log ends before the match did (empty: none)."""
 
+    def versions(self) -> dict[str, int]:
+        """:attr:`by_version` with its versions as text, in order, ``"?"`` last.
+
+        >>> ReadStats(by_version=Counter({3: 5, "?": 2, 0: 1, 1: 4})).versions()
+        {'0': 1, '1': 4, '3': 5, '?': 2}
+        """
+        return {str(k): v for k, v in sorted(self.by_version.items(), key=lambda kv: (type(kv[0]) is str, kv[0]))}
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "records": self.records,
             "valid": self.valid,
             "invalid": self.invalid,
             "byType": dict(sorted(self.by_type.items())),
-            "byVersion": {str(k): v for k, v in sorted(self.by_version.items())},
+            "byVersion": self.versions(),
             "upcast": self.upcast,
             "synthesized": self.synthesized,
             "unknownTypes": dict(sorted(self.unknown_types.items())),
@@ -615,7 +625,7 @@ class MatchRead:
         event_id = data.get("id")
         version = data.get("schemaVersion", 1)
         stats.by_type[type_name] += 1
-        stats.by_version[version if isinstance(version, int) and not isinstance(version, bool) else 0] += 1
+        stats.by_version[_tallied_version(version)] += 1
         eid = _int_id(event_id)
         if type_name == UNTYPED:
             self._untyped += 1
@@ -849,7 +859,7 @@ class MatchRead:
         type_name = data.get("type")
         stats.by_type[usable_type(type_name)] += 1
         version = data.get("schemaVersion")
-        stats.by_version[version if isinstance(version, int) and not isinstance(version, bool) else 0] += 1
+        stats.by_version[_tallied_version(version)] += 1
         stats.valid += 1
         if data.get("private"):
             stats.private_events += 1
@@ -1324,6 +1334,13 @@ def _read_version(data: dict[str, Any]) -> bool:
     schema check asks (an unknown one is invalid, named as written)."""
     version = data.get("schemaVersion", 1)
     return version in (1, 2, 3) and not isinstance(version, bool)
+
+
+def _tallied_version(version: Any) -> int | str:
+    """A record's ``schemaVersion`` as :attr:`ReadStats.by_version` counts it: an integer as itself, anything
+    else (``"3"``, ``2.5``, ``null``, ``true``) as ``"?"``, so a written ``0`` and a version that is no number
+    are told apart."""
+    return version if isinstance(version, int) and not isinstance(version, bool) else "?"
 
 
 def _stored_version(version: Any) -> int:

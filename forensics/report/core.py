@@ -80,7 +80,7 @@ def source_part(analysis: MatchAnalysis, n_findings: int) -> dict[str, Any]:
     return {
         "form": read.source.form,
         "name": read.source.name,
-        "schemaVersions": {str(k): v for k, v in sorted(stats.by_version.items())},
+        "schemaVersions": stats.versions(),
         "records": stats.records,
         "valid": stats.valid,
         "invalid": stats.invalid,
