@@ -1145,6 +1145,35 @@ def test_config_version_is_stamped_and_overrides_change_it(tmp_path: Any) -> Non
     ({"general": {"flag_share": 1.5}}, r"general.flag_share must be a share in \(0, 1\], not 1.5$"),
     ({"general": {"typology_share": -1}}, r"general.typology_share must be a share in \[0, 1\], not -1$"),
     ({"colour": 1}, "unknown key 'colour'"),
+    ({"screens": {"pair_outlier": {"value_floor": 0}}},
+     r"^config override: screens.pair_outlier.value_floor must be a number in \(0, inf\), not 0$"),
+    ({"screens": {"feeder": {"min_spoke_value": -1}}},
+     r"^config override: screens.feeder.min_spoke_value must be a number in \[0, inf\), not -1$"),
+    ({"general": {"fair_ratio": -2.0}}, r"^config override: general.fair_ratio must be a number in \[0, inf\), not -2.0$"),
+    ({"screens": {"fans": {"window_steps": 2.5}}},
+     r"^config override: screens.fans.window_steps must be a whole number, not 2.5$"),
+    ({"screens": {"fans": {"window_steps": 1000000}}},
+     r"^config override: screens.fans.window_steps must be a whole number in \[1, 100\], not 1000000$"),
+    ({"screens": {"value_cycles": {"window_steps": 0}}},
+     r"^config override: screens.value_cycles.window_steps must be a whole number in \[1, 100\], not 0$"),
+    ({"screens": {"value_cycles": {"pass_on": 2**64}}},
+     r"^config override: screens.value_cycles.pass_on must be a whole number in \[0, 9007199254740991\], "
+     r"not 18446744073709551616$"),
+    ({"screens": {"value_cycles": {"max_length": 2**53 - 1}}},
+     r"^config override: screens.value_cycles.max_length must be a whole number in \[0, 1000000\], "
+     r"not 9007199254740991$"),
+    ({"screens": {"value_cycles": {"long_share": 1}}},
+     r"^config override: screens.value_cycles.long_share must be a number in \[0, 1\), not 1$"),
+    ({"screens": {"fans": {"tight_ratio": 0}}},
+     r"^config override: screens.fans.tight_ratio must be a number in \(0, inf\), not 0$"),
+    ({"screens": {"fans": {"group_quantile": 1.5}}},
+     r"^config override: screens.fans.group_quantile must be a number in \[0, 1\], not 1.5$"),
+    ({"screens": {"fans": {"min_groups": 0}}},
+     r"^config override: screens.fans.min_groups must be a whole number in \[1, 9007199254740991\], not 0$"),
+    ({"screens": {"ring": {"cycle_threshold": 0}}},
+     r"^config override: screens.ring.cycle_threshold must be a whole number in \[1, 9007199254740991\], not 0$"),
+    ({"screens": {"thrown_fight": {"min_value": float("inf")}}},
+     r"^config override: screens.thrown_fight.min_value must be a number in \[0, inf\), not inf$"),
 ])
 def test_bad_config_is_named(override: dict[str, Any], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
@@ -1154,6 +1183,18 @@ def test_bad_config_is_named(override: dict[str, Any], message: str) -> None:
 def test_shares_at_their_bounds_are_accepted() -> None:
     assert load_config({"general": {"false_alarm_rate": 0.5, "flag_share": 1, "typology_share": 0}}).flag_share == 1
     assert load_config({"general": {"typology_share": 1}}).typology_share == 1
+
+
+def test_settings_at_their_bounds_are_accepted() -> None:
+    """The edges of each setting's interval, a whole number written 3.0, and a setting at 0 where 0 turns
+    a rule off, are all usable."""
+    config = load_config({"screens": {
+        "fans": {"window_steps": 100, "min_groups": 1, "group_quantile": 1, "web_ties": 0, "min_window": 1e-300},
+        "value_cycles": {"window_steps": 1, "max_length": 1_000_000, "long_share": 0, "pass_on": 2**53 - 1},
+        "ring": {"cycle_threshold": 3.0}, "thrown_fight": {"company_ratio": 0, "silence_level": 0.0}}})
+    assert (config.get("fans", "window_steps"), config.get("ring", "cycle_threshold"),
+            config.get("value_cycles", "pass_on")) == (100, 3.0, 2**53 - 1)
+    assert load_config({"general": {"fair_ratio": 0}}).general["fair_ratio"] == 0
 
 
 def test_net_transfer_graph_keeps_the_events_of_a_cancelled_flow() -> None:
