@@ -951,6 +951,25 @@ def test_pair_outlier_needs_several_measures() -> None:
     assert not [f for f in result.flags if f.screen == "pair_outlier"] and result.testing["family"] == 0
 
 
+def test_a_pair_outlier_floor_far_below_the_spread_scores_without_overflow() -> None:
+    """Floors of 1e-300 (above 0, so usable) made the robust z of the fed pair about 1e300, whose square
+    overflowed: screen stopped with exit 70 (OverflowError). The score is now summed as large as it is, and
+    the pair is the same candidate, the top of 55."""
+    from daishi_forensics.screens.pair_outlier import pair_outlier
+
+    agents = [f"p{i:02d}" for i in range(11)]
+    g = nx.MultiDiGraph(contact={pair: 10 for pair in itertools.combinations(agents, 2)}, ticks=300)
+    honest_market(g, agents, rounds=1)
+    g.graph["contact"][("p00", "p01")] = 250
+    for t in range(4):
+        gift(g, "p01", "p00", 100 + t, 9.0)
+    params = load_config({"screens": {"pair_outlier": {"value_floor": 1e-300, "count_floor": 1e-300,
+                                                       "share_floor": 1e-300}}}).screens["pair_outlier"]
+    [candidate], tests = pair_outlier(TransferView(g), params)
+    assert candidate.flag.agents == ("p00", "p01") and candidate.flag.p_value == 1 / 55 and len(tests) == 55
+    assert 1e300 < candidate.flag.score < math.inf
+
+
 def test_a_pair_outlier_among_few_pairs_is_never_raised() -> None:
     agents = [f"p{i}" for i in range(6)]  # 15 pairs: being the most extreme is 1 in 15
     g = nx.MultiDiGraph(contact={pair: 10 for pair in itertools.combinations(agents, 2)}, ticks=300)
