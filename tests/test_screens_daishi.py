@@ -310,6 +310,24 @@ def test_cli_config_setting_out_of_its_domain_is_a_usage_error(runner: CliRunner
     assert result.stderr == f"daishi-forensics: error: {override}: {said}\n"
 
 
+def test_cli_config_fan_of_no_counterparties_is_a_usage_error(runner: CliRunner, tmp_path: Path) -> None:
+    """fans.min_fan 0 tested every seat as a fan's hub, those with no transfer that way too: on a short
+    honest match (four seats, ten rounds) screen stopped with exit 70 (ValueError: zero-size array). It is
+    refused before anything is screened; 1 screens the match."""
+    from daishi_forensics.simulate import simulate_to_dir
+
+    simulate_to_dir("clean", 1, 3, tmp_path, "stream", truth_file=None, ticks=10, n_agents=4)
+    override = tmp_path / "fans.json"
+    override.write_text('{"screens": {"fans": {"min_fan": 0}}}')
+    result = runner.invoke(main, ["screen", "--format", "json", "--config", str(override), str(tmp_path)])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == (f"daishi-forensics: error: {override}: screens.fans.min_fan must be a whole number "
+                             "in [1, 9007199254740991], not 0\n")
+    override.write_text('{"screens": {"fans": {"min_fan": 1}}}')
+    result = runner.invoke(main, ["screen", "--format", "json", "--config", str(override), str(tmp_path)])
+    assert result.exit_code == 0 and json.loads(result.stdout)["verdict"] == "clear"
+
+
 def test_cli_config_override_is_stamped(runner: CliRunner, tmp_path: Path) -> None:
     fed = str(write(tmp_path, feeder_events(), "fed"))
     override = tmp_path / "loose.json"
