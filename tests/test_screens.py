@@ -1189,6 +1189,8 @@ def test_config_version_is_stamped_and_overrides_change_it(tmp_path: Any) -> Non
      r"^config override: screens.fans.group_quantile must be a number in \[0, 1\], not 1.5$"),
     ({"screens": {"fans": {"min_fan": 0}}},
      r"^config override: screens.fans.min_fan must be a whole number in \[1, 9007199254740991\], not 0$"),
+    ({"screens": {"pair_outlier": {"min_pairs": 0}}},
+     r"^config override: screens.pair_outlier.min_pairs must be a whole number in \[1, 9007199254740991\], not 0$"),
     ({"screens": {"fans": {"min_groups": 0}}},
      r"^config override: screens.fans.min_groups must be a whole number in \[1, 9007199254740991\], not 0$"),
     ({"screens": {"ring": {"cycle_threshold": 0}}},

@@ -328,6 +328,24 @@ def test_cli_config_fan_of_no_counterparties_is_a_usage_error(runner: CliRunner,
     assert result.exit_code == 0 and json.loads(result.stdout)["verdict"] == "clear"
 
 
+def test_cli_config_population_of_no_pairs_is_a_usage_error(runner: CliRunner, tmp_path: Path) -> None:
+    """pair_outlier.min_pairs 0 scored the pairs of a match that had none (one round, no trade, no seat
+    beside another): screen stopped with exit 70 (IndexError). It is refused before anything is screened;
+    1 screens the match."""
+    from daishi_forensics.simulate import simulate_to_dir
+
+    simulate_to_dir("clean", 1, 3, tmp_path, "stream", truth_file=None, ticks=1, n_agents=4)
+    override = tmp_path / "pairs.json"
+    override.write_text('{"screens": {"pair_outlier": {"min_pairs": 0}}}')
+    result = runner.invoke(main, ["screen", "--format", "json", "--config", str(override), str(tmp_path)])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == (f"daishi-forensics: error: {override}: screens.pair_outlier.min_pairs must be a "
+                             "whole number in [1, 9007199254740991], not 0\n")
+    override.write_text('{"screens": {"pair_outlier": {"min_pairs": 1}}}')
+    result = runner.invoke(main, ["screen", "--format", "json", "--config", str(override), str(tmp_path)])
+    assert result.exit_code == 0 and json.loads(result.stdout)["verdict"] == "clear"
+
+
 def test_cli_config_override_is_stamped(runner: CliRunner, tmp_path: Path) -> None:
     fed = str(write(tmp_path, feeder_events(), "fed"))
     override = tmp_path / "loose.json"
