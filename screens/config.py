@@ -163,9 +163,50 @@ _SHARES: dict[str, tuple[float, float, str]] = {
 """The general settings that are chances or shares of one, and the interval each must lie in (a rate of
 5 meant as 5%, or a negative one, would silently turn every verdict into review or into clear)."""
 
+_MAX_COUNT = 2**53 - 1
+"""The largest whole number a setting may hold (the largest integer a JSON number holds exactly, as for a
+match's ids and counts)."""
 
-def _check(section: str, name: str, value: Any, where: str) -> None:
+_WITHIN: dict[str, tuple[float, float, str]] = {
+    "pair_outlier.value_floor": (0.0, math.inf, "(0, inf)"),
+    "pair_outlier.count_floor": (0.0, math.inf, "(0, inf)"),
+    "pair_outlier.share_floor": (0.0, math.inf, "(0, inf)"),
+    "fans.min_window": (0.0, math.inf, "(0, inf)"),
+    "fans.max_window": (0.0, math.inf, "(0, inf)"),
+    "fans.tight_ratio": (0.0, math.inf, "(0, inf)"),
+    "fans.loose_ratio": (0.0, math.inf, "(0, inf)"),
+    "fans.group_quantile": (0.0, 1.0, "[0, 1]"),
+    "fans.window_steps": (1, 100, "[1, 100]"),
+    "fans.min_groups": (1, _MAX_COUNT, f"[1, {_MAX_COUNT}]"),
+    "fans.min_fan": (1, _MAX_COUNT, f"[1, {_MAX_COUNT}]"),
+    "pair_outlier.min_pairs": (1, _MAX_COUNT, f"[1, {_MAX_COUNT}]"),
+    "ring.cycle_threshold": (1, _MAX_COUNT, f"[1, {_MAX_COUNT}]"),
+    "season.cycle_threshold": (1, _MAX_COUNT, f"[1, {_MAX_COUNT}]"),
+    "value_cycles.min_window": (0.0, math.inf, "(0, inf)"),
+    "value_cycles.max_window": (0.0, math.inf, "(0, inf)"),
+    "value_cycles.window_steps": (1, 100, "[1, 100]"),
+    "value_cycles.max_length": (0, 1_000_000, "[0, 1000000]"),
+    "value_cycles.long_share": (0.0, 1.0, "[0, 1)"),
+}
+"""Screen settings held to a narrower interval than every number's ``[0, 2^53 - 1]``: a floor, a window or
+a ratio is divided by or taken the logarithm of (so above 0); a quantile or a share of the error rate is a
+share of one (``long_share`` leaves the rest to the short loops, so below 1); a threshold of laps or groups,
+a fan of no counterparties, or a population of no pairs, at 0 would let nothing qualify as something; a grid
+of windows, or a bound on a loop's length, is walked step by step (``window_steps`` windows at most 100,
+loops of at most a million accounts)."""
+
+
+def _inside(value: float, low: float, high: float, said: str) -> bool:
+    return (low < value if said[0] == "(" else low <= value) and (value < high if said[-1] == ")" else value <= high)
+
+
+def _check(section: str, name: str, value: Any, shipped: Any, where: str) -> None:
+    """Refuse a setting of the wrong kind: ``enabled`` a boolean, ``exempt_roles`` names, a share of the
+    general settings within its interval, any other number finite and not negative (a size, a count, a
+    ratio, a window or a level below zero means nothing), a whole number where the shipped value
+    (``shipped``) is one (a count, a length, a budget), and within :data:`_WITHIN` where it says."""
     path = f"{section}.{name}" if section == "general" else f"screens.{section}.{name}"
+    whole = isinstance(shipped, int) and not isinstance(shipped, bool)
     if name == "enabled":
         if not isinstance(value, bool):
             raise ConfigError(f"{where}: {path} must be true or false")
@@ -178,16 +219,24 @@ def _check(section: str, name: str, value: Any, where: str) -> None:
         raise ConfigError(f"{where}: {path} must be a number, not {value!r}")
     elif section == "general" and name in _SHARES:
         low, high, said = _SHARES[name]
-        if not (math.isfinite(value) and (low < value if said[0] == "(" else low <= value)
-                and (value < high if said[-1] == ")" else value <= high)):
+        if not (math.isfinite(value) and _inside(value, low, high, said)):
             raise ConfigError(f"{where}: {path} must be a share in {said}, not {value!r}")
+    elif whole and not (isinstance(value, int) or value.is_integer()):
+        raise ConfigError(f"{where}: {path} must be a whole number, not {value!r}")
+    else:
+        low, high, said = _WITHIN.get(f"{section}.{name}", (0, _MAX_COUNT, f"[0, {_MAX_COUNT}]") if whole
+                                      else (0.0, math.inf, "[0, inf)"))
+        if not (math.isfinite(value) and _inside(value, low, high, said)):
+            raise ConfigError(f"{where}: {path} must be {'a whole number' if whole else 'a number'} in {said}, "
+                              f"not {value!r}")
 
 
 def _build(doc: Mapping[str, Any], version: str, where: str) -> ScreenConfig:
     sections = _sections(doc, where)
+    shipped = _sections(_shipped(), "screens/config.json")
     for section, params in sections.items():
         for name, value in params.items():
-            _check(section, name, value, where)
+            _check(section, name, value, shipped[section].get(name), where)
     canonical = orjson.dumps(sections, option=orjson.OPT_SORT_KEYS)
     digest = hashlib.sha256(canonical).hexdigest()[:12]
     general = sections.pop("general")

@@ -152,6 +152,15 @@ def _robust_z(rows: Sequence[PairRow], params: Mapping[str, Any]) -> list[list[f
     return out
 
 
+def _combined(z: Sequence[float]) -> float:
+    """The root of the summed squares of the positive robust z: a square past the largest double (a floor
+    set far below the measures' spread) is summed without overflow (``hypot``), as large as it is."""
+    try:
+        return math.sqrt(sum(max(v, 0.0) ** 2 for v in z))
+    except OverflowError:
+        return math.hypot(*(max(v, 0.0) for v in z))
+
+
 def _flag(row: PairRow, score: float, threshold: float, z: Sequence[float], scope: str) -> Flag:
     strong = [FEATURES[j] for j, v in enumerate(z) if v > 0]
     described = ", ".join(f"{name} {row.features[FEATURES.index(name)]:.2f}" for name in strong)
@@ -197,7 +206,7 @@ def pair_outlier(view: TransferView, params: Mapping[str, Any],
     if len(rows) < int(params["min_pairs"]):
         return [], []
     threshold = float(params["threshold"])
-    scored = [(row, z, math.sqrt(sum(max(v, 0.0) ** 2 for v in z))) for row, z in zip(rows, _robust_z(rows, params))]
+    scored = [(row, z, _combined(z)) for row, z in zip(rows, _robust_z(rows, params))]
     ranked = sorted(s for _, _, s in scored)
     n = len(scored)
     found: list[Candidate] = []
@@ -226,7 +235,7 @@ def season_outliers(rows: Sequence[PairRow], params: Mapping[str, Any]) -> list[
     for i, row in enumerate(rows):
         if not row.evidence or not _raise(z[i], params):
             continue
-        score = distances[i] if distances is not None else math.sqrt(sum(max(v, 0.0) ** 2 for v in z[i]))
+        score = distances[i] if distances is not None else _combined(z[i])
         if score >= threshold:
             flags.append(_flag(row, score, threshold, z[i], "season"))
     return flags

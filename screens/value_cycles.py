@@ -318,8 +318,17 @@ def candidate_cycles(arrays: TransferArrays, max_length: int, keep: np.ndarray |
     if max_length > exact_length:
         rate, spread = _walk_growth(adjacency, weights)
         for length in range(max(3, exact_length + 1), max_length + 1):
-            out[length] = max(1, int(math.ceil(spread * rate ** (length - 1))))
+            try:
+                bound = spread * rate ** (length - 1)
+            except OverflowError:
+                bound = math.inf
+            out[length] = max(1, int(math.ceil(bound))) if math.isfinite(bound) else _BEYOND_A_DOUBLE
     return out
+
+
+_BEYOND_A_DOUBLE = 2**1024
+"""The bound on a length's candidate cycles where ``S r^(L-1)`` passes the largest double (a long
+``max_length`` on a web whose closed walks multiply fast): more than any count a double holds."""
 
 
 _BLOCK_CELLS = 1 << 21
@@ -499,7 +508,10 @@ def value_cycles(view: TransferView, params: Mapping[str, Any]) -> tuple[list[Fl
             lengths = short / (1.0 - share)
         else:
             lengths = long_ / share
-        tests = int(math.ceil(lengths * counts[length]))
+        family = lengths * counts[length] if counts[length] < _BEYOND_A_DOUBLE else math.inf
+        if not math.isfinite(family):
+            continue  # more tests than a double counts: the cycle is not flagged (the strict side)
+        tests = int(math.ceil(family))
         if c.p_value <= alpha / tests:
             flags.append(_flag(arrays, c, tests, alpha))
     return flags, notes

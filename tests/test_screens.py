@@ -951,6 +951,25 @@ def test_pair_outlier_needs_several_measures() -> None:
     assert not [f for f in result.flags if f.screen == "pair_outlier"] and result.testing["family"] == 0
 
 
+def test_a_pair_outlier_floor_far_below_the_spread_scores_without_overflow() -> None:
+    """Floors of 1e-300 (above 0, so usable) made the robust z of the fed pair about 1e300, whose square
+    overflowed: screen stopped with exit 70 (OverflowError). The score is now summed as large as it is, and
+    the pair is the same candidate, the top of 55."""
+    from daishi_forensics.screens.pair_outlier import pair_outlier
+
+    agents = [f"p{i:02d}" for i in range(11)]
+    g = nx.MultiDiGraph(contact={pair: 10 for pair in itertools.combinations(agents, 2)}, ticks=300)
+    honest_market(g, agents, rounds=1)
+    g.graph["contact"][("p00", "p01")] = 250
+    for t in range(4):
+        gift(g, "p01", "p00", 100 + t, 9.0)
+    params = load_config({"screens": {"pair_outlier": {"value_floor": 1e-300, "count_floor": 1e-300,
+                                                       "share_floor": 1e-300}}}).screens["pair_outlier"]
+    [candidate], tests = pair_outlier(TransferView(g), params)
+    assert candidate.flag.agents == ("p00", "p01") and candidate.flag.p_value == 1 / 55 and len(tests) == 55
+    assert 1e300 < candidate.flag.score < math.inf
+
+
 def test_a_pair_outlier_among_few_pairs_is_never_raised() -> None:
     agents = [f"p{i}" for i in range(6)]  # 15 pairs: being the most extreme is 1 in 15
     g = nx.MultiDiGraph(contact={pair: 10 for pair in itertools.combinations(agents, 2)}, ticks=300)
@@ -1145,6 +1164,39 @@ def test_config_version_is_stamped_and_overrides_change_it(tmp_path: Any) -> Non
     ({"general": {"flag_share": 1.5}}, r"general.flag_share must be a share in \(0, 1\], not 1.5$"),
     ({"general": {"typology_share": -1}}, r"general.typology_share must be a share in \[0, 1\], not -1$"),
     ({"colour": 1}, "unknown key 'colour'"),
+    ({"screens": {"pair_outlier": {"value_floor": 0}}},
+     r"^config override: screens.pair_outlier.value_floor must be a number in \(0, inf\), not 0$"),
+    ({"screens": {"feeder": {"min_spoke_value": -1}}},
+     r"^config override: screens.feeder.min_spoke_value must be a number in \[0, inf\), not -1$"),
+    ({"general": {"fair_ratio": -2.0}}, r"^config override: general.fair_ratio must be a number in \[0, inf\), not -2.0$"),
+    ({"screens": {"fans": {"window_steps": 2.5}}},
+     r"^config override: screens.fans.window_steps must be a whole number, not 2.5$"),
+    ({"screens": {"fans": {"window_steps": 1000000}}},
+     r"^config override: screens.fans.window_steps must be a whole number in \[1, 100\], not 1000000$"),
+    ({"screens": {"value_cycles": {"window_steps": 0}}},
+     r"^config override: screens.value_cycles.window_steps must be a whole number in \[1, 100\], not 0$"),
+    ({"screens": {"value_cycles": {"pass_on": 2**64}}},
+     r"^config override: screens.value_cycles.pass_on must be a whole number in \[0, 9007199254740991\], "
+     r"not 18446744073709551616$"),
+    ({"screens": {"value_cycles": {"max_length": 2**53 - 1}}},
+     r"^config override: screens.value_cycles.max_length must be a whole number in \[0, 1000000\], "
+     r"not 9007199254740991$"),
+    ({"screens": {"value_cycles": {"long_share": 1}}},
+     r"^config override: screens.value_cycles.long_share must be a number in \[0, 1\), not 1$"),
+    ({"screens": {"fans": {"tight_ratio": 0}}},
+     r"^config override: screens.fans.tight_ratio must be a number in \(0, inf\), not 0$"),
+    ({"screens": {"fans": {"group_quantile": 1.5}}},
+     r"^config override: screens.fans.group_quantile must be a number in \[0, 1\], not 1.5$"),
+    ({"screens": {"fans": {"min_fan": 0}}},
+     r"^config override: screens.fans.min_fan must be a whole number in \[1, 9007199254740991\], not 0$"),
+    ({"screens": {"pair_outlier": {"min_pairs": 0}}},
+     r"^config override: screens.pair_outlier.min_pairs must be a whole number in \[1, 9007199254740991\], not 0$"),
+    ({"screens": {"fans": {"min_groups": 0}}},
+     r"^config override: screens.fans.min_groups must be a whole number in \[1, 9007199254740991\], not 0$"),
+    ({"screens": {"ring": {"cycle_threshold": 0}}},
+     r"^config override: screens.ring.cycle_threshold must be a whole number in \[1, 9007199254740991\], not 0$"),
+    ({"screens": {"thrown_fight": {"min_value": float("inf")}}},
+     r"^config override: screens.thrown_fight.min_value must be a number in \[0, inf\), not inf$"),
 ])
 def test_bad_config_is_named(override: dict[str, Any], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
@@ -1154,6 +1206,18 @@ def test_bad_config_is_named(override: dict[str, Any], message: str) -> None:
 def test_shares_at_their_bounds_are_accepted() -> None:
     assert load_config({"general": {"false_alarm_rate": 0.5, "flag_share": 1, "typology_share": 0}}).flag_share == 1
     assert load_config({"general": {"typology_share": 1}}).typology_share == 1
+
+
+def test_settings_at_their_bounds_are_accepted() -> None:
+    """The edges of each setting's interval, a whole number written 3.0, and a setting at 0 where 0 turns
+    a rule off, are all usable."""
+    config = load_config({"screens": {
+        "fans": {"window_steps": 100, "min_groups": 1, "group_quantile": 1, "web_ties": 0, "min_window": 1e-300},
+        "value_cycles": {"window_steps": 1, "max_length": 1_000_000, "long_share": 0, "pass_on": 2**53 - 1},
+        "ring": {"cycle_threshold": 3.0}, "thrown_fight": {"company_ratio": 0, "silence_level": 0.0}}})
+    assert (config.get("fans", "window_steps"), config.get("ring", "cycle_threshold"),
+            config.get("value_cycles", "pass_on")) == (100, 3.0, 2**53 - 1)
+    assert load_config({"general": {"fair_ratio": 0}}).general["fair_ratio"] == 0
 
 
 def test_net_transfer_graph_keeps_the_events_of_a_cancelled_flow() -> None:

@@ -290,6 +290,62 @@ def test_cli_sarif_message_doubles_a_name_s_curly_braces(runner: CliRunner, tmp_
     assert result["properties"]["agents"][0] == hub
 
 
+@pytest.mark.parametrize("setting, said", [
+    ('{"screens": {"pair_outlier": {"value_floor": 0}}}', "screens.pair_outlier.value_floor must be a number in "
+                                                          "(0, inf), not 0"),
+    ('{"screens": {"fans": {"min_window": -1}}}', "screens.fans.min_window must be a number in (0, inf), not -1"),
+    ('{"screens": {"fans": {"window_steps": 10000000}}}', "screens.fans.window_steps must be a whole number in "
+                                                           "[1, 100], not 10000000"),
+])
+def test_cli_config_setting_out_of_its_domain_is_a_usage_error(runner: CliRunner, tmp_path: Path, setting: str,
+                                                               said: str) -> None:
+    """A floor of 0 divided by zero (exit 70, ZeroDivisionError), a negative window took a complex root (exit
+    70), ten million windows ran for minutes: each is refused before anything is screened, naming the file
+    and the setting."""
+    fed = str(write(tmp_path, feeder_events(), "fed"))
+    override = tmp_path / "bad.json"
+    override.write_text(setting)
+    result = runner.invoke(main, ["screen", "--format", "json", "--config", str(override), fed])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == f"daishi-forensics: error: {override}: {said}\n"
+
+
+def test_cli_config_fan_of_no_counterparties_is_a_usage_error(runner: CliRunner, tmp_path: Path) -> None:
+    """fans.min_fan 0 tested every seat as a fan's hub, those with no transfer that way too: on a short
+    honest match (four seats, ten rounds) screen stopped with exit 70 (ValueError: zero-size array). It is
+    refused before anything is screened; 1 screens the match."""
+    from daishi_forensics.simulate import simulate_to_dir
+
+    simulate_to_dir("clean", 1, 3, tmp_path, "stream", truth_file=None, ticks=10, n_agents=4)
+    override = tmp_path / "fans.json"
+    override.write_text('{"screens": {"fans": {"min_fan": 0}}}')
+    result = runner.invoke(main, ["screen", "--format", "json", "--config", str(override), str(tmp_path)])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == (f"daishi-forensics: error: {override}: screens.fans.min_fan must be a whole number "
+                             "in [1, 9007199254740991], not 0\n")
+    override.write_text('{"screens": {"fans": {"min_fan": 1}}}')
+    result = runner.invoke(main, ["screen", "--format", "json", "--config", str(override), str(tmp_path)])
+    assert result.exit_code == 0 and json.loads(result.stdout)["verdict"] == "clear"
+
+
+def test_cli_config_population_of_no_pairs_is_a_usage_error(runner: CliRunner, tmp_path: Path) -> None:
+    """pair_outlier.min_pairs 0 scored the pairs of a match that had none (one round, no trade, no seat
+    beside another): screen stopped with exit 70 (IndexError). It is refused before anything is screened;
+    1 screens the match."""
+    from daishi_forensics.simulate import simulate_to_dir
+
+    simulate_to_dir("clean", 1, 3, tmp_path, "stream", truth_file=None, ticks=1, n_agents=4)
+    override = tmp_path / "pairs.json"
+    override.write_text('{"screens": {"pair_outlier": {"min_pairs": 0}}}')
+    result = runner.invoke(main, ["screen", "--format", "json", "--config", str(override), str(tmp_path)])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == (f"daishi-forensics: error: {override}: screens.pair_outlier.min_pairs must be a "
+                             "whole number in [1, 9007199254740991], not 0\n")
+    override.write_text('{"screens": {"pair_outlier": {"min_pairs": 1}}}')
+    result = runner.invoke(main, ["screen", "--format", "json", "--config", str(override), str(tmp_path)])
+    assert result.exit_code == 0 and json.loads(result.stdout)["verdict"] == "clear"
+
+
 def test_cli_config_override_is_stamped(runner: CliRunner, tmp_path: Path) -> None:
     fed = str(write(tmp_path, feeder_events(), "fed"))
     override = tmp_path / "loose.json"

@@ -731,6 +731,25 @@ def test_long_loops_are_counted_with_an_upper_bound() -> None:
     assert candidate_cycles(arrays, 9, exact_length=6) == {3: 3, 4: 1, 5: 1, 6: 3, 7: 3, 8: 3, 9: 3}
 
 
+def test_a_bound_past_the_largest_double_is_no_crash() -> None:
+    """A long max_length (a million, a usable setting) on a web whose closed walks multiply with each step:
+    S r^(L-1) passed the largest double, and screen stopped with exit 70 (OverflowError: cannot convert
+    float infinity to integer). Such a length's count is now more than any double (2^1024), and a cycle
+    tested against it is not flagged (the strict side); the exact counts are as before, and a planted loop
+    of ten, whose own length's bound is a double, is tested (and flagged) against the million lengths."""
+    g = nx.MultiDiGraph([(u, v) for u in "abcd" for v in "abcd" if u != v])
+    for i, (u, v, k) in enumerate(g.edges(keys=True)):
+        g.edges[u, v, k].update(value=1.0, tick=i, event=i)
+    counts = candidate_cycles(transfer_arrays(g), 1000, exact_length=6)
+    assert counts[6] == candidate_cycles(transfer_arrays(g), 6)[6] and counts[1000] == 2**1024
+    g = background()
+    members = [f"x{i}" for i in range(10)]
+    add_cycle(g, members, 100, 1, [1000.0 * 0.97 ** i for i in range(10)])
+    result = screen_graph(g, {"screens": {"value_cycles": {"max_length": 1_000_000}}})
+    (flag,) = [f for f in result.flags if f.kind == "value_cycle"]
+    assert flag.agents == tuple(members) and flag.tests == 8199950800
+
+
 def test_the_bound_is_never_below_the_exact_count() -> None:
     sim = simulate_transfers(TransferSettings(accounts=200, seed=3))
     arrays = transfer_arrays(sim.graph)
