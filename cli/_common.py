@@ -72,6 +72,15 @@ def not_empty(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
     return value
 
 
+def output_named(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
+    """An ``-o``/``--output`` check: an empty name ('') is a usage error.  It would name the current folder,
+    refused only once the work is done, as an output error; a folder named outright is refused by the
+    option's type."""
+    if value is not None and str(value) == ".":  # '' (a "." or "./" typed is a folder: refused before this)
+        raise click.BadParameter("the file name is empty: give a file to write, or - for standard output")
+    return value
+
+
 def say(text: str, *, err: bool = False) -> None:
     """Print one line that may hold data (a match id, a path, an error), control characters shown."""
     if err:

@@ -9,7 +9,7 @@ import click
 from daishi_forensics import exitcodes
 from daishi_forensics.report.listing import CONTACT_PAIRS_LISTED
 
-from ._common import (ONE_MATCH_FOLDER, TARGET_HELP, color_option, format_for, handle_errors, input_options, not_empty, say, set_help,
+from ._common import (output_named, ONE_MATCH_FOLDER, TARGET_HELP, color_option, format_for, handle_errors, input_options, not_empty, say, set_help,
                       text_width, use_color, write_output)
 from ._progress import Progress, progress_for, progress_options
 
@@ -40,7 +40,7 @@ FORMATS = ("text", "json", "markdown", "html")
               help="List every pair that met in the seat contact table. By default, past "
                    f"{CONTACT_PAIRS_LISTED:,} pairs (a crowd in one region meets pairwise) it lists those with the most "
                    "ticks together and gives each seat's totals.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), callback=output_named, help="Write to this file.")
 @color_option
 @progress_options
 @input_options

@@ -15,7 +15,7 @@ from daishi_forensics.report.behavior import behavior as build_report
 from daishi_forensics.report.compare import Side, compare_matches, compare_models, split_models
 from daishi_forensics.report.render.compare import FORMATS, render
 
-from ._common import (TARGET_HELP, color_option, format_for, handle_errors, input_options, not_empty, say, set_help,
+from ._common import (output_named, TARGET_HELP, color_option, format_for, handle_errors, input_options, not_empty, say, set_help,
                       text_width, use_color, write_output)
 from ._progress import progress_for, progress_options
 
@@ -32,7 +32,7 @@ from ._progress import progress_for, progress_options
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
               help="text (the default), json (versioned; schema: `daishi-forensics schemas show compare`), "
                    "markdown, html. Without it, the name given to -o decides.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), callback=output_named, help="Write to this file.")
 @color_option
 @progress_options
 @input_options

@@ -15,7 +15,7 @@ from daishi_forensics.textsafe import shown
 from daishi_forensics.injection.propagation import chains_nodes, scrubbed_edges, tree_text
 from daishi_forensics.wording import count
 
-from ._common import ONE_MATCH_FOLDER, TARGET_HELP, format_for, handle_errors, input_options, say, set_help, write_output
+from ._common import output_named, ONE_MATCH_FOLDER, TARGET_HELP, format_for, handle_errors, input_options, say, set_help, write_output
 from ._progress import progress_for, progress_options
 
 FORMATS = ("text", "json")
@@ -31,7 +31,7 @@ INJECTION_TIERS = ("hijack", "protocol")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
               help="text (the default, on a terminal and in a pipe alike): the chains as a tree; json "
                    "(only when asked, or for an -o name ending .json).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), callback=output_named,
               help="Write to this file (- for standard output).")
 @click.option("--scrub/--no-scrub", default=True, show_default=True,
               help="Replace secrets and personal data in the message texts written (Presidio).")

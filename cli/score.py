@@ -15,7 +15,7 @@ from daishi_forensics.score.rubric import VERSIONS, UnknownRubric, rubric
 from daishi_forensics.textsafe import shown
 
 from ._progress import progress_for, progress_options
-from ._common import ONE_MATCH_FOLDER, TARGET_HELP, fail, format_for, handle_errors, input_options, not_empty, set_help, write_output
+from ._common import output_named, ONE_MATCH_FOLDER, TARGET_HELP, fail, format_for, handle_errors, input_options, not_empty, set_help, write_output
 
 
 class RubricChoice(click.Choice):
@@ -48,7 +48,7 @@ class RubricChoice(click.Choice):
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
               help="text for people (the default), json for programs (versioned, deterministic). Without it, "
                    "the name given to -o decides: .json, .txt.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), callback=output_named, help="Write to this file.")
 @progress_options
 @input_options
 @handle_errors

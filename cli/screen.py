@@ -12,7 +12,7 @@ from daishi_forensics.report.screening import ScreenRun, screen_targets
 from daishi_forensics.report.render.screens import FORMATS, render, render_step_summary
 
 from ._progress import progress_for, progress_options
-from ._common import (TARGET_HELP, exit_zero_asked, fail, format_for, handle_errors, input_options, not_empty, say,
+from ._common import (output_named, TARGET_HELP, exit_zero_asked, fail, format_for, handle_errors, input_options, not_empty, say,
                       set_help, text_width, write_output, write_step_summary)
 
 _EXITS = exitcodes.epilog(
@@ -43,7 +43,7 @@ _EXITS = exitcodes.epilog(
               help="A JSON file overriding settings of the shipped screens/config.json (same shape; e.g. "
                    '{"general": {"false_alarm_rate": 0.05}}; its version, or <shipped>+local, is stamped in '
                    "every result).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), callback=output_named, help="Write to this file.")
 @progress_options
 @input_options
 @handle_errors

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 from daishi_forensics import exitcodes
 
-from ._common import format_for, handle_errors, write_output
+from ._common import output_named, format_for, handle_errors, write_output
 from ._progress import progress_for, progress_options
 
 FORMATS = ("text", "json", "markdown")
@@ -46,7 +46,7 @@ def study() -> None:
               help="text for people (the default), markdown for pages, json for programs (schema study-audit). "
                    "Without it, the name given to -o decides: .md, .json, .txt.")
 @click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), callback=output_named, help="Write to this file.")
 @progress_options
 @handle_errors
 def audit(target: str | None, server: str | None, trials: Path | None, seats: Path | None, page: Path | None,

@@ -17,7 +17,7 @@ from daishi_forensics.injection.tiers import TIERS, classify_records, corpus_loa
 from daishi_forensics.outputs import atomic_file, write_stdout
 from daishi_forensics.read.sources import json_lines
 
-from ._common import handle_errors, is_stdout, say
+from ._common import output_named, handle_errors, is_stdout, say
 from ._progress import progress_for, progress_options
 
 
@@ -59,7 +59,7 @@ def _label_key(label: Any) -> str:
              "and the reason)",
     unreadable="the corpus could not be read") + " Example: daishi-forensics tiers messages.jsonl -o tiers.jsonl")
 @click.argument("file", metavar="FILE.jsonl")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), callback=output_named,
               help="Write to this file (- for standard output).")
 @click.option("--scrub", is_flag=True, help="Replace secrets and personal data in each text (Presidio) in the output.")
 @click.option("--summary", is_flag=True, help="Print counts per tier (and per input label, if any) on stderr.")

@@ -13,7 +13,7 @@ from daishi_forensics.report.screening import MatchOutcome, ScreenRun
 from daishi_forensics.screens import screen_graph
 from daishi_forensics.screens.config import ConfigError, load_config
 
-from ._common import (exit_zero_asked, fail, format_for, handle_errors, text_width, write_output,
+from ._common import (output_named, exit_zero_asked, fail, format_for, handle_errors, text_width, write_output,
                       write_step_summary)
 from ._progress import progress_for, progress_options
 
@@ -53,7 +53,7 @@ _EXITS = exitcodes.epilog(
                    ".txt.")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
               help="A JSON file overriding settings of the shipped screens configuration (as for screen).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), callback=output_named, help="Write to this file.")
 @progress_options
 @handle_errors
 def screen_transfers(table: Path, source: str, target: str, value: str, tick: str, tick_kind: str,
