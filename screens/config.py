@@ -163,6 +163,10 @@ _SHARES: dict[str, tuple[float, float, str]] = {
 """The general settings that are chances or shares of one, and the interval each must lie in (a rate of
 5 meant as 5%, or a negative one, would silently turn every verdict into review or into clear)."""
 
+MAX_VERSION = 100
+"""The longest ``version`` a configuration may give itself (it is stamped in every result and every line that
+names the configuration)."""
+
 _MAX_COUNT = 2**53 - 1
 """The largest whole number a setting may hold (the largest integer a JSON number holds exactly, as for a
 match's ids and counts)."""
@@ -187,13 +191,15 @@ _WITHIN: dict[str, tuple[float, float, str]] = {
     "value_cycles.window_steps": (1, 100, "[1, 100]"),
     "value_cycles.max_length": (0, 1_000_000, "[0, 1000000]"),
     "value_cycles.long_share": (0.0, 1.0, "[0, 1)"),
+    "pair_outlier.season_seed": (0, 2**32 - 1, f"[0, {2**32 - 1}]"),
 }
 """Screen settings held to a narrower interval than every number's ``[0, 2^53 - 1]``: a floor, a window or
 a ratio is divided by or taken the logarithm of (so above 0); a quantile or a share of the error rate is a
 share of one (``long_share`` leaves the rest to the short loops, so below 1); a threshold of laps or groups,
 a fan of no counterparties, or a population of no pairs, at 0 would let nothing qualify as something; a grid
 of windows, or a bound on a loop's length, is walked step by step (``window_steps`` windows at most 100,
-loops of at most a million accounts)."""
+loops of at most a million accounts); a seed is one the robust covariance fit takes (below 2^32: a larger
+one was refused by the fit, and the season screen fell back to scoring each measure alone without a word)."""
 
 
 def _inside(value: float, low: float, high: float, said: str) -> bool:
@@ -283,4 +289,6 @@ def load_config(override: Path | str | Mapping[str, Any] | None = None) -> Scree
             raise ConfigError(f"{where}: a configuration is a JSON object")
     merged = _merge(base, doc, where)
     version = str(doc["version"]) if "version" in doc else f"{base['version']}+local"
+    if len(version) > MAX_VERSION:  # stamped in every result: a name, not a document
+        raise ConfigError(f"{where}: version is {len(version):,} characters long; at most {MAX_VERSION}")
     return _build(merged, version, where)

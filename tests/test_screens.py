@@ -1197,6 +1197,10 @@ def test_config_version_is_stamped_and_overrides_change_it(tmp_path: Any) -> Non
      r"^config override: screens.ring.cycle_threshold must be a whole number in \[1, 9007199254740991\], not 0$"),
     ({"screens": {"thrown_fight": {"min_value": float("inf")}}},
      r"^config override: screens.thrown_fight.min_value must be a number in \[0, inf\), not inf$"),
+    ({"screens": {"pair_outlier": {"season_seed": 2**32}}},
+     r"^config override: screens.pair_outlier.season_seed must be a whole number in \[0, 4294967295\], "
+     r"not 4294967296$"),
+    ({"version": "v" * 101}, r"^config override: version is 101 characters long; at most 100$"),
 ])
 def test_bad_config_is_named(override: dict[str, Any], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
@@ -1218,6 +1222,21 @@ def test_settings_at_their_bounds_are_accepted() -> None:
     assert (config.get("fans", "window_steps"), config.get("ring", "cycle_threshold"),
             config.get("value_cycles", "pass_on")) == (100, 3.0, 2**53 - 1)
     assert load_config({"general": {"fair_ratio": 0}}).general["fair_ratio"] == 0
+    assert load_config({"screens": {"pair_outlier": {"season_seed": 2**32 - 1}}}).get(
+        "pair_outlier", "season_seed") == 2**32 - 1
+    assert load_config({"version": "v" * 100}).version == "v" * 100
+
+
+def test_a_seed_at_its_bound_is_one_the_robust_fit_takes() -> None:
+    """The largest season_seed a configuration may give is one scikit-learn's robust covariance fit accepts
+    (2^32 was refused by the fit, and the season screen scored each measure alone without a word)."""
+    import numpy as np
+    from sklearn.covariance import MinCovDet
+
+    rows = np.random.default_rng(2**32 - 1).normal(size=(40, 2))
+    assert MinCovDet(random_state=2**32 - 1).fit(rows).covariance_.shape == (2, 2)
+    with pytest.raises(ValueError):
+        MinCovDet(random_state=2**32).fit(rows)
 
 
 def test_net_transfer_graph_keeps_the_events_of_a_cancelled_flow() -> None:
