@@ -414,6 +414,16 @@ def _season_files(flag: Flag, targets: dict[str, str], first: str | None) -> lis
     return files or ([first] if first is not None else [])
 
 
+def _file_name(target: str) -> str:
+    """The last part of the path ``target`` names (``tx.csv`` for ``./tx.csv``, ``/data/tx.csv`` or
+    ``link/tx.csv``), the target itself when it has none (``-``).
+
+    >>> _file_name("./data/tx.csv"), _file_name("/srv/data/tx.csv"), _file_name("-")
+    ('tx.csv', 'tx.csv', '-')
+    """
+    return os.path.basename(target.rstrip("/")) or target
+
+
 def _result(flag: Flag, target: str | None, config: ScreenConfig, rule_index: dict[str, int],
             season_files: list[str] | None = None, also: tuple[str, ...] = (),
             match_id: str | None = None) -> dict[str, Any]:
@@ -422,11 +432,12 @@ def _result(flag: Flag, target: str | None, config: ScreenConfig, rule_index: di
     the other targets holding the match (screened once), as related locations.  The fingerprint names the
     match by ``match_id`` where it has one (the flag's own match, else the target's), so the same flag has
     the same fingerprint however its file was named (relative, absolute, through a link, another form);
-    only a target without a match id (a table of transfers) is named by the target as given."""
+    a target without a match id (a table of transfers) by its file's name, not the path to it."""
     files = [target, *also] if target is not None else list(season_files or ())
     rule_id = f"{flag.screen}/{flag.kind}" if target is not None else f"season/{flag.screen}/{flag.kind}"
     fingerprint = hashlib.sha256(
-        "|".join([rule_id, flag.match or match_id or name_text(target or "season"), *map(str, flag.agents)]).encode()
+        "|".join([rule_id, flag.match or match_id or name_text(_file_name(target) if target else "season"),
+                  *map(str, flag.agents)]).encode()
     ).hexdigest()[:32]
     data = flag.to_dict()
     return {
