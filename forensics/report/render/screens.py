@@ -14,7 +14,7 @@ from urllib.parse import quote
 
 from daishi_forensics.version import __version__
 from daishi_forensics.jsonio import dumps
-from daishi_forensics.textsafe import md_escape, shown
+from daishi_forensics.textsafe import md_escape, shown, utf8_text
 from .tables import github_escape, markdown_table
 from .validation import GITHUB_SHOWN
 
@@ -253,8 +253,8 @@ def render_step_summary(run: ScreenRun, budget: int = SUMMARY_BUDGET) -> str:
         else:
             rows.append([flag.level, f"{flag.screen}/{flag.kind}", where, list(map(str, flag.agents)),
                          _significance(flag), flag.explanation, _evidence(flag)])
-    table = markdown_table(["level", "finding", "target", "agents", "significance", "explanation", "events"],
-                           rows).split("\n")
+    table = utf8_text(markdown_table(["level", "finding", "target", "agents", "significance", "explanation",
+                                      "events"], rows)).split("\n")  # (a file name's bytes: as written)
     out += ["", *table[:2]]
     used = sum(len(line.encode("utf-8")) + 1 for line in out)
     listed = 0
