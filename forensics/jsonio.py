@@ -24,7 +24,7 @@ from typing import Any
 
 import orjson
 
-from daishi_forensics.textsafe import CONTROLS
+from daishi_forensics.textsafe import CONTROLS, utf8_text
 
 __all__ = ["dumps", "dumps_line", "loads", "shown", "json_kind", "json_text", "SHOWN_LENGTH", "SHOWN_DEPTH"]
 
@@ -122,9 +122,22 @@ def _dumps(obj: Any, option: int) -> str:
     try:
         return _escape_raw(orjson.dumps(obj, option=option).decode())
     except orjson.JSONEncodeError as exc:
+        if "surrogates" in str(exc):  # a file name's bytes as Python decodes them (:func:`utf8_text`)
+            return _dumps(_utf8_strings(obj), option)
         if "Recursion" not in str(exc):
             raise
         return _escape_raw(orjson.dumps(_within_depth(obj, WRITTEN_DEPTH), option=option).decode())
+
+
+def _utf8_strings(value: Any) -> Any:
+    """``value`` with every string in it (keys too) as :func:`~daishi_forensics.textsafe.utf8_text` gives it."""
+    if isinstance(value, str):
+        return utf8_text(value)
+    if isinstance(value, dict):
+        return {(utf8_text(k) if isinstance(k, str) else k): _utf8_strings(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_utf8_strings(v) for v in value]
+    return value
 
 
 def _within_depth(value: Any, depth: int) -> Any:

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from daishi_forensics.errors import OutputError
+from daishi_forensics.textsafe import utf8_text
 
 __all__ = ["append_file", "atomic_file", "inputs_kept", "note_input", "write_file", "write_stdout"]
 
@@ -169,7 +170,7 @@ def _in_place(target: Path, name: str, binary: bool) -> Iterator[IO[Any]]:
 def write_file(path: Path | str, data: str | bytes, *, sync: bool = True) -> None:
     """Replace ``path`` with ``data`` (see :func:`atomic_file`)."""
     with atomic_file(path, binary=isinstance(data, bytes), sync=sync) as handle:
-        handle.write(data)
+        handle.write(data if isinstance(data, bytes) else utf8_text(data))
 
 
 def append_file(path: Path | str, text: str) -> None:
@@ -192,7 +193,7 @@ def append_file(path: Path | str, text: str) -> None:
     try:
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, 0o666)
         with open(fd, "a", encoding="utf-8", closefd=True) as handle:
-            handle.write(text)
+            handle.write(utf8_text(text))
     except OSError as exc:
         raise OutputError(f"cannot write it ({_reason(exc)})", file=name) from None
 
@@ -229,6 +230,7 @@ def write_stdout(text: str) -> None:
     """
     if sys.stdout is None:  # started with standard output closed (``>&-``): Python has no stream for it
         raise OutputError("cannot write it (it is closed)", file="standard output")
+    text = utf8_text(text)  # a file name's bytes: the same characters in every locale
     try:
         try:
             sys.stdout.write(text)

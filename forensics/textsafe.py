@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["shown", "shown_ends", "shown_name", "shown_lines", "is_neutral", "md_escape", "md_text", "md_bold", "MARKDOWN_CHARS", "CONTROLS"]
+__all__ = ["utf8_text", "shown", "shown_ends", "shown_name", "shown_lines", "is_neutral", "md_escape", "md_text", "md_bold", "MARKDOWN_CHARS", "CONTROLS"]
 
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _EXTRA = [0x2028, 0x2029, 0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
@@ -229,3 +229,22 @@ def md_bold(text: str) -> str:
     lead = len(text) - len(text.lstrip())
     trail = text[lead + len(body):]
     return "**" + "".join(f"&#{ord(c)};" for c in text[:lead]) + body + "".join(f"&#{ord(c)};" for c in trail) + "**"
+
+
+def utf8_text(text: str) -> str:
+    """``text`` as UTF-8 can hold it: the lone surrogates Python decodes a file name's bytes to (every
+    byte past ASCII in a name under an ASCII locale, a byte that is no UTF-8 in any locale) turned back
+    into those bytes read as UTF-8, so a name is written the same in every locale (``dätä``), and bytes
+    that are no UTF-8 as U+FFFD, as a terminal shows them.  Text without a surrogate is returned as it is.
+
+    >>> utf8_text("d\\udcc3\\udca4t\\udcc3\\udca4/m.jsonl"), utf8_text("bad\\udcff.jsonl"), utf8_text("plain · text")
+    ('dätä/m.jsonl', 'bad\ufffd.jsonl', 'plain · text')
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        try:
+            return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        except UnicodeEncodeError:  # a surrogate no byte decodes to: not a file name's
+            return text.encode("utf-8", "replace").decode("utf-8")
+    return text

@@ -820,3 +820,36 @@ def test_tally_in_python_and_with_numpy_agree(seed: int, monkeypatch: pytest.Mon
         for x in set(u.tolist()):
             want[x] = want.get(x, 0) + 1
     assert few.messages == many.messages == 30 and few.df == many.df == want
+
+
+_BIT_SUMS = """
+from collections import Counter
+from daishi_forensics.injection._copies import Alignment
+from daishi_forensics.injection._information import Counts, Information, Tally, vocabulary_of
+from daishi_forensics.injection._lineage import Weights
+words = tuple(f"w{i}" for i in range(40))
+cores = [words[:k + 1] for k in range(len(words))] * 3  # word i in 3 * (40 - i) messages: every word's bits differ
+vocabulary, _w, _p, _t = vocabulary_of(cores, [()] * len(cores))
+df = [0] * vocabulary.units
+for core in cores:
+    for w in set(core):
+        df[vocabulary.word(w)] += 1
+info = Information(Counts(vocabulary, len(cores), df), Tally(), 4)
+kept = Alignment(tuple((i, i) for i in range(len(words))), (), (), (), (), (), (), 0, 0, len(words))
+weights = Weights(Counter(), {w: info.word(w) for w in words}, 10.0)
+print(repr(info.kept_words(kept, words)), repr(weights.of_edit(("remark", " ".join(words)), 5)))
+"""
+
+
+def test_sums_of_word_bits_do_not_depend_on_the_hash_seed() -> None:
+    """The bits a copy keeps (``Information.kept_words``) and the weight of a remark a forwarder added
+    (``Weights.of_edit``) summed each word's bits in the order of a set of words, which the interpreter's
+    hash seed sets: the same texts came to 54.128594798803654, ...67, ...68 or ...69 bits by the seed, so a
+    copy at the bar, or two candidate parents a bit apart, could be read otherwise on another run.  Both
+    are now summed exactly: one value whatever the seed."""
+    import os
+    import subprocess
+    import sys
+    found = {subprocess.run([sys.executable, "-c", _BIT_SUMS], env={**os.environ, "PYTHONHASHSEED": seed},
+                            capture_output=True, text=True, check=True).stdout for seed in ("0", "1", "2", "3", "4", "5")}
+    assert found == {"54.12859479880368 54.12859479880368\n"}

@@ -199,6 +199,28 @@ def test_cli_config_false_alarm_rate_out_of_range_is_a_usage_error(runner: CliRu
                              f"(0, 1), not {rate}\n")
 
 
+def test_cli_sarif_fingerprint_is_the_flag_s_not_the_path_s(runner: CliRunner, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """One match screened as ``fed/m_….jsonl``, by its absolute path, through a linked folder and as a bundle
+    gave its flag four ``partialFingerprints`` (a hash of the path as given), so code scanning saw a new
+    alert whenever a workflow named the file another way: the fingerprint is now of the rule, the match id
+    and the agents, the same however the match's file is named."""
+    import hashlib
+    fed = write(tmp_path, feeder_events(), "fed")
+    write_match(tmp_path / "bundle", feeder_events(), archive(["a_1", "a_2", "a_3", "a_4", "h"], ended=40),
+                form="bundle")
+    (tmp_path / "link").symlink_to(tmp_path / "fed")
+    monkeypatch.chdir(tmp_path)
+    expected = hashlib.sha256(b"feeder/hub_and_spoke|m_0123456789ab|h|a_1|a_2|a_4").hexdigest()[:32]
+    for target in (f"fed/{fed.name}", str(fed), f"link/{fed.name}", "./fed/" + fed.name,
+                   "bundle/m_0123456789ab.json"):
+        result = runner.invoke(main, ["screen", "--format", "sarif", target])
+        assert result.exit_code == 1, result.output
+        found = json.loads(result.output)["runs"][0]["results"][0]
+        assert found["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].endswith(target.lstrip("./"))
+        assert found["partialFingerprints"] == {"daishiFlag/v1": expected}
+
+
 def test_cli_sarif_message_never_carries_an_embedded_link(runner: CliRunner, tmp_path: Path) -> None:
     """A seat named ``[open](https://evil.example)`` by the match's author was written as it is into the SARIF
     message text, which a SARIF viewer reads as an embedded link: its brackets are now escaped (SARIF 3.11.6)."""

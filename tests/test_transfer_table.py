@@ -346,6 +346,30 @@ def test_the_exit_code_the_outputs_state_is_the_process_s(tmp_path: Path, exit_z
         assert uris == {f"{tmp_path}/my%20table%20100%25%231.csv"}
 
 
+def test_sarif_fingerprints_of_a_table_are_the_same_however_its_path_is_written(tmp_path: Path,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """``screen-transfers tx.csv --format sarif`` gave the value cycle's flag another ``partialFingerprints``
+    for each way the table's path was written (``data/tx.csv``, ``./data/tx.csv``, its absolute path, a path
+    through a linked folder: the hash took the path as given), so code scanning took a run from another folder
+    for new alerts; the fingerprint now takes the table's file name, and is the same every way."""
+    import hashlib
+    (tmp_path / "data").mkdir()
+    write_csv(tmp_path / "data" / "tx.csv", background_rows() + cycle_rows())
+    (tmp_path / "link").symlink_to(tmp_path / "data")
+    monkeypatch.chdir(tmp_path)
+    seen = set()
+    for target in ("data/tx.csv", "./data/tx.csv", str(tmp_path / "data" / "tx.csv"), "link/tx.csv"):
+        result = run(["screen-transfers", target, *COLUMNS, "--format", "sarif"])
+        assert result.exit_code == 1, result.stderr
+        (sarif_run,) = orjson.loads(result.stdout)["runs"]
+        (flag,) = sarif_run["results"]
+        agents = [loc["name"] for loc in flag["locations"][0]["logicalLocations"]]
+        key = "|".join([flag["ruleId"], "tx.csv", *agents]).encode()
+        assert flag["partialFingerprints"] == {"daishiFlag/v1": hashlib.sha256(key).hexdigest()[:32]}
+        seen.add(flag["partialFingerprints"]["daishiFlag/v1"])
+    assert len(seen) == 1
+
+
 def test_a_table_of_dates_is_explained_in_dates_and_durations_not_epoch_seconds(tmp_path: Path) -> None:
     from datetime import datetime, timedelta, timezone
 

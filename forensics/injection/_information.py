@@ -201,10 +201,11 @@ class Information:
 
     def kept_words(self, al: Alignment, parent: Sequence[str]) -> float:
         """The bits of the distinct words a copy keeps, each alone (a bound of :meth:`kept` that
-        needs no word pairs: the first, loose reading of rule 3)."""
+        needs no word pairs: the first, loose reading of rule 3); summed exactly (``math.fsum``), so the
+        order a set of words comes in (which the interpreter's hash seed sets) never shows in the last bit."""
         words = {parent[p] for p, _c in al.kept} | set(al.moved) | {
             s.old for s in al.swaps if s.kind in ("typo", "abbreviation")}
-        return sum(self.word(w) for w in words)
+        return math.fsum(self.word(w) for w in words)
 
     def kept(self, al: Alignment, parent: Sequence[str], ids: Sequence[int] | None = None,
              pairs: Sequence[int] | None = None) -> float:

@@ -173,7 +173,7 @@ class Weights:
         if kind == "marks":
             return min(MARK_BITS, self.feature("marks", e[1]))
         if kind in ("remark", "unremark", "lead", "trail"):
-            return sum(self.word(w) for w in set(e[1].split()))
+            return math.fsum(self.word(w) for w in set(e[1].split()))  # (exact: the set's order never shows)
         if kind == "swap":  # a word swapped either way (a typo made or mended): the rarer of the two words
             return max(self.word(e[2]), self.word(e[4])) if len(e) > 4 else self.word(e[2])
         if kind == "insert":

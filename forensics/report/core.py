@@ -12,6 +12,7 @@ from typing import Any
 from daishi_forensics.arithmetic import half_up
 from daishi_forensics.economy.reputation import circular_reputation, index_reputation_and_wealth
 from daishi_forensics.jsonio import shown
+from daishi_forensics.textsafe import utf8_text
 from daishi_forensics.read.archive import map_regions, match_rounds, seat_wealth
 from daishi_forensics.replay.analysis import MatchAnalysis
 from daishi_forensics.wording import count
@@ -79,7 +80,7 @@ def source_part(analysis: MatchAnalysis, n_findings: int) -> dict[str, Any]:
             cannot_see.append(f"the archive's metrics count {count(stamped_private, 'direct message')} this log does not hold")
     return {
         "form": read.source.form,
-        "name": read.source.name,
+        "name": utf8_text(read.source.name),  # (a name's bytes as UTF-8, in every locale: its width too)
         "schemaVersions": stats.versions(),
         "records": stats.records,
         "valid": stats.valid,

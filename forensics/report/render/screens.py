@@ -14,7 +14,7 @@ from urllib.parse import quote
 
 from daishi_forensics.version import __version__
 from daishi_forensics.jsonio import dumps
-from daishi_forensics.textsafe import md_escape, shown
+from daishi_forensics.textsafe import md_escape, shown, utf8_text
 from .tables import github_escape, markdown_table
 from .validation import GITHUB_SHOWN
 
@@ -253,8 +253,8 @@ def render_step_summary(run: ScreenRun, budget: int = SUMMARY_BUDGET) -> str:
         else:
             rows.append([flag.level, f"{flag.screen}/{flag.kind}", where, list(map(str, flag.agents)),
                          _significance(flag), flag.explanation, _evidence(flag)])
-    table = markdown_table(["level", "finding", "target", "agents", "significance", "explanation", "events"],
-                           rows).split("\n")
+    table = utf8_text(markdown_table(["level", "finding", "target", "agents", "significance", "explanation",
+                                      "events"], rows)).split("\n")  # (a file name's bytes: as written)
     out += ["", *table[:2]]
     used = sum(len(line.encode("utf-8")) + 1 for line in out)
     listed = 0
@@ -414,15 +414,30 @@ def _season_files(flag: Flag, targets: dict[str, str], first: str | None) -> lis
     return files or ([first] if first is not None else [])
 
 
+def _file_name(target: str) -> str:
+    """The last part of the path ``target`` names (``tx.csv`` for ``./tx.csv``, ``/data/tx.csv`` or
+    ``link/tx.csv``), the target itself when it has none (``-``).
+
+    >>> _file_name("./data/tx.csv"), _file_name("/srv/data/tx.csv"), _file_name("-")
+    ('tx.csv', 'tx.csv', '-')
+    """
+    return os.path.basename(target.rstrip("/")) or target
+
+
 def _result(flag: Flag, target: str | None, config: ScreenConfig, rule_index: dict[str, int],
-            season_files: list[str] | None = None, also: tuple[str, ...] = ()) -> dict[str, Any]:
+            season_files: list[str] | None = None, also: tuple[str, ...] = (),
+            match_id: str | None = None) -> dict[str, Any]:
     """``target`` None: a season-scale flag, under its own rule (``season/…``), located at the first of
     ``season_files`` (:func:`_season_files`; the others as related locations) and by its agents.  ``also``:
-    the other targets holding the match (screened once), as related locations."""
+    the other targets holding the match (screened once), as related locations.  The fingerprint names the
+    match by ``match_id`` where it has one (the flag's own match, else the target's), so the same flag has
+    the same fingerprint however its file was named (relative, absolute, through a link, another form);
+    a target without a match id (a table of transfers) by its file's name, not the path to it."""
     files = [target, *also] if target is not None else list(season_files or ())
     rule_id = f"{flag.screen}/{flag.kind}" if target is not None else f"season/{flag.screen}/{flag.kind}"
     fingerprint = hashlib.sha256(
-        "|".join([rule_id, flag.match or name_text(target or "season"), *map(str, flag.agents)]).encode()
+        "|".join([rule_id, flag.match or match_id or name_text(_file_name(target) if target else "season"),
+                  *map(str, flag.agents)]).encode()
     ).hexdigest()[:32]
     data = flag.to_dict()
     return {
@@ -462,13 +477,13 @@ def render_sarif(run: ScreenRun) -> str:
     season's: a season-scale check left unfinished) as warning ones.  A season-scale flag has a rule of its own (``season/<screen>/<kind>``, its own
     settings), its agents as logical locations and, as its file, the first match file it is about
     (:func:`_season_files`; the others as related locations): code scanning refuses a result without one."""
-    placed: list[tuple[Flag, str | None, tuple[str, ...]]] = []
+    placed: list[tuple[Flag, str | None, tuple[str, ...], str | None]] = []
     for m in run.matches:
         if m.result is not None:
-            placed += [(f, m.target, m.also) for f in m.result.flags]
+            placed += [(f, m.target, m.also, m.match_id) for f in m.result.flags]
     season = run.season.flags if run.season is not None else ()
-    placed += [(f, None, ()) for f in season]
-    rules = (_rules((f for f, t, _ in placed if t is not None), run.config)
+    placed += [(f, None, (), None) for f in season]
+    rules = (_rules((f for f, t, _, _ in placed if t is not None), run.config)
              + _season_rules(season, run.config))
     index = {r["id"]: i for i, r in enumerate(rules)}
     screened = [m for m in run.matches if m.result is not None]
@@ -501,8 +516,8 @@ def render_sarif(run: ScreenRun) -> str:
                 "exitCode": run.exit_code,
                 "toolExecutionNotifications": notifications,
             }],
-            "results": [_result(f, t, run.config, index,
-                                _season_files(f, targets, first) if t is None else None, also) for f, t, also in placed],
+            "results": [_result(f, t, run.config, index, _season_files(f, targets, first) if t is None else None,
+                                also, match_id) for f, t, also, match_id in placed],
             "properties": {"verdict": run.verdict, **run.config.stamp()},
         }],
     }
