@@ -966,3 +966,24 @@ def test_a_plant_that_never_acted_is_named_apart() -> None:
     assert [p["kind"] for p in mixed.truth["plantedNeverActed"]] == ["ring"]
     assert all(p["events"] for p in mixed.truth["planted"])
     assert "plantedNeverActed" not in simulate_match("off_price", 5).truth  # every plant acted
+
+
+@pytest.mark.parametrize("fifo", ["truth.json", "match"])
+def test_a_named_pipe_in_the_way_is_refused_never_opened(tmp_path: Path, fifo: str) -> None:
+    # --out DIR with a named pipe at DIR/truth.json (or at the match's file): simulate opened it to read the
+    # old truth, or to write in place, and waited forever for a reader that never came
+    from click.testing import CliRunner
+
+    from daishi_forensics.cli import main
+
+    args = ["simulate", "--ticks", "5", "--agents", "4", "-q", "--out", str(tmp_path)]
+    name = "truth.json"
+    if fifo == "match":
+        done = CliRunner().invoke(main, [*args, "--out", str(tmp_path / "first")])
+        name = Path(done.output.strip()).name
+    os.mkfifo(tmp_path / name)
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 74
+    assert result.output == (f"daishi-forensics: error: {tmp_path / name}: is a named pipe, not a regular file: "
+                             "refused, never opened (remove it, or write elsewhere)\n")
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name != "first") == [name]  # nothing written

@@ -30,7 +30,7 @@ import os
 
 from daishi_forensics.errors import OutputError
 from daishi_forensics.jsonio import dumps as _pretty
-from daishi_forensics.outputs import write_file
+from daishi_forensics.outputs import refuse_non_regular, write_file
 from .behaviors import SCENARIOS
 from .engine import EVENTS_PER_AGENT_TICK, Simulation
 from .truth import build_truth
@@ -220,6 +220,7 @@ def _keep_other_truth(out_dir: Path, truth_file: str | None, match_id: str) -> N
     if not truth_file:
         return
     path = out_dir / truth_file
+    refuse_non_regular(path)  # a named pipe there would be waited on, never answered
     try:
         old = json.loads(path.read_bytes())
     except (OSError, ValueError):
@@ -242,7 +243,7 @@ def _write_truth(out_dir: Path, truth_file: str | None, truth: dict[str, Any], v
     out["schemaVersion"] = version
     out["form"] = form
     out["file"] = path.name
-    write_file(out_dir / truth_file, _pretty(out))
+    write_file(out_dir / truth_file, _pretty(out), regular_only=True)
 
 
 def write_match(match: SimulatedMatch, out_dir: Path, *, form: str = "bundle", schema_version: int | None = None,
