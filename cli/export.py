@@ -18,7 +18,8 @@ from ._common import TARGET_HELP, exit_zero_asked, fail, handle_errors, input_op
 
 EXPORT_EPILOG = exitcodes.epilog(
     ok="exported",
-    findings="exported, but an input held invalid records (left out; how many is said on stderr)",
+    findings="exported, but an input held invalid records (left out; how many is said on stderr) or its log is "
+             "truncated (the archive says more happened than it holds; said on stderr)",
     usage="usage error, or two targets are one match (the second is refused; the others are exported)",
     output="the tables could not be written (--parquet naming a file, a full disk, no permission)",
     unreadable="some input could not be read, or a folder given holds no match (the others are exported)",
@@ -36,7 +37,7 @@ EXPORT_EPILOG = exitcodes.epilog(
               help="Events per record batch and Parquet row group.")
 @click.option("-q", "--quiet", is_flag=True, callback=not_both,
               help="Print nothing but errors and the warning that gives the reason for an exit 1 (invalid records "
-                   "left out of the export); no progress line either. Not with --progress.")
+                   "left out of the export, or a truncated log); no progress line either. Not with --progress.")
 @click.option("--progress", "progress", is_flag=True, callback=not_both,
               help="Print the progress line even when stderr is not a terminal (a CI log). Not with --quiet.")
 @input_options
@@ -76,6 +77,9 @@ def export(targets: tuple[str, ...], parquet_dir: Path, include_private: bool, n
             say(f"daishi-forensics: warning: {done.target}: {done.invalid} invalid {records} left out of the export "
                 f"(not events of the match): daishi-forensics validate {shlex.quote(done.target)} lists each with "
                 "its line and field", err=True)
+        if done.truncated:  # as validate, screen and score say it: a reason for exit 1, said even with --quiet
+            say(f"daishi-forensics: warning: {done.target}: the log is truncated: {'; '.join(done.truncated)}; "
+                "exported as it is, without what it no longer holds", err=True)
 
     if parquet_dir.exists() and not parquet_dir.is_dir():
         fail(f"{parquet_dir}: not a folder (--parquet names the folder the tables are written to)", exitcodes.OUTPUT)

@@ -24,7 +24,8 @@ SEASON_EPILOG = exitcodes.epilog(
              "behavior report), or the season-scale screens flagged across matches (a recurring pair, a cycle: "
              "every match may be clear; the output names the flag)",
     usage="usage error (also a --cluster no scheduler answers at)",
-    unreadable="some input could not be read",
+    unreadable="some input could not be read, or a folder given holds no match (said on stderr, the other "
+               "targets run; summary.json does not list it)",
     internal="some match's job failed (a bug; its error is in the summary) or the season itself did",
 ) + (" 70 wins over 3, and 3 over 1: the season is then incomplete, and the findings are in the summary "
      "either way.")
@@ -100,6 +101,10 @@ def _run(job: str, targets: tuple[str, ...], out_dir: Path, workers: int | None,
     expanded = expand_targets(targets, out_dir=out_dir)
     if not expanded:
         fail(f"no matches in {' '.join(targets)} (bundles, streams or match folders)", exitcodes.UNREADABLE)
+    empty = [t for t in targets if Path(t).is_dir() and not expand_targets([t], out_dir=out_dir)]
+    for folder in empty:  # as export says it: an error, the other targets run all the same
+        say(f"daishi-forensics: error: no matches in {folder} (bundles, streams or match folders; the other "
+            "targets run)", err=True)
     show_bar = not quiet and sys.stderr is not None and sys.stderr.isatty()  # None: started with it closed
     bar = click.progressbar(length=len(expanded), label=f"season {job}", file=sys.stderr,
                             show_pos=True, show_eta=True) if show_bar else None
@@ -120,7 +125,10 @@ def _run(job: str, targets: tuple[str, ...], out_dir: Path, workers: int | None,
         sys.exit(exitcodes.INTERRUPTED)
     if not quiet:
         _print_summary(result)
-    sys.exit(result.exit_code)
+    code = result.exit_code
+    if empty and code in (exitcodes.OK, exitcodes.FINDINGS):  # 70 wins over 3, and 3 over 1
+        code = exitcodes.UNREADABLE
+    sys.exit(code)
 
 
 def _season(job: str, targets: list[str], out_dir: Path, workers: int | None, cluster: str | None,

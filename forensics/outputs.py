@@ -8,7 +8,9 @@ before untouched and raises :class:`~daishi_forensics.errors.OutputError` (exit 
 naming the path and the reason.  A target that exists and is not a regular file
 (``/dev/null``, ``/dev/stdout``, a named pipe) is written in place: renaming over a
 device would replace it.  A symbolic link is followed, so the link stays a link.  A
-replaced file keeps its permission bits.  Within a command's run (:func:`inputs_kept`), a
+replaced file keeps its permission bits.  A writer that must not wait on such a file (the simulator,
+whose outputs are only ever regular files) passes ``regular_only`` or calls :func:`refuse_non_regular`
+first: the file is refused, naming it, and never opened.  Within a command's run (:func:`inputs_kept`), a
 file it read as input (:func:`note_input`: the read boundary notes each match file it
 opens, the transfer and study readers theirs) is never replaced: the command stops with an
 :class:`~daishi_forensics.errors.OutputError` instead.
@@ -39,7 +41,8 @@ from typing import IO, Any
 from daishi_forensics.errors import OutputError
 from daishi_forensics.textsafe import utf8_text
 
-__all__ = ["append_file", "atomic_file", "inputs_kept", "note_input", "write_file", "write_stdout"]
+__all__ = ["append_file", "atomic_file", "inputs_kept", "note_input", "refuse_non_regular", "write_file",
+           "write_stdout"]
 
 _INPUTS: set[tuple[int, int, int, int]] | None = None
 """The files the running command read as input (:func:`note_input`): device, inode, size and modification
@@ -97,13 +100,41 @@ def _sync_folder(folder: Path) -> None:
             os.close(fd)
 
 
+def _kind(mode: int) -> str:
+    for test, what in ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return what
+    return "not a regular file"
+
+
+def _not_regular(name: str, mode: int) -> OutputError:
+    return OutputError(f"is {_kind(mode)}, not a regular file: refused, never opened (remove it, or write "
+                       "elsewhere)", file=name)
+
+
+def refuse_non_regular(path: Path | str) -> None:
+    """Raise :class:`~daishi_forensics.errors.OutputError` when ``path`` exists (a symbolic link followed) and is
+    not a regular file (a named pipe, a device, a socket): for a writer that would otherwise wait on it or
+    write into it.  A missing file, a folder, or one that cannot be looked at passes (writing it says why)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return
+    if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+        raise _not_regular(str(path), mode)
+
+
 @contextlib.contextmanager
-def atomic_file(path: Path | str, *, binary: bool = False, sync: bool = True) -> Iterator[IO[Any]]:
+def atomic_file(path: Path | str, *, binary: bool = False, sync: bool = True,
+                regular_only: bool = False) -> Iterator[IO[Any]]:
     """A handle whose content replaces ``path`` only when the block ends without an error.
 
     An exception raised inside the block goes through unchanged (and nothing is replaced).
     ``sync=False`` leaves out the ``fsync`` of the file and its folder, for a caller that
-    syncs many files in batches itself (the rename is atomic all the same).
+    syncs many files in batches itself (the rename is atomic all the same).  ``regular_only``
+    refuses a target that exists and is neither a regular file nor a folder (a named pipe, a
+    device), never opening it, where it is otherwise written in place.
 
     Raises
     ------
@@ -120,6 +151,8 @@ def atomic_file(path: Path | str, *, binary: bool = False, sync: bool = True) ->
     if _an_input(existing):
         raise _refused(name)
     if existing is not None and not stat.S_ISREG(existing.st_mode):
+        if regular_only and not stat.S_ISDIR(existing.st_mode):
+            raise _not_regular(name, existing.st_mode)
         yield from _in_place(target, name, binary)
         return
     tmp = target.with_name(f".{target.name}.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp")
@@ -167,9 +200,9 @@ def _in_place(target: Path, name: str, binary: bool) -> Iterator[IO[Any]]:
             handle.close()
 
 
-def write_file(path: Path | str, data: str | bytes, *, sync: bool = True) -> None:
+def write_file(path: Path | str, data: str | bytes, *, sync: bool = True, regular_only: bool = False) -> None:
     """Replace ``path`` with ``data`` (see :func:`atomic_file`)."""
-    with atomic_file(path, binary=isinstance(data, bytes), sync=sync) as handle:
+    with atomic_file(path, binary=isinstance(data, bytes), sync=sync, regular_only=regular_only) as handle:
         handle.write(data if isinstance(data, bytes) else utf8_text(data))
 
 

@@ -474,3 +474,26 @@ def test_a_commit_record_naming_anything_else_moves_nothing(tmp_path: Path) -> N
     assert finish_replacements(out) == 0
     assert sorted(p.name for p in tmp.iterdir()) == [leftover.name]
     assert not (tmp_path / "outside.parquet").exists() and not (out / "events").exists()
+
+
+@pytest.mark.parametrize("quiet", [False, True])
+def test_a_truncated_log_is_said_on_stderr_and_is_exit_1(tmp_path: Path, quiet: bool) -> None:
+    # a log that ends before its archive says the match did (an agent dead at tick 40, the log ending at tick 5)
+    # was exported with exit 0 and no word, where validate, score, screen and propagation exit 1 and say so
+    arch = archive(["a_1", "a_2"], ended=50, matchId=A)
+    arch["agents"][1]["diedAtTick"] = 40
+    arch["agents"][1]["status"] = "dead"
+    events = _with_id([ev(1, 0, "agent_spawned", "a_1", region="r_0_0"),
+                       ev(2, 0, "agent_spawned", "a_2", region="r_0_0"), ev(3, 5, "rest", "a_1")], A)
+    path = write_match(tmp_path / "m", events, arch)
+    result = CliRunner().invoke(main, ["export", str(path), "--parquet", str(tmp_path / "lake"),
+                                       *(["-q"] if quiet else [])])
+    assert result.exit_code == exitcodes.FINDINGS
+    assert result.stderr == (f"daishi-forensics: warning: {path}: the log is truncated: the archive says 'a_2' died "
+                             "at tick 40, but the log ends at tick 5; exported as it is, without what it no longer "
+                             "holds\n")
+    assert result.stdout == ("" if quiet else f"{A}: 3 events, 2 seats, 1 pairs\nwrote {tmp_path / 'lake'}/events, "
+                                              "seats, pairs\n")
+    assert (tmp_path / "lake" / "events" / f"match_id={A}" / "part-0.parquet").is_file()
+    text = " ".join(CliRunner().invoke(main, ["export", "--help"], terminal_width=100).output.split())
+    assert "or its log is truncated (the archive says more happened than it holds; said on stderr)" in text

@@ -45,8 +45,8 @@ def test_a_folder_of_two_matches_is_refused_naming_them(tmp_path: Path) -> None:
     assert result.exit_code == 3
     names = ", ".join(sorted((first.name, second.name)))
     assert result.output.strip().endswith(
-        f"{both}: the folder holds 2 matches ({names}), and this command reads one: name its file (screen, "
-        "validate and season read every match of a folder)")
+        f"{both}: the folder holds 2 matches ({names}), and this command reads one: name its file (compare, "
+        "export, screen, season and validate read every match of a folder)")
 
 
 def test_the_help_of_each_command_of_one_match_says_so() -> None:

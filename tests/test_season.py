@@ -449,3 +449,24 @@ def test_a_season_killed_whole_mid_run_resumes_to_the_same_outputs(tmp_path: Pat
     assert resumed.reused == kept and resumed.ran == 5 - kept
     run_season(expand_targets([str(folder)]), "behavior", tmp_path / "fresh", workers=1)
     assert without_temp_files(files_of(out)) == files_of(tmp_path / "fresh")
+
+
+def test_an_empty_folder_among_targets_is_an_error_and_the_others_run(tmp_path: Path) -> None:
+    # a folder given as a target that holds no match was skipped without a word (exit 0), where validate,
+    # screen and export exit 3 naming it
+    good = write_match(tmp_path / "in", [ev(1, 0, "agent_spawned", "a_1", region="r_0_0"),
+                                         ev(2, 0, "agent_spawned", "a_2", region="r_0_0"), ev(3, 1, "rest", "a_1")],
+                       archive(["a_1", "a_2"], ended=5))
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    alone = CliRunner().invoke(main, ["season", "screen", str(good), "--out", str(tmp_path / "o1"), "-q"])
+    assert (alone.exit_code, alone.output) == (exitcodes.OK, "")
+    result = CliRunner().invoke(main, ["season", "screen", str(empty), str(good), "--out", str(tmp_path / "o2"),
+                                       "-q"])
+    assert result.exit_code == exitcodes.UNREADABLE
+    assert result.stderr == (f"daishi-forensics: error: no matches in {empty} (bundles, streams or match folders; "
+                             "the other targets run)\n")
+    assert summary_of(tmp_path / "o2")["matches"] == 1  # the other target ran
+    text = " ".join(CliRunner().invoke(main, ["season", "screen", "--help"], terminal_width=100).output.split())
+    assert "or a folder given holds no match (said on stderr, the other targets run; summary.json does not list " \
+           "it)" in text

@@ -966,3 +966,43 @@ def test_a_plant_that_never_acted_is_named_apart() -> None:
     assert [p["kind"] for p in mixed.truth["plantedNeverActed"]] == ["ring"]
     assert all(p["events"] for p in mixed.truth["planted"])
     assert "plantedNeverActed" not in simulate_match("off_price", 5).truth  # every plant acted
+
+
+@pytest.mark.parametrize("fifo", ["truth.json", "match"])
+def test_a_named_pipe_in_the_way_is_refused_never_opened(tmp_path: Path, fifo: str) -> None:
+    # --out DIR with a named pipe at DIR/truth.json (or at the match's file): simulate opened it to read the
+    # old truth, or to write in place, and waited forever for a reader that never came
+    from click.testing import CliRunner
+
+    from daishi_forensics.cli import main
+
+    args = ["simulate", "--ticks", "5", "--agents", "4", "-q", "--out", str(tmp_path)]
+    name = "truth.json"
+    if fifo == "match":
+        done = CliRunner().invoke(main, [*args, "--out", str(tmp_path / "first")])
+        name = Path(done.output.strip()).name
+    os.mkfifo(tmp_path / name)
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 74
+    assert result.output == (f"daishi-forensics: error: {tmp_path / name}: is a named pipe, not a regular file: "
+                             "refused, never opened (remove it, or write elsewhere)\n")
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name != "first") == [name]  # nothing written
+
+
+@pytest.mark.parametrize(("content", "why"), [(b"my notes\n", "not JSON"), (b"null", 'no "format": "daishi-sim-truth"'),
+                                              (b'{"matchId": "m_1"}', 'no "format": "daishi-sim-truth"')])
+def test_a_truth_json_this_tool_did_not_write_is_refused(tmp_path: Path, content: bytes, why: str) -> None:
+    # --out DIR holding a truth.json of the user's own (not JSON, or no simulator ground truth): it was replaced
+    # by the new match's truth without a word (exit 0), the user's file lost
+    from click.testing import CliRunner
+
+    from daishi_forensics.cli import main
+
+    (tmp_path / "truth.json").write_bytes(content)
+    result = CliRunner().invoke(main, ["simulate", "--ticks", "5", "--agents", "4", "-q", "--out", str(tmp_path)])
+    assert result.exit_code == 74
+    assert result.output == (f"daishi-forensics: error: {tmp_path / 'truth.json'}: it is not a ground truth this "
+                             f"tool wrote ({why}): writing the match's truth there would replace it; give another "
+                             "--out, or move the file away\n")
+    assert [p.name for p in tmp_path.iterdir()] == ["truth.json"]  # nothing written
+    assert (tmp_path / "truth.json").read_bytes() == content

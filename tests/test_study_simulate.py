@@ -223,3 +223,19 @@ def test_two_trials_play_one_match_only_when_they_share_seed_map_and_spawn(trial
                         seed * 10_000 + trial.map_seed * 100 + trial.spawn_seed)
     assert [sorted(seeds) for seeds in played.values() if len(seeds) > 1] == []
     assert len(played) == {99: 1184, 100: 1196, 102: 1220, 200: 2396}[trials]  # (a study's control trial t: one match in the three)
+
+
+@pytest.mark.parametrize("name", ["trials.csv", "truth.json"])
+def test_a_named_pipe_at_a_study_file_is_refused_never_opened(tmp_path: Path, name: str) -> None:
+    # a named pipe at one of the files `simulate study` writes was opened and written in place: the command
+    # waited forever for a reader
+    import os
+
+    (tmp_path / "series").mkdir()
+    os.mkfifo(tmp_path / "series" / name)
+    result = CliRunner().invoke(main, ["simulate", "study", "--out", str(tmp_path), "--trials", "5", "--ticks", "6",
+                                       "--agents", "4", "-q"])
+    assert result.exit_code == 74
+    assert result.output == (f"daishi-forensics: error: {tmp_path / 'series' / name}: is a named pipe, not a "
+                             "regular file: refused, never opened (remove it, or write elsewhere)\n")
+    assert [p.name for p in (tmp_path / "series").iterdir()] == [name]  # nothing written

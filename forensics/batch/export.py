@@ -622,10 +622,13 @@ class MatchExport:
     """Private events not exported (without ``include_private``)."""
     invalid: int = 0
     """Invalid records in the input (not events of the match; counted in the report)."""
+    truncated: tuple[str, ...] = ()
+    """The evidence that the log is truncated (the archive says more happened than it holds), or ``()``."""
     error: str | None = None
     """The one-line error of a target that could not be read."""
     exit_code: int = exitcodes.OK
-    """0, 1 (the input held invalid records), 2 (a match already exported by this run) or 3 (unreadable)."""
+    """0, 1 (the input held invalid records, or its log is truncated), 2 (a match already exported by this run)
+    or 3 (unreadable)."""
     notes: tuple[str, ...] = ()
     """What the read accepted (a byte-order mark read past, a file named for another match; no finding)."""
 
@@ -640,7 +643,7 @@ class ExportResult:
     @property
     def exit_code(self) -> int:
         """2 if a target was refused as a match exported before, else 3 if any target was
-        unreadable, else 1 if any held invalid records, else 0."""
+        unreadable, else 1 if any held invalid records or a truncated log, else 0."""
         codes = {m.exit_code for m in self.matches}
         for code in (exitcodes.USAGE, exitcodes.UNREADABLE, exitcodes.FINDINGS):
             if code in codes:
@@ -735,6 +738,7 @@ def export_match(
             os.close(lock)
         _drop_if_empty(out_dir / TMP_FOLDER)
     invalid = int(report["source"]["invalid"])
+    truncated = tuple(analysis.read.stats.truncated or ())
     return MatchExport(
         target=target,
         match_id=partition.split("=", 1)[1],
@@ -743,7 +747,8 @@ def export_match(
         pairs=len(pairs),
         private_left_out=batches.private_left_out,
         invalid=invalid,
-        exit_code=exitcodes.FINDINGS if invalid else exitcodes.OK,
+        truncated=truncated,
+        exit_code=exitcodes.FINDINGS if invalid or truncated else exitcodes.OK,
         notes=tuple(source.notes),
     )
 

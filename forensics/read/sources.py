@@ -1150,7 +1150,8 @@ def _open_folder(path: Path, limits: Limits, report_faults: bool = False) -> Mat
         if inside:
             shown_ = ", ".join(p.name for p in inside[:5]) + (", …" if len(inside) > 5 else "")
             raise InputUnreadable(f"the folder holds {len(inside)} matches ({shown_}), and this command reads one: "
-                                  "name its file (screen, validate and season read every match of a folder)",
+                                  "name its file (compare, export, screen, season and validate read every match "
+                                  "of a folder)",
                                   file=name)
         raise InputUnreadable("the folder holds no match (m_<id>.json[.gz], m_<id>.jsonl[.gz] or an m_<id> "
                               "folder; other names are not read) and is no match folder (no archive.json)",

@@ -30,7 +30,7 @@ import os
 
 from daishi_forensics.errors import OutputError
 from daishi_forensics.jsonio import dumps as _pretty
-from daishi_forensics.outputs import write_file
+from daishi_forensics.outputs import refuse_non_regular, write_file
 from .behaviors import SCENARIOS
 from .engine import EVENTS_PER_AGENT_TICK, Simulation
 from .truth import build_truth
@@ -213,18 +213,36 @@ def _not_a_match_folder(out_dir: Path) -> None:
                           file=str(out_dir))
 
 
+_TRUTH_FORMAT = "daishi-sim-truth"
+"""The ``format`` of every ground truth :func:`build_truth` writes."""
+
+
 def _keep_other_truth(out_dir: Path, truth_file: str | None, match_id: str) -> None:
     """Refuse to write match ``match_id`` into ``out_dir`` when its ``truth_file`` is the ground truth of
     another match whose file is still there: the new truth would replace it, and that match would be left
-    without one (a rerun of the same match, or a truth whose match is gone, is replaced)."""
+    without one (a rerun of the same match, or a truth whose match is gone, is replaced).  A file there that
+    is no ground truth this tool wrote (not JSON, or not a ``daishi-sim-truth``) is someone's own: refused
+    too, never replaced silently."""
     if not truth_file:
         return
     path = out_dir / truth_file
+    refuse_non_regular(path)  # a named pipe there would be waited on, never answered
     try:
-        old = json.loads(path.read_bytes())
-    except (OSError, ValueError):
+        data = path.read_bytes()
+    except FileNotFoundError:
         return
-    if not isinstance(old, dict) or not isinstance(old.get("file"), str) or old.get("matchId") == match_id:
+    except OSError as exc:
+        raise OutputError(f"cannot read it ({exc.strerror or exc}) to tell whether it is a ground truth this tool "
+                          "wrote, which a new match may replace; give another --out", file=str(path)) from None
+    try:
+        old = json.loads(data)
+        why = f'no "format": "{_TRUTH_FORMAT}"'
+    except ValueError:
+        old, why = None, "not JSON"
+    if not isinstance(old, dict) or old.get("format") != _TRUTH_FORMAT:
+        raise OutputError(f"it is not a ground truth this tool wrote ({why}): writing the match's truth there "
+                          "would replace it; give another --out, or move the file away", file=str(path))
+    if not isinstance(old.get("file"), str) or old.get("matchId") == match_id:
         return
     if (out_dir / old["file"]).exists():
         raise OutputError(f"it holds the ground truth of match {old.get('matchId')} ({old['file']}, still there): "
@@ -242,7 +260,7 @@ def _write_truth(out_dir: Path, truth_file: str | None, truth: dict[str, Any], v
     out["schemaVersion"] = version
     out["form"] = form
     out["file"] = path.name
-    write_file(out_dir / truth_file, _pretty(out))
+    write_file(out_dir / truth_file, _pretty(out), regular_only=True)
 
 
 def write_match(match: SimulatedMatch, out_dir: Path, *, form: str = "bundle", schema_version: int | None = None,

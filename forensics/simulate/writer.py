@@ -23,7 +23,7 @@ import orjson
 from daishi_forensics.arithmetic import half_up
 from daishi_forensics.errors import OutputError
 from daishi_forensics.jsonio import dumps as pretty_dumps
-from daishi_forensics.outputs import atomic_file, write_file
+from daishi_forensics.outputs import atomic_file, refuse_non_regular, write_file
 from .engine import ENGINE_VERSIONS
 from .world import V1_ITEM_VALUES, derive_int
 
@@ -162,7 +162,7 @@ def output_path(out_dir: Path, match_id: str, form: str) -> Path:
 
 def _open(stack: ExitStack, path: Path, gz: bool) -> IO[bytes]:
     """``path`` for writing, replaced whole when the stack closes without an error (gzip on top)."""
-    raw = stack.enter_context(atomic_file(path, binary=True))
+    raw = stack.enter_context(atomic_file(path, binary=True, regular_only=True))
     if not gz:
         return raw
     gz_file = gzip.GzipFile(filename="", mode="wb", fileobj=raw, compresslevel=_GZ_LEVEL, mtime=0)
@@ -207,11 +207,17 @@ def write_export(out_dir: Path, match_id: str, form: str, events: Iterable[dict[
     ``events`` are written as they come (already in the target schema version).  ``archive()``
     is called once; with ``archive_known`` False it is called only after the events are
     exhausted (a single-pass simulation): streams and bundles are then spooled to a temporary
-    file next to the output and assembled after.
+    file next to the output and assembled after.  A file in the way that is not a regular file
+    (a named pipe, a device) is refused before anything is written, never opened.
     """
     out_dir = Path(out_dir)
     path = output_path(out_dir, match_id, form)
     gz = form.endswith("-gz")
+    if form.startswith("folder"):
+        for name in ("events.jsonl.gz" if gz else "events.jsonl", "archive.json", "report.json"):
+            refuse_non_regular(path / name)
+    else:
+        refuse_non_regular(path)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
         if form.startswith("folder"):
@@ -225,10 +231,10 @@ def write_export(out_dir: Path, match_id: str, form: str, events: Iterable[dict[
             other.unlink()
         with ExitStack() as stack:
             _write_events(_open(stack, path / name, gz), events, b"\n", True)
-        write_file(path / "archive.json", pretty_dumps(archive()))
+        write_file(path / "archive.json", pretty_dumps(archive()), regular_only=True)
         rep = path / "report.json"
         if report is not None:
-            write_file(rep, pretty_dumps(report))
+            write_file(rep, pretty_dumps(report), regular_only=True)
         elif rep.exists():
             rep.unlink()
         return path

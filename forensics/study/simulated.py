@@ -44,7 +44,7 @@ import orjson
 
 from daishi_forensics.errors import OutputError
 from daishi_forensics.jsonio import dumps
-from daishi_forensics.outputs import write_file
+from daishi_forensics.outputs import refuse_non_regular, write_file
 from .checks import field_size
 from .compare import (
     ARM_PLACES,
@@ -211,7 +211,7 @@ def _play(seed: int, scenario: str, trial: _Trial, matches: Path, ticks: int, n_
     report = None
     if not trial.failed:
         report = _scorecards(folder)
-        write_file(folder / "report.json", dumps(report))
+        write_file(folder / "report.json", dumps(report), regular_only=True)
     return _Played(folder.name, archive, report, played)
 
 
@@ -360,6 +360,10 @@ def _half_ties(seat_rows: Sequence[Mapping[str, str]]) -> list[dict[str, Any]]:
     return ties
 
 
+_STUDY_FILES = ("trials.csv", "seats.csv", "study.json", "recipe.json", "truth.json")
+"""The files :func:`_write_study` writes in a study's folder (recipe.json under the anytime rule only)."""
+
+
 def _write_study(plan: _Plan, out: Path, seed: int, ticks: int, n_agents: int) -> Path:
     study = f"s_sim{seed}_{plan.key.replace('-', '_')}"
     folder = out / plan.key
@@ -409,19 +413,20 @@ def _write_study(plan: _Plan, out: Path, seed: int, ticks: int, n_agents: int) -
                 row["in_comparison"] = "yes" if read else "no"
     trials_text = _csv([c.name for c in TRIAL_COLUMNS], trial_rows)
     seats_text = _csv([c.name for c in SEAT_COLUMNS], seat_rows)
-    write_file(folder / "trials.csv", trials_text)
-    write_file(folder / "seats.csv", seats_text)
+    write_file(folder / "trials.csv", trials_text, regular_only=True)
+    write_file(folder / "seats.csv", seats_text, regular_only=True)
 
     files = read_files(trials_text, seats_text)
     value_range = metric_range(plan.metric, field_size=field_size(files))
     design = Design(study, plan.kind, plan.metric, plan.scale, value_range, difference_range(value_range, plan.scale),
                     plan.stopping_rule, level, TUNING if plan.stopping_rule == "anytime" else None)
     figures = recompute(files, design)
-    write_file(folder / "study.json", dumps(_page(plan, study, design, figures, trial_rows, level)))
+    write_file(folder / "study.json", dumps(_page(plan, study, design, figures, trial_rows, level)),
+               regular_only=True)
     if plan.stopping_rule == "anytime":
         write_file(folder / "recipe.json", dumps({
             "format": "daishi-study-recipe", "formatVersion": 1, "recipe": f"/u/simulated/recipes/{study}",
-            "stoppingRule": "anytime", "sequenceTuning": TUNING}))
+            "stoppingRule": "anytime", "sequenceTuning": TUNING}), regular_only=True)
     truth = {
         "study": study,
         "kind": plan.kind,
@@ -431,7 +436,7 @@ def _write_study(plan: _Plan, out: Path, seed: int, ticks: int, n_agents: int) -
         "repeatedMaps": len({t.map_seed for t in plan.trials}) < len({t.trial for t in plan.trials}),
         "halfTies": _half_ties(seat_rows),
     }
-    write_file(folder / "truth.json", dumps(truth))
+    write_file(folder / "truth.json", dumps(truth), regular_only=True)
     return folder
 
 
@@ -450,6 +455,8 @@ def simulate_study(out_dir: Path, *, seed: int = 1, trials: int = 8, ticks: int 
     out_dir = Path(out_dir)
     plans = [plan for plan in _plans(trials) if plan.key in studies]
     for plan in plans:
+        for name in _STUDY_FILES:  # a named pipe or device in the way: refused now, never opened
+            refuse_non_regular(out_dir / plan.key / name)
         others = _others(plan, out_dir, seed, ticks, n_agents)
         if others:
             raise OutputError(f"it holds another simulated study (other arguments): {len(others)} "
