@@ -131,11 +131,11 @@ def test_export_says_the_reads_notes_on_stderr(tmp_path: Path) -> None:
     misnamed, bom = _misnamed(tmp_path), _with_bom(tmp_path)
     result = _run("export", str(misnamed), str(bom), "--parquet", str(tmp_path / "lake"))
     assert result.exit_code == exitcodes.OK
-    assert result.stdout == ("m_0123456789ac: 2 events, 1 seats, 0 pairs\n"  # the targets in name order
-                             "m_0123456789ab: 2 events, 1 seats, 0 pairs\n"
+    assert result.stdout == ("m_0123456789ab: 2 events, 1 seats, 0 pairs\n"  # the targets in the order given
+                             "m_0123456789ac: 2 events, 1 seats, 0 pairs\n"
                              f"wrote {tmp_path / 'lake'}/events, seats, pairs\n")
-    assert result.stderr == (f"daishi-forensics: note: {_bom_note(bom)}\n"
-                             f"daishi-forensics: note: {_misnamed_note(misnamed)}\n")
+    assert result.stderr == (f"daishi-forensics: note: {_misnamed_note(misnamed)}\n"
+                             f"daishi-forensics: note: {_bom_note(bom)}\n")
     assert sorted(p.name for p in (tmp_path / "lake" / "events").iterdir()) == [
         "match_id=m_0123456789ab", "match_id=m_0123456789ac"]
     quiet = _run("export", "--quiet", str(misnamed), "--parquet", str(tmp_path / "lake2"))
