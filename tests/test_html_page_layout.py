@@ -1,0 +1,94 @@
+"""The HTML report as a reader's browser lays it out: words kept whole in table cells and headers, long
+unbroken texts wrapped inside their box, nothing widening the page, plots that keep their labels inside."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from daishi_forensics.cli import main
+from daishi_forensics.report.render.html import STYLE
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+needs_chromium = pytest.mark.skipif(CHROMIUM is None and not os.environ.get("CI"),
+                                    reason="Debian's chromium is not installed")
+
+
+def _behavior_page(tmp_path: Path, *args: str) -> Path:
+    out = tmp_path / "r.html"
+    result = CliRunner().invoke(main, ["behavior", *args, "--format", "html", "-o", str(out)])
+    assert result.exit_code in (0, 1), result.output
+    return out
+
+
+def _probe(page: Path, script: str, tmp_path: Path, size: str = "1280,900") -> dict[str, str]:
+    """Open ``page`` in headless Chromium at ``size`` (CSP dropped, every ``<details>`` opened) and run
+    ``script`` after load; it sets ``data-*`` attributes on the body, returned here."""
+    if CHROMIUM is None:
+        pytest.fail("CI must have Chromium: .ci/run installs Debian's chromium package")
+    probe = ("<script>window.addEventListener('load', () => setTimeout(() => {"
+             "document.querySelectorAll('details').forEach(d => d.open = true);" + script + "}, 500));</script>")
+    copy = tmp_path / f"probe-{page.stem}.html"
+    copy.write_text(re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", page.read_text(encoding="utf-8"))
+                    .replace("</body>", probe + "</body>"), encoding="utf-8")
+    proc = subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", f"--user-data-dir={tmp_path / 'profile'}",
+         f"--window-size={size}", "--virtual-time-budget=4000", "--dump-dom", copy.as_uri()],
+        capture_output=True, text=True, timeout=180, check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    body = re.search(r"<body([^>]*)>", proc.stdout)
+    assert body is not None
+    return dict(re.findall(r'data-(\w+)="([^"]*)"', body.group(1)))
+
+
+BROKEN_WORDS = (
+    "const broken = [];"
+    "for (const c of document.querySelectorAll('th, td')) {"
+    "  const walker = document.createTreeWalker(c, NodeFilter.SHOW_TEXT); let n;"
+    "  while ((n = walker.nextNode())) {"
+    "    if (n.parentElement.closest('.brk, pre, svg')) continue;"
+    "    const re = /[^\\s\\-\\u2013\\/]+/g; let m;"  # a word: broken at a hyphen, a dash or a slash is fine
+    "    while ((m = re.exec(n.data))) {"
+    "      const r = document.createRange(); r.setStart(n, m.index); r.setEnd(n, m.index + m[0].length);"
+    "      const tops = new Set([...r.getClientRects()].filter(x => x.width > 0).map(x => Math.round(x.top)));"
+    "      if (tops.size > 1) broken.push(m[0]); } } }"
+    "document.body.setAttribute('data-broken', [...new Set(broken)].join(' '));"
+)
+
+
+def test_cells_break_only_long_runs_and_headers_keep_their_words() -> None:
+    """The CSS lets only a marked long run break anywhere; cells and headers wrap between words."""
+    rules = {k.strip(): v for k, v in re.findall(r"([^{}]+)\{([^{}]*)\}", STYLE)}
+    assert "overflow-wrap:anywhere" not in rules["th,td"] and "word-break" not in rules["th,td"]
+    assert rules[".brk"] == "overflow-wrap:anywhere"
+    assert "white-space:nowrap" in rules[".lv"]  # a level's pill ("review") is never cut into letters
+
+
+def test_a_long_name_in_a_cell_is_marked_to_break(tmp_path: Path) -> None:
+    from .matchkit import archive, ev, trade, write_match
+
+    events = [ev(1, 0, "agent_spawned", "a_1", region="r_0_0"), ev(2, 0, "agent_spawned", "a_2", region="r_0_0"),
+              *trade(3, 2, "t1", "a_1", "a_2", {"wood": 3}, {"food": 1})]
+    arch = archive(["a_1", "a_2"], ended=10)
+    arch["agents"][0]["name"] = "W" * 300
+    page = _behavior_page(tmp_path, str(write_match(tmp_path, events, arch))).read_text(encoding="utf-8")
+    assert f'<a class="seat" href="#seat-1"><span class="brk">{"W" * 300}</span> (a_1)</a>' in page
+    assert "<th>seat</th>" in page and "<td>player</td>" in page  # short words: no mark
+
+
+@needs_chromium
+def test_demo_headers_and_words_are_not_cut_into_letters(tmp_path: Path) -> None:
+    """At 1280 pixels, the demo's page with a seat in focus cut "message", "tick" and "evidence" (headers of
+    its messages table) and "persuasion" into two lines each; no word of a cell or header is now broken
+    (only at a hyphen, a dash or a slash)."""
+    page = _behavior_page(tmp_path, "m_demo", "--agent", "Tarn")
+    attrs = _probe(page, BROKEN_WORDS, tmp_path)
+    assert attrs["broken"] == ""
