@@ -92,3 +92,24 @@ def test_demo_headers_and_words_are_not_cut_into_letters(tmp_path: Path) -> None
     page = _behavior_page(tmp_path, "m_demo", "--agent", "Tarn")
     attrs = _probe(page, BROKEN_WORDS, tmp_path)
     assert attrs["broken"] == ""
+
+
+PAGE_WIDTH = ("document.body.setAttribute('data-scroll', String(document.documentElement.scrollWidth));"
+              "document.body.setAttribute('data-inner', String(document.documentElement.clientWidth));")
+
+
+def test_every_table_scrolls_inside_its_own_box(tmp_path: Path) -> None:
+    page = _behavior_page(tmp_path, "m_demo", "--agent", "Tarn").read_text(encoding="utf-8")
+    assert page.count("<table>") == page.count('<div class="wide"><table>') > 10
+    assert page.count("</table>") == page.count("</table></div>")
+    rules = {k.strip(): v for k, v in re.findall(r"([^{}]+)\{([^{}]*)\}", STYLE)}
+    assert rules[".wide"] == "overflow-x:auto;max-width:100%"
+
+
+@needs_chromium
+def test_the_demo_on_a_phone_is_no_wider_than_the_screen(tmp_path: Path) -> None:
+    """On a phone-sized window the seats table (19 columns) made the whole page scroll sideways (1,064
+    pixels wide in a 485-pixel window); a wide table now scrolls inside its own box."""
+    page = _behavior_page(tmp_path, "m_demo")
+    attrs = _probe(page, PAGE_WIDTH, tmp_path, size="420,900")
+    assert int(attrs["scroll"]) <= int(attrs["inner"]), attrs

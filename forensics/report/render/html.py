@@ -56,6 +56,7 @@ h1{font-size:1.45rem;margin:.2rem 0}h2{font-size:1.15rem;margin-top:2rem;border-
 h3{font-size:1rem;margin:1rem 0 .3rem}
 p{margin:.3rem 0}p.intro,p.sub,p.note{color:#4a5163;max-width:72rem}p.sub{margin-top:0}
 table{border-collapse:collapse;margin:.5rem 0;font-size:13px}
+.wide{overflow-x:auto;max-width:100%}
 th,td{border:1px solid #d8dce6;padding:.2rem .45rem;text-align:left;vertical-align:top;overflow-wrap:break-word}
 th{background:#f2f4f8}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap;overflow-wrap:normal}
 .brk{overflow-wrap:anywhere}
@@ -178,7 +179,8 @@ class _Page:
         return esc_cell(value)
 
     def table(self, block: Block, row_ids: Sequence[str] | None = None) -> str:
-        out = ["<table><thead><tr>", *(f"<th>{esc(h)}</th>" for h in block.headers), "</tr></thead><tbody>"]
+        out = ['<div class="wide"><table><thead><tr>', *(f"<th>{esc(h)}</th>" for h in block.headers),
+               "</tr></thead><tbody>"]
         for k, row in enumerate(block.rows):
             attrs = f' id="{row_ids[k]}"' if row_ids else ""
             if k in block.marked:
@@ -188,7 +190,7 @@ class _Page:
                 numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
                 out.append(f'<td class="n">{esc(value)}</td>' if numeric else f"<td>{self.value(value)}</td>")
             out.append("</tr>")
-        out.append("</tbody></table>")
+        out.append("</tbody></table></div>")
         return "".join(out)
 
     def block(self, block: Block, *, level: int = 2, extra: str = "", row_ids: Sequence[str] | None = None) -> str:
@@ -252,8 +254,8 @@ def _ranks_table(page: _Page, focus: Mapping[str, Any]) -> str:
         r = ranks.get(key) or {}
         value = "–" if r.get("value") is None else f"{esc(r['value'])}<br><small>{ordinal(r['rank'])} of {r['of']}</small>"
         cells.append((label, value))
-    return ("<table><thead><tr>" + "".join(f"<th>{esc(h)}</th>" for h, _ in cells) + "</tr></thead><tbody><tr>"
-            + "".join(f'<td class="n">{v}</td>' for _, v in cells) + "</tr></tbody></table>"
+    return ('<div class="wide"><table><thead><tr>' + "".join(f"<th>{esc(h)}</th>" for h, _ in cells)
+            + "</tr></thead><tbody><tr>" + "".join(f'<td class="n">{v}</td>' for _, v in cells) + "</tr></tbody></table></div>"
             + f'<p class="note">{esc(ranks_text(focus).rsplit(". ", 1)[-1])}</p>')
 
 
@@ -595,8 +597,9 @@ def _evidence_table(page: _Page, text: str) -> str:
     return ('<section id="evidence"><h2>Evidence events</h2><p class="intro">Every event a table, flag or chain on '
             "this page cites, as the read boundary yields it (v3 shape), "
             f"{text}. A link to an event opens this table at its row."
-            f"</p><details><summary>The events: {len(rows)}</summary><table><thead><tr><th>id</th><th>tick</th>"
-            f"<th>type</th><th>agent</th><th>event</th></tr></thead><tbody>{body}</tbody></table></details>"
+            f'</p><details><summary>The events: {len(rows)}</summary><div class="wide"><table><thead><tr><th>id</th>'
+            f"<th>tick</th><th>type</th><th>agent</th><th>event</th></tr></thead><tbody>{body}</tbody></table></div>"
+            "</details>"
             "</section>")
 
 
