@@ -113,3 +113,52 @@ def test_the_demo_on_a_phone_is_no_wider_than_the_screen(tmp_path: Path) -> None
     page = _behavior_page(tmp_path, "m_demo")
     attrs = _probe(page, PAGE_WIDTH, tmp_path, size="420,900")
     assert int(attrs["scroll"]) <= int(attrs["inner"]), attrs
+
+
+def _long_named_match(tmp_path: Path) -> Path:
+    """Three seats, two named with long unbroken words, trading and snapshotted (every plot drawn)."""
+    from .matchkit import archive, ev, trade, write_match
+
+    events = [ev(1, 0, "agent_spawned", "a_1", region="r_0_0"), ev(2, 0, "agent_spawned", "a_2", region="r_0_0"),
+              ev(3, 0, "agent_spawned", "a_3", region="r_0_1"),
+              *trade(4, 2, "t1", "a_1", "a_2", {"wood": 3}, {"food": 1}),
+              *trade(6, 3, "t2", "a_2", "a_3", {"wood": 1}, {"food": 2}),
+              ev(8, 5, "agent_snapshot", "a_1", region="r_0_0", energy=10, wealth=12.0, inventoryHash="x"),
+              ev(9, 5, "agent_snapshot", "a_2", region="r_0_0", energy=10, wealth=8.0, inventoryHash="z"),
+              ev(10, 5, "agent_snapshot", "a_3", region="r_0_1", energy=10, wealth=5.0, inventoryHash="w")]
+    arch = archive(["a_1", "a_2", "a_3"], ended=10)
+    arch["agents"][0]["name"] = "R" * 500
+    arch["agents"][1]["name"] = "x" * 80 + " " + "y" * 80
+    return write_match(tmp_path, events, arch)
+
+
+TEXT_OUTSIDE_PLOTS = (
+    "const out = [];"
+    "for (const svg of document.querySelectorAll('svg.plot')) { const b = svg.getBoundingClientRect();"
+    "  for (const t of svg.querySelectorAll('text')) { const r = t.getBoundingClientRect();"
+    "    if (r.width > 0 && (r.right > b.right + 1 || r.left < b.left - 1 || r.bottom > b.bottom + 1"
+    "        || r.top < b.top - 1)) out.push(svg.id + ': ' + (t.textContent || '').slice(0, 30)); } }"
+    "document.body.setAttribute('data-plots', String(document.querySelectorAll('svg.plot').length));"
+    "document.body.setAttribute('data-outside', out.join(' / '));"
+)
+
+
+def test_a_long_name_is_cut_on_the_plots_and_whole_in_the_tables(tmp_path: Path) -> None:
+    page = _behavior_page(tmp_path, str(_long_named_match(tmp_path))).read_text(encoding="utf-8")
+    plots = re.findall(r"<svg class=\"plot\".*?</svg>", page, re.S)
+    assert len(plots) == 4  # wealth, transfer graph, contact and value heatmaps
+    for svg in plots:
+        assert "R" * 14 not in svg and "x" * 14 not in svg
+        assert "RRRRRRRRRRRRR… (a_1)" in svg and "xxxxxxxxxxxxx… (a_2)" in svg
+    assert f'<span class="brk">{"R" * 500}</span> (a_1)' in page  # the tables write it whole
+
+
+@needs_chromium
+def test_a_long_name_stays_inside_every_plot(tmp_path: Path) -> None:
+    """A seat named with 500 characters without a space ran out of every plot: its label at the end of its
+    wealth line, its legend entry (which pushed the other seats' entries out of sight), its node's label on
+    the transfer graph and the heatmaps' row and column labels. A plot now writes at most 20 characters of a
+    seat's label, the id kept: every text of every plot is inside its figure."""
+    page = _behavior_page(tmp_path, str(_long_named_match(tmp_path)))
+    attrs = _probe(page, TEXT_OUTSIDE_PLOTS, tmp_path)
+    assert attrs["plots"] == "4" and attrs["outside"] == "", attrs

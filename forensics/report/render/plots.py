@@ -62,6 +62,29 @@ def plain(text: Any) -> str:
     return shown(str(text)).replace("$", r"\$")
 
 
+MAX_LABEL = 20
+"""At most this many characters of a seat's label on a plot: a longer name is cut in its middle (its id kept)."""
+
+
+def seat_label(label: str) -> str:
+    """A seat's label (``Name (id)``) as a plot writes it: :func:`plain`, and a name that would make the label
+    longer than :data:`MAX_LABEL` characters cut with an ellipsis, the id kept whole; a longer label ran out of
+    the figure and pushed the legend's other entries out of sight (the tables write the whole name).
+
+    >>> seat_label("Ash (a_1)")
+    'Ash (a_1)'
+    >>> seat_label("R" * 500 + " (a_832d)")
+    'RRRRRRRRRR… (a_832d)'
+    """
+    text = plain(label)
+    if len(text) <= MAX_LABEL:
+        return text
+    cut = text.rfind(" (")
+    name, tail = (text[:cut], text[cut:]) if cut > 0 and text.endswith(")") and len(text) - cut < MAX_LABEL // 2 \
+        else (text, "")
+    return name[:MAX_LABEL - len(tail) - 1].rstrip("\\") + "…" + tail
+
+
 def _figure(key: str, width: float, height: float) -> Any:
     from matplotlib.figure import Figure
 
@@ -175,7 +198,7 @@ def wealth_svg(series: Sequence[tuple[str, Sequence[tuple[int, float]], bool, st
             focus = emphasis is not None and label == emphasis
             faded = emphasis is not None and not focus
             ax.plot(xs, ys, dash, color=color, linewidth=3.2 if focus else 2.2 if flagged else 1.4,
-                    alpha=0.35 if faded else 1.0, marker="o", markersize=2.5, label=plain(label)
+                    alpha=0.35 if faded else 1.0, marker="o", markersize=2.5, label=seat_label(label)
                     + ("  (flagged)" if flagged else ""), gid=f"series-{k}")
             ends.append((label, xs[-1], ys[-1], color, faded))
         ax.set_xlim(start, end)
@@ -187,7 +210,7 @@ def wealth_svg(series: Sequence[tuple[str, Sequence[tuple[int, float]], bool, st
         span = ax.get_ylim()
         placed = _spread([y for _, _, y, _, _ in ends], (span[1] - span[0]) * 0.052, span[0], span[1])
         for (label, x, y, color, faded), ly in zip(ends, placed):
-            ax.annotate(plain(label), xy=(x, y), xytext=(end + (end - start) * 0.02, ly), textcoords="data",
+            ax.annotate(seat_label(label), xy=(x, y), xytext=(end + (end - start) * 0.02, ly), textcoords="data",
                         color=color, alpha=0.5 if faded else 1.0, fontsize=8, va="center", annotation_clip=False,
                         arrowprops={"arrowstyle": "-", "color": color, "linewidth": 0.5, "alpha": 0.6})
         legend = {"loc": "upper left", "bbox_to_anchor": (0.0, -0.13), "ncol": 4, "frameon": False, "title": "seats",
@@ -285,8 +308,9 @@ def _draw_round_trips(ax: Any, round_trips: Mapping[tuple[str, str], int], pos: 
             continue
         cx = sum(x for x, _ in inside) / len(inside) * 0.55
         cy = sum(y for _, y in inside) / len(inside) * 0.55
-        lines = ["↺ round trips"] + [f"{labels[a]} – {labels[b]}: {count}" for (a, b), count in pairs]
-        ax.text(cx, cy, "\n".join(plain(x) for x in lines), fontsize=7.5, ha="center", va="center",
+        lines = ["↺ round trips"] + [f"{seat_label(labels[a])} – {seat_label(labels[b])}: {count}"
+                                    for (a, b), count in pairs]
+        ax.text(cx, cy, "\n".join(lines), fontsize=7.5, ha="center", va="center",
                 color=ROUND_TRIP_COLOR, zorder=5,
                 bbox={"boxstyle": "round,pad=0.3", "facecolor": "#f7f2fd", "edgecolor": ROUND_TRIP_COLOR,
                       "linewidth": 0.6, "alpha": 0.95})
@@ -309,7 +333,7 @@ def _draw_seats(ax: Any, nodes: Sequence[tuple[str, str, float | None, str | Non
         reach = 1.06 + (radius_pt[agent] + 9) / points_per_unit  # just outside the node and its ring
         lx, ly = x * reach + (0.0 if abs(x) < 0.2 else 0.04 * math.copysign(1, x)), y * reach
         ha = "center" if abs(x) < 0.2 else ("left" if x > 0 else "right")
-        ax.text(lx, ly, plain(label) + (f"\n{_money(w)}" if isinstance(w, (int, float)) else ""), ha=ha,
+        ax.text(lx, ly, seat_label(label) + (f"\n{_money(w)}" if isinstance(w, (int, float)) else ""), ha=ha,
                 va="center", fontsize=8.5, fontweight="bold" if emphasized else "normal", zorder=7)
 
 
@@ -346,15 +370,29 @@ def heatmap_svg(key: str, title: str, labels: Sequence[str], matrix: Sequence[Se
     n = len(labels)
     with _style(None):
         side = max(4.5, 0.42 * n + 2.8)
-        fig = _figure(key, side + 1.6, side)
-        ax = fig.add_axes((0.26, 0.26, 0.58, 0.62))
+        shown_labels = [seat_label(x) for x in labels]
+        # the margin the longest label needs (8-point text, about 5.4 points a character, the axis title
+        # beside): a short one fits the usual margins (a quarter of the figure); a longer one widens them
+        need = 5.4 * max((len(x) for x in shown_labels), default=0) / 72 + 0.45
+        left, bottom = max(0.0, need - 0.26 * (side + 1.6)), max(0.0, need * 0.87 + 0.1 - 0.26 * side)
+        width, height = side + 1.6 + left, side + bottom
+        fig = _figure(key, width, height)
+
+        def box(x: float, y: float, w: float, h: float) -> tuple[float, float, float, float]:
+            """A rectangle in fractions of the figure as it would be without wider margins, moved by them."""
+            if not left and not bottom:
+                return x, y, w, h
+            return ((x * (side + 1.6) + left) / width, (y * side + bottom) / height, w * (side + 1.6) / width,
+                    h * side / height)
+
+        ax = fig.add_axes(box(0.26, 0.26, 0.58, 0.62))
         data = np.array([[np.nan if v is None else float(v) for v in row] for row in matrix], dtype=float)
         masked = np.ma.masked_invalid(data)
         image = ax.imshow(masked, cmap="Blues", vmin=0, vmax=max(float(np.nanmax(data)) if n and not
                                                                  np.all(np.isnan(data)) else 1.0, 1.0),
                           interpolation="nearest", aspect="equal")
-        ax.set_xticks(range(n), [plain(x) for x in labels], rotation=60, ha="right", fontsize=8)
-        ax.set_yticks(range(n), [plain(x) for x in labels], fontsize=8)
+        ax.set_xticks(range(n), shown_labels, rotation=60, ha="right", fontsize=8)
+        ax.set_yticks(range(n), shown_labels, fontsize=8)
         ax.set_xlabel(columns)
         ax.set_ylabel(rows)
         ax.set_title(title, loc="left")
@@ -371,7 +409,7 @@ def heatmap_svg(key: str, title: str, labels: Sequence[str], matrix: Sequence[Se
                     if not np.isnan(v) and v > 0:
                         ax.text(j, i, f"{v:g}" if v == int(v) else f"{v:.1f}", ha="center", va="center",
                                 fontsize=6.5, color="white" if v > 0.6 * peak else "#1d2330")
-        cax = fig.add_axes((0.86, 0.26, 0.025, 0.62))
+        cax = fig.add_axes(box(0.86, 0.26, 0.025, 0.62))
         bar = fig.colorbar(image, cax=cax)
         bar.set_label(scale)
         return _finish(fig, key, title)
@@ -406,7 +444,7 @@ def chains_svg(chains: Sequence[tuple[str, Sequence[tuple[int, int | None, str, 
                 color = tiers.get(tier, echo) if tier is not None else echo
                 point = ax.plot([x], [y], "o", color=color, markersize=7 if tier else 5, zorder=3)[0]
                 point.set_url(f"#ev-{int(event)}")
-                label = ax.text(x + (t1 - t0 + 1) * 0.012, y, f"{plain(sender)} · event {int(event)}", fontsize=7.5,
+                label = ax.text(x + (t1 - t0 + 1) * 0.012, y, f"{seat_label(sender)} · event {int(event)}", fontsize=7.5,
                                 va="center", zorder=4)
                 label.set_url(f"#ev-{int(event)}")
                 y += 1
