@@ -162,3 +162,13 @@ def test_a_long_name_stays_inside_every_plot(tmp_path: Path) -> None:
     page = _behavior_page(tmp_path, str(_long_named_match(tmp_path)))
     attrs = _probe(page, TEXT_OUTSIDE_PLOTS, tmp_path)
     assert attrs["plots"] == "4" and attrs["outside"] == "", attrs
+
+
+@needs_chromium
+def test_the_demo_chains_legend_is_inside_its_figure(tmp_path: Path) -> None:
+    """The legend of the demo's propagation chains ran past the figure's right edge ("echoed (from the
+    earlier message)" cut after "earlier"); the plot is narrower now, and every text of every plot of the
+    demo's page is inside its figure."""
+    page = _behavior_page(tmp_path, "m_demo")
+    attrs = _probe(page, TEXT_OUTSIDE_PLOTS, tmp_path)
+    assert attrs["plots"] == "5" and attrs["outside"] == "", attrs

@@ -426,7 +426,7 @@ def chains_svg(chains: Sequence[tuple[str, Sequence[tuple[int, int | None, str, 
     rows = sum(len(m) for _, m in chains) + len(chains)
     with _style(None):
         fig = _figure("chains", 9.0, max(2.4, 0.24 * rows + 1.6))
-        ax = fig.add_axes((0.22, 1.1 / max(2.4, 0.24 * rows + 1.6), 0.55, 1 - 1.6 / max(2.4, 0.24 * rows + 1.6)))
+        ax = fig.add_axes((0.22, 1.1 / max(2.4, 0.24 * rows + 1.6), 0.47, 1 - 1.6 / max(2.4, 0.24 * rows + 1.6)))
         ticks = [t for _, ms in chains for _, t, _, _, _ in ms if isinstance(t, int)]
         t0, t1 = (min(ticks), max(ticks)) if ticks else (0, 1)
         y = 0
