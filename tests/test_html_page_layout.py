@@ -172,3 +172,18 @@ def test_the_demo_chains_legend_is_inside_its_figure(tmp_path: Path) -> None:
     page = _behavior_page(tmp_path, "m_demo")
     attrs = _probe(page, TEXT_OUTSIDE_PLOTS, tmp_path)
     assert attrs["plots"] == "5" and attrs["outside"] == "", attrs
+
+
+@needs_chromium
+def test_the_wealth_legend_of_a_large_match_is_inside_its_figure(tmp_path: Path) -> None:
+    """A match of 61 seats names 20 wealth lines and draws the rest grey: 21 legend entries, six rows
+    under the plot, of which the sixth ("Wynn (a_20a3)") was cut off at the figure's bottom. The figure is
+    now taller by the rows it needs, and every text is inside it."""
+    from daishi_forensics.report.render.plots import PALETTE, wealth_svg
+
+    series = [(f"Seat{k:02d} (a_{k:04x})", [(0, 1.0), (50, float(k))], k < 3, PALETTE[k]) for k in range(20)]
+    svg = wealth_svg(series, start=0, end=50, unnamed=[[(0, 1.0), (50, 2.0)]] * 41)
+    page = tmp_path / "wealth.html"
+    page.write_text(f"<!DOCTYPE html><html><body style=\"width:1240px\">{svg}</body></html>", encoding="utf-8")
+    attrs = _probe(page, TEXT_OUTSIDE_PLOTS, tmp_path)
+    assert attrs["plots"] == "1" and attrs["outside"] == "", attrs

@@ -167,6 +167,9 @@ def _spread(ys: list[float], gap: float, lo: float, hi: float) -> list[float]:
     return placed
 
 
+LEGEND_ROWS = 5
+"""Rows of the wealth plot's legend that fit under it in its usual height."""
+
 UNNAMED = "#c3c8d2"
 """The colour of the wealth lines of seats not named (:func:`wealth_svg`'s ``unnamed``)."""
 
@@ -181,8 +184,13 @@ def wealth_svg(series: Sequence[tuple[str, Sequence[tuple[int, float]], bool, st
     legend entry for them all.  ``places``: each series' seat's place in seat order, which picks its line's
     dash as its colour was picked (default: its place in ``series``)."""
     with _style(None):
-        fig = _figure("wealth", 12.5, 5.6)
-        ax = fig.add_axes((0.065, 0.29, 0.74, 0.63))
+        # the legend under the plot: four entries a row; room for five rows, and a fifth of an inch more
+        # for each further row (61 seats: 20 named and the grey lines' entry, six rows)
+        rows = math.ceil((len(series) + (1 if unnamed else 0)) / 4)
+        extra = 0.2 * max(0, rows - LEGEND_ROWS)
+        fig = _figure("wealth", 12.5, 5.6 + extra)
+        ax = fig.add_axes((0.065, 0.29, 0.74, 0.63) if not extra else
+                          (0.065, (0.29 * 5.6 + extra) / (5.6 + extra), 0.74, 0.63 * 5.6 / (5.6 + extra)))
         every = [w for _, pts, _, _ in series for _, w in pts] + [w for pts in unnamed for _, w in pts]
         top = max(every + [1.0])
         bottom = min(every + [0.0])
