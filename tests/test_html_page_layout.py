@@ -187,3 +187,33 @@ def test_the_wealth_legend_of_a_large_match_is_inside_its_figure(tmp_path: Path)
     page.write_text(f"<!DOCTYPE html><html><body style=\"width:1240px\">{svg}</body></html>", encoding="utf-8")
     attrs = _probe(page, TEXT_OUTSIDE_PLOTS, tmp_path)
     assert attrs["plots"] == "1" and attrs["outside"] == "", attrs
+
+
+def _pdf_pages(page: Path, tmp_path: Path) -> int:
+    if CHROMIUM is None:
+        pytest.fail("CI must have Chromium: .ci/run installs Debian's chromium package")
+    pdf = tmp_path / f"{page.stem}.pdf"
+    proc = subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", f"--user-data-dir={tmp_path / 'profile'}",
+         "--no-pdf-header-footer", f"--print-to-pdf={pdf}", page.as_uri()],
+        capture_output=True, text=True, timeout=180, check=False,
+    )
+    assert proc.returncode == 0 and pdf.is_file(), proc.stderr[-2000:]
+    return len(re.findall(rb"/Type\s*/Page(?![A-Za-z])", pdf.read_bytes()))
+
+
+@needs_chromium
+def test_printing_the_page_prints_what_its_details_hold(tmp_path: Path) -> None:
+    """Printed (to PDF), the page left every collapsed part out: the evidence events, the trade ledger and
+    every long table printed as their one-line summary ("The events: N"), so the printed report's evidence
+    links led nowhere (the demo with --agent Tarn: 19 pages, not one event). In print every part is open:
+    the page prints as long as with every part opened by hand."""
+    page = _behavior_page(tmp_path, str(_long_named_match(tmp_path)))
+    text = page.read_text(encoding="utf-8")
+    assert "<details>" in text
+    opened = tmp_path / "opened.html"
+    opened.write_text(text.replace("<details>", "<details open>").replace('<details class="more">',
+                                                                         '<details class="more" open>'),
+                      encoding="utf-8")
+    assert _pdf_pages(page, tmp_path) == _pdf_pages(opened, tmp_path) > 1

@@ -80,6 +80,7 @@ details.more{display:inline}details.more>summary{display:inline}
 pre.event{margin:0;font:12px/1.35 ui-monospace,monospace;white-space:pre-wrap;word-break:break-word;max-width:54rem}
 .msg{font-family:ui-monospace,monospace;white-space:pre-wrap;word-break:break-word;max-width:40rem}
 @media (max-width:760px){.cols{grid-template-columns:minmax(0,1fr)}nav ol{columns:1}}
+@media print{details::details-content{content-visibility:visible}details>summary{list-style:none}}
 """
 
 
