@@ -217,3 +217,29 @@ def test_printing_the_page_prints_what_its_details_hold(tmp_path: Path) -> None:
                                                                          '<details class="more" open>'),
                       encoding="utf-8")
     assert _pdf_pages(page, tmp_path) == _pdf_pages(opened, tmp_path) > 1
+
+
+def _contrast_on_white(color: str) -> float:
+    def channel(c: int) -> float:
+        v = c / 255
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(int(color[k:k + 2], 16)) for k in (1, 3, 5))
+    return 1.05 / (0.2126 * r + 0.7152 * g + 0.0722 * b + 0.05)
+
+
+@pytest.mark.parametrize("args", [("m_demo",), ("m_demo", "--agent", "Tarn")])
+def test_wealth_line_labels_are_readable(tmp_path: Path, args: tuple[str, ...]) -> None:
+    """The labels at the end of the wealth lines were drawn in the lines' own colours, some too pale to read
+    on white ("Thorne (a_c79a)" in #bcbd22, 2:1), and with a seat in focus the others' labels at half opacity
+    on top of that. Each label is now its line's colour darkened to WCAG's 4.5:1 for small text, opaque."""
+    page = _behavior_page(tmp_path, *args).read_text(encoding="utf-8")
+    svg = re.search(r'<svg class="plot" id="wealth-lines".*?</svg>', page, re.S)
+    assert svg is not None
+    labels = re.findall(r'<text style="([^"]*)"[^>]*>([^<]*\(a_[0-9a-f]{4}\))</text>', svg.group(0))
+    ends = [(style, name) for style, name in labels if "fill:" in style]
+    assert len(ends) == 13, labels  # one at the end of each seat's line
+    for style, name in ends:
+        fill = re.search(r"fill: (#[0-9a-f]{6})", style)
+        assert fill is not None and "opacity" not in style, (name, style)
+        assert _contrast_on_white(fill.group(1)) >= 4.5, (name, style)

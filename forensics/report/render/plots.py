@@ -170,6 +170,39 @@ def _spread(ys: list[float], gap: float, lo: float, hi: float) -> list[float]:
 LEGEND_ROWS = 5
 """Rows of the wealth plot's legend that fit under it in its usual height."""
 
+def _luminance(color: str) -> float:
+    channels = [int(color[k:k + 2], 16) / 255 for k in (1, 3, 5)]
+    r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(color: str, background: str = "#ffffff") -> float:
+    """WCAG's contrast ratio of two ``#rrggbb`` colours (1 to 21).
+
+    >>> round(contrast("#000000"), 1)
+    21.0
+    """
+    lighter, darker = sorted((_luminance(color), _luminance(background)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+def readable(color: str) -> str:
+    """``color`` (``#rrggbb``) darkened, keeping its hue, until text in it on white has WCAG's contrast for
+    small text (4.5:1): a seat's label drawn in its line's colour stays readable (#bcbd22 had 2:1).
+
+    >>> readable("#1f77b4")
+    '#1f77b4'
+    >>> contrast(readable("#bcbd22")) >= 4.5
+    True
+    """
+    channels = [int(color[k:k + 2], 16) for k in (1, 3, 5)]
+    out = color.lower()
+    while contrast(out) < 4.5:
+        channels = [int(c * 0.9) for c in channels]
+        out = "#" + "".join(f"{c:02x}" for c in channels)
+    return out
+
+
 UNNAMED = "#c3c8d2"
 """The colour of the wealth lines of seats not named (:func:`wealth_svg`'s ``unnamed``)."""
 
@@ -217,9 +250,9 @@ def wealth_svg(series: Sequence[tuple[str, Sequence[tuple[int, float]], bool, st
         ax.grid(True, color="#e3e6ec", linewidth=0.6)
         span = ax.get_ylim()
         placed = _spread([y for _, _, y, _, _ in ends], (span[1] - span[0]) * 0.052, span[0], span[1])
-        for (label, x, y, color, faded), ly in zip(ends, placed):
+        for (label, x, y, color, _faded), ly in zip(ends, placed):
             ax.annotate(seat_label(label), xy=(x, y), xytext=(end + (end - start) * 0.02, ly), textcoords="data",
-                        color=color, alpha=0.5 if faded else 1.0, fontsize=8, va="center", annotation_clip=False,
+                        color=readable(color), fontsize=8, va="center", annotation_clip=False,
                         arrowprops={"arrowstyle": "-", "color": color, "linewidth": 0.5, "alpha": 0.6})
         legend = {"loc": "upper left", "bbox_to_anchor": (0.0, -0.13), "ncol": 4, "frameon": False, "title": "seats",
                   "title_fontsize": 8, "alignment": "left"}
