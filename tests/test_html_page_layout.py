@@ -243,3 +243,35 @@ def test_wealth_line_labels_are_readable(tmp_path: Path, args: tuple[str, ...]) 
         fill = re.search(r"fill: (#[0-9a-f]{6})", style)
         assert fill is not None and "opacity" not in style, (name, style)
         assert _contrast_on_white(fill.group(1)) >= 4.5, (name, style)
+
+
+@needs_chromium
+def test_seat_labels_on_a_large_transfer_graph_do_not_overlap(tmp_path: Path) -> None:
+    """With 60 seats, the transfer graph wrote each label level, on two lines (name, wealth): at the top and
+    the bottom of the circle, neighbouring labels ("Nell (a_1152)" over "Flint (a_96e1)") were drawn over
+    each other. Past 24 seats each label is one line along its node's radius: the labels at the top of the
+    circle are side by side, none over another."""
+    from daishi_forensics.report.render.plots import transfer_svg
+
+    nodes = [(f"a_{k:04x}", f"Seat{k:02d} (a_{k:04x})", float(10 + k), None, False) for k in range(60)]
+    svg = transfer_svg(nodes, [("a_0000", "a_0001", 5.0)], {})
+    page = tmp_path / "transfer.html"
+    page.write_text(f"<!DOCTYPE html><html><body style=\"width:1240px\">{svg}</body></html>", encoding="utf-8")
+    script = (
+        "const b = document.querySelector('svg.plot').getBoundingClientRect();"
+        "const top = [...document.querySelectorAll('svg.plot text')].filter(t => /\\(a_/.test(t.textContent))"
+        "  .map(t => [t.textContent, t.getBoundingClientRect()])"
+        "  .filter(([, r]) => Math.abs((r.left + r.right) / 2 - (b.left + b.right) / 2) < 0.08 * b.width"
+        "    && (r.top + r.bottom) / 2 < b.top + 0.35 * b.height);"
+        "const hits = [];"
+        "for (let i = 0; i < top.length; i++) for (let j = i + 1; j < top.length; j++) {"
+        "  const [p, r] = top[i], [q, s] = top[j];"
+        "  if (r.left < s.right - 1 && s.left < r.right - 1 && r.top < s.bottom - 1 && s.top < r.bottom - 1)"
+        "    hits.push(p + ' over ' + q); }"
+        "document.body.setAttribute('data-top', String(top.length));"
+        "document.body.setAttribute('data-overlaps', hits.join(' / '));"
+    )
+    attrs = _probe(page, script, tmp_path)
+    assert int(attrs["top"]) >= 3 and attrs["overlaps"] == "", attrs
+    attrs = _probe(page, TEXT_OUTSIDE_PLOTS, tmp_path)
+    assert attrs["outside"] == "", attrs

@@ -297,6 +297,8 @@ def transfer_svg(nodes: Sequence[tuple[str, str, float | None, str | None, bool]
         pos = {a: (math.cos(2 * math.pi * k / max(n, 1) + math.pi / 2), math.sin(2 * math.pi * k / max(n, 1)
                                                                                   + math.pi / 2))
                for k, (a, *_rest) in enumerate(nodes)}
+        if n > RADIAL_LABELS:  # a smaller circle: room for the labels along the radii, clear of title and legend
+            pos = {a: (0.85 * x, 0.85 * y) for a, (x, y) in pos.items()}
         wealth = [w for _, _, w, _, _ in nodes if isinstance(w, (int, float)) and w > 0]
         top_w = max(wealth, default=1.0)
         radius_pt = {a: 7 + 15 * math.sqrt(max(float(w), 0) / top_w) if isinstance(w, (int, float)) else 8
@@ -357,6 +359,12 @@ def _draw_round_trips(ax: Any, round_trips: Mapping[tuple[str, str], int], pos: 
                       "linewidth": 0.6, "alpha": 0.95})
 
 
+RADIAL_LABELS = 24
+"""Past this many seats the transfer graph writes each seat's label along its radius, on one line (its
+wealth is the node's size, and the tables' figure): written level, two or three lines each, the labels of
+neighbouring seats at the top and bottom of the circle overlapped (61 seats)."""
+
+
 def _draw_seats(ax: Any, nodes: Sequence[tuple[str, str, float | None, str | None, bool]],
                 pos: Mapping[str, tuple[float, float]], radius_pt: Mapping[str, float],
                 colors: Mapping[str, str]) -> None:
@@ -372,6 +380,13 @@ def _draw_seats(ax: Any, nodes: Sequence[tuple[str, str, float | None, str | Non
         ax.plot([x], [y], "o", markersize=2 * radius_pt[agent], color=colors.get(agent, "#9aa3b5"),
                 markeredgecolor="white", markeredgewidth=1, zorder=6, alpha=0.95, gid=f"node-{k}")
         reach = 1.06 + (radius_pt[agent] + 9) / points_per_unit  # just outside the node and its ring
+        if len(nodes) > RADIAL_LABELS:  # one line along the node's radius: neighbours' labels never overlap
+            angle = math.degrees(math.atan2(y, x))
+            left = x < -1e-9
+            ax.text(x * reach, y * reach, seat_label(label), ha="right" if left else "left", va="center",
+                    rotation=angle + 180 if left else angle, rotation_mode="anchor", fontsize=7.5,
+                    fontweight="bold" if emphasized else "normal", zorder=7)
+            continue
         lx, ly = x * reach + (0.0 if abs(x) < 0.2 else 0.04 * math.copysign(1, x)), y * reach
         ha = "center" if abs(x) < 0.2 else ("left" if x > 0 else "right")
         ax.text(lx, ly, seat_label(label) + (f"\n{_money(w)}" if isinstance(w, (int, float)) else ""), ha=ha,
