@@ -51,16 +51,18 @@ __all__ = ["render_html", "CSP", "esc"]
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'none'; base-uri 'none'; form-action 'none'"
 
 STYLE = """
-body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:1.2rem auto;max-width:1240px;color:#1d2330;padding:0 1rem}
+body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:1.2rem auto;max-width:1240px;color:#1d2330;padding:0 1rem;overflow-wrap:break-word}
 h1{font-size:1.45rem;margin:.2rem 0}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid #d8dce6;padding-bottom:.25rem}
 h3{font-size:1rem;margin:1rem 0 .3rem}
 p{margin:.3rem 0}p.intro,p.sub,p.note{color:#4a5163;max-width:72rem}p.sub{margin-top:0}
 table{border-collapse:collapse;margin:.5rem 0;font-size:13px}
-th,td{border:1px solid #d8dce6;padding:.2rem .45rem;text-align:left;vertical-align:top;overflow-wrap:anywhere;word-break:break-word}
-th{background:#f2f4f8}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap;overflow-wrap:normal;word-break:normal}
+.wide{overflow-x:auto;max-width:100%}
+th,td{border:1px solid #d8dce6;padding:.2rem .45rem;text-align:left;vertical-align:top;overflow-wrap:break-word}
+th{background:#f2f4f8}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap;overflow-wrap:normal}
+.brk{overflow-wrap:anywhere}
 tr.marked td{background:#eef4ff;font-weight:600}
 tr:target td{background:#fff3bf}
-.lv{display:inline-block;padding:0 .45rem;border-radius:.7rem;font-weight:600;font-size:12px}
+.lv{display:inline-block;white-space:nowrap;padding:0 .45rem;border-radius:.7rem;font-weight:600;font-size:12px}
 .lv.flag{background:#fde2e1;color:#a4161a}.lv.review{background:#fff3bf;color:#7a5c00}.lv.clear{background:#e3f6e8;color:#1b6e35}
 .verdict{font-size:15px;margin:.6rem 0;padding:.5rem .7rem;border-radius:.4rem;background:#f6f7fa}
 .verdict .lv{font-size:14px;margin-right:.4rem}
@@ -78,13 +80,48 @@ details.more{display:inline}details.more>summary{display:inline}
 pre.event{margin:0;font:12px/1.35 ui-monospace,monospace;white-space:pre-wrap;word-break:break-word;max-width:54rem}
 .msg{font-family:ui-monospace,monospace;white-space:pre-wrap;word-break:break-word;max-width:40rem}
 @media (max-width:760px){.cols{grid-template-columns:minmax(0,1fr)}nav ol{columns:1}}
+@media print{details::details-content{content-visibility:visible}details>summary{list-style:none}}
 """
 
 
 def esc(value: Any) -> str:
     """Escape anything for HTML text or a quoted attribute."""
-    text = cell(value, ids_limit=None) if not isinstance(value, str) else shown_lines(value)
+    return _escaped(_shown(value))
+
+
+def _shown(value: Any) -> str:
+    """``value`` as the page shows it, before escaping: a cell's text, control characters written out."""
+    return cell(value, ids_limit=None) if not isinstance(value, str) else shown_lines(value)
+
+
+def _escaped(text: str) -> str:
     return html.escape(text, quote=True).replace("\n", "&#10;")
+
+
+LONG_WORD = 24
+"""A run of at least this many characters without a space, in a table cell, may break anywhere."""
+
+_LONG_RUN = re.compile(r"\S{%d,}" % LONG_WORD)
+
+
+def esc_cell(value: Any) -> str:
+    """:func:`esc` for a table cell: a run of :data:`LONG_WORD` characters or more without a space (a long
+    name, model or message word) is marked to break anywhere, so it wraps inside its cell, while every other
+    word keeps its width: a cell's words, and a column's header, are never cut into letters to make room
+    for it (``overflow-wrap: anywhere`` on the whole cell made the table give every column the width of one
+    letter, and spread "evidence" over two lines as "eviden ce").
+
+    >>> esc_cell("tier")
+    'tier'
+    >>> esc_cell("ok " + "W" * 24)
+    'ok <span class="brk">WWWWWWWWWWWWWWWWWWWWWWWW</span>'
+    """
+    text = _shown(value)
+    out, at = [], 0
+    for m in _LONG_RUN.finditer(text):  # measured on the text as shown, escaped piece by piece
+        out += [_escaped(text[at:m.start()]), f'<span class="brk">{_escaped(m.group())}</span>']
+        at = m.end()
+    return "".join(out) + _escaped(text[at:])
 
 
 class _Page:
@@ -122,7 +159,7 @@ class _Page:
         text tables write it: a browser collapses them, and ``" Ash"`` would read as ``"Ash"``, ``"Ash  Vale"`` as
         ``"Ash Vale"``."""
         k = self.seat_index.get(value.agent_id)
-        label = esc(value.shown_label())
+        label = esc_cell(value.shown_label())
         return f'<a class="seat" href="#seat-{k}">{label}</a>' if k else label
 
     def level(self, level: str | None) -> str:
@@ -140,10 +177,11 @@ class _Page:
             return self.level(value.level)
         if isinstance(value, (list, tuple)) and value and all(isinstance(v, Agent) for v in value):
             return ", ".join(self.agent(v) for v in value)
-        return esc(value)
+        return esc_cell(value)
 
     def table(self, block: Block, row_ids: Sequence[str] | None = None) -> str:
-        out = ["<table><thead><tr>", *(f"<th>{esc(h)}</th>" for h in block.headers), "</tr></thead><tbody>"]
+        out = ['<div class="wide"><table><thead><tr>', *(f"<th>{esc(h)}</th>" for h in block.headers),
+               "</tr></thead><tbody>"]
         for k, row in enumerate(block.rows):
             attrs = f' id="{row_ids[k]}"' if row_ids else ""
             if k in block.marked:
@@ -153,7 +191,7 @@ class _Page:
                 numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
                 out.append(f'<td class="n">{esc(value)}</td>' if numeric else f"<td>{self.value(value)}</td>")
             out.append("</tr>")
-        out.append("</tbody></table>")
+        out.append("</tbody></table></div>")
         return "".join(out)
 
     def block(self, block: Block, *, level: int = 2, extra: str = "", row_ids: Sequence[str] | None = None) -> str:
@@ -217,8 +255,8 @@ def _ranks_table(page: _Page, focus: Mapping[str, Any]) -> str:
         r = ranks.get(key) or {}
         value = "–" if r.get("value") is None else f"{esc(r['value'])}<br><small>{ordinal(r['rank'])} of {r['of']}</small>"
         cells.append((label, value))
-    return ("<table><thead><tr>" + "".join(f"<th>{esc(h)}</th>" for h, _ in cells) + "</tr></thead><tbody><tr>"
-            + "".join(f'<td class="n">{v}</td>' for _, v in cells) + "</tr></tbody></table>"
+    return ('<div class="wide"><table><thead><tr>' + "".join(f"<th>{esc(h)}</th>" for h, _ in cells)
+            + "</tr></thead><tbody><tr>" + "".join(f'<td class="n">{v}</td>' for _, v in cells) + "</tr></tbody></table></div>"
             + f'<p class="note">{esc(ranks_text(focus).rsplit(". ", 1)[-1])}</p>')
 
 
@@ -560,8 +598,9 @@ def _evidence_table(page: _Page, text: str) -> str:
     return ('<section id="evidence"><h2>Evidence events</h2><p class="intro">Every event a table, flag or chain on '
             "this page cites, as the read boundary yields it (v3 shape), "
             f"{text}. A link to an event opens this table at its row."
-            f"</p><details><summary>The events: {len(rows)}</summary><table><thead><tr><th>id</th><th>tick</th>"
-            f"<th>type</th><th>agent</th><th>event</th></tr></thead><tbody>{body}</tbody></table></details>"
+            f'</p><details><summary>The events: {len(rows)}</summary><div class="wide"><table><thead><tr><th>id</th>'
+            f"<th>tick</th><th>type</th><th>agent</th><th>event</th></tr></thead><tbody>{body}</tbody></table></div>"
+            "</details>"
             "</section>")
 
 

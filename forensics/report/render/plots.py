@@ -62,6 +62,29 @@ def plain(text: Any) -> str:
     return shown(str(text)).replace("$", r"\$")
 
 
+MAX_LABEL = 20
+"""At most this many characters of a seat's label on a plot: a longer name is cut in its middle (its id kept)."""
+
+
+def seat_label(label: str) -> str:
+    """A seat's label (``Name (id)``) as a plot writes it: :func:`plain`, and a name that would make the label
+    longer than :data:`MAX_LABEL` characters cut with an ellipsis, the id kept whole; a longer label ran out of
+    the figure and pushed the legend's other entries out of sight (the tables write the whole name).
+
+    >>> seat_label("Ash (a_1)")
+    'Ash (a_1)'
+    >>> seat_label("R" * 500 + " (a_832d)")
+    'RRRRRRRRRR… (a_832d)'
+    """
+    text = plain(label)
+    if len(text) <= MAX_LABEL:
+        return text
+    cut = text.rfind(" (")
+    name, tail = (text[:cut], text[cut:]) if cut > 0 and text.endswith(")") and len(text) - cut < MAX_LABEL // 2 \
+        else (text, "")
+    return name[:MAX_LABEL - len(tail) - 1].rstrip("\\") + "…" + tail
+
+
 def _figure(key: str, width: float, height: float) -> Any:
     from matplotlib.figure import Figure
 
@@ -144,6 +167,42 @@ def _spread(ys: list[float], gap: float, lo: float, hi: float) -> list[float]:
     return placed
 
 
+LEGEND_ROWS = 5
+"""Rows of the wealth plot's legend that fit under it in its usual height."""
+
+def _luminance(color: str) -> float:
+    channels = [int(color[k:k + 2], 16) / 255 for k in (1, 3, 5)]
+    r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(color: str, background: str = "#ffffff") -> float:
+    """WCAG's contrast ratio of two ``#rrggbb`` colours (1 to 21).
+
+    >>> round(contrast("#000000"), 1)
+    21.0
+    """
+    lighter, darker = sorted((_luminance(color), _luminance(background)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+def readable(color: str) -> str:
+    """``color`` (``#rrggbb``) darkened, keeping its hue, until text in it on white has WCAG's contrast for
+    small text (4.5:1): a seat's label drawn in its line's colour stays readable (#bcbd22 had 2:1).
+
+    >>> readable("#1f77b4")
+    '#1f77b4'
+    >>> contrast(readable("#bcbd22")) >= 4.5
+    True
+    """
+    channels = [int(color[k:k + 2], 16) for k in (1, 3, 5)]
+    out = color.lower()
+    while contrast(out) < 4.5:
+        channels = [int(c * 0.9) for c in channels]
+        out = "#" + "".join(f"{c:02x}" for c in channels)
+    return out
+
+
 UNNAMED = "#c3c8d2"
 """The colour of the wealth lines of seats not named (:func:`wealth_svg`'s ``unnamed``)."""
 
@@ -158,8 +217,13 @@ def wealth_svg(series: Sequence[tuple[str, Sequence[tuple[int, float]], bool, st
     legend entry for them all.  ``places``: each series' seat's place in seat order, which picks its line's
     dash as its colour was picked (default: its place in ``series``)."""
     with _style(None):
-        fig = _figure("wealth", 12.5, 5.6)
-        ax = fig.add_axes((0.065, 0.29, 0.74, 0.63))
+        # the legend under the plot: four entries a row; room for five rows, and a fifth of an inch more
+        # for each further row (61 seats: 20 named and the grey lines' entry, six rows)
+        rows = math.ceil((len(series) + (1 if unnamed else 0)) / 4)
+        extra = 0.2 * max(0, rows - LEGEND_ROWS)
+        fig = _figure("wealth", 12.5, 5.6 + extra)
+        ax = fig.add_axes((0.065, 0.29, 0.74, 0.63) if not extra else
+                          (0.065, (0.29 * 5.6 + extra) / (5.6 + extra), 0.74, 0.63 * 5.6 / (5.6 + extra)))
         every = [w for _, pts, _, _ in series for _, w in pts] + [w for pts in unnamed for _, w in pts]
         top = max(every + [1.0])
         bottom = min(every + [0.0])
@@ -175,7 +239,7 @@ def wealth_svg(series: Sequence[tuple[str, Sequence[tuple[int, float]], bool, st
             focus = emphasis is not None and label == emphasis
             faded = emphasis is not None and not focus
             ax.plot(xs, ys, dash, color=color, linewidth=3.2 if focus else 2.2 if flagged else 1.4,
-                    alpha=0.35 if faded else 1.0, marker="o", markersize=2.5, label=plain(label)
+                    alpha=0.35 if faded else 1.0, marker="o", markersize=2.5, label=seat_label(label)
                     + ("  (flagged)" if flagged else ""), gid=f"series-{k}")
             ends.append((label, xs[-1], ys[-1], color, faded))
         ax.set_xlim(start, end)
@@ -186,9 +250,9 @@ def wealth_svg(series: Sequence[tuple[str, Sequence[tuple[int, float]], bool, st
         ax.grid(True, color="#e3e6ec", linewidth=0.6)
         span = ax.get_ylim()
         placed = _spread([y for _, _, y, _, _ in ends], (span[1] - span[0]) * 0.052, span[0], span[1])
-        for (label, x, y, color, faded), ly in zip(ends, placed):
-            ax.annotate(plain(label), xy=(x, y), xytext=(end + (end - start) * 0.02, ly), textcoords="data",
-                        color=color, alpha=0.5 if faded else 1.0, fontsize=8, va="center", annotation_clip=False,
+        for (label, x, y, color, _faded), ly in zip(ends, placed):
+            ax.annotate(seat_label(label), xy=(x, y), xytext=(end + (end - start) * 0.02, ly), textcoords="data",
+                        color=readable(color), fontsize=8, va="center", annotation_clip=False,
                         arrowprops={"arrowstyle": "-", "color": color, "linewidth": 0.5, "alpha": 0.6})
         legend = {"loc": "upper left", "bbox_to_anchor": (0.0, -0.13), "ncol": 4, "frameon": False, "title": "seats",
                   "title_fontsize": 8, "alignment": "left"}
@@ -233,6 +297,8 @@ def transfer_svg(nodes: Sequence[tuple[str, str, float | None, str | None, bool]
         pos = {a: (math.cos(2 * math.pi * k / max(n, 1) + math.pi / 2), math.sin(2 * math.pi * k / max(n, 1)
                                                                                   + math.pi / 2))
                for k, (a, *_rest) in enumerate(nodes)}
+        if n > RADIAL_LABELS:  # a smaller circle: room for the labels along the radii, clear of title and legend
+            pos = {a: (0.85 * x, 0.85 * y) for a, (x, y) in pos.items()}
         wealth = [w for _, _, w, _, _ in nodes if isinstance(w, (int, float)) and w > 0]
         top_w = max(wealth, default=1.0)
         radius_pt = {a: 7 + 15 * math.sqrt(max(float(w), 0) / top_w) if isinstance(w, (int, float)) else 8
@@ -285,11 +351,18 @@ def _draw_round_trips(ax: Any, round_trips: Mapping[tuple[str, str], int], pos: 
             continue
         cx = sum(x for x, _ in inside) / len(inside) * 0.55
         cy = sum(y for _, y in inside) / len(inside) * 0.55
-        lines = ["↺ round trips"] + [f"{labels[a]} – {labels[b]}: {count}" for (a, b), count in pairs]
-        ax.text(cx, cy, "\n".join(plain(x) for x in lines), fontsize=7.5, ha="center", va="center",
+        lines = ["↺ round trips"] + [f"{seat_label(labels[a])} – {seat_label(labels[b])}: {count}"
+                                    for (a, b), count in pairs]
+        ax.text(cx, cy, "\n".join(lines), fontsize=7.5, ha="center", va="center",
                 color=ROUND_TRIP_COLOR, zorder=5,
                 bbox={"boxstyle": "round,pad=0.3", "facecolor": "#f7f2fd", "edgecolor": ROUND_TRIP_COLOR,
                       "linewidth": 0.6, "alpha": 0.95})
+
+
+RADIAL_LABELS = 24
+"""Past this many seats the transfer graph writes each seat's label along its radius, on one line (its
+wealth is the node's size, and the tables' figure): written level, two or three lines each, the labels of
+neighbouring seats at the top and bottom of the circle overlapped (61 seats)."""
 
 
 def _draw_seats(ax: Any, nodes: Sequence[tuple[str, str, float | None, str | None, bool]],
@@ -307,9 +380,16 @@ def _draw_seats(ax: Any, nodes: Sequence[tuple[str, str, float | None, str | Non
         ax.plot([x], [y], "o", markersize=2 * radius_pt[agent], color=colors.get(agent, "#9aa3b5"),
                 markeredgecolor="white", markeredgewidth=1, zorder=6, alpha=0.95, gid=f"node-{k}")
         reach = 1.06 + (radius_pt[agent] + 9) / points_per_unit  # just outside the node and its ring
+        if len(nodes) > RADIAL_LABELS:  # one line along the node's radius: neighbours' labels never overlap
+            angle = math.degrees(math.atan2(y, x))
+            left = x < -1e-9
+            ax.text(x * reach, y * reach, seat_label(label), ha="right" if left else "left", va="center",
+                    rotation=angle + 180 if left else angle, rotation_mode="anchor", fontsize=7.5,
+                    fontweight="bold" if emphasized else "normal", zorder=7)
+            continue
         lx, ly = x * reach + (0.0 if abs(x) < 0.2 else 0.04 * math.copysign(1, x)), y * reach
         ha = "center" if abs(x) < 0.2 else ("left" if x > 0 else "right")
-        ax.text(lx, ly, plain(label) + (f"\n{_money(w)}" if isinstance(w, (int, float)) else ""), ha=ha,
+        ax.text(lx, ly, seat_label(label) + (f"\n{_money(w)}" if isinstance(w, (int, float)) else ""), ha=ha,
                 va="center", fontsize=8.5, fontweight="bold" if emphasized else "normal", zorder=7)
 
 
@@ -346,15 +426,29 @@ def heatmap_svg(key: str, title: str, labels: Sequence[str], matrix: Sequence[Se
     n = len(labels)
     with _style(None):
         side = max(4.5, 0.42 * n + 2.8)
-        fig = _figure(key, side + 1.6, side)
-        ax = fig.add_axes((0.26, 0.26, 0.58, 0.62))
+        shown_labels = [seat_label(x) for x in labels]
+        # the margin the longest label needs (8-point text, about 5.4 points a character, the axis title
+        # beside): a short one fits the usual margins (a quarter of the figure); a longer one widens them
+        need = 5.4 * max((len(x) for x in shown_labels), default=0) / 72 + 0.45
+        left, bottom = max(0.0, need - 0.26 * (side + 1.6)), max(0.0, need * 0.87 + 0.1 - 0.26 * side)
+        width, height = side + 1.6 + left, side + bottom
+        fig = _figure(key, width, height)
+
+        def box(x: float, y: float, w: float, h: float) -> tuple[float, float, float, float]:
+            """A rectangle in fractions of the figure as it would be without wider margins, moved by them."""
+            if not left and not bottom:
+                return x, y, w, h
+            return ((x * (side + 1.6) + left) / width, (y * side + bottom) / height, w * (side + 1.6) / width,
+                    h * side / height)
+
+        ax = fig.add_axes(box(0.26, 0.26, 0.58, 0.62))
         data = np.array([[np.nan if v is None else float(v) for v in row] for row in matrix], dtype=float)
         masked = np.ma.masked_invalid(data)
         image = ax.imshow(masked, cmap="Blues", vmin=0, vmax=max(float(np.nanmax(data)) if n and not
                                                                  np.all(np.isnan(data)) else 1.0, 1.0),
                           interpolation="nearest", aspect="equal")
-        ax.set_xticks(range(n), [plain(x) for x in labels], rotation=60, ha="right", fontsize=8)
-        ax.set_yticks(range(n), [plain(x) for x in labels], fontsize=8)
+        ax.set_xticks(range(n), shown_labels, rotation=60, ha="right", fontsize=8)
+        ax.set_yticks(range(n), shown_labels, fontsize=8)
         ax.set_xlabel(columns)
         ax.set_ylabel(rows)
         ax.set_title(title, loc="left")
@@ -371,7 +465,7 @@ def heatmap_svg(key: str, title: str, labels: Sequence[str], matrix: Sequence[Se
                     if not np.isnan(v) and v > 0:
                         ax.text(j, i, f"{v:g}" if v == int(v) else f"{v:.1f}", ha="center", va="center",
                                 fontsize=6.5, color="white" if v > 0.6 * peak else "#1d2330")
-        cax = fig.add_axes((0.86, 0.26, 0.025, 0.62))
+        cax = fig.add_axes(box(0.86, 0.26, 0.025, 0.62))
         bar = fig.colorbar(image, cax=cax)
         bar.set_label(scale)
         return _finish(fig, key, title)
@@ -388,7 +482,7 @@ def chains_svg(chains: Sequence[tuple[str, Sequence[tuple[int, int | None, str, 
     rows = sum(len(m) for _, m in chains) + len(chains)
     with _style(None):
         fig = _figure("chains", 9.0, max(2.4, 0.24 * rows + 1.6))
-        ax = fig.add_axes((0.22, 1.1 / max(2.4, 0.24 * rows + 1.6), 0.55, 1 - 1.6 / max(2.4, 0.24 * rows + 1.6)))
+        ax = fig.add_axes((0.22, 1.1 / max(2.4, 0.24 * rows + 1.6), 0.47, 1 - 1.6 / max(2.4, 0.24 * rows + 1.6)))
         ticks = [t for _, ms in chains for _, t, _, _, _ in ms if isinstance(t, int)]
         t0, t1 = (min(ticks), max(ticks)) if ticks else (0, 1)
         y = 0
@@ -406,7 +500,7 @@ def chains_svg(chains: Sequence[tuple[str, Sequence[tuple[int, int | None, str, 
                 color = tiers.get(tier, echo) if tier is not None else echo
                 point = ax.plot([x], [y], "o", color=color, markersize=7 if tier else 5, zorder=3)[0]
                 point.set_url(f"#ev-{int(event)}")
-                label = ax.text(x + (t1 - t0 + 1) * 0.012, y, f"{plain(sender)} · event {int(event)}", fontsize=7.5,
+                label = ax.text(x + (t1 - t0 + 1) * 0.012, y, f"{seat_label(sender)} · event {int(event)}", fontsize=7.5,
                                 va="center", zorder=4)
                 label.set_url(f"#ev-{int(event)}")
                 y += 1
