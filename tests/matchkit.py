@@ -133,6 +133,14 @@ def write_match(directory: Path, events: list[dict[str, Any]], arch: dict[str, A
 FORMS = ("bundle", "bundle-gz", "stream", "stream-gz", "folder")
 
 
+def one_seat_match(directory: Path, match_id: str = "m_0123456789ab", form: str = "stream") -> Path:
+    """A clean match of one seat and two events (spawned, rest) under ``match_id``, stored in ``form``."""
+    events = [ev(1, 0, "agent_spawned", "a_1", region="r_0_0"), ev(2, 1, "rest", "a_1")]
+    for event in events:
+        event["matchId"] = match_id
+    return write_match(directory, events, archive(["a_1"], ended=5, matchId=match_id), form=form)
+
+
 def simulated_stream(out: Path, *, scenario: str = "clean", seed: int = 5, agents: int = 4, ticks: int = 12) -> Path:
     """A small simulated match written by ``simulate`` as a stream into ``out``: its path."""
     from click.testing import CliRunner

@@ -12,14 +12,10 @@ from click.testing import CliRunner
 
 from daishi_forensics import exitcodes
 
-from .matchkit import archive, ev, write_match
+from .matchkit import archive, ev, one_seat_match, write_match
 
 
-def _clean(directory: Path, match_id: str, form: str = "stream") -> Path:
-    events = [ev(1, 0, "agent_spawned", "a_1", region="r_0_0"), ev(2, 1, "rest", "a_1")]
-    for event in events:
-        event["matchId"] = match_id
-    return write_match(directory, events, archive(["a_1"], ended=5, matchId=match_id), form=form)
+_clean = one_seat_match
 
 
 def _run(*args: str) -> Any:

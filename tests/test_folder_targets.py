@@ -14,7 +14,7 @@ import pytest
 
 from daishi_forensics import exitcodes
 
-from .matchkit import archive, ev, write_match
+from .matchkit import one_seat_match
 
 
 def _cli(*args: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:
@@ -23,11 +23,7 @@ def _cli(*args: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedPro
                           cwd=cwd, capture_output=True, text=True, timeout=timeout)
 
 
-def _clean(directory: Path, match_id: str = "m_0123456789ab", form: str = "stream") -> Path:
-    events = [ev(1, 0, "agent_spawned", "a_1", region="r_0_0"), ev(2, 1, "rest", "a_1")]
-    for event in events:
-        event["matchId"] = match_id
-    return write_match(directory, events, archive(["a_1"], ended=5, matchId=match_id), form=form)
+_clean = one_seat_match
 
 
 # --------------------------------------------------------------------------- a season and a named pipe

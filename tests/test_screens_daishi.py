@@ -332,38 +332,25 @@ def test_cli_config_setting_out_of_its_domain_is_a_usage_error(runner: CliRunner
     assert result.stderr == f"daishi-forensics: error: {override}: {said}\n"
 
 
-def test_cli_config_fan_of_no_counterparties_is_a_usage_error(runner: CliRunner, tmp_path: Path) -> None:
-    """fans.min_fan 0 tested every seat as a fan's hub, those with no transfer that way too: on a short
-    honest match (four seats, ten rounds) screen stopped with exit 70 (ValueError: zero-size array). It is
-    refused before anything is screened; 1 screens the match."""
+@pytest.mark.parametrize("ticks, section, name", [
+    (10, "fans", "min_fan"),  # every seat tested as a fan's hub, those with no transfer that way too
+    (1, "pair_outlier", "min_pairs"),  # the pairs scored of a match that had none (one round, no trade)
+], ids=["fan of no counterparties", "population of no pairs"])
+def test_cli_config_count_of_nothing_is_a_usage_error(runner: CliRunner, tmp_path: Path, ticks: int, section: str,
+                                                      name: str) -> None:
+    """fans.min_fan 0 on a short honest match (four seats, ten rounds) stopped screen with exit 70 (ValueError:
+    zero-size array); pair_outlier.min_pairs 0 on a match of one round with no pairs, with exit 70 (IndexError).
+    Each is refused before anything is screened; 1 screens the match."""
     from daishi_forensics.simulate import simulate_to_dir
 
-    simulate_to_dir("clean", 1, 3, tmp_path, "stream", truth_file=None, ticks=10, n_agents=4)
-    override = tmp_path / "fans.json"
-    override.write_text('{"screens": {"fans": {"min_fan": 0}}}')
+    simulate_to_dir("clean", 1, 3, tmp_path, "stream", truth_file=None, ticks=ticks, n_agents=4)
+    override = tmp_path / "override.json"
+    override.write_text(json.dumps({"screens": {section: {name: 0}}}))
     result = runner.invoke(main, ["screen", "--format", "json", "--config", str(override), str(tmp_path)])
     assert result.exit_code == 2 and result.stdout == ""
-    assert result.stderr == (f"daishi-forensics: error: {override}: screens.fans.min_fan must be a whole number "
+    assert result.stderr == (f"daishi-forensics: error: {override}: screens.{section}.{name} must be a whole number "
                              "in [1, 9007199254740991], not 0\n")
-    override.write_text('{"screens": {"fans": {"min_fan": 1}}}')
-    result = runner.invoke(main, ["screen", "--format", "json", "--config", str(override), str(tmp_path)])
-    assert result.exit_code == 0 and json.loads(result.stdout)["verdict"] == "clear"
-
-
-def test_cli_config_population_of_no_pairs_is_a_usage_error(runner: CliRunner, tmp_path: Path) -> None:
-    """pair_outlier.min_pairs 0 scored the pairs of a match that had none (one round, no trade, no seat
-    beside another): screen stopped with exit 70 (IndexError). It is refused before anything is screened;
-    1 screens the match."""
-    from daishi_forensics.simulate import simulate_to_dir
-
-    simulate_to_dir("clean", 1, 3, tmp_path, "stream", truth_file=None, ticks=1, n_agents=4)
-    override = tmp_path / "pairs.json"
-    override.write_text('{"screens": {"pair_outlier": {"min_pairs": 0}}}')
-    result = runner.invoke(main, ["screen", "--format", "json", "--config", str(override), str(tmp_path)])
-    assert result.exit_code == 2 and result.stdout == ""
-    assert result.stderr == (f"daishi-forensics: error: {override}: screens.pair_outlier.min_pairs must be a "
-                             "whole number in [1, 9007199254740991], not 0\n")
-    override.write_text('{"screens": {"pair_outlier": {"min_pairs": 1}}}')
+    override.write_text(json.dumps({"screens": {section: {name: 1}}}))
     result = runner.invoke(main, ["screen", "--format", "json", "--config", str(override), str(tmp_path)])
     assert result.exit_code == 0 and json.loads(result.stdout)["verdict"] == "clear"
 
