@@ -146,13 +146,18 @@ def test_validate_names_the_file_of_an_archive_list_that_is_none(tmp_path: Path,
                                                                  form: str) -> None:
     """validate said 'UNREADABLE  field agents: the archive's agents is not a list: ''' (exit 3) without the
     file, which behavior, score and screen name ('m_….jsonl, field agents: …'): with several targets or a
-    folder of matches, nothing said which.  Now it names the file as they do (exit 3 as before)."""
+    folder of matches, nothing said which.  Now it names the file as they do; and, as they exit 1 on it (the
+    file was read, its archive is invalid), validate lists it as the archive's error naming the field, exit 1
+    (it said the match unreadable, exit 3, which this test pinned at first)."""
     events, arch = _match()
     arch[key] = value
     path = write_match(tmp_path, events, arch, form=form)
     result = CliRunner().invoke(main, ["validate", str(path)])
-    assert (result.exit_code, result.output) == (
-        3, f"UNREADABLE  {path}, field {key}: the archive's {key} is not a list: {said}\n0 of 1 match valid\n")
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert lines[0] == f"INVALID     {path} ({form}, {arch['matchId']})"
+    assert lines[-2:] == [f"  error: {path}: $.archive.{key}: the archive's {key} is not a list: {said}",
+                          "0 of 1 match valid"]
 
 
 def test_an_archive_tick_written_as_a_fraction_is_read_as_the_integer_and_said(tmp_path: Path) -> None:

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from daishi_forensics import exitcodes
-from daishi_forensics.errors import BadSetting, ForensicsError
+from daishi_forensics.errors import BadSetting, ForensicsError, InvalidInput
 from daishi_forensics.jsonio import shown
-from .boundary import read_match
+from .boundary import ReadStats, read_match
 from .sources import (STDIN, STDIN_NAME, Limits, MatchSource, RawRecord, is_match_folder, matches_in, misnamed_note,
                       open_match, open_stdin)
 from .validation import Problem
@@ -138,6 +138,7 @@ def validate_one(
 ) -> FileResult:
     """Validate one match: its header, then every event (streamed); list at most ``max_errors``
     problems of each kind and count the rest."""
+    source: MatchSource | None = None
     try:
         if target == STDIN:
             source = open_stdin(limits)
@@ -149,6 +150,10 @@ def validate_one(
         unoffered = list(_trades_never_offered(read.events(), source.name, positions))
     except BadSetting:
         raise  # the command line's fault, not this target's
+    except InvalidInput as exc:
+        if source is not None:  # read, but its archive is one no reading can go on with: invalid, not unreadable
+            return _invalid_archive(source, exc, stdin=target == STDIN)
+        raise
     except ForensicsError as exc:
         if target == STDIN:
             return FileResult(target=STDIN_NAME, unreadable=str(exc), stdin=True)
@@ -182,6 +187,17 @@ def validate_one(
         error_count=stats.errors + sum(1 for p in header if p.severity == "error"),
         warning_count=stats.warnings + sum(1 for p in header if p.severity != "error"),
     )
+
+
+def _invalid_archive(source: MatchSource, exc: InvalidInput, *, stdin: bool) -> FileResult:
+    """The result of a match whose archive the read stops at (its ``agents`` or ``errata`` no list): the file
+    was read, and the archive is invalid, so it is one error of code ``archive`` naming the field (exit 1, as
+    ``behavior``, ``screen`` and ``score`` exit on it), not an unreadable input (exit 3); no event is read."""
+    problem = Problem(exc.file or source.name, exc.message, code="archive",
+                      path=f"$.archive.{exc.field}" if exc.field else "$.archive")
+    return FileResult(target=source.name, stdin=stdin, form=source.form, match_id=source.match_id,
+                      stats=ReadStats(errors=1).as_dict(),
+                      problems=(problem,), problem_counts={"archive": 1}, error_count=1)
 
 
 _AFTER_OFFER = frozenset({"trade_completed", "trade_fulfilled", "trade_cancelled"})
