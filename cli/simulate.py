@@ -112,7 +112,9 @@ def simulate(ctx: click.Context, scenario: str, seed: int, schema_version: int, 
 @simulate.command("study", epilog=exitcodes.epilog(ok="written", findings=None, unreadable=None))
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), required=True, callback=_out,
               help="Folder to write the studies into (one folder each); one holding another simulated "
-                   "study (other arguments) is refused (exit 74), a rerun of the same studies replaces them.")
+                   "study (other arguments), or a file this tool did not write where it writes one (trials.csv, "
+                   "seats.csv, study.json, recipe.json, truth.json, a match's report.json), is refused (exit 74, "
+                   "nothing written), a rerun of the same studies replaces them.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same bytes.")
 @click.option("--trials", type=click.IntRange(5, 200), default=8, show_default=True,
               help="Trials each study plans (the awkward cases need at least 5).")

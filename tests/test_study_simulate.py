@@ -239,3 +239,56 @@ def test_a_named_pipe_at_a_study_file_is_refused_never_opened(tmp_path: Path, na
     assert result.output == (f"daishi-forensics: error: {tmp_path / 'series' / name}: is a named pipe, not a "
                              "regular file: refused, never opened (remove it, or write elsewhere)\n")
     assert [p.name for p in (tmp_path / "series").iterdir()] == [name]  # nothing written
+
+
+_OWN = [("series/trials.csv", b"study,trial\nmine,1\n", "a trials file", "its first line is not the header this tool writes"),
+        ("series/seats.csv", b"my notes\n", "a seats file", "its first line is not the header this tool writes"),
+        ("series/study.json", b'{"format": "daishi-study-page", "canary": "mine"}', "a study page",
+         'its "canary" is not one this tool writes'),
+        ("paired-anytime/recipe.json", b'{"format": "my-recipe"}', "a recipe", 'no "format": "daishi-study-recipe"'),
+        ("series/truth.json", b"my notes\n", "a study's ground truth", "not JSON"),
+        ("paired-fixed/truth.json", b'{"format": "daishi-sim-truth"}', "a study's ground truth",
+         "not a simulated study's ground truth")]
+
+
+@pytest.mark.parametrize(("name", "own", "what", "why"), _OWN)
+def test_a_file_of_the_users_own_in_a_study_folder_is_refused_never_replaced(
+        tmp_path: Path, name: str, own: bytes, what: str, why: str) -> None:
+    # a file of the user's own at one of the names `simulate study` writes (trials.csv, seats.csv, study.json,
+    # recipe.json, truth.json) was replaced by the study's without a word, exit 0: the user's file was lost
+    path = tmp_path / name
+    path.parent.mkdir()
+    path.write_bytes(own)
+    result = CliRunner().invoke(main, ["simulate", "study", "--out", str(tmp_path), "--trials", "5", "--ticks", "6",
+                                       "--agents", "4", "-q"])
+    assert result.exit_code == 74
+    assert result.output == (f"daishi-forensics: error: {path}: it is not {what} this tool wrote ({why}): writing "
+                             "the study there would replace it; give another --out, or move the file away\n")
+    assert [p for p in tmp_path.rglob("*") if p.is_file()] == [path] and path.read_bytes() == own  # nothing written
+
+
+def test_a_study_csv_of_another_study_and_a_report_of_the_users_own_are_refused(tmp_path: Path) -> None:
+    # a study's own trials.csv (the header this tool writes, another canary) and a report.json of the user's own in
+    # a trial's match folder were replaced by the simulated study's, exit 0; a rerun still replaces this tool's files
+    runner = CliRunner()
+    args = ["simulate", "study", "--out", str(tmp_path), "--trials", "5", "--ticks", "6", "--agents", "4", "-q"]
+    assert runner.invoke(main, args).exit_code == 0
+    trials = tmp_path / "series" / "trials.csv"
+    ours = trials.read_bytes()
+    theirs = ours.replace(b"CANARY-daishi-forensics-simulated-study-3f6c1a0e", b"CANARY-theirs")
+    trials.write_bytes(theirs)
+    result = runner.invoke(main, args)
+    assert result.exit_code == 74 and trials.read_bytes() == theirs
+    assert result.output == (f"daishi-forensics: error: {trials}: it is not a trials file this tool wrote (its first "
+                             "row's canary is not CANARY-daishi-forensics-simulated-study-3f6c1a0e): writing the "
+                             "study there would replace it; give another --out, or move the file away\n")
+    trials.write_bytes(ours)
+    report = next(p for p in sorted((tmp_path / "series" / "matches").glob("*/report.json")))
+    report.write_bytes(b'{"rubricVersion": "2.4", "seats": []}')
+    result = runner.invoke(main, args)
+    assert result.exit_code == 74 and report.read_bytes() == b'{"rubricVersion": "2.4", "seats": []}'
+    assert result.output == (f"daishi-forensics: error: {report}: it is not a match's scorecards this tool wrote (no "
+                             f"scorecards of match {report.parent.name} under rubric 2.4): writing the study there "
+                             "would replace it; give another --out, or move the file away\n")
+    report.unlink()
+    assert runner.invoke(main, args).exit_code == 0 and trials.read_bytes() == ours and report.is_file()

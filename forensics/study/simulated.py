@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -363,6 +363,103 @@ def _half_ties(seat_rows: Sequence[Mapping[str, str]]) -> list[dict[str, Any]]:
 _STUDY_FILES = ("trials.csv", "seats.csv", "study.json", "recipe.json", "truth.json")
 """The files :func:`_write_study` writes in a study's folder (recipe.json under the anytime rule only)."""
 
+_TRUTH_KEYS = frozenset({"study", "kind", "failed", "pairOut", "stops", "repeatedMaps", "halfTies"})
+"""The keys of every study's ``truth.json`` :func:`_write_study` writes (it has no ``format``)."""
+_REPORT_KEYS = frozenset({"rubricVersion", "fieldSize", "seats", "matchId"})
+"""The keys of every match's ``report.json`` :func:`_play` writes."""
+
+
+def _json_object(data: bytes) -> tuple[dict[str, Any] | None, str]:
+    """``data`` read as a JSON object, or None and why not."""
+    try:
+        value = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return None, "not JSON"
+    return (value, "") if isinstance(value, dict) else (None, "not a JSON object")
+
+
+def _csv_why_not(columns: Sequence[str]) -> Callable[[bytes], str | None]:
+    header = (",".join(columns) + "\n").encode()
+
+    def why_not(head: bytes) -> str | None:
+        first, _, rest = head.partition(b"\n")
+        if first + b"\n" != header:
+            return "its first line is not the header this tool writes"
+        row = rest.partition(b"\n")[0]
+        if row and not row.endswith(b"," + CANARY.encode()):
+            return f"its first row's canary is not {CANARY}"
+        return None
+    return why_not
+
+
+def _format_why_not(fmt: str, key: str, expected: Any,
+                    test: Callable[[Any], bool] | None = None) -> Callable[[bytes], str | None]:
+    def why_not(data: bytes) -> str | None:
+        value, why = _json_object(data)
+        if value is None:
+            return why
+        if value.get("format") != fmt:
+            return f'no "format": "{fmt}"'
+        if not (test(value.get(key)) if test else value.get(key) == expected):
+            return f"its \"{key}\" is not one this tool writes"
+        return None
+    return why_not
+
+
+def _truth_why_not(data: bytes) -> str | None:
+    value, why = _json_object(data)
+    if value is None:
+        return why
+    study = value.get("study")
+    if set(value) != _TRUTH_KEYS or not isinstance(study, str) or not study.startswith("s_sim"):
+        return "not a simulated study's ground truth"
+    return None
+
+
+def _report_why_not(match_id: str) -> Callable[[bytes], str | None]:
+    def why_not(data: bytes) -> str | None:
+        value, why = _json_object(data)
+        if value is None:
+            return why
+        if set(value) != _REPORT_KEYS or value.get("rubricVersion") != RUBRIC or value.get("matchId") != match_id:
+            return f"no scorecards of match {match_id} under rubric {RUBRIC}"
+        return None
+    return why_not
+
+
+_WHAT: dict[str, tuple[str, Callable[[bytes], str | None], bool]] = {
+    "trials.csv": ("a trials file", _csv_why_not([c.name for c in TRIAL_COLUMNS]), True),
+    "seats.csv": ("a seats file", _csv_why_not([c.name for c in SEAT_COLUMNS]), True),
+    "study.json": ("a study page", _format_why_not("daishi-study-page", "canary", CANARY), False),
+    "recipe.json": ("a recipe", _format_why_not("daishi-study-recipe", "recipe", None,
+                                              lambda r: isinstance(r, str) and r.startswith("/u/simulated/recipes/s_sim")),
+                    False),
+    "truth.json": ("a study's ground truth", _truth_why_not, False)}
+"""Each study file: what it is, how a file of that name this tool wrote is told (None: ours), whether the check
+reads its first two lines only (a CSV) or the whole file."""
+
+_HEAD = 1 << 20
+"""The most of a CSV's first two lines read to tell whether this tool wrote it."""
+
+
+def _keep_users_file(path: Path, what: str, why_not: Callable[[bytes], str | None], head_only: bool) -> None:
+    """Refuse to write ``path`` when a file there is not ``what`` this tool wrote (``why_not`` of its bytes says
+    why): it is someone's own, never replaced.  A missing file passes, and so does a folder (writing it says why,
+    as creating a folder under a file does); a named pipe or device is refused unopened."""
+    refuse_non_regular(path)
+    try:
+        with path.open("rb") as handle:
+            data = (handle.readline(_HEAD) + handle.readline(_HEAD)) if head_only else handle.read()
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):  # nothing there, or a folder
+        return
+    except OSError as exc:
+        raise OutputError(f"cannot read it ({exc.strerror or exc}) to tell whether it is {what} this tool "
+                          "wrote, which a rerun may replace; give another --out", file=str(path)) from None
+    why = why_not(data)
+    if why is not None:
+        raise OutputError(f"it is not {what} this tool wrote ({why}): writing the study there would replace "
+                          "it; give another --out, or move the file away", file=str(path))
+
 
 def _write_study(plan: _Plan, out: Path, seed: int, ticks: int, n_agents: int) -> Path:
     study = f"s_sim{seed}_{plan.key.replace('-', '_')}"
@@ -455,12 +552,19 @@ def simulate_study(out_dir: Path, *, seed: int = 1, trials: int = 8, ticks: int 
     out_dir = Path(out_dir)
     plans = [plan for plan in _plans(trials) if plan.key in studies]
     for plan in plans:
-        for name in _STUDY_FILES:  # a named pipe or device in the way: refused now, never opened
-            refuse_non_regular(out_dir / plan.key / name)
+        for name in _STUDY_FILES:  # a named pipe or device, or a file of the user's own: refused now
+            what, why_not, head_only = _WHAT[name]
+            _keep_users_file(out_dir / plan.key / name, what, why_not, head_only)
         others = _others(plan, out_dir, seed, ticks, n_agents)
         if others:
             raise OutputError(f"it holds another simulated study (other arguments): {len(others)} "
                               f"{'match' if len(others) == 1 else 'matches'} no trial of this one plays, "
                               f"{others[0]} first; give another --out, or remove the folder",
                               file=str(out_dir / plan.key))
+        arms = {a.arm: a for a in plan.arms}
+        for trial in plan.trials:
+            if not trial.failed:  # a failed trial's match has no report written
+                match_id = _match_id(arms[trial.arm].scenario, seed, trial, ticks, n_agents)
+                _keep_users_file(out_dir / plan.key / "matches" / match_id / "report.json", "a match's scorecards",
+                                 _report_why_not(match_id), False)
     return tuple(_write_study(plan, out_dir, seed, ticks, n_agents) for plan in plans)
