@@ -168,7 +168,7 @@ def render_html(doc: Mapping[str, Any]) -> str:
                 else:
                     cells.append(f'<td class="n">{esc(v)}</td>' if numeric else f"<td>{esc(v)}</td>")
             body.append("<tr>" + "".join(cells) + "</tr>")
-        return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+        return f'<div class="wide"><table><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>'
 
     out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
            f'<meta http-equiv="Content-Security-Policy" content="{CSP}">',
