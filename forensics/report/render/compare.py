@@ -154,7 +154,7 @@ def render_markdown(doc: Mapping[str, Any]) -> str:
 
 
 def render_html(doc: Mapping[str, Any]) -> str:
-    from .html import CSP, STYLE, esc
+    from .html import CSP, STYLE, esc, esc_cell
 
     def table(block: Block) -> str:
         head = "".join(f"<th>{esc(h)}</th>" for h in block.headers)
@@ -166,9 +166,9 @@ def render_html(doc: Mapping[str, Any]) -> str:
                 if isinstance(v, Level):
                     cells.append(f'<td><span class="lv {esc(v.level)}">{esc(v.level)}</span></td>')
                 else:
-                    cells.append(f'<td class="n">{esc(v)}</td>' if numeric else f"<td>{esc(v)}</td>")
+                    cells.append(f'<td class="n">{esc(v)}</td>' if numeric else f"<td>{esc_cell(v)}</td>")
             body.append("<tr>" + "".join(cells) + "</tr>")
-        return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+        return f'<div class="wide"><table><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>'
 
     out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
            f'<meta http-equiv="Content-Security-Policy" content="{CSP}">',
