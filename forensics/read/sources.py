@@ -62,7 +62,7 @@ from daishi_forensics.arithmetic import positive_whole
 from daishi_forensics.jsonio import json_kind, shown as shown_value
 from daishi_forensics.outputs import note_input
 from daishi_forensics.errors import BadSetting, ForensicsError, InputTooLarge, InputUnreadable, MatchNotFound, ServerError
-from .validation import IntegerPath, IntegralFloat, as_integers, integer_paths
+from .validation import EXACT_INTEGER, IntegerPath, IntegralFloat, as_integers, integer_paths
 from .jsontext import (DocumentEvent, RepeatedKeys, key_path, loads_keeping_surrogates, may_repeat_keys,
                        replace_lone_surrogates, repeated_keys, with_lone_surrogates,
                        written_numbers)
@@ -249,13 +249,13 @@ class MatchSource:
         archive = self.header.get("archive")
         if isinstance(archive, dict):
             found = as_integers(archive, _archive_integers())[1]
-            past = [n for n in found if abs(n.value) >= _EXACT]
+            past = [n for n in found if abs(n.value) >= EXACT_INTEGER]
             if past and not self.archive_past:
                 written = (written_numbers(self.header_text, [("archive", *n.where) for n in past])
                            if self.header_text is not None else {})
                 self.archive_past = [dataclasses.replace(n, written=written.get(("archive", *n.where))) for n in past]
-            numbers = [n for n in found if abs(n.value) < _EXACT]
-            if numbers:  # 2**53 and past: a double there may not be the number written (not read as one)
+            numbers = [n for n in found if abs(n.value) < EXACT_INTEGER]  # below 2**53: read as the integers
+            if numbers:  # (2**53 and past: a double there may not be the number written, so not read as one)
                 read, _ = as_integers(archive, [tuple(n.where) for n in numbers])
                 self.header = {**self.header, "archive": read}
                 self.archive_numbers = [*self.archive_numbers, *numbers]
@@ -818,9 +818,6 @@ def _bundle_source(data: bytes | bytearray, name: str,
                        number_texts=_number_texts(events, reread) if reread is not None else None)
 
 
-_EXACT = 2.0**53
-
-
 @cache
 def _archive_integers() -> tuple[IntegerPath, ...]:
     """Where the archive's schema puts an integer."""
@@ -865,7 +862,7 @@ def _past_exact(value: Any) -> list[tuple[Any, ...]]:
             stack.extend((child, (*where, key)) for key, child in node.items())
         elif type(node) is list:
             stack.extend((child, (*where, i)) for i, child in enumerate(node))
-        elif type(node) is float and abs(node) >= _EXACT:
+        elif type(node) is float and abs(node) >= EXACT_INTEGER:
             found.append(where)
     return sorted(found, key=lambda where: [str(part) for part in where])
 
@@ -1806,7 +1803,7 @@ def _page_texts(body: bytes | bytearray, page: dict[str, Any]) -> dict[int, tupl
     repeated, _ = _repeated_in_document(body, page)
     floats = [("events", i, *where) for i, event in enumerate(events) for where in _past_exact(event)]
     floats += [("events", i, "id") for i, event in enumerate(events)
-               if type(event) is dict and type(event.get("id")) is float and abs(event["id"]) < _EXACT]
+               if type(event) is dict and type(event.get("id")) is float and abs(event["id"]) < EXACT_INTEGER]
     written: dict[int, dict[tuple[Any, ...], str]] = {}
     for where, text in (written_numbers(body, floats).items() if floats else ()):
         written.setdefault(where[1], {})[where[2:]] = text
