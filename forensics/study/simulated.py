@@ -6,7 +6,9 @@ a study's page serves it (seed 000, *Recomputing a study yourself*): ``trials.cs
 anytime rule the recipe (``recipe.json``), and every trial's match under
 ``matches/`` (``archive.json``, ``events.jsonl`` and, for a trial that was scored,
 ``report.json``), so ``study audit`` and ``score`` can be tried on them as a user
-would.  ``truth.json`` names what was planted.
+would.  ``truth.json`` names what was planted.  A file in the way that this tool did not
+write (a study file, or a match folder's ``archive.json``, ``events.jsonl``, ``report.json``,
+an ``events.jsonl.gz`` the folder's writer would remove) is refused before anything is written.
 
 * ``series``: one arm (``clean`` play), metric ``fitness_index``; one trial failed.
 * ``paired-fixed``: a control (``clean``) and two arms (``feeder``, ``cartel``),
@@ -35,6 +37,7 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -427,6 +430,32 @@ def _report_why_not(match_id: str) -> Callable[[bytes], str | None]:
     return why_not
 
 
+def _archive_why_not(match_id: str) -> Callable[[bytes], str | None]:
+    def why_not(data: bytes) -> str | None:
+        value, why = _json_object(data)
+        if value is None:
+            return why
+        if value.get("matchId") != match_id:
+            return f"not the archive of match {match_id}"
+        return None
+    return why_not
+
+
+def _events_why_not(match_id: str) -> Callable[[bytes], str | None]:
+    def why_not(head: bytes) -> str | None:
+        value, why = _json_object(head.partition(b"\n")[0])
+        if value is None:
+            return f"its first line is {why}"
+        if value.get("matchId") != match_id:
+            return f"its first line is not an event of match {match_id}"
+        return None
+    return why_not
+
+
+def _never_ours(head: bytes) -> str | None:
+    return "this tool writes a study's events uncompressed, to events.jsonl"
+
+
 _WHAT: dict[str, tuple[str, Callable[[bytes], str | None], bool]] = {
     "trials.csv": ("a trials file", _csv_why_not([c.name for c in TRIAL_COLUMNS]), True),
     "seats.csv": ("a seats file", _csv_why_not([c.name for c in SEAT_COLUMNS]), True),
@@ -442,10 +471,12 @@ _HEAD = 1 << 20
 """The most of a CSV's first two lines read to tell whether this tool wrote it."""
 
 
-def _keep_users_file(path: Path, what: str, why_not: Callable[[bytes], str | None], head_only: bool) -> None:
+def _keep_users_file(path: Path, what: str, why_not: Callable[[bytes], str | None], head_only: bool,
+                     fate: str = "replace") -> None:
     """Refuse to write ``path`` when a file there is not ``what`` this tool wrote (``why_not`` of its bytes says
-    why): it is someone's own, never replaced.  A missing file passes, and so does a folder (writing it says why,
-    as creating a folder under a file does); a named pipe or device is refused unopened."""
+    why): it is someone's own, never replaced (nor removed: ``fate``).  A missing file passes, and so does a
+    folder (writing it says why, as creating a folder under a file does); a named pipe or device is refused
+    unopened."""
     refuse_non_regular(path)
     try:
         with path.open("rb") as handle:
@@ -457,8 +488,24 @@ def _keep_users_file(path: Path, what: str, why_not: Callable[[bytes], str | Non
                           "wrote, which a rerun may replace; give another --out", file=str(path)) from None
     why = why_not(data)
     if why is not None:
-        raise OutputError(f"it is not {what} this tool wrote ({why}): writing the study there would replace "
+        raise OutputError(f"it is not {what} this tool wrote ({why}): writing the study there would {fate} "
                           "it; give another --out, or move the file away", file=str(path))
+
+
+def _keep_users_match_files(folder: Path, match_id: str, scored: bool) -> None:
+    """Refuse to write match ``match_id`` into ``folder`` (a study's ``matches/<id>``) when a file there that the
+    match folder's writer replaces or removes is not one this tool wrote: its ``archive.json`` (not this
+    match's archive), ``events.jsonl`` (its first line no event of this match), an ``events.jsonl.gz`` (never
+    written in a study: the writer removes it) and ``report.json`` (not this match's scorecards: replaced for a
+    scored trial, removed for a failed one).  ``folder`` itself must be a folder, or nothing."""
+    if os.path.lexists(folder) and not folder.is_dir():
+        raise OutputError("it is not a match folder this tool wrote (not a folder): writing the study there would "
+                          "replace it; give another --out, or move the file away", file=str(folder))
+    _keep_users_file(folder / "archive.json", "a match's archive", _archive_why_not(match_id), False)
+    _keep_users_file(folder / "events.jsonl", "a match's events", _events_why_not(match_id), True)
+    _keep_users_file(folder / "events.jsonl.gz", "a match's events", _never_ours, True, "remove")
+    _keep_users_file(folder / "report.json", "a match's scorecards", _report_why_not(match_id), False,
+                     "replace" if scored else "remove")
 
 
 def _write_study(plan: _Plan, out: Path, seed: int, ticks: int, n_agents: int) -> Path:
@@ -562,9 +609,7 @@ def simulate_study(out_dir: Path, *, seed: int = 1, trials: int = 8, ticks: int 
                               f"{others[0]} first; give another --out, or remove the folder",
                               file=str(out_dir / plan.key))
         arms = {a.arm: a for a in plan.arms}
-        for trial in plan.trials:
-            if not trial.failed:  # a failed trial's match has no report written
-                match_id = _match_id(arms[trial.arm].scenario, seed, trial, ticks, n_agents)
-                _keep_users_file(out_dir / plan.key / "matches" / match_id / "report.json", "a match's scorecards",
-                                 _report_why_not(match_id), False)
+        for trial in plan.trials:  # a failed trial's match has no report: one there is removed
+            match_id = _match_id(arms[trial.arm].scenario, seed, trial, ticks, n_agents)
+            _keep_users_match_files(out_dir / plan.key / "matches" / match_id, match_id, not trial.failed)
     return tuple(_write_study(plan, out_dir, seed, ticks, n_agents) for plan in plans)
