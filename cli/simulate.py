@@ -30,7 +30,7 @@ def _out(ctx: click.Context, param: click.Parameter, value: str | None) -> Path 
 @click.option("--schema-version", type=click.IntRange(1, 3), default=3, show_default=True,
               help="Envelope version to log in (1: engine 0.1.0, 2: 0.2-0.4, 3: current).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None, callback=_out,
-              help="Folder to write the match and its ground truth (truth.json) into (required for one match); one holding another simulated match's truth.json, a truth.json this tool did not write (your own file: never replaced), or a match folder (archive.json), is refused (exit 74); a rerun of the same match replaces it.")
+              help="Folder to write the match and its ground truth (truth.json) into (required for one match); one holding another simulated match's truth.json, a simulated study's, a truth.json this tool did not write (your own file: never replaced), or a match folder (archive.json), is refused (exit 74); a rerun of the same match replaces it.")
 @click.option("--form", type=click.Choice(sorted(FORMS)), default="stream", show_default=True,
               help="bundle(-gz), stream(-gz) or folder: the export format's forms.")
 @click.option("--agents", "n_agents", type=click.IntRange(4, 200), default=8, show_default=True,

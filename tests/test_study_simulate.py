@@ -358,3 +358,45 @@ def test_a_rerun_replaces_the_match_files_it_wrote(tmp_path: Path, series_matche
     (tmp_path / "series" / "matches" / series_matches["scored"] / "archive.json").unlink()  # stopped before it
     assert CliRunner().invoke(main, args).exit_code == 0
     assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
+
+
+def test_a_study_truth_is_marked_and_an_unmarked_one_of_an_earlier_version_is_still_this_tools(
+        tmp_path: Path) -> None:
+    # a study's truth.json had no format key (it was told by its exact set of keys); it is marked now, and one
+    # written before the mark is still recognised as this tool's: a rerun replaces it
+    args = ["simulate", "study", "--out", str(tmp_path), *_STUDY_ARGS]
+    assert CliRunner().invoke(main, args).exit_code == 0
+    path = tmp_path / "series" / "truth.json"
+    marked = path.read_bytes()
+    truth = json.loads(marked)
+    assert (truth["format"], truth["formatVersion"]) == ("daishi-forensics-study-truth", 1)
+    assert sorted(truth) == ["failed", "format", "formatVersion", "halfTies", "kind", "pairOut", "repeatedMaps",
+                             "stops", "study"]
+    assert marked.startswith(b'{\n  "failed": [\n')  # sorted keys, as every JSON file of the tool
+    unmarked = {k: v for k, v in truth.items() if k not in ("format", "formatVersion")}
+    path.write_text(json.dumps(unmarked))
+    assert CliRunner().invoke(main, args).exit_code == 0 and path.read_bytes() == marked
+    for other in ({**truth, "formatVersion": 2}, {**truth, "formatVersion": True}, {**truth, "format": "mine"},
+                  {**unmarked, "format": "daishi-forensics-study-truth"}, {**truth, "mine": 1}):
+        path.write_text(json.dumps(other))
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 74
+        assert result.output == (f"daishi-forensics: error: {path}: it is not a study's ground truth this tool wrote "
+                                 "(not a simulated study's ground truth): writing the study there would replace it; "
+                                 "give another --out, or move the file away\n")
+        assert json.loads(path.read_bytes()) == other
+
+
+def test_a_single_match_into_a_study_folder_names_the_study_truth(tmp_path: Path) -> None:
+    # `simulate --out STUDY` said the study's truth.json was "not a ground truth this tool wrote"
+    assert CliRunner().invoke(main, ["simulate", "study", "--out", str(tmp_path), *_STUDY_ARGS]).exit_code == 0
+    truth = tmp_path / "series" / "truth.json"
+    before = truth.read_bytes()
+    result = CliRunner().invoke(main, ["simulate", "--ticks", "5", "--agents", "4", "-q", "--out",
+                                       str(tmp_path / "series")])
+    assert result.exit_code == 74
+    assert result.output == (f"daishi-forensics: error: {truth}: it is the ground truth of a simulated study, not "
+                             "of a match: writing the match's truth there would replace it; give another --out (one "
+                             "folder a match)\n")
+    assert truth.read_bytes() == before and sorted(p.name for p in (tmp_path / "series").iterdir()) == [
+        "matches", "seats.csv", "study.json", "trials.csv", "truth.json"]

@@ -6,9 +6,11 @@ a study's page serves it (seed 000, *Recomputing a study yourself*): ``trials.cs
 anytime rule the recipe (``recipe.json``), and every trial's match under
 ``matches/`` (``archive.json``, ``events.jsonl`` and, for a trial that was scored,
 ``report.json``), so ``study audit`` and ``score`` can be tried on them as a user
-would.  ``truth.json`` names what was planted.  A file in the way that this tool did not
-write (a study file, or a match folder's ``archive.json``, ``events.jsonl``, ``report.json``,
-an ``events.jsonl.gz`` the folder's writer would remove) is refused before anything is written.
+would.  ``truth.json`` names what was planted (``format`` :data:`TRUTH_FORMAT`,
+``formatVersion`` 1; one an earlier version wrote had neither, and is still told as this
+tool's by its keys).  A file in the way that this tool did not write (a study file, or a
+match folder's ``archive.json``, ``events.jsonl``, ``report.json``, an ``events.jsonl.gz``
+the folder's writer would remove) is refused before anything is written.
 
 * ``series``: one arm (``clean`` play), metric ``fitness_index``; one trial failed.
 * ``paired-fixed``: a control (``clean``) and two arms (``feeder``, ``cartel``),
@@ -65,7 +67,8 @@ from .statistics import Interval, confidence_sequence
 from daishi_forensics.simulate import simulate_to_dir
 from daishi_forensics.simulate.world import match_id_for
 
-__all__ = ["CANARY", "HARNESS", "RUBRIC", "FIRST_LOOK", "STUDIES", "simulate_study"]
+__all__ = ["CANARY", "HARNESS", "RUBRIC", "FIRST_LOOK", "STUDIES", "TRUTH_FORMAT", "TRUTH_FORMAT_VERSION",
+           "simulate_study"]
 
 CANARY = "CANARY-daishi-forensics-simulated-study-3f6c1a0e"
 """The contamination canary of simulated studies (every row of both files ends with it)."""
@@ -366,8 +369,13 @@ def _half_ties(seat_rows: Sequence[Mapping[str, str]]) -> list[dict[str, Any]]:
 _STUDY_FILES = ("trials.csv", "seats.csv", "study.json", "recipe.json", "truth.json")
 """The files :func:`_write_study` writes in a study's folder (recipe.json under the anytime rule only)."""
 
+TRUTH_FORMAT = "daishi-forensics-study-truth"
+"""The ``format`` of a simulated study's ``truth.json`` (with ``formatVersion`` :data:`TRUTH_FORMAT_VERSION`)."""
+TRUTH_FORMAT_VERSION = 1
+
 _TRUTH_KEYS = frozenset({"study", "kind", "failed", "pairOut", "stops", "repeatedMaps", "halfTies"})
-"""The keys of every study's ``truth.json`` :func:`_write_study` writes (it has no ``format``)."""
+"""The keys of every study's ``truth.json`` besides ``format`` and ``formatVersion``: one written before it had
+them (these keys alone) is this tool's too (:func:`_truth_why_not`)."""
 _REPORT_KEYS = frozenset({"rubricVersion", "fieldSize", "seats", "matchId"})
 """The keys of every match's ``report.json`` :func:`_play` writes."""
 
@@ -410,11 +418,17 @@ def _format_why_not(fmt: str, key: str, expected: Any,
 
 
 def _truth_why_not(data: bytes) -> str | None:
+    """Why ``data`` is no ``truth.json`` :func:`_write_study` wrote: marked ``format`` :data:`TRUTH_FORMAT`,
+    ``formatVersion`` 1, or of an older version, unmarked (the same keys without those two); None when it is."""
     value, why = _json_object(data)
     if value is None:
         return why
-    study = value.get("study")
-    if set(value) != _TRUTH_KEYS or not isinstance(study, str) or not study.startswith("s_sim"):
+    study, keys = value.get("study"), set(value)
+    marked = "format" in keys or "formatVersion" in keys
+    version = value.get("formatVersion")
+    if marked and (value.get("format") != TRUTH_FORMAT or version != TRUTH_FORMAT_VERSION or isinstance(version, bool)):
+        return "not a simulated study's ground truth"
+    if keys - {"format", "formatVersion"} != _TRUTH_KEYS or not isinstance(study, str) or not study.startswith("s_sim"):
         return "not a simulated study's ground truth"
     return None
 
@@ -572,6 +586,8 @@ def _write_study(plan: _Plan, out: Path, seed: int, ticks: int, n_agents: int) -
             "format": "daishi-study-recipe", "formatVersion": 1, "recipe": f"/u/simulated/recipes/{study}",
             "stoppingRule": "anytime", "sequenceTuning": TUNING}), regular_only=True)
     truth = {
+        "format": TRUTH_FORMAT,
+        "formatVersion": TRUTH_FORMAT_VERSION,
         "study": study,
         "kind": plan.kind,
         "failed": [{"trial": t.trial, "arm": t.arm} for t in plan.trials if t.failed],
