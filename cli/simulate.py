@@ -114,8 +114,8 @@ def simulate(ctx: click.Context, scenario: str, seed: int, schema_version: int, 
               help="Folder to write the studies into (one folder each); one holding another simulated "
                    "study (other arguments), or a file this tool did not write where it writes one (trials.csv, "
                    "seats.csv, study.json, recipe.json, truth.json, a match's archive.json, events.jsonl or "
-                   "report.json; an events.jsonl.gz in a match's folder), is refused (exit 74, nothing written), a "
-                   "rerun of the same studies replaces them.")
+                   "report.json; an events.jsonl.gz in a match's folder), or a file where it makes a folder, is "
+                   "refused (exit 74, nothing written), a rerun of the same studies replaces them.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same bytes.")
 @click.option("--trials", type=click.IntRange(5, 200), default=8, show_default=True,
               help="Trials each study plans (the awkward cases need at least 5).")

@@ -337,16 +337,20 @@ def test_a_file_of_the_users_own_in_a_study_match_folder_is_refused_never_replac
     assert [p for p in tmp_path.rglob("*") if p.is_file()] == [path] and path.read_bytes() == own  # nothing written
 
 
-def test_a_file_where_a_study_match_folder_goes_is_refused(tmp_path: Path, series_matches: dict[str, str]) -> None:
-    # a file named as a trial's match folder stopped the study half-written (exit 74 after the series' files)
-    path = tmp_path / "series" / "matches" / series_matches["scored"]
-    path.parent.mkdir(parents=True)
+@pytest.mark.parametrize(("where", "what"), [("series/matches/{scored}", "a match's files"),
+                                             ("paired-fixed/matches", "the study's matches"),
+                                             ("paired-anytime", "a study's files")])
+def test_a_file_where_a_study_folder_goes_is_refused_before_anything_is_written(
+        tmp_path: Path, series_matches: dict[str, str], where: str, what: str) -> None:
+    # a file named as a trial's match folder, a study's matches/ folder or a study's folder stopped the studies
+    # half-written: exit 74 ("cannot create the folder (File exists)") after the studies before it were written
+    path = tmp_path / where.format(**series_matches)
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(b"my notes\n")
     result = CliRunner().invoke(main, ["simulate", "study", "--out", str(tmp_path), *_STUDY_ARGS])
     assert result.exit_code == 74
-    assert result.output == (f"daishi-forensics: error: {path}: it is not a match folder this tool wrote (not a "
-                             "folder): writing the study there would replace it; give another --out, or move the "
-                             "file away\n")
+    assert result.output == (f"daishi-forensics: error: {path}: it is not a folder, and the study writes {what} "
+                             "there: nothing written; give another --out, or move the file away\n")
     assert [p for p in tmp_path.rglob("*") if p.is_file()] == [path]  # nothing written
 
 

@@ -506,15 +506,21 @@ def _keep_users_file(path: Path, what: str, why_not: Callable[[bytes], str | Non
                           "it; give another --out, or move the file away", file=str(path))
 
 
+def _keep_folder(folder: Path, what: str) -> None:
+    """Refuse a file (anything but a folder, or a link to one) where the study writes ``what``: the folder
+    could not be made, and the studies before it would be written half."""
+    if os.path.lexists(folder) and not folder.is_dir():
+        raise OutputError(f"it is not a folder, and the study writes {what} there: nothing written; give another "
+                          "--out, or move the file away", file=str(folder))
+
+
 def _keep_users_match_files(folder: Path, match_id: str, scored: bool) -> None:
     """Refuse to write match ``match_id`` into ``folder`` (a study's ``matches/<id>``) when a file there that the
     match folder's writer replaces or removes is not one this tool wrote: its ``archive.json`` (not this
     match's archive), ``events.jsonl`` (its first line no event of this match), an ``events.jsonl.gz`` (never
     written in a study: the writer removes it) and ``report.json`` (not this match's scorecards: replaced for a
     scored trial, removed for a failed one).  ``folder`` itself must be a folder, or nothing."""
-    if os.path.lexists(folder) and not folder.is_dir():
-        raise OutputError("it is not a match folder this tool wrote (not a folder): writing the study there would "
-                          "replace it; give another --out, or move the file away", file=str(folder))
+    _keep_folder(folder, "a match's files")
     _keep_users_file(folder / "archive.json", "a match's archive", _archive_why_not(match_id), False)
     _keep_users_file(folder / "events.jsonl", "a match's events", _events_why_not(match_id), True)
     _keep_users_file(folder / "events.jsonl.gz", "a match's events", _never_ours, True, "remove")
@@ -615,6 +621,8 @@ def simulate_study(out_dir: Path, *, seed: int = 1, trials: int = 8, ticks: int 
     out_dir = Path(out_dir)
     plans = [plan for plan in _plans(trials) if plan.key in studies]
     for plan in plans:
+        _keep_folder(out_dir / plan.key, "a study's files")
+        _keep_folder(out_dir / plan.key / "matches", "the study's matches")
         for name in _STUDY_FILES:  # a named pipe or device, or a file of the user's own: refused now
             what, why_not, head_only = _WHAT[name]
             _keep_users_file(out_dir / plan.key / name, what, why_not, head_only)
