@@ -25,7 +25,7 @@ SEASON_EPILOG = exitcodes.epilog(
              "every match may be clear; the output names the flag)",
     usage="usage error (also a --cluster no scheduler answers at)",
     unreadable="some input could not be read, or a folder given holds no match (said on stderr, the other "
-               "targets run; summary.json does not list it)",
+               "targets run; summary.json lists it as unreadable)",
     internal="some match's job failed (a bug; its error is in the summary) or the season itself did",
 ) + (" 70 wins over 3, and 3 over 1: the season is then incomplete, and the findings are in the summary "
      "either way.")
@@ -69,7 +69,8 @@ def season() -> None:
     Each match's result is written to OUTDIR/matches/<name>.json (temp file and
     rename, so an interrupted run never leaves half a file) and the season summary
     to OUTDIR/summary.json: per-match status, verdict and flag counts per screen,
-    the unreadable inputs with their error line, and the season's net-transfer graph
+    the unreadable inputs with their error line (a folder given that holds no match
+    among them), and the season's net-transfer graph
     (pairs of agents and of operators that moved value, and which recur across
     matches). A match given twice (two paths, or two forms of one match id) is
     counted once, with a warning. Results an earlier run wrote for matches that
@@ -116,26 +117,23 @@ def _run(job: str, targets: tuple[str, ...], out_dir: Path, workers: int | None,
     try:
         if bar is not None:
             with bar:
-                result = _season(job, expanded, out_dir, workers, cluster, redo, verify, options, on_match)
+                result = _season(job, expanded, out_dir, workers, cluster, redo, verify, options, on_match, empty)
         else:
-            result = _season(job, expanded, out_dir, workers, cluster, redo, verify, options, on_match)
+            result = _season(job, expanded, out_dir, workers, cluster, redo, verify, options, on_match, empty)
     except KeyboardInterrupt:
         say("daishi-forensics: interrupted; finished matches are kept, run the same command again to resume",
             err=True)
         sys.exit(exitcodes.INTERRUPTED)
     if not quiet:
         _print_summary(result)
-    code = result.exit_code
-    if empty and code in (exitcodes.OK, exitcodes.FINDINGS):  # 70 wins over 3, and 3 over 1
-        code = exitcodes.UNREADABLE
-    sys.exit(code)
+    sys.exit(result.exit_code)  # an empty folder makes it 3 (70 wins over 3, and 3 over 1), as in the summary
 
 
 def _season(job: str, targets: list[str], out_dir: Path, workers: int | None, cluster: str | None,
             redo: bool, verify: bool, options: dict[str, Any],
-            on_match: Callable[[SeasonMatch, bool], None]) -> SeasonResult:
+            on_match: Callable[[SeasonMatch, bool], None], empty: list[str]) -> SeasonResult:
     return run_season(targets, JOBS[job], out_dir, options=options, workers=workers or cpus(),
-                      cluster=cluster, resume=not redo, verify=verify, on_match=on_match)
+                      cluster=cluster, resume=not redo, verify=verify, on_match=on_match, empty_folders=empty)
 
 
 def _print_summary(result: SeasonResult) -> None:

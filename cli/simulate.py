@@ -30,7 +30,7 @@ def _out(ctx: click.Context, param: click.Parameter, value: str | None) -> Path 
 @click.option("--schema-version", type=click.IntRange(1, 3), default=3, show_default=True,
               help="Envelope version to log in (1: engine 0.1.0, 2: 0.2-0.4, 3: current).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None, callback=_out,
-              help="Folder to write the match and its ground truth (truth.json) into (required for one match); one holding another simulated match's truth.json, a truth.json this tool did not write (your own file: never replaced), or a match folder (archive.json), is refused (exit 74); a rerun of the same match replaces it.")
+              help="Folder to write the match and its ground truth (truth.json) into (required for one match); one holding another simulated match's truth.json, a simulated study's, a truth.json this tool did not write (your own file: never replaced), or a match folder (archive.json), is refused (exit 74); a rerun of the same match replaces it.")
 @click.option("--form", type=click.Choice(sorted(FORMS)), default="stream", show_default=True,
               help="bundle(-gz), stream(-gz) or folder: the export format's forms.")
 @click.option("--agents", "n_agents", type=click.IntRange(4, 200), default=8, show_default=True,
@@ -113,8 +113,9 @@ def simulate(ctx: click.Context, scenario: str, seed: int, schema_version: int, 
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), required=True, callback=_out,
               help="Folder to write the studies into (one folder each); one holding another simulated "
                    "study (other arguments), or a file this tool did not write where it writes one (trials.csv, "
-                   "seats.csv, study.json, recipe.json, truth.json, a match's report.json), is refused (exit 74, "
-                   "nothing written), a rerun of the same studies replaces them.")
+                   "seats.csv, study.json, recipe.json, truth.json, a match's archive.json, events.jsonl or "
+                   "report.json; an events.jsonl.gz in a match's folder), or a file where it makes a folder, is "
+                   "refused (exit 74, nothing written), a rerun of the same studies replaces them.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same bytes.")
 @click.option("--trials", type=click.IntRange(5, 200), default=8, show_default=True,
               help="Trials each study plans (the awkward cases need at least 5).")

@@ -468,5 +468,38 @@ def test_an_empty_folder_among_targets_is_an_error_and_the_others_run(tmp_path: 
                              "the other targets run)\n")
     assert summary_of(tmp_path / "o2")["matches"] == 1  # the other target ran
     text = " ".join(CliRunner().invoke(main, ["season", "screen", "--help"], terminal_width=100).output.split())
-    assert "or a folder given holds no match (said on stderr, the other targets run; summary.json does not list " \
-           "it)" in text
+    assert "or a folder given holds no match (said on stderr, the other targets run; summary.json lists it as " \
+           "unreadable)" in text
+
+
+def test_an_empty_folder_among_targets_is_listed_in_the_summary(tmp_path: Path) -> None:
+    # the command exited 3 naming the folder on stderr, but summary.json did not list it and said
+    # "exitCode": 0 (a machine reading the summary could not tell the folder was given)
+    good = write_match(tmp_path / "in", [ev(1, 0, "agent_spawned", "a_1", region="r_0_0"),
+                                         ev(2, 0, "agent_spawned", "a_2", region="r_0_0"), ev(3, 1, "rest", "a_1")],
+                       archive(["a_1", "a_2"], ended=5))
+    empty, also = tmp_path / "empty", tmp_path / "zz-empty"
+    empty.mkdir()
+    also.mkdir()
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["season", "screen", str(also), str(empty), str(good), str(empty),
+                                       "--out", str(out)])
+    assert result.exit_code == exitcodes.UNREADABLE
+    summary = summary_of(out)
+    assert summary["unreadable"] == [
+        {"target": str(empty), "status": "unreadable",
+         "error": f"no matches in {empty} (bundles, streams or match folders)"},
+        {"target": str(also), "status": "unreadable",
+         "error": f"no matches in {also} (bundles, streams or match folders)"},
+    ]
+    assert summary["exitCode"] == exitcodes.UNREADABLE
+    assert (summary["matches"], summary["counts"]) == (1, {"ok": 1, "findings": 0, "unreadable": 0, "failed": 0})
+    assert [row["target"] for row in summary["results"]] == [str(good)]
+    assert result.stderr.splitlines()[-2:] == [
+        f"unreadable: no matches in {empty} (bundles, streams or match folders)",
+        f"unreadable: no matches in {also} (bundles, streams or match folders)",
+    ]
+    # a failed match still wins over the folder: 70 in the command and in the summary
+    failed = run_season([str(good)], Job("crash", _crash, lambda options: "1"), tmp_path / "o3", empty_folders=[str(empty)])
+    assert failed.exit_code == exitcodes.INTERNAL
+    assert [row["status"] for row in failed.summary["unreadable"]] == ["unreadable", "failed"]

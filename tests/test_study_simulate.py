@@ -292,3 +292,115 @@ def test_a_study_csv_of_another_study_and_a_report_of_the_users_own_are_refused(
                              "would replace it; give another --out, or move the file away\n")
     report.unlink()
     assert runner.invoke(main, args).exit_code == 0 and trials.read_bytes() == ours and report.is_file()
+
+
+_STUDY_ARGS = ["--trials", "5", "--ticks", "6", "--agents", "4", "-q"]
+
+
+@pytest.fixture(scope="module")
+def series_matches(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The series study's match ids under ``_STUDY_ARGS``: ``scored`` (its first trial's) and ``failed``."""
+    out = tmp_path_factory.mktemp("ref")
+    assert CliRunner().invoke(main, ["simulate", "study", "--out", str(out), *_STUDY_ARGS]).exit_code == 0
+    trials = rows(out / "series" / "trials.csv")
+    return {"scored": trials[0]["match"], "failed": next(r["match"] for r in trials if r["ended"] == "failed")}
+
+
+_OWN_IN_MATCH = [
+    ("scored", "archive.json", b"my notes\n", "a match's archive", "not JSON", "replace"),
+    ("scored", "archive.json", b'{"matchId": "m_000000000000"}', "a match's archive",
+     "not the archive of match {id}", "replace"),
+    ("failed", "events.jsonl", b"my notes\n", "a match's events", "its first line is not JSON", "replace"),
+    ("scored", "events.jsonl", b'{"matchId": "m_000000000000"}\n', "a match's events",
+     "its first line is not an event of match {id}", "replace"),
+    ("scored", "events.jsonl.gz", b"my notes\n", "a match's events",
+     "this tool writes a study's events uncompressed, to events.jsonl", "remove"),
+    ("failed", "report.json", b"my notes\n", "a match's scorecards", "not JSON", "remove"),
+]
+
+
+@pytest.mark.parametrize(("trial", "name", "own", "what", "why", "fate"), _OWN_IN_MATCH)
+def test_a_file_of_the_users_own_in_a_study_match_folder_is_refused_never_replaced(
+        tmp_path: Path, series_matches: dict[str, str], trial: str, name: str, own: bytes, what: str, why: str,
+        fate: str) -> None:
+    # a file of the user's own at a trial's matches/<id>/archive.json or events.jsonl was replaced by the match's
+    # without a word, exit 0 (an events.jsonl.gz there, or a report.json in a failed trial's folder, was deleted)
+    match_id = series_matches[trial]
+    path = tmp_path / "series" / "matches" / match_id / name
+    path.parent.mkdir(parents=True)
+    path.write_bytes(own)
+    result = CliRunner().invoke(main, ["simulate", "study", "--out", str(tmp_path), *_STUDY_ARGS])
+    assert result.exit_code == 74
+    assert result.output == (f"daishi-forensics: error: {path}: it is not {what} this tool wrote "
+                             f"({why.format(id=match_id)}): writing the study there would {fate} it; give another "
+                             "--out, or move the file away\n")
+    assert [p for p in tmp_path.rglob("*") if p.is_file()] == [path] and path.read_bytes() == own  # nothing written
+
+
+@pytest.mark.parametrize(("where", "what"), [("series/matches/{scored}", "a match's files"),
+                                             ("paired-fixed/matches", "the study's matches"),
+                                             ("paired-anytime", "a study's files")])
+def test_a_file_where_a_study_folder_goes_is_refused_before_anything_is_written(
+        tmp_path: Path, series_matches: dict[str, str], where: str, what: str) -> None:
+    # a file named as a trial's match folder, a study's matches/ folder or a study's folder stopped the studies
+    # half-written: exit 74 ("cannot create the folder (File exists)") after the studies before it were written
+    path = tmp_path / where.format(**series_matches)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"my notes\n")
+    result = CliRunner().invoke(main, ["simulate", "study", "--out", str(tmp_path), *_STUDY_ARGS])
+    assert result.exit_code == 74
+    assert result.output == (f"daishi-forensics: error: {path}: it is not a folder, and the study writes {what} "
+                             "there: nothing written; give another --out, or move the file away\n")
+    assert [p for p in tmp_path.rglob("*") if p.is_file()] == [path]  # nothing written
+
+
+def test_a_rerun_replaces_the_match_files_it_wrote(tmp_path: Path, series_matches: dict[str, str]) -> None:
+    # the match files this tool wrote are its own: a rerun (one stopped half-way included) replaces them
+    args = ["simulate", "study", "--out", str(tmp_path), *_STUDY_ARGS]
+    assert CliRunner().invoke(main, args).exit_code == 0
+    before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    (tmp_path / "series" / "matches" / series_matches["scored"] / "archive.json").unlink()  # stopped before it
+    assert CliRunner().invoke(main, args).exit_code == 0
+    assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
+
+
+def test_a_study_truth_is_marked_and_an_unmarked_one_of_an_earlier_version_is_still_this_tools(
+        tmp_path: Path) -> None:
+    # a study's truth.json had no format key (it was told by its exact set of keys); it is marked now, and one
+    # written before the mark is still recognised as this tool's: a rerun replaces it
+    args = ["simulate", "study", "--out", str(tmp_path), *_STUDY_ARGS]
+    assert CliRunner().invoke(main, args).exit_code == 0
+    path = tmp_path / "series" / "truth.json"
+    marked = path.read_bytes()
+    truth = json.loads(marked)
+    assert (truth["format"], truth["formatVersion"]) == ("daishi-forensics-study-truth", 1)
+    assert sorted(truth) == ["failed", "format", "formatVersion", "halfTies", "kind", "pairOut", "repeatedMaps",
+                             "stops", "study"]
+    assert marked.startswith(b'{\n  "failed": [\n')  # sorted keys, as every JSON file of the tool
+    unmarked = {k: v for k, v in truth.items() if k not in ("format", "formatVersion")}
+    path.write_text(json.dumps(unmarked))
+    assert CliRunner().invoke(main, args).exit_code == 0 and path.read_bytes() == marked
+    for other in ({**truth, "formatVersion": 2}, {**truth, "formatVersion": True}, {**truth, "format": "mine"},
+                  {**unmarked, "format": "daishi-forensics-study-truth"}, {**truth, "mine": 1}):
+        path.write_text(json.dumps(other))
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 74
+        assert result.output == (f"daishi-forensics: error: {path}: it is not a study's ground truth this tool wrote "
+                                 "(not a simulated study's ground truth): writing the study there would replace it; "
+                                 "give another --out, or move the file away\n")
+        assert json.loads(path.read_bytes()) == other
+
+
+def test_a_single_match_into_a_study_folder_names_the_study_truth(tmp_path: Path) -> None:
+    # `simulate --out STUDY` said the study's truth.json was "not a ground truth this tool wrote"
+    assert CliRunner().invoke(main, ["simulate", "study", "--out", str(tmp_path), *_STUDY_ARGS]).exit_code == 0
+    truth = tmp_path / "series" / "truth.json"
+    before = truth.read_bytes()
+    result = CliRunner().invoke(main, ["simulate", "--ticks", "5", "--agents", "4", "-q", "--out",
+                                       str(tmp_path / "series")])
+    assert result.exit_code == 74
+    assert result.output == (f"daishi-forensics: error: {truth}: it is the ground truth of a simulated study, not "
+                             "of a match: writing the match's truth there would replace it; give another --out (one "
+                             "folder a match)\n")
+    assert truth.read_bytes() == before and sorted(p.name for p in (tmp_path / "series").iterdir()) == [
+        "matches", "seats.csv", "study.json", "trials.csv", "truth.json"]

@@ -36,7 +36,9 @@ unreadable one; counts;
 verdicts; flag counts per screen; ``graph``, the season's net-transfer table per pair
 of agents and per pair of operators with the pairs that recur (:func:`season_graph`);
 ``stale``, the results of earlier targets this run set aside; and ``season``, the job's
-season-scale step.
+season-scale step.  A folder given as a target that holds no match is in no count (it is no
+match) but is listed among ``unreadable`` (status ``unreadable``, its error line) and makes the
+summary's exit code 3, as it makes the command's.
 
 **Failures.**  A target that cannot be read (:class:`~daishi_forensics.errors.
 ForensicsError`: missing, truncated, not JSON, a server that failed) is recorded
@@ -118,6 +120,7 @@ __all__ = [
     "SeasonResult",
     "behavior_job",
     "screen_job",
+    "empty_folder_row",
     "expand_targets",
     "input_fingerprint",
     "input_size",
@@ -888,6 +891,7 @@ def run_season(
     resume: bool = True,
     verify: bool = False,
     on_match: Callable[[SeasonMatch, bool], None] | None = None,
+    empty_folders: Sequence[str] = (),
 ) -> SeasonResult:
     """Run ``job`` on every target, write one result per match and the season summary.
 
@@ -918,6 +922,9 @@ def run_season(
         Called in this process after each match, ``(match, reused)`` (progress bars); a match run
         now comes with the part of its result the summary reads (:func:`_light`), its file
         holds the rest.
+    empty_folders
+        Folders given as targets that hold no match (:func:`expand_targets` found none in them):
+        listed in the summary as unreadable, with their error line (:func:`season_summary`).
 
     Returns
     -------
@@ -930,12 +937,14 @@ def run_season(
     workers = max(1, min(workers, len(targets)))  # never more processes than matches
     local = cluster is None and workers > 1 and len(targets) > 1
     with _out_lock(out_dir):
-        return _run_season_locked(targets, job, out_dir, options, workers, local, cluster, resume, verify, on_match)
+        return _run_season_locked(targets, job, out_dir, options, workers, local, cluster, resume, verify, on_match,
+                                  empty_folders)
 
 
 def _run_season_locked(targets: Sequence[str], job: Job, out_dir: Path, options: dict[str, Any], workers: int,
                        local: bool, cluster: Any, resume: bool, verify: bool,
-                       on_match: Callable[[SeasonMatch, bool], None] | None) -> SeasonResult:
+                       on_match: Callable[[SeasonMatch, bool], None] | None,
+                       empty_folders: Sequence[str] = ()) -> SeasonResult:
     """:func:`run_season` once ``OUTDIR`` is locked (:func:`_out_lock`)."""
     # every match will run (no key to resume from): the pool starts (a fork server imports) before the keys
     fresh = not (resume and (out_dir / ".resume").is_dir())
@@ -967,7 +976,7 @@ def _run_season_locked(targets: Sequence[str], job: Job, out_dir: Path, options:
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
 
-    summary = season_summary([matches[t] for t in targets], job, options, stale)
+    summary = season_summary([matches[t] for t in targets], job, options, stale, empty_folders)
     _write_atomic(out_dir / "summary.json", dumps(summary).encode())
     return SeasonResult(summary, out_dir, ran=len(todo), reused=len(targets) - len(todo),
                         worker_cpu=cpu.seconds if pool is not None else None)
@@ -1105,12 +1114,16 @@ def _light(match: SeasonMatch) -> SeasonMatch:
 
 
 def season_summary(matches: Sequence[SeasonMatch], job: Job, options: Mapping[str, Any],
-                   stale: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
+                   stale: Sequence[Mapping[str, Any]] = (), empty_folders: Sequence[str] = ()) -> dict[str, Any]:
     """The season summary: per-match status, counts, verdicts, flag counts per screen, the
     unreadable inputs with their error lines, the season's net-transfer table
     (:func:`season_graph`), the results of earlier targets set aside (``stale``, as
     :func:`set_aside_stale` gave them) and the job's season-scale step (``season``, e.g. the
     screens' :func:`~daishi_forensics.screens.screen_season`).
+
+    Each of ``empty_folders`` (folders given that hold no match) is listed among the unreadable
+    inputs (:func:`empty_folder_row`) and makes the exit code 3 unless it is 70; it is no match, so
+    it is in no count and no table.
 
     Deterministic: ``matches`` are sorted by target first.  A match whose seats the season cannot
     table counts as unreadable (:func:`_vetted`); a match given twice counts once (:func:`once_per_match`,
@@ -1153,7 +1166,7 @@ def season_summary(matches: Sequence[SeasonMatch], job: Job, options: Mapping[st
     season = _season_step(job, ordered_matches, options)
     if any(m.status == "failed" for m in ordered_matches) or (season or {}).get("verdict") == "failed":
         code = exitcodes.INTERNAL
-    elif any(m.status == "unreadable" for m in ordered_matches):
+    elif any(m.status == "unreadable" for m in ordered_matches) or empty_folders:
         code = exitcodes.UNREADABLE
     elif any(m.status == "findings" for m in ordered_matches) or (season or {}).get("verdict", "clear") != "clear":
         code = exitcodes.FINDINGS
@@ -1169,8 +1182,10 @@ def season_summary(matches: Sequence[SeasonMatch], job: Job, options: Mapping[st
         "flagCounts": dict(sorted(flag_counts.items())),
         "exitCode": code,
         "results": rows,
-        "unreadable": [{"target": m.target, "status": m.status, "error": m.error}
-                       for m in ordered_matches if m.status in ("unreadable", "failed")],
+        "unreadable": sorted([{"target": m.target, "status": m.status, "error": m.error}
+                              for m in ordered_matches if m.status in ("unreadable", "failed")]
+                             + [empty_folder_row(folder) for folder in sorted(set(empty_folders))],
+                             key=lambda row: str(row["target"])),
         "duplicates": duplicates,
         "stale": [dict(row) for row in sorted(stale, key=lambda row: str(row["file"]))],
         "graph": season_graph(ordered_matches),
@@ -1178,6 +1193,16 @@ def season_summary(matches: Sequence[SeasonMatch], job: Job, options: Mapping[st
     if season is not None:
         out["season"] = season
     return out
+
+
+def empty_folder_row(folder: str) -> dict[str, Any]:
+    """The summary's ``unreadable`` row of a folder given as a target that holds no match.
+
+    >>> empty_folder_row("in/empty")
+    {'target': 'in/empty', 'status': 'unreadable', 'error': 'no matches in in/empty (bundles, streams or match folders)'}
+    """
+    return {"target": folder, "status": "unreadable",
+            "error": f"no matches in {folder} (bundles, streams or match folders)"}
 
 
 def _season_step(job: Job, matches: Sequence[SeasonMatch], options: Mapping[str, Any]) -> dict[str, Any] | None:

@@ -215,6 +215,8 @@ def _not_a_match_folder(out_dir: Path) -> None:
 
 _TRUTH_FORMAT = "daishi-sim-truth"
 """The ``format`` of every ground truth :func:`build_truth` writes."""
+_STUDY_TRUTH_FORMAT = "daishi-forensics-study-truth"
+"""The ``format`` of a simulated study's ground truth (``study.simulated.TRUTH_FORMAT``, a room below this one)."""
 
 
 def _keep_other_truth(out_dir: Path, truth_file: str | None, match_id: str) -> None:
@@ -222,7 +224,7 @@ def _keep_other_truth(out_dir: Path, truth_file: str | None, match_id: str) -> N
     another match whose file is still there: the new truth would replace it, and that match would be left
     without one (a rerun of the same match, or a truth whose match is gone, is replaced).  A file there that
     is no ground truth this tool wrote (not JSON, or not a ``daishi-sim-truth``) is someone's own: refused
-    too, never replaced silently."""
+    too, never replaced silently; so is a simulated study's (``daishi-forensics-study-truth``), said as such."""
     if not truth_file:
         return
     path = out_dir / truth_file
@@ -239,6 +241,9 @@ def _keep_other_truth(out_dir: Path, truth_file: str | None, match_id: str) -> N
         why = f'no "format": "{_TRUTH_FORMAT}"'
     except ValueError:
         old, why = None, "not JSON"
+    if isinstance(old, dict) and old.get("format") == _STUDY_TRUTH_FORMAT:
+        raise OutputError("it is the ground truth of a simulated study, not of a match: writing the match's truth "
+                          "there would replace it; give another --out (one folder a match)", file=str(path))
     if not isinstance(old, dict) or old.get("format") != _TRUTH_FORMAT:
         raise OutputError(f"it is not a ground truth this tool wrote ({why}): writing the match's truth there "
                           "would replace it; give another --out, or move the file away", file=str(path))

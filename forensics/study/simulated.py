@@ -6,7 +6,11 @@ a study's page serves it (seed 000, *Recomputing a study yourself*): ``trials.cs
 anytime rule the recipe (``recipe.json``), and every trial's match under
 ``matches/`` (``archive.json``, ``events.jsonl`` and, for a trial that was scored,
 ``report.json``), so ``study audit`` and ``score`` can be tried on them as a user
-would.  ``truth.json`` names what was planted.
+would.  ``truth.json`` names what was planted (``format`` :data:`TRUTH_FORMAT`,
+``formatVersion`` 1; one an earlier version wrote had neither, and is still told as this
+tool's by its keys).  A file in the way that this tool did not write (a study file, or a
+match folder's ``archive.json``, ``events.jsonl``, ``report.json``, an ``events.jsonl.gz``
+the folder's writer would remove) is refused before anything is written.
 
 * ``series``: one arm (``clean`` play), metric ``fitness_index``; one trial failed.
 * ``paired-fixed``: a control (``clean``) and two arms (``feeder``, ``cartel``),
@@ -35,6 +39,7 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,7 +67,8 @@ from .statistics import Interval, confidence_sequence
 from daishi_forensics.simulate import simulate_to_dir
 from daishi_forensics.simulate.world import match_id_for
 
-__all__ = ["CANARY", "HARNESS", "RUBRIC", "FIRST_LOOK", "STUDIES", "simulate_study"]
+__all__ = ["CANARY", "HARNESS", "RUBRIC", "FIRST_LOOK", "STUDIES", "TRUTH_FORMAT", "TRUTH_FORMAT_VERSION",
+           "simulate_study"]
 
 CANARY = "CANARY-daishi-forensics-simulated-study-3f6c1a0e"
 """The contamination canary of simulated studies (every row of both files ends with it)."""
@@ -363,8 +369,13 @@ def _half_ties(seat_rows: Sequence[Mapping[str, str]]) -> list[dict[str, Any]]:
 _STUDY_FILES = ("trials.csv", "seats.csv", "study.json", "recipe.json", "truth.json")
 """The files :func:`_write_study` writes in a study's folder (recipe.json under the anytime rule only)."""
 
+TRUTH_FORMAT = "daishi-forensics-study-truth"
+"""The ``format`` of a simulated study's ``truth.json`` (with ``formatVersion`` :data:`TRUTH_FORMAT_VERSION`)."""
+TRUTH_FORMAT_VERSION = 1
+
 _TRUTH_KEYS = frozenset({"study", "kind", "failed", "pairOut", "stops", "repeatedMaps", "halfTies"})
-"""The keys of every study's ``truth.json`` :func:`_write_study` writes (it has no ``format``)."""
+"""The keys of every study's ``truth.json`` besides ``format`` and ``formatVersion``: one written before it had
+them (these keys alone) is this tool's too (:func:`_truth_why_not`)."""
 _REPORT_KEYS = frozenset({"rubricVersion", "fieldSize", "seats", "matchId"})
 """The keys of every match's ``report.json`` :func:`_play` writes."""
 
@@ -407,11 +418,17 @@ def _format_why_not(fmt: str, key: str, expected: Any,
 
 
 def _truth_why_not(data: bytes) -> str | None:
+    """Why ``data`` is no ``truth.json`` :func:`_write_study` wrote: marked ``format`` :data:`TRUTH_FORMAT`,
+    ``formatVersion`` 1, or of an older version, unmarked (the same keys without those two); None when it is."""
     value, why = _json_object(data)
     if value is None:
         return why
-    study = value.get("study")
-    if set(value) != _TRUTH_KEYS or not isinstance(study, str) or not study.startswith("s_sim"):
+    study, keys = value.get("study"), set(value)
+    marked = "format" in keys or "formatVersion" in keys
+    version = value.get("formatVersion")
+    if marked and (value.get("format") != TRUTH_FORMAT or version != TRUTH_FORMAT_VERSION or isinstance(version, bool)):
+        return "not a simulated study's ground truth"
+    if keys - {"format", "formatVersion"} != _TRUTH_KEYS or not isinstance(study, str) or not study.startswith("s_sim"):
         return "not a simulated study's ground truth"
     return None
 
@@ -425,6 +442,32 @@ def _report_why_not(match_id: str) -> Callable[[bytes], str | None]:
             return f"no scorecards of match {match_id} under rubric {RUBRIC}"
         return None
     return why_not
+
+
+def _archive_why_not(match_id: str) -> Callable[[bytes], str | None]:
+    def why_not(data: bytes) -> str | None:
+        value, why = _json_object(data)
+        if value is None:
+            return why
+        if value.get("matchId") != match_id:
+            return f"not the archive of match {match_id}"
+        return None
+    return why_not
+
+
+def _events_why_not(match_id: str) -> Callable[[bytes], str | None]:
+    def why_not(head: bytes) -> str | None:
+        value, why = _json_object(head.partition(b"\n")[0])
+        if value is None:
+            return f"its first line is {why}"
+        if value.get("matchId") != match_id:
+            return f"its first line is not an event of match {match_id}"
+        return None
+    return why_not
+
+
+def _never_ours(head: bytes) -> str | None:
+    return "this tool writes a study's events uncompressed, to events.jsonl"
 
 
 _WHAT: dict[str, tuple[str, Callable[[bytes], str | None], bool]] = {
@@ -442,10 +485,12 @@ _HEAD = 1 << 20
 """The most of a CSV's first two lines read to tell whether this tool wrote it."""
 
 
-def _keep_users_file(path: Path, what: str, why_not: Callable[[bytes], str | None], head_only: bool) -> None:
+def _keep_users_file(path: Path, what: str, why_not: Callable[[bytes], str | None], head_only: bool,
+                     fate: str = "replace") -> None:
     """Refuse to write ``path`` when a file there is not ``what`` this tool wrote (``why_not`` of its bytes says
-    why): it is someone's own, never replaced.  A missing file passes, and so does a folder (writing it says why,
-    as creating a folder under a file does); a named pipe or device is refused unopened."""
+    why): it is someone's own, never replaced (nor removed: ``fate``).  A missing file passes, and so does a
+    folder (writing it says why, as creating a folder under a file does); a named pipe or device is refused
+    unopened."""
     refuse_non_regular(path)
     try:
         with path.open("rb") as handle:
@@ -457,8 +502,30 @@ def _keep_users_file(path: Path, what: str, why_not: Callable[[bytes], str | Non
                           "wrote, which a rerun may replace; give another --out", file=str(path)) from None
     why = why_not(data)
     if why is not None:
-        raise OutputError(f"it is not {what} this tool wrote ({why}): writing the study there would replace "
+        raise OutputError(f"it is not {what} this tool wrote ({why}): writing the study there would {fate} "
                           "it; give another --out, or move the file away", file=str(path))
+
+
+def _keep_folder(folder: Path, what: str) -> None:
+    """Refuse a file (anything but a folder, or a link to one) where the study writes ``what``: the folder
+    could not be made, and the studies before it would be written half."""
+    if os.path.lexists(folder) and not folder.is_dir():
+        raise OutputError(f"it is not a folder, and the study writes {what} there: nothing written; give another "
+                          "--out, or move the file away", file=str(folder))
+
+
+def _keep_users_match_files(folder: Path, match_id: str, scored: bool) -> None:
+    """Refuse to write match ``match_id`` into ``folder`` (a study's ``matches/<id>``) when a file there that the
+    match folder's writer replaces or removes is not one this tool wrote: its ``archive.json`` (not this
+    match's archive), ``events.jsonl`` (its first line no event of this match), an ``events.jsonl.gz`` (never
+    written in a study: the writer removes it) and ``report.json`` (not this match's scorecards: replaced for a
+    scored trial, removed for a failed one).  ``folder`` itself must be a folder, or nothing."""
+    _keep_folder(folder, "a match's files")
+    _keep_users_file(folder / "archive.json", "a match's archive", _archive_why_not(match_id), False)
+    _keep_users_file(folder / "events.jsonl", "a match's events", _events_why_not(match_id), True)
+    _keep_users_file(folder / "events.jsonl.gz", "a match's events", _never_ours, True, "remove")
+    _keep_users_file(folder / "report.json", "a match's scorecards", _report_why_not(match_id), False,
+                     "replace" if scored else "remove")
 
 
 def _write_study(plan: _Plan, out: Path, seed: int, ticks: int, n_agents: int) -> Path:
@@ -525,6 +592,8 @@ def _write_study(plan: _Plan, out: Path, seed: int, ticks: int, n_agents: int) -
             "format": "daishi-study-recipe", "formatVersion": 1, "recipe": f"/u/simulated/recipes/{study}",
             "stoppingRule": "anytime", "sequenceTuning": TUNING}), regular_only=True)
     truth = {
+        "format": TRUTH_FORMAT,
+        "formatVersion": TRUTH_FORMAT_VERSION,
         "study": study,
         "kind": plan.kind,
         "failed": [{"trial": t.trial, "arm": t.arm} for t in plan.trials if t.failed],
@@ -552,6 +621,8 @@ def simulate_study(out_dir: Path, *, seed: int = 1, trials: int = 8, ticks: int 
     out_dir = Path(out_dir)
     plans = [plan for plan in _plans(trials) if plan.key in studies]
     for plan in plans:
+        _keep_folder(out_dir / plan.key, "a study's files")
+        _keep_folder(out_dir / plan.key / "matches", "the study's matches")
         for name in _STUDY_FILES:  # a named pipe or device, or a file of the user's own: refused now
             what, why_not, head_only = _WHAT[name]
             _keep_users_file(out_dir / plan.key / name, what, why_not, head_only)
@@ -562,9 +633,7 @@ def simulate_study(out_dir: Path, *, seed: int = 1, trials: int = 8, ticks: int 
                               f"{others[0]} first; give another --out, or remove the folder",
                               file=str(out_dir / plan.key))
         arms = {a.arm: a for a in plan.arms}
-        for trial in plan.trials:
-            if not trial.failed:  # a failed trial's match has no report written
-                match_id = _match_id(arms[trial.arm].scenario, seed, trial, ticks, n_agents)
-                _keep_users_file(out_dir / plan.key / "matches" / match_id / "report.json", "a match's scorecards",
-                                 _report_why_not(match_id), False)
+        for trial in plan.trials:  # a failed trial's match has no report: one there is removed
+            match_id = _match_id(arms[trial.arm].scenario, seed, trial, ticks, n_agents)
+            _keep_users_match_files(out_dir / plan.key / "matches" / match_id, match_id, not trial.failed)
     return tuple(_write_study(plan, out_dir, seed, ticks, n_agents) for plan in plans)
