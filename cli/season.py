@@ -38,7 +38,7 @@ def season_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
                      help="Output folder: matches/<name>.json per match, summary.json for the season; the "
                           "results of matches no longer among the inputs move to .stale/matches/ (listed as "
-                          "stale in summary.json)."),
+                          "stale in summary.json), all of them when no target holds a match."),
         click.option("-j", "--workers", type=click.IntRange(min=1), default=None,
                      help="Processes on this machine, at most one per match [default: the CPUs this process "
                           "may use, fewer under a container's CPU quota; 1, or a single match left to run, "
@@ -76,8 +76,13 @@ def season() -> None:
     counted once, with a warning. Results an earlier run wrote for matches that
     are no longer among the inputs (removed, or renamed) are moved to
     OUTDIR/.stale/matches/ and their resume keys removed, so matches/ holds this
-    season's results only; summary.json lists them as stale, with a warning. The summary is deterministic: the same inputs give the same bytes
-    whatever the number of workers or the order matches finish in.
+    season's results only; summary.json lists them as stale, with a warning.
+    When no target holds a match (every one a folder holding none), the season
+    still runs, with none: summary.json lists each folder as unreadable (exit
+    code 3, every count 0, no match verdict) and the results of an earlier run
+    move to OUTDIR/.stale/matches/, so nothing left in OUTDIR looks current. The summary
+    is deterministic: the same inputs give the same bytes whatever the number of
+    workers or the order matches finish in.
 
     Run it again and it resumes: a match whose input, job version, options and
     reading limits are unchanged is not redone (an interrupted run keeps every
@@ -100,13 +105,16 @@ def _run(job: str, targets: tuple[str, ...], out_dir: Path, workers: int | None,
         fail(f"{overlap} is where the season writes its results (--out {out_dir}): they would be read as "
              "matches on the next run; give another --out", exitcodes.USAGE)
     expanded = expand_targets(targets, out_dir=out_dir)
-    if not expanded:
-        fail(f"no matches in {' '.join(targets)} (bundles, streams or match folders)", exitcodes.UNREADABLE)
     empty = [t for t in targets if Path(t).is_dir() and not expand_targets([t], out_dir=out_dir)]
+    if not expanded and not empty:  # a folder gone since expand_targets: nothing to list
+        fail(f"no matches in {' '.join(targets)} (bundles, streams or match folders)", exitcodes.UNREADABLE)
+    others = "; the other targets run" if expanded else ""
     for folder in empty:  # as export says it: an error, the other targets run all the same
-        say(f"daishi-forensics: error: no matches in {folder} (bundles, streams or match folders; the other "
-            "targets run)", err=True)
-    show_bar = not quiet and sys.stderr is not None and sys.stderr.isatty()  # None: started with it closed
+        say(f"daishi-forensics: error: no matches in {folder} (bundles, streams or match folders{others})",
+            err=True)
+    # no match at all: the season runs all the same, with none, so that its summary says so and the results
+    # of an earlier run into OUT are set aside (nothing left there looks current)
+    show_bar = bool(expanded) and not quiet and sys.stderr is not None and sys.stderr.isatty()  # None: closed
     bar = click.progressbar(length=len(expanded), label=f"season {job}", file=sys.stderr,
                             show_pos=True, show_eta=True) if show_bar else None
 

@@ -924,7 +924,9 @@ def run_season(
         holds the rest.
     empty_folders
         Folders given as targets that hold no match (:func:`expand_targets` found none in them):
-        listed in the summary as unreadable, with their error line (:func:`season_summary`).
+        listed in the summary as unreadable, with their error line (:func:`season_summary`).  With
+        no ``targets`` (every folder given held none) the season runs all the same: every result an
+        earlier run wrote is set aside as stale and the summary, of no match, is written.
 
     Returns
     -------
