@@ -183,11 +183,12 @@ def _print_summary(result: SeasonResult) -> None:
 
 
 def _print_season_scale(summary: dict[str, Any]) -> None:
-    """The season-scale step's verdict and each of its review/flag flags (screen, kind, level, agents,
-    explanation); when no match has findings, fails or is unreadable but the season exits 1, a line
+    """The season-scale step's verdict (with what it could not screen: a "clear" of nothing is said to be
+    one) and each of its review/flag flags (screen, kind, level, agents, explanation); when no match has findings, fails or is unreadable but the season exits 1, a line
     saying the season-scale flags are why."""
     season = summary["season"]
-    say(f"season scale: {season['verdict']} ({count(len(season['flags']), 'flag')} across matches)")
+    unscreened = "".join(f"; not screened: {note}" for note in season.get("notScreened") or ())
+    say(f"season scale: {season['verdict']} ({count(len(season['flags']), 'flag')} across matches{unscreened})")
     for flag in season["flags"]:
         if not isinstance(flag, dict) or flag.get("level") not in ("flag", "review"):
             continue

@@ -93,7 +93,7 @@ def test_a_season_of_one_empty_folder_prints_its_summary_and_redo_and_verify_say
     assert result.exit_code == exitcodes.UNREADABLE
     assert result.stdout == ("0 matches: none (0 run, 0 kept from an earlier run)\n"
                              "recurring pairs: 0 of agents, 0 of operators (moved value in >= 2 matches)\n"
-                             "season scale: clear (0 flags across matches)\n"
+                             "season scale: clear (0 flags across matches; not screened: no match could be read)\n"
                              f"summary: {out / 'summary.json'}\n")
     stale = [out / ".stale" / "matches" / name for name in sorted(results)]
     assert result.stderr == (
