@@ -7,6 +7,7 @@ Presidio, pyarrow, Dask — are imported only when that command runs), so
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import importlib.util
 import sys
@@ -84,6 +85,22 @@ class LazyGroup(click.Group):
         module = importlib.import_module(f"{__name__}.{module_name}")
         command: Any = getattr(module, attribute)
         return command
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        """Resolve as click does; an unknown command's error names the commands closest to it, as a
+        click group whose commands are all imported does (``Did you mean 'behavior'?``)."""
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError as exc:
+            name = str(args[0]) if args else ""
+            if name and name not in COMMANDS and not name.startswith("-") and "Did you mean" not in exc.format_message():
+                close = sorted(difflib.get_close_matches(name, self.list_commands(ctx)))
+                if len(close) == 1:
+                    raise click.UsageError(f"{exc.format_message()} Did you mean {close[0]!r}?", exc.ctx) from None
+                if close:
+                    raise click.UsageError(f"{exc.format_message()} (Did you mean one of: "
+                                           f"{', '.join(repr(c) for c in close)}?)", exc.ctx) from None
+            raise
 
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command; map what escapes it onto the exit-code table.

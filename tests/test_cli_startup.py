@@ -9,6 +9,7 @@ import sys
 
 import click
 import pytest
+from click.testing import CliRunner
 
 from daishi_forensics.cli import COMMANDS, SHORT_HELPS, main
 
@@ -68,3 +69,22 @@ def test_help_imports_no_command_module() -> None:
     assert not commands & set(modules), sorted(commands & set(modules))
     assert not [m for m in modules if m.split(".")[0] in ("networkx", "numpy")]
     assert not [m for m in modules if m.startswith(("daishi_forensics.screens", "daishi_forensics.injection"))]
+
+
+@pytest.mark.parametrize(("word", "said"), [
+    ("behaviour", "Error: No such command 'behaviour'. Did you mean 'behavior'?"),
+    ("scren", "Error: No such command 'scren'. (Did you mean one of: 'score', 'screen'?)"),
+    ("screen_transfers", "Error: No such command 'screen_transfers'. Did you mean 'screen-transfers'?"),
+    ("xyz", "Error: No such command 'xyz'."),
+])
+def test_a_mistyped_command_is_told_the_closest_ones(word: str, said: str) -> None:
+    """``daishi-forensics behaviour m_demo`` said only "No such command 'behaviour'." (exit 2): the group
+    loads its commands lazily, so click had no names to suggest from; it names the closest now."""
+    result = CliRunner().invoke(main, [word, "m_demo"])
+    assert result.exit_code == 2
+    assert result.output.splitlines() == [
+        "Usage: main [OPTIONS] COMMAND [ARGS]...",
+        "Try 'main --help' for help.",
+        "",
+        said,
+    ]
