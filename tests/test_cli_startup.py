@@ -16,7 +16,7 @@ from daishi_forensics.cli import COMMANDS, SHORT_HELPS, main
 
 def _imported_by(args: list[str]) -> tuple[int, list[str]]:
     """Run the command line in a fresh interpreter; its exit code and the modules it imported
-    (of this package, networkx and numpy)."""
+    (of this package, networkx, numpy and jsonschema)."""
     code = (
         "import sys\n"
         "from daishi_forensics.cli import main\n"
@@ -27,7 +27,7 @@ def _imported_by(args: list[str]) -> tuple[int, list[str]]:
         "sys.stdout.flush()\n"
         "sys.stderr.write(repr(code) + '\\n')\n"
         "sys.stderr.write(' '.join(sorted(m for m in sys.modules if m.split('.')[0] in\n"
-        "                 ('daishi_forensics', 'networkx', 'numpy'))))\n"
+        "                 ('daishi_forensics', 'networkx', 'numpy', 'jsonschema'))))\n"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     code_line, modules = run.stderr.rsplit("\n", 2)[-2:]
@@ -88,3 +88,79 @@ def test_a_mistyped_command_is_told_the_closest_ones(word: str, said: str) -> No
         "",
         said,
     ]
+
+
+HEAVY = ("networkx", "numpy", "jsonschema", "daishi_forensics.screens", "daishi_forensics.report", "daishi_forensics.read",
+         "daishi_forensics.injection", "daishi_forensics.schemas")
+
+
+@pytest.mark.parametrize("command", ["screen"])
+def test_a_commands_help_imports_none_of_its_working_parts(command: str) -> None:
+    """``screen --help`` imported every screen, networkx, numpy, the read boundary and the renderers
+    (0.51 s). They are imported when the command runs; the help imports none of them."""
+    code, modules = _imported_by([command, "--help"])
+    assert code == 0
+    assert [m for m in modules if m == "daishi_forensics.cli." + command]
+    assert not [m for m in modules if m.startswith(HEAVY)]
+
+
+def test_the_help_names_the_formats_and_defaults_the_command_uses() -> None:
+    """The command module spells out what its options offer, so its help imports no renderer: held
+    here to the renderer's own."""
+    import daishi_forensics.cli.screen as screen_cli
+    from daishi_forensics.report.render import screens
+
+    assert screen_cli.FORMATS == screens.FORMATS == ("text", "json", "github", "sarif")
+
+
+def test_a_command_modules_working_parts_are_its_attributes() -> None:
+    """Imported late, the command's working parts are still attributes of its module (where a test
+    patches them), the very objects of the modules that define them."""
+    import daishi_forensics.cli.screen as screen_cli
+    from daishi_forensics.report.screening import screen_targets
+    from daishi_forensics.screens.config import load_config
+
+    assert screen_cli.screen_targets is screen_targets
+    assert screen_cli.load_config is load_config
+    with pytest.raises(AttributeError, match="has no attribute 'nope'"):
+        _ = screen_cli.nope
+
+
+def _fresh_imports(code: str) -> list[str]:
+    run = subprocess.run([sys.executable, "-c", code + "\nimport sys\nprint(' '.join(sorted(sys.modules)))"],
+                         capture_output=True, text=True, timeout=120, check=True)
+    return run.stdout.split()
+
+
+def test_one_module_of_the_screens_imports_no_other_screen() -> None:
+    """``import daishi_forensics.screens.config`` ran the package's ``__init__``, which imported every
+    screen, networkx and numpy; the package's names are now imported when first asked for."""
+    modules = _fresh_imports("import daishi_forensics.screens.config")
+    assert [m for m in modules if m.startswith("daishi_forensics.screens")] == [
+        "daishi_forensics.screens", "daishi_forensics.screens.config"]
+    assert not [m for m in modules if m.split(".")[0] in ("networkx", "numpy")]
+
+
+@pytest.mark.parametrize(("package", "names"), [
+    ("daishi_forensics.screens", [
+        "FORCED_KINDS", "SCREENS", "ConfigError", "Flag", "Level", "ScreenConfig", "ScreenInputError",
+        "ScreenResult", "SeasonResult", "TransferView", "Verdict", "combine_graphs", "default_config",
+        "load_config", "net_transfer_graph", "screen_graph", "screen_season", "verdict_of"]),
+])
+def test_a_lazy_package_keeps_its_public_names(package: str, names: list[str]) -> None:
+    """The same ``__all__``, every name the object its defining module holds, listed by ``dir()``, and
+    ``from package import *`` binds them all; an unknown name is an AttributeError."""
+    import importlib
+
+    module = importlib.import_module(package)
+    assert module.__all__ == names
+    assert set(names) <= set(dir(module))
+    for name in names:
+        value = getattr(module, name)
+        defining = importlib.import_module(f"{package}.{module._EXPORTS[name]}")
+        assert value is getattr(defining, name), name
+    star: dict[str, object] = {}
+    exec(f"from {package} import *", star)  # noqa: S102 - a fixed import statement
+    assert set(names) <= set(star)
+    with pytest.raises(AttributeError, match="has no attribute 'nope'"):
+        _ = module.nope
