@@ -94,10 +94,11 @@ HEAVY = ("networkx", "numpy", "jsonschema", "daishi_forensics.screens", "daishi_
          "daishi_forensics.injection", "daishi_forensics.schemas")
 
 
-@pytest.mark.parametrize("command", ["screen"])
+@pytest.mark.parametrize("command", ["screen", "validate"])
 def test_a_commands_help_imports_none_of_its_working_parts(command: str) -> None:
     """``screen --help`` imported every screen, networkx, numpy, the read boundary and the renderers
-    (0.51 s). They are imported when the command runs; the help imports none of them."""
+    (0.51 s); ``validate --help`` the read boundary, the schemas and jsonschema (0.21 s). They are
+    imported when the command runs; the help imports none of them."""
     code, modules = _imported_by([command, "--help"])
     assert code == 0
     assert [m for m in modules if m == "daishi_forensics.cli." + command]
@@ -105,23 +106,30 @@ def test_a_commands_help_imports_none_of_its_working_parts(command: str) -> None
 
 
 def test_the_help_names_the_formats_and_defaults_the_command_uses() -> None:
-    """The command module spells out what its options offer, so its help imports no renderer: held
-    here to the renderer's own."""
+    """The two command modules spell out what their options offer, so their help imports no renderer:
+    held here to the renderers' and the reader's own."""
     import daishi_forensics.cli.screen as screen_cli
-    from daishi_forensics.report.render import screens
+    import daishi_forensics.cli.validate as validate_cli
+    from daishi_forensics.read.validate import MAX_ERRORS
+    from daishi_forensics.report.render import screens, validation
 
     assert screen_cli.FORMATS == screens.FORMATS == ("text", "json", "github", "sarif")
+    assert validate_cli.FORMATS == validation.FORMATS == ("text", "json", "github")
+    assert validate_cli.MAX_ERRORS == MAX_ERRORS == 50
 
 
 def test_a_command_modules_working_parts_are_its_attributes() -> None:
     """Imported late, the command's working parts are still attributes of its module (where a test
     patches them), the very objects of the modules that define them."""
     import daishi_forensics.cli.screen as screen_cli
+    import daishi_forensics.cli.validate as validate_cli
+    from daishi_forensics.read.validate import validate_targets
     from daishi_forensics.report.screening import screen_targets
     from daishi_forensics.screens.config import load_config
 
     assert screen_cli.screen_targets is screen_targets
     assert screen_cli.load_config is load_config
+    assert validate_cli.validate_targets is validate_targets
     with pytest.raises(AttributeError, match="has no attribute 'nope'"):
         _ = screen_cli.nope
 
