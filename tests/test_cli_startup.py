@@ -149,11 +149,22 @@ def test_one_module_of_the_screens_imports_no_other_screen() -> None:
     assert not [m for m in modules if m.split(".")[0] in ("networkx", "numpy")]
 
 
+def test_one_module_of_the_replay_imports_no_other() -> None:
+    """``replay.fork`` (the progress line's fork guard) imported the replay's driver, world and timeline."""
+    modules = _fresh_imports("import daishi_forensics.replay.fork")
+    assert [m for m in modules if m.startswith("daishi_forensics.replay")] == [
+        "daishi_forensics.replay", "daishi_forensics.replay.fork"]
+
+
 @pytest.mark.parametrize(("package", "names"), [
     ("daishi_forensics.screens", [
         "FORCED_KINDS", "SCREENS", "ConfigError", "Flag", "Level", "ScreenConfig", "ScreenInputError",
         "ScreenResult", "SeasonResult", "TransferView", "Verdict", "combine_graphs", "default_config",
         "load_config", "net_transfer_graph", "screen_graph", "screen_season", "verdict_of"]),
+    ("daishi_forensics.replay", [
+        "Catalogue", "CountingPass", "Event", "MatchAnalysis", "Pass", "PassFactory", "PassSpec", "RecordLog",
+        "Rows", "ShapeTable", "Table", "Tally", "TickClosingPass", "Timeline", "World", "analyze",
+        "analyze_target", "code_column", "int_column", "lazy", "paused_cycle_collection", "position", "replay"]),
 ])
 def test_a_lazy_package_keeps_its_public_names(package: str, names: list[str]) -> None:
     """The same ``__all__``, every name the object its defining module holds, listed by ``dir()``, and
