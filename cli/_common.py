@@ -49,13 +49,15 @@ class ServerURL(click.ParamType):
 
 def imported_late(namespace: dict[str, Any], names: dict[str, str], name: str) -> Any:
     """A command module's ``__getattr__`` (PEP 562): ``name`` imported from its module in ``names``
-    and kept in the command module's ``namespace``, so a command's working parts (the read
-    boundary, the screens, the renderers) are imported when it runs, not for ``--help``, and
-    stay attributes of the command module (a test can patch them there)."""
-    module = names.get(name)
-    if module is None:
+    (``module``, or ``module:attribute`` for a name the command module gives it) and kept in the
+    command module's ``namespace``, so a command's working parts (the read boundary, the screens,
+    the renderers) are imported when it runs, not for ``--help``, and stay attributes of the
+    command module (a test can patch them there)."""
+    where = names.get(name)
+    if where is None:
         raise AttributeError(f"module {namespace['__name__']!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
+    module, _, attribute = where.partition(":")
+    value = getattr(importlib.import_module(module), attribute or name)
     namespace[name] = value
     return value
 

@@ -94,20 +94,24 @@ HEAVY = ("networkx", "numpy", "jsonschema", "daishi_forensics.screens", "daishi_
          "daishi_forensics.injection", "daishi_forensics.schemas")
 
 
-@pytest.mark.parametrize("command", ["screen", "validate"])
-def test_a_commands_help_imports_none_of_its_working_parts(command: str) -> None:
+@pytest.mark.parametrize(("command", "module"), [
+    ("screen", "screen"), ("validate", "validate"), ("propagation", "propagation"), ("screen-transfers", "transfers"),
+    ("score", "score"), ("compare", "compare"), ("tiers", "tiers"), ("export", "export")])
+def test_a_commands_help_imports_none_of_its_working_parts(command: str, module: str) -> None:
     """``screen --help`` imported every screen, networkx, numpy, the read boundary and the renderers
-    (0.51 s); ``validate --help`` the read boundary, the schemas and jsonschema (0.21 s). They are
-    imported when the command runs; the help imports none of them."""
+    (0.51 s); ``validate --help`` the read boundary, the schemas and jsonschema (0.21 s); the help of
+    propagation, screen-transfers, score, compare, tiers and export each imported its command's work
+    (the injection room and its tier rules, the screens, the report, pyarrow). They are imported when
+    the command runs; the help imports none of them."""
     code, modules = _imported_by([command, "--help"])
     assert code == 0
-    assert [m for m in modules if m == "daishi_forensics.cli." + command]
-    assert not [m for m in modules if m.startswith(HEAVY)]
+    assert [m for m in modules if m == "daishi_forensics.cli." + module]
+    assert not [m for m in modules if m.startswith((*HEAVY, "daishi_forensics.batch", "pyarrow"))]
 
 
 def test_the_help_names_the_formats_and_defaults_the_command_uses() -> None:
-    """The two command modules spell out what their options offer, so their help imports no renderer:
-    held here to the renderers' and the reader's own."""
+    """The command modules spell out what their options offer, so their help imports no renderer:
+    held here to the renderers' and the readers' own."""
     import daishi_forensics.cli.screen as screen_cli
     import daishi_forensics.cli.validate as validate_cli
     from daishi_forensics.read.validate import MAX_ERRORS
@@ -116,6 +120,20 @@ def test_the_help_names_the_formats_and_defaults_the_command_uses() -> None:
     assert screen_cli.FORMATS == screens.FORMATS == ("text", "json", "github", "sarif")
     assert validate_cli.FORMATS == validation.FORMATS == ("text", "json", "github")
     assert validate_cli.MAX_ERRORS == MAX_ERRORS == 50
+
+    import daishi_forensics.cli.compare as compare_cli
+    import daishi_forensics.cli.export as export_cli
+    import daishi_forensics.cli.score as score_cli
+    import daishi_forensics.cli.transfers as transfers_cli
+    from daishi_forensics.batch.export import BATCH_ROWS
+    from daishi_forensics.read.transfers import TICK_KINDS
+    from daishi_forensics.report.render import compare, score
+
+    assert transfers_cli.FORMATS == screens.FORMATS
+    assert transfers_cli.TICK_KINDS == TICK_KINDS == ("auto", "number", "date")
+    assert score_cli.FORMATS == score.FORMATS == ("text", "json")
+    assert compare_cli.FORMATS == compare.FORMATS == ("text", "json", "markdown", "html")
+    assert export_cli.BATCH_ROWS == BATCH_ROWS == 50_000
 
 
 def test_a_command_modules_working_parts_are_its_attributes() -> None:
@@ -130,6 +148,14 @@ def test_a_command_modules_working_parts_are_its_attributes() -> None:
     assert screen_cli.screen_targets is screen_targets
     assert screen_cli.load_config is load_config
     assert validate_cli.validate_targets is validate_targets
+
+    import daishi_forensics.cli.compare as compare_cli
+    import daishi_forensics.cli.transfers as transfers_cli
+    from daishi_forensics.report.behavior import behavior
+    from daishi_forensics.screens import screen_graph
+
+    assert compare_cli.build_report is behavior  # a name the command module gives it
+    assert transfers_cli.screen_graph is screen_graph
     with pytest.raises(AttributeError, match="has no attribute 'nope'"):
         _ = screen_cli.nope
 
