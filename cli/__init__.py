@@ -7,6 +7,7 @@ Presidio, pyarrow, Dask — are imported only when that command runs), so
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import importlib.util
 import sys
@@ -37,6 +38,26 @@ COMMANDS: dict[str, str] = {
 }
 """Command name → ``module:attribute`` inside this package, in the order ``--help`` lists them."""
 
+SHORT_HELPS: dict[str, str] = {
+    "behavior": "What each seat did and with whom, rebuilt from the event log.",
+    "compare": "Compare two matches seat by seat, or two models over many matches.",
+    "validate": "Validate every event and the archive of each match against the JSON Schemas.",
+    "screen": "Run the collusion screens on each match: a verdict clear / review / flag.",
+    "screen-transfers": "Run the screens on a table of transfers from any system: a verdict clear / review / flag.",
+    "score": "Recompute each seat's Fitness Index and five dimensions, and check the published ones.",
+    "study": "Studies: a published series or paired experiment, recomputed from its files.",
+    "propagation": "Propagation chains: which message echoes which earlier message, and how far payloads spread.",
+    "tiers": "Classify the `text` of every line of a JSON Lines corpus as persuasion, hijack or protocol.",
+    "season": "Run one job over every match of a season, in parallel, resumable.",
+    "export": "Export matches to Parquet for DuckDB, pandas or Spark: events, seats, pairs.",
+    "simulate": "Write a deterministic synthetic match with planted behaviors and a ground-truth sidecar.",
+    "schemas": "The JSON Schemas (draft 2020-12) this tool validates with.",
+}
+"""Command name → its short help (the first sentence of its own help), which ``--help`` lists
+without importing any command module: a command's module pulls in what the command needs
+(networkx, the screens, the tier rules), a cost ``--help`` would pay for one line each.
+A test holds every entry to the command's own short help."""
+
 
 class LazyGroup(click.Group):
     """A group whose commands are imported on first use."""
@@ -44,6 +65,17 @@ class LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return [name for name, target in COMMANDS.items()
                 if importlib.util.find_spec(f"{__name__}.{target.split(':')[0]}") is not None]
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """List the commands with their short helps from :data:`SHORT_HELPS`, as click would
+        from the commands themselves (the same rows, the same shortening), importing none."""
+        names = self.list_commands(ctx)
+        if not names:
+            return
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        rows = [(name, click.Command(name, help=SHORT_HELPS[name]).get_short_help_str(limit)) for name in names]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         target = COMMANDS.get(name)
@@ -53,6 +85,22 @@ class LazyGroup(click.Group):
         module = importlib.import_module(f"{__name__}.{module_name}")
         command: Any = getattr(module, attribute)
         return command
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        """Resolve as click does; an unknown command's error names the commands closest to it, as a
+        click group whose commands are all imported does (``Did you mean 'behavior'?``)."""
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError as exc:
+            name = str(args[0]) if args else ""
+            if name and name not in COMMANDS and not name.startswith("-") and "Did you mean" not in exc.format_message():
+                close = sorted(difflib.get_close_matches(name, self.list_commands(ctx)))
+                if len(close) == 1:
+                    raise click.UsageError(f"{exc.format_message()} Did you mean {close[0]!r}?", exc.ctx) from None
+                if close:
+                    raise click.UsageError(f"{exc.format_message()} (Did you mean one of: "
+                                           f"{', '.join(repr(c) for c in close)}?)", exc.ctx) from None
+            raise
 
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command; map what escapes it onto the exit-code table.
@@ -100,4 +148,4 @@ def main(debug: bool, exit_zero: bool) -> None:
     """
 
 
-__all__ = ["main", "COMMANDS"]
+__all__ = ["main", "COMMANDS", "SHORT_HELPS"]

@@ -4,20 +4,40 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from daishi_forensics import exitcodes
-from daishi_forensics.batch.season import expand_targets
 from daishi_forensics.errors import BadSetting, InputUnreadable, InvalidInput
-from daishi_forensics.report.behavior import behavior as build_report
-from daishi_forensics.report.compare import Side, compare_matches, compare_models, split_models
-from daishi_forensics.report.render.compare import FORMATS, render
 
-from ._common import (output_named, TARGET_HELP, color_option, format_for, handle_errors, input_options, not_empty, say, set_help,
-                      text_width, use_color, write_output)
+from ._common import (import_late, imported_late, output_named, TARGET_HELP, color_option, format_for, handle_errors,
+                      input_options, not_empty, say, set_help, text_width, use_color, write_output)
 from ._progress import progress_for, progress_options
+
+if TYPE_CHECKING:
+    from daishi_forensics.batch.season import expand_targets
+    from daishi_forensics.report.behavior import behavior as build_report
+    from daishi_forensics.report.compare import Side, compare_matches, compare_models, split_models
+    from daishi_forensics.report.render.compare import render
+
+_LATE = {
+    "expand_targets": "daishi_forensics.batch.season",
+    "build_report": "daishi_forensics.report.behavior:behavior",
+    "Side": "daishi_forensics.report.compare",
+    "compare_matches": "daishi_forensics.report.compare",
+    "compare_models": "daishi_forensics.report.compare",
+    "split_models": "daishi_forensics.report.compare",
+    "render": "daishi_forensics.report.render.compare",
+}
+"""What the command imports when it runs, not when its ``--help`` is asked for."""
+
+FORMATS = ("text", "json", "markdown", "html")
+"""``report.render.compare.FORMATS`` (a test holds the two equal), spelled out for the option."""
+
+
+def __getattr__(name: str) -> Any:
+    return imported_late(globals(), _LATE, name)
 
 
 @click.command(epilog=exitcodes.epilog(ok="compared", findings=None))
@@ -64,6 +84,7 @@ def compare(targets: tuple[str, ...], by: str | None, models: tuple[str, str] | 
     scripted probes) and anchor seats (role anchor: scripted bots kept in a
     lobby as a yardstick) are left out of every mean, and the output says so.
     """
+    import_late(globals(), _LATE)
     fmt = format_for(fmt, output, FORMATS)
     groups = [expand_targets([t]) for t in targets]
     if by is None:

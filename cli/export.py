@@ -5,16 +5,35 @@ from __future__ import annotations
 import shlex
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from daishi_forensics import exitcodes
-from daishi_forensics.batch.export import BATCH_ROWS, MatchExport, export_parquet
-from daishi_forensics.batch.season import expand_targets
 from daishi_forensics.wording import count
 
 from ._progress import not_both, progress_for
-from ._common import TARGET_HELP, exit_zero_asked, fail, handle_errors, input_options, not_empty, say, set_help
+from ._common import (import_late, imported_late, TARGET_HELP, exit_zero_asked, fail, handle_errors, input_options,
+                      not_empty, say, set_help)
+
+if TYPE_CHECKING:
+    from daishi_forensics.batch.export import MatchExport, export_parquet
+    from daishi_forensics.batch.season import expand_targets
+
+_LATE = {
+    "MatchExport": "daishi_forensics.batch.export",
+    "export_parquet": "daishi_forensics.batch.export",
+    "expand_targets": "daishi_forensics.batch.season",
+}
+"""What the command imports when it runs, not when its ``--help`` is asked for."""
+
+BATCH_ROWS = 50_000
+"""``--batch-rows``' default (``batch.export.BATCH_ROWS``, which a test holds this equal to)."""
+
+
+def __getattr__(name: str) -> Any:
+    return imported_late(globals(), _LATE, name)
+
 
 EXPORT_EPILOG = exitcodes.epilog(
     ok="exported",
@@ -56,6 +75,7 @@ def export(targets: tuple[str, ...], parquet_dir: Path, include_private: bool, n
     `duckdb -c "SELECT type, count(*) FROM read_parquet('lake/events/*/*.parquet',
     hive_partitioning=true) GROUP BY 1"`.
     """
+    import_late(globals(), _LATE)
 
     finished = 0
 

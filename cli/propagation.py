@@ -3,20 +3,37 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from daishi_forensics import exitcodes
-from daishi_forensics.report.passes import analyze_target
-from daishi_forensics.injection.summary import propagation_of
 from daishi_forensics.jsonio import dumps
 from daishi_forensics.textsafe import shown
-from daishi_forensics.injection.propagation import chains_nodes, scrubbed_edges, tree_text
 from daishi_forensics.wording import count
 
-from ._common import output_named, ONE_MATCH_FOLDER, TARGET_HELP, format_for, handle_errors, input_options, say, set_help, write_output
+from ._common import (import_late, imported_late, output_named, ONE_MATCH_FOLDER, TARGET_HELP, format_for,
+                      handle_errors, input_options, say, set_help, write_output)
 from ._progress import progress_for, progress_options
+
+if TYPE_CHECKING:
+    from daishi_forensics.injection.propagation import chains_nodes, scrubbed_edges, tree_text
+    from daishi_forensics.injection.summary import propagation_of
+    from daishi_forensics.report.passes import analyze_target
+
+_LATE = {
+    "analyze_target": "daishi_forensics.report.passes",
+    "propagation_of": "daishi_forensics.injection.summary",
+    "chains_nodes": "daishi_forensics.injection.propagation",
+    "scrubbed_edges": "daishi_forensics.injection.propagation",
+    "tree_text": "daishi_forensics.injection.propagation",
+}
+"""What the command imports when it runs, not when its ``--help`` is asked for."""
+
+
+def __getattr__(name: str) -> Any:
+    return imported_late(globals(), _LATE, name)
+
 
 FORMATS = ("text", "json")
 FORMAT_VERSION = 1
@@ -68,6 +85,7 @@ def propagation(target: str, fmt: str | None, output: Path | None, scrub: bool, 
     sent or passed on is no new root: repeats are counted apart, and whoever
     passes one on counts for the payload it repeats).
     """
+    import_late(globals(), _LATE)
     if not target:
         raise click.UsageError("TARGET is empty: give a file name, a folder or a match id")
     fmt = format_for(fmt, output, FORMATS)

@@ -3,19 +3,35 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from daishi_forensics import exitcodes
-from daishi_forensics.score.audit import audit_target
-from daishi_forensics.report.render.score import FORMATS, render
 from daishi_forensics.score.rubric import VERSIONS, UnknownRubric, rubric
 
 from daishi_forensics.textsafe import shown
 
 from ._progress import progress_for, progress_options
-from ._common import output_named, ONE_MATCH_FOLDER, TARGET_HELP, fail, format_for, handle_errors, input_options, not_empty, set_help, write_output
+from ._common import (import_late, imported_late, output_named, ONE_MATCH_FOLDER, TARGET_HELP, fail, format_for,
+                      handle_errors, input_options, not_empty, set_help, write_output)
+
+if TYPE_CHECKING:
+    from daishi_forensics.report.render.score import render
+    from daishi_forensics.score.audit import audit_target
+
+_LATE = {
+    "audit_target": "daishi_forensics.score.audit",
+    "render": "daishi_forensics.report.render.score",
+}
+"""What the command imports when it runs, not when its ``--help`` is asked for."""
+
+FORMATS = ("text", "json")
+"""``report.render.score.FORMATS`` (a test holds the two equal), spelled out for the option."""
+
+
+def __getattr__(name: str) -> Any:
+    return imported_late(globals(), _LATE, name)
 
 
 class RubricChoice(click.Choice):
@@ -68,6 +84,7 @@ def score(target: str, rubric_version: str | None, fmt: str | None, output: Path
     report is recomputed and printed; there is nothing to compare. A report
     that cannot be read is a finding; the match is still recomputed.
     """
+    import_late(globals(), _LATE)
     try:
         with progress_for(f"score {target}", quiet, progress) as line:
             line.stage("reading and scoring")

@@ -4,16 +4,38 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 from daishi_forensics import exitcodes
-from daishi_forensics.screens.config import ConfigError, load_config
-from daishi_forensics.report.screening import ScreenRun, screen_targets
-from daishi_forensics.report.render.screens import FORMATS, render, render_step_summary
 
 from ._progress import progress_for, progress_options
-from ._common import (output_named, TARGET_HELP, exit_zero_asked, fail, format_for, handle_errors, input_options, not_empty, say,
-                      set_help, text_width, write_output, write_step_summary)
+from ._common import (output_named, TARGET_HELP, exit_zero_asked, fail, format_for, handle_errors, import_late, imported_late,
+                      input_options, not_empty, say, set_help, text_width, write_output, write_step_summary)
+
+if TYPE_CHECKING:
+    from daishi_forensics.report.render.screens import render, render_step_summary
+    from daishi_forensics.report.screening import ScreenRun, screen_targets
+    from daishi_forensics.screens.config import ConfigError, load_config
+
+_LATE = {
+    "render": "daishi_forensics.report.render.screens",
+    "render_step_summary": "daishi_forensics.report.render.screens",
+    "screen_targets": "daishi_forensics.report.screening",
+    "ConfigError": "daishi_forensics.screens.config",
+    "load_config": "daishi_forensics.screens.config",
+}
+"""What the command imports when it runs (the screens, networkx, the read boundary, the renderers),
+not when ``screen --help`` is asked for."""
+
+FORMATS = ("text", "json", "github", "sarif")
+"""The reporters' names (``report.render.screens.FORMATS``, which a test holds this equal to),
+spelled out so that the options need no renderer imported."""
+
+
+def __getattr__(name: str) -> Any:
+    return imported_late(globals(), _LATE, name)
+
 
 _EXITS = exitcodes.epilog(
     ok="every match clear",
@@ -75,6 +97,7 @@ def screen(targets: tuple[str, ...], season: Path | None, fmt: str | None, confi
     """
     if not targets and season is None:
         raise click.UsageError("give at least one TARGET, or --season DIR")
+    import_late(globals(), _LATE)
     try:
         config = load_config(config_path)
     except ConfigError as exc:

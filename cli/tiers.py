@@ -6,19 +6,33 @@ import contextlib
 import json
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from daishi_forensics import exitcodes
 from daishi_forensics.errors import InputUnreadable
 from daishi_forensics.jsonio import dumps_line
-from daishi_forensics.injection.tiers import TIERS, classify_records, corpus_loads
 from daishi_forensics.outputs import atomic_file, write_stdout
-from daishi_forensics.read.sources import json_lines
 
-from ._common import output_named, handle_errors, is_stdout, say
+from ._common import import_late, imported_late, output_named, handle_errors, is_stdout, say
 from ._progress import progress_for, progress_options
+
+if TYPE_CHECKING:
+    from daishi_forensics.injection.tiers import TIERS, classify_records, corpus_loads
+    from daishi_forensics.read.sources import json_lines
+
+_LATE = {
+    "TIERS": "daishi_forensics.injection.tiers",
+    "classify_records": "daishi_forensics.injection.tiers",
+    "corpus_loads": "daishi_forensics.injection.tiers",
+    "json_lines": "daishi_forensics.read.sources",
+}
+"""What the command imports when it runs, not when its ``--help`` is asked for."""
+
+
+def __getattr__(name: str) -> Any:
+    return imported_late(globals(), _LATE, name)
 
 
 UNCLASSIFIED = "unclassified"
@@ -88,6 +102,7 @@ def tiers(file: str, output: Path | None, scrub: bool, summary: bool, no_model: 
     limits of a match stream (a line of at most 64 MiB, a .gz inflating to at most 4 GiB).
     A file named .csv or .tsv whose first line is not JSON is refused as a table (exit 3).
     """
+    import_late(globals(), _LATE)
     if not file:
         raise click.UsageError("FILE is empty: give a file name or - for standard input")
     counts: Counter[tuple[str, str]] = Counter()

@@ -3,19 +3,46 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from daishi_forensics import exitcodes
-from daishi_forensics.read.transfers import TICK_KINDS, TransferColumns, read_transfer_table
-from daishi_forensics.report.render.screens import FORMATS, render, render_step_summary
-from daishi_forensics.report.screening import MatchOutcome, ScreenRun
-from daishi_forensics.screens import screen_graph
-from daishi_forensics.screens.config import ConfigError, load_config
 
-from ._common import (output_named, exit_zero_asked, fail, format_for, handle_errors, text_width, write_output,
-                      write_step_summary)
+from ._common import (import_late, imported_late, output_named, exit_zero_asked, fail, format_for, handle_errors,
+                      text_width, write_output, write_step_summary)
 from ._progress import progress_for, progress_options
+
+if TYPE_CHECKING:
+    from daishi_forensics.read.transfers import TransferColumns, read_transfer_table
+    from daishi_forensics.report.render.screens import render, render_step_summary
+    from daishi_forensics.report.screening import MatchOutcome, ScreenRun
+    from daishi_forensics.screens import screen_graph
+    from daishi_forensics.screens.config import ConfigError, load_config
+
+_LATE = {
+    "TransferColumns": "daishi_forensics.read.transfers",
+    "read_transfer_table": "daishi_forensics.read.transfers",
+    "render": "daishi_forensics.report.render.screens",
+    "render_step_summary": "daishi_forensics.report.render.screens",
+    "MatchOutcome": "daishi_forensics.report.screening",
+    "ScreenRun": "daishi_forensics.report.screening",
+    "screen_graph": "daishi_forensics.screens.screening",
+    "ConfigError": "daishi_forensics.screens.config",
+    "load_config": "daishi_forensics.screens.config",
+}
+"""What the command imports when it runs, not when its ``--help`` is asked for."""
+
+TICK_KINDS = ("auto", "number", "date")
+"""``read.transfers.TICK_KINDS`` (a test holds the two equal), spelled out for the option."""
+
+FORMATS = ("text", "json", "github", "sarif")
+"""``report.render.screens.FORMATS`` (a test holds the two equal), spelled out for the option."""
+
+
+def __getattr__(name: str) -> Any:
+    return imported_late(globals(), _LATE, name)
+
 
 _EXITS = exitcodes.epilog(
     ok="clear",
@@ -80,6 +107,7 @@ def screen_transfers(table: Path, source: str, target: str, value: str, tick: st
     value cell is an unknown value, left out by the screens that need value (the output says so).
     The JSON output has the shape of the screen command's, with the table as its one target.
     """
+    import_late(globals(), _LATE)
     try:
         config = load_config(config_path)
     except ConfigError as exc:

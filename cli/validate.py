@@ -3,15 +3,35 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from daishi_forensics import exitcodes
-from daishi_forensics.report.render.validation import FORMATS, render
-from daishi_forensics.read.validate import MAX_ERRORS, validate_targets
 
 from ._progress import progress_for, progress_options
-from ._common import TARGET_HELP, handle_errors, input_options, not_empty, set_help, write_output
+from ._common import TARGET_HELP, handle_errors, import_late, imported_late, input_options, not_empty, set_help, write_output
+
+if TYPE_CHECKING:
+    from daishi_forensics.read.validate import validate_targets
+    from daishi_forensics.report.render.validation import render
+
+_LATE = {
+    "render": "daishi_forensics.report.render.validation",
+    "validate_targets": "daishi_forensics.read.validate",
+}
+"""What the command imports when it runs (the read boundary, the schemas and their validators, the
+renderer), not when ``validate --help`` is asked for."""
+
+FORMATS = ("text", "json", "github")
+"""The renderer's formats (``report.render.validation.FORMATS``, which a test holds this equal to)."""
+
+MAX_ERRORS = 50
+"""``--max-errors``'s default (``read.validate.MAX_ERRORS``, which a test holds this equal to)."""
+
+
+def __getattr__(name: str) -> Any:
+    return imported_late(globals(), _LATE, name)
 
 
 @click.command(
@@ -40,6 +60,7 @@ def validate(targets: tuple[str, ...], fmt: str, strict: bool, max_errors: int, 
     validated in their own version, then upcast. A folder that is not itself a
     match stands for the matches inside it.
     """
+    import_late(globals(), _LATE)
     with progress_for(f"validate {' '.join(targets)}", quiet, progress) as line:
         line.stage("reading and validating")
         result = validate_targets(targets, store=store, server=server, strict=strict, max_errors=max_errors)

@@ -8,6 +8,7 @@ any labelled transfer data.  A Daishi match is one adapter
 :func:`daishi_forensics.report.screening.screen_match`).
 
 >>> import networkx as nx
+>>> from daishi_forensics.screens import screen_graph
 >>> G = nx.MultiDiGraph()
 >>> _ = G.add_edge("a", "b", value=6.0, tick=1, event=1, exchange="t1", goods={"wood": 6.0})
 >>> _ = G.add_edge("b", "a", value=6.0, tick=1, event=2, exchange="t1", goods={"food": 6.0})
@@ -25,10 +26,26 @@ and digest are stamped in every result), sets how often an honest match is not `
 
 from __future__ import annotations
 
-from .config import ConfigError, ScreenConfig, default_config, load_config
-from .flags import Flag, Level, Verdict, verdict_of
-from .graph import FORCED_KINDS, ScreenInputError, TransferView, combine_graphs, net_transfer_graph
-from .screening import SCREENS, ScreenResult, SeasonResult, screen_graph, screen_season
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .config import ConfigError, ScreenConfig, default_config, load_config
+    from .flags import Flag, Level, Verdict, verdict_of
+    from .graph import FORCED_KINDS, ScreenInputError, TransferView, combine_graphs, net_transfer_graph
+    from .screening import SCREENS, ScreenResult, SeasonResult, screen_graph, screen_season
+
+_EXPORTS: dict[str, str] = {
+    "ConfigError": "config", "ScreenConfig": "config", "default_config": "config", "load_config": "config",
+    "Flag": "flags", "Level": "flags", "Verdict": "flags", "verdict_of": "flags",
+    "FORCED_KINDS": "graph", "ScreenInputError": "graph", "TransferView": "graph", "combine_graphs": "graph",
+    "net_transfer_graph": "graph",
+    "SCREENS": "screening", "ScreenResult": "screening", "SeasonResult": "screening", "screen_graph": "screening",
+    "screen_season": "screening",
+}
+"""Each public name → the module of this package that defines it, imported when the name is first
+asked for: importing one module (``screens.config`` for the ``screen`` command's options) does
+not import every screen, networkx and numpy."""
 
 __all__ = [
     "FORCED_KINDS",
@@ -50,3 +67,16 @@ __all__ = [
     "screen_season",
     "verdict_of",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -10,28 +10,38 @@ plain columns a pass keeps its per-event state in (:func:`int_column`, :class:`T
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
-from ._columns import RecordLog, Rows, ShapeTable, Table, code_column, int_column, position
-from .driver import replay
-from .registry import Catalogue, PassFactory, PassSpec, lazy
-from .timeline import Timeline
-from .world import CountingPass, Event, Pass, Tally, TickClosingPass, World
-
 if TYPE_CHECKING:
+    from ._columns import RecordLog, Rows, ShapeTable, Table, code_column, int_column, position
     from .analysis import MatchAnalysis, analyze, analyze_target, paused_cycle_collection
+    from .driver import replay
+    from .registry import Catalogue, PassFactory, PassSpec, lazy
+    from .timeline import Timeline
+    from .world import CountingPass, Event, Pass, Tally, TickClosingPass, World
 
-_ANALYSIS = frozenset({"MatchAnalysis", "analyze", "analyze_target", "paused_cycle_collection"})
+_EXPORTS: dict[str, str] = {
+    **dict.fromkeys(("RecordLog", "Rows", "ShapeTable", "Table", "code_column", "int_column", "position"), "_columns"),
+    **dict.fromkeys(("MatchAnalysis", "analyze", "analyze_target", "paused_cycle_collection"), "analysis"),
+    "replay": "driver",
+    **dict.fromkeys(("Catalogue", "PassFactory", "PassSpec", "lazy"), "registry"),
+    "Timeline": "timeline",
+    **dict.fromkeys(("CountingPass", "Event", "Pass", "Tally", "TickClosingPass", "World"), "world"),
+}
+"""Each public name → the module of this package that defines it, imported when the name is first
+asked for: the analysis names load the read layer (schemas, validators), and a module of the
+package imported alone (``replay.fork`` for the command line's progress line) loads no other."""
 
 
 def __getattr__(name: str) -> Any:
-    """The analysis names load the read layer (schemas, validators) only when first asked for,
-    so a pass importing :class:`World` stays cheap."""
-    if name in _ANALYSIS:
-        from . import analysis
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
 
-        return getattr(analysis, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "Catalogue",
@@ -58,3 +68,7 @@ __all__ = [
     "position",
     "replay",
 ]
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
