@@ -62,7 +62,7 @@ from .jsontext import (DocumentEvent, RepeatedKeys, colon_counter, key_path, lon
 from .sources import EventSpool, MatchSource, RawRecord
 from .upcast import upcast
 from .validation import (EXACT_INTEGER, UPCAST_MARKS, EventChecker, IntegralFloat, Problem, as_integers,
-                         header_problems, json_path, server_errata_problems)
+                         header_problems, json_path, past_unbounded, server_errata_problems)
 
 __all__ = ["ReadStats", "MatchRead", "read_match", "as_parsed", "REGION", "SEASON_MARKERS", "truncation_evidence",
            "erratum_name", "usable_type", "UNTYPED"]
@@ -1410,5 +1410,16 @@ def as_parsed(source: MatchSource, withheld: Collection[int] = ()) -> Iterator[A
 
 def read_match(source: MatchSource, *, strict: bool = False, validate: bool = True,
                max_per_kind: int = 1_000) -> MatchRead:
-    """Wrap a source in the read boundary."""
+    """Wrap a source in the read boundary, for an analysis.
+
+    Raises
+    ------
+    InvalidInput
+        An integer of the archive is read as a double past 2**53 where its schema sets no bound (its
+        ``config.event_schema_version``, a seat's ``reputation``): it cannot be read exactly, as in an event;
+        named by its field, quoted as written where its text was at hand.  (``validate`` lists it among the
+        archive's problems: :func:`~.validation.header_problems`.)
+    """
+    for path, message in past_unbounded(source)[:1]:
+        raise InvalidInput(message, file=source.name, field=path[2:])
     return MatchRead(source, strict=strict, validate=validate, max_per_kind=max_per_kind)

@@ -18,7 +18,7 @@ from typing import Any, Iterable, Iterator
 from daishi_forensics import exitcodes
 from daishi_forensics.errors import BadSetting, ForensicsError, InvalidInput
 from daishi_forensics.jsonio import shown
-from .boundary import ReadStats, read_match
+from .boundary import MatchRead, ReadStats
 from .sources import (STDIN, STDIN_NAME, Limits, MatchSource, RawRecord, is_match_folder, matches_in, misnamed_note,
                       open_match, open_stdin)
 from .validation import Problem
@@ -145,7 +145,7 @@ def validate_one(
         else:
             source = open_match(target, store=store, server=server, limits=limits)
         positions = _TradePositions()
-        read = read_match(positions.watching(source), strict=strict, max_per_kind=max_errors)
+        read = MatchRead(positions.watching(source), strict=strict, max_per_kind=max_errors)  # header_problems: every problem
         header = read.header_problems()
         unoffered = list(_trades_never_offered(read.events(), source.name, positions))
     except BadSetting:

@@ -35,7 +35,7 @@ from .archive import past_exact, repeated_agents, twice_message
 
 __all__ = ["Problem", "EventChecker", "SchemaChecker", "MAX_MESSAGE", "json_path", "IntegerPath", "IntegralFloat",
            "integer_paths", "as_integers", "as_draft4", "flattened", "stored_only", "ENVELOPE_INTEGERS", "EXACT_INTEGER",
-           "UPCAST_MARKS", "report_schema_errors"]
+           "UPCAST_MARKS", "report_schema_errors", "past_unbounded"]
 
 MAX_MESSAGE = 240
 
@@ -807,6 +807,9 @@ def header_problems(source: Any) -> list[Problem]:
                     said_past.add(where)
                 elif where not in said_past:
                     problems.append(Problem(name, message, code=key, path=where))
+    for where, number in past.items():  # where the schema sets no bound (a seed, a version): past 2**53 all the same
+        if where not in said_past:
+            problems.append(Problem(name, _past_exact_said(number), code="integer-range", path=where))
     archive_id = source.archive.get("matchId")
     if (named_id and header.get("matchId") is not None and archive_id is not None
             and archive_id != header.get("matchId")):
@@ -851,6 +854,19 @@ def server_errata_problems(source: Any) -> list[Problem]:
                                           "it withholds nothing", severity="warning", code="errata",
                                     path=f"$.errata[{position}].events"))
     return problems
+
+
+def past_unbounded(source: Any) -> list[tuple[str, str]]:
+    """``(path from the archive's root, message)`` for each integer of ``source``'s archive read as a double of
+    2**53 or more (:attr:`~.sources.MatchSource.archive_past`) where the archive's schema sets no bound (a
+    version, a reputation): past 2**53 all the same, as in an event, though no schema error says it."""
+    numbers = getattr(source, "archive_past", ())
+    if not numbers:
+        return []
+    archive = source.header.get("archive")
+    checker = _header_checker("archive")
+    refused = set() if checker.is_valid(archive) else {path for path, _ in checker.errors(archive)}
+    return [(number.path, _past_exact_said(number)) for number in numbers if number.path not in refused]
 
 
 def _past_exact_said(number: IntegralFloat) -> str:
