@@ -695,7 +695,7 @@ def _nodes(schema: dict[str, Any]) -> Iterator[dict[str, Any]]:
 def _values_at(
     record: Any, paths: Iterable[IntegerPath], *, floats_only: bool = False
 ) -> Iterator[tuple[tuple[Any, ...], Any]]:
-    """``(concrete path, value)`` of every value at ``paths`` in ``record``."""
+    """``(concrete path, value)`` of every value at ``paths`` in ``record`` (a path may name an array's position)."""
     for path in paths:
         stack: list[tuple[Any, tuple[Any, ...], int]] = [(record, (), 0)]
         while stack:
@@ -711,6 +711,8 @@ def _values_at(
                 elif isinstance(node, list):
                     stack.extend((v, (*where, i), depth + 1) for i, v in enumerate(node))
             elif isinstance(node, dict) and key in node:
+                stack.append((node[key], (*where, key), depth + 1))
+            elif isinstance(node, list) and isinstance(key, int) and 0 <= key < len(node):  # a concrete path's position
                 stack.append((node[key], (*where, key), depth + 1))
 
 
