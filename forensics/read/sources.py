@@ -230,9 +230,10 @@ class MatchSource:
     """Strings of the header (outside the events) whose lone surrogate escapes were read as U+FFFD:
     ``(where, the string as written)``, where a path (a key: its object's path, then ``{key}``)."""
     number_texts: Callable[[int], dict[tuple[Any, ...], str]] | None = None
-    """For a bundle file: the numbers of the record at an index that were read as doubles at least 2**53
+    """For a bundle: the numbers of the record at an index that were read as doubles at least 2**53
     in magnitude, as the file writes them, by their path in the record (found when first asked, by
-    reading the file again: its text is not kept); a line's text is at hand, this is the document's."""
+    reading the file again: its text is not kept; from standard input, which cannot be read again, found
+    in the text as it is parsed); a line's text is at hand, this is the document's."""
     archive_numbers: list[IntegralFloat] = field(default_factory=list)
     """Numbers of the archive written with a fraction or exponent where its schema puts an integer
     (``"endedAtTick": 600.0``), read as the integers they are (said as warnings), paths from the
@@ -774,7 +775,7 @@ def _bundle_source(data: bytes | bytearray, name: str,
                    reread: Callable[[], bytes | bytearray] | None = None) -> MatchSource:
     """A bundle's source from its whole text (``data``, read within the bundle limit), named ``name``;
     ``reread`` reads that text again (a file), for the numbers a problem quotes as written
-    (:attr:`MatchSource.number_texts`)."""
+    (:attr:`MatchSource.number_texts`); without it (standard input), they are found in ``data`` now."""
     notes: list[str] = []
     try:
         data = _without_bom(data, name, notes)
@@ -791,6 +792,7 @@ def _bundle_source(data: bytes | bytearray, name: str,
     header = {k: v for k, v in document.items() if k != "events"}
     _require_archive(header, name)
     past = _archive_past(as_integers(header["archive"], _archive_integers())[1], data, ("archive",))
+    texts = _number_texts(events, reread) if reread is not None else _number_texts_now(events, data)
     del data
     lone_events: dict[int, dict[tuple[Any, ...], str]] = {}
     header_lone: list[tuple[str, str]] = []
@@ -813,7 +815,7 @@ def _bundle_source(data: bytes | bytearray, name: str,
 
     return MatchSource(name, "bundle", header, records, notes=notes, repeated_keys=header_repeated,
                        lone_surrogates=header_lone, archive_past=past,
-                       number_texts=_number_texts(events, reread) if reread is not None else None)
+                       number_texts=texts)
 
 
 @cache
@@ -851,18 +853,49 @@ def _number_texts(events: list[Any], reread: Callable[[], bytes | bytearray]) ->
     def texts(index: int) -> dict[tuple[Any, ...], str]:
         nonlocal found
         if found is None:
-            found = {}
             wanted = [("events", i, *where) for i, event in enumerate(events) for where in _past_exact(event)]
             try:
                 data = reread() if wanted else b""
             except (ForensicsError, OSError, MemoryError):
                 data = b""
-            for where, text in (written_numbers(_without_bom(data, "", []), wanted).items() if data else ()):
-                if _reads_as(text, _at(events, where[1:])):
-                    found.setdefault(where[1], {})[where[2:]] = text
+            found = _texts_at(events, wanted, _without_bom(data, "", [])) if data else {}
         return found.get(index, {})
 
     return texts
+
+
+_MAY_BE_PAST_EXACT = re.compile(rb"[:\[,]\s*-?(?:[0-9]{16}|[0-9]+(?:\.[0-9]+)?[eE])")
+"""A number a double of 2**53 or more may have been read from: 16 digits or more before any fraction, or an
+exponent (a JSON number has no leading zero).  It may match inside a string too: only a first look."""
+
+
+def _number_texts_now(events: list[Any], data: bytes | bytearray) -> Callable[[int], dict[tuple[Any, ...], str]]:
+    """:func:`_number_texts` of a bundle that cannot be read again (standard input): the texts are found now,
+    in ``data``, the text just parsed, which is then let go (only the few numbers' texts are kept).  Events
+    are looked at only when the text may write such a number (:data:`_MAY_BE_PAST_EXACT`).
+
+    >>> events = [{"id": 1, "payload": {"n": 9007199254740992.0}}]
+    >>> _number_texts_now(events, b'{"events": [{"id": 1, "payload": {"n": 9007199254740993.0}}]}')(0)
+    {('payload', 'n'): '9007199254740993.0'}
+    >>> _number_texts_now(events, b'{"events": [{"id": 1, "payload": {"n": 1.5}}]}')(0)
+    {}
+    """
+    found: dict[int, dict[tuple[Any, ...], str]] = {}
+    if _MAY_BE_PAST_EXACT.search(data):
+        wanted = [("events", i, *where) for i, event in enumerate(events) for where in _past_exact(event)]
+        found = _texts_at(events, wanted, data) if wanted else {}
+    return lambda index: found.get(index, {})
+
+
+def _texts_at(events: list[Any], wanted: list[tuple[Any, ...]], data: bytes | bytearray
+              ) -> dict[int, dict[tuple[Any, ...], str]]:
+    """By event position, the text ``data`` writes at each of ``wanted`` (``("events", i, ...)``) that is read
+    as the double the event holds there."""
+    found: dict[int, dict[tuple[Any, ...], str]] = {}
+    for where, text in written_numbers(data, wanted).items():
+        if _reads_as(text, _at(events, where[1:])):
+            found.setdefault(where[1], {})[where[2:]] = text
+    return found
 
 
 def _past_exact(value: Any) -> list[tuple[Any, ...]]:
