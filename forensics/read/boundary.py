@@ -624,6 +624,7 @@ class MatchRead:
             return
         event_id = data.get("id")
         version = data.get("schemaVersion", 1)
+        missing = missing_version(data, type_name) if self.validate else None
         stats.by_type[type_name] += 1
         stats.by_version[_tallied_version(version)] += 1
         eid = _int_id(event_id)
@@ -634,6 +635,12 @@ class MatchRead:
         if self.validate:
             # every check is made, a schema error or not, but none about a field a check before it named
             self._schema_paths = set()
+            if missing is not None:  # read as version 1, it would pass what its version's checks refuse
+                self._problem(Problem(name, missing, event_id=eid, line=line, index=index, path="$.schemaVersion",
+                                      event_type=type_name))
+                stats.invalid += 1
+                self._cold_types[type_name] += 1
+                return
             bad = self._numbers(numbers, eid, line, index, type_name)
             bad = self._check(_checker(), data, version, type_name, eid, line, index) or bad
             named = self._schema_paths | self._said_paths
@@ -1327,6 +1334,31 @@ def _or_minus_one(event_id: int | None) -> int:
 
 def _or_none(event_id: int) -> int | None:
     return None if event_id < 0 else event_id
+
+
+NOT_IN_V1 = frozenset({"match_manifest", "action_rejected", "agent_snapshot", "inference_usage", "turn_forfeited",
+                       "message_private"})
+"""Event types a version 1 log never holds (engine 0.1.0 logged none; its direct message is a ``message``
+with a ``to``)."""
+
+
+def missing_version(data: dict[str, Any], type_name: str) -> str | None:
+    """Why a record without ``schemaVersion`` cannot be read as version 1, the version a record without one
+    is: its type is one version 1 never has (:data:`NOT_IN_V1`).  None when it has one, or may be a version
+    1 record (a record of a type version 1 has is read as version 1, in any log: a whole version 1 log
+    leaves it out everywhere).
+
+    >>> missing_version({"type": "agent_snapshot"}, "agent_snapshot")
+    'schemaVersion is missing: a record without one is read as version 1, and version 1 has no agent_snapshot events'
+    >>> missing_version({"type": "gather"}, "gather") is None
+    True
+    >>> missing_version({"type": "agent_snapshot", "schemaVersion": 3}, "agent_snapshot") is None
+    True
+    """
+    if "schemaVersion" in data or type_name not in NOT_IN_V1:
+        return None
+    return (f"schemaVersion is missing: a record without one is read as version 1, and version 1 has no "
+            f"{type_name} events")
 
 
 def _read_version(data: dict[str, Any]) -> bool:
