@@ -733,9 +733,17 @@ class IntegralFloat:
     hold it: ``9007199254740993.0``, ``18446744073709551616``); None otherwise, or when unknown."""
 
     def quoted(self) -> str:
-        """The number as a message quotes it: as written when the value read differs, else as read."""
-        return f"{self.written} (as written in the file; read as {shown(self.value)})" if self.written \
-            else shown(self.value)
+        """The number as a message quotes it: as written when the value read differs, else as read; once when
+        the double read is shown as the file writes it (``1e+308``, which it is not exactly).
+
+        >>> IntegralFloat("$.n", 1e308, False, written="1e+308").quoted()
+        '1e+308'
+        >>> IntegralFloat("$.n", 1e308, False, written="1e308").quoted()
+        '1e308 (as written in the file; read as 1e+308)'
+        """
+        read = shown(self.value)
+        return f"{self.written} (as written in the file; read as {read})" if self.written and self.written != read \
+            else read
 
 
 def as_integers(record: dict[str, Any], paths: Iterable[IntegerPath]) -> tuple[dict[str, Any], list[IntegralFloat]]:
