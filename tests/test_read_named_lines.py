@@ -228,3 +228,19 @@ def test_an_archive_integer_the_schema_does_not_bound_is_refused_when_read_as_a_
     assert _errors(path) == (1, [f"error: {path}: $.archive.config.event_schema_version: 18446744073709551616 (as "
                                  "written in the file; read as 1.8446744073709552e+19) is past 2**53: an integer "
                                  "this large cannot be read exactly"])
+
+
+@pytest.mark.parametrize(("key", "value", "said"), [("agents", "", "''"), ("errata", 123, "123")])
+def test_validate_names_a_folder_s_archive_json_for_an_archive_list_that_is_none(
+        tmp_path: Path, key: str, value: object, said: str) -> None:
+    """For a match folder, validate named the folder and the archive's path within the match
+    ('error: …/m_…: $.archive.agents: …'), where every other problem of its archive names the file
+    ('error: …/m_…/archive.json: $.agents[0].seat: …'): a CI annotation pointed at a folder.  It names
+    archive.json now, the path from its root (exit 1 as before)."""
+    events, arch = _match()
+    arch[key] = value
+    path = write_match(tmp_path, events, arch, form="folder")
+    result = CliRunner().invoke(main, ["validate", str(path)])
+    assert result.exit_code == 1
+    assert result.output.splitlines()[-2:] == [
+        f"  error: {path / 'archive.json'}: $.{key}: the archive's {key} is not a list: {said}", "0 of 1 match valid"]

@@ -195,6 +195,8 @@ def _invalid_archive(source: MatchSource, exc: InvalidInput, *, stdin: bool) -> 
     ``behavior``, ``screen`` and ``score`` exit on it), not an unreadable input (exit 3); no event is read."""
     problem = Problem(exc.file or source.name, exc.message, code="archive",
                       path=f"$.archive.{exc.field}" if exc.field else "$.archive")
+    if source.form == "folder":  # named as the folder's other archive problems are: its archive.json
+        problem = _in_folder(source, problem)
     return FileResult(target=source.name, stdin=stdin, form=source.form, match_id=source.match_id,
                       stats=ReadStats(errors=1).as_dict(),
                       problems=(problem,), problem_counts={"archive": 1}, error_count=1)
