@@ -63,8 +63,15 @@ _TABLE_KEEP_NEWLINE = {k: v for k, v in _TABLE.items() if k != ord("\n")}
 
 
 def shown(text: str) -> str:
-    """``text`` on one line with every control character written out as an escape."""
-    return text.translate(_TABLE)
+    """``text`` on one line with every control character written out as an escape, and the lone surrogates a
+    file name's bytes are decoded to (under an ASCII locale) as those bytes read as UTF-8 (:func:`utf8_text`):
+    the characters a reader is shown, so a line wrapped on it is as wide as it looks (``dätä`` is four
+    characters, not the six its bytes were).
+
+    >>> shown("d\\udcc3\\udca4t\\udcc3\\udca4/m.jsonl")
+    'dätä/m.jsonl'
+    """
+    return (text if text.isascii() else utf8_text(text)).translate(_TABLE)
 
 
 def shown_ends(text: str) -> str:
@@ -106,8 +113,9 @@ def _written_out(spaces: re.Match[str]) -> str:
 
 def shown_lines(text: str) -> str:
     """``text`` with every control character but the newline written out: for a whole page a
-    renderer built, whose newlines are its own (the data in it already went through :func:`shown`)."""
-    return text.translate(_TABLE_KEEP_NEWLINE)
+    renderer built, whose newlines are its own (the data in it already went through :func:`shown`);
+    a file name's bytes as :func:`shown` gives them."""
+    return (text if text.isascii() else utf8_text(text)).translate(_TABLE_KEEP_NEWLINE)
 
 
 def is_neutral(text: str, *, keep: str = "\n") -> bool:

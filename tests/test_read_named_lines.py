@@ -197,18 +197,15 @@ def test_an_archive_tick_past_2_53_is_said_so_not_quoted_as_the_double(tmp_path:
                "written): it is not a tick")
 
 
-@pytest.mark.parametrize(("form", "said"), [
-    ("stream", "9007199254740993.0 (as written in the file; read as 9007199254740992.0) is past 2**53: an integer "
-               "this large cannot be read exactly"),
-    ("bundle", "a number past 2^53 - 1 (9007199254740991), the largest integer the export format holds (not quoted: "
-               "read as a double, it may not be the number written)"),
-])
-def test_validate_says_an_archive_tick_past_2_53_without_quoting_the_double(tmp_path: Path, form: str,
-                                                                            said: str) -> None:
+@pytest.mark.parametrize("form", ["stream", "bundle"])
+def test_validate_says_an_archive_tick_past_2_53_without_quoting_the_double(tmp_path: Path, form: str) -> None:
     """validate said ``"endedAtTick": 9007199254740993.0`` as '$.archive.endedAtTick: 9007199254740992.0 is greater
-    than the maximum of 9007199254740991' (exit 1), a number the file does not hold.  A stream's header line
-    is at hand: the number is quoted as written, in a record's words; a bundle's text is not kept: the
-    number is not quoted, in the words behavior and score use (exit 1 as before)."""
+    than the maximum of 9007199254740991' (exit 1), a number the file does not hold.  The number is quoted as
+    written, in a record's words: from a stream's header line, and from a bundle's text, looked at while it is
+    read (a bundle's said 'a number past 2^53 - 1 ... (not quoted ...)' before: its text was not kept); exit 1
+    as before."""
+    said = ("9007199254740993.0 (as written in the file; read as 9007199254740992.0) is past 2**53: an integer "
+            "this large cannot be read exactly")
     events, arch = _match()
     arch["endedAtTick"] = 10
     path = write_match(tmp_path, events, arch, form=form)
@@ -216,13 +213,34 @@ def test_validate_says_an_archive_tick_past_2_53_without_quoting_the_double(tmp_
     assert _errors(path) == (1, [f"error: {path}: $.archive.endedAtTick: {said}"])
 
 
-def test_an_archive_integer_the_schema_does_not_bound_is_not_refused_for_being_large(tmp_path: Path) -> None:
-    """Only a field whose schema refuses the number is said: a config's event_schema_version of 2**64, which
-    its schema does not bound, stays valid as before."""
+def test_an_archive_integer_the_schema_does_not_bound_is_refused_when_read_as_a_double_past_2_53(
+        tmp_path: Path) -> None:
+    """A config's event_schema_version of 2**64 (written past 64 bits, so read as a double), which its schema
+    does not bound, was valid (exit 0) where the same number in an event (a manifest's eventSchemaVersion) is
+    an error; it is one in the archive too now, quoted as written (exit 1).  See
+    ``test_archive_past_unbounded.py``."""
     events, arch = _match()
     arch["config"] = {**arch.get("config", {}), "event_schema_version": 3}
     path = write_match(tmp_path, events, arch)
     text = path.read_bytes()
     assert text.count(b'"event_schema_version":3') == 1
     path.write_bytes(text.replace(b'"event_schema_version":3', b'"event_schema_version":18446744073709551616'))
-    assert _errors(path) == (0, [])
+    assert _errors(path) == (1, [f"error: {path}: $.archive.config.event_schema_version: 18446744073709551616 (as "
+                                 "written in the file; read as 1.8446744073709552e+19) is past 2**53: an integer "
+                                 "this large cannot be read exactly"])
+
+
+@pytest.mark.parametrize(("key", "value", "said"), [("agents", "", "''"), ("errata", 123, "123")])
+def test_validate_names_a_folder_s_archive_json_for_an_archive_list_that_is_none(
+        tmp_path: Path, key: str, value: object, said: str) -> None:
+    """For a match folder, validate named the folder and the archive's path within the match
+    ('error: …/m_…: $.archive.agents: …'), where every other problem of its archive names the file
+    ('error: …/m_…/archive.json: $.agents[0].seat: …'): a CI annotation pointed at a folder.  It names
+    archive.json now, the path from its root (exit 1 as before)."""
+    events, arch = _match()
+    arch[key] = value
+    path = write_match(tmp_path, events, arch, form="folder")
+    result = CliRunner().invoke(main, ["validate", str(path)])
+    assert result.exit_code == 1
+    assert result.output.splitlines()[-2:] == [
+        f"  error: {path / 'archive.json'}: $.{key}: the archive's {key} is not a list: {said}", "0 of 1 match valid"]

@@ -62,7 +62,7 @@ from .jsontext import (DocumentEvent, RepeatedKeys, colon_counter, key_path, lon
 from .sources import EventSpool, MatchSource, RawRecord
 from .upcast import upcast
 from .validation import (EXACT_INTEGER, UPCAST_MARKS, EventChecker, IntegralFloat, Problem, as_integers,
-                         header_problems, json_path, server_errata_problems)
+                         header_problems, json_path, past_unbounded, server_errata_problems)
 
 __all__ = ["ReadStats", "MatchRead", "read_match", "as_parsed", "REGION", "SEASON_MARKERS", "truncation_evidence",
            "erratum_name", "usable_type", "UNTYPED"]
@@ -624,6 +624,7 @@ class MatchRead:
             return
         event_id = data.get("id")
         version = data.get("schemaVersion", 1)
+        missing = missing_version(data, type_name) if self.validate else None
         stats.by_type[type_name] += 1
         stats.by_version[_tallied_version(version)] += 1
         eid = _int_id(event_id)
@@ -634,6 +635,12 @@ class MatchRead:
         if self.validate:
             # every check is made, a schema error or not, but none about a field a check before it named
             self._schema_paths = set()
+            if missing is not None:  # read as version 1, it would pass what its version's checks refuse
+                self._problem(Problem(name, missing, event_id=eid, line=line, index=index, path="$.schemaVersion",
+                                      event_type=type_name))
+                stats.invalid += 1
+                self._cold_types[type_name] += 1
+                return
             bad = self._numbers(numbers, eid, line, index, type_name)
             bad = self._check(_checker(), data, version, type_name, eid, line, index) or bad
             named = self._schema_paths | self._said_paths
@@ -1329,6 +1336,31 @@ def _or_none(event_id: int) -> int | None:
     return None if event_id < 0 else event_id
 
 
+NOT_IN_V1 = frozenset({"match_manifest", "action_rejected", "agent_snapshot", "inference_usage", "turn_forfeited",
+                       "message_private"})
+"""Event types a version 1 log never holds (engine 0.1.0 logged none; its direct message is a ``message``
+with a ``to``)."""
+
+
+def missing_version(data: dict[str, Any], type_name: str) -> str | None:
+    """Why a record without ``schemaVersion`` cannot be read as version 1, the version a record without one
+    is: its type is one version 1 never has (:data:`NOT_IN_V1`).  None when it has one, or may be a version
+    1 record (a record of a type version 1 has is read as version 1, in any log: a whole version 1 log
+    leaves it out everywhere).
+
+    >>> missing_version({"type": "agent_snapshot"}, "agent_snapshot")
+    'schemaVersion is missing: a record without one is read as version 1, and version 1 has no agent_snapshot events'
+    >>> missing_version({"type": "gather"}, "gather") is None
+    True
+    >>> missing_version({"type": "agent_snapshot", "schemaVersion": 3}, "agent_snapshot") is None
+    True
+    """
+    if "schemaVersion" in data or type_name not in NOT_IN_V1:
+        return None
+    return (f"schemaVersion is missing: a record without one is read as version 1, and version 1 has no "
+            f"{type_name} events")
+
+
 def _read_version(data: dict[str, Any]) -> bool:
     """Whether a record's ``schemaVersion`` is one this tool reads (1, 2 or 3, or absent: version 1), as the
     schema check asks (an unknown one is invalid, named as written)."""
@@ -1410,5 +1442,16 @@ def as_parsed(source: MatchSource, withheld: Collection[int] = ()) -> Iterator[A
 
 def read_match(source: MatchSource, *, strict: bool = False, validate: bool = True,
                max_per_kind: int = 1_000) -> MatchRead:
-    """Wrap a source in the read boundary."""
+    """Wrap a source in the read boundary, for an analysis.
+
+    Raises
+    ------
+    InvalidInput
+        An integer of the archive is read as a double past 2**53 where its schema sets no bound (its
+        ``config.event_schema_version``, a seat's ``reputation``): it cannot be read exactly, as in an event;
+        named by its field, quoted as written where its text was at hand.  (``validate`` lists it among the
+        archive's problems: :func:`~.validation.header_problems`.)
+    """
+    for path, message in past_unbounded(source)[:1]:
+        raise InvalidInput(message, file=source.name, field=path[2:])
     return MatchRead(source, strict=strict, validate=validate, max_per_kind=max_per_kind)

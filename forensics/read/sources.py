@@ -230,9 +230,10 @@ class MatchSource:
     """Strings of the header (outside the events) whose lone surrogate escapes were read as U+FFFD:
     ``(where, the string as written)``, where a path (a key: its object's path, then ``{key}``)."""
     number_texts: Callable[[int], dict[tuple[Any, ...], str]] | None = None
-    """For a bundle file: the numbers of the record at an index that were read as doubles at least 2**53
+    """For a bundle: the numbers of the record at an index that were read as doubles at least 2**53
     in magnitude, as the file writes them, by their path in the record (found when first asked, by
-    reading the file again: its text is not kept); a line's text is at hand, this is the document's."""
+    reading the file again: its text is not kept; from standard input, which cannot be read again, found
+    in the text as it is parsed); a line's text is at hand, this is the document's."""
     archive_numbers: list[IntegralFloat] = field(default_factory=list)
     """Numbers of the archive written with a fraction or exponent where its schema puts an integer
     (``"endedAtTick": 600.0``), read as the integers they are (said as warnings), paths from the
@@ -240,8 +241,8 @@ class MatchSource:
 
     archive_past: list[IntegralFloat] = field(default_factory=list)
     """Integers of the archive read as doubles of 2**53 or more in magnitude (``9007199254740993.0``), which
-    cannot be read exactly: as written where the header's text was at hand (a stream's line), paths from
-    the archive's root."""
+    cannot be read exactly: as written where the archive's text was at hand (a stream's header line, a
+    bundle's document, a folder's ``archive.json``: :func:`_archive_past`), paths from the archive's root."""
     header_text: bytes | None = None
     """The header's text, where it is one line (a stream's first line)."""
 
@@ -249,11 +250,8 @@ class MatchSource:
         archive = self.header.get("archive")
         if isinstance(archive, dict):
             found = as_integers(archive, _archive_integers())[1]
-            past = [n for n in found if abs(n.value) >= EXACT_INTEGER]
-            if past and not self.archive_past:
-                written = (written_numbers(self.header_text, [("archive", *n.where) for n in past])
-                           if self.header_text is not None else {})
-                self.archive_past = [dataclasses.replace(n, written=written.get(("archive", *n.where))) for n in past]
+            if not self.archive_past:
+                self.archive_past = _archive_past(found, self.header_text, ("archive",))
             numbers = [n for n in found if abs(n.value) < EXACT_INTEGER]  # below 2**53: read as the integers
             if numbers:  # (2**53 and past: a double there may not be the number written, so not read as one)
                 read, _ = as_integers(archive, [tuple(n.where) for n in numbers])
@@ -777,7 +775,7 @@ def _bundle_source(data: bytes | bytearray, name: str,
                    reread: Callable[[], bytes | bytearray] | None = None) -> MatchSource:
     """A bundle's source from its whole text (``data``, read within the bundle limit), named ``name``;
     ``reread`` reads that text again (a file), for the numbers a problem quotes as written
-    (:attr:`MatchSource.number_texts`)."""
+    (:attr:`MatchSource.number_texts`); without it (standard input), they are found in ``data`` now."""
     notes: list[str] = []
     try:
         data = _without_bom(data, name, notes)
@@ -791,9 +789,11 @@ def _bundle_source(data: bytes | bytearray, name: str,
     repeated, header_repeated = _repeated_in_document(data, document)
     floats = [("events", i, "id") for i, event in enumerate(events) if type(event) is dict and type(event.get("id")) is float]
     written_ids = {where[1]: text for where, text in written_numbers(data, floats).items()} if floats else {}
-    del data
     header = {k: v for k, v in document.items() if k != "events"}
     _require_archive(header, name)
+    past = _archive_past(as_integers(header["archive"], _archive_integers())[1], data, ("archive",))
+    texts = _number_texts(events, reread) if reread is not None else _number_texts_now(events, data)
+    del data
     lone_events: dict[int, dict[tuple[Any, ...], str]] = {}
     header_lone: list[tuple[str, str]] = []
     for where, original in lone.items():
@@ -814,14 +814,33 @@ def _bundle_source(data: bytes | bytearray, name: str,
             yield RawRecord(index, None, data, None)
 
     return MatchSource(name, "bundle", header, records, notes=notes, repeated_keys=header_repeated,
-                       lone_surrogates=header_lone,
-                       number_texts=_number_texts(events, reread) if reread is not None else None)
+                       lone_surrogates=header_lone, archive_past=past,
+                       number_texts=texts)
 
 
 @cache
 def _archive_integers() -> tuple[IntegerPath, ...]:
     """Where the archive's schema puts an integer."""
     return tuple(sorted(integer_paths(schemas.inlined("archive")), key=lambda path: [str(k) for k in path]))
+
+
+def _archive_past(found: list[IntegralFloat], text: bytes | bytearray | None,
+                 prefix: tuple[Any, ...] = ()) -> list[IntegralFloat]:
+    """The numbers of ``found`` (an archive's, :func:`~.validation.as_integers`) read as doubles of 2**53 or
+    more in magnitude, each with its text as ``text`` writes it (the archive at ``prefix`` in that JSON
+    text) where it is at hand: what :attr:`MatchSource.archive_past` holds.  ``text`` is parsed again only
+    when there is such a number.
+
+    >>> found = as_integers({"seed": 9007199254740993.0, "n": 5.0}, [("seed",), ("n",)])[1]
+    >>> [(n.path, n.written) for n in _archive_past(found, b'{"archive": {"seed": 9007199254740993.0, "n": 5.0}}',
+    ...                                             ("archive",))]
+    [('$.seed', '9007199254740993.0')]
+    """
+    past = [number for number in found if abs(number.value) >= EXACT_INTEGER]
+    if not past:
+        return []
+    written = written_numbers(text, [(*prefix, *number.where) for number in past]) if text is not None else {}
+    return [dataclasses.replace(number, written=written.get((*prefix, *number.where))) for number in past]
 
 
 def _number_texts(events: list[Any], reread: Callable[[], bytes | bytearray]) -> Callable[[int], dict[tuple[Any, ...], str]]:
@@ -834,18 +853,49 @@ def _number_texts(events: list[Any], reread: Callable[[], bytes | bytearray]) ->
     def texts(index: int) -> dict[tuple[Any, ...], str]:
         nonlocal found
         if found is None:
-            found = {}
             wanted = [("events", i, *where) for i, event in enumerate(events) for where in _past_exact(event)]
             try:
                 data = reread() if wanted else b""
             except (ForensicsError, OSError, MemoryError):
                 data = b""
-            for where, text in (written_numbers(_without_bom(data, "", []), wanted).items() if data else ()):
-                if _reads_as(text, _at(events, where[1:])):
-                    found.setdefault(where[1], {})[where[2:]] = text
+            found = _texts_at(events, wanted, _without_bom(data, "", [])) if data else {}
         return found.get(index, {})
 
     return texts
+
+
+_MAY_BE_PAST_EXACT = re.compile(rb"[:\[,]\s*-?(?:[0-9]{16}|[0-9]+(?:\.[0-9]+)?[eE])")
+"""A number a double of 2**53 or more may have been read from: 16 digits or more before any fraction, or an
+exponent (a JSON number has no leading zero).  It may match inside a string too: only a first look."""
+
+
+def _number_texts_now(events: list[Any], data: bytes | bytearray) -> Callable[[int], dict[tuple[Any, ...], str]]:
+    """:func:`_number_texts` of a bundle that cannot be read again (standard input): the texts are found now,
+    in ``data``, the text just parsed, which is then let go (only the few numbers' texts are kept).  Events
+    are looked at only when the text may write such a number (:data:`_MAY_BE_PAST_EXACT`).
+
+    >>> events = [{"id": 1, "payload": {"n": 9007199254740992.0}}]
+    >>> _number_texts_now(events, b'{"events": [{"id": 1, "payload": {"n": 9007199254740993.0}}]}')(0)
+    {('payload', 'n'): '9007199254740993.0'}
+    >>> _number_texts_now(events, b'{"events": [{"id": 1, "payload": {"n": 1.5}}]}')(0)
+    {}
+    """
+    found: dict[int, dict[tuple[Any, ...], str]] = {}
+    if _MAY_BE_PAST_EXACT.search(data):
+        wanted = [("events", i, *where) for i, event in enumerate(events) for where in _past_exact(event)]
+        found = _texts_at(events, wanted, data) if wanted else {}
+    return lambda index: found.get(index, {})
+
+
+def _texts_at(events: list[Any], wanted: list[tuple[Any, ...]], data: bytes | bytearray
+              ) -> dict[int, dict[tuple[Any, ...], str]]:
+    """By event position, the text ``data`` writes at each of ``wanted`` (``("events", i, ...)``) that is read
+    as the double the event holds there."""
+    found: dict[int, dict[tuple[Any, ...], str]] = {}
+    for where, text in written_numbers(data, wanted).items():
+        if _reads_as(text, _at(events, where[1:])):
+            found.setdefault(where[1], {})[where[2:]] = text
+    return found
 
 
 def _past_exact(value: Any) -> list[tuple[Any, ...]]:
@@ -1088,14 +1138,17 @@ def open_stdin(limits: Limits | None = None, stdin: BinaryIO | None = None) -> M
 
 
 def _read_object(path: Path, limits: Limits, what: str, notes: list[str],
-                 lone: list[tuple[str, str]]) -> tuple[Any, list[str]]:
+                 lone: list[tuple[str, str]], past: list[IntegralFloat] | None = None) -> tuple[Any, list[str]]:
     """A whole JSON file of a folder, and its repeated keys (a byte-order mark: read past, in ``notes``;
-    strings with lone surrogates, in ``lone``)."""
+    strings with lone surrogates, in ``lone``).  ``past``: the file is the archive; its integers read as
+    doubles past 2**53 are added there as written (:func:`_archive_past`)."""
     data = _without_bom(_read_whole(path, limits), str(path), notes)
     originals: dict[tuple[Any, ...], str] = {}
     value = _parse_document(data, str(path), originals)
     lone += [(_lone_path(where, f"{what}: "), original) for where, original in originals.items()]
     repeated = [f"{what}: {key_path(p, k)}" for p, k in repeated_keys(data)] if may_repeat_keys(data, value) else []
+    if past is not None and isinstance(value, dict):
+        past += _archive_past(as_integers(value, _archive_integers())[1], data)
     return value, repeated
 
 
@@ -1155,7 +1208,8 @@ def _open_folder(path: Path, limits: Limits, report_faults: bool = False) -> Mat
                               file=name)
     notes: list[str] = []
     lone: list[tuple[str, str]] = []
-    archive, repeated = _read_object(archive_path, limits, "archive.json", notes, lone)
+    past: list[IntegralFloat] = []
+    archive, repeated = _read_object(archive_path, limits, "archive.json", notes, lone, past)
     archive = _require_object(archive, "archive.json", str(archive_path))
     for candidate in ("events.jsonl", "events.jsonl.gz"):
         events_path = path / candidate
@@ -1183,7 +1237,7 @@ def _open_folder(path: Path, limits: Limits, report_faults: bool = False) -> Mat
         _without_bom(start, str(events_path), notes)  # the reader skips it
     return MatchSource(name, "folder", header, _FileLines(events_path, limits, False, identity),
                        notes=notes, file_records=FileRecords(str(events_path), limits, False),
-                       repeated_keys=repeated, report_error=report_error, lone_surrogates=lone)
+                       repeated_keys=repeated, report_error=report_error, lone_surrogates=lone, archive_past=past)
 
 
 def _read_report(path: Path, limits: Limits, notes: list[str], report_faults: bool,

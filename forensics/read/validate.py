@@ -18,7 +18,7 @@ from typing import Any, Iterable, Iterator
 from daishi_forensics import exitcodes
 from daishi_forensics.errors import BadSetting, ForensicsError, InvalidInput
 from daishi_forensics.jsonio import shown
-from .boundary import ReadStats, read_match
+from .boundary import MatchRead, ReadStats
 from .sources import (STDIN, STDIN_NAME, Limits, MatchSource, RawRecord, is_match_folder, matches_in, misnamed_note,
                       open_match, open_stdin)
 from .validation import Problem
@@ -145,7 +145,7 @@ def validate_one(
         else:
             source = open_match(target, store=store, server=server, limits=limits)
         positions = _TradePositions()
-        read = read_match(positions.watching(source), strict=strict, max_per_kind=max_errors)
+        read = MatchRead(positions.watching(source), strict=strict, max_per_kind=max_errors)  # header_problems: every problem
         header = read.header_problems()
         unoffered = list(_trades_never_offered(read.events(), source.name, positions))
     except BadSetting:
@@ -195,6 +195,8 @@ def _invalid_archive(source: MatchSource, exc: InvalidInput, *, stdin: bool) -> 
     ``behavior``, ``screen`` and ``score`` exit on it), not an unreadable input (exit 3); no event is read."""
     problem = Problem(exc.file or source.name, exc.message, code="archive",
                       path=f"$.archive.{exc.field}" if exc.field else "$.archive")
+    if source.form == "folder":  # named as the folder's other archive problems are: its archive.json
+        problem = _in_folder(source, problem)
     return FileResult(target=source.name, stdin=stdin, form=source.form, match_id=source.match_id,
                       stats=ReadStats(errors=1).as_dict(),
                       problems=(problem,), problem_counts={"archive": 1}, error_count=1)

@@ -35,7 +35,7 @@ from .archive import past_exact, repeated_agents, twice_message
 
 __all__ = ["Problem", "EventChecker", "SchemaChecker", "MAX_MESSAGE", "json_path", "IntegerPath", "IntegralFloat",
            "integer_paths", "as_integers", "as_draft4", "flattened", "stored_only", "ENVELOPE_INTEGERS", "EXACT_INTEGER",
-           "UPCAST_MARKS", "report_schema_errors"]
+           "UPCAST_MARKS", "report_schema_errors", "past_unbounded"]
 
 MAX_MESSAGE = 240
 
@@ -695,7 +695,7 @@ def _nodes(schema: dict[str, Any]) -> Iterator[dict[str, Any]]:
 def _values_at(
     record: Any, paths: Iterable[IntegerPath], *, floats_only: bool = False
 ) -> Iterator[tuple[tuple[Any, ...], Any]]:
-    """``(concrete path, value)`` of every value at ``paths`` in ``record``."""
+    """``(concrete path, value)`` of every value at ``paths`` in ``record`` (a path may name an array's position)."""
     for path in paths:
         stack: list[tuple[Any, tuple[Any, ...], int]] = [(record, (), 0)]
         while stack:
@@ -711,6 +711,8 @@ def _values_at(
                 elif isinstance(node, list):
                     stack.extend((v, (*where, i), depth + 1) for i, v in enumerate(node))
             elif isinstance(node, dict) and key in node:
+                stack.append((node[key], (*where, key), depth + 1))
+            elif isinstance(node, list) and isinstance(key, int) and 0 <= key < len(node):  # a concrete path's position
                 stack.append((node[key], (*where, key), depth + 1))
 
 
@@ -731,9 +733,17 @@ class IntegralFloat:
     hold it: ``9007199254740993.0``, ``18446744073709551616``); None otherwise, or when unknown."""
 
     def quoted(self) -> str:
-        """The number as a message quotes it: as written when the value read differs, else as read."""
-        return f"{self.written} (as written in the file; read as {shown(self.value)})" if self.written \
-            else shown(self.value)
+        """The number as a message quotes it: as written when the value read differs, else as read; once when
+        the double read is shown as the file writes it (``1e+308``, which it is not exactly).
+
+        >>> IntegralFloat("$.n", 1e308, False, written="1e+308").quoted()
+        '1e+308'
+        >>> IntegralFloat("$.n", 1e308, False, written="1e308").quoted()
+        '1e308 (as written in the file; read as 1e+308)'
+        """
+        read = shown(self.value)
+        return f"{self.written} (as written in the file; read as {read})" if self.written and self.written != read \
+            else read
 
 
 def as_integers(record: dict[str, Any], paths: Iterable[IntegerPath]) -> tuple[dict[str, Any], list[IntegralFloat]]:
@@ -807,6 +817,9 @@ def header_problems(source: Any) -> list[Problem]:
                     said_past.add(where)
                 elif where not in said_past:
                     problems.append(Problem(name, message, code=key, path=where))
+    for where, number in past.items():  # where the schema sets no bound (a seed, a version): past 2**53 all the same
+        if where not in said_past:
+            problems.append(Problem(name, _past_exact_said(number), code="integer-range", path=where))
     archive_id = source.archive.get("matchId")
     if (named_id and header.get("matchId") is not None and archive_id is not None
             and archive_id != header.get("matchId")):
@@ -851,6 +864,19 @@ def server_errata_problems(source: Any) -> list[Problem]:
                                           "it withholds nothing", severity="warning", code="errata",
                                     path=f"$.errata[{position}].events"))
     return problems
+
+
+def past_unbounded(source: Any) -> list[tuple[str, str]]:
+    """``(path from the archive's root, message)`` for each integer of ``source``'s archive read as a double of
+    2**53 or more (:attr:`~.sources.MatchSource.archive_past`) where the archive's schema sets no bound (a
+    version, a reputation): past 2**53 all the same, as in an event, though no schema error says it."""
+    numbers = getattr(source, "archive_past", ())
+    if not numbers:
+        return []
+    archive = source.header.get("archive")
+    checker = _header_checker("archive")
+    refused = set() if checker.is_valid(archive) else {path for path, _ in checker.errors(archive)}
+    return [(number.path, _past_exact_said(number)) for number in numbers if number.path not in refused]
 
 
 def _past_exact_said(number: IntegralFloat) -> str:
