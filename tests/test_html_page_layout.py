@@ -376,3 +376,55 @@ def test_the_seats_of_transfer_graphs_do_not_overlap_in_a_browser(tmp_path: Path
     assert attrs["counts"] == " ".join(str(n) for n in range(2, 101)) and attrs["overlaps"] == "", attrs
     attrs = _probe(_simulated_page(tmp_path, 60), SEAT_DISCS.replace("svg.plot", "svg#transfer-graph"), tmp_path)
     assert attrs["counts"] == "61" and attrs["overlaps"] == "", attrs
+
+
+NUMBERS_WHOLE = (
+    "const number = '[+\\\\-\\\\u2212]?(?:\\\\d[\\\\d,]*(?:\\\\.\\\\d+)?|\\\\.\\\\d+)(?:e[+\\\\-]?\\\\d+)?%?';"
+    "const re = new RegExp('^' + number + '(?: ?[\\\\u2013\\\\-\\\\u2026/] ?' + number + ')?$');"
+    "const broken = []; let n = 0;"
+    "for (const c of document.querySelectorAll('td')) {"
+    "  const t = c.textContent.trim(); if (!re.test(t)) continue; n++;"
+    "  const r = document.createRange(); r.selectNodeContents(c);"
+    "  const tops = new Set([...r.getClientRects()].filter(x => x.width > 0).map(x => Math.round(x.top)));"
+    "  if (tops.size > 1) broken.push(t); }"
+    "document.body.setAttribute('data-numbers', String(n));"
+    "document.body.setAttribute('data-broken', [...new Set(broken)].join(' | '));"
+)
+"""Every table cell that is a number, or two joined by a dash, a hyphen, an ellipsis or a slash, and those of
+them laid out on more than one line."""
+
+
+def _compare_page(tmp_path: Path, *args: str) -> Path:
+    out = tmp_path / "c.html"
+    result = CliRunner().invoke(main, ["compare", *args, "--format", "html", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def test_numbers_in_cells_are_numeric_cells_as_written(tmp_path: Path) -> None:
+    """A number written as text (a p-value, an interval, a range of ticks, a share "1/3") was an ordinary
+    cell, which a browser breaks at its hyphen or dash; it is now a numeric cell (right-aligned, never
+    wrapped), its characters as they were: a copy of "5.96e-08" is still a number a spreadsheet reads."""
+    page = _behavior_page(tmp_path, "m_demo").read_text(encoding="utf-8")
+    for text in ("5.96e-08", "0.439–1.000", "0–239", "1/3"):
+        assert f'<td class="n">{text}</td>' in page and f"<td>{text}</td>" not in page, text
+    rules = {k.strip(): v for k, v in re.findall(r"([^{}]+)\{([^{}]*)\}", STYLE)}
+    assert "white-space:nowrap" in rules["td.n"]
+    compared = _compare_page(tmp_path, "m_demo", "m_demo").read_text(encoding="utf-8")
+    assert '<td class="n">-0.533 … 0.533</td>' in compared and '<td class="n">0</td>' in compared
+
+
+@needs_chromium
+@pytest.mark.parametrize("size", ["1280,900", "420,900"])
+def test_numbers_in_cells_are_never_broken(tmp_path: Path, size: str) -> None:
+    """The demo's page cut "5.96e-08" after its hyphen, and the intervals ("0.439–1.000") and its range of
+    ticks ("0–239") after their dash at a phone's width; the comparison of the demo with a simulated match
+    cut its intervals ("-0.792 … 0.505"). No number in a cell of either page is on two lines now."""
+    for page in (_behavior_page(tmp_path, "m_demo"), _behavior_page(tmp_path, "m_demo", "--agent", "Tarn")):
+        attrs = _probe(page, NUMBERS_WHOLE, tmp_path, size=size)
+        assert int(attrs["numbers"]) > 1000 and attrs["broken"] == "", attrs
+    simulated = tmp_path / "simulated"
+    assert CliRunner().invoke(main, ["simulate", "--scenario", "mixed", "--agents", "12", "--ticks", "60",
+                                     "--out", str(simulated), "-q"]).exit_code == 0
+    attrs = _probe(_compare_page(tmp_path, "m_demo", str(simulated)), NUMBERS_WHOLE, tmp_path, size=size)
+    assert int(attrs["numbers"]) > 20 and attrs["broken"] == "", attrs

@@ -24,7 +24,7 @@ from typing import Any
 
 from daishi_forensics.textsafe import shown_name
 
-__all__ = ["Agent", "Block", "EventIds", "Level", "Names", "LEVELS", "MAX_IDS_TEXT"]
+__all__ = ["Agent", "Block", "EventIds", "Level", "Names", "LEVELS", "MAX_IDS_TEXT", "is_number"]
 
 
 LEVELS = ("flag", "review", "clear")
@@ -32,6 +32,25 @@ LEVELS = ("flag", "review", "clear")
 
 MAX_IDS_TEXT = 12
 """Event ids a text or Markdown cell lists before saying how many more there are (HTML links them all)."""
+
+
+_NUMBER = r"[+\-\u2212]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:e[+\-]?\d+)?%?"
+_NUMBER_TEXT = re.compile(rf"{_NUMBER}(?: ?[\u2013\-\u2026/] ?{_NUMBER})?")
+
+
+def is_number(value: Any) -> bool:
+    """Whether a cell holds a number a page keeps whole on one line (and aligns right): an int or a float, or
+    a text that is one number (``-12``, ``+3``, ``5.96e-08``, ``40%``) or two joined by a dash, a hyphen, an
+    ellipsis or a slash (an interval ``0.439–1.000``, a range ``0–239``, ``3-5``, ``12/40``).
+
+    >>> [is_number(v) for v in (3, -0.5, "-12", "5.96e-08", "0.439–1.000", "0 … 1", "3-5", True, "gpt-5", "")]
+    [True, True, True, True, True, True, True, False, False, False]
+    """
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, (int, float)):
+        return True
+    return isinstance(value, str) and _NUMBER_TEXT.fullmatch(value) is not None
 
 
 @dataclass(frozen=True)

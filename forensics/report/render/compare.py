@@ -15,7 +15,7 @@ from daishi_forensics.jsonio import dumps
 from daishi_forensics.textsafe import md_text, shown
 from daishi_forensics.wording import count
 
-from .cells import Agent, Block, Level
+from .cells import Agent, Block, Level, is_number
 from .tables import cell, markdown_table, text_table, wrap
 
 __all__ = ["FORMATS", "render", "compare_blocks"]
@@ -162,7 +162,7 @@ def render_html(doc: Mapping[str, Any]) -> str:
         for row in block.rows:
             cells = []
             for v in row:
-                numeric = isinstance(v, (int, float)) and not isinstance(v, bool)
+                numeric = is_number(v)
                 if isinstance(v, Level):
                     cells.append(f'<td><span class="lv {esc(v.level)}">{esc(v.level)}</span></td>')
                 else:

@@ -40,7 +40,7 @@ from daishi_forensics.textsafe import shown_lines
 from daishi_forensics.wording import count
 
 from .behavior import Document, document, focus_blocks, summary_blocks
-from .cells import MAX_IDS_TEXT, Agent, Block, EventIds, Level
+from .cells import MAX_IDS_TEXT, Agent, Block, EventIds, Level, is_number
 from .phrases import (did_text, exposure_text, finding_text, flag_significance, flag_title, focus_head, ordinal,
                       probe_text, ranks_text)
 from .tables import cell
@@ -188,8 +188,7 @@ class _Page:
                 attrs += ' class="marked"'
             out.append(f"<tr{attrs}>")
             for value in row:
-                numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
-                out.append(f'<td class="n">{esc(value)}</td>' if numeric else f"<td>{self.value(value)}</td>")
+                out.append(f'<td class="n">{esc(value)}</td>' if is_number(value) else f"<td>{self.value(value)}</td>")
             out.append("</tr>")
         out.append("</tbody></table></div>")
         return "".join(out)
