@@ -9,7 +9,9 @@ renderer needs beyond their text:
 * :class:`EventIds` -- event ids a reader can open: each links to its row of the evidence
   table in HTML;
 * :class:`Level` -- a verdict level (``flag``, ``review``, ``clear``): coloured on a terminal
-  and on the page.
+  and on the page;
+* :class:`Figure` -- a number as the report words it (a signed difference ``+3``, an interval
+  ``0.1 … 0.4``): a number to every renderer, aligned right and never wrapped.
 
 Every string here is data or the tool's own words; renderers escape it (control
 characters written out by :func:`daishi_forensics.textsafe.shown`, HTML escaped).
@@ -24,7 +26,7 @@ from typing import Any
 
 from daishi_forensics.textsafe import shown_name
 
-__all__ = ["Agent", "Block", "EventIds", "Level", "Names", "LEVELS", "MAX_IDS_TEXT", "is_number"]
+__all__ = ["Agent", "Block", "EventIds", "Figure", "Level", "Names", "LEVELS", "MAX_IDS_TEXT", "is_number"]
 
 
 LEVELS = ("flag", "review", "clear")
@@ -48,7 +50,7 @@ def is_number(value: Any) -> bool:
     """
     if isinstance(value, bool):
         return False
-    if isinstance(value, (int, float)):
+    if isinstance(value, (int, float, Figure)):
         return True
     return isinstance(value, str) and _NUMBER_TEXT.fullmatch(value) is not None
 
@@ -84,6 +86,14 @@ class EventIds:
 
     def count(self) -> int:
         return max(self.total or 0, len(self.ids))
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A number written as the report words it (the tool's own text, never data): a signed difference ``+3``,
+    an interval ``-0.5 … 0.5``; a table aligns it right, as the numbers beside it, and never wraps it."""
+
+    text: str
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from daishi_forensics.jsonio import dumps
 from daishi_forensics.textsafe import md_text, shown
 from daishi_forensics.wording import count
 
-from .cells import Agent, Block, Level, is_number
+from .cells import Agent, Block, Figure, Level, is_number
 from .tables import cell, markdown_table, text_table, wrap
 
 __all__ = ["FORMATS", "render", "compare_blocks"]
@@ -31,17 +31,22 @@ def _num(value: Any) -> str:
     return cell(value)
 
 
-def _signed(value: Any) -> str:
+def _signed_text(value: Any) -> str:
     if not isinstance(value, (int, float)) or isinstance(value, bool):
         return "–"
     text = cell(float(value))
     return text if text.startswith("-") or text == "0" else "+" + text
 
 
-def _interval(value: Any) -> str:
+def _signed(value: Any) -> Figure | None:
+    """A difference B − A with its sign, a number in its column (aligned right); none: ``None`` (written –)."""
+    return None if not isinstance(value, (int, float)) or isinstance(value, bool) else Figure(_signed_text(value))
+
+
+def _interval(value: Any) -> Figure | None:
     if not (isinstance(value, list) and len(value) == 2):
-        return "–"
-    return f"{cell(float(value[0]))} … {cell(float(value[1]))}"
+        return None
+    return Figure(f"{cell(float(value[0]))} … {cell(float(value[1]))}")
 
 
 def _agent(seat: Mapping[str, Any] | None) -> Any:
@@ -59,7 +64,7 @@ def _text(value: Any) -> Any:
 def _pair(a: Mapping[str, Any] | None, b: Mapping[str, Any] | None, metric: str, diff: Any) -> str:
     va = (a or {}).get("values", {}).get(metric) if a else None
     vb = (b or {}).get("values", {}).get(metric) if b else None
-    return f"{_num(va)} → {_num(vb)} ({_signed(diff)})"
+    return f"{_num(va)} → {_num(vb)} ({_signed_text(diff)})"
 
 
 def compare_blocks(doc: Mapping[str, Any]) -> list[Block]:
@@ -147,7 +152,7 @@ def render_markdown(doc: Mapping[str, Any]) -> str:
     out = ["# Comparison", ""] + [_md(line) + "  " for line in _head(doc)] + [""]
     for block in compare_blocks(doc):
         out += [f"## {_md(block.title)}", "", _md(block.intro), "",
-                markdown_table(block.headers, block.rows) if block.rows else "_none_", ""]
+                markdown_table(block.headers, block.rows, align=True) if block.rows else "_none_", ""]
     if doc.get("notes"):
         out += [f"- {_md(n)}" for n in doc["notes"]] + [""]
     return "\n".join(out)
