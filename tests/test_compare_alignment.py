@@ -50,3 +50,17 @@ def test_the_difference_and_its_interval_over_matches_are_numbers() -> None:
     assert "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |" in markdown
     page = render(doc, "html")
     assert '<td class="n">+3</td>' in page
+
+
+def test_the_compare_page_writes_its_tables_with_the_behavior_pages_helper() -> None:
+    """The compare page built its tables with a table() of its own beside the behavior page's, which had
+    already drifted (a level's pill, the cells of the seat in focus); both pages write a table with one
+    function now, its numbers in numeric cells."""
+    from daishi_forensics.report.render.compare import compare_blocks
+    from daishi_forensics.report.render.html import table
+
+    doc = _seats_doc()
+    page = render(doc, "html")
+    blocks = compare_blocks(doc)
+    assert len(blocks) == 2 and all(table(block) in page for block in blocks)
+    assert page.count("<table>") == 2

@@ -15,7 +15,7 @@ from daishi_forensics.jsonio import dumps
 from daishi_forensics.textsafe import md_text, shown
 from daishi_forensics.wording import count
 
-from .cells import Agent, Block, Figure, Level, is_number
+from .cells import Agent, Block, Figure
 from .tables import cell, markdown_table, text_table, wrap
 
 __all__ = ["FORMATS", "render", "compare_blocks"]
@@ -159,21 +159,7 @@ def render_markdown(doc: Mapping[str, Any]) -> str:
 
 
 def render_html(doc: Mapping[str, Any]) -> str:
-    from .html import CSP, STYLE, esc, esc_cell
-
-    def table(block: Block) -> str:
-        head = "".join(f"<th>{esc(h)}</th>" for h in block.headers)
-        body = []
-        for row in block.rows:
-            cells = []
-            for v in row:
-                numeric = is_number(v)
-                if isinstance(v, Level):
-                    cells.append(f'<td><span class="lv {esc(v.level)}">{esc(v.level)}</span></td>')
-                else:
-                    cells.append(f'<td class="n">{esc(v)}</td>' if numeric else f"<td>{esc_cell(v)}</td>")
-            body.append("<tr>" + "".join(cells) + "</tr>")
-        return f'<div class="wide"><table><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>'
+    from .html import CSP, STYLE, esc, table
 
     out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
            f'<meta http-equiv="Content-Security-Policy" content="{CSP}">',
