@@ -82,7 +82,7 @@ def test_a_long_name_in_a_cell_is_marked_to_break(tmp_path: Path) -> None:
     arch = archive(["a_1", "a_2"], ended=10)
     arch["agents"][0]["name"] = "W" * 300
     page = _behavior_page(tmp_path, str(write_match(tmp_path, events, arch))).read_text(encoding="utf-8")
-    assert f'<a class="seat" href="#seat-1"><span class="brk">{"W" * 300}</span> (a_1)</a>' in page
+    assert f'<a class="seat" href="#seat-1"><bdi><span class="brk">{"W" * 300}</span></bdi> (a_1)</a>' in page
     assert "<th>seat</th>" in page and "<td>player</td>" in page  # short words: no mark
 
 

@@ -45,7 +45,7 @@ from .phrases import (did_text, exposure_text, finding_text, flag_significance, 
                       probe_text, ranks_text)
 from .tables import cell
 
-__all__ = ["render_html", "CSP", "esc", "esc_cell", "table", "cell_html", "level_html"]
+__all__ = ["render_html", "CSP", "esc", "esc_cell", "table", "cell_html", "level_html", "seat_html"]
 
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'none'; base-uri 'none'; form-action 'none'"
@@ -132,13 +132,27 @@ def level_html(level: str | None) -> str:
     return f'<span class="lv {cls}">{esc(level)}</span>'
 
 
+def seat_html(value: Agent) -> str:
+    """A seat as both pages write it, ``Name (id)`` (:meth:`Agent.shown_label`), its name in ``<bdi>``: a name in
+    a right-to-left script is laid out apart from the text around it, so a seat named "שרה" of id ``7`` reads
+    "שרה (7)", not "(7) שרה" (the browser took the id into the name's right-to-left run).
+
+    >>> seat_html(Agent("7", "שרה")), seat_html(Agent("a_1"))
+    ('<bdi>שרה</bdi> (7)', 'a_1')
+    """
+    label = value.shown_label()
+    if label == value.agent_id:
+        return esc_cell(label)
+    return f"<bdi>{esc_cell(label[:-len(value.agent_id) - 3])}</bdi>{esc_cell(label[-len(value.agent_id) - 3:])}"
+
+
 def cell_html(value: Any) -> str:
     """A table cell's contents on a page that links nowhere (the comparison): a seat as ``Name (id)``, a level
     as its pill, anything else :func:`esc_cell`."""
     if isinstance(value, Level):
         return level_html(value.level)
     if isinstance(value, Agent):
-        return esc_cell(value.shown_label())
+        return seat_html(value)
     if isinstance(value, (list, tuple)) and value and all(isinstance(v, Agent) for v in value):
         return ", ".join(cell_html(v) for v in value)
     return esc_cell(value)
@@ -197,7 +211,7 @@ class _Page:
         text tables write it: a browser collapses them, and ``" Ash"`` would read as ``"Ash"``, ``"Ash  Vale"`` as
         ``"Ash Vale"``."""
         k = self.seat_index.get(value.agent_id)
-        label = esc_cell(value.shown_label())
+        label = seat_html(value)
         return f'<a class="seat" href="#seat-{k}">{label}</a>' if k else label
 
     def level(self, level: str | None) -> str:
