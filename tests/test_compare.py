@@ -421,4 +421,5 @@ def test_a_model_column_with_no_model_known_is_text_left_aligned() -> None:
                 "   2  A_2 (a_2)  –        B_2 (b_2)  –        20 → 5 (-15)"]
     assert [line[:len(e)] for line, e in zip(lines[at:at + 4], expected)] == expected
     assert "| 1 | A\\_1 (a\\_1) | – | B\\_1 (b\\_1) | – |" in render(doc, "markdown")  # as before
-    assert "<td>1</td><td>A_1 (a_1)</td><td>–</td>" in render(doc, "html").replace('<td class="n">1</td>', "<td>1</td>")
+    assert "<td>1</td><td><bdi>A_1</bdi> (a_1)</td><td>–</td>" in render(doc, "html").replace('<td class="n">1</td>',
+                                                                                             "<td>1</td>")

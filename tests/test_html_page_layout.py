@@ -3,6 +3,8 @@ unbroken texts wrapped inside their box, nothing widening the page, plots that k
 
 from __future__ import annotations
 
+import functools
+import math
 import os
 import re
 import shutil
@@ -80,7 +82,7 @@ def test_a_long_name_in_a_cell_is_marked_to_break(tmp_path: Path) -> None:
     arch = archive(["a_1", "a_2"], ended=10)
     arch["agents"][0]["name"] = "W" * 300
     page = _behavior_page(tmp_path, str(write_match(tmp_path, events, arch))).read_text(encoding="utf-8")
-    assert f'<a class="seat" href="#seat-1"><span class="brk">{"W" * 300}</span> (a_1)</a>' in page
+    assert f'<a class="seat" href="#seat-1"><bdi><span class="brk">{"W" * 300}</span></bdi> (a_1)</a>' in page
     assert "<th>seat</th>" in page and "<td>player</td>" in page  # short words: no mark
 
 
@@ -275,3 +277,154 @@ def test_seat_labels_on_a_large_transfer_graph_do_not_overlap(tmp_path: Path) ->
     assert int(attrs["top"]) >= 3 and attrs["overlaps"] == "", attrs
     attrs = _probe(page, TEXT_OUTSIDE_PLOTS, tmp_path)
     assert attrs["outside"] == "", attrs
+
+
+SEAT_DISCS = (
+    "const overlaps = [], counts = [];"
+    "for (const svg of document.querySelectorAll('svg.plot')) {"
+    "  const seats = new Map();"
+    "  for (const use of svg.querySelectorAll('g[clip-path] > use')) {"  # every seat's disc and ring, no legend
+    "    const r = use.getBoundingClientRect(), scale = use.getScreenCTM().a;"
+    "    const stroke = parseFloat(getComputedStyle(use).strokeWidth || '1') * scale;"
+    "    const key = use.getAttribute('x') + ',' + use.getAttribute('y');"
+    "    const outer = r.width / 2 + stroke / 2;"
+    "    seats.set(key, [(r.left + r.right) / 2, (r.top + r.bottom) / 2, Math.max(outer, (seats.get(key) || [0, 0, 0])[2])]); }"
+    "  const c = [...seats.values()]; counts.push(c.length);"
+    "  for (let i = 0; i < c.length; i++) for (let j = i + 1; j < c.length; j++) {"
+    "    const d = Math.hypot(c[i][0] - c[j][0], c[i][1] - c[j][1]);"
+    "    if (d < c[i][2] + c[j][2]) overlaps.push(svg.dataset.seats + ': ' + d.toFixed(1) + ' < '"
+    "      + (c[i][2] + c[j][2]).toFixed(1)); } }"
+    "document.body.setAttribute('data-counts', counts.join(' '));"
+    "document.body.setAttribute('data-overlaps', overlaps.slice(0, 20).join(' / '));"
+)
+"""For every transfer graph on a page: its seats (a disc, its ring), and every two whose drawings overlap
+(the distance of their centres under the sum of their outer radii, stroke included)."""
+
+
+def _svg_seats(svg: str) -> list[tuple[float, float, float]]:
+    """The seats of a transfer graph's SVG as ``(x, y, outer radius)`` in its units: each seat's disc (and
+    ring) is a marker drawn in the axes (a ``<use>`` in a clipped group: the legend's are not)."""
+    radius = {i: max(abs(float(x)) for x in re.findall(r"-?\d+(?:\.\d+)?", d))
+              for i, d in re.findall(r'<path id="([^"]+)" d="([^"]*)"', svg)}
+    seats: dict[tuple[float, float], float] = {}
+    for ref, x, y, style in re.findall(r'<g clip-path="url\(#[^)]*\)">\s*<use xlink:href="#([^"]+)" '
+                                       r'x="([-\d.]+)" y="([-\d.]+)" style="([^"]*)"', svg):
+        stroke = re.search(r"stroke-width: ([\d.]+)", style)
+        outer = radius[ref] + (float(stroke.group(1)) if stroke else 1.0) / 2
+        seats[(float(x), float(y))] = max(outer, seats.get((float(x), float(y)), 0.0))
+    return [(x, y, r) for (x, y), r in seats.items()]
+
+
+def _disc_overlaps(svg: str) -> list[str]:
+    seats = _svg_seats(svg)
+    return [f"({a[0]:.1f}, {a[1]:.1f}) and ({b[0]:.1f}, {b[1]:.1f}): {math.dist(a[:2], b[:2]):.1f} < {a[2] + b[2]:.1f}"
+            for i, a in enumerate(seats) for b in seats[i + 1:] if math.dist(a[:2], b[:2]) < a[2] + b[2]]
+
+
+@functools.cache
+def _crowded_graph(n: int) -> str:
+    """A transfer graph of ``n`` seats each as large as a seat is drawn (the richest) and ringed (a flag)."""
+    from daishi_forensics.report.render.plots import transfer_svg
+
+    nodes = [(f"a_{k:04x}", f"Seat{k:02d} (a_{k:04x})", 100.0, "flag" if k % 2 else "review", False)
+             for k in range(n)]
+    return transfer_svg(nodes, [("a_0000", "a_0001", 5.0)], {})
+
+
+def _simulated_page(tmp_path: Path, agents: int) -> Path:
+    out = tmp_path / "simulated"
+    result = CliRunner().invoke(main, ["simulate", "--scenario", "mixed", "--agents", str(agents), "--ticks", "60",
+                                       "--out", str(out), "-q"])
+    assert result.exit_code == 0, result.output
+    return _behavior_page(tmp_path, str(out))
+
+
+def test_the_seats_of_a_large_transfer_graph_are_drawn_apart(tmp_path: Path) -> None:
+    """The behavior page of a simulated match of 60 players (61 seats with its probe seat) drew its transfer
+    graph's seat discs over each other: 17 points between neighbours' centres for discs of up to 22 points'
+    radius, 73 pairs overlapping. Every seat's drawing (disc, ring) is now scaled so that no two overlap,
+    measured in the SVG; a graph whose seats had room is drawn as before (the demo's: 13 seats)."""
+    page = _simulated_page(tmp_path, 60).read_text(encoding="utf-8")
+    svg = re.search(r'<svg class="plot" id="transfer-graph".*?</svg>', page, re.S)
+    assert svg is not None
+    assert len(_svg_seats(svg.group(0))) == 61
+    assert _disc_overlaps(svg.group(0)) == []
+    demo = _behavior_page(tmp_path, "m_demo").read_text(encoding="utf-8")
+    graph = re.search(r'<svg class="plot" id="transfer-graph".*?</svg>', demo, re.S)
+    assert graph is not None
+    assert sorted(round(r, 3) for _, _, r in _svg_seats(graph.group(0)))[::4] == [7.5, 16.565, 19.481, 28.1]  # as drawn before
+
+
+def test_no_two_seats_overlap_from_2_to_100(tmp_path: Path) -> None:
+    """From 2 to 100 seats, every one drawn as large as a seat is and ringed (the worst case: a circle of 22
+    such seats already overlapped), no two seats' drawings overlap."""
+    overlaps = {n: found for n in range(2, 101) if (found := _disc_overlaps(_crowded_graph(n)))}
+    assert overlaps == {}
+
+
+@needs_chromium
+def test_the_seats_of_transfer_graphs_do_not_overlap_in_a_browser(tmp_path: Path) -> None:
+    """Measured as a browser draws them (centres and radii of the seats' discs and rings, on the page as laid
+    out): the transfer graphs of 2 to 100 seats, each seat ringed and as large as a seat is, and the page of a
+    simulated match of 61 seats; no two seats overlap."""
+    graphs = "".join(_crowded_graph(n).replace('<svg class="plot" id="transfer-graph"',
+                                               f'<svg class="plot" id="transfer-graph-{n}" data-seats="{n}"', 1)
+                     for n in range(2, 101))
+    page = tmp_path / "graphs.html"
+    page.write_text(f"<!DOCTYPE html><html><body style=\"width:1240px\">{graphs}</body></html>", encoding="utf-8")
+    attrs = _probe(page, SEAT_DISCS, tmp_path)
+    assert attrs["counts"] == " ".join(str(n) for n in range(2, 101)) and attrs["overlaps"] == "", attrs
+    attrs = _probe(_simulated_page(tmp_path, 60), SEAT_DISCS.replace("svg.plot", "svg#transfer-graph"), tmp_path)
+    assert attrs["counts"] == "61" and attrs["overlaps"] == "", attrs
+
+
+NUMBERS_WHOLE = (
+    "const number = '[+\\\\-\\\\u2212]?(?:\\\\d[\\\\d,]*(?:\\\\.\\\\d+)?|\\\\.\\\\d+)(?:e[+\\\\-]?\\\\d+)?%?';"
+    "const re = new RegExp('^' + number + '(?: ?[\\\\u2013\\\\-\\\\u2026/] ?' + number + ')?$');"
+    "const broken = []; let n = 0;"
+    "for (const c of document.querySelectorAll('td')) {"
+    "  const t = c.textContent.trim(); if (!re.test(t)) continue; n++;"
+    "  const r = document.createRange(); r.selectNodeContents(c);"
+    "  const tops = new Set([...r.getClientRects()].filter(x => x.width > 0).map(x => Math.round(x.top)));"
+    "  if (tops.size > 1) broken.push(t); }"
+    "document.body.setAttribute('data-numbers', String(n));"
+    "document.body.setAttribute('data-broken', [...new Set(broken)].join(' | '));"
+)
+"""Every table cell that is a number, or two joined by a dash, a hyphen, an ellipsis or a slash, and those of
+them laid out on more than one line."""
+
+
+def _compare_page(tmp_path: Path, *args: str) -> Path:
+    out = tmp_path / "c.html"
+    result = CliRunner().invoke(main, ["compare", *args, "--format", "html", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def test_numbers_in_cells_are_numeric_cells_as_written(tmp_path: Path) -> None:
+    """A number written as text (a p-value, an interval, a range of ticks, a share "1/3") was an ordinary
+    cell, which a browser breaks at its hyphen or dash; it is now a numeric cell (right-aligned, never
+    wrapped), its characters as they were: a copy of "5.96e-08" is still a number a spreadsheet reads."""
+    page = _behavior_page(tmp_path, "m_demo").read_text(encoding="utf-8")
+    for text in ("5.96e-08", "0.439–1.000", "0–239", "1/3"):
+        assert f'<td class="n">{text}</td>' in page and f"<td>{text}</td>" not in page, text
+    rules = {k.strip(): v for k, v in re.findall(r"([^{}]+)\{([^{}]*)\}", STYLE)}
+    assert "white-space:nowrap" in rules["td.n"]
+    compared = _compare_page(tmp_path, "m_demo", "m_demo").read_text(encoding="utf-8")
+    assert '<td class="n">-0.533 … 0.533</td>' in compared and '<td class="n">0</td>' in compared
+
+
+@needs_chromium
+@pytest.mark.parametrize("size", ["1280,900", "420,900"])
+def test_numbers_in_cells_are_never_broken(tmp_path: Path, size: str) -> None:
+    """The demo's page cut "5.96e-08" after its hyphen, and the intervals ("0.439–1.000") and its range of
+    ticks ("0–239") after their dash at a phone's width; the comparison of the demo with a simulated match
+    cut its intervals ("-0.792 … 0.505"). No number in a cell of either page is on two lines now."""
+    for page in (_behavior_page(tmp_path, "m_demo"), _behavior_page(tmp_path, "m_demo", "--agent", "Tarn")):
+        attrs = _probe(page, NUMBERS_WHOLE, tmp_path, size=size)
+        assert int(attrs["numbers"]) > 1000 and attrs["broken"] == "", attrs
+    simulated = tmp_path / "simulated"
+    assert CliRunner().invoke(main, ["simulate", "--scenario", "mixed", "--agents", "12", "--ticks", "60",
+                                     "--out", str(simulated), "-q"]).exit_code == 0
+    attrs = _probe(_compare_page(tmp_path, "m_demo", str(simulated)), NUMBERS_WHOLE, tmp_path, size=size)
+    assert int(attrs["numbers"]) > 20 and attrs["broken"] == "", attrs

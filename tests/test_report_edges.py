@@ -320,7 +320,8 @@ def test_a_name_with_spaces_at_its_ends_shows_them_in_text_and_markdown_tables(t
     focus = _run(["behavior", path, "--format", "markdown", "--agent", "a_2"]).output.splitlines()
     assert "| **2** | **\\\\x20Ash (a\\_2)** | **–** | **–** | **0** | **–** | **4** | **–** | **–** |  |" in focus
     page = _run(["behavior", path, "--format", "html"]).output  # a browser collapses the spaces: written out too
-    assert '\\x20Ash (a_2)</a>' in page and 'Nyx Vale\\x20 (a_3)</a>' in page and '>Ash (a_1)</a>' in page
+    assert '\\x20Ash</bdi> (a_2)</a>' in page and 'Nyx Vale\\x20</bdi> (a_3)</a>' in page
+    assert '><bdi>Ash</bdi> (a_1)</a>' in page  # each name in <bdi> (a right-to-left name laid out apart)
 
 
 def test_a_name_with_a_run_of_spaces_inside_shows_them_in_text_markdown_and_html(tmp_path: Path) -> None:
@@ -355,8 +356,8 @@ def test_a_name_with_a_run_of_spaces_inside_shows_them_in_text_markdown_and_html
     assert "| Ash Vale (a\\_1) | Ash\\\\x20\\\\x20Vale (a\\_2) | 1 | 0 | 1 | 6 | 2 | " \
            "Ash Vale (a\\_1) 1, Ash\\\\x20\\\\x20Vale (a\\_2) 1 |" in md
     page = _run(["behavior", path, "--format", "html"]).output
-    assert '<a class="seat" href="#seat-2">Ash\\x20\\x20Vale (a_2)</a>' in page
-    assert '<a class="seat" href="#seat-3">Nyx\\xa0Vale (a_3)</a>' in page
-    assert '<a class="seat" href="#seat-1">Ash Vale (a_1)</a>' in page
+    assert '<a class="seat" href="#seat-2"><bdi>Ash\\x20\\x20Vale</bdi> (a_2)</a>' in page
+    assert '<a class="seat" href="#seat-3"><bdi>Nyx\\xa0Vale</bdi> (a_3)</a>' in page
+    assert '<a class="seat" href="#seat-1"><bdi>Ash Vale</bdi> (a_1)</a>' in page
     assert ">Ash  Vale (a_2)<" not in page and "Nyx\u00a0Vale" not in page
     assert "<td>Ash Vale (a_1) 1, Ash\\x20\\x20Vale (a_2) 1</td>" in page

@@ -9,7 +9,9 @@ renderer needs beyond their text:
 * :class:`EventIds` -- event ids a reader can open: each links to its row of the evidence
   table in HTML;
 * :class:`Level` -- a verdict level (``flag``, ``review``, ``clear``): coloured on a terminal
-  and on the page.
+  and on the page;
+* :class:`Figure` -- a number as the report words it (a signed difference ``+3``, an interval
+  ``0.1 … 0.4``): a number to every renderer, aligned right and never wrapped.
 
 Every string here is data or the tool's own words; renderers escape it (control
 characters written out by :func:`daishi_forensics.textsafe.shown`, HTML escaped).
@@ -24,7 +26,7 @@ from typing import Any
 
 from daishi_forensics.textsafe import shown_name
 
-__all__ = ["Agent", "Block", "EventIds", "Level", "Names", "LEVELS", "MAX_IDS_TEXT"]
+__all__ = ["Agent", "Block", "EventIds", "Figure", "Level", "Names", "LEVELS", "MAX_IDS_TEXT", "is_number"]
 
 
 LEVELS = ("flag", "review", "clear")
@@ -32,6 +34,25 @@ LEVELS = ("flag", "review", "clear")
 
 MAX_IDS_TEXT = 12
 """Event ids a text or Markdown cell lists before saying how many more there are (HTML links them all)."""
+
+
+_NUMBER = r"[+\-\u2212]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:e[+\-]?\d+)?%?"
+_NUMBER_TEXT = re.compile(rf"{_NUMBER}(?: ?[\u2013\-\u2026/] ?{_NUMBER})?")
+
+
+def is_number(value: Any) -> bool:
+    """Whether a cell holds a number a page keeps whole on one line (and aligns right): an int or a float, or
+    a text that is one number (``-12``, ``+3``, ``5.96e-08``, ``40%``) or two joined by a dash, a hyphen, an
+    ellipsis or a slash (an interval ``0.439–1.000``, a range ``0–239``, ``3-5``, ``12/40``).
+
+    >>> [is_number(v) for v in (3, -0.5, "-12", "5.96e-08", "0.439–1.000", "0 … 1", "3-5", True, "gpt-5", "")]
+    [True, True, True, True, True, True, True, False, False, False]
+    """
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, (int, float, Figure)):
+        return True
+    return isinstance(value, str) and _NUMBER_TEXT.fullmatch(value) is not None
 
 
 @dataclass(frozen=True)
@@ -65,6 +86,14 @@ class EventIds:
 
     def count(self) -> int:
         return max(self.total or 0, len(self.ids))
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A number written as the report words it (the tool's own text, never data): a signed difference ``+3``,
+    an interval ``-0.5 … 0.5``; a table aligns it right, as the numbers beside it, and never wraps it."""
+
+    text: str
 
 
 @dataclass(frozen=True)

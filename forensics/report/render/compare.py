@@ -15,7 +15,7 @@ from daishi_forensics.jsonio import dumps
 from daishi_forensics.textsafe import md_text, shown
 from daishi_forensics.wording import count
 
-from .cells import Agent, Block, Level
+from .cells import Agent, Block, Figure
 from .tables import cell, markdown_table, text_table, wrap
 
 __all__ = ["FORMATS", "render", "compare_blocks"]
@@ -31,17 +31,22 @@ def _num(value: Any) -> str:
     return cell(value)
 
 
-def _signed(value: Any) -> str:
+def _signed_text(value: Any) -> str:
     if not isinstance(value, (int, float)) or isinstance(value, bool):
         return "–"
     text = cell(float(value))
     return text if text.startswith("-") or text == "0" else "+" + text
 
 
-def _interval(value: Any) -> str:
+def _signed(value: Any) -> Figure | None:
+    """A difference B − A with its sign, a number in its column (aligned right); none: ``None`` (written –)."""
+    return None if not isinstance(value, (int, float)) or isinstance(value, bool) else Figure(_signed_text(value))
+
+
+def _interval(value: Any) -> Figure | None:
     if not (isinstance(value, list) and len(value) == 2):
-        return "–"
-    return f"{cell(float(value[0]))} … {cell(float(value[1]))}"
+        return None
+    return Figure(f"{cell(float(value[0]))} … {cell(float(value[1]))}")
 
 
 def _agent(seat: Mapping[str, Any] | None) -> Any:
@@ -59,7 +64,7 @@ def _text(value: Any) -> Any:
 def _pair(a: Mapping[str, Any] | None, b: Mapping[str, Any] | None, metric: str, diff: Any) -> str:
     va = (a or {}).get("values", {}).get(metric) if a else None
     vb = (b or {}).get("values", {}).get(metric) if b else None
-    return f"{_num(va)} → {_num(vb)} ({_signed(diff)})"
+    return f"{_num(va)} → {_num(vb)} ({_signed_text(diff)})"
 
 
 def compare_blocks(doc: Mapping[str, Any]) -> list[Block]:
@@ -147,28 +152,14 @@ def render_markdown(doc: Mapping[str, Any]) -> str:
     out = ["# Comparison", ""] + [_md(line) + "  " for line in _head(doc)] + [""]
     for block in compare_blocks(doc):
         out += [f"## {_md(block.title)}", "", _md(block.intro), "",
-                markdown_table(block.headers, block.rows) if block.rows else "_none_", ""]
+                markdown_table(block.headers, block.rows, align=True) if block.rows else "_none_", ""]
     if doc.get("notes"):
         out += [f"- {_md(n)}" for n in doc["notes"]] + [""]
     return "\n".join(out)
 
 
 def render_html(doc: Mapping[str, Any]) -> str:
-    from .html import CSP, STYLE, esc, esc_cell
-
-    def table(block: Block) -> str:
-        head = "".join(f"<th>{esc(h)}</th>" for h in block.headers)
-        body = []
-        for row in block.rows:
-            cells = []
-            for v in row:
-                numeric = isinstance(v, (int, float)) and not isinstance(v, bool)
-                if isinstance(v, Level):
-                    cells.append(f'<td><span class="lv {esc(v.level)}">{esc(v.level)}</span></td>')
-                else:
-                    cells.append(f'<td class="n">{esc(v)}</td>' if numeric else f"<td>{esc_cell(v)}</td>")
-            body.append("<tr>" + "".join(cells) + "</tr>")
-        return f'<div class="wide"><table><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>'
+    from .html import CSP, STYLE, esc, table
 
     out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
            f'<meta http-equiv="Content-Security-Policy" content="{CSP}">',

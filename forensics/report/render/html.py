@@ -32,7 +32,7 @@ from __future__ import annotations
 import html
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from daishi_forensics.jsonio import shown
@@ -40,12 +40,12 @@ from daishi_forensics.textsafe import shown_lines
 from daishi_forensics.wording import count
 
 from .behavior import Document, document, focus_blocks, summary_blocks
-from .cells import MAX_IDS_TEXT, Agent, Block, EventIds, Level
+from .cells import MAX_IDS_TEXT, Agent, Block, EventIds, Level, is_number
 from .phrases import (did_text, exposure_text, finding_text, flag_significance, flag_title, focus_head, ordinal,
                       probe_text, ranks_text)
 from .tables import cell
 
-__all__ = ["render_html", "CSP", "esc"]
+__all__ = ["render_html", "CSP", "esc", "esc_cell", "table", "cell_html", "level_html", "seat_html"]
 
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'none'; base-uri 'none'; form-action 'none'"
@@ -124,6 +124,58 @@ def esc_cell(value: Any) -> str:
     return "".join(out) + _escaped(text[at:])
 
 
+def level_html(level: str | None) -> str:
+    """A verdict level as a coloured pill (``–`` when there is none)."""
+    if not level:
+        return "–"
+    cls = level if level in ("flag", "review", "clear") else "other"
+    return f'<span class="lv {cls}">{esc(level)}</span>'
+
+
+def seat_html(value: Agent) -> str:
+    """A seat as both pages write it, ``Name (id)`` (:meth:`Agent.shown_label`), its name in ``<bdi>``: a name in
+    a right-to-left script is laid out apart from the text around it, so a seat named "שרה" of id ``7`` reads
+    "שרה (7)", not "(7) שרה" (the browser took the id into the name's right-to-left run).
+
+    >>> seat_html(Agent("7", "שרה")), seat_html(Agent("a_1"))
+    ('<bdi>שרה</bdi> (7)', 'a_1')
+    """
+    label = value.shown_label()
+    if label == value.agent_id:
+        return esc_cell(label)
+    return f"<bdi>{esc_cell(label[:-len(value.agent_id) - 3])}</bdi>{esc_cell(label[-len(value.agent_id) - 3:])}"
+
+
+def cell_html(value: Any) -> str:
+    """A table cell's contents on a page that links nowhere (the comparison): a seat as ``Name (id)``, a level
+    as its pill, anything else :func:`esc_cell`."""
+    if isinstance(value, Level):
+        return level_html(value.level)
+    if isinstance(value, Agent):
+        return seat_html(value)
+    if isinstance(value, (list, tuple)) and value and all(isinstance(v, Agent) for v in value):
+        return ", ".join(cell_html(v) for v in value)
+    return esc_cell(value)
+
+
+def table(block: Block, value: Callable[[Any], str] = cell_html, row_ids: Sequence[str] | None = None) -> str:
+    """A block's table, as every page writes it: in a box that scrolls on its own, a number (:func:`is_number`)
+    in a numeric cell (right-aligned, never wrapped), every other cell written by ``value``; ``row_ids`` give
+    the rows their anchors, the block's marked rows (the seat in focus) are set apart."""
+    out = ['<div class="wide"><table><thead><tr>', *(f"<th>{esc(h)}</th>" for h in block.headers),
+           "</tr></thead><tbody>"]
+    for k, row in enumerate(block.rows):
+        attrs = f' id="{row_ids[k]}"' if row_ids else ""
+        if k in block.marked:
+            attrs += ' class="marked"'
+        out.append(f"<tr{attrs}>")
+        for v in row:
+            out.append(f'<td class="n">{esc(v)}</td>' if is_number(v) else f"<td>{value(v)}</td>")
+        out.append("</tr>")
+    out.append("</tbody></table></div>")
+    return "".join(out)
+
+
 class _Page:
     """What the page's parts share: the events shown (links go only to rows that exist) and seat anchors."""
 
@@ -159,14 +211,11 @@ class _Page:
         text tables write it: a browser collapses them, and ``" Ash"`` would read as ``"Ash"``, ``"Ash  Vale"`` as
         ``"Ash Vale"``."""
         k = self.seat_index.get(value.agent_id)
-        label = esc_cell(value.shown_label())
+        label = seat_html(value)
         return f'<a class="seat" href="#seat-{k}">{label}</a>' if k else label
 
     def level(self, level: str | None) -> str:
-        if not level:
-            return "–"
-        cls = level if level in ("flag", "review", "clear") else "other"
-        return f'<span class="lv {cls}">{esc(level)}</span>'
+        return level_html(level)
 
     def value(self, value: Any) -> str:
         if isinstance(value, EventIds):
@@ -180,19 +229,7 @@ class _Page:
         return esc_cell(value)
 
     def table(self, block: Block, row_ids: Sequence[str] | None = None) -> str:
-        out = ['<div class="wide"><table><thead><tr>', *(f"<th>{esc(h)}</th>" for h in block.headers),
-               "</tr></thead><tbody>"]
-        for k, row in enumerate(block.rows):
-            attrs = f' id="{row_ids[k]}"' if row_ids else ""
-            if k in block.marked:
-                attrs += ' class="marked"'
-            out.append(f"<tr{attrs}>")
-            for value in row:
-                numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
-                out.append(f'<td class="n">{esc(value)}</td>' if numeric else f"<td>{self.value(value)}</td>")
-            out.append("</tr>")
-        out.append("</tbody></table></div>")
-        return "".join(out)
+        return table(block, self.value, row_ids)
 
     def block(self, block: Block, *, level: int = 2, extra: str = "", row_ids: Sequence[str] | None = None) -> str:
         out = [f'<section id="{block.key}"><h{level}>{esc(block.title)}</h{level}>']

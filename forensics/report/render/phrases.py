@@ -283,10 +283,15 @@ def message_text(event: Mapping[str, Any] | None) -> str:
 
 def messages_block(focus: Mapping[str, Any], names: Names,
                    events: Mapping[int, Mapping[str, Any]] | None = None, *, scrub: bool = True) -> Block:
-    """The focus's messages that mattered; with ``events``, their text too, its column saying whether that
-    text was scrubbed of secrets and personal data (``scrub``) or is shown as logged."""
-    rows = []
+    """The focus's messages that mattered, one row a message with every reason it mattered (the report lists a
+    message once per reason: one the seat sent that started a chain is there twice); with ``events``, their text
+    too, its column saying whether that text was scrubbed of secrets and personal data (``scrub``) or is shown
+    as logged."""
+    rows: list[list[Any]] = []
+    at: dict[int, list[Any]] = {}
+    listed = 0
     for m in focus.get("messages") or []:
+        listed += 1
         why = m.get("why")
         heard = "heard it" if m.get("exposed") else "did not hear it"
         complied = ""
@@ -304,12 +309,21 @@ def messages_block(focus: Mapping[str, Any], names: Names,
             EventIds(tuple(e for e in evidence if isinstance(e, int))) if isinstance(evidence, list) else EventIds(())
         event = (events or {}).get(m["event"])
         tick = m.get("tick") if m.get("tick") is not None else (event or {}).get("tick")
+        same = at.get(m["event"])
+        if same is not None:  # the message again, for another reason: one row, every reason and piece of evidence
+            same[1] = same[1] if same[1] is not None else tick
+            same[2] = same[2] if same[2] is not None else m.get("tier")
+            same[3] += "; " + reason
+            same[4] = EventIds(tuple(dict.fromkeys(same[4].ids + cited.ids)))
+            continue
         row = [EventIds((m["event"],)), tick, m.get("tier"), reason, cited]
         if events is not None:
             row.append(message_text(event))
         rows.append(row)
-    total = focus.get("messagesTotal", len(rows))
-    note = f"The first {len(rows)} of {total}, by event id." if total > len(rows) else ""
+        at[m["event"]] = row
+    total = focus.get("messagesTotal", listed)
+    note = (f"The first {count(len(rows), 'message')} by event id, with {listed} of the {total} reasons messages "
+            "mattered." if total > listed else "")
     headers = ["message", "tick", "tier", "why it matters", "evidence"] + (
         [("text (scrubbed)" if scrub else "text (as logged, not scrubbed)")] if events is not None else [])
     return Block("focus-messages", "Messages that mattered",

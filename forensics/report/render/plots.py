@@ -303,9 +303,12 @@ def transfer_svg(nodes: Sequence[tuple[str, str, float | None, str | None, bool]
         top_w = max(wealth, default=1.0)
         radius_pt = {a: 7 + 15 * math.sqrt(max(float(w), 0) / top_w) if isinstance(w, (int, float)) else 8
                      for a, _, w, _, _ in nodes}
+        scale = seat_scale(pos, radius_pt, {a for a, _, _, level, _ in nodes if level in ("flag", "review")})
+        if scale < 1.0:
+            radius_pt = {a: r * scale for a, r in radius_pt.items()}
         _draw_flows(ax, flows, round_trips, pos, radius_pt)
         _draw_round_trips(ax, round_trips, pos, {a: label for a, label, *_rest in nodes})
-        _draw_seats(ax, nodes, pos, radius_pt, colors or {})
+        _draw_seats(ax, nodes, pos, radius_pt, colors or {}, scale)
         _transfer_legend(ax)
         return _finish(fig, "transfer-graph", "value moved between seats")
 
@@ -359,6 +362,37 @@ def _draw_round_trips(ax: Any, round_trips: Mapping[tuple[str, str], int], pos: 
                       "linewidth": 0.6, "alpha": 0.95})
 
 
+POINTS_PER_UNIT = min(10.5 * 0.96 * 72 / 3.1, 9.8 * 0.80 * 72 / 2.9)
+"""Points (the SVG's units) per unit of the transfer graph's axes: its height sets the scale (equal aspect)."""
+
+HALO, RING, EDGE, SEAT_GAP = 4.5, 3.2, 1.0, 1.0
+"""A seat's drawing on the transfer graph, in points: the white halo between a disc and its level's ring, the
+ring's width, the disc's white edge, and the least room left between two seats' drawings."""
+
+
+def seat_scale(pos: Mapping[str, tuple[float, float]], radius_pt: Mapping[str, float], ringed: set[str]) -> float:
+    """The factor (at most 1) every seat's drawing on the transfer graph is scaled by so that no two overlap:
+    for every two seats the distance of their centres is at least the sum of their outer radii (the disc and
+    its edge, or its ring) and :data:`SEAT_GAP`.  A circle of 60 seats left 17 points between neighbours'
+    centres for discs of up to 22 points' radius, drawn over each other.
+
+    >>> seat_scale({"a": (0.0, 1.0), "b": (0.0, -1.0)}, {"a": 22.0, "b": 22.0}, {"a", "b"})
+    1.0
+    >>> round(seat_scale({"a": (0.0, 0.1), "b": (0.0, -0.1)}, {"a": 22.0, "b": 22.0}, set()), 3)
+    0.843
+    """
+    outer = {a: r + (HALO + RING / 2 if a in ringed else EDGE / 2) for a, r in radius_pt.items()}
+    seats = sorted(pos)
+    scale = 1.0
+    for i, a in enumerate(seats):
+        (xa, ya), ra = pos[a], outer[a]
+        for b in seats[i + 1:]:
+            room = math.dist((xa, ya), pos[b]) * POINTS_PER_UNIT - SEAT_GAP
+            if (ra + outer[b]) * scale > room:
+                scale = max(room, 0.0) / (ra + outer[b])
+    return scale
+
+
 RADIAL_LABELS = 24
 """Past this many seats the transfer graph writes each seat's label along its radius, on one line (its
 wealth is the node's size, and the tables' figure): written level, two or three lines each, the labels of
@@ -367,19 +401,19 @@ neighbouring seats at the top and bottom of the circle overlapped (61 seats)."""
 
 def _draw_seats(ax: Any, nodes: Sequence[tuple[str, str, float | None, str | None, bool]],
                 pos: Mapping[str, tuple[float, float]], radius_pt: Mapping[str, float],
-                colors: Mapping[str, str]) -> None:
+                colors: Mapping[str, str], scale: float = 1.0) -> None:
     """Each seat a disc sized by its final wealth (a ring in the level's colour when a flag or review names
-    it), labelled outside the circle with its name and wealth."""
-    points_per_unit = min(10.5 * 0.96 * 72 / 3.1, 9.8 * 0.80 * 72 / 2.9)
+    it), labelled outside the circle with its name and wealth; ``radius_pt`` already scaled by ``scale``
+    (:func:`seat_scale`), which scales the halo, the ring and the edge too."""
     for k, (agent, label, w, level, emphasized) in enumerate(nodes):
         x, y = pos[agent]
         if level in ("flag", "review"):  # a ring in the level's colour around a white halo
-            ax.plot([x], [y], "o", markersize=2 * radius_pt[agent] + 9, color="white",
-                    markeredgecolor=FLAG_COLOR if level == "flag" else REVIEW_COLOR, markeredgewidth=3.2,
+            ax.plot([x], [y], "o", markersize=2 * radius_pt[agent] + 2 * HALO * scale, color="white",
+                    markeredgecolor=FLAG_COLOR if level == "flag" else REVIEW_COLOR, markeredgewidth=RING * scale,
                     zorder=6)
         ax.plot([x], [y], "o", markersize=2 * radius_pt[agent], color=colors.get(agent, "#9aa3b5"),
-                markeredgecolor="white", markeredgewidth=1, zorder=6, alpha=0.95, gid=f"node-{k}")
-        reach = 1.06 + (radius_pt[agent] + 9) / points_per_unit  # just outside the node and its ring
+                markeredgecolor="white", markeredgewidth=EDGE * scale, zorder=6, alpha=0.95, gid=f"node-{k}")
+        reach = 1.06 + (radius_pt[agent] + 9 * scale) / POINTS_PER_UNIT  # just outside the node and its ring
         if len(nodes) > RADIAL_LABELS:  # one line along the node's radius: neighbours' labels never overlap
             angle = math.degrees(math.atan2(y, x))
             left = x < -1e-9

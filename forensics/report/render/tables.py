@@ -21,7 +21,7 @@ from typing import Any
 from daishi_forensics.jsonio import shown as bounded
 from daishi_forensics.textsafe import md_bold, md_escape, shown, shown_ends
 
-from .cells import MAX_IDS_TEXT, Agent, EventIds, Level
+from .cells import MAX_IDS_TEXT, Agent, EventIds, Figure, Level
 
 __all__ = ["cell", "text_table", "text_records", "markdown_table", "clean", "github_escape", "wrap",
            "paint", "COLORS", "display_width", "pad", "md_escape"]
@@ -86,6 +86,8 @@ def cell(value: Any, *, ids_limit: int | None = MAX_IDS_TEXT, _depth: int = CELL
         return _ids(value, ids_limit)
     if isinstance(value, Level):
         return clean(value.level)
+    if isinstance(value, Figure):
+        return clean(value.text)
     if isinstance(value, (list, tuple)):
         if _depth <= 0:
             return clean(bounded(value))
@@ -175,7 +177,8 @@ def wrap(text: str, width: int) -> list[str]:
 
 def _numeric(rows: Sequence[Sequence[Any]], i: int) -> bool:
     values = [r[i] for r in rows]
-    return bool(rows) and all(v is None or (isinstance(v, (int, float)) and not isinstance(v, bool)) for v in values)
+    return bool(rows) and all(v is None or isinstance(v, Figure) or (isinstance(v, (int, float)) and not isinstance(v, bool))
+                              for v in values)
 
 
 def _longest_word(text: str) -> int:
@@ -381,10 +384,11 @@ _md_escape = md_escape
 
 
 def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], *,
-                   marked: frozenset[int] = frozenset()) -> str:
-    """A GitHub-flavoured Markdown table; every cell escaped; a marked row's cells in bold."""
+                   marked: frozenset[int] = frozenset(), align: bool = False) -> str:
+    """A GitHub-flavoured Markdown table; every cell escaped; a marked row's cells in bold; with ``align``, a
+    column of numbers aligned right (``---:``), as a text table aligns it."""
     lines = ["| " + " | ".join(_md_escape(h) for h in headers) + " |",
-             "|" + "|".join(" --- " for _ in headers) + "|"]
+             "|" + "|".join(" ---: " if align and _numeric(rows, i) else " --- " for i in range(len(headers))) + "|"]
     for r, row in enumerate(rows):
         cells = [_md_escape(cell(v)) for v in row]
         if r in marked:
