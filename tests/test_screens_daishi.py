@@ -463,7 +463,8 @@ def test_cli_one_match_under_two_names_is_screened_once(runner: CliRunner, tmp_p
     assert found["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == str(first)
     assert found["relatedLocations"] == [
         {"id": i, "message": {"text": f"the same match as {first}, screened once"},
-         "physicalLocation": {"artifactLocation": {"uri": str(other)}}} for i, other in enumerate((copy, bundle), 1)]
+         "physicalLocation": {"artifactLocation": {"uri": str(other)}, "region": {"startLine": 1}}}
+        for i, other in enumerate((copy, bundle), 1)]
 
 
 def test_cli_one_match_id_with_other_content_is_refused_naming_both(runner: CliRunner, tmp_path: Path) -> None:
@@ -675,19 +676,20 @@ def test_sarif_season_flags_have_rules_of_their_own_and_no_made_up_file() -> Non
     results = sarif_run["results"]
     assert [(r["ruleId"], r["ruleIndex"], r["level"], r["locations"]) for r in results] == [
         ("feeder/hub_and_spoke", 0, "error", [{
-            "physicalLocation": {"artifactLocation": {"uri": "m_1.jsonl"}},
+            "physicalLocation": {"artifactLocation": {"uri": "m_1.jsonl"}, "region": {"startLine": 1}},
             "logicalLocations": [{"name": "h", "kind": "member"}, {"name": "a", "kind": "member"},
                                  {"name": "b", "kind": "member"}]}]),
         ("season/feeder/hub_and_spoke", 1, "error", [{
-            "physicalLocation": {"artifactLocation": {"uri": "m_1.jsonl"}},
+            "physicalLocation": {"artifactLocation": {"uri": "m_1.jsonl"}, "region": {"startLine": 1}},
             "logicalLocations": [{"name": "o_1", "kind": "member"}, {"name": "o_2", "kind": "member"},
                                  {"name": "o_3", "kind": "member"}]}]),
         ("season/operator/recurring_pair", 2, "warning", [{
-            "physicalLocation": {"artifactLocation": {"uri": "m_1.jsonl"}},
+            "physicalLocation": {"artifactLocation": {"uri": "m_1.jsonl"}, "region": {"startLine": 1}},
             "logicalLocations": [{"name": "o_2", "kind": "member"}, {"name": "o_3", "kind": "member"}]}]),
     ]
     assert "relatedLocations" not in results[1]
-    assert results[2]["relatedLocations"] == [{"id": 1, "physicalLocation": {"artifactLocation": {"uri": "s/m%202.jsonl"}}}]
+    assert results[2]["relatedLocations"] == [{"id": 1, "physicalLocation": {"artifactLocation": {"uri": "s/m%202.jsonl"},
+                                                                          "region": {"startLine": 1}}}]
     assert [r["properties"]["match"] for r in results[1:]] == ["season", "season"]
     # what SARIF 2.1.0 requires of each object written: a rule's id, a result's message
     assert all(r["id"] for r in rules) and all(r["message"]["text"] for r in results)

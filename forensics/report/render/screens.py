@@ -386,6 +386,16 @@ def _uri(target: str) -> str:
         return quote(os.fsencode(target), safe="/")
 
 
+def _physical(target: str) -> dict[str, Any]:
+    """A SARIF physical location: the target's file, and as its region the file's first line (a flag is about a
+    match, not a line of it; code scanning takes no location without ``region.startLine``, 1 or more).
+
+    >>> _physical("m_demo")
+    {'artifactLocation': {'uri': 'm_demo'}, 'region': {'startLine': 1}}
+    """
+    return {"artifactLocation": {"uri": _uri(target)}, "region": {"startLine": 1}}
+
+
 def _sarif_text(text: str) -> str:
     """A SARIF plain-text message: every control character written out (:func:`shown`: a viewer that
     prints it to a terminal or a CI log never obeys an escape sequence a name carries), and every
@@ -447,10 +457,10 @@ def _result(flag: Flag, target: str | None, config: ScreenConfig, rule_index: di
         "message": {"text": _sarif_text(f"{flag.explanation} ({_significance(flag)}"
                                         + (f"; null: {flag.null})" if flag.null else ")"))},
         "locations": [{
-            **({"physicalLocation": {"artifactLocation": {"uri": _uri(files[0])}}} if files else {}),
+            **({"physicalLocation": _physical(files[0])} if files else {}),
             "logicalLocations": [{"name": str(a), "kind": "member"} for a in flag.agents],
         }],
-        **({"relatedLocations": [{"id": i, "physicalLocation": {"artifactLocation": {"uri": _uri(f)}},
+        **({"relatedLocations": [{"id": i, "physicalLocation": _physical(f),
                                   **({"message": {"text": _sarif_text(f"the same match as {target}, screened once")}}
                                      if target is not None else {})}
                                  for i, f in enumerate(files[1:], start=1)]} if len(files) > 1 else {}),

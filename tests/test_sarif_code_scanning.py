@@ -1,0 +1,111 @@
+"""The SARIF of ``screen`` and ``screen-transfers`` checked against what a code-scanning service takes.
+
+Beyond the SARIF 2.1.0 schema, GitHub code scanning documents what it needs of an uploaded file: every
+result's ``ruleId`` among the run's rules (their ids unique), a ``level`` of the SARIF enum, a non-empty
+message, at least one location with ``physicalLocation.artifactLocation.uri`` (a relative path, or an absolute
+``file:`` URI it makes relative to the checkout) and ``region.startLine`` of 1 or more, fingerprints as strings;
+and at most 20 runs, 25,000 rules and 25,000 results a run (the 5,000 most severe kept), 1,000 locations a
+result. :func:`code_scanning_problems` checks those rules by hand on the documents the tests write.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from daishi_forensics.cli import main
+
+from .matchkit import archive, write_match
+from .test_screens_daishi import feeder_events
+
+LEVELS = ("none", "note", "warning", "error")
+
+
+def code_scanning_problems(doc: dict[str, Any]) -> list[str]:
+    """What GitHub code scanning would refuse or misplace in a SARIF document (empty: nothing)."""
+    problems: list[str] = []
+    if doc.get("version") != "2.1.0":
+        problems.append("version is not 2.1.0")
+    runs = doc.get("runs")
+    if not isinstance(runs, list) or not 1 <= len(runs) <= 20:
+        return [*problems, "runs: not 1 to 20 runs"]
+    for r, run in enumerate(runs):
+        driver = run["tool"]["driver"]
+        if not driver.get("name"):
+            problems.append(f"run {r}: the driver has no name")
+        ids = [rule["id"] for rule in driver.get("rules", [])]
+        if len(set(ids)) != len(ids) or not all(ids):
+            problems.append(f"run {r}: rule ids empty or repeated: {ids}")
+        if len(ids) > 25_000:
+            problems.append(f"run {r}: {len(ids)} rules")
+        results = run.get("results")
+        if not isinstance(results, list):
+            problems.append(f"run {r}: no results array")
+            continue
+        if len(results) > 25_000:
+            problems.append(f"run {r}: {len(results)} results")
+        for i, result in enumerate(results):
+            where = f"run {r} result {i}"
+            rule = result.get("ruleId")
+            if rule not in ids:
+                problems.append(f"{where}: ruleId {rule!r} is not a rule of the run")
+            elif "ruleIndex" in result and ids[result["ruleIndex"]] != rule:
+                problems.append(f"{where}: ruleIndex {result['ruleIndex']} is not rule {rule!r}")
+            if result.get("level", "warning") not in LEVELS:
+                problems.append(f"{where}: level {result.get('level')!r}")
+            text = result.get("message", {}).get("text")
+            if not isinstance(text, str) or not text.strip():
+                problems.append(f"{where}: no message text")
+            locations = result.get("locations") or []
+            if not 1 <= len(locations) <= 1000:
+                problems.append(f"{where}: {len(locations)} locations")
+            for location in [*locations, *result.get("relatedLocations", [])]:
+                physical = location.get("physicalLocation") or {}
+                uri = physical.get("artifactLocation", {}).get("uri")
+                if not isinstance(uri, str) or not uri:
+                    problems.append(f"{where}: a location without physicalLocation.artifactLocation.uri")
+                elif uri.startswith(("/", "../")) or uri == ".." or ("://" in uri and not uri.startswith("file:///")):
+                    problems.append(f"{where}: uri {uri!r} is neither a path in the repository nor a file: URI")
+                start = physical.get("region", {}).get("startLine")
+                if not isinstance(start, int) or isinstance(start, bool) or start < 1:
+                    problems.append(f"{where}: region.startLine {start!r} (uri {uri!r})")
+            for key, value in (result.get("partialFingerprints") or {}).items():
+                if not isinstance(value, str):
+                    problems.append(f"{where}: partialFingerprints[{key!r}] is not a string")
+    return problems
+
+
+def _sarif(args: list[str]) -> dict[str, Any]:
+    result = CliRunner().invoke(main, [*args, "--format", "sarif"])
+    assert result.exit_code == 1, result.output
+    doc: dict[str, Any] = json.loads(result.stdout)
+    return doc
+
+
+def test_every_location_has_a_region_starting_at_the_first_line(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """``screen fed/m_….jsonl --format sarif`` located each result by its file alone, with no ``region``: GitHub
+    code scanning takes no location without ``region.startLine`` (1 or more), so the upload could not place the
+    alert. Every location (and related location) now has the region ``{"startLine": 1}``: the match's file, from
+    its first line (a flag is about a match, not about one line of it)."""
+    write_match(tmp_path / "fed", feeder_events(), archive(["a_1", "a_2", "a_3", "a_4", "h"], ended=40))
+    write_match(tmp_path / "copy", feeder_events(), archive(["a_1", "a_2", "a_3", "a_4", "h"], ended=40))
+    monkeypatch.chdir(tmp_path)
+    doc = _sarif(["screen", "fed/m_0123456789ab.jsonl", "copy/m_0123456789ab.jsonl"])
+    (result,) = doc["runs"][0]["results"]
+    assert result["locations"] == [{
+        "physicalLocation": {"artifactLocation": {"uri": "fed/m_0123456789ab.jsonl"}, "region": {"startLine": 1}},
+        "logicalLocations": [{"name": agent, "kind": "member"} for agent in ("h", "a_1", "a_2", "a_4")],
+    }]
+    assert result["relatedLocations"] == [{
+        "id": 1,
+        "physicalLocation": {"artifactLocation": {"uri": "copy/m_0123456789ab.jsonl"}, "region": {"startLine": 1}},
+        "message": {"text": "the same match as fed/m_0123456789ab.jsonl, screened once"},
+    }]
+    assert (result["ruleId"], result["ruleIndex"], result["level"]) == ("feeder/hub_and_spoke", 0, "error")
+    assert [rule["id"] for rule in doc["runs"][0]["tool"]["driver"]["rules"]] == ["feeder/hub_and_spoke"]
+    assert code_scanning_problems(doc) == []
