@@ -109,3 +109,38 @@ def test_every_location_has_a_region_starting_at_the_first_line(tmp_path: Path,
     assert (result["ruleId"], result["ruleIndex"], result["level"]) == ("feeder/hub_and_spoke", 0, "error")
     assert [rule["id"] for rule in doc["runs"][0]["tool"]["driver"]["rules"]] == ["feeder/hub_and_spoke"]
     assert code_scanning_problems(doc) == []
+
+
+def test_a_file_outside_the_working_folder_is_a_file_uri(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``screen /abs/path/m_….jsonl --format sarif`` (or ``../exports/m_….jsonl``) wrote the path as it was given
+    as the artifact's uri: ``/home/runner/work/r/r/exports/m_….jsonl`` and ``../exports/m_….jsonl`` are relative
+    references, which code scanning reads as paths in the repository (a file it does not have). A path that is
+    absolute or leaves the folder the command ran in is now an absolute ``file:`` URI of the path made absolute
+    (code scanning makes it relative to the checkout); a relative path inside the folder stays as it was."""
+    fed = write_match(tmp_path / "exports" / "my fed", feeder_events(),
+                      archive(["a_1", "a_2", "a_3", "a_4", "h"], ended=40))
+    (tmp_path / "work").mkdir()
+    monkeypatch.chdir(tmp_path / "work")
+    encoded = f"file://{tmp_path}/exports/my%20fed/m_0123456789ab.jsonl"
+    for target, uri in ((str(fed), encoded), ("../exports/my fed/m_0123456789ab.jsonl", encoded),
+                        (f"{tmp_path}/work/../exports/./my fed/m_0123456789ab.jsonl", encoded)):
+        doc = _sarif(["screen", target])
+        (result,) = doc["runs"][0]["results"]
+        assert result["locations"][0]["physicalLocation"] == {"artifactLocation": {"uri": uri},
+                                                              "region": {"startLine": 1}}, target
+        assert code_scanning_problems(doc) == []
+    monkeypatch.chdir(tmp_path / "exports")
+    doc = _sarif(["screen", "my fed/m_0123456789ab.jsonl"])
+    assert doc["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"] == {
+        "uri": "my%20fed/m_0123456789ab.jsonl"}
+    # the same for a table of transfers (screen-transfers)
+    from .transferkit import background_rows, cycle_rows, write_csv
+
+    table = write_csv(tmp_path / "exports" / "tx.csv", background_rows() + cycle_rows())
+    columns = ["--from", "SENDER", "--to", "RECEIVER", "--value", "AMOUNT", "--tick", "STEP", "--id", "TX"]
+    for target in (str(table), "../exports/tx.csv"):
+        monkeypatch.chdir(tmp_path / "work")
+        doc = _sarif(["screen-transfers", target, *columns])
+        assert {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in doc["runs"][0]["results"]} \
+            == {f"file://{tmp_path}/exports/tx.csv"}
+        assert code_scanning_problems(doc) == []

@@ -460,10 +460,10 @@ def test_cli_one_match_under_two_names_is_screened_once(runner: CliRunner, tmp_p
                               f"operator (no seat names its operator); the same match: {copy}, {bundle}")
     sarif = json.loads(runner.invoke(main, ["screen", "--format", "sarif", *args[1:]]).stdout)
     [found] = sarif["runs"][0]["results"]
-    assert found["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == str(first)
+    assert found["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == f"file://{first}"
     assert found["relatedLocations"] == [
         {"id": i, "message": {"text": f"the same match as {first}, screened once"},
-         "physicalLocation": {"artifactLocation": {"uri": str(other)}, "region": {"startLine": 1}}}
+         "physicalLocation": {"artifactLocation": {"uri": f"file://{other}"}, "region": {"startLine": 1}}}
         for i, other in enumerate((copy, bundle), 1)]
 
 

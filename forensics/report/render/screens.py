@@ -376,14 +376,22 @@ def _unread(m: MatchOutcome) -> str:
 def _uri(target: str) -> str:
     """A target as a SARIF artifact URI: a URI reference, so every character outside the unreserved
     set and ``/`` percent-encoded (a space, ``%``, ``#``, ``?``, and ``:``, which would read as a scheme).
+    A relative path stays relative (to the folder the command ran in: a workflow's checkout); a path that is
+    absolute or leaves that folder (``..``) is an absolute ``file:`` URI of the path made absolute, which code
+    scanning makes relative to the checkout (a bare ``/srv/m.jsonl`` would be read as a path in the repository).
 
     >>> _uri("st/my table 100%.csv"), _uri("m_demo"), _uri("c:x#1"), _uri("st/été\\udcff.csv")
     ('st/my%20table%20100%25.csv', 'm_demo', 'c%3Ax%231', 'st/%C3%A9t%C3%A9%FF.csv')
+    >>> _uri("/srv/data/m 1.jsonl"), _uri("/srv/../data/./x#1.csv")
+    ('file:///srv/data/m%201.jsonl', 'file:///data/x%231.csv')
     """
+    outside = os.path.isabs(target) or target == ".." or target.startswith("../")
+    path = os.path.abspath(target) if outside else target
     try:
-        return quote(target, safe="/")
+        encoded = quote(path, safe="/")
     except UnicodeEncodeError:  # a file name's bytes that are not UTF-8: percent-encoded as the bytes they are
-        return quote(os.fsencode(target), safe="/")
+        encoded = quote(os.fsencode(path), safe="/")
+    return "file://" + encoded if outside else encoded
 
 
 def _physical(target: str) -> dict[str, Any]:
