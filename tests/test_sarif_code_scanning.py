@@ -144,3 +144,55 @@ def test_a_file_outside_the_working_folder_is_a_file_uri(tmp_path: Path, monkeyp
         assert {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in doc["runs"][0]["results"]} \
             == {f"file://{tmp_path}/exports/tx.csv"}
         assert code_scanning_problems(doc) == []
+
+
+def _many(n_matches: int) -> Any:
+    """A screen run of ``n_matches`` matches, each with one flag and one review (``m_1`` … in the run's order)."""
+    from daishi_forensics.report.screening import MatchOutcome, ScreenRun
+    from daishi_forensics.screens.config import default_config
+    from daishi_forensics.screens.flags import Flag
+    from daishi_forensics.screens.screening import ScreenResult
+
+    config = default_config()
+    flags = (Flag("feeder", "hub_and_spoke", "flag", ("h", "a"), (("a", "h"),), 2.0, 2.0, (1,), "h was fed."),
+             Flag("operator", "shared_operator", "review", ("a", "h"), (("a", "h"),), 1.0, 1.0, (2,), "a and h."))
+    result = ScreenResult("flag", config.version, config.digest, flags)
+    return ScreenRun(config, tuple(MatchOutcome(f"m_{i}.jsonl", f"m_{i}", result) for i in range(1, n_matches + 1)))
+
+
+def test_past_the_results_code_scanning_takes_a_run_says_so_and_stays_within_it() -> None:
+    """A screen of 12,501 matches each with a flag and a review wrote 25,002 results in one run: GitHub code
+    scanning refuses a file with more than 25,000 results a run (nothing of it shown), and shows only the 5,000
+    most severe of a run. Past 5,000 a warning notification now says so (every result still written); past
+    25,000 the flags come first, then the reviews, up to 25,000 (each in the run's order), a warning counts those
+    left out, and the run's properties say how many (``resultsLeftOut``)."""
+    from daishi_forensics.report.render.screens import render_sarif
+
+    up_to_shown = json.loads(render_sarif(_many(2_500)))["runs"][0]
+    assert len(up_to_shown["results"]) == 5_000 and up_to_shown["invocations"][0]["toolExecutionNotifications"] == []
+    assert "resultsLeftOut" not in up_to_shown["properties"]
+
+    shown = json.loads(render_sarif(_many(2_501)))
+    (run,) = shown["runs"]
+    assert len(run["results"]) == 5_002 and "resultsLeftOut" not in run["properties"]
+    assert run["invocations"][0]["toolExecutionNotifications"] == [{"level": "warning", "message": {"text": (
+        "5,002 results (2,501 flags, 2,501 reviews): GitHub code scanning shows the 5,000 most severe of a run "
+        "(the flags first) and drops the others; every one is in this file, and in --format json")}}]
+    assert run["invocations"][0]["executionSuccessful"] is True
+    assert code_scanning_problems(shown) == []
+
+    over = json.loads(render_sarif(_many(12_501)))
+    (run,) = over["runs"]
+    results = run["results"]
+    assert len(results) == 25_000 and run["properties"]["resultsLeftOut"] == 2
+    assert run["invocations"][0]["toolExecutionNotifications"] == [{"level": "warning", "message": {"text": (
+        "25,002 results (12,501 flags, 12,501 reviews): more than the 25,000 results of a run GitHub code scanning "
+        "takes (it refuses a file with more): the flags first, then the reviews, up to 25,000 are written, 0 flags "
+        "and 2 reviews left out (the last in the order of the matches); --format json lists every one")}}]
+    # every flag kept; the reviews of the last match and the one before left out; the rest in the run's order
+    assert sum(r["level"] == "error" for r in results) == 12_501
+    uris = [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results]
+    assert uris[:4] == ["m_1.jsonl", "m_1.jsonl", "m_2.jsonl", "m_2.jsonl"]
+    assert uris[-3:] == ["m_12499.jsonl", "m_12500.jsonl", "m_12501.jsonl"]
+    assert [r["level"] for r in results[-3:]] == ["warning", "error", "error"]
+    assert code_scanning_problems(over) == []

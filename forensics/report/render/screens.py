@@ -494,7 +494,9 @@ def render_sarif(run: ScreenRun) -> str:
     in ``properties``; unreadable targets as error notifications, a match's unscreened parts (and the
     season's: a season-scale check left unfinished) as warning ones.  A season-scale flag has a rule of its own (``season/<screen>/<kind>``, its own
     settings), its agents as logical locations and, as its file, the first match file it is about
-    (:func:`_season_files`; the others as related locations): code scanning refuses a result without one."""
+    (:func:`_season_files`; the others as related locations): code scanning refuses a result without one.
+    Every location is the file from its first line (:func:`_physical`); past the results code scanning shows or
+    takes in a run, a warning notification says so (:func:`_within_limits`)."""
     placed: list[tuple[Flag, str | None, tuple[str, ...], str | None]] = []
     for m in run.matches:
         if m.result is not None:
@@ -519,6 +521,10 @@ def render_sarif(run: ScreenRun) -> str:
         {"level": "warning", "message": {"text": _sarif_text(f"season: {reason}")}}
         for reason in (run.season.not_screened if run.season is not None else ())
     ]
+    results, limits, left_out = _within_limits(
+        [_result(f, t, run.config, index, _season_files(f, targets, first) if t is None else None, also, match_id)
+         for f, t, also, match_id in placed])
+    notifications += limits
     doc = {
         "$schema": _SARIF_SCHEMA,
         "version": "2.1.0",
@@ -534,13 +540,55 @@ def render_sarif(run: ScreenRun) -> str:
                 "exitCode": run.exit_code,
                 "toolExecutionNotifications": notifications,
             }],
-            "results": [_result(f, t, run.config, index, _season_files(f, targets, first) if t is None else None,
-                                also, match_id) for f, t, also, match_id in placed],
-            "properties": {"verdict": run.verdict, **run.config.stamp()},
+            "results": results,
+            "properties": {"verdict": run.verdict, **run.config.stamp(),
+                           **({"resultsLeftOut": left_out} if left_out else {})},
         }],
     }
     text: str = dumps(doc)
     return text
+
+
+CODE_SCANNING_SHOWN = 5_000
+"""Results of one run GitHub code scanning keeps, the most severe first (it drops the others)."""
+
+CODE_SCANNING_MAX = 25_000
+"""Results of one run past which GitHub code scanning refuses the whole file."""
+
+
+def _within_limits(results: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]], int]:
+    """``results`` as code scanning takes them, the warning notifications that say what it does with them, and
+    how many were left out.  Up to :data:`CODE_SCANNING_SHOWN`: all, nothing said.  Up to
+    :data:`CODE_SCANNING_MAX`: all, and a warning that code scanning shows only the most severe.  Past it (code
+    scanning would refuse the file, and show none): the flags first, then the reviews, up to the limit, each
+    in its place in the run's order, and a warning counting those left out.
+
+    >>> def some(n, level): return [{"level": level}] * n
+    >>> kept, said, left = _within_limits(some(4_999, "warning") + some(2, "error"))
+    >>> (len(kept), said[0]["message"]["text"][:91], left)
+    (5001, '5,001 results (2 flags, 4,999 reviews): GitHub code scanning shows the 5,000 most severe of', 0)
+    >>> kept, said, left = _within_limits(some(24_999, "warning") + some(2, "error"))
+    >>> (len(kept), kept[-1]["level"], kept[-3]["level"], left)
+    (25000, 'error', 'warning', 1)
+    """
+    n = len(results)
+    if n <= CODE_SCANNING_SHOWN:
+        return results, [], 0
+    flags = sum(1 for r in results if r["level"] == "error")
+    said = f"{n:,} results ({count(flags, 'flag', thousands=True)}, {count(n - flags, 'review', thousands=True)})"
+    if n <= CODE_SCANNING_MAX:
+        return results, [{"level": "warning", "message": {"text": (
+            f"{said}: GitHub code scanning shows the {CODE_SCANNING_SHOWN:,} most severe of a run (the flags first) "
+            "and drops the others; every one is in this file, and in --format json")}}], 0
+    # stable: the flags (error) before the reviews, each in the run's order; then back in the run's order
+    kept = sorted(sorted(range(n), key=lambda i: results[i]["level"] != "error")[:CODE_SCANNING_MAX])
+    left = n - CODE_SCANNING_MAX
+    left_flags = flags - sum(1 for i in kept if results[i]["level"] == "error")
+    return [results[i] for i in kept], [{"level": "warning", "message": {"text": (
+        f"{said}: more than the {CODE_SCANNING_MAX:,} results of a run GitHub code scanning takes (it refuses a file "
+        f"with more): the flags first, then the reviews, up to {CODE_SCANNING_MAX:,} are written, "
+        f"{count(left_flags, 'flag', thousands=True)} and {count(left - left_flags, 'review', thousands=True)} "
+        "left out (the last in the order of the matches); --format json lists every one")}}], left
 
 
 def render(run: ScreenRun, fmt: str, width: int | None = None) -> str:
