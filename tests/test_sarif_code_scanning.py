@@ -196,3 +196,34 @@ def test_past_the_results_code_scanning_takes_a_run_says_so_and_stays_within_it(
     assert uris[-3:] == ["m_12499.jsonl", "m_12500.jsonl", "m_12501.jsonl"]
     assert [r["level"] for r in results[-3:]] == ["warning", "error", "error"]
     assert code_scanning_problems(over) == []
+
+
+@pytest.mark.parametrize("gz", [False, True])
+def test_a_match_folder_is_placed_in_its_events_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                     gz: bool) -> None:
+    """``screen fed/m_0123456789ab --format sarif`` (a match folder: archive.json, events.jsonl) gave the folder as
+    the artifact's uri, and ``--format github`` as the annotation's ``file=``: code scanning and workflow
+    annotations place a finding in a file, not a folder (a line of a folder is nothing to show). Both now name
+    the folder's events file (``events.jsonl``, or ``events.jsonl.gz``), which the evidence's events are in; the
+    messages still name the target as given."""
+    import gzip
+
+    folder = write_match(tmp_path / "fed", feeder_events(), archive(["a_1", "a_2", "a_3", "a_4", "h"], ended=40),
+                         form="folder")
+    events = "events.jsonl"
+    if gz:
+        (folder / "events.jsonl.gz").write_bytes(gzip.compress((folder / "events.jsonl").read_bytes()))
+        (folder / "events.jsonl").unlink()
+        events += ".gz"
+    monkeypatch.chdir(tmp_path)
+    doc = _sarif(["screen", "fed/m_0123456789ab"])
+    (result,) = doc["runs"][0]["results"]
+    assert result["locations"][0]["physicalLocation"] == {
+        "artifactLocation": {"uri": f"fed/m_0123456789ab/{events}"}, "region": {"startLine": 1}}
+    assert code_scanning_problems(doc) == []
+    github = CliRunner().invoke(main, ["screen", "fed/m_0123456789ab", "--format", "github"])
+    assert github.exit_code == 1
+    assert [line.split("::")[1] for line in github.stdout.splitlines() if line.startswith("::")] == [
+        f"error file=fed/m_0123456789ab/{events},title=daishi-forensics feeder/hub_and_spoke",
+        f"warning file=fed/m_0123456789ab/{events},title=daishi-forensics not screened whole"]
+    assert "fed/m_0123456789ab" in CliRunner().invoke(main, ["screen", "fed/m_0123456789ab"]).stdout

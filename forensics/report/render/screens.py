@@ -191,7 +191,7 @@ def _annotation(group: str, target: str | None, flag: Flag | None, reason: str, 
         if target is None:  # the season's: no one file holds it
             return f"::warning title=daishi-forensics season not screened whole::{github_escape(reason)}"
         same = f"; the same match: {', '.join(also)}" if also else ""
-        return (f"::warning file={github_escape(target, True)},title=daishi-forensics not screened "
+        return (f"::warning file={github_escape(_artifact(target), True)},title=daishi-forensics not screened "
                 f"whole::{github_escape(reason + same)}")
     kind = "error" if flag.level == "flag" else "warning"
     title = github_escape(f"daishi-forensics {flag.screen}/{flag.kind}", True)
@@ -201,7 +201,7 @@ def _annotation(group: str, target: str | None, flag: Flag | None, reason: str, 
     message += f" Events: {_evidence(flag)}."
     if also:
         message += f" The same match: {', '.join(also)} (screened once)."
-    where = f"file={github_escape(target, True)}," if target is not None else ""
+    where = f"file={github_escape(_artifact(target), True)}," if target is not None else ""
     return f"::{kind} {where}title={title}::{github_escape(message)}"
 
 
@@ -394,14 +394,30 @@ def _uri(target: str) -> str:
     return "file://" + encoded if outside else encoded
 
 
+def _artifact(target: str) -> str:
+    """The file a finding about ``target`` is placed in: the target itself, or for a match folder its events
+    file (``m_…/events.jsonl`` or ``events.jsonl.gz``, as the reader takes them), which the evidence's event ids
+    are in: code scanning and workflow annotations place a finding in a file, not a folder.
+
+    >>> _artifact("m_demo"), _artifact("no/such/m_0123456789ab")
+    ('m_demo', 'no/such/m_0123456789ab')
+    """
+    if os.path.isdir(target):
+        for name in ("events.jsonl", "events.jsonl.gz"):
+            if os.path.isfile(os.path.join(target, name)):
+                return os.path.join(target.rstrip("/") or "/", name)
+    return target
+
+
 def _physical(target: str) -> dict[str, Any]:
-    """A SARIF physical location: the target's file, and as its region the file's first line (a flag is about a
-    match, not a line of it; code scanning takes no location without ``region.startLine``, 1 or more).
+    """A SARIF physical location: the target's file (:func:`_artifact`), and as its region the file's first line
+    (a flag is about a match, not a line of it; code scanning takes no location without ``region.startLine``,
+    1 or more).
 
     >>> _physical("m_demo")
     {'artifactLocation': {'uri': 'm_demo'}, 'region': {'startLine': 1}}
     """
-    return {"artifactLocation": {"uri": _uri(target)}, "region": {"startLine": 1}}
+    return {"artifactLocation": {"uri": _uri(_artifact(target))}, "region": {"startLine": 1}}
 
 
 def _sarif_text(text: str) -> str:
