@@ -42,6 +42,12 @@ def code_scanning_problems(doc: dict[str, Any]) -> list[str]:
             problems.append(f"run {r}: rule ids empty or repeated: {ids}")
         if len(ids) > 25_000:
             problems.append(f"run {r}: {len(ids)} rules")
+        for invocation in run.get("invocations", []):
+            if not isinstance(invocation.get("executionSuccessful"), bool):
+                problems.append(f"run {r}: an invocation without executionSuccessful")
+            for note in invocation.get("toolExecutionNotifications", []):
+                if note.get("level", "warning") not in LEVELS or not note.get("message", {}).get("text"):
+                    problems.append(f"run {r}: notification {note!r}")
         results = run.get("results")
         if not isinstance(results, list):
             problems.append(f"run {r}: no results array")
@@ -227,3 +233,50 @@ def test_a_match_folder_is_placed_in_its_events_file(tmp_path: Path, monkeypatch
         f"error file=fed/m_0123456789ab/{events},title=daishi-forensics feeder/hub_and_spoke",
         f"warning file=fed/m_0123456789ab/{events},title=daishi-forensics not screened whole"]
     assert "fed/m_0123456789ab" in CliRunner().invoke(main, ["screen", "fed/m_0123456789ab"]).stdout
+
+
+def test_a_simulated_season_s_sarif_holds_to_what_code_scanning_takes(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three simulated matches (a feeder, a ring, a thrown fight) screened as a season: every result under a rule
+    of the run, each rule once, each located in its match's file from line 1, and nothing code scanning refuses."""
+    runner = CliRunner()
+    season = tmp_path / "season"
+    for scenario in ("feeder", "ring", "thrown_fight"):
+        made = runner.invoke(main, ["simulate", "--scenario", scenario, "--seed", "1", "--out",
+                                    str(tmp_path / scenario)])
+        assert made.exit_code == 0, made.output
+        (stream,) = (tmp_path / scenario).glob("m_*.jsonl")
+        season.mkdir(exist_ok=True)
+        (season / stream.name).write_bytes(stream.read_bytes())
+    monkeypatch.chdir(tmp_path)
+    files = sorted(f"season/{p.name}" for p in season.iterdir())
+    doc = _sarif(["screen", *files, "--season", "season"])
+    assert code_scanning_problems(doc) == []
+    (run,) = doc["runs"]
+    rules = [rule["id"] for rule in run["tool"]["driver"]["rules"]]
+    assert rules == sorted(set(rules)) and {r["ruleId"] for r in run["results"]} == set(rules)
+    assert {"feeder/hub_and_spoke", "ring/wash_ring", "thrown_fight/thrown_fight"} <= set(rules)
+    for result in run["results"]:
+        physical = result["locations"][0]["physicalLocation"]
+        assert physical["region"] == {"startLine": 1} and physical["artifactLocation"]["uri"] in files
+        assert rules[result["ruleIndex"]] == result["ruleId"] and result["level"] in ("error", "warning")
+
+
+def test_hostile_account_names_are_data_in_sarif_and_plain_text_in_its_message(tmp_path: Path) -> None:
+    """A value cycle round accounts named with an escape sequence, a right-to-left override, ``{0}`` braces and
+    a Markdown link: the message writes the controls out, escapes the brackets and doubles the braces (SARIF
+    3.11.5, 3.11.6); the logical locations keep each name as it is; nothing code scanning refuses."""
+    from .transferkit import background_rows, cycle_rows, write_csv
+
+    names = {"a": "x\x1b[2J\x07", "b": "rtl\u202eevil\u200b", "c": "{0} {{1}}", "d": "[open](https://x.example)"}
+    rows = background_rows() + [{**r, "SENDER": names[r["SENDER"]], "RECEIVER": names[r["RECEIVER"]]}
+                                for r in cycle_rows()]
+    table = write_csv(tmp_path / "tx.csv", rows)
+    doc = _sarif(["screen-transfers", str(table), "--from", "SENDER", "--to", "RECEIVER", "--value", "AMOUNT",
+                  "--tick", "STEP", "--id", "TX"])
+    assert code_scanning_problems(doc) == []
+    (result,) = doc["runs"][0]["results"]
+    assert result["message"]["text"].startswith(
+        "1000 went round x\\x1b\\[2J\\x07 -> rtl\\u202eevil\\u200b -> {{0}} {{{{1}}}} -> \\[open\\](https://x.example)"
+        " -> x\\x1b\\[2J\\x07 from tick 100 to 106")
+    assert [loc["name"] for loc in result["locations"][0]["logicalLocations"]] == list(names.values())
