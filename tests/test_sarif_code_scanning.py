@@ -40,6 +40,11 @@ def code_scanning_problems(doc: dict[str, Any]) -> list[str]:
         ids = [rule["id"] for rule in driver.get("rules", [])]
         if len(set(ids)) != len(ids) or not all(ids):
             problems.append(f"run {r}: rule ids empty or repeated: {ids}")
+        for rule in driver.get("rules", []):
+            if not all(rule.get(k, {}).get("text", "").strip() for k in ("shortDescription", "fullDescription", "help")):
+                problems.append(f"run {r}: rule {rule['id']!r} without a short and full description and help")
+            if len(rule.get("properties", {}).get("tags", [])) > 20:
+                problems.append(f"run {r}: rule {rule['id']!r} with more than 20 tags")
         if len(ids) > 25_000:
             problems.append(f"run {r}: {len(ids)} rules")
         for invocation in run.get("invocations", []):
@@ -280,3 +285,29 @@ def test_hostile_account_names_are_data_in_sarif_and_plain_text_in_its_message(t
         "1000 went round x\\x1b\\[2J\\x07 -> rtl\\u202eevil\\u200b -> {{0}} {{{{1}}}} -> \\[open\\](https://x.example)"
         " -> x\\x1b\\[2J\\x07 from tick 100 to 106")
     assert [loc["name"] for loc in result["locations"][0]["logicalLocations"]] == list(names.values())
+
+
+def test_every_rule_has_a_full_description_and_help(tmp_path: Path) -> None:
+    """A match's rule (``feeder/hub_and_spoke``) had only a short description, and a season rule no help: GitHub
+    code scanning asks every rule for ``shortDescription``, ``fullDescription`` and ``help`` text, and shows the
+    last two on each alert. Each rule now has all three; a match's rule says how its verdict is reached, with
+    the run's false-alarm rate and flag share."""
+    fed = write_match(tmp_path / "fed", feeder_events(), archive(["a_1", "a_2", "a_3", "a_4", "h"], ended=40))
+    doc = _sarif(["screen", str(fed)])
+    (rule,) = doc["runs"][0]["tool"]["driver"]["rules"]
+    assert {k: rule[k] for k in ("id", "shortDescription", "fullDescription", "help")} == {
+        "id": "feeder/hub_and_spoke",
+        "shortDescription": {"text": "Collusion screen feeder: hub and spoke"},
+        "fullDescription": {"text": (
+            "Collusion screen feeder: hub and spoke. Each finding is tested against a null model of the same match "
+            "or table (named in the result, with its p-value) and adjusted over the tests there (Holm): a review "
+            "(warning) when the adjusted p-value is within the false-alarm rate its screen is given "
+            "(general.false_alarm_rate 0.02, shared among the screens), a flag (error) within 0.25 of it. A finding "
+            "with no p-value meets a threshold on its score instead (both in the result's properties).")},
+        "help": {"text": (
+            "What each screen finds, against which null, and its settings: `daishi-forensics screen --help` and the "
+            "README's Collusion screens section. A result's properties hold its agents, its score and threshold, "
+            "for a tested finding its p-value (raw and adjusted), the number of tests and the null, and the events "
+            "to open (evidence); `daishi-forensics behavior MATCH --agent AGENT` shows what a seat did.")},
+    }
+    assert code_scanning_problems(doc) == []

@@ -633,7 +633,7 @@ def test_sarif_season_flags_have_rules_of_their_own_and_no_made_up_file() -> Non
     as logical locations and, as its file (code scanning refuses a result without one), the first match file it is
     about (the matches its details list, in the run's order; the others as related locations), else the run's
     first screened match; a match's flag keeps its rule and its file."""
-    from daishi_forensics.report.render.screens import render_sarif
+    from daishi_forensics.report.render.screens import _RULE_HELP, render_sarif
     from daishi_forensics.report.screening import MatchOutcome, ScreenRun
     from daishi_forensics.screens.config import default_config
     from daishi_forensics.screens.flags import Flag
@@ -666,6 +666,7 @@ def test_sarif_season_flags_have_rules_of_their_own_and_no_made_up_file() -> Non
                                     "more of the season's matches, counting only the feeds their own match did not "
                                     "flag. A threshold on the number of feeders, counted over the season's matches; "
                                     "no p-value."},
+        "help": {"text": _RULE_HELP},
         "helpUri": "https://github.com/daishi/daishi-forensics#collusion-screens",
         "properties": {"screen": "feeder", "scope": "season", "section": "season",
                        "parameters": {"enabled": True, "min_feed_value": 5.0, "min_directionality": 0.6,

@@ -286,13 +286,30 @@ def _annotation_count(counts: Mapping[str, int]) -> str:
             "this step's log")
 
 
+_RULE_HELP = ("What each screen finds, against which null, and its settings: `daishi-forensics screen --help` and "
+              "the README's Collusion screens section. A result's properties hold its agents, its score and "
+              "threshold, for a tested finding its p-value (raw and adjusted), the number of tests and the null, and "
+              "the events to open (evidence); `daishi-forensics behavior MATCH --agent AGENT` shows what a seat did.")
+"""A rule's help (code scanning shows it with every alert of the rule, and asks every rule for one)."""
+
+
 def _rules(flags: Iterable[Flag], config: ScreenConfig) -> list[dict[str, Any]]:
+    """A rule per screen and kind of ``flags``, each with a short and a full description and help (code scanning
+    asks every rule for the three), its screen's settings in its properties."""
     ids = sorted({(f.screen, f.kind) for f in flags})
+    verdict = (f"Each finding is tested against a null model of the same match or table (named in the result, with "
+               f"its p-value) and adjusted over the tests there (Holm): a review (warning) when the adjusted p-value "
+               f"is within the false-alarm rate its screen is given (general.false_alarm_rate "
+               f"{config.false_alarm_rate:g}, shared among the screens), a flag (error) within {config.flag_share:g} "
+               "of it. A finding with no p-value meets a threshold on its score instead (both in the result's "
+               "properties).")
     return [
         {
             "id": f"{screen}/{kind}",
             "name": f"{screen}.{kind}",
             "shortDescription": {"text": f"Collusion screen {screen}: {kind.replace('_', ' ')}"},
+            "fullDescription": {"text": f"Collusion screen {screen}: {kind.replace('_', ' ')}. {verdict}"},
+            "help": {"text": _RULE_HELP},
             "helpUri": "https://github.com/daishi/daishi-forensics#collusion-screens",
             "properties": {"screen": screen, "parameters": dict(config.screens.get(screen, {}))},
         }
@@ -345,6 +362,7 @@ def _season_rules(flags: Iterable[Flag], config: ScreenConfig) -> list[dict[str,
             "name": f"season.{screen}.{kind}",
             "shortDescription": {"text": f"Season-wide collusion screen {screen}: {kind.replace('_', ' ')}"},
             "fullDescription": {"text": rule},
+            "help": {"text": _RULE_HELP},
             "helpUri": "https://github.com/daishi/daishi-forensics#collusion-screens",
             "properties": {"screen": screen, "scope": "season", "section": section,
                            "parameters": {k: settings[k] for k in keys if k in settings}},
