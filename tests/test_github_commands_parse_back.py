@@ -97,3 +97,21 @@ def test_github_escape_reads_back_to_the_text_in_a_property_and_a_message(text: 
     line = f"::warning file={github_escape(text, True)},title={github_escape(text, True)}::{github_escape(text)}"
     assert "\n" not in line and "\r" not in line
     assert read_back(line) == ("warning", {"file": expected, "title": expected}, expected)
+
+
+def test_the_step_summary_names_a_file_whose_name_holds_a_run_of_spaces_as_it_is(tmp_path: Path) -> None:
+    """``screen "exports/my  fed /m_….jsonl" --format github`` with ``$GITHUB_STEP_SUMMARY`` wrote the target column
+    as ``exports/my fed /m_….jsonl``: a table cell collapses a run of spaces (and trims one at either end), so the
+    summary named another file than the annotation's ``file=``. The run of spaces is written out now
+    (``my\\x20\\x20fed``), as a seat's name in a table is; a lone space (`` copy``) is kept, as a table keeps it."""
+    fed = write_match(tmp_path / "my  fed ", feeder_events(), archive(["a_1", "a_2", "a_3", "a_4", "h"], ended=40))
+    copy = write_match(tmp_path / " copy", feeder_events(), archive(["a_1", "a_2", "a_3", "a_4", "h"], ended=40))
+    summary = tmp_path / "summary.md"
+    result = CliRunner().invoke(main, ["screen", "--format", "github", str(fed), str(copy)],
+                                env={"GITHUB_STEP_SUMMARY": str(summary)})
+    assert result.exit_code == 1
+    assert read_back(result.stdout.splitlines()[0])[1]["file"] == str(fed)  # type: ignore[index]
+    rows = summary.read_text(encoding="utf-8").splitlines()
+    target = (f"{tmp_path}/my\\\\x20\\\\x20fed /m\\_0123456789ab.jsonl (the same match: {tmp_path}/ copy/"
+              "m\\_0123456789ab.jsonl)").replace(str(tmp_path), str(tmp_path).replace("_", "\\_"))
+    assert rows[6].startswith(f"| flag | feeder/hub\\_and\\_spoke | {target} | h, a\\_1, a\\_2, a\\_4 | "), rows[6]

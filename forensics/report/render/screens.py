@@ -14,7 +14,7 @@ from urllib.parse import quote
 
 from daishi_forensics.version import __version__
 from daishi_forensics.jsonio import dumps
-from daishi_forensics.textsafe import md_escape, shown, utf8_text
+from daishi_forensics.textsafe import md_escape, shown, shown_name, utf8_text
 from .tables import github_escape, markdown_table
 from .validation import GITHUB_SHOWN
 
@@ -245,7 +245,10 @@ def render_step_summary(run: ScreenRun, budget: int = SUMMARY_BUDGET) -> str:
         return "\n".join(out) + "\n\n"
     rows: list[list[Any]] = []
     for group, target, flag, reason, also in found:
-        where = (target + (f" (the same match: {', '.join(also)})" if also else "")) if target is not None else "season"
+        # a file's name as it is: a run of spaces or a space at either end written out, where a cell would
+        # collapse or trim it and so name another file
+        where = ((shown_name(target) + (f" (the same match: {', '.join(map(shown_name, also))})" if also else ""))
+                 if target is not None else "season")
         if flag is None:
             rows.append(["error" if group == "unread" else "warning",
                          "not screened" if group == "unread" else "not screened whole", where, None, None, reason,
