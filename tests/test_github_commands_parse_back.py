@@ -59,14 +59,19 @@ def test_screen_annotations_read_back_to_the_file_title_and_message(tmp_path: Pa
 
 
 def test_screen_annotation_message_with_the_escaped_characters_reads_back(tmp_path: Path) -> None:
-    """A seat id with a comma, a colon, a percent escape, a carriage return and a newline: the message reads back
-    to the flag's own words (each control character but the two GitHub escapes written out as text)."""
+    """A seat id with a comma, a colon, a percent escape, a carriage return and a newline was written with the
+    carriage return and the newline as ``%0D%0A``: the annotation showed a line break the data made, where the
+    log, the text, the step summary and SARIF write ``\\r\\n``. The message now writes every control character
+    out (the README's rule for every output), and reads back to the flag's own words with ``%0A`` as written."""
+    from daishi_forensics.textsafe import shown
+
     hub = "h,1:2%0A\r\n::error file=README.md::x"
     events = [{**e, "agentId": hub} if e.get("agentId") == "h" else e for e in feeder_events()]
     events = [{**e, "payload": {k: (hub if v == "h" else v) for k, v in e["payload"].items()}} for e in events]
     fed = write_match(tmp_path / "fed", events, archive(["a_1", "a_2", "a_3", "a_4", hub], ended=40))
     flag = _commands(["screen", "--format", "github", str(fed)])[0]
-    assert flag[2].startswith(f"{hub} received 432 in net value one way from 3 seats (a_1, a_2, a_4)")
+    assert flag[2].startswith("h,1:2%0A\\r\\n::error file=README.md::x received 432 in net value one way from 3 seats")
+    assert flag[2].startswith(shown(hub)) and "\n" not in flag[2] and "\r" not in flag[2]
 
 
 @pytest.mark.parametrize("stdin", [False, True])
@@ -88,15 +93,16 @@ def test_validate_annotations_read_back_to_the_file_line_and_title(tmp_path: Pat
 @pytest.mark.parametrize("text", ["a,b:c", "100%", "%0A%0D%3A%2C%25", "x\ny\r\nz", "::error file=a::b", "%%25,,::",
                                   "trailing %", "é ü 中 \u202e"])
 def test_github_escape_reads_back_to_the_text_in_a_property_and_a_message(text: str) -> None:
-    """Every value the github formats write goes through ``github_escape``: it reads back as written (every
-    control character other than the carriage return and the newline is written out as text first)."""
+    """Every value the github formats write goes through ``github_escape``: it reads back as written, a property
+    (a file's name) with its carriage returns and newlines, a message with every control character written out
+    as text (``\\n``), as the other outputs write it."""
     from daishi_forensics.report.render.tables import github_escape
     from daishi_forensics.textsafe import shown
 
-    expected = "\r".join("\n".join(shown(part) for part in line.split("\n")) for line in text.split("\r"))
+    as_name = "\r".join("\n".join(shown(part) for part in line.split("\n")) for line in text.split("\r"))
     line = f"::warning file={github_escape(text, True)},title={github_escape(text, True)}::{github_escape(text)}"
     assert "\n" not in line and "\r" not in line
-    assert read_back(line) == ("warning", {"file": expected, "title": expected}, expected)
+    assert read_back(line) == ("warning", {"file": as_name, "title": as_name}, shown(text))
 
 
 def test_the_step_summary_names_a_file_whose_name_holds_a_run_of_spaces_as_it_is(tmp_path: Path) -> None:
@@ -115,3 +121,22 @@ def test_the_step_summary_names_a_file_whose_name_holds_a_run_of_spaces_as_it_is
     target = (f"{tmp_path}/my\\\\x20\\\\x20fed /m\\_0123456789ab.jsonl (the same match: {tmp_path}/ copy/"
               "m\\_0123456789ab.jsonl)").replace(str(tmp_path), str(tmp_path).replace("_", "\\_"))
     assert rows[6].startswith(f"| flag | feeder/hub\\_and\\_spoke | {target} | h, a\\_1, a\\_2, a\\_4 | "), rows[6]
+
+
+@pytest.mark.parametrize("command", ["validate", "screen"])
+def test_a_newline_in_a_target_s_name_is_written_out_in_the_annotation_s_message(tmp_path: Path,
+                                                                                 command: str) -> None:
+    """``validate --format github 'no<newline>such.jsonl'`` (and ``screen``) wrote the name's newline as ``%0A`` in
+    the annotation's message, which GitHub shows as a line break: the second line of the annotation read
+    ``such::error file=README.md::x.jsonl: no such file …``, where the log line below it, the text output and
+    SARIF write ``no\\nsuch``. The message now writes it out as they do (exit 3: the target cannot be read)."""
+    target = str(tmp_path / "no\nsuch::error file=README.md::x.jsonl")
+    result = CliRunner().invoke(main, [command, "--format", "github", target])
+    assert result.exit_code == 3, result.output
+    title = "unreadable" if command == "validate" else "not screened"
+    escaped = target.replace("\n", "\\n")
+    assert result.stdout.splitlines()[0] == (
+        f"::error title=daishi-forensics {title}::{escaped}: no such file or folder, and not a match id (m_ followed "
+        "by 12 lowercase hex digits) or m_demo")
+    name, props, message = read_back(result.stdout.splitlines()[0])  # type: ignore[misc]
+    assert "\n" not in message and message.startswith(escaped)
