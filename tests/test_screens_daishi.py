@@ -460,10 +460,11 @@ def test_cli_one_match_under_two_names_is_screened_once(runner: CliRunner, tmp_p
                               f"operator (no seat names its operator); the same match: {copy}, {bundle}")
     sarif = json.loads(runner.invoke(main, ["screen", "--format", "sarif", *args[1:]]).stdout)
     [found] = sarif["runs"][0]["results"]
-    assert found["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == str(first)
+    assert found["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == f"file://{first}"
     assert found["relatedLocations"] == [
         {"id": i, "message": {"text": f"the same match as {first}, screened once"},
-         "physicalLocation": {"artifactLocation": {"uri": str(other)}}} for i, other in enumerate((copy, bundle), 1)]
+         "physicalLocation": {"artifactLocation": {"uri": f"file://{other}"}, "region": {"startLine": 1}}}
+        for i, other in enumerate((copy, bundle), 1)]
 
 
 def test_cli_one_match_id_with_other_content_is_refused_naming_both(runner: CliRunner, tmp_path: Path) -> None:
@@ -632,7 +633,7 @@ def test_sarif_season_flags_have_rules_of_their_own_and_no_made_up_file() -> Non
     as logical locations and, as its file (code scanning refuses a result without one), the first match file it is
     about (the matches its details list, in the run's order; the others as related locations), else the run's
     first screened match; a match's flag keeps its rule and its file."""
-    from daishi_forensics.report.render.screens import render_sarif
+    from daishi_forensics.report.render.screens import _RULE_HELP, render_sarif
     from daishi_forensics.report.screening import MatchOutcome, ScreenRun
     from daishi_forensics.screens.config import default_config
     from daishi_forensics.screens.flags import Flag
@@ -665,6 +666,7 @@ def test_sarif_season_flags_have_rules_of_their_own_and_no_made_up_file() -> Non
                                     "more of the season's matches, counting only the feeds their own match did not "
                                     "flag. A threshold on the number of feeders, counted over the season's matches; "
                                     "no p-value."},
+        "help": {"text": _RULE_HELP},
         "helpUri": "https://github.com/daishi/daishi-forensics#collusion-screens",
         "properties": {"screen": "feeder", "scope": "season", "section": "season",
                        "parameters": {"enabled": True, "min_feed_value": 5.0, "min_directionality": 0.6,
@@ -675,19 +677,20 @@ def test_sarif_season_flags_have_rules_of_their_own_and_no_made_up_file() -> Non
     results = sarif_run["results"]
     assert [(r["ruleId"], r["ruleIndex"], r["level"], r["locations"]) for r in results] == [
         ("feeder/hub_and_spoke", 0, "error", [{
-            "physicalLocation": {"artifactLocation": {"uri": "m_1.jsonl"}},
+            "physicalLocation": {"artifactLocation": {"uri": "m_1.jsonl"}, "region": {"startLine": 1}},
             "logicalLocations": [{"name": "h", "kind": "member"}, {"name": "a", "kind": "member"},
                                  {"name": "b", "kind": "member"}]}]),
         ("season/feeder/hub_and_spoke", 1, "error", [{
-            "physicalLocation": {"artifactLocation": {"uri": "m_1.jsonl"}},
+            "physicalLocation": {"artifactLocation": {"uri": "m_1.jsonl"}, "region": {"startLine": 1}},
             "logicalLocations": [{"name": "o_1", "kind": "member"}, {"name": "o_2", "kind": "member"},
                                  {"name": "o_3", "kind": "member"}]}]),
         ("season/operator/recurring_pair", 2, "warning", [{
-            "physicalLocation": {"artifactLocation": {"uri": "m_1.jsonl"}},
+            "physicalLocation": {"artifactLocation": {"uri": "m_1.jsonl"}, "region": {"startLine": 1}},
             "logicalLocations": [{"name": "o_2", "kind": "member"}, {"name": "o_3", "kind": "member"}]}]),
     ]
     assert "relatedLocations" not in results[1]
-    assert results[2]["relatedLocations"] == [{"id": 1, "physicalLocation": {"artifactLocation": {"uri": "s/m%202.jsonl"}}}]
+    assert results[2]["relatedLocations"] == [{"id": 1, "physicalLocation": {"artifactLocation": {"uri": "s/m%202.jsonl"},
+                                                                          "region": {"startLine": 1}}}]
     assert [r["properties"]["match"] for r in results[1:]] == ["season", "season"]
     # what SARIF 2.1.0 requires of each object written: a rule's id, a result's message
     assert all(r["id"] for r in rules) and all(r["message"]["text"] for r in results)

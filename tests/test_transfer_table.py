@@ -343,7 +343,7 @@ def test_the_exit_code_the_outputs_state_is_the_process_s(tmp_path: Path, exit_z
         # the artifact is a URI reference: the space, the percent sign and the hash percent-encoded
         uris = {loc["physicalLocation"]["artifactLocation"]["uri"]
                 for r in sarif_run["results"] for loc in r["locations"]}
-        assert uris == {f"{tmp_path}/my%20table%20100%25%231.csv"}
+        assert uris == {f"file://{tmp_path}/my%20table%20100%25%231.csv"}
 
 
 def test_sarif_fingerprints_of_a_table_are_the_same_however_its_path_is_written(tmp_path: Path,
@@ -438,7 +438,7 @@ def test_a_file_name_that_is_not_utf8_is_written_in_json_and_sarif(tmp_path: Pat
     assert result.exit_code == 1, result.stderr
     (sarif_run,) = orjson.loads(result.stdout)["runs"]
     uris = {loc["physicalLocation"]["artifactLocation"]["uri"] for r in sarif_run["results"] for loc in r["locations"]}
-    assert uris == {f"{tmp_path}/bad%FFname%20%23%C3%A9.csv"}
+    assert uris == {f"file://{tmp_path}/bad%FFname%20%23%C3%A9.csv"}
     missing = str(tmp_path / os.fsdecode(b"gone\xff.jsonl"))
     result = run(["screen", missing, "--format", "json"])
     assert result.exit_code == 3, result.stderr

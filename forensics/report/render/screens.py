@@ -14,7 +14,7 @@ from urllib.parse import quote
 
 from daishi_forensics.version import __version__
 from daishi_forensics.jsonio import dumps
-from daishi_forensics.textsafe import md_escape, shown, utf8_text
+from daishi_forensics.textsafe import md_escape, shown, shown_name, utf8_text
 from .tables import github_escape, markdown_table
 from .validation import GITHUB_SHOWN
 
@@ -191,7 +191,7 @@ def _annotation(group: str, target: str | None, flag: Flag | None, reason: str, 
         if target is None:  # the season's: no one file holds it
             return f"::warning title=daishi-forensics season not screened whole::{github_escape(reason)}"
         same = f"; the same match: {', '.join(also)}" if also else ""
-        return (f"::warning file={github_escape(target, True)},title=daishi-forensics not screened "
+        return (f"::warning file={github_escape(_artifact(target), True)},title=daishi-forensics not screened "
                 f"whole::{github_escape(reason + same)}")
     kind = "error" if flag.level == "flag" else "warning"
     title = github_escape(f"daishi-forensics {flag.screen}/{flag.kind}", True)
@@ -201,7 +201,7 @@ def _annotation(group: str, target: str | None, flag: Flag | None, reason: str, 
     message += f" Events: {_evidence(flag)}."
     if also:
         message += f" The same match: {', '.join(also)} (screened once)."
-    where = f"file={github_escape(target, True)}," if target is not None else ""
+    where = f"file={github_escape(_artifact(target), True)}," if target is not None else ""
     return f"::{kind} {where}title={title}::{github_escape(message)}"
 
 
@@ -245,7 +245,10 @@ def render_step_summary(run: ScreenRun, budget: int = SUMMARY_BUDGET) -> str:
         return "\n".join(out) + "\n\n"
     rows: list[list[Any]] = []
     for group, target, flag, reason, also in found:
-        where = (target + (f" (the same match: {', '.join(also)})" if also else "")) if target is not None else "season"
+        # a file's name as it is: a run of spaces or a space at either end written out, where a cell would
+        # collapse or trim it and so name another file
+        where = ((shown_name(target) + (f" (the same match: {', '.join(map(shown_name, also))})" if also else ""))
+                 if target is not None else "season")
         if flag is None:
             rows.append(["error" if group == "unread" else "warning",
                          "not screened" if group == "unread" else "not screened whole", where, None, None, reason,
@@ -286,13 +289,30 @@ def _annotation_count(counts: Mapping[str, int]) -> str:
             "this step's log")
 
 
+_RULE_HELP = ("What each screen finds, against which null, and its settings: `daishi-forensics screen --help` and "
+              "the README's Collusion screens section. A result's properties hold its agents, its score and "
+              "threshold, for a tested finding its p-value (raw and adjusted), the number of tests and the null, and "
+              "the events to open (evidence); `daishi-forensics behavior MATCH --agent AGENT` shows what a seat did.")
+"""A rule's help (code scanning shows it with every alert of the rule, and asks every rule for one)."""
+
+
 def _rules(flags: Iterable[Flag], config: ScreenConfig) -> list[dict[str, Any]]:
+    """A rule per screen and kind of ``flags``, each with a short and a full description and help (code scanning
+    asks every rule for the three), its screen's settings in its properties."""
     ids = sorted({(f.screen, f.kind) for f in flags})
+    verdict = (f"Each finding is tested against a null model of the same match or table (named in the result, with "
+               f"its p-value) and adjusted over the tests there (Holm): a review (warning) when the adjusted p-value "
+               f"is within the false-alarm rate its screen is given (general.false_alarm_rate "
+               f"{config.false_alarm_rate:g}, shared among the screens), a flag (error) within {config.flag_share:g} "
+               "of it. A finding with no p-value meets a threshold on its score instead (both in the result's "
+               "properties).")
     return [
         {
             "id": f"{screen}/{kind}",
             "name": f"{screen}.{kind}",
             "shortDescription": {"text": f"Collusion screen {screen}: {kind.replace('_', ' ')}"},
+            "fullDescription": {"text": f"Collusion screen {screen}: {kind.replace('_', ' ')}. {verdict}"},
+            "help": {"text": _RULE_HELP},
             "helpUri": "https://github.com/daishi/daishi-forensics#collusion-screens",
             "properties": {"screen": screen, "parameters": dict(config.screens.get(screen, {}))},
         }
@@ -345,6 +365,7 @@ def _season_rules(flags: Iterable[Flag], config: ScreenConfig) -> list[dict[str,
             "name": f"season.{screen}.{kind}",
             "shortDescription": {"text": f"Season-wide collusion screen {screen}: {kind.replace('_', ' ')}"},
             "fullDescription": {"text": rule},
+            "help": {"text": _RULE_HELP},
             "helpUri": "https://github.com/daishi/daishi-forensics#collusion-screens",
             "properties": {"screen": screen, "scope": "season", "section": section,
                            "parameters": {k: settings[k] for k in keys if k in settings}},
@@ -376,14 +397,48 @@ def _unread(m: MatchOutcome) -> str:
 def _uri(target: str) -> str:
     """A target as a SARIF artifact URI: a URI reference, so every character outside the unreserved
     set and ``/`` percent-encoded (a space, ``%``, ``#``, ``?``, and ``:``, which would read as a scheme).
+    A relative path stays relative (to the folder the command ran in: a workflow's checkout); a path that is
+    absolute or leaves that folder (``..``) is an absolute ``file:`` URI of the path made absolute, which code
+    scanning makes relative to the checkout (a bare ``/srv/m.jsonl`` would be read as a path in the repository).
 
     >>> _uri("st/my table 100%.csv"), _uri("m_demo"), _uri("c:x#1"), _uri("st/été\\udcff.csv")
     ('st/my%20table%20100%25.csv', 'm_demo', 'c%3Ax%231', 'st/%C3%A9t%C3%A9%FF.csv')
+    >>> _uri("/srv/data/m 1.jsonl"), _uri("/srv/../data/./x#1.csv")
+    ('file:///srv/data/m%201.jsonl', 'file:///data/x%231.csv')
     """
+    outside = os.path.isabs(target) or target == ".." or target.startswith("../")
+    path = os.path.abspath(target) if outside else target
     try:
-        return quote(target, safe="/")
+        encoded = quote(path, safe="/")
     except UnicodeEncodeError:  # a file name's bytes that are not UTF-8: percent-encoded as the bytes they are
-        return quote(os.fsencode(target), safe="/")
+        encoded = quote(os.fsencode(path), safe="/")
+    return "file://" + encoded if outside else encoded
+
+
+def _artifact(target: str) -> str:
+    """The file a finding about ``target`` is placed in: the target itself, or for a match folder its events
+    file (``m_…/events.jsonl`` or ``events.jsonl.gz``, as the reader takes them), which the evidence's event ids
+    are in: code scanning and workflow annotations place a finding in a file, not a folder.
+
+    >>> _artifact("m_demo"), _artifact("no/such/m_0123456789ab")
+    ('m_demo', 'no/such/m_0123456789ab')
+    """
+    if os.path.isdir(target):
+        for name in ("events.jsonl", "events.jsonl.gz"):
+            if os.path.isfile(os.path.join(target, name)):
+                return os.path.join(target.rstrip("/") or "/", name)
+    return target
+
+
+def _physical(target: str) -> dict[str, Any]:
+    """A SARIF physical location: the target's file (:func:`_artifact`), and as its region the file's first line
+    (a flag is about a match, not a line of it; code scanning takes no location without ``region.startLine``,
+    1 or more).
+
+    >>> _physical("m_demo")
+    {'artifactLocation': {'uri': 'm_demo'}, 'region': {'startLine': 1}}
+    """
+    return {"artifactLocation": {"uri": _uri(_artifact(target))}, "region": {"startLine": 1}}
 
 
 def _sarif_text(text: str) -> str:
@@ -447,10 +502,10 @@ def _result(flag: Flag, target: str | None, config: ScreenConfig, rule_index: di
         "message": {"text": _sarif_text(f"{flag.explanation} ({_significance(flag)}"
                                         + (f"; null: {flag.null})" if flag.null else ")"))},
         "locations": [{
-            **({"physicalLocation": {"artifactLocation": {"uri": _uri(files[0])}}} if files else {}),
+            **({"physicalLocation": _physical(files[0])} if files else {}),
             "logicalLocations": [{"name": str(a), "kind": "member"} for a in flag.agents],
         }],
-        **({"relatedLocations": [{"id": i, "physicalLocation": {"artifactLocation": {"uri": _uri(f)}},
+        **({"relatedLocations": [{"id": i, "physicalLocation": _physical(f),
                                   **({"message": {"text": _sarif_text(f"the same match as {target}, screened once")}}
                                      if target is not None else {})}
                                  for i, f in enumerate(files[1:], start=1)]} if len(files) > 1 else {}),
@@ -476,7 +531,9 @@ def render_sarif(run: ScreenRun) -> str:
     in ``properties``; unreadable targets as error notifications, a match's unscreened parts (and the
     season's: a season-scale check left unfinished) as warning ones.  A season-scale flag has a rule of its own (``season/<screen>/<kind>``, its own
     settings), its agents as logical locations and, as its file, the first match file it is about
-    (:func:`_season_files`; the others as related locations): code scanning refuses a result without one."""
+    (:func:`_season_files`; the others as related locations): code scanning refuses a result without one.
+    Every location is the file from its first line (:func:`_physical`); past the results code scanning shows or
+    takes in a run, a warning notification says so (:func:`_within_limits`)."""
     placed: list[tuple[Flag, str | None, tuple[str, ...], str | None]] = []
     for m in run.matches:
         if m.result is not None:
@@ -501,6 +558,10 @@ def render_sarif(run: ScreenRun) -> str:
         {"level": "warning", "message": {"text": _sarif_text(f"season: {reason}")}}
         for reason in (run.season.not_screened if run.season is not None else ())
     ]
+    results, limits, left_out = _within_limits(
+        [_result(f, t, run.config, index, _season_files(f, targets, first) if t is None else None, also, match_id)
+         for f, t, also, match_id in placed])
+    notifications += limits
     doc = {
         "$schema": _SARIF_SCHEMA,
         "version": "2.1.0",
@@ -516,13 +577,55 @@ def render_sarif(run: ScreenRun) -> str:
                 "exitCode": run.exit_code,
                 "toolExecutionNotifications": notifications,
             }],
-            "results": [_result(f, t, run.config, index, _season_files(f, targets, first) if t is None else None,
-                                also, match_id) for f, t, also, match_id in placed],
-            "properties": {"verdict": run.verdict, **run.config.stamp()},
+            "results": results,
+            "properties": {"verdict": run.verdict, **run.config.stamp(),
+                           **({"resultsLeftOut": left_out} if left_out else {})},
         }],
     }
     text: str = dumps(doc)
     return text
+
+
+CODE_SCANNING_SHOWN = 5_000
+"""Results of one run GitHub code scanning keeps, the most severe first (it drops the others)."""
+
+CODE_SCANNING_MAX = 25_000
+"""Results of one run past which GitHub code scanning refuses the whole file."""
+
+
+def _within_limits(results: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]], int]:
+    """``results`` as code scanning takes them, the warning notifications that say what it does with them, and
+    how many were left out.  Up to :data:`CODE_SCANNING_SHOWN`: all, nothing said.  Up to
+    :data:`CODE_SCANNING_MAX`: all, and a warning that code scanning shows only the most severe.  Past it (code
+    scanning would refuse the file, and show none): the flags first, then the reviews, up to the limit, each
+    in its place in the run's order, and a warning counting those left out.
+
+    >>> def some(n, level): return [{"level": level}] * n
+    >>> kept, said, left = _within_limits(some(4_999, "warning") + some(2, "error"))
+    >>> (len(kept), said[0]["message"]["text"][:91], left)
+    (5001, '5,001 results (2 flags, 4,999 reviews): GitHub code scanning shows the 5,000 most severe of', 0)
+    >>> kept, said, left = _within_limits(some(24_999, "warning") + some(2, "error"))
+    >>> (len(kept), kept[-1]["level"], kept[-3]["level"], left)
+    (25000, 'error', 'warning', 1)
+    """
+    n = len(results)
+    if n <= CODE_SCANNING_SHOWN:
+        return results, [], 0
+    flags = sum(1 for r in results if r["level"] == "error")
+    said = f"{n:,} results ({count(flags, 'flag', thousands=True)}, {count(n - flags, 'review', thousands=True)})"
+    if n <= CODE_SCANNING_MAX:
+        return results, [{"level": "warning", "message": {"text": (
+            f"{said}: GitHub code scanning shows the {CODE_SCANNING_SHOWN:,} most severe of a run (the flags first) "
+            "and drops the others; every one is in this file, and in --format json")}}], 0
+    # stable: the flags (error) before the reviews, each in the run's order; then back in the run's order
+    kept = sorted(sorted(range(n), key=lambda i: results[i]["level"] != "error")[:CODE_SCANNING_MAX])
+    left = n - CODE_SCANNING_MAX
+    left_flags = flags - sum(1 for i in kept if results[i]["level"] == "error")
+    return [results[i] for i in kept], [{"level": "warning", "message": {"text": (
+        f"{said}: more than the {CODE_SCANNING_MAX:,} results of a run GitHub code scanning takes (it refuses a file "
+        f"with more): the flags first, then the reviews, up to {CODE_SCANNING_MAX:,} are written, "
+        f"{count(left_flags, 'flag', thousands=True)} and {count(left - left_flags, 'review', thousands=True)} "
+        "left out (the last in the order of the matches); --format json lists every one")}}], left
 
 
 def render(run: ScreenRun, fmt: str, width: int | None = None) -> str:

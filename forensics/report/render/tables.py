@@ -401,13 +401,19 @@ def github_escape(text: str, prop: bool = False) -> str:
     """Escape text for a GitHub workflow command (``::error file=…::message``); ``prop`` for a property value.
 
     GitHub's rules: ``%``, ``\\r`` and ``\\n`` as ``%25``, ``%0D``, ``%0A`` everywhere, and ``:`` and
-    ``,`` as ``%3A``, ``%2C`` in a property; then every other control character written out.
+    ``,`` as ``%3A``, ``%2C`` in a property; every other control character written out.  A message is
+    text shown to people: every control character in it, the carriage return and the newline included, is
+    written out first (``\\n``), as every other output writes it, so data never breaks the annotation's
+    lines; a property (a file's name) keeps its carriage returns and newlines, escaped, so that it reads back
+    as the name it is.
 
-    >>> github_escape("x\\n::error file=a::b")
-    'x%0A::error file=a::b'
-    >>> github_escape("a:b,c", True)
-    'a%3Ab%2Cc'
+    >>> github_escape("x\\n::error file=a::b 100%")
+    'x\\\\n::error file=a::b 100%25'
+    >>> github_escape("a:b,c\\n%", True)
+    'a%3Ab%2Cc%0A%25'
     """
+    if not prop:
+        text = shown(text)
     text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
     if prop:
         text = text.replace(":", "%3A").replace(",", "%2C")
