@@ -311,3 +311,35 @@ def test_every_rule_has_a_full_description_and_help(tmp_path: Path) -> None:
             "to open (evidence); `daishi-forensics behavior MATCH --agent AGENT` shows what a seat did.")},
     }
     assert code_scanning_problems(doc) == []
+
+
+def _keys(value: Any) -> set[str]:
+    """Every key of every object in ``value``, however deep."""
+    if isinstance(value, dict):
+        return set(value).union(*map(_keys, value.values()))
+    if isinstance(value, list):
+        return set().union(*map(_keys, value))
+    return set()
+
+
+def test_no_address_the_project_does_not_declare(tmp_path: Path) -> None:
+    """``screen … --format sarif`` and ``screen-transfers … --format sarif`` wrote ``helpUri``
+    ``https://github.com/daishi/daishi-forensics#collusion-screens`` on every rule and ``informationUri``
+    ``https://github.com/daishi/daishi-forensics`` on the driver: an address the project declares nowhere (its
+    package metadata names no URL), which code scanning shows as a link that may lead to nothing or to someone
+    else's page. Neither is written now (both are optional; every rule carries its ``help`` text), and no
+    address but the schema's is in the file."""
+    from .transferkit import background_rows, cycle_rows, write_csv
+
+    fed = write_match(tmp_path / "fed", feeder_events(), archive(["a_1", "a_2", "a_3", "a_4", "h"], ended=40))
+    table = write_csv(tmp_path / "tx.csv", background_rows() + cycle_rows())
+    for args in (["screen", str(fed)], ["screen-transfers", str(table), "--from", "SENDER", "--to", "RECEIVER",
+                                        "--value", "AMOUNT", "--tick", "STEP", "--id", "TX"]):
+        result = CliRunner().invoke(main, [*args, "--format", "sarif"])
+        assert result.exit_code == 1, result.output
+        doc = json.loads(result.stdout)
+        assert doc["runs"][0]["results"] and doc["runs"][0]["tool"]["driver"]["rules"]
+        assert {key for key in _keys(doc) if key.lower().endswith("uri") and key != "uri"} == set(), args
+        assert set(doc["runs"][0]["tool"]["driver"]) == {"name", "semanticVersion", "rules"}
+        assert result.stdout.count("https://") == result.stdout.count("http") == 1  # the $schema alone
+        assert code_scanning_problems(doc) == []

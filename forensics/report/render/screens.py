@@ -313,7 +313,6 @@ def _rules(flags: Iterable[Flag], config: ScreenConfig) -> list[dict[str, Any]]:
             "shortDescription": {"text": f"Collusion screen {screen}: {kind.replace('_', ' ')}"},
             "fullDescription": {"text": f"Collusion screen {screen}: {kind.replace('_', ' ')}. {verdict}"},
             "help": {"text": _RULE_HELP},
-            "helpUri": "https://github.com/daishi/daishi-forensics#collusion-screens",
             "properties": {"screen": screen, "parameters": dict(config.screens.get(screen, {}))},
         }
         for screen, kind in ids
@@ -366,7 +365,6 @@ def _season_rules(flags: Iterable[Flag], config: ScreenConfig) -> list[dict[str,
             "shortDescription": {"text": f"Season-wide collusion screen {screen}: {kind.replace('_', ' ')}"},
             "fullDescription": {"text": rule},
             "help": {"text": _RULE_HELP},
-            "helpUri": "https://github.com/daishi/daishi-forensics#collusion-screens",
             "properties": {"screen": screen, "scope": "season", "section": section,
                            "parameters": {k: settings[k] for k in keys if k in settings}},
         })
@@ -569,7 +567,6 @@ def render_sarif(run: ScreenRun) -> str:
             "tool": {"driver": {
                 "name": "daishi-forensics",
                 "semanticVersion": __version__,
-                "informationUri": "https://github.com/daishi/daishi-forensics",
                 "rules": rules,
             }},
             "invocations": [{
