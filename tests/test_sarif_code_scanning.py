@@ -343,3 +343,48 @@ def test_no_address_the_project_does_not_declare(tmp_path: Path) -> None:
         assert set(doc["runs"][0]["tool"]["driver"]) == {"name", "semanticVersion", "rules"}
         assert result.stdout.count("https://") == result.stdout.count("http") == 1  # the $schema alone
         assert code_scanning_problems(doc) == []
+
+
+def test_each_command_s_run_has_its_own_category(tmp_path: Path) -> None:
+    """``screen … --format sarif`` and ``screen-transfers … --format sarif`` wrote no ``automationDetails.id``:
+    uploaded in one workflow, code scanning took both for the same analysis (one category of the commit) and the
+    later replaced the earlier's alerts; two seasons screened in one workflow did the same, and the upload action's
+    ``category`` input cannot tell them apart. Each run now has the id ``daishi-forensics/screen/`` or
+    ``daishi-forensics/screen-transfers/`` (a trailing slash: a category, no run instance), and
+    ``--sarif-category NAME`` makes it ``daishi-forensics/<command>/NAME/``; a name outside the rule is a usage
+    error (exit 2). The other formats are unchanged."""
+    from .transferkit import background_rows, cycle_rows, write_csv
+
+    fed = write_match(tmp_path / "fed", feeder_events(), archive(["a_1", "a_2", "a_3", "a_4", "h"], ended=40))
+    table = write_csv(tmp_path / "tx.csv", background_rows() + cycle_rows())
+    columns = ["--from", "SENDER", "--to", "RECEIVER", "--value", "AMOUNT", "--tick", "STEP", "--id", "TX"]
+    runs = {
+        ("screen", None): ["screen", str(fed)],
+        ("screen", "2026-09"): ["screen", str(fed), "--sarif-category", "2026-09"],
+        ("screen", "seasons/2026_10.b"): ["screen", str(fed), "--sarif-category", "seasons/2026_10.b"],
+        ("screen-transfers", None): ["screen-transfers", str(table), *columns],
+        ("screen-transfers", "bank-a"): ["screen-transfers", str(table), *columns, "--sarif-category", "bank-a"],
+    }
+    ids = {}
+    for key, args in runs.items():
+        doc = _sarif(args)
+        (run,) = doc["runs"]
+        ids[key] = run["automationDetails"]
+        assert code_scanning_problems(doc) == []
+    assert ids == {
+        ("screen", None): {"id": "daishi-forensics/screen/"},
+        ("screen", "2026-09"): {"id": "daishi-forensics/screen/2026-09/"},
+        ("screen", "seasons/2026_10.b"): {"id": "daishi-forensics/screen/seasons/2026_10.b/"},
+        ("screen-transfers", None): {"id": "daishi-forensics/screen-transfers/"},
+        ("screen-transfers", "bank-a"): {"id": "daishi-forensics/screen-transfers/bank-a/"},
+    }
+    # a name outside the rule: a usage error, nothing screened
+    for bad in ("", "a b", "a//b", "/a", "a/", "..", "a/../b", "a\x1b[2Jb", "é", "x" * 65, "a/b/c/d/e"):
+        refused = CliRunner().invoke(main, ["screen", str(fed), "--format", "sarif", "--sarif-category", bad])
+        assert refused.exit_code == 2, (bad, refused.output)
+        assert "is not a category: give one to four names" in refused.stderr and refused.stdout == "", bad
+    # the other formats: the same bytes with the option as without it
+    for fmt in ("json", "text", "github"):
+        plain = CliRunner().invoke(main, ["screen", str(fed), "--format", fmt])
+        named = CliRunner().invoke(main, ["screen", str(fed), "--format", fmt, "--sarif-category", "2026-09"])
+        assert (plain.exit_code, plain.stdout) == (named.exit_code, named.stdout) and plain.exit_code == 1

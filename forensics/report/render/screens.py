@@ -23,7 +23,7 @@ from daishi_forensics.report.screening import MatchOutcome, ScreenRun, name_text
 from daishi_forensics.screens.flags import Flag
 from daishi_forensics.wording import count
 
-__all__ = ["FORMATS", "render", "render_github", "render_json", "render_sarif", "render_step_summary",
+__all__ = ["FORMATS", "automation_id", "render", "render_github", "render_json", "render_sarif", "render_step_summary",
            "render_text"]
 
 FORMATS = ("text", "json", "github", "sarif")
@@ -523,7 +523,19 @@ def _result(flag: Flag, target: str | None, config: ScreenConfig, rule_index: di
     }
 
 
-def render_sarif(run: ScreenRun) -> str:
+def automation_id(command: str, category: str | None = None) -> str:
+    """The run's ``automationDetails.id``: ``daishi-forensics/<command>/``, then ``category`` and a slash when given.
+    It ends with a slash: in SARIF 2.1.0 (3.17.4) the part of the id before its last ``/`` is the run's category and
+    the part after it the run's own instance, here none; code scanning keeps one analysis per category of a commit,
+    so ``screen`` and ``screen-transfers`` (and two seasons given categories of their own) never replace each other.
+
+    >>> automation_id("screen"), automation_id("screen-transfers"), automation_id("screen", "2026-09")
+    ('daishi-forensics/screen/', 'daishi-forensics/screen-transfers/', 'daishi-forensics/screen/2026-09/')
+    """
+    return f"daishi-forensics/{command}/" + (f"{category}/" if category else "")
+
+
+def render_sarif(run: ScreenRun, command: str = "screen", category: str | None = None) -> str:
     """SARIF 2.1.0: one result per flag (``error`` for flag, ``warning`` for review), the
     match file as the artifact, the agents as logical locations, the evidence and score
     in ``properties``; unreadable targets as error notifications, a match's unscreened parts (and the
@@ -531,7 +543,9 @@ def render_sarif(run: ScreenRun) -> str:
     settings), its agents as logical locations and, as its file, the first match file it is about
     (:func:`_season_files`; the others as related locations): code scanning refuses a result without one.
     Every location is the file from its first line (:func:`_physical`); past the results code scanning shows or
-    takes in a run, a warning notification says so (:func:`_within_limits`)."""
+    takes in a run, a warning notification says so (:func:`_within_limits`).  ``command`` (``screen``,
+    ``screen-transfers``) and ``category`` (``--sarif-category``) make the run's ``automationDetails.id``
+    (:func:`automation_id`)."""
     placed: list[tuple[Flag, str | None, tuple[str, ...], str | None]] = []
     for m in run.matches:
         if m.result is not None:
@@ -569,6 +583,7 @@ def render_sarif(run: ScreenRun) -> str:
                 "semanticVersion": __version__,
                 "rules": rules,
             }},
+            "automationDetails": {"id": automation_id(command, category)},
             "invocations": [{
                 "executionSuccessful": not failed,
                 "exitCode": run.exit_code,
@@ -625,12 +640,14 @@ def _within_limits(results: list[dict[str, Any]]) -> tuple[list[dict[str, Any]],
         "left out (the last in the order of the matches); --format json lists every one")}}], left
 
 
-def render(run: ScreenRun, fmt: str, width: int | None = None) -> str:
-    """The run in format ``fmt`` (one of :data:`FORMATS`); text wrapped to ``width`` when given."""
+def render(run: ScreenRun, fmt: str, width: int | None = None, *, command: str = "screen",
+           category: str | None = None) -> str:
+    """The run in format ``fmt`` (one of :data:`FORMATS`); text wrapped to ``width`` when given; SARIF's
+    ``automationDetails.id`` from ``command`` and ``category`` (:func:`automation_id`)."""
     if fmt == "json":
         return render_json(run)
     if fmt == "github":
         return render_github(run)
     if fmt == "sarif":
-        return render_sarif(run)
+        return render_sarif(run, command, category)
     return render_text(run, width)
