@@ -130,12 +130,14 @@ def screen(targets: tuple[str, ...], season: Path | None, fmt: str | None, confi
     except ConfigError as exc:
         fail(str(exc), exitcodes.USAGE)
         return
+    fmt = format_for(fmt, output, FORMATS)
     with progress_for(f"screen {' '.join(targets) or season}", quiet, progress) as line:
         line.stage("reading and screening")
-        run = screen_targets(targets, season=season, config=config, store=store, server=server)
+        # SARIF places a flag at the line of its first evidence event: looked up for that format alone
+        run = screen_targets(targets, season=season, config=config, store=store, server=server,
+                             lines=fmt == "sarif")
     run = dataclasses.replace(run, exit_zero=exit_zero_asked())
     _say_same_match(run)
-    fmt = format_for(fmt, output, FORMATS)
     write_output(render(run, fmt, width=text_width() if fmt == "text" else None, command="screen",
                         category=category), output)
     if fmt == "github":  # in a workflow step, a table of every finding on the run's page too
